@@ -1,0 +1,58 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type DbKind = 'pglite' | 'postgres';
+
+export type DbOptions =
+  /** PostgreSQL over `pg`; `max` is the pool size. */
+  | { kind: 'postgres'; url: string; max?: number }
+  /** Embedded PGlite: a directory on disk, or `memory://` for a throw-away database. */
+  | { kind: 'pglite'; dataDir: string };
+
+export type Db = {
+  db: Kysely<Database>;
+  kind: DbKind;
+  close(): Promise<void>;
+};
+
+const INT8 = 20;
+// Timestamps are integer milliseconds and money integer pence, stored as bigint: both stay far below
+// 2^53, so reading them back as JS numbers is exact and spares every caller a string conversion.
+const parseInt8 = (value: string) => Number(value);
+
+/** Opens PGlite or PostgreSQL behind the same Kysely type. Migrations are run separately (migrate.ts). */
+export async function createDb(options: DbOptions): Promise<Db> {
+  if (options.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.max ?? 10,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
+  const pglite = await PGlite.create(options.dataDir, { parsers: { [INT8]: parseInt8 } });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+/** Reads the database choice from the environment: `DATABASE_URL` selects PostgreSQL, else PGlite in `dataDir`. */
+export function dbOptionsFromEnv(env: { DATABASE_URL?: string | undefined }, dataDir: string): DbOptions {
+  const url = env.DATABASE_URL?.trim();
+  if (url) return { kind: 'postgres', url };
+  return { kind: 'pglite', dataDir };
+}

@@ -1,0 +1,3 @@
+export * from './create-db.ts';
+export * from './migrate.ts';
+export type * from './schema.ts';

@@ -1,0 +1,3 @@
+export * from './contract/index.ts';
+export * from './errors/app-error.ts';
+export * from './validation/field-errors.ts';

@@ -1,0 +1,35 @@
+import type { ArkErrors } from 'arktype';
+import type { FieldError } from '../errors/app-error.ts';
+
+/**
+ * Turns arktype's errors into the per-field details of an error body: the dot path, the SPEC §5
+ * validation id (carried as `meta.validationId` by core's rules) and the message. Errors from plain
+ * arktype keywords get a generic id from their arktype code.
+ */
+export function fieldErrorsOf(errors: ArkErrors): FieldError[] {
+  return [...errors].map((e) => {
+    const meta = (e as unknown as { meta?: { validationId?: string } }).meta;
+    return {
+      path: e.path.join('.'),
+      id: meta?.validationId ?? genericIdOf(e.code),
+      message: e.message,
+    };
+  });
+}
+
+function genericIdOf(code: string): string {
+  switch (code) {
+    case 'required':
+      return 'REQUIRED';
+    case 'minLength':
+    case 'maxLength':
+    case 'exactLength':
+      return 'INVALID_LENGTH';
+    case 'pattern':
+      return 'INVALID_FORMAT';
+    case 'divisor':
+      return 'INVALID_INTEGER';
+    default:
+      return 'INVALID_FORMAT';
+  }
+}
