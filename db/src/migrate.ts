@@ -1,4 +1,5 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Kysely } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import { migrations } from './migrations/index.ts';
 
 /** The migrations are listed in code, not read from disk, so the api works the same bundled or not. */
