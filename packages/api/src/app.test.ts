@@ -1,0 +1,67 @@
+import { expect, it } from 'bun:test';
+import { describeApi } from './testing.ts';
+
+describeApi('the api skeleton', (t) => {
+  it('answers /healthz and /readyz with the database kind', async () => {
+    expect((await t.raw('/healthz')).status).toBe(200);
+    const ready = await t.raw('/readyz');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ok: true, database: t.kind });
+  });
+
+  it('dispatches a contract method and validates its input', async () => {
+    const ok = await t.call('health', 'ping', { echo: 'hello' });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ ok: true, echo: 'hello' });
+    const bad = await t.call('health', 'ping', { echo: 'x'.repeat(101) });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('VALIDATION');
+    expect(bad.body.error.details?.[0]?.path).toBe('echo');
+  });
+
+  it('refuses a body that is not JSON with 415 and unreadable JSON with 400', async () => {
+    const form = await t.raw('/api/health/ping', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'echo=1',
+    });
+    expect(form.status).toBe(415);
+    const broken = await t.raw('/api/health/ping', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"echo":',
+    });
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).error.code).toBe('BAD_REQUEST');
+  });
+
+  it('refuses a state-changing call from a foreign origin', async () => {
+    const res = await t.call('health', 'ping', {}, { origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+  });
+
+  it('answers unknown api routes with a 404 error body, not the console', async () => {
+    const res = await t.call('health' as never, 'nope' as never, {});
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('serves an OpenAPI document listing every contract method', async () => {
+    const res = await t.raw('/api/openapi.json');
+    const doc = await res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toContain('/api/health/ping');
+    const page = await t.raw('/api/docs');
+    expect(await page.text()).toContain('swagger-ui');
+    expect((await t.raw('/api/docs/swagger-ui-bundle.js')).status).toBe(200);
+  });
+
+  it('puts a request id and security headers on every response', async () => {
+    const res = await t.raw('/healthz');
+    expect(res.headers.get('x-request-id')).toMatch(/.{8,}/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const bad = await t.call('health', 'ping', { echo: 5 });
+    expect(bad.headers.get('x-request-id')).toMatch(/.{8,}/);
+  });
+});
+

@@ -1,0 +1,50 @@
+import { Elysia } from 'elysia';
+import { healthRoutes } from './areas/health/index.ts';
+import type { AppDeps } from './deps.ts';
+import { docsRoutes } from './docs/docs-page.ts';
+import { consoleStatic } from './http/console-static.ts';
+import { toErrorResponse } from './http/errors.ts';
+import { requestMeta } from './http/request-meta.ts';
+import { assertSameOrigin, securityHeaders } from './http/security.ts';
+
+/**
+ * The whole HTTP surface, built from injected dependencies so tests run it in-process with
+ * `app.handle(new Request(...))` on a fresh database.
+ */
+export function createApp(deps: AppDeps) {
+  const started = new WeakMap<Request, number>();
+  return new Elysia({ name: 'medlocker' })
+    .onRequest(({ request, set, server }) => {
+      started.set(request, performance.now());
+      const meta = requestMeta(request, server);
+      set.headers['x-request-id'] = meta.requestId;
+      Object.assign(set.headers, securityHeaders);
+      if (request.method === 'POST' && new URL(request.url).pathname.startsWith('/api/')) {
+        assertSameOrigin(request, deps.config.publicUrls);
+      }
+    })
+    .onError(({ error, code, set, request }) => {
+      const meta = requestMeta(request);
+      const { status, body, headers } = toErrorResponse(error, code, deps.logger, meta.requestId);
+      set.status = status;
+      Object.assign(set.headers, headers, securityHeaders, { 'x-request-id': meta.requestId });
+      return body;
+    })
+    .onAfterResponse(({ request, set }) => {
+      const meta = requestMeta(request);
+      const begin = started.get(request);
+      // Path only, never the query string or body: those can carry patient details.
+      deps.logger.info('request', {
+        requestId: meta.requestId,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: typeof set.status === 'number' ? set.status : 200,
+        ms: begin === undefined ? undefined : Math.round((performance.now() - begin) * 10) / 10,
+      });
+    })
+    .use(healthRoutes(deps))
+    .use(docsRoutes(deps.config.productName))
+    .use(consoleStatic(deps.consoleDir));
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,88 @@
+import { resolve } from 'node:path';
+import { type } from 'arktype';
+
+/** Configuration, read once from the environment and validated; a bad value stops the process. */
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  production: boolean;
+  productName: string;
+  /** The origins allowed to make state-changing calls besides the server's own (comma-separated PUBLIC_URL). */
+  publicUrls: string[];
+  seedAdminEmail: string;
+  /** undefined in production when no password was given: then no admin is seeded. */
+  seedAdminPassword: string | undefined;
+  allowRegistration: boolean;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** The demo admin password used only outside production, printed at start so a developer can log in. */
+export const DEV_ADMIN_PASSWORD = 'medlocker-demo-2026';
+
+const Env = type({
+  'PORT?': type('string.integer.parse').to('1 <= number.integer <= 65535'),
+  'HOST?': 'string > 0',
+  'DATA_DIR?': 'string > 0',
+  'DATABASE_URL?': /^postgres(ql)?:\/\/.+/,
+  'NODE_ENV?': "'production' | 'development' | 'test'",
+  'PRODUCT_NAME?': 'string > 0',
+  'PUBLIC_URL?': 'string > 0',
+  'SEED_ADMIN_EMAIL?': 'string.email',
+  'SEED_ADMIN_PASSWORD?': 'string >= 12',
+  'ALLOW_REGISTRATION?': "'true' | 'false'",
+  'SMTP_URL?': /^smtps?:\/\/.+/,
+  'MAIL_FROM?': 'string > 0',
+  'LOG_LEVEL?': "'debug' | 'info' | 'warn' | 'error' | 'silent'",
+});
+
+/** Empty variables count as unset, as a shell user would expect. */
+function present(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v.trim() !== '') out[k] = v.trim();
+  return out;
+}
+
+export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = process.cwd()): Config {
+  // Undeclared variables are ignored: the environment holds far more than ours.
+  const parsed = Env(present(rawEnv));
+  if (parsed instanceof type.errors) {
+    throw new ConfigError(`Invalid configuration:\n${parsed.map((e) => `  ${e.path.join('.')}: ${e.message}`).join('\n')}`);
+  }
+  const production = parsed.NODE_ENV === 'production';
+  if (production && !parsed.SEED_ADMIN_PASSWORD && parsed.SEED_ADMIN_EMAIL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SEED_ADMIN_PASSWORD: must be set (12 characters or more) when SEED_ADMIN_EMAIL is set in production; no default password is ever seeded in production',
+    );
+  }
+  const port = parsed.PORT ?? 3000;
+  const publicUrls = (parsed.PUBLIC_URL ?? '')
+    .split(',')
+    .map((u) => u.trim().replace(/\/$/, ''))
+    .filter(Boolean);
+  for (const u of publicUrls) {
+    if (!URL.canParse(u)) throw new ConfigError(`Invalid configuration:\n  PUBLIC_URL: '${u}' is not a URL`);
+  }
+  return {
+    port,
+    host: parsed.HOST ?? '0.0.0.0',
+    dataDir: resolve(cwd, parsed.DATA_DIR ?? 'data'),
+    databaseUrl: parsed.DATABASE_URL,
+    production,
+    productName: parsed.PRODUCT_NAME ?? 'MedLocker',
+    publicUrls,
+    seedAdminEmail: parsed.SEED_ADMIN_EMAIL ?? 'admin@medlocker.test',
+    seedAdminPassword: parsed.SEED_ADMIN_PASSWORD ?? (production ? undefined : DEV_ADMIN_PASSWORD),
+    allowRegistration: parsed.ALLOW_REGISTRATION === 'true',
+    smtpUrl: parsed.SMTP_URL,
+    mailFrom: parsed.MAIL_FROM ?? 'MedLocker <no-reply@medlocker.test>',
+    logLevel: parsed.LOG_LEVEL ?? (parsed.NODE_ENV === 'test' ? 'warn' : 'info'),
+  };
+}

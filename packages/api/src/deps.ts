@@ -1,0 +1,18 @@
+import type { Database, DbKind } from '@medlocker/db';
+import type { Kysely } from 'kysely';
+import type { Config } from './config.ts';
+import type { Logger } from './http/logger.ts';
+import type { AuthPort } from './rpc/context.ts';
+
+/** Everything the app needs from outside, injected so tests can swap any part. */
+export type AppDeps = {
+  db: Kysely<Database>;
+  dbKind: DbKind;
+  config: Config;
+  logger: Logger;
+  /** Current time in ms; tests move it to expire sessions and lockouts. */
+  now: () => number;
+  auth: AuthPort;
+  /** Where the built console lives (index.html and assets); absent in API-only tests. */
+  consoleDir?: string;
+};

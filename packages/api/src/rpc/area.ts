@@ -1,0 +1,116 @@
+import {
+  AppError,
+  type AreaName,
+  type Contract,
+  contract,
+  fieldErrorsOf,
+  type Method,
+  type OutputOf,
+  type ParsedInputOf,
+} from '@medlocker/core';
+import { type } from 'arktype';
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../deps.ts';
+import { requestMeta } from '../http/request-meta.ts';
+import type { AuthedContext, RpcContext } from './context.ts';
+
+type Ctx<M extends Method> = M['access'] extends 'public' ? RpcContext : AuthedContext;
+
+/** The implementation of every method of an area, typed by core's contract. */
+export type Handlers<A extends Record<string, Method>> = {
+  [K in keyof A]: (input: ParsedInputOf<A[K]>, ctx: Ctx<A[K]>) => Promise<OutputOf<A[K]>> | OutputOf<A[K]>;
+};
+
+const MAX_BODY_BYTES = 1_000_000; // a logo data URL (256 KB) is the largest thing the console sends
+
+/**
+ * One Elysia instance per area: `POST /api/{area}/{method}` for each method of the contract, with
+ * the body checked as JSON, the caller's access checked, the input validated (and normalised) by
+ * core's schema, and — outside production — the output checked against the contract too.
+ */
+export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Handlers<Contract[N]>) {
+  const area = contract[name] as Record<string, Method>;
+  const app = new Elysia({ prefix: `/api/${name}`, name: `area:${name}` });
+  for (const [method, def] of Object.entries(area)) {
+    const handler = (handlers as Record<string, (input: unknown, ctx: RpcContext) => unknown>)[method];
+    if (!handler) throw new Error(`area ${name} has no handler for ${method}`);
+    app.post(
+      `/${method}`,
+      async ({ request, set, server }) => {
+        const meta = requestMeta(request, server);
+        const body = await readJsonBody(request);
+        const principal = await deps.auth.principalOf(request, { ip: meta.ip, now: deps.now() });
+        if (def.access !== 'public' && !principal) throw new AppError('UNAUTHENTICATED', 'Please log in');
+        if (def.access === 'support' && !principal?.scopes.includes('support')) {
+          throw new AppError('FORBIDDEN', 'You do not have access to this area');
+        }
+        const input = def.input(body ?? {});
+        if (input instanceof type.errors) {
+          throw new AppError('VALIDATION', input.summary, fieldErrorsOf(input));
+        }
+        const cookies: string[] = [];
+        const ctx: RpcContext = {
+          deps,
+          principal,
+          requestId: meta.requestId,
+          ip: meta.ip,
+          userAgent: meta.userAgent,
+          secure: meta.secure,
+          request,
+          setCookie: (cookieName, value, options) => {
+            cookies.push(serializeCookie(cookieName, value, meta.secure, options));
+            set.headers['set-cookie'] = cookies as unknown as string;
+          },
+          clearCookie: (cookieName) => {
+            cookies.push(serializeCookie(cookieName, '', meta.secure, { maxAgeSeconds: 0 }));
+            set.headers['set-cookie'] = cookies as unknown as string;
+          },
+          setHeader: (headerName, value) => {
+            set.headers[headerName.toLowerCase()] = value;
+          },
+        };
+        const result = await handler(input, ctx);
+        if (!deps.config.production) {
+          const checked = def.output(result);
+          if (checked instanceof type.errors) {
+            deps.logger.error('output does not match the contract', { area: name, method, problem: checked.summary });
+            throw new AppError('INTERNAL', `The server answered ${name}/${method} outside its contract`);
+          }
+        }
+        return result;
+      },
+      { parse: 'none' },
+    );
+  }
+  return app;
+}
+
+async function readJsonBody(request: Request): Promise<unknown> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json');
+  }
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) throw new AppError('BAD_REQUEST', 'The request body is too large');
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw new AppError('BAD_REQUEST', 'The request body is too large');
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('BAD_REQUEST', 'The request body is not valid JSON');
+  }
+}
+
+function serializeCookie(
+  name: string,
+  value: string,
+  secure: boolean,
+  options: { maxAgeSeconds?: number; expires?: number } = {},
+): string {
+  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', 'SameSite=Strict'];
+  if (secure) parts.push('Secure');
+  if (options.maxAgeSeconds !== undefined) parts.push(`Max-Age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`);
+  if (options.expires !== undefined) parts.push(`Expires=${new Date(options.expires).toUTCString()}`);
+  return parts.join('; ');
+}

@@ -1,0 +1,43 @@
+import type { AppDeps } from '../deps.ts';
+
+/** The signed-in user behind a request, as the session (or bearer token) says. */
+export type Principal = {
+  userId: string;
+  sessionId: string;
+  email: string;
+  displayName: string;
+  /** e.g. ['support'] for support staff; the console requires 'support'. */
+  scopes: string[];
+};
+
+export type CookieOptions = { maxAgeSeconds?: number; expires?: number };
+
+/** What a handler may know about and do to the HTTP exchange; everything else stays in the transport. */
+export type RpcContext = {
+  deps: AppDeps;
+  principal: Principal | null;
+  requestId: string;
+  ip: string | null;
+  userAgent: string | null;
+  /** True when the request came over https (directly or via a proxy saying so). */
+  secure: boolean;
+  request: Request;
+  setCookie(name: string, value: string, options?: CookieOptions): void;
+  clearCookie(name: string): void;
+  setHeader(name: string, value: string): void;
+};
+
+/** The context of a method that requires a signed-in user. */
+export type AuthedContext = RpcContext & { principal: Principal };
+
+/** Resolves who is calling; the auth area provides the real one. */
+export type AuthPort = {
+  /**
+   * Returns the principal of a valid session or bearer token, null when there is none.
+   * Throws AppError('UNAUTHENTICATED', …) for a session that existed but has expired, so the
+   * client can tell a timeout from never having logged in.
+   */
+  principalOf(request: Request, ctx: { ip: string | null; now: number }): Promise<Principal | null>;
+};
+
+export const anonymousAuth: AuthPort = { principalOf: async () => null };

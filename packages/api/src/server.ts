@@ -1,0 +1,58 @@
+import { join } from 'node:path';
+import { createDb, dbOptionsFromEnv, migrateToLatest, seedDemo } from '@medlocker/db';
+import { createApp } from './app.ts';
+import { type Config, DEV_ADMIN_PASSWORD, loadConfig } from './config.ts';
+import type { AppDeps } from './deps.ts';
+import { createLogger } from './http/logger.ts';
+import { anonymousAuth } from './rpc/context.ts';
+
+const CONSOLE_DIR = join(import.meta.dir, '../../console/dist');
+
+/** Opens the database, migrates it, seeds the demo when empty, and serves. Returns a stop function. */
+export async function startServer(env: Record<string, string | undefined> = process.env) {
+  const config = loadConfig(env);
+  const logger = createLogger(config.logLevel);
+  const opened = await createDb(dbOptionsFromEnv({ DATABASE_URL: config.databaseUrl }, config.dataDir));
+  const applied = await migrateToLatest(opened.db);
+  if (applied.length > 0) logger.info('database migrated', { applied: applied.join(',') });
+  await seedIfEmpty(opened.db, config, logger);
+
+  const deps: AppDeps = {
+    db: opened.db,
+    dbKind: opened.kind,
+    config,
+    logger,
+    now: Date.now,
+    auth: anonymousAuth,
+    consoleDir: CONSOLE_DIR,
+  };
+  const app = createApp(deps).listen({ port: config.port, hostname: config.host });
+  const url = `http://localhost:${app.server?.port ?? config.port}`;
+  logger.info('serving', { url, database: opened.kind, dataDir: opened.kind === 'pglite' ? config.dataDir : undefined });
+  return {
+    app,
+    url,
+    config,
+    stop: async () => {
+      await app.stop();
+      await opened.close();
+    },
+  };
+}
+
+async function seedIfEmpty(db: AppDeps['db'], config: Config, logger: AppDeps['logger']) {
+  if (!config.seedAdminPassword) {
+    logger.warn('no SEED_ADMIN_PASSWORD in production: the demo and first admin are not seeded');
+    return;
+  }
+  const adminPasswordHash = await Bun.password.hash(config.seedAdminPassword, { algorithm: 'argon2id' });
+  const { seeded } = await seedDemo(db, { adminEmail: config.seedAdminEmail, adminPasswordHash });
+  if (!seeded) return;
+  const isDefault = config.seedAdminPassword === DEV_ADMIN_PASSWORD;
+  // Printed once, on the run that seeds, so a developer on a fresh clone knows how to log in.
+  console.log(
+    `\n  Demo data seeded. Log in as ${config.seedAdminEmail} with ${
+      isDefault ? `the development password ${DEV_ADMIN_PASSWORD}` : 'SEED_ADMIN_PASSWORD'
+    }.\n`,
+  );
+}

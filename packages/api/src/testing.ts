@@ -1,0 +1,95 @@
+import { beforeEach } from 'bun:test';
+import type { AreaName, Contract, ErrorBody, InputOf, OutputOf } from '@medlocker/core';
+import { describeDb, type TestDb } from '@medlocker/db/testing';
+import { createApp } from './app.ts';
+import { type Config, loadConfig } from './config.ts';
+import type { AppDeps } from './deps.ts';
+import { silentLogger } from './http/logger.ts';
+import { anonymousAuth } from './rpc/context.ts';
+
+export const TEST_ORIGIN = 'http://medlocker.test';
+
+export type CallOptions = { cookie?: string; token?: string; origin?: string | null; headers?: Record<string, string> };
+
+export type CallResult<T> = { status: number; body: T; headers: Headers };
+
+export type TestApi = TestDb & {
+  readonly app: ReturnType<typeof createApp>;
+  readonly deps: AppDeps;
+  /** Moves the test clock; `now()` starts at a fixed instant for every test. */
+  advance(ms: number): void;
+  /** `POST /api/{area}/{method}` in-process; the body type follows the contract. */
+  call<A extends AreaName, M extends keyof Contract[A] & string>(
+    area: A,
+    method: M,
+    // biome-ignore lint/suspicious/noExplicitAny: the contract gives the real type; tests also send bad input.
+    input: InputOf<Contract[A][M] & any> | Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<CallResult<OutputOf<Contract[A][M] & never> & ErrorBody>>;
+  raw(path: string, init?: RequestInit): Promise<Response>;
+};
+
+export const T0 = Date.UTC(2026, 10, 2, 9, 30);
+
+/**
+ * An API suite on a fresh migrated database (PGlite, and PostgreSQL when TEST_DATABASE_URL is set).
+ * `overrides` replaces dependencies, e.g. a real auth port or a mail catcher.
+ */
+export function describeApi(
+  name: string,
+  body: (t: TestApi) => void,
+  overrides: (base: AppDeps) => Partial<AppDeps> = () => ({}),
+  env: Record<string, string> = {},
+): void {
+  describeDb(name, (db) => {
+    let clock = T0;
+    let built: { app: ReturnType<typeof createApp>; deps: AppDeps } | undefined;
+    const config: Config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: TEST_ORIGIN, ...env });
+    const ensure = () => {
+      if (!built) {
+        const base: AppDeps = {
+          db: db.db,
+          dbKind: db.kind,
+          config,
+          logger: silentLogger,
+          now: () => clock,
+          auth: anonymousAuth,
+        };
+        const deps = { ...base, ...overrides(base) };
+        built = { app: createApp(deps), deps };
+      }
+      return built;
+    };
+    const t: TestApi = {
+      kind: db.kind,
+      get db() {
+        return db.db;
+      },
+      get app() {
+        return ensure().app;
+      },
+      get deps() {
+        return ensure().deps;
+      },
+      advance: (ms) => {
+        clock += ms;
+      },
+      call: async (area, method, input, options = {}) => {
+        const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+        if (options.origin !== null) headers.origin = options.origin ?? TEST_ORIGIN;
+        if (options.cookie) headers.cookie = options.cookie;
+        if (options.token) headers.authorization = `Bearer ${options.token}`;
+        const res = await ensure().app.handle(
+          new Request(`${TEST_ORIGIN}/api/${area}/${method}`, { method: 'POST', headers, body: JSON.stringify(input) }),
+        );
+        const text = await res.text();
+        return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+      },
+      raw: (path, init) => ensure().app.handle(new Request(`${TEST_ORIGIN}${path}`, init)),
+    };
+    beforeEach(() => {
+      clock = T0;
+    });
+    body(t);
+  });
+}
