@@ -1,0 +1,53 @@
+// `npm test`: every test. Unit, database and API tests with `bun test` (on PGlite, and on PostgreSQL
+// too when TEST_DATABASE_URL is set), then the end-to-end tests in Chromium with Playwright against
+// the real server. Ends with one line 'N passed, N failed' over both.
+import { spawn } from 'node:child_process';
+import { bun, ensureInstall, root, run } from './ensure-install.mjs';
+
+ensureInstall();
+
+/** Runs a command, echoing its output, and returns the exit code and what it printed. */
+function capture(cmd, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, FORCE_COLOR: '0', ...env } });
+    let out = '';
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (chunk) => {
+        out += chunk;
+        (stream === child.stdout ? process.stdout : process.stderr).write(chunk);
+      });
+    }
+    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+const count = (out, re) => {
+  const matches = [...out.matchAll(re)];
+  return matches.length ? Number(matches[matches.length - 1][1]) : 0;
+};
+
+const only = process.argv[2]; // 'unit' or 'e2e' to run one half
+let passed = 0;
+let failed = 0;
+let code = 0;
+
+if (only !== 'e2e') {
+  const unit = await capture(bun, ['test', '--timeout', '60000']);
+  passed += count(unit.out, /^\s*(\d+) pass$/gm);
+  failed += count(unit.out, /^\s*(\d+) fail$/gm);
+  if (unit.code !== 0) code = unit.code;
+}
+
+if (only !== 'unit') {
+  if (run(bun, ['packages/console/build.ts']) !== 0) {
+    console.error('The console did not build.');
+    process.exit(1);
+  }
+  const e2e = await capture(bun, ['x', 'playwright', 'test']);
+  passed += count(e2e.out, /^\s*(\d+) passed/gm);
+  failed += count(e2e.out, /^\s*(\d+) failed/gm) + count(e2e.out, /^\s*(\d+) flaky/gm);
+  if (e2e.code !== 0) code = e2e.code;
+}
+
+console.log(`\ntests: ${passed} passed, ${failed} failed`);
+process.exit(code !== 0 ? code : failed > 0 ? 1 : 0);
