@@ -64,4 +64,3 @@ describeApi('the api skeleton', (t) => {
     expect(bad.headers.get('x-request-id')).toMatch(/.{8,}/);
   });
 });
-

@@ -30,7 +30,11 @@ describe('configuration', () => {
   it('never seeds a default password in production', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).seedAdminPassword).toBeUndefined();
     expect(() => loadConfig({ NODE_ENV: 'production', SEED_ADMIN_EMAIL: 'a@b.co' })).toThrow(/SEED_ADMIN_PASSWORD/);
-    const c = loadConfig({ NODE_ENV: 'production', SEED_ADMIN_EMAIL: 'a@b.co', SEED_ADMIN_PASSWORD: 'a-long-secret-9' });
+    const c = loadConfig({
+      NODE_ENV: 'production',
+      SEED_ADMIN_EMAIL: 'a@b.co',
+      SEED_ADMIN_PASSWORD: 'a-long-secret-9',
+    });
     expect(c.seedAdminPassword).toBe('a-long-secret-9');
   });
 });

@@ -54,7 +54,9 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
   // Undeclared variables are ignored: the environment holds far more than ours.
   const parsed = Env(present(rawEnv));
   if (parsed instanceof type.errors) {
-    throw new ConfigError(`Invalid configuration:\n${parsed.map((e) => `  ${e.path.join('.')}: ${e.message}`).join('\n')}`);
+    throw new ConfigError(
+      `Invalid configuration:\n${parsed.map((e) => `  ${e.path.join('.')}: ${e.message}`).join('\n')}`,
+    );
   }
   const production = parsed.NODE_ENV === 'production';
   if (production && !parsed.SEED_ADMIN_PASSWORD && parsed.SEED_ADMIN_EMAIL) {

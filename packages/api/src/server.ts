@@ -28,7 +28,11 @@ export async function startServer(env: Record<string, string | undefined> = proc
   };
   const app = createApp(deps).listen({ port: config.port, hostname: config.host });
   const url = `http://localhost:${app.server?.port ?? config.port}`;
-  logger.info('serving', { url, database: opened.kind, dataDir: opened.kind === 'pglite' ? config.dataDir : undefined });
+  logger.info('serving', {
+    url,
+    database: opened.kind,
+    dataDir: opened.kind === 'pglite' ? config.dataDir : undefined,
+  });
   return {
     app,
     url,

@@ -4,7 +4,12 @@ import { buildOpenApi } from './openapi.ts';
 
 // swagger-ui-dist ships the browsable page's assets; they are served from here, so the page works offline.
 const swaggerDir = dirname(Bun.resolveSync('swagger-ui-dist/package.json', import.meta.dir));
-const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-32x32.png']);
+const ASSETS = new Set([
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'swagger-ui-standalone-preset.js',
+  'favicon-32x32.png',
+]);
 
 const page = (productName: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>API · ${productName}</title>
@@ -20,7 +25,10 @@ export function docsRoutes(productName: string) {
   const doc = buildOpenApi(productName);
   return new Elysia({ name: 'docs' })
     .get('/api/openapi.json', () => doc)
-    .get('/api/docs', () => new Response(page(productName), { headers: { 'content-type': 'text/html; charset=utf-8' } }))
+    .get(
+      '/api/docs',
+      () => new Response(page(productName), { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+    )
     .get('/api/docs/init.js', () => new Response(init, { headers: { 'content-type': 'text/javascript' } }))
     .get('/api/docs/:asset', ({ params, set }) => {
       if (!ASSETS.has(params.asset)) {

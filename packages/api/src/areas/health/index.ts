@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import { Elysia } from 'elysia';
+import { sql } from 'kysely';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../../rpc/area.ts';
 
