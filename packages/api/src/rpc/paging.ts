@@ -1,0 +1,51 @@
+import { AppError } from '@medlocker/core';
+
+/**
+ * Keyset paging. A page token is the sort key of the last row a client saw, made opaque (base64url
+ * JSON) so clients don't build their own. The next page is the rows strictly after that key in a
+ * total order that ends with the id, so rows inserted meanwhile can neither repeat nor shift a page
+ * the way OFFSET would.
+ */
+export type Cursor = (string | number)[];
+
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 200;
+
+export function encodeCursor(key: Cursor): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+/** Reads a token the client sent back; a forged or damaged one is a 400, never a 500. */
+export function decodeCursor(token: string | null | undefined, arity: number): Cursor | undefined {
+  if (token === undefined || token === null || token === '') return undefined;
+  try {
+    const key: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(key) &&
+      key.length === arity &&
+      key.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))
+    ) {
+      return key as Cursor;
+    }
+  } catch {
+    // falls through to the refusal below
+  }
+  throw new AppError('VALIDATION', 'Invalid nextToken', [
+    { path: 'nextToken', id: 'INVALID_FORMAT', message: 'Value is not correctly formatted' },
+  ]);
+}
+
+/**
+ * Given `limit + 1` rows fetched in key order, returns the page and the token for the next one
+ * (null when this was the last page).
+ */
+export function pageOf<Row>(
+  rows: Row[],
+  limit: number,
+  keyOf: (row: Row) => Cursor,
+): { items: Row[]; nextToken: string | null } {
+  if (rows.length <= limit) return { items: rows, nextToken: null };
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1] as Row;
+  return { items, nextToken: encodeCursor(keyOf(last)) };
+}
