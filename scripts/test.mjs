@@ -2,6 +2,7 @@
 // too when TEST_DATABASE_URL is set), then the end-to-end tests in Chromium with Playwright against
 // the real server. Ends with one line 'N passed, N failed' over both.
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { bun, ensureInstall, root, run } from './ensure-install.mjs';
 
 ensureInstall();
@@ -43,7 +44,7 @@ if (only !== 'unit') {
     console.error('The console did not build.');
     process.exit(1);
   }
-  const e2e = await capture(bun, ['x', 'playwright', 'test']);
+  const e2e = await capture(join(root, 'node_modules', '.bin', 'playwright'), ['test']);
   passed += count(e2e.out, /^\s*(\d+) passed/gm);
   failed += count(e2e.out, /^\s*(\d+) failed/gm) + count(e2e.out, /^\s*(\d+) flaky/gm);
   if (e2e.code !== 0) code = e2e.code;
