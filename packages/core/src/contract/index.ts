@@ -1,4 +1,9 @@
+import { auth } from './auth.ts';
+import { businesses } from './businesses.ts';
+import { groups } from './groups.ts';
 import { health } from './health.ts';
+import { identityProviders } from './identity-providers.ts';
+import { users } from './users.ts';
 
 /**
  * The RPC contract: area → method → input, output and access. `POST /api/{area}/{method}`.
@@ -6,8 +11,29 @@ import { health } from './health.ts';
  */
 export const contract = {
   health,
+  auth,
+  users,
+  identityProviders,
+  businesses,
+  groups,
 } as const;
 
 export type Contract = typeof contract;
 export type AreaName = keyof Contract;
 export * from './define.ts';
+export {
+  AccessLevel,
+  AddableRoleName,
+  FrontEnd,
+  LoginReason,
+  ResourceType,
+  Role,
+  RoleName,
+  RoleToAdd,
+  SessionInfo,
+  User,
+} from './auth.ts';
+export { BusinessInfo, infoPageSize } from './businesses.ts';
+export { GroupInfo } from './groups.ts';
+export { IdentityProvider } from './identity-providers.ts';
+export { IdentityProviderRef, usersPageSize } from './users.ts';

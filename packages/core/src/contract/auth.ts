@@ -1,0 +1,197 @@
+import { type Traversal, type } from 'arktype';
+import { defineArea } from './define.ts';
+
+/*
+ * Sign-in, sessions, password reset and roles (SPEC §2 auth routes, §4 login/reset, §6, §7 auth).
+ *
+ * Credential outcomes of `login` are answers, not errors: a wrong password, a forced reset or a
+ * locked account is a 200 `{ ok: false, reason, message }` (SPEC §3 "Login result: ok, reason,
+ * result"). Errors (4xx) are kept for bad input (400), a refused origin or scope (403) and the like.
+ */
+
+// --- input rules not yet exported by core's validation (same ids and SPEC messages) -------------
+
+/** Carries the SPEC validation id the way core's rules do, so `fieldErrorsOf` reports it. */
+const reject = (ctx: Traversal, validationId: 'REQUIRED' | 'PASSWORD_TOO_SHORT', message: string): false =>
+  ctx.reject({ message, meta: { validationId } });
+
+// One @, no blanks, a dot in the domain (core's rule: what a mail server can route).
+const emailPattern = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+const isEmail = (value: string): boolean => value.length <= 254 && emailPattern.test(value);
+
+/** The forms' email ('Enter a valid email address', EXPECTED_EMAIL), trimmed. */
+export const FormEmailInput = type.string
+  .configure({ message: 'Enter a valid email address', validationId: 'EXPECTED_EMAIL' })
+  .pipe.try((s, ctx) =>
+    isEmail(s.trim()) ? s.trim() : ctx.error({ message: 'Enter a valid email address', meta: { validationId: 'EXPECTED_EMAIL' } }),
+  );
+
+/** SPEC §5 required ('Please enter a value', REQUIRED): some text other than blanks. */
+export const RequiredText = type.string
+  .configure({ message: 'Please enter a value', validationId: 'REQUIRED' })
+  .narrow((s, ctx) => s.trim() !== '' || reject(ctx, 'REQUIRED', 'Please enter a value'));
+
+/** SPEC §5 password for register/reset: at least 12 characters ('Please enter at least 12 characters'). */
+export const NewPasswordInput = type.string
+  .configure({ message: 'Please enter at least 12 characters', validationId: 'PASSWORD_TOO_SHORT' })
+  .narrow(
+    (s, ctx) =>
+      (s.length >= 12 && s.length <= 1000) || reject(ctx, 'PASSWORD_TOO_SHORT', 'Please enter at least 12 characters'),
+  );
+
+// --- entities -------------------------------------------------------------------------------------
+
+/** SPEC §3 User. Timestamps are ms. `accessLevels`: of the role the list was asked for, else of all roles. */
+export const User = type({
+  id: 'string',
+  email: 'string',
+  givenName: 'string',
+  familyName: 'string',
+  /** 'Given Family', trimmed; the email when both are blank. */
+  name: 'string',
+  created: 'number',
+  updated: 'number',
+  accessLevels: 'string[]',
+});
+export type User = typeof User.infer;
+
+/** Every role name of the data model (SPEC §6). */
+export const RoleName = type(
+  "'Support' | 'Business' | 'Group' | 'Developer' | 'business' | 'developer' | 'group' | 'internal' | 'machine' | 'patient-mobile' | 'support' | 'user'",
+);
+export type RoleName = typeof RoleName.infer;
+
+/** The roles support staff can add (SPEC §6 Add role). */
+export const AddableRoleName = type("'Support' | 'Business' | 'Group' | 'Developer'");
+export type AddableRoleName = typeof AddableRoleName.infer;
+
+export const AccessLevel = type("'Admin'");
+export type AccessLevel = typeof AccessLevel.infer;
+
+export const ResourceType = type("'business' | 'group'");
+export type ResourceType = typeof ResourceType.infer;
+
+export const FrontEnd = type("'support' | 'pharmacy'");
+export type FrontEnd = typeof FrontEnd.infer;
+
+/**
+ * SPEC §3 Role. `resource` is the business or group id (null for Support/Developer, shown '*');
+ * `resourceName` is null when the resource can no longer be resolved (shown 'restricted').
+ */
+export const Role = type({
+  name: RoleName,
+  resource: 'string | null',
+  resourceType: "'business' | 'group' | null",
+  'resourceName?': 'string | null',
+  accessLevels: 'string[]',
+  description: 'string',
+});
+export type Role = typeof Role.infer;
+
+/** SPEC §3 Session / login result. `scopes` holds 'support' for holders of a Support role. */
+export const SessionInfo = type({
+  expires: 'number',
+  scopes: 'string[]',
+  user: User,
+  'loginMessage?': 'string',
+});
+export type SessionInfo = typeof SessionInfo.infer;
+
+export const LoginReason = type("'InvalidCredentials' | 'ForceReset' | 'TooManyAttempts'");
+export type LoginReason = typeof LoginReason.infer;
+
+/** A role in an Add-role request. Business and Group need a resource (here or the request's resourceId). */
+export const RoleToAdd = type({
+  name: AddableRoleName,
+  /** Ignored: the server writes the SPEC §6 description from the role and resource name. */
+  'description?': 'string',
+  'resource?': 'string | null',
+  accessLevels: AccessLevel.array(),
+});
+export type RoleToAdd = typeof RoleToAdd.infer;
+
+const Ok = type({ ok: 'true' });
+
+export const auth = defineArea({
+  config: {
+    input: type({}),
+    output: type({ allowRegistration: 'boolean', productName: 'string' }),
+    access: 'public',
+    summary: 'What the login page needs to know: whether to offer Register, and the product name.',
+  },
+  login: {
+    input: type({ username: FormEmailInput, password: RequiredText }),
+    output: type({
+      ok: 'boolean',
+      'reason?': LoginReason,
+      'message?': 'string',
+      'result?': SessionInfo,
+    }),
+    access: 'public',
+    summary:
+      'Signs in with email and password; sets the session cookie and returns its token-free result. Credential outcomes answer 200 with ok:false and a reason.',
+  },
+  logout: {
+    input: type({}),
+    output: Ok,
+    access: 'public',
+    summary: 'Ends the current session on the server and clears its cookie; harmless without one.',
+  },
+  session: {
+    input: type({}),
+    output: SessionInfo,
+    access: 'session',
+    summary: 'The current session (401 when there is none or it has timed out).',
+  },
+  register: {
+    input: type({ email: FormEmailInput, givenName: RequiredText, familyName: RequiredText, frontEnd: FrontEnd }),
+    output: Ok,
+    access: 'public',
+    summary:
+      'Self-registration when configuration allows it (403 otherwise): always answers ok and emails a link to set a password.',
+  },
+  beginResetPassword: {
+    input: type({ email: FormEmailInput, frontEnd: FrontEnd }),
+    output: Ok,
+    access: 'public',
+    summary: 'Emails a reset link when the account exists; the same answer either way.',
+  },
+  completeResetPassword: {
+    input: type({ password: NewPasswordInput, token: 'string > 0' }),
+    output: Ok,
+    access: 'public',
+    summary: 'Sets a new password with a reset token (single use, 1 hour); ends every session of the user.',
+  },
+  getIdentityProviderAuthUrl: {
+    input: type({ username: FormEmailInput, returnUrl: 'string' }),
+    output: type({ authUrl: 'string | null' }),
+    access: 'public',
+    summary: "The single-sign-on URL of the user's identity provider, or null when they sign in with a password.",
+  },
+  addRoles: {
+    input: type({
+      addIdpByDefault: 'boolean',
+      email: FormEmailInput,
+      frontEnd: FrontEnd,
+      'resourceId?': 'string | null',
+      'resourceType?': "'business' | 'group' | null",
+      roles: RoleToAdd.array().atLeastLength(1),
+    }),
+    output: type({ userId: 'string', created: 'boolean' }),
+    access: 'support',
+    summary:
+      'Adds roles to the user of an email, creating the user (no password, must set one via reset) when new.',
+  },
+  removeRole: {
+    input: type({ roleName: RoleName, roleResource: 'string | null', userId: 'string > 0' }),
+    output: Ok,
+    access: 'support',
+    summary: "Removes one role of a user; support staff cannot remove their own Support role.",
+  },
+  editIdentityProvider: {
+    input: type({ email: FormEmailInput, identityProviderId: 'string | null', frontEnd: FrontEnd }),
+    output: Ok,
+    access: 'support',
+    summary: "Sets or clears the user's identity provider (single sign-on).",
+  },
+});

@@ -1,0 +1,28 @@
+import { type } from 'arktype';
+import { defineArea } from './define.ts';
+
+/** SPEC §3 Identity provider as the api shows it: the client secret is never sent out. */
+export const IdentityProvider = type({
+  id: 'string',
+  name: 'string',
+  type: "'OIDC' | 'SAML'",
+  created: 'number',
+  updated: 'number',
+  configuration: type({ clientId: 'string', issuerUrl: 'string' }),
+});
+export type IdentityProvider = typeof IdentityProvider.infer;
+
+export const identityProviders = defineArea({
+  list: {
+    input: type({}),
+    output: type({ identityProviders: type({ id: 'string', name: 'string' }).array() }),
+    access: 'support',
+    summary: 'Every identity provider, by name, for the Edit-identity-provider picker.',
+  },
+  get: {
+    input: type({ id: 'string > 0' }),
+    output: IdentityProvider,
+    access: 'support',
+    summary: 'One identity provider, without its client secret.',
+  },
+});
