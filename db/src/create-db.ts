@@ -34,8 +34,22 @@ export async function createDb(options: DbOptions): Promise<Db> {
           oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
       },
     });
+    // An idle client that loses its connection (server restart, or a test database dropped while the pool
+    // closes) is emitted on the pool; without a listener that error would end the process. The pool has
+    // already discarded the client and opens a new one on the next query.
+    let closing = false;
+    pool.on('error', (error) => {
+      if (!closing) console.warn(`PostgreSQL idle connection lost: ${error.message}`);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      kind: 'postgres',
+      close: async () => {
+        closing = true;
+        await db.destroy();
+      },
+    };
   }
   if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create(options.dataDir, { parsers: { [INT8]: parseInt8 } });

@@ -10,6 +10,12 @@ import type { ColumnType, Generated } from 'kysely';
  */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+export type AlarmMessageTemplatesTable = {
+  code: string;
+  body: string;
+  updated: number;
+};
+
 export type AuditLogTable = {
   id: string;
   at: number;
@@ -24,6 +30,102 @@ export type AuditLogTable = {
   details: ColumnType<JsonValue, string | undefined, string>;
 };
 
+export type BagsTable = {
+  id: string;
+  business_id: string;
+  barcode: string;
+  reference: string | null;
+  location: string | null;
+  machine_id: string | null;
+  order_id: string | null;
+  pin: string | null;
+  prescription_charge: Generated<number>;
+  retail_charge: Generated<number>;
+  out_of_order_notification_sent: Generated<boolean>;
+  created: number;
+  updated: number;
+};
+
+export type BusinessControlledSettingsTable = {
+  business_id: string;
+  settings: ColumnType<JsonValue, string | undefined, string>;
+  updated: number;
+};
+
+export type BusinessFeatureSettingsTable = {
+  business_id: string;
+  settings: ColumnType<JsonValue, string | undefined, string>;
+  updated: number;
+};
+
+export type BusinessSmsTemplatesTable = {
+  business_id: string;
+  key: 'machineBackInOrder' | 'machineOutOfOrder' | 'orderReady' | 'orderUpdated' | 'orderRemoved' | 'orderExpiring' | 'paymentRequired' | 'orderCollected';
+  body: string;
+  updated: number;
+};
+
+export type BusinessesTable = {
+  id: string;
+  name: string;
+  email: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  address_line3: string | null;
+  post_town: string | null;
+  postcode: string | null;
+  group_id: string | null;
+  keyholders_mobile_numbers: Generated<string[]>;
+  notification_emails: Generated<string[]>;
+  archived_at: number | null;
+  archived_by_id: string | null;
+  archived_by_display: string | null;
+  logo_path: string | null;
+  logo_background_color: string | null;
+  created: number;
+  updated: number;
+};
+
+export type DeviceAuthorizationsTable = {
+  id: string;
+  device_code_hash: string;
+  user_code: string;
+  expires_at: number;
+  business_id: string | null;
+  machine_id: string | null;
+  activated_at: number | null;
+  activated_by_id: string | null;
+  activated_by_display: string | null;
+  consumed_at: number | null;
+  created: number;
+};
+
+export type GlobalSettingsTable = {
+  id: Generated<boolean>;
+  nhs_prescription_charge: number;
+  updated: number;
+  updated_by: string | null;
+};
+
+export type GroupsTable = {
+  id: string;
+  name: string;
+  parent_id: string | null;
+  email: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  address_line3: string | null;
+  post_town: string | null;
+  postcode: string | null;
+  logo_path: string | null;
+  logo_background_color: string | null;
+  archived_at: number | null;
+  archived_by_id: string | null;
+  archived_by_display: string | null;
+  created: number;
+  updated: number;
+};
+
 export type IdentityProvidersTable = {
   id: string;
   name: string;
@@ -33,11 +135,228 @@ export type IdentityProvidersTable = {
   updated: number;
 };
 
+export type IntegrationClientsTable = {
+  id: string;
+  business_id: string;
+  partner_id: string | null;
+  name: string;
+  contact_email: string | null;
+  suppress_patient_messages: Generated<boolean>;
+  webhook_url: string | null;
+  secret_hash: string | null;
+  secret_hint: string | null;
+  webhook_secret_encrypted: string | null;
+  rate_limit: number;
+  period_start: number;
+  requests_made: Generated<number>;
+  created: number;
+  updated: number;
+};
+
+export type IntegrationPartnersTable = {
+  id: string;
+  name: string;
+  contact_email: string;
+  suppress_patient_messages: Generated<boolean>;
+  created: number;
+  updated: number;
+};
+
+export type LockerEventReceiptsTable = {
+  business_id: string;
+  machine_id: string;
+  locker_event_id: string;
+  sequence: number;
+  action: string;
+  received_at: number;
+  result: ColumnType<JsonValue | null, string | null, string | null>;
+};
+
 export type LoginFailuresTable = {
   username_normalised: string;
   failures: Generated<number>;
   first_failure_at: number;
   locked_until: number | null;
+};
+
+export type MachineCredentialsTable = {
+  id: string;
+  business_id: string;
+  machine_id: string;
+  access_token_hash: string;
+  access_token_expires_at: number;
+  refresh_token_hash: string;
+  refresh_token_expires_at: number | null;
+  access_token_encrypted: string | null;
+  refresh_token_encrypted: string | null;
+  revoked_at: number | null;
+  created: number;
+  updated: number;
+};
+
+export type MachineEventsTable = {
+  id: string;
+  business_id: string;
+  machine_id: string;
+  bag_id: string | null;
+  barcode: string | null;
+  code: string;
+  level: 'critical' | 'error' | 'info' | 'warn';
+  message: Generated<string>;
+  data: ColumnType<JsonValue, string | undefined, string>;
+  locker_event_id: string | null;
+  sequence: number | null;
+  created: number;
+};
+
+export type MachineStatusTable = {
+  id: string;
+  business_id: string;
+  machine_id: string;
+  created: number;
+  observations: ColumnType<JsonValue, string | undefined, string>;
+};
+
+export type MachinesTable = {
+  id: string;
+  business_id: string;
+  name: string;
+  number_of_slots: number;
+  payments_enabled: Generated<boolean>;
+  is_test: Generated<boolean>;
+  archived_at: number | null;
+  archived_by_id: string | null;
+  archived_by_display: string | null;
+  out_of_order_at: number | null;
+  out_of_order_by_id: string | null;
+  out_of_order_by_display: string | null;
+  temperature_average: number | null;
+  temperature_last_excursion_at: number | null;
+  temperature_updated: number | null;
+  online: Generated<boolean>;
+  last_seen: number | null;
+  created: number;
+  updated: number;
+};
+
+export type MessageOutboxTable = {
+  id: string;
+  business_id: string | null;
+  order_id: string | null;
+  patient_id: string | null;
+  channel: 'sms' | 'email' | 'whatsapp';
+  recipient: string;
+  template_key: string;
+  subject: string | null;
+  body: string;
+  status: Generated<'pending' | 'success' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  last_error: string | null;
+  provider: string | null;
+  provider_message_id: string | null;
+  provider_status: string | null;
+  provider_details: ColumnType<JsonValue | null, string | null, string | null>;
+  sent_at: number | null;
+  created: number;
+  updated: number;
+};
+
+export type MonthlyBusinessStatsTable = {
+  business_id: string;
+  year: number;
+  month: number;
+  notifications_sent: Generated<number>;
+  orders_added: Generated<number>;
+  orders_collected: Generated<number>;
+  total_pickup_minutes: Generated<number>;
+  initial_patient_count: Generated<number>;
+  patient_delta: Generated<number>;
+  updated: number;
+};
+
+export type NotificationsTable = {
+  id: string;
+  business_id: string;
+  user_id: string | null;
+  level: 'critical' | 'error' | 'info' | 'warn';
+  title: string;
+  body: Generated<string>;
+  details: ColumnType<JsonValue | null, string | null, string | null>;
+  dismissed_at: number | null;
+  dismissed_by: string | null;
+  dismissed_by_display: string | null;
+  dismissed_in_bulk: boolean | null;
+  created: number;
+  updated: number;
+};
+
+export type OrderEventsTable = {
+  id: string;
+  business_id: string;
+  order_id: string;
+  order_reference: string;
+  patient_id: string | null;
+  code: string;
+  barcode: string | null;
+  message: Generated<string>;
+  data: ColumnType<JsonValue, string | undefined, string>;
+  full_patient_name: string | null;
+  patient_display_id: string | null;
+  created: number;
+};
+
+export type OrdersTable = {
+  id: string;
+  reference: string;
+  business_id: string;
+  business_name: string;
+  patient_id: string;
+  patient_name: string;
+  barcode: string;
+  machine_id: string | null;
+  machine_name: string | null;
+  machine_sequence: number | null;
+  machine_payment: Generated<boolean>;
+  pin: string | null;
+  status: Generated<'new' | 'loaded' | 'collected' | 'removed' | 'cancelled'>;
+  payment_status: Generated<'not_required' | 'unpaid' | 'paid' | 'exemption_declared'>;
+  payment_id: string | null;
+  amount_paid: Generated<number>;
+  prescription_charge: Generated<number>;
+  retail_charge: Generated<number>;
+  exemption_code: 'A' | 'B' | 'D' | 'E' | 'F' | 'G' | 'L' | 'H' | 'K' | 'M' | 'S' | 'U' | 'W' | null;
+  exemption_details: ColumnType<JsonValue | null, string | null, string | null>;
+  auto_exempt: Generated<boolean>;
+  collection_window: number;
+  collected: number | null;
+  cancelled_at: number | null;
+  cancelled_by: string | null;
+  cancelled_by_display: string | null;
+  cancel_reason: string | null;
+  marked_collected_at: number | null;
+  marked_collected_by: string | null;
+  marked_collected_by_display: string | null;
+  marked_removed_at: number | null;
+  marked_removed_by: string | null;
+  marked_removed_by_display: string | null;
+  pin_revealed_at: number | null;
+  pin_revealed_by: string | null;
+  pin_reveal_reason: string | null;
+  expires_at: number | null;
+  created_via: 'integration-api' | 'qr-code' | 'portal';
+  created_by: string | null;
+  updated_by: string | null;
+  user_id: string | null;
+  receipt_sent: Generated<boolean>;
+  messages_suppressed: Generated<boolean>;
+  last_email_status: ColumnType<JsonValue | null, string | null, string | null>;
+  last_notification_status: ColumnType<JsonValue | null, string | null, string | null>;
+  machine_details: ColumnType<JsonValue | null, string | null, string | null>;
+  patient_details: ColumnType<JsonValue | null, string | null, string | null>;
+  sequence: Generated<number>;
+  created: number;
+  updated: number;
 };
 
 export type PasswordResetTokensTable = {
@@ -47,6 +366,73 @@ export type PasswordResetTokensTable = {
   created: number;
   expires_at: number;
   used_at: number | null;
+};
+
+export type PatientSignUpsTable = {
+  id: string;
+  business_id: string;
+  first_name: string;
+  last_name: string;
+  date_of_birth: string | null;
+  email: string | null;
+  mobile_number: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  address_line3: string | null;
+  post_town: string | null;
+  postcode: string | null;
+  status: Generated<'new' | 'validated' | 'confirmed' | 'rejected'>;
+  email_code_hash: string | null;
+  email_code_status: Generated<'notChecked' | 'codeExpired' | 'codeIncorrect' | 'verified'>;
+  email_code_expires_at: number | null;
+  email_code_attempts: Generated<number>;
+  mobile_code_hash: string | null;
+  mobile_code_status: Generated<'notChecked' | 'codeExpired' | 'codeIncorrect' | 'verified'>;
+  mobile_code_expires_at: number | null;
+  mobile_code_attempts: Generated<number>;
+  patient_id: string | null;
+  created: number;
+  updated: number;
+};
+
+export type PatientsTable = {
+  id: string;
+  business_id: string;
+  display_id: string;
+  given_name: Generated<string>;
+  family_name: Generated<string>;
+  full_name: string;
+  date_of_birth: string | null;
+  email: string | null;
+  mobile_number: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  address_line3: string | null;
+  post_town: string | null;
+  postcode: string | null;
+  deleted_at: number | null;
+  deleted_by_id: string | null;
+  deleted_by_display: string | null;
+  last_sms_failure: ColumnType<JsonValue | null, string | null, string | null>;
+  last_email_failure: ColumnType<JsonValue | null, string | null, string | null>;
+  created: number;
+  updated: number;
+};
+
+export type PaymentSettingsTable = {
+  business_id: string;
+  contact_number: string;
+  legal_info: string;
+  provider: string;
+  judo_id: string | null;
+  judo_sandbox: Generated<boolean>;
+  judo_token_encrypted: string | null;
+  judo_secret_encrypted: string | null;
+  judo_show_visa: Generated<boolean>;
+  judo_show_amex: Generated<boolean>;
+  judo_show_mastercard: Generated<boolean>;
+  created: number;
+  updated: number;
 };
 
 export type SessionsTable = {
@@ -60,6 +446,22 @@ export type SessionsTable = {
   ip: string | null;
   user_agent: string | null;
   revoked_at: number | null;
+};
+
+export type ShortUrlsTable = {
+  id: string;
+  target_url: string;
+  created: number;
+  updated: number;
+};
+
+export type TemperatureReadingsTable = {
+  id: string;
+  business_id: string;
+  machine_id: string;
+  created: number;
+  value: number;
+  locker_event_id: string | null;
 };
 
 export type UserRolesTable = {
@@ -87,12 +489,55 @@ export type UsersTable = {
   updated: number;
 };
 
+export type WebhookOutboxTable = {
+  id: string;
+  business_id: string;
+  integration_client_id: string;
+  event_type: string;
+  payload: ColumnType<JsonValue, string, string>;
+  status: Generated<'pending' | 'success' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  last_error: string | null;
+  response_status: number | null;
+  delivered_at: number | null;
+  created: number;
+  updated: number;
+};
+
 export type Database = {
+  alarm_message_templates: AlarmMessageTemplatesTable;
   audit_log: AuditLogTable;
+  bags: BagsTable;
+  business_controlled_settings: BusinessControlledSettingsTable;
+  business_feature_settings: BusinessFeatureSettingsTable;
+  business_sms_templates: BusinessSmsTemplatesTable;
+  businesses: BusinessesTable;
+  device_authorizations: DeviceAuthorizationsTable;
+  global_settings: GlobalSettingsTable;
+  groups: GroupsTable;
   identity_providers: IdentityProvidersTable;
+  integration_clients: IntegrationClientsTable;
+  integration_partners: IntegrationPartnersTable;
+  locker_event_receipts: LockerEventReceiptsTable;
   login_failures: LoginFailuresTable;
+  machine_credentials: MachineCredentialsTable;
+  machine_events: MachineEventsTable;
+  machine_status: MachineStatusTable;
+  machines: MachinesTable;
+  message_outbox: MessageOutboxTable;
+  monthly_business_stats: MonthlyBusinessStatsTable;
+  notifications: NotificationsTable;
+  order_events: OrderEventsTable;
+  orders: OrdersTable;
   password_reset_tokens: PasswordResetTokensTable;
+  patient_sign_ups: PatientSignUpsTable;
+  patients: PatientsTable;
+  payment_settings: PaymentSettingsTable;
   sessions: SessionsTable;
+  short_urls: ShortUrlsTable;
+  temperature_readings: TemperatureReadingsTable;
   user_roles: UserRolesTable;
   users: UsersTable;
+  webhook_outbox: WebhookOutboxTable;
 };

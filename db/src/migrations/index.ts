@@ -1,5 +1,10 @@
 import type { Migration } from 'kysely/migration';
 import * as identity from './0001_identity.ts';
+import * as estate from './0002_estate.ts';
+import * as machines from './0003_machines.ts';
+import * as patients from './0004_patients.ts';
+import * as ordersMessaging from './0005_orders_messaging.ts';
+import * as settingsIntegration from './0006_settings_integration.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -7,4 +12,9 @@ import * as identity from './0001_identity.ts';
  */
 export const migrations: Record<string, Migration> = {
   '0001_identity': identity,
+  '0002_estate': estate,
+  '0003_machines': machines,
+  '0004_patients': patients,
+  '0005_orders_messaging': ordersMessaging,
+  '0006_settings_integration': settingsIntegration,
 };
