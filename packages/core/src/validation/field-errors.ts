@@ -1,5 +1,6 @@
 import type { ArkErrors } from 'arktype';
 import type { FieldError } from '../errors/app-error.ts';
+import './ark-env.ts';
 
 /**
  * Turns arktype's errors into the per-field details of an error body: the dot path, the SPEC §5
@@ -7,14 +8,11 @@ import type { FieldError } from '../errors/app-error.ts';
  * arktype keywords get a generic id from their arktype code.
  */
 export function fieldErrorsOf(errors: ArkErrors): FieldError[] {
-  return [...errors].map((e) => {
-    const meta = (e as unknown as { meta?: { validationId?: string } }).meta;
-    return {
-      path: e.path.join('.'),
-      id: meta?.validationId ?? genericIdOf(e.code),
-      message: e.message,
-    };
-  });
+  return [...errors].map((e) => ({
+    path: e.path.join('.'),
+    id: e.meta?.validationId ?? genericIdOf(e.code),
+    message: e.message,
+  }));
 }
 
 function genericIdOf(code: string): string {
@@ -29,6 +27,9 @@ function genericIdOf(code: string): string {
       return 'INVALID_FORMAT';
     case 'divisor':
       return 'INVALID_INTEGER';
+    case 'min':
+    case 'max':
+      return 'INVALID_RANGE';
     default:
       return 'INVALID_FORMAT';
   }

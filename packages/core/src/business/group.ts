@@ -1,0 +1,18 @@
+import { type } from 'arktype';
+import { ArchivedStamp, Id, Timestamp } from '../misc/stamps.ts';
+import { Address } from './address.ts';
+import { Logo } from './business.ts';
+
+/** A group of businesses (SPEC §3); groups may nest under `parentId`. */
+export const Group = type({
+  id: Id,
+  name: 'string',
+  parentId: 'string | null',
+  email: 'string',
+  address: Address,
+  logo: Logo.or('null'),
+  archived: ArchivedStamp.or('null'),
+  created: Timestamp,
+  updated: Timestamp,
+});
+export type Group = typeof Group.infer;

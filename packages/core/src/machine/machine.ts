@@ -1,0 +1,61 @@
+import { type } from 'arktype';
+import { ArchivedStamp, Id, Timestamp } from '../misc/stamps.ts';
+
+/** A temperature reading, in °C. */
+export const TemperatureReading = type({ created: Timestamp, value: 'number' });
+export type TemperatureReading = typeof TemperatureReading.infer;
+
+/** A locker (SPEC §3). `outOfOrderStatus` is null when in order; `temperatureStatus` null until readings arrive. */
+export const Machine = type({
+  id: Id,
+  businessId: Id,
+  name: 'string',
+  numberOfSlots: 'number.integer > 0',
+  paymentsEnabled: 'boolean',
+  archived: ArchivedStamp.or('null'),
+  outOfOrderStatus: type({ at: Timestamp, userId: Id, userDisplayName: 'string' }).or('null'),
+  temperatureStatus: type({
+    average: 'number',
+    lastExcursionAt: Timestamp.or('null'),
+    updated: Timestamp,
+    readings: TemperatureReading.array(),
+  }).or('null'),
+  created: Timestamp,
+  updated: Timestamp,
+});
+export type Machine = typeof Machine.infer;
+
+/** A locker's reported state: observations are whatever the locker reports, by name. */
+export const MachineStatus = type({
+  id: Id,
+  businessId: Id,
+  machineId: Id,
+  created: Timestamp,
+  observations: 'Record<string, unknown>',
+});
+export type MachineStatus = typeof MachineStatus.infer;
+
+/** A test machine: a machine plus the credentials a simulated locker uses (SPEC §3). */
+export const TestMachine = Machine.and({
+  machineId: Id,
+  credentials: { accessToken: 'string', accessTokenExpires: Timestamp, refreshToken: 'string' },
+});
+export type TestMachine = typeof TestMachine.infer;
+
+/** A bag of medicines loaded, or to be loaded, into a locker (SPEC §3). Charges in pence. */
+export const Bag = type({
+  id: Id,
+  businessId: Id,
+  barcode: 'string',
+  reference: 'string | null',
+  location: 'string | null',
+  machineId: 'string | null',
+  orderId: 'string | null',
+  pin: 'string | null',
+  prescriptionCharge: 'number.integer >= 0',
+  retailCharge: 'number.integer >= 0',
+  outOfOrderNotificationSent: 'boolean',
+  created: Timestamp,
+  updated: Timestamp,
+});
+export type Bag = typeof Bag.infer;

@@ -1,0 +1,20 @@
+import { type } from 'arktype';
+
+/** Ids are opaque strings (time-sortable UUIDv7 in practice). */
+export const Id = type('string > 0');
+export type Id = typeof Id.infer;
+
+/** Milliseconds since the epoch, as integers. */
+export const Timestamp = type('number.integer >= 0');
+export type Timestamp = typeof Timestamp.infer;
+
+/**
+ * Who archived something and when; `null` on the entity when it is active. The user may be null
+ * when the system archived it or the user record is gone.
+ */
+export const ArchivedStamp = type({ at: Timestamp, userId: 'string | null', userDisplayName: 'string | null' });
+export type ArchivedStamp = typeof ArchivedStamp.infer;
+
+/** Who changed an order's state by hand (marked collected, marked removed) and when. */
+export const ChangedStamp = type({ changedAt: Timestamp, changedBy: Id, changedByDisplayName: 'string' });
+export type ChangedStamp = typeof ChangedStamp.infer;

@@ -1,0 +1,24 @@
+import { type } from 'arktype';
+import { Level } from '../errors/machine-alerts.ts';
+import { Id, Timestamp } from '../misc/stamps.ts';
+
+/** A notification to a business's staff (SPEC §3); `dismissed` null until someone dismisses it. */
+export const Notification = type({
+  id: Id,
+  businessId: Id,
+  userId: 'string | null',
+  level: Level,
+  title: 'string',
+  body: 'string',
+  details: 'Record<string, unknown> | null',
+  dismissed: type({
+    dismissedAt: Timestamp,
+    dismissedBy: Id,
+    dismissedByDisplayName: 'string',
+    /** True when dismissed with "dismiss all". */
+    inBulk: 'boolean',
+  }).or('null'),
+  created: Timestamp,
+  updated: Timestamp,
+});
+export type Notification = typeof Notification.infer;

@@ -1,0 +1,61 @@
+import { type } from 'arktype';
+import { Address } from '../business/address.ts';
+import { Id, Timestamp } from '../misc/stamps.ts';
+
+/** The last failed delivery to a patient, shown so staff can fix the contact detail. */
+export const DeliveryFailure = type({ error: 'string', timestamp: Timestamp });
+export type DeliveryFailure = typeof DeliveryFailure.infer;
+
+/**
+ * A patient of a business (SPEC §3). `displayId` is the business's own id for them (often the NHS
+ * number); `dateOfBirth` is YYYY-MM-DD; `mobileNumber` is +447…; deleted patients keep their row.
+ */
+export const Patient = type({
+  id: Id,
+  businessId: Id,
+  displayId: 'string',
+  name: 'string',
+  dateOfBirth: 'string | null',
+  email: 'string | null',
+  mobileNumber: 'string | null',
+  address: Address.or('null'),
+  deleted: type({ deletedAt: Timestamp, deletedById: Id, deletedByDisplayName: 'string' }).or('null'),
+  lastEmailFailure: DeliveryFailure.or('null'),
+  lastSmsFailure: DeliveryFailure.or('null'),
+  created: Timestamp,
+  updated: Timestamp,
+});
+export type Patient = typeof Patient.infer;
+
+export const signUpStatuses = ['new', 'validated', 'confirmed', 'rejected'] as const;
+export const SignUpStatus = type.enumerated(...signUpStatuses);
+export type SignUpStatus = typeof SignUpStatus.infer;
+
+export const contactCodeStatuses = ['notChecked', 'codeExpired', 'codeIncorrect', 'verified'] as const;
+export const ContactCodeStatus = type.enumerated(...contactCodeStatuses);
+export type ContactCodeStatus = typeof ContactCodeStatus.infer;
+
+/** A patient's online sign-up, waiting to become a patient (SPEC §3). */
+export const PatientSignUp = type({
+  id: Id,
+  businessId: Id,
+  firstName: 'string',
+  lastName: 'string',
+  dateOfBirth: 'string | null',
+  email: 'string | null',
+  mobileNumber: 'string | null',
+  address: Address.or('null'),
+  status: SignUpStatus,
+  created: Timestamp,
+  updated: Timestamp,
+});
+export type PatientSignUp = typeof PatientSignUp.infer;
+
+/** The state of a sign-up's email and mobile verification codes. */
+export const ContactVerification = type({
+  emailCodeStatus: ContactCodeStatus,
+  mobileCodeStatus: ContactCodeStatus,
+  mobileCode: 'string | null',
+  emailCode: 'string | null',
+});
+export type ContactVerification = typeof ContactVerification.infer;

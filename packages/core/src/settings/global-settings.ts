@@ -1,0 +1,18 @@
+import { type } from 'arktype';
+import type { AlarmTemplateCode } from '../errors/machine-alerts.ts';
+
+/** Product-wide settings (SPEC §3): the NHS prescription charge per item, in pence. */
+export const GlobalSettings = type({ nhsPrescriptionCharge: 'number.integer > 0' });
+export type GlobalSettings = typeof GlobalSettings.infer;
+
+/** The alarm message templates support can reword, by code; a code left out uses the default. */
+export const AlarmMessageTemplates = type({
+  'EM_0001?': 'string',
+  'EM_0002?': 'string',
+  'EM_0003?': 'string',
+  'EM_0009?': 'string',
+  'EM_0010?': 'string',
+  'EM_0016?': 'string',
+  'MP_0001?': 'string',
+}) satisfies { infer: Partial<Record<AlarmTemplateCode, string>> };
+export type AlarmMessageTemplates = typeof AlarmMessageTemplates.infer;

@@ -1,0 +1,114 @@
+import { type } from 'arktype';
+import { validationMessage, validationMessages } from './catalogue.ts';
+import { fail, reject, textInput } from './rule.ts';
+
+/** SPEC §5 boolean: `true` or `false` only ('Invalid boolean'). */
+export const Bool = type.boolean.configure({ message: validationMessages.INVALID_BOOLEAN, validationId: 'INVALID_BOOLEAN' });
+export type Bool = typeof Bool.infer;
+
+const isoDatePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True when `value` is a real calendar date written YYYY-MM-DD (no 2023-02-30). */
+export function isIsoDate(value: string): boolean {
+  const m = isoDatePattern.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** SPEC §5 date: a real calendar date as YYYY-MM-DD ('Invalid date'). */
+export const IsoDate = textInput('INVALID_DATE').narrow(
+  (s, ctx) => isIsoDate(s) || reject(ctx, 'INVALID_DATE'),
+);
+export type IsoDate = typeof IsoDate.infer;
+
+/** Today's date in Europe/London as YYYY-MM-DD: a date of birth is a UK calendar day. */
+export function londonIsoDate(at: number): string {
+  // en-CA formats as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}
+
+/**
+ * SPEC §5 date of birth: a YYYY-MM-DD date not after today in London ('Date must be in the past';
+ * today itself is accepted: a baby registered on its birthday). `now` makes it testable.
+ */
+export const dateOfBirth = (now: () => number = Date.now) =>
+  IsoDate.narrow((s, ctx) => s <= londonIsoDate(now()) || reject(ctx, 'DATE_NOT_IN_PAST'));
+
+/** {@link dateOfBirth} against the clock. */
+export const DateOfBirth = dateOfBirth();
+export type DateOfBirth = typeof DateOfBirth.infer;
+
+/** Options of {@link text}; lengths count UTF-16 code units, as the browser's maxlength does. */
+export type TextOptions = { min?: number; max?: number; pattern?: RegExp };
+
+/**
+ * SPEC §5 string: optional minimum and maximum length ('Value must be at least N characters long' /
+ * '… at most N …', INVALID_LENGTH) and pattern ('Value is not correctly formatted', INVALID_FORMAT).
+ */
+export const text = ({ min, max, pattern }: TextOptions = {}) =>
+  textInput('INVALID_FORMAT').narrow((s, ctx) => {
+    if (min !== undefined && s.length < min) return reject(ctx, 'INVALID_LENGTH', validationMessage.minLength(min));
+    if (max !== undefined && s.length > max) return reject(ctx, 'INVALID_LENGTH', validationMessage.maxLength(max));
+    if (pattern && !pattern.test(s)) return reject(ctx, 'INVALID_FORMAT');
+    return true;
+  });
+
+/** SPEC §5 required: some text other than blanks ('Please enter a value', REQUIRED). */
+export const Required = textInput('REQUIRED').narrow((s, ctx) => s.trim() !== '' || reject(ctx, 'REQUIRED'));
+export type Required = typeof Required.infer;
+
+// One @, no blanks, a dot in the domain: what a person can type and a mail server can route; the
+// full RFC 5322 grammar accepts addresses no gateway will deliver to.
+const emailPattern = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+/** True when `value` looks like a deliverable email address. */
+export const isEmail = (value: string): boolean => value.length <= 254 && emailPattern.test(value);
+
+/** SPEC §5 email, trimmed ('Invalid email', INVALID_EMAIL). */
+export const Email = textInput('INVALID_EMAIL').pipe((s, ctx) => (isEmail(s.trim()) ? s.trim() : fail(ctx, 'INVALID_EMAIL')));
+export type Email = typeof Email.infer;
+
+/** The forms' email rule: same check, the forms' wording ('Enter a valid email address', EXPECTED_EMAIL). */
+export const FormEmail = textInput('EXPECTED_EMAIL').pipe((s, ctx) =>
+  isEmail(s.trim()) ? s.trim() : fail(ctx, 'EXPECTED_EMAIL'),
+);
+
+const decimalPattern = /^-?\d+(\.\d+)?$/;
+const integerPattern = /^-?\d+$/;
+
+/** Reads a number typed as text; strict (no '1e3', no '0x10', no ''), blanks around ignored. */
+function numberOf(value: number | string, pattern: RegExp): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  const s = value.trim();
+  return pattern.test(s) ? Number(s) : undefined;
+}
+
+const numberOrText = type('number | string').configure({ message: validationMessages.INVALID_NUMBER, validationId: 'INVALID_NUMBER' });
+
+/** SPEC §5 number: a finite number, or text of one ('Invalid number'). Outputs a number. */
+export const NumberValue = numberOrText.pipe((v, ctx) => numberOf(v, decimalPattern) ?? fail(ctx, 'INVALID_NUMBER'));
+
+/** Reads a whole number or reports `id`; shared by the integer rules below. */
+const integerRule = (check: (n: number) => boolean, id: Parameters<typeof fail>[1], message?: string) =>
+  type('number | string')
+    .configure({ message: message ?? validationMessages[id], validationId: id })
+    .pipe((v, ctx) => {
+      const n = numberOf(v, integerPattern);
+      return n !== undefined && Number.isSafeInteger(n) && check(n) ? n : fail(ctx, id, message);
+    });
+
+/** SPEC §5 integer ('Invalid integer'). */
+export const IntegerValue = integerRule(() => true, 'INVALID_INTEGER');
+
+/** SPEC §5 range: an integer from `min` to `max` inclusive ('Invalid range, value must be an integer between X and Y'). */
+export const integerInRange = (min: number, max: number) =>
+  integerRule((n) => n >= min && n <= max, 'INVALID_RANGE', validationMessage.range(min, max));
+
+/** SPEC §5 minimum integer ('Invalid minimum integer, value cannot be smaller than N'). */
+export const minimumInteger = (min: number) =>
+  integerRule((n) => n >= min, 'INVALID_MINIMUM_INTEGER', validationMessage.minimumInteger(min));
+
+/** SPEC §5 positive integer: 1, 2, 3… ('Please enter a positive whole number'). */
+export const PositiveInteger = integerRule((n) => n > 0, 'INVALID_POSITIVE_INTEGER');
