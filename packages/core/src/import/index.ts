@@ -1,0 +1,4 @@
+export * from './csv-file.ts';
+export * from './mapping.ts';
+export * from './patient-csv.ts';
+export * from './patient-row.ts';

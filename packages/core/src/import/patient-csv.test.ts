@@ -1,0 +1,284 @@
+import { describe, expect, it } from 'bun:test';
+import { CsvFileError, csvFileMessages } from './csv-file.ts';
+import { checkMapping, mappingMessages, planOf } from './mapping.ts';
+import { type ImportBatch, importPatientCsv, inspectCsv } from './patient-csv.ts';
+import { checkPatientRow, parseDateOfBirth } from './patient-row.ts';
+
+const TODAY = '2026-11-02';
+const MAPPING = ['NhsNumber', 'GivenName', 'FamilyName', 'DateOfBirth', 'Mobile', 'Email', 'Postcode'] as const;
+const HEADER = 'NHS number,First name,Surname,DOB,Mobile,Email,Postcode';
+
+async function runImport(
+  csv: string | Blob,
+  firstLine: 'data' | 'fields' = 'fields',
+  mapping: readonly (string | null)[] = MAPPING,
+) {
+  const batches: ImportBatch[] = [];
+  const summary = await importPatientCsv(csv, {
+    firstLine,
+    mapping: mapping as never,
+    today: TODAY,
+    onBatch: (b) => {
+      batches.push(b);
+    },
+  });
+  return { summary, patients: batches.flatMap((b) => b.patients), rows: batches.flatMap((b) => b.rows), batches };
+}
+
+describe('inspecting a patient CSV', () => {
+  it('reads a spreadsheet export with a byte order mark and CRLF line ends', async () => {
+    const csv = `\uFEFF${HEADER}\r\n9434765919,Jane,Doe,01-02-1980,07700 900123,jane@example.com,sw1a 1aa\r\n`;
+    const inspection = await inspectCsv(csv);
+    expect(inspection.firstRow[0]).toBe('NHS number');
+    expect(inspection.fieldCount).toBe(7);
+    expect(inspection.nonEmptyRows).toBe(2);
+    expect(inspection.sample).toHaveLength(1);
+  });
+
+  it('keeps quoted commas and newlines inside one field', async () => {
+    const csv = `${HEADER}\n9434765919,"Mary, Ann","O'Brien\nSmith",01-02-1980,07700900123,,\n`;
+    const { patients } = await runImport(csv);
+    expect(patients[0]?.name).toEqual({ given: 'Mary, Ann', family: "O'Brien\nSmith" });
+  });
+
+  it('refuses a file with no data', async () => {
+    for (const empty of ['', '\n\n', ',,,\r\n,,,\r\n', '\uFEFF']) {
+      const error = await inspectCsv(empty).catch((e) => e);
+      expect(error).toBeInstanceOf(CsvFileError);
+      expect(error.message).toBe(csvFileMessages.noData);
+    }
+  });
+
+  it('refuses rows with too few or too many fields, naming each row', async () => {
+    const csv = `${HEADER}\n9434765919,Jane,Doe,01-02-1980,07700900123,,\n1,2,3\n1,2,3,4,5,6,7,8\n`;
+    const error = (await inspectCsv(csv).catch((e) => e)) as CsvFileError;
+    expect(error.message).toBe('Errors encountered during parsing.');
+    expect(error.problems).toEqual([
+      'Row 3: Too few fields: expected 7 fields but parsed 3',
+      'Row 4: Too many fields: expected 7 fields but parsed 8',
+    ]);
+  });
+
+  it('samples rows from across the whole file, not only the top', async () => {
+    const lines = [HEADER, ...Array.from({ length: 5000 }, (_, i) => `${i},a,b,,07700900123,,`)];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    const { sample } = await inspectCsv(lines.join('\n'), { sampleSize: 20, random });
+    expect(sample).toHaveLength(20);
+    expect(sample.some((row) => Number(row[0]) > 2500)).toBe(true);
+  });
+
+  it('reads a File in the same way as a string', async () => {
+    const file = new File([`${HEADER}\n9434765919,Jane,Doe,,07700900123,,\n`], 'patients.csv', { type: 'text/csv' });
+    const { patients } = await runImport(file);
+    expect(patients).toHaveLength(1);
+  });
+});
+
+describe('mapping CSV columns', () => {
+  it('accepts one ID, a name in one style and a mobile', () => {
+    expect(checkMapping(['ID', 'FullName', 'Mobile'])).toEqual([]);
+    expect(checkMapping(['NhsNumber', 'GivenName', 'FamilyName', 'Mobile', null, 'Email'])).toEqual([]);
+  });
+
+  it('refuses no ID and two IDs', () => {
+    expect(checkMapping(['FullName', 'Mobile'])).toContain(mappingMessages.id);
+    expect(checkMapping(['ID', 'NhsNumber', 'FullName', 'Mobile'])).toContain(mappingMessages.id);
+  });
+
+  it('refuses both name styles, half a name and no name', () => {
+    expect(checkMapping(['ID', 'FullName', 'GivenName', 'Mobile'])).toContain(mappingMessages.nameStyles);
+    expect(checkMapping(['ID', 'GivenName', 'Mobile'])).toContain(mappingMessages.name);
+    expect(checkMapping(['ID', 'Mobile'])).toContain(mappingMessages.name);
+  });
+
+  it('refuses a missing mobile and a field mapped twice', () => {
+    expect(checkMapping(['ID', 'FullName'])).toContain(mappingMessages.mobile);
+    expect(checkMapping(['ID', 'FullName', 'Mobile', 'Email', 'Email'])).toContain(
+      'Email is mapped to more than one column',
+    );
+  });
+
+  it('will not import with a refused mapping', async () => {
+    await expect(runImport(`a,b\n1,2`, 'data', ['ID', 'FullName'])).rejects.toThrow(mappingMessages.mobile);
+  });
+});
+
+describe('checking each patient row', () => {
+  const plan = planOf(MAPPING as never);
+  const row = (over: Partial<Record<(typeof MAPPING)[number], string>>) => {
+    const base = {
+      NhsNumber: '9434765919',
+      GivenName: 'Jane',
+      FamilyName: 'Doe',
+      DateOfBirth: '',
+      Mobile: '07700900123',
+      Email: '',
+      Postcode: '',
+    };
+    const merged = { ...base, ...over };
+    return MAPPING.map((k) => merged[k]);
+  };
+
+  it('reports each problem of a row in the SPEC words', () => {
+    const outcome = checkPatientRow(
+      row({
+        GivenName: '',
+        FamilyName: '',
+        NhsNumber: '1234567890',
+        DateOfBirth: '31-02-1990',
+        Email: 'jane@',
+        Mobile: '0161 496 0000',
+      }),
+      plan,
+      TODAY,
+    );
+    expect(outcome).toEqual({
+      ok: false,
+      errors: [
+        'missing name',
+        'invalid NHS number: 1234567890',
+        'invalid date of birth: 31-02-1990',
+        'email address not valid',
+        'invalid mobile number: 0161 496 0000',
+      ],
+    });
+  });
+
+  it('asks for an ID and a mobile when they are blank', () => {
+    expect(checkPatientRow(row({ NhsNumber: ' ', Mobile: '' }), plan, TODAY)).toEqual({
+      ok: false,
+      errors: ['missing ID field', 'missing mobile number'],
+    });
+    const idPlan = planOf(['ID', 'FullName', 'Mobile']);
+    expect(checkPatientRow(['', 'Jane Doe', '07700900123'], idPlan, TODAY)).toEqual({
+      ok: false,
+      errors: ['missing ID field'],
+    });
+  });
+
+  it('normalises what spreadsheets do to numbers and dates', () => {
+    const outcome = checkPatientRow(
+      row({ NhsNumber: '943 476 5919', Mobile: '7700900123', DateOfBirth: '1/2/1980', Postcode: ' sw1a  1aa ' }),
+      plan,
+      TODAY,
+    );
+    expect(outcome).toEqual({
+      ok: true,
+      patient: {
+        displayId: '9434765919',
+        name: { given: 'Jane', family: 'Doe' },
+        mobileNumber: '+447700900123',
+        dateOfBirth: '1980-02-01',
+        address: { postcode: 'SW1A 1AA' },
+      },
+    });
+  });
+
+  it('gives back the leading zero a spreadsheet dropped from a CHI number', () => {
+    // 010 101 0028 is a valid CHI number (born 01-01-01); Excel shows it as 101010028.
+    const outcome = checkPatientRow(row({ NhsNumber: '101010028' }), plan, TODAY);
+    expect(outcome.ok && outcome.patient.displayId).toBe('0101010028');
+  });
+
+  it('keeps a plain unique ID exactly as written, leading zeros included', () => {
+    const idPlan = planOf(['ID', 'FullName', 'Mobile']);
+    const outcome = checkPatientRow(['007', 'James Bond', '+44 7700 900007'], idPlan, TODAY);
+    expect(outcome.ok && outcome.patient).toEqual({
+      displayId: '007',
+      name: { full: 'James Bond' },
+      mobileNumber: '+447700900007',
+    });
+  });
+});
+
+describe('dates of birth in an import', () => {
+  it('accepts DD-MM-YYYY, YYYY-MM-DD and D/M/YYYY and stores YYYY-MM-DD', () => {
+    expect(parseDateOfBirth('01-02-1980', TODAY)).toBe('1980-02-01');
+    expect(parseDateOfBirth('1980-02-01', TODAY)).toBe('1980-02-01');
+    expect(parseDateOfBirth('1/2/1980', TODAY)).toBe('1980-02-01');
+    expect(parseDateOfBirth('01/02/1980', TODAY)).toBe('1980-02-01');
+    expect(parseDateOfBirth('29/02/2000', TODAY)).toBe('2000-02-29');
+  });
+
+  it('refuses loose, impossible and future dates', () => {
+    for (const bad of [
+      '1-2-1980',
+      '1980-2-1',
+      '01.02.1980',
+      '29/02/2001',
+      '32/01/1980',
+      '01/13/1980',
+      '1/2/80',
+      '2027-01-01',
+      '44123',
+    ]) {
+      expect(parseDateOfBirth(bad, TODAY)).toBeUndefined();
+    }
+  });
+});
+
+describe('importing a patient CSV', () => {
+  it('imports good rows, reports bad ones with their spreadsheet row numbers and skips empty rows', async () => {
+    const csv = [
+      HEADER,
+      '9434765919,Jane,Doe,01-02-1980,07700 900123,jane@example.com,SW1A 1AA',
+      ',,,,,,',
+      '',
+      '1234567890,John,Smith,,07700900124,,',
+      '9990000018,Ann,Lee,1975-06-30,+447700900125,,',
+    ].join('\r\n');
+    const { summary, patients, rows } = await runImport(csv);
+    expect(patients.map((p) => p.displayId)).toEqual(['9434765919', '9990000018']);
+    expect(rows).toEqual([2, 6]);
+    expect(summary).toEqual({
+      rowsDone: 3,
+      imported: 2,
+      errors: [{ row: 5, errors: ['invalid NHS number: 1234567890'] }],
+      cancelled: false,
+    });
+  });
+
+  it('treats the first line as a patient when told it is data', async () => {
+    const { patients } = await runImport('9434765919,Jane,Doe,,07700900123,,\n', 'data');
+    expect(patients).toHaveLength(1);
+  });
+
+  it('hands rows over 1024 at a time', async () => {
+    const lines = [HEADER, ...Array.from({ length: 2500 }, (_, i) => `X${i},Jane,Doe,,07700900123,,`)];
+    const { batches, summary } = await runImport(lines.join('\n'), 'fields', [
+      'ID',
+      'GivenName',
+      'FamilyName',
+      null,
+      'Mobile',
+      null,
+      null,
+    ]);
+    expect(batches.map((b) => b.patients.length)).toEqual([1024, 1024, 452]);
+    expect(batches.map((b) => b.rowsDone)).toEqual([1024, 2048, 2500]);
+    expect(summary.imported).toBe(2500);
+  });
+
+  it('stops when cancelled and says so, sending nothing more', async () => {
+    const lines = [HEADER, ...Array.from({ length: 5000 }, (_, i) => `X${i},Jane,Doe,,07700900123,,`)];
+    const controller = new AbortController();
+    let sent = 0;
+    const summary = await importPatientCsv(lines.join('\n'), {
+      firstLine: 'fields',
+      mapping: ['ID', 'GivenName', 'FamilyName', null, 'Mobile', null, null],
+      today: TODAY,
+      signal: controller.signal,
+      onBatch: async (b) => {
+        sent += b.patients.length;
+        if (sent >= 2048) controller.abort();
+      },
+    });
+    expect(summary.cancelled).toBe(true);
+    expect(sent).toBe(2048);
+    expect(summary.imported).toBe(2048);
+  });
+});

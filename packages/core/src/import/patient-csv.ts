@@ -1,0 +1,157 @@
+import type { ImportedPatient } from '../patient/imported-patient.ts';
+import { londonIsoDate } from '../validation/general.ts';
+import { CsvFileError, type CsvSource, csvFileMessages, streamCsv } from './csv-file.ts';
+import { type CsvMapping, checkMapping, planOf } from './mapping.ts';
+import { checkPatientRow, isEmptyRow } from './patient-row.ts';
+
+/** SPEC §9: patients go to the server 1024 rows at a time. */
+export const IMPORT_BATCH_ROWS = 1024;
+const MAX_LISTED_PROBLEMS = 50;
+
+export type CsvInspection = {
+  /** Fields in every row (from the first row). */
+  fieldCount: number;
+  /** Records holding anything, the first row included. */
+  nonEmptyRows: number;
+  /** The first non-empty record: field names, or the first patient. */
+  firstRow: string[];
+  /** Up to `sampleSize` rows after the first, drawn at random across the whole file. */
+  sample: string[][];
+};
+
+/**
+ * The "parse" step of the import flow: reads the whole file once, checks that every row has the first
+ * row's number of fields (papaparse's "Too few fields" / "Too many fields" words) and that there is
+ * data at all, and keeps a random sample of rows for the mapping screen.
+ * Throws {@link CsvFileError} with the SPEC §8 message.
+ */
+export async function inspectCsv(
+  source: CsvSource,
+  options: { sampleSize?: number; random?: () => number } = {},
+): Promise<CsvInspection> {
+  const sampleSize = options.sampleSize ?? 50;
+  const random = options.random ?? Math.random;
+  const problems: string[] = [];
+  let problemCount = 0;
+  let fieldCount = 0;
+  let firstRow: string[] | undefined;
+  let nonEmptyRows = 0;
+  const sample: string[][] = [];
+  await streamCsv(source, (rows, first) => {
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as string[];
+      if (isEmptyRow(row)) continue;
+      nonEmptyRows++;
+      if (!firstRow) {
+        firstRow = row;
+        fieldCount = row.length;
+        continue;
+      }
+      if (row.length !== fieldCount) {
+        problemCount++;
+        if (problems.length < MAX_LISTED_PROBLEMS) {
+          const kind = row.length < fieldCount ? 'Too few fields' : 'Too many fields';
+          problems.push(`Row ${first + i}: ${kind}: expected ${fieldCount} fields but parsed ${row.length}`);
+        }
+      }
+      // Reservoir sampling: every data row has the same chance to be shown, in one pass.
+      const seen = nonEmptyRows - 1;
+      if (sample.length < sampleSize) sample.push(row);
+      else {
+        const j = Math.floor(random() * seen);
+        if (j < sampleSize) sample[j] = row;
+      }
+    }
+  });
+  if (!firstRow) throw new CsvFileError(csvFileMessages.noData);
+  if (problemCount > 0) {
+    if (problemCount > problems.length) problems.push(`… and ${problemCount - problems.length} more rows`);
+    throw new CsvFileError(csvFileMessages.parsing, problems);
+  }
+  return { fieldCount, nonEmptyRows, firstRow, sample };
+}
+
+export type RowError = { row: number; errors: string[] };
+export type ImportBatch = {
+  patients: ImportedPatient[];
+  /** Spreadsheet row number of each patient, for reporting the server's outcome per row. */
+  rows: number[];
+  errors: RowError[];
+  /** Data rows checked so far, good and bad. */
+  rowsDone: number;
+};
+
+export type ImportOptions = {
+  firstLine: 'data' | 'fields';
+  mapping: CsvMapping;
+  /** Receives each batch of up to 1024 checked rows; parsing waits for it (backpressure). */
+  onBatch: (batch: ImportBatch) => void | Promise<void>;
+  signal?: AbortSignal;
+  batchRows?: number;
+  /** Today's date YYYY-MM-DD; dates of birth after it are refused. Defaults to today in London. */
+  today?: string;
+};
+
+/** `imported`: patients handed to `onBatch` (and so sent on); a cancelled import sends no partial batch. */
+export type ImportSummary = { rowsDone: number; imported: number; errors: RowError[]; cancelled: boolean };
+
+/**
+ * The "importing" step: streams the file, checks each row against the mapping and SPEC §5, and hands
+ * good patients and bad rows to `onBatch` 1024 rows at a time. Entirely empty rows are skipped.
+ * The mapping must pass {@link checkMapping}; a mapping that does not is refused before reading.
+ */
+export async function importPatientCsv(source: CsvSource, options: ImportOptions): Promise<ImportSummary> {
+  const mappingProblems = checkMapping(options.mapping);
+  if (mappingProblems.length > 0) throw new Error(mappingProblems.join('; '));
+  const plan = planOf(options.mapping);
+  const today = options.today ?? londonIsoDate(Date.now());
+  const batchRows = options.batchRows ?? IMPORT_BATCH_ROWS;
+  let skipHeader = options.firstLine === 'fields';
+  let batch: ImportBatch = { patients: [], rows: [], errors: [], rowsDone: 0 };
+  let pendingRows = 0;
+  let rowsDone = 0;
+  let imported = 0;
+  const allErrors: RowError[] = [];
+
+  const flush = async () => {
+    batch.rowsDone = rowsDone;
+    const full = batch;
+    batch = { patients: [], rows: [], errors: [], rowsDone };
+    pendingRows = 0;
+    await options.onBatch(full);
+    imported += full.patients.length;
+  };
+
+  const { aborted } = await streamCsv(
+    source,
+    async (rows, first) => {
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i] as string[];
+        if (isEmptyRow(row)) continue;
+        if (skipHeader) {
+          skipHeader = false;
+          continue;
+        }
+        rowsDone++;
+        pendingRows++;
+        const outcome = checkPatientRow(row, plan, today);
+        if (outcome.ok) {
+          batch.patients.push(outcome.patient);
+          batch.rows.push(first + i);
+        } else {
+          const error = { row: first + i, errors: outcome.errors };
+          batch.errors.push(error);
+          allErrors.push(error);
+        }
+        if (pendingRows >= batchRows) {
+          if (options.signal?.aborted) return;
+          await flush();
+        }
+      }
+    },
+    options.signal,
+  );
+  const cancelled = aborted || (options.signal?.aborted ?? false);
+  if (!cancelled && pendingRows > 0) await flush();
+  return { rowsDone, imported, errors: allErrors, cancelled };
+}
