@@ -1,4 +1,5 @@
 import { expect, it } from 'bun:test';
+import { contract } from '@medlocker/core';
 import { describeApi } from './testing.ts';
 
 describeApi('the api skeleton', (t) => {
@@ -62,5 +63,21 @@ describeApi('the api skeleton', (t) => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const bad = await t.call('health', 'ping', { echo: 5 });
     expect(bad.headers.get('x-request-id')).toMatch(/.{8,}/);
+  });
+
+  it('serves every method of the contract', async () => {
+    const missing: string[] = [];
+    for (const [area, methods] of Object.entries(contract)) {
+      for (const method of Object.keys(methods)) {
+        const res = await t.raw(`/api/${area}/${method}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
+        const body = await res.json();
+        if (res.status === 404 && body.error?.message === 'No such route') missing.push(`${area}/${method}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });
