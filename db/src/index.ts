@@ -1,3 +1,4 @@
 export * from './create-db.ts';
 export * from './migrate.ts';
 export type * from './schema.ts';
+export { type SeedDemoOptions, seedDemo } from './seed.ts';

@@ -1,0 +1,65 @@
+import { expect, it } from 'bun:test';
+import { seedDemo } from './seed.ts';
+import { nhsCheckDigit, testNhsNumbers } from './seed-data.ts';
+import { describeDb } from './testing.ts';
+
+const opts = { adminEmail: ' Admin@MedLocker.example.com ', adminPasswordHash: '$argon2id$v=19$m=65536,t=2,p=1$demo$hash' };
+
+it('computes NHS check digits by the mod-11 rule', () => {
+  expect(nhsCheckDigit('943476591')).toBe(9); // 943 476 5919, the NHS's own published example
+  expect(nhsCheckDigit('999123013')).toBe(0); // 11 becomes 0
+  expect(nhsCheckDigit('999123005')).toBeUndefined(); // 10: no number can be issued with this stem
+  const numbers = testNhsNumbers(12);
+  expect(numbers).toHaveLength(12);
+  expect(numbers.some((n) => n.startsWith('999123005'))).toBe(false);
+  expect(numbers).toContain('9991230130');
+});
+
+describeDb('seedDemo', (t) => {
+  it('fills an empty database with the promised demo', async () => {
+    expect(await seedDemo(t.db, opts)).toEqual({ seeded: true });
+    const businesses = await t.db.selectFrom('businesses').selectAll().execute();
+    expect(businesses).toHaveLength(3);
+    expect(businesses.filter((b) => b.archived_at !== null)).toHaveLength(1);
+    expect(businesses.filter((b) => b.group_id !== null)).toHaveLength(1);
+    for (const b of businesses) {
+      expect(b.postcode ?? '').toMatch(/^[A-Z]{1,2}[0-9][A-Z0-9]? [0-9][A-Z]{2}$/);
+      for (const mobile of b.keyholders_mobile_numbers) expect(mobile).toMatch(/^\+447700900\d{3}$/);
+    }
+    expect(await t.db.selectFrom('groups').select('id').execute()).toHaveLength(2);
+
+    const admin = await t.db.selectFrom('users').selectAll().executeTakeFirstOrThrow();
+    expect(admin).toMatchObject({ email_normalised: 'admin@medlocker.example.com', front_end: 'support', password_hash: opts.adminPasswordHash });
+    expect(admin.given_name && admin.family_name).toBeTruthy();
+    const roles = await t.db.selectFrom('user_roles').select('name').where('user_id', '=', admin.id).execute();
+    expect(roles.map((r) => r.name)).toEqual(['Support']);
+
+    const patients = await t.db.selectFrom('patients').select(['display_id', 'mobile_number']).execute();
+    expect(patients.length).toBe(20);
+    for (const p of patients) {
+      expect(p.display_id).toMatch(/^999\d{7}$/);
+      expect(nhsCheckDigit(p.display_id.slice(0, 9))).toBe(Number(p.display_id[9]));
+      expect(p.mobile_number ?? '').toMatch(/^\+447700900\d{3}$/);
+    }
+
+    const machines = await t.db.selectFrom('machines').selectAll().execute();
+    expect(machines.some((m) => m.is_test)).toBe(true);
+    expect(machines.some((m) => m.out_of_order_at !== null)).toBe(true);
+    const statuses = await t.db.selectFrom('orders').select('status').distinct().execute();
+    expect(statuses.map((s) => s.status).sort()).toEqual(['cancelled', 'collected', 'loaded', 'new', 'removed']);
+    expect((await t.db.selectFrom('order_events').select('id').execute()).length).toBeGreaterThan(12);
+    expect((await t.db.selectFrom('bags').select('id').execute()).length).toBeGreaterThan(0);
+    expect((await t.db.selectFrom('machine_events').select('id').execute()).length).toBeGreaterThan(0);
+    expect((await t.db.selectFrom('temperature_readings').select('id').execute()).length).toBeGreaterThan(0);
+    expect((await t.db.selectFrom('patient_sign_ups').select('id').execute()).length).toBeGreaterThan(0);
+    const settings = await t.db.selectFrom('global_settings').selectAll().executeTakeFirstOrThrow();
+    expect(settings.nhs_prescription_charge).toBe(990);
+  });
+
+  it('does nothing when a user already exists', async () => {
+    expect(await seedDemo(t.db, opts)).toEqual({ seeded: true });
+    expect(await seedDemo(t.db, { ...opts, adminEmail: 'other@example.com' })).toEqual({ seeded: false });
+    expect(await t.db.selectFrom('users').select('email').execute()).toHaveLength(1);
+    expect(await t.db.selectFrom('businesses').select('id').execute()).toHaveLength(3);
+  });
+});
