@@ -1,0 +1,174 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useState } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { ApiError, messageOf, rpc } from '../../api/client.ts';
+import {
+  consoleConfigAtom,
+  hasSupportScopeAtom,
+  sessionAtom,
+  sessionNoticeAtom,
+  sessionStartedAtom,
+} from '../../state/session.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Form, FormActions } from '../../ui/Form.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { usePageTitle } from '../../ui/Page.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { returnPathOf } from './return-path.ts';
+
+/** SPEC §8 login messages. */
+const invalidCredentialsMessage = 'Invalid username or password';
+const tooManyAttemptsMessage =
+  'Your account has been temporarily disabled due to too many incorrect login attempts. Please try again in 5 minutes.';
+
+export type AuthPageState = { email?: string; notice?: string } | null;
+
+/**
+ * SPEC §2/§4 login, in two steps: the username (an email), then the password — or, when the user
+ * signs in through an identity provider, a redirect there. ForceReset goes to reset-begin with the
+ * username filled in.
+ */
+export function Login() {
+  usePageTitle('Log in');
+  const location = useLocation();
+  const navigate = useNavigate();
+  const config = useAtomValue(consoleConfigAtom);
+  const session = useAtomValue(sessionAtom);
+  const hasSupportScope = useAtomValue(hasSupportScopeAtom);
+  const sessionNotice = useAtomValue(sessionNoticeAtom);
+  const sessionStarted = useSetAtom(sessionStartedAtom);
+  const pageState = location.state as AuthPageState;
+  const from = returnPathOf(location.search);
+
+  const [step, setStep] = useState<'username' | 'password'>('username');
+  const [username, setUsername] = useState(pageState?.email ?? '');
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+
+  // Already signed in (e.g. back button): straight on.
+  if (session.status === 'active' && hasSupportScope && !pending) return <Navigate to={from} replace />;
+
+  const fail = (e: unknown) => {
+    if (e instanceof ApiError && e.details.some((d) => d.path)) setFieldErrors(e.fieldErrors);
+    else setError(messageOf(e));
+  };
+
+  const submitUsername = async () => {
+    setPending(true);
+    try {
+      const returnUrl = new URL(from, window.location.origin).toString();
+      const { authUrl } = await rpc('auth', 'getIdentityProviderAuthUrl', { username, returnUrl });
+      if (authUrl) {
+        window.location.assign(authUrl);
+        return; // stays pending while the browser leaves
+      }
+      setStep('password');
+      setPending(false);
+    } catch (e) {
+      fail(e);
+      setPending(false);
+    }
+  };
+
+  const submitPassword = async () => {
+    setPending(true);
+    try {
+      const answer = await rpc('auth', 'login', { username, password });
+      if (answer.ok && answer.result) {
+        sessionStarted(answer.result);
+        navigate(from, { replace: true });
+        return;
+      }
+      setPending(false);
+      switch (answer.reason) {
+        case 'ForceReset':
+          navigate('/auth/reset/begin', { state: { email: username, forced: true } });
+          return;
+        case 'TooManyAttempts':
+          setError(answer.message ?? tooManyAttemptsMessage);
+          return;
+        default:
+          setError(invalidCredentialsMessage);
+          setPassword('');
+      }
+    } catch (e) {
+      fail(e);
+      setPending(false);
+    }
+  };
+
+  const notice = sessionNotice ?? pageState?.notice;
+
+  return (
+    <>
+      <h1 className="card__title">Log in</h1>
+      {notice && <Banner tone={sessionNotice ? 'warning' : 'success'}>{notice}</Banner>}
+      <Form
+        error={error}
+        validationErrors={fieldErrors}
+        onSubmit={(event) => {
+          event.preventDefault();
+          setError(undefined);
+          setFieldErrors({});
+          void (step === 'username' ? submitUsername() : submitPassword());
+        }}
+      >
+        {step === 'username' ? (
+          <TextField
+            label="Email address"
+            name="username"
+            type="email"
+            autoComplete="username"
+            value={username}
+            onChange={setUsername}
+            isRequired
+            autoFocus
+          />
+        ) : (
+          <>
+            <div className="login__username">
+              <span className="field__label">Email address</span>
+              <span className="login__username-value">{username}</span>
+              <Button
+                variant="quiet"
+                onPress={() => {
+                  setStep('username');
+                  setPassword('');
+                  setError(undefined);
+                }}
+              >
+                Change
+              </Button>
+            </div>
+            {/* For password managers: the account the password belongs to. */}
+            <input type="email" name="username" autoComplete="username" value={username} readOnly hidden />
+            <TextField
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={setPassword}
+              isRequired
+              autoFocus
+            />
+          </>
+        )}
+        <FormActions>
+          <Button type="submit" variant="primary" isPending={pending}>
+            {step === 'username' ? 'Next' : 'Log in'}
+          </Button>
+        </FormActions>
+      </Form>
+      <nav className="auth__links" aria-label="Other sign-in options">
+        <Link href="/auth/reset/begin" routerOptions={{ state: { email: username } }}>
+          I forgot my password
+        </Link>
+        {config.allowRegistration && <Link href="/auth/register">Register</Link>}
+      </nav>
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+import { useAtomValue } from 'jotai';
+import { useState } from 'react';
+import { ApiError, messageOf, rpc } from '../../api/client.ts';
+import { consoleConfigAtom } from '../../state/session.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Form, FormActions } from '../../ui/Form.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { usePageTitle } from '../../ui/Page.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+
+/** SPEC §2 register: email and names; submitting shows an email-sent message. */
+export function Register() {
+  usePageTitle('Register');
+  const config = useAtomValue(consoleConfigAtom);
+  const [email, setEmail] = useState('');
+  const [givenName, setGivenName] = useState('');
+  const [familyName, setFamilyName] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+  const [sentTo, setSentTo] = useState<string>();
+
+  if (sentTo) {
+    return (
+      <>
+        <h1 className="card__title">Check your email</h1>
+        <Banner tone="success">
+          We have sent an email to <strong>{sentTo}</strong>. Follow the link in it to set your password.
+        </Banner>
+        <p className="auth__links">
+          <Link href="/auth/login">Back to log in</Link>
+        </p>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <h1 className="card__title">Register</h1>
+      {!config.allowRegistration && (
+        <Banner tone="info">Registration is not open. Please ask {config.productName} Support for an account.</Banner>
+      )}
+      <Form
+        error={error}
+        validationErrors={fieldErrors}
+        onSubmit={async (event) => {
+          event.preventDefault();
+          setError(undefined);
+          setFieldErrors({});
+          setPending(true);
+          try {
+            await rpc('auth', 'register', { email, givenName, familyName, frontEnd: 'support' });
+            setSentTo(email.trim());
+          } catch (e) {
+            if (e instanceof ApiError && e.details.some((d) => d.path)) setFieldErrors(e.fieldErrors);
+            else setError(messageOf(e));
+          } finally {
+            setPending(false);
+          }
+        }}
+      >
+        <TextField
+          label="Email address"
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={setEmail}
+          isRequired
+          autoFocus
+        />
+        <TextField
+          label="First name"
+          name="givenName"
+          autoComplete="given-name"
+          value={givenName}
+          onChange={setGivenName}
+          isRequired
+        />
+        <TextField
+          label="Surname"
+          name="familyName"
+          autoComplete="family-name"
+          value={familyName}
+          onChange={setFamilyName}
+          isRequired
+        />
+        <FormActions>
+          <Button type="submit" variant="primary" isPending={pending} isDisabled={!config.allowRegistration}>
+            Register
+          </Button>
+        </FormActions>
+      </Form>
+      <p className="auth__links">
+        <Link href="/auth/login">Back to log in</Link>
+      </p>
+    </>
+  );
+}

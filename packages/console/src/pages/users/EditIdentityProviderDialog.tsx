@@ -1,0 +1,73 @@
+import type { FrontEnd } from '@medlocker/core';
+import { useState } from 'react';
+import { messageOf, rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { Select } from '../../ui/Select.tsx';
+
+const NONE = 'none';
+
+export type EditIdentityProviderDialogProps = {
+  email: string;
+  frontEnd: FrontEnd;
+  currentId: string | null;
+  onClose: (saved: boolean) => void;
+};
+
+/** SPEC §6: choose the user's identity provider (single sign-on), or none to sign in with a password. */
+export function EditIdentityProviderDialog({ email, frontEnd, currentId, onClose }: EditIdentityProviderDialogProps) {
+  const providers = useQuery((signal) => rpc('identityProviders', 'list', {}, { signal }), []);
+  const [selected, setSelected] = useState<string>(currentId ?? NONE);
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+
+  const options = [
+    { id: NONE, label: 'None (password)' },
+    ...(providers.data?.identityProviders ?? []).map((p) => ({ id: p.id, label: p.name })),
+  ];
+
+  const save = async () => {
+    setPending(true);
+    setError(undefined);
+    try {
+      await rpc('auth', 'editIdentityProvider', {
+        email,
+        identityProviderId: selected === NONE ? null : selected,
+        frontEnd,
+      });
+      onClose(true);
+    } catch (e) {
+      setError(messageOf(e));
+      setPending(false);
+    }
+  };
+
+  return (
+    <Dialog title="Edit identity provider" isOpen onOpenChange={(open) => !open && onClose(false)}>
+      <div className="dialog__body">
+        <Select
+          label="Identity provider"
+          options={options}
+          selectedKey={selected}
+          onSelectionChange={(key) => setSelected(key === null ? NONE : String(key))}
+          isDisabled={providers.isLoading}
+          description={providers.error ? messageOf(providers.error) : undefined}
+        />
+      </div>
+      {error && (
+        <p className="dialog__error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="dialog__actions">
+        <Button onPress={() => onClose(false)} isDisabled={pending}>
+          Cancel
+        </Button>
+        <Button variant="primary" onPress={() => void save()} isPending={pending}>
+          Save
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

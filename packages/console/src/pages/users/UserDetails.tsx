@@ -1,0 +1,160 @@
+import type { Role } from '@medlocker/core';
+import { useState } from 'react';
+import { useLocation, useParams } from 'react-router';
+import { messageOf, rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { Loading, Page } from '../../ui/Page.tsx';
+import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { EditIdentityProviderDialog } from './EditIdentityProviderDialog.tsx';
+import { UserDetailsBlock } from './UserDetailsBlock.tsx';
+
+const roleKey = (role: Role) => `${role.name}:${role.resource ?? '*'}`;
+
+/** SPEC §2 `/users/{userId}`: the profile, identity provider and roles of one person. */
+export function UserDetails() {
+  const { userId = '' } = useParams();
+  const notice = (useLocation().state as { notice?: string } | null)?.notice;
+  const query = useQuery((signal) => rpc('users', 'getUser', { id: userId }, { signal }), [userId]);
+  const [removing, setRemoving] = useState<Role | null>(null);
+  const [removeError, setRemoveError] = useState<string>();
+  const [removePending, setRemovePending] = useState(false);
+  const [editingIdp, setEditingIdp] = useState(false);
+  const [changed, setChanged] = useState<string>();
+
+  if (!query.data) {
+    return (
+      <Page title="User">
+        {query.error ? (
+          <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
+            {messageOf(query.error)}
+          </Banner>
+        ) : (
+          <Loading />
+        )}
+      </Page>
+    );
+  }
+
+  const { user, roles, identityProvider } = query.data;
+  const isSupport = roles.some((r) => r.name === 'Support' || r.name === 'support');
+  const message = changed ?? notice;
+
+  const removeRole = async () => {
+    if (!removing) return;
+    setRemovePending(true);
+    setRemoveError(undefined);
+    try {
+      await rpc('auth', 'removeRole', { roleName: removing.name, roleResource: removing.resource, userId: user.id });
+      setChanged(`${removing.name} role removed.`);
+      setRemoving(null);
+      query.reload();
+    } catch (e) {
+      setRemoveError(messageOf(e));
+    } finally {
+      setRemovePending(false);
+    }
+  };
+
+  return (
+    <Page
+      title={user.name}
+      actions={
+        <>
+          {(isSupport || identityProvider) && <Button onPress={() => setEditingIdp(true)}>Edit identity provider</Button>}
+          <Link
+            href="/users/add/support"
+            routerOptions={{ state: { email: user.email, userId: user.id } }}
+            variant="primary-button"
+          >
+            Add role
+          </Link>
+        </>
+      }
+    >
+      {message && <Banner tone="success">{message}</Banner>}
+      <UserDetailsBlock user={user} identityProvider={identityProvider} />
+
+      <h2 className="section-title" id="roles-title">
+        Roles
+      </h2>
+      <Table aria-labelledby="roles-title">
+        <TableHeader>
+          <Column isRowHeader>Role</Column>
+          <Column>Resource</Column>
+          <Column>Access Levels</Column>
+          <Column>
+            <span className="visually-hidden">Actions</span>
+          </Column>
+        </TableHeader>
+        <TableBody items={roles.map((r) => ({ ...r, id: roleKey(r) }))} emptyText="The user has no roles">
+          {(role) => (
+            <Row id={role.id}>
+              <Cell>{role.name}</Cell>
+              <Cell>
+                <ResourceCell role={role} />
+              </Cell>
+              <Cell>{role.accessLevels.length > 0 ? role.accessLevels.join(', ') : '—'}</Cell>
+              <Cell>
+                <Button
+                  variant="quiet"
+                  aria-label={`Remove role ${role.name}${role.resourceName ? ` for ${role.resourceName}` : ''}`}
+                  onPress={() => {
+                    setRemoveError(undefined);
+                    setRemoving(role);
+                  }}
+                >
+                  Remove
+                </Button>
+              </Cell>
+            </Row>
+          )}
+        </TableBody>
+      </Table>
+
+      <ConfirmDialog
+        title="Remove role?"
+        isOpen={removing !== null}
+        onOpenChange={(open) => !open && !removePending && setRemoving(null)}
+        cancelLabel="Keep role"
+        confirmLabel="Remove role"
+        onConfirm={() => void removeRole()}
+        isPending={removePending}
+        error={removeError}
+      >
+        {removing && (
+          <p>
+            {user.name} will lose the {removing.name} role
+            {removing.resource ? ` for ${removing.resourceName ?? 'a restricted resource'}` : ''}.
+          </p>
+        )}
+      </ConfirmDialog>
+
+      {editingIdp && (
+        <EditIdentityProviderDialog
+          email={user.email}
+          frontEnd={isSupport ? 'support' : 'pharmacy'}
+          currentId={identityProvider?.id ?? null}
+          onClose={(saved) => {
+            setEditingIdp(false);
+            if (saved) {
+              setChanged('Identity provider changed.');
+              query.reload();
+            }
+          }}
+        />
+      )}
+    </Page>
+  );
+}
+
+/** SPEC §2: a link to the business or group; 'restricted' when its name is unknown; '*' for none. */
+function ResourceCell({ role }: { role: Role }) {
+  if (!role.resource) return <span>*</span>;
+  if (!role.resourceName) return <span className="muted">restricted</span>;
+  const base = role.resourceType === 'group' || role.name === 'Group' || role.name === 'group' ? '/groups' : '/businesses';
+  return <Link href={`${base}/${encodeURIComponent(role.resource)}`}>{role.resourceName}</Link>;
+}

@@ -1,0 +1,75 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { Login } from './pages/auth/Login.tsx';
+import { Register } from './pages/auth/Register.tsx';
+import { Reset } from './pages/auth/Reset.tsx';
+import { ResetBegin } from './pages/auth/ResetBegin.tsx';
+import { ToLogin } from './pages/auth/ToLogin.tsx';
+import { Dashboard } from './pages/Dashboard.tsx';
+import {
+  AlarmMessageTemplates,
+  Businesses,
+  GlobalSettings,
+  Groups,
+} from './pages/LaterAreas.tsx';
+import { AddUserRole } from './pages/users/AddUserRole.tsx';
+import { SupportUsers } from './pages/users/SupportUsers.tsx';
+import { UserDetails } from './pages/users/UserDetails.tsx';
+import { AuthLayout } from './shell/AuthLayout.tsx';
+import { RequireSupport } from './shell/RequireSupport.tsx';
+
+/** The console's URLs (SPEC §2), for links built outside the route table. */
+export const consolePaths = {
+  login: '/auth/login',
+  register: '/auth/register',
+  resetBegin: '/auth/reset/begin',
+  reset: '/auth/reset',
+  dashboard: '/',
+  businesses: '/businesses',
+  business: (id: string) => `/businesses/${encodeURIComponent(id)}`,
+  groups: '/groups',
+  group: (id: string) => `/groups/${encodeURIComponent(id)}`,
+  users: '/users',
+  addUser: (role: string, resource?: string) =>
+    `/users/add/${encodeURIComponent(role)}${resource ? `/${encodeURIComponent(resource)}` : ''}`,
+  user: (id: string) => `/users/${encodeURIComponent(id)}`,
+  alarmMessageTemplates: '/alarmMessageTemplates',
+  globalSettings: '/globalSettings',
+} as const;
+
+/** SPEC §2, screens and routes. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      {/* Auth routes: open to everyone. Any other /auth path goes to login, keeping the origin. */}
+      <Route path="auth" element={<AuthLayout />}>
+        <Route path="login" element={<Login />} />
+        <Route path="register" element={<Register />} />
+        <Route path="reset/begin" element={<ResetBegin />} />
+        <Route path="reset" element={<Reset />} />
+        <Route index element={<ToLogin />} />
+        <Route path="*" element={<ToLogin />} />
+      </Route>
+
+      {/* Everything else requires the support scope: not logged in → /auth/login?from=…;
+          no support scope → Access Restricted; blank names → complete profile. */}
+      <Route element={<RequireSupport />}>
+        <Route index element={<Dashboard />} />
+        <Route path="businesses/*" element={<Businesses />} />
+        <Route path="groups/*" element={<Groups />} />
+        <Route path="users">
+          <Route index element={<SupportUsers />} />
+          <Route path="add" element={<Navigate to="/users/add/support" replace />} />
+          <Route path="add/:role/:resource?" element={<AddUserRole />} />
+          <Route path=":userId" element={<UserDetails />} />
+        </Route>
+        <Route path="alarmMessageTemplates" element={<AlarmMessageTemplates />} />
+        <Route path="alarmMessageTemplates/edit" element={<AlarmMessageTemplates editing />} />
+        <Route path="globalSettings" element={<GlobalSettings />} />
+        <Route path="globalSettings/edit" element={<GlobalSettings editing />} />
+      </Route>
+
+      {/* Unknown paths redirect to the dashboard. */}
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,42 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { logOutAtom, productNameAtom } from '../state/session.ts';
+import { Button } from '../ui/Button.tsx';
+import { usePageTitle } from '../ui/Page.tsx';
+
+/** SPEC §2/§6: a signed-in user without the support scope sees this and can only log out. */
+export function AccessRestricted() {
+  const product = useAtomValue(productNameAtom);
+  const logOut = useSetAtom(logOutAtom);
+  const navigate = useNavigate();
+  const [pending, setPending] = useState(false);
+  usePageTitle('Access Restricted');
+  return (
+    <main className="centered">
+      <div className="card card--narrow">
+        <h1 className="card__title">Access Restricted</h1>
+        <p>
+          You do not have access to this area. If you think you should, please speak to your manager or {product}{' '}
+          Support.
+        </p>
+        <div className="form__actions">
+          <Button
+            variant="primary"
+            isPending={pending}
+            onPress={async () => {
+              setPending(true);
+              try {
+                await logOut();
+              } finally {
+                navigate('/auth/login', { replace: true });
+              }
+            }}
+          >
+            Log Out
+          </Button>
+        </div>
+      </div>
+    </main>
+  );
+}

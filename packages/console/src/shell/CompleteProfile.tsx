@@ -1,0 +1,72 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useState } from 'react';
+import { ApiError, messageOf, rpc } from '../api/client.ts';
+import { currentUserAtom, currentUserUpdatedAtom } from '../state/session.ts';
+import { Button } from '../ui/Button.tsx';
+import { Form, FormActions } from '../ui/Form.tsx';
+import { usePageTitle } from '../ui/Page.tsx';
+import { TextField } from '../ui/TextField.tsx';
+
+/** SPEC §1: a user whose given or family name is blank gives them here before anything else. */
+export function CompleteProfile() {
+  const user = useAtomValue(currentUserAtom);
+  const userUpdated = useSetAtom(currentUserUpdatedAtom);
+  const [givenName, setGivenName] = useState(user?.givenName ?? '');
+  const [familyName, setFamilyName] = useState(user?.familyName ?? '');
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+  usePageTitle('Complete your profile');
+  if (!user) return null;
+
+  return (
+    <main className="centered">
+      <div className="card card--narrow">
+        <h1 className="card__title">Complete your profile</h1>
+        <p>Please tell us your name before you continue.</p>
+        <Form
+          error={error}
+          validationErrors={fieldErrors}
+          onSubmit={async (event) => {
+            event.preventDefault();
+            setError(undefined);
+            setFieldErrors({});
+            setPending(true);
+            try {
+              const { user: updated } = await rpc('users', 'updateUser', { id: user.id, givenName, familyName });
+              userUpdated(updated);
+            } catch (e) {
+              if (e instanceof ApiError && e.details.length > 0) setFieldErrors(e.fieldErrors);
+              else setError(messageOf(e));
+            } finally {
+              setPending(false);
+            }
+          }}
+        >
+          <TextField
+            label="First name"
+            name="givenName"
+            value={givenName}
+            onChange={setGivenName}
+            isRequired
+            autoComplete="given-name"
+            autoFocus
+          />
+          <TextField
+            label="Surname"
+            name="familyName"
+            value={familyName}
+            onChange={setFamilyName}
+            isRequired
+            autoComplete="family-name"
+          />
+          <FormActions>
+            <Button type="submit" variant="primary" isPending={pending}>
+              Save
+            </Button>
+          </FormActions>
+        </Form>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,97 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useEffect, useRef } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { loadSessionAtom, sessionAtom } from '../state/session.ts';
+import { Banner } from '../ui/Banner.tsx';
+import { Button } from '../ui/Button.tsx';
+import { Loading } from '../ui/Page.tsx';
+import { AccessRestricted } from './AccessRestricted.tsx';
+import { CompleteProfile } from './CompleteProfile.tsx';
+import { Shell } from './Shell.tsx';
+
+/** How often moving between pages re-checks the session, so an ended session is noticed. */
+const RECHECK_ON_NAVIGATION_MS = 30_000;
+
+/**
+ * The gate in front of every console page (SPEC §2): not logged in → /auth/login?from=…; logged
+ * in without the support scope → Access Restricted; a blank given or family name → complete
+ * profile; otherwise the shell with the page.
+ */
+export function RequireSupport() {
+  const state = useAtomValue(sessionAtom);
+  const location = useLocation();
+  useSessionWatch(state.status === 'active' ? state.session.expires : undefined, location.pathname);
+
+  switch (state.status) {
+    case 'loading':
+      return (
+        <div className="centered">
+          <Loading />
+        </div>
+      );
+    case 'unreachable':
+      return <Unreachable message={state.message} />;
+    case 'anonymous': {
+      const from = `${location.pathname}${location.search}`;
+      const to = from === '/' ? '/auth/login' : `/auth/login?from=${encodeURIComponent(from)}`;
+      return <Navigate to={to} replace />;
+    }
+    case 'active': {
+      const { session } = state;
+      if (!session.scopes.includes('support')) return <AccessRestricted />;
+      if (!session.user.givenName.trim() || !session.user.familyName.trim()) return <CompleteProfile />;
+      return <Shell />;
+    }
+  }
+}
+
+/**
+ * Notices a session that ends on its own: re-checks when it is due to expire, when the tab comes
+ * back into view, and on navigation now and then. A 401 answer sends the user to login with the
+ * timeout message (see loadSessionAtom).
+ */
+function useSessionWatch(expires: number | undefined, pathname: string) {
+  const loadSession = useSetAtom(loadSessionAtom);
+  const lastCheck = useRef(Date.now());
+
+  useEffect(() => {
+    if (expires === undefined) return;
+    // Timers beyond ~24 days overflow; the visibility and navigation checks cover those.
+    const delay = Math.min(Math.max(expires - Date.now() + 1000, 1000), 2 ** 31 - 1);
+    const timer = setTimeout(() => void loadSession(), delay);
+    return () => clearTimeout(timer);
+  }, [expires, loadSession]);
+
+  useEffect(() => {
+    if (expires === undefined) return;
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') {
+        lastCheck.current = Date.now();
+        void loadSession();
+      }
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => document.removeEventListener('visibilitychange', onVisible);
+  }, [expires, loadSession]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run on every page change
+  useEffect(() => {
+    if (expires === undefined) return;
+    if (Date.now() - lastCheck.current < RECHECK_ON_NAVIGATION_MS) return;
+    lastCheck.current = Date.now();
+    void loadSession();
+  }, [pathname]);
+}
+
+function Unreachable({ message }: { message: string }) {
+  const loadSession = useSetAtom(loadSessionAtom);
+  return (
+    <main className="centered">
+      <div className="card">
+        <Banner tone="error" action={<Button onPress={() => void loadSession()}>Try again</Button>}>
+          {message}
+        </Banner>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,76 @@
+import { useAtomValue } from 'jotai';
+import { useEffect, useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router';
+import { productNameAtom } from '../state/session.ts';
+import { UserPanel } from './UserPanel.tsx';
+
+/** SPEC §2 side menu, in its order. */
+const menu = [
+  { to: '/', label: 'Dashboard', end: true },
+  { to: '/businesses', label: 'Businesses' },
+  { to: '/groups', label: 'Groups' },
+  { to: '/users', label: 'Support Users' },
+  { to: '/alarmMessageTemplates', label: 'Alarm Message Templates' },
+  { to: '/globalSettings', label: 'Global Settings' },
+] as const;
+
+/**
+ * The console frame: side menu and user panel, and the page in the main area. Below 768 px the
+ * menu folds behind a toggle in the top bar and closes again after each navigation.
+ */
+export function Shell() {
+  const product = useAtomValue(productNameAtom);
+  const location = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: close the folded menu on every page change
+  useEffect(() => setMenuOpen(false), [location.pathname]);
+
+  return (
+    <div className="shell" data-menu-open={menuOpen || undefined}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="shell__topbar">
+        <span className="brand">
+          <span className="brand__mark" aria-hidden="true">
+            +
+          </span>
+          {product}
+        </span>
+        <button
+          type="button"
+          className="shell__menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="side-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {menuOpen ? 'Close menu' : 'Menu'}
+        </button>
+      </header>
+      <aside id="side-menu" className="shell__side">
+        <div className="shell__brand brand">
+          <span className="brand__mark" aria-hidden="true">
+            +
+          </span>
+          {product}
+        </div>
+        <nav aria-label="Main menu" className="side-menu">
+          <ul>
+            {menu.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end={'end' in item} className="side-menu__link">
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <UserPanel />
+      </aside>
+      <main id="main" className="shell__main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import type { SessionInfo } from '@medlocker/core';
+import { atom, type createStore } from 'jotai';
+import { ApiError, onAuthFailure, rpc, setProductName } from '../api/client.ts';
+
+/** SPEC §4/§8: the message the login page shows after a session ended by itself. */
+export const sessionTimedOutMessage = 'Your session has timed out. Please log in again';
+
+export type ConsoleConfig = { allowRegistration: boolean; productName: string };
+
+type SessionState =
+  | { status: 'loading' }
+  /** Not signed in. `notice` is shown on the login page (e.g. the session timed out). */
+  | { status: 'anonymous'; notice?: string }
+  | { status: 'active'; session: SessionInfo }
+  /** The server did not answer the first session check. */
+  | { status: 'unreachable'; message: string };
+
+const sessionStateAtom = atom<SessionState>({ status: 'loading' });
+const configStateAtom = atom<ConsoleConfig>({ allowRegistration: false, productName: 'MedLocker' });
+
+/** Where the session stands; the route guards read it. */
+export const sessionAtom = atom((get) => get(sessionStateAtom));
+
+/** The signed-in user, or null. */
+export const currentUserAtom = atom((get) => {
+  const state = get(sessionStateAtom);
+  return state.status === 'active' ? state.session.user : null;
+});
+
+/** Whether the signed-in user may use the support console (SPEC §1: only the support scope). */
+export const hasSupportScopeAtom = atom((get) => {
+  const state = get(sessionStateAtom);
+  return state.status === 'active' && state.session.scopes.includes('support');
+});
+
+/** The message for the login page, if the last session ended by itself. */
+export const sessionNoticeAtom = atom((get) => {
+  const state = get(sessionStateAtom);
+  return state.status === 'anonymous' ? state.notice : undefined;
+});
+
+/** auth.config: product name (page titles, messages) and whether Register is offered. */
+export const consoleConfigAtom = atom((get) => get(configStateAtom));
+
+export const productNameAtom = atom((get) => get(configStateAtom).productName);
+
+export const loadConfigAtom = atom(null, async (_get, set) => {
+  try {
+    const config = await rpc('auth', 'config');
+    setProductName(config.productName);
+    set(configStateAtom, config);
+  } catch {
+    // The defaults stand; the session check reports an unreachable server.
+  }
+});
+
+/**
+ * Asks the server for the current session. A 401 after having had one (or one the server calls
+ * timed out) ends it with the timeout notice; a first visit without a cookie is plainly anonymous.
+ */
+export const loadSessionAtom = atom(null, async (get, set) => {
+  const before = get(sessionStateAtom);
+  try {
+    const session = await rpc('auth', 'session');
+    set(sessionStateAtom, { status: 'active', session });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      const timedOut = before.status === 'active' || /timed out/i.test(error.message);
+      set(sessionStateAtom, timedOut ? { status: 'anonymous', notice: sessionTimedOutMessage } : { status: 'anonymous' });
+    } else if (error instanceof ApiError && error.code === 'UNREACHABLE' && before.status === 'loading') {
+      set(sessionStateAtom, { status: 'unreachable', message: error.message });
+    } else if (before.status === 'loading') {
+      set(sessionStateAtom, { status: 'anonymous' });
+    }
+  }
+});
+
+/** A successful login (or a profile update) puts the session in place. */
+export const sessionStartedAtom = atom(null, (_get, set, session: SessionInfo) => {
+  set(sessionStateAtom, { status: 'active', session });
+});
+
+/** The signed-in user's own record changed (complete profile). */
+export const currentUserUpdatedAtom = atom(null, (get, set, user: SessionInfo['user']) => {
+  const state = get(sessionStateAtom);
+  if (state.status === 'active') set(sessionStateAtom, { status: 'active', session: { ...state.session, user } });
+});
+
+export const logOutAtom = atom(null, async (_get, set) => {
+  try {
+    await rpc('auth', 'logout');
+  } finally {
+    set(sessionStateAtom, { status: 'anonymous' });
+  }
+});
+
+/** Clears the login page's notice once it has been read or the user moves on. */
+export const dismissSessionNoticeAtom = atom(null, (get, set) => {
+  if (get(sessionStateAtom).status === 'anonymous') set(sessionStateAtom, { status: 'anonymous' });
+});
+
+/**
+ * SPEC §6/§8: 401 and 403 clear credentials. A 401 from any call while signed in means the session
+ * ended: back to login with the timeout message. A 403 means the scopes may have changed: the
+ * session is fetched again, which shows Access Restricted if the support scope is gone.
+ */
+export function watchAuthFailures(target: ReturnType<typeof createStore>): () => void {
+  return onAuthFailure((error, call) => {
+    if (call.area === 'auth' && (call.method === 'session' || call.method === 'logout')) return;
+    const state = target.get(sessionStateAtom);
+    if (state.status !== 'active') return;
+    if (error.status === 401) {
+      target.set(sessionStateAtom, { status: 'anonymous', notice: sessionTimedOutMessage });
+    } else {
+      void target.set(loadSessionAtom);
+    }
+  });
+}

@@ -1,0 +1,90 @@
+import type { ReactNode } from 'react';
+import type { Key } from 'react-aria-components';
+import {
+  ComboBox as AriaComboBox,
+  type ComboBoxProps as AriaComboBoxProps,
+  Button as AriaButton,
+  FieldError,
+  Input,
+  Label,
+  ListBox,
+  ListBoxItem,
+  ListBoxLoadMoreItem,
+  Popover,
+  Text,
+} from 'react-aria-components';
+
+export type ComboBoxOption = { id: Key; label: string; detail?: string };
+
+export type ComboBoxProps = Omit<AriaComboBoxProps<ComboBoxOption>, 'children' | 'items' | 'defaultItems'> & {
+  label: ReactNode;
+  description?: ReactNode;
+  errorMessage?: string;
+  placeholder?: string;
+  items: ComboBoxOption[];
+  /** Lazy loading: called when the list is scrolled near its end. */
+  onLoadMore?: () => void;
+  isLoading?: boolean;
+  /** Shown in the open list when nothing matches. */
+  emptyText?: string;
+};
+
+/**
+ * A searchable pick-one list: type to filter, arrows to move, Enter to choose, Escape to close.
+ * With `onLoadMore` it pages in more options as the list scrolls (the server filters; pass
+ * `inputValue`/`onInputChange` and the current `items`).
+ */
+export function ComboBox({
+  label,
+  description,
+  errorMessage,
+  placeholder,
+  items,
+  onLoadMore,
+  isLoading,
+  emptyText = 'No matches',
+  className,
+  ...props
+}: ComboBoxProps) {
+  return (
+    <AriaComboBox
+      menuTrigger="focus"
+      allowsEmptyCollection
+      {...props}
+      items={items}
+      className={['field', 'combobox', className].filter(Boolean).join(' ')}
+    >
+      <Label className="field__label">{label}</Label>
+      <div className="combobox__box">
+        <Input className="field__input" placeholder={placeholder} />
+        <AriaButton className="combobox__button" aria-label="Show options">
+          ▾
+        </AriaButton>
+      </div>
+      {description && (
+        <Text slot="description" className="field__description">
+          {description}
+        </Text>
+      )}
+      <FieldError className="field__error">{errorMessage}</FieldError>
+      <Popover className="popover popover--combobox">
+        <ListBox
+          className="listbox"
+          renderEmptyState={() => <div className="listbox__empty">{isLoading ? 'Loading…' : emptyText}</div>}
+        >
+          {items.map((item) => (
+            <ListBoxItem key={item.id} className="listbox__item" id={item.id} textValue={item.label}>
+              <span className="listbox__label">{item.label}</span>
+              {item.detail && <span className="listbox__detail">{item.detail}</span>}
+            </ListBoxItem>
+          ))}
+          {onLoadMore && (
+            <ListBoxLoadMoreItem className="listbox__more" onLoadMore={onLoadMore} isLoading={isLoading}>
+              Loading more…
+            </ListBoxLoadMoreItem>
+          )}
+        </ListBox>
+      </Popover>
+    </AriaComboBox>
+  );
+}

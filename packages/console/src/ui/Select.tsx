@@ -1,0 +1,53 @@
+import type { ReactNode } from 'react';
+import type { Key } from 'react-aria-components';
+import {
+  Select as AriaSelect,
+  type SelectProps as AriaSelectProps,
+  Button as AriaButton,
+  FieldError,
+  Label,
+  ListBox,
+  ListBoxItem,
+  Popover,
+  SelectValue,
+  Text,
+} from 'react-aria-components';
+
+export type SelectOption = { id: Key; label: string };
+
+export type SelectProps = Omit<AriaSelectProps<SelectOption>, 'children'> & {
+  label: ReactNode;
+  description?: ReactNode;
+  errorMessage?: string;
+  options: SelectOption[];
+};
+
+/** A labelled pick-one list (keyboard: arrows, type-ahead, Enter, Escape). */
+export function Select({ label, description, errorMessage, options, className, ...props }: SelectProps) {
+  return (
+    <AriaSelect {...props} className={['field', 'select', className].filter(Boolean).join(' ')}>
+      <Label className="field__label">{label}</Label>
+      <AriaButton className="field__input select__button">
+        <SelectValue className="select__value" />
+        <span aria-hidden="true" className="select__chevron">
+          ▾
+        </span>
+      </AriaButton>
+      {description && (
+        <Text slot="description" className="field__description">
+          {description}
+        </Text>
+      )}
+      <FieldError className="field__error">{errorMessage}</FieldError>
+      <Popover className="popover">
+        <ListBox className="listbox" items={options}>
+          {(option) => (
+            <ListBoxItem className="listbox__item" id={option.id} textValue={option.label}>
+              {option.label}
+            </ListBoxItem>
+          )}
+        </ListBox>
+      </Popover>
+    </AriaSelect>
+  );
+}

@@ -1,0 +1,46 @@
+import type { ReactNode } from 'react';
+import {
+  Cell as AriaCell,
+  Column as AriaColumn,
+  type ColumnProps,
+  Row as AriaRow,
+  type RowProps,
+  Table as AriaTable,
+  TableBody as AriaTableBody,
+  type TableBodyProps,
+  TableHeader as AriaTableHeader,
+  type TableHeaderProps,
+  type TableProps,
+  type CellProps,
+} from 'react-aria-components';
+
+/** A data table (react-aria: arrow keys move between cells, rows and their links). */
+export function Table({ className, ...props }: TableProps) {
+  return (
+    <div className="table-scroll">
+      <AriaTable {...props} className={['table', className].filter(Boolean).join(' ')} />
+    </div>
+  );
+}
+
+export function TableHeader<T extends object>(props: TableHeaderProps<T>) {
+  return <AriaTableHeader {...props} className="table__header" />;
+}
+
+export function Column(props: ColumnProps & { children: ReactNode }) {
+  return <AriaColumn {...props} className="table__column" />;
+}
+
+export function TableBody<T extends object>({ emptyText, ...props }: TableBodyProps<T> & { emptyText: string }) {
+  return (
+    <AriaTableBody {...props} className="table__body" renderEmptyState={() => <p className="empty">{emptyText}</p>} />
+  );
+}
+
+export function Row<T extends object>(props: RowProps<T>) {
+  return <AriaRow {...props} className="table__row" />;
+}
+
+export function Cell(props: CellProps) {
+  return <AriaCell {...props} className="table__cell" />;
+}

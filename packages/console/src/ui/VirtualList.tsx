@@ -1,0 +1,119 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type ReactNode, useEffect, useRef } from 'react';
+
+export type VirtualColumn<T> = {
+  key: string;
+  header: string;
+  /** CSS grid track, e.g. '2fr' or '12rem'. */
+  width?: string;
+  render: (item: T) => ReactNode;
+};
+
+export type VirtualListProps<T> = {
+  /** Names the table for screen readers, e.g. 'Support users'. */
+  label: string;
+  columns: VirtualColumn<T>[];
+  items: T[];
+  rowKey: (item: T) => string;
+  /** More pages exist: scrolling near the end calls onLoadMore. */
+  hasMore: boolean;
+  isLoading: boolean;
+  onLoadMore: () => void;
+  emptyText: string;
+  rowHeight?: number;
+  overscan?: number;
+};
+
+/**
+ * A long list as a table whose rows are rendered only near the viewport (@tanstack/react-virtual),
+ * paging in the next page (nextToken) when the user scrolls near the end. Screen readers get the
+ * table semantics with the loaded row count and each row's index.
+ */
+export function VirtualList<T>({
+  label,
+  columns,
+  items,
+  rowKey,
+  hasMore,
+  isLoading,
+  onLoadMore,
+  emptyText,
+  rowHeight = 48,
+  overscan = 5,
+}: VirtualListProps<T>) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const count = items.length + (hasMore ? 1 : 0);
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan,
+  });
+  const virtualRows = virtualizer.getVirtualItems();
+  const last = virtualRows[virtualRows.length - 1];
+
+  useEffect(() => {
+    if (last && last.index >= items.length - 1 && hasMore && !isLoading) onLoadMore();
+  }, [last, items.length, hasMore, isLoading, onLoadMore]);
+
+  const template = columns.map((c) => c.width ?? '1fr').join(' ');
+
+  if (items.length === 0 && !hasMore) {
+    return isLoading ? (
+      <p className="empty" role="status">
+        Loading…
+      </p>
+    ) : (
+      <p className="empty">{emptyText}</p>
+    );
+  }
+
+  return (
+    <div className="vlist" role="table" aria-label={label} aria-rowcount={items.length + 1} aria-busy={isLoading}>
+      <div className="vlist__header" role="rowgroup">
+        <div className="vlist__row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
+          {columns.map((c) => (
+            <div key={c.key} className="vlist__columnheader" role="columnheader">
+              {c.header}
+            </div>
+          ))}
+        </div>
+      </div>
+      <div ref={scrollRef} className="vlist__scroll" role="rowgroup">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualRows.map((row) => {
+            const item = items[row.index];
+            const style = {
+              gridTemplateColumns: template,
+              height: row.size,
+              transform: `translateY(${row.start}px)`,
+            };
+            if (item === undefined) {
+              return (
+                <div key="loading" className="vlist__row vlist__row--loading" style={style} role="row">
+                  <div role="cell">Loading more…</div>
+                </div>
+              );
+            }
+            return (
+              <div
+                key={rowKey(item)}
+                className="vlist__row"
+                role="row"
+                aria-rowindex={row.index + 2}
+                style={style}
+                data-index={row.index}
+              >
+                {columns.map((c) => (
+                  <div key={c.key} className="vlist__cell" role="cell">
+                    {c.render(item)}
+                  </div>
+                ))}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
