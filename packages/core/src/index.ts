@@ -1,25 +1,46 @@
+export * from './business/address.ts';
+export { Business, Logo } from './business/business.ts';
+export * from './business/group.ts';
+export * from './contact/uk-mobile.ts';
+export * from './contact/uk-postcode.ts';
 export * from './contract/index.ts';
 export * from './errors/app-error.ts';
-export * from './validation/field-errors.ts';
-
-// Validation: the catalogue of ids and messages, and the general rules of SPEC §5.
-export * from './validation/catalogue.ts';
-export { fail, isArkErrors, reject, textInput } from './validation/rule.ts';
-export * from './validation/general.ts';
-export * from './validation/unique-items.ts';
-export * from './limits.ts';
-
 // Errors, messages and machine alerts of SPEC §8.
 export * from './errors/machine-alerts.ts';
 export * from './errors/messages.ts';
-
+export * from './format/date.ts';
+export * from './format/duration.ts';
+export * from './format/file-size.ts';
+// Formatting (SPEC §9).
+export * from './format/money.ts';
+export * from './format/pin.ts';
+export * from './format/sms.ts';
+export * from './format/temperature.ts';
+export * from './format/template.ts';
+export * from './limits.ts';
+export * from './machine/machine.ts';
+export * from './machine/machine-event.ts';
+export * from './misc/live-update.ts';
+export * from './misc/short-url.ts';
 // Entities (SPEC §3) and their rules, by feature.
 export * from './misc/stamps.ts';
-export * from './misc/short-url.ts';
-export * from './misc/live-update.ts';
-// User, Role, IdentityProvider, AccessLevel, FrontEnd, RoleName and BusinessInfo are exported by the
-// contract (./contract) under the same names, so only the rest of these modules is re-exported here.
-export { AddRolePayload, IdentityProviderType, LoginResult, Session } from './user/user.ts';
+export * from './money/charge.ts';
+export * from './notification/notification.ts';
+export * from './order/exemption-code.ts';
+export * from './order/order.ts';
+export * from './order/statuses.ts';
+export * from './patient/imported-patient.ts';
+export * from './patient/nhs-number.ts';
+export * from './patient/patient.ts';
+export * from './settings/feature-settings.ts';
+export * from './settings/global-settings.ts';
+export * from './settings/integration-client.ts';
+export * from './settings/payment-settings.ts';
+export * from './settings/sms-sender-id.ts';
+export * from './settings/sms-templates.ts';
+export * from './stats/stats.ts';
+export * from './upload/image-upload.ts';
+export * from './user/password.ts';
 export {
   accessLevels,
   adminCheckboxLabel,
@@ -31,37 +52,12 @@ export {
   roleNeedsResource,
   supportScope,
 } from './user/roles.ts';
-export * from './user/password.ts';
-export * from './business/address.ts';
-export { Business, Logo } from './business/business.ts';
-export * from './business/group.ts';
-export * from './contact/uk-mobile.ts';
-export * from './contact/uk-postcode.ts';
-export * from './machine/machine.ts';
-export * from './machine/machine-event.ts';
-export * from './patient/patient.ts';
-export * from './patient/imported-patient.ts';
-export * from './patient/nhs-number.ts';
-export * from './order/statuses.ts';
-export * from './order/order.ts';
-export * from './order/exemption-code.ts';
-export * from './money/charge.ts';
-export * from './notification/notification.ts';
-export * from './stats/stats.ts';
-export * from './settings/payment-settings.ts';
-export * from './settings/integration-client.ts';
-export * from './settings/feature-settings.ts';
-export * from './settings/global-settings.ts';
-export * from './settings/sms-templates.ts';
-export * from './settings/sms-sender-id.ts';
-export * from './upload/image-upload.ts';
-
-// Formatting (SPEC §9).
-export * from './format/money.ts';
-export * from './format/duration.ts';
-export * from './format/date.ts';
-export * from './format/pin.ts';
-export * from './format/sms.ts';
-export * from './format/template.ts';
-export * from './format/temperature.ts';
-export * from './format/file-size.ts';
+// User, Role, IdentityProvider, AccessLevel, FrontEnd, RoleName and BusinessInfo are exported by the
+// contract (./contract) under the same names, so only the rest of these modules is re-exported here.
+export { AddRolePayload, IdentityProviderType, LoginResult, Session } from './user/user.ts';
+// Validation: the catalogue of ids and messages, and the general rules of SPEC §5.
+export * from './validation/catalogue.ts';
+export * from './validation/field-errors.ts';
+export * from './validation/general.ts';
+export { fail, isArkErrors, reject, textInput } from './validation/rule.ts';
+export * from './validation/unique-items.ts';

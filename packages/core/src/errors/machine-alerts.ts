@@ -48,7 +48,15 @@ export const machineAlertCodes = Object.keys(machineAlerts) as MachineAlertCode[
 export const MachineAlertCode = type.enumerated(...machineAlertCodes);
 
 /** The codes with an alarm message template (SPEC §3). */
-export const alarmTemplateCodes = ['EM_0001', 'EM_0002', 'EM_0003', 'EM_0009', 'EM_0010', 'EM_0016', 'MP_0001'] as const;
+export const alarmTemplateCodes = [
+  'EM_0001',
+  'EM_0002',
+  'EM_0003',
+  'EM_0009',
+  'EM_0010',
+  'EM_0016',
+  'MP_0001',
+] as const;
 export const AlarmTemplateCode = type.enumerated(...alarmTemplateCodes);
 export type AlarmTemplateCode = typeof AlarmTemplateCode.infer;
 
@@ -58,6 +66,7 @@ export type AlarmTemplateCode = typeof AlarmTemplateCode.infer;
  */
 export const alarmPlaceholders = ['machineAndBusiness', 'temperature', 'supportArticle'] as const;
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a placeholder that renderTemplate fills in later.
 const fix = 'Go to ${supportArticle} to find the fix.';
 
 /**

@@ -40,4 +40,8 @@ export const loginFailureReasons = ['InvalidCredentials', 'ForceReset', 'TooMany
 
 /** The message shown for a login failure; ForceReset shows none, it sends the user to reset. */
 export const loginFailureMessage = (reason: (typeof loginFailureReasons)[number]): string | undefined =>
-  reason === 'InvalidCredentials' ? messages.invalidCredentials : reason === 'TooManyAttempts' ? messages.tooManyAttempts : undefined;
+  reason === 'InvalidCredentials'
+    ? messages.invalidCredentials
+    : reason === 'TooManyAttempts'
+      ? messages.tooManyAttempts
+      : undefined;

@@ -56,7 +56,9 @@ export const Order = type({
   messagesSuppressed: 'boolean',
   lastEmailStatus: EmailStatus.or('null'),
   lastNotificationStatus: DeliveryStatus.or('null'),
-  machineDetails: type({ location: 'string | null', machineId: Id, machineName: 'string', pin: 'string | null' }).or('null'),
+  machineDetails: type({ location: 'string | null', machineId: Id, machineName: 'string', pin: 'string | null' }).or(
+    'null',
+  ),
   patientDetails: 'Record<string, unknown> | null',
   sequence: 'number.integer >= 0',
   created: Timestamp,

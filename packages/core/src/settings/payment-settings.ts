@@ -38,7 +38,11 @@ export const PaymentSettings = type({
     if (!s.judo) return reject(ctx, 'REQUIRED', undefined, [...ctx.path, 'judo']);
     for (const key of ['id', 'secret', 'token'] as const) {
       if (s.judo[key].length < limits.paymentCredentialMinLength) {
-        ok = reject(ctx, 'INVALID_LENGTH', validationMessage.minLength(limits.paymentCredentialMinLength), [...ctx.path, 'judo', key]);
+        ok = reject(ctx, 'INVALID_LENGTH', validationMessage.minLength(limits.paymentCredentialMinLength), [
+          ...ctx.path,
+          'judo',
+          key,
+        ]);
       }
     }
   }

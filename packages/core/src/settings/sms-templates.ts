@@ -50,7 +50,8 @@ export const requiredPlaceholders: Record<SmsTemplateKey, readonly Placeholder[]
 export const placeholderPattern = /\$\{([^}]*)\}/g;
 
 /** The placeholder names written in a template, in order, repeats kept. */
-export const placeholdersIn = (template: string): string[] => [...template.matchAll(placeholderPattern)].map((m) => m[1] ?? '');
+export const placeholdersIn = (template: string): string[] =>
+  [...template.matchAll(placeholderPattern)].map((m) => m[1] ?? '');
 
 export const isPlaceholder = (name: string): name is Placeholder => (placeholders as readonly string[]).includes(name);
 
@@ -63,10 +64,12 @@ export function smsTemplateErrors(key: SmsTemplateKey, template: string, path: s
   const used = placeholdersIn(template);
   const errors: ValidationError[] = [];
   for (const name of new Set(used)) {
-    if (!isPlaceholder(name)) errors.push({ path, id: 'UNKNOWN_PLACEHOLDER', message: validationMessage.unknownPlaceholder(name) });
+    if (!isPlaceholder(name))
+      errors.push({ path, id: 'UNKNOWN_PLACEHOLDER', message: validationMessage.unknownPlaceholder(name) });
   }
   for (const name of requiredPlaceholders[key]) {
-    if (!used.includes(name)) errors.push({ path, id: 'MISSING_PLACEHOLDER', message: validationMessage.missingPlaceholder(name) });
+    if (!used.includes(name))
+      errors.push({ path, id: 'MISSING_PLACEHOLDER', message: validationMessage.missingPlaceholder(name) });
   }
   return errors;
 }

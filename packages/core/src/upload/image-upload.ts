@@ -1,5 +1,5 @@
-import { limits } from '../limits.ts';
 import { formatFileSize } from '../format/file-size.ts';
+import { limits } from '../limits.ts';
 import { type ValidationError, validationMessage } from '../validation/catalogue.ts';
 
 /** What the first bytes of a file say it is, whatever its name or declared type. */
@@ -28,10 +28,18 @@ export type UploadCandidate = { type: string; size: number };
 export function imageUploadErrors(file: UploadCandidate, path = ''): ValidationError[] {
   const errors: ValidationError[] = [];
   if (!(limits.imageMimeTypes as readonly string[]).includes(file.type)) {
-    errors.push({ path, id: 'unacceptable-extension', message: validationMessage.unacceptableExtension(limits.imageExtensions) });
+    errors.push({
+      path,
+      id: 'unacceptable-extension',
+      message: validationMessage.unacceptableExtension(limits.imageExtensions),
+    });
   }
   if (file.size > limits.imageMaxBytes) {
-    errors.push({ path, id: 'unacceptable-size', message: validationMessage.unacceptableSize(formatFileSize(file.size)) });
+    errors.push({
+      path,
+      id: 'unacceptable-size',
+      message: validationMessage.unacceptableSize(formatFileSize(file.size)),
+    });
   }
   return errors;
 }

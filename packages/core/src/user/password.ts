@@ -13,6 +13,7 @@ export type Password = typeof Password.infer;
  * ('Passwords do not match', PASSWORDS_DO_NOT_MATCH, reported on `confirmation`).
  */
 export const NewPassword = type({ password: Password, confirmation: 'string' }).narrow(
-  (v, ctx) => v.password === v.confirmation || reject(ctx, 'PASSWORDS_DO_NOT_MATCH', undefined, [...ctx.path, 'confirmation']),
+  (v, ctx) =>
+    v.password === v.confirmation || reject(ctx, 'PASSWORDS_DO_NOT_MATCH', undefined, [...ctx.path, 'confirmation']),
 );
 export type NewPassword = typeof NewPassword.infer;

@@ -1,6 +1,6 @@
 import { type } from 'arktype';
-import { Id, Timestamp } from '../misc/stamps.ts';
 import { loginFailureReasons } from '../errors/messages.ts';
+import { Id, Timestamp } from '../misc/stamps.ts';
 import { AccessLevel, FrontEnd } from './roles.ts';
 
 /** A person who signs in (SPEC §3). `name` is the display name, usually given + family. */
@@ -62,6 +62,11 @@ export const AddRolePayload = type({
   frontEnd: FrontEnd,
   resourceId: 'string | null',
   resourceType: "'business' | 'group' | null",
-  roles: type({ description: 'string', name: 'string', resource: 'string | null', accessLevels: AccessLevel.array() }).array(),
+  roles: type({
+    description: 'string',
+    name: 'string',
+    resource: 'string | null',
+    accessLevels: AccessLevel.array(),
+  }).array(),
 });
 export type AddRolePayload = typeof AddRolePayload.infer;

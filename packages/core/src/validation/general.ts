@@ -3,7 +3,10 @@ import { validationMessage, validationMessages } from './catalogue.ts';
 import { fail, reject, textInput } from './rule.ts';
 
 /** SPEC §5 boolean: `true` or `false` only ('Invalid boolean'). */
-export const Bool = type.boolean.configure({ message: validationMessages.INVALID_BOOLEAN, validationId: 'INVALID_BOOLEAN' });
+export const Bool = type.boolean.configure({
+  message: validationMessages.INVALID_BOOLEAN,
+  validationId: 'INVALID_BOOLEAN',
+});
 export type Bool = typeof Bool.infer;
 
 const isoDatePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -18,15 +21,18 @@ export function isIsoDate(value: string): boolean {
 }
 
 /** SPEC §5 date: a real calendar date as YYYY-MM-DD ('Invalid date'). */
-export const IsoDate = textInput('INVALID_DATE').narrow(
-  (s, ctx) => isIsoDate(s) || reject(ctx, 'INVALID_DATE'),
-);
+export const IsoDate = textInput('INVALID_DATE').narrow((s, ctx) => isIsoDate(s) || reject(ctx, 'INVALID_DATE'));
 export type IsoDate = typeof IsoDate.infer;
 
 /** Today's date in Europe/London as YYYY-MM-DD: a date of birth is a UK calendar day. */
 export function londonIsoDate(at: number): string {
   // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/London',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
 }
 
 /**
@@ -67,7 +73,9 @@ const emailPattern = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 export const isEmail = (value: string): boolean => value.length <= 254 && emailPattern.test(value);
 
 /** SPEC §5 email, trimmed ('Invalid email', INVALID_EMAIL). */
-export const Email = textInput('INVALID_EMAIL').pipe((s, ctx) => (isEmail(s.trim()) ? s.trim() : fail(ctx, 'INVALID_EMAIL')));
+export const Email = textInput('INVALID_EMAIL').pipe((s, ctx) =>
+  isEmail(s.trim()) ? s.trim() : fail(ctx, 'INVALID_EMAIL'),
+);
 export type Email = typeof Email.infer;
 
 /** The forms' email rule: same check, the forms' wording ('Enter a valid email address', EXPECTED_EMAIL). */
@@ -85,7 +93,10 @@ function numberOf(value: number | string, pattern: RegExp): number | undefined {
   return pattern.test(s) ? Number(s) : undefined;
 }
 
-const numberOrText = type('number | string').configure({ message: validationMessages.INVALID_NUMBER, validationId: 'INVALID_NUMBER' });
+const numberOrText = type('number | string').configure({
+  message: validationMessages.INVALID_NUMBER,
+  validationId: 'INVALID_NUMBER',
+});
 
 /** SPEC §5 number: a finite number, or text of one ('Invalid number'). Outputs a number. */
 export const NumberValue = numberOrText.pipe((v, ctx) => numberOf(v, decimalPattern) ?? fail(ctx, 'INVALID_NUMBER'));

@@ -13,7 +13,8 @@ export const uniqueItems = <T extends Type>(item: T) =>
     (items as unknown[]).forEach((value, index) => {
       // Case does not make a different address or number.
       const key = String(value).toLowerCase();
-      if (seen.has(key)) fail(ctx, 'DUPLICATE_ITEM', validationMessage.duplicateItem(String(value)), [...ctx.path, index]);
+      if (seen.has(key))
+        fail(ctx, 'DUPLICATE_ITEM', validationMessage.duplicateItem(String(value)), [...ctx.path, index]);
       seen.add(key);
     });
     return items;

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'bun:test';
+import { type } from 'arktype';
+import { UkMobile } from '../contact/uk-mobile.ts';
+import { fieldErrorsOf } from './field-errors.ts';
+import { Email } from './general.ts';
+import { isArkErrors } from './rule.ts';
+import { uniqueItems } from './unique-items.ts';
+
+const errorsOf = (r: unknown) => (isArkErrors(r) ? fieldErrorsOf(r) : []);
+
+describe('uniqueItems', () => {
+  it('normalises every item', () => {
+    expect(uniqueItems(UkMobile)(['07700 900123', '+447700900124'])).toEqual(['+447700900123', '+447700900124']);
+  });
+
+  it('refuses a number written two ways, at the index of the repeat', () => {
+    const Form = type({ keyholdersMobileNumbers: uniqueItems(UkMobile) });
+    expect(errorsOf(Form({ keyholdersMobileNumbers: ['07700 900123', '+447700900123'] }))).toEqual([
+      {
+        path: 'keyholdersMobileNumbers.1',
+        id: 'DUPLICATE_ITEM',
+        message: 'Item with value +447700900123 already exists',
+      },
+    ]);
+  });
+
+  it('treats emails differing only in case as the same', () => {
+    expect(errorsOf(uniqueItems(Email)(['a@b.co', 'A@B.co']))[0]?.message).toBe(
+      'Item with value A@B.co already exists',
+    );
+  });
+
+  it('reports an invalid item with its own message', () => {
+    expect(errorsOf(uniqueItems(Email)(['a@b.co', 'nope']))).toEqual([
+      { path: '1', id: 'INVALID_EMAIL', message: 'Invalid email' },
+    ]);
+  });
+
+  it('accepts an empty list', () => {
+    expect(uniqueItems(Email)([])).toEqual([]);
+  });
+});
