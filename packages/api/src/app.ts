@@ -1,5 +1,10 @@
 import { Elysia } from 'elysia';
+import { authRoutes } from './areas/auth/index.ts';
+import { businessesRoutes } from './areas/businesses/index.ts';
+import { groupsRoutes } from './areas/groups/index.ts';
 import { healthRoutes } from './areas/health/index.ts';
+import { identityProvidersRoutes } from './areas/identity-providers/index.ts';
+import { usersRoutes } from './areas/users/index.ts';
 import type { AppDeps } from './deps.ts';
 import { docsRoutes } from './docs/docs-page.ts';
 import { consoleStatic } from './http/console-static.ts';
@@ -43,6 +48,11 @@ export function createApp(deps: AppDeps) {
       });
     })
     .use(healthRoutes(deps))
+    .use(authRoutes(deps))
+    .use(usersRoutes(deps))
+    .use(identityProvidersRoutes(deps))
+    .use(businessesRoutes(deps))
+    .use(groupsRoutes(deps))
     .use(docsRoutes(deps.config.productName))
     .use(consoleStatic(deps.consoleDir));
 }

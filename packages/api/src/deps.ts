@@ -2,6 +2,7 @@ import type { Database, DbKind } from '@medlocker/db';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Logger } from './http/logger.ts';
+import type { Mailer } from './mail/mailer.ts';
 import type { AuthPort } from './rpc/context.ts';
 
 /** Everything the app needs from outside, injected so tests can swap any part. */
@@ -13,6 +14,8 @@ export type AppDeps = {
   /** Current time in ms; tests move it to expire sessions and lockouts. */
   now: () => number;
   auth: AuthPort;
+  /** Sends the password-reset and invitation emails. */
+  mailer: Mailer;
   /** Where the built console lives (index.html and assets); absent in API-only tests. */
   consoleDir?: string;
 };

@@ -4,7 +4,8 @@ import { createApp } from './app.ts';
 import { type Config, DEV_ADMIN_PASSWORD, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createLogger } from './http/logger.ts';
-import { anonymousAuth } from './rpc/context.ts';
+import { createSessionAuth } from './auth/sessions.ts';
+import { createMailer } from './mail/mailer.ts';
 
 const CONSOLE_DIR = join(import.meta.dir, '../../console/dist');
 
@@ -23,7 +24,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
     config,
     logger,
     now: Date.now,
-    auth: anonymousAuth,
+    auth: createSessionAuth(() => opened.db),
+    mailer: createMailer(config, logger),
     consoleDir: CONSOLE_DIR,
   };
   const app = createApp(deps).listen({ port: config.port, hostname: config.host });

@@ -1,17 +1,21 @@
 import { beforeEach } from 'bun:test';
-import type { AreaName, Contract, ErrorBody, InputOf, OutputOf } from '@medlocker/core';
+import type { AreaName, Contract, ErrorBody, InputOf, Method, OutputOf } from '@medlocker/core';
 import { describeDb, type TestDb } from '@medlocker/db/testing';
 import { createApp } from './app.ts';
 import { type Config, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { silentLogger } from './http/logger.ts';
-import { anonymousAuth } from './rpc/context.ts';
+import { createSessionAuth } from './auth/sessions.ts';
+import { createTestUser, type SignedIn, signInTestUser, type TestUser, type TestUserOptions } from './auth/testing.ts';
+import { createMemoryMailer } from './mail/mailer.ts';
 
 export const TEST_ORIGIN = 'http://medlocker.test';
 
 export type CallOptions = { cookie?: string; token?: string; origin?: string | null; headers?: Record<string, string> };
 
 export type CallResult<T> = { status: number; body: T; headers: Headers };
+
+type MethodOf<A extends AreaName, M extends keyof Contract[A]> = Contract[A][M] extends Method ? Contract[A][M] : never;
 
 export type TestApi = TestDb & {
   readonly app: ReturnType<typeof createApp>;
@@ -25,8 +29,12 @@ export type TestApi = TestDb & {
     // biome-ignore lint/suspicious/noExplicitAny: the contract gives the real type; tests also send bad input.
     input: InputOf<Contract[A][M] & any> | Record<string, unknown>,
     options?: CallOptions,
-  ): Promise<CallResult<OutputOf<Contract[A][M] & never> & ErrorBody>>;
+  ): Promise<CallResult<[MethodOf<A, M>] extends [never] ? ErrorBody : OutputOf<MethodOf<A, M>> & ErrorBody>>;
   raw(path: string, init?: RequestInit): Promise<Response>;
+  /** A user with roles (`support: true` for a Support role), inserted directly. */
+  createUser(options?: TestUserOptions): Promise<TestUser>;
+  /** Such a user with a live session: pass `{ cookie }` or `{ token }` to `call`. */
+  signIn(options?: TestUserOptions): Promise<SignedIn>;
 };
 
 export const T0 = Date.UTC(2026, 10, 2, 9, 30);
@@ -53,7 +61,9 @@ export function describeApi(
           config,
           logger: silentLogger,
           now: () => clock,
-          auth: anonymousAuth,
+          // The real session auth and an in-memory mailer; override either (e.g. a mail catcher).
+          auth: createSessionAuth(() => db.db),
+          mailer: createMemoryMailer(),
         };
         const deps = { ...base, ...overrides(base) };
         built = { app: createApp(deps), deps };
@@ -86,6 +96,8 @@ export function describeApi(
         return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
       },
       raw: (path, init) => ensure().app.handle(new Request(`${TEST_ORIGIN}${path}`, init)),
+      createUser: (options) => createTestUser(db.db, clock, options),
+      signIn: (options) => signInTestUser(db.db, clock, options),
     };
     beforeEach(() => {
       clock = T0;

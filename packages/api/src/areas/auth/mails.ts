@@ -1,0 +1,41 @@
+import type { MailMessage } from '../../mail/mailer.ts';
+import type { RpcContext } from '../../rpc/context.ts';
+
+/**
+ * The origin for links in emails: the first PUBLIC_URL. Outside production, without one, the request's
+ * own origin. Never the request's origin in production: a forged Host header would otherwise send a
+ * victim a link to the attacker's site carrying the victim's reset token ("reset poisoning").
+ */
+export function linkOrigin(ctx: Pick<RpcContext, 'deps' | 'request'>): string | null {
+  const configured = ctx.deps.config.publicUrls[0];
+  if (configured) return configured;
+  if (ctx.deps.config.production) return null;
+  return new URL(ctx.request.url).origin;
+}
+
+/** The console's reset page; the token travels in the fragment, which browsers never send to servers. */
+export const resetLink = (origin: string, token: string): string => `${origin}/auth/reset#token=${encodeURIComponent(token)}`;
+
+export type MailKind = 'reset' | 'invite' | 'register';
+
+export function authMail(kind: MailKind, to: string, link: string, productName: string): MailMessage {
+  const texts: Record<MailKind, { subject: string; intro: string; expiry: string }> = {
+    reset: {
+      subject: `Reset your ${productName} password`,
+      intro: `We received a request to reset the password of your ${productName} account.`,
+      expiry: 'The link works once and expires in 1 hour. If you did not ask for it, you can ignore this email.',
+    },
+    invite: {
+      subject: `You have been given access to ${productName}`,
+      intro: `An account has been set up for you on ${productName}. Choose a password to start using it.`,
+      expiry: 'The link works once and expires in 24 hours. You can ask for a new one from the login page.',
+    },
+    register: {
+      subject: `Finish setting up your ${productName} account`,
+      intro: `Thank you for registering with ${productName}. Choose a password to finish setting up your account.`,
+      expiry: 'The link works once and expires in 24 hours. If you did not register, you can ignore this email.',
+    },
+  };
+  const t = texts[kind];
+  return { to, subject: t.subject, text: `${t.intro}\n\n${link}\n\n${t.expiry}\n` };
+}

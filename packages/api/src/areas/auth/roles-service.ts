@@ -1,0 +1,159 @@
+import { AppError, type Contract, type FieldError, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { audit } from '../../audit/audit.ts';
+import type { AuthedContext } from '../../rpc/context.ts';
+import { findUserByEmail, insertUser } from '../users/repository.ts';
+import {
+  defaultIdentityProvider,
+  deleteRole,
+  findIdentityProvider,
+  type RoleToStore,
+  resourceName,
+  setUserIdentityProvider,
+  upsertRole,
+} from './repository.ts';
+import { sendPasswordLink } from './service.ts';
+
+type Auth = Contract['auth'];
+type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
+type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+
+/** SPEC §6 role descriptions. */
+export function roleDescription(name: RoleToStore['name'], admin: boolean, resource?: string): string {
+  switch (name) {
+    case 'Support':
+      return 'Access to support portal';
+    case 'Developer':
+      return 'Access to developer features';
+    default:
+      return `${admin ? 'Administrator access' : 'Access'} to ${name} - ${resource ?? ''}`;
+  }
+}
+
+const resourceTypeOf = { Business: 'business', Group: 'group' } as const;
+
+/**
+ * Checks every role of an Add-role request against SPEC §6: Business and Group need an existing
+ * business or group (the role's own resource, else the request's resourceId); Support and Developer
+ * take none and no access level. Returns the roles as stored, with the server's descriptions.
+ */
+async function rolesToStore(input: In<'addRoles'>, ctx: AuthedContext): Promise<RoleToStore[]> {
+  const problems: FieldError[] = [];
+  const out: RoleToStore[] = [];
+  for (const [i, role] of input.roles.entries()) {
+    if (role.name === 'Support' || role.name === 'Developer') {
+      if (role.resource) problems.push({ path: `roles.${i}.resource`, id: 'INVALID_FORMAT', message: `A ${role.name} role has no resource` });
+      if (role.accessLevels.length > 0) {
+        problems.push({ path: `roles.${i}.accessLevels`, id: 'INVALID_FORMAT', message: `A ${role.name} role has no access levels` });
+      }
+      out.push({ name: role.name, resourceType: null, resourceId: null, accessLevels: [], description: roleDescription(role.name, false) });
+      continue;
+    }
+    const resourceType = resourceTypeOf[role.name];
+    const resourceId = role.resource ?? input.resourceId ?? null;
+    if (!resourceId) {
+      problems.push({ path: `roles.${i}.resource`, id: 'FIELD_REQUIRED', message: 'Field is required' });
+      continue;
+    }
+    if (input.resourceType && input.resourceType !== resourceType && !role.resource) {
+      problems.push({ path: 'resourceType', id: 'INVALID_FORMAT', message: `A ${role.name} role needs a ${resourceType}` });
+      continue;
+    }
+    const name = await resourceName(ctx.deps.db, resourceType, resourceId);
+    if (name === undefined) {
+      problems.push({ path: `roles.${i}.resource`, id: 'NOT_FOUND', message: `No ${resourceType} with id ${resourceId}` });
+      continue;
+    }
+    const admin = role.accessLevels.includes('Admin');
+    out.push({
+      name: role.name,
+      resourceType,
+      resourceId,
+      accessLevels: admin ? ['Admin'] : [],
+      description: roleDescription(role.name, admin, name),
+    });
+  }
+  if (problems.length > 0) throw new AppError('VALIDATION', problems[0]?.message ?? 'Invalid roles', problems);
+  return out;
+}
+
+/**
+ * Adds roles to the user of an email. A new email gets an account with no password and a forced
+ * reset, and an invitation email with a link to choose a password.
+ */
+export async function addRoles(input: In<'addRoles'>, ctx: AuthedContext): Promise<Out<'addRoles'>> {
+  const roles = await rolesToStore(input, ctx);
+  const now = ctx.deps.now();
+  const { user, created } = await ctx.deps.db.transaction().execute(async (trx) => {
+    let user = await findUserByEmail(trx, input.email);
+    let created = false;
+    if (!user) {
+      const idp = input.addIdpByDefault ? await defaultIdentityProvider(trx) : undefined;
+      user = await insertUser(trx, {
+        email: input.email,
+        givenName: '',
+        familyName: '',
+        frontEnd: input.frontEnd,
+        identityProviderId: idp?.id ?? null,
+        now,
+      });
+      // Created meanwhile by someone else: use theirs.
+      user ??= await findUserByEmail(trx, input.email);
+      if (!user) throw new AppError('CONFLICT', 'The user could not be created; please try again');
+      created = true;
+      await audit(trx, ctx, {
+        action: 'user.create',
+        entityType: 'user',
+        entityId: user.id,
+        details: { frontEnd: input.frontEnd, identityProviderId: user.identity_provider_id },
+      });
+    }
+    for (const role of roles) {
+      await upsertRole(trx, user.id, role, now);
+      await audit(trx, ctx, {
+        action: 'role.add',
+        entityType: 'user',
+        entityId: user.id,
+        businessId: role.resourceType === 'business' ? role.resourceId : null,
+        details: { role: role.name, resourceType: role.resourceType, resource: role.resourceId, accessLevels: role.accessLevels },
+      });
+    }
+    return { user, created };
+  });
+  if (created && !user.identity_provider_id) await sendPasswordLink(ctx, user, 'invite');
+  return { userId: user.id, created };
+}
+
+export async function removeRole(input: In<'removeRole'>, ctx: AuthedContext): Promise<Out<'removeRole'>> {
+  if (input.userId === ctx.principal.userId && input.roleName === 'Support') {
+    throw new AppError('CONFLICT', 'You cannot remove your own Support role');
+  }
+  await ctx.deps.db.transaction().execute(async (trx) => {
+    const removed = await deleteRole(trx, input.userId, input.roleName, input.roleResource);
+    if (!removed) throw new AppError('NOT_FOUND', 'The user does not have that role');
+    await audit(trx, ctx, {
+      action: 'role.remove',
+      entityType: 'user',
+      entityId: input.userId,
+      details: { role: input.roleName, resource: input.roleResource },
+    });
+  });
+  return { ok: true };
+}
+
+export async function editIdentityProvider(input: In<'editIdentityProvider'>, ctx: AuthedContext): Promise<Out<'editIdentityProvider'>> {
+  await ctx.deps.db.transaction().execute(async (trx) => {
+    const user = await findUserByEmail(trx, input.email);
+    if (!user) throw new AppError('NOT_FOUND', 'No user with that email');
+    if (input.identityProviderId !== null && !(await findIdentityProvider(trx, input.identityProviderId))) {
+      throw new AppError('NOT_FOUND', 'No such identity provider');
+    }
+    await setUserIdentityProvider(trx, user.id, input.identityProviderId, ctx.deps.now());
+    await audit(trx, ctx, {
+      action: 'user.identityProvider.update',
+      entityType: 'user',
+      entityId: user.id,
+      details: { changed: ['identityProvider'], from: user.identity_provider_id, to: input.identityProviderId },
+    });
+  });
+  return { ok: true };
+}

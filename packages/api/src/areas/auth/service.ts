@@ -1,0 +1,263 @@
+import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { audit } from '../../audit/audit.ts';
+import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import { authMessages, authPolicy } from '../../auth/policy.ts';
+import {
+  createSession,
+  findSession,
+  revokeSessionByToken,
+  revokeUserSessions,
+  scopesOf,
+  tokenOf,
+} from '../../auth/sessions.ts';
+import { hashToken, newToken } from '../../auth/tokens.ts';
+import type { AuthedContext, RpcContext } from '../../rpc/context.ts';
+import { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from '../users/repository.ts';
+import { authMail, type MailKind, linkOrigin, resetLink } from './mails.ts';
+import {
+  clearLoginFailures,
+  consumeResetToken,
+  findIdentityProvider,
+  insertResetToken,
+  lockedUntil,
+  recordLoginFailure,
+  setPassword,
+} from './repository.ts';
+
+type Auth = Contract['auth'];
+type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
+type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+
+const tooManyAttempts = { ok: false, reason: 'TooManyAttempts', message: authMessages.tooManyAttempts } as const;
+const invalidCredentials = { ok: false, reason: 'InvalidCredentials', message: authMessages.invalidCredentials } as const;
+
+export function config(_input: In<'config'>, ctx: RpcContext): Out<'config'> {
+  return { allowRegistration: ctx.deps.config.allowRegistration, productName: ctx.deps.config.productName };
+}
+
+/**
+ * Password login. A locked username is refused before any hashing; an unknown username costs the same
+ * argon2 work as a known one and gets the same answer as a wrong password; every failure counts
+ * towards the lockout whatever the password and whether the account exists.
+ */
+export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'login'>> {
+  const { db } = ctx.deps;
+  const username = normaliseEmail(input.username);
+  const now = ctx.deps.now();
+  const anonymous = { userId: null, display: username };
+
+  if (await lockedUntil(db, username, now)) {
+    await audit(db, ctx, { action: 'auth.login.locked', entityType: 'user', actor: anonymous, details: { username } });
+    return tooManyAttempts;
+  }
+  const user = await findUserByEmail(db, username);
+  const valid = await verifyPassword(input.password, user?.password_hash);
+  if (!valid || !user) {
+    const locked = await recordLoginFailure(db, username, now);
+    await audit(db, ctx, {
+      action: 'auth.login.failed',
+      entityType: 'user',
+      entityId: user?.id ?? null,
+      actor: anonymous,
+      details: { username, lockedUntil: locked },
+    });
+    return locked ? tooManyAttempts : invalidCredentials;
+  }
+  const actor = { userId: user.id, display: toUser(user).name };
+  if (user.force_reset) {
+    await audit(db, ctx, { action: 'auth.login.forceReset', entityType: 'user', entityId: user.id, actor });
+    return { ok: false, reason: 'ForceReset', message: authMessages.forceReset };
+  }
+
+  await clearLoginFailures(db, username);
+  // A new token at every login: the session of any cookie the browser still holds ends here.
+  const previous = tokenOf(ctx.request);
+  if (previous) await revokeSessionByToken(db, previous, now);
+  const { token, session } = await createSession(db, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent });
+  ctx.setCookie(authPolicy.sessionCookie, token, { maxAgeSeconds: authPolicy.sessionAbsoluteMs / 1000 });
+  await audit(db, ctx, { action: 'auth.login', entityType: 'user', entityId: user.id, actor, details: { sessionId: session.id } });
+  return { ok: true, result: { expires: session.expiresAt, scopes: await scopesOf(db, user.id), user: toUser(user) } };
+}
+
+/** Ends the caller's session server-side (expired ones too) and clears the cookie. */
+export async function logout(_input: In<'logout'>, ctx: RpcContext): Promise<Out<'logout'>> {
+  const token = tokenOf(ctx.request);
+  if (token) {
+    const ended = await revokeSessionByToken(ctx.deps.db, token, ctx.deps.now());
+    if (ended) {
+      await audit(ctx.deps.db, ctx, {
+        action: 'auth.logout',
+        entityType: 'user',
+        entityId: ended.userId,
+        actor: { userId: ended.userId, display: ctx.principal?.displayName ?? null },
+      });
+    }
+  }
+  ctx.clearCookie(authPolicy.sessionCookie);
+  return { ok: true };
+}
+
+export async function session(_input: In<'session'>, ctx: AuthedContext): Promise<Out<'session'>> {
+  const { db } = ctx.deps;
+  const current = await findSession(db, ctx.principal.sessionId);
+  const user = await findUserById(db, ctx.principal.userId);
+  if (!current || !user) throw new AppError('UNAUTHENTICATED', authMessages.sessionTimedOut);
+  return { expires: current.expiresAt, scopes: ctx.principal.scopes, user: toUser(user) };
+}
+
+/**
+ * Emails a one-time link to set a password. Sent in the background and errors only logged: how long
+ * the answer takes must not tell whether the address has an account.
+ */
+async function sendPasswordLink(
+  ctx: RpcContext,
+  user: { id: string; email: string },
+  kind: MailKind,
+  options: { await?: boolean } = {},
+): Promise<void> {
+  const origin = linkOrigin(ctx);
+  if (!origin) {
+    ctx.deps.logger.error('PUBLIC_URL is not set: password links cannot be sent in production', { requestId: ctx.requestId });
+    return;
+  }
+  const token = newToken();
+  const lifetime = kind === 'reset' ? authPolicy.resetTokenMs : authPolicy.inviteTokenMs;
+  await insertResetToken(ctx.deps.db, user.id, hashToken(token), ctx.deps.now(), lifetime);
+  const sending = ctx.deps.mailer.send(authMail(kind, user.email, resetLink(origin, token), ctx.deps.config.productName));
+  if (options.await) return sending;
+  sending.catch((error: unknown) =>
+    ctx.deps.logger.error('password link email failed', {
+      requestId: ctx.requestId,
+      userId: user.id,
+      error: error instanceof Error ? error.message : String(error),
+    }),
+  );
+}
+
+/** True when a link was sent to this user within the last minute: a mailbox is not to be flooded. */
+async function sentRecently(ctx: RpcContext, userId: string): Promise<boolean> {
+  const recent = await ctx.deps.db
+    .selectFrom('password_reset_tokens')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('created', '>', ctx.deps.now() - 60_000)
+    .executeTakeFirst();
+  return recent !== undefined;
+}
+
+export async function register(input: In<'register'>, ctx: RpcContext): Promise<Out<'register'>> {
+  if (!ctx.deps.config.allowRegistration) throw new AppError('FORBIDDEN', 'Registration is not available');
+  const { db } = ctx.deps;
+  const existing = await findUserByEmail(db, input.email);
+  if (existing) {
+    // Same answer as a new registration; the owner gets a reset link instead of a second account.
+    if (!(await sentRecently(ctx, existing.id))) await sendPasswordLink(ctx, existing, 'reset');
+    await audit(db, ctx, {
+      action: 'user.register.existing',
+      entityType: 'user',
+      entityId: existing.id,
+      actor: { userId: null, display: normaliseEmail(input.email) },
+    });
+    return { ok: true };
+  }
+  const created = await insertUser(db, {
+    email: input.email,
+    givenName: input.givenName,
+    familyName: input.familyName,
+    frontEnd: input.frontEnd,
+    identityProviderId: null,
+    now: ctx.deps.now(),
+  });
+  if (created) {
+    await audit(db, ctx, {
+      action: 'user.register',
+      entityType: 'user',
+      entityId: created.id,
+      actor: { userId: null, display: created.email_normalised },
+      details: { frontEnd: input.frontEnd },
+    });
+    await sendPasswordLink(ctx, created, 'register');
+  }
+  return { ok: true };
+}
+
+export async function beginResetPassword(input: In<'beginResetPassword'>, ctx: RpcContext): Promise<Out<'beginResetPassword'>> {
+  const { db } = ctx.deps;
+  const user = await findUserByEmail(db, input.email);
+  const throttled = user ? await sentRecently(ctx, user.id) : false;
+  if (user && !throttled) await sendPasswordLink(ctx, user, 'reset');
+  await audit(db, ctx, {
+    action: 'auth.reset.requested',
+    entityType: 'user',
+    entityId: user?.id ?? null,
+    actor: { userId: null, display: normaliseEmail(input.email) },
+    details: { known: user !== undefined, throttled },
+  });
+  return { ok: true };
+}
+
+const invalidLink = () =>
+  new AppError('BAD_REQUEST', authMessages.invalidResetLink, [
+    { path: 'token', id: 'INVALID_RESET_LINK', message: authMessages.invalidResetLink },
+  ]);
+
+export async function completeResetPassword(
+  input: In<'completeResetPassword'>,
+  ctx: RpcContext,
+): Promise<Out<'completeResetPassword'>> {
+  const { db } = ctx.deps;
+  const now = ctx.deps.now();
+  const tokenHash = hashToken(input.token);
+  // Look before hashing, so invalid tokens cost no argon2 work; the update below decides for real.
+  const usable = await db
+    .selectFrom('password_reset_tokens')
+    .select('id')
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (!usable) throw invalidLink();
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction().execute(async (trx) => {
+    const consumed = await consumeResetToken(trx, tokenHash, now);
+    if (!consumed) throw invalidLink();
+    await setPassword(trx, consumed.userId, passwordHash, now);
+    await revokeUserSessions(trx, consumed.userId, now);
+    const user = await findUserById(trx, consumed.userId);
+    if (user) await clearLoginFailures(trx, user.email_normalised);
+    await audit(trx, ctx, {
+      action: 'auth.password.reset',
+      entityType: 'user',
+      entityId: consumed.userId,
+      actor: { userId: consumed.userId, display: user ? toUser(user).name : null },
+    });
+  });
+  return { ok: true };
+}
+
+/** Only a path on this site may be returned to after single sign-on: never another site. */
+const safeReturnPath = (returnUrl: string): string =>
+  returnUrl.startsWith('/') && !returnUrl.startsWith('//') && !returnUrl.includes('\\') ? returnUrl : '/';
+
+export async function getIdentityProviderAuthUrl(
+  input: In<'getIdentityProviderAuthUrl'>,
+  ctx: RpcContext,
+): Promise<Out<'getIdentityProviderAuthUrl'>> {
+  const user = await findUserByEmail(ctx.deps.db, input.username);
+  if (!user?.identity_provider_id) return { authUrl: null };
+  const idp = await findIdentityProvider(ctx.deps.db, user.identity_provider_id);
+  const configuration = (idp?.configuration ?? {}) as { clientId?: string; issuerUrl?: string };
+  if (!configuration.issuerUrl || !configuration.clientId || !URL.canParse(configuration.issuerUrl)) return { authUrl: null };
+  const origin = linkOrigin(ctx) ?? new URL(ctx.request.url).origin;
+  const state = Buffer.from(JSON.stringify({ r: safeReturnPath(input.returnUrl), n: newToken() })).toString('base64url');
+  const url = new URL(idp?.type === 'SAML' ? configuration.issuerUrl : `${configuration.issuerUrl.replace(/\/$/, '')}/authorize`);
+  url.searchParams.set('client_id', configuration.clientId);
+  url.searchParams.set('response_type', 'code');
+  url.searchParams.set('scope', 'openid email profile');
+  url.searchParams.set('redirect_uri', `${origin}/api/auth/callback`);
+  url.searchParams.set('login_hint', user.email);
+  url.searchParams.set('state', state);
+  return { authUrl: url.toString() };
+}
+
+export { sendPasswordLink };
