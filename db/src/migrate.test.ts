@@ -1,5 +1,7 @@
 import { expect, it } from 'bun:test';
 import { sql } from 'kysely';
+import { Migrator, NO_MIGRATIONS } from 'kysely/migration';
+import { createDb } from './create-db.ts';
 import { migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import { describeDb } from './testing.ts';
@@ -11,3 +13,20 @@ describeDb('migrations', (t) => {
     expect(await migrateToLatest(t.db)).toEqual([]);
   });
 });
+
+it('undoes every migration down to an empty schema, and applies them again', async () => {
+  const { db, close } = await createDb({ kind: 'pglite', dataDir: 'memory://' });
+  try {
+    await migrateToLatest(db);
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const down = await migrator.migrateTo(NO_MIGRATIONS);
+    expect(down.error).toBeUndefined();
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_tables
+      where schemaname = 'public' and tablename not like 'kysely_migration%'`.execute(db);
+    expect(rows[0]?.n).toBe(0);
+    expect(await migrateToLatest(db)).toEqual(Object.keys(migrations));
+  } finally {
+    await close();
+  }
+}, 60_000);

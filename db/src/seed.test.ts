@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
 import { seedDemo } from './seed.ts';
-import { nhsCheckDigit, testNhsNumbers } from './seed-data.ts';
+import { nhsCheckDigit, testNhsNumbers } from './seed/data.ts';
 import { describeDb } from './testing.ts';
 
 const opts = { adminEmail: ' Admin@MedLocker.example.com ', adminPasswordHash: '$argon2id$v=19$m=65536,t=2,p=1$demo$hash' };

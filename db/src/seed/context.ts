@@ -1,0 +1,31 @@
+/** What the demo seed steps share. */
+import type { Transaction } from 'kysely';
+import type { Database } from '../schema.ts';
+import type { DemoAddress, DemoBusinessKey, DemoPatient } from './data.ts';
+
+/** England's NHS prescription charge per item from 1 May 2025: £9.90. */
+export const NHS_PRESCRIPTION_CHARGE = 990;
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+export const ADMIN_DISPLAY = 'Sam Support';
+
+/** What the seed steps share: the transaction, the demo's clock and the ids made so far. */
+export type Demo = {
+  tx: Transaction<Database>;
+  now: number;
+  /** A UUIDv7 for a row made at `at`, so ids sort the way the demo's timeline does. */
+  id: (at: number) => string;
+  adminId: string;
+  businesses: Map<DemoBusinessKey, { id: string; name: string }>;
+  machines: Map<string, { id: string; businessId: string; name: string }>;
+  patients: { id: string; businessId: string; demo: DemoPatient }[];
+};
+
+export const addressColumns = (a: DemoAddress) => ({
+  address_line1: a.line1,
+  address_line2: a.line2,
+  address_line3: a.line3,
+  post_town: a.postTown,
+  postcode: a.postcode,
+});
