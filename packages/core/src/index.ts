@@ -1,5 +1,6 @@
 export * from './business/address.ts';
 export { Business, Logo } from './business/business.ts';
+export * from './business/business-input.ts';
 export * from './business/group.ts';
 export * from './contact/uk-mobile.ts';
 export * from './contact/uk-postcode.ts';
@@ -20,6 +21,7 @@ export * from './format/template.ts';
 export * from './limits.ts';
 export * from './machine/machine.ts';
 export * from './machine/machine-event.ts';
+export * from './machine/machine-input.ts';
 export * from './misc/live-update.ts';
 export * from './misc/short-url.ts';
 // Entities (SPEC §3) and their rules, by feature.
@@ -28,6 +30,7 @@ export * from './money/charge.ts';
 export * from './notification/notification.ts';
 export * from './order/exemption-code.ts';
 export * from './order/order.ts';
+export * from './order/order-input.ts';
 export * from './order/statuses.ts';
 export * from './patient/imported-patient.ts';
 export * from './patient/nhs-number.ts';

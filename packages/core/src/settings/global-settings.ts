@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import type { AlarmTemplateCode } from '../errors/machine-alerts.ts';
+import { Charge } from '../money/charge.ts';
 
 /** Product-wide settings (SPEC §3): the NHS prescription charge per item, in pence. */
 export const GlobalSettings = type({ nhsPrescriptionCharge: 'number.integer > 0' });
@@ -16,3 +17,10 @@ export const AlarmMessageTemplates = type({
   'MP_0001?': 'string',
 }) satisfies { infer: Partial<Record<AlarmTemplateCode, string>> };
 export type AlarmMessageTemplates = typeof AlarmMessageTemplates.infer;
+
+/**
+ * The global settings form (SPEC §5): the NHS prescription charge typed in pounds ('9.80'), required,
+ * at most 2 decimals; parsed to the pence `GlobalSettings` stores.
+ */
+export const GlobalSettingsInput = type({ nhsPrescriptionCharge: Charge });
+export type GlobalSettingsInput = typeof GlobalSettingsInput.inferIn;

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'bun:test';
+import { BusinessContactLists } from '../business/business-input.ts';
+import { OrderInput } from '../order/order-input.ts';
+import { GlobalSettingsInput } from '../settings/global-settings.ts';
+import { fieldErrorsOf } from '../validation/field-errors.ts';
+import { isArkErrors } from '../validation/rule.ts';
+import { isSameMachineName, MachineInput } from './machine-input.ts';
+
+const errorsOf = (r: unknown) => (isArkErrors(r) ? fieldErrorsOf(r) : []);
+
+describe('MachineInput', () => {
+  it('accepts a name and a positive number of slots', () => {
+    expect(MachineInput({ name: 'Locker 1', numberOfSlots: '40' })).toEqual({ name: 'Locker 1', numberOfSlots: 40 });
+  });
+
+  it('refuses a blank name and zero slots, each on its field', () => {
+    expect(errorsOf(MachineInput({ name: ' ', numberOfSlots: 0 }))).toEqual([
+      { path: 'name', id: 'REQUIRED', message: 'Please enter a value' },
+      { path: 'numberOfSlots', id: 'INVALID_POSITIVE_INTEGER', message: 'Please enter a positive whole number' },
+    ]);
+  });
+
+  it('refuses a machine name that differs only in case or blanks', () => {
+    expect(isSameMachineName('Locker 1', ' locker 1 ')).toBe(true);
+    expect(isSameMachineName('Locker 1', 'Locker 2')).toBe(false);
+  });
+});
+
+describe('OrderInput', () => {
+  it('parses charges to pence', () => {
+    expect(
+      OrderInput({ barcode: 'B1', businessId: 'b', patientId: 'p', collectionWindow: 7, prescriptionCharge: '9.90' }),
+    ).toEqual({
+      barcode: 'B1',
+      businessId: 'b',
+      patientId: 'p',
+      collectionWindow: 7,
+      prescriptionCharge: 990,
+    });
+  });
+
+  it('reports each bad field', () => {
+    const paths = errorsOf(
+      OrderInput({ barcode: '', businessId: 'b', patientId: 'p', collectionWindow: -1, retailCharge: '1.234' }),
+    ).map((e) => `${e.path}:${e.id}`);
+    expect(paths).toEqual([
+      'barcode:REQUIRED',
+      'collectionWindow:INVALID_POSITIVE_INTEGER',
+      'retailCharge:INVALID_CHARGE',
+    ]);
+  });
+
+  it('requires the patient', () => {
+    expect(errorsOf(OrderInput({ barcode: 'B', businessId: 'b' }))[0]?.path).toBe('patientId');
+  });
+});
+
+describe('GlobalSettingsInput', () => {
+  it('turns the typed charge into pence', () => {
+    expect(GlobalSettingsInput({ nhsPrescriptionCharge: '9.90' })).toEqual({ nhsPrescriptionCharge: 990 });
+    expect(errorsOf(GlobalSettingsInput({ nhsPrescriptionCharge: '9.999' }))[0]?.id).toBe('INVALID_CHARGE');
+  });
+});
+
+describe('BusinessContactLists', () => {
+  it('normalises keyholders and refuses repeats', () => {
+    expect(
+      errorsOf(
+        BusinessContactLists({
+          notificationEmails: ['a@b.co'],
+          keyholdersMobileNumbers: ['07700 900123', '+447700900123'],
+        }),
+      ),
+    ).toEqual([
+      {
+        path: 'keyholdersMobileNumbers.1',
+        id: 'DUPLICATE_ITEM',
+        message: 'Item with value +447700900123 already exists',
+      },
+    ]);
+  });
+});
