@@ -95,7 +95,7 @@ export function AddUserRole() {
   };
 
   return (
-    <Page title={existingUser ? 'Add role' : 'Add user'} lead="Give a role to someone by their email address. New people are sent nothing until they reset their password.">
+    <Page title={existingUser ? 'Add role' : 'Add user'} lead="Give a role to someone by their email address. Someone new gets an email with a link to choose a password.">
       <Form
         className="form--page"
         error={error}

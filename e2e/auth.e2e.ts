@@ -1,0 +1,97 @@
+import { admin, baseURL, call, createUser, expect, logIn, test } from './harness/fixtures.ts';
+import { request as playwrightRequest } from '@playwright/test';
+
+const invalidCredentials = 'Invalid username or password';
+const tooManyAttempts =
+  'Your account has been temporarily disabled due to too many incorrect login attempts. Please try again in 5 minutes.';
+const timedOut = 'Your session has timed out. Please log in again';
+
+test('a visitor is sent to log in and, after the two steps, lands on the page they asked for', async ({ page }) => {
+  await page.goto('/users');
+  await expect(page).toHaveURL(/\/auth\/login\?from=%2Fusers$/);
+  await expect(page.getByRole('heading', { name: 'Log in' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'I forgot my password' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Register' })).toHaveCount(0);
+
+  await page.getByLabel('Email address').fill(admin.email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  // Step two: the password, with the username shown.
+  await expect(page.getByText(admin.email)).toBeVisible();
+  await page.getByLabel('Password').fill(admin.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+
+  await expect(page).toHaveURL(/\/users$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Support Users' })).toBeVisible();
+  await expect(page).toHaveTitle('Support Users | MedLocker');
+  await expect(page.getByText('Logged in as')).toBeVisible();
+});
+
+test('a wrong password is refused with the SPEC message', async ({ page }) => {
+  await page.goto('/auth/login');
+  await logIn(page, admin.email, 'not-the-password-at-all');
+  await expect(page.getByRole('alert')).toHaveText(invalidCredentials);
+  await expect(page).toHaveURL(/\/auth\/login/);
+});
+
+test('repeated wrong passwords lock the account for 5 minutes', async ({ page }) => {
+  const user = await createUser({ role: { name: 'Support', accessLevels: [] } });
+  await page.goto('/auth/login');
+  await page.getByLabel('Email address').fill(user.email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    await page.getByLabel('Password').fill(`wrong-password-${attempt}`);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByRole('alert')).toHaveText(attempt < 5 ? invalidCredentials : /Invalid username or password|temporarily disabled/);
+  }
+  // Even the right password is refused now.
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('alert')).toHaveText(tooManyAttempts);
+  await expect(page).toHaveURL(/\/auth\/login/);
+});
+
+test('logging out ends the session', async ({ page }) => {
+  await page.goto('/');
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/auth\/login$/);
+  await page.goto('/users');
+  await expect(page).toHaveURL(/\/auth\/login\?from=%2Fusers$/);
+});
+
+test('a session ended elsewhere sends the user to log in with the timeout message', async ({ page, context }) => {
+  await page.goto('/');
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+
+  // End the session on the server with the browser's own cookie, leaving the cookie in the browser.
+  const cookie = (await context.cookies()).find((c) => c.httpOnly);
+  expect(cookie).toBeDefined();
+  const other = await playwrightRequest.newContext({
+    baseURL,
+    extraHTTPHeaders: { cookie: `${cookie?.name}=${cookie?.value}` },
+  });
+  await call(other, 'auth/logout');
+  await other.dispose();
+
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Support Users' }).click();
+  await expect(page).toHaveURL(/\/auth\/login\?from=%2Fusers$/);
+  await expect(page.getByText(timedOut)).toBeVisible();
+
+  // Logging in again goes back to where the user was.
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Support Users' })).toBeVisible();
+  await expect(page.getByText(timedOut)).toHaveCount(0);
+});
+
+test('unknown paths go to the dashboard and other /auth paths to login, keeping the return path', async ({ page }) => {
+  await page.goto('/auth/nowhere?from=%2Fusers');
+  await expect(page).toHaveURL(/\/auth\/login\?from=%2Fusers$/);
+  await logIn(page, admin.email, admin.password);
+  await expect(page).toHaveURL(/\/users$/);
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(`${baseURL}/`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expect(page).toHaveTitle('Dashboard | MedLocker');
+});

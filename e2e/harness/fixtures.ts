@@ -1,0 +1,101 @@
+import { type APIRequestContext, type Page, expect, test as base, request as playwrightRequest } from '@playwright/test';
+import { DEV_ADMIN_PASSWORD } from '../../packages/api/src/config.ts';
+
+/** The seeded support admin (the demo seed runs on the harness's fresh database). */
+export const admin = { email: 'admin@medlocker.test', password: DEV_ADMIN_PASSWORD };
+
+export const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
+const mailURL = `http://127.0.0.1:${process.env.E2E_MAIL_PORT}`;
+
+export type CaughtMail = { from: string; to: string[]; subject: string; text: string; html?: string };
+
+/** The next mail to `to` that the harness caught (waits for it to arrive). */
+export async function mailTo(to: string, timeoutMs = 10_000): Promise<CaughtMail> {
+  const response = await fetch(`${mailURL}/__mail?to=${encodeURIComponent(to)}&timeoutMs=${timeoutMs}`);
+  if (!response.ok) throw new Error(`no mail to ${to}: ${await response.text()}`);
+  return (await response.json()) as CaughtMail;
+}
+
+/** The console link in a mail (the reset or invitation link). */
+export function linkIn(mail: CaughtMail): string {
+  const link = mail.text.match(/https?:\/\/\S+/)?.[0];
+  if (!link) throw new Error(`no link in mail '${mail.subject}'`);
+  return link;
+}
+
+/** A fresh, unique address per call, so tests never share (or lock) an account. */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@e2e.medlocker.test`;
+}
+
+/** POST /api/{area}/{method} on a request context; throws on a non-2xx answer. */
+export async function call<T = unknown>(api: APIRequestContext, path: string, data: unknown = {}): Promise<T> {
+  const response = await api.post(`/api/${path}`, { data, headers: { 'content-type': 'application/json' } });
+  if (!response.ok()) throw new Error(`${path} answered ${response.status()}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** A request context signed in as `email` (its own cookie jar, not the page's). */
+export async function signedInApi(email: string, password: string): Promise<APIRequestContext> {
+  const api = await playwrightRequest.newContext({ baseURL });
+  const answer = await call<{ ok: boolean; reason?: string }>(api, 'auth/login', { username: email, password });
+  if (!answer.ok) throw new Error(`could not log in as ${email}: ${answer.reason}`);
+  return api;
+}
+
+type RoleToAdd = { name: 'Support' | 'Business' | 'Group' | 'Developer'; resource?: string | null; accessLevels: 'Admin'[] };
+
+/**
+ * Creates a user with the given role through the API as the admin, then sets their password the way a
+ * person would: through the emailed invitation link (auth.completeResetPassword with its token).
+ */
+export async function createUser(options: {
+  role: RoleToAdd;
+  password?: string;
+  email?: string;
+}): Promise<{ email: string; password: string; userId: string }> {
+  const email = options.email ?? uniqueEmail(options.role.name.toLowerCase());
+  const password = options.password ?? `pw-${Math.random().toString(36).slice(2)}-long-enough`;
+  const api = await signedInApi(admin.email, admin.password);
+  try {
+    const resourceType = options.role.name === 'Business' ? 'business' : options.role.name === 'Group' ? 'group' : null;
+    const { userId } = await call<{ userId: string }>(api, 'auth/addRoles', {
+      addIdpByDefault: false,
+      email,
+      frontEnd: options.role.name === 'Support' ? 'support' : 'pharmacy',
+      resourceId: options.role.resource ?? null,
+      resourceType,
+      roles: [options.role],
+    });
+    const token = new URL(linkIn(await mailTo(email))).hash.replace(/^#token=/, '');
+    await call(api, 'auth/completeResetPassword', { password, token: decodeURIComponent(token) });
+    return { email, password, userId };
+  } finally {
+    await api.dispose();
+  }
+}
+
+/** The first business of the demo seed, for Business roles. */
+export async function firstBusiness(): Promise<{ id: string; name: string }> {
+  const api = await signedInApi(admin.email, admin.password);
+  try {
+    const page = await call<{ data: { id: string; name: string }[] }>(api, 'businesses/listBusinessesInfo', {});
+    const business = page.data[0];
+    if (!business) throw new Error('the demo seed has no businesses');
+    return business;
+  } finally {
+    await api.dispose();
+  }
+}
+
+/** Logs in through the two-step form, starting wherever the page is (or at /auth/login). */
+export async function logIn(page: Page, email: string, password: string) {
+  if (!page.url().includes('/auth/login')) await page.goto('/auth/login');
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+export const test = base;
+export { expect };

@@ -1,0 +1,88 @@
+/**
+ * The end-to-end harness, run by Playwright's `webServer` (see playwright.config.ts) as one Bun
+ * process:
+ *   1. builds the console (unless E2E_SKIP_BUILD=1, e.g. when the caller has just built it);
+ *   2. starts a mail catcher (a real SMTP server on 127.0.0.1);
+ *   3. starts the real server on E2E_PORT with a fresh PGlite database in a temporary DATA_DIR,
+ *      so the demo seed runs (admin@medlocker.test with DEV_ADMIN_PASSWORD);
+ *   4. serves the caught mail on E2E_MAIL_PORT: `GET /__mail?to=<address>&timeoutMs=<ms>` answers
+ *      the oldest mail to that address not handed out before, waiting for it to arrive (404 on
+ *      timeout); `GET /__mail/all` lists everything.
+ * SIGTERM/SIGINT stop everything and delete the temporary directory.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startMailCatcher } from '../../packages/api/src/mail/index.ts';
+import { startServer } from '../../packages/api/src/server.ts';
+
+const repo = resolve(import.meta.dir, '../..');
+const port = Number(process.env.E2E_PORT ?? 4810);
+const mailPort = Number(process.env.E2E_MAIL_PORT ?? 4811);
+
+if (process.env.E2E_SKIP_BUILD !== '1') {
+  const build = Bun.spawnSync([process.execPath, join(repo, 'packages/console/build.ts')], {
+    cwd: repo,
+    stdout: 'inherit',
+    stderr: 'inherit',
+  });
+  if (build.exitCode !== 0) {
+    console.error('e2e harness: the console build failed');
+    process.exit(1);
+  }
+}
+
+const dataDir = await mkdtemp(join(tmpdir(), 'medlocker-e2e-'));
+const catcher = await startMailCatcher();
+const publicUrl = `http://127.0.0.1:${port}`;
+const server = await startServer({
+  ...process.env,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  DATABASE_URL: '',
+  NODE_ENV: 'test',
+  SMTP_URL: catcher.url,
+  PUBLIC_URL: publicUrl,
+  LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+  SEED_ADMIN_EMAIL: '',
+  SEED_ADMIN_PASSWORD: '',
+});
+
+const mailApi = Bun.serve({
+  hostname: '127.0.0.1',
+  port: mailPort,
+  async fetch(request) {
+    const url = new URL(request.url);
+    if (url.pathname === '/__mail/all') return Response.json(catcher.messages.map(withoutRaw));
+    if (url.pathname !== '/__mail') return new Response('not found', { status: 404 });
+    const to = url.searchParams.get('to')?.toLowerCase();
+    if (!to) return Response.json({ error: 'to is required' }, { status: 400 });
+    const timeoutMs = Math.min(Number(url.searchParams.get('timeoutMs') ?? 10_000), 60_000);
+    try {
+      return Response.json(withoutRaw(await catcher.waitFor(to, timeoutMs)));
+    } catch {
+      return Response.json({ error: `no mail to ${to} within ${timeoutMs} ms` }, { status: 404 });
+    }
+  },
+});
+
+function withoutRaw<T extends { raw: string }>(mail: T): Omit<T, 'raw'> {
+  const { raw: _raw, ...rest } = mail;
+  return rest;
+}
+
+console.log(`e2e harness: app ${publicUrl}, mail http://127.0.0.1:${mailPort}/__mail, data ${dataDir}`);
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  mailApi.stop(true);
+  await server.stop().catch(() => {});
+  await catcher.stop().catch(() => {});
+  await rm(dataDir, { recursive: true, force: true }).catch(() => {});
+  process.exit(0);
+}
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
