@@ -1,18 +1,22 @@
 import type { ArkErrors } from 'arktype';
 import type { FieldError } from '../errors/app-error.ts';
 import './ark-env.ts';
+import { validationMessages } from './catalogue.ts';
 
 /**
  * Turns arktype's errors into the per-field details of an error body: the dot path, the SPEC §5
  * validation id (carried as `meta.validationId` by core's rules) and the message. Errors from plain
- * arktype keywords get a generic id from their arktype code.
+ * arktype keywords get a generic id from their arktype code, and a missing key 'Field is required'.
  */
 export function fieldErrorsOf(errors: ArkErrors): FieldError[] {
-  return [...errors].map((e) => ({
-    path: e.path.join('.'),
-    id: e.meta?.validationId ?? genericIdOf(e.code),
-    message: e.message,
-  }));
+  return [...errors].map((e) => {
+    const path = e.path.join('.');
+    const validationId = e.meta?.validationId;
+    if (validationId) return { path, id: validationId, message: e.message };
+    // A key left out: arktype says 'x must be a string (was missing)'; the SPEC says 'Field is required'.
+    if (e.code === 'required') return { path, id: 'REQUIRED', message: validationMessages.FIELD_REQUIRED };
+    return { path, id: genericIdOf(e.code), message: e.message };
+  });
 }
 
 function genericIdOf(code: string): string {

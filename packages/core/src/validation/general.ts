@@ -1,4 +1,5 @@
 import { type } from 'arktype';
+import { toIsoDate } from '../format/date.ts';
 import { validationMessage, validationMessages } from './catalogue.ts';
 import { fail, reject, textInput } from './rule.ts';
 
@@ -25,15 +26,7 @@ export const IsoDate = textInput('INVALID_DATE').narrow((s, ctx) => isIsoDate(s)
 export type IsoDate = typeof IsoDate.infer;
 
 /** Today's date in Europe/London as YYYY-MM-DD: a date of birth is a UK calendar day. */
-export function londonIsoDate(at: number): string {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Europe/London',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(at);
-}
+export const londonIsoDate = (at: number): string => toIsoDate(at);
 
 /**
  * SPEC §5 date of birth: a YYYY-MM-DD date not after today in London ('Date must be in the past';

@@ -40,3 +40,17 @@ describe('uniqueItems', () => {
     expect(uniqueItems(Email)([])).toEqual([]);
   });
 });
+
+describe('fieldErrorsOf', () => {
+  it('reports a missing key as required, in the SPEC wording', () => {
+    const Form = type({ barcode: 'string', 'note?': 'string' });
+    expect(errorsOf(Form({}))).toEqual([{ path: 'barcode', id: 'REQUIRED', message: 'Field is required' }]);
+  });
+
+  it('gives plain arktype failures a generic id and keeps their message', () => {
+    const Form = type({ name: 'string <= 3' });
+    expect(errorsOf(Form({ name: 'abcd' }))).toEqual([
+      { path: 'name', id: 'INVALID_LENGTH', message: 'name must be at most length 3 (was 4)' },
+    ]);
+  });
+});
