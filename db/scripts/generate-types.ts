@@ -1,8 +1,9 @@
 /**
- * Writes db/src/schema.ts from the real schema: migrates a fresh PostgreSQL database, introspects it
- * with Kysely and prints one row type per table. Run `npm run db:types` after adding a migration.
+ * Writes db/src/schema.ts from the real schema: migrates a fresh database, introspects it with Kysely
+ * and prints one row type per table. Run `npm run db:types` after adding a migration.
  *
- * Needs TEST_DATABASE_URL (or DATABASE_URL): a server where it may create and drop a throw-away database.
+ * With TEST_DATABASE_URL (or DATABASE_URL) it creates and drops a throw-away database on that PostgreSQL
+ * server; without, it uses an in-memory PGlite.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -97,18 +98,21 @@ export function renderSchema(tables: TableMetadata[], enums: Enums): string {
 
 async function main(): Promise<void> {
   const baseUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!baseUrl) throw new Error('Set TEST_DATABASE_URL (or DATABASE_URL) to a PostgreSQL server to generate types');
-  const fresh = await createFreshPostgresDatabase(baseUrl);
-  const opened = await createDb({ kind: 'postgres', url: fresh.url, max: 1 });
+  // PostgreSQL is the reference; PGlite, used when no server is given, introspects to the same text
+  // (migrate.test.ts checks both against the committed file).
+  const fresh = baseUrl ? await createFreshPostgresDatabase(baseUrl) : undefined;
+  const opened = fresh
+    ? await createDb({ kind: 'postgres', url: fresh.url, max: 1 })
+    : await createDb({ kind: 'pglite', dataDir: 'memory://' });
   try {
     await migrateToLatest(opened.db);
     const tables = await opened.db.introspection.getTables();
     const target = fileURLToPath(new URL('../src/schema.ts', import.meta.url));
     writeFileSync(target, renderSchema(tables, await readEnums(opened.db)));
-    console.log(`wrote ${target} (${tables.length} tables)`);
+    console.log(`wrote ${target} (${tables.length} tables, from ${opened.kind})`);
   } finally {
     await opened.close();
-    await fresh.drop();
+    await fresh?.drop();
   }
 }
 

@@ -4,6 +4,8 @@ import { Migrator, NO_MIGRATIONS } from 'kysely/migration';
 import { createDb } from './create-db.ts';
 import { migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
+import { readFileSync } from 'node:fs';
+import { readEnums, renderSchema } from '../scripts/generate-types.ts';
 import { describeDb } from './testing.ts';
 
 describeDb('migrations', (t) => {
@@ -11,6 +13,11 @@ describeDb('migrations', (t) => {
     const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(t.db);
     expect(rows.map((r) => r.name)).toEqual(Object.keys(migrations));
     expect(await migrateToLatest(t.db)).toEqual([]);
+  });
+
+  it('match the committed schema types (run `npm run db:types` after a migration)', async () => {
+    const generated = renderSchema(await t.db.introspection.getTables(), await readEnums(t.db));
+    expect(generated).toBe(readFileSync(new URL('./schema.ts', import.meta.url), 'utf8'));
   });
 });
 
