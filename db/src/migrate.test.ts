@@ -1,7 +1,6 @@
 import { expect, it } from 'bun:test';
 import { sql } from 'kysely';
 import { Migrator, NO_MIGRATIONS } from 'kysely/migration';
-import { createDb } from './create-db.ts';
 import { migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import { readFileSync } from 'node:fs';
@@ -19,21 +18,16 @@ describeDb('migrations', (t) => {
     const generated = renderSchema(await t.db.introspection.getTables(), await readEnums(t.db));
     expect(generated).toBe(readFileSync(new URL('./schema.ts', import.meta.url), 'utf8'));
   });
-});
 
-it('undoes every migration down to an empty schema, and applies them again', async () => {
-  const { db, close } = await createDb({ kind: 'pglite', dataDir: 'memory://' });
-  try {
-    await migrateToLatest(db);
-    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Last in this file: it takes the schema down and puts it back for whatever runs next.
+  it('undo every migration down to an empty schema, and apply again', async () => {
+    const migrator = new Migrator({ db: t.db, provider: { getMigrations: async () => migrations } });
     const down = await migrator.migrateTo(NO_MIGRATIONS);
     expect(down.error).toBeUndefined();
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from pg_tables
-      where schemaname = 'public' and tablename not like 'kysely_migration%'`.execute(db);
+      where schemaname = 'public' and tablename not like 'kysely_migration%'`.execute(t.db);
     expect(rows[0]?.n).toBe(0);
-    expect(await migrateToLatest(db)).toEqual(Object.keys(migrations));
-  } finally {
-    await close();
-  }
-}, 60_000);
+    expect(await migrateToLatest(t.db)).toEqual(Object.keys(migrations));
+  }, 60_000);
+});
