@@ -18,6 +18,8 @@ export * from './format/pin.ts';
 export * from './format/sms.ts';
 export * from './format/temperature.ts';
 export * from './format/template.ts';
+// The patient CSV import pipeline, shared by the console's Web Worker and the cli.
+export * from './import/index.ts';
 export * from './limits.ts';
 export * from './machine/machine.ts';
 export * from './machine/machine-event.ts';

@@ -45,4 +45,26 @@ describe('UkMobile', () => {
       { path: '', id: 'INVALID_UK_MOBILE', message: 'Invalid UK mobile number' },
     ]);
   });
+
+  it('accepts the separators people type and nothing else', () => {
+    expect(UkMobile('(07700) 900-123')).toBe('+447700900123');
+    expect(UkMobile('07700.900.123')).toBe('+447700900123');
+    expect(UkMobile('+44 7700 900123')).toBe('+447700900123');
+    for (const bad of [
+      '07700 900123 ext 2',
+      '0044 7700 900123',
+      '+0 7700 900123',
+      '4407700900123',
+      '07700+900123',
+      '7700900123',
+    ]) {
+      expect(UkMobile(bad)).toSatisfy(isArkErrors);
+    }
+  });
+
+  it('takes the bare 10 digits a spreadsheet leaves only when asked to', () => {
+    expect(normaliseUkMobile('7700900123')).toBeUndefined();
+    expect(normaliseUkMobile('7700 900123', { missingZero: true })).toBe('+447700900123');
+    expect(normaliseUkMobile('770090012', { missingZero: true })).toBeUndefined();
+  });
 });

@@ -1,18 +1,52 @@
-import { limits } from '../limits.ts';
 import { fail, textInput } from '../validation/rule.ts';
+
+const PLUS = 43;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+// What people type inside a number: spaces, dots, hyphens, brackets.
+const isMobileSeparator = (c: number) =>
+  c === 32 || c === 46 || c === 45 || c === 40 || c === 41 || (c >= 9 && c <= 13);
 
 /**
  * Normalises a UK mobile number to E.164 ('+447700900123') or returns undefined.
  * Strips spaces, dots, hyphens and brackets; a leading 0 becomes +44; the '+440' people write
  * ('+44 (0)7700…') loses its 0; '447…' gains its '+'. The result must be +447 and 9 more digits.
+ * With `missingZero`, the bare '7700900123' a spreadsheet leaves of '07700 900123' is accepted too.
+ * One pass over the characters: a patient import runs this on every row.
  */
-export function normaliseUkMobile(value: string): string | undefined {
-  let s = value.trim().replace(/[\s.\-()]/g, '');
-  const prefix = limits.mobileCountryPrefix;
-  if (s.startsWith(`${prefix}0`)) s = prefix + s.slice(4);
-  else if (s.startsWith('0')) s = prefix + s.slice(1);
-  else if (s.startsWith('447')) s = `+${s}`;
-  return /^\+447\d{9}$/.test(s) ? s : undefined;
+export function normaliseUkMobile(value: string, options: { missingZero?: boolean } = {}): string | undefined {
+  let plus = false;
+  let digits = 0;
+  let start = -1; // index in `value` of the first digit that belongs to the national number
+  let prefix = ''; // the digits before it, at most '440'
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (isDigit(c)) {
+      if (start < 0) {
+        // Collect a possible 44 / 440 / 0 prefix until the mobile's 7 shows up.
+        if (c === 55 /* 7 */ && (prefix === '' || prefix === '0' || prefix === '44' || prefix === '440')) start = i;
+        else if (prefix.length < 3) prefix += value[i];
+        else return undefined;
+      }
+      digits++;
+    } else if (c === PLUS && digits === 0 && !plus) {
+      plus = true;
+    } else if (!isMobileSeparator(c)) {
+      return undefined;
+    }
+  }
+  if (start < 0) return undefined;
+  const valid =
+    (prefix === '0' && !plus) ||
+    prefix === '44' ||
+    (prefix === '440' && plus) ||
+    (prefix === '' && !plus && options.missingZero === true);
+  if (!valid || digits - prefix.length !== 10) return undefined;
+  let national = '';
+  for (let i = start; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (isDigit(c)) national += value[i];
+  }
+  return `+44${national}`;
 }
 
 /**

@@ -18,26 +18,64 @@ export const rowMessages = {
 
 export type RowOutcome = { ok: true; patient: ImportedPatient } | { ok: false; errors: string[] };
 
-const DD_MM_YYYY = /^(\d{2})-(\d{2})-(\d{4})$/;
-const YYYY_MM_DD = /^(\d{4})-(\d{2})-(\d{2})$/;
-const D_M_YYYY = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeapYear = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysInMonth = (year: number, month: number) =>
+  month === 2 && isLeapYear(year) ? 29 : (DAYS_IN_MONTH[month - 1] as number);
+
+/** The number written by the digits of value[from, to), or -1 when any is not a digit. */
+function digitsAt(value: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = value.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+/** [year, month, day] from one of the three accepted forms, or undefined. */
+function datePartsOf(value: string): [number, number, number] | undefined {
+  const len = value.length;
+  const at = (i: number) => value.charCodeAt(i);
+  const DASH = 45;
+  const SLASH = 47;
+  if (len === 10 && at(2) === DASH && at(5) === DASH) {
+    return [digitsAt(value, 6, 10), digitsAt(value, 3, 5), digitsAt(value, 0, 2)]; // DD-MM-YYYY
+  }
+  if (len === 10 && at(4) === DASH && at(7) === DASH) {
+    return [digitsAt(value, 0, 4), digitsAt(value, 5, 7), digitsAt(value, 8, 10)]; // YYYY-MM-DD
+  }
+  const first = value.indexOf('/');
+  const second = first < 0 ? -1 : value.indexOf('/', first + 1);
+  // D/M/YYYY: one or two digits for day and month, four for the year.
+  if (
+    first >= 1 &&
+    first <= 2 &&
+    second - first >= 2 &&
+    second - first <= 3 &&
+    len - second === 5 &&
+    at(second) === SLASH
+  ) {
+    return [digitsAt(value, second + 1, len), digitsAt(value, first + 1, second), digitsAt(value, 0, first)];
+  }
+  return undefined;
+}
+
+const TWO_DIGITS = Array.from({ length: 32 }, (_, n) => String(n).padStart(2, '0'));
+const pad2 = (n: number) => TWO_DIGITS[n] as string;
 
 /**
  * A date of birth as YYYY-MM-DD from DD-MM-YYYY (strict), YYYY-MM-DD (strict) or D/M/YYYY (the form
  * spreadsheets write), or undefined when it is none of those, not a real day, or after `today`.
+ * Parsed by hand, not with regular expressions or Date: it runs on every row of an import.
  */
 export function parseDateOfBirth(value: string, today: string): string | undefined {
-  const iso = YYYY_MM_DD.exec(value);
-  const dayFirst = DD_MM_YYYY.exec(value) ?? D_M_YYYY.exec(value);
-  const [y, mo, d] = iso ? [iso[1], iso[2], iso[3]] : dayFirst ? [dayFirst[3], dayFirst[2], dayFirst[1]] : [];
-  if (!y || !mo || !d) return undefined;
-  const year = Number(y);
-  const month = Number(mo);
-  const day = Number(d);
-  if (year < 1850 || month < 1 || month > 12 || day < 1) return undefined;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day > daysInMonth) return undefined;
-  const result = `${y}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  const parts = datePartsOf(value);
+  if (!parts) return undefined;
+  const [year, month, day] = parts;
+  if (year < 1850 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  const result = `${year}-${pad2(month)}-${pad2(day)}`;
   return result <= today ? result : undefined;
 }
 
@@ -45,11 +83,7 @@ export function parseDateOfBirth(value: string, today: string): string | undefin
  * A mobile as +447… from what a patient list holds, including the 10 digits starting 7 that a
  * spreadsheet leaves when it drops the leading 0 of 07700 900123.
  */
-export function cleanImportMobile(value: string): string | undefined {
-  const digits = value.replace(/[\s.\-()]/g, '');
-  if (/^7\d{9}$/.test(digits)) return `+44${digits}`;
-  return normaliseUkMobile(value);
-}
+export const cleanImportMobile = (value: string): string | undefined => normaliseUkMobile(value, { missingZero: true });
 
 /**
  * An NHS number from a cell: spaces and hyphens dropped, and a 9-digit value given back its leading
@@ -61,11 +95,21 @@ function cleanNhsNumber(value: string): string | undefined {
   return isNhsNumber(digits) ? digits : undefined;
 }
 
-const cell = (cells: readonly string[], index: number | undefined): string =>
-  index === undefined ? '' : (cells[index] ?? '').trim();
+const isBlankCode = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 160;
+
+/** The trimmed cell; most cells need no trimming, and checking the ends spares a copy of each. */
+function cell(cells: readonly string[], index: number | undefined): string {
+  if (index === undefined) return '';
+  const value = cells[index] ?? '';
+  const n = value.length;
+  return n > 0 && (isBlankCode(value.charCodeAt(0)) || isBlankCode(value.charCodeAt(n - 1))) ? value.trim() : value;
+}
 
 /** True for a row with nothing in it: such rows are skipped, not reported. */
-export const isEmptyRow = (cells: readonly string[]): boolean => cells.every((c) => c.trim() === '');
+export function isEmptyRow(cells: readonly string[]): boolean {
+  for (const c of cells) if (c.length > 0 && c.trim() !== '') return false;
+  return true;
+}
 
 /**
  * Checks one CSV row against the mapping and SPEC §5, giving the patient to import or every problem
