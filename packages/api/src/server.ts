@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { createDb, dbOptionsFromEnv, migrateToLatest, seedDemo } from '@medlocker/db';
 import { createApp } from './app.ts';
+import { createSessionAuth } from './auth/sessions.ts';
 import { type Config, DEV_ADMIN_PASSWORD, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createLogger } from './http/logger.ts';
-import { createSessionAuth } from './auth/sessions.ts';
 import { createMailer } from './mail/mailer.ts';
 
 const CONSOLE_DIR = join(import.meta.dir, '../../console/dist');
@@ -53,12 +53,13 @@ async function seedIfEmpty(db: AppDeps['db'], config: Config, logger: AppDeps['l
   }
   const adminPasswordHash = await Bun.password.hash(config.seedAdminPassword, { algorithm: 'argon2id' });
   const { seeded } = await seedDemo(db, { adminEmail: config.seedAdminEmail, adminPasswordHash });
-  if (!seeded) return;
   const isDefault = config.seedAdminPassword === DEV_ADMIN_PASSWORD;
-  // Printed once, on the run that seeds, so a developer on a fresh clone knows how to log in.
-  console.log(
-    `\n  Demo data seeded. Log in as ${config.seedAdminEmail} with ${
-      isDefault ? `the development password ${DEV_ADMIN_PASSWORD}` : 'SEED_ADMIN_PASSWORD'
-    }.\n`,
-  );
+  if (seeded) console.log('\n  Demo data seeded.');
+  // Printed at every development start, so whoever runs `npm start` knows how to log in; a password
+  // given through SEED_ADMIN_PASSWORD is never printed.
+  if (isDefault) {
+    console.log(`\n  Log in as ${config.seedAdminEmail} with the development password ${DEV_ADMIN_PASSWORD}\n`);
+  } else if (seeded) {
+    console.log(`\n  Log in as ${config.seedAdminEmail} with the SEED_ADMIN_PASSWORD you set.\n`);
+  }
 }
