@@ -1,0 +1,206 @@
+import { expect, it } from 'bun:test';
+import { listAudit } from '../../audit/audit.ts';
+import { createMemoryMailer, type MemoryMailer } from '../../mail/mailer.ts';
+import { describeApi, type TestApi } from '../../testing.ts';
+
+const business = async (t: TestApi, name: string) => {
+  const id = Bun.randomUUIDv7();
+  await t.db.insertInto('businesses').values({ id, name, created: 1, updated: 1 }).execute();
+  return id;
+};
+const group = async (t: TestApi, name: string) => {
+  const id = Bun.randomUUIDv7();
+  await t.db.insertInto('groups').values({ id, name, created: 1, updated: 1 }).execute();
+  return id;
+};
+
+const mailer: MemoryMailer = createMemoryMailer();
+
+describeApi(
+  'roles',
+  (t) => {
+    it('creates a new user with a Support role, no password, and an invitation to set one', async () => {
+      mailer.messages.length = 0;
+      const admin = await t.signIn({ support: true });
+      const res = await t.call(
+        'auth',
+        'addRoles',
+        {
+          addIdpByDefault: false,
+          email: 'New.Person@Pharmacy.test',
+          frontEnd: 'support',
+          roles: [{ name: 'Support', description: 'Access to support portal', accessLevels: [] }],
+        },
+        { cookie: admin.cookie },
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.created).toBe(true);
+      const user = await t.db.selectFrom('users').selectAll().where('id', '=', res.body.userId).executeTakeFirstOrThrow();
+      expect(user).toMatchObject({ email_normalised: 'new.person@pharmacy.test', password_hash: null, force_reset: true, front_end: 'support' });
+      await Bun.sleep(10);
+      expect(mailer.messages.map((m) => m.to)).toEqual(['New.Person@Pharmacy.test']);
+      expect(mailer.messages[0]?.text).toContain('/auth/reset#token=');
+
+      const details = await t.call('users', 'getUser', { id: res.body.userId }, { cookie: admin.cookie });
+      expect(details.body.roles).toEqual([
+        { name: 'Support', resource: null, resourceType: null, resourceName: null, accessLevels: [], description: 'Access to support portal' },
+      ]);
+    });
+
+    it('adds Business and Group roles on existing resources with the SPEC descriptions', async () => {
+      const admin = await t.signIn({ support: true });
+      const boots = await business(t, 'Boots Leeds');
+      const north = await group(t, 'North');
+      const first = await t.call(
+        'auth',
+        'addRoles',
+        {
+          addIdpByDefault: false,
+          email: 'pharmacist@pharmacy.test',
+          frontEnd: 'pharmacy',
+          resourceId: boots,
+          resourceType: 'business',
+          roles: [{ name: 'Business', description: '', accessLevels: ['Admin'] }],
+        },
+        { cookie: admin.cookie },
+      );
+      expect(first.status).toBe(200);
+      const second = await t.call(
+        'auth',
+        'addRoles',
+        {
+          addIdpByDefault: false,
+          email: 'PHARMACIST@pharmacy.test',
+          frontEnd: 'pharmacy',
+          roles: [{ name: 'Group', description: '', resource: north, accessLevels: [] }],
+        },
+        { cookie: admin.cookie },
+      );
+      expect<unknown>(second.body).toEqual({ userId: first.body.userId, created: false });
+      const details = await t.call('users', 'getUser', { id: first.body.userId }, { cookie: admin.cookie });
+      expect(details.body.roles).toEqual([
+        {
+          name: 'Business',
+          resource: boots,
+          resourceType: 'business',
+          resourceName: 'Boots Leeds',
+          accessLevels: ['Admin'],
+          description: 'Administrator access to Business - Boots Leeds',
+        },
+        { name: 'Group', resource: north, resourceType: 'group', resourceName: 'North', accessLevels: [], description: 'Access to Group - North' },
+      ]);
+      expect(details.body.user.accessLevels).toEqual(['Admin']);
+    });
+
+    it('refuses a Business or Group role without a resource, or on one that does not exist', async () => {
+      const admin = await t.signIn({ support: true });
+      const add = (roles: unknown[], extra: Record<string, unknown> = {}) =>
+        t.call('auth', 'addRoles', { addIdpByDefault: false, email: 'x@pharmacy.test', frontEnd: 'pharmacy', roles, ...extra }, { cookie: admin.cookie });
+      const missing = await add([{ name: 'Business', description: '', accessLevels: [] }]);
+      expect(missing.status).toBe(400);
+      expect(missing.body.error.details).toEqual([{ path: 'roles.0.resource', id: 'FIELD_REQUIRED', message: 'Field is required' }]);
+      const unknown = await add([{ name: 'Group', description: '', resource: 'no-such-group', accessLevels: [] }]);
+      expect(unknown.status).toBe(400);
+      const wrongKind = await add([{ name: 'Group', description: '', accessLevels: [] }], {
+        resourceId: await business(t, 'Not a group'),
+        resourceType: 'business',
+      });
+      expect(wrongKind.status).toBe(400);
+      expect(await t.db.selectFrom('users').select('id').where('email_normalised', '=', 'x@pharmacy.test').execute()).toHaveLength(0);
+    });
+
+    it('refuses a resource or access level on a Support or Developer role', async () => {
+      const admin = await t.signIn({ support: true });
+      const res = await t.call(
+        'auth',
+        'addRoles',
+        {
+          addIdpByDefault: false,
+          email: 'dev@pharmacy.test',
+          frontEnd: 'support',
+          roles: [{ name: 'Developer', description: '', resource: await business(t, 'B'), accessLevels: ['Admin'] }],
+        },
+        { cookie: admin.cookie },
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.error.details?.map((d) => d.path)).toEqual(['roles.0.resource', 'roles.0.accessLevels']);
+    });
+
+    it('removes a role, and refuses to remove one the user does not hold', async () => {
+      const admin = await t.signIn({ support: true });
+      const boots = await business(t, 'Boots');
+      const user = await t.createUser({ roles: [{ name: 'Business', resourceType: 'business', resourceId: boots }, { name: 'Developer' }] });
+      const removed = await t.call('auth', 'removeRole', { userId: user.userId, roleName: 'Business', roleResource: boots }, { cookie: admin.cookie });
+      expect<unknown>(removed.body).toEqual({ ok: true });
+      const again = await t.call('auth', 'removeRole', { userId: user.userId, roleName: 'Business', roleResource: boots }, { cookie: admin.cookie });
+      expect(again.status).toBe(404);
+      const details = await t.call('users', 'getUser', { id: user.userId }, { cookie: admin.cookie });
+      expect(details.body.roles.map((r) => r.name)).toEqual(['Developer']);
+    });
+
+    it('does not let support staff remove their own Support role', async () => {
+      const admin = await t.signIn({ support: true });
+      const res = await t.call('auth', 'removeRole', { userId: admin.userId, roleName: 'Support', roleResource: null }, { cookie: admin.cookie });
+      expect(res.status).toBe(409);
+    });
+
+    it('is for support staff only', async () => {
+      const pharmacist = await t.signIn({ roles: [{ name: 'Developer' }] });
+      const res = await t.call(
+        'auth',
+        'addRoles',
+        { addIdpByDefault: false, email: 'me@pharmacy.test', frontEnd: 'support', roles: [{ name: 'Support', description: '', accessLevels: [] }] },
+        { cookie: pharmacist.cookie },
+      );
+      expect(res.status).toBe(403);
+      expect((await t.call('auth', 'addRoles', {}, {})).status).toBe(401);
+    });
+
+    it('sets and clears a user identity provider, and the login page then offers single sign-on', async () => {
+      const admin = await t.signIn({ support: true });
+      const user = await t.createUser({ email: 'sso@pharmacy.test' });
+      await t.db
+        .insertInto('identity_providers')
+        .values({
+          id: 'idp-1',
+          name: 'Pharmacy SSO',
+          type: 'OIDC',
+          configuration: JSON.stringify({ clientId: 'client-1', clientSecret: 'hush', issuerUrl: 'https://sso.example/realms/p' }),
+          created: 1,
+          updated: 1,
+        })
+        .execute();
+      const set = await t.call('auth', 'editIdentityProvider', { email: 'SSO@pharmacy.test', identityProviderId: 'idp-1', frontEnd: 'pharmacy' }, { cookie: admin.cookie });
+      expect(set.status).toBe(200);
+      const url = await t.call('auth', 'getIdentityProviderAuthUrl', { username: 'sso@pharmacy.test', returnUrl: 'https://evil.example/' });
+      const authUrl = new URL(url.body.authUrl as string);
+      expect(authUrl.origin + authUrl.pathname).toBe('https://sso.example/realms/p/authorize');
+      expect(authUrl.searchParams.get('client_id')).toBe('client-1');
+      expect(authUrl.toString()).not.toContain('hush');
+      const state = JSON.parse(Buffer.from(authUrl.searchParams.get('state') as string, 'base64url').toString());
+      expect(state.r).toBe('/');
+      const details = await t.call('users', 'getUser', { id: user.userId }, { cookie: admin.cookie });
+      expect(details.body.identityProvider).toEqual({ id: 'idp-1', name: 'Pharmacy SSO' });
+
+      await t.call('auth', 'editIdentityProvider', { email: 'sso@pharmacy.test', identityProviderId: null, frontEnd: 'pharmacy' }, { cookie: admin.cookie });
+      expect((await t.call('auth', 'getIdentityProviderAuthUrl', { username: 'sso@pharmacy.test', returnUrl: '/' })).body.authUrl).toBeNull();
+      expect((await t.call('auth', 'getIdentityProviderAuthUrl', { username: 'nobody@pharmacy.test', returnUrl: '/' })).body.authUrl).toBeNull();
+    });
+
+    it('audits each role change with who made it and from which request', async () => {
+      const admin = await t.signIn({ support: true, givenName: 'Ada', familyName: 'Admin' });
+      const res = await t.call(
+        'auth',
+        'addRoles',
+        { addIdpByDefault: false, email: 'audited@pharmacy.test', frontEnd: 'support', roles: [{ name: 'Support', description: '', accessLevels: [] }] },
+        { cookie: admin.cookie, headers: { 'x-request-id': 'req-roles-0001' } },
+      );
+      await t.call('auth', 'removeRole', { userId: res.body.userId, roleName: 'Support', roleResource: null }, { cookie: admin.cookie });
+      const rows = (await listAudit(t.db)).filter((r) => r.entityId === res.body.userId);
+      expect(rows.map((r) => r.action)).toEqual(['user.create', 'role.add', 'role.remove']);
+      expect(rows[1]).toMatchObject({ actorUserId: admin.userId, actorDisplay: 'Ada Admin', requestId: 'req-roles-0001' });
+      expect(rows[1]?.details).toMatchObject({ role: 'Support', resource: null });
+    });
+  },
+  () => ({ mailer }),
+);
