@@ -1,14 +1,20 @@
 import { Elysia } from 'elysia';
 import { authRoutes } from './areas/auth/index.ts';
+import { bagsRoutes } from './areas/bags/index.ts';
 import { businessesRoutes } from './areas/businesses/index.ts';
+import { deviceAuthRoutes } from './areas/device-auth/index.ts';
 import { groupsRoutes } from './areas/groups/index.ts';
 import { healthRoutes } from './areas/health/index.ts';
 import { identityProvidersRoutes } from './areas/identity-providers/index.ts';
+import { machinesRoutes } from './areas/machines/index.ts';
+import { testMachinesRoutes } from './areas/test-machines/index.ts';
 import { usersRoutes } from './areas/users/index.ts';
 import type { AppDeps } from './deps.ts';
 import { docsRoutes } from './docs/docs-page.ts';
 import { consoleStatic } from './http/console-static.ts';
 import { toErrorResponse } from './http/errors.ts';
+import { consoleHub } from './hubs/console/index.ts';
+import { defaultMachineHubOptions, type MachineHubOptions, machineHub } from './hubs/machine/index.ts';
 import { requestMeta } from './http/request-meta.ts';
 import { assertSameOrigin, securityHeaders } from './http/security.ts';
 
@@ -16,7 +22,7 @@ import { assertSameOrigin, securityHeaders } from './http/security.ts';
  * The whole HTTP surface, built from injected dependencies so tests run it in-process with
  * `app.handle(new Request(...))` on a fresh database.
  */
-export function createApp(deps: AppDeps) {
+export function createApp(deps: AppDeps, hubOptions: MachineHubOptions = defaultMachineHubOptions) {
   const started = new WeakMap<Request, number>();
   return new Elysia({ name: 'medlocker' })
     .onRequest(({ request, set, server }) => {
@@ -53,6 +59,12 @@ export function createApp(deps: AppDeps) {
     .use(identityProvidersRoutes(deps))
     .use(businessesRoutes(deps))
     .use(groupsRoutes(deps))
+    .use(machinesRoutes(deps))
+    .use(testMachinesRoutes(deps))
+    .use(bagsRoutes(deps))
+    .use(deviceAuthRoutes(deps))
+    .use(machineHub(deps, hubOptions))
+    .use(consoleHub(deps))
     .use(docsRoutes(deps.config.productName))
     .use(consoleStatic(deps.consoleDir));
 }

@@ -2,6 +2,7 @@ import type { Database, DbKind } from '@medlocker/db';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Logger } from './http/logger.ts';
+import type { LiveHub } from './hubs/live.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { AuthPort } from './rpc/context.ts';
 
@@ -16,6 +17,11 @@ export type AppDeps = {
   auth: AuthPort;
   /** Sends the password-reset and invitation emails. */
   mailer: Mailer;
+  /**
+   * Live pushes to consoles and commands to connected lockers (hubs/live.ts). Absent: one in-process hub
+   * per app (`liveOf(deps)`); server.ts gives a PostgreSQL LISTEN/NOTIFY one so several processes share it.
+   */
+  live?: LiveHub;
   /** Where the built console lives (index.html and assets); absent in API-only tests. */
   consoleDir?: string;
 };

@@ -1,8 +1,11 @@
 import { auth } from './auth.ts';
+import { bags } from './bags.ts';
 import { businesses } from './businesses.ts';
 import { groups } from './groups.ts';
 import { health } from './health.ts';
 import { identityProviders } from './identity-providers.ts';
+import { machines } from './machines.ts';
+import { testMachines } from './test-machines.ts';
 import { users } from './users.ts';
 
 /**
@@ -16,6 +19,9 @@ export const contract = {
   identityProviders,
   businesses,
   groups,
+  machines,
+  testMachines,
+  bags,
 } as const;
 
 export type Contract = typeof contract;
@@ -34,6 +40,8 @@ export {
   User,
 } from './auth.ts';
 export { BusinessInfo, infoPageSize } from './businesses.ts';
+export { activateDeviceAuth } from './device-auth.ts';
 export { GroupInfo } from './groups.ts';
 export { IdentityProvider } from './identity-providers.ts';
+export { MachineForm, machinesPageSize } from './machines.ts';
 export { IdentityProviderRef, usersPageSize } from './users.ts';

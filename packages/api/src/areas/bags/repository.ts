@@ -1,0 +1,64 @@
+import type { Bag } from '@medlocker/core';
+import type { Database } from '@medlocker/db';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export function toBag(row: Selectable<Database['bags']>): Bag {
+  return {
+    id: row.id,
+    businessId: row.business_id,
+    barcode: row.barcode,
+    reference: row.reference,
+    location: row.location,
+    machineId: row.machine_id,
+    orderId: row.order_id,
+    pin: row.pin,
+    prescriptionCharge: row.prescription_charge,
+    retailCharge: row.retail_charge,
+    outOfOrderNotificationSent: row.out_of_order_notification_sent,
+    created: row.created,
+    updated: row.updated,
+  };
+}
+
+/** Bags of a business (or a machine's contents) newest first, strictly before the cursor, `limit + 1`. */
+export function listBagRows(
+  db: Db,
+  q: { businessId: string; machineId?: string; filter?: string; before?: string; limit: number },
+) {
+  let query = db.selectFrom('bags').selectAll().where('business_id', '=', q.businessId);
+  if (q.machineId) query = query.where('machine_id', '=', q.machineId);
+  if (q.filter) query = query.where('barcode', 'like', `${q.filter.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  if (q.before) query = query.where('id', '<', q.before);
+  return query
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1)
+    .execute();
+}
+
+/** The machine's bags without an order, matched to the newest current order with the same barcode. */
+export async function matchBagsToOrders(db: Db, businessId: string, machineId: string, now: number) {
+  const bags = await db
+    .selectFrom('bags')
+    .select(['id', 'barcode'])
+    .where('business_id', '=', businessId)
+    .where('machine_id', '=', machineId)
+    .where('order_id', 'is', null)
+    .execute();
+  let matched = 0;
+  for (const bag of bags) {
+    const order = await db
+      .selectFrom('orders')
+      .select('id')
+      .where('business_id', '=', businessId)
+      .where('barcode', '=', bag.barcode)
+      .where('status', 'in', ['new', 'loaded'])
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    if (!order) continue;
+    await db.updateTable('bags').set({ order_id: order.id, updated: now }).where('id', '=', bag.id).execute();
+    matched++;
+  }
+  return { processed: bags.length, matched };
+}

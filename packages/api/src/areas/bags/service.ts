@@ -1,0 +1,43 @@
+import { type Contract, machinesPageSize, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { audit } from '../../audit/audit.ts';
+import type { AuthedContext } from '../../rpc/context.ts';
+import { decodeCursor, pageOf } from '../../rpc/paging.ts';
+import { requireMachine } from '../machines/service.ts';
+import { listBagRows, matchBagsToOrders, toBag } from './repository.ts';
+
+type Bags = Contract['bags'];
+
+export async function listBags(
+  input: ParsedInputOf<Bags['listBags']>,
+  ctx: AuthedContext,
+): Promise<OutputOf<Bags['listBags']>> {
+  const before = decodeCursor(input.nextToken, 1)?.[0] as string | undefined;
+  const rows = await listBagRows(ctx.deps.db, {
+    businessId: input.businessId,
+    ...(input.machineId ? { machineId: input.machineId } : {}),
+    ...(input.filter ? { filter: input.filter } : {}),
+    ...(before ? { before } : {}),
+    limit: machinesPageSize,
+  });
+  const page = pageOf(rows, machinesPageSize, (r) => [r.id]);
+  return { bags: page.items.map(toBag), nextToken: page.nextToken };
+}
+
+export async function reprocessBags(
+  input: ParsedInputOf<Bags['reprocessBags']>,
+  ctx: AuthedContext,
+): Promise<OutputOf<Bags['reprocessBags']>> {
+  const { deps } = ctx;
+  const machine = await requireMachine(deps.db, input.machineId);
+  return deps.db.transaction().execute(async (tx) => {
+    const result = await matchBagsToOrders(tx, machine.business_id, machine.id, deps.now());
+    await audit(tx, ctx, {
+      action: 'bags.reprocess',
+      entityType: 'machine',
+      entityId: machine.id,
+      businessId: machine.business_id,
+      details: result,
+    });
+    return result;
+  });
+}

@@ -1,0 +1,80 @@
+import { AppError, activateDeviceAuth as activateSchema, contract, fieldErrorsOf } from '@medlocker/core';
+import { type } from 'arktype';
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../../rpc/area.ts';
+import type { AuthedContext } from '../../rpc/context.ts';
+import { activateDeviceAuth, exchangeToken, startDeviceAuth, TokenRefusal } from './service.ts';
+
+/** Reads a token-endpoint body: form-encoded as OAuth clients send it, or JSON. */
+async function formOrJson(request: Request): Promise<Record<string, unknown>> {
+  const contentType = request.headers.get('content-type') ?? '';
+  const text = (await request.text()).slice(0, 10_000);
+  if (/application\/x-www-form-urlencoded/i.test(contentType)) return Object.fromEntries(new URLSearchParams(text));
+  if (text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Locker pairing over plain HTTP (docs/LOCKER-PROTOCOL.md): `POST /machine/device/code` and
+ * `POST /machine/token`, outside /api because lockers are not browsers (no Origin, no session).
+ */
+export const deviceAuthRoutes = (deps: AppDeps) => {
+  const app = new Elysia({ name: 'machine:device-auth' })
+    .post(
+      '/machine/device/code',
+      async ({ request, set }) => {
+        set.headers['cache-control'] = 'no-store';
+        const origin = deps.config.publicUrls[0] ?? new URL(request.url).origin;
+        return startDeviceAuth(deps, `${origin}/businesses`);
+      },
+      { parse: 'none' },
+    )
+    .post(
+      '/machine/token',
+      async ({ request, set }) => {
+        set.headers['cache-control'] = 'no-store';
+        try {
+          return await exchangeToken(deps, await formOrJson(request));
+        } catch (error) {
+          if (!(error instanceof TokenRefusal)) throw error;
+          set.status = 400;
+          return { error: error.error, error_description: error.description };
+        }
+      },
+      { parse: 'none' },
+    );
+  // Until auth.activateDeviceAuth is merged into the auth contract, serve it from its own schema.
+  if ('activateDeviceAuth' in contract.auth) {
+    return app.use(rpcArea(deps, 'auth', { activateDeviceAuth } as never));
+  }
+  return app.post(
+    '/api/auth/activateDeviceAuth',
+    async ({ request }) => {
+      const principal = await deps.auth.principalOf(request, { ip: null, now: deps.now() });
+      if (!principal) throw new AppError('UNAUTHENTICATED', 'Please log in');
+      if (!principal.scopes.includes('support')) throw new AppError('FORBIDDEN', 'You do not have access to this area');
+      if (!/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json');
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse((await request.text()) || '{}');
+      } catch {
+        throw new AppError('BAD_REQUEST', 'The request body is not valid JSON');
+      }
+      const input = activateSchema.input(body);
+      if (input instanceof type.errors) throw new AppError('VALIDATION', input.summary, fieldErrorsOf(input));
+      const ctx = { deps, principal, requestId: Bun.randomUUIDv7(), ip: null, request } as unknown as AuthedContext;
+      return activateDeviceAuth(input, ctx);
+    },
+    { parse: 'none' },
+  );
+};

@@ -1,0 +1,177 @@
+import { AppError, messages } from '@medlocker/core';
+import { audit } from '../../audit/audit.ts';
+import { newToken } from '../../auth/tokens.ts';
+import type { AppDeps } from '../../deps.ts';
+import { liveOf } from '../../hubs/live.ts';
+import {
+  DEVICE_CODE_GRANT,
+  type DeviceCodeResponse,
+  generateUserCode,
+  normaliseUserCode,
+  REFRESH_TOKEN_GRANT,
+  type TokenError,
+  type TokenResponse,
+} from '../../hubs/protocol.ts';
+import type { AuthedContext } from '../../rpc/context.ts';
+import { revokeCredentials } from '../machines/repository.ts';
+import { requireMachine } from '../machines/service.ts';
+import {
+  credentialPolicy,
+  findDeviceAuthByCode,
+  findLiveRefresh,
+  findPendingUserCode,
+  insertDeviceAuth,
+  issueCredentials,
+} from './repository.ts';
+
+/** A refusal of the token endpoint (HTTP 400, RFC 6749 §5.2). */
+export class TokenRefusal extends Error {
+  constructor(
+    readonly error: TokenError,
+    readonly description: string,
+  ) {
+    super(description);
+  }
+}
+
+const randomUnit = () => (crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) / 2 ** 32;
+
+// Polls faster than the interval get 'slow_down' (RFC 8628 §3.5). Kept in memory: losing it on a
+// restart only forgives one fast poll.
+const lastPoll = new Map<string, number>();
+
+/** `POST /machine/device/code`: a new device code and the user code the locker shows. */
+export async function startDeviceAuth(deps: AppDeps, verificationUri: string): Promise<DeviceCodeResponse> {
+  const now = deps.now();
+  const deviceCode = newToken();
+  for (let attempt = 0; ; attempt++) {
+    const userCode = generateUserCode(randomUnit);
+    try {
+      await insertDeviceAuth(deps.db, {
+        id: Bun.randomUUIDv7(),
+        deviceCode,
+        userCode,
+        expiresAt: now + credentialPolicy.deviceCodeMs,
+        now,
+      });
+      return {
+        device_code: deviceCode,
+        user_code: userCode,
+        verification_uri: verificationUri,
+        expires_in: credentialPolicy.deviceCodeMs / 1000,
+        interval: credentialPolicy.pollIntervalSeconds,
+      };
+    } catch (error) {
+      // A pending user code is unique; with 18^8 codes a clash is rare, a few retries end it.
+      if (attempt >= 4) throw error;
+    }
+  }
+}
+
+function tokenResponse(machineId: string, issued: Awaited<ReturnType<typeof issueCredentials>>, now: number) {
+  return {
+    access_token: issued.accessToken,
+    token_type: 'Bearer',
+    expires_in: Math.floor((issued.accessTokenExpires - now) / 1000),
+    expires_at: issued.accessTokenExpires,
+    refresh_token: issued.refreshToken,
+    machine_id: machineId,
+  } satisfies TokenResponse;
+}
+
+/** `POST /machine/token`: exchanges a device code once staff have entered its user code, or rotates a refresh token. */
+export async function exchangeToken(deps: AppDeps, body: Record<string, unknown>): Promise<TokenResponse> {
+  const now = deps.now();
+  if (body.grant_type === DEVICE_CODE_GRANT && typeof body.device_code === 'string' && body.device_code) {
+    const deviceCode = body.device_code;
+    const result = await deps.db.transaction().execute(async (tx) => {
+      const row = await findDeviceAuthByCode(tx, deviceCode);
+      if (!row || row.consumed_at !== null) throw new TokenRefusal('invalid_grant', 'Unknown or used device code');
+      if (row.activated_at === null || row.machine_id === null || row.business_id === null) {
+        if (now >= row.expires_at) throw new TokenRefusal('expired_token', 'The device code has expired');
+        const previous = lastPoll.get(row.id);
+        lastPoll.set(row.id, now);
+        if (previous !== undefined && now - previous < credentialPolicy.pollIntervalSeconds * 1000 - 500) {
+          throw new TokenRefusal('slow_down', 'Polling too fast');
+        }
+        throw new TokenRefusal('authorization_pending', 'Waiting for staff to enter the user code');
+      }
+      lastPoll.delete(row.id);
+      const consumed = await tx
+        .updateTable('device_authorizations')
+        .set({ consumed_at: now })
+        .where('id', '=', row.id)
+        .where('consumed_at', 'is', null)
+        .returning('id')
+        .executeTakeFirst();
+      if (!consumed) throw new TokenRefusal('invalid_grant', 'Unknown or used device code');
+      const machine = await requireMachine(tx, row.machine_id).catch(() => undefined);
+      if (!machine || machine.archived_at !== null) throw new TokenRefusal('invalid_grant', 'The machine is archived');
+      const issued = await issueCredentials(tx, { businessId: row.business_id, machineId: row.machine_id }, now);
+      return tokenResponse(row.machine_id, issued, now);
+    });
+    return result;
+  }
+  if (body.grant_type === REFRESH_TOKEN_GRANT && typeof body.refresh_token === 'string' && body.refresh_token) {
+    const refreshToken = body.refresh_token;
+    return deps.db.transaction().execute(async (tx) => {
+      const row = await findLiveRefresh(tx, refreshToken);
+      if (!row || row.revoked_at !== null) throw new TokenRefusal('invalid_grant', 'Unknown or revoked refresh token');
+      if (row.refresh_token_expires_at !== null && now >= row.refresh_token_expires_at) {
+        throw new TokenRefusal('invalid_grant', 'The refresh token has expired: pair again');
+      }
+      const machine = await requireMachine(tx, row.machine_id);
+      if (machine.archived_at !== null) throw new TokenRefusal('invalid_grant', 'The machine is archived');
+      // Rotation: the old pair is revoked by issueCredentials, so a stolen refresh token works once at most.
+      const issued = await issueCredentials(tx, { businessId: row.business_id, machineId: row.machine_id }, now);
+      return tokenResponse(row.machine_id, issued, now);
+    });
+  }
+  if (body.grant_type !== DEVICE_CODE_GRANT && body.grant_type !== REFRESH_TOKEN_GRANT) {
+    throw new TokenRefusal('unsupported_grant_type', 'Use the device_code or refresh_token grant');
+  }
+  throw new TokenRefusal('invalid_request', 'device_code or refresh_token is missing');
+}
+
+const invalidCode = () =>
+  new AppError('VALIDATION', messages.invalidPairingCode, [
+    { path: 'userCode', id: 'INVALID_CODE', message: messages.invalidPairingCode },
+  ]);
+
+/** `auth.activateDeviceAuth {machineId, userCode}`: the Pair dialog. */
+export async function activateDeviceAuth(
+  input: { machineId: string; userCode: string },
+  ctx: AuthedContext,
+): Promise<{ ok: true }> {
+  const { deps, principal } = ctx;
+  const now = deps.now();
+  const code = normaliseUserCode(input.userCode);
+  const machine = await requireMachine(deps.db, input.machineId);
+  if (machine.archived_at !== null) throw new AppError('CONFLICT', 'An archived machine cannot be paired');
+  if (!code) throw invalidCode();
+  await deps.db.transaction().execute(async (tx) => {
+    const pending = await findPendingUserCode(tx, code, now);
+    if (!pending) throw invalidCode();
+    await tx
+      .updateTable('device_authorizations')
+      .set({
+        business_id: machine.business_id,
+        machine_id: machine.id,
+        activated_at: now,
+        activated_by_id: principal.userId,
+        activated_by_display: principal.displayName,
+      })
+      .where('id', '=', pending.id)
+      .execute();
+    // Re-pairing: the locker that held this machine before stops now, not when its token expires.
+    await revokeCredentials(tx, machine.id, now);
+    await audit(tx, ctx, {
+      action: 'machine.pair',
+      entityType: 'machine',
+      entityId: machine.id,
+      businessId: machine.business_id,
+    });
+  });
+  liveOf(deps).commandLocker({ machineId: machine.id, kind: 'disconnect', reason: 'Machine paired again' });
+  return { ok: true };
+}

@@ -1,0 +1,188 @@
+import {
+  type AlarmTemplateCode,
+  alarmTemplateCodes,
+  defaultAlarmMessages,
+  formatTemperature,
+  type Level,
+  type MachineEvent,
+  machineAlerts,
+  type Notification,
+  renderTemplate,
+} from '@medlocker/core';
+import type { AppDeps } from '../../deps.ts';
+import { liveOf } from '../../hubs/live.ts';
+import { type Db, type MachineRow, toMachineEvent } from './repository.ts';
+
+/**
+ * Product-raised connection codes. The SPEC's catalogue has no code for a locker going silent, so
+ * these extend the MP_ range (to be added to core's machine-alerts catalogue).
+ */
+export const connectionCodes = {
+  MP_0006: { name: 'MachineOffline', level: 'warn' },
+  MP_0007: { name: 'MachineOnline', level: 'info' },
+} as const;
+
+/** Where an alarm message's `${supportArticle}` points: the support article of the code. */
+export const supportArticleUrl = (code: string): string => `https://support.medlocker.co.uk/alarms/${code}`;
+
+export type NewMachineEvent = {
+  code: string;
+  level?: Level;
+  message?: string;
+  data?: Record<string, unknown>;
+  bagId?: string | null;
+  barcode?: string | null;
+  lockerEventId?: string | null;
+  seq?: number | null;
+  created: number;
+};
+
+export type RecordedEvent = { event: MachineEvent; notification: Notification | null };
+
+const isAlarmCode = (code: string): code is AlarmTemplateCode =>
+  (alarmTemplateCodes as readonly string[]).includes(code);
+
+const catalogueEntry = (code: string): { name: string; level: Level } | undefined =>
+  (machineAlerts as Record<string, { name: string; level: Level }>)[code] ??
+  (connectionCodes as Record<string, { name: string; level: Level }>)[code];
+
+/** 'MainsPowerFailure' → 'Mains power failure'. */
+const humanName = (name: string): string => {
+  const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/**
+ * Stores an event of a machine, inside the caller's transaction. When its code has an alarm message
+ * template it also creates the staff notification and queues the alarm to the business's keyholder
+ * mobiles (SMS) and notification emails in the message outbox, all in the same transaction.
+ * Publish the result with {@link publishRecorded} once the transaction has committed.
+ */
+export async function recordMachineEvent(
+  db: Db,
+  deps: AppDeps,
+  machine: MachineRow,
+  e: NewMachineEvent,
+): Promise<RecordedEvent> {
+  const entry = catalogueEntry(e.code);
+  const level = e.level ?? entry?.level ?? 'info';
+  const now = deps.now();
+  const row = await db
+    .insertInto('machine_events')
+    .values({
+      id: Bun.randomUUIDv7(),
+      business_id: machine.business_id,
+      machine_id: machine.id,
+      bag_id: e.bagId ?? null,
+      barcode: e.barcode ?? null,
+      code: e.code,
+      level,
+      message: e.message ?? (entry ? humanName(entry.name) : e.code),
+      data: JSON.stringify(e.data ?? {}),
+      locker_event_id: e.lockerEventId ?? null,
+      sequence: e.seq ?? null,
+      created: e.created,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const event = toMachineEvent(row);
+  if (!isAlarmCode(e.code)) return { event, notification: null };
+  const notification = await raiseAlarm(db, machine, e.code, level, event, now);
+  return { event, notification };
+}
+
+async function raiseAlarm(
+  db: Db,
+  machine: MachineRow,
+  code: AlarmTemplateCode,
+  level: Level,
+  event: MachineEvent,
+  now: number,
+): Promise<Notification> {
+  const business = await db
+    .selectFrom('businesses')
+    .select(['name', 'keyholders_mobile_numbers', 'notification_emails'])
+    .where('id', '=', machine.business_id)
+    .executeTakeFirstOrThrow();
+  const template = await db
+    .selectFrom('alarm_message_templates')
+    .select('body')
+    .where('code', '=', code)
+    .executeTakeFirst();
+  const average = typeof event.data?.average === 'number' ? event.data.average : undefined;
+  const body = renderTemplate(template?.body ?? defaultAlarmMessages[code], {
+    machineAndBusiness: `${machine.name} at ${business.name}`,
+    temperature: average === undefined ? undefined : formatTemperature(average),
+    supportArticle: supportArticleUrl(code),
+  });
+  const title = `${humanName(machineAlerts[code].name)}: ${machine.name}`;
+  const details = { machineId: machine.id, machineName: machine.name, code, eventId: event.id };
+  const notification = await db
+    .insertInto('notifications')
+    .values({
+      id: Bun.randomUUIDv7(),
+      business_id: machine.business_id,
+      user_id: null,
+      level,
+      title,
+      body,
+      details: JSON.stringify(details),
+      created: now,
+      updated: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const recipients = [
+    ...business.keyholders_mobile_numbers.map((to) => ({ channel: 'sms' as const, to })),
+    ...business.notification_emails.map((to) => ({ channel: 'email' as const, to })),
+  ];
+  if (recipients.length > 0) {
+    await db
+      .insertInto('message_outbox')
+      .values(
+        recipients.map((r) => ({
+          id: Bun.randomUUIDv7(),
+          business_id: machine.business_id,
+          channel: r.channel,
+          recipient: r.to,
+          template_key: `alarm.${code}`,
+          subject: r.channel === 'email' ? title : null,
+          body,
+          next_attempt_at: now,
+          created: now,
+          updated: now,
+        })),
+      )
+      .execute();
+  }
+  return {
+    id: notification.id,
+    businessId: notification.business_id,
+    userId: notification.user_id,
+    level: notification.level,
+    title: notification.title,
+    body: notification.body,
+    details,
+    dismissed: null,
+    created: notification.created,
+    updated: notification.updated,
+  };
+}
+
+/** Tells the consoles about a committed event (and its notification). */
+export function publishRecorded(deps: AppDeps, recorded: RecordedEvent): void {
+  const live = liveOf(deps);
+  const { event, notification } = recorded;
+  live.publish({
+    businessId: event.businessId,
+    machineId: event.machineId,
+    message: { action: 'machineEvent', params: { event } },
+  });
+  if (notification) {
+    live.publish({
+      businessId: event.businessId,
+      machineId: event.machineId,
+      message: { action: 'notification', params: { notification } },
+    });
+  }
+}

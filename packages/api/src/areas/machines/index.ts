@@ -1,0 +1,27 @@
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../../rpc/area.ts';
+import {
+  createMachine,
+  getMachine,
+  isMachineAvailable,
+  listEvents,
+  listMachineStatus,
+  listMachines,
+  toggleArchive,
+  toggleOutOfOrderStatus,
+  updateMachine,
+} from './service.ts';
+
+/** `POST /api/machines/*`: the support console's machine pages. */
+export const machinesRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'machines', {
+    createMachine,
+    getMachine,
+    listMachines,
+    updateMachine,
+    toggleArchive,
+    toggleOutOfOrderStatus,
+    listMachineStatus,
+    listEvents,
+    isMachineAvailable,
+  });

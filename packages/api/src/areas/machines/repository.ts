@@ -1,0 +1,175 @@
+import type { Machine, MachineEvent, MachineStatus } from '@medlocker/core';
+import type { Database } from '@medlocker/db';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Cursor } from '../../rpc/paging.ts';
+
+export type Db = Kysely<Database> | Transaction<Database>;
+export type MachineRow = Selectable<Database['machines']>;
+
+/** A machine as core describes it; `readings` are the recent ones when the caller fetched them. */
+export function toMachine(row: MachineRow, readings: { created: number; value: number }[] = []): Machine {
+  return {
+    id: row.id,
+    businessId: row.business_id,
+    name: row.name,
+    numberOfSlots: row.number_of_slots,
+    paymentsEnabled: row.payments_enabled,
+    archived:
+      row.archived_at === null
+        ? null
+        : { at: row.archived_at, userId: row.archived_by_id, userDisplayName: row.archived_by_display },
+    outOfOrderStatus:
+      row.out_of_order_at === null
+        ? null
+        : {
+            at: row.out_of_order_at,
+            userId: row.out_of_order_by_id ?? '',
+            userDisplayName: row.out_of_order_by_display ?? '',
+          },
+    temperatureStatus:
+      row.temperature_average === null || row.temperature_updated === null
+        ? null
+        : {
+            average: row.temperature_average,
+            lastExcursionAt: row.temperature_last_excursion_at,
+            updated: row.temperature_updated,
+            readings,
+          },
+    created: row.created,
+    updated: row.updated,
+  };
+}
+
+export const findMachine = (db: Db, id: string): Promise<MachineRow | undefined> =>
+  db.selectFrom('machines').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** The row locked for an update in a transaction, so two staff toggling at once take turns. */
+export const lockMachine = (db: Db, id: string): Promise<MachineRow | undefined> =>
+  db.selectFrom('machines').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+
+/** True when another machine of the business has this name, whatever the case. */
+export async function nameTaken(db: Db, businessId: string, name: string, exceptId?: string): Promise<boolean> {
+  let q = db
+    .selectFrom('machines')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()));
+  if (exceptId) q = q.where('id', '<>', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+/** Readings of a machine since a time, oldest first, at most `limit` of the newest. */
+export async function readingsSince(db: Db, businessId: string, machineId: string, since: number, limit = 500) {
+  const rows = await db
+    .selectFrom('temperature_readings')
+    .select(['created', 'value'])
+    .where('business_id', '=', businessId)
+    .where('machine_id', '=', machineId)
+    .where('created', '>', since)
+    .orderBy('created', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.reverse();
+}
+
+const likePrefix = (text: string): string => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A business's machines by (lower(name), id), strictly after the cursor, `limit + 1` of them. */
+export async function listMachineRows(
+  db: Db,
+  q: { businessId: string; archived: boolean; test: boolean; filter?: string; after?: Cursor; limit: number },
+): Promise<{ row: MachineRow; key: Cursor }[]> {
+  let query = db
+    .selectFrom('machines')
+    .selectAll()
+    .select((eb) => eb.fn<string>('lower', ['name']).as('name_key'))
+    .where('business_id', '=', q.businessId)
+    .where('is_test', '=', q.test)
+    .where('archived_at', q.archived ? 'is not' : 'is', null);
+  const filter = q.filter?.trim();
+  if (filter) query = query.where((eb) => eb(eb.fn('lower', ['name']), 'like', likePrefix(filter)));
+  if (q.after) {
+    const [name, id] = q.after as [string, string];
+    query = query.where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['name']), '>', name),
+        eb.and([eb(eb.fn('lower', ['name']), '=', name), eb('id', '>', id)]),
+      ]),
+    );
+  }
+  const rows = await query
+    .orderBy((eb) => eb.fn('lower', ['name']))
+    .orderBy('id')
+    .limit(q.limit + 1)
+    .execute();
+  return rows.map(({ name_key, ...row }) => ({ row, key: [name_key, row.id] }));
+}
+
+export function toMachineEvent(row: Selectable<Database['machine_events']>): MachineEvent {
+  return {
+    id: row.id,
+    businessId: row.business_id,
+    machineId: row.machine_id,
+    bagId: row.bag_id,
+    barcode: row.barcode,
+    code: row.code,
+    level: row.level,
+    message: row.message,
+    data: (row.data ?? null) as Record<string, unknown> | null,
+    created: row.created,
+  };
+}
+
+/** Events of a machine newest first (by time-sortable id), strictly before the cursor. */
+export async function listEventRows(
+  db: Db,
+  q: { businessId: string; machineId: string; level?: string; code?: string; before?: string; limit: number },
+) {
+  let query = db
+    .selectFrom('machine_events')
+    .selectAll()
+    .where('business_id', '=', q.businessId)
+    .where('machine_id', '=', q.machineId);
+  if (q.level) query = query.where('level', '=', q.level as MachineEvent['level']);
+  if (q.code) query = query.where('code', '=', q.code);
+  if (q.before) query = query.where('id', '<', q.before);
+  return query
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1)
+    .execute();
+}
+
+export async function listStatusRows(
+  db: Db,
+  q: { businessId: string; machineId: string; before?: string; limit: number },
+): Promise<MachineStatus[]> {
+  let query = db
+    .selectFrom('machine_status')
+    .selectAll()
+    .where('business_id', '=', q.businessId)
+    .where('machine_id', '=', q.machineId);
+  if (q.before) query = query.where('id', '<', q.before);
+  const rows = await query
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    businessId: r.business_id,
+    machineId: r.machine_id,
+    created: r.created,
+    observations: (r.observations ?? {}) as Record<string, unknown>,
+  }));
+}
+
+/** Revokes every live credential of a machine (re-pairing, archiving). */
+export async function revokeCredentials(db: Db, machineId: string, now: number): Promise<number> {
+  const rows = await db
+    .updateTable('machine_credentials')
+    .set({ revoked_at: now, updated: now })
+    .where('machine_id', '=', machineId)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.length;
+}

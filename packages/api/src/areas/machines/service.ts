@@ -1,0 +1,347 @@
+import {
+  AppError,
+  type Contract,
+  machinesPageSize,
+  messages,
+  type OutputOf,
+  type ParsedInputOf,
+} from '@medlocker/core';
+import { audit } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
+import { liveOf } from '../../hubs/live.ts';
+import { TEMPERATURE_WINDOW_MS } from '../../hubs/protocol.ts';
+import type { AuthedContext } from '../../rpc/context.ts';
+import { decodeCursor, pageOf } from '../../rpc/paging.ts';
+import { publishRecorded, recordMachineEvent } from './events.ts';
+import {
+  type Db,
+  findMachine,
+  listEventRows,
+  listMachineRows,
+  listStatusRows,
+  lockMachine,
+  type MachineRow,
+  nameTaken,
+  readingsSince,
+  revokeCredentials,
+  toMachine,
+  toMachineEvent,
+} from './repository.ts';
+
+type Machines = Contract['machines'];
+type In<M extends keyof Machines> = ParsedInputOf<Machines[M]>;
+type Out<M extends keyof Machines> = Promise<OutputOf<Machines[M]>>;
+
+const duplicateName = () =>
+  new AppError('CONFLICT', messages.duplicateMachineName, [
+    { path: 'name', id: 'DUPLICATE_NAME', message: messages.duplicateMachineName },
+  ]);
+
+/** A machine that exists (404 otherwise); `test` chooses between machines and test machines. */
+export async function requireMachine(db: Db, id: string, test?: boolean): Promise<MachineRow> {
+  const row = await findMachine(db, id);
+  if (!row || (test !== undefined && row.is_test !== test)) {
+    throw new AppError('NOT_FOUND', `${test ? 'Test machine' : 'Machine'} ${id} not found`);
+  }
+  return row;
+}
+
+export async function requireBusiness(db: Db, id: string) {
+  const row = await db.selectFrom('businesses').select(['id', 'archived_at']).where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND', `Business ${id} not found`);
+  return row;
+}
+
+/** Insert or name clash: the unique index is the last word when two staff add the same name at once. */
+const isUniqueViolation = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
+
+export async function insertMachine(
+  deps: AppDeps,
+  ctx: AuthedContext,
+  input: In<'createMachine'>,
+  options: { test: boolean },
+  inTx?: (tx: Db, row: MachineRow) => Promise<void>,
+): Promise<MachineRow> {
+  const business = await requireBusiness(deps.db, input.businessId);
+  if (business.archived_at !== null) throw new AppError('CONFLICT', 'An archived business cannot have machines added');
+  const now = deps.now();
+  try {
+    return await deps.db.transaction().execute(async (tx) => {
+      if (await nameTaken(tx, input.businessId, input.name)) throw duplicateName();
+      const row = await tx
+        .insertInto('machines')
+        .values({
+          id: Bun.randomUUIDv7(),
+          business_id: input.businessId,
+          name: input.name,
+          number_of_slots: input.numberOfSlots,
+          payments_enabled: input.paymentsEnabled ?? false,
+          is_test: options.test,
+          archived_at: null,
+          archived_by_id: null,
+          archived_by_display: null,
+          out_of_order_at: null,
+          out_of_order_by_id: null,
+          out_of_order_by_display: null,
+          temperature_average: null,
+          temperature_last_excursion_at: null,
+          temperature_updated: null,
+          last_seen: null,
+          created: now,
+          updated: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await audit(tx, ctx, {
+        action: options.test ? 'testMachine.create' : 'machine.create',
+        entityType: 'machine',
+        entityId: row.id,
+        businessId: row.business_id,
+        details: { fields: ['name', 'numberOfSlots', 'paymentsEnabled'] },
+      });
+      await inTx?.(tx, row);
+      return row;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateName();
+    throw error;
+  }
+}
+
+export async function changeMachine(
+  deps: AppDeps,
+  ctx: AuthedContext,
+  input: In<'updateMachine'>,
+  options: { test: boolean },
+): Promise<MachineRow> {
+  try {
+    return await deps.db.transaction().execute(async (tx) => {
+      const current = await lockMachine(tx, input.id);
+      if (!current || current.is_test !== options.test)
+        throw new AppError('NOT_FOUND', `Machine ${input.id} not found`);
+      if (current.archived_at !== null) throw new AppError('CONFLICT', 'An archived machine cannot be edited');
+      if (await nameTaken(tx, current.business_id, input.name, current.id)) throw duplicateName();
+      const paymentsEnabled = input.paymentsEnabled ?? current.payments_enabled;
+      const changed = [
+        ...(input.name !== current.name ? ['name'] : []),
+        ...(input.numberOfSlots !== current.number_of_slots ? ['numberOfSlots'] : []),
+        ...(paymentsEnabled !== current.payments_enabled ? ['paymentsEnabled'] : []),
+      ];
+      const row = await tx
+        .updateTable('machines')
+        .set({
+          name: input.name,
+          number_of_slots: input.numberOfSlots,
+          payments_enabled: paymentsEnabled,
+          updated: deps.now(),
+        })
+        .where('id', '=', current.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await audit(tx, ctx, {
+        action: options.test ? 'testMachine.update' : 'machine.update',
+        entityType: 'machine',
+        entityId: row.id,
+        businessId: row.business_id,
+        details: { fields: changed },
+      });
+      return row;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateName();
+    throw error;
+  }
+}
+
+export async function createMachine(input: In<'createMachine'>, ctx: AuthedContext): Out<'createMachine'> {
+  const row = await insertMachine(ctx.deps, ctx, input, { test: false });
+  return { machine: toMachine(row) };
+}
+
+export async function getMachine(input: In<'getMachine'>, ctx: AuthedContext): Out<'getMachine'> {
+  const { db, now } = ctx.deps;
+  const row = await requireMachine(db, input.id);
+  const readings = await readingsSince(db, row.business_id, row.id, now() - TEMPERATURE_WINDOW_MS);
+  const paired = await db
+    .selectFrom('machine_credentials')
+    .select('id')
+    .where('machine_id', '=', row.id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return { machine: toMachine(row, readings), online: row.online, lastSeen: row.last_seen, paired: !!paired };
+}
+
+export async function listMachines(input: In<'listMachines'>, ctx: AuthedContext): Out<'listMachines'> {
+  const after = decodeCursor(input.nextToken, 2);
+  const rows = await listMachineRows(ctx.deps.db, {
+    businessId: input.businessId,
+    archived: input.archived ?? false,
+    test: false,
+    ...(input.filter ? { filter: input.filter } : {}),
+    ...(after ? { after } : {}),
+    limit: machinesPageSize,
+  });
+  const page = pageOf(rows, machinesPageSize, (r) => r.key);
+  return {
+    machines: page.items.map(({ row }) => ({ ...toMachine(row), online: row.online, lastSeen: row.last_seen })),
+    nextToken: page.nextToken,
+  };
+}
+
+export async function updateMachine(input: In<'updateMachine'>, ctx: AuthedContext): Out<'updateMachine'> {
+  const row = await changeMachine(ctx.deps, ctx, input, { test: false });
+  liveOf(ctx.deps).publish({
+    businessId: row.business_id,
+    machineId: row.id,
+    message: { action: 'statusUpdate', params: { machine: toMachine(row) } },
+  });
+  return { machine: toMachine(row) };
+}
+
+export async function toggleArchive(input: In<'toggleArchive'>, ctx: AuthedContext): Out<'toggleArchive'> {
+  const { deps, principal } = ctx;
+  const now = deps.now();
+  const { row, recorded, archiving } = await deps.db.transaction().execute(async (tx) => {
+    const current = await lockMachine(tx, input.id);
+    if (!current) throw new AppError('NOT_FOUND', `Machine ${input.id} not found`);
+    const archiving = current.archived_at === null;
+    const row = await tx
+      .updateTable('machines')
+      .set(
+        archiving
+          ? {
+              archived_at: now,
+              archived_by_id: principal.userId,
+              archived_by_display: principal.displayName,
+              online: false,
+              updated: now,
+            }
+          : { archived_at: null, archived_by_id: null, archived_by_display: null, updated: now },
+      )
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    // An archived machine cannot be paired: its credentials end now, and pending codes with them.
+    if (archiving) await revokeCredentials(tx, row.id, now);
+    const recorded = await recordMachineEvent(tx, deps, row, {
+      code: archiving ? 'MP_0004' : 'MP_0005',
+      data: { userId: principal.userId, userDisplayName: principal.displayName },
+      created: now,
+    });
+    await audit(tx, ctx, {
+      action: archiving ? 'machine.archive' : 'machine.unarchive',
+      entityType: 'machine',
+      entityId: row.id,
+      businessId: row.business_id,
+    });
+    return { row, recorded, archiving };
+  });
+  const live = liveOf(deps);
+  if (archiving) live.commandLocker({ machineId: row.id, kind: 'disconnect', reason: 'Machine archived' });
+  publishRecorded(deps, recorded);
+  live.publish({
+    businessId: row.business_id,
+    machineId: row.id,
+    message: {
+      action: archiving ? 'archived' : 'unarchived',
+      params: { entity: 'machine', id: row.id, machine: toMachine(row) },
+    },
+  });
+  return { machine: toMachine(row) };
+}
+
+export async function toggleOutOfOrderStatus(
+  input: In<'toggleOutOfOrderStatus'>,
+  ctx: AuthedContext,
+): Out<'toggleOutOfOrderStatus'> {
+  const { deps, principal } = ctx;
+  const now = deps.now();
+  const { row, recorded } = await deps.db.transaction().execute(async (tx) => {
+    const current = await lockMachine(tx, input.id);
+    if (!current) throw new AppError('NOT_FOUND', `Machine ${input.id} not found`);
+    if (current.archived_at !== null) throw new AppError('CONFLICT', 'An archived machine cannot be edited');
+    const goingOut = current.out_of_order_at === null;
+    const row = await tx
+      .updateTable('machines')
+      .set(
+        goingOut
+          ? {
+              out_of_order_at: now,
+              out_of_order_by_id: principal.userId,
+              out_of_order_by_display: principal.displayName,
+              updated: now,
+            }
+          : { out_of_order_at: null, out_of_order_by_id: null, out_of_order_by_display: null, updated: now },
+      )
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const recorded = await recordMachineEvent(tx, deps, row, {
+      code: goingOut ? 'MP_0003' : 'MP_0002',
+      data: { userId: principal.userId, userDisplayName: principal.displayName },
+      created: now,
+    });
+    await audit(tx, ctx, {
+      action: goingOut ? 'machine.outOfOrder' : 'machine.inOrder',
+      entityType: 'machine',
+      entityId: row.id,
+      businessId: row.business_id,
+    });
+    return { row, recorded };
+  });
+  const machine = toMachine(row);
+  const live = liveOf(deps);
+  live.commandLocker({
+    machineId: row.id,
+    kind: 'call',
+    action: 'SetOutOfOrder',
+    payload: { outOfOrder: machine.outOfOrderStatus !== null, at: now, by: principal.displayName },
+  });
+  publishRecorded(deps, recorded);
+  live.publish({
+    businessId: row.business_id,
+    machineId: row.id,
+    message: { action: 'statusUpdate', params: { machine, online: row.online, lastSeen: row.last_seen } },
+  });
+  // The locker hears it now when connected; otherwise BootNotification's result tells it on reconnect.
+  return { machine, lockerNotified: row.online };
+}
+
+export async function listMachineStatus(input: In<'listMachineStatus'>, ctx: AuthedContext): Out<'listMachineStatus'> {
+  const row = await requireMachine(ctx.deps.db, input.machineId);
+  const before = decodeCursor(input.nextToken, 1)?.[0] as string | undefined;
+  const rows = await listStatusRows(ctx.deps.db, {
+    businessId: row.business_id,
+    machineId: row.id,
+    ...(before ? { before } : {}),
+    limit: machinesPageSize,
+  });
+  const page = pageOf(rows, machinesPageSize, (r) => [r.id]);
+  return { statuses: page.items, nextToken: page.nextToken };
+}
+
+export async function listEvents(input: In<'listEvents'>, ctx: AuthedContext): Out<'listEvents'> {
+  const row = await requireMachine(ctx.deps.db, input.machineId);
+  const before = decodeCursor(input.nextToken, 1)?.[0] as string | undefined;
+  const rows = await listEventRows(ctx.deps.db, {
+    businessId: row.business_id,
+    machineId: row.id,
+    ...(input.level ? { level: input.level } : {}),
+    ...(input.code ? { code: input.code } : {}),
+    ...(before ? { before } : {}),
+    limit: machinesPageSize,
+  });
+  const page = pageOf(rows, machinesPageSize, (r) => [r.id]);
+  return { events: page.items.map(toMachineEvent), nextToken: page.nextToken };
+}
+
+export async function isMachineAvailable(
+  input: In<'isMachineAvailable'>,
+  ctx: AuthedContext,
+): Out<'isMachineAvailable'> {
+  const row = await requireMachine(ctx.deps.db, input.id);
+  const reason =
+    row.archived_at !== null ? 'archived' : row.out_of_order_at !== null ? 'outOfOrder' : row.online ? null : 'offline';
+  return { available: reason === null, reason };
+}

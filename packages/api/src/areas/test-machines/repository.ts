@@ -1,0 +1,33 @@
+import type { Database } from '@medlocker/db';
+import type { Kysely, Transaction } from 'kysely';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The live credential of a test machine, still encrypted. */
+export const liveCredential = (db: Db, machineId: string) =>
+  db
+    .selectFrom('machine_credentials')
+    .select(['access_token_encrypted', 'access_token_expires_at', 'refresh_token_encrypted'])
+    .where('machine_id', '=', machineId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+
+/** Deletes a test machine and everything it reported: test data has no history worth keeping. */
+export async function deleteTestMachine(db: Db, machineId: string): Promise<void> {
+  for (const table of [
+    'locker_event_receipts',
+    'temperature_readings',
+    'machine_events',
+    'machine_status',
+    'machine_credentials',
+    'device_authorizations',
+  ] as const) {
+    await db.deleteFrom(table).where('machine_id', '=', machineId).execute();
+  }
+  await db.updateTable('bags').set({ machine_id: null, location: null }).where('machine_id', '=', machineId).execute();
+  await db.updateTable('orders').set({ machine_id: null }).where('machine_id', '=', machineId).execute();
+  await db.deleteFrom('machines').where('id', '=', machineId).where('is_test', '=', true).execute();
+}
+
+export const machineBags = (db: Db, machineId: string) =>
+  db.selectFrom('bags').selectAll().where('machine_id', '=', machineId).orderBy('location').orderBy('id').execute();

@@ -1,0 +1,99 @@
+import type { AppDeps } from '../deps.ts';
+import type { Logger } from '../http/logger.ts';
+import type { HubAction } from './protocol.ts';
+
+/** A push to consoles: `{ action, params }` (SPEC §3 WebSocket message body). */
+export type LiveMessage = { action: string; params: Record<string, unknown> };
+
+/** A push and who may see it: consoles watching the business, the machine, or the whole fleet. */
+export type ConsoleEvent = { businessId: string; machineId?: string | null; message: LiveMessage };
+
+/** Something for the process that holds a locker's connection: a call to make, or to hang up. */
+export type LockerCommand =
+  | { machineId: string; kind: 'call'; action: HubAction; payload: Record<string, unknown> }
+  | { machineId: string; kind: 'disconnect'; reason: string };
+
+export type Envelope = { kind: 'console'; event: ConsoleEvent } | { kind: 'locker'; command: LockerCommand };
+
+/**
+ * How envelopes travel between api processes. The local transport hands them straight back; the
+ * PostgreSQL one (pg-transport.ts) goes through NOTIFY so every process that LISTENs gets them, the
+ * one that published included.
+ */
+export type LiveTransport = {
+  send(envelope: Envelope): void;
+  onReceive(handler: (envelope: Envelope) => void): void;
+  close(): Promise<void>;
+};
+
+export function localTransport(): LiveTransport {
+  const handlers: ((e: Envelope) => void)[] = [];
+  return {
+    // A microtask, not a direct call: a publisher inside a transaction must not run socket code re-entrantly.
+    send: (envelope) =>
+      queueMicrotask(() => {
+        for (const h of handlers) h(envelope);
+      }),
+    onReceive: (handler) => void handlers.push(handler),
+    close: async () => {},
+  };
+}
+
+/**
+ * The in-process publisher other areas use: `liveOf(deps).publish({ businessId, message })` reaches the
+ * consoles allowed to see it; `commandLocker` reaches a connected locker, whichever process holds it.
+ * Publish after the change commits: a console that reloads on a push must find the change there.
+ */
+export class LiveHub {
+  private readonly consoleHandlers = new Set<(event: ConsoleEvent) => void>();
+  private readonly lockerHandlers = new Set<(command: LockerCommand) => void>();
+
+  constructor(
+    private readonly transport: LiveTransport = localTransport(),
+    private readonly logger?: Logger,
+  ) {
+    transport.onReceive((envelope) => {
+      try {
+        if (envelope.kind === 'console') for (const h of this.consoleHandlers) h(envelope.event);
+        else for (const h of this.lockerHandlers) h(envelope.command);
+      } catch (error) {
+        this.logger?.error('live handler failed', { error: String(error) });
+      }
+    });
+  }
+
+  publish(event: ConsoleEvent): void {
+    this.transport.send({ kind: 'console', event });
+  }
+
+  commandLocker(command: LockerCommand): void {
+    this.transport.send({ kind: 'locker', command });
+  }
+
+  onConsoleEvent(handler: (event: ConsoleEvent) => void): () => void {
+    this.consoleHandlers.add(handler);
+    return () => this.consoleHandlers.delete(handler);
+  }
+
+  onLockerCommand(handler: (command: LockerCommand) => void): () => void {
+    this.lockerHandlers.add(handler);
+    return () => this.lockerHandlers.delete(handler);
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
+
+const hubs = new WeakMap<AppDeps, LiveHub>();
+
+/** The LiveHub of an app: `deps.live` when given (server.ts, on PostgreSQL), else one local hub per deps. */
+export function liveOf(deps: AppDeps): LiveHub {
+  if (deps.live) return deps.live;
+  let hub = hubs.get(deps);
+  if (!hub) {
+    hub = new LiveHub(localTransport(), deps.logger);
+    hubs.set(deps, hub);
+  }
+  return hub;
+}

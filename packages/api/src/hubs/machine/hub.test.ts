@@ -1,0 +1,275 @@
+import { expect, it } from 'bun:test';
+import { credentialPolicy } from '../../areas/device-auth/repository.ts';
+import { describeApi } from '../../testing.ts';
+import { eventually, listen, seedBusiness, TestLocker, testMachine, withTestAuth } from '../test-kit.ts';
+import { sweepOffline } from './sweeper.ts';
+
+describeApi(
+  'the machine hub',
+  (t) => {
+    it('refuses a connection without a token, with a wrong one, or with an expired one', async () => {
+      await seedBusiness(t.db);
+      const m = await testMachine(t);
+      const hub = listen(t);
+      try {
+        await expect(TestLocker.connect(hub.url, 'x'.repeat(43))).rejects.toThrow();
+        const res = await fetch(`${hub.http}/machine`, { headers: { upgrade: 'websocket', connection: 'upgrade' } });
+        expect(res.status).toBe(401);
+        t.advance(credentialPolicy.accessTokenMs + 1);
+        await expect(TestLocker.connect(hub.url, m.token)).rejects.toThrow();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('accepts the token as a Bearer header or as a subprotocol, and answers with its subprotocol', async () => {
+      await seedBusiness(t.db);
+      const m = await testMachine(t);
+      const hub = listen(t);
+      try {
+        const a = await TestLocker.connect(hub.url, m.token, 'subprotocol');
+        expect(a.protocol).toBe('medlocker.locker.v1');
+        const boot = await a.boot();
+        expect(boot[0]).toBe(3);
+        expect(boot[2]).toMatchObject({ status: 'Accepted', heartbeatInterval: 60, machineId: m.id, lastSeq: 0 });
+        a.close();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('answers malformed frames with an error frame and keeps the connection', async () => {
+      await seedBusiness(t.db);
+      const m = await testMachine(t);
+      const hub = listen(t);
+      try {
+        const locker = await TestLocker.connect(hub.url, m.token);
+        expect((await locker.raw('{not json')).slice(0, 3)).toEqual([4, '-1', 'FormationViolation']);
+        expect((await locker.raw('[2,"a"]')).slice(0, 3)).toEqual([4, '-1', 'FormationViolation']);
+        expect((await locker.raw('[2,"z1","Heartbeat","x"]', 'z1')).slice(0, 3)).toEqual([
+          4,
+          'z1',
+          'FormationViolation',
+        ]);
+        expect((await locker.call('Teleport', {})).slice(0, 3)).toEqual([4, 'c1', 'NotImplemented']);
+        expect((await locker.call('Heartbeat', {}))[2]).toBe('ProtocolError');
+        await locker.boot();
+        const bad = await locker.call('MachineEvent', { eventId: 'e1', seq: 'one', created: 1, code: 'EM_0001' });
+        expect(bad[2]).toBe('TypeConstraintViolation');
+        expect((await locker.call('Heartbeat', {}))[0]).toBe(3);
+        locker.close();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('refuses a payload that names another machine with a SecurityError', async () => {
+      await seedBusiness(t.db);
+      const m = await testMachine(t);
+      const other = await testMachine(t, 'b1', 'Locker 2');
+      const hub = listen(t);
+      try {
+        const locker = await TestLocker.connect(hub.url, m.token);
+        await locker.boot();
+        const answer = await locker.call('MachineEvent', {
+          machineId: other.id,
+          eventId: 'e1',
+          seq: 1,
+          created: t.deps.now(),
+          code: 'EM_0019',
+        });
+        expect(answer.slice(0, 3)).toEqual([4, 'c2', 'SecurityError']);
+        const events = await t.db.selectFrom('machine_events').selectAll().where('code', '=', 'EM_0019').execute();
+        expect(events).toHaveLength(0);
+        locker.close();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('stores a replayed event once and answers the replay with the same result', async () => {
+      await seedBusiness(t.db);
+      const m = await testMachine(t);
+      const hub = listen(t);
+      try {
+        const locker = await TestLocker.connect(hub.url, m.token);
+        await locker.boot();
+        const event = { eventId: 'ev-1', seq: 1, created: t.deps.now(), barcode: 'BC1', location: 'A1' };
+        const first = await locker.call('BagLoaded', event);
+        const again = await locker.call('BagLoaded', event);
+        expect(first[0]).toBe(3);
+        expect(again[2]).toEqual(first[2]);
+        const readings = {
+          eventId: 'ev-2',
+          seq: 2,
+          created: t.deps.now(),
+          readings: [{ created: t.deps.now(), value: 20 }],
+        };
+        await locker.call('TemperatureReadings', readings);
+        await locker.call('TemperatureReadings', readings);
+        expect(await t.db.selectFrom('bags').selectAll().execute()).toHaveLength(1);
+        expect(await t.db.selectFrom('temperature_readings').selectAll().execute()).toHaveLength(1);
+        expect(await t.db.selectFrom('locker_event_receipts').selectAll().execute()).toHaveLength(2);
+        locker.close();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('stores an offline queue replayed in order after the hub restarts, losing nothing', async () => {
+      await seedBusiness(t.db);
+      const m = await testMachine(t);
+      let hub = listen(t);
+      const locker = await TestLocker.connect(hub.url, m.token);
+      await locker.boot();
+      const now = t.deps.now();
+      const queue = Array.from({ length: 30 }, (_, i) => ({
+        action: i % 3 === 0 ? 'MachineEvent' : 'TemperatureReadings',
+        payload:
+          i % 3 === 0
+            ? { eventId: `q${i}`, seq: i + 1, created: now + i, code: 'EM_0017' }
+            : { eventId: `q${i}`, seq: i + 1, created: now + i, readings: [{ created: now + i, value: 19 }] },
+      }));
+      // The first five are acknowledged, then the hub goes away before the rest.
+      for (const e of queue.slice(0, 5)) expect((await locker.call(e.action, e.payload))[0]).toBe(3);
+      hub.stop();
+      await eventually(() => locker.received.length >= 6 || true);
+      hub = listen(t);
+      try {
+        const again = await TestLocker.connect(hub.url, m.token);
+        const boot = await again.boot(30);
+        expect(boot[2]).toMatchObject({ lastSeq: 5 });
+        // The locker replays everything it was not sure of, from the first unacknowledged, in order.
+        for (const e of queue.slice(3)) expect((await again.call(e.action, e.payload))[0]).toBe(3);
+        const receipts = await t.db
+          .selectFrom('locker_event_receipts')
+          .select('sequence')
+          .orderBy('sequence')
+          .execute();
+        expect(receipts.map((r) => r.sequence)).toEqual(queue.map((_, i) => i + 1));
+        expect(
+          await t.db.selectFrom('machine_events').selectAll().where('code', '=', 'EM_0017').execute(),
+        ).toHaveLength(10);
+        expect(await t.db.selectFrom('temperature_readings').selectAll().execute()).toHaveLength(20);
+        again.close();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('tells a connected locker when staff switch the machine out of order', async () => {
+      await seedBusiness(t.db);
+      const m = await testMachine(t);
+      const hub = listen(t);
+      try {
+        const locker = await TestLocker.connect(hub.url, m.token);
+        await locker.boot();
+        const res = await t.call('machines', 'toggleOutOfOrderStatus', { id: m.id }, { cookie: 'session=support' });
+        expect(res.status).toBe(200);
+        expect(res.body.machine.outOfOrderStatus).toMatchObject({
+          userId: 'u-support',
+          userDisplayName: 'Sam Support',
+        });
+        const call = await locker.waitForHubCall('SetOutOfOrder');
+        expect(call[3]).toMatchObject({ outOfOrder: true });
+        const codes = await t.db.selectFrom('machine_events').select('code').execute();
+        expect(codes.map((c) => c.code)).toContain('MP_0003');
+        locker.close();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('keeps the 3-hour average and raises MP_0001 once when it leaves 8–25 °C', async () => {
+      await seedBusiness(t.db);
+      const m = await testMachine(t);
+      const hub = listen(t);
+      try {
+        const locker = await TestLocker.connect(hub.url, m.token);
+        await locker.boot();
+        const now = t.deps.now();
+        const old = { eventId: 'old', seq: 1, created: now, readings: [{ created: now - 4 * 3600_000, value: 5 }] };
+        await locker.call('TemperatureReadings', old);
+        const warm = (i: number, value: number) => ({
+          eventId: `w${i}`,
+          seq: i + 2,
+          created: now,
+          readings: [{ created: now - i * 1000, value }],
+        });
+        await locker.call('TemperatureReadings', warm(0, 24));
+        await eventually(async () => (await machineOf(m.id)).temperature_average === 24);
+        await locker.call('TemperatureReadings', warm(1, 30));
+        await eventually(async () => (await machineOf(m.id)).temperature_average === 27);
+        await locker.call('TemperatureReadings', warm(2, 30));
+        await eventually(async () => Math.abs(((await machineOf(m.id)).temperature_average ?? 0) - 28) < 1e-9);
+        const excursions = await t.db.selectFrom('machine_events').selectAll().where('code', '=', 'MP_0001').execute();
+        expect(excursions).toHaveLength(1);
+        expect(excursions[0]?.data).toMatchObject({ average: 27 });
+        const got = await t.call('machines', 'getMachine', { id: m.id }, { cookie: 'session=support' });
+        expect(got.body.machine.temperatureStatus).toMatchObject({ average: 28, lastExcursionAt: now });
+        expect(got.body.machine.temperatureStatus?.readings).toHaveLength(3);
+        locker.close();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('turns an alarm into a staff notification and queued SMS and email to keyholders', async () => {
+      await seedBusiness(t.db, 'b1', { mobiles: ['+447700900123'], emails: ['alerts@pharmacy.test'], name: 'High St' });
+      const m = await testMachine(t);
+      const hub = listen(t);
+      try {
+        const locker = await TestLocker.connect(hub.url, m.token);
+        await locker.boot();
+        const answer = await locker.call('MachineEvent', {
+          eventId: 'a1',
+          seq: 1,
+          created: t.deps.now(),
+          code: 'EM_0003',
+        });
+        expect(answer[0]).toBe(3);
+        const [notification] = await t.db.selectFrom('notifications').selectAll().execute();
+        expect(notification?.level).toBe('critical');
+        expect(notification?.body).toContain('There has been a power disruption at Locker 1 at High St');
+        const outbox = await t.db.selectFrom('message_outbox').selectAll().orderBy('channel').execute();
+        expect(outbox.map((o) => [o.channel, o.recipient, o.status])).toEqual([
+          ['email', 'alerts@pharmacy.test', 'pending'],
+          ['sms', '+447700900123', 'pending'],
+        ]);
+        // A code without an alarm template is stored but notifies nobody.
+        await locker.call('MachineEvent', { eventId: 'a2', seq: 2, created: t.deps.now(), code: 'EM_0017' });
+        expect(await t.db.selectFrom('notifications').selectAll().execute()).toHaveLength(1);
+        locker.close();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('marks a machine offline after missed heartbeats and raises an event', async () => {
+      await seedBusiness(t.db);
+      const m = await testMachine(t);
+      const hub = listen(t);
+      try {
+        const locker = await TestLocker.connect(hub.url, m.token);
+        await locker.boot();
+        expect((await machineOf(m.id)).online).toBe(true);
+        t.advance(2 * 60_000);
+        expect(await sweepOffline(t.deps, 60)).toEqual([]);
+        t.advance(2 * 60_000);
+        expect(await sweepOffline(t.deps, 60)).toEqual([m.id]);
+        expect((await machineOf(m.id)).online).toBe(false);
+        const codes = (await t.db.selectFrom('machine_events').select('code').execute()).map((r) => r.code);
+        expect(codes).toContain('MP_0006');
+        await locker.call('Heartbeat', {});
+        expect((await machineOf(m.id)).online).toBe(true);
+        locker.close();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    const machineOf = (id: string) =>
+      t.db.selectFrom('machines').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  },
+  withTestAuth,
+);

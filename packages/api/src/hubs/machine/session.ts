@@ -1,0 +1,329 @@
+import { machineAlerts } from '@medlocker/core';
+import type { Database } from '@medlocker/db';
+import type { Transaction } from 'kysely';
+import { publishRecorded, type RecordedEvent, recordMachineEvent } from '../../areas/machines/events.ts';
+import { type MachineRow, toMachine } from '../../areas/machines/repository.ts';
+import type { AppDeps } from '../../deps.ts';
+import { liveOf } from '../live.ts';
+import {
+  type CallFrame,
+  callFrame,
+  checkLockerCall,
+  type ErrorFrame,
+  encodeFrame,
+  errorFrame,
+  type Frame,
+  type HubAction,
+  type LockerAction,
+  type LockerRequest,
+  parseFrame,
+  protocolTiming,
+  resultFrame,
+} from '../protocol.ts';
+import type { ReadingsBatcher } from './readings.ts';
+import {
+  claimEvent,
+  insertStatus,
+  type LockerIdentity,
+  lastStoredSeq,
+  loadBag,
+  machineRow,
+  saveResult,
+  storedResult,
+  touchOnline,
+  unloadBag,
+} from './store.ts';
+
+/** The socket as a session needs it. */
+export type LockerSocket = { send(text: string): void; close(code?: number, reason?: string): void };
+
+export type SessionOptions = { heartbeatIntervalSeconds: number };
+
+/** A failure to answer with an error frame rather than a crash. */
+class CallError extends Error {
+  constructor(readonly frame: ErrorFrame) {
+    super(frame[3]);
+  }
+}
+
+type DataEvent = { eventId: string; seq: number; created: number };
+
+/**
+ * One locker's connection. Calls are handled one after another, in arrival order, so a replayed queue is
+ * stored in its sequence order; every call gets exactly one answer, errors included.
+ */
+export class LockerSession {
+  private booted = false;
+  private lastSeq = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private readonly pending = new Map<
+    string,
+    { resolve: (frame: Frame) => void; timer: ReturnType<typeof setTimeout> }
+  >();
+  private nextCallId = 1;
+
+  constructor(
+    readonly who: LockerIdentity,
+    private readonly socket: LockerSocket,
+    private readonly deps: AppDeps,
+    private readonly batcher: ReadingsBatcher,
+    private readonly options: SessionOptions,
+  ) {}
+
+  /** A message from the locker. Never throws. */
+  receive(message: unknown): void {
+    const parsed = parseFrame(message);
+    if (!parsed.ok) {
+      this.deps.logger.warn('locker sent a malformed frame', {
+        machineId: this.who.machineId,
+        problem: parsed.error[3],
+      });
+      this.send(parsed.error);
+      return;
+    }
+    const frame = parsed.frame;
+    if (frame[0] !== 2) {
+      const waiting = this.pending.get(frame[1]);
+      if (!waiting) {
+        this.deps.logger.warn('locker answered an unknown call', { machineId: this.who.machineId, id: frame[1] });
+        return;
+      }
+      this.pending.delete(frame[1]);
+      clearTimeout(waiting.timer);
+      waiting.resolve(frame);
+      return;
+    }
+    this.chain = this.chain.then(() => this.handleCall(frame));
+  }
+
+  /** Sends a call to the locker and waits for its answer (or a timeout, as an InternalError frame). */
+  call(action: HubAction, payload: Record<string, unknown>): Promise<Frame> {
+    const id = `h${this.nextCallId++}`;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve(errorFrame(id, 'InternalError', 'The locker did not answer in time'));
+      }, protocolTiming.callTimeoutMs);
+      this.pending.set(id, { resolve, timer });
+      this.send(callFrame(id, action, payload));
+    });
+  }
+
+  close(code: number, reason: string): void {
+    this.socket.close(code, reason);
+  }
+
+  dispose(): void {
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.resolve(errorFrame(id, 'InternalError', 'Connection closed'));
+    }
+    this.pending.clear();
+  }
+
+  private send(frame: Frame): void {
+    try {
+      this.socket.send(encodeFrame(frame));
+    } catch {
+      // The socket closed meanwhile; the locker will replay what it did not hear answered.
+    }
+  }
+
+  private async handleCall([, id, action, payload]: CallFrame): Promise<void> {
+    try {
+      const checked = checkLockerCall(id, action, payload);
+      if (!checked.ok) throw new CallError(checked.error);
+      const body = checked.payload as { machineId?: string };
+      if (body.machineId !== undefined && body.machineId !== this.who.machineId) {
+        this.deps.logger.warn('locker spoke for another machine', {
+          machineId: this.who.machineId,
+          claimed: body.machineId,
+        });
+        throw new CallError(errorFrame(id, 'SecurityError', 'A locker may only speak for its own machine'));
+      }
+      if (!this.booted && checked.action !== 'BootNotification') {
+        throw new CallError(errorFrame(id, 'ProtocolError', 'Send BootNotification first'));
+      }
+      const result = await this.dispatch(id, checked.action, checked.payload);
+      this.send(resultFrame(id, result));
+    } catch (error) {
+      if (error instanceof CallError) {
+        this.send(error.frame);
+        return;
+      }
+      this.deps.logger.error('locker call failed', {
+        machineId: this.who.machineId,
+        action,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      // Nothing was committed; the locker keeps the event and sends it again later.
+      this.send(errorFrame(id, 'InternalError', 'The hub could not store this; send it again later'));
+    }
+  }
+
+  private async dispatch(id: string, action: LockerAction, payload: unknown): Promise<Record<string, unknown>> {
+    const now = this.deps.now();
+    switch (action) {
+      case 'BootNotification':
+        return this.boot(payload as LockerRequest<'BootNotification'>, now);
+      case 'Heartbeat':
+        await this.online(now);
+        return { currentTime: now };
+      case 'StatusNotification': {
+        const p = payload as LockerRequest<'StatusNotification'>;
+        const statusId = await insertStatus(this.deps.db, this.who, p.observations, p.created ?? now);
+        liveOf(this.deps).publish({
+          businessId: this.who.businessId,
+          machineId: this.who.machineId,
+          message: {
+            action: 'statusUpdate',
+            params: {
+              machineId: this.who.machineId,
+              statusId,
+              observations: p.observations,
+              created: p.created ?? now,
+            },
+          },
+        });
+        return {};
+      }
+      case 'TemperatureReadings': {
+        const p = payload as LockerRequest<'TemperatureReadings'>;
+        this.noteSeq(p);
+        const { stored } = await this.batcher.add(this.who, p.eventId, p.seq, p.readings);
+        return { stored };
+      }
+      case 'MachineEvent':
+        return this.once(p(payload), 'MachineEvent', async (tx, machine) => {
+          const e = payload as LockerRequest<'MachineEvent'>;
+          const known = (machineAlerts as Record<string, { level: string }>)[e.code];
+          const recorded = await recordMachineEvent(tx, this.deps, machine, {
+            code: e.code,
+            ...(e.level ? { level: e.level } : known ? {} : { level: 'info' }),
+            ...(e.message ? { message: e.message } : {}),
+            ...(e.data ? { data: e.data } : {}),
+            bagId: e.bagId ?? null,
+            barcode: e.barcode ?? null,
+            lockerEventId: e.eventId,
+            seq: e.seq,
+            created: e.created,
+          });
+          return { result: { id: recorded.event.id }, recorded };
+        });
+      case 'BagLoaded':
+        return this.once(p(payload), 'BagLoaded', async (tx) => {
+          const e = payload as LockerRequest<'BagLoaded'>;
+          return { result: await loadBag(tx, this.who, e, now) };
+        });
+      case 'BagRemoved':
+        return this.once(p(payload), 'BagRemoved', async (tx) => {
+          const e = payload as LockerRequest<'BagRemoved'>;
+          const { bagId } = await unloadBag(tx, this.who, e, now);
+          return { result: { bagId } };
+        });
+      case 'BagCollected':
+        // The bag leaves the machine; the order's collection is the orders issue's to record.
+        return this.once(p(payload), 'BagCollected', async (tx) => {
+          const e = payload as LockerRequest<'BagCollected'>;
+          return { result: await unloadBag(tx, this.who, e, now) };
+        });
+      case 'VerifyPin':
+        throw new CallError(errorFrame(id, 'NotSupported', 'PIN collection arrives with the orders release'));
+    }
+  }
+
+  private async boot(p: LockerRequest<'BootNotification'>, now: number): Promise<Record<string, unknown>> {
+    const machine = await machineRow(this.deps.db, this.who.machineId);
+    if (!machine || machine.archived_at !== null) {
+      return {
+        status: 'Rejected',
+        currentTime: now,
+        heartbeatInterval: this.options.heartbeatIntervalSeconds,
+        machineId: this.who.machineId,
+        lastSeq: 0,
+        outOfOrder: true,
+      };
+    }
+    this.lastSeq = await lastStoredSeq(this.deps.db, this.who);
+    if (p.lastSeq !== undefined && p.lastSeq < this.lastSeq) {
+      // The locker lost its counter (a reset): its new events would look like old ones.
+      this.deps.logger.warn('locker sequence behind the hub', {
+        machineId: this.who.machineId,
+        lockerLastSeq: p.lastSeq,
+        hubLastSeq: this.lastSeq,
+      });
+    }
+    this.booted = true;
+    await this.online(now);
+    return {
+      status: 'Accepted',
+      currentTime: now,
+      heartbeatInterval: this.options.heartbeatIntervalSeconds,
+      machineId: this.who.machineId,
+      lastSeq: this.lastSeq,
+      outOfOrder: machine.out_of_order_at !== null,
+    };
+  }
+
+  private async online(now: number): Promise<void> {
+    const before = await touchOnline(this.deps.db, this.who, now);
+    if (!before || before.wasOnline) return;
+    const machine = await machineRow(this.deps.db, this.who.machineId);
+    if (!machine) return;
+    const recorded = await this.deps.db
+      .transaction()
+      .execute((tx) => recordMachineEvent(tx, this.deps, machine, { code: 'MP_0007', created: now }));
+    publishRecorded(this.deps, recorded);
+    liveOf(this.deps).publish({
+      businessId: this.who.businessId,
+      machineId: this.who.machineId,
+      message: { action: 'statusUpdate', params: { machine: toMachine(machine), online: true, lastSeen: now } },
+    });
+  }
+
+  /** Logs a gap or a step back in the locker's sequence; the event is stored either way. */
+  private noteSeq(e: DataEvent): void {
+    if (e.seq > this.lastSeq + 1) {
+      this.deps.logger.warn('locker sequence gap', {
+        machineId: this.who.machineId,
+        expected: this.lastSeq + 1,
+        received: e.seq,
+      });
+    }
+    if (e.seq > this.lastSeq) this.lastSeq = e.seq;
+  }
+
+  /**
+   * Applies a data-changing event exactly once: its (machine, eventId) receipt and its change commit in
+   * one transaction before the answer goes out; a replay finds the receipt and gets the stored answer.
+   */
+  private async once(
+    e: DataEvent,
+    action: LockerAction,
+    apply: (
+      tx: Transaction<Database>,
+      machine: MachineRow,
+    ) => Promise<{ result: Record<string, unknown>; recorded?: RecordedEvent }>,
+  ): Promise<Record<string, unknown>> {
+    const now = this.deps.now();
+    const outcome = await this.deps.db.transaction().execute(async (tx) => {
+      if (!(await claimEvent(tx, this.who, { eventId: e.eventId, seq: e.seq, action }, now))) {
+        return {
+          duplicate: true as const,
+          result: (await storedResult(tx, this.who, e.eventId)) as Record<string, unknown>,
+        };
+      }
+      const machine = await machineRow(tx, this.who.machineId);
+      if (!machine) throw new Error('machine gone');
+      const applied = await apply(tx, machine);
+      await saveResult(tx, this.who, e.eventId, applied.result);
+      return { duplicate: false as const, ...applied };
+    });
+    if (outcome.duplicate) return outcome.result;
+    this.noteSeq(e);
+    if (outcome.recorded) publishRecorded(this.deps, outcome.recorded);
+    return outcome.result;
+  }
+}
+
+const p = (payload: unknown): DataEvent => payload as DataEvent;

@@ -1,0 +1,47 @@
+import { publishRecorded, recordMachineEvent } from '../../areas/machines/events.ts';
+import { toMachine } from '../../areas/machines/repository.ts';
+import type { AppDeps } from '../../deps.ts';
+import { liveOf } from '../live.ts';
+import { offlineAfterMs } from '../protocol.ts';
+
+/**
+ * Marks machines offline that have not been heard from for the missed-heartbeat window, and raises
+ * MP_0006 for each. The UPDATE … RETURNING claims each machine once, so several api processes may
+ * sweep at the same time without raising the event twice.
+ */
+export async function sweepOffline(deps: AppDeps, heartbeatIntervalSeconds: number): Promise<string[]> {
+  const now = deps.now();
+  const cutoff = now - offlineAfterMs(heartbeatIntervalSeconds);
+  const gone = await deps.db.transaction().execute(async (tx) => {
+    const rows = await tx
+      .updateTable('machines')
+      .set({ online: false })
+      .where('online', '=', true)
+      .where((eb) => eb.or([eb('last_seen', '<', cutoff), eb('last_seen', 'is', null)]))
+      .returningAll()
+      .execute();
+    const recorded = [];
+    for (const row of rows) {
+      recorded.push({
+        row,
+        event: await recordMachineEvent(tx, deps, row, {
+          code: 'MP_0006',
+          message: 'No heartbeat from the locker: offline',
+          data: { lastSeen: row.last_seen },
+          created: now,
+        }),
+      });
+    }
+    return recorded;
+  });
+  const live = liveOf(deps);
+  for (const { row, event } of gone) {
+    publishRecorded(deps, event);
+    live.publish({
+      businessId: row.business_id,
+      machineId: row.id,
+      message: { action: 'statusUpdate', params: { machine: toMachine(row), online: false, lastSeen: row.last_seen } },
+    });
+  }
+  return gone.map((g) => g.row.id);
+}

@@ -1,0 +1,27 @@
+import { type } from 'arktype';
+import { Bag } from '../machine/machine.ts';
+import { defineArea } from './define.ts';
+
+const Id = 'string > 0 & string <= 64';
+
+export const bags = defineArea({
+  listBags: {
+    input: type({
+      businessId: Id,
+      /** Only the bags this machine holds now (its contents). */
+      'machineId?': Id,
+      /** Prefix of the barcode. */
+      'filter?': 'string <= 128',
+      'nextToken?': 'string | null',
+    }),
+    output: type({ bags: Bag.array(), nextToken: 'string | null' }),
+    access: 'support',
+    summary: "A business's bags, or a machine's contents, newest first, 25 a page.",
+  },
+  reprocessBags: {
+    input: type({ machineId: Id }),
+    output: type({ processed: 'number.integer >= 0', matched: 'number.integer >= 0' }),
+    access: 'support',
+    summary: "Matches the machine's bags that have no order to a current order with the same barcode.",
+  },
+});

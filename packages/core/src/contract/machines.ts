@@ -1,0 +1,83 @@
+import { type } from 'arktype';
+import { Level } from '../errors/machine-alerts.ts';
+import { Machine, MachineStatus } from '../machine/machine.ts';
+import { MachineEvent } from '../machine/machine-event.ts';
+import { Bool, PositiveInteger, Required } from '../validation/general.ts';
+import { defineArea } from './define.ts';
+
+/** Pages of machines, events and statuses are 25 long; `nextToken` is an opaque keyset cursor. */
+export const machinesPageSize = 25;
+
+const Id = 'string > 0 & string <= 64';
+const Paging = { 'nextToken?': 'string | null' } as const;
+
+/** What staff fill in to add or edit a machine (SPEC §5: name and slots required, slots a positive integer). */
+export const MachineForm = type({
+  name: Required.pipe((s) => s.trim()).to('string <= 100'),
+  numberOfSlots: PositiveInteger,
+  'paymentsEnabled?': Bool,
+});
+
+export const machines = defineArea({
+  createMachine: {
+    input: MachineForm.and({ businessId: Id }),
+    output: type({ machine: Machine }),
+    access: 'support',
+    summary: 'Adds a machine to a business; its name must be unique in the business, whatever the case (409).',
+  },
+  getMachine: {
+    input: type({ id: Id }),
+    output: type({ machine: Machine, online: 'boolean', lastSeen: 'number | null', paired: 'boolean' }),
+    access: 'support',
+    summary: 'A machine with its temperature status (3-hour average and recent readings) and connection state.',
+  },
+  listMachines: {
+    input: type({ businessId: Id, 'archived?': 'boolean', 'filter?': 'string <= 200', ...Paging }),
+    output: type({
+      machines: Machine.and({ online: 'boolean', lastSeen: 'number | null' }).array(),
+      nextToken: 'string | null',
+    }),
+    access: 'support',
+    summary: "A business's machines by name: active or archived, case-insensitive name prefix, 25 a page.",
+  },
+  updateMachine: {
+    input: MachineForm.and({ id: Id }),
+    output: type({ machine: Machine }),
+    access: 'support',
+    summary: 'Changes name, slots or payments of a machine that is not archived.',
+  },
+  toggleArchive: {
+    input: type({ id: Id }),
+    output: type({ machine: Machine }),
+    access: 'support',
+    summary: 'Archives (revoking its credentials, MP_0004) or unarchives (MP_0005) a machine.',
+  },
+  toggleOutOfOrderStatus: {
+    input: type({ id: Id }),
+    output: type({ machine: Machine, lockerNotified: 'boolean' }),
+    access: 'support',
+    summary: 'Switches a machine out of order (MP_0003) or back in order (MP_0002) and tells the locker.',
+  },
+  listMachineStatus: {
+    input: type({ machineId: Id, ...Paging }),
+    output: type({ statuses: MachineStatus.array(), nextToken: 'string | null' }),
+    access: 'support',
+    summary: 'Status reports of a machine, newest first.',
+  },
+  listEvents: {
+    input: type({ machineId: Id, 'level?': Level, 'code?': 'string <= 16', ...Paging }),
+    output: type({ events: MachineEvent.array(), nextToken: 'string | null' }),
+    access: 'support',
+    summary: 'Events of a machine (EM_ from the locker, MP_ from the product), newest first.',
+  },
+  isMachineAvailable: {
+    input: type({ id: Id }),
+    output: type({
+      available: 'boolean',
+      /** Why not, when not: archived, outOfOrder or offline. */
+      reason: "'archived' | 'outOfOrder' | 'offline' | null",
+    }),
+    access: 'support',
+    summary: 'Whether a machine can take orders now: not archived, in order and online.',
+  },
+});

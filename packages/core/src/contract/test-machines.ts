@@ -1,0 +1,48 @@
+import { type } from 'arktype';
+import { Bag, TestMachine } from '../machine/machine.ts';
+import { defineArea } from './define.ts';
+import { MachineForm, machinesPageSize } from './machines.ts';
+
+const Id = 'string > 0 & string <= 64';
+
+/** Test machines page like machines. */
+export const testMachinesPageSize = machinesPageSize;
+
+export const testMachines = defineArea({
+  create: {
+    input: MachineForm.and({ businessId: Id }),
+    output: type({ testMachine: TestMachine }),
+    access: 'support',
+    summary: 'Adds a test machine, paired at once: its credentials are in the answer (for locker-sim).',
+  },
+  get: {
+    input: type({ id: Id }),
+    output: type({ testMachine: TestMachine }),
+    access: 'support',
+    summary: 'A test machine with its current credentials.',
+  },
+  list: {
+    input: type({ businessId: Id, 'nextToken?': 'string | null' }),
+    output: type({ testMachines: TestMachine.array(), nextToken: 'string | null' }),
+    access: 'support',
+    summary: "A business's test machines by name, 25 a page.",
+  },
+  update: {
+    input: MachineForm.and({ id: Id }),
+    output: type({ testMachine: TestMachine }),
+    access: 'support',
+    summary: 'Changes name, slots or payments of a test machine.',
+  },
+  remove: {
+    input: type({ id: Id }),
+    output: type({ ok: 'true' }),
+    access: 'support',
+    summary: 'Deletes a test machine with everything it reported.',
+  },
+  getTestMachineBags: {
+    input: type({ id: Id }),
+    output: type({ bags: Bag.array() }),
+    access: 'support',
+    summary: 'The bags a test machine holds now, by location.',
+  },
+});
