@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, expect, it } from 'bun:test';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+// Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
+import { describeApi } from '../../api/src/testing.ts';
+import type { CliIo } from './context.ts';
+import { runCli } from './program.ts';
+
+const PASSWORD = 'correct horse battery';
+
+let home: string;
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), 'medlocker-cli-'));
+});
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+describeApi('the medlocker cli', (t) => {
+  let server: ReturnType<typeof Bun.serve> | undefined;
+  let api = '';
+  beforeAll(() => {
+    // A real HTTP server in the test process, on a free port, serving the in-process app.
+    server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => t.app.handle(request) });
+    api = `http://127.0.0.1:${server.port}`;
+  });
+  afterAll(async () => {
+    await server?.stop(true);
+  });
+
+  /** Runs one command line; `stdin` is what --password-stdin reads. */
+  async function cli(args: string[], options: { stdin?: string; configHome?: string } = {}) {
+    let stdout = '';
+    let stderr = '';
+    const io: CliIo = {
+      stdout: (s) => {
+        stdout += s;
+      },
+      stderr: (s) => {
+        stderr += s;
+      },
+      readStdin: async () => options.stdin ?? '',
+      env: { XDG_CONFIG_HOME: options.configHome ?? join(home, t.kind), MEDLOCKER_API: api },
+      interactive: false,
+      ask: async () => null,
+    };
+    const code = await runCli(args, io);
+    return { code, stdout, stderr, json: () => JSON.parse(stdout) };
+  }
+
+  const credentialsFile = () => join(home, t.kind, 'medlocker', 'credentials.json');
+
+  async function loginAs(email: string) {
+    const res = await cli(['login', '--email', email, '--password-stdin'], { stdin: `${PASSWORD}\n` });
+    expect(res.code).toBe(0);
+    return res;
+  }
+
+  it('logs in with --password-stdin, keeps the token in a 0600 file keyed by API URL, and says who you are', async () => {
+    await t.createUser({ email: 'ops@medlocker.test', password: PASSWORD, support: true, givenName: 'Olu', familyName: 'Ops' });
+    const res = await loginAs('OPS@medlocker.test');
+    expect(res.stdout).toContain(`Logged in to ${api} as Olu Ops <ops@medlocker.test>`);
+    const file = JSON.parse(await readFile(credentialsFile(), 'utf8'));
+    expect(file.sessions[api].token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await stat(credentialsFile())).mode & 0o777).toBe(0o600);
+
+    const who = await cli(['whoami']);
+    expect(who.code).toBe(0);
+    expect(who.stdout).toContain('ops@medlocker.test');
+    expect(who.stdout).toContain('support');
+    const whoJson = await cli(['whoami', '--json']);
+    expect(whoJson.json()).toMatchObject({ scopes: ['support'], user: { email: 'ops@medlocker.test' } });
+  });
+
+  it('explains a refused login and exits 1', async () => {
+    await t.createUser({ email: 'ops2@medlocker.test', password: PASSWORD, support: true });
+    const res = await cli(['login', '--email', 'ops2@medlocker.test', '--password-stdin'], { stdin: 'wrong password' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('Invalid username or password');
+    const json = await cli(['login', '--json', '--email', 'ops2@medlocker.test', '--password-stdin'], { stdin: 'wrong password' });
+    expect(json.json()).toMatchObject({ ok: false, error: { code: 'InvalidCredentials', message: 'Invalid username or password' } });
+  });
+
+  it('exits 3 with the SPEC message when the server cannot be reached', async () => {
+    const res = await cli(['whoami', '--api', 'http://127.0.0.1:1']);
+    // Not logged in there: refused before any call.
+    expect(res.code).toBe(1);
+    const login = await cli(['login', '--api', 'http://127.0.0.1:1', '--email', 'a@b.test', '--password-stdin'], { stdin: 'x' });
+    expect(login.code).toBe(3);
+    expect(login.stderr).toContain('The MedLocker server could not be reached');
+  });
+
+  it('exits 2 on a wrong command line', async () => {
+    expect((await cli(['users', 'list', '--role', 'Nobody'])).code).toBe(2);
+    expect((await cli(['users', 'add-role', '--email', 'x@p.test', '--role', 'Business'])).code).toBe(2);
+    expect((await cli(['users', 'add-role', '--email', 'x@p.test', '--role', 'Support', '--admin'])).code).toBe(2);
+    expect((await cli(['frobnicate'])).code).toBe(2);
+    expect((await cli(['login'])).code).toBe(2);
+    expect((await cli(['--help'])).code).toBe(0);
+  });
+
+  it('lists users with a filter, and every page with --all', async () => {
+    await t.createUser({ email: 'ops@medlocker.test', password: PASSWORD, support: true });
+    for (let i = 0; i < 30; i++) await t.createUser({ email: `staff${String(i).padStart(2, '0')}@medlocker.test`, support: true });
+    await loginAs('ops@medlocker.test');
+    const first = await cli(['users', 'list', '--json']);
+    expect(first.json().users).toHaveLength(25);
+    expect(first.json().nextToken).toBeString();
+    const all = await cli(['users', 'list', '--all', '--json']);
+    expect(all.json().users).toHaveLength(31);
+    expect(all.json().nextToken).toBeNull();
+    const filtered = await cli(['users', 'list', '--filter', 'STAFF0']);
+    expect(filtered.code).toBe(0);
+    expect(filtered.stdout).toContain('Email');
+    expect(filtered.stdout.match(/staff0\d@medlocker\.test/g)).toHaveLength(10);
+    expect((await cli(['users', 'list', '--filter', 'nobody'])).stdout).toBe('No users found.\n');
+  });
+
+  it('adds and removes roles, and shows a user', async () => {
+    await t.createUser({ email: 'ops@medlocker.test', password: PASSWORD, support: true });
+    await t.db.insertInto('businesses').values({ id: 'biz-1', name: 'Boots Leeds', created: 1, updated: 1 }).execute();
+    await loginAs('ops@medlocker.test');
+    const added = await cli(['users', 'add-role', '--email', 'new@pharmacy.test', '--role', 'Business', '--resource', 'biz-1', '--admin', '--json']);
+    expect(added.code).toBe(0);
+    const { userId, created } = added.json();
+    expect(created).toBe(true);
+    const shown = await cli(['users', 'show', userId]);
+    expect(shown.stdout).toContain('new@pharmacy.test');
+    expect(shown.stdout).toContain('Boots Leeds (biz-1)');
+    expect(shown.stdout).toContain('Admin');
+    const removed = await cli(['users', 'remove-role', '--user', userId, '--role', 'Business', '--resource', 'biz-1']);
+    expect(removed.code).toBe(0);
+    expect((await cli(['users', 'show', userId])).stdout).toContain('The user has no roles');
+    const again = await cli(['users', 'remove-role', '--user', userId, '--role', 'Business', '--resource', 'biz-1']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('The user does not have that role');
+    const badResource = await cli(['users', 'add-role', '--email', 'x@pharmacy.test', '--role', 'Group', '--resource', 'nope']);
+    expect(badResource.code).toBe(1);
+    expect(badResource.stderr).toContain('No group with id nope');
+  });
+
+  it('passes on the API refusal for a user without the support scope', async () => {
+    await t.createUser({ email: 'pharmacist@pharmacy.test', password: PASSWORD });
+    await loginAs('pharmacist@pharmacy.test');
+    const res = await cli(['users', 'list']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('You do not have access to this area');
+  });
+
+  it('logs out on the server and forgets the token; a timed-out session is forgotten too', async () => {
+    await t.createUser({ email: 'ops@medlocker.test', password: PASSWORD, support: true });
+    await loginAs('ops@medlocker.test');
+    const token = JSON.parse(await readFile(credentialsFile(), 'utf8')).sessions[api].token;
+    expect((await cli(['logout'])).code).toBe(0);
+    expect(JSON.parse(await readFile(credentialsFile(), 'utf8')).sessions[api]).toBeUndefined();
+    expect((await t.call('auth', 'session', {}, { token, origin: null })).status).toBe(401);
+    expect((await cli(['whoami'])).stderr).toContain('You are not logged in');
+
+    await loginAs('ops@medlocker.test');
+    t.advance(31 * 60_000);
+    const timedOut = await cli(['whoami']);
+    expect(timedOut.code).toBe(1);
+    expect(timedOut.stderr).toContain('Your session has timed out. Please log in again');
+    expect(JSON.parse(await readFile(credentialsFile(), 'utf8')).sessions[api]).toBeUndefined();
+  });
+});

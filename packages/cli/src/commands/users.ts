@@ -1,0 +1,147 @@
+import type { Role, User } from '@medlocker/core';
+import { type Command, Option } from 'commander';
+import { commandContext, type CliIo, type GlobalOptions, UsageError } from '../context.ts';
+import { renderFields, renderTable } from '../ui/table.tsx';
+
+const ROLES = ['Support', 'Developer', 'Business', 'Group'] as const;
+type RoleChoice = (typeof ROLES)[number];
+const RESOURCE_TYPE = { Business: 'business', Group: 'group' } as const;
+
+const needsResource = (role: RoleChoice): role is 'Business' | 'Group' => role === 'Business' || role === 'Group';
+
+const userColumns = [
+  { header: 'ID', value: (u: User) => u.id },
+  { header: 'Name', value: (u: User) => u.name },
+  { header: 'Email', value: (u: User) => u.email },
+  { header: 'Access levels', value: (u: User) => u.accessLevels.join(', ') },
+];
+
+const roleColumns = [
+  { header: 'Role', value: (r: Role) => r.name },
+  // SPEC §2: '*' when the role has no resource, 'restricted' when its name cannot be resolved.
+  { header: 'Resource', value: (r: Role) => (r.resource === null ? '*' : r.resourceName ? `${r.resourceName} (${r.resource})` : 'restricted') },
+  { header: 'Access levels', value: (r: Role) => r.accessLevels.join(', ') },
+];
+
+/** `medlocker users list | show | add-role | remove-role`. */
+export function usersCommands(program: Command, io: CliIo): void {
+  const users = program.command('users').description('Support users and roles');
+
+  users
+    .command('list')
+    .description('List the users holding a role (25 a page; --all for every page)')
+    .addOption(new Option('--role <role>', 'role name').choices(ROLES).default('Support'))
+    .option('--resource <id>', 'business or group id, for Business and Group roles')
+    .option('--filter <text>', 'prefix of email, given, family or full name')
+    .option('--all', 'fetch every page')
+    .option('--next-token <token>', 'continue from a previous page')
+    .action(
+      async (
+        options: { role: RoleChoice; resource?: string; filter?: string; all?: boolean; nextToken?: string },
+        command: Command,
+      ) => {
+        const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
+        const client = ctx.client((await ctx.session()).token);
+        const found: User[] = [];
+        let nextToken: string | null = options.nextToken ?? null;
+        do {
+          const page = await client.call('users', 'getUsersByRole', {
+            roleName: options.role,
+            ...(options.resource ? { roleResource: options.resource } : {}),
+            ...(options.filter ? { filterText: options.filter } : {}),
+            nextToken,
+          });
+          found.push(...page.users);
+          nextToken = page.nextToken;
+          if (options.all && nextToken && io.interactive && !ctx.json) io.stderr(`\rFetched ${found.length} users…`);
+        } while (options.all && nextToken);
+        if (options.all && io.interactive && !ctx.json && found.length > 25) io.stderr('\r\x1b[K');
+        ctx.print({ users: found, nextToken }, () =>
+          found.length === 0
+            ? 'No users found.'
+            : renderTable(found, userColumns) + (nextToken ? `\n\nMore users: add --all, or --next-token ${nextToken}` : ''),
+        );
+      },
+    );
+
+  users
+    .command('show')
+    .description("Show a user's details, identity provider and roles")
+    .argument('<id>', 'user id')
+    .action(async (id: string, _options: unknown, command: Command) => {
+      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
+      const client = ctx.client((await ctx.session()).token);
+      const details = await client.call('users', 'getUser', { id });
+      ctx.print(details, () =>
+        [
+          renderFields([
+            ['Name', details.user.name],
+            ['Email', details.user.email],
+            ['First name', details.user.givenName || '-'],
+            ['Surname', details.user.familyName || '-'],
+            ['Identity provider', details.identityProvider?.name ?? '-'],
+            ['User id', details.user.id],
+          ]),
+          '',
+          details.roles.length === 0 ? 'The user has no roles' : renderTable(details.roles, roleColumns),
+        ].join('\n'),
+      );
+    });
+
+  users
+    .command('add-role')
+    .description('Give a role to the user of an email (the user is created and invited when new)')
+    .requiredOption('--email <email>', "the user's email address")
+    .addOption(new Option('--role <role>', 'role to add').choices(ROLES).makeOptionMandatory())
+    .option('--resource <id>', 'business or group id (required for Business and Group)')
+    .option('--admin', 'add as an administrator of the business or group')
+    .option('--sso', 'new users sign in with the default identity provider')
+    .action(
+      async (options: { email: string; role: RoleChoice; resource?: string; admin?: boolean; sso?: boolean }, command: Command) => {
+        const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
+        if (needsResource(options.role) && !options.resource) {
+          throw new UsageError(`--resource is required for a ${options.role} role`);
+        }
+        if (!needsResource(options.role) && (options.resource || options.admin)) {
+          throw new UsageError(`A ${options.role} role takes neither --resource nor --admin`);
+        }
+        const client = ctx.client((await ctx.session()).token);
+        const result = await client.call('auth', 'addRoles', {
+          addIdpByDefault: options.sso === true,
+          email: options.email,
+          frontEnd: options.role === 'Support' ? 'support' : 'pharmacy',
+          ...(needsResource(options.role) ? { resourceId: options.resource ?? null, resourceType: RESOURCE_TYPE[options.role] } : {}),
+          roles: [
+            {
+              name: options.role,
+              description: '',
+              resource: options.resource ?? null,
+              accessLevels: options.admin ? ['Admin'] : [],
+            },
+          ],
+        });
+        ctx.print(result, () =>
+          `${result.created ? 'Created and invited' : 'Updated'} user ${result.userId}: ${options.role} role added${
+            options.resource ? ` on ${options.resource}` : ''
+          }${options.admin ? ' (Admin)' : ''}`,
+        );
+      },
+    );
+
+  users
+    .command('remove-role')
+    .description('Take a role away from a user')
+    .requiredOption('--user <id>', 'user id')
+    .requiredOption('--role <role>', 'role name')
+    .option('--resource <id>', 'business or group id of the role')
+    .action(async (options: { user: string; role: string; resource?: string }, command: Command) => {
+      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
+      const client = ctx.client((await ctx.session()).token);
+      const result = await client.call('auth', 'removeRole', {
+        userId: options.user,
+        roleName: options.role as Role['name'],
+        roleResource: options.resource ?? null,
+      });
+      ctx.print(result, () => `Removed the ${options.role} role${options.resource ? ` on ${options.resource}` : ''} from user ${options.user}`);
+    });
+}
