@@ -5,6 +5,8 @@ import { createSessionAuth } from './auth/sessions.ts';
 import { type Config, DEV_ADMIN_PASSWORD, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createLogger } from './http/logger.ts';
+import { LiveHub } from './hubs/live.ts';
+import { pgTransport } from './hubs/pg-transport.ts';
 import { createMailer } from './mail/mailer.ts';
 
 const CONSOLE_DIR = join(import.meta.dir, '../../console/dist');
@@ -26,6 +28,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
     now: Date.now,
     auth: createSessionAuth(() => opened.db),
     mailer: createMailer(config, logger),
+    // On PostgreSQL, live pushes go through LISTEN/NOTIFY so any number of api processes share them.
+    ...(config.databaseUrl ? { live: new LiveHub(await pgTransport(config.databaseUrl, logger), logger) } : {}),
     consoleDir: CONSOLE_DIR,
   };
   const app = createApp(deps).listen({ port: config.port, hostname: config.host });
@@ -41,6 +45,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     config,
     stop: async () => {
       await app.stop();
+      await deps.live?.close();
       await opened.close();
     },
   };

@@ -1,0 +1,95 @@
+import { expect, it } from 'bun:test';
+import { asSupport, listen, seedBusiness, TestLocker, withTestAuth } from '../../hubs/test-kit.ts';
+import { describeApi, TEST_ORIGIN } from '../../testing.ts';
+
+describeApi(
+  'pairing a locker',
+  (t) => {
+    const post = async (path: string, body: Record<string, string>) => {
+      const res = await t.raw(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(body).toString(),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const grant = 'urn:ietf:params:oauth:grant-type:device_code';
+    const pair = (machineId: string, userCode: string) =>
+      t.call('auth' as never, 'activateDeviceAuth' as never, { machineId, userCode }, asSupport);
+
+    it('gives a device code and user code, pairs on the right code, and refuses a wrong one', async () => {
+      await seedBusiness(t.db);
+      const machine = (
+        await t.call('machines', 'createMachine', { businessId: 'b1', name: 'L1', numberOfSlots: 4 }, asSupport)
+      ).body.machine;
+      const code = await post('/machine/device/code', {});
+      expect(code.status).toBe(200);
+      expect(code.body.user_code).toMatch(/^[BCDFGHJKMNPQRTVWXZ]{8}$/);
+      expect(code.body).toMatchObject({ expires_in: 600, interval: 5 });
+      const pending = await post('/machine/token', { grant_type: grant, device_code: code.body.device_code });
+      expect(pending).toEqual({
+        status: 400,
+        body: { error: 'authorization_pending', error_description: expect.any(String) },
+      });
+      const wrong = await pair(machine.id, 'BBBB-BBBB');
+      expect(wrong.status).toBe(400);
+      expect((wrong.body as { error: { message: string } }).error.message).toBe('invalid code');
+      const typed = `${code.body.user_code.slice(0, 4).toLowerCase()}-${code.body.user_code.slice(4)}`;
+      expect((await pair(machine.id, typed)).body).toEqual({ ok: true });
+      t.advance(10_000);
+      const tokens = await post('/machine/token', { grant_type: grant, device_code: code.body.device_code });
+      expect(tokens.status).toBe(200);
+      expect(tokens.body).toMatchObject({ token_type: 'Bearer', machine_id: machine.id, expires_in: 86400 });
+      const used = await post('/machine/token', { grant_type: grant, device_code: code.body.device_code });
+      expect(used.body.error).toBe('invalid_grant');
+
+      const hub = listen(t);
+      try {
+        const locker = await TestLocker.connect(hub.url, tokens.body.access_token);
+        expect((await locker.boot())[2]).toMatchObject({ machineId: machine.id });
+        locker.close();
+        // Refresh rotates: the new pair works, the old refresh token no longer does.
+        const rotated = await post('/machine/token', {
+          grant_type: 'refresh_token',
+          refresh_token: tokens.body.refresh_token,
+        });
+        expect(rotated.status).toBe(200);
+        const replay = await post('/machine/token', {
+          grant_type: 'refresh_token',
+          refresh_token: tokens.body.refresh_token,
+        });
+        expect(replay.body.error).toBe('invalid_grant');
+        await expect(TestLocker.connect(hub.url, tokens.body.access_token)).rejects.toThrow();
+        // Re-pairing revokes what the machine had.
+        const second = await post('/machine/device/code', {});
+        await pair(machine.id, second.body.user_code);
+        await expect(TestLocker.connect(hub.url, rotated.body.access_token)).rejects.toThrow();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('lets a code expire', async () => {
+      await seedBusiness(t.db);
+      const machine = (
+        await t.call('machines', 'createMachine', { businessId: 'b1', name: 'L1', numberOfSlots: 4 }, asSupport)
+      ).body.machine;
+      const code = await post('/machine/device/code', {});
+      t.advance(11 * 60_000);
+      expect((await pair(machine.id, code.body.user_code)).status).toBe(400);
+      const late = await post('/machine/token', { grant_type: grant, device_code: code.body.device_code });
+      expect(late.body.error).toBe('expired_token');
+    });
+
+    it('answers the token endpoint in JSON too, and refuses unknown grants', async () => {
+      const res = await t.raw('/machine/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: TEST_ORIGIN },
+        body: JSON.stringify({ grant_type: 'password' }),
+      });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toBe('unsupported_grant_type');
+    });
+  },
+  withTestAuth,
+);

@@ -1,0 +1,100 @@
+import { expect, it } from 'bun:test';
+import { listAudit } from '../../audit/audit.ts';
+import { asSupport, seedBusiness, withTestAuth } from '../../hubs/test-kit.ts';
+import { describeApi } from '../../testing.ts';
+
+describeApi(
+  'machines',
+  (t) => {
+    const create = (input: Record<string, unknown>) =>
+      t.call('machines', 'createMachine', { businessId: 'b1', ...input }, asSupport);
+
+    it('adds a machine and lists it by name prefix', async () => {
+      await seedBusiness(t.db);
+      const res = await create({ name: 'Front Locker', numberOfSlots: 24 });
+      expect(res.status).toBe(200);
+      expect(res.body.machine).toMatchObject({ name: 'Front Locker', numberOfSlots: 24, archived: null });
+      await create({ name: 'Back Locker', numberOfSlots: 8 });
+      const list = await t.call('machines', 'listMachines', { businessId: 'b1', filter: 'fro' }, asSupport);
+      expect(list.body.machines.map((m) => m.name)).toEqual(['Front Locker']);
+      expect((await listAudit(t.db, 'machine.create')).length).toBe(2);
+    });
+
+    it('refuses a machine name that differs only in case', async () => {
+      await seedBusiness(t.db);
+      await seedBusiness(t.db, 'b2');
+      await create({ name: 'Locker 1', numberOfSlots: 10 });
+      const clash = await create({ name: 'LOCKER 1', numberOfSlots: 10 });
+      expect(clash.status).toBe(409);
+      expect(clash.body.error.message).toBe('A machine with that name already exists for this business');
+      const elsewhere = await t.call(
+        'machines',
+        'createMachine',
+        { businessId: 'b2', name: 'locker 1', numberOfSlots: 3 },
+        asSupport,
+      );
+      expect(elsewhere.status).toBe(200);
+    });
+
+    it('requires a name and a positive whole number of slots', async () => {
+      await seedBusiness(t.db);
+      const noName = await create({ name: '  ', numberOfSlots: 4 });
+      expect(noName.status).toBe(400);
+      expect(noName.body.error.details?.[0]).toMatchObject({ path: 'name' });
+      for (const numberOfSlots of [0, -2, 1.5, 'x']) {
+        const bad = await create({ name: 'L', numberOfSlots });
+        expect(bad.status).toBe(400);
+        expect(bad.body.error.details?.[0]).toMatchObject({
+          path: 'numberOfSlots',
+          message: 'Please enter a positive whole number',
+        });
+      }
+      expect((await create({ name: 'L' })).status).toBe(400);
+    });
+
+    it('cannot edit or pair an archived machine, and archiving emits MP_0004 then MP_0005', async () => {
+      await seedBusiness(t.db);
+      const { body } = await create({ name: 'Locker 1', numberOfSlots: 10 });
+      const id = body.machine.id;
+      const archived = await t.call('machines', 'toggleArchive', { id }, asSupport);
+      expect(archived.body.machine.archived).toMatchObject({ userId: 'u-support', userDisplayName: 'Sam Support' });
+      const edit = await t.call('machines', 'updateMachine', { id, name: 'New', numberOfSlots: 3 }, asSupport);
+      expect(edit.status).toBe(409);
+      const pair = await t.call(
+        'auth' as never,
+        'activateDeviceAuth' as never,
+        { machineId: id, userCode: 'BCDF-GHJK' },
+        asSupport,
+      );
+      expect(pair.status).toBe(409);
+      await t.call('machines', 'toggleArchive', { id }, asSupport);
+      const events = await t.call('machines', 'listEvents', { machineId: id }, asSupport);
+      expect(events.body.events.map((e) => e.code)).toEqual(['MP_0005', 'MP_0004']);
+    });
+
+    it('records who switched a machine out of order, and back', async () => {
+      await seedBusiness(t.db);
+      const { body } = await create({ name: 'Locker 1', numberOfSlots: 10 });
+      const out = await t.call('machines', 'toggleOutOfOrderStatus', { id: body.machine.id }, asSupport);
+      expect(out.body.machine.outOfOrderStatus).toEqual({
+        at: t.deps.now(),
+        userId: 'u-support',
+        userDisplayName: 'Sam Support',
+      });
+      const available = await t.call('machines', 'isMachineAvailable', { id: body.machine.id }, asSupport);
+      expect(available.body).toEqual({ available: false, reason: 'outOfOrder' });
+      const back = await t.call('machines', 'toggleOutOfOrderStatus', { id: body.machine.id }, asSupport);
+      expect(back.body.machine.outOfOrderStatus).toBeNull();
+      const events = await t.call('machines', 'listEvents', { machineId: body.machine.id }, asSupport);
+      expect(events.body.events.map((e) => e.code)).toEqual(['MP_0002', 'MP_0003']);
+    });
+
+    it('is for support staff only', async () => {
+      await seedBusiness(t.db);
+      expect((await t.call('machines', 'listMachines', { businessId: 'b1' })).status).toBe(401);
+      const pharmacy = await t.call('machines', 'listMachines', { businessId: 'b1' }, { cookie: 'session=pharmacy' });
+      expect(pharmacy.status).toBe(403);
+    });
+  },
+  withTestAuth,
+);

@@ -1,0 +1,65 @@
+import { expect, it } from 'bun:test';
+import { describeApi } from '../../testing.ts';
+import { asSupport, eventually, listen, seedBusiness, TestLocker, testMachine, withTestAuth } from '../test-kit.ts';
+
+type Push = { action: string; params: Record<string, unknown> };
+
+function consoleSocket(url: string, cookie: string) {
+  const pushes: Push[] = [];
+  const ws = new WebSocket(`${url}/ws`, { headers: { cookie } } as never);
+  ws.onmessage = (m) => pushes.push(JSON.parse(String(m.data)));
+  const opened = new Promise<void>((resolve, reject) => {
+    ws.onopen = () => resolve();
+    ws.onerror = () => reject(new Error('refused'));
+    ws.onclose = () => reject(new Error('closed'));
+  });
+  return { ws, pushes, opened };
+}
+
+describeApi(
+  'the console hub',
+  (t) => {
+    it('refuses a browser without a session or without the support scope', async () => {
+      const hub = listen(t);
+      try {
+        await expect(consoleSocket(hub.url, '').opened).rejects.toThrow();
+        await expect(consoleSocket(hub.url, 'session=pharmacy').opened).rejects.toThrow();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('pushes a machine’s events only to consoles watching its business or the fleet', async () => {
+      await seedBusiness(t.db, 'b1');
+      await seedBusiness(t.db, 'b2');
+      const m = await testMachine(t, 'b1');
+      const hub = listen(t);
+      try {
+        const watching = consoleSocket(hub.url, 'session=support');
+        const other = consoleSocket(hub.url, 'session=support');
+        const fleet = consoleSocket(hub.url, 'session=support');
+        await Promise.all([watching.opened, other.opened, fleet.opened]);
+        watching.ws.send(JSON.stringify({ action: 'subscribe', params: { businessId: 'b1' } }));
+        other.ws.send(JSON.stringify({ action: 'subscribe', params: { businessId: 'b2' } }));
+        fleet.ws.send(JSON.stringify({ action: 'subscribe', params: { fleet: true } }));
+        await eventually(() => [watching, other, fleet].every((c) => c.pushes.some((p) => p.action === 'subscribed')));
+
+        const locker = await TestLocker.connect(hub.url, m.token);
+        await locker.boot();
+        await locker.call('MachineEvent', { eventId: 'x1', seq: 1, created: t.deps.now(), code: 'EM_0016' });
+        await eventually(() => watching.pushes.some((p) => p.action === 'notification'));
+        expect(watching.pushes.map((p) => p.action)).toEqual(
+          expect.arrayContaining(['statusUpdate', 'machineEvent', 'notification']),
+        );
+        await eventually(() => fleet.pushes.some((p) => p.action === 'notification'));
+        await t.call('machines', 'toggleArchive', { id: m.id }, asSupport);
+        await eventually(() => watching.pushes.some((p) => p.action === 'archived'));
+        expect(other.pushes.map((p) => p.action)).toEqual(['subscribed']);
+        for (const c of [watching, other, fleet]) c.ws.close();
+      } finally {
+        hub.stop();
+      }
+    });
+  },
+  withTestAuth,
+);
