@@ -1,5 +1,5 @@
-import { admin, baseURL, call, createUser, expect, logIn, test } from './harness/fixtures.ts';
 import { request as playwrightRequest } from '@playwright/test';
+import { admin, baseURL, call, createUser, expect, logIn, test } from './harness/fixtures.ts';
 
 const invalidCredentials = 'Invalid username or password';
 const tooManyAttempts =
@@ -41,7 +41,9 @@ test('repeated wrong passwords lock the account for 5 minutes', async ({ page })
   for (let attempt = 1; attempt <= 5; attempt++) {
     await page.getByLabel('Password').fill(`wrong-password-${attempt}`);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await expect(page.getByRole('alert')).toHaveText(attempt < 5 ? invalidCredentials : /Invalid username or password|temporarily disabled/);
+    await expect(page.getByRole('alert')).toHaveText(
+      attempt < 5 ? invalidCredentials : /Invalid username or password|temporarily disabled/,
+    );
   }
   // Even the right password is refused now.
   await page.getByLabel('Password').fill(user.password);

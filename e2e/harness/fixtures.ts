@@ -1,4 +1,10 @@
-import { type APIRequestContext, type Page, expect, test as base, request as playwrightRequest } from '@playwright/test';
+import {
+  type APIRequestContext,
+  test as base,
+  expect,
+  type Page,
+  request as playwrightRequest,
+} from '@playwright/test';
 import { DEV_ADMIN_PASSWORD } from '../../packages/api/src/config.ts';
 
 /** The seeded support admin (the demo seed runs on the harness's fresh database). */
@@ -43,7 +49,11 @@ export async function signedInApi(email: string, password: string): Promise<APIR
   return api;
 }
 
-type RoleToAdd = { name: 'Support' | 'Business' | 'Group' | 'Developer'; resource?: string | null; accessLevels: 'Admin'[] };
+type RoleToAdd = {
+  name: 'Support' | 'Business' | 'Group' | 'Developer';
+  resource?: string | null;
+  accessLevels: 'Admin'[];
+};
 
 /**
  * Creates a user with the given role through the API as the admin, then sets their password the way a

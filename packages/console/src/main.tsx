@@ -3,9 +3,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './routes.tsx';
+import { AriaRouter } from './shell/AriaRouter.tsx';
 import { loadConfigAtom, loadSessionAtom, watchAuthFailures } from './state/session.ts';
 import { store } from './state/store.ts';
-import { AriaRouter } from './shell/AriaRouter.tsx';
 
 watchAuthFailures(store);
 void store.set(loadConfigAtom);

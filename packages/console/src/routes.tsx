@@ -5,12 +5,7 @@ import { Reset } from './pages/auth/Reset.tsx';
 import { ResetBegin } from './pages/auth/ResetBegin.tsx';
 import { ToLogin } from './pages/auth/ToLogin.tsx';
 import { Dashboard } from './pages/Dashboard.tsx';
-import {
-  AlarmMessageTemplates,
-  Businesses,
-  GlobalSettings,
-  Groups,
-} from './pages/LaterAreas.tsx';
+import { AlarmMessageTemplates, Businesses, GlobalSettings, Groups } from './pages/LaterAreas.tsx';
 import { AddUserRole } from './pages/users/AddUserRole.tsx';
 import { SupportUsers } from './pages/users/SupportUsers.tsx';
 import { UserDetails } from './pages/users/UserDetails.tsx';

@@ -61,7 +61,9 @@ export function onAuthFailure(listener: AuthFailureListener): () => void {
 export async function rpc<A extends AreaName, M extends MethodOf<A>>(
   area: A,
   method: M,
-  ...args: {} extends RpcInput<A, M> ? [input?: RpcInput<A, M>, options?: RpcOptions] : [input: RpcInput<A, M>, options?: RpcOptions]
+  ...args: Record<never, never> extends RpcInput<A, M>
+    ? [input?: RpcInput<A, M>, options?: RpcOptions]
+    : [input: RpcInput<A, M>, options?: RpcOptions]
 ): Promise<RpcOutput<A, M>> {
   const [input, options] = args;
   let response: Response;

@@ -96,7 +96,8 @@ export function usePagedQuery<T>(
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's deps decide when to start over
   useEffect(() => {
-    setItems([]);
+    // The old items stay until the new first page replaces them: lists and pickers do not flash
+    // empty, and a highlighted option does not vanish under the keyboard.
     setNextToken(null);
     fetchPage(null, true);
     return () => controllerRef.current?.abort();

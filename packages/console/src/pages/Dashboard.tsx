@@ -12,7 +12,11 @@ const areas = [
     title: 'Alarm Message Templates',
     text: 'The wording sent to pharmacies when a machine raises an alarm.',
   },
-  { href: '/globalSettings', title: 'Global Settings', text: 'Settings for every business, such as the NHS prescription charge.' },
+  {
+    href: '/globalSettings',
+    title: 'Global Settings',
+    text: 'Settings for every business, such as the NHS prescription charge.',
+  },
 ] as const;
 
 /** `/`: the way into each area of the console. */
@@ -20,7 +24,10 @@ export function Dashboard() {
   const user = useAtomValue(currentUserAtom);
   const product = useAtomValue(productNameAtom);
   return (
-    <Page title="Dashboard" lead={`Welcome${user?.givenName ? `, ${user.givenName}` : ''}. This is the ${product} support console.`}>
+    <Page
+      title="Dashboard"
+      lead={`Welcome${user?.givenName ? `, ${user.givenName}` : ''}. This is the ${product} support console.`}
+    >
       <ul className="area-cards">
         {areas.map((area) => (
           <li key={area.href} className="area-card">

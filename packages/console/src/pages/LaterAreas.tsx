@@ -10,8 +10,8 @@ export function Businesses() {
     <Page title="Businesses">
       <EmptyState title="No businesses to show yet">
         <p>
-          This page will list the pharmacies using the lockers, with Active and Archived tabs, search and an Add
-          button. Each business will have its details, machines, settings, users, stats and patient import.
+          This page will list the pharmacies using the lockers, with Active and Archived tabs, search and an Add button.
+          Each business will have its details, machines, settings, users, stats and patient import.
         </p>
       </EmptyState>
     </Page>
@@ -23,8 +23,8 @@ export function Groups() {
     <Page title="Groups">
       <EmptyState title="No groups to show yet">
         <p>
-          This page will list groups of businesses, with Active and Archived tabs, search and an Add button. Each
-          group will have its details, linked businesses and users.
+          This page will list groups of businesses, with Active and Archived tabs, search and an Add button. Each group
+          will have its details, linked businesses and users.
         </p>
       </EmptyState>
     </Page>

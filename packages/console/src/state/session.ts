@@ -66,7 +66,10 @@ export const loadSessionAtom = atom(null, async (get, set) => {
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       const timedOut = before.status === 'active' || /timed out/i.test(error.message);
-      set(sessionStateAtom, timedOut ? { status: 'anonymous', notice: sessionTimedOutMessage } : { status: 'anonymous' });
+      set(
+        sessionStateAtom,
+        timedOut ? { status: 'anonymous', notice: sessionTimedOutMessage } : { status: 'anonymous' },
+      );
     } else if (error instanceof ApiError && error.code === 'UNREACHABLE' && before.status === 'loading') {
       set(sessionStateAtom, { status: 'unreachable', message: error.message });
     } else if (before.status === 'loading') {

@@ -9,7 +9,7 @@ export function Checkbox({ children, description, className, ...props }: Checkbo
     <div className="checkbox-field">
       <AriaCheckbox {...props} className={['checkbox', className].filter(Boolean).join(' ')}>
         <span className="checkbox__box" aria-hidden="true">
-          <svg viewBox="0 0 18 18" focusable="false">
+          <svg viewBox="0 0 18 18" focusable="false" aria-hidden="true">
             <polyline points="3.5 9.5 7.5 13 14.5 5" />
           </svg>
         </span>

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import type { Key } from 'react-aria-components';
 import {
+  Button as AriaButton,
   ComboBox as AriaComboBox,
   type ComboBoxProps as AriaComboBoxProps,
-  Button as AriaButton,
   FieldError,
   Input,
   Label,

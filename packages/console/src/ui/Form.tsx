@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Form as AriaForm, type FormProps as AriaFormProps } from 'react-aria-components';
 import { Banner } from './Banner.tsx';
 
@@ -8,15 +8,41 @@ export type FormProps = AriaFormProps & {
   children: ReactNode;
 };
 
+type Cleared = { from: FormProps['validationErrors']; names: ReadonlySet<string> };
+
 /**
  * A form whose fields show the server's per-field messages: pass `validationErrors` (field name →
  * message, from ApiError.fieldErrors) and each field with that `name` shows its message beside it.
+ * A field's message goes as soon as the user types in it (not on blur: a message vanishing on blur
+ * moves the submit button from under the pointer mid-click).
  */
-export function Form({ error, children, className, ...props }: FormProps) {
+export function Form({ error, children, className, validationErrors, ...props }: FormProps) {
+  const [cleared, setCleared] = useState<Cleared>({ from: validationErrors, names: new Set() });
+  const names = cleared.from === validationErrors ? cleared.names : new Set<string>();
+  const shown = validationErrors
+    ? Object.fromEntries(Object.entries(validationErrors).filter(([name]) => !names.has(name)))
+    : undefined;
+
   return (
-    <AriaForm validationBehavior="aria" {...props} className={['form', className].filter(Boolean).join(' ')}>
+    <AriaForm
+      validationBehavior="aria"
+      {...props}
+      validationErrors={shown}
+      className={['form', className].filter(Boolean).join(' ')}
+    >
       {error && <Banner tone="error">{error}</Banner>}
-      {children}
+      {/* Catches typing in any field below (RAC's Form takes no input events). */}
+      <div
+        className="form__fields"
+        onInput={(event) => {
+          const name = (event.target as HTMLInputElement).name;
+          if (name && validationErrors?.[name] !== undefined && !names.has(name)) {
+            setCleared({ from: validationErrors, names: new Set(names).add(name) });
+          }
+        }}
+      >
+        {children}
+      </div>
     </AriaForm>
   );
 }

@@ -11,10 +11,5 @@ const linkClass = { inline: 'link', button: 'button button--secondary', 'primary
 
 /** A link; console paths go through the router (see the RouterProvider in main.tsx). */
 export function Link({ variant = 'inline', className, ...props }: LinkProps) {
-  return (
-    <AriaLink
-      {...props}
-      className={[linkClass[variant], className].filter(Boolean).join(' ')}
-    />
-  );
+  return <AriaLink {...props} className={[linkClass[variant], className].filter(Boolean).join(' ')} />;
 }

@@ -1,7 +1,7 @@
 import {
+  Button as AriaButton,
   SearchField as AriaSearchField,
   type SearchFieldProps as AriaSearchFieldProps,
-  Button as AriaButton,
   Input,
   Label,
 } from 'react-aria-components';

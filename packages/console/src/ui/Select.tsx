@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import type { Key } from 'react-aria-components';
 import {
+  Button as AriaButton,
   Select as AriaSelect,
   type SelectProps as AriaSelectProps,
-  Button as AriaButton,
   FieldError,
   Label,
   ListBox,

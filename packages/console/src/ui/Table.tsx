@@ -2,16 +2,16 @@ import type { ReactNode } from 'react';
 import {
   Cell as AriaCell,
   Column as AriaColumn,
-  type ColumnProps,
   Row as AriaRow,
-  type RowProps,
   Table as AriaTable,
   TableBody as AriaTableBody,
-  type TableBodyProps,
   TableHeader as AriaTableHeader,
+  type CellProps,
+  type ColumnProps,
+  type RowProps,
+  type TableBodyProps,
   type TableHeaderProps,
   type TableProps,
-  type CellProps,
 } from 'react-aria-components';
 
 /** A data table (react-aria: arrow keys move between cells, rows and their links). */

@@ -4,7 +4,7 @@
  */
 export function returnPathOf(search: string): string {
   const from = new URLSearchParams(search).get('from');
-  if (!from || !from.startsWith('/') || from.startsWith('//') || from.startsWith('/\\')) return '/';
+  if (!from?.startsWith('/') || from.startsWith('//') || from.startsWith('/\\')) return '/';
   if (from.startsWith('/auth')) return '/';
   return from;
 }

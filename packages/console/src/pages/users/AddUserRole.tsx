@@ -95,7 +95,10 @@ export function AddUserRole() {
   };
 
   return (
-    <Page title={existingUser ? 'Add role' : 'Add user'} lead="Give a role to someone by their email address. Someone new gets an email with a link to choose a password.">
+    <Page
+      title={existingUser ? 'Add role' : 'Add user'}
+      lead="Give a role to someone by their email address. Someone new gets an email with a link to choose a password."
+    >
       <Form
         className="form--page"
         error={error}
@@ -134,8 +137,20 @@ export function AddUserRole() {
             <legend className="fieldset__legend">New user's name (optional)</legend>
             <p className="field__description">Used only when nobody has this email address yet.</p>
             <div className="fieldset__row">
-              <TextField label="First name" name="givenName" value={givenName} onChange={setGivenName} autoComplete="off" />
-              <TextField label="Surname" name="familyName" value={familyName} onChange={setFamilyName} autoComplete="off" />
+              <TextField
+                label="First name"
+                name="givenName"
+                value={givenName}
+                onChange={setGivenName}
+                autoComplete="off"
+              />
+              <TextField
+                label="Surname"
+                name="familyName"
+                value={familyName}
+                onChange={setFamilyName}
+                autoComplete="off"
+              />
             </div>
           </fieldset>
         )}

@@ -1,5 +1,5 @@
-import type { Key } from 'react-aria-components';
 import { useState } from 'react';
+import type { Key } from 'react-aria-components';
 import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { ComboBox, type ComboBoxOption } from '../../ui/ComboBox.tsx';
@@ -26,7 +26,14 @@ function addressLine(address: { line1: string | null; postTown: string | null; p
  * SPEC §2 searchable select with keyboard navigation and lazy loading, over the businesses or
  * groups the server knows: typing filters by name prefix on the server; scrolling loads more.
  */
-export function ResourcePicker({ kind, selectedId, selectedName, onChange, errorMessage, isInvalid }: ResourcePickerProps) {
+export function ResourcePicker({
+  kind,
+  selectedId,
+  selectedName,
+  onChange,
+  errorMessage,
+  isInvalid,
+}: ResourcePickerProps) {
   const [inputValue, setInputValue] = useState(selectedName ?? '');
   const [selectedLabel, setSelectedLabel] = useState(selectedName ?? '');
   // Typing the selected item's own name (which the combobox does on selection) is not a search.
@@ -36,7 +43,12 @@ export function ResourcePicker({ kind, selectedId, selectedName, onChange, error
   const list = usePagedQuery<ComboBoxOption>(
     async (nextToken, signal) => {
       if (kind === 'business') {
-        const page = await rpc('businesses', 'listBusinessesInfo', { filter: filter || undefined, nextToken }, { signal });
+        const page = await rpc(
+          'businesses',
+          'listBusinessesInfo',
+          { filter: filter || undefined, nextToken },
+          { signal },
+        );
         return {
           items: page.data.map((b) => ({ id: b.id, label: b.name, detail: addressLine(b.address) || undefined })),
           nextToken: page.nextToken,
@@ -49,7 +61,11 @@ export function ResourcePicker({ kind, selectedId, selectedName, onChange, error
   );
 
   const label = kind === 'business' ? 'Business' : 'Group';
-  const items = list.items;
+  // The chosen option stays in the list while a new search loads, so the combobox keeps showing it.
+  const items =
+    selectedId && selectedLabel && !list.items.some((i) => i.id === selectedId)
+      ? [{ id: selectedId, label: selectedLabel }, ...list.items]
+      : list.items;
 
   return (
     <ComboBox

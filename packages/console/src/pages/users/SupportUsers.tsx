@@ -14,8 +14,18 @@ import { type VirtualColumn, VirtualList } from '../../ui/VirtualList.tsx';
 const searchDebounceMs = 500;
 
 const columns: VirtualColumn<User>[] = [
-  { key: 'name', header: 'Name', width: 'minmax(10rem, 1fr)', render: (u) => <Link href={`/users/${encodeURIComponent(u.id)}`}>{u.name}</Link> },
-  { key: 'email', header: 'Email', width: 'minmax(12rem, 1.4fr)', render: (u) => <span className="cell-email">{u.email}</span> },
+  {
+    key: 'name',
+    header: 'Name',
+    width: 'minmax(10rem, 1fr)',
+    render: (u) => <Link href={`/users/${encodeURIComponent(u.id)}`}>{u.name}</Link>,
+  },
+  {
+    key: 'email',
+    header: 'Email',
+    width: 'minmax(12rem, 1.4fr)',
+    render: (u) => <span className="cell-email">{u.email}</span>,
+  },
 ];
 
 /** SPEC §2 `/users`: people holding the Support role, searchable, paged as the list scrolls. */

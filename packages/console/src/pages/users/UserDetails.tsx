@@ -64,7 +64,9 @@ export function UserDetails() {
       title={user.name}
       actions={
         <>
-          {(isSupport || identityProvider) && <Button onPress={() => setEditingIdp(true)}>Edit identity provider</Button>}
+          {(isSupport || identityProvider) && (
+            <Button onPress={() => setEditingIdp(true)}>Edit identity provider</Button>
+          )}
           <Link
             href="/users/add/support"
             routerOptions={{ state: { email: user.email, userId: user.id } }}
@@ -155,6 +157,7 @@ export function UserDetails() {
 function ResourceCell({ role }: { role: Role }) {
   if (!role.resource) return <span>*</span>;
   if (!role.resourceName) return <span className="muted">restricted</span>;
-  const base = role.resourceType === 'group' || role.name === 'Group' || role.name === 'group' ? '/groups' : '/businesses';
+  const base =
+    role.resourceType === 'group' || role.name === 'Group' || role.name === 'group' ? '/groups' : '/businesses';
   return <Link href={`${base}/${encodeURIComponent(role.resource)}`}>{role.resourceName}</Link>;
 }

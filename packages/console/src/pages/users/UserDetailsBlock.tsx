@@ -1,7 +1,13 @@
 import type { IdentityProviderRef, User } from '@medlocker/core';
 
 /** SPEC §2 user-details block: email, first name, surname and identity provider. */
-export function UserDetailsBlock({ user, identityProvider }: { user: User; identityProvider: IdentityProviderRef | null }) {
+export function UserDetailsBlock({
+  user,
+  identityProvider,
+}: {
+  user: User;
+  identityProvider: IdentityProviderRef | null;
+}) {
   return (
     <dl className="details">
       <div className="details__item">

@@ -1,0 +1,86 @@
+import {
+  admin,
+  call,
+  createUser,
+  expect,
+  firstBusiness,
+  linkIn,
+  logIn,
+  mailTo,
+  signedInApi,
+  test,
+  uniqueEmail,
+} from './harness/fixtures.ts';
+
+const invalidLink = 'You have clicked on an expired or invalid link. Please try again.';
+
+test('a user without the support scope sees Access Restricted and can only log out', async ({ page }) => {
+  const business = await firstBusiness();
+  const user = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: [] } });
+  await page.goto('/users');
+  await logIn(page, user.email, user.password);
+  await expect(page.getByRole('heading', { name: 'Access Restricted' })).toBeVisible();
+  await expect(
+    page.getByText(
+      'You do not have access to this area. If you think you should, please speak to your manager or MedLocker Support.',
+    ),
+  ).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/auth\/login$/);
+});
+
+test('a new support user sets a password through the emailed link, then completes their profile', async ({ page }) => {
+  const email = uniqueEmail('invited');
+  const api = await signedInApi(admin.email, admin.password);
+  await call(api, 'auth/addRoles', {
+    addIdpByDefault: false,
+    email,
+    frontEnd: 'support',
+    roles: [{ name: 'Support', accessLevels: [] }],
+  });
+  await api.dispose();
+
+  const link = linkIn(await mailTo(email));
+  expect(link).toContain('/auth/reset#token=');
+  await page.goto(link);
+  await expect(page).toHaveTitle('Set a new password | MedLocker');
+
+  await page.getByLabel('New password', { exact: true }).fill('short');
+  await page.getByLabel('Confirm new password').fill('different');
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await expect(page.getByText('Please enter at least 12 characters')).toBeVisible();
+  await expect(page.getByText('Passwords do not match')).toBeVisible();
+
+  const password = 'a-brand-new-password-2026';
+  await page.getByLabel('New password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm new password').fill(password);
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await expect(page).toHaveURL(/\/auth\/login$/);
+  await expect(page.getByText('Your password has been set')).toBeVisible();
+
+  await logIn(page, email, password);
+  // Created without names: the profile is completed first, and nothing else is shown.
+  await expect(page.getByRole('heading', { name: 'Complete your profile' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).toHaveCount(0);
+  await page.getByLabel('First name').fill('Robin');
+  await page.getByLabel('Surname').fill('Newcomer');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expect(page.getByText('Logged in as Robin Newcomer')).toBeVisible();
+
+  // The link works once.
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/auth\/login$/);
+  await page.goto(link);
+  await page.getByLabel('New password', { exact: true }).fill('yet-another-password-1');
+  await page.getByLabel('Confirm new password').fill('yet-another-password-1');
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await expect(page.getByText(invalidLink)).toBeVisible();
+});
+
+test('a reset page without a token says the link is invalid', async ({ page }) => {
+  await page.goto('/auth/reset');
+  await expect(page.getByText(invalidLink)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Send a new link' })).toHaveAttribute('href', '/auth/reset/begin');
+});
