@@ -7,16 +7,18 @@ import { groupsRoutes } from './areas/groups/index.ts';
 import { healthRoutes } from './areas/health/index.ts';
 import { identityProvidersRoutes } from './areas/identity-providers/index.ts';
 import { machinesRoutes } from './areas/machines/index.ts';
+import { patientsRoutes } from './areas/patients/index.ts';
+import { signUpsRoutes } from './areas/sign-ups/index.ts';
 import { testMachinesRoutes } from './areas/test-machines/index.ts';
 import { usersRoutes } from './areas/users/index.ts';
 import type { AppDeps } from './deps.ts';
 import { docsRoutes } from './docs/docs-page.ts';
 import { consoleStatic } from './http/console-static.ts';
 import { toErrorResponse } from './http/errors.ts';
-import { consoleHub } from './hubs/console/index.ts';
-import { defaultMachineHubOptions, type MachineHubOptions, machineHub } from './hubs/machine/index.ts';
 import { requestMeta } from './http/request-meta.ts';
 import { assertSameOrigin, securityHeaders } from './http/security.ts';
+import { consoleHub } from './hubs/console/index.ts';
+import { defaultMachineHubOptions, type MachineHubOptions, machineHub } from './hubs/machine/index.ts';
 
 /**
  * The whole HTTP surface, built from injected dependencies so tests run it in-process with
@@ -59,6 +61,8 @@ export function createApp(deps: AppDeps, hubOptions: MachineHubOptions = default
     .use(identityProvidersRoutes(deps))
     .use(businessesRoutes(deps))
     .use(groupsRoutes(deps))
+    .use(patientsRoutes(deps))
+    .use(signUpsRoutes(deps))
     .use(machinesRoutes(deps))
     .use(testMachinesRoutes(deps))
     .use(bagsRoutes(deps))

@@ -5,6 +5,8 @@ import { groups } from './groups.ts';
 import { health } from './health.ts';
 import { identityProviders } from './identity-providers.ts';
 import { machines } from './machines.ts';
+import { patients } from './patients.ts';
+import { signUps } from './sign-ups.ts';
 import { testMachines } from './test-machines.ts';
 import { users } from './users.ts';
 
@@ -22,11 +24,12 @@ export const contract = {
   machines,
   testMachines,
   bags,
+  patients,
+  signUps,
 } as const;
 
 export type Contract = typeof contract;
 export type AreaName = keyof Contract;
-export * from './define.ts';
 export {
   AccessLevel,
   AddableRoleName,
@@ -40,8 +43,11 @@ export {
   User,
 } from './auth.ts';
 export { BusinessInfo, infoPageSize } from './businesses.ts';
+export * from './define.ts';
 export { activateDeviceAuth } from './device-auth.ts';
 export { GroupInfo } from './groups.ts';
 export { IdentityProvider } from './identity-providers.ts';
 export { MachineForm, machinesPageSize } from './machines.ts';
+export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome, UpsertStatus } from './patients.ts';
+export { SignUpForm, SignUpVerification, signUpCodes, signUpsPageSize } from './sign-ups.ts';
 export { IdentityProviderRef, usersPageSize } from './users.ts';

@@ -1,0 +1,397 @@
+import { expect, it } from 'bun:test';
+import { listAudit } from '../../audit/audit.ts';
+import { describeApi } from '../../testing.ts';
+import { insertBusiness, nhsSettings, testNhsNumber, testPatient } from './test-helpers.ts';
+
+describeApi('patients', (t) => {
+  const support = async () => ({
+    cookie: (await t.signIn({ support: true, givenName: 'Sam', familyName: 'Support' })).cookie,
+  });
+
+  it('creates a patient with its details normalised, and reads it back', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db, { displayIdField: nhsSettings });
+    const created = await t.call(
+      'patients',
+      'create',
+      {
+        businessId,
+        patient: {
+          displayId: '943 476 5919',
+          name: { given: ' Ada ', family: 'Lovelace' },
+          mobileNumber: '07700 900123',
+          dateOfBirth: '10/12/1915',
+          address: { line1: '1 High Street', postcode: 'sw1a1aa' },
+        },
+      },
+      as,
+    );
+    expect(created.status).toBe(200);
+    expect(created.body.patient).toMatchObject({
+      businessId,
+      displayId: '9434765919',
+      name: 'Ada Lovelace',
+      mobileNumber: '+447700900123',
+      dateOfBirth: '1915-12-10',
+      email: null,
+      address: { line1: '1 High Street', line2: null, line3: null, postTown: null, postcode: 'SW1A 1AA' },
+      deleted: null,
+      lastSmsFailure: null,
+    });
+    const got = await t.call('patients', 'get', { id: created.body.patient.id }, as);
+    expect(got.body.patient).toEqual(created.body.patient);
+  });
+
+  it('audits who read which patient by id, never by name', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db);
+    const { body } = await t.call('patients', 'create', { businessId, patient: testPatient(1) }, as);
+    await t.call('patients', 'get', { id: body.patient.id }, as);
+    await t.call('patients', 'list', { businessId }, as);
+    await t.call('patients', 'batchGet', { ids: [body.patient.id, 'nope'] }, as);
+    const reads = await listAudit(t.db, 'patient.read');
+    expect(reads.map((r) => r.details)).toEqual([{ via: 'get' }, { via: 'list' }, { via: 'batchGet' }]);
+    for (const r of reads) {
+      expect(r).toMatchObject({ entityType: 'patient', entityId: body.patient.id, actorDisplay: 'Sam Support' });
+    }
+    const everything = JSON.stringify(await listAudit(t.db));
+    expect(everything).not.toContain('Given1');
+    expect(everything).not.toContain('Family1');
+    expect(everything).not.toContain(body.patient.displayId);
+    expect((await listAudit(t.db, 'patient.create'))[0]?.entityId).toBe(body.patient.id);
+  });
+
+  it("refuses a patient breaking SPEC §5's rules, with each field's id and message", async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db);
+    const res = await t.call(
+      'patients',
+      'create',
+      {
+        businessId,
+        patient: {
+          displayId: 'A1',
+          name: {},
+          mobileNumber: '01234 567890',
+          email: 'not-an-email',
+          dateOfBirth: '2999-01-01',
+        },
+      },
+      as,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([
+      { path: 'patient.name', id: 'REQUIRED', message: 'missing name' },
+      { path: 'patient.dateOfBirth', id: 'INVALID_DATE', message: 'invalid date of birth: 2999-01-01' },
+      { path: 'patient.email', id: 'INVALID_EMAIL', message: 'email address not valid' },
+      { path: 'patient.mobileNumber', id: 'INVALID_UK_MOBILE', message: 'invalid mobile number: 01234 567890' },
+    ]);
+  });
+
+  it('requires a valid NHS number as display id when the business says validateNhsNumber', async () => {
+    const as = await support();
+    const nhs = await insertBusiness(t.db, { displayIdField: nhsSettings });
+    const bad = await t.call(
+      'patients',
+      'create',
+      { businessId: nhs, patient: testPatient(1, { displayId: '9434765918' }) },
+      as,
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([
+      { path: 'patient.displayId', id: 'INVALID_NHS_NUMBER', message: 'invalid NHS number: 9434765918' },
+    ]);
+    const own = await insertBusiness(t.db, {
+      displayIdField: { name: 'Patient ID', required: true, validateNhsNumber: false },
+    });
+    const ok = await t.call(
+      'patients',
+      'create',
+      { businessId: own, patient: testPatient(1, { displayId: 'P-0001' }) },
+      as,
+    );
+    expect(ok.body.patient.displayId).toBe('P-0001');
+  });
+
+  it('requires a display id unless the business makes it optional, then gives the patient its own id', async () => {
+    const as = await support();
+    const required = await insertBusiness(t.db, {
+      displayIdField: { name: 'ID', required: true, validateNhsNumber: false },
+    });
+    const refused = await t.call(
+      'patients',
+      'create',
+      { businessId: required, patient: testPatient(1, { displayId: ' ' }) },
+      as,
+    );
+    expect(refused.body.error.details).toEqual([
+      { path: 'patient.displayId', id: 'REQUIRED', message: 'missing ID field' },
+    ]);
+    const optional = await insertBusiness(t.db, {
+      displayIdField: { name: 'ID', required: false, validateNhsNumber: true },
+    });
+    const a = await t.call(
+      'patients',
+      'create',
+      { businessId: optional, patient: testPatient(1, { displayId: '' }) },
+      as,
+    );
+    const b = await t.call(
+      'patients',
+      'create',
+      { businessId: optional, patient: testPatient(2, { displayId: '' }) },
+      as,
+    );
+    expect(a.body.patient.displayId).toBe(a.body.patient.id);
+    expect(b.body.patient.displayId).toBe(b.body.patient.id);
+  });
+
+  it('refuses a display id another current patient of the business has (409)', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db);
+    await t.call('patients', 'create', { businessId, patient: testPatient(1) }, as);
+    const again = await t.call(
+      'patients',
+      'create',
+      { businessId, patient: testPatient(2, { displayId: testPatient(1).displayId }) },
+      as,
+    );
+    expect(again.status).toBe(409);
+    expect(
+      await t.db.selectFrom('audit_log').where('action', '=', 'patient.create').select('id').execute(),
+    ).toHaveLength(1);
+  });
+
+  it('updates a patient, auditing the names of the changed fields only', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db);
+    const { body } = await t.call('patients', 'create', { businessId, patient: testPatient(1) }, as);
+    const res = await t.call(
+      'patients',
+      'update',
+      { id: body.patient.id, patient: testPatient(1, { email: 'new@example.com' }) },
+      as,
+    );
+    expect(res.body.patient.email).toBe('new@example.com');
+    const [entry] = await listAudit(t.db, 'patient.update');
+    expect(entry?.details).toEqual({ via: 'update', fields: ['email'] });
+  });
+
+  it('soft-deletes a patient: kept with who deleted it, hidden from onlyCurrent, display id free again', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db);
+    const { body } = await t.call('patients', 'create', { businessId, patient: testPatient(1) }, as);
+    const deleted = await t.call('patients', 'delete', { id: body.patient.id }, as);
+    expect(deleted.body.patient.deleted).toEqual({
+      deletedAt: expect.any(Number),
+      deletedById: expect.any(String),
+      deletedByDisplayName: 'Sam Support',
+    });
+    expect((await t.call('patients', 'delete', { id: body.patient.id }, as)).status).toBe(409);
+    expect((await t.call('patients', 'update', { id: body.patient.id, patient: testPatient(1) }, as)).status).toBe(409);
+    const all = await t.call('patients', 'list', { businessId }, as);
+    expect(all.body.patients.map((p) => p.id)).toEqual([body.patient.id]);
+    expect((await t.call('patients', 'list', { businessId, onlyCurrent: true }, as)).body.patients).toEqual([]);
+    const reused = await t.call('patients', 'create', { businessId, patient: testPatient(1) }, as);
+    expect(reused.status).toBe(200);
+    expect((await listAudit(t.db, 'patient.delete'))[0]?.entityId).toBe(body.patient.id);
+  });
+
+  it('lists only patients whose last SMS or email failed with onlyWithIssues', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await t.call('patients', 'create', { businessId, patient: testPatient(i) }, as)).body.patient.id);
+    const failure = JSON.stringify({ error: 'Unknown subscriber', timestamp: 5 });
+    await t.db
+      .updateTable('patients')
+      .set({ last_sms_failure: failure })
+      .where('id', '=', ids[0] as string)
+      .execute();
+    await t.db
+      .updateTable('patients')
+      .set({ last_email_failure: failure })
+      .where('id', '=', ids[2] as string)
+      .execute();
+    const res = await t.call('patients', 'list', { businessId, onlyWithIssues: true, onlyCurrent: true }, as);
+    expect<unknown>(res.body.patients.map((p) => p.id)).toEqual([ids[0], ids[2]]);
+    expect(res.body.patients[0]?.lastSmsFailure).toEqual({ error: 'Unknown subscriber', timestamp: 5 });
+  });
+
+  it('filters by a case-insensitive prefix of name, display id, mobile or email', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db);
+    const add = (patient: ReturnType<typeof testPatient>) => t.call('patients', 'create', { businessId, patient }, as);
+    await add(
+      testPatient(1, {
+        displayId: 'AB-100',
+        name: { full: 'Margaret Thatcher' },
+        mobileNumber: '07700900001',
+        email: 'maggie@example.com',
+      }),
+    );
+    await add(
+      testPatient(2, {
+        displayId: 'cd-200',
+        name: { given: 'Rhys', family: "O'Neill" },
+        mobileNumber: '07700900222',
+        email: 'rhys@example.com',
+      }),
+    );
+    const names = async (filter: string) =>
+      (await t.call('patients', 'list', { businessId, filter }, as)).body.patients.map((p) => p.name);
+    expect(await names('MARG')).toEqual(['Margaret Thatcher']);
+    expect(await names("o'ne")).toEqual(["Rhys O'Neill"]);
+    expect(await names('ab-1')).toEqual(['Margaret Thatcher']);
+    expect(await names('CD-2')).toEqual(["Rhys O'Neill"]);
+    expect(await names('07700 900 2')).toEqual(["Rhys O'Neill"]);
+    expect(await names('+44770090000')).toEqual(['Margaret Thatcher']);
+    expect(await names('Maggie@')).toEqual(['Margaret Thatcher']);
+    expect(await names('%')).toEqual([]);
+    expect(await names('thatcher')).toEqual([]);
+  });
+
+  it('pages by keyset without repeats while patients are being added', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db);
+    await t.call(
+      'patients',
+      'batchUpsertPatients',
+      { businessId, patients: Array.from({ length: 60 }, (_, i) => testPatient(i)) },
+      as,
+    );
+    const listPage = (token: string | null) =>
+      t.call('patients', 'list', { businessId, ...(token ? { nextToken: token } : {}) }, as);
+    const seen: string[] = [];
+    let nextToken: string | null = null;
+    let added = 0;
+    do {
+      const page: Awaited<ReturnType<typeof listPage>> = await listPage(nextToken);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.patients.map((p) => p.id));
+      nextToken = page.body.nextToken;
+      // Someone imports more patients between page loads.
+      if (added < 2) await t.call('patients', 'create', { businessId, patient: testPatient(1000 + added++) }, as);
+    } while (nextToken);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.length).toBe(62);
+    expect((await t.call('patients', 'list', { businessId, nextToken: 'garbage' }, as)).status).toBe(400);
+  });
+
+  it('upserts a batch on the display id, and the same batch twice changes nothing', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db, { displayIdField: nhsSettings });
+    const batch = Array.from({ length: 5 }, (_, i) => testPatient(i));
+    const first = await t.call('patients', 'batchUpsertPatients', { businessId, patients: batch }, as);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ created: 5, updated: 0, unchanged: 0, invalid: 0 });
+    expect(first.body.results.map((r) => r.status)).toEqual(['created', 'created', 'created', 'created', 'created']);
+    const stamps = await t.db.selectFrom('patients').select(['id', 'updated']).orderBy('id').execute();
+    t.advance(60_000);
+
+    const second = await t.call('patients', 'batchUpsertPatients', { businessId, patients: batch }, as);
+    expect(second.body).toMatchObject({ created: 0, updated: 0, unchanged: 5, invalid: 0 });
+    expect(second.body.results.map((r) => r.id)).toEqual(first.body.results.map((r) => r.id));
+    expect(await t.db.selectFrom('patients').select(['id', 'updated']).orderBy('id').execute()).toEqual(stamps);
+    expect(await listAudit(t.db, 'patient.update')).toEqual([]);
+    expect(await listAudit(t.db, 'patient.create')).toHaveLength(5);
+
+    const changed = batch.map((p, i) => (i === 2 ? { ...p, email: 'changed@example.com' } : p));
+    const third = await t.call(
+      'patients',
+      'batchUpsertPatients',
+      { businessId, patients: [...changed, testPatient(99)] },
+      as,
+    );
+    expect(third.body).toMatchObject({ created: 1, updated: 1, unchanged: 4, invalid: 0 });
+    expect(third.body.results[2]).toEqual({ index: 2, status: 'updated', id: first.body.results[2]?.id as string });
+    expect(await listAudit(t.db, 'patient.update')).toHaveLength(1);
+    expect(await t.db.selectFrom('patients').select('id').execute()).toHaveLength(6);
+  });
+
+  it('refuses invalid rows itself even when the client skipped its checks, and keeps the good ones', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db, { displayIdField: nhsSettings });
+    const res = await t.call(
+      'patients',
+      'batchUpsertPatients',
+      {
+        businessId,
+        patients: [
+          testPatient(1),
+          testPatient(2, { displayId: '1234567890' }),
+          testPatient(3, { mobileNumber: 'call me' }),
+          testPatient(4, { name: { full: '  ' } }),
+          testPatient(5, { dateOfBirth: '31-02-1990' }),
+          testPatient(6, { displayId: testPatient(1).displayId }),
+          testPatient(7, { displayId: '' }),
+        ],
+      },
+      as,
+    );
+    expect(res.body.results).toEqual([
+      { index: 0, status: 'created', id: expect.any(String) },
+      { index: 1, status: 'invalid', errors: ['invalid NHS number: 1234567890'] },
+      { index: 2, status: 'invalid', errors: ['invalid mobile number: call me'] },
+      { index: 3, status: 'invalid', errors: ['missing name'] },
+      { index: 4, status: 'invalid', errors: ['invalid date of birth: 31-02-1990'] },
+      { index: 5, status: 'invalid', errors: [`duplicate ID field: ${testPatient(1).displayId}`] },
+      { index: 6, status: 'invalid', errors: ['missing ID field'] },
+    ]);
+    expect(await t.db.selectFrom('patients').select('id').execute()).toHaveLength(1);
+  });
+
+  it('takes at most 1024 patients a call', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db);
+    const res = await t.call(
+      'patients',
+      'batchUpsertPatients',
+      { businessId, patients: Array.from({ length: 1025 }, (_, i) => testPatient(i)) },
+      as,
+    );
+    expect(res.status).toBe(400);
+    const full = await t.call(
+      'patients',
+      'batchUpsertPatients',
+      {
+        businessId,
+        patients: Array.from({ length: 1024 }, (_, i) =>
+          testPatient(i, { email: undefined as never, displayId: testNhsNumber(i * 3) }),
+        ).map(({ email: _, ...p }) => p),
+      },
+      as,
+    );
+    expect(full.status).toBe(200);
+    expect(full.body.created).toBe(1024);
+  });
+
+  it('refuses any change to the patients of an archived business', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db);
+    const { body } = await t.call('patients', 'create', { businessId, patient: testPatient(1) }, as);
+    await t.db.updateTable('businesses').set({ archived_at: 5 }).where('id', '=', businessId).execute();
+    const calls = [
+      t.call('patients', 'create', { businessId, patient: testPatient(2) }, as),
+      t.call('patients', 'update', { id: body.patient.id, patient: testPatient(1, { email: 'x@example.com' }) }, as),
+      t.call('patients', 'delete', { id: body.patient.id }, as),
+      t.call('patients', 'batchUpsertPatients', { businessId, patients: [testPatient(3)] }, as),
+    ];
+    for (const res of await Promise.all(calls)) {
+      expect(res.status).toBe(409);
+      expect(res.body.error.message).toBe('An archived business cannot have its patients changed');
+    }
+    expect((await t.call('patients', 'get', { id: body.patient.id }, as)).status).toBe(200);
+    expect((await t.call('patients', 'create', { businessId: 'missing', patient: testPatient(2) }, as)).status).toBe(
+      404,
+    );
+  });
+
+  it('is for signed-in support staff only', async () => {
+    const businessId = await insertBusiness(t.db);
+    expect((await t.call('patients', 'list', { businessId })).status).toBe(401);
+    const pharmacist = await t.signIn();
+    expect((await t.call('patients', 'list', { businessId }, { cookie: pharmacist.cookie })).status).toBe(403);
+  });
+});

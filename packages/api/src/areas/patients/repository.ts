@@ -1,0 +1,238 @@
+import type { DeliveryFailure, Patient } from '@medlocker/core';
+import type { Database } from '@medlocker/db';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { PatientValues } from './rules.ts';
+
+export type Db = Kysely<Database> | Transaction<Database>;
+export type PatientRow = Selectable<Database['patients']>;
+
+const failureOf = (value: unknown): DeliveryFailure | null => {
+  const v = (typeof value === 'string' ? JSON.parse(value) : value) as Partial<DeliveryFailure> | null;
+  return v && typeof v.error === 'string' && typeof v.timestamp === 'number'
+    ? { error: v.error, timestamp: v.timestamp }
+    : null;
+};
+
+/** A patient as core describes it; snake_case stops here. */
+export function toPatient(row: PatientRow): Patient {
+  const lines = [row.address_line1, row.address_line2, row.address_line3, row.post_town, row.postcode];
+  return {
+    id: row.id,
+    businessId: row.business_id,
+    displayId: row.display_id,
+    name: row.full_name,
+    dateOfBirth: row.date_of_birth,
+    email: row.email,
+    mobileNumber: row.mobile_number,
+    address: lines.every((l) => l === null)
+      ? null
+      : {
+          line1: row.address_line1,
+          line2: row.address_line2,
+          line3: row.address_line3,
+          postTown: row.post_town,
+          postcode: row.postcode,
+        },
+    deleted:
+      row.deleted_at === null
+        ? null
+        : {
+            deletedAt: Number(row.deleted_at),
+            deletedById: row.deleted_by_id ?? '',
+            deletedByDisplayName: row.deleted_by_display ?? '',
+          },
+    lastEmailFailure: failureOf(row.last_email_failure),
+    lastSmsFailure: failureOf(row.last_sms_failure),
+    created: Number(row.created),
+    updated: Number(row.updated),
+  };
+}
+
+/** The stored columns of checked values. */
+export const columnsOf = (v: PatientValues) => ({
+  display_id: v.displayId,
+  given_name: v.givenName,
+  family_name: v.familyName,
+  full_name: v.fullName,
+  date_of_birth: v.dateOfBirth,
+  email: v.email,
+  mobile_number: v.mobileNumber,
+  address_line1: v.addressLine1,
+  address_line2: v.addressLine2,
+  address_line3: v.addressLine3,
+  post_town: v.postTown,
+  postcode: v.postcode,
+});
+
+/** The business a patient is written to, with its archive mark and feature settings (one query). */
+export async function findBusinessForPatients(db: Db, businessId: string) {
+  return db
+    .selectFrom('businesses as b')
+    .leftJoin('business_feature_settings as s', 's.business_id', 'b.id')
+    .select(['b.id', 'b.archived_at', 's.settings'])
+    .where('b.id', '=', businessId)
+    .executeTakeFirst();
+}
+
+export const findPatient = (db: Db, id: string): Promise<PatientRow | undefined> =>
+  db.selectFrom('patients').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const lockPatient = (db: Db, id: string): Promise<PatientRow | undefined> =>
+  db.selectFrom('patients').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+
+export async function findPatients(db: Db, ids: readonly string[]): Promise<PatientRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('patients')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * What a typed mobile prefix looks like stored (+447…): '07700 9' → '+447700 9' without blanks;
+ * undefined when the filter is not a phone number at all.
+ */
+export function mobilePrefixOf(filter: string): string | undefined {
+  const compact = filter.replace(/[\s().-]/g, '');
+  if (!/^\+?\d+$/.test(compact)) return undefined;
+  if (compact.startsWith('+')) return compact;
+  if (compact.startsWith('0')) return `+44${compact.slice(1)}`;
+  if (compact.startsWith('44')) return `+${compact}`;
+  return undefined;
+}
+
+export type ListQuery = {
+  businessId: string;
+  filter?: string;
+  onlyCurrent: boolean;
+  onlyWithIssues: boolean;
+  after?: string;
+  limit: number;
+};
+
+/**
+ * A business's patients by id (time-sortable, so new patients land on later pages and a page never
+ * repeats), strictly after `after`, `limit + 1` of them. Each filter branch matches one index of
+ * migration 0004 (prefix `like` on a text_pattern_ops btree): lower(full_name), lower(family_name),
+ * display_id, mobile_number and lower(email). display_id is indexed as written, so it is matched as
+ * typed, upper-cased and lower-cased.
+ */
+export async function listPatientRows(db: Db, q: ListQuery): Promise<PatientRow[]> {
+  let query = db.selectFrom('patients').selectAll().where('business_id', '=', q.businessId);
+  if (q.onlyCurrent) query = query.where('deleted_at', 'is', null);
+  if (q.onlyWithIssues) {
+    query = query.where((eb) =>
+      eb.or([eb('last_sms_failure', 'is not', null), eb('last_email_failure', 'is not', null)]),
+    );
+  }
+  const filter = q.filter?.trim();
+  if (filter) {
+    const lower = `${escapeLike(filter.toLowerCase())}%`;
+    const ids = [...new Set([filter, filter.toUpperCase(), filter.toLowerCase(), filter.replace(/[\s-]/g, '')])];
+    const mobile = mobilePrefixOf(filter);
+    query = query.where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['full_name']), 'like', lower),
+        eb(eb.fn('lower', ['family_name']), 'like', lower),
+        eb(eb.fn('lower', ['email']), 'like', lower),
+        ...ids.filter(Boolean).map((id) => eb('display_id', 'like', `${escapeLike(id)}%`)),
+        ...(mobile ? [eb('mobile_number', 'like', `${escapeLike(mobile)}%`)] : []),
+      ]),
+    );
+  }
+  if (q.after) query = query.where('id', '>', q.after);
+  return query
+    .orderBy('id')
+    .limit(q.limit + 1)
+    .execute();
+}
+
+/** One row of an upsert batch, already checked; `ord` is its index in the request. */
+export type UpsertRow = PatientValues & { ord: number; id: string; auditId: string };
+
+export type UpsertResult = { ord: number; id: string | null; status: 'created' | 'updated' | 'unchanged' };
+
+const CHANGED_COLUMNS = [
+  'given_name',
+  'family_name',
+  'full_name',
+  'date_of_birth',
+  'email',
+  'mobile_number',
+  'address_line1',
+  'address_line2',
+  'address_line3',
+  'post_town',
+  'postcode',
+] as const;
+
+/**
+ * Inserts or updates a batch of patients keyed on (business, display id) among current patients, in ONE
+ * statement: the rows travel as one jsonb parameter, `on conflict … do update … where` writes only rows
+ * whose fields differ (so a second import of the same file writes nothing), every row written gets its
+ * `patient.create` / `patient.update` audit entry in the same statement, and each row's outcome is read
+ * from what was returned against the state before the statement. Display ids must be unique in `rows`.
+ */
+export async function upsertPatients(
+  db: Db,
+  q: {
+    businessId: string;
+    rows: UpsertRow[];
+    now: number;
+    actor: { userId: string | null; display: string | null; ip: string | null; requestId: string | null };
+  },
+): Promise<UpsertResult[]> {
+  if (q.rows.length === 0) return [];
+  const payload = JSON.stringify(
+    q.rows.map((r) => ({
+      ord: r.ord,
+      id: r.id,
+      audit_id: r.auditId,
+      ...columnsOf(r),
+    })),
+  );
+  const set = sql.raw(CHANGED_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '));
+  const current = sql.raw(CHANGED_COLUMNS.map((c) => `p.${c}`).join(', '));
+  const incoming = sql.raw(CHANGED_COLUMNS.map((c) => `excluded.${c}`).join(', '));
+  const { rows } = await sql<{ ord: number; id: string | null; written: boolean; inserted: boolean | null }>`
+    with input as (
+      select * from jsonb_to_recordset(${payload}::jsonb) as x(
+        ord int, id text, audit_id text, display_id text, given_name text, family_name text, full_name text,
+        date_of_birth text, email text, mobile_number text, address_line1 text, address_line2 text,
+        address_line3 text, post_town text, postcode text)
+    ),
+    up as (
+      insert into patients as p (id, business_id, display_id, given_name, family_name, full_name, date_of_birth,
+        email, mobile_number, address_line1, address_line2, address_line3, post_town, postcode, created, updated)
+      select id, ${q.businessId}, display_id, given_name, family_name, full_name, date_of_birth, email,
+        mobile_number, address_line1, address_line2, address_line3, post_town, postcode, ${q.now}::bigint, ${q.now}::bigint
+      from input order by ord
+      on conflict (business_id, display_id) where deleted_at is null
+      do update set ${set}, updated = excluded.updated
+      where (${current}) is distinct from (${incoming})
+      returning p.id, p.display_id, (p.xmax = 0) as inserted
+    ),
+    audited as (
+      insert into audit_log (id, at, actor_user_id, actor_display, action, entity_type, entity_id, business_id, ip,
+        request_id, details)
+      select i.audit_id, ${q.now}::bigint, ${q.actor.userId}, ${q.actor.display},
+        case when up.inserted then 'patient.create' else 'patient.update' end, 'patient', up.id, ${q.businessId},
+        ${q.actor.ip}, ${q.actor.requestId}, '{"via":"batchUpsertPatients"}'::jsonb
+      from up join input i on i.display_id = up.display_id
+    )
+    select i.ord, coalesce(up.id, cur.id) as id, (up.id is not null) as written, up.inserted
+    from input i
+    left join up on up.display_id = i.display_id
+    left join patients cur on cur.business_id = ${q.businessId} and cur.display_id = i.display_id
+      and cur.deleted_at is null
+    order by i.ord
+  `.execute(db);
+  return rows.map((r) => ({
+    ord: Number(r.ord),
+    id: r.id,
+    status: !r.written ? 'unchanged' : r.inserted ? 'created' : 'updated',
+  }));
+}

@@ -1,0 +1,306 @@
+import {
+  AppError,
+  type Contract,
+  type ImportedPatient,
+  londonIsoDate,
+  type OutputOf,
+  type ParsedInputOf,
+  patientsPageSize,
+  type UpsertOutcome,
+} from '@medlocker/core';
+import { audit } from '../../audit/audit.ts';
+import type { AuthedContext } from '../../rpc/context.ts';
+import { encodeCursor } from '../../rpc/paging.ts';
+import {
+  columnsOf,
+  type Db,
+  findBusinessForPatients,
+  findPatient,
+  findPatients,
+  listPatientRows,
+  lockPatient,
+  type PatientRow,
+  toPatient,
+  type UpsertRow,
+  upsertPatients,
+} from './repository.ts';
+import { checkPatient, type DisplayIdField, displayIdFieldOf, type PatientValues } from './rules.ts';
+
+type Patients = Contract['patients'];
+type In<M extends keyof Patients> = ParsedInputOf<Patients[M]>;
+type Out<M extends keyof Patients> = Promise<OutputOf<Patients[M]>>;
+
+const isUniqueViolation = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
+
+const displayIdTaken = (field: DisplayIdField) =>
+  new AppError('CONFLICT', `Another patient of this business has this ${field.name}`, [
+    { path: 'patient.displayId', id: 'DUPLICATE_ITEM', message: `Another patient already has this ${field.name}` },
+  ]);
+
+/**
+ * The business patients are written to: it must exist (404) and not be archived (409, SPEC §4:
+ * archived businesses cannot be edited), with its displayIdField setting.
+ */
+export async function writableBusiness(db: Db, businessId: string): Promise<{ displayIdField: DisplayIdField }> {
+  const business = await findBusinessForPatients(db, businessId);
+  if (!business) throw new AppError('NOT_FOUND', `Business ${businessId} not found`);
+  if (business.archived_at !== null) {
+    throw new AppError('CONFLICT', 'An archived business cannot have its patients changed');
+  }
+  return { displayIdField: displayIdFieldOf(business.settings) };
+}
+
+/** Checks one patient for create/update (400 with per-field details when it breaks a rule). */
+export function checkedPatient(ctx: AuthedContext, patient: ImportedPatient, field: DisplayIdField): PatientValues {
+  const checked = checkPatient(patient, field, londonIsoDate(ctx.deps.now()), { allowBlankId: !field.required });
+  if (!checked.ok) throw new AppError('VALIDATION', checked.errors.join('; '), checked.fields);
+  return checked.values;
+}
+
+/** Records that the caller saw these patients: ids only, never a name or any other detail. */
+async function auditReads(ctx: AuthedContext, rows: PatientRow[], via: string): Promise<void> {
+  if (rows.length === 0) return;
+  const now = ctx.deps.now();
+  await ctx.deps.db
+    .insertInto('audit_log')
+    .values(
+      rows.map((row) => ({
+        id: Bun.randomUUIDv7(),
+        at: now,
+        actor_user_id: ctx.principal.userId,
+        actor_display: ctx.principal.displayName,
+        action: 'patient.read',
+        entity_type: 'patient',
+        entity_id: row.id,
+        business_id: row.business_id,
+        ip: ctx.ip,
+        request_id: ctx.requestId,
+        details: JSON.stringify({ via }),
+      })),
+    )
+    .execute();
+}
+
+/**
+ * Inserts a checked patient in `tx` and audits it; shared with signUps.convert. A blank display id
+ * (allowed when the business does not require one) becomes the patient's own id, so it stays unique.
+ */
+export async function insertPatient(
+  tx: Db,
+  ctx: AuthedContext,
+  businessId: string,
+  values: PatientValues,
+  field: DisplayIdField,
+  via: string,
+): Promise<PatientRow> {
+  const now = ctx.deps.now();
+  const id = Bun.randomUUIDv7();
+  try {
+    const row = await tx
+      .insertInto('patients')
+      .values({
+        id,
+        business_id: businessId,
+        ...columnsOf(values),
+        display_id: values.displayId || id,
+        created: now,
+        updated: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await audit(tx, ctx, {
+      action: 'patient.create',
+      entityType: 'patient',
+      entityId: row.id,
+      businessId,
+      details: { via },
+    });
+    return row;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw displayIdTaken(field);
+    throw error;
+  }
+}
+
+export async function create(input: In<'create'>, ctx: AuthedContext): Out<'create'> {
+  const { db } = ctx.deps;
+  const { displayIdField } = await writableBusiness(db, input.businessId);
+  const values = checkedPatient(ctx, input.patient, displayIdField);
+  // A savepoint-free transaction: on a unique violation nothing (not even the audit row) is kept.
+  const row = await db
+    .transaction()
+    .execute((tx) => insertPatient(tx, ctx, input.businessId, values, displayIdField, 'create'));
+  return { patient: toPatient(row) };
+}
+
+/** A patient that exists (404 otherwise), locked when `tx` is a transaction. */
+async function requirePatient(db: Db, id: string, lock = false): Promise<PatientRow> {
+  const row = lock ? await lockPatient(db, id) : await findPatient(db, id);
+  if (!row) throw new AppError('NOT_FOUND', `Patient ${id} not found`);
+  return row;
+}
+
+export async function update(input: In<'update'>, ctx: AuthedContext): Out<'update'> {
+  const { db } = ctx.deps;
+  const existing = await requirePatient(db, input.id);
+  const { displayIdField } = await writableBusiness(db, existing.business_id);
+  const values = checkedPatient(ctx, input.patient, displayIdField);
+  try {
+    const row = await db.transaction().execute(async (tx) => {
+      const current = await requirePatient(tx, input.id, true);
+      if (current.deleted_at !== null) throw new AppError('CONFLICT', 'A deleted patient cannot be changed');
+      const columns = { ...columnsOf(values), display_id: values.displayId || current.display_id };
+      const changed = Object.entries(columns)
+        .filter(([key, value]) => current[key as keyof PatientRow] !== value)
+        .map(([key]) => key);
+      if (changed.length === 0) return current;
+      const updated = await tx
+        .updateTable('patients')
+        .set({ ...columns, updated: ctx.deps.now() })
+        .where('id', '=', current.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      // Column names only: which fields changed, never their old or new values.
+      await audit(tx, ctx, {
+        action: 'patient.update',
+        entityType: 'patient',
+        entityId: current.id,
+        businessId: current.business_id,
+        details: { via: 'update', fields: changed },
+      });
+      return updated;
+    });
+    return { patient: toPatient(row) };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw displayIdTaken(displayIdField);
+    throw error;
+  }
+}
+
+export async function get(input: In<'get'>, ctx: AuthedContext): Out<'get'> {
+  const row = await requirePatient(ctx.deps.db, input.id);
+  await auditReads(ctx, [row], 'get');
+  return { patient: toPatient(row) };
+}
+
+export async function remove(input: In<'delete'>, ctx: AuthedContext): Out<'delete'> {
+  const { db } = ctx.deps;
+  const existing = await requirePatient(db, input.id);
+  await writableBusiness(db, existing.business_id);
+  const row = await db.transaction().execute(async (tx) => {
+    const current = await requirePatient(tx, input.id, true);
+    if (current.deleted_at !== null) throw new AppError('CONFLICT', 'This patient has already been deleted');
+    const deleted = await tx
+      .updateTable('patients')
+      .set({
+        deleted_at: ctx.deps.now(),
+        deleted_by_id: ctx.principal.userId,
+        deleted_by_display: ctx.principal.displayName,
+        updated: ctx.deps.now(),
+      })
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await audit(tx, ctx, {
+      action: 'patient.delete',
+      entityType: 'patient',
+      entityId: current.id,
+      businessId: current.business_id,
+    });
+    return deleted;
+  });
+  return { patient: toPatient(row) };
+}
+
+export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
+  const { db } = ctx.deps;
+  const business = await findBusinessForPatients(db, input.businessId);
+  if (!business) throw new AppError('NOT_FOUND', `Business ${input.businessId} not found`);
+  const limit = input.limit ?? patientsPageSize;
+  const after = afterOf(input.nextToken);
+  const rows = await listPatientRows(db, {
+    businessId: input.businessId,
+    onlyCurrent: input.onlyCurrent ?? false,
+    onlyWithIssues: input.onlyWithIssues ?? false,
+    limit,
+    ...(input.filter ? { filter: input.filter } : {}),
+    ...(after ? { after } : {}),
+  });
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  await auditReads(ctx, items, 'list');
+  return {
+    patients: items.map(toPatient),
+    nextToken: rows.length > limit && last ? encodeCursor([last.id]) : null,
+  };
+}
+
+/** The id a page token carries (see rpc/paging.ts); a forged one is a 400. */
+function afterOf(token: string | null | undefined): string | undefined {
+  if (!token) return undefined;
+  try {
+    const key: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (Array.isArray(key) && key.length === 1 && typeof key[0] === 'string') return key[0];
+  } catch {
+    // refused below
+  }
+  throw new AppError('VALIDATION', 'Invalid nextToken', [
+    { path: 'nextToken', id: 'INVALID_FORMAT', message: 'Value is not correctly formatted' },
+  ]);
+}
+
+export async function batchGet(input: In<'batchGet'>, ctx: AuthedContext): Out<'batchGet'> {
+  const rows = await findPatients(ctx.deps.db, input.ids);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ordered = [...new Set(input.ids)].flatMap((id) => byId.get(id) ?? []);
+  await auditReads(ctx, ordered, 'batchGet');
+  return { patients: ordered.map(toPatient) };
+}
+
+/** SPEC §5 has no word for it: a display id given twice in one batch keeps its first row. */
+export const duplicateIdMessage = (displayId: string) => `duplicate ID field: ${displayId}`;
+
+export async function batchUpsertPatients(
+  input: In<'batchUpsertPatients'>,
+  ctx: AuthedContext,
+): Out<'batchUpsertPatients'> {
+  const { db, now } = ctx.deps;
+  const { displayIdField } = await writableBusiness(db, input.businessId);
+  const today = londonIsoDate(now());
+  const results: UpsertOutcome[] = new Array(input.patients.length);
+  const rows: UpsertRow[] = [];
+  const seen = new Set<string>();
+  input.patients.forEach((patient, index) => {
+    // The import needs a key to upsert on, so a display id is required here whatever the setting says.
+    const checked = checkPatient(patient, displayIdField, today);
+    if (!checked.ok) {
+      results[index] = { index, status: 'invalid', errors: checked.errors };
+    } else if (seen.has(checked.values.displayId)) {
+      results[index] = { index, status: 'invalid', errors: [duplicateIdMessage(checked.values.displayId)] };
+    } else {
+      seen.add(checked.values.displayId);
+      rows.push({ ...checked.values, ord: index, id: Bun.randomUUIDv7(), auditId: Bun.randomUUIDv7() });
+    }
+  });
+  const written = await upsertPatients(db, {
+    businessId: input.businessId,
+    rows,
+    now: now(),
+    actor: {
+      userId: ctx.principal.userId,
+      display: ctx.principal.displayName,
+      ip: ctx.ip,
+      requestId: ctx.requestId,
+    },
+  });
+  for (const r of written) results[r.ord] = { index: r.ord, status: r.status, ...(r.id ? { id: r.id } : {}) };
+  const count = (status: UpsertOutcome['status']) => results.filter((r) => r.status === status).length;
+  return {
+    results,
+    created: count('created'),
+    updated: count('updated'),
+    unchanged: count('unchanged'),
+    invalid: count('invalid'),
+  };
+}

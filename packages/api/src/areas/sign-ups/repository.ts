@@ -1,0 +1,98 @@
+import { type PatientSignUp, type SignUpVerification, signUpCodes } from '@medlocker/core';
+import type { Database } from '@medlocker/db';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+
+export type Db = Kysely<Database> | Transaction<Database>;
+export type SignUpRow = Selectable<Database['patient_sign_ups']>;
+
+/** A sign-up as core describes it. */
+export function toSignUp(row: SignUpRow): PatientSignUp {
+  const lines = [row.address_line1, row.address_line2, row.address_line3, row.post_town, row.postcode];
+  return {
+    id: row.id,
+    businessId: row.business_id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    dateOfBirth: row.date_of_birth,
+    email: row.email,
+    mobileNumber: row.mobile_number,
+    address: lines.every((l) => l === null)
+      ? null
+      : {
+          line1: row.address_line1,
+          line2: row.address_line2,
+          line3: row.address_line3,
+          postTown: row.post_town,
+          postcode: row.postcode,
+        },
+    status: row.status,
+    created: Number(row.created),
+    updated: Number(row.updated),
+  };
+}
+
+const attemptsLeft = (hash: string | null, status: string, attempts: number) =>
+  hash === null || status === 'verified' ? 0 : Math.max(0, signUpCodes.maxAttempts - attempts);
+
+/** Where the contact checks stand; the codes (only their hashes are stored) never leave the server. */
+export function toVerification(row: SignUpRow): SignUpVerification {
+  return {
+    emailCodeStatus: row.email_code_status,
+    mobileCodeStatus: row.mobile_code_status,
+    emailAttemptsLeft: attemptsLeft(row.email_code_hash, row.email_code_status, row.email_code_attempts),
+    mobileAttemptsLeft: attemptsLeft(row.mobile_code_hash, row.mobile_code_status, row.mobile_code_attempts),
+    emailCodeExpires: row.email_code_hash === null ? null : Number(row.email_code_expires_at),
+    mobileCodeExpires: row.mobile_code_hash === null ? null : Number(row.mobile_code_expires_at),
+  };
+}
+
+export const findSignUp = (db: Db, id: string, lock = false): Promise<SignUpRow | undefined> => {
+  const q = db.selectFrom('patient_sign_ups').selectAll().where('id', '=', id);
+  return (lock ? q.forUpdate() : q).executeTakeFirst();
+};
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const PAST = ['confirmed', 'rejected'] as const;
+const WAITING = ['new', 'validated'] as const;
+
+/**
+ * A business's sign-ups by id (keyset on the (business_id, status, id) index), strictly after `after`,
+ * `limit + 1` of them. Sign-ups are few per business, so the prefix filter runs on that index's rows.
+ */
+export async function listSignUpRows(
+  db: Db,
+  q: { businessId: string; past: boolean; filter?: string; mobilePrefix?: string; after?: string; limit: number },
+): Promise<SignUpRow[]> {
+  let query = db
+    .selectFrom('patient_sign_ups')
+    .selectAll()
+    .where('business_id', '=', q.businessId)
+    .where('status', 'in', q.past ? [...PAST] : [...WAITING]);
+  const filter = q.filter?.trim();
+  if (filter) {
+    const lower = `${escapeLike(filter.toLowerCase())}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['first_name']), 'like', lower),
+        eb(eb.fn('lower', ['last_name']), 'like', lower),
+        eb(eb.fn('lower', ['email']), 'like', lower),
+        ...(q.mobilePrefix ? [eb('mobile_number', 'like', `${escapeLike(q.mobilePrefix)}%`)] : []),
+      ]),
+    );
+  }
+  if (q.after) query = query.where('id', '>', q.after);
+  return query
+    .orderBy('id')
+    .limit(q.limit + 1)
+    .execute();
+}
+
+export async function countSignUps(db: Db, businessId: string, past: boolean): Promise<number> {
+  const row = await db
+    .selectFrom('patient_sign_ups')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('business_id', '=', businessId)
+    .where('status', 'in', past ? [...PAST] : [...WAITING])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

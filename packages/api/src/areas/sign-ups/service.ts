@@ -1,0 +1,384 @@
+import {
+  AppError,
+  type Contract,
+  type FieldError,
+  isEmail,
+  isIsoDate,
+  londonIsoDate,
+  normaliseUkMobile,
+  normaliseUkPostcode,
+  type OutputOf,
+  type ParsedInputOf,
+  type SignUpForm,
+  signUpsPageSize,
+  validationMessage,
+  validationMessages,
+} from '@medlocker/core';
+import { audit } from '../../audit/audit.ts';
+import type { AuthedContext } from '../../rpc/context.ts';
+import { encodeCursor } from '../../rpc/paging.ts';
+import { mobilePrefixOf, toPatient } from '../patients/repository.ts';
+import { checkedPatient, insertPatient, writableBusiness } from '../patients/service.ts';
+import { type Channel, checkCode, clearedColumns, issuedColumns, newCode, queueCode } from './codes.ts';
+import {
+  countSignUps,
+  type Db,
+  findSignUp,
+  listSignUpRows,
+  type SignUpRow,
+  toSignUp,
+  toVerification,
+} from './repository.ts';
+
+type SignUps = Contract['signUps'];
+type In<M extends keyof SignUps> = ParsedInputOf<SignUps[M]>;
+type Out<M extends keyof SignUps> = Promise<OutputOf<SignUps[M]>>;
+
+const MAX_NAME = 100;
+const MAX_TEXT = 200;
+
+type SignUpColumns = {
+  first_name: string;
+  last_name: string;
+  date_of_birth: string | null;
+  email: string | null;
+  mobile_number: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  address_line3: string | null;
+  post_town: string | null;
+  postcode: string | null;
+};
+
+const blankToNull = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
+
+/** SPEC §5 rules for a sign-up form; 400 with each field's id and message when any fails. */
+function checkForm(form: SignUpForm, today: string): SignUpColumns {
+  const errors: FieldError[] = [];
+  const err = (path: string, id: keyof typeof validationMessages, message: string = validationMessages[id]) =>
+    errors.push({ path: `signUp.${path}`, id, message });
+  const name = (path: string, value: string) => {
+    const v = value.trim();
+    if (!v) err(path, 'REQUIRED');
+    else if (v.length > MAX_NAME) err(path, 'INVALID_LENGTH', validationMessage.maxLength(MAX_NAME));
+    return v;
+  };
+  const firstName = name('firstName', form.firstName);
+  const lastName = name('lastName', form.lastName);
+  const dob = blankToNull(form.dateOfBirth);
+  if (dob && !isIsoDate(dob)) err('dateOfBirth', 'INVALID_DATE');
+  else if (dob && dob > today) err('dateOfBirth', 'DATE_NOT_IN_PAST');
+  const email = blankToNull(form.email);
+  if (email && !isEmail(email)) err('email', 'INVALID_EMAIL');
+  const mobileRaw = blankToNull(form.mobileNumber);
+  const mobile = mobileRaw ? normaliseUkMobile(mobileRaw) : null;
+  if (mobileRaw && !mobile) err('mobileNumber', 'INVALID_UK_MOBILE');
+  const address = form.address;
+  const line = (key: 'line1' | 'line2' | 'line3' | 'postTown') => {
+    const v = blankToNull(address?.[key]);
+    if (v && v.length > MAX_TEXT) err(`address.${key}`, 'INVALID_LENGTH', validationMessage.maxLength(MAX_TEXT));
+    return v;
+  };
+  const postcodeRaw = blankToNull(address?.postcode);
+  const postcode = postcodeRaw ? normaliseUkPostcode(postcodeRaw) : null;
+  if (postcodeRaw && !postcode) err('address.postcode', 'INVALID_UK_POSTCODE');
+  const columns = {
+    first_name: firstName,
+    last_name: lastName,
+    date_of_birth: dob,
+    email,
+    mobile_number: mobile ?? null,
+    address_line1: line('line1'),
+    address_line2: line('line2'),
+    address_line3: line('line3'),
+    post_town: line('postTown'),
+    postcode: postcode ?? null,
+  };
+  if (errors.length > 0) throw new AppError('VALIDATION', errors.map((e) => e.message).join('; '), errors);
+  return columns;
+}
+
+/** new or validated: validated once every contact the sign-up has is verified (and it has one). */
+function waitingStatus(row: Pick<SignUpRow, 'email' | 'mobile_number' | 'email_code_status' | 'mobile_code_status'>) {
+  const hasContact = row.email !== null || row.mobile_number !== null;
+  const emailOk = row.email === null || row.email_code_status === 'verified';
+  const mobileOk = row.mobile_number === null || row.mobile_code_status === 'verified';
+  return hasContact && emailOk && mobileOk ? ('validated' as const) : ('new' as const);
+}
+
+async function requireSignUp(db: Db, id: string, lock = false): Promise<SignUpRow> {
+  const row = await findSignUp(db, id, lock);
+  if (!row) throw new AppError('NOT_FOUND', `Sign-up ${id} not found`);
+  return row;
+}
+
+const recipientOf = (columns: Pick<SignUpColumns, 'email' | 'mobile_number'>, channel: Channel) =>
+  channel === 'email' ? columns.email : columns.mobile_number;
+
+/** Sends fresh codes on `channels` and returns the columns recording them. */
+async function sendCodes(tx: Db, ctx: AuthedContext, row: SignUpRow, channels: Channel[]) {
+  const now = ctx.deps.now();
+  let columns = {};
+  for (const channel of channels) {
+    const recipient = recipientOf(row, channel);
+    if (!recipient) continue;
+    const code = newCode();
+    columns = { ...columns, ...issuedColumns(channel, row.id, code, now) };
+    await queueCode(tx, {
+      businessId: row.business_id,
+      channel,
+      recipient,
+      code,
+      productName: ctx.deps.config.productName,
+      now,
+    });
+  }
+  return columns;
+}
+
+const withVerification = (row: SignUpRow) => ({ signUp: toSignUp(row), verification: toVerification(row) });
+
+export async function create(input: In<'create'>, ctx: AuthedContext): Out<'create'> {
+  const { db, now } = ctx.deps;
+  await writableBusiness(db, input.businessId);
+  const columns = checkForm(input.signUp, londonIsoDate(now()));
+  const row = await db.transaction().execute(async (tx) => {
+    const inserted = await tx
+      .insertInto('patient_sign_ups')
+      .values({ id: Bun.randomUUIDv7(), business_id: input.businessId, ...columns, created: now(), updated: now() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const codes = await sendCodes(tx, ctx, inserted, ['email', 'mobile']);
+    const withCodes = await tx
+      .updateTable('patient_sign_ups')
+      .set(codes)
+      .where('id', '=', inserted.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await audit(tx, ctx, {
+      action: 'signUp.create',
+      entityType: 'signUp',
+      entityId: inserted.id,
+      businessId: input.businessId,
+    });
+    return withCodes;
+  });
+  return withVerification(row);
+}
+
+export async function update(input: In<'update'>, ctx: AuthedContext): Out<'update'> {
+  const { db, now } = ctx.deps;
+  const existing = await requireSignUp(db, input.id);
+  await writableBusiness(db, existing.business_id);
+  const columns = checkForm(input.signUp, londonIsoDate(now()));
+  const row = await db.transaction().execute(async (tx) => {
+    const current = await requireSignUp(tx, input.id, true);
+    if (current.status === 'confirmed') throw new AppError('CONFLICT', 'A converted sign-up cannot be changed');
+    const next = { ...current, ...columns };
+    let contactColumns = {};
+    const resend: Channel[] = [];
+    for (const channel of ['email', 'mobile'] as const) {
+      const before = recipientOf(current, channel);
+      const after = recipientOf(columns, channel);
+      const verified = (channel === 'email' ? current.email_code_status : current.mobile_code_status) === 'verified';
+      if (after === null) contactColumns = { ...contactColumns, ...clearedColumns(channel) };
+      else if (after !== before || (input.resendCodes && !verified)) resend.push(channel);
+    }
+    contactColumns = { ...contactColumns, ...(await sendCodes(tx, ctx, next, resend)) };
+    const merged = { ...next, ...contactColumns } as SignUpRow;
+    const status =
+      input.status === 'rejected' || (current.status === 'rejected' && input.status !== 'new')
+        ? ('rejected' as const)
+        : waitingStatus(merged);
+    const changed = Object.keys(columns).filter(
+      (k) => current[k as keyof SignUpRow] !== columns[k as keyof SignUpColumns],
+    );
+    const updated = await tx
+      .updateTable('patient_sign_ups')
+      .set({ ...columns, ...contactColumns, status, updated: now() })
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await audit(tx, ctx, {
+      action: 'signUp.update',
+      entityType: 'signUp',
+      entityId: current.id,
+      businessId: current.business_id,
+      details: { fields: changed, status, codesSent: resend },
+    });
+    return updated;
+  });
+  return withVerification(row);
+}
+
+export async function remove(input: In<'delete'>, ctx: AuthedContext): Out<'delete'> {
+  const { db } = ctx.deps;
+  const existing = await requireSignUp(db, input.id);
+  await writableBusiness(db, existing.business_id);
+  await db.transaction().execute(async (tx) => {
+    const current = await requireSignUp(tx, input.id, true);
+    if (current.status === 'confirmed') throw new AppError('CONFLICT', 'A converted sign-up cannot be deleted');
+    await tx.deleteFrom('patient_sign_ups').where('id', '=', current.id).execute();
+    await audit(tx, ctx, {
+      action: 'signUp.delete',
+      entityType: 'signUp',
+      entityId: current.id,
+      businessId: current.business_id,
+    });
+  });
+  return { ok: true as const };
+}
+
+async function auditRead(ctx: AuthedContext, rows: SignUpRow[], via: string) {
+  if (rows.length === 0) return;
+  await ctx.deps.db
+    .insertInto('audit_log')
+    .values(
+      rows.map((row) => ({
+        id: Bun.randomUUIDv7(),
+        at: ctx.deps.now(),
+        actor_user_id: ctx.principal.userId,
+        actor_display: ctx.principal.displayName,
+        action: 'signUp.read',
+        entity_type: 'signUp',
+        entity_id: row.id,
+        business_id: row.business_id,
+        ip: ctx.ip,
+        request_id: ctx.requestId,
+        details: JSON.stringify({ via }),
+      })),
+    )
+    .execute();
+}
+
+export async function get(input: In<'get'>, ctx: AuthedContext): Out<'get'> {
+  const row = await requireSignUp(ctx.deps.db, input.id);
+  await auditRead(ctx, [row], 'get');
+  return withVerification(row);
+}
+
+function afterOf(token: string | null | undefined): string | undefined {
+  if (!token) return undefined;
+  try {
+    const key: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    if (Array.isArray(key) && key.length === 1 && typeof key[0] === 'string') return key[0];
+  } catch {
+    // refused below
+  }
+  throw new AppError('VALIDATION', 'Invalid nextToken', [
+    { path: 'nextToken', id: 'INVALID_FORMAT', message: 'Value is not correctly formatted' },
+  ]);
+}
+
+export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
+  const after = afterOf(input.nextToken);
+  const mobilePrefix = input.filter ? mobilePrefixOf(input.filter) : undefined;
+  const rows = await listSignUpRows(ctx.deps.db, {
+    businessId: input.businessId,
+    past: input.past ?? false,
+    limit: signUpsPageSize,
+    ...(input.filter ? { filter: input.filter } : {}),
+    ...(mobilePrefix ? { mobilePrefix } : {}),
+    ...(after ? { after } : {}),
+  });
+  const items = rows.slice(0, signUpsPageSize);
+  const last = items[items.length - 1];
+  await auditRead(ctx, items, 'list');
+  return {
+    signUps: items.map(toSignUp),
+    nextToken: rows.length > signUpsPageSize && last ? encodeCursor([last.id]) : null,
+  };
+}
+
+export async function count(input: In<'count'>, ctx: AuthedContext): Out<'count'> {
+  return { count: await countSignUps(ctx.deps.db, input.businessId, input.past ?? false) };
+}
+
+export async function getBusinessId(input: In<'getBusinessId'>, ctx: AuthedContext): Out<'getBusinessId'> {
+  const row = await requireSignUp(ctx.deps.db, input.id);
+  return { businessId: row.business_id };
+}
+
+export async function convert(input: In<'convert'>, ctx: AuthedContext): Out<'convert'> {
+  const { db, now } = ctx.deps;
+  const existing = await requireSignUp(db, input.id);
+  const { displayIdField } = await writableBusiness(db, existing.business_id);
+  const values = checkedPatient(
+    ctx,
+    {
+      displayId: input.displayId,
+      name: { given: existing.first_name, family: existing.last_name },
+      mobileNumber: existing.mobile_number ?? '',
+      ...(existing.date_of_birth ? { dateOfBirth: existing.date_of_birth } : {}),
+      ...(existing.email ? { email: existing.email } : {}),
+      address: Object.fromEntries(
+        Object.entries({
+          line1: existing.address_line1,
+          line2: existing.address_line2,
+          line3: existing.address_line3,
+          postTown: existing.post_town,
+          postcode: existing.postcode,
+        }).filter(([, v]) => v !== null),
+      ),
+    },
+    displayIdField,
+  );
+  return db.transaction().execute(async (tx) => {
+    const current = await requireSignUp(tx, input.id, true);
+    if (current.status === 'confirmed') throw new AppError('CONFLICT', 'This sign-up has already been converted');
+    if (current.status === 'rejected') throw new AppError('CONFLICT', 'A rejected sign-up cannot be converted');
+    const patient = await insertPatient(tx, ctx, current.business_id, values, displayIdField, 'signUps.convert');
+    const signUp = await tx
+      .updateTable('patient_sign_ups')
+      .set({ status: 'confirmed', patient_id: patient.id, updated: now() })
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await audit(tx, ctx, {
+      action: 'signUp.convert',
+      entityType: 'signUp',
+      entityId: current.id,
+      businessId: current.business_id,
+      details: { patientId: patient.id },
+    });
+    return { patient: toPatient(patient), signUp: toSignUp(signUp) };
+  });
+}
+
+export async function verifyContactMethods(
+  input: In<'verifyContactMethods'>,
+  ctx: AuthedContext,
+): Out<'verifyContactMethods'> {
+  const { db, now } = ctx.deps;
+  const row = await db.transaction().execute(async (tx) => {
+    // Locked: two checks at once must not both get the last try.
+    const current = await requireSignUp(tx, input.id, true);
+    let columns = {};
+    const checked: Partial<Record<Channel, string>> = {};
+    for (const channel of ['email', 'mobile'] as const) {
+      const code = channel === 'email' ? input.emailCode : input.mobileCode;
+      if (!code?.trim() || recipientOf(current, channel) === null) continue;
+      const result = checkCode(current, channel, code, now());
+      columns = { ...columns, ...result.columns };
+      checked[channel] = result.status;
+    }
+    if (Object.keys(columns).length === 0) return current;
+    const merged = { ...current, ...columns } as SignUpRow;
+    const status = current.status === 'new' || current.status === 'validated' ? waitingStatus(merged) : current.status;
+    const updated = await tx
+      .updateTable('patient_sign_ups')
+      .set({ ...columns, status, updated: now() })
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await audit(tx, ctx, {
+      action: 'signUp.verify',
+      entityType: 'signUp',
+      entityId: current.id,
+      businessId: current.business_id,
+      details: checked,
+    });
+    return updated;
+  });
+  return withVerification(row);
+}
