@@ -26,7 +26,8 @@ import { defaultMachineHubOptions, type MachineHubOptions, machineHub } from './
  */
 export function createApp(deps: AppDeps, hubOptions: MachineHubOptions = defaultMachineHubOptions) {
   const started = new WeakMap<Request, number>();
-  return new Elysia({ name: 'medlocker' })
+  // Frames of the locker protocol are at most 64 KB (docs/LOCKER-PROTOCOL.md); a bigger message closes the socket.
+  return new Elysia({ name: 'medlocker', websocket: { maxPayloadLength: 64 * 1024 } })
     .onRequest(({ request, set, server }) => {
       started.set(request, performance.now());
       const meta = requestMeta(request, server);

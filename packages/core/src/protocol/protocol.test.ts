@@ -95,10 +95,11 @@ describe('temperature', () => {
     expect(averageTemperature([], now)).toBeNull();
   });
 
-  it('calls an average outside 8–25 °C an excursion', () => {
+  it('calls an average outside 15–25 °C an excursion', () => {
     expect(isExcursion(25)).toBe(false);
     expect(isExcursion(25.1)).toBe(true);
-    expect(isExcursion(7.9)).toBe(true);
+    expect(isExcursion(14.9)).toBe(true);
+    expect(isExcursion(15)).toBe(false);
     expect(isExcursion(18)).toBe(false);
   });
 });

@@ -2,14 +2,14 @@ import type { Reading } from './actions.ts';
 
 /**
  * The temperature a locker must keep its medicines at, in °C, judged on the 3-hour average (SPEC §9).
- * Lockers hold medicines stored at room temperature, not fridge lines. The upper bound is 25 °C, the
- * limit of the most common storage statement ('Do not store above 25 °C', EMA guideline on declaration
- * of storage conditions, CPMP/QWP/609/96 Rev 2) and the ceiling UK pharmacy guidance sets for ambient
- * storage areas (NHS Specialist Pharmacy Service and RPS guidance on room-temperature monitoring). The
- * lower bound is 8 °C: below it the locker is at fridge temperatures (2–8 °C), which 'Do not
- * refrigerate' products must avoid. See docs/LOCKER-PROTOCOL.md.
+ * Lockers hold medicines stored at room ("ambient") temperature, not fridge lines. Manufacturers define
+ * ambient storage anywhere between 8 and 30 °C, and UK guidance asks for storage areas held at
+ * 15–25 °C, the band that suits every ambient medicine: NHS Specialist Pharmacy Service, "Storing
+ * medicines at ambient temperatures"; General Pharmaceutical Council, "Storing medicines safely and
+ * appropriately". 25 °C is also the limit of the most common label statement, "Do not store above
+ * 25 °C". See docs/LOCKER-PROTOCOL.md, "Temperature".
  */
-export const temperatureRange = { min: 8, max: 25 } as const;
+export const temperatureRange = { min: 15, max: 25 } as const;
 
 /** The window the average, and so an excursion, is judged over (SPEC §9: 'the last 3 hours'). */
 export const TEMPERATURE_WINDOW_MS = 3 * 60 * 60 * 1000;

@@ -180,7 +180,7 @@ describeApi(
       }
     });
 
-    it('keeps the 3-hour average and raises MP_0001 once when it leaves 8–25 °C', async () => {
+    it('keeps the 3-hour average and raises MP_0001 once when it leaves 15–25 °C', async () => {
       await seedBusiness(t.db);
       const m = await testMachine(t);
       const hub = listen(t);
@@ -188,7 +188,7 @@ describeApi(
         const locker = await TestLocker.connect(hub.url, m.token);
         await locker.boot();
         const now = t.deps.now();
-        const old = { eventId: 'old', seq: 1, created: now, readings: [{ created: now - 4 * 3600_000, value: 5 }] };
+        const old = { eventId: 'old', seq: 1, created: now, readings: [{ created: now - 4 * 3600_000, value: 10 }] };
         await locker.call('TemperatureReadings', old);
         const warm = (i: number, value: number) => ({
           eventId: `w${i}`,

@@ -117,6 +117,9 @@ export function machineHub(deps: AppDeps, options: MachineHubOptions = defaultMa
         sessions.get(who.machineId)?.close(4000, 'Replaced by a new connection');
         sessions.set(who.machineId, session);
         byWs.set(socket.data, session);
+        // The token was checked at the upgrade; the connection ends when it expires (the locker refreshes).
+        const left = Math.min(Math.max(0, who.expiresAt - deps.now()), 2 ** 31 - 1);
+        session.expiry = setTimeout(() => session.close(4003, 'Access token expired'), left);
       },
       message(ws, message) {
         const socket = ws as unknown as WsLike;
@@ -127,6 +130,7 @@ export function machineHub(deps: AppDeps, options: MachineHubOptions = defaultMa
         const session = byWs.get(socket.data);
         if (!session) return;
         session.dispose();
+        clearTimeout(session.expiry);
         if (sessions.get(session.who.machineId) === session) sessions.delete(session.who.machineId);
       },
     });

@@ -61,6 +61,8 @@ export class LockerSession {
     { resolve: (frame: Frame) => void; timer: ReturnType<typeof setTimeout> }
   >();
   private nextCallId = 1;
+  /** Ends the connection when the access token expires. */
+  expiry: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly who: LockerIdentity,
