@@ -123,7 +123,7 @@ describeApi(
         { cookie: admin.cookie },
       );
       expect(res.status).toBe(400);
-      expect(res.body.error.details?.map((d) => d.path)).toEqual(['roles.0.resource', 'roles.0.accessLevels']);
+      expect(res.body.error.details?.map((d: { path: string }) => d.path)).toEqual(['roles.0.resource', 'roles.0.accessLevels']);
     });
 
     it('removes a role, and refuses to remove one the user does not hold', async () => {
