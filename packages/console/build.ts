@@ -11,52 +11,75 @@ import { join, relative } from 'node:path';
 const root = import.meta.dir;
 const outdir = join(root, 'dist');
 
-/**
- * Entry points. index.html pulls in src/main.tsx and src/styles.css. A Web Worker (e.g. the CSV
- * import) is added here as its own entry so it gets its own hashed file under assets/.
- */
+/** The page: index.html pulls in src/main.tsx and src/styles.css. */
 const entrypoints = [join(root, 'index.html')];
+
+/**
+ * Web Workers, name → source (e.g. `csvImport: 'src/import/csv-import.worker.ts'`). Bun does not
+ * follow `new Worker(new URL(…))`, so each is bundled first to its own hashed file under assets/,
+ * and the app reads its URL with `workerUrl(name)` (src/worker-url.ts) from a build-time constant.
+ */
+const workers: Record<string, string> = {};
 
 const started = performance.now();
 await rm(outdir, { recursive: true, force: true });
 
-let result: Awaited<ReturnType<typeof Bun.build>>;
-try {
-  result = await Bun.build({
-    entrypoints,
-    outdir,
-    target: 'browser',
-    minify: true,
-    sourcemap: 'linked',
-    // Absolute URLs: index.html is served for deep links such as /users/123 too.
-    publicPath: '/',
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    naming: { entry: '[name].[ext]', chunk: 'assets/[name]-[hash].[ext]', asset: 'assets/[name]-[hash].[ext]' },
-    throw: true,
+const workerUrls: Record<string, string> = {};
+for (const [name, source] of Object.entries(workers)) {
+  const built = await bundle({
+    entrypoints: [join(root, source)],
+    naming: {
+      entry: 'assets/[name]-[hash].[ext]',
+      chunk: 'assets/[name]-[hash].[ext]',
+      asset: 'assets/[name]-[hash].[ext]',
+    },
   });
-} catch (error) {
-  console.error('console build failed:');
-  const logs = (error as { errors?: unknown[] }).errors ?? (error instanceof AggregateError ? error.errors : [error]);
-  for (const log of logs) console.error(log);
-  process.exit(1);
+  const entry = built.outputs.find((o) => o.kind === 'entry-point');
+  if (!entry) fail(`worker ${name} produced no file`);
+  workerUrls[name] = `/${relative(outdir, entry.path)}`;
 }
 
-if (!result.success) {
-  console.error('console build failed:');
-  for (const log of result.logs) console.error(log);
+const result = await bundle({
+  entrypoints,
+  naming: { entry: '[name].[ext]', chunk: 'assets/[name]-[hash].[ext]', asset: 'assets/[name]-[hash].[ext]' },
+});
+
+/** One Bun.build with the console's settings; exits with every message on failure. */
+async function bundle(options: Pick<Parameters<typeof Bun.build>[0], 'entrypoints' | 'naming'>) {
+  let built: Awaited<ReturnType<typeof Bun.build>>;
+  try {
+    built = await Bun.build({
+      ...options,
+      outdir,
+      target: 'browser',
+      minify: true,
+      sourcemap: 'linked',
+      // Absolute URLs: index.html is served for deep links such as /users/123 too.
+      publicPath: '/',
+      define: {
+        'process.env.NODE_ENV': JSON.stringify('production'),
+        CONSOLE_WORKER_URLS: JSON.stringify(workerUrls),
+      },
+      throw: true,
+    });
+  } catch (error) {
+    const logs = (error as { errors?: unknown[] }).errors ?? (error instanceof AggregateError ? error.errors : [error]);
+    fail(logs.map((log) => Bun.inspect(log)).join('\n'));
+  }
+  if (!built.success) fail(built.logs.map((log) => Bun.inspect(log)).join('\n'));
+  for (const log of built.logs) console.warn(log);
+  return built;
+}
+
+function fail(message: string): never {
+  console.error(`console build failed:\n${message}`);
   process.exit(1);
 }
-for (const log of result.logs) console.warn(log);
 
 const outputs = result.outputs.map((o) => `  ${relative(process.cwd(), o.path)}  ${(o.size / 1024).toFixed(1)} KB`);
 const index = Bun.file(join(outdir, 'index.html'));
-if (!(await index.exists())) {
-  console.error('console build failed: dist/index.html was not written');
-  process.exit(1);
-}
-const html = await index.text();
-if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(html)) {
-  console.error('console build failed: dist/index.html has an inline script, which the CSP forbids');
-  process.exit(1);
+if (!(await index.exists())) fail('dist/index.html was not written');
+if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(await index.text())) {
+  fail('dist/index.html has an inline script, which the CSP forbids');
 }
 console.log(`console built in ${Math.round(performance.now() - started)} ms:\n${outputs.join('\n')}`);
