@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ApiError, UnreachableError } from './client.ts';
 import { authCommands } from './commands/auth.ts';
+import { patientsCommands } from './commands/patients.ts';
 import { usersCommands } from './commands/users.ts';
 import { type CliIo, CliRefusal, commandContext, type GlobalOptions, UsageError } from './context.ts';
 import { forgetSession } from './credentials.ts';
@@ -18,6 +19,7 @@ export function buildProgram(io: CliIo): Command {
     .showHelpAfterError('(run medlocker --help for usage)');
   authCommands(program, io);
   usersCommands(program, io);
+  patientsCommands(program, io);
   for (const sub of program.commands) sub.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   for (const sub of program.commands.flatMap((c) => c.commands)) sub.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   return program;

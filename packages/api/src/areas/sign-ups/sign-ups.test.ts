@@ -65,7 +65,7 @@ describeApi('sign-ups', (t) => {
       as,
     );
     expect(res.status).toBe(400);
-    expect(res.body.error.details?.map((d) => [d.path, d.id])).toEqual([
+    expect(res.body.error.details?.map((d: { path: string; id: string }) => [d.path, d.id])).toEqual([
       ['signUp.firstName', 'REQUIRED'],
       ['signUp.dateOfBirth', 'DATE_NOT_IN_PAST'],
       ['signUp.email', 'INVALID_EMAIL'],

@@ -1,0 +1,295 @@
+import { afterAll, beforeAll, expect, it } from 'bun:test';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+// Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
+import { insertBusiness, nhsSettings, testNhsNumber } from '../../../api/src/areas/patients/test-helpers.ts';
+import { describeApi } from '../../../api/src/testing.ts';
+import type { CliIo } from '../context.ts';
+import { runCli } from '../program.ts';
+import { csvLine, neutralise } from './patients-csv.ts';
+
+const PASSWORD = 'correct horse battery';
+
+let home: string;
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), 'medlocker-cli-patients-'));
+});
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+it('neutralises cells a spreadsheet would run as formulas', () => {
+  expect(['=SUM(A1)', '+44', '-2', '@cmd', '\tx', 'Ada', '07700'].map(neutralise)).toEqual([
+    "'=SUM(A1)",
+    "'+44",
+    "'-2",
+    "'@cmd",
+    "'\tx",
+    'Ada',
+    '07700',
+  ]);
+  expect(csvLine(['=1+2', 'a,b', 'say "hi"', null, 3])).toBe(`'=1+2,"a,b","say ""hi""",,3`);
+});
+
+describeApi('medlocker patients', (t) => {
+  let server: ReturnType<typeof Bun.serve> | undefined;
+  let api = '';
+  let dir = '';
+  beforeAll(async () => {
+    server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => t.app.handle(request) });
+    api = `http://127.0.0.1:${server.port}`;
+    dir = await mkdtemp(join(home, `${t.kind}-`));
+  });
+  afterAll(async () => {
+    await server?.stop(true);
+  });
+
+  async function cli(args: string[], options: { stdin?: string } = {}) {
+    let stdout = '';
+    let stderr = '';
+    const io: CliIo = {
+      stdout: (s) => {
+        stdout += s;
+      },
+      stderr: (s) => {
+        stderr += s;
+      },
+      readStdin: async () => options.stdin ?? '',
+      env: { XDG_CONFIG_HOME: join(dir, 'config'), MEDLOCKER_API: api },
+      interactive: false,
+      ask: async () => null,
+    };
+    const code = await runCli(args, io);
+    return { code, stdout, stderr };
+  }
+
+  async function loggedIn() {
+    const email = `ops.${Math.random().toString(36).slice(2)}@medlocker.test`;
+    await t.createUser({ email, password: PASSWORD, support: true });
+    expect((await cli(['login', '--email', email, '--password-stdin'], { stdin: PASSWORD })).code).toBe(0);
+  }
+
+  const header = 'NHS Number,Given Name,Family Name,Mobile,Email,Date of Birth';
+  const good = (i: number) =>
+    `${testNhsNumber(i * 3)},Given${i},Family${i},07700 900${String(i).padStart(3, '0')},p${i}@example.com,02-03-1970`;
+  const byName =
+    'NHS Number=NhsNumber,Given Name=GivenName,Family Name=FamilyName,Mobile=Mobile,Email=Email,Date of Birth=DateOfBirth';
+
+  async function file(name: string, lines: string[]) {
+    const path = join(dir, name);
+    await writeFile(path, `\uFEFF${lines.join('\r\n')}\r\n`);
+    return path;
+  }
+  const patientCount = async () => (await t.db.selectFrom('patients').select('id').execute()).length;
+
+  it('imports good rows, reports bad ones in a CSV beside the file, and exits 1', async () => {
+    await loggedIn();
+    const businessId = await insertBusiness(t.db, { displayIdField: nhsSettings });
+    const path = await file('mixed.csv', [
+      header,
+      good(1),
+      '1234567890,Bad,Number,07700900001,,',
+      good(2),
+      ',,,,,',
+      `${testNhsNumber(9)},No,Mobile,,,`,
+      good(3),
+      `${testNhsNumber(3)},Same,Id,07700900003,,`,
+    ]);
+    const res = await cli(['patients', 'import', '--business', businessId, '--map', byName, path]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('Import complete: 3 patients processed (created 3, updated 0, unchanged 0)');
+    expect(res.stderr).toContain(`3 rows failed; errors written to ${join(dir, 'mixed.errors.csv')}`);
+    expect(res.stderr).toContain('Importing: 6/6 rows (100%)');
+    expect(await patientCount()).toBe(3);
+    const report = await readFile(join(dir, 'mixed.errors.csv'), 'utf8');
+    expect(report).toBe(
+      [
+        'Row,Error',
+        '3,invalid NHS number: 1234567890',
+        '6,missing mobile number',
+        `8,duplicate ID field: ${testNhsNumber(3)}`,
+        '',
+      ].join('\r\n'),
+    );
+    expect((await stat(join(dir, 'mixed.errors.csv'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('changes nothing when the same file is imported twice', async () => {
+    await loggedIn();
+    const businessId = await insertBusiness(t.db, { displayIdField: nhsSettings });
+    const path = await file('twice.csv', [good(1), good(2), good(3)]);
+    const args = [
+      'patients',
+      'import',
+      '--business',
+      businessId,
+      '--first-line',
+      'data',
+      '--map',
+      '0=NhsNumber,1=GivenName,2=FamilyName,3=Mobile',
+    ];
+    const first = await cli([...args, path]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('created 3');
+    const again = await cli([...args, '--json', path]);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      ok: true,
+      rows: 3,
+      created: 0,
+      updated: 0,
+      unchanged: 3,
+      failedRows: 0,
+      errorsFile: null,
+    });
+  });
+
+  it('checks without sending anything on --dry-run, and saves and reuses a mapping file', async () => {
+    const businessId = await insertBusiness(t.db);
+    const path = await file('dry.csv', [header, good(1), 'x,,,,,']);
+    const saved = join(dir, 'mapping.json');
+    const dry = await cli([
+      'patients',
+      'import',
+      '--business',
+      businessId,
+      '--dry-run',
+      '--map',
+      byName,
+      '--save-mapping',
+      saved,
+      '--errors',
+      join(dir, 'dry-report.csv'),
+      path,
+    ]);
+    expect(dry.code).toBe(1);
+    expect(dry.stderr).toContain('Dry run: 2 rows checked, 1 patients would be sent; nothing was sent');
+    expect(await readFile(join(dir, 'dry-report.csv'), 'utf8')).toBe(
+      'Row,Error\r\n3,missing name; invalid NHS number: x; missing mobile number\r\n',
+    );
+    expect(await patientCount()).toBe(0);
+    expect(JSON.parse(await readFile(saved, 'utf8'))).toMatchObject({
+      firstLine: 'fields',
+      columns: { 'NHS Number': 'NhsNumber', Mobile: 'Mobile' },
+    });
+
+    await loggedIn();
+    const clean = await file('clean.csv', [header, good(4)]);
+    const real = await cli(['patients', 'import', '--business', businessId, '--mapping', saved, clean]);
+    expect(real.code).toBe(0);
+    expect(await patientCount()).toBe(1);
+  });
+
+  it('refuses a mapping that breaks the rules, a broken file and an unknown column (exit 2 or 1)', async () => {
+    const businessId = await insertBusiness(t.db);
+    const path = await file('refused.csv', [header, good(1)]);
+    const noMobile = await cli([
+      'patients',
+      'import',
+      '--business',
+      businessId,
+      '--dry-run',
+      '--map',
+      '0=NhsNumber,1=FullName,2=FullName',
+      path,
+    ]);
+    expect(noMobile.code).toBe(2);
+    expect(noMobile.stderr).toContain('Full Name is mapped to more than one column');
+    expect(noMobile.stderr).toContain('Map a UK Mobile column');
+    const unknown = await cli([
+      'patients',
+      'import',
+      '--business',
+      businessId,
+      '--dry-run',
+      '--map',
+      'Phone=Mobile',
+      path,
+    ]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("No column named 'Phone'");
+    const none = await cli(['patients', 'import', '--business', businessId, path]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('0=NHS Number');
+    const ragged = await file('ragged.csv', [header, 'a,b']);
+    const broken = await cli(['patients', 'import', '--business', businessId, '--dry-run', '--map', byName, ragged]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('Errors encountered during parsing.');
+    expect(broken.stderr).toContain('Row 2: Too few fields');
+    const empty = await file('empty.csv', ['']);
+    expect(
+      (await cli(['patients', 'import', '--business', businessId, '--dry-run', '--map', byName, empty])).stderr,
+    ).toContain('The selected file contains no data.');
+  });
+
+  it('stops at the server refusing an archived business', async () => {
+    await loggedIn();
+    const businessId = await insertBusiness(t.db, { archived: true });
+    const path = await file('archived.csv', [header, good(1)]);
+    const res = await cli(['patients', 'import', '--business', businessId, '--map', byName, path]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('An archived business cannot have its patients changed');
+  });
+
+  it('exports current patients as a CSV the import reads back, with formula-like cells neutralised', async () => {
+    await loggedIn();
+    const businessId = await insertBusiness(t.db);
+    const path = await file('export-source.csv', [
+      'ID,Full Name,Mobile,Address',
+      'P1,=HYPERLINK("http://evil"),07700900001,"-1 High Street, Leeds"',
+      'P2,Grace Hopper,07700900002,',
+      'P3,Gone Patient,07700900003,',
+    ]);
+    expect(
+      (
+        await cli([
+          'patients',
+          'import',
+          '--business',
+          businessId,
+          '--map',
+          'ID=ID,Full Name=FullName,Mobile=Mobile,Address=AddressLine1',
+          path,
+        ])
+      ).code,
+    ).toBe(0);
+    const gone = await t.db
+      .selectFrom('patients')
+      .select('id')
+      .where('display_id', '=', 'P3')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .updateTable('patients')
+      .set({ deleted_at: 1, deleted_by_id: 'u1', deleted_by_display: 'Sam Support' })
+      .where('id', '=', gone.id)
+      .execute();
+
+    const out = join(dir, 'export.csv');
+    const res = await cli(['patients', 'export', '--business', businessId, '--out', out]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(`Exported 2 patients to ${out}\n`);
+    const csv = await readFile(out, 'utf8');
+    expect(csv.split('\r\n')).toEqual([
+      'ID,Full Name,Date of Birth,Mobile,Email,Address 1,Address 2,Address 3,Town,Postcode',
+      `P1,"'=HYPERLINK(""http://evil"")",,07700900001,,"'-1 High Street, Leeds",,,,`,
+      'P2,Grace Hopper,,07700900002,,,,,,',
+      '',
+    ]);
+    expect((await stat(out)).mode & 0o777).toBe(0o600);
+    const stdout = await cli(['patients', 'export', '--business', businessId, '--include-deleted']);
+    expect(stdout.stdout).toContain('P3,Gone Patient,,07700900003,,,,,,,yes');
+
+    const reimport = await cli([
+      'patients',
+      'import',
+      '--business',
+      businessId,
+      '--map',
+      'ID=ID,Full Name=FullName,Mobile=Mobile',
+      out,
+    ]);
+    expect(reimport.code).toBe(0);
+    expect(reimport.stdout).toContain('updated 1, unchanged 1');
+  });
+});

@@ -1,0 +1,249 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import {
+  CsvFileError,
+  type CsvMapping,
+  checkMapping,
+  type ImportedPatient,
+  importPatientCsv,
+  inspectCsv,
+  type Patient,
+  type RowError,
+} from '@medlocker/core';
+import { type Command, Option } from 'commander';
+import { type CliIo, CliRefusal, commandContext, type GlobalOptions, UsageError } from '../context.ts';
+import {
+  csvLine,
+  defaultErrorsPath,
+  parseMapFlag,
+  parseMappingFile,
+  resolveMapping,
+  type SavedMapping,
+} from './patients-csv.ts';
+import { progressOf } from './patients-progress.tsx';
+
+type ImportOptions = {
+  business: string;
+  firstLine?: 'data' | 'fields';
+  map?: string;
+  mapping?: string;
+  saveMapping?: string;
+  dryRun?: boolean;
+  errors?: string;
+};
+
+/** The server's word for a display id given twice; the cli applies it across the whole file. */
+const duplicateId = (displayId: string) => `duplicate ID field: ${displayId}`;
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    throw new UsageError(`Cannot read ${path}`);
+  }
+}
+
+/** The mapping asked for, checked with SPEC §5's mapping rules (a refused mapping is a usage error). */
+async function mappingOf(options: ImportOptions, fieldCount: number, firstRow: string[]) {
+  if (options.map && options.mapping) throw new UsageError('Give --map or --mapping, not both');
+  const saved: SavedMapping | undefined = options.mapping
+    ? parseMappingFile(await readText(options.mapping), options.mapping)
+    : options.map
+      ? { columns: parseMapFlag(options.map) }
+      : undefined;
+  const firstLine = options.firstLine ?? saved?.firstLine ?? 'fields';
+  if (!saved) {
+    const columns = firstRow.map((cell, i) => (firstLine === 'fields' ? `${i}=${cell}` : `${i}`)).join(', ');
+    throw new UsageError(
+      `Map the columns with --map "0=NhsNumber,1=GivenName,…" or --mapping FILE.json. This file's columns: ${columns}`,
+    );
+  }
+  const mapping = resolveMapping(saved.columns, fieldCount, firstLine === 'fields' ? firstRow : undefined);
+  const problems = checkMapping(mapping);
+  if (problems.length > 0) throw new UsageError(`The mapping cannot be imported:\n  ${problems.join('\n  ')}`);
+  return { firstLine, mapping };
+}
+
+async function saveMapping(path: string, firstLine: 'data' | 'fields', mapping: CsvMapping, header: string[]) {
+  const columns: Record<string, string> = {};
+  mapping.forEach((kind, i) => {
+    if (kind) columns[firstLine === 'fields' && header[i] ? (header[i] as string) : String(i)] = kind;
+  });
+  await writeFile(path, `${JSON.stringify({ firstLine, columns }, null, 2)}\n`);
+}
+
+async function writeErrors(path: string, errors: RowError[]) {
+  const lines = [csvLine(['Row', 'Error']), ...errors.map((e) => csvLine([e.row, e.errors.join('; ')]))];
+  // The messages quote the bad values (SPEC §5), so the report is as private as the file it came from.
+  await writeFile(path, `${lines.join('\r\n')}\r\n`, { mode: 0o600 });
+}
+
+/** `medlocker patients import | export`. */
+export function patientsCommands(program: Command, io: CliIo): void {
+  const patients = program.command('patients').description("A business's patients: CSV import and export");
+
+  patients
+    .command('import')
+    .description('Import patients from a CSV file (SPEC §5 rules per row; bad rows reported, good rows imported)')
+    .argument('<file>', 'the CSV file (UTF-8, with or without BOM)')
+    .requiredOption('--business <id>', 'the business the patients belong to')
+    .addOption(
+      new Option('--first-line <kind>', 'the first line holds patient data or field names (default: fields)').choices([
+        'data',
+        'fields',
+      ]),
+    )
+    .option('--map <pairs>', 'column=field pairs: "0=NhsNumber,1=GivenName" or "NHS Number=NhsNumber,…"')
+    .option('--mapping <file>', 'a saved mapping: {"firstLine":"fields","columns":{"NHS Number":"NhsNumber",…}}')
+    .option('--save-mapping <file>', 'save the mapping used, for next time')
+    .option('--dry-run', 'check the file and mapping only; send nothing')
+    .option('--errors <file>', 'where to write the error report (default: FILE.errors.csv beside the input)')
+    .action(async (file: string, options: ImportOptions, command: Command) => {
+      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
+      const text = await readText(file);
+      let inspection: Awaited<ReturnType<typeof inspectCsv>>;
+      try {
+        inspection = await inspectCsv(text, { sampleSize: 0 });
+      } catch (error) {
+        if (error instanceof CsvFileError) {
+          throw new CliRefusal([error.message, ...error.problems.map((p) => `  ${p}`)].join('\n'));
+        }
+        throw error;
+      }
+      const { firstLine, mapping } = await mappingOf(options, inspection.fieldCount, inspection.firstRow);
+      if (options.saveMapping) await saveMapping(options.saveMapping, firstLine, mapping, inspection.firstRow);
+      const client = options.dryRun ? undefined : ctx.client((await ctx.session()).token);
+
+      const total = inspection.nonEmptyRows - (firstLine === 'fields' ? 1 : 0);
+      const progress = progressOf(io, options.dryRun ? 'Checking' : 'Importing', total, ctx.json);
+      const errors: RowError[] = [];
+      const counts = { created: 0, updated: 0, unchanged: 0, checked: 0 };
+      const seen = new Set<string>();
+      const controller = new AbortController();
+      const cancel = () => controller.abort();
+      if (io.interactive) process.once('SIGINT', cancel);
+      let summary: Awaited<ReturnType<typeof importPatientCsv>>;
+      try {
+        summary = await importPatientCsv(text, {
+          firstLine,
+          mapping,
+          signal: controller.signal,
+          onBatch: async (batch) => {
+            errors.push(...batch.errors);
+            const send: ImportedPatient[] = [];
+            const rows: number[] = [];
+            batch.patients.forEach((patient, i) => {
+              const row = batch.rows[i] as number;
+              if (seen.has(patient.displayId)) errors.push({ row, errors: [duplicateId(patient.displayId)] });
+              else {
+                seen.add(patient.displayId);
+                send.push(patient);
+                rows.push(row);
+              }
+            });
+            if (client && send.length > 0) {
+              const result = await client.call('patients', 'batchUpsertPatients', {
+                businessId: options.business,
+                patients: send,
+              });
+              for (const r of result.results) {
+                if (r.status === 'invalid') errors.push({ row: rows[r.index] as number, errors: r.errors ?? [] });
+              }
+              counts.created += result.created;
+              counts.updated += result.updated;
+              counts.unchanged += result.unchanged;
+            }
+            counts.checked += send.length;
+            progress.update(batch.rowsDone);
+          },
+        });
+      } finally {
+        process.removeListener('SIGINT', cancel);
+      }
+      progress.finish(summary.rowsDone);
+
+      errors.sort((a, b) => a.row - b.row);
+      const errorsFile = errors.length > 0 ? (options.errors ?? defaultErrorsPath(file)) : null;
+      if (errorsFile) await writeErrors(errorsFile, errors);
+      const processed = options.dryRun ? counts.checked : counts.created + counts.updated + counts.unchanged;
+      const headline = options.dryRun
+        ? `Dry run: ${summary.rowsDone} rows checked, ${counts.checked} patients would be sent; nothing was sent`
+        : `${summary.cancelled ? 'Import cancelled' : 'Import complete'}: ${processed} patients processed` +
+          ` (created ${counts.created}, updated ${counts.updated}, unchanged ${counts.unchanged})`;
+      const failed = errorsFile ? `${errors.length} rows failed; errors written to ${errorsFile}` : 'No errors.';
+      const result = {
+        ok: errors.length === 0 && !summary.cancelled,
+        dryRun: options.dryRun === true,
+        cancelled: summary.cancelled,
+        rows: summary.rowsDone,
+        processed,
+        ...(options.dryRun ? {} : { created: counts.created, updated: counts.updated, unchanged: counts.unchanged }),
+        failedRows: errors.length,
+        errorsFile,
+      };
+      // Rows that failed make the exit code 1, so a script notices; the summary goes with the refusal.
+      if (!result.ok) throw new CliRefusal(`${headline}\n${failed}`);
+      ctx.print(result, () => `${headline}\n${failed}`);
+    });
+
+  patients
+    .command('export')
+    .description("Export a business's current patients as CSV (re-importable; formula-like cells neutralised)")
+    .requiredOption('--business <id>', 'the business')
+    .option('--out <file>', 'write to this file (created 0600) instead of standard output')
+    .option('--include-deleted', 'include soft-deleted patients, with a Deleted column')
+    .action(async (options: { business: string; out?: string; includeDeleted?: boolean }, command: Command) => {
+      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
+      if (ctx.json && !options.out) throw new UsageError('--json prints a summary: give --out for the CSV');
+      const client = ctx.client((await ctx.session()).token);
+      const header = [
+        'ID',
+        'Full Name',
+        'Date of Birth',
+        'Mobile',
+        'Email',
+        'Address 1',
+        'Address 2',
+        'Address 3',
+        'Town',
+        'Postcode',
+      ];
+      const lines = [csvLine(options.includeDeleted ? [...header, 'Deleted'] : header)];
+      let nextToken: string | null = null;
+      let count = 0;
+      do {
+        const page: { patients: Patient[]; nextToken: string | null } = await client.call('patients', 'list', {
+          businessId: options.business,
+          onlyCurrent: !options.includeDeleted,
+          limit: 200,
+          nextToken,
+        });
+        for (const p of page.patients) {
+          const cells = [
+            p.displayId,
+            p.name,
+            p.dateOfBirth,
+            // 07… rather than +447…: a leading + is a formula to a spreadsheet, and the import reads both.
+            p.mobileNumber?.replace(/^\+44/, '0'),
+            p.email,
+            p.address?.line1,
+            p.address?.line2,
+            p.address?.line3,
+            p.address?.postTown,
+            p.address?.postcode,
+          ];
+          lines.push(csvLine(options.includeDeleted ? [...cells, p.deleted ? 'yes' : ''] : cells));
+        }
+        count += page.patients.length;
+        nextToken = page.nextToken;
+        if (options.out && io.interactive && !ctx.json) io.stderr(`\rExported ${count} patients…`);
+      } while (nextToken);
+      const csv = `${lines.join('\r\n')}\r\n`;
+      if (options.out) {
+        await writeFile(options.out, csv, { mode: 0o600 });
+        if (io.interactive && !ctx.json) io.stderr('\r\x1b[K');
+        ctx.print({ exported: count, file: options.out }, () => `Exported ${count} patients to ${options.out}`);
+      } else {
+        io.stdout(csv);
+      }
+    });
+}
