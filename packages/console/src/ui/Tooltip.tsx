@@ -14,7 +14,7 @@ export function Tooltip({ content, children, placement = 'top' }: TooltipProps) 
       {children}
       <AriaTooltip className="tooltip" placement={placement} offset={8}>
         <OverlayArrow className="tooltip__arrow">
-          <svg width={8} height={8} viewBox="0 0 8 8" aria-hidden="true">
+          <svg className="tooltip__arrow-shape" width={8} height={8} viewBox="0 0 8 8" aria-hidden="true">
             <path d="M0 0 L4 4 L8 0" />
           </svg>
         </OverlayArrow>

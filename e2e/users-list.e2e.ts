@@ -1,0 +1,37 @@
+import { admin, call, expect, logIn, signedInApi, test } from './harness/fixtures.ts';
+
+test('the support users list loads the next page as it is scrolled', async ({ page }) => {
+  test.setTimeout(60_000);
+  // More support users than one page (25) holds, all sharing a prefix to search by.
+  const prefix = `scroll-${Date.now().toString(36)}`;
+  const total = 32;
+  const api = await signedInApi(admin.email, admin.password);
+  for (let i = 0; i < total; i++) {
+    const n = String(i).padStart(2, '0');
+    await call(api, 'auth/addRoles', {
+      addIdpByDefault: false,
+      email: `${prefix}-${n}@e2e.medlocker.test`,
+      frontEnd: 'support',
+      roles: [{ name: 'Support', accessLevels: [] }],
+    });
+  }
+  await api.dispose();
+
+  await page.goto('/auth/login');
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await page.goto('/users');
+  await page.getByRole('searchbox', { name: 'Search' }).fill(prefix);
+  const table = page.getByRole('table', { name: 'Support users' });
+  await expect(table.getByRole('link', { name: `${prefix}-00@e2e.medlocker.test` })).toBeVisible();
+  await expect(table).toHaveAttribute('aria-rowcount', String(25 + 1));
+
+  // Scrolling to the end asks for the next page.
+  const last = table.getByRole('link', { name: `${prefix}-${total - 1}@e2e.medlocker.test` });
+  for (let i = 0; i < 10 && !(await last.isVisible()); i++) {
+    await table.locator('.vlist__scroll').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await page.waitForTimeout(200);
+  }
+  await expect(last).toBeVisible();
+  await expect(table).toHaveAttribute('aria-rowcount', String(total + 1));
+});
