@@ -1,5 +1,6 @@
 import { useAtomValue } from 'jotai';
-import { currentUserAtom, productNameAtom } from '../state/session.ts';
+import { currentUserAtom, productNameAtom, sessionAtom } from '../state/session.ts';
+import { Banner } from '../ui/Banner.tsx';
 import { Link } from '../ui/Link.tsx';
 import { Page } from '../ui/Page.tsx';
 
@@ -23,11 +24,14 @@ const areas = [
 export function Dashboard() {
   const user = useAtomValue(currentUserAtom);
   const product = useAtomValue(productNameAtom);
+  const session = useAtomValue(sessionAtom);
+  const loginMessage = session.status === 'active' ? session.session.loginMessage : undefined;
   return (
     <Page
       title="Dashboard"
       lead={`Welcome${user?.givenName ? `, ${user.givenName}` : ''}. This is the ${product} support console.`}
     >
+      {loginMessage && <Banner tone="info">{loginMessage}</Banner>}
       <ul className="area-cards">
         {areas.map((area) => (
           <li key={area.href} className="area-card">

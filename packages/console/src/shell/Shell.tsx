@@ -1,5 +1,5 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { productNameAtom } from '../state/session.ts';
 import { UserPanel } from './UserPanel.tsx';
@@ -23,8 +23,23 @@ export function Shell() {
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: close the folded menu on every page change
-  useEffect(() => setMenuOpen(false), [location.pathname]);
+  const sideRef = useRef<HTMLElement>(null);
+  const firstPage = useRef(true);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every page change
+  useEffect(() => {
+    setMenuOpen(false);
+    if (firstPage.current) {
+      firstPage.current = false;
+      return;
+    }
+    // After choosing from the menu, focus goes to the new page's heading so a screen reader
+    // announces it; a page that focused one of its own fields keeps that focus.
+    const active = document.activeElement;
+    if (!active || active === document.body || sideRef.current?.contains(active)) {
+      document.getElementById('page-title')?.focus();
+    }
+  }, [location.pathname]);
 
   return (
     <div className="shell" data-menu-open={menuOpen || undefined}>
@@ -48,7 +63,7 @@ export function Shell() {
           {menuOpen ? 'Close menu' : 'Menu'}
         </button>
       </header>
-      <aside id="side-menu" className="shell__side">
+      <aside id="side-menu" className="shell__side" ref={sideRef}>
         <div className="shell__brand brand">
           <span className="brand__mark" aria-hidden="true">
             +
