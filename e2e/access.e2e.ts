@@ -84,3 +84,29 @@ test('a reset page without a token says the link is invalid', async ({ page }) =
   await expect(page.getByText(invalidLink)).toBeVisible();
   await expect(page.getByRole('link', { name: 'Send a new link' })).toHaveAttribute('href', '/auth/reset/begin');
 });
+
+test('someone registers, sets a password from the email, and without the support scope meets Access Restricted', async ({
+  page,
+}) => {
+  const email = uniqueEmail('registered');
+  await page.goto('/auth/login');
+  await page.getByRole('link', { name: 'Register' }).click();
+  await expect(page).toHaveURL(/\/auth\/register$/);
+  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('First name').fill('Reggie');
+  await page.getByLabel('Surname').fill('Strar');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+
+  const mail = await mailTo(email);
+  expect(mail.subject).toBe('Finish setting up your MedLocker account');
+  await page.goto(linkIn(mail));
+  const password = 'registered-and-ready-1';
+  await page.getByLabel('New password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm new password').fill(password);
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await expect(page).toHaveURL(/\/auth\/login$/);
+  await logIn(page, email, password);
+  await expect(page.getByRole('heading', { name: 'Access Restricted' })).toBeVisible();
+});

@@ -11,7 +11,6 @@ test('a visitor is sent to log in and, after the two steps, lands on the page th
   await expect(page).toHaveURL(/\/auth\/login\?from=%2Fusers$/);
   await expect(page.getByRole('heading', { name: 'Log in' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'I forgot my password' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Register' })).toHaveCount(0);
 
   await page.getByLabel('Email address').fill(admin.email);
   await page.getByRole('button', { name: 'Next' }).click();
@@ -96,4 +95,30 @@ test('unknown paths go to the dashboard and other /auth paths to login, keeping 
   await expect(page).toHaveURL(`${baseURL}/`);
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await expect(page).toHaveTitle('Dashboard | MedLocker');
+});
+
+test('the Register link appears only when configuration allows registration', async ({ page }) => {
+  await page.goto('/auth/login');
+  await expect(page.getByRole('link', { name: 'Register' })).toHaveAttribute('href', '/auth/register');
+
+  await page.route('**/api/auth/config', (route) =>
+    route.fulfill({ json: { allowRegistration: false, productName: 'MedLocker' } }),
+  );
+  await page.reload();
+  await expect(page.getByRole('link', { name: 'I forgot my password' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Register' })).toHaveCount(0);
+});
+
+test('a username with an identity provider is sent to it, with the page to come back to', async ({ page }) => {
+  // The demo has no identity provider to sign in with, so the server's answer is stood in for here.
+  let asked: { username?: string; returnUrl?: string } = {};
+  await page.route('**/api/auth/getIdentityProviderAuthUrl', (route) => {
+    asked = route.request().postDataJSON();
+    return route.fulfill({ json: { authUrl: `${baseURL}/healthz?sso=start` } });
+  });
+  await page.goto('/users');
+  await page.getByLabel('Email address').fill('someone@sso.example');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page).toHaveURL(`${baseURL}/healthz?sso=start`);
+  expect(asked).toEqual({ username: 'someone@sso.example', returnUrl: `${baseURL}/users` });
 });

@@ -45,6 +45,8 @@ const server = await startServer({
   SMTP_URL: catcher.url,
   PUBLIC_URL: publicUrl,
   LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+  // Registration open, so the Register flow runs for real (its absence is checked with a stubbed config).
+  ALLOW_REGISTRATION: process.env.E2E_ALLOW_REGISTRATION ?? 'true',
   SEED_ADMIN_EMAIL: '',
   SEED_ADMIN_PASSWORD: '',
 });
