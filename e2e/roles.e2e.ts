@@ -70,6 +70,15 @@ test('a Support role shows the person in the Support Users list and search finds
   await expect(page.getByRole('row', { name: /Support/ }).getByText('*')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Edit identity provider' })).toBeVisible();
 
+  // The identity provider dialog offers none (password) and saves the choice.
+  await page.getByRole('button', { name: 'Edit identity provider' }).click();
+  const idp = page.getByRole('dialog', { name: 'Edit identity provider' });
+  await expect(idp.getByRole('button', { name: /Identity provider/ })).toContainText('None (password)');
+  await idp.getByRole('button', { name: 'Save' }).click();
+  await expect(idp).toHaveCount(0);
+  await expect(page.getByText('Identity provider changed.')).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: 'None (password)' })).toBeVisible();
+
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Support Users' }).click();
   await page.getByRole('searchbox', { name: 'Search' }).fill(email);
   const table = page.getByRole('table', { name: 'Support users' });
