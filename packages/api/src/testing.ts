@@ -1,12 +1,12 @@
 import { beforeEach } from 'bun:test';
-import type { AreaName, Contract, ErrorBody, InputOf, Method, OutputOf } from '@medlocker/core';
+import type { AreaName, Contract, InputOf, Method, OutputOf } from '@medlocker/core';
 import { describeDb, type TestDb } from '@medlocker/db/testing';
 import { createApp } from './app.ts';
+import { createSessionAuth } from './auth/sessions.ts';
+import { createTestUser, type SignedIn, signInTestUser, type TestUser, type TestUserOptions } from './auth/testing.ts';
 import { type Config, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { silentLogger } from './http/logger.ts';
-import { createSessionAuth } from './auth/sessions.ts';
-import { createTestUser, type SignedIn, signInTestUser, type TestUser, type TestUserOptions } from './auth/testing.ts';
 import { createMemoryMailer } from './mail/mailer.ts';
 
 export const TEST_ORIGIN = 'http://medlocker.test';

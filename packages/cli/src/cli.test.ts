@@ -58,7 +58,13 @@ describeApi('the medlocker cli', (t) => {
   }
 
   it('logs in with --password-stdin, keeps the token in a 0600 file keyed by API URL, and says who you are', async () => {
-    await t.createUser({ email: 'ops@medlocker.test', password: PASSWORD, support: true, givenName: 'Olu', familyName: 'Ops' });
+    await t.createUser({
+      email: 'ops@medlocker.test',
+      password: PASSWORD,
+      support: true,
+      givenName: 'Olu',
+      familyName: 'Ops',
+    });
     const res = await loginAs('OPS@medlocker.test');
     expect(res.stdout).toContain(`Logged in to ${api} as Olu Ops <ops@medlocker.test>`);
     const file = JSON.parse(await readFile(credentialsFile(), 'utf8'));
@@ -78,15 +84,22 @@ describeApi('the medlocker cli', (t) => {
     const res = await cli(['login', '--email', 'ops2@medlocker.test', '--password-stdin'], { stdin: 'wrong password' });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('Invalid username or password');
-    const json = await cli(['login', '--json', '--email', 'ops2@medlocker.test', '--password-stdin'], { stdin: 'wrong password' });
-    expect(json.json()).toMatchObject({ ok: false, error: { code: 'InvalidCredentials', message: 'Invalid username or password' } });
+    const json = await cli(['login', '--json', '--email', 'ops2@medlocker.test', '--password-stdin'], {
+      stdin: 'wrong password',
+    });
+    expect(json.json()).toMatchObject({
+      ok: false,
+      error: { code: 'InvalidCredentials', message: 'Invalid username or password' },
+    });
   });
 
   it('exits 3 with the SPEC message when the server cannot be reached', async () => {
     const res = await cli(['whoami', '--api', 'http://127.0.0.1:1']);
     // Not logged in there: refused before any call.
     expect(res.code).toBe(1);
-    const login = await cli(['login', '--api', 'http://127.0.0.1:1', '--email', 'a@b.test', '--password-stdin'], { stdin: 'x' });
+    const login = await cli(['login', '--api', 'http://127.0.0.1:1', '--email', 'a@b.test', '--password-stdin'], {
+      stdin: 'x',
+    });
     expect(login.code).toBe(3);
     expect(login.stderr).toContain('The MedLocker server could not be reached');
   });
@@ -102,7 +115,8 @@ describeApi('the medlocker cli', (t) => {
 
   it('lists users with a filter, and every page with --all', async () => {
     await t.createUser({ email: 'ops@medlocker.test', password: PASSWORD, support: true });
-    for (let i = 0; i < 30; i++) await t.createUser({ email: `staff${String(i).padStart(2, '0')}@medlocker.test`, support: true });
+    for (let i = 0; i < 30; i++)
+      await t.createUser({ email: `staff${String(i).padStart(2, '0')}@medlocker.test`, support: true });
     await loginAs('ops@medlocker.test');
     const first = await cli(['users', 'list', '--json']);
     expect(first.json().users).toHaveLength(25);
@@ -121,7 +135,18 @@ describeApi('the medlocker cli', (t) => {
     await t.createUser({ email: 'ops@medlocker.test', password: PASSWORD, support: true });
     await t.db.insertInto('businesses').values({ id: 'biz-1', name: 'Boots Leeds', created: 1, updated: 1 }).execute();
     await loginAs('ops@medlocker.test');
-    const added = await cli(['users', 'add-role', '--email', 'new@pharmacy.test', '--role', 'Business', '--resource', 'biz-1', '--admin', '--json']);
+    const added = await cli([
+      'users',
+      'add-role',
+      '--email',
+      'new@pharmacy.test',
+      '--role',
+      'Business',
+      '--resource',
+      'biz-1',
+      '--admin',
+      '--json',
+    ]);
     expect(added.code).toBe(0);
     const { userId, created } = added.json();
     expect(created).toBe(true);
@@ -135,7 +160,16 @@ describeApi('the medlocker cli', (t) => {
     const again = await cli(['users', 'remove-role', '--user', userId, '--role', 'Business', '--resource', 'biz-1']);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('The user does not have that role');
-    const badResource = await cli(['users', 'add-role', '--email', 'x@pharmacy.test', '--role', 'Group', '--resource', 'nope']);
+    const badResource = await cli([
+      'users',
+      'add-role',
+      '--email',
+      'x@pharmacy.test',
+      '--role',
+      'Group',
+      '--resource',
+      'nope',
+    ]);
     expect(badResource.code).toBe(1);
     expect(badResource.stderr).toContain('No group with id nope');
   });

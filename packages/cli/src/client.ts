@@ -18,7 +18,10 @@ export class ApiError extends Error {
 /** SPEC §8: the server could not be reached at all (refused, DNS, timeout). */
 export class UnreachableError extends Error {
   override name = 'UnreachableError';
-  constructor(readonly url: string, productName = 'MedLocker') {
+  constructor(
+    readonly url: string,
+    productName = 'MedLocker',
+  ) {
     super(`The ${productName} server could not be reached`);
   }
 }

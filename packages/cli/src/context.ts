@@ -54,7 +54,8 @@ export function commandContext(io: CliIo, options: GlobalOptions): CommandContex
     apiUrl,
     json,
     credentialsFile,
-    client: (token) => createClient({ baseUrl: apiUrl, ...(token ? { token } : {}), ...(io.fetch ? { fetch: io.fetch } : {}) }),
+    client: (token) =>
+      createClient({ baseUrl: apiUrl, ...(token ? { token } : {}), ...(io.fetch ? { fetch: io.fetch } : {}) }),
     async session() {
       const stored = await loadSession(credentialsFile, apiUrl);
       if (!stored) throw new CliRefusal(`You are not logged in to ${apiUrl}. Run: medlocker login`);

@@ -21,7 +21,8 @@ export function buildProgram(io: CliIo): Command {
   usersCommands(program, io);
   patientsCommands(program, io);
   for (const sub of program.commands) sub.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-  for (const sub of program.commands.flatMap((c) => c.commands)) sub.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  for (const sub of program.commands.flatMap((c) => c.commands))
+    sub.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   return program;
 }
 
@@ -40,7 +41,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version are not failures; commander has already printed the usage problem.
-      return ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code) ? exitCodes.ok : exitCodes.usage;
+      return ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)
+        ? exitCodes.ok
+        : exitCodes.usage;
     }
     if (error instanceof UsageError) return fail(exitCodes.usage, error.message);
     if (error instanceof UnreachableError) return fail(exitCodes.unreachable, `${error.message} (${error.url})`);

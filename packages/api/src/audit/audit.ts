@@ -21,7 +21,11 @@ export type AuditEntry = {
 type AuditCtx = Pick<RpcContext, 'principal' | 'ip' | 'requestId' | 'deps'>;
 
 /** Appends to the audit log, inside the caller's transaction when given one. */
-export async function audit(db: Kysely<Database> | Transaction<Database>, ctx: AuditCtx, entry: AuditEntry): Promise<void> {
+export async function audit(
+  db: Kysely<Database> | Transaction<Database>,
+  ctx: AuditCtx,
+  entry: AuditEntry,
+): Promise<void> {
   const actor = entry.actor ?? {
     userId: ctx.principal?.userId ?? null,
     display: ctx.principal?.displayName ?? null,

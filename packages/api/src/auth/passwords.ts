@@ -1,5 +1,6 @@
 /** Passwords are hashed with argon2id (Bun.password's default parameters). */
-export const hashPassword = (password: string): Promise<string> => Bun.password.hash(password, { algorithm: 'argon2id' });
+export const hashPassword = (password: string): Promise<string> =>
+  Bun.password.hash(password, { algorithm: 'argon2id' });
 
 let dummyHash: Promise<string> | undefined;
 

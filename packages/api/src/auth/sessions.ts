@@ -74,13 +74,24 @@ export async function revokeSessionByToken(db: Db, token: string, now: number): 
 
 /** Ends every session of a user (password set, account change). */
 export async function revokeUserSessions(db: Db, userId: string, now: number): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function findSession(db: Db, id: string): Promise<SessionRecord | undefined> {
   const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
   return row
-    ? { id: row.id, userId: row.user_id, created: row.created, expiresAt: row.expires_at, idleExpiresAt: row.idle_expires_at }
+    ? {
+        id: row.id,
+        userId: row.user_id,
+        created: row.created,
+        expiresAt: row.expires_at,
+        idleExpiresAt: row.idle_expires_at,
+      }
     : undefined;
 }
 

@@ -14,7 +14,12 @@ export type TestUserOptions = {
   forceReset?: boolean;
   /** Shorthand for a Support role. */
   support?: boolean;
-  roles?: { name: 'Support' | 'Business' | 'Group' | 'Developer'; resourceType?: 'business' | 'group'; resourceId?: string; accessLevels?: string[] }[];
+  roles?: {
+    name: 'Support' | 'Business' | 'Group' | 'Developer';
+    resourceType?: 'business' | 'group';
+    resourceId?: string;
+    accessLevels?: string[];
+  }[];
 };
 
 export type TestUser = { userId: string; email: string };
@@ -23,7 +28,11 @@ export type SignedIn = TestUser & { token: string; cookie: string };
 let counter = 0;
 
 /** Inserts a user with roles straight into the database: a fixture for API tests. */
-export async function createTestUser(db: Kysely<Database>, now: number, options: TestUserOptions = {}): Promise<TestUser> {
+export async function createTestUser(
+  db: Kysely<Database>,
+  now: number,
+  options: TestUserOptions = {},
+): Promise<TestUser> {
   const email = options.email ?? `user${++counter}.${Date.now().toString(36)}@medlocker.test`;
   const id = Bun.randomUUIDv7();
   await db
@@ -62,7 +71,11 @@ export async function createTestUser(db: Kysely<Database>, now: number, options:
 }
 
 /** A user with a live session, without going through login: `cookie` for the console, `token` for the cli. */
-export async function signInTestUser(db: Kysely<Database>, now: number, options: TestUserOptions = {}): Promise<SignedIn> {
+export async function signInTestUser(
+  db: Kysely<Database>,
+  now: number,
+  options: TestUserOptions = {},
+): Promise<SignedIn> {
   const user = await createTestUser(db, now, options);
   const { token } = await createSession(db, user.userId, now, { ip: null, userAgent: 'test' });
   return { ...user, token, cookie: `${authPolicy.sessionCookie}=${token}` };

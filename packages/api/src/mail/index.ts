@@ -1,2 +1,9 @@
 export { type CaughtMail, type MailCatcher, startMailCatcher } from './mail-catcher.ts';
-export { createMailer, createMemoryMailer, createSmtpMailer, type MailMessage, type Mailer, type MemoryMailer } from './mailer.ts';
+export {
+  createMailer,
+  createMemoryMailer,
+  createSmtpMailer,
+  type Mailer,
+  type MailMessage,
+  type MemoryMailer,
+} from './mailer.ts';

@@ -1,10 +1,14 @@
 import type { Command } from 'commander';
 import { ApiError, sessionTokenOf } from '../client.ts';
-import { commandContext, type CliIo, CliRefusal, type GlobalOptions, UsageError } from '../context.ts';
+import { type CliIo, CliRefusal, commandContext, type GlobalOptions, UsageError } from '../context.ts';
 import { forgetSession, saveSession } from '../credentials.ts';
 import { renderFields } from '../ui/table.tsx';
 
-const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+const when = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 
 /** `medlocker login`, `logout`, `whoami`. */
 export function authCommands(program: Command, io: CliIo): void {
@@ -46,10 +50,16 @@ export function authCommands(program: Command, io: CliIo): void {
             : (answer.message ?? 'Login failed');
         throw new ApiError(200, answer.reason ?? 'LOGIN_FAILED', message);
       }
-      await saveSession(ctx.credentialsFile, ctx.apiUrl, { token, email: answer.result.user.email, expires: answer.result.expires });
-      ctx.print({ ok: true, api: ctx.apiUrl, ...answer.result }, () =>
-        `Logged in to ${ctx.apiUrl} as ${answer.result?.user.name} <${answer.result?.user.email}>` +
-        ` until ${when(answer.result?.expires ?? 0)}${answer.result?.scopes.length ? ` (scopes: ${answer.result.scopes.join(', ')})` : ''}`,
+      await saveSession(ctx.credentialsFile, ctx.apiUrl, {
+        token,
+        email: answer.result.user.email,
+        expires: answer.result.expires,
+      });
+      ctx.print(
+        { ok: true, api: ctx.apiUrl, ...answer.result },
+        () =>
+          `Logged in to ${ctx.apiUrl} as ${answer.result?.user.name} <${answer.result?.user.email}>` +
+          ` until ${when(answer.result?.expires ?? 0)}${answer.result?.scopes.length ? ` (scopes: ${answer.result.scopes.join(', ')})` : ''}`,
       );
     });
 

@@ -1,6 +1,6 @@
 import type { Role, User } from '@medlocker/core';
 import { type Command, Option } from 'commander';
-import { commandContext, type CliIo, type GlobalOptions, UsageError } from '../context.ts';
+import { type CliIo, commandContext, type GlobalOptions, UsageError } from '../context.ts';
 import { renderFields, renderTable } from '../ui/table.tsx';
 
 const ROLES = ['Support', 'Developer', 'Business', 'Group'] as const;
@@ -19,7 +19,11 @@ const userColumns = [
 const roleColumns = [
   { header: 'Role', value: (r: Role) => r.name },
   // SPEC §2: '*' when the role has no resource, 'restricted' when its name cannot be resolved.
-  { header: 'Resource', value: (r: Role) => (r.resource === null ? '*' : r.resourceName ? `${r.resourceName} (${r.resource})` : 'restricted') },
+  {
+    header: 'Resource',
+    value: (r: Role) =>
+      r.resource === null ? '*' : r.resourceName ? `${r.resourceName} (${r.resource})` : 'restricted',
+  },
   { header: 'Access levels', value: (r: Role) => r.accessLevels.join(', ') },
 ];
 
@@ -59,7 +63,8 @@ export function usersCommands(program: Command, io: CliIo): void {
         ctx.print({ users: found, nextToken }, () =>
           found.length === 0
             ? 'No users found.'
-            : renderTable(found, userColumns) + (nextToken ? `\n\nMore users: add --all, or --next-token ${nextToken}` : ''),
+            : renderTable(found, userColumns) +
+              (nextToken ? `\n\nMore users: add --all, or --next-token ${nextToken}` : ''),
         );
       },
     );
@@ -97,7 +102,10 @@ export function usersCommands(program: Command, io: CliIo): void {
     .option('--admin', 'add as an administrator of the business or group')
     .option('--sso', 'new users sign in with the default identity provider')
     .action(
-      async (options: { email: string; role: RoleChoice; resource?: string; admin?: boolean; sso?: boolean }, command: Command) => {
+      async (
+        options: { email: string; role: RoleChoice; resource?: string; admin?: boolean; sso?: boolean },
+        command: Command,
+      ) => {
         const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
         if (needsResource(options.role) && !options.resource) {
           throw new UsageError(`--resource is required for a ${options.role} role`);
@@ -110,7 +118,9 @@ export function usersCommands(program: Command, io: CliIo): void {
           addIdpByDefault: options.sso === true,
           email: options.email,
           frontEnd: options.role === 'Support' ? 'support' : 'pharmacy',
-          ...(needsResource(options.role) ? { resourceId: options.resource ?? null, resourceType: RESOURCE_TYPE[options.role] } : {}),
+          ...(needsResource(options.role)
+            ? { resourceId: options.resource ?? null, resourceType: RESOURCE_TYPE[options.role] }
+            : {}),
           roles: [
             {
               name: options.role,
@@ -120,10 +130,12 @@ export function usersCommands(program: Command, io: CliIo): void {
             },
           ],
         });
-        ctx.print(result, () =>
-          `${result.created ? 'Created and invited' : 'Updated'} user ${result.userId}: ${options.role} role added${
-            options.resource ? ` on ${options.resource}` : ''
-          }${options.admin ? ' (Admin)' : ''}`,
+        ctx.print(
+          result,
+          () =>
+            `${result.created ? 'Created and invited' : 'Updated'} user ${result.userId}: ${options.role} role added${
+              options.resource ? ` on ${options.resource}` : ''
+            }${options.admin ? ' (Admin)' : ''}`,
         );
       },
     );
@@ -142,6 +154,10 @@ export function usersCommands(program: Command, io: CliIo): void {
         roleName: options.role as Role['name'],
         roleResource: options.resource ?? null,
       });
-      ctx.print(result, () => `Removed the ${options.role} role${options.resource ? ` on ${options.resource}` : ''} from user ${options.user}`);
+      ctx.print(
+        result,
+        () =>
+          `Removed the ${options.role} role${options.resource ? ` on ${options.resource}` : ''} from user ${options.user}`,
+      );
     });
 }

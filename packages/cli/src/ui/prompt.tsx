@@ -3,7 +3,13 @@ import { useState } from 'react';
 
 export type Question = { name: string; label: string; secret?: boolean };
 
-function Prompt({ questions, onDone }: { questions: Question[]; onDone: (answers: Record<string, string> | null) => void }) {
+function Prompt({
+  questions,
+  onDone,
+}: {
+  questions: Question[];
+  onDone: (answers: Record<string, string> | null) => void;
+}) {
   const { exit } = useApp();
   const [index, setIndex] = useState(0);
   const [answers, setAnswers] = useState<Record<string, string>>({});

@@ -4,7 +4,11 @@ export type Column<Row> = { header: string; value: (row: Row) => string };
 
 function Table<Row>({ rows, columns }: { rows: Row[]; columns: Column<Row>[] }) {
   const widths = columns.map((c) => Math.max(c.header.length, ...rows.map((r) => c.value(r).length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return (
     <Box flexDirection="column">
       <Text bold>{line(columns.map((c) => c.header))}</Text>

@@ -23,7 +23,9 @@ const isEmail = (value: string): boolean => value.length <= 254 && emailPattern.
 export const FormEmailInput = type.string
   .configure({ message: 'Enter a valid email address', validationId: 'EXPECTED_EMAIL' })
   .pipe.try((s, ctx) =>
-    isEmail(s.trim()) ? s.trim() : ctx.error({ message: 'Enter a valid email address', meta: { validationId: 'EXPECTED_EMAIL' } }),
+    isEmail(s.trim())
+      ? s.trim()
+      : ctx.error({ message: 'Enter a valid email address', meta: { validationId: 'EXPECTED_EMAIL' } }),
   );
 
 /** SPEC §5 required ('Please enter a value', REQUIRED): some text other than blanks. */
@@ -179,14 +181,13 @@ export const auth = defineArea({
     }),
     output: type({ userId: 'string', created: 'boolean' }),
     access: 'support',
-    summary:
-      'Adds roles to the user of an email, creating the user (no password, must set one via reset) when new.',
+    summary: 'Adds roles to the user of an email, creating the user (no password, must set one via reset) when new.',
   },
   removeRole: {
     input: type({ roleName: RoleName, roleResource: 'string | null', userId: 'string > 0' }),
     output: Ok,
     access: 'support',
-    summary: "Removes one role of a user; support staff cannot remove their own Support role.",
+    summary: 'Removes one role of a user; support staff cannot remove their own Support role.',
   },
   editIdentityProvider: {
     input: type({ email: FormEmailInput, identityProviderId: 'string | null', frontEnd: FrontEnd }),

@@ -4,7 +4,8 @@ import { authMessages, authPolicy } from '../../auth/policy.ts';
 import { describeApi } from '../../testing.ts';
 import { login, PASSWORD, sessionCookieOf } from './test-helpers.ts';
 
-const LOCKED = 'Your account has been temporarily disabled due to too many incorrect login attempts. Please try again in 5 minutes.';
+const LOCKED =
+  'Your account has been temporarily disabled due to too many incorrect login attempts. Please try again in 5 minutes.';
 
 describeApi('auth.login', (t) => {
   it('signs in with the email in any case and blanks around it', async () => {
@@ -27,7 +28,11 @@ describeApi('auth.login', (t) => {
     expect(wrong.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect<unknown>(unknown.body).toEqual(wrong.body);
-    expect<unknown>(wrong.body).toEqual({ ok: false, reason: 'InvalidCredentials', message: 'Invalid username or password' });
+    expect<unknown>(wrong.body).toEqual({
+      ok: false,
+      reason: 'InvalidCredentials',
+      message: 'Invalid username or password',
+    });
     expect(wrong.token).toBeUndefined();
     expect(unknown.token).toBeUndefined();
   });
@@ -157,7 +162,11 @@ describeApi('auth.login', (t) => {
   it('refuses a username that is not an email, with the form message', async () => {
     const res = await t.call('auth', 'login', { username: 'not-an-email', password: 'x' });
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toContainEqual({ path: 'username', id: 'EXPECTED_EMAIL', message: 'Enter a valid email address' });
+    expect(res.body.error.details).toContainEqual({
+      path: 'username',
+      id: 'EXPECTED_EMAIL',
+      message: 'Enter a valid email address',
+    });
   });
 
   it('audits logins and failures with the address, never the password', async () => {

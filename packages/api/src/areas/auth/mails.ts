@@ -14,7 +14,8 @@ export function linkOrigin(ctx: Pick<RpcContext, 'deps' | 'request'>): string | 
 }
 
 /** The console's reset page; the token travels in the fragment, which browsers never send to servers. */
-export const resetLink = (origin: string, token: string): string => `${origin}/auth/reset#token=${encodeURIComponent(token)}`;
+export const resetLink = (origin: string, token: string): string =>
+  `${origin}/auth/reset#token=${encodeURIComponent(token)}`;
 
 export type MailKind = 'reset' | 'invite' | 'register';
 

@@ -66,7 +66,14 @@ export async function insertResetToken(
     .execute();
   await db
     .insertInto('password_reset_tokens')
-    .values({ id: Bun.randomUUIDv7(), token_hash: tokenHash, user_id: userId, created: now, expires_at: now + lifetimeMs, used_at: null })
+    .values({
+      id: Bun.randomUUIDv7(),
+      token_hash: tokenHash,
+      user_id: userId,
+      created: now,
+      expires_at: now + lifetimeMs,
+      used_at: null,
+    })
     .execute();
 }
 
@@ -74,7 +81,11 @@ export async function insertResetToken(
  * Uses a reset token: marks it used if it is unused and unexpired, in one statement so two clicks
  * cannot both succeed. Returns its user, or undefined for an unknown, used or expired token.
  */
-export async function consumeResetToken(db: Db, tokenHash: string, now: number): Promise<{ userId: string } | undefined> {
+export async function consumeResetToken(
+  db: Db,
+  tokenHash: string,
+  now: number,
+): Promise<{ userId: string } | undefined> {
   const row = await db
     .updateTable('password_reset_tokens')
     .set({ used_at: now })
@@ -160,6 +171,11 @@ export async function defaultIdentityProvider(db: Db): Promise<IdentityProviderR
   return db.selectFrom('identity_providers').selectAll().orderBy('created').orderBy('id').limit(1).executeTakeFirst();
 }
 
-export async function setUserIdentityProvider(db: Db, userId: string, idpId: string | null, now: number): Promise<void> {
+export async function setUserIdentityProvider(
+  db: Db,
+  userId: string,
+  idpId: string | null,
+  now: number,
+): Promise<void> {
   await db.updateTable('users').set({ identity_provider_id: idpId, updated: now }).where('id', '=', userId).execute();
 }

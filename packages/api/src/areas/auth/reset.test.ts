@@ -56,7 +56,10 @@ describeApi(
     it('answers the same for an unknown email, and sends nothing', async () => {
       await t.createUser({ email: 'sam@pharmacy.test', password: PASSWORD });
       const known = await t.call('auth', 'beginResetPassword', { email: 'sam@pharmacy.test', frontEnd: 'support' });
-      const unknown = await t.call('auth', 'beginResetPassword', { email: 'nobody@pharmacy.test', frontEnd: 'support' });
+      const unknown = await t.call('auth', 'beginResetPassword', {
+        email: 'nobody@pharmacy.test',
+        frontEnd: 'support',
+      });
       expect(unknown.status).toBe(known.status);
       expect<unknown>(unknown.body).toEqual(known.body);
       await catcher.waitFor('sam@pharmacy.test');
@@ -81,8 +84,12 @@ describeApi(
       t.advance(61_000);
       await t.call('auth', 'beginResetPassword', { email: 'una@pharmacy.test', frontEnd: 'support' });
       const second = tokenIn((await catcher.waitFor('una@pharmacy.test')).text);
-      expect((await t.call('auth', 'completeResetPassword', { password: NEW_PASSWORD, token: first })).status).toBe(400);
-      expect((await t.call('auth', 'completeResetPassword', { password: NEW_PASSWORD, token: second })).status).toBe(200);
+      expect((await t.call('auth', 'completeResetPassword', { password: NEW_PASSWORD, token: first })).status).toBe(
+        400,
+      );
+      expect((await t.call('auth', 'completeResetPassword', { password: NEW_PASSWORD, token: second })).status).toBe(
+        200,
+      );
     });
 
     it('refuses a password shorter than 12 characters, and keeps the link usable', async () => {
@@ -114,7 +121,8 @@ describeApi(
 
     it('does not flood a mailbox: one link a minute', async () => {
       await t.createUser({ email: 'xena@pharmacy.test', password: PASSWORD });
-      for (let i = 0; i < 3; i++) await t.call('auth', 'beginResetPassword', { email: 'xena@pharmacy.test', frontEnd: 'support' });
+      for (let i = 0; i < 3; i++)
+        await t.call('auth', 'beginResetPassword', { email: 'xena@pharmacy.test', frontEnd: 'support' });
       await catcher.waitFor('xena@pharmacy.test');
       await expect(catcher.waitFor('xena@pharmacy.test', 300)).rejects.toThrow();
     });
@@ -130,7 +138,12 @@ describeApi(
     });
 
     it('creates an account that sets its password through the emailed link', async () => {
-      const res = await t.call('auth', 'register', { email: 'Yan@Pharmacy.test', givenName: 'Yan', familyName: 'Ng', frontEnd: 'pharmacy' });
+      const res = await t.call('auth', 'register', {
+        email: 'Yan@Pharmacy.test',
+        givenName: 'Yan',
+        familyName: 'Ng',
+        frontEnd: 'pharmacy',
+      });
       expect<unknown>(res.body).toEqual({ ok: true });
       const mail = await catcher.waitFor('yan@pharmacy.test');
       expect(mail.subject).toBe('Finish setting up your MedLocker account');
@@ -138,12 +151,21 @@ describeApi(
       expect((await login(t, 'yan@pharmacy.test', 'anything at all')).body.reason).toBe('InvalidCredentials');
       await t.call('auth', 'completeResetPassword', { password: NEW_PASSWORD, token: tokenIn(mail.text) });
       const signedIn = await login(t, 'yan@pharmacy.test', NEW_PASSWORD);
-      expect(signedIn.body.result?.user).toMatchObject({ email: 'Yan@Pharmacy.test', givenName: 'Yan', familyName: 'Ng' });
+      expect(signedIn.body.result?.user).toMatchObject({
+        email: 'Yan@Pharmacy.test',
+        givenName: 'Yan',
+        familyName: 'Ng',
+      });
     });
 
     it('answers the same for an existing email and creates no second account', async () => {
       await t.createUser({ email: 'zoe@pharmacy.test', password: PASSWORD });
-      const res = await t.call('auth', 'register', { email: 'ZOE@pharmacy.test', givenName: 'Z', familyName: 'Q', frontEnd: 'pharmacy' });
+      const res = await t.call('auth', 'register', {
+        email: 'ZOE@pharmacy.test',
+        givenName: 'Z',
+        familyName: 'Q',
+        frontEnd: 'pharmacy',
+      });
       expect<unknown>(res.body).toEqual({ ok: true });
       expect((await catcher.waitFor('zoe@pharmacy.test')).subject).toBe('Reset your MedLocker password');
       expect(await t.db.selectFrom('users').select('id').execute()).toHaveLength(1);
@@ -155,7 +177,12 @@ describeApi(
 
 describeApi('registration when not allowed', (t) => {
   it('is refused with 403', async () => {
-    const res = await t.call('auth', 'register', { email: 'amy@pharmacy.test', givenName: 'A', familyName: 'B', frontEnd: 'pharmacy' });
+    const res = await t.call('auth', 'register', {
+      email: 'amy@pharmacy.test',
+      givenName: 'A',
+      familyName: 'B',
+      frontEnd: 'pharmacy',
+    });
     expect(res.status).toBe(403);
     expect(await t.db.selectFrom('users').select('id').execute()).toHaveLength(0);
   });

@@ -41,11 +41,26 @@ async function rolesToStore(input: In<'addRoles'>, ctx: AuthedContext): Promise<
   const out: RoleToStore[] = [];
   for (const [i, role] of input.roles.entries()) {
     if (role.name === 'Support' || role.name === 'Developer') {
-      if (role.resource) problems.push({ path: `roles.${i}.resource`, id: 'INVALID_FORMAT', message: `A ${role.name} role has no resource` });
+      if (role.resource)
+        problems.push({
+          path: `roles.${i}.resource`,
+          id: 'INVALID_FORMAT',
+          message: `A ${role.name} role has no resource`,
+        });
       if (role.accessLevels.length > 0) {
-        problems.push({ path: `roles.${i}.accessLevels`, id: 'INVALID_FORMAT', message: `A ${role.name} role has no access levels` });
+        problems.push({
+          path: `roles.${i}.accessLevels`,
+          id: 'INVALID_FORMAT',
+          message: `A ${role.name} role has no access levels`,
+        });
       }
-      out.push({ name: role.name, resourceType: null, resourceId: null, accessLevels: [], description: roleDescription(role.name, false) });
+      out.push({
+        name: role.name,
+        resourceType: null,
+        resourceId: null,
+        accessLevels: [],
+        description: roleDescription(role.name, false),
+      });
       continue;
     }
     const resourceType = resourceTypeOf[role.name];
@@ -55,12 +70,20 @@ async function rolesToStore(input: In<'addRoles'>, ctx: AuthedContext): Promise<
       continue;
     }
     if (input.resourceType && input.resourceType !== resourceType && !role.resource) {
-      problems.push({ path: 'resourceType', id: 'INVALID_FORMAT', message: `A ${role.name} role needs a ${resourceType}` });
+      problems.push({
+        path: 'resourceType',
+        id: 'INVALID_FORMAT',
+        message: `A ${role.name} role needs a ${resourceType}`,
+      });
       continue;
     }
     const name = await resourceName(ctx.deps.db, resourceType, resourceId);
     if (name === undefined) {
-      problems.push({ path: `roles.${i}.resource`, id: 'NOT_FOUND', message: `No ${resourceType} with id ${resourceId}` });
+      problems.push({
+        path: `roles.${i}.resource`,
+        id: 'NOT_FOUND',
+        message: `No ${resourceType} with id ${resourceId}`,
+      });
       continue;
     }
     const admin = role.accessLevels.includes('Admin');
@@ -114,7 +137,12 @@ export async function addRoles(input: In<'addRoles'>, ctx: AuthedContext): Promi
         entityType: 'user',
         entityId: user.id,
         businessId: role.resourceType === 'business' ? role.resourceId : null,
-        details: { role: role.name, resourceType: role.resourceType, resource: role.resourceId, accessLevels: role.accessLevels },
+        details: {
+          role: role.name,
+          resourceType: role.resourceType,
+          resource: role.resourceId,
+          accessLevels: role.accessLevels,
+        },
       });
     }
     return { user, created };
@@ -140,7 +168,10 @@ export async function removeRole(input: In<'removeRole'>, ctx: AuthedContext): P
   return { ok: true };
 }
 
-export async function editIdentityProvider(input: In<'editIdentityProvider'>, ctx: AuthedContext): Promise<Out<'editIdentityProvider'>> {
+export async function editIdentityProvider(
+  input: In<'editIdentityProvider'>,
+  ctx: AuthedContext,
+): Promise<Out<'editIdentityProvider'>> {
   await ctx.deps.db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, input.email);
     if (!user) throw new AppError('NOT_FOUND', 'No user with that email');

@@ -35,15 +35,31 @@ describeApi(
       );
       expect(res.status).toBe(200);
       expect(res.body.created).toBe(true);
-      const user = await t.db.selectFrom('users').selectAll().where('id', '=', res.body.userId).executeTakeFirstOrThrow();
-      expect(user).toMatchObject({ email_normalised: 'new.person@pharmacy.test', password_hash: null, force_reset: true, front_end: 'support' });
+      const user = await t.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', res.body.userId)
+        .executeTakeFirstOrThrow();
+      expect(user).toMatchObject({
+        email_normalised: 'new.person@pharmacy.test',
+        password_hash: null,
+        force_reset: true,
+        front_end: 'support',
+      });
       await Bun.sleep(10);
       expect(mailer.messages.map((m) => m.to)).toEqual(['New.Person@Pharmacy.test']);
       expect(mailer.messages[0]?.text).toContain('/auth/reset#token=');
 
       const details = await t.call('users', 'getUser', { id: res.body.userId }, { cookie: admin.cookie });
       expect(details.body.roles).toEqual([
-        { name: 'Support', resource: null, resourceType: null, resourceName: null, accessLevels: [], description: 'Access to support portal' },
+        {
+          name: 'Support',
+          resource: null,
+          resourceType: null,
+          resourceName: null,
+          accessLevels: [],
+          description: 'Access to support portal',
+        },
       ]);
     });
 
@@ -87,7 +103,14 @@ describeApi(
           accessLevels: ['Admin'],
           description: 'Administrator access to Business - Boots Leeds',
         },
-        { name: 'Group', resource: north, resourceType: 'group', resourceName: 'North', accessLevels: [], description: 'Access to Group - North' },
+        {
+          name: 'Group',
+          resource: north,
+          resourceType: 'group',
+          resourceName: 'North',
+          accessLevels: [],
+          description: 'Access to Group - North',
+        },
       ]);
       expect(details.body.user.accessLevels).toEqual(['Admin']);
     });
@@ -95,10 +118,17 @@ describeApi(
     it('refuses a Business or Group role without a resource, or on one that does not exist', async () => {
       const admin = await t.signIn({ support: true });
       const add = (roles: unknown[], extra: Record<string, unknown> = {}) =>
-        t.call('auth', 'addRoles', { addIdpByDefault: false, email: 'x@pharmacy.test', frontEnd: 'pharmacy', roles, ...extra }, { cookie: admin.cookie });
+        t.call(
+          'auth',
+          'addRoles',
+          { addIdpByDefault: false, email: 'x@pharmacy.test', frontEnd: 'pharmacy', roles, ...extra },
+          { cookie: admin.cookie },
+        );
       const missing = await add([{ name: 'Business', description: '', accessLevels: [] }]);
       expect(missing.status).toBe(400);
-      expect(missing.body.error.details).toEqual([{ path: 'roles.0.resource', id: 'FIELD_REQUIRED', message: 'Field is required' }]);
+      expect(missing.body.error.details).toEqual([
+        { path: 'roles.0.resource', id: 'FIELD_REQUIRED', message: 'Field is required' },
+      ]);
       const unknown = await add([{ name: 'Group', description: '', resource: 'no-such-group', accessLevels: [] }]);
       expect(unknown.status).toBe(400);
       const wrongKind = await add([{ name: 'Group', description: '', accessLevels: [] }], {
@@ -106,7 +136,9 @@ describeApi(
         resourceType: 'business',
       });
       expect(wrongKind.status).toBe(400);
-      expect(await t.db.selectFrom('users').select('id').where('email_normalised', '=', 'x@pharmacy.test').execute()).toHaveLength(0);
+      expect(
+        await t.db.selectFrom('users').select('id').where('email_normalised', '=', 'x@pharmacy.test').execute(),
+      ).toHaveLength(0);
     });
 
     it('refuses a resource or access level on a Support or Developer role', async () => {
@@ -123,16 +155,31 @@ describeApi(
         { cookie: admin.cookie },
       );
       expect(res.status).toBe(400);
-      expect(res.body.error.details?.map((d: { path: string }) => d.path)).toEqual(['roles.0.resource', 'roles.0.accessLevels']);
+      expect(res.body.error.details?.map((d: { path: string }) => d.path)).toEqual([
+        'roles.0.resource',
+        'roles.0.accessLevels',
+      ]);
     });
 
     it('removes a role, and refuses to remove one the user does not hold', async () => {
       const admin = await t.signIn({ support: true });
       const boots = await business(t, 'Boots');
-      const user = await t.createUser({ roles: [{ name: 'Business', resourceType: 'business', resourceId: boots }, { name: 'Developer' }] });
-      const removed = await t.call('auth', 'removeRole', { userId: user.userId, roleName: 'Business', roleResource: boots }, { cookie: admin.cookie });
+      const user = await t.createUser({
+        roles: [{ name: 'Business', resourceType: 'business', resourceId: boots }, { name: 'Developer' }],
+      });
+      const removed = await t.call(
+        'auth',
+        'removeRole',
+        { userId: user.userId, roleName: 'Business', roleResource: boots },
+        { cookie: admin.cookie },
+      );
       expect<unknown>(removed.body).toEqual({ ok: true });
-      const again = await t.call('auth', 'removeRole', { userId: user.userId, roleName: 'Business', roleResource: boots }, { cookie: admin.cookie });
+      const again = await t.call(
+        'auth',
+        'removeRole',
+        { userId: user.userId, roleName: 'Business', roleResource: boots },
+        { cookie: admin.cookie },
+      );
       expect(again.status).toBe(404);
       const details = await t.call('users', 'getUser', { id: user.userId }, { cookie: admin.cookie });
       expect(details.body.roles.map((r) => r.name)).toEqual(['Developer']);
@@ -140,7 +187,12 @@ describeApi(
 
     it('does not let support staff remove their own Support role', async () => {
       const admin = await t.signIn({ support: true });
-      const res = await t.call('auth', 'removeRole', { userId: admin.userId, roleName: 'Support', roleResource: null }, { cookie: admin.cookie });
+      const res = await t.call(
+        'auth',
+        'removeRole',
+        { userId: admin.userId, roleName: 'Support', roleResource: null },
+        { cookie: admin.cookie },
+      );
       expect(res.status).toBe(409);
     });
 
@@ -149,7 +201,12 @@ describeApi(
       const res = await t.call(
         'auth',
         'addRoles',
-        { addIdpByDefault: false, email: 'me@pharmacy.test', frontEnd: 'support', roles: [{ name: 'Support', description: '', accessLevels: [] }] },
+        {
+          addIdpByDefault: false,
+          email: 'me@pharmacy.test',
+          frontEnd: 'support',
+          roles: [{ name: 'Support', description: '', accessLevels: [] }],
+        },
         { cookie: pharmacist.cookie },
       );
       expect(res.status).toBe(403);
@@ -165,14 +222,26 @@ describeApi(
           id: 'idp-1',
           name: 'Pharmacy SSO',
           type: 'OIDC',
-          configuration: JSON.stringify({ clientId: 'client-1', clientSecret: 'hush', issuerUrl: 'https://sso.example/realms/p' }),
+          configuration: JSON.stringify({
+            clientId: 'client-1',
+            clientSecret: 'hush',
+            issuerUrl: 'https://sso.example/realms/p',
+          }),
           created: 1,
           updated: 1,
         })
         .execute();
-      const set = await t.call('auth', 'editIdentityProvider', { email: 'SSO@pharmacy.test', identityProviderId: 'idp-1', frontEnd: 'pharmacy' }, { cookie: admin.cookie });
+      const set = await t.call(
+        'auth',
+        'editIdentityProvider',
+        { email: 'SSO@pharmacy.test', identityProviderId: 'idp-1', frontEnd: 'pharmacy' },
+        { cookie: admin.cookie },
+      );
       expect(set.status).toBe(200);
-      const url = await t.call('auth', 'getIdentityProviderAuthUrl', { username: 'sso@pharmacy.test', returnUrl: 'https://evil.example/' });
+      const url = await t.call('auth', 'getIdentityProviderAuthUrl', {
+        username: 'sso@pharmacy.test',
+        returnUrl: 'https://evil.example/',
+      });
       const authUrl = new URL(url.body.authUrl as string);
       expect(authUrl.origin + authUrl.pathname).toBe('https://sso.example/realms/p/authorize');
       expect(authUrl.searchParams.get('client_id')).toBe('client-1');
@@ -182,9 +251,20 @@ describeApi(
       const details = await t.call('users', 'getUser', { id: user.userId }, { cookie: admin.cookie });
       expect(details.body.identityProvider).toEqual({ id: 'idp-1', name: 'Pharmacy SSO' });
 
-      await t.call('auth', 'editIdentityProvider', { email: 'sso@pharmacy.test', identityProviderId: null, frontEnd: 'pharmacy' }, { cookie: admin.cookie });
-      expect((await t.call('auth', 'getIdentityProviderAuthUrl', { username: 'sso@pharmacy.test', returnUrl: '/' })).body.authUrl).toBeNull();
-      expect((await t.call('auth', 'getIdentityProviderAuthUrl', { username: 'nobody@pharmacy.test', returnUrl: '/' })).body.authUrl).toBeNull();
+      await t.call(
+        'auth',
+        'editIdentityProvider',
+        { email: 'sso@pharmacy.test', identityProviderId: null, frontEnd: 'pharmacy' },
+        { cookie: admin.cookie },
+      );
+      expect(
+        (await t.call('auth', 'getIdentityProviderAuthUrl', { username: 'sso@pharmacy.test', returnUrl: '/' })).body
+          .authUrl,
+      ).toBeNull();
+      expect(
+        (await t.call('auth', 'getIdentityProviderAuthUrl', { username: 'nobody@pharmacy.test', returnUrl: '/' })).body
+          .authUrl,
+      ).toBeNull();
     });
 
     it('audits each role change with who made it and from which request', async () => {
@@ -192,13 +272,27 @@ describeApi(
       const res = await t.call(
         'auth',
         'addRoles',
-        { addIdpByDefault: false, email: 'audited@pharmacy.test', frontEnd: 'support', roles: [{ name: 'Support', description: '', accessLevels: [] }] },
+        {
+          addIdpByDefault: false,
+          email: 'audited@pharmacy.test',
+          frontEnd: 'support',
+          roles: [{ name: 'Support', description: '', accessLevels: [] }],
+        },
         { cookie: admin.cookie, headers: { 'x-request-id': 'req-roles-0001' } },
       );
-      await t.call('auth', 'removeRole', { userId: res.body.userId, roleName: 'Support', roleResource: null }, { cookie: admin.cookie });
+      await t.call(
+        'auth',
+        'removeRole',
+        { userId: res.body.userId, roleName: 'Support', roleResource: null },
+        { cookie: admin.cookie },
+      );
       const rows = (await listAudit(t.db)).filter((r) => r.entityId === res.body.userId);
       expect(rows.map((r) => r.action)).toEqual(['user.create', 'role.add', 'role.remove']);
-      expect(rows[1]).toMatchObject({ actorUserId: admin.userId, actorDisplay: 'Ada Admin', requestId: 'req-roles-0001' });
+      expect(rows[1]).toMatchObject({
+        actorUserId: admin.userId,
+        actorDisplay: 'Ada Admin',
+        requestId: 'req-roles-0001',
+      });
       expect(rows[1]?.details).toMatchObject({ role: 'Support', resource: null });
     });
   },

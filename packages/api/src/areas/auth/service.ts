@@ -13,7 +13,7 @@ import {
 import { hashToken, newToken } from '../../auth/tokens.ts';
 import type { AuthedContext, RpcContext } from '../../rpc/context.ts';
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from '../users/repository.ts';
-import { authMail, type MailKind, linkOrigin, resetLink } from './mails.ts';
+import { authMail, linkOrigin, type MailKind, resetLink } from './mails.ts';
 import {
   clearLoginFailures,
   consumeResetToken,
@@ -29,7 +29,11 @@ type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
 type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
 
 const tooManyAttempts = { ok: false, reason: 'TooManyAttempts', message: authMessages.tooManyAttempts } as const;
-const invalidCredentials = { ok: false, reason: 'InvalidCredentials', message: authMessages.invalidCredentials } as const;
+const invalidCredentials = {
+  ok: false,
+  reason: 'InvalidCredentials',
+  message: authMessages.invalidCredentials,
+} as const;
 
 export function config(_input: In<'config'>, ctx: RpcContext): Out<'config'> {
   return { allowRegistration: ctx.deps.config.allowRegistration, productName: ctx.deps.config.productName };
@@ -75,7 +79,13 @@ export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'l
   if (previous) await revokeSessionByToken(db, previous, now);
   const { token, session } = await createSession(db, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent });
   ctx.setCookie(authPolicy.sessionCookie, token, { maxAgeSeconds: authPolicy.sessionAbsoluteMs / 1000 });
-  await audit(db, ctx, { action: 'auth.login', entityType: 'user', entityId: user.id, actor, details: { sessionId: session.id } });
+  await audit(db, ctx, {
+    action: 'auth.login',
+    entityType: 'user',
+    entityId: user.id,
+    actor,
+    details: { sessionId: session.id },
+  });
   return { ok: true, result: { expires: session.expiresAt, scopes: await scopesOf(db, user.id), user: toUser(user) } };
 }
 
@@ -117,13 +127,17 @@ async function sendPasswordLink(
 ): Promise<void> {
   const origin = linkOrigin(ctx);
   if (!origin) {
-    ctx.deps.logger.error('PUBLIC_URL is not set: password links cannot be sent in production', { requestId: ctx.requestId });
+    ctx.deps.logger.error('PUBLIC_URL is not set: password links cannot be sent in production', {
+      requestId: ctx.requestId,
+    });
     return;
   }
   const token = newToken();
   const lifetime = kind === 'reset' ? authPolicy.resetTokenMs : authPolicy.inviteTokenMs;
   await insertResetToken(ctx.deps.db, user.id, hashToken(token), ctx.deps.now(), lifetime);
-  const sending = ctx.deps.mailer.send(authMail(kind, user.email, resetLink(origin, token), ctx.deps.config.productName));
+  const sending = ctx.deps.mailer.send(
+    authMail(kind, user.email, resetLink(origin, token), ctx.deps.config.productName),
+  );
   if (options.await) return sending;
   sending.catch((error: unknown) =>
     ctx.deps.logger.error('password link email failed', {
@@ -181,7 +195,10 @@ export async function register(input: In<'register'>, ctx: RpcContext): Promise<
   return { ok: true };
 }
 
-export async function beginResetPassword(input: In<'beginResetPassword'>, ctx: RpcContext): Promise<Out<'beginResetPassword'>> {
+export async function beginResetPassword(
+  input: In<'beginResetPassword'>,
+  ctx: RpcContext,
+): Promise<Out<'beginResetPassword'>> {
   const { db } = ctx.deps;
   const user = await findUserByEmail(db, input.email);
   const throttled = user ? await sentRecently(ctx, user.id) : false;
@@ -247,10 +264,15 @@ export async function getIdentityProviderAuthUrl(
   if (!user?.identity_provider_id) return { authUrl: null };
   const idp = await findIdentityProvider(ctx.deps.db, user.identity_provider_id);
   const configuration = (idp?.configuration ?? {}) as { clientId?: string; issuerUrl?: string };
-  if (!configuration.issuerUrl || !configuration.clientId || !URL.canParse(configuration.issuerUrl)) return { authUrl: null };
+  if (!configuration.issuerUrl || !configuration.clientId || !URL.canParse(configuration.issuerUrl))
+    return { authUrl: null };
   const origin = linkOrigin(ctx) ?? new URL(ctx.request.url).origin;
-  const state = Buffer.from(JSON.stringify({ r: safeReturnPath(input.returnUrl), n: newToken() })).toString('base64url');
-  const url = new URL(idp?.type === 'SAML' ? configuration.issuerUrl : `${configuration.issuerUrl.replace(/\/$/, '')}/authorize`);
+  const state = Buffer.from(JSON.stringify({ r: safeReturnPath(input.returnUrl), n: newToken() })).toString(
+    'base64url',
+  );
+  const url = new URL(
+    idp?.type === 'SAML' ? configuration.issuerUrl : `${configuration.issuerUrl.replace(/\/$/, '')}/authorize`,
+  );
   url.searchParams.set('client_id', configuration.clientId);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('scope', 'openid email profile');

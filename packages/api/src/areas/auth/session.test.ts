@@ -7,7 +7,13 @@ const TIMED_OUT = 'Your session has timed out. Please log in again';
 
 describeApi('sessions', (t) => {
   it('answers the current session to its cookie and to its bearer token', async () => {
-    await t.createUser({ email: 'pat@pharmacy.test', password: PASSWORD, support: true, givenName: 'Pat', familyName: 'Lee' });
+    await t.createUser({
+      email: 'pat@pharmacy.test',
+      password: PASSWORD,
+      support: true,
+      givenName: 'Pat',
+      familyName: 'Lee',
+    });
     const { cookie, token } = await login(t, 'pat@pharmacy.test');
     const byCookie = await t.call('auth', 'session', {}, { cookie: cookie as string });
     expect(byCookie.status).toBe(200);
@@ -37,7 +43,8 @@ describeApi('sessions', (t) => {
 
   it('pushes the idle expiry forward on use, but writes at most once a minute', async () => {
     const { cookie } = await t.signIn({ support: true });
-    const seen = async () => (await t.db.selectFrom('sessions').select(['last_seen', 'idle_expires_at']).executeTakeFirstOrThrow());
+    const seen = async () =>
+      await t.db.selectFrom('sessions').select(['last_seen', 'idle_expires_at']).executeTakeFirstOrThrow();
     const start = await seen();
     t.advance(30_000);
     await t.call('auth', 'session', {}, { cookie });
@@ -81,7 +88,9 @@ describeApi('sessions', (t) => {
     const after = await t.call('auth', 'session', {}, { cookie });
     expect(after.status).toBe(401);
     expect((await t.call('auth', 'session', {}, { token, origin: null })).status).toBe(401);
-    expect((await t.db.selectFrom('sessions').select('revoked_at').executeTakeFirstOrThrow()).revoked_at).toBe(t.deps.now());
+    expect((await t.db.selectFrom('sessions').select('revoked_at').executeTakeFirstOrThrow()).revoked_at).toBe(
+      t.deps.now(),
+    );
   });
 
   it('answers 403 to a signed-in user without the support scope', async () => {
@@ -95,7 +104,12 @@ describeApi('sessions', (t) => {
     const admin = await t.signIn({ support: true });
     const other = await t.signIn({ support: true });
     expect((await t.call('identityProviders', 'list', {}, { cookie: other.cookie })).status).toBe(200);
-    await t.call('auth', 'removeRole', { userId: other.userId, roleName: 'Support', roleResource: null }, { cookie: admin.cookie });
+    await t.call(
+      'auth',
+      'removeRole',
+      { userId: other.userId, roleName: 'Support', roleResource: null },
+      { cookie: admin.cookie },
+    );
     expect((await t.call('identityProviders', 'list', {}, { cookie: other.cookie })).status).toBe(403);
   });
 

@@ -10,7 +10,11 @@ export async function listBusinessesInfo(
   ctx: AuthedContext,
 ): Promise<OutputOf<Businesses['listBusinessesInfo']>> {
   const after = decodeCursor(input.nextToken, 2);
-  const rows = await list(ctx.deps.db, { ...(input.filter ? { filter: input.filter } : {}), ...(after ? { after } : {}), limit: infoPageSize });
+  const rows = await list(ctx.deps.db, {
+    ...(input.filter ? { filter: input.filter } : {}),
+    ...(after ? { after } : {}),
+    limit: infoPageSize,
+  });
   const page = pageOf(rows, infoPageSize, (r) => r.key);
   return { data: page.items.map((r) => toBusinessInfo(r.row)), nextToken: page.nextToken };
 }

@@ -4,14 +4,21 @@ import { describeApi } from '../../testing.ts';
 describeApi('identity providers', (t) => {
   it('lists providers by name and shows one without its client secret', async () => {
     const admin = await t.signIn({ support: true });
-    for (const [id, name] of [['b', 'Zeta SSO'], ['a', 'Alpha SSO']]) {
+    for (const [id, name] of [
+      ['b', 'Zeta SSO'],
+      ['a', 'Alpha SSO'],
+    ]) {
       await t.db
         .insertInto('identity_providers')
         .values({
           id: id as string,
           name: name as string,
           type: 'OIDC',
-          configuration: JSON.stringify({ clientId: `client-${id}`, clientSecret: 'very secret', issuerUrl: 'https://sso.example' }),
+          configuration: JSON.stringify({
+            clientId: `client-${id}`,
+            clientSecret: 'very secret',
+            issuerUrl: 'https://sso.example',
+          }),
           created: 1,
           updated: 2,
         })

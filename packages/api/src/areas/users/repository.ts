@@ -96,7 +96,10 @@ export type UsersByRoleQuery = {
  * (the last email seen: emails are unique, so the order is total). With each, the access levels of
  * the matching roles. Fetches `limit + 1` rows so the caller can tell whether there is a next page.
  */
-export async function listUsersByRole(db: Db, q: UsersByRoleQuery): Promise<{ row: UserRow; accessLevels: string[] }[]> {
+export async function listUsersByRole(
+  db: Db,
+  q: UsersByRoleQuery,
+): Promise<{ row: UserRow; accessLevels: string[] }[]> {
   const resource = q.roleResource ?? null;
   let query = db
     .selectFrom('users')
@@ -124,7 +127,10 @@ export async function listUsersByRole(db: Db, q: UsersByRoleQuery): Promise<{ ro
     );
   }
   if (q.after) query = query.where('users.email_normalised', '>', String(q.after[0]));
-  const rows = await query.orderBy('users.email_normalised').limit(q.limit + 1).execute();
+  const rows = await query
+    .orderBy('users.email_normalised')
+    .limit(q.limit + 1)
+    .execute();
   if (rows.length === 0) return [];
   const roles = await db
     .selectFrom('user_roles')
@@ -153,7 +159,9 @@ export async function rolesOfUser(db: Db, userId: string): Promise<Role[]> {
     .leftJoin('businesses', (j) =>
       j.onRef('businesses.id', '=', 'user_roles.resource_id').on('user_roles.resource_type', '=', 'business'),
     )
-    .leftJoin('groups', (j) => j.onRef('groups.id', '=', 'user_roles.resource_id').on('user_roles.resource_type', '=', 'group'))
+    .leftJoin('groups', (j) =>
+      j.onRef('groups.id', '=', 'user_roles.resource_id').on('user_roles.resource_type', '=', 'group'),
+    )
     .select([
       'user_roles.name',
       'user_roles.resource_id',

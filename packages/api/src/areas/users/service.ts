@@ -1,7 +1,7 @@
 import { AppError, type Contract, type OutputOf, type ParsedInputOf, usersPageSize } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import { decodeCursor, pageOf } from '../../rpc/paging.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
+import { decodeCursor, pageOf } from '../../rpc/paging.ts';
 import {
   findUserById,
   identityProviderOfUser,

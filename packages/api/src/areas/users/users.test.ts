@@ -4,15 +4,20 @@ import { describeApi } from '../../testing.ts';
 
 describeApi('users', (t) => {
   it('lists support users filtered by a case-insensitive prefix of email, given, family or full name', async () => {
-    const admin = await t.signIn({ support: true, email: 'admin@medlocker.test', givenName: 'Ada', familyName: 'Admin' });
+    const admin = await t.signIn({
+      support: true,
+      email: 'admin@medlocker.test',
+      givenName: 'Ada',
+      familyName: 'Admin',
+    });
     await t.createUser({ support: true, email: 'mary.jones@pharmacy.test', givenName: 'Mary', familyName: 'Jones' });
     await t.createUser({ support: true, email: 'jo@pharmacy.test', givenName: 'Jo', familyName: 'Marsh' });
     await t.createUser({ support: true, email: 'z@pharmacy.test', givenName: 'Zed', familyName: 'Oak' });
     await t.createUser({ email: 'mark@pharmacy.test', givenName: 'Mark', familyName: 'NotSupport' });
     const names = async (filterText: string) =>
-      (await t.call('users', 'getUsersByRole', { roleName: 'Support', filterText }, { cookie: admin.cookie })).body.users.map(
-        (u) => u.email,
-      );
+      (
+        await t.call('users', 'getUsersByRole', { roleName: 'Support', filterText }, { cookie: admin.cookie })
+      ).body.users.map((u) => u.email);
     expect(await names('MAR')).toEqual(['jo@pharmacy.test', 'mary.jones@pharmacy.test']);
     expect(await names('mary j')).toEqual(['mary.jones@pharmacy.test']);
     expect(await names('jones')).toEqual(['mary.jones@pharmacy.test']);
@@ -24,17 +29,32 @@ describeApi('users', (t) => {
 
   it('lists the users of one business with their access levels there', async () => {
     const admin = await t.signIn({ support: true });
-    await t.createUser({ email: 'a@p.test', roles: [{ name: 'Business', resourceType: 'business', resourceId: 'b1', accessLevels: ['Admin'] }] });
-    await t.createUser({ email: 'b@p.test', roles: [{ name: 'Business', resourceType: 'business', resourceId: 'b2' }] });
-    const res = await t.call('users', 'getUsersByRole', { roleName: 'Business', roleResource: 'b1' }, { cookie: admin.cookie });
+    await t.createUser({
+      email: 'a@p.test',
+      roles: [{ name: 'Business', resourceType: 'business', resourceId: 'b1', accessLevels: ['Admin'] }],
+    });
+    await t.createUser({
+      email: 'b@p.test',
+      roles: [{ name: 'Business', resourceType: 'business', resourceId: 'b2' }],
+    });
+    const res = await t.call(
+      'users',
+      'getUsersByRole',
+      { roleName: 'Business', roleResource: 'b1' },
+      { cookie: admin.cookie },
+    );
     expect(res.body.users.map((u) => [u.email, u.accessLevels])).toEqual([['a@p.test', ['Admin']]]);
     expect(res.body.nextToken).toBeNull();
   });
 
   it('pages 25 at a time with no repeats or skips while users are added', async () => {
     const admin = await t.signIn({ support: true, email: 'aaa-admin@p.test' });
-    for (let i = 0; i < 59; i++) await t.createUser({ support: true, email: `user${String(i).padStart(3, '0')}@p.test` });
-    const before = new Set([admin.email, ...Array.from({ length: 59 }, (_, i) => `user${String(i).padStart(3, '0')}@p.test`)]);
+    for (let i = 0; i < 59; i++)
+      await t.createUser({ support: true, email: `user${String(i).padStart(3, '0')}@p.test` });
+    const before = new Set([
+      admin.email,
+      ...Array.from({ length: 59 }, (_, i) => `user${String(i).padStart(3, '0')}@p.test`),
+    ]);
     const seen: string[] = [];
     let nextToken: string | null = null;
     let pages = 0;
@@ -61,7 +81,12 @@ describeApi('users', (t) => {
 
   it('refuses a forged page token with 400', async () => {
     const admin = await t.signIn({ support: true });
-    const res = await t.call('users', 'getUsersByRole', { roleName: 'Support', nextToken: 'bm90IGpzb24' }, { cookie: admin.cookie });
+    const res = await t.call(
+      'users',
+      'getUsersByRole',
+      { roleName: 'Support', nextToken: 'bm90IGpzb24' },
+      { cookie: admin.cookie },
+    );
     expect(res.status).toBe(400);
   });
 
@@ -79,14 +104,47 @@ describeApi('users', (t) => {
   it('lets a user complete their own profile, and support staff edit anyone', async () => {
     const admin = await t.signIn({ support: true });
     const me = await t.signIn({ givenName: '', familyName: '' });
-    const mine = await t.call('users', 'updateUser', { id: me.userId, givenName: ' Nia ', familyName: 'Obi' }, { cookie: me.cookie });
-    expect(mine.body.user).toMatchObject({ givenName: 'Nia', familyName: 'Obi', name: 'Nia Obi', updated: t.deps.now() });
-    const blank = await t.call('users', 'updateUser', { id: me.userId, givenName: ' ', familyName: 'Obi' }, { cookie: me.cookie });
+    const mine = await t.call(
+      'users',
+      'updateUser',
+      { id: me.userId, givenName: ' Nia ', familyName: 'Obi' },
+      { cookie: me.cookie },
+    );
+    expect(mine.body.user).toMatchObject({
+      givenName: 'Nia',
+      familyName: 'Obi',
+      name: 'Nia Obi',
+      updated: t.deps.now(),
+    });
+    const blank = await t.call(
+      'users',
+      'updateUser',
+      { id: me.userId, givenName: ' ', familyName: 'Obi' },
+      { cookie: me.cookie },
+    );
     expect(blank.status).toBe(400);
     expect(blank.body.error.details).toEqual([{ path: 'givenName', id: 'REQUIRED', message: 'Please enter a value' }]);
     const other = await t.createUser();
-    expect((await t.call('users', 'updateUser', { id: other.userId, givenName: 'X', familyName: 'Y' }, { cookie: me.cookie })).status).toBe(403);
-    expect((await t.call('users', 'updateUser', { id: other.userId, givenName: 'X', familyName: 'Y' }, { cookie: admin.cookie })).status).toBe(200);
+    expect(
+      (
+        await t.call(
+          'users',
+          'updateUser',
+          { id: other.userId, givenName: 'X', familyName: 'Y' },
+          { cookie: me.cookie },
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await t.call(
+          'users',
+          'updateUser',
+          { id: other.userId, givenName: 'X', familyName: 'Y' },
+          { cookie: admin.cookie },
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('audits every read and change of user details, with who, what and from which request', async () => {
@@ -102,8 +160,17 @@ describeApi('users', (t) => {
       ['user.read', other.userId],
       ['user.update', other.userId],
     ]);
-    for (const r of rows) expect(r).toMatchObject({ actorUserId: admin.userId, actorDisplay: 'Ada Admin', requestId: 'req-users-0001', at: t.deps.now() });
-    expect(rows[0]?.details).toMatchObject({ roleName: 'Support', userIds: expect.arrayContaining([admin.userId, other.userId]) });
+    for (const r of rows)
+      expect(r).toMatchObject({
+        actorUserId: admin.userId,
+        actorDisplay: 'Ada Admin',
+        requestId: 'req-users-0001',
+        at: t.deps.now(),
+      });
+    expect(rows[0]?.details).toMatchObject({
+      roleName: 'Support',
+      userIds: expect.arrayContaining([admin.userId, other.userId]),
+    });
     expect(rows[2]?.details).toEqual({ changed: ['givenName'] });
   });
 });
