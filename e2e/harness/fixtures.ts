@@ -107,5 +107,24 @@ export async function logIn(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 
-export const test = base;
+/**
+ * Every test fails on an uncaught error in the page or a Content Security Policy refusal, so a
+ * broken script or a CSP-blocked asset cannot pass unnoticed behind a page that happens to render.
+ */
+export const test = base.extend<{ pageErrors: string[] }>({
+  pageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) {
+          errors.push(message.text());
+        }
+      });
+      await use(errors);
+      expect(errors, 'errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 export { expect };
