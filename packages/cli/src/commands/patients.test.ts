@@ -72,7 +72,7 @@ describeApi('medlocker patients', (t) => {
 
   const header = 'NHS Number,Given Name,Family Name,Mobile,Email,Date of Birth';
   const good = (i: number) =>
-    `${testNhsNumber(i * 3)},Given${i},Family${i},07700 900${String(i).padStart(3, '0')},p${i}@example.com,02-03-1970`;
+    `${testNhsNumber(i * 3)},Given${i},Family${i},07700 900${String(i % 1000).padStart(3, '0')},p${i}@example.com,02-03-1970`;
   const byName =
     'NHS Number=NhsNumber,Given Name=GivenName,Family Name=FamilyName,Mobile=Mobile,Email=Email,Date of Birth=DateOfBirth';
 
@@ -114,6 +114,22 @@ describeApi('medlocker patients', (t) => {
     );
     expect((await stat(join(dir, 'mixed.errors.csv'))).mode & 0o777).toBe(0o600);
   });
+
+  it('imports a file of several 1024-row batches, naming each bad row by its spreadsheet row', async () => {
+    await loggedIn();
+    const businessId = await insertBusiness(t.db, { displayIdField: nhsSettings });
+    const lines = [header, ...Array.from({ length: 2500 }, (_, i) => good(i + 1))];
+    lines[1500] = 'bad,Bad,Row,07700900001,,';
+    lines[2400] = `${testNhsNumber(2400 * 3)},Late,Bad,0770,,`;
+    const path = await file('big.csv', lines);
+    const res = await cli(['patients', 'import', '--business', businessId, '--map', byName, '--json', path]);
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain('created 2498');
+    expect(await readFile(join(dir, 'big.errors.csv'), 'utf8')).toBe(
+      'Row,Error\r\n1501,invalid NHS number: bad\r\n2401,invalid mobile number: 0770\r\n',
+    );
+    expect(await patientCount()).toBe(2498);
+  }, 60_000);
 
   it('changes nothing when the same file is imported twice', async () => {
     await loggedIn();

@@ -121,6 +121,22 @@ export function patientsCommands(program: Command, io: CliIo): void {
       const controller = new AbortController();
       const cancel = () => controller.abort();
       if (io.interactive) process.once('SIGINT', cancel);
+      let pending: Promise<void> = Promise.resolve();
+      const upsert = async (send: ImportedPatient[], rows: number[], rowsDone: number) => {
+        if (client && send.length > 0) {
+          const result = await client.call('patients', 'batchUpsertPatients', {
+            businessId: options.business,
+            patients: send,
+          });
+          for (const r of result.results) {
+            if (r.status === 'invalid') errors.push({ row: rows[r.index] as number, errors: r.errors ?? [] });
+          }
+          counts.created += result.created;
+          counts.updated += result.updated;
+          counts.unchanged += result.unchanged;
+        }
+        progress.update(rowsDone);
+      };
       let summary: Awaited<ReturnType<typeof importPatientCsv>>;
       try {
         summary = await importPatientCsv(text, {
@@ -140,22 +156,14 @@ export function patientsCommands(program: Command, io: CliIo): void {
                 rows.push(row);
               }
             });
-            if (client && send.length > 0) {
-              const result = await client.call('patients', 'batchUpsertPatients', {
-                businessId: options.business,
-                patients: send,
-              });
-              for (const r of result.results) {
-                if (r.status === 'invalid') errors.push({ row: rows[r.index] as number, errors: r.errors ?? [] });
-              }
-              counts.created += result.created;
-              counts.updated += result.updated;
-              counts.unchanged += result.unchanged;
-            }
             counts.checked += send.length;
-            progress.update(batch.rowsDone);
+            // One batch in flight: the next one is read and checked while the server writes this one.
+            await pending;
+            pending = upsert(send, rows, batch.rowsDone);
+            pending.catch(() => {}); // surfaced by the next await, not as an unhandled rejection
           },
         });
+        await pending;
       } finally {
         process.removeListener('SIGINT', cancel);
       }

@@ -223,11 +223,13 @@ export async function upsertPatients(
         ${q.actor.ip}, ${q.actor.requestId}, '{"via":"batchUpsertPatients"}'::jsonb
       from up join input i on i.display_id = up.display_id
     )
-    select i.ord, coalesce(up.id, cur.id) as id, (up.id is not null) as written, up.inserted
+    select i.ord, (up.id is not null) as written, up.inserted,
+      -- coalesce evaluates the lookup only for unchanged rows: one index probe each, never a scan of
+      -- the business's patients (which would make a 100,000-row import quadratic)
+      coalesce(up.id, (select c.id from patients c where c.business_id = ${q.businessId}
+        and c.display_id = i.display_id and c.deleted_at is null)) as id
     from input i
     left join up on up.display_id = i.display_id
-    left join patients cur on cur.business_id = ${q.businessId} and cur.display_id = i.display_id
-      and cur.deleted_at is null
     order by i.ord
   `.execute(db);
   return rows.map((r) => ({
