@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { loadSessionAtom, sessionAtom } from '../state/session.ts';
+import { loadConfigAtom, loadSessionAtom, sessionAtom } from '../state/session.ts';
 import { Banner } from '../ui/Banner.tsx';
 import { Button } from '../ui/Button.tsx';
 import { Loading } from '../ui/Page.tsx';
@@ -85,10 +85,15 @@ function useSessionWatch(expires: number | undefined, pathname: string) {
 
 function Unreachable({ message }: { message: string }) {
   const loadSession = useSetAtom(loadSessionAtom);
+  const loadConfig = useSetAtom(loadConfigAtom);
+  const retry = () => {
+    void loadConfig();
+    void loadSession();
+  };
   return (
     <main className="centered">
       <div className="card">
-        <Banner tone="error" action={<Button onPress={() => void loadSession()}>Try again</Button>}>
+        <Banner tone="error" action={<Button onPress={retry}>Try again</Button>}>
           {message}
         </Banner>
       </div>

@@ -2,6 +2,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
+import { useFlashNotice } from '../../shell/flash.ts';
 import {
   consoleConfigAtom,
   hasSupportScopeAtom,
@@ -39,6 +40,7 @@ export function Login() {
   const sessionNotice = useAtomValue(sessionNoticeAtom);
   const sessionStarted = useSetAtom(sessionStartedAtom);
   const pageState = location.state as AuthPageState;
+  const flashNotice = useFlashNotice();
   const from = returnPathOf(location.search);
 
   const [step, setStep] = useState<'username' | 'password'>('username');
@@ -100,7 +102,7 @@ export function Login() {
     }
   };
 
-  const notice = sessionNotice ?? pageState?.notice;
+  const notice = sessionNotice ?? flashNotice;
 
   return (
     <>

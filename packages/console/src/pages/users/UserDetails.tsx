@@ -1,8 +1,9 @@
 import type { Role } from '@medlocker/core';
 import { useState } from 'react';
-import { useLocation, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -17,7 +18,7 @@ const roleKey = (role: Role) => `${role.name}:${role.resource ?? '*'}`;
 /** SPEC §2 `/users/{userId}`: the profile, identity provider and roles of one person. */
 export function UserDetails() {
   const { userId = '' } = useParams();
-  const notice = (useLocation().state as { notice?: string } | null)?.notice;
+  const notice = useFlashNotice();
   const query = useQuery((signal) => rpc('users', 'getUser', { id: userId }, { signal }), [userId]);
   const [removing, setRemoving] = useState<Role | null>(null);
   const [removeError, setRemoveError] = useState<string>();
