@@ -1,36 +1,204 @@
-import { type } from 'arktype';
+import { type Type, type } from 'arktype';
+import { Address } from '../business/address.ts';
+import { Business, BusinessInfo } from '../business/business.ts';
+import { BusinessContactLists } from '../business/business-input.ts';
+import { normaliseUkPostcode, UkPostcode } from '../contact/uk-postcode.ts';
+import { ArchivedStamp } from '../misc/stamps.ts';
+import { Email, isEmail, Required } from '../validation/general.ts';
+import { fail } from '../validation/rule.ts';
 import { defineArea } from './define.ts';
 
-/** SPEC §3 Address; lines a record does not have are null. */
-export const Address = type({
-  line1: 'string | null',
-  line2: 'string | null',
-  line3: 'string | null',
-  postTown: 'string | null',
-  postcode: 'string | null',
-});
-export type Address = typeof Address.infer;
-
+// The entities are core's (src/business/); the contract only re-exports them for its users.
+export { Address, BusinessInfo };
 /** SPEC §3 archived mark: when and by whom; null while active. */
-export const Archived = type({ at: 'number', userId: 'string | null', userDisplayName: 'string | null' });
-export type Archived = typeof Archived.infer;
+export const Archived = ArchivedStamp;
+export type Archived = ArchivedStamp;
 
-/** SPEC §3 Business info: what a picker or a role's resource cell needs. */
-export const BusinessInfo = type({ id: 'string', name: 'string', address: Address, archived: Archived.or('null') });
-export type BusinessInfo = typeof BusinessInfo.infer;
-
-/** Pages of pickers are 25 long; `nextToken` is an opaque keyset cursor, null on the last page. */
+/** Pages of lists and pickers are 25 long; `nextToken` is an opaque keyset cursor, null on the last page. */
 export const infoPageSize = 25;
 
+const Id = 'string > 0 & string <= 64';
+const Paging = { 'nextToken?': 'string | null' } as const;
+/** Case-insensitive prefix of the name. */
+const Filter = 'string <= 200';
+
+/** A free-text line: trimmed, blank means none (null). */
+export const OptionalLine = type('string | null | undefined')
+  .pipe((s) => {
+    const t = (s ?? '').trim();
+    return t === '' ? null : t;
+  })
+  .to('string <= 200 | null');
+
+/** A postcode that may be left out (groups); when given it must be a UK postcode, stored normalised. */
+export const OptionalPostcode = type('string | null | undefined').pipe((s, ctx) => {
+  if (s === null || s === undefined || s.trim() === '') return null;
+  return normaliseUkPostcode(s) ?? fail(ctx, 'INVALID_UK_POSTCODE');
+});
+
+/** An email that may be left out (groups); when given it must be valid ('Invalid email'). */
+export const OptionalEmail = type('string | null | undefined').pipe((s, ctx) => {
+  if (s === null || s === undefined || s.trim() === '') return null;
+  return isEmail(s.trim()) ? s.trim() : fail(ctx, 'INVALID_EMAIL');
+});
+
+/** A business's address as typed: first line, post town and a UK postcode required (stored 'SW1A 1AA'). */
+export const BusinessAddressForm = type({
+  line1: Required.pipe((s) => s.trim()).to('string <= 200'),
+  'line2?': OptionalLine,
+  'line3?': OptionalLine,
+  postTown: Required.pipe((s) => s.trim()).to('string <= 100'),
+  postcode: UkPostcode,
+});
+
+/**
+ * What staff fill in to add or edit a business (SPEC §5): name required, email valid, address with a
+ * UK postcode, notification emails and keyholder mobiles each valid and without repeats ('Item with
+ * value X already exists' at the repeat's index). The lists may be left out: empty.
+ */
+export const BusinessForm = type({
+  name: Required.pipe((s) => s.trim()).to('string <= 200'),
+  email: Email,
+  address: BusinessAddressForm,
+  'notificationEmails?': BusinessContactLists.get('notificationEmails'),
+  'keyholdersMobileNumbers?': BusinessContactLists.get('keyholdersMobileNumbers'),
+});
+export type BusinessForm = typeof BusinessForm.inferIn;
+
+/** `#rgb` or `#rrggbb`, as the console's colour picker gives. */
+export const LogoColour = type(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/);
+
+/** Logo methods, the same for businesses and groups. Uploads are JPEG or PNG by content, at most 262144 bytes. */
+export const logoMethods = <O extends Type>(entity: 'business' | 'group', updated: O) =>
+  ({
+    uploadLogo: {
+      input: type({
+        /** The business or group the logo is for (must exist and not be archived). */
+        entityId: Id,
+        /** `data:image/png;base64,…` or `data:image/jpeg;base64,…`; the bytes decide, not the declared type. */
+        dataUrl: 'string <= 990000',
+      }),
+      output: type({ path: 'string' }),
+      access: 'support',
+      summary: `Stores a ${entity} logo (JPEG or PNG by content, ≤ 256 KB); answers its path under /files/logos/.`,
+    },
+    updateLogo: {
+      input: type({
+        id: Id,
+        /** A path uploadLogo answered, or null for no logo. */
+        path: 'string <= 200 | null',
+        backgroundColor: LogoColour,
+      }),
+      output: updated,
+      access: 'support',
+      summary: `Sets the logo path and background colour of a ${entity} that is not archived.`,
+    },
+    deleteLogo: {
+      input: type({
+        /** The logo's path (`/files/logos/<name>`) or its name. */
+        key: 'string > 0 & string <= 200',
+      }),
+      output: type({ ok: 'true' }),
+      access: 'support',
+      summary: 'Deletes a stored logo file and clears it from whatever used it (refused while that is archived).',
+    },
+  }) as const;
+
+const BusinessList = type({ businesses: Business.array(), nextToken: 'string | null' });
+
 export const businesses = defineArea({
-  listBusinessesInfo: {
+  listBusinesses: {
     input: type({
-      /** Case-insensitive prefix of the name. */
-      'filter?': 'string <= 200',
-      'nextToken?': 'string | null',
+      /** true: the Archived tab; false or absent: the Active tab. */
+      'archived?': 'boolean',
+      'filterText?': Filter,
+      ...Paging,
     }),
+    output: BusinessList,
+    access: 'support',
+    summary: 'Businesses by name, active or archived: case-insensitive name prefix, 25 a page, keyset paged.',
+  },
+  listBusinessesInfo: {
+    input: type({ 'filter?': Filter, ...Paging }),
     output: type({ data: BusinessInfo.array(), nextToken: 'string | null' }),
     access: 'support',
     summary: 'Businesses by name for pickers (Add role): prefix search, 25 a page, keyset paged.',
   },
+  listGroupedBusinesses: {
+    input: type({
+      groupId: Id,
+      /** The 'Show archived' toggle: true lists archived businesses too; otherwise active ones only. */
+      'archived?': 'boolean',
+      'filterText?': Filter,
+      ...Paging,
+    }),
+    output: BusinessList,
+    access: 'support',
+    summary: "A group's businesses by name (archived ones too with archived: true), 25 a page.",
+  },
+  listUngroupedBusinesses: {
+    input: type({ 'filterText?': Filter, ...Paging }),
+    output: BusinessList,
+    access: 'support',
+    summary: 'Active businesses in no group, by name: what the Link businesses modal offers.',
+  },
+  listAccessibleBusinesses: {
+    input: type({ 'filterText?': Filter, ...Paging }),
+    output: type({ businesses: BusinessInfo.array(), nextToken: 'string | null' }),
+    access: 'session',
+    summary:
+      "Active businesses the caller may use: all for support staff, else those of the caller's Business and Group roles.",
+  },
+  createBusiness: {
+    input: BusinessForm,
+    output: type({ business: Business }),
+    access: 'support',
+    summary: 'Adds a business (name, email, address with UK postcode, notification emails, keyholder mobiles).',
+  },
+  updateBusiness: {
+    input: BusinessForm.and({ id: Id }),
+    output: type({ business: Business }),
+    access: 'support',
+    summary: 'Changes a business that is not archived (409 when archived).',
+  },
+  getBusiness: {
+    input: type({ id: Id }),
+    output: type({ business: Business }),
+    access: 'support',
+    summary: 'A business with its archive mark and logo.',
+  },
+  getBusinessInfo: {
+    input: type({ id: Id }),
+    output: type({ business: BusinessInfo }),
+    access: 'session',
+    summary: "A business's name, address and archive mark (support staff, or holders of a role on it).",
+  },
+  archiveBusiness: {
+    input: type({ id: Id }),
+    output: type({ business: Business }),
+    access: 'support',
+    summary: 'Archives a business, recording when and by whom; pushes `archived` to consoles watching it.',
+  },
+  unarchiveBusiness: {
+    input: type({ id: Id }),
+    output: type({ business: Business }),
+    access: 'support',
+    summary: 'Unarchives a business; pushes `unarchived` to consoles watching it.',
+  },
+  linkGroup: {
+    input: type({ groupId: Id, businessIds: type(Id).array().atLeastLength(1).atMostLength(200) }),
+    output: type({ linked: 'string[]' }),
+    access: 'support',
+    summary:
+      'Puts businesses in a group, all or none: refused for an archived group, an archived business, or one in another group.',
+  },
+  unlinkGroup: {
+    input: type({ id: Id }),
+    output: type({ business: Business }),
+    access: 'support',
+    summary: 'Takes a business (not archived) out of its group; allowed while the group is archived.',
+  },
+  ...logoMethods('business', type({ business: Business })),
 });
+
+export { Business };

@@ -1,20 +1,97 @@
 import { type } from 'arktype';
-import { Archived } from './businesses.ts';
+import { Group } from '../business/group.ts';
+import { ArchivedStamp } from '../misc/stamps.ts';
+import { Required } from '../validation/general.ts';
+import { infoPageSize, logoMethods, OptionalEmail, OptionalLine, OptionalPostcode } from './businesses.ts';
 import { defineArea } from './define.ts';
 
+export { Group, infoPageSize };
+
 /** What a picker or a role's resource cell needs of a group. */
-export const GroupInfo = type({ id: 'string', name: 'string', archived: Archived.or('null') });
+export const GroupInfo = type({ id: 'string', name: 'string', archived: ArchivedStamp.or('null') });
 export type GroupInfo = typeof GroupInfo.infer;
 
+const Id = 'string > 0 & string <= 64';
+const Paging = { 'nextToken?': 'string | null' } as const;
+
+/**
+ * What staff fill in to add or edit a group. SPEC §5 leaves the group form's rules unstated: the name
+ * is required; email and every address line may be left out, but an email or postcode given must be
+ * valid (postcode stored 'SW1A 1AA'). `parentId` nests the group under another (no cycles).
+ */
+export const GroupForm = type({
+  name: Required.pipe((s) => s.trim()).to('string <= 200'),
+  'email?': OptionalEmail,
+  'address?': {
+    'line1?': OptionalLine,
+    'line2?': OptionalLine,
+    'line3?': OptionalLine,
+    'postTown?': OptionalLine,
+    'postcode?': OptionalPostcode,
+  },
+  'parentId?': 'string > 0 & string <= 64 | null',
+});
+export type GroupForm = typeof GroupForm.inferIn;
+
 export const groups = defineArea({
+  listGroups: {
+    input: type({
+      /** true: the Archived tab; false or absent: the Active tab. */
+      'archived?': 'boolean',
+      /** Case-insensitive prefix of the name. */
+      'filter?': 'string <= 200',
+      ...Paging,
+    }),
+    output: type({ groups: Group.array(), nextToken: 'string | null' }),
+    access: 'support',
+    summary: 'Groups by name, active or archived: case-insensitive name prefix, 25 a page, keyset paged.',
+  },
   listGroupsInfo: {
     input: type({
       /** Case-insensitive prefix of the name. */
       'filter?': 'string <= 200',
-      'nextToken?': 'string | null',
+      ...Paging,
     }),
     output: type({ data: GroupInfo.array(), nextToken: 'string | null' }),
     access: 'support',
     summary: 'Groups by name for pickers (Add role): prefix search, 25 a page, keyset paged.',
   },
+  listAccessibleGroups: {
+    input: type({ 'filter?': 'string <= 200', ...Paging }),
+    output: type({ groups: GroupInfo.array(), nextToken: 'string | null' }),
+    access: 'session',
+    summary: "Active groups the caller may use: all for support staff, else those of the caller's Group roles.",
+  },
+  createGroup: {
+    input: GroupForm,
+    output: type({ group: Group }),
+    access: 'support',
+    summary: 'Adds a group (name required; email and postcode checked when given).',
+  },
+  updateGroup: {
+    input: GroupForm.and({ id: Id }),
+    output: type({ group: Group }),
+    access: 'support',
+    summary: 'Changes a group that is not archived (409 when archived); the logo has its own methods.',
+  },
+  getGroup: {
+    input: type({ id: Id }),
+    output: type({ group: Group }),
+    access: 'support',
+    summary: 'A group with its archive mark and logo.',
+  },
+  archiveGroup: {
+    input: type({ id: Id }),
+    output: type({ group: Group }),
+    access: 'support',
+    summary:
+      'Archives a group, recording when and by whom: no businesses linked or users added until unarchived; pushes `archived`.',
+  },
+  unarchiveGroup: {
+    input: type({ id: Id }),
+    output: type({ group: Group }),
+    access: 'support',
+    summary: 'Unarchives a group; pushes `unarchived` to consoles watching it.',
+  },
+  ...logoMethods('group', type({ group: Group })),
 });
