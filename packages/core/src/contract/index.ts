@@ -1,11 +1,15 @@
 import { auth } from './auth.ts';
 import { bags } from './bags.ts';
+import { businessSettings } from './business-settings.ts';
 import { businesses } from './businesses.ts';
+import { globalSettings } from './global-settings.ts';
 import { groups } from './groups.ts';
 import { health } from './health.ts';
 import { identityProviders } from './identity-providers.ts';
+import { integration } from './integration.ts';
 import { machines } from './machines.ts';
 import { patients } from './patients.ts';
+import { paymentSettings } from './payment-settings.ts';
 import { signUps } from './sign-ups.ts';
 import { testMachines } from './test-machines.ts';
 import { users } from './users.ts';
@@ -26,6 +30,10 @@ export const contract = {
   bags,
   patients,
   signUps,
+  businessSettings,
+  paymentSettings,
+  integration,
+  globalSettings,
 } as const;
 
 export type Contract = typeof contract;
@@ -42,12 +50,28 @@ export {
   SessionInfo,
   User,
 } from './auth.ts';
+export {
+  type ControlledSettingKey,
+  ControlledSettings,
+  ControlledSettingsChanges,
+  collectionWindowDays,
+  controlledSettingKeys,
+  defaultFeatureSettings,
+  defaultSmsTemplates,
+  FeatureSettingsChanges,
+  SmsTemplatesChanges,
+  smsGatewayNames,
+  smsTemplateMaxLength,
+} from './business-settings.ts';
 export { BusinessInfo, infoPageSize } from './businesses.ts';
 export * from './define.ts';
 export { activateDeviceAuth } from './device-auth.ts';
+export { AlarmTemplatesChanges, alarmTemplateMaxLength, alarmTemplateProblem } from './global-settings.ts';
 export { GroupInfo } from './groups.ts';
 export { IdentityProvider } from './identity-providers.ts';
+export { IntegrationClientView, IntegrationPartner, integrationRateLimit, WebhookUrl } from './integration.ts';
 export { MachineForm, machinesPageSize } from './machines.ts';
 export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome, UpsertStatus } from './patients.ts';
+export { PaymentClientSettings, paymentSecretMask } from './payment-settings.ts';
 export { SignUpForm, SignUpVerification, signUpCodes, signUpsPageSize } from './sign-ups.ts';
 export { IdentityProviderRef, usersPageSize } from './users.ts';

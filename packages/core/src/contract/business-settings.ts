@@ -1,0 +1,217 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${name} placeholders are the content of the default templates.
+import { type } from 'arktype';
+import { BusinessFeatureSettings, SmsGateway, type SmsGateway as SmsGatewayId } from '../settings/feature-settings.ts';
+import { SmsSenderId } from '../settings/sms-sender-id.ts';
+import { SmsTemplateKey, SmsTemplates, smsTemplateKeys } from '../settings/sms-templates.ts';
+import { validationMessage } from '../validation/catalogue.ts';
+import { Bool, minimumInteger, Required } from '../validation/general.ts';
+import { reject } from '../validation/rule.ts';
+import { defineArea } from './define.ts';
+
+/*
+ * A business's settings (SPEC §2 /businesses/{id}/settings, §3 Business feature settings and SMS
+ * templates, §7 businessSettings). Feature settings are what the pharmacy may one day edit itself;
+ * controlled settings (gateway, WhatsApp, QR-code integration) change what the business costs us or
+ * which contracts it needs, so only support staff set them. Reads return the full effective settings:
+ * stored values over the defaults below, field by field. Archived businesses are read-only (409).
+ */
+
+/** Default collection window in days, and the smallest allowed (SPEC §5 'minimum integer'). */
+export const collectionWindowDays = { min: 1, default: 7 } as const;
+
+/** The gateways' names as people read them (SPEC §9). */
+export const smsGatewayNames: Record<SmsGatewayId, string> = {
+  aws: 'AWS',
+  messagebird: 'MessageBird',
+  thesmsworks: 'The SMS Works',
+};
+
+/** The settings only support staff control (see docs/DECISIONS.md, Settings). */
+export const controlledSettingKeys = ['smsGateway', 'enableWhatsApp', 'qrCodeIntegration'] as const;
+export type ControlledSettingKey = (typeof controlledSettingKeys)[number];
+
+/** What a business gets until its settings are saved. */
+export const defaultFeatureSettings: BusinessFeatureSettings = {
+  autoBarcodes: { autoGenerate: false, autoPrint: false },
+  charges: { enabled: false },
+  retailCharges: { enabled: false },
+  // The patients area reads this jsonb shape (areas/patients/rules.ts); keep its defaults equal.
+  displayIdField: { name: 'Patient ID', required: true, validateNhsNumber: false },
+  enableWhatsApp: false,
+  onlineSignups: { enabled: false, url: null },
+  orderCollection: { defaultCollectionWindow: collectionWindowDays.default },
+  qrCodeIntegration: { enabled: false },
+  sendOnlyEmailIfPossible: false,
+  sendOrderRemovedSms: true,
+  sendOrderExpiringSms: true,
+  smsSenderName: null,
+  smsGateway: 'aws',
+  // The machine hub sends temperature alarms unless this is false (hubs/machine/store.ts).
+  temperatureSettings: { enableTemperatureAlerts: true },
+};
+
+/** The controlled part of the settings. */
+export const ControlledSettings = type({
+  smsGateway: SmsGateway,
+  enableWhatsApp: 'boolean',
+  qrCodeIntegration: { enabled: 'boolean' },
+});
+export type ControlledSettings = typeof ControlledSettings.infer;
+
+// An http(s) URL a patient can open; blank is not a URL.
+const isWebUrl = (s: string) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol);
+
+/** Changes to the feature settings: only the top-level keys given are replaced. */
+export const FeatureSettingsChanges = type({
+  'autoBarcodes?': { autoGenerate: Bool, autoPrint: Bool },
+  'charges?': { enabled: Bool },
+  'retailCharges?': { enabled: Bool },
+  'displayIdField?': {
+    name: Required.narrow((s, ctx) => s.length <= 50 || reject(ctx, 'INVALID_LENGTH', validationMessage.maxLength(50))),
+    required: Bool,
+    validateNhsNumber: Bool,
+  },
+  'onlineSignups?': type({ enabled: Bool, url: 'string | null' }).narrow((s, ctx) => {
+    const url = s.url?.trim() ? s.url.trim() : null;
+    if (url !== null && (url.length > 2048 || !isWebUrl(url)))
+      return reject(ctx, 'INVALID_FORMAT', undefined, [...ctx.path, 'url']);
+    if (s.enabled && url === null) return reject(ctx, 'REQUIRED', undefined, [...ctx.path, 'url']);
+    return true;
+  }),
+  'orderCollection?': { defaultCollectionWindow: minimumInteger(collectionWindowDays.min) },
+  'sendOnlyEmailIfPossible?': Bool,
+  'sendOrderRemovedSms?': Bool,
+  'sendOrderExpiringSms?': Bool,
+  /** null: the gateway's default sender. */
+  'smsSenderName?': SmsSenderId.or('null'),
+  'temperatureSettings?': { enableTemperatureAlerts: Bool },
+});
+export type FeatureSettingsChanges = typeof FeatureSettingsChanges.infer;
+
+/** Changes to the controlled settings: only the keys given are replaced. */
+export const ControlledSettingsChanges = type({
+  'smsGateway?': SmsGateway.configure({ message: 'Choose AWS, MessageBird or The SMS Works' }),
+  'enableWhatsApp?': Bool,
+  'qrCodeIntegration?': { enabled: Bool },
+});
+export type ControlledSettingsChanges = typeof ControlledSettingsChanges.infer;
+
+/**
+ * The wording a business's patients get until it words its own (SPEC §3 SMS templates). Each one
+ * passes `smsTemplateErrors`; the order-ready message fits one 160-character page with typical values.
+ */
+export const defaultSmsTemplates: Record<SmsTemplateKey, string> = {
+  machineBackInOrder: '${machineAndBusiness} is working again. You can collect your order there as usual.',
+  machineOutOfOrder:
+    '${machineAndBusiness} is out of order for now. Please contact ${businessName} about collecting your order.',
+  orderReady: 'Your order from ${businessName} is ready at ${machineName}. PIN: ${pin}. Please collect by ${expires}.',
+  orderUpdated: 'Your order from ${businessName} has changed. New PIN: ${pin}. Please collect by ${expires}.',
+  orderRemoved: 'Your order has been taken out of ${machineAndBusiness}. Please contact ${businessName}.',
+  orderExpiring: 'Your order at ${machineAndBusiness} is still waiting. Please collect it by ${expires}.',
+  paymentRequired: 'Your order from ${businessName} needs paying before you collect it. Pay here: ${portal}',
+  orderCollected: 'Thank you for collecting your order from ${machineAndBusiness}.',
+};
+
+/** Longest template accepted: 6 SMS pages. */
+export const smsTemplateMaxLength = 960;
+
+/** Templates to save: each given one non-empty, at most 6 pages, with SPEC §5's placeholders. */
+export const SmsTemplatesChanges = SmsTemplates.narrow((templates, ctx) => {
+  let ok = true;
+  for (const key of smsTemplateKeys) {
+    const template = templates[key];
+    if (template === undefined) continue;
+    if (template.trim() === '') ok = reject(ctx, 'REQUIRED', undefined, [...ctx.path, key]);
+    else if (template.length > smsTemplateMaxLength)
+      ok = reject(ctx, 'INVALID_LENGTH', validationMessage.maxLength(smsTemplateMaxLength), [...ctx.path, key]);
+  }
+  return ok;
+});
+
+const AllSmsTemplates = type({
+  machineBackInOrder: 'string',
+  machineOutOfOrder: 'string',
+  orderReady: 'string',
+  orderUpdated: 'string',
+  orderRemoved: 'string',
+  orderExpiring: 'string',
+  paymentRequired: 'string',
+  orderCollected: 'string',
+});
+
+const BusinessId = type('string > 0');
+
+/** Whether the business is archived: its settings are then read-only. */
+const Archived = 'boolean';
+
+const SmsTemplatesResult = type({
+  businessId: 'string',
+  /** Every key: the business's wording, or the default. */
+  templates: AllSmsTemplates,
+  defaults: AllSmsTemplates,
+  /** The keys the business has worded itself. */
+  customised: SmsTemplateKey.array(),
+  archived: Archived,
+});
+
+const FeatureSettingsResult = type({
+  businessId: 'string',
+  /** Every field, stored values over the defaults (controlled ones included, read-only here). */
+  settings: BusinessFeatureSettings,
+  archived: Archived,
+  updated: 'number | null',
+});
+
+const ControlledSettingsResult = type({
+  businessId: 'string',
+  settings: ControlledSettings,
+  archived: Archived,
+  updated: 'number | null',
+});
+
+export const businessSettings = defineArea({
+  getBusinessSmsTemplates: {
+    input: type({ businessId: BusinessId }),
+    output: SmsTemplatesResult,
+    access: 'support',
+    summary: "A business's eight SMS templates (its own wording or the default), with the defaults.",
+  },
+  updateBusinessSmsTemplates: {
+    input: type({
+      businessId: BusinessId,
+      /** The templates to change; keys left out keep their wording. */
+      templates: SmsTemplatesChanges,
+      /** Keys to return to the default wording. */
+      'reset?': SmsTemplateKey.array(),
+    }),
+    output: SmsTemplatesResult,
+    access: 'support',
+    summary:
+      'Rewords SMS templates: orderReady/orderUpdated need ${pin} and ${expires}, paymentRequired ${portal}; unknown placeholders refused.',
+  },
+  getBusinessFeatureSettings: {
+    input: type({ businessId: BusinessId }),
+    output: FeatureSettingsResult,
+    access: 'support',
+    summary: "A business's feature settings, every field, defaults filled in.",
+  },
+  updateBusinessFeatureSettings: {
+    input: type({ businessId: BusinessId, settings: FeatureSettingsChanges }),
+    output: FeatureSettingsResult,
+    access: 'support',
+    summary:
+      'Changes feature settings (top-level keys given are replaced); the controlled ones go through updateBusinessControlledSettings.',
+  },
+  getBusinessControlledSettings: {
+    input: type({ businessId: BusinessId }),
+    output: ControlledSettingsResult,
+    access: 'support',
+    summary: 'The settings only support staff control: SMS gateway, WhatsApp, QR-code integration.',
+  },
+  updateBusinessControlledSettings: {
+    input: type({ businessId: BusinessId, settings: ControlledSettingsChanges }),
+    output: ControlledSettingsResult,
+    access: 'support',
+    summary: 'Changes the controlled settings (keys given are replaced).',
+  },
+});

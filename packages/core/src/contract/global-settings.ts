@@ -1,0 +1,110 @@
+import { type } from 'arktype';
+import { AlarmTemplateCode, alarmPlaceholders, alarmTemplateCodes } from '../errors/machine-alerts.ts';
+import { GlobalSettings } from '../settings/global-settings.ts';
+import { placeholdersIn } from '../settings/sms-templates.ts';
+import { validationMessage } from '../validation/catalogue.ts';
+import { PositiveInteger } from '../validation/general.ts';
+import { reject } from '../validation/rule.ts';
+import { defineArea } from './define.ts';
+
+/*
+ * Product-wide settings (SPEC §2 /globalSettings and /alarmMessageTemplates, §3, §7 globalSettings).
+ * The NHS prescription charge travels in pence: the console's form reads pounds with core's
+ * `GlobalSettingsInput` ('9.80' → 980) and sends the pence. Alarm message templates fall back to
+ * core's `defaultAlarmMessages` (SPEC §8 wording) per code until support rewords them.
+ */
+
+/** Longest alarm message accepted. */
+export const alarmTemplateMaxLength = 1000;
+
+/** The problems of one alarm template: blank, too long, or a placeholder the hub cannot fill. */
+export function alarmTemplateProblem(
+  template: string,
+): { id: 'REQUIRED' | 'INVALID_LENGTH' | 'UNKNOWN_PLACEHOLDER'; message: string } | null {
+  if (template.trim() === '') return { id: 'REQUIRED', message: 'Please enter a value' };
+  if (template.length > alarmTemplateMaxLength)
+    return { id: 'INVALID_LENGTH', message: validationMessage.maxLength(alarmTemplateMaxLength) };
+  const unknown = placeholdersIn(template).find((p) => !(alarmPlaceholders as readonly string[]).includes(p));
+  if (unknown !== undefined)
+    return { id: 'UNKNOWN_PLACEHOLDER', message: validationMessage.unknownPlaceholder(unknown) };
+  return null;
+}
+
+/** Alarm templates to save, by code; codes left out keep their wording. */
+export const AlarmTemplatesChanges = type({
+  'EM_0001?': 'string',
+  'EM_0002?': 'string',
+  'EM_0003?': 'string',
+  'EM_0009?': 'string',
+  'EM_0010?': 'string',
+  'EM_0016?': 'string',
+  'MP_0001?': 'string',
+}).narrow((templates, ctx) => {
+  let ok = true;
+  for (const code of alarmTemplateCodes) {
+    const template = templates[code];
+    if (template === undefined) continue;
+    const problem = alarmTemplateProblem(template);
+    if (problem) ok = reject(ctx, problem.id, problem.message, [...ctx.path, code]);
+  }
+  return ok;
+});
+
+const AllAlarmTemplates = type({
+  EM_0001: 'string',
+  EM_0002: 'string',
+  EM_0003: 'string',
+  EM_0009: 'string',
+  EM_0010: 'string',
+  EM_0016: 'string',
+  MP_0001: 'string',
+}) satisfies { infer: Record<AlarmTemplateCode, string> };
+
+const AlarmTemplatesResult = type({
+  /** Every code: support's wording, or the default. */
+  templates: AllAlarmTemplates,
+  defaults: AllAlarmTemplates,
+  /** The codes support has reworded. */
+  customised: AlarmTemplateCode.array(),
+  /** The placeholders a template may use. */
+  placeholders: 'string[]',
+});
+
+const GlobalSettingsResult = type({
+  /** null until first saved. */
+  settings: GlobalSettings.or('null'),
+  updated: 'number | null',
+});
+
+export const globalSettings = defineArea({
+  getGlobalSettings: {
+    input: type({}),
+    output: GlobalSettingsResult,
+    access: 'support',
+    summary: 'The global settings: the NHS prescription charge in pence.',
+  },
+  createOrUpdateGlobalSettings: {
+    input: type({ nhsPrescriptionCharge: PositiveInteger }),
+    output: GlobalSettingsResult,
+    access: 'support',
+    summary: 'Sets the NHS prescription charge, in pence (a positive whole number).',
+  },
+  getAlarmMessageTemplates: {
+    input: type({}),
+    output: AlarmTemplatesResult,
+    access: 'support',
+    summary: 'The alarm message of each of the 7 templated codes (support wording or SPEC §8 default).',
+  },
+  updateAlarmMessageTemplates: {
+    input: type({
+      templates: AlarmTemplatesChanges,
+      /** Codes to return to the default wording. */
+      'reset?': AlarmTemplateCode.array(),
+    }),
+    output: AlarmTemplatesResult,
+    access: 'support',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: names the placeholders.
+    summary:
+      'Rewords alarm messages: each non-empty; placeholders ${machineAndBusiness}, ${temperature}, ${supportArticle}.',
+  },
+});
