@@ -174,7 +174,7 @@ const CHANGED_COLUMNS = [
  * statement: the rows travel as one jsonb parameter, `on conflict … do update … where` writes only rows
  * whose fields differ (so a second import of the same file writes nothing), every row written gets its
  * `patient.create` / `patient.update` audit entry in the same statement, and each row's outcome is read
- * from what was returned against the state before the statement. Display ids must be unique in `rows`.
+ * from what was returned and what was already identical. Display ids must be unique in `rows`.
  */
 export async function upsertPatients(
   db: Db,
@@ -195,8 +195,7 @@ export async function upsertPatients(
     })),
   );
   const set = sql.raw(CHANGED_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '));
-  const current = sql.raw(CHANGED_COLUMNS.map((c) => `p.${c}`).join(', '));
-  const incoming = sql.raw(CHANGED_COLUMNS.map((c) => `excluded.${c}`).join(', '));
+  const columns = (alias: string) => sql.raw(CHANGED_COLUMNS.map((c) => `${alias}.${c}`).join(', '));
   const { rows } = await sql<{ ord: number; id: string | null; written: boolean; inserted: boolean | null }>`
     with input as (
       select * from jsonb_to_recordset(${payload}::jsonb) as x(
@@ -204,15 +203,31 @@ export async function upsertPatients(
         date_of_birth text, email text, mobile_number text, address_line1 text, address_line2 text,
         address_line3 text, post_town text, postcode text)
     ),
+    -- Current patients identical to their row: left out of the insert, so a second import of a file
+    -- neither tries an insert nor locks a row. One index probe per row (the lateral limit keeps the
+    -- planner from hashing all the business's patients instead).
+    same as (
+      select i.display_id, s.id from input i
+      cross join lateral (
+        select c.id from patients c
+        where c.business_id = ${q.businessId} and c.display_id = i.display_id and c.deleted_at is null
+          and (${columns('c')}) is not distinct from (${columns('i')})
+        limit 1
+      ) s
+    ),
     up as (
       insert into patients as p (id, business_id, display_id, given_name, family_name, full_name, date_of_birth,
         email, mobile_number, address_line1, address_line2, address_line3, post_town, postcode, created, updated)
       select id, ${q.businessId}, display_id, given_name, family_name, full_name, date_of_birth, email,
         mobile_number, address_line1, address_line2, address_line3, post_town, postcode, ${q.now}::bigint, ${q.now}::bigint
-      from input order by ord
+      from input i
+      where not exists (select 1 from same where same.display_id = i.display_id)
+      order by ord
+      -- Still an upsert: a patient added or changed since the snapshot (another import running) is
+      -- settled here, and written only when something differs.
       on conflict (business_id, display_id) where deleted_at is null
       do update set ${set}, updated = excluded.updated
-      where (${current}) is distinct from (${incoming})
+      where (${columns('p')}) is distinct from (${columns('excluded')})
       returning p.id, p.display_id, (p.xmax = 0) as inserted
     ),
     audited as (
@@ -223,13 +238,10 @@ export async function upsertPatients(
         ${q.actor.ip}, ${q.actor.requestId}, '{"via":"batchUpsertPatients"}'::jsonb
       from up join input i on i.display_id = up.display_id
     )
-    select i.ord, (up.id is not null) as written, up.inserted,
-      -- coalesce evaluates the lookup only for unchanged rows: one index probe each, never a scan of
-      -- the business's patients (which would make a 100,000-row import quadratic)
-      coalesce(up.id, (select c.id from patients c where c.business_id = ${q.businessId}
-        and c.display_id = i.display_id and c.deleted_at is null)) as id
+    select i.ord, (up.id is not null) as written, up.inserted, coalesce(up.id, same.id) as id
     from input i
     left join up on up.display_id = i.display_id
+    left join same on same.display_id = i.display_id
     order by i.ord
   `.execute(db);
   return rows.map((r) => ({
