@@ -53,6 +53,8 @@ async function bundle(options: Pick<Parameters<typeof Bun.build>[0], 'entrypoint
       outdir,
       target: 'browser',
       minify: true,
+      // Pages loaded with import() become their own chunks under assets/.
+      splitting: true,
       sourcemap: 'linked',
       // Absolute URLs: index.html is served for deep links such as /users/123 too.
       publicPath: '/',

@@ -1,16 +1,24 @@
+import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { Login } from './pages/auth/Login.tsx';
 import { Register } from './pages/auth/Register.tsx';
 import { Reset } from './pages/auth/Reset.tsx';
 import { ResetBegin } from './pages/auth/ResetBegin.tsx';
 import { ToLogin } from './pages/auth/ToLogin.tsx';
-import { Dashboard } from './pages/Dashboard.tsx';
-import { AlarmMessageTemplates, Businesses, GlobalSettings, Groups } from './pages/LaterAreas.tsx';
-import { AddUserRole } from './pages/users/AddUserRole.tsx';
-import { SupportUsers } from './pages/users/SupportUsers.tsx';
-import { UserDetails } from './pages/users/UserDetails.tsx';
 import { AuthLayout } from './shell/AuthLayout.tsx';
 import { RequireSupport } from './shell/RequireSupport.tsx';
+
+// The sign-in pages come with the first download; the console's pages load when first visited.
+const Dashboard = lazy(() => import('./pages/Dashboard.tsx').then((m) => ({ default: m.Dashboard })));
+const Businesses = lazy(() => import('./pages/LaterAreas.tsx').then((m) => ({ default: m.Businesses })));
+const Groups = lazy(() => import('./pages/LaterAreas.tsx').then((m) => ({ default: m.Groups })));
+const AlarmMessageTemplates = lazy(() =>
+  import('./pages/LaterAreas.tsx').then((m) => ({ default: m.AlarmMessageTemplates })),
+);
+const GlobalSettings = lazy(() => import('./pages/LaterAreas.tsx').then((m) => ({ default: m.GlobalSettings })));
+const SupportUsers = lazy(() => import('./pages/users/SupportUsers.tsx').then((m) => ({ default: m.SupportUsers })));
+const AddUserRole = lazy(() => import('./pages/users/AddUserRole.tsx').then((m) => ({ default: m.AddUserRole })));
+const UserDetails = lazy(() => import('./pages/users/UserDetails.tsx').then((m) => ({ default: m.UserDetails })));
 
 /** The console's URLs (SPEC §2), for links built outside the route table. */
 export const consolePaths = {

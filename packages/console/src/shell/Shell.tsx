@@ -1,7 +1,9 @@
 import { useAtomValue } from 'jotai';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { productNameAtom } from '../state/session.ts';
+import { Loading } from '../ui/Page.tsx';
+import { PageErrorBoundary } from './PageErrorBoundary.tsx';
 import { UserPanel } from './UserPanel.tsx';
 
 /** SPEC §2 side menu, in its order. */
@@ -84,7 +86,11 @@ export function Shell() {
         <UserPanel />
       </aside>
       <main id="main" className="shell__main" tabIndex={-1}>
-        <Outlet />
+        <PageErrorBoundary resetKey={location.pathname}>
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        </PageErrorBoundary>
       </main>
     </div>
   );
