@@ -1,13 +1,17 @@
 import { Elysia } from 'elysia';
 import { authRoutes } from './areas/auth/index.ts';
 import { bagsRoutes } from './areas/bags/index.ts';
+import { businessSettingsRoutes } from './areas/business-settings/index.ts';
 import { businessesRoutes } from './areas/businesses/index.ts';
 import { deviceAuthRoutes } from './areas/device-auth/index.ts';
+import { globalSettingsRoutes } from './areas/global-settings/index.ts';
 import { groupsRoutes } from './areas/groups/index.ts';
 import { healthRoutes } from './areas/health/index.ts';
 import { identityProvidersRoutes } from './areas/identity-providers/index.ts';
+import { integrationRoutes } from './areas/integration/index.ts';
 import { machinesRoutes } from './areas/machines/index.ts';
 import { patientsRoutes } from './areas/patients/index.ts';
+import { paymentSettingsRoutes } from './areas/payment-settings/index.ts';
 import { signUpsRoutes } from './areas/sign-ups/index.ts';
 import { testMachinesRoutes } from './areas/test-machines/index.ts';
 import { usersRoutes } from './areas/users/index.ts';
@@ -68,6 +72,10 @@ export function createApp(deps: AppDeps, hubOptions: MachineHubOptions = default
     .use(testMachinesRoutes(deps))
     .use(bagsRoutes(deps))
     .use(deviceAuthRoutes(deps))
+    .use(businessSettingsRoutes(deps))
+    .use(paymentSettingsRoutes(deps))
+    .use(integrationRoutes(deps))
+    .use(globalSettingsRoutes(deps))
     .use(machineHub(deps, hubOptions))
     .use(consoleHub(deps))
     .use(docsRoutes(deps.config.productName))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { ConfigError, DEV_ADMIN_PASSWORD, loadConfig } from './config.ts';
+import { ConfigError, DEV_ADMIN_PASSWORD, DEV_SECRETS_SEED, loadConfig } from './config.ts';
 
 describe('configuration', () => {
   it('defaults to port 3000, PGlite in ./data and the printed development admin password', () => {
@@ -28,13 +28,46 @@ describe('configuration', () => {
   });
 
   it('never seeds a default password in production', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }).seedAdminPassword).toBeUndefined();
-    expect(() => loadConfig({ NODE_ENV: 'production', SEED_ADMIN_EMAIL: 'a@b.co' })).toThrow(/SEED_ADMIN_PASSWORD/);
+    const SECRETS_KEY = Buffer.alloc(32, 1).toString('base64');
+    expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY }).seedAdminPassword).toBeUndefined();
+    expect(() => loadConfig({ NODE_ENV: 'production', SECRETS_KEY, SEED_ADMIN_EMAIL: 'a@b.co' })).toThrow(
+      /SEED_ADMIN_PASSWORD/,
+    );
     const c = loadConfig({
       NODE_ENV: 'production',
+      SECRETS_KEY,
       SEED_ADMIN_EMAIL: 'a@b.co',
       SEED_ADMIN_PASSWORD: 'a-long-secret-9',
     });
     expect(c.seedAdminPassword).toBe('a-long-secret-9');
+  });
+
+  describe('SECRETS_KEY', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const prod = { NODE_ENV: 'production' };
+
+    it('reads 32 bytes of base64', () => {
+      const c = loadConfig({ ...prod, SECRETS_KEY: key });
+      expect(Buffer.from(c.secretsKey).equals(Buffer.alloc(32, 7))).toBe(true);
+      expect(c.secretsKeyIsDevDefault).toBe(false);
+    });
+
+    it('is required in production', () => {
+      expect(() => loadConfig(prod)).toThrow(/SECRETS_KEY: must be set in production/);
+    });
+
+    it('stops on a key that is not 32 bytes of base64', () => {
+      expect(() => loadConfig({ SECRETS_KEY: Buffer.alloc(16).toString('base64') })).toThrow(
+        /SECRETS_KEY: must be 32 bytes in base64, not 16/,
+      );
+      expect(() => loadConfig({ SECRETS_KEY: 'not base64!' })).toThrow(/SECRETS_KEY: must be base64/);
+    });
+
+    it('derives the development key outside production', () => {
+      const c = loadConfig({ NODE_ENV: 'test' });
+      const expected = new Bun.CryptoHasher('sha256').update(DEV_SECRETS_SEED).digest();
+      expect(Buffer.from(c.secretsKey).equals(expected)).toBe(true);
+      expect(c.secretsKeyIsDevDefault).toBe(true);
+    });
   });
 });

@@ -18,6 +18,10 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** 32 bytes (SECRETS_KEY, base64): the AES-256-GCM key of the secrets stored encrypted (secrets/). */
+  secretsKey: Uint8Array;
+  /** True when secretsKey is the development key derived from DEV_SECRETS_SEED (never in production). */
+  secretsKeyIsDevDefault: boolean;
 };
 
 export class ConfigError extends Error {
@@ -26,6 +30,21 @@ export class ConfigError extends Error {
 
 /** The demo admin password used only outside production, printed at start so a developer can log in. */
 export const DEV_ADMIN_PASSWORD = 'medlocker-demo-2026';
+
+/**
+ * Outside production without SECRETS_KEY, the key is SHA-256 of this text: a fixed key, so a developer's
+ * stored secrets survive restarts, and a known one, so it protects nothing and is never used in production.
+ */
+export const DEV_SECRETS_SEED = 'medlocker development secrets key: not secret';
+
+/** The 32-byte key of SECRETS_KEY (base64 or base64url), or a message saying what is wrong. */
+export function parseSecretsKey(value: string): Uint8Array | string {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) return 'must be base64 (generate one with: openssl rand -base64 32)';
+  const bytes = new Uint8Array(Buffer.from(value, value.includes('-') || value.includes('_') ? 'base64url' : 'base64'));
+  if (bytes.length !== 32)
+    return `must be 32 bytes in base64, not ${bytes.length} (generate one with: openssl rand -base64 32)`;
+  return bytes;
+}
 
 const Env = type({
   'PORT?': type('string.integer.parse').to('1 <= number.integer <= 65535'),
@@ -41,6 +60,7 @@ const Env = type({
   'SMTP_URL?': /^smtps?:\/\/.+/,
   'MAIL_FROM?': 'string > 0',
   'LOG_LEVEL?': "'debug' | 'info' | 'warn' | 'error' | 'silent'",
+  'SECRETS_KEY?': 'string > 0',
 });
 
 /** Empty variables count as unset, as a shell user would expect. */
@@ -64,6 +84,21 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
       'Invalid configuration:\n  SEED_ADMIN_PASSWORD: must be set (12 characters or more) when SEED_ADMIN_EMAIL is set in production; no default password is ever seeded in production',
     );
   }
+  let secretsKey: Uint8Array;
+  if (parsed.SECRETS_KEY) {
+    const key = parseSecretsKey(parsed.SECRETS_KEY);
+    if (typeof key === 'string') throw new ConfigError(`Invalid configuration:\n  SECRETS_KEY: ${key}`);
+    secretsKey = key;
+  } else if (production) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SECRETS_KEY: must be set in production: 32 random bytes in base64 (openssl rand -base64 32); it encrypts the payment and webhook secrets',
+    );
+  } else {
+    secretsKey = new Uint8Array(new Bun.CryptoHasher('sha256').update(DEV_SECRETS_SEED).digest());
+    if (parsed.NODE_ENV !== 'test') {
+      console.warn('  SECRETS_KEY is not set: using the development key. Set SECRETS_KEY before storing real secrets.');
+    }
+  }
   const port = parsed.PORT ?? 3000;
   const publicUrls = (parsed.PUBLIC_URL ?? '')
     .split(',')
@@ -86,5 +121,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     smtpUrl: parsed.SMTP_URL,
     mailFrom: parsed.MAIL_FROM ?? 'MedLocker <no-reply@medlocker.test>',
     logLevel: parsed.LOG_LEVEL ?? (parsed.NODE_ENV === 'test' ? 'warn' : 'info'),
+    secretsKey,
+    secretsKeyIsDevDefault: !parsed.SECRETS_KEY,
   };
 }

@@ -1,0 +1,68 @@
+import type { SmsTemplateKey } from '@medlocker/core';
+import type { Database } from '@medlocker/db';
+import type { Kysely, Transaction } from 'kysely';
+
+export type Db = Kysely<Database> | Transaction<Database>;
+
+/** The business settings are written to, with its archive mark; `lock` holds it against a concurrent archive. */
+export async function findBusiness(db: Db, id: string, lock = false) {
+  let q = db.selectFrom('businesses').select(['id', 'archived_at']).where('id', '=', id);
+  if (lock) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+type JsonTable = 'business_feature_settings' | 'business_controlled_settings';
+
+/** The stored jsonb of a business's feature or controlled settings (partial: defaults fill the rest). */
+export async function readSettingsJson(db: Db, table: JsonTable, businessId: string) {
+  const row = await db
+    .selectFrom(table)
+    .select(['settings', 'updated'])
+    .where('business_id', '=', businessId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const settings = row.settings && typeof row.settings === 'object' && !Array.isArray(row.settings) ? row.settings : {};
+  return { settings: settings as Record<string, unknown>, updated: Number(row.updated) };
+}
+
+export async function writeSettingsJson(
+  db: Db,
+  table: JsonTable,
+  businessId: string,
+  settings: Record<string, unknown>,
+  now: number,
+) {
+  const json = JSON.stringify(settings);
+  await db
+    .insertInto(table)
+    .values({ business_id: businessId, settings: json, updated: now })
+    .onConflict((oc) => oc.column('business_id').doUpdateSet({ settings: json, updated: now }))
+    .execute();
+}
+
+/** A business's own SMS templates, by key. */
+export async function readSmsTemplates(db: Db, businessId: string): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('business_sms_templates')
+    .select(['key', 'body'])
+    .where('business_id', '=', businessId)
+    .execute();
+  return new Map(rows.map((r) => [r.key, r.body]));
+}
+
+export async function writeSmsTemplate(db: Db, businessId: string, key: SmsTemplateKey, body: string, now: number) {
+  await db
+    .insertInto('business_sms_templates')
+    .values({ business_id: businessId, key, body, updated: now })
+    .onConflict((oc) => oc.columns(['business_id', 'key']).doUpdateSet({ body, updated: now }))
+    .execute();
+}
+
+export async function deleteSmsTemplates(db: Db, businessId: string, keys: readonly SmsTemplateKey[]) {
+  if (keys.length === 0) return;
+  await db
+    .deleteFrom('business_sms_templates')
+    .where('business_id', '=', businessId)
+    .where('key', 'in', [...keys])
+    .execute();
+}

@@ -1,0 +1,216 @@
+import {
+  AppError,
+  type BusinessFeatureSettings,
+  type Contract,
+  type ControlledSettings,
+  controlledSettingKeys,
+  defaultFeatureSettings,
+  defaultSmsTemplates,
+  type OutputOf,
+  type ParsedInputOf,
+  type SmsTemplateKey,
+  smsGateways,
+  smsTemplateKeys,
+} from '@medlocker/core';
+import { audit } from '../../audit/audit.ts';
+import type { AuthedContext } from '../../rpc/context.ts';
+import { changedPaths, overDefaults, refuseArchived } from './changes.ts';
+import {
+  type Db,
+  deleteSmsTemplates,
+  findBusiness,
+  readSettingsJson,
+  readSmsTemplates,
+  writeSettingsJson,
+  writeSmsTemplate,
+} from './repository.ts';
+
+type Area = Contract['businessSettings'];
+type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
+type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+
+/** A business that exists (404 otherwise). */
+export async function requireBusiness(db: Db, id: string, lock = false) {
+  const row = await findBusiness(db, id, lock);
+  if (!row) throw new AppError('NOT_FOUND', `Business ${id} not found`);
+  return row;
+}
+
+/**
+ * The business locked for a settings change, refused when archived: the lock makes the check hold
+ * until the change commits, so an archive cannot slip in between.
+ */
+export async function requireEditableBusiness(db: Db, id: string) {
+  const row = await requireBusiness(db, id, true);
+  refuseArchived(row);
+  return row;
+}
+
+const pickControlled = (s: BusinessFeatureSettings): ControlledSettings => ({
+  smsGateway: s.smsGateway,
+  enableWhatsApp: s.enableWhatsApp,
+  qrCodeIntegration: s.qrCodeIntegration,
+});
+
+/**
+ * A business's effective feature settings: defaults, then its feature jsonb, then its controlled jsonb.
+ * Other areas (messaging, orders) read settings through this, so a default lives in one place.
+ */
+export async function effectiveFeatureSettings(db: Db, businessId: string) {
+  const feature = await readSettingsJson(db, 'business_feature_settings', businessId);
+  const controlled = await readSettingsJson(db, 'business_controlled_settings', businessId);
+  const settings = overDefaults(defaultFeatureSettings, { ...feature?.settings, ...controlled?.settings });
+  if (!(smsGateways as readonly string[]).includes(settings.smsGateway)) {
+    settings.smsGateway = defaultFeatureSettings.smsGateway;
+  }
+  if (settings.orderCollection.defaultCollectionWindow < 1) {
+    settings.orderCollection.defaultCollectionWindow = defaultFeatureSettings.orderCollection.defaultCollectionWindow;
+  }
+  return {
+    settings,
+    featureUpdated: feature?.updated ?? null,
+    controlledUpdated: controlled?.updated ?? null,
+  };
+}
+
+export async function getBusinessFeatureSettings(input: In<'getBusinessFeatureSettings'>, ctx: AuthedContext) {
+  const { db } = ctx.deps;
+  const business = await requireBusiness(db, input.businessId);
+  const { settings, featureUpdated } = await effectiveFeatureSettings(db, input.businessId);
+  return { businessId: business.id, settings, archived: business.archived_at !== null, updated: featureUpdated };
+}
+
+export async function updateBusinessFeatureSettings(
+  input: In<'updateBusinessFeatureSettings'>,
+  ctx: AuthedContext,
+): Out<'updateBusinessFeatureSettings'> {
+  const now = ctx.deps.now();
+  await ctx.deps.db.transaction().execute(async (tx) => {
+    await requireEditableBusiness(tx, input.businessId);
+    const before = await effectiveFeatureSettings(tx, input.businessId);
+    const stored = (await readSettingsJson(tx, 'business_feature_settings', input.businessId))?.settings ?? {};
+    // Top-level keys given replace the stored ones; controlled keys never enter this row.
+    const next: Record<string, unknown> = { ...stored, ...input.settings };
+    for (const key of controlledSettingKeys) delete next[key];
+    await writeSettingsJson(tx, 'business_feature_settings', input.businessId, next, now);
+    const after = await effectiveFeatureSettings(tx, input.businessId);
+    const fields = changedPaths(before.settings, after.settings);
+    if (fields.length > 0) {
+      await audit(tx, ctx, {
+        action: 'businessSettings.features.update',
+        entityType: 'business',
+        entityId: input.businessId,
+        businessId: input.businessId,
+        details: { fields },
+      });
+    }
+  });
+  return getBusinessFeatureSettings(input, ctx);
+}
+
+export async function getBusinessControlledSettings(
+  input: In<'getBusinessControlledSettings'>,
+  ctx: AuthedContext,
+): Out<'getBusinessControlledSettings'> {
+  const { db } = ctx.deps;
+  const business = await requireBusiness(db, input.businessId);
+  const { settings, controlledUpdated } = await effectiveFeatureSettings(db, input.businessId);
+  return {
+    businessId: business.id,
+    settings: pickControlled(settings),
+    archived: business.archived_at !== null,
+    updated: controlledUpdated,
+  };
+}
+
+export async function updateBusinessControlledSettings(
+  input: In<'updateBusinessControlledSettings'>,
+  ctx: AuthedContext,
+): Out<'updateBusinessControlledSettings'> {
+  const now = ctx.deps.now();
+  await ctx.deps.db.transaction().execute(async (tx) => {
+    await requireEditableBusiness(tx, input.businessId);
+    const before = pickControlled((await effectiveFeatureSettings(tx, input.businessId)).settings);
+    const stored = (await readSettingsJson(tx, 'business_controlled_settings', input.businessId))?.settings ?? {};
+    await writeSettingsJson(
+      tx,
+      'business_controlled_settings',
+      input.businessId,
+      { ...stored, ...input.settings },
+      now,
+    );
+    const after = pickControlled((await effectiveFeatureSettings(tx, input.businessId)).settings);
+    const fields = changedPaths(before, after);
+    if (fields.length > 0) {
+      await audit(tx, ctx, {
+        action: 'businessSettings.controlled.update',
+        entityType: 'business',
+        entityId: input.businessId,
+        businessId: input.businessId,
+        details: { fields },
+      });
+    }
+  });
+  return getBusinessControlledSettings(input, ctx);
+}
+
+async function smsTemplatesOf(db: Db, business: { id: string; archived_at: number | null }) {
+  const own = await readSmsTemplates(db, business.id);
+  const templates = { ...defaultSmsTemplates };
+  const customised: SmsTemplateKey[] = [];
+  for (const key of smsTemplateKeys) {
+    const body = own.get(key);
+    if (body !== undefined) {
+      templates[key] = body;
+      customised.push(key);
+    }
+  }
+  return {
+    businessId: business.id,
+    templates,
+    defaults: { ...defaultSmsTemplates },
+    customised,
+    archived: business.archived_at !== null,
+  };
+}
+
+export async function getBusinessSmsTemplates(
+  input: In<'getBusinessSmsTemplates'>,
+  ctx: AuthedContext,
+): Out<'getBusinessSmsTemplates'> {
+  const business = await requireBusiness(ctx.deps.db, input.businessId);
+  return smsTemplatesOf(ctx.deps.db, business);
+}
+
+export async function updateBusinessSmsTemplates(
+  input: In<'updateBusinessSmsTemplates'>,
+  ctx: AuthedContext,
+): Out<'updateBusinessSmsTemplates'> {
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction().execute(async (tx) => {
+    const business = await requireEditableBusiness(tx, input.businessId);
+    const before = await smsTemplatesOf(tx, business);
+    await deleteSmsTemplates(tx, business.id, input.reset ?? []);
+    for (const key of smsTemplateKeys) {
+      const body = input.templates[key];
+      if (body !== undefined) await writeSmsTemplate(tx, business.id, key, body, now);
+    }
+    const after = await smsTemplatesOf(tx, business);
+    const fields = changedPaths(
+      { templates: before.templates, customised: before.customised },
+      { templates: after.templates, customised: after.customised },
+    )
+      .filter((p) => p.startsWith('templates.'))
+      .map((p) => p.slice('templates.'.length));
+    if (fields.length > 0) {
+      await audit(tx, ctx, {
+        action: 'businessSettings.smsTemplates.update',
+        entityType: 'business',
+        entityId: business.id,
+        businessId: business.id,
+        details: { fields },
+      });
+    }
+    return after;
+  });
+}

@@ -1,0 +1,314 @@
+import { AppError, type Contract, isMaskedSecret, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { audit } from '../../audit/audit.ts';
+import { hashToken } from '../../auth/tokens.ts';
+import type { AuthedContext } from '../../rpc/context.ts';
+import { createSecretBox, maskSecret, newSecret, secretHint } from '../../secrets/secret-box.ts';
+import { changedPaths } from '../business-settings/changes.ts';
+import { requireBusiness, requireEditableBusiness } from '../business-settings/service.ts';
+import {
+  type ClientRow,
+  clientsOfPartner,
+  type Db,
+  deleteClient,
+  deletePartner,
+  findClient,
+  findClientOfBusiness,
+  findPartner,
+  insertClient,
+  insertPartner,
+  listPartners,
+  toClientView,
+  updateClient,
+  updatePartner,
+} from './repository.ts';
+
+type Area = Contract['integration'];
+type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
+type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+
+const webhookContext = (clientId: string) => `integration_clients.webhook_secret:${clientId}`;
+
+/** The webhook signing secret in the clear: for the webhook sender, never for a response. */
+export function openWebhookSecret(ctx: Pick<AuthedContext, 'deps'>, row: ClientRow): string | null {
+  if (!row.webhook_secret_encrypted) return null;
+  return createSecretBox(ctx.deps.config.secretsKey).open(row.webhook_secret_encrypted, webhookContext(row.id));
+}
+
+const view = (ctx: AuthedContext, row: ClientRow) => {
+  const webhookSecret = openWebhookSecret(ctx, row);
+  return toClientView(row, webhookSecret === null ? null : maskSecret(webhookSecret));
+};
+
+async function requireClient(db: Db, id: string): Promise<ClientRow> {
+  const row = await findClient(db, id);
+  if (!row) throw new AppError('NOT_FOUND', `Integration client ${id} not found`);
+  return row;
+}
+
+/** Secrets are generated, never typed in: anything but the masked form (or nothing) is refused. */
+function refuseChosenSecret(value: string | undefined, path: string) {
+  if (value !== undefined && value !== '' && !isMaskedSecret(value)) {
+    throw new AppError('VALIDATION', 'Secrets cannot be chosen: generate a new one instead', [
+      { path, id: 'INVALID_FORMAT', message: 'Secrets cannot be chosen: generate a new one instead' },
+    ]);
+  }
+}
+
+export async function getIntegrationClient(
+  input: In<'getIntegrationClient'>,
+  ctx: AuthedContext,
+): Out<'getIntegrationClient'> {
+  const business = await requireBusiness(ctx.deps.db, input.businessId);
+  const row = await findClientOfBusiness(ctx.deps.db, input.businessId);
+  return { client: row ? view(ctx, row) : null, archived: business.archived_at !== null };
+}
+
+export async function createOrUpdateIntegrationClient(
+  input: In<'createOrUpdateIntegrationClient'>,
+  ctx: AuthedContext,
+): Out<'createOrUpdateIntegrationClient'> {
+  refuseChosenSecret(input.secret, 'secret');
+  refuseChosenSecret(input.webhookSecret, 'webhookSecret');
+  if (input.webhookUrl?.startsWith('http:') && ctx.deps.config.production) {
+    throw new AppError('VALIDATION', 'The webhook URL must start with https://', [
+      { path: 'webhookUrl', id: 'INVALID_FORMAT', message: 'The webhook URL must start with https://' },
+    ]);
+  }
+  const now = ctx.deps.now();
+  return ctx.deps.db.transaction().execute(async (tx) => {
+    await requireEditableBusiness(tx, input.businessId);
+    if (input.partnerId && !(await findPartner(tx, input.partnerId))) {
+      throw new AppError('VALIDATION', 'Unknown integration partner', [
+        { path: 'partnerId', id: 'INVALID_FORMAT', message: 'Choose one of the known integration partners' },
+      ]);
+    }
+    const fields = {
+      partner_id: input.partnerId ?? null,
+      name: input.name.trim(),
+      contact_email: input.contactEmail,
+      suppress_patient_messages: input.suppressPatientMessages,
+      webhook_url: input.webhookUrl,
+      rate_limit: input.rateLimit,
+    };
+    const existing = await findClientOfBusiness(tx, input.businessId);
+    if (existing) {
+      await updateClient(tx, existing.id, { ...fields, updated: now });
+      const changed = changedPaths(editable(existing), editable({ ...existing, ...fields }));
+      if (changed.length > 0) {
+        await audit(tx, ctx, {
+          action: 'integrationClient.update',
+          entityType: 'integrationClient',
+          entityId: existing.id,
+          businessId: input.businessId,
+          details: { fields: changed },
+        });
+      }
+      return { client: view(ctx, await requireClient(tx, existing.id)), webhookSecret: null };
+    }
+    const id = Bun.randomUUIDv7();
+    const webhookSecret = newSecret('whsec');
+    const row: ClientRow = {
+      id,
+      business_id: input.businessId,
+      ...fields,
+      secret_hash: null,
+      secret_hint: null,
+      webhook_secret_encrypted: createSecretBox(ctx.deps.config.secretsKey).seal(webhookSecret, webhookContext(id)),
+      period_start: now,
+      requests_made: 0,
+      created: now,
+      updated: now,
+    };
+    await insertClient(tx, row);
+    await audit(tx, ctx, {
+      action: 'integrationClient.create',
+      entityType: 'integrationClient',
+      entityId: id,
+      businessId: input.businessId,
+      details: { fields: [...Object.keys(editable(row)), 'webhookSecret'] },
+    });
+    return { client: view(ctx, row), webhookSecret };
+  });
+}
+
+/** The fields the form edits, as the contract names them: what an audit entry lists. */
+const editable = (r: ClientRow) => ({
+  partnerId: r.partner_id,
+  name: r.name,
+  contactEmail: r.contact_email,
+  suppressPatientMessages: r.suppress_patient_messages,
+  webhookUrl: r.webhook_url,
+  rateLimit: r.rate_limit,
+});
+
+export async function deleteIntegrationClient(
+  input: In<'deleteIntegrationClient'>,
+  ctx: AuthedContext,
+): Out<'deleteIntegrationClient'> {
+  await ctx.deps.db.transaction().execute(async (tx) => {
+    const client = await requireClient(tx, input.id);
+    await requireEditableBusiness(tx, client.business_id);
+    await deleteClient(tx, client);
+    await audit(tx, ctx, {
+      action: 'integrationClient.delete',
+      entityType: 'integrationClient',
+      entityId: client.id,
+      businessId: client.business_id,
+    });
+  });
+  return { ok: true };
+}
+
+export async function generateClientSecret(
+  input: In<'generateClientSecret'>,
+  ctx: AuthedContext,
+): Out<'generateClientSecret'> {
+  const secret = newSecret('mlc');
+  await ctx.deps.db.transaction().execute(async (tx) => {
+    const client = await requireClient(tx, input.id);
+    await requireEditableBusiness(tx, client.business_id);
+    // A 256-bit random secret: a fast hash is enough, nothing to guess (see auth/tokens.ts).
+    await updateClient(tx, client.id, {
+      secret_hash: hashToken(secret),
+      secret_hint: secretHint(secret),
+      updated: ctx.deps.now(),
+    });
+    await audit(tx, ctx, {
+      action: 'integrationClient.secret.generate',
+      entityType: 'integrationClient',
+      entityId: client.id,
+      businessId: client.business_id,
+      details: { fields: ['secret'] },
+    });
+  });
+  return { secret };
+}
+
+export async function generateWebhookSecret(
+  input: In<'generateWebhookSecret'>,
+  ctx: AuthedContext,
+): Out<'generateWebhookSecret'> {
+  const webhookSecret = newSecret('whsec');
+  await ctx.deps.db.transaction().execute(async (tx) => {
+    const client = await requireClient(tx, input.id);
+    await requireEditableBusiness(tx, client.business_id);
+    await updateClient(tx, client.id, {
+      webhook_secret_encrypted: createSecretBox(ctx.deps.config.secretsKey).seal(
+        webhookSecret,
+        webhookContext(client.id),
+      ),
+      updated: ctx.deps.now(),
+    });
+    await audit(tx, ctx, {
+      action: 'integrationClient.webhookSecret.generate',
+      entityType: 'integrationClient',
+      entityId: client.id,
+      businessId: client.business_id,
+      details: { fields: ['webhookSecret'] },
+    });
+  });
+  return { webhookSecret };
+}
+
+// --- known partners ----------------------------------------------------------------------------
+
+const isUniqueViolation = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
+
+const duplicatePartner = () =>
+  new AppError('CONFLICT', 'A partner with that name already exists', [
+    { path: 'name', id: 'DUPLICATE_ITEM', message: 'A partner with that name already exists' },
+  ]);
+
+export async function listIntegrationPartners(_input: In<'listIntegrationPartners'>, ctx: AuthedContext) {
+  return { partners: await listPartners(ctx.deps.db) };
+}
+
+export async function createIntegrationPartner(
+  input: In<'createIntegrationPartner'>,
+  ctx: AuthedContext,
+): Out<'createIntegrationPartner'> {
+  const now = ctx.deps.now();
+  try {
+    return await ctx.deps.db.transaction().execute(async (tx) => {
+      const partner = await insertPartner(tx, {
+        id: Bun.randomUUIDv7(),
+        name: input.name.trim(),
+        contact_email: input.contactEmail,
+        suppress_patient_messages: input.suppressPatientMessages,
+        created: now,
+        updated: now,
+      });
+      await audit(tx, ctx, {
+        action: 'integrationPartner.create',
+        entityType: 'integrationPartner',
+        entityId: partner.id,
+        details: { fields: ['name', 'contactEmail', 'suppressPatientMessages'] },
+      });
+      return { partner };
+    });
+  } catch (error) {
+    throw isUniqueViolation(error) ? duplicatePartner() : error;
+  }
+}
+
+export async function updateIntegrationPartner(
+  input: In<'updateIntegrationPartner'>,
+  ctx: AuthedContext,
+): Out<'updateIntegrationPartner'> {
+  try {
+    return await ctx.deps.db.transaction().execute(async (tx) => {
+      const before = await findPartner(tx, input.id);
+      if (!before) throw new AppError('NOT_FOUND', `Integration partner ${input.id} not found`);
+      const fields = {
+        name: input.name.trim(),
+        contactEmail: input.contactEmail,
+        suppressPatientMessages: input.suppressPatientMessages,
+      };
+      await updatePartner(tx, input.id, {
+        name: fields.name,
+        contact_email: fields.contactEmail,
+        suppress_patient_messages: fields.suppressPatientMessages,
+        updated: ctx.deps.now(),
+      });
+      const changed = changedPaths(
+        {
+          name: before.name,
+          contactEmail: before.contactEmail,
+          suppressPatientMessages: before.suppressPatientMessages,
+        },
+        fields,
+      );
+      if (changed.length > 0) {
+        await audit(tx, ctx, {
+          action: 'integrationPartner.update',
+          entityType: 'integrationPartner',
+          entityId: input.id,
+          details: { fields: changed },
+        });
+      }
+      const partner = await findPartner(tx, input.id);
+      if (!partner) throw new AppError('NOT_FOUND', `Integration partner ${input.id} not found`);
+      return { partner };
+    });
+  } catch (error) {
+    throw isUniqueViolation(error) ? duplicatePartner() : error;
+  }
+}
+
+export async function deleteIntegrationPartner(
+  input: In<'deleteIntegrationPartner'>,
+  ctx: AuthedContext,
+): Out<'deleteIntegrationPartner'> {
+  await ctx.deps.db.transaction().execute(async (tx) => {
+    const used = await clientsOfPartner(tx, input.id);
+    if (used > 0) {
+      throw new AppError('CONFLICT', `This partner is used by ${used} integration client${used === 1 ? '' : 's'}`);
+    }
+    if (!(await deletePartner(tx, input.id))) {
+      throw new AppError('NOT_FOUND', `Integration partner ${input.id} not found`);
+    }
+    await audit(tx, ctx, { action: 'integrationPartner.delete', entityType: 'integrationPartner', entityId: input.id });
+  });
+  return { ok: true };
+}
