@@ -81,8 +81,8 @@ async function stop() {
   if (stopping) return;
   stopping = true;
   mailApi.stop(true);
-  await server.stop().catch(() => {});
-  await catcher.stop().catch(() => {});
+  // Playwright waits 5 s before killing: the server gets 3 s to close, so the data is always removed.
+  await Promise.race([Promise.all([server.stop(), catcher.stop()]).catch(() => {}), Bun.sleep(3000)]);
   await rm(dataDir, { recursive: true, force: true }).catch(() => {});
   process.exit(0);
 }
