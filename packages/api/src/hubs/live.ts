@@ -5,8 +5,16 @@ import type { HubAction } from './protocol.ts';
 /** A push to consoles: `{ action, params }` (SPEC §3 WebSocket message body). */
 export type LiveMessage = { action: string; params: Record<string, unknown> };
 
-/** A push and who may see it: consoles watching the business, the machine, or the whole fleet. */
-export type ConsoleEvent = { businessId: string; machineId?: string | null; message: LiveMessage };
+/**
+ * A push and who may see it: consoles watching the business, the machine, the group, or the whole
+ * fleet. Group pushes (archived / unarchived of a group) carry the group and an empty businessId.
+ */
+export type ConsoleEvent = {
+  businessId: string;
+  machineId?: string | null;
+  groupId?: string | null;
+  message: LiveMessage;
+};
 
 /** Something for the process that holds a locker's connection: a call to make, or to hang up. */
 export type LockerCommand =

@@ -7,14 +7,19 @@ import { type ConsoleEvent, liveOf } from '../live.ts';
 
 /**
  * What a console may ask on `/ws`: `{ action: 'subscribe' | 'unsubscribe', params: { businessId } |
- * { machineId } | { fleet: true } }`. Answers and pushes are `{ action, params }` (SPEC §3).
+ * { machineId } | { groupId } | { fleet: true } }`. Answers and pushes are `{ action, params }` (SPEC §3).
  */
 const ConsoleRequest = type({
   action: "'subscribe' | 'unsubscribe' | 'ping'",
-  'params?': type({ 'businessId?': 'string > 0', 'machineId?': 'string > 0', 'fleet?': 'boolean' }),
+  'params?': type({
+    'businessId?': 'string > 0',
+    'machineId?': 'string > 0',
+    'groupId?': 'string > 0',
+    'fleet?': 'boolean',
+  }),
 });
 
-type Subscriptions = { fleet: boolean; businesses: Set<string>; machines: Set<string> };
+type Subscriptions = { fleet: boolean; businesses: Set<string>; machines: Set<string>; groups: Set<string> };
 
 type ConsoleConnection = {
   principal: Principal;
@@ -26,7 +31,10 @@ type ConsoleConnection = {
 export const maySee = (principal: Principal, _event: ConsoleEvent): boolean => principal.scopes.includes('support');
 
 const wants = (subs: Subscriptions, event: ConsoleEvent): boolean =>
-  subs.fleet || subs.businesses.has(event.businessId) || (!!event.machineId && subs.machines.has(event.machineId));
+  subs.fleet ||
+  subs.businesses.has(event.businessId) ||
+  (!!event.machineId && subs.machines.has(event.machineId)) ||
+  (!!event.groupId && subs.groups.has(event.groupId));
 
 type WsLike = { data: { request: Request }; send(text: string): unknown; close(code?: number, reason?: string): void };
 
@@ -61,7 +69,7 @@ export function consoleHub(deps: AppDeps) {
       }
       connections.set(socket.data, {
         principal,
-        subs: { fleet: false, businesses: new Set(), machines: new Set() },
+        subs: { fleet: false, businesses: new Set(), machines: new Set(), groups: new Set() },
         send: (text) => {
           try {
             socket.send(text);
@@ -90,6 +98,7 @@ export function consoleHub(deps: AppDeps) {
       if (params.fleet !== undefined) subs.fleet = add && params.fleet;
       if (params.businessId) add ? subs.businesses.add(params.businessId) : subs.businesses.delete(params.businessId);
       if (params.machineId) add ? subs.machines.add(params.machineId) : subs.machines.delete(params.machineId);
+      if (params.groupId) add ? subs.groups.add(params.groupId) : subs.groups.delete(params.groupId);
       connection.send(JSON.stringify({ action: `${parsed.action}d`, params }));
     },
     close(ws) {

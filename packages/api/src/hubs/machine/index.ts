@@ -47,7 +47,10 @@ type WsLike = { data: { request: Request }; send(text: string): unknown; close(c
  * locker's access token before the upgrade (401 otherwise). Speaks the protocol of core/src/protocol.
  */
 export function machineHub(deps: AppDeps, options: MachineHubOptions = defaultMachineHubOptions) {
-  const batcher = new ReadingsBatcher(deps, options.batch);
+  const batcher = new ReadingsBatcher(deps, {
+    concurrentFlushes: deps.dbKind === 'postgres' ? 4 : 1,
+    ...options.batch,
+  });
   const identities = new WeakMap<Request, LockerIdentity>();
   const sessions = new Map<string, LockerSession>();
   const byWs = new WeakMap<object, LockerSession>();

@@ -1,9 +1,10 @@
 import { formatTemperature } from '@medlocker/core';
+import { sql } from 'kysely';
 import { publishRecorded, type RecordedEvent, recordMachineEvent } from '../../areas/machines/events.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../live.ts';
 import { isExcursion, type Reading, TEMPERATURE_WINDOW_MS, temperatureRange } from '../protocol.ts';
-import { averageSince, type LockerIdentity, machineRow, temperatureAlertsOn } from './store.ts';
+import { averagesSince, type LockerIdentity, temperatureAlertsOn } from './store.ts';
 
 type Pending = {
   who: LockerIdentity;
@@ -21,10 +22,12 @@ export type BatcherOptions = {
   maxReadings: number;
   /** A machine's 3-hour average is recomputed at most this often, ms (0: after every batch). */
   recomputeEveryMs: number;
+  /** Batches committing at the same time (PostgreSQL has a pool; PGlite runs one query at a time). */
+  concurrentFlushes?: number;
 };
 
-// Rows per INSERT: 6 parameters a reading, well under PostgreSQL's 65535 parameters a statement.
-const ROWS_PER_INSERT = 5000;
+// Events per statement: bounds the size of one statement (and of one transaction's locks).
+const EVENTS_PER_STATEMENT = 10_000;
 
 /**
  * Groups TemperatureReadings from all lockers that arrive close together into one transaction: one
@@ -35,8 +38,11 @@ export class ReadingsBatcher {
   private queue: Pending[] = [];
   private queued = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private inFlight = 0;
   private readonly lastRecompute = new Map<string, number>();
+  private readonly dirty = new Map<string, LockerIdentity>();
+  private recomputing = false;
+  private nextCheck = 0;
 
   constructor(
     private readonly deps: AppDeps,
@@ -47,18 +53,19 @@ export class ReadingsBatcher {
     return new Promise<{ stored: number; duplicate: boolean }>((done, fail) => {
       this.queue.push({ who, eventId, seq, readings, done, fail });
       this.queued += readings.length;
-      if (this.queued >= this.options.maxReadings) this.flushSoon(0);
-      else this.flushSoon(this.options.maxDelayMs);
+      this.schedule(this.queued >= this.options.maxReadings ? 0 : this.options.maxDelayMs);
     });
   }
 
-  private flushSoon(delay: number) {
+  private schedule(delay: number) {
     if (this.timer && delay > 0) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      // One flush at a time: the next batch collects while this one commits.
-      this.flushing = this.flushing.then(() => this.flush());
+      if (this.queue.length === 0) return;
+      // At most `concurrentFlushes` batches commit at once; the next batch collects meanwhile.
+      if (this.inFlight >= (this.options.concurrentFlushes ?? 1)) return;
+      void this.flush();
     }, delay);
   }
 
@@ -66,120 +73,163 @@ export class ReadingsBatcher {
     const batch = this.queue;
     this.queue = [];
     this.queued = 0;
-    if (batch.length === 0) return;
+    this.inFlight++;
     const now = this.deps.now();
+    const began = performance.now();
     try {
-      const claimed = await this.deps.db.transaction().execute(async (tx) => {
-        // Two copies of one event in the same batch: only the first may claim it.
-        const seen = new Set<string>();
-        const unique = batch.filter((p) => {
-          const key = `${p.who.machineId}\u0000${p.eventId}`;
-          if (seen.has(key)) return false;
-          seen.add(key);
-          return true;
-        });
-        const rows = await tx
-          .insertInto('locker_event_receipts')
-          .values(
-            unique.map((p) => ({
-              business_id: p.who.businessId,
-              machine_id: p.who.machineId,
-              locker_event_id: p.eventId,
-              sequence: p.seq,
-              action: 'TemperatureReadings',
-              received_at: now,
-              result: JSON.stringify({ stored: p.readings.length }),
-            })),
-          )
-          .onConflict((oc) => oc.doNothing())
-          .returning(['machine_id', 'locker_event_id'])
-          .execute();
-        const fresh = new Set(rows.map((r) => `${r.machine_id}\u0000${r.locker_event_id}`));
-        const readings = unique
-          .filter((p) => fresh.has(`${p.who.machineId}\u0000${p.eventId}`))
-          .flatMap((p) =>
-            p.readings.map((r) => ({
-              id: Bun.randomUUIDv7(),
-              business_id: p.who.businessId,
-              machine_id: p.who.machineId,
-              created: r.created,
-              value: r.value,
-              locker_event_id: p.eventId,
-            })),
-          );
-        for (let i = 0; i < readings.length; i += ROWS_PER_INSERT) {
-          await tx
-            .insertInto('temperature_readings')
-            .values(readings.slice(i, i + ROWS_PER_INSERT))
-            // The replay key is the reading's time: a reading sent again in a new event is stored once.
-            .onConflict((oc) => oc.doNothing())
-            .execute();
-        }
-        return fresh;
+      const claimed = await this.commit(batch, now);
+      this.deps.logger.debug('readings batch', {
+        events: batch.length,
+        ms: Math.round(performance.now() - began),
+        inFlight: this.inFlight,
       });
-      for (const p of batch) {
-        const isNew = claimed.has(`${p.who.machineId}\u0000${p.eventId}`);
-        p.done({ stored: p.readings.length, duplicate: !isNew });
-      }
-      const machines = new Map<string, LockerIdentity>();
-      for (const p of batch)
-        if (claimed.has(`${p.who.machineId}\u0000${p.eventId}`)) machines.set(p.who.machineId, p.who);
-      await this.recompute([...machines.values()], now);
+      for (const p of batch) p.done({ stored: p.readings.length, duplicate: !claimed.has(keyOf(p)) });
+      for (const p of batch) if (claimed.has(keyOf(p))) this.dirty.set(p.who.machineId, p.who);
     } catch (error) {
       for (const p of batch) p.fail(error);
+    } finally {
+      this.inFlight--;
+      if (this.queue.length > 0) this.schedule(0);
     }
+    void this.recompute();
   }
 
-  /** Updates the 3-hour average of machines that got readings, and raises MP_0001 when one leaves the range. */
-  private async recompute(machines: LockerIdentity[], now: number): Promise<void> {
-    for (const who of machines) {
-      const last = this.lastRecompute.get(who.machineId);
-      if (last !== undefined && now - last < this.options.recomputeEveryMs) continue;
-      this.lastRecompute.set(who.machineId, now);
-      try {
-        await updateTemperatureStatus(this.deps, who, now);
-      } catch (error) {
-        this.deps.logger.error('temperature status update failed', { machineId: who.machineId, error: String(error) });
+  /**
+   * One statement per batch (a single round trip, atomic without BEGIN/COMMIT): claim each event's
+   * receipt and insert its readings; a replay claims nothing and its readings conflict, so add nothing.
+   */
+  private async commit(batch: Pending[], now: number): Promise<Set<string>> {
+    // Two copies of one event in the same batch: only the first may claim it.
+    const seen = new Set<string>();
+    const unique = batch.filter((p) => !seen.has(keyOf(p)) && seen.add(keyOf(p)));
+    const claimed = new Set<string>();
+    for (let i = 0; i < unique.length; i += EVENTS_PER_STATEMENT) {
+      const events = unique.slice(i, i + EVENTS_PER_STATEMENT);
+      const readings = events.flatMap((p) => p.readings.map((r) => ({ p, r })));
+      // Columns as arrays (unnest): eleven parameters whatever the batch size, so PostgreSQL parses and
+      // plans one small statement instead of a VALUES list with thousands of parameters.
+      const result = await sql<{ machine_id: string; locker_event_id: string }>`
+        with claimed as (
+          insert into locker_event_receipts (business_id, machine_id, locker_event_id, sequence, action, received_at, result)
+          select business_id, machine_id, locker_event_id, sequence, 'TemperatureReadings', ${now}::bigint,
+            jsonb_build_object('stored', n)
+          from unnest(${events.map((p) => p.who.businessId)}::text[], ${events.map((p) => p.who.machineId)}::text[],
+            ${events.map((p) => p.eventId)}::text[], ${events.map((p) => p.seq)}::bigint[],
+            ${events.map((p) => p.readings.length)}::int[]) as i (business_id, machine_id, locker_event_id, sequence, n)
+          on conflict do nothing
+          returning machine_id, locker_event_id
+        ),
+        stored as (
+          -- A reading's replay key is (machine, its time), so a replayed event's readings add nothing
+          -- without joining them to the claimed receipts (a join the planner cannot size well).
+          insert into temperature_readings (id, business_id, machine_id, created, value, locker_event_id)
+          select r.id, r.business_id, r.machine_id, r.created, r.value, r.locker_event_id
+          from unnest(${readings.map(() => Bun.randomUUIDv7())}::text[], ${readings.map(({ p }) => p.who.businessId)}::text[],
+            ${readings.map(({ p }) => p.who.machineId)}::text[], ${readings.map(({ r }) => r.created)}::bigint[],
+            ${readings.map(({ r }) => r.value)}::float8[], ${readings.map(({ p }) => p.eventId)}::text[])
+            as r (id, business_id, machine_id, created, value, locker_event_id)
+          on conflict do nothing
+        )
+        select machine_id, locker_event_id from claimed`.execute(this.deps.db);
+      for (const r of result.rows) claimed.add(`${r.machine_id}\u0000${r.locker_event_id}`);
+    }
+    return claimed;
+  }
+
+  /**
+   * Updates the 3-hour averages of machines that got readings, one machine at most every
+   * `recomputeEveryMs`, off the acknowledgement path: a locker's answer never waits for it.
+   */
+  private async recompute(): Promise<void> {
+    if (this.recomputing || this.dirty.size === 0) return;
+    // Scanning the dirty machines after every batch costs more than the batch: look at most once a second.
+    const checkAt = this.deps.now();
+    if (checkAt < this.nextCheck) return;
+    this.nextCheck = checkAt + Math.min(1000, this.options.recomputeEveryMs);
+    this.recomputing = true;
+    try {
+      while (this.dirty.size > 0) {
+        const now = this.deps.now();
+        const due = [...this.dirty.values()].filter((who) => {
+          const last = this.lastRecompute.get(who.machineId);
+          return last === undefined || now - last >= this.options.recomputeEveryMs;
+        });
+        if (due.length === 0) break;
+        for (const who of due) {
+          this.dirty.delete(who.machineId);
+          this.lastRecompute.set(who.machineId, now);
+        }
+        for (let i = 0; i < due.length; i += 500) {
+          try {
+            await updateTemperatureStatuses(this.deps, due.slice(i, i + 500), now);
+          } catch (error) {
+            this.deps.logger.error('temperature status update failed', { error: String(error) });
+          }
+        }
       }
+    } finally {
+      this.recomputing = false;
     }
   }
 }
 
+const keyOf = (p: { who: LockerIdentity; eventId: string }) => `${p.who.machineId}\u0000${p.eventId}`;
+
 /**
- * Recomputes a machine's temperatureStatus from its last 3 hours of readings. An excursion starts when
- * the average leaves the allowed range (it was inside, or unknown, before): then MP_0001 with the
- * average is raised, if the business has temperature alerts on. One alarm per excursion, not per batch.
+ * Recomputes machines' temperatureStatus from their last 3 hours of readings, in one transaction. An
+ * excursion starts when the average leaves the allowed range (it was inside, or unknown, before): then
+ * MP_0001 with the average is raised, if the business has temperature alerts on. One alarm per
+ * excursion, not per batch.
  */
-export async function updateTemperatureStatus(deps: AppDeps, who: LockerIdentity, now: number): Promise<void> {
-  let recorded: RecordedEvent | null = null;
-  const status = await deps.db.transaction().execute(async (tx) => {
-    const average = await averageSince(tx, who, now - TEMPERATURE_WINDOW_MS, now);
-    if (average === null) return null;
-    const machine = await machineRow(tx, who.machineId);
-    if (!machine) return null;
-    const wasExcursion = machine.temperature_average !== null && isExcursion(machine.temperature_average);
-    const startsExcursion = isExcursion(average) && !wasExcursion;
-    const lastExcursionAt = startsExcursion ? now : machine.temperature_last_excursion_at;
-    await tx
-      .updateTable('machines')
-      .set({ temperature_average: average, temperature_updated: now, temperature_last_excursion_at: lastExcursionAt })
-      .where('id', '=', who.machineId)
-      .execute();
-    if (startsExcursion && (await temperatureAlertsOn(tx, who.businessId))) {
-      recorded = await recordMachineEvent(tx, deps, machine, {
-        code: 'MP_0001',
-        message: `Average temperature ${formatTemperature(average)} over the last 3 hours, outside ${temperatureRange.min}–${temperatureRange.max}°C`,
-        data: { average, min: temperatureRange.min, max: temperatureRange.max },
-        created: now,
-      });
+export async function updateTemperatureStatuses(deps: AppDeps, machines: LockerIdentity[], now: number): Promise<void> {
+  if (machines.length === 0) return;
+  const recorded: RecordedEvent[] = [];
+  const statuses = await deps.db.transaction().execute(async (tx) => {
+    const ids = machines.map((m) => m.machineId);
+    const averages = await averagesSince(tx, machines, now - TEMPERATURE_WINDOW_MS, now);
+    const rows = await tx.selectFrom('machines').selectAll().where('id', 'in', ids).execute();
+    const changes: { id: string; businessId: string; average: number; lastExcursionAt: number | null }[] = [];
+    for (const machine of rows) {
+      const average = averages.get(machine.id);
+      if (average === undefined) continue;
+      const wasExcursion = machine.temperature_average !== null && isExcursion(machine.temperature_average);
+      const startsExcursion = isExcursion(average) && !wasExcursion;
+      const lastExcursionAt = startsExcursion ? now : machine.temperature_last_excursion_at;
+      changes.push({ id: machine.id, businessId: machine.business_id, average, lastExcursionAt });
+      if (startsExcursion && (await temperatureAlertsOn(tx, machine.business_id))) {
+        recorded.push(
+          await recordMachineEvent(tx, deps, machine, {
+            code: 'MP_0001',
+            message: `Average temperature ${formatTemperature(average)} over the last 3 hours, outside ${temperatureRange.min}–${temperatureRange.max}°C`,
+            data: { average, min: temperatureRange.min, max: temperatureRange.max },
+            created: now,
+          }),
+        );
+      }
     }
-    return { average, lastExcursionAt, updated: now };
+    if (changes.length > 0) {
+      await sql`update machines as m
+        set temperature_average = v.average, temperature_last_excursion_at = v.last_excursion_at, temperature_updated = ${now}
+        from (values ${sql.join(
+          changes.map((c) => sql`(${c.id}, ${c.average}::float8, ${c.lastExcursionAt}::bigint)`),
+        )}) as v (id, average, last_excursion_at)
+        where m.id = v.id`.execute(tx);
+    }
+    return changes;
   });
-  if (!status) return;
-  liveOf(deps).publish({
-    businessId: who.businessId,
-    machineId: who.machineId,
-    message: { action: 'temperature', params: { machineId: who.machineId, temperatureStatus: status } },
-  });
-  if (recorded) publishRecorded(deps, recorded);
+  const live = liveOf(deps);
+  for (const c of statuses) {
+    live.publish({
+      businessId: c.businessId,
+      machineId: c.id,
+      message: {
+        action: 'temperature',
+        params: {
+          machineId: c.id,
+          temperatureStatus: { average: c.average, lastExcursionAt: c.lastExcursionAt, updated: now },
+        },
+      },
+    });
+  }
+  for (const r of recorded) publishRecorded(deps, r);
 }

@@ -56,6 +56,7 @@ export class LockerSession {
   private booted = false;
   private lastSeq = 0;
   private chain: Promise<void> = Promise.resolve();
+  private answers: Promise<void> = Promise.resolve();
   private readonly pending = new Map<
     string,
     { resolve: (frame: Frame) => void; timer: ReturnType<typeof setTimeout> }
@@ -95,7 +96,19 @@ export class LockerSession {
       waiting.resolve(frame);
       return;
     }
-    this.chain = this.chain.then(() => this.handleCall(frame));
+    // Calls start one at a time in arrival order and are answered in that order. A TemperatureReadings
+    // call only waits to be queued for its batch, not for the commit: a locker's next call may start
+    // meanwhile, so one locker's readings can share a batch instead of waiting a commit each.
+    let answer: Promise<Frame> = Promise.resolve(errorFrame(frame[1], 'InternalError', 'not handled'));
+    const started = this.chain.then(() => {
+      answer = this.handleCall(frame);
+      return frame[2] === 'TemperatureReadings' ? undefined : answer.then(() => undefined);
+    });
+    this.chain = started;
+    this.answers = this.answers
+      .then(() => started)
+      .then(() => answer)
+      .then((f) => this.send(f));
   }
 
   /** Sends a call to the locker and waits for its answer (or a timeout, as an InternalError frame). */
@@ -131,7 +144,7 @@ export class LockerSession {
     }
   }
 
-  private async handleCall([, id, action, payload]: CallFrame): Promise<void> {
+  private async handleCall([, id, action, payload]: CallFrame): Promise<Frame> {
     try {
       const checked = checkLockerCall(id, action, payload);
       if (!checked.ok) throw new CallError(checked.error);
@@ -146,20 +159,16 @@ export class LockerSession {
       if (!this.booted && checked.action !== 'BootNotification') {
         throw new CallError(errorFrame(id, 'ProtocolError', 'Send BootNotification first'));
       }
-      const result = await this.dispatch(id, checked.action, checked.payload);
-      this.send(resultFrame(id, result));
+      return resultFrame(id, await this.dispatch(id, checked.action, checked.payload));
     } catch (error) {
-      if (error instanceof CallError) {
-        this.send(error.frame);
-        return;
-      }
+      if (error instanceof CallError) return error.frame;
       this.deps.logger.error('locker call failed', {
         machineId: this.who.machineId,
         action,
         error: error instanceof Error ? error.message : String(error),
       });
       // Nothing was committed; the locker keeps the event and sends it again later.
-      this.send(errorFrame(id, 'InternalError', 'The hub could not store this; send it again later'));
+      return errorFrame(id, 'InternalError', 'The hub could not store this; send it again later');
     }
   }
 

@@ -183,20 +183,21 @@ export async function temperatureAlertsOn(db: Db, businessId: string): Promise<b
   return settings?.temperatureSettings?.enableTemperatureAlerts !== false;
 }
 
-/** Mean of a machine's readings in (since, until]; null for none. */
-export async function averageSince(
-  db: Db,
-  who: { businessId: string; machineId: string },
-  since: number,
-  until: number,
-) {
-  const row = await db
+/** Mean of each machine's readings in (since, until], by machine id; machines without readings are absent. */
+export async function averagesSince(db: Db, machines: LockerIdentity[], since: number, until: number) {
+  // Both keys of the (business_id, machine_id, created) index, so each machine is a range scan.
+  const rows = await db
     .selectFrom('temperature_readings')
-    .select([sql<number | null>`avg(value)::float8`.as('average'), sql<number>`count(*)::int`.as('n')])
-    .where('business_id', '=', who.businessId)
-    .where('machine_id', '=', who.machineId)
+    .select(['machine_id', sql<number>`avg(value)::float8`.as('average')])
+    .where('business_id', 'in', [...new Set(machines.map((m) => m.businessId))])
+    .where(
+      'machine_id',
+      'in',
+      machines.map((m) => m.machineId),
+    )
     .where('created', '>', since)
     .where('created', '<=', until)
-    .executeTakeFirst();
-  return row?.average ?? null;
+    .groupBy('machine_id')
+    .execute();
+  return new Map(rows.map((r) => [r.machine_id, Number(r.average)]));
 }

@@ -1,0 +1,40 @@
+/**
+ * The hub under test, in its own process so its CPU and memory can be measured apart from the load:
+ * `bun bench/hub/server.ts <port> pglite <dataDir> | postgres <url>`. Prints "ready" when listening.
+ */
+
+import { createDb } from '../../db/src/index.ts';
+import { createApp } from '../../packages/api/src/app.ts';
+import { loadConfig } from '../../packages/api/src/config.ts';
+import type { AppDeps } from '../../packages/api/src/deps.ts';
+import { createLogger, silentLogger } from '../../packages/api/src/http/logger.ts';
+import { createMailer } from '../../packages/api/src/mail/mailer.ts';
+import { anonymousAuth } from '../../packages/api/src/rpc/context.ts';
+
+const [port, kind, where] = process.argv.slice(2);
+const opened = await createDb(
+  kind === 'postgres'
+    ? { kind: 'postgres', url: where as string, max: 10 }
+    : { kind: 'pglite', dataDir: where as string },
+);
+const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+const deps: AppDeps = {
+  db: opened.db,
+  dbKind: opened.kind,
+  config,
+  logger: process.env.BENCH_LOG === 'debug' ? createLogger('debug', (line) => console.error(line)) : silentLogger,
+  now: Date.now,
+  auth: anonymousAuth,
+  mailer: createMailer(config, silentLogger),
+};
+const app = createApp(deps, {
+  heartbeatIntervalSeconds: 3600,
+  sweepEveryMs: 0,
+  batch: { maxDelayMs: 2, maxReadings: 5000, recomputeEveryMs: 60_000 },
+}).listen({ port: Number(port), hostname: '127.0.0.1' });
+console.log('ready');
+process.on('SIGTERM', async () => {
+  await app.stop(true);
+  await opened.close();
+  process.exit(0);
+});
