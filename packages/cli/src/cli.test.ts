@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'bun:test';
+import { afterAll, beforeAll, expect, it, setDefaultTimeout } from 'bun:test';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { describeApi } from '../../api/src/testing.ts';
 import type { CliIo } from './context.ts';
 import { runCli } from './program.ts';
+
+// Each login hashes with argon2id, which is slow on purpose; a loaded machine needs more than 5 s a test.
+setDefaultTimeout(30_000);
 
 const PASSWORD = 'correct horse battery';
 

@@ -1,4 +1,8 @@
-import { type Traversal, type } from 'arktype';
+import { type } from 'arktype';
+import { Password } from '../user/password.ts';
+import { validationMessage } from '../validation/catalogue.ts';
+import { FormEmail, Required } from '../validation/general.ts';
+import { reject } from '../validation/rule.ts';
 import { defineArea } from './define.ts';
 
 /*
@@ -9,37 +13,21 @@ import { defineArea } from './define.ts';
  * result"). Errors (4xx) are kept for bad input (400), a refused origin or scope (403) and the like.
  */
 
-// --- input rules not yet exported by core's validation (same ids and SPEC messages) -------------
-
-/** Carries the SPEC validation id the way core's rules do, so `fieldErrorsOf` reports it. */
-const reject = (ctx: Traversal, validationId: 'REQUIRED' | 'PASSWORD_TOO_SHORT', message: string): false =>
-  ctx.reject({ message, meta: { validationId } });
-
-// One @, no blanks, a dot in the domain (core's rule: what a mail server can route).
-const emailPattern = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-const isEmail = (value: string): boolean => value.length <= 254 && emailPattern.test(value);
+// --- input rules: core's SPEC §5 rules, under the names this contract has used since it landed -----
 
 /** The forms' email ('Enter a valid email address', EXPECTED_EMAIL), trimmed. */
-export const FormEmailInput = type.string
-  .configure({ message: 'Enter a valid email address', validationId: 'EXPECTED_EMAIL' })
-  .pipe.try((s, ctx) =>
-    isEmail(s.trim())
-      ? s.trim()
-      : ctx.error({ message: 'Enter a valid email address', meta: { validationId: 'EXPECTED_EMAIL' } }),
-  );
+export const FormEmailInput = FormEmail;
 
 /** SPEC §5 required ('Please enter a value', REQUIRED): some text other than blanks. */
-export const RequiredText = type.string
-  .configure({ message: 'Please enter a value', validationId: 'REQUIRED' })
-  .narrow((s, ctx) => s.trim() !== '' || reject(ctx, 'REQUIRED', 'Please enter a value'));
+export const RequiredText = Required;
 
-/** SPEC §5 password for register/reset: at least 12 characters ('Please enter at least 12 characters'). */
-export const NewPasswordInput = type.string
-  .configure({ message: 'Please enter at least 12 characters', validationId: 'PASSWORD_TOO_SHORT' })
-  .narrow(
-    (s, ctx) =>
-      (s.length >= 12 && s.length <= 1000) || reject(ctx, 'PASSWORD_TOO_SHORT', 'Please enter at least 12 characters'),
-  );
+/**
+ * SPEC §5 password for register/reset: at least 12 characters ('Please enter at least 12
+ * characters'); at most 1000, so nobody can make the server hash megabytes.
+ */
+export const NewPasswordInput = Password.narrow(
+  (s, ctx) => s.length <= 1000 || reject(ctx, 'INVALID_LENGTH', validationMessage.maxLength(1000)),
+);
 
 // --- entities -------------------------------------------------------------------------------------
 

@@ -1,8 +1,11 @@
-import { expect, it } from 'bun:test';
+import { expect, it, setDefaultTimeout, spyOn } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
 import { authMessages, authPolicy } from '../../auth/policy.ts';
 import { describeApi } from '../../testing.ts';
 import { login, PASSWORD, sessionCookieOf } from './test-helpers.ts';
+
+// Each login hashes with argon2id, which is slow on purpose; a loaded machine needs more than 5 s a test.
+setDefaultTimeout(30_000);
 
 const LOCKED =
   'Your account has been temporarily disabled due to too many incorrect login attempts. Please try again in 5 minutes.';
@@ -48,7 +51,7 @@ describeApi('auth.login', (t) => {
     const known = (await time('carol@pharmacy.test')) + (await time('carol@pharmacy.test'));
     const unknown = (await time('dan@pharmacy.test')) + (await time('dan@pharmacy.test'));
     // Both paths run one argon2id verification; without the dummy hash the unknown path is ~100x faster.
-    expect(unknown).toBeGreaterThan(known * 0.4);
+    expect(unknown).toBeGreaterThan(known * 0.25);
   });
 
   it('locks the account after 5 failures, then refuses even the right password with the SPEC message', async () => {
@@ -100,12 +103,16 @@ describeApi('auth.login', (t) => {
 
   it('refuses a locked account before hashing: many attempts stay cheap', async () => {
     for (let i = 0; i < 5; i++) await login(t, 'ivy@pharmacy.test', 'wrong');
-    const started = performance.now();
-    const answers = await Promise.all(Array.from({ length: 100 }, () => login(t, 'ivy@pharmacy.test', 'wrong')));
-    const ms = performance.now() - started;
-    expect(answers.every((a) => a.body.reason === 'TooManyAttempts')).toBe(true);
-    // 100 argon2id verifications take seconds; 100 lookups take a fraction of that.
-    expect(ms).toBeLessThan(100 * 20);
+    const verify = spyOn(Bun.password, 'verify');
+    try {
+      const answers = await Promise.all(Array.from({ length: 100 }, () => login(t, 'ivy@pharmacy.test', 'wrong')));
+      expect(answers.every((a) => a.body.reason === 'TooManyAttempts')).toBe(true);
+      expect(verify).not.toHaveBeenCalled();
+      await login(t, 'someone.else@pharmacy.test', 'wrong');
+      expect(verify).toHaveBeenCalledTimes(1);
+    } finally {
+      verify.mockRestore();
+    }
     expect((await listAudit(t.db, 'auth.login.locked')).length).toBe(100);
   });
 

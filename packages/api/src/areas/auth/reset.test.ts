@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, expect, it } from 'bun:test';
+import { afterAll, beforeAll, expect, it, setDefaultTimeout } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
 import { authPolicy } from '../../auth/policy.ts';
 import { type MailCatcher, startMailCatcher } from '../../mail/mail-catcher.ts';
 import { createSmtpMailer } from '../../mail/mailer.ts';
 import { describeApi, TEST_ORIGIN } from '../../testing.ts';
 import { login, PASSWORD } from './test-helpers.ts';
+
+// Each login hashes with argon2id, which is slow on purpose; a loaded machine needs more than 5 s a test.
+setDefaultTimeout(30_000);
 
 const INVALID_LINK = 'You have clicked on an expired or invalid link. Please try again.';
 const NEW_PASSWORD = 'a brand new passphrase';

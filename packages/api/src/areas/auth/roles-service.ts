@@ -1,4 +1,11 @@
-import { AppError, type Contract, type FieldError, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import {
+  AppError,
+  type Contract,
+  type FieldError,
+  type OutputOf,
+  type ParsedInputOf,
+  roleDescription,
+} from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
 import { findUserByEmail, insertUser } from '../users/repository.ts';
@@ -16,18 +23,6 @@ import { sendPasswordLink } from './service.ts';
 type Auth = Contract['auth'];
 type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
 type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
-
-/** SPEC §6 role descriptions. */
-export function roleDescription(name: RoleToStore['name'], admin: boolean, resource?: string): string {
-  switch (name) {
-    case 'Support':
-      return 'Access to support portal';
-    case 'Developer':
-      return 'Access to developer features';
-    default:
-      return `${admin ? 'Administrator access' : 'Access'} to ${name} - ${resource ?? ''}`;
-  }
-}
 
 const resourceTypeOf = { Business: 'business', Group: 'group' } as const;
 
@@ -59,7 +54,7 @@ async function rolesToStore(input: In<'addRoles'>, ctx: AuthedContext): Promise<
         resourceType: null,
         resourceId: null,
         accessLevels: [],
-        description: roleDescription(role.name, false),
+        description: roleDescription(role.name),
       });
       continue;
     }
@@ -92,7 +87,7 @@ async function rolesToStore(input: In<'addRoles'>, ctx: AuthedContext): Promise<
       resourceType,
       resourceId,
       accessLevels: admin ? ['Admin'] : [],
-      description: roleDescription(role.name, admin, name),
+      description: roleDescription(role.name, name, admin),
     });
   }
   if (problems.length > 0) throw new AppError('VALIDATION', problems[0]?.message ?? 'Invalid roles', problems);

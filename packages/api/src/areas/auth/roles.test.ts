@@ -1,7 +1,10 @@
-import { expect, it } from 'bun:test';
+import { expect, it, setDefaultTimeout } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
 import { createMemoryMailer, type MemoryMailer } from '../../mail/mailer.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
+
+// Each login hashes with argon2id, which is slow on purpose; a loaded machine needs more than 5 s a test.
+setDefaultTimeout(30_000);
 
 const business = async (t: TestApi, name: string) => {
   const id = Bun.randomUUIDv7();

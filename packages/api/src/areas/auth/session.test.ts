@@ -1,7 +1,10 @@
-import { expect, it } from 'bun:test';
+import { expect, it, setDefaultTimeout } from 'bun:test';
 import { authPolicy } from '../../auth/policy.ts';
 import { describeApi } from '../../testing.ts';
 import { login, PASSWORD, sessionCookieOf } from './test-helpers.ts';
+
+// Each login hashes with argon2id, which is slow on purpose; a loaded machine needs more than 5 s a test.
+setDefaultTimeout(30_000);
 
 const TIMED_OUT = 'Your session has timed out. Please log in again';
 

@@ -1,6 +1,9 @@
-import { expect, it } from 'bun:test';
+import { expect, it, setDefaultTimeout } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
 import { describeApi } from '../../testing.ts';
+
+// Each login hashes with argon2id, which is slow on purpose; a loaded machine needs more than 5 s a test.
+setDefaultTimeout(30_000);
 
 describeApi('users', (t) => {
   it('lists support users filtered by a case-insensitive prefix of email, given, family or full name', async () => {
