@@ -44,7 +44,8 @@ if (only !== 'unit') {
     console.error('The console did not build.');
     process.exit(1);
   }
-  const e2e = await capture(join(root, 'node_modules', '.bin', 'playwright'), ['test']);
+  // The console was just built: the harness must not build it again while a server reads dist/.
+  const e2e = await capture(join(root, 'node_modules', '.bin', 'playwright'), ['test'], { E2E_SKIP_BUILD: '1' });
   passed += count(e2e.out, /^\s*(\d+) passed/gm);
   failed += count(e2e.out, /^\s*(\d+) failed/gm) + count(e2e.out, /^\s*(\d+) flaky/gm);
   if (e2e.code !== 0) code = e2e.code;
