@@ -1,6 +1,47 @@
+import { Elysia } from 'elysia';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../../rpc/area.ts';
-import { listBusinessesInfo } from './service.ts';
+import { deleteLogo } from './logo-delete.ts';
+import { logoFiles } from './logos.ts';
+import {
+  archiveBusiness,
+  createBusiness,
+  getBusiness,
+  getBusinessInfo,
+  linkGroup,
+  listAccessibleBusinesses,
+  listBusinesses,
+  listBusinessesInfo,
+  listGroupedBusinesses,
+  listUngroupedBusinesses,
+  unarchiveBusiness,
+  unlinkGroup,
+  updateBusiness,
+  updateLogo,
+  uploadLogo,
+} from './service.ts';
 
-/** `POST /api/businesses/*`: for now only the picker list (Add role); the rest of the area comes with the estate. */
-export const businessesRoutes = (deps: AppDeps) => rpcArea(deps, 'businesses', { listBusinessesInfo });
+/** `POST /api/businesses/*`, and the logos it stores, read-only at `GET /files/logos/<name>`. */
+export const businessesRoutes = (deps: AppDeps) =>
+  new Elysia({ name: 'area:businesses+logos' })
+    .use(
+      rpcArea(deps, 'businesses', {
+        listBusinesses,
+        listBusinessesInfo,
+        listGroupedBusinesses,
+        listUngroupedBusinesses,
+        listAccessibleBusinesses,
+        createBusiness,
+        updateBusiness,
+        getBusiness,
+        getBusinessInfo,
+        archiveBusiness,
+        unarchiveBusiness,
+        linkGroup,
+        unlinkGroup,
+        uploadLogo,
+        updateLogo,
+        deleteLogo,
+      }),
+    )
+    .use(logoFiles(deps));

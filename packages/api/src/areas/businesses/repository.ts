@@ -1,54 +1,146 @@
-import type { BusinessInfo } from '@medlocker/core';
+import type { Business, BusinessInfo } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import type { Cursor } from '../../rpc/paging.ts';
 
-type Row = Selectable<Database['businesses']>;
+export type Db = Kysely<Database> | Transaction<Database>;
+export type BusinessRow = Selectable<Database['businesses']>;
 
-export function toBusinessInfo(row: Row): BusinessInfo {
+const addressOf = (
+  row: Pick<BusinessRow, 'address_line1' | 'address_line2' | 'address_line3' | 'post_town' | 'postcode'>,
+) => ({
+  line1: row.address_line1,
+  line2: row.address_line2,
+  line3: row.address_line3,
+  postTown: row.post_town,
+  postcode: row.postcode,
+});
+
+export const archivedOf = (row: Pick<BusinessRow, 'archived_at' | 'archived_by_id' | 'archived_by_display'>) =>
+  row.archived_at === null
+    ? null
+    : { at: Number(row.archived_at), userId: row.archived_by_id, userDisplayName: row.archived_by_display };
+
+export function toBusinessInfo(row: BusinessRow): BusinessInfo {
+  return { id: row.id, name: row.name, address: addressOf(row), archived: archivedOf(row) };
+}
+
+export function toBusiness(row: BusinessRow): Business {
   return {
     id: row.id,
     name: row.name,
-    address: {
-      line1: row.address_line1,
-      line2: row.address_line2,
-      line3: row.address_line3,
-      postTown: row.post_town,
-      postcode: row.postcode,
-    },
-    archived:
-      row.archived_at === null
-        ? null
-        : { at: row.archived_at, userId: row.archived_by_id, userDisplayName: row.archived_by_display },
+    // Core's Business has a string email; rows made before the form required one have none.
+    email: row.email ?? '',
+    address: addressOf(row),
+    groupId: row.group_id,
+    keyholdersMobileNumbers: row.keyholders_mobile_numbers,
+    notificationEmails: row.notification_emails,
+    archived: archivedOf(row),
+    logo: row.logo_path ? { path: row.logo_path, backgroundColor: row.logo_background_color ?? '#ffffff' } : null,
+    created: Number(row.created),
+    updated: Number(row.updated),
   };
 }
 
-const likePrefix = (text: string): string => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** `like` treats % and _ as wildcards: a filter typed by a person means them literally. */
+export const likePrefix = (text: string): string => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Businesses by (lower(name), id), strictly after the cursor, `limit + 1` of them. */
-export async function listBusinessesInfo(
-  db: Kysely<Database>,
-  q: { filter?: string; after?: Cursor; limit: number },
-): Promise<{ row: Row; key: Cursor }[]> {
-  let query = db
-    .selectFrom('businesses')
-    .selectAll()
-    .select((eb) => eb.fn<string>('lower', ['name']).as('name_key'));
+export type BusinessQuery = {
+  /** 'active' (default), 'archived', or 'any'. */
+  archived?: 'active' | 'archived' | 'any';
+  filter?: string;
+  /** A group's businesses; null for the businesses in no group. */
+  groupId?: string | null;
+  /** Only businesses this user holds a Business role on, or a Group role on their group. */
+  accessibleTo?: string;
+  after?: Cursor;
+  limit: number;
+};
+
+/**
+ * Businesses in (lower(name), id) order, strictly after the cursor, `limit + 1` of them. The order
+ * ends with the unique id, so a row inserted while someone pages lands either before the cursor
+ * (never shown, never shifting a page) or after it (shown once): no repeats, no skips. The name
+ * filter is a case-insensitive prefix, served by the lower(name) indexes of migration 0002.
+ */
+export async function listBusinessRows(db: Db, q: BusinessQuery): Promise<{ row: BusinessRow; key: Cursor }[]> {
+  let query = db.selectFrom('businesses').selectAll().select(sql<string>`lower(name)`.as('name_key'));
+  const archived = q.archived ?? 'active';
+  if (archived === 'active') query = query.where('archived_at', 'is', null);
+  if (archived === 'archived') query = query.where('archived_at', 'is not', null);
+  if (q.groupId !== undefined) {
+    query = q.groupId === null ? query.where('group_id', 'is', null) : query.where('group_id', '=', q.groupId);
+  }
   const filter = q.filter?.trim();
-  if (filter) query = query.where((eb) => eb(eb.fn('lower', ['name']), 'like', likePrefix(filter)));
-  if (q.after) {
-    const [name, id] = q.after as [string, string];
+  if (filter) query = query.where(sql`lower(name)`, 'like', likePrefix(filter));
+  if (q.accessibleTo !== undefined) {
+    const userId = q.accessibleTo;
     query = query.where((eb) =>
-      eb.or([
-        eb(eb.fn('lower', ['name']), '>', name),
-        eb.and([eb(eb.fn('lower', ['name']), '=', name), eb('id', '>', id)]),
-      ]),
+      eb.exists(
+        eb
+          .selectFrom('user_roles')
+          .select('user_roles.id')
+          .where('user_roles.user_id', '=', userId)
+          .where((r) =>
+            r.or([
+              r.and([
+                r('user_roles.resource_type', '=', 'business'),
+                r('user_roles.resource_id', '=', r.ref('businesses.id')),
+              ]),
+              r.and([
+                r('user_roles.resource_type', '=', 'group'),
+                r('user_roles.resource_id', '=', r.ref('businesses.group_id')),
+              ]),
+            ]),
+          ),
+      ),
     );
   }
+  if (q.after) {
+    const [name, id] = q.after as [string, string];
+    // A row comparison: one index range scan on (lower(name), id) from the cursor on.
+    query = query.where(sql<boolean>`(lower(name), id) > (${name}, ${id})`);
+  }
   const rows = await query
-    .orderBy((eb) => eb.fn('lower', ['name']))
+    .orderBy(sql`lower(name)`)
     .orderBy('id')
     .limit(q.limit + 1)
     .execute();
   return rows.map(({ name_key, ...row }) => ({ row, key: [name_key, row.id] }));
+}
+
+export async function findBusiness(db: Db, id: string, options: { lock?: boolean } = {}) {
+  let q = db.selectFrom('businesses').selectAll().where('id', '=', id);
+  if (options.lock) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function insertBusiness(db: Db, row: Selectable<Database['businesses']>): Promise<BusinessRow> {
+  return db.insertInto('businesses').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateBusinessRow(
+  db: Db,
+  id: string,
+  patch: Updateable<Database['businesses']>,
+): Promise<BusinessRow> {
+  return db.updateTable('businesses').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** True when the user holds a Business role on the business or a Group role on its group. */
+export async function hasRoleOn(db: Db, userId: string, business: BusinessRow): Promise<boolean> {
+  const row = await db
+    .selectFrom('user_roles')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where((r) =>
+      r.or([
+        r.and([r('resource_type', '=', 'business'), r('resource_id', '=', business.id)]),
+        ...(business.group_id
+          ? [r.and([r('resource_type', '=', 'group'), r('resource_id', '=', business.group_id)])]
+          : []),
+      ]),
+    )
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -1,6 +1,34 @@
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../../rpc/area.ts';
-import { listGroupsInfo } from './service.ts';
+import { deleteLogo } from '../businesses/logo-delete.ts';
+import {
+  archiveGroup,
+  createGroup,
+  getGroup,
+  listAccessibleGroups,
+  listGroups,
+  listGroupsInfo,
+  unarchiveGroup,
+  updateGroup,
+  updateLogo,
+  uploadLogo,
+} from './service.ts';
 
-/** `POST /api/groups/*`: for now only the picker list (Add role); the rest of the area comes with the estate. */
-export const groupsRoutes = (deps: AppDeps) => rpcArea(deps, 'groups', { listGroupsInfo });
+/**
+ * `POST /api/groups/*`. A group's users are listed by `users/getUsersByRole {roleName: 'Group',
+ * roleResource: groupId, filterText}` (prefix of email, given, family or full name).
+ */
+export const groupsRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'groups', {
+    listGroups,
+    listGroupsInfo,
+    listAccessibleGroups,
+    createGroup,
+    updateGroup,
+    getGroup,
+    archiveGroup,
+    unarchiveGroup,
+    uploadLogo,
+    updateLogo,
+    deleteLogo,
+  });

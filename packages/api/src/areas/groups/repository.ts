@@ -1,49 +1,90 @@
-import type { GroupInfo } from '@medlocker/core';
+import type { Group, GroupInfo } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import type { Kysely, Selectable } from 'kysely';
+import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Cursor } from '../../rpc/paging.ts';
+import { archivedOf, type Db, likePrefix } from '../businesses/repository.ts';
 
-type Row = Selectable<Database['groups']>;
+export type GroupRow = Selectable<Database['groups']>;
 
 export function toGroupInfo(
-  row: Pick<Row, 'id' | 'name' | 'archived_at' | 'archived_by_id' | 'archived_by_display'>,
+  row: Pick<GroupRow, 'id' | 'name' | 'archived_at' | 'archived_by_id' | 'archived_by_display'>,
 ): GroupInfo {
+  return { id: row.id, name: row.name, archived: archivedOf(row) };
+}
+
+export function toGroup(row: GroupRow): Group {
   return {
     id: row.id,
     name: row.name,
-    archived:
-      row.archived_at === null
-        ? null
-        : { at: row.archived_at, userId: row.archived_by_id, userDisplayName: row.archived_by_display },
+    parentId: row.parent_id,
+    // Core's Group has a string email; a group may have none (the form leaves it optional).
+    email: row.email ?? '',
+    address: {
+      line1: row.address_line1,
+      line2: row.address_line2,
+      line3: row.address_line3,
+      postTown: row.post_town,
+      postcode: row.postcode,
+    },
+    logo: row.logo_path ? { path: row.logo_path, backgroundColor: row.logo_background_color ?? '#ffffff' } : null,
+    archived: archivedOf(row),
+    created: Number(row.created),
+    updated: Number(row.updated),
   };
 }
 
-const likePrefix = (text: string): string => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export type GroupQuery = {
+  archived?: 'active' | 'archived' | 'any';
+  filter?: string;
+  /** Only groups this user holds a Group role on. */
+  accessibleTo?: string;
+  after?: Cursor;
+  limit: number;
+};
 
-/** Groups by (lower(name), id), strictly after the cursor, `limit + 1` of them. */
-export async function listGroupsInfo(
-  db: Kysely<Database>,
-  q: { filter?: string; after?: Cursor; limit: number },
-): Promise<{ row: Row; key: Cursor }[]> {
-  let query = db
-    .selectFrom('groups')
-    .selectAll()
-    .select((eb) => eb.fn<string>('lower', ['name']).as('name_key'));
+/** Groups in (lower(name), id) order, strictly after the cursor, `limit + 1` of them (see listBusinessRows). */
+export async function listGroupRows(db: Db, q: GroupQuery): Promise<{ row: GroupRow; key: Cursor }[]> {
+  let query = db.selectFrom('groups').selectAll().select(sql<string>`lower(name)`.as('name_key'));
+  const archived = q.archived ?? 'any';
+  if (archived === 'active') query = query.where('archived_at', 'is', null);
+  if (archived === 'archived') query = query.where('archived_at', 'is not', null);
   const filter = q.filter?.trim();
-  if (filter) query = query.where((eb) => eb(eb.fn('lower', ['name']), 'like', likePrefix(filter)));
-  if (q.after) {
-    const [name, id] = q.after as [string, string];
+  if (filter) query = query.where(sql`lower(name)`, 'like', likePrefix(filter));
+  if (q.accessibleTo !== undefined) {
+    const userId = q.accessibleTo;
     query = query.where((eb) =>
-      eb.or([
-        eb(eb.fn('lower', ['name']), '>', name),
-        eb.and([eb(eb.fn('lower', ['name']), '=', name), eb('id', '>', id)]),
-      ]),
+      eb.exists(
+        eb
+          .selectFrom('user_roles')
+          .select('user_roles.id')
+          .where('user_roles.user_id', '=', userId)
+          .where('user_roles.resource_type', '=', 'group')
+          .whereRef('user_roles.resource_id', '=', 'groups.id'),
+      ),
     );
   }
+  if (q.after) {
+    const [name, id] = q.after as [string, string];
+    query = query.where(sql<boolean>`(lower(name), id) > (${name}, ${id})`);
+  }
   const rows = await query
-    .orderBy((eb) => eb.fn('lower', ['name']))
+    .orderBy(sql`lower(name)`)
     .orderBy('id')
     .limit(q.limit + 1)
     .execute();
   return rows.map(({ name_key, ...row }) => ({ row, key: [name_key, row.id] }));
+}
+
+export async function findGroup(db: Db, id: string, options: { lock?: boolean } = {}) {
+  let q = db.selectFrom('groups').selectAll().where('id', '=', id);
+  if (options.lock) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function insertGroup(db: Db, row: GroupRow): Promise<GroupRow> {
+  return db.insertInto('groups').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateGroupRow(db: Db, id: string, patch: Updateable<Database['groups']>): Promise<GroupRow> {
+  return db.updateTable('groups').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
