@@ -8,6 +8,7 @@ import {
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
+import { assertGroupAcceptsMembers } from '../groups/archive-rules.ts';
 import { findUserByEmail, insertUser } from '../users/repository.ts';
 import {
   defaultIdentityProvider,
@@ -81,6 +82,8 @@ async function rolesToStore(input: In<'addRoles'>, ctx: AuthedContext): Promise<
       });
       continue;
     }
+    // SPEC §4: an archived group cannot have users added (409, the groups area's rule).
+    if (resourceType === 'group') await assertGroupAcceptsMembers(ctx.deps.db, resourceId, 'users');
     const admin = role.accessLevels.includes('Admin');
     out.push({
       name: role.name,
