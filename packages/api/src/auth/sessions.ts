@@ -1,4 +1,4 @@
-import { AppError, contract } from '@medlocker/core';
+import { AppError } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
 import type { AuthPort, Principal } from '../rpc/context.ts';
@@ -110,18 +110,10 @@ export async function scopesOf(db: Db, userId: string): Promise<string[]> {
 export const displayNameOf = (u: { given_name: string; family_name: string; email: string }): string =>
   `${u.given_name} ${u.family_name}`.trim() || u.email;
 
-/** True when the request is for a contract method anyone may call (login, logout, config, reset…). */
-function isPublicCall(request: Request): boolean {
-  const match = /^\/api\/([^/]+)\/([^/]+)$/.exec(new URL(request.url).pathname);
-  if (!match) return false;
-  const area = (contract as Record<string, Record<string, { access: string }>>)[match[1] as string];
-  return area?.[match[2] as string]?.access === 'public';
-}
-
 /**
  * The real AuthPort: the session of the bearer token or cookie. No token or an unknown one: nobody.
- * An expired or revoked session: 401 'Your session has timed out…' — except on public methods, where
- * a stale cookie must not stop the user logging in again, so it counts as nobody there.
+ * An expired or revoked session: 401 'Your session has timed out…' (rpcArea counts it as nobody on
+ * public methods, so a stale cookie never stops the user logging in again).
  */
 export function createSessionAuth(db: () => Kysely<Database>): AuthPort {
   return {
@@ -146,7 +138,6 @@ export function createSessionAuth(db: () => Kysely<Database>): AuthPort {
         .executeTakeFirst();
       if (!row) return null;
       if (row.revoked_at !== null || now >= row.expires_at || now >= row.idle_expires_at) {
-        if (isPublicCall(request)) return null;
         throw new AppError('UNAUTHENTICATED', authMessages.sessionTimedOut);
       }
       if (now - row.last_seen >= authPolicy.sessionTouchAfterMs) {

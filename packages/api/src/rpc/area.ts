@@ -33,6 +33,15 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
   // An area's methods may be served from more than one module (auth's device pairing lives with the
   // machines); app.test.ts checks that every method of the contract is served somewhere.
   const app = new Elysia({ prefix: `/api/${name}`, name: `area:${name}:${Object.keys(handlers).sort().join(',')}` });
+  /** A timed-out session answers 401 where one is needed; on a public method (login) it is nobody. */
+  const principalFor = async (def: Method, request: Request, ip: string | null) => {
+    try {
+      return await deps.auth.principalOf(request, { ip, now: deps.now() });
+    } catch (error) {
+      if (def.access === 'public' && error instanceof AppError && error.code === 'UNAUTHENTICATED') return null;
+      throw error;
+    }
+  };
   for (const [method, def] of Object.entries(area)) {
     const handler = (handlers as Record<string, ((input: unknown, ctx: RpcContext) => unknown) | undefined>)[method];
     if (!handler) continue;
@@ -41,7 +50,7 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
       async ({ request, set, server }) => {
         const meta = requestMeta(request, server);
         const body = await readJsonBody(request);
-        const principal = await deps.auth.principalOf(request, { ip: meta.ip, now: deps.now() });
+        const principal = await principalFor(def, request, meta.ip);
         if (def.access !== 'public' && !principal) throw new AppError('UNAUTHENTICATED', 'Please log in');
         if (def.access === 'support' && !principal?.scopes.includes('support')) {
           throw new AppError('FORBIDDEN', 'You do not have access to this area');
