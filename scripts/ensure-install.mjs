@@ -30,10 +30,10 @@ export function ensureInstall() {
   const stamp = join(root, 'node_modules', '.medlocker-install-stamp');
   const want = fingerprint();
   if (existsSync(bun) && existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
-  const fresh = !existsSync(join(root, 'node_modules'));
-  const args = fresh && existsSync(join(root, 'package-lock.json')) ? ['ci'] : ['install'];
-  console.log(`Installing dependencies (npm ${args[0]})…`);
-  const run = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+  // `npm install`, not `npm ci`: it follows package-lock.json just the same, and it also accepts a lock
+  // file written on another platform, whose optional native packages (Biome's, Bun's) differ.
+  console.log('Installing dependencies (npm install)…');
+  const run = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: root,
     stdio: 'inherit',
     shell: process.platform === 'win32',
