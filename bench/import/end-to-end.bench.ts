@@ -83,7 +83,12 @@ async function run(kind: DbKind) {
       .execute();
     const { token } = await signInTestUser(opened.db, now, { support: true });
     // Production settings: as served, so the dev-only check of each answer against the contract is off.
-    const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', PUBLIC_URL: ORIGIN });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: ORIGIN,
+      SECRETS_KEY: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64'),
+    });
     const app = createApp({
       db: opened.db,
       dbKind: kind,

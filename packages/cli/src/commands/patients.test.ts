@@ -131,6 +131,31 @@ describeApi('medlocker patients', (t) => {
     expect(await patientCount()).toBe(2498);
   }, 60_000);
 
+  it('splits a batch of very long rows to stay under the request size limit', async () => {
+    await loggedIn();
+    const businessId = await insertBusiness(t.db);
+    const long = 'x'.repeat(190);
+    const lines = Array.from(
+      { length: 1100 },
+      (_, i) => `P${i},Name ${i} ${long},07700900${String(i % 1000).padStart(3, '0')},${long},${long},${long},${long}`,
+    );
+    const path = await file('long.csv', lines);
+    const res = await cli([
+      'patients',
+      'import',
+      '--business',
+      businessId,
+      '--first-line',
+      'data',
+      '--map',
+      '0=ID,1=FullName,2=Mobile,3=AddressLine1,4=AddressLine2,5=AddressLine3,6=PostTown',
+      path,
+    ]);
+    expect(res.stderr).not.toContain('too large');
+    expect(res.code).toBe(0);
+    expect(await patientCount()).toBe(1100);
+  }, 60_000);
+
   it('changes nothing when the same file is imported twice', async () => {
     await loggedIn();
     const businessId = await insertBusiness(t.db, { displayIdField: nhsSettings });

@@ -31,6 +31,9 @@ type ImportOptions = {
   errors?: string;
 };
 
+/** Under the API's 1 MB request limit, with room for the envelope. */
+const MAX_BODY_BYTES = 900_000;
+
 /** The server's word for a display id given twice; the cli applies it across the whole file. */
 const duplicateId = (displayId: string) => `duplicate ID field: ${displayId}`;
 
@@ -122,19 +125,28 @@ export function patientsCommands(program: Command, io: CliIo): void {
       const cancel = () => controller.abort();
       if (io.interactive) process.once('SIGINT', cancel);
       let pending: Promise<void> = Promise.resolve();
-      const upsert = async (send: ImportedPatient[], rows: number[], rowsDone: number) => {
-        if (client && send.length > 0) {
-          const result = await client.call('patients', 'batchUpsertPatients', {
-            businessId: options.business,
-            patients: send,
-          });
-          for (const r of result.results) {
-            if (r.status === 'invalid') errors.push({ row: rows[r.index] as number, errors: r.errors ?? [] });
-          }
-          counts.created += result.created;
-          counts.updated += result.updated;
-          counts.unchanged += result.unchanged;
+      const upsertPart = async (send: ImportedPatient[], rows: number[]): Promise<void> => {
+        if (!client || send.length === 0) return;
+        // The API takes bodies up to 1 MB: a batch of unusually long rows goes in halves.
+        if (send.length > 1 && Buffer.byteLength(JSON.stringify(send)) > MAX_BODY_BYTES) {
+          const half = send.length >> 1;
+          await upsertPart(send.slice(0, half), rows.slice(0, half));
+          await upsertPart(send.slice(half), rows.slice(half));
+          return;
         }
+        const result = await client.call('patients', 'batchUpsertPatients', {
+          businessId: options.business,
+          patients: send,
+        });
+        for (const r of result.results) {
+          if (r.status === 'invalid') errors.push({ row: rows[r.index] as number, errors: r.errors ?? [] });
+        }
+        counts.created += result.created;
+        counts.updated += result.updated;
+        counts.unchanged += result.unchanged;
+      };
+      const upsert = async (send: ImportedPatient[], rows: number[], rowsDone: number) => {
+        await upsertPart(send, rows);
         progress.update(rowsDone);
       };
       let summary: Awaited<ReturnType<typeof importPatientCsv>>;
