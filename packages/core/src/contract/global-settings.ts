@@ -103,8 +103,8 @@ export const globalSettings = defineArea({
     }),
     output: AlarmTemplatesResult,
     access: 'support',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: names the placeholders.
     summary:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: names the placeholders.
       'Rewords alarm messages: each non-empty; placeholders ${machineAndBusiness}, ${temperature}, ${supportArticle}.',
   },
 });
