@@ -102,7 +102,7 @@ describeApi('medlocker settings and templates', (t) => {
     expect(res.stderr).toContain('nothing was written');
     expect(res.stderr).toContain('orderUpdated: Missing ${pin} placeholder');
     expect(await templateRows()).toEqual([]);
-  });
+  }, 20_000);
 
   it('writes nothing when one business of the list is archived or unknown', async () => {
     await loggedIn();
@@ -115,7 +115,7 @@ describeApi('medlocker settings and templates', (t) => {
     expect(res.stderr).toContain(`${archived}: archived`);
     expect(res.stderr).toContain('missing-id: Business missing-id not found');
     expect(await templateRows()).toEqual([]);
-  });
+  }, 20_000);
 
   it('rolls templates out to businesses from a file, after a dry run that writes nothing', async () => {
     await loggedIn();
@@ -136,7 +136,7 @@ describeApi('medlocker settings and templates', (t) => {
     const out = join(dir, 'export.json');
     expect((await cli(['templates', 'export', '--business', ids[0] as string, '--out', out])).code).toBe(0);
     expect(JSON.parse(await readFile(out, 'utf8')).templates.orderReady).toBe(ready);
-  });
+  }, 20_000);
 
   it('gets and sets business and global settings', async () => {
     await loggedIn();
@@ -163,5 +163,5 @@ describeApi('medlocker settings and templates', (t) => {
     const charge = await cli(['settings', 'set', '--global', 'nhsPrescriptionCharge=9.999']);
     expect(charge.code).toBe(2);
     expect(charge.stderr).toContain('Please enter a valid amount');
-  });
+  }, 20_000);
 });
