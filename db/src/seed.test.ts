@@ -1,9 +1,12 @@
 import { expect, it } from 'bun:test';
-import { seedDemo } from './seed.ts';
 import { nhsCheckDigit, testNhsNumbers } from './seed/data.ts';
+import { seedDemo } from './seed.ts';
 import { describeDb } from './testing.ts';
 
-const opts = { adminEmail: ' Admin@MedLocker.example.com ', adminPasswordHash: '$argon2id$v=19$m=65536,t=2,p=1$demo$hash' };
+const opts = {
+  adminEmail: ' Admin@MedLocker.example.com ',
+  adminPasswordHash: '$argon2id$v=19$m=65536,t=2,p=1$demo$hash',
+};
 
 it('computes NHS check digits by the mod-11 rule', () => {
   expect(nhsCheckDigit('943476591')).toBe(9); // 943 476 5919, the NHS's own published example
@@ -22,6 +25,9 @@ describeDb('seedDemo', (t) => {
     expect(businesses).toHaveLength(3);
     expect(businesses.filter((b) => b.archived_at !== null)).toHaveLength(1);
     expect(businesses.filter((b) => b.group_id !== null)).toHaveLength(1);
+    const partners = await t.db.selectFrom('integration_partners').selectAll().execute();
+    expect(partners).toHaveLength(5);
+    expect(partners.filter((p) => p.suppress_patient_messages)).toHaveLength(2);
     for (const b of businesses) {
       expect(b.postcode ?? '').toMatch(/^[A-Z]{1,2}[0-9][A-Z0-9]? [0-9][A-Z]{2}$/);
       for (const mobile of b.keyholders_mobile_numbers) expect(mobile).toMatch(/^\+447700900\d{3}$/);
@@ -29,7 +35,11 @@ describeDb('seedDemo', (t) => {
     expect(await t.db.selectFrom('groups').select('id').execute()).toHaveLength(2);
 
     const admin = await t.db.selectFrom('users').selectAll().executeTakeFirstOrThrow();
-    expect(admin).toMatchObject({ email_normalised: 'admin@medlocker.example.com', front_end: 'support', password_hash: opts.adminPasswordHash });
+    expect(admin).toMatchObject({
+      email_normalised: 'admin@medlocker.example.com',
+      front_end: 'support',
+      password_hash: opts.adminPasswordHash,
+    });
     expect(admin.given_name && admin.family_name).toBeTruthy();
     const roles = await t.db.selectFrom('user_roles').select('name').where('user_id', '=', admin.id).execute();
     expect(roles.map((r) => r.name)).toEqual(['Support']);

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './schema.ts';
 import { type Demo, NHS_PRESCRIPTION_CHARGE } from './seed/context.ts';
+import { DEMO_INTEGRATION_PARTNERS } from './seed/data.ts';
 import { seedAdmin, seedEstate, seedMachines } from './seed/estate.ts';
 import { seedOrders, seedPatients } from './seed/patients-orders.ts';
 
@@ -15,7 +16,7 @@ export type SeedDemoOptions = {
 /**
  * Fills an empty database with a believable demo: a support admin, 3 businesses (1 archived), 2 groups,
  * machines (a test one, an out-of-order one), 20 patients, sign-ups, orders in every status with bags and
- * history, machine events, temperature readings and the global settings. Does nothing once any user
+ * history, machine events, temperature readings, the global settings and example integration partners. Does nothing once any user
  * exists, so it is safe to call on every start. All in one transaction: a failed seed leaves nothing.
  */
 export async function seedDemo(db: Kysely<Database>, opts: SeedDemoOptions): Promise<{ seeded: boolean }> {
@@ -43,6 +44,19 @@ export async function seedDemo(db: Kysely<Database>, opts: SeedDemoOptions): Pro
     await tx
       .insertInto('global_settings')
       .values({ nhs_prescription_charge: NHS_PRESCRIPTION_CHARGE, updated: now, updated_by: demo.adminId })
+      .execute();
+    await tx
+      .insertInto('integration_partners')
+      .values(
+        DEMO_INTEGRATION_PARTNERS.map((p) => ({
+          id: demo.id(now),
+          name: p.name,
+          contact_email: p.contactEmail,
+          suppress_patient_messages: p.suppressPatientMessages,
+          created: now,
+          updated: now,
+        })),
+      )
       .execute();
     return { seeded: true };
   });

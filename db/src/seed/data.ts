@@ -44,13 +44,25 @@ export const DEMO_GROUPS = [
     key: 'midlands',
     name: 'Midlands Community Pharmacies',
     email: 'office@midlands-pharmacies.example.org',
-    address: { line1: 'Unit 4, Ladywood Works', line2: 'Lionel Street', line3: null, postTown: 'Birmingham', postcode: 'B3 1AR' },
+    address: {
+      line1: 'Unit 4, Ladywood Works',
+      line2: 'Lionel Street',
+      line3: null,
+      postTown: 'Birmingham',
+      postcode: 'B3 1AR',
+    },
   },
   {
     key: 'northwest',
     name: 'North West Pharmacy Partners',
     email: 'hello@nw-pharmacy-partners.example.org',
-    address: { line1: '2nd Floor, 55 Princess Street', line2: null, line3: null, postTown: 'Manchester', postcode: 'M2 4EW' },
+    address: {
+      line1: '2nd Floor, 55 Princess Street',
+      line2: null,
+      line3: null,
+      postTown: 'Manchester',
+      postcode: 'M2 4EW',
+    },
   },
 ] as const;
 
@@ -69,7 +81,13 @@ export const DEMO_BUSINESSES = [
     key: 'chorlton',
     name: 'Chorlton Green Chemist',
     email: 'dispensary@chorlton-chemist.example.com',
-    address: { line1: '3 Beech Road', line2: 'Chorlton-cum-Hardy', line3: null, postTown: 'Manchester', postcode: 'M21 9EG' },
+    address: {
+      line1: '3 Beech Road',
+      line2: 'Chorlton-cum-Hardy',
+      line3: null,
+      postTown: 'Manchester',
+      postcode: 'M21 9EG',
+    },
     group: null,
     keyholders: [dramaMobile(201)],
     notificationEmails: ['dispensary@chorlton-chemist.example.com'],
@@ -79,7 +97,13 @@ export const DEMO_BUSINESSES = [
     key: 'clifton',
     name: 'Clifton Village Pharmacy',
     email: 'info@clifton-village-pharmacy.example.com',
-    address: { line1: '21 Princess Victoria Street', line2: 'Clifton', line3: null, postTown: 'Bristol', postcode: 'BS8 4BX' },
+    address: {
+      line1: '21 Princess Victoria Street',
+      line2: 'Clifton',
+      line3: null,
+      postTown: 'Bristol',
+      postcode: 'BS8 4BX',
+    },
     group: null,
     keyholders: [dramaMobile(301)],
     notificationEmails: ['info@clifton-village-pharmacy.example.com'],
@@ -131,8 +155,18 @@ const PEOPLE: [string, string, string][] = [
 ];
 
 const STREETS: Record<DemoBusinessKey, { street: string; area: string; postTown: string; postcodes: string[] }> = {
-  harborne: { street: 'Lordswood Road', area: 'Harborne', postTown: 'Birmingham', postcodes: ['B17 9QS', 'B17 8BY', 'B17 0HG'] },
-  chorlton: { street: 'Wilbraham Road', area: 'Chorlton', postTown: 'Manchester', postcodes: ['M21 9AS', 'M21 0UF', 'M21 8BT'] },
+  harborne: {
+    street: 'Lordswood Road',
+    area: 'Harborne',
+    postTown: 'Birmingham',
+    postcodes: ['B17 9QS', 'B17 8BY', 'B17 0HG'],
+  },
+  chorlton: {
+    street: 'Wilbraham Road',
+    area: 'Chorlton',
+    postTown: 'Manchester',
+    postcodes: ['M21 9AS', 'M21 0UF', 'M21 8BT'],
+  },
   clifton: { street: 'Whiteladies Road', area: 'Clifton', postTown: 'Bristol', postcodes: ['BS8 2PH'] },
 };
 
@@ -173,3 +207,15 @@ export function demoPatients(): DemoPatient[] {
     };
   });
 }
+
+/**
+ * Example pharmacy-system suppliers for the integration partner list that support maintains (SPEC §9:
+ * 2 suppress patient messages, 3 do not). Named as examples: they are not real companies.
+ */
+export const DEMO_INTEGRATION_PARTNERS = [
+  { name: 'Apex PMR (example)', contactEmail: 'integrations@apexpmr.example', suppressPatientMessages: true },
+  { name: 'ScriptLink Systems (example)', contactEmail: 'partners@scriptlink.example', suppressPatientMessages: true },
+  { name: 'Dispensary One (example)', contactEmail: 'api@dispensaryone.example', suppressPatientMessages: false },
+  { name: 'Pharmacy Cloud Manager (example)', contactEmail: 'support@pcm.example', suppressPatientMessages: false },
+  { name: 'RxTrack (example)', contactEmail: 'integrations@rxtrack.example', suppressPatientMessages: false },
+] as const;
