@@ -23,6 +23,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '15' },
     warmup: { type: 'string', default: '3' },
     only: { type: 'string' },
+    'per-message': { type: 'string', default: '1' },
   },
 });
 const kind = values.db === 'postgres' ? 'postgres' : 'pglite';
@@ -30,6 +31,8 @@ const lockers = Number(values.lockers);
 const rate = Number(values.rate);
 const seconds = Number(values.seconds);
 const warmup = Number(values.warmup);
+/** Readings per TemperatureReadings call: 1 is the worst case; lockers are asked to batch. */
+const perMessage = Math.max(1, Number(values['per-message']));
 
 const sha256 = (s: string) => new Bun.CryptoHasher('sha256').update(s).digest('hex');
 const T = Date.UTC(2026, 0, 1);
@@ -180,7 +183,7 @@ async function drive(url: string, tokens: string[], pid: number, target: string)
               const t0 = sentAt.get(id);
               if (t0 === undefined) return;
               sentAt.delete(id);
-              if (frame[0] === 3) acked++;
+              if (frame[0] === 3) acked += perMessage;
               else errors++;
               if (measuring) latencies.push(performance.now() - t0);
             };
@@ -194,7 +197,7 @@ async function drive(url: string, tokens: string[], pid: number, target: string)
   let sent = 0;
   let due = 0;
   let cursor = 0;
-  const perMs = (tokens.length * rate) / 1000;
+  const perMs = (tokens.length * rate) / perMessage / 1000;
   const begin = performance.now();
   let before = usage(pid);
   let peakRss = 0;
@@ -220,16 +223,15 @@ async function drive(url: string, tokens: string[], pid: number, target: string)
         cursor = (cursor + 1) % tokens.length;
         const n = ++counters[i];
         const id = `r${i}-${n}`;
+        const readings = Array.from({ length: perMessage }, (_, k) => ({
+          created: base + n * perMessage + k,
+          value: 19 + ((n + k) % 30) / 10,
+        }));
         sentAt.set(id, performance.now());
         sockets[i]?.send(
-          JSON.stringify([
-            2,
-            id,
-            'TemperatureReadings',
-            { eventId: id, seq: n, created: base, readings: [{ created: base + n, value: 19 + (n % 30) / 10 }] },
-          ]),
+          JSON.stringify([2, id, 'TemperatureReadings', { eventId: id, seq: n, created: base, readings }]),
         );
-        sent++;
+        sent += perMessage;
       }
       peakRss = Math.max(peakRss, usage(pid).rssMb);
     }, 5);
@@ -317,8 +319,12 @@ async function main() {
       await cleanup();
     }
   }
-  console.log(`\n${lockers} lockers × ${rate} readings/s for ${seconds}s (after ${warmup}s warm-up), ${kind}`);
-  console.log('| target | sent | acked | errors | rows stored | p50 ms | p99 ms | max ms | server CPU | server RSS |');
+  console.log(
+    `\n${lockers} lockers × ${rate} readings/s, ${perMessage} a message, for ${seconds}s (after ${warmup}s warm-up), ${kind}`,
+  );
+  console.log(
+    '| target | readings sent | acked | errors | rows stored | p50 ms | p99 ms | max ms | server CPU | server RSS |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     console.log(
