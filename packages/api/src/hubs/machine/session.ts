@@ -35,7 +35,7 @@ import {
 } from './store.ts';
 
 /** The socket as a session needs it. */
-export type LockerSocket = { send(text: string): void; close(code?: number, reason?: string): void };
+export type LockerSocket = { send(text: string): unknown; close(code?: number, reason?: string): void };
 
 export type SessionOptions = { heartbeatIntervalSeconds: number };
 
@@ -138,7 +138,10 @@ export class LockerSession {
 
   private send(frame: Frame): void {
     try {
-      this.socket.send(encodeFrame(frame));
+      // Bun answers 0 when it dropped the message (the socket is closing or hopelessly backed up).
+      if (this.socket.send(encodeFrame(frame)) === 0) {
+        this.deps.logger.warn('answer to locker dropped', { machineId: this.who.machineId, id: frame[1] });
+      }
     } catch {
       // The socket closed meanwhile; the locker will replay what it did not hear answered.
     }
@@ -265,6 +268,21 @@ export class LockerSession {
       });
     }
     this.booted = true;
+    // What the locker says it is, kept with its status history (the console's status tab shows it).
+    await insertStatus(
+      this.deps.db,
+      this.who,
+      {
+        boot: {
+          vendor: p.vendor,
+          model: p.model,
+          firmwareVersion: p.firmwareVersion,
+          serialNumber: p.serialNumber ?? null,
+          lastSeq: p.lastSeq ?? null,
+        },
+      },
+      now,
+    );
     await this.online(now);
     return {
       status: 'Accepted',
