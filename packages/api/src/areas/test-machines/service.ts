@@ -13,7 +13,7 @@ import { toBag } from '../bags/repository.ts';
 import { issueCredentials } from '../device-auth/repository.ts';
 import { listMachineRows, type MachineRow, toMachine } from '../machines/repository.ts';
 import { changeMachine, insertMachine, requireMachine } from '../machines/service.ts';
-import { decryptToken, encryptToken } from './credentials.ts';
+import { tokenSealer } from './credentials.ts';
 import { deleteTestMachine, liveCredential, machineBags } from './repository.ts';
 
 type TestMachines = Contract['testMachines'];
@@ -23,11 +23,12 @@ type Out<M extends keyof TestMachines> = Promise<OutputOf<TestMachines[M]>>;
 /** A test machine with its live credentials (new ones when it has none, e.g. after re-pairing). */
 async function withCredentials(ctx: AuthedContext, row: MachineRow): Promise<TestMachine> {
   const { db, now } = ctx.deps;
+  const sealer = tokenSealer(ctx.deps, row.id);
   let stored = await liveCredential(db, row.id);
   if (!stored?.access_token_encrypted || !stored.refresh_token_encrypted) {
     await db
       .transaction()
-      .execute((tx) => issueCredentials(tx, { businessId: row.business_id, machineId: row.id }, now(), encryptToken));
+      .execute((tx) => issueCredentials(tx, { businessId: row.business_id, machineId: row.id }, now(), sealer.seal));
     stored = await liveCredential(db, row.id);
   }
   if (!stored?.access_token_encrypted || !stored.refresh_token_encrypted) {
@@ -37,9 +38,9 @@ async function withCredentials(ctx: AuthedContext, row: MachineRow): Promise<Tes
     ...toMachine(row),
     machineId: row.id,
     credentials: {
-      accessToken: await decryptToken(stored.access_token_encrypted),
+      accessToken: sealer.open(stored.access_token_encrypted),
       accessTokenExpires: stored.access_token_expires_at,
-      refreshToken: await decryptToken(stored.refresh_token_encrypted),
+      refreshToken: sealer.open(stored.refresh_token_encrypted),
     },
   };
 }
@@ -51,7 +52,7 @@ export async function create(input: In<'create'>, ctx: AuthedContext): Out<'crea
       tx,
       { businessId: machine.business_id, machineId: machine.id },
       ctx.deps.now(),
-      encryptToken,
+      tokenSealer(ctx.deps, machine.id).seal,
     );
   });
   return { testMachine: await withCredentials(ctx, row) };
