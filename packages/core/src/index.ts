@@ -37,6 +37,8 @@ export * from './order/statuses.ts';
 export * from './patient/imported-patient.ts';
 export * from './patient/nhs-number.ts';
 export * from './patient/patient.ts';
+// The locker protocol (docs/LOCKER-PROTOCOL.md).
+export * from './protocol/index.ts';
 export * from './settings/feature-settings.ts';
 export * from './settings/global-settings.ts';
 export * from './settings/integration-client.ts';

@@ -4,6 +4,7 @@ import { validationMessage } from '../validation/catalogue.ts';
 import { FormEmail, Required } from '../validation/general.ts';
 import { reject } from '../validation/rule.ts';
 import { defineArea } from './define.ts';
+import { activateDeviceAuth } from './device-auth.ts';
 
 /*
  * Sign-in, sessions, password reset and roles (SPEC §2 auth routes, §4 login/reset, §6, §7 auth).
@@ -103,6 +104,7 @@ export type RoleToAdd = typeof RoleToAdd.infer;
 const Ok = type({ ok: 'true' });
 
 export const auth = defineArea({
+  activateDeviceAuth,
   config: {
     input: type({}),
     output: type({ allowRegistration: 'boolean', productName: 'string' }),

@@ -4,7 +4,6 @@ import type { Method } from './define.ts';
 /**
  * `auth.activateDeviceAuth`: staff type the code a locker shows into the console's Pair dialog. A code
  * that is unknown, used or expired, or a machine that is archived, is refused with 'invalid code'.
- * Lives here until it is merged into the auth area.
  */
 export const activateDeviceAuth = {
   input: type({ machineId: 'string > 0 & string <= 64', userCode: 'string <= 32' }),

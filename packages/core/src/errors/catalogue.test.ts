@@ -6,8 +6,10 @@ import { alarmTemplateCodes, defaultAlarmMessages, machineAlertCodes, machineAle
 import { emptyStates, loginFailureMessage, messages } from './messages.ts';
 
 describe('machine alerts', () => {
-  it('lists EM_0001 to EM_0024 and MP_0001 to MP_0005', () => {
-    expect(machineAlertCodes).toHaveLength(29);
+  it('lists EM_0001 to EM_0024, MP_0001 to MP_0005 and the connection codes MP_0006 and MP_0007', () => {
+    expect(machineAlertCodes).toHaveLength(31);
+    expect(machineAlerts.MP_0006).toEqual({ name: 'MachineOffline', level: 'warn' });
+    expect(machineAlerts.MP_0007).toEqual({ name: 'MachineOnline', level: 'info' });
     expect(machineAlerts.EM_0003).toEqual({ name: 'MainsPowerFailure', level: 'critical' });
     expect(machineAlerts.EM_0019).toEqual({ name: 'MachineBootingUp', level: 'info' });
     expect(machineAlerts.MP_0001.name).toBe('TemperatureExcursion');

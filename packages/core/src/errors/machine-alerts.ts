@@ -41,6 +41,9 @@ export const machineAlerts = {
   MP_0003: { name: 'OutOfOrder', level: 'warn' },
   MP_0004: { name: 'Archived', level: 'info' },
   MP_0005: { name: 'Unarchived', level: 'info' },
+  // Beyond SPEC §8's list: the product also raises these when a locker goes silent and comes back.
+  MP_0006: { name: 'MachineOffline', level: 'warn' },
+  MP_0007: { name: 'MachineOnline', level: 'info' },
 } as const satisfies Record<string, { name: string; level: Level }>;
 
 export type MachineAlertCode = keyof typeof machineAlerts;

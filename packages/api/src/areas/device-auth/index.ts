@@ -51,30 +51,5 @@ export const deviceAuthRoutes = (deps: AppDeps) => {
       },
       { parse: 'none' },
     );
-  // Until auth.activateDeviceAuth is merged into the auth contract, serve it from its own schema.
-  if ('activateDeviceAuth' in contract.auth) {
-    return app.use(rpcArea(deps, 'auth', { activateDeviceAuth } as never));
-  }
-  return app.post(
-    '/api/auth/activateDeviceAuth',
-    async ({ request }) => {
-      const principal = await deps.auth.principalOf(request, { ip: null, now: deps.now() });
-      if (!principal) throw new AppError('UNAUTHENTICATED', 'Please log in');
-      if (!principal.scopes.includes('support')) throw new AppError('FORBIDDEN', 'You do not have access to this area');
-      if (!/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
-        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json');
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse((await request.text()) || '{}');
-      } catch {
-        throw new AppError('BAD_REQUEST', 'The request body is not valid JSON');
-      }
-      const input = activateSchema.input(body);
-      if (input instanceof type.errors) throw new AppError('VALIDATION', input.summary, fieldErrorsOf(input));
-      const ctx = { deps, principal, requestId: Bun.randomUUIDv7(), ip: null, request } as unknown as AuthedContext;
-      return activateDeviceAuth(input, ctx);
-    },
-    { parse: 'none' },
-  );
+  return app.use(rpcArea(deps, 'auth', { activateDeviceAuth }));
 };

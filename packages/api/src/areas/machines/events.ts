@@ -13,15 +13,6 @@ import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
 import { type Db, type MachineRow, toMachineEvent } from './repository.ts';
 
-/**
- * Product-raised connection codes. The SPEC's catalogue has no code for a locker going silent, so
- * these extend the MP_ range (to be added to core's machine-alerts catalogue).
- */
-export const connectionCodes = {
-  MP_0006: { name: 'MachineOffline', level: 'warn' },
-  MP_0007: { name: 'MachineOnline', level: 'info' },
-} as const;
-
 /** Where an alarm message's `${supportArticle}` points: the support article of the code. */
 export const supportArticleUrl = (code: string): string => `https://support.medlocker.co.uk/alarms/${code}`;
 
@@ -43,8 +34,7 @@ const isAlarmCode = (code: string): code is AlarmTemplateCode =>
   (alarmTemplateCodes as readonly string[]).includes(code);
 
 const catalogueEntry = (code: string): { name: string; level: Level } | undefined =>
-  (machineAlerts as Record<string, { name: string; level: Level }>)[code] ??
-  (connectionCodes as Record<string, { name: string; level: Level }>)[code];
+  (machineAlerts as Record<string, { name: string; level: Level }>)[code];
 
 /** 'MainsPowerFailure' → 'Mains power failure'. */
 const humanName = (name: string): string => {
