@@ -128,3 +128,46 @@ export const test = base.extend<{ pageErrors: string[] }>({
   ],
 });
 export { expect };
+
+/** A name no other test uses: 'Prefix k3x9a1b2'. */
+export function uniqueName(prefix: string): string {
+  return `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** One API call as the seeded admin (its own short-lived session). */
+export async function asAdmin<T = unknown>(path: string, data: unknown = {}): Promise<T> {
+  const api = await signedInApi(admin.email, admin.password);
+  try {
+    return await call<T>(api, path, data);
+  } finally {
+    await api.dispose();
+  }
+}
+
+/** Adds a business through the API (a valid one; fields may be overridden). */
+export async function createBusiness(
+  overrides: { name?: string; email?: string } = {},
+): Promise<{ id: string; name: string }> {
+  const name = overrides.name ?? uniqueName('E2E Pharmacy');
+  const { business } = await asAdmin<{ business: { id: string; name: string } }>('businesses/createBusiness', {
+    name,
+    email: overrides.email ?? uniqueEmail('pharmacy'),
+    address: { line1: '1 High Street', postTown: 'Leeds', postcode: 'LS1 1AA' },
+  });
+  return business;
+}
+
+/** Adds a group through the API. */
+export async function createGroup(overrides: { name?: string } = {}): Promise<{ id: string; name: string }> {
+  const { group } = await asAdmin<{ group: { id: string; name: string } }>('groups/createGroup', {
+    name: overrides.name ?? uniqueName('E2E Group'),
+  });
+  return group;
+}
+
+/** Logs the page in as the seeded admin and waits for the console's shell. */
+export async function logInAsAdmin(page: Page) {
+  await page.goto('/auth/login');
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('region', { name: 'Your account' })).toBeVisible();
+}

@@ -10,12 +10,22 @@ import { RequireSupport } from './shell/RequireSupport.tsx';
 
 // The sign-in pages come with the first download; the console's pages load when first visited.
 const Dashboard = lazy(() => import('./pages/Dashboard.tsx').then((m) => ({ default: m.Dashboard })));
-const Businesses = lazy(() => import('./pages/LaterAreas.tsx').then((m) => ({ default: m.Businesses })));
-const Groups = lazy(() => import('./pages/LaterAreas.tsx').then((m) => ({ default: m.Groups })));
-const AlarmMessageTemplates = lazy(() =>
-  import('./pages/LaterAreas.tsx').then((m) => ({ default: m.AlarmMessageTemplates })),
+const BusinessRoutes = lazy(() =>
+  import('./pages/businesses/BusinessRoutes.tsx').then((m) => ({ default: m.BusinessRoutes })),
 );
-const GlobalSettings = lazy(() => import('./pages/LaterAreas.tsx').then((m) => ({ default: m.GlobalSettings })));
+const GroupRoutes = lazy(() => import('./pages/groups/GroupRoutes.tsx').then((m) => ({ default: m.GroupRoutes })));
+const AlarmMessageTemplates = lazy(() =>
+  import('./pages/alarm-templates/AlarmMessageTemplates.tsx').then((m) => ({ default: m.AlarmMessageTemplates })),
+);
+const EditAlarmMessageTemplates = lazy(() =>
+  import('./pages/alarm-templates/AlarmMessageTemplates.tsx').then((m) => ({ default: m.EditAlarmMessageTemplates })),
+);
+const GlobalSettings = lazy(() =>
+  import('./pages/global-settings/GlobalSettings.tsx').then((m) => ({ default: m.GlobalSettings })),
+);
+const EditGlobalSettings = lazy(() =>
+  import('./pages/global-settings/GlobalSettings.tsx').then((m) => ({ default: m.EditGlobalSettings })),
+);
 const SupportUsers = lazy(() => import('./pages/users/SupportUsers.tsx').then((m) => ({ default: m.SupportUsers })));
 const AddUserRole = lazy(() => import('./pages/users/AddUserRole.tsx').then((m) => ({ default: m.AddUserRole })));
 const UserDetails = lazy(() => import('./pages/users/UserDetails.tsx').then((m) => ({ default: m.UserDetails })));
@@ -57,8 +67,8 @@ export function AppRoutes() {
           no support scope → Access Restricted; blank names → complete profile. */}
       <Route element={<RequireSupport />}>
         <Route index element={<Dashboard />} />
-        <Route path="businesses/*" element={<Businesses />} />
-        <Route path="groups/*" element={<Groups />} />
+        <Route path="businesses/*" element={<BusinessRoutes />} />
+        <Route path="groups/*" element={<GroupRoutes />} />
         <Route path="users">
           <Route index element={<SupportUsers />} />
           <Route path="add" element={<Navigate to="/users/add/support" replace />} />
@@ -66,9 +76,9 @@ export function AppRoutes() {
           <Route path=":userId" element={<UserDetails />} />
         </Route>
         <Route path="alarmMessageTemplates" element={<AlarmMessageTemplates />} />
-        <Route path="alarmMessageTemplates/edit" element={<AlarmMessageTemplates editing />} />
+        <Route path="alarmMessageTemplates/edit" element={<EditAlarmMessageTemplates />} />
         <Route path="globalSettings" element={<GlobalSettings />} />
-        <Route path="globalSettings/edit" element={<GlobalSettings editing />} />
+        <Route path="globalSettings/edit" element={<EditGlobalSettings />} />
       </Route>
 
       {/* Unknown paths redirect to the dashboard. */}

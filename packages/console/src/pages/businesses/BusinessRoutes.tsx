@@ -1,0 +1,42 @@
+import { Navigate, Route, Routes, useParams } from 'react-router';
+import { SettingsRoutes } from '../settings/SettingsRoutes.tsx';
+import { UserDetails } from '../users/UserDetails.tsx';
+import { BusinessDetails } from './BusinessDetails.tsx';
+import { AddBusiness, EditBusiness } from './BusinessForm.tsx';
+import { BusinessLayout, useBusiness } from './BusinessLayout.tsx';
+import { BusinessList } from './BusinessList.tsx';
+import { BusinessUsers } from './BusinessUsers.tsx';
+
+/**
+ * SPEC §2 `/businesses/*`. The machines and patients pages declare their own routes here, under the
+ * business layout (`machines/*`, `patients/*`).
+ */
+export function BusinessRoutes() {
+  return (
+    <Routes>
+      <Route index element={<BusinessList />} />
+      <Route path="add" element={<AddBusiness />} />
+      <Route path=":businessId" element={<BusinessLayout />}>
+        <Route index element={<BusinessDetails />} />
+        <Route path="edit" element={<EditBusiness />} />
+        <Route path="users" element={<BusinessUsers />} />
+        <Route path="users/add" element={<AddBusinessUser />} />
+        <Route path="users/:userId" element={<UserDetails />} />
+        <Route path="settings/*" element={<SettingsRoutes />} />
+      </Route>
+    </Routes>
+  );
+}
+
+/** `/businesses/{businessId}/users/add`: the Add user page with a Business role on this business. */
+function AddBusinessUser() {
+  const { businessId = '' } = useParams();
+  const { business } = useBusiness();
+  return (
+    <Navigate
+      to={`/users/add/business/${encodeURIComponent(businessId)}`}
+      replace
+      state={{ resourceName: business.name }}
+    />
+  );
+}

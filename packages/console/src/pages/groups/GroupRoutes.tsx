@@ -1,0 +1,42 @@
+import { Navigate, Route, Routes, useParams } from 'react-router';
+import { UserDetails } from '../users/UserDetails.tsx';
+import { GroupBusinesses } from './GroupBusinesses.tsx';
+import { GroupDetails } from './GroupDetails.tsx';
+import { AddGroup, EditGroup } from './GroupForm.tsx';
+import { GroupLayout, useGroup } from './GroupLayout.tsx';
+import { GroupList } from './GroupList.tsx';
+import { GroupUsers } from './GroupUsers.tsx';
+
+/** SPEC §2 `/groups/*`. */
+export function GroupRoutes() {
+  return (
+    <Routes>
+      <Route index element={<GroupList />} />
+      <Route path="add" element={<AddGroup />} />
+      <Route path=":groupId" element={<GroupLayout />}>
+        <Route index element={<GroupDetails />} />
+        <Route path="edit" element={<EditGroup />} />
+        <Route path="businesses" element={<GroupBusinesses />} />
+        <Route path="businesses/:businessId/*" element={<ToBusiness />} />
+        <Route path="users" element={<GroupUsers />} />
+        <Route path="users/add" element={<AddGroupUser />} />
+        <Route path="users/:userId" element={<UserDetails />} />
+      </Route>
+    </Routes>
+  );
+}
+
+/** `/groups/{groupId}/businesses/{businessId}/…`: the business's own pages. */
+function ToBusiness() {
+  const { businessId = '', '*': rest = '' } = useParams();
+  return <Navigate to={`/businesses/${encodeURIComponent(businessId)}${rest ? `/${rest}` : ''}`} replace />;
+}
+
+/** `/groups/{groupId}/users/add`: the Add user page with a Group role on this group. */
+function AddGroupUser() {
+  const { group } = useGroup();
+  if (group.archived) return <Navigate to={`/groups/${encodeURIComponent(group.id)}/users`} replace />;
+  return (
+    <Navigate to={`/users/add/group/${encodeURIComponent(group.id)}`} replace state={{ resourceName: group.name }} />
+  );
+}

@@ -1,0 +1,119 @@
+import { useState } from 'react';
+import { ListBox, ListBoxItem, ListBoxLoadMoreItem, type Selection } from 'react-aria-components';
+import { messageOf, rpc } from '../../api/client.ts';
+import { useDebounced, usePagedQuery } from '../../api/queries.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { SearchField } from '../../ui/SearchField.tsx';
+import { addressText } from '../businesses/entity-parts.tsx';
+
+const searchDebounceMs = 500;
+
+/**
+ * SPEC §2 'Link businesses': a searchable multi-select of the active businesses in no group, paged
+ * in as it scrolls; the choices survive a new search. Cancel leaves things as they are.
+ */
+export function LinkBusinessesDialog({
+  groupId,
+  groupName,
+  isOpen,
+  onClose,
+}: {
+  groupId: string;
+  groupName: string;
+  isOpen: boolean;
+  onClose: (linked: number) => void;
+}) {
+  const [search, setSearch] = useState('');
+  const filterText = useDebounced(search.trim(), searchDebounceMs);
+  const [chosen, setChosen] = useState<Map<string, string>>(new Map());
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string>();
+  const list = usePagedQuery(
+    async (nextToken, signal) => {
+      if (!isOpen) return { items: [], nextToken: null };
+      const page = await rpc(
+        'businesses',
+        'listUngroupedBusinesses',
+        { filterText: filterText || undefined, nextToken },
+        { signal },
+      );
+      return { items: page.businesses, nextToken: page.nextToken };
+    },
+    [filterText, isOpen],
+  );
+
+  const close = (linked: number) => {
+    setChosen(new Map());
+    setSearch('');
+    setError(undefined);
+    onClose(linked);
+  };
+
+  const confirm = async () => {
+    setPending(true);
+    setError(undefined);
+    try {
+      const { linked } = await rpc('businesses', 'linkGroup', { groupId, businessIds: [...chosen.keys()] });
+      close(linked.length);
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const onSelectionChange = (selection: Selection) => {
+    const next = new Map<string, string>();
+    // Chosen businesses not in the current search stay chosen.
+    const visible = new Set(list.items.map((b) => b.id));
+    for (const [id, name] of chosen) if (!visible.has(id)) next.set(id, name);
+    for (const b of list.items) if (selection === 'all' || selection.has(b.id)) next.set(b.id, b.name);
+    setChosen(next);
+  };
+
+  return (
+    <Dialog title="Link businesses" isOpen={isOpen} onOpenChange={(open) => !open && !pending && close(0)}>
+      <div className="dialog__body link-dialog">
+        <p>Choose the businesses to put in {groupName}. Only active businesses in no group are listed.</p>
+        <SearchField label="Search businesses" placeholder="Business name" value={search} onChange={setSearch} />
+        <ListBox
+          aria-label="Businesses to link"
+          className="listbox link-dialog__list"
+          selectionMode="multiple"
+          selectedKeys={new Set(chosen.keys())}
+          onSelectionChange={onSelectionChange}
+          renderEmptyState={() => (
+            <div className="listbox__empty">{list.isLoading ? 'Loading…' : 'No businesses found'}</div>
+          )}
+        >
+          {list.items.map((b) => (
+            <ListBoxItem key={b.id} id={b.id} className="listbox__item" textValue={b.name}>
+              <span className="listbox__label">{b.name}</span>
+              <span className="listbox__detail">{addressText(b.address)}</span>
+            </ListBoxItem>
+          ))}
+          {list.hasMore && (
+            <ListBoxLoadMoreItem className="listbox__more" onLoadMore={list.loadMore} isLoading={list.isLoading}>
+              Loading more…
+            </ListBoxLoadMoreItem>
+          )}
+        </ListBox>
+        <p role="status">{chosen.size === 1 ? '1 business chosen' : `${chosen.size} businesses chosen`}</p>
+      </div>
+      {error && (
+        <p className="dialog__error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="dialog__actions">
+        <Button onPress={() => close(0)} isDisabled={pending}>
+          Cancel
+        </Button>
+        <Button variant="primary" onPress={() => void confirm()} isPending={pending} isDisabled={chosen.size === 0}>
+          Confirm
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

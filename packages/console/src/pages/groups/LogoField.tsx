@@ -1,0 +1,124 @@
+import { formatFileSize, imageUploadErrors, type Logo, limits } from '@medlocker/core';
+import { Button } from '../../ui/Button.tsx';
+import { ColorPicker } from '../../ui/ColorPicker.tsx';
+import { FileButton } from '../../ui/FileButton.tsx';
+
+/** The logo as being edited: what was saved, a newly chosen image, or the saved one removed. */
+export type LogoDraft = {
+  saved: Logo | null;
+  /** A chosen image not yet uploaded. */
+  chosen: { dataUrl: string; name: string; size: number } | null;
+  removed: boolean;
+  backgroundColor: string;
+};
+
+export const logoDraftOf = (saved: Logo | null): LogoDraft => ({
+  saved,
+  chosen: null,
+  removed: false,
+  backgroundColor: saved?.backgroundColor ?? '#FFFFFF',
+});
+
+const { width, height } = limits.logoRecommendedSize;
+const acceptedTypes = 'JPEG or PNG';
+const maxSize = formatFileSize(limits.imageMaxBytes);
+
+function readAsDataUrl(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read'));
+    reader.readAsDataURL(file);
+  });
+}
+
+/**
+ * SPEC §4/§5 logo: choose a JPEG or PNG up to 256 KB (checked here with core's rule, and again by
+ * the server), see it on its background colour, pick the colour, or remove the logo.
+ */
+export function LogoField({
+  draft,
+  onChange,
+  errors,
+  onErrors,
+  isDisabled,
+}: {
+  draft: LogoDraft;
+  onChange: (draft: LogoDraft) => void;
+  errors: string[];
+  onErrors: (messages: string[]) => void;
+  isDisabled?: boolean;
+}) {
+  const shown = draft.chosen?.dataUrl ?? (draft.removed ? null : (draft.saved?.path ?? null));
+
+  const choose = async (file: File) => {
+    const problems = imageUploadErrors(file);
+    if (problems.length > 0) {
+      onErrors(problems.map((p) => p.message));
+      return;
+    }
+    try {
+      const dataUrl = await readAsDataUrl(file);
+      onErrors([]);
+      onChange({ ...draft, chosen: { dataUrl, name: file.name, size: file.size }, removed: false });
+    } catch (e) {
+      onErrors([e instanceof Error ? e.message : 'The file could not be read']);
+    }
+  };
+
+  return (
+    <fieldset className="fieldset logo-field">
+      <legend className="fieldset__legend">Logo</legend>
+      <p className="field__description" id="logo-hint">
+        {acceptedTypes}, up to {maxSize}. Recommended size {width}x{height} px.
+      </p>
+      <div className="logo-field__preview" style={{ backgroundColor: draft.backgroundColor }}>
+        {shown ? (
+          <img src={shown} alt="Logo preview" className="logo-box__img" />
+        ) : (
+          <span className="logo-field__none">No logo</span>
+        )}
+      </div>
+      {draft.chosen && (
+        <p className="field__description">
+          Chosen: {draft.chosen.name} ({formatFileSize(draft.chosen.size)}), uploaded when you save.
+        </p>
+      )}
+      {errors.length > 0 && (
+        <div className="field__error" role="alert">
+          {errors.map((m) => (
+            <p key={m}>{m}</p>
+          ))}
+        </div>
+      )}
+      <div className="logo-field__actions">
+        <FileButton
+          acceptedFileTypes={[...limits.imageMimeTypes]}
+          onSelect={(f) => void choose(f)}
+          isDisabled={isDisabled}
+        >
+          Choose image
+        </FileButton>
+        {shown && (
+          <Button
+            variant="quiet"
+            onPress={() => {
+              onErrors([]);
+              onChange({ ...draft, chosen: null, removed: Boolean(draft.saved) });
+            }}
+            isDisabled={isDisabled}
+          >
+            Remove logo
+          </Button>
+        )}
+      </div>
+      <ColorPicker
+        label="Background colour"
+        value={draft.backgroundColor}
+        onChange={(hex) => onChange({ ...draft, backgroundColor: hex })}
+        description="Shown behind the logo."
+        isDisabled={isDisabled}
+      />
+    </fieldset>
+  );
+}

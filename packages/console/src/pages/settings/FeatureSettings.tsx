@@ -1,0 +1,282 @@
+import {
+  type BusinessFeatureSettings,
+  collectionWindowDays,
+  type SmsGateway,
+  smsGatewayNames,
+  smsGateways,
+} from '@medlocker/core';
+import { useState } from 'react';
+import { rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Checkbox } from '../../ui/Checkbox.tsx';
+import { Form, FormActions } from '../../ui/Form.tsx';
+import { NumberField } from '../../ui/NumberField.tsx';
+import { Loading } from '../../ui/Page.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { Switch } from '../../ui/Switch.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { useBusiness } from '../businesses/BusinessLayout.tsx';
+import { errorsOf, ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
+
+/** SPEC §2 `/businesses/{businessId}/settings/features`: the business's feature settings. */
+export function FeatureSettingsPage() {
+  const { business } = useBusiness();
+  const query = useQuery(
+    (signal) => rpc('businessSettings', 'getBusinessFeatureSettings', { businessId: business.id }, { signal }),
+    [business.id],
+  );
+  return (
+    <SettingsHeader title="Features">
+      {query.error ? (
+        <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
+          {errorsOf(query.error).form}
+        </Banner>
+      ) : query.data ? (
+        <FeatureForm
+          key={query.data.updated ?? 0}
+          businessId={business.id}
+          initial={query.data.settings}
+          archived={query.data.archived || Boolean(business.archived)}
+          onSaved={query.reload}
+        />
+      ) : (
+        <Loading />
+      )}
+    </SettingsHeader>
+  );
+}
+
+function FeatureForm({
+  businessId,
+  initial,
+  archived,
+  onSaved,
+}: {
+  businessId: string;
+  initial: BusinessFeatureSettings;
+  archived: boolean;
+  onSaved: () => void;
+}) {
+  const [s, setS] = useState(initial);
+  const [senderName, setSenderName] = useState(initial.smsSenderName ?? '');
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  const [pending, setPending] = useState(false);
+  const update = (patch: Partial<BusinessFeatureSettings>) => {
+    setSaved(false);
+    setS((before) => ({ ...before, ...patch }));
+  };
+
+  const submit = async () => {
+    setPending(true);
+    setError(undefined);
+    setFieldErrors({});
+    setSaved(false);
+    try {
+      await rpc('businessSettings', 'updateBusinessFeatureSettings', {
+        businessId,
+        settings: {
+          autoBarcodes: s.autoBarcodes,
+          charges: s.charges,
+          retailCharges: s.retailCharges,
+          displayIdField: s.displayIdField,
+          onlineSignups: { enabled: s.onlineSignups.enabled, url: s.onlineSignups.url?.trim() || null },
+          orderCollection: s.orderCollection,
+          sendOnlyEmailIfPossible: s.sendOnlyEmailIfPossible,
+          sendOrderRemovedSms: s.sendOrderRemovedSms,
+          sendOrderExpiringSms: s.sendOrderExpiringSms,
+          smsSenderName: senderName.trim() === '' ? null : senderName,
+          temperatureSettings: s.temperatureSettings,
+        },
+      });
+      await rpc('businessSettings', 'updateBusinessControlledSettings', {
+        businessId,
+        settings: {
+          smsGateway: s.smsGateway,
+          enableWhatsApp: s.enableWhatsApp,
+          qrCodeIntegration: s.qrCodeIntegration,
+        },
+      });
+      setSaved(true);
+      onSaved();
+    } catch (e) {
+      const { fields, form } = errorsOf(e, 'settings.');
+      setFieldErrors(fields);
+      setError(form);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const ro = archived;
+  return (
+    <>
+      <ReadOnlyNotice archived={archived} />
+      {saved && <Banner tone="success">Feature settings saved.</Banner>}
+      <Form
+        className="form--page"
+        error={error}
+        validationErrors={fieldErrors}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <fieldset className="fieldset">
+          <legend className="fieldset__legend">Orders and charges</legend>
+          <Switch isSelected={s.charges.enabled} onChange={(v) => update({ charges: { enabled: v } })} isDisabled={ro}>
+            Prescription charges
+          </Switch>
+          <Switch
+            isSelected={s.retailCharges.enabled}
+            onChange={(v) => update({ retailCharges: { enabled: v } })}
+            isDisabled={ro}
+          >
+            Retail charges
+          </Switch>
+          <Switch
+            isSelected={s.autoBarcodes.autoGenerate}
+            onChange={(v) => update({ autoBarcodes: { ...s.autoBarcodes, autoGenerate: v } })}
+            isDisabled={ro}
+          >
+            Generate barcodes automatically
+          </Switch>
+          <Switch
+            isSelected={s.autoBarcodes.autoPrint}
+            onChange={(v) => update({ autoBarcodes: { ...s.autoBarcodes, autoPrint: v } })}
+            isDisabled={ro}
+          >
+            Print barcodes automatically
+          </Switch>
+          <NumberField
+            label="Default collection window (days)"
+            name="orderCollection.defaultCollectionWindow"
+            minValue={collectionWindowDays.min}
+            step={1}
+            value={s.orderCollection.defaultCollectionWindow}
+            onChange={(v) =>
+              update({ orderCollection: { defaultCollectionWindow: Number.isNaN(v) ? collectionWindowDays.min : v } })
+            }
+            isDisabled={ro}
+          />
+        </fieldset>
+        <fieldset className="fieldset">
+          <legend className="fieldset__legend">Patient ID</legend>
+          <TextField
+            label="Patient ID field name"
+            name="displayIdField.name"
+            value={s.displayIdField.name}
+            onChange={(v) => update({ displayIdField: { ...s.displayIdField, name: v } })}
+            isDisabled={ro}
+          />
+          <Checkbox
+            isSelected={s.displayIdField.required}
+            onChange={(v) => update({ displayIdField: { ...s.displayIdField, required: v } })}
+            isDisabled={ro}
+          >
+            Patient ID required
+          </Checkbox>
+          <Checkbox
+            isSelected={s.displayIdField.validateNhsNumber}
+            onChange={(v) => update({ displayIdField: { ...s.displayIdField, validateNhsNumber: v } })}
+            isDisabled={ro}
+          >
+            Check it is a valid NHS number
+          </Checkbox>
+        </fieldset>
+        <fieldset className="fieldset">
+          <legend className="fieldset__legend">Online sign-ups</legend>
+          <Switch
+            isSelected={s.onlineSignups.enabled}
+            onChange={(v) => update({ onlineSignups: { ...s.onlineSignups, enabled: v } })}
+            isDisabled={ro}
+          >
+            Patients can sign up online
+          </Switch>
+          <TextField
+            label="Sign-up page URL"
+            name="onlineSignups.url"
+            type="url"
+            value={s.onlineSignups.url ?? ''}
+            onChange={(v) => update({ onlineSignups: { ...s.onlineSignups, url: v } })}
+            isDisabled={ro}
+          />
+        </fieldset>
+        <fieldset className="fieldset">
+          <legend className="fieldset__legend">Messages</legend>
+          <TextField
+            label="SMS sender ID"
+            name="smsSenderName"
+            value={senderName}
+            onChange={(v) => {
+              setSaved(false);
+              setSenderName(v);
+            }}
+            description="1 to 11 letters, digits, hyphens or spaces, starting and ending with a letter or digit. Blank: the gateway's default."
+            isDisabled={ro}
+          />
+          <Select
+            label="SMS gateway"
+            name="smsGateway"
+            selectedKey={s.smsGateway}
+            onSelectionChange={(key) => key !== null && update({ smsGateway: key as SmsGateway })}
+            options={smsGateways.map((g) => ({ id: g, label: smsGatewayNames[g] }))}
+            description="Controlled by support staff only."
+            isDisabled={ro}
+          />
+          <Switch
+            isSelected={s.sendOnlyEmailIfPossible}
+            onChange={(v) => update({ sendOnlyEmailIfPossible: v })}
+            isDisabled={ro}
+          >
+            Send only an email when the patient has one
+          </Switch>
+          <Switch
+            isSelected={s.sendOrderRemovedSms}
+            onChange={(v) => update({ sendOrderRemovedSms: v })}
+            isDisabled={ro}
+          >
+            Text the patient when an order is removed
+          </Switch>
+          <Switch
+            isSelected={s.sendOrderExpiringSms}
+            onChange={(v) => update({ sendOrderExpiringSms: v })}
+            isDisabled={ro}
+          >
+            Text the patient before an order expires
+          </Switch>
+          <Switch isSelected={s.enableWhatsApp} onChange={(v) => update({ enableWhatsApp: v })} isDisabled={ro}>
+            WhatsApp messages
+          </Switch>
+          <Switch
+            isSelected={s.qrCodeIntegration.enabled}
+            onChange={(v) => update({ qrCodeIntegration: { enabled: v } })}
+            isDisabled={ro}
+          >
+            QR-code integration
+          </Switch>
+        </fieldset>
+        <fieldset className="fieldset">
+          <legend className="fieldset__legend">Temperature</legend>
+          <Switch
+            isSelected={s.temperatureSettings.enableTemperatureAlerts}
+            onChange={(v) => update({ temperatureSettings: { enableTemperatureAlerts: v } })}
+            isDisabled={ro}
+          >
+            Temperature alerts
+          </Switch>
+        </fieldset>
+        {!ro && (
+          <FormActions>
+            <Button type="submit" variant="primary" isPending={pending}>
+              Save
+            </Button>
+          </FormActions>
+        )}
+      </Form>
+    </>
+  );
+}

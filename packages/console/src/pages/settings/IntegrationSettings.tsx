@@ -1,0 +1,322 @@
+import { type IntegrationClientView, type IntegrationPartner, integrationRateLimit } from '@medlocker/core';
+import { useState } from 'react';
+import { messageOf, rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { Form, FormActions } from '../../ui/Form.tsx';
+import { NumberField } from '../../ui/NumberField.tsx';
+import { Loading } from '../../ui/Page.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { Switch } from '../../ui/Switch.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { useBusiness } from '../businesses/BusinessLayout.tsx';
+import { SecretReveal } from './SecretReveal.tsx';
+import { errorsOf, ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
+
+/** SPEC §2 `/businesses/{businessId}/settings/integration`: the patient-record system connection. */
+export function IntegrationSettings() {
+  const { business } = useBusiness();
+  const query = useQuery(
+    async (signal) => {
+      const [client, partners] = await Promise.all([
+        rpc('integration', 'getIntegrationClient', { businessId: business.id }, { signal }),
+        rpc('integration', 'listIntegrationPartners', {}, { signal }),
+      ]);
+      return { ...client, partners: partners.partners };
+    },
+    [business.id],
+  );
+  const [revealed, setRevealed] = useState<{ label: string; secret: string } | null>(null);
+
+  return (
+    <SettingsHeader title="Integration">
+      {query.error ? (
+        <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
+          {errorsOf(query.error).form}
+        </Banner>
+      ) : query.data ? (
+        <>
+          <ReadOnlyNotice archived={query.data.archived || Boolean(business.archived)} />
+          {revealed && (
+            <SecretReveal label={revealed.label} secret={revealed.secret} onDone={() => setRevealed(null)} />
+          )}
+          {query.data.client && (
+            <Secrets
+              client={query.data.client}
+              archived={query.data.archived}
+              onNewSecret={(label, secret) => {
+                setRevealed({ label, secret });
+                query.reload();
+              }}
+              onDeleted={query.reload}
+            />
+          )}
+          <ClientForm
+            key={query.data.client?.updated ?? 0}
+            businessId={business.id}
+            client={query.data.client}
+            partners={query.data.partners}
+            archived={query.data.archived}
+            onSaved={(webhookSecret) => {
+              if (webhookSecret) setRevealed({ label: 'webhook signing secret', secret: webhookSecret });
+              query.reload();
+            }}
+          />
+        </>
+      ) : (
+        <Loading />
+      )}
+    </SettingsHeader>
+  );
+}
+
+function Secrets({
+  client,
+  archived,
+  onNewSecret,
+  onDeleted,
+}: {
+  client: IntegrationClientView;
+  archived: boolean;
+  onNewSecret: (label: string, secret: string) => void;
+  onDeleted: () => void;
+}) {
+  const [pending, setPending] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [deleting, setDeleting] = useState(false);
+
+  const run = async (what: 'client' | 'webhook' | 'delete') => {
+    setPending(what);
+    setError(undefined);
+    try {
+      if (what === 'client') {
+        const { secret } = await rpc('integration', 'generateClientSecret', { id: client.id });
+        onNewSecret('client secret', secret);
+      } else if (what === 'webhook') {
+        const { webhookSecret } = await rpc('integration', 'generateWebhookSecret', { id: client.id });
+        onNewSecret('webhook signing secret', webhookSecret);
+      } else {
+        await rpc('integration', 'deleteIntegrationClient', { id: client.id });
+        setDeleting(false);
+        onDeleted();
+      }
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setPending(undefined);
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="secrets-title">
+      <h3 id="secrets-title" className="panel__title">
+        Credentials
+      </h3>
+      {error && <Banner tone="error">{error}</Banner>}
+      <dl className="details details--flat">
+        <div className="details__item">
+          <dt>Client ID</dt>
+          <dd>
+            <code>{client.id}</code>
+          </dd>
+        </div>
+        <div className="details__item">
+          <dt>Client secret</dt>
+          <dd>{client.hasSecret ? <code>{client.secret}</code> : 'None yet'}</dd>
+        </div>
+        <div className="details__item">
+          <dt>Webhook signing secret</dt>
+          <dd>{client.webhookSecret ? <code>{client.webhookSecret}</code> : 'None'}</dd>
+        </div>
+        <div className="details__item">
+          <dt>Requests this period</dt>
+          <dd>
+            {client.rateLimit.requestsMade} of {client.rateLimit.rateLimit}
+          </dd>
+        </div>
+      </dl>
+      {!archived && (
+        <div className="page__actions">
+          <Button onPress={() => void run('client')} isPending={pending === 'client'}>
+            {client.hasSecret ? 'Generate a new client secret' : 'Generate client secret'}
+          </Button>
+          <Button onPress={() => void run('webhook')} isPending={pending === 'webhook'}>
+            Generate a new webhook secret
+          </Button>
+          <Button variant="danger" onPress={() => setDeleting(true)}>
+            Remove integration
+          </Button>
+        </div>
+      )}
+      <ConfirmDialog
+        title="Remove integration?"
+        isOpen={deleting}
+        onOpenChange={(open) => !open && setDeleting(false)}
+        cancelLabel="Keep integration"
+        confirmLabel="Remove integration"
+        onConfirm={() => void run('delete')}
+        isPending={pending === 'delete'}
+        error={error}
+      >
+        <p>{client.name} will stop working with this business: its secret no longer works.</p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+type Fields = {
+  partnerId: string | null;
+  name: string;
+  contactEmail: string;
+  suppressPatientMessages: boolean;
+  webhookUrl: string;
+  rateLimit: number;
+};
+
+function ClientForm({
+  businessId,
+  client,
+  partners,
+  archived,
+  onSaved,
+}: {
+  businessId: string;
+  client: IntegrationClientView | null;
+  partners: IntegrationPartner[];
+  archived: boolean;
+  onSaved: (webhookSecret: string | null) => void;
+}) {
+  const [f, setF] = useState<Fields>({
+    partnerId: client?.partnerId ?? null,
+    name: client?.name ?? '',
+    contactEmail: client?.contactEmail ?? '',
+    suppressPatientMessages: client?.suppressPatientMessages ?? false,
+    webhookUrl: client?.webhookUrl ?? '',
+    rateLimit: client?.rateLimit.rateLimit ?? integrationRateLimit.default,
+  });
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [pending, setPending] = useState(false);
+
+  const submit = async () => {
+    setPending(true);
+    setError(undefined);
+    setNotice(undefined);
+    setFieldErrors({});
+    try {
+      const answer = await rpc('integration', 'createOrUpdateIntegrationClient', {
+        businessId,
+        partnerId: f.partnerId,
+        name: f.name,
+        contactEmail: f.contactEmail,
+        suppressPatientMessages: f.suppressPatientMessages,
+        webhookUrl: f.webhookUrl.trim() === '' ? null : f.webhookUrl.trim(),
+        rateLimit: f.rateLimit,
+        // The masked secret keeps the stored one (SPEC §4).
+        ...(client ? { secret: client.secret } : {}),
+      });
+      setNotice(client ? 'Integration saved.' : 'Integration added.');
+      onSaved(answer.webhookSecret);
+    } catch (e) {
+      const { fields, form } = errorsOf(e);
+      setFieldErrors(fields);
+      setError(form);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="client-title">
+      <h3 id="client-title" className="panel__title">
+        {client ? 'Integration client' : 'Add an integration'}
+      </h3>
+      {notice && <Banner tone="success">{notice}</Banner>}
+      <Form
+        className="form--page"
+        error={error}
+        validationErrors={fieldErrors}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Select
+          label="Integration partner"
+          name="partnerId"
+          placeholder="Choose a known partner"
+          description="Fills in the partner's name, contact email and whether it sends its own patient messages."
+          selectedKey={f.partnerId}
+          onSelectionChange={(key) => {
+            const partner = partners.find((p) => p.id === key);
+            if (!partner) return;
+            setF({
+              ...f,
+              partnerId: partner.id,
+              name: partner.name,
+              contactEmail: partner.contactEmail,
+              suppressPatientMessages: partner.suppressPatientMessages,
+            });
+          }}
+          options={partners.map((p) => ({ id: p.id, label: p.name }))}
+          isDisabled={archived}
+        />
+        <TextField
+          label="Name"
+          name="name"
+          value={f.name}
+          onChange={(v) => setF({ ...f, name: v })}
+          isRequired
+          isDisabled={archived}
+        />
+        <TextField
+          label="Contact email"
+          name="contactEmail"
+          type="email"
+          value={f.contactEmail}
+          onChange={(v) => setF({ ...f, contactEmail: v })}
+          isRequired
+          isDisabled={archived}
+        />
+        <Switch
+          isSelected={f.suppressPatientMessages}
+          onChange={(v) => setF({ ...f, suppressPatientMessages: v })}
+          description="On when the partner's system sends patients their own messages."
+          isDisabled={archived}
+        >
+          Suppress patient messages
+        </Switch>
+        <TextField
+          label="Webhook URL"
+          name="webhookUrl"
+          type="url"
+          value={f.webhookUrl}
+          onChange={(v) => setF({ ...f, webhookUrl: v })}
+          description="Where order updates are posted (https). Blank: no webhook."
+          isDisabled={archived}
+        />
+        <NumberField
+          label="Rate limit (requests per hour)"
+          name="rateLimit"
+          minValue={integrationRateLimit.min}
+          maxValue={integrationRateLimit.max}
+          step={1}
+          value={f.rateLimit}
+          onChange={(v) => setF({ ...f, rateLimit: Number.isNaN(v) ? integrationRateLimit.default : v })}
+          description={`Between ${integrationRateLimit.min} and ${integrationRateLimit.max}.`}
+          isDisabled={archived}
+        />
+        {!archived && (
+          <FormActions>
+            <Button type="submit" variant="primary" isPending={pending}>
+              {client ? 'Save' : 'Add integration'}
+            </Button>
+          </FormActions>
+        )}
+      </Form>
+    </section>
+  );
+}

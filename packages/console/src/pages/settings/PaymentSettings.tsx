@@ -1,0 +1,273 @@
+import { fieldErrorsOf, isArkErrors, type JudoSettings, PaymentSettings } from '@medlocker/core';
+import { useState } from 'react';
+import { rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Checkbox } from '../../ui/Checkbox.tsx';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { Form, FormActions } from '../../ui/Form.tsx';
+import { Loading } from '../../ui/Page.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { Switch } from '../../ui/Switch.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { useBusiness } from '../businesses/BusinessLayout.tsx';
+import { errorsOf, ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
+
+type Fields = {
+  contactNumber: string;
+  legalInfo: string;
+  provider: 'judo' | null;
+  judo: JudoSettings;
+};
+
+const blankJudo: JudoSettings = {
+  id: '',
+  sandbox: false,
+  token: '',
+  secret: '',
+  showVisa: true,
+  showAmex: false,
+  showMastercard: true,
+};
+
+/** Each field as the confirmation names it. */
+const labels = {
+  contactNumber: 'Contact number',
+  legalInfo: 'Legal information',
+  provider: 'Card payment provider',
+  'judo.id': 'Judo ID',
+  'judo.secret': 'API secret',
+  'judo.token': 'API token',
+  'judo.sandbox': 'Sandbox (test payments)',
+  'judo.showVisa': 'Show Visa',
+  'judo.showAmex': 'Show Amex',
+  'judo.showMastercard': 'Show Mastercard',
+} as const;
+
+/** The fields whose values differ, as labels for the confirmation (SPEC §4 payment settings save). */
+function changedFields(before: Fields, after: Fields): string[] {
+  const flat = (f: Fields): Record<keyof typeof labels, unknown> => ({
+    contactNumber: f.contactNumber,
+    legalInfo: f.legalInfo,
+    provider: f.provider,
+    'judo.id': f.judo.id,
+    'judo.secret': f.judo.secret,
+    'judo.token': f.judo.token,
+    'judo.sandbox': f.judo.sandbox,
+    'judo.showVisa': f.judo.showVisa,
+    'judo.showAmex': f.judo.showAmex,
+    'judo.showMastercard': f.judo.showMastercard,
+  });
+  const a = flat(before);
+  const b = flat(after);
+  return (Object.keys(labels) as (keyof typeof labels)[]).filter((k) => a[k] !== b[k]).map((k) => labels[k]);
+}
+
+/** SPEC §2 `/businesses/{businessId}/settings/payment`: contact, legal info and card provider. */
+export function PaymentSettingsPage() {
+  const { business } = useBusiness();
+  const query = useQuery(
+    (signal) => rpc('paymentSettings', 'getPaymentSettings', { businessId: business.id }, { signal }),
+    [business.id],
+  );
+  return (
+    <SettingsHeader title="Payment">
+      {query.error ? (
+        <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
+          {errorsOf(query.error).form}
+        </Banner>
+      ) : query.data ? (
+        <PaymentForm
+          businessId={business.id}
+          initial={{
+            contactNumber: query.data.settings?.contactNumber ?? '',
+            legalInfo: query.data.settings?.legalInfo ?? '',
+            provider: query.data.settings?.provider ?? null,
+            judo: query.data.settings?.judo ?? blankJudo,
+          }}
+          archived={query.data.archived || Boolean(business.archived)}
+        />
+      ) : (
+        <Loading />
+      )}
+    </SettingsHeader>
+  );
+}
+
+function PaymentForm({ businessId, initial, archived }: { businessId: string; initial: Fields; archived: boolean }) {
+  const [saved, setSaved] = useState(initial);
+  const [f, setF] = useState(initial);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [confirming, setConfirming] = useState<string[] | null>(null);
+  const [pending, setPending] = useState(false);
+  const judo = (patch: Partial<JudoSettings>) => setF((before) => ({ ...before, judo: { ...before.judo, ...patch } }));
+
+  const input = () => ({
+    businessId,
+    contactNumber: f.contactNumber,
+    legalInfo: f.legalInfo,
+    provider: f.provider,
+    judo: f.provider === 'judo' ? f.judo : null,
+  });
+
+  // Checked here with core's rules first, so the confirmation only lists changes that can be saved.
+  const review = () => {
+    setError(undefined);
+    setNotice(undefined);
+    const checked = PaymentSettings(input());
+    if (isArkErrors(checked)) {
+      setFieldErrors(Object.fromEntries(fieldErrorsOf(checked).map((e) => [e.path, e.message])));
+      return;
+    }
+    setFieldErrors({});
+    const changes = changedFields(saved, f);
+    if (changes.length === 0) {
+      setNotice('Nothing has changed.');
+      return;
+    }
+    setConfirming(changes);
+  };
+
+  const save = async () => {
+    setPending(true);
+    try {
+      const answer = await rpc('paymentSettings', 'updatePaymentSettings', input());
+      const next: Fields = {
+        contactNumber: answer.settings?.contactNumber ?? '',
+        legalInfo: answer.settings?.legalInfo ?? '',
+        provider: answer.settings?.provider ?? null,
+        judo: answer.settings?.judo ?? blankJudo,
+      };
+      setSaved(next);
+      setF(next);
+      setConfirming(null);
+      setNotice('Payment settings saved.');
+    } catch (e) {
+      const { fields, form } = errorsOf(e);
+      setFieldErrors(fields);
+      setError(form);
+      setConfirming(null);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const ro = archived;
+  return (
+    <>
+      <ReadOnlyNotice archived={archived} />
+      {notice && <Banner tone="success">{notice}</Banner>}
+      <Form
+        className="form--page"
+        error={error}
+        validationErrors={fieldErrors}
+        onSubmit={(event) => {
+          event.preventDefault();
+          review();
+        }}
+      >
+        <TextField
+          label="Contact number"
+          name="contactNumber"
+          type="tel"
+          value={f.contactNumber}
+          onChange={(v) => setF({ ...f, contactNumber: v })}
+          isRequired
+          isDisabled={ro}
+        />
+        <TextField
+          label="Legal information"
+          name="legalInfo"
+          value={f.legalInfo}
+          onChange={(v) => setF({ ...f, legalInfo: v })}
+          description="Shown to patients on the payment page, e.g. the company name and registered number."
+          isRequired
+          isDisabled={ro}
+        />
+        <Select
+          label="Card payment provider"
+          name="provider"
+          selectedKey={f.provider ?? 'none'}
+          onSelectionChange={(key) => setF({ ...f, provider: key === 'judo' ? 'judo' : null })}
+          options={[
+            { id: 'none', label: 'None (no card payments)' },
+            { id: 'judo', label: 'Judopay' },
+          ]}
+          isDisabled={ro}
+        />
+        {f.provider === 'judo' && (
+          <fieldset className="fieldset">
+            <legend className="fieldset__legend">Judopay account</legend>
+            <TextField
+              label="Judo ID"
+              name="judo.id"
+              value={f.judo.id}
+              onChange={(v) => judo({ id: v })}
+              isRequired
+              isDisabled={ro}
+            />
+            <TextField
+              label="API token"
+              name="judo.token"
+              value={f.judo.token}
+              onChange={(v) => judo({ token: v })}
+              description="At least 8 characters. A saved token shows masked; leave it to keep it."
+              isRequired
+              autoComplete="off"
+              isDisabled={ro}
+            />
+            <TextField
+              label="API secret"
+              name="judo.secret"
+              value={f.judo.secret}
+              onChange={(v) => judo({ secret: v })}
+              description="At least 8 characters. A saved secret shows masked; leave it to keep it."
+              isRequired
+              autoComplete="off"
+              isDisabled={ro}
+            />
+            <Switch isSelected={f.judo.sandbox} onChange={(v) => judo({ sandbox: v })} isDisabled={ro}>
+              Sandbox (test payments)
+            </Switch>
+            <Checkbox isSelected={f.judo.showVisa} onChange={(v) => judo({ showVisa: v })} isDisabled={ro}>
+              Show Visa
+            </Checkbox>
+            <Checkbox isSelected={f.judo.showAmex} onChange={(v) => judo({ showAmex: v })} isDisabled={ro}>
+              Show Amex
+            </Checkbox>
+            <Checkbox isSelected={f.judo.showMastercard} onChange={(v) => judo({ showMastercard: v })} isDisabled={ro}>
+              Show Mastercard
+            </Checkbox>
+          </fieldset>
+        )}
+        {!ro && (
+          <FormActions>
+            <Button type="submit" variant="primary">
+              Save
+            </Button>
+          </FormActions>
+        )}
+      </Form>
+      <ConfirmDialog
+        title="Save payment settings?"
+        isOpen={confirming !== null}
+        onOpenChange={(open) => !open && !pending && setConfirming(null)}
+        cancelLabel="Cancel"
+        confirmLabel="Save"
+        tone="primary"
+        onConfirm={() => void save()}
+        isPending={pending}
+      >
+        <p>These fields will change:</p>
+        <ul>
+          {confirming?.map((label) => (
+            <li key={label}>{label}</li>
+          ))}
+        </ul>
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,172 @@
+import {
+  formatLongDate,
+  formatPin,
+  type PlaceholderValues,
+  renderTemplate,
+  type SmsTemplateKey,
+  smsPreviewCaption,
+  smsTemplateKeys,
+} from '@medlocker/core';
+import { useState } from 'react';
+import { rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Form, FormActions } from '../../ui/Form.tsx';
+import { Loading } from '../../ui/Page.tsx';
+import { TextArea } from '../../ui/TextArea.tsx';
+import { useBusiness } from '../businesses/BusinessLayout.tsx';
+import { errorsOf, ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
+
+/** What each template is for, as staff know it. */
+const templateNames: Record<SmsTemplateKey, string> = {
+  machineBackInOrder: 'Machine back in order',
+  machineOutOfOrder: 'Machine out of order',
+  orderReady: 'Order ready',
+  orderUpdated: 'Order updated',
+  orderRemoved: 'Order removed',
+  orderExpiring: 'Order expiring',
+  paymentRequired: 'Payment required',
+  orderCollected: 'Order collected',
+};
+
+/** Made-up values for the previews (SPEC §9: sample values are illustrative only). */
+const sampleValues: Required<PlaceholderValues> = {
+  businessName: 'Example Pharmacy',
+  machineName: 'Locker 1',
+  machineAndBusiness: 'Locker 1 at Example Pharmacy',
+  pin: formatPin('12345678'),
+  expires: formatLongDate('2030-01-31'),
+  portal: 'https://pay.example.com/AB12CD',
+  postcode: 'AB1 2CD',
+  temperature: '9.2°C',
+};
+
+type Templates = Record<SmsTemplateKey, string>;
+
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder as staff write it.
+const pinPlaceholder = '${pin}';
+
+/** SPEC §2 `/businesses/{businessId}/settings/sms`: the eight templates, each with a live preview. */
+export function SmsTemplatesPage() {
+  const { business } = useBusiness();
+  const query = useQuery(
+    (signal) => rpc('businessSettings', 'getBusinessSmsTemplates', { businessId: business.id }, { signal }),
+    [business.id],
+  );
+  return (
+    <SettingsHeader title="SMS templates">
+      {query.error ? (
+        <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
+          {errorsOf(query.error).form}
+        </Banner>
+      ) : query.data ? (
+        <TemplatesForm
+          businessId={business.id}
+          initial={query.data.templates}
+          defaults={query.data.defaults}
+          archived={query.data.archived || Boolean(business.archived)}
+        />
+      ) : (
+        <Loading />
+      )}
+    </SettingsHeader>
+  );
+}
+
+function TemplatesForm({
+  businessId,
+  initial,
+  defaults,
+  archived,
+}: {
+  businessId: string;
+  initial: Templates;
+  defaults: Templates;
+  archived: boolean;
+}) {
+  const [saved, setSaved] = useState(initial);
+  const [t, setT] = useState(initial);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [pending, setPending] = useState(false);
+
+  const submit = async () => {
+    setError(undefined);
+    setNotice(undefined);
+    setFieldErrors({});
+    const changed = Object.fromEntries(smsTemplateKeys.filter((k) => t[k] !== saved[k]).map((k) => [k, t[k]]));
+    if (Object.keys(changed).length === 0) {
+      setNotice('Nothing has changed.');
+      return;
+    }
+    setPending(true);
+    try {
+      const answer = await rpc('businessSettings', 'updateBusinessSmsTemplates', { businessId, templates: changed });
+      setSaved(answer.templates);
+      setT(answer.templates);
+      setNotice('SMS templates saved.');
+    } catch (e) {
+      const { fields, form } = errorsOf(e, 'templates.');
+      setFieldErrors(fields);
+      setError(
+        form ?? (Object.keys(fields).length > 0 ? 'Some templates need changing: see the messages below.' : undefined),
+      );
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <>
+      <ReadOnlyNotice archived={archived} />
+      {notice && <Banner tone="success">{notice}</Banner>}
+      <p className="page__lead">
+        Placeholders such as <code>{pinPlaceholder}</code> are filled in for each patient. The previews use made-up
+        example values (Example Pharmacy, PIN {sampleValues.pin}); a real message may be longer or shorter.
+      </p>
+      <Form
+        className="form--page form--wide"
+        error={error}
+        validationErrors={fieldErrors}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        {smsTemplateKeys.map((key) => {
+          const rendered = renderTemplate(t[key], sampleValues);
+          return (
+            <div key={key} className="sms-template">
+              <TextArea
+                label={templateNames[key]}
+                name={key}
+                value={t[key]}
+                onChange={(v) => setT((before) => ({ ...before, [key]: v }))}
+                rows={3}
+                isDisabled={archived}
+              />
+              {!archived && t[key] !== defaults[key] && (
+                <Button variant="quiet" onPress={() => setT((before) => ({ ...before, [key]: defaults[key] }))}>
+                  Use the default wording
+                </Button>
+              )}
+              <figure className="sms-preview" aria-label={`${templateNames[key]} preview`}>
+                <figcaption className="sms-preview__caption">{smsPreviewCaption(rendered)}</figcaption>
+                <p className="sms-preview__text">{rendered}</p>
+              </figure>
+            </div>
+          );
+        })}
+        {!archived && (
+          <FormActions>
+            <Button type="submit" variant="primary" isPending={pending}>
+              Save
+            </Button>
+          </FormActions>
+        )}
+      </Form>
+    </>
+  );
+}

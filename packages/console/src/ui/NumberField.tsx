@@ -1,0 +1,41 @@
+import type { ReactNode } from 'react';
+import {
+  Button as AriaButton,
+  NumberField as AriaNumberField,
+  type NumberFieldProps as AriaNumberFieldProps,
+  FieldError,
+  Group,
+  Input,
+  Label,
+  Text,
+} from 'react-aria-components';
+
+export type NumberFieldProps = AriaNumberFieldProps & {
+  label: ReactNode;
+  description?: ReactNode;
+  errorMessage?: string;
+};
+
+/** A labelled number input with − / + steppers (arrow keys step too). */
+export function NumberField({ label, description, errorMessage, className, ...props }: NumberFieldProps) {
+  return (
+    <AriaNumberField {...props} className={['field', 'number-field', className].filter(Boolean).join(' ')}>
+      <Label className="field__label">{label}</Label>
+      <Group className="number-field__group">
+        <AriaButton slot="decrement" className="number-field__step">
+          −
+        </AriaButton>
+        <Input className="field__input number-field__input" />
+        <AriaButton slot="increment" className="number-field__step">
+          +
+        </AriaButton>
+      </Group>
+      {description && (
+        <Text slot="description" className="field__description">
+          {description}
+        </Text>
+      )}
+      <FieldError className="field__error">{errorMessage}</FieldError>
+    </AriaNumberField>
+  );
+}

@@ -1,0 +1,46 @@
+import type { ReactNode } from 'react';
+import { Tabs as AriaTabs, type TabsProps as AriaTabsProps, Tab, TabList, TabPanel } from 'react-aria-components';
+
+export type TabItem = { id: string; label: string; content: ReactNode };
+
+export type TabsProps = Omit<AriaTabsProps, 'children'> & { label: string; tabs: TabItem[] };
+
+/** Tabs (arrow keys move between them); only the selected panel is rendered. */
+export function Tabs({ label, tabs, className, ...props }: TabsProps) {
+  return (
+    <AriaTabs {...props} className={['tabs', className].filter(Boolean).join(' ')}>
+      <TabList aria-label={label} className="tabs__list">
+        {tabs.map((t) => (
+          <Tab key={t.id} id={t.id} className="tabs__tab">
+            {t.label}
+          </Tab>
+        ))}
+      </TabList>
+      {tabs.map((t) => (
+        <TabPanel key={t.id} id={t.id} className="tabs__panel">
+          {t.content}
+        </TabPanel>
+      ))}
+    </AriaTabs>
+  );
+}
+
+export type TabLink = { id: string; label: string; href: string };
+
+/**
+ * Tabs that are pages (a business's Details, Users, Machines…): each tab is a link to its own URL,
+ * the selected one given by the caller, so Back and deep links work. The content is the page's Outlet.
+ */
+export function TabLinks({ label, tabs, selectedId }: { label: string; tabs: TabLink[]; selectedId: string }) {
+  return (
+    <AriaTabs selectedKey={selectedId} className="tabs">
+      <TabList aria-label={label} className="tabs__list">
+        {tabs.map((t) => (
+          <Tab key={t.id} id={t.id} href={t.href} className="tabs__tab">
+            {t.label}
+          </Tab>
+        ))}
+      </TabList>
+    </AriaTabs>
+  );
+}
