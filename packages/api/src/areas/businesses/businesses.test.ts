@@ -25,7 +25,7 @@ describeApi(
       const [entry] = await listAudit(t.db, 'business.create');
       expect(entry?.actorUserId).toBe(admin.userId);
       expect(entry?.entityId).toBe(res.body.business.id);
-    });
+    }, 30_000);
 
     it('reports every invalid field with its SPEC message', async () => {
       const { as } = await supportSession(t);
@@ -52,7 +52,7 @@ describeApi(
         'notificationEmails.1': 'Invalid email',
         'keyholdersMobileNumbers.0': 'Invalid UK mobile number',
       });
-    });
+    }, 30_000);
 
     it('refuses a repeated email or mobile at the repeat, written either way', async () => {
       const { as } = await supportSession(t);
@@ -75,7 +75,7 @@ describeApi(
         },
         { path: 'notificationEmails.1', id: 'DUPLICATE_ITEM', message: 'Item with value A@example.com already exists' },
       ]);
-    });
+    }, 30_000);
 
     it('archives with who and when, refuses edits while archived, and unarchives', async () => {
       const { admin, as } = await supportSession(t);
@@ -118,7 +118,7 @@ describeApi(
         'business.update',
       ]);
       expect((await listAudit(t.db, 'business.update'))[0]?.details).toEqual({ changed: ['name'] });
-    });
+    }, 30_000);
 
     it('searches by a case-insensitive name prefix, taking % and _ literally', async () => {
       const { as } = await supportSession(t);
@@ -130,7 +130,7 @@ describeApi(
       expect(await names('100%')).toEqual(['100% Pharmacy']);
       expect(await names('zzz')).toEqual([]);
       expect(await names('')).toHaveLength(5);
-    });
+    }, 30_000);
 
     it('links businesses to a group, lists grouped and ungrouped ones, and unlinks', async () => {
       const { as } = await supportSession(t);
@@ -174,7 +174,7 @@ describeApi(
         changed: ['groupId'],
         groupId: group.id,
       });
-    });
+    }, 30_000);
 
     it('answers business info to holders of a role on it, and lists accessible businesses', async () => {
       const { as } = await supportSession(t);
@@ -191,7 +191,7 @@ describeApi(
       expect(accessible.body.businesses.map((b) => b.name)).toEqual(['Mine']);
       const all = await t.call('businesses', 'listAccessibleBusinesses', {}, as);
       expect(all.body.businesses.map((b) => b.name)).toEqual(['Mine', 'Theirs']);
-    });
+    }, 30_000);
 
     it('stores a PNG or JPEG logo, serves it with its type and nosniff, and deletes it', async () => {
       const { as } = await supportSession(t);
@@ -221,7 +221,7 @@ describeApi(
       expect((await t.call('businesses', 'deleteLogo', { key: up.body.path }, as)).status).toBe(404);
       expect((await t.call('businesses', 'deleteLogo', { key: '../../etc/passwd' }, as)).status).toBe(404);
       expect((await t.raw('/files/logos/..%2F..%2Fetc%2Fpasswd')).status).toBe(404);
-    });
+    }, 30_000);
 
     it('checks logos by content: a 300 KB PNG and a GIF refused, a PNG declared as JPEG kept as PNG', async () => {
       const { as } = await supportSession(t);
@@ -258,13 +258,13 @@ describeApi(
 
       expect((await upload('not a data url')).status).toBe(400);
       expect((await upload('data:image/png,rawbytes')).status).toBe(400);
-    });
+    }, 30_000);
 
     it('is for support staff only', async () => {
       const user = await t.signIn();
       expect((await t.call('businesses', 'listBusinesses', {}, { cookie: user.cookie })).status).toBe(403);
       expect((await t.call('businesses', 'listBusinesses', {})).status).toBe(401);
-    });
+    }, 30_000);
   },
   undefined,
   testDataDir(),

@@ -61,5 +61,5 @@ describeApi('business paging under concurrent inserts', (t) => {
     const keys = seen.map(key);
     expect(keys).toEqual([...keys].sort());
     expect(added.length).toBeGreaterThan(0);
-  });
+  }, 30_000);
 });

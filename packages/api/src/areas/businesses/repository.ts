@@ -45,6 +45,44 @@ export function toBusiness(row: BusinessRow): Business {
 /** `like` treats % and _ as wildcards: a filter typed by a person means them literally. */
 export const likePrefix = (text: string): string => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * A case-insensitive name prefix as SQL. `like 'abc%'` alone becomes an index range only when the
+ * database collation is exactly "C"; under C.UTF-8 or en_GB PostgreSQL walks the ordered name index
+ * filtering row by row (bench/businesses: ~150 ms on 100,000 rows). So the prefix is also given as a
+ * range: byte-wise (`~>=~ 'abc' and ~<~ 'abd'`, what the text_pattern_ops index serves under any
+ * collation), and, when the collation orders by code point (C, POSIX, C.UTF-8), in the collation's
+ * own order too, which the (lower(name), id) indexes take as their Index Cond while still giving rows
+ * in page order. The `like` keeps the answer exact whatever the ranges do.
+ */
+export function prefixMatch(text: string, codePointCollation = false) {
+  const lower = text.toLowerCase();
+  const like = likePrefix(text);
+  const last = lower.charCodeAt(lower.length - 1);
+  // The first string after every string starting with `lower`, in code point (and UTF-8 byte) order;
+  // a trailing surrogate is left to the `like` alone.
+  if (last >= 0xd800 && last <= 0xdfff) return sql<boolean>`lower(name) like ${like}`;
+  const upper = `${lower.slice(0, -1)}${String.fromCharCode(last + 1)}`;
+  const bytewise = sql<boolean>`lower(name) ~>=~ ${lower} and lower(name) ~<~ ${upper} and lower(name) like ${like}`;
+  return codePointCollation
+    ? sql<boolean>`lower(name) >= ${lower} and lower(name) < ${upper} and ${bytewise}`
+    : bytewise;
+}
+
+const codePointCollations = new WeakMap<object, Promise<boolean>>();
+
+/** True when the database's collation orders text by code point, so a prefix is one plain range. */
+export function hasCodePointCollation(db: Db): Promise<boolean> {
+  let known = codePointCollations.get(db);
+  if (!known) {
+    known = sql<{ c: string }>`select datcollate as c from pg_database where datname = current_database()`
+      .execute(db)
+      .then((r) => /^(C|POSIX|C\.UTF-?8)$/i.test(r.rows[0]?.c ?? ''))
+      .catch(() => false);
+    codePointCollations.set(db, known);
+  }
+  return known;
+}
+
 export type BusinessQuery = {
   /** 'active' (default), 'archived', or 'any'. */
   archived?: 'active' | 'archived' | 'any';
@@ -72,7 +110,7 @@ export async function listBusinessRows(db: Db, q: BusinessQuery): Promise<{ row:
     query = q.groupId === null ? query.where('group_id', 'is', null) : query.where('group_id', '=', q.groupId);
   }
   const filter = q.filter?.trim();
-  if (filter) query = query.where(sql`lower(name)`, 'like', likePrefix(filter));
+  if (filter) query = query.where(prefixMatch(filter, await hasCodePointCollation(db)));
   if (q.accessibleTo !== undefined) {
     const userId = q.accessibleTo;
     query = query.where((eb) =>

@@ -58,7 +58,7 @@ describeApi(
       );
       expect(loop.status).toBe(400);
       expect(loop.body.error.message).toBe('A group cannot be nested inside itself');
-    });
+    }, 30_000);
 
     it('keeps an archived group from being edited, linked to or given users, with who archived it', async () => {
       const { admin, as } = await supportSession(t);
@@ -108,7 +108,7 @@ describeApi(
       );
       await assertGroupAcceptsMembers(t.db, group.id, 'users');
       expect((await listAudit(t.db, 'group.update'))[0]?.details).toEqual({ changed: ['name'] });
-    });
+    }, 30_000);
 
     it('refuses a Group role on an archived group through auth.addRoles', async () => {
       const { as } = await supportSession(t);
@@ -131,7 +131,7 @@ describeApi(
       expect(addUser.body.error.message).toBe(
         'The group North is archived: users cannot be added to it until it is unarchived',
       );
-    });
+    }, 30_000);
 
     it("lists a group's users by prefix of email, given, family or full name, with access levels", async () => {
       const { as } = await supportSession(t);
@@ -156,7 +156,7 @@ describeApi(
       expect(await find('hop')).toEqual(['zed@example.com ']);
       expect(await find('grace h')).toEqual(['zed@example.com ']);
       expect(await find('zed@')).toEqual(['zed@example.com ']);
-    });
+    }, 30_000);
 
     it('stores and clears a group logo with its background colour', async () => {
       const { as } = await supportSession(t);
@@ -186,7 +186,7 @@ describeApi(
       await t.call('groups', 'unarchiveGroup', { id: group.id }, as);
       expect((await t.call('groups', 'deleteLogo', { key: up.body.path }, as)).status).toBe(200);
       expect((await t.call('groups', 'getGroup', { id: group.id }, as)).body.group.logo).toBeNull();
-    });
+    }, 30_000);
 
     it('pushes archived and unarchived to consoles watching the group or the business, and no one else', async () => {
       const { admin, as } = await supportSession(t);
@@ -226,7 +226,7 @@ describeApi(
       } finally {
         hub.stop();
       }
-    });
+    }, 30_000);
   },
   undefined,
   testDataDir(),
