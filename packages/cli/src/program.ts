@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { ApiError, UnreachableError } from './client.ts';
 import { authCommands } from './commands/auth.ts';
+import { businessesCommands } from './commands/businesses.ts';
+import { groupsCommands } from './commands/groups.ts';
 import { patientsCommands } from './commands/patients.ts';
 import { settingsCommands } from './commands/settings.ts';
 import { templatesCommands } from './commands/templates.ts';
@@ -22,6 +24,8 @@ export function buildProgram(io: CliIo): Command {
   authCommands(program, io);
   usersCommands(program, io);
   patientsCommands(program, io);
+  businessesCommands(program, io);
+  groupsCommands(program, io);
   settingsCommands(program, io);
   templatesCommands(program, io);
   for (const sub of program.commands) sub.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
