@@ -19,7 +19,7 @@ const entrypoints = [join(root, 'index.html')];
  * follow `new Worker(new URL(…))`, so each is bundled first to its own hashed file under assets/,
  * and the app reads its URL with `workerUrl(name)` (src/worker-url.ts) from a build-time constant.
  */
-const workers: Record<string, string> = {};
+const workers: Record<string, string> = { patientImport: 'src/workers/import.worker.ts' };
 
 const started = performance.now();
 await rm(outdir, { recursive: true, force: true });

@@ -1,47 +1,199 @@
-import { useAtomValue } from 'jotai';
+import { formatTemperature, type Level, levels, type MachineEvent } from '@medlocker/core';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useEffect } from 'react';
+import { messageOf } from '../api/client.ts';
+import { type FleetMachine, fleetAtom, hasExcursion, loadFleetAtom } from '../state/fleet.ts';
+import { liveConnectionAtom, useLiveSubscription } from '../state/live.ts';
 import { currentUserAtom, productNameAtom, sessionAtom } from '../state/session.ts';
 import { Banner } from '../ui/Banner.tsx';
+import { Button } from '../ui/Button.tsx';
 import { Link } from '../ui/Link.tsx';
-import { Page } from '../ui/Page.tsx';
+import { Loading, Page } from '../ui/Page.tsx';
+import { machinePaths } from './machines/MachineRoutes.tsx';
+import { when } from './machines/MachineTabs.tsx';
 
-const areas = [
-  { href: '/businesses', title: 'Businesses', text: 'Pharmacies: their details, machines, settings, users and stats.' },
-  { href: '/groups', title: 'Groups', text: 'Groups of businesses, their linked businesses and administrators.' },
-  { href: '/users', title: 'Support Users', text: 'Who can use this console; add people and manage their roles.' },
-  {
-    href: '/alarmMessageTemplates',
-    title: 'Alarm Message Templates',
-    text: 'The wording sent to pharmacies when a machine raises an alarm.',
-  },
-  {
-    href: '/globalSettings',
-    title: 'Global Settings',
-    text: 'Settings for every business, such as the NHS prescription charge.',
-  },
-] as const;
+/** How many machines each list shows before 'and N more'. */
+const LIST_MAX = 50;
+const levelOrder: Level[] = ['critical', 'error', 'warn', 'info'];
 
-/** `/`: the way into each area of the console. */
+/** `/`: the fleet at a glance, live: online, offline, out of order, active alarms, temperature excursions. */
 export function Dashboard() {
   const user = useAtomValue(currentUserAtom);
   const product = useAtomValue(productNameAtom);
   const session = useAtomValue(sessionAtom);
+  const fleet = useAtomValue(fleetAtom);
+  const connection = useAtomValue(liveConnectionAtom);
+  const load = useSetAtom(loadFleetAtom);
   const loginMessage = session.status === 'active' ? session.session.loginMessage : undefined;
+  useLiveSubscription({ fleet: true });
+  useEffect(() => {
+    const controller = new AbortController();
+    void load(controller.signal);
+    return () => controller.abort();
+  }, [load]);
+
+  const all = Object.values(fleet.machines).sort((a, b) => a.machine.name.localeCompare(b.machine.name));
+  const online = all.filter((m) => m.online);
+  const offline = all.filter((m) => !m.online);
+  const outOfOrder = all.filter((m) => m.machine.outOfOrderStatus !== null);
+  const excursions = all.filter((m) => hasExcursion(m.machine));
+  const names = new Map(all.map((m) => [m.machine.id, m]));
+
   return (
     <Page
       title="Dashboard"
       lead={`Welcome${user?.givenName ? `, ${user.givenName}` : ''}. This is the ${product} support console.`}
+      actions={
+        <Button onPress={() => void load()} isPending={fleet.status === 'loading' && all.length > 0}>
+          Reload
+        </Button>
+      }
     >
       {loginMessage && <Banner tone="info">{loginMessage}</Banner>}
-      <ul className="area-cards">
-        {areas.map((area) => (
-          <li key={area.href} className="area-card">
-            <h2 className="area-card__title">
-              <Link href={area.href}>{area.title}</Link>
+      {connection === 'closed' && fleet.status === 'ready' && (
+        <Banner tone="warning">Live updates are paused; reconnecting…</Banner>
+      )}
+      {fleet.status === 'error' && (
+        <Banner tone="error" action={<Button onPress={() => void load()}>Try again</Button>}>
+          {messageOf(fleet.error)}
+        </Banner>
+      )}
+      {fleet.status === 'loading' && all.length === 0 ? (
+        <Loading label="Loading the fleet…" />
+      ) : (
+        <div className="fleet">
+          <ul className="fleet__counts" aria-label="Fleet">
+            <Count label="Online" value={online.length} tone="ok" />
+            <Count label="Offline" value={offline.length} tone={offline.length > 0 ? 'off' : 'ok'} />
+            <Count label="Out of order" value={outOfOrder.length} tone={outOfOrder.length > 0 ? 'warn' : 'ok'} />
+            <Count label="Active alarms" value={fleet.alarms.length} tone={fleet.alarms.length > 0 ? 'bad' : 'ok'} />
+            <Count
+              label="Temperature excursions"
+              value={excursions.length}
+              tone={excursions.length > 0 ? 'bad' : 'ok'}
+            />
+          </ul>
+
+          <section className="fleet__section" aria-labelledby="alarms-title">
+            <h2 id="alarms-title" className="section-title">
+              Active alarms
             </h2>
-            <p className="area-card__text">{area.text}</p>
-          </li>
-        ))}
-      </ul>
+            <p className="muted">Alarms of the last 24 hours, by level.</p>
+            {fleet.alarms.length === 0 ? (
+              <p className="empty">No active alarms.</p>
+            ) : (
+              levelOrder
+                .filter((level) => levels.includes(level))
+                .map((level) => {
+                  const of = fleet.alarms.filter((a) => a.level === level);
+                  if (of.length === 0) return null;
+                  return (
+                    <section key={level} aria-label={`${level} alarms`} className="fleet__level">
+                      <h3 className="fleet__level-title">
+                        {level} ({of.length})
+                      </h3>
+                      <ul className="fleet__list">
+                        {of.slice(0, LIST_MAX).map((a) => (
+                          <AlarmItem key={a.id} alarm={a} machine={names.get(a.machineId)} />
+                        ))}
+                      </ul>
+                    </section>
+                  );
+                })
+            )}
+          </section>
+
+          <MachineSection
+            title="Temperature excursions"
+            empty="No temperature excursions."
+            machines={excursions}
+            detail={(m) =>
+              m.machine.temperatureStatus
+                ? `3-hour average ${formatTemperature(m.machine.temperatureStatus.average)}`
+                : ''
+            }
+          />
+          <MachineSection
+            title="Out of order"
+            empty="No machines out of order."
+            machines={outOfOrder}
+            detail={(m) =>
+              m.machine.outOfOrderStatus
+                ? `since ${when(m.machine.outOfOrderStatus.at)} by ${m.machine.outOfOrderStatus.userDisplayName}`
+                : ''
+            }
+          />
+          <MachineSection
+            title="Offline"
+            empty="No machines offline."
+            machines={offline}
+            detail={(m) => (m.lastSeen ? `last seen ${when(m.lastSeen)}` : 'never connected')}
+          />
+          <MachineSection title="Online" empty="No machines online." machines={online} detail={() => ''} />
+        </div>
+      )}
     </Page>
+  );
+}
+
+function Count({ label, value, tone }: { label: string; value: number; tone: 'ok' | 'off' | 'warn' | 'bad' }) {
+  return (
+    <li className={`fleet__count fleet__count--${tone}`}>
+      <span className="fleet__count-value">{value}</span>
+      <span className="fleet__count-label">{label}</span>
+    </li>
+  );
+}
+
+function machineLink(m: FleetMachine) {
+  return (
+    <Link href={machinePaths.machine(m.machine.businessId, m.machine.id)}>
+      {m.machine.name}
+      {m.businessName ? ` (${m.businessName})` : ''}
+    </Link>
+  );
+}
+
+function MachineSection(props: {
+  title: string;
+  empty: string;
+  machines: FleetMachine[];
+  detail: (m: FleetMachine) => string;
+}) {
+  const id = `fleet-${props.title.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <section className="fleet__section" aria-labelledby={id}>
+      <h2 id={id} className="section-title">
+        {props.title} ({props.machines.length})
+      </h2>
+      {props.machines.length === 0 ? (
+        <p className="empty">{props.empty}</p>
+      ) : (
+        <ul className="fleet__list">
+          {props.machines.slice(0, LIST_MAX).map((m) => (
+            <li key={m.machine.id}>
+              {machineLink(m)} <span className="muted">{props.detail(m)}</span>
+            </li>
+          ))}
+          {props.machines.length > LIST_MAX && <li className="muted">and {props.machines.length - LIST_MAX} more</li>}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function AlarmItem({ alarm, machine }: { alarm: MachineEvent; machine: FleetMachine | undefined }) {
+  return (
+    <li>
+      {machine ? (
+        machineLink(machine)
+      ) : (
+        <Link href={machinePaths.machine(alarm.businessId, alarm.machineId)}>Machine</Link>
+      )}{' '}
+      <span>
+        {alarm.code} {alarm.message}
+      </span>{' '}
+      <span className="muted">{when(alarm.created)}</span>
+    </li>
   );
 }

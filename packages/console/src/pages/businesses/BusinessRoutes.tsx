@@ -1,4 +1,6 @@
 import { Navigate, Route, Routes, useParams } from 'react-router';
+import { MachineRoutes } from '../machines/MachineRoutes.tsx';
+import { PatientRoutes } from '../patients/PatientRoutes.tsx';
 import { SettingsRoutes } from '../settings/SettingsRoutes.tsx';
 import { UserDetails } from '../users/UserDetails.tsx';
 import { BusinessDetails } from './BusinessDetails.tsx';
@@ -23,6 +25,8 @@ export function BusinessRoutes() {
         <Route path="users/add" element={<AddBusinessUser />} />
         <Route path="users/:userId" element={<UserDetails />} />
         <Route path="settings/*" element={<SettingsRoutes />} />
+        <Route path="machines/*" element={<MachineRoutes />} />
+        <Route path="patients/*" element={<PatientRoutes />} />
       </Route>
     </Routes>
   );

@@ -1,0 +1,248 @@
+import { formatDate, type Machine } from '@medlocker/core';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useEffect, useState } from 'react';
+import { useParams } from 'react-router';
+import { messageOf, rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { useFlashNotice } from '../../shell/flash.ts';
+import { useLiveSubscription } from '../../state/live.ts';
+import { machineLiveAtom, resetMachineLiveAtom } from '../../state/machines.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { Loading } from '../../ui/Page.tsx';
+import { Section } from '../../ui/Section.tsx';
+import { Switch } from '../../ui/Switch.tsx';
+import { Tabs } from '../../ui/Tabs.tsx';
+import { machinePaths } from './MachineRoutes.tsx';
+import { ConnectionBadge } from './MachineStatusBadges.tsx';
+import { MachineContents, MachineEvents, MachineStatusReports } from './MachineTabs.tsx';
+import { PairDialog } from './PairDialog.tsx';
+import { TemperatureTab } from './TemperatureTab.tsx';
+
+const when = (ms: number) => `${formatDate(ms)} ${new Date(ms).toLocaleTimeString('en-GB')}`;
+
+type Confirm = 'archive' | 'payments' | null;
+
+/** SPEC §2 `/machines/{machineId}`: details, Pair, Edit, Archive, out of order, payments, and the tabs. */
+export function MachineDetails() {
+  const { businessId = '', machineId = '' } = useParams();
+  const notice = useFlashNotice();
+  const query = useQuery((signal) => rpc('machines', 'getMachine', { id: machineId }, { signal }), [machineId]);
+  const live = useAtomValue(machineLiveAtom)[machineId];
+  const resetLive = useSetAtom(resetMachineLiveAtom);
+  const [pairing, setPairing] = useState(false);
+  const [confirm, setConfirm] = useState<Confirm>(null);
+  const [pending, setPending] = useState(false);
+  const [actionError, setActionError] = useState<string>();
+  const [message, setMessage] = useState<string>();
+  useLiveSubscription(machineId ? { machineId } : null);
+
+  // A fresh fetch already holds everything pushed before it.
+  useEffect(() => {
+    if (query.data) resetLive(machineId);
+  }, [query.data, machineId, resetLive]);
+
+  if (!query.data) {
+    return (
+      <Section title="Machine">
+        {query.error ? (
+          <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
+            {messageOf(query.error)}
+          </Banner>
+        ) : (
+          <Loading />
+        )}
+      </Section>
+    );
+  }
+
+  const machine: Machine = live?.machine ?? query.data.machine;
+  const online = live?.online ?? query.data.online;
+  const lastSeen = live?.lastSeen !== undefined ? live.lastSeen : query.data.lastSeen;
+  const archived = machine.archived;
+  const outOfOrder = machine.outOfOrderStatus;
+
+  const run = async (action: () => Promise<unknown>, done: string) => {
+    setPending(true);
+    setActionError(undefined);
+    try {
+      await action();
+      setMessage(done);
+      setConfirm(null);
+      query.reload();
+    } catch (e) {
+      setActionError(messageOf(e));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <Section
+      title={machine.name}
+      lead={<ConnectionBadge online={online} outOfOrder={outOfOrder !== null} archived={archived !== null} />}
+      actions={
+        <>
+          {!archived && <Button onPress={() => setPairing(true)}>Pair</Button>}
+          {!archived && (
+            <Link href={machinePaths.edit(businessId, machine.id)} variant="button">
+              Edit
+            </Link>
+          )}
+          <Button variant={archived ? 'secondary' : 'danger'} onPress={() => setConfirm('archive')}>
+            {archived ? 'Unarchive' : 'Archive'}
+          </Button>
+        </>
+      }
+    >
+      {archived && (
+        <Banner tone="warning" title="This machine is archived">
+          Archived on {formatDate(archived.at)}
+          {archived.userDisplayName ? ` by ${archived.userDisplayName}` : ''}. It cannot be edited or paired.
+        </Banner>
+      )}
+      {(message ?? notice) && <Banner tone="success">{message ?? notice}</Banner>}
+      {actionError && !confirm && <Banner tone="error">{actionError}</Banner>}
+
+      <dl className="details">
+        <div className="details__item">
+          <dt>Connection</dt>
+          <dd>
+            {online ? 'Online' : 'Offline'}
+            {lastSeen ? ` · last seen ${when(lastSeen)}` : query.data.paired ? '' : ' · not paired yet'}
+          </dd>
+        </div>
+        <div className="details__item">
+          <dt>Number of slots</dt>
+          <dd>{machine.numberOfSlots}</dd>
+        </div>
+        <div className="details__item">
+          <dt>Out of order</dt>
+          <dd>{outOfOrder ? `Since ${when(outOfOrder.at)}, by ${outOfOrder.userDisplayName}` : 'No, in order'}</dd>
+        </div>
+        <div className="details__item">
+          <dt>Payments</dt>
+          <dd>{machine.paymentsEnabled ? 'Enabled' : 'Disabled'}</dd>
+        </div>
+      </dl>
+
+      <div className="toolbar">
+        <Switch
+          isSelected={outOfOrder !== null}
+          isDisabled={archived !== null || pending}
+          onChange={() =>
+            void run(
+              () => rpc('machines', 'toggleOutOfOrderStatus', { id: machine.id }),
+              outOfOrder ? 'The machine is back in order.' : 'The machine is out of order.',
+            )
+          }
+        >
+          Out of order
+        </Switch>
+        <Switch
+          isSelected={machine.paymentsEnabled}
+          isDisabled={archived !== null || pending}
+          onChange={() => {
+            setActionError(undefined);
+            setConfirm('payments');
+          }}
+        >
+          Payments enabled
+        </Switch>
+      </div>
+
+      <Tabs
+        label="Machine"
+        tabs={[
+          {
+            id: 'events',
+            label: 'Events',
+            content: <MachineEvents machineId={machine.id} pushed={live?.events ?? []} />,
+          },
+          {
+            id: 'contents',
+            label: 'Contents',
+            content: <MachineContents businessId={businessId} machineId={machine.id} />,
+          },
+          {
+            id: 'status',
+            label: 'Status',
+            content: <MachineStatusReports machineId={machine.id} reports={live?.statusReports ?? 0} />,
+          },
+          {
+            id: 'temperature',
+            label: 'Temperature',
+            content: <TemperatureTab machineId={machine.id} updated={live?.temperature?.updated ?? null} />,
+          },
+        ]}
+      />
+
+      {pairing && (
+        <PairDialog
+          machineId={machine.id}
+          onClose={(paired) => {
+            setPairing(false);
+            if (paired) {
+              setMessage('Machine paired.');
+              query.reload();
+            }
+          }}
+        />
+      )}
+
+      <ConfirmDialog
+        title={archived ? `Unarchive ${machine.name}?` : `Archive ${machine.name}?`}
+        isOpen={confirm === 'archive'}
+        onOpenChange={(open) => !open && !pending && setConfirm(null)}
+        cancelLabel="Cancel"
+        confirmLabel={archived ? 'Unarchive' : 'Archive'}
+        tone={archived ? 'primary' : 'danger'}
+        isPending={pending}
+        error={actionError}
+        onConfirm={() =>
+          void run(
+            () => rpc('machines', 'toggleArchive', { id: machine.id }),
+            archived ? 'Machine unarchived.' : 'Machine archived.',
+          )
+        }
+      >
+        <p>
+          {archived
+            ? 'The machine can be edited and paired again.'
+            : 'The locker is disconnected and its credentials revoked; the machine becomes read-only.'}
+        </p>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        title={machine.paymentsEnabled ? 'Disable payments?' : 'Enable payments?'}
+        isOpen={confirm === 'payments'}
+        onOpenChange={(open) => !open && !pending && setConfirm(null)}
+        cancelLabel="Cancel"
+        confirmLabel={machine.paymentsEnabled ? 'Disable payments' : 'Enable payments'}
+        tone="primary"
+        isPending={pending}
+        error={actionError}
+        onConfirm={() =>
+          void run(
+            () =>
+              rpc('machines', 'updateMachine', {
+                id: machine.id,
+                name: machine.name,
+                numberOfSlots: machine.numberOfSlots,
+                paymentsEnabled: !machine.paymentsEnabled,
+              }),
+            machine.paymentsEnabled ? 'Payments disabled.' : 'Payments enabled.',
+          )
+        }
+      >
+        <p>
+          {machine.paymentsEnabled
+            ? 'Patients will no longer be asked to pay at this machine.'
+            : 'Patients will be asked to pay their charges at this machine.'}
+        </p>
+      </ConfirmDialog>
+    </Section>
+  );
+}

@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { ApiError, messageOf, rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Form, FormActions } from '../../ui/Form.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { Loading } from '../../ui/Page.tsx';
+import { Section } from '../../ui/Section.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { machinePaths } from './MachineRoutes.tsx';
+
+/** SPEC §2 `/machines/add` and `/machines/{machineId}/edit`: name and number of slots (SPEC §5). */
+export function MachineFormPage() {
+  const { businessId = '', machineId } = useParams();
+  const navigate = useNavigate();
+  const existing = useQuery(
+    async (signal) => (machineId ? rpc('machines', 'getMachine', { id: machineId }, { signal }) : null),
+    [machineId],
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string>();
+  const [pending, setPending] = useState(false);
+  const title = machineId ? 'Edit machine' : 'Add machine';
+
+  if (machineId && !existing.data) {
+    return (
+      <Section title={title}>
+        {existing.error ? <Banner tone="error">{messageOf(existing.error)}</Banner> : <Loading />}
+      </Section>
+    );
+  }
+  const machine = existing.data?.machine;
+  if (machine?.archived) {
+    return (
+      <Section title={title}>
+        <Banner tone="warning">This machine is archived and cannot be edited.</Banner>
+        <Link href={machinePaths.machine(businessId, machine.id)}>Back to the machine</Link>
+      </Section>
+    );
+  }
+
+  const save = async (data: FormData) => {
+    const name = String(data.get('name') ?? '');
+    const slots = String(data.get('numberOfSlots') ?? '').trim();
+    const local: Record<string, string> = {};
+    if (!name.trim()) local.name = 'Please enter a value';
+    if (!/^\d+$/.test(slots) || Number(slots) < 1) local.numberOfSlots = 'Please enter a positive whole number';
+    setErrors(local);
+    if (Object.keys(local).length > 0) return;
+    setPending(true);
+    setFormError(undefined);
+    try {
+      const form = { name, numberOfSlots: Number(slots), paymentsEnabled: machine?.paymentsEnabled ?? false };
+      const saved = machine
+        ? await rpc('machines', 'updateMachine', { id: machine.id, ...form })
+        : await rpc('machines', 'createMachine', { businessId, ...form });
+      navigate(machinePaths.machine(businessId, saved.machine.id), {
+        state: { notice: machine ? 'Machine saved.' : 'Machine added.' },
+      });
+    } catch (e) {
+      if (e instanceof ApiError && Object.keys(e.fieldErrors).length > 0) setErrors(e.fieldErrors);
+      else if (e instanceof ApiError && e.status === 409) setErrors({ name: e.message });
+      else setFormError(messageOf(e));
+      setPending(false);
+    }
+  };
+
+  return (
+    <Section title={title}>
+      <Form
+        className="form--page"
+        error={formError}
+        validationErrors={errors}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save(new FormData(event.currentTarget));
+        }}
+      >
+        <TextField label="Name" name="name" isRequired defaultValue={machine?.name} autoFocus />
+        <TextField
+          label="Number of slots"
+          name="numberOfSlots"
+          isRequired
+          inputMode="numeric"
+          defaultValue={machine ? String(machine.numberOfSlots) : ''}
+        />
+        <FormActions>
+          <Button type="submit" variant="primary" isPending={pending}>
+            {machine ? 'Save' : 'Add machine'}
+          </Button>
+          <Link
+            href={machine ? machinePaths.machine(businessId, machine.id) : machinePaths.list(businessId)}
+            variant="button"
+          >
+            Cancel
+          </Link>
+        </FormActions>
+      </Form>
+    </Section>
+  );
+}

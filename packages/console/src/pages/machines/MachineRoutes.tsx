@@ -1,0 +1,26 @@
+import { Route, Routes } from 'react-router';
+import { MachineDetails } from './MachineDetails.tsx';
+import { MachineFormPage } from './MachineFormPage.tsx';
+import { MachineList } from './MachineList.tsx';
+
+/** SPEC §2 `/businesses/{businessId}/machines/*`: list, add, details and edit. */
+export function MachineRoutes() {
+  return (
+    <Routes>
+      <Route index element={<MachineList />} />
+      <Route path="add" element={<MachineFormPage />} />
+      <Route path=":machineId" element={<MachineDetails />} />
+      <Route path=":machineId/edit" element={<MachineFormPage />} />
+    </Routes>
+  );
+}
+
+/** The machine pages' URLs. */
+export const machinePaths = {
+  list: (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/machines`,
+  add: (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/machines/add`,
+  machine: (businessId: string, machineId: string) =>
+    `/businesses/${encodeURIComponent(businessId)}/machines/${encodeURIComponent(machineId)}`,
+  edit: (businessId: string, machineId: string) =>
+    `/businesses/${encodeURIComponent(businessId)}/machines/${encodeURIComponent(machineId)}/edit`,
+};

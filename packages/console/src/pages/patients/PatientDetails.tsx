@@ -1,0 +1,116 @@
+import { formatDate } from '@medlocker/core';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { messageOf, rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { useFlashNotice } from '../../shell/flash.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { Loading } from '../../ui/Page.tsx';
+import { Section } from '../../ui/Section.tsx';
+import { patientPaths } from './PatientRoutes.tsx';
+import { addressOf, dateOfBirthOf, displayIdOf } from './patient-format.ts';
+
+/** A patient: details, Edit, and Delete with a confirmation. */
+export function PatientDetails() {
+  const { businessId = '', patientId = '' } = useParams();
+  const navigate = useNavigate();
+  const notice = useFlashNotice();
+  const query = useQuery((signal) => rpc('patients', 'get', { id: patientId }, { signal }), [patientId]);
+  const [deleting, setDeleting] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string>();
+
+  if (!query.data) {
+    return (
+      <Section title="Patient">
+        {query.error ? <Banner tone="error">{messageOf(query.error)}</Banner> : <Loading />}
+      </Section>
+    );
+  }
+  const { patient } = query.data;
+
+  const remove = async () => {
+    setPending(true);
+    setError(undefined);
+    try {
+      await rpc('patients', 'delete', { id: patient.id });
+      navigate(patientPaths.list(businessId), { state: { notice: `${patient.name} was deleted.` } });
+    } catch (e) {
+      setError(messageOf(e));
+      setPending(false);
+    }
+  };
+
+  const item = (label: string, value: string) => (
+    <div className="details__item">
+      <dt>{label}</dt>
+      <dd>{value || '—'}</dd>
+    </div>
+  );
+
+  return (
+    <Section
+      title={patient.name}
+      actions={
+        !patient.deleted && (
+          <>
+            <Link href={patientPaths.edit(businessId, patient.id)} variant="button">
+              Edit
+            </Link>
+            <Button variant="danger" onPress={() => setDeleting(true)}>
+              Delete
+            </Button>
+          </>
+        )
+      }
+    >
+      {notice && <Banner tone="success">{notice}</Banner>}
+      {patient.deleted && (
+        <Banner tone="warning">
+          Deleted on {formatDate(patient.deleted.deletedAt)} by {patient.deleted.deletedByDisplayName}.
+        </Banner>
+      )}
+      <dl className="details">
+        {item('ID', displayIdOf(patient.displayId))}
+        {item('Name', patient.name)}
+        {item('Date of birth', dateOfBirthOf(patient.dateOfBirth))}
+        {item('Email', patient.email ?? '')}
+        {item('Mobile', patient.mobileNumber ?? '')}
+        {item('Address', addressOf(patient.address))}
+        {item(
+          'Last SMS failure',
+          patient.lastSmsFailure
+            ? `${patient.lastSmsFailure.error} (${formatDate(patient.lastSmsFailure.timestamp)})`
+            : 'None',
+        )}
+        {item(
+          'Last email failure',
+          patient.lastEmailFailure
+            ? `${patient.lastEmailFailure.error} (${formatDate(patient.lastEmailFailure.timestamp)})`
+            : 'None',
+        )}
+      </dl>
+      <p>
+        <Link href={patientPaths.list(businessId)}>Back to patients</Link>
+      </p>
+      <ConfirmDialog
+        title="Delete patient?"
+        isOpen={deleting}
+        onOpenChange={(open) => !open && !pending && setDeleting(false)}
+        cancelLabel="Keep patient"
+        confirmLabel="Delete patient"
+        onConfirm={() => void remove()}
+        isPending={pending}
+        error={error}
+      >
+        <p>
+          {patient.name} ({displayIdOf(patient.displayId)}) will be removed from the patient list. Their orders are
+          kept.
+        </p>
+      </ConfirmDialog>
+    </Section>
+  );
+}

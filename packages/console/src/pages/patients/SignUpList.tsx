@@ -1,0 +1,149 @@
+import type { PatientSignUp } from '@medlocker/core';
+import { useAtom } from 'jotai';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { ApiError, messageOf, rpc } from '../../api/client.ts';
+import { usePagedQuery } from '../../api/queries.ts';
+import { signUpsPastAtom } from '../../state/patients.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { Form } from '../../ui/Form.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { Section } from '../../ui/Section.tsx';
+import { Switch } from '../../ui/Switch.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { type VirtualColumn, VirtualList } from '../../ui/VirtualList.tsx';
+import { patientPaths } from './PatientRoutes.tsx';
+import { dateOfBirthOf } from './patient-format.ts';
+
+/** `/patients/signUps`: waiting sign-ups (or past ones), each convertible to a patient under a display id. */
+export function SignUpList() {
+  const { businessId = '' } = useParams();
+  const navigate = useNavigate();
+  const [past, setPast] = useAtom(signUpsPastAtom);
+  const [converting, setConverting] = useState<PatientSignUp | null>(null);
+  const list = usePagedQuery(
+    async (nextToken, signal) => {
+      const page = await rpc('signUps', 'list', { businessId, past, nextToken }, { signal });
+      return { items: page.signUps, nextToken: page.nextToken };
+    },
+    [businessId, past],
+  );
+
+  const columns: VirtualColumn<PatientSignUp>[] = [
+    { key: 'name', header: 'Name', width: 'minmax(10rem, 1.5fr)', render: (s) => `${s.firstName} ${s.lastName}` },
+    { key: 'dob', header: 'Date of birth', width: '8rem', render: (s) => dateOfBirthOf(s.dateOfBirth) },
+    {
+      key: 'contact',
+      header: 'Contact',
+      width: 'minmax(10rem, 1.5fr)',
+      render: (s) => s.mobileNumber ?? s.email ?? '—',
+    },
+    { key: 'status', header: 'Status', width: '7rem', render: (s) => s.status },
+    {
+      key: 'actions',
+      header: 'Actions',
+      width: '8rem',
+      render: (s) =>
+        s.status === 'new' || s.status === 'validated' ? (
+          <Button variant="quiet" onPress={() => setConverting(s)} aria-label={`Convert ${s.firstName} ${s.lastName}`}>
+            Convert
+          </Button>
+        ) : (
+          '—'
+        ),
+    },
+  ];
+
+  return (
+    <Section
+      title="Sign-ups"
+      actions={
+        <Link href={patientPaths.list(businessId)} variant="button">
+          Patients
+        </Link>
+      }
+    >
+      <div className="toolbar">
+        <Switch isSelected={past} onChange={setPast}>
+          Show past sign-ups
+        </Switch>
+      </div>
+      {list.error ? (
+        <Banner tone="error" action={<Button onPress={list.reload}>Try again</Button>}>
+          {messageOf(list.error)}
+        </Banner>
+      ) : (
+        <VirtualList
+          label="Sign-ups"
+          columns={columns}
+          items={list.items}
+          rowKey={(s) => s.id}
+          hasMore={list.hasMore}
+          isLoading={list.isLoading}
+          onLoadMore={list.loadMore}
+          emptyText={past ? 'No past sign-ups.' : 'No sign-ups waiting.'}
+        />
+      )}
+      {converting && (
+        <ConvertDialog
+          signUp={converting}
+          onClose={(patientId) => {
+            setConverting(null);
+            if (patientId)
+              navigate(patientPaths.patient(businessId, patientId), { state: { notice: 'Sign-up converted.' } });
+          }}
+        />
+      )}
+    </Section>
+  );
+}
+
+function ConvertDialog({ signUp, onClose }: { signUp: PatientSignUp; onClose: (patientId?: string) => void }) {
+  const [displayId, setDisplayId] = useState('');
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+  const convert = async () => {
+    setPending(true);
+    setError(undefined);
+    try {
+      const { patient } = await rpc('signUps', 'convert', { id: signUp.id, displayId: displayId.trim() });
+      onClose(patient.id);
+    } catch (e) {
+      setError(e instanceof ApiError ? (Object.values(e.fieldErrors)[0] ?? e.formMessage) : messageOf(e));
+      setPending(false);
+    }
+  };
+  return (
+    <Dialog title={`Convert ${signUp.firstName} ${signUp.lastName}`} isOpen onOpenChange={(open) => !open && onClose()}>
+      <Form
+        validationErrors={error ? { displayId: error } : {}}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void convert();
+        }}
+      >
+        <div className="dialog__body">
+          <TextField
+            label="ID"
+            name="displayId"
+            description="The patient's ID in this business, often their NHS number."
+            value={displayId}
+            onChange={setDisplayId}
+            isRequired
+            autoFocus
+          />
+        </div>
+        <div className="dialog__actions">
+          <Button onPress={() => onClose()} isDisabled={pending}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="primary" isPending={pending}>
+            Convert
+          </Button>
+        </div>
+      </Form>
+    </Dialog>
+  );
+}

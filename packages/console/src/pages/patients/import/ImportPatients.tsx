@@ -1,0 +1,208 @@
+import { type CsvInspection, type CsvMapping, csvFileMessages, type ImportBatch, type RowError } from '@medlocker/core';
+import { useRef, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { messageOf, rpc } from '../../../api/client.ts';
+import { Banner } from '../../../ui/Banner.tsx';
+import { Button } from '../../../ui/Button.tsx';
+import { DropZone } from '../../../ui/DropZone.tsx';
+import { Loading } from '../../../ui/Page.tsx';
+import { ProgressBar } from '../../../ui/ProgressBar.tsx';
+import { Section } from '../../../ui/Section.tsx';
+import type { FromImportWorker } from '../../../workers/import-protocol.ts';
+import { patientPaths } from '../PatientRoutes.tsx';
+import { ErrorTable, FirstLineStep, MappingStep } from './ImportSteps.tsx';
+import { guessMapping } from './mapping-guess.ts';
+import { useImportWorker } from './use-import-worker.ts';
+
+type Step = 'choose' | 'parsing' | 'firstLine' | 'mapping' | 'importing' | 'finished';
+type Counts = { processed: number; created: number; updated: number; unchanged: number };
+const noCounts: Counts = { processed: 0, created: 0, updated: 0, unchanged: 0 };
+
+/**
+ * SPEC §2/§4 patient CSV import: choose a file (click or drop), parse, say whether the first line is
+ * patient data or field names, map the columns, import with progress and Cancel, then the errors
+ * and the count. Parsing and row checks run in a Web Worker; this page sends each 1024-row batch to
+ * patients.batchUpsertPatients and acknowledges it, and the worker reads on only then.
+ */
+export function ImportPatients() {
+  const { businessId = '' } = useParams();
+  const navigate = useNavigate();
+  const [step, setStep] = useState<Step>('choose');
+  const [file, setFile] = useState<File | null>(null);
+  const [fileError, setFileError] = useState<{ message: string; problems: string[] } | null>(null);
+  const [inspection, setInspection] = useState<CsvInspection | null>(null);
+  const [firstLine, setFirstLine] = useState<'data' | 'fields'>('data');
+  const [mapping, setMapping] = useState<CsvMapping>([]);
+  const [rowsDone, setRowsDone] = useState(0);
+  const [errors, setErrors] = useState<RowError[]>([]);
+  const [counts, setCounts] = useState<Counts>(noCounts);
+  const [cancelled, setCancelled] = useState(false);
+  const [failure, setFailure] = useState<string>();
+  const cancelRef = useRef(false);
+
+  const totalRows = inspection ? Math.max(0, inspection.nonEmptyRows - (firstLine === 'fields' ? 1 : 0)) : 0;
+
+  const sendBatch = async (batch: ImportBatch) => {
+    const found: RowError[] = [...batch.errors];
+    if (batch.patients.length > 0) {
+      try {
+        const answer = await rpc('patients', 'batchUpsertPatients', { businessId, patients: batch.patients });
+        for (const outcome of answer.results) {
+          if (outcome.status === 'invalid') {
+            found.push({ row: batch.rows[outcome.index] ?? 0, errors: outcome.errors ?? ['refused'] });
+          }
+        }
+        setCounts((c) => ({
+          processed: c.processed + answer.created + answer.updated + answer.unchanged,
+          created: c.created + answer.created,
+          updated: c.updated + answer.updated,
+          unchanged: c.unchanged + answer.unchanged,
+        }));
+      } catch (error) {
+        // The server could not take the batch: stop here, keep what was imported.
+        setFailure(messageOf(error));
+        cancelRef.current = true;
+        send({ type: 'cancel' });
+      }
+    }
+    found.sort((a, b) => a.row - b.row);
+    if (found.length > 0) setErrors((before) => [...before, ...found]);
+    setRowsDone(batch.rowsDone);
+    send({ type: 'ack' });
+  };
+
+  const send = useImportWorker((message: FromImportWorker) => {
+    switch (message.type) {
+      case 'inspected':
+        setInspection(message.inspection);
+        setStep('firstLine');
+        return;
+      case 'fileError':
+        setFileError({ message: message.message, problems: message.problems });
+        setStep('choose');
+        return;
+      case 'batch':
+        void sendBatch(message.batch);
+        return;
+      case 'done':
+        setRowsDone(message.rowsDone);
+        setCancelled(message.cancelled || cancelRef.current);
+        setStep('finished');
+        return;
+      case 'failed':
+        setFailure(message.message || csvFileMessages.unknown);
+        setCancelled(true);
+        setStep(step === 'importing' ? 'finished' : 'choose');
+        return;
+    }
+  });
+
+  const choose = (chosen: File) => {
+    setFile(chosen);
+    setFileError(null);
+    setFailure(undefined);
+    setStep('parsing');
+    send({ type: 'inspect', file: chosen });
+  };
+
+  const startImport = () => {
+    if (!file) return;
+    cancelRef.current = false;
+    setErrors([]);
+    setCounts(noCounts);
+    setRowsDone(0);
+    setCancelled(false);
+    setFailure(undefined);
+    setStep('importing');
+    send({ type: 'import', file, firstLine, mapping });
+  };
+
+  const cancel = () => {
+    cancelRef.current = true;
+    send({ type: 'cancel' });
+  };
+
+  const percentage = totalRows === 0 ? 100 : Math.min(100, Math.round((rowsDone / totalRows) * 100));
+
+  return (
+    <Section title="Import patients" lead={file && step !== 'choose' ? `File: ${file.name}` : undefined}>
+      {failure && <Banner tone="error">{failure}</Banner>}
+      {step === 'choose' && (
+        <>
+          {fileError && (
+            <Banner tone="error" title={fileError.message}>
+              {fileError.problems.length > 0 && (
+                <ul className="problems">
+                  {fileError.problems.map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
+              )}
+            </Banner>
+          )}
+          <p>Choose a CSV file of patients: one patient per line, the same columns on every line.</p>
+          <DropZone
+            label="Patient CSV file"
+            acceptedFileTypes={['text/csv', '.csv', 'text/plain']}
+            onFile={choose}
+            buttonLabel="Choose file"
+          />
+        </>
+      )}
+      {step === 'parsing' && <Loading label="Reading the file…" />}
+      {step === 'firstLine' && inspection && (
+        <FirstLineStep
+          firstRow={inspection.firstRow}
+          onChoose={(choice) => {
+            setFirstLine(choice);
+            setMapping(choice === 'fields' ? guessMapping(inspection.firstRow) : inspection.firstRow.map(() => null));
+            setStep('mapping');
+          }}
+          onBack={() => setStep('choose')}
+        />
+      )}
+      {step === 'mapping' && inspection && (
+        <MappingStep
+          inspection={inspection}
+          firstLine={firstLine}
+          mapping={mapping}
+          onChange={setMapping}
+          onBack={() => setStep('firstLine')}
+          onImport={startImport}
+        />
+      )}
+      {(step === 'importing' || step === 'finished') && (
+        <>
+          {step === 'importing' ? (
+            <>
+              <ProgressBar label="Importing…" value={percentage} />
+              <div className="form__actions">
+                <Button isDisabled>Back</Button>
+                <Button variant="danger" onPress={cancel} isDisabled={cancelRef.current}>
+                  Cancel
+                </Button>
+              </div>
+            </>
+          ) : (
+            <div className="import-result" role="status">
+              <h3 className="import-result__title">{cancelled ? 'Import cancelled' : 'Import complete'}</h3>
+              <p>
+                {counts.processed} {counts.processed === 1 ? 'patient' : 'patients'} processed ({counts.created} added,{' '}
+                {counts.updated} updated, {counts.unchanged} unchanged); {errors.length}{' '}
+                {errors.length === 1 ? 'row' : 'rows'} with errors.
+              </p>
+            </div>
+          )}
+          <ErrorTable errors={errors} />
+          {step === 'finished' && (
+            <div className="form__actions">
+              <Button variant="primary" onPress={() => navigate(patientPaths.list(businessId))}>
+                Complete
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+    </Section>
+  );
+}

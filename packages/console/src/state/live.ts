@@ -1,0 +1,143 @@
+import { atom } from 'jotai';
+import { useEffect, useRef } from 'react';
+import { store } from './store.ts';
+
+/**
+ * The console's one live connection: a WebSocket to the console hub (`/ws`) per tab.
+ *
+ * - `useLiveSubscription(topic)`: while a component is mounted, the tab is subscribed to pushes of a
+ *   business (`{ businessId }`), a machine (`{ machineId }`), a group (`{ groupId }`) or the whole fleet
+ *   (`{ fleet: true }`). Subscriptions are counted by key, so two components asking for the same topic
+ *   share it; the socket opens with the first and closes a little after the last goes.
+ * - `onLivePush(listener)`: state modules register here (at module load) and write what they need into
+ *   the jotai store with `store.set` (see state/machines.ts, state/fleet.ts). Returns an unsubscribe.
+ * - `useLivePush(listener)`: the same from a component while it is mounted (e.g. reload on `archived`).
+ * - `liveConnectionAtom`: 'connecting' | 'open' | 'closed', for a "live updates paused" hint.
+ *
+ * Pushes are `{ action, params }` (SPEC §3 WebSocket message body): statusUpdate, machineEvent,
+ * temperature, notification, archived, unarchived, switchBusiness. The socket reconnects with
+ * exponential backoff and full jitter (1 s doubling to 30 s) and subscribes again to every topic.
+ */
+
+export type LiveTopic = { businessId: string } | { machineId: string } | { groupId: string } | { fleet: true };
+export type LivePush = { action: string; params: Record<string, unknown> };
+export type LiveListener = (push: LivePush) => void;
+export type LiveConnection = 'connecting' | 'open' | 'closed';
+
+const connectionAtom = atom<LiveConnection>('closed');
+/** Where the live connection stands. */
+export const liveConnectionAtom = atom((get) => get(connectionAtom));
+
+const listeners = new Set<LiveListener>();
+const topics = new Map<string, { topic: LiveTopic; count: number }>();
+let socket: WebSocket | null = null;
+let attempt = 0;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+let idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** A stable key per topic: 'business:b_1', 'machine:m_2', 'group:g_3', 'fleet'. */
+export function topicKey(topic: LiveTopic): string {
+  if ('businessId' in topic) return `business:${topic.businessId}`;
+  if ('machineId' in topic) return `machine:${topic.machineId}`;
+  if ('groupId' in topic) return `group:${topic.groupId}`;
+  return 'fleet';
+}
+
+/** Registers a listener for every push; returns the function that removes it. */
+export function onLivePush(listener: LiveListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function send(action: 'subscribe' | 'unsubscribe', topic: LiveTopic) {
+  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ action, params: topic }));
+}
+
+function connect() {
+  clearTimeout(retryTimer);
+  if (socket || topics.size === 0) return;
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  const ws = new WebSocket(url);
+  socket = ws;
+  store.set(connectionAtom, 'connecting');
+  ws.onopen = () => {
+    attempt = 0;
+    store.set(connectionAtom, 'open');
+    for (const { topic } of topics.values()) send('subscribe', topic);
+  };
+  ws.onmessage = (event) => {
+    let push: LivePush;
+    try {
+      push = JSON.parse(String(event.data)) as LivePush;
+    } catch {
+      return;
+    }
+    if (!push || typeof push.action !== 'string') return;
+    for (const listener of listeners) {
+      try {
+        listener({ action: push.action, params: push.params ?? {} });
+      } catch (error) {
+        console.warn('live listener failed', error);
+      }
+    }
+  };
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    socket = null;
+    store.set(connectionAtom, 'closed');
+    if (topics.size === 0) return;
+    // Full jitter: a server restart does not bring every console back in the same second.
+    const delay = Math.random() * Math.min(30_000, 1000 * 2 ** attempt++);
+    retryTimer = setTimeout(connect, delay);
+  };
+}
+
+function disconnectWhenIdle() {
+  clearTimeout(idleTimer);
+  // A page change unsubscribes then subscribes again at once: keep the socket through it.
+  idleTimer = setTimeout(() => {
+    if (topics.size > 0 || !socket) return;
+    const ws = socket;
+    socket = null;
+    ws.close();
+    store.set(connectionAtom, 'closed');
+  }, 5_000);
+}
+
+/** Subscribes the tab to a topic; returns the function that lets go of it. */
+export function subscribeLive(topic: LiveTopic): () => void {
+  const key = topicKey(topic);
+  const held = topics.get(key);
+  if (held) held.count++;
+  else {
+    topics.set(key, { topic, count: 1 });
+    send('subscribe', topic);
+  }
+  connect();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const entry = topics.get(key);
+    if (!entry) return;
+    if (--entry.count === 0) {
+      topics.delete(key);
+      send('unsubscribe', topic);
+      if (topics.size === 0) disconnectWhenIdle();
+    }
+  };
+}
+
+/** Keeps the tab subscribed to `topic` while the component is mounted (null: nothing yet). */
+export function useLiveSubscription(topic: LiveTopic | null): void {
+  const key = topic ? topicKey(topic) : null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key names the topic
+  useEffect(() => (topic ? subscribeLive(topic) : undefined), [key]);
+}
+
+/** Calls `listener` for every push while the component is mounted (the latest listener is used). */
+export function useLivePush(listener: LiveListener): void {
+  const ref = useRef(listener);
+  ref.current = listener;
+  useEffect(() => onLivePush((push) => ref.current(push)), []);
+}

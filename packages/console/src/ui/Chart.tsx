@@ -1,0 +1,89 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+
+export type ChartPoint = { at: number; value: number };
+
+export type LineChartProps = {
+  /** Names the chart for screen readers; `summary` says what it shows in words. */
+  label: string;
+  summary: string;
+  points: ChartPoint[];
+  unit: string;
+  /** The allowed band, shaded; points outside it are marked. */
+  band?: { min: number; max: number };
+  height?: number;
+};
+
+const colours = { line: '#005eb8', band: 'rgba(0, 112, 60, 0.12)', bandEdge: '#00703c', out: '#b0201a' };
+
+/**
+ * A time-series line chart (uPlot, canvas) with an optional allowed band shaded and the points
+ * outside it marked in red. The canvas is hidden from screen readers; `summary` is read instead.
+ */
+export function LineChart({ label, summary, points, unit, band, height = 260 }: LineChartProps) {
+  const boxRef = useRef<HTMLDivElement>(null);
+  const plotRef = useRef<uPlot | null>(null);
+
+  useEffect(() => {
+    const box = boxRef.current;
+    if (!box) return;
+    const xs = points.map((p) => p.at);
+    const ys = points.map((p) => p.value);
+    const outside = band ? ys.map((v) => (v < band.min || v > band.max ? v : null)) : ys.map(() => null);
+    const data: uPlot.AlignedData = band ? [xs, ys, xs.map(() => band.max), xs.map(() => band.min), outside] : [xs, ys];
+    const series: uPlot.Series[] = [
+      {},
+      { label: `Reading (${unit})`, stroke: colours.line, width: 2 },
+      ...(band
+        ? [
+            { label: `Upper limit (${unit})`, stroke: colours.bandEdge, width: 1, dash: [4, 4] },
+            { label: `Lower limit (${unit})`, stroke: colours.bandEdge, width: 1, dash: [4, 4] },
+            {
+              label: 'Outside the band',
+              stroke: colours.out,
+              width: 0,
+              paths: () => null,
+              points: { show: true, size: 8, fill: colours.out, stroke: colours.out },
+            },
+          ]
+        : []),
+    ];
+    const plot = new uPlot(
+      {
+        width: box.clientWidth || 600,
+        height,
+        ms: 1,
+        series,
+        bands: band ? [{ series: [2, 3], fill: colours.band }] : [],
+        scales: band
+          ? {
+              y: {
+                range: (_u, lo, hi) => [Math.min(lo ?? band.min, band.min) - 2, Math.max(hi ?? band.max, band.max) + 2],
+              },
+            }
+          : {},
+        axes: [{}, { label: unit }],
+        legend: { show: true },
+      },
+      data,
+      box,
+    );
+    plotRef.current = plot;
+    const resize = new ResizeObserver(() => plot.setSize({ width: box.clientWidth || 600, height }));
+    resize.observe(box);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+      plotRef.current = null;
+    };
+  }, [points, band, unit, height]);
+
+  return (
+    <figure className="chart">
+      <figcaption className="visually-hidden">
+        {label}. {summary}
+      </figcaption>
+      <div ref={boxRef} className="chart__plot" aria-hidden="true" />
+    </figure>
+  );
+}
