@@ -49,10 +49,10 @@ export const likePrefix = (text: string): string => `${text.toLowerCase().replac
  * A case-insensitive name prefix as SQL. `like 'abc%'` alone becomes an index range only when the
  * database collation is exactly "C"; under C.UTF-8 or en_GB PostgreSQL walks the ordered name index
  * filtering row by row (bench/businesses: ~150 ms on 100,000 rows). So the prefix is also given as a
- * range: byte-wise (`~>=~ 'abc' and ~<~ 'abd'`, what the text_pattern_ops index serves under any
- * collation), and, when the collation orders by code point (C, POSIX, C.UTF-8), in the collation's
- * own order too, which the (lower(name), id) indexes take as their Index Cond while still giving rows
- * in page order. The `like` keeps the answer exact whatever the ranges do.
+ * range: when the collation orders by code point (C, POSIX, C.UTF-8), in the collation's own order,
+ * which the (lower(name), id) indexes take as their Index Cond while giving rows in page order;
+ * otherwise byte-wise (`~>=~ 'abc' and ~<~ 'abd'`), what the text_pattern_ops index serves under any
+ * collation. The `like` keeps the answer exact whatever the ranges do.
  */
 export function prefixMatch(text: string, codePointCollation = false) {
   const lower = text.toLowerCase();
@@ -63,8 +63,10 @@ export function prefixMatch(text: string, codePointCollation = false) {
   if (last >= 0xd800 && last <= 0xdfff) return sql<boolean>`lower(name) like ${like}`;
   const upper = `${lower.slice(0, -1)}${String.fromCharCode(last + 1)}`;
   const bytewise = sql<boolean>`lower(name) ~>=~ ${lower} and lower(name) ~<~ ${upper} and lower(name) like ${like}`;
+  // In code point order the plain range is the byte-wise one: given both, the planner may pick a
+  // bitmap of the pattern index and a sort over the ordered walk (measured: 23 ms against 1 ms).
   return codePointCollation
-    ? sql<boolean>`lower(name) >= ${lower} and lower(name) < ${upper} and ${bytewise}`
+    ? sql<boolean>`lower(name) >= ${lower} and lower(name) < ${upper} and lower(name) like ${like}`
     : bytewise;
 }
 
