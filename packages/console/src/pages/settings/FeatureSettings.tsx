@@ -35,11 +35,9 @@ export function FeatureSettingsPage() {
         </Banner>
       ) : query.data ? (
         <FeatureForm
-          key={query.data.updated ?? 0}
           businessId={business.id}
           initial={query.data.settings}
           archived={query.data.archived || Boolean(business.archived)}
-          onSaved={query.reload}
         />
       ) : (
         <Loading />
@@ -52,12 +50,10 @@ function FeatureForm({
   businessId,
   initial,
   archived,
-  onSaved,
 }: {
   businessId: string;
   initial: BusinessFeatureSettings;
   archived: boolean;
-  onSaved: () => void;
 }) {
   const [s, setS] = useState(initial);
   const [senderName, setSenderName] = useState(initial.smsSenderName ?? '');
@@ -76,7 +72,7 @@ function FeatureForm({
     setFieldErrors({});
     setSaved(false);
     try {
-      await rpc('businessSettings', 'updateBusinessFeatureSettings', {
+      const features = await rpc('businessSettings', 'updateBusinessFeatureSettings', {
         businessId,
         settings: {
           autoBarcodes: s.autoBarcodes,

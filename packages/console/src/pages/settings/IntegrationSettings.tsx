@@ -29,6 +29,7 @@ export function IntegrationSettings() {
     [business.id],
   );
   const [revealed, setRevealed] = useState<{ label: string; secret: string } | null>(null);
+  const [notice, setNotice] = useState<string>();
 
   return (
     <SettingsHeader title="Integration">
@@ -39,6 +40,7 @@ export function IntegrationSettings() {
       ) : query.data ? (
         <>
           <ReadOnlyNotice archived={query.data.archived || Boolean(business.archived)} />
+          {notice && <Banner tone="success">{notice}</Banner>}
           {revealed && (
             <SecretReveal label={revealed.label} secret={revealed.secret} onDone={() => setRevealed(null)} />
           )}
@@ -47,6 +49,7 @@ export function IntegrationSettings() {
               client={query.data.client}
               archived={query.data.archived}
               onNewSecret={(label, secret) => {
+                setNotice(undefined);
                 setRevealed({ label, secret });
                 query.reload();
               }}
@@ -59,7 +62,8 @@ export function IntegrationSettings() {
             client={query.data.client}
             partners={query.data.partners}
             archived={query.data.archived}
-            onSaved={(webhookSecret) => {
+            onSaved={(message, webhookSecret) => {
+              setNotice(message);
               if (webhookSecret) setRevealed({ label: 'webhook signing secret', secret: webhookSecret });
               query.reload();
             }}
@@ -186,7 +190,7 @@ function ClientForm({
   client: IntegrationClientView | null;
   partners: IntegrationPartner[];
   archived: boolean;
-  onSaved: (webhookSecret: string | null) => void;
+  onSaved: (message: string, webhookSecret: string | null) => void;
 }) {
   const [f, setF] = useState<Fields>({
     partnerId: client?.partnerId ?? null,
@@ -198,13 +202,11 @@ function ClientForm({
   });
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
-  const [notice, setNotice] = useState<string>();
   const [pending, setPending] = useState(false);
 
   const submit = async () => {
     setPending(true);
     setError(undefined);
-    setNotice(undefined);
     setFieldErrors({});
     try {
       const answer = await rpc('integration', 'createOrUpdateIntegrationClient', {
@@ -218,8 +220,7 @@ function ClientForm({
         // The masked secret keeps the stored one (SPEC §4).
         ...(client ? { secret: client.secret } : {}),
       });
-      setNotice(client ? 'Integration saved.' : 'Integration added.');
-      onSaved(answer.webhookSecret);
+      onSaved(client ? 'Integration saved.' : 'Integration added.', answer.webhookSecret);
     } catch (e) {
       const { fields, form } = errorsOf(e);
       setFieldErrors(fields);
@@ -234,7 +235,6 @@ function ClientForm({
       <h3 id="client-title" className="panel__title">
         {client ? 'Integration client' : 'Add an integration'}
       </h3>
-      {notice && <Banner tone="success">{notice}</Banner>}
       <Form
         className="form--page"
         error={error}
