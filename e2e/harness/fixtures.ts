@@ -2,6 +2,7 @@ import {
   type APIRequestContext,
   test as base,
   expect,
+  type Locator,
   type Page,
   request as playwrightRequest,
 } from '@playwright/test';
@@ -170,4 +171,160 @@ export async function logInAsAdmin(page: Page) {
   await page.goto('/auth/login');
   await logIn(page, admin.email, admin.password);
   await expect(page.getByRole('region', { name: 'Your account' })).toBeVisible();
+}
+
+// ---- machines, lockers and patients (machines, dashboard, import and patients specs) ----
+
+/** A machine in `businessId`, named uniquely unless a name is given. */
+export async function createMachine(
+  businessId: string,
+  name?: string,
+): Promise<{ id: string; name: string; businessId: string }> {
+  const { machine } = await asAdmin<{ machine: { id: string; name: string; businessId: string } }>(
+    'machines/createMachine',
+    { businessId, name: name ?? uniqueName('Locker'), numberOfSlots: 40 },
+  );
+  return machine;
+}
+
+async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export type LockerView = { index: number; status: string; machineId: string | null; outOfOrder: boolean };
+
+/** A running packages/locker-sim child process: one locker that pairs with a user code. */
+export type SimulatedLocker = {
+  /** The user code it printed ('KDNV-QXRT'), for the Pair dialog. */
+  userCode: string;
+  /** GET its control API's view of the locker. */
+  view(): Promise<LockerView>;
+  /** POST a step to its control API, e.g. `{ do: 'alarm', code: 'EM_0016' }`. */
+  control(step: Record<string, unknown>): Promise<void>;
+  /** Everything it printed so far. */
+  output(): string;
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts the locker simulator against the harness server, in plain mode with its own state directory
+ * and control port, and waits for the user code it prints. Stop it in afterEach.
+ */
+export async function startLocker(): Promise<SimulatedLocker> {
+  const { spawn } = await import('node:child_process');
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join, resolve } = await import('node:path');
+  const repo = resolve(import.meta.dirname, '../..');
+  const stateDir = await mkdtemp(join(tmpdir(), 'medlocker-sim-'));
+  const controlPort = await freePort();
+  const child = spawn(
+    join(repo, 'node_modules/.bin/bun'),
+    [
+      join(repo, 'packages/locker-sim/src/main.ts'),
+      '--api',
+      baseURL,
+      '--plain',
+      '--state-dir',
+      stateDir,
+      '--control-port',
+      String(controlPort),
+      '--reading-interval',
+      '1',
+      '--batch',
+      '2',
+    ],
+    { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let printed = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    printed += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    printed += chunk.toString();
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    await rm(stateDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 15_000;
+  let userCode: string | undefined;
+  while (!userCode) {
+    userCode = printed.match(/pair me with code (\S+)/)?.[1];
+    if (userCode) break;
+    if (Date.now() > deadline || child.exitCode !== null) {
+      await stop();
+      throw new Error(`locker-sim printed no user code:\n${printed}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const controlUrl = `http://127.0.0.1:${controlPort}/lockers`;
+  return {
+    userCode,
+    output: () => printed,
+    stop,
+    async view() {
+      const response = await fetch(controlUrl);
+      const body = (await response.json()) as LockerView[] | { lockers: LockerView[] };
+      const lockers = Array.isArray(body) ? body : body.lockers;
+      const locker = lockers[0];
+      if (!locker) throw new Error('the simulator reports no locker');
+      return locker;
+    },
+    async control(step) {
+      const response = await fetch(`${controlUrl}/1`, { method: 'POST', body: JSON.stringify(step) });
+      if (!response.ok) throw new Error(`locker-sim control answered ${response.status}: ${await response.text()}`);
+    },
+  };
+}
+
+/**
+ * Drops `content` as a file named `name` on a drop zone, the way a browser does:
+ * a DataTransfer built in the page carries the File through dragenter, dragover and drop.
+ */
+export async function dropFile(zone: Locator, name: string, content: string) {
+  const dataTransfer = await zone.page().evaluateHandle(
+    ({ name, content }) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([content], name, { type: 'text/csv' }));
+      // A drag from the desktop allows any operation; a DataTransfer made by script says 'none' and
+      // ignores assignments outside a real drag, so the page is told what a real one would say.
+      let dropEffect = 'none';
+      Object.defineProperty(transfer, 'effectAllowed', { value: 'all' });
+      Object.defineProperty(transfer, 'dropEffect', {
+        get: () => dropEffect,
+        set: (v: string) => {
+          dropEffect = v;
+        },
+      });
+      // A dragged desktop file is a file-system entry; one added by script has none.
+      const proto = DataTransferItem.prototype as DataTransferItem & { __e2eEntry?: boolean };
+      if (!proto.__e2eEntry) {
+        const original = proto.webkitGetAsEntry;
+        proto.webkitGetAsEntry = function (this: DataTransferItem) {
+          return (
+            original.call(this) ??
+            (this.kind === 'file' ? ({ isFile: true, isDirectory: false } as FileSystemEntry) : null)
+          );
+        };
+        proto.__e2eEntry = true;
+      }
+      return transfer;
+    },
+    { name, content },
+  );
+  for (const type of ['dragenter', 'dragover', 'drop']) await zone.dispatchEvent(type, { dataTransfer });
 }

@@ -1,0 +1,60 @@
+import {
+  admin,
+  expect as baseExpect,
+  createBusiness,
+  createMachine,
+  logIn,
+  type SimulatedLocker,
+  startLocker,
+  test,
+} from './harness/fixtures.ts';
+
+/** The fleet dashboard (`/`): machines online, offline, out of order and alarms, live. */
+
+const expect = baseExpect.configure({ timeout: 25_000 });
+test.describe.configure({ timeout: 120_000 });
+
+let locker: SimulatedLocker | undefined;
+
+test.afterEach(async () => {
+  await locker?.stop();
+  locker = undefined;
+});
+
+test('a newly paired locker turns online on the dashboard and its alarm appears, without a reload', async ({
+  page,
+}) => {
+  const business = await createBusiness();
+  const machine = await createMachine(business.id);
+  locker = await startLocker();
+
+  await page.goto('/auth/login');
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  const offline = page.getByRole('region', { name: /^Offline/ });
+  const online = page.getByRole('region', { name: /^Online/ });
+  await expect(offline.getByRole('link', { name: new RegExp(machine.name) })).toBeVisible({ timeout: 60_000 });
+
+  // Pair through the API as the Pair dialog does, while the dashboard stays open.
+  const pair = await page.request.post('/api/auth/activateDeviceAuth', {
+    data: { machineId: machine.id, userCode: locker.userCode },
+  });
+  expect(pair.ok()).toBe(true);
+  const link = online.getByRole('link', { name: new RegExp(machine.name) });
+  await expect(link).toBeVisible({ timeout: 40_000 });
+  await expect(offline.getByRole('link', { name: new RegExp(machine.name) })).toHaveCount(0);
+  await expect(link).toHaveAttribute('href', `/businesses/${business.id}/machines/${machine.id}`);
+
+  // An alarm on the locker shows under Active alarms, by level, linking to the machine.
+  await locker.control({ do: 'alarm', code: 'EM_0003' });
+  const alarms = page.getByRole('region', { name: 'critical alarms' });
+  await expect(
+    alarms.getByRole('listitem').filter({ hasText: 'EM_0003' }).filter({ hasText: machine.name }),
+  ).toBeVisible();
+
+  // Out of order, set elsewhere, is counted live too.
+  await page.request.post('/api/machines/toggleOutOfOrderStatus', { data: { id: machine.id } });
+  await expect(
+    page.getByRole('region', { name: /^Out of order/ }).getByRole('link', { name: new RegExp(machine.name) }),
+  ).toBeVisible();
+});

@@ -1,0 +1,142 @@
+import {
+  admin,
+  expect as baseExpect,
+  createBusiness,
+  createMachine,
+  logIn,
+  type SimulatedLocker,
+  startLocker,
+  test,
+} from './harness/fixtures.ts';
+
+/** Machines (SPEC §2, §4): pairing a real simulated locker, live events, out of order, archive, payments. */
+
+// A locker polls for its pairing every few seconds and reports on its own clock: allow for it.
+const expect = baseExpect.configure({ timeout: 25_000 });
+test.describe.configure({ timeout: 120_000 });
+
+let locker: SimulatedLocker | undefined;
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('/auth/login');
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+});
+
+test.afterEach(async () => {
+  await locker?.stop();
+  locker = undefined;
+});
+
+test('a locker paired from the Pair dialog comes online, its alarm appears live, and out of order reaches it', async ({
+  page,
+}) => {
+  const business = await createBusiness();
+  const machine = await createMachine(business.id);
+  locker = await startLocker();
+  await page.goto(`/businesses/${business.id}/machines/${machine.id}`);
+  await expect(page.getByRole('heading', { name: machine.name })).toBeVisible();
+  await expect(page.getByText('Offline').first()).toBeVisible();
+
+  // A wrong code first: the dialog stays open and says so.
+  await page.getByRole('button', { name: 'Pair' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Pair machine' });
+  await dialog.getByLabel('Code').fill('ZZZZ-ZZZZ');
+  await dialog.getByRole('button', { name: 'Pair' }).click();
+  await expect(dialog.getByText('invalid code')).toBeVisible();
+
+  // The code the simulator printed pairs it; the page turns online without a reload.
+  await dialog.getByLabel('Code').fill(locker.userCode);
+  await dialog.getByRole('button', { name: 'Pair' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText('Machine paired.')).toBeVisible();
+  await expect(page.getByText('Online', { exact: true }).first()).toBeVisible({ timeout: 40_000 });
+  await expect.poll(async () => (await locker?.view())?.machineId, { timeout: 30_000 }).toBe(machine.id);
+
+  // An alarm raised on the locker appears in the events without a reload.
+  await locker.control({ do: 'alarm', code: 'EM_0016' });
+  const events = page.getByRole('table', { name: 'Events' });
+  await expect(events.getByRole('row', { name: /EM_0016/ })).toBeVisible();
+  await expect(events.getByRole('row', { name: /EM_0016/ })).toContainText('critical');
+
+  // Out of order reaches the locker.
+  await page.locator('label.switch', { hasText: 'Out of order' }).click();
+  await expect(page.getByText('The machine is out of order.')).toBeVisible();
+  await expect.poll(async () => (await locker?.view())?.outOfOrder, { timeout: 20_000 }).toBe(true);
+  await page.locator('label.switch', { hasText: 'Out of order' }).click();
+  await expect(page.getByText('The machine is back in order.')).toBeVisible();
+  await expect.poll(async () => (await locker?.view())?.outOfOrder, { timeout: 20_000 }).toBe(false);
+});
+
+test('machines are added, found by name, edited, paid for after a confirmation, and archived read-only', async ({
+  page,
+}) => {
+  const business = await createBusiness();
+  await page.goto(`/businesses/${business.id}/machines`);
+  await expect(page.getByText('No machines found.')).toBeVisible();
+  await page.getByRole('link', { name: 'Add' }).click();
+  await expect(page).toHaveURL(/\/machines\/add$/);
+
+  // Name and a positive whole number of slots are required.
+  await page.getByLabel('Name').fill('Front Locker');
+  await page.getByLabel('Number of slots').fill('0');
+  await page.getByRole('button', { name: 'Add machine' }).click();
+  await expect(page.getByText('Please enter a positive whole number')).toBeVisible();
+  await page.getByLabel('Number of slots').fill('24');
+  await page.getByRole('button', { name: 'Add machine' }).click();
+  await expect(page.getByRole('heading', { name: 'Front Locker' })).toBeVisible();
+  await expect(page.getByText('Machine added.')).toBeVisible();
+
+  // The same name in another case is refused.
+  await page.goto(`/businesses/${business.id}/machines/add`);
+  await page.getByLabel('Name').fill('front locker');
+  await page.getByLabel('Number of slots').fill('10');
+  await page.getByRole('button', { name: 'Add machine' }).click();
+  await expect(page.getByText('A machine with that name already exists for this business')).toBeVisible();
+  await page.getByLabel('Name').fill('Back Locker');
+  await page.getByRole('button', { name: 'Add machine' }).click();
+  await expect(page.getByRole('heading', { name: 'Back Locker' })).toBeVisible();
+
+  // Search by name.
+  await page.goto(`/businesses/${business.id}/machines`);
+  await page.getByRole('searchbox', { name: 'Search' }).fill('fro');
+  await expect(page.getByRole('link', { name: 'Front Locker' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back Locker' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Front Locker' }).click();
+
+  // Edit.
+  await page.getByRole('link', { name: 'Edit' }).last().click();
+  await page.getByLabel('Number of slots').fill('30');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Machine saved.')).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: /^30$/ })).toBeVisible();
+
+  // Payments change only after the confirmation.
+  await page.locator('label.switch', { hasText: 'Payments enabled' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Enable payments?' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('switch', { name: 'Payments enabled' })).not.toBeChecked();
+  await page.locator('label.switch', { hasText: 'Payments enabled' }).click();
+  await confirm.getByRole('button', { name: 'Enable payments' }).click();
+  await expect(page.getByText('Payments enabled.')).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Payments enabled' })).toBeChecked();
+
+  // Archive asks first; an archived machine shows the warning and cannot be edited or paired.
+  await page.getByRole('button', { name: 'Archive' }).click();
+  await page
+    .getByRole('alertdialog', { name: /Archive Front Locker/ })
+    .getByRole('button', { name: 'Archive' })
+    .click();
+  await expect(page.getByText('This machine is archived')).toBeVisible();
+  await expect(page.getByText(/Archived on \d\d-\d\d-\d{4} by /)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Pair' })).toHaveCount(0);
+  await expect(page.getByRole('switch', { name: 'Out of order' })).toBeDisabled();
+
+  // Only the show-archived list has it now.
+  await page.goto(`/businesses/${business.id}/machines`);
+  await page.getByRole('searchbox', { name: 'Search' }).fill('');
+  await expect(page.getByRole('link', { name: 'Back Locker' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Front Locker' })).toHaveCount(0);
+  await page.locator('label.switch', { hasText: 'Show archived' }).click();
+  await expect(page.getByRole('link', { name: 'Front Locker' })).toBeVisible();
+});

@@ -1,0 +1,74 @@
+import { admin, asAdmin, expect as baseExpect, createBusiness, logIn, test } from './harness/fixtures.ts';
+
+/** The patient list (SPEC §2): search by prefix, only current, details, delete with confirmation. */
+
+const expect = baseExpect.configure({ timeout: 20_000 });
+test.describe.configure({ timeout: 90_000 });
+
+test('patients are found by prefix, shown with grouped NHS numbers, and deleted after a confirmation', async ({
+  page,
+}) => {
+  const business = await createBusiness();
+  await asAdmin('patients/batchUpsertPatients', {
+    businessId: business.id,
+    patients: [
+      {
+        displayId: '9434765919',
+        name: { full: 'Alice Able' },
+        mobileNumber: '+447700900001',
+        dateOfBirth: '1980-02-03',
+      },
+      {
+        displayId: '9434765927',
+        name: { full: 'Bob Baker' },
+        mobileNumber: '+447700900002',
+        dateOfBirth: '1975-11-30',
+      },
+      { displayId: 'LOCAL-7', name: { full: 'Bella Brown' }, mobileNumber: '+447700900003' },
+    ],
+  });
+
+  await page.goto('/auth/login');
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await page.goto(`/businesses/${business.id}/patients`);
+  const list = page.getByRole('table', { name: 'Patients' });
+  await expect(list.getByRole('row')).toHaveCount(4);
+
+  await page.getByRole('searchbox', { name: 'Search' }).fill('b');
+  await expect(list.getByRole('link', { name: 'Alice Able' })).toHaveCount(0);
+  await expect(list.getByRole('row')).toHaveCount(3);
+  await page.getByRole('searchbox', { name: 'Search' }).fill('Bob');
+  await expect(list.getByRole('row')).toHaveCount(2);
+  await expect(list.getByRole('row').nth(1)).toContainText('943 476 5927');
+  await expect(list.getByRole('row').nth(1)).toContainText('30-11-1975');
+
+  // Only with issues: nobody here has had a failed message.
+  await page.locator('label.switch', { hasText: 'Only with issues' }).click();
+  await expect(page.getByText('No patients found.')).toBeVisible();
+  await page.locator('label.switch', { hasText: 'Only with issues' }).click();
+
+  await list.getByRole('link', { name: 'Bob Baker' }).click();
+  await expect(page.getByRole('heading', { name: 'Bob Baker' })).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: '943 476 5927' })).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: '30-11-1975' })).toBeVisible();
+
+  // Keep patient leaves it; Delete patient deletes it.
+  await page.getByRole('button', { name: 'Delete' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Delete patient?' });
+  await confirm.getByRole('button', { name: 'Keep patient' }).click();
+  await expect(confirm).toHaveCount(0);
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await confirm.getByRole('button', { name: 'Delete patient' }).click();
+  await expect(page.getByText('Bob Baker was deleted.')).toBeVisible();
+
+  // Gone from the current patients; still there with 'Only current' off.
+  await expect(list.getByRole('link', { name: /Bob Baker/ })).toHaveCount(0);
+  await page.locator('label.switch', { hasText: 'Only current' }).click();
+  await expect(list.getByRole('link', { name: 'Bob Baker (deleted)' })).toBeVisible();
+  await page.locator('label.switch', { hasText: 'Only current' }).click();
+
+  // The filters are kept for the session.
+  await page.goto(`/businesses/${business.id}/patients`);
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('Bob');
+});
