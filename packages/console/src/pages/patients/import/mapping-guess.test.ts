@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'bun:test';
+import { checkMapping } from '@medlocker/core';
+import { guessMapping } from './mapping-guess.ts';
+
+describe('guessMapping', () => {
+  it('recognises field names a pharmacy system writes, whatever the case and punctuation', () => {
+    const mapping = guessMapping(['NHS No.', 'Forename', 'SURNAME', 'Mobile Number', 'D.O.B', 'Post code', 'Notes']);
+    expect(mapping).toEqual(['NhsNumber', 'GivenName', 'FamilyName', 'Mobile', 'DateOfBirth', 'Postcode', null]);
+    expect(checkMapping(mapping)).toEqual([]);
+  });
+
+  it('maps a field only once, leaving a second column of the same kind to the person', () => {
+    expect(guessMapping(['Mobile', 'Phone'])).toEqual(['Mobile', null]);
+  });
+});
