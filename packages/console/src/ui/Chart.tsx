@@ -36,8 +36,20 @@ export function LineChart({ label, summary, points, unit, band, height = 260 }: 
       { label: `Reading (${unit})`, stroke: colours.line, width: 2 },
       ...(band
         ? [
-            { label: `Upper limit (${unit})`, stroke: colours.bandEdge, width: 1, dash: [4, 4] },
-            { label: `Lower limit (${unit})`, stroke: colours.bandEdge, width: 1, dash: [4, 4] },
+            {
+              label: `Upper limit (${unit})`,
+              stroke: colours.bandEdge,
+              width: 1,
+              dash: [4, 4],
+              points: { show: false },
+            },
+            {
+              label: `Lower limit (${unit})`,
+              stroke: colours.bandEdge,
+              width: 1,
+              dash: [4, 4],
+              points: { show: false },
+            },
             {
               label: 'Outside the band',
               stroke: colours.out,

@@ -128,7 +128,7 @@ export function MachineDetails() {
         </div>
       </dl>
 
-      <div className="toolbar">
+      <div className="toolbar machine-switches">
         <Switch
           isSelected={outOfOrder !== null}
           isDisabled={archived !== null || pending}
