@@ -142,7 +142,7 @@ test('a second browser sees a business archived and unarchived without reloading
   const second = await other.newPage();
   await second.goto('/auth/login');
   await logIn(second, admin.email, admin.password);
-  await expect(second.getByRole('region', { name: 'Your account' })).toBeVisible();
+  await expect(second.getByRole('region', { name: 'Your account' })).toBeVisible({ timeout: 30_000 });
   await second.goto(`/businesses/${business.id}`);
   await expect(second.getByRole('heading', { level: 1, name: business.name })).toBeVisible();
 

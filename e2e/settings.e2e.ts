@@ -30,6 +30,7 @@ test('feature settings refuse a 12-character sender ID and save a good one', asy
   await page.getByRole('option', { name: 'The SMS Works' }).click();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Feature settings saved.')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
 
   await page.reload();
   await expect(page.getByLabel('SMS sender ID')).toHaveValue('High St 24');

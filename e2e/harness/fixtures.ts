@@ -170,7 +170,8 @@ export async function createGroup(overrides: { name?: string } = {}): Promise<{ 
 export async function logInAsAdmin(page: Page) {
   await page.goto('/auth/login');
   await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('region', { name: 'Your account' })).toBeVisible();
+  // The first page after login loads core's contract: slow on a cold, loaded machine.
+  await expect(page.getByRole('region', { name: 'Your account' })).toBeVisible({ timeout: 30_000 });
 }
 
 // ---- machines, lockers and patients (machines, dashboard, import and patients specs) ----

@@ -88,7 +88,7 @@ function FeatureForm({
           temperatureSettings: s.temperatureSettings,
         },
       });
-      await rpc('businessSettings', 'updateBusinessControlledSettings', {
+      const controlled = await rpc('businessSettings', 'updateBusinessControlledSettings', {
         businessId,
         settings: {
           smsGateway: s.smsGateway,
@@ -96,8 +96,10 @@ function FeatureForm({
           qrCodeIntegration: s.qrCodeIntegration,
         },
       });
+      // What the server kept (trimmed, normalised).
+      setS({ ...features.settings, ...controlled.settings });
+      setSenderName(features.settings.smsSenderName ?? '');
       setSaved(true);
-      onSaved();
     } catch (e) {
       const { fields, form } = errorsOf(e, 'settings.');
       setFieldErrors(fields);
