@@ -1,6 +1,5 @@
-import { alarmTemplateCodes, type Machine, type MachineEvent } from '@medlocker/core';
+import { alarmTemplateCodes, type Machine, type MachineEvent, temperatureRange } from '@medlocker/core';
 import { atom } from 'jotai';
-import { temperatureRange } from '../../../core/src/protocol/temperature.ts';
 import { rpc } from '../api/client.ts';
 import { type LivePush, onLivePush } from './live.ts';
 import { store } from './store.ts';

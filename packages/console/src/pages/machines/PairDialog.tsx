@@ -1,19 +1,10 @@
-import { type activateDeviceAuth, messages } from '@medlocker/core';
+import { messages } from '@medlocker/core';
 import { useState } from 'react';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-
-type Activate = (
-  area: 'auth',
-  method: 'activateDeviceAuth',
-  input: typeof activateDeviceAuth.input.infer,
-) => Promise<typeof activateDeviceAuth.output.infer>;
-
-// auth.activateDeviceAuth is served beside the auth area until core merges it into the contract.
-const activate = rpc as unknown as Activate;
 
 /**
  * SPEC §4 pairing dialog: staff type the code the locker shows; success closes the dialog,
@@ -28,7 +19,7 @@ export function PairDialog({ machineId, onClose }: { machineId: string; onClose:
     setPending(true);
     setError(undefined);
     try {
-      await activate('auth', 'activateDeviceAuth', { machineId, userCode: code.trim() });
+      await rpc('auth', 'activateDeviceAuth', { machineId, userCode: code.trim() });
       onClose(true);
     } catch (e) {
       setError(

@@ -1,7 +1,6 @@
-import { formatTemperature } from '@medlocker/core';
-import { useMemo } from 'react';
 // The allowed band lives with the locker protocol; core's index does not export the protocol (pure, no I/O).
-import { temperatureRange } from '../../../../core/src/protocol/temperature.ts';
+import { formatTemperature, temperatureRange } from '@medlocker/core';
+import { useMemo } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
