@@ -7,7 +7,10 @@ const stamps = { created: NOW, updated: NOW };
 
 async function business(t: TestDb, name = 'Harborne Pharmacy'): Promise<string> {
   const id = Bun.randomUUIDv7();
-  await t.db.insertInto('businesses').values({ id, name, ...stamps }).execute();
+  await t.db
+    .insertInto('businesses')
+    .values({ id, name, ...stamps })
+    .execute();
   return id;
 }
 
@@ -34,13 +37,17 @@ describeDb('constraints the rules depend on', (t) => {
       t.db
         .insertInto('login_failures')
         .values({ username_normalised: 'sam@example.com', failures: 1, first_failure_at: NOW })
-        .onConflict((oc) => oc.column('username_normalised').doUpdateSet({ failures: sql`login_failures.failures + 1` }))
+        .onConflict((oc) =>
+          oc.column('username_normalised').doUpdateSet({ failures: sql`login_failures.failures + 1` }),
+        )
         .execute();
     await fail();
     await fail();
     await fail();
     const rows = await t.db.selectFrom('login_failures').selectAll().execute();
-    expect(rows).toEqual([{ username_normalised: 'sam@example.com', failures: 3, first_failure_at: NOW, locked_until: null }]);
+    expect(rows).toEqual([
+      { username_normalised: 'sam@example.com', failures: 3, first_failure_at: NOW, locked_until: null },
+    ]);
   });
 
   it('records a replayed locker event only once', async () => {
@@ -81,7 +88,13 @@ describeDb('constraints the rules depend on', (t) => {
     const userId = Bun.randomUUIDv7();
     await t.db
       .insertInto('users')
-      .values({ id: userId, email: 'Sam@example.com', email_normalised: 'sam@example.com', front_end: 'support', ...stamps })
+      .values({
+        id: userId,
+        email: 'Sam@example.com',
+        email_normalised: 'sam@example.com',
+        front_end: 'support',
+        ...stamps,
+      })
       .execute();
     const role = (resourceId: string | null) =>
       t.db
@@ -105,7 +118,13 @@ describeDb('constraints the rules depend on', (t) => {
   it('keeps the audit log append-only', async () => {
     await t.db
       .insertInto('audit_log')
-      .values({ id: 'a1', at: NOW, action: 'business.archive', entity_type: 'business', details: JSON.stringify({ a: 1 }) })
+      .values({
+        id: 'a1',
+        at: NOW,
+        action: 'business.archive',
+        entity_type: 'business',
+        details: JSON.stringify({ a: 1 }),
+      })
       .execute();
     await expect(t.db.updateTable('audit_log').set({ action: 'x' }).execute()).rejects.toThrow(/append-only/);
     await expect(t.db.deleteFrom('audit_log').execute()).rejects.toThrow(/append-only/);
@@ -116,7 +135,14 @@ describeDb('constraints the rules depend on', (t) => {
     const patient = (id: string, deletedAt: number | null) =>
       t.db
         .insertInto('patients')
-        .values({ id, business_id: businessId, display_id: '9434765919', full_name: 'Olivia Smith', deleted_at: deletedAt, ...stamps })
+        .values({
+          id,
+          business_id: businessId,
+          display_id: '9434765919',
+          full_name: 'Olivia Smith',
+          deleted_at: deletedAt,
+          ...stamps,
+        })
         .execute();
     await patient('p1', NOW);
     await patient('p2', null);

@@ -1,10 +1,10 @@
 import { expect, it } from 'bun:test';
+import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { Migrator, NO_MIGRATIONS } from 'kysely/migration';
+import { readEnums, renderSchema } from '../scripts/generate-types.ts';
 import { migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
-import { readFileSync } from 'node:fs';
-import { readEnums, renderSchema } from '../scripts/generate-types.ts';
 import { describeDb } from './testing.ts';
 
 describeDb('migrations', (t) => {

@@ -70,7 +70,9 @@ async function resetTables(db: Kysely<Database>, tables: string[]): Promise<void
 }
 
 /** Creates `medlocker_test_<random>` on the server of `baseUrl` and returns its URL and a drop function. */
-export async function createFreshPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createFreshPostgresDatabase(
+  baseUrl: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `medlocker_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();

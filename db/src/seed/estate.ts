@@ -1,6 +1,6 @@
 /** Demo seed, part 1: the support admin, groups, businesses, machines and what the machines report. */
 import type { SeedDemoOptions } from '../seed.ts';
-import { addressColumns as address, ADMIN_DISPLAY, DAY, type Demo, HOUR, MINUTE } from './context.ts';
+import { ADMIN_DISPLAY, addressColumns as address, DAY, type Demo, HOUR, MINUTE } from './context.ts';
 import { DEMO_BUSINESSES, DEMO_GROUPS, DEMO_MACHINES } from './data.ts';
 
 export async function seedAdmin(demo: Demo, opts: SeedDemoOptions): Promise<void> {
@@ -141,7 +141,12 @@ export async function seedMachines(demo: Demo): Promise<void> {
           business_id: business.id,
           machine_id: id,
           created: now - 5 * MINUTE,
-          observations: JSON.stringify({ doorClosed: true, scanner: 'ok', mainsPower: true, freeSlots: machine.slots - 3 }),
+          observations: JSON.stringify({
+            doorClosed: true,
+            scanner: 'ok',
+            mainsPower: true,
+            freeSlots: machine.slots - 3,
+          }),
         })
         .execute();
     }
@@ -150,13 +155,62 @@ export async function seedMachines(demo: Demo): Promise<void> {
 }
 
 async function seedMachineEvents(demo: Demo): Promise<void> {
-  const events: { machine: string; code: string; level: 'critical' | 'error' | 'info' | 'warn'; message: string; ago: number; fromLocker: boolean }[] = [
-    { machine: 'Front Window', code: 'EM_0019', level: 'info', message: 'Machine booting up', ago: 3 * DAY, fromLocker: true },
-    { machine: 'Front Window', code: 'EM_0001', level: 'warn', message: 'Item left in the collector', ago: 20 * HOUR, fromLocker: true },
-    { machine: 'Car Park', code: 'EM_0003', level: 'error', message: 'Mains power failure', ago: 2 * DAY + HOUR, fromLocker: true },
-    { machine: 'Car Park', code: 'MP_0003', level: 'warn', message: 'Machine set out of order', ago: 2 * DAY, fromLocker: false },
-    { machine: 'Main Entrance', code: 'EM_0016', level: 'critical', message: 'Alarm triggered', ago: 5 * DAY, fromLocker: true },
-    { machine: 'Main Entrance', code: 'MP_0001', level: 'warn', message: 'Temperature excursion', ago: HOUR, fromLocker: false },
+  const events: {
+    machine: string;
+    code: string;
+    level: 'critical' | 'error' | 'info' | 'warn';
+    message: string;
+    ago: number;
+    fromLocker: boolean;
+  }[] = [
+    {
+      machine: 'Front Window',
+      code: 'EM_0019',
+      level: 'info',
+      message: 'Machine booting up',
+      ago: 3 * DAY,
+      fromLocker: true,
+    },
+    {
+      machine: 'Front Window',
+      code: 'EM_0001',
+      level: 'warn',
+      message: 'Item left in the collector',
+      ago: 20 * HOUR,
+      fromLocker: true,
+    },
+    {
+      machine: 'Car Park',
+      code: 'EM_0003',
+      level: 'error',
+      message: 'Mains power failure',
+      ago: 2 * DAY + HOUR,
+      fromLocker: true,
+    },
+    {
+      machine: 'Car Park',
+      code: 'MP_0003',
+      level: 'warn',
+      message: 'Machine set out of order',
+      ago: 2 * DAY,
+      fromLocker: false,
+    },
+    {
+      machine: 'Main Entrance',
+      code: 'EM_0016',
+      level: 'critical',
+      message: 'Alarm triggered',
+      ago: 5 * DAY,
+      fromLocker: true,
+    },
+    {
+      machine: 'Main Entrance',
+      code: 'MP_0001',
+      level: 'warn',
+      message: 'Temperature excursion',
+      ago: HOUR,
+      fromLocker: false,
+    },
   ];
   const sequences = new Map<string, number>();
   for (const e of events) {

@@ -1,7 +1,15 @@
 /** Demo seed, part 2: patients, sign-ups, and orders in every status with their bags, history and messages. */
 import type { Insertable } from 'kysely';
 import type { Database } from '../schema.ts';
-import { addressColumns as address, ADMIN_DISPLAY, DAY, type Demo, HOUR, MINUTE, NHS_PRESCRIPTION_CHARGE } from './context.ts';
+import {
+  ADMIN_DISPLAY,
+  addressColumns as address,
+  DAY,
+  type Demo,
+  HOUR,
+  MINUTE,
+  NHS_PRESCRIPTION_CHARGE,
+} from './context.ts';
 import { type DemoBusinessKey, demoPatients } from './data.ts';
 
 export async function seedPatients(demo: Demo): Promise<void> {
@@ -27,7 +35,9 @@ export async function seedPatients(demo: Demo): Promise<void> {
         ...address(patient.address),
         // one patient whose last SMS bounced, one who has been deleted
         last_sms_failure: i === 4 ? JSON.stringify({ error: 'Number not reachable', timestamp: now - 3 * DAY }) : null,
-        ...(i === 11 ? { deleted_at: now - 5 * DAY, deleted_by_id: demo.adminId, deleted_by_display: ADMIN_DISPLAY } : {}),
+        ...(i === 11
+          ? { deleted_at: now - 5 * DAY, deleted_by_id: demo.adminId, deleted_by_display: ADMIN_DISPLAY }
+          : {}),
         created: at,
         updated: at,
       })
@@ -82,16 +92,81 @@ type OrderPlan = {
 
 const ORDERS: OrderPlan[] = [
   { business: 'harborne', patient: 0, status: 'new', payment: 'not_required', daysAgo: 0.1 },
-  { business: 'harborne', patient: 1, status: 'loaded', payment: 'unpaid', daysAgo: 1, machine: 'Front Window', location: 'A03', prescription: NHS_PRESCRIPTION_CHARGE },
-  { business: 'harborne', patient: 2, status: 'loaded', payment: 'exemption_declared', daysAgo: 2, machine: 'Front Window', location: 'B11' },
-  { business: 'harborne', patient: 3, status: 'loaded', payment: 'unpaid', daysAgo: 3, machine: 'Front Window', location: 'C07', prescription: NHS_PRESCRIPTION_CHARGE, retail: 450 },
-  { business: 'harborne', patient: 4, status: 'collected', payment: 'paid', daysAgo: 6, machine: 'Front Window', prescription: NHS_PRESCRIPTION_CHARGE, retail: 450 },
+  {
+    business: 'harborne',
+    patient: 1,
+    status: 'loaded',
+    payment: 'unpaid',
+    daysAgo: 1,
+    machine: 'Front Window',
+    location: 'A03',
+    prescription: NHS_PRESCRIPTION_CHARGE,
+  },
+  {
+    business: 'harborne',
+    patient: 2,
+    status: 'loaded',
+    payment: 'exemption_declared',
+    daysAgo: 2,
+    machine: 'Front Window',
+    location: 'B11',
+  },
+  {
+    business: 'harborne',
+    patient: 3,
+    status: 'loaded',
+    payment: 'unpaid',
+    daysAgo: 3,
+    machine: 'Front Window',
+    location: 'C07',
+    prescription: NHS_PRESCRIPTION_CHARGE,
+    retail: 450,
+  },
+  {
+    business: 'harborne',
+    patient: 4,
+    status: 'collected',
+    payment: 'paid',
+    daysAgo: 6,
+    machine: 'Front Window',
+    prescription: NHS_PRESCRIPTION_CHARGE,
+    retail: 450,
+  },
   { business: 'harborne', patient: 5, status: 'collected', payment: 'not_required', daysAgo: 9, machine: 'Car Park' },
-  { business: 'harborne', patient: 6, status: 'removed', payment: 'not_required', daysAgo: 12, machine: 'Front Window' },
+  {
+    business: 'harborne',
+    patient: 6,
+    status: 'removed',
+    payment: 'not_required',
+    daysAgo: 12,
+    machine: 'Front Window',
+  },
   { business: 'harborne', patient: 7, status: 'cancelled', payment: 'not_required', daysAgo: 4 },
-  { business: 'chorlton', patient: 0, status: 'new', payment: 'unpaid', daysAgo: 0.2, prescription: NHS_PRESCRIPTION_CHARGE },
-  { business: 'chorlton', patient: 1, status: 'loaded', payment: 'not_required', daysAgo: 1.5, machine: 'Main Entrance', location: 'A01' },
-  { business: 'chorlton', patient: 2, status: 'collected', payment: 'exemption_declared', daysAgo: 5, machine: 'Main Entrance' },
+  {
+    business: 'chorlton',
+    patient: 0,
+    status: 'new',
+    payment: 'unpaid',
+    daysAgo: 0.2,
+    prescription: NHS_PRESCRIPTION_CHARGE,
+  },
+  {
+    business: 'chorlton',
+    patient: 1,
+    status: 'loaded',
+    payment: 'not_required',
+    daysAgo: 1.5,
+    machine: 'Main Entrance',
+    location: 'A01',
+  },
+  {
+    business: 'chorlton',
+    patient: 2,
+    status: 'collected',
+    payment: 'exemption_declared',
+    daysAgo: 5,
+    machine: 'Main Entrance',
+  },
   { business: 'chorlton', patient: 3, status: 'cancelled', payment: 'not_required', daysAgo: 7 },
 ];
 
@@ -105,7 +180,14 @@ export async function seedOrders(demo: Demo): Promise<void> {
     const machine = plan.machine ? demo.machines.get(plan.machine) : undefined;
     const number = (perBusiness.get(business.id) ?? 1000) + 1;
     perBusiness.set(business.id, number);
-    await insertOrder(demo, { plan, business, patient, machine, number, pin: String(48_213_507 + i * 7_919_123).slice(0, 8) });
+    await insertOrder(demo, {
+      plan,
+      business,
+      patient,
+      machine,
+      number,
+      pin: String(48_213_507 + i * 7_919_123).slice(0, 8),
+    });
   }
 }
 
@@ -153,13 +235,22 @@ async function insertOrder(
     ...(plan.payment === 'exemption_declared'
       ? {
           exemption_code: 'D',
-          exemption_details: JSON.stringify({ nameOfDeclarant: patientName, onBehalfOfPatient: false, signature: patientName }),
+          exemption_details: JSON.stringify({
+            nameOfDeclarant: patientName,
+            onBehalfOfPatient: false,
+            signature: patientName,
+          }),
         }
       : {}),
     collection_window: 7,
     collected: plan.status === 'collected' ? finished : null,
     ...(plan.status === 'cancelled'
-      ? { cancelled_at: finished, cancelled_by: demo.adminId, cancelled_by_display: ADMIN_DISPLAY, cancel_reason: 'Prescription changed by GP' }
+      ? {
+          cancelled_at: finished,
+          cancelled_by: demo.adminId,
+          cancelled_by_display: ADMIN_DISPLAY,
+          cancel_reason: 'Prescription changed by GP',
+        }
       : {}),
     ...(plan.status === 'removed'
       ? { marked_removed_at: finished, marked_removed_by: demo.adminId, marked_removed_by_display: ADMIN_DISPLAY }
@@ -171,7 +262,12 @@ async function insertOrder(
     user_id: demo.adminId,
     receipt_sent: plan.payment === 'paid',
     machine_details: inMachine
-      ? JSON.stringify({ location: plan.location ?? null, machineId: machine.id, machineName: machine.name, pin: o.pin })
+      ? JSON.stringify({
+          location: plan.location ?? null,
+          machineId: machine.id,
+          machineName: machine.name,
+          pin: o.pin,
+        })
       : null,
     patient_details: JSON.stringify({
       displayId: patient.demo.nhsNumber,
@@ -208,8 +304,10 @@ async function insertOrder(
   const history: [string, string, number][] = [['ORDER_CREATED', `Order ${reference} created`, created]];
   if (inMachine) history.push(['BAG_LOADED', `Loaded into ${machine.name}`, loaded]);
   if (plan.payment === 'paid') history.push(['PAYMENT_RECEIVED', 'Card payment received', finished - MINUTE]);
-  if (plan.payment === 'exemption_declared') history.push(['EXEMPTION_DECLARED', 'Exemption D declared', loaded + HOUR]);
-  if (plan.status === 'collected') history.push(['BAG_COLLECTED', `Collected from ${machine?.name ?? 'machine'}`, finished]);
+  if (plan.payment === 'exemption_declared')
+    history.push(['EXEMPTION_DECLARED', 'Exemption D declared', loaded + HOUR]);
+  if (plan.status === 'collected')
+    history.push(['BAG_COLLECTED', `Collected from ${machine?.name ?? 'machine'}`, finished]);
   if (plan.status === 'removed') history.push(['ORDER_MARKED_REMOVED', 'Marked as removed by staff', finished]);
   if (plan.status === 'cancelled') history.push(['ORDER_CANCELLED', 'Prescription changed by GP', finished]);
   await tx

@@ -1,9 +1,6 @@
-import { AppError, activateDeviceAuth as activateSchema, contract, fieldErrorsOf } from '@medlocker/core';
-import { type } from 'arktype';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../../rpc/area.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
 import { activateDeviceAuth, exchangeToken, startDeviceAuth, TokenRefusal } from './service.ts';
 
 /** Reads a token-endpoint body: form-encoded as OAuth clients send it, or JSON. */
