@@ -1,6 +1,7 @@
 import type { Business } from '@medlocker/core';
 import type { Command } from 'commander';
 import { type CliIo, commandContext, type GlobalOptions } from '../context.ts';
+import { collectPages } from '../paging.ts';
 import { renderFields, renderTable } from '../ui/table.tsx';
 import { idsFrom, runBulk } from './businesses-bulk.tsx';
 
@@ -36,17 +37,14 @@ export function businessesCommands(program: Command, io: CliIo): void {
     .action(async (options: ListOptions, command: Command) => {
       const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
       const client = ctx.client((await ctx.session()).token);
-      const found: Business[] = [];
-      let nextToken: string | null = options.nextToken ?? null;
-      do {
+      const { items: found, nextToken } = await collectPages(async (token) => {
         const page = await client.call('businesses', 'listBusinesses', {
           archived: options.archived === true,
           ...(options.filter ? { filterText: options.filter } : {}),
-          nextToken,
+          nextToken: token,
         });
-        found.push(...page.businesses);
-        nextToken = page.nextToken;
-      } while (options.all && nextToken);
+        return { items: page.businesses, nextToken: page.nextToken };
+      }, options);
       ctx.print({ businesses: found, nextToken }, () =>
         found.length === 0
           ? 'No businesses found'

@@ -1,6 +1,7 @@
 import type { Business, Group } from '@medlocker/core';
 import type { Command } from 'commander';
 import { type CliIo, commandContext, type GlobalOptions } from '../context.ts';
+import { collectPages } from '../paging.ts';
 import { renderFields, renderTable } from '../ui/table.tsx';
 import { archivedLabel, businessAddress, businessColumns } from './businesses.ts';
 import { idsFrom, runBulk } from './businesses-bulk.tsx';
@@ -28,17 +29,14 @@ export function groupsCommands(program: Command, io: CliIo): void {
     .action(async (options: ListOptions, command: Command) => {
       const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
       const client = ctx.client((await ctx.session()).token);
-      const found: Group[] = [];
-      let nextToken: string | null = options.nextToken ?? null;
-      do {
+      const { items: found, nextToken } = await collectPages(async (token) => {
         const page = await client.call('groups', 'listGroups', {
           archived: options.archived === true,
           ...(options.filter ? { filter: options.filter } : {}),
-          nextToken,
+          nextToken: token,
         });
-        found.push(...page.groups);
-        nextToken = page.nextToken;
-      } while (options.all && nextToken);
+        return { items: page.groups, nextToken: page.nextToken };
+      }, options);
       ctx.print({ groups: found, nextToken }, () =>
         found.length === 0
           ? `No ${options.archived ? 'archived' : 'active'} groups found.`
@@ -54,17 +52,17 @@ export function groupsCommands(program: Command, io: CliIo): void {
       const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
       const client = ctx.client((await ctx.session()).token);
       const { group: g } = await client.call('groups', 'getGroup', { id });
-      const businesses: Business[] = [];
-      let nextToken: string | null = null;
-      do {
-        const page: { businesses: Business[]; nextToken: string | null } = await client.call(
-          'businesses',
-          'listGroupedBusinesses',
-          { groupId: id, archived: true, nextToken },
-        );
-        businesses.push(...page.businesses);
-        nextToken = page.nextToken;
-      } while (nextToken);
+      const { items: businesses } = await collectPages<Business>(
+        async (token) => {
+          const page = await client.call('businesses', 'listGroupedBusinesses', {
+            groupId: id,
+            archived: true,
+            nextToken: token,
+          });
+          return { items: page.businesses, nextToken: page.nextToken };
+        },
+        { all: true },
+      );
       ctx.print({ group: g, businesses }, () =>
         [
           renderFields([

@@ -1,6 +1,7 @@
 import type { Role, User } from '@medlocker/core';
 import { type Command, Option } from 'commander';
 import { type CliIo, commandContext, type GlobalOptions, UsageError } from '../context.ts';
+import { collectPages } from '../paging.ts';
 import { renderFields, renderTable } from '../ui/table.tsx';
 
 const ROLES = ['Support', 'Developer', 'Business', 'Group'] as const;
@@ -46,19 +47,23 @@ export function usersCommands(program: Command, io: CliIo): void {
       ) => {
         const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
         const client = ctx.client((await ctx.session()).token);
-        const found: User[] = [];
-        let nextToken: string | null = options.nextToken ?? null;
-        do {
-          const page = await client.call('users', 'getUsersByRole', {
-            roleName: options.role,
-            ...(options.resource ? { roleResource: options.resource } : {}),
-            ...(options.filter ? { filterText: options.filter } : {}),
-            nextToken,
-          });
-          found.push(...page.users);
-          nextToken = page.nextToken;
-          if (options.all && nextToken && io.interactive && !ctx.json) io.stderr(`\rFetched ${found.length} users…`);
-        } while (options.all && nextToken);
+        const { items: found, nextToken } = await collectPages<User>(
+          async (token) => {
+            const page = await client.call('users', 'getUsersByRole', {
+              roleName: options.role,
+              ...(options.resource ? { roleResource: options.resource } : {}),
+              ...(options.filter ? { filterText: options.filter } : {}),
+              nextToken: token,
+            });
+            return { items: page.users, nextToken: page.nextToken };
+          },
+          {
+            ...options,
+            onPage: (count, token) => {
+              if (options.all && token && io.interactive && !ctx.json) io.stderr(`\rFetched ${count} users…`);
+            },
+          },
+        );
         if (options.all && io.interactive && !ctx.json && found.length > 25) io.stderr('\r\x1b[K');
         ctx.print({ users: found, nextToken }, () =>
           found.length === 0
