@@ -11,6 +11,8 @@ const postcodePattern =
  * between are tidied and letters upper-cased first, and a missing space is put back ('sw1a1aa').
  */
 export function normaliseUkPostcode(value: string): string | undefined {
+  // Already in its printed form, as most stored and imported postcodes are.
+  if (value.length <= 8 && postcodePattern.test(value)) return value;
   const compact = value.trim().toUpperCase().replace(/\s+/g, '');
   if (compact.length < 5 || compact.length > 7) return undefined;
   const spaced = `${compact.slice(0, -3)} ${compact.slice(-3)}`;

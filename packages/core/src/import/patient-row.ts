@@ -2,7 +2,7 @@ import { normaliseUkMobile } from '../contact/uk-mobile.ts';
 import { normaliseUkPostcode } from '../contact/uk-postcode.ts';
 import type { ImportedPatient } from '../patient/imported-patient.ts';
 import { isNhsNumber } from '../patient/nhs-number.ts';
-import { isEmail } from '../validation/general.ts';
+import { isBlankCode, isEmail } from '../validation/general.ts';
 import type { MappingPlan } from './mapping.ts';
 
 /** SPEC §5 per-row import messages, exactly. */
@@ -75,8 +75,20 @@ export function parseDateOfBirth(value: string, today: string): string | undefin
   if (!parts) return undefined;
   const [year, month, day] = parts;
   if (year < 1850 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
-  const result = `${year}-${pad2(month)}-${pad2(day)}`;
-  return result <= today ? result : undefined;
+  if (year * 10000 + month * 100 + day > dayNumberOf(today)) return undefined;
+  // YYYY-MM-DD is stored as written; the other forms are rewritten.
+  return value.length === 10 && value.charCodeAt(4) === 45 ? value : `${year}-${pad2(month)}-${pad2(day)}`;
+}
+
+let lastToday = '';
+let lastTodayNumber = 0;
+/** YYYY-MM-DD as the number YYYYMMDD, remembered for the next row (an import passes the same day). */
+function dayNumberOf(today: string): number {
+  if (today !== lastToday) {
+    lastTodayNumber = Number(today.replaceAll('-', ''));
+    lastToday = today;
+  }
+  return lastTodayNumber;
 }
 
 /**
@@ -90,12 +102,12 @@ export const cleanImportMobile = (value: string): string | undefined => normalis
  * 0 (a spreadsheet drops it from Scottish CHI numbers; the check digit still guards the result).
  */
 function cleanNhsNumber(value: string): string | undefined {
+  // Most cells are the 10 digits already: a valid 10-character value has no separator to drop.
+  if (value.length === 10) return isNhsNumber(value) ? value : undefined;
   let digits = value.replace(/[\s-]/g, '');
   if (/^\d{9}$/.test(digits)) digits = `0${digits}`;
   return isNhsNumber(digits) ? digits : undefined;
 }
-
-const isBlankCode = (c: number) => c === 32 || (c >= 9 && c <= 13) || c === 160;
 
 /** The trimmed cell; most cells need no trimming, and checking the ends spares a copy of each. */
 function cell(cells: readonly string[], index: number | undefined): string {
@@ -107,7 +119,10 @@ function cell(cells: readonly string[], index: number | undefined): string {
 
 /** True for a row with nothing in it: such rows are skipped, not reported. */
 export function isEmptyRow(cells: readonly string[]): boolean {
-  for (const c of cells) if (c.length > 0 && c.trim() !== '') return false;
+  for (let i = 0; i < cells.length; i++) {
+    const value = cells[i] as string;
+    for (let j = 0; j < value.length; j++) if (!isBlankCode(value.charCodeAt(j))) return false;
+  }
   return true;
 }
 

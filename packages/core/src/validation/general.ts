@@ -58,12 +58,58 @@ export const text = ({ min, max, pattern }: TextOptions = {}) =>
 export const Required = textInput('REQUIRED').narrow((s, ctx) => s.trim() !== '' || reject(ctx, 'REQUIRED'));
 export type Required = typeof Required.infer;
 
-// One @, no blanks, a dot in the domain: what a person can type and a mail server can route; the
-// full RFC 5322 grammar accepts addresses no gateway will deliver to.
-const emailPattern = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+/**
+ * True for the characters JavaScript's `trim()` and a regular expression's `\s` treat as blank: ASCII
+ * tab to carriage return and space, no-break space, and the Unicode spaces and line separators.
+ */
+export function isBlankCode(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 160) return false;
+  return (
+    c === 160 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
 
-/** True when `value` looks like a deliverable email address. */
-export const isEmail = (value: string): boolean => value.length <= 254 && emailPattern.test(value);
+const AT = 64;
+const DOT = 46;
+
+/**
+ * True when `value` looks like a deliverable email address: one @ with something before it, no blanks,
+ * and a domain of at least two dot-separated, non-empty labels (what a person can type and a mail server
+ * can route; the full RFC 5322 grammar accepts addresses no gateway will deliver to). The same as
+ * /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/, in one pass without a regular expression: an import runs it
+ * on every row.
+ */
+export function isEmail(value: string): boolean {
+  const n = value.length;
+  if (n > 254) return false;
+  let at = -1;
+  let labels = 0;
+  let labelLength = 0;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (isBlankCode(c)) return false;
+    if (c === AT) {
+      if (at >= 0 || i === 0) return false;
+      at = i;
+    } else if (at >= 0 && c === DOT) {
+      if (labelLength === 0) return false;
+      labels++;
+      labelLength = 0;
+    } else if (at >= 0) {
+      labelLength++;
+    }
+  }
+  return at >= 0 && labelLength > 0 && labels >= 1;
+}
 
 /** SPEC §5 email, trimmed ('Invalid email', INVALID_EMAIL). */
 export const Email = textInput('INVALID_EMAIL').pipe((s, ctx) =>
