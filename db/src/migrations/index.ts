@@ -5,6 +5,7 @@ import * as machines from './0003_machines.ts';
 import * as patients from './0004_patients.ts';
 import * as ordersMessaging from './0005_orders_messaging.ts';
 import * as settingsIntegration from './0006_settings_integration.ts';
+import * as patientImportIndexes from './0007_patient_import_indexes.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004_patients': patients,
   '0005_orders_messaging': ordersMessaging,
   '0006_settings_integration': settingsIntegration,
+  '0007_patient_import_indexes': patientImportIndexes,
 };

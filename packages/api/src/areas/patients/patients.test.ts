@@ -294,8 +294,14 @@ describeApi('patients', (t) => {
     expect(second.body).toMatchObject({ created: 0, updated: 0, unchanged: 5, invalid: 0 });
     expect(second.body.results.map((r) => r.id)).toEqual(first.body.results.map((r) => r.id));
     expect(await t.db.selectFrom('patients').select(['id', 'updated']).orderBy('id').execute()).toEqual(stamps);
-    expect(await listAudit(t.db, 'patient.update')).toEqual([]);
-    expect(await listAudit(t.db, 'patient.create')).toHaveLength(5);
+    // One audit entry per batch written, listing the patients it created and updated; none for the
+    // unchanged second batch.
+    const imports = await listAudit(t.db, 'patient.import');
+    expect(imports).toHaveLength(1);
+    expect(imports[0]).toMatchObject({
+      entityType: 'patient',
+      details: { via: 'batchUpsertPatients', created: first.body.results.map((r) => r.id), updated: [] },
+    });
 
     const changed = batch.map((p, i) => (i === 2 ? { ...p, email: 'changed@example.com' } : p));
     const third = await t.call(
@@ -306,7 +312,11 @@ describeApi('patients', (t) => {
     );
     expect(third.body).toMatchObject({ created: 1, updated: 1, unchanged: 4, invalid: 0 });
     expect(third.body.results[2]).toEqual({ index: 2, status: 'updated', id: first.body.results[2]?.id as string });
-    expect(await listAudit(t.db, 'patient.update')).toHaveLength(1);
+    const [, thirdImport] = await listAudit(t.db, 'patient.import');
+    expect(thirdImport?.details).toMatchObject({
+      created: [third.body.results[5]?.id],
+      updated: [first.body.results[2]?.id],
+    });
     expect(await t.db.selectFrom('patients').select('id').execute()).toHaveLength(6);
   });
 

@@ -115,10 +115,11 @@ export type ListQuery = {
 
 /**
  * A business's patients by id (time-sortable, so new patients land on later pages and a page never
- * repeats), strictly after `after`, `limit + 1` of them. Each filter branch matches one index of
- * migration 0004 (prefix `like` on a text_pattern_ops btree): lower(full_name), lower(family_name),
- * display_id, mobile_number and lower(email). display_id is indexed as written, so it is matched as
- * typed, upper-cased and lower-cased.
+ * repeats), strictly after `after`, `limit + 1` of them. The filter is a case-insensitive prefix of the
+ * full or family name or the email, a prefix of the display id (as typed, upper- or lower-cased) or of
+ * the mobile. The walk follows unique (business_id, id) and stops at a page: the search indexes were
+ * dropped for import speed (migration 0007; docs/DECISIONS.md), which costs a rare search a scan of
+ * the business's patients (tens of milliseconds at 100,000 on PostgreSQL).
  */
 export async function listPatientRows(db: Db, q: ListQuery): Promise<PatientRow[]> {
   let query = db.selectFrom('patients').selectAll().where('business_id', '=', q.businessId);
@@ -151,7 +152,7 @@ export async function listPatientRows(db: Db, q: ListQuery): Promise<PatientRow[
 }
 
 /** One row of an upsert batch, already checked; `ord` is its index in the request. */
-export type UpsertRow = PatientValues & { ord: number; id: string; auditId: string };
+export type UpsertRow = PatientValues & { ord: number; id: string };
 
 export type UpsertResult = { ord: number; id: string | null; status: 'created' | 'updated' | 'unchanged' };
 
@@ -171,10 +172,12 @@ const CHANGED_COLUMNS = [
 
 /**
  * Inserts or updates a batch of patients keyed on (business, display id) among current patients, in ONE
- * statement: the rows travel as one jsonb parameter, `on conflict … do update … where` writes only rows
- * whose fields differ (so a second import of the same file writes nothing), every row written gets its
- * `patient.create` / `patient.update` audit entry in the same statement, and each row's outcome is read
- * from what was returned and what was already identical. Display ids must be unique in `rows`.
+ * statement: the rows travel as one json parameter, `on conflict … do update … where` writes only rows
+ * whose fields differ (so a second import of the same file writes nothing), and each row's outcome is
+ * read from what was returned and what was already identical. The batch is audited by one
+ * `patient.import` entry listing the ids created and updated (at `now`, the patients' `created` /
+ * `updated` time, so a patient's import entry is found by business and time). Display ids must be
+ * unique in `rows`.
  */
 export async function upsertPatients(
   db: Db,
@@ -182,6 +185,7 @@ export async function upsertPatients(
     businessId: string;
     rows: UpsertRow[];
     now: number;
+    auditId: string;
     actor: { userId: string | null; display: string | null; ip: string | null; requestId: string | null };
   },
 ): Promise<UpsertResult[]> {
@@ -190,41 +194,29 @@ export async function upsertPatients(
     q.rows.map((r) => ({
       ord: r.ord,
       id: r.id,
-      audit_id: r.auditId,
       ...columnsOf(r),
     })),
   );
   const set = sql.raw(CHANGED_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '));
   const columns = (alias: string) => sql.raw(CHANGED_COLUMNS.map((c) => `${alias}.${c}`).join(', '));
-  const { rows } = await sql<{ ord: number; id: string | null; written: boolean; inserted: boolean | null }>`
+  // One row comes back, a json array of [ord, id, inserted] (inserted null: unchanged), which costs
+  // less to read than 1024 result rows, most of all in PGlite.
+  const { rows } = await sql<{ outcome: string | null }>`
     with input as (
-      select * from jsonb_to_recordset(${payload}::jsonb) as x(
-        ord int, id text, audit_id text, display_id text, given_name text, family_name text, full_name text,
+      select * from json_to_recordset(${payload}::json) as x(
+        ord int, id text, display_id text, given_name text, family_name text, full_name text,
         date_of_birth text, email text, mobile_number text, address_line1 text, address_line2 text,
         address_line3 text, post_town text, postcode text)
-    ),
-    -- Current patients identical to their row: left out of the insert, so a second import of a file
-    -- neither tries an insert nor locks a row. One index probe per row (the lateral limit keeps the
-    -- planner from hashing all the business's patients instead).
-    same as (
-      select i.display_id, s.id from input i
-      cross join lateral (
-        select c.id from patients c
-        where c.business_id = ${q.businessId} and c.display_id = i.display_id and c.deleted_at is null
-          and (${columns('c')}) is not distinct from (${columns('i')})
-        limit 1
-      ) s
     ),
     up as (
       insert into patients as p (id, business_id, display_id, given_name, family_name, full_name, date_of_birth,
         email, mobile_number, address_line1, address_line2, address_line3, post_town, postcode, created, updated)
       select id, ${q.businessId}, display_id, given_name, family_name, full_name, date_of_birth, email,
         mobile_number, address_line1, address_line2, address_line3, post_town, postcode, ${q.now}::bigint, ${q.now}::bigint
-      from input i
-      where not exists (select 1 from same where same.display_id = i.display_id)
+      from input
       order by ord
-      -- Still an upsert: a patient added or changed since the snapshot (another import running) is
-      -- settled here, and written only when something differs.
+      -- A current patient with the same display id is updated only when something differs; an identical
+      -- one is left as it is and not returned.
       on conflict (business_id, display_id) where deleted_at is null
       do update set ${set}, updated = excluded.updated
       where (${columns('p')}) is distinct from (${columns('excluded')})
@@ -233,20 +225,27 @@ export async function upsertPatients(
     audited as (
       insert into audit_log (id, at, actor_user_id, actor_display, action, entity_type, entity_id, business_id, ip,
         request_id, details)
-      select i.audit_id, ${q.now}::bigint, ${q.actor.userId}, ${q.actor.display},
-        case when up.inserted then 'patient.create' else 'patient.update' end, 'patient', up.id, ${q.businessId},
-        ${q.actor.ip}, ${q.actor.requestId}, '{"via":"batchUpsertPatients"}'::jsonb
-      from up join input i on i.display_id = up.display_id
+      select ${q.auditId}, ${q.now}::bigint, ${q.actor.userId}, ${q.actor.display}, 'patient.import', 'patient', null,
+        ${q.businessId}, ${q.actor.ip}, ${q.actor.requestId},
+        jsonb_build_object(
+          'via', 'batchUpsertPatients',
+          'created', coalesce(jsonb_agg(up.id) filter (where up.inserted), '[]'::jsonb),
+          'updated', coalesce(jsonb_agg(up.id) filter (where not up.inserted), '[]'::jsonb))
+      from up
+      having count(*) > 0
     )
-    select i.ord, (up.id is not null) as written, up.inserted, coalesce(up.id, same.id) as id
+    select json_agg(json_build_array(i.ord, coalesce(up.id, (
+        -- unchanged: the identical current patient (in this statement's snapshot)
+        select c.id from patients c
+        where c.business_id = ${q.businessId} and c.display_id = i.display_id and c.deleted_at is null
+      )), up.inserted))::text as outcome
     from input i
     left join up on up.display_id = i.display_id
-    left join same on same.display_id = i.display_id
-    order by i.ord
   `.execute(db);
-  return rows.map((r) => ({
-    ord: Number(r.ord),
-    id: r.id,
-    status: !r.written ? 'unchanged' : r.inserted ? 'created' : 'updated',
+  const outcome = JSON.parse(rows[0]?.outcome ?? '[]') as [number, string | null, boolean | null][];
+  return outcome.map(([ord, id, inserted]) => ({
+    ord,
+    id,
+    status: inserted === null ? 'unchanged' : inserted ? 'created' : 'updated',
   }));
 }

@@ -280,13 +280,14 @@ export async function batchUpsertPatients(
       results[index] = { index, status: 'invalid', errors: [duplicateIdMessage(checked.values.displayId)] };
     } else {
       seen.add(checked.values.displayId);
-      rows.push({ ...checked.values, ord: index, id: Bun.randomUUIDv7(), auditId: Bun.randomUUIDv7() });
+      rows.push({ ...checked.values, ord: index, id: Bun.randomUUIDv7() });
     }
   });
   const written = await upsertPatients(db, {
     businessId: input.businessId,
     rows,
     now: now(),
+    auditId: Bun.randomUUIDv7(),
     actor: {
       userId: ctx.principal.userId,
       display: ctx.principal.displayName,
