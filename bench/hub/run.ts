@@ -1,19 +1,23 @@
 /**
  * Hub benchmark (on demand, not part of `npm test`): N simulated lockers send temperature readings to
- * the machine hub, one reading per TemperatureReadings call, and the same load goes to a bare Bun
- * WebSocket echo in the same run. Reports acknowledgement latency p50/p99, the server process's CPU
- * and memory, and checks rows stored = readings sent. Loopback only; every phase is bounded in time.
+ * the machine hub, and the same load goes first to a bare Bun WebSocket echo (the floor: no database,
+ * no protocol checks). While the hub is under load a few probe lockers also talk to the echo, so each
+ * hub run says what this machine's floor was at that moment. Reports acknowledgement latency p50/p99/max,
+ * CPU and memory of the server process, CPU of the load generators, and rows stored against readings
+ * sent. Loopback only; every phase is bounded in time.
  *
- *   bun bench/hub/run.ts --db pglite|postgres --lockers 1000 --rate 10 --seconds 20
+ *   bun bench/hub/run.ts --db pglite|postgres --lockers 1000 --rate 10 --per-message 10 --seconds 20
+ *     [--warmup 5] [--generators 1] [--probes 50] [--only echo|hub]
  *
  * PostgreSQL comes from TEST_DATABASE_URL (a fresh database is created and dropped).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDb, type Db, migrateToLatest } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
+import type { LoadConfig, LoadResult } from './load.ts';
 
 const { values } = parseArgs({
   options: {
@@ -21,9 +25,11 @@ const { values } = parseArgs({
     lockers: { type: 'string', default: '100' },
     rate: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '15' },
-    warmup: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '5' },
     only: { type: 'string' },
-    'per-message': { type: 'string', default: '1' },
+    'per-message': { type: 'string', default: '10' },
+    generators: { type: 'string', default: '1' },
+    probes: { type: 'string', default: '50' },
   },
 });
 const kind = values.db === 'postgres' ? 'postgres' : 'pglite';
@@ -33,6 +39,10 @@ const seconds = Number(values.seconds);
 const warmup = Number(values.warmup);
 /** Readings per TemperatureReadings call: 1 is the worst case; lockers are asked to batch. */
 const perMessage = Math.max(1, Number(values['per-message']));
+/** Load-generator processes the lockers are split over. */
+const generators = Math.max(1, Number(values.generators));
+/** Lockers talking to the bare echo while the hub is under load. */
+const probes = Math.max(0, Number(values.probes));
 
 const sha256 = (s: string) => new Bun.CryptoHasher('sha256').update(s).digest('hex');
 const T = Date.UTC(2026, 0, 1);
@@ -121,19 +131,36 @@ function usage(pid: number): { cpu: number; rssMb: number } {
   return { cpu, rssMb: Math.round(Number(rss) / 1024) };
 }
 
-async function spawnReady(cmd: string[]): Promise<Bun.Subprocess<'ignore', 'pipe', 'inherit'>> {
-  const child = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'inherit', stdin: 'ignore' });
-  const reader = child.stdout.getReader();
-  const deadline = Date.now() + 60_000;
-  let text = '';
-  while (!text.includes('ready')) {
-    if (Date.now() > deadline) throw new Error(`${cmd.join(' ')} did not start`);
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${cmd.join(' ')} exited`);
-    text += new TextDecoder().decode(value);
+/** A child's stdout, line by line. */
+class Lines {
+  private text = '';
+  private readonly decoder = new TextDecoder();
+  constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
+  async next(what: string, ms: number): Promise<string> {
+    const deadline = Date.now() + ms;
+    while (!this.text.includes('\n')) {
+      const { value, done } = await Promise.race([
+        this.reader.read(),
+        Bun.sleep(Math.max(0, deadline - Date.now())).then(() => {
+          throw new Error(`${what}: nothing within ${ms / 1000} s`);
+        }),
+      ]);
+      if (done) throw new Error(`${what}: exited`);
+      this.text += this.decoder.decode(value);
+    }
+    const at = this.text.indexOf('\n');
+    const line = this.text.slice(0, at);
+    this.text = this.text.slice(at + 1);
+    return line;
   }
-  reader.releaseLock();
-  return child;
+}
+
+/** Starts a process and waits for its "ready" line. */
+async function spawnReady(cmd: string[], what: string, ms = 60_000) {
+  const child = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'inherit', stdin: 'pipe' });
+  const lines = new Lines(child.stdout.getReader());
+  while ((await lines.next(what, ms)) !== 'ready');
+  return { child, lines };
 }
 
 type Result = {
@@ -141,197 +168,184 @@ type Result = {
   sent: number;
   acked: number;
   errors: number;
-  p50: number;
-  p99: number;
-  max: number;
+  unanswered: number;
+  latency: Percentiles;
+  /** The bare echo answering a few probe lockers while the hub is under load: this machine's floor meanwhile. */
+  probe?: Percentiles;
   serverCpuPct: number;
   serverRssMb: number;
+  generatorCpuPct: number;
+  lagP99: number;
+  lagMax: number;
 };
 
-/** Connects N lockers, boots them, then sends `rate` readings a second each for `seconds`, open loop. */
-async function drive(url: string, tokens: string[], pid: number, target: string): Promise<Result> {
-  const sockets: WebSocket[] = [];
-  const sentAt = new Map<string, number>();
-  const latencies: number[] = [];
-  let measuring = false;
-  let acked = 0;
-  let errors = 0;
-  const bootWaits = new Map<string, () => void>();
-  for (let start = 0; start < tokens.length; start += 200) {
-    await Promise.all(
-      tokens.slice(start, start + 200).map(
-        (token, j) =>
-          new Promise<void>((resolve, reject) => {
-            const i = start + j;
-            const ws = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } } as never);
-            ws.onopen = () => {
-              bootWaits.set(`b${i}`, resolve);
-              ws.send(
-                JSON.stringify([2, `b${i}`, 'BootNotification', { vendor: 'bench', model: 'b', firmwareVersion: '1' }]),
-              );
-            };
-            ws.onerror = () => reject(new Error(`locker ${i} could not connect to ${url}`));
-            ws.onmessage = (m) => {
-              const frame = JSON.parse(String(m.data)) as [number, string];
-              const id = frame[1];
-              const boot = bootWaits.get(id);
-              if (boot) {
-                bootWaits.delete(id);
-                boot();
-                return;
-              }
-              const t0 = sentAt.get(id);
-              if (t0 === undefined) return;
-              sentAt.delete(id);
-              if (frame[0] === 3) acked += perMessage;
-              else errors++;
-              if (measuring) latencies.push(performance.now() - t0);
-            };
-            sockets[i] = ws;
-          }),
-      ),
-    );
+type Percentiles = { p50: number; p99: number; max: number; n: number };
+
+function percentiles(parts: Float64Array[]): Percentiles {
+  const all = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
   }
-  const counters = new Array(tokens.length).fill(0);
-  const base = Date.now();
-  let sent = 0;
-  let due = 0;
-  let cursor = 0;
-  const perMs = (tokens.length * rate) / perMessage / 1000;
-  const begin = performance.now();
-  let before = usage(pid);
-  let peakRss = 0;
-  const total = warmup + seconds;
-  await new Promise<void>((resolve) => {
-    let last = begin;
-    const tick = setInterval(() => {
-      const now = performance.now();
-      if (!measuring && now - begin >= warmup * 1000) {
-        measuring = true;
-        before = usage(pid);
-      }
-      if (now - begin >= total * 1000) {
-        clearInterval(tick);
-        resolve();
-        return;
-      }
-      due += (now - last) * perMs;
-      last = now;
-      while (due >= 1) {
-        due--;
-        const i = cursor;
-        cursor = (cursor + 1) % tokens.length;
-        const n = ++counters[i];
-        const id = `r${i}-${n}`;
-        const readings = Array.from({ length: perMessage }, (_, k) => ({
-          created: base + n * perMessage + k,
-          value: 19 + ((n + k) % 30) / 10,
-        }));
-        sentAt.set(id, performance.now());
-        sockets[i]?.send(
-          JSON.stringify([2, id, 'TemperatureReadings', { eventId: id, seq: n, created: base, readings }]),
+  all.sort();
+  const pick = (q: number) => Math.round((all[Math.min(all.length - 1, Math.floor(all.length * q))] ?? 0) * 100) / 100;
+  return { p50: pick(0.5), p99: pick(0.99), max: pick(1), n: all.length };
+}
+
+/**
+ * Splits the lockers over `generators` processes (bench/hub/load.ts), starts them together, samples the
+ * server's and the generators' CPU over the measured seconds, and merges their samples.
+ */
+async function drive(
+  target: string,
+  url: string,
+  tokens: string[],
+  serverPid: number,
+  probeUrl?: string,
+): Promise<Result> {
+  const dir = mkdtempSync(join(tmpdir(), 'hub-load-'));
+  try {
+    const gens = await Promise.all(
+      Array.from({ length: generators }, async (_, g) => {
+        const config: LoadConfig = {
+          url,
+          tokens: tokens.filter((_, i) => i % generators === g),
+          ...(probeUrl ? { probeUrl } : {}),
+          probes: Math.ceil(probes / generators),
+          rate,
+          perMessage,
+          warmupSeconds: warmup,
+          seconds,
+          out: join(dir, `g${g}`),
+        };
+        await Bun.write(join(dir, `g${g}.json`), JSON.stringify(config));
+        return spawnReady(
+          [process.execPath, join(import.meta.dir, 'load.ts'), join(dir, `g${g}.json`)],
+          `generator ${g}`,
+          600_000,
         );
-        sent += perMessage;
-      }
-      peakRss = Math.max(peakRss, usage(pid).rssMb);
-    }, 5);
-  });
-  const after = usage(pid);
-  // Let the last acknowledgements arrive (bounded).
-  const drainUntil = Date.now() + 15_000;
-  while (sentAt.size > 0 && Date.now() < drainUntil) await Bun.sleep(20);
-  for (const ws of sockets) ws?.close();
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) =>
-    Math.round((latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0) * 100) / 100;
-  return {
-    target,
-    sent,
-    acked,
-    errors,
-    p50: pct(0.5),
-    p99: pct(0.99),
-    max: pct(1),
-    serverCpuPct: Math.round(((after.cpu - before.cpu) / seconds) * 100),
-    serverRssMb: Math.max(peakRss, after.rssMb),
-  };
+      }),
+    );
+    for (const { child } of gens) {
+      child.stdin.write('go\n');
+      child.stdin.flush();
+    }
+    const cpuOf = () => [serverPid, ...gens.map((g) => g.child.pid)].map((pid) => usage(pid).cpu);
+    await Bun.sleep(warmup * 1000);
+    const before = cpuOf();
+    let peakRss = 0;
+    const measuredUntil = Date.now() + seconds * 1000;
+    while (Date.now() < measuredUntil) {
+      peakRss = Math.max(peakRss, usage(serverPid).rssMb);
+      await Bun.sleep(250);
+    }
+    const after = cpuOf();
+    const pct = (i: number) => ((after[i] ?? 0) - (before[i] ?? 0)) / seconds;
+    const results = await Promise.all(
+      gens.map(async ({ lines }, g) => JSON.parse(await lines.next(`generator ${g}`, 60_000)) as LoadResult),
+    );
+    for (const { child } of gens) child.stdin.end();
+    const read = async (suffix: string) =>
+      Promise.all(
+        gens.map(async (_, g) => new Float64Array(await Bun.file(join(dir, `g${g}${suffix}`)).arrayBuffer())),
+      );
+    const sum = (f: (r: LoadResult) => number) => results.reduce((n, r) => n + f(r), 0);
+    return {
+      target,
+      sent: sum((r) => r.sent),
+      acked: sum((r) => r.acked),
+      errors: sum((r) => r.errors),
+      unanswered: sum((r) => r.unanswered),
+      latency: percentiles(await read('.lat')),
+      ...(probeUrl && probes > 0 ? { probe: percentiles(await read('.probe')) } : {}),
+      serverCpuPct: Math.round(pct(0) * 100),
+      serverRssMb: peakRss,
+      generatorCpuPct: Math.round(gens.reduce((n, _, g) => n + pct(g + 1), 0) * 100),
+      lagP99: Math.round(Math.max(...results.map((r) => r.lagP99)) * 100) / 100,
+      lagMax: Math.round(Math.max(...results.map((r) => r.lagMax)) * 100) / 100,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function main() {
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const cpu = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? '?';
+  console.log(
+    `${new Date().toISOString()} · ${availableParallelism()} × ${cpu} · load average ${load} · Bun ${Bun.version}`,
+  );
   const results: (Result & { rowsStored?: number })[] = [];
   const port = 20000 + Math.floor(Math.random() * 20000);
-  if (values.only !== 'hub') {
-    const echo = await spawnReady([process.execPath, join(import.meta.dir, 'echo.ts'), String(port + 1)]);
-    try {
-      results.push(
-        await drive(
-          `ws://127.0.0.1:${port + 1}`,
-          Array.from({ length: lockers }, () => 'x'),
-          echo.pid,
-          'bare Bun echo',
-        ),
-      );
-    } finally {
-      echo.kill();
+  const echo = await spawnReady([process.execPath, join(import.meta.dir, 'echo.ts'), String(port + 1)], 'echo');
+  const echoUrl = `ws://127.0.0.1:${port + 1}`;
+  try {
+    if (values.only !== 'hub') {
+      const dummies = Array.from({ length: lockers }, () => 'x');
+      results.push(await drive('bare Bun echo', echoUrl, dummies, echo.child.pid));
     }
-  }
-  if (values.only !== 'echo') {
-    let where: string;
-    let cleanup: () => Promise<void>;
-    if (kind === 'postgres') {
-      const base = process.env.TEST_DATABASE_URL;
-      if (!base) throw new Error('set TEST_DATABASE_URL for --db postgres');
-      const fresh = await createFreshPostgresDatabase(base);
-      where = fresh.url;
-      cleanup = fresh.drop;
-    } else {
-      where = mkdtempSync(join(tmpdir(), 'hub-bench-'));
-      cleanup = async () => rmSync(where, { recursive: true, force: true });
-    }
-    try {
-      const seeding = await createDb(kind === 'postgres' ? { kind, url: where } : { kind, dataDir: where });
-      const { tokens } = await seed(seeding, lockers);
-      await seeding.close();
-      const flags = process.env.BENCH_BUN_FLAGS ? process.env.BENCH_BUN_FLAGS.split(' ') : [];
-      const hub = await spawnReady([
-        process.execPath,
-        ...flags,
-        join(import.meta.dir, 'server.ts'),
-        String(port),
-        kind,
-        where,
-      ]);
-      let result: Result;
-      try {
-        result = await drive(`ws://127.0.0.1:${port}/machine`, tokens, hub.pid, `hub on ${kind}`);
-      } finally {
-        hub.kill('SIGTERM');
-        await hub.exited;
-      }
-      const counting = await createDb(kind === 'postgres' ? { kind, url: where } : { kind, dataDir: where });
-      const row = await counting.db
-        .selectFrom('temperature_readings')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      await counting.close();
-      results.push({ ...result, rowsStored: Number(row.n) });
-    } finally {
-      await cleanup();
-    }
+    if (values.only !== 'echo') results.push(await driveHub(port, echoUrl));
+  } finally {
+    echo.child.kill();
   }
   console.log(
-    `\n${lockers} lockers × ${rate} readings/s, ${perMessage} a message, for ${seconds}s (after ${warmup}s warm-up), ${kind}`,
+    `\n${lockers} lockers × ${rate} readings/s, ${perMessage} a message, for ${seconds} s (after ${warmup} s warm-up), ${kind}, ${generators} generator process(es), ${probes} echo probes beside the hub`,
   );
   console.log(
-    '| target | readings sent | acked | errors | rows stored | p50 ms | p99 ms | max ms | server CPU | server RSS |',
+    '| target | readings sent | acked | errors | unanswered | rows stored | p50 ms | p99 ms | max ms | echo beside it p50/p99 ms | server CPU | server RSS | generator CPU | send lag p99/max ms |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
+    const probe = r.probe ? `${r.probe.p50} / ${r.probe.p99}` : '–';
     console.log(
-      `| ${r.target} | ${r.sent} | ${r.acked} | ${r.errors} | ${r.rowsStored ?? '–'} | ${r.p50} | ${r.p99} | ${r.max} | ${r.serverCpuPct}% | ${r.serverRssMb} MB |`,
+      `| ${r.target} | ${r.sent} | ${r.acked} | ${r.errors} | ${r.unanswered} | ${r.rowsStored ?? '–'} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ${probe} | ${r.serverCpuPct}% | ${r.serverRssMb} MB | ${r.generatorCpuPct}% | ${r.lagP99} / ${r.lagMax} |`,
     );
   }
   process.exit(0);
+}
+
+/** A fresh database, seeded; the hub in its own process; the load; then the rows stored are counted. */
+async function driveHub(port: number, echoUrl: string): Promise<Result & { rowsStored: number }> {
+  let where: string;
+  let cleanup: () => Promise<void>;
+  if (kind === 'postgres') {
+    const base = process.env.TEST_DATABASE_URL;
+    if (!base) throw new Error('set TEST_DATABASE_URL for --db postgres');
+    const fresh = await createFreshPostgresDatabase(base);
+    where = fresh.url;
+    cleanup = fresh.drop;
+  } else {
+    where = mkdtempSync(join(tmpdir(), 'hub-bench-'));
+    cleanup = async () => rmSync(where, { recursive: true, force: true });
+  }
+  const open = () => createDb(kind === 'postgres' ? { kind, url: where } : { kind, dataDir: where });
+  try {
+    const seeding = await open();
+    const { tokens } = await seed(seeding, lockers);
+    await seeding.close();
+    const flags = process.env.BENCH_BUN_FLAGS ? process.env.BENCH_BUN_FLAGS.split(' ') : [];
+    const hub = await spawnReady(
+      [process.execPath, ...flags, join(import.meta.dir, 'server.ts'), String(port), kind, where],
+      'hub',
+    );
+    let result: Result;
+    try {
+      result = await drive(`hub on ${kind}`, `ws://127.0.0.1:${port}/machine`, tokens, hub.child.pid, echoUrl);
+    } finally {
+      hub.child.kill('SIGTERM');
+      await hub.child.exited;
+    }
+    const counting = await open();
+    const row = await counting.db
+      .selectFrom('temperature_readings')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    await counting.close();
+    return { ...result, rowsStored: Number(row.n) };
+  } finally {
+    await cleanup();
+  }
 }
 
 await main();
