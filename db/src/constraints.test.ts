@@ -148,4 +148,29 @@ describeDb('constraints the rules depend on', (t) => {
     await patient('p2', null);
     await expect(patient('p3', null)).rejects.toThrow(/patients_business_display_id_key/);
   });
+
+  it('keeps every patient on an existing business, as a foreign key would', async () => {
+    const businessId = await business(t);
+    const patient = (id: string, owner: string) =>
+      t.db
+        .insertInto('patients')
+        .values({ id, business_id: owner, display_id: id, full_name: 'Olivia Smith', ...stamps })
+        .execute();
+    await expect(patient('p1', 'no-such-business')).rejects.toThrow(/patients_business_id_fkey/);
+    await patient('p2', businessId);
+    await expect(
+      t.db.updateTable('patients').set({ business_id: 'no-such-business' }).where('id', '=', 'p2').execute(),
+    ).rejects.toThrow(/patients_business_id_fkey/);
+    await expect(t.db.deleteFrom('businesses').where('id', '=', businessId).execute()).rejects.toThrow(
+      /patients_business_id_fkey/,
+    );
+    await expect(
+      t.db.updateTable('businesses').set({ id: 'renamed' }).where('id', '=', businessId).execute(),
+    ).rejects.toThrow(/patients_business_id_fkey/);
+    // A business without patients goes; an update that keeps the id is untouched.
+    await t.db.updateTable('businesses').set({ name: 'Harborne Pharmacy Ltd' }).where('id', '=', businessId).execute();
+    const empty = await business(t, 'Empty');
+    await t.db.deleteFrom('businesses').where('id', '=', empty).execute();
+    expect(await t.db.selectFrom('patients').select('id').execute()).toEqual([{ id: 'p2' }]);
+  });
 });

@@ -1,6 +1,6 @@
 import { AppError } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { AuthPort, Principal } from '../rpc/context.ts';
 import { authMessages, authPolicy } from './policy.ts';
 import { hashToken, newToken } from './tokens.ts';
@@ -103,7 +103,11 @@ export async function scopesOf(db: Db, userId: string): Promise<string[]> {
     .where('user_id', '=', userId)
     .where('name', 'in', ['Support', 'Developer'])
     .execute();
-  const names = new Set(rows.map((r) => r.name));
+  return scopesOfRoles(rows.map((r) => r.name));
+}
+
+function scopesOfRoles(roleNames: readonly string[]): string[] {
+  const names = new Set(roleNames);
   return [...(names.has('Support') ? ['support'] : []), ...(names.has('Developer') ? ['developer'] : [])];
 }
 
@@ -133,6 +137,14 @@ export function createSessionAuth(db: () => Kysely<Database>): AuthPort {
           'users.email',
           'users.given_name',
           'users.family_name',
+          // The scopes' roles in the same round trip: this runs on every call.
+          (eb) =>
+            eb
+              .selectFrom('user_roles')
+              .select(sql<string | null>`string_agg(distinct user_roles.name, ',')`.as('names'))
+              .whereRef('user_roles.user_id', '=', 'users.id')
+              .where('user_roles.name', 'in', ['Support', 'Developer'])
+              .as('scope_roles'),
         ])
         .where('sessions.token_hash', '=', hashToken(token))
         .executeTakeFirst();
@@ -152,7 +164,7 @@ export function createSessionAuth(db: () => Kysely<Database>): AuthPort {
         sessionId: row.session_id,
         email: row.email,
         displayName: displayNameOf(row),
-        scopes: await scopesOf(db(), row.user_id),
+        scopes: scopesOfRoles(row.scope_roles?.split(',') ?? []),
       };
     },
   };

@@ -33,6 +33,8 @@ type ImportOptions = {
 
 /** Under the API's 1 MB request limit, with room for the envelope. */
 const MAX_BODY_BYTES = 900_000;
+/** Batches on their way to the server at once. */
+const IMPORT_IN_FLIGHT = 2;
 
 /** The server's word for a display id given twice; the cli applies it across the whole file. */
 const duplicateId = (displayId: string) => `duplicate ID field: ${displayId}`;
@@ -124,7 +126,9 @@ export function patientsCommands(program: Command, io: CliIo): void {
       const controller = new AbortController();
       const cancel = () => controller.abort();
       if (io.interactive) process.once('SIGINT', cancel);
-      let pending: Promise<void> = Promise.resolve();
+      // Up to IMPORT_IN_FLIGHT batches on their way: the server writes one while it reads the next, and
+      // this process parses and checks meanwhile.
+      const inFlight = new Set<Promise<void>>();
       const upsertPart = async (send: ImportedPatient[], rows: number[]): Promise<void> => {
         if (!client || send.length === 0) return;
         // The API takes bodies up to 1 MB: a batch of unusually long rows goes in halves.
@@ -145,9 +149,11 @@ export function patientsCommands(program: Command, io: CliIo): void {
         counts.updated += result.updated;
         counts.unchanged += result.unchanged;
       };
+      let shownDone = 0; // batches can finish out of order; the bar only moves forward
       const upsert = async (send: ImportedPatient[], rows: number[], rowsDone: number) => {
         await upsertPart(send, rows);
-        progress.update(rowsDone);
+        shownDone = Math.max(shownDone, rowsDone);
+        progress.update(shownDone);
       };
       let summary: Awaited<ReturnType<typeof importPatientCsv>>;
       try {
@@ -169,13 +175,13 @@ export function patientsCommands(program: Command, io: CliIo): void {
               }
             });
             counts.checked += send.length;
-            // One batch in flight: the next one is read and checked while the server writes this one.
-            await pending;
-            pending = upsert(send, rows, batch.rowsDone);
-            pending.catch(() => {}); // surfaced by the next await, not as an unhandled rejection
+            while (inFlight.size >= IMPORT_IN_FLIGHT) await Promise.race(inFlight);
+            const sending: Promise<void> = upsert(send, rows, batch.rowsDone).finally(() => inFlight.delete(sending));
+            sending.catch(() => {}); // surfaced by the next race or the final wait, not as an unhandled rejection
+            inFlight.add(sending);
           },
         });
-        await pending;
+        await Promise.all(inFlight);
       } finally {
         process.removeListener('SIGINT', cancel);
       }

@@ -2,8 +2,9 @@ import type { CsvInspection, CsvMapping, ImportBatch, RowError } from '@medlocke
 
 /**
  * Messages between the import page and src/workers/import.worker.ts. The worker parses and checks
- * the CSV off the main thread; the page sends each batch to the server and answers `ack`, and only
- * then does the worker read on (backpressure: one batch in flight, memory stays flat).
+ * the CSV off the main thread; the page sends each batch to the server and answers `ack` when it can
+ * take another (at most two batches on their way), and only then does the worker read on
+ * (backpressure: memory stays flat).
  */
 export type ToImportWorker =
   | { type: 'inspect'; file: File }

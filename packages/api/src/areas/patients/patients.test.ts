@@ -320,6 +320,29 @@ describeApi('patients', (t) => {
     expect(await t.db.selectFrom('patients').select('id').execute()).toHaveLength(6);
   });
 
+  it('stores awkward text exactly as given: quotes, braces, backslashes, commas, NULL, emoji', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db, { displayIdField: nhsSettings });
+    const awkward = testPatient(1, {
+      name: { given: 'NULL', family: 'O\'Neill "Jr", {x}' },
+      address: { line1: 'Flat \\ 2, {Block} "A"', line2: 'NULL', line3: '🏠 ,,', postTown: '""', postcode: 'LS1 4AP' },
+    });
+    const res = await t.call(
+      'patients',
+      'batchUpsertPatients',
+      { businessId, patients: [awkward, testPatient(2)] },
+      as,
+    );
+    expect(res.body).toMatchObject({ created: 2, invalid: 0 });
+    const got = await t.call('patients', 'get', { id: res.body.results[0]?.id as string }, as);
+    expect(got.body.patient).toMatchObject({
+      name: 'NULL O\'Neill "Jr", {x}',
+      address: { line1: 'Flat \\ 2, {Block} "A"', line2: 'NULL', line3: '🏠 ,,', postTown: '""', postcode: 'LS1 4AP' },
+    });
+    const plain = await t.call('patients', 'get', { id: res.body.results[1]?.id as string }, as);
+    expect(plain.body.patient.address).toBeNull();
+  });
+
   it('refuses invalid rows itself even when the client skipped its checks, and keeps the good ones', async () => {
     const as = await support();
     const businessId = await insertBusiness(t.db, { displayIdField: nhsSettings });

@@ -172,7 +172,7 @@ const CHANGED_COLUMNS = [
 
 /**
  * Inserts or updates a batch of patients keyed on (business, display id) among current patients, in ONE
- * statement: the rows travel as one json parameter, `on conflict … do update … where` writes only rows
+ * statement: the rows travel as one array parameter per column, `on conflict … do update … where` writes only rows
  * whose fields differ (so a second import of the same file writes nothing), and each row's outcome is
  * read from what was returned and what was already identical. The batch is audited by one
  * `patient.import` entry listing the ids created and updated (at `now`, the patients' `created` /
@@ -190,23 +190,33 @@ export async function upsertPatients(
   },
 ): Promise<UpsertResult[]> {
   if (q.rows.length === 0) return [];
-  const payload = JSON.stringify(
-    q.rows.map((r) => ({
-      ord: r.ord,
-      id: r.id,
-      ...columnsOf(r),
-    })),
-  );
+  // The rows travel as one array per column (unnest), cheaper to send and to read than json objects.
+  const column = <T>(pick: (r: UpsertRow) => T) => q.rows.map(pick);
+  const input = sql.join([
+    sql`${column((r) => r.ord)}::int[]`,
+    sql`${column((r) => r.id)}::text[]`,
+    sql`${column((r) => r.displayId)}::text[]`,
+    sql`${column((r) => r.givenName)}::text[]`,
+    sql`${column((r) => r.familyName)}::text[]`,
+    sql`${column((r) => r.fullName)}::text[]`,
+    sql`${column((r) => r.dateOfBirth)}::text[]`,
+    sql`${column((r) => r.email)}::text[]`,
+    sql`${column((r) => r.mobileNumber)}::text[]`,
+    sql`${column((r) => r.addressLine1)}::text[]`,
+    sql`${column((r) => r.addressLine2)}::text[]`,
+    sql`${column((r) => r.addressLine3)}::text[]`,
+    sql`${column((r) => r.postTown)}::text[]`,
+    sql`${column((r) => r.postcode)}::text[]`,
+  ]);
   const set = sql.raw(CHANGED_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '));
   const columns = (alias: string) => sql.raw(CHANGED_COLUMNS.map((c) => `${alias}.${c}`).join(', '));
   // One row comes back, a json array of [ord, id, inserted] (inserted null: unchanged), which costs
   // less to read than 1024 result rows, most of all in PGlite.
   const { rows } = await sql<{ outcome: string | null }>`
     with input as (
-      select * from json_to_recordset(${payload}::json) as x(
-        ord int, id text, display_id text, given_name text, family_name text, full_name text,
-        date_of_birth text, email text, mobile_number text, address_line1 text, address_line2 text,
-        address_line3 text, post_town text, postcode text)
+      select * from unnest(${input}) as x(
+        ord, id, display_id, given_name, family_name, full_name, date_of_birth, email, mobile_number,
+        address_line1, address_line2, address_line3, post_town, postcode)
     ),
     up as (
       insert into patients as p (id, business_id, display_id, given_name, family_name, full_name, date_of_birth,
@@ -214,7 +224,6 @@ export async function upsertPatients(
       select id, ${q.businessId}, display_id, given_name, family_name, full_name, date_of_birth, email,
         mobile_number, address_line1, address_line2, address_line3, post_town, postcode, ${q.now}::bigint, ${q.now}::bigint
       from input
-      order by ord
       -- A current patient with the same display id is updated only when something differs; an identical
       -- one is left as it is and not returned.
       on conflict (business_id, display_id) where deleted_at is null

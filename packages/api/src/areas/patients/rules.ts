@@ -66,6 +66,15 @@ const COLUMNS: MappingPlan = {
   Postcode: 11,
 };
 
+/** The four plans: [ID or NhsNumber] × [Given + Family or FullName], indexed (nhs ? 1 : 0) + (full ? 2 : 0). */
+const PLANS: MappingPlan[] = [0, 1, 2, 3].map((k) => ({
+  ...COLUMNS,
+  ...(k & 1 ? { NhsNumber: DISPLAY_ID } : { ID: DISPLAY_ID }),
+  ...(k & 2 ? { FullName: FULL } : { GivenName: GIVEN, FamilyName: FAMILY }),
+}));
+const NAME_KEYS = ['full', 'given', 'family'] as const;
+const ADDRESS_KEYS = ['line1', 'line2', 'line3', 'postTown', 'postcode'] as const;
+
 /** Which field a SPEC §5 row message is about, for the per-field details of a 400. */
 function fieldErrorOf(message: string): FieldError {
   if (message === rowMessages.missingName) return { path: 'patient.name', id: 'REQUIRED', message };
@@ -113,11 +122,7 @@ export function checkPatient(
     address.postcode ?? '',
   ];
   const hasFull = (name.full ?? '').trim() !== '' || (!name.given?.trim() && !name.family?.trim());
-  const plan: MappingPlan = {
-    ...COLUMNS,
-    ...(field.validateNhsNumber && !blankId ? { NhsNumber: DISPLAY_ID } : { ID: DISPLAY_ID }),
-    ...(hasFull ? { FullName: FULL } : { GivenName: GIVEN, FamilyName: FAMILY }),
-  };
+  const plan = PLANS[(field.validateNhsNumber && !blankId ? 1 : 0) + (hasFull ? 2 : 0)] as MappingPlan;
   const outcome = checkPatientRow(cells, plan, today);
   const errors = outcome.ok ? [] : [...outcome.errors];
   const tooLong = (label: string, value: string | undefined, max: number) => {
@@ -125,8 +130,8 @@ export function checkPatient(
   };
   tooLong('displayId', displayId, MAX_ID);
   tooLong('email', patient.email, MAX_EMAIL);
-  for (const [key, value] of Object.entries(name)) tooLong(`name.${key}`, value, MAX_TEXT);
-  for (const [key, value] of Object.entries(address)) tooLong(`address.${key}`, value, MAX_TEXT);
+  for (const key of NAME_KEYS) tooLong(`name.${key}`, name[key], MAX_TEXT);
+  for (const key of ADDRESS_KEYS) tooLong(`address.${key}`, address[key], MAX_TEXT);
   if (!outcome.ok || errors.length > 0) return { ok: false, errors, fields: errors.map(fieldErrorOf) };
 
   const p = outcome.patient;

@@ -14,6 +14,9 @@ import { ErrorTable, FirstLineStep, MappingStep } from './ImportSteps.tsx';
 import { guessMapping } from './mapping-guess.ts';
 import { useImportWorker } from './use-import-worker.ts';
 
+/** Batches sent to the server at once. */
+const IN_FLIGHT = 2;
+
 type Step = 'choose' | 'parsing' | 'firstLine' | 'mapping' | 'importing' | 'finished';
 type Counts = { processed: number; created: number; updated: number; unchanged: number };
 const noCounts: Counts = { processed: 0, created: 0, updated: 0, unchanged: 0 };
@@ -22,7 +25,9 @@ const noCounts: Counts = { processed: 0, created: 0, updated: 0, unchanged: 0 };
  * SPEC §2/§4 patient CSV import: choose a file (click or drop), parse, say whether the first line is
  * patient data or field names, map the columns, import with progress and Cancel, then the errors
  * and the count. Parsing and row checks run in a Web Worker; this page sends each 1024-row batch to
- * patients.batchUpsertPatients and acknowledges it, and the worker reads on only then.
+ * patients.batchUpsertPatients, at most two at once (the server writes one while it reads the next),
+ * and acknowledges a batch to the worker while fewer than two are in flight: the worker reads on only
+ * then, so memory stays flat however large the file.
  */
 export function ImportPatients() {
   const { businessId = '' } = useParams();
@@ -39,6 +44,8 @@ export function ImportPatients() {
   const [cancelled, setCancelled] = useState(false);
   const [failure, setFailure] = useState<string>();
   const cancelRef = useRef(false);
+  const inFlight = useRef(new Set<Promise<void>>());
+  const ackOwed = useRef(false);
 
   const totalRows = inspection ? Math.max(0, inspection.nonEmptyRows - (firstLine === 'fields' ? 1 : 0)) : 0;
 
@@ -65,10 +72,22 @@ export function ImportPatients() {
         send({ type: 'cancel' });
       }
     }
-    found.sort((a, b) => a.row - b.row);
-    if (found.length > 0) setErrors((before) => [...before, ...found]);
-    setRowsDone(batch.rowsDone);
-    send({ type: 'ack' });
+    if (found.length > 0) setErrors((before) => [...before, ...found].sort((a, b) => a.row - b.row));
+    setRowsDone((done) => Math.max(done, batch.rowsDone));
+  };
+
+  /** Sends a batch; the worker may read the next one at once while fewer than IN_FLIGHT are out. */
+  const startBatch = (batch: ImportBatch) => {
+    const sending: Promise<void> = sendBatch(batch).finally(() => {
+      inFlight.current.delete(sending);
+      if (ackOwed.current) {
+        ackOwed.current = false;
+        send({ type: 'ack' });
+      }
+    });
+    inFlight.current.add(sending);
+    if (inFlight.current.size < IN_FLIGHT) send({ type: 'ack' });
+    else ackOwed.current = true;
   };
 
   const send = useImportWorker((message: FromImportWorker) => {
@@ -82,12 +101,15 @@ export function ImportPatients() {
         setStep('choose');
         return;
       case 'batch':
-        void sendBatch(message.batch);
+        startBatch(message.batch);
         return;
       case 'done':
-        setRowsDone(message.rowsDone);
-        setCancelled(message.cancelled || cancelRef.current);
-        setStep('finished');
+        // The last batches may still be on their way to the server.
+        void Promise.all([...inFlight.current]).then(() => {
+          setRowsDone(message.rowsDone);
+          setCancelled(message.cancelled || cancelRef.current);
+          setStep('finished');
+        });
         return;
       case 'failed':
         setFailure(message.message || csvFileMessages.unknown);
@@ -108,6 +130,7 @@ export function ImportPatients() {
   const startImport = () => {
     if (!file) return;
     cancelRef.current = false;
+    ackOwed.current = false;
     setErrors([]);
     setCounts(noCounts);
     setRowsDone(0);
