@@ -56,5 +56,28 @@ export function planOf(mapping: CsvMapping): MappingPlan {
   mapping.forEach((kind, index) => {
     if (kind) plan[kind] = index;
   });
-  return plan;
+  return fixedPlan(plan);
+}
+
+/**
+ * The same plan as an object with every kind present (undefined when unmapped), always in the same
+ * order: every plan then has one shape, and reading it on every row of an import stays a fixed-offset
+ * load instead of a lookup that misses into the prototype chain.
+ */
+export function fixedPlan(plan: MappingPlan): MappingPlan {
+  return {
+    ID: plan.ID,
+    NhsNumber: plan.NhsNumber,
+    FullName: plan.FullName,
+    GivenName: plan.GivenName,
+    FamilyName: plan.FamilyName,
+    DateOfBirth: plan.DateOfBirth,
+    Email: plan.Email,
+    Mobile: plan.Mobile,
+    AddressLine1: plan.AddressLine1,
+    AddressLine2: plan.AddressLine2,
+    AddressLine3: plan.AddressLine3,
+    PostTown: plan.PostTown,
+    Postcode: plan.Postcode,
+  } satisfies Record<CsvFieldKind, number | undefined>;
 }

@@ -1,6 +1,7 @@
 import {
   checkPatientRow,
   type FieldError,
+  fixedPlan,
   type ImportedPatient,
   type MappingPlan,
   rowMessages,
@@ -67,11 +68,13 @@ const COLUMNS: MappingPlan = {
 };
 
 /** The four plans: [ID or NhsNumber] × [Given + Family or FullName], indexed (nhs ? 1 : 0) + (full ? 2 : 0). */
-const PLANS: MappingPlan[] = [0, 1, 2, 3].map((k) => ({
-  ...COLUMNS,
-  ...(k & 1 ? { NhsNumber: DISPLAY_ID } : { ID: DISPLAY_ID }),
-  ...(k & 2 ? { FullName: FULL } : { GivenName: GIVEN, FamilyName: FAMILY }),
-}));
+const PLANS: MappingPlan[] = [0, 1, 2, 3].map((k) =>
+  fixedPlan({
+    ...COLUMNS,
+    ...(k & 1 ? { NhsNumber: DISPLAY_ID } : { ID: DISPLAY_ID }),
+    ...(k & 2 ? { FullName: FULL } : { GivenName: GIVEN, FamilyName: FAMILY }),
+  }),
+);
 const NAME_KEYS = ['full', 'given', 'family'] as const;
 const ADDRESS_KEYS = ['line1', 'line2', 'line3', 'postTown', 'postcode'] as const;
 
