@@ -36,6 +36,18 @@ describeApi('the api skeleton', (t) => {
     expect((await broken.json()).error.code).toBe('BAD_REQUEST');
   });
 
+  it('refuses text with a NUL character (PostgreSQL cannot store it) with 400, and takes an escaped backslash before u0000', async () => {
+    const nul = await t.call('health', 'ping', { echo: 'a\u0000b' });
+    expect(nul.status).toBe(400);
+    expect(nul.body.error).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'Text cannot contain the NUL character (\\u0000)',
+    });
+    const notNul = await t.call('health', 'ping', { echo: 'a\\u0000b' });
+    expect(notNul.status).toBe(200);
+    expect(notNul.body).toMatchObject({ echo: 'a\\u0000b' });
+  });
+
   it('refuses a state-changing call from a foreign origin', async () => {
     const res = await t.call('health', 'ping', {}, { origin: 'https://evil.example' });
     expect(res.status).toBe(403);

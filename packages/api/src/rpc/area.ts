@@ -106,12 +106,21 @@ async function readJsonBody(request: Request): Promise<unknown> {
   const text = await request.text();
   if (text.length > MAX_BODY_BYTES) throw new AppError('BAD_REQUEST', 'The request body is too large');
   if (text.trim() === '') return {};
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new AppError('BAD_REQUEST', 'The request body is not valid JSON');
   }
+  // PostgreSQL text cannot hold U+0000: refused here, for every method, rather than failing in the
+  // database. In JSON it can only arrive escaped, as \u0000 after an even run of backslashes.
+  if (text.includes('\\u0000') && NUL_ESCAPE.test(text)) {
+    throw new AppError('BAD_REQUEST', 'Text cannot contain the NUL character (\\u0000)');
+  }
+  return body;
 }
+
+const NUL_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u0000/;
 
 function serializeCookie(
   name: string,

@@ -151,6 +151,23 @@ export async function listPatientRows(db: Db, q: ListQuery): Promise<PatientRow[
     .execute();
 }
 
+const ARRAY_ESCAPED = /["\\]/;
+const ARRAY_ESCAPES = /["\\]/g;
+
+/**
+ * A PostgreSQL text[] literal: every element double-quoted (so NULL, braces, commas and blanks inside
+ * are plain text), `"` and `\` escaped with a backslash, null as NULL.
+ */
+export function textArrayLiteral(values: readonly (string | null)[]): string {
+  const parts = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    parts[i] =
+      v === null || v === undefined ? 'NULL' : `"${ARRAY_ESCAPED.test(v) ? v.replace(ARRAY_ESCAPES, '\\$&') : v}"`;
+  }
+  return `{${parts.join(',')}}`;
+}
+
 /** One row of an upsert batch, already checked; `ord` is its index in the request. */
 export type UpsertRow = PatientValues & { ord: number; id: string };
 
@@ -190,23 +207,24 @@ export async function upsertPatients(
   },
 ): Promise<UpsertResult[]> {
   if (q.rows.length === 0) return [];
-  // The rows travel as one array per column (unnest), cheaper to send and to read than json objects.
-  const column = <T>(pick: (r: UpsertRow) => T) => q.rows.map(pick);
+  // The rows travel as one array per column (unnest), cheaper to send and to read than json objects;
+  // each array is written as its literal text here, which costs less than the drivers' own encoding.
+  const column = (pick: (r: UpsertRow) => string | null) => sql`${textArrayLiteral(q.rows.map(pick))}::text[]`;
   const input = sql.join([
-    sql`${column((r) => r.ord)}::int[]`,
-    sql`${column((r) => r.id)}::text[]`,
-    sql`${column((r) => r.displayId)}::text[]`,
-    sql`${column((r) => r.givenName)}::text[]`,
-    sql`${column((r) => r.familyName)}::text[]`,
-    sql`${column((r) => r.fullName)}::text[]`,
-    sql`${column((r) => r.dateOfBirth)}::text[]`,
-    sql`${column((r) => r.email)}::text[]`,
-    sql`${column((r) => r.mobileNumber)}::text[]`,
-    sql`${column((r) => r.addressLine1)}::text[]`,
-    sql`${column((r) => r.addressLine2)}::text[]`,
-    sql`${column((r) => r.addressLine3)}::text[]`,
-    sql`${column((r) => r.postTown)}::text[]`,
-    sql`${column((r) => r.postcode)}::text[]`,
+    sql`${`{${q.rows.map((r) => r.ord).join(',')}}`}::int[]`,
+    column((r) => r.id),
+    column((r) => r.displayId),
+    column((r) => r.givenName),
+    column((r) => r.familyName),
+    column((r) => r.fullName),
+    column((r) => r.dateOfBirth),
+    column((r) => r.email),
+    column((r) => r.mobileNumber),
+    column((r) => r.addressLine1),
+    column((r) => r.addressLine2),
+    column((r) => r.addressLine3),
+    column((r) => r.postTown),
+    column((r) => r.postcode),
   ]);
   const set = sql.raw(CHANGED_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '));
   const columns = (alias: string) => sql.raw(CHANGED_COLUMNS.map((c) => `${alias}.${c}`).join(', '));
