@@ -250,6 +250,11 @@ describeApi('patients', (t) => {
     expect(await names('Maggie@')).toEqual(['Margaret Thatcher']);
     expect(await names('%')).toEqual([]);
     expect(await names('thatcher')).toEqual([]);
+    // A whole NHS number, typed grouped or not, finds its patient through the display-id index.
+    await add(testPatient(3, { displayId: '9434765919', name: { full: 'Ada Lovelace' } }));
+    expect(await names('943 476 5919')).toEqual(['Ada Lovelace']);
+    expect(await names('9434765919')).toEqual(['Ada Lovelace']);
+    expect(await names('943 476')).toEqual(['Ada Lovelace']);
   });
 
   it('pages by keyset without repeats while patients are being added', async () => {

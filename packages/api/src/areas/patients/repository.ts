@@ -1,4 +1,4 @@
-import type { DeliveryFailure, Patient } from '@medlocker/core';
+import { type DeliveryFailure, isNhsNumber, type Patient } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { PatientValues } from './rules.ts';
@@ -117,7 +117,8 @@ export type ListQuery = {
  * A business's patients by id (time-sortable, so new patients land on later pages and a page never
  * repeats), strictly after `after`, `limit + 1` of them. The filter is a case-insensitive prefix of the
  * full or family name or the email, a prefix of the display id (as typed, upper- or lower-cased) or of
- * the mobile. The walk follows unique (business_id, id) and stops at a page: the search indexes were
+ * the mobile; a whole NHS number is looked up on the display-id index. Otherwise the walk follows
+ * unique (business_id, id) and stops at a page: the search indexes were
  * dropped for import speed (migration 0007; docs/DECISIONS.md), which costs a rare search a scan of
  * the business's patients (tens of milliseconds at 100,000 on PostgreSQL).
  */
@@ -130,7 +131,11 @@ export async function listPatientRows(db: Db, q: ListQuery): Promise<PatientRow[
     );
   }
   const filter = q.filter?.trim();
-  if (filter) {
+  const nhsNumber = filter?.replace(/[\s-]/g, '');
+  if (nhsNumber && isNhsNumber(nhsNumber)) {
+    // A whole NHS number (what a pharmacist scans or types most): the display-id index alone answers.
+    query = query.where('display_id', '=', nhsNumber);
+  } else if (filter) {
     const lower = `${escapeLike(filter.toLowerCase())}%`;
     const ids = [...new Set([filter, filter.toUpperCase(), filter.toLowerCase(), filter.replace(/[\s-]/g, '')])];
     const mobile = mobilePrefixOf(filter);
