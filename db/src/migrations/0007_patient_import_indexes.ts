@@ -3,14 +3,14 @@ import { type Kysely, sql } from 'kysely';
 /*
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
- * Fewer indexes on patients, so a 100,000-row import writes each row into four indexes instead of nine
+ * Fewer indexes on patients, so a 100,000-row import writes each row into three indexes instead of nine
  * (docs/PERFORMANCE.md measures each one; docs/DECISIONS.md has the reasoning):
  * - patients_business_idx duplicated unique (business_id, id);
  * - the display id's prefix-search index is folded into its unique key, rebuilt with text_pattern_ops
  *   (equality, the upsert's conflict target and `like 'prefix%'` all use it);
- * - the full-name, mobile and email prefix indexes go: patients.list walks the business's patients in
- *   id order and filters them, stopping at a page. The family-name index stays for the search people
- *   type most (a surname), and for sorting by it later.
+ * - the full-name, family-name, mobile and email prefix indexes go: patients.list walks the business's
+ *   patients in id order and filters them, stopping at a page (its filter ORs all five fields, so no
+ *   single one of these indexes could serve it anyway).
  *
  * And the foreign key patients.business_id → businesses becomes two statement-level triggers with the
  * same meaning: a row-level foreign key checks (and locks) the business once per patient, 1024 times
@@ -23,6 +23,7 @@ const UP = [
   'drop index patients_business_idx',
   'drop index patients_business_display_id_idx',
   'drop index patients_business_full_name_idx',
+  'drop index patients_business_family_name_idx',
   'drop index patients_business_mobile_idx',
   'drop index patients_business_email_idx',
   'drop index patients_business_display_id_key',
@@ -101,6 +102,7 @@ const DOWN = [
   'create index patients_business_idx on patients (business_id, id) where deleted_at is null',
   'create index patients_business_display_id_idx on patients (business_id, display_id text_pattern_ops)',
   'create index patients_business_full_name_idx on patients (business_id, lower(full_name) text_pattern_ops)',
+  'create index patients_business_family_name_idx on patients (business_id, lower(family_name) text_pattern_ops)',
   'create index patients_business_mobile_idx on patients (business_id, mobile_number text_pattern_ops)',
   'create index patients_business_email_idx on patients (business_id, lower(email) text_pattern_ops)',
 ];
