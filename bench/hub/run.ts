@@ -3,7 +3,8 @@
  * the machine hub, and the same load goes first to a bare Bun WebSocket echo (the floor: no database,
  * no protocol checks). While the hub is under load a few probe lockers also talk to the echo, so each
  * hub run says what this machine's floor was at that moment. Reports acknowledgement latency p50/p99/max,
- * CPU and memory of the server process, CPU of the load generators, and rows stored against readings
+ * CPU and memory of the server process, CPU of the load generators, of PostgreSQL and of the whole
+ * machine (so other work on it shows), and rows stored against readings
  * sent. Loopback only; every phase is bounded in time.
  *
  *   bun bench/hub/run.ts --db pglite|postgres --lockers 1000 --rate 10 --per-message 10 --seconds 20
@@ -11,7 +12,7 @@
  *
  * PostgreSQL comes from TEST_DATABASE_URL (a fresh database is created and dropped).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -156,6 +157,30 @@ class Lines {
 }
 
 /** Starts a process and waits for its "ready" line. */
+/** CPU seconds of every PostgreSQL process (the server's backends, WAL writer, checkpointer…), Linux /proc. */
+function postgresCpu(): number {
+  let cpu = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpu += (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return cpu;
+}
+
+/** Busy CPU seconds of the whole machine, all cores (/proc/stat): shows whatever else was running. */
+function machineBusy(): number {
+  const [, ...ticks] = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = ticks;
+  return (user + nice + system + irq + softirq + steal) / 100;
+}
+
 async function spawnReady(cmd: string[], what: string, ms = 60_000) {
   const child = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'inherit', stdin: 'pipe' });
   const lines = new Lines(child.stdout.getReader());
@@ -175,6 +200,10 @@ type Result = {
   serverCpuPct: number;
   serverRssMb: number;
   generatorCpuPct: number;
+  /** Every PostgreSQL process, % of one core. */
+  postgresCpuPct: number;
+  /** The whole machine, % of all its cores. */
+  machineBusyPct: number;
   lagP99: number;
   lagMax: number;
 };
@@ -231,7 +260,11 @@ async function drive(
       child.stdin.write('go\n');
       child.stdin.flush();
     }
-    const cpuOf = () => [serverPid, ...gens.map((g) => g.child.pid)].map((pid) => usage(pid).cpu);
+    const cpuOf = () => [
+      machineBusy(),
+      postgresCpu(),
+      ...[serverPid, ...gens.map((g) => g.child.pid)].map((pid) => usage(pid).cpu),
+    ];
     await Bun.sleep(warmup * 1000);
     const before = cpuOf();
     let peakRss = 0;
@@ -259,9 +292,11 @@ async function drive(
       unanswered: sum((r) => r.unanswered),
       latency: percentiles(await read('.lat')),
       ...(probeUrl && probes > 0 ? { probe: percentiles(await read('.probe')) } : {}),
-      serverCpuPct: Math.round(pct(0) * 100),
+      machineBusyPct: Math.round((pct(0) * 100) / availableParallelism()),
+      postgresCpuPct: Math.round(pct(1) * 100),
+      serverCpuPct: Math.round(pct(2) * 100),
       serverRssMb: peakRss,
-      generatorCpuPct: Math.round(gens.reduce((n, _, g) => n + pct(g + 1), 0) * 100),
+      generatorCpuPct: Math.round(gens.reduce((n, _, g) => n + pct(g + 3), 0) * 100),
       lagP99: Math.round(Math.max(...results.map((r) => r.lagP99)) * 100) / 100,
       lagMax: Math.round(Math.max(...results.map((r) => r.lagMax)) * 100) / 100,
     };
@@ -293,13 +328,13 @@ async function main() {
     `\n${lockers} lockers × ${rate} readings/s, ${perMessage} a message, for ${seconds} s (after ${warmup} s warm-up), ${kind}, ${generators} generator process(es), ${probes} echo probes beside the hub`,
   );
   console.log(
-    '| target | readings sent | acked | errors | unanswered | rows stored | p50 ms | p99 ms | max ms | echo beside it p50/p99 ms | server CPU | server RSS | generator CPU | send lag p99/max ms |',
+    '| target | readings sent | acked | errors | unanswered | rows stored | p50 ms | p99 ms | max ms | echo beside it p50/p99 ms | server CPU | server RSS | generator CPU | PostgreSQL CPU | machine busy | send lag p99/max ms |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
     const probe = r.probe ? `${r.probe.p50} / ${r.probe.p99}` : '–';
     console.log(
-      `| ${r.target} | ${r.sent} | ${r.acked} | ${r.errors} | ${r.unanswered} | ${r.rowsStored ?? '–'} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ${probe} | ${r.serverCpuPct}% | ${r.serverRssMb} MB | ${r.generatorCpuPct}% | ${r.lagP99} / ${r.lagMax} |`,
+      `| ${r.target} | ${r.sent} | ${r.acked} | ${r.errors} | ${r.unanswered} | ${r.rowsStored ?? '–'} | ${r.latency.p50} | ${r.latency.p99} | ${r.latency.max} | ${probe} | ${r.serverCpuPct}% | ${r.serverRssMb} MB | ${r.generatorCpuPct}% | ${r.postgresCpuPct}% | ${r.machineBusyPct}% | ${r.lagP99} / ${r.lagMax} |`,
     );
   }
   process.exit(0);

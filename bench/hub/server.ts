@@ -30,7 +30,11 @@ const deps: AppDeps = {
 const app = createApp(deps, {
   heartbeatIntervalSeconds: 3600,
   sweepEveryMs: 0,
-  batch: { maxDelayMs: 2, maxReadings: 5000, recomputeEveryMs: 60_000 },
+  batch: {
+    maxReadings: 5000,
+    recomputeEveryMs: 60_000,
+    ...(process.env.BENCH_FLUSHES ? { concurrentFlushes: Number(process.env.BENCH_FLUSHES) } : {}),
+  },
 }).listen({ port: Number(port), hostname: '127.0.0.1' });
 console.log('ready');
 process.on('SIGTERM', async () => {

@@ -70,7 +70,7 @@ export async function testMachine(t: TestApi, businessId = 'b1', name = 'Locker 
 export const fastHub: MachineHubOptions = {
   heartbeatIntervalSeconds: 60,
   sweepEveryMs: 0,
-  batch: { maxDelayMs: 2, maxReadings: 2000, recomputeEveryMs: 0 },
+  batch: { maxReadings: 2000, recomputeEveryMs: 0 },
 };
 
 /** The app listening on a random loopback port; stop it at the end of the test. */

@@ -16,9 +16,7 @@ type Pending = {
 };
 
 export type BatcherOptions = {
-  /** How long the first reading of a batch may wait for others, ms. */
-  maxDelayMs: number;
-  /** A batch is written at once when it holds this many readings. */
+  /** The most readings one statement writes (an event is never split); the rest wait for the next slot. */
   maxReadings: number;
   /** A machine's 3-hour average is recomputed at most this often, ms (0: after every batch). */
   recomputeEveryMs: number;
@@ -26,18 +24,17 @@ export type BatcherOptions = {
   concurrentFlushes?: number;
 };
 
-// Events per statement: bounds the size of one statement (and of one transaction's locks).
-const EVENTS_PER_STATEMENT = 10_000;
-
 /**
- * Groups TemperatureReadings from all lockers that arrive close together into one transaction: one
- * INSERT of receipts and one of readings, instead of one transaction per message (PGlite runs one query
- * at a time and blocks the event loop while it does). Each caller is answered only after the commit.
+ * Groups TemperatureReadings from all lockers into one statement per batch instead of one transaction
+ * per message (PGlite runs one query at a time and blocks the event loop while it does). Group commit
+ * without a timer: readings are written as soon as a commit slot is free (what arrived in the same turn
+ * of the event loop goes together); while every slot is committing, the next batch gathers. So a quiet
+ * hub answers after one commit, and a busy one writes bigger batches rather than queueing small ones.
+ * Each caller is answered only after the commit.
  */
 export class ReadingsBatcher {
   private queue: Pending[] = [];
-  private queued = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private scheduled = false;
   private inFlight = 0;
   private readonly lastRecompute = new Map<string, number>();
   private readonly dirty = new Map<string, LockerIdentity>();
@@ -52,27 +49,34 @@ export class ReadingsBatcher {
   add(who: LockerIdentity, eventId: string, seq: number, readings: Reading[]) {
     return new Promise<{ stored: number; duplicate: boolean }>((done, fail) => {
       this.queue.push({ who, eventId, seq, readings, done, fail });
-      this.queued += readings.length;
-      this.schedule(this.queued >= this.options.maxReadings ? 0 : this.options.maxDelayMs);
+      this.schedule();
     });
   }
 
-  private schedule(delay: number) {
-    if (this.timer && delay > 0) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (this.queue.length === 0) return;
-      // At most `concurrentFlushes` batches commit at once; the next batch collects meanwhile.
-      if (this.inFlight >= (this.options.concurrentFlushes ?? 1)) return;
-      void this.flush();
-    }, delay);
+  private get slotFree() {
+    return this.inFlight < (this.options.concurrentFlushes ?? 1);
   }
 
+  /** Flushes after this turn of the event loop if a commit slot is free; else a finishing commit will. */
+  private schedule() {
+    if (this.scheduled || !this.slotFree) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      while (this.queue.length > 0 && this.slotFree) void this.flush();
+    });
+  }
+
+  /** Writes the oldest queued events, up to `maxReadings` readings (one event at least). */
   private async flush(): Promise<void> {
-    const batch = this.queue;
-    this.queue = [];
-    this.queued = 0;
+    let take = 0;
+    let readings = 0;
+    for (const p of this.queue) {
+      if (take > 0 && readings + p.readings.length > this.options.maxReadings) break;
+      readings += p.readings.length;
+      take++;
+    }
+    const batch = this.queue.splice(0, take);
     this.inFlight++;
     const now = this.deps.now();
     const began = performance.now();
@@ -80,7 +84,7 @@ export class ReadingsBatcher {
       const claimed = await this.commit(batch, now);
       this.deps.logger.debug('readings batch', {
         events: batch.length,
-        ms: Math.round(performance.now() - began),
+        ms: Math.round((performance.now() - began) * 10) / 10,
         inFlight: this.inFlight,
       });
       for (const p of batch) p.done({ stored: p.readings.length, duplicate: !claimed.has(keyOf(p)) });
@@ -89,7 +93,7 @@ export class ReadingsBatcher {
       for (const p of batch) p.fail(error);
     } finally {
       this.inFlight--;
-      if (this.queue.length > 0) this.schedule(0);
+      if (this.queue.length > 0) this.schedule();
     }
     void this.recompute();
   }
@@ -101,39 +105,34 @@ export class ReadingsBatcher {
   private async commit(batch: Pending[], now: number): Promise<Set<string>> {
     // Two copies of one event in the same batch: only the first may claim it.
     const seen = new Set<string>();
-    const unique = batch.filter((p) => !seen.has(keyOf(p)) && seen.add(keyOf(p)));
-    const claimed = new Set<string>();
-    for (let i = 0; i < unique.length; i += EVENTS_PER_STATEMENT) {
-      const events = unique.slice(i, i + EVENTS_PER_STATEMENT);
-      const readings = events.flatMap((p) => p.readings.map((r) => ({ p, r })));
-      // Columns as arrays (unnest): eleven parameters whatever the batch size, so PostgreSQL parses and
-      // plans one small statement instead of a VALUES list with thousands of parameters.
-      const result = await sql<{ machine_id: string; locker_event_id: string }>`
-        with claimed as (
-          insert into locker_event_receipts (business_id, machine_id, locker_event_id, sequence, action, received_at, result)
-          select business_id, machine_id, locker_event_id, sequence, 'TemperatureReadings', ${now}::bigint,
-            jsonb_build_object('stored', n)
-          from unnest(${events.map((p) => p.who.businessId)}::text[], ${events.map((p) => p.who.machineId)}::text[],
-            ${events.map((p) => p.eventId)}::text[], ${events.map((p) => p.seq)}::bigint[],
-            ${events.map((p) => p.readings.length)}::int[]) as i (business_id, machine_id, locker_event_id, sequence, n)
-          on conflict do nothing
-          returning machine_id, locker_event_id
-        ),
-        stored as (
-          -- A reading's replay key is (machine, its time), so a replayed event's readings add nothing
-          -- without joining them to the claimed receipts (a join the planner cannot size well).
-          insert into temperature_readings (id, business_id, machine_id, created, value, locker_event_id)
-          select r.id, r.business_id, r.machine_id, r.created, r.value, r.locker_event_id
-          from unnest(${readings.map(() => Bun.randomUUIDv7())}::text[], ${readings.map(({ p }) => p.who.businessId)}::text[],
-            ${readings.map(({ p }) => p.who.machineId)}::text[], ${readings.map(({ r }) => r.created)}::bigint[],
-            ${readings.map(({ r }) => r.value)}::float8[], ${readings.map(({ p }) => p.eventId)}::text[])
-            as r (id, business_id, machine_id, created, value, locker_event_id)
-          on conflict do nothing
-        )
-        select machine_id, locker_event_id from claimed`.execute(this.deps.db);
-      for (const r of result.rows) claimed.add(`${r.machine_id}\u0000${r.locker_event_id}`);
-    }
-    return claimed;
+    const events = batch.filter((p) => !seen.has(keyOf(p)) && seen.add(keyOf(p)));
+    const readings = events.flatMap((p) => p.readings.map((r) => ({ p, r })));
+    // Columns as arrays (unnest): eleven parameters whatever the batch size, so PostgreSQL parses and
+    // plans one small statement instead of a VALUES list with thousands of parameters.
+    const result = await sql<{ machine_id: string; locker_event_id: string }>`
+      with claimed as (
+        insert into locker_event_receipts (business_id, machine_id, locker_event_id, sequence, action, received_at, result)
+        select business_id, machine_id, locker_event_id, sequence, 'TemperatureReadings', ${now}::bigint,
+          jsonb_build_object('stored', n)
+        from unnest(${events.map((p) => p.who.businessId)}::text[], ${events.map((p) => p.who.machineId)}::text[],
+          ${events.map((p) => p.eventId)}::text[], ${events.map((p) => p.seq)}::bigint[],
+          ${events.map((p) => p.readings.length)}::int[]) as i (business_id, machine_id, locker_event_id, sequence, n)
+        on conflict do nothing
+        returning machine_id, locker_event_id
+      ),
+      stored as (
+        -- A reading's replay key is (machine, its time), so a replayed event's readings add nothing
+        -- without joining them to the claimed receipts (a join the planner cannot size well).
+        insert into temperature_readings (id, business_id, machine_id, created, value, locker_event_id)
+        select r.id, r.business_id, r.machine_id, r.created, r.value, r.locker_event_id
+        from unnest(${readings.map(() => Bun.randomUUIDv7())}::text[], ${readings.map(({ p }) => p.who.businessId)}::text[],
+          ${readings.map(({ p }) => p.who.machineId)}::text[], ${readings.map(({ r }) => r.created)}::bigint[],
+          ${readings.map(({ r }) => r.value)}::float8[], ${readings.map(({ p }) => p.eventId)}::text[])
+          as r (id, business_id, machine_id, created, value, locker_event_id)
+        on conflict do nothing
+      )
+      select machine_id, locker_event_id from claimed`.execute(this.deps.db);
+    return new Set(result.rows.map((r) => `${r.machine_id}\u0000${r.locker_event_id}`));
   }
 
   /**
