@@ -6,6 +6,7 @@ import * as patients from './0004_patients.ts';
 import * as ordersMessaging from './0005_orders_messaging.ts';
 import * as settingsIntegration from './0006_settings_integration.ts';
 import * as patientImportIndexes from './0007_patient_import_indexes.ts';
+import * as temperatureReadingsMachineCheck from './0008_temperature_readings_machine_check.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005_orders_messaging': ordersMessaging,
   '0006_settings_integration': settingsIntegration,
   '0007_patient_import_indexes': patientImportIndexes,
+  '0008_temperature_readings_machine_check': temperatureReadingsMachineCheck,
 };
