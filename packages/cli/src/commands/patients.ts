@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import {
+  bodySizedParts,
   CsvFileError,
   type CsvMapping,
   checkMapping,
@@ -32,7 +33,6 @@ type ImportOptions = {
 };
 
 /** Under the API's 1 MB request limit, with room for the envelope. */
-const MAX_BODY_BYTES = 900_000;
 /** Batches on their way to the server at once. */
 const IMPORT_IN_FLIGHT = 2;
 
@@ -130,18 +130,11 @@ export function patientsCommands(program: Command, io: CliIo): void {
       // this process parses and checks meanwhile.
       const inFlight = new Set<Promise<void>>();
       const upsertPart = async (send: ImportedPatient[], rows: number[]): Promise<void> => {
-        if (!client || send.length === 0) return;
-        // The API takes bodies up to 1 MB: a batch of unusually long rows goes in halves.
-        if (send.length > 1 && Buffer.byteLength(JSON.stringify(send)) > MAX_BODY_BYTES) {
-          const half = send.length >> 1;
-          await upsertPart(send.slice(0, half), rows.slice(0, half));
-          await upsertPart(send.slice(half), rows.slice(half));
-          return;
-        }
-        const result = await client.call('patients', 'batchUpsertPatients', {
+        const result = await client?.call('patients', 'batchUpsertPatients', {
           businessId: options.business,
           patients: send,
         });
+        if (!result) return;
         for (const r of result.results) {
           if (r.status === 'invalid') errors.push({ row: rows[r.index] as number, errors: r.errors ?? [] });
         }
@@ -151,7 +144,10 @@ export function patientsCommands(program: Command, io: CliIo): void {
       };
       let shownDone = 0; // batches can finish out of order; the bar only moves forward
       const upsert = async (send: ImportedPatient[], rows: number[], rowsDone: number) => {
-        await upsertPart(send, rows);
+        // The API takes bodies up to 1 MB: a batch of unusually long rows goes in parts.
+        for (const [from, to] of client ? bodySizedParts(send) : []) {
+          await upsertPart(send.slice(from, to), rows.slice(from, to));
+        }
         shownDone = Math.max(shownDone, rowsDone);
         progress.update(shownDone);
       };

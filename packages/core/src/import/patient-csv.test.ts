@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { CsvFileError, csvFileMessages } from './csv-file.ts';
 import { checkMapping, mappingMessages, planOf } from './mapping.ts';
-import { type ImportBatch, importPatientCsv, inspectCsv } from './patient-csv.ts';
+import { bodySizedParts, type ImportBatch, importPatientCsv, inspectCsv } from './patient-csv.ts';
 import { checkPatientRow, parseDateOfBirth } from './patient-row.ts';
 
 const TODAY = '2026-11-02';
@@ -280,5 +280,24 @@ describe('importing a patient CSV', () => {
     expect(summary.cancelled).toBe(true);
     expect(sent).toBe(2048);
     expect(summary.imported).toBe(2048);
+  });
+});
+
+describe('sizing import requests', () => {
+  it('keeps an ordinary batch whole and halves a batch of long rows until each part fits', () => {
+    const ordinary = Array.from({ length: 1024 }, (_, i) => ({ displayId: String(i), name: { full: 'Ada Lovelace' } }));
+    expect(bodySizedParts(ordinary)).toEqual([[0, 1024]]);
+    // 1024 rows of ~2 KB (each é is 2 bytes in UTF-8): halves are still over 900 KB, so four parts.
+    const long = Array.from({ length: 1024 }, () => ({ address: { line1: 'é'.repeat(1000) } }));
+    const parts = bodySizedParts(long);
+    expect(parts).toEqual([
+      [0, 256],
+      [256, 512],
+      [512, 768],
+      [768, 1024],
+    ]);
+    // A single row is never split, whatever its size; nothing gives no parts.
+    expect(bodySizedParts([{ x: 'y'.repeat(2000) }], 100)).toEqual([[0, 1]]);
+    expect(bodySizedParts([])).toEqual([]);
   });
 });

@@ -155,3 +155,43 @@ export async function importPatientCsv(source: CsvSource, options: ImportOptions
   if (!cancelled && pendingRows > 0) await flush();
   return { rowsDone, imported, errors: allErrors, cancelled };
 }
+
+/** The API refuses bodies over 1 MB; an import batch goes in parts of at most this much JSON. */
+export const IMPORT_MAX_BODY_BYTES = 900_000;
+
+/** Bytes of `text` in UTF-8, without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff)
+      i++; // a surrogate pair: 4 bytes for 2 UTF-16 units
+    else bytes += 2;
+  }
+  return bytes;
+}
+
+/**
+ * The index ranges [from, to) that split `items` into parts whose JSON stays within `maxBytes`, halving
+ * as often as needed: a batch of ordinary rows (~300 KB for 1024 patients) is one part; a batch of very
+ * long rows goes in two or more, so the server's body limit never refuses an import.
+ */
+export function bodySizedParts(
+  items: readonly unknown[],
+  maxBytes: number = IMPORT_MAX_BODY_BYTES,
+): Array<[from: number, to: number]> {
+  const parts: Array<[number, number]> = [];
+  const split = (from: number, to: number) => {
+    if (to - from > 1 && utf8Length(JSON.stringify(items.slice(from, to))) > maxBytes) {
+      const middle = (from + to) >> 1;
+      split(from, middle);
+      split(middle, to);
+    } else {
+      parts.push([from, to]);
+    }
+  };
+  if (items.length > 0) split(0, items.length);
+  return parts;
+}

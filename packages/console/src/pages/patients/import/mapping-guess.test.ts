@@ -9,6 +9,15 @@ describe('guessMapping', () => {
     expect(checkMapping(mapping)).toEqual([]);
   });
 
+  it('recognises numbered address columns and a city as the post town', () => {
+    expect(guessMapping(['Address 1', 'Address 2', 'Address 3', 'City'])).toEqual([
+      'AddressLine1',
+      'AddressLine2',
+      'AddressLine3',
+      'PostTown',
+    ]);
+  });
+
   it('maps a field only once, leaving a second column of the same kind to the person', () => {
     expect(guessMapping(['Mobile', 'Phone'])).toEqual(['Mobile', null]);
   });

@@ -18,7 +18,12 @@ const aliases: Record<string, CsvFieldKind> = {
   dob: 'DateOfBirth',
   dateofbirth: 'DateOfBirth',
   email: 'Email',
+  address1: 'AddressLine1',
+  address2: 'AddressLine2',
+  address3: 'AddressLine3',
+  addressline: 'AddressLine1',
   town: 'PostTown',
+  city: 'PostTown',
   postcode: 'Postcode',
 };
 
