@@ -70,7 +70,7 @@ export { AlarmTemplatesChanges, alarmTemplateMaxLength, alarmTemplateProblem } f
 export { GroupInfo } from './groups.ts';
 export { IdentityProvider } from './identity-providers.ts';
 export { IntegrationClientView, IntegrationPartner, integrationRateLimit, WebhookUrl } from './integration.ts';
-export { MachineForm, machinesPageSize } from './machines.ts';
+export { fleetAlarmsPerMachine, fleetPageSize, MachineForm, machinesPageSize } from './machines.ts';
 export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome, UpsertStatus } from './patients.ts';
 export { PaymentClientSettings, paymentSecretMask } from './payment-settings.ts';
 export { SignUpForm, SignUpVerification, signUpCodes, signUpsPageSize } from './sign-ups.ts';

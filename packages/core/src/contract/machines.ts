@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import { Level } from '../errors/machine-alerts.ts';
+import { FleetMachine } from '../machine/fleet.ts';
 import { Machine, MachineStatus } from '../machine/machine.ts';
 import { MachineEvent } from '../machine/machine-event.ts';
 import { Bool, PositiveInteger, Required } from '../validation/general.ts';
@@ -7,6 +8,13 @@ import { defineArea } from './define.ts';
 
 /** Pages of machines, events and statuses are 25 long; `nextToken` is an opaque keyset cursor. */
 export const machinesPageSize = 25;
+
+/**
+ * The dashboard's fleet comes in pages of 500 machines, each page with the active alarms of its
+ * machines, at most 25 (the newest) a machine so one chattering locker cannot swell the answer.
+ */
+export const fleetPageSize = 500;
+export const fleetAlarmsPerMachine = 25;
 
 const Id = 'string > 0 & string <= 64';
 const Paging = { 'nextToken?': 'string | null' } as const;
@@ -69,6 +77,13 @@ export const machines = defineArea({
     output: type({ events: MachineEvent.array(), nextToken: 'string | null' }),
     access: 'support',
     summary: 'Events of a machine (EM_ from the locker, MP_ from the product), newest first.',
+  },
+  fleetSummary: {
+    input: type({ ...Paging }),
+    output: type({ machines: FleetMachine.array(), alarms: MachineEvent.array(), nextToken: 'string | null' }),
+    access: 'support',
+    summary:
+      "The dashboard's fleet, 500 machines a page (active machines of active businesses, by id) with their active alarms: events of the last 24 hours with an alarm message template or critical or error, newest first, 25 a machine.",
   },
   isMachineAvailable: {
     input: type({ id: Id }),

@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../../rpc/area.ts';
+import { fleetSummary } from './fleet.ts';
 import {
   createMachine,
   getMachine,
@@ -23,5 +24,6 @@ export const machinesRoutes = (deps: AppDeps) =>
     toggleOutOfOrderStatus,
     listMachineStatus,
     listEvents,
+    fleetSummary,
     isMachineAvailable,
   });

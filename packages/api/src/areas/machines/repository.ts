@@ -173,3 +173,61 @@ export async function revokeCredentials(db: Db, machineId: string, now: number):
     .execute();
   return rows.length;
 }
+
+export type FleetRow = MachineRow & { business_name: string };
+
+/**
+ * The fleet in id order, strictly after the cursor, `limit + 1` of them: machines (not test machines)
+ * that are not archived, of businesses that are not archived.
+ */
+export async function listFleetRows(db: Db, q: { after?: string; limit: number }): Promise<FleetRow[]> {
+  let query = db
+    .selectFrom('machines as m')
+    .innerJoin('businesses as b', 'b.id', 'm.business_id')
+    .selectAll('m')
+    .select('b.name as business_name')
+    .where('m.is_test', '=', false)
+    .where('m.archived_at', 'is', null)
+    .where('b.archived_at', 'is', null);
+  if (q.after) query = query.where('m.id', '>', q.after);
+  return query
+    .orderBy('m.id')
+    .limit(q.limit + 1)
+    .execute();
+}
+
+/**
+ * Alarms of these machines raised since a time (codes or levels that make an alarm), newest first, at
+ * most `perMachine` a machine. One lateral probe of machine_events_machine_created_idx per machine,
+ * so the cost follows the day's events of the page's machines, not their whole history.
+ */
+export async function listAlarmRows(
+  db: Db,
+  q: { machineIds: string[]; since: number; codes: readonly string[]; levels: readonly string[]; perMachine: number },
+) {
+  if (q.machineIds.length === 0) return [];
+  return db
+    .selectFrom('machines as m')
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('machine_events as e')
+          .selectAll('e')
+          .whereRef('e.business_id', '=', 'm.business_id')
+          .whereRef('e.machine_id', '=', 'm.id')
+          .where('e.created', '>=', q.since)
+          .where((w) =>
+            w.or([w('e.code', 'in', [...q.codes]), w('e.level', 'in', [...q.levels] as MachineEvent['level'][])]),
+          )
+          .orderBy('e.created', 'desc')
+          .orderBy('e.id', 'desc')
+          .limit(q.perMachine)
+          .as('a'),
+      (join) => join.onTrue(),
+    )
+    .selectAll('a')
+    .where('m.id', 'in', q.machineIds)
+    .orderBy('a.created', 'desc')
+    .orderBy('a.id', 'desc')
+    .execute();
+}

@@ -1,0 +1,35 @@
+import { alarmTemplateCodes, type Level } from '../errors/machine-alerts.ts';
+import { Timestamp } from '../misc/stamps.ts';
+import { Machine } from './machine.ts';
+import type { MachineEvent } from './machine-event.ts';
+
+/**
+ * What the dashboard shows of a machine: who and where it is, whether it is connected, out of order or
+ * out of its temperature band. `temperatureStatus.readings` is empty here (the machine page has them).
+ */
+export const FleetMachine = Machine.pick('id', 'businessId', 'name', 'outOfOrderStatus', 'temperatureStatus').and({
+  businessName: 'string',
+  online: 'boolean',
+  lastSeen: Timestamp.or('null'),
+});
+export type FleetMachine = typeof FleetMachine.infer;
+
+/** How far back an alarm counts as active on the dashboard: a day. */
+export const ACTIVE_ALARM_MS = 24 * 60 * 60 * 1000;
+
+/** Levels that make any event an alarm, whatever its code. */
+export const alarmLevels = ['critical', 'error'] as const satisfies readonly Level[];
+
+const alarmCodes = new Set<string>(alarmTemplateCodes);
+const levelsOfAlarm = new Set<string>(alarmLevels);
+
+/**
+ * An event the dashboard counts as an alarm: its code has an alarm message template (SPEC §3), or it
+ * is critical or error. The api's fleet summary selects the same in SQL from these two lists.
+ */
+export const isAlarm = (e: Pick<MachineEvent, 'code' | 'level'>): boolean =>
+  alarmCodes.has(e.code) || levelsOfAlarm.has(e.level);
+
+/** An alarm that is still active at `now`: raised within {@link ACTIVE_ALARM_MS}. */
+export const isActiveAlarm = (e: Pick<MachineEvent, 'code' | 'level' | 'created'>, now: number): boolean =>
+  e.created >= now - ACTIVE_ALARM_MS && isAlarm(e);
