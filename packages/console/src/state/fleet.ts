@@ -1,26 +1,33 @@
-import { alarmTemplateCodes, type Machine, type MachineEvent, temperatureRange } from '@medlocker/core';
+import {
+  type FleetMachine as FleetSummaryMachine,
+  isAlarm,
+  type Machine,
+  type MachineEvent,
+  temperatureRange,
+} from '@medlocker/core';
 import { atom } from 'jotai';
-import { rpc } from '../api/client.ts';
+import { type RpcOutput, rpc } from '../api/client.ts';
 import { type LivePush, onLivePush } from './live.ts';
 import { store } from './store.ts';
 
 /**
- * The fleet at a glance (the dashboard). The api has no fleet summary yet, so it is gathered from
- * listBusinesses → listMachines per business → the first page of each machine's events, then kept
- * current by the hub's fleet pushes.
+ * The fleet at a glance (the dashboard): pages of the api's fleet summary (500 machines a page, each
+ * page with its machines' active alarms; core's `isActiveAlarm` says which), then kept current by the
+ * hub's fleet pushes.
  */
 
-export type FleetMachine = { machine: Machine; online: boolean; lastSeen: number | null; businessName: string };
+/** What the dashboard shows of a machine; pushes replace `machine` with the whole Machine. */
+type FleetMachineFields = Pick<Machine, 'id' | 'businessId' | 'name' | 'outOfOrderStatus' | 'temperatureStatus'>;
 
-/** How far back an alarm counts as active on the dashboard. */
-export const ACTIVE_ALARM_MS = 24 * 60 * 60 * 1000;
-const alarmCodes = new Set<string>(alarmTemplateCodes);
-
-/** An event the dashboard counts as an alarm: one with an alarm message, or critical or error. */
-export const isAlarm = (e: MachineEvent) => alarmCodes.has(e.code) || e.level === 'critical' || e.level === 'error';
+export type FleetMachine = {
+  machine: FleetMachineFields;
+  online: boolean;
+  lastSeen: number | null;
+  businessName: string;
+};
 
 /** A machine's temperature is out of the allowed band now (its 3-hour average). */
-export const hasExcursion = (m: Machine) =>
+export const hasExcursion = (m: FleetMachineFields) =>
   m.temperatureStatus !== null &&
   (m.temperatureStatus.average < temperatureRange.min || m.temperatureStatus.average > temperatureRange.max);
 
@@ -36,57 +43,45 @@ const fleetStateAtom = atom<Fleet>({ status: 'idle', machines: {}, alarms: [] })
 /** The dashboard's data. */
 export const fleetAtom = atom((get) => get(fleetStateAtom));
 
-async function allPages<T>(load: (nextToken: string | null) => Promise<{ items: T[]; nextToken: string | null }>) {
-  const out: T[] = [];
-  let token: string | null = null;
-  do {
-    const page = await load(token);
-    out.push(...page.items);
-    token = page.nextToken;
-  } while (token);
-  return out;
-}
-
-async function inBatches<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(work))));
-  return out;
-}
+const fromSummary = ({ businessName, online, lastSeen, ...machine }: FleetSummaryMachine): FleetMachine => ({
+  machine,
+  online,
+  lastSeen,
+  businessName,
+});
 
 /** Loads (or reloads) the whole fleet; `signal` stops it when the dashboard is left. */
 export const loadFleetAtom = atom(null, async (get, set, signal?: AbortSignal) => {
   set(fleetStateAtom, { ...get(fleetStateAtom), status: 'loading', error: undefined });
-  const options = { signal };
+  // What the state held when loading began: anything different at the end was pushed meanwhile.
+  const start = get(fleetStateAtom);
   try {
-    const businesses = await allPages(async (nextToken) => {
-      const page = await rpc('businesses', 'listBusinesses', { archived: false, nextToken }, options);
-      return { items: page.businesses, nextToken: page.nextToken };
-    });
-    const lists = await inBatches(businesses, 6, async (b) =>
-      (
-        await allPages(async (nextToken) => {
-          const page = await rpc('machines', 'listMachines', { businessId: b.id, archived: false, nextToken }, options);
-          return { items: page.machines, nextToken: page.nextToken };
-        })
-      ).map((m) => ({ machine: m, online: m.online, lastSeen: m.lastSeen, businessName: b.name })),
-    );
     const machines: Record<string, FleetMachine> = {};
-    for (const m of lists.flat()) machines[m.machine.id] = m;
-    const since = Date.now() - ACTIVE_ALARM_MS;
-    const events = await inBatches(Object.keys(machines), 6, async (machineId) =>
-      (await rpc('machines', 'listEvents', { machineId }, options)).events.filter(
-        (e) => e.created >= since && isAlarm(e),
-      ),
-    );
-    const alarms = events.flat().sort((a, b) => b.created - a.created);
-    // Pushes that arrived while loading are in the state already; keep the newer of each.
+    const alarms: MachineEvent[] = [];
+    let nextToken: string | null = null;
+    do {
+      const page: RpcOutput<'machines', 'fleetSummary'> = await rpc(
+        'machines',
+        'fleetSummary',
+        { nextToken },
+        { signal },
+      );
+      for (const m of page.machines) machines[m.id] = fromSummary(m);
+      alarms.push(...page.alarms);
+      nextToken = page.nextToken;
+    } while (nextToken);
+    alarms.sort((a, b) => b.created - a.created);
+    // Pushes that arrived while loading are newer than the pages: they win, and keep the page's business name.
     const during = get(fleetStateAtom);
-    const seen = new Set(alarms.map((a) => a.id));
-    set(fleetStateAtom, {
-      status: 'ready',
-      machines: { ...machines, ...during.machines },
-      alarms: [...during.alarms.filter((a) => !seen.has(a.id)), ...alarms],
-    });
+    for (const [id, m] of Object.entries(during.machines)) {
+      if (start.machines[id] !== m)
+        machines[id] = { ...m, businessName: m.businessName || machines[id]?.businessName || '' };
+    }
+    for (const id of Object.keys(start.machines)) if (!(id in during.machines)) delete machines[id];
+    const before = new Set(start.alarms.map((a) => a.id));
+    const loaded = new Set(alarms.map((a) => a.id));
+    const pushed = during.alarms.filter((a) => !before.has(a.id) && !loaded.has(a.id));
+    set(fleetStateAtom, { status: 'ready', machines, alarms: [...pushed, ...alarms] });
   } catch (error) {
     if (signal?.aborted) {
       set(fleetStateAtom, { ...get(fleetStateAtom), status: 'idle' });
