@@ -117,6 +117,15 @@ function cell(cells: readonly string[], index: number | undefined): string {
   return n > 0 && (isBlankCode(value.charCodeAt(0)) || isBlankCode(value.charCodeAt(n - 1))) ? value.trim() : value;
 }
 
+/**
+ * A cell passed on as it is, blanks and all: for the free-text address fields, which no rule checks
+ * here. The server trims them (and drops blank ones) when it checks the patient, so reading every
+ * character of them twice is spared.
+ */
+function passedCell(cells: readonly string[], index: number | undefined): string {
+  return index === undefined ? '' : (cells[index] ?? '');
+}
+
 /** True for a row with nothing in it: such rows are skipped, not reported. */
 export function isEmptyRow(cells: readonly string[]): boolean {
   for (let i = 0; i < cells.length; i++) {
@@ -177,19 +186,21 @@ export function checkPatientRow(cells: readonly string[], plan: MappingPlan, tod
   const patient: ImportedPatient = { displayId, name, mobileNumber };
   if (dateOfBirth) patient.dateOfBirth = dateOfBirth;
   if (email) patient.email = email;
-  const address: NonNullable<ImportedPatient['address']> = {};
-  const line1 = cell(cells, plan.AddressLine1);
-  const line2 = cell(cells, plan.AddressLine2);
-  const line3 = cell(cells, plan.AddressLine3);
-  const postTown = cell(cells, plan.PostTown);
+  const line1 = passedCell(cells, plan.AddressLine1);
+  const line2 = passedCell(cells, plan.AddressLine2);
+  const line3 = passedCell(cells, plan.AddressLine3);
+  const postTown = passedCell(cells, plan.PostTown);
   const postcode = cell(cells, plan.Postcode);
-  if (line1) address.line1 = line1;
-  if (line2) address.line2 = line2;
-  if (line3) address.line3 = line3;
-  if (postTown) address.postTown = postTown;
-  // A postcode is kept as written when it is not a valid UK one: SPEC §5 gives the import no
-  // postcode rule, and a patient is better imported with an odd postcode than not at all.
-  if (postcode) address.postcode = normaliseUkPostcode(postcode) ?? postcode;
-  if (Object.keys(address).length > 0) patient.address = address;
+  if (line1 || line2 || line3 || postTown || postcode) {
+    const address: NonNullable<ImportedPatient['address']> = {};
+    if (line1) address.line1 = line1;
+    if (line2) address.line2 = line2;
+    if (line3) address.line3 = line3;
+    if (postTown) address.postTown = postTown;
+    // A postcode is kept as written when it is not a valid UK one: SPEC §5 gives the import no
+    // postcode rule, and a patient is better imported with an odd postcode than not at all.
+    if (postcode) address.postcode = normaliseUkPostcode(postcode) ?? postcode;
+    patient.address = address;
+  }
   return { ok: true, patient };
 }

@@ -325,6 +325,37 @@ describeApi('patients', (t) => {
     expect(await t.db.selectFrom('patients').select('id').execute()).toHaveLength(6);
   });
 
+  it('trims address lines an import passes on as the file had them, and drops blank ones', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db, { displayIdField: nhsSettings });
+    const res = await t.call(
+      'patients',
+      'batchUpsertPatients',
+      {
+        businessId,
+        patients: [
+          testPatient(1, {
+            address: { line1: '  1 High Street ', line2: '   ', postTown: ' Leeds\t', postcode: ' ls1 4ap ' },
+          }),
+          testPatient(2, { address: { line1: ' ', line2: '' } }),
+        ],
+      },
+      as,
+    );
+    expect(res.body).toMatchObject({ created: 2, invalid: 0 });
+    const [first, second] = await Promise.all(
+      res.body.results.map((r) => t.call('patients', 'get', { id: r.id as string }, as)),
+    );
+    expect(first?.body.patient.address).toEqual({
+      line1: '1 High Street',
+      line2: null,
+      line3: null,
+      postTown: 'Leeds',
+      postcode: 'LS1 4AP',
+    });
+    expect(second?.body.patient.address).toBeNull();
+  });
+
   it('stores awkward text exactly as given: quotes, braces, backslashes, commas, NULL, emoji', async () => {
     const as = await support();
     const businessId = await insertBusiness(t.db, { displayIdField: nhsSettings });

@@ -107,7 +107,15 @@ export function checkPatient(
   options: { allowBlankId?: boolean } = {},
 ): PatientCheck {
   const name = patient.name ?? {};
-  const address = patient.address ?? {};
+  // Address lines arrive as the file had them (core's import check passes them on untrimmed).
+  const raw = patient.address ?? {};
+  const address = {
+    line1: raw.line1?.trim(),
+    line2: raw.line2?.trim(),
+    line3: raw.line3?.trim(),
+    postTown: raw.postTown?.trim(),
+    postcode: raw.postcode?.trim(),
+  };
   const displayId = (patient.displayId ?? '').trim();
   const blankId = displayId === '' && options.allowBlankId === true;
   const cells = [
