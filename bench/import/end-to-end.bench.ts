@@ -8,8 +8,10 @@
  * the cli's HTTP client calling `patients/batchUpsertPatients`, one batch in flight while the next is
  * parsed (what `medlocker patients import` does). The server checks every row again, honours the
  * business's displayIdField (NHS numbers validated), and writes each batch with one statement and one
- * audit entry. Timed from the first byte parsed to the last answer; then the same file again (every row
- * unchanged). Rows stored are counted through the API's own database afterwards.
+ * audit entry. Each run starts a fresh database and server, warms it with a 5,000-row import into
+ * another business, then times the file from the first byte parsed to the last answer, and the same file
+ * again (every row unchanged). Rows stored are counted in the database after the server stops. The
+ * median of RUNS runs is held against the target.
  *
  * Targets (issue 6): PostgreSQL within 2 s, PGlite within 3 s.
  * Run: `bun bench/import/end-to-end.bench.ts` (PGlite), with
@@ -48,6 +50,8 @@ const mapping = [
   'AddressLine3',
 ] as const;
 const csv = generatePatientCsv(ROWS);
+/** The warm-up import before each measured one (another business, the same kind of rows). */
+const warmUpCsv = generatePatientCsv(Number(process.env.WARM_UP_ROWS ?? 5_000));
 
 async function freshPostgres(baseUrl: string) {
   const name = `medlocker_bench_${Date.now().toString(36)}`;
@@ -118,7 +122,12 @@ async function startServer(kind: Kind, databaseUrl: string | undefined, dataDir:
   return { child, baseUrl };
 }
 
-async function run(kind: Kind) {
+/**
+ * One measured run: a fresh database and server, warmed up by a small import into another business
+ * (so the server's code is compiled, as on a server that has been running), then the 100,000-row file
+ * and the same file again; rows stored are counted in the database after the server stops.
+ */
+async function runOnce(kind: Kind) {
   const fresh = kind === 'postgres' ? await freshPostgres(process.env.BENCH_DATABASE_URL as string) : undefined;
   const dataDir = await mkdtemp(join(tmpdir(), 'medlocker-bench-import-'));
   const server = await startServer(kind, fresh?.url, dataDir);
@@ -144,7 +153,7 @@ async function run(kind: Kind) {
       return total;
     };
 
-    const importOnce = async () => {
+    const newBusiness = async () => {
       const { business } = await client.call('businesses', 'createBusiness', {
         name: `Bench Pharmacy ${Bun.randomUUIDv7().slice(-8)}`,
         email: 'bench@pharmacy.example',
@@ -156,48 +165,49 @@ async function run(kind: Kind) {
         businessId: business.id,
         settings: { displayIdField: { name: 'NHS number', required: true, validateNhsNumber: true } },
       });
-      const pass = async () => {
-        const totals = { created: 0, updated: 0, unchanged: 0, invalid: 0, calls: 0 };
-        const cpuBefore = { client: ownCpuMs(), server: await serverCpuMs() };
-        const started = performance.now();
-        const inFlight = new Set<Promise<void>>();
-        const send = async (patients: unknown[]) => {
-          const answer = await client.call('patients', 'batchUpsertPatients', {
-            businessId: business.id,
-            patients: patients as never,
-          });
-          totals.created += answer.created;
-          totals.updated += answer.updated;
-          totals.unchanged += answer.unchanged;
-          totals.invalid += answer.invalid;
-          totals.calls++;
-        };
-        const summary = await importPatientCsv(csv, {
-          firstLine: 'fields',
-          mapping: [...mapping],
-          onBatch: async (batch) => {
-            while (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
-            const sending: Promise<void> = send(batch.patients).finally(() => inFlight.delete(sending));
-            inFlight.add(sending);
-          },
-        });
-        await Promise.all(inFlight);
-        const ms = Math.round(performance.now() - started);
-        if (summary.errors.length > 0) throw new Error(`${summary.errors.length} rows refused by the pipeline`);
-        return {
-          ms,
-          clientCpuMs: Math.round(ownCpuMs() - cpuBefore.client),
-          serverCpuMs: Math.round((await serverCpuMs()) - cpuBefore.server),
-          ...totals,
-        };
-      };
-      const first = await pass();
-      const again = await pass();
-      return { first, again, businessId: business.id };
+      return business.id;
     };
 
-    const runs = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await importOnce());
+    const pass = async (businessId: string, file: string) => {
+      const totals = { created: 0, updated: 0, unchanged: 0, invalid: 0, calls: 0 };
+      const cpuBefore = { client: ownCpuMs(), server: await serverCpuMs() };
+      const started = performance.now();
+      const inFlight = new Set<Promise<void>>();
+      const send = async (patients: unknown[]) => {
+        const answer = await client.call('patients', 'batchUpsertPatients', {
+          businessId,
+          patients: patients as never,
+        });
+        totals.created += answer.created;
+        totals.updated += answer.updated;
+        totals.unchanged += answer.unchanged;
+        totals.invalid += answer.invalid;
+        totals.calls++;
+      };
+      const summary = await importPatientCsv(file, {
+        firstLine: 'fields',
+        mapping: [...mapping],
+        onBatch: async (batch) => {
+          while (inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
+          const sending: Promise<void> = send(batch.patients).finally(() => inFlight.delete(sending));
+          inFlight.add(sending);
+        },
+      });
+      await Promise.all(inFlight);
+      const ms = Math.round(performance.now() - started);
+      if (summary.errors.length > 0) throw new Error(`${summary.errors.length} rows refused by the pipeline`);
+      return {
+        ms,
+        clientCpuMs: Math.round(ownCpuMs() - cpuBefore.client),
+        serverCpuMs: Math.round((await serverCpuMs()) - cpuBefore.server),
+        ...totals,
+      };
+    };
+
+    await pass(await newBusiness(), warmUpCsv);
+    const businessId = await newBusiness();
+    const first = await pass(businessId, csv);
+    const again = await pass(businessId, csv);
     const serverRssMb = Math.round(
       Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
     );
@@ -207,30 +217,18 @@ async function run(kind: Kind) {
     const opened = await createDb(
       kind === 'postgres' ? { kind: 'postgres', url: fresh?.url as string, max: 1 } : { kind: 'pglite', dataDir },
     );
-    const stored: Record<string, number> = {};
-    for (const r of runs) {
-      const row = await opened.db
-        .selectFrom('patients')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('business_id', '=', r.businessId)
-        .executeTakeFirstOrThrow();
-      stored[r.businessId] = Number(row.n);
-    }
+    const stored = await opened.db
+      .selectFrom('patients')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('business_id', '=', businessId)
+      .executeTakeFirstOrThrow();
     await opened.close();
-    const firstMs = runs.map((r) => r.first.ms).sort((a, b) => a - b);
-    const median = firstMs[Math.floor(firstMs.length / 2)] as number;
     return {
-      database: kind,
-      targetMs: TARGET_MS[kind],
-      medianFirstImportMs: median,
-      pass: median <= TARGET_MS[kind],
       loadAverage: (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' '),
+      firstImport: first,
+      secondImport: { ms: again.ms, unchanged: again.unchanged, serverCpuMs: again.serverCpuMs },
+      rowsStored: Number(stored.n),
       serverRssMb,
-      runs: runs.map((r) => ({
-        firstImport: r.first,
-        secondImport: { ms: r.again.ms, unchanged: r.again.unchanged, serverCpuMs: r.again.serverCpuMs },
-        rowsStored: stored[r.businessId],
-      })),
     };
   } finally {
     if (server.child.exitCode === null) server.child.kill('SIGTERM');
@@ -238,6 +236,20 @@ async function run(kind: Kind) {
     await rm(dataDir, { recursive: true, force: true });
     await fresh?.drop();
   }
+}
+
+async function run(kind: Kind) {
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await runOnce(kind));
+  const firstMs = runs.map((r) => r.firstImport.ms).sort((a, b) => a - b);
+  const median = firstMs[Math.floor(firstMs.length / 2)] as number;
+  return {
+    database: kind,
+    targetMs: TARGET_MS[kind],
+    medianFirstImportMs: median,
+    pass: median <= TARGET_MS[kind],
+    runs,
+  };
 }
 
 const kinds: Kind[] = process.env.BENCH_DATABASE_URL ? ['postgres', 'pglite'] : ['pglite'];
