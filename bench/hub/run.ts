@@ -156,7 +156,6 @@ class Lines {
   }
 }
 
-/** Starts a process and waits for its "ready" line. */
 /** CPU seconds of every PostgreSQL process (the server's backends, WAL writer, checkpointer…), Linux /proc. */
 function postgresCpu(): number {
   let cpu = 0;
@@ -181,8 +180,19 @@ function machineBusy(): number {
   return (user + nice + system + irq + softirq + steal) / 100;
 }
 
+const children = new Set<Bun.Subprocess>();
+// Stopped from outside (Ctrl-C, `timeout`): take the hub, the echo and the generators down too.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    for (const child of children) child.kill();
+    process.exit(1);
+  });
+}
+
+/** Starts a process and waits for its "ready" line. */
 async function spawnReady(cmd: string[], what: string, ms = 60_000) {
   const child = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'inherit', stdin: 'pipe' });
+  children.add(child);
   const lines = new Lines(child.stdout.getReader());
   while ((await lines.next(what, ms)) !== 'ready');
   return { child, lines };
