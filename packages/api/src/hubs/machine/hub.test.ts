@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { credentialPolicy } from '../../areas/device-auth/repository.ts';
 import { describeApi } from '../../testing.ts';
-import { eventually, listen, seedBusiness, TestLocker, testMachine, withTestAuth } from '../test-kit.ts';
+import { eventually, fastHub, listen, seedBusiness, TestLocker, testMachine, withTestAuth } from '../test-kit.ts';
 import { sweepOffline } from './sweeper.ts';
 
 describeApi(
@@ -174,6 +174,34 @@ describeApi(
         expect(call[3]).toMatchObject({ outOfOrder: true });
         const codes = await t.db.selectFrom('machine_events').select('code').execute();
         expect(codes.map((c) => c.code)).toContain('MP_0003');
+        locker.close();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('recomputes the average of a machine at most once per recomputeEveryMs, with what arrived meanwhile', async () => {
+      await seedBusiness(t.db);
+      const m = await testMachine(t);
+      const hub = listen(t, { ...fastHub, batch: { maxReadings: 2000, recomputeEveryMs: 60_000 } });
+      try {
+        const locker = await TestLocker.connect(hub.url, m.token);
+        await locker.boot();
+        const now = t.deps.now();
+        const reading = (i: number, value: number) => ({
+          eventId: `r${i}`,
+          seq: i + 1,
+          created: now,
+          readings: [{ created: now - (10 - i) * 1000, value }],
+        });
+        await locker.call('TemperatureReadings', reading(0, 20));
+        await eventually(async () => (await machineOf(m.id)).temperature_average === 20);
+        await locker.call('TemperatureReadings', reading(1, 22));
+        await Bun.sleep(100);
+        expect((await machineOf(m.id)).temperature_average).toBe(20);
+        t.advance(60_000);
+        await locker.call('TemperatureReadings', reading(2, 24));
+        await eventually(async () => (await machineOf(m.id)).temperature_average === 22);
         locker.close();
       } finally {
         hub.stop();
