@@ -1,6 +1,7 @@
 import { expect, it } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
 import { describeApi } from '../../testing.ts';
+import { type UpsertRow, upsertPatients } from './repository.ts';
 import { insertBusiness, nhsSettings, testNhsNumber, testPatient } from './test-helpers.ts';
 
 describeApi('patients', (t) => {
@@ -377,6 +378,55 @@ describeApi('patients', (t) => {
     });
     const plain = await t.call('patients', 'get', { id: res.body.results[1]?.id as string }, as);
     expect(plain.body.patient.address).toBeNull();
+  });
+
+  it('writes a batch the same way on its usual path and on its on-conflict path (taken when another import races it)', async () => {
+    const row = (i: number, email = `p${i}@example.com`): UpsertRow => ({
+      ord: i,
+      id: Bun.randomUUIDv7(),
+      displayId: testNhsNumber(i * 3),
+      givenName: `Given${i}`,
+      familyName: 'Family',
+      fullName: `Given${i} Family`,
+      dateOfBirth: '1980-01-02',
+      email,
+      mobileNumber: '+447700900123',
+      addressLine1: null,
+      addressLine2: null,
+      addressLine3: null,
+      postTown: null,
+      postcode: null,
+    });
+    const actor = { userId: null, display: 'test', ip: null, requestId: null };
+    const outcomes = async (settledOnly: boolean) => {
+      const businessId = await insertBusiness(t.db);
+      const run = async (rows: UpsertRow[]) =>
+        (await upsertPatients(t.db, { businessId, rows, now: 1, auditId: Bun.randomUUIDv7(), actor }, { settledOnly }))
+          .sort((a, b) => a.ord - b.ord)
+          .map((r) => `${r.ord}:${r.status}`)
+          .join(' ');
+      const first = await run([row(0), row(1), row(2)]);
+      const again = await run([row(0), row(1), row(2)]);
+      const changed = await run([row(0), row(1, 'new@example.com'), row(2), row(3)]);
+      const stored = await t.db
+        .selectFrom('patients')
+        .select(['display_id', 'email'])
+        .where('business_id', '=', businessId)
+        .orderBy('display_id')
+        .execute();
+      return { first, again, changed, stored };
+    };
+    const usual = await outcomes(false);
+    expect(usual).toEqual(await outcomes(true));
+    expect(usual.first).toBe('0:created 1:created 2:created');
+    expect(usual.again).toBe('0:unchanged 1:unchanged 2:unchanged');
+    expect(usual.changed).toBe('0:unchanged 1:updated 2:unchanged 3:created');
+    expect(usual.stored.map((p) => p.email)).toEqual([
+      'p0@example.com',
+      'new@example.com',
+      'p2@example.com',
+      'p3@example.com',
+    ]);
   });
 
   it('refuses invalid rows itself even when the client skipped its checks, and keeps the good ones', async () => {
