@@ -1,5 +1,5 @@
 import type { Database } from '@medlocker/db';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { MachineRow } from '../../areas/machines/repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -181,23 +181,4 @@ export async function temperatureAlertsOn(db: Db, businessId: string): Promise<b
     .executeTakeFirst();
   const settings = row?.settings as { temperatureSettings?: { enableTemperatureAlerts?: unknown } } | undefined;
   return settings?.temperatureSettings?.enableTemperatureAlerts !== false;
-}
-
-/** Mean of each machine's readings in (since, until], by machine id; machines without readings are absent. */
-export async function averagesSince(db: Db, machines: LockerIdentity[], since: number, until: number) {
-  // Both keys of the (business_id, machine_id, created) index, so each machine is a range scan.
-  const rows = await db
-    .selectFrom('temperature_readings')
-    .select(['machine_id', sql<number>`avg(value)::float8`.as('average')])
-    .where('business_id', 'in', [...new Set(machines.map((m) => m.businessId))])
-    .where(
-      'machine_id',
-      'in',
-      machines.map((m) => m.machineId),
-    )
-    .where('created', '>', since)
-    .where('created', '<=', until)
-    .groupBy('machine_id')
-    .execute();
-  return new Map(rows.map((r) => [r.machine_id, Number(r.average)]));
 }
