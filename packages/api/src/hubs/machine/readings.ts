@@ -169,10 +169,20 @@ export class ReadingsBatcher {
         }
         if (this.ready.size === 0) return;
         // One pass per look (machines whose readings land meanwhile wait for the next look), so lockers
-        // connecting one after another do not keep a recompute running back to back.
-        const due = [...this.ready.values()];
-        this.ready.clear();
-        for (const who of due) this.cooling.set(who.machineId, now + this.options.recomputeEveryMs);
+        // connecting one after another do not keep a recompute running back to back. A look takes at
+        // most twice the machines' fair share of a second (the oldest first): 10,000 lockers connecting
+        // within 10 s then spread their first averages over about 30 s instead of 1,000 machines a
+        // second competing with the readings, and later rounds keep that spread.
+        const every = this.options.recomputeEveryMs;
+        const tracked = this.cooling.size + this.ready.size;
+        const cap = every > 0 ? Math.max(100, Math.ceil((2 * tracked * 1000) / every)) : this.ready.size;
+        const due: LockerIdentity[] = [];
+        for (const [machineId, who] of this.ready) {
+          if (due.length >= cap) break;
+          due.push(who);
+          this.ready.delete(machineId);
+        }
+        for (const who of due) this.cooling.set(who.machineId, now + every);
         for (let i = 0; i < due.length; i += 500) {
           try {
             await updateTemperatureStatuses(this.deps, due.slice(i, i + 500), now);
