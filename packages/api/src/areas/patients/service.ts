@@ -288,6 +288,7 @@ export async function batchUpsertPatients(
     rows,
     now: now(),
     auditId: Bun.randomUUIDv7(),
+    lookup: ctx.deps.dbKind === 'pglite' ? 'array' : 'each',
     actor: {
       userId: ctx.principal.userId,
       display: ctx.principal.displayName,
