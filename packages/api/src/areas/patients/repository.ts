@@ -210,13 +210,6 @@ export async function upsertPatients(
     now: number;
     auditId: string;
     actor: { userId: string | null; display: string | null; ip: string | null; requestId: string | null };
-    /**
-     * How the current patients are looked up: 'array', one index scan for all the display ids (PGlite,
-     * PostgreSQL 18: its btree walks an `= any` array in one pass, a quarter faster per batch); 'each', one
-     * probe per id (PostgreSQL before 17 applies `= any` on this text_pattern_ops key as a filter over
-     * the business's patients instead).
-     */
-    lookup?: 'array' | 'each';
   },
   /** `settledOnly`: always the `on conflict` statement (tests hold both to the same outcomes). */
   options: { settledOnly?: boolean } = {},
@@ -267,23 +260,13 @@ export async function upsertPatients(
   // of [ord, id, inserted] (inserted null: unchanged), cheaper to read than 1024 rows.
   const fast = sql<{ outcome: string | null }>`
     with ${unnested},
-    current as (${
-      q.lookup === 'array'
-        ? sql`
-      select i.display_id, c.id, (${columns('c')}) is not distinct from (${columns('i')}) as same
-      from input i join (
-        select * from patients
-        where business_id = ${q.businessId} and deleted_at is null
-          and display_id = any(${textArrayLiteral(q.rows.map((r) => r.displayId))}::text[])
-      ) c on c.display_id = i.display_id`
-        : sql`
+    current as (
       select i.display_id, c.id, c.same from input i
       cross join lateral (
         select c.id, (${columns('c')}) is not distinct from (${columns('i')}) as same from patients c
         where c.business_id = ${q.businessId} and c.display_id = i.display_id and c.deleted_at is null
         limit 1
-      ) c`
-    }
+      ) c
     ),
     added as (
       insert into patients (id, business_id, display_id, given_name, family_name, full_name, date_of_birth,

@@ -288,7 +288,6 @@ export async function batchUpsertPatients(
     rows,
     now: now(),
     auditId: Bun.randomUUIDv7(),
-    lookup: ctx.deps.dbKind === 'pglite' ? 'array' : 'each',
     actor: {
       userId: ctx.principal.userId,
       display: ctx.principal.displayName,
