@@ -50,28 +50,21 @@ const UP = [
     referencing new table as new_patients for each statement execute function patients_business_check()`,
   `create trigger patients_business_update after update on patients
     referencing new table as new_patients for each statement execute function patients_business_check()`,
+  // A business that still has patients cannot go, nor change its id (updates see both transition
+  // tables, deletes only the old one: each branch reads only what its trigger has).
   `create function businesses_keep_patients() returns trigger language plpgsql as $$
   declare
     kept text;
   begin
-    select o.id into kept from old_businesses o
-      where not exists (select 1 from new_businesses n where n.id = o.id)
-        and exists (select 1 from patients p where p.business_id = o.id)
-      limit 1;
-    if found then
-      raise foreign_key_violation using
-        message = 'update or delete on table "businesses" violates foreign key constraint "patients_business_id_fkey" on table "patients"',
-        detail = format('Key (id)=(%s) is still referenced from table "patients".', kept),
-        constraint = 'patients_business_id_fkey', table = 'businesses';
+    if TG_OP = 'DELETE' then
+      select o.id into kept from old_businesses o where exists (select 1 from patients p where p.business_id = o.id)
+        limit 1;
+    else
+      select o.id into kept from old_businesses o
+        where not exists (select 1 from new_businesses n where n.id = o.id)
+          and exists (select 1 from patients p where p.business_id = o.id)
+        limit 1;
     end if;
-    return null;
-  end $$`,
-  `create function businesses_keep_patients_on_delete() returns trigger language plpgsql as $$
-  declare
-    kept text;
-  begin
-    select o.id into kept from old_businesses o where exists (select 1 from patients p where p.business_id = o.id)
-      limit 1;
     if found then
       raise foreign_key_violation using
         message = 'update or delete on table "businesses" violates foreign key constraint "patients_business_id_fkey" on table "patients"',
@@ -84,13 +77,12 @@ const UP = [
     referencing old table as old_businesses new table as new_businesses
     for each statement execute function businesses_keep_patients()`,
   `create trigger businesses_keep_patients_delete after delete on businesses
-    referencing old table as old_businesses for each statement execute function businesses_keep_patients_on_delete()`,
+    referencing old table as old_businesses for each statement execute function businesses_keep_patients()`,
 ];
 
 const DOWN = [
   'drop trigger businesses_keep_patients_delete on businesses',
   'drop trigger businesses_keep_patients_update on businesses',
-  'drop function businesses_keep_patients_on_delete()',
   'drop function businesses_keep_patients()',
   'drop trigger patients_business_update on patients',
   'drop trigger patients_business_insert on patients',
