@@ -1,0 +1,107 @@
+import type { User } from '@medlocker/core';
+import { useAtom, type WritableAtom } from 'jotai';
+import { messageOf, rpc } from '../../api/client.ts';
+import { useDebounced, usePagedQuery } from '../../api/queries.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { SearchField } from '../../ui/SearchField.tsx';
+import { type VirtualColumn, VirtualList } from '../../ui/VirtualList.tsx';
+
+const searchDebounceMs = 500;
+
+export type RoleUsersProps = {
+  /** The role whose holders on `resource` are listed. */
+  roleName: 'Business' | 'Group';
+  resource: { id: string; archived: unknown };
+  /** Where the users of the resource live: `${usersPath}/{userId}` and `${usersPath}/add`. */
+  usersPath: string;
+  /** The search text, kept for the session by the caller's atom. */
+  searchAtom: WritableAtom<string, [string], void>;
+  placeholder: string;
+  /** The list's accessible name. */
+  listLabel: string;
+};
+
+/**
+ * SPEC §2 `/businesses/{id}/users` and `/groups/{id}/users`: the people with a Business or Group role on
+ * it (Name, Email, Access levels), searched by prefix, with Add while the resource is not archived.
+ */
+export function RoleUsers({ roleName, resource, usersPath, searchAtom, placeholder, listLabel }: RoleUsersProps) {
+  const [search, setSearch] = useAtom(searchAtom);
+  const filterText = useDebounced(search.trim(), searchDebounceMs);
+  const list = usePagedQuery(
+    async (nextToken, signal) => {
+      const page = await rpc(
+        'users',
+        'getUsersByRole',
+        { roleName, roleResource: resource.id, filterText: filterText || undefined, nextToken },
+        { signal },
+      );
+      return { items: page.users, nextToken: page.nextToken };
+    },
+    [roleName, resource.id, filterText],
+  );
+
+  const columns: VirtualColumn<User>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      width: 'minmax(10rem, 1fr)',
+      render: (u) => <Link href={`${usersPath}/${encodeURIComponent(u.id)}`}>{u.name || u.email}</Link>,
+    },
+    {
+      key: 'email',
+      header: 'Email',
+      width: 'minmax(12rem, 1.4fr)',
+      render: (u) => <span className="cell-email">{u.email}</span>,
+    },
+    {
+      key: 'access',
+      header: 'Access levels',
+      width: '10rem',
+      render: (u) => (u.accessLevels.length > 0 ? u.accessLevels.join(', ') : '—'),
+    },
+  ];
+
+  return (
+    <>
+      <div className="section-head">
+        <h2 className="section-title">Users</h2>
+        <div className="page__actions">
+          <Button onPress={list.reload}>Reload</Button>
+          {!resource.archived && (
+            <Link href={`${usersPath}/add`} variant="primary-button">
+              Add
+            </Link>
+          )}
+        </div>
+      </div>
+      <div className="toolbar">
+        <SearchField
+          label="Search users"
+          placeholder={placeholder}
+          value={search}
+          onChange={setSearch}
+          className="toolbar__search"
+        />
+      </div>
+      {list.error ? (
+        <Banner tone="error" action={<Button onPress={list.reload}>Try again</Button>}>
+          {messageOf(list.error)}
+        </Banner>
+      ) : (
+        <VirtualList
+          label={listLabel}
+          columns={columns}
+          items={list.items}
+          rowKey={(u) => u.id}
+          hasMore={list.hasMore}
+          isLoading={list.isLoading}
+          onLoadMore={list.loadMore}
+          emptyText="No users found."
+        />
+      )}
+    </>
+  );
+}
