@@ -193,6 +193,9 @@ const CHANGED_COLUMNS = [
   'postcode',
 ] as const;
 
+/** A patient's columns as an import writes them: the display id and the detail columns (see columnsOf). */
+const ROW_COLUMNS = ['display_id', ...CHANGED_COLUMNS] as const;
+
 /**
  * Inserts or updates a batch of patients keyed on (business, display id) among current patients, in ONE
  * statement: the rows travel as one array parameter per column, `on conflict … do update … where` writes only rows
@@ -217,23 +220,18 @@ export async function upsertPatients(
   if (q.rows.length === 0) return [];
   // The rows travel as one array per column (unnest), cheaper to send and to read than json objects;
   // each array is written as its literal text here, which costs less than the drivers' own encoding.
-  const column = (pick: (r: UpsertRow) => string | null) => sql`${textArrayLiteral(q.rows.map(pick))}::text[]`;
+  const values = q.rows.map(columnsOf);
   const input = sql.join([
     sql`${`{${q.rows.map((r) => r.ord).join(',')}}`}::int[]`,
-    column((r) => r.id),
-    column((r) => r.displayId),
-    column((r) => r.givenName),
-    column((r) => r.familyName),
-    column((r) => r.fullName),
-    column((r) => r.dateOfBirth),
-    column((r) => r.email),
-    column((r) => r.mobileNumber),
-    column((r) => r.addressLine1),
-    column((r) => r.addressLine2),
-    column((r) => r.addressLine3),
-    column((r) => r.postTown),
-    column((r) => r.postcode),
+    sql`${textArrayLiteral(q.rows.map((r) => r.id))}::text[]`,
+    ...ROW_COLUMNS.map((c) => sql`${textArrayLiteral(values.map((v) => v[c]))}::text[]`),
   ]);
+  const rowColumns = sql.raw(ROW_COLUMNS.join(', '));
+  // Inserts the input rows `i` as new patients; each statement below adds its own condition.
+  const insertInput = sql`
+      insert into patients as p (id, business_id, ${rowColumns}, created, updated)
+      select i.id, ${q.businessId}, ${sql.raw(ROW_COLUMNS.map((c) => `i.${c}`).join(', '))}, ${q.now}::bigint, ${q.now}::bigint
+      from input i`;
   const columns = (alias: string) => sql.raw(CHANGED_COLUMNS.map((c) => `${alias}.${c}`).join(', '));
   const audited = sql`
     audited as (
@@ -250,9 +248,7 @@ export async function upsertPatients(
     )`;
   const unnested = sql`
     input as (
-      select * from unnest(${input}) as x(
-        ord, id, display_id, given_name, family_name, full_name, date_of_birth, email, mobile_number,
-        address_line1, address_line2, address_line3, post_town, postcode)
+      select * from unnest(${input}) as x(ord, id, ${rowColumns})
     )`;
   // The usual case, in one statement: the current patients with these display ids are looked up (one
   // index probe each); the others are inserted plainly, the different ones updated, the identical ones
@@ -268,14 +264,9 @@ export async function upsertPatients(
         limit 1
       ) c
     ),
-    added as (
-      insert into patients (id, business_id, display_id, given_name, family_name, full_name, date_of_birth,
-        email, mobile_number, address_line1, address_line2, address_line3, post_town, postcode, created, updated)
-      select id, ${q.businessId}, display_id, given_name, family_name, full_name, date_of_birth, email,
-        mobile_number, address_line1, address_line2, address_line3, post_town, postcode, ${q.now}::bigint, ${q.now}::bigint
-      from input i
+    added as (${insertInput}
       where not exists (select 1 from current k where k.display_id = i.display_id)
-      returning id, display_id
+      returning p.id, p.display_id
     ),
     changed as (
       update patients p set ${sql.raw(CHANGED_COLUMNS.map((c) => `${c} = i.${c}`).join(', '))}, updated = ${q.now}::bigint
@@ -298,12 +289,7 @@ export async function upsertPatients(
   // insert meets the unique key: the batch is written again with `on conflict`, which settles it.
   const settled = sql<{ outcome: string | null }>`
     with ${unnested},
-    up as (
-      insert into patients as p (id, business_id, display_id, given_name, family_name, full_name, date_of_birth,
-        email, mobile_number, address_line1, address_line2, address_line3, post_town, postcode, created, updated)
-      select id, ${q.businessId}, display_id, given_name, family_name, full_name, date_of_birth, email,
-        mobile_number, address_line1, address_line2, address_line3, post_town, postcode, ${q.now}::bigint, ${q.now}::bigint
-      from input
+    up as (${insertInput}
       on conflict (business_id, display_id) where deleted_at is null
       do update set ${sql.raw(CHANGED_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '))}, updated = excluded.updated
       where (${columns('p')}) is distinct from (${columns('excluded')})
