@@ -1,5 +1,10 @@
 import { type Address, type ArchivedStamp, formatLongDate } from '@medlocker/core';
+import { useState } from 'react';
+import { messageOf } from '../../api/client.ts';
+import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
 
 /** An address on one line: '1 High Street, Leeds, LS1 1AA'. */
 export function addressText(address: Address): string {
@@ -61,5 +66,85 @@ export function Lines({ items }: { items: (string | null)[] }) {
         <li key={i}>{i}</li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * The Details section of a business or group: its success notice, the Archive / Unarchive button, the
+ * details themselves (`children`) and the confirmation (SPEC §4: archiving asks first).
+ */
+export function ArchivableDetails({
+  noun,
+  name,
+  archived,
+  setArchived,
+  reload,
+  warning,
+  children,
+}: {
+  noun: 'business' | 'group';
+  name: string;
+  archived: boolean;
+  /** Archives (true) or unarchives (false) on the server. */
+  setArchived: (archive: boolean) => Promise<unknown>;
+  reload: () => void;
+  /** Said after the question when archiving. */
+  warning?: string;
+  children: React.ReactNode;
+}) {
+  const notice = useFlashNotice();
+  const [confirming, setConfirming] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState<string>();
+  const verb = archived ? 'unarchive' : 'archive';
+  const Noun = noun === 'business' ? 'Business' : 'Group';
+
+  const toggle = async () => {
+    setPending(true);
+    setError(undefined);
+    try {
+      await setArchived(!archived);
+      setDone(`${Noun} ${verb}d.`);
+      setConfirming(false);
+      reload();
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const message = done ?? notice;
+  return (
+    <>
+      {message && <Banner tone="success">{message}</Banner>}
+      <div className="section-head">
+        <h2 className="section-title">Details</h2>
+        <Button
+          variant={archived ? 'secondary' : 'danger'}
+          onPress={() => {
+            setError(undefined);
+            setConfirming(true);
+          }}
+        >
+          {archived ? 'Unarchive' : 'Archive'}
+        </Button>
+      </div>
+      {children}
+      <ConfirmDialog
+        title={`${archived ? 'Unarchive' : 'Archive'} ${noun}?`}
+        isOpen={confirming}
+        onOpenChange={(open) => !open && !pending && setConfirming(false)}
+        cancelLabel="Cancel"
+        confirmLabel={archived ? 'Unarchive' : 'Archive'}
+        tone={archived ? 'primary' : 'danger'}
+        onConfirm={() => void toggle()}
+        isPending={pending}
+        error={error}
+      >
+        <p>{`Do you want to ${verb} the ${noun} ${name}?${archived || !warning ? '' : ` ${warning}`}`}</p>
+      </ConfirmDialog>
+    </>
   );
 }
