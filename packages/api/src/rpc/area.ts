@@ -5,6 +5,7 @@ import {
   contract,
   fieldErrorsOf,
   type Method,
+  nulCharacterMessage,
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
@@ -115,7 +116,7 @@ async function readJsonBody(request: Request): Promise<unknown> {
   // PostgreSQL text cannot hold U+0000: refused here, for every method, rather than failing in the
   // database. In JSON it can only arrive escaped, as \u0000 after an even run of backslashes.
   if (text.includes('\\u0000') && NUL_ESCAPE.test(text)) {
-    throw new AppError('BAD_REQUEST', 'Text cannot contain the NUL character (\\u0000)');
+    throw new AppError('BAD_REQUEST', nulCharacterMessage);
   }
   return body;
 }

@@ -31,6 +31,20 @@ describe('frames', () => {
     if (!parsed.ok) expect(parsed.error.slice(0, 3)).toEqual([4, 'x9', 'FormationViolation']);
   });
 
+  it('refuses the NUL character anywhere in a frame, with the message id when it is readable', () => {
+    const nul = 'Text cannot contain the NUL character (\\u0000)';
+    expect(parseFrame('[2,"a1","MachineEvent",{"message":"door\\u0000open"}]')).toEqual({
+      ok: false,
+      error: [4, 'a1', 'FormationViolation', nul, {}],
+    });
+    expect(parseFrame([2, 'a2', 'StatusNotification', { observations: [{ ['k\u0000']: 1 }] }])).toEqual({
+      ok: false,
+      error: [4, 'a2', 'FormationViolation', nul, {}],
+    });
+    expect(parseFrame([3, 'a\u00003', {}])).toEqual({ ok: false, error: [4, '-1', 'FormationViolation', nul, {}] });
+    expect(parseFrame('[2,"a4","MachineEvent",{"message":"door\\\\u0000 is text"}]').ok).toBe(true);
+  });
+
   it('refuses unknown message types, objects and over-long ids', () => {
     expect(parseFrame([7, 'a', 'b', {}]).ok).toBe(false);
     expect(parseFrame({ id: 1 }).ok).toBe(false);

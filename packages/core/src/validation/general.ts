@@ -10,6 +10,12 @@ export const Bool = type.boolean.configure({
 });
 export type Bool = typeof Bool.infer;
 
+/**
+ * PostgreSQL text cannot hold U+0000: the API refuses it in any request and the hub in any locker frame,
+ * with this message, rather than failing in the database.
+ */
+export const nulCharacterMessage = 'Text cannot contain the NUL character (\\u0000)';
+
 const isoDatePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** True when `value` is a real calendar date written YYYY-MM-DD (no 2023-02-30). */

@@ -56,6 +56,21 @@ describeApi(
         await locker.boot();
         const bad = await locker.call('MachineEvent', { eventId: 'e1', seq: 'one', created: 1, code: 'EM_0001' });
         expect(bad[2]).toBe('TypeConstraintViolation');
+        // PostgreSQL text cannot hold U+0000: refused as malformed, not failed in the database (which
+        // would answer InternalError and have the locker send it again forever).
+        const nul = await locker.raw(
+          '[2,"n1","MachineEvent",{"eventId":"e2","seq":1,"created":1,"code":"EM_0004","message":"door\\u0000"}]',
+          'n1',
+        );
+        expect(nul.slice(0, 4)).toEqual([
+          4,
+          'n1',
+          'FormationViolation',
+          'Text cannot contain the NUL character (\\u0000)',
+        ]);
+        expect(await t.db.selectFrom('machine_events').select('id').where('code', '=', 'EM_0004').execute()).toEqual(
+          [],
+        );
         expect((await locker.call('Heartbeat', {}))[0]).toBe(3);
         locker.close();
       } finally {
