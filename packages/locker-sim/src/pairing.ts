@@ -15,7 +15,11 @@ async function post(api: string, path: string, form: Record<string, string>) {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(form).toString(),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  return {
+    status: res.status,
+    retryAfter: Number(res.headers.get('retry-after')) || 0,
+    body: (await res.json()) as Record<string, unknown>,
+  };
 }
 
 /**
@@ -29,6 +33,11 @@ export async function pairDevice(
 ): Promise<Tokens | null> {
   while (isRunning()) {
     const code = await post(api, '/machine/device/code', {});
+    if (code.status === 429) {
+      // Too many codes from this address (docs/LOCKER-PROTOCOL.md): wait as told, then ask again.
+      await Bun.sleep(Math.max(1, code.retryAfter) * 1000);
+      continue;
+    }
     if (code.status !== 200) throw new Error(`device code refused: ${code.status}`);
     show(formatUserCode(String(code.body.user_code)));
     let interval = Number(code.body.interval) * 1000;

@@ -1,6 +1,7 @@
 import { expect, it } from 'bun:test';
 import { asSupport, listen, seedBusiness, TestLocker, withTestAuth } from '../../hubs/test-kit.ts';
 import { describeApi, TEST_ORIGIN } from '../../testing.ts';
+import { deviceCodeLimit } from './index.ts';
 
 describeApi(
   'pairing a locker',
@@ -79,6 +80,29 @@ describeApi(
       expect((await pair(machine.id, code.body.user_code)).status).toBe(400);
       const late = await post('/machine/token', { grant_type: grant, device_code: code.body.device_code });
       expect(late.body.error).toBe('expired_token');
+    });
+
+    it('limits the codes one address asks for: 429 with Retry-After, nothing stored, then again later', async () => {
+      const rows = async () => (await t.db.selectFrom('device_authorizations').select('id').execute()).length;
+      const ask = () => t.raw('/machine/device/code', { method: 'POST' });
+      // Later than the other tests' clocks, so this address's allowance is whole again.
+      t.advance(60 * 60_000);
+      for (let i = 0; i < deviceCodeLimit.perAddress; i++) expect((await ask()).status).toBe(200);
+      const refused = await ask();
+      expect(refused.status).toBe(429);
+      const wait = Number(refused.headers.get('retry-after'));
+      expect(wait).toBe(20);
+      expect(await refused.json()).toEqual({
+        error: {
+          code: 'RATE_LIMITED',
+          message: 'Too many pairing codes asked for from this address. Try again in 20 seconds.',
+        },
+      });
+      const before = await rows();
+      expect((await ask()).status).toBe(429);
+      expect(await rows()).toBe(before);
+      t.advance(wait * 1000);
+      expect((await ask()).status).toBe(200);
     });
 
     it('answers the token endpoint in JSON too, and refuses unknown grants', async () => {

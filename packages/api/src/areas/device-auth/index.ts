@@ -1,5 +1,8 @@
+import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../deps.ts';
+import { RateLimiter } from '../../http/rate-limit.ts';
+import { requestMeta } from '../../http/request-meta.ts';
 import { rpcArea } from '../../rpc/area.ts';
 import { activateDeviceAuth, exchangeToken, startDeviceAuth, TokenRefusal } from './service.ts';
 
@@ -19,16 +22,31 @@ async function formOrJson(request: Request): Promise<Record<string, unknown>> {
   }
 }
 
+/** How many device codes one address may ask for: a burst of `perAddress`, refilled over `perMs`. */
+export const deviceCodeLimit = { perAddress: 30, perMs: 10 * 60 * 1000 };
+
 /**
  * Locker pairing over plain HTTP (docs/LOCKER-PROTOCOL.md): `POST /machine/device/code` and
  * `POST /machine/token`, outside /api because lockers are not browsers (no Origin, no session).
  */
 export const deviceAuthRoutes = (deps: AppDeps) => {
+  // Anyone may ask for a pairing code and each one is a row: at most 30 codes per 10 minutes from one
+  // address (a pharmacy pairs a locker or two; a locker asks again only when its code expired).
+  const codes = new RateLimiter(deviceCodeLimit.perAddress, deviceCodeLimit.perMs);
   const app = new Elysia({ name: 'machine:device-auth' })
     .post(
       '/machine/device/code',
-      async ({ request, set }) => {
+      async ({ request, server, set }) => {
         set.headers['cache-control'] = 'no-store';
+        const allowed = codes.take(requestMeta(request, server).ip ?? 'unknown', deps.now());
+        if (!allowed.ok) {
+          throw new AppError(
+            'RATE_LIMITED',
+            `Too many pairing codes asked for from this address. Try again in ${allowed.retryAfterSeconds} seconds.`,
+            undefined,
+            allowed.retryAfterSeconds,
+          );
+        }
         const origin = deps.config.publicUrls[0] ?? new URL(request.url).origin;
         return startDeviceAuth(deps, `${origin}/businesses`);
       },

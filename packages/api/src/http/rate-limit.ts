@@ -1,0 +1,37 @@
+/**
+ * A token bucket per key (a client address): `capacity` requests at once, refilled at `capacity` per
+ * `perMs`. Kept in memory, per process: a restart forgives, which is fine for what it guards against
+ * (one client flooding an endpoint that writes a row per call). Keys idle long enough to be full again
+ * are dropped when the map grows, so it stays small.
+ */
+export class RateLimiter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    private readonly capacity: number,
+    private readonly perMs: number,
+    private readonly maxKeys = 10_000,
+  ) {}
+
+  /** Takes one token for `key` at `now`: true when allowed, else the seconds until one is back. */
+  take(key: string, now: number): { ok: true } | { ok: false; retryAfterSeconds: number } {
+    const rate = this.capacity / this.perMs;
+    const bucket = this.buckets.get(key) ?? { tokens: this.capacity, at: now };
+    // A clock that went back (tests, a corrected system clock) refills nothing.
+    bucket.tokens = Math.min(this.capacity, bucket.tokens + Math.max(0, now - bucket.at) * rate);
+    bucket.at = Math.max(bucket.at, now);
+    if (bucket.tokens < 1) {
+      this.buckets.set(key, bucket);
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / rate / 1000)) };
+    }
+    bucket.tokens -= 1;
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > this.maxKeys) this.prune(now);
+    return { ok: true };
+  }
+
+  private prune(now: number) {
+    const fullAfterMs = this.perMs;
+    for (const [key, bucket] of this.buckets) if (now - bucket.at >= fullAfterMs) this.buckets.delete(key);
+  }
+}
