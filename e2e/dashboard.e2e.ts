@@ -1,5 +1,6 @@
 import {
   admin,
+  asAdmin,
   expect as baseExpect,
   createBusiness,
   createMachine,
@@ -57,4 +58,34 @@ test('a newly paired locker turns online on the dashboard and its alarm appears,
   await expect(
     page.getByRole('region', { name: /^Out of order/ }).getByRole('link', { name: new RegExp(machine.name) }),
   ).toBeVisible();
+});
+
+test("a QA simulator's test machine stays off the dashboard, and so do its alarms", async ({ page }) => {
+  const business = await createBusiness();
+  const machine = await createMachine(business.id);
+
+  await page.goto('/auth/login');
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  const offline = page.getByRole('region', { name: /^Offline/ });
+  await expect(offline.getByRole('link', { name: new RegExp(machine.name) })).toBeVisible({ timeout: 60_000 });
+
+  // While the dashboard is open, QA starts a simulated test machine of the same business: it comes
+  // online and raises a critical alarm.
+  locker = await startLocker({ testMachineOf: business.id });
+  const testMachineId = (await locker.view()).machineId as string;
+  await locker.control({ do: 'alarm', code: 'EM_0003' });
+  const raised = async () =>
+    (await asAdmin<{ events: { code: string }[] }>('machines/listEvents', { machineId: testMachineId })).events.some(
+      (e) => e.code === 'EM_0003',
+    );
+  await expect.poll(raised, { timeout: 20_000 }).toBe(true);
+
+  // A push sent after those reaches the page (one socket, in order): then neither is on it.
+  await asAdmin('machines/toggleOutOfOrderStatus', { id: machine.id });
+  await expect(
+    page.getByRole('region', { name: /^Out of order/ }).getByRole('link', { name: new RegExp(machine.name) }),
+  ).toBeVisible();
+  // Machine lists and alarm items alike link to their machine's page.
+  await expect(page.locator(`a[href$="/machines/${testMachineId}"]`)).toHaveCount(0);
 });

@@ -145,6 +145,19 @@ export async function asAdmin<T = unknown>(path: string, data: unknown = {}): Pr
   }
 }
 
+/** A fresh session token of the seeded admin, as the cli and locker-sim send it (Bearer). */
+async function adminSessionToken(): Promise<string> {
+  const api = await signedInApi(admin.email, admin.password);
+  try {
+    const { cookies } = await api.storageState();
+    const token = cookies.find((c) => c.name === 'medlocker_session')?.value;
+    if (!token) throw new Error('signing in as the admin set no medlocker_session cookie');
+    return token;
+  } finally {
+    await api.dispose();
+  }
+}
+
 /** Adds a business through the API (a valid one; fields may be overridden). */
 export async function createBusiness(
   overrides: { name?: string; email?: string } = {},
@@ -202,9 +215,9 @@ async function freePort(): Promise<number> {
 
 export type LockerView = { index: number; status: string; machineId: string | null; outOfOrder: boolean };
 
-/** A running packages/locker-sim child process: one locker that pairs with a user code. */
+/** A running packages/locker-sim child process: one locker that pairs with a user code (or a test machine). */
 export type SimulatedLocker = {
-  /** The user code it printed ('KDNV-QXRT'), for the Pair dialog. */
+  /** The user code it printed ('KDNV-QXRT'), for the Pair dialog; empty for a test machine. */
   userCode: string;
   /** GET its control API's view of the locker. */
   view(): Promise<LockerView>;
@@ -217,9 +230,11 @@ export type SimulatedLocker = {
 
 /**
  * Starts the locker simulator against the harness server, in plain mode with its own state directory
- * and control port, and waits for the user code it prints. Stop it in afterEach.
+ * and control port, and waits for the user code it prints. With `testMachineOf` (a business id) it
+ * creates a test machine there as QA does (`--test-machine`, the admin's session token) and waits until
+ * that locker is online instead. Stop it in afterEach.
  */
-export async function startLocker(): Promise<SimulatedLocker> {
+export async function startLocker(options: { testMachineOf?: string } = {}): Promise<SimulatedLocker> {
   const { spawn } = await import('node:child_process');
   const { mkdtemp, rm } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
@@ -242,6 +257,9 @@ export async function startLocker(): Promise<SimulatedLocker> {
       '1',
       '--batch',
       '2',
+      ...(options.testMachineOf
+        ? ['--test-machine', '--business', options.testMachineOf, '--token', await adminSessionToken()]
+        : []),
     ],
     { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -261,9 +279,22 @@ export async function startLocker(): Promise<SimulatedLocker> {
     }
     await rm(stateDir, { recursive: true, force: true });
   };
+  const controlUrl = `http://127.0.0.1:${controlPort}/lockers`;
   const deadline = Date.now() + 15_000;
-  let userCode: string | undefined;
-  while (!userCode) {
+  let userCode: string | undefined = options.testMachineOf ? '' : undefined;
+  while (options.testMachineOf) {
+    const status = await fetch(controlUrl)
+      .then(async (r) => (await r.json()) as LockerView[] | { lockers: LockerView[] })
+      .then((body) => (Array.isArray(body) ? body : body.lockers)[0]?.status)
+      .catch(() => undefined);
+    if (status === 'online') break;
+    if (Date.now() > deadline || child.exitCode !== null) {
+      await stop();
+      throw new Error(`the simulated test machine did not come online:\n${printed}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  while (userCode === undefined) {
     userCode = printed.match(/pair me with code (\S+)/)?.[1];
     if (userCode) break;
     if (Date.now() > deadline || child.exitCode !== null) {
@@ -272,7 +303,6 @@ export async function startLocker(): Promise<SimulatedLocker> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  const controlUrl = `http://127.0.0.1:${controlPort}/lockers`;
   return {
     userCode,
     output: () => printed,

@@ -1,8 +1,8 @@
 import { formatTemperature, type Level, levels, type MachineEvent } from '@medlocker/core';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { messageOf } from '../api/client.ts';
-import { type FleetMachine, fleetAtom, hasExcursion, loadFleetAtom } from '../state/fleet.ts';
+import { activeAlarms, type FleetMachine, fleetAtom, hasExcursion, loadFleetAtom } from '../state/fleet.ts';
 import { liveConnectionAtom, useLiveSubscription } from '../state/live.ts';
 import { currentUserAtom, productNameAtom, sessionAtom } from '../state/session.ts';
 import { Banner } from '../ui/Banner.tsx';
@@ -11,6 +11,19 @@ import { Link } from '../ui/Link.tsx';
 import { Loading, Page } from '../ui/Page.tsx';
 import { machinePaths } from './machines/MachineRoutes.tsx';
 import { when } from './machines/MachineTabs.tsx';
+
+/** How often the dashboard lets alarms that turned 24 hours old leave the list. */
+const AGE_CHECK_MS = 60_000;
+
+/** The time now, again every `everyMs`. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
 
 /** How many machines each list shows before 'and N more'. */
 const LIST_MAX = 50;
@@ -22,6 +35,7 @@ export function Dashboard() {
   const product = useAtomValue(productNameAtom);
   const session = useAtomValue(sessionAtom);
   const fleet = useAtomValue(fleetAtom);
+  const now = useNow(AGE_CHECK_MS);
   const connection = useAtomValue(liveConnectionAtom);
   const load = useSetAtom(loadFleetAtom);
   const loginMessage = session.status === 'active' ? session.session.loginMessage : undefined;
@@ -38,6 +52,7 @@ export function Dashboard() {
   const outOfOrder = all.filter((m) => m.machine.outOfOrderStatus !== null);
   const excursions = all.filter((m) => hasExcursion(m.machine));
   const names = new Map(all.map((m) => [m.machine.id, m]));
+  const alarms = activeAlarms(fleet.alarms, now);
 
   return (
     <Page
@@ -66,7 +81,7 @@ export function Dashboard() {
             <Count label="Online" value={online.length} tone="ok" />
             <Count label="Offline" value={offline.length} tone={offline.length > 0 ? 'off' : 'ok'} />
             <Count label="Out of order" value={outOfOrder.length} tone={outOfOrder.length > 0 ? 'warn' : 'ok'} />
-            <Count label="Active alarms" value={fleet.alarms.length} tone={fleet.alarms.length > 0 ? 'bad' : 'ok'} />
+            <Count label="Active alarms" value={alarms.length} tone={alarms.length > 0 ? 'bad' : 'ok'} />
             <Count
               label="Temperature excursions"
               value={excursions.length}
@@ -79,13 +94,13 @@ export function Dashboard() {
               Active alarms
             </h2>
             <p className="muted">Alarms of the last 24 hours, by level.</p>
-            {fleet.alarms.length === 0 ? (
+            {alarms.length === 0 ? (
               <p className="empty">No active alarms.</p>
             ) : (
               levelOrder
                 .filter((level) => levels.includes(level))
                 .map((level) => {
-                  const of = fleet.alarms.filter((a) => a.level === level);
+                  const of = alarms.filter((a) => a.level === level);
                   if (of.length === 0) return null;
                   return (
                     <section key={level} aria-label={`${level} alarms`} className="fleet__level">

@@ -1,5 +1,6 @@
 import {
   type FleetMachine as FleetSummaryMachine,
+  isActiveAlarm,
   isAlarm,
   type Machine,
   type MachineEvent,
@@ -13,7 +14,9 @@ import { store } from './store.ts';
 /**
  * The fleet at a glance (the dashboard): pages of the api's fleet summary (500 machines a page, each
  * page with its machines' active alarms; core's `isActiveAlarm` says which), then kept current by the
- * hub's fleet pushes.
+ * hub's fleet pushes. The summary decides which machines are in the fleet (not archived, not test
+ * machines, of businesses not archived); pushes about any other machine are left out, so a QA
+ * simulator's test machines never show here. A machine added meanwhile appears on the next load.
  */
 
 /** What the dashboard shows of a machine; pushes replace `machine` with the whole Machine. */
@@ -31,14 +34,15 @@ export const hasExcursion = (m: FleetMachineFields) =>
   m.temperatureStatus !== null &&
   (m.temperatureStatus.average < temperatureRange.min || m.temperatureStatus.average > temperatureRange.max);
 
-type Fleet = {
+export type Fleet = {
   status: 'idle' | 'loading' | 'ready' | 'error';
   error?: unknown;
   machines: Record<string, FleetMachine>;
   alarms: MachineEvent[];
 };
 
-const fleetStateAtom = atom<Fleet>({ status: 'idle', machines: {}, alarms: [] });
+/** The state itself: the dashboard reads `fleetAtom`; tests set this. */
+export const fleetStateAtom = atom<Fleet>({ status: 'idle', machines: {}, alarms: [] });
 
 /** The dashboard's data. */
 export const fleetAtom = atom((get) => get(fleetStateAtom));
@@ -74,13 +78,13 @@ export const loadFleetAtom = atom(null, async (get, set, signal?: AbortSignal) =
     // Pushes that arrived while loading are newer than the pages: they win, and keep the page's business name.
     const during = get(fleetStateAtom);
     for (const [id, m] of Object.entries(during.machines)) {
-      if (start.machines[id] !== m)
+      if (start.machines[id] !== m && (id in machines || id in start.machines))
         machines[id] = { ...m, businessName: m.businessName || machines[id]?.businessName || '' };
     }
     for (const id of Object.keys(start.machines)) if (!(id in during.machines)) delete machines[id];
     const before = new Set(start.alarms.map((a) => a.id));
     const loaded = new Set(alarms.map((a) => a.id));
-    const pushed = during.alarms.filter((a) => !before.has(a.id) && !loaded.has(a.id));
+    const pushed = during.alarms.filter((a) => !before.has(a.id) && !loaded.has(a.id) && a.machineId in machines);
     set(fleetStateAtom, { status: 'ready', machines, alarms: [...pushed, ...alarms] });
   } catch (error) {
     if (signal?.aborted) {
@@ -95,6 +99,10 @@ function change(apply: (fleet: Fleet) => Fleet) {
   store.set(fleetStateAtom, apply(store.get(fleetStateAtom)));
 }
 
+/** The alarms still active at `now` (core's rule: the last 24 hours), newest first as held. */
+export const activeAlarms = (alarms: readonly MachineEvent[], now: number): MachineEvent[] =>
+  alarms.filter((a) => isActiveAlarm(a, now));
+
 /** Reads the hub's fleet pushes into the dashboard's state. */
 export function applyFleetPush({ action, params }: LivePush): void {
   const p = params as Record<string, unknown> & { machine?: Machine; machineId?: string };
@@ -103,6 +111,9 @@ export function applyFleetPush({ action, params }: LivePush): void {
     const machine = p.machine;
     change((f) => {
       const before = f.machines[machine.id];
+      // Not in the fleet (a test machine, or one of an archived business): not the dashboard's. While
+      // the fleet loads, kept for the merge, which drops it unless the pages have it.
+      if (!before && f.status !== 'loading') return f;
       const next: FleetMachine = {
         machine,
         online: typeof p.online === 'boolean' ? p.online : (before?.online ?? false),
@@ -117,6 +128,18 @@ export function applyFleetPush({ action, params }: LivePush): void {
       const { [id]: _gone, ...machines } = f.machines;
       return { ...f, machines, alarms: f.alarms.filter((a) => a.machineId !== id) };
     });
+  } else if (action === 'archived' && p.entity === undefined && typeof p.businessId === 'string') {
+    // A business archived: its machines leave the fleet, with their alarms.
+    const businessId = p.businessId;
+    change((f) => {
+      const machines = Object.fromEntries(
+        Object.entries(f.machines).filter(([, m]) => m.machine.businessId !== businessId),
+      );
+      return { ...f, machines, alarms: f.alarms.filter((a) => a.machineId in machines) };
+    });
+  } else if (action === 'unarchived' && p.entity === undefined && typeof p.businessId === 'string') {
+    // A business back: its machines (and their alarms) come from the summary.
+    void store.set(loadFleetAtom);
   } else if (action === 'unarchived' && p.entity === 'machine' && p.machine) {
     const machine = p.machine;
     change((f) => ({
@@ -126,7 +149,11 @@ export function applyFleetPush({ action, params }: LivePush): void {
   } else if (action === 'machineEvent') {
     const event = p.event as MachineEvent | undefined;
     if (event && isAlarm(event))
-      change((f) => ({ ...f, alarms: [event, ...f.alarms.filter((a) => a.id !== event.id)] }));
+      change((f) =>
+        f.machines[event.machineId] || f.status === 'loading'
+          ? { ...f, alarms: [event, ...f.alarms.filter((a) => a.id !== event.id)] }
+          : f,
+      );
   } else if (action === 'temperature' && p.machineId) {
     const id = p.machineId;
     const t = p.temperatureStatus as { average: number; lastExcursionAt: number | null; updated: number };

@@ -1,0 +1,53 @@
+import { beforeEach, describe, expect, it } from 'bun:test';
+import { ACTIVE_ALARM_MS, type Machine, type MachineEvent } from '@medlocker/core';
+import { store } from './store.ts';
+
+const { activeAlarms, applyFleetPush, fleetStateAtom } = await import('./fleet.ts');
+
+const T = Date.UTC(2026, 10, 22, 9);
+const machine = (id: string, businessId = 'b_1') =>
+  ({ id, businessId, name: `Locker ${id}`, outOfOrderStatus: null, temperatureStatus: null }) as Machine;
+const alarm = (id: string, machineId: string, created = T) =>
+  ({ id, machineId, code: 'EM_0003', level: 'critical', created }) as MachineEvent;
+
+describe('the dashboard fleet and its pushes', () => {
+  beforeEach(() =>
+    store.set(fleetStateAtom, {
+      status: 'ready',
+      machines: {
+        m_1: { machine: machine('m_1'), online: false, lastSeen: null, businessName: 'Harborne Pharmacy' },
+        m_2: { machine: machine('m_2', 'b_2'), online: true, lastSeen: T, businessName: 'Chorlton Chemist' },
+      },
+      alarms: [alarm('a_2', 'm_2')],
+    }),
+  );
+
+  it('updates a fleet machine and adds its alarms', () => {
+    applyFleetPush({ action: 'statusUpdate', params: { machine: machine('m_1'), online: true, lastSeen: T } });
+    applyFleetPush({ action: 'machineEvent', params: { event: alarm('a_1', 'm_1') } });
+    const fleet = store.get(fleetStateAtom);
+    expect(fleet.machines.m_1).toMatchObject({ online: true, lastSeen: T, businessName: 'Harborne Pharmacy' });
+    expect(fleet.alarms.map((a) => a.id)).toEqual(['a_1', 'a_2']);
+  });
+
+  it('leaves out machines the summary did not list (test machines, archived businesses) and their alarms', () => {
+    applyFleetPush({ action: 'statusUpdate', params: { machine: machine('t_1'), online: true, lastSeen: T } });
+    applyFleetPush({ action: 'machineEvent', params: { event: alarm('a_t', 't_1') } });
+    const fleet = store.get(fleetStateAtom);
+    expect(Object.keys(fleet.machines).sort()).toEqual(['m_1', 'm_2']);
+    expect(fleet.alarms.map((a) => a.id)).toEqual(['a_2']);
+  });
+
+  it("drops an archived business's machines and their alarms", () => {
+    applyFleetPush({ action: 'archived', params: { businessId: 'b_2', archived: { at: T } } });
+    const fleet = store.get(fleetStateAtom);
+    expect(Object.keys(fleet.machines)).toEqual(['m_1']);
+    expect(fleet.alarms).toEqual([]);
+  });
+
+  it('lets alarms go once they are 24 hours old', () => {
+    const alarms = [alarm('new', 'm_1', T), alarm('old', 'm_1', T - ACTIVE_ALARM_MS + 60_000)];
+    expect(activeAlarms(alarms, T).map((a) => a.id)).toEqual(['new', 'old']);
+    expect(activeAlarms(alarms, T + 60_001).map((a) => a.id)).toEqual(['new']);
+  });
+});
