@@ -32,7 +32,8 @@ export function RequireSupport() {
     case 'unreachable':
       return <Unreachable message={state.message} />;
     case 'anonymous': {
-      const from = `${location.pathname}${location.search}`;
+      // After Log Out, the login page plain: the page left is not one to come back to.
+      const from = state.loggedOut ? '/' : `${location.pathname}${location.search}`;
       const to = from === '/' ? '/auth/login' : `/auth/login?from=${encodeURIComponent(from)}`;
       return <Navigate to={to} replace />;
     }

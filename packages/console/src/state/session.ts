@@ -9,8 +9,11 @@ export type ConsoleConfig = { allowRegistration: boolean; productName: string };
 
 type SessionState =
   | { status: 'loading' }
-  /** Not signed in. `notice` is shown on the login page (e.g. the session timed out). */
-  | { status: 'anonymous'; notice?: string }
+  /**
+   * Not signed in. `notice` is shown on the login page (e.g. the session timed out); `loggedOut` when
+   * the user chose to log out, so no page is remembered to come back to.
+   */
+  | { status: 'anonymous'; notice?: string; loggedOut?: true }
   | { status: 'active'; session: SessionInfo }
   /** The server did not answer the first session check. */
   | { status: 'unreachable'; message: string };
@@ -93,7 +96,7 @@ export const logOutAtom = atom(null, async (_get, set) => {
   try {
     await rpc('auth', 'logout');
   } finally {
-    set(sessionStateAtom, { status: 'anonymous' });
+    set(sessionStateAtom, { status: 'anonymous', loggedOut: true });
   }
 });
 
