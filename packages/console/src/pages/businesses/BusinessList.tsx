@@ -1,16 +1,16 @@
 import type { Business } from '@medlocker/core';
 import { useAtom } from 'jotai';
 import { useSearchParams } from 'react-router';
-import { messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { businessesSearchAtom } from '../../state/businesses.ts';
-import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Page } from '../../ui/Page.tsx';
+import { PagedList } from '../../ui/PagedList.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { TabLinks } from '../../ui/Tabs.tsx';
-import { type VirtualColumn, VirtualList } from '../../ui/VirtualList.tsx';
+import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 import { addressText } from './entity-parts.tsx';
 
 /** SPEC §9: search waits until typing has paused this long. */
@@ -83,22 +83,12 @@ export function BusinessList() {
           className="toolbar__search"
         />
       </div>
-      {list.error ? (
-        <Banner tone="error" action={<Button onPress={list.reload}>Try again</Button>}>
-          {messageOf(list.error)}
-        </Banner>
-      ) : (
-        <VirtualList
-          label={archived ? 'Archived businesses' : 'Active businesses'}
-          columns={columns}
-          items={list.items}
-          rowKey={(b) => b.id}
-          hasMore={list.hasMore}
-          isLoading={list.isLoading}
-          onLoadMore={list.loadMore}
-          emptyText="No businesses found"
-        />
-      )}
+      <PagedList
+        query={list}
+        label={archived ? 'Archived businesses' : 'Active businesses'}
+        columns={columns}
+        emptyText="No businesses found"
+      />
     </Page>
   );
 }

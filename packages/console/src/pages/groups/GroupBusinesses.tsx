@@ -8,9 +8,10 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
+import { PagedList } from '../../ui/PagedList.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import { type VirtualColumn, VirtualList } from '../../ui/VirtualList.tsx';
+import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 import { addressText } from '../businesses/entity-parts.tsx';
 import { useGroup } from './GroupLayout.tsx';
 import { LinkBusinessesDialog } from './LinkBusinessesDialog.tsx';
@@ -116,22 +117,7 @@ export function GroupBusinesses() {
           Show archived
         </Switch>
       </div>
-      {list.error ? (
-        <Banner tone="error" action={<Button onPress={list.reload}>Try again</Button>}>
-          {messageOf(list.error)}
-        </Banner>
-      ) : (
-        <VirtualList
-          label="Group businesses"
-          columns={columns}
-          items={list.items}
-          rowKey={(b) => b.id}
-          hasMore={list.hasMore}
-          isLoading={list.isLoading}
-          onLoadMore={list.loadMore}
-          emptyText="No businesses found"
-        />
-      )}
+      <PagedList query={list} label="Group businesses" columns={columns} emptyText="No businesses found" />
       <LinkBusinessesDialog
         groupId={group.id}
         groupName={group.name}

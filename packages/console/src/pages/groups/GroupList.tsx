@@ -1,16 +1,17 @@
 import type { Group } from '@medlocker/core';
 import { useAtom } from 'jotai';
 import { useSearchParams } from 'react-router';
-import { messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { groupsSearchAtom } from '../../state/groups.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Page } from '../../ui/Page.tsx';
+import { PagedList } from '../../ui/PagedList.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { TabLinks } from '../../ui/Tabs.tsx';
-import { type VirtualColumn, VirtualList } from '../../ui/VirtualList.tsx';
+import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 import { addressText } from '../businesses/entity-parts.tsx';
 
 const searchDebounceMs = 500;
@@ -82,22 +83,12 @@ export function GroupList() {
           Clear filters
         </Button>
       </div>
-      {list.error ? (
-        <Banner tone="error" action={<Button onPress={list.reload}>Try again</Button>}>
-          {messageOf(list.error)}
-        </Banner>
-      ) : (
-        <VirtualList
-          label={archived ? 'Archived groups' : 'Active groups'}
-          columns={columns}
-          items={list.items}
-          rowKey={(g) => g.id}
-          hasMore={list.hasMore}
-          isLoading={list.isLoading}
-          onLoadMore={list.loadMore}
-          emptyText={`No ${archived ? 'archived' : 'active'} groups found.`}
-        />
-      )}
+      <PagedList
+        query={list}
+        label={archived ? 'Archived groups' : 'Active groups'}
+        columns={columns}
+        emptyText={`No ${archived ? 'archived' : 'active'} groups found.`}
+      />
     </Page>
   );
 }

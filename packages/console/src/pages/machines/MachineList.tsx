@@ -1,17 +1,17 @@
 import type { Machine } from '@medlocker/core';
 import { useAtom, useAtomValue } from 'jotai';
 import { useParams } from 'react-router';
-import { messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { useLiveSubscription } from '../../state/live.ts';
 import { machineLiveAtom, machinesSearchAtom, machinesShowArchivedAtom } from '../../state/machines.ts';
-import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
+import { PagedList } from '../../ui/PagedList.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import { type VirtualColumn, VirtualList } from '../../ui/VirtualList.tsx';
+import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 import { machinePaths } from './MachineRoutes.tsx';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
 
@@ -88,22 +88,12 @@ export function MachineList() {
           Show archived
         </Switch>
       </div>
-      {list.error ? (
-        <Banner tone="error" action={<Button onPress={list.reload}>Try again</Button>}>
-          {messageOf(list.error)}
-        </Banner>
-      ) : (
-        <VirtualList
-          label="Machines"
-          columns={columns}
-          items={list.items}
-          rowKey={(m) => m.id}
-          hasMore={list.hasMore}
-          isLoading={list.isLoading}
-          onLoadMore={list.loadMore}
-          emptyText={showArchived ? 'No archived machines found.' : 'No machines found.'}
-        />
-      )}
+      <PagedList
+        query={list}
+        label="Machines"
+        columns={columns}
+        emptyText={showArchived ? 'No archived machines found.' : 'No machines found.'}
+      />
     </Section>
   );
 }

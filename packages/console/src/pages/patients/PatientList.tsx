@@ -1,17 +1,18 @@
 import type { Patient } from '@medlocker/core';
 import { useAtom } from 'jotai';
 import { useParams } from 'react-router';
-import { messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { patientsOnlyCurrentAtom, patientsOnlyWithIssuesAtom, patientsSearchAtom } from '../../state/patients.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
+import { PagedList } from '../../ui/PagedList.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import { type VirtualColumn, VirtualList } from '../../ui/VirtualList.tsx';
+import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 import { patientPaths } from './PatientRoutes.tsx';
 import { dateOfBirthOf, displayIdOf } from './patient-format.ts';
 
@@ -88,22 +89,7 @@ export function PatientList() {
           Only with issues
         </Switch>
       </div>
-      {list.error ? (
-        <Banner tone="error" action={<Button onPress={list.reload}>Try again</Button>}>
-          {messageOf(list.error)}
-        </Banner>
-      ) : (
-        <VirtualList
-          label="Patients"
-          columns={columns}
-          items={list.items}
-          rowKey={(p) => p.id}
-          hasMore={list.hasMore}
-          isLoading={list.isLoading}
-          onLoadMore={list.loadMore}
-          emptyText="No patients found."
-        />
-      )}
+      <PagedList query={list} label="Patients" columns={columns} emptyText="No patients found." />
     </Section>
   );
 }

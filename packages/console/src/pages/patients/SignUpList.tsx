@@ -5,15 +5,15 @@ import { useNavigate, useParams } from 'react-router';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
 import { usePagedQuery } from '../../api/queries.ts';
 import { signUpsPastAtom } from '../../state/patients.ts';
-import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
+import { PagedList } from '../../ui/PagedList.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { type VirtualColumn, VirtualList } from '../../ui/VirtualList.tsx';
+import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 import { patientPaths } from './PatientRoutes.tsx';
 import { dateOfBirthOf } from './patient-format.ts';
 
@@ -70,22 +70,12 @@ export function SignUpList() {
           Show past sign-ups
         </Switch>
       </div>
-      {list.error ? (
-        <Banner tone="error" action={<Button onPress={list.reload}>Try again</Button>}>
-          {messageOf(list.error)}
-        </Banner>
-      ) : (
-        <VirtualList
-          label="Sign-ups"
-          columns={columns}
-          items={list.items}
-          rowKey={(s) => s.id}
-          hasMore={list.hasMore}
-          isLoading={list.isLoading}
-          onLoadMore={list.loadMore}
-          emptyText={past ? 'No past sign-ups.' : 'No sign-ups waiting.'}
-        />
-      )}
+      <PagedList
+        query={list}
+        label="Sign-ups"
+        columns={columns}
+        emptyText={past ? 'No past sign-ups.' : 'No sign-ups waiting.'}
+      />
       {converting && (
         <ConvertDialog
           signUp={converting}

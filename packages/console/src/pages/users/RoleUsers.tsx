@@ -1,12 +1,12 @@
 import type { User } from '@medlocker/core';
 import { useAtom, type WritableAtom } from 'jotai';
-import { messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
-import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
+import { PagedList } from '../../ui/PagedList.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
-import { type VirtualColumn, VirtualList } from '../../ui/VirtualList.tsx';
+import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 
 const searchDebounceMs = 500;
 
@@ -86,22 +86,7 @@ export function RoleUsers({ roleName, resource, usersPath, searchAtom, placehold
           className="toolbar__search"
         />
       </div>
-      {list.error ? (
-        <Banner tone="error" action={<Button onPress={list.reload}>Try again</Button>}>
-          {messageOf(list.error)}
-        </Banner>
-      ) : (
-        <VirtualList
-          label={listLabel}
-          columns={columns}
-          items={list.items}
-          rowKey={(u) => u.id}
-          hasMore={list.hasMore}
-          isLoading={list.isLoading}
-          onLoadMore={list.loadMore}
-          emptyText="No users found."
-        />
-      )}
+      <PagedList query={list} label={listLabel} columns={columns} emptyText="No users found." />
     </>
   );
 }

@@ -1,14 +1,14 @@
 import type { User } from '@medlocker/core';
 import { useAtom } from 'jotai';
-import { messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { supportUsersSearchAtom } from '../../state/users.ts';
-import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Page } from '../../ui/Page.tsx';
+import { PagedList } from '../../ui/PagedList.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
-import { type VirtualColumn, VirtualList } from '../../ui/VirtualList.tsx';
+import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 
 /** SPEC §9: search waits until typing has paused this long. */
 const searchDebounceMs = 500;
@@ -69,22 +69,7 @@ export function SupportUsers() {
           className="toolbar__search"
         />
       </div>
-      {list.error ? (
-        <Banner tone="error" action={<Button onPress={list.reload}>Try again</Button>}>
-          {messageOf(list.error)}
-        </Banner>
-      ) : (
-        <VirtualList
-          label="Support users"
-          columns={columns}
-          items={list.items}
-          rowKey={(u) => u.id}
-          hasMore={list.hasMore}
-          isLoading={list.isLoading}
-          onLoadMore={list.loadMore}
-          emptyText="No users found."
-        />
-      )}
+      <PagedList query={list} label="Support users" columns={columns} emptyText="No users found." />
     </Page>
   );
 }
