@@ -17,7 +17,7 @@
  * Targets (issue 6): PostgreSQL within 2 s, PGlite within 3 s.
  * Run: `bun bench/import/end-to-end.bench.ts` (PGlite), with
  * `BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres` for PostgreSQL too (a fresh database
- * is created on that server and dropped afterwards). ROWS=… changes the size, RUNS=… the repeats,
+ * is created on that server and dropped afterwards; BENCH_ONLY=postgres|pglite runs one). ROWS=… changes the size, RUNS=… the repeats,
  * BENCH_SERVER_FLAGS="--cpu-prof-md --cpu-prof-dir=/tmp/prof" profiles the server.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -255,7 +255,9 @@ async function run(kind: Kind) {
   };
 }
 
-const kinds: Kind[] = process.env.BENCH_DATABASE_URL ? ['postgres', 'pglite'] : ['pglite'];
+const kinds: Kind[] = (process.env.BENCH_DATABASE_URL ? ['postgres', 'pglite'] : ['pglite']).filter(
+  (k): k is Kind => !process.env.BENCH_ONLY || process.env.BENCH_ONLY === k,
+);
 const results = [];
 for (const kind of kinds) results.push(await run(kind));
 console.log(

@@ -252,12 +252,14 @@ export async function upsertPatients(
     )`;
   // The usual case, in one statement: the current patients with these display ids are looked up (one
   // index probe each); the others are inserted plainly, the different ones updated, the identical ones
-  // left alone. A plain insert costs about half of an `on conflict` one. One row comes back, a json array
-  // of [ord, id, inserted] (inserted null: unchanged), cheaper to read than 1024 rows.
-  const fast = sql<{ outcome: string | null }>`
+  // left alone. A plain insert costs about half of an `on conflict` one. One row comes back: three json
+  // arrays (the ids added, the ids changed, and [ord, id] of each current patient), which say every row's
+  // outcome without joining the input again (sorting 1024 display ids three times was a sixth of the
+  // statement on PGlite).
+  const fast = sql<{ outcome: string }>`
     with ${unnested},
     current as (
-      select i.display_id, c.id, c.same from input i
+      select i.ord, i.display_id, c.id, c.same from input i
       cross join lateral (
         select c.id, (${columns('c')}) is not distinct from (${columns('i')}) as same from patients c
         where c.business_id = ${q.businessId} and c.display_id = i.display_id and c.deleted_at is null
@@ -266,24 +268,22 @@ export async function upsertPatients(
     ),
     added as (${insertInput}
       where not exists (select 1 from current k where k.display_id = i.display_id)
-      returning p.id, p.display_id
+      returning p.id
     ),
     changed as (
       update patients p set ${sql.raw(CHANGED_COLUMNS.map((c) => `${c} = i.${c}`).join(', '))}, updated = ${q.now}::bigint
       from current k join input i on i.display_id = k.display_id
       where p.id = k.id and not k.same and p.deleted_at is null
-      returning p.id, p.display_id
+      returning p.id
     ),
     written as (
       select id, true as inserted from added union all select id, false from changed
     ),
     ${audited}
-    select json_agg(json_build_array(i.ord, coalesce(a.id, k.id),
-      case when a.id is not null then true when ch.id is not null then false end))::text as outcome
-    from input i
-    left join added a on a.display_id = i.display_id
-    left join changed ch on ch.display_id = i.display_id
-    left join current k on k.display_id = i.display_id
+    select json_build_array(
+      (select coalesce(json_agg(a.id), '[]') from added a),
+      (select coalesce(json_agg(ch.id), '[]') from changed ch),
+      (select coalesce(json_agg(json_build_array(k.ord, k.id)), '[]') from current k))::text as outcome
   `;
   // When another import added one of these display ids after this statement's snapshot, the plain
   // insert meets the unique key: the batch is written again with `on conflict`, which settles it.
@@ -304,22 +304,36 @@ export async function upsertPatients(
     from input i
     left join up on up.display_id = i.display_id
   `;
-  let rows: { outcome: string | null }[];
-  if (options.settledOnly || db.isTransaction) {
-    // Inside a transaction a failed statement would abort it: settle at once.
-    rows = (await settled.execute(db)).rows;
-  } else {
+  if (!options.settledOnly && !db.isTransaction) {
+    // Inside a transaction a failed statement would abort it: there the batch is settled at once.
     try {
-      rows = (await fast.execute(db)).rows;
+      const { rows } = await fast.execute(db);
+      return fastOutcomes(q.rows, rows[0]?.outcome ?? '[[],[],[]]');
     } catch (error) {
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-      rows = (await settled.execute(db)).rows;
     }
   }
+  const { rows } = await settled.execute(db);
   const outcome = JSON.parse(rows[0]?.outcome ?? '[]') as [number, string | null, boolean | null][];
   return outcome.map(([ord, id, inserted]) => ({
     ord,
     id,
     status: inserted === null ? 'unchanged' : inserted ? 'created' : 'updated',
   }));
+}
+
+/**
+ * Each row's outcome from the fast statement's answer: a row is either added (its new id is the one it
+ * was given) or was current (updated when its id was changed, else unchanged).
+ */
+function fastOutcomes(rows: UpsertRow[], outcome: string): UpsertResult[] {
+  const [added, changed, current] = JSON.parse(outcome) as [string[], string[], [number, string][]];
+  if (added.length + current.length !== rows.length) {
+    throw new Error(`patients upsert: ${rows.length} rows in, ${added.length + current.length} outcomes out`);
+  }
+  const ordOf = new Map(rows.map((r) => [r.id, r.ord]));
+  const updated = new Set(changed);
+  const results: UpsertResult[] = added.map((id) => ({ ord: ordOf.get(id) as number, id, status: 'created' }));
+  for (const [ord, id] of current) results.push({ ord, id, status: updated.has(id) ? 'updated' : 'unchanged' });
+  return results;
 }
