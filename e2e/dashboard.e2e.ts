@@ -89,3 +89,28 @@ test("a QA simulator's test machine stays off the dashboard, and so do its alarm
   // Machine lists and alarm items alike link to their machine's page.
   await expect(page.locator(`a[href$="/machines/${testMachineId}"]`)).toHaveCount(0);
 });
+
+test('a machine added, archived and unarchived elsewhere comes and goes on the dashboard without a reload', async ({
+  page,
+}) => {
+  const business = await createBusiness();
+  const first = await createMachine(business.id);
+
+  await page.goto('/auth/login');
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  const offline = page.getByRole('region', { name: /^Offline/ });
+  await expect(offline.getByRole('link', { name: new RegExp(first.name) })).toBeVisible({ timeout: 60_000 });
+
+  // Another member of staff adds a machine: it is listed offline, with its business, at once.
+  const added = await createMachine(business.id);
+  const entry = offline.getByRole('listitem').filter({ hasText: added.name });
+  await expect(entry).toContainText(`(${business.name})`);
+  await expect(entry.getByRole('link')).toHaveAttribute('href', `/businesses/${business.id}/machines/${added.id}`);
+
+  // Archived it leaves; unarchived it comes back with its business's name.
+  await asAdmin('machines/toggleArchive', { id: added.id });
+  await expect(entry).toHaveCount(0);
+  await asAdmin('machines/toggleArchive', { id: added.id });
+  await expect(entry).toContainText(`(${business.name})`);
+});

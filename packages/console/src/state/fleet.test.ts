@@ -38,6 +38,23 @@ describe('the dashboard fleet and its pushes', () => {
     expect(fleet.alarms.map((a) => a.id)).toEqual(['a_2']);
   });
 
+  it('adds a machine pushed as newly in the fleet (added or unarchived), with its business name', () => {
+    applyFleetPush({
+      action: 'statusUpdate',
+      params: { machine: machine('m_3'), online: false, lastSeen: null, businessName: 'Harborne Pharmacy' },
+    });
+    applyFleetPush({
+      action: 'unarchived',
+      params: { entity: 'machine', id: 'm_4', machine: machine('m_4', 'b_2'), businessName: 'Chorlton Chemist' },
+    });
+    // Unarchived without a name: a test machine, or one of an archived business.
+    applyFleetPush({ action: 'unarchived', params: { entity: 'machine', id: 't_1', machine: machine('t_1') } });
+    const fleet = store.get(fleetStateAtom);
+    expect(Object.keys(fleet.machines).sort()).toEqual(['m_1', 'm_2', 'm_3', 'm_4']);
+    expect(fleet.machines.m_3).toMatchObject({ online: false, lastSeen: null, businessName: 'Harborne Pharmacy' });
+    expect(fleet.machines.m_4?.businessName).toBe('Chorlton Chemist');
+  });
+
   it("drops an archived business's machines and their alarms", () => {
     applyFleetPush({ action: 'archived', params: { businessId: 'b_2', archived: { at: T } } });
     const fleet = store.get(fleetStateAtom);

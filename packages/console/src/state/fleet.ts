@@ -16,7 +16,8 @@ import { store } from './store.ts';
  * page with its machines' active alarms; core's `isActiveAlarm` says which), then kept current by the
  * hub's fleet pushes. The summary decides which machines are in the fleet (not archived, not test
  * machines, of businesses not archived); pushes about any other machine are left out, so a QA
- * simulator's test machines never show here. A machine added meanwhile appears on the next load.
+ * simulator's test machines never show here. A machine added or unarchived meanwhile is pushed with its
+ * business's name, which the server sends only for machines the summary would list.
  */
 
 /** What the dashboard shows of a machine; pushes replace `machine` with the whole Machine. */
@@ -111,14 +112,16 @@ export function applyFleetPush({ action, params }: LivePush): void {
     const machine = p.machine;
     change((f) => {
       const before = f.machines[machine.id];
-      // Not in the fleet (a test machine, or one of an archived business): not the dashboard's. While
-      // the fleet loads, kept for the merge, which drops it unless the pages have it.
-      if (!before && f.status !== 'loading') return f;
+      // A machine just added comes with its business's name (the server gives it only for machines the
+      // summary would list). Any other machine not in the fleet (a test machine, or one of an archived
+      // business) is not the dashboard's; while the fleet loads, kept for the merge, which drops it
+      // unless the pages have it.
+      if (!before && f.status !== 'loading' && typeof p.businessName !== 'string') return f;
       const next: FleetMachine = {
         machine,
         online: typeof p.online === 'boolean' ? p.online : (before?.online ?? false),
         lastSeen: 'lastSeen' in p ? (p.lastSeen as number | null) : (before?.lastSeen ?? null),
-        businessName: before?.businessName ?? '',
+        businessName: before?.businessName || (typeof p.businessName === 'string' ? p.businessName : ''),
       };
       return { ...f, machines: { ...f.machines, [machine.id]: next } };
     });
@@ -140,11 +143,13 @@ export function applyFleetPush({ action, params }: LivePush): void {
   } else if (action === 'unarchived' && p.entity === undefined && typeof p.businessId === 'string') {
     // A business back: its machines (and their alarms) come from the summary.
     void store.set(loadFleetAtom);
-  } else if (action === 'unarchived' && p.entity === 'machine' && p.machine) {
+  } else if (action === 'unarchived' && p.entity === 'machine' && p.machine && typeof p.businessName === 'string') {
+    // Back in the fleet (the name comes only when it counts there: not a test machine, business current).
     const machine = p.machine;
+    const businessName = p.businessName;
     change((f) => ({
       ...f,
-      machines: { ...f.machines, [machine.id]: { machine, online: false, lastSeen: null, businessName: '' } },
+      machines: { ...f.machines, [machine.id]: { machine, online: false, lastSeen: null, businessName } },
     }));
   } else if (action === 'machineEvent') {
     const event = p.event as MachineEvent | undefined;

@@ -1,5 +1,6 @@
 import { expect, it } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
+import { type LiveMessage, liveOf } from '../../hubs/live.ts';
 import { asSupport, seedBusiness, withTestAuth } from '../../hubs/test-kit.ts';
 import { describeApi } from '../../testing.ts';
 
@@ -18,6 +19,28 @@ describeApi(
       const list = await t.call('machines', 'listMachines', { businessId: 'b1', filter: 'fro' }, asSupport);
       expect(list.body.machines.map((m) => m.name)).toEqual(['Front Locker']);
       expect((await listAudit(t.db, 'machine.create')).length).toBe(2);
+    });
+
+    it("pushes a machine newly in the fleet (added, unarchived) with its business's name, and only then", async () => {
+      await seedBusiness(t.db);
+      const pushes: LiveMessage[] = [];
+      const stop = liveOf(t.deps).onConsoleEvent((e) => pushes.push(e.message));
+      try {
+        const { body } = await create({ name: 'Front Locker', numberOfSlots: 24 });
+        const id = body.machine.id;
+        await t.call('testMachines', 'create', { businessId: 'b1', name: 'QA 1', numberOfSlots: 6 }, asSupport);
+        await t.call('machines', 'toggleArchive', { id }, asSupport);
+        await t.call('machines', 'toggleArchive', { id }, asSupport);
+        await Bun.sleep(0);
+        const named = pushes.filter((m) => 'businessName' in m.params);
+        expect(named.map((m) => [m.action, (m.params.machine as { id: string }).id, m.params.businessName])).toEqual([
+          ['statusUpdate', id, 'Pharmacy b1'],
+          ['unarchived', id, 'Pharmacy b1'],
+        ]);
+        expect(named[0]?.params).toMatchObject({ online: false, lastSeen: null });
+      } finally {
+        stop();
+      }
     });
 
     it('refuses a machine name that differs only in case', async () => {

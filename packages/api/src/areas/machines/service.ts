@@ -47,9 +47,24 @@ export async function requireMachine(db: Db, id: string, test?: boolean): Promis
 }
 
 export async function requireBusiness(db: Db, id: string) {
-  const row = await db.selectFrom('businesses').select(['id', 'archived_at']).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('businesses')
+    .select(['id', 'name', 'archived_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw new AppError('NOT_FOUND', `Business ${id} not found`);
   return row;
+}
+
+/**
+ * What a push about a machine newly in the fleet (added, or unarchived) adds for the dashboard: the
+ * business's name, given only when the machine now counts in the fleet (not a test machine, its
+ * business not archived), so a dashboard adds exactly the machines its summary would list.
+ */
+async function fleetEntry(db: Db, row: MachineRow): Promise<{ businessName?: string }> {
+  if (row.is_test || row.archived_at !== null) return {};
+  const business = await requireBusiness(db, row.business_id);
+  return business.archived_at === null ? { businessName: business.name } : {};
 }
 
 /** Insert or name clash: the unique index is the last word when two staff add the same name at once. */
@@ -156,7 +171,17 @@ export async function changeMachine(
 
 export async function createMachine(input: In<'createMachine'>, ctx: AuthedContext): Out<'createMachine'> {
   const row = await insertMachine(ctx.deps, ctx, input, { test: false });
-  return { machine: toMachine(row) };
+  const machine = toMachine(row);
+  // Consoles watching the business or the fleet see it at once (the dashboard lists it as offline).
+  liveOf(ctx.deps).publish({
+    businessId: row.business_id,
+    machineId: row.id,
+    message: {
+      action: 'statusUpdate',
+      params: { machine, online: false, lastSeen: null, ...(await fleetEntry(ctx.deps.db, row)) },
+    },
+  });
+  return { machine };
 }
 
 export async function getMachine(input: In<'getMachine'>, ctx: AuthedContext): Out<'getMachine'> {
@@ -245,7 +270,12 @@ export async function toggleArchive(input: In<'toggleArchive'>, ctx: AuthedConte
     machineId: row.id,
     message: {
       action: archiving ? 'archived' : 'unarchived',
-      params: { entity: 'machine', id: row.id, machine: toMachine(row) },
+      params: {
+        entity: 'machine',
+        id: row.id,
+        machine: toMachine(row),
+        ...(archiving ? {} : await fleetEntry(deps.db, row)),
+      },
     },
   });
   return { machine: toMachine(row) };
