@@ -34,7 +34,7 @@ export function createApp(deps: AppDeps, hubOptions: MachineHubOptions = default
   return new Elysia({ name: 'medlocker', websocket: { maxPayloadLength: 64 * 1024 } })
     .onRequest(({ request, set, server }) => {
       started.set(request, performance.now());
-      const meta = requestMeta(request, server);
+      const meta = requestMeta(request, server, deps.config.trustProxy);
       set.headers['x-request-id'] = meta.requestId;
       Object.assign(set.headers, securityHeaders);
       if (request.method === 'POST' && new URL(request.url).pathname.startsWith('/api/')) {

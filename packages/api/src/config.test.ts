@@ -27,6 +27,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ ALLOW_REGISTRATION: 'yes' })).toThrow(/ALLOW_REGISTRATION/);
   });
 
+  it('reads TRUST_PROXY as addresses, ranges and named ranges, refusing what is none of these', () => {
+    expect(loadConfig({}).trustProxy).toEqual([]);
+    expect(loadConfig({ TRUST_PROXY: ' loopback, 10.0.0.0/8 ,fd00::/8' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'my-proxy.local' })).toThrow(/TRUST_PROXY: invalid IP address/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/40' })).toThrow(/TRUST_PROXY/);
+  });
+
   it('never seeds a default password in production', () => {
     const SECRETS_KEY = Buffer.alloc(32, 1).toString('base64');
     expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY }).seedAdminPassword).toBeUndefined();

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { type } from 'arktype';
+import proxyaddr from 'proxy-addr';
 
 /** Configuration, read once from the environment and validated; a bad value stops the process. */
 export type Config = {
@@ -22,6 +23,11 @@ export type Config = {
   secretsKey: Uint8Array;
   /** True when secretsKey is the development key derived from DEV_SECRETS_SEED (never in production). */
   secretsKeyIsDevDefault: boolean;
+  /**
+   * The reverse proxies whose X-Forwarded-For is believed (TRUST_PROXY: addresses, CIDR ranges, or
+   * `loopback`, `linklocal`, `uniquelocal`, comma-separated). Empty: the socket's peer is the client.
+   */
+  trustProxy: string[];
 };
 
 export class ConfigError extends Error {
@@ -61,6 +67,7 @@ const Env = type({
   'MAIL_FROM?': 'string > 0',
   'LOG_LEVEL?': "'debug' | 'info' | 'warn' | 'error' | 'silent'",
   'SECRETS_KEY?': 'string > 0',
+  'TRUST_PROXY?': 'string > 0',
 });
 
 /** Empty variables count as unset, as a shell user would expect. */
@@ -107,6 +114,17 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
   for (const u of publicUrls) {
     if (!URL.canParse(u)) throw new ConfigError(`Invalid configuration:\n  PUBLIC_URL: '${u}' is not a URL`);
   }
+  const trustProxy = (parsed.TRUST_PROXY ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  try {
+    proxyaddr.compile(trustProxy);
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid configuration:\n  TRUST_PROXY: ${(error as Error).message} (give addresses or CIDR ranges, e.g. 10.0.0.0/8, or loopback, linklocal, uniquelocal)`,
+    );
+  }
   return {
     port,
     host: parsed.HOST ?? '0.0.0.0',
@@ -123,5 +141,6 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     logLevel: parsed.LOG_LEVEL ?? (parsed.NODE_ENV === 'test' ? 'warn' : 'info'),
     secretsKey,
     secretsKeyIsDevDefault: !parsed.SECRETS_KEY,
+    trustProxy,
   };
 }

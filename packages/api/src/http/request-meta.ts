@@ -1,3 +1,6 @@
+import { isIP } from 'node:net';
+import proxyaddr from 'proxy-addr';
+
 /** Bun's server as Elysia exposes it: enough to ask for the peer's address. */
 type ServerLike = { requestIP?(request: Request): { address: string } | null } | null | undefined;
 
@@ -5,19 +8,51 @@ export type RequestMeta = { requestId: string; ip: string | null; userAgent: str
 
 const metaOf = new WeakMap<Request, RequestMeta>();
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+const compiled = new Map<string, ReturnType<typeof proxyaddr.compile>>();
 
 /**
- * The request id (a caller's well-formed X-Request-Id, else a new one), peer address and user agent,
- * computed once per request so the log line and the handler agree.
+ * The client's address: the socket's peer, unless the peer is one of the `trustProxy` proxies; then
+ * X-Forwarded-For is read from the right, each trusted hop skipped, and the first address not trusted
+ * is the client (proxy-addr, as Express does). Without trusted proxies the header is ignored, so a
+ * client cannot choose its own address (the pairing-code limit and the audit log depend on it).
  */
-export function requestMeta(request: Request, server?: ServerLike): RequestMeta {
+export function clientAddress(request: Request, peer: string | null, trustProxy: readonly string[]): string | null {
+  if (peer === null || trustProxy.length === 0) return peer;
+  const key = trustProxy.join(',');
+  let trust = compiled.get(key);
+  if (!trust) {
+    trust = proxyaddr.compile([...trustProxy]);
+    compiled.set(key, trust);
+  }
+  const forwarded = request.headers.get('x-forwarded-for');
+  // proxy-addr reads a Node request; these are the only two things it looks at.
+  const shim = {
+    connection: { remoteAddress: peer },
+    socket: { remoteAddress: peer },
+    headers: forwarded === null ? {} : { 'x-forwarded-for': forwarded },
+  };
+  let client: string;
+  try {
+    client = proxyaddr(shim as never, trust);
+  } catch {
+    return peer;
+  }
+  // Not an address (a proxy passed on something else): the peer, the last hop we can vouch for.
+  return isIP(client) ? client : peer;
+}
+
+/**
+ * The request id (a caller's well-formed X-Request-Id, else a new one), client address (see
+ * clientAddress) and user agent, computed once per request so the log line and the handler agree.
+ */
+export function requestMeta(request: Request, server?: ServerLike, trustProxy: readonly string[] = []): RequestMeta {
   const known = metaOf.get(request);
   if (known) return known;
   const given = request.headers.get('x-request-id');
   const forwardedProto = request.headers.get('x-forwarded-proto');
   const meta: RequestMeta = {
     requestId: given && REQUEST_ID.test(given) ? given : crypto.randomUUID(),
-    ip: server?.requestIP?.(request)?.address ?? null,
+    ip: clientAddress(request, server?.requestIP?.(request)?.address ?? null, trustProxy),
     userAgent: request.headers.get('user-agent')?.slice(0, 300) ?? null,
     secure: new URL(request.url).protocol === 'https:' || forwardedProto === 'https',
   };

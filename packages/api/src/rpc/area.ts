@@ -49,7 +49,7 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
     app.post(
       `/${method}`,
       async ({ request, set, server }) => {
-        const meta = requestMeta(request, server);
+        const meta = requestMeta(request, server, deps.config.trustProxy);
         const body = await readJsonBody(request);
         const principal = await principalFor(def, request, meta.ip);
         if (def.access !== 'public' && !principal) throw new AppError('UNAUTHENTICATED', 'Please log in');

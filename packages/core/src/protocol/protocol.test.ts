@@ -37,7 +37,7 @@ describe('frames', () => {
       ok: false,
       error: [4, 'a1', 'FormationViolation', nul, {}],
     });
-    expect(parseFrame([2, 'a2', 'StatusNotification', { observations: [{ ['k\u0000']: 1 }] }])).toEqual({
+    expect(parseFrame([2, 'a2', 'StatusNotification', { observations: [{ 'k\u0000': 1 }] }])).toEqual({
       ok: false,
       error: [4, 'a2', 'FormationViolation', nul, {}],
     });

@@ -117,3 +117,26 @@ describeApi(
   },
   withTestAuth,
 );
+
+describeApi(
+  'pairing codes behind a trusted reverse proxy',
+  (t) => {
+    it("limits each client by the proxy's X-Forwarded-For, not the proxy's own address", async () => {
+      const server = listen(t);
+      try {
+        const ask = (client: string) =>
+          fetch(`${server.http}/machine/device/code`, { method: 'POST', headers: { 'x-forwarded-for': client } });
+        for (let i = 0; i < deviceCodeLimit.perAddress; i++) expect((await ask('203.0.113.9')).status).toBe(200);
+        expect((await ask('203.0.113.9')).status).toBe(429);
+        // Another pharmacy behind the same proxy still pairs.
+        expect((await ask('198.51.100.20')).status).toBe(200);
+        // A client cannot pick a fresh address by adding its own: the proxy's last entry counts.
+        expect((await ask('192.0.2.1, 203.0.113.9')).status).toBe(429);
+      } finally {
+        server.stop();
+      }
+    });
+  },
+  undefined,
+  { TRUST_PROXY: 'loopback' },
+);

@@ -38,7 +38,7 @@ export const deviceAuthRoutes = (deps: AppDeps) => {
       '/machine/device/code',
       async ({ request, server, set }) => {
         set.headers['cache-control'] = 'no-store';
-        const allowed = codes.take(requestMeta(request, server).ip ?? 'unknown', deps.now());
+        const allowed = codes.take(requestMeta(request, server, deps.config.trustProxy).ip ?? 'unknown', deps.now());
         if (!allowed.ok) {
           throw new AppError(
             'RATE_LIMITED',
