@@ -131,40 +131,41 @@ async function startServer(kind: Kind, databaseUrl: string | undefined, dataDir:
  * this is its checks (twice), the HTTP calls, the upsert's lookups and its indexes and audit; the ratio
  * import / bare is what this shared machine's changing speed does not move.
  */
-async function bare(kind: Kind, databaseUrl: string | undefined) {
-  let dir: string | undefined;
-  let query: (text: string) => Promise<unknown>;
-  let close: () => Promise<void>;
+type Engine = { query: (text: string) => Promise<unknown>; close: () => Promise<void> };
+
+/** Where the bare baseline writes: a connection to the run's PostgreSQL database, or one PGlite in this process. */
+async function openEngine(kind: Kind, databaseUrl: string | undefined): Promise<Engine> {
   if (kind === 'postgres') {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
-    query = (text) => client.query(text);
-    close = () => client.end();
-  } else {
-    dir = await mkdtemp(join(tmpdir(), 'medlocker-bench-bare-'));
-    const lite = await PGlite.create(dir);
-    query = (text) => lite.exec(text);
-    close = () => lite.close();
+    return { query: (text) => client.query(text), close: () => client.end() };
   }
-  try {
-    const columns = mapping.map((_, i) => `c${i}`);
-    await query('drop table if exists bare_patients');
-    await query(`create table bare_patients (id text primary key, ${columns.map((c) => `${c} text`).join(', ')})`);
-    const started = performance.now();
-    const rows = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data.slice(1);
-    for (let at = 0; at < rows.length; at += 1024) {
-      const batch = rows.slice(at, at + 1024);
-      const arrays = [
-        textArrayLiteral(batch.map(() => Bun.randomUUIDv7())),
-        ...columns.map((_, i) => textArrayLiteral(batch.map((r) => r[i] ?? null))),
-      ].map((a) => `'${a.replaceAll("'", "''")}'::text[]`);
-      await query(`insert into bare_patients select * from unnest(${arrays.join(', ')})`);
-    }
-    return Math.round(performance.now() - started);
-  } finally {
-    await close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+  const dir = await mkdtemp(join(tmpdir(), 'medlocker-bench-bare-'));
+  const lite = await PGlite.create(dir);
+  return {
+    query: (text) => lite.exec(text),
+    close: async () => {
+      await lite.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function bare(engine: Engine) {
+  const columns = mapping.map((_, i) => `c${i}`);
+  await engine.query('drop table if exists bare_patients');
+  await engine.query(`create table bare_patients (id text primary key, ${columns.map((c) => `${c} text`).join(', ')})`);
+  const started = performance.now();
+  const rows = Papa.parse<string[]>(csv, { skipEmptyLines: true }).data.slice(1);
+  for (let at = 0; at < rows.length; at += 1024) {
+    const batch = rows.slice(at, at + 1024);
+    const arrays = [
+      textArrayLiteral(batch.map(() => Bun.randomUUIDv7())),
+      ...columns.map((_, i) => textArrayLiteral(batch.map((r) => r[i] ?? null))),
+    ].map((a) => `'${a.replaceAll("'", "''")}'::text[]`);
+    await engine.query(`insert into bare_patients select * from unnest(${arrays.join(', ')})`);
   }
+  return Math.round(performance.now() - started);
 }
 
 /**
@@ -172,7 +173,7 @@ async function bare(kind: Kind, databaseUrl: string | undefined) {
  * (warm, the measured import) and again into that one (every row unchanged); rows stored are counted in
  * the database after the server stops.
  */
-async function runOnce(kind: Kind) {
+async function runOnce(kind: Kind, pglite: Engine | undefined) {
   const fresh = kind === 'postgres' ? await freshPostgres(process.env.BENCH_DATABASE_URL as string) : undefined;
   const dataDir = await mkdtemp(join(tmpdir(), 'medlocker-bench-import-'));
   const server = await startServer(kind, fresh?.url, dataDir);
@@ -254,9 +255,11 @@ async function runOnce(kind: Kind) {
     // business of the same server, as on a server that has been running.
     const cold = await pass(await newBusiness(), csv);
     const businessId = await newBusiness();
-    const bareBeforeMs = await bare(kind, fresh?.url);
+    const engine = pglite ?? (await openEngine(kind, fresh?.url));
+    const bareBeforeMs = await bare(engine);
     const first = await pass(businessId, csv);
-    const bareAfterMs = await bare(kind, fresh?.url);
+    const bareAfterMs = await bare(engine);
+    if (!pglite) await engine.close();
     const again = await pass(businessId, csv);
     const serverRssMb = Math.round(
       Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
@@ -293,11 +296,13 @@ async function runOnce(kind: Kind) {
 }
 
 async function run(kind: Kind) {
-  // One unmeasured bare pass first: PGlite's WebAssembly in this process reaches the engine's optimising
-  // tiers, as the server's has after its cold import.
-  if (kind === 'pglite') await bare(kind, undefined);
+  // PGlite for the baseline is opened once, with one unmeasured pass first: its WebAssembly in this
+  // process reaches the engine's optimising tiers, as the server's has after its cold import.
+  const pglite = kind === 'pglite' ? await openEngine(kind, undefined) : undefined;
+  if (pglite) await bare(pglite);
   const runs = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await runOnce(kind));
+  for (let i = 0; i < RUNS; i++) runs.push(await runOnce(kind, pglite));
+  await pglite?.close();
   const firstMs = runs.map((r) => r.firstImport.ms).sort((a, b) => a - b);
   const median = firstMs[Math.floor(firstMs.length / 2)] as number;
   const ratios = runs.map((r) => r.importOverBare).sort((a, b) => a - b);
