@@ -66,6 +66,15 @@ test('a locker paired from the Pair dialog comes online, its alarm appears live,
   await page.locator('label.switch', { hasText: 'Out of order' }).click();
   await expect(page.getByText('The machine is back in order.')).toBeVisible();
   await expect.poll(async () => (await locker?.view())?.outOfOrder, { timeout: 20_000 }).toBe(false);
+
+  // Bags the locker loads and gives up show in its contents without a reload.
+  await page.getByRole('tab', { name: 'Contents' }).click();
+  await expect(page.getByText('The machine is empty.')).toBeVisible();
+  await locker.control({ do: 'loadBag', barcode: 'RX-E2E-0001', location: 'B2' });
+  const bag = page.getByRole('table', { name: 'Contents' }).getByRole('row', { name: /RX-E2E-0001/ });
+  await expect(bag).toContainText('B2');
+  await locker.control({ do: 'removeBag', barcode: 'RX-E2E-0001' });
+  await expect(page.getByText('The machine is empty.')).toBeVisible();
 });
 
 test('machines are added, found by name, edited, paid for after a confirmation, and archived read-only', async ({

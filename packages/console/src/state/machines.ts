@@ -35,6 +35,8 @@ export type MachineLive = {
   events: MachineEvent[];
   /** Bumped on each status report, so the status tab can reload. */
   statusReports: number;
+  /** Bumped when a bag is loaded, removed or collected, so the contents tab can reload. */
+  contentsChanges: number;
 };
 
 const liveByMachineAtom = atom<Record<string, MachineLive>>({});
@@ -48,7 +50,7 @@ export const resetMachineLiveAtom = atom(null, (get, set, machineId: string) => 
   set(liveByMachineAtom, rest);
 });
 
-const empty = (): MachineLive => ({ events: [], statusReports: 0 });
+const empty = (): MachineLive => ({ events: [], statusReports: 0, contentsChanges: 0 });
 
 function update(machineId: string, change: (before: MachineLive) => MachineLive) {
   const all = store.get(liveByMachineAtom);
@@ -66,6 +68,7 @@ export function applyMachinePush({ action, params }: LivePush): void {
       ...(typeof p.online === 'boolean' ? { online: p.online } : {}),
       ...('lastSeen' in p ? { lastSeen: p.lastSeen as number | null } : {}),
       statusReports: p.observations ? m.statusReports + 1 : m.statusReports,
+      contentsChanges: p.contents ? m.contentsChanges + 1 : m.contentsChanges,
     }));
   } else if ((action === 'archived' || action === 'unarchived') && p.entity === 'machine' && machineId) {
     update(machineId, (m) => ({ ...m, ...(p.machine ? { machine: p.machine } : {}) }));

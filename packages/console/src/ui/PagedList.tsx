@@ -6,15 +6,18 @@ import { type VirtualColumn, VirtualList } from './VirtualList.tsx';
 
 /**
  * A paged query shown as a virtual list, loading more as it scrolls; when the query failed, its message
- * with 'Try again' instead. Rows are keyed by their `id`.
+ * with 'Try again' instead. Rows are keyed by their `id`; `items` replaces the query's own rows when the
+ * page adds some (e.g. events pushed live, on top).
  */
 export function PagedList<T extends { id: string }>({
   query,
+  items = query.items,
   label,
   columns,
   emptyText,
 }: {
   query: PagedQuery<T>;
+  items?: T[];
   label: string;
   columns: VirtualColumn<T>[];
   emptyText: string;
@@ -30,7 +33,7 @@ export function PagedList<T extends { id: string }>({
     <VirtualList
       label={label}
       columns={columns}
-      items={query.items}
+      items={items}
       rowKey={(item) => item.id}
       hasMore={query.hasMore}
       isLoading={query.isLoading}

@@ -227,19 +227,19 @@ export class LockerSession {
       case 'BagLoaded':
         return this.once(p(payload), 'BagLoaded', async (tx) => {
           const e = payload as LockerRequest<'BagLoaded'>;
-          return { result: await loadBag(tx, this.who, e, now) };
+          return { result: await loadBag(tx, this.who, e, now), contents: 'loaded' };
         });
       case 'BagRemoved':
         return this.once(p(payload), 'BagRemoved', async (tx) => {
           const e = payload as LockerRequest<'BagRemoved'>;
           const { bagId } = await unloadBag(tx, this.who, e, now);
-          return { result: { bagId } };
+          return { result: { bagId }, contents: 'removed' };
         });
       case 'BagCollected':
         // The bag leaves the machine; the order's collection is the orders issue's to record.
         return this.once(p(payload), 'BagCollected', async (tx) => {
           const e = payload as LockerRequest<'BagCollected'>;
-          return { result: await unloadBag(tx, this.who, e, now) };
+          return { result: await unloadBag(tx, this.who, e, now), contents: 'collected' };
         });
       case 'VerifyPin':
         throw new CallError(errorFrame(id, 'NotSupported', 'PIN collection arrives with the orders release'));
@@ -332,7 +332,7 @@ export class LockerSession {
     apply: (
       tx: Transaction<Database>,
       machine: MachineRow,
-    ) => Promise<{ result: Record<string, unknown>; recorded?: RecordedEvent }>,
+    ) => Promise<{ result: Record<string, unknown>; recorded?: RecordedEvent; contents?: ContentsChange }>,
   ): Promise<Record<string, unknown>> {
     const now = this.deps.now();
     const outcome = await this.deps.db.transaction().execute(async (tx) => {
@@ -351,8 +351,19 @@ export class LockerSession {
     if (outcome.duplicate) return outcome.result;
     this.noteSeq(e);
     if (outcome.recorded) publishRecorded(this.deps, outcome.recorded);
+    if (outcome.contents) {
+      // The machine's contents changed: consoles showing them reload (the bag's details stay in the api).
+      liveOf(this.deps).publish({
+        businessId: this.who.businessId,
+        machineId: this.who.machineId,
+        message: { action: 'statusUpdate', params: { machineId: this.who.machineId, contents: outcome.contents } },
+      });
+    }
     return outcome.result;
   }
 }
 
 const p = (payload: unknown): DataEvent => payload as DataEvent;
+
+/** How a locker's event changed what the machine holds, as pushed to consoles. */
+type ContentsChange = 'loaded' | 'removed' | 'collected';

@@ -164,7 +164,9 @@ export function MachineDetails() {
           {
             id: 'contents',
             label: 'Contents',
-            content: <MachineContents businessId={businessId} machineId={machine.id} />,
+            content: (
+              <MachineContents businessId={businessId} machineId={machine.id} changes={live?.contentsChanges ?? 0} />
+            ),
           },
           {
             id: 'status',

@@ -1,9 +1,8 @@
 import { type Bag, formatDate, type MachineEvent, type MachineStatus, machineAlerts } from '@medlocker/core';
-import { messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { usePagedQuery } from '../../api/queries.ts';
-import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { type VirtualColumn, VirtualList } from '../../ui/VirtualList.tsx';
+import { PagedList } from '../../ui/PagedList.tsx';
+import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 import { LevelBadge } from './MachineStatusBadges.tsx';
 
 export const when = (ms: number) => `${formatDate(ms)} ${new Date(ms).toLocaleTimeString('en-GB')}`;
@@ -38,20 +37,7 @@ export function MachineEvents({ machineId, pushed }: { machineId: string; pushed
   );
   const known = new Set(list.items.map((e) => e.id));
   const items = [...pushed.filter((e) => !known.has(e.id)), ...list.items];
-  return (
-    <ListOrError error={list.error} reload={list.reload}>
-      <VirtualList
-        label="Events"
-        columns={eventColumns}
-        items={items}
-        rowKey={(e) => e.id}
-        hasMore={list.hasMore}
-        isLoading={list.isLoading}
-        onLoadMore={list.loadMore}
-        emptyText="No events yet."
-      />
-    </ListOrError>
-  );
+  return <PagedList query={list} items={items} label="Events" columns={eventColumns} emptyText="No events yet." />;
 }
 
 const bagColumns: VirtualColumn<Bag>[] = [
@@ -61,29 +47,24 @@ const bagColumns: VirtualColumn<Bag>[] = [
   { key: 'loaded', header: 'Loaded', width: '11rem', render: (b) => when(b.created) },
 ];
 
-/** The bags the machine holds now. */
-export function MachineContents({ businessId, machineId }: { businessId: string; machineId: string }) {
+/** The bags the machine holds now; a bag loaded or taken out reloads the list. */
+export function MachineContents({
+  businessId,
+  machineId,
+  changes,
+}: {
+  businessId: string;
+  machineId: string;
+  changes: number;
+}) {
   const list = usePagedQuery(
     async (nextToken, signal) => {
       const page = await rpc('bags', 'listBags', { businessId, machineId, nextToken }, { signal });
       return { items: page.bags, nextToken: page.nextToken };
     },
-    [businessId, machineId],
+    [businessId, machineId, changes],
   );
-  return (
-    <ListOrError error={list.error} reload={list.reload}>
-      <VirtualList
-        label="Contents"
-        columns={bagColumns}
-        items={list.items}
-        rowKey={(b) => b.id}
-        hasMore={list.hasMore}
-        isLoading={list.isLoading}
-        onLoadMore={list.loadMore}
-        emptyText="The machine is empty."
-      />
-    </ListOrError>
-  );
+  return <PagedList query={list} label="Contents" columns={bagColumns} emptyText="The machine is empty." />;
 }
 
 const statusColumns: VirtualColumn<MachineStatus>[] = [
@@ -111,27 +92,5 @@ export function MachineStatusReports({ machineId, reports }: { machineId: string
     },
     [machineId, reports],
   );
-  return (
-    <ListOrError error={list.error} reload={list.reload}>
-      <VirtualList
-        label="Status reports"
-        columns={statusColumns}
-        items={list.items}
-        rowKey={(s) => s.id}
-        hasMore={list.hasMore}
-        isLoading={list.isLoading}
-        onLoadMore={list.loadMore}
-        emptyText="No status reports yet."
-      />
-    </ListOrError>
-  );
-}
-
-function ListOrError({ error, reload, children }: { error: unknown; reload: () => void; children: React.ReactNode }) {
-  if (!error) return <>{children}</>;
-  return (
-    <Banner tone="error" action={<Button onPress={reload}>Try again</Button>}>
-      {messageOf(error)}
-    </Banner>
-  );
+  return <PagedList query={list} label="Status reports" columns={statusColumns} emptyText="No status reports yet." />;
 }
