@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import {
   admin,
   asAdmin,
@@ -22,6 +23,16 @@ test.afterEach(async () => {
   locker = undefined;
 });
 
+/** Signs in and waits until the dashboard lists `machine` offline; answers the Offline section. */
+async function openDashboardListing(page: Page, machine: { name: string }) {
+  await page.goto('/auth/login');
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  const offline = page.getByRole('region', { name: /^Offline/ });
+  await expect(offline.getByRole('link', { name: new RegExp(machine.name) })).toBeVisible({ timeout: 60_000 });
+  return offline;
+}
+
 test('a newly paired locker turns online on the dashboard and its alarm appears, without a reload', async ({
   page,
 }) => {
@@ -29,12 +40,8 @@ test('a newly paired locker turns online on the dashboard and its alarm appears,
   const machine = await createMachine(business.id);
   locker = await startLocker();
 
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  const offline = page.getByRole('region', { name: /^Offline/ });
+  const offline = await openDashboardListing(page, machine);
   const online = page.getByRole('region', { name: /^Online/ });
-  await expect(offline.getByRole('link', { name: new RegExp(machine.name) })).toBeVisible({ timeout: 60_000 });
 
   // Pair through the API as the Pair dialog does, while the dashboard stays open.
   const pair = await page.request.post('/api/auth/activateDeviceAuth', {
@@ -64,11 +71,7 @@ test("a QA simulator's test machine stays off the dashboard, and so do its alarm
   const business = await createBusiness();
   const machine = await createMachine(business.id);
 
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  const offline = page.getByRole('region', { name: /^Offline/ });
-  await expect(offline.getByRole('link', { name: new RegExp(machine.name) })).toBeVisible({ timeout: 60_000 });
+  await openDashboardListing(page, machine);
 
   // While the dashboard is open, QA starts a simulated test machine of the same business: it comes
   // online and raises a critical alarm.
@@ -96,11 +99,7 @@ test('a machine added, archived and unarchived elsewhere comes and goes on the d
   const business = await createBusiness();
   const first = await createMachine(business.id);
 
-  await page.goto('/auth/login');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  const offline = page.getByRole('region', { name: /^Offline/ });
-  await expect(offline.getByRole('link', { name: new RegExp(first.name) })).toBeVisible({ timeout: 60_000 });
+  const offline = await openDashboardListing(page, first);
 
   // Another member of staff adds a machine: it is listed offline, with its business, at once.
   const added = await createMachine(business.id);
