@@ -13,6 +13,8 @@ export type ConsoleEvent = {
   businessId: string;
   machineId?: string | null;
   groupId?: string | null;
+  /** False for a push about a machine outside the fleet (a test machine): fleet watchers do not get it. */
+  fleet?: boolean;
   message: LiveMessage;
 };
 

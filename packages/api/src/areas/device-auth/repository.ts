@@ -63,7 +63,7 @@ export async function issueCredentials(
 }
 
 export type TokenCheck =
-  | { ok: true; machineId: string; businessId: string; credentialId: string; expiresAt: number }
+  | { ok: true; machineId: string; businessId: string; credentialId: string; expiresAt: number; isTest: boolean }
   | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'archived' };
 
 /** Who an access token speaks for. */
@@ -78,6 +78,7 @@ export async function checkAccessToken(db: Db, token: string, now: number): Prom
       'machine_credentials.access_token_expires_at',
       'machine_credentials.revoked_at',
       'machines.archived_at',
+      'machines.is_test',
     ])
     .where('machine_credentials.access_token_hash', '=', hashToken(token))
     .executeTakeFirst();
@@ -91,6 +92,7 @@ export async function checkAccessToken(db: Db, token: string, now: number): Prom
     businessId: row.business_id,
     credentialId: row.id,
     expiresAt: row.access_token_expires_at,
+    isTest: row.is_test,
   };
 }
 

@@ -28,7 +28,8 @@ export type NewMachineEvent = {
   created: number;
 };
 
-export type RecordedEvent = { event: MachineEvent; notification: Notification | null };
+/** A stored machine event, its staff notification if it is an alarm, and whether its machine is in the fleet. */
+export type RecordedEvent = { event: MachineEvent; notification: Notification | null; fleet: boolean };
 
 const isAlarmCode = (code: string): code is AlarmTemplateCode =>
   (alarmTemplateCodes as readonly string[]).includes(code);
@@ -76,9 +77,10 @@ export async function recordMachineEvent(
     .returningAll()
     .executeTakeFirstOrThrow();
   const event = toMachineEvent(row);
-  if (!isAlarmCode(e.code)) return { event, notification: null };
+  const fleet = !machine.is_test;
+  if (!isAlarmCode(e.code)) return { event, notification: null, fleet };
   const notification = await raiseAlarm(db, machine, e.code, level, event, now);
-  return { event, notification };
+  return { event, notification, fleet };
 }
 
 async function raiseAlarm(
@@ -163,15 +165,18 @@ async function raiseAlarm(
 export function publishRecorded(deps: AppDeps, recorded: RecordedEvent): void {
   const live = liveOf(deps);
   const { event, notification } = recorded;
+  const { fleet } = recorded;
   live.publish({
     businessId: event.businessId,
     machineId: event.machineId,
+    fleet,
     message: { action: 'machineEvent', params: { event } },
   });
   if (notification) {
     live.publish({
       businessId: event.businessId,
       machineId: event.machineId,
+      fleet,
       message: { action: 'notification', params: { notification } },
     });
   }

@@ -219,6 +219,7 @@ export async function updateMachine(input: In<'updateMachine'>, ctx: AuthedConte
   liveOf(ctx.deps).publish({
     businessId: row.business_id,
     machineId: row.id,
+    fleet: !row.is_test,
     message: { action: 'statusUpdate', params: { machine: toMachine(row) } },
   });
   return { machine: toMachine(row) };
@@ -268,6 +269,7 @@ export async function toggleArchive(input: In<'toggleArchive'>, ctx: AuthedConte
   live.publish({
     businessId: row.business_id,
     machineId: row.id,
+    fleet: !row.is_test,
     message: {
       action: archiving ? 'archived' : 'unarchived',
       params: {
@@ -332,6 +334,7 @@ export async function toggleOutOfOrderStatus(
   live.publish({
     businessId: row.business_id,
     machineId: row.id,
+    fleet: !row.is_test,
     message: { action: 'statusUpdate', params: { machine, online: row.online, lastSeen: row.last_seen } },
   });
   // The locker hears it now when connected; otherwise BootNotification's result tells it on reconnect.

@@ -29,7 +29,7 @@ describeApi(
       }
     });
 
-    it('pushes a machine’s events only to consoles watching its business or the fleet', async () => {
+    it('pushes a machine’s events only to consoles watching its business or the fleet, and a test machine’s not to the fleet', async () => {
       await seedBusiness(t.db, 'b1');
       await seedBusiness(t.db, 'b2');
       const m = await testMachine(t, 'b1');
@@ -51,10 +51,25 @@ describeApi(
         expect(watching.pushes.map((p) => p.action)).toEqual(
           expect.arrayContaining(['statusUpdate', 'machineEvent', 'notification']),
         );
-        await eventually(() => fleet.pushes.some((p) => p.action === 'notification'));
         await t.call('machines', 'toggleArchive', { id: m.id }, asSupport);
         await eventually(() => watching.pushes.some((p) => p.action === 'archived'));
         expect(other.pushes.map((p) => p.action)).toEqual(['subscribed']);
+        // A QA test machine is not part of the fleet: the dashboard hears none of it. A machine that is
+        // (out of order, set by staff) reaches it, after the test machine's pushes on the same socket.
+        const real = (
+          await t.call('machines', 'createMachine', { businessId: 'b1', name: 'Front', numberOfSlots: 8 }, asSupport)
+        ).body.machine;
+        await t.call('machines', 'toggleOutOfOrderStatus', { id: real.id }, asSupport);
+        await eventually(() => fleet.pushes.some((p) => p.action === 'machineEvent'));
+        const about = (p: Push) =>
+          (p.params.machine as { id?: string } | undefined)?.id ??
+          (p.params.event as { machineId?: string } | undefined)?.machineId ??
+          (p.params.notification as { machineId?: string } | undefined)?.machineId ??
+          p.params.machineId ??
+          p.params.id;
+        const fleetPushes = fleet.pushes.filter((p) => p.action !== 'subscribed');
+        expect(fleetPushes.length).toBeGreaterThan(0);
+        expect(fleetPushes.every((p) => about(p) === real.id)).toBe(true);
         for (const c of [watching, other, fleet]) c.ws.close();
       } finally {
         hub.stop();

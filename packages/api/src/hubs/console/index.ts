@@ -31,7 +31,7 @@ type ConsoleConnection = {
 export const maySee = (principal: Principal, _event: ConsoleEvent): boolean => principal.scopes.includes('support');
 
 const wants = (subs: Subscriptions, event: ConsoleEvent): boolean =>
-  subs.fleet ||
+  (subs.fleet && event.fleet !== false) ||
   subs.businesses.has(event.businessId) ||
   (!!event.machineId && subs.machines.has(event.machineId)) ||
   (!!event.groupId && subs.groups.has(event.groupId));

@@ -264,10 +264,12 @@ export async function updateTemperatureStatuses(deps: AppDeps, machines: LockerI
     }));
   });
   const live = liveOf(deps);
+  const tests = new Set(machines.filter((m) => m.isTest).map((m) => m.machineId));
   for (const c of statuses) {
     live.publish({
       businessId: c.businessId,
       machineId: c.id,
+      fleet: !tests.has(c.id),
       message: {
         action: 'temperature',
         params: {

@@ -189,6 +189,7 @@ export class LockerSession {
         liveOf(this.deps).publish({
           businessId: this.who.businessId,
           machineId: this.who.machineId,
+          fleet: !this.who.isTest,
           message: {
             action: 'statusUpdate',
             params: {
@@ -306,6 +307,7 @@ export class LockerSession {
     liveOf(this.deps).publish({
       businessId: this.who.businessId,
       machineId: this.who.machineId,
+      fleet: !this.who.isTest,
       message: { action: 'statusUpdate', params: { machine: toMachine(machine), online: true, lastSeen: now } },
     });
   }
@@ -356,6 +358,7 @@ export class LockerSession {
       liveOf(this.deps).publish({
         businessId: this.who.businessId,
         machineId: this.who.machineId,
+        fleet: !this.who.isTest,
         message: { action: 'statusUpdate', params: { machineId: this.who.machineId, contents: outcome.contents } },
       });
     }

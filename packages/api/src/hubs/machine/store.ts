@@ -5,7 +5,14 @@ import type { MachineRow } from '../../areas/machines/repository.ts';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** Who a connection speaks for: fixed at the upgrade, from the access token. */
-export type LockerIdentity = { machineId: string; businessId: string; credentialId: string; expiresAt: number };
+/** Who a connected locker speaks for; `isTest`: a QA test machine, whose pushes stay off the fleet dashboard. */
+export type LockerIdentity = {
+  machineId: string;
+  businessId: string;
+  credentialId: string;
+  expiresAt: number;
+  isTest: boolean;
+};
 
 export const machineRow = (db: Db, id: string): Promise<MachineRow | undefined> =>
   db.selectFrom('machines').selectAll().where('id', '=', id).executeTakeFirst();

@@ -40,6 +40,7 @@ export async function sweepOffline(deps: AppDeps, heartbeatIntervalSeconds: numb
     live.publish({
       businessId: row.business_id,
       machineId: row.id,
+      fleet: !row.is_test,
       message: { action: 'statusUpdate', params: { machine: toMachine(row), online: false, lastSeen: row.last_seen } },
     });
   }
