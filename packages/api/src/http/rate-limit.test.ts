@@ -1,5 +1,5 @@
 import { expect, it } from 'bun:test';
-import { RateLimiter } from './rate-limit.ts';
+import { addressKey, RateLimiter } from './rate-limit.ts';
 
 it('allows a burst up to its capacity, then refills at its rate, per key', () => {
   const limiter = new RateLimiter(3, 60_000);
@@ -21,4 +21,13 @@ it('forgets keys that are full again once it holds too many', () => {
   // a and b were pruned (full again); a starts afresh, c is still spent
   expect(limiter.take('a', 5000).ok).toBe(true);
   expect(limiter.take('c', 5000).ok).toBe(false);
+});
+
+it('limits IPv6 clients by their /64 network, and IPv4 written as IPv6 as the IPv4 address', () => {
+  expect(addressKey('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+  expect(addressKey('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+  expect(addressKey('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+  expect(addressKey('::ffff:203.0.113.9')).toBe('203.0.113.9');
+  expect(addressKey('203.0.113.9')).toBe('203.0.113.9');
+  expect(addressKey(null)).toBe('unknown');
 });

@@ -1,7 +1,7 @@
 import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../deps.ts';
-import { RateLimiter } from '../../http/rate-limit.ts';
+import { addressKey, RateLimiter } from '../../http/rate-limit.ts';
 import { requestMeta } from '../../http/request-meta.ts';
 import { rpcArea } from '../../rpc/area.ts';
 import { activateDeviceAuth, exchangeToken, startDeviceAuth, TokenRefusal } from './service.ts';
@@ -38,7 +38,7 @@ export const deviceAuthRoutes = (deps: AppDeps) => {
       '/machine/device/code',
       async ({ request, server, set }) => {
         set.headers['cache-control'] = 'no-store';
-        const allowed = codes.take(requestMeta(request, server, deps.config.trustProxy).ip ?? 'unknown', deps.now());
+        const allowed = codes.take(addressKey(requestMeta(request, server, deps.config.trustProxy).ip), deps.now());
         if (!allowed.ok) {
           throw new AppError(
             'RATE_LIMITED',
