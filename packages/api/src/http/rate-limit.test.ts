@@ -13,6 +13,15 @@ it('allows a burst up to its capacity, then refills at its rate, per key', () =>
   expect(limiter.take('a', 0).ok).toBe(false);
 });
 
+it('checks a key without taking from it', () => {
+  const limiter = new RateLimiter(2, 60_000);
+  expect(limiter.check('a', 0)).toEqual({ ok: true });
+  expect(limiter.check('a', 0)).toEqual({ ok: true });
+  limiter.take('a', 0);
+  limiter.take('a', 0);
+  expect(limiter.check('a', 0)).toEqual({ ok: false, retryAfterSeconds: 30 });
+});
+
 it('forgets keys that are full again once it holds too many', () => {
   const limiter = new RateLimiter(1, 1000, 2);
   expect(limiter.take('a', 0).ok).toBe(true);

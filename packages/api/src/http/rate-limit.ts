@@ -17,19 +17,34 @@ export class RateLimiter {
 
   /** Takes one token for `key` at `now`: true when allowed, else the seconds until one is back. */
   take(key: string, now: number): { ok: true } | { ok: false; retryAfterSeconds: number } {
-    const rate = this.capacity / this.perMs;
+    const bucket = this.refilled(key, now);
+    if (bucket.tokens < 1) return this.refusal(bucket);
+    bucket.tokens -= 1;
+    return { ok: true };
+  }
+
+  /** Whether `key` has a token at `now`, without taking it (e.g. to count only failures). */
+  check(key: string, now: number): { ok: true } | { ok: false; retryAfterSeconds: number } {
+    const bucket = this.refilled(key, now);
+    return bucket.tokens < 1 ? this.refusal(bucket) : { ok: true };
+  }
+
+  private refilled(key: string, now: number) {
     const bucket = this.buckets.get(key) ?? { tokens: this.capacity, at: now };
     // A clock that went back (tests, a corrected system clock) refills nothing.
-    bucket.tokens = Math.min(this.capacity, bucket.tokens + Math.max(0, now - bucket.at) * rate);
+    bucket.tokens = Math.min(this.capacity, bucket.tokens + Math.max(0, now - bucket.at) * this.rate);
     bucket.at = Math.max(bucket.at, now);
-    if (bucket.tokens < 1) {
-      this.buckets.set(key, bucket);
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / rate / 1000)) };
-    }
-    bucket.tokens -= 1;
     this.buckets.set(key, bucket);
     if (this.buckets.size > this.maxKeys) this.prune(now);
-    return { ok: true };
+    return bucket;
+  }
+
+  private refusal(bucket: { tokens: number }) {
+    return { ok: false as const, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.rate / 1000)) };
+  }
+
+  private get rate() {
+    return this.capacity / this.perMs;
   }
 
   private prune(now: number) {

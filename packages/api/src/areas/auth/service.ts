@@ -11,6 +11,8 @@ import {
   tokenOf,
 } from '../../auth/sessions.ts';
 import { hashToken, newToken } from '../../auth/tokens.ts';
+import type { AppDeps } from '../../deps.ts';
+import { addressKey, RateLimiter } from '../../http/rate-limit.ts';
 import type { AuthedContext, RpcContext } from '../../rpc/context.ts';
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from '../users/repository.ts';
 import { authMail, linkOrigin, type MailKind, resetLink } from './mails.ts';
@@ -35,6 +37,42 @@ const invalidCredentials = {
   message: authMessages.invalidCredentials,
 } as const;
 
+/**
+ * Per client address, beside the per-account lockout: failed sign-ins (30 per 15 minutes, so one
+ * address cannot try a password across many accounts), and the calls that send mail to whoever is
+ * named (registration and reset requests, 10 an hour). In memory, per process, per app.
+ */
+export const addressLimits = { failedLogins: 30, failedLoginsPerMs: 15 * 60_000, mails: 10, mailsPerMs: 60 * 60_000 };
+const limiters = new WeakMap<AppDeps, { failedLogins: RateLimiter; mails: RateLimiter }>();
+function limitsOf(deps: AppDeps) {
+  let found = limiters.get(deps);
+  if (!found) {
+    found = {
+      failedLogins: new RateLimiter(addressLimits.failedLogins, addressLimits.failedLoginsPerMs),
+      mails: new RateLimiter(addressLimits.mails, addressLimits.mailsPerMs),
+    };
+    limiters.set(deps, found);
+  }
+  return found;
+}
+
+const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
+
+/** Refuses a call that would send mail when this address has sent too many (no address: in-process). */
+function takeMail(ctx: RpcContext) {
+  if (ctx.ip === null) return;
+  const allowed = limitsOf(ctx.deps).mails.take(addressKey(ctx.ip), ctx.deps.now());
+  if (!allowed.ok) {
+    const wait = minutes(allowed.retryAfterSeconds);
+    throw new AppError(
+      'RATE_LIMITED',
+      `Too many requests from this address. Please try again in ${wait} minute${wait === 1 ? '' : 's'}.`,
+      undefined,
+      allowed.retryAfterSeconds,
+    );
+  }
+}
+
 export function config(_input: In<'config'>, ctx: RpcContext): Out<'config'> {
   return { allowRegistration: ctx.deps.config.allowRegistration, productName: ctx.deps.config.productName };
 }
@@ -49,7 +87,25 @@ export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'l
   const username = normaliseEmail(input.username);
   const now = ctx.deps.now();
   const anonymous = { userId: null, display: username };
+  const address = ctx.ip === null ? null : addressKey(ctx.ip);
+  const failures = limitsOf(ctx.deps).failedLogins;
 
+  const throttled = address === null ? ({ ok: true } as const) : failures.check(address, now);
+  if (!throttled.ok) {
+    await audit(db, ctx, {
+      action: 'auth.login.throttled',
+      entityType: 'user',
+      actor: anonymous,
+      details: { username },
+    });
+    const wait = minutes(throttled.retryAfterSeconds);
+    throw new AppError(
+      'RATE_LIMITED',
+      `Too many failed logins from this address. Please try again in ${wait} minute${wait === 1 ? '' : 's'}.`,
+      undefined,
+      throttled.retryAfterSeconds,
+    );
+  }
   if (await lockedUntil(db, username, now)) {
     await audit(db, ctx, { action: 'auth.login.locked', entityType: 'user', actor: anonymous, details: { username } });
     return tooManyAttempts;
@@ -57,6 +113,7 @@ export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'l
   const user = await findUserByEmail(db, username);
   const valid = await verifyPassword(input.password, user?.password_hash);
   if (!valid || !user) {
+    if (address !== null) failures.take(address, now);
     const locked = await recordLoginFailure(db, username, now);
     await audit(db, ctx, {
       action: 'auth.login.failed',
@@ -161,6 +218,7 @@ async function sentRecently(ctx: RpcContext, userId: string): Promise<boolean> {
 
 export async function register(input: In<'register'>, ctx: RpcContext): Promise<Out<'register'>> {
   if (!ctx.deps.config.allowRegistration) throw new AppError('FORBIDDEN', 'Registration is not available');
+  takeMail(ctx);
   const { db } = ctx.deps;
   const existing = await findUserByEmail(db, input.email);
   if (existing) {
@@ -199,6 +257,7 @@ export async function beginResetPassword(
   input: In<'beginResetPassword'>,
   ctx: RpcContext,
 ): Promise<Out<'beginResetPassword'>> {
+  takeMail(ctx);
   const { db } = ctx.deps;
   const user = await findUserByEmail(db, input.email);
   const throttled = user ? await sentRecently(ctx, user.id) : false;
