@@ -1,10 +1,13 @@
 import { type Address, type ArchivedStamp, formatLongDate } from '@medlocker/core';
 import { useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
 import { messageOf } from '../../api/client.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { Loading, Page } from '../../ui/Page.tsx';
+import { TabLinks } from '../../ui/Tabs.tsx';
 
 /** An address on one line: '1 High Street, Leeds, LS1 1AA'. */
 export function addressText(address: Address): string {
@@ -146,5 +149,57 @@ export function ArchivableDetails({
         <p>{`Do you want to ${verb} the ${noun} ${name}?${archived || !warning ? '' : ` ${warning}`}`}</p>
       </ConfirmDialog>
     </>
+  );
+}
+
+/**
+ * The frame of a business's or a group's pages (`base` and below): its name, when archived the warning,
+ * the tabs (the first one, 'details', is `base` itself), and the page under it, given `context`. While
+ * the entity loads: 'Loading', or the error with 'Try again'.
+ */
+export function ArchivableLayout<E extends { name: string; archived: ArchivedStamp | null }, C>({
+  kind,
+  entity,
+  error,
+  reload,
+  base,
+  tabs,
+  context,
+}: {
+  kind: 'business' | 'group';
+  entity: E | undefined;
+  error: unknown;
+  reload: () => void;
+  base: string;
+  tabs: { id: string; label: string }[];
+  context: (entity: E) => C;
+}) {
+  const location = useLocation();
+  const label = kind === 'business' ? 'Business' : 'Group';
+  if (!entity) {
+    return (
+      <Page title={label}>
+        {error ? (
+          <Banner tone="error" action={<Button onPress={reload}>Try again</Button>}>
+            {messageOf(error)}
+          </Banner>
+        ) : (
+          <Loading />
+        )}
+      </Page>
+    );
+  }
+  const rest = location.pathname.slice(base.length).split('/')[1] ?? '';
+  const selected = tabs.some((t) => t.id === rest && t.id !== 'details') ? rest : 'details';
+  return (
+    <Page title={entity.name} lead={entity.archived ? `Archived ${kind}` : undefined}>
+      {entity.archived && <ArchivedWarning kind={kind} archived={entity.archived} />}
+      <TabLinks
+        label={label}
+        selectedId={selected}
+        tabs={tabs.map((t) => ({ ...t, href: t.id === 'details' ? base : `${base}/${t.id}` }))}
+      />
+      <Outlet context={context(entity)} />
+    </Page>
   );
 }
