@@ -6,44 +6,16 @@ import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { TextField } from '../../ui/TextField.tsx';
 import { useBusiness } from './BusinessLayout.tsx';
+import { ContactFields, type ContactFieldValues, contactFieldsOf, contactInputOf } from './ContactFields.tsx';
 import { ListField } from './ListField.tsx';
 
-type Fields = {
-  name: string;
-  email: string;
-  line1: string;
-  line2: string;
-  line3: string;
-  postTown: string;
-  postcode: string;
-  notificationEmails: string[];
-  keyholdersMobileNumbers: string[];
-};
+type Fields = ContactFieldValues & { notificationEmails: string[]; keyholdersMobileNumbers: string[] };
 
-const blank: Fields = {
-  name: '',
-  email: '',
-  line1: '',
-  line2: '',
-  line3: '',
-  postTown: '',
-  postcode: '',
-  notificationEmails: [],
-  keyholdersMobileNumbers: [],
-};
-
-const fieldsOf = (b: Business): Fields => ({
-  name: b.name,
-  email: b.email,
-  line1: b.address.line1 ?? '',
-  line2: b.address.line2 ?? '',
-  line3: b.address.line3 ?? '',
-  postTown: b.address.postTown ?? '',
-  postcode: b.address.postcode ?? '',
-  notificationEmails: b.notificationEmails,
-  keyholdersMobileNumbers: b.keyholdersMobileNumbers,
+const fieldsOf = (b?: Business): Fields => ({
+  ...contactFieldsOf(b),
+  notificationEmails: b?.notificationEmails ?? [],
+  keyholdersMobileNumbers: b?.keyholdersMobileNumbers ?? [],
 });
 
 /** SPEC §2 `/businesses/add`. */
@@ -68,7 +40,7 @@ export function EditBusiness() {
 
 function BusinessFormBody({ business, onSaved }: { business?: Business; onSaved?: () => void }) {
   const navigate = useNavigate();
-  const [f, setF] = useState<Fields>(business ? fieldsOf(business) : blank);
+  const [f, setF] = useState<Fields>(fieldsOf(business));
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
@@ -83,9 +55,7 @@ function BusinessFormBody({ business, onSaved }: { business?: Business; onSaved?
     setFieldErrors({});
     setPending(true);
     const input = {
-      name: f.name,
-      email: f.email,
-      address: { line1: f.line1, line2: f.line2, line3: f.line3, postTown: f.postTown, postcode: f.postcode },
+      ...contactInputOf(f),
       // Empty rows are left out: an Add pressed by mistake is not an invalid item.
       notificationEmails: f.notificationEmails.map((s) => s.trim()).filter(Boolean),
       keyholdersMobileNumbers: f.keyholdersMobileNumbers.map((s) => s.trim()).filter(Boolean),
@@ -127,59 +97,7 @@ function BusinessFormBody({ business, onSaved }: { business?: Business; onSaved?
         void submit();
       }}
     >
-      <TextField label="Name" name="name" value={f.name} onChange={set('name')} isRequired isDisabled={readOnly} />
-      <TextField
-        label="Email"
-        name="email"
-        type="email"
-        value={f.email}
-        onChange={set('email')}
-        isRequired
-        isDisabled={readOnly}
-      />
-      <fieldset className="fieldset">
-        <legend className="fieldset__legend">Address</legend>
-        <TextField
-          label="Address line 1"
-          name="address.line1"
-          value={f.line1}
-          onChange={set('line1')}
-          isRequired
-          isDisabled={readOnly}
-        />
-        <TextField
-          label="Address line 2"
-          name="address.line2"
-          value={f.line2}
-          onChange={set('line2')}
-          isDisabled={readOnly}
-        />
-        <TextField
-          label="Address line 3"
-          name="address.line3"
-          value={f.line3}
-          onChange={set('line3')}
-          isDisabled={readOnly}
-        />
-        <div className="fieldset__row">
-          <TextField
-            label="Post town"
-            name="address.postTown"
-            value={f.postTown}
-            onChange={set('postTown')}
-            isRequired
-            isDisabled={readOnly}
-          />
-          <TextField
-            label="Postcode"
-            name="address.postcode"
-            value={f.postcode}
-            onChange={set('postcode')}
-            isRequired
-            isDisabled={readOnly}
-          />
-        </div>
-      </fieldset>
+      <ContactFields values={f} onChange={set} required isDisabled={readOnly} />
       <ListField
         legend="Keyholder mobiles"
         itemLabel="Mobile number"

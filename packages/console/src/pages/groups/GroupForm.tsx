@@ -6,29 +6,14 @@ import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import {
+  ContactFields,
+  type ContactFieldValues,
+  contactFieldsOf,
+  contactInputOf,
+} from '../businesses/ContactFields.tsx';
 import { useGroup } from './GroupLayout.tsx';
 import { type LogoDraft, LogoField, logoDraftOf } from './LogoField.tsx';
-
-type Fields = {
-  name: string;
-  email: string;
-  line1: string;
-  line2: string;
-  line3: string;
-  postTown: string;
-  postcode: string;
-};
-
-const fieldsOf = (g?: Group): Fields => ({
-  name: g?.name ?? '',
-  email: g?.email ?? '',
-  line1: g?.address.line1 ?? '',
-  line2: g?.address.line2 ?? '',
-  line3: g?.address.line3 ?? '',
-  postTown: g?.address.postTown ?? '',
-  postcode: g?.address.postcode ?? '',
-});
 
 /** SPEC §2 `/groups/add`. */
 export function AddGroup() {
@@ -71,24 +56,20 @@ async function saveLogo(groupId: string, draft: LogoDraft): Promise<void> {
 
 function GroupFormBody({ group, onSaved }: { group?: Group; onSaved?: () => void }) {
   const navigate = useNavigate();
-  const [f, setF] = useState(fieldsOf(group));
+  const [f, setF] = useState(contactFieldsOf(group));
   const [logo, setLogo] = useState<LogoDraft>(logoDraftOf(group?.logo ?? null));
   const [logoErrors, setLogoErrors] = useState<string[]>([]);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
   const readOnly = Boolean(group?.archived);
-  const set = (key: keyof Fields) => (value: string) => setF((before) => ({ ...before, [key]: value }));
+  const set = (key: keyof ContactFieldValues) => (value: string) => setF((before) => ({ ...before, [key]: value }));
 
   const submit = async () => {
     setError(undefined);
     setFieldErrors({});
     setPending(true);
-    const input = {
-      name: f.name,
-      email: f.email,
-      address: { line1: f.line1, line2: f.line2, line3: f.line3, postTown: f.postTown, postcode: f.postcode },
-    };
+    const input = contactInputOf(f);
     let saved: Group;
     try {
       saved = group
@@ -124,55 +105,7 @@ function GroupFormBody({ group, onSaved }: { group?: Group; onSaved?: () => void
         void submit();
       }}
     >
-      <TextField label="Name" name="name" value={f.name} onChange={set('name')} isRequired isDisabled={readOnly} />
-      <TextField
-        label="Email"
-        name="email"
-        type="email"
-        value={f.email}
-        onChange={set('email')}
-        isDisabled={readOnly}
-      />
-      <fieldset className="fieldset">
-        <legend className="fieldset__legend">Address</legend>
-        <TextField
-          label="Address line 1"
-          name="address.line1"
-          value={f.line1}
-          onChange={set('line1')}
-          isDisabled={readOnly}
-        />
-        <TextField
-          label="Address line 2"
-          name="address.line2"
-          value={f.line2}
-          onChange={set('line2')}
-          isDisabled={readOnly}
-        />
-        <TextField
-          label="Address line 3"
-          name="address.line3"
-          value={f.line3}
-          onChange={set('line3')}
-          isDisabled={readOnly}
-        />
-        <div className="fieldset__row">
-          <TextField
-            label="Post town"
-            name="address.postTown"
-            value={f.postTown}
-            onChange={set('postTown')}
-            isDisabled={readOnly}
-          />
-          <TextField
-            label="Postcode"
-            name="address.postcode"
-            value={f.postcode}
-            onChange={set('postcode')}
-            isDisabled={readOnly}
-          />
-        </div>
-      </fieldset>
+      <ContactFields values={f} onChange={set} required={false} isDisabled={readOnly} />
       {group && (
         <LogoField draft={logo} onChange={setLogo} errors={logoErrors} onErrors={setLogoErrors} isDisabled={readOnly} />
       )}

@@ -1,0 +1,116 @@
+import type { Address } from '@medlocker/core';
+import { TextField } from '../../ui/TextField.tsx';
+
+/** The name, email and address a business or a group is edited with, as the form holds them. */
+export type ContactFieldValues = {
+  name: string;
+  email: string;
+  line1: string;
+  line2: string;
+  line3: string;
+  postTown: string;
+  postcode: string;
+};
+
+/** The form's values of a business or group (blank when adding one). */
+export const contactFieldsOf = (entity?: {
+  name: string;
+  email: string | null;
+  address: Address;
+}): ContactFieldValues => ({
+  name: entity?.name ?? '',
+  email: entity?.email ?? '',
+  line1: entity?.address.line1 ?? '',
+  line2: entity?.address.line2 ?? '',
+  line3: entity?.address.line3 ?? '',
+  postTown: entity?.address.postTown ?? '',
+  postcode: entity?.address.postcode ?? '',
+});
+
+/** The name, email and address as the api takes them. */
+export const contactInputOf = (f: ContactFieldValues) => ({
+  name: f.name,
+  email: f.email,
+  address: { line1: f.line1, line2: f.line2, line3: f.line3, postTown: f.postTown, postcode: f.postcode },
+});
+
+/**
+ * Name, Email and the Address fieldset, named as the api's fields so its errors land beside them.
+ * `required`: email, first address line, post town and postcode must be filled (a business's are).
+ */
+export function ContactFields({
+  values: f,
+  onChange,
+  required,
+  isDisabled,
+}: {
+  values: ContactFieldValues;
+  onChange: (key: keyof ContactFieldValues) => (value: string) => void;
+  required: boolean;
+  isDisabled: boolean;
+}) {
+  return (
+    <>
+      <TextField
+        label="Name"
+        name="name"
+        value={f.name}
+        onChange={onChange('name')}
+        isRequired
+        isDisabled={isDisabled}
+      />
+      <TextField
+        label="Email"
+        name="email"
+        type="email"
+        value={f.email}
+        onChange={onChange('email')}
+        isRequired={required}
+        isDisabled={isDisabled}
+      />
+      <fieldset className="fieldset">
+        <legend className="fieldset__legend">Address</legend>
+        <TextField
+          label="Address line 1"
+          name="address.line1"
+          value={f.line1}
+          onChange={onChange('line1')}
+          isRequired={required}
+          isDisabled={isDisabled}
+        />
+        <TextField
+          label="Address line 2"
+          name="address.line2"
+          value={f.line2}
+          onChange={onChange('line2')}
+          isDisabled={isDisabled}
+        />
+        <TextField
+          label="Address line 3"
+          name="address.line3"
+          value={f.line3}
+          onChange={onChange('line3')}
+          isDisabled={isDisabled}
+        />
+        <div className="fieldset__row">
+          <TextField
+            label="Post town"
+            name="address.postTown"
+            value={f.postTown}
+            onChange={onChange('postTown')}
+            isRequired={required}
+            isDisabled={isDisabled}
+          />
+          <TextField
+            label="Postcode"
+            name="address.postcode"
+            value={f.postcode}
+            onChange={onChange('postcode')}
+            isRequired={required}
+            isDisabled={isDisabled}
+          />
+        </div>
+      </fieldset>
+    </>
+  );
+}
