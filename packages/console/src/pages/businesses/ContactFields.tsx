@@ -34,6 +34,21 @@ export const contactInputOf = (f: ContactFieldValues) => ({
   address: { line1: f.line1, line2: f.line2, line3: f.line3, postTown: f.postTown, postcode: f.postcode },
 });
 
+type AddressField = {
+  key: 'line1' | 'line2' | 'line3' | 'postTown' | 'postcode';
+  label: string;
+  requiredWhen: boolean;
+};
+const addressLines: AddressField[] = [
+  { key: 'line1', label: 'Address line 1', requiredWhen: true },
+  { key: 'line2', label: 'Address line 2', requiredWhen: false },
+  { key: 'line3', label: 'Address line 3', requiredWhen: false },
+];
+const addressPlace: AddressField[] = [
+  { key: 'postTown', label: 'Post town', requiredWhen: true },
+  { key: 'postcode', label: 'Postcode', requiredWhen: true },
+];
+
 /**
  * Name, Email and the Address fieldset, named as the api's fields so its errors land beside them.
  * `required`: email, first address line, post town and postcode must be filled (a business's are).
@@ -49,6 +64,17 @@ export function ContactFields({
   required: boolean;
   isDisabled: boolean;
 }) {
+  const field = ({ key, label, requiredWhen }: AddressField) => (
+    <TextField
+      key={key}
+      label={label}
+      name={`address.${key}`}
+      value={f[key]}
+      onChange={onChange(key)}
+      isRequired={required && requiredWhen}
+      isDisabled={isDisabled}
+    />
+  );
   return (
     <>
       <TextField
@@ -70,46 +96,8 @@ export function ContactFields({
       />
       <fieldset className="fieldset">
         <legend className="fieldset__legend">Address</legend>
-        <TextField
-          label="Address line 1"
-          name="address.line1"
-          value={f.line1}
-          onChange={onChange('line1')}
-          isRequired={required}
-          isDisabled={isDisabled}
-        />
-        <TextField
-          label="Address line 2"
-          name="address.line2"
-          value={f.line2}
-          onChange={onChange('line2')}
-          isDisabled={isDisabled}
-        />
-        <TextField
-          label="Address line 3"
-          name="address.line3"
-          value={f.line3}
-          onChange={onChange('line3')}
-          isDisabled={isDisabled}
-        />
-        <div className="fieldset__row">
-          <TextField
-            label="Post town"
-            name="address.postTown"
-            value={f.postTown}
-            onChange={onChange('postTown')}
-            isRequired={required}
-            isDisabled={isDisabled}
-          />
-          <TextField
-            label="Postcode"
-            name="address.postcode"
-            value={f.postcode}
-            onChange={onChange('postcode')}
-            isRequired={required}
-            isDisabled={isDisabled}
-          />
-        </div>
+        {addressLines.map(field)}
+        <div className="fieldset__row">{addressPlace.map(field)}</div>
       </fieldset>
     </>
   );
