@@ -56,21 +56,22 @@ function limitsOf(deps: AppDeps) {
   return found;
 }
 
-const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
+/** The 429 of an address limit: 'Too many {what} from this address. Please try again in N minutes.' */
+function tooMany(what: string, retryAfterSeconds: number): AppError {
+  const wait = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return new AppError(
+    'RATE_LIMITED',
+    `Too many ${what} from this address. Please try again in ${wait} minute${wait === 1 ? '' : 's'}.`,
+    undefined,
+    retryAfterSeconds,
+  );
+}
 
 /** Refuses a call that would send mail when this address has sent too many (no address: in-process). */
 function takeMail(ctx: RpcContext) {
   if (ctx.ip === null) return;
   const allowed = limitsOf(ctx.deps).mails.take(addressKey(ctx.ip), ctx.deps.now());
-  if (!allowed.ok) {
-    const wait = minutes(allowed.retryAfterSeconds);
-    throw new AppError(
-      'RATE_LIMITED',
-      `Too many requests from this address. Please try again in ${wait} minute${wait === 1 ? '' : 's'}.`,
-      undefined,
-      allowed.retryAfterSeconds,
-    );
-  }
+  if (!allowed.ok) throw tooMany('requests', allowed.retryAfterSeconds);
 }
 
 export function config(_input: In<'config'>, ctx: RpcContext): Out<'config'> {
@@ -98,13 +99,7 @@ export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'l
       actor: anonymous,
       details: { username },
     });
-    const wait = minutes(throttled.retryAfterSeconds);
-    throw new AppError(
-      'RATE_LIMITED',
-      `Too many failed logins from this address. Please try again in ${wait} minute${wait === 1 ? '' : 's'}.`,
-      undefined,
-      throttled.retryAfterSeconds,
-    );
+    throw tooMany('failed logins', throttled.retryAfterSeconds);
   }
   if (await lockedUntil(db, username, now)) {
     await audit(db, ctx, { action: 'auth.login.locked', entityType: 'user', actor: anonymous, details: { username } });

@@ -164,8 +164,7 @@ async function raiseAlarm(
 /** Tells the consoles about a committed event (and its notification). */
 export function publishRecorded(deps: AppDeps, recorded: RecordedEvent): void {
   const live = liveOf(deps);
-  const { event, notification } = recorded;
-  const { fleet } = recorded;
+  const { event, notification, fleet } = recorded;
   live.publish({
     businessId: event.businessId,
     machineId: event.machineId,

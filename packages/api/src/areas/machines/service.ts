@@ -57,7 +57,7 @@ export async function requireBusiness(db: Db, id: string) {
 }
 
 /**
- * What a push about a machine newly in the fleet (added, or unarchived) adds for the dashboard: the
+ * What a push about a machine back in the fleet (unarchived) adds for the dashboard: the
  * business's name, given only when the machine now counts in the fleet (not a test machine, its
  * business not archived), so a dashboard adds exactly the machines its summary would list.
  */
@@ -77,12 +77,12 @@ export async function insertMachine(
   input: In<'createMachine'>,
   options: { test: boolean },
   inTx?: (tx: Db, row: MachineRow) => Promise<void>,
-): Promise<MachineRow> {
+): Promise<{ row: MachineRow; businessName: string }> {
   const business = await requireBusiness(deps.db, input.businessId);
   if (business.archived_at !== null) throw new AppError('CONFLICT', 'An archived business cannot have machines added');
   const now = deps.now();
   try {
-    return await deps.db.transaction().execute(async (tx) => {
+    const row = await deps.db.transaction().execute(async (tx) => {
       if (await nameTaken(tx, input.businessId, input.name)) throw duplicateName();
       const row = await tx
         .insertInto('machines')
@@ -118,6 +118,7 @@ export async function insertMachine(
       await inTx?.(tx, row);
       return row;
     });
+    return { row, businessName: business.name };
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateName();
     throw error;
@@ -170,16 +171,14 @@ export async function changeMachine(
 }
 
 export async function createMachine(input: In<'createMachine'>, ctx: AuthedContext): Out<'createMachine'> {
-  const row = await insertMachine(ctx.deps, ctx, input, { test: false });
+  const { row, businessName } = await insertMachine(ctx.deps, ctx, input, { test: false });
   const machine = toMachine(row);
-  // Consoles watching the business or the fleet see it at once (the dashboard lists it as offline).
+  // Consoles watching the business or the fleet see it at once (the dashboard lists it as offline): a
+  // new machine counts in the fleet (not a test machine; its business is current, or it was refused).
   liveOf(ctx.deps).publish({
     businessId: row.business_id,
     machineId: row.id,
-    message: {
-      action: 'statusUpdate',
-      params: { machine, online: false, lastSeen: null, ...(await fleetEntry(ctx.deps.db, row)) },
-    },
+    message: { action: 'statusUpdate', params: { machine, online: false, lastSeen: null, businessName } },
   });
   return { machine };
 }

@@ -46,7 +46,7 @@ async function withCredentials(ctx: AuthedContext, row: MachineRow): Promise<Tes
 }
 
 export async function create(input: In<'create'>, ctx: AuthedContext): Out<'create'> {
-  const row = await insertMachine(ctx.deps, ctx, input, { test: true }, async (tx, machine) => {
+  const { row } = await insertMachine(ctx.deps, ctx, input, { test: true }, async (tx, machine) => {
     // Paired at once: a test machine needs no Pair dialog.
     await issueCredentials(
       tx,
