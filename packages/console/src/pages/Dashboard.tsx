@@ -1,13 +1,13 @@
 import { formatTemperature, type Level, levels, type MachineEvent } from '@medlocker/core';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
-import { messageOf } from '../api/client.ts';
 import { activeAlarms, type FleetMachine, fleetAtom, hasExcursion, loadFleetAtom } from '../state/fleet.ts';
 import { liveConnectionAtom, useLiveSubscription } from '../state/live.ts';
 import { currentUserAtom, productNameAtom, sessionAtom } from '../state/session.ts';
 import { Banner } from '../ui/Banner.tsx';
 import { Button } from '../ui/Button.tsx';
 import { Link } from '../ui/Link.tsx';
+import { LoadError } from '../ui/LoadError.tsx';
 import { Loading, Page } from '../ui/Page.tsx';
 import { machinePaths } from './machines/MachineRoutes.tsx';
 import { when } from './machines/MachineTabs.tsx';
@@ -68,11 +68,7 @@ export function Dashboard() {
       {connection === 'closed' && fleet.status === 'ready' && (
         <Banner tone="warning">Live updates are paused; reconnecting…</Banner>
       )}
-      {fleet.status === 'error' && (
-        <Banner tone="error" action={<Button onPress={() => void load()}>Try again</Button>}>
-          {messageOf(fleet.error)}
-        </Banner>
-      )}
+      {fleet.status === 'error' && <LoadError error={fleet.error} onRetry={() => void load()} />}
       {fleet.status === 'loading' && all.length === 0 ? (
         <Loading label="Loading the fleet…" />
       ) : (

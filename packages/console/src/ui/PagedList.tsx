@@ -1,7 +1,5 @@
-import { messageOf } from '../api/client.ts';
 import type { PagedQuery } from '../api/queries.ts';
-import { Banner } from './Banner.tsx';
-import { Button } from './Button.tsx';
+import { LoadError } from './LoadError.tsx';
 import { type VirtualColumn, VirtualList } from './VirtualList.tsx';
 
 /**
@@ -23,11 +21,7 @@ export function PagedList<T extends { id: string }>({
   emptyText: string;
 }) {
   if (query.error) {
-    return (
-      <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
-        {messageOf(query.error)}
-      </Banner>
-    );
+    return <LoadError error={query.error} onRetry={query.reload} />;
   }
   return (
     <VirtualList

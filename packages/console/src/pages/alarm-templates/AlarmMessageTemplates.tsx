@@ -1,13 +1,14 @@
 import { type AlarmTemplateCode, alarmTemplateCodes, machineAlerts } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
+import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { errorsOf } from '../settings/settings-parts.tsx';
@@ -36,9 +37,7 @@ export function AlarmMessageTemplates() {
     >
       {notice && <Banner tone="success">{notice}</Banner>}
       {query.error ? (
-        <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
-          {messageOf(query.error)}
-        </Banner>
+        <LoadError error={query.error} onRetry={query.reload} />
       ) : query.data ? (
         <dl className="details details--stacked">
           {alarmTemplateCodes.map((code) => (
@@ -64,9 +63,7 @@ export function EditAlarmMessageTemplates() {
   return (
     <Page title="Edit Alarm Message Templates">
       {query.error ? (
-        <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
-          {messageOf(query.error)}
-        </Banner>
+        <LoadError error={query.error} onRetry={query.reload} />
       ) : query.data ? (
         <TemplatesForm
           initial={query.data.templates}

@@ -6,6 +6,7 @@ import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
 import { TabLinks } from '../../ui/Tabs.tsx';
 
@@ -177,17 +178,7 @@ export function ArchivableLayout<E extends { name: string; archived: ArchivedSta
   const location = useLocation();
   const label = kind === 'business' ? 'Business' : 'Group';
   if (!entity) {
-    return (
-      <Page title={label}>
-        {error ? (
-          <Banner tone="error" action={<Button onPress={reload}>Try again</Button>}>
-            {messageOf(error)}
-          </Banner>
-        ) : (
-          <Loading />
-        )}
-      </Page>
-    );
+    return <Page title={label}>{error ? <LoadError error={error} onRetry={reload} /> : <Loading />}</Page>;
   }
   const rest = location.pathname.slice(base.length).split('/')[1] ?? '';
   const selected = tabs.some((t) => t.id === rest && t.id !== 'details') ? rest : 'details';

@@ -1,13 +1,14 @@
 import { Charge, formatPence, isArkErrors, penceToAmountText } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
+import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { errorsOf } from '../settings/settings-parts.tsx';
@@ -31,9 +32,7 @@ export function GlobalSettings() {
     >
       {notice && <Banner tone="success">{notice}</Banner>}
       {query.error ? (
-        <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
-          {messageOf(query.error)}
-        </Banner>
+        <LoadError error={query.error} onRetry={query.reload} />
       ) : query.data ? (
         <dl className="details">
           <div className="details__item">
@@ -54,9 +53,7 @@ export function EditGlobalSettings() {
   return (
     <Page title="Edit Global Settings">
       {query.error ? (
-        <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
-          {messageOf(query.error)}
-        </Banner>
+        <LoadError error={query.error} onRetry={query.reload} />
       ) : query.data ? (
         <ChargeForm pence={query.data.settings?.nhsPrescriptionCharge} />
       ) : (

@@ -11,6 +11,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
+import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { Switch } from '../../ui/Switch.tsx';
@@ -47,13 +48,7 @@ export function MachineDetails() {
   if (!query.data) {
     return (
       <Section title="Machine">
-        {query.error ? (
-          <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
-            {messageOf(query.error)}
-          </Banner>
-        ) : (
-          <Loading />
-        )}
+        {query.error ? <LoadError error={query.error} onRetry={query.reload} /> : <Loading />}
       </Section>
     );
   }

@@ -8,6 +8,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
+import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { EditIdentityProviderDialog } from './EditIdentityProviderDialog.tsx';
@@ -28,15 +29,7 @@ export function UserDetails() {
 
   if (!query.data) {
     return (
-      <Page title="User">
-        {query.error ? (
-          <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
-            {messageOf(query.error)}
-          </Banner>
-        ) : (
-          <Loading />
-        )}
-      </Page>
+      <Page title="User">{query.error ? <LoadError error={query.error} onRetry={query.reload} /> : <Loading />}</Page>
     );
   }
 
