@@ -185,8 +185,9 @@ async function runOnce(kind: Kind, pglite: Engine | undefined) {
     const client = createClient({ baseUrl: server.baseUrl, token });
 
     /** CPU of the server process and, for PostgreSQL, of the bench database's backends. */
-    const serverCpuMs = async () => {
-      let total = await processCpuMs(server.child.pid);
+    const cpuSplit = async () => {
+      const own = await processCpuMs(server.child.pid);
+      let total = own;
       if (fresh) {
         const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
         await admin.connect();
@@ -196,7 +197,7 @@ async function runOnce(kind: Kind, pglite: Engine | undefined) {
         await admin.end();
         for (const { pid } of rows) total += await processCpuMs(pid);
       }
-      return total;
+      return { own, total };
     };
 
     const newBusiness = async () => {
@@ -216,7 +217,7 @@ async function runOnce(kind: Kind, pglite: Engine | undefined) {
 
     const pass = async (businessId: string, file: string) => {
       const totals = { created: 0, updated: 0, unchanged: 0, invalid: 0, calls: 0 };
-      const cpuBefore = { client: ownCpuMs(), server: await serverCpuMs() };
+      const cpuBefore = { client: ownCpuMs(), server: await cpuSplit() };
       const started = performance.now();
       const inFlight = new Set<Promise<void>>();
       const send = async (patients: unknown[]) => {
@@ -245,7 +246,14 @@ async function runOnce(kind: Kind, pglite: Engine | undefined) {
       return {
         ms,
         clientCpuMs: Math.round(ownCpuMs() - cpuBefore.client),
-        serverCpuMs: Math.round((await serverCpuMs()) - cpuBefore.server),
+        ...(await (async () => {
+          const after = await cpuSplit();
+          return {
+            serverCpuMs: Math.round(after.total - cpuBefore.server.total),
+            // The server process alone; the rest of serverCpuMs is PostgreSQL's backends.
+            serverOwnCpuMs: Math.round(after.own - cpuBefore.server.own),
+          };
+        })()),
         ...totals,
       };
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { AppError } from '@medlocker/core';
-import { decodeCursor, encodeCursor, pageOf } from './paging.ts';
+import { decodeCursor, decodeIdCursor, encodeCursor, pageOf } from './paging.ts';
 
 describe('keyset paging tokens', () => {
   it('round-trips a sort key through an opaque token', () => {
@@ -23,6 +23,14 @@ describe('keyset paging tokens', () => {
         expect(error).toBeInstanceOf(AppError);
         expect((error as AppError).status).toBe(400);
       }
+    }
+  });
+
+  it('reads an id token, refusing one whose key is not a single id', () => {
+    expect(decodeIdCursor(encodeCursor(['0193a1']))).toBe('0193a1');
+    expect(decodeIdCursor(null)).toBeUndefined();
+    for (const bad of [encodeCursor([42]), encodeCursor(['a', 'b']), 'not-base64-json']) {
+      expect(() => decodeIdCursor(bad)).toThrow(AppError);
     }
   });
 

@@ -15,6 +15,11 @@ export function encodeCursor(key: Cursor): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 
+const invalidToken = () =>
+  new AppError('VALIDATION', 'Invalid nextToken', [
+    { path: 'nextToken', id: 'INVALID_FORMAT', message: 'Value is not correctly formatted' },
+  ]);
+
 /** Reads a token the client sent back; a forged or damaged one is a 400, never a 500. */
 export function decodeCursor(token: string | null | undefined, arity: number): Cursor | undefined {
   if (token === undefined || token === null || token === '') return undefined;
@@ -30,9 +35,14 @@ export function decodeCursor(token: string | null | undefined, arity: number): C
   } catch {
     // falls through to the refusal below
   }
-  throw new AppError('VALIDATION', 'Invalid nextToken', [
-    { path: 'nextToken', id: 'INVALID_FORMAT', message: 'Value is not correctly formatted' },
-  ]);
+  throw invalidToken();
+}
+
+/** A token whose key is one id (lists in id order); a forged one, a number among them, is a 400. */
+export function decodeIdCursor(token: string | null | undefined): string | undefined {
+  const key = decodeCursor(token, 1);
+  if (key === undefined || typeof key[0] === 'string') return key?.[0] as string | undefined;
+  throw invalidToken();
 }
 
 /**

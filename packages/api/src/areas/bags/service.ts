@@ -1,7 +1,7 @@
 import { type Contract, machinesPageSize, type OutputOf, type ParsedInputOf } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
-import { decodeCursor, pageOf } from '../../rpc/paging.ts';
+import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { requireMachine } from '../machines/service.ts';
 import { listBagRows, matchBagsToOrders, toBag } from './repository.ts';
 
@@ -11,7 +11,7 @@ export async function listBags(
   input: ParsedInputOf<Bags['listBags']>,
   ctx: AuthedContext,
 ): Promise<OutputOf<Bags['listBags']>> {
-  const before = decodeCursor(input.nextToken, 1)?.[0] as string | undefined;
+  const before = decodeIdCursor(input.nextToken);
   const rows = await listBagRows(ctx.deps.db, {
     businessId: input.businessId,
     ...(input.machineId ? { machineId: input.machineId } : {}),

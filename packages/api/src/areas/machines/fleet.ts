@@ -9,7 +9,7 @@ import {
   type ParsedInputOf,
 } from '@medlocker/core';
 import type { AuthedContext } from '../../rpc/context.ts';
-import { decodeCursor, pageOf } from '../../rpc/paging.ts';
+import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { listAlarmRows, listFleetRows, toMachine, toMachineEvent } from './repository.ts';
 
 type FleetSummary = Contract['machines']['fleetSummary'];
@@ -23,8 +23,8 @@ export async function fleetSummary(
   ctx: AuthedContext,
 ): Promise<OutputOf<FleetSummary>> {
   const { db, now } = ctx.deps;
-  const after = decodeCursor(input.nextToken, 1)?.[0];
-  const rows = await listFleetRows(db, { ...(typeof after === 'string' ? { after } : {}), limit: fleetPageSize });
+  const after = decodeIdCursor(input.nextToken);
+  const rows = await listFleetRows(db, { ...(after ? { after } : {}), limit: fleetPageSize });
   const page = pageOf(rows, fleetPageSize, (r) => [r.id]);
   const alarms = await listAlarmRows(db, {
     machineIds: page.items.map((r) => r.id),

@@ -11,7 +11,7 @@ import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
 import { TEMPERATURE_WINDOW_MS } from '../../hubs/protocol.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
-import { decodeCursor, pageOf } from '../../rpc/paging.ts';
+import { decodeCursor, decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
 import {
   type Db,
@@ -249,16 +249,10 @@ export async function toggleArchive(input: In<'toggleArchive'>, ctx: AuthedConte
       .executeTakeFirstOrThrow();
     // An archived machine cannot be paired: its credentials end now, and pending codes with them.
     if (archiving) await revokeCredentials(tx, row.id, now);
-    const recorded = await recordMachineEvent(tx, deps, row, {
+    const recorded = await recordStaffChange(tx, ctx, row, {
       code: archiving ? 'MP_0004' : 'MP_0005',
-      data: { userId: principal.userId, userDisplayName: principal.displayName },
-      created: now,
-    });
-    await audit(tx, ctx, {
       action: archiving ? 'machine.archive' : 'machine.unarchive',
-      entityType: 'machine',
-      entityId: row.id,
-      businessId: row.business_id,
+      now,
     });
     return { row, recorded, archiving };
   });
@@ -280,6 +274,26 @@ export async function toggleArchive(input: In<'toggleArchive'>, ctx: AuthedConte
     },
   });
   return { machine: toMachine(row) };
+}
+
+/**
+ * A change staff made to a machine (archive, out of order): its MP_ event, saying who, and its audit
+ * entry, in the caller's transaction.
+ */
+async function recordStaffChange(
+  tx: Db,
+  ctx: AuthedContext,
+  row: MachineRow,
+  change: { code: 'MP_0002' | 'MP_0003' | 'MP_0004' | 'MP_0005'; action: string; now: number },
+) {
+  const { principal } = ctx;
+  const recorded = await recordMachineEvent(tx, ctx.deps, row, {
+    code: change.code,
+    data: { userId: principal.userId, userDisplayName: principal.displayName },
+    created: change.now,
+  });
+  await audit(tx, ctx, { action: change.action, entityType: 'machine', entityId: row.id, businessId: row.business_id });
+  return recorded;
 }
 
 export async function toggleOutOfOrderStatus(
@@ -308,16 +322,10 @@ export async function toggleOutOfOrderStatus(
       .where('id', '=', current.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const recorded = await recordMachineEvent(tx, deps, row, {
+    const recorded = await recordStaffChange(tx, ctx, row, {
       code: goingOut ? 'MP_0003' : 'MP_0002',
-      data: { userId: principal.userId, userDisplayName: principal.displayName },
-      created: now,
-    });
-    await audit(tx, ctx, {
       action: goingOut ? 'machine.outOfOrder' : 'machine.inOrder',
-      entityType: 'machine',
-      entityId: row.id,
-      businessId: row.business_id,
+      now,
     });
     return { row, recorded };
   });
@@ -342,7 +350,7 @@ export async function toggleOutOfOrderStatus(
 
 export async function listMachineStatus(input: In<'listMachineStatus'>, ctx: AuthedContext): Out<'listMachineStatus'> {
   const row = await requireMachine(ctx.deps.db, input.machineId);
-  const before = decodeCursor(input.nextToken, 1)?.[0] as string | undefined;
+  const before = decodeIdCursor(input.nextToken);
   const rows = await listStatusRows(ctx.deps.db, {
     businessId: row.business_id,
     machineId: row.id,
@@ -355,7 +363,7 @@ export async function listMachineStatus(input: In<'listMachineStatus'>, ctx: Aut
 
 export async function listEvents(input: In<'listEvents'>, ctx: AuthedContext): Out<'listEvents'> {
   const row = await requireMachine(ctx.deps.db, input.machineId);
-  const before = decodeCursor(input.nextToken, 1)?.[0] as string | undefined;
+  const before = decodeIdCursor(input.nextToken);
   const rows = await listEventRows(ctx.deps.db, {
     businessId: row.business_id,
     machineId: row.id,

@@ -13,9 +13,17 @@ const failureOf = (value: unknown): DeliveryFailure | null => {
     : null;
 };
 
+type AddressColumns = Pick<PatientRow, 'address_line1' | 'address_line2' | 'address_line3' | 'post_town' | 'postcode'>;
+
+/** The address of a patient or sign-up row: null when every line is. */
+export function addressOf(row: AddressColumns): Patient['address'] {
+  const { address_line1, address_line2, address_line3, post_town, postcode } = row;
+  if ([address_line1, address_line2, address_line3, post_town, postcode].every((l) => l === null)) return null;
+  return { line1: address_line1, line2: address_line2, line3: address_line3, postTown: post_town, postcode };
+}
+
 /** A patient as core describes it; snake_case stops here. */
 export function toPatient(row: PatientRow): Patient {
-  const lines = [row.address_line1, row.address_line2, row.address_line3, row.post_town, row.postcode];
   return {
     id: row.id,
     businessId: row.business_id,
@@ -24,15 +32,7 @@ export function toPatient(row: PatientRow): Patient {
     dateOfBirth: row.date_of_birth,
     email: row.email,
     mobileNumber: row.mobile_number,
-    address: lines.every((l) => l === null)
-      ? null
-      : {
-          line1: row.address_line1,
-          line2: row.address_line2,
-          line3: row.address_line3,
-          postTown: row.post_town,
-          postcode: row.postcode,
-        },
+    address: addressOf(row),
     deleted:
       row.deleted_at === null
         ? null

@@ -10,7 +10,7 @@ import {
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
-import { encodeCursor } from '../../rpc/paging.ts';
+import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import {
   columnsOf,
   type Db,
@@ -218,7 +218,7 @@ export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
   const business = await findBusinessForPatients(db, input.businessId);
   if (!business) throw new AppError('NOT_FOUND', `Business ${input.businessId} not found`);
   const limit = input.limit ?? patientsPageSize;
-  const after = afterOf(input.nextToken);
+  const after = decodeIdCursor(input.nextToken);
   const rows = await listPatientRows(db, {
     businessId: input.businessId,
     onlyCurrent: input.onlyCurrent ?? false,
@@ -227,27 +227,9 @@ export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
     ...(input.filter ? { filter: input.filter } : {}),
     ...(after ? { after } : {}),
   });
-  const items = rows.slice(0, limit);
-  const last = items[items.length - 1];
-  await auditReads(ctx, items, 'list');
-  return {
-    patients: items.map(toPatient),
-    nextToken: rows.length > limit && last ? encodeCursor([last.id]) : null,
-  };
-}
-
-/** The id a page token carries (see rpc/paging.ts); a forged one is a 400. */
-function afterOf(token: string | null | undefined): string | undefined {
-  if (!token) return undefined;
-  try {
-    const key: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (Array.isArray(key) && key.length === 1 && typeof key[0] === 'string') return key[0];
-  } catch {
-    // refused below
-  }
-  throw new AppError('VALIDATION', 'Invalid nextToken', [
-    { path: 'nextToken', id: 'INVALID_FORMAT', message: 'Value is not correctly formatted' },
-  ]);
+  const page = pageOf(rows, limit, (r) => [r.id]);
+  await auditReads(ctx, page.items, 'list');
+  return { patients: page.items.map(toPatient), nextToken: page.nextToken };
 }
 
 export async function batchGet(input: In<'batchGet'>, ctx: AuthedContext): Out<'batchGet'> {

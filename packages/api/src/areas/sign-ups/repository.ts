@@ -1,13 +1,13 @@
 import { type PatientSignUp, type SignUpVerification, signUpCodes } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { addressOf } from '../patients/repository.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type SignUpRow = Selectable<Database['patient_sign_ups']>;
 
 /** A sign-up as core describes it. */
 export function toSignUp(row: SignUpRow): PatientSignUp {
-  const lines = [row.address_line1, row.address_line2, row.address_line3, row.post_town, row.postcode];
   return {
     id: row.id,
     businessId: row.business_id,
@@ -16,15 +16,7 @@ export function toSignUp(row: SignUpRow): PatientSignUp {
     dateOfBirth: row.date_of_birth,
     email: row.email,
     mobileNumber: row.mobile_number,
-    address: lines.every((l) => l === null)
-      ? null
-      : {
-          line1: row.address_line1,
-          line2: row.address_line2,
-          line3: row.address_line3,
-          postTown: row.post_town,
-          postcode: row.postcode,
-        },
+    address: addressOf(row),
     status: row.status,
     created: Number(row.created),
     updated: Number(row.updated),

@@ -16,7 +16,7 @@ import {
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
-import { encodeCursor } from '../../rpc/paging.ts';
+import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { mobilePrefixOf, toPatient } from '../patients/repository.ts';
 import { checkedPatient, insertPatient, writableBusiness } from '../patients/service.ts';
 import { type Channel, checkCode, clearedColumns, issuedColumns, newCode, queueCode } from './codes.ts';
@@ -257,21 +257,8 @@ export async function get(input: In<'get'>, ctx: AuthedContext): Out<'get'> {
   return withVerification(row);
 }
 
-function afterOf(token: string | null | undefined): string | undefined {
-  if (!token) return undefined;
-  try {
-    const key: unknown = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (Array.isArray(key) && key.length === 1 && typeof key[0] === 'string') return key[0];
-  } catch {
-    // refused below
-  }
-  throw new AppError('VALIDATION', 'Invalid nextToken', [
-    { path: 'nextToken', id: 'INVALID_FORMAT', message: 'Value is not correctly formatted' },
-  ]);
-}
-
 export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
-  const after = afterOf(input.nextToken);
+  const after = decodeIdCursor(input.nextToken);
   const mobilePrefix = input.filter ? mobilePrefixOf(input.filter) : undefined;
   const rows = await listSignUpRows(ctx.deps.db, {
     businessId: input.businessId,
@@ -281,13 +268,9 @@ export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
     ...(mobilePrefix ? { mobilePrefix } : {}),
     ...(after ? { after } : {}),
   });
-  const items = rows.slice(0, signUpsPageSize);
-  const last = items[items.length - 1];
-  await auditRead(ctx, items, 'list');
-  return {
-    signUps: items.map(toSignUp),
-    nextToken: rows.length > signUpsPageSize && last ? encodeCursor([last.id]) : null,
-  };
+  const page = pageOf(rows, signUpsPageSize, (r) => [r.id]);
+  await auditRead(ctx, page.items, 'list');
+  return { signUps: page.items.map(toSignUp), nextToken: page.nextToken };
 }
 
 export async function count(input: In<'count'>, ctx: AuthedContext): Out<'count'> {
