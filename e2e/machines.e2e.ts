@@ -1,5 +1,7 @@
+import { resolve } from 'node:path';
 import {
   admin,
+  asAdmin,
   expect as baseExpect,
   createBusiness,
   createMachine,
@@ -148,4 +150,48 @@ test('machines are added, found by name, edited, paid for after a confirmation, 
   await expect(page.getByRole('link', { name: 'Front Locker' })).toHaveCount(0);
   await page.locator('label.switch', { hasText: 'Show archived' }).click();
   await expect(page.getByRole('link', { name: 'Front Locker' })).toBeVisible();
+});
+
+test("a locker's temperature excursion shows live on its chart and banner, in its events and on the dashboard", async ({
+  page,
+}) => {
+  const business = await createBusiness();
+  const machine = await createMachine(business.id);
+  // About 28 °C from its first reading: the first 3-hour average is outside 15–25 °C.
+  locker = await startLocker({ scenario: resolve(import.meta.dirname, 'scenarios/hot-from-the-start.json') });
+  await page.goto(`/businesses/${business.id}/machines/${machine.id}`);
+  await page.getByRole('tab', { name: 'Temperature' }).click();
+  await expect(page.getByText('No temperature readings yet.')).toBeVisible();
+
+  await asAdmin('auth/activateDeviceAuth', { machineId: machine.id, userCode: locker.userCode });
+
+  // The hub's first average reaches the open tab without a reload.
+  await expect(
+    page.getByText(/^Temperature excursion: the 3-hour average is 2\d\.\d°C, outside 15–25°C\.$/),
+  ).toBeVisible({
+    timeout: 40_000,
+  });
+  await expect(page.locator('figure.chart figcaption')).toContainText(
+    /\d+ readings, \d+ outside the allowed band of 15 to 25 degrees/,
+  );
+  // The chart's legend tells a reading's time as the rest of the console does: London, 24-hour.
+  const plot = page.locator('.chart__plot');
+  await expect(async () => {
+    const over = plot.locator('.u-over');
+    const box = await over.boundingBox();
+    if (!box) throw new Error('the chart has no plotting area');
+    await over.hover({ position: { x: box.width - 2, y: box.height / 2 } });
+    await expect(plot.locator('.u-legend .u-series').first()).toContainText(
+      /Time\s*\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}/,
+      { timeout: 1000 },
+    );
+  }).toPass({ timeout: 15_000 });
+
+  // MP_0001 is raised with the average, and the dashboard lists the machine among the excursions.
+  await page.getByRole('tab', { name: 'Events' }).click();
+  await expect(page.getByRole('table', { name: 'Events' }).getByRole('row', { name: /MP_0001/ })).toBeVisible();
+  await page.goto('/');
+  await expect(
+    page.getByRole('region', { name: /^Temperature excursions/ }).getByRole('link', { name: new RegExp(machine.name) }),
+  ).toBeVisible();
 });

@@ -234,7 +234,12 @@ export type SimulatedLocker = {
  * creates a test machine there as QA does (`--test-machine`, the admin's session token) and waits until
  * that locker is online instead. Stop it in afterEach.
  */
-export async function startLocker(options: { testMachineOf?: string } = {}): Promise<SimulatedLocker> {
+export async function startLocker(
+  options: {
+    testMachineOf?: string /** A scenario file the simulator plays from its start. */;
+    scenario?: string;
+  } = {},
+): Promise<SimulatedLocker> {
   const { spawn } = await import('node:child_process');
   const { mkdtemp, rm } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
@@ -257,6 +262,7 @@ export async function startLocker(options: { testMachineOf?: string } = {}): Pro
       '1',
       '--batch',
       '2',
+      ...(options.scenario ? ['--scenario', options.scenario] : []),
       ...(options.testMachineOf
         ? ['--test-machine', '--business', options.testMachineOf, '--token', await adminSessionToken()]
         : []),

@@ -1,4 +1,4 @@
-import { formatTemperature, type Level, levels, type MachineEvent } from '@medlocker/core';
+import { formatDateTime, formatTemperature, type Level, levels, type MachineEvent } from '@medlocker/core';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { activeAlarms, type FleetMachine, fleetAtom, hasExcursion, loadFleetAtom } from '../state/fleet.ts';
@@ -10,7 +10,6 @@ import { Link } from '../ui/Link.tsx';
 import { LoadError } from '../ui/LoadError.tsx';
 import { Loading, Page } from '../ui/Page.tsx';
 import { machinePaths } from './machines/MachineRoutes.tsx';
-import { when } from './machines/MachineTabs.tsx';
 
 /** How often the dashboard lets alarms that turned 24 hours old leave the list. */
 const AGE_CHECK_MS = 60_000;
@@ -130,7 +129,7 @@ export function Dashboard() {
             machines={outOfOrder}
             detail={(m) =>
               m.machine.outOfOrderStatus
-                ? `since ${when(m.machine.outOfOrderStatus.at)} by ${m.machine.outOfOrderStatus.userDisplayName}`
+                ? `since ${formatDateTime(m.machine.outOfOrderStatus.at)} by ${m.machine.outOfOrderStatus.userDisplayName}`
                 : ''
             }
           />
@@ -138,7 +137,7 @@ export function Dashboard() {
             title="Offline"
             empty="No machines offline."
             machines={offline}
-            detail={(m) => (m.lastSeen ? `last seen ${when(m.lastSeen)}` : 'never connected')}
+            detail={(m) => (m.lastSeen ? `last seen ${formatDateTime(m.lastSeen)}` : 'never connected')}
           />
           <MachineSection title="Online" empty="No machines online." machines={online} detail={() => ''} />
         </div>
@@ -204,7 +203,7 @@ function AlarmItem({ alarm, machine }: { alarm: MachineEvent; machine: FleetMach
       <span>
         {alarm.code} {alarm.message}
       </span>{' '}
-      <span className="muted">{when(alarm.created)}</span>
+      <span className="muted">{formatDateTime(alarm.created)}</span>
     </li>
   );
 }

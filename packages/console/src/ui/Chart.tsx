@@ -1,3 +1,4 @@
+import { formatDate, formatDateTime, formatTime } from '@medlocker/core';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 
@@ -13,6 +14,22 @@ export type LineChartProps = {
   band?: { min: number; max: number };
   height?: number;
 };
+
+/**
+ * The time axis on London's clock, 24-hour, as the rest of the console: HH:mm at each tick, with the
+ * date (DD-MM-YYYY) under the first tick and under each tick on a new day.
+ */
+const timeTicks = (_u: uPlot, splits: number[]) =>
+  splits.map((at, i) => {
+    const day = formatDate(at);
+    const previous = splits[i - 1];
+    return previous === undefined || formatDate(previous) !== day
+      ? `${formatTime(at, { seconds: false })}\n${day}`
+      : formatTime(at, { seconds: false });
+  });
+
+/** Ticks fall on London's whole hours and minutes, whatever the browser's time zone. */
+const londonDate = (ms: number) => uPlot.tzDate(new Date(ms), 'Europe/London');
 
 const colours = { line: '#005eb8', band: 'rgba(0, 112, 60, 0.12)', bandEdge: '#00703c', out: '#b0201a' };
 
@@ -32,7 +49,7 @@ export function LineChart({ label, summary, points, unit, band, height = 260 }: 
     const outside = band ? ys.map((v) => (v < band.min || v > band.max ? v : null)) : ys.map(() => null);
     const data: uPlot.AlignedData = band ? [xs, ys, xs.map(() => band.max), xs.map(() => band.min), outside] : [xs, ys];
     const series: uPlot.Series[] = [
-      {},
+      { label: 'Time', value: (_u, at) => (at === null ? '--' : formatDateTime(at)) },
       { label: `Reading (${unit})`, stroke: colours.line, width: 2 },
       ...(band
         ? [
@@ -52,6 +69,7 @@ export function LineChart({ label, summary, points, unit, band, height = 260 }: 
             },
             {
               label: 'Outside the band',
+              value: (_u: uPlot, v: number | null) => (v === null ? '–' : String(v)),
               stroke: colours.out,
               width: 0,
               paths: () => null,
@@ -65,6 +83,7 @@ export function LineChart({ label, summary, points, unit, band, height = 260 }: 
         width: box.clientWidth || 600,
         height,
         ms: 1,
+        tzDate: londonDate,
         series,
         bands: band ? [{ series: [2, 3], fill: colours.band }] : [],
         scales: band
@@ -74,7 +93,7 @@ export function LineChart({ label, summary, points, unit, band, height = 260 }: 
               },
             }
           : {},
-        axes: [{}, { label: unit }],
+        axes: [{ values: timeTicks }, { label: unit }],
         legend: { show: true },
       },
       data,

@@ -10,6 +10,14 @@ const londonParts = new Intl.DateTimeFormat('en-GB', {
   day: '2-digit',
 });
 
+const londonClock = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
 /**
  * Year, month (1–12) and day of a date input. A timestamp is read on the London calendar (a
  * collection at 00:30 BST is that day, not the day before in UTC); a YYYY-MM-DD string is already a
@@ -60,3 +68,14 @@ export function toIsoDate(input: DateInput): string {
   const { year, month, day } = calendarDay(input);
   return `${year}-${two(month)}-${two(day)}`;
 }
+
+/** The London wall-clock time of a moment, 24-hour: HH:mm:ss, or HH:mm without `seconds`. */
+export function formatTime(at: number, options: { seconds?: boolean } = {}): string {
+  const parts = londonClock.formatToParts(at);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  const hm = `${part('hour')}:${part('minute')}`;
+  return options.seconds === false ? hm : `${hm}:${part('second')}`;
+}
+
+/** DD-MM-YYYY HH:mm:ss of a moment, in London time, whatever the browser's time zone. */
+export const formatDateTime = (at: number): string => `${formatDate(at)} ${formatTime(at)}`;

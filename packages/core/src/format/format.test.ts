@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { formatDate, formatLongDate, toIsoDate } from './date.ts';
+import { formatDate, formatDateTime, formatLongDate, formatTime, toIsoDate } from './date.ts';
 import { formatMinutes } from './duration.ts';
 import { formatFileSize } from './file-size.ts';
 import { formatPence, penceToAmountText } from './money.ts';
@@ -59,6 +59,13 @@ describe('dates', () => {
     // In winter London is on UTC.
     expect(formatLongDate(Date.UTC(2024, 0, 31, 23, 30))).toBe('31 January 2024');
     expect(toIsoDate(Date.UTC(2024, 5, 30, 23, 30))).toBe('2024-07-01');
+  });
+
+  it("tells a moment's date and time on London's clock, 24-hour", () => {
+    // 23:30:05 UTC on 30 June is 00:30:05 BST on 1 July; 13:05 UTC in January is 13:05 GMT.
+    expect(formatDateTime(Date.UTC(2024, 5, 30, 23, 30, 5))).toBe('01-07-2024 00:30:05');
+    expect(formatDateTime(Date.UTC(2024, 0, 9, 13, 5, 0))).toBe('09-01-2024 13:05:00');
+    expect(formatTime(Date.UTC(2024, 0, 9, 0, 7, 59), { seconds: false })).toBe('00:07');
   });
 
   it('refuses text that is not YYYY-MM-DD', () => {

@@ -1,4 +1,4 @@
-import { formatDate, type Machine } from '@medlocker/core';
+import { formatDate, formatDateTime, type Machine } from '@medlocker/core';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
@@ -21,8 +21,6 @@ import { ConnectionBadge } from './MachineStatusBadges.tsx';
 import { MachineContents, MachineEvents, MachineStatusReports } from './MachineTabs.tsx';
 import { PairDialog } from './PairDialog.tsx';
 import { TemperatureTab } from './TemperatureTab.tsx';
-
-const when = (ms: number) => `${formatDate(ms)} ${new Date(ms).toLocaleTimeString('en-GB')}`;
 
 type Confirm = 'archive' | 'payments' | null;
 
@@ -106,7 +104,7 @@ export function MachineDetails() {
           <dt>Connection</dt>
           <dd>
             {online ? 'Online' : 'Offline'}
-            {lastSeen ? ` · last seen ${when(lastSeen)}` : query.data.paired ? '' : ' · not paired yet'}
+            {lastSeen ? ` · last seen ${formatDateTime(lastSeen)}` : query.data.paired ? '' : ' · not paired yet'}
           </dd>
         </div>
         <div className="details__item">
@@ -115,7 +113,9 @@ export function MachineDetails() {
         </div>
         <div className="details__item">
           <dt>Out of order</dt>
-          <dd>{outOfOrder ? `Since ${when(outOfOrder.at)}, by ${outOfOrder.userDisplayName}` : 'No, in order'}</dd>
+          <dd>
+            {outOfOrder ? `Since ${formatDateTime(outOfOrder.at)}, by ${outOfOrder.userDisplayName}` : 'No, in order'}
+          </dd>
         </div>
         <div className="details__item">
           <dt>Payments</dt>

@@ -1,16 +1,14 @@
-import { type Bag, formatDate, type MachineEvent, type MachineStatus, machineAlerts } from '@medlocker/core';
+import { type Bag, formatDateTime, type MachineEvent, type MachineStatus, machineAlerts } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { usePagedQuery } from '../../api/queries.ts';
 import { PagedList } from '../../ui/PagedList.tsx';
 import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 import { LevelBadge } from './MachineStatusBadges.tsx';
 
-export const when = (ms: number) => `${formatDate(ms)} ${new Date(ms).toLocaleTimeString('en-GB')}`;
-
 const codeName = (code: string) => machineAlerts[code as keyof typeof machineAlerts]?.name;
 
 const eventColumns: VirtualColumn<MachineEvent>[] = [
-  { key: 'when', header: 'When', width: '11rem', render: (e) => when(e.created) },
+  { key: 'when', header: 'When', width: '11rem', render: (e) => formatDateTime(e.created) },
   {
     key: 'code',
     header: 'Code',
@@ -44,7 +42,7 @@ const bagColumns: VirtualColumn<Bag>[] = [
   { key: 'location', header: 'Location', width: '8rem', render: (b) => b.location ?? '—' },
   { key: 'barcode', header: 'Barcode', width: 'minmax(10rem, 1fr)', render: (b) => b.barcode },
   { key: 'reference', header: 'Reference', width: 'minmax(8rem, 1fr)', render: (b) => b.reference ?? '—' },
-  { key: 'loaded', header: 'Loaded', width: '11rem', render: (b) => when(b.created) },
+  { key: 'loaded', header: 'Loaded', width: '11rem', render: (b) => formatDateTime(b.created) },
 ];
 
 /** The bags the machine holds now; a bag loaded or taken out reloads the list. */
@@ -68,7 +66,7 @@ export function MachineContents({
 }
 
 const statusColumns: VirtualColumn<MachineStatus>[] = [
-  { key: 'when', header: 'When', width: '11rem', render: (s) => when(s.created) },
+  { key: 'when', header: 'When', width: '11rem', render: (s) => formatDateTime(s.created) },
   {
     key: 'observations',
     header: 'Observations',

@@ -1,12 +1,11 @@
 // The allowed band lives with the locker protocol; core's index does not export the protocol (pure, no I/O).
-import { formatTemperature, temperatureRange } from '@medlocker/core';
+import { formatDateTime, formatTemperature, temperatureRange } from '@medlocker/core';
 import { useMemo } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { LineChart } from '../../ui/Chart.tsx';
 import { Loading } from '../../ui/Page.tsx';
-import { when } from './MachineTabs.tsx';
 
 /**
  * The temperature chart: recent readings against the allowed band (15–25 °C on the 3-hour average),
@@ -45,11 +44,11 @@ export function TemperatureTab({ machineId, updated }: { machineId: string; upda
         </div>
         <div className="details__item">
           <dt>Last excursion</dt>
-          <dd>{status.lastExcursionAt ? when(status.lastExcursionAt) : 'None'}</dd>
+          <dd>{status.lastExcursionAt ? formatDateTime(status.lastExcursionAt) : 'None'}</dd>
         </div>
         <div className="details__item">
           <dt>Updated</dt>
-          <dd>{when(status.updated)}</dd>
+          <dd>{formatDateTime(status.updated)}</dd>
         </div>
       </dl>
       <LineChart
