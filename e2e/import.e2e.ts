@@ -180,3 +180,19 @@ test('a file of very long rows is sent in parts under the request size limit and
     page.getByText('1100 patients processed (1100 added, 0 updated, 0 unchanged); 0 rows with errors.'),
   ).toBeVisible();
 });
+
+test('the example file downloads and imports as it is, every patient good', async ({ page }) => {
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download an example file' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('patients-example.csv');
+  const path = await download.path();
+  await page.locator('input[type=file]').setInputFiles(path);
+  await page.getByRole('button', { name: 'Field names' }).click();
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Import complete' })).toBeVisible();
+  await expect(
+    page.getByText('3 patients processed (3 added, 0 updated, 0 unchanged); 0 rows with errors.'),
+  ).toBeVisible();
+  await expect(page.getByText('No errors.')).toBeVisible();
+});

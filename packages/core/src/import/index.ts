@@ -1,4 +1,5 @@
 export * from './csv-file.ts';
+export * from './example.ts';
 export * from './mapping.ts';
 export * from './patient-csv.ts';
 export * from './patient-row.ts';

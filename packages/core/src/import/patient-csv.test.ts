@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { CsvFileError, csvFileMessages } from './csv-file.ts';
-import { checkMapping, mappingMessages, planOf } from './mapping.ts';
+import { exampleCsvColumns, examplePatientCsv } from './example.ts';
+import { checkMapping, csvFieldLabels, mappingMessages, planOf } from './mapping.ts';
 import { bodySizedParts, type ImportBatch, importPatientCsv, inspectCsv } from './patient-csv.ts';
 import { checkPatientRow, parseDateOfBirth } from './patient-row.ts';
 
@@ -299,5 +300,21 @@ describe('sizing import requests', () => {
     // A single row is never split, whatever its size; nothing gives no parts.
     expect(bodySizedParts([{ x: 'y'.repeat(2000) }], 100)).toEqual([[0, 1]]);
     expect(bodySizedParts([])).toEqual([]);
+  });
+});
+
+describe('the example file', () => {
+  it('imports as it is: its field names on the first line, every patient good', async () => {
+    const csv = examplePatientCsv();
+    const inspection = await inspectCsv(csv);
+    expect(inspection.firstRow).toEqual(exampleCsvColumns.map((k) => csvFieldLabels[k]));
+    const { summary, patients } = await runImport(csv, 'fields', exampleCsvColumns);
+    expect(summary.errors).toEqual([]);
+    expect(patients.map((p) => [p.displayId, p.dateOfBirth, p.mobileNumber])).toEqual([
+      ['9990010005', '1985-12-10', '+447700900001'],
+      ['9990020000', '1972-06-23', '+447700900002'],
+      ['9990030006', '1990-03-05', '+447700900003'],
+    ]);
+    expect(patients[0]?.address?.line1).toBe('Flat 2, 1 Canal Street');
   });
 });

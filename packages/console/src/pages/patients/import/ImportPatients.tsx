@@ -3,6 +3,7 @@ import {
   type CsvInspection,
   type CsvMapping,
   csvFileMessages,
+  examplePatientCsv,
   type ImportBatch,
   type RowError,
 } from '@medlocker/core';
@@ -26,6 +27,9 @@ const IN_FLIGHT = 2;
 
 type Step = 'choose' | 'parsing' | 'firstLine' | 'mapping' | 'importing' | 'finished';
 type Counts = { processed: number; created: number; updated: number; unchanged: number };
+/** The example file, as a link can download it without asking the server. */
+const exampleCsvHref = `data:text/csv;charset=utf-8,${encodeURIComponent(examplePatientCsv())}`;
+
 const noCounts: Counts = { processed: 0, created: 0, updated: 0, unchanged: 0 };
 
 /**
@@ -174,7 +178,13 @@ export function ImportPatients() {
               )}
             </Banner>
           )}
-          <p>Choose a CSV file of patients: one patient per line, the same columns on every line.</p>
+          <p>
+            Choose a CSV file of patients: one patient per line, the same columns on every line. Each patient needs a
+            name, a UK mobile number and an ID (an NHS number or your own).{' '}
+            <a className="link" href={exampleCsvHref} download="patients-example.csv">
+              Download an example file
+            </a>
+          </p>
           <DropZone
             label="Patient CSV file"
             acceptedFileTypes={['text/csv', '.csv', 'text/plain']}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { checkMapping } from '@medlocker/core';
+import { checkMapping, exampleCsvColumns, examplePatientCsv } from '@medlocker/core';
 import { guessMapping } from './mapping-guess.ts';
 
 describe('guessMapping', () => {
@@ -7,6 +7,11 @@ describe('guessMapping', () => {
     const mapping = guessMapping(['NHS No.', 'Forename', 'SURNAME', 'Mobile Number', 'D.O.B', 'Post code', 'Notes']);
     expect(mapping).toEqual(['NhsNumber', 'GivenName', 'FamilyName', 'Mobile', 'DateOfBirth', 'Postcode', null]);
     expect(checkMapping(mapping)).toEqual([]);
+  });
+
+  it('maps every column of the example file the console offers', () => {
+    const header = examplePatientCsv().split('\r\n')[0]?.split(',') ?? [];
+    expect(guessMapping(header)).toEqual([...exampleCsvColumns]);
   });
 
   it('recognises numbered address columns and a city as the post town', () => {
