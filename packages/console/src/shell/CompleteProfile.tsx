@@ -1,11 +1,12 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useState } from 'react';
-import { ApiError, messageOf, rpc } from '../api/client.ts';
+import { rpc } from '../api/client.ts';
 import { currentUserAtom, currentUserUpdatedAtom } from '../state/session.ts';
 import { Button } from '../ui/Button.tsx';
 import { Form, FormActions } from '../ui/Form.tsx';
 import { usePageTitle } from '../ui/Page.tsx';
 import { TextField } from '../ui/TextField.tsx';
+import { useSubmit } from '../ui/use-submit.ts';
 
 /** SPEC §1: a user whose given or family name is blank gives them here before anything else. */
 export function CompleteProfile() {
@@ -13,9 +14,7 @@ export function CompleteProfile() {
   const userUpdated = useSetAtom(currentUserUpdatedAtom);
   const [givenName, setGivenName] = useState(user?.givenName ?? '');
   const [familyName, setFamilyName] = useState(user?.familyName ?? '');
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const { fieldErrors, error, pending, onSubmit } = useSubmit();
   usePageTitle('Complete your profile');
   if (!user) return null;
 
@@ -27,21 +26,10 @@ export function CompleteProfile() {
         <Form
           error={error}
           validationErrors={fieldErrors}
-          onSubmit={async (event) => {
-            event.preventDefault();
-            setError(undefined);
-            setFieldErrors({});
-            setPending(true);
-            try {
-              const { user: updated } = await rpc('users', 'updateUser', { id: user.id, givenName, familyName });
-              userUpdated(updated);
-            } catch (e) {
-              if (e instanceof ApiError && e.details.length > 0) setFieldErrors(e.fieldErrors);
-              else setError(messageOf(e));
-            } finally {
-              setPending(false);
-            }
-          }}
+          onSubmit={onSubmit(async () => {
+            const { user: updated } = await rpc('users', 'updateUser', { id: user.id, givenName, familyName });
+            userUpdated(updated);
+          })}
         >
           <TextField
             label="First name"

@@ -1,13 +1,14 @@
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
-import { ApiError, messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { consoleConfigAtom } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
-import { Link } from '../../ui/Link.tsx';
 import { usePageTitle } from '../../ui/Page.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { useSubmit } from '../../ui/use-submit.ts';
+import { BackToLogIn, EmailSent } from './EmailSent.tsx';
 
 /** SPEC §2 register: email and names; submitting shows an email-sent message. */
 export function Register() {
@@ -16,22 +17,14 @@ export function Register() {
   const [email, setEmail] = useState('');
   const [givenName, setGivenName] = useState('');
   const [familyName, setFamilyName] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const { fieldErrors, error, pending, onSubmit } = useSubmit();
   const [sentTo, setSentTo] = useState<string>();
 
   if (sentTo) {
     return (
-      <>
-        <h1 className="card__title">Check your email</h1>
-        <Banner tone="success">
-          We have sent an email to <strong>{sentTo}</strong>. Follow the link in it to set your password.
-        </Banner>
-        <p className="auth__links">
-          <Link href="/auth/login">Back to log in</Link>
-        </p>
-      </>
+      <EmailSent>
+        We have sent an email to <strong>{sentTo}</strong>. Follow the link in it to set your password.
+      </EmailSent>
     );
   }
 
@@ -44,21 +37,10 @@ export function Register() {
       <Form
         error={error}
         validationErrors={fieldErrors}
-        onSubmit={async (event) => {
-          event.preventDefault();
-          setError(undefined);
-          setFieldErrors({});
-          setPending(true);
-          try {
-            await rpc('auth', 'register', { email, givenName, familyName, frontEnd: 'support' });
-            setSentTo(email.trim());
-          } catch (e) {
-            if (e instanceof ApiError && e.details.some((d) => d.path)) setFieldErrors(e.fieldErrors);
-            else setError(messageOf(e));
-          } finally {
-            setPending(false);
-          }
-        }}
+        onSubmit={onSubmit(async () => {
+          await rpc('auth', 'register', { email, givenName, familyName, frontEnd: 'support' });
+          setSentTo(email.trim());
+        })}
       >
         <TextField
           label="Email address"
@@ -92,9 +74,7 @@ export function Register() {
           </Button>
         </FormActions>
       </Form>
-      <p className="auth__links">
-        <Link href="/auth/login">Back to log in</Link>
-      </p>
+      <BackToLogIn />
     </>
   );
 }

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useLocation } from 'react-router';
-import { ApiError, messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
-import { Link } from '../../ui/Link.tsx';
 import { usePageTitle } from '../../ui/Page.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { useSubmit } from '../../ui/use-submit.ts';
+import { BackToLogIn, EmailSent } from './EmailSent.tsx';
 
 type ResetBeginState = { email?: string; forced?: boolean } | null;
 
@@ -15,23 +16,15 @@ export function ResetBegin() {
   usePageTitle('Reset your password');
   const state = useLocation().state as ResetBeginState;
   const [email, setEmail] = useState(state?.email ?? '');
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const { fieldErrors, error, pending, onSubmit } = useSubmit();
   const [sentTo, setSentTo] = useState<string>();
 
   if (sentTo) {
     return (
-      <>
-        <h1 className="card__title">Check your email</h1>
-        <Banner tone="success">
-          If there is an account for <strong>{sentTo}</strong>, we have sent it an email with a link to reset the
-          password. The link works once, for one hour.
-        </Banner>
-        <p className="auth__links">
-          <Link href="/auth/login">Back to log in</Link>
-        </p>
-      </>
+      <EmailSent>
+        If there is an account for <strong>{sentTo}</strong>, we have sent it an email with a link to reset the
+        password. The link works once, for one hour.
+      </EmailSent>
     );
   }
 
@@ -46,21 +39,10 @@ export function ResetBegin() {
       <Form
         error={error}
         validationErrors={fieldErrors}
-        onSubmit={async (event) => {
-          event.preventDefault();
-          setError(undefined);
-          setFieldErrors({});
-          setPending(true);
-          try {
-            await rpc('auth', 'beginResetPassword', { email, frontEnd: 'support' });
-            setSentTo(email.trim());
-          } catch (e) {
-            if (e instanceof ApiError && e.details.some((d) => d.path)) setFieldErrors(e.fieldErrors);
-            else setError(messageOf(e));
-          } finally {
-            setPending(false);
-          }
-        }}
+        onSubmit={onSubmit(async () => {
+          await rpc('auth', 'beginResetPassword', { email, frontEnd: 'support' });
+          setSentTo(email.trim());
+        })}
       >
         <TextField
           label="Email address"
@@ -78,9 +60,7 @@ export function ResetBegin() {
           </Button>
         </FormActions>
       </Form>
-      <p className="auth__links">
-        <Link href="/auth/login">Back to log in</Link>
-      </p>
+      <BackToLogIn />
     </>
   );
 }
