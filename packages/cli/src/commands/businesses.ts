@@ -1,8 +1,8 @@
 import type { Business } from '@medlocker/core';
 import type { Command } from 'commander';
 import { type CliIo, commandContext, type GlobalOptions } from '../context.ts';
-import { collectPages } from '../paging.ts';
-import { renderFields, renderTable } from '../ui/table.tsx';
+import { archivableList } from '../paging.ts';
+import { renderFields } from '../ui/table.tsx';
 import { idsFrom, runBulk } from './businesses-bulk.tsx';
 
 const oneLine = (a: Business['address']) =>
@@ -21,37 +21,22 @@ export const businessColumns = columns;
 export const businessAddress = oneLine;
 export const archivedLabel = archivedText;
 
-type ListOptions = { archived?: boolean; filter?: string; all?: boolean; nextToken?: string };
-
 /** `medlocker businesses list | show | archive | unarchive`. */
 export function businessesCommands(program: Command, io: CliIo): void {
   const businesses = program.command('businesses').description('Businesses (pharmacies): list, show, archive');
 
-  businesses
-    .command('list')
-    .description('List businesses by name (25 a page; --all for every page)')
-    .option('--archived', 'the archived ones instead of the active ones')
-    .option('--filter <text>', 'case-insensitive prefix of the name')
-    .option('--all', 'fetch every page')
-    .option('--next-token <token>', 'continue from a previous page')
-    .action(async (options: ListOptions, command: Command) => {
-      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
-      const client = ctx.client((await ctx.session()).token);
-      const { items: found, nextToken } = await collectPages(async (token) => {
-        const page = await client.call('businesses', 'listBusinesses', {
-          archived: options.archived === true,
-          ...(options.filter ? { filterText: options.filter } : {}),
-          nextToken: token,
-        });
-        return { items: page.businesses, nextToken: page.nextToken };
-      }, options);
-      ctx.print({ businesses: found, nextToken }, () =>
-        found.length === 0
-          ? 'No businesses found'
-          : renderTable(found, columns) +
-            (nextToken ? `\n\nMore businesses: add --all, or --next-token ${nextToken}` : ''),
-      );
-    });
+  archivableList(businesses, io, {
+    noun: 'businesses',
+    columns,
+    fetch: async (client, q) => {
+      const page = await client.call('businesses', 'listBusinesses', {
+        archived: q.archived,
+        ...(q.filter ? { filterText: q.filter } : {}),
+        nextToken: q.nextToken,
+      });
+      return { items: page.businesses, nextToken: page.nextToken };
+    },
+  });
 
   businesses
     .command('show')

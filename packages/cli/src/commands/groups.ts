@@ -1,7 +1,7 @@
 import type { Business, Group } from '@medlocker/core';
 import type { Command } from 'commander';
 import { type CliIo, commandContext, type GlobalOptions } from '../context.ts';
-import { collectPages } from '../paging.ts';
+import { archivableList, collectPages } from '../paging.ts';
 import { renderFields, renderTable } from '../ui/table.tsx';
 import { archivedLabel, businessAddress, businessColumns } from './businesses.ts';
 import { idsFrom, runBulk } from './businesses-bulk.tsx';
@@ -13,36 +13,22 @@ const columns = [
   { header: 'Postcode', value: (g: Group) => g.address.postcode ?? '-' },
 ];
 
-type ListOptions = { archived?: boolean; filter?: string; all?: boolean; nextToken?: string };
-
 /** `medlocker groups list | show | link | unlink | archive | unarchive`. */
 export function groupsCommands(program: Command, io: CliIo): void {
   const groups = program.command('groups').description('Groups of businesses: list, show, link, archive');
 
-  groups
-    .command('list')
-    .description('List groups by name (25 a page; --all for every page)')
-    .option('--archived', 'the archived ones instead of the active ones')
-    .option('--filter <text>', 'case-insensitive prefix of the name')
-    .option('--all', 'fetch every page')
-    .option('--next-token <token>', 'continue from a previous page')
-    .action(async (options: ListOptions, command: Command) => {
-      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
-      const client = ctx.client((await ctx.session()).token);
-      const { items: found, nextToken } = await collectPages(async (token) => {
-        const page = await client.call('groups', 'listGroups', {
-          archived: options.archived === true,
-          ...(options.filter ? { filter: options.filter } : {}),
-          nextToken: token,
-        });
-        return { items: page.groups, nextToken: page.nextToken };
-      }, options);
-      ctx.print({ groups: found, nextToken }, () =>
-        found.length === 0
-          ? `No ${options.archived ? 'archived' : 'active'} groups found.`
-          : renderTable(found, columns) + (nextToken ? `\n\nMore groups: add --all, or --next-token ${nextToken}` : ''),
-      );
-    });
+  archivableList(groups, io, {
+    noun: 'groups',
+    columns,
+    fetch: async (client, q) => {
+      const page = await client.call('groups', 'listGroups', {
+        archived: q.archived,
+        ...(q.filter ? { filter: q.filter } : {}),
+        nextToken: q.nextToken,
+      });
+      return { items: page.groups, nextToken: page.nextToken };
+    },
+  });
 
   groups
     .command('show')
