@@ -335,7 +335,7 @@ async function main() {
     echo.child.kill();
   }
   console.log(
-    `\n${lockers} lockers × ${rate} readings/s, ${perMessage} a message, for ${seconds} s (after ${warmup} s warm-up), ${kind}, ${generators} generator process(es), ${probes} echo probes beside the hub`,
+    `\n${lockers} lockers × ${rate} readings/s, ${perMessage} a message, for ${seconds} s (after ${warmup} s warm-up), ${kind}, ${generators} generator process(es), ${probes} echo probes beside the hub, READINGS_COMMIT=${process.env.READINGS_COMMIT || 'fast'}`,
   );
   console.log(
     '| target | readings sent | acked | errors | unanswered | rows stored | p50 ms | p99 ms | max ms | echo beside it p50/p99 ms | server CPU | server RSS | generator CPU | PostgreSQL CPU | machine busy | send lag p99/max ms |',

@@ -17,7 +17,7 @@ const opened = await createDb(
     ? { kind: 'postgres', url: where as string, max: 10 }
     : { kind: 'pglite', dataDir: where as string },
 );
-const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', READINGS_COMMIT: process.env.READINGS_COMMIT });
 const deps: AppDeps = {
   db: opened.db,
   dbKind: opened.kind,

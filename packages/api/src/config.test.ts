@@ -38,6 +38,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/40' })).toThrow(/TRUST_PROXY/);
   });
 
+  it('commits locker readings fast unless READINGS_COMMIT=durable', () => {
+    expect(loadConfig({}).readingsCommit).toBe('fast');
+    expect(loadConfig({ READINGS_COMMIT: 'durable' }).readingsCommit).toBe('durable');
+    expect(() => loadConfig({ READINGS_COMMIT: 'sync' })).toThrow(/READINGS_COMMIT/);
+  });
+
   it('never seeds a default password in production', () => {
     const SECRETS_KEY = Buffer.alloc(32, 1).toString('base64');
     expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY }).seedAdminPassword).toBeUndefined();

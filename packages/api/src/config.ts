@@ -28,6 +28,14 @@ export type Config = {
    * `loopback`, `linklocal`, `uniquelocal`, comma-separated). Empty: the socket's peer is the client.
    */
   trustProxy: string[];
+  /**
+   * How a locker's TemperatureReadings are committed before they are acknowledged (READINGS_COMMIT):
+   * `fast` (the default): committed, unique keys and all, without waiting for the disk to confirm the
+   * write-ahead log (`synchronous_commit = off` for that statement): a database server crash may lose the
+   * last ~0.6 s of acknowledged readings. `durable`: the ack also waits for the disk, as every other
+   * locker event always does. docs/LOCKER-PROTOCOL.md and docs/PERFORMANCE.md say why.
+   */
+  readingsCommit: 'fast' | 'durable';
 };
 
 export class ConfigError extends Error {
@@ -68,6 +76,7 @@ const Env = type({
   'LOG_LEVEL?': "'debug' | 'info' | 'warn' | 'error' | 'silent'",
   'SECRETS_KEY?': 'string > 0',
   'TRUST_PROXY?': 'string > 0',
+  'READINGS_COMMIT?': "'fast' | 'durable'",
 });
 
 /** Empty variables count as unset, as a shell user would expect. */
@@ -142,5 +151,6 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     secretsKey,
     secretsKeyIsDevDefault: !parsed.SECRETS_KEY,
     trustProxy,
+    readingsCommit: parsed.READINGS_COMMIT ?? 'fast',
   };
 }

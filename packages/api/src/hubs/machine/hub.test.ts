@@ -1,4 +1,5 @@
 import { expect, it } from 'bun:test';
+import { sql } from 'kysely';
 import { credentialPolicy } from '../../areas/device-auth/repository.ts';
 import { describeApi } from '../../testing.ts';
 import { liveOf } from '../live.ts';
@@ -136,6 +137,40 @@ describeApi(
         expect(await t.db.selectFrom('locker_event_receipts').selectAll().execute()).toHaveLength(2);
         locker.close();
       } finally {
+        hub.stop();
+      }
+    });
+
+    it('stores readings once whether their commit waits for the disk or not, and leaves the session durable', async () => {
+      await seedBusiness(t.db);
+      const m = await testMachine(t);
+      const hub = listen(t);
+      const configured = t.deps.config.readingsCommit;
+      try {
+        const locker = await TestLocker.connect(hub.url, m.token);
+        await locker.boot();
+        for (const [i, mode] of (['fast', 'durable'] as const).entries()) {
+          t.deps.config.readingsCommit = mode;
+          const at = t.deps.now() - 1000 * (i + 1);
+          const readings = {
+            eventId: `r-${mode}`,
+            seq: i + 1,
+            created: at,
+            readings: [{ created: at, value: 20 + i }],
+          };
+          const first = await locker.call('TemperatureReadings', readings);
+          expect(first[2]).toEqual({ stored: 1 });
+          expect((await locker.call('TemperatureReadings', readings))[2]).toEqual(first[2]);
+        }
+        const stored = await t.db.selectFrom('temperature_readings').select('value').orderBy('value').execute();
+        expect(stored.map((r) => r.value)).toEqual([20, 21]);
+        expect(await t.db.selectFrom('locker_event_receipts').select('locker_event_id').execute()).toHaveLength(2);
+        // The fast commit's setting ends with its own statement: the next one waits for the disk again.
+        const { rows } = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(t.db);
+        expect(rows[0]?.synchronous_commit).toBe('on');
+        locker.close();
+      } finally {
+        t.deps.config.readingsCommit = configured;
         hub.stop();
       }
     });

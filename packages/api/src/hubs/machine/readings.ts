@@ -105,6 +105,10 @@ export class ReadingsBatcher {
   /**
    * One statement per batch (a single round trip, atomic without BEGIN/COMMIT): claim each event's
    * receipt and insert its readings; a replay claims nothing and its readings conflict, so add nothing.
+   * With READINGS_COMMIT=fast (the default) the statement turns `synchronous_commit` off for its own
+   * transaction (`set_config(…, true)`): the commit is made, with its unique keys, but not waited on to
+   * reach the disk. This VM's disk stalls a write-ahead-log flush for 20 ms–1 s now and then, and every
+   * locker's answer waited behind it (docs/PERFORMANCE.md).
    */
   private async commit(batch: Pending[], now: number): Promise<Set<string>> {
     // Two copies of one event in the same batch: only the first may claim it.
@@ -135,7 +139,11 @@ export class ReadingsBatcher {
           as r (id, business_id, machine_id, created, value, locker_event_id)
         on conflict do nothing
       )
-      select machine_id, locker_event_id from claimed`.execute(this.deps.db);
+      select machine_id, locker_event_id from claimed${
+        this.deps.config.readingsCommit === 'fast'
+          ? sql`, (select set_config('synchronous_commit', 'off', true)) as fast_commit`
+          : sql``
+      }`.execute(this.deps.db);
     return new Set(result.rows.map((r) => `${r.machine_id}\u0000${r.locker_event_id}`));
   }
 
