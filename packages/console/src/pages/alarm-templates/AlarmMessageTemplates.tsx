@@ -8,8 +8,8 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { LoadError } from '../../ui/LoadError.tsx';
-import { Loading, Page } from '../../ui/Page.tsx';
+import { Page } from '../../ui/Page.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { errorsOf } from '../settings/settings-parts.tsx';
 
@@ -36,23 +36,21 @@ export function AlarmMessageTemplates() {
       }
     >
       {notice && <Banner tone="success">{notice}</Banner>}
-      {query.error ? (
-        <LoadError error={query.error} onRetry={query.reload} />
-      ) : query.data ? (
-        <dl className="details details--stacked">
-          {alarmTemplateCodes.map((code) => (
-            <div key={code} className="details__item">
-              <dt>
-                {codeLabel(code)}
-                {query.data?.customised.includes(code) ? '' : ' (default wording)'}
-              </dt>
-              <dd>{query.data?.templates[code]}</dd>
-            </div>
-          ))}
-        </dl>
-      ) : (
-        <Loading />
-      )}
+      <QueryView query={query}>
+        {(data) => (
+          <dl className="details details--stacked">
+            {alarmTemplateCodes.map((code) => (
+              <div key={code} className="details__item">
+                <dt>
+                  {codeLabel(code)}
+                  {data.customised.includes(code) ? '' : ' (default wording)'}
+                </dt>
+                <dd>{data.templates[code]}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </QueryView>
     </Page>
   );
 }
@@ -62,17 +60,9 @@ export function EditAlarmMessageTemplates() {
   const query = useTemplates();
   return (
     <Page title="Edit Alarm Message Templates">
-      {query.error ? (
-        <LoadError error={query.error} onRetry={query.reload} />
-      ) : query.data ? (
-        <TemplatesForm
-          initial={query.data.templates}
-          defaults={query.data.defaults}
-          placeholders={query.data.placeholders}
-        />
-      ) : (
-        <Loading />
-      )}
+      <QueryView query={query}>
+        {(data) => <TemplatesForm initial={data.templates} defaults={data.defaults} placeholders={data.placeholders} />}
+      </QueryView>
     </Page>
   );
 }

@@ -8,8 +8,8 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { LoadError } from '../../ui/LoadError.tsx';
-import { Loading, Page } from '../../ui/Page.tsx';
+import { Page } from '../../ui/Page.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { errorsOf } from '../settings/settings-parts.tsx';
 
@@ -19,7 +19,6 @@ const useGlobalSettings = () => useQuery((signal) => rpc('globalSettings', 'getG
 export function GlobalSettings() {
   const query = useGlobalSettings();
   const notice = useFlashNotice();
-  const charge = query.data?.settings?.nhsPrescriptionCharge;
   return (
     <Page
       title="Global Settings"
@@ -31,18 +30,20 @@ export function GlobalSettings() {
       }
     >
       {notice && <Banner tone="success">{notice}</Banner>}
-      {query.error ? (
-        <LoadError error={query.error} onRetry={query.reload} />
-      ) : query.data ? (
-        <dl className="details">
-          <div className="details__item">
-            <dt>NHS prescription charge</dt>
-            <dd>{charge === undefined ? 'Not set' : formatPence(charge)}</dd>
-          </div>
-        </dl>
-      ) : (
-        <Loading />
-      )}
+      <QueryView query={query}>
+        {({ settings }) => (
+          <dl className="details">
+            <div className="details__item">
+              <dt>NHS prescription charge</dt>
+              <dd>
+                {settings?.nhsPrescriptionCharge === undefined
+                  ? 'Not set'
+                  : formatPence(settings.nhsPrescriptionCharge)}
+              </dd>
+            </div>
+          </dl>
+        )}
+      </QueryView>
     </Page>
   );
 }
@@ -52,13 +53,7 @@ export function EditGlobalSettings() {
   const query = useGlobalSettings();
   return (
     <Page title="Edit Global Settings">
-      {query.error ? (
-        <LoadError error={query.error} onRetry={query.reload} />
-      ) : query.data ? (
-        <ChargeForm pence={query.data.settings?.nhsPrescriptionCharge} />
-      ) : (
-        <Loading />
-      )}
+      <QueryView query={query}>{(data) => <ChargeForm pence={data.settings?.nhsPrescriptionCharge} />}</QueryView>
     </Page>
   );
 }

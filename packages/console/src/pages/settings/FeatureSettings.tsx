@@ -13,7 +13,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
-import { Loading } from '../../ui/Page.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -29,19 +29,15 @@ export function FeatureSettingsPage() {
   );
   return (
     <SettingsHeader title="Features">
-      {query.error ? (
-        <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
-          {errorsOf(query.error).form}
-        </Banner>
-      ) : query.data ? (
-        <FeatureForm
-          businessId={business.id}
-          initial={query.data.settings}
-          archived={query.data.archived || Boolean(business.archived)}
-        />
-      ) : (
-        <Loading />
-      )}
+      <QueryView query={query}>
+        {(data) => (
+          <FeatureForm
+            businessId={business.id}
+            initial={data.settings}
+            archived={data.archived || Boolean(business.archived)}
+          />
+        )}
+      </QueryView>
     </SettingsHeader>
   );
 }

@@ -7,7 +7,7 @@ import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
-import { Loading } from '../../ui/Page.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -33,45 +33,41 @@ export function IntegrationSettings() {
 
   return (
     <SettingsHeader title="Integration">
-      {query.error ? (
-        <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
-          {errorsOf(query.error).form}
-        </Banner>
-      ) : query.data ? (
-        <>
-          <ReadOnlyNotice archived={query.data.archived || Boolean(business.archived)} />
-          {notice && <Banner tone="success">{notice}</Banner>}
-          {revealed && (
-            <SecretReveal label={revealed.label} secret={revealed.secret} onDone={() => setRevealed(null)} />
-          )}
-          {query.data.client && (
-            <Secrets
-              client={query.data.client}
-              archived={query.data.archived}
-              onNewSecret={(label, secret) => {
-                setNotice(undefined);
-                setRevealed({ label, secret });
+      <QueryView query={query}>
+        {(data) => (
+          <>
+            <ReadOnlyNotice archived={data.archived || Boolean(business.archived)} />
+            {notice && <Banner tone="success">{notice}</Banner>}
+            {revealed && (
+              <SecretReveal label={revealed.label} secret={revealed.secret} onDone={() => setRevealed(null)} />
+            )}
+            {data.client && (
+              <Secrets
+                client={data.client}
+                archived={data.archived}
+                onNewSecret={(label, secret) => {
+                  setNotice(undefined);
+                  setRevealed({ label, secret });
+                  query.reload();
+                }}
+                onDeleted={query.reload}
+              />
+            )}
+            <ClientForm
+              key={data.client?.updated ?? 0}
+              businessId={business.id}
+              client={data.client}
+              partners={data.partners}
+              archived={data.archived}
+              onSaved={(message, webhookSecret) => {
+                setNotice(message);
+                if (webhookSecret) setRevealed({ label: 'webhook signing secret', secret: webhookSecret });
                 query.reload();
               }}
-              onDeleted={query.reload}
             />
-          )}
-          <ClientForm
-            key={query.data.client?.updated ?? 0}
-            businessId={business.id}
-            client={query.data.client}
-            partners={query.data.partners}
-            archived={query.data.archived}
-            onSaved={(message, webhookSecret) => {
-              setNotice(message);
-              if (webhookSecret) setRevealed({ label: 'webhook signing secret', secret: webhookSecret });
-              query.reload();
-            }}
-          />
-        </>
-      ) : (
-        <Loading />
-      )}
+          </>
+        )}
+      </QueryView>
     </SettingsHeader>
   );
 }

@@ -7,7 +7,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
-import { Loading } from '../../ui/Page.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -73,24 +73,20 @@ export function PaymentSettingsPage() {
   );
   return (
     <SettingsHeader title="Payment">
-      {query.error ? (
-        <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
-          {errorsOf(query.error).form}
-        </Banner>
-      ) : query.data ? (
-        <PaymentForm
-          businessId={business.id}
-          initial={{
-            contactNumber: query.data.settings?.contactNumber ?? '',
-            legalInfo: query.data.settings?.legalInfo ?? '',
-            provider: query.data.settings?.provider ?? null,
-            judo: query.data.settings?.judo ?? blankJudo,
-          }}
-          archived={query.data.archived || Boolean(business.archived)}
-        />
-      ) : (
-        <Loading />
-      )}
+      <QueryView query={query}>
+        {(data) => (
+          <PaymentForm
+            businessId={business.id}
+            initial={{
+              contactNumber: data.settings?.contactNumber ?? '',
+              legalInfo: data.settings?.legalInfo ?? '',
+              provider: data.settings?.provider ?? null,
+              judo: data.settings?.judo ?? blankJudo,
+            }}
+            archived={data.archived || Boolean(business.archived)}
+          />
+        )}
+      </QueryView>
     </SettingsHeader>
   );
 }

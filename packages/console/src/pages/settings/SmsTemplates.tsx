@@ -13,7 +13,7 @@ import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
-import { Loading } from '../../ui/Page.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { errorsOf, ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
@@ -56,20 +56,16 @@ export function SmsTemplatesPage() {
   );
   return (
     <SettingsHeader title="SMS templates">
-      {query.error ? (
-        <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
-          {errorsOf(query.error).form}
-        </Banner>
-      ) : query.data ? (
-        <TemplatesForm
-          businessId={business.id}
-          initial={query.data.templates}
-          defaults={query.data.defaults}
-          archived={query.data.archived || Boolean(business.archived)}
-        />
-      ) : (
-        <Loading />
-      )}
+      <QueryView query={query}>
+        {(data) => (
+          <TemplatesForm
+            businessId={business.id}
+            initial={data.templates}
+            defaults={data.defaults}
+            archived={data.archived || Boolean(business.archived)}
+          />
+        )}
+      </QueryView>
     </SettingsHeader>
   );
 }
