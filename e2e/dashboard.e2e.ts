@@ -8,6 +8,7 @@ import {
   logIn,
   type SimulatedLocker,
   startLocker,
+  stopLocker,
   test,
 } from './harness/fixtures.ts';
 
@@ -19,7 +20,7 @@ test.describe.configure({ timeout: 120_000 });
 let locker: SimulatedLocker | undefined;
 
 test.afterEach(async () => {
-  await locker?.stop();
+  await stopLocker(locker, test.info());
   locker = undefined;
 });
 

@@ -8,6 +8,7 @@ import {
   logIn,
   type SimulatedLocker,
   startLocker,
+  stopLocker,
   test,
 } from './harness/fixtures.ts';
 
@@ -26,7 +27,7 @@ test.beforeEach(async ({ page }) => {
 });
 
 test.afterEach(async () => {
-  await locker?.stop();
+  await stopLocker(locker, test.info());
   locker = undefined;
 });
 

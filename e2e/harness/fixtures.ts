@@ -5,6 +5,7 @@ import {
   type Locator,
   type Page,
   request as playwrightRequest,
+  type TestInfo,
 } from '@playwright/test';
 import { DEV_ADMIN_PASSWORD } from '../../packages/api/src/config.ts';
 
@@ -227,6 +228,19 @@ export type SimulatedLocker = {
   output(): string;
   stop(): Promise<void>;
 };
+
+/**
+ * Stops a test's simulated locker. When the test failed, what the locker printed goes with the report
+ * (an attachment) and to the log, since the browser's trace cannot show it.
+ */
+export async function stopLocker(locker: SimulatedLocker | undefined, testInfo: TestInfo): Promise<void> {
+  if (!locker) return;
+  if (testInfo.status !== testInfo.expectedStatus) {
+    await testInfo.attach('locker-sim output', { body: locker.output(), contentType: 'text/plain' });
+    console.log(`locker-sim output (${testInfo.title}):\n${locker.output().slice(-4000)}`);
+  }
+  await locker.stop();
+}
 
 /**
  * Starts the locker simulator against the harness server, in plain mode with its own state directory

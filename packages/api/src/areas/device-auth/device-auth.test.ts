@@ -70,6 +70,20 @@ describeApi(
       }
     });
 
+    it('tells a locker polling faster than the interval to slow down, forgiving a poll the hub was late with', async () => {
+      const code = await post('/machine/device/code', {});
+      const poll = () => post('/machine/token', { grant_type: grant, device_code: code.body.device_code });
+      expect((await poll()).body.error).toBe('authorization_pending');
+      // 3 s after the last (the hub handled that one 2 s late, say): still within the allowance.
+      t.advance(3_000);
+      expect((await poll()).body.error).toBe('authorization_pending');
+      // A locker polling every second is too fast.
+      t.advance(1_000);
+      expect((await poll()).body).toEqual({ error: 'slow_down', error_description: 'Polling too fast' });
+      t.advance(10_000);
+      expect((await poll()).body.error).toBe('authorization_pending');
+    });
+
     it('lets a code expire', async () => {
       await seedBusiness(t.db);
       const machine = (
