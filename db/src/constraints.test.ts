@@ -79,7 +79,7 @@ describeDb('constraints the rules depend on', (t) => {
     const chorltonMachine = await machine(t, chorlton, 'Main Entrance');
     const insert = t.db
       .insertInto('temperature_readings')
-      .values({ id: Bun.randomUUIDv7(), business_id: harborne, machine_id: chorltonMachine, created: NOW, value: 19.5 })
+      .values({ business_id: harborne, machine_id: chorltonMachine, created: NOW, value: 19.5 })
       .execute();
     await expect(insert).rejects.toThrow(/foreign key/);
   });

@@ -456,7 +456,6 @@ export type ShortUrlsTable = {
 };
 
 export type TemperatureReadingsTable = {
-  id: string;
   business_id: string;
   machine_id: string;
   created: number;

@@ -60,7 +60,7 @@ describeDb('seedDemo', (t) => {
     expect((await t.db.selectFrom('order_events').select('id').execute()).length).toBeGreaterThan(12);
     expect((await t.db.selectFrom('bags').select('id').execute()).length).toBeGreaterThan(0);
     expect((await t.db.selectFrom('machine_events').select('id').execute()).length).toBeGreaterThan(0);
-    expect((await t.db.selectFrom('temperature_readings').select('id').execute()).length).toBeGreaterThan(0);
+    expect((await t.db.selectFrom('temperature_readings').select('created').execute()).length).toBeGreaterThan(0);
     expect((await t.db.selectFrom('patient_sign_ups').select('id').execute()).length).toBeGreaterThan(0);
     const settings = await t.db.selectFrom('global_settings').selectAll().executeTakeFirstOrThrow();
     expect(settings.nhs_prescription_charge).toBe(990);

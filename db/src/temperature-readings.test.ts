@@ -23,7 +23,6 @@ const readings = (t: TestDb, businessId: string, machineIds: string[]) =>
     .insertInto('temperature_readings')
     .values(
       machineIds.map((machineId, i) => ({
-        id: Bun.randomUUIDv7(),
         business_id: businessId,
         machine_id: machineId,
         created: NOW + i,
@@ -40,9 +39,9 @@ describeDb('temperature readings and their machine', (t) => {
     await expect(readings(t, businessId, [machineId, 'no-such-machine', machineId])).rejects.toThrow(
       /temperature_readings_business_id_machine_id_fkey/,
     );
-    expect(await t.db.selectFrom('temperature_readings').select('id').execute()).toEqual([]);
+    expect(await t.db.selectFrom('temperature_readings').select('created').execute()).toEqual([]);
     await readings(t, businessId, [machineId, machineId]);
-    expect(await t.db.selectFrom('temperature_readings').select('id').execute()).toHaveLength(2);
+    expect(await t.db.selectFrom('temperature_readings').select('created').execute()).toHaveLength(2);
   });
 
   it('refuses moving a reading to another business’s machine', async () => {

@@ -130,7 +130,7 @@ export async function seedMachines(demo: Demo): Promise<void> {
     if (readings.length) {
       await tx
         .insertInto('temperature_readings')
-        .values(readings.map((r) => ({ id: demo.id(r.created), business_id: business.id, machine_id: id, ...r })))
+        .values(readings.map((r) => ({ business_id: business.id, machine_id: id, ...r })))
         .execute();
     }
     if (live) {

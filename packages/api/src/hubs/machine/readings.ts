@@ -115,7 +115,7 @@ export class ReadingsBatcher {
     const seen = new Set<string>();
     const events = batch.filter((p) => !seen.has(keyOf(p)) && seen.add(keyOf(p)));
     const readings = events.flatMap((p) => p.readings.map((r) => ({ p, r })));
-    // Columns as arrays (unnest): eleven parameters whatever the batch size, so PostgreSQL parses and
+    // Columns as arrays (unnest): ten parameters whatever the batch size, so PostgreSQL parses and
     // plans one small statement instead of a VALUES list with thousands of parameters.
     const result = await sql<{ machine_id: string; locker_event_id: string }>`
       with claimed as (
@@ -131,12 +131,12 @@ export class ReadingsBatcher {
       stored as (
         -- A reading's replay key is (machine, its time), so a replayed event's readings add nothing
         -- without joining them to the claimed receipts (a join the planner cannot size well).
-        insert into temperature_readings (id, business_id, machine_id, created, value, locker_event_id)
-        select r.id, r.business_id, r.machine_id, r.created, r.value, r.locker_event_id
-        from unnest(${readings.map(() => Bun.randomUUIDv7())}::text[], ${readings.map(({ p }) => p.who.businessId)}::text[],
+        insert into temperature_readings (business_id, machine_id, created, value, locker_event_id)
+        select r.business_id, r.machine_id, r.created, r.value, r.locker_event_id
+        from unnest(${readings.map(({ p }) => p.who.businessId)}::text[],
           ${readings.map(({ p }) => p.who.machineId)}::text[], ${readings.map(({ r }) => r.created)}::bigint[],
           ${readings.map(({ r }) => r.value)}::float8[], ${readings.map(({ p }) => p.eventId)}::text[])
-          as r (id, business_id, machine_id, created, value, locker_event_id)
+          as r (business_id, machine_id, created, value, locker_event_id)
         on conflict do nothing
       )
       select machine_id, locker_event_id from claimed${
