@@ -80,6 +80,33 @@ export function listen(t: TestApi, options: MachineHubOptions = fastHub) {
   return { app, url: `ws://127.0.0.1:${port}`, http: `http://127.0.0.1:${port}`, stop: () => app.stop(true) };
 }
 
+/**
+ * Runs `body` with a test machine of business b1 whose locker is connected to a hub of its own and
+ * booted; closes both afterwards, whatever `body` does.
+ */
+export async function withBootedLocker(
+  t: TestApi,
+  body: (s: {
+    locker: TestLocker;
+    machine: { id: string; token: string };
+    hub: ReturnType<typeof listen>;
+  }) => Promise<void>,
+  options: MachineHubOptions = fastHub,
+): Promise<void> {
+  await seedBusiness(t.db);
+  const machine = await testMachine(t);
+  const hub = listen(t, options);
+  let locker: TestLocker | undefined;
+  try {
+    locker = await TestLocker.connect(hub.url, machine.token);
+    await locker.boot();
+    await body({ locker, machine, hub });
+  } finally {
+    locker?.close();
+    hub.stop();
+  }
+}
+
 /** A minimal locker for tests: connects, sends calls, awaits their answers, records hub calls. */
 export class TestLocker {
   private ws!: WebSocket;

@@ -3,7 +3,16 @@ import { sql } from 'kysely';
 import { credentialPolicy } from '../../areas/device-auth/repository.ts';
 import { describeApi } from '../../testing.ts';
 import { liveOf } from '../live.ts';
-import { eventually, fastHub, listen, seedBusiness, TestLocker, testMachine, withTestAuth } from '../test-kit.ts';
+import {
+  eventually,
+  fastHub,
+  listen,
+  seedBusiness,
+  TestLocker,
+  testMachine,
+  withBootedLocker,
+  withTestAuth,
+} from '../test-kit.ts';
 import { sweepOffline } from './sweeper.ts';
 
 describeApi(
@@ -105,12 +114,7 @@ describeApi(
     });
 
     it('stores a replayed event once and answers the replay with the same result', async () => {
-      await seedBusiness(t.db);
-      const m = await testMachine(t);
-      const hub = listen(t);
-      try {
-        const locker = await TestLocker.connect(hub.url, m.token);
-        await locker.boot();
+      await withBootedLocker(t, async ({ locker }) => {
         const contents: unknown[] = [];
         const stop = liveOf(t.deps).onConsoleEvent((e) => {
           if ('contents' in e.message.params) contents.push(e.message.params.contents);
@@ -135,10 +139,7 @@ describeApi(
         expect(await t.db.selectFrom('bags').selectAll().execute()).toHaveLength(1);
         expect(await t.db.selectFrom('temperature_readings').selectAll().execute()).toHaveLength(1);
         expect(await t.db.selectFrom('locker_event_receipts').selectAll().execute()).toHaveLength(2);
-        locker.close();
-      } finally {
-        hub.stop();
-      }
+      });
     });
 
     it('stores readings once whether their commit waits for the disk or not, and leaves the session durable', async () => {
@@ -217,12 +218,7 @@ describeApi(
     });
 
     it('tells a connected locker when staff switch the machine out of order', async () => {
-      await seedBusiness(t.db);
-      const m = await testMachine(t);
-      const hub = listen(t);
-      try {
-        const locker = await TestLocker.connect(hub.url, m.token);
-        await locker.boot();
+      await withBootedLocker(t, async ({ locker, machine: m }) => {
         const res = await t.call('machines', 'toggleOutOfOrderStatus', { id: m.id }, { cookie: 'session=support' });
         expect(res.status).toBe(200);
         expect(res.body.machine.outOfOrderStatus).toMatchObject({
@@ -233,47 +229,35 @@ describeApi(
         expect(call[3]).toMatchObject({ outOfOrder: true });
         const codes = await t.db.selectFrom('machine_events').select('code').execute();
         expect(codes.map((c) => c.code)).toContain('MP_0003');
-        locker.close();
-      } finally {
-        hub.stop();
-      }
+      });
     });
 
     it('recomputes the average of a machine at most once per recomputeEveryMs, with what arrived meanwhile', async () => {
-      await seedBusiness(t.db);
-      const m = await testMachine(t);
-      const hub = listen(t, { ...fastHub, batch: { maxReadings: 2000, recomputeEveryMs: 60_000 } });
-      try {
-        const locker = await TestLocker.connect(hub.url, m.token);
-        await locker.boot();
-        const now = t.deps.now();
-        const reading = (i: number, value: number) => ({
-          eventId: `r${i}`,
-          seq: i + 1,
-          created: now,
-          readings: [{ created: now - (10 - i) * 1000, value }],
-        });
-        await locker.call('TemperatureReadings', reading(0, 20));
-        await eventually(async () => (await machineOf(m.id)).temperature_average === 20);
-        await locker.call('TemperatureReadings', reading(1, 22));
-        await Bun.sleep(100);
-        expect((await machineOf(m.id)).temperature_average).toBe(20);
-        t.advance(60_000);
-        await locker.call('TemperatureReadings', reading(2, 24));
-        await eventually(async () => (await machineOf(m.id)).temperature_average === 22);
-        locker.close();
-      } finally {
-        hub.stop();
-      }
+      await withBootedLocker(
+        t,
+        async ({ locker, machine: m }) => {
+          const now = t.deps.now();
+          const reading = (i: number, value: number) => ({
+            eventId: `r${i}`,
+            seq: i + 1,
+            created: now,
+            readings: [{ created: now - (10 - i) * 1000, value }],
+          });
+          await locker.call('TemperatureReadings', reading(0, 20));
+          await eventually(async () => (await machineOf(m.id)).temperature_average === 20);
+          await locker.call('TemperatureReadings', reading(1, 22));
+          await Bun.sleep(100);
+          expect((await machineOf(m.id)).temperature_average).toBe(20);
+          t.advance(60_000);
+          await locker.call('TemperatureReadings', reading(2, 24));
+          await eventually(async () => (await machineOf(m.id)).temperature_average === 22);
+        },
+        { ...fastHub, batch: { maxReadings: 2000, recomputeEveryMs: 60_000 } },
+      );
     });
 
     it('keeps the 3-hour average and raises MP_0001 once when it leaves 15–25 °C', async () => {
-      await seedBusiness(t.db);
-      const m = await testMachine(t);
-      const hub = listen(t);
-      try {
-        const locker = await TestLocker.connect(hub.url, m.token);
-        await locker.boot();
+      await withBootedLocker(t, async ({ locker, machine: m }) => {
         const now = t.deps.now();
         const old = { eventId: 'old', seq: 1, created: now, readings: [{ created: now - 4 * 3600_000, value: 10 }] };
         await locker.call('TemperatureReadings', old);
@@ -295,10 +279,7 @@ describeApi(
         const got = await t.call('machines', 'getMachine', { id: m.id }, { cookie: 'session=support' });
         expect(got.body.machine.temperatureStatus).toMatchObject({ average: 28, lastExcursionAt: now });
         expect(got.body.machine.temperatureStatus?.readings).toHaveLength(3);
-        locker.close();
-      } finally {
-        hub.stop();
-      }
+      });
     });
 
     it('turns an alarm into a staff notification and queued SMS and email to keyholders', async () => {
@@ -333,12 +314,7 @@ describeApi(
     });
 
     it('marks a machine offline after missed heartbeats and raises an event', async () => {
-      await seedBusiness(t.db);
-      const m = await testMachine(t);
-      const hub = listen(t);
-      try {
-        const locker = await TestLocker.connect(hub.url, m.token);
-        await locker.boot();
+      await withBootedLocker(t, async ({ locker, machine: m }) => {
         expect((await machineOf(m.id)).online).toBe(true);
         t.advance(2 * 60_000);
         expect(await sweepOffline(t.deps, 60)).toEqual([]);
@@ -349,10 +325,7 @@ describeApi(
         expect(codes).toContain('MP_0006');
         await locker.call('Heartbeat', {});
         expect((await machineOf(m.id)).online).toBe(true);
-        locker.close();
-      } finally {
-        hub.stop();
-      }
+      });
     });
 
     const machineOf = (id: string) =>
