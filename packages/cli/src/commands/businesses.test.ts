@@ -1,63 +1,13 @@
-import { afterAll, beforeAll, expect, it } from 'bun:test';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { expect, it } from 'bun:test';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
 import { validBusiness } from '../../../api/src/areas/businesses/test-helpers.ts';
 import { describeApi } from '../../../api/src/testing.ts';
-import type { CliIo } from '../context.ts';
-import { runCli } from '../program.ts';
-
-const PASSWORD = 'correct horse battery';
-
-let home: string;
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), 'medlocker-cli-estate-'));
-});
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-});
+import { cliHarness } from '../test-harness.ts';
 
 describeApi('medlocker businesses and groups', (t) => {
-  let server: ReturnType<typeof Bun.serve> | undefined;
-  let api = '';
-  let dir = '';
-  beforeAll(async () => {
-    server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => t.app.handle(request) });
-    api = `http://127.0.0.1:${server.port}`;
-    dir = await mkdtemp(join(home, `${t.kind}-`));
-  });
-  afterAll(async () => {
-    await server?.stop(true);
-  });
-
-  async function cli(args: string[], options: { stdin?: string } = {}) {
-    let stdout = '';
-    let stderr = '';
-    const io: CliIo = {
-      stdout: (s) => {
-        stdout += s;
-      },
-      stderr: (s) => {
-        stderr += s;
-      },
-      readStdin: async () => options.stdin ?? '',
-      env: { XDG_CONFIG_HOME: join(dir, 'config'), MEDLOCKER_API: api },
-      interactive: false,
-      ask: async () => null,
-    };
-    const code = await runCli(args, io);
-    return { code, stdout, stderr };
-  }
-
-  /** Logs the cli in as a support user; answers call options for direct API calls in the test. */
-  async function loggedIn() {
-    const email = `ops.${Math.random().toString(36).slice(2)}@medlocker.test`;
-    await t.createUser({ email, password: PASSWORD, support: true });
-    expect((await cli(['login', '--email', email, '--password-stdin'], { stdin: PASSWORD })).code).toBe(0);
-    const admin = await t.signIn({ support: true });
-    return { cookie: admin.cookie };
-  }
+  const { cli, loggedIn, dir: tmp } = cliHarness(t);
 
   async function business(as: { cookie: string }, name: string): Promise<string> {
     return (await t.call('businesses', 'createBusiness', validBusiness(name), as)).body.business.id;
@@ -67,7 +17,7 @@ describeApi('medlocker businesses and groups', (t) => {
     const as = await loggedIn();
     const a = await business(as, 'Alpha');
     const b = await business(as, 'Beta');
-    const file = join(dir, 'ids.txt');
+    const file = join(tmp(), 'ids.txt');
     await writeFile(file, `# businesses closing in March\n${a}\n\nno-such-business  # typo\n${b}\n`);
     const run = await cli(['businesses', 'archive', '--from', file]);
     expect(run.code).toBe(1);

@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'bun:test';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { expect, it } from 'bun:test';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
 import { insertBusiness, nhsSettings, testNhsNumber } from '../../../api/src/areas/patients/test-helpers.ts';
 import { describeApi } from '../../../api/src/testing.ts';
-import type { CliIo } from '../context.ts';
-import { runCli } from '../program.ts';
+import { cliHarness } from '../test-harness.ts';
 import { csvLine, neutralise } from './patients-csv.ts';
-
-const PASSWORD = 'correct horse battery';
-
-let home: string;
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), 'medlocker-cli-patients-'));
-});
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-});
 
 it('neutralises cells a spreadsheet would run as formulas', () => {
   expect(['=SUM(A1)', '+44', '-2', '@cmd', '\tx', 'Ada', '07700'].map(neutralise)).toEqual([
@@ -33,42 +21,7 @@ it('neutralises cells a spreadsheet would run as formulas', () => {
 });
 
 describeApi('medlocker patients', (t) => {
-  let server: ReturnType<typeof Bun.serve> | undefined;
-  let api = '';
-  let dir = '';
-  beforeAll(async () => {
-    server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => t.app.handle(request) });
-    api = `http://127.0.0.1:${server.port}`;
-    dir = await mkdtemp(join(home, `${t.kind}-`));
-  });
-  afterAll(async () => {
-    await server?.stop(true);
-  });
-
-  async function cli(args: string[], options: { stdin?: string } = {}) {
-    let stdout = '';
-    let stderr = '';
-    const io: CliIo = {
-      stdout: (s) => {
-        stdout += s;
-      },
-      stderr: (s) => {
-        stderr += s;
-      },
-      readStdin: async () => options.stdin ?? '',
-      env: { XDG_CONFIG_HOME: join(dir, 'config'), MEDLOCKER_API: api },
-      interactive: false,
-      ask: async () => null,
-    };
-    const code = await runCli(args, io);
-    return { code, stdout, stderr };
-  }
-
-  async function loggedIn() {
-    const email = `ops.${Math.random().toString(36).slice(2)}@medlocker.test`;
-    await t.createUser({ email, password: PASSWORD, support: true });
-    expect((await cli(['login', '--email', email, '--password-stdin'], { stdin: PASSWORD })).code).toBe(0);
-  }
+  const { cli, loggedIn, dir: tmp } = cliHarness(t);
 
   const header = 'NHS Number,Given Name,Family Name,Mobile,Email,Date of Birth';
   const good = (i: number) =>
@@ -77,7 +30,7 @@ describeApi('medlocker patients', (t) => {
     'NHS Number=NhsNumber,Given Name=GivenName,Family Name=FamilyName,Mobile=Mobile,Email=Email,Date of Birth=DateOfBirth';
 
   async function file(name: string, lines: string[]) {
-    const path = join(dir, name);
+    const path = join(tmp(), name);
     await writeFile(path, `\uFEFF${lines.join('\r\n')}\r\n`);
     return path;
   }
@@ -99,10 +52,10 @@ describeApi('medlocker patients', (t) => {
     const res = await cli(['patients', 'import', '--business', businessId, '--map', byName, path]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('Import complete: 3 patients processed (created 3, updated 0, unchanged 0)');
-    expect(res.stderr).toContain(`3 rows failed; errors written to ${join(dir, 'mixed.errors.csv')}`);
+    expect(res.stderr).toContain(`3 rows failed; errors written to ${join(tmp(), 'mixed.errors.csv')}`);
     expect(res.stderr).toContain('Importing: 6/6 rows (100%)');
     expect(await patientCount()).toBe(3);
-    const report = await readFile(join(dir, 'mixed.errors.csv'), 'utf8');
+    const report = await readFile(join(tmp(), 'mixed.errors.csv'), 'utf8');
     expect(report).toBe(
       [
         'Row,Error',
@@ -112,7 +65,7 @@ describeApi('medlocker patients', (t) => {
         '',
       ].join('\r\n'),
     );
-    expect((await stat(join(dir, 'mixed.errors.csv'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(tmp(), 'mixed.errors.csv'))).mode & 0o777).toBe(0o600);
   });
 
   it('imports a file of several 1024-row batches, naming each bad row by its spreadsheet row', async () => {
@@ -125,7 +78,7 @@ describeApi('medlocker patients', (t) => {
     const res = await cli(['patients', 'import', '--business', businessId, '--map', byName, '--json', path]);
     expect(res.code).toBe(1);
     expect(res.stdout).toContain('created 2498');
-    expect(await readFile(join(dir, 'big.errors.csv'), 'utf8')).toBe(
+    expect(await readFile(join(tmp(), 'big.errors.csv'), 'utf8')).toBe(
       'Row,Error\r\n1501,invalid NHS number: bad\r\n2401,invalid mobile number: 0770\r\n',
     );
     expect(await patientCount()).toBe(2498);
@@ -189,7 +142,7 @@ describeApi('medlocker patients', (t) => {
   it('checks without sending anything on --dry-run, and saves and reuses a mapping file', async () => {
     const businessId = await insertBusiness(t.db);
     const path = await file('dry.csv', [header, good(1), 'x,,,,,']);
-    const saved = join(dir, 'mapping.json');
+    const saved = join(tmp(), 'mapping.json');
     const dry = await cli([
       'patients',
       'import',
@@ -201,12 +154,12 @@ describeApi('medlocker patients', (t) => {
       '--save-mapping',
       saved,
       '--errors',
-      join(dir, 'dry-report.csv'),
+      join(tmp(), 'dry-report.csv'),
       path,
     ]);
     expect(dry.code).toBe(1);
     expect(dry.stderr).toContain('Dry run: 2 rows checked, 1 patients would be sent; nothing was sent');
-    expect(await readFile(join(dir, 'dry-report.csv'), 'utf8')).toBe(
+    expect(await readFile(join(tmp(), 'dry-report.csv'), 'utf8')).toBe(
       'Row,Error\r\n3,missing name; invalid NHS number: x; missing mobile number\r\n',
     );
     expect(await patientCount()).toBe(0);
@@ -306,7 +259,7 @@ describeApi('medlocker patients', (t) => {
       .where('id', '=', gone.id)
       .execute();
 
-    const out = join(dir, 'export.csv');
+    const out = join(tmp(), 'export.csv');
     const res = await cli(['patients', 'export', '--business', businessId, '--out', out]);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe(`Exported 2 patients to ${out}\n`);

@@ -1,27 +1,16 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${name} placeholders are the subject of these tests.
-import { afterAll, beforeAll, expect, it } from 'bun:test';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { expect, it } from 'bun:test';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultFeatureSettings } from '@medlocker/core';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
 import { insertBusiness } from '../../../api/src/areas/patients/test-helpers.ts';
 import { describeApi } from '../../../api/src/testing.ts';
-import type { CliIo } from '../context.ts';
-import { runCli } from '../program.ts';
+import { cliHarness } from '../test-harness.ts';
 import { applyAssignments } from './settings-values.ts';
 import { checkTemplatesFile } from './templates.ts';
 
-const PASSWORD = 'correct horse battery';
 const ready = 'Ready at ${machineName}: PIN ${pin}, by ${expires}.';
-
-let home: string;
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), 'medlocker-cli-settings-'));
-});
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-});
 
 it('lists every problem of every template in a file', () => {
   const { problems } = checkTemplatesFile(
@@ -52,42 +41,7 @@ it('types a dotted setting as its current value is typed', () => {
 });
 
 describeApi('medlocker settings and templates', (t) => {
-  let server: ReturnType<typeof Bun.serve> | undefined;
-  let api = '';
-  let dir = '';
-  beforeAll(async () => {
-    server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => t.app.handle(request) });
-    api = `http://127.0.0.1:${server.port}`;
-    dir = await mkdtemp(join(home, `${t.kind}-`));
-  });
-  afterAll(async () => {
-    await server?.stop(true);
-  });
-
-  async function cli(args: string[], stdin = '') {
-    let stdout = '';
-    let stderr = '';
-    const io: CliIo = {
-      stdout: (s) => {
-        stdout += s;
-      },
-      stderr: (s) => {
-        stderr += s;
-      },
-      readStdin: async () => stdin,
-      env: { XDG_CONFIG_HOME: join(dir, 'config'), MEDLOCKER_API: api },
-      interactive: false,
-      ask: async () => null,
-    };
-    const code = await runCli(args, io);
-    return { code, stdout, stderr };
-  }
-
-  async function loggedIn() {
-    const email = `ops.${Math.random().toString(36).slice(2)}@medlocker.test`;
-    await t.createUser({ email, password: PASSWORD, support: true });
-    expect((await cli(['login', '--email', email, '--password-stdin'], PASSWORD)).code).toBe(0);
-  }
+  const { cli, loggedIn, dir: tmp } = cliHarness(t);
 
   const templateRows = () => t.db.selectFrom('business_sms_templates').selectAll().execute();
 
@@ -95,7 +49,7 @@ describeApi('medlocker settings and templates', (t) => {
     await loggedIn();
     const a = await insertBusiness(t.db);
     const b = await insertBusiness(t.db);
-    const path = join(dir, 'bad.json');
+    const path = join(tmp(), 'bad.json');
     await writeFile(path, JSON.stringify({ orderReady: ready, orderUpdated: 'Changed: by ${expires}' }));
     const res = await cli(['templates', 'import', path, '--business', `${a},${b}`]);
     expect(res.code).toBe(1);
@@ -108,7 +62,7 @@ describeApi('medlocker settings and templates', (t) => {
     await loggedIn();
     const a = await insertBusiness(t.db);
     const archived = await insertBusiness(t.db, { archived: true });
-    const path = join(dir, 'good.json');
+    const path = join(tmp(), 'good.json');
     await writeFile(path, JSON.stringify({ orderReady: ready }));
     const res = await cli(['templates', 'import', path, '--business', `${a},${archived},missing-id`]);
     expect(res.code).toBe(1);
@@ -120,9 +74,9 @@ describeApi('medlocker settings and templates', (t) => {
   it('rolls templates out to businesses from a file, after a dry run that writes nothing', async () => {
     await loggedIn();
     const ids = [await insertBusiness(t.db), await insertBusiness(t.db), await insertBusiness(t.db)];
-    const list = join(dir, 'businesses.txt');
+    const list = join(tmp(), 'businesses.txt');
     await writeFile(list, `# pilot\n${ids[0]}\n${ids[1]}, ${ids[2]}\n`);
-    const path = join(dir, 'rollout.json');
+    const path = join(tmp(), 'rollout.json');
     await writeFile(path, JSON.stringify({ templates: { orderReady: ready } }));
     const dry = await cli(['templates', 'import', path, '--businesses-from', list, '--dry-run']);
     expect(dry.code).toBe(0);
@@ -133,7 +87,7 @@ describeApi('medlocker settings and templates', (t) => {
     expect(res.stderr).toContain('Importing: 3/3 businesses');
     expect(res.stdout).toContain('set for 3 of 3 businesses');
     expect((await templateRows()).map((r) => r.body)).toEqual([ready, ready, ready]);
-    const out = join(dir, 'export.json');
+    const out = join(tmp(), 'export.json');
     expect((await cli(['templates', 'export', '--business', ids[0] as string, '--out', out])).code).toBe(0);
     expect(JSON.parse(await readFile(out, 'utf8')).templates.orderReady).toBe(ready);
   }, 20_000);
