@@ -8,14 +8,17 @@
  * sent. Loopback only; every phase is bounded in time.
  *
  *   bun bench/hub/run.ts --db pglite|postgres --lockers 1000 --rate 10 --per-message 10 --seconds 20
- *     [--warmup 5] [--generators 1] [--probes 50] [--only echo|hub]
+ *     [--warmup 5] [--generators 1] [--probes 50] [--only echo|db-echo|hub]
  *
- * PostgreSQL comes from TEST_DATABASE_URL (a fresh database is created and dropped).
+ * PostgreSQL comes from TEST_DATABASE_URL (a fresh database is created and dropped). On PostgreSQL a second
+ * baseline runs between the two: bench/hub/db-echo.ts, the bare echo storing the readings in a plain
+ * table before it answers, so the hub's own cost is what it adds over that.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { createDb, type Db, migrateToLatest } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
 import type { LoadConfig, LoadResult } from './load.ts';
@@ -330,7 +333,10 @@ async function main() {
       const dummies = Array.from({ length: lockers }, () => 'x');
       results.push(await drive('bare Bun echo', echoUrl, dummies, echo.child.pid));
     }
-    if (values.only !== 'echo') results.push(await driveHub(port, echoUrl));
+    if (kind === 'postgres' && (values.only === undefined || values.only === 'db-echo')) {
+      results.push(await driveDbEcho(port + 2, echoUrl));
+    }
+    if (values.only === undefined || values.only === 'hub') results.push(await driveHub(port, echoUrl));
   } finally {
     echo.child.kill();
   }
@@ -348,6 +354,37 @@ async function main() {
     );
   }
   process.exit(0);
+}
+
+/**
+ * The second baseline (PostgreSQL only): bench/hub/db-echo.ts, a bare WebSocket server that stores the
+ * readings in a plain table before answering, on a fresh database of its own; rows stored are counted.
+ */
+async function driveDbEcho(port: number, echoUrl: string): Promise<Result & { rowsStored: number }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('set TEST_DATABASE_URL for --db postgres');
+  const fresh = await createFreshPostgresDatabase(base);
+  try {
+    const server = await spawnReady(
+      [process.execPath, join(import.meta.dir, 'db-echo.ts'), String(port), fresh.url],
+      'db-echo',
+    );
+    let result: Result;
+    try {
+      const dummies = Array.from({ length: lockers }, () => 'x');
+      result = await drive('bare echo + PostgreSQL', `ws://127.0.0.1:${port}`, dummies, server.child.pid, echoUrl);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.child.exited;
+    }
+    const counting = new pg.Client({ connectionString: fresh.url });
+    await counting.connect();
+    const { rows } = await counting.query<{ n: string }>('select count(*) as n from bare_readings');
+    await counting.end();
+    return { ...result, rowsStored: Number(rows[0]?.n ?? 0) };
+  } finally {
+    await fresh.drop();
+  }
 }
 
 /** A fresh database, seeded; the hub in its own process; the load; then the rows stored are counted. */
