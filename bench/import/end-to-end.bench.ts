@@ -243,17 +243,14 @@ async function runOnce(kind: Kind, pglite: Engine | undefined) {
       await Promise.all(inFlight);
       const ms = Math.round(performance.now() - started);
       if (summary.errors.length > 0) throw new Error(`${summary.errors.length} rows refused by the pipeline`);
+      const clientCpuMs = Math.round(ownCpuMs() - cpuBefore.client);
+      const after = await cpuSplit();
       return {
         ms,
-        clientCpuMs: Math.round(ownCpuMs() - cpuBefore.client),
-        ...(await (async () => {
-          const after = await cpuSplit();
-          return {
-            serverCpuMs: Math.round(after.total - cpuBefore.server.total),
-            // The server process alone; the rest of serverCpuMs is PostgreSQL's backends.
-            serverOwnCpuMs: Math.round(after.own - cpuBefore.server.own),
-          };
-        })()),
+        clientCpuMs,
+        serverCpuMs: Math.round(after.total - cpuBefore.server.total),
+        // The server process alone; the rest of serverCpuMs is PostgreSQL's backends.
+        serverOwnCpuMs: Math.round(after.own - cpuBefore.server.own),
         ...totals,
       };
     };

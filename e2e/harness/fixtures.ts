@@ -250,7 +250,8 @@ export async function stopLocker(locker: SimulatedLocker | undefined, testInfo: 
  */
 export async function startLocker(
   options: {
-    testMachineOf?: string /** A scenario file the simulator plays from its start. */;
+    testMachineOf?: string;
+    /** A scenario file the simulator plays from its start. */
     scenario?: string;
   } = {},
 ): Promise<SimulatedLocker> {

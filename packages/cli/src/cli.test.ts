@@ -1,61 +1,17 @@
-import { afterAll, beforeAll, expect, it, setDefaultTimeout } from 'bun:test';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { expect, it, setDefaultTimeout } from 'bun:test';
+import { readFile, stat } from 'node:fs/promises';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
 import { describeApi } from '../../api/src/testing.ts';
-import type { CliIo } from './context.ts';
-import { runCli } from './program.ts';
+import { cliHarness, TEST_PASSWORD } from './test-harness.ts';
 
 // Each login hashes with argon2id, which is slow on purpose; a loaded machine needs more than 5 s a test.
 setDefaultTimeout(30_000);
 
-const PASSWORD = 'correct horse battery';
-
-let home: string;
-beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), 'medlocker-cli-'));
-});
-afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-});
-
 describeApi('the medlocker cli', (t) => {
-  let server: ReturnType<typeof Bun.serve> | undefined;
-  let api = '';
-  beforeAll(() => {
-    // A real HTTP server in the test process, on a free port, serving the in-process app.
-    server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => t.app.handle(request) });
-    api = `http://127.0.0.1:${server.port}`;
-  });
-  afterAll(async () => {
-    await server?.stop(true);
-  });
-
-  /** Runs one command line; `stdin` is what --password-stdin reads. */
-  async function cli(args: string[], options: { stdin?: string; configHome?: string } = {}) {
-    let stdout = '';
-    let stderr = '';
-    const io: CliIo = {
-      stdout: (s) => {
-        stdout += s;
-      },
-      stderr: (s) => {
-        stderr += s;
-      },
-      readStdin: async () => options.stdin ?? '',
-      env: { XDG_CONFIG_HOME: options.configHome ?? join(home, t.kind), MEDLOCKER_API: api },
-      interactive: false,
-      ask: async () => null,
-    };
-    const code = await runCli(args, io);
-    return { code, stdout, stderr, json: () => JSON.parse(stdout) };
-  }
-
-  const credentialsFile = () => join(home, t.kind, 'medlocker', 'credentials.json');
+  const { cli, api: apiUrl, credentialsFile } = cliHarness(t);
 
   async function loginAs(email: string) {
-    const res = await cli(['login', '--email', email, '--password-stdin'], { stdin: `${PASSWORD}\n` });
+    const res = await cli(['login', '--email', email, '--password-stdin'], { stdin: `${TEST_PASSWORD}\n` });
     expect(res.code).toBe(0);
     return res;
   }
@@ -63,15 +19,15 @@ describeApi('the medlocker cli', (t) => {
   it('logs in with --password-stdin, keeps the token in a 0600 file keyed by API URL, and says who you are', async () => {
     await t.createUser({
       email: 'ops@medlocker.test',
-      password: PASSWORD,
+      password: TEST_PASSWORD,
       support: true,
       givenName: 'Olu',
       familyName: 'Ops',
     });
     const res = await loginAs('OPS@medlocker.test');
-    expect(res.stdout).toContain(`Logged in to ${api} as Olu Ops <ops@medlocker.test>`);
+    expect(res.stdout).toContain(`Logged in to ${apiUrl()} as Olu Ops <ops@medlocker.test>`);
     const file = JSON.parse(await readFile(credentialsFile(), 'utf8'));
-    expect(file.sessions[api].token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(file.sessions[apiUrl()].token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect((await stat(credentialsFile())).mode & 0o777).toBe(0o600);
 
     const who = await cli(['whoami']);
@@ -83,7 +39,7 @@ describeApi('the medlocker cli', (t) => {
   });
 
   it('explains a refused login and exits 1', async () => {
-    await t.createUser({ email: 'ops2@medlocker.test', password: PASSWORD, support: true });
+    await t.createUser({ email: 'ops2@medlocker.test', password: TEST_PASSWORD, support: true });
     const res = await cli(['login', '--email', 'ops2@medlocker.test', '--password-stdin'], { stdin: 'wrong password' });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('Invalid username or password');
@@ -117,7 +73,7 @@ describeApi('the medlocker cli', (t) => {
   });
 
   it('lists users with a filter, and every page with --all', async () => {
-    await t.createUser({ email: 'ops@medlocker.test', password: PASSWORD, support: true });
+    await t.createUser({ email: 'ops@medlocker.test', password: TEST_PASSWORD, support: true });
     for (let i = 0; i < 30; i++)
       await t.createUser({ email: `staff${String(i).padStart(2, '0')}@medlocker.test`, support: true });
     await loginAs('ops@medlocker.test');
@@ -135,7 +91,7 @@ describeApi('the medlocker cli', (t) => {
   });
 
   it('adds and removes roles, and shows a user', async () => {
-    await t.createUser({ email: 'ops@medlocker.test', password: PASSWORD, support: true });
+    await t.createUser({ email: 'ops@medlocker.test', password: TEST_PASSWORD, support: true });
     await t.db.insertInto('businesses').values({ id: 'biz-1', name: 'Boots Leeds', created: 1, updated: 1 }).execute();
     await loginAs('ops@medlocker.test');
     const added = await cli([
@@ -178,7 +134,7 @@ describeApi('the medlocker cli', (t) => {
   });
 
   it('passes on the API refusal for a user without the support scope', async () => {
-    await t.createUser({ email: 'pharmacist@pharmacy.test', password: PASSWORD });
+    await t.createUser({ email: 'pharmacist@pharmacy.test', password: TEST_PASSWORD });
     await loginAs('pharmacist@pharmacy.test');
     const res = await cli(['users', 'list']);
     expect(res.code).toBe(1);
@@ -186,11 +142,11 @@ describeApi('the medlocker cli', (t) => {
   });
 
   it('logs out on the server and forgets the token; a timed-out session is forgotten too', async () => {
-    await t.createUser({ email: 'ops@medlocker.test', password: PASSWORD, support: true });
+    await t.createUser({ email: 'ops@medlocker.test', password: TEST_PASSWORD, support: true });
     await loginAs('ops@medlocker.test');
-    const token = JSON.parse(await readFile(credentialsFile(), 'utf8')).sessions[api].token;
+    const token = JSON.parse(await readFile(credentialsFile(), 'utf8')).sessions[apiUrl()].token;
     expect((await cli(['logout'])).code).toBe(0);
-    expect(JSON.parse(await readFile(credentialsFile(), 'utf8')).sessions[api]).toBeUndefined();
+    expect(JSON.parse(await readFile(credentialsFile(), 'utf8')).sessions[apiUrl()]).toBeUndefined();
     expect((await t.call('auth', 'session', {}, { token, origin: null })).status).toBe(401);
     expect((await cli(['whoami'])).stderr).toContain('You are not logged in');
 
@@ -199,6 +155,6 @@ describeApi('the medlocker cli', (t) => {
     const timedOut = await cli(['whoami']);
     expect(timedOut.code).toBe(1);
     expect(timedOut.stderr).toContain('Your session has timed out. Please log in again');
-    expect(JSON.parse(await readFile(credentialsFile(), 'utf8')).sessions[api]).toBeUndefined();
+    expect(JSON.parse(await readFile(credentialsFile(), 'utf8')).sessions[apiUrl()]).toBeUndefined();
   });
 });

@@ -44,7 +44,7 @@ export function cliHarness(t: TestApi) {
       ask: async () => null,
     };
     const code = await runCli(args, io);
-    return { code, stdout, stderr };
+    return { code, stdout, stderr, json: () => JSON.parse(stdout) };
   }
 
   /** Logs the cli in as a new support user; answers a support session for direct API calls. */
@@ -56,5 +56,13 @@ export function cliHarness(t: TestApi) {
     return { cookie: admin.cookie };
   }
 
-  return { cli, loggedIn, dir: () => dir };
+  return {
+    cli,
+    loggedIn,
+    dir: () => dir,
+    /** The server's URL, as the cli names it. */
+    api: () => api,
+    /** Where the cli keeps its sessions. */
+    credentialsFile: () => join(dir, 'config', 'medlocker', 'credentials.json'),
+  };
 }

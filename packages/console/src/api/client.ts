@@ -121,3 +121,18 @@ export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
   return 'An unknown error occurred';
 }
+
+/**
+ * The server's per-field messages with a prefix taken off ('settings.smsSenderName' →
+ * 'smsSenderName'), and the message for the form when none is about a field.
+ */
+export function errorsOf(error: unknown, prefix = ''): { fields: Record<string, string>; form?: string } {
+  if (error instanceof ApiError && error.details.some((d) => d.path)) {
+    const fields: Record<string, string> = {};
+    for (const [path, message] of Object.entries(error.fieldErrors)) {
+      fields[prefix && path.startsWith(prefix) ? path.slice(prefix.length) : path] = message;
+    }
+    return { fields };
+  }
+  return { fields: {}, form: messageOf(error) };
+}

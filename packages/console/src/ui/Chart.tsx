@@ -19,14 +19,13 @@ export type LineChartProps = {
  * The time axis on London's clock, 24-hour, as the rest of the console: HH:mm at each tick, with the
  * date (DD-MM-YYYY) under the first tick and under each tick on a new day.
  */
-const timeTicks = (_u: uPlot, splits: number[]) =>
-  splits.map((at, i) => {
-    const day = formatDate(at);
-    const previous = splits[i - 1];
-    return previous === undefined || formatDate(previous) !== day
-      ? `${formatTime(at, { seconds: false })}\n${day}`
-      : formatTime(at, { seconds: false });
+const timeTicks = (_u: uPlot, splits: number[]) => {
+  const days = splits.map((at) => formatDate(at));
+  return splits.map((at, i) => {
+    const time = formatTime(at, { seconds: false });
+    return i === 0 || days[i - 1] !== days[i] ? `${time}\n${days[i]}` : time;
   });
+};
 
 /** Ticks fall on London's whole hours and minutes, whatever the browser's time zone. */
 const londonDate = (ms: number) => uPlot.tzDate(new Date(ms), 'Europe/London');

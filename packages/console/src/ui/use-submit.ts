@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { ApiError, messageOf } from '../api/client.ts';
+import { errorsOf } from '../api/client.ts';
 
 /**
  * A form sent to the API: `pending` while it goes; when the server refuses it, its messages beside the
@@ -18,8 +18,9 @@ export function useSubmit() {
     try {
       await work();
     } catch (e) {
-      if (e instanceof ApiError && e.details.some((d) => d.path)) setFieldErrors(e.fieldErrors);
-      else setError(messageOf(e));
+      const { fields, form } = errorsOf(e);
+      setFieldErrors(fields);
+      setError(form);
     } finally {
       setPending(false);
     }

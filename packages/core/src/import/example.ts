@@ -1,3 +1,4 @@
+import Papa from 'papaparse';
 import type { CsvFieldKind } from '../patient/imported-patient.ts';
 import { csvFieldLabels } from './mapping.ts';
 
@@ -39,6 +40,5 @@ export function examplePatientCsv(): string {
     ['9990020000', 'Alan', 'Turing', '1972-06-23', '07700900002', '', '3 Station Road', '', 'Wilmslow', 'SK9 1BU'],
     ['9990030006', 'Mary', 'Seacole', '5/3/1990', '+44 7700 900003', 'mary@example.com', '', '', '', ''],
   ];
-  const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
-  return `${rows.map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
+  return `${Papa.unparse(rows, { newline: '\r\n' })}\r\n`;
 }

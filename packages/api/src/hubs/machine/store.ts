@@ -4,8 +4,10 @@ import type { MachineRow } from '../../areas/machines/repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** Who a connection speaks for: fixed at the upgrade, from the access token. */
-/** Who a connected locker speaks for; `isTest`: a QA test machine, whose pushes stay off the fleet dashboard. */
+/**
+ * Who a connection speaks for: fixed at the upgrade, from the access token. `isTest`: a QA test machine,
+ * whose pushes stay off the fleet dashboard.
+ */
 export type LockerIdentity = {
   machineId: string;
   businessId: string;

@@ -1,7 +1,7 @@
 import { type AlarmTemplateCode, alarmTemplateCodes, machineAlerts } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { rpc } from '../../api/client.ts';
+import { errorsOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
@@ -11,7 +11,6 @@ import { Link } from '../../ui/Link.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
-import { errorsOf } from '../settings/settings-parts.tsx';
 
 type Templates = Record<AlarmTemplateCode, string>;
 

@@ -1,7 +1,7 @@
 import { Charge, formatPence, isArkErrors, penceToAmountText } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { rpc } from '../../api/client.ts';
+import { errorsOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
@@ -11,7 +11,6 @@ import { Link } from '../../ui/Link.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { errorsOf } from '../settings/settings-parts.tsx';
 
 const useGlobalSettings = () => useQuery((signal) => rpc('globalSettings', 'getGlobalSettings', {}, { signal }), []);
 

@@ -6,7 +6,7 @@ import {
   smsGateways,
 } from '@medlocker/core';
 import { useState } from 'react';
-import { rpc } from '../../api/client.ts';
+import { errorsOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -18,7 +18,7 @@ import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
-import { errorsOf, ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
+import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
 
 /** SPEC §2 `/businesses/{businessId}/settings/features`: the business's feature settings. */
 export function FeatureSettingsPage() {

@@ -1,6 +1,6 @@
 import { type IntegrationClientView, type IntegrationPartner, integrationRateLimit } from '@medlocker/core';
 import { useState } from 'react';
-import { messageOf, rpc } from '../../api/client.ts';
+import { errorsOf, messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -13,7 +13,7 @@ import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { SecretReveal } from './SecretReveal.tsx';
-import { errorsOf, ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
+import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
 
 /** SPEC §2 `/businesses/{businessId}/settings/integration`: the patient-record system connection. */
 export function IntegrationSettings() {

@@ -1,6 +1,6 @@
 import { fieldErrorsOf, isArkErrors, type JudoSettings, PaymentSettings } from '@medlocker/core';
 import { useState } from 'react';
-import { rpc } from '../../api/client.ts';
+import { errorsOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -12,7 +12,7 @@ import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
-import { errorsOf, ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
+import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
 
 type Fields = {
   contactNumber: string;

@@ -8,7 +8,7 @@ import {
   smsTemplateKeys,
 } from '@medlocker/core';
 import { useState } from 'react';
-import { rpc } from '../../api/client.ts';
+import { errorsOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -16,7 +16,7 @@ import { Form, FormActions } from '../../ui/Form.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
-import { errorsOf, ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
+import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
 
 /** What each template is for, as staff know it. */
 const templateNames: Record<SmsTemplateKey, string> = {

@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { ApiError, messageOf } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
@@ -24,19 +23,4 @@ export function SettingsHeader({ title, children }: { title: string; children?: 
 export function ReadOnlyNotice({ archived }: { archived: boolean }) {
   if (!archived) return null;
   return <Banner tone="info">This business is archived, so its settings are read-only.</Banner>;
-}
-
-/**
- * The server's per-field messages with a prefix taken off ('settings.smsSenderName' →
- * 'smsSenderName'), and the message for the form when none is about a field.
- */
-export function errorsOf(error: unknown, prefix = ''): { fields: Record<string, string>; form?: string } {
-  if (error instanceof ApiError && error.details.some((d) => d.path)) {
-    const fields: Record<string, string> = {};
-    for (const [path, message] of Object.entries(error.fieldErrors)) {
-      fields[prefix && path.startsWith(prefix) ? path.slice(prefix.length) : path] = message;
-    }
-    return { fields };
-  }
-  return { fields: {}, form: messageOf(error) };
 }
