@@ -24,7 +24,7 @@ export type Config = {
   /** True when secretsKey is the development key derived from DEV_SECRETS_SEED (never in production). */
   secretsKeyIsDevDefault: boolean;
   /**
-   * The reverse proxies whose X-Forwarded-For is believed (TRUST_PROXY: addresses, CIDR ranges, or
+   * The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (TRUST_PROXY: addresses, CIDR ranges, or
    * `loopback`, `linklocal`, `uniquelocal`, comma-separated). Empty: the socket's peer is the client.
    */
   trustProxy: string[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { clientAddress, requestMeta } from './request-meta.ts';
+import { clientAddress, isSecure, requestMeta } from './request-meta.ts';
 
 const req = (forwarded?: string) =>
   new Request('http://localhost/machine/device/code', {
@@ -35,5 +35,27 @@ describe('the client address', () => {
   it('falls back to the peer on a header it cannot read', () => {
     expect(clientAddress(req('not-an-address'), '10.1.2.3', ['10.0.0.0/8'])).toBe('10.1.2.3');
     expect(clientAddress(req('203.0.113.9, x'), '10.1.2.3', ['10.0.0.0/8'])).toBe('10.1.2.3');
+  });
+});
+
+describe('whether the request came over HTTPS', () => {
+  const proto = (value: string, url = 'http://localhost/rpc/auth/login') =>
+    new Request(url, { method: 'POST', headers: { 'x-forwarded-proto': value } });
+
+  it('believes X-Forwarded-Proto only from a trusted proxy', () => {
+    expect(isSecure(proto('https'), '10.1.2.3', ['10.0.0.0/8'])).toBe(true);
+    expect(isSecure(proto('https'), '198.51.100.4', ['10.0.0.0/8'])).toBe(false);
+    expect(isSecure(proto('https'), '198.51.100.4', [])).toBe(false);
+    expect(requestMeta(proto('https'), server('198.51.100.4')).secure).toBe(false);
+    expect(requestMeta(proto('https'), server('10.1.2.3'), ['10.0.0.0/8']).secure).toBe(true);
+  });
+
+  it('reads the first value of a list, the one the outermost proxy saw', () => {
+    expect(isSecure(proto('HTTPS, http'), '10.1.2.3', ['10.0.0.0/8'])).toBe(true);
+    expect(isSecure(proto('http, https'), '10.1.2.3', ['10.0.0.0/8'])).toBe(false);
+  });
+
+  it('is true for a request made over HTTPS itself', () => {
+    expect(isSecure(proto('http', 'https://medlocker.example/rpc/auth/login'), null, [])).toBe(true);
   });
 });

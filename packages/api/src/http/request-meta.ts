@@ -10,6 +10,27 @@ const metaOf = new WeakMap<Request, RequestMeta>();
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 const compiled = new Map<string, ReturnType<typeof proxyaddr.compile>>();
 
+function trustOf(trustProxy: readonly string[]) {
+  const key = trustProxy.join(',');
+  let trust = compiled.get(key);
+  if (!trust) {
+    trust = proxyaddr.compile([...trustProxy]);
+    compiled.set(key, trust);
+  }
+  return trust;
+}
+
+/**
+ * Whether the request came over HTTPS: its own URL, or X-Forwarded-Proto's first value when the peer
+ * is a trusted proxy (as Express reads it). Anyone else's X-Forwarded-Proto is ignored.
+ */
+export function isSecure(request: Request, peer: string | null, trustProxy: readonly string[]): boolean {
+  if (new URL(request.url).protocol === 'https:') return true;
+  if (peer === null || trustProxy.length === 0 || !trustOf(trustProxy)(peer, 0)) return false;
+  const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  return proto === 'https';
+}
+
 /**
  * The client's address: the socket's peer, unless the peer is one of the `trustProxy` proxies; then
  * X-Forwarded-For is read from the right, each trusted hop skipped, and the first address not trusted
@@ -18,12 +39,7 @@ const compiled = new Map<string, ReturnType<typeof proxyaddr.compile>>();
  */
 export function clientAddress(request: Request, peer: string | null, trustProxy: readonly string[]): string | null {
   if (peer === null || trustProxy.length === 0) return peer;
-  const key = trustProxy.join(',');
-  let trust = compiled.get(key);
-  if (!trust) {
-    trust = proxyaddr.compile([...trustProxy]);
-    compiled.set(key, trust);
-  }
+  const trust = trustOf(trustProxy);
   const forwarded = request.headers.get('x-forwarded-for');
   // proxy-addr reads a Node request; these are the only two things it looks at.
   const shim = {
@@ -49,12 +65,12 @@ export function requestMeta(request: Request, server?: ServerLike, trustProxy: r
   const known = metaOf.get(request);
   if (known) return known;
   const given = request.headers.get('x-request-id');
-  const forwardedProto = request.headers.get('x-forwarded-proto');
+  const peer = server?.requestIP?.(request)?.address ?? null;
   const meta: RequestMeta = {
     requestId: given && REQUEST_ID.test(given) ? given : crypto.randomUUID(),
-    ip: clientAddress(request, server?.requestIP?.(request)?.address ?? null, trustProxy),
+    ip: clientAddress(request, peer, trustProxy),
     userAgent: request.headers.get('user-agent')?.slice(0, 300) ?? null,
-    secure: new URL(request.url).protocol === 'https:' || forwardedProto === 'https',
+    secure: isSecure(request, peer, trustProxy),
   };
   metaOf.set(request, meta);
   return meta;

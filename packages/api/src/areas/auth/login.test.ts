@@ -136,15 +136,29 @@ describeApi('auth.login', (t) => {
     expect(cookie?.attributes).not.toContain('Secure');
   });
 
-  it('marks the cookie Secure behind https', async () => {
+  it('marks the cookie Secure over https', async () => {
     await t.createUser({ email: 'lee@pharmacy.test', password: PASSWORD });
+    const res = await t.app.handle(
+      new Request('https://medlocker.test/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://medlocker.test' },
+        body: JSON.stringify({ username: 'lee@pharmacy.test', password: PASSWORD }),
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(sessionCookieOf(res)?.attributes).toContain('Secure');
+  });
+
+  it('ignores X-Forwarded-Proto from a client that is not a trusted proxy', async () => {
+    await t.createUser({ email: 'lou@pharmacy.test', password: PASSWORD });
     const res = await t.call(
       'auth',
       'login',
-      { username: 'lee@pharmacy.test', password: PASSWORD },
+      { username: 'lou@pharmacy.test', password: PASSWORD },
       { headers: { 'x-forwarded-proto': 'https' } },
     );
-    expect(sessionCookieOf(res)?.attributes).toContain('Secure');
+    expect(res.status).toBe(200);
+    expect(sessionCookieOf(res)?.attributes).not.toContain('Secure');
   });
 
   it('issues a new token at every login and ends the session of the old cookie', async () => {

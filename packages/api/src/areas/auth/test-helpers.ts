@@ -1,7 +1,7 @@
-import type { CallResult, TestApi } from '../../testing.ts';
+import type { TestApi } from '../../testing.ts';
 
 /** The session token a response set in its cookie, or undefined. */
-export function sessionCookieOf(res: CallResult<unknown>): { token: string; attributes: string[] } | undefined {
+export function sessionCookieOf(res: { headers: Headers }): { token: string; attributes: string[] } | undefined {
   for (const line of res.headers.getSetCookie()) {
     const [pair, ...attributes] = line.split(';').map((s) => s.trim());
     if (pair?.startsWith('medlocker_session=')) {

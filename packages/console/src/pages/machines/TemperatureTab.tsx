@@ -1,10 +1,11 @@
 // The allowed band lives with the locker protocol; core's index does not export the protocol (pure, no I/O).
 import { formatDateTime, formatTemperature, temperatureRange } from '@medlocker/core';
 import { useMemo } from 'react';
-import { messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { LineChart } from '../../ui/Chart.tsx';
+import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
 
 /**
@@ -18,7 +19,7 @@ export function TemperatureTab({ machineId, updated }: { machineId: string; upda
   );
   const status = query.data?.machine.temperatureStatus ?? null;
   const points = useMemo(() => (status?.readings ?? []).map((r) => ({ at: r.created, value: r.value })), [status]);
-  if (query.error) return <Banner tone="error">{messageOf(query.error)}</Banner>;
+  if (query.error) return <LoadError error={query.error} onRetry={query.reload} />;
   if (!query.data) return <Loading />;
   if (!status) return <p className="empty">No temperature readings yet.</p>;
   const excursion = status.average < temperatureRange.min || status.average > temperatureRange.max;
