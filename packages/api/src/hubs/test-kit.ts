@@ -116,6 +116,8 @@ export class TestLocker {
   private n = 0;
   /** Answer the hub's calls automatically. */
   autoAnswer = true;
+  /** The close code once the connection has closed, from either side. */
+  closed!: Promise<number>;
 
   static async connect(url: string, token: string, how: 'header' | 'subprotocol' = 'header'): Promise<TestLocker> {
     const locker = new TestLocker();
@@ -128,6 +130,7 @@ export class TestLocker {
       how === 'header'
         ? new WebSocket(`${url}/machine`, { headers: { authorization: `Bearer ${token}` } } as never)
         : new WebSocket(`${url}/machine`, ['medlocker.locker.v1', `bearer.${token}`]);
+    this.closed = new Promise((resolve) => this.ws.addEventListener('close', (e) => resolve(e.code)));
     this.ws.onmessage = (m) => {
       const parsed = parseFrame(String(m.data));
       if (!parsed.ok) return;

@@ -14,6 +14,9 @@ export const liveCredential = (db: Db, machineId: string) =>
 
 /** Deletes a test machine and everything it reported: test data has no history worth keeping. */
 export async function deleteTestMachine(db: Db, machineId: string): Promise<void> {
+  // Locked first: a locker's batch of readings in flight then waits, and finds the machine gone, instead
+  // of adding readings between their delete and the machine's (which the machine's own check refuses).
+  await db.selectFrom('machines').select('id').where('id', '=', machineId).forUpdate().execute();
   for (const table of [
     'locker_event_receipts',
     'temperature_readings',

@@ -7,6 +7,7 @@ import {
   type TestMachine,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
+import { liveOf } from '../../hubs/live.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
 import { decodeCursor, pageOf } from '../../rpc/paging.ts';
 import { toBag } from '../bags/repository.ts';
@@ -100,6 +101,8 @@ export async function remove(input: In<'remove'>, ctx: AuthedContext): Out<'remo
       businessId: row.business_id,
     });
   });
+  // Its credentials are gone with it: a connected locker is hung up on (4001) and pairs again.
+  liveOf(ctx.deps).commandLocker({ machineId: row.id, kind: 'disconnect', reason: 'Test machine removed' });
   return { ok: true };
 }
 

@@ -4,7 +4,14 @@ import { publishRecorded, type RecordedEvent, recordMachineEvent } from '../../a
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../live.ts';
 import { type Reading, TEMPERATURE_WINDOW_MS, temperatureRange } from '../protocol.ts';
-import { type LockerIdentity, machineRow, temperatureAlertsOn } from './store.ts';
+import {
+  existingMachines,
+  FOREIGN_KEY_VIOLATION,
+  type LockerIdentity,
+  MachineGone,
+  machineRow,
+  temperatureAlertsOn,
+} from './store.ts';
 
 type Pending = {
   who: LockerIdentity;
@@ -85,14 +92,14 @@ export class ReadingsBatcher {
     const now = this.deps.now();
     const began = performance.now();
     try {
-      const claimed = await this.commit(batch, now);
+      const { claimed, committed } = await this.commitExisting(batch, now);
       this.deps.logger.debug('readings batch', {
         events: batch.length,
         ms: Math.round((performance.now() - began) * 10) / 10,
         inFlight: this.inFlight,
       });
-      for (const p of batch) p.done({ stored: p.readings.length, duplicate: !claimed.has(keyOf(p)) });
-      for (const p of batch) if (claimed.has(keyOf(p))) this.markDirty(p.who);
+      for (const p of committed) p.done({ stored: p.readings.length, duplicate: !claimed.has(keyOf(p)) });
+      for (const p of committed) if (claimed.has(keyOf(p))) this.markDirty(p.who);
     } catch (error) {
       for (const p of batch) p.fail(error);
     } finally {
@@ -100,6 +107,24 @@ export class ReadingsBatcher {
       if (this.queue.length > 0) this.schedule();
     }
     void this.recompute();
+  }
+
+  /**
+   * Commits a batch. A machine removed while its locker was still connected (a test machine) makes the
+   * whole statement fail on its foreign key: then its lockers are answered MachineGone and the other
+   * lockers' readings are committed again without them, so one removed machine never fails the rest.
+   */
+  private async commitExisting(batch: Pending[], now: number): Promise<{ claimed: Set<string>; committed: Pending[] }> {
+    try {
+      return { claimed: await this.commit(batch, now), committed: batch };
+    } catch (error) {
+      if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
+      const existing = await existingMachines(this.deps.db, [...new Set(batch.map((p) => p.who.machineId))]);
+      const committed = batch.filter((p) => existing.has(p.who.machineId));
+      if (committed.length === batch.length) throw error;
+      for (const p of batch) if (!existing.has(p.who.machineId)) p.fail(new MachineGone(p.who.machineId));
+      return { claimed: committed.length > 0 ? await this.commit(committed, now) : new Set(), committed };
+    }
   }
 
   /**

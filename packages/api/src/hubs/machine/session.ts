@@ -23,10 +23,13 @@ import {
 import type { ReadingsBatcher } from './readings.ts';
 import {
   claimEvent,
+  existingMachines,
+  FOREIGN_KEY_VIOLATION,
   insertStatus,
   type LockerIdentity,
   lastStoredSeq,
   loadBag,
+  MachineGone,
   machineRow,
   saveResult,
   storedResult,
@@ -165,6 +168,12 @@ export class LockerSession {
       return resultFrame(id, await this.dispatch(id, checked.action, checked.payload));
     } catch (error) {
       if (error instanceof CallError) return error.frame;
+      if (error instanceof MachineGone || (await this.refusedForMissingMachine(error))) {
+        // Nothing was stored; once this answer is out, the connection closes and the locker pairs again.
+        this.deps.logger.info('locker of a removed machine', { machineId: this.who.machineId, action });
+        this.answers = this.answers.then(() => this.close(4001, 'Machine removed'));
+        return errorFrame(id, 'InternalError', 'This machine no longer exists; pair the locker again');
+      }
       this.deps.logger.error('locker call failed', {
         machineId: this.who.machineId,
         action,
@@ -172,6 +181,16 @@ export class LockerSession {
       });
       // Nothing was committed; the locker keeps the event and sends it again later.
       return errorFrame(id, 'InternalError', 'The hub could not store this; send it again later');
+    }
+  }
+
+  /** A foreign key refused this machine because it was removed meanwhile (its receipt, its status…). */
+  private async refusedForMissingMachine(error: unknown): Promise<boolean> {
+    if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) return false;
+    try {
+      return !(await existingMachines(this.deps.db, [this.who.machineId])).has(this.who.machineId);
+    } catch {
+      return false;
     }
   }
 
@@ -345,7 +364,7 @@ export class LockerSession {
         };
       }
       const machine = await machineRow(tx, this.who.machineId);
-      if (!machine) throw new Error('machine gone');
+      if (!machine) throw new MachineGone(this.who.machineId);
       const applied = await apply(tx, machine);
       await saveResult(tx, this.who, e.eventId, applied.result);
       return { duplicate: false as const, ...applied };

@@ -16,6 +16,25 @@ export type LockerIdentity = {
   isTest: boolean;
 };
 
+/**
+ * The locker's machine no longer exists (a test machine removed while its locker was connected): the
+ * locker is told, its connection closed with 4001, and it pairs again.
+ */
+export class MachineGone extends Error {
+  constructor(readonly machineId: string) {
+    super(`Machine ${machineId} no longer exists`);
+  }
+}
+
+/** SQLSTATE of a foreign key (or the triggers that stand for one) refusing a machine that is not there. */
+export const FOREIGN_KEY_VIOLATION = '23503';
+
+/** Which of these machines still exist. */
+export async function existingMachines(db: Db, ids: string[]): Promise<Set<string>> {
+  const rows = await db.selectFrom('machines').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 export const machineRow = (db: Db, id: string): Promise<MachineRow | undefined> =>
   db.selectFrom('machines').selectAll().where('id', '=', id).executeTakeFirst();
 
