@@ -19,6 +19,7 @@ import { type TemperatureMode, TemperatureModel } from './temperature.ts';
 export type LockerStatus =
   | 'starting'
   | 'pairing'
+  | 'waiting for server'
   | 'connecting'
   | 'online'
   | 'offline'
@@ -85,6 +86,8 @@ export class SimLocker {
   private timers: ReturnType<typeof setInterval>[] = [];
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private wake: (() => void) | undefined;
+  /** Waits in progress that stop() cuts short. */
+  private readonly sleepers = new Set<() => void>();
 
   constructor(private readonly options: SimOptions) {
     const dir = options.stateDir;
@@ -128,7 +131,7 @@ export class SimLocker {
         }, 10_000),
       );
     }
-    if (!this.state.value.accessToken) await this.pair();
+    // Pairs first when it has no tokens; never throws, so the process cannot die of a rejected start.
     void this.connectLoop();
   }
 
@@ -139,6 +142,7 @@ export class SimLocker {
     this.ws?.close(1000, 'stopping');
     this.status = 'stopped';
     this.wake?.();
+    for (const wake of this.sleepers) wake();
   }
 
   // ---- what QA and scenarios can do ----
@@ -211,16 +215,38 @@ export class SimLocker {
     this.options.log?.(`locker ${this.options.index}: ${text}`);
   }
 
+  /** Waits `ms`, or less if the locker stops meanwhile. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (!this.running) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.sleepers.add(done);
+    });
+  }
+
   private async pair(): Promise<void> {
     this.status = 'pairing';
-    const tokens = await pairDevice(
-      this.options.api,
-      (code) => {
+    const tokens = await pairDevice(this.options.api, {
+      show: (code) => {
         this.userCode = code;
-        this.note(`pair me with code ${code}`);
+        if (!this.running) return;
+        this.status = 'pairing';
+        if (code) this.note(`pair me with code ${code}`);
       },
-      () => this.running,
-    );
+      waiting: (problem, delayMs) => {
+        this.status = 'waiting for server';
+        this.note(`waiting for server (${problem}): pairing again in ${(delayMs / 1000).toFixed(1)}s`);
+      },
+      refused: (error) => this.note(`pairing code refused (${error}): asking for a new one`),
+      isRunning: () => this.running,
+      sleep: (ms) => this.sleep(ms),
+      random: this.random,
+    });
     if (!tokens) return;
     this.userCode = null;
     this.state.update({ ...tokens });
@@ -292,37 +318,53 @@ export class SimLocker {
 
   private async connectLoop(): Promise<void> {
     while (this.running) {
-      if (!this.networkUp || !this.powered) {
-        await new Promise<void>((resolve) => {
-          this.wake = resolve;
-        });
-        continue;
+      try {
+        await this.connectStep();
+      } catch (error) {
+        // Nothing above should throw; if something does, the locker backs off and tries again, never dies.
+        this.note(`unexpected: ${error instanceof Error ? error.message : String(error)}`);
+        await this.waitToReconnect();
       }
-      if (!this.state.value.accessToken) {
-        await this.pair();
-        continue;
-      }
-      await this.refreshIfDue();
-      this.status = 'connecting';
-      const closed = await this.connectOnce();
-      if (!this.running) return;
-      if (closed === 4001) {
-        this.note('machine archived or paired again: pairing');
-        this.state.update({ accessToken: null, refreshToken: null, machineId: null });
-        continue;
-      }
-      if (closed === 4003) await this.refreshIfDue(true);
-      if (closed === 'refused' && this.attempt >= 2) await this.refreshIfDue(true);
-      if (this.networkUp && this.powered) this.status = 'offline';
-      const delay = reconnectDelayMs(this.attempt++, this.random);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
     }
+  }
+
+  /** One turn of the connect loop: wait for network and power, pair if needed, connect, back off. */
+  private async connectStep(): Promise<void> {
+    if (!this.networkUp || !this.powered) {
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      return;
+    }
+    if (!this.state.value.accessToken) {
+      await this.pair();
+      return;
+    }
+    await this.refreshIfDue();
+    this.status = 'connecting';
+    const closed = await this.connectOnce();
+    if (!this.running) return;
+    if (closed === 4001) {
+      this.note('machine archived or paired again: pairing');
+      this.state.update({ accessToken: null, refreshToken: null, machineId: null });
+      return;
+    }
+    if (closed === 4003) await this.refreshIfDue(true);
+    if (closed === 'refused' && this.attempt >= 2) await this.refreshIfDue(true);
+    if (this.networkUp && this.powered) this.status = 'offline';
+    await this.waitToReconnect();
+  }
+
+  /** The reconnect backoff (docs/LOCKER-PROTOCOL.md §10); network or power coming back cuts it short. */
+  private async waitToReconnect(): Promise<void> {
+    const delay = reconnectDelayMs(this.attempt++, this.random);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, delay);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 
   private async refreshIfDue(force = false): Promise<void> {

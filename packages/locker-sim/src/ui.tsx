@@ -7,7 +7,7 @@ const colour = (status: LockerView['status']) =>
 
 const columns: [string, number][] = [
   ['#', 5],
-  ['status', 14],
+  ['status', 20],
   ['machine', 12],
   ['temp', 8],
   ['mode', 10],
@@ -23,7 +23,7 @@ function Row({ v }: { v: LockerView }) {
       <Box width={5}>
         <Text>#{v.index}</Text>
       </Box>
-      <Box width={14}>
+      <Box width={20}>
         <Text color={colour(v.status)}>{v.status}</Text>
       </Box>
       <Box width={12}>
