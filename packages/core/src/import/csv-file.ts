@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { BlobText } from './blob-text.ts';
 
 /** A CSV as a string (cli, tests) or a Blob/File (browser, Web Worker). */
 export type CsvSource = string | Blob;
@@ -24,7 +25,7 @@ export class CsvFileError extends Error {
 export type CsvRowHandler = (rows: string[][], firstRowNumber: number) => void | Promise<void>;
 
 // Papaparse hands over ~1 MB of rows at a time; batching for the server happens above this.
-const PARSE_CHUNK_BYTES = 1 << 20;
+const PARSE_CHUNK_CHARS = 1 << 20;
 
 /** Papaparse keeps a UTF-8 byte order mark in string input; a spreadsheet's "CSV UTF-8" starts with one. */
 const stripBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -40,21 +41,16 @@ export async function streamCsv(
   onRows: CsvRowHandler,
   signal?: AbortSignal,
 ): Promise<{ aborted: boolean }> {
-  // Browsers and Web Workers read a File in slices with FileReader; Bun and Node have none, so the cli
-  // reads the whole text first (a 100,000-row file is ~14 MB).
-  const input =
-    typeof source === 'string'
-      ? stripBom(source)
-      : typeof FileReader === 'undefined'
-        ? stripBom(await source.text())
-        : source;
+  // A string (the cli reads its file whole) is cut into pieces by papaparse; a Blob (the console's File)
+  // is read as a stream of text, decoded across the reads (see BlobText).
+  const blob = typeof source === 'string' ? undefined : new BlobText(source, PARSE_CHUNK_CHARS);
   return new Promise((resolve, reject) => {
     let rowNumber = 1;
     let failed = false;
     const config: Omit<Papa.ParseRemoteConfig<string[]>, 'download'> = {
       header: false,
       skipEmptyLines: false,
-      chunkSize: PARSE_CHUNK_BYTES,
+      chunkSize: PARSE_CHUNK_CHARS,
       chunk: (results, parser) => {
         if (signal?.aborted) {
           parser.abort();
@@ -67,21 +63,35 @@ export async function streamCsv(
         if (pending instanceof Promise) {
           parser.pause();
           pending.then(
-            () => (signal?.aborted ? parser.abort() : parser.resume()),
+            () => {
+              if (signal?.aborted) parser.abort();
+              else {
+                parser.resume();
+                void blob?.pull();
+              }
+            },
             (error: unknown) => {
               failed = true;
               parser.abort();
               reject(error);
             },
           );
+        } else {
+          void blob?.pull();
         }
       },
       complete: () => {
+        blob?.cancel();
         if (!failed) resolve({ aborted: signal?.aborted ?? false });
       },
-      error: (error: Error) => reject(new CsvFileError(csvFileMessages.unknown, [error.message])),
+      error: (error: Error) => {
+        blob?.cancel();
+        reject(new CsvFileError(csvFileMessages.unknown, [error.message]));
+      },
     };
-    // Papaparse's types split string and File input into overloads; the config is valid for both.
+    // Papaparse's types split string and stream input into overloads; the config is valid for both.
+    const input = blob ?? stripBom(source as string);
     Papa.parse(input as unknown as string, config as unknown as Papa.ParseConfig<string[]>);
+    void blob?.pull();
   });
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'bun:test';
+import { afterEach, describe, expect, it } from 'bun:test';
 import { CsvFileError, csvFileMessages } from './csv-file.ts';
 import { exampleCsvColumns, examplePatientCsv } from './example.ts';
 import { checkMapping, csvFieldLabels, mappingMessages, planOf } from './mapping.ts';
@@ -76,6 +76,56 @@ describe('inspecting a patient CSV', () => {
     const file = new File([`${HEADER}\n9434765919,Jane,Doe,,07700900123,,\n`], 'patients.csv', { type: 'text/csv' });
     const { patients } = await runImport(file);
     expect(patients).toHaveLength(1);
+  });
+});
+
+describe('reading a File as a browser does', () => {
+  /**
+   * A browser's FileReader: it decodes each slice it is given on its own, as UTF-8. Papaparse read a
+   * File in 1 MB slices through it, so a character split by a slice's end came out as U+FFFD; Bun has
+   * no FileReader, so without this stand-in the test would take the cli's path instead.
+   */
+  class SliceDecodingFileReader {
+    onload: ((event: { target: { result: string } }) => void) | null = null;
+    onerror: (() => void) | null = null;
+    error: unknown = null;
+    readAsText(blob: Blob) {
+      void blob.arrayBuffer().then((bytes) => this.onload?.({ target: { result: new TextDecoder().decode(bytes) } }));
+    }
+  }
+  const global = globalThis as { FileReader?: unknown };
+  const hadFileReader = 'FileReader' in global;
+  const ownFileReader = global.FileReader;
+  afterEach(() => {
+    if (hadFileReader) global.FileReader = ownFileReader;
+    else delete global.FileReader;
+  });
+
+  /** Over 1 MiB of patients with accented names, shifted so that one ë's two bytes sit either side of byte 2^20. */
+  function accentedFile(): { file: File; names: string[] } {
+    const names = Array.from({ length: 40_000 }, (_, i) => `Zoë Brontë-Lefèvre ${i} 😀`);
+    const textOf = (pad: string) =>
+      `\uFEFFID,Name,Mobile,Note\r\n${names.map((name, i) => `P${i},${name},07700900123,${i === 0 ? pad : ''}`).join('\r\n')}\r\n`;
+    for (let pad = ''; pad.length < 64; pad += 'x') {
+      const bytes = new TextEncoder().encode(textOf(pad));
+      // 0b10xxxxxx is a UTF-8 continuation byte: the character began before the boundary.
+      if (bytes.length > 2 ** 20 && ((bytes[2 ** 20] as number) & 0xc0) === 0x80) {
+        return { file: new File([bytes], 'accented.csv', { type: 'text/csv' }), names };
+      }
+    }
+    throw new Error('no padding puts a character across the boundary');
+  }
+
+  it('keeps every accented name whole where a character straddles a 1 MiB read', async () => {
+    global.FileReader = SliceDecodingFileReader;
+    const { file, names } = accentedFile();
+    const { summary, patients } = await runImport(file, 'fields', ['ID', 'FullName', 'Mobile', null]);
+    expect(summary.errors).toEqual([]);
+    expect(patients.filter((p) => p.name.full?.includes('\uFFFD')).map((p) => p.displayId)).toEqual([]);
+    expect(patients.map((p) => p.name.full)).toEqual(names);
+    const inspection = await inspectCsv(file, { sampleSize: 5 });
+    expect(inspection.firstRow).toEqual(['ID', 'Name', 'Mobile', 'Note']);
+    expect(inspection.nonEmptyRows).toBe(names.length + 1);
   });
 });
 
@@ -266,9 +316,15 @@ describe('importing a patient CSV', () => {
 
   it('stops when cancelled and says so, sending nothing more', async () => {
     const lines = [HEADER, ...Array.from({ length: 5000 }, (_, i) => `X${i},Jane,Doe,,07700900123,,`)];
+    for (const source of [lines.join('\n'), new File([lines.join('\n')], 'patients.csv')]) {
+      await expectCancelledAfterTwoBatches(source);
+    }
+  });
+
+  async function expectCancelledAfterTwoBatches(source: string | File) {
     const controller = new AbortController();
     let sent = 0;
-    const summary = await importPatientCsv(lines.join('\n'), {
+    const summary = await importPatientCsv(source, {
       firstLine: 'fields',
       mapping: ['ID', 'GivenName', 'FamilyName', null, 'Mobile', null, null],
       today: TODAY,
@@ -281,7 +337,7 @@ describe('importing a patient CSV', () => {
     expect(summary.cancelled).toBe(true);
     expect(sent).toBe(2048);
     expect(summary.imported).toBe(2048);
-  });
+  }
 });
 
 describe('sizing import requests', () => {
