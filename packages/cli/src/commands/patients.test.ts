@@ -217,6 +217,33 @@ describeApi('medlocker patients', (t) => {
     ).toContain('The selected file contains no data.');
   });
 
+  it('refuses a file holding only its field names as it refuses an empty one, before asking for a mapping', async () => {
+    await loggedIn();
+    const businessId = await insertBusiness(t.db);
+    const headerOnly = await file('header-only.csv', [header, ',,,,,']);
+    for (const mapping of [['--map', byName], []]) {
+      const res = await cli(['patients', 'import', '--business', businessId, ...mapping, headerOnly]);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('The selected file contains no data.');
+      expect(res.stderr).not.toContain('Import complete');
+    }
+    // Read as patient data, its one line is a patient (here a bad one).
+    const asData = await cli([
+      'patients',
+      'import',
+      '--business',
+      businessId,
+      '--first-line',
+      'data',
+      '--map',
+      '0=NhsNumber,1=GivenName,2=FamilyName,3=Mobile',
+      headerOnly,
+    ]);
+    expect(asData.stderr).toContain('Import complete: 0 patients processed');
+    expect(asData.stderr).toContain('1 rows failed');
+    expect(await patientCount()).toBe(0);
+  });
+
   it('stops at the server refusing an archived business', async () => {
     await loggedIn();
     const businessId = await insertBusiness(t.db, { archived: true });

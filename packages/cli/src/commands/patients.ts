@@ -2,12 +2,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import {
   bodySizedParts,
   CsvFileError,
+  type CsvInspection,
   type CsvMapping,
   checkMapping,
   type ImportedPatient,
   importPatientCsv,
   inspectCsv,
   type Patient,
+  patientRowCount,
   type RowError,
 } from '@medlocker/core';
 import { type Command, Option } from 'commander';
@@ -47,8 +49,25 @@ async function readText(path: string): Promise<string> {
   }
 }
 
-/** The mapping asked for, checked with SPEC §5's mapping rules (a refused mapping is a usage error). */
-async function mappingOf(options: ImportOptions, fieldCount: number, firstRow: string[]) {
+/** `work`'s answer; a file SPEC §8 refuses (CsvFileError) becomes a refusal: its message, then each problem. */
+async function refusingFileErrors<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof CsvFileError) {
+      throw new CliRefusal([error.message, ...error.problems.map((p) => `  ${p}`)].join('\n'));
+    }
+    throw error;
+  }
+}
+
+/**
+ * The mapping asked for, checked with SPEC §5's mapping rules (a refused mapping is a usage error), and
+ * the number of patient rows. A file holding only its field names is refused before any mapping is
+ * asked for, as an empty file is.
+ */
+async function mappingOf(options: ImportOptions, inspection: CsvInspection) {
+  const { fieldCount, firstRow } = inspection;
   if (options.map && options.mapping) throw new UsageError('Give --map or --mapping, not both');
   const saved: SavedMapping | undefined = options.mapping
     ? parseMappingFile(await readText(options.mapping), options.mapping)
@@ -56,6 +75,7 @@ async function mappingOf(options: ImportOptions, fieldCount: number, firstRow: s
       ? { columns: parseMapFlag(options.map) }
       : undefined;
   const firstLine = options.firstLine ?? saved?.firstLine ?? 'fields';
+  const total = await refusingFileErrors(() => patientRowCount(inspection, firstLine));
   if (!saved) {
     const columns = firstRow.map((cell, i) => (firstLine === 'fields' ? `${i}=${cell}` : `${i}`)).join(', ');
     throw new UsageError(
@@ -65,7 +85,7 @@ async function mappingOf(options: ImportOptions, fieldCount: number, firstRow: s
   const mapping = resolveMapping(saved.columns, fieldCount, firstLine === 'fields' ? firstRow : undefined);
   const problems = checkMapping(mapping);
   if (problems.length > 0) throw new UsageError(`The mapping cannot be imported:\n  ${problems.join('\n  ')}`);
-  return { firstLine, mapping };
+  return { firstLine, mapping, total };
 }
 
 async function saveMapping(path: string, firstLine: 'data' | 'fields', mapping: CsvMapping, header: string[]) {
@@ -105,20 +125,11 @@ export function patientsCommands(program: Command, io: CliIo): void {
     .action(async (file: string, options: ImportOptions, command: Command) => {
       const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
       const text = await readText(file);
-      let inspection: Awaited<ReturnType<typeof inspectCsv>>;
-      try {
-        inspection = await inspectCsv(text, { sampleSize: 0 });
-      } catch (error) {
-        if (error instanceof CsvFileError) {
-          throw new CliRefusal([error.message, ...error.problems.map((p) => `  ${p}`)].join('\n'));
-        }
-        throw error;
-      }
-      const { firstLine, mapping } = await mappingOf(options, inspection.fieldCount, inspection.firstRow);
+      const inspection = await refusingFileErrors(() => inspectCsv(text, { sampleSize: 0 }));
+      const { firstLine, mapping, total } = await mappingOf(options, inspection);
       if (options.saveMapping) await saveMapping(options.saveMapping, firstLine, mapping, inspection.firstRow);
       const client = options.dryRun ? undefined : ctx.client((await ctx.session()).token);
 
-      const total = inspection.nonEmptyRows - (firstLine === 'fields' ? 1 : 0);
       const progress = progressOf(io, options.dryRun ? 'Checking' : 'Importing', total, ctx.json);
       const errors: RowError[] = [];
       const counts = { created: 0, updated: 0, unchanged: 0, checked: 0 };

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'bun:test';
 import { CsvFileError, csvFileMessages } from './csv-file.ts';
 import { exampleCsvColumns, examplePatientCsv } from './example.ts';
 import { checkMapping, csvFieldLabels, mappingMessages, planOf } from './mapping.ts';
-import { bodySizedParts, type ImportBatch, importPatientCsv, inspectCsv } from './patient-csv.ts';
+import { bodySizedParts, type ImportBatch, importPatientCsv, inspectCsv, patientRowCount } from './patient-csv.ts';
 import { checkPatientRow, parseDateOfBirth } from './patient-row.ts';
 
 const TODAY = '2026-11-02';
@@ -48,6 +48,25 @@ describe('inspecting a patient CSV', () => {
       expect(error).toBeInstanceOf(CsvFileError);
       expect(error.message).toBe(csvFileMessages.noData);
     }
+  });
+
+  it('refuses a file holding only its field names once its first line is said to be field names', async () => {
+    for (const headerOnly of [`${HEADER}\r\n`, `\uFEFF${HEADER}\r\n,,,,,,\r\n,,,,,,\r\n`]) {
+      const inspection = await inspectCsv(headerOnly);
+      expect(patientRowCount(inspection, 'data')).toBe(1);
+      const error = (() => {
+        try {
+          return patientRowCount(inspection, 'fields');
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(CsvFileError);
+      expect((error as CsvFileError).message).toBe('The selected file contains no data.');
+      // The pipeline itself refuses it too, rather than reporting an import of 0 patients.
+      await expect(runImport(headerOnly)).rejects.toThrow('The selected file contains no data.');
+    }
+    expect(patientRowCount(await inspectCsv(`${HEADER}\n9434765919,Jane,Doe,,07700900123,,`), 'fields')).toBe(1);
   });
 
   it('refuses rows with too few or too many fields, naming each row', async () => {

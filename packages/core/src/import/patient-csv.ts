@@ -71,6 +71,18 @@ export async function inspectCsv(
   return { fieldCount, nonEmptyRows, firstRow, sample };
 }
 
+/**
+ * The patient rows of an inspected file once the person has said what its first line is: with
+ * 'Field names' the first line is not a patient, so a file holding only its field names has none and
+ * is refused as SPEC §4 refuses an empty file, in the same words.
+ * Throws {@link CsvFileError} ('The selected file contains no data.').
+ */
+export function patientRowCount(inspection: CsvInspection, firstLine: 'data' | 'fields'): number {
+  const rows = inspection.nonEmptyRows - (firstLine === 'fields' ? 1 : 0);
+  if (rows <= 0) throw new CsvFileError(csvFileMessages.noData);
+  return rows;
+}
+
 export type RowError = { row: number; errors: string[] };
 export type ImportBatch = {
   patients: ImportedPatient[];
@@ -99,6 +111,8 @@ export type ImportSummary = { rowsDone: number; imported: number; errors: RowErr
  * The "importing" step: streams the file, checks each row against the mapping and SPEC §5, and hands
  * good patients and bad rows to `onBatch` 1024 rows at a time. Entirely empty rows are skipped.
  * The mapping must pass {@link checkMapping}; a mapping that does not is refused before reading.
+ * A file with no patient row at all (only field names, or nothing) throws {@link CsvFileError}
+ * rather than reporting an import of 0 patients; {@link patientRowCount} says so before importing.
  */
 export async function importPatientCsv(source: CsvSource, options: ImportOptions): Promise<ImportSummary> {
   const mappingProblems = checkMapping(options.mapping);
@@ -152,6 +166,7 @@ export async function importPatientCsv(source: CsvSource, options: ImportOptions
     options.signal,
   );
   const cancelled = aborted || (options.signal?.aborted ?? false);
+  if (!cancelled && rowsDone === 0) throw new CsvFileError(csvFileMessages.noData);
   if (!cancelled && pendingRows > 0) await flush();
   return { rowsDone, imported, errors: allErrors, cancelled };
 }

@@ -1,10 +1,12 @@
 import {
   bodySizedParts,
+  CsvFileError,
   type CsvInspection,
   type CsvMapping,
   csvFileMessages,
   examplePatientCsv,
   type ImportBatch,
+  patientRowCount,
   type RowError,
 } from '@medlocker/core';
 import { useRef, useState } from 'react';
@@ -198,6 +200,15 @@ export function ImportPatients() {
         <FirstLineStep
           firstRow={inspection.firstRow}
           onChoose={(choice) => {
+            try {
+              patientRowCount(inspection, choice);
+            } catch (error) {
+              // Only field names and no patient: refused like an empty file, where file errors show.
+              if (!(error instanceof CsvFileError)) throw error;
+              setFileError({ message: error.message, problems: error.problems });
+              setStep('choose');
+              return;
+            }
             setFirstLine(choice);
             setMapping(choice === 'fields' ? guessMapping(inspection.firstRow) : inspection.firstRow.map(() => null));
             setStep('mapping');
