@@ -110,3 +110,24 @@ test('someone registers, sets a password from the email, and without the support
   await logIn(page, email, password);
   await expect(page.getByRole('heading', { name: 'Access Restricted' })).toBeVisible();
 });
+
+test('a console left open when its Support role is removed shows Access Restricted without a reload', async ({
+  page,
+}) => {
+  const user = await createUser({ role: { name: 'Support', accessLevels: [] } });
+  await page.goto('/');
+  await logIn(page, user.email, user.password);
+  await page.getByLabel('First name').fill('Remy');
+  await page.getByLabel('Surname').fill('Leaving');
+  // The dashboard is live: its socket opens and subscribes to the fleet.
+  const socket = page.waitForEvent('websocket', (ws) => ws.url().endsWith('/ws'));
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await (await socket).waitForEvent('framereceived', (f) => String(f.payload).includes('subscribed'));
+
+  const api = await signedInApi(admin.email, admin.password);
+  await call(api, 'auth/removeRole', { userId: user.userId, roleName: 'Support', roleResource: null });
+  await api.dispose();
+  await expect(page.getByRole('heading', { name: 'Access Restricted' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).toHaveCount(0);
+});

@@ -77,7 +77,7 @@ export function createApp(deps: AppDeps, hubOptions: MachineHubOptions = default
     .use(integrationRoutes(deps))
     .use(globalSettingsRoutes(deps))
     .use(machineHub(deps, hubOptions))
-    .use(consoleHub(deps))
+    .use(consoleHub(deps, { sessionCheckEveryMs: hubOptions.consoleSessionCheckEveryMs ?? 60_000 }))
     .use(docsRoutes(deps.config.productName))
     .use(consoleStatic(deps.consoleDir));
 }

@@ -4,10 +4,11 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './routes.tsx';
 import { AriaRouter } from './shell/AriaRouter.tsx';
-import { loadConfigAtom, loadSessionAtom, watchAuthFailures } from './state/session.ts';
+import { loadConfigAtom, loadSessionAtom, watchAuthFailures, watchLiveAccess } from './state/session.ts';
 import { store } from './state/store.ts';
 
 watchAuthFailures(store);
+watchLiveAccess(store);
 void store.set(loadConfigAtom);
 void store.set(loadSessionAtom);
 

@@ -121,7 +121,7 @@ export const displayNameOf = (u: { given_name: string; family_name: string; emai
  */
 export function createSessionAuth(db: () => Kysely<Database>): AuthPort {
   return {
-    async principalOf(request, { now }): Promise<Principal | null> {
+    async principalOf(request, { now, touch = true }): Promise<Principal | null> {
       const token = tokenOf(request);
       if (!token) return null;
       const row = await db()
@@ -152,7 +152,7 @@ export function createSessionAuth(db: () => Kysely<Database>): AuthPort {
       if (row.revoked_at !== null || now >= row.expires_at || now >= row.idle_expires_at) {
         throw new AppError('UNAUTHENTICATED', authMessages.sessionTimedOut);
       }
-      if (now - row.last_seen >= authPolicy.sessionTouchAfterMs) {
+      if (touch && now - row.last_seen >= authPolicy.sessionTouchAfterMs) {
         await db()
           .updateTable('sessions')
           .set({ last_seen: now, idle_expires_at: Math.min(now + authPolicy.sessionIdleMs, row.expires_at) })

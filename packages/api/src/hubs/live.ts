@@ -23,7 +23,13 @@ export type LockerCommand =
   | { machineId: string; kind: 'call'; action: HubAction; payload: Record<string, unknown> }
   | { machineId: string; kind: 'disconnect'; reason: string };
 
-export type Envelope = { kind: 'console'; event: ConsoleEvent } | { kind: 'locker'; command: LockerCommand };
+/** A user's sessions or roles changed (logout, password reset, roles added or removed). */
+export type AccessChange = { userId: string };
+
+export type Envelope =
+  | { kind: 'console'; event: ConsoleEvent }
+  | { kind: 'locker'; command: LockerCommand }
+  | { kind: 'access'; change: AccessChange };
 
 /**
  * How envelopes travel between api processes. The local transport hands them straight back; the
@@ -57,6 +63,7 @@ export function localTransport(): LiveTransport {
 export class LiveHub {
   private readonly consoleHandlers = new Set<(event: ConsoleEvent) => void>();
   private readonly lockerHandlers = new Set<(command: LockerCommand) => void>();
+  private readonly accessHandlers = new Set<(change: AccessChange) => void>();
 
   constructor(
     private readonly transport: LiveTransport = localTransport(),
@@ -65,7 +72,8 @@ export class LiveHub {
     transport.onReceive((envelope) => {
       try {
         if (envelope.kind === 'console') for (const h of this.consoleHandlers) h(envelope.event);
-        else for (const h of this.lockerHandlers) h(envelope.command);
+        else if (envelope.kind === 'locker') for (const h of this.lockerHandlers) h(envelope.command);
+        else for (const h of this.accessHandlers) h(envelope.change);
       } catch (error) {
         this.logger?.error('live handler failed', { error: String(error) });
       }
@@ -78,6 +86,16 @@ export class LiveHub {
 
   commandLocker(command: LockerCommand): void {
     this.transport.send({ kind: 'locker', command });
+  }
+
+  /** Tells every process that a user's sessions or roles changed: their open consoles are checked again. */
+  accessChanged(userId: string): void {
+    this.transport.send({ kind: 'access', change: { userId } });
+  }
+
+  onAccessChanged(handler: (change: AccessChange) => void): () => void {
+    this.accessHandlers.add(handler);
+    return () => this.accessHandlers.delete(handler);
   }
 
   onConsoleEvent(handler: (event: ConsoleEvent) => void): () => void {

@@ -35,9 +35,10 @@ export type AuthPort = {
   /**
    * Returns the principal of a valid session or bearer token, null when there is none.
    * Throws AppError('UNAUTHENTICATED', …) for a session that existed but has expired, so the
-   * client can tell a timeout from never having logged in.
+   * client can tell a timeout from never having logged in. `touch: false` looks without counting it
+   * as activity (the console hub checking an open socket must not keep an idle session alive).
    */
-  principalOf(request: Request, ctx: { ip: string | null; now: number }): Promise<Principal | null>;
+  principalOf(request: Request, ctx: { ip: string | null; now: number; touch?: boolean }): Promise<Principal | null>;
 };
 
 export const anonymousAuth: AuthPort = { principalOf: async () => null };

@@ -15,7 +15,8 @@ import { store } from './store.ts';
  * - `liveConnectionAtom`: 'connecting' | 'open' | 'closed', for a "live updates paused" hint.
  *
  * Pushes are `{ action, params }` (SPEC §3 WebSocket message body): statusUpdate, machineEvent,
- * temperature, notification, archived, unarchived, switchBusiness. The socket reconnects with
+ * temperature, notification, archived, unarchived, switchBusiness (the user's access changed: the
+ * session is read again). The socket reconnects with
  * exponential backoff and full jitter (1 s doubling to 30 s) and subscribes again to every topic.
  */
 
@@ -29,6 +30,9 @@ const connectionAtom = atom<LiveConnection>('closed');
 export const liveConnectionAtom = atom((get) => get(connectionAtom));
 
 const listeners = new Set<LiveListener>();
+const refusals = new Set<(code: number) => void>();
+/** Close codes of `/ws` that mean the session ended (4401) or lost the support scope (4403). */
+const SESSION_CLOSE_CODES = new Set([4401, 4403]);
 const topics = new Map<string, { topic: LiveTopic; count: number }>();
 let socket: WebSocket | null = null;
 let attempt = 0;
@@ -41,6 +45,15 @@ export function topicKey(topic: LiveTopic): string {
   if ('machineId' in topic) return `machine:${topic.machineId}`;
   if ('groupId' in topic) return `group:${topic.groupId}`;
   return 'fleet';
+}
+
+/**
+ * Registers a listener for the server hanging up because of the session (logged out elsewhere, timed
+ * out, access removed); returns the function that removes it.
+ */
+export function onLiveSessionEnded(listener: (code: number) => void): () => void {
+  refusals.add(listener);
+  return () => refusals.delete(listener);
 }
 
 /** Registers a listener for every push; returns the function that removes it. */
@@ -81,10 +94,11 @@ function connect() {
       }
     }
   };
-  ws.onclose = () => {
+  ws.onclose = (event) => {
     if (socket !== ws) return;
     socket = null;
     store.set(connectionAtom, 'closed');
+    if (SESSION_CLOSE_CODES.has(event.code)) for (const listener of refusals) listener(event.code);
     if (topics.size === 0) return;
     // Full jitter: a server restart does not bring every console back in the same second.
     const delay = Math.random() * Math.min(30_000, 1000 * 2 ** attempt++);

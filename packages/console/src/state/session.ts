@@ -1,6 +1,7 @@
 import type { SessionInfo } from '@medlocker/core';
 import { atom, type createStore } from 'jotai';
 import { ApiError, onAuthFailure, rpc, setProductName } from '../api/client.ts';
+import { onLivePush, onLiveSessionEnded } from './live.ts';
 
 /** SPEC §4/§8: the message the login page shows after a session ended by itself. */
 export const sessionTimedOutMessage = 'Your session has timed out. Please log in again';
@@ -121,4 +122,23 @@ export function watchAuthFailures(target: ReturnType<typeof createStore>): () =>
       void target.set(loadSessionAtom);
     }
   });
+}
+
+/**
+ * The live socket speaks for the session too: `switchBusiness` (the user's roles changed) and a hang-up
+ * because the session ended or lost the support scope make the console read its session again, which
+ * shows the login page with the timeout message or Access Restricted as the answer says.
+ */
+export function watchLiveAccess(target: ReturnType<typeof createStore>): () => void {
+  const reload = () => {
+    if (target.get(sessionStateAtom).status === 'active') void target.set(loadSessionAtom);
+  };
+  const stopPushes = onLivePush((push) => {
+    if (push.action === 'switchBusiness') reload();
+  });
+  const stopRefusals = onLiveSessionEnded(reload);
+  return () => {
+    stopPushes();
+    stopRefusals();
+  };
 }

@@ -7,6 +7,7 @@ import {
   roleDescription,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
+import { liveOf } from '../../hubs/live.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
 import { assertGroupAcceptsMembers } from '../groups/archive-rules.ts';
 import { findUserByEmail, insertUser } from '../users/repository.ts';
@@ -146,6 +147,7 @@ export async function addRoles(input: In<'addRoles'>, ctx: AuthedContext): Promi
     return { user, created };
   });
   if (created && !user.identity_provider_id) await sendPasswordLink(ctx, user, 'invite');
+  liveOf(ctx.deps).accessChanged(user.id);
   return { userId: user.id, created };
 }
 
@@ -163,6 +165,8 @@ export async function removeRole(input: In<'removeRole'>, ctx: AuthedContext): P
       details: { role: input.roleName, resource: input.roleResource },
     });
   });
+  // The user's open consoles read their access again (and lose the socket with the support scope).
+  liveOf(ctx.deps).accessChanged(input.userId);
   return { ok: true };
 }
 

@@ -13,6 +13,7 @@ import {
 import { hashToken, newToken } from '../../auth/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
 import { addressKey, RateLimiter } from '../../http/rate-limit.ts';
+import { liveOf } from '../../hubs/live.ts';
 import type { AuthedContext, RpcContext } from '../../rpc/context.ts';
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from '../users/repository.ts';
 import { authMail, linkOrigin, type MailKind, resetLink } from './mails.ts';
@@ -128,7 +129,8 @@ export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'l
   await clearLoginFailures(db, username);
   // A new token at every login: the session of any cookie the browser still holds ends here.
   const previous = tokenOf(ctx.request);
-  if (previous) await revokeSessionByToken(db, previous, now);
+  const replaced = previous ? await revokeSessionByToken(db, previous, now) : null;
+  if (replaced) liveOf(ctx.deps).accessChanged(replaced.userId);
   const { token, session } = await createSession(db, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent });
   ctx.setCookie(authPolicy.sessionCookie, token, { maxAgeSeconds: authPolicy.sessionAbsoluteMs / 1000 });
   await audit(db, ctx, {
@@ -147,6 +149,8 @@ export async function logout(_input: In<'logout'>, ctx: RpcContext): Promise<Out
   if (token) {
     const ended = await revokeSessionByToken(ctx.deps.db, token, ctx.deps.now());
     if (ended) {
+      // Its open consoles are hung up on (the console hub checks their sessions again).
+      liveOf(ctx.deps).accessChanged(ended.userId);
       await audit(ctx.deps.db, ctx, {
         action: 'auth.logout',
         entityType: 'user',
@@ -289,7 +293,7 @@ export async function completeResetPassword(
     .executeTakeFirst();
   if (!usable) throw invalidLink();
   const passwordHash = await hashPassword(input.password);
-  await db.transaction().execute(async (trx) => {
+  const userId = await db.transaction().execute(async (trx) => {
     const consumed = await consumeResetToken(trx, tokenHash, now);
     if (!consumed) throw invalidLink();
     await setPassword(trx, consumed.userId, passwordHash, now);
@@ -302,7 +306,10 @@ export async function completeResetPassword(
       entityId: consumed.userId,
       actor: { userId: consumed.userId, display: user ? toUser(user).name : null },
     });
+    return consumed.userId;
   });
+  // Every session of the user ended: so do their open consoles.
+  liveOf(ctx.deps).accessChanged(userId);
   return { ok: true };
 }
 

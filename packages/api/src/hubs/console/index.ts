@@ -23,9 +23,20 @@ type Subscriptions = { fleet: boolean; businesses: Set<string>; machines: Set<st
 
 type ConsoleConnection = {
   principal: Principal;
+  /** The upgrade request: its cookie is the session checked again while the socket is open. */
+  request: Request;
   subs: Subscriptions;
   send(text: string): void;
+  close(code: number, reason: string): void;
 };
+
+export type ConsoleHubOptions = {
+  /** How often every open console's session is checked again, ms (0: only when access changes). */
+  sessionCheckEveryMs: number;
+};
+
+/** Close codes of `/ws`: the console reads its session again on either (docs/ARCHITECTURE.md). */
+export const consoleCloseCodes = { sessionEnded: 4401, accessRemoved: 4403 } as const;
 
 /** True when a signed-in principal may see pushes of this business (support staff see every business). */
 export const maySee = (principal: Principal, _event: ConsoleEvent): boolean => principal.scopes.includes('support');
@@ -42,69 +53,116 @@ type WsLike = { data: { request: Request }; send(text: string): unknown; close(c
  * The console hub: the browser's session cookie authenticates the upgrade (support scope required);
  * the console then subscribes to a business, a machine or the fleet and receives the pushes it may see.
  */
-export function consoleHub(deps: AppDeps) {
+export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { sessionCheckEveryMs: 60_000 }) {
   const principals = new WeakMap<Request, Principal>();
   const connections = new Map<object, ConsoleConnection>();
 
-  liveOf(deps).onConsoleEvent((event) => {
+  /**
+   * Checks a connection's session again: ended (logged out, expired, password reset) → closed 4401;
+   * without the support scope now → closed 4403; otherwise its principal is refreshed and, when
+   * `tell`, the console hears `switchBusiness` and reads its session again (its roles changed).
+   * A database failure leaves the connection as it was: the next check decides.
+   */
+  async function recheck(c: ConsoleConnection, tell: boolean): Promise<void> {
+    let principal: Principal | null;
+    try {
+      principal = await deps.auth.principalOf(c.request, { ip: null, now: deps.now(), touch: false });
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'UNAUTHENTICATED')) {
+        deps.logger.warn('console session check failed', { error: String(error) });
+        return;
+      }
+      principal = null;
+    }
+    if (!principal) return c.close(consoleCloseCodes.sessionEnded, 'Session ended');
+    if (!principal.scopes.includes('support')) return c.close(consoleCloseCodes.accessRemoved, 'Access removed');
+    c.principal = principal;
+    if (tell) c.send(JSON.stringify({ action: 'switchBusiness', params: { reason: 'accessChanged' } }));
+  }
+
+  const live = liveOf(deps);
+  live.onConsoleEvent((event) => {
     const text = JSON.stringify(event.message);
     for (const c of connections.values()) {
       if (wants(c.subs, event) && maySee(c.principal, event)) c.send(text);
     }
   });
-
-  return new Elysia({ name: 'hub:console' }).ws('/ws', {
-    async beforeHandle({ request }) {
-      const principal = await deps.auth.principalOf(request, { ip: null, now: deps.now() });
-      if (!principal) throw new AppError('UNAUTHENTICATED', 'Please log in');
-      if (!principal.scopes.includes('support')) throw new AppError('FORBIDDEN', 'You do not have access to this area');
-      principals.set(request, principal);
-    },
-    open(ws) {
-      const socket = ws as unknown as WsLike;
-      const principal = principals.get(socket.data.request);
-      if (!principal) {
-        socket.close(4401, 'Not authenticated');
-        return;
-      }
-      connections.set(socket.data, {
-        principal,
-        subs: { fleet: false, businesses: new Set(), machines: new Set(), groups: new Set() },
-        send: (text) => {
-          try {
-            socket.send(text);
-          } catch {
-            // closed meanwhile
-          }
-        },
-      });
-    },
-    message(ws, message) {
-      const socket = ws as unknown as WsLike;
-      const connection = connections.get(socket.data);
-      if (!connection) return;
-      const parsed = ConsoleRequest(typeof message === 'string' ? safeJson(message) : message);
-      if (parsed instanceof type.errors) {
-        connection.send(JSON.stringify({ action: 'error', params: { message: parsed.summary } }));
-        return;
-      }
-      const params = parsed.params ?? {};
-      if (parsed.action === 'ping') {
-        connection.send(JSON.stringify({ action: 'pong', params: {} }));
-        return;
-      }
-      const add = parsed.action === 'subscribe';
-      const { subs } = connection;
-      if (params.fleet !== undefined) subs.fleet = add && params.fleet;
-      if (params.businessId) add ? subs.businesses.add(params.businessId) : subs.businesses.delete(params.businessId);
-      if (params.machineId) add ? subs.machines.add(params.machineId) : subs.machines.delete(params.machineId);
-      if (params.groupId) add ? subs.groups.add(params.groupId) : subs.groups.delete(params.groupId);
-      connection.send(JSON.stringify({ action: `${parsed.action}d`, params }));
-    },
-    close(ws) {
-      connections.delete((ws as unknown as WsLike).data);
-    },
+  live.onAccessChanged(({ userId }) => {
+    for (const c of connections.values()) if (c.principal.userId === userId) void recheck(c, true);
   });
+  let checker: ReturnType<typeof setInterval> | undefined;
+
+  return new Elysia({ name: 'hub:console' })
+    .onStart(() => {
+      // Sessions also end by themselves (idle or absolute expiry): an open socket must not outlive them.
+      if (options.sessionCheckEveryMs > 0 && !checker) {
+        checker = setInterval(() => {
+          for (const c of connections.values()) void recheck(c, false);
+        }, options.sessionCheckEveryMs);
+      }
+    })
+    .onStop(() => {
+      if (checker) clearInterval(checker);
+      checker = undefined;
+    })
+    .ws('/ws', {
+      async beforeHandle({ request }) {
+        const principal = await deps.auth.principalOf(request, { ip: null, now: deps.now() });
+        if (!principal) throw new AppError('UNAUTHENTICATED', 'Please log in');
+        if (!principal.scopes.includes('support'))
+          throw new AppError('FORBIDDEN', 'You do not have access to this area');
+        principals.set(request, principal);
+      },
+      open(ws) {
+        const socket = ws as unknown as WsLike;
+        const principal = principals.get(socket.data.request);
+        if (!principal) {
+          socket.close(consoleCloseCodes.sessionEnded, 'Not authenticated');
+          return;
+        }
+        connections.set(socket.data, {
+          principal,
+          request: socket.data.request,
+          subs: { fleet: false, businesses: new Set(), machines: new Set(), groups: new Set() },
+          send: (text) => {
+            try {
+              socket.send(text);
+            } catch {
+              // closed meanwhile
+            }
+          },
+          close: (code, reason) => {
+            connections.delete(socket.data);
+            socket.close(code, reason);
+          },
+        });
+      },
+      message(ws, message) {
+        const socket = ws as unknown as WsLike;
+        const connection = connections.get(socket.data);
+        if (!connection) return;
+        const parsed = ConsoleRequest(typeof message === 'string' ? safeJson(message) : message);
+        if (parsed instanceof type.errors) {
+          connection.send(JSON.stringify({ action: 'error', params: { message: parsed.summary } }));
+          return;
+        }
+        const params = parsed.params ?? {};
+        if (parsed.action === 'ping') {
+          connection.send(JSON.stringify({ action: 'pong', params: {} }));
+          return;
+        }
+        const add = parsed.action === 'subscribe';
+        const { subs } = connection;
+        if (params.fleet !== undefined) subs.fleet = add && params.fleet;
+        if (params.businessId) add ? subs.businesses.add(params.businessId) : subs.businesses.delete(params.businessId);
+        if (params.machineId) add ? subs.machines.add(params.machineId) : subs.machines.delete(params.machineId);
+        if (params.groupId) add ? subs.groups.add(params.groupId) : subs.groups.delete(params.groupId);
+        connection.send(JSON.stringify({ action: `${parsed.action}d`, params }));
+      },
+      close(ws) {
+        connections.delete((ws as unknown as WsLike).data);
+      },
+    });
 }
 
 function safeJson(text: string): unknown {
