@@ -47,9 +47,15 @@ test('a locker paired from the Pair dialog comes online, its alarm appears live,
   await dialog.getByLabel('Code').fill('ZZZZ-ZZZZ');
   await dialog.getByRole('button', { name: 'Pair' }).click();
   await expect(dialog.getByText('invalid code')).toBeVisible();
+  // A pasted code far longer than any code says the same, not a length rule.
+  await dialog.getByLabel('Code').fill(`${locker.userCode} ${'X'.repeat(40)}`);
+  await dialog.getByRole('button', { name: 'Pair' }).click();
+  await expect(dialog.getByText('invalid code')).toBeVisible();
+  await expect(dialog.getByText(/at most|must be/i)).toHaveCount(0);
 
-  // The code the simulator printed pairs it; the page turns online without a reload.
-  await dialog.getByLabel('Code').fill(locker.userCode);
+  // The code the simulator printed pairs it, typed in lower case without the hyphen; the page turns
+  // online without a reload.
+  await dialog.getByLabel('Code').fill(` ${locker.userCode.replace('-', '').toLowerCase()} `);
   await dialog.getByRole('button', { name: 'Pair' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByText('Machine paired.')).toBeVisible();
@@ -78,6 +84,20 @@ test('a locker paired from the Pair dialog comes online, its alarm appears live,
   await expect(bag).toContainText('B2');
   await locker.control({ do: 'removeBag', barcode: 'RX-E2E-0001' });
   await expect(page.getByText('The machine is empty.')).toBeVisible();
+});
+
+test("the Pair dialog says 'invalid code' when the machine was archived meanwhile", async ({ page }) => {
+  const business = await createBusiness();
+  const machine = await createMachine(business.id);
+  await page.goto(`/businesses/${business.id}/machines/${machine.id}`);
+  await page.getByRole('button', { name: 'Pair' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Pair machine' });
+  // Someone else archives it while the dialog is open: the server refuses (409), the dialog says only this.
+  await asAdmin('machines/toggleArchive', { id: machine.id });
+  await dialog.getByLabel('Code').fill('BCDF-GHJK');
+  await dialog.getByRole('button', { name: 'Pair' }).click();
+  await expect(dialog.getByText('invalid code')).toBeVisible();
+  await expect(dialog.getByText(/archived/i)).toHaveCount(0);
 });
 
 test('machines are added, found by name, edited, paid for after a confirmation, and archived read-only', async ({

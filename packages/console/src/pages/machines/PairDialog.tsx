@@ -1,5 +1,5 @@
-import { messages } from '@medlocker/core';
-import { useState } from 'react';
+import { messages, normaliseUserCode } from '@medlocker/core';
+import { useMemo, useState } from 'react';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -12,21 +12,30 @@ import { TextField } from '../../ui/TextField.tsx';
  */
 export function PairDialog({ machineId, onClose }: { machineId: string; onClose: (paired: boolean) => void }) {
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string>();
+  // An object per refusal, so the same words refused twice in a row still show again (the form hides a
+  // field's message once it is typed in, until it is given new messages).
+  const [error, setError] = useState<{ message: string }>();
+  const validationErrors = useMemo((): Record<string, string> => (error ? { userCode: error.message } : {}), [error]);
   const [pending, setPending] = useState(false);
 
   const pair = async () => {
-    setPending(true);
+    // User codes are case-insensitive, with or without the hyphen (docs/LOCKER-PROTOCOL.md §2.1): one
+    // that cannot be a code at all (too long, a wrong letter) is refused here, in the same words.
+    const userCode = normaliseUserCode(code);
+    if (!userCode) {
+      setError({ message: messages.invalidPairingCode });
+      return;
+    }
     setError(undefined);
+    setPending(true);
     try {
-      await rpc('auth', 'activateDeviceAuth', { machineId, userCode: code.trim() });
+      await rpc('auth', 'activateDeviceAuth', { machineId, userCode });
       onClose(true);
     } catch (e) {
-      setError(
-        e instanceof ApiError && e.code === 'VALIDATION'
-          ? (e.fieldErrors.userCode ?? messages.invalidPairingCode)
-          : messageOf(e),
-      );
+      // Every refusal (a wrong, used or expired code, an archived machine, the contract's own checks)
+      // reads 'invalid code' (SPEC §8); only a server that failed or could not be reached says so.
+      const refused = e instanceof ApiError && e.status >= 400 && e.status < 500;
+      setError({ message: refused ? messages.invalidPairingCode : messageOf(e) });
       setPending(false);
     }
   };
@@ -34,7 +43,7 @@ export function PairDialog({ machineId, onClose }: { machineId: string; onClose:
   return (
     <Dialog title="Pair machine" isOpen onOpenChange={(open) => !open && onClose(false)}>
       <Form
-        validationErrors={error ? { userCode: error } : {}}
+        validationErrors={validationErrors}
         onSubmit={(event) => {
           event.preventDefault();
           void pair();
