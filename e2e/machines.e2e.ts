@@ -84,6 +84,17 @@ test('a locker paired from the Pair dialog comes online, its alarm appears live,
   await expect(bag).toContainText('B2');
   await locker.control({ do: 'removeBag', barcode: 'RX-E2E-0001' });
   await expect(page.getByText('The machine is empty.')).toBeVisible();
+
+  // The contents are searched by the start of a barcode.
+  await locker.control({ do: 'loadBag', barcode: 'RX-E2E-0002', location: 'C1' });
+  await locker.control({ do: 'loadBag', barcode: 'RX-E2E-0103', location: 'C2' });
+  const contents = page.getByRole('table', { name: 'Contents' });
+  await expect(contents.getByRole('row', { name: /RX-E2E-0103/ })).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search' }).fill('RX-E2E-01');
+  await expect(contents.getByRole('row', { name: /RX-E2E-0002/ })).toHaveCount(0);
+  await expect(contents.getByRole('row', { name: /RX-E2E-0103/ })).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search' }).fill('RX-NONE');
+  await expect(page.getByText('No bag in the machine has a barcode starting “RX-NONE”.')).toBeVisible();
 });
 
 test("the Pair dialog says 'invalid code' when the machine was archived meanwhile", async ({ page }) => {
@@ -98,6 +109,59 @@ test("the Pair dialog says 'invalid code' when the machine was archived meanwhil
   await dialog.getByRole('button', { name: 'Pair' }).click();
   await expect(dialog.getByText('invalid code')).toBeVisible();
   await expect(dialog.getByText(/archived/i)).toHaveCount(0);
+});
+
+test("a machine's events are filtered by level and code, and the filters are still applied after a reload", async ({
+  page,
+}) => {
+  const business = await createBusiness();
+  const machine = await createMachine(business.id);
+  const other = await createMachine(business.id);
+  // Out of order and back, archived and back: MP_0003 (warn), then MP_0002, MP_0004 and MP_0005 (info).
+  for (const path of ['toggleOutOfOrderStatus', 'toggleOutOfOrderStatus', 'toggleArchive', 'toggleArchive']) {
+    await asAdmin(`machines/${path}`, { id: machine.id });
+  }
+  await page.goto(`/businesses/${business.id}/machines/${machine.id}`);
+  const events = page.getByRole('table', { name: 'Events' });
+  const row = (code: string) => events.getByRole('row', { name: new RegExp(code) });
+  for (const code of ['MP_0002', 'MP_0003', 'MP_0004', 'MP_0005']) await expect(row(code)).toBeVisible();
+
+  // By level.
+  await page.getByRole('button', { name: /Level/ }).click();
+  await page.getByRole('option', { name: 'warn', exact: true }).click();
+  await expect(row('MP_0003')).toBeVisible();
+  await expect(row('MP_000[245]')).toHaveCount(0);
+
+  // By code, found by part of its name; with the level too, nothing matches, and it says so.
+  const code = page.getByRole('combobox', { name: 'Code' });
+  await code.fill('in order');
+  await page.getByRole('option', { name: 'MP_0002 InOrder' }).click();
+  await expect(code).toHaveValue('MP_0002 InOrder');
+  await expect(page.getByText('No events match these filters.')).toBeVisible();
+  await page.getByRole('button', { name: /Level/ }).click();
+  await page.getByRole('option', { name: 'info', exact: true }).click();
+  await expect(row('MP_0002')).toBeVisible();
+  await expect(row('MP_000[345]')).toHaveCount(0);
+
+  // A reload (the same session) keeps both.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: machine.name })).toBeVisible();
+  await expect(page.getByRole('button', { name: /Level/ })).toContainText('info');
+  await expect(code).toHaveValue('MP_0002 InOrder');
+  await expect(row('MP_0002')).toBeVisible();
+  await expect(row('MP_000[345]')).toHaveCount(0);
+
+  // Another machine's page has filters of its own.
+  await page.goto(`/businesses/${business.id}/machines/${other.id}`);
+  await expect(page.getByRole('button', { name: /Level/ })).toContainText('All levels');
+  await expect(page.getByRole('combobox', { name: 'Code' })).toHaveValue('');
+
+  // Clearing the code shows every code of the level again.
+  await page.goto(`/businesses/${business.id}/machines/${machine.id}`);
+  await page.getByRole('combobox', { name: 'Code' }).fill('');
+  await page.getByRole('combobox', { name: 'Code' }).press('Escape');
+  await expect(row('MP_0004')).toBeVisible();
+  await expect(row('MP_0003')).toHaveCount(0);
 });
 
 test('machines are added, found by name, edited, paid for after a confirmation, and archived read-only', async ({

@@ -9,7 +9,8 @@ globalThis.sessionStorage ??= {
   setItem: (k: string, v: string) => void memory.set(k, v),
   removeItem: (k: string) => void memory.delete(k),
 } as Storage;
-const { applyMachinePush, machineLiveAtom, resetMachineLiveAtom } = await import('./machines.ts');
+const { applyMachinePush, machineLiveAtom, machineTabFiltersAtom, resetMachineLiveAtom, setMachineTabFiltersAtom } =
+  await import('./machines.ts');
 
 const machine = { id: 'm_1', name: 'Front Locker' } as Machine;
 const event = { id: 'e_1', machineId: 'm_1', code: 'EM_0016', level: 'critical' } as MachineEvent;
@@ -33,5 +34,18 @@ describe('machine pushes', () => {
     const temperatureStatus = { average: 26.1, lastExcursionAt: 5, updated: 6 };
     applyMachinePush({ action: 'temperature', params: { machineId: 'm_1', temperatureStatus } });
     expect(store.get(machineLiveAtom).m_1?.temperature).toEqual(temperatureStatus);
+  });
+});
+
+describe('machine tab filters', () => {
+  it('keeps each machine page its own filters, in the session storage', () => {
+    store.set(setMachineTabFiltersAtom, 'm_1', { eventLevel: 'warn' });
+    store.set(setMachineTabFiltersAtom, 'm_1', { eventCode: 'MP_0003' });
+    store.set(setMachineTabFiltersAtom, 'm_2', { contentsSearch: 'RX-' });
+    expect(store.get(machineTabFiltersAtom)).toEqual({
+      m_1: { eventLevel: 'warn', eventCode: 'MP_0003', contentsSearch: '' },
+      m_2: { eventLevel: null, eventCode: null, contentsSearch: 'RX-' },
+    });
+    expect(JSON.parse(sessionStorage.getItem('medlocker.machineTabs.filters') ?? '{}').m_1.eventCode).toBe('MP_0003');
   });
 });

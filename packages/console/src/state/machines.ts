@@ -1,4 +1,4 @@
-import type { Machine, MachineEvent } from '@medlocker/core';
+import type { Level, Machine, MachineEvent } from '@medlocker/core';
 import { atom } from 'jotai';
 import { atomWithStorage, createJSONStorage } from 'jotai/utils';
 import { type LivePush, onLivePush } from './live.ts';
@@ -23,6 +23,36 @@ export const machinesSearchAtom = atom(
 export const machinesShowArchivedAtom = atom(
   (get) => get(machinesShowArchivedStorageAtom),
   (_get, set, show: boolean) => set(machinesShowArchivedStorageAtom, show),
+);
+
+/** The filters of a machine page's tabs; the Status tab has none (listMachineStatus takes none). */
+export type MachineTabFilters = {
+  /** Events of this level only; null for every level. */
+  eventLevel: Level | null;
+  /** Events of this code only (EM_ or MP_); null for every code. */
+  eventCode: string | null;
+  /** The Contents tab's search as typed (the start of a barcode). */
+  contentsSearch: string;
+};
+
+export const noMachineTabFilters: MachineTabFilters = { eventLevel: null, eventCode: null, contentsSearch: '' };
+
+// SPEC §2: machine events/contents filters are kept for the session, each machine page its own.
+const machineTabFiltersStorageAtom = session<Record<string, MachineTabFilters>>('medlocker.machineTabs.filters', {});
+
+/** The tab filters of each machine page visited this session, by machine id. */
+export const machineTabFiltersAtom = atom((get) => get(machineTabFiltersStorageAtom));
+
+/** Changes some of one machine page's tab filters. */
+export const setMachineTabFiltersAtom = atom(
+  null,
+  (get, set, machineId: string, change: Partial<MachineTabFilters>) => {
+    const all = get(machineTabFiltersStorageAtom);
+    set(machineTabFiltersStorageAtom, {
+      ...all,
+      [machineId]: { ...noMachineTabFilters, ...all[machineId], ...change },
+    });
+  },
 );
 
 /** What the hub told us about a machine since its page loaded; pages lay it over what they fetched. */

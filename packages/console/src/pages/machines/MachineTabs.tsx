@@ -1,9 +1,25 @@
 import { type Bag, formatDateTime, type MachineEvent, type MachineStatus, machineAlerts } from '@medlocker/core';
+import { useAtomValue, useSetAtom } from 'jotai';
 import { rpc } from '../../api/client.ts';
-import { usePagedQuery } from '../../api/queries.ts';
+import { useDebounced, usePagedQuery } from '../../api/queries.ts';
+import {
+  type MachineTabFilters,
+  machineTabFiltersAtom,
+  noMachineTabFilters,
+  setMachineTabFiltersAtom,
+} from '../../state/machines.ts';
 import { PagedList } from '../../ui/PagedList.tsx';
+import { SearchField } from '../../ui/SearchField.tsx';
 import type { VirtualColumn } from '../../ui/VirtualList.tsx';
+import { EventFilters, matchesEventFilter } from './EventFilters.tsx';
 import { LevelBadge } from './MachineStatusBadges.tsx';
+
+/** This machine page's tab filters, kept for the session (SPEC §2), and a setter for some of them. */
+function useTabFilters(machineId: string) {
+  const filters = useAtomValue(machineTabFiltersAtom)[machineId] ?? noMachineTabFilters;
+  const set = useSetAtom(setMachineTabFiltersAtom);
+  return [filters, (change: Partial<MachineTabFilters>) => set(machineId, change)] as const;
+}
 
 const codeName = (code: string) => machineAlerts[code as keyof typeof machineAlerts]?.name;
 
@@ -24,18 +40,43 @@ const eventColumns: VirtualColumn<MachineEvent>[] = [
   { key: 'message', header: 'Message', width: 'minmax(12rem, 2fr)', render: (e) => e.message || e.barcode || '—' },
 ];
 
-/** The machine's events, newest first; events pushed by the hub appear on top without a reload. */
+/**
+ * The machine's events, newest first, of one level and code if chosen; events pushed by the hub that
+ * pass the filter appear on top without a reload.
+ */
 export function MachineEvents({ machineId, pushed }: { machineId: string; pushed: MachineEvent[] }) {
+  const [filters, setFilters] = useTabFilters(machineId);
+  const filter = { level: filters.eventLevel, code: filters.eventCode };
   const list = usePagedQuery(
     async (nextToken, signal) => {
-      const page = await rpc('machines', 'listEvents', { machineId, nextToken }, { signal });
+      const page = await rpc(
+        'machines',
+        'listEvents',
+        { machineId, level: filter.level ?? undefined, code: filter.code ?? undefined, nextToken },
+        { signal },
+      );
       return { items: page.events, nextToken: page.nextToken };
     },
-    [machineId],
+    [machineId, filter.level, filter.code],
   );
   const known = new Set(list.items.map((e) => e.id));
-  const items = [...pushed.filter((e) => !known.has(e.id)), ...list.items];
-  return <PagedList query={list} items={items} label="Events" columns={eventColumns} emptyText="No events yet." />;
+  const items = [...pushed.filter((e) => !known.has(e.id) && matchesEventFilter(e, filter)), ...list.items];
+  const filtered = filter.level !== null || filter.code !== null;
+  return (
+    <>
+      <EventFilters
+        filter={filter}
+        onChange={({ level, code }) => setFilters({ eventLevel: level, eventCode: code })}
+      />
+      <PagedList
+        query={list}
+        items={items}
+        label="Events"
+        columns={eventColumns}
+        emptyText={filtered ? 'No events match these filters.' : 'No events yet.'}
+      />
+    </>
+  );
 }
 
 const bagColumns: VirtualColumn<Bag>[] = [
@@ -45,7 +86,7 @@ const bagColumns: VirtualColumn<Bag>[] = [
   { key: 'loaded', header: 'Loaded', width: '11rem', render: (b) => formatDateTime(b.created) },
 ];
 
-/** The bags the machine holds now; a bag loaded or taken out reloads the list. */
+/** The bags the machine holds now, found by the start of a barcode; a bag loaded or taken out reloads the list. */
 export function MachineContents({
   businessId,
   machineId,
@@ -55,14 +96,40 @@ export function MachineContents({
   machineId: string;
   changes: number;
 }) {
+  const [filters, setFilters] = useTabFilters(machineId);
+  // SPEC §9: a search waits 500 ms after the last key.
+  const filter = useDebounced(filters.contentsSearch.trim(), 500);
   const list = usePagedQuery(
     async (nextToken, signal) => {
-      const page = await rpc('bags', 'listBags', { businessId, machineId, nextToken }, { signal });
+      const page = await rpc(
+        'bags',
+        'listBags',
+        { businessId, machineId, filter: filter || undefined, nextToken },
+        { signal },
+      );
       return { items: page.bags, nextToken: page.nextToken };
     },
-    [businessId, machineId, changes],
+    [businessId, machineId, filter, changes],
   );
-  return <PagedList query={list} label="Contents" columns={bagColumns} emptyText="The machine is empty." />;
+  return (
+    <>
+      <div className="toolbar">
+        <SearchField
+          label="Search"
+          placeholder="Barcode"
+          value={filters.contentsSearch}
+          onChange={(contentsSearch) => setFilters({ contentsSearch })}
+          className="toolbar__search"
+        />
+      </div>
+      <PagedList
+        query={list}
+        label="Contents"
+        columns={bagColumns}
+        emptyText={filter ? `No bag in the machine has a barcode starting “${filter}”.` : 'The machine is empty.'}
+      />
+    </>
+  );
 }
 
 const statusColumns: VirtualColumn<MachineStatus>[] = [
@@ -81,7 +148,10 @@ const statusColumns: VirtualColumn<MachineStatus>[] = [
   },
 ];
 
-/** The locker's status reports, newest first; a new report reloads the list. */
+/**
+ * The locker's status reports, newest first; a new report reloads the list. No filters: listMachineStatus
+ * takes none (the observations are free-form, per locker maker).
+ */
 export function MachineStatusReports({ machineId, reports }: { machineId: string; reports: number }) {
   const list = usePagedQuery(
     async (nextToken, signal) => {
