@@ -72,3 +72,40 @@ test('patients are found by prefix, shown with grouped NHS numbers, and deleted 
   await page.goto(`/businesses/${business.id}/patients`);
   await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('Bob');
 });
+
+test('a patient imported with given and family names is still found by surname after an edit', async ({ page }) => {
+  const business = await createBusiness();
+  await asAdmin('patients/batchUpsertPatients', {
+    businessId: business.id,
+    patients: [
+      {
+        displayId: '9990000018',
+        name: { given: 'Imogen', family: 'Featherstonehaugh' },
+        mobileNumber: '+447700900011',
+      },
+    ],
+  });
+
+  await page.goto('/auth/login');
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await page.goto(`/businesses/${business.id}/patients`);
+  const list = page.getByRole('table', { name: 'Patients' });
+  const search = page.getByRole('searchbox', { name: 'Search' });
+  await search.fill('Feather');
+  await list.getByRole('link', { name: 'Imogen Featherstonehaugh' }).click();
+
+  // Edit something other than the name: the form shows and sends the name as one field.
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('Imogen Featherstonehaugh');
+  await page.getByRole('textbox', { name: 'Email' }).fill('imogen@example.com');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Patient saved.')).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: 'imogen@example.com' })).toBeVisible();
+
+  // Searched by surname (not the start of the full name), the patient is still there.
+  await page.goto(`/businesses/${business.id}/patients`);
+  await search.fill('Featherston');
+  await expect(list.getByRole('link', { name: 'Imogen Featherstonehaugh' })).toBeVisible();
+  await expect(list.getByRole('row')).toHaveCount(2);
+});

@@ -178,6 +178,46 @@ describeApi('patients', (t) => {
     expect(entry?.details).toEqual({ via: 'update', fields: ['email'] });
   });
 
+  it('keeps the given and family names of an edit that sends the full name only, so a surname search still finds the patient', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db);
+    const imported = testPatient(1, { name: { given: 'Ada', family: 'Lovelace' } });
+    await t.call('patients', 'batchUpsertPatients', { businessId, patients: [imported] }, as);
+    const [{ id } = { id: '' }] = (await t.call('patients', 'list', { businessId }, as)).body.patients;
+    const nameParts = async () =>
+      t.db.selectFrom('patients').select(['given_name', 'family_name']).where('id', '=', id).executeTakeFirstOrThrow();
+    const found = async (filter: string) =>
+      (await t.call('patients', 'list', { businessId, filter }, as)).body.patients.map((p) => p.name);
+    // What the console's edit form sends: the name as one field, here unchanged, and a new email.
+    const edit = (full: string) =>
+      t.call('patients', 'update', { id, patient: { ...imported, name: { full }, email: 'ada.new@example.com' } }, as);
+
+    expect((await edit('Ada Lovelace')).status).toBe(200);
+    expect(await nameParts()).toEqual({ given_name: 'Ada', family_name: 'Lovelace' });
+    expect(await found('lovel')).toEqual(['Ada Lovelace']);
+    const [entry] = await listAudit(t.db, 'patient.update');
+    expect(entry?.details).toEqual({ via: 'update', fields: ['email'] });
+
+    // A new surname after the same given name: the rest of the name is the family name.
+    await edit('Ada King');
+    expect(await nameParts()).toEqual({ given_name: 'Ada', family_name: 'King' });
+    expect(await found('King')).toEqual(['Ada King']);
+    expect(await found('lovel')).toEqual([]);
+    // A name sharing neither part is a full name only, as a patient imported by Full Name.
+    await edit('Augusta Byron');
+    expect(await nameParts()).toEqual({ given_name: '', family_name: '' });
+    expect(await found('Augusta')).toEqual(['Augusta Byron']);
+    // Parts sent are stored as sent.
+    await t.call(
+      'patients',
+      'update',
+      { id, patient: { ...imported, name: { given: 'Augusta', family: 'King' } } },
+      as,
+    );
+    expect(await nameParts()).toEqual({ given_name: 'Augusta', family_name: 'King' });
+    expect(await found('king')).toEqual(['Augusta King']);
+  });
+
   it('soft-deletes a patient: kept with who deleted it, hidden from onlyCurrent, display id free again', async () => {
     const as = await support();
     const businessId = await insertBusiness(t.db);

@@ -166,3 +166,34 @@ export function checkPatient(
     },
   };
 }
+
+/**
+ * The given and family names an update stores when it sends a full name only, as the console's edit
+ * form does (one Name field, the name the patient is shown by). Without this an edit emptied them,
+ * and list search, which also matches the family name, no longer found the patient by surname.
+ * An unchanged full name keeps both; a changed one keeps the stored family name if it still ends
+ * with it, else the given name if it still starts with it, and takes the rest as the other part
+ * ('Jane Doe' renamed 'Jane Smith': given 'Jane', family 'Smith'); one sharing neither has none.
+ * A name sent with its parts is stored as sent.
+ */
+export function namePartsOnUpdate(
+  sent: ImportedPatient['name'] | undefined,
+  values: PatientValues,
+  stored: { full: string; given: string; family: string },
+): Pick<PatientValues, 'givenName' | 'familyName'> {
+  const asSent = { givenName: values.givenName, familyName: values.familyName };
+  if (sent?.given?.trim() || sent?.family?.trim()) return asSent;
+  const { given, family } = stored;
+  const full = values.fullName;
+  if (!given && !family) return asSent;
+  if (full === stored.full) return { givenName: given, familyName: family };
+  // Compared in slices of the same length, whatever lower-casing does to a string's length.
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  if (family && full.length > family.length + 1 && same(full.slice(-family.length - 1), ` ${family}`)) {
+    return { givenName: full.slice(0, -family.length - 1).trim(), familyName: full.slice(-family.length) };
+  }
+  if (given && full.length > given.length + 1 && same(full.slice(0, given.length + 1), `${given} `)) {
+    return { givenName: full.slice(0, given.length), familyName: full.slice(given.length + 1).trim() };
+  }
+  return asSent;
+}

@@ -24,7 +24,7 @@ import {
   type UpsertRow,
   upsertPatients,
 } from './repository.ts';
-import { checkPatient, type DisplayIdField, displayIdFieldOf, type PatientValues } from './rules.ts';
+import { checkPatient, type DisplayIdField, displayIdFieldOf, namePartsOnUpdate, type PatientValues } from './rules.ts';
 
 type Patients = Contract['patients'];
 type In<M extends keyof Patients> = ParsedInputOf<Patients[M]>;
@@ -150,7 +150,9 @@ export async function update(input: In<'update'>, ctx: AuthedContext): Out<'upda
     const row = await db.transaction().execute(async (tx) => {
       const current = await requirePatient(tx, input.id, true);
       if (current.deleted_at !== null) throw new AppError('CONFLICT', 'A deleted patient cannot be changed');
-      const columns = { ...columnsOf(values), display_id: values.displayId || current.display_id };
+      const stored = { full: current.full_name, given: current.given_name, family: current.family_name };
+      const named = { ...values, ...namePartsOnUpdate(input.patient.name, values, stored) };
+      const columns = { ...columnsOf(named), display_id: values.displayId || current.display_id };
       const changed = Object.entries(columns)
         .filter(([key, value]) => current[key as keyof PatientRow] !== value)
         .map(([key]) => key);
