@@ -81,6 +81,13 @@ test('a mapping that cannot be imported is refused with its reasons, and files w
   await expect(page.getByText('Errors encountered during parsing.')).toBeVisible();
   await expect(page.getByText('Row 2: Too few fields: expected 3 fields but parsed 2')).toBeVisible();
 
+  // Only field names: refused once the first line is said to be field names, as an empty file is.
+  await dropFile(page.locator('.dropzone'), 'header-only.csv', 'NHS Number,Full Name,Mobile\r\n,,\r\n');
+  await page.getByRole('button', { name: 'Field names' }).click();
+  await expect(page.getByText('The selected file contains no data.')).toBeVisible();
+  await expect(page.getByText('Drop the file here to upload')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Import', exact: true })).toHaveCount(0);
+
   await dropFile(
     page.locator('.dropzone'),
     'data.csv',
@@ -179,6 +186,37 @@ test('a file of very long rows is sent in parts under the request size limit and
   await expect(
     page.getByText('1100 patients processed (1100 added, 0 updated, 0 unchanged); 0 rows with errors.'),
   ).toBeVisible();
+});
+
+test('accented names in a file over 1 MiB arrive whole, even one split across a 1 MiB read', async ({ page }) => {
+  // Papaparse read a File in 1 MiB slices, decoding each alone: a character whose UTF-8 bytes fell
+  // either side of a slice's end arrived as U+FFFD. Here every name is accented and the file is shifted
+  // so that the ë of one patient's name has one byte before byte 2^20 and one after.
+  const rowOf = (i: number, pad: string) => `A${i},Zoë Brontë-Lefèvre ${i},07700${String(900000 + (i % 1000))},${pad}`;
+  const textOf = (pad: string) =>
+    ['ID,Name,Mobile,Note', ...Array.from({ length: 24_000 }, (_, i) => rowOf(i, i === 0 ? pad : ''))].join('\r\n');
+  let pad = '';
+  while ((Buffer.from(textOf(pad))[2 ** 20] as number) >> 6 !== 0b10) pad += 'x';
+  const text = textOf(pad);
+  const bytes = Buffer.from(text);
+  expect(bytes.length).toBeGreaterThan(2 ** 20);
+  // The line holding byte 2^20; line 0 holds the field names, so it is patient `line - 1`.
+  const before = bytes.subarray(0, 2 ** 20).toString('utf8');
+  const line = before.split('\r\n').length - 1;
+  const split = line - 1;
+  const splitName = `Zoë Brontë-Lefèvre ${split}`;
+  expect(text.split('\r\n')[line]).toContain(splitName);
+
+  await importWithIdAndName(page, 'accented.csv', [text]);
+  await expect(page.getByRole('heading', { name: 'Import complete' })).toBeVisible({ timeout: 60_000 });
+  await expect(
+    page.getByText('24000 patients processed (24000 added, 0 updated, 0 unchanged); 0 rows with errors.'),
+  ).toBeVisible();
+  const found = await asAdmin<{ patients: { displayId: string; name: string }[] }>('patients/list', {
+    businessId,
+    filter: `A${split}`,
+  });
+  expect(found.patients.find((p) => p.displayId === `A${split}`)?.name).toBe(splitName);
 });
 
 test('the example file downloads and imports as it is, every patient good', async ({ page }) => {
