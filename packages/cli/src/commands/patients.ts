@@ -5,6 +5,7 @@ import {
   type CsvInspection,
   type CsvMapping,
   checkMapping,
+  decodeCsvBytes,
   type ImportedPatient,
   importPatientCsv,
   inspectCsv,
@@ -41,12 +42,15 @@ const IMPORT_IN_FLIGHT = 2;
 /** The server's word for a display id given twice; the cli applies it across the whole file. */
 const duplicateId = (displayId: string) => `duplicate ID field: ${displayId}`;
 
+/** The file's text: UTF-8, or Windows-1252 when it is not valid UTF-8 (Excel's plain CSV), as the console reads it. */
 async function readText(path: string): Promise<string> {
+  let bytes: Uint8Array;
   try {
-    return await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch {
     throw new UsageError(`Cannot read ${path}`);
   }
+  return decodeCsvBytes(bytes).text;
 }
 
 /** `work`'s answer; a file SPEC §8 refuses (CsvFileError) becomes a refusal: its message, then each problem. */

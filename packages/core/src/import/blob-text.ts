@@ -1,3 +1,5 @@
+import type { CsvEncoding } from './text-encoding.ts';
+
 type Event = 'data' | 'end' | 'error';
 type Listener = (value?: unknown) => void;
 
@@ -22,8 +24,9 @@ export class BlobText {
   constructor(
     blob: Blob,
     private readonly pieceChars: number,
+    encoding: CsvEncoding = 'utf-8',
   ) {
-    this.reader = blob.stream().pipeThrough(new TextDecoderStream()).getReader();
+    this.reader = blob.stream().pipeThrough(new TextDecoderStream(encoding)).getReader();
   }
 
   /** Hands on the next piece, or says 'end' once the text is all handed on. */

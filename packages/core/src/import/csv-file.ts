@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { BlobText } from './blob-text.ts';
+import { encodingOfBlob } from './text-encoding.ts';
 
 /** A CSV as a string (cli, tests) or a Blob/File (browser, Web Worker). */
 export type CsvSource = string | Blob;
@@ -43,7 +44,9 @@ export async function streamCsv(
 ): Promise<{ aborted: boolean }> {
   // A string (the cli reads its file whole) is cut into pieces by papaparse; a Blob (the console's File)
   // is read as a stream of text, decoded across the reads (see BlobText).
-  const blob = typeof source === 'string' ? undefined : new BlobText(source, PARSE_CHUNK_CHARS);
+  // A file that is not valid UTF-8 is read as Windows-1252 (Excel's plain CSV; see text-encoding.ts).
+  const blob =
+    typeof source === 'string' ? undefined : new BlobText(source, PARSE_CHUNK_CHARS, await encodingOfBlob(source));
   return new Promise((resolve, reject) => {
     let rowNumber = 1;
     let failed = false;

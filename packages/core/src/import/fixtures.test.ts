@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { CsvFieldKind, ImportedPatient } from '../patient/imported-patient.ts';
 import { CsvFileError, type CsvSource, csvFileMessages } from './csv-file.ts';
 import { type ImportBatch, importPatientCsv, inspectCsv, patientRowCount, type RowError } from './patient-csv.ts';
+import { decodeCsvBytes } from './text-encoding.ts';
 
 /**
  * Files as spreadsheets save them (fixtures/README.md says which does what), each run through the
@@ -23,6 +24,53 @@ type Case = {
 );
 
 const cases: Case[] = [
+  {
+    file: 'excel-windows-1252.csv',
+    firstLine: 'fields',
+    mapping: ['NhsNumber', 'GivenName', 'FamilyName', 'DateOfBirth', 'Mobile', 'Email'],
+    imported: [
+      [
+        2,
+        {
+          displayId: '9990000042',
+          name: { given: 'Zoë', family: 'Brontë' },
+          mobileNumber: '+447700900311',
+          dateOfBirth: '1987-03-14',
+          email: 'zoe.b@example.com',
+        },
+      ],
+      [
+        3,
+        {
+          displayId: '9990000050',
+          name: { given: 'Renée', family: 'Côté-Dubois' },
+          mobileNumber: '+447700900312',
+          dateOfBirth: '1954-11-02',
+        },
+      ],
+      [
+        4,
+        {
+          displayId: '9990000069',
+          name: { given: 'Seán', family: 'Ó Briain' },
+          mobileNumber: '+447700900313',
+          dateOfBirth: '1999-02-01',
+          email: 'sean@example.com',
+        },
+      ],
+      [
+        5,
+        {
+          displayId: '9990000077',
+          name: { given: 'Ana', family: 'Núñez' },
+          mobileNumber: '+447700900314',
+          dateOfBirth: '2000-02-29',
+          email: 'ana.nunez@example.com',
+        },
+      ],
+    ],
+    errors: [],
+  },
   {
     file: 'excel-windows-csv-utf8.csv',
     firstLine: 'fields',
@@ -389,7 +437,7 @@ const fixture = (name: string) => join(import.meta.dir, 'fixtures', name);
 describe.each(cases)('a spreadsheet file: $file, first line $firstLine', (c) => {
   // The cli reads the file into a string; the console hands its File to the worker.
   const sources = {
-    'as the cli reads it': async () => readFile(fixture(c.file), 'utf8'),
+    'as the cli reads it': async () => decodeCsvBytes(await readFile(fixture(c.file))).text,
     'as the console reads it': async () => new File([await readFile(fixture(c.file))], c.file, { type: 'text/csv' }),
   };
 

@@ -3,3 +3,4 @@ export * from './example.ts';
 export * from './mapping.ts';
 export * from './patient-csv.ts';
 export * from './patient-row.ts';
+export * from './text-encoding.ts';
