@@ -85,16 +85,19 @@ test('a locker paired from the Pair dialog comes online, its alarm appears live,
   await locker.control({ do: 'removeBag', barcode: 'RX-E2E-0001' });
   await expect(page.getByText('The machine is empty.')).toBeVisible();
 
-  // The contents are searched by the start of a barcode.
+  // The contents are searched by the start of a barcode or a slot, in any case.
   await locker.control({ do: 'loadBag', barcode: 'RX-E2E-0002', location: 'C1' });
   await locker.control({ do: 'loadBag', barcode: 'RX-E2E-0103', location: 'C2' });
   const contents = page.getByRole('table', { name: 'Contents' });
   await expect(contents.getByRole('row', { name: /RX-E2E-0103/ })).toBeVisible();
-  await page.getByRole('searchbox', { name: 'Search' }).fill('RX-E2E-01');
+  await page.getByRole('searchbox', { name: 'Search' }).fill('rx-e2e-01');
   await expect(contents.getByRole('row', { name: /RX-E2E-0002/ })).toHaveCount(0);
   await expect(contents.getByRole('row', { name: /RX-E2E-0103/ })).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search' }).fill('c1');
+  await expect(contents.getByRole('row', { name: /RX-E2E-0002/ })).toBeVisible();
+  await expect(contents.getByRole('row', { name: /RX-E2E-0103/ })).toHaveCount(0);
   await page.getByRole('searchbox', { name: 'Search' }).fill('RX-NONE');
-  await expect(page.getByText('No bag in the machine has a barcode starting “RX-NONE”.')).toBeVisible();
+  await expect(page.getByText('No bag in the machine matches “RX-NONE”.')).toBeVisible();
 });
 
 test("the Pair dialog says 'invalid code' when the machine was archived meanwhile", async ({ page }) => {

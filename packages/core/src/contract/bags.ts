@@ -10,7 +10,7 @@ export const bags = defineArea({
       businessId: Id,
       /** Only the bags this machine holds now (its contents). */
       'machineId?': Id,
-      /** Prefix of the barcode. */
+      /** The start of the barcode, the reference or the location, in any case. */
       'filter?': 'string <= 128',
       'nextToken?': 'string | null',
     }),

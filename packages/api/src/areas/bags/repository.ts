@@ -29,7 +29,13 @@ export function listBagRows(
 ) {
   let query = db.selectFrom('bags').selectAll().where('business_id', '=', q.businessId);
   if (q.machineId) query = query.where('machine_id', '=', q.machineId);
-  if (q.filter) query = query.where('barcode', 'like', `${q.filter.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  if (q.filter) {
+    // The start of the barcode, the reference or the slot, in any case (staff type what the label says).
+    const prefix = `${q.filter.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) =>
+      eb.or([eb('barcode', 'ilike', prefix), eb('reference', 'ilike', prefix), eb('location', 'ilike', prefix)]),
+    );
+  }
   if (q.before) query = query.where('id', '<', q.before);
   return query
     .orderBy('id', 'desc')

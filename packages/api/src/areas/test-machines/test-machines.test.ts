@@ -36,6 +36,11 @@ describeApi(
         expect(bags.body.bags.map((b) => [b.barcode, b.location])).toEqual([['RX-1', 'A3']]);
         const listed = await t.call('bags', 'listBags', { businessId: 'b1', machineId: tm.id }, asSupport);
         expect(listed.body.bags).toHaveLength(1);
+        // The contents search: the start of the barcode or the slot, in any case.
+        for (const [filter, found] of [['rx-', 1], ['a3', 1], ['RX-2', 0], ['%', 0]] as const) {
+          const res = await t.call('bags', 'listBags', { businessId: 'b1', machineId: tm.id, filter }, asSupport);
+          expect([filter, res.body.bags.length]).toEqual([filter, found]);
+        }
         await locker.call('BagRemoved', { eventId: 'c', seq: 2, created: t.deps.now(), barcode: 'RX-1' });
         expect((await t.call('testMachines', 'getTestMachineBags', { id: tm.id }, asSupport)).body.bags).toEqual([]);
         locker.close();

@@ -116,7 +116,7 @@ export function MachineContents({
       <div className="toolbar">
         <SearchField
           label="Search"
-          placeholder="Barcode"
+          placeholder="Barcode, reference or slot"
           value={filters.contentsSearch}
           onChange={(contentsSearch) => setFilters({ contentsSearch })}
           className="toolbar__search"
@@ -126,7 +126,7 @@ export function MachineContents({
         query={list}
         label="Contents"
         columns={bagColumns}
-        emptyText={filter ? `No bag in the machine has a barcode starting “${filter}”.` : 'The machine is empty.'}
+        emptyText={filter ? `No bag in the machine matches “${filter}”.` : 'The machine is empty.'}
       />
     </>
   );
