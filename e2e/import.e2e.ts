@@ -234,3 +234,19 @@ test('the example file downloads and imports as it is, every patient good', asyn
   ).toBeVisible();
   await expect(page.getByText('No errors.')).toBeVisible();
 });
+
+test('a worker that cannot start says so, and the next file is read by a new one', async ({ page }) => {
+  // A page left open across a deploy asks for a worker script that is gone.
+  const workerScript = /\/assets\/import\.worker-[^/]*\.js$/;
+  await page.route(workerScript, (route) => route.fulfill({ status: 404, body: '' }));
+  await page.reload();
+  const input = page.locator('input[type=file]');
+  const file = { name: 'patients.csv', mimeType: 'text/csv', buffer: Buffer.from(goodAndBad) };
+  await input.setInputFiles(file);
+  await expect(page.getByText('An unknown error occurred')).toBeVisible();
+  await expect(page.getByText('Reading the file…')).toHaveCount(0);
+
+  await page.unroute(workerScript);
+  await input.setInputFiles(file);
+  await expect(page.getByRole('button', { name: 'Field names' })).toBeVisible();
+});
