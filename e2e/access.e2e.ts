@@ -5,6 +5,7 @@ import {
   expect,
   firstBusiness,
   linkIn,
+  liveSubscribed,
   logIn,
   mailTo,
   signedInApi,
@@ -120,10 +121,10 @@ test('a console left open when its Support role is removed shows Access Restrict
   await page.getByLabel('First name').fill('Remy');
   await page.getByLabel('Surname').fill('Leaving');
   // The dashboard is live: its socket opens and subscribes to the fleet.
-  const socket = page.waitForEvent('websocket', (ws) => ws.url().endsWith('/ws'));
+  const subscribed = liveSubscribed(page);
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-  await (await socket).waitForEvent('framereceived', (f) => String(f.payload).includes('subscribed'));
+  await subscribed;
 
   const api = await signedInApi(admin.email, admin.password);
   await call(api, 'auth/removeRole', { userId: user.userId, roleName: 'Support', roleResource: null });

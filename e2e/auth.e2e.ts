@@ -1,5 +1,5 @@
-import { request as playwrightRequest } from '@playwright/test';
-import { admin, baseURL, call, createUser, expect, logIn, test } from './harness/fixtures.ts';
+import { type BrowserContext, request as playwrightRequest } from '@playwright/test';
+import { admin, baseURL, call, createUser, expect, liveSubscribed, logIn, test } from './harness/fixtures.ts';
 
 const invalidCredentials = 'Invalid username or password';
 const tooManyAttempts =
@@ -61,12 +61,8 @@ test('logging out ends the session', async ({ page }) => {
   await expect(page).toHaveURL(/\/auth\/login\?from=%2Fusers$/);
 });
 
-test('a session ended elsewhere sends the user to log in with the timeout message', async ({ page, context }) => {
-  await page.goto('/');
-  await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-
-  // End the session on the server with the browser's own cookie, leaving the cookie in the browser.
+/** Ends the browser's session on the server with its own cookie, leaving the cookie in the browser. */
+async function endSessionElsewhere(context: BrowserContext) {
   const cookie = (await context.cookies()).find((c) => c.httpOnly);
   expect(cookie).toBeDefined();
   const other = await playwrightRequest.newContext({
@@ -75,15 +71,36 @@ test('a session ended elsewhere sends the user to log in with the timeout messag
   });
   await call(other, 'auth/logout');
   await other.dispose();
+}
 
-  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Support Users' }).click();
+test('a session ended elsewhere sends the user to log in with the timeout message', async ({ page, context }) => {
+  // A page without live updates: the next call finds the session gone.
+  await page.goto('/users');
   await expect(page).toHaveURL(/\/auth\/login\?from=%2Fusers$/);
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Support Users' })).toBeVisible();
+  await endSessionElsewhere(context);
+
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Groups' }).click();
+  await expect(page).toHaveURL(/\/auth\/login\?from=%2Fgroups$/);
   await expect(page.getByText(timedOut)).toBeVisible();
 
   // Logging in again goes back to where the user was.
   await logIn(page, admin.email, admin.password);
-  await expect(page.getByRole('heading', { level: 1, name: 'Support Users' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible();
   await expect(page.getByText(timedOut)).toHaveCount(0);
+});
+
+test('a live page whose session ends elsewhere goes to log in by itself', async ({ page, context }) => {
+  // The dashboard holds the live socket, which the server hangs up on when the session ends.
+  const subscribed = liveSubscribed(page);
+  await page.goto('/');
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await subscribed;
+  await endSessionElsewhere(context);
+  await expect(page).toHaveURL(/\/auth\/login/);
+  await expect(page.getByText(timedOut)).toBeVisible();
 });
 
 test('unknown paths go to the dashboard and other /auth paths to login, keeping the return path', async ({ page }) => {

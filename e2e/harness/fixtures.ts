@@ -101,6 +101,21 @@ export async function firstBusiness(): Promise<{ id: string; name: string }> {
 }
 
 /** Logs in through the two-step form, starting wherever the page is (or at /auth/login). */
+/**
+ * Resolves once the page's live socket (`/ws`) has confirmed a subscription. Call it before the
+ * navigation that opens the socket: the frame may come before a later listener would be attached.
+ */
+export function liveSubscribed(page: Page): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (ws) => {
+      if (!ws.url().endsWith('/ws')) return;
+      ws.on('framereceived', (frame) => {
+        if (String(frame.payload).includes('"subscribed"')) resolve();
+      });
+    });
+  });
+}
+
 export async function logIn(page: Page, email: string, password: string) {
   if (!page.url().includes('/auth/login')) await page.goto('/auth/login');
   await page.getByLabel('Email address').fill(email);

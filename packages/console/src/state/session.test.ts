@@ -4,6 +4,7 @@ import { rpc } from '../api/client.ts';
 import {
   hasSupportScopeAtom,
   loadSessionAtom,
+  logOutAtom,
   sessionAtom,
   sessionNoticeAtom,
   sessionStartedAtom,
@@ -71,6 +72,24 @@ describe('session state', () => {
     stop();
     expect(store.get(sessionAtom).status).toBe('anonymous');
     expect(store.get(sessionNoticeAtom)).toBe('Your session has timed out. Please log in again');
+  });
+
+  it('keeps a logout when a session check started before it answers 401 after it', async () => {
+    const store = createStore();
+    store.set(sessionStartedAtom, session);
+    let answerCheck: (r: Response) => void = () => {};
+    globalThis.fetch = (async (url: string) =>
+      String(url).endsWith('/auth/session')
+        ? new Promise<Response>((resolve) => {
+            answerCheck = resolve;
+          })
+        : Response.json({ ok: true })) as unknown as typeof fetch;
+    const check = store.set(loadSessionAtom);
+    await store.set(logOutAtom);
+    answerCheck(Response.json(notLoggedIn, { status: 401 }));
+    await check;
+    expect(store.get(sessionAtom)).toEqual({ status: 'anonymous', loggedOut: true });
+    expect(store.get(sessionNoticeAtom)).toBeUndefined();
   });
 
   it('knows a user without the support scope', () => {

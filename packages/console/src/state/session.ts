@@ -69,6 +69,8 @@ export const loadSessionAtom = atom(null, async (get, set) => {
     set(sessionStateAtom, { status: 'active', session });
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
+      // Signed out meanwhile (a logout in this tab whose hang-up started this check): keep that state.
+      if (get(sessionStateAtom).status === 'anonymous') return;
       const timedOut = before.status === 'active' || /timed out/i.test(error.message);
       set(
         sessionStateAtom,
