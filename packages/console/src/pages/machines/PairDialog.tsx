@@ -32,9 +32,10 @@ export function PairDialog({ machineId, onClose }: { machineId: string; onClose:
       await rpc('auth', 'activateDeviceAuth', { machineId, userCode });
       onClose(true);
     } catch (e) {
-      // Every refusal (a wrong, used or expired code, an archived machine, the contract's own checks)
-      // reads 'invalid code' (SPEC §8); only a server that failed or could not be reached says so.
-      const refused = e instanceof ApiError && e.status >= 400 && e.status < 500;
+      // Every refusal of the code (a wrong, used or expired code, an archived machine, the contract's own
+      // checks) reads 'invalid code' (SPEC §8). A session that ended (401, which also sends the console
+      // to log in), a lost scope (403), too many attempts (429) or a server that failed say so instead.
+      const refused = e instanceof ApiError && e.status >= 400 && e.status < 500 && ![401, 403, 429].includes(e.status);
       setError({ message: refused ? messages.invalidPairingCode : messageOf(e) });
       setPending(false);
     }
