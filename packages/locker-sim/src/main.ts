@@ -49,16 +49,22 @@ async function testMachineCredentials(o: Options, index: number): Promise<Tokens
   if (saved.accessToken) return undefined;
   const token = o.token ?? process.env.MEDLOCKER_TOKEN;
   if (!o.business || !token) throw new Error('--test-machine needs --business and --token (or MEDLOCKER_TOKEN)');
-  const res = await fetch(`${o.api}/api/testMachines/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      businessId: o.business,
-      name: `Sim locker ${index} ${crypto.randomUUID().slice(0, 6)}`,
-      numberOfSlots: 24,
-    }),
-  });
-  const body = (await res.json()) as {
+  let res: Response;
+  try {
+    res = await fetch(`${o.api}/api/testMachines/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        businessId: o.business,
+        name: `Sim locker ${index} ${crypto.randomUUID().slice(0, 6)}`,
+        numberOfSlots: 24,
+      }),
+    });
+  } catch (error) {
+    // Setting up test machines is a one-off step: say plainly that the API is not there, and stop.
+    throw new Error(`creating a test machine: cannot reach ${o.api} (${(error as Error).message})`);
+  }
+  const body = (await res.json().catch(() => ({}))) as {
     testMachine?: {
       id: string;
       credentials: { accessToken: string; accessTokenExpires: number; refreshToken: string };
