@@ -159,21 +159,41 @@ class Lines {
   }
 }
 
-/** CPU seconds of every PostgreSQL process (the server's backends, WAL writer, checkpointer…), Linux /proc. */
-function postgresCpu(): number {
-  let cpu = 0;
+/** CPU seconds of each PostgreSQL process now (the server's backends, WAL writer, checkpointer…), Linux /proc. */
+function postgresProcesses(): Map<string, number> {
+  const cpu = new Map<string, number>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (!stat.includes('(postgres)')) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      cpu += (Number(fields[11]) + Number(fields[12])) / 100;
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
     } catch {
       // The process ended meanwhile.
     }
   }
   return cpu;
+}
+
+/**
+ * PostgreSQL's CPU over a phase, sampled as it goes: a backend that ends during the phase (a pool closes
+ * an idle connection after 10 s) keeps what it used up to its last sample, instead of vanishing from a
+ * sum taken at the start and the end only.
+ */
+class PostgresCpu {
+  private readonly first = postgresProcesses();
+  private readonly last = new Map(this.first);
+  sample(): void {
+    for (const [pid, cpu] of postgresProcesses()) this.last.set(pid, cpu);
+  }
+  /** CPU seconds used since the meter started. */
+  used(): number {
+    this.sample();
+    let total = 0;
+    for (const [pid, cpu] of this.last) total += cpu - (this.first.get(pid) ?? 0);
+    return total;
+  }
 }
 
 /** Busy CPU seconds of the whole machine, all cores (/proc/stat): shows whatever else was running. */
@@ -275,18 +295,21 @@ async function drive(
     }
     const cpuOf = () => [
       machineBusy(),
-      postgresCpu(),
+      0,
       ...[serverPid, ...gens.map((g) => g.child.pid)].map((pid) => usage(pid).cpu),
     ];
     await Bun.sleep(warmup * 1000);
     const before = cpuOf();
+    const postgres = new PostgresCpu();
     let peakRss = 0;
     const measuredUntil = Date.now() + seconds * 1000;
     while (Date.now() < measuredUntil) {
       peakRss = Math.max(peakRss, usage(serverPid).rssMb);
+      postgres.sample();
       await Bun.sleep(250);
     }
     const after = cpuOf();
+    after[1] = postgres.used();
     const pct = (i: number) => ((after[i] ?? 0) - (before[i] ?? 0)) / seconds;
     const results = await Promise.all(
       gens.map(async ({ lines }, g) => JSON.parse(await lines.next(`generator ${g}`, 60_000)) as LoadResult),
