@@ -9,6 +9,7 @@ import * as patientImportIndexes from './0007_patient_import_indexes.ts';
 import * as temperatureReadingsMachineCheck from './0008_temperature_readings_machine_check.ts';
 import * as fleetSummary from './0009_fleet_summary.ts';
 import * as temperatureReadingsKey from './0010_temperature_readings_key.ts';
+import * as machineCheckByIndex from './0011_machine_check_by_index.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0008_temperature_readings_machine_check': temperatureReadingsMachineCheck,
   '0009_fleet_summary': fleetSummary,
   '0010_temperature_readings_key': temperatureReadingsKey,
+  '0011_machine_check_by_index': machineCheckByIndex,
 };
