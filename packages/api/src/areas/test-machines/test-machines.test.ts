@@ -37,7 +37,12 @@ describeApi(
         const listed = await t.call('bags', 'listBags', { businessId: 'b1', machineId: tm.id }, asSupport);
         expect(listed.body.bags).toHaveLength(1);
         // The contents search: the start of the barcode or the slot, in any case.
-        for (const [filter, found] of [['rx-', 1], ['a3', 1], ['RX-2', 0], ['%', 0]] as const) {
+        for (const [filter, found] of [
+          ['rx-', 1],
+          ['a3', 1],
+          ['RX-2', 0],
+          ['%', 0],
+        ] as const) {
           const res = await t.call('bags', 'listBags', { businessId: 'b1', machineId: tm.id, filter }, asSupport);
           expect([filter, res.body.bags.length]).toEqual([filter, found]);
         }
