@@ -1,4 +1,5 @@
 import { AppError, type Contract, isMaskedSecret, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { isUniqueViolation } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import { hashToken } from '../../auth/tokens.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
@@ -211,9 +212,6 @@ export async function generateWebhookSecret(
 }
 
 // --- known partners ----------------------------------------------------------------------------
-
-const isUniqueViolation = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
 
 const duplicatePartner = () =>
   new AppError('CONFLICT', 'A partner with that name already exists', [

@@ -6,6 +6,7 @@ import {
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
+import { isUniqueViolation } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
@@ -66,10 +67,6 @@ async function fleetEntry(db: Db, row: MachineRow): Promise<{ businessName?: str
   const business = await requireBusiness(db, row.business_id);
   return business.archived_at === null ? { businessName: business.name } : {};
 }
-
-/** Insert or name clash: the unique index is the last word when two staff add the same name at once. */
-const isUniqueViolation = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
 
 export async function insertMachine(
   deps: AppDeps,

@@ -1,5 +1,5 @@
 import { type DeliveryFailure, isNhsNumber, type Patient } from '@medlocker/core';
-import type { Database } from '@medlocker/db';
+import { type Database, isUniqueViolation } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { PatientValues } from './rules.ts';
 
@@ -156,7 +156,6 @@ export async function listPatientRows(db: Db, q: ListQuery): Promise<PatientRow[
     .execute();
 }
 
-const UNIQUE_VIOLATION = '23505';
 const ARRAY_ESCAPED = /["\\]/;
 const ARRAY_ESCAPES = /["\\]/g;
 
@@ -310,7 +309,7 @@ export async function upsertPatients(
       const { rows } = await fast.execute(db);
       return fastOutcomes(q.rows, rows[0]?.outcome ?? '[[],[],[]]');
     } catch (error) {
-      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+      if (!isUniqueViolation(error)) throw error;
     }
   }
   const { rows } = await settled.execute(db);

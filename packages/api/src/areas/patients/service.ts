@@ -8,6 +8,7 @@ import {
   patientsPageSize,
   type UpsertOutcome,
 } from '@medlocker/core';
+import { isUniqueViolation } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
@@ -29,9 +30,6 @@ import { checkPatient, type DisplayIdField, displayIdFieldOf, namePartsOnUpdate,
 type Patients = Contract['patients'];
 type In<M extends keyof Patients> = ParsedInputOf<Patients[M]>;
 type Out<M extends keyof Patients> = Promise<OutputOf<Patients[M]>>;
-
-const isUniqueViolation = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';
 
 const displayIdTaken = (field: DisplayIdField) =>
   new AppError('CONFLICT', `Another patient of this business has this ${field.name}`, [

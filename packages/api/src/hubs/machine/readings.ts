@@ -1,17 +1,11 @@
 import { formatTemperature } from '@medlocker/core';
+import { isForeignKeyViolation } from '@medlocker/db';
 import { sql } from 'kysely';
 import { publishRecorded, type RecordedEvent, recordMachineEvent } from '../../areas/machines/events.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../live.ts';
 import { type Reading, TEMPERATURE_WINDOW_MS, temperatureRange } from '../protocol.ts';
-import {
-  existingMachines,
-  FOREIGN_KEY_VIOLATION,
-  type LockerIdentity,
-  MachineGone,
-  machineRow,
-  temperatureAlertsOn,
-} from './store.ts';
+import { existingMachines, type LockerIdentity, MachineGone, machineRow, temperatureAlertsOn } from './store.ts';
 
 type Pending = {
   who: LockerIdentity;
@@ -118,7 +112,7 @@ export class ReadingsBatcher {
     try {
       return { claimed: await this.commit(batch, now), committed: batch };
     } catch (error) {
-      if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
+      if (!isForeignKeyViolation(error)) throw error;
       const existing = await existingMachines(this.deps.db, [...new Set(batch.map((p) => p.who.machineId))]);
       const committed = batch.filter((p) => existing.has(p.who.machineId));
       if (committed.length === batch.length) throw error;

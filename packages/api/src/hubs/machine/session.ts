@@ -1,5 +1,5 @@
 import { machineAlerts } from '@medlocker/core';
-import type { Database } from '@medlocker/db';
+import { type Database, isForeignKeyViolation } from '@medlocker/db';
 import type { Transaction } from 'kysely';
 import { publishRecorded, type RecordedEvent, recordMachineEvent } from '../../areas/machines/events.ts';
 import { type MachineRow, toMachine } from '../../areas/machines/repository.ts';
@@ -24,7 +24,6 @@ import type { ReadingsBatcher } from './readings.ts';
 import {
   claimEvent,
   existingMachines,
-  FOREIGN_KEY_VIOLATION,
   insertStatus,
   type LockerIdentity,
   lastStoredSeq,
@@ -186,7 +185,7 @@ export class LockerSession {
 
   /** A foreign key refused this machine because it was removed meanwhile (its receipt, its status…). */
   private async refusedForMissingMachine(error: unknown): Promise<boolean> {
-    if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) return false;
+    if (!isForeignKeyViolation(error)) return false;
     try {
       return !(await existingMachines(this.deps.db, [this.who.machineId])).has(this.who.machineId);
     } catch {

@@ -26,9 +26,6 @@ export class MachineGone extends Error {
   }
 }
 
-/** SQLSTATE of a foreign key (or the triggers that stand for one) refusing a machine that is not there. */
-export const FOREIGN_KEY_VIOLATION = '23503';
-
 /** Which of these machines still exist. */
 export async function existingMachines(db: Db, ids: string[]): Promise<Set<string>> {
   const rows = await db.selectFrom('machines').select('id').where('id', 'in', ids).execute();
