@@ -25,10 +25,16 @@ import { consoleHub } from './hubs/console/index.ts';
 import { defaultMachineHubOptions, type MachineHubOptions, machineHub } from './hubs/machine/index.ts';
 
 /**
+ * The hubs' settings: the machine hub's, and how often the console hub checks its open consoles'
+ * sessions again (ms; default 60 s, 0: only when access changes).
+ */
+export type HubOptions = MachineHubOptions & { consoleSessionCheckEveryMs?: number };
+
+/**
  * The whole HTTP surface, built from injected dependencies so tests run it in-process with
  * `app.handle(new Request(...))` on a fresh database.
  */
-export function createApp(deps: AppDeps, hubOptions: MachineHubOptions = defaultMachineHubOptions) {
+export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachineHubOptions) {
   const started = new WeakMap<Request, number>();
   // Frames of the locker protocol are at most 64 KB (docs/LOCKER-PROTOCOL.md); a bigger message closes the socket.
   return new Elysia({ name: 'medlocker', websocket: { maxPayloadLength: 64 * 1024 } })

@@ -1,6 +1,6 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
-import { createApp } from '../app.ts';
+import { createApp, type HubOptions } from '../app.ts';
 import type { AppDeps } from '../deps.ts';
 import type { AuthPort, Principal } from '../rpc/context.ts';
 import type { TestApi } from '../testing.ts';
@@ -74,7 +74,7 @@ export const fastHub: MachineHubOptions = {
 };
 
 /** The app listening on a random loopback port; stop it at the end of the test. */
-export function listen(t: TestApi, options: MachineHubOptions = fastHub) {
+export function listen(t: TestApi, options: HubOptions = fastHub) {
   const app = createApp(t.deps, options).listen({ port: 0, hostname: '127.0.0.1' });
   const port = app.server?.port;
   return { app, url: `ws://127.0.0.1:${port}`, http: `http://127.0.0.1:${port}`, stop: () => app.stop(true) };

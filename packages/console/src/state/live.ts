@@ -1,3 +1,4 @@
+import { liveCloseCodes } from '@medlocker/core';
 import { atom } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { store } from './store.ts';
@@ -30,9 +31,8 @@ const connectionAtom = atom<LiveConnection>('closed');
 export const liveConnectionAtom = atom((get) => get(connectionAtom));
 
 const listeners = new Set<LiveListener>();
-const refusals = new Set<(code: number) => void>();
-/** Close codes of `/ws` that mean the session ended (4401) or lost the support scope (4403). */
-const SESSION_CLOSE_CODES = new Set([4401, 4403]);
+const sessionEndedListeners = new Set<(code: number) => void>();
+const sessionCloseCodes = new Set<number>(Object.values(liveCloseCodes));
 const topics = new Map<string, { topic: LiveTopic; count: number }>();
 let socket: WebSocket | null = null;
 let attempt = 0;
@@ -52,8 +52,8 @@ export function topicKey(topic: LiveTopic): string {
  * out, access removed); returns the function that removes it.
  */
 export function onLiveSessionEnded(listener: (code: number) => void): () => void {
-  refusals.add(listener);
-  return () => refusals.delete(listener);
+  sessionEndedListeners.add(listener);
+  return () => sessionEndedListeners.delete(listener);
 }
 
 /** Registers a listener for every push; returns the function that removes it. */
@@ -98,7 +98,7 @@ function connect() {
     if (socket !== ws) return;
     socket = null;
     store.set(connectionAtom, 'closed');
-    if (SESSION_CLOSE_CODES.has(event.code)) for (const listener of refusals) listener(event.code);
+    if (sessionCloseCodes.has(event.code)) for (const listener of sessionEndedListeners) listener(event.code);
     if (topics.size === 0) return;
     // Full jitter: a server restart does not bring every console back in the same second.
     const delay = Math.random() * Math.min(30_000, 1000 * 2 ** attempt++);

@@ -1,4 +1,4 @@
-import { AppError } from '@medlocker/core';
+import { AppError, liveCloseCodes } from '@medlocker/core';
 import { type } from 'arktype';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../deps.ts';
@@ -35,11 +35,11 @@ export type ConsoleHubOptions = {
   sessionCheckEveryMs: number;
 };
 
-/** Close codes of `/ws`: the console reads its session again on either (docs/ARCHITECTURE.md). */
-export const consoleCloseCodes = { sessionEnded: 4401, accessRemoved: 4403 } as const;
+/** Who may hold a console socket at all: support staff (checked at the upgrade and again while open). */
+const mayConnect = (principal: Principal): boolean => principal.scopes.includes('support');
 
 /** True when a signed-in principal may see pushes of this business (support staff see every business). */
-export const maySee = (principal: Principal, _event: ConsoleEvent): boolean => principal.scopes.includes('support');
+export const maySee = (principal: Principal, _event: ConsoleEvent): boolean => mayConnect(principal);
 
 const wants = (subs: Subscriptions, event: ConsoleEvent): boolean =>
   (subs.fleet && event.fleet !== false) ||
@@ -74,8 +74,8 @@ export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { session
       }
       principal = null;
     }
-    if (!principal) return c.close(consoleCloseCodes.sessionEnded, 'Session ended');
-    if (!principal.scopes.includes('support')) return c.close(consoleCloseCodes.accessRemoved, 'Access removed');
+    if (!principal) return c.close(liveCloseCodes.sessionEnded, 'Session ended');
+    if (!mayConnect(principal)) return c.close(liveCloseCodes.accessRemoved, 'Access removed');
     c.principal = principal;
     if (tell) c.send(JSON.stringify({ action: 'switchBusiness', params: { reason: 'accessChanged' } }));
   }
@@ -109,15 +109,14 @@ export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { session
       async beforeHandle({ request }) {
         const principal = await deps.auth.principalOf(request, { ip: null, now: deps.now() });
         if (!principal) throw new AppError('UNAUTHENTICATED', 'Please log in');
-        if (!principal.scopes.includes('support'))
-          throw new AppError('FORBIDDEN', 'You do not have access to this area');
+        if (!mayConnect(principal)) throw new AppError('FORBIDDEN', 'You do not have access to this area');
         principals.set(request, principal);
       },
       open(ws) {
         const socket = ws as unknown as WsLike;
         const principal = principals.get(socket.data.request);
         if (!principal) {
-          socket.close(consoleCloseCodes.sessionEnded, 'Not authenticated');
+          socket.close(liveCloseCodes.sessionEnded, 'Not authenticated');
           return;
         }
         connections.set(socket.data, {

@@ -19,8 +19,6 @@ export type MachineHubOptions = {
   /** How often the offline sweeper runs, ms; 0 turns it off (tests call sweepOffline themselves). */
   sweepEveryMs: number;
   batch: BatcherOptions;
-  /** How often the console hub checks its open consoles' sessions again, ms (default 60 s; 0: never). */
-  consoleSessionCheckEveryMs?: number;
 };
 
 export const defaultMachineHubOptions: MachineHubOptions = {
