@@ -9,7 +9,10 @@ export type CsvEncoding = 'utf-8' | 'windows-1252';
 
 const known = new WeakMap<Blob, Promise<CsvEncoding>>();
 
-/** The encoding of a Blob (a File in the browser), read through once without keeping it; remembered per Blob. */
+/**
+ * The encoding of a Blob (a File in the browser), read through once without keeping it; remembered per
+ * Blob object (a File posted to a worker again arrives as a new one).
+ */
 export function encodingOfBlob(blob: Blob): Promise<CsvEncoding> {
   let found = known.get(blob);
   if (!found) {
