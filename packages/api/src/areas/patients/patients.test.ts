@@ -1,7 +1,9 @@
 import { expect, it } from 'bun:test';
+import { sql } from 'kysely';
 import { listAudit } from '../../audit/audit.ts';
 import { describeApi } from '../../testing.ts';
-import { type UpsertRow, upsertPatients } from './repository.ts';
+import { storedNameParts, type UpsertRow, upsertPatients } from './repository.ts';
+import { namePartsOnUpdate, type PatientValues } from './rules.ts';
 import { insertBusiness, nhsSettings, testNhsNumber, testPatient } from './test-helpers.ts';
 
 describeApi('patients', (t) => {
@@ -216,6 +218,127 @@ describeApi('patients', (t) => {
     );
     expect(await nameParts()).toEqual({ given_name: 'Augusta', family_name: 'King' });
     expect(await found('king')).toEqual(['Augusta King']);
+  });
+
+  it("keeps the given and family names a file mapped by Full Name is imported over, on both of the import's paths", async () => {
+    const as = await support();
+    const outcome = async (settledOnly: boolean) => {
+      const businessId = await insertBusiness(t.db);
+      const byParts = [1, 2, 3].map((i) => testPatient(i, { name: { given: `Ada${i}`, family: `Lovelace${i}` } }));
+      await t.call('patients', 'batchUpsertPatients', { businessId, patients: byParts }, as);
+      // The same patients in a file whose Name column is mapped as Full Name: one unchanged, one with a
+      // new surname, one with a name sharing neither part.
+      const names = ['Ada1 Lovelace1', 'Ada2 King', 'Augusta Byron'];
+      const rows = byParts.map(
+        (p, i): UpsertRow => ({
+          ord: i,
+          id: Bun.randomUUIDv7(),
+          displayId: p.displayId,
+          givenName: '',
+          familyName: '',
+          fullName: names[i] as string,
+          dateOfBirth: '1980-01-02',
+          email: p.email ?? null,
+          mobileNumber: p.mobileNumber,
+          addressLine1: null,
+          addressLine2: null,
+          addressLine3: null,
+          postTown: null,
+          postcode: null,
+        }),
+      );
+      const actor = { userId: null, display: 'test', ip: null, requestId: null };
+      const write = async () =>
+        (await upsertPatients(t.db, { businessId, rows, now: 2, auditId: Bun.randomUUIDv7(), actor }, { settledOnly }))
+          .sort((a, b) => a.ord - b.ord)
+          .map((r) => r.status);
+      const first = await write();
+      const again = await write();
+      const stored = await t.db
+        .selectFrom('patients')
+        .select(['given_name', 'family_name', 'full_name'])
+        .where('business_id', '=', businessId)
+        .orderBy('display_id')
+        .execute();
+      const found = (await t.call('patients', 'list', { businessId, filter: 'lovelace1' }, as)).body.patients;
+      return { first, again, stored, found: found.map((p) => p.name) };
+    };
+    const usual = await outcome(false);
+    expect(usual).toEqual(await outcome(true));
+    expect(usual.first).toEqual(['unchanged', 'updated', 'updated']);
+    expect(usual.again).toEqual(['unchanged', 'unchanged', 'unchanged']);
+    expect(usual.stored).toEqual([
+      { given_name: 'Ada1', family_name: 'Lovelace1', full_name: 'Ada1 Lovelace1' },
+      { given_name: 'Ada2', family_name: 'King', full_name: 'Ada2 King' },
+      { given_name: '', family_name: '', full_name: 'Augusta Byron' },
+    ]);
+    expect(usual.found).toEqual(['Ada1 Lovelace1']);
+  });
+
+  it('stores the same name parts on an import as on an edit (the SQL and the function agree)', async () => {
+    // [stored given, family, full], [sent given, family, full]
+    const cases: [string[], string[]][] = [
+      [
+        ['Ada', 'Lovelace', 'Ada Lovelace'],
+        ['', '', 'Ada Lovelace'],
+      ],
+      [
+        ['Ada', 'Lovelace', 'Ada Lovelace'],
+        ['', '', 'Ada King'],
+      ],
+      [
+        ['Ada', 'Lovelace', 'Ada Lovelace'],
+        ['', '', 'Augusta Ada LOVELACE'],
+      ],
+      [
+        ['Ada', 'Lovelace', 'Ada Lovelace'],
+        ['', '', 'ada   King'],
+      ],
+      [
+        ['Ada', 'Lovelace', 'Ada Lovelace'],
+        ['', '', 'Lovelace'],
+      ],
+      [
+        ['Ada', 'Lovelace', 'Ada Lovelace'],
+        ['', '', 'Ada'],
+      ],
+      [
+        ['Ada', 'Lovelace', 'Ada Lovelace'],
+        ['', '', 'Augusta Byron'],
+      ],
+      [
+        ['Ada', 'Lovelace', 'Ada Lovelace'],
+        ['Augusta', 'King', 'Augusta King'],
+      ],
+      [
+        ['Ada', '', 'Ada'],
+        ['', '', 'Ada King'],
+      ],
+      [
+        ['', 'Lovelace', 'Lovelace'],
+        ['', '', 'Dr Lovelace'],
+      ],
+      [
+        ['', '', 'Ada Lovelace'],
+        ['', '', 'Ada King'],
+      ],
+      [
+        ['Zoë', 'Brontë', 'Zoë Brontë'],
+        ['', '', 'Zoë Smith'],
+      ],
+    ];
+    for (const [[given, family, full], [sentGiven, sentFamily, sentFull]] of cases) {
+      const values = { givenName: sentGiven, familyName: sentFamily, fullName: sentFull } as PatientValues;
+      const sent = sentGiven || sentFamily ? { given: sentGiven, family: sentFamily } : { full: sentFull };
+      const expected = namePartsOnUpdate(sent, values, { given: given ?? '', family: family ?? '', full: full ?? '' });
+      const parts = storedNameParts('c', 'i');
+      const { rows } = await sql<{ givenName: string; familyName: string }>`
+        select ${parts.given} as "givenName", ${parts.family} as "familyName"
+        from (select ${given}::text as given_name, ${family}::text as family_name, ${full}::text as full_name) c,
+          (select ${sentGiven}::text as given_name, ${sentFamily}::text as family_name, ${sentFull}::text as full_name) i
+      `.execute(t.db);
+      expect({ case: [full, sentFull], ...rows[0] }).toEqual({ case: [full, sentFull], ...expected });
+    }
   });
 
   it('soft-deletes a patient: kept with who deleted it, hidden from onlyCurrent, display id free again', async () => {
