@@ -8,7 +8,8 @@ import type { CsvInspection, CsvMapping, ImportBatch, RowError } from '@medlocke
  */
 export type ToImportWorker =
   | { type: 'inspect'; file: File }
-  | { type: 'import'; file: File; firstLine: 'data' | 'fields'; mapping: CsvMapping }
+  /** Imports the File the worker last inspected (kept there, so its encoding is checked once). */
+  | { type: 'import'; firstLine: 'data' | 'fields'; mapping: CsvMapping }
   | { type: 'ack' }
   | { type: 'cancel' };
 

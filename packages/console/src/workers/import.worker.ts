@@ -11,6 +11,8 @@ import type { FromImportWorker, ToImportWorker } from './import-protocol.ts';
 const post = (message: FromImportWorker) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(message);
 
 let ackWaiter: (() => void) | null = null;
+/** The File of the last `inspect`: `import` reads this same object (its encoding is known by then). */
+let inspected: File | null = null;
 let controller: AbortController | null = null;
 
 function fileError(error: unknown) {
@@ -27,6 +29,7 @@ self.onmessage = async (event: MessageEvent<ToImportWorker>) => {
   const message = event.data;
   switch (message.type) {
     case 'inspect':
+      inspected = message.file;
       try {
         post({ type: 'inspected', inspection: await inspectCsv(message.file) });
       } catch (error) {
@@ -37,7 +40,8 @@ self.onmessage = async (event: MessageEvent<ToImportWorker>) => {
       controller = new AbortController();
       const signal = controller.signal;
       try {
-        const summary = await importPatientCsv(message.file, {
+        if (!inspected) throw new Error('No file was chosen');
+        const summary = await importPatientCsv(inspected, {
           firstLine: message.firstLine,
           mapping: message.mapping,
           signal,

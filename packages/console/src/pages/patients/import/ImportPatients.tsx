@@ -154,7 +154,7 @@ export function ImportPatients() {
     setCancelled(false);
     setFailure(undefined);
     setStep('importing');
-    send({ type: 'import', file, firstLine, mapping });
+    send({ type: 'import', firstLine, mapping });
   };
 
   const cancel = () => {
