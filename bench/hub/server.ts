@@ -12,12 +12,17 @@ import { createMailer } from '../../packages/api/src/mail/mailer.ts';
 import { anonymousAuth } from '../../packages/api/src/rpc/context.ts';
 
 const [port, kind, where] = process.argv.slice(2);
+const config = loadConfig({
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'silent',
+  READINGS_COMMIT: process.env.READINGS_COMMIT,
+  DATABASE_PREPARED_STATEMENTS: process.env.DATABASE_PREPARED_STATEMENTS,
+});
 const opened = await createDb(
   kind === 'postgres'
-    ? { kind: 'postgres', url: where as string, max: 10 }
+    ? { kind: 'postgres', url: where as string, max: 10, prepared: config.preparedStatements }
     : { kind: 'pglite', dataDir: where as string },
 );
-const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', READINGS_COMMIT: process.env.READINGS_COMMIT });
 const deps: AppDeps = {
   db: opened.db,
   dbKind: opened.kind,

@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
 export type DbKind = 'pglite' | 'postgres';
 
 export type DbOptions =
-  /** PostgreSQL over `pg`; `max` is the pool size. */
-  | { kind: 'postgres'; url: string; max?: number }
+  /** PostgreSQL over `pg`; `max` is the pool size; `prepared: false` sends preparedStatement's statements unnamed. */
+  | { kind: 'postgres'; url: string; max?: number; prepared?: boolean }
   /** Embedded PGlite: a directory on disk, or `memory://` for a throw-away database. */
   | { kind: 'pglite'; dataDir: string };
 
@@ -22,6 +22,28 @@ const INT8 = 20;
 // Timestamps are integer milliseconds and money integer pence, stored as bigint: both stay far below
 // 2^53, so reading them back as JS numbers is exact and spares every caller a string conversion.
 const parseInt8 = (value: string) => Number(value);
+
+const MARK = '/* prepared: ';
+
+/**
+ * The opening of a statement that runs as a named prepared statement on PostgreSQL: each connection
+ * parses and plans it once instead of at every execution. For statements whose text never changes that
+ * run many times a second (the hub's readings batch); PGlite runs it as any other statement.
+ */
+export const preparedStatement = (name: string) => sql.raw(`${MARK}${name} */ `);
+
+/** Sends a statement opening with `preparedStatement`'s mark as a named statement (text and name tied). */
+function prepareMarked(client: pg.PoolClient) {
+  const plain = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof text === 'string' && text.startsWith(MARK)) {
+      // The text's hash in the name: a changed text (another build, another setting) is a new statement.
+      const name = `${text.slice(MARK.length, text.indexOf(' */'))}_${Bun.hash(text).toString(36)}`;
+      return plain({ name, text, values }, callback);
+    }
+    return plain(text, values, callback);
+  }) as typeof client.query;
+}
 
 /** Opens PGlite or PostgreSQL behind the same Kysely type. Migrations are run separately (migrate.ts). */
 export async function createDb(options: DbOptions): Promise<Db> {
@@ -41,6 +63,7 @@ export async function createDb(options: DbOptions): Promise<Db> {
     pool.on('error', (error) => {
       if (!closing) console.warn(`PostgreSQL idle connection lost: ${error.message}`);
     });
+    if (options.prepared !== false) pool.on('connect', prepareMarked);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
@@ -65,8 +88,12 @@ export async function createDb(options: DbOptions): Promise<Db> {
 }
 
 /** Reads the database choice from the environment: `DATABASE_URL` selects PostgreSQL, else PGlite in `dataDir`. */
-export function dbOptionsFromEnv(env: { DATABASE_URL?: string | undefined }, dataDir: string): DbOptions {
+export function dbOptionsFromEnv(
+  env: { DATABASE_URL?: string | undefined },
+  dataDir: string,
+  postgres: { prepared?: boolean } = {},
+): DbOptions {
   const url = env.DATABASE_URL?.trim();
-  if (url) return { kind: 'postgres', url };
+  if (url) return { kind: 'postgres', url, ...postgres };
   return { kind: 'pglite', dataDir };
 }

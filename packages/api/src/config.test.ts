@@ -44,6 +44,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ READINGS_COMMIT: 'sync' })).toThrow(/READINGS_COMMIT/);
   });
 
+  it("runs the hub's hot statements prepared unless DATABASE_PREPARED_STATEMENTS=off", () => {
+    expect(loadConfig({}).preparedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'off' }).preparedStatements).toBe(false);
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'no' })).toThrow(/DATABASE_PREPARED_STATEMENTS/);
+  });
+
   it('never seeds a default password in production', () => {
     const SECRETS_KEY = Buffer.alloc(32, 1).toString('base64');
     expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY }).seedAdminPassword).toBeUndefined();

@@ -36,6 +36,12 @@ export type Config = {
    * locker event always does. docs/LOCKER-PROTOCOL.md and docs/PERFORMANCE.md say why.
    */
   readingsCommit: 'fast' | 'durable';
+  /**
+   * Whether the hub's hottest statements run as named prepared statements on PostgreSQL
+   * (DATABASE_PREPARED_STATEMENTS, `on` by default): parsed and planned once per connection. `off` for a
+   * pooler in front of PostgreSQL that cannot carry them (PgBouncer before 1.21 in transaction mode).
+   */
+  preparedStatements: boolean;
 };
 
 export class ConfigError extends Error {
@@ -77,6 +83,7 @@ const Env = type({
   'SECRETS_KEY?': 'string > 0',
   'TRUST_PROXY?': 'string > 0',
   'READINGS_COMMIT?': "'fast' | 'durable'",
+  'DATABASE_PREPARED_STATEMENTS?': "'on' | 'off'",
 });
 
 /** Empty variables count as unset, as a shell user would expect. */
@@ -152,5 +159,6 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     secretsKeyIsDevDefault: !parsed.SECRETS_KEY,
     trustProxy,
     readingsCommit: parsed.READINGS_COMMIT ?? 'fast',
+    preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS !== 'off',
   };
 }

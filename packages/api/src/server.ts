@@ -15,7 +15,9 @@ const CONSOLE_DIR = join(import.meta.dir, '../../console/dist');
 export async function startServer(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(env);
   const logger = createLogger(config.logLevel);
-  const opened = await createDb(dbOptionsFromEnv({ DATABASE_URL: config.databaseUrl }, config.dataDir));
+  const opened = await createDb(
+    dbOptionsFromEnv({ DATABASE_URL: config.databaseUrl }, config.dataDir, { prepared: config.preparedStatements }),
+  );
   const applied = await migrateToLatest(opened.db);
   if (applied.length > 0) logger.info('database migrated', { applied: applied.join(',') });
   await seedIfEmpty(opened.db, config, logger);

@@ -1,5 +1,5 @@
 import { formatTemperature } from '@medlocker/core';
-import { isForeignKeyViolation } from '@medlocker/db';
+import { isForeignKeyViolation, preparedStatement } from '@medlocker/db';
 import { sql } from 'kysely';
 import { publishRecorded, type RecordedEvent, recordMachineEvent } from '../../areas/machines/events.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -136,7 +136,7 @@ export class ReadingsBatcher {
     const readings = events.flatMap((p) => p.readings.map((r) => ({ p, r })));
     // Columns as arrays (unnest): ten parameters whatever the batch size, so PostgreSQL parses and
     // plans one small statement instead of a VALUES list with thousands of parameters.
-    const result = await sql<{ machine_id: string; locker_event_id: string }>`
+    const result = await sql<{ machine_id: string; locker_event_id: string }>`${preparedStatement('readings_batch')}
       with claimed as (
         insert into locker_event_receipts (business_id, machine_id, locker_event_id, sequence, action, received_at, result)
         select business_id, machine_id, locker_event_id, sequence, 'TemperatureReadings', ${now}::bigint,
