@@ -44,11 +44,16 @@ test('a newly paired locker turns online on the dashboard and its alarm appears,
   const offline = await openDashboardListing(page, machine);
   const online = page.getByRole('region', { name: /^Online/ });
 
-  // Pair through the API as the Pair dialog does, while the dashboard stays open.
-  const pair = await page.request.post('/api/auth/activateDeviceAuth', {
-    data: { machineId: machine.id, userCode: locker.userCode },
-  });
-  expect(pair.ok()).toBe(true);
+  // Pair from the machine page's Pair dialog in a second tab, with the code the simulator printed,
+  // while the dashboard stays open in the first.
+  const machinePage = await page.context().newPage();
+  await machinePage.goto(`/businesses/${business.id}/machines/${machine.id}`);
+  await machinePage.getByRole('button', { name: 'Pair' }).click();
+  const dialog = machinePage.getByRole('dialog', { name: 'Pair machine' });
+  await dialog.getByLabel('Code').fill(locker.userCode);
+  await dialog.getByRole('button', { name: 'Pair' }).click();
+  await expect(machinePage.getByText('Machine paired.')).toBeVisible();
+  await machinePage.close();
   const link = online.getByRole('link', { name: new RegExp(machine.name) });
   await expect(link).toBeVisible({ timeout: 40_000 });
   await expect(offline.getByRole('link', { name: new RegExp(machine.name) })).toHaveCount(0);
