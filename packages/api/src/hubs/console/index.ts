@@ -1,4 +1,4 @@
-import { AppError, liveCloseCodes } from '@medlocker/core';
+import { AppError, liveCloseCodes, type WebSocketMessage } from '@medlocker/core';
 import { type } from 'arktype';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../deps.ts';
@@ -7,7 +7,10 @@ import { type ConsoleEvent, liveOf } from '../live.ts';
 
 /**
  * What a console may ask on `/ws`: `{ action: 'subscribe' | 'unsubscribe', params: { businessId } |
- * { machineId } | { groupId } | { fleet: true } }`. Answers and pushes are `{ action, params }` (SPEC §3).
+ * { machineId } | { groupId } | { fleet: true } }`. Answers and pushes are `{ action, params }`. A frame
+ * is the body of SPEC §3's WebSocket message; its connectionId is the hub's own id of the connection,
+ * given at connect and named in the hub's log lines for connect, disconnect and each message (SPEC §7's
+ * websockets connect, disconnect and default are `open`, `close` and `message` below).
  */
 const ConsoleRequest = type({
   action: "'subscribe' | 'unsubscribe' | 'ping'",
@@ -22,6 +25,8 @@ const ConsoleRequest = type({
 type Subscriptions = { fleet: boolean; businesses: Set<string>; machines: Set<string>; groups: Set<string> };
 
 type ConsoleConnection = {
+  /** The connection's id (a UUIDv7), the connectionId of the WebSocket messages it sends. */
+  id: string;
   principal: Principal;
   /** The upgrade request: its cookie is the session checked again while the socket is open. */
   request: Request;
@@ -119,7 +124,10 @@ export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { session
           socket.close(liveCloseCodes.sessionEnded, 'Not authenticated');
           return;
         }
+        const id = Bun.randomUUIDv7();
+        deps.logger.debug('console connected', { connectionId: id, userId: principal.userId });
         connections.set(socket.data, {
+          id,
           principal,
           request: socket.data.request,
           subs: { fleet: false, businesses: new Set(), machines: new Set(), groups: new Set() },
@@ -140,7 +148,15 @@ export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { session
         const socket = ws as unknown as WsLike;
         const connection = connections.get(socket.data);
         if (!connection) return;
-        const parsed = ConsoleRequest(typeof message === 'string' ? safeJson(message) : message);
+        const received: WebSocketMessage = {
+          connectionId: connection.id,
+          body: (typeof message === 'string' ? safeJson(message) : message) as WebSocketMessage['body'],
+        };
+        const parsed = ConsoleRequest(received.body);
+        deps.logger.debug('console message', {
+          connectionId: received.connectionId,
+          action: parsed instanceof type.errors ? 'invalid' : parsed.action,
+        });
         if (parsed instanceof type.errors) {
           connection.send(JSON.stringify({ action: 'error', params: { message: parsed.summary } }));
           return;
@@ -159,7 +175,10 @@ export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { session
         connection.send(JSON.stringify({ action: `${parsed.action}d`, params }));
       },
       close(ws) {
-        connections.delete((ws as unknown as WsLike).data);
+        const data = (ws as unknown as WsLike).data;
+        const connection = connections.get(data);
+        if (connection) deps.logger.debug('console disconnected', { connectionId: connection.id });
+        connections.delete(data);
       },
     });
 }
