@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { Bag, TestMachine } from '../machine/machine.ts';
+import { Bag, NewTestMachine, TestMachine } from '../machine/machine.ts';
 import { defineArea } from './define.ts';
 import { MachineForm, machinesPageSize } from './machines.ts';
 
@@ -11,7 +11,7 @@ export const testMachinesPageSize = machinesPageSize;
 export const testMachines = defineArea({
   create: {
     input: MachineForm.and({ businessId: Id }),
-    output: type({ testMachine: TestMachine }),
+    output: type({ testMachine: NewTestMachine }),
     access: 'support',
     summary: 'Adds a test machine, paired at once: its credentials are in the answer (for locker-sim).',
   },
@@ -19,7 +19,8 @@ export const testMachines = defineArea({
     input: type({ id: Id }),
     output: type({ testMachine: TestMachine }),
     access: 'support',
-    summary: 'A test machine with its current credentials.',
+    summary:
+      'A test machine with its current credentials, or none (credentialsNote says why) when they cannot be shown without cutting its locker off.',
   },
   list: {
     input: type({ businessId: Id, 'nextToken?': 'string | null' }),

@@ -35,12 +35,33 @@ export const MachineStatus = type({
 });
 export type MachineStatus = typeof MachineStatus.infer;
 
-/** A test machine: a machine plus the credentials a simulated locker uses (SPEC §3). */
+/** The tokens of a test machine's locker (SPEC §3 Test machine `credentials`). */
+export const TestMachineCredentials = type({
+  accessToken: 'string',
+  accessTokenExpires: Timestamp,
+  refreshToken: 'string',
+});
+export type TestMachineCredentials = typeof TestMachineCredentials.infer;
+
+/**
+ * A test machine: a machine plus the credentials a simulated locker uses (SPEC §3). `credentials` is
+ * null, with `credentialsNote` saying why, when its live tokens have no kept copy to show (issued
+ * before copies were kept) or it has none (archived): showing new ones would cut its locker off.
+ */
 export const TestMachine = Machine.and({
   machineId: Id,
-  credentials: { accessToken: 'string', accessTokenExpires: Timestamp, refreshToken: 'string' },
+  credentials: TestMachineCredentials.or('null'),
+  credentialsNote: 'string | null',
 });
 export type TestMachine = typeof TestMachine.infer;
+
+/** A test machine just created: paired at once, so its credentials are always there. */
+export const NewTestMachine = Machine.and({
+  machineId: Id,
+  credentials: TestMachineCredentials,
+  credentialsNote: 'null',
+});
+export type NewTestMachine = typeof NewTestMachine.infer;
 
 /** A bag of medicines loaded, or to be loaded, into a locker (SPEC §3). Charges in pence. */
 export const Bag = type({

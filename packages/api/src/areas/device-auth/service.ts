@@ -13,8 +13,9 @@ import {
   type TokenResponse,
 } from '../../hubs/protocol.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
-import { revokeCredentials } from '../machines/repository.ts';
+import { type MachineRow, revokeCredentials } from '../machines/repository.ts';
 import { requireMachine } from '../machines/service.ts';
+import { tokenSealer } from '../test-machines/credentials.ts';
 import {
   credentialPolicy,
   findDeviceAuthByCode,
@@ -72,6 +73,14 @@ export async function startDeviceAuth(deps: AppDeps, verificationUri: string): P
   }
 }
 
+/**
+ * A test machine's tokens are kept sealed whenever they are issued (pairing, refresh), so the console
+ * always shows the ones its locker holds: testMachines.get never has to issue new ones, which would
+ * revoke the locker's. Real lockers' tokens are only ever stored as hashes.
+ */
+const sealFor = (deps: AppDeps, machine: MachineRow) =>
+  machine.is_test ? tokenSealer(deps, machine.id).seal : undefined;
+
 function tokenResponse(machineId: string, issued: Awaited<ReturnType<typeof issueCredentials>>, now: number) {
   return {
     access_token: issued.accessToken,
@@ -112,7 +121,12 @@ export async function exchangeToken(deps: AppDeps, body: Record<string, unknown>
       if (!consumed) throw new TokenRefusal('invalid_grant', 'Unknown or used device code');
       const machine = await requireMachine(tx, row.machine_id).catch(() => undefined);
       if (!machine || machine.archived_at !== null) throw new TokenRefusal('invalid_grant', 'The machine is archived');
-      const issued = await issueCredentials(tx, { businessId: row.business_id, machineId: row.machine_id }, now);
+      const issued = await issueCredentials(
+        tx,
+        { businessId: row.business_id, machineId: row.machine_id },
+        now,
+        sealFor(deps, machine),
+      );
       return tokenResponse(row.machine_id, issued, now);
     });
     return result;
@@ -128,7 +142,12 @@ export async function exchangeToken(deps: AppDeps, body: Record<string, unknown>
       const machine = await requireMachine(tx, row.machine_id);
       if (machine.archived_at !== null) throw new TokenRefusal('invalid_grant', 'The machine is archived');
       // Rotation: the old pair is revoked by issueCredentials, so a stolen refresh token works once at most.
-      const issued = await issueCredentials(tx, { businessId: row.business_id, machineId: row.machine_id }, now);
+      const issued = await issueCredentials(
+        tx,
+        { businessId: row.business_id, machineId: row.machine_id },
+        now,
+        sealFor(deps, machine),
+      );
       return tokenResponse(row.machine_id, issued, now);
     });
   }

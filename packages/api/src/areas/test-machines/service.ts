@@ -11,8 +11,8 @@ import { liveOf } from '../../hubs/live.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
 import { decodeCursor, pageOf } from '../../rpc/paging.ts';
 import { toBag } from '../bags/repository.ts';
-import { issueCredentials } from '../device-auth/repository.ts';
-import { listMachineRows, type MachineRow, toMachine } from '../machines/repository.ts';
+import { type IssuedCredentials, issueCredentials } from '../device-auth/repository.ts';
+import { listMachineRows, lockMachine, type MachineRow, toMachine } from '../machines/repository.ts';
 import { changeMachine, insertMachine, requireMachine } from '../machines/service.ts';
 import { tokenSealer } from './credentials.ts';
 import { deleteTestMachine, liveCredential, machineBags } from './repository.ts';
@@ -21,42 +21,73 @@ type TestMachines = Contract['testMachines'];
 type In<M extends keyof TestMachines> = ParsedInputOf<TestMachines[M]>;
 type Out<M extends keyof TestMachines> = Promise<OutputOf<TestMachines[M]>>;
 
-/** A test machine with its live credentials (new ones when it has none, e.g. after re-pairing). */
+/** Why a test machine's answer has no credentials (`credentialsNote`). */
+export const credentialsNotes = {
+  noCopy:
+    'Its locker holds tokens issued without a kept copy (paired or refreshed before copies were kept), so they cannot be shown; pair it again to see new ones.',
+  archived: 'An archived test machine has no credentials: unarchive it to get new ones.',
+} as const;
+
+/**
+ * A test machine with its live credentials, opened from their sealed copies. Reading never revokes
+ * anything: new credentials are issued only when the machine has none live (unarchived, or removed
+ * by pairing before its locker collected its tokens), so no connected locker can be cut off. Live
+ * tokens without a copy (issued before every issue kept one) are not shown, and not replaced.
+ */
 async function withCredentials(ctx: AuthedContext, row: MachineRow): Promise<TestMachine> {
   const { db, now } = ctx.deps;
   const sealer = tokenSealer(ctx.deps, row.id);
+  const machine = { ...toMachine(row), machineId: row.id };
   let stored = await liveCredential(db, row.id);
-  if (!stored?.access_token_encrypted || !stored.refresh_token_encrypted) {
-    await db
-      .transaction()
-      .execute((tx) => issueCredentials(tx, { businessId: row.business_id, machineId: row.id }, now(), sealer.seal));
-    stored = await liveCredential(db, row.id);
+  if (!stored && row.archived_at !== null) {
+    return { ...machine, credentials: null, credentialsNote: credentialsNotes.archived };
   }
-  if (!stored?.access_token_encrypted || !stored.refresh_token_encrypted) {
-    throw new AppError('INTERNAL', 'Test machine credentials missing');
+  if (!stored) {
+    stored = await db.transaction().execute(async (tx) => {
+      // Locked, then looked at again: two reads at once issue one pair, not a pair the other revokes.
+      const locked = await lockMachine(tx, row.id);
+      const live = await liveCredential(tx, row.id);
+      if (live || !locked || locked.archived_at !== null) return live;
+      await issueCredentials(tx, { businessId: row.business_id, machineId: row.id }, now(), sealer.seal);
+      return liveCredential(tx, row.id);
+    });
+  }
+  if (!stored) return { ...machine, credentials: null, credentialsNote: credentialsNotes.archived };
+  if (!stored.access_token_encrypted || !stored.refresh_token_encrypted) {
+    return { ...machine, credentials: null, credentialsNote: credentialsNotes.noCopy };
   }
   return {
-    ...toMachine(row),
-    machineId: row.id,
+    ...machine,
     credentials: {
       accessToken: sealer.open(stored.access_token_encrypted),
       accessTokenExpires: stored.access_token_expires_at,
       refreshToken: sealer.open(stored.refresh_token_encrypted),
     },
+    credentialsNote: null,
   };
 }
 
 export async function create(input: In<'create'>, ctx: AuthedContext): Out<'create'> {
+  let issued: IssuedCredentials | undefined;
   const { row } = await insertMachine(ctx.deps, ctx, input, { test: true }, async (tx, machine) => {
     // Paired at once: a test machine needs no Pair dialog.
-    await issueCredentials(
+    issued = await issueCredentials(
       tx,
       { businessId: machine.business_id, machineId: machine.id },
       ctx.deps.now(),
       tokenSealer(ctx.deps, machine.id).seal,
     );
   });
-  return { testMachine: await withCredentials(ctx, row) };
+  if (!issued) throw new AppError('INTERNAL', 'Test machine credentials missing');
+  const { accessToken, accessTokenExpires, refreshToken } = issued;
+  return {
+    testMachine: {
+      ...toMachine(row),
+      machineId: row.id,
+      credentials: { accessToken, accessTokenExpires, refreshToken },
+      credentialsNote: null,
+    },
+  };
 }
 
 export async function get(input: In<'get'>, ctx: AuthedContext): Out<'get'> {

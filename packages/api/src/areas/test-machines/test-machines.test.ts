@@ -1,6 +1,7 @@
 import { expect, it } from 'bun:test';
 import { asSupport, listen, seedBusiness, TestLocker, withTestAuth } from '../../hubs/test-kit.ts';
 import { describeApi } from '../../testing.ts';
+import { credentialsNotes } from './service.ts';
 
 describeApi(
   'test machines',
@@ -68,6 +69,125 @@ describeApi(
       expect(updated.body.testMachine).toMatchObject({ name: 'QA 2', numberOfSlots: 9 });
       expect((await t.call('testMachines', 'remove', { id: tm.id }, asSupport)).body).toEqual({ ok: true });
       expect((await t.call('testMachines', 'get', { id: tm.id }, asSupport)).status).toBe(404);
+    });
+
+    const tokenPost = async (body: Record<string, string>) => {
+      const res = await t.raw('/machine/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(body).toString(),
+      });
+      return (await res.json()) as { access_token: string; refresh_token: string; expires_at: number };
+    };
+    /** True when the token opens the hub and its locker boots. */
+    const connects = async (url: string, token: string) => {
+      try {
+        const locker = await TestLocker.connect(url, token);
+        const boot = await locker.boot();
+        locker.close();
+        return boot[0] === 3;
+      } catch {
+        return false;
+      }
+    };
+
+    it('shows the tokens its locker refreshed, and reading it never cuts that locker off', async () => {
+      await seedBusiness(t.db);
+      const tm = (
+        await t.call('testMachines', 'create', { businessId: 'b1', name: 'QA 1', numberOfSlots: 6 }, asSupport)
+      ).body.testMachine;
+      t.advance(60_000);
+      const refreshed = await tokenPost({ grant_type: 'refresh_token', refresh_token: tm.credentials.refreshToken });
+      const got = await t.call('testMachines', 'get', { id: tm.id }, asSupport);
+      const listed = await t.call('testMachines', 'list', { businessId: 'b1' }, asSupport);
+      const updated = await t.call('testMachines', 'update', { id: tm.id, name: 'QA 2', numberOfSlots: 6 }, asSupport);
+      const expected = {
+        accessToken: refreshed.access_token,
+        accessTokenExpires: refreshed.expires_at,
+        refreshToken: refreshed.refresh_token,
+      };
+      expect(got.body.testMachine).toMatchObject({ credentials: expected, credentialsNote: null });
+      expect(listed.body.testMachines[0]?.credentials).toEqual(expected);
+      expect(updated.body.testMachine.credentials).toEqual(expected);
+      const hub = listen(t);
+      try {
+        expect(await connects(hub.url, refreshed.access_token)).toBe(true);
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('shows the tokens of a locker paired through the Pair dialog, and reading it leaves them working', async () => {
+      await seedBusiness(t.db);
+      const tm = (
+        await t.call('testMachines', 'create', { businessId: 'b1', name: 'QA 1', numberOfSlots: 6 }, asSupport)
+      ).body.testMachine;
+      const code = (await (await t.raw('/machine/device/code', { method: 'POST' })).json()) as {
+        device_code: string;
+        user_code: string;
+      };
+      const pair = await t.call(
+        'auth' as never,
+        'activateDeviceAuth' as never,
+        { machineId: tm.id, userCode: code.user_code },
+        asSupport,
+      );
+      expect(pair.status).toBe(200);
+      const paired = await tokenPost({
+        grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+        device_code: code.device_code,
+      });
+      const got = await t.call('testMachines', 'get', { id: tm.id }, asSupport);
+      expect(got.body.testMachine.credentials?.accessToken).toBe(paired.access_token);
+      const hub = listen(t);
+      try {
+        expect(await connects(hub.url, paired.access_token)).toBe(true);
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('shows no credentials, and issues none, when its live tokens have no kept copy', async () => {
+      await seedBusiness(t.db);
+      const tm = (
+        await t.call('testMachines', 'create', { businessId: 'b1', name: 'QA 1', numberOfSlots: 6 }, asSupport)
+      ).body.testMachine;
+      // Tokens issued before every issue kept a sealed copy.
+      await t.db
+        .updateTable('machine_credentials')
+        .set({ access_token_encrypted: null, refresh_token_encrypted: null })
+        .execute();
+      const got = await t.call('testMachines', 'get', { id: tm.id }, asSupport);
+      expect(got.body.testMachine).toMatchObject({ credentials: null, credentialsNote: credentialsNotes.noCopy });
+      const hub = listen(t);
+      try {
+        expect(await connects(hub.url, tm.credentials.accessToken)).toBe(true);
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('has no credentials while archived, and new ones that connect once unarchived', async () => {
+      await seedBusiness(t.db);
+      const tm = (
+        await t.call('testMachines', 'create', { businessId: 'b1', name: 'QA 1', numberOfSlots: 6 }, asSupport)
+      ).body.testMachine;
+      await t.call('machines', 'toggleArchive', { id: tm.id }, asSupport);
+      const archived = await t.call('testMachines', 'get', { id: tm.id }, asSupport);
+      expect(archived.body.testMachine).toMatchObject({
+        credentials: null,
+        credentialsNote: credentialsNotes.archived,
+      });
+      await t.call('machines', 'toggleArchive', { id: tm.id }, asSupport);
+      const back = (await t.call('testMachines', 'get', { id: tm.id }, asSupport)).body.testMachine;
+      const again = (await t.call('testMachines', 'get', { id: tm.id }, asSupport)).body.testMachine;
+      expect(again.credentials).toEqual(back.credentials);
+      const hub = listen(t);
+      try {
+        expect(await connects(hub.url, back.credentials?.accessToken ?? '')).toBe(true);
+      } finally {
+        hub.stop();
+      }
     });
   },
   withTestAuth,
