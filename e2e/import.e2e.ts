@@ -162,7 +162,9 @@ test('a large import shows its progress and can be cancelled part way', async ({
   expect(list.patients.length).toBeGreaterThan(0);
 });
 
-test('a file of very long rows is sent in parts under the request size limit and imported whole', async ({ page }) => {
+test('a file of very long rows is sent in parts under the request size limit, and an ID repeated a batch later is refused', async ({
+  page,
+}) => {
   // 1,100 rows of ~1.1 KB: the first 1024-row batch is ~1.16 MB of JSON, over the API's 1 MB limit.
   const long = (label: string, i: number) => `${label} ${i} ${'Riverside Court Mews '.repeat(9)}`.slice(0, 200);
   const rows = ['ID,Name,Mobile,Email,Address 1,Address 2,Address 3,Town'];
@@ -180,12 +182,24 @@ test('a file of very long rows is sent in parts under the request size limit and
       ].join(','),
     );
   }
+  // Row 1102, in the second 1024-row batch, repeats the ID of row 7: refused as the cli refuses it, not
+  // sent on to overwrite the earlier patient and count as updated.
+  rows.push(`L5,Someone Else,07700900999,,,,,`);
   await importWithIdAndName(page, 'long.csv', rows);
 
   await expect(page.getByRole('heading', { name: 'Import complete' })).toBeVisible({ timeout: 60_000 });
   await expect(
-    page.getByText('1100 patients processed (1100 added, 0 updated, 0 unchanged); 0 rows with errors.'),
+    page.getByText('1100 patients processed (1100 added, 0 updated, 0 unchanged); 1 row with errors.'),
   ).toBeVisible();
+  const errors = page.getByRole('table', { name: 'Import errors' });
+  await expect(errors.getByRole('row')).toHaveCount(2);
+  await expect(errors.getByRole('row').nth(1)).toContainText('1102');
+  await expect(errors.getByRole('row').nth(1)).toContainText('duplicate ID field: L5');
+  const found = await asAdmin<{ patients: { displayId: string; name: string }[] }>('patients/list', {
+    businessId,
+    filter: 'L5',
+  });
+  expect(found.patients.find((p) => p.displayId === 'L5')?.name).toBe('Patient 5');
 });
 
 test('accented names in a file over 1 MiB arrive whole, even one split across a 1 MiB read', async ({ page }) => {

@@ -84,6 +84,30 @@ describeApi('medlocker patients', (t) => {
     expect(await patientCount()).toBe(2498);
   }, 60_000);
 
+  it("refuses an ID repeated batches later in core's words, on a dry run too, keeping the first row", async () => {
+    await loggedIn();
+    const businessId = await insertBusiness(t.db, { displayIdField: nhsSettings });
+    const lines = [header, ...Array.from({ length: 1500 }, (_, i) => good(i + 1))];
+    // Row 1402 repeats row 3's NHS number, written with spaces: the second 1024-row batch.
+    const repeated = testNhsNumber(2 * 3).replace(/^(\d{3})(\d{3})/, '$1 $2 ');
+    lines[1401] = `${repeated},Late,Repeat,07700900999,late@example.com,`;
+    const path = await file('repeat.csv', lines);
+    const report = `Row,Error\r\n1402,duplicate ID field: ${testNhsNumber(6)}\r\n`;
+    const dry = await cli(['patients', 'import', '--business', businessId, '--map', byName, '--dry-run', path]);
+    expect(dry.stderr).toContain('Dry run: 1500 rows checked, 1499 patients would be sent; nothing was sent');
+    expect(await readFile(join(tmp(), 'repeat.errors.csv'), 'utf8')).toBe(report);
+    const res = await cli(['patients', 'import', '--business', businessId, '--map', byName, path]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('Import complete: 1499 patients processed (created 1499, updated 0, unchanged 0)');
+    expect(await readFile(join(tmp(), 'repeat.errors.csv'), 'utf8')).toBe(report);
+    const first = await t.db
+      .selectFrom('patients')
+      .select(['given_name', 'email'])
+      .where('display_id', '=', testNhsNumber(6))
+      .executeTakeFirstOrThrow();
+    expect(first).toEqual({ given_name: 'Given2', email: 'p2@example.com' });
+  }, 60_000);
+
   it('splits a batch of very long rows to stay under the request size limit', async () => {
     await loggedIn();
     const businessId = await insertBusiness(t.db);

@@ -39,9 +39,6 @@ type ImportOptions = {
 /** Batches on their way to the server at once. */
 const IMPORT_IN_FLIGHT = 2;
 
-/** The server's word for a display id given twice; the cli applies it across the whole file. */
-const duplicateId = (displayId: string) => `duplicate ID field: ${displayId}`;
-
 /** The file's text: UTF-8, or Windows-1252 when it is not valid UTF-8 (Excel's plain CSV), as the console reads it. */
 async function readText(path: string): Promise<string> {
   let bytes: Uint8Array;
@@ -137,7 +134,6 @@ export function patientsCommands(program: Command, io: CliIo): void {
       const progress = progressOf(io, options.dryRun ? 'Checking' : 'Importing', total, ctx.json);
       const errors: RowError[] = [];
       const counts = { created: 0, updated: 0, unchanged: 0, checked: 0 };
-      const seen = new Set<string>();
       const controller = new AbortController();
       const cancel = () => controller.abort();
       if (io.interactive) process.once('SIGINT', cancel);
@@ -173,21 +169,13 @@ export function patientsCommands(program: Command, io: CliIo): void {
           mapping,
           signal: controller.signal,
           onBatch: async (batch) => {
+            // Core's errors include an ID repeated anywhere earlier in the file, as the console's do.
             errors.push(...batch.errors);
-            const send: ImportedPatient[] = [];
-            const rows: number[] = [];
-            batch.patients.forEach((patient, i) => {
-              const row = batch.rows[i] as number;
-              if (seen.has(patient.displayId)) errors.push({ row, errors: [duplicateId(patient.displayId)] });
-              else {
-                seen.add(patient.displayId);
-                send.push(patient);
-                rows.push(row);
-              }
-            });
-            counts.checked += send.length;
+            counts.checked += batch.patients.length;
             while (inFlight.size >= IMPORT_IN_FLIGHT) await Promise.race(inFlight);
-            const sending: Promise<void> = upsert(send, rows, batch.rowsDone).finally(() => inFlight.delete(sending));
+            const sending: Promise<void> = upsert(batch.patients, batch.rows, batch.rowsDone).finally(() =>
+              inFlight.delete(sending),
+            );
             sending.catch(() => {}); // surfaced by the next race or the final wait, not as an unhandled rejection
             inFlight.add(sending);
           },

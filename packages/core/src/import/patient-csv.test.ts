@@ -333,6 +333,33 @@ describe('importing a patient CSV', () => {
     expect(summary.imported).toBe(2500);
   });
 
+  it('refuses an ID an earlier good row of the file had, however many batches later, keeping the first', async () => {
+    const mapping = ['ID', 'GivenName', 'FamilyName', null, 'Mobile', null, null];
+    const lines = [HEADER, ...Array.from({ length: 2500 }, (_, i) => `X${i},Jane,Doe,,07700900123,,`)];
+    lines[1800] = 'X5,Late,Repeat,,07700900999,,'; // row 1801: X5 was row 7, in the first batch
+    lines[2000] = ' X6 ,Padded,Repeat,,07700900999,,'; // the same id once trimmed
+    lines[31] = 'X30,No,Mobile,,,,'; // row 32: a bad row does not take its id…
+    lines[2100] = 'X30,Good,Later,,07700900998,,'; // …so this one is imported
+    lines[2200] = 'x5,Other,Case,,07700900997,,'; // ids are kept as written: another patient
+    const { summary, patients, rows } = await runImport(lines.join('\n'), 'fields', mapping);
+    expect(summary.errors).toEqual([
+      { row: 32, errors: ['missing mobile number'] },
+      { row: 1801, errors: ['duplicate ID field: X5'] },
+      { row: 2001, errors: ['duplicate ID field: X6'] },
+    ]);
+    expect(summary.imported).toBe(2497);
+    expect(patients.filter((p) => p.displayId === 'X5').map((p) => p.name)).toEqual([{ given: 'Jane', family: 'Doe' }]);
+    expect(rows[patients.findIndex((p) => p.displayId === 'X30')]).toBe(2101);
+    expect(patients.some((p) => p.displayId === 'x5')).toBe(true);
+  });
+
+  it('sees an NHS number written two ways as one ID', async () => {
+    const csv = [HEADER, '9434765919,Jane,Doe,,07700900123,,', '943 476 5919,Jane,Again,,07700900124,,'].join('\n');
+    const { summary, patients } = await runImport(csv);
+    expect(patients).toHaveLength(1);
+    expect(summary.errors).toEqual([{ row: 3, errors: ['duplicate ID field: 9434765919'] }]);
+  });
+
   it('stops when cancelled and says so, sending nothing more', async () => {
     const lines = [HEADER, ...Array.from({ length: 5000 }, (_, i) => `X${i},Jane,Doe,,07700900123,,`)];
     for (const source of [lines.join('\n'), new File([lines.join('\n')], 'patients.csv')]) {

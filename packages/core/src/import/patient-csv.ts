@@ -2,7 +2,7 @@ import type { ImportedPatient } from '../patient/imported-patient.ts';
 import { londonIsoDate } from '../validation/general.ts';
 import { CsvFileError, type CsvSource, csvFileMessages, streamCsv } from './csv-file.ts';
 import { type CsvMapping, checkMapping, planOf } from './mapping.ts';
-import { checkPatientRow, isEmptyRow } from './patient-row.ts';
+import { checkPatientRow, isEmptyRow, rowMessages } from './patient-row.ts';
 
 /** SPEC §9: patients go to the server 1024 rows at a time. */
 export const IMPORT_BATCH_ROWS = 1024;
@@ -110,6 +110,9 @@ export type ImportSummary = { rowsDone: number; imported: number; errors: RowErr
 /**
  * The "importing" step: streams the file, checks each row against the mapping and SPEC §5, and hands
  * good patients and bad rows to `onBatch` 1024 rows at a time. Entirely empty rows are skipped.
+ * A good row whose display id (as the row check gives it: trimmed, an NHS number as its 10 digits) an
+ * earlier good row of the file already had is bad ('duplicate ID field: {id}'): the first row wins
+ * wherever the 1024-row batches fall, so a later batch never overwrites an earlier row of the file.
  * The mapping must pass {@link checkMapping}; a mapping that does not is refused before reading.
  * A file with no patient row at all (only field names, or nothing) throws {@link CsvFileError}
  * rather than reporting an import of 0 patients; {@link patientRowCount} says so before importing.
@@ -126,6 +129,9 @@ export async function importPatientCsv(source: CsvSource, options: ImportOptions
   let rowsDone = 0;
   let imported = 0;
   const allErrors: RowError[] = [];
+  // The display ids of the good rows so far: only the ids are kept, never the rows (100,000 short
+  // strings for the largest files), and each row costs one Set operation.
+  const seenIds = new Set<string>();
 
   const flush = async () => {
     batch.rowsDone = rowsDone;
@@ -149,11 +155,17 @@ export async function importPatientCsv(source: CsvSource, options: ImportOptions
         rowsDone++;
         pendingRows++;
         const outcome = checkPatientRow(row, plan, today);
+        let errors: string[] | undefined;
         if (outcome.ok) {
-          batch.patients.push(outcome.patient);
-          batch.rows.push(first + i);
-        } else {
-          const error = { row: first + i, errors: outcome.errors };
+          const before = seenIds.size;
+          seenIds.add(outcome.patient.displayId);
+          if (seenIds.size > before) {
+            batch.patients.push(outcome.patient);
+            batch.rows.push(first + i);
+          } else errors = [rowMessages.duplicateId(outcome.patient.displayId)];
+        } else errors = outcome.errors;
+        if (errors) {
+          const error = { row: first + i, errors };
           batch.errors.push(error);
           allErrors.push(error);
         }

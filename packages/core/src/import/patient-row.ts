@@ -14,6 +14,11 @@ export const rowMessages = {
   invalidEmail: 'email address not valid',
   missingMobile: 'missing mobile number',
   invalidMobile: (value: string) => `invalid mobile number: ${value}`,
+  /**
+   * SPEC §5 has no word for it: a display id already taken by an earlier good row of the same file
+   * (the import and the server's batch check both say this).
+   */
+  duplicateId: (value: string) => `duplicate ID field: ${value}`,
 } as const;
 
 export type RowOutcome = { ok: true; patient: ImportedPatient } | { ok: false; errors: string[] };

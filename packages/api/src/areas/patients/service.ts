@@ -6,6 +6,7 @@ import {
   type OutputOf,
   type ParsedInputOf,
   patientsPageSize,
+  rowMessages,
   type UpsertOutcome,
 } from '@medlocker/core';
 import { isUniqueViolation } from '@medlocker/db';
@@ -240,9 +241,6 @@ export async function batchGet(input: In<'batchGet'>, ctx: AuthedContext): Out<'
   return { patients: ordered.map(toPatient) };
 }
 
-/** SPEC §5 has no word for it: a display id given twice in one batch keeps its first row. */
-export const duplicateIdMessage = (displayId: string) => `duplicate ID field: ${displayId}`;
-
 export async function batchUpsertPatients(
   input: In<'batchUpsertPatients'>,
   ctx: AuthedContext,
@@ -252,6 +250,7 @@ export async function batchUpsertPatients(
   const today = londonIsoDate(now());
   const results: UpsertOutcome[] = new Array(input.patients.length);
   const rows: UpsertRow[] = [];
+  // Core's import refuses a repeated id across the whole file; this guards a batch from any client.
   const seen = new Set<string>();
   input.patients.forEach((patient, index) => {
     // The import needs a key to upsert on, so a display id is required here whatever the setting says.
@@ -259,7 +258,7 @@ export async function batchUpsertPatients(
     if (!checked.ok) {
       results[index] = { index, status: 'invalid', errors: checked.errors };
     } else if (seen.has(checked.values.displayId)) {
-      results[index] = { index, status: 'invalid', errors: [duplicateIdMessage(checked.values.displayId)] };
+      results[index] = { index, status: 'invalid', errors: [rowMessages.duplicateId(checked.values.displayId)] };
     } else {
       seen.add(checked.values.displayId);
       rows.push({ ...checked.values, ord: index, id: Bun.randomUUIDv7() });
