@@ -10,6 +10,7 @@ import * as temperatureReadingsMachineCheck from './0008_temperature_readings_ma
 import * as fleetSummary from './0009_fleet_summary.ts';
 import * as temperatureReadingsKey from './0010_temperature_readings_key.ts';
 import * as machineCheckByIndex from './0011_machine_check_by_index.ts';
+import * as messageOutboxStatusIndex from './0012_message_outbox_status_index.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0009_fleet_summary': fleetSummary,
   '0010_temperature_readings_key': temperatureReadingsKey,
   '0011_machine_check_by_index': machineCheckByIndex,
+  '0012_message_outbox_status_index': messageOutboxStatusIndex,
 };
