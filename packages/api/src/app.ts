@@ -10,6 +10,7 @@ import { healthRoutes } from './areas/health/index.ts';
 import { identityProvidersRoutes } from './areas/identity-providers/index.ts';
 import { integrationRoutes } from './areas/integration/index.ts';
 import { machinesRoutes } from './areas/machines/index.ts';
+import { messagesRoutes } from './areas/messages/index.ts';
 import { patientsRoutes } from './areas/patients/index.ts';
 import { paymentSettingsRoutes } from './areas/payment-settings/index.ts';
 import { signUpsRoutes } from './areas/sign-ups/index.ts';
@@ -77,6 +78,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(machinesRoutes(deps))
     .use(testMachinesRoutes(deps))
     .use(bagsRoutes(deps))
+    .use(messagesRoutes(deps))
     .use(deviceAuthRoutes(deps))
     .use(businessSettingsRoutes(deps))
     .use(paymentSettingsRoutes(deps))

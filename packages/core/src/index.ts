@@ -31,6 +31,7 @@ export * from './misc/short-url.ts';
 export * from './misc/stamps.ts';
 export * from './money/charge.ts';
 export * from './notification/notification.ts';
+export * from './notification/outbox-message.ts';
 export * from './order/exemption-code.ts';
 export * from './order/order.ts';
 export * from './order/order-input.ts';

@@ -48,6 +48,37 @@ export async function audit(
     .execute();
 }
 
+/**
+ * One entry per entity a caller was shown (a page of a list), in one statement: who saw what, with ids
+ * and `details` only, never the data itself. Nothing is written for an empty page.
+ */
+export async function auditReads(
+  db: Kysely<Database> | Transaction<Database>,
+  ctx: AuditCtx,
+  entries: Omit<AuditEntry, 'actor'>[],
+): Promise<void> {
+  if (entries.length === 0) return;
+  const at = ctx.deps.now();
+  await db
+    .insertInto('audit_log')
+    .values(
+      entries.map((entry) => ({
+        id: Bun.randomUUIDv7(),
+        at,
+        actor_user_id: ctx.principal?.userId ?? null,
+        actor_display: ctx.principal?.displayName ?? null,
+        action: entry.action,
+        entity_type: entry.entityType,
+        entity_id: entry.entityId ?? null,
+        business_id: entry.businessId ?? null,
+        ip: ctx.ip,
+        request_id: ctx.requestId,
+        details: JSON.stringify(entry.details ?? {}),
+      })),
+    )
+    .execute();
+}
+
 /** An audit row as tests and a future audit page read it. */
 export type AuditRecord = {
   at: number;

@@ -8,6 +8,7 @@ import { health } from './health.ts';
 import { identityProviders } from './identity-providers.ts';
 import { integration } from './integration.ts';
 import { machines } from './machines.ts';
+import { messages } from './messages.ts';
 import { patients } from './patients.ts';
 import { paymentSettings } from './payment-settings.ts';
 import { signUps } from './sign-ups.ts';
@@ -28,6 +29,7 @@ export const contract = {
   machines,
   testMachines,
   bags,
+  messages,
   patients,
   signUps,
   businessSettings,
@@ -71,6 +73,7 @@ export { GroupInfo } from './groups.ts';
 export { IdentityProvider } from './identity-providers.ts';
 export { IntegrationClientView, IntegrationPartner, integrationRateLimit, WebhookUrl } from './integration.ts';
 export { fleetAlarmsPerMachine, fleetPageSize, MachineForm, machinesPageSize } from './machines.ts';
+export { messagesPageSize } from './messages.ts';
 export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome, UpsertStatus } from './patients.ts';
 export { PaymentClientSettings, paymentSecretMask } from './payment-settings.ts';
 export { SignUpForm, SignUpVerification, signUpCodes, signUpsPageSize } from './sign-ups.ts';

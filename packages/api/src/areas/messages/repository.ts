@@ -1,0 +1,58 @@
+import type { DeliveryStatus, OutboxMessage } from '@medlocker/core';
+import type { Database } from '@medlocker/db';
+import type { Kysely, Transaction } from 'kysely';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** What the outbox list reads of a message: not the provider's ids and details, not the retry clock. */
+const listed = [
+  'id',
+  'business_id',
+  'patient_id',
+  'channel',
+  'recipient',
+  'template_key',
+  'subject',
+  'body',
+  'status',
+  'attempts',
+  'last_error',
+  'created',
+  'sent_at',
+] as const;
+
+/**
+ * A business's outbox newest first (ids are UUIDv7, so id order is creation order), of one delivery
+ * status if given, strictly before the cursor, `limit + 1` rows.
+ */
+export function listOutboxRows(
+  db: Db,
+  q: { businessId: string; status?: DeliveryStatus; before?: string; limit: number },
+) {
+  let query = db.selectFrom('message_outbox').select(listed).where('business_id', '=', q.businessId);
+  if (q.status) query = query.where('status', '=', q.status);
+  if (q.before) query = query.where('id', '<', q.before);
+  return query
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1)
+    .execute();
+}
+
+export type OutboxRow = Awaited<ReturnType<typeof listOutboxRows>>[number];
+
+/** The row as core's OutboxMessage; `showBody` false leaves the body out (null). */
+export function toOutboxMessage(row: OutboxRow, showBody: boolean): OutboxMessage {
+  return {
+    id: row.id,
+    channel: row.channel,
+    recipient: row.recipient,
+    templateKey: row.template_key,
+    subject: row.subject,
+    body: showBody ? row.body : null,
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    created: row.created,
+    sentAt: row.sent_at,
+  };
+}

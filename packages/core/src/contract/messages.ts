@@ -1,0 +1,28 @@
+import { type } from 'arktype';
+import { OutboxMessage } from '../notification/outbox-message.ts';
+import { DeliveryStatus } from '../order/statuses.ts';
+import { validationMessages } from '../validation/catalogue.ts';
+import { defineArea } from './define.ts';
+
+/** Pages of outbox messages are 50 long; `nextToken` is an opaque keyset cursor on the message id. */
+export const messagesPageSize = 50;
+
+const Id = 'string > 0 & string <= 64';
+
+export const messages = defineArea({
+  listOutbox: {
+    input: type({
+      businessId: Id,
+      /** Only messages in this delivery state; every state when left out. */
+      'status?': DeliveryStatus.configure({
+        message: validationMessages.INVALID_FORMAT,
+        validationId: 'INVALID_FORMAT',
+      }),
+      'nextToken?': 'string | null',
+    }),
+    output: type({ messages: OutboxMessage.array(), nextToken: 'string | null' }),
+    access: 'support',
+    summary:
+      "A business's queued and sent messages (SMS, email, WhatsApp), newest first, 50 a page; bodies that may hold a secret come back null.",
+  },
+});
