@@ -181,7 +181,12 @@ test('machines are added, found by name, edited, paid for after a confirmation, 
   await page.getByLabel('Number of slots').fill('0');
   await page.getByRole('button', { name: 'Add machine' }).click();
   await expect(page.getByText('Please enter a positive whole number')).toBeVisible();
+  // A name over 100 characters gets SPEC §5's length message beside the field.
+  await page.getByLabel('Name').fill('F'.repeat(101));
   await page.getByLabel('Number of slots').fill('24');
+  await page.getByRole('button', { name: 'Add machine' }).click();
+  await expect(page.getByText('Value must be at most 100 characters long')).toBeVisible();
+  await page.getByLabel('Name').fill('Front Locker');
   await page.getByRole('button', { name: 'Add machine' }).click();
   await expect(page.getByRole('heading', { name: 'Front Locker' })).toBeVisible();
   await expect(page.getByText('Machine added.')).toBeVisible();

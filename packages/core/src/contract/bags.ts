@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import { Bag } from '../machine/machine.ts';
+import { text } from '../validation/general.ts';
 import { defineArea } from './define.ts';
 
 const Id = 'string > 0 & string <= 64';
@@ -11,7 +12,7 @@ export const bags = defineArea({
       /** Only the bags this machine holds now (its contents). */
       'machineId?': Id,
       /** The start of the barcode, the reference or the location, in any case. */
-      'filter?': 'string <= 128',
+      'filter?': text({ max: 128 }),
       'nextToken?': 'string | null',
     }),
     output: type({ bags: Bag.array(), nextToken: 'string | null' }),

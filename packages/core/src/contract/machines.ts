@@ -3,7 +3,8 @@ import { Level } from '../errors/machine-alerts.ts';
 import { FleetMachine } from '../machine/fleet.ts';
 import { Machine, MachineStatus } from '../machine/machine.ts';
 import { MachineEvent } from '../machine/machine-event.ts';
-import { Bool, PositiveInteger, Required } from '../validation/general.ts';
+import { MachineInput } from '../machine/machine-input.ts';
+import { text } from '../validation/general.ts';
 import { defineArea } from './define.ts';
 
 /** Pages of machines, events and statuses are 25 long; `nextToken` is an opaque keyset cursor. */
@@ -19,12 +20,8 @@ export const fleetAlarmsPerMachine = 25;
 const Id = 'string > 0 & string <= 64';
 const Paging = { 'nextToken?': 'string | null' } as const;
 
-/** What staff fill in to add or edit a machine (SPEC §5: name and slots required, slots a positive integer). */
-export const MachineForm = type({
-  name: Required.pipe((s) => s.trim()).to('string <= 100'),
-  numberOfSlots: PositiveInteger,
-  'paymentsEnabled?': Bool,
-});
+/** What staff fill in to add or edit a machine or a test machine: core's {@link MachineInput}. */
+export const MachineForm = MachineInput;
 
 export const machines = defineArea({
   createMachine: {
@@ -40,7 +37,7 @@ export const machines = defineArea({
     summary: 'A machine with its temperature status (3-hour average and recent readings) and connection state.',
   },
   listMachines: {
-    input: type({ businessId: Id, 'archived?': 'boolean', 'filter?': 'string <= 200', ...Paging }),
+    input: type({ businessId: Id, 'archived?': 'boolean', 'filter?': text({ max: 200 }), ...Paging }),
     output: type({
       machines: Machine.and({ online: 'boolean', lastSeen: 'number | null' }).array(),
       nextToken: 'string | null',
@@ -73,7 +70,7 @@ export const machines = defineArea({
     summary: 'Status reports of a machine, newest first.',
   },
   listEvents: {
-    input: type({ machineId: Id, 'level?': Level, 'code?': 'string <= 16', ...Paging }),
+    input: type({ machineId: Id, 'level?': Level, 'code?': text({ max: 16 }), ...Paging }),
     output: type({ events: MachineEvent.array(), nextToken: 'string | null' }),
     access: 'support',
     summary: 'Events of a machine (EM_ from the locker, MP_ from the product), newest first.',

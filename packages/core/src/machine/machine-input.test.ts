@@ -20,6 +20,16 @@ describe('MachineInput', () => {
     ]);
   });
 
+  it("refuses a name longer than 100 characters with SPEC §5's length message, counting it trimmed", () => {
+    expect(errorsOf(MachineInput({ name: 'x'.repeat(101), numberOfSlots: 4 }))).toEqual([
+      { path: 'name', id: 'INVALID_LENGTH', message: 'Value must be at most 100 characters long' },
+    ]);
+    expect(MachineInput({ name: ` ${'x'.repeat(100)} `, numberOfSlots: 4 })).toEqual({
+      name: 'x'.repeat(100),
+      numberOfSlots: 4,
+    });
+  });
+
   it('refuses a machine name that differs only in case or blanks', () => {
     expect(isSameMachineName('Locker 1', ' locker 1 ')).toBe(true);
     expect(isSameMachineName('Locker 1', 'Locker 2')).toBe(false);

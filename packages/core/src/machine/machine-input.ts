@@ -1,11 +1,20 @@
 import { type } from 'arktype';
-import { PositiveInteger, Required } from '../validation/general.ts';
+import { Bool, PositiveInteger, Required, text } from '../validation/general.ts';
+
+/** The longest machine name, counted after trimming. */
+export const machineNameMaxLength = 100;
 
 /**
- * What staff type to add or edit a machine (SPEC §5): name and number of slots required, slots a
- * positive integer. Name uniqueness needs the business's other machines: see {@link isSameMachineName}.
+ * What staff type to add or edit a machine or a test machine (SPEC §5): name and number of slots
+ * required, slots a positive integer; the name trimmed, at most 100 characters ('Value must be at
+ * most 100 characters long'). Name uniqueness needs the business's other machines: see
+ * {@link isSameMachineName}.
  */
-export const MachineInput = type({ name: Required, numberOfSlots: PositiveInteger, 'paymentsEnabled?': 'boolean' });
+export const MachineInput = type({
+  name: Required.pipe((s) => s.trim()).to(text({ max: machineNameMaxLength })),
+  numberOfSlots: PositiveInteger,
+  'paymentsEnabled?': Bool,
+});
 export type MachineInput = typeof MachineInput.inferIn;
 
 /**

@@ -75,6 +75,45 @@ describeApi(
       expect((await create({ name: 'L' })).status).toBe(400);
     });
 
+    it('refuses names over 100 characters, and over-long searches, with the SPEC §5 length message', async () => {
+      await seedBusiness(t.db);
+      const tooLong = { path: 'name', id: 'INVALID_LENGTH', message: 'Value must be at most 100 characters long' };
+      const machine = await create({ name: 'x'.repeat(101), numberOfSlots: 4 });
+      expect([machine.status, machine.body.error.details]).toEqual([400, [tooLong]]);
+      const test = await t.call(
+        'testMachines',
+        'create',
+        { businessId: 'b1', name: 'x'.repeat(101), numberOfSlots: 4 },
+        asSupport,
+      );
+      expect([test.status, test.body.error.details]).toEqual([400, [tooLong]]);
+      const { body } = await create({ name: 'x'.repeat(100), numberOfSlots: 4 });
+      const edit = await t.call(
+        'machines',
+        'updateMachine',
+        { id: body.machine.id, name: 'y'.repeat(101), numberOfSlots: 4 },
+        asSupport,
+      );
+      expect(edit.body.error.details).toEqual([tooLong]);
+      const search = await t.call('machines', 'listMachines', { businessId: 'b1', filter: 'x'.repeat(201) }, asSupport);
+      expect(search.body.error.details).toEqual([
+        { path: 'filter', id: 'INVALID_LENGTH', message: 'Value must be at most 200 characters long' },
+      ]);
+      const code = await t.call(
+        'machines',
+        'listEvents',
+        { machineId: body.machine.id, code: 'E'.repeat(17) },
+        asSupport,
+      );
+      expect(code.body.error.details).toEqual([
+        { path: 'code', id: 'INVALID_LENGTH', message: 'Value must be at most 16 characters long' },
+      ]);
+      const contents = await t.call('bags', 'listBags', { businessId: 'b1', filter: 'B'.repeat(129) }, asSupport);
+      expect(contents.body.error.details).toEqual([
+        { path: 'filter', id: 'INVALID_LENGTH', message: 'Value must be at most 128 characters long' },
+      ]);
+    });
+
     it('cannot edit or pair an archived machine, and archiving emits MP_0004 then MP_0005', async () => {
       await seedBusiness(t.db);
       const { body } = await create({ name: 'Locker 1', numberOfSlots: 10 });

@@ -1,3 +1,4 @@
+import { fieldErrorsOf, isArkErrors, MachineForm } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
@@ -42,17 +43,22 @@ export function MachineFormPage() {
   }
 
   const save = async (data: FormData) => {
-    const name = String(data.get('name') ?? '');
-    const slots = String(data.get('numberOfSlots') ?? '').trim();
-    const local: Record<string, string> = {};
-    if (!name.trim()) local.name = 'Please enter a value';
-    if (!/^\d+$/.test(slots) || Number(slots) < 1) local.numberOfSlots = 'Please enter a positive whole number';
-    setErrors(local);
-    if (Object.keys(local).length > 0) return;
+    // The server's own rules (core's MachineForm), so a name too long is caught before it is sent.
+    const form = MachineForm({
+      name: String(data.get('name') ?? ''),
+      numberOfSlots: String(data.get('numberOfSlots') ?? '').trim(),
+      paymentsEnabled: machine?.paymentsEnabled ?? false,
+    });
+    if (isArkErrors(form)) {
+      const local: Record<string, string> = {};
+      for (const e of fieldErrorsOf(form)) if (!(e.path in local)) local[e.path] = e.message;
+      setErrors(local);
+      return;
+    }
+    setErrors({});
     setPending(true);
     setFormError(undefined);
     try {
-      const form = { name, numberOfSlots: Number(slots), paymentsEnabled: machine?.paymentsEnabled ?? false };
       const saved = machine
         ? await rpc('machines', 'updateMachine', { id: machine.id, ...form })
         : await rpc('machines', 'createMachine', { businessId, ...form });
