@@ -34,7 +34,8 @@ export const machines = defineArea({
     input: type({ id: Id }),
     output: type({ machine: Machine, online: 'boolean', lastSeen: 'number | null', paired: 'boolean' }),
     access: 'support',
-    summary: 'A machine with its temperature status (3-hour average and recent readings) and connection state.',
+    summary:
+      'A machine with its temperature status (3-hour average and the readings of those 3 hours, at most 1,440: beyond that the lowest and highest of each 15 seconds) and connection state.',
   },
   listMachines: {
     input: type({ businessId: Id, 'archived?': 'boolean', 'filter?': text({ max: 200 }), ...Paging }),

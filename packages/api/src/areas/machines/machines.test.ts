@@ -151,6 +151,63 @@ describeApi(
       expect(events.body.events.map((e) => e.code)).toEqual(['MP_0002', 'MP_0003']);
     });
 
+    it("charts the whole 3-hour window of the average, keeping each stretch's lowest and highest reading", async () => {
+      await seedBusiness(t.db);
+      const now = t.deps.now();
+      const hours3 = 3 * 3600_000;
+      const machineWith = async (name: string, readings: { created: number; value: number }[]) => {
+        const { body } = await create({ name, numberOfSlots: 4 });
+        const id = body.machine.id;
+        await t.db
+          .updateTable('machines')
+          .set({ temperature_average: 20, temperature_updated: now })
+          .where('id', '=', id)
+          .execute();
+        for (let i = 0; i < readings.length; i += 1000) {
+          await t.db
+            .insertInto('temperature_readings')
+            .values(
+              readings
+                .slice(i, i + 1000)
+                .map((r) => ({ business_id: 'b1', machine_id: id, locker_event_id: null, ...r })),
+            )
+            .execute();
+        }
+        const got = await t.call('machines', 'getMachine', { id }, asSupport);
+        return got.body.machine.temperatureStatus?.readings ?? [];
+      };
+      const outside = [
+        { created: now - hours3, value: 40 },
+        { created: now + 1000, value: 40 },
+      ];
+
+      // A reading every 10 seconds: 1,080 in the window, every one of them charted, the oldest too.
+      const everyTen = Array.from({ length: 1080 }, (_, i) => ({
+        created: now - i * 10_000,
+        value: i === 1070 ? 30 : 20,
+      }));
+      const ten = await machineWith('Every ten seconds', [...everyTen, ...outside]);
+      expect(ten).toHaveLength(1080);
+      expect(ten[0]).toEqual({ created: now - 1079 * 10_000, value: 20 });
+      expect(ten.find((r) => r.value === 30)?.created).toBe(now - 1070 * 10_000);
+      expect(ten.at(-1)?.created).toBe(now);
+
+      // A reading every second: 10,800, thinned to at most 1,440 points that still span the window and
+      // show the one reading too hot and the one too cold.
+      const everySecond = Array.from({ length: 10_800 }, (_, i) => ({
+        created: now - i * 1000,
+        value: i === 10_750 ? 31 : i === 5_001 ? 9 : 20 + (i % 3) / 10,
+      }));
+      const second = await machineWith('Every second', [...everySecond, ...outside]);
+      expect(second.length).toBeLessThanOrEqual(1440);
+      expect(second[0]?.created).toBeLessThan(now - hours3 + 15_000);
+      expect(second.at(-1)?.created).toBeGreaterThan(now - 15_000);
+      expect(second.filter((r) => r.value === 31).map((r) => r.created)).toEqual([now - 10_750_000]);
+      expect(second.filter((r) => r.value === 9).map((r) => r.created)).toEqual([now - 5_001_000]);
+      expect(second.map((r) => r.created)).toEqual([...second.map((r) => r.created)].sort((a, b) => a - b));
+      expect(second.every((r) => r.value !== 40)).toBe(true);
+    });
+
     it('is for support staff only', async () => {
       await seedBusiness(t.db);
       expect((await t.call('machines', 'listMachines', { businessId: 'b1' })).status).toBe(401);

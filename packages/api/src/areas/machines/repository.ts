@@ -1,6 +1,6 @@
 import type { Machine, MachineEvent, MachineStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Cursor } from '../../rpc/paging.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -58,18 +58,43 @@ export async function nameTaken(db: Db, businessId: string, name: string, except
   return (await q.executeTakeFirst()) !== undefined;
 }
 
-/** Readings of a machine since a time, oldest first, at most `limit` of the newest. */
-export async function readingsSince(db: Db, businessId: string, machineId: string, since: number, limit = 500) {
-  const rows = await db
+/**
+ * The temperature chart covers a whole window in at most this many buckets. A window with more
+ * readings than twice this gives each bucket's lowest and highest reading, so 3 hours answer at most
+ * 1,440 points (15-second buckets) however often the locker reads, and a reading out of the band is
+ * never dropped.
+ */
+export const chartBuckets = 720;
+
+/**
+ * Readings of a machine in (`from`, `to`], oldest first: all of them up to twice `buckets`, otherwise
+ * each bucket's lowest and highest, each at its own time (on a tie the earliest lowest and the latest
+ * highest, so a steady stretch keeps its ends).
+ */
+export async function chartReadings(
+  db: Db,
+  q: { businessId: string; machineId: string; from: number; to: number; buckets?: number },
+): Promise<{ created: number; value: number }[]> {
+  const buckets = q.buckets ?? chartBuckets;
+  const bucketMs = Math.max(1, Math.ceil((q.to - q.from) / buckets));
+  const bucket = sql`(created - ${q.from}::bigint - 1) / ${bucketMs}::bigint`;
+  const ranked = db
     .selectFrom('temperature_readings')
     .select(['created', 'value'])
-    .where('business_id', '=', businessId)
-    .where('machine_id', '=', machineId)
-    .where('created', '>', since)
-    .orderBy('created', 'desc')
-    .limit(limit)
+    .select(sql<number>`count(*) over ()`.as('total'))
+    .select(sql<number>`row_number() over (partition by ${bucket} order by value, created)`.as('low'))
+    .select(sql<number>`row_number() over (partition by ${bucket} order by value desc, created desc)`.as('high'))
+    .where('business_id', '=', q.businessId)
+    .where('machine_id', '=', q.machineId)
+    .where('created', '>', q.from)
+    .where('created', '<=', q.to)
+    .as('r');
+  return db
+    .selectFrom(ranked)
+    .select(['created', 'value'])
+    .where((eb) => eb.or([eb('total', '<=', 2 * buckets), eb('low', '=', 1), eb('high', '=', 1)]))
+    .orderBy('created')
     .execute();
-  return rows.reverse();
 }
 
 const likePrefix = (text: string): string => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -15,6 +15,7 @@ import type { AuthedContext } from '../../rpc/context.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
 import {
+  chartReadings,
   type Db,
   findMachine,
   listEventRows,
@@ -23,7 +24,6 @@ import {
   lockMachine,
   type MachineRow,
   nameTaken,
-  readingsSince,
   revokeCredentials,
   toMachine,
   toMachineEvent,
@@ -183,7 +183,15 @@ export async function createMachine(input: In<'createMachine'>, ctx: AuthedConte
 export async function getMachine(input: In<'getMachine'>, ctx: AuthedContext): Out<'getMachine'> {
   const { db, now } = ctx.deps;
   const row = await requireMachine(db, input.id);
-  const readings = await readingsSince(db, row.business_id, row.id, now() - TEMPERATURE_WINDOW_MS);
+  // The whole window the 3-hour average is judged on, thinned to a fixed number of points that keeps
+  // each stretch's lowest and highest reading.
+  const to = now();
+  const readings = await chartReadings(db, {
+    businessId: row.business_id,
+    machineId: row.id,
+    from: to - TEMPERATURE_WINDOW_MS,
+    to,
+  });
   const paired = await db
     .selectFrom('machine_credentials')
     .select('id')
