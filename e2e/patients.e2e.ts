@@ -109,3 +109,59 @@ test('a patient imported with given and family names is still found by surname a
   await expect(list.getByRole('link', { name: 'Imogen Featherstonehaugh' })).toBeVisible();
   await expect(list.getByRole('row')).toHaveCount(2);
 });
+
+test("the edit form shows the server's form messages beside each field, not the import's row messages", async ({
+  page,
+}) => {
+  const business = await createBusiness();
+  await asAdmin('businessSettings/updateBusinessFeatureSettings', {
+    businessId: business.id,
+    settings: { displayIdField: { name: 'NHS number', required: true, validateNhsNumber: true } },
+  });
+  const { results } = await asAdmin<{ results: { id: string }[] }>('patients/batchUpsertPatients', {
+    businessId: business.id,
+    patients: [{ displayId: '9434765919', name: { full: 'Cara Clay' }, mobileNumber: '+447700900021' }],
+  });
+
+  await page.goto('/auth/login');
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await page.goto(`/businesses/${business.id}/patients/${results[0]?.id}/edit`);
+  const field = (name: string) => page.getByRole('textbox', { name, exact: true });
+  await expect(field('Name')).toHaveValue('Cara Clay');
+
+  await field('ID').fill('943 476 5918');
+  await field('Name').fill('');
+  await field('Date of birth').fill('2999-01-01');
+  await field('Email').fill('cara@');
+  await field('Mobile').fill('01234 567890');
+  await field('Postcode').fill('nowhere');
+  await page.getByRole('button', { name: 'Save' }).click();
+
+  await expect(field('ID')).toHaveAccessibleDescription('Invalid NHS/CHI number');
+  await expect(field('Name')).toHaveAccessibleDescription('Please enter a value');
+  await expect(field('Date of birth')).toHaveAccessibleDescription(/Date must be in the past/);
+  await expect(field('Email')).toHaveAccessibleDescription('Enter a valid email address');
+  await expect(field('Mobile')).toHaveAccessibleDescription('Invalid UK mobile number');
+  await expect(field('Postcode')).toHaveAccessibleDescription('Invalid UK postcode');
+  await expect(page.getByText(/missing name|invalid mobile number|email address not valid/)).toHaveCount(0);
+
+  // A bad date and a blank mobile, in their own words; typing in a field clears its message.
+  await field('Date of birth').fill('31-02-1990');
+  await field('Mobile').fill('');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(field('Date of birth')).toHaveAccessibleDescription(/Invalid date/);
+  await expect(field('Mobile')).toHaveAccessibleDescription('Please enter a value');
+  await field('Mobile').fill('07700 900021');
+  await expect(field('Mobile')).toHaveAccessibleDescription('');
+
+  await field('ID').fill('943 476 5919');
+  await field('Name').fill('Cara Clay');
+  await field('Date of birth').fill('01-02-1990');
+  await field('Email').fill('cara@example.com');
+  await field('Postcode').fill('ls1 4ap');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Patient saved.')).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: '01-02-1990' })).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: 'LS1 4AP' })).toBeVisible();
+});

@@ -67,6 +67,7 @@ export { AddRolePayload, IdentityProviderType, LoginResult, Session } from './us
 // Validation: the catalogue of ids and messages, and the general rules of SPEC §5.
 export * from './validation/catalogue.ts';
 export * from './validation/field-errors.ts';
+export * from './validation/form-check.ts';
 export * from './validation/general.ts';
 export { fail, isArkErrors, reject, textInput } from './validation/rule.ts';
 export * from './validation/unique-items.ts';

@@ -1,10 +1,10 @@
 import {
   checkPatientRow,
   type FieldError,
+  FormCheck,
   fixedPlan,
   type ImportedPatient,
   type MappingPlan,
-  rowMessages,
   validationMessage,
 } from '@medlocker/core';
 
@@ -45,7 +45,10 @@ export type PatientValues = {
   postcode: string | null;
 };
 
-export type PatientCheck = { ok: true; values: PatientValues } | { ok: false; errors: string[]; fields: FieldError[] };
+/** An import row's check: the patient's columns, or SPEC §5's per-row messages. */
+export type RowCheck = { ok: true; values: PatientValues } | { ok: false; errors: string[] };
+/** A form's check: the patient's columns, or each field's id and message in the forms' words. */
+export type PatientCheck = { ok: true; values: PatientValues } | { ok: false; fields: FieldError[] };
 
 const MAX_TEXT = 200;
 const MAX_ID = 64;
@@ -78,34 +81,14 @@ const PLANS: MappingPlan[] = [0, 1, 2, 3].map((k) =>
 const NAME_KEYS = ['full', 'given', 'family'] as const;
 const ADDRESS_KEYS = ['line1', 'line2', 'line3', 'postTown', 'postcode'] as const;
 
-/** Which field a SPEC §5 row message is about, for the per-field details of a 400. */
-function fieldErrorOf(message: string): FieldError {
-  if (message === rowMessages.missingName) return { path: 'patient.name', id: 'REQUIRED', message };
-  if (message === rowMessages.missingId) return { path: 'patient.displayId', id: 'REQUIRED', message };
-  if (message.startsWith('invalid NHS number')) return { path: 'patient.displayId', id: 'INVALID_NHS_NUMBER', message };
-  if (message.startsWith('invalid date of birth')) return { path: 'patient.dateOfBirth', id: 'INVALID_DATE', message };
-  if (message === rowMessages.invalidEmail) return { path: 'patient.email', id: 'INVALID_EMAIL', message };
-  if (message === rowMessages.missingMobile) return { path: 'patient.mobileNumber', id: 'REQUIRED', message };
-  if (message.startsWith('invalid mobile number'))
-    return { path: 'patient.mobileNumber', id: 'INVALID_UK_MOBILE', message };
-  const [path = 'patient', text = message] = message.split(': ', 2);
-  return { path: `patient.${path}`, id: 'INVALID_LENGTH', message: text };
-}
-
 /**
- * The server's check of one patient, whatever the client checked: SPEC §5's per-row import rules,
- * run by core's own `checkPatientRow` (same messages, same normalisation: +447… mobiles, YYYY-MM-DD
- * dates, grouped postcodes), with the display id read as an NHS number when the business's
- * displayIdField says `validateNhsNumber`, and lengths bounded so a row fits its columns.
- * `displayId` may be blank only when `allowBlankId` (create/update with `required: false`); the
- * caller then gives the patient a generated one.
+ * The server's check of one patient of an import batch, whatever the client checked: SPEC §5's
+ * per-row import rules, run by core's own `checkPatientRow` (same messages, same normalisation: +447…
+ * mobiles, YYYY-MM-DD dates, grouped postcodes), with the display id read as an NHS number when the
+ * business's displayIdField says `validateNhsNumber`, and lengths bounded so a row fits its columns.
+ * The display id is always required: it is the upsert's key. Forms go through {@link checkPatientForm}.
  */
-export function checkPatient(
-  patient: ImportedPatient,
-  field: DisplayIdField,
-  today: string,
-  options: { allowBlankId?: boolean } = {},
-): PatientCheck {
+export function checkPatient(patient: ImportedPatient, field: DisplayIdField, today: string): RowCheck {
   const name = patient.name ?? {};
   // Address lines arrive as the file had them (core's import check passes them on untrimmed).
   const raw = patient.address ?? {};
@@ -117,9 +100,8 @@ export function checkPatient(
     postcode: raw.postcode?.trim(),
   };
   const displayId = (patient.displayId ?? '').trim();
-  const blankId = displayId === '' && options.allowBlankId === true;
   const cells = [
-    blankId ? 'generated' : displayId,
+    displayId,
     name.full ?? '',
     name.given ?? '',
     name.family ?? '',
@@ -133,7 +115,7 @@ export function checkPatient(
     address.postcode ?? '',
   ];
   const hasFull = (name.full ?? '').trim() !== '' || (!name.given?.trim() && !name.family?.trim());
-  const plan = PLANS[(field.validateNhsNumber && !blankId ? 1 : 0) + (hasFull ? 2 : 0)] as MappingPlan;
+  const plan = PLANS[(field.validateNhsNumber ? 1 : 0) + (hasFull ? 2 : 0)] as MappingPlan;
   const outcome = checkPatientRow(cells, plan, today);
   const errors = outcome.ok ? [] : [...outcome.errors];
   const tooLong = (label: string, value: string | undefined, max: number) => {
@@ -143,7 +125,7 @@ export function checkPatient(
   tooLong('email', patient.email, MAX_EMAIL);
   for (const key of NAME_KEYS) tooLong(`name.${key}`, name[key], MAX_TEXT);
   for (const key of ADDRESS_KEYS) tooLong(`address.${key}`, address[key], MAX_TEXT);
-  if (!outcome.ok || errors.length > 0) return { ok: false, errors, fields: errors.map(fieldErrorOf) };
+  if (!outcome.ok || errors.length > 0) return { ok: false, errors };
 
   const p = outcome.patient;
   const given = name.given?.trim() ?? '';
@@ -151,7 +133,7 @@ export function checkPatient(
   return {
     ok: true,
     values: {
-      displayId: blankId ? '' : p.displayId,
+      displayId: p.displayId,
       givenName: given,
       familyName: family,
       fullName: p.name.full ?? [given, family].filter(Boolean).join(' '),
@@ -163,6 +145,56 @@ export function checkPatient(
       addressLine3: p.address?.line3 ?? null,
       postTown: p.address?.postTown ?? null,
       postcode: p.address?.postcode ?? null,
+    },
+  };
+}
+
+/**
+ * The server's check of a patient typed into a form (patients.create and update, signUps.convert),
+ * whatever the client checked: SPEC §5's general rules in the forms' words, per field, with SPEC §8's
+ * ids (core `FormCheck`, as sign-ups are checked): 'Please enter a value', 'Invalid date', 'Date must be
+ * in the past', 'Enter a valid email address', 'Invalid UK mobile number', 'Invalid UK postcode',
+ * 'Invalid NHS/CHI number' (the display id, when the business's displayIdField says validateNhsNumber),
+ * 'Value must be at most N characters long'. A blank display id is allowed when the setting does not
+ * require one (the caller gives the patient a generated one). The import's rows go through
+ * {@link checkPatient} instead, with SPEC §5's per-row messages.
+ */
+export function checkPatientForm(patient: ImportedPatient, field: DisplayIdField, today: string): PatientCheck {
+  const check = new FormCheck('patient.', today);
+  const id = { required: field.required };
+  const displayId = field.validateNhsNumber
+    ? check.nhsNumber('displayId', patient.displayId, id)
+    : check.text('displayId', patient.displayId, { ...id, max: MAX_ID });
+  const name = patient.name ?? {};
+  const full = check.text('name.full', name.full, { max: MAX_TEXT });
+  const given = check.text('name.given', name.given, { max: MAX_TEXT });
+  const family = check.text('name.family', name.family, { max: MAX_TEXT });
+  if (!NAME_KEYS.some((key) => name[key]?.trim())) check.fail('name', 'REQUIRED');
+  const dateOfBirth = check.dateOfBirth('dateOfBirth', patient.dateOfBirth);
+  const email = check.email('email', patient.email);
+  const mobileNumber = check.ukMobile('mobileNumber', patient.mobileNumber, { required: true });
+  const address = patient.address ?? {};
+  const line = (key: 'line1' | 'line2' | 'line3' | 'postTown') =>
+    check.text(`address.${key}`, address[key], { max: MAX_TEXT });
+  const values = {
+    addressLine1: line('line1'),
+    addressLine2: line('line2'),
+    addressLine3: line('line3'),
+    postTown: line('postTown'),
+    postcode: check.ukPostcode('address.postcode', address.postcode),
+  };
+  if (check.errors.length > 0 || mobileNumber === null) return { ok: false, fields: check.errors };
+  return {
+    ok: true,
+    values: {
+      displayId: displayId ?? '',
+      givenName: given ?? '',
+      familyName: family ?? '',
+      fullName: full ?? [given, family].filter(Boolean).join(' '),
+      dateOfBirth,
+      email,
+      mobileNumber,
+      ...values,
     },
   };
 }

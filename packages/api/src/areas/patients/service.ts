@@ -26,7 +26,14 @@ import {
   type UpsertRow,
   upsertPatients,
 } from './repository.ts';
-import { checkPatient, type DisplayIdField, displayIdFieldOf, namePartsOnUpdate, type PatientValues } from './rules.ts';
+import {
+  checkPatient,
+  checkPatientForm,
+  type DisplayIdField,
+  displayIdFieldOf,
+  namePartsOnUpdate,
+  type PatientValues,
+} from './rules.ts';
 
 type Patients = Contract['patients'];
 type In<M extends keyof Patients> = ParsedInputOf<Patients[M]>;
@@ -50,10 +57,13 @@ export async function writableBusiness(db: Db, businessId: string): Promise<{ di
   return { displayIdField: displayIdFieldOf(business.settings) };
 }
 
-/** Checks one patient for create/update (400 with per-field details when it breaks a rule). */
+/**
+ * Checks one patient of a form (create, update, signUps.convert) with the forms' rules and words: 400
+ * with per-field details when it breaks one. The import's batches keep the per-row CSV messages.
+ */
 export function checkedPatient(ctx: AuthedContext, patient: ImportedPatient, field: DisplayIdField): PatientValues {
-  const checked = checkPatient(patient, field, londonIsoDate(ctx.deps.now()), { allowBlankId: !field.required });
-  if (!checked.ok) throw new AppError('VALIDATION', checked.errors.join('; '), checked.fields);
+  const checked = checkPatientForm(patient, field, londonIsoDate(ctx.deps.now()));
+  if (!checked.ok) throw new AppError('VALIDATION', checked.fields.map((f) => f.message).join('; '), checked.fields);
   return checked.values;
 }
 

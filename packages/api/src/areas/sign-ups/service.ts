@@ -1,18 +1,12 @@
 import {
   AppError,
   type Contract,
-  type FieldError,
-  isEmail,
-  isIsoDate,
+  FormCheck,
   londonIsoDate,
-  normaliseUkMobile,
-  normaliseUkPostcode,
   type OutputOf,
   type ParsedInputOf,
   type SignUpForm,
   signUpsPageSize,
-  validationMessage,
-  validationMessages,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
@@ -50,51 +44,25 @@ type SignUpColumns = {
   postcode: string | null;
 };
 
-const blankToNull = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
-
-/** SPEC §5 rules for a sign-up form; 400 with each field's id and message when any fails. */
+/** SPEC §5's form rules for a sign-up (core `FormCheck`, shared with patients' create and update); 400 per field. */
 function checkForm(form: SignUpForm, today: string): SignUpColumns {
-  const errors: FieldError[] = [];
-  const err = (path: string, id: keyof typeof validationMessages, message: string = validationMessages[id]) =>
-    errors.push({ path: `signUp.${path}`, id, message });
-  const name = (path: string, value: string) => {
-    const v = value.trim();
-    if (!v) err(path, 'REQUIRED');
-    else if (v.length > MAX_NAME) err(path, 'INVALID_LENGTH', validationMessage.maxLength(MAX_NAME));
-    return v;
-  };
-  const firstName = name('firstName', form.firstName);
-  const lastName = name('lastName', form.lastName);
-  const dob = blankToNull(form.dateOfBirth);
-  if (dob && !isIsoDate(dob)) err('dateOfBirth', 'INVALID_DATE');
-  else if (dob && dob > today) err('dateOfBirth', 'DATE_NOT_IN_PAST');
-  const email = blankToNull(form.email);
-  if (email && !isEmail(email)) err('email', 'INVALID_EMAIL');
-  const mobileRaw = blankToNull(form.mobileNumber);
-  const mobile = mobileRaw ? normaliseUkMobile(mobileRaw) : null;
-  if (mobileRaw && !mobile) err('mobileNumber', 'INVALID_UK_MOBILE');
+  const check = new FormCheck('signUp.', today);
   const address = form.address;
-  const line = (key: 'line1' | 'line2' | 'line3' | 'postTown') => {
-    const v = blankToNull(address?.[key]);
-    if (v && v.length > MAX_TEXT) err(`address.${key}`, 'INVALID_LENGTH', validationMessage.maxLength(MAX_TEXT));
-    return v;
-  };
-  const postcodeRaw = blankToNull(address?.postcode);
-  const postcode = postcodeRaw ? normaliseUkPostcode(postcodeRaw) : null;
-  if (postcodeRaw && !postcode) err('address.postcode', 'INVALID_UK_POSTCODE');
+  const line = (key: 'line1' | 'line2' | 'line3' | 'postTown') =>
+    check.text(`address.${key}`, address?.[key], { max: MAX_TEXT });
   const columns = {
-    first_name: firstName,
-    last_name: lastName,
-    date_of_birth: dob,
-    email,
-    mobile_number: mobile ?? null,
+    first_name: check.text('firstName', form.firstName, { max: MAX_NAME, required: true }) ?? '',
+    last_name: check.text('lastName', form.lastName, { max: MAX_NAME, required: true }) ?? '',
+    date_of_birth: check.dateOfBirth('dateOfBirth', form.dateOfBirth),
+    email: check.email('email', form.email),
+    mobile_number: check.ukMobile('mobileNumber', form.mobileNumber),
     address_line1: line('line1'),
     address_line2: line('line2'),
     address_line3: line('line3'),
     post_town: line('postTown'),
-    postcode: postcode ?? null,
+    postcode: check.ukPostcode('address.postcode', address?.postcode),
   };
-  if (errors.length > 0) throw new AppError('VALIDATION', errors.map((e) => e.message).join('; '), errors);
+  if (check.errors.length > 0) throw new AppError('VALIDATION', check.summary, check.errors);
   return columns;
 }
 

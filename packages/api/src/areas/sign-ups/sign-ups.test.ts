@@ -65,11 +65,11 @@ describeApi('sign-ups', (t) => {
       as,
     );
     expect(res.status).toBe(400);
-    expect(res.body.error.details?.map((d: { path: string; id: string }) => [d.path, d.id])).toEqual([
-      ['signUp.firstName', 'REQUIRED'],
-      ['signUp.dateOfBirth', 'DATE_NOT_IN_PAST'],
-      ['signUp.email', 'INVALID_EMAIL'],
-      ['signUp.mobileNumber', 'INVALID_UK_MOBILE'],
+    expect(res.body.error.details).toEqual([
+      { path: 'signUp.firstName', id: 'REQUIRED', message: 'Please enter a value' },
+      { path: 'signUp.dateOfBirth', id: 'DATE_NOT_IN_PAST', message: 'Date must be in the past' },
+      { path: 'signUp.email', id: 'EXPECTED_EMAIL', message: 'Enter a valid email address' },
+      { path: 'signUp.mobileNumber', id: 'INVALID_UK_MOBILE', message: 'Invalid UK mobile number' },
     ]);
   });
 
@@ -151,6 +151,9 @@ describeApi('sign-ups', (t) => {
     const { id, businessId } = await newSignUp(as);
     const bad = await t.call('signUps', 'convert', { id, displayId: '123' }, as);
     expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([
+      { path: 'patient.displayId', id: 'INVALID_NHS_NUMBER', message: 'Invalid NHS/CHI number' },
+    ]);
     const res = await t.call('signUps', 'convert', { id, displayId: '943 476 5919' }, as);
     expect(res.status).toBe(200);
     expect(res.body.patient).toMatchObject({

@@ -1,0 +1,90 @@
+import { normaliseUkMobile } from '../contact/uk-mobile.ts';
+import { normaliseUkPostcode } from '../contact/uk-postcode.ts';
+import { isNhsNumber } from '../patient/nhs-number.ts';
+import { type ValidationError, type ValidationId, validationMessage, validationMessages } from './catalogue.ts';
+import { isEmail, isIsoDate } from './general.ts';
+
+type Text = string | null | undefined;
+
+/**
+ * SPEC §5's general rules for a form checked field by field on the server (a patient's details, a
+ * sign-up), in the forms' words with SPEC §8's ids: 'Please enter a value' (REQUIRED), 'Value must be at
+ * most N characters long' (INVALID_LENGTH), 'Invalid date' (INVALID_DATE), 'Date must be in the past'
+ * (DATE_NOT_IN_PAST), 'Enter a valid email address' (EXPECTED_EMAIL), 'Invalid UK mobile number'
+ * (INVALID_UK_MOBILE), 'Invalid UK postcode' (INVALID_UK_POSTCODE), 'Invalid NHS/CHI number'
+ * (INVALID_NHS_NUMBER).
+ *
+ * Each method checks one field, records its failure under `prefix + path`, and returns the value to
+ * store: trimmed and normalised, null when blank or refused. The patient CSV import does not use this:
+ * its rows keep SPEC §5's per-row messages ('missing name', …; `import/patient-row.ts`).
+ *
+ * ```ts
+ * const form = new FormCheck('signUp.', today);
+ * const email = form.email('email', input.email);
+ * if (form.errors.length > 0) throw new AppError('VALIDATION', form.summary, form.errors);
+ * ```
+ */
+export class FormCheck {
+  readonly errors: ValidationError[] = [];
+
+  /** `today` is YYYY-MM-DD (Europe/London): a date of birth after it is refused. */
+  constructor(
+    private readonly prefix: string,
+    private readonly today: string,
+  ) {}
+
+  /** The messages joined, for the error's own message. */
+  get summary(): string {
+    return this.errors.map((e) => e.message).join('; ');
+  }
+
+  /** Records a failure of the field at `path`; for rules this class does not know. */
+  fail(path: string, id: ValidationId, message: string = validationMessages[id]): null {
+    this.errors.push({ path: `${this.prefix}${path}`, id, message });
+    return null;
+  }
+
+  /** Free text, trimmed; blank is null, or 'Please enter a value' when `required`. */
+  text(path: string, value: Text, options: { max: number; required?: boolean }): string | null {
+    const v = value?.trim() ?? '';
+    if (!v) return options.required ? this.fail(path, 'REQUIRED') : null;
+    if (v.length > options.max) return this.fail(path, 'INVALID_LENGTH', validationMessage.maxLength(options.max));
+    return v;
+  }
+
+  /** A date of birth: YYYY-MM-DD, a real day, today at the latest. */
+  dateOfBirth(path: string, value: Text): string | null {
+    const v = value?.trim();
+    if (!v) return null;
+    if (!isIsoDate(v)) return this.fail(path, 'INVALID_DATE');
+    if (v > this.today) return this.fail(path, 'DATE_NOT_IN_PAST');
+    return v;
+  }
+
+  email(path: string, value: Text): string | null {
+    const v = value?.trim();
+    if (!v) return null;
+    return isEmail(v) ? v : this.fail(path, 'EXPECTED_EMAIL');
+  }
+
+  /** A UK mobile, normalised to +447…; blank is null, or 'Please enter a value' when `required`. */
+  ukMobile(path: string, value: Text, options: { required?: boolean } = {}): string | null {
+    const v = value?.trim();
+    if (!v) return options.required ? this.fail(path, 'REQUIRED') : null;
+    return normaliseUkMobile(v) ?? this.fail(path, 'INVALID_UK_MOBILE');
+  }
+
+  /** A UK postcode, normalised ('SW1A 1AA'). */
+  ukPostcode(path: string, value: Text): string | null {
+    const v = value?.trim();
+    if (!v) return null;
+    return normaliseUkPostcode(v) ?? this.fail(path, 'INVALID_UK_POSTCODE');
+  }
+
+  /** An NHS/CHI number as its 10 digits (spaces and hyphens dropped); blank is null, or required. */
+  nhsNumber(path: string, value: Text, options: { required?: boolean } = {}): string | null {
+    const v = value?.trim();
+    if (!v) return options.required ? this.fail(path, 'REQUIRED') : null;
+    return isNhsNumber(v) ? v.replace(/[\s-]/g, '') : this.fail(path, 'INVALID_NHS_NUMBER');
+  }
+}
