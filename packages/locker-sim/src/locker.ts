@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { drawAlarm } from './alarms.ts';
 import { pairDevice, refreshTokens, type Tokens } from './pairing.ts';
 import {
   callFrame,
@@ -58,7 +59,6 @@ export type LockerView = {
 };
 
 const wsUrl = (api: string) => `${api.replace(/^http/, 'ws')}/machine`;
-const ALARM_CODES = ['EM_0001', 'EM_0003', 'EM_0009', 'EM_0016', 'EM_0020', 'EM_0024'] as const;
 
 /**
  * A simulated locker: pairs, boots, heartbeats, reports status and temperature, raises alarms, loads and
@@ -126,8 +126,7 @@ export class SimLocker {
     if (perHour > 0) {
       this.timers.push(
         setInterval(() => {
-          if (this.random() < perHour / 360)
-            this.alarm(ALARM_CODES[Math.floor(this.random() * ALARM_CODES.length)] ?? 'EM_0016');
+          if (this.random() < perHour / 360) this.randomAlarm();
         }, 10_000),
       );
     }
@@ -151,6 +150,12 @@ export class SimLocker {
     if (!machineAlertCode(code)) this.note(`unknown code ${code}: sent as is`);
     this.emit('MachineEvent', { code, ...(level ? { level } : {}), ...(message ? { message } : {}) });
     this.note(`alarm ${code}`);
+  }
+
+  /** An alarm of a random code, sent with its level (`--random-alarms`). */
+  randomAlarm(): void {
+    const { code, level } = drawAlarm(this.random);
+    this.alarm(code, level);
   }
 
   setTemperature(mode: TemperatureMode): void {
