@@ -20,6 +20,17 @@ describe('MachineInput', () => {
     ]);
   });
 
+  it('refuses more slots than a machine can have, as a range, whether sent as a number or as text', () => {
+    const range = {
+      path: 'numberOfSlots',
+      id: 'INVALID_RANGE',
+      message: 'Invalid range, value must be an integer between 1 and 1000',
+    };
+    expect(errorsOf(MachineInput({ name: 'Locker 1', numberOfSlots: 1001 }))).toEqual([range]);
+    expect(errorsOf(MachineInput({ name: 'Locker 1', numberOfSlots: '2147483648' }))).toEqual([range]);
+    expect(MachineInput({ name: 'Locker 1', numberOfSlots: 1000 })).toEqual({ name: 'Locker 1', numberOfSlots: 1000 });
+  });
+
   it("refuses a name longer than 100 characters with SPEC §5's length message, counting it trimmed", () => {
     expect(errorsOf(MachineInput({ name: 'x'.repeat(101), numberOfSlots: 4 }))).toEqual([
       { path: 'name', id: 'INVALID_LENGTH', message: 'Value must be at most 100 characters long' },

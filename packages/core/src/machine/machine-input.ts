@@ -1,18 +1,29 @@
 import { type } from 'arktype';
+import { validationMessage } from '../validation/catalogue.ts';
 import { Bool, PositiveInteger, Required, text } from '../validation/general.ts';
+import { fail } from '../validation/rule.ts';
 
 /** The longest machine name, counted after trimming. */
 export const machineNameMaxLength = 100;
 
 /**
+ * The most slots a machine may have. SPEC §5 only asks for a positive integer; lockers have tens of
+ * slots, and the column is a 32-bit integer, so 2,147,483,648 slots was a database error (500).
+ */
+export const machineSlotsMax = 1000;
+
+/**
  * What staff type to add or edit a machine or a test machine (SPEC §5): name and number of slots
- * required, slots a positive integer; the name trimmed, at most 100 characters ('Value must be at
+ * required, slots a positive integer (at most {@link machineSlotsMax}: 'Invalid range, value must be
+ * an integer between 1 and 1000'); the name trimmed, at most 100 characters ('Value must be at
  * most 100 characters long'). Name uniqueness needs the business's other machines: see
  * {@link isSameMachineName}.
  */
 export const MachineInput = type({
   name: Required.pipe((s) => s.trim()).to(text({ max: machineNameMaxLength })),
-  numberOfSlots: PositiveInteger,
+  numberOfSlots: PositiveInteger.pipe((n, ctx) =>
+    n <= machineSlotsMax ? n : fail(ctx, 'INVALID_RANGE', validationMessage.range(1, machineSlotsMax)),
+  ),
   'paymentsEnabled?': Bool,
 });
 export type MachineInput = typeof MachineInput.inferIn;

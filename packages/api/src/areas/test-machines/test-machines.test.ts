@@ -189,6 +189,44 @@ describeApi(
         hub.stop();
       }
     });
+
+    it('refuses more slots than a machine can have with 400 for machines and test machines, changing nothing', async () => {
+      await seedBusiness(t.db);
+      const range = {
+        path: 'numberOfSlots',
+        id: 'INVALID_RANGE',
+        message: 'Invalid range, value must be an integer between 1 and 1000',
+      };
+      // 2,147,483,648 does not fit the 32-bit column: it was a database error answered 500.
+      const tooMany = 2_147_483_648;
+      const created = await t.call(
+        'machines',
+        'createMachine',
+        { businessId: 'b1', name: 'Big', numberOfSlots: tooMany },
+        asSupport,
+      );
+      expect(created.status).toBe(400);
+      expect(created.body.error.details).toEqual([range]);
+      const tm = (await t.call('testMachines', 'create', { businessId: 'b1', name: 'QA', numberOfSlots: 6 }, asSupport))
+        .body.testMachine;
+      const updated = await t.call(
+        'testMachines',
+        'update',
+        { id: tm.id, name: 'QA', numberOfSlots: String(tooMany) },
+        asSupport,
+      );
+      expect(updated.status).toBe(400);
+      expect(updated.body.error.details).toEqual([range]);
+      const machine = await t.call(
+        'machines',
+        'updateMachine',
+        { id: tm.id, name: 'QA', numberOfSlots: 1001 },
+        asSupport,
+      );
+      expect(machine.status).toBe(400);
+      const rows = await t.db.selectFrom('machines').select(['name', 'number_of_slots']).execute();
+      expect(rows).toEqual([{ name: 'QA', number_of_slots: 6 }]);
+    });
   },
   withTestAuth,
 );
