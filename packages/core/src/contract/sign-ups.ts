@@ -15,18 +15,27 @@ export const signUpCodes = { digits: 6, ttlMinutes: 15, maxAttempts: 5 } as cons
 
 const Id = 'string > 0 & string <= 64';
 
+/** A sign-up form's address: any line left out is null. */
+const SignUpAddress = type({
+  line1: 'string | null = null',
+  line2: 'string | null = null',
+  line3: 'string | null = null',
+  postTown: 'string | null = null',
+  postcode: 'string | null = null',
+});
+
 /**
  * What staff (or a patient) fill in. The server checks it with SPEC §5's rules: names required, date of
  * birth YYYY-MM-DD and not in the future, email valid, UK mobile normalised to +447…, UK postcode.
+ * Only the names must be given: the other fields may be left out (null, as a blank one is), so a
+ * sign-up with just a name and an email is `{firstName, lastName, email}`.
  */
-export const SignUpForm = PatientSignUp.pick(
-  'firstName',
-  'lastName',
-  'dateOfBirth',
-  'email',
-  'mobileNumber',
-  'address',
-);
+export const SignUpForm = PatientSignUp.pick('firstName', 'lastName').merge({
+  dateOfBirth: 'string | null = null',
+  email: 'string | null = null',
+  mobileNumber: 'string | null = null',
+  address: SignUpAddress.or('null').default(null),
+});
 export type SignUpForm = typeof SignUpForm.infer;
 
 /** Where a sign-up's contact checks stand; codes themselves are never sent back. */

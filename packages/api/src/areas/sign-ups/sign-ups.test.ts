@@ -55,6 +55,33 @@ describeApi('sign-ups', (t) => {
     expect(JSON.stringify(stored)).not.toContain(await codeSentTo('ada@example.com'));
   });
 
+  it('takes a form that leaves out the fields it has no value for, storing them as null', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db);
+    const res = await t.call(
+      'signUps',
+      'create',
+      { businessId, signUp: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' } },
+      as,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.signUp).toMatchObject({ dateOfBirth: null, mobileNumber: null, address: null, status: 'new' });
+    const { id } = res.body.signUp;
+    const moved = await t.call(
+      'signUps',
+      'update',
+      { id, signUp: { firstName: 'Grace', lastName: 'Hopper', address: { line1: '1 Navy Row', postcode: 'ls1 4ap' } } },
+      as,
+    );
+    expect(moved.status).toBe(200);
+    expect(moved.body.signUp).toMatchObject({
+      email: null,
+      address: { line1: '1 Navy Row', line2: null, line3: null, postTown: null, postcode: 'LS1 4AP' },
+    });
+    const nameless = await t.call('signUps', 'create', { businessId, signUp: { email: 'x@example.com' } }, as);
+    expect(nameless.status).toBe(400);
+  });
+
   it('refuses a form breaking the rules, field by field', async () => {
     const as = await support();
     const businessId = await insertBusiness(t.db);
