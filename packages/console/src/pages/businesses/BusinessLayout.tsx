@@ -16,6 +16,7 @@ const tabs = [
   { id: 'users', label: 'Users' },
   { id: 'machines', label: 'Machines' },
   { id: 'patients', label: 'Patients' },
+  { id: 'messages', label: 'Messages' },
   { id: 'settings', label: 'Settings' },
 ];
 

@@ -1,5 +1,6 @@
 import { Navigate, Route, Routes, useParams } from 'react-router';
 import { MachineRoutes } from '../machines/MachineRoutes.tsx';
+import { MessageList } from '../messages/MessageList.tsx';
 import { PatientRoutes } from '../patients/PatientRoutes.tsx';
 import { SettingsRoutes } from '../settings/SettingsRoutes.tsx';
 import { UserDetails } from '../users/UserDetails.tsx';
@@ -11,7 +12,7 @@ import { BusinessUsers } from './BusinessUsers.tsx';
 
 /**
  * SPEC §2 `/businesses/*`. The machines and patients pages declare their own routes here, under the
- * business layout (`machines/*`, `patients/*`).
+ * business layout (`machines/*`, `patients/*`); `messages` is the business's message outbox.
  */
 export function BusinessRoutes() {
   return (
@@ -27,6 +28,7 @@ export function BusinessRoutes() {
         <Route path="settings/*" element={<SettingsRoutes />} />
         <Route path="machines/*" element={<MachineRoutes />} />
         <Route path="patients/*" element={<PatientRoutes />} />
+        <Route path="messages" element={<MessageList />} />
       </Route>
     </Routes>
   );
