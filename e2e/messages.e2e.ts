@@ -1,0 +1,89 @@
+import {
+  asAdmin,
+  expect as baseExpect,
+  logInAsAdmin,
+  type SimulatedLocker,
+  startLocker,
+  stopLocker,
+  test,
+  uniqueEmail,
+  uniqueName,
+} from './harness/fixtures.ts';
+
+/** A business's Messages page: what its alarms queued to its keyholders, with a status filter kept for the session. */
+
+// A simulated locker starts, pairs as a test machine and boots on its own clock: allow for it.
+const expect = baseExpect.configure({ timeout: 25_000 });
+test.describe.configure({ timeout: 120_000 });
+
+let locker: SimulatedLocker | undefined;
+
+test.afterEach(async () => {
+  await stopLocker(locker, test.info());
+  locker = undefined;
+});
+
+test("a locker's alarm queues an SMS and an email to the keyholders, listed pending on the business's Messages page", async ({
+  page,
+}) => {
+  const keyholderEmail = uniqueEmail('keyholder');
+  const { business } = await asAdmin<{ business: { id: string; name: string } }>('businesses/createBusiness', {
+    name: uniqueName('E2E Pharmacy'),
+    email: uniqueEmail('pharmacy'),
+    address: { line1: '1 High Street', postTown: 'Leeds', postcode: 'LS1 1AA' },
+    keyholdersMobileNumbers: ['07700 900461'],
+    notificationEmails: [keyholderEmail],
+  });
+
+  // QA's simulated test machine of the business comes online and raises a mains power failure.
+  locker = await startLocker({ testMachineOf: business.id });
+  const machineId = (await locker.view()).machineId as string;
+  const { machine } = await asAdmin<{ machine: { name: string } }>('machines/getMachine', { id: machineId });
+  await locker.control({ do: 'alarm', code: 'EM_0003' });
+  const queued = async () =>
+    (await asAdmin<{ messages: unknown[] }>('messages/listOutbox', { businessId: business.id })).messages.length;
+  await expect.poll(queued, { timeout: 20_000 }).toBe(2);
+
+  // Support finds them from the business's page, under its Messages section.
+  await logInAsAdmin(page);
+  await page.goto(`/businesses/${business.id}`);
+  await page.getByRole('tablist', { name: 'Business' }).getByRole('tab', { name: 'Messages' }).click();
+  await expect(page).toHaveURL(`/businesses/${business.id}/messages`);
+  await expect(page).toHaveTitle(/^Messages/);
+  const table = page.getByRole('table', { name: 'Messages' });
+  const wording = `There has been a power disruption at ${machine.name} at ${business.name}`;
+  const sms = table.getByRole('row').filter({ hasText: '+447700900461' });
+  const email = table.getByRole('row').filter({ hasText: keyholderEmail });
+  for (const [row, channel] of [
+    [sms, 'SMS'],
+    [email, 'Email'],
+  ] as const) {
+    await expect(row).toContainText(channel);
+    await expect(row).toContainText('Alarm EM_0003');
+    await expect(row).toContainText(wording);
+    await expect(row).toContainText('Pending');
+    await expect(row).toContainText(/\d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2}/);
+  }
+
+  // The whole email, with its subject, in a dialog.
+  await email.getByRole('button', { name: /^View the Email to/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Message' });
+  await expect(dialog).toContainText(`Mains power failure: ${machine.name}`);
+  await expect(dialog).toContainText(`${wording}. Please check your mains supply and reset your unit`);
+  await expect(dialog).toContainText('0 attempts');
+  await expect(dialog).toContainText('not sent yet');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // Nothing has been sent yet: the Sent filter finds nothing, and it is kept for the session.
+  const status = page.getByRole('button', { name: /Status/ });
+  await status.click();
+  await page.getByRole('option', { name: 'Sent', exact: true }).click();
+  await expect(page.getByText('No messages found')).toBeVisible();
+  await page.reload();
+  await expect(page.getByText('No messages found')).toBeVisible();
+  await expect(status).toContainText('Sent');
+  await status.click();
+  await page.getByRole('option', { name: 'Pending', exact: true }).click();
+  await expect(table.getByRole('row').filter({ hasText: wording })).toHaveCount(2);
+});
