@@ -6,7 +6,13 @@ import { Level } from '../errors/machine-alerts.ts';
  * A payload may carry more fields than listed (a newer locker); they are ignored, never an error.
  */
 
-const Timestamp = type('number.integer >= 0');
+/*
+ * Times and sequence numbers are stored as bigint and read back as JS numbers. Bounded here, so 1e308
+ * is a TypeConstraintViolation rather than a database failure answered InternalError (which has the
+ * locker send it again forever): a sequence number is a safe integer, a time one a Date can hold.
+ */
+const Sequence = type('0 <= number.integer <= 9007199254740991');
+const Timestamp = type('0 <= number.integer <= 8640000000000000');
 const MachineRef = { 'machineId?': 'string > 0' } as const;
 
 /**
@@ -18,7 +24,7 @@ const MachineRef = { 'machineId?': 'string > 0' } as const;
 const EventFields = {
   ...MachineRef,
   eventId: 'string > 0 & string <= 64',
-  seq: 'number.integer >= 1',
+  seq: Sequence.and('number >= 1'),
   /** When it happened, by the locker's clock (ms since the epoch, UTC). */
   created: Timestamp,
 } as const;
@@ -41,7 +47,7 @@ export const lockerActions = {
       firmwareVersion: 'string > 0 & string <= 64',
       'serialNumber?': 'string <= 64',
       /** The highest sequence number the locker has used so far (0 for none). */
-      'lastSeq?': 'number.integer >= 0',
+      'lastSeq?': Sequence,
     }),
     response: type({
       status: "'Accepted' | 'Rejected'",

@@ -60,6 +60,18 @@ describe('frames', () => {
     expect(good.ok).toBe(true);
   });
 
+  it('refuses times and sequence numbers the hub cannot store exactly, as TypeConstraintViolation', () => {
+    const event = { eventId: 'e', seq: 1, created: 1, code: 'EM_0001' };
+    for (const bad of [{ seq: 1e308 }, { seq: 2 ** 53 }, { created: 1e308 }, { created: 8.64e15 + 1 }]) {
+      const checked = checkLockerCall('1', 'MachineEvent', { ...event, ...bad });
+      expect(checked.ok ? [] : checked.error.slice(0, 3)).toEqual([4, '1', 'TypeConstraintViolation']);
+    }
+    const readings = { eventId: 'r', seq: 2, created: 1, readings: [{ created: 1e308, value: 20 }] };
+    expect(checkLockerCall('1', 'TemperatureReadings', readings).ok).toBe(false);
+    expect(checkLockerCall('1', 'StatusNotification', { observations: {}, created: 1e308 }).ok).toBe(false);
+    expect(checkLockerCall('1', 'MachineEvent', { ...event, seq: 2 ** 53 - 1, created: 8.64e15 }).ok).toBe(true);
+  });
+
   it('marks the data-changing actions, which carry eventId and seq', () => {
     expect(dataChangingActions.sort()).toEqual([
       'BagCollected',

@@ -1,0 +1,35 @@
+import { expect, it } from 'bun:test';
+import { describeApi } from '../../testing.ts';
+import { withBootedLocker, withTestAuth } from '../test-kit.ts';
+
+/**
+ * What a locker sends that the hub cannot store is refused as the locker's mistake, never answered
+ * InternalError: that answer means "send it again later", and the locker would, forever.
+ */
+describeApi(
+  'locker input the hub cannot store',
+  (t) => {
+    it('refuses times and sequence numbers beyond what the database holds, storing nothing', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        const now = t.deps.now();
+        const answers = [
+          await locker.call('MachineEvent', { eventId: 'e1', seq: 1e308, created: now, code: 'EM_0017' }),
+          await locker.call('BagLoaded', { eventId: 'e2', seq: 1, created: 1e308, barcode: 'RX-1', location: 'A1' }),
+          await locker.call('TemperatureReadings', {
+            eventId: 'e3',
+            seq: 2,
+            created: now,
+            readings: [{ created: 1e308, value: 20 }],
+          }),
+          await locker.call('StatusNotification', { observations: { doorOpen: false }, created: 1e308 }),
+        ];
+        expect(answers.map((a) => a[2])).toEqual(Array(4).fill('TypeConstraintViolation'));
+        expect(await t.db.selectFrom('locker_event_receipts').select('locker_event_id').execute()).toEqual([]);
+        expect(await t.db.selectFrom('bags').select('id').execute()).toEqual([]);
+        expect(await t.db.selectFrom('temperature_readings').select('created').execute()).toEqual([]);
+        expect((await locker.call('Heartbeat', {}))[0]).toBe(3);
+      });
+    });
+  },
+  withTestAuth,
+);
