@@ -3,6 +3,7 @@ import { ApiError, UnreachableError } from './client.ts';
 import { authCommands } from './commands/auth.ts';
 import { businessesCommands } from './commands/businesses.ts';
 import { groupsCommands } from './commands/groups.ts';
+import { messagesCommands } from './commands/messages.ts';
 import { patientsCommands } from './commands/patients.ts';
 import { settingsCommands } from './commands/settings.ts';
 import { templatesCommands } from './commands/templates.ts';
@@ -26,6 +27,7 @@ export function buildProgram(io: CliIo): Command {
   patientsCommands(program, io);
   businessesCommands(program, io);
   groupsCommands(program, io);
+  messagesCommands(program, io);
   settingsCommands(program, io);
   templatesCommands(program, io);
   for (const sub of program.commands) sub.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });

@@ -1,0 +1,67 @@
+import {
+  type DeliveryStatus,
+  deliveryStatuses,
+  formatDateTime,
+  messagesPageSize,
+  type OutboxMessage,
+} from '@medlocker/core';
+import { type Command, Option } from 'commander';
+import { type CliIo, commandContext, type GlobalOptions } from '../context.ts';
+import { collectPages } from '../paging.ts';
+import { renderTable } from '../ui/table.tsx';
+
+/** Long enough to recognise a message; `--json` has it whole. */
+const PREVIEW = 60;
+const preview = (text: string) => {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > PREVIEW ? `${line.slice(0, PREVIEW - 1)}…` : line;
+};
+
+const columns = [
+  { header: 'Queued', value: (m: OutboxMessage) => formatDateTime(m.created) },
+  { header: 'Channel', value: (m: OutboxMessage) => m.channel },
+  { header: 'To', value: (m: OutboxMessage) => m.recipient },
+  { header: 'Kind', value: (m: OutboxMessage) => m.templateKey },
+  { header: 'Status', value: (m: OutboxMessage) => m.status },
+  { header: 'Tries', value: (m: OutboxMessage) => String(m.attempts) },
+  // A body the server keeps back (a sign-up code, a PIN) is null.
+  { header: 'Message', value: (m: OutboxMessage) => (m.body === null ? 'hidden' : preview(m.body)) },
+];
+
+/** `medlocker messages list`. */
+export function messagesCommands(program: Command, io: CliIo): void {
+  const messages = program
+    .command('messages')
+    .description("A business's message outbox: the SMS and email queued and sent");
+
+  messages
+    .command('list')
+    .description(`List a business's messages, newest first (${messagesPageSize} a page; --all for every page)`)
+    .requiredOption('--business <id>', 'the business')
+    .addOption(new Option('--status <status>', 'only messages in this delivery state').choices(deliveryStatuses))
+    .option('--all', 'fetch every page')
+    .option('--next-token <token>', 'continue from a previous page')
+    .action(
+      async (
+        options: { business: string; status?: DeliveryStatus; all?: boolean; nextToken?: string },
+        command: Command,
+      ) => {
+        const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
+        const client = ctx.client((await ctx.session()).token);
+        const { items: found, nextToken } = await collectPages<OutboxMessage>(async (token) => {
+          const page = await client.call('messages', 'listOutbox', {
+            businessId: options.business,
+            ...(options.status ? { status: options.status } : {}),
+            nextToken: token,
+          });
+          return { items: page.messages, nextToken: page.nextToken };
+        }, options);
+        ctx.print({ messages: found, nextToken }, () =>
+          found.length === 0
+            ? 'No messages found'
+            : renderTable(found, columns) +
+              (nextToken ? `\n\nMore messages: add --all, or --next-token ${nextToken}` : ''),
+        );
+      },
+    );
+}
