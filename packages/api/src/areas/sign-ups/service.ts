@@ -250,16 +250,26 @@ export async function getBusinessId(input: In<'getBusinessId'>, ctx: AuthedConte
   return { businessId: row.business_id };
 }
 
+/** Said of a sign-up with no mobile: SPEC §5 requires one of a patient, and only the sign-up can give it. */
+export const noMobileToConvert = 'A patient needs a mobile number, and this sign-up has none.';
+
 export async function convert(input: In<'convert'>, ctx: AuthedContext): Out<'convert'> {
   const { db, now } = ctx.deps;
   const existing = await requireSignUp(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.business_id);
+  // Checked before the patient is, so the answer names the sign-up, not the patient form's empty
+  // mobile field (a client showing it beside the display id it asked for would puzzle the person).
+  if (existing.mobile_number === null) {
+    throw new AppError('VALIDATION', noMobileToConvert, [
+      { path: 'signUp.mobileNumber', id: 'REQUIRED', message: noMobileToConvert },
+    ]);
+  }
   const values = checkedPatient(
     ctx,
     {
       displayId: input.displayId,
       name: { given: existing.first_name, family: existing.last_name },
-      mobileNumber: existing.mobile_number ?? '',
+      mobileNumber: existing.mobile_number,
       ...(existing.date_of_birth ? { dateOfBirth: existing.date_of_birth } : {}),
       ...(existing.email ? { email: existing.email } : {}),
       address: Object.fromEntries(

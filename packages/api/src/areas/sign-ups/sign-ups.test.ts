@@ -200,6 +200,22 @@ describeApi('sign-ups', (t) => {
     expect((await listAudit(t.db, 'patient.create'))[0]?.details).toEqual({ via: 'signUps.convert' });
   });
 
+  it('will not convert a sign-up without a mobile, and says so of the sign-up rather than of the ID', async () => {
+    const as = await support();
+    const { id } = await newSignUp(as, { mobileNumber: null });
+    const res = await t.call('signUps', 'convert', { id, displayId: '943 476 5919' }, as);
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([
+      {
+        path: 'signUp.mobileNumber',
+        id: 'REQUIRED',
+        message: 'A patient needs a mobile number, and this sign-up has none.',
+      },
+    ]);
+    expect((await t.call('signUps', 'get', { id }, as)).body.signUp.status).toBe('new');
+    expect(await t.db.selectFrom('patients').select('id').execute()).toHaveLength(0);
+  });
+
   it('lists waiting or past sign-ups, counts them, and tells their business', async () => {
     const as = await support();
     const { id, businessId } = await newSignUp(as);

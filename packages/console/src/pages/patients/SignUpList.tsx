@@ -90,25 +90,41 @@ export function SignUpList() {
   );
 }
 
+/**
+ * Why a conversion was refused: the display id's message goes beside the ID field; anything else (the
+ * sign-up has no mobile, the business is archived) is about the sign-up, so it goes above the form.
+ */
+type ConvertErrors = { fields: Record<string, string>; form?: string };
+const noErrors: ConvertErrors = { fields: {} };
+
+function convertErrorsOf(error: unknown): ConvertErrors {
+  const { 'patient.displayId': idError, ...others } = error instanceof ApiError ? error.fieldErrors : {};
+  const fields: Record<string, string> = idError ? { displayId: idError } : {};
+  const about = Object.values(others);
+  if (about.length > 0) return { fields, form: about.join(' ') };
+  return idError ? { fields } : { fields, form: messageOf(error) };
+}
+
 function ConvertDialog({ signUp, onClose }: { signUp: PatientSignUp; onClose: (patientId?: string) => void }) {
   const [displayId, setDisplayId] = useState('');
-  const [error, setError] = useState<string>();
+  const [errors, setErrors] = useState(noErrors);
   const [pending, setPending] = useState(false);
   const convert = async () => {
     setPending(true);
-    setError(undefined);
+    setErrors(noErrors);
     try {
       const { patient } = await rpc('signUps', 'convert', { id: signUp.id, displayId: displayId.trim() });
       onClose(patient.id);
     } catch (e) {
-      setError(e instanceof ApiError ? (Object.values(e.fieldErrors)[0] ?? e.formMessage) : messageOf(e));
+      setErrors(convertErrorsOf(e));
       setPending(false);
     }
   };
   return (
     <Dialog title={`Convert ${signUp.firstName} ${signUp.lastName}`} isOpen onOpenChange={(open) => !open && onClose()}>
       <Form
-        validationErrors={error ? { displayId: error } : {}}
+        error={errors.form}
+        validationErrors={errors.fields}
         onSubmit={(event) => {
           event.preventDefault();
           void convert();
