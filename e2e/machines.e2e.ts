@@ -98,6 +98,12 @@ test('a locker paired from the Pair dialog comes online, its alarm appears live,
   await expect(contents.getByRole('row', { name: /RX-E2E-0103/ })).toHaveCount(0);
   await page.getByRole('searchbox', { name: 'Search' }).fill('RX-NONE');
   await expect(page.getByText('No bag in the machine matches “RX-NONE”.')).toBeVisible();
+
+  // The status the locker reported on connecting is stored and listed on the Status tab.
+  await page.getByRole('tab', { name: 'Status' }).click();
+  const reports = page.getByRole('table', { name: 'Status reports' });
+  const report = reports.getByRole('row').filter({ hasText: 'slotsTotal: 24' }).filter({ hasText: 'mains: ok' });
+  await expect(report.first()).toBeVisible();
 });
 
 test("the Pair dialog says 'invalid code' when the machine was archived meanwhile", async ({ page }) => {

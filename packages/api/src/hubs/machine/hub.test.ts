@@ -282,6 +282,60 @@ describeApi(
       });
     });
 
+    it('raises no MP_0001 for a business that turned temperature alerts off, and still keeps the average', async () => {
+      await withBootedLocker(t, async ({ locker, machine: m }) => {
+        const off = await t.call(
+          'businessSettings',
+          'updateBusinessFeatureSettings',
+          { businessId: 'b1', settings: { temperatureSettings: { enableTemperatureAlerts: false } } },
+          { cookie: 'session=support' },
+        );
+        expect(off.status).toBe(200);
+        const now = t.deps.now();
+        await locker.call('TemperatureReadings', {
+          eventId: 'hot',
+          seq: 1,
+          created: now,
+          readings: [{ created: now - 1000, value: 30 }],
+        });
+        await eventually(async () => (await machineOf(m.id)).temperature_average === 30);
+        await Bun.sleep(50);
+        const excursions = await t.db.selectFrom('machine_events').selectAll().where('code', '=', 'MP_0001').execute();
+        expect(excursions).toEqual([]);
+        expect(await t.db.selectFrom('notifications').selectAll().execute()).toEqual([]);
+      });
+    });
+
+    it("stores a locker's StatusNotifications as sent and lists them newest first, 25 a page", async () => {
+      await withBootedLocker(t, async ({ locker, machine: m }) => {
+        const now = t.deps.now();
+        const first = { door: 'closed', slots: { free: 10, used: 2 }, terminal: null };
+        expect((await locker.call('StatusNotification', { observations: first, created: now - 60_000 }))[0]).toBe(3);
+        for (let i = 1; i <= 25; i++) await locker.call('StatusNotification', { observations: { door: 'open', i } });
+        const page1 = await t.call('machines', 'listMachineStatus', { machineId: m.id }, { cookie: 'session=support' });
+        expect(page1.status).toBe(200);
+        expect(page1.body.statuses).toHaveLength(25);
+        expect(page1.body.statuses[0]).toMatchObject({
+          businessId: 'b1',
+          machineId: m.id,
+          created: now,
+          observations: { door: 'open', i: 25 },
+        });
+        const page2 = await t.call(
+          'machines',
+          'listMachineStatus',
+          { machineId: m.id, nextToken: page1.body.nextToken },
+          { cookie: 'session=support' },
+        );
+        // Newest first by arrival: the boot's own status (BootNotification stores one) came before them all.
+        expect(page2.body.statuses.map((s) => [s.created, s.observations])).toEqual([
+          [now - 60_000, first],
+          [now, { boot: expect.objectContaining({ vendor: 'Test', model: 'T1', firmwareVersion: '1.0' }) }],
+        ]);
+        expect(page2.body.nextToken).toBeNull();
+      });
+    });
+
     it('turns an alarm into a staff notification and queued SMS and email to keyholders', async () => {
       await seedBusiness(t.db, 'b1', { mobiles: ['+447700900123'], emails: ['alerts@pharmacy.test'], name: 'High St' });
       const m = await testMachine(t);
