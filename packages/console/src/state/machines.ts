@@ -31,7 +31,7 @@ export type MachineTabFilters = {
   eventLevel: Level | null;
   /** Events of this code only (EM_ or MP_); null for every code. */
   eventCode: string | null;
-  /** The Contents tab's search as typed (the start of a barcode). */
+  /** The Contents tab's search as typed (the start of a barcode, reference or slot, in any case). */
   contentsSearch: string;
 };
 

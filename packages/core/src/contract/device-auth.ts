@@ -3,7 +3,9 @@ import type { Method } from './define.ts';
 
 /**
  * `auth.activateDeviceAuth`: staff type the code a locker shows into the console's Pair dialog. A code
- * that is unknown, used or expired, or a machine that is archived, is refused with 'invalid code'.
+ * that is unknown, used or expired is refused with 'invalid code' (400, INVALID_CODE on userCode); an
+ * archived machine with 409 'An archived machine cannot be paired' (the Pair dialog shows both as
+ * 'invalid code').
  */
 export const activateDeviceAuth = {
   input: type({ machineId: 'string > 0 & string <= 64', userCode: 'string <= 32' }),

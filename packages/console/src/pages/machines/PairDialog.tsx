@@ -7,8 +7,8 @@ import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 
 /**
- * SPEC §4 pairing dialog: staff type the code the locker shows; success closes the dialog,
- * anything else says 'invalid code'.
+ * SPEC §4 pairing dialog: staff type the code the locker shows; success closes the dialog, a refusal
+ * of the code (any 4xx but 401, 403 and 429) says 'invalid code', anything else says what happened.
  */
 export function PairDialog({ machineId, onClose }: { machineId: string; onClose: (paired: boolean) => void }) {
   const [code, setCode] = useState('');
