@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
 import { contract } from '@medlocker/core';
-import { describeApi } from './testing.ts';
+import { describeApi, TEST_ORIGIN } from './testing.ts';
 
 describeApi('the api skeleton', (t) => {
   it('answers /healthz and /readyz with the database kind', async () => {
@@ -46,6 +46,32 @@ describeApi('the api skeleton', (t) => {
     const notNul = await t.call('health', 'ping', { echo: 'a\\u0000b' });
     expect(notNul.status).toBe(200);
     expect(notNul.body).toMatchObject({ echo: 'a\\u0000b' });
+  });
+
+  it('refuses an unpaired surrogate with 400 on any method, and takes emoji', async () => {
+    const lone = 'Text cannot contain an unpaired surrogate (\\uD800 to \\uDFFF)';
+    const ping = await t.call('health', 'ping', { echo: 'a\uD800' });
+    expect(ping.status).toBe(400);
+    expect(ping.body.error).toMatchObject({ code: 'BAD_REQUEST', message: lone });
+    // Login stores what it was sent in jsonb (its audit), where PostgreSQL refused the surrogate: a 500.
+    const login = await t.call('auth', 'login', { username: 'ada\uDC00@example.com', password: 'secret' });
+    expect(login.status).toBe(400);
+    expect(login.body.error.message).toBe(lone);
+    const emoji = await t.call('health', 'ping', { echo: 'ok 😀' });
+    expect(emoji.body).toMatchObject({ echo: 'ok 😀' });
+  });
+
+  it('refuses a body nested more than 32 levels deep with 400 rather than overflowing the validator', async () => {
+    const deep = await t.raw('/api/health/ping', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: TEST_ORIGIN },
+      body: `{"echo":${'['.repeat(30_000)}${']'.repeat(30_000)}}`,
+    });
+    expect(deep.status).toBe(400);
+    expect((await deep.json()).error).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'JSON cannot be nested more than 32 levels deep',
+    });
   });
 
   it('refuses a state-changing call from a foreign origin', async () => {

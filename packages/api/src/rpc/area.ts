@@ -5,9 +5,9 @@ import {
   contract,
   fieldErrorsOf,
   type Method,
-  nulCharacterMessage,
   type OutputOf,
   type ParsedInputOf,
+  unstorableJson,
 } from '@medlocker/core';
 import { type } from 'arktype';
 import { Elysia } from 'elysia';
@@ -113,15 +113,12 @@ async function readJsonBody(request: Request): Promise<unknown> {
   } catch {
     throw new AppError('BAD_REQUEST', 'The request body is not valid JSON');
   }
-  // PostgreSQL text cannot hold U+0000: refused here, for every method, rather than failing in the
-  // database. In JSON it can only arrive escaped, as \u0000 after an even run of backslashes.
-  if (text.includes('\\u0000') && NUL_ESCAPE.test(text)) {
-    throw new AppError('BAD_REQUEST', nulCharacterMessage);
-  }
+  // Text PostgreSQL cannot store (U+0000, an unpaired surrogate) and nesting too deep to walk safely
+  // are refused here, for every method, rather than failing in the database or the validator (500).
+  const problem = unstorableJson(body);
+  if (problem) throw new AppError('BAD_REQUEST', problem);
   return body;
 }
-
-const NUL_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u0000/;
 
 function serializeCookie(
   name: string,

@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { nulCharacterMessage } from '../validation/general.ts';
+import { unstorableJson, unstorableText } from '../validation/general.ts';
 
 /**
  * Framing of the locker protocol, modelled on OCPP-J: every WebSocket text message is one JSON array.
@@ -58,17 +58,6 @@ export type ParsedFrame = { ok: true; frame: Frame } | { ok: false; error: Error
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const validId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_MESSAGE_ID_LENGTH;
 
-/** Whether any string in a parsed frame, object keys included, holds U+0000. */
-function hasNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some(hasNul);
-  for (const key in value) {
-    if (key.includes('\u0000') || hasNul((value as Record<string, unknown>)[key])) return true;
-  }
-  return false;
-}
-
 /**
  * Reads one message (text, or JSON already parsed) into a frame. Never throws: anything unreadable gives
  * the error frame the receiver should send back, with the message id when it could be read, else '-1'.
@@ -95,12 +84,14 @@ export function parseFrame(message: unknown): ParsedFrame {
       error: errorFrame(UNKNOWN_MESSAGE_ID, 'FormationViolation', 'Message id must be a string of 1 to 36 characters'),
     };
   }
-  // PostgreSQL text cannot hold U+0000: a frame carrying it is refused here, as the API refuses it,
-  // rather than failing in the database and being answered InternalError (which asks for a retry).
-  if (hasNul(value)) {
+  // Text PostgreSQL cannot store (U+0000, an unpaired surrogate) or nesting too deep to walk safely is
+  // refused here, as the API refuses it, rather than failing in the database or overflowing the stack
+  // and being answered InternalError (which asks for a retry) or not at all.
+  const problem = unstorableJson(value);
+  if (problem) {
     return {
       ok: false,
-      error: errorFrame(id.includes('\u0000') ? UNKNOWN_MESSAGE_ID : id, 'FormationViolation', nulCharacterMessage),
+      error: errorFrame(unstorableText(id) ? UNKNOWN_MESSAGE_ID : id, 'FormationViolation', problem),
     };
   }
   if (kind === MessageType.Call) {

@@ -45,6 +45,24 @@ describe('frames', () => {
     expect(parseFrame('[2,"a4","MachineEvent",{"message":"door\\\\u0000 is text"}]').ok).toBe(true);
   });
 
+  it('refuses an unpaired surrogate or nesting over 32 levels, which no frame needs and the hub cannot store', () => {
+    const lone = 'Text cannot contain an unpaired surrogate (\\uD800 to \\uDFFF)';
+    expect(parseFrame('[2,"a1","StatusNotification",{"observations":{"door":"\\ud800"}}]')).toEqual({
+      ok: false,
+      error: [4, 'a1', 'FormationViolation', lone, {}],
+    });
+    expect(parseFrame('[2,"a\\udc00","Heartbeat",{}]')).toEqual({
+      ok: false,
+      error: [4, '-1', 'FormationViolation', lone, {}],
+    });
+    expect(parseFrame('[2,"a2","Heartbeat",{"s":"\\ud83d\\ude00"}]').ok).toBe(true);
+    const deep = `[2,"a3","StatusNotification",{"observations":{"x":${'['.repeat(30_000)}${']'.repeat(30_000)}}}]`;
+    expect(parseFrame(deep)).toEqual({
+      ok: false,
+      error: [4, 'a3', 'FormationViolation', 'JSON cannot be nested more than 32 levels deep', {}],
+    });
+  });
+
   it('refuses unknown message types, objects and over-long ids', () => {
     expect(parseFrame([7, 'a', 'b', {}]).ok).toBe(false);
     expect(parseFrame({ id: 1 }).ok).toBe(false);

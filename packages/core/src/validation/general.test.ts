@@ -16,11 +16,41 @@ import {
   PositiveInteger,
   Required,
   text,
+  unstorableJson,
 } from './general.ts';
 import { isArkErrors } from './rule.ts';
 
 const errorsOf = (r: unknown) => (isArkErrors(r) ? fieldErrorsOf(r) : []);
 const only = (r: unknown) => errorsOf(r)[0];
+
+describe('unstorableJson', () => {
+  const nest = (depth: number): unknown => {
+    let v: unknown = 'leaf';
+    for (let i = 0; i < depth; i++) v = i % 2 ? [v] : { a: v };
+    return v;
+  };
+
+  it('takes ordinary JSON, emoji (a surrogate pair) and an escaped backslash before u0000', () => {
+    expect(unstorableJson({ name: 'Zoë 😀', list: [1, null, true, { 'k😀': 'v' }], text: 'a\\u0000b' })).toBeNull();
+  });
+
+  it('finds NUL and unpaired surrogates in any value or key', () => {
+    const nul = 'Text cannot contain the NUL character (\\u0000)';
+    const lone = 'Text cannot contain an unpaired surrogate (\\uD800 to \\uDFFF)';
+    expect(unstorableJson({ a: ['x', 'b\u0000'] })).toBe(nul);
+    expect(unstorableJson({ a: [{ 'k\u0000': 1 }] })).toBe(nul);
+    for (const bad of ['\uD800', 'a\uDC00b', '\uDBFF\uDBFF', '😀'.slice(1)]) {
+      expect(unstorableJson({ a: { b: bad } })).toBe(lone);
+      expect(unstorableJson({ [bad]: 1 })).toBe(lone);
+    }
+  });
+
+  it('takes 32 levels of nesting, refuses 33, and walks 100,000 without overflowing the stack', () => {
+    expect(unstorableJson(nest(32))).toBeNull();
+    expect(unstorableJson(nest(33))).toBe('JSON cannot be nested more than 32 levels deep');
+    expect(unstorableJson(nest(100_000))).toBe('JSON cannot be nested more than 32 levels deep');
+  });
+});
 
 describe('Bool', () => {
   it('accepts true and false only', () => {

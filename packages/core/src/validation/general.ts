@@ -16,6 +16,49 @@ export type Bool = typeof Bool.infer;
  */
 export const nulCharacterMessage = 'Text cannot contain the NUL character (\\u0000)';
 
+/**
+ * A UTF-16 surrogate without its pair is not a character: PostgreSQL refuses it in jsonb (and text
+ * would get U+FFFD instead), so the API and the hub refuse it too, with this message.
+ */
+export const loneSurrogateMessage = 'Text cannot contain an unpaired surrogate (\\uD800 to \\uDFFF)';
+
+/** The deepest nesting of arrays and objects the API and the hub read: far more than any message needs. */
+export const maxJsonDepth = 32;
+export const tooDeepMessage = `JSON cannot be nested more than ${maxJsonDepth} levels deep`;
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why PostgreSQL could not store this text, or null. */
+export function unstorableText(s: string): string | null {
+  if (s.includes('\u0000')) return nulCharacterMessage;
+  return loneSurrogate.test(s) ? loneSurrogateMessage : null;
+}
+
+/**
+ * Why parsed JSON (a request body, a locker frame) cannot be taken, or null: text PostgreSQL cannot
+ * store (see {@link unstorableText}, object keys included) or nesting deeper than {@link maxJsonDepth},
+ * which would overflow the stack of whatever walks it next (a validator's message, JSON.stringify).
+ * Walks with a stack of its own: a 64 KB frame can nest 30,000 deep.
+ */
+export function unstorableJson(value: unknown): string | null {
+  const todo: [unknown, number][] = [[value, 0]];
+  for (let next = todo.pop(); next; next = todo.pop()) {
+    const [v, depth] = next;
+    if (typeof v === 'string') {
+      const problem = unstorableText(v);
+      if (problem) return problem;
+    } else if (typeof v === 'object' && v !== null) {
+      if (depth >= maxJsonDepth) return tooDeepMessage;
+      for (const [key, item] of Object.entries(v)) {
+        const problem = Array.isArray(v) ? null : unstorableText(key);
+        if (problem) return problem;
+        todo.push([item, depth + 1]);
+      }
+    }
+  }
+  return null;
+}
+
 const isoDatePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** True when `value` is a real calendar date written YYYY-MM-DD (no 2023-02-30). */

@@ -30,6 +30,39 @@ describeApi(
         expect((await locker.call('Heartbeat', {}))[0]).toBe(3);
       });
     });
+
+    it('refuses an unpaired surrogate as FormationViolation, storing nothing and keeping the connection', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        const lone = 'Text cannot contain an unpaired surrogate (\\uD800 to \\uDFFF)';
+        // Observations and event data are jsonb, where PostgreSQL refuses the surrogate: InternalError.
+        const status = await locker.raw('[2,"s1","StatusNotification",{"observations":{"door":"\\ud800"}}]', 's1');
+        const event = await locker.raw(
+          '[2,"s2","MachineEvent",{"eventId":"e1","seq":1,"created":1,"code":"EM_0017","data":{"k":"\\udc00"}}]',
+          's2',
+        );
+        expect([status.slice(0, 4), event.slice(0, 4)]).toEqual([
+          [4, 's1', 'FormationViolation', lone],
+          [4, 's2', 'FormationViolation', lone],
+        ]);
+        expect(await t.db.selectFrom('machine_events').select('id').where('code', '=', 'EM_0017').execute()).toEqual(
+          [],
+        );
+        expect((await locker.call('Heartbeat', {}))[0]).toBe(3);
+      });
+    });
+
+    it('answers a frame nested too deep to walk with FormationViolation instead of never answering', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        const deep = `[2,"d1","StatusNotification",{"observations":{"x":${'['.repeat(30_000)}${']'.repeat(30_000)}}}]`;
+        expect((await locker.raw(deep, 'd1')).slice(0, 4)).toEqual([
+          4,
+          'd1',
+          'FormationViolation',
+          'JSON cannot be nested more than 32 levels deep',
+        ]);
+        expect((await locker.call('Heartbeat', {}))[0]).toBe(3);
+      });
+    });
   },
   withTestAuth,
 );
