@@ -86,7 +86,7 @@ const bagColumns: VirtualColumn<Bag>[] = [
   { key: 'loaded', header: 'Loaded', width: '11rem', render: (b) => formatDateTime(b.created) },
 ];
 
-/** The bags the machine holds now, found by the start of a barcode; a bag loaded or taken out reloads the list. */
+/** The bags the machine holds now, found by the start of a barcode, reference or slot in any case; a bag loaded or taken out reloads the list. */
 export function MachineContents({
   businessId,
   machineId,
