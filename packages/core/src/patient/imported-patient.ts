@@ -4,21 +4,25 @@ import { type } from 'arktype';
  * One patient read from a CSV row, ready for patients/batchUpsertPatients (SPEC §3). Fields not
  * mapped or blank are absent. `name` has `full` or `given` + `family`, as the mapping chose.
  */
+/** An object that is not an array (an array is an object to JSON Schema and arktype alike). */
+const notArray = <T>(value: T, ctx: { mustBe(expected: string): false }) =>
+  !Array.isArray(value) || ctx.mustBe('an object');
+
 export const ImportedPatient = type({
-  'address?': {
+  'address?': type({
     'line1?': 'string',
     'line2?': 'string',
     'line3?': 'string',
     'postTown?': 'string',
     'postcode?': 'string',
-  },
+  }).narrow(notArray),
   /** YYYY-MM-DD whatever the file used. */
   'dateOfBirth?': 'string',
   displayId: 'string',
   'email?': 'string',
   /** +447… */
   mobileNumber: 'string',
-  name: { 'family?': 'string', 'given?': 'string', 'full?': 'string' },
+  name: type({ 'family?': 'string', 'given?': 'string', 'full?': 'string' }).narrow(notArray),
 });
 export type ImportedPatient = typeof ImportedPatient.infer;
 

@@ -649,6 +649,22 @@ describeApi('patients', (t) => {
     expect(await t.db.selectFrom('patients').select('id').execute()).toHaveLength(1);
   });
 
+  it('refuses a batch whose patient has an array for its address or name, storing nothing', async () => {
+    const as = await support();
+    const businessId = await insertBusiness(t.db);
+    for (const odd of [{ address: ['1 High Street'] }, { name: ['Ada', 'Lovelace'] }]) {
+      const res = await t.call(
+        'patients',
+        'batchUpsertPatients',
+        { businessId, patients: [testPatient(1), { ...testPatient(2), ...odd }] },
+        as,
+      );
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body)).toContain('must be an object');
+    }
+    expect(await t.db.selectFrom('patients').select('id').execute()).toHaveLength(0);
+  });
+
   it('takes at most 1024 patients a call', async () => {
     const as = await support();
     const businessId = await insertBusiness(t.db);
