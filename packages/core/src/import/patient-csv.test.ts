@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it } from 'bun:test';
 import { CsvFileError, csvFileMessages } from './csv-file.ts';
 import { exampleCsvColumns, examplePatientCsv } from './example.ts';
 import { checkMapping, csvFieldLabels, mappingMessages, planOf } from './mapping.ts';
-import { bodySizedParts, type ImportBatch, importPatientCsv, inspectCsv, patientRowCount } from './patient-csv.ts';
+import {
+  bodySizedParts,
+  IdSet,
+  type ImportBatch,
+  importPatientCsv,
+  inspectCsv,
+  patientRowCount,
+} from './patient-csv.ts';
 import { checkPatientRow, parseDateOfBirth } from './patient-row.ts';
 
 const TODAY = '2026-11-02';
@@ -418,5 +425,23 @@ describe('the example file', () => {
       ['9990030006', '1990-03-05', '+447700900003'],
     ]);
     expect(patients[0]?.address?.line1).toBe('Flat 2, 1 Canal Street');
+  });
+});
+
+describe('IdSet (the whole-file duplicate check)', () => {
+  it('answers each id new once, however the table grows, and tells apart ids that share a start or a hash', () => {
+    const ids = new IdSet(1);
+    const all = Array.from({ length: 20_000 }, (_, i) => `X${i}`);
+    for (const id of all) expect(ids.add(id)).toBe(true);
+    for (const id of all) expect(ids.add(id)).toBe(false);
+    // Prefixes, the empty id, case and characters outside Latin-1 are ids of their own.
+    for (const id of ['X', '', 'x1', 'X1 ', 'Zoë', '🙂', 'X10000x']) expect(ids.add(id)).toBe(true);
+    for (const id of ['X', '', 'Zoë', '🙂']) expect(ids.add(id)).toBe(false);
+    // 'costarring' and 'liquid' share their 32-bit FNV-1a hash: the kept code units decide.
+    const clash = new IdSet();
+    expect(clash.add('costarring')).toBe(true);
+    expect(clash.add('liquid')).toBe(true);
+    expect(clash.add('liquid')).toBe(false);
+    expect(clash.add('costarring')).toBe(false);
   });
 });
