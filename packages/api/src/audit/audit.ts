@@ -20,31 +20,36 @@ export type AuditEntry = {
 
 type AuditCtx = Pick<RpcContext, 'principal' | 'ip' | 'requestId' | 'deps'>;
 
+/** The audit_log row of `entry`, written at `at`. */
+function rowOf(ctx: AuditCtx, entry: AuditEntry, at: number) {
+  const actor = entry.actor ?? {
+    userId: ctx.principal?.userId ?? null,
+    display: ctx.principal?.displayName ?? null,
+  };
+  return {
+    id: Bun.randomUUIDv7(),
+    at,
+    actor_user_id: actor.userId,
+    actor_display: actor.display,
+    action: entry.action,
+    entity_type: entry.entityType,
+    entity_id: entry.entityId ?? null,
+    business_id: entry.businessId ?? null,
+    ip: ctx.ip,
+    request_id: ctx.requestId,
+    details: JSON.stringify(entry.details ?? {}),
+  };
+}
+
 /** Appends to the audit log, inside the caller's transaction when given one. */
 export async function audit(
   db: Kysely<Database> | Transaction<Database>,
   ctx: AuditCtx,
   entry: AuditEntry,
 ): Promise<void> {
-  const actor = entry.actor ?? {
-    userId: ctx.principal?.userId ?? null,
-    display: ctx.principal?.displayName ?? null,
-  };
   await db
     .insertInto('audit_log')
-    .values({
-      id: Bun.randomUUIDv7(),
-      at: ctx.deps.now(),
-      actor_user_id: actor.userId,
-      actor_display: actor.display,
-      action: entry.action,
-      entity_type: entry.entityType,
-      entity_id: entry.entityId ?? null,
-      business_id: entry.businessId ?? null,
-      ip: ctx.ip,
-      request_id: ctx.requestId,
-      details: JSON.stringify(entry.details ?? {}),
-    })
+    .values(rowOf(ctx, entry, ctx.deps.now()))
     .execute();
 }
 
@@ -61,21 +66,7 @@ export async function auditReads(
   const at = ctx.deps.now();
   await db
     .insertInto('audit_log')
-    .values(
-      entries.map((entry) => ({
-        id: Bun.randomUUIDv7(),
-        at,
-        actor_user_id: ctx.principal?.userId ?? null,
-        actor_display: ctx.principal?.displayName ?? null,
-        action: entry.action,
-        entity_type: entry.entityType,
-        entity_id: entry.entityId ?? null,
-        business_id: entry.businessId ?? null,
-        ip: ctx.ip,
-        request_id: ctx.requestId,
-        details: JSON.stringify(entry.details ?? {}),
-      })),
-    )
+    .values(entries.map((entry) => rowOf(ctx, entry, at)))
     .execute();
 }
 

@@ -10,7 +10,7 @@ import {
   type UpsertOutcome,
 } from '@medlocker/core';
 import { isUniqueViolation } from '@medlocker/db';
-import { audit } from '../../audit/audit.ts';
+import { audit, auditReads } from '../../audit/audit.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import {
@@ -68,28 +68,18 @@ export function checkedPatient(ctx: AuthedContext, patient: ImportedPatient, fie
 }
 
 /** Records that the caller saw these patients: ids only, never a name or any other detail. */
-async function auditReads(ctx: AuthedContext, rows: PatientRow[], via: string): Promise<void> {
-  if (rows.length === 0) return;
-  const now = ctx.deps.now();
-  await ctx.deps.db
-    .insertInto('audit_log')
-    .values(
-      rows.map((row) => ({
-        id: Bun.randomUUIDv7(),
-        at: now,
-        actor_user_id: ctx.principal.userId,
-        actor_display: ctx.principal.displayName,
-        action: 'patient.read',
-        entity_type: 'patient',
-        entity_id: row.id,
-        business_id: row.business_id,
-        ip: ctx.ip,
-        request_id: ctx.requestId,
-        details: JSON.stringify({ via }),
-      })),
-    )
-    .execute();
-}
+const auditPatientReads = (ctx: AuthedContext, rows: PatientRow[], via: string): Promise<void> =>
+  auditReads(
+    ctx.deps.db,
+    ctx,
+    rows.map((row) => ({
+      action: 'patient.read',
+      entityType: 'patient',
+      entityId: row.id,
+      businessId: row.business_id,
+      details: { via },
+    })),
+  );
 
 /**
  * Inserts a checked patient in `tx` and audits it; shared with signUps.convert. A blank display id
@@ -191,7 +181,7 @@ export async function update(input: In<'update'>, ctx: AuthedContext): Out<'upda
 
 export async function get(input: In<'get'>, ctx: AuthedContext): Out<'get'> {
   const row = await requirePatient(ctx.deps.db, input.id);
-  await auditReads(ctx, [row], 'get');
+  await auditPatientReads(ctx, [row], 'get');
   return { patient: toPatient(row) };
 }
 
@@ -239,7 +229,7 @@ export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
     ...(after ? { after } : {}),
   });
   const page = pageOf(rows, limit, (r) => [r.id]);
-  await auditReads(ctx, page.items, 'list');
+  await auditPatientReads(ctx, page.items, 'list');
   return { patients: page.items.map(toPatient), nextToken: page.nextToken };
 }
 
@@ -247,7 +237,7 @@ export async function batchGet(input: In<'batchGet'>, ctx: AuthedContext): Out<'
   const rows = await findPatients(ctx.deps.db, input.ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = [...new Set(input.ids)].flatMap((id) => byId.get(id) ?? []);
-  await auditReads(ctx, ordered, 'batchGet');
+  await auditPatientReads(ctx, ordered, 'batchGet');
   return { patients: ordered.map(toPatient) };
 }
 

@@ -8,7 +8,7 @@ import {
   type SignUpForm,
   signUpsPageSize,
 } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
+import { audit, auditReads } from '../../audit/audit.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { mobilePrefixOf, toPatient } from '../patients/repository.ts';
@@ -197,27 +197,19 @@ export async function remove(input: In<'delete'>, ctx: AuthedContext): Out<'dele
   return { ok: true as const };
 }
 
-async function auditRead(ctx: AuthedContext, rows: SignUpRow[], via: string) {
-  if (rows.length === 0) return;
-  await ctx.deps.db
-    .insertInto('audit_log')
-    .values(
-      rows.map((row) => ({
-        id: Bun.randomUUIDv7(),
-        at: ctx.deps.now(),
-        actor_user_id: ctx.principal.userId,
-        actor_display: ctx.principal.displayName,
-        action: 'signUp.read',
-        entity_type: 'signUp',
-        entity_id: row.id,
-        business_id: row.business_id,
-        ip: ctx.ip,
-        request_id: ctx.requestId,
-        details: JSON.stringify({ via }),
-      })),
-    )
-    .execute();
-}
+/** Records that the caller saw these sign-ups: ids only. */
+const auditRead = (ctx: AuthedContext, rows: SignUpRow[], via: string): Promise<void> =>
+  auditReads(
+    ctx.deps.db,
+    ctx,
+    rows.map((row) => ({
+      action: 'signUp.read',
+      entityType: 'signUp',
+      entityId: row.id,
+      businessId: row.business_id,
+      details: { via },
+    })),
+  );
 
 export async function get(input: In<'get'>, ctx: AuthedContext): Out<'get'> {
   const row = await requireSignUp(ctx.deps.db, input.id);
