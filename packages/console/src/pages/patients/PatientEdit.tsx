@@ -11,26 +11,11 @@ import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { patientPaths } from './PatientRoutes.tsx';
-import { dateOfBirthOf } from './patient-format.ts';
-
-const addressFields = [
-  ['line1', 'Address line 1'],
-  ['line2', 'Address line 2'],
-  ['line3', 'Address line 3'],
-  ['postTown', 'Post town'],
-  ['postcode', 'Postcode'],
-] as const;
-
-/** DD-MM-YYYY (as shown) or YYYY-MM-DD → YYYY-MM-DD; anything else is sent as typed for the server to refuse. */
-function isoDateOf(text: string): string {
-  const m = /^(\d{1,2})[-/](\d{1,2})[-/](\d{4})$/.exec(text);
-  return m ? `${m[3]}-${m[2]?.padStart(2, '0')}-${m[1]?.padStart(2, '0')}` : text;
-}
+import { DetailFields, fieldErrorsOf, filledAddressOf, isoDateOf, textOf } from './patient-fields.tsx';
 
 function patientOf(data: FormData): ImportedPatient {
-  const text = (name: string) => String(data.get(name) ?? '').trim();
-  const address: NonNullable<ImportedPatient['address']> = {};
-  for (const [name] of addressFields) if (text(name)) address[name] = text(name);
+  const text = (name: string) => textOf(data, name);
+  const address = filledAddressOf(data);
   return {
     displayId: text('displayId'),
     name: { full: text('name') },
@@ -39,17 +24,6 @@ function patientOf(data: FormData): ImportedPatient {
     ...(text('email') ? { email: text('email') } : {}),
     ...(Object.keys(address).length > 0 ? { address } : {}),
   };
-}
-
-/** Field errors from the server keyed by the form's field names ('patient.name.full' → 'name'). */
-function fieldErrorsOf(error: ApiError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [path, message] of Object.entries(error.fieldErrors)) {
-    const parts = path.split('.');
-    const name = parts.includes('name') ? 'name' : (parts[parts.length - 1] ?? path);
-    out[name] ??= message;
-  }
-  return out;
 }
 
 /** `/patients/{patientId}/edit`: a current patient's details, checked again by the server. */
@@ -99,17 +73,7 @@ export function PatientEdit() {
       >
         <TextField label="ID" name="displayId" isRequired defaultValue={patient.displayId} />
         <TextField label="Name" name="name" isRequired defaultValue={patient.name} />
-        <TextField
-          label="Date of birth"
-          name="dateOfBirth"
-          description="DD-MM-YYYY"
-          defaultValue={patient.dateOfBirth ? dateOfBirthOf(patient.dateOfBirth) : ''}
-        />
-        <TextField label="Email" name="email" type="email" defaultValue={patient.email ?? ''} />
-        <TextField label="Mobile" name="mobileNumber" isRequired defaultValue={patient.mobileNumber ?? ''} />
-        {addressFields.map(([name, label]) => (
-          <TextField key={name} label={label} name={name} defaultValue={patient.address?.[name] ?? ''} />
-        ))}
+        <DetailFields value={patient} mobileRequired />
         <FormActions>
           <Button type="submit" variant="primary" isPending={pending} isDisabled={patient.deleted !== null}>
             Save

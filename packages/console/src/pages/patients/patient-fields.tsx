@@ -1,0 +1,87 @@
+import type { Address } from '@medlocker/core';
+import type { ApiError } from '../../api/client.ts';
+import { TextField } from '../../ui/TextField.tsx';
+import { dateOfBirthOf } from './patient-format.ts';
+
+/**
+ * The form pieces a patient and a sign-up share (SPEC §3: the same date of birth, contacts and
+ * address, checked by the server with the same SPEC §5 rules and messages).
+ */
+
+export const addressFields = [
+  ['line1', 'Address line 1'],
+  ['line2', 'Address line 2'],
+  ['line3', 'Address line 3'],
+  ['postTown', 'Post town'],
+  ['postcode', 'Postcode'],
+] as const;
+
+/** DD-MM-YYYY (as shown) or YYYY-MM-DD → YYYY-MM-DD; anything else is sent as typed for the server to refuse. */
+export function isoDateOf(text: string): string {
+  const m = /^(\d{1,2})[-/](\d{1,2})[-/](\d{4})$/.exec(text);
+  return m ? `${m[3]}-${m[2]?.padStart(2, '0')}-${m[1]?.padStart(2, '0')}` : text;
+}
+
+/** A form's trimmed text field, '' when absent. */
+export const textOf = (data: FormData, name: string) => String(data.get(name) ?? '').trim();
+
+/** The address lines filled in, by their contract names (a blank line is left out). */
+export function filledAddressOf(data: FormData): Partial<Record<(typeof addressFields)[number][0], string>> {
+  const address: Partial<Record<(typeof addressFields)[number][0], string>> = {};
+  for (const [name] of addressFields) if (textOf(data, name)) address[name] = textOf(data, name);
+  return address;
+}
+
+/**
+ * Field errors from the server keyed by the form's field names ('patient.name.full' → 'name',
+ * 'signUp.address.postcode' → 'postcode').
+ */
+export function fieldErrorsOf(error: ApiError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [path, message] of Object.entries(error.fieldErrors)) {
+    const parts = path.split('.');
+    const name = parts.includes('name') ? 'name' : (parts[parts.length - 1] ?? path);
+    out[name] ??= message;
+  }
+  return out;
+}
+
+type Details = {
+  dateOfBirth: string | null;
+  email: string | null;
+  mobileNumber: string | null;
+  address: Address | null;
+};
+
+/** Date of birth (shown DD-MM-YYYY), email, mobile and the address lines, pre-filled from `value`. */
+export function DetailFields({
+  value,
+  mobileRequired = false,
+  mobileDescription,
+}: {
+  value: Details;
+  mobileRequired?: boolean;
+  mobileDescription?: string;
+}) {
+  return (
+    <>
+      <TextField
+        label="Date of birth"
+        name="dateOfBirth"
+        description="DD-MM-YYYY"
+        defaultValue={value.dateOfBirth ? dateOfBirthOf(value.dateOfBirth) : ''}
+      />
+      <TextField label="Email" name="email" type="email" defaultValue={value.email ?? ''} />
+      <TextField
+        label="Mobile"
+        name="mobileNumber"
+        isRequired={mobileRequired}
+        description={mobileDescription}
+        defaultValue={value.mobileNumber ?? ''}
+      />
+      {addressFields.map(([name, label]) => (
+        <TextField key={name} label={label} name={name} defaultValue={value.address?.[name] ?? ''} />
+      ))}
+    </>
+  );
+}
