@@ -5,8 +5,9 @@ import { useNavigate, useParams } from 'react-router';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
 import { usePagedQuery } from '../../api/queries.ts';
 import { signUpsPastAtom } from '../../state/patients.ts';
+import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PagedList } from '../../ui/PagedList.tsx';
@@ -16,13 +17,20 @@ import { TextField } from '../../ui/TextField.tsx';
 import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 import { patientPaths } from './PatientRoutes.tsx';
 import { dateOfBirthOf } from './patient-format.ts';
+import { EditSignUpDialog } from './SignUpEdit.tsx';
 
-/** `/patients/signUps`: waiting sign-ups (or past ones), each convertible to a patient under a display id. */
+/**
+ * `/patients/signUps`: waiting sign-ups (or past ones). Each one not yet converted can be edited or
+ * deleted; a waiting one can be converted to a patient under a display id.
+ */
 export function SignUpList() {
   const { businessId = '' } = useParams();
   const navigate = useNavigate();
   const [past, setPast] = useAtom(signUpsPastAtom);
   const [converting, setConverting] = useState<PatientSignUp | null>(null);
+  const [editing, setEditing] = useState<PatientSignUp | null>(null);
+  const [deleting, setDeleting] = useState<PatientSignUp | null>(null);
+  const [notice, setNotice] = useState<string>();
   const list = usePagedQuery(
     async (nextToken, signal) => {
       const page = await rpc('signUps', 'list', { businessId, past, nextToken }, { signal });
@@ -44,15 +52,26 @@ export function SignUpList() {
     {
       key: 'actions',
       header: 'Actions',
-      width: '8rem',
-      render: (s) =>
-        s.status === 'new' || s.status === 'validated' ? (
-          <Button variant="quiet" onPress={() => setConverting(s)} aria-label={`Convert ${s.firstName} ${s.lastName}`}>
-            Convert
-          </Button>
-        ) : (
-          '—'
-        ),
+      width: '15rem',
+      render: (s) => {
+        const name = `${s.firstName} ${s.lastName}`;
+        if (s.status === 'confirmed') return '—';
+        return (
+          <div className="cell-actions">
+            {(s.status === 'new' || s.status === 'validated') && (
+              <Button variant="quiet" onPress={() => setConverting(s)} aria-label={`Convert ${name}`}>
+                Convert
+              </Button>
+            )}
+            <Button variant="quiet" onPress={() => setEditing(s)} aria-label={`Edit ${name}`}>
+              Edit
+            </Button>
+            <Button variant="quiet" onPress={() => setDeleting(s)} aria-label={`Delete ${name}`}>
+              Delete
+            </Button>
+          </div>
+        );
+      },
     },
   ];
 
@@ -65,6 +84,7 @@ export function SignUpList() {
         </Link>
       }
     >
+      {notice && <Banner tone="success">{notice}</Banner>}
       <div className="toolbar">
         <Switch isSelected={past} onChange={setPast}>
           Show past sign-ups
@@ -84,6 +104,32 @@ export function SignUpList() {
             if (patientId)
               navigate(patientPaths.patient(businessId, patientId), { state: { notice: 'Sign-up converted.' } });
           }}
+          onEdit={() => {
+            setConverting(null);
+            setEditing(converting);
+          }}
+        />
+      )}
+      {editing && (
+        <EditSignUpDialog
+          signUp={editing}
+          onClose={(saved) => {
+            setEditing(null);
+            if (!saved) return;
+            setNotice(`${saved.firstName} ${saved.lastName}'s sign-up was saved.`);
+            list.reload();
+          }}
+        />
+      )}
+      {deleting && (
+        <DeleteSignUpDialog
+          signUp={deleting}
+          onClose={(deleted) => {
+            setDeleting(null);
+            if (!deleted) return;
+            setNotice(`${deleting.firstName} ${deleting.lastName}'s sign-up was deleted.`);
+            list.reload();
+          }}
         />
       )}
     </Section>
@@ -94,18 +140,28 @@ export function SignUpList() {
  * Why a conversion was refused: the display id's message goes beside the ID field; anything else (the
  * sign-up has no mobile, the business is archived) is about the sign-up, so it goes above the form.
  */
-type ConvertErrors = { fields: Record<string, string>; form?: string };
+type ConvertErrors = { fields: Record<string, string>; form?: string; needsMobile?: boolean };
 const noErrors: ConvertErrors = { fields: {} };
 
 function convertErrorsOf(error: unknown): ConvertErrors {
   const { 'patient.displayId': idError, ...others } = error instanceof ApiError ? error.fieldErrors : {};
   const fields: Record<string, string> = idError ? { displayId: idError } : {};
   const about = Object.values(others);
+  // Only Edit can give the sign-up a mobile, so the dialog points there.
+  if ('signUp.mobileNumber' in others) return { fields, form: about.join(' '), needsMobile: true };
   if (about.length > 0) return { fields, form: about.join(' ') };
   return idError ? { fields } : { fields, form: messageOf(error) };
 }
 
-function ConvertDialog({ signUp, onClose }: { signUp: PatientSignUp; onClose: (patientId?: string) => void }) {
+function ConvertDialog({
+  signUp,
+  onClose,
+  onEdit,
+}: {
+  signUp: PatientSignUp;
+  onClose: (patientId?: string) => void;
+  onEdit: () => void;
+}) {
   const [displayId, setDisplayId] = useState('');
   const [errors, setErrors] = useState(noErrors);
   const [pending, setPending] = useState(false);
@@ -130,6 +186,12 @@ function ConvertDialog({ signUp, onClose }: { signUp: PatientSignUp; onClose: (p
           void convert();
         }}
       >
+        {errors.needsMobile && (
+          <p className="button-row">
+            Add their mobile number, then convert.
+            <Button onPress={onEdit}>Edit sign-up</Button>
+          </p>
+        )}
         <div className="dialog__body">
           <TextField
             label="ID"
@@ -151,5 +213,38 @@ function ConvertDialog({ signUp, onClose }: { signUp: PatientSignUp; onClose: (p
         </div>
       </Form>
     </Dialog>
+  );
+}
+
+/** Deleting a sign-up removes it for good (it is not a patient yet, so nothing else refers to it). */
+function DeleteSignUpDialog({ signUp, onClose }: { signUp: PatientSignUp; onClose: (deleted: boolean) => void }) {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string>();
+  const remove = async () => {
+    setPending(true);
+    setError(undefined);
+    try {
+      await rpc('signUps', 'delete', { id: signUp.id });
+      onClose(true);
+    } catch (e) {
+      setError(messageOf(e));
+      setPending(false);
+    }
+  };
+  return (
+    <ConfirmDialog
+      title="Delete sign-up?"
+      isOpen
+      onOpenChange={(open) => !open && !pending && onClose(false)}
+      cancelLabel="Keep sign-up"
+      confirmLabel="Delete sign-up"
+      onConfirm={() => void remove()}
+      isPending={pending}
+      error={error}
+    >
+      <p>
+        {signUp.firstName} {signUp.lastName}'s sign-up will be removed. This cannot be undone.
+      </p>
+    </ConfirmDialog>
   );
 }

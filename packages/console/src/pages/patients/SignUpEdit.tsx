@@ -1,0 +1,104 @@
+import type { PatientSignUp, SignUpForm } from '@medlocker/core';
+import { useState } from 'react';
+import { ApiError, messageOf, rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { Form } from '../../ui/Form.tsx';
+import { Loading } from '../../ui/Page.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { DetailFields, fieldErrorsOf, filledAddressOf, isoDateOf, textOf } from './patient-fields.tsx';
+
+/** The form as the contract takes it: a blank field is null, so the server clears it. */
+function signUpFormOf(data: FormData): typeof SignUpForm.inferIn {
+  const orNull = (name: string) => textOf(data, name) || null;
+  const address = filledAddressOf(data);
+  const dateOfBirth = orNull('dateOfBirth');
+  return {
+    firstName: textOf(data, 'firstName'),
+    lastName: textOf(data, 'lastName'),
+    dateOfBirth: dateOfBirth === null ? null : isoDateOf(dateOfBirth),
+    email: orNull('email'),
+    mobileNumber: orNull('mobileNumber'),
+    address: Object.keys(address).length > 0 ? address : null,
+  };
+}
+
+/**
+ * Corrects a sign-up that is not yet a patient (often: adds the mobile a patient needs). The details
+ * are read again when the dialog opens, and the server checks them with SPEC §5's form rules; its
+ * messages show beside each field. `onClose` gets the saved sign-up, or nothing when cancelled.
+ */
+export function EditSignUpDialog({
+  signUp,
+  onClose,
+}: {
+  signUp: PatientSignUp;
+  onClose: (saved?: PatientSignUp) => void;
+}) {
+  const query = useQuery((signal) => rpc('signUps', 'get', { id: signUp.id }, { signal }), [signUp.id]);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string>();
+  const [pending, setPending] = useState(false);
+  const current = query.data?.signUp;
+
+  const save = async (data: FormData) => {
+    setPending(true);
+    setFormError(undefined);
+    setErrors({});
+    try {
+      const saved = await rpc('signUps', 'update', { id: signUp.id, signUp: signUpFormOf(data) });
+      onClose(saved.signUp);
+    } catch (e) {
+      const fields = e instanceof ApiError ? fieldErrorsOf(e) : {};
+      if (Object.keys(fields).length > 0) setErrors(fields);
+      else setFormError(messageOf(e));
+      setPending(false);
+    }
+  };
+
+  return (
+    <Dialog
+      title={`Edit ${signUp.firstName} ${signUp.lastName}`}
+      isOpen
+      onOpenChange={(open) => !open && !pending && onClose()}
+    >
+      {!current ? (
+        <>
+          {query.error ? (
+            <p className="dialog__error" role="alert">
+              {messageOf(query.error)}
+            </p>
+          ) : (
+            <Loading />
+          )}
+          <div className="dialog__actions">
+            <Button onPress={() => onClose()}>Cancel</Button>
+          </div>
+        </>
+      ) : (
+        <Form
+          error={formError}
+          validationErrors={errors}
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save(new FormData(event.currentTarget));
+          }}
+        >
+          <p>A changed email or mobile is sent a new code to verify.</p>
+          <TextField label="First name" name="firstName" isRequired defaultValue={current.firstName} autoFocus />
+          <TextField label="Last name" name="lastName" isRequired defaultValue={current.lastName} />
+          <DetailFields value={current} mobileDescription="A patient needs one: add it before converting." />
+          <div className="dialog__actions">
+            <Button onPress={() => onClose()} isDisabled={pending}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="primary" isPending={pending}>
+              Save
+            </Button>
+          </div>
+        </Form>
+      )}
+    </Dialog>
+  );
+}
