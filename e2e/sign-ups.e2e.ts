@@ -1,6 +1,7 @@
+import type { Page } from '@playwright/test';
 import { admin, asAdmin, expect as baseExpect, createBusiness, logIn, test, uniqueEmail } from './harness/fixtures.ts';
 
-/** The sign-ups list under a business's patients (SPEC §2, §4): waiting or past, and Convert to a patient. */
+/** The sign-ups list under a business's patients (SPEC §2, §4): waiting or past; Convert, Edit and Delete. */
 
 const expect = baseExpect.configure({ timeout: 20_000 });
 test.describe.configure({ timeout: 90_000 });
@@ -95,4 +96,124 @@ test('waiting and past sign-ups are listed apart, and a sign-up is converted to 
   await page.reload();
   await expect(past.getByRole('switch')).toBeChecked();
   await expect(list.getByRole('row')).toHaveCount(3);
+});
+
+/** Logs in as the admin and opens the business's sign-ups. */
+async function openSignUps(page: Page, businessId: string) {
+  await page.goto('/auth/login');
+  await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await page.goto(`/businesses/${businessId}/patients/signUps`);
+  return page.getByRole('table', { name: 'Sign-ups' });
+}
+
+test("a sign-up is edited in a dialog: the server's messages beside the fields, then a save that stays", async ({
+  page,
+}) => {
+  const business = await createBusiness();
+  await signUp(business.id, {
+    firstName: 'Ed',
+    lastName: 'Edits',
+    dateOfBirth: '1990-12-10',
+    email: uniqueEmail('ed'),
+    mobileNumber: '07700 900131',
+    address: { line1: '2 Low Street', postTown: 'York' },
+  });
+  const list = await openSignUps(page, business.id);
+
+  await list.getByRole('button', { name: 'Edit Ed Edits' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Ed Edits' });
+  const field = (name: string) => dialog.getByRole('textbox', { name, exact: true });
+  await expect(field('First name')).toHaveValue('Ed');
+  await expect(field('Date of birth')).toHaveValue('10-12-1990');
+  await expect(field('Mobile')).toHaveValue('+447700900131');
+  await expect(field('Address line 1')).toHaveValue('2 Low Street');
+
+  // SPEC §5's form words, each beside its field; nothing is saved.
+  await field('First name').fill('');
+  await field('Mobile').fill('01234 567890');
+  await field('Postcode').fill('nowhere');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(field('First name')).toHaveAccessibleDescription('Please enter a value');
+  await expect(field('Mobile')).toHaveAccessibleDescription(/Invalid UK mobile number/);
+  await expect(field('Postcode')).toHaveAccessibleDescription('Invalid UK postcode');
+
+  await field('First name').fill('Edwina');
+  await field('Mobile').fill('07700 900132');
+  await field('Postcode').fill('yo1 7hh');
+  await field('Address line 1').fill('');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText("Edwina Edits's sign-up was saved.")).toBeVisible();
+  await expect(list.getByRole('row', { name: /Edwina Edits/ })).toContainText('+447700900132');
+
+  // Stored: the list and the form say the same after a reload.
+  await page.reload();
+  await expect(list.getByRole('row', { name: /Edwina Edits/ })).toContainText('+447700900132');
+  await list.getByRole('button', { name: 'Edit Edwina Edits' }).click();
+  const again = page.getByRole('dialog', { name: 'Edit Edwina Edits' });
+  await expect(again.getByRole('textbox', { name: 'Postcode' })).toHaveValue('YO1 7HH');
+  await expect(again.getByRole('textbox', { name: 'Address line 1' })).toHaveValue('');
+  await expect(again.getByRole('textbox', { name: 'Post town' })).toHaveValue('York');
+  await again.getByRole('button', { name: 'Cancel' }).click();
+  await expect(again).toHaveCount(0);
+});
+
+test('a sign-up without a mobile is sent from Convert to Edit, given one, and converted', async ({ page }) => {
+  const business = await createBusiness();
+  await signUp(business.id, { firstName: 'Mo', lastName: 'Mailonly', email: uniqueEmail('mo') });
+  const list = await openSignUps(page, business.id);
+
+  await list.getByRole('button', { name: 'Convert Mo Mailonly' }).click();
+  const convert = page.getByRole('dialog', { name: 'Convert Mo Mailonly' });
+  await convert.getByRole('textbox', { name: 'ID' }).fill('MO-1');
+  await convert.getByRole('button', { name: 'Convert' }).click();
+  await expect(convert.getByText('A patient needs a mobile number, and this sign-up has none.')).toBeVisible();
+  await convert.getByRole('button', { name: 'Edit sign-up' }).click();
+  await expect(convert).toHaveCount(0);
+
+  const edit = page.getByRole('dialog', { name: 'Edit Mo Mailonly' });
+  const mobile = edit.getByRole('textbox', { name: 'Mobile', exact: true });
+  await expect(mobile).toHaveValue('');
+  await mobile.fill('07700 900133');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toHaveCount(0);
+  await expect(list.getByRole('row', { name: /Mo Mailonly/ })).toContainText('+447700900133');
+
+  await list.getByRole('button', { name: 'Convert Mo Mailonly' }).click();
+  await convert.getByRole('textbox', { name: 'ID' }).fill('MO-1');
+  await convert.getByRole('button', { name: 'Convert' }).click();
+  await expect(page.getByRole('heading', { name: 'Mo Mailonly' })).toBeVisible();
+  await expect(page.getByText('Sign-up converted.')).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: '+447700900133' })).toBeVisible();
+});
+
+test('a sign-up is deleted only once the confirmation is accepted', async ({ page }) => {
+  const business = await createBusiness();
+  await signUp(business.id, { firstName: 'Del', lastName: 'Gone', mobileNumber: '07700 900134' });
+  await signUp(business.id, { firstName: 'Kay', lastName: 'Stays', mobileNumber: '07700 900135' });
+  const list = await openSignUps(page, business.id);
+  await expect(list.getByRole('row')).toHaveCount(3);
+
+  // Keep sign-up leaves it.
+  await list.getByRole('button', { name: 'Delete Del Gone' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Delete sign-up?' });
+  await expect(confirm).toContainText("Del Gone's sign-up will be removed.");
+  await confirm.getByRole('button', { name: 'Keep sign-up' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(list.getByRole('row', { name: /Del Gone/ })).toBeVisible();
+
+  await list.getByRole('button', { name: 'Delete Del Gone' }).click();
+  await confirm.getByRole('button', { name: 'Delete sign-up' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(page.getByText("Del Gone's sign-up was deleted.")).toBeVisible();
+  await expect(list.getByRole('row', { name: /Del Gone/ })).toHaveCount(0);
+  await expect(list.getByRole('row')).toHaveCount(2);
+
+  // Gone for good: not among the past ones either.
+  await page.reload();
+  await expect(list.getByRole('row', { name: /Kay Stays/ })).toBeVisible();
+  await expect(list.getByRole('row', { name: /Del Gone/ })).toHaveCount(0);
+  await page.locator('label.switch', { hasText: 'Show past sign-ups' }).click();
+  await expect(page.getByText('No past sign-ups.')).toBeVisible();
 });
