@@ -4,22 +4,26 @@ import { errorsOf } from '../api/client.ts';
 /**
  * A form sent to the API: `pending` while it goes; when the server refuses it, its messages beside the
  * fields they name (`fieldErrors`, for <Form validationErrors>) or, naming none, one for the form
- * (`error`). `onSubmit(work)` gives a <Form onSubmit> that clears both and runs `work`.
+ * (`error`). `onSubmit(work)` gives a <Form onSubmit> that clears both and runs `work` with the form's data. `fieldName`
+ * turns the server's path of a field into the form's name for it (the first message of a name wins).
  */
-export function useSubmit() {
+export function useSubmit(fieldName: (path: string) => string = (path) => path) {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
-  const onSubmit = (work: () => Promise<void>) => async (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = (work: (data: FormData) => Promise<void>) => async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    const data = new FormData(event.currentTarget);
     setError(undefined);
     setFieldErrors({});
     setPending(true);
     try {
-      await work();
+      await work(data);
     } catch (e) {
       const { fields, form } = errorsOf(e);
-      setFieldErrors(fields);
+      const named: Record<string, string> = {};
+      for (const [path, message] of Object.entries(fields)) named[fieldName(path)] ??= message;
+      setFieldErrors(named);
       setError(form);
     } finally {
       setPending(false);

@@ -1,13 +1,13 @@
 import type { PatientSignUp, SignUpForm } from '@medlocker/core';
-import { useState } from 'react';
-import { ApiError, messageOf, rpc } from '../../api/client.ts';
+import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { DetailFields, fieldErrorsOf, filledAddressOf, isoDateOf, textOf } from './patient-fields.tsx';
+import { useSubmit } from '../../ui/use-submit.ts';
+import { DetailFields, detailFieldName, filledAddressOf, isoDateOf, textOf } from './patient-fields.tsx';
 
 /** The form as the contract takes it: a blank field is null, so the server clears it. */
 function signUpFormOf(data: FormData): typeof SignUpForm.inferIn {
@@ -37,25 +37,8 @@ export function EditSignUpDialog({
   onClose: (saved?: PatientSignUp) => void;
 }) {
   const query = useQuery((signal) => rpc('signUps', 'get', { id: signUp.id }, { signal }), [signUp.id]);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const { fieldErrors, error, pending, onSubmit } = useSubmit(detailFieldName);
   const current = query.data?.signUp;
-
-  const save = async (data: FormData) => {
-    setPending(true);
-    setFormError(undefined);
-    setErrors({});
-    try {
-      const saved = await rpc('signUps', 'update', { id: signUp.id, signUp: signUpFormOf(data) });
-      onClose(saved.signUp);
-    } catch (e) {
-      const fields = e instanceof ApiError ? fieldErrorsOf(e) : {};
-      if (Object.keys(fields).length > 0) setErrors(fields);
-      else setFormError(messageOf(e));
-      setPending(false);
-    }
-  };
 
   return (
     <Dialog
@@ -78,12 +61,12 @@ export function EditSignUpDialog({
         </>
       ) : (
         <Form
-          error={formError}
-          validationErrors={errors}
-          onSubmit={(event) => {
-            event.preventDefault();
-            void save(new FormData(event.currentTarget));
-          }}
+          error={error}
+          validationErrors={fieldErrors}
+          onSubmit={onSubmit(async (data) => {
+            const saved = await rpc('signUps', 'update', { id: signUp.id, signUp: signUpFormOf(data) });
+            onClose(saved.signUp);
+          })}
         >
           <p>A changed email or mobile is sent a new code to verify.</p>
           <TextField label="First name" name="firstName" isRequired defaultValue={current.firstName} autoFocus />

@@ -1,5 +1,4 @@
 import type { Address } from '@medlocker/core';
-import type { ApiError } from '../../api/client.ts';
 import { TextField } from '../../ui/TextField.tsx';
 import { dateOfBirthOf } from './patient-format.ts';
 
@@ -33,17 +32,12 @@ export function filledAddressOf(data: FormData): Partial<Record<(typeof addressF
 }
 
 /**
- * Field errors from the server keyed by the form's field names ('patient.name.full' → 'name',
- * 'signUp.address.postcode' → 'postcode').
+ * The form's field name of a server field path ('patient.name.full' → 'name', 'signUp.address.postcode'
+ * → 'postcode'), for useSubmit.
  */
-export function fieldErrorsOf(error: ApiError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [path, message] of Object.entries(error.fieldErrors)) {
-    const parts = path.split('.');
-    const name = parts.includes('name') ? 'name' : (parts[parts.length - 1] ?? path);
-    out[name] ??= message;
-  }
-  return out;
+export function detailFieldName(path: string): string {
+  const parts = path.split('.');
+  return parts.includes('name') ? 'name' : (parts[parts.length - 1] ?? path);
 }
 
 type Details = {
