@@ -1,4 +1,12 @@
-import { admin, asAdmin, expect as baseExpect, createBusiness, logIn, test } from './harness/fixtures.ts';
+import {
+  admin,
+  asAdmin,
+  expect as baseExpect,
+  createBusiness,
+  createNhsBusiness,
+  logIn,
+  test,
+} from './harness/fixtures.ts';
 
 /** The patient list (SPEC §2): search by prefix, only current, details, delete with confirmation. */
 
@@ -113,11 +121,7 @@ test('a patient imported with given and family names is still found by surname a
 test("the edit form shows the server's form messages beside each field, not the import's row messages", async ({
   page,
 }) => {
-  const business = await createBusiness();
-  await asAdmin('businessSettings/updateBusinessFeatureSettings', {
-    businessId: business.id,
-    settings: { displayIdField: { name: 'NHS number', required: true, validateNhsNumber: true } },
-  });
+  const business = await createNhsBusiness();
   const { results } = await asAdmin<{ results: { id: string }[] }>('patients/batchUpsertPatients', {
     businessId: business.id,
     patients: [{ displayId: '9434765919', name: { full: 'Cara Clay' }, mobileNumber: '+447700900021' }],

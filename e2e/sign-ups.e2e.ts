@@ -1,5 +1,14 @@
 import type { Page } from '@playwright/test';
-import { admin, asAdmin, expect as baseExpect, createBusiness, logIn, test, uniqueEmail } from './harness/fixtures.ts';
+import {
+  admin,
+  asAdmin,
+  expect as baseExpect,
+  createBusiness,
+  createNhsBusiness,
+  logIn,
+  test,
+  uniqueEmail,
+} from './harness/fixtures.ts';
 
 /** The sign-ups list under a business's patients (SPEC §2, §4): waiting or past; Convert, Edit and Delete. */
 
@@ -16,11 +25,7 @@ async function signUp(businessId: string, form: Record<string, unknown>): Promis
 test('waiting and past sign-ups are listed apart, and a sign-up is converted to a patient under an ID', async ({
   page,
 }) => {
-  const business = await createBusiness();
-  await asAdmin('businessSettings/updateBusinessFeatureSettings', {
-    businessId: business.id,
-    settings: { displayIdField: { name: 'NHS number', required: true, validateNhsNumber: true } },
-  });
+  const business = await createNhsBusiness();
   await signUp(business.id, {
     firstName: 'Ada',
     lastName: 'Lovelace',

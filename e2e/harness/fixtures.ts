@@ -187,6 +187,16 @@ export async function createBusiness(
   return business;
 }
 
+/** A new business whose patients' ID is a required, validated NHS number (its displayIdField). */
+export async function createNhsBusiness(): Promise<{ id: string; name: string }> {
+  const business = await createBusiness();
+  await asAdmin('businessSettings/updateBusinessFeatureSettings', {
+    businessId: business.id,
+    settings: { displayIdField: { name: 'NHS number', required: true, validateNhsNumber: true } },
+  });
+  return business;
+}
+
 /** Adds a group through the API. */
 export async function createGroup(overrides: { name?: string } = {}): Promise<{ id: string; name: string }> {
   const { group } = await asAdmin<{ group: { id: string; name: string } }>('groups/createGroup', {
