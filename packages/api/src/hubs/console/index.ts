@@ -1,4 +1,4 @@
-import { AppError, liveCloseCodes, type WebSocketMessage } from '@medlocker/core';
+import { AppError, liveCloseCodes } from '@medlocker/core';
 import { type } from 'arktype';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../deps.ts';
@@ -148,13 +148,10 @@ export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { session
         const socket = ws as unknown as WsLike;
         const connection = connections.get(socket.data);
         if (!connection) return;
-        const received: WebSocketMessage = {
-          connectionId: connection.id,
-          body: (typeof message === 'string' ? safeJson(message) : message) as WebSocketMessage['body'],
-        };
-        const parsed = ConsoleRequest(received.body);
+        // The frame is the body of SPEC §3's WebSocket message; its connectionId is the connection's.
+        const parsed = ConsoleRequest(typeof message === 'string' ? safeJson(message) : message);
         deps.logger.debug('console message', {
-          connectionId: received.connectionId,
+          connectionId: connection.id,
           action: parsed instanceof type.errors ? 'invalid' : parsed.action,
         });
         if (parsed instanceof type.errors) {
