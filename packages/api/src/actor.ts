@@ -1,0 +1,81 @@
+/**
+ * Who acts. Every service function takes `(deps, actor, input)`: the RPC controllers, the hubs, the job
+ * runner, the integration API, the CLI's server side and tests all build an Actor and call the same
+ * function. Services never see the HTTP exchange; what the audit log needs of it travels in `origin`.
+ */
+
+/** Where a call came from, for the audit log and logs: never used to decide access. */
+export type Origin = {
+  via: 'portal' | 'cli' | 'locker' | 'integration' | 'job' | 'test';
+  requestId: string;
+  ip: string | null;
+  userAgent: string | null;
+};
+
+/** A role's reach over one business or group: `admin` is SPEC §6's Admin access level. */
+export type Reach = { admin: boolean };
+
+/** What every signed-in staff member carries. */
+type Staff = {
+  userId: string;
+  sessionId: string;
+  email: string;
+  displayName: string;
+  /** e.g. ['support'] for support staff; the support console requires 'support'. */
+  scopes: string[];
+  origin: Origin;
+};
+
+export type Actor =
+  /** Nobody signed in: public methods only (login, reset, pairing). */
+  | { kind: 'anonymous'; origin: Origin }
+  /** Holds the Support role: the whole estate. */
+  | ({ kind: 'support' } & Staff)
+  /**
+   * Holds Business or Group roles (and not Support). `businesses` holds every business the user
+   * reaches, directly or through a group the business belongs to; `groups` the groups named by roles.
+   */
+  | ({
+      kind: 'pharmacy';
+      businesses: ReadonlyMap<string, Reach>;
+      groups: ReadonlyMap<string, Reach>;
+    } & Staff)
+  /** A patient who proved who they are on the patient page: one patient of one business. */
+  | { kind: 'patient'; patientId: string; businessId: string; origin: Origin }
+  /** A paired locker on the machine hub: one machine. */
+  | { kind: 'locker'; machineId: string; businessId: string; origin: Origin }
+  /** A pharmacy record system through the integration API: one business. */
+  | { kind: 'integration'; clientId: string; businessId: string; origin: Origin }
+  /** Background work (job runner, sweeps, seed): acts for nobody in particular. */
+  | { kind: 'system'; job: string; origin: Origin };
+
+export type ActorKind = Actor['kind'];
+export type StaffActor = Extract<Actor, { kind: 'support' | 'pharmacy' }>;
+
+export const isStaff = (actor: Actor): actor is StaffActor => actor.kind === 'support' || actor.kind === 'pharmacy';
+
+/** The user id and display name the audit log and `*By` fields record for an actor. */
+export function actorIdentity(actor: Actor): { userId: string | null; display: string | null } {
+  switch (actor.kind) {
+    case 'support':
+    case 'pharmacy':
+      return { userId: actor.userId, display: actor.displayName };
+    case 'patient':
+      return { userId: null, display: `patient ${actor.patientId}` };
+    case 'locker':
+      return { userId: null, display: `machine ${actor.machineId}` };
+    case 'integration':
+      return { userId: null, display: `integration ${actor.clientId}` };
+    case 'system':
+      return { userId: null, display: `system: ${actor.job}` };
+    case 'anonymous':
+      return { userId: null, display: null };
+  }
+}
+
+/** An actor for background work and tests. */
+export const systemActor = (job: string, requestId: string = Bun.randomUUIDv7()): Actor => ({
+  kind: 'system',
+  job,
+  origin: { via: 'job', requestId, ip: null, userAgent: null },
+});
