@@ -29,6 +29,9 @@ import { defaultMachineHubOptions, type MachineHubOptions, machineHub } from './
  * The hubs' settings: the machine hub's, and how often the console hub checks its open consoles'
  * sessions again (ms; default 60 s, 0: only when access changes).
  */
+/** Paths whose requests are never logged: the health and readiness probes. */
+const UNLOGGED = new Set(['/healthz', '/readyz']);
+
 export type HubOptions = MachineHubOptions & { consoleSessionCheckEveryMs?: number };
 
 /**
@@ -56,13 +59,16 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
       return body;
     })
     .onAfterResponse(({ request, set }) => {
-      const meta = requestMeta(request);
+      // Access lines are debug-level; the probes' paths are never logged (a balancer calls them every second).
+      if (!deps.logger.enabled('debug')) return;
+      const path = new URL(request.url).pathname;
+      if (UNLOGGED.has(path)) return;
       const begin = started.get(request);
       // Path only, never the query string or body: those can carry patient details.
-      deps.logger.info('request', {
-        requestId: meta.requestId,
+      deps.logger.debug('request', {
+        requestId: requestMeta(request).requestId,
         method: request.method,
-        path: new URL(request.url).pathname,
+        path,
         status: typeof set.status === 'number' ? set.status : 200,
         ms: begin === undefined ? undefined : Math.round((performance.now() - begin) * 10) / 10,
       });

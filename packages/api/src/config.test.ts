@@ -38,6 +38,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/40' })).toThrow(/TRUST_PROXY/);
   });
 
+  it('logs at info unless LOG_LEVEL says trace, debug, warn or error, and stops on any other level', () => {
+    expect(loadConfig({}).logLevel).toBe('info');
+    expect(loadConfig({ LOG_LEVEL: 'trace' }).logLevel).toBe('trace');
+    expect(loadConfig({ LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
+    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL/);
+  });
+
   it('commits locker readings fast unless READINGS_COMMIT=durable', () => {
     expect(loadConfig({}).readingsCommit).toBe('fast');
     expect(loadConfig({ READINGS_COMMIT: 'durable' }).readingsCommit).toBe('durable');

@@ -18,7 +18,8 @@ export type Config = {
   allowRegistration: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
-  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** LOG_LEVEL: trace, debug (adds one access line per request), info (the default), warn, error; silent for tests. */
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** 32 bytes (SECRETS_KEY, base64): the AES-256-GCM key of the secrets stored encrypted (secrets/). */
   secretsKey: Uint8Array;
   /** True when secretsKey is the development key derived from DEV_SECRETS_SEED (never in production). */
@@ -79,7 +80,7 @@ const Env = type({
   'ALLOW_REGISTRATION?': "'true' | 'false'",
   'SMTP_URL?': /^smtps?:\/\/.+/,
   'MAIL_FROM?': 'string > 0',
-  'LOG_LEVEL?': "'debug' | 'info' | 'warn' | 'error' | 'silent'",
+  'LOG_LEVEL?': "'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent'",
   'SECRETS_KEY?': 'string > 0',
   'TRUST_PROXY?': 'string > 0',
   'READINGS_COMMIT?': "'fast' | 'durable'",
