@@ -1,14 +1,19 @@
 /**
  * Builds the support console into packages/console/dist: index.html plus content-hashed files under
- * dist/assets/, which the api serves (index.html for every non-API path, assets cached for a year).
+ * dist/assets/, each text file with precompressed .br and .gz copies, which the api serves (index.html for
+ * console paths, assets cached for a year). NODE_ENV=production builds no source maps.
  * The page loads only same-origin files with no inline script, as the server's CSP requires.
  *
  * Run: `bun packages/console/build.ts` (from anywhere). Exits non-zero, with the messages, on any error.
  */
-import { rm } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 
 const root = import.meta.dir;
+/** NODE_ENV=production builds no source maps: the console's source is not published (issue 16). */
+const production = process.env.NODE_ENV === 'production';
 const outdir = join(root, 'dist');
 
 /** The page: index.html pulls in src/main.tsx and src/styles.css. */
@@ -55,7 +60,7 @@ async function bundle(options: Pick<Parameters<typeof Bun.build>[0], 'entrypoint
       minify: true,
       // Pages loaded with import() become their own chunks under assets/.
       splitting: true,
-      sourcemap: 'linked',
+      sourcemap: production ? 'none' : 'linked',
       // Absolute URLs: index.html is served for deep links such as /users/123 too.
       publicPath: '/',
       define: {
@@ -78,10 +83,43 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+/**
+ * Every text file gets a brotli (.br, quality 11) and a gzip (.gz, level 9) copy beside it, made once
+ * here so the server picks one by Accept-Encoding without compressing per request. A copy that would
+ * not be smaller is not written.
+ */
+const compressible = /\.(js|css|html|svg|json|txt)$/;
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+let wire = 0;
+for (const entry of await readdir(outdir, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !compressible.test(entry.name)) continue;
+  const path = join(entry.parentPath, entry.name);
+  const raw = await readFile(path);
+  const [br, gzipped] = await Promise.all([
+    brotli(raw, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 11,
+        [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    }),
+    gz(raw, { level: 9 }),
+  ]);
+  if (br.length < raw.length) await writeFile(`${path}.br`, br);
+  if (gzipped.length < raw.length) await writeFile(`${path}.gz`, gzipped);
+  if (!entry.name.endsWith('.map')) wire += Math.min(raw.length, br.length);
+}
+
 const outputs = result.outputs.map((o) => `  ${relative(process.cwd(), o.path)}  ${(o.size / 1024).toFixed(1)} KB`);
 const index = Bun.file(join(outdir, 'index.html'));
 if (!(await index.exists())) fail('dist/index.html was not written');
 if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(await index.text())) {
   fail('dist/index.html has an inline script, which the CSP forbids');
 }
-console.log(`console built in ${Math.round(performance.now() - started)} ms:\n${outputs.join('\n')}`);
+console.log(
+  `console built in ${Math.round(performance.now() - started)} ms${production ? ' (production: no source maps)' : ''}:\n${outputs.join('\n')}`,
+);
+console.log(
+  `  all files brotli-compressed: ${(wire / 1024).toFixed(1)} KB (bench/console measures what the sign-in page loads)`,
+);

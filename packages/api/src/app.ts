@@ -93,7 +93,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(machineHub(deps, hubOptions))
     .use(consoleHub(deps, { sessionCheckEveryMs: hubOptions.consoleSessionCheckEveryMs ?? 60_000 }))
     .use(docsRoutes(deps.config.productName))
-    .use(consoleStatic(deps.consoleDir));
+    .use(consoleStatic(deps.consoleDir, { production: deps.config.production }));
 }
 
 export type App = ReturnType<typeof createApp>;

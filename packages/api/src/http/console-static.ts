@@ -1,32 +1,112 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { Elysia } from 'elysia';
 
-const RESERVED = /^\/(api|ws|machine|healthz|readyz|files)(\/|$)/;
+/** Paths of the APIs and hubs: an unknown one is a JSON 404, never the console's page. */
+const API_PATHS = /^\/(api|integration|ws|machine|healthz|readyz|files)(\/|$)/;
+/** Patients' short links (/u/{code}): an unknown one is a plain page a phone's browser shows as it is. */
+const PATIENT_LINKS = /^\/u(\/|$)/;
+
+const YEAR = 'public, max-age=31536000, immutable';
+
+const notFoundPage = `<!doctype html>
+<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title></head>
+<body><h1>Not found</h1><p>This link is not valid. Check the message it came in, or contact your pharmacy.</p></body></html>
+`;
+
+export type ConsoleStaticOptions = {
+  /** Production (NODE_ENV=production): source maps are never served, even when a build left some. */
+  production?: boolean;
+};
+
+type Encoding = 'br' | 'gzip';
 
 /**
- * Serves the built console: files that exist under `dir`, and index.html for every other path so
- * the console's router can take it (deep links, reloads). Hashed assets are cached for a year.
+ * The encodings the client accepts, best first (brotli, then gzip); `q=0` refuses one. A missing
+ * header means identity only (RFC 9110 §12.5.3 allows anything, but curl and probes send none).
  */
-export function consoleStatic(dir: string | undefined) {
+export function acceptedEncodings(header: string | null): Encoding[] {
+  if (!header) return [];
+  const accepted = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    accepted.set(name.trim(), Number.isFinite(weight) ? weight : 0);
+  }
+  const ok = (name: Encoding) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  return (['br', 'gzip'] as const).filter(ok);
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Serves the built console. Files under `dir` as they are, or their brotli/gzip copy made at build
+ * time (`name.br`, `name.gz`) when the client accepts it (`Vary: Accept-Encoding`); hashed files under
+ * /assets/ are cached for a year, index.html is revalidated every time. Console routes (any other
+ * path) get index.html so the console's router takes them (deep links, reloads). API paths answer a
+ * JSON 404, /u/ links a plain 404 page, a missing asset a 404.
+ */
+export function consoleStatic(dir: string | undefined, options: ConsoleStaticOptions = {}) {
   const app = new Elysia({ name: 'console-static' });
   const index = dir ? join(dir, 'index.html') : undefined;
+
+  const send = (file: string, request: Request, set: { headers: Record<string, string | number> }) => {
+    set.headers.vary = 'Accept-Encoding';
+    const type = Bun.file(file).type;
+    for (const encoding of acceptedEncodings(request.headers.get('accept-encoding'))) {
+      const copy = `${file}.${encoding === 'br' ? 'br' : 'gz'}`;
+      if (isFile(copy)) {
+        set.headers['content-encoding'] = encoding;
+        set.headers['content-type'] = type;
+        return Bun.file(copy);
+      }
+    }
+    set.headers['content-type'] = type;
+    return Bun.file(file);
+  };
+
   return app.get('/*', ({ request, set }) => {
-    const path = decodeURIComponent(new URL(request.url).pathname);
-    if (RESERVED.test(path)) {
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    } catch {
+      set.status = 400;
+      return { error: { code: 'BAD_REQUEST', message: 'The path is not valid' } };
+    }
+    if (API_PATHS.test(path)) {
       set.status = 404;
       return { error: { code: 'NOT_FOUND', message: 'No such route' } };
+    }
+    if (PATIENT_LINKS.test(path)) {
+      set.status = 404;
+      set.headers['content-type'] = 'text/html; charset=utf-8';
+      set.headers['cache-control'] = 'no-cache';
+      return notFoundPage;
     }
     if (!dir || !index || !existsSync(index)) {
       set.status = 503;
       return { error: { code: 'UNAVAILABLE', message: 'The console has not been built: run npm start' } };
     }
+    const hidden = path.endsWith('.br') || path.endsWith('.gz') || (options.production && path.endsWith('.map'));
     const file = normalize(join(dir, path));
-    if (file.startsWith(dir + sep) && path !== '/' && existsSync(file) && Bun.file(file).size > 0) {
-      if (path.startsWith('/assets/')) set.headers['cache-control'] = 'public, max-age=31536000, immutable';
-      return Bun.file(file);
+    if (!hidden && file.startsWith(dir + sep) && path !== '/' && file !== index && isFile(file)) {
+      set.headers['cache-control'] = path.startsWith('/assets/') ? YEAR : 'no-cache';
+      return send(file, request, set);
+    }
+    // A file that is not there (an old asset after a deploy, a source map in production): a 404, not the page.
+    if (hidden || path.startsWith('/assets/') || /\.(js|css|map|br|gz)$/.test(path)) {
+      set.status = 404;
+      set.headers['content-type'] = 'text/plain; charset=utf-8';
+      return 'Not found';
     }
     set.headers['cache-control'] = 'no-cache';
-    return Bun.file(index);
+    return send(index, request, set);
   });
 }
