@@ -34,7 +34,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     ...(config.databaseUrl ? { live: new LiveHub(await pgTransport(config.databaseUrl, logger), logger) } : {}),
     consoleDir: CONSOLE_DIR,
   };
-  const app = createApp(deps).listen({ port: config.port, hostname: config.host });
+  const app = createApp(deps).wrap(withAbsoluteUrl).listen({ port: config.port, hostname: config.host });
   const url = `http://localhost:${app.server?.port ?? config.port}`;
   logger.info('serving', {
     url,
@@ -45,12 +45,41 @@ export async function startServer(env: Record<string, string | undefined> = proc
     app,
     url,
     config,
-    stop: async () => {
-      await app.stop();
+    /**
+     * Graceful shutdown: stop accepting connections; close the lockers' sockets with 1001 (going away,
+     * so they reconnect to another instance) and the consoles' sockets; let requests in flight finish;
+     * then close the database. Whatever is still open after `graceMs` is cut.
+     */
+    stop: async (graceMs = STOP_GRACE_MS) => {
+      const server = app.server;
+      if (server) {
+        const drained = server.stop(false);
+        // The hubs' onStop handlers close their sockets (lockers 1001, consoles 1001).
+        for (const hook of app.event.stop ?? []) await hook.fn(app as never);
+        app.server = null;
+        const timedOut = await Promise.race([drained.then(() => false), Bun.sleep(graceMs).then(() => true)]);
+        if (timedOut) {
+          logger.warn('stopping: requests still open after the grace period were cut', { graceMs });
+          await server.stop(true);
+        }
+      }
       await deps.live?.close();
       await opened.close();
+      logger.info('stopped');
     },
   };
+}
+
+/** How long requests in flight may take to finish at shutdown (the process exits within 10 s). */
+export const STOP_GRACE_MS = 7_000;
+
+/**
+ * An HTTP/1.0 request without a Host header (HAProxy's default health check) reaches the server
+ * with a relative URL (`/healthz`), which `new URL()` refuses: it is answered as if sent to localhost.
+ */
+function withAbsoluteUrl(handle: (request: Request, server?: unknown) => unknown) {
+  return (request: Request, server?: unknown) =>
+    handle(request.url.startsWith('/') ? new Request(`http://localhost${request.url}`, request) : request, server);
 }
 
 async function seedIfEmpty(db: AppDeps['db'], config: Config, logger: AppDeps['logger']) {

@@ -109,6 +109,8 @@ export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { session
     .onStop(() => {
       if (checker) clearInterval(checker);
       checker = undefined;
+      // Going away: the console reconnects (to another instance, or to this one once restarted).
+      for (const c of connections.values()) c.close(1001, 'Server stopping');
     })
     .ws('/ws', {
       async beforeHandle({ request }) {
