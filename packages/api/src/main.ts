@@ -1,8 +1,31 @@
-import { ConfigError } from './config.ts';
-import { startServer } from './server.ts';
+// The server's entry. It imports nothing heavy before a first start's database is created (below),
+// so that step's memory peak is not added to the server's (docs/PERFORMANCE.md, memory).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 /** The process exits within this long of SIGTERM or Ctrl-C, whatever is still open. */
 const EXIT_WITHIN_MS = 10_000;
+
+/**
+ * On PGlite with no database yet, creates it in a child process that exits (see init-data-dir.ts).
+ * DATA_DIR is read as config.ts reads it; config.ts validates everything once the server loads.
+ */
+function initPgliteDataDir(env: Record<string, string | undefined>) {
+  if (env.DATABASE_URL?.trim()) return;
+  const dataDir = resolve(env.DATA_DIR?.trim() || 'data');
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+  console.log(`  Creating the database in ${dataDir} (first start)…`);
+  const made = spawnSync(process.execPath, [join(import.meta.dir, 'init-data-dir.ts'), dataDir], { stdio: 'inherit' });
+  if (made.status !== 0) {
+    console.error(`\n  The database could not be created in ${dataDir}; see the messages above.\n`);
+    process.exit(1);
+  }
+}
+
+initPgliteDataDir(process.env);
+const { ConfigError } = await import('./config.ts');
+const { startServer } = await import('./server.ts');
 
 try {
   const server = await startServer();
