@@ -48,7 +48,7 @@ export function BusinessList() {
       );
       return { items: page.businesses, nextToken: page.nextToken };
     },
-    [archived, filterText],
+    ['businesses', 'listBusinesses', archived, filterText],
   );
 
   return (

@@ -40,7 +40,7 @@ export function GroupBusinesses() {
       );
       return { items: page.businesses, nextToken: page.nextToken };
     },
-    [group.id, showArchived, filterText],
+    ['businesses', 'listGroupedBusinesses', group.id, showArchived, filterText],
   );
 
   const remove = async () => {

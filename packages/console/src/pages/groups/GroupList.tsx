@@ -43,7 +43,7 @@ export function GroupList() {
       const page = await rpc('groups', 'listGroups', { archived, filter: filter || undefined, nextToken }, { signal });
       return { items: page.groups, nextToken: page.nextToken };
     },
-    [archived, filter],
+    ['groups', 'listGroups', archived, filter],
   );
 
   return (

@@ -28,7 +28,10 @@ type Confirm = 'archive' | 'payments' | null;
 export function MachineDetails() {
   const { businessId = '', machineId = '' } = useParams();
   const notice = useFlashNotice();
-  const query = useQuery((signal) => rpc('machines', 'getMachine', { id: machineId }, { signal }), [machineId]);
+  const query = useQuery(
+    (signal) => rpc('machines', 'getMachine', { id: machineId }, { signal }),
+    ['machines', 'getMachine', machineId],
+  );
   const live = useAtomValue(machineLiveAtom)[machineId];
   const resetLive = useSetAtom(resetMachineLiveAtom);
   const [pairing, setPairing] = useState(false);

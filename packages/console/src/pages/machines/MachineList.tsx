@@ -35,7 +35,7 @@ export function MachineList() {
       );
       return { items: page.machines as Row[], nextToken: page.nextToken };
     },
-    [businessId, filter, showArchived],
+    ['machines', 'listMachines', businessId, filter, showArchived],
   );
 
   const columns: VirtualColumn<Row>[] = [

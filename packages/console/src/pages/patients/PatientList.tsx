@@ -37,7 +37,7 @@ export function PatientList() {
       );
       return { items: page.patients, nextToken: page.nextToken };
     },
-    [businessId, filter, onlyCurrent, onlyWithIssues],
+    ['patients', 'list', businessId, filter, onlyCurrent, onlyWithIssues],
   );
 
   const columns: VirtualColumn<Patient>[] = [

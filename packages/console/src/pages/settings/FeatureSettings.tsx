@@ -25,7 +25,7 @@ export function FeatureSettingsPage() {
   const { business } = useBusiness();
   const query = useQuery(
     (signal) => rpc('businessSettings', 'getBusinessFeatureSettings', { businessId: business.id }, { signal }),
-    [business.id],
+    ['businessSettings', 'getBusinessFeatureSettings', business.id],
   );
   return (
     <SettingsHeader title="Features">

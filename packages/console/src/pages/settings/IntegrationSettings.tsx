@@ -26,7 +26,7 @@ export function IntegrationSettings() {
       ]);
       return { ...client, partners: partners.partners };
     },
-    [business.id],
+    ['integration', 'getIntegrationClient', business.id],
   );
   const [revealed, setRevealed] = useState<{ label: string; secret: string } | null>(null);
   const [notice, setNotice] = useState<string>();

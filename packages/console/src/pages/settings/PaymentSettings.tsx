@@ -69,7 +69,7 @@ export function PaymentSettingsPage() {
   const { business } = useBusiness();
   const query = useQuery(
     (signal) => rpc('paymentSettings', 'getPaymentSettings', { businessId: business.id }, { signal }),
-    [business.id],
+    ['paymentSettings', 'getPaymentSettings', business.id],
   );
   return (
     <SettingsHeader title="Payment">

@@ -40,7 +40,7 @@ export function RoleUsers({ roleName, resource, usersPath, searchAtom, placehold
       );
       return { items: page.users, nextToken: page.nextToken };
     },
-    [roleName, resource.id, filterText],
+    ['users', 'getUsersByRole', roleName, resource.id, filterText],
   );
 
   const columns: VirtualColumn<User>[] = [

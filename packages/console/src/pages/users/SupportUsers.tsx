@@ -42,7 +42,7 @@ export function SupportUsers() {
       );
       return { items: page.users, nextToken: page.nextToken };
     },
-    [filterText],
+    ['users', 'getUsersByRole', 'Support', null, filterText],
   );
 
   return (
