@@ -48,7 +48,7 @@ describe('the shared RPC client', () => {
         throw new TypeError('fetch failed');
       },
     });
-    const error = await down.call('health', 'check' as never).catch((e: unknown) => e);
+    const error = await down.raw('auth', 'config').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnreachableError);
     expect((error as UnreachableError).message).toBe('The Acme server could not be reached');
     expect((error as UnreachableError).url).toBe('http://down.test');
