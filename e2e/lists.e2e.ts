@@ -83,3 +83,25 @@ test('on a phone (under 576 px) a list becomes cards, each value under its colum
   await expect(table.getByRole('columnheader', { name: 'Email' })).toBeVisible();
   await expect(card.getByText('Email', { exact: true })).toHaveCount(0);
 });
+
+test('a list’s search is kept in the URL: a link with ?q= opens the same results, and typing updates it', async ({
+  page,
+}) => {
+  const prefix = await supportUsers(2, 'url');
+  await supportUsersPage(page);
+  await page.goto(`/users?q=${encodeURIComponent(prefix)}`);
+  const search = page.getByRole('searchbox', { name: 'Search' });
+  await expect(search).toHaveValue(prefix);
+  const table = page.getByRole('table', { name: 'Support users' });
+  await expect(table.getByRole('link', { name: `${prefix}-01@e2e.medlocker.test` })).toBeVisible();
+  await expect(table).toHaveAttribute('aria-rowcount', String(2 + 1));
+
+  await search.fill(`${prefix}-00`);
+  await expect(page).toHaveURL(new RegExp(`/users\\?q=${prefix}-00$`));
+  await expect(table).toHaveAttribute('aria-rowcount', String(1 + 1));
+
+  // Kept for the session too: back from another page, the list still has it.
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Groups' }).click();
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Support Users' }).click();
+  await expect(search).toHaveValue(`${prefix}-00`);
+});
