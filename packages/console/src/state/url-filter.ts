@@ -1,5 +1,5 @@
 import { useAtom, type WritableAtom } from 'jotai';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 
 /**
@@ -16,13 +16,19 @@ export function useUrlSearch(
   const [params, setParams] = useSearchParams();
   const fromUrl = params.get(param);
   const value = fromUrl ?? kept;
+  // The URL's value last taken in: only a new one (a link, Back) replaces the kept search, not the
+  // render between typing and the address catching up.
+  const taken = useRef<string | null>(null);
 
   useEffect(() => {
-    if (fromUrl !== null && fromUrl !== kept) setKept(fromUrl);
-  }, [fromUrl, kept, setKept]);
+    if (fromUrl === null || fromUrl === taken.current) return;
+    taken.current = fromUrl;
+    setKept(fromUrl);
+  }, [fromUrl, setKept]);
 
   const set = useCallback(
     (next: string) => {
+      taken.current = next === '' ? null : next;
       setKept(next);
       setParams(
         (before) => {
