@@ -68,11 +68,22 @@ test('a locker paired from the Pair dialog comes online, its alarm appears live,
   await expect(events.getByRole('row', { name: /EM_0016/ })).toBeVisible();
   await expect(events.getByRole('row', { name: /EM_0016/ })).toContainText('critical');
 
-  // Out of order reaches the locker.
+  // Out of order reaches the locker, after a confirmation (like the payments switch); Cancel changes nothing.
   await page.locator('label.switch', { hasText: 'Out of order' }).click();
+  const outOfOrder = page.getByRole('alertdialog', { name: `Take ${machine.name} out of order?` });
+  await outOfOrder.getByRole('button', { name: 'Cancel' }).click();
+  await expect(outOfOrder).toHaveCount(0);
+  await expect(page.getByRole('switch', { name: 'Out of order' })).not.toBeChecked();
+  await page.locator('label.switch', { hasText: 'Out of order' }).click();
+  await outOfOrder.getByRole('button', { name: 'Out of order' }).click();
   await expect(page.getByText('The machine is out of order.')).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Out of order' })).toBeChecked();
   await expect.poll(async () => (await locker?.view())?.outOfOrder, { timeout: 20_000 }).toBe(true);
   await page.locator('label.switch', { hasText: 'Out of order' }).click();
+  await page
+    .getByRole('alertdialog', { name: `Put ${machine.name} back in order?` })
+    .getByRole('button', { name: 'Back in order' })
+    .click();
   await expect(page.getByText('The machine is back in order.')).toBeVisible();
   await expect.poll(async () => (await locker?.view())?.outOfOrder, { timeout: 20_000 }).toBe(false);
 

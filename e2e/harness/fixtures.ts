@@ -8,6 +8,7 @@ import {
   type TestInfo,
 } from '@playwright/test';
 import { DEV_ADMIN_PASSWORD } from '../../packages/api/src/config.ts';
+import { ApiError, createRpcClient, type RpcClient } from '../../packages/core/src/index.ts';
 
 /** The seeded support admin (the demo seed runs on the harness's fresh database). */
 export const admin = { email: 'admin@medlocker.test', password: DEV_ADMIN_PASSWORD };
@@ -36,11 +37,38 @@ export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}@e2e.medlocker.test`;
 }
 
-/** POST /api/{area}/{method} on a request context; throws on a non-2xx answer. */
+/**
+ * Core's one typed RPC client (the console's and the cli's) over a Playwright request context, so
+ * the calls share the context's cookie jar: `rpcOf(api).call('users', 'getUser', { id })`.
+ */
+export function rpcOf(api: APIRequestContext): RpcClient {
+  return createRpcClient({
+    baseUrl: baseURL,
+    fetch: async (url, init) => {
+      const answer = await api.fetch(url, {
+        method: init.method ?? 'POST',
+        headers: init.headers as Record<string, string>,
+        data: init.body as string,
+      });
+      const status = answer.status();
+      const nullBody = status === 204 || status === 304;
+      return new Response(nullBody ? null : await answer.text(), {
+        status,
+        headers: answer.headersArray().map((h) => [h.name, h.value]),
+      });
+    },
+  });
+}
+
+/** POST /api/{area}/{method} on a request context (`path` is 'area/method'); throws on a non-2xx answer. */
 export async function call<T = unknown>(api: APIRequestContext, path: string, data: unknown = {}): Promise<T> {
-  const response = await api.post(`/api/${path}`, { data, headers: { 'content-type': 'application/json' } });
-  if (!response.ok()) throw new Error(`${path} answered ${response.status()}: ${await response.text()}`);
-  return (await response.json()) as T;
+  const [area = '', method = ''] = path.split('/');
+  try {
+    return (await rpcOf(api).raw(area, method, data)).body as T;
+  } catch (error) {
+    if (error instanceof ApiError) throw new Error(`${path} answered ${error.status}: ${error.code} ${error.message}`);
+    throw error;
+  }
 }
 
 /** A request context signed in as `email` (its own cookie jar, not the page's). */

@@ -1,14 +1,18 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import { queryClient } from './api/queries.ts';
 import { AppRoutes } from './routes.tsx';
 import { AriaRouter } from './shell/AriaRouter.tsx';
+import { invalidateOnLivePush } from './state/invalidate.ts';
 import { loadConfigAtom, loadSessionAtom, watchAuthFailures, watchLiveAccess } from './state/session.ts';
 import { store } from './state/store.ts';
 
 watchAuthFailures(store);
 watchLiveAccess(store);
+invalidateOnLivePush(queryClient);
 void store.set(loadConfigAtom);
 void store.set(loadSessionAtom);
 
@@ -17,12 +21,14 @@ if (!root) throw new Error('index.html has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <Provider store={store}>
-      <BrowserRouter>
-        <AriaRouter>
-          <AppRoutes />
-        </AriaRouter>
-      </BrowserRouter>
-    </Provider>
+    <QueryClientProvider client={queryClient}>
+      <Provider store={store}>
+        <BrowserRouter>
+          <AriaRouter>
+            <AppRoutes />
+          </AriaRouter>
+        </BrowserRouter>
+      </Provider>
+    </QueryClientProvider>
   </StrictMode>,
 );

@@ -4,6 +4,7 @@ export * from './business/business-input.ts';
 export * from './business/group.ts';
 export * from './contact/uk-mobile.ts';
 export * from './contact/uk-postcode.ts';
+export * from './contract/client.ts';
 export * from './contract/index.ts';
 export * from './errors/app-error.ts';
 // Errors, messages and machine alerts of SPEC §8.

@@ -1,45 +1,45 @@
-import { type DependencyList, useCallback, useEffect, useRef, useState } from 'react';
+import {
+  keepPreviousData,
+  QueryClient,
+  type QueryKey,
+  useInfiniteQuery,
+  useQuery as useTanstackQuery,
+} from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+
+/**
+ * Server state lives in TanStack Query (one cache for the console: {@link queryClient}); jotai keeps
+ * UI state. Every query is keyed `[area, method, ...its inputs]`, so a live push invalidates what it
+ * changed by area and method (state/invalidate.ts), and two components asking for the same data share
+ * one request. A change of key keeps the previous answer on screen until the new one arrives, so
+ * lists and pickers do not flash empty, and an answer that comes back late for an older key is dropped.
+ */
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // The console reports a failure at once (with Try again) rather than retrying behind a spinner.
+      retry: false,
+      refetchOnWindowFocus: false,
+      placeholderData: keepPreviousData,
+    },
+  },
+});
 
 export type Query<T> = {
   data: T | undefined;
   error: unknown;
+  /** A request is in flight (the first one, or a reload with the old data still shown). */
   isLoading: boolean;
   /** Asks again (Reload buttons, after a change). */
   reload: () => void;
 };
 
-/**
- * Runs an RPC call when the component mounts and whenever `deps` change; older answers that come
- * back late are dropped, so a fast typist never sees the results of an earlier search.
- */
-export function useQuery<T>(load: (signal: AbortSignal) => Promise<T>, deps: DependencyList): Query<T> {
-  const [data, setData] = useState<T>();
-  const [error, setError] = useState<unknown>();
-  const [isLoading, setLoading] = useState(true);
-  const [generation, setGeneration] = useState(0);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's deps decide when to load
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    setError(undefined);
-    load(controller.signal).then(
-      (value) => {
-        if (controller.signal.aborted) return;
-        setData(value);
-        setLoading(false);
-      },
-      (e) => {
-        if (controller.signal.aborted) return;
-        setError(e);
-        setLoading(false);
-      },
-    );
-    return () => controller.abort();
-  }, [...deps, generation]);
-
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { data, error, isLoading, reload };
+/** One server read, cached under `key` (`[area, method, ...inputs]`); loads when the key changes. */
+export function useQuery<T>(load: (signal: AbortSignal) => Promise<T>, key: QueryKey): Query<T> {
+  const query = useTanstackQuery({ queryKey: key, queryFn: ({ signal }) => load(signal) });
+  const { refetch } = query;
+  const reload = useCallback(() => void refetch(), [refetch]);
+  return { data: query.data, error: query.error ?? undefined, isLoading: query.isFetching, reload };
 }
 
 export type Page<T> = { items: T[]; nextToken: string | null };
@@ -54,61 +54,34 @@ export type PagedQuery<T> = {
 };
 
 /**
- * A list paged by `nextToken` (SPEC §7): the first page loads when `deps` change (a new search
- * starts over), further pages when `loadMore` is called, e.g. by a virtual list near its end.
+ * A list paged by `nextToken` (SPEC §7), cached under `key` (`[area, method, ...filters]`): the first
+ * page loads when the key changes (a new search starts over), further pages when `loadMore` is called,
+ * e.g. by a virtual list near its end.
  */
 export function usePagedQuery<T>(
   loadPage: (nextToken: string | null, signal: AbortSignal) => Promise<Page<T>>,
-  deps: DependencyList,
+  key: QueryKey,
 ): PagedQuery<T> {
-  const [items, setItems] = useState<T[]>([]);
-  const [nextToken, setNextToken] = useState<string | null>(null);
-  const [hasMore, setHasMore] = useState(false);
-  const [isLoading, setLoading] = useState(true);
-  const [error, setError] = useState<unknown>();
-  const [generation, setGeneration] = useState(0);
-  const controllerRef = useRef<AbortController | null>(null);
-  const loadRef = useRef(loadPage);
-  loadRef.current = loadPage;
-
-  const fetchPage = useCallback((token: string | null, replace: boolean) => {
-    controllerRef.current?.abort();
-    const controller = new AbortController();
-    controllerRef.current = controller;
-    setLoading(true);
-    setError(undefined);
-    loadRef.current(token, controller.signal).then(
-      (page) => {
-        if (controller.signal.aborted) return;
-        setItems((before) => (replace ? page.items : [...before, ...page.items]));
-        setNextToken(page.nextToken);
-        setHasMore(page.nextToken !== null);
-        setLoading(false);
-      },
-      (e) => {
-        if (controller.signal.aborted) return;
-        setError(e);
-        setHasMore(false);
-        setLoading(false);
-      },
-    );
-  }, []);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's deps decide when to start over
-  useEffect(() => {
-    // The old items stay until the new first page replaces them: lists and pickers do not flash
-    // empty, and a highlighted option does not vanish under the keyboard.
-    setNextToken(null);
-    fetchPage(null, true);
-    return () => controllerRef.current?.abort();
-  }, [...deps, generation]);
-
+  const query = useInfiniteQuery({
+    queryKey: [...key, 'pages'],
+    queryFn: ({ pageParam, signal }) => loadPage(pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextToken,
+  });
+  const { refetch, fetchNextPage, hasNextPage, isFetching } = query;
   const loadMore = useCallback(() => {
-    if (nextToken !== null && !isLoading) fetchPage(nextToken, false);
-  }, [nextToken, isLoading, fetchPage]);
-
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { items, hasMore, isLoading, error, loadMore, reload };
+    if (hasNextPage && !isFetching) void fetchNextPage();
+  }, [hasNextPage, isFetching, fetchNextPage]);
+  const reload = useCallback(() => void refetch(), [refetch]);
+  const items = useMemo(() => query.data?.pages.flatMap((page) => page.items) ?? [], [query.data]);
+  return {
+    items,
+    hasMore: query.error ? false : hasNextPage,
+    isLoading: isFetching,
+    error: query.error ?? undefined,
+    loadMore,
+    reload,
+  };
 }
 
 /** A value that follows `value` once it has stopped changing for `ms` (SPEC §9: search waits 500 ms). */

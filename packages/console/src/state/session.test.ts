@@ -92,6 +92,40 @@ describe('session state', () => {
     expect(store.get(sessionNoticeAtom)).toBeUndefined();
   });
 
+  it('asks the server nothing on the first load of a browser that never signed in (no 401 logged)', async () => {
+    const stored = new Map<string, string>();
+    globalThis.localStorage = {
+      getItem: (k: string) => stored.get(k) ?? null,
+      setItem: (k: string, v: string) => void stored.set(k, v),
+      removeItem: (k: string) => void stored.delete(k),
+    } as Storage;
+    try {
+      const calls: string[] = [];
+      globalThis.fetch = (async (url: string) => {
+        calls.push(String(url));
+        return String(url).endsWith('/auth/session') ? Response.json(session) : Response.json({ ok: true });
+      }) as unknown as typeof fetch;
+      const first = createStore();
+      await first.set(loadSessionAtom);
+      expect(first.get(sessionAtom).status).toBe('anonymous');
+      expect(calls).toEqual([]);
+
+      // Signed in: the next load asks and finds the session; after a logout it asks nothing again.
+      first.set(sessionStartedAtom, session);
+      const second = createStore();
+      await second.set(loadSessionAtom);
+      expect(second.get(sessionAtom).status).toBe('active');
+      await second.set(logOutAtom);
+      const third = createStore();
+      calls.length = 0;
+      await third.set(loadSessionAtom);
+      expect(third.get(sessionAtom).status).toBe('anonymous');
+      expect(calls).toEqual([]);
+    } finally {
+      delete (globalThis as { localStorage?: Storage }).localStorage;
+    }
+  });
+
   it('knows a user without the support scope', () => {
     const store = createStore();
     store.set(sessionStartedAtom, { ...session, scopes: [] });

@@ -19,7 +19,43 @@ type SessionState =
   /** The server did not answer the first session check. */
   | { status: 'unreachable'; message: string };
 
-const sessionStateAtom = atom<SessionState>({ status: 'loading' });
+const baseSessionStateAtom = atom<SessionState>({ status: 'loading' });
+
+/**
+ * Whether this browser may hold a session cookie (the cookie is HttpOnly, so the console cannot see
+ * it). Without the hint the first load asks nothing and shows the login page: a new visitor's browser
+ * console stays free of a 401 for auth.session. It is set when a session starts or is found (and
+ * before leaving for an identity provider, which sets the cookie on the way back) and cleared when
+ * the session ends. Without localStorage the console always asks, as before.
+ */
+const sessionHintKey = 'medlocker.session';
+
+export function hasSessionHint(): boolean {
+  try {
+    return globalThis.localStorage === undefined || localStorage.getItem(sessionHintKey) === '1';
+  } catch {
+    return true;
+  }
+}
+
+export function rememberSessionHint(on: boolean): void {
+  try {
+    if (on) localStorage.setItem(sessionHintKey, '1');
+    else localStorage.removeItem(sessionHintKey);
+  } catch {
+    // Storage refused (private mode, quota): the console asks the server on every load.
+  }
+}
+
+/** The session state; writing it keeps the hint in step (active: set; anonymous: cleared). */
+const sessionStateAtom = atom(
+  (get) => get(baseSessionStateAtom),
+  (_get, set, state: SessionState) => {
+    if (state.status === 'active') rememberSessionHint(true);
+    else if (state.status === 'anonymous') rememberSessionHint(false);
+    set(baseSessionStateAtom, state);
+  },
+);
 const configStateAtom = atom<ConsoleConfig>({ allowRegistration: false, productName: 'MedLocker' });
 
 /** Where the session stands; the route guards read it. */
@@ -59,11 +95,16 @@ export const loadConfigAtom = atom(null, async (_get, set) => {
 });
 
 /**
- * Asks the server for the current session. A 401 after having had one (or one the server calls
+ * Asks the server for the current session (on the first load only when this browser may hold one,
+ * see {@link hasSessionHint}). A 401 after having had one (or one the server calls
  * timed out) ends it with the timeout notice; a first visit without a cookie is plainly anonymous.
  */
 export const loadSessionAtom = atom(null, async (get, set) => {
   const before = get(sessionStateAtom);
+  if (before.status === 'loading' && !hasSessionHint()) {
+    set(sessionStateAtom, { status: 'anonymous' });
+    return;
+  }
   try {
     const session = await rpc('auth', 'session');
     set(sessionStateAtom, { status: 'active', session });

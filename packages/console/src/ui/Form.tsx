@@ -1,11 +1,17 @@
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Form as AriaForm, type FormProps as AriaFormProps } from 'react-aria-components';
+import { setUnsaved } from '../state/unsaved.ts';
 import { Banner } from './Banner.tsx';
 
 export type FormProps = AriaFormProps & {
   /** A message about the whole form (e.g. 'Invalid username or password'), shown above the fields. */
   error?: ReactNode;
   children: ReactNode;
+  /**
+   * Ask before leaving with unsaved edits (default). Off for forms whose input is not worth keeping
+   * (signing in, a password reset).
+   */
+  guardUnsaved?: boolean;
 };
 
 type Cleared = { from: FormProps['validationErrors']; names: ReadonlySet<string> };
@@ -15,8 +21,24 @@ type Cleared = { from: FormProps['validationErrors']; names: ReadonlySet<string>
  * message, from ApiError.fieldErrors) and each field with that `name` shows its message beside it.
  * A field's message goes as soon as the user types in it (not on blur: a message vanishing on blur
  * moves the submit button from under the pointer mid-click).
+ *
+ * The first edit marks the form as holding unsaved changes (state/unsaved.ts) until it is submitted
+ * or goes away; the shell then asks before a link or a reload would lose them.
  */
-export function Form({ error, children, className, validationErrors, ...props }: FormProps) {
+export function Form({
+  error,
+  children,
+  className,
+  validationErrors,
+  guardUnsaved = true,
+  onSubmit,
+  ...props
+}: FormProps) {
+  const id = useRef(Symbol('form')).current;
+  useEffect(() => () => setUnsaved(id, false), [id]);
+  const edited = () => {
+    if (guardUnsaved) setUnsaved(id, true);
+  };
   const [cleared, setCleared] = useState<Cleared>({ from: validationErrors, names: new Set() });
   const names = cleared.from === validationErrors ? cleared.names : new Set<string>();
   const shown = validationErrors
@@ -28,13 +50,19 @@ export function Form({ error, children, className, validationErrors, ...props }:
       validationBehavior="aria"
       {...props}
       validationErrors={shown}
+      onSubmit={(event) => {
+        setUnsaved(id, false);
+        onSubmit?.(event);
+      }}
       className={['form', className].filter(Boolean).join(' ')}
     >
       {error && <Banner tone="error">{error}</Banner>}
       {/* Catches typing in any field below (RAC's Form takes no input events). */}
       <div
         className="form__fields"
+        onChange={edited}
         onInput={(event) => {
+          edited();
           const name = (event.target as HTMLInputElement).name;
           if (name && validationErrors?.[name] !== undefined && !names.has(name)) {
             setCleared({ from: validationErrors, names: new Set(names).add(name) });

@@ -1,7 +1,8 @@
 // biome-ignore-all lint/a11y/useSemanticElements: a virtualised table places its rows absolutely, which native table layout cannot do; ARIA table roles keep the semantics
 // biome-ignore-all lint/a11y/useFocusableInteractive: rows and cells of a read-only table are not widgets; their links are focusable
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef, useSyncExternalStore } from 'react';
+import { Button } from './Button.tsx';
 
 export type VirtualColumn<T> = {
   key: string;
@@ -26,10 +27,28 @@ export type VirtualListProps<T> = {
   overscan?: number;
 };
 
+/** Below this width (Bootstrap's `sm`) a list's rows become cards: each cell under its column's name. */
+export const cardsQuery = '(max-width: 575.98px)';
+
+function useMatches(query: string): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      const list = window.matchMedia(query);
+      list.addEventListener('change', changed);
+      return () => list.removeEventListener('change', changed);
+    },
+    () => window.matchMedia(query).matches,
+    () => false,
+  );
+}
+
 /**
  * A long list as a table whose rows are rendered only near the viewport (@tanstack/react-virtual),
  * paging in the next page (nextToken) when the user scrolls near the end. Screen readers get the
- * table semantics with the loaded row count and each row's index.
+ * table semantics with the loaded row count and each row's index. On a phone (< 576 px) the rows
+ * reflow into cards, each value under its column's name. When more pages exist, a footer says how
+ * many rows are shown and offers Show more (for keyboards and screen readers, which do not scroll);
+ * when everything fits on one page there is no footer.
  */
 export function VirtualList<T>({
   label,
@@ -44,11 +63,13 @@ export function VirtualList<T>({
   overscan = 5,
 }: VirtualListProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const cards = useMatches(cardsQuery);
   const count = items.length + (hasMore ? 1 : 0);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
+    // Cards are as tall as their content: estimated per column, then measured.
+    estimateSize: () => (cards ? columns.length * 26 + 24 : rowHeight),
     overscan,
   });
   const virtualRows = virtualizer.getVirtualItems();
@@ -71,7 +92,13 @@ export function VirtualList<T>({
   }
 
   return (
-    <div className="vlist" role="table" aria-label={label} aria-rowcount={items.length + 1} aria-busy={isLoading}>
+    <div
+      className={cards ? 'vlist vlist--cards' : 'vlist'}
+      role="table"
+      aria-label={label}
+      aria-rowcount={items.length + 1}
+      aria-busy={isLoading}
+    >
       <div className="vlist__header" role="rowgroup">
         <div className="vlist__row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
           {columns.map((c) => (
@@ -85,11 +112,9 @@ export function VirtualList<T>({
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualRows.map((row) => {
             const item = items[row.index];
-            const style = {
-              gridTemplateColumns: template,
-              height: row.size,
-              transform: `translateY(${row.start}px)`,
-            };
+            const style = cards
+              ? { transform: `translateY(${row.start}px)` }
+              : { gridTemplateColumns: template, height: row.size, transform: `translateY(${row.start}px)` };
             if (item === undefined) {
               return (
                 <div key="loading" className="vlist__row vlist__row--loading" style={style} role="row">
@@ -105,9 +130,11 @@ export function VirtualList<T>({
                 aria-rowindex={row.index + 2}
                 style={style}
                 data-index={row.index}
+                ref={cards ? virtualizer.measureElement : undefined}
               >
                 {columns.map((c) => (
                   <div key={c.key} className="vlist__cell" role="cell">
+                    {cards && c.header ? <span className="vlist__cell-label">{c.header}</span> : null}
                     {c.render(item)}
                   </div>
                 ))}
@@ -116,6 +143,14 @@ export function VirtualList<T>({
           })}
         </div>
       </div>
+      {hasMore ? (
+        <div className="vlist__footer">
+          <span className="vlist__count">{items.length} shown</span>
+          <Button onPress={onLoadMore} isDisabled={isLoading}>
+            Show more
+          </Button>
+        </div>
+      ) : null}
     </div>
   );
 }

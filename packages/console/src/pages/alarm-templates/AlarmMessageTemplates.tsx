@@ -18,7 +18,11 @@ type Templates = Record<AlarmTemplateCode, string>;
 const codeLabel = (code: AlarmTemplateCode) =>
   `${code} · ${machineAlerts[code].name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ (\w)/g, (_, c: string) => ` ${c.toLowerCase()}`)}`;
 
-const useTemplates = () => useQuery((signal) => rpc('globalSettings', 'getAlarmMessageTemplates', {}, { signal }), []);
+const useTemplates = () =>
+  useQuery(
+    (signal) => rpc('globalSettings', 'getAlarmMessageTemplates', {}, { signal }),
+    ['globalSettings', 'getAlarmMessageTemplates'],
+  );
 
 /** SPEC §2 `/alarmMessageTemplates`: the message sent for each templated machine alarm. */
 export function AlarmMessageTemplates() {

@@ -6,6 +6,7 @@ import { useFlashNotice } from '../../shell/flash.ts';
 import {
   consoleConfigAtom,
   hasSupportScopeAtom,
+  rememberSessionHint,
   sessionAtom,
   sessionNoticeAtom,
   sessionStartedAtom,
@@ -64,6 +65,8 @@ export function Login() {
       const returnUrl = new URL(from, window.location.origin).toString();
       const { authUrl } = await rpc('auth', 'getIdentityProviderAuthUrl', { username, returnUrl });
       if (authUrl) {
+        // The identity provider sends the browser back with a session cookie: look for it then.
+        rememberSessionHint(true);
         window.location.assign(authUrl);
         return; // stays pending while the browser leaves
       }
@@ -109,6 +112,7 @@ export function Login() {
       <h1 className="card__title">Log in</h1>
       {notice && <Banner tone={sessionNotice ? 'warning' : 'success'}>{notice}</Banner>}
       <Form
+        guardUnsaved={false}
         error={error}
         validationErrors={fieldErrors}
         onSubmit={(event) => {

@@ -35,6 +35,7 @@ export function Register() {
         <Banner tone="info">Registration is not open. Please ask {config.productName} Support for an account.</Banner>
       )}
       <Form
+        guardUnsaved={false}
         error={error}
         validationErrors={fieldErrors}
         onSubmit={onSubmit(async () => {

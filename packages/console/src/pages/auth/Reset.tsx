@@ -49,6 +49,7 @@ export function Reset() {
     <>
       <h1 className="card__title">Set a new password</h1>
       <Form
+        guardUnsaved={false}
         error={error}
         validationErrors={fieldErrors}
         onSubmit={async (event) => {

@@ -37,6 +37,7 @@ export function ResetBegin() {
         <p>Enter your email address and we will send you a link to set a new password.</p>
       )}
       <Form
+        guardUnsaved={false}
         error={error}
         validationErrors={fieldErrors}
         onSubmit={onSubmit(async () => {

@@ -10,7 +10,7 @@ export function BusinessDetails() {
   const group = useQuery(
     async (signal) =>
       business.groupId ? (await rpc('groups', 'getGroup', { id: business.groupId }, { signal })).group : null,
-    [business.groupId],
+    ['groups', 'getGroup', business.groupId, 'group'],
   );
   return (
     <ArchivableDetails

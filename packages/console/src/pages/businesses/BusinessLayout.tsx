@@ -26,7 +26,10 @@ const tabs = [
  */
 export function BusinessLayout() {
   const { businessId = '' } = useParams();
-  const query = useQuery((signal) => rpc('businesses', 'getBusiness', { id: businessId }, { signal }), [businessId]);
+  const query = useQuery(
+    (signal) => rpc('businesses', 'getBusiness', { id: businessId }, { signal }),
+    ['businesses', 'getBusiness', businessId],
+  );
   // Archive pushes from other consoles (SPEC §4 live updates): the warning appears without a reload.
   useLiveSubscription({ businessId });
   const { reload } = query;

@@ -1,9 +1,9 @@
 import type { Business } from '@medlocker/core';
-import { useAtom } from 'jotai';
 import { useSearchParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { businessesSearchAtom } from '../../state/businesses.ts';
+import { useUrlSearch } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Page } from '../../ui/Page.tsx';
@@ -36,7 +36,7 @@ const columns: VirtualColumn<Business>[] = [
 export function BusinessList() {
   const [params] = useSearchParams();
   const archived = params.get('archived') === 'true';
-  const [search, setSearch] = useAtom(businessesSearchAtom);
+  const [search, setSearch] = useUrlSearch(businessesSearchAtom);
   const filterText = useDebounced(search.trim(), searchDebounceMs);
   const list = usePagedQuery(
     async (nextToken, signal) => {
@@ -48,7 +48,7 @@ export function BusinessList() {
       );
       return { items: page.businesses, nextToken: page.nextToken };
     },
-    [archived, filterText],
+    ['businesses', 'listBusinesses', archived, filterText],
   );
 
   return (

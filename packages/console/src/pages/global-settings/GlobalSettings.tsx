@@ -12,7 +12,11 @@ import { Page } from '../../ui/Page.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 
-const useGlobalSettings = () => useQuery((signal) => rpc('globalSettings', 'getGlobalSettings', {}, { signal }), []);
+const useGlobalSettings = () =>
+  useQuery(
+    (signal) => rpc('globalSettings', 'getGlobalSettings', {}, { signal }),
+    ['globalSettings', 'getGlobalSettings'],
+  );
 
 /** SPEC §2 `/globalSettings`: settings for every business, the NHS prescription charge. */
 export function GlobalSettings() {

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { groupBusinessesSearchAtom, groupBusinessesShowArchivedAtom } from '../../state/groups.ts';
+import { useUrlSearch } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -21,7 +22,7 @@ const searchDebounceMs = 500;
 /** SPEC §2 `/groups/{groupId}/businesses`: the linked businesses, remove, Show archived, Link businesses. */
 export function GroupBusinesses() {
   const { group } = useGroup();
-  const [search, setSearch] = useAtom(groupBusinessesSearchAtom);
+  const [search, setSearch] = useUrlSearch(groupBusinessesSearchAtom);
   const [showArchived, setShowArchived] = useAtom(groupBusinessesShowArchivedAtom);
   const filterText = useDebounced(search.trim(), searchDebounceMs);
   const [linking, setLinking] = useState(false);
@@ -40,7 +41,7 @@ export function GroupBusinesses() {
       );
       return { items: page.businesses, nextToken: page.nextToken };
     },
-    [group.id, showArchived, filterText],
+    ['businesses', 'listGroupedBusinesses', group.id, showArchived, filterText],
   );
 
   const remove = async () => {

@@ -23,7 +23,10 @@ const tabs = [
  */
 export function GroupLayout() {
   const { groupId = '' } = useParams();
-  const query = useQuery((signal) => rpc('groups', 'getGroup', { id: groupId }, { signal }), [groupId]);
+  const query = useQuery(
+    (signal) => rpc('groups', 'getGroup', { id: groupId }, { signal }),
+    ['groups', 'getGroup', groupId],
+  );
   // Archive pushes from other consoles (SPEC §4 live updates): the banner appears without a reload.
   useLiveSubscription({ groupId });
   const { reload } = query;

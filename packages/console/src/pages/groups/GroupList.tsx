@@ -1,9 +1,9 @@
 import type { Group } from '@medlocker/core';
-import { useAtom } from 'jotai';
 import { useSearchParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { groupsSearchAtom } from '../../state/groups.ts';
+import { useUrlSearch } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
@@ -36,14 +36,14 @@ const columns: VirtualColumn<Group>[] = [
 export function GroupList() {
   const [params] = useSearchParams();
   const archived = params.get('archived') === 'true';
-  const [search, setSearch] = useAtom(groupsSearchAtom);
+  const [search, setSearch] = useUrlSearch(groupsSearchAtom);
   const filter = useDebounced(search.trim(), searchDebounceMs);
   const list = usePagedQuery(
     async (nextToken, signal) => {
       const page = await rpc('groups', 'listGroups', { archived, filter: filter || undefined, nextToken }, { signal });
       return { items: page.groups, nextToken: page.nextToken };
     },
-    [archived, filter],
+    ['groups', 'listGroups', archived, filter],
   );
 
   return (

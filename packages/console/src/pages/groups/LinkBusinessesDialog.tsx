@@ -40,7 +40,7 @@ export function LinkBusinessesDialog({
       );
       return { items: page.businesses, nextToken: page.nextToken };
     },
-    [filterText, isOpen],
+    ['businesses', 'listUngroupedBusinesses', filterText, isOpen],
   );
 
   const close = (linked: number) => {

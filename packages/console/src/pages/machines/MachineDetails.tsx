@@ -9,26 +9,27 @@ import { useLiveSubscription } from '../../state/live.ts';
 import { machineLiveAtom, resetMachineLiveAtom } from '../../state/machines.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
+import { type Confirm, MachineConfirmDialogs } from './MachineConfirmDialogs.tsx';
 import { machinePaths } from './MachineRoutes.tsx';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
 import { MachineContents, MachineEvents, MachineStatusReports } from './MachineTabs.tsx';
 import { PairDialog } from './PairDialog.tsx';
 import { TemperatureTab } from './TemperatureTab.tsx';
 
-type Confirm = 'archive' | 'payments' | null;
-
 /** SPEC §2 `/machines/{machineId}`: details, Pair, Edit, Archive, out of order, payments, and the tabs. */
 export function MachineDetails() {
   const { businessId = '', machineId = '' } = useParams();
   const notice = useFlashNotice();
-  const query = useQuery((signal) => rpc('machines', 'getMachine', { id: machineId }, { signal }), [machineId]);
+  const query = useQuery(
+    (signal) => rpc('machines', 'getMachine', { id: machineId }, { signal }),
+    ['machines', 'getMachine', machineId],
+  );
   const live = useAtomValue(machineLiveAtom)[machineId];
   const resetLive = useSetAtom(resetMachineLiveAtom);
   const [pairing, setPairing] = useState(false);
@@ -127,12 +128,10 @@ export function MachineDetails() {
         <Switch
           isSelected={outOfOrder !== null}
           isDisabled={archived !== null || pending}
-          onChange={() =>
-            void run(
-              () => rpc('machines', 'toggleOutOfOrderStatus', { id: machine.id }),
-              outOfOrder ? 'The machine is back in order.' : 'The machine is out of order.',
-            )
-          }
+          onChange={() => {
+            setActionError(undefined);
+            setConfirm('outOfOrder');
+          }}
         >
           Out of order
         </Switch>
@@ -189,57 +188,14 @@ export function MachineDetails() {
         />
       )}
 
-      <ConfirmDialog
-        title={archived ? `Unarchive ${machine.name}?` : `Archive ${machine.name}?`}
-        isOpen={confirm === 'archive'}
-        onOpenChange={(open) => !open && !pending && setConfirm(null)}
-        cancelLabel="Cancel"
-        confirmLabel={archived ? 'Unarchive' : 'Archive'}
-        tone={archived ? 'primary' : 'danger'}
-        isPending={pending}
+      <MachineConfirmDialogs
+        machine={machine}
+        confirm={confirm}
+        pending={pending}
         error={actionError}
-        onConfirm={() =>
-          void run(
-            () => rpc('machines', 'toggleArchive', { id: machine.id }),
-            archived ? 'Machine unarchived.' : 'Machine archived.',
-          )
-        }
-      >
-        <p>
-          {archived
-            ? 'The machine can be edited and paired again.'
-            : 'The locker is disconnected and its credentials revoked; the machine becomes read-only.'}
-        </p>
-      </ConfirmDialog>
-
-      <ConfirmDialog
-        title={machine.paymentsEnabled ? 'Disable payments?' : 'Enable payments?'}
-        isOpen={confirm === 'payments'}
-        onOpenChange={(open) => !open && !pending && setConfirm(null)}
-        cancelLabel="Cancel"
-        confirmLabel={machine.paymentsEnabled ? 'Disable payments' : 'Enable payments'}
-        tone="primary"
-        isPending={pending}
-        error={actionError}
-        onConfirm={() =>
-          void run(
-            () =>
-              rpc('machines', 'updateMachine', {
-                id: machine.id,
-                name: machine.name,
-                numberOfSlots: machine.numberOfSlots,
-                paymentsEnabled: !machine.paymentsEnabled,
-              }),
-            machine.paymentsEnabled ? 'Payments disabled.' : 'Payments enabled.',
-          )
-        }
-      >
-        <p>
-          {machine.paymentsEnabled
-            ? 'Patients will no longer be asked to pay at this machine.'
-            : 'Patients will be asked to pay their charges at this machine.'}
-        </p>
-      </ConfirmDialog>
+        onClose={() => !pending && setConfirm(null)}
+        run={run}
+      />
     </Section>
   );
 }

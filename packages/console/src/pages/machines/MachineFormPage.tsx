@@ -18,7 +18,7 @@ export function MachineFormPage() {
   const navigate = useNavigate();
   const existing = useQuery(
     async (signal) => (machineId ? rpc('machines', 'getMachine', { id: machineId }, { signal }) : null),
-    [machineId],
+    ['machines', 'getMachine', machineId],
   );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();

@@ -5,6 +5,7 @@ import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { useLiveSubscription } from '../../state/live.ts';
 import { machineLiveAtom, machinesSearchAtom, machinesShowArchivedAtom } from '../../state/machines.ts';
+import { useUrlSearch } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PagedList } from '../../ui/PagedList.tsx';
@@ -20,7 +21,7 @@ type Row = Machine & { online: boolean; lastSeen: number | null };
 /** SPEC §2 `/businesses/{businessId}/machines`: search by name, show archived, Add; live online state. */
 export function MachineList() {
   const { businessId = '' } = useParams();
-  const [search, setSearch] = useAtom(machinesSearchAtom);
+  const [search, setSearch] = useUrlSearch(machinesSearchAtom);
   const [showArchived, setShowArchived] = useAtom(machinesShowArchivedAtom);
   const live = useAtomValue(machineLiveAtom);
   const filter = useDebounced(search.trim(), 500);
@@ -35,7 +36,7 @@ export function MachineList() {
       );
       return { items: page.machines as Row[], nextToken: page.nextToken };
     },
-    [businessId, filter, showArchived],
+    ['machines', 'listMachines', businessId, filter, showArchived],
   );
 
   const columns: VirtualColumn<Row>[] = [

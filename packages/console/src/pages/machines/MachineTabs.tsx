@@ -57,7 +57,7 @@ export function MachineEvents({ machineId, pushed }: { machineId: string; pushed
       );
       return { items: page.events, nextToken: page.nextToken };
     },
-    [machineId, filter.level, filter.code],
+    ['machines', 'listEvents', machineId, filter.level, filter.code],
   );
   const known = new Set(list.items.map((e) => e.id));
   const items = [...pushed.filter((e) => !known.has(e.id) && matchesEventFilter(e, filter)), ...list.items];
@@ -109,7 +109,7 @@ export function MachineContents({
       );
       return { items: page.bags, nextToken: page.nextToken };
     },
-    [businessId, machineId, filter, changes],
+    ['bags', 'listBags', businessId, machineId, filter, changes],
   );
   return (
     <>
@@ -158,7 +158,7 @@ export function MachineStatusReports({ machineId, reports }: { machineId: string
       const page = await rpc('machines', 'listMachineStatus', { machineId, nextToken }, { signal });
       return { items: page.statuses, nextToken: page.nextToken };
     },
-    [machineId, reports],
+    ['machines', 'listMachineStatus', machineId, reports],
   );
   return <PagedList query={list} label="Status reports" columns={statusColumns} emptyText="No status reports yet." />;
 }

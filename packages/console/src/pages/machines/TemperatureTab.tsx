@@ -15,7 +15,7 @@ import { Loading } from '../../ui/Page.tsx';
 export function TemperatureTab({ machineId, updated }: { machineId: string; updated: number | null }) {
   const query = useQuery(
     (signal) => rpc('machines', 'getMachine', { id: machineId }, { signal }),
-    [machineId, updated],
+    ['machines', 'getMachine', machineId, updated],
   );
   const status = query.data?.machine.temperatureStatus ?? null;
   const points = useMemo(() => (status?.readings ?? []).map((r) => ({ at: r.created, value: r.value })), [status]);

@@ -54,7 +54,7 @@ export function MessageList() {
       );
       return { items: page.messages, nextToken: page.nextToken };
     },
-    [businessId, status],
+    ['messages', 'listOutbox', businessId, status],
   );
 
   const columns: VirtualColumn<OutboxMessage>[] = [

@@ -18,7 +18,10 @@ export function PatientDetails() {
   const { businessId = '', patientId = '' } = useParams();
   const navigate = useNavigate();
   const notice = useFlashNotice();
-  const query = useQuery((signal) => rpc('patients', 'get', { id: patientId }, { signal }), [patientId]);
+  const query = useQuery(
+    (signal) => rpc('patients', 'get', { id: patientId }, { signal }),
+    ['patients', 'get', patientId],
+  );
   const [deleting, setDeleting] = useState(false);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string>();

@@ -30,7 +30,10 @@ function patientOf(data: FormData): ImportedPatient {
 export function PatientEdit() {
   const { businessId = '', patientId = '' } = useParams();
   const navigate = useNavigate();
-  const query = useQuery((signal) => rpc('patients', 'get', { id: patientId }, { signal }), [patientId]);
+  const query = useQuery(
+    (signal) => rpc('patients', 'get', { id: patientId }, { signal }),
+    ['patients', 'get', patientId],
+  );
   const { fieldErrors, error, pending, onSubmit } = useSubmit(detailFieldName);
 
   if (!query.data) {

@@ -5,6 +5,7 @@ import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { patientsOnlyCurrentAtom, patientsOnlyWithIssuesAtom, patientsSearchAtom } from '../../state/patients.ts';
+import { useUrlSearch } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
@@ -23,7 +24,7 @@ const issuesOf = (p: Patient) =>
 export function PatientList() {
   const { businessId = '' } = useParams();
   const notice = useFlashNotice();
-  const [search, setSearch] = useAtom(patientsSearchAtom);
+  const [search, setSearch] = useUrlSearch(patientsSearchAtom);
   const [onlyCurrent, setOnlyCurrent] = useAtom(patientsOnlyCurrentAtom);
   const [onlyWithIssues, setOnlyWithIssues] = useAtom(patientsOnlyWithIssuesAtom);
   const filter = useDebounced(search.trim(), 500);
@@ -37,7 +38,7 @@ export function PatientList() {
       );
       return { items: page.patients, nextToken: page.nextToken };
     },
-    [businessId, filter, onlyCurrent, onlyWithIssues],
+    ['patients', 'list', businessId, filter, onlyCurrent, onlyWithIssues],
   );
 
   const columns: VirtualColumn<Patient>[] = [

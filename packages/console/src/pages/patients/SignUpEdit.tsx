@@ -36,7 +36,10 @@ export function EditSignUpDialog({
   signUp: PatientSignUp;
   onClose: (saved?: PatientSignUp) => void;
 }) {
-  const query = useQuery((signal) => rpc('signUps', 'get', { id: signUp.id }, { signal }), [signUp.id]);
+  const query = useQuery(
+    (signal) => rpc('signUps', 'get', { id: signUp.id }, { signal }),
+    ['signUps', 'get', signUp.id],
+  );
   const { fieldErrors, error, pending, onSubmit } = useSubmit(detailFieldName);
   const current = query.data?.signUp;
 

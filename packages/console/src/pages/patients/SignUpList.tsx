@@ -36,7 +36,7 @@ export function SignUpList() {
       const page = await rpc('signUps', 'list', { businessId, past, nextToken }, { signal });
       return { items: page.signUps, nextToken: page.nextToken };
     },
-    [businessId, past],
+    ['signUps', 'list', businessId, past],
   );
 
   const columns: VirtualColumn<PatientSignUp>[] = [

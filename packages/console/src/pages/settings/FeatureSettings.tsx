@@ -1,23 +1,16 @@
-import {
-  type BusinessFeatureSettings,
-  collectionWindowDays,
-  type SmsGateway,
-  smsGatewayNames,
-  smsGateways,
-} from '@medlocker/core';
+import { type BusinessFeatureSettings, type SmsGateway, smsGatewayNames, smsGateways } from '@medlocker/core';
 import { useState } from 'react';
 import { errorsOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
-import { NumberField } from '../../ui/NumberField.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
+import { OrderFieldsets } from './feature-fieldsets.tsx';
 import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
 
 /** SPEC §2 `/businesses/{businessId}/settings/features`: the business's feature settings. */
@@ -25,7 +18,7 @@ export function FeatureSettingsPage() {
   const { business } = useBusiness();
   const query = useQuery(
     (signal) => rpc('businessSettings', 'getBusinessFeatureSettings', { businessId: business.id }, { signal }),
-    [business.id],
+    ['businessSettings', 'getBusinessFeatureSettings', business.id],
   );
   return (
     <SettingsHeader title="Features">
@@ -119,86 +112,7 @@ function FeatureForm({
           void submit();
         }}
       >
-        <fieldset className="fieldset">
-          <legend className="fieldset__legend">Orders and charges</legend>
-          <Switch isSelected={s.charges.enabled} onChange={(v) => update({ charges: { enabled: v } })} isDisabled={ro}>
-            Prescription charges
-          </Switch>
-          <Switch
-            isSelected={s.retailCharges.enabled}
-            onChange={(v) => update({ retailCharges: { enabled: v } })}
-            isDisabled={ro}
-          >
-            Retail charges
-          </Switch>
-          <Switch
-            isSelected={s.autoBarcodes.autoGenerate}
-            onChange={(v) => update({ autoBarcodes: { ...s.autoBarcodes, autoGenerate: v } })}
-            isDisabled={ro}
-          >
-            Generate barcodes automatically
-          </Switch>
-          <Switch
-            isSelected={s.autoBarcodes.autoPrint}
-            onChange={(v) => update({ autoBarcodes: { ...s.autoBarcodes, autoPrint: v } })}
-            isDisabled={ro}
-          >
-            Print barcodes automatically
-          </Switch>
-          <NumberField
-            label="Default collection window (days)"
-            name="orderCollection.defaultCollectionWindow"
-            minValue={collectionWindowDays.min}
-            step={1}
-            value={s.orderCollection.defaultCollectionWindow}
-            onChange={(v) =>
-              update({ orderCollection: { defaultCollectionWindow: Number.isNaN(v) ? collectionWindowDays.min : v } })
-            }
-            isDisabled={ro}
-          />
-        </fieldset>
-        <fieldset className="fieldset">
-          <legend className="fieldset__legend">Patient ID</legend>
-          <TextField
-            label="Patient ID field name"
-            name="displayIdField.name"
-            value={s.displayIdField.name}
-            onChange={(v) => update({ displayIdField: { ...s.displayIdField, name: v } })}
-            isDisabled={ro}
-          />
-          <Checkbox
-            isSelected={s.displayIdField.required}
-            onChange={(v) => update({ displayIdField: { ...s.displayIdField, required: v } })}
-            isDisabled={ro}
-          >
-            Patient ID required
-          </Checkbox>
-          <Checkbox
-            isSelected={s.displayIdField.validateNhsNumber}
-            onChange={(v) => update({ displayIdField: { ...s.displayIdField, validateNhsNumber: v } })}
-            isDisabled={ro}
-          >
-            Check it is a valid NHS number
-          </Checkbox>
-        </fieldset>
-        <fieldset className="fieldset">
-          <legend className="fieldset__legend">Online sign-ups</legend>
-          <Switch
-            isSelected={s.onlineSignups.enabled}
-            onChange={(v) => update({ onlineSignups: { ...s.onlineSignups, enabled: v } })}
-            isDisabled={ro}
-          >
-            Patients can sign up online
-          </Switch>
-          <TextField
-            label="Sign-up page URL"
-            name="onlineSignups.url"
-            type="url"
-            value={s.onlineSignups.url ?? ''}
-            onChange={(v) => update({ onlineSignups: { ...s.onlineSignups, url: v } })}
-            isDisabled={ro}
-          />
-        </fieldset>
+        <OrderFieldsets s={s} update={update} ro={ro} />
         <fieldset className="fieldset">
           <legend className="fieldset__legend">Messages</legend>
           <TextField

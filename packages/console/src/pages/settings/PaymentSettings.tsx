@@ -4,14 +4,13 @@ import { errorsOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { Checkbox } from '../../ui/Checkbox.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { Select } from '../../ui/Select.tsx';
-import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
+import { JudoFieldset } from './JudoFieldset.tsx';
 import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
 
 type Fields = {
@@ -69,7 +68,7 @@ export function PaymentSettingsPage() {
   const { business } = useBusiness();
   const query = useQuery(
     (signal) => rpc('paymentSettings', 'getPaymentSettings', { businessId: business.id }, { signal }),
-    [business.id],
+    ['paymentSettings', 'getPaymentSettings', business.id],
   );
   return (
     <SettingsHeader title="Payment">
@@ -194,51 +193,7 @@ function PaymentForm({ businessId, initial, archived }: { businessId: string; in
           ]}
           isDisabled={ro}
         />
-        {f.provider === 'judo' && (
-          <fieldset className="fieldset">
-            <legend className="fieldset__legend">Judopay account</legend>
-            <TextField
-              label="Judo ID"
-              name="judo.id"
-              value={f.judo.id}
-              onChange={(v) => judo({ id: v })}
-              isRequired
-              isDisabled={ro}
-            />
-            <TextField
-              label="API token"
-              name="judo.token"
-              value={f.judo.token}
-              onChange={(v) => judo({ token: v })}
-              description="At least 8 characters. A saved token shows masked; leave it to keep it."
-              isRequired
-              autoComplete="off"
-              isDisabled={ro}
-            />
-            <TextField
-              label="API secret"
-              name="judo.secret"
-              value={f.judo.secret}
-              onChange={(v) => judo({ secret: v })}
-              description="At least 8 characters. A saved secret shows masked; leave it to keep it."
-              isRequired
-              autoComplete="off"
-              isDisabled={ro}
-            />
-            <Switch isSelected={f.judo.sandbox} onChange={(v) => judo({ sandbox: v })} isDisabled={ro}>
-              Sandbox (test payments)
-            </Switch>
-            <Checkbox isSelected={f.judo.showVisa} onChange={(v) => judo({ showVisa: v })} isDisabled={ro}>
-              Show Visa
-            </Checkbox>
-            <Checkbox isSelected={f.judo.showAmex} onChange={(v) => judo({ showAmex: v })} isDisabled={ro}>
-              Show Amex
-            </Checkbox>
-            <Checkbox isSelected={f.judo.showMastercard} onChange={(v) => judo({ showMastercard: v })} isDisabled={ro}>
-              Show Mastercard
-            </Checkbox>
-          </fieldset>
-        )}
+        {f.provider === 'judo' && <JudoFieldset judo={f.judo} update={judo} ro={ro} />}
         {!ro && (
           <FormActions>
             <Button type="submit" variant="primary">

@@ -52,7 +52,7 @@ export function SmsTemplatesPage() {
   const { business } = useBusiness();
   const query = useQuery(
     (signal) => rpc('businessSettings', 'getBusinessSmsTemplates', { businessId: business.id }, { signal }),
-    [business.id],
+    ['businessSettings', 'getBusinessSmsTemplates', business.id],
   );
   return (
     <SettingsHeader title="SMS templates">

@@ -17,7 +17,10 @@ export type EditIdentityProviderDialogProps = {
 
 /** SPEC §6: choose the user's identity provider (single sign-on), or none to sign in with a password. */
 export function EditIdentityProviderDialog({ email, frontEnd, currentId, onClose }: EditIdentityProviderDialogProps) {
-  const providers = useQuery((signal) => rpc('identityProviders', 'list', {}, { signal }), []);
+  const providers = useQuery(
+    (signal) => rpc('identityProviders', 'list', {}, { signal }),
+    ['identityProviders', 'list'],
+  );
   const [selected, setSelected] = useState<string>(currentId ?? NONE);
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);

@@ -57,7 +57,7 @@ export function ResourcePicker({
       const page = await rpc('groups', 'listGroupsInfo', { filter: filter || undefined, nextToken }, { signal });
       return { items: page.data.map((g) => ({ id: g.id, label: g.name })), nextToken: page.nextToken };
     },
-    [kind, filter],
+    [kind === 'business' ? 'businesses' : 'groups', 'picker', kind, filter],
   );
 
   const label = kind === 'business' ? 'Business' : 'Group';

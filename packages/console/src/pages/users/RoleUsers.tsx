@@ -1,7 +1,8 @@
 import type { User } from '@medlocker/core';
-import { useAtom, type WritableAtom } from 'jotai';
+import type { WritableAtom } from 'jotai';
 import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
+import { useUrlSearch } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PagedList } from '../../ui/PagedList.tsx';
@@ -28,7 +29,7 @@ export type RoleUsersProps = {
  * it (Name, Email, Access levels), searched by prefix, with Add while the resource is not archived.
  */
 export function RoleUsers({ roleName, resource, usersPath, searchAtom, placeholder, listLabel }: RoleUsersProps) {
-  const [search, setSearch] = useAtom(searchAtom);
+  const [search, setSearch] = useUrlSearch(searchAtom);
   const filterText = useDebounced(search.trim(), searchDebounceMs);
   const list = usePagedQuery(
     async (nextToken, signal) => {
@@ -40,7 +41,7 @@ export function RoleUsers({ roleName, resource, usersPath, searchAtom, placehold
       );
       return { items: page.users, nextToken: page.nextToken };
     },
-    [roleName, resource.id, filterText],
+    ['users', 'getUsersByRole', roleName, resource.id, filterText],
   );
 
   const columns: VirtualColumn<User>[] = [

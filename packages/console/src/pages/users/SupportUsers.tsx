@@ -1,7 +1,7 @@
 import type { User } from '@medlocker/core';
-import { useAtom } from 'jotai';
 import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
+import { useUrlSearch } from '../../state/url-filter.ts';
 import { supportUsersSearchAtom } from '../../state/users.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
@@ -30,7 +30,7 @@ const columns: VirtualColumn<User>[] = [
 
 /** SPEC §2 `/users`: people holding the Support role, searchable, paged as the list scrolls. */
 export function SupportUsers() {
-  const [search, setSearch] = useAtom(supportUsersSearchAtom);
+  const [search, setSearch] = useUrlSearch(supportUsersSearchAtom);
   const filterText = useDebounced(search.trim(), searchDebounceMs);
   const list = usePagedQuery(
     async (nextToken, signal) => {
@@ -42,7 +42,7 @@ export function SupportUsers() {
       );
       return { items: page.users, nextToken: page.nextToken };
     },
-    [filterText],
+    ['users', 'getUsersByRole', 'Support', null, filterText],
   );
 
   return (

@@ -20,7 +20,7 @@ const roleKey = (role: Role) => `${role.name}:${role.resource ?? '*'}`;
 export function UserDetails() {
   const { userId = '' } = useParams();
   const notice = useFlashNotice();
-  const query = useQuery((signal) => rpc('users', 'getUser', { id: userId }, { signal }), [userId]);
+  const query = useQuery((signal) => rpc('users', 'getUser', { id: userId }, { signal }), ['users', 'getUser', userId]);
   const [removing, setRemoving] = useState<Role | null>(null);
   const [removeError, setRemoveError] = useState<string>();
   const [removePending, setRemovePending] = useState(false);

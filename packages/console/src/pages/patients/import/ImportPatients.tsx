@@ -4,7 +4,6 @@ import {
   type CsvInspection,
   type CsvMapping,
   csvFileMessages,
-  examplePatientCsv,
   type ImportBatch,
   patientRowCount,
   type RowError,
@@ -14,12 +13,12 @@ import { useNavigate, useParams } from 'react-router';
 import { messageOf, rpc } from '../../../api/client.ts';
 import { Banner } from '../../../ui/Banner.tsx';
 import { Button } from '../../../ui/Button.tsx';
-import { DropZone } from '../../../ui/DropZone.tsx';
 import { Loading } from '../../../ui/Page.tsx';
 import { ProgressBar } from '../../../ui/ProgressBar.tsx';
 import { Section } from '../../../ui/Section.tsx';
 import type { FromImportWorker } from '../../../workers/import-protocol.ts';
 import { patientPaths } from '../PatientRoutes.tsx';
+import { ChooseFileStep } from './ChooseFileStep.tsx';
 import { ErrorTable, FirstLineStep, MappingStep } from './ImportSteps.tsx';
 import { guessMapping } from './mapping-guess.ts';
 import { useImportWorker } from './use-import-worker.ts';
@@ -29,8 +28,6 @@ const IN_FLIGHT = 2;
 
 type Step = 'choose' | 'parsing' | 'firstLine' | 'mapping' | 'importing' | 'finished';
 type Counts = { processed: number; created: number; updated: number; unchanged: number };
-/** The example file, as a link can download it without asking the server. */
-const exampleCsvHref = `data:text/csv;charset=utf-8,${encodeURIComponent(examplePatientCsv())}`;
 
 const noCounts: Counts = { processed: 0, created: 0, updated: 0, unchanged: 0 };
 
@@ -167,34 +164,7 @@ export function ImportPatients() {
   return (
     <Section title="Import patients" lead={file && step !== 'choose' ? `File: ${file.name}` : undefined}>
       {failure && <Banner tone="error">{failure}</Banner>}
-      {step === 'choose' && (
-        <>
-          {fileError && (
-            <Banner tone="error" title={fileError.message}>
-              {fileError.problems.length > 0 && (
-                <ul className="problems">
-                  {fileError.problems.map((p) => (
-                    <li key={p}>{p}</li>
-                  ))}
-                </ul>
-              )}
-            </Banner>
-          )}
-          <p>
-            Choose a CSV file of patients: one patient per line, the same columns on every line. Each patient needs a
-            name, a UK mobile number and an ID (an NHS number or your own).{' '}
-            <a className="link" href={exampleCsvHref} download="patients-example.csv">
-              Download an example file
-            </a>
-          </p>
-          <DropZone
-            label="Patient CSV file"
-            acceptedFileTypes={['text/csv', '.csv', 'text/plain']}
-            onFile={choose}
-            buttonLabel="Choose file"
-          />
-        </>
-      )}
+      {step === 'choose' && <ChooseFileStep fileError={fileError} onFile={choose} />}
       {step === 'parsing' && <Loading label="Reading the file…" />}
       {step === 'firstLine' && inspection && (
         <FirstLineStep

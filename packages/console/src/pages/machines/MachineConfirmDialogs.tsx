@@ -1,0 +1,103 @@
+import type { Machine } from '@medlocker/core';
+import type { ReactNode } from 'react';
+import { rpc } from '../../api/client.ts';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
+
+/** The machine page's actions that ask first. */
+export type Confirm = 'archive' | 'payments' | 'outOfOrder' | null;
+
+/**
+ * The questions the machine page asks before archiving, switching payments and taking the machine out
+ * of order (or back in): each changes what patients meet at the locker, so none happens on one click.
+ */
+export function MachineConfirmDialogs({
+  machine,
+  confirm,
+  pending,
+  error,
+  onClose,
+  run,
+}: {
+  machine: Machine;
+  confirm: Confirm;
+  pending: boolean;
+  error: ReactNode;
+  onClose: () => void;
+  run: (action: () => Promise<unknown>, done: string) => Promise<void>;
+}) {
+  const archived = machine.archived;
+  const outOfOrder = machine.outOfOrderStatus !== null;
+  const common = { isPending: pending, error, onOpenChange: (open: boolean) => !open && onClose() };
+  return (
+    <>
+      <ConfirmDialog
+        {...common}
+        title={archived ? `Unarchive ${machine.name}?` : `Archive ${machine.name}?`}
+        isOpen={confirm === 'archive'}
+        cancelLabel="Cancel"
+        confirmLabel={archived ? 'Unarchive' : 'Archive'}
+        tone={archived ? 'primary' : 'danger'}
+        onConfirm={() =>
+          void run(
+            () => rpc('machines', 'toggleArchive', { id: machine.id }),
+            archived ? 'Machine unarchived.' : 'Machine archived.',
+          )
+        }
+      >
+        <p>
+          {archived
+            ? 'The machine can be edited and paired again.'
+            : 'The locker is disconnected and its credentials revoked; the machine becomes read-only.'}
+        </p>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        {...common}
+        title={machine.paymentsEnabled ? 'Disable payments?' : 'Enable payments?'}
+        isOpen={confirm === 'payments'}
+        cancelLabel="Cancel"
+        confirmLabel={machine.paymentsEnabled ? 'Disable payments' : 'Enable payments'}
+        tone="primary"
+        onConfirm={() =>
+          void run(
+            () =>
+              rpc('machines', 'updateMachine', {
+                id: machine.id,
+                name: machine.name,
+                numberOfSlots: machine.numberOfSlots,
+                paymentsEnabled: !machine.paymentsEnabled,
+              }),
+            machine.paymentsEnabled ? 'Payments disabled.' : 'Payments enabled.',
+          )
+        }
+      >
+        <p>
+          {machine.paymentsEnabled
+            ? 'Patients will no longer be asked to pay at this machine.'
+            : 'Patients will be asked to pay their charges at this machine.'}
+        </p>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        {...common}
+        title={outOfOrder ? `Put ${machine.name} back in order?` : `Take ${machine.name} out of order?`}
+        isOpen={confirm === 'outOfOrder'}
+        cancelLabel="Cancel"
+        confirmLabel={outOfOrder ? 'Back in order' : 'Out of order'}
+        tone={outOfOrder ? 'primary' : 'danger'}
+        onConfirm={() =>
+          void run(
+            () => rpc('machines', 'toggleOutOfOrderStatus', { id: machine.id }),
+            outOfOrder ? 'The machine is back in order.' : 'The machine is out of order.',
+          )
+        }
+      >
+        <p>
+          {outOfOrder
+            ? 'Patients can collect from this machine again.'
+            : 'Patients cannot collect from this machine until it is put back in order.'}
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}

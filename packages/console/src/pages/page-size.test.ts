@@ -1,0 +1,24 @@
+import { expect, it } from 'bun:test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** A page file longer than this is split into components (issue 16: pages a reader takes in at once). */
+const maxLines = 250;
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : /\.tsx?$/.test(name) && !/\.test\./.test(name) ? [path] : [];
+  });
+}
+
+it(`no page file is over ${maxLines} lines`, () => {
+  const long = files(import.meta.dir)
+    .map((path) => ({
+      path: relative(import.meta.dir, path),
+      lines: readFileSync(path, 'utf8').split('\n').length - 1,
+    }))
+    .filter((file) => file.lines > maxLines)
+    .map((file) => `${file.path} (${file.lines} lines)`);
+  expect(long).toEqual([]);
+});

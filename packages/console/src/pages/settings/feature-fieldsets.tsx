@@ -1,0 +1,100 @@
+import { type BusinessFeatureSettings, collectionWindowDays } from '@medlocker/core';
+import { Checkbox } from '../../ui/Checkbox.tsx';
+import { NumberField } from '../../ui/NumberField.tsx';
+import { Switch } from '../../ui/Switch.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+
+export type FeatureFieldsetProps = {
+  s: BusinessFeatureSettings;
+  update: (patch: Partial<BusinessFeatureSettings>) => void;
+  /** Read-only (an archived business). */
+  ro: boolean;
+};
+
+/** The feature settings about orders: charges and barcodes, the patient ID field, online sign-ups. */
+export function OrderFieldsets({ s, update, ro }: FeatureFieldsetProps) {
+  return (
+    <>
+      <fieldset className="fieldset">
+        <legend className="fieldset__legend">Orders and charges</legend>
+        <Switch isSelected={s.charges.enabled} onChange={(v) => update({ charges: { enabled: v } })} isDisabled={ro}>
+          Prescription charges
+        </Switch>
+        <Switch
+          isSelected={s.retailCharges.enabled}
+          onChange={(v) => update({ retailCharges: { enabled: v } })}
+          isDisabled={ro}
+        >
+          Retail charges
+        </Switch>
+        <Switch
+          isSelected={s.autoBarcodes.autoGenerate}
+          onChange={(v) => update({ autoBarcodes: { ...s.autoBarcodes, autoGenerate: v } })}
+          isDisabled={ro}
+        >
+          Generate barcodes automatically
+        </Switch>
+        <Switch
+          isSelected={s.autoBarcodes.autoPrint}
+          onChange={(v) => update({ autoBarcodes: { ...s.autoBarcodes, autoPrint: v } })}
+          isDisabled={ro}
+        >
+          Print barcodes automatically
+        </Switch>
+        <NumberField
+          label="Default collection window (days)"
+          name="orderCollection.defaultCollectionWindow"
+          minValue={collectionWindowDays.min}
+          step={1}
+          value={s.orderCollection.defaultCollectionWindow}
+          onChange={(v) =>
+            update({ orderCollection: { defaultCollectionWindow: Number.isNaN(v) ? collectionWindowDays.min : v } })
+          }
+          isDisabled={ro}
+        />
+      </fieldset>
+      <fieldset className="fieldset">
+        <legend className="fieldset__legend">Patient ID</legend>
+        <TextField
+          label="Patient ID field name"
+          name="displayIdField.name"
+          value={s.displayIdField.name}
+          onChange={(v) => update({ displayIdField: { ...s.displayIdField, name: v } })}
+          isDisabled={ro}
+        />
+        <Checkbox
+          isSelected={s.displayIdField.required}
+          onChange={(v) => update({ displayIdField: { ...s.displayIdField, required: v } })}
+          isDisabled={ro}
+        >
+          Patient ID required
+        </Checkbox>
+        <Checkbox
+          isSelected={s.displayIdField.validateNhsNumber}
+          onChange={(v) => update({ displayIdField: { ...s.displayIdField, validateNhsNumber: v } })}
+          isDisabled={ro}
+        >
+          Check it is a valid NHS number
+        </Checkbox>
+      </fieldset>
+      <fieldset className="fieldset">
+        <legend className="fieldset__legend">Online sign-ups</legend>
+        <Switch
+          isSelected={s.onlineSignups.enabled}
+          onChange={(v) => update({ onlineSignups: { ...s.onlineSignups, enabled: v } })}
+          isDisabled={ro}
+        >
+          Patients can sign up online
+        </Switch>
+        <TextField
+          label="Sign-up page URL"
+          name="onlineSignups.url"
+          type="url"
+          value={s.onlineSignups.url ?? ''}
+          onChange={(v) => update({ onlineSignups: { ...s.onlineSignups, url: v } })}
+          isDisabled={ro}
+        />
+      </fieldset>
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'bun:test';
+import { QueryClient } from '@tanstack/react-query';
+import { invalidateAfterMs, invalidateOnLivePush } from './invalidate.ts';
+import type { LiveListener } from './live.ts';
+
+function setUp() {
+  const client = new QueryClient();
+  let push: LiveListener = () => {};
+  const stop = invalidateOnLivePush(client, (listener) => {
+    push = listener;
+    return () => {};
+  });
+  client.setQueryData(['machines', 'getMachine', 'm_1'], { machine: { id: 'm_1' } });
+  client.setQueryData(['machines', 'listMachines', 'b_1', '', false, 'pages'], { pages: [], pageParams: [] });
+  client.setQueryData(['messages', 'listOutbox', 'b_1', null, 'pages'], { pages: [], pageParams: [] });
+  const stale = (key: unknown[]) => client.getQueryState(key)?.isInvalidated ?? false;
+  const settle = () => new Promise((resolve) => setTimeout(resolve, invalidateAfterMs + 20));
+  return { push: (p: Parameters<LiveListener>[0]) => push(p), stale, settle, stop };
+}
+
+describe('live pushes and the server-state cache', () => {
+  it('a machine status push makes the machine and the machine lists stale, not the messages', async () => {
+    const t = setUp();
+    t.push({ action: 'statusUpdate', params: { machineId: 'm_1' } });
+    await t.settle();
+    expect(t.stale(['machines', 'getMachine', 'm_1'])).toBe(true);
+    expect(t.stale(['machines', 'listMachines', 'b_1', '', false, 'pages'])).toBe(true);
+    expect(t.stale(['messages', 'listOutbox', 'b_1', null, 'pages'])).toBe(false);
+    t.stop();
+  });
+
+  it('a notification push makes the messages list stale', async () => {
+    const t = setUp();
+    t.push({ action: 'notification', params: { businessId: 'b_1' } });
+    await t.settle();
+    expect(t.stale(['messages', 'listOutbox', 'b_1', null, 'pages'])).toBe(true);
+    expect(t.stale(['machines', 'getMachine', 'm_1'])).toBe(false);
+    t.stop();
+  });
+
+  it('a change of access makes everything stale', async () => {
+    const t = setUp();
+    t.push({ action: 'switchBusiness', params: {} });
+    await t.settle();
+    expect(t.stale(['messages', 'listOutbox', 'b_1', null, 'pages'])).toBe(true);
+    expect(t.stale(['machines', 'getMachine', 'm_1'])).toBe(true);
+    t.stop();
+  });
+});

@@ -1,0 +1,55 @@
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { type LivePush, onLivePush } from './live.ts';
+
+/**
+ * Which cached server answers a live push makes stale (keys are `[area, method, ...inputs]`, see
+ * api/queries.ts). Pages still draw the push itself at once from the jotai live state (a machine's
+ * status, a new event on top); the invalidation then brings every list and detail that shows the same
+ * data back in line with the server, whether or not the page knew about the push.
+ */
+export function staleKeysOf(push: LivePush): QueryKey[] {
+  switch (push.action) {
+    case 'statusUpdate':
+      return [
+        ['machines', 'getMachine'],
+        ['machines', 'listMachines'],
+        ['machines', 'listMachineStatus'],
+      ];
+    case 'machineEvent':
+      return [['machines', 'listEvents'], ['machines', 'getMachine'], ['bags']];
+    case 'notification':
+      return [['messages']];
+    case 'archived':
+    case 'unarchived':
+      return [['businesses'], ['groups'], ['machines']];
+    case 'switchBusiness':
+      // The user's access changed: nothing cached can be trusted.
+      return [[]];
+    default:
+      // Temperature readings are drawn from the live state; they change no cached answer a list shows.
+      return [];
+  }
+}
+
+/** How long pushes are gathered before the stale answers are asked again (a burst is one refetch). */
+export const invalidateAfterMs = 300;
+
+/** Invalidates what each live push changed, a burst of pushes at once; returns an unsubscribe. */
+export function invalidateOnLivePush(client: QueryClient, subscribe = onLivePush): () => void {
+  const pending = new Map<string, QueryKey>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    timer = undefined;
+    const keys = [...pending.values()];
+    pending.clear();
+    for (const queryKey of keys) void client.invalidateQueries({ queryKey });
+  };
+  const unsubscribe = subscribe((push) => {
+    for (const key of staleKeysOf(push)) pending.set(JSON.stringify(key), key);
+    if (pending.size > 0 && timer === undefined) timer = setTimeout(flush, invalidateAfterMs);
+  });
+  return () => {
+    clearTimeout(timer);
+    unsubscribe();
+  };
+}
