@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -75,7 +76,8 @@ export async function createDb(options: DbOptions): Promise<Db> {
     };
   }
   if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create(options.dataDir, { parsers: { [INT8]: parseInt8 } });
+  // pg_trgm: the lists' "contains" search indexes (migration 0013).
+  const pglite = await PGlite.create(options.dataDir, { parsers: { [INT8]: parseInt8 }, extensions: { pg_trgm } });
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {
     db,

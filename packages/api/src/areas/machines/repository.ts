@@ -2,6 +2,7 @@ import type { Machine, MachineEvent, MachineStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Cursor } from '../../rpc/paging.ts';
+import { contains } from '../contains.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type MachineRow = Selectable<Database['machines']>;
@@ -97,8 +98,6 @@ export async function chartReadings(
     .execute();
 }
 
-const likePrefix = (text: string): string => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** A business's machines by (lower(name), id), strictly after the cursor, `limit + 1` of them. */
 export async function listMachineRows(
   db: Db,
@@ -112,7 +111,7 @@ export async function listMachineRows(
     .where('is_test', '=', q.test)
     .where('archived_at', q.archived ? 'is not' : 'is', null);
   const filter = q.filter?.trim();
-  if (filter) query = query.where((eb) => eb(eb.fn('lower', ['name']), 'like', likePrefix(filter)));
+  if (filter) query = query.where(contains('machines', filter));
   if (q.after) {
     const [name, id] = q.after as [string, string];
     query = query.where((eb) =>
