@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createDb, dbOptionsFromEnv, migrateToLatest, seedDemo } from '@medlocker/db';
 import { createApp } from './app.ts';
+import { startDemoFleet } from './areas/machines/fleet.ts';
 import { createSessionAuth } from './auth/sessions.ts';
 import { type Config, DEV_ADMIN_PASSWORD, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
@@ -41,11 +42,14 @@ export async function startServer(env: Record<string, string | undefined> = proc
     database: opened.kind,
     dataDir: opened.kind === 'pglite' ? config.dataDir : undefined,
   });
+  // The seeded demo lockers keep reporting while the server runs (DEMO_FLEET=0 turns them off).
+  const demoFleet = env.DEMO_FLEET === '0' ? undefined : startDemoFleet(deps);
   return {
     app,
     url,
     config,
     stop: async () => {
+      await demoFleet?.stop();
       await app.stop();
       await deps.live?.close();
       await opened.close();
