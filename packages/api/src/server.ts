@@ -2,11 +2,12 @@ import { join } from 'node:path';
 import { createDb, dbOptionsFromEnv, migrateToLatest, seedDemo } from '@medlocker/db';
 import { createApp } from './app.ts';
 import { startDemoFleet } from './areas/machines/fleet.ts';
+import { cachedAuth } from './auth/session-cache.ts';
 import { createSessionAuth } from './auth/sessions.ts';
 import { type Config, DEV_ADMIN_PASSWORD, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createLogger } from './http/logger.ts';
-import { LiveHub } from './hubs/live.ts';
+import { LiveHub, localTransport } from './hubs/live.ts';
 import { pgTransport } from './hubs/pg-transport.ts';
 import { createMailer } from './mail/mailer.ts';
 
@@ -23,16 +24,23 @@ export async function startServer(env: Record<string, string | undefined> = proc
   if (applied.length > 0) logger.info('database migrated', { applied: applied.join(',') });
   await seedIfEmpty(opened.db, config, logger);
 
+  // On PostgreSQL, live pushes go through LISTEN/NOTIFY so any number of api processes share them.
+  const live = config.databaseUrl
+    ? new LiveHub(await pgTransport(config.databaseUrl, logger), logger)
+    : new LiveHub(localTransport(), logger);
   const deps: AppDeps = {
     db: opened.db,
     dbKind: opened.kind,
     config,
     logger,
     now: Date.now,
-    auth: createSessionAuth(() => opened.db),
+    // Sessions looked up once every few seconds, forgotten at once on logout, reset or role change.
+    auth: cachedAuth(
+      createSessionAuth(() => opened.db),
+      live,
+    ),
     mailer: createMailer(config, logger),
-    // On PostgreSQL, live pushes go through LISTEN/NOTIFY so any number of api processes share them.
-    ...(config.databaseUrl ? { live: new LiveHub(await pgTransport(config.databaseUrl, logger), logger) } : {}),
+    live,
     consoleDir: CONSOLE_DIR,
   };
   const app = createApp(deps).listen({ port: config.port, hostname: config.host });
