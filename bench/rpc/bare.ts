@@ -7,3 +7,5 @@ Bun.serve({
   fetch: () => new Response(body, { headers: { 'content-type': 'application/json' } }),
 });
 console.log('ready');
+
+export {};

@@ -49,3 +49,5 @@ console.log(
     max: latencies.at(-1) ?? 0,
   }),
 );
+
+export {};

@@ -33,10 +33,9 @@ if ((await opened.db.selectFrom('businesses').select('id').limit(1).execute()).l
     created: now,
     updated: now,
   }));
-  // biome-ignore lint/suspicious/noExplicitAny: a bench fixture.
   await opened.db
     .insertInto('businesses')
-    .values(rows as any)
+    .values(rows)
     .execute();
 }
 const { cookie } = await signInTestUser(opened.db, now, { support: true });

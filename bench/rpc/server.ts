@@ -40,10 +40,9 @@ if (existing.length === 0) {
     created: now,
     updated: now,
   }));
-  // biome-ignore lint/suspicious/noExplicitAny: a bench fixture; the columns not given have defaults.
   await opened.db
     .insertInto('businesses')
-    .values(rows as any)
+    .values(rows)
     .execute();
 }
 const { cookie } = await signInTestUser(opened.db, now, { support: true });
