@@ -9,7 +9,7 @@ import type { AppDeps } from './deps.ts';
 import { createLogger } from './http/logger.ts';
 import { LiveHub, localTransport } from './hubs/live.ts';
 import { pgTransport } from './hubs/pg-transport.ts';
-import { createMailer } from './mail/mailer.ts';
+import { createMailer, localMailboxOf } from './mail/mailer.ts';
 
 const CONSOLE_DIR = join(import.meta.dir, '../../console/dist');
 
@@ -45,6 +45,11 @@ export async function startServer(env: Record<string, string | undefined> = proc
   };
   const app = createApp(deps).listen({ port: config.port, hostname: config.host });
   const url = `http://localhost:${app.server?.port ?? config.port}`;
+  if (localMailboxOf(deps.mailer)) {
+    // Without SMTP, invitation and reset links are reachable only here: say where.
+    logger.info('no SMTP_URL: mail goes to the local mailbox', { url: `${url}/mailbox` });
+    console.log(`\n  No SMTP_URL: emails (invitations, password resets) go to the local mailbox, ${url}/mailbox\n`);
+  }
   logger.info('serving', {
     url,
     database: opened.kind,
