@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -83,6 +84,8 @@ export async function createDb(options: DbOptions): Promise<Db> {
     // PostgreSQL's default 128 MB of shared buffers is all touched in PGlite's WebAssembly memory (RSS);
     // the embedded database is small and the OS caches its files anyway (docs/PERFORMANCE.md, memory).
     postgresqlconf: PGLITE_CONF,
+    // pg_trgm: the lists' "contains" search indexes (migration 0013).
+    extensions: { pg_trgm },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {

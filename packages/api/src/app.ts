@@ -10,6 +10,7 @@ import { healthRoutes } from './areas/health/index.ts';
 import { identityProvidersRoutes } from './areas/identity-providers/index.ts';
 import { integrationRoutes } from './areas/integration/index.ts';
 import { machinesRoutes } from './areas/machines/index.ts';
+import { mailboxRoutes } from './areas/mailbox/index.ts';
 import { messagesRoutes } from './areas/messages/index.ts';
 import { patientsRoutes } from './areas/patients/index.ts';
 import { paymentSettingsRoutes } from './areas/payment-settings/index.ts';
@@ -90,6 +91,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(paymentSettingsRoutes(deps))
     .use(integrationRoutes(deps))
     .use(globalSettingsRoutes(deps))
+    .use(mailboxRoutes(deps))
     .use(machineHub(deps, hubOptions))
     .use(consoleHub(deps, { sessionCheckEveryMs: hubOptions.consoleSessionCheckEveryMs ?? 60_000 }))
     .use(docsRoutes(deps.config.productName))

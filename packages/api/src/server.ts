@@ -1,13 +1,15 @@
 import { join } from 'node:path';
 import { createDb, dbOptionsFromEnv, migrateToLatest, seedDemo } from '@medlocker/db';
 import { createApp } from './app.ts';
+import { startDemoFleet } from './areas/machines/fleet.ts';
+import { cachedAuth } from './auth/session-cache.ts';
 import { createSessionAuth } from './auth/sessions.ts';
 import { type Config, DEV_ADMIN_PASSWORD, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createLogger } from './http/logger.ts';
-import { LiveHub } from './hubs/live.ts';
+import { LiveHub, localTransport } from './hubs/live.ts';
 import { pgTransport } from './hubs/pg-transport.ts';
-import { createMailer } from './mail/mailer.ts';
+import { createMailer, localMailboxOf } from './mail/mailer.ts';
 
 const CONSOLE_DIR = join(import.meta.dir, '../../console/dist');
 
@@ -22,25 +24,39 @@ export async function startServer(env: Record<string, string | undefined> = proc
   if (applied.length > 0) logger.info('database migrated', { applied: applied.join(',') });
   await seedIfEmpty(opened.db, config, logger);
 
+  // On PostgreSQL, live pushes go through LISTEN/NOTIFY so any number of api processes share them.
+  const live = config.databaseUrl
+    ? new LiveHub(await pgTransport(config.databaseUrl, logger), logger)
+    : new LiveHub(localTransport(), logger);
   const deps: AppDeps = {
     db: opened.db,
     dbKind: opened.kind,
     config,
     logger,
     now: Date.now,
-    auth: createSessionAuth(() => opened.db),
+    // Sessions looked up once every few seconds, forgotten at once on logout, reset or role change.
+    auth: cachedAuth(
+      createSessionAuth(() => opened.db),
+      live,
+    ),
     mailer: createMailer(config, logger),
-    // On PostgreSQL, live pushes go through LISTEN/NOTIFY so any number of api processes share them.
-    ...(config.databaseUrl ? { live: new LiveHub(await pgTransport(config.databaseUrl, logger), logger) } : {}),
+    live,
     consoleDir: CONSOLE_DIR,
   };
   const app = createApp(deps).wrap(withAbsoluteUrl).listen({ port: config.port, hostname: config.host });
   const url = `http://localhost:${app.server?.port ?? config.port}`;
+  if (localMailboxOf(deps.mailer)) {
+    // Without SMTP, invitation and reset links are reachable only here: say where.
+    logger.info('no SMTP_URL: mail goes to the local mailbox', { url: `${url}/mailbox` });
+    console.log(`\n  No SMTP_URL: emails (invitations, password resets) go to the local mailbox, ${url}/mailbox\n`);
+  }
   logger.info('serving', {
     url,
     database: opened.kind,
     dataDir: opened.kind === 'pglite' ? config.dataDir : undefined,
   });
+  // The seeded demo lockers keep reporting while the server runs (DEMO_FLEET=0 turns them off).
+  const demoFleet = env.DEMO_FLEET === '0' ? undefined : startDemoFleet(deps);
   return {
     app,
     url,
@@ -51,6 +67,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
      * then close the database. Whatever is still open after `graceMs` is cut.
      */
     stop: async (graceMs = STOP_GRACE_MS) => {
+      await demoFleet?.stop();
       const server = app.server;
       if (server) {
         const drained = server.stop(false);

@@ -28,6 +28,7 @@ const EditGlobalSettings = lazy(() =>
 );
 const SupportUsers = lazy(() => import('./pages/users/SupportUsers.tsx').then((m) => ({ default: m.SupportUsers })));
 const AddUserRole = lazy(() => import('./pages/users/AddUserRole.tsx').then((m) => ({ default: m.AddUserRole })));
+const Mailbox = lazy(() => import('./pages/mailbox/Mailbox.tsx').then((m) => ({ default: m.Mailbox })));
 const UserDetails = lazy(() => import('./pages/users/UserDetails.tsx').then((m) => ({ default: m.UserDetails })));
 
 /** The console's URLs (SPEC §2), for links built outside the route table. */
@@ -79,6 +80,7 @@ export function AppRoutes() {
         <Route path="alarmMessageTemplates/edit" element={<EditAlarmMessageTemplates />} />
         <Route path="globalSettings" element={<GlobalSettings />} />
         <Route path="globalSettings/edit" element={<EditGlobalSettings />} />
+        <Route path="mailbox" element={<Mailbox />} />
       </Route>
 
       {/* Unknown paths redirect to the dashboard. */}

@@ -90,7 +90,22 @@ export class LiveHub {
 
   /** Tells every process that a user's sessions or roles changed: their open consoles are checked again. */
   accessChanged(userId: string): void {
+    // This process first and at once (the session cache must not answer the caller's next request
+    // from before the change), then every process, this one again included, through the transport.
+    for (const h of this.accessHandlersHere) h({ userId });
     this.transport.send({ kind: 'access', change: { userId } });
+  }
+
+  private readonly accessHandlersHere = new Set<(change: AccessChange) => void>();
+
+  /**
+   * Handlers run synchronously in the process that calls accessChanged, before it returns (after the
+   * change committed: callers call accessChanged once their transaction is done). They also get every
+   * change through onAccessChanged, from this process or another.
+   */
+  onAccessChangedHere(handler: (change: AccessChange) => void): () => void {
+    this.accessHandlersHere.add(handler);
+    return () => this.accessHandlersHere.delete(handler);
   }
 
   onAccessChanged(handler: (change: AccessChange) => void): () => void {

@@ -3,7 +3,9 @@ export {
   createMailer,
   createMemoryMailer,
   createSmtpMailer,
+  localMailboxOf,
   type Mailer,
   type MailMessage,
   type MemoryMailer,
+  type StoredMail,
 } from './mailer.ts';

@@ -17,30 +17,41 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   };
 }
 
-/** A development mailer: remembers the last messages and logs only who and what about. */
-export type MemoryMailer = Mailer & { readonly messages: MailMessage[] };
-
-const KEEP = 50;
+/** A message the local mailbox holds: what was sent, an id and when. */
+export type StoredMail = MailMessage & { id: string; sentAt: number };
 
 /**
- * For development without SMTP_URL: logs "mail to <address> (subject)" — never the body, which holds
- * sign-in links — and keeps the last {@link KEEP} messages in memory for whoever runs the process.
+ * The local mailbox (development, or wherever SMTP_URL is unset): keeps the last {@link KEEP} messages
+ * in this process's memory, newest last, for support staff to read on the console's Mailbox page
+ * (`mailbox.list`), and logs only who and what about — never the body, which holds sign-in links.
+ * Memory rather than the database: these are throw-away development messages holding live sign-in
+ * links, which should not outlive the process or land in backups (docs/DECISIONS.md).
  */
-export function createMemoryMailer(logger?: Logger): MemoryMailer {
-  const messages: MailMessage[] = [];
+export type MemoryMailer = Mailer & { readonly messages: StoredMail[]; readonly localMailbox: true };
+
+const KEEP = 200;
+
+export function createMemoryMailer(logger?: Logger, clock: () => number = Date.now): MemoryMailer {
+  const messages: StoredMail[] = [];
   return {
     messages,
+    localMailbox: true,
     send: async (message) => {
-      messages.push(message);
+      messages.push({ ...message, id: Bun.randomUUIDv7(), sentAt: clock() });
       if (messages.length > KEEP) messages.splice(0, messages.length - KEEP);
-      logger?.info(`mail to ${message.to} (${message.subject})`);
+      logger?.info(`mail to ${message.to} (${message.subject}): in the local mailbox`);
     },
   };
 }
 
-/** The mailer the configuration asks for: SMTP when SMTP_URL is set, else the logging memory mailer. */
+/** The local mailbox behind a mailer, if it is one. */
+export const localMailboxOf = (mailer: Mailer): MemoryMailer | undefined =>
+  (mailer as Partial<MemoryMailer>).localMailbox === true ? (mailer as MemoryMailer) : undefined;
+
+/** The mailer the configuration asks for: SMTP when SMTP_URL is set, else the local mailbox. */
 export function createMailer(config: Config, logger: Logger): Mailer {
   if (config.smtpUrl) return createSmtpMailer(config.smtpUrl, config.mailFrom);
-  if (config.production) logger.warn('SMTP_URL is not set: emails (password reset, invitations) are not sent');
+  if (config.production)
+    logger.warn('SMTP_URL is not set: emails (password reset, invitations) go to the local mailbox only');
   return createMemoryMailer(logger);
 }

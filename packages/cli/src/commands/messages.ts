@@ -6,6 +6,7 @@ import {
   type OutboxMessage,
 } from '@medlocker/core';
 import { type Command, Option } from 'commander';
+import { businessIdOf } from '../business-ref.ts';
 import { type CliIo, commandContext, type GlobalOptions } from '../context.ts';
 import { collectPages } from '../paging.ts';
 import { renderTable } from '../ui/table.tsx';
@@ -37,7 +38,7 @@ export function messagesCommands(program: Command, io: CliIo): void {
   messages
     .command('list')
     .description(`List a business's messages, newest first (${messagesPageSize} a page; --all for every page)`)
-    .requiredOption('--business <id>', 'the business')
+    .requiredOption('--business <id|name>', 'the business: its id or its name')
     .addOption(new Option('--status <status>', 'only messages in this delivery state').choices(deliveryStatuses))
     .option('--all', 'fetch every page')
     .option('--next-token <token>', 'continue from a previous page')
@@ -48,9 +49,10 @@ export function messagesCommands(program: Command, io: CliIo): void {
       ) => {
         const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
         const client = ctx.client((await ctx.session()).token);
+        const businessId = await businessIdOf(client, options.business);
         const { items: found, nextToken } = await collectPages<OutboxMessage>(async (token) => {
           const page = await client.call('messages', 'listOutbox', {
-            businessId: options.business,
+            businessId,
             ...(options.status ? { status: options.status } : {}),
             nextToken: token,
           });

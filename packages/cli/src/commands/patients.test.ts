@@ -227,9 +227,10 @@ describeApi('medlocker patients', (t) => {
     ]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("No column named 'Phone'");
-    const none = await cli(['patients', 'import', '--business', businessId, path]);
+    const unnamed = await file('unnamed.csv', ['Col A,Col B,Col C,Col D,Col E,Col F', good(1)]);
+    const none = await cli(['patients', 'import', '--business', businessId, unnamed]);
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('0=NHS Number');
+    expect(none.stderr).toContain('The columns could not be mapped by their names (0=Col A → (ignored)');
     const ragged = await file('ragged.csv', [header, 'a,b']);
     const broken = await cli(['patients', 'import', '--business', businessId, '--dry-run', '--map', byName, ragged]);
     expect(broken.code).toBe(1);

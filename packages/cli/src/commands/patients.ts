@@ -6,6 +6,7 @@ import {
   type CsvMapping,
   checkMapping,
   decodeCsvBytes,
+  guessMapping,
   type ImportedPatient,
   importPatientCsv,
   inspectCsv,
@@ -14,6 +15,7 @@ import {
   type RowError,
 } from '@medlocker/core';
 import { type Command, Option } from 'commander';
+import { businessIdOf } from '../business-ref.ts';
 import { type CliIo, CliRefusal, commandContext, type GlobalOptions, UsageError } from '../context.ts';
 import {
   csvLine,
@@ -78,15 +80,25 @@ async function mappingOf(options: ImportOptions, inspection: CsvInspection) {
   const firstLine = options.firstLine ?? saved?.firstLine ?? 'fields';
   const total = await refusingFileErrors(() => patientRowCount(inspection, firstLine));
   if (!saved) {
-    const columns = firstRow.map((cell, i) => (firstLine === 'fields' ? `${i}=${cell}` : `${i}`)).join(', ');
-    throw new UsageError(
-      `Map the columns with --map "0=NhsNumber,1=GivenName,…" or --mapping FILE.json. This file's columns: ${columns}`,
-    );
+    const howToMap = 'Map the columns with --map "0=NhsNumber,1=GivenName,…" or --mapping FILE.json.';
+    if (firstLine === 'fields') {
+      // As the console's mapping screen does: each column mapped by its field name ('NHS Number', 'DOB'…).
+      const guessed = guessMapping(firstRow);
+      const problems = checkMapping(guessed);
+      const shown = firstRow.map((cell, i) => `${i}=${cell} → ${guessed[i] ?? '(ignored)'}`).join(', ');
+      if (problems.length > 0) {
+        throw new UsageError(
+          `The columns could not be mapped by their names (${shown}):\n  ${problems.join('\n  ')}\n${howToMap}`,
+        );
+      }
+      return { firstLine, mapping: guessed, total, guessed: shown };
+    }
+    throw new UsageError(`${howToMap} This file's columns: ${firstRow.map((_, i) => `${i}`).join(', ')}`);
   }
   const mapping = resolveMapping(saved.columns, fieldCount, firstLine === 'fields' ? firstRow : undefined);
   const problems = checkMapping(mapping);
   if (problems.length > 0) throw new UsageError(`The mapping cannot be imported:\n  ${problems.join('\n  ')}`);
-  return { firstLine, mapping, total };
+  return { firstLine, mapping, total, guessed: undefined };
 }
 
 async function saveMapping(path: string, firstLine: 'data' | 'fields', mapping: CsvMapping, header: string[]) {
@@ -111,7 +123,7 @@ export function patientsCommands(program: Command, io: CliIo): void {
     .command('import')
     .description('Import patients from a CSV file (SPEC §5 rules per row; bad rows reported, good rows imported)')
     .argument('<file>', 'the CSV file (UTF-8, with or without BOM)')
-    .requiredOption('--business <id>', 'the business the patients belong to')
+    .requiredOption('--business <id|name>', 'the business the patients belong to: its id or its name')
     .addOption(
       new Option('--first-line <kind>', 'the first line holds patient data or field names (default: fields)').choices([
         'data',
@@ -127,9 +139,11 @@ export function patientsCommands(program: Command, io: CliIo): void {
       const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
       const text = await readText(file);
       const inspection = await refusingFileErrors(() => inspectCsv(text, { sampleSize: 0 }));
-      const { firstLine, mapping, total } = await mappingOf(options, inspection);
+      const { firstLine, mapping, total, guessed } = await mappingOf(options, inspection);
+      if (guessed) io.stderr(`Columns mapped by their names: ${guessed}\n`);
       if (options.saveMapping) await saveMapping(options.saveMapping, firstLine, mapping, inspection.firstRow);
       const client = options.dryRun ? undefined : ctx.client((await ctx.session()).token);
+      const businessId = client ? await businessIdOf(client, options.business) : options.business;
 
       const progress = progressOf(io, options.dryRun ? 'Checking' : 'Importing', total, ctx.json);
       const errors: RowError[] = [];
@@ -142,7 +156,7 @@ export function patientsCommands(program: Command, io: CliIo): void {
       const inFlight = new Set<Promise<void>>();
       const upsertPart = async (send: ImportedPatient[], rows: number[]): Promise<void> => {
         const result = await client?.call('patients', 'batchUpsertPatients', {
-          businessId: options.business,
+          businessId,
           patients: send,
         });
         if (!result) return;
@@ -213,13 +227,14 @@ export function patientsCommands(program: Command, io: CliIo): void {
   patients
     .command('export')
     .description("Export a business's current patients as CSV (re-importable; formula-like cells neutralised)")
-    .requiredOption('--business <id>', 'the business')
+    .requiredOption('--business <id|name>', 'the business: its id or its name')
     .option('--out <file>', 'write to this file (created 0600) instead of standard output')
     .option('--include-deleted', 'include soft-deleted patients, with a Deleted column')
     .action(async (options: { business: string; out?: string; includeDeleted?: boolean }, command: Command) => {
       const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
       if (ctx.json && !options.out) throw new UsageError('--json prints a summary: give --out for the CSV');
       const client = ctx.client((await ctx.session()).token);
+      const businessId = await businessIdOf(client, options.business);
       const header = [
         'ID',
         'Full Name',
@@ -237,7 +252,7 @@ export function patientsCommands(program: Command, io: CliIo): void {
       let count = 0;
       do {
         const page: { patients: Patient[]; nextToken: string | null } = await client.call('patients', 'list', {
-          businessId: options.business,
+          businessId,
           onlyCurrent: !options.includeDeleted,
           limit: 200,
           nextToken,

@@ -6,6 +6,7 @@ import {
   isArkErrors,
 } from '@medlocker/core';
 import type { Command } from 'commander';
+import { businessIdOf } from '../business-ref.ts';
 import { type CliIo, type CommandContext, commandContext, type GlobalOptions, UsageError } from '../context.ts';
 import { applyAssignments, flatten, parseAssignment } from './settings-values.ts';
 
@@ -22,10 +23,11 @@ const isControlled = (key: string) => (controlledSettingKeys as readonly string[
 
 const show = (value: unknown) => (value === null ? 'null' : String(value));
 
-async function businessSettings(ctx: CommandContext, businessId: string) {
+async function businessSettings(ctx: CommandContext, business: string) {
   const client = ctx.client((await ctx.session()).token);
+  const businessId = await businessIdOf(client, business);
   const features = await client.call('businessSettings', 'getBusinessFeatureSettings', { businessId });
-  return { client, features };
+  return { client, features, businessId };
 }
 
 function printBusiness(ctx: CommandContext, businessId: string, archived: boolean, settings: BusinessFeatureSettings) {
@@ -46,7 +48,7 @@ export function settingsCommands(program: Command, io: CliIo): void {
   settings
     .command('get')
     .description("Show the global settings, or a business's settings (every field, defaults filled in)")
-    .option('--business <id>', 'the business')
+    .option('--business <id|name>', 'the business: its id or its name')
     .option('--global', 'the global settings')
     .action(async (options: Target, command: Command) => {
       const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
@@ -60,8 +62,8 @@ export function settingsCommands(program: Command, io: CliIo): void {
         );
         return;
       }
-      const { features } = await businessSettings(ctx, target.businessId);
-      printBusiness(ctx, target.businessId, features.archived, features.settings);
+      const { features, businessId } = await businessSettings(ctx, target.businessId);
+      printBusiness(ctx, businessId, features.archived, features.settings);
     });
 
   settings
@@ -71,7 +73,7 @@ export function settingsCommands(program: Command, io: CliIo): void {
         'values typed as the setting is (true/false, whole numbers, text or null). --global takes nhsPrescriptionCharge in pounds (9.90)',
     )
     .argument('<assignments...>', 'key=value pairs')
-    .option('--business <id>', 'the business')
+    .option('--business <id|name>', 'the business: its id or its name')
     .option('--global', 'the global settings')
     .action(async (assignments: string[], options: Target, command: Command) => {
       const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
@@ -92,8 +94,7 @@ export function settingsCommands(program: Command, io: CliIo): void {
         ctx.print(result, () => `nhsPrescriptionCharge = ${formatPence(pence)}`);
         return;
       }
-      const { businessId } = target;
-      const { client, features } = await businessSettings(ctx, businessId);
+      const { client, features, businessId } = await businessSettings(ctx, target.businessId);
       const changes = applyAssignments(features.settings, assignments);
       const controlled = Object.fromEntries(Object.entries(changes).filter(([k]) => isControlled(k)));
       const feature = Object.fromEntries(Object.entries(changes).filter(([k]) => !isControlled(k)));

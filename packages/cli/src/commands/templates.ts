@@ -7,6 +7,7 @@ import {
   validationMessage,
 } from '@medlocker/core';
 import type { Command } from 'commander';
+import { businessIdOf } from '../business-ref.ts';
 import { ApiError } from '../client.ts';
 import { type CliIo, CliRefusal, commandContext, type GlobalOptions, UsageError } from '../context.ts';
 
@@ -84,12 +85,13 @@ export function templatesCommands(program: Command, io: CliIo): void {
   templates
     .command('export')
     .description("Write a business's eight SMS templates (its own wording or the default) as JSON")
-    .requiredOption('--business <id>', 'the business')
+    .requiredOption('--business <id|name>', 'the business: its id or its name')
     .option('--out <file>', 'write to this file instead of standard output')
     .action(async (options: { business: string; out?: string }, command: Command) => {
       const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
       const client = ctx.client((await ctx.session()).token);
-      const result = await client.call('businessSettings', 'getBusinessSmsTemplates', { businessId: options.business });
+      const businessId = await businessIdOf(client, options.business);
+      const result = await client.call('businessSettings', 'getBusinessSmsTemplates', { businessId });
       const text = `${JSON.stringify({ templates: result.templates }, null, 2)}\n`;
       if (!options.out) {
         io.stdout(text);
@@ -108,17 +110,19 @@ export function templatesCommands(program: Command, io: CliIo): void {
       'Set SMS templates of many businesses from a JSON file. Every template and every business is checked before any is written',
     )
     .argument('<file>', 'JSON: {"orderReady": "…", …} (keys left out keep their wording) or an export')
-    .option('--business <ids>', 'business ids, comma-separated')
+    .option('--business <ids|names>', 'businesses, comma-separated: ids or names')
     .option('--businesses-from <file>', 'a file of business ids, one a line')
     .option('--dry-run', 'check everything; write nothing')
     .action(async (file: string, options: ImportOptions, command: Command) => {
       const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
       const { templates: checked, problems } = checkTemplatesFile(await readText(file));
-      const businessIds = await businessIdsOf(options);
+      const refs = await businessIdsOf(options);
       if (problems.length > 0) {
         throw new CliRefusal(`The templates cannot be imported; nothing was written:\n  ${problems.join('\n  ')}`);
       }
       const client = ctx.client((await ctx.session()).token);
+      const businessIds: string[] = [];
+      for (const ref of refs) businessIds.push(await businessIdOf(client, ref));
       const say = (line: string) => {
         if (!ctx.json) io.stderr(`${line}\n`);
       };

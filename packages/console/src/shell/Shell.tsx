@@ -3,6 +3,7 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { productNameAtom } from '../state/session.ts';
 import { Loading } from '../ui/Page.tsx';
+import { MailboxMenuEntry } from './MailboxMenuEntry.tsx';
 import { PageErrorBoundary } from './PageErrorBoundary.tsx';
 import { UserPanel } from './UserPanel.tsx';
 
@@ -81,6 +82,7 @@ export function Shell() {
                 </NavLink>
               </li>
             ))}
+            <MailboxMenuEntry />
           </ul>
         </nav>
         <UserPanel />

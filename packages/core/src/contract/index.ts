@@ -8,6 +8,7 @@ import { health } from './health.ts';
 import { identityProviders } from './identity-providers.ts';
 import { integration } from './integration.ts';
 import { machines } from './machines.ts';
+import { mailbox } from './mailbox.ts';
 import { messages } from './messages.ts';
 import { patients } from './patients.ts';
 import { paymentSettings } from './payment-settings.ts';
@@ -36,9 +37,11 @@ export const contract = {
   paymentSettings,
   integration,
   globalSettings,
+  mailbox,
 } as const;
 
 export type Contract = typeof contract;
+export { MailboxMessage } from './mailbox.ts';
 export type AreaName = keyof Contract;
 export {
   AccessLevel,

@@ -1,6 +1,7 @@
 import type { Bag } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { contains } from '../contains.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -30,11 +31,8 @@ export function listBagRows(
   let query = db.selectFrom('bags').selectAll().where('business_id', '=', q.businessId);
   if (q.machineId) query = query.where('machine_id', '=', q.machineId);
   if (q.filter) {
-    // The start of the barcode, the reference or the slot, in any case (staff type what the label says).
-    const prefix = `${q.filter.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) =>
-      eb.or([eb('barcode', 'ilike', prefix), eb('reference', 'ilike', prefix), eb('location', 'ilike', prefix)]),
-    );
+    // Anywhere in the barcode, the reference or the slot, in any case (staff type what the label says).
+    query = query.where(contains('bags', q.filter));
   }
   if (q.before) query = query.where('id', '<', q.before);
   return query

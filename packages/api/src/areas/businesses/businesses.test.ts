@@ -120,14 +120,18 @@ describeApi(
       expect((await listAudit(t.db, 'business.update'))[0]?.details).toEqual({ changed: ['name'] });
     }, 30_000);
 
-    it('searches by a case-insensitive name prefix, taking % and _ literally', async () => {
+    it('searches for text anywhere in the name in any case, taking % and _ literally', async () => {
       const { as } = await supportSession(t);
       for (const name of ['Boots Leeds', 'boots York', 'Lloyds', '100% Pharmacy', '1000 Chemists'])
         await t.call('businesses', 'createBusiness', validBusiness(name), as);
       const names = async (filterText: string) =>
         (await t.call('businesses', 'listBusinesses', { filterText }, as)).body.businesses.map((b) => b.name);
       expect(await names('BOOTS')).toEqual(['Boots Leeds', 'boots York']);
+      expect(await names('OOTS')).toEqual(['Boots Leeds', 'boots York']);
+      expect(await names('ts y')).toEqual(['boots York']);
       expect(await names('100%')).toEqual(['100% Pharmacy']);
+      expect(await names('%')).toEqual(['100% Pharmacy']);
+      expect(await names('_')).toEqual([]);
       expect(await names('zzz')).toEqual([]);
       expect(await names('')).toHaveLength(5);
     }, 30_000);

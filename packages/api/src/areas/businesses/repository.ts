@@ -2,6 +2,7 @@ import type { Business, BusinessInfo } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import type { Cursor } from '../../rpc/paging.ts';
+import { contains } from '../contains.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type BusinessRow = Selectable<Database['businesses']>;
@@ -101,7 +102,7 @@ export type BusinessQuery = {
  * Businesses in (lower(name), id) order, strictly after the cursor, `limit + 1` of them. The order
  * ends with the unique id, so a row inserted while someone pages lands either before the cursor
  * (never shown, never shifting a page) or after it (shown once): no repeats, no skips. The name
- * filter is a case-insensitive prefix, served by the lower(name) indexes of migration 0002.
+ * filter matches anywhere in the name, in any case (areas/contains.ts; the trigram index of migration 0013).
  */
 export async function listBusinessRows(db: Db, q: BusinessQuery): Promise<{ row: BusinessRow; key: Cursor }[]> {
   let query = db.selectFrom('businesses').selectAll().select(sql<string>`lower(name)`.as('name_key'));
@@ -112,7 +113,7 @@ export async function listBusinessRows(db: Db, q: BusinessQuery): Promise<{ row:
     query = q.groupId === null ? query.where('group_id', 'is', null) : query.where('group_id', '=', q.groupId);
   }
   const filter = q.filter?.trim();
-  if (filter) query = query.where(prefixMatch(filter, await hasCodePointCollation(db)));
+  if (filter) query = query.where(contains('businesses', filter));
   if (q.accessibleTo !== undefined) {
     const userId = q.accessibleTo;
     query = query.where((eb) =>

@@ -2,7 +2,8 @@ import type { Group, GroupInfo } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Cursor } from '../../rpc/paging.ts';
-import { archivedOf, type Db, hasCodePointCollation, prefixMatch } from '../businesses/repository.ts';
+import { archivedOf, type Db } from '../businesses/repository.ts';
+import { contains } from '../contains.ts';
 
 export type GroupRow = Selectable<Database['groups']>;
 
@@ -49,7 +50,7 @@ export async function listGroupRows(db: Db, q: GroupQuery): Promise<{ row: Group
   if (archived === 'active') query = query.where('archived_at', 'is', null);
   if (archived === 'archived') query = query.where('archived_at', 'is not', null);
   const filter = q.filter?.trim();
-  if (filter) query = query.where(prefixMatch(filter, await hasCodePointCollation(db)));
+  if (filter) query = query.where(contains('groups', filter));
   if (q.accessibleTo !== undefined) {
     const userId = q.accessibleTo;
     query = query.where((eb) =>

@@ -8,9 +8,19 @@ import {
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
+import type { AppDeps } from '../../deps.ts';
+import { liveOf } from '../../hubs/live.ts';
 import type { AuthedContext } from '../../rpc/context.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
-import { listAlarmRows, listFleetRows, toMachine, toMachineEvent } from './repository.ts';
+import {
+  demoLockerRows,
+  heartbeatMachines,
+  insertDemoReadings,
+  listAlarmRows,
+  listFleetRows,
+  toMachine,
+  toMachineEvent,
+} from './repository.ts';
 
 type FleetSummary = Contract['machines']['fleetSummary'];
 
@@ -49,5 +59,67 @@ export async function fleetSummary(
     }),
     alarms: alarms.map(toMachineEvent),
     nextToken: page.nextToken,
+  };
+}
+
+/** How often the demo's lockers report: a heartbeat well inside the hub's offline window. */
+export const DEMO_HEARTBEAT_MS = 30_000;
+/** A temperature reading per demo locker this often, as the seed's history has them. */
+export const DEMO_READING_MS = 15 * 60_000;
+
+/**
+ * The demo fleet: while the server runs, the seeded demo lockers (demoLockerRows: never paired, in
+ * service) send a heartbeat every DEMO_HEARTBEAT_MS and a temperature reading every DEMO_READING_MS,
+ * as real lockers connected to the hub would. Without it the seed's lockers, marked online at seed
+ * time, were marked offline by the hub's sweep seconds after start and the demo dashboard went red.
+ * `tick` is one round (tests call it with their own clock); `stop` ends the timer.
+ */
+export function startDemoFleet(deps: AppDeps, everyMs = DEMO_HEARTBEAT_MS) {
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = async (): Promise<string[]> => {
+    const now = deps.now();
+    const lockers = await demoLockerRows(deps.db);
+    const rows = await heartbeatMachines(
+      deps.db,
+      lockers.map((l) => l.id),
+      now,
+    );
+    // A locker that was offline (the server was down a while) is back: consoles see it at once.
+    const back = new Set(lockers.filter((l) => !l.online).map((l) => l.id));
+    const live = liveOf(deps);
+    for (const row of rows) {
+      if (!back.has(row.id)) continue;
+      live.publish({
+        businessId: row.business_id,
+        machineId: row.id,
+        fleet: true,
+        message: { action: 'statusUpdate', params: { machine: toMachine(row), online: true, lastSeen: now } },
+      });
+    }
+    await insertDemoReadings(
+      deps.db,
+      lockers
+        .filter((l) => l.temperature_updated === null || now - l.temperature_updated >= DEMO_READING_MS)
+        .map((l) => ({
+          businessId: l.business_id,
+          machineId: l.id,
+          created: now,
+          // A fridge-cool cabinet wandering between 18.5 and 20.1 °C.
+          value: Math.round((18.5 + ((now / DEMO_READING_MS + l.id.charCodeAt(l.id.length - 1)) % 5) * 0.4) * 10) / 10,
+        })),
+    );
+    return rows.map((r) => r.id);
+  };
+  const timer = setInterval(() => {
+    running = tick().catch((error) => deps.logger.warn('demo fleet report failed', { error: String(error) }));
+  }, everyMs);
+  // The first round at once: lockers the last run left offline come back as the server starts.
+  running = tick().catch((error) => deps.logger.warn('demo fleet report failed', { error: String(error) }));
+  return {
+    tick,
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
   };
 }

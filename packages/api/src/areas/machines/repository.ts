@@ -2,6 +2,7 @@ import type { Machine, MachineEvent, MachineStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Cursor } from '../../rpc/paging.ts';
+import { contains } from '../contains.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type MachineRow = Selectable<Database['machines']>;
@@ -97,8 +98,6 @@ export async function chartReadings(
     .execute();
 }
 
-const likePrefix = (text: string): string => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** A business's machines by (lower(name), id), strictly after the cursor, `limit + 1` of them. */
 export async function listMachineRows(
   db: Db,
@@ -112,7 +111,7 @@ export async function listMachineRows(
     .where('is_test', '=', q.test)
     .where('archived_at', q.archived ? 'is not' : 'is', null);
   const filter = q.filter?.trim();
-  if (filter) query = query.where((eb) => eb(eb.fn('lower', ['name']), 'like', likePrefix(filter)));
+  if (filter) query = query.where(contains('machines', filter));
   if (q.after) {
     const [name, id] = q.after as [string, string];
     query = query.where((eb) =>
@@ -255,4 +254,51 @@ export async function listAlarmRows(
     .orderBy('a.created', 'desc')
     .orderBy('a.id', 'desc')
     .execute();
+}
+
+/**
+ * The demo's lockers (seeded, never paired: no credentials ever issued, yet heard from) that are in
+ * service: what the demo fleet keeps reporting. A machine someone adds has never been heard from and a
+ * real locker has credentials, so neither is ever reported for.
+ */
+export function demoLockerRows(db: Db) {
+  return db
+    .selectFrom('machines')
+    .select(['id', 'business_id', 'online', 'temperature_updated'])
+    .where('is_test', '=', false)
+    .where('archived_at', 'is', null)
+    .where('out_of_order_at', 'is', null)
+    .where('last_seen', 'is not', null)
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('machine_credentials').select('id').whereRef('machine_id', '=', 'machines.id'))),
+    )
+    .execute();
+}
+
+/** A heartbeat from each of these machines at `now`: online, last seen now. The rows as they are now. */
+export function heartbeatMachines(db: Db, ids: string[], now: number): Promise<MachineRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .updateTable('machines')
+    .set({ online: true, last_seen: now })
+    .where('id', 'in', ids)
+    .returningAll()
+    .execute();
+}
+
+/** One temperature reading each, as a locker's TemperatureReadings would store it. */
+export async function insertDemoReadings(
+  db: Db,
+  readings: { businessId: string; machineId: string; created: number; value: number }[],
+): Promise<void> {
+  if (readings.length === 0) return;
+  await db
+    .insertInto('temperature_readings')
+    .values(
+      readings.map((r) => ({ business_id: r.businessId, machine_id: r.machineId, created: r.created, value: r.value })),
+    )
+    .execute();
+  for (const r of readings) {
+    await db.updateTable('machines').set({ temperature_updated: r.created }).where('id', '=', r.machineId).execute();
+  }
 }

@@ -1,6 +1,7 @@
 import { type DeliveryFailure, isNhsNumber, type Patient } from '@medlocker/core';
 import { type Database, isUniqueViolation } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { contains } from '../contains.ts';
 import type { PatientValues } from './rules.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -89,8 +90,6 @@ export async function findPatients(db: Db, ids: readonly string[]): Promise<Pati
     .execute();
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /**
  * What a typed mobile prefix looks like stored (+447…): '07700 9' → '+447700 9' without blanks;
  * undefined when the filter is not a phone number at all.
@@ -115,12 +114,10 @@ export type ListQuery = {
 
 /**
  * A business's patients by id (time-sortable, so new patients land on later pages and a page never
- * repeats), strictly after `after`, `limit + 1` of them. The filter is a case-insensitive prefix of the
- * full or family name or the email, a prefix of the display id (as typed, upper- or lower-cased) or of
- * the mobile; a whole NHS number is looked up on the display-id index. Otherwise the walk follows
- * unique (business_id, id) and stops at a page: the search indexes were
- * dropped for import speed (migration 0007; docs/DECISIONS.md), which costs a rare search a scan of
- * the business's patients (tens of milliseconds at 100,000 on PostgreSQL).
+ * repeats), strictly after `after`, `limit + 1` of them. The filter matches anywhere in the full name,
+ * the email, the display id or the mobile, in any case (areas/contains.ts; one trigram index, migration
+ * 0013); a whole NHS number is looked up on the display-id index. Otherwise the walk follows
+ * unique (business_id, id) and stops at a page.
  */
 export async function listPatientRows(db: Db, q: ListQuery): Promise<PatientRow[]> {
   let query = db.selectFrom('patients').selectAll().where('business_id', '=', q.businessId);
@@ -136,18 +133,9 @@ export async function listPatientRows(db: Db, q: ListQuery): Promise<PatientRow[
     // A whole NHS number (what a pharmacist scans or types most): the display-id index alone answers.
     query = query.where('display_id', '=', nhsNumber);
   } else if (filter) {
-    const lower = `${escapeLike(filter.toLowerCase())}%`;
-    const ids = [...new Set([filter, filter.toUpperCase(), filter.toLowerCase(), filter.replace(/[\s-]/g, '')])];
-    const mobile = mobilePrefixOf(filter);
-    query = query.where((eb) =>
-      eb.or([
-        eb(eb.fn('lower', ['full_name']), 'like', lower),
-        eb(eb.fn('lower', ['family_name']), 'like', lower),
-        eb(eb.fn('lower', ['email']), 'like', lower),
-        ...ids.filter(Boolean).map((id) => eb('display_id', 'like', `${escapeLike(id)}%`)),
-        ...(mobile ? [eb('mobile_number', 'like', `${escapeLike(mobile)}%`)] : []),
-      ]),
-    );
+    // Anywhere in the full name, email, display id or mobile, in any case; also as an NHS number or a
+    // mobile is stored (a typed '943 476' or '07700 900' is '943476' and '+44770090…' in the row).
+    query = query.where(contains('patients', filter, filter.replace(/[\s-]/g, ''), mobilePrefixOf(filter) ?? ''));
   }
   if (q.after) query = query.where('id', '>', q.after);
   return query

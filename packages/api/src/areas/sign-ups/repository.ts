@@ -1,6 +1,7 @@
 import { type PatientSignUp, type SignUpVerification, signUpCodes } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { contains } from '../contains.ts';
 import { addressOf } from '../patients/repository.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -43,7 +44,6 @@ export const findSignUp = (db: Db, id: string, lock = false): Promise<SignUpRow 
   return (lock ? q.forUpdate() : q).executeTakeFirst();
 };
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const PAST = ['confirmed', 'rejected'] as const;
 const WAITING = ['new', 'validated'] as const;
 
@@ -62,15 +62,8 @@ export async function listSignUpRows(
     .where('status', 'in', q.past ? [...PAST] : [...WAITING]);
   const filter = q.filter?.trim();
   if (filter) {
-    const lower = `${escapeLike(filter.toLowerCase())}%`;
-    query = query.where((eb) =>
-      eb.or([
-        eb(eb.fn('lower', ['first_name']), 'like', lower),
-        eb(eb.fn('lower', ['last_name']), 'like', lower),
-        eb(eb.fn('lower', ['email']), 'like', lower),
-        ...(q.mobilePrefix ? [eb('mobile_number', 'like', `${escapeLike(q.mobilePrefix)}%`)] : []),
-      ]),
-    );
+    // Anywhere in "first last", the email or the mobile (also as stored, +447…), in any case.
+    query = query.where(contains('patient_sign_ups', filter, q.mobilePrefix ?? ''));
   }
   if (q.after) query = query.where('id', '>', q.after);
   return query

@@ -1,7 +1,8 @@
 import type { IdentityProviderRef, Role, User } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Cursor } from '../../rpc/paging.ts';
+import { contains } from '../contains.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 type UserRow = Selectable<Database['users']>;
@@ -80,9 +81,6 @@ export async function updateUserNames(
     .executeTakeFirst();
 }
 
-/** `like` treats % and _ as wildcards: a filter typed by a person means them literally. */
-const likePrefix = (text: string): string => `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export type UsersByRoleQuery = {
   roleName: RoleRow['name'];
   roleResource?: string | null;
@@ -116,15 +114,8 @@ export async function listUsersByRole(
     );
   const filter = q.filterText?.trim();
   if (filter) {
-    const prefix = likePrefix(filter);
-    query = query.where((eb) =>
-      eb.or([
-        eb('users.email_normalised', 'like', prefix),
-        eb(sql`lower(users.given_name)`, 'like', prefix),
-        eb(sql`lower(users.family_name)`, 'like', prefix),
-        eb(sql`lower(users.given_name || ' ' || users.family_name)`, 'like', prefix),
-      ]),
-    );
+    // Anywhere in the email or in "given family", in any case.
+    query = query.where(contains('users', filter));
   }
   if (q.after) query = query.where('users.email_normalised', '>', String(q.after[0]));
   const rows = await query

@@ -1,0 +1,71 @@
+/**
+ * The api under test, in its own process: `bun bench/rpc/server.ts <port> pglite <dataDir> | postgres <url>`.
+ * Migrates, seeds 200 businesses and a signed-in support user when the database is empty, serves the real
+ * app (real session auth behind the session cache, as server.ts wires it; BENCH_CACHE=0 leaves the cache
+ * out), and prints `ready <cookie>`.
+ */
+import { createDb } from '../../db/src/index.ts';
+import { migrateToLatest } from '../../db/src/migrate.ts';
+import { createApp } from '../../packages/api/src/app.ts';
+import { cachedAuth } from '../../packages/api/src/auth/session-cache.ts';
+import { createSessionAuth } from '../../packages/api/src/auth/sessions.ts';
+import { signInTestUser } from '../../packages/api/src/auth/testing.ts';
+import { loadConfig } from '../../packages/api/src/config.ts';
+import type { AppDeps } from '../../packages/api/src/deps.ts';
+import { silentLogger } from '../../packages/api/src/http/logger.ts';
+import { LiveHub, localTransport } from '../../packages/api/src/hubs/live.ts';
+import { pgTransport } from '../../packages/api/src/hubs/pg-transport.ts';
+import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
+
+const [port, kind, where] = process.argv.slice(2);
+const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1' });
+const opened = await createDb(
+  kind === 'postgres'
+    ? { kind: 'postgres', url: where as string, max: 10 }
+    : { kind: 'pglite', dataDir: where as string },
+);
+await migrateToLatest(opened.db);
+const now = Date.now();
+const existing = await opened.db.selectFrom('businesses').select('id').limit(1).execute();
+if (existing.length === 0) {
+  const rows = Array.from({ length: 200 }, (_, i) => ({
+    id: `bench-${String(i).padStart(4, '0')}`,
+    name: `Pharmacy ${String(i).padStart(4, '0')} ${['Leeds', 'York', 'Hull', 'Bath'][i % 4]}`,
+    email: `p${i}@bench.test`,
+    address_line1: `${i} High Street`,
+    address_line2: null,
+    address_line3: null,
+    post_town: 'LEEDS',
+    postcode: 'LS1 4AP',
+    created: now,
+    updated: now,
+  }));
+  await opened.db
+    .insertInto('businesses')
+    .values(rows)
+    .execute();
+}
+const { cookie } = await signInTestUser(opened.db, now, { support: true });
+const live =
+  kind === 'postgres'
+    ? new LiveHub(await pgTransport(where as string, silentLogger), silentLogger)
+    : new LiveHub(localTransport(), silentLogger);
+const auth = createSessionAuth(() => opened.db);
+const deps: AppDeps = {
+  db: opened.db,
+  dbKind: opened.kind,
+  config,
+  logger: silentLogger,
+  now: Date.now,
+  auth: process.env.BENCH_CACHE === '0' ? auth : cachedAuth(auth, live),
+  mailer: createMemoryMailer(),
+  live,
+};
+const app = createApp(deps).listen({ port: Number(port), hostname: '127.0.0.1' });
+console.log(`ready ${cookie}`);
+process.on('SIGTERM', async () => {
+  await app.stop(true);
+  await live.close();
+  await opened.close();
+  process.exit(0);
+});

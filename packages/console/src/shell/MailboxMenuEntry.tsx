@@ -1,0 +1,16 @@
+import { NavLink } from 'react-router';
+import { rpc } from '../api/client.ts';
+import { useQuery } from '../api/queries.ts';
+
+/** The side menu's Mailbox entry, shown only while the server keeps mail in its local mailbox (no SMTP). */
+export function MailboxMenuEntry() {
+  const query = useQuery((signal) => rpc('mailbox', 'list', {}, { signal }), []);
+  if (!query.data?.active) return null;
+  return (
+    <li>
+      <NavLink to="/mailbox" className="side-menu__link">
+        Mailbox
+      </NavLink>
+    </li>
+  );
+}

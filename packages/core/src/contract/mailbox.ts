@@ -1,0 +1,27 @@
+import { type } from 'arktype';
+import { defineArea } from './define.ts';
+
+/** One message the local mailbox caught, with the links in its text (reset, invitation…). */
+export const MailboxMessage = type({
+  id: 'string',
+  to: 'string',
+  subject: 'string',
+  text: 'string',
+  sentAt: 'number',
+  links: 'string[]',
+});
+export type MailboxMessage = typeof MailboxMessage.infer;
+
+/**
+ * The local mailbox: where mail goes when SMTP_URL is unset (development), so an invitation or reset
+ * link can be reached without a mail server. Support staff only: the messages hold sign-in links.
+ */
+export const mailbox = defineArea({
+  list: {
+    input: type({}),
+    output: type({ active: 'boolean', messages: MailboxMessage.array() }),
+    access: 'support',
+    summary:
+      'The messages the local mailbox caught, newest first (active false, and none, when mail goes out through SMTP).',
+  },
+});
