@@ -25,6 +25,13 @@ export const queryClient = new QueryClient({
   },
 });
 
+/**
+ * Reads are not aborted when their component goes (React's strict mode mounts twice; a list's key
+ * changes as one types): the answer is kept under its own key instead. An aborted first read of a
+ * fresh page load could leave the query pending with nothing asking again.
+ */
+const neverAborted = new AbortController().signal;
+
 export type Query<T> = {
   data: T | undefined;
   error: unknown;
@@ -36,7 +43,7 @@ export type Query<T> = {
 
 /** One server read, cached under `key` (`[area, method, ...inputs]`); loads when the key changes. */
 export function useQuery<T>(load: (signal: AbortSignal) => Promise<T>, key: QueryKey): Query<T> {
-  const query = useTanstackQuery({ queryKey: key, queryFn: ({ signal }) => load(signal) });
+  const query = useTanstackQuery({ queryKey: key, queryFn: () => load(neverAborted) });
   const { refetch } = query;
   const reload = useCallback(() => void refetch(), [refetch]);
   return { data: query.data, error: query.error ?? undefined, isLoading: query.isFetching, reload };
@@ -64,7 +71,7 @@ export function usePagedQuery<T>(
 ): PagedQuery<T> {
   const query = useInfiniteQuery({
     queryKey: [...key, 'pages'],
-    queryFn: ({ pageParam, signal }) => loadPage(pageParam, signal),
+    queryFn: ({ pageParam }) => loadPage(pageParam, neverAborted),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextToken,
   });
