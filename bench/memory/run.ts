@@ -108,7 +108,9 @@ async function measure(label: string, dataDir: string): Promise<Run> {
   const peak = samples.reduce((a, s) => (s.rss > a.rss ? s : a), { t: 0, rss: 0 });
   child.kill('SIGTERM');
   await new Promise((ok) => child.once('exit', ok));
-  return { label, readyMs, peakMb: mb(peak.rss), peakAtMs: peak.t, idleMb: mb(median(idle)) };
+  const run = { label, readyMs, peakMb: mb(peak.rss), peakAtMs: peak.t, idleMb: mb(median(idle)) };
+  console.log(`  (${label}: peak ${run.peakMb.toFixed(0)} MB, idle ${run.idleMb.toFixed(0)} MB)`);
+  return run;
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'medlocker-memory-'));

@@ -89,7 +89,7 @@ beforeAll(async () => {
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   exited = new Promise((ok) => child.on('exit', (code, signal) => ok({ code, signal, at: Date.now() })));
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + 240_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited at start:\n${output}`);
     const ready = await fetch(`${base()}/readyz`).then(
@@ -97,10 +97,10 @@ beforeAll(async () => {
       () => false,
     );
     if (ready) break;
-    if (Date.now() > deadline) throw new Error(`the server was not ready in 90 s:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`the server was not ready in 240 s:\n${output}`);
     await Bun.sleep(250);
   }
-}, 120_000);
+}, 300_000);
 
 afterAll(() => {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
