@@ -61,8 +61,23 @@ export type ControlledSettings = typeof ControlledSettings.infer;
 // An http(s) URL a patient can open; blank is not a URL.
 const isWebUrl = (s: string) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol);
 
+/**
+ * A controlled setting sent with the feature settings: refused with a message saying where it is set,
+ * rather than dropped (or reported as merely unknown).
+ */
+const controlledHere = type('unknown').narrow((_, ctx) =>
+  reject(
+    ctx,
+    'UNKNOWN_FIELD',
+    `${String(ctx.path.at(-1))} is a controlled setting: support staff change it with updateBusinessControlledSettings`,
+  ),
+);
+
 /** Changes to the feature settings: only the top-level keys given are replaced. */
 export const FeatureSettingsChanges = type({
+  'smsGateway?': controlledHere,
+  'enableWhatsApp?': controlledHere,
+  'qrCodeIntegration?': controlledHere,
   'autoBarcodes?': { autoGenerate: Bool, autoPrint: Bool },
   'charges?': { enabled: Bool },
   'retailCharges?': { enabled: Bool },
