@@ -6,6 +6,7 @@ import { SmsTemplateKey, SmsTemplates, smsTemplateKeys } from '../settings/sms-t
 import { validationMessage } from '../validation/catalogue.ts';
 import { Bool, minimumInteger, Required } from '../validation/general.ts';
 import { reject } from '../validation/rule.ts';
+import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea } from './define.ts';
 
 /*
@@ -82,14 +83,13 @@ export const FeatureSettingsChanges = type({
   'charges?': { enabled: Bool },
   'retailCharges?': { enabled: Bool },
   'displayIdField?': {
-    name: Required.narrow((s, ctx) => s.length <= 50 || reject(ctx, 'INVALID_LENGTH', validationMessage.maxLength(50))),
+    name: upTo(50, Required),
     required: Bool,
     validateNhsNumber: Bool,
   },
-  'onlineSignups?': type({ enabled: Bool, url: 'string | null' }).narrow((s, ctx) => {
+  'onlineSignups?': type({ enabled: Bool, url: upTo(stringLimits.url).or('null') }).narrow((s, ctx) => {
     const url = s.url?.trim() ? s.url.trim() : null;
-    if (url !== null && (url.length > 2048 || !isWebUrl(url)))
-      return reject(ctx, 'INVALID_FORMAT', undefined, [...ctx.path, 'url']);
+    if (url !== null && !isWebUrl(url)) return reject(ctx, 'INVALID_FORMAT', undefined, [...ctx.path, 'url']);
     if (s.enabled && url === null) return reject(ctx, 'REQUIRED', undefined, [...ctx.path, 'url']);
     return true;
   }),
@@ -154,7 +154,7 @@ const AllSmsTemplates = type({
   orderCollected: 'string',
 });
 
-const BusinessId = type('string > 0');
+const BusinessId = Id;
 
 /** Whether the business is archived: its settings are then read-only. */
 const Archived = 'boolean';

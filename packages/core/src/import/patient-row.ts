@@ -1,7 +1,8 @@
 import { normaliseUkMobile } from '../contact/uk-mobile.ts';
 import { normaliseUkPostcode } from '../contact/uk-postcode.ts';
-import type { ImportedPatient } from '../patient/imported-patient.ts';
+import { type ImportedPatient, importedCellMaxLength } from '../patient/imported-patient.ts';
 import { nhsNumberDigits } from '../patient/nhs-number.ts';
+import { validationMessage } from '../validation/catalogue.ts';
 import { isBlankCode, isEmail } from '../validation/general.ts';
 import type { MappingPlan } from './mapping.ts';
 
@@ -144,6 +145,14 @@ export function isEmptyRow(cells: readonly string[]): boolean {
  */
 export function checkPatientRow(cells: readonly string[], plan: MappingPlan, today: string): RowOutcome {
   const errors: string[] = [];
+  // Above the contract's ceiling a cell would make the server refuse the whole batch: refuse the row.
+  for (const [field, index] of Object.entries(plan)) {
+    const value = index === undefined ? undefined : cells[index];
+    if (value !== undefined && value.length > importedCellMaxLength) {
+      errors.push(`${field}: ${validationMessage.maxLength(importedCellMaxLength)}`);
+    }
+  }
+  if (errors.length > 0) return { ok: false, errors };
 
   const full = cell(cells, plan.FullName);
   const given = cell(cells, plan.GivenName);

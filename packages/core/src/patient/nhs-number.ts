@@ -93,7 +93,7 @@ export function isNhsNumber(value: string): boolean {
  * whose summary is 'Invalid NHS/CHI number' (INVALID_NHS_NUMBER). The output stays a string so
  * leading zeros of CHI numbers survive.
  */
-export const NhsNumber = textInput('INVALID_NHS_NUMBER').pipe(
+export const NhsNumber = textInput('INVALID_NHS_NUMBER', undefined, 32).pipe(
   (s, ctx) => nhsNumberDigits(s) ?? fail(ctx, 'INVALID_NHS_NUMBER'),
 );
 export type NhsNumber = typeof NhsNumber.infer;
