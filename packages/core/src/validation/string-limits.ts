@@ -40,8 +40,12 @@ export const stringLimits = {
   credential: 256,
   /** Short codes and colours ('#1d4ed8', 'EM_0001'). */
   code: 32,
-  /** A logo as a data URL: 256 KB of image is about 341 KB in base64, plus its header. */
-  logoDataUrl: 350_000,
+  /**
+   * A logo as a data URL. 256 KB of image is about 350 KB in base64, but the limit is kept near the 1 MB
+   * body limit so that an image of up to ~740 KB still gets SPEC §5's size message ('Only files under
+   * 256 KB are accepted, your file has 300 KB.') rather than a length the person never typed.
+   */
+  logoDataUrl: 990_000,
 } as const;
 
 /**
