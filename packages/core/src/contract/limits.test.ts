@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'bun:test';
+import { fieldErrorsOf } from '../validation/field-errors.ts';
+import { isArkErrors } from '../validation/rule.ts';
 import type { Method } from './define.ts';
 import { contract } from './index.ts';
 
@@ -36,5 +38,25 @@ describe('input limits of the contract', () => {
         .map(({ path }) => path),
     );
     expect(unbounded).toEqual([]);
+  });
+
+  it('refuses a key no method declares, on every method, naming it', () => {
+    const silent = methods.filter(({ method }) => {
+      const result = method.input({ notAField: 1 });
+      if (!isArkErrors(result)) return true;
+      return !fieldErrorsOf(result).some((e) => e.path === 'notAField' && e.id === 'UNKNOWN_FIELD');
+    });
+    expect(silent.map(({ name }) => name)).toEqual([]);
+  });
+
+  it('refuses an overlong string as INVALID_LENGTH before any other check of the field', () => {
+    const result = contract.users.updateUser.input({ id: 'u1', givenName: 'x'.repeat(3000), familyName: 'Obi' });
+    expect(isArkErrors(result) && fieldErrorsOf(result)).toEqual([
+      { path: 'givenName', id: 'INVALID_LENGTH', message: 'Value must be at most 100 characters long' },
+    ]);
+    const email = contract.auth.beginResetPassword.input({ email: `${'a'.repeat(300)}@x.test`, frontEnd: 'support' });
+    expect(isArkErrors(email) && fieldErrorsOf(email)).toEqual([
+      { path: 'email', id: 'INVALID_LENGTH', message: 'Value must be at most 254 characters long' },
+    ]);
   });
 });
