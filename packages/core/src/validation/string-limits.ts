@@ -22,8 +22,11 @@ export const stringLimits = {
   addressLine: 200,
   /** A post town. */
   postTown: 100,
-  /** A UK postcode is at most 8 characters; room for blanks people type around it. */
-  postcode: 16,
+  /**
+   * A UK postcode is at most 8 characters; up to this, anything else gets the rule's own 'Invalid UK
+   * postcode', which helps more than a length.
+   */
+  postcode: 32,
   /** A phone number as people type it: '+44 (0)7700 900 123'. */
   phone: 32,
   /** An NHS/CHI number or a business's own patient id. */
