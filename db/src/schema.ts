@@ -172,6 +172,12 @@ export type LockerEventReceiptsTable = {
   result: ColumnType<JsonValue | null, string | null, string | null>;
 };
 
+export type LoginAddressFailuresTable = {
+  address_key: string;
+  tokens: number;
+  refilled_at: number;
+};
+
 export type LoginFailuresTable = {
   username_normalised: string;
   failures: Generated<number>;
@@ -519,6 +525,7 @@ export type Database = {
   integration_clients: IntegrationClientsTable;
   integration_partners: IntegrationPartnersTable;
   locker_event_receipts: LockerEventReceiptsTable;
+  login_address_failures: LoginAddressFailuresTable;
   login_failures: LoginFailuresTable;
   machine_credentials: MachineCredentialsTable;
   machine_events: MachineEventsTable;

@@ -12,6 +12,7 @@ import * as temperatureReadingsKey from './0010_temperature_readings_key.ts';
 import * as machineCheckByIndex from './0011_machine_check_by_index.ts';
 import * as messageOutboxStatusIndex from './0012_message_outbox_status_index.ts';
 import * as containsSearch from './0013_contains_search.ts';
+import * as loginAddressFailures from './0014_login_address_failures.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0011_machine_check_by_index': machineCheckByIndex,
   '0012_message_outbox_status_index': messageOutboxStatusIndex,
   '0013_contains_search': containsSearch,
+  '0014_login_address_failures': loginAddressFailures,
 };

@@ -66,7 +66,7 @@ const isPrefix = (length: number, value: number) =>
  * SPEC §5 UK mobile, called on raw input: `UkMobile('07700 900123')` → '+447700900123', or errors
  * whose summary is 'Invalid UK mobile number' (INVALID_UK_MOBILE).
  */
-export const UkMobile = textInput('INVALID_UK_MOBILE').pipe(
+export const UkMobile = textInput('INVALID_UK_MOBILE', undefined, 32).pipe(
   (s, ctx) => normaliseUkMobile(s) ?? fail(ctx, 'INVALID_UK_MOBILE'),
 );
 export type UkMobile = typeof UkMobile.infer;

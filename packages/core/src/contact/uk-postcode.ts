@@ -23,7 +23,7 @@ export function normaliseUkPostcode(value: string): string | undefined {
  * SPEC §5 UK postcode, called on raw input: `UkPostcode(' sw1a  1aa ')` → 'SW1A 1AA', or errors whose
  * summary is 'Invalid UK postcode' (INVALID_UK_POSTCODE).
  */
-export const UkPostcode = textInput('INVALID_UK_POSTCODE').pipe(
+export const UkPostcode = textInput('INVALID_UK_POSTCODE', undefined, 32).pipe(
   (s, ctx) => normaliseUkPostcode(s) ?? fail(ctx, 'INVALID_UK_POSTCODE'),
 );
 export type UkPostcode = typeof UkPostcode.infer;

@@ -1,8 +1,7 @@
 import { type } from 'arktype';
 import { Password } from '../user/password.ts';
-import { validationMessage } from '../validation/catalogue.ts';
 import { FormEmail, Required } from '../validation/general.ts';
-import { reject } from '../validation/rule.ts';
+import { FreeText, Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea } from './define.ts';
 import { activateDeviceAuth } from './device-auth.ts';
 
@@ -22,13 +21,17 @@ export const FormEmailInput = FormEmail;
 /** SPEC §5 required ('Please enter a value', REQUIRED): some text other than blanks. */
 export const RequiredText = Required;
 
+/** A person's given or family name: required, at most 100 characters. */
+export const RequiredName = upTo(stringLimits.name, Required);
+
+/** The password typed at sign-in: required, at most 1000 characters, so nobody can make the server hash megabytes. */
+export const PasswordInput = upTo(stringLimits.password, Required);
+
 /**
  * SPEC §5 password for register/reset: at least 12 characters ('Please enter at least 12
  * characters'); at most 1000, so nobody can make the server hash megabytes.
  */
-export const NewPasswordInput = Password.narrow(
-  (s, ctx) => s.length <= 1000 || reject(ctx, 'INVALID_LENGTH', validationMessage.maxLength(1000)),
-);
+export const NewPasswordInput = upTo(stringLimits.password, Password);
 
 // --- entities -------------------------------------------------------------------------------------
 
@@ -95,8 +98,8 @@ export type LoginReason = typeof LoginReason.infer;
 export const RoleToAdd = type({
   name: AddableRoleName,
   /** Ignored: the server writes the SPEC §6 description from the role and resource name. */
-  'description?': 'string',
-  'resource?': 'string | null',
+  'description?': FreeText,
+  'resource?': IdOrNull,
   accessLevels: AccessLevel.array(),
 });
 export type RoleToAdd = typeof RoleToAdd.infer;
@@ -112,7 +115,7 @@ export const auth = defineArea({
     summary: 'What the login page needs to know: whether to offer Register, and the product name.',
   },
   login: {
-    input: type({ username: FormEmailInput, password: RequiredText }),
+    input: type({ username: FormEmailInput, password: PasswordInput }),
     output: type({
       ok: 'boolean',
       'reason?': LoginReason,
@@ -136,7 +139,7 @@ export const auth = defineArea({
     summary: 'The current session (401 when there is none or it has timed out).',
   },
   register: {
-    input: type({ email: FormEmailInput, givenName: RequiredText, familyName: RequiredText, frontEnd: FrontEnd }),
+    input: type({ email: FormEmailInput, givenName: RequiredName, familyName: RequiredName, frontEnd: FrontEnd }),
     output: Ok,
     access: 'public',
     summary:
@@ -149,13 +152,13 @@ export const auth = defineArea({
     summary: 'Emails a reset link when the account exists; the same answer either way.',
   },
   completeResetPassword: {
-    input: type({ password: NewPasswordInput, token: 'string > 0' }),
+    input: type({ password: NewPasswordInput, token: upTo(stringLimits.token, type('string > 0')) }),
     output: Ok,
     access: 'public',
     summary: 'Sets a new password with a reset token (single use, 1 hour); ends every session of the user.',
   },
   getIdentityProviderAuthUrl: {
-    input: type({ username: FormEmailInput, returnUrl: 'string' }),
+    input: type({ username: FormEmailInput, returnUrl: upTo(stringLimits.url) }),
     output: type({ authUrl: 'string | null' }),
     access: 'public',
     summary: "The single-sign-on URL of the user's identity provider, or null when they sign in with a password.",
@@ -165,7 +168,7 @@ export const auth = defineArea({
       addIdpByDefault: 'boolean',
       email: FormEmailInput,
       frontEnd: FrontEnd,
-      'resourceId?': 'string | null',
+      'resourceId?': IdOrNull,
       'resourceType?': "'business' | 'group' | null",
       roles: RoleToAdd.array().atLeastLength(1),
     }),
@@ -174,13 +177,13 @@ export const auth = defineArea({
     summary: 'Adds roles to the user of an email, creating the user (no password, must set one via reset) when new.',
   },
   removeRole: {
-    input: type({ roleName: RoleName, roleResource: 'string | null', userId: 'string > 0' }),
+    input: type({ roleName: RoleName, roleResource: IdOrNull, userId: Id }),
     output: Ok,
     access: 'support',
     summary: 'Removes one role of a user; support staff cannot remove their own Support role.',
   },
   editIdentityProvider: {
-    input: type({ email: FormEmailInput, identityProviderId: 'string | null', frontEnd: FrontEnd }),
+    input: type({ email: FormEmailInput, identityProviderId: IdOrNull, frontEnd: FrontEnd }),
     output: Ok,
     access: 'support',
     summary: "Sets or clears the user's identity provider (single sign-on).",

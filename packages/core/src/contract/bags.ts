@@ -1,6 +1,7 @@
 import { type } from 'arktype';
 import { Bag } from '../machine/machine.ts';
 import { text } from '../validation/general.ts';
+import { NextToken } from '../validation/string-limits.ts';
 import { defineArea } from './define.ts';
 
 const Id = 'string > 0 & string <= 64';
@@ -13,7 +14,7 @@ export const bags = defineArea({
       'machineId?': Id,
       /** The start of the barcode, the reference or the location, in any case. */
       'filter?': text({ max: 128 }),
-      'nextToken?': 'string | null',
+      'nextToken?': NextToken,
     }),
     output: type({ bags: Bag.array(), nextToken: 'string | null' }),
     access: 'support',

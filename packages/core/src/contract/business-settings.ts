@@ -6,6 +6,7 @@ import { SmsTemplateKey, SmsTemplates, smsTemplateKeys } from '../settings/sms-t
 import { validationMessage } from '../validation/catalogue.ts';
 import { Bool, minimumInteger, Required } from '../validation/general.ts';
 import { reject } from '../validation/rule.ts';
+import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea } from './define.ts';
 
 /*
@@ -61,20 +62,34 @@ export type ControlledSettings = typeof ControlledSettings.infer;
 // An http(s) URL a patient can open; blank is not a URL.
 const isWebUrl = (s: string) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol);
 
+/**
+ * A controlled setting sent with the feature settings: refused with a message saying where it is set,
+ * rather than dropped (or reported as merely unknown).
+ */
+const controlledHere = type('unknown').narrow((_, ctx) =>
+  reject(
+    ctx,
+    'UNKNOWN_FIELD',
+    `${String(ctx.path.at(-1))} is a controlled setting: support staff change it with updateBusinessControlledSettings`,
+  ),
+);
+
 /** Changes to the feature settings: only the top-level keys given are replaced. */
 export const FeatureSettingsChanges = type({
+  'smsGateway?': controlledHere,
+  'enableWhatsApp?': controlledHere,
+  'qrCodeIntegration?': controlledHere,
   'autoBarcodes?': { autoGenerate: Bool, autoPrint: Bool },
   'charges?': { enabled: Bool },
   'retailCharges?': { enabled: Bool },
   'displayIdField?': {
-    name: Required.narrow((s, ctx) => s.length <= 50 || reject(ctx, 'INVALID_LENGTH', validationMessage.maxLength(50))),
+    name: upTo(50, Required),
     required: Bool,
     validateNhsNumber: Bool,
   },
-  'onlineSignups?': type({ enabled: Bool, url: 'string | null' }).narrow((s, ctx) => {
+  'onlineSignups?': type({ enabled: Bool, url: upTo(stringLimits.url).or('null') }).narrow((s, ctx) => {
     const url = s.url?.trim() ? s.url.trim() : null;
-    if (url !== null && (url.length > 2048 || !isWebUrl(url)))
-      return reject(ctx, 'INVALID_FORMAT', undefined, [...ctx.path, 'url']);
+    if (url !== null && !isWebUrl(url)) return reject(ctx, 'INVALID_FORMAT', undefined, [...ctx.path, 'url']);
     if (s.enabled && url === null) return reject(ctx, 'REQUIRED', undefined, [...ctx.path, 'url']);
     return true;
   }),
@@ -139,7 +154,7 @@ const AllSmsTemplates = type({
   orderCollected: 'string',
 });
 
-const BusinessId = type('string > 0');
+const BusinessId = Id;
 
 /** Whether the business is archived: its settings are then read-only. */
 const Archived = 'boolean';

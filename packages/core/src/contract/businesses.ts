@@ -6,6 +6,7 @@ import { normaliseUkPostcode, UkPostcode } from '../contact/uk-postcode.ts';
 import { ArchivedStamp } from '../misc/stamps.ts';
 import { Email, isEmail, Required } from '../validation/general.ts';
 import { fail } from '../validation/rule.ts';
+import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea } from './define.ts';
 
 // The entities are core's (src/business/); the contract only re-exports them for its users.
@@ -18,12 +19,13 @@ export type Archived = ArchivedStamp;
 export const infoPageSize = 25;
 
 const Id = 'string > 0 & string <= 64';
-const Paging = { 'nextToken?': 'string | null' } as const;
+const Paging = { 'nextToken?': NextToken } as const;
 /** Case-insensitive prefix of the name. */
 const Filter = 'string <= 200';
 
 /** A free-text line: trimmed, blank means none (null). */
-export const OptionalLine = type('string | null | undefined')
+export const OptionalLine = upTo(stringLimits.addressLine)
+  .or('null | undefined')
   .pipe((s) => {
     const t = (s ?? '').trim();
     return t === '' ? null : t;
@@ -31,23 +33,27 @@ export const OptionalLine = type('string | null | undefined')
   .to('string <= 200 | null');
 
 /** A postcode that may be left out (groups); when given it must be a UK postcode, stored normalised. */
-export const OptionalPostcode = type('string | null | undefined').pipe((s, ctx) => {
-  if (s === null || s === undefined || s.trim() === '') return null;
-  return normaliseUkPostcode(s) ?? fail(ctx, 'INVALID_UK_POSTCODE');
-});
+export const OptionalPostcode = upTo(stringLimits.postcode)
+  .or('null | undefined')
+  .pipe((s, ctx) => {
+    if (s === null || s === undefined || s.trim() === '') return null;
+    return normaliseUkPostcode(s) ?? fail(ctx, 'INVALID_UK_POSTCODE');
+  });
 
 /** An email that may be left out (groups); when given it must be valid ('Invalid email'). */
-export const OptionalEmail = type('string | null | undefined').pipe((s, ctx) => {
-  if (s === null || s === undefined || s.trim() === '') return null;
-  return isEmail(s.trim()) ? s.trim() : fail(ctx, 'INVALID_EMAIL');
-});
+export const OptionalEmail = upTo(stringLimits.email)
+  .or('null | undefined')
+  .pipe((s, ctx) => {
+    if (s === null || s === undefined || s.trim() === '') return null;
+    return isEmail(s.trim()) ? s.trim() : fail(ctx, 'INVALID_EMAIL');
+  });
 
 /** A business's address as typed: first line, post town and a UK postcode required (stored 'SW1A 1AA'). */
 export const BusinessAddressForm = type({
-  line1: Required.pipe((s) => s.trim()).to('string <= 200'),
+  line1: upTo(stringLimits.addressLine, Required).pipe((s) => s.trim()),
   'line2?': OptionalLine,
   'line3?': OptionalLine,
-  postTown: Required.pipe((s) => s.trim()).to('string <= 100'),
+  postTown: upTo(stringLimits.postTown, Required).pipe((s) => s.trim()),
   postcode: UkPostcode,
 });
 
@@ -57,7 +63,7 @@ export const BusinessAddressForm = type({
  * value X already exists' at the repeat's index). The lists may be left out: empty.
  */
 export const BusinessForm = type({
-  name: Required.pipe((s) => s.trim()).to('string <= 200'),
+  name: upTo(stringLimits.businessName, Required).pipe((s) => s.trim()),
   email: Email,
   address: BusinessAddressForm,
   'notificationEmails?': BusinessContactLists.get('notificationEmails'),
@@ -66,7 +72,7 @@ export const BusinessForm = type({
 export type BusinessForm = typeof BusinessForm.inferIn;
 
 /** `#rgb` or `#rrggbb`, as the console's colour picker gives. */
-export const LogoColour = type(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/);
+export const LogoColour = upTo(stringLimits.code, type(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/));
 
 /** Logo methods, the same for businesses and groups. Uploads are JPEG or PNG by content, at most 262144 bytes. */
 export const logoMethods = <O extends Type>(entity: 'business' | 'group', updated: O) =>
@@ -76,7 +82,7 @@ export const logoMethods = <O extends Type>(entity: 'business' | 'group', update
         /** The business or group the logo is for (must exist and not be archived). */
         entityId: Id,
         /** `data:image/png;base64,…` or `data:image/jpeg;base64,…`; the bytes decide, not the declared type. */
-        dataUrl: 'string <= 990000',
+        dataUrl: upTo(stringLimits.logoDataUrl),
       }),
       output: type({ path: 'string' }),
       access: 'support',

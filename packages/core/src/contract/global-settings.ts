@@ -5,6 +5,7 @@ import { placeholdersIn } from '../settings/sms-templates.ts';
 import { validationMessage } from '../validation/catalogue.ts';
 import { PositiveInteger } from '../validation/general.ts';
 import { reject } from '../validation/rule.ts';
+import { upTo } from '../validation/string-limits.ts';
 import { defineArea } from './define.ts';
 
 /*
@@ -30,15 +31,18 @@ export function alarmTemplateProblem(
   return null;
 }
 
+/** One alarm template as sent; longer than allowed is INVALID_LENGTH before its placeholders are read. */
+const AlarmTemplate = upTo(alarmTemplateMaxLength);
+
 /** Alarm templates to save, by code; codes left out keep their wording. */
 export const AlarmTemplatesChanges = type({
-  'EM_0001?': 'string',
-  'EM_0002?': 'string',
-  'EM_0003?': 'string',
-  'EM_0009?': 'string',
-  'EM_0010?': 'string',
-  'EM_0016?': 'string',
-  'MP_0001?': 'string',
+  'EM_0001?': AlarmTemplate,
+  'EM_0002?': AlarmTemplate,
+  'EM_0003?': AlarmTemplate,
+  'EM_0009?': AlarmTemplate,
+  'EM_0010?': AlarmTemplate,
+  'EM_0016?': AlarmTemplate,
+  'MP_0001?': AlarmTemplate,
 }).narrow((templates, ctx) => {
   let ok = true;
   for (const code of alarmTemplateCodes) {

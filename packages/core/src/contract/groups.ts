@@ -2,6 +2,7 @@ import { type } from 'arktype';
 import { Group } from '../business/group.ts';
 import { ArchivedStamp } from '../misc/stamps.ts';
 import { Required } from '../validation/general.ts';
+import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
 import { infoPageSize, logoMethods, OptionalEmail, OptionalLine, OptionalPostcode } from './businesses.ts';
 import { defineArea } from './define.ts';
 
@@ -12,7 +13,7 @@ export const GroupInfo = type({ id: 'string', name: 'string', archived: Archived
 export type GroupInfo = typeof GroupInfo.infer;
 
 const Id = 'string > 0 & string <= 64';
-const Paging = { 'nextToken?': 'string | null' } as const;
+const Paging = { 'nextToken?': NextToken } as const;
 
 /**
  * What staff fill in to add or edit a group. SPEC §5 leaves the group form's rules unstated: the name
@@ -20,7 +21,7 @@ const Paging = { 'nextToken?': 'string | null' } as const;
  * valid (postcode stored 'SW1A 1AA'). `parentId` nests the group under another (no cycles).
  */
 export const GroupForm = type({
-  name: Required.pipe((s) => s.trim()).to('string <= 200'),
+  name: upTo(stringLimits.businessName, Required).pipe((s) => s.trim()),
   'email?': OptionalEmail,
   'address?': {
     'line1?': OptionalLine,

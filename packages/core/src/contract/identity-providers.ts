@@ -1,4 +1,5 @@
 import { type } from 'arktype';
+import { Id } from '../validation/string-limits.ts';
 import { defineArea } from './define.ts';
 
 /** SPEC §3 Identity provider as the api shows it: the client secret is never sent out. */
@@ -20,7 +21,7 @@ export const identityProviders = defineArea({
     summary: 'Every identity provider, by name, for the Edit-identity-provider picker.',
   },
   get: {
-    input: type({ id: 'string > 0' }),
+    input: type({ id: Id }),
     output: IdentityProvider,
     access: 'support',
     summary: 'One identity provider, without its client secret.',

@@ -1,8 +1,8 @@
 import { type } from 'arktype';
 import { IntegrationClient } from '../settings/integration-client.ts';
-import { validationMessage } from '../validation/catalogue.ts';
 import { Bool, Email, integerInRange, Required } from '../validation/general.ts';
 import { reject, textInput } from '../validation/rule.ts';
+import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea } from './define.ts';
 
 /*
@@ -25,17 +25,15 @@ const isLoopback = (host: string) => host === 'localhost' || host === '127.0.0.1
  * A webhook URL: https, or http to this machine (a developer's receiver). The api also refuses http
  * in production.
  */
-export const WebhookUrl = textInput('INVALID_FORMAT').narrow((s, ctx) => {
-  if (s.length > 2048 || !URL.canParse(s)) return reject(ctx, 'INVALID_FORMAT');
+export const WebhookUrl = textInput('INVALID_FORMAT', undefined, stringLimits.url).narrow((s, ctx) => {
+  if (!URL.canParse(s)) return reject(ctx, 'INVALID_FORMAT');
   const url = new URL(s);
   if (url.protocol === 'https:') return true;
   if (url.protocol === 'http:' && isLoopback(url.hostname)) return true;
   return reject(ctx, 'INVALID_FORMAT', 'The webhook URL must start with https://');
 });
 
-const Name = Required.narrow(
-  (s, ctx) => s.length <= 100 || reject(ctx, 'INVALID_LENGTH', validationMessage.maxLength(100)),
-);
+const Name = upTo(stringLimits.name, Required);
 
 /** A known pharmacy system supplier (SPEC §9). */
 export const IntegrationPartner = type({
@@ -63,23 +61,23 @@ const ClientResult = type({ client: IntegrationClientView.or('null'), archived: 
 
 export const integration = defineArea({
   getIntegrationClient: {
-    input: type({ businessId: 'string > 0' }),
+    input: type({ businessId: Id }),
     output: ClientResult,
     access: 'support',
     summary: "A business's integration client (secrets masked), or null.",
   },
   createOrUpdateIntegrationClient: {
     input: type({
-      businessId: 'string > 0',
-      'partnerId?': 'string | null',
+      businessId: Id,
+      'partnerId?': IdOrNull,
       name: Name,
       contactEmail: Email,
       suppressPatientMessages: Bool,
       webhookUrl: WebhookUrl.or('null'),
       rateLimit: integerInRange(integrationRateLimit.min, integrationRateLimit.max),
       /** Only the masked value (or nothing) is accepted: secrets are generated, never chosen. */
-      'secret?': 'string',
-      'webhookSecret?': 'string',
+      'secret?': upTo(stringLimits.credential),
+      'webhookSecret?': upTo(stringLimits.credential),
     }),
     output: type({
       client: IntegrationClientView,
@@ -91,19 +89,19 @@ export const integration = defineArea({
       "Creates the business's integration client or changes it; a masked secret sent back keeps the stored one. Rate limit: requests per hour, 200 to 3600.",
   },
   deleteIntegrationClient: {
-    input: type({ id: 'string > 0' }),
+    input: type({ id: Id }),
     output: type({ ok: 'true' }),
     access: 'support',
     summary: 'Removes an integration client and its undelivered webhooks; its secret stops working.',
   },
   generateClientSecret: {
-    input: type({ id: 'string > 0' }),
+    input: type({ id: Id }),
     output: type({ secret: 'string' }),
     access: 'support',
     summary: 'Makes a new client secret and returns it once; the old one stops working.',
   },
   generateWebhookSecret: {
-    input: type({ id: 'string > 0' }),
+    input: type({ id: Id }),
     output: type({ webhookSecret: 'string' }),
     access: 'support',
     summary: 'Makes a new webhook signing secret and returns it once.',
@@ -121,13 +119,13 @@ export const integration = defineArea({
     summary: 'Adds a known integration partner (name unique, case-insensitive).',
   },
   updateIntegrationPartner: {
-    input: type({ id: 'string > 0', ...PartnerFields }),
+    input: type({ id: Id, ...PartnerFields }),
     output: type({ partner: IntegrationPartner }),
     access: 'support',
     summary: 'Changes a known integration partner; clients made from it keep their own copy.',
   },
   deleteIntegrationPartner: {
-    input: type({ id: 'string > 0' }),
+    input: type({ id: Id }),
     output: type({ ok: 'true' }),
     access: 'support',
     summary: 'Removes a known integration partner; refused (409) while a client was made from it.',

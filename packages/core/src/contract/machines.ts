@@ -5,6 +5,7 @@ import { Machine, MachineStatus } from '../machine/machine.ts';
 import { MachineEvent } from '../machine/machine-event.ts';
 import { MachineInput } from '../machine/machine-input.ts';
 import { text } from '../validation/general.ts';
+import { NextToken } from '../validation/string-limits.ts';
 import { defineArea } from './define.ts';
 
 /** Pages of machines, events and statuses are 25 long; `nextToken` is an opaque keyset cursor. */
@@ -18,7 +19,7 @@ export const fleetPageSize = 500;
 export const fleetAlarmsPerMachine = 25;
 
 const Id = 'string > 0 & string <= 64';
-const Paging = { 'nextToken?': 'string | null' } as const;
+const Paging = { 'nextToken?': NextToken } as const;
 
 /** What staff fill in to add or edit a machine or a test machine: core's {@link MachineInput}. */
 export const MachineForm = MachineInput;

@@ -2,6 +2,7 @@ import { type } from 'arktype';
 import { OutboxMessage } from '../notification/outbox-message.ts';
 import { DeliveryStatus } from '../order/statuses.ts';
 import { validationMessages } from '../validation/catalogue.ts';
+import { NextToken } from '../validation/string-limits.ts';
 import { defineArea } from './define.ts';
 
 /** Pages of outbox messages are 50 long; `nextToken` is an opaque keyset cursor on the message id. */
@@ -18,7 +19,7 @@ export const messages = defineArea({
         message: validationMessages.INVALID_FORMAT,
         validationId: 'INVALID_FORMAT',
       }),
-      'nextToken?': 'string | null',
+      'nextToken?': NextToken,
     }),
     output: type({ messages: OutboxMessage.array(), nextToken: 'string | null' }),
     access: 'support',

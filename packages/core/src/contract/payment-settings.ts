@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import { PaymentSettings } from '../settings/payment-settings.ts';
+import { Id } from '../validation/string-limits.ts';
 import { defineArea } from './define.ts';
 
 /*
@@ -26,7 +27,7 @@ export const PaymentClientSettings = type({
 });
 export type PaymentClientSettings = typeof PaymentClientSettings.infer;
 
-const BusinessId = type({ businessId: 'string > 0' });
+const BusinessId = type({ businessId: Id });
 
 const PaymentSettingsResult = type({
   /** null until the business's payment settings are first saved. */

@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import { ContactVerification, Patient, PatientSignUp } from '../patient/patient.ts';
+import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea } from './define.ts';
 
 /** Pages of sign-ups are 25 long; `nextToken` is an opaque keyset cursor on the sign-up id. */
@@ -15,13 +16,16 @@ export const signUpCodes = { digits: 6, ttlMinutes: 15, maxAttempts: 5 } as cons
 
 const Id = 'string > 0 & string <= 64';
 
+/** An address line of a sign-up as sent; the server's rule (200 after trimming) reports longer ones. */
+const Line = upTo(stringLimits.addressLine);
+
 /** A sign-up form's address: any line left out is null. */
 const SignUpAddress = type({
-  line1: 'string | null = null',
-  line2: 'string | null = null',
-  line3: 'string | null = null',
-  postTown: 'string | null = null',
-  postcode: 'string | null = null',
+  line1: Line.or('null').default(null),
+  line2: Line.or('null').default(null),
+  line3: Line.or('null').default(null),
+  postTown: Line.or('null').default(null),
+  postcode: upTo(stringLimits.postcode).or('null').default(null),
 });
 
 /**
@@ -30,10 +34,12 @@ const SignUpAddress = type({
  * Only the names must be given: the other fields may be left out (null, as a blank one is), so a
  * sign-up with just a name and an email is `{firstName, lastName, email}`.
  */
-export const SignUpForm = PatientSignUp.pick('firstName', 'lastName').merge({
-  dateOfBirth: 'string | null = null',
-  email: 'string | null = null',
-  mobileNumber: 'string | null = null',
+export const SignUpForm = type({
+  firstName: upTo(stringLimits.name),
+  lastName: upTo(stringLimits.name),
+  dateOfBirth: upTo(stringLimits.code).or('null').default(null),
+  email: upTo(stringLimits.email).or('null').default(null),
+  mobileNumber: upTo(stringLimits.phone).or('null').default(null),
   address: SignUpAddress.or('null').default(null),
 });
 export type SignUpForm = typeof SignUpForm.infer;
@@ -93,7 +99,7 @@ export const signUps = defineArea({
       businessId: Id,
       /** Case-insensitive prefix of first name, last name, email or mobile. */
       'filter?': 'string <= 200',
-      'nextToken?': 'string | null',
+      'nextToken?': NextToken,
       /** true: confirmed and rejected ones; false or absent: new and validated ones. */
       'past?': 'boolean',
     }),
@@ -120,7 +126,11 @@ export const signUps = defineArea({
     summary: 'The business a sign-up belongs to (for links that carry only the sign-up id).',
   },
   verifyContactMethods: {
-    input: ContactVerification.pick('emailCode', 'mobileCode').partial().and({ id: Id }),
+    input: type({
+      'emailCode?': upTo(stringLimits.code).or('null'),
+      'mobileCode?': upTo(stringLimits.code).or('null'),
+      id: Id,
+    }),
     output: WithVerification,
     access: 'support',
     summary: 'Checks the codes given: verified, codeIncorrect (tries left), codeExpired (late or tries spent).',

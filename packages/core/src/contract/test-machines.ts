@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import { Bag, NewTestMachine, TestMachine } from '../machine/machine.ts';
+import { NextToken } from '../validation/string-limits.ts';
 import { defineArea } from './define.ts';
 import { MachineForm, machinesPageSize } from './machines.ts';
 
@@ -23,7 +24,7 @@ export const testMachines = defineArea({
       'A test machine with its current credentials, or none (credentialsNote says why) when they cannot be shown without cutting its locker off.',
   },
   list: {
-    input: type({ businessId: Id, 'nextToken?': 'string | null' }),
+    input: type({ businessId: Id, 'nextToken?': NextToken }),
     output: type({ testMachines: TestMachine.array(), nextToken: 'string | null' }),
     access: 'support',
     summary: "A business's test machines by name, 25 a page.",

@@ -1,5 +1,6 @@
 import { type } from 'arktype';
-import { RequiredText, Role, RoleName, User } from './auth.ts';
+import { Id, IdOrNull, NextToken, SearchText } from '../validation/string-limits.ts';
+import { RequiredName, Role, RoleName, User } from './auth.ts';
 import { defineArea } from './define.ts';
 
 /** The identity provider of a user as the user-details block shows it (SPEC §2). */
@@ -14,23 +15,23 @@ export const users = defineArea({
     input: type({
       roleName: RoleName,
       /** The business or group id for Business/Group roles; absent or null for any resource. */
-      'roleResource?': 'string | null',
+      'roleResource?': IdOrNull,
       /** Case-insensitive prefix of email, given name, family name or full name. */
-      'filterText?': 'string <= 200',
-      'nextToken?': 'string | null',
+      'filterText?': SearchText,
+      'nextToken?': NextToken,
     }),
     output: type({ users: User.array(), nextToken: 'string | null' }),
     access: 'support',
     summary: 'Users holding a role (on a resource), filtered by prefix, ordered by email, 25 a page.',
   },
   getUser: {
-    input: type({ id: 'string > 0' }),
+    input: type({ id: Id }),
     output: type({ user: User, roles: Role.array(), identityProvider: IdentityProviderRef.or('null') }),
     access: 'session',
     summary: 'A user with their roles and identity provider (support staff: anyone; others: themselves).',
   },
   updateUser: {
-    input: type({ id: 'string > 0', givenName: RequiredText, familyName: RequiredText }),
+    input: type({ id: Id, givenName: RequiredName, familyName: RequiredName }),
     output: type({ user: User }),
     access: 'session',
     summary: "Changes a user's names (support staff: anyone; others: themselves, the complete-profile screen).",

@@ -261,6 +261,15 @@ describe('checking each patient row', () => {
     expect(outcome.ok && outcome.patient.displayId).toBe('0101010028');
   });
 
+  it('refuses an NHS number grouped any way other than 3-3-4 with one kind of separator', () => {
+    for (const nhs of ['94347 65919', '943 476-5919', '9 4 3 4 7 6 5 9 1 9']) {
+      const outcome = checkPatientRow(row({ NhsNumber: nhs }), plan, TODAY);
+      expect(outcome.ok).toBe(false);
+    }
+    const hyphens = checkPatientRow(row({ NhsNumber: '943-476-5919' }), plan, TODAY);
+    expect(hyphens.ok && hyphens.patient.displayId).toBe('9434765919');
+  });
+
   it('keeps a plain unique ID exactly as written, leading zeros included', () => {
     const idPlan = planOf(['ID', 'FullName', 'Mobile']);
     const outcome = checkPatientRow(['007', 'James Bond', '+44 7700 900007'], idPlan, TODAY);

@@ -1,7 +1,8 @@
 import { normaliseUkMobile } from '../contact/uk-mobile.ts';
 import { normaliseUkPostcode } from '../contact/uk-postcode.ts';
-import type { ImportedPatient } from '../patient/imported-patient.ts';
-import { isNhsNumber } from '../patient/nhs-number.ts';
+import { type ImportedPatient, importedCellMaxLength } from '../patient/imported-patient.ts';
+import { nhsNumberDigits } from '../patient/nhs-number.ts';
+import { validationMessage } from '../validation/catalogue.ts';
 import { isBlankCode, isEmail } from '../validation/general.ts';
 import type { MappingPlan } from './mapping.ts';
 
@@ -103,15 +104,13 @@ function dayNumberOf(today: string): number {
 export const cleanImportMobile = (value: string): string | undefined => normaliseUkMobile(value, { missingZero: true });
 
 /**
- * An NHS number from a cell: spaces and hyphens dropped, and a 9-digit value given back its leading
- * 0 (a spreadsheet drops it from Scottish CHI numbers; the check digit still guards the result).
+ * An NHS number from a cell, written as core's rule accepts it (10 digits, or 3-3-4 with single spaces
+ * or single hyphens), and a 9-digit value given back its leading 0 (a spreadsheet drops it from
+ * Scottish CHI numbers; the check digit still guards the result).
  */
 function cleanNhsNumber(value: string): string | undefined {
-  // Most cells are the 10 digits already: a valid 10-character value has no separator to drop.
-  if (value.length === 10) return isNhsNumber(value) ? value : undefined;
-  let digits = value.replace(/[\s-]/g, '');
-  if (/^\d{9}$/.test(digits)) digits = `0${digits}`;
-  return isNhsNumber(digits) ? digits : undefined;
+  if (value.length === 9 && /^\d{9}$/.test(value)) return nhsNumberDigits(`0${value}`);
+  return nhsNumberDigits(value);
 }
 
 /** The trimmed cell; most cells need no trimming, and checking the ends spares a copy of each. */
@@ -146,6 +145,14 @@ export function isEmptyRow(cells: readonly string[]): boolean {
  */
 export function checkPatientRow(cells: readonly string[], plan: MappingPlan, today: string): RowOutcome {
   const errors: string[] = [];
+  // Above the contract's ceiling a cell would make the server refuse the whole batch: refuse the row.
+  for (const [field, index] of Object.entries(plan)) {
+    const value = index === undefined ? undefined : cells[index];
+    if (value !== undefined && value.length > importedCellMaxLength) {
+      errors.push(`${field}: ${validationMessage.maxLength(importedCellMaxLength)}`);
+    }
+  }
+  if (errors.length > 0) return { ok: false, errors };
 
   const full = cell(cells, plan.FullName);
   const given = cell(cells, plan.GivenName);

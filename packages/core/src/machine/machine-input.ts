@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { validationMessage } from '../validation/catalogue.ts';
 import { Bool, PositiveInteger, Required, text } from '../validation/general.ts';
-import { fail } from '../validation/rule.ts';
+import { atMostLength, fail } from '../validation/rule.ts';
 
 /** The longest machine name, counted after trimming. */
 export const machineNameMaxLength = 100;
@@ -20,7 +20,10 @@ export const machineSlotsMax = 1000;
  * {@link isSameMachineName}.
  */
 export const MachineInput = type({
-  name: Required.pipe((s) => s.trim()).to(text({ max: machineNameMaxLength })),
+  // The raw text is bounded too (blanks around count there), so nothing unbounded reaches the trim.
+  name: atMostLength(2 * machineNameMaxLength, Required)
+    .pipe((s) => s.trim())
+    .to(text({ max: machineNameMaxLength })),
   numberOfSlots: PositiveInteger.pipe((n, ctx) =>
     n <= machineSlotsMax ? n : fail(ctx, 'INVALID_RANGE', validationMessage.range(1, machineSlotsMax)),
   ),

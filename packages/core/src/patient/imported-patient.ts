@@ -1,4 +1,5 @@
 import { type } from 'arktype';
+import { stringLimits, upTo } from '../validation/string-limits.ts';
 
 /**
  * One patient read from a CSV row, ready for patients/batchUpsertPatients (SPEC §3). Fields not
@@ -8,21 +9,30 @@ import { type } from 'arktype';
 const notArray = <T>(value: T, ctx: { mustBe(expected: string): false }) =>
   !Array.isArray(value) || ctx.mustBe('an object');
 
+/**
+ * The longest value any field of an imported patient may have on the wire: the server's own row rules
+ * are tighter (names and address lines 200, ids 64, emails 254) and report a row over them as invalid
+ * with the rest of the batch imported; only a value over this ceiling refuses the whole request (400).
+ */
+export const importedCellMaxLength = stringLimits.freeText;
+
+const Cell = upTo(importedCellMaxLength);
+
 export const ImportedPatient = type({
   'address?': type({
-    'line1?': 'string',
-    'line2?': 'string',
-    'line3?': 'string',
-    'postTown?': 'string',
-    'postcode?': 'string',
+    'line1?': Cell,
+    'line2?': Cell,
+    'line3?': Cell,
+    'postTown?': Cell,
+    'postcode?': Cell,
   }).narrow(notArray),
   /** YYYY-MM-DD whatever the file used. */
-  'dateOfBirth?': 'string',
-  displayId: 'string',
-  'email?': 'string',
+  'dateOfBirth?': Cell,
+  displayId: Cell,
+  'email?': Cell,
   /** +447… */
-  mobileNumber: 'string',
-  name: type({ 'family?': 'string', 'given?': 'string', 'full?': 'string' }).narrow(notArray),
+  mobileNumber: Cell,
+  name: type({ 'family?': Cell, 'given?': Cell, 'full?': Cell }).narrow(notArray),
 });
 export type ImportedPatient = typeof ImportedPatient.infer;
 

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'bun:test';
 import { fieldErrorsOf } from '../validation/field-errors.ts';
 import { isArkErrors } from '../validation/rule.ts';
-import { formatNhsNumber, isNhsNumber, NhsNumber, nhsCheckDigit, nhsNumberIssuer } from './nhs-number.ts';
+import {
+  formatNhsNumber,
+  isNhsNumber,
+  NhsNumber,
+  nhsCheckDigit,
+  nhsNumberDigits,
+  nhsNumberIssuer,
+} from './nhs-number.ts';
 
 const summaryOf = (r: unknown) => (isArkErrors(r) ? r.summary : undefined);
 
@@ -10,10 +17,40 @@ describe('NhsNumber', () => {
     expect(NhsNumber('9434765919')).toBe('9434765919');
   });
 
-  it('accepts spaces and hyphens people type inside the number', () => {
+  it('accepts the number grouped 3-3-4 by single spaces or single hyphens, blanks around it ignored', () => {
     expect(NhsNumber('943 476 5919')).toBe('9434765919');
     expect(NhsNumber('943-476-5919')).toBe('9434765919');
-    expect(NhsNumber(' 943 476-5919 ')).toBe('9434765919');
+    expect(NhsNumber(' 943 476 5919 ')).toBe('9434765919');
+    expect(NhsNumber('\t9434765919\n')).toBe('9434765919');
+  });
+
+  it('refuses any other grouping of the same ten digits', () => {
+    for (const s of [
+      '94347 65919',
+      '9 4 3 4 7 6 5 9 1 9',
+      '943 476-5919',
+      '943-476 5919',
+      '943  476 5919',
+      '943--476--5919',
+      '9434 765 919',
+      '943 4765919',
+      '943\t476\t5919',
+      '943\u00a0476\u00a05919',
+      '-9434765919',
+      '9434765919-',
+    ]) {
+      expect(isNhsNumber(s)).toBe(false);
+      expect(summaryOf(NhsNumber(s))).toBe('Invalid NHS/CHI number');
+    }
+    const chi = `012345678${nhsCheckDigit('012345678')}`;
+    expect(isNhsNumber(chi)).toBe(true);
+    expect(isNhsNumber(`${chi.slice(0, 2)} ${chi.slice(2, 6)} ${chi.slice(6)}`)).toBe(false);
+  });
+
+  it('gives the digits of an accepted number, and nothing for a refused one', () => {
+    expect(nhsNumberDigits('943-476-5919')).toBe('9434765919');
+    expect(nhsNumberDigits('94347 65919')).toBeUndefined();
+    expect(nhsNumberDigits('943 476 5918')).toBeUndefined();
   });
 
   it('refuses a wrong check digit with the SPEC message', () => {

@@ -1,3 +1,4 @@
+import { isBlankCode } from '../validation/general.ts';
 import { fail, textInput } from '../validation/rule.ts';
 
 /**
@@ -17,30 +18,74 @@ const checkDigitOf = (weightedSum: number): number | undefined => {
   return result === 10 ? undefined : result;
 };
 
-/** Strips the spaces and hyphens people type inside a number ('943 476 5919', '943-476-5919'). */
-const digitsOf = (value: string) => value.trim().replace(/[\s-]/g, '');
+/**
+ * Where the number inside `value` starts and ends, blanks around it left out, when it is written
+ * one of the accepted ways: 10 digits ('9434765919'), or grouped 3-3-4 with single spaces
+ * ('943 476 5919') or single hyphens ('943-476-5919'), the same separator both times. Any other
+ * grouping ('94347 65919', '01 2345 6789', '943 476-5919', '943  476 5919') is refused: it is more
+ * likely a different number or a typing slip than an NHS number.
+ */
+function numberSpan(value: string): [start: number, end: number] | undefined {
+  let start = 0;
+  let end = value.length;
+  while (start < end && isBlankCode(value.charCodeAt(start))) start++;
+  while (end > start && isBlankCode(value.charCodeAt(end - 1))) end--;
+  const length = end - start;
+  if (length !== 10 && length !== 12) return undefined;
+  const separator = length === 12 ? value.charCodeAt(start + 3) : -1;
+  if (length === 12 && ((separator !== SPACE && separator !== HYPHEN) || value.charCodeAt(start + 7) !== separator)) {
+    return undefined;
+  }
+  for (let i = start; i < end; i++) {
+    const c = value.charCodeAt(i);
+    if (length === 12 && (i === start + 3 || i === start + 7)) continue;
+    if (c < 48 || c > 57) return undefined;
+  }
+  return [start, end];
+}
 
-const isSeparator = (c: number) => c === 32 || c === 45 || (c >= 9 && c <= 13) || c === 160;
+const SPACE = 32;
+const HYPHEN = 45;
 
 /**
- * True when `value` (spaces and hyphens allowed) is 10 digits with a right check digit.
- * One pass over the characters with no allocation: a patient import runs it on every row.
+ * The 10 digits of an NHS/CHI number written one of the accepted ways (see {@link numberSpan}) with a
+ * right check digit, or undefined.
+ */
+export function nhsNumberDigits(value: string): string | undefined {
+  const span = numberSpan(value);
+  if (!span) return undefined;
+  const [start, end] = span;
+  const digits = end - start === 10 ? value.slice(start, end) : value.slice(start, end).replace(/[ -]/g, '');
+  return hasRightCheckDigit(digits) ? digits : undefined;
+}
+
+/** True when 10 digits end in the mod-11 check digit of the first nine. */
+function hasRightCheckDigit(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < 9; i++) sum += (digits.charCodeAt(i) - 48) * (10 - i);
+  return checkDigitOf(sum) === digits.charCodeAt(9) - 48;
+}
+
+/**
+ * True when `value` is an NHS/CHI number: 10 digits, or 3-3-4 groups separated by single spaces or
+ * single hyphens (consistently), blanks around allowed, with a right check digit. One pass over the
+ * characters with no allocation for the plain 10 digits: a patient import runs it on every row.
  */
 export function isNhsNumber(value: string): boolean {
+  const span = numberSpan(value);
+  if (!span) return false;
+  const [start, end] = span;
   let sum = 0;
   let count = 0;
   let last = -1;
-  for (let i = 0; i < value.length; i++) {
+  for (let i = start; i < end; i++) {
     const c = value.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      if (count < 9) sum += (c - 48) * (10 - count);
-      else last = c - 48;
-      count++;
-    } else if (!isSeparator(c)) {
-      return false;
-    }
+    if (c < 48 || c > 57) continue;
+    if (count < 9) sum += (c - 48) * (10 - count);
+    else last = c - 48;
+    count++;
   }
-  return count === 10 && checkDigitOf(sum) === last;
+  return checkDigitOf(sum) === last;
 }
 
 /**
@@ -48,15 +93,17 @@ export function isNhsNumber(value: string): boolean {
  * whose summary is 'Invalid NHS/CHI number' (INVALID_NHS_NUMBER). The output stays a string so
  * leading zeros of CHI numbers survive.
  */
-export const NhsNumber = textInput('INVALID_NHS_NUMBER').pipe((s, ctx) =>
-  isNhsNumber(s) ? digitsOf(s) : fail(ctx, 'INVALID_NHS_NUMBER'),
+export const NhsNumber = textInput('INVALID_NHS_NUMBER', undefined, 32).pipe(
+  (s, ctx) => nhsNumberDigits(s) ?? fail(ctx, 'INVALID_NHS_NUMBER'),
 );
 export type NhsNumber = typeof NhsNumber.infer;
 
 /** Groups a 10-digit number 3-3-4 for display ('943 476 5919'); other input is returned unchanged. */
 export function formatNhsNumber(value: string): string {
-  const digits = digitsOf(value);
-  return /^\d{10}$/.test(digits) ? `${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}` : value;
+  const span = numberSpan(value);
+  if (!span) return value;
+  const digits = value.slice(span[0], span[1]).replace(/[ -]/g, '');
+  return `${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}`;
 }
 
 /** Which health service issued a number. */
@@ -75,8 +122,8 @@ export type NhsNumberIssuer = 'scotland' | 'northern-ireland' | 'england-wales-i
  * Anything else is 'unknown' (e.g. 5xx, never allocated). Returns undefined for an invalid number.
  */
 export function nhsNumberIssuer(value: string): NhsNumberIssuer | undefined {
-  if (!isNhsNumber(value)) return undefined;
-  const digits = digitsOf(value);
+  const digits = nhsNumberDigits(value);
+  if (digits === undefined) return undefined;
   const nine = Number(digits.slice(0, 9));
   if (nine >= 999_000_000) return 'test';
   if (nine >= 10_101_000 && nine <= 311_299_999 && isChiDate(digits.slice(0, 6))) return 'scotland';

@@ -1,18 +1,18 @@
 import { type } from 'arktype';
 import { limits } from '../limits.ts';
-import { Id } from '../misc/stamps.ts';
 import { validationMessage } from '../validation/catalogue.ts';
 import { reject } from '../validation/rule.ts';
+import { Id as ContractId, FreeText, stringLimits, upTo } from '../validation/string-limits.ts';
 
 /** The card payment provider; the only one (SPEC §9). */
 export const paymentProviders = ['judo'] as const;
 
 /** Judopay account details; `secret` and `token` come back masked after saving. */
 export const JudoSettings = type({
-  id: 'string',
+  id: upTo(stringLimits.credential),
   sandbox: 'boolean',
-  token: 'string',
-  secret: 'string',
+  token: upTo(stringLimits.credential),
+  secret: upTo(stringLimits.credential),
   showVisa: 'boolean',
   showAmex: 'boolean',
   showMastercard: 'boolean',
@@ -24,9 +24,9 @@ export type JudoSettings = typeof JudoSettings.infer;
  * provider, its id, secret and token each at least 8 characters.
  */
 export const PaymentSettings = type({
-  businessId: Id,
-  contactNumber: 'string',
-  legalInfo: 'string',
+  businessId: ContractId,
+  contactNumber: upTo(stringLimits.phone),
+  legalInfo: FreeText,
   provider: "'judo' | null",
   judo: JudoSettings.or('null'),
 }).narrow((s, ctx) => {

@@ -12,7 +12,7 @@ export const isSmsSenderId = (value: string): boolean => senderIdPattern.test(va
  * SPEC §5 SMS sender ID: `SmsSenderId('MyPharmacy')` → 'MyPharmacy', or errors with the SPEC message
  * (INVALID_SENDER_ID). Kept as typed: case shows on the patient's phone.
  */
-export const SmsSenderId = textInput('INVALID_SENDER_ID').narrow(
+export const SmsSenderId = textInput('INVALID_SENDER_ID', undefined, 64).narrow(
   (s, ctx) => isSmsSenderId(s) || reject(ctx, 'INVALID_SENDER_ID'),
 );
 export type SmsSenderId = typeof SmsSenderId.infer;

@@ -1,6 +1,7 @@
 import { type } from 'arktype';
 import { type ValidationError, validationMessage } from '../validation/catalogue.ts';
 import { reject } from '../validation/rule.ts';
+import { upTo } from '../validation/string-limits.ts';
 
 /** The SMS templates a business can word (SPEC §3), by key. */
 export const smsTemplateKeys = [
@@ -75,15 +76,18 @@ export function smsTemplateErrors(key: SmsTemplateKey, template: string, path: s
 }
 
 /** A business's templates; a key left out uses the product's default wording. */
+/** One template as sent: at most 6 SMS pages (the contract's smsTemplateMaxLength). */
+const SmsTemplate = upTo(960);
+
 export const SmsTemplates = type({
-  'machineBackInOrder?': 'string',
-  'machineOutOfOrder?': 'string',
-  'orderReady?': 'string',
-  'orderUpdated?': 'string',
-  'orderRemoved?': 'string',
-  'orderExpiring?': 'string',
-  'paymentRequired?': 'string',
-  'orderCollected?': 'string',
+  'machineBackInOrder?': SmsTemplate,
+  'machineOutOfOrder?': SmsTemplate,
+  'orderReady?': SmsTemplate,
+  'orderUpdated?': SmsTemplate,
+  'orderRemoved?': SmsTemplate,
+  'orderExpiring?': SmsTemplate,
+  'paymentRequired?': SmsTemplate,
+  'orderCollected?': SmsTemplate,
 }).narrow((templates, ctx) => {
   let ok = true;
   for (const key of smsTemplateKeys) {

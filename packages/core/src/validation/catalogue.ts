@@ -38,6 +38,8 @@ export const validationMessages = {
   DUPLICATE_MACHINE_NAME: 'A machine with that name already exists for this business',
   MISSING_PLACEHOLDER: 'Missing placeholder',
   UNKNOWN_PLACEHOLDER: 'Unknown placeholder',
+  /** A key the method does not declare, or one the caller may not set here (never silently dropped). */
+  UNKNOWN_FIELD: 'This field is not accepted here',
   'unacceptable-extension': 'Only the following extensions are accepted: .jpg, .jpeg, .png',
   'unacceptable-size': 'Only files under 256 KB are accepted',
 } as const;
@@ -52,6 +54,8 @@ export type ValidationError = { path: string; id: ValidationId; message: string 
  * constant in {@link validationMessages} is the wording used when no value is known.
  */
 export const validationMessage = {
+  /** `path` is the dotted path of the key: 'Unknown field settings.colour'. */
+  unknownField: (path: string) => `Unknown field ${path}`,
   minLength: (n: number) => `Value must be at least ${n} characters long`,
   maxLength: (n: number) => `Value must be at most ${n} characters long`,
   range: (min: number, max: number) => `Invalid range, value must be an integer between ${min} and ${max}`,

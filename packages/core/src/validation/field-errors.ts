@@ -1,7 +1,7 @@
 import type { ArkErrors } from 'arktype';
 import type { FieldError } from '../errors/app-error.ts';
 import './ark-env.ts';
-import { validationMessages } from './catalogue.ts';
+import { validationMessage, validationMessages } from './catalogue.ts';
 
 /**
  * Turns arktype's errors into the per-field details of an error body: the dot path, the SPEC §5
@@ -13,6 +13,18 @@ export function fieldErrorsOf(errors: ArkErrors): FieldError[] {
     const path = e.path.join('.');
     const validationId = e.meta?.validationId;
     if (validationId) return { path, id: validationId, message: e.message };
+    // A key the schema does not declare: arktype says 'x must be removed'.
+    if (e.code === 'predicate' && e.expected === 'removed') {
+      return { path, id: 'UNKNOWN_FIELD', message: validationMessage.unknownField(path) };
+    }
+    // A string over its maximum length: SPEC §5's words, whatever rule the length was declared on.
+    if (e.code === 'maxLength') {
+      return {
+        path,
+        id: 'INVALID_LENGTH',
+        message: validationMessage.maxLength(Number((e as unknown as { rule: number }).rule)),
+      };
+    }
     // A key left out: arktype says 'x must be a string (was missing)'; the SPEC says 'Field is required'.
     if (e.code === 'required') return { path, id: 'REQUIRED', message: validationMessages.FIELD_REQUIRED };
     return { path, id: genericIdOf(e.code), message: e.message };

@@ -25,6 +25,7 @@ describe('checking a form field by field', () => {
     check.ukMobile('alternative', '', { required: true });
     check.ukPostcode('address.postcode', 'ZZ');
     check.nhsNumber('displayId', '9434765918');
+    check.nhsNumber('grouped', '94347 65919');
     expect(check.errors).toEqual([
       { path: 'signUp.firstName', id: 'REQUIRED', message: 'Please enter a value' },
       { path: 'signUp.lastName', id: 'INVALID_LENGTH', message: 'Value must be at most 10 characters long' },
@@ -35,6 +36,7 @@ describe('checking a form field by field', () => {
       { path: 'signUp.alternative', id: 'REQUIRED', message: 'Please enter a value' },
       { path: 'signUp.address.postcode', id: 'INVALID_UK_POSTCODE', message: 'Invalid UK postcode' },
       { path: 'signUp.displayId', id: 'INVALID_NHS_NUMBER', message: 'Invalid NHS/CHI number' },
+      { path: 'signUp.grouped', id: 'INVALID_NHS_NUMBER', message: 'Invalid NHS/CHI number' },
     ]);
     expect(check.summary).toContain('Please enter a value; Value must be at most 10 characters long');
   });

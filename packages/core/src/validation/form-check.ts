@@ -1,6 +1,6 @@
 import { normaliseUkMobile } from '../contact/uk-mobile.ts';
 import { normaliseUkPostcode } from '../contact/uk-postcode.ts';
-import { isNhsNumber } from '../patient/nhs-number.ts';
+import { nhsNumberDigits } from '../patient/nhs-number.ts';
 import { type ValidationError, type ValidationId, validationMessage, validationMessages } from './catalogue.ts';
 import { isEmail, isIsoDate } from './general.ts';
 
@@ -81,10 +81,10 @@ export class FormCheck {
     return normaliseUkPostcode(v) ?? this.fail(path, 'INVALID_UK_POSTCODE');
   }
 
-  /** An NHS/CHI number as its 10 digits (spaces and hyphens dropped); blank is null, or required. */
+  /** An NHS/CHI number as its 10 digits (3-3-4 spaces or hyphens dropped); blank is null, or required. */
   nhsNumber(path: string, value: Text, options: { required?: boolean } = {}): string | null {
     const v = value?.trim();
     if (!v) return options.required ? this.fail(path, 'REQUIRED') : null;
-    return isNhsNumber(v) ? v.replace(/[\s-]/g, '') : this.fail(path, 'INVALID_NHS_NUMBER');
+    return nhsNumberDigits(v) ?? this.fail(path, 'INVALID_NHS_NUMBER');
   }
 }

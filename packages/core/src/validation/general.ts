@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { toIsoDate } from '../format/date.ts';
 import { validationMessage, validationMessages } from './catalogue.ts';
-import { fail, reject, textInput } from './rule.ts';
+import { atMostLength, fail, reject, textInput } from './rule.ts';
 
 /** SPEC §5 boolean: `true` or `false` only ('Invalid boolean'). */
 export const Bool = type.boolean.configure({
@@ -71,7 +71,9 @@ export function isIsoDate(value: string): boolean {
 }
 
 /** SPEC §5 date: a real calendar date as YYYY-MM-DD ('Invalid date'). */
-export const IsoDate = textInput('INVALID_DATE').narrow((s, ctx) => isIsoDate(s) || reject(ctx, 'INVALID_DATE'));
+export const IsoDate = textInput('INVALID_DATE', undefined, 32).narrow(
+  (s, ctx) => isIsoDate(s) || reject(ctx, 'INVALID_DATE'),
+);
 export type IsoDate = typeof IsoDate.infer;
 
 /** Today's date in Europe/London as YYYY-MM-DD: a date of birth is a UK calendar day. */
@@ -96,9 +98,8 @@ export type TextOptions = { min?: number; max?: number; pattern?: RegExp };
  * '… at most N …', INVALID_LENGTH) and pattern ('Value is not correctly formatted', INVALID_FORMAT).
  */
 export const text = ({ min, max, pattern }: TextOptions = {}) =>
-  textInput('INVALID_FORMAT').narrow((s, ctx) => {
+  textInput('INVALID_FORMAT', undefined, max).narrow((s, ctx) => {
     if (min !== undefined && s.length < min) return reject(ctx, 'INVALID_LENGTH', validationMessage.minLength(min));
-    if (max !== undefined && s.length > max) return reject(ctx, 'INVALID_LENGTH', validationMessage.maxLength(max));
     if (pattern && !pattern.test(s)) return reject(ctx, 'INVALID_FORMAT');
     return true;
   });
@@ -161,13 +162,13 @@ export function isEmail(value: string): boolean {
 }
 
 /** SPEC §5 email, trimmed ('Invalid email', INVALID_EMAIL). */
-export const Email = textInput('INVALID_EMAIL').pipe((s, ctx) =>
+export const Email = textInput('INVALID_EMAIL', undefined, 254).pipe((s, ctx) =>
   isEmail(s.trim()) ? s.trim() : fail(ctx, 'INVALID_EMAIL'),
 );
 export type Email = typeof Email.infer;
 
 /** The forms' email rule: same check, the forms' wording ('Enter a valid email address', EXPECTED_EMAIL). */
-export const FormEmail = textInput('EXPECTED_EMAIL').pipe((s, ctx) =>
+export const FormEmail = textInput('EXPECTED_EMAIL', undefined, 254).pipe((s, ctx) =>
   isEmail(s.trim()) ? s.trim() : fail(ctx, 'EXPECTED_EMAIL'),
 );
 
@@ -181,7 +182,10 @@ function numberOf(value: number | string, pattern: RegExp): number | undefined {
   return pattern.test(s) ? Number(s) : undefined;
 }
 
-const numberOrText = type('number | string').configure({
+/** The longest number typed as text: far more digits than any number the product takes. */
+const numberTextMaxLength = 32;
+
+const numberOrText = type('number').or(atMostLength(numberTextMaxLength, type.string)).configure({
   message: validationMessages.INVALID_NUMBER,
   validationId: 'INVALID_NUMBER',
 });
@@ -191,7 +195,8 @@ export const NumberValue = numberOrText.pipe((v, ctx) => numberOf(v, decimalPatt
 
 /** Reads a whole number or reports `id`; shared by the integer rules below. */
 const integerRule = (check: (n: number) => boolean, id: Parameters<typeof fail>[1], message?: string) =>
-  type('number | string')
+  type('number')
+    .or(atMostLength(numberTextMaxLength, type.string))
     .configure({ message: message ?? validationMessages[id], validationId: id })
     .pipe((v, ctx) => {
       const n = numberOf(v, integerPattern);

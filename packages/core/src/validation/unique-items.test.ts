@@ -48,9 +48,17 @@ describe('fieldErrorsOf', () => {
   });
 
   it('gives plain arktype failures a generic id and keeps their message', () => {
-    const Form = type({ name: 'string <= 3' });
-    expect(errorsOf(Form({ name: 'abcd' }))).toEqual([
-      { path: 'name', id: 'INVALID_LENGTH', message: 'name must be at most length 3 (was 4)' },
+    const Form = type({ name: 'string >= 3' });
+    expect(errorsOf(Form({ name: 'ab' }))).toEqual([
+      { path: 'name', id: 'INVALID_LENGTH', message: 'name must be at least length 3 (was 2)' },
+    ]);
+  });
+
+  it('words a plain maximum length as SPEC §5 does, and names an undeclared key', () => {
+    const Form = type({ name: 'string <= 3' }).onDeepUndeclaredKey('reject');
+    expect(errorsOf(Form({ name: 'abcd', colour: 'red' }))).toEqual([
+      { path: 'name', id: 'INVALID_LENGTH', message: 'Value must be at most 3 characters long' },
+      { path: 'colour', id: 'UNKNOWN_FIELD', message: 'Unknown field colour' },
     ]);
   });
 });

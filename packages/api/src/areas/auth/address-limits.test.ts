@@ -6,7 +6,7 @@ import { addressLimits } from './service.ts';
 import { PASSWORD } from './test-helpers.ts';
 
 // Thirty failed logins hash thirty times with argon2id, slow on purpose.
-setDefaultTimeout(60_000);
+setDefaultTimeout(180_000);
 
 describeApi(
   'limits per client address on sign-in and on mail-sending calls',

@@ -6,24 +6,23 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 // --- login failures: counted per normalised username, whether the account exists or not ----------
 
-/** When the username is locked out until, if it is now. */
-export async function lockedUntil(db: Db, username: string, now: number): Promise<number | null> {
-  const row = await db
-    .selectFrom('login_failures')
-    .select('locked_until')
-    .where('username_normalised', '=', username)
-    .executeTakeFirst();
-  return row?.locked_until != null && row.locked_until > now ? row.locked_until : null;
-}
-
 /**
- * Counts one failure in a single statement (concurrent failures all count). A count older than the
- * window, or one whose lockout has ended, starts again at 1. Reaching the threshold locks the
- * username for the lockout time. Returns the lock's end when this failure locked it.
+ * Reserves one sign-in attempt on a username before its password is checked, in a single statement so
+ * that concurrent attempts are counted one by one (argon2 takes tens of milliseconds: checking first and
+ * counting after let 24 concurrent wrong passwords all be checked). The reservation counts as a failure
+ * until the right password clears it. A count older than the window, or one whose lockout has ended,
+ * starts again at 1; the attempt that reaches the threshold locks the username for the lockout time and
+ * is still checked; the attempts after it are refused unchecked while the lock lasts.
+ * Returns whether this attempt may check the password, and the lock's end if the username is locked.
  */
-export async function recordLoginFailure(db: Db, username: string, now: number): Promise<number | null> {
+export async function reserveLoginAttempt(
+  db: Db,
+  username: string,
+  now: number,
+): Promise<{ allowed: boolean; lockedUntil: number | null }> {
   const { lockoutThreshold, lockoutWindowMs, lockoutMs } = authPolicy;
   const stale = sql<boolean>`(login_failures.first_failure_at <= ${now - lockoutWindowMs} or (login_failures.locked_until is not null and login_failures.locked_until <= ${now}))`;
+  const count = sql<number>`(case when ${stale} then 1 else login_failures.failures + 1 end)`;
   const row = await db
     .insertInto('login_failures')
     .values({
@@ -34,18 +33,71 @@ export async function recordLoginFailure(db: Db, username: string, now: number):
     })
     .onConflict((oc) =>
       oc.column('username_normalised').doUpdateSet({
-        failures: sql`case when ${stale} then 1 else login_failures.failures + 1 end`,
-        first_failure_at: sql`case when ${stale} then ${now} else login_failures.first_failure_at end`,
-        locked_until: sql`case when (case when ${stale} then 1 else login_failures.failures + 1 end) >= ${lockoutThreshold} then ${now + lockoutMs}::bigint else null end`,
+        failures: count,
+        first_failure_at: sql`case when ${stale} then ${now}::bigint else login_failures.first_failure_at end`,
+        // The lock starts with the attempt that reaches the threshold and is not pushed back by later ones.
+        locked_until: sql`case when ${count} < ${lockoutThreshold} then null when not ${stale} and login_failures.locked_until is not null then login_failures.locked_until else ${now + lockoutMs}::bigint end`,
       }),
     )
-    .returning(['locked_until'])
+    .returning(['failures', 'locked_until'])
     .executeTakeFirstOrThrow();
-  return row.locked_until;
+  return { allowed: row.failures <= lockoutThreshold, lockedUntil: row.locked_until };
 }
 
 export async function clearLoginFailures(db: Db, username: string): Promise<void> {
   await db.deleteFrom('login_failures').where('username_normalised', '=', username).execute();
+}
+
+// --- failed sign-ins per client address: a token bucket in the database, shared by every process ----
+
+export type AddressBucket = { capacity: number; perMs: number };
+
+/** The bucket's tokens at `now`: what was left plus the refill since, at most the capacity. */
+const refilled = (bucket: AddressBucket, now: number) =>
+  sql<number>`least(${bucket.capacity}::double precision, login_address_failures.tokens + greatest(0, ${now}::bigint - login_address_failures.refilled_at) * ${bucket.capacity / bucket.perMs}::double precision)`;
+
+/**
+ * Takes one token from the address's bucket before a password is checked, in one statement (concurrent
+ * attempts cannot all see the same last token). Returns null when taken, or the seconds until one is
+ * back when the bucket is empty (then nothing is taken).
+ */
+export async function reserveAddressAttempt(
+  db: Db,
+  addressKey: string,
+  bucket: AddressBucket,
+  now: number,
+): Promise<number | null> {
+  const taken = await db
+    .insertInto('login_address_failures')
+    .values({ address_key: addressKey, tokens: bucket.capacity - 1, refilled_at: now })
+    .onConflict((oc) =>
+      oc
+        .column('address_key')
+        .doUpdateSet({
+          tokens: sql`${refilled(bucket, now)} - 1`,
+          refilled_at: sql`greatest(login_address_failures.refilled_at, ${now}::bigint)`,
+        })
+        .where(refilled(bucket, now), '>=', 1),
+    )
+    .returning('tokens')
+    .executeTakeFirst();
+  if (taken) return null;
+  const row = await db
+    .selectFrom('login_address_failures')
+    .select(refilled(bucket, now).as('tokens'))
+    .where('address_key', '=', addressKey)
+    .executeTakeFirst();
+  const tokens = Number(row?.tokens ?? 0);
+  return Math.max(1, Math.ceil(((1 - tokens) * bucket.perMs) / bucket.capacity / 1000));
+}
+
+/** Gives back a token taken by {@link reserveAddressAttempt}: the attempt did not fail (right password). */
+export async function releaseAddressAttempt(db: Db, addressKey: string, bucket: AddressBucket): Promise<void> {
+  await db
+    .updateTable('login_address_failures')
+    .set({ tokens: sql`least(${bucket.capacity}::double precision, tokens + 1)` })
+    .where('address_key', '=', addressKey)
+    .execute();
 }
 
 // --- password reset tokens ---------------------------------------------------------------------------

@@ -22,8 +22,9 @@ import {
   consumeResetToken,
   findIdentityProvider,
   insertResetToken,
-  lockedUntil,
-  recordLoginFailure,
+  releaseAddressAttempt,
+  reserveAddressAttempt,
+  reserveLoginAttempt,
   setPassword,
 } from './repository.ts';
 
@@ -40,18 +41,17 @@ const invalidCredentials = {
 
 /**
  * Per client address, beside the per-account lockout: failed sign-ins (30 per 15 minutes, so one
- * address cannot try a password across many accounts), and the calls that send mail to whoever is
- * named (registration and reset requests, 10 an hour). In memory, per process, per app.
+ * address cannot try a password across many accounts; in the database, shared by every process), and
+ * the calls that send mail to whoever is named (registration and reset requests, 10 an hour; in memory,
+ * per process, per app).
  */
 export const addressLimits = { failedLogins: 30, failedLoginsPerMs: 15 * 60_000, mails: 10, mailsPerMs: 60 * 60_000 };
-const limiters = new WeakMap<AppDeps, { failedLogins: RateLimiter; mails: RateLimiter }>();
+const failedLoginBucket = { capacity: addressLimits.failedLogins, perMs: addressLimits.failedLoginsPerMs };
+const limiters = new WeakMap<AppDeps, { mails: RateLimiter }>();
 function limitsOf(deps: AppDeps) {
   let found = limiters.get(deps);
   if (!found) {
-    found = {
-      failedLogins: new RateLimiter(addressLimits.failedLogins, addressLimits.failedLoginsPerMs),
-      mails: new RateLimiter(addressLimits.mails, addressLimits.mailsPerMs),
-    };
+    found = { mails: new RateLimiter(addressLimits.mails, addressLimits.mailsPerMs) };
     limiters.set(deps, found);
   }
   return found;
@@ -90,43 +90,48 @@ export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'l
   const now = ctx.deps.now();
   const anonymous = { userId: null, display: username };
   const address = ctx.ip === null ? null : addressKey(ctx.ip);
-  const failures = limitsOf(ctx.deps).failedLogins;
 
-  const throttled = address === null ? ({ ok: true } as const) : failures.check(address, now);
-  if (!throttled.ok) {
+  // Both limits are reserved before the password is checked, each in one statement in the database,
+  // so concurrent attempts (and several api processes) cannot all slip under them; the reservations
+  // are kept as failures unless the password turns out right.
+  const retryAfter = address === null ? null : await reserveAddressAttempt(db, address, failedLoginBucket, now);
+  if (retryAfter !== null) {
     await audit(db, ctx, {
       action: 'auth.login.throttled',
       entityType: 'user',
       actor: anonymous,
       details: { username },
     });
-    throw tooMany('failed logins', throttled.retryAfterSeconds);
+    throw tooMany('failed logins', retryAfter);
   }
-  if (await lockedUntil(db, username, now)) {
+  const attempt = await reserveLoginAttempt(db, username, now);
+  if (!attempt.allowed) {
+    // A locked account checks nothing, so it costs the address nothing either.
+    if (address !== null) await releaseAddressAttempt(db, address, failedLoginBucket);
     await audit(db, ctx, { action: 'auth.login.locked', entityType: 'user', actor: anonymous, details: { username } });
     return tooManyAttempts;
   }
   const user = await findUserByEmail(db, username);
   const valid = await verifyPassword(input.password, user?.password_hash);
   if (!valid || !user) {
-    if (address !== null) failures.take(address, now);
-    const locked = await recordLoginFailure(db, username, now);
     await audit(db, ctx, {
       action: 'auth.login.failed',
       entityType: 'user',
       entityId: user?.id ?? null,
       actor: anonymous,
-      details: { username, lockedUntil: locked },
+      details: { username, lockedUntil: attempt.lockedUntil },
     });
-    return locked ? tooManyAttempts : invalidCredentials;
+    return attempt.lockedUntil !== null ? tooManyAttempts : invalidCredentials;
   }
+  // The right password: neither reservation was a failure.
+  await clearLoginFailures(db, username);
+  if (address !== null) await releaseAddressAttempt(db, address, failedLoginBucket);
   const actor = { userId: user.id, display: toUser(user).name };
   if (user.force_reset) {
     await audit(db, ctx, { action: 'auth.login.forceReset', entityType: 'user', entityId: user.id, actor });
     return { ok: false, reason: 'ForceReset', message: authMessages.forceReset };
   }
 
-  await clearLoginFailures(db, username);
   // A new token at every login: the session of any cookie the browser still holds ends here.
   const previous = tokenOf(ctx.request);
   const replaced = previous ? await revokeSessionByToken(db, previous, now) : null;

@@ -150,18 +150,51 @@ describeApi(
         asSupport,
       );
       expect(bad.status).toBe(400);
-      // Undeclared keys are dropped by the schema: the feature row never holds a controlled setting.
-      await t.call(
+      // A controlled setting sent to the feature call is refused, naming it, and nothing changes.
+      const refused = await t.call(
         'businessSettings',
         'updateBusinessFeatureSettings',
         { businessId: 'b1', settings: { smsGateway: 'aws', sendOrderRemovedSms: false } },
         asSupport,
       );
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details).toEqual([
+        {
+          path: 'settings.smsGateway',
+          id: 'UNKNOWN_FIELD',
+          message: 'smsGateway is a controlled setting: support staff change it with updateBusinessControlledSettings',
+        },
+      ]);
       const after = await t.call('businessSettings', 'getBusinessControlledSettings', { businessId: 'b1' }, asSupport);
       expect(after.body.settings.smsGateway).toBe('thesmsworks');
+      const featuresAfter = await t.call(
+        'businessSettings',
+        'getBusinessFeatureSettings',
+        { businessId: 'b1' },
+        asSupport,
+      );
+      expect(featuresAfter.body.settings.sendOrderRemovedSms).toBe(true);
       expect((await listAudit(t.db, 'businessSettings.controlled.update'))[0]?.details).toEqual({
         fields: ['enableWhatsApp', 'smsGateway'],
       });
+    });
+
+    it('refuses a feature setting it does not know, at any depth, naming it and changing nothing', async () => {
+      await seedBusiness(t.db);
+      const res = await t.call(
+        'businessSettings',
+        'updateBusinessFeatureSettings',
+        { businessId: 'b1', settings: { charges: { enabled: true, currency: 'EUR' }, colour: 'red' } },
+        asSupport,
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION');
+      expect(res.body.error.details).toEqual([
+        { path: 'settings.charges.currency', id: 'UNKNOWN_FIELD', message: 'Unknown field settings.charges.currency' },
+        { path: 'settings.colour', id: 'UNKNOWN_FIELD', message: 'Unknown field settings.colour' },
+      ]);
+      const after = await t.call('businessSettings', 'getBusinessFeatureSettings', { businessId: 'b1' }, asSupport);
+      expect(after.body.settings.charges).toEqual({ enabled: false });
     });
 
     it('refuses every settings change to an archived business, with a clear message', async () => {

@@ -178,4 +178,55 @@ describeApi('users', (t) => {
     });
     expect(rows[2]?.details).toEqual({ changed: ['givenName'] });
   });
+  it('refuses a name over 100 characters as INVALID_LENGTH, changing nothing, however long it is', async () => {
+    const me = await t.signIn({ givenName: 'Nia', familyName: 'Obi' });
+    for (const length of [101, 3000, 100_000]) {
+      const res = await t.call(
+        'users',
+        'updateUser',
+        { id: me.userId, givenName: 'x'.repeat(length), familyName: 'y'.repeat(length) },
+        { cookie: me.cookie },
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([
+        { path: 'familyName', id: 'INVALID_LENGTH', message: 'Value must be at most 100 characters long' },
+        { path: 'givenName', id: 'INVALID_LENGTH', message: 'Value must be at most 100 characters long' },
+      ]);
+    }
+    const hundred = 'z'.repeat(100);
+    const ok = await t.call(
+      'users',
+      'updateUser',
+      { id: me.userId, givenName: hundred, familyName: 'Obi' },
+      { cookie: me.cookie },
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body.user.givenName).toBe(hundred);
+  });
+
+  it('refuses a key a method does not declare, naming it, on reads and writes alike', async () => {
+    const me = await t.signIn({ givenName: 'Nia', familyName: 'Obi' });
+    const write = await t.call(
+      'users',
+      'updateUser',
+      { id: me.userId, givenName: 'New', familyName: 'Name', email: 'other@p.test' } as never,
+      { cookie: me.cookie },
+    );
+    expect(write.status).toBe(400);
+    expect(write.body.error.details).toEqual([{ path: 'email', id: 'UNKNOWN_FIELD', message: 'Unknown field email' }]);
+    const read = await t.call('users', 'getUser', { id: me.userId, withRoles: true } as never, { cookie: me.cookie });
+    expect(read.status).toBe(400);
+    expect(read.body.error.details).toEqual([
+      { path: 'withRoles', id: 'UNKNOWN_FIELD', message: 'Unknown field withRoles' },
+    ]);
+    const login = await t.call('auth', 'login', {
+      username: 'a@p.test',
+      password: 'whatever',
+      remember: true,
+    } as never);
+    expect(login.status).toBe(400);
+    expect(login.body.error.details[0].path).toBe('remember');
+    const unchanged = await t.call('users', 'getUser', { id: me.userId }, { cookie: me.cookie });
+    expect(unchanged.body.user.givenName).toBe('Nia');
+  });
 });
