@@ -1,9 +1,10 @@
+import type { LivePush } from '@medlocker/core';
 import type { AppDeps } from '../deps.ts';
 import type { Logger } from '../http/logger.ts';
 import type { HubAction } from './protocol.ts';
 
-/** A push to consoles: `{ action, params }` (SPEC §3 WebSocket message body). */
-export type LiveMessage = { action: string; params: Record<string, unknown> };
+/** A push to consoles: `{ action, params }` (SPEC §3 WebSocket message body), one of core's LivePush. */
+export type LiveMessage = LivePush;
 
 /**
  * A push and who may see it: consoles watching the business, the machine, the group, or the whole

@@ -4,9 +4,9 @@ import { checkAccessToken } from '../../areas/device-auth/repository.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../live.ts';
 import { protocolTiming } from '../protocol.ts';
+import type { LockerIdentity } from './identity.ts';
 import { type BatcherOptions, ReadingsBatcher } from './readings.ts';
 import { LockerSession } from './session.ts';
-import type { LockerIdentity } from './store.ts';
 import { sweepOffline } from './sweeper.ts';
 
 /** The subprotocol a locker offers (and the hub answers with) on `/machine`. */
