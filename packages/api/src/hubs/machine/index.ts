@@ -56,19 +56,23 @@ export function machineHub(deps: AppDeps, options: MachineHubOptions = defaultMa
   const byWs = new WeakMap<object, LockerSession>();
   let sweeper: ReturnType<typeof setInterval> | undefined;
 
-  liveOf(deps).onLockerCommand((command) => {
+  const live = liveOf(deps);
+  live.onLockerCommand((command) => {
     const session = sessions.get(command.machineId);
     if (!session) return;
     if (command.kind === 'disconnect') {
-      session.close(4001, command.reason);
+      if (command.credentialId && command.credentialId !== session.who.credentialId) return;
+      session.close(command.code ?? 4001, command.reason);
       return;
     }
-    void session.call(command.action, command.payload).then((answer) => {
-      if (answer[0] === 4) {
+    const { sent, answer } = session.call(command.action, command.payload);
+    if (sent && command.callId) live.lockerCallSent(command.callId);
+    void answer.then((frame) => {
+      if (frame[0] === 4) {
         deps.logger.warn('locker refused a call', {
           machineId: command.machineId,
           action: command.action,
-          code: answer[2],
+          code: frame[2],
         });
       }
     });

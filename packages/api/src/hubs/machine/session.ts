@@ -113,20 +113,31 @@ export class LockerSession {
     this.answers = this.answers
       .then(() => started)
       .then(() => answer)
-      .then((f) => this.send(f));
+      .then((f) => void this.send(f));
   }
 
-  /** Sends a call to the locker and waits for its answer (or a timeout, as an InternalError frame). */
-  call(action: HubAction, payload: Record<string, unknown>): Promise<Frame> {
+  /**
+   * Sends a call to the locker: `sent` when the frame went out on the socket, `answer` its answer (or,
+   * after a timeout or when it could not be sent, an InternalError frame).
+   */
+  call(action: HubAction, payload: Record<string, unknown>): { sent: boolean; answer: Promise<Frame> } {
     const id = `h${this.nextCallId++}`;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        resolve(errorFrame(id, 'InternalError', 'The locker did not answer in time'));
-      }, protocolTiming.callTimeoutMs);
-      this.pending.set(id, { resolve, timer });
-      this.send(callFrame(id, action, payload));
+    let resolveAnswer!: (frame: Frame) => void;
+    const answer = new Promise<Frame>((resolve) => {
+      resolveAnswer = resolve;
     });
+    const timer = setTimeout(() => {
+      this.pending.delete(id);
+      resolveAnswer(errorFrame(id, 'InternalError', 'The locker did not answer in time'));
+    }, protocolTiming.callTimeoutMs);
+    this.pending.set(id, { resolve: resolveAnswer, timer });
+    const sent = this.send(callFrame(id, action, payload));
+    if (!sent) {
+      clearTimeout(timer);
+      this.pending.delete(id);
+      resolveAnswer(errorFrame(id, 'InternalError', 'The call could not be sent'));
+    }
+    return { sent, answer };
   }
 
   close(code: number, reason: string): void {
@@ -141,14 +152,18 @@ export class LockerSession {
     this.pending.clear();
   }
 
-  private send(frame: Frame): void {
+  /** Sends a frame; false when it was dropped. */
+  private send(frame: Frame): boolean {
     try {
       // Bun answers 0 when it dropped the message (the socket is closing or hopelessly backed up).
       if (this.socket.send(encodeFrame(frame)) === 0) {
-        this.deps.logger.warn('answer to locker dropped', { machineId: this.who.machineId, id: frame[1] });
+        this.deps.logger.warn('frame to locker dropped', { machineId: this.who.machineId, id: frame[1] });
+        return false;
       }
+      return true;
     } catch {
       // The socket closed meanwhile; the locker will replay what it did not hear answered.
+      return false;
     }
   }
 
