@@ -2,7 +2,6 @@ import { expect, it } from 'bun:test';
 import { describeApi } from '../../testing.ts';
 import {
   asSupport,
-  eventually,
   listen,
   seedBusiness,
   TestLocker,
