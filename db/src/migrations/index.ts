@@ -11,6 +11,7 @@ import * as fleetSummary from './0009_fleet_summary.ts';
 import * as temperatureReadingsKey from './0010_temperature_readings_key.ts';
 import * as machineCheckByIndex from './0011_machine_check_by_index.ts';
 import * as messageOutboxStatusIndex from './0012_message_outbox_status_index.ts';
+import * as outboxDedupeKey from './0013_outbox_dedupe_key.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0010_temperature_readings_key': temperatureReadingsKey,
   '0011_machine_check_by_index': machineCheckByIndex,
   '0012_message_outbox_status_index': messageOutboxStatusIndex,
+  '0013_outbox_dedupe_key': outboxDedupeKey,
 };
