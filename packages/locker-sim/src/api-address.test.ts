@@ -19,5 +19,5 @@ describe('the server the simulator talks to', () => {
     const help = await new Response(run.stdout).text();
     await run.exited;
     expect(help).toContain('https://medlocker.example.com');
-  });
+  }, 60_000);
 });
