@@ -13,6 +13,7 @@ import * as machineCheckByIndex from './0011_machine_check_by_index.ts';
 import * as messageOutboxStatusIndex from './0012_message_outbox_status_index.ts';
 import * as containsSearch from './0013_contains_search.ts';
 import * as loginAddressFailures from './0014_login_address_failures.ts';
+import * as outboxDedupeKey from './0015_outbox_dedupe_key.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0012_message_outbox_status_index': messageOutboxStatusIndex,
   '0013_contains_search': containsSearch,
   '0014_login_address_failures': loginAddressFailures,
+  '0015_outbox_dedupe_key': outboxDedupeKey,
 };

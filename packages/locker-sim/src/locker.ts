@@ -354,6 +354,8 @@ export class SimLocker {
       this.state.update({ accessToken: null, refreshToken: null, machineId: null });
       return;
     }
+    // Tokens refreshed (by this locker, or another holding its state): reconnect at once with the new ones.
+    if (closed === 4004) return;
     if (closed === 4003) await this.refreshIfDue(true);
     if (closed === 'refused' && this.attempt >= 2) await this.refreshIfDue(true);
     if (this.networkUp && this.powered) this.status = 'offline';

@@ -1,6 +1,8 @@
 #!/usr/bin/env bun
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { defaultApi } from './api-address.ts';
+import { formatTable, runConformance } from './conformance.ts';
 import { startControl } from './control.ts';
 import { SimLocker } from './locker.ts';
 import type { Tokens } from './pairing.ts';
@@ -15,7 +17,7 @@ const int = (value: string) => {
 
 const program = new Command('locker-sim')
   .description('Simulated MedLocker lockers speaking the locker protocol (docs/LOCKER-PROTOCOL.md)')
-  .option('--api <url>', 'the MedLocker server', 'http://localhost:3000')
+  .option('--api <url>', 'the MedLocker server (default: MEDLOCKER_API, else http://localhost:3000)', defaultApi())
   .option('--count <n>', 'how many lockers', int, 1)
   .option('--test-machine', 'create test machines (paired at once) instead of pairing with a user code')
   .option('--business <id>', 'business of the test machines (with --test-machine)')
@@ -75,7 +77,46 @@ async function testMachineCredentials(o: Options, index: number): Promise<Tokens
   return { machineId: body.testMachine.id, ...body.testMachine.credentials };
 }
 
+/** `locker-sim conformance`: every documented exchange against a server, a pass/fail table, exit 1 on a failure. */
+async function conformance(argv: string[]) {
+  const o = new Command('locker-sim conformance')
+    .description('Runs every exchange of docs/LOCKER-PROTOCOL.md against a server and prints a pass/fail table')
+    .option('--url <url>', 'the MedLocker server (default: MEDLOCKER_API, else http://localhost:3000)', defaultApi())
+    .option('--token <token>', 'a support session token (or MEDLOCKER_TOKEN)')
+    .option('--email <email>', 'a support user to sign in as, instead of --token (or MEDLOCKER_EMAIL)')
+    .option('--password <password>', 'their password (or MEDLOCKER_PASSWORD)')
+    .option('--business <id>', 'the business the conformance machine is created in (default: the first active one)')
+    .option('--json', 'print the checks as JSON instead of a table')
+    .option('--verbose', 'print each check as it runs')
+    .parse(argv, { from: 'user' })
+    .opts<{
+      url: string;
+      token?: string;
+      email?: string;
+      password?: string;
+      business?: string;
+      json?: boolean;
+      verbose?: boolean;
+    }>();
+  const token = o.token ?? process.env.MEDLOCKER_TOKEN;
+  const email = o.email ?? process.env.MEDLOCKER_EMAIL;
+  const password = o.password ?? process.env.MEDLOCKER_PASSWORD;
+  const checks = await runConformance({
+    url: o.url,
+    ...(token ? { token } : {}),
+    ...(email ? { email } : {}),
+    ...(password ? { password } : {}),
+    ...(o.business ? { business: o.business } : {}),
+    ...(o.verbose ? { log: (line: string) => console.error(line) } : {}),
+  });
+  console.log(
+    o.json ? JSON.stringify({ url: o.url, passed: checks.every((c) => c.ok), checks }, null, 2) : formatTable(checks),
+  );
+  process.exit(checks.every((c) => c.ok) ? 0 : 1);
+}
+
 async function main() {
+  if (process.argv[2] === 'conformance') return conformance(process.argv.slice(3));
   const o = program.parse().opts<Options>();
   o.api = o.api.replace(/\/$/, '');
   o.stateDir = resolve(o.stateDir);

@@ -1,9 +1,10 @@
+import type { LivePush } from '@medlocker/core';
 import type { AppDeps } from '../deps.ts';
 import type { Logger } from '../http/logger.ts';
 import type { HubAction } from './protocol.ts';
 
-/** A push to consoles: `{ action, params }` (SPEC §3 WebSocket message body). */
-export type LiveMessage = { action: string; params: Record<string, unknown> };
+/** A push to consoles: `{ action, params }` (SPEC §3 WebSocket message body), one of core's LivePush. */
+export type LiveMessage = LivePush;
 
 /**
  * A push and who may see it: consoles watching the business, the machine, the group, or the whole
@@ -18,10 +19,15 @@ export type ConsoleEvent = {
   message: LiveMessage;
 };
 
-/** Something for the process that holds a locker's connection: a call to make, or to hang up. */
+/**
+ * Something for the process that holds a locker's connection: a call to make, or to hang up. A call
+ * with a `callId` is acknowledged (`lockerAck`) by the process that sent it on a locker's connection.
+ * A disconnect with a `credentialId` ends only the connection made with that credential (the one a
+ * refresh replaced), with `code` (default 4001).
+ */
 export type LockerCommand =
-  | { machineId: string; kind: 'call'; action: HubAction; payload: Record<string, unknown> }
-  | { machineId: string; kind: 'disconnect'; reason: string };
+  | { machineId: string; kind: 'call'; action: HubAction; payload: Record<string, unknown>; callId?: string }
+  | { machineId: string; kind: 'disconnect'; reason: string; credentialId?: string; code?: number };
 
 /** A user's sessions or roles changed (logout, password reset, roles added or removed). */
 export type AccessChange = { userId: string };
@@ -29,7 +35,8 @@ export type AccessChange = { userId: string };
 export type Envelope =
   | { kind: 'console'; event: ConsoleEvent }
   | { kind: 'locker'; command: LockerCommand }
-  | { kind: 'access'; change: AccessChange };
+  | { kind: 'access'; change: AccessChange }
+  | { kind: 'lockerAck'; callId: string };
 
 /**
  * How envelopes travel between api processes. The local transport hands them straight back; the
@@ -64,6 +71,7 @@ export class LiveHub {
   private readonly consoleHandlers = new Set<(event: ConsoleEvent) => void>();
   private readonly lockerHandlers = new Set<(command: LockerCommand) => void>();
   private readonly accessHandlers = new Set<(change: AccessChange) => void>();
+  private readonly acks = new Map<string, () => void>();
 
   constructor(
     private readonly transport: LiveTransport = localTransport(),
@@ -73,6 +81,7 @@ export class LiveHub {
       try {
         if (envelope.kind === 'console') for (const h of this.consoleHandlers) h(envelope.event);
         else if (envelope.kind === 'locker') for (const h of this.lockerHandlers) h(envelope.command);
+        else if (envelope.kind === 'lockerAck') this.acks.get(envelope.callId)?.();
         else for (const h of this.accessHandlers) h(envelope.change);
       } catch (error) {
         this.logger?.error('live handler failed', { error: String(error) });
@@ -86,6 +95,35 @@ export class LiveHub {
 
   commandLocker(command: LockerCommand): void {
     this.transport.send({ kind: 'locker', command });
+  }
+
+  /**
+   * Makes a call to a locker, whichever process holds its connection, and resolves true once a
+   * locker connection got it (its frame was sent), false when none did within `waitMs` (the locker is
+   * offline, or its connection died unnoticed).
+   */
+  callLocker(
+    command: { machineId: string; action: HubAction; payload: Record<string, unknown> },
+    waitMs = 2000,
+  ): Promise<boolean> {
+    const callId = Bun.randomUUIDv7();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.acks.delete(callId);
+        resolve(false);
+      }, waitMs);
+      this.acks.set(callId, () => {
+        clearTimeout(timer);
+        this.acks.delete(callId);
+        resolve(true);
+      });
+      this.commandLocker({ ...command, kind: 'call', callId });
+    });
+  }
+
+  /** Says that the call `callId` went out on a locker's connection (the machine hub, after sending it). */
+  lockerCallSent(callId: string): void {
+    this.transport.send({ kind: 'lockerAck', callId });
   }
 
   /** Tells every process that a user's sessions or roles changed: their open consoles are checked again. */

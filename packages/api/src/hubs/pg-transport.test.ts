@@ -14,7 +14,10 @@ describe.skipIf(!url)('live pushes across api processes [postgres]', () => {
       a.onConsoleEvent((e: ConsoleEvent) => seen.push(`a:${e.message.action}`));
       b.onConsoleEvent((e: ConsoleEvent) => seen.push(`b:${e.message.action}`));
       b.onLockerCommand((c) => seen.push(`b:${c.kind}:${c.machineId}`));
-      a.publish({ businessId: 'b1', message: { action: 'statusUpdate', params: { machineId: 'm1' } } });
+      a.publish({
+        businessId: 'b1',
+        message: { action: 'statusUpdate', params: { machineId: 'm1', contents: 'loaded' } },
+      });
       a.commandLocker({ machineId: 'm1', kind: 'disconnect', reason: 'test' });
       const until = Date.now() + 3000;
       while (seen.length < 3 && Date.now() < until) await Bun.sleep(10);

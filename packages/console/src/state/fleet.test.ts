@@ -56,7 +56,10 @@ describe('the dashboard fleet and its pushes', () => {
   });
 
   it("drops an archived business's machines and their alarms", () => {
-    applyFleetPush({ action: 'archived', params: { businessId: 'b_2', archived: { at: T } } });
+    applyFleetPush({
+      action: 'archived',
+      params: { businessId: 'b_2', archived: { at: T, userId: null, userDisplayName: null } },
+    });
     const fleet = store.get(fleetStateAtom);
     expect(Object.keys(fleet.machines)).toEqual(['m_1']);
     expect(fleet.alarms).toEqual([]);

@@ -1,4 +1,4 @@
-import { liveCloseCodes } from '@medlocker/core';
+import { isLivePush, type LivePush, liveCloseCodes } from '@medlocker/core';
 import { atom } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { store } from './store.ts';
@@ -15,14 +15,15 @@ import { store } from './store.ts';
  * - `useLivePush(listener)`: the same from a component while it is mounted (e.g. reload on `archived`).
  * - `liveConnectionAtom`: 'connecting' | 'open' | 'closed', for a "live updates paused" hint.
  *
- * Pushes are `{ action, params }` (SPEC §3 WebSocket message body): statusUpdate, machineEvent,
- * temperature, notification, archived, unarchived, switchBusiness (the user's access changed: the
- * session is read again). The socket reconnects with
+ * Pushes are `{ action, params }` (SPEC §3 WebSocket message body), core's `LivePush` union shared with
+ * the api: statusUpdate, machineEvent, temperature, notification, archived, unarchived, switchBusiness
+ * (the user's access changed: the session is read again); a listener narrows on `action`. A frame of
+ * an action this console does not know (a newer server) is ignored. The socket reconnects with
  * exponential backoff and full jitter (1 s doubling to 30 s) and subscribes again to every topic.
  */
 
 export type LiveTopic = { businessId: string } | { machineId: string } | { groupId: string } | { fleet: true };
-export type LivePush = { action: string; params: Record<string, unknown> };
+export type { LivePush };
 export type LiveListener = (push: LivePush) => void;
 export type LiveConnection = 'connecting' | 'open' | 'closed';
 
@@ -79,16 +80,16 @@ function connect() {
     for (const { topic } of topics.values()) send('subscribe', topic);
   };
   ws.onmessage = (event) => {
-    let push: LivePush;
+    let push: unknown;
     try {
-      push = JSON.parse(String(event.data)) as LivePush;
+      push = JSON.parse(String(event.data));
     } catch {
       return;
     }
-    if (!push || typeof push.action !== 'string') return;
+    if (!isLivePush(push)) return;
     for (const listener of listeners) {
       try {
-        listener({ action: push.action, params: push.params ?? {} });
+        listener(push);
       } catch (error) {
         console.warn('live listener failed', error);
       }

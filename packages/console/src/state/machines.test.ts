@@ -25,7 +25,10 @@ describe('machine pushes', () => {
 
   it('puts a new event on top and counts status reports so the status tab reloads', () => {
     applyMachinePush({ action: 'machineEvent', params: { event } });
-    applyMachinePush({ action: 'statusUpdate', params: { machineId: 'm_1', observations: { door: 'closed' } } });
+    applyMachinePush({
+      action: 'statusUpdate',
+      params: { machineId: 'm_1', statusId: 's_1', observations: { door: 'closed' }, created: 1 },
+    });
     expect(store.get(machineLiveAtom).m_1?.events).toEqual([event]);
     expect(store.get(machineLiveAtom).m_1?.statusReports).toBe(1);
   });

@@ -50,7 +50,8 @@ export const lockerActions = {
       'lastSeq?': Sequence,
     }),
     response: type({
-      status: "'Accepted' | 'Rejected'",
+      /** Always Accepted: a machine archived or removed is answered with an error and the connection closes 4001. */
+      status: "'Accepted'",
       /** The hub's clock, so a locker can correct its own. */
       currentTime: Timestamp,
       /** Seconds between heartbeats the hub wants. */

@@ -4,6 +4,7 @@
  */
 export * from './actions.ts';
 export * from './frames.ts';
+export * from './live.ts';
 export * from './pairing.ts';
 export * from './temperature.ts';
 export * from './timing.ts';

@@ -13,6 +13,11 @@ export const temperatureRange = { min: 15, max: 25 } as const;
 
 /** The window the average, and so an excursion, is judged over (SPEC §9: 'the last 3 hours'). */
 export const TEMPERATURE_WINDOW_MS = 3 * 60 * 60 * 1000;
+/**
+ * How far ahead of the hub's clock a reading's time may be (a locker's clock drifts between two
+ * BootNotifications); a reading further ahead is refused with TypeConstraintViolation and the hub's time.
+ */
+export const MAX_READING_AHEAD_MS = 5 * 60 * 1000;
 
 /** Mean of the readings within the window ending at `now`; null when there are none. */
 export function averageTemperature(readings: readonly Reading[], now: number): number | null {

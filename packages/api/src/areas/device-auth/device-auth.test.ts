@@ -79,8 +79,29 @@ describeApi(
       expect((await poll()).body.error).toBe('authorization_pending');
       // A locker polling every second is too fast.
       t.advance(1_000);
-      expect((await poll()).body).toEqual({ error: 'slow_down', error_description: 'Polling too fast' });
+      expect((await poll()).body).toEqual({
+        error: 'slow_down',
+        error_description: 'Polling too fast: poll every 10 seconds',
+      });
       t.advance(10_000);
+      expect((await poll()).body.error).toBe('authorization_pending');
+    });
+
+    it('holds a locker told to slow down to its longer interval: 5 seconds more for each slow_down', async () => {
+      const code = await post('/machine/device/code', {});
+      const poll = () => post('/machine/token', { grant_type: grant, device_code: code.body.device_code });
+      expect((await poll()).body.error).toBe('authorization_pending');
+      t.advance(1_000);
+      expect((await poll()).body.error).toBe('slow_down');
+      // Back to the first interval (5 s) is still too fast: it must now be 10 s, and then 15 s.
+      t.advance(5_000);
+      expect((await poll()).body).toMatchObject({
+        error: 'slow_down',
+        error_description: 'Polling too fast: poll every 15 seconds',
+      });
+      t.advance(10_000);
+      expect((await poll()).body.error).toBe('slow_down');
+      t.advance(20_000);
       expect((await poll()).body.error).toBe('authorization_pending');
     });
 

@@ -37,13 +37,14 @@ export class TokenRefusal extends Error {
 
 const randomUnit = () => (crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) / 2 ** 32;
 
-// Polls faster than the interval get 'slow_down' (RFC 8628 §3.5), and each one costs the locker 5 more
-// seconds per poll. The gap is measured when the hub handles a poll, which a busy hub (or network) can
-// delay: a poll that comes less than half an interval early is forgiven, so a locker keeping to the
-// interval is never slowed for the hub's own delays, while one polling twice as fast is. Kept in memory:
-// losing it on a restart only forgives one fast poll.
-const lastPoll = new Map<string, number>();
-const pollJitterAllowance = 0.5;
+// Polls faster than the interval get 'slow_down' (RFC 8628 §3.5), and each one adds 5 seconds to the
+// interval this device code must keep from then on (the locker was told to add them). The gap is
+// measured when the hub handles a poll, which a busy hub (or network) can delay: a poll up to
+// `pollEarlyAllowanceMs` early is forgiven, so a locker keeping to its interval is never slowed for the
+// hub's own delays. Kept in memory: losing it on a restart only forgives one fast poll.
+const polls = new Map<string, { last: number; intervalMs: number }>();
+export const pollEarlyAllowanceMs = 2_500;
+export const slowDownStepMs = 5_000;
 
 /** `POST /machine/device/code`: a new device code and the user code the locker shows. */
 export async function startDeviceAuth(deps: AppDeps, verificationUri: string): Promise<DeviceCodeResponse> {
@@ -102,15 +103,19 @@ export async function exchangeToken(deps: AppDeps, body: Record<string, unknown>
       if (!row || row.consumed_at !== null) throw new TokenRefusal('invalid_grant', 'Unknown or used device code');
       if (row.activated_at === null || row.machine_id === null || row.business_id === null) {
         if (now >= row.expires_at) throw new TokenRefusal('expired_token', 'The device code has expired');
-        const previous = lastPoll.get(row.id);
-        lastPoll.set(row.id, now);
-        const interval = credentialPolicy.pollIntervalSeconds * 1000;
-        if (previous !== undefined && now - previous < interval * (1 - pollJitterAllowance)) {
-          throw new TokenRefusal('slow_down', 'Polling too fast');
+        const previous = polls.get(row.id);
+        const intervalMs = previous?.intervalMs ?? credentialPolicy.pollIntervalSeconds * 1000;
+        if (previous !== undefined && now - previous.last < intervalMs - pollEarlyAllowanceMs) {
+          polls.set(row.id, { last: now, intervalMs: intervalMs + slowDownStepMs });
+          throw new TokenRefusal(
+            'slow_down',
+            `Polling too fast: poll every ${(intervalMs + slowDownStepMs) / 1000} seconds`,
+          );
         }
+        polls.set(row.id, { last: now, intervalMs });
         throw new TokenRefusal('authorization_pending', 'Waiting for staff to enter the user code');
       }
-      lastPoll.delete(row.id);
+      polls.delete(row.id);
       const consumed = await tx
         .updateTable('device_authorizations')
         .set({ consumed_at: now })
@@ -133,7 +138,7 @@ export async function exchangeToken(deps: AppDeps, body: Record<string, unknown>
   }
   if (body.grant_type === REFRESH_TOKEN_GRANT && typeof body.refresh_token === 'string' && body.refresh_token) {
     const refreshToken = body.refresh_token;
-    return deps.db.transaction().execute(async (tx) => {
+    const refreshed = await deps.db.transaction().execute(async (tx) => {
       const row = await findLiveRefresh(tx, refreshToken);
       if (!row || row.revoked_at !== null) throw new TokenRefusal('invalid_grant', 'Unknown or revoked refresh token');
       if (row.refresh_token_expires_at !== null && now >= row.refresh_token_expires_at) {
@@ -148,8 +153,17 @@ export async function exchangeToken(deps: AppDeps, body: Record<string, unknown>
         now,
         sealFor(deps, machine),
       );
-      return tokenResponse(row.machine_id, issued, now);
+      return { response: tokenResponse(row.machine_id, issued, now), replaced: row.id, machineId: row.machine_id };
     });
+    // The connection made with the old access token ends now (4004): the locker reconnects with the new one.
+    liveOf(deps).commandLocker({
+      machineId: refreshed.machineId,
+      kind: 'disconnect',
+      reason: 'Access token replaced by a refresh',
+      credentialId: refreshed.replaced,
+      code: 4004,
+    });
+    return refreshed.response;
   }
   if (body.grant_type !== DEVICE_CODE_GRANT && body.grant_type !== REFRESH_TOKEN_GRANT) {
     throw new TokenRefusal('unsupported_grant_type', 'Use the device_code or refresh_token grant');

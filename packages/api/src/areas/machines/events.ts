@@ -11,6 +11,7 @@ import {
 } from '@medlocker/core';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
+import { enqueue } from '../../outbox/index.ts';
 import { type Db, type MachineRow, toMachineEvent } from './repository.ts';
 
 /** Where an alarm message's `${supportArticle}` points: the support article of the code. */
@@ -128,25 +129,22 @@ async function raiseAlarm(
     ...business.keyholders_mobile_numbers.map((to) => ({ channel: 'sms' as const, to })),
     ...business.notification_emails.map((to) => ({ channel: 'email' as const, to })),
   ];
-  if (recipients.length > 0) {
-    await db
-      .insertInto('message_outbox')
-      .values(
-        recipients.map((r) => ({
-          id: Bun.randomUUIDv7(),
-          business_id: machine.business_id,
-          channel: r.channel,
-          recipient: r.to,
-          template_key: `alarm.${code}`,
-          subject: r.channel === 'email' ? title : null,
-          body,
-          next_attempt_at: now,
-          created: now,
-          updated: now,
-        })),
-      )
-      .execute();
-  }
+  await enqueue(
+    db,
+    recipients.map((r) => ({
+      type: 'message.send' as const,
+      businessId: machine.business_id,
+      payload: {
+        channel: r.channel,
+        recipient: r.to,
+        templateKey: `alarm.${code}`,
+        subject: r.channel === 'email' ? title : null,
+        body,
+      },
+      runAfter: now,
+    })),
+    now,
+  );
   return {
     id: notification.id,
     businessId: notification.business_id,

@@ -32,7 +32,10 @@ describeApi(
         await t.call('machines', 'toggleArchive', { id }, asSupport);
         await t.call('machines', 'toggleArchive', { id }, asSupport);
         await Bun.sleep(0);
-        const named = pushes.filter((m) => 'businessName' in m.params);
+        const named = pushes.filter((m) => 'businessName' in m.params) as {
+          action: string;
+          params: Record<string, unknown>;
+        }[];
         expect(named.map((m) => [m.action, (m.params.machine as { id: string }).id, m.params.businessName])).toEqual([
           ['statusUpdate', id, 'Pharmacy b1'],
           ['unarchived', id, 'Pharmacy b1'],

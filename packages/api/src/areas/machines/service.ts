@@ -336,9 +336,8 @@ export async function toggleOutOfOrderStatus(
   });
   const machine = toMachine(row);
   const live = liveOf(deps);
-  live.commandLocker({
+  const notified = live.callLocker({
     machineId: row.id,
-    kind: 'call',
     action: 'SetOutOfOrder',
     payload: { outOfOrder: machine.outOfOrderStatus !== null, at: now, by: principal.displayName },
   });
@@ -350,7 +349,7 @@ export async function toggleOutOfOrderStatus(
     message: { action: 'statusUpdate', params: { machine, online: row.online, lastSeen: row.last_seen } },
   });
   // The locker hears it now when connected; otherwise BootNotification's result tells it on reconnect.
-  return { machine, lockerNotified: row.online };
+  return { machine, lockerNotified: row.online && (await notified) };
 }
 
 export async function listMachineStatus(input: In<'listMachineStatus'>, ctx: AuthedContext): Out<'listMachineStatus'> {

@@ -19,7 +19,7 @@ function consoleSocket(url: string, cookie: string) {
 describeApi(
   'the console hub',
   (t) => {
-    it('refuses a browser without a session or without the support scope', async () => {
+    it('refuses a browser without a session, or of a user with neither the support scope nor a business role', async () => {
       const hub = listen(t);
       try {
         await expect(consoleSocket(hub.url, '').opened).rejects.toThrow();
@@ -71,6 +71,78 @@ describeApi(
         expect(fleetPushes.length).toBeGreaterThan(0);
         expect(fleetPushes.every((p) => about(p) === real.id)).toBe(true);
         for (const c of [watching, other, fleet]) c.ws.close();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it("gives a pharmacy user the pushes of the businesses its Business and Group roles reach, and no other business's", async () => {
+      for (const id of ['b1', 'b2', 'b3']) await seedBusiness(t.db, id);
+      await t.db
+        .insertInto('groups')
+        .values({
+          id: 'g1',
+          name: 'Group 1',
+          parent_id: null,
+          email: null,
+          address_line1: null,
+          address_line2: null,
+          address_line3: null,
+          post_town: null,
+          postcode: null,
+          logo_path: null,
+          logo_background_color: null,
+          archived_at: null,
+          archived_by_id: null,
+          archived_by_display: null,
+          created: 1,
+          updated: 1,
+        } as never)
+        .execute();
+      await t.db.updateTable('businesses').set({ group_id: 'g1' }).where('id', '=', 'b3').execute();
+      await t.db
+        .insertInto('users')
+        .values({
+          id: 'u-pharm',
+          email: 'pat@pharmacy.test',
+          email_normalised: 'pat@pharmacy.test',
+          password_hash: null,
+          identity_provider_id: null,
+          front_end: 'pharmacy',
+          created: 1,
+          updated: 1,
+        })
+        .execute();
+      await t.db
+        .insertInto('user_roles')
+        .values([
+          { id: 'r1', user_id: 'u-pharm', name: 'Business', resource_type: 'business', resource_id: 'b1', created: 1 },
+          { id: 'r2', user_id: 'u-pharm', name: 'Group', resource_type: 'group', resource_id: 'g1', created: 1 },
+        ])
+        .execute();
+      const machines = {
+        b1: (await testMachine(t, 'b1', 'One')).id,
+        b2: (await testMachine(t, 'b2', 'Two')).id,
+        b3: (await testMachine(t, 'b3', 'Three')).id,
+      };
+      const hub = listen(t);
+      try {
+        const pharmacy = consoleSocket(hub.url, 'session=pharmacy');
+        await pharmacy.opened;
+        // Asking for another business (and everything) is allowed, but brings only what it may see.
+        for (const params of [{ businessId: 'b1' }, { businessId: 'b2' }, { businessId: 'b3' }, { groupId: 'g1' }]) {
+          pharmacy.ws.send(JSON.stringify({ action: 'subscribe', params }));
+        }
+        await eventually(() => pharmacy.pushes.filter((p) => p.action === 'subscribed').length === 4);
+        for (const id of Object.values(machines)) await t.call('machines', 'toggleArchive', { id }, asSupport);
+        await t.call('groups', 'archiveGroup', { id: 'g1' }, asSupport);
+        await eventually(() => pharmacy.pushes.filter((p) => p.action === 'archived').length >= 3);
+        await Bun.sleep(100);
+        const archived = pharmacy.pushes
+          .filter((p) => p.action === 'archived')
+          .map((p) => (p.params.groupId as string | undefined) ?? (p.params.id as string));
+        expect(archived.sort()).toEqual([machines.b1, machines.b3, 'g1'].sort());
+        pharmacy.ws.close();
       } finally {
         hub.stop();
       }

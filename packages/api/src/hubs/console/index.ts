@@ -4,6 +4,7 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from '../../deps.ts';
 import type { Principal } from '../../rpc/context.ts';
 import { type ConsoleEvent, liveOf } from '../live.ts';
+import { type ConsoleReach, reachOfUser } from './reach-repository.ts';
 
 /**
  * What a console may ask on `/ws`: `{ action: 'subscribe' | 'unsubscribe', params: { businessId } |
@@ -28,6 +29,8 @@ type ConsoleConnection = {
   /** The connection's id (a UUIDv7), the connectionId of the WebSocket messages it sends. */
   id: string;
   principal: Principal;
+  /** Null for support staff (the whole estate); a pharmacy user's businesses and groups otherwise. */
+  reach: ConsoleReach | null;
   /** The upgrade request: its cookie is the session checked again while the socket is open. */
   request: Request;
   subs: Subscriptions;
@@ -40,11 +43,21 @@ export type ConsoleHubOptions = {
   sessionCheckEveryMs: number;
 };
 
-/** Who may hold a console socket at all: support staff (checked at the upgrade and again while open). */
-const mayConnect = (principal: Principal): boolean => principal.scopes.includes('support');
+/**
+ * Who may hold a console socket: support staff (the whole estate), and pharmacy users with a Business or
+ * Group role (the businesses those reach). Checked at the upgrade and again while open. Null: nobody.
+ */
+async function accessOf(deps: AppDeps, principal: Principal): Promise<{ reach: ConsoleReach | null } | null> {
+  if (principal.scopes.includes('support')) return { reach: null };
+  const reach = await reachOfUser(deps.db, principal.userId);
+  return reach.businesses.size > 0 || reach.groups.size > 0 ? { reach } : null;
+}
 
-/** True when a signed-in principal may see pushes of this business (support staff see every business). */
-export const maySee = (principal: Principal, _event: ConsoleEvent): boolean => mayConnect(principal);
+/** True when a connection may see a push: support staff see every one; a pharmacy user, its businesses' and groups'. */
+export const maySee = (reach: ConsoleReach | null, event: ConsoleEvent): boolean =>
+  reach === null ||
+  (event.businessId !== '' && reach.businesses.has(event.businessId)) ||
+  (!!event.groupId && reach.groups.has(event.groupId));
 
 const wants = (subs: Subscriptions, event: ConsoleEvent): boolean =>
   (subs.fleet && event.fleet !== false) ||
@@ -55,16 +68,19 @@ const wants = (subs: Subscriptions, event: ConsoleEvent): boolean =>
 type WsLike = { data: { request: Request }; send(text: string): unknown; close(code?: number, reason?: string): void };
 
 /**
- * The console hub: the browser's session cookie authenticates the upgrade (support scope required);
- * the console then subscribes to a business, a machine or the fleet and receives the pushes it may see.
+ * The console hub: the browser's session cookie authenticates the upgrade (support staff, or a pharmacy
+ * user with a Business or Group role); the console then subscribes to a business, a machine, a group or
+ * the fleet and receives the pushes it may see: a pharmacy user only those of the businesses and groups
+ * its roles reach, whatever it subscribed to.
  */
 export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { sessionCheckEveryMs: 60_000 }) {
-  const principals = new WeakMap<Request, Principal>();
+  const principals = new WeakMap<Request, { principal: Principal; reach: ConsoleReach | null }>();
   const connections = new Map<object, ConsoleConnection>();
 
   /**
    * Checks a connection's session again: ended (logged out, expired, password reset) → closed 4401;
-   * without the support scope now → closed 4403; otherwise its principal is refreshed and, when
+   * without the support scope or a business role now → closed 4403; otherwise its principal and reach
+   * are refreshed and, when
    * `tell`, the console hears `switchBusiness` and reads its session again (its roles changed).
    * A database failure leaves the connection as it was: the next check decides.
    */
@@ -80,8 +96,16 @@ export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { session
       principal = null;
     }
     if (!principal) return c.close(liveCloseCodes.sessionEnded, 'Session ended');
-    if (!mayConnect(principal)) return c.close(liveCloseCodes.accessRemoved, 'Access removed');
+    let access: Awaited<ReturnType<typeof accessOf>>;
+    try {
+      access = await accessOf(deps, principal);
+    } catch (error) {
+      deps.logger.warn('console access check failed', { error: String(error) });
+      return;
+    }
+    if (!access) return c.close(liveCloseCodes.accessRemoved, 'Access removed');
     c.principal = principal;
+    c.reach = access.reach;
     if (tell) c.send(JSON.stringify({ action: 'switchBusiness', params: { reason: 'accessChanged' } }));
   }
 
@@ -89,7 +113,7 @@ export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { session
   live.onConsoleEvent((event) => {
     const text = JSON.stringify(event.message);
     for (const c of connections.values()) {
-      if (wants(c.subs, event) && maySee(c.principal, event)) c.send(text);
+      if (wants(c.subs, event) && maySee(c.reach, event)) c.send(text);
     }
   });
   live.onAccessChanged(({ userId }) => {
@@ -116,21 +140,24 @@ export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { session
       async beforeHandle({ request }) {
         const principal = await deps.auth.principalOf(request, { ip: null, now: deps.now() });
         if (!principal) throw new AppError('UNAUTHENTICATED', 'Please log in');
-        if (!mayConnect(principal)) throw new AppError('FORBIDDEN', 'You do not have access to this area');
-        principals.set(request, principal);
+        const access = await accessOf(deps, principal);
+        if (!access) throw new AppError('FORBIDDEN', 'You do not have access to this area');
+        principals.set(request, { principal, reach: access.reach });
       },
       open(ws) {
         const socket = ws as unknown as WsLike;
-        const principal = principals.get(socket.data.request);
-        if (!principal) {
+        const access = principals.get(socket.data.request);
+        if (!access) {
           socket.close(liveCloseCodes.sessionEnded, 'Not authenticated');
           return;
         }
         const id = Bun.randomUUIDv7();
+        const { principal, reach } = access;
         deps.logger.debug('console connected', { connectionId: id, userId: principal.userId });
         connections.set(socket.data, {
           id,
           principal,
+          reach,
           request: socket.data.request,
           subs: { fleet: false, businesses: new Set(), machines: new Set(), groups: new Set() },
           send: (text) => {

@@ -200,7 +200,10 @@ describeApi(
         const boot = await again.boot(30);
         expect(boot[2]).toMatchObject({ lastSeq: 5 });
         // The locker replays everything it was not sure of, from the first unacknowledged, in order.
-        for (const e of queue.slice(3)) expect((await again.call(e.action, e.payload))[0]).toBe(3);
+        for (const e of queue.slice(3)) {
+          const answer = await again.call(e.action, e.payload);
+          expect(answer[0] === 3 ? 3 : answer).toBe(3);
+        }
         const receipts = await t.db
           .selectFrom('locker_event_receipts')
           .select('sequence')

@@ -4,9 +4,9 @@ import { checkAccessToken } from '../../areas/device-auth/repository.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../live.ts';
 import { protocolTiming } from '../protocol.ts';
+import type { LockerIdentity } from './identity.ts';
 import { type BatcherOptions, ReadingsBatcher } from './readings.ts';
 import { LockerSession } from './session.ts';
-import type { LockerIdentity } from './store.ts';
 import { sweepOffline } from './sweeper.ts';
 
 /** The subprotocol a locker offers (and the hub answers with) on `/machine`. */
@@ -56,19 +56,23 @@ export function machineHub(deps: AppDeps, options: MachineHubOptions = defaultMa
   const byWs = new WeakMap<object, LockerSession>();
   let sweeper: ReturnType<typeof setInterval> | undefined;
 
-  liveOf(deps).onLockerCommand((command) => {
+  const live = liveOf(deps);
+  live.onLockerCommand((command) => {
     const session = sessions.get(command.machineId);
     if (!session) return;
     if (command.kind === 'disconnect') {
-      session.close(4001, command.reason);
+      if (command.credentialId && command.credentialId !== session.who.credentialId) return;
+      session.close(command.code ?? 4001, command.reason);
       return;
     }
-    void session.call(command.action, command.payload).then((answer) => {
-      if (answer[0] === 4) {
+    const { sent, answer } = session.call(command.action, command.payload);
+    if (sent && command.callId) live.lockerCallSent(command.callId);
+    void answer.then((frame) => {
+      if (frame[0] === 4) {
         deps.logger.warn('locker refused a call', {
           machineId: command.machineId,
           action: command.action,
-          code: answer[2],
+          code: frame[2],
         });
       }
     });

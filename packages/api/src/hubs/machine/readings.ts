@@ -1,11 +1,17 @@
 import { formatTemperature } from '@medlocker/core';
-import { isForeignKeyViolation, preparedStatement } from '@medlocker/db';
-import { sql } from 'kysely';
+import { isForeignKeyViolation } from '@medlocker/db';
 import { publishRecorded, type RecordedEvent, recordMachineEvent } from '../../areas/machines/events.ts';
+import {
+  existingMachines,
+  insertReadingsBatch,
+  machineRow,
+  temperatureAlertsOn,
+  updateTemperatureAverages,
+} from '../../areas/machines/hub-repository.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../live.ts';
 import { type Reading, TEMPERATURE_WINDOW_MS, temperatureRange } from '../protocol.ts';
-import { existingMachines, type LockerIdentity, MachineGone, machineRow, temperatureAlertsOn } from './store.ts';
+import { type LockerIdentity, MachineGone } from './identity.ts';
 
 type Pending = {
   who: LockerIdentity;
@@ -133,37 +139,12 @@ export class ReadingsBatcher {
     // Two copies of one event in the same batch: only the first may claim it.
     const seen = new Set<string>();
     const events = batch.filter((p) => !seen.has(keyOf(p)) && seen.add(keyOf(p)));
-    const readings = events.flatMap((p) => p.readings.map((r) => ({ p, r })));
-    // Columns as arrays (unnest): ten parameters whatever the batch size, so PostgreSQL parses and
-    // plans one small statement instead of a VALUES list with thousands of parameters.
-    const result = await sql<{ machine_id: string; locker_event_id: string }>`${preparedStatement('readings_batch')}
-      with claimed as (
-        insert into locker_event_receipts (business_id, machine_id, locker_event_id, sequence, action, received_at, result)
-        select business_id, machine_id, locker_event_id, sequence, 'TemperatureReadings', ${now}::bigint,
-          jsonb_build_object('stored', n)
-        from unnest(${events.map((p) => p.who.businessId)}::text[], ${events.map((p) => p.who.machineId)}::text[],
-          ${events.map((p) => p.eventId)}::text[], ${events.map((p) => p.seq)}::bigint[],
-          ${events.map((p) => p.readings.length)}::int[]) as i (business_id, machine_id, locker_event_id, sequence, n)
-        on conflict do nothing
-        returning machine_id, locker_event_id
-      ),
-      stored as (
-        -- A reading's replay key is (machine, its time), so a replayed event's readings add nothing
-        -- without joining them to the claimed receipts (a join the planner cannot size well).
-        insert into temperature_readings (business_id, machine_id, created, value, locker_event_id)
-        select r.business_id, r.machine_id, r.created, r.value, r.locker_event_id
-        from unnest(${readings.map(({ p }) => p.who.businessId)}::text[],
-          ${readings.map(({ p }) => p.who.machineId)}::text[], ${readings.map(({ r }) => r.created)}::bigint[],
-          ${readings.map(({ r }) => r.value)}::float8[], ${readings.map(({ p }) => p.eventId)}::text[])
-          as r (business_id, machine_id, created, value, locker_event_id)
-        on conflict do nothing
-      )
-      select machine_id, locker_event_id from claimed${
-        this.deps.config.readingsCommit === 'fast'
-          ? sql`, (select set_config('synchronous_commit', 'off', true)) as fast_commit`
-          : sql``
-      }`.execute(this.deps.db);
-    return new Set(result.rows.map((r) => `${r.machine_id}\u0000${r.locker_event_id}`));
+    return insertReadingsBatch(
+      this.deps.db,
+      events.map((p) => ({ ...p.who, eventId: p.eventId, seq: p.seq, readings: p.readings })),
+      now,
+      this.deps.config.readingsCommit === 'fast',
+    );
   }
 
   private markDirty(who: LockerIdentity) {
@@ -239,37 +220,7 @@ export async function updateTemperatureStatuses(deps: AppDeps, machines: LockerI
   const { min, max } = temperatureRange;
   const recorded: RecordedEvent[] = [];
   const statuses = await deps.db.transaction().execute(async (tx) => {
-    // Both keys of the (business_id, machine_id, created) index, so each machine is a range scan.
-    const { rows } = await sql<{
-      id: string;
-      business_id: string;
-      average: number;
-      last_excursion_at: number | null;
-      started: boolean;
-    }>`
-      with averages as (
-        select machine_id, avg(value)::float8 as average
-        from temperature_readings
-        where business_id = any(${[...new Set(machines.map((m) => m.businessId))]}::text[])
-          and machine_id = any(${machines.map((m) => m.machineId)}::text[])
-          and created > ${now - TEMPERATURE_WINDOW_MS}::bigint and created <= ${now}::bigint
-        group by machine_id
-      ),
-      before as (
-        select m.id, a.average,
-          (a.average < ${min} or a.average > ${max})
-            and not coalesce(m.temperature_average < ${min} or m.temperature_average > ${max}, false) as started
-        from machines m join averages a on a.machine_id = m.id
-      )
-      update machines as m
-      set temperature_average = b.average,
-        temperature_last_excursion_at = case when b.started then ${now}::bigint else m.temperature_last_excursion_at end,
-        temperature_updated = ${now}::bigint
-      from before b
-      where m.id = b.id
-      returning m.id, m.business_id, b.average, m.temperature_last_excursion_at as last_excursion_at, b.started`.execute(
-      tx,
-    );
+    const rows = await updateTemperatureAverages(tx, machines, { now, windowMs: TEMPERATURE_WINDOW_MS, min, max });
     for (const row of rows) {
       if (!row.started || !(await temperatureAlertsOn(tx, row.business_id))) continue;
       const machine = await machineRow(tx, row.id);

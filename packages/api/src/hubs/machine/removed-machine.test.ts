@@ -2,8 +2,8 @@ import { expect, it } from 'bun:test';
 import { deleteTestMachine } from '../../areas/test-machines/repository.ts';
 import { describeApi } from '../../testing.ts';
 import { asSupport, fastHub, listen, seedBusiness, TestLocker, testMachine, withTestAuth } from '../test-kit.ts';
+import { MachineGone } from './identity.ts';
 import { ReadingsBatcher } from './readings.ts';
-import { MachineGone } from './store.ts';
 
 describeApi(
   'a machine removed while its locker is connected',

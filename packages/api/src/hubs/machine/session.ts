@@ -1,7 +1,17 @@
-import { machineAlerts } from '@medlocker/core';
+import type { ContentsChange } from '@medlocker/core';
 import { type Database, isForeignKeyViolation } from '@medlocker/db';
 import type { Transaction } from 'kysely';
 import { publishRecorded, type RecordedEvent, recordMachineEvent } from '../../areas/machines/events.ts';
+import {
+  claimEvent,
+  existingMachines,
+  insertStatus,
+  lastStoredSeq,
+  machineRow,
+  saveResult,
+  storedResult,
+  touchOnline,
+} from '../../areas/machines/hub-repository.ts';
 import { type MachineRow, toMachine } from '../../areas/machines/repository.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../live.ts';
@@ -16,25 +26,14 @@ import {
   type HubAction,
   type LockerAction,
   type LockerRequest,
+  type LockerResponse,
   parseFrame,
   protocolTiming,
   resultFrame,
 } from '../protocol.ts';
+import { handle } from './handlers.ts';
+import { type LockerActor, type LockerIdentity, lockerActor, MachineGone } from './identity.ts';
 import type { ReadingsBatcher } from './readings.ts';
-import {
-  claimEvent,
-  existingMachines,
-  insertStatus,
-  type LockerIdentity,
-  lastStoredSeq,
-  loadBag,
-  MachineGone,
-  machineRow,
-  saveResult,
-  storedResult,
-  touchOnline,
-  unloadBag,
-} from './store.ts';
 
 /** The socket as a session needs it. */
 export type LockerSocket = { send(text: string): unknown; close(code?: number, reason?: string): void };
@@ -42,7 +41,7 @@ export type LockerSocket = { send(text: string): unknown; close(code?: number, r
 export type SessionOptions = { heartbeatIntervalSeconds: number };
 
 /** A failure to answer with an error frame rather than a crash. */
-class CallError extends Error {
+export class CallError extends Error {
   constructor(readonly frame: ErrorFrame) {
     super(frame[3]);
   }
@@ -66,14 +65,18 @@ export class LockerSession {
   private nextCallId = 1;
   /** Ends the connection when the access token expires. */
   expiry: ReturnType<typeof setTimeout> | undefined;
+  /** Who the services called for this connection act as. */
+  readonly actor: LockerActor;
 
   constructor(
     readonly who: LockerIdentity,
     private readonly socket: LockerSocket,
-    private readonly deps: AppDeps,
-    private readonly batcher: ReadingsBatcher,
+    readonly deps: AppDeps,
+    readonly batcher: ReadingsBatcher,
     private readonly options: SessionOptions,
-  ) {}
+  ) {
+    this.actor = lockerActor(who);
+  }
 
   /** A message from the locker. Never throws. */
   receive(message: unknown): void {
@@ -110,20 +113,31 @@ export class LockerSession {
     this.answers = this.answers
       .then(() => started)
       .then(() => answer)
-      .then((f) => this.send(f));
+      .then((f) => void this.send(f));
   }
 
-  /** Sends a call to the locker and waits for its answer (or a timeout, as an InternalError frame). */
-  call(action: HubAction, payload: Record<string, unknown>): Promise<Frame> {
+  /**
+   * Sends a call to the locker: `sent` when the frame went out on the socket, `answer` its answer (or,
+   * after a timeout or when it could not be sent, an InternalError frame).
+   */
+  call(action: HubAction, payload: Record<string, unknown>): { sent: boolean; answer: Promise<Frame> } {
     const id = `h${this.nextCallId++}`;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        resolve(errorFrame(id, 'InternalError', 'The locker did not answer in time'));
-      }, protocolTiming.callTimeoutMs);
-      this.pending.set(id, { resolve, timer });
-      this.send(callFrame(id, action, payload));
+    let resolveAnswer!: (frame: Frame) => void;
+    const answer = new Promise<Frame>((resolve) => {
+      resolveAnswer = resolve;
     });
+    const timer = setTimeout(() => {
+      this.pending.delete(id);
+      resolveAnswer(errorFrame(id, 'InternalError', 'The locker did not answer in time'));
+    }, protocolTiming.callTimeoutMs);
+    this.pending.set(id, { resolve: resolveAnswer, timer });
+    const sent = this.send(callFrame(id, action, payload));
+    if (!sent) {
+      clearTimeout(timer);
+      this.pending.delete(id);
+      resolveAnswer(errorFrame(id, 'InternalError', 'The call could not be sent'));
+    }
+    return { sent, answer };
   }
 
   close(code: number, reason: string): void {
@@ -138,14 +152,18 @@ export class LockerSession {
     this.pending.clear();
   }
 
-  private send(frame: Frame): void {
+  /** Sends a frame; false when it was dropped. */
+  private send(frame: Frame): boolean {
     try {
       // Bun answers 0 when it dropped the message (the socket is closing or hopelessly backed up).
       if (this.socket.send(encodeFrame(frame)) === 0) {
-        this.deps.logger.warn('answer to locker dropped', { machineId: this.who.machineId, id: frame[1] });
+        this.deps.logger.warn('frame to locker dropped', { machineId: this.who.machineId, id: frame[1] });
+        return false;
       }
+      return true;
     } catch {
       // The socket closed meanwhile; the locker will replay what it did not hear answered.
+      return false;
     }
   }
 
@@ -164,14 +182,18 @@ export class LockerSession {
       if (!this.booted && checked.action !== 'BootNotification') {
         throw new CallError(errorFrame(id, 'ProtocolError', 'Send BootNotification first'));
       }
-      return resultFrame(id, await this.dispatch(id, checked.action, checked.payload));
+      const result = await handle(this, checked.action, checked.payload as never, { id, now: this.deps.now() });
+      return resultFrame(id, result);
     } catch (error) {
       if (error instanceof CallError) return error.frame;
       if (error instanceof MachineGone || (await this.refusedForMissingMachine(error))) {
         // Nothing was stored; once this answer is out, the connection closes and the locker pairs again.
-        this.deps.logger.info('locker of a removed machine', { machineId: this.who.machineId, action });
-        this.answers = this.answers.then(() => this.close(4001, 'Machine removed'));
-        return errorFrame(id, 'InternalError', 'This machine no longer exists; pair the locker again');
+        const archived = error instanceof MachineGone && error.archived;
+        this.deps.logger.info('locker of a removed machine', { machineId: this.who.machineId, action, archived });
+        this.answers = this.answers.then(() => this.close(4001, archived ? 'Machine archived' : 'Machine removed'));
+        return archived
+          ? errorFrame(id, 'InternalError', 'This machine is archived; pair the locker again')
+          : errorFrame(id, 'InternalError', 'This machine no longer exists; pair the locker again');
       }
       this.deps.logger.error('locker call failed', {
         machineId: this.who.machineId,
@@ -193,90 +215,14 @@ export class LockerSession {
     }
   }
 
-  private async dispatch(id: string, action: LockerAction, payload: unknown): Promise<Record<string, unknown>> {
-    const now = this.deps.now();
-    switch (action) {
-      case 'BootNotification':
-        return this.boot(payload as LockerRequest<'BootNotification'>, now);
-      case 'Heartbeat':
-        await this.online(now);
-        return { currentTime: now };
-      case 'StatusNotification': {
-        const p = payload as LockerRequest<'StatusNotification'>;
-        const statusId = await insertStatus(this.deps.db, this.who, p.observations, p.created ?? now);
-        liveOf(this.deps).publish({
-          businessId: this.who.businessId,
-          machineId: this.who.machineId,
-          fleet: !this.who.isTest,
-          message: {
-            action: 'statusUpdate',
-            params: {
-              machineId: this.who.machineId,
-              statusId,
-              observations: p.observations,
-              created: p.created ?? now,
-            },
-          },
-        });
-        return {};
-      }
-      case 'TemperatureReadings': {
-        const p = payload as LockerRequest<'TemperatureReadings'>;
-        this.noteSeq(p);
-        const { stored } = await this.batcher.add(this.who, p.eventId, p.seq, p.readings);
-        return { stored };
-      }
-      case 'MachineEvent':
-        return this.once(p(payload), 'MachineEvent', async (tx, machine) => {
-          const e = payload as LockerRequest<'MachineEvent'>;
-          const known = (machineAlerts as Record<string, { level: string }>)[e.code];
-          const recorded = await recordMachineEvent(tx, this.deps, machine, {
-            code: e.code,
-            ...(e.level ? { level: e.level } : known ? {} : { level: 'info' }),
-            ...(e.message ? { message: e.message } : {}),
-            ...(e.data ? { data: e.data } : {}),
-            bagId: e.bagId ?? null,
-            barcode: e.barcode ?? null,
-            lockerEventId: e.eventId,
-            seq: e.seq,
-            created: e.created,
-          });
-          return { result: { id: recorded.event.id }, recorded };
-        });
-      case 'BagLoaded':
-        return this.once(p(payload), 'BagLoaded', async (tx) => {
-          const e = payload as LockerRequest<'BagLoaded'>;
-          return { result: await loadBag(tx, this.who, e, now), contents: 'loaded' };
-        });
-      case 'BagRemoved':
-        return this.once(p(payload), 'BagRemoved', async (tx) => {
-          const e = payload as LockerRequest<'BagRemoved'>;
-          const { bagId } = await unloadBag(tx, this.who, e, now);
-          return { result: { bagId }, contents: 'removed' };
-        });
-      case 'BagCollected':
-        // The bag leaves the machine; the order's collection is the orders issue's to record.
-        return this.once(p(payload), 'BagCollected', async (tx) => {
-          const e = payload as LockerRequest<'BagCollected'>;
-          return { result: await unloadBag(tx, this.who, e, now), contents: 'collected' };
-        });
-      case 'VerifyPin':
-        throw new CallError(errorFrame(id, 'NotSupported', 'PIN collection arrives with the orders release'));
-    }
-  }
-
-  private async boot(p: LockerRequest<'BootNotification'>, now: number): Promise<Record<string, unknown>> {
+  /**
+   * BootNotification. Archiving or removing a machine revokes its tokens and closes its connection, so
+   * a locker meets this only in a race with them: answered as a removed machine (InternalError, 4001).
+   */
+  async boot(p: LockerRequest<'BootNotification'>, now: number): Promise<LockerResponse<'BootNotification'>> {
     const machine = await machineRow(this.deps.db, this.who.machineId);
-    if (!machine || machine.archived_at !== null) {
-      return {
-        status: 'Rejected',
-        currentTime: now,
-        heartbeatInterval: this.options.heartbeatIntervalSeconds,
-        machineId: this.who.machineId,
-        lastSeq: 0,
-        outOfOrder: true,
-      };
-    }
+    if (!machine) throw new MachineGone(this.who.machineId);
+    if (machine.archived_at !== null) throw new MachineGone(this.who.machineId, true);
     this.lastSeq = await lastStoredSeq(this.deps.db, this.who);
     if (p.lastSeq !== undefined && p.lastSeq < this.lastSeq) {
       // The locker lost its counter (a reset): its new events would look like old ones.
@@ -313,7 +259,7 @@ export class LockerSession {
     };
   }
 
-  private async online(now: number): Promise<void> {
+  async online(now: number): Promise<void> {
     const before = await touchOnline(this.deps.db, this.who, now);
     if (!before || before.wasOnline) return;
     const machine = await machineRow(this.deps.db, this.who.machineId);
@@ -331,7 +277,7 @@ export class LockerSession {
   }
 
   /** Logs a gap or a step back in the locker's sequence; the event is stored either way. */
-  private noteSeq(e: DataEvent): void {
+  noteSeq(e: DataEvent): void {
     if (e.seq > this.lastSeq + 1) {
       this.deps.logger.warn('locker sequence gap', {
         machineId: this.who.machineId,
@@ -346,20 +292,20 @@ export class LockerSession {
    * Applies a data-changing event exactly once: its (machine, eventId) receipt and its change commit in
    * one transaction before the answer goes out; a replay finds the receipt and gets the stored answer.
    */
-  private async once(
+  async once<A extends LockerAction>(
     e: DataEvent,
-    action: LockerAction,
+    action: A,
     apply: (
       tx: Transaction<Database>,
       machine: MachineRow,
-    ) => Promise<{ result: Record<string, unknown>; recorded?: RecordedEvent; contents?: ContentsChange }>,
-  ): Promise<Record<string, unknown>> {
+    ) => Promise<{ result: LockerResponse<A>; recorded?: RecordedEvent; contents?: ContentsChange }>,
+  ): Promise<LockerResponse<A>> {
     const now = this.deps.now();
     const outcome = await this.deps.db.transaction().execute(async (tx) => {
       if (!(await claimEvent(tx, this.who, { eventId: e.eventId, seq: e.seq, action }, now))) {
         return {
           duplicate: true as const,
-          result: (await storedResult(tx, this.who, e.eventId)) as Record<string, unknown>,
+          result: (await storedResult(tx, this.who, e.eventId)) as LockerResponse<A>,
         };
       }
       const machine = await machineRow(tx, this.who.machineId);
@@ -383,8 +329,3 @@ export class LockerSession {
     return outcome.result;
   }
 }
-
-const p = (payload: unknown): DataEvent => payload as DataEvent;
-
-/** How a locker's event changed what the machine holds, as pushed to consoles. */
-type ContentsChange = 'loaded' | 'removed' | 'collected';

@@ -1,4 +1,5 @@
 import { publishRecorded, recordMachineEvent } from '../../areas/machines/events.ts';
+import { markSilentOffline } from '../../areas/machines/hub-repository.ts';
 import { toMachine } from '../../areas/machines/repository.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../live.ts';
@@ -13,13 +14,7 @@ export async function sweepOffline(deps: AppDeps, heartbeatIntervalSeconds: numb
   const now = deps.now();
   const cutoff = now - offlineAfterMs(heartbeatIntervalSeconds);
   const gone = await deps.db.transaction().execute(async (tx) => {
-    const rows = await tx
-      .updateTable('machines')
-      .set({ online: false })
-      .where('online', '=', true)
-      .where((eb) => eb.or([eb('last_seen', '<', cutoff), eb('last_seen', 'is', null)]))
-      .returningAll()
-      .execute();
+    const rows = await markSilentOffline(tx, cutoff);
     const recorded = [];
     for (const row of rows) {
       recorded.push({

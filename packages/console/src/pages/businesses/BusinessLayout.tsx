@@ -34,9 +34,7 @@ export function BusinessLayout() {
   useLiveSubscription({ businessId });
   const { reload } = query;
   useLivePush((push) => {
-    const p = push.params;
-    if ((push.action === 'archived' || push.action === 'unarchived') && p.businessId === businessId && !p.machineId)
-      reload();
+    if ((push.action === 'archived' || push.action === 'unarchived') && push.params.businessId === businessId) reload();
   });
   return (
     <ArchivableLayout

@@ -1,0 +1,80 @@
+import type { Database } from '@medlocker/db';
+import type { Kysely, Transaction } from 'kysely';
+
+/* The queries behind a locker's bag events (locker-service.ts): bags loaded into and leaving a machine. */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The newest current order (new or loaded) of a business with this barcode. */
+export const currentOrderByBarcode = (db: Db, businessId: string, barcode: string) =>
+  db
+    .selectFrom('orders')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('barcode', '=', barcode)
+    .where('status', 'in', ['new', 'loaded'])
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+
+/** The newest bag of this barcode in the business that is in no machine or already in this one. */
+export const loadableBag = (db: Db, q: { businessId: string; machineId: string; barcode: string }) =>
+  db
+    .selectFrom('bags')
+    .select(['id', 'order_id'])
+    .where('business_id', '=', q.businessId)
+    .where('barcode', '=', q.barcode)
+    .where((eb) => eb.or([eb('machine_id', 'is', null), eb('machine_id', '=', q.machineId)]))
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+
+/** The newest bag of this barcode in this machine. */
+export const bagInMachine = (db: Db, q: { businessId: string; machineId: string; barcode: string }) =>
+  db
+    .selectFrom('bags')
+    .select(['id', 'order_id'])
+    .where('business_id', '=', q.businessId)
+    .where('machine_id', '=', q.machineId)
+    .where('barcode', '=', q.barcode)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+
+/** Puts a bag in a slot of a machine (or, with nulls, takes it out), matched to an order. */
+export async function placeBag(
+  db: Db,
+  bagId: string,
+  place: { machineId: string | null; location: string | null; orderId?: string | null },
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('bags')
+    .set({
+      machine_id: place.machineId,
+      location: place.location,
+      ...(place.orderId !== undefined ? { order_id: place.orderId } : {}),
+      updated: now,
+    })
+    .where('id', '=', bagId)
+    .execute();
+}
+
+export async function insertLoadedBag(
+  db: Db,
+  b: { id: string; businessId: string; machineId: string; barcode: string; location: string; orderId: string | null },
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('bags')
+    .values({
+      id: b.id,
+      business_id: b.businessId,
+      barcode: b.barcode,
+      reference: null,
+      location: b.location,
+      machine_id: b.machineId,
+      order_id: b.orderId,
+      pin: null,
+      created: now,
+      updated: now,
+    })
+    .execute();
+}

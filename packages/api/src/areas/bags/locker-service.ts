@@ -1,0 +1,50 @@
+import type { Database } from '@medlocker/db';
+import type { Kysely, Transaction } from 'kysely';
+import type { Actor } from '../../actor.ts';
+import { bagInMachine, currentOrderByBarcode, insertLoadedBag, loadableBag, placeBag } from './locker-repository.ts';
+
+/**
+ * What a locker's bag events do to bags and orders (the machine hub calls these inside the transaction
+ * that claims the event, so `deps.db` is that transaction). The orders issue adds the order's side.
+ */
+export type BagDeps = { db: Kysely<Database> | Transaction<Database>; now: () => number };
+type LockerActor = Extract<Actor, { kind: 'locker' }>;
+
+/**
+ * A bag arrives in a slot: the bag of that barcode in this business (in no machine, or already in this
+ * one), or a new one; matched to the newest current order with the barcode when it has no order yet.
+ */
+export async function bagLoaded(
+  deps: BagDeps,
+  actor: LockerActor,
+  input: { barcode: string; location: string },
+): Promise<{ bagId: string; orderId: string | null }> {
+  const now = deps.now();
+  const where = { businessId: actor.businessId, machineId: actor.machineId, barcode: input.barcode };
+  const order = await currentOrderByBarcode(deps.db, actor.businessId, input.barcode);
+  const existing = await loadableBag(deps.db, where);
+  const orderId = existing?.order_id ?? order?.id ?? null;
+  if (existing) {
+    await placeBag(deps.db, existing.id, { machineId: actor.machineId, location: input.location, orderId }, now);
+    return { bagId: existing.id, orderId };
+  }
+  const bagId = Bun.randomUUIDv7();
+  await insertLoadedBag(deps.db, { id: bagId, ...where, location: input.location, orderId }, now);
+  return { bagId, orderId };
+}
+
+/** A bag leaves the machine (removed by staff, or collected): it stays on record without a machine. */
+export async function bagLeft(
+  deps: BagDeps,
+  actor: LockerActor,
+  input: { barcode: string },
+): Promise<{ bagId: string | null; orderId: string | null }> {
+  const bag = await bagInMachine(deps.db, {
+    businessId: actor.businessId,
+    machineId: actor.machineId,
+    barcode: input.barcode,
+  });
+  if (!bag) return { bagId: null, orderId: null };
+  await placeBag(deps.db, bag.id, { machineId: null, location: null }, deps.now());
+  return { bagId: bag.id, orderId: bag.order_id };
+}

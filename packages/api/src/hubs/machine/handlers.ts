@@ -1,0 +1,117 @@
+import { type LockerAction, type LockerRequest, type LockerResponse, machineAlerts } from '@medlocker/core';
+import { bagLeft, bagLoaded } from '../../areas/bags/locker-service.ts';
+import { recordMachineEvent } from '../../areas/machines/events.ts';
+import { insertStatus } from '../../areas/machines/hub-repository.ts';
+import { liveOf } from '../live.ts';
+import { errorFrame, MAX_READING_AHEAD_MS } from '../protocol.ts';
+import { CallError, type LockerSession } from './session.ts';
+
+/** One call being handled: its frame id and the hub's clock when it started. */
+export type CallInfo = { id: string; now: number };
+
+/** Handles one locker action: the payload as its schema checked it, the result as the protocol defines it. */
+export type Handler<A extends LockerAction> = (
+  session: LockerSession,
+  payload: LockerRequest<A>,
+  call: CallInfo,
+) => Promise<LockerResponse<A>>;
+
+export type Handlers = { [A in LockerAction]: Handler<A> };
+
+/**
+ * One handler per locker action (docs/LOCKER-PROTOCOL.md §6). `satisfies Handlers`: an action added to
+ * core's `lockerActions` without a handler here does not compile.
+ */
+export const lockerHandlers = {
+  BootNotification: (s, p, { now }) => s.boot(p, now),
+
+  Heartbeat: async (s, _p, { now }) => {
+    await s.online(now);
+    return { currentTime: now };
+  },
+
+  StatusNotification: async (s, p, { now }) => {
+    const created = p.created ?? now;
+    const statusId = await insertStatus(s.deps.db, s.who, p.observations, created);
+    liveOf(s.deps).publish({
+      businessId: s.who.businessId,
+      machineId: s.who.machineId,
+      fleet: !s.who.isTest,
+      message: {
+        action: 'statusUpdate',
+        params: { machineId: s.who.machineId, statusId, observations: p.observations, created },
+      },
+    });
+    return {};
+  },
+
+  TemperatureReadings: async (s, p, { id, now }) => {
+    // A reading ahead of the hub's clock (beyond the drift a locker may have) would never count in the
+    // 3-hour average nor show on the chart: refused with the hub's time, never dropped in silence.
+    const ahead = p.readings.findIndex((r) => r.created > now + MAX_READING_AHEAD_MS);
+    if (ahead >= 0) {
+      throw new CallError(
+        errorFrame(
+          id,
+          'TypeConstraintViolation',
+          `readings[${ahead}].created is ahead of the hub's clock: set the clock from currentTime and send readings with their true time`,
+          {
+            problems: [`readings[${ahead}].created must be at most ${MAX_READING_AHEAD_MS / 60_000} minutes ahead`],
+            currentTime: now,
+          },
+        ),
+      );
+    }
+    s.noteSeq(p);
+    const { stored } = await s.batcher.add(s.who, p.eventId, p.seq, p.readings);
+    return { stored };
+  },
+
+  MachineEvent: (s, e) =>
+    s.once(e, 'MachineEvent', async (tx, machine) => {
+      const known = (machineAlerts as Record<string, { level: string }>)[e.code];
+      const recorded = await recordMachineEvent(tx, s.deps, machine, {
+        code: e.code,
+        ...(e.level ? { level: e.level } : known ? {} : { level: 'info' }),
+        ...(e.message ? { message: e.message } : {}),
+        ...(e.data ? { data: e.data } : {}),
+        bagId: e.bagId ?? null,
+        barcode: e.barcode ?? null,
+        lockerEventId: e.eventId,
+        seq: e.seq,
+        created: e.created,
+      });
+      return { result: { id: recorded.event.id }, recorded };
+    }),
+
+  BagLoaded: (s, e) =>
+    s.once(e, 'BagLoaded', async (tx) => ({
+      result: await bagLoaded({ db: tx, now: s.deps.now }, s.actor, e),
+      contents: 'loaded',
+    })),
+
+  BagRemoved: (s, e) =>
+    s.once(e, 'BagRemoved', async (tx) => {
+      const { bagId } = await bagLeft({ db: tx, now: s.deps.now }, s.actor, e);
+      return { result: { bagId }, contents: 'removed' };
+    }),
+
+  // The bag leaves the machine; the order's collection is the orders issue's to record.
+  BagCollected: (s, e) =>
+    s.once(e, 'BagCollected', async (tx) => ({
+      result: await bagLeft({ db: tx, now: s.deps.now }, s.actor, e),
+      contents: 'collected',
+    })),
+
+  VerifyPin: async (_s, _p, { id }) => {
+    throw new CallError(errorFrame(id, 'NotSupported', 'PIN collection arrives with the orders release'));
+  },
+} satisfies Handlers;
+
+/** Runs the handler of a checked call. */
+export const handle = <A extends LockerAction>(
+  session: LockerSession,
+  action: A,
+  payload: LockerRequest<A>,
+  call: CallInfo,
+): Promise<LockerResponse<A>> => (lockerHandlers as Handlers)[action](session, payload, call);

@@ -1,0 +1,98 @@
+import type { Database } from '@medlocker/db';
+import type { Kysely, Transaction } from 'kysely';
+import { insertMessageJobs, insertWebhookJobs } from './repository.ts';
+
+/**
+ * The outbox: work to do after a change commits (send a message, deliver a webhook), written as a job
+ * row in the same transaction as the change that caused it, so the change and its job commit or fail
+ * together. The job runner (issue "Messages delivered for real") claims due jobs by type and runs them;
+ * nothing else writes these tables.
+ *
+ * Every job has a `type`, the business it belongs to (null for none, e.g. a support user's mail), a
+ * `payload` whose shape the type fixes, `runAfter` (ms: not before then) and an optional `dedupeKey`
+ * (a second job with the same key is not stored: `enqueue` answers `enqueued: false`).
+ */
+export type JobPayloads = {
+  /** One message to one recipient (SPEC §8's SMS, email, WhatsApp), listed on the business's Messages tab. */
+  'message.send': {
+    channel: 'sms' | 'email' | 'whatsapp';
+    recipient: string;
+    /** What the message is (an alarm code, a sign-up code…), for the Messages tab and the runner. */
+    templateKey: string;
+    subject?: string | null;
+    body: string;
+    orderId?: string | null;
+    patientId?: string | null;
+  };
+  /** One event to an integration client's webhook. */
+  'webhook.deliver': { integrationClientId: string; eventType: string; body: Record<string, unknown> };
+};
+
+export type JobType = keyof JobPayloads;
+
+export type Job = {
+  [T in JobType]: {
+    type: T;
+    businessId: T extends 'webhook.deliver' ? string : string | null;
+    payload: JobPayloads[T];
+    runAfter: number;
+    dedupeKey?: string;
+  };
+}[JobType];
+
+type Tx = Kysely<Database> | Transaction<Database>;
+
+/** How each job type is stored: a missing type is a type error. */
+const writers: { [T in JobType]: (tx: Tx, jobs: Extract<Job, { type: T }>[], now: number) => Promise<string[]> } = {
+  'message.send': (tx, jobs, now) =>
+    insertMessageJobs(
+      tx,
+      jobs.map((j) => ({
+        id: Bun.randomUUIDv7(),
+        business_id: j.businessId,
+        order_id: j.payload.orderId ?? null,
+        patient_id: j.payload.patientId ?? null,
+        channel: j.payload.channel,
+        recipient: j.payload.recipient,
+        template_key: j.payload.templateKey,
+        subject: j.payload.subject ?? null,
+        body: j.payload.body,
+        next_attempt_at: j.runAfter,
+        dedupe_key: j.dedupeKey ?? null,
+        created: now,
+        updated: now,
+      })),
+    ),
+  'webhook.deliver': (tx, jobs, now) =>
+    insertWebhookJobs(
+      tx,
+      jobs.map((j) => ({
+        id: Bun.randomUUIDv7(),
+        business_id: j.businessId,
+        integration_client_id: j.payload.integrationClientId,
+        event_type: j.payload.eventType,
+        payload: JSON.stringify(j.payload.body),
+        next_attempt_at: j.runAfter,
+        dedupe_key: j.dedupeKey ?? null,
+        created: now,
+        updated: now,
+      })),
+    ),
+};
+
+/**
+ * Queues jobs inside the caller's transaction (pass the transaction, not the database, so the job
+ * commits with the change). Returns how many were stored (a job whose dedupe key is taken is not).
+ * `now` is when they were queued (default: the earliest runAfter).
+ */
+export async function enqueue(tx: Tx, job: Job | Job[], now?: number): Promise<{ enqueued: number }> {
+  const jobs = Array.isArray(job) ? job : [job];
+  if (jobs.length === 0) return { enqueued: 0 };
+  const at = now ?? Math.min(...jobs.map((j) => j.runAfter));
+  let enqueued = 0;
+  for (const type of Object.keys(writers) as JobType[]) {
+    const ofType = jobs.filter((j) => j.type === type);
+    if (ofType.length > 0) enqueued += (await writers[type](tx, ofType as never, at)).length;
+  }
+  return { enqueued };
+}
