@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'bun:test';
+import type { Notification } from '@medlocker/core';
 import { QueryClient } from '@tanstack/react-query';
 import { invalidateAfterMs, invalidateOnLivePush } from './invalidate.ts';
 import type { LiveListener } from './live.ts';
@@ -21,7 +22,7 @@ function setUp() {
 describe('live pushes and the server-state cache', () => {
   it('a machine status push makes the machine and the machine lists stale, not the messages', async () => {
     const t = setUp();
-    t.push({ action: 'statusUpdate', params: { machineId: 'm_1' } });
+    t.push({ action: 'statusUpdate', params: { machineId: 'm_1', contents: 'loaded' } });
     await t.settle();
     expect(t.stale(['machines', 'getMachine', 'm_1'])).toBe(true);
     expect(t.stale(['machines', 'listMachines', 'b_1', '', false, 'pages'])).toBe(true);
@@ -31,7 +32,7 @@ describe('live pushes and the server-state cache', () => {
 
   it('a notification push makes the messages list stale', async () => {
     const t = setUp();
-    t.push({ action: 'notification', params: { businessId: 'b_1' } });
+    t.push({ action: 'notification', params: { notification: { businessId: 'b_1' } as Notification } });
     await t.settle();
     expect(t.stale(['messages', 'listOutbox', 'b_1', null, 'pages'])).toBe(true);
     expect(t.stale(['machines', 'getMachine', 'm_1'])).toBe(false);
@@ -40,7 +41,7 @@ describe('live pushes and the server-state cache', () => {
 
   it('a change of access makes everything stale', async () => {
     const t = setUp();
-    t.push({ action: 'switchBusiness', params: {} });
+    t.push({ action: 'switchBusiness', params: { reason: 'accessChanged' } });
     await t.settle();
     expect(t.stale(['messages', 'listOutbox', 'b_1', null, 'pages'])).toBe(true);
     expect(t.stale(['machines', 'getMachine', 'm_1'])).toBe(true);
