@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { defineArea } from './define.ts';
+import { defineArea, supportOnly } from './define.ts';
 
 /** SPEC §3 Identity provider as the api shows it: the client secret is never sent out. */
 export const IdentityProvider = type({
@@ -16,13 +16,13 @@ export const identityProviders = defineArea({
   list: {
     input: type({}),
     output: type({ identityProviders: type({ id: 'string', name: 'string' }).array() }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Every identity provider, by name, for the Edit-identity-provider picker.',
   },
   get: {
     input: type({ id: 'string > 0' }),
     output: IdentityProvider,
-    access: 'support',
+    access: supportOnly,
     summary: 'One identity provider, without its client secret.',
   },
 });

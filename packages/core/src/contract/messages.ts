@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import { OutboxMessage } from '../notification/outbox-message.ts';
 import { DeliveryStatus } from '../order/statuses.ts';
 import { validationMessages } from '../validation/catalogue.ts';
-import { defineArea } from './define.ts';
+import { defineArea, staff } from './define.ts';
 
 /** Pages of outbox messages are 50 long; `nextToken` is an opaque keyset cursor on the message id. */
 export const messagesPageSize = 50;
@@ -21,7 +21,7 @@ export const messages = defineArea({
       'nextToken?': 'string | null',
     }),
     output: type({ messages: OutboxMessage.array(), nextToken: 'string | null' }),
-    access: 'support',
+    access: staff({ business: 'businessId' }),
     summary:
       "A business's queued and sent messages (SMS, email, WhatsApp), newest first, 50 a page; bodies that may hold a secret come back null.",
   },
