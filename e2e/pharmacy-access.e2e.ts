@@ -15,6 +15,10 @@ test('a pharmacy user of one business sees only that business, opens its machine
 
   await page.goto('/auth/login');
   await logIn(page, user.email, user.password);
+  // Invited users name themselves first (SPEC §1).
+  await page.getByLabel('First name').fill('Priya', { timeout: 30_000 });
+  await page.getByLabel('Surname').fill('Patel');
+  await page.getByRole('button', { name: 'Save' }).click();
   // No fleet dashboard for them: they start at their businesses, with a menu of what they reach.
   await expect(page).toHaveURL(/\/businesses$/, { timeout: 30_000 });
   const menu = page.getByRole('navigation', { name: 'Main menu' });
