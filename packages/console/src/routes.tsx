@@ -7,6 +7,7 @@ import { ResetBegin } from './pages/auth/ResetBegin.tsx';
 import { ToLogin } from './pages/auth/ToLogin.tsx';
 import { AuthLayout } from './shell/AuthLayout.tsx';
 import { RequireSupport } from './shell/RequireSupport.tsx';
+import { SupportOnly } from './shell/SupportOnly.tsx';
 
 // The sign-in pages come with the first download; the console's pages load when first visited.
 const Dashboard = lazy(() => import('./pages/Dashboard.tsx').then((m) => ({ default: m.Dashboard })));
@@ -64,23 +65,28 @@ export function AppRoutes() {
         <Route path="*" element={<ToLogin />} />
       </Route>
 
-      {/* Everything else requires the support scope: not logged in → /auth/login?from=…;
-          no support scope → Access Restricted; blank names → complete profile. */}
+      {/* Everything else requires a signed-in user with the support or pharmacy scope: not logged
+          in → /auth/login?from=…; neither → Access Restricted; blank names → complete profile. */}
       <Route element={<RequireSupport />}>
-        <Route index element={<Dashboard />} />
+        {/* Pharmacy users start at their businesses: the dashboard covers the whole fleet. */}
+        <Route element={<SupportOnly redirectTo="/businesses" />}>
+          <Route index element={<Dashboard />} />
+        </Route>
         <Route path="businesses/*" element={<BusinessRoutes />} />
         <Route path="groups/*" element={<GroupRoutes />} />
-        <Route path="users">
-          <Route index element={<SupportUsers />} />
-          <Route path="add" element={<Navigate to="/users/add/support" replace />} />
-          <Route path="add/:role/:resource?" element={<AddUserRole />} />
-          <Route path=":userId" element={<UserDetails />} />
+        {/* Support staff only: pharmacy users see Access Restricted here. */}
+        <Route element={<SupportOnly />}>
+          <Route path="users">
+            <Route index element={<SupportUsers />} />
+            <Route path="add" element={<Navigate to="/users/add/support" replace />} />
+            <Route path="add/:role/:resource?" element={<AddUserRole />} />
+            <Route path=":userId" element={<UserDetails />} />
+          </Route>
+          <Route path="alarmMessageTemplates" element={<AlarmMessageTemplates />} />
+          <Route path="alarmMessageTemplates/edit" element={<EditAlarmMessageTemplates />} />
+          <Route path="globalSettings" element={<GlobalSettings />} />
+          <Route path="globalSettings/edit" element={<EditGlobalSettings />} />
         </Route>
-        <Route path="alarmMessageTemplates" element={<AlarmMessageTemplates />} />
-        <Route path="alarmMessageTemplates/edit" element={<EditAlarmMessageTemplates />} />
-        <Route path="globalSettings" element={<GlobalSettings />} />
-        <Route path="globalSettings/edit" element={<EditGlobalSettings />} />
-        <Route path="mailbox" element={<Mailbox />} />
       </Route>
 
       {/* Unknown paths redirect to the dashboard. */}

@@ -1,11 +1,21 @@
 import { AppError } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Reach } from '../actor.ts';
 import type { AuthPort, Principal } from '../rpc/context.ts';
 import { authMessages, authPolicy } from './policy.ts';
+import {
+  type Db,
+  findSessionPrincipal,
+  findSessionRow,
+  insertSession,
+  type ReachRow,
+  revokeSessionByTokenHash,
+  revokeSessionsOfUser,
+  roleNamesOf,
+  touchSession,
+} from './sessions-repository.ts';
 import { hashToken, newToken } from './tokens.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** A stored session as the auth code needs it. */
 export type SessionRecord = { id: string; userId: string; created: number; expiresAt: number; idleExpiresAt: number };
@@ -25,21 +35,7 @@ export async function createSession(
     expiresAt: now + authPolicy.sessionAbsoluteMs,
     idleExpiresAt: Math.min(now + authPolicy.sessionIdleMs, now + authPolicy.sessionAbsoluteMs),
   };
-  await db
-    .insertInto('sessions')
-    .values({
-      id: session.id,
-      token_hash: hashToken(token),
-      user_id: userId,
-      created: now,
-      expires_at: session.expiresAt,
-      idle_expires_at: session.idleExpiresAt,
-      last_seen: now,
-      ip: meta.ip,
-      user_agent: meta.userAgent,
-      revoked_at: null,
-    })
-    .execute();
+  await insertSession(db, { ...session, tokenHash: hashToken(token), ip: meta.ip, userAgent: meta.userAgent });
   return { token, session };
 }
 
@@ -62,28 +58,17 @@ export function tokenOf(request: Request): string | null {
 
 /** Revokes the session of a token (logout, a new login over an old cookie). Returns its user, if any. */
 export async function revokeSessionByToken(db: Db, token: string, now: number): Promise<{ userId: string } | null> {
-  const row = await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('token_hash', '=', hashToken(token))
-    .where('revoked_at', 'is', null)
-    .returning(['user_id'])
-    .executeTakeFirst();
+  const row = await revokeSessionByTokenHash(db, hashToken(token), now);
   return row ? { userId: row.user_id } : null;
 }
 
 /** Ends every session of a user (password set, account change). */
 export async function revokeUserSessions(db: Db, userId: string, now: number): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await revokeSessionsOfUser(db, userId, now);
 }
 
 export async function findSession(db: Db, id: string): Promise<SessionRecord | undefined> {
-  const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findSessionRow(db, id);
   return row
     ? {
         id: row.id,
@@ -95,20 +80,30 @@ export async function findSession(db: Db, id: string): Promise<SessionRecord | u
     : undefined;
 }
 
-/** The scopes a user's roles give: 'support' for a Support role, 'developer' for a Developer role. */
+/**
+ * The scopes a user's roles give: 'support' for a Support role, 'developer' for a Developer role,
+ * 'pharmacy' for any Business or Group role (the console lets those users in to what they reach).
+ */
 export async function scopesOf(db: Db, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('user_roles')
-    .select('name')
-    .where('user_id', '=', userId)
-    .where('name', 'in', ['Support', 'Developer'])
-    .execute();
-  return scopesOfRoles(rows.map((r) => r.name));
+  return scopesOfRoles(await roleNamesOf(db, userId));
 }
 
 function scopesOfRoles(roleNames: readonly string[]): string[] {
   const names = new Set(roleNames);
-  return [...(names.has('Support') ? ['support'] : []), ...(names.has('Developer') ? ['developer'] : [])];
+  return [
+    ...(names.has('Support') ? ['support'] : []),
+    ...(names.has('Developer') ? ['developer'] : []),
+    ...(names.has('Business') || names.has('Group') ? ['pharmacy'] : []),
+  ];
+}
+
+/** The businesses and groups a principal reaches, from the session lookup's rows. */
+export function reachOf(rows: ReachRow[] | string | null): Pick<Principal, 'businesses' | 'groups'> {
+  const list: ReachRow[] = typeof rows === 'string' ? JSON.parse(rows) : (rows ?? []);
+  const businesses = new Map<string, Reach>();
+  const groups = new Map<string, Reach>();
+  for (const [kind, id, admin] of list) (kind === 'business' ? businesses : groups).set(id, { admin });
+  return { businesses, groups };
 }
 
 export const displayNameOf = (u: { given_name: string; family_name: string; email: string }): string =>
@@ -124,47 +119,21 @@ export function createSessionAuth(db: () => Kysely<Database>): AuthPort {
     async principalOf(request, { now, touch = true }): Promise<Principal | null> {
       const token = tokenOf(request);
       if (!token) return null;
-      const row = await db()
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select([
-          'sessions.id as session_id',
-          'sessions.expires_at',
-          'sessions.idle_expires_at',
-          'sessions.last_seen',
-          'sessions.revoked_at',
-          'users.id as user_id',
-          'users.email',
-          'users.given_name',
-          'users.family_name',
-          // The scopes' roles in the same round trip: this runs on every call.
-          (eb) =>
-            eb
-              .selectFrom('user_roles')
-              .select(sql<string | null>`string_agg(distinct user_roles.name, ',')`.as('names'))
-              .whereRef('user_roles.user_id', '=', 'users.id')
-              .where('user_roles.name', 'in', ['Support', 'Developer'])
-              .as('scope_roles'),
-        ])
-        .where('sessions.token_hash', '=', hashToken(token))
-        .executeTakeFirst();
+      const row = await findSessionPrincipal(db(), hashToken(token));
       if (!row) return null;
       if (row.revoked_at !== null || now >= row.expires_at || now >= row.idle_expires_at) {
         throw new AppError('UNAUTHENTICATED', authMessages.sessionTimedOut);
       }
       if (touch && now - row.last_seen >= authPolicy.sessionTouchAfterMs) {
-        await db()
-          .updateTable('sessions')
-          .set({ last_seen: now, idle_expires_at: Math.min(now + authPolicy.sessionIdleMs, row.expires_at) })
-          .where('id', '=', row.session_id)
-          .execute();
+        await touchSession(db(), row.session_id, now, Math.min(now + authPolicy.sessionIdleMs, row.expires_at));
       }
       return {
         userId: row.user_id,
         sessionId: row.session_id,
         email: row.email,
         displayName: displayNameOf(row),
-        scopes: scopesOfRoles(row.scope_roles?.split(',') ?? []),
+        scopes: scopesOfRoles(row.role_names?.split(',') ?? []),
+        ...reachOf(row.reach),
       };
     },
   };

@@ -1,4 +1,4 @@
-import { contract, type Method } from '@medlocker/core';
+import { contract, describeAccess, isPublic, type Method } from '@medlocker/core';
 import type { Type } from 'arktype';
 
 type JsonSchema = Record<string, unknown>;
@@ -48,18 +48,13 @@ export function buildOpenApi(productName: string): JsonSchema {
           tags: [areaName],
           operationId: `${areaName}.${methodName}`,
           summary: method.summary,
-          security: method.access === 'public' ? [] : [{ session: [] }, { bearer: [] }],
-          description:
-            method.access === 'support'
-              ? 'Requires a session with the support scope.'
-              : method.access === 'session'
-                ? 'Requires a session.'
-                : 'Public.',
+          security: isPublic(method.access) ? [] : [{ session: [] }, { bearer: [] }],
+          description: describeAccess(method.access),
           requestBody: { required: true, content: { 'application/json': { schema: schemaOf(method.input) } } },
           responses: {
             '200': { description: 'Success', content: { 'application/json': { schema: schemaOf(method.output) } } },
             '400': errorResponse('Bad input: details carry per-field validation ids and messages'),
-            ...(method.access === 'public'
+            ...(isPublic(method.access)
               ? {}
               : { '401': errorResponse('No or expired session'), '403': errorResponse('Missing scope or resource') }),
             '415': errorResponse('Body is not application/json'),

@@ -4,18 +4,21 @@ import {
   type Contract,
   contract,
   fieldErrorsOf,
+  isPublic,
   type Method,
   type OutputOf,
   type ParsedInputOf,
   unstorableJson,
+  validationMessages,
 } from '@medlocker/core';
 import { type } from 'arktype';
 import { Elysia } from 'elysia';
+import { callerOf, checkCaller, enforceScope } from '../access/enforce.ts';
 import type { AppDeps } from '../deps.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import type { AuthedContext, RpcContext } from './context.ts';
 
-type Ctx<M extends Method> = M['access'] extends 'public' ? RpcContext : AuthedContext;
+type Ctx<M extends Method> = 'anonymous' extends M['access']['actors'][number] ? RpcContext : AuthedContext;
 
 /** The implementation of every method of an area, typed by core's contract. */
 export type Handlers<A extends Record<string, Method>> = {
@@ -39,7 +42,7 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
     try {
       return await deps.auth.principalOf(request, { ip, now: deps.now() });
     } catch (error) {
-      if (def.access === 'public' && error instanceof AppError && error.code === 'UNAUTHENTICATED') return null;
+      if (isPublic(def.access) && error instanceof AppError && error.code === 'UNAUTHENTICATED') return null;
       throw error;
     }
   };
@@ -52,14 +55,14 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
         const meta = requestMeta(request, server, deps.config.trustProxy);
         const body = await readJsonBody(request);
         const principal = await principalFor(def, request, meta.ip);
-        if (def.access !== 'public' && !principal) throw new AppError('UNAUTHENTICATED', 'Please log in');
-        if (def.access === 'support' && !principal?.scopes.includes('support')) {
-          throw new AppError('FORBIDDEN', 'You do not have access to this area');
-        }
+        // Access as the contract declares it (access/enforce.ts): who may call, then what they reach.
+        const caller = callerOf(principal);
+        checkCaller(def.access, caller);
         const input = def.input(body ?? {});
         if (input instanceof type.errors) {
           throw new AppError('VALIDATION', input.summary, fieldErrorsOf(input));
         }
+        await enforceScope(deps.db, def.access, caller, input);
         const cookies: string[] = [];
         const ctx: RpcContext = {
           deps,
@@ -102,16 +105,25 @@ async function readJsonBody(request: Request): Promise<unknown> {
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json');
   }
+  const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large (at most 1 MB)');
   const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new AppError('BAD_REQUEST', 'The request body is too large');
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new AppError('BAD_REQUEST', 'The request body is too large');
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = await request.arrayBuffer();
+  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  const text = new TextDecoder().decode(bytes);
   if (text.trim() === '') return {};
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     throw new AppError('BAD_REQUEST', 'The request body is not valid JSON');
+  }
+  // Every method takes an object: an array, null, a number or a string is refused, never read as {}.
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    const message = 'The request body must be a JSON object';
+    throw new AppError('VALIDATION', message, [
+      { path: '', id: 'INVALID_FORMAT', message: validationMessages.INVALID_FORMAT },
+    ]);
   }
   // Text PostgreSQL cannot store (U+0000, an unpaired surrogate) and nesting too deep to walk safely
   // are refused here, for every method, rather than failing in the database or the validator (500).

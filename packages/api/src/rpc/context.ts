@@ -1,3 +1,4 @@
+import type { Reach } from '../actor.ts';
 import type { AppDeps } from '../deps.ts';
 
 /** The signed-in user behind a request, as the session (or bearer token) says. */
@@ -6,8 +7,14 @@ export type Principal = {
   sessionId: string;
   email: string;
   displayName: string;
-  /** e.g. ['support'] for support staff; the console requires 'support'. */
+  /** e.g. ['support'] for support staff, ['pharmacy'] for holders of Business or Group roles. */
   scopes: string[];
+  /**
+   * The businesses the user's Business and Group roles reach (a group's businesses included) and the
+   * groups (nested ones included), each with the Admin level or not. Absent: none.
+   */
+  businesses?: ReadonlyMap<string, Reach>;
+  groups?: ReadonlyMap<string, Reach>;
 };
 
 export type CookieOptions = { maxAgeSeconds?: number; expires?: number };

@@ -5,15 +5,19 @@ import { logOutAtom, productNameAtom } from '../state/session.ts';
 import { Button } from '../ui/Button.tsx';
 import { usePageTitle } from '../ui/Page.tsx';
 
-/** SPEC §2/§6: a signed-in user without the support scope sees this and can only log out. */
-export function AccessRestricted() {
+/**
+ * SPEC §2/§6: a signed-in user without access sees this and can only log out. `inShell`: a pharmacy
+ * user on a support-only page, shown inside the console frame (whose menu leads back).
+ */
+export function AccessRestricted({ inShell = false }: { inShell?: boolean }) {
+  const Frame = inShell ? 'div' : 'main';
   const product = useAtomValue(productNameAtom);
   const logOut = useSetAtom(logOutAtom);
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);
   usePageTitle('Access Restricted');
   return (
-    <main className="centered">
+    <Frame className="centered">
       <div className="card card--narrow">
         <h1 className="card__title">Access Restricted</h1>
         <p>
@@ -37,6 +41,6 @@ export function AccessRestricted() {
           </Button>
         </div>
       </div>
-    </main>
+    </Frame>
   );
 }

@@ -14,8 +14,8 @@ const RECHECK_ON_NAVIGATION_MS = 30_000;
 
 /**
  * The gate in front of every console page (SPEC §2): not logged in → /auth/login?from=…; logged
- * in without the support scope → Access Restricted; a blank given or family name → complete
- * profile; otherwise the shell with the page.
+ * in with neither the support nor the pharmacy scope → Access Restricted; a blank given or family
+ * name → complete profile; otherwise the shell with the page (support-only pages: see SupportOnly).
  */
 export function RequireSupport() {
   const state = useAtomValue(sessionAtom);
@@ -39,7 +39,8 @@ export function RequireSupport() {
     }
     case 'active': {
       const { session } = state;
-      if (!session.scopes.includes('support')) return <AccessRestricted />;
+      // Support staff, and pharmacy users (Business or Group roles) for what they reach; nobody else.
+      if (!session.scopes.includes('support') && !session.scopes.includes('pharmacy')) return <AccessRestricted />;
       if (!session.user.givenName.trim() || !session.user.familyName.trim()) return <CompleteProfile />;
       return <Shell />;
     }

@@ -1,20 +1,20 @@
 import { useAtomValue } from 'jotai';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
-import { productNameAtom } from '../state/session.ts';
+import { hasSupportScopeAtom, productNameAtom } from '../state/session.ts';
 import { Loading } from '../ui/Page.tsx';
 import { MailboxMenuEntry } from './MailboxMenuEntry.tsx';
 import { PageErrorBoundary } from './PageErrorBoundary.tsx';
 import { UserPanel } from './UserPanel.tsx';
 
-/** SPEC §2 side menu, in its order. */
+/** SPEC §2 side menu, in its order; pharmacy users see the entries not marked `support`. */
 const menu = [
-  { to: '/', label: 'Dashboard', end: true },
+  { to: '/', label: 'Dashboard', end: true, support: true },
   { to: '/businesses', label: 'Businesses' },
   { to: '/groups', label: 'Groups' },
-  { to: '/users', label: 'Support Users' },
-  { to: '/alarmMessageTemplates', label: 'Alarm Message Templates' },
-  { to: '/globalSettings', label: 'Global Settings' },
+  { to: '/users', label: 'Support Users', support: true },
+  { to: '/alarmMessageTemplates', label: 'Alarm Message Templates', support: true },
+  { to: '/globalSettings', label: 'Global Settings', support: true },
 ] as const;
 
 /**
@@ -23,6 +23,7 @@ const menu = [
  */
 export function Shell() {
   const product = useAtomValue(productNameAtom);
+  const support = useAtomValue(hasSupportScopeAtom);
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
 
@@ -75,14 +76,16 @@ export function Shell() {
         </div>
         <nav aria-label="Main menu" className="side-menu">
           <ul>
-            {menu.map((item) => (
-              <li key={item.to}>
-                <NavLink to={item.to} end={'end' in item} className="side-menu__link">
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-            <MailboxMenuEntry />
+            {menu
+              .filter((item) => support || !('support' in item))
+              .map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} end={'end' in item} className="side-menu__link">
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+            {support && <MailboxMenuEntry />}
           </ul>
         </nav>
         <UserPanel />

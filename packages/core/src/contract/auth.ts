@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import { Password } from '../user/password.ts';
 import { FormEmail, Required } from '../validation/general.ts';
 import { FreeText, Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea } from './define.ts';
+import { defineArea, publicAccess, signedInSelf, supportOnly } from './define.ts';
 import { activateDeviceAuth } from './device-auth.ts';
 
 /*
@@ -111,7 +111,7 @@ export const auth = defineArea({
   config: {
     input: type({}),
     output: type({ allowRegistration: 'boolean', productName: 'string' }),
-    access: 'public',
+    access: publicAccess,
     summary: 'What the login page needs to know: whether to offer Register, and the product name.',
   },
   login: {
@@ -122,45 +122,45 @@ export const auth = defineArea({
       'message?': 'string',
       'result?': SessionInfo,
     }),
-    access: 'public',
+    access: publicAccess,
     summary:
       'Signs in with email and password; sets the session cookie and returns its token-free result. Credential outcomes answer 200 with ok:false and a reason.',
   },
   logout: {
     input: type({}),
     output: Ok,
-    access: 'public',
+    access: publicAccess,
     summary: 'Ends the current session on the server and clears its cookie; harmless without one.',
   },
   session: {
     input: type({}),
     output: SessionInfo,
-    access: 'session',
+    access: signedInSelf,
     summary: 'The current session (401 when there is none or it has timed out).',
   },
   register: {
     input: type({ email: FormEmailInput, givenName: RequiredName, familyName: RequiredName, frontEnd: FrontEnd }),
     output: Ok,
-    access: 'public',
+    access: publicAccess,
     summary:
       'Self-registration when configuration allows it (403 otherwise): always answers ok and emails a link to set a password.',
   },
   beginResetPassword: {
     input: type({ email: FormEmailInput, frontEnd: FrontEnd }),
     output: Ok,
-    access: 'public',
+    access: publicAccess,
     summary: 'Emails a reset link when the account exists; the same answer either way.',
   },
   completeResetPassword: {
     input: type({ password: NewPasswordInput, token: upTo(stringLimits.token, type('string > 0')) }),
     output: Ok,
-    access: 'public',
+    access: publicAccess,
     summary: 'Sets a new password with a reset token (single use, 1 hour); ends every session of the user.',
   },
   getIdentityProviderAuthUrl: {
     input: type({ username: FormEmailInput, returnUrl: upTo(stringLimits.url) }),
     output: type({ authUrl: 'string | null' }),
-    access: 'public',
+    access: publicAccess,
     summary: "The single-sign-on URL of the user's identity provider, or null when they sign in with a password.",
   },
   addRoles: {
@@ -173,19 +173,19 @@ export const auth = defineArea({
       roles: RoleToAdd.array().atLeastLength(1),
     }),
     output: type({ userId: 'string', created: 'boolean' }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Adds roles to the user of an email, creating the user (no password, must set one via reset) when new.',
   },
   removeRole: {
     input: type({ roleName: RoleName, roleResource: IdOrNull, userId: Id }),
     output: Ok,
-    access: 'support',
+    access: supportOnly,
     summary: 'Removes one role of a user; support staff cannot remove their own Support role.',
   },
   editIdentityProvider: {
     input: type({ email: FormEmailInput, identityProviderId: IdOrNull, frontEnd: FrontEnd }),
     output: Ok,
-    access: 'support',
+    access: supportOnly,
     summary: "Sets or clears the user's identity provider (single sign-on).",
   },
 });

@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import { Bag } from '../machine/machine.ts';
 import { text } from '../validation/general.ts';
 import { NextToken } from '../validation/string-limits.ts';
-import { defineArea } from './define.ts';
+import { defineArea, staff, supportOnly } from './define.ts';
 
 const Id = 'string > 0 & string <= 64';
 
@@ -17,13 +17,13 @@ export const bags = defineArea({
       'nextToken?': NextToken,
     }),
     output: type({ bags: Bag.array(), nextToken: 'string | null' }),
-    access: 'support',
+    access: staff({ business: 'businessId', machine: 'machineId' }),
     summary: "A business's bags, or a machine's contents, newest first, 25 a page.",
   },
   reprocessBags: {
     input: type({ machineId: Id }),
     output: type({ processed: 'number.integer >= 0', matched: 'number.integer >= 0' }),
-    access: 'support',
+    access: supportOnly,
     summary: "Matches the machine's bags that have no order to a current order with the same barcode.",
   },
 });

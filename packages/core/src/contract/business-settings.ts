@@ -7,7 +7,7 @@ import { validationMessage } from '../validation/catalogue.ts';
 import { Bool, minimumInteger, Required } from '../validation/general.ts';
 import { reject } from '../validation/rule.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea } from './define.ts';
+import { defineArea, staff, supportOnly } from './define.ts';
 
 /*
  * A business's settings (SPEC §2 /businesses/{id}/settings, §3 Business feature settings and SMS
@@ -188,7 +188,7 @@ export const businessSettings = defineArea({
   getBusinessSmsTemplates: {
     input: type({ businessId: BusinessId }),
     output: SmsTemplatesResult,
-    access: 'support',
+    access: staff({ business: 'businessId' }),
     summary: "A business's eight SMS templates (its own wording or the default), with the defaults.",
   },
   updateBusinessSmsTemplates: {
@@ -200,33 +200,33 @@ export const businessSettings = defineArea({
       'reset?': SmsTemplateKey.array(),
     }),
     output: SmsTemplatesResult,
-    access: 'support',
+    access: staff({ business: 'businessId' }, true),
     summary:
       'Rewords SMS templates: orderReady/orderUpdated need ${pin} and ${expires}, paymentRequired ${portal}; unknown placeholders refused.',
   },
   getBusinessFeatureSettings: {
     input: type({ businessId: BusinessId }),
     output: FeatureSettingsResult,
-    access: 'support',
+    access: staff({ business: 'businessId' }),
     summary: "A business's feature settings, every field, defaults filled in.",
   },
   updateBusinessFeatureSettings: {
     input: type({ businessId: BusinessId, settings: FeatureSettingsChanges }),
     output: FeatureSettingsResult,
-    access: 'support',
+    access: staff({ business: 'businessId' }, true),
     summary:
       'Changes feature settings (top-level keys given are replaced); the controlled ones go through updateBusinessControlledSettings.',
   },
   getBusinessControlledSettings: {
     input: type({ businessId: BusinessId }),
     output: ControlledSettingsResult,
-    access: 'support',
+    access: staff({ business: 'businessId' }),
     summary: 'The settings only support staff control: SMS gateway, WhatsApp, QR-code integration.',
   },
   updateBusinessControlledSettings: {
     input: type({ businessId: BusinessId, settings: ControlledSettingsChanges }),
     output: ControlledSettingsResult,
-    access: 'support',
+    access: supportOnly,
     summary: 'Changes the controlled settings (keys given are replaced).',
   },
 });

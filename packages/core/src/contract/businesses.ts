@@ -7,7 +7,7 @@ import { ArchivedStamp } from '../misc/stamps.ts';
 import { Email, isEmail, Required } from '../validation/general.ts';
 import { fail } from '../validation/rule.ts';
 import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea } from './define.ts';
+import { defineArea, staff, supportOnly } from './define.ts';
 
 // The entities are core's (src/business/); the contract only re-exports them for its users.
 export { Address, BusinessInfo };
@@ -85,7 +85,7 @@ export const logoMethods = <O extends Type>(entity: 'business' | 'group', update
         dataUrl: upTo(stringLimits.logoDataUrl),
       }),
       output: type({ path: 'string' }),
-      access: 'support',
+      access: entity === 'business' ? staff({ business: 'entityId' }, true) : staff({ group: 'entityId' }, true),
       summary: `Stores a ${entity} logo (JPEG or PNG by content, ≤ 256 KB); answers its path under /files/logos/.`,
     },
     updateLogo: {
@@ -96,7 +96,7 @@ export const logoMethods = <O extends Type>(entity: 'business' | 'group', update
         backgroundColor: LogoColour,
       }),
       output: updated,
-      access: 'support',
+      access: entity === 'business' ? staff({ business: 'id' }, true) : staff({ group: 'id' }, true),
       summary: `Sets the logo path and background colour of a ${entity} that is not archived.`,
     },
     deleteLogo: {
@@ -105,7 +105,7 @@ export const logoMethods = <O extends Type>(entity: 'business' | 'group', update
         key: 'string > 0 & string <= 200',
       }),
       output: type({ ok: 'true' }),
-      access: 'support',
+      access: supportOnly,
       summary: 'Deletes a stored logo file and clears it from whatever used it (refused while that is archived).',
     },
   }) as const;
@@ -121,13 +121,13 @@ export const businesses = defineArea({
       ...Paging,
     }),
     output: BusinessList,
-    access: 'support',
+    access: staff('filtered'),
     summary: 'Businesses by name, active or archived: case-insensitive name prefix, 25 a page, keyset paged.',
   },
   listBusinessesInfo: {
     input: type({ 'filter?': Filter, ...Paging }),
     output: type({ data: BusinessInfo.array(), nextToken: 'string | null' }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Businesses by name for pickers (Add role): prefix search, 25 a page, keyset paged.',
   },
   listGroupedBusinesses: {
@@ -139,69 +139,69 @@ export const businesses = defineArea({
       ...Paging,
     }),
     output: BusinessList,
-    access: 'support',
+    access: staff({ group: 'groupId' }),
     summary: "A group's businesses by name (archived ones too with archived: true), 25 a page.",
   },
   listUngroupedBusinesses: {
     input: type({ 'filterText?': Filter, ...Paging }),
     output: BusinessList,
-    access: 'support',
+    access: supportOnly,
     summary: 'Active businesses in no group, by name: what the Link businesses modal offers.',
   },
   listAccessibleBusinesses: {
     input: type({ 'filterText?': Filter, ...Paging }),
     output: type({ businesses: BusinessInfo.array(), nextToken: 'string | null' }),
-    access: 'session',
+    access: staff('filtered'),
     summary:
       "Active businesses the caller may use: all for support staff, else those of the caller's Business and Group roles.",
   },
   createBusiness: {
     input: BusinessForm,
     output: type({ business: Business }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Adds a business (name, email, address with UK postcode, notification emails, keyholder mobiles).',
   },
   updateBusiness: {
     input: BusinessForm.and({ id: Id }),
     output: type({ business: Business }),
-    access: 'support',
+    access: staff({ business: 'id' }, true),
     summary: 'Changes a business that is not archived (409 when archived).',
   },
   getBusiness: {
     input: type({ id: Id }),
     output: type({ business: Business }),
-    access: 'support',
+    access: staff({ business: 'id' }),
     summary: 'A business with its archive mark and logo.',
   },
   getBusinessInfo: {
     input: type({ id: Id }),
     output: type({ business: BusinessInfo }),
-    access: 'session',
+    access: staff({ business: 'id' }),
     summary: "A business's name, address and archive mark (support staff, or holders of a role on it).",
   },
   archiveBusiness: {
     input: type({ id: Id }),
     output: type({ business: Business }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Archives a business, recording when and by whom; pushes `archived` to consoles watching it.',
   },
   unarchiveBusiness: {
     input: type({ id: Id }),
     output: type({ business: Business }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Unarchives a business; pushes `unarchived` to consoles watching it.',
   },
   linkGroup: {
     input: type({ groupId: Id, businessIds: type(Id).array().atLeastLength(1).atMostLength(200) }),
     output: type({ linked: 'string[]' }),
-    access: 'support',
+    access: supportOnly,
     summary:
       'Puts businesses in a group, all or none: refused for an archived group, an archived business, or one in another group.',
   },
   unlinkGroup: {
     input: type({ id: Id }),
     output: type({ business: Business }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Takes a business (not archived) out of its group; allowed while the group is archived.',
   },
   ...logoMethods('business', type({ business: Business })),

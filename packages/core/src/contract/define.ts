@@ -1,12 +1,77 @@
 import type { Type } from 'arktype';
 
 /**
- * Who may call a method.
- * - `public`: anyone (login, reset).
- * - `session`: any signed-in user (logout, own profile).
- * - `support`: a signed-in user holding the support scope (everything in the support console).
+ * Who calls. `anonymous` in a method's `actors` makes it public (login, reset); `support` holds the
+ * Support role (the whole estate); `pharmacy` holds Business or Group roles and reaches only what
+ * those roles name (SPEC §6). `patient`, `locker` and `integration` are for the methods later issues
+ * add (the patient page, the machine hub, the integration API): each reaches one patient, machine or
+ * business.
  */
-export type Access = 'public' | 'session' | 'support';
+export type ActorKind = 'anonymous' | 'support' | 'pharmacy' | 'patient' | 'locker' | 'integration';
+
+/**
+ * The kinds of row a method's input can name. The api resolves each to the business (or group) it
+ * belongs to: a machine, test machine, patient, sign-up or integration client to its business.
+ */
+export type ScopeEntity = 'business' | 'group' | 'machine' | 'testMachine' | 'patient' | 'signUp' | 'integrationClient';
+
+/**
+ * What the input must belong to for a scoped actor (pharmacy today; patient, locker and integration
+ * actors reach one business too). A record names the input field (a dot path; an array field means
+ * every element) holding an id of that entity, e.g. `{ business: 'businessId' }` or `{ machine: 'id' }`.
+ * - `'filtered'`: a list the service filters to what the actor reaches.
+ * Several fields may be named (`{ group: ['id', 'parentId'] }`); an absent or null field is skipped.
+ * - `'self'`: the signed-in user's own record or session; the service checks it is theirs.
+ * - `'catalogue'`: the same for every caller and about no business (e.g. the integration partners).
+ */
+export type Scope = { readonly [E in ScopeEntity]?: string | readonly string[] } | 'filtered' | 'self' | 'catalogue';
+
+/**
+ * A method's access, declared in the contract and enforced in one place (the api's rpc/access.ts):
+ * - `actors`: who may call at all (anyone else: 401 when nobody is signed in, else 403);
+ * - `scope`: for pharmacy users, what the input must belong to (required when `pharmacy` is listed);
+ * - `admin`: pharmacy users need the Admin access level on that business or group.
+ * Support reaches everything, so `scope` and `admin` never restrict it.
+ */
+export type Access = {
+  readonly actors: readonly ActorKind[];
+  readonly scope?: Scope;
+  readonly admin?: boolean;
+};
+
+/** Anyone, signed in or not. */
+export const publicAccess = { actors: ['anonymous', 'support', 'pharmacy'] } as const satisfies Access;
+/** Support staff only. */
+export const supportOnly = { actors: ['support'] } as const satisfies Access;
+/** Any signed-in staff member, on their own record or session (users with no roles too). */
+export const signedInSelf = { actors: ['support', 'pharmacy'], scope: 'self' } as const satisfies Access;
+/** Support, and pharmacy users on what the scope names (with `admin`: Admin users only). */
+export const staff = <const S extends Scope, const Admin extends boolean = false>(scope: S, admin?: Admin) =>
+  ({ actors: ['support', 'pharmacy'], scope, ...(admin ? { admin } : {}) }) as {
+    readonly actors: readonly ['support', 'pharmacy'];
+    readonly scope: S;
+    readonly admin?: Admin;
+  };
+
+export const isPublic = (access: Access): boolean => access.actors.includes('anonymous');
+
+/** One sentence on who may call a method, for the OpenAPI page and docs/SECURITY.md. */
+export function describeAccess(access: Access): string {
+  if (isPublic(access)) return 'Public.';
+  if (!access.actors.includes('pharmacy')) return 'Support staff only.';
+  const scope = access.scope;
+  const reach =
+    scope === 'self'
+      ? 'their own record or session'
+      : scope === 'filtered'
+        ? 'the rows of the businesses and groups they reach (the list is filtered)'
+        : scope === 'catalogue'
+          ? 'the shared catalogue'
+          : `the ${Object.entries(scope ?? {})
+              .map(([entity, path]) => `${entity} of ${[path].flat().join('/')}`)
+              .join(' and ')} when it belongs to a business or group they reach`;
+  return `Support staff; pharmacy users${access.admin ? ' with the Admin access level' : ''} on ${reach}.`;
+}
 
 export type Method<I extends Type = Type, O extends Type = Type> = {
   input: I;

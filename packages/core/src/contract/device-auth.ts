@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import type { Method } from './define.ts';
+import { type Method, supportOnly } from './define.ts';
 
 /**
  * `auth.activateDeviceAuth`: staff type the code a locker shows into the console's Pair dialog. A code
@@ -10,6 +10,6 @@ import type { Method } from './define.ts';
 export const activateDeviceAuth = {
   input: type({ machineId: 'string > 0 & string <= 64', userCode: 'string <= 32' }),
   output: type({ ok: 'true' }),
-  access: 'support',
+  access: supportOnly,
   summary: 'Pairs the locker showing this user code with a machine; its old credentials are revoked.',
 } as const satisfies Method;

@@ -6,7 +6,7 @@ import { validationMessage } from '../validation/catalogue.ts';
 import { PositiveInteger } from '../validation/general.ts';
 import { reject } from '../validation/rule.ts';
 import { upTo } from '../validation/string-limits.ts';
-import { defineArea } from './define.ts';
+import { defineArea, supportOnly } from './define.ts';
 
 /*
  * Product-wide settings (SPEC §2 /globalSettings and /alarmMessageTemplates, §3, §7 globalSettings).
@@ -84,19 +84,19 @@ export const globalSettings = defineArea({
   getGlobalSettings: {
     input: type({}),
     output: GlobalSettingsResult,
-    access: 'support',
+    access: supportOnly,
     summary: 'The global settings: the NHS prescription charge in pence.',
   },
   createOrUpdateGlobalSettings: {
     input: type({ nhsPrescriptionCharge: PositiveInteger }),
     output: GlobalSettingsResult,
-    access: 'support',
+    access: supportOnly,
     summary: 'Sets the NHS prescription charge, in pence (a positive whole number).',
   },
   getAlarmMessageTemplates: {
     input: type({}),
     output: AlarmTemplatesResult,
-    access: 'support',
+    access: supportOnly,
     summary: 'The alarm message of each of the 7 templated codes (support wording or SPEC §8 default).',
   },
   updateAlarmMessageTemplates: {
@@ -106,7 +106,7 @@ export const globalSettings = defineArea({
       'reset?': AlarmTemplateCode.array(),
     }),
     output: AlarmTemplatesResult,
-    access: 'support',
+    access: supportOnly,
     summary:
       // biome-ignore lint/suspicious/noTemplateCurlyInString: names the placeholders.
       'Rewords alarm messages: each non-empty; placeholders ${machineAndBusiness}, ${temperature}, ${supportArticle}.',

@@ -4,7 +4,7 @@ import { ArchivedStamp } from '../misc/stamps.ts';
 import { Required } from '../validation/general.ts';
 import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
 import { infoPageSize, logoMethods, OptionalEmail, OptionalLine, OptionalPostcode } from './businesses.ts';
-import { defineArea } from './define.ts';
+import { defineArea, staff, supportOnly } from './define.ts';
 
 export { Group, infoPageSize };
 
@@ -44,7 +44,7 @@ export const groups = defineArea({
       ...Paging,
     }),
     output: type({ groups: Group.array(), nextToken: 'string | null' }),
-    access: 'support',
+    access: staff('filtered'),
     summary: 'Groups by name, active or archived: case-insensitive name prefix, 25 a page, keyset paged.',
   },
   listGroupsInfo: {
@@ -54,44 +54,44 @@ export const groups = defineArea({
       ...Paging,
     }),
     output: type({ data: GroupInfo.array(), nextToken: 'string | null' }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Groups by name for pickers (Add role): prefix search, 25 a page, keyset paged.',
   },
   listAccessibleGroups: {
     input: type({ 'filter?': 'string <= 200', ...Paging }),
     output: type({ groups: GroupInfo.array(), nextToken: 'string | null' }),
-    access: 'session',
+    access: staff('filtered'),
     summary: "Active groups the caller may use: all for support staff, else those of the caller's Group roles.",
   },
   createGroup: {
     input: GroupForm,
     output: type({ group: Group }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Adds a group (name required; email and postcode checked when given).',
   },
   updateGroup: {
     input: GroupForm.and({ id: Id }),
     output: type({ group: Group }),
-    access: 'support',
+    access: staff({ group: ['id', 'parentId'] }, true),
     summary: 'Changes a group that is not archived (409 when archived); the logo has its own methods.',
   },
   getGroup: {
     input: type({ id: Id }),
     output: type({ group: Group }),
-    access: 'support',
+    access: staff({ group: 'id' }),
     summary: 'A group with its archive mark and logo.',
   },
   archiveGroup: {
     input: type({ id: Id }),
     output: type({ group: Group }),
-    access: 'support',
+    access: supportOnly,
     summary:
       'Archives a group, recording when and by whom: no businesses linked or users added until unarchived; pushes `archived`.',
   },
   unarchiveGroup: {
     input: type({ id: Id }),
     output: type({ group: Group }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Unarchives a group; pushes `unarchived` to consoles watching it.',
   },
   ...logoMethods('group', type({ group: Group })),

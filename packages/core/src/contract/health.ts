@@ -1,12 +1,12 @@
 import { type } from 'arktype';
-import { defineArea } from './define.ts';
+import { defineArea, publicAccess } from './define.ts';
 
 /** A tiny area that proves the dispatch path; `/healthz` and `/readyz` are plain GETs besides. */
 export const health = defineArea({
   ping: {
     input: type({ 'echo?': 'string <= 100' }),
     output: type({ ok: 'true', 'echo?': 'string', time: 'number' }),
-    access: 'public',
+    access: publicAccess,
     summary: 'Answers with the server time; echoes up to 100 characters.',
   },
 });

@@ -3,7 +3,7 @@ import { IntegrationClient } from '../settings/integration-client.ts';
 import { Bool, Email, integerInRange, Required } from '../validation/general.ts';
 import { reject, textInput } from '../validation/rule.ts';
 import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea } from './define.ts';
+import { defineArea, staff, supportOnly } from './define.ts';
 
 /*
  * Integration clients (SPEC §3 Integration client, §4 integration secret, §7 integration): a
@@ -63,7 +63,7 @@ export const integration = defineArea({
   getIntegrationClient: {
     input: type({ businessId: Id }),
     output: ClientResult,
-    access: 'support',
+    access: staff({ business: 'businessId' }, true),
     summary: "A business's integration client (secrets masked), or null.",
   },
   createOrUpdateIntegrationClient: {
@@ -84,50 +84,50 @@ export const integration = defineArea({
       /** The new webhook signing secret in full, when one was just made (on creation); else null. */
       webhookSecret: 'string | null',
     }),
-    access: 'support',
+    access: staff({ business: 'businessId' }, true),
     summary:
       "Creates the business's integration client or changes it; a masked secret sent back keeps the stored one. Rate limit: requests per hour, 200 to 3600.",
   },
   deleteIntegrationClient: {
     input: type({ id: Id }),
     output: type({ ok: 'true' }),
-    access: 'support',
+    access: staff({ integrationClient: 'id' }, true),
     summary: 'Removes an integration client and its undelivered webhooks; its secret stops working.',
   },
   generateClientSecret: {
     input: type({ id: Id }),
     output: type({ secret: 'string' }),
-    access: 'support',
+    access: staff({ integrationClient: 'id' }, true),
     summary: 'Makes a new client secret and returns it once; the old one stops working.',
   },
   generateWebhookSecret: {
     input: type({ id: Id }),
     output: type({ webhookSecret: 'string' }),
-    access: 'support',
+    access: staff({ integrationClient: 'id' }, true),
     summary: 'Makes a new webhook signing secret and returns it once.',
   },
   listIntegrationPartners: {
     input: type({}),
     output: type({ partners: IntegrationPartner.array() }),
-    access: 'support',
+    access: staff('catalogue'),
     summary: 'The known integration partners, by name.',
   },
   createIntegrationPartner: {
     input: type(PartnerFields),
     output: type({ partner: IntegrationPartner }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Adds a known integration partner (name unique, case-insensitive).',
   },
   updateIntegrationPartner: {
     input: type({ id: Id, ...PartnerFields }),
     output: type({ partner: IntegrationPartner }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Changes a known integration partner; clients made from it keep their own copy.',
   },
   deleteIntegrationPartner: {
     input: type({ id: Id }),
     output: type({ ok: 'true' }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Removes a known integration partner; refused (409) while a client was made from it.',
   },
 });

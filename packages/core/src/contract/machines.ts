@@ -6,7 +6,7 @@ import { MachineEvent } from '../machine/machine-event.ts';
 import { MachineInput } from '../machine/machine-input.ts';
 import { text } from '../validation/general.ts';
 import { NextToken } from '../validation/string-limits.ts';
-import { defineArea } from './define.ts';
+import { defineArea, staff, supportOnly } from './define.ts';
 
 /** Pages of machines, events and statuses are 25 long; `nextToken` is an opaque keyset cursor. */
 export const machinesPageSize = 25;
@@ -28,13 +28,13 @@ export const machines = defineArea({
   createMachine: {
     input: MachineForm.and({ businessId: Id }),
     output: type({ machine: Machine }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Adds a machine to a business; its name must be unique in the business, whatever the case (409).',
   },
   getMachine: {
     input: type({ id: Id }),
     output: type({ machine: Machine, online: 'boolean', lastSeen: 'number | null', paired: 'boolean' }),
-    access: 'support',
+    access: staff({ machine: 'id' }),
     summary:
       'A machine with its temperature status (3-hour average and the readings of those 3 hours, at most 1,440: beyond that the lowest and highest of each 15 seconds) and connection state.',
   },
@@ -44,43 +44,43 @@ export const machines = defineArea({
       machines: Machine.and({ online: 'boolean', lastSeen: 'number | null' }).array(),
       nextToken: 'string | null',
     }),
-    access: 'support',
+    access: staff({ business: 'businessId' }),
     summary: "A business's machines by name: active or archived, case-insensitive name prefix, 25 a page.",
   },
   updateMachine: {
     input: MachineForm.and({ id: Id }),
     output: type({ machine: Machine }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Changes name, slots or payments of a machine that is not archived.',
   },
   toggleArchive: {
     input: type({ id: Id }),
     output: type({ machine: Machine }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Archives (revoking its credentials, MP_0004) or unarchives (MP_0005) a machine.',
   },
   toggleOutOfOrderStatus: {
     input: type({ id: Id }),
     output: type({ machine: Machine, lockerNotified: 'boolean' }),
-    access: 'support',
+    access: staff({ machine: 'id' }),
     summary: 'Switches a machine out of order (MP_0003) or back in order (MP_0002) and tells the locker.',
   },
   listMachineStatus: {
     input: type({ machineId: Id, ...Paging }),
     output: type({ statuses: MachineStatus.array(), nextToken: 'string | null' }),
-    access: 'support',
+    access: staff({ machine: 'machineId' }),
     summary: 'Status reports of a machine, newest first.',
   },
   listEvents: {
     input: type({ machineId: Id, 'level?': Level, 'code?': text({ max: 16 }), ...Paging }),
     output: type({ events: MachineEvent.array(), nextToken: 'string | null' }),
-    access: 'support',
+    access: staff({ machine: 'machineId' }),
     summary: 'Events of a machine (EM_ from the locker, MP_ from the product), newest first.',
   },
   fleetSummary: {
     input: type({ ...Paging }),
     output: type({ machines: FleetMachine.array(), alarms: MachineEvent.array(), nextToken: 'string | null' }),
-    access: 'support',
+    access: supportOnly,
     summary:
       "The dashboard's fleet, 500 machines a page (active machines of active businesses, by id) with their active alarms: events of the last 24 hours with an alarm message template or critical or error, newest first, 25 a machine.",
   },
@@ -91,7 +91,7 @@ export const machines = defineArea({
       /** Why not, when not: archived, outOfOrder or offline. */
       reason: "'archived' | 'outOfOrder' | 'offline' | null",
     }),
-    access: 'support',
+    access: staff({ machine: 'id' }),
     summary: 'Whether a machine can take orders now: not archived, in order and online.',
   },
 });

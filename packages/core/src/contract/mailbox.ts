@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { defineArea } from './define.ts';
+import { defineArea, supportOnly } from './define.ts';
 
 /** One message the local mailbox caught, with the links in its text (reset, invitation…). */
 export const MailboxMessage = type({
@@ -20,7 +20,7 @@ export const mailbox = defineArea({
   list: {
     input: type({}),
     output: type({ active: 'boolean', messages: MailboxMessage.array() }),
-    access: 'support',
+    access: supportOnly,
     summary:
       'The messages the local mailbox caught, newest first (active false, and none, when mail goes out through SMTP).',
   },

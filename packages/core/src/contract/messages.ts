@@ -3,7 +3,7 @@ import { OutboxMessage } from '../notification/outbox-message.ts';
 import { DeliveryStatus } from '../order/statuses.ts';
 import { validationMessages } from '../validation/catalogue.ts';
 import { NextToken } from '../validation/string-limits.ts';
-import { defineArea } from './define.ts';
+import { defineArea, staff } from './define.ts';
 
 /** Pages of outbox messages are 50 long; `nextToken` is an opaque keyset cursor on the message id. */
 export const messagesPageSize = 50;
@@ -22,7 +22,7 @@ export const messages = defineArea({
       'nextToken?': NextToken,
     }),
     output: type({ messages: OutboxMessage.array(), nextToken: 'string | null' }),
-    access: 'support',
+    access: staff({ business: 'businessId' }),
     summary:
       "A business's queued and sent messages (SMS, email, WhatsApp), newest first, 50 a page; bodies that may hold a secret come back null.",
   },

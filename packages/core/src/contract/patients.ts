@@ -3,7 +3,7 @@ import { limits } from '../limits.ts';
 import { ImportedPatient } from '../patient/imported-patient.ts';
 import { Patient } from '../patient/patient.ts';
 import { NextToken } from '../validation/string-limits.ts';
-import { defineArea } from './define.ts';
+import { defineArea, staff } from './define.ts';
 
 /** Pages of patients are 25 long; `nextToken` is an opaque keyset cursor on the patient id. */
 export const patientsPageSize = 25;
@@ -44,25 +44,25 @@ export const patients = defineArea({
   create: {
     input: type({ businessId: Id, patient: ImportedPatient }),
     output: type({ patient: Patient }),
-    access: 'support',
+    access: staff({ business: 'businessId' }),
     summary: 'Adds a patient; its display id must be free among current patients of the business (409).',
   },
   update: {
     input: type({ id: Id, patient: ImportedPatient }),
     output: type({ patient: Patient }),
-    access: 'support',
+    access: staff({ patient: 'id' }),
     summary: "Replaces a current patient's details (fields left out become empty).",
   },
   get: {
     input: type({ id: Id }),
     output: type({ patient: Patient }),
-    access: 'support',
+    access: staff({ patient: 'id' }),
     summary: 'One patient, deleted or not; the read is audited.',
   },
   delete: {
     input: type({ id: Id }),
     output: type({ patient: Patient }),
-    access: 'support',
+    access: staff({ patient: 'id' }),
     summary: 'Soft-deletes a patient: kept for its orders, hidden from onlyCurrent lists, display id freed.',
   },
   list: {
@@ -79,13 +79,13 @@ export const patients = defineArea({
       'limit?': '1 <= number.integer <= 200',
     }),
     output: type({ patients: Patient.array(), nextToken: 'string | null' }),
-    access: 'support',
+    access: staff({ business: 'businessId' }),
     summary: "A business's patients, oldest first, 25 a page, keyset paged; each page read is audited.",
   },
   batchGet: {
     input: type({ ids: type(Id).array().atMostLength(patientsBatchGetMax) }),
     output: type({ patients: Patient.array() }),
-    access: 'support',
+    access: staff({ patient: 'ids' }),
     summary: 'Patients by id (unknown ids are left out), in the order asked; each read is audited.',
   },
   batchUpsertPatients: {
@@ -97,7 +97,7 @@ export const patients = defineArea({
       unchanged: 'number.integer >= 0',
       invalid: 'number.integer >= 0',
     }),
-    access: 'support',
+    access: staff({ business: 'businessId' }),
     summary: 'Creates or updates up to 1024 patients by display id (the CSV import); one outcome per patient.',
   },
 });

@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { PaymentSettings } from '../settings/payment-settings.ts';
 import { Id } from '../validation/string-limits.ts';
-import { defineArea } from './define.ts';
+import { defineArea, staff } from './define.ts';
 
 /*
  * A business's card payment settings (SPEC §3 Payment settings, §4 save with confirmation, §5 rules,
@@ -39,7 +39,7 @@ export const paymentSettings = defineArea({
   getPaymentSettings: {
     input: BusinessId,
     output: PaymentSettingsResult,
-    access: 'support',
+    access: staff({ business: 'businessId' }, true),
     summary: "A business's payment settings, the card provider's secret and token masked.",
   },
   updatePaymentSettings: {
@@ -48,20 +48,20 @@ export const paymentSettings = defineArea({
       /** The fields that changed, as the audit log records them. */
       changedFields: 'string[]',
     }),
-    access: 'support',
+    access: staff({ business: 'businessId' }, true),
     summary:
       'Saves payment settings: contact number and legal info required; with the card provider its id, secret and token (8+ characters). A masked secret or token keeps the stored one.',
   },
   deletePaymentSettings: {
     input: BusinessId,
     output: type({ ok: 'true' }),
-    access: 'support',
+    access: staff({ business: 'businessId' }, true),
     summary: "Removes a business's payment settings (card payments stop).",
   },
   getPaymentClientSettings: {
     input: BusinessId,
     output: type({ settings: PaymentClientSettings.or('null') }),
-    access: 'support',
+    access: staff({ business: 'businessId' }),
     summary: 'What a payment page needs (provider id, sandbox, card toggles, contact): never a secret.',
   },
 });

@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { ContactVerification, Patient, PatientSignUp } from '../patient/patient.ts';
 import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea } from './define.ts';
+import { defineArea, staff } from './define.ts';
 
 /** Pages of sign-ups are 25 long; `nextToken` is an opaque keyset cursor on the sign-up id. */
 export const signUpsPageSize = 25;
@@ -66,7 +66,7 @@ export const signUps = defineArea({
   create: {
     input: type({ businessId: Id, signUp: SignUpForm }),
     output: WithVerification,
-    access: 'support',
+    access: staff({ business: 'businessId' }),
     summary: 'Adds a sign-up and sends a code to its email and mobile.',
   },
   update: {
@@ -79,19 +79,19 @@ export const signUps = defineArea({
       'resendCodes?': 'boolean',
     }),
     output: WithVerification,
-    access: 'support',
+    access: staff({ signUp: 'id' }),
     summary: 'Changes a sign-up that is not confirmed; a changed email or mobile must be verified again.',
   },
   delete: {
     input: type({ id: Id }),
     output: type({ ok: 'true' }),
-    access: 'support',
+    access: staff({ signUp: 'id' }),
     summary: 'Removes a sign-up that has not been converted.',
   },
   get: {
     input: type({ id: Id }),
     output: WithVerification,
-    access: 'support',
+    access: staff({ signUp: 'id' }),
     summary: 'One sign-up with where its contact checks stand; the read is audited.',
   },
   list: {
@@ -104,25 +104,25 @@ export const signUps = defineArea({
       'past?': 'boolean',
     }),
     output: type({ signUps: PatientSignUp.array(), nextToken: 'string | null' }),
-    access: 'support',
+    access: staff({ business: 'businessId' }),
     summary: "A business's sign-ups, oldest first, 25 a page; each page read is audited.",
   },
   count: {
     input: type({ businessId: Id, 'past?': 'boolean' }),
     output: type({ count: 'number.integer >= 0' }),
-    access: 'support',
+    access: staff({ business: 'businessId' }),
     summary: 'How many sign-ups are waiting (new or validated), or past with `past`.',
   },
   convert: {
     input: type({ id: Id, displayId: 'string <= 64' }),
     output: type({ patient: Patient, signUp: PatientSignUp }),
-    access: 'support',
+    access: staff({ signUp: 'id' }),
     summary: "Makes a patient of a sign-up under the given display id (the business's rules apply).",
   },
   getBusinessId: {
     input: type({ id: Id }),
     output: type({ businessId: 'string' }),
-    access: 'support',
+    access: staff({ signUp: 'id' }),
     summary: 'The business a sign-up belongs to (for links that carry only the sign-up id).',
   },
   verifyContactMethods: {
@@ -132,7 +132,7 @@ export const signUps = defineArea({
       id: Id,
     }),
     output: WithVerification,
-    access: 'support',
+    access: staff({ signUp: 'id' }),
     summary: 'Checks the codes given: verified, codeIncorrect (tries left), codeExpired (late or tries spent).',
   },
 });

@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { Bag, NewTestMachine, TestMachine } from '../machine/machine.ts';
 import { NextToken } from '../validation/string-limits.ts';
-import { defineArea } from './define.ts';
+import { defineArea, supportOnly } from './define.ts';
 import { MachineForm, machinesPageSize } from './machines.ts';
 
 const Id = 'string > 0 & string <= 64';
@@ -13,38 +13,38 @@ export const testMachines = defineArea({
   create: {
     input: MachineForm.and({ businessId: Id }),
     output: type({ testMachine: NewTestMachine }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Adds a test machine, paired at once: its credentials are in the answer (for locker-sim).',
   },
   get: {
     input: type({ id: Id }),
     output: type({ testMachine: TestMachine }),
-    access: 'support',
+    access: supportOnly,
     summary:
       'A test machine with its current credentials, or none (credentialsNote says why) when they cannot be shown without cutting its locker off.',
   },
   list: {
     input: type({ businessId: Id, 'nextToken?': NextToken }),
     output: type({ testMachines: TestMachine.array(), nextToken: 'string | null' }),
-    access: 'support',
+    access: supportOnly,
     summary: "A business's test machines by name, 25 a page.",
   },
   update: {
     input: MachineForm.and({ id: Id }),
     output: type({ testMachine: TestMachine }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Changes name, slots or payments of a test machine.',
   },
   remove: {
     input: type({ id: Id }),
     output: type({ ok: 'true' }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Deletes a test machine with everything it reported.',
   },
   getTestMachineBags: {
     input: type({ id: Id }),
     output: type({ bags: Bag.array() }),
-    access: 'support',
+    access: supportOnly,
     summary: 'The bags a test machine holds now, by location.',
   },
 });

@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { Id, IdOrNull, NextToken, SearchText } from '../validation/string-limits.ts';
 import { RequiredName, Role, RoleName, User } from './auth.ts';
-import { defineArea } from './define.ts';
+import { defineArea, signedInSelf, supportOnly } from './define.ts';
 
 /** The identity provider of a user as the user-details block shows it (SPEC §2). */
 export const IdentityProviderRef = type({ id: 'string', name: 'string' });
@@ -21,19 +21,19 @@ export const users = defineArea({
       'nextToken?': NextToken,
     }),
     output: type({ users: User.array(), nextToken: 'string | null' }),
-    access: 'support',
+    access: supportOnly,
     summary: 'Users holding a role (on a resource), filtered by prefix, ordered by email, 25 a page.',
   },
   getUser: {
     input: type({ id: Id }),
     output: type({ user: User, roles: Role.array(), identityProvider: IdentityProviderRef.or('null') }),
-    access: 'session',
+    access: signedInSelf,
     summary: 'A user with their roles and identity provider (support staff: anyone; others: themselves).',
   },
   updateUser: {
     input: type({ id: Id, givenName: RequiredName, familyName: RequiredName }),
     output: type({ user: User }),
-    access: 'session',
+    access: signedInSelf,
     summary: "Changes a user's names (support staff: anyone; others: themselves, the complete-profile screen).",
   },
 });

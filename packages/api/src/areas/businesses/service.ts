@@ -34,7 +34,12 @@ async function page(ctx: AuthedContext, input: { nextToken?: string | null }, q:
 const filterOf = (text: string | undefined) => (text?.trim() ? { filter: text } : {});
 
 export async function listBusinesses(input: In<'listBusinesses'>, ctx: AuthedContext): Promise<Out<'listBusinesses'>> {
-  const p = await page(ctx, input, { archived: input.archived ? 'archived' : 'active', ...filterOf(input.filterText) });
+  const p = await page(ctx, input, {
+    archived: input.archived ? 'archived' : 'active',
+    ...filterOf(input.filterText),
+    // Declared `scope: 'filtered'`: a pharmacy user sees the businesses their roles reach.
+    ...(isSupport(ctx) ? {} : { accessibleTo: ctx.principal.userId }),
+  });
   return { businesses: p.items.map((r) => toBusiness(r.row)), nextToken: p.nextToken };
 }
 

@@ -31,7 +31,12 @@ async function page(ctx: AuthedContext, input: { nextToken?: string | null }, q:
 const filterOf = (text: string | undefined) => (text?.trim() ? { filter: text } : {});
 
 export async function listGroups(input: In<'listGroups'>, ctx: AuthedContext): Promise<Out<'listGroups'>> {
-  const p = await page(ctx, input, { archived: input.archived ? 'archived' : 'active', ...filterOf(input.filter) });
+  const p = await page(ctx, input, {
+    archived: input.archived ? 'archived' : 'active',
+    ...filterOf(input.filter),
+    // Declared `scope: 'filtered'`: a pharmacy user sees the groups their roles name.
+    ...(ctx.principal.scopes.includes('support') ? {} : { accessibleTo: ctx.principal.userId }),
+  });
   return { groups: p.items.map((r) => toGroup(r.row)), nextToken: p.nextToken };
 }
 

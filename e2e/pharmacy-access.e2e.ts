@@ -1,0 +1,50 @@
+import { asAdmin, createBusiness, createMachine, createUser, expect, logIn, test } from './harness/fixtures.ts';
+
+test('a pharmacy user of one business sees only that business, opens its machines and patients, and is refused support pages', async ({
+  page,
+}) => {
+  const own = await createBusiness();
+  const other = await createBusiness();
+  const machine = await createMachine(own.id);
+  await createMachine(other.id, 'Not Yours Locker');
+  await asAdmin('patients/create', {
+    businessId: own.id,
+    patient: { displayId: 'P-1001', name: { given: 'Alice', family: 'Able' }, mobileNumber: '07700 900001' },
+  });
+  const user = await createUser({ role: { name: 'Business', resource: own.id, accessLevels: [] } });
+
+  await page.goto('/auth/login');
+  await logIn(page, user.email, user.password);
+  // Invited users name themselves first (SPEC §1).
+  await page.getByLabel('First name').fill('Priya', { timeout: 30_000 });
+  await page.getByLabel('Surname').fill('Patel');
+  await page.getByRole('button', { name: 'Save' }).click();
+  // No fleet dashboard for them: they start at their businesses, with a menu of what they reach.
+  await expect(page).toHaveURL(/\/businesses$/, { timeout: 30_000 });
+  const menu = page.getByRole('navigation', { name: 'Main menu' });
+  await expect(menu.getByRole('link', { name: 'Businesses' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Groups' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
+  await expect(menu.getByRole('link', { name: 'Global Settings' })).toHaveCount(0);
+
+  const list = page.getByRole('table', { name: 'Active businesses' });
+  await expect(list.getByRole('link', { name: own.name })).toBeVisible();
+  await expect(list.getByRole('link', { name: other.name })).toHaveCount(0);
+
+  await list.getByRole('link', { name: own.name }).click();
+  await page.getByRole('tab', { name: 'Machines' }).click();
+  await expect(page.getByRole('link', { name: machine.name })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Not Yours Locker' })).toHaveCount(0);
+
+  await page.getByRole('tab', { name: 'Patients' }).click();
+  await expect(page.getByRole('table', { name: 'Patients' }).getByRole('link', { name: 'Alice Able' })).toBeVisible();
+
+  // Another business's page by its address: not found, and nothing of it shown.
+  await page.goto(`/businesses/${other.id}/machines`);
+  await expect(page.getByText('Not Yours Locker')).toHaveCount(0);
+
+  // A support-only page: Access Restricted, inside the console frame.
+  await page.goto('/globalSettings');
+  await expect(page.getByRole('heading', { name: 'Access Restricted' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Businesses' })).toBeVisible();
+});

@@ -1,0 +1,379 @@
+import { expect, test } from 'bun:test';
+import { type Access, contract, defaultSmsTemplates, type Method } from '@medlocker/core';
+import { sql } from 'kysely';
+import { testDataDir, validBusiness } from '../areas/businesses/test-helpers.ts';
+import { testPatient } from '../areas/patients/test-helpers.ts';
+import { describeApi, type TestApi } from '../testing.ts';
+
+/*
+ * The access matrix, generated from the contract: every method of every area is called as nobody, as
+ * a pharmacy user of business A on business B's rows, as that user on A's own rows, and as support.
+ * A method without a declaration or without a sample input below fails the suite.
+ */
+
+/** The rows of one side of the estate (A: the pharmacy user's own, B: someone else's). */
+type Side = {
+  businessId: string;
+  groupId: string;
+  machineId: string;
+  testMachineId: string;
+  patientId: string;
+  signUpId: string;
+  clientId: string;
+  partnerId: string;
+  /** A pharmacy user of this side (A's is the one who calls). */
+  userId: string;
+  email: string;
+};
+
+const signUpForm = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  dateOfBirth: '1990-12-10',
+  email: 'ada@example.com',
+  mobileNumber: '07700 900123',
+  address: { line1: '1 High Street', line2: null, line3: null, postTown: 'LEEDS', postcode: 'ls1 4ap' },
+};
+const machineForm = { name: 'Front counter 2', numberOfSlots: 8 };
+const paymentSettings = (businessId: string) => ({
+  businessId,
+  contactNumber: '0121 496 0000',
+  legalInfo: 'High St Pharmacy Ltd',
+  provider: null,
+  judo: null,
+});
+const clientInput = (businessId: string) => ({
+  businessId,
+  name: 'Example PMR',
+  contactEmail: 'support@pmr.example',
+  suppressPatientMessages: true,
+  webhookUrl: 'https://pmr.example/hooks/medlocker',
+  rateLimit: 1200,
+});
+
+/** A valid input for every method, built from one side's rows. */
+const samples: Record<string, Record<string, (s: Side) => Record<string, unknown>>> = {
+  health: { ping: () => ({ echo: 'hi' }) },
+  auth: {
+    config: () => ({}),
+    login: (s) => ({ username: s.email, password: 'wrong password 123' }),
+    logout: () => ({}),
+    session: () => ({}),
+    register: () => ({ email: 'new.person@example.com', givenName: 'New', familyName: 'Person', frontEnd: 'pharmacy' }),
+    beginResetPassword: (s) => ({ email: s.email, frontEnd: 'pharmacy' }),
+    completeResetPassword: () => ({ password: 'A new password 123!', token: 'not-a-real-token' }),
+    getIdentityProviderAuthUrl: (s) => ({ username: s.email, returnUrl: '/' }),
+    addRoles: (s) => ({
+      addIdpByDefault: false,
+      email: 'another@example.com',
+      frontEnd: 'pharmacy',
+      resourceId: s.businessId,
+      resourceType: 'business',
+      roles: [{ name: 'Business' }],
+    }),
+    removeRole: (s) => ({ roleName: 'Business', roleResource: s.businessId, userId: s.userId }),
+    editIdentityProvider: (s) => ({ email: s.email, identityProviderId: null, frontEnd: 'pharmacy' }),
+    activateDeviceAuth: (s) => ({ machineId: s.machineId, userCode: 'ABCD-EFGH' }),
+  },
+  users: {
+    getUsersByRole: (s) => ({ roleName: 'Business', roleResource: s.businessId }),
+    getUser: (s) => ({ id: s.userId }),
+    updateUser: (s) => ({ id: s.userId, givenName: 'Renamed', familyName: 'User' }),
+  },
+  identityProviders: { list: () => ({}), get: () => ({ id: 'no-such-provider' }) },
+  businesses: {
+    listBusinesses: () => ({}),
+    listBusinessesInfo: () => ({}),
+    listGroupedBusinesses: (s) => ({ groupId: s.groupId }),
+    listUngroupedBusinesses: () => ({}),
+    listAccessibleBusinesses: () => ({}),
+    createBusiness: () => validBusiness('Brand New Pharmacy'),
+    updateBusiness: (s) => ({ ...validBusiness('Renamed Pharmacy'), id: s.businessId }),
+    getBusiness: (s) => ({ id: s.businessId }),
+    getBusinessInfo: (s) => ({ id: s.businessId }),
+    archiveBusiness: (s) => ({ id: s.businessId }),
+    unarchiveBusiness: (s) => ({ id: s.businessId }),
+    linkGroup: (s) => ({ groupId: s.groupId, businessIds: [s.businessId] }),
+    unlinkGroup: (s) => ({ id: s.businessId }),
+    uploadLogo: (s) => ({ entityId: s.businessId, dataUrl: `data:image/png;base64,${pngBase64}` }),
+    updateLogo: (s) => ({ id: s.businessId, path: null, backgroundColor: '#ffffff' }),
+    deleteLogo: () => ({ key: '/files/logos/nothing.png' }),
+  },
+  groups: {
+    listGroups: () => ({}),
+    listGroupsInfo: () => ({}),
+    listAccessibleGroups: () => ({}),
+    createGroup: () => ({ name: 'Brand New Group' }),
+    updateGroup: (s) => ({ id: s.groupId, name: 'Renamed Group' }),
+    getGroup: (s) => ({ id: s.groupId }),
+    archiveGroup: (s) => ({ id: s.groupId }),
+    unarchiveGroup: (s) => ({ id: s.groupId }),
+    uploadLogo: (s) => ({ entityId: s.groupId, dataUrl: `data:image/png;base64,${pngBase64}` }),
+    updateLogo: (s) => ({ id: s.groupId, path: null, backgroundColor: '#ffffff' }),
+    deleteLogo: () => ({ key: '/files/logos/nothing.png' }),
+  },
+  machines: {
+    createMachine: (s) => ({ ...machineForm, businessId: s.businessId }),
+    getMachine: (s) => ({ id: s.machineId }),
+    listMachines: (s) => ({ businessId: s.businessId }),
+    updateMachine: (s) => ({ ...machineForm, id: s.machineId }),
+    toggleArchive: (s) => ({ id: s.machineId }),
+    toggleOutOfOrderStatus: (s) => ({ id: s.machineId }),
+    listMachineStatus: (s) => ({ machineId: s.machineId }),
+    listEvents: (s) => ({ machineId: s.machineId }),
+    fleetSummary: () => ({}),
+    isMachineAvailable: (s) => ({ id: s.machineId }),
+  },
+  testMachines: {
+    create: (s) => ({ ...machineForm, businessId: s.businessId }),
+    get: (s) => ({ id: s.testMachineId }),
+    list: (s) => ({ businessId: s.businessId }),
+    update: (s) => ({ ...machineForm, id: s.testMachineId }),
+    remove: (s) => ({ id: s.testMachineId }),
+    getTestMachineBags: (s) => ({ id: s.testMachineId }),
+  },
+  bags: {
+    listBags: (s) => ({ businessId: s.businessId, machineId: s.machineId }),
+    reprocessBags: (s) => ({ machineId: s.machineId }),
+  },
+  messages: { listOutbox: (s) => ({ businessId: s.businessId }) },
+  patients: {
+    create: (s) => ({ businessId: s.businessId, patient: testPatient(7) }),
+    update: (s) => ({ id: s.patientId, patient: testPatient(8) }),
+    get: (s) => ({ id: s.patientId }),
+    delete: (s) => ({ id: s.patientId }),
+    list: (s) => ({ businessId: s.businessId }),
+    batchGet: (s) => ({ ids: [s.patientId] }),
+    batchUpsertPatients: (s) => ({ businessId: s.businessId, patients: [testPatient(9)] }),
+  },
+  signUps: {
+    create: (s) => ({ businessId: s.businessId, signUp: { ...signUpForm, email: 'grace@example.com' } }),
+    update: (s) => ({ id: s.signUpId, signUp: { ...signUpForm, firstName: 'Augusta' } }),
+    delete: (s) => ({ id: s.signUpId }),
+    get: (s) => ({ id: s.signUpId }),
+    list: (s) => ({ businessId: s.businessId }),
+    count: (s) => ({ businessId: s.businessId }),
+    convert: (s) => ({ id: s.signUpId, displayId: 'P-0001' }),
+    getBusinessId: (s) => ({ id: s.signUpId }),
+    verifyContactMethods: (s) => ({ id: s.signUpId, emailCode: '000000' }),
+  },
+  businessSettings: {
+    getBusinessSmsTemplates: (s) => ({ businessId: s.businessId }),
+    updateBusinessSmsTemplates: (s) => ({ businessId: s.businessId, templates: defaultSmsTemplates }),
+    getBusinessFeatureSettings: (s) => ({ businessId: s.businessId }),
+    updateBusinessFeatureSettings: (s) => ({
+      businessId: s.businessId,
+      settings: { orderCollection: { defaultCollectionWindow: 14 } },
+    }),
+    getBusinessControlledSettings: (s) => ({ businessId: s.businessId }),
+    updateBusinessControlledSettings: (s) => ({ businessId: s.businessId, settings: {} }),
+  },
+  paymentSettings: {
+    getPaymentSettings: (s) => ({ businessId: s.businessId }),
+    updatePaymentSettings: (s) => paymentSettings(s.businessId),
+    deletePaymentSettings: (s) => ({ businessId: s.businessId }),
+    getPaymentClientSettings: (s) => ({ businessId: s.businessId }),
+  },
+  integration: {
+    getIntegrationClient: (s) => ({ businessId: s.businessId }),
+    createOrUpdateIntegrationClient: (s) => clientInput(s.businessId),
+    deleteIntegrationClient: (s) => ({ id: s.clientId }),
+    generateClientSecret: (s) => ({ id: s.clientId }),
+    generateWebhookSecret: (s) => ({ id: s.clientId }),
+    listIntegrationPartners: () => ({}),
+    createIntegrationPartner: () => ({
+      name: 'Other PMR',
+      contactEmail: 'x@other.example',
+      suppressPatientMessages: false,
+    }),
+    updateIntegrationPartner: (s) => ({
+      id: s.partnerId,
+      name: 'Renamed PMR',
+      contactEmail: 'x@pmr.example',
+      suppressPatientMessages: false,
+    }),
+    deleteIntegrationPartner: (s) => ({ id: s.partnerId }),
+  },
+  globalSettings: {
+    getGlobalSettings: () => ({}),
+    createOrUpdateGlobalSettings: () => ({ nhsPrescriptionCharge: 990 }),
+    getAlarmMessageTemplates: () => ({}),
+    updateAlarmMessageTemplates: () => ({ templates: {} }),
+  },
+};
+
+/** 1×1 transparent PNG. */
+const pngBase64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+const methods = Object.entries(contract).flatMap(([area, defs]) =>
+  Object.entries(defs as Record<string, Method>).map(([method, def]) => ({ area, method, def })),
+);
+
+const declared = (access: Access | undefined): access is Access =>
+  access !== undefined && Array.isArray(access.actors) && access.actors.length > 0;
+const forPharmacy = (access: Access) => access.actors.includes('pharmacy');
+/** Scopes the service applies (own record, filtered list, shared catalogue): no row of B's to refuse. */
+const serviceScoped = (access: Access) => typeof access.scope === 'string';
+
+test('every method of the contract declares its access and has a sample input in the matrix', () => {
+  const missing = methods.filter(({ area, method, def }) => !declared(def.access) || !samples[area]?.[method]);
+  expect(missing.map(({ area, method }) => `${area}/${method}`)).toEqual([]);
+  const unscoped = methods.filter(
+    ({ def }) => forPharmacy(def.access) && !def.access.actors.includes('anonymous') && def.access.scope === undefined,
+  );
+  expect(unscoped.map(({ area, method }) => `${area}/${method}`)).toEqual([]);
+});
+
+/** Everything but sessions, login counters and the audit log (refusals are not changes). */
+async function snapshot(t: TestApi): Promise<string> {
+  const { rows } = await sql<{ name: string }>`
+    select tablename as name from pg_tables
+    where schemaname = 'public' and tablename not like 'kysely_migration%'
+      and tablename not in ('sessions', 'login_failures', 'audit_log')
+    order by tablename`.execute(t.db);
+  const parts: string[] = [];
+  for (const { name } of rows) {
+    const data = await sql.raw(`select * from "${name}" order by 1`).execute(t.db);
+    parts.push(`${name}:${JSON.stringify(data.rows)}`);
+  }
+  return parts.join('\n');
+}
+
+describeApi(
+  'access matrix',
+  (t) => {
+    /** Business A (in group GA) with its rows, and the same for B in GB; a pharmacy user admin of A and GA. */
+    async function estate() {
+      const support = await t.signIn({ support: true, givenName: 'Sam', familyName: 'Support' });
+      const as = { cookie: support.cookie };
+      const ok = async <T>(p: Promise<{ status: number; body: T }>): Promise<T> => {
+        const res = await p;
+        if (res.status !== 200) throw new Error(`fixture call failed: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.body;
+      };
+      const partner = await ok(
+        t.call(
+          'integration',
+          'createIntegrationPartner',
+          { name: 'Example PMR', contactEmail: 'support@pmr.example', suppressPatientMessages: true },
+          as,
+        ),
+      );
+      const side = async (name: string): Promise<Side> => {
+        const group = await ok(t.call('groups', 'createGroup', { name: `Group ${name}` }, as));
+        const business = await ok(t.call('businesses', 'createBusiness', validBusiness(`Pharmacy ${name}`), as));
+        const businessId = business.business.id;
+        await ok(t.call('businesses', 'linkGroup', { groupId: group.group.id, businessIds: [businessId] }, as));
+        const machine = await ok(t.call('machines', 'createMachine', { ...machineForm, businessId }, as));
+        const testMachine = await ok(
+          t.call('testMachines', 'create', { name: 'Bench', numberOfSlots: 4, businessId }, as),
+        );
+        const patient = await ok(t.call('patients', 'create', { businessId, patient: testPatient(1) }, as));
+        const signUp = await ok(t.call('signUps', 'create', { businessId, signUp: signUpForm }, as));
+        const client = await ok(t.call('integration', 'createOrUpdateIntegrationClient', clientInput(businessId), as));
+        const email = `pharmacist.${name.toLowerCase()}@example.com`;
+        const user = await t.createUser({
+          email,
+          roles: [
+            { name: 'Business', resourceType: 'business', resourceId: businessId, accessLevels: ['Admin'] },
+            { name: 'Group', resourceType: 'group', resourceId: group.group.id, accessLevels: ['Admin'] },
+          ],
+        });
+        return {
+          businessId,
+          groupId: group.group.id,
+          machineId: machine.machine.id,
+          testMachineId: testMachine.testMachine.id,
+          patientId: patient.patient.id,
+          signUpId: signUp.signUp.id,
+          clientId: client.client.id,
+          partnerId: partner.partner.id,
+          userId: user.userId,
+          email,
+        };
+      };
+      const a = await side('A');
+      const b = await side('B');
+      const { createSession } = await import('../auth/sessions.ts');
+      const { authPolicy } = await import('../auth/policy.ts');
+      const { token } = await createSession(t.db, a.userId, t.deps.now(), { ip: null, userAgent: 'test' });
+      return { a, b, support: as, pharmacy: { cookie: `${authPolicy.sessionCookie}=${token}` } };
+    }
+
+    for (const { area, method, def } of methods) {
+      const sample = samples[area]?.[method];
+      if (!declared(def.access) || !sample) continue;
+      const access = def.access;
+      test(`${area}/${method}: nobody, a pharmacy user on another business, on its own, and support get what the contract declares`, async () => {
+        const { a, b, support, pharmacy } = await estate();
+        const call = (input: Record<string, unknown>, as?: { cookie: string }) =>
+          // biome-ignore lint/suspicious/noExplicitAny: the matrix walks every method by name
+          t.call(area as any, method as any, input, as);
+
+        const anonymous = await call(sample(a));
+        if (access.actors.includes('anonymous')) expect(anonymous.status).not.toBe(401);
+        else expect(anonymous.status).toBe(401);
+
+        // A pharmacy user of A on B's rows: refused, and nothing anywhere changed.
+        if (!serviceScoped(access) || !forPharmacy(access)) {
+          const before = await snapshot(t);
+          const onB = await call(sample(b), pharmacy);
+          if (!access.actors.includes('anonymous')) {
+            expect([403, 404]).toContain(onB.status);
+            expect(await snapshot(t)).toBe(before);
+          }
+        } else {
+          // Lists the service filters, own records, catalogues: nothing of B's in the answer.
+          const answer = await call(sample(b), pharmacy);
+          const text = JSON.stringify(answer.body);
+          for (const id of [b.businessId, b.groupId, b.machineId, b.patientId, b.signUpId, b.clientId]) {
+            expect(text).not.toContain(id);
+          }
+        }
+
+        // A pharmacy user on A's own rows: let through when the method is declared for pharmacy.
+        const own = await call(sample(a), pharmacy);
+        const isPublic = access.actors.includes('anonymous');
+        if (isPublic) {
+          // Public methods answer as they do for anyone (a wrong password is a 401 of its own).
+          expect(own.status).toBeLessThan(500);
+        } else if (forPharmacy(access)) {
+          expect([401, 403]).not.toContain(own.status);
+          expect(own.status).toBeLessThan(500);
+        } else {
+          expect(own.status).toBe(403);
+        }
+
+        const bySupport = await call(sample(a), support);
+        if (!isPublic) expect([401, 403]).not.toContain(bySupport.status);
+        expect(bySupport.status).toBeLessThan(500);
+      }, 60_000);
+    }
+
+    test('a pharmacy user reaches the businesses of a group it holds a role on, and a role removed takes effect at the next call', async () => {
+      const { a, support } = await estate();
+      const grouped = await t.createUser({
+        email: 'group.user@example.com',
+        roles: [{ name: 'Group', resourceType: 'group', resourceId: a.groupId }],
+      });
+      const { createSession } = await import('../auth/sessions.ts');
+      const { authPolicy } = await import('../auth/policy.ts');
+      const { token } = await createSession(t.db, grouped.userId, t.deps.now(), { ip: null, userAgent: 'test' });
+      const as = { cookie: `${authPolicy.sessionCookie}=${token}` };
+      expect((await t.call('machines', 'listMachines', { businessId: a.businessId }, as)).status).toBe(200);
+      // Not an Admin of the group: editing the business is refused.
+      const edit = await t.call('businesses', 'updateBusiness', { ...validBusiness('X'), id: a.businessId }, as);
+      expect(edit.status).toBe(403);
+      const removed = await t.call(
+        'auth',
+        'removeRole',
+        { roleName: 'Group', roleResource: a.groupId, userId: grouped.userId },
+        support,
+      );
+      expect(removed.status).toBe(200);
+      expect((await t.call('machines', 'listMachines', { businessId: a.businessId }, as)).status).toBe(404);
+    }, 60_000);
+  },
+  undefined,
+  testDataDir(),
+);

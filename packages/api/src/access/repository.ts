@@ -1,0 +1,45 @@
+import type { ScopeEntity } from '@medlocker/core';
+import type { Database } from '@medlocker/db';
+import type { Kysely } from 'kysely';
+
+/**
+ * The owner of each id of an entity: the business it belongs to (a group for groups). Ids that match
+ * no row are left out. One query per entity named by a method's scope.
+ */
+export async function ownersOf(
+  db: Kysely<Database>,
+  entity: ScopeEntity,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const pairs = await rowsOf(db, entity, [...new Set(ids)]);
+  return new Map(pairs.map((r) => [r.id, r.owner]));
+}
+
+function rowsOf(db: Kysely<Database>, entity: ScopeEntity, ids: string[]): Promise<{ id: string; owner: string }[]> {
+  switch (entity) {
+    case 'business':
+      return db.selectFrom('businesses').select(['id', 'id as owner']).where('id', 'in', ids).execute();
+    case 'group':
+      return db.selectFrom('groups').select(['id', 'id as owner']).where('id', 'in', ids).execute();
+    case 'machine':
+      return db.selectFrom('machines').select(['id', 'business_id as owner']).where('id', 'in', ids).execute();
+    case 'testMachine':
+      return db
+        .selectFrom('machines')
+        .select(['id', 'business_id as owner'])
+        .where('id', 'in', ids)
+        .where('is_test', '=', true)
+        .execute();
+    case 'patient':
+      return db.selectFrom('patients').select(['id', 'business_id as owner']).where('id', 'in', ids).execute();
+    case 'signUp':
+      return db.selectFrom('patient_sign_ups').select(['id', 'business_id as owner']).where('id', 'in', ids).execute();
+    case 'integrationClient':
+      return db
+        .selectFrom('integration_clients')
+        .select(['id', 'business_id as owner'])
+        .where('id', 'in', ids)
+        .execute();
+  }
+}

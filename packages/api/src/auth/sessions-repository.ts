@@ -1,0 +1,133 @@
+import type { Database } from '@medlocker/db';
+import { type Kysely, sql, type Transaction } from 'kysely';
+
+/** Every query on sessions (and the roles a session's principal carries) lives here. */
+
+export type Db = Kysely<Database> | Transaction<Database>;
+
+export type SessionRow = {
+  id: string;
+  tokenHash: string;
+  userId: string;
+  created: number;
+  expiresAt: number;
+  idleExpiresAt: number;
+  ip: string | null;
+  userAgent: string | null;
+};
+
+export async function insertSession(db: Db, s: SessionRow): Promise<void> {
+  await db
+    .insertInto('sessions')
+    .values({
+      id: s.id,
+      token_hash: s.tokenHash,
+      user_id: s.userId,
+      created: s.created,
+      expires_at: s.expiresAt,
+      idle_expires_at: s.idleExpiresAt,
+      last_seen: s.created,
+      ip: s.ip,
+      user_agent: s.userAgent,
+      revoked_at: null,
+    })
+    .execute();
+}
+
+/** Revokes the live session of a token hash; answers its user, if there was one. */
+export async function revokeSessionByTokenHash(db: Db, tokenHash: string, now: number) {
+  return db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .returning(['user_id'])
+    .executeTakeFirst();
+}
+
+export async function revokeSessionsOfUser(db: Db, userId: string, now: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function findSessionRow(db: Db, id: string) {
+  return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The names of a user's Support and Developer roles, and whether they hold any Business or Group role. */
+export async function roleNamesOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('user_roles')
+    .select('name')
+    .where('user_id', '=', userId)
+    .where('name', 'in', ['Support', 'Developer', 'Business', 'Group'])
+    .execute();
+  return rows.map((r) => r.name);
+}
+
+/**
+ * One reach of a session's user: `['business' | 'group', id, admin]`. A Business role reaches its
+ * business; a Group role its group and every business of the group (businesses.group_id), as the
+ * accessible-businesses lists have it (not the groups nested under it). Admin is SPEC §6's Admin
+ * access level, given to the group's businesses by an Admin group role.
+ */
+export type ReachRow = ['business' | 'group', string, boolean];
+
+/**
+ * The session of a token hash with its user, the names of the user's roles and everything their
+ * Business and Group roles reach: one round trip, because it runs on every call. Read fresh each
+ * time, so a role added or removed takes effect at the user's next call.
+ */
+export async function findSessionPrincipal(db: Kysely<Database>, tokenHash: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'sessions.id as session_id',
+      'sessions.expires_at',
+      'sessions.idle_expires_at',
+      'sessions.last_seen',
+      'sessions.revoked_at',
+      'users.id as user_id',
+      'users.email',
+      'users.given_name',
+      'users.family_name',
+      (eb) =>
+        eb
+          .selectFrom('user_roles')
+          .select(sql<string | null>`string_agg(distinct user_roles.name, ',')`.as('names'))
+          .whereRef('user_roles.user_id', '=', 'users.id')
+          .as('role_names'),
+      sql<ReachRow[] | string | null>`(
+        select json_agg(json_build_array(x.kind, x.id, x.admin)) from (
+          select kind, id, bool_or(admin) as admin from (
+            select r.resource_type as kind, r.resource_id as id, 'Admin' = any(r.access_levels) as admin
+              from user_roles r
+             where r.user_id = users.id
+               and r.name in ('Business', 'Group')
+               and r.resource_type in ('business', 'group')
+               and r.resource_id is not null
+            union all
+            select 'business', b.id, 'Admin' = any(r.access_levels)
+              from user_roles r join businesses b on b.group_id = r.resource_id
+             where r.user_id = users.id and r.name = 'Group' and r.resource_type = 'group'
+          ) y group by kind, id
+        ) x
+      )`.as('reach'),
+    ])
+    .where('sessions.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/** Counts a call as activity: moves the idle expiry on (never past the absolute one). */
+export async function touchSession(db: Kysely<Database>, id: string, now: number, idleExpiresAt: number) {
+  await db
+    .updateTable('sessions')
+    .set({ last_seen: now, idle_expires_at: idleExpiresAt })
+    .where('id', '=', id)
+    .execute();
+}

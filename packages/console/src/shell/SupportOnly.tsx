@@ -1,0 +1,14 @@
+import { useAtomValue } from 'jotai';
+import { Navigate, Outlet } from 'react-router';
+import { hasSupportScopeAtom } from '../state/session.ts';
+import { AccessRestricted } from './AccessRestricted.tsx';
+
+/**
+ * Pages for support staff only, inside the shell: a pharmacy user sees Access Restricted there (or is
+ * sent to `redirectTo`, e.g. from the dashboard to their businesses).
+ */
+export function SupportOnly({ redirectTo }: { redirectTo?: string }) {
+  const support = useAtomValue(hasSupportScopeAtom);
+  if (support) return <Outlet />;
+  return redirectTo ? <Navigate to={redirectTo} replace /> : <AccessRestricted inShell />;
+}
