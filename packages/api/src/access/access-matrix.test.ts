@@ -54,6 +54,7 @@ const clientInput = (businessId: string) => ({
 /** A valid input for every method, built from one side's rows. */
 const samples: Record<string, Record<string, (s: Side) => Record<string, unknown>>> = {
   health: { ping: () => ({ echo: 'hi' }) },
+  mailbox: { list: () => ({}) },
   auth: {
     config: () => ({}),
     login: (s) => ({ username: s.email, password: 'wrong password 123' }),
