@@ -1,5 +1,5 @@
+import type { Actor } from '../../actor.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
-import type { RpcContext } from '../../rpc/context.ts';
 
 /**
  * The origin for links in emails: the first PUBLIC_URL. Outside production, without one, the request's
@@ -7,9 +7,9 @@ import type { RpcContext } from '../../rpc/context.ts';
  * victim a link to the attacker's site carrying the victim's reset token ("reset poisoning").
  */
 export function linkOrigin(ctx: Pick<RpcContext, 'deps' | 'request'>): string | null {
-  const configured = ctx.deps.config.publicUrls[0];
+  const configured = deps.config.publicUrls[0];
   if (configured) return configured;
-  if (ctx.deps.config.production) return null;
+  if (deps.config.production) return null;
   return new URL(ctx.request.url).origin;
 }
 

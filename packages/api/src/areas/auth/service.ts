@@ -1,4 +1,5 @@
 import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import type { Actor, StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { authMessages, authPolicy } from '../../auth/policy.ts';
@@ -14,7 +15,6 @@ import { hashToken, newToken } from '../../auth/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
 import { addressKey, RateLimiter } from '../../http/rate-limit.ts';
 import { liveOf } from '../../hubs/live.ts';
-import type { AuthedContext, RpcContext } from '../../rpc/context.ts';
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from '../users/repository.ts';
 import { authMail, linkOrigin, type MailKind, resetLink } from './mails.ts';
 import {
@@ -71,12 +71,12 @@ function tooMany(what: string, retryAfterSeconds: number): AppError {
 /** Refuses a call that would send mail when this address has sent too many (no address: in-process). */
 function takeMail(ctx: RpcContext) {
   if (ctx.ip === null) return;
-  const allowed = limitsOf(ctx.deps).mails.take(addressKey(ctx.ip), ctx.deps.now());
+  const allowed = limitsOf(deps).mails.take(addressKey(ctx.ip), deps.now());
   if (!allowed.ok) throw tooMany('requests', allowed.retryAfterSeconds);
 }
 
-export function config(_input: In<'config'>, ctx: RpcContext): Out<'config'> {
-  return { allowRegistration: ctx.deps.config.allowRegistration, productName: ctx.deps.config.productName };
+export function config(deps: AppDeps, actor: Actor, _input: In<'config'>): Out<'config'> {
+  return { allowRegistration: deps.config.allowRegistration, productName: deps.config.productName };
 }
 
 /**
@@ -84,17 +84,17 @@ export function config(_input: In<'config'>, ctx: RpcContext): Out<'config'> {
  * argon2 work as a known one and gets the same answer as a wrong password; every failure counts
  * towards the lockout whatever the password and whether the account exists.
  */
-export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'login'>> {
-  const { db } = ctx.deps;
+export async function login(deps: AppDeps, actor: Actor, input: In<'login'>): Promise<Out<'login'>> {
+  const { db } = deps;
   const username = normaliseEmail(input.username);
-  const now = ctx.deps.now();
+  const now = deps.now();
   const anonymous = { userId: null, display: username };
   const address = ctx.ip === null ? null : addressKey(ctx.ip);
-  const failures = limitsOf(ctx.deps).failedLogins;
+  const failures = limitsOf(deps).failedLogins;
 
   const throttled = address === null ? ({ ok: true } as const) : failures.check(address, now);
   if (!throttled.ok) {
-    await audit(db, ctx, {
+    await audit(db, deps, actor, {
       action: 'auth.login.throttled',
       entityType: 'user',
       actor: anonymous,
@@ -103,7 +103,12 @@ export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'l
     throw tooMany('failed logins', throttled.retryAfterSeconds);
   }
   if (await lockedUntil(db, username, now)) {
-    await audit(db, ctx, { action: 'auth.login.locked', entityType: 'user', actor: anonymous, details: { username } });
+    await audit(db, deps, actor, {
+      action: 'auth.login.locked',
+      entityType: 'user',
+      actor: anonymous,
+      details: { username },
+    });
     return tooManyAttempts;
   }
   const user = await findUserByEmail(db, username);
@@ -111,7 +116,7 @@ export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'l
   if (!valid || !user) {
     if (address !== null) failures.take(address, now);
     const locked = await recordLoginFailure(db, username, now);
-    await audit(db, ctx, {
+    await audit(db, deps, actor, {
       action: 'auth.login.failed',
       entityType: 'user',
       entityId: user?.id ?? null,
@@ -122,7 +127,7 @@ export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'l
   }
   const actor = { userId: user.id, display: toUser(user).name };
   if (user.force_reset) {
-    await audit(db, ctx, { action: 'auth.login.forceReset', entityType: 'user', entityId: user.id, actor });
+    await audit(db, deps, actor, { action: 'auth.login.forceReset', entityType: 'user', entityId: user.id, actor });
     return { ok: false, reason: 'ForceReset', message: authMessages.forceReset };
   }
 
@@ -130,10 +135,10 @@ export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'l
   // A new token at every login: the session of any cookie the browser still holds ends here.
   const previous = tokenOf(ctx.request);
   const replaced = previous ? await revokeSessionByToken(db, previous, now) : null;
-  if (replaced) liveOf(ctx.deps).accessChanged(replaced.userId);
+  if (replaced) liveOf(deps).accessChanged(replaced.userId);
   const { token, session } = await createSession(db, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent });
   ctx.setCookie(authPolicy.sessionCookie, token, { maxAgeSeconds: authPolicy.sessionAbsoluteMs / 1000 });
-  await audit(db, ctx, {
+  await audit(db, deps, actor, {
     action: 'auth.login',
     entityType: 'user',
     entityId: user.id,
@@ -144,14 +149,14 @@ export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'l
 }
 
 /** Ends the caller's session server-side (expired ones too) and clears the cookie. */
-export async function logout(_input: In<'logout'>, ctx: RpcContext): Promise<Out<'logout'>> {
+export async function logout(deps: AppDeps, actor: Actor, _input: In<'logout'>): Promise<Out<'logout'>> {
   const token = tokenOf(ctx.request);
   if (token) {
-    const ended = await revokeSessionByToken(ctx.deps.db, token, ctx.deps.now());
+    const ended = await revokeSessionByToken(deps.db, token, deps.now());
     if (ended) {
       // Its open consoles are hung up on (the console hub checks their sessions again).
-      liveOf(ctx.deps).accessChanged(ended.userId);
-      await audit(ctx.deps.db, ctx, {
+      liveOf(deps).accessChanged(ended.userId);
+      await audit(deps.db, deps, actor, {
         action: 'auth.logout',
         entityType: 'user',
         entityId: ended.userId,
@@ -163,10 +168,10 @@ export async function logout(_input: In<'logout'>, ctx: RpcContext): Promise<Out
   return { ok: true };
 }
 
-export async function session(_input: In<'session'>, ctx: AuthedContext): Promise<Out<'session'>> {
-  const { db } = ctx.deps;
+export async function session(deps: AppDeps, actor: StaffActor, _input: In<'session'>): Promise<Out<'session'>> {
+  const { db } = deps;
   const current = await findSession(db, ctx.principal.sessionId);
-  const user = await findUserById(db, ctx.principal.userId);
+  const user = await findUserById(db, actor.userId);
   if (!current || !user) throw new AppError('UNAUTHENTICATED', authMessages.sessionTimedOut);
   return { expires: current.expiresAt, scopes: ctx.principal.scopes, user: toUser(user) };
 }
@@ -183,20 +188,18 @@ async function sendPasswordLink(
 ): Promise<void> {
   const origin = linkOrigin(ctx);
   if (!origin) {
-    ctx.deps.logger.error('PUBLIC_URL is not set: password links cannot be sent in production', {
+    deps.logger.error('PUBLIC_URL is not set: password links cannot be sent in production', {
       requestId: ctx.requestId,
     });
     return;
   }
   const token = newToken();
   const lifetime = kind === 'reset' ? authPolicy.resetTokenMs : authPolicy.inviteTokenMs;
-  await insertResetToken(ctx.deps.db, user.id, hashToken(token), ctx.deps.now(), lifetime);
-  const sending = ctx.deps.mailer.send(
-    authMail(kind, user.email, resetLink(origin, token), ctx.deps.config.productName),
-  );
+  await insertResetToken(deps.db, user.id, hashToken(token), deps.now(), lifetime);
+  const sending = deps.mailer.send(authMail(kind, user.email, resetLink(origin, token), deps.config.productName));
   if (options.await) return sending;
   sending.catch((error: unknown) =>
-    ctx.deps.logger.error('password link email failed', {
+    deps.logger.error('password link email failed', {
       requestId: ctx.requestId,
       userId: user.id,
       error: error instanceof Error ? error.message : String(error),
@@ -206,24 +209,24 @@ async function sendPasswordLink(
 
 /** True when a link was sent to this user within the last minute: a mailbox is not to be flooded. */
 async function sentRecently(ctx: RpcContext, userId: string): Promise<boolean> {
-  const recent = await ctx.deps.db
+  const recent = await deps.db
     .selectFrom('password_reset_tokens')
     .select('id')
     .where('user_id', '=', userId)
-    .where('created', '>', ctx.deps.now() - 60_000)
+    .where('created', '>', deps.now() - 60_000)
     .executeTakeFirst();
   return recent !== undefined;
 }
 
-export async function register(input: In<'register'>, ctx: RpcContext): Promise<Out<'register'>> {
-  if (!ctx.deps.config.allowRegistration) throw new AppError('FORBIDDEN', 'Registration is not available');
+export async function register(deps: AppDeps, actor: Actor, input: In<'register'>): Promise<Out<'register'>> {
+  if (!deps.config.allowRegistration) throw new AppError('FORBIDDEN', 'Registration is not available');
   takeMail(ctx);
-  const { db } = ctx.deps;
+  const { db } = deps;
   const existing = await findUserByEmail(db, input.email);
   if (existing) {
     // Same answer as a new registration; the owner gets a reset link instead of a second account.
     if (!(await sentRecently(ctx, existing.id))) await sendPasswordLink(ctx, existing, 'reset');
-    await audit(db, ctx, {
+    await audit(db, deps, actor, {
       action: 'user.register.existing',
       entityType: 'user',
       entityId: existing.id,
@@ -237,10 +240,10 @@ export async function register(input: In<'register'>, ctx: RpcContext): Promise<
     familyName: input.familyName,
     frontEnd: input.frontEnd,
     identityProviderId: null,
-    now: ctx.deps.now(),
+    now: deps.now(),
   });
   if (created) {
-    await audit(db, ctx, {
+    await audit(db, deps, actor, {
       action: 'user.register',
       entityType: 'user',
       entityId: created.id,
@@ -253,15 +256,16 @@ export async function register(input: In<'register'>, ctx: RpcContext): Promise<
 }
 
 export async function beginResetPassword(
+  deps: AppDeps,
+  actor: Actor,
   input: In<'beginResetPassword'>,
-  ctx: RpcContext,
 ): Promise<Out<'beginResetPassword'>> {
   takeMail(ctx);
-  const { db } = ctx.deps;
+  const { db } = deps;
   const user = await findUserByEmail(db, input.email);
   const throttled = user ? await sentRecently(ctx, user.id) : false;
   if (user && !throttled) await sendPasswordLink(ctx, user, 'reset');
-  await audit(db, ctx, {
+  await audit(db, deps, actor, {
     action: 'auth.reset.requested',
     entityType: 'user',
     entityId: user?.id ?? null,
@@ -277,11 +281,12 @@ const invalidLink = () =>
   ]);
 
 export async function completeResetPassword(
+  deps: AppDeps,
+  actor: Actor,
   input: In<'completeResetPassword'>,
-  ctx: RpcContext,
 ): Promise<Out<'completeResetPassword'>> {
-  const { db } = ctx.deps;
-  const now = ctx.deps.now();
+  const { db } = deps;
+  const now = deps.now();
   const tokenHash = hashToken(input.token);
   // Look before hashing, so invalid tokens cost no argon2 work; the update below decides for real.
   const usable = await db
@@ -300,7 +305,7 @@ export async function completeResetPassword(
     await revokeUserSessions(trx, consumed.userId, now);
     const user = await findUserById(trx, consumed.userId);
     if (user) await clearLoginFailures(trx, user.email_normalised);
-    await audit(trx, ctx, {
+    await audit(trx, deps, actor, {
       action: 'auth.password.reset',
       entityType: 'user',
       entityId: consumed.userId,
@@ -309,7 +314,7 @@ export async function completeResetPassword(
     return consumed.userId;
   });
   // Every session of the user ended: so do their open consoles.
-  liveOf(ctx.deps).accessChanged(userId);
+  liveOf(deps).accessChanged(userId);
   return { ok: true };
 }
 
@@ -318,12 +323,13 @@ const safeReturnPath = (returnUrl: string): string =>
   returnUrl.startsWith('/') && !returnUrl.startsWith('//') && !returnUrl.includes('\\') ? returnUrl : '/';
 
 export async function getIdentityProviderAuthUrl(
+  deps: AppDeps,
+  actor: Actor,
   input: In<'getIdentityProviderAuthUrl'>,
-  ctx: RpcContext,
 ): Promise<Out<'getIdentityProviderAuthUrl'>> {
-  const user = await findUserByEmail(ctx.deps.db, input.username);
+  const user = await findUserByEmail(deps.db, input.username);
   if (!user?.identity_provider_id) return { authUrl: null };
-  const idp = await findIdentityProvider(ctx.deps.db, user.identity_provider_id);
+  const idp = await findIdentityProvider(deps.db, user.identity_provider_id);
   const configuration = (idp?.configuration ?? {}) as { clientId?: string; issuerUrl?: string };
   if (!configuration.issuerUrl || !configuration.clientId || !URL.canParse(configuration.issuerUrl))
     return { authUrl: null };

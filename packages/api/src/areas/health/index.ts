@@ -19,7 +19,11 @@ export function healthRoutes(deps: AppDeps) {
     })
     .use(
       rpcArea(deps, 'health', {
-        ping: (input) => ({ ok: true as const, time: deps.now(), ...(input.echo ? { echo: input.echo } : {}) }),
+        ping: (_deps, _actor, input) => ({
+          ok: true as const,
+          time: deps.now(),
+          ...(input.echo ? { echo: input.echo } : {}),
+        }),
       }),
     );
 }

@@ -7,11 +7,11 @@ import {
   type ParsedInputOf,
 } from '@medlocker/core';
 import { isUniqueViolation } from '@medlocker/db';
+import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
 import { TEMPERATURE_WINDOW_MS } from '../../hubs/protocol.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
 import {
@@ -105,7 +105,7 @@ export async function insertMachine(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await audit(tx, ctx, {
+      await audit(tx, deps, actor, {
         action: options.test ? 'testMachine.create' : 'machine.create',
         entityType: 'machine',
         entityId: row.id,
@@ -152,7 +152,7 @@ export async function changeMachine(
         .where('id', '=', current.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      await audit(tx, ctx, {
+      await audit(tx, deps, actor, {
         action: options.test ? 'testMachine.update' : 'machine.update',
         entityType: 'machine',
         entityId: row.id,
@@ -167,12 +167,16 @@ export async function changeMachine(
   }
 }
 
-export async function createMachine(input: In<'createMachine'>, ctx: AuthedContext): Out<'createMachine'> {
-  const { row, businessName } = await insertMachine(ctx.deps, ctx, input, { test: false });
+export async function createMachine(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'createMachine'>,
+): Out<'createMachine'> {
+  const { row, businessName } = await insertMachine(deps, ctx, input, { test: false });
   const machine = toMachine(row);
   // Consoles watching the business or the fleet see it at once (the dashboard lists it as offline): a
   // new machine counts in the fleet (not a test machine; its business is current, or it was refused).
-  liveOf(ctx.deps).publish({
+  liveOf(deps).publish({
     businessId: row.business_id,
     machineId: row.id,
     message: { action: 'statusUpdate', params: { machine, online: false, lastSeen: null, businessName } },
@@ -180,8 +184,8 @@ export async function createMachine(input: In<'createMachine'>, ctx: AuthedConte
   return { machine };
 }
 
-export async function getMachine(input: In<'getMachine'>, ctx: AuthedContext): Out<'getMachine'> {
-  const { db, now } = ctx.deps;
+export async function getMachine(deps: AppDeps, actor: StaffActor, input: In<'getMachine'>): Out<'getMachine'> {
+  const { db, now } = deps;
   const row = await requireMachine(db, input.id);
   // The whole window the 3-hour average is judged on, thinned to a fixed number of points that keeps
   // each stretch's lowest and highest reading.
@@ -201,9 +205,9 @@ export async function getMachine(input: In<'getMachine'>, ctx: AuthedContext): O
   return { machine: toMachine(row, readings), online: row.online, lastSeen: row.last_seen, paired: !!paired };
 }
 
-export async function listMachines(input: In<'listMachines'>, ctx: AuthedContext): Out<'listMachines'> {
+export async function listMachines(deps: AppDeps, actor: StaffActor, input: In<'listMachines'>): Out<'listMachines'> {
   const after = decodeCursor(input.nextToken, 2);
-  const rows = await listMachineRows(ctx.deps.db, {
+  const rows = await listMachineRows(deps.db, {
     businessId: input.businessId,
     archived: input.archived ?? false,
     test: false,
@@ -218,9 +222,13 @@ export async function listMachines(input: In<'listMachines'>, ctx: AuthedContext
   };
 }
 
-export async function updateMachine(input: In<'updateMachine'>, ctx: AuthedContext): Out<'updateMachine'> {
-  const row = await changeMachine(ctx.deps, ctx, input, { test: false });
-  liveOf(ctx.deps).publish({
+export async function updateMachine(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'updateMachine'>,
+): Out<'updateMachine'> {
+  const row = await changeMachine(deps, ctx, input, { test: false });
+  liveOf(deps).publish({
     businessId: row.business_id,
     machineId: row.id,
     fleet: !row.is_test,
@@ -229,7 +237,11 @@ export async function updateMachine(input: In<'updateMachine'>, ctx: AuthedConte
   return { machine: toMachine(row) };
 }
 
-export async function toggleArchive(input: In<'toggleArchive'>, ctx: AuthedContext): Out<'toggleArchive'> {
+export async function toggleArchive(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'toggleArchive'>,
+): Out<'toggleArchive'> {
   const { deps, principal } = ctx;
   const now = deps.now();
   const { row, recorded, archiving } = await deps.db.transaction().execute(async (tx) => {
@@ -292,18 +304,24 @@ async function recordStaffChange(
   change: { code: 'MP_0002' | 'MP_0003' | 'MP_0004' | 'MP_0005'; action: string; now: number },
 ) {
   const { principal } = ctx;
-  const recorded = await recordMachineEvent(tx, ctx.deps, row, {
+  const recorded = await recordMachineEvent(tx, deps, row, {
     code: change.code,
     data: { userId: principal.userId, userDisplayName: principal.displayName },
     created: change.now,
   });
-  await audit(tx, ctx, { action: change.action, entityType: 'machine', entityId: row.id, businessId: row.business_id });
+  await audit(tx, deps, actor, {
+    action: change.action,
+    entityType: 'machine',
+    entityId: row.id,
+    businessId: row.business_id,
+  });
   return recorded;
 }
 
 export async function toggleOutOfOrderStatus(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'toggleOutOfOrderStatus'>,
-  ctx: AuthedContext,
 ): Out<'toggleOutOfOrderStatus'> {
   const { deps, principal } = ctx;
   const now = deps.now();
@@ -353,10 +371,14 @@ export async function toggleOutOfOrderStatus(
   return { machine, lockerNotified: row.online };
 }
 
-export async function listMachineStatus(input: In<'listMachineStatus'>, ctx: AuthedContext): Out<'listMachineStatus'> {
-  const row = await requireMachine(ctx.deps.db, input.machineId);
+export async function listMachineStatus(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'listMachineStatus'>,
+): Out<'listMachineStatus'> {
+  const row = await requireMachine(deps.db, input.machineId);
   const before = decodeIdCursor(input.nextToken);
-  const rows = await listStatusRows(ctx.deps.db, {
+  const rows = await listStatusRows(deps.db, {
     businessId: row.business_id,
     machineId: row.id,
     ...(before ? { before } : {}),
@@ -366,10 +388,10 @@ export async function listMachineStatus(input: In<'listMachineStatus'>, ctx: Aut
   return { statuses: page.items, nextToken: page.nextToken };
 }
 
-export async function listEvents(input: In<'listEvents'>, ctx: AuthedContext): Out<'listEvents'> {
-  const row = await requireMachine(ctx.deps.db, input.machineId);
+export async function listEvents(deps: AppDeps, actor: StaffActor, input: In<'listEvents'>): Out<'listEvents'> {
+  const row = await requireMachine(deps.db, input.machineId);
   const before = decodeIdCursor(input.nextToken);
-  const rows = await listEventRows(ctx.deps.db, {
+  const rows = await listEventRows(deps.db, {
     businessId: row.business_id,
     machineId: row.id,
     ...(input.level ? { level: input.level } : {}),
@@ -382,10 +404,11 @@ export async function listEvents(input: In<'listEvents'>, ctx: AuthedContext): O
 }
 
 export async function isMachineAvailable(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'isMachineAvailable'>,
-  ctx: AuthedContext,
 ): Out<'isMachineAvailable'> {
-  const row = await requireMachine(ctx.deps.db, input.id);
+  const row = await requireMachine(deps.db, input.id);
   const reason =
     row.archived_at !== null ? 'archived' : row.out_of_order_at !== null ? 'outOfOrder' : row.online ? null : 'offline';
   return { available: reason === null, reason };

@@ -10,8 +10,9 @@ import {
   type UpsertOutcome,
 } from '@medlocker/core';
 import { isUniqueViolation } from '@medlocker/db';
+import type { StaffActor } from '../../actor.ts';
 import { audit, auditReads } from '../../audit/audit.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import {
   columnsOf,
@@ -62,7 +63,7 @@ export async function writableBusiness(db: Db, businessId: string): Promise<{ di
  * with per-field details when it breaks one. The import's batches keep the per-row CSV messages.
  */
 export function checkedPatient(ctx: AuthedContext, patient: ImportedPatient, field: DisplayIdField): PatientValues {
-  const checked = checkPatientForm(patient, field, londonIsoDate(ctx.deps.now()));
+  const checked = checkPatientForm(patient, field, londonIsoDate(deps.now()));
   if (!checked.ok) throw new AppError('VALIDATION', checked.fields.map((f) => f.message).join('; '), checked.fields);
   return checked.values;
 }
@@ -70,7 +71,7 @@ export function checkedPatient(ctx: AuthedContext, patient: ImportedPatient, fie
 /** Records that the caller saw these patients: ids only, never a name or any other detail. */
 const auditPatientReads = (ctx: AuthedContext, rows: PatientRow[], via: string): Promise<void> =>
   auditReads(
-    ctx.deps.db,
+    deps.db,
     ctx,
     rows.map((row) => ({
       action: 'patient.read',
@@ -93,7 +94,7 @@ export async function insertPatient(
   field: DisplayIdField,
   via: string,
 ): Promise<PatientRow> {
-  const now = ctx.deps.now();
+  const now = deps.now();
   const id = Bun.randomUUIDv7();
   try {
     const row = await tx
@@ -108,7 +109,7 @@ export async function insertPatient(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'patient.create',
       entityType: 'patient',
       entityId: row.id,
@@ -122,8 +123,8 @@ export async function insertPatient(
   }
 }
 
-export async function create(input: In<'create'>, ctx: AuthedContext): Out<'create'> {
-  const { db } = ctx.deps;
+export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
+  const { db } = deps;
   const { displayIdField } = await writableBusiness(db, input.businessId);
   const values = checkedPatient(ctx, input.patient, displayIdField);
   // A savepoint-free transaction: on a unique violation nothing (not even the audit row) is kept.
@@ -140,8 +141,8 @@ async function requirePatient(db: Db, id: string, lock = false): Promise<Patient
   return row;
 }
 
-export async function update(input: In<'update'>, ctx: AuthedContext): Out<'update'> {
-  const { db } = ctx.deps;
+export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
+  const { db } = deps;
   const existing = await requirePatient(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.business_id);
   const values = checkedPatient(ctx, input.patient, displayIdField);
@@ -158,12 +159,12 @@ export async function update(input: In<'update'>, ctx: AuthedContext): Out<'upda
       if (changed.length === 0) return current;
       const updated = await tx
         .updateTable('patients')
-        .set({ ...columns, updated: ctx.deps.now() })
+        .set({ ...columns, updated: deps.now() })
         .where('id', '=', current.id)
         .returningAll()
         .executeTakeFirstOrThrow();
       // Column names only: which fields changed, never their old or new values.
-      await audit(tx, ctx, {
+      await audit(tx, deps, actor, {
         action: 'patient.update',
         entityType: 'patient',
         entityId: current.id,
@@ -179,14 +180,14 @@ export async function update(input: In<'update'>, ctx: AuthedContext): Out<'upda
   }
 }
 
-export async function get(input: In<'get'>, ctx: AuthedContext): Out<'get'> {
-  const row = await requirePatient(ctx.deps.db, input.id);
+export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
+  const row = await requirePatient(deps.db, input.id);
   await auditPatientReads(ctx, [row], 'get');
   return { patient: toPatient(row) };
 }
 
-export async function remove(input: In<'delete'>, ctx: AuthedContext): Out<'delete'> {
-  const { db } = ctx.deps;
+export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Out<'delete'> {
+  const { db } = deps;
   const existing = await requirePatient(db, input.id);
   await writableBusiness(db, existing.business_id);
   const row = await db.transaction().execute(async (tx) => {
@@ -195,15 +196,15 @@ export async function remove(input: In<'delete'>, ctx: AuthedContext): Out<'dele
     const deleted = await tx
       .updateTable('patients')
       .set({
-        deleted_at: ctx.deps.now(),
-        deleted_by_id: ctx.principal.userId,
-        deleted_by_display: ctx.principal.displayName,
-        updated: ctx.deps.now(),
+        deleted_at: deps.now(),
+        deleted_by_id: actor.userId,
+        deleted_by_display: actor.displayName,
+        updated: deps.now(),
       })
       .where('id', '=', current.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'patient.delete',
       entityType: 'patient',
       entityId: current.id,
@@ -214,8 +215,8 @@ export async function remove(input: In<'delete'>, ctx: AuthedContext): Out<'dele
   return { patient: toPatient(row) };
 }
 
-export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
-  const { db } = ctx.deps;
+export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
+  const { db } = deps;
   const business = await findBusinessForPatients(db, input.businessId);
   if (!business) throw new AppError('NOT_FOUND', `Business ${input.businessId} not found`);
   const limit = input.limit ?? patientsPageSize;
@@ -233,8 +234,8 @@ export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
   return { patients: page.items.map(toPatient), nextToken: page.nextToken };
 }
 
-export async function batchGet(input: In<'batchGet'>, ctx: AuthedContext): Out<'batchGet'> {
-  const rows = await findPatients(ctx.deps.db, input.ids);
+export async function batchGet(deps: AppDeps, actor: StaffActor, input: In<'batchGet'>): Out<'batchGet'> {
+  const rows = await findPatients(deps.db, input.ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = [...new Set(input.ids)].flatMap((id) => byId.get(id) ?? []);
   await auditPatientReads(ctx, ordered, 'batchGet');
@@ -242,10 +243,11 @@ export async function batchGet(input: In<'batchGet'>, ctx: AuthedContext): Out<'
 }
 
 export async function batchUpsertPatients(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'batchUpsertPatients'>,
-  ctx: AuthedContext,
 ): Out<'batchUpsertPatients'> {
-  const { db, now } = ctx.deps;
+  const { db, now } = deps;
   const { displayIdField } = await writableBusiness(db, input.businessId);
   const today = londonIsoDate(now());
   const results: UpsertOutcome[] = new Array(input.patients.length);
@@ -270,8 +272,8 @@ export async function batchUpsertPatients(
     now: now(),
     auditId: Bun.randomUUIDv7(),
     actor: {
-      userId: ctx.principal.userId,
-      display: ctx.principal.displayName,
+      userId: actor.userId,
+      display: actor.displayName,
       ip: ctx.ip,
       requestId: ctx.requestId,
     },

@@ -8,8 +8,9 @@ import {
   type SignUpForm,
   signUpsPageSize,
 } from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
 import { audit, auditReads } from '../../audit/audit.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { mobilePrefixOf, toPatient } from '../patients/repository.ts';
 import { checkedPatient, insertPatient, writableBusiness } from '../patients/service.ts';
@@ -85,7 +86,7 @@ const recipientOf = (columns: Pick<SignUpColumns, 'email' | 'mobile_number'>, ch
 
 /** Sends fresh codes on `channels` and returns the columns recording them. */
 async function sendCodes(tx: Db, ctx: AuthedContext, row: SignUpRow, channels: Channel[]) {
-  const now = ctx.deps.now();
+  const now = deps.now();
   let columns = {};
   for (const channel of channels) {
     const recipient = recipientOf(row, channel);
@@ -97,7 +98,7 @@ async function sendCodes(tx: Db, ctx: AuthedContext, row: SignUpRow, channels: C
       channel,
       recipient,
       code,
-      productName: ctx.deps.config.productName,
+      productName: deps.config.productName,
       now,
     });
   }
@@ -106,8 +107,8 @@ async function sendCodes(tx: Db, ctx: AuthedContext, row: SignUpRow, channels: C
 
 const withVerification = (row: SignUpRow) => ({ signUp: toSignUp(row), verification: toVerification(row) });
 
-export async function create(input: In<'create'>, ctx: AuthedContext): Out<'create'> {
-  const { db, now } = ctx.deps;
+export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
+  const { db, now } = deps;
   await writableBusiness(db, input.businessId);
   const columns = checkForm(input.signUp, londonIsoDate(now()));
   const row = await db.transaction().execute(async (tx) => {
@@ -123,7 +124,7 @@ export async function create(input: In<'create'>, ctx: AuthedContext): Out<'crea
       .where('id', '=', inserted.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'signUp.create',
       entityType: 'signUp',
       entityId: inserted.id,
@@ -134,8 +135,8 @@ export async function create(input: In<'create'>, ctx: AuthedContext): Out<'crea
   return withVerification(row);
 }
 
-export async function update(input: In<'update'>, ctx: AuthedContext): Out<'update'> {
-  const { db, now } = ctx.deps;
+export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
+  const { db, now } = deps;
   const existing = await requireSignUp(db, input.id);
   await writableBusiness(db, existing.business_id);
   const columns = checkForm(input.signUp, londonIsoDate(now()));
@@ -167,7 +168,7 @@ export async function update(input: In<'update'>, ctx: AuthedContext): Out<'upda
       .where('id', '=', current.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'signUp.update',
       entityType: 'signUp',
       entityId: current.id,
@@ -179,15 +180,15 @@ export async function update(input: In<'update'>, ctx: AuthedContext): Out<'upda
   return withVerification(row);
 }
 
-export async function remove(input: In<'delete'>, ctx: AuthedContext): Out<'delete'> {
-  const { db } = ctx.deps;
+export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Out<'delete'> {
+  const { db } = deps;
   const existing = await requireSignUp(db, input.id);
   await writableBusiness(db, existing.business_id);
   await db.transaction().execute(async (tx) => {
     const current = await requireSignUp(tx, input.id, true);
     if (current.status === 'confirmed') throw new AppError('CONFLICT', 'A converted sign-up cannot be deleted');
     await tx.deleteFrom('patient_sign_ups').where('id', '=', current.id).execute();
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'signUp.delete',
       entityType: 'signUp',
       entityId: current.id,
@@ -200,7 +201,7 @@ export async function remove(input: In<'delete'>, ctx: AuthedContext): Out<'dele
 /** Records that the caller saw these sign-ups: ids only. */
 const auditRead = (ctx: AuthedContext, rows: SignUpRow[], via: string): Promise<void> =>
   auditReads(
-    ctx.deps.db,
+    deps.db,
     ctx,
     rows.map((row) => ({
       action: 'signUp.read',
@@ -211,16 +212,16 @@ const auditRead = (ctx: AuthedContext, rows: SignUpRow[], via: string): Promise<
     })),
   );
 
-export async function get(input: In<'get'>, ctx: AuthedContext): Out<'get'> {
-  const row = await requireSignUp(ctx.deps.db, input.id);
+export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
+  const row = await requireSignUp(deps.db, input.id);
   await auditRead(ctx, [row], 'get');
   return withVerification(row);
 }
 
-export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
+export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
   const after = decodeIdCursor(input.nextToken);
   const mobilePrefix = input.filter ? mobilePrefixOf(input.filter) : undefined;
-  const rows = await listSignUpRows(ctx.deps.db, {
+  const rows = await listSignUpRows(deps.db, {
     businessId: input.businessId,
     past: input.past ?? false,
     limit: signUpsPageSize,
@@ -233,20 +234,24 @@ export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
   return { signUps: page.items.map(toSignUp), nextToken: page.nextToken };
 }
 
-export async function count(input: In<'count'>, ctx: AuthedContext): Out<'count'> {
-  return { count: await countSignUps(ctx.deps.db, input.businessId, input.past ?? false) };
+export async function count(deps: AppDeps, actor: StaffActor, input: In<'count'>): Out<'count'> {
+  return { count: await countSignUps(deps.db, input.businessId, input.past ?? false) };
 }
 
-export async function getBusinessId(input: In<'getBusinessId'>, ctx: AuthedContext): Out<'getBusinessId'> {
-  const row = await requireSignUp(ctx.deps.db, input.id);
+export async function getBusinessId(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'getBusinessId'>,
+): Out<'getBusinessId'> {
+  const row = await requireSignUp(deps.db, input.id);
   return { businessId: row.business_id };
 }
 
 /** Said of a sign-up with no mobile: SPEC §5 requires one of a patient, and only the sign-up can give it. */
 export const noMobileToConvert = 'A patient needs a mobile number, and this sign-up has none.';
 
-export async function convert(input: In<'convert'>, ctx: AuthedContext): Out<'convert'> {
-  const { db, now } = ctx.deps;
+export async function convert(deps: AppDeps, actor: StaffActor, input: In<'convert'>): Out<'convert'> {
+  const { db, now } = deps;
   const existing = await requireSignUp(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.business_id);
   // Checked before the patient is, so the answer names the sign-up, not the patient form's empty
@@ -287,7 +292,7 @@ export async function convert(input: In<'convert'>, ctx: AuthedContext): Out<'co
       .where('id', '=', current.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'signUp.convert',
       entityType: 'signUp',
       entityId: current.id,
@@ -299,10 +304,11 @@ export async function convert(input: In<'convert'>, ctx: AuthedContext): Out<'co
 }
 
 export async function verifyContactMethods(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'verifyContactMethods'>,
-  ctx: AuthedContext,
 ): Out<'verifyContactMethods'> {
-  const { db, now } = ctx.deps;
+  const { db, now } = deps;
   const row = await db.transaction().execute(async (tx) => {
     // Locked: two checks at once must not both get the last try.
     const current = await requireSignUp(tx, input.id, true);
@@ -324,7 +330,7 @@ export async function verifyContactMethods(
       .where('id', '=', current.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'signUp.verify',
       entityType: 'signUp',
       entityId: current.id,
