@@ -147,7 +147,7 @@ export async function addRoles(deps: AppDeps, actor: StaffActor, input: In<'addR
     }
     return { user, created };
   });
-  if (created && !user.identity_provider_id) await sendPasswordLink(ctx, user, 'invite');
+  if (created && !user.identity_provider_id) await sendPasswordLink(deps, actor, user, 'invite');
   liveOf(deps).accessChanged(user.id);
   return { userId: user.id, created };
 }

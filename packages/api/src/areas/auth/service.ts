@@ -69,7 +69,7 @@ function tooMany(what: string, retryAfterSeconds: number): AppError {
 }
 
 /** Refuses a call that would send mail when this address has sent too many (no address: in-process). */
-function takeMail(ctx: RpcContext) {
+function takeMail(deps: AppDeps, actor: Actor) {
   if (ctx.ip === null) return;
   const allowed = limitsOf(deps).mails.take(addressKey(ctx.ip), deps.now());
   if (!allowed.ok) throw tooMany('requests', allowed.retryAfterSeconds);
@@ -181,12 +181,13 @@ export async function session(deps: AppDeps, actor: StaffActor, _input: In<'sess
  * the answer takes must not tell whether the address has an account.
  */
 async function sendPasswordLink(
-  ctx: RpcContext,
+  deps: AppDeps,
+  actor: Actor,
   user: { id: string; email: string },
   kind: MailKind,
   options: { await?: boolean } = {},
 ): Promise<void> {
-  const origin = linkOrigin(ctx);
+  const origin = linkOrigin(deps, actor);
   if (!origin) {
     deps.logger.error('PUBLIC_URL is not set: password links cannot be sent in production', {
       requestId: ctx.requestId,
@@ -208,7 +209,7 @@ async function sendPasswordLink(
 }
 
 /** True when a link was sent to this user within the last minute: a mailbox is not to be flooded. */
-async function sentRecently(ctx: RpcContext, userId: string): Promise<boolean> {
+async function sentRecently(deps: AppDeps, actor: Actor, userId: string): Promise<boolean> {
   const recent = await deps.db
     .selectFrom('password_reset_tokens')
     .select('id')
@@ -220,12 +221,12 @@ async function sentRecently(ctx: RpcContext, userId: string): Promise<boolean> {
 
 export async function register(deps: AppDeps, actor: Actor, input: In<'register'>): Promise<Out<'register'>> {
   if (!deps.config.allowRegistration) throw new AppError('FORBIDDEN', 'Registration is not available');
-  takeMail(ctx);
+  takeMail(deps, actor);
   const { db } = deps;
   const existing = await findUserByEmail(db, input.email);
   if (existing) {
     // Same answer as a new registration; the owner gets a reset link instead of a second account.
-    if (!(await sentRecently(ctx, existing.id))) await sendPasswordLink(ctx, existing, 'reset');
+    if (!(await sentRecently(deps, actor, existing.id))) await sendPasswordLink(deps, actor, existing, 'reset');
     await audit(db, deps, actor, {
       action: 'user.register.existing',
       entityType: 'user',
@@ -250,7 +251,7 @@ export async function register(deps: AppDeps, actor: Actor, input: In<'register'
       actor: { userId: null, display: created.email_normalised },
       details: { frontEnd: input.frontEnd },
     });
-    await sendPasswordLink(ctx, created, 'register');
+    await sendPasswordLink(deps, actor, created, 'register');
   }
   return { ok: true };
 }
@@ -260,11 +261,11 @@ export async function beginResetPassword(
   actor: Actor,
   input: In<'beginResetPassword'>,
 ): Promise<Out<'beginResetPassword'>> {
-  takeMail(ctx);
+  takeMail(deps, actor);
   const { db } = deps;
   const user = await findUserByEmail(db, input.email);
-  const throttled = user ? await sentRecently(ctx, user.id) : false;
-  if (user && !throttled) await sendPasswordLink(ctx, user, 'reset');
+  const throttled = user ? await sentRecently(deps, actor, user.id) : false;
+  if (user && !throttled) await sendPasswordLink(deps, actor, user, 'reset');
   await audit(db, deps, actor, {
     action: 'auth.reset.requested',
     entityType: 'user',
@@ -333,7 +334,7 @@ export async function getIdentityProviderAuthUrl(
   const configuration = (idp?.configuration ?? {}) as { clientId?: string; issuerUrl?: string };
   if (!configuration.issuerUrl || !configuration.clientId || !URL.canParse(configuration.issuerUrl))
     return { authUrl: null };
-  const origin = linkOrigin(ctx) ?? new URL(ctx.request.url).origin;
+  const origin = linkOrigin(deps, actor) ?? new URL(ctx.request.url).origin;
   const state = Buffer.from(JSON.stringify({ r: safeReturnPath(input.returnUrl), n: newToken() })).toString(
     'base64url',
   );

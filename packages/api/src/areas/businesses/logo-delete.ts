@@ -3,6 +3,7 @@ import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { logoNameOf, logoUrlPrefix, removeLogoFile } from './logos.ts';
+import { clearLogo, lockLogoUsers } from './repository.ts';
 
 /**
  * `businesses/deleteLogo` and `groups/deleteLogo`: removes a stored logo file and clears it from any
@@ -14,33 +15,12 @@ export async function deleteLogo(deps: AppDeps, actor: StaffActor, input: { key:
   if (!name) throw new AppError('NOT_FOUND', 'No such logo');
   const path = `${logoUrlPrefix}${name}`;
   await deps.db.transaction().execute(async (trx) => {
-    const users = [
-      ...(
-        await trx
-          .selectFrom('businesses')
-          .select(['id', 'name', 'archived_at'])
-          .where('logo_path', '=', path)
-          .forUpdate()
-          .execute()
-      ).map((r) => ({ ...r, table: 'businesses' as const })),
-      ...(
-        await trx
-          .selectFrom('groups')
-          .select(['id', 'name', 'archived_at'])
-          .where('logo_path', '=', path)
-          .forUpdate()
-          .execute()
-      ).map((r) => ({ ...r, table: 'groups' as const })),
-    ];
+    const users = await lockLogoUsers(trx, path);
     const archived = users.find((u) => u.archived_at !== null);
     if (archived) throw new AppError('CONFLICT', `${archived.name} is archived: its logo cannot be deleted`);
     const now = deps.now();
     for (const u of users) {
-      await trx
-        .updateTable(u.table)
-        .set({ logo_path: null, logo_background_color: null, updated: now })
-        .where('id', '=', u.id)
-        .execute();
+      await clearLogo(trx, u.table, u.id, now);
       await audit(trx, deps, actor, {
         action: u.table === 'businesses' ? 'business.logo.update' : 'group.logo.update',
         entityType: u.table === 'businesses' ? 'business' : 'group',

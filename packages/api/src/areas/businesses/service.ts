@@ -24,9 +24,14 @@ type Businesses = Contract['businesses'];
 type In<M extends keyof Businesses> = ParsedInputOf<Businesses[M]>;
 type Out<M extends keyof Businesses> = OutputOf<Businesses[M]>;
 
-const isSupport = (ctx: AuthedContext) => actor.kind === 'support';
+const isSupport = (actor: StaffActor) => actor.kind === 'support';
 
-async function page(ctx: AuthedContext, input: { nextToken?: string | null }, q: Omit<BusinessQuery, 'limit'>) {
+async function page(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: { nextToken?: string | null },
+  q: Omit<BusinessQuery, 'limit'>,
+) {
   const after = decodeCursor(input.nextToken, 2);
   const rows = await listBusinessRows(deps.db, { ...q, ...(after ? { after } : {}), limit: infoPageSize });
   return pageOf(rows, infoPageSize, (r) => r.key);
@@ -39,7 +44,10 @@ export async function listBusinesses(
   actor: StaffActor,
   input: In<'listBusinesses'>,
 ): Promise<Out<'listBusinesses'>> {
-  const p = await page(ctx, input, { archived: input.archived ? 'archived' : 'active', ...filterOf(input.filterText) });
+  const p = await page(deps, actor, input, {
+    archived: input.archived ? 'archived' : 'active',
+    ...filterOf(input.filterText),
+  });
   return { businesses: p.items.map((r) => toBusiness(r.row)), nextToken: p.nextToken };
 }
 
@@ -49,7 +57,7 @@ export async function listBusinessesInfo(
   input: In<'listBusinessesInfo'>,
 ): Promise<Out<'listBusinessesInfo'>> {
   // The Add-role picker shows archived businesses too, marked (the role's resource cell needs them).
-  const p = await page(ctx, input, { archived: 'any', ...filterOf(input.filter) });
+  const p = await page(deps, actor, input, { archived: 'any', ...filterOf(input.filter) });
   return { data: p.items.map((r) => toBusinessInfo(r.row)), nextToken: p.nextToken };
 }
 
@@ -59,7 +67,7 @@ export async function listGroupedBusinesses(
   input: In<'listGroupedBusinesses'>,
 ): Promise<Out<'listGroupedBusinesses'>> {
   if (!(await findGroup(deps.db, input.groupId))) throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
-  const p = await page(ctx, input, {
+  const p = await page(deps, actor, input, {
     groupId: input.groupId,
     archived: input.archived ? 'any' : 'active',
     ...filterOf(input.filterText),
@@ -72,7 +80,7 @@ export async function listUngroupedBusinesses(
   actor: StaffActor,
   input: In<'listUngroupedBusinesses'>,
 ): Promise<Out<'listUngroupedBusinesses'>> {
-  const p = await page(ctx, input, { groupId: null, archived: 'active', ...filterOf(input.filterText) });
+  const p = await page(deps, actor, input, { groupId: null, archived: 'active', ...filterOf(input.filterText) });
   return { businesses: p.items.map((r) => toBusiness(r.row)), nextToken: p.nextToken };
 }
 
@@ -81,10 +89,10 @@ export async function listAccessibleBusinesses(
   actor: StaffActor,
   input: In<'listAccessibleBusinesses'>,
 ): Promise<Out<'listAccessibleBusinesses'>> {
-  const p = await page(ctx, input, {
+  const p = await page(deps, actor, input, {
     archived: 'active',
     ...filterOf(input.filterText),
-    ...(isSupport(ctx) ? {} : { accessibleTo: actor.userId }),
+    ...(isSupport(actor) ? {} : { accessibleTo: actor.userId }),
   });
   return { businesses: p.items.map((r) => toBusinessInfo(r.row)), nextToken: p.nextToken };
 }
@@ -116,7 +124,7 @@ export async function getBusinessInfo(
   input: In<'getBusinessInfo'>,
 ): Promise<Out<'getBusinessInfo'>> {
   const row = await mustFind(deps.db, input.id);
-  if (!isSupport(ctx) && !(await hasRoleOn(deps.db, actor.userId, row))) {
+  if (!isSupport(actor) && !(await hasRoleOn(deps.db, actor.userId, row))) {
     throw new AppError('FORBIDDEN', 'You do not have access to this business');
   }
   return { business: toBusinessInfo(row) };
@@ -193,7 +201,7 @@ export async function updateBusiness(
  * Archives or unarchives, recording who and when; doing it twice is harmless (no second audit entry
  * or push), so a bulk run from the cli can be repeated after a partial failure.
  */
-async function setArchived(id: string, archive: boolean, ctx: AuthedContext): Promise<BusinessRow> {
+async function setArchived(id: string, archive: boolean, deps: AppDeps, actor: StaffActor): Promise<BusinessRow> {
   const { row, changed } = await deps.db.transaction().execute(async (trx) => {
     const before = await mustFind(trx, id, true);
     if ((before.archived_at !== null) === archive) return { row: before, changed: false };
@@ -228,7 +236,7 @@ export async function archiveBusiness(
   actor: StaffActor,
   input: In<'archiveBusiness'>,
 ): Promise<Out<'archiveBusiness'>> {
-  return { business: toBusiness(await setArchived(input.id, true, ctx)) };
+  return { business: toBusiness(await setArchived(input.id, true, deps, actor)) };
 }
 
 export async function unarchiveBusiness(
@@ -236,7 +244,7 @@ export async function unarchiveBusiness(
   actor: StaffActor,
   input: In<'unarchiveBusiness'>,
 ): Promise<Out<'unarchiveBusiness'>> {
-  return { business: toBusiness(await setArchived(input.id, false, ctx)) };
+  return { business: toBusiness(await setArchived(input.id, false, deps, actor)) };
 }
 
 export async function linkGroup(deps: AppDeps, actor: StaffActor, input: In<'linkGroup'>): Promise<Out<'linkGroup'>> {
@@ -325,7 +333,7 @@ export async function uploadLogo(
 }
 
 /** Checks an updateLogo path: null (no logo) or a logo file that exists. */
-export async function assertLogoPath(ctx: AuthedContext, path: string | null): Promise<void> {
+export async function assertLogoPath(deps: AppDeps, path: string | null): Promise<void> {
   if (path !== null && !(await logoExists(deps, path))) {
     throw new AppError('VALIDATION', 'No uploaded logo has that path', [
       { path: 'path', id: 'NOT_FOUND', message: 'No uploaded logo has that path: upload it first' },
@@ -338,7 +346,7 @@ export async function updateLogo(
   actor: StaffActor,
   input: In<'updateLogo'>,
 ): Promise<Out<'updateLogo'>> {
-  await assertLogoPath(ctx, input.path);
+  await assertLogoPath(deps, input.path);
   const row = await deps.db.transaction().execute(async (trx) => {
     const before = await mustFind(trx, input.id, true);
     assertBusinessEditable(before);

@@ -23,7 +23,12 @@ type Groups = Contract['groups'];
 type In<M extends keyof Groups> = ParsedInputOf<Groups[M]>;
 type Out<M extends keyof Groups> = OutputOf<Groups[M]>;
 
-async function page(ctx: AuthedContext, input: { nextToken?: string | null }, q: Omit<GroupQuery, 'limit'>) {
+async function page(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: { nextToken?: string | null },
+  q: Omit<GroupQuery, 'limit'>,
+) {
   const after = decodeCursor(input.nextToken, 2);
   const rows = await listGroupRows(deps.db, { ...q, ...(after ? { after } : {}), limit: infoPageSize });
   return pageOf(rows, infoPageSize, (r) => r.key);
@@ -36,7 +41,10 @@ export async function listGroups(
   actor: StaffActor,
   input: In<'listGroups'>,
 ): Promise<Out<'listGroups'>> {
-  const p = await page(ctx, input, { archived: input.archived ? 'archived' : 'active', ...filterOf(input.filter) });
+  const p = await page(deps, actor, input, {
+    archived: input.archived ? 'archived' : 'active',
+    ...filterOf(input.filter),
+  });
   return { groups: p.items.map((r) => toGroup(r.row)), nextToken: p.nextToken };
 }
 
@@ -45,7 +53,7 @@ export async function listGroupsInfo(
   actor: StaffActor,
   input: In<'listGroupsInfo'>,
 ): Promise<Out<'listGroupsInfo'>> {
-  const p = await page(ctx, input, { archived: 'any', ...filterOf(input.filter) });
+  const p = await page(deps, actor, input, { archived: 'any', ...filterOf(input.filter) });
   return { data: p.items.map((r) => toGroupInfo(r.row)), nextToken: p.nextToken };
 }
 
@@ -55,7 +63,7 @@ export async function listAccessibleGroups(
   input: In<'listAccessibleGroups'>,
 ): Promise<Out<'listAccessibleGroups'>> {
   const support = actor.kind === 'support';
-  const p = await page(ctx, input, {
+  const p = await page(deps, actor, input, {
     archived: 'active',
     ...filterOf(input.filter),
     ...(support ? {} : { accessibleTo: actor.userId }),
@@ -160,7 +168,7 @@ export async function updateGroup(
 }
 
 /** Archives or unarchives a group, recording who and when; a repeat changes nothing (see businesses). */
-async function setArchived(id: string, archive: boolean, ctx: AuthedContext): Promise<GroupRow> {
+async function setArchived(id: string, archive: boolean, deps: AppDeps, actor: StaffActor): Promise<GroupRow> {
   const { row, changed } = await deps.db.transaction().execute(async (trx) => {
     const before = await mustFind(trx, id, true);
     if ((before.archived_at !== null) === archive) return { row: before, changed: false };
@@ -197,7 +205,7 @@ export async function archiveGroup(
   actor: StaffActor,
   input: In<'archiveGroup'>,
 ): Promise<Out<'archiveGroup'>> {
-  return { group: toGroup(await setArchived(input.id, true, ctx)) };
+  return { group: toGroup(await setArchived(input.id, true, deps, actor)) };
 }
 
 export async function unarchiveGroup(
@@ -205,7 +213,7 @@ export async function unarchiveGroup(
   actor: StaffActor,
   input: In<'unarchiveGroup'>,
 ): Promise<Out<'unarchiveGroup'>> {
-  return { group: toGroup(await setArchived(input.id, false, ctx)) };
+  return { group: toGroup(await setArchived(input.id, false, deps, actor)) };
 }
 
 export async function uploadLogo(
@@ -229,7 +237,7 @@ export async function updateLogo(
   actor: StaffActor,
   input: In<'updateLogo'>,
 ): Promise<Out<'updateLogo'>> {
-  await assertLogoPath(ctx, input.path);
+  await assertLogoPath(deps, input.path);
   const row = await deps.db.transaction().execute(async (trx) => {
     const before = await mustFind(trx, input.id, true);
     assertGroupEditable(before);

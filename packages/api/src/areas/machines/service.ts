@@ -70,7 +70,8 @@ async function fleetEntry(db: Db, row: MachineRow): Promise<{ businessName?: str
 
 export async function insertMachine(
   deps: AppDeps,
-  ctx: AuthedContext,
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'createMachine'>,
   options: { test: boolean },
   inTx?: (tx: Db, row: MachineRow) => Promise<void>,
@@ -124,7 +125,8 @@ export async function insertMachine(
 
 export async function changeMachine(
   deps: AppDeps,
-  ctx: AuthedContext,
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'updateMachine'>,
   options: { test: boolean },
 ): Promise<MachineRow> {
@@ -299,7 +301,8 @@ export async function toggleArchive(
  */
 async function recordStaffChange(
   tx: Db,
-  ctx: AuthedContext,
+  deps: AppDeps,
+  actor: StaffActor,
   row: MachineRow,
   change: { code: 'MP_0002' | 'MP_0003' | 'MP_0004' | 'MP_0005'; action: string; now: number },
 ) {

@@ -62,14 +62,19 @@ export async function writableBusiness(db: Db, businessId: string): Promise<{ di
  * Checks one patient of a form (create, update, signUps.convert) with the forms' rules and words: 400
  * with per-field details when it breaks one. The import's batches keep the per-row CSV messages.
  */
-export function checkedPatient(ctx: AuthedContext, patient: ImportedPatient, field: DisplayIdField): PatientValues {
+export function checkedPatient(
+  deps: AppDeps,
+  actor: StaffActor,
+  patient: ImportedPatient,
+  field: DisplayIdField,
+): PatientValues {
   const checked = checkPatientForm(patient, field, londonIsoDate(deps.now()));
   if (!checked.ok) throw new AppError('VALIDATION', checked.fields.map((f) => f.message).join('; '), checked.fields);
   return checked.values;
 }
 
 /** Records that the caller saw these patients: ids only, never a name or any other detail. */
-const auditPatientReads = (ctx: AuthedContext, rows: PatientRow[], via: string): Promise<void> =>
+const auditPatientReads = (deps: AppDeps, actor: StaffActor, rows: PatientRow[], via: string): Promise<void> =>
   auditReads(
     deps.db,
     ctx,
@@ -88,7 +93,8 @@ const auditPatientReads = (ctx: AuthedContext, rows: PatientRow[], via: string):
  */
 export async function insertPatient(
   tx: Db,
-  ctx: AuthedContext,
+  deps: AppDeps,
+  actor: StaffActor,
   businessId: string,
   values: PatientValues,
   field: DisplayIdField,
@@ -126,7 +132,7 @@ export async function insertPatient(
 export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
   const { db } = deps;
   const { displayIdField } = await writableBusiness(db, input.businessId);
-  const values = checkedPatient(ctx, input.patient, displayIdField);
+  const values = checkedPatient(deps, actor, input.patient, displayIdField);
   // A savepoint-free transaction: on a unique violation nothing (not even the audit row) is kept.
   const row = await db
     .transaction()
@@ -145,7 +151,7 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
   const { db } = deps;
   const existing = await requirePatient(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.business_id);
-  const values = checkedPatient(ctx, input.patient, displayIdField);
+  const values = checkedPatient(deps, actor, input.patient, displayIdField);
   try {
     const row = await db.transaction().execute(async (tx) => {
       const current = await requirePatient(tx, input.id, true);
@@ -182,7 +188,7 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
 
 export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
   const row = await requirePatient(deps.db, input.id);
-  await auditPatientReads(ctx, [row], 'get');
+  await auditPatientReads(deps, actor, [row], 'get');
   return { patient: toPatient(row) };
 }
 
@@ -230,7 +236,7 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
     ...(after ? { after } : {}),
   });
   const page = pageOf(rows, limit, (r) => [r.id]);
-  await auditPatientReads(ctx, page.items, 'list');
+  await auditPatientReads(deps, actor, page.items, 'list');
   return { patients: page.items.map(toPatient), nextToken: page.nextToken };
 }
 
@@ -238,7 +244,7 @@ export async function batchGet(deps: AppDeps, actor: StaffActor, input: In<'batc
   const rows = await findPatients(deps.db, input.ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = [...new Set(input.ids)].flatMap((id) => byId.get(id) ?? []);
-  await auditPatientReads(ctx, ordered, 'batchGet');
+  await auditPatientReads(deps, actor, ordered, 'batchGet');
   return { patients: ordered.map(toPatient) };
 }
 

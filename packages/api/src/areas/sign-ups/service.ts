@@ -85,7 +85,7 @@ const recipientOf = (columns: Pick<SignUpColumns, 'email' | 'mobile_number'>, ch
   channel === 'email' ? columns.email : columns.mobile_number;
 
 /** Sends fresh codes on `channels` and returns the columns recording them. */
-async function sendCodes(tx: Db, ctx: AuthedContext, row: SignUpRow, channels: Channel[]) {
+async function sendCodes(tx: Db, deps: AppDeps, actor: StaffActor, row: SignUpRow, channels: Channel[]) {
   const now = deps.now();
   let columns = {};
   for (const channel of channels) {
@@ -199,7 +199,7 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete
 }
 
 /** Records that the caller saw these sign-ups: ids only. */
-const auditRead = (ctx: AuthedContext, rows: SignUpRow[], via: string): Promise<void> =>
+const auditRead = (deps: AppDeps, actor: StaffActor, rows: SignUpRow[], via: string): Promise<void> =>
   auditReads(
     deps.db,
     ctx,
@@ -214,7 +214,7 @@ const auditRead = (ctx: AuthedContext, rows: SignUpRow[], via: string): Promise<
 
 export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
   const row = await requireSignUp(deps.db, input.id);
-  await auditRead(ctx, [row], 'get');
+  await auditRead(deps, actor, [row], 'get');
   return withVerification(row);
 }
 
@@ -230,7 +230,7 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
     ...(after ? { after } : {}),
   });
   const page = pageOf(rows, signUpsPageSize, (r) => [r.id]);
-  await auditRead(ctx, page.items, 'list');
+  await auditRead(deps, actor, page.items, 'list');
   return { signUps: page.items.map(toSignUp), nextToken: page.nextToken };
 }
 

@@ -35,7 +35,7 @@ export const credentialsNotes = {
  * by pairing before its locker collected its tokens), so no connected locker can be cut off. Live
  * tokens without a copy (issued before every issue kept one) are not shown, and not replaced.
  */
-async function withCredentials(ctx: AuthedContext, row: MachineRow): Promise<TestMachine> {
+async function withCredentials(deps: AppDeps, actor: StaffActor, row: MachineRow): Promise<TestMachine> {
   const { db, now } = deps;
   const sealer = tokenSealer(deps, row.id);
   const machine = { ...toMachine(row), machineId: row.id };
@@ -99,7 +99,7 @@ export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): O
     entityId: row.id,
     businessId: row.business_id,
   });
-  return { testMachine: await withCredentials(ctx, row) };
+  return { testMachine: await withCredentials(deps, actor, row) };
 }
 
 export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
@@ -113,13 +113,13 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
   });
   const page = pageOf(rows, machinesPageSize, (r) => r.key);
   const testMachines: TestMachine[] = [];
-  for (const { row } of page.items) testMachines.push(await withCredentials(ctx, row));
+  for (const { row } of page.items) testMachines.push(await withCredentials(deps, actor, row));
   return { testMachines, nextToken: page.nextToken };
 }
 
 export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
   const row = await changeMachine(deps, ctx, input, { test: true });
-  return { testMachine: await withCredentials(ctx, row) };
+  return { testMachine: await withCredentials(deps, actor, row) };
 }
 
 export async function remove(deps: AppDeps, actor: StaffActor, input: In<'remove'>): Out<'remove'> {
