@@ -17,7 +17,10 @@ import { publishRecorded, recordMachineEvent } from './events.ts';
 import {
   chartReadings,
   type Db,
+  findBusinessSummary,
   findMachine,
+  insertMachineRow,
+  isPaired,
   listEventRows,
   listMachineRows,
   listStatusRows,
@@ -27,6 +30,7 @@ import {
   revokeCredentials,
   toMachine,
   toMachineEvent,
+  updateMachineRow,
 } from './repository.ts';
 
 type Machines = Contract['machines'];
@@ -48,11 +52,7 @@ export async function requireMachine(db: Db, id: string, test?: boolean): Promis
 }
 
 export async function requireBusiness(db: Db, id: string) {
-  const row = await db
-    .selectFrom('businesses')
-    .select(['id', 'name', 'archived_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await findBusinessSummary(db, id);
   if (!row) throw new AppError('NOT_FOUND', `Business ${id} not found`);
   return row;
 }
@@ -70,7 +70,6 @@ async function fleetEntry(db: Db, row: MachineRow): Promise<{ businessName?: str
 
 export async function insertMachine(
   deps: AppDeps,
-  deps: AppDeps,
   actor: StaffActor,
   input: In<'createMachine'>,
   options: { test: boolean },
@@ -82,30 +81,14 @@ export async function insertMachine(
   try {
     const row = await deps.db.transaction().execute(async (tx) => {
       if (await nameTaken(tx, input.businessId, input.name)) throw duplicateName();
-      const row = await tx
-        .insertInto('machines')
-        .values({
-          id: Bun.randomUUIDv7(),
-          business_id: input.businessId,
-          name: input.name,
-          number_of_slots: input.numberOfSlots,
-          payments_enabled: input.paymentsEnabled ?? false,
-          is_test: options.test,
-          archived_at: null,
-          archived_by_id: null,
-          archived_by_display: null,
-          out_of_order_at: null,
-          out_of_order_by_id: null,
-          out_of_order_by_display: null,
-          temperature_average: null,
-          temperature_last_excursion_at: null,
-          temperature_updated: null,
-          last_seen: null,
-          created: now,
-          updated: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await insertMachineRow(tx, {
+        businessId: input.businessId,
+        name: input.name,
+        numberOfSlots: input.numberOfSlots,
+        paymentsEnabled: input.paymentsEnabled ?? false,
+        test: options.test,
+        now,
+      });
       await audit(tx, deps, actor, {
         action: options.test ? 'testMachine.create' : 'machine.create',
         entityType: 'machine',
@@ -125,7 +108,6 @@ export async function insertMachine(
 
 export async function changeMachine(
   deps: AppDeps,
-  deps: AppDeps,
   actor: StaffActor,
   input: In<'updateMachine'>,
   options: { test: boolean },
@@ -143,17 +125,12 @@ export async function changeMachine(
         ...(input.numberOfSlots !== current.number_of_slots ? ['numberOfSlots'] : []),
         ...(paymentsEnabled !== current.payments_enabled ? ['paymentsEnabled'] : []),
       ];
-      const row = await tx
-        .updateTable('machines')
-        .set({
-          name: input.name,
-          number_of_slots: input.numberOfSlots,
-          payments_enabled: paymentsEnabled,
-          updated: deps.now(),
-        })
-        .where('id', '=', current.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await updateMachineRow(tx, current.id, {
+        name: input.name,
+        number_of_slots: input.numberOfSlots,
+        payments_enabled: paymentsEnabled,
+        updated: deps.now(),
+      });
       await audit(tx, deps, actor, {
         action: options.test ? 'testMachine.update' : 'machine.update',
         entityType: 'machine',
@@ -174,7 +151,7 @@ export async function createMachine(
   actor: StaffActor,
   input: In<'createMachine'>,
 ): Out<'createMachine'> {
-  const { row, businessName } = await insertMachine(deps, ctx, input, { test: false });
+  const { row, businessName } = await insertMachine(deps, actor, input, { test: false });
   const machine = toMachine(row);
   // Consoles watching the business or the fleet see it at once (the dashboard lists it as offline): a
   // new machine counts in the fleet (not a test machine; its business is current, or it was refused).
@@ -198,13 +175,8 @@ export async function getMachine(deps: AppDeps, actor: StaffActor, input: In<'ge
     from: to - TEMPERATURE_WINDOW_MS,
     to,
   });
-  const paired = await db
-    .selectFrom('machine_credentials')
-    .select('id')
-    .where('machine_id', '=', row.id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return { machine: toMachine(row, readings), online: row.online, lastSeen: row.last_seen, paired: !!paired };
+  const paired = await isPaired(db, row.id);
+  return { machine: toMachine(row, readings), online: row.online, lastSeen: row.last_seen, paired };
 }
 
 export async function listMachines(deps: AppDeps, actor: StaffActor, input: In<'listMachines'>): Out<'listMachines'> {
@@ -229,7 +201,7 @@ export async function updateMachine(
   actor: StaffActor,
   input: In<'updateMachine'>,
 ): Out<'updateMachine'> {
-  const row = await changeMachine(deps, ctx, input, { test: false });
+  const row = await changeMachine(deps, actor, input, { test: false });
   liveOf(deps).publish({
     businessId: row.business_id,
     machineId: row.id,
@@ -244,31 +216,27 @@ export async function toggleArchive(
   actor: StaffActor,
   input: In<'toggleArchive'>,
 ): Out<'toggleArchive'> {
-  const { deps, principal } = ctx;
   const now = deps.now();
   const { row, recorded, archiving } = await deps.db.transaction().execute(async (tx) => {
     const current = await lockMachine(tx, input.id);
     if (!current) throw new AppError('NOT_FOUND', `Machine ${input.id} not found`);
     const archiving = current.archived_at === null;
-    const row = await tx
-      .updateTable('machines')
-      .set(
-        archiving
-          ? {
-              archived_at: now,
-              archived_by_id: principal.userId,
-              archived_by_display: principal.displayName,
-              online: false,
-              updated: now,
-            }
-          : { archived_at: null, archived_by_id: null, archived_by_display: null, updated: now },
-      )
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await updateMachineRow(
+      tx,
+      current.id,
+      archiving
+        ? {
+            archived_at: now,
+            archived_by_id: actor.userId,
+            archived_by_display: actor.displayName,
+            online: false,
+            updated: now,
+          }
+        : { archived_at: null, archived_by_id: null, archived_by_display: null, updated: now },
+    );
     // An archived machine cannot be paired: its credentials end now, and pending codes with them.
     if (archiving) await revokeCredentials(tx, row.id, now);
-    const recorded = await recordStaffChange(tx, ctx, row, {
+    const recorded = await recordStaffChange(tx, deps, actor, row, {
       code: archiving ? 'MP_0004' : 'MP_0005',
       action: archiving ? 'machine.archive' : 'machine.unarchive',
       now,
@@ -306,10 +274,9 @@ async function recordStaffChange(
   row: MachineRow,
   change: { code: 'MP_0002' | 'MP_0003' | 'MP_0004' | 'MP_0005'; action: string; now: number },
 ) {
-  const { principal } = ctx;
   const recorded = await recordMachineEvent(tx, deps, row, {
     code: change.code,
-    data: { userId: principal.userId, userDisplayName: principal.displayName },
+    data: { userId: actor.userId, userDisplayName: actor.displayName },
     created: change.now,
   });
   await audit(tx, deps, actor, {
@@ -326,29 +293,25 @@ export async function toggleOutOfOrderStatus(
   actor: StaffActor,
   input: In<'toggleOutOfOrderStatus'>,
 ): Out<'toggleOutOfOrderStatus'> {
-  const { deps, principal } = ctx;
   const now = deps.now();
   const { row, recorded } = await deps.db.transaction().execute(async (tx) => {
     const current = await lockMachine(tx, input.id);
     if (!current) throw new AppError('NOT_FOUND', `Machine ${input.id} not found`);
     if (current.archived_at !== null) throw new AppError('CONFLICT', 'An archived machine cannot be edited');
     const goingOut = current.out_of_order_at === null;
-    const row = await tx
-      .updateTable('machines')
-      .set(
-        goingOut
-          ? {
-              out_of_order_at: now,
-              out_of_order_by_id: principal.userId,
-              out_of_order_by_display: principal.displayName,
-              updated: now,
-            }
-          : { out_of_order_at: null, out_of_order_by_id: null, out_of_order_by_display: null, updated: now },
-      )
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const recorded = await recordStaffChange(tx, ctx, row, {
+    const row = await updateMachineRow(
+      tx,
+      current.id,
+      goingOut
+        ? {
+            out_of_order_at: now,
+            out_of_order_by_id: actor.userId,
+            out_of_order_by_display: actor.displayName,
+            updated: now,
+          }
+        : { out_of_order_at: null, out_of_order_by_id: null, out_of_order_by_display: null, updated: now },
+    );
+    const recorded = await recordStaffChange(tx, deps, actor, row, {
       code: goingOut ? 'MP_0003' : 'MP_0002',
       action: goingOut ? 'machine.outOfOrder' : 'machine.inOrder',
       now,
@@ -361,7 +324,7 @@ export async function toggleOutOfOrderStatus(
     machineId: row.id,
     kind: 'call',
     action: 'SetOutOfOrder',
-    payload: { outOfOrder: machine.outOfOrderStatus !== null, at: now, by: principal.displayName },
+    payload: { outOfOrder: machine.outOfOrderStatus !== null, at: now, by: actor.displayName },
   });
   publishRecorded(deps, recorded);
   live.publish({

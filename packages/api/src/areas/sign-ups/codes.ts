@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type ContactCodeStatus, signUpCodes } from '@medlocker/core';
+import { insertOutboxMessages } from '../messages/repository.ts';
 import type { Db, SignUpRow } from './repository.ts';
 
 export type Channel = 'email' | 'mobile';
@@ -89,19 +90,15 @@ export async function queueCode(
   q: { businessId: string; channel: Channel; recipient: string; code: string; productName: string; now: number },
 ): Promise<void> {
   const text = `Your ${q.productName} sign-up code is ${q.code}. It expires in ${signUpCodes.ttlMinutes} minutes.`;
-  await db
-    .insertInto('message_outbox')
-    .values({
-      id: Bun.randomUUIDv7(),
-      business_id: q.businessId,
+  await insertOutboxMessages(db, [
+    {
+      businessId: q.businessId,
       channel: q.channel === 'email' ? 'email' : 'sms',
       recipient: q.recipient,
-      template_key: q.channel === 'email' ? 'signUpEmailCode' : 'signUpMobileCode',
+      templateKey: q.channel === 'email' ? 'signUpEmailCode' : 'signUpMobileCode',
       subject: q.channel === 'email' ? `Your ${q.productName} sign-up code` : null,
       body: text,
-      next_attempt_at: q.now,
-      created: q.now,
-      updated: q.now,
-    })
-    .execute();
+      now: q.now,
+    },
+  ]);
 }

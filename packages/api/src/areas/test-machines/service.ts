@@ -70,7 +70,7 @@ async function withCredentials(deps: AppDeps, actor: StaffActor, row: MachineRow
 
 export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
   let issued: IssuedCredentials | undefined;
-  const { row } = await insertMachine(deps, ctx, input, { test: true }, async (tx, machine) => {
+  const { row } = await insertMachine(deps, actor, input, { test: true }, async (tx, machine) => {
     // Paired at once: a test machine needs no Pair dialog.
     issued = await issueCredentials(
       tx,
@@ -118,7 +118,7 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
 }
 
 export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
-  const row = await changeMachine(deps, ctx, input, { test: true });
+  const row = await changeMachine(deps, actor, input, { test: true });
   return { testMachine: await withCredentials(deps, actor, row) };
 }
 
