@@ -20,11 +20,13 @@ import {
   findBusinessForPatients,
   findPatient,
   findPatients,
+  insertPatientRow,
   listPatientRows,
   lockPatient,
   type PatientRow,
   toPatient,
   type UpsertRow,
+  updatePatientRow,
   upsertPatients,
 } from './repository.ts';
 import {
@@ -62,12 +64,7 @@ export async function writableBusiness(db: Db, businessId: string): Promise<{ di
  * Checks one patient of a form (create, update, signUps.convert) with the forms' rules and words: 400
  * with per-field details when it breaks one. The import's batches keep the per-row CSV messages.
  */
-export function checkedPatient(
-  deps: AppDeps,
-  actor: StaffActor,
-  patient: ImportedPatient,
-  field: DisplayIdField,
-): PatientValues {
+export function checkedPatient(deps: AppDeps, patient: ImportedPatient, field: DisplayIdField): PatientValues {
   const checked = checkPatientForm(patient, field, londonIsoDate(deps.now()));
   if (!checked.ok) throw new AppError('VALIDATION', checked.fields.map((f) => f.message).join('; '), checked.fields);
   return checked.values;
@@ -77,7 +74,8 @@ export function checkedPatient(
 const auditPatientReads = (deps: AppDeps, actor: StaffActor, rows: PatientRow[], via: string): Promise<void> =>
   auditReads(
     deps.db,
-    ctx,
+    deps,
+    actor,
     rows.map((row) => ({
       action: 'patient.read',
       entityType: 'patient',
@@ -103,18 +101,14 @@ export async function insertPatient(
   const now = deps.now();
   const id = Bun.randomUUIDv7();
   try {
-    const row = await tx
-      .insertInto('patients')
-      .values({
-        id,
-        business_id: businessId,
-        ...columnsOf(values),
-        display_id: values.displayId || id,
-        created: now,
-        updated: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertPatientRow(tx, {
+      id,
+      business_id: businessId,
+      ...columnsOf(values),
+      display_id: values.displayId || id,
+      created: now,
+      updated: now,
+    });
     await audit(tx, deps, actor, {
       action: 'patient.create',
       entityType: 'patient',
@@ -132,11 +126,11 @@ export async function insertPatient(
 export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
   const { db } = deps;
   const { displayIdField } = await writableBusiness(db, input.businessId);
-  const values = checkedPatient(deps, actor, input.patient, displayIdField);
+  const values = checkedPatient(deps, input.patient, displayIdField);
   // A savepoint-free transaction: on a unique violation nothing (not even the audit row) is kept.
   const row = await db
     .transaction()
-    .execute((tx) => insertPatient(tx, ctx, input.businessId, values, displayIdField, 'create'));
+    .execute((tx) => insertPatient(tx, deps, actor, input.businessId, values, displayIdField, 'create'));
   return { patient: toPatient(row) };
 }
 
@@ -151,7 +145,7 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
   const { db } = deps;
   const existing = await requirePatient(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.business_id);
-  const values = checkedPatient(deps, actor, input.patient, displayIdField);
+  const values = checkedPatient(deps, input.patient, displayIdField);
   try {
     const row = await db.transaction().execute(async (tx) => {
       const current = await requirePatient(tx, input.id, true);
@@ -163,12 +157,7 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
         .filter(([key, value]) => current[key as keyof PatientRow] !== value)
         .map(([key]) => key);
       if (changed.length === 0) return current;
-      const updated = await tx
-        .updateTable('patients')
-        .set({ ...columns, updated: deps.now() })
-        .where('id', '=', current.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const updated = await updatePatientRow(tx, current.id, { ...columns, updated: deps.now() });
       // Column names only: which fields changed, never their old or new values.
       await audit(tx, deps, actor, {
         action: 'patient.update',
@@ -199,17 +188,12 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete
   const row = await db.transaction().execute(async (tx) => {
     const current = await requirePatient(tx, input.id, true);
     if (current.deleted_at !== null) throw new AppError('CONFLICT', 'This patient has already been deleted');
-    const deleted = await tx
-      .updateTable('patients')
-      .set({
-        deleted_at: deps.now(),
-        deleted_by_id: actor.userId,
-        deleted_by_display: actor.displayName,
-        updated: deps.now(),
-      })
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const deleted = await updatePatientRow(tx, current.id, {
+      deleted_at: deps.now(),
+      deleted_by_id: actor.userId,
+      deleted_by_display: actor.displayName,
+      updated: deps.now(),
+    });
     await audit(tx, deps, actor, {
       action: 'patient.delete',
       entityType: 'patient',
@@ -280,8 +264,8 @@ export async function batchUpsertPatients(
     actor: {
       userId: actor.userId,
       display: actor.displayName,
-      ip: ctx.ip,
-      requestId: ctx.requestId,
+      ip: actor.origin.ip,
+      requestId: actor.origin.requestId,
     },
   });
   for (const r of written) results[r.ord] = { index: r.ord, status: r.status, ...(r.id ? { id: r.id } : {}) };

@@ -18,11 +18,14 @@ import { type Channel, checkCode, clearedColumns, issuedColumns, newCode, queueC
 import {
   countSignUps,
   type Db,
+  deleteSignUpRow,
   findSignUp,
+  insertSignUpRow,
   listSignUpRows,
   type SignUpRow,
   toSignUp,
   toVerification,
+  updateSignUpRow,
 } from './repository.ts';
 
 type SignUps = Contract['signUps'];
@@ -85,7 +88,7 @@ const recipientOf = (columns: Pick<SignUpColumns, 'email' | 'mobile_number'>, ch
   channel === 'email' ? columns.email : columns.mobile_number;
 
 /** Sends fresh codes on `channels` and returns the columns recording them. */
-async function sendCodes(tx: Db, deps: AppDeps, actor: StaffActor, row: SignUpRow, channels: Channel[]) {
+async function sendCodes(tx: Db, deps: AppDeps, row: SignUpRow, channels: Channel[]) {
   const now = deps.now();
   let columns = {};
   for (const channel of channels) {
@@ -112,18 +115,15 @@ export async function create(deps: AppDeps, actor: StaffActor, input: In<'create
   await writableBusiness(db, input.businessId);
   const columns = checkForm(input.signUp, londonIsoDate(now()));
   const row = await db.transaction().execute(async (tx) => {
-    const inserted = await tx
-      .insertInto('patient_sign_ups')
-      .values({ id: Bun.randomUUIDv7(), business_id: input.businessId, ...columns, created: now(), updated: now() })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const codes = await sendCodes(tx, ctx, inserted, ['email', 'mobile']);
-    const withCodes = await tx
-      .updateTable('patient_sign_ups')
-      .set(codes)
-      .where('id', '=', inserted.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const inserted = await insertSignUpRow(tx, {
+      id: Bun.randomUUIDv7(),
+      business_id: input.businessId,
+      ...columns,
+      created: now(),
+      updated: now(),
+    });
+    const codes = await sendCodes(tx, deps, inserted, ['email', 'mobile']);
+    const withCodes = await updateSignUpRow(tx, inserted.id, codes);
     await audit(tx, deps, actor, {
       action: 'signUp.create',
       entityType: 'signUp',
@@ -153,7 +153,7 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
       if (after === null) contactColumns = { ...contactColumns, ...clearedColumns(channel) };
       else if (after !== before || (input.resendCodes && !verified)) resend.push(channel);
     }
-    contactColumns = { ...contactColumns, ...(await sendCodes(tx, ctx, next, resend)) };
+    contactColumns = { ...contactColumns, ...(await sendCodes(tx, deps, next, resend)) };
     const merged = { ...next, ...contactColumns } as SignUpRow;
     const status =
       input.status === 'rejected' || (current.status === 'rejected' && input.status !== 'new')
@@ -162,12 +162,7 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
     const changed = Object.keys(columns).filter(
       (k) => current[k as keyof SignUpRow] !== columns[k as keyof SignUpColumns],
     );
-    const updated = await tx
-      .updateTable('patient_sign_ups')
-      .set({ ...columns, ...contactColumns, status, updated: now() })
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await updateSignUpRow(tx, current.id, { ...columns, ...contactColumns, status, updated: now() });
     await audit(tx, deps, actor, {
       action: 'signUp.update',
       entityType: 'signUp',
@@ -187,7 +182,7 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete
   await db.transaction().execute(async (tx) => {
     const current = await requireSignUp(tx, input.id, true);
     if (current.status === 'confirmed') throw new AppError('CONFLICT', 'A converted sign-up cannot be deleted');
-    await tx.deleteFrom('patient_sign_ups').where('id', '=', current.id).execute();
+    await deleteSignUpRow(tx, current.id);
     await audit(tx, deps, actor, {
       action: 'signUp.delete',
       entityType: 'signUp',
@@ -202,7 +197,8 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete
 const auditRead = (deps: AppDeps, actor: StaffActor, rows: SignUpRow[], via: string): Promise<void> =>
   auditReads(
     deps.db,
-    ctx,
+    deps,
+    actor,
     rows.map((row) => ({
       action: 'signUp.read',
       entityType: 'signUp',
@@ -262,7 +258,7 @@ export async function convert(deps: AppDeps, actor: StaffActor, input: In<'conve
     ]);
   }
   const values = checkedPatient(
-    ctx,
+    deps,
     {
       displayId: input.displayId,
       name: { given: existing.first_name, family: existing.last_name },
@@ -285,13 +281,20 @@ export async function convert(deps: AppDeps, actor: StaffActor, input: In<'conve
     const current = await requireSignUp(tx, input.id, true);
     if (current.status === 'confirmed') throw new AppError('CONFLICT', 'This sign-up has already been converted');
     if (current.status === 'rejected') throw new AppError('CONFLICT', 'A rejected sign-up cannot be converted');
-    const patient = await insertPatient(tx, ctx, current.business_id, values, displayIdField, 'signUps.convert');
-    const signUp = await tx
-      .updateTable('patient_sign_ups')
-      .set({ status: 'confirmed', patient_id: patient.id, updated: now() })
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const patient = await insertPatient(
+      tx,
+      deps,
+      actor,
+      current.business_id,
+      values,
+      displayIdField,
+      'signUps.convert',
+    );
+    const signUp = await updateSignUpRow(tx, current.id, {
+      status: 'confirmed',
+      patient_id: patient.id,
+      updated: now(),
+    });
     await audit(tx, deps, actor, {
       action: 'signUp.convert',
       entityType: 'signUp',
@@ -324,12 +327,7 @@ export async function verifyContactMethods(
     if (Object.keys(columns).length === 0) return current;
     const merged = { ...current, ...columns } as SignUpRow;
     const status = current.status === 'new' || current.status === 'validated' ? waitingStatus(merged) : current.status;
-    const updated = await tx
-      .updateTable('patient_sign_ups')
-      .set({ ...columns, status, updated: now() })
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await updateSignUpRow(tx, current.id, { ...columns, status, updated: now() });
     await audit(tx, deps, actor, {
       action: 'signUp.verify',
       entityType: 'signUp',
