@@ -12,6 +12,7 @@ import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/archive-rules.ts';
 import { findUserByEmail, insertUser } from '../users/repository.ts';
+import type { Site } from './mails.ts';
 import {
   defaultIdentityProvider,
   deleteRole,
@@ -34,7 +35,7 @@ const resourceTypeOf = { Business: 'business', Group: 'group' } as const;
  * business or group (the role's own resource, else the request's resourceId); Support and Developer
  * take none and no access level. Returns the roles as stored, with the server's descriptions.
  */
-async function rolesToStore(deps: AppDeps, actor: StaffActor, input: In<'addRoles'>): Promise<RoleToStore[]> {
+async function rolesToStore(deps: AppDeps, input: In<'addRoles'>): Promise<RoleToStore[]> {
   const problems: FieldError[] = [];
   const out: RoleToStore[] = [];
   for (const [i, role] of input.roles.entries()) {
@@ -103,8 +104,13 @@ async function rolesToStore(deps: AppDeps, actor: StaffActor, input: In<'addRole
  * Adds roles to the user of an email. A new email gets an account with no password and a forced
  * reset, and an invitation email with a link to choose a password.
  */
-export async function addRoles(deps: AppDeps, actor: StaffActor, input: In<'addRoles'>): Promise<Out<'addRoles'>> {
-  const roles = await rolesToStore(deps, actor, input);
+export async function addRoles(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'addRoles'>,
+  site: Site,
+): Promise<Out<'addRoles'>> {
+  const roles = await rolesToStore(deps, input);
   const now = deps.now();
   const { user, created } = await deps.db.transaction().execute(async (trx) => {
     let user = await findUserByEmail(trx, input.email);
@@ -147,7 +153,7 @@ export async function addRoles(deps: AppDeps, actor: StaffActor, input: In<'addR
     }
     return { user, created };
   });
-  if (created && !user.identity_provider_id) await sendPasswordLink(deps, actor, user, 'invite');
+  if (created && !user.identity_provider_id) await sendPasswordLink(deps, actor, site, user, 'invite');
   liveOf(deps).accessChanged(user.id);
   return { userId: user.id, created };
 }

@@ -3,27 +3,22 @@ import type { Actor, StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { authMessages, authPolicy } from '../../auth/policy.ts';
-import {
-  createSession,
-  findSession,
-  revokeSessionByToken,
-  revokeUserSessions,
-  scopesOf,
-  tokenOf,
-} from '../../auth/sessions.ts';
+import { createSession, findSession, revokeSessionByToken, revokeUserSessions, scopesOf } from '../../auth/sessions.ts';
 import { hashToken, newToken } from '../../auth/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
 import { addressKey, RateLimiter } from '../../http/rate-limit.ts';
 import { liveOf } from '../../hubs/live.ts';
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from '../users/repository.ts';
-import { authMail, linkOrigin, type MailKind, resetLink } from './mails.ts';
+import { authMail, linkOrigin, type MailKind, resetLink, type Site } from './mails.ts';
 import {
   clearLoginFailures,
   consumeResetToken,
   findIdentityProvider,
   insertResetToken,
+  linkSentSince,
   lockedUntil,
   recordLoginFailure,
+  resetTokenUsable,
   setPassword,
 } from './repository.ts';
 
@@ -70,26 +65,35 @@ function tooMany(what: string, retryAfterSeconds: number): AppError {
 
 /** Refuses a call that would send mail when this address has sent too many (no address: in-process). */
 function takeMail(deps: AppDeps, actor: Actor) {
-  if (ctx.ip === null) return;
-  const allowed = limitsOf(deps).mails.take(addressKey(ctx.ip), deps.now());
+  const { ip } = actor.origin;
+  if (ip === null) return;
+  const allowed = limitsOf(deps).mails.take(addressKey(ip), deps.now());
   if (!allowed.ok) throw tooMany('requests', allowed.retryAfterSeconds);
 }
 
-export function config(deps: AppDeps, actor: Actor, _input: In<'config'>): Out<'config'> {
+export function config(deps: AppDeps, _actor: Actor, _input: In<'config'>): Out<'config'> {
   return { allowRegistration: deps.config.allowRegistration, productName: deps.config.productName };
 }
+
+/** A signed-in session to hand the browser: the controller sets it as the session cookie. */
+export type NewSession = { token: string; maxAgeSeconds: number };
 
 /**
  * Password login. A locked username is refused before any hashing; an unknown username costs the same
  * argon2 work as a known one and gets the same answer as a wrong password; every failure counts
  * towards the lockout whatever the password and whether the account exists.
  */
-export async function login(deps: AppDeps, actor: Actor, input: In<'login'>): Promise<Out<'login'>> {
+export async function login(
+  deps: AppDeps,
+  actor: Actor,
+  input: In<'login'>,
+  options: { previousToken: string | null },
+): Promise<{ answer: Out<'login'>; session: NewSession | null }> {
   const { db } = deps;
   const username = normaliseEmail(input.username);
   const now = deps.now();
   const anonymous = { userId: null, display: username };
-  const address = ctx.ip === null ? null : addressKey(ctx.ip);
+  const address = actor.origin.ip === null ? null : addressKey(actor.origin.ip);
   const failures = limitsOf(deps).failedLogins;
 
   const throttled = address === null ? ({ ok: true } as const) : failures.check(address, now);
@@ -97,7 +101,7 @@ export async function login(deps: AppDeps, actor: Actor, input: In<'login'>): Pr
     await audit(db, deps, actor, {
       action: 'auth.login.throttled',
       entityType: 'user',
-      actor: anonymous,
+      who: anonymous,
       details: { username },
     });
     throw tooMany('failed logins', throttled.retryAfterSeconds);
@@ -106,10 +110,10 @@ export async function login(deps: AppDeps, actor: Actor, input: In<'login'>): Pr
     await audit(db, deps, actor, {
       action: 'auth.login.locked',
       entityType: 'user',
-      actor: anonymous,
+      who: anonymous,
       details: { username },
     });
-    return tooManyAttempts;
+    return { answer: tooManyAttempts, session: null };
   }
   const user = await findUserByEmail(db, username);
   const valid = await verifyPassword(input.password, user?.password_hash);
@@ -120,37 +124,50 @@ export async function login(deps: AppDeps, actor: Actor, input: In<'login'>): Pr
       action: 'auth.login.failed',
       entityType: 'user',
       entityId: user?.id ?? null,
-      actor: anonymous,
+      who: anonymous,
       details: { username, lockedUntil: locked },
     });
-    return locked ? tooManyAttempts : invalidCredentials;
+    return { answer: locked ? tooManyAttempts : invalidCredentials, session: null };
   }
-  const actor = { userId: user.id, display: toUser(user).name };
+  const who = { userId: user.id, display: toUser(user).name };
   if (user.force_reset) {
-    await audit(db, deps, actor, { action: 'auth.login.forceReset', entityType: 'user', entityId: user.id, actor });
-    return { ok: false, reason: 'ForceReset', message: authMessages.forceReset };
+    await audit(db, deps, actor, { action: 'auth.login.forceReset', entityType: 'user', entityId: user.id, who });
+    return { answer: { ok: false, reason: 'ForceReset', message: authMessages.forceReset }, session: null };
   }
 
   await clearLoginFailures(db, username);
   // A new token at every login: the session of any cookie the browser still holds ends here.
-  const previous = tokenOf(ctx.request);
+  const previous = options.previousToken;
   const replaced = previous ? await revokeSessionByToken(db, previous, now) : null;
   if (replaced) liveOf(deps).accessChanged(replaced.userId);
-  const { token, session } = await createSession(db, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent });
-  ctx.setCookie(authPolicy.sessionCookie, token, { maxAgeSeconds: authPolicy.sessionAbsoluteMs / 1000 });
+  const { token, session } = await createSession(db, user.id, now, {
+    ip: actor.origin.ip,
+    userAgent: actor.origin.userAgent,
+  });
   await audit(db, deps, actor, {
     action: 'auth.login',
     entityType: 'user',
     entityId: user.id,
-    actor,
+    who,
     details: { sessionId: session.id },
   });
-  return { ok: true, result: { expires: session.expiresAt, scopes: await scopesOf(db, user.id), user: toUser(user) } };
+  return {
+    answer: {
+      ok: true,
+      result: { expires: session.expiresAt, scopes: await scopesOf(db, user.id), user: toUser(user) },
+    },
+    session: { token, maxAgeSeconds: authPolicy.sessionAbsoluteMs / 1000 },
+  };
 }
 
-/** Ends the caller's session server-side (expired ones too) and clears the cookie. */
-export async function logout(deps: AppDeps, actor: Actor, _input: In<'logout'>): Promise<Out<'logout'>> {
-  const token = tokenOf(ctx.request);
+/** Ends the session of `token` server-side (expired ones too); the controller clears the cookie. */
+export async function logout(
+  deps: AppDeps,
+  actor: Actor,
+  _input: In<'logout'>,
+  options: { token: string | null },
+): Promise<Out<'logout'>> {
+  const { token } = options;
   if (token) {
     const ended = await revokeSessionByToken(deps.db, token, deps.now());
     if (ended) {
@@ -160,20 +177,22 @@ export async function logout(deps: AppDeps, actor: Actor, _input: In<'logout'>):
         action: 'auth.logout',
         entityType: 'user',
         entityId: ended.userId,
-        actor: { userId: ended.userId, display: ctx.principal?.displayName ?? null },
+        who: {
+          userId: ended.userId,
+          display: actor.kind === 'support' || actor.kind === 'pharmacy' ? actor.displayName : null,
+        },
       });
     }
   }
-  ctx.clearCookie(authPolicy.sessionCookie);
   return { ok: true };
 }
 
 export async function session(deps: AppDeps, actor: StaffActor, _input: In<'session'>): Promise<Out<'session'>> {
   const { db } = deps;
-  const current = await findSession(db, ctx.principal.sessionId);
+  const current = await findSession(db, actor.sessionId);
   const user = await findUserById(db, actor.userId);
   if (!current || !user) throw new AppError('UNAUTHENTICATED', authMessages.sessionTimedOut);
-  return { expires: current.expiresAt, scopes: ctx.principal.scopes, user: toUser(user) };
+  return { expires: current.expiresAt, scopes: actor.scopes, user: toUser(user) };
 }
 
 /**
@@ -183,14 +202,15 @@ export async function session(deps: AppDeps, actor: StaffActor, _input: In<'sess
 async function sendPasswordLink(
   deps: AppDeps,
   actor: Actor,
+  site: Site,
   user: { id: string; email: string },
   kind: MailKind,
   options: { await?: boolean } = {},
 ): Promise<void> {
-  const origin = linkOrigin(deps, actor);
+  const origin = linkOrigin(deps, site);
   if (!origin) {
     deps.logger.error('PUBLIC_URL is not set: password links cannot be sent in production', {
-      requestId: ctx.requestId,
+      requestId: actor.origin.requestId,
     });
     return;
   }
@@ -201,7 +221,7 @@ async function sendPasswordLink(
   if (options.await) return sending;
   sending.catch((error: unknown) =>
     deps.logger.error('password link email failed', {
-      requestId: ctx.requestId,
+      requestId: actor.origin.requestId,
       userId: user.id,
       error: error instanceof Error ? error.message : String(error),
     }),
@@ -209,29 +229,28 @@ async function sendPasswordLink(
 }
 
 /** True when a link was sent to this user within the last minute: a mailbox is not to be flooded. */
-async function sentRecently(deps: AppDeps, actor: Actor, userId: string): Promise<boolean> {
-  const recent = await deps.db
-    .selectFrom('password_reset_tokens')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('created', '>', deps.now() - 60_000)
-    .executeTakeFirst();
-  return recent !== undefined;
+async function sentRecently(deps: AppDeps, userId: string): Promise<boolean> {
+  return linkSentSince(deps.db, userId, deps.now() - 60_000);
 }
 
-export async function register(deps: AppDeps, actor: Actor, input: In<'register'>): Promise<Out<'register'>> {
+export async function register(
+  deps: AppDeps,
+  actor: Actor,
+  input: In<'register'>,
+  site: Site,
+): Promise<Out<'register'>> {
   if (!deps.config.allowRegistration) throw new AppError('FORBIDDEN', 'Registration is not available');
   takeMail(deps, actor);
   const { db } = deps;
   const existing = await findUserByEmail(db, input.email);
   if (existing) {
     // Same answer as a new registration; the owner gets a reset link instead of a second account.
-    if (!(await sentRecently(deps, actor, existing.id))) await sendPasswordLink(deps, actor, existing, 'reset');
+    if (!(await sentRecently(deps, existing.id))) await sendPasswordLink(deps, actor, site, existing, 'reset');
     await audit(db, deps, actor, {
       action: 'user.register.existing',
       entityType: 'user',
       entityId: existing.id,
-      actor: { userId: null, display: normaliseEmail(input.email) },
+      who: { userId: null, display: normaliseEmail(input.email) },
     });
     return { ok: true };
   }
@@ -248,10 +267,10 @@ export async function register(deps: AppDeps, actor: Actor, input: In<'register'
       action: 'user.register',
       entityType: 'user',
       entityId: created.id,
-      actor: { userId: null, display: created.email_normalised },
+      who: { userId: null, display: created.email_normalised },
       details: { frontEnd: input.frontEnd },
     });
-    await sendPasswordLink(deps, actor, created, 'register');
+    await sendPasswordLink(deps, actor, site, created, 'register');
   }
   return { ok: true };
 }
@@ -260,17 +279,18 @@ export async function beginResetPassword(
   deps: AppDeps,
   actor: Actor,
   input: In<'beginResetPassword'>,
+  site: Site,
 ): Promise<Out<'beginResetPassword'>> {
   takeMail(deps, actor);
   const { db } = deps;
   const user = await findUserByEmail(db, input.email);
-  const throttled = user ? await sentRecently(deps, actor, user.id) : false;
-  if (user && !throttled) await sendPasswordLink(deps, actor, user, 'reset');
+  const throttled = user ? await sentRecently(deps, user.id) : false;
+  if (user && !throttled) await sendPasswordLink(deps, actor, site, user, 'reset');
   await audit(db, deps, actor, {
     action: 'auth.reset.requested',
     entityType: 'user',
     entityId: user?.id ?? null,
-    actor: { userId: null, display: normaliseEmail(input.email) },
+    who: { userId: null, display: normaliseEmail(input.email) },
     details: { known: user !== undefined, throttled },
   });
   return { ok: true };
@@ -290,14 +310,7 @@ export async function completeResetPassword(
   const now = deps.now();
   const tokenHash = hashToken(input.token);
   // Look before hashing, so invalid tokens cost no argon2 work; the update below decides for real.
-  const usable = await db
-    .selectFrom('password_reset_tokens')
-    .select('id')
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  if (!usable) throw invalidLink();
+  if (!(await resetTokenUsable(db, tokenHash, now))) throw invalidLink();
   const passwordHash = await hashPassword(input.password);
   const userId = await db.transaction().execute(async (trx) => {
     const consumed = await consumeResetToken(trx, tokenHash, now);
@@ -310,7 +323,7 @@ export async function completeResetPassword(
       action: 'auth.password.reset',
       entityType: 'user',
       entityId: consumed.userId,
-      actor: { userId: consumed.userId, display: user ? toUser(user).name : null },
+      who: { userId: consumed.userId, display: user ? toUser(user).name : null },
     });
     return consumed.userId;
   });
@@ -325,8 +338,9 @@ const safeReturnPath = (returnUrl: string): string =>
 
 export async function getIdentityProviderAuthUrl(
   deps: AppDeps,
-  actor: Actor,
+  _actor: Actor,
   input: In<'getIdentityProviderAuthUrl'>,
+  site: Site,
 ): Promise<Out<'getIdentityProviderAuthUrl'>> {
   const user = await findUserByEmail(deps.db, input.username);
   if (!user?.identity_provider_id) return { authUrl: null };
@@ -334,7 +348,7 @@ export async function getIdentityProviderAuthUrl(
   const configuration = (idp?.configuration ?? {}) as { clientId?: string; issuerUrl?: string };
   if (!configuration.issuerUrl || !configuration.clientId || !URL.canParse(configuration.issuerUrl))
     return { authUrl: null };
-  const origin = linkOrigin(deps, actor) ?? new URL(ctx.request.url).origin;
+  const origin = linkOrigin(deps, site) ?? site.requestOrigin;
   const state = Buffer.from(JSON.stringify({ r: safeReturnPath(input.returnUrl), n: newToken() })).toString(
     'base64url',
   );

@@ -10,7 +10,7 @@ type Bags = Contract['bags'];
 
 export async function listBags(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: ParsedInputOf<Bags['listBags']>,
 ): Promise<OutputOf<Bags['listBags']>> {
   const before = decodeIdCursor(input.nextToken);

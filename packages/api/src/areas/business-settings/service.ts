@@ -76,7 +76,7 @@ export async function effectiveFeatureSettings(db: Db, businessId: string) {
 
 export async function getBusinessFeatureSettings(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: In<'getBusinessFeatureSettings'>,
 ) {
   const { db } = deps;
@@ -116,7 +116,7 @@ export async function updateBusinessFeatureSettings(
 
 export async function getBusinessControlledSettings(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: In<'getBusinessControlledSettings'>,
 ): Out<'getBusinessControlledSettings'> {
   const { db } = deps;
@@ -184,7 +184,7 @@ async function smsTemplatesOf(db: Db, business: { id: string; archived_at: numbe
 
 export async function getBusinessSmsTemplates(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: In<'getBusinessSmsTemplates'>,
 ): Out<'getBusinessSmsTemplates'> {
   const business = await requireBusiness(deps.db, input.businessId);

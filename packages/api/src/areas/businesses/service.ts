@@ -28,7 +28,7 @@ const isSupport = (actor: StaffActor) => actor.kind === 'support';
 
 async function page(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: { nextToken?: string | null },
   q: Omit<BusinessQuery, 'limit'>,
 ) {
@@ -112,7 +112,7 @@ export function assertBusinessEditable(row: BusinessRow): void {
 
 export async function getBusiness(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: In<'getBusiness'>,
 ): Promise<Out<'getBusiness'>> {
   return { business: toBusiness(await mustFind(deps.db, input.id)) };

@@ -26,7 +26,7 @@ type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
 
 export async function getGlobalSettings(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   _input: In<'getGlobalSettings'>,
 ): Out<'getGlobalSettings'> {
   const row = await readGlobalSettings(deps.db);
@@ -76,7 +76,7 @@ async function alarmTemplatesOf(db: Db) {
 
 export async function getAlarmMessageTemplates(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   _input: In<'getAlarmMessageTemplates'>,
 ): Out<'getAlarmMessageTemplates'> {
   return alarmTemplatesOf(deps.db);

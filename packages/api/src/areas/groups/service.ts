@@ -25,7 +25,7 @@ type Out<M extends keyof Groups> = OutputOf<Groups[M]>;
 
 async function page(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: { nextToken?: string | null },
   q: Omit<GroupQuery, 'limit'>,
 ) {
@@ -111,7 +111,7 @@ const formFields = (input: In<'createGroup'>) => ({
 
 const editableFields = ['name', 'email', 'address', 'parentId'] as const;
 
-export async function getGroup(deps: AppDeps, actor: StaffActor, input: In<'getGroup'>): Promise<Out<'getGroup'>> {
+export async function getGroup(deps: AppDeps, _actor: StaffActor, input: In<'getGroup'>): Promise<Out<'getGroup'>> {
   return { group: toGroup(await mustFind(deps.db, input.id)) };
 }
 

@@ -7,7 +7,7 @@ type Idp = Contract['identityProviders'];
 
 export async function list(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   _input: ParsedInputOf<Idp['list']>,
 ): Promise<OutputOf<Idp['list']>> {
   return { identityProviders: await listIdentityProviders(deps.db) };
@@ -15,7 +15,7 @@ export async function list(
 
 export async function get(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: ParsedInputOf<Idp['get']>,
 ): Promise<OutputOf<Idp['get']>> {
   const idp = await getIdentityProvider(deps.db, input.id);

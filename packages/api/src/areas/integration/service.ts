@@ -58,7 +58,7 @@ function refuseChosenSecret(value: string | undefined, path: string) {
 
 export async function getIntegrationClient(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: In<'getIntegrationClient'>,
 ): Out<'getIntegrationClient'> {
   const business = await requireBusiness(deps.db, input.businessId);
@@ -221,7 +221,11 @@ const duplicatePartner = () =>
     { path: 'name', id: 'DUPLICATE_ITEM', message: 'A partner with that name already exists' },
   ]);
 
-export async function listIntegrationPartners(deps: AppDeps, actor: StaffActor, _input: In<'listIntegrationPartners'>) {
+export async function listIntegrationPartners(
+  deps: AppDeps,
+  _actor: StaffActor,
+  _input: In<'listIntegrationPartners'>,
+) {
   return { partners: await listPartners(deps.db) };
 }
 

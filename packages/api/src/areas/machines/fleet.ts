@@ -21,7 +21,7 @@ type FleetSummary = Contract['machines']['fleetSummary'];
  */
 export async function fleetSummary(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: ParsedInputOf<FleetSummary>,
 ): Promise<OutputOf<FleetSummary>> {
   const { db, now } = deps;

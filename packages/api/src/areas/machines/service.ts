@@ -163,7 +163,7 @@ export async function createMachine(
   return { machine };
 }
 
-export async function getMachine(deps: AppDeps, actor: StaffActor, input: In<'getMachine'>): Out<'getMachine'> {
+export async function getMachine(deps: AppDeps, _actor: StaffActor, input: In<'getMachine'>): Out<'getMachine'> {
   const { db, now } = deps;
   const row = await requireMachine(db, input.id);
   // The whole window the 3-hour average is judged on, thinned to a fixed number of points that keeps
@@ -179,7 +179,7 @@ export async function getMachine(deps: AppDeps, actor: StaffActor, input: In<'ge
   return { machine: toMachine(row, readings), online: row.online, lastSeen: row.last_seen, paired };
 }
 
-export async function listMachines(deps: AppDeps, actor: StaffActor, input: In<'listMachines'>): Out<'listMachines'> {
+export async function listMachines(deps: AppDeps, _actor: StaffActor, input: In<'listMachines'>): Out<'listMachines'> {
   const after = decodeCursor(input.nextToken, 2);
   const rows = await listMachineRows(deps.db, {
     businessId: input.businessId,
@@ -339,7 +339,7 @@ export async function toggleOutOfOrderStatus(
 
 export async function listMachineStatus(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: In<'listMachineStatus'>,
 ): Out<'listMachineStatus'> {
   const row = await requireMachine(deps.db, input.machineId);
@@ -354,7 +354,7 @@ export async function listMachineStatus(
   return { statuses: page.items, nextToken: page.nextToken };
 }
 
-export async function listEvents(deps: AppDeps, actor: StaffActor, input: In<'listEvents'>): Out<'listEvents'> {
+export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'listEvents'>): Out<'listEvents'> {
   const row = await requireMachine(deps.db, input.machineId);
   const before = decodeIdCursor(input.nextToken);
   const rows = await listEventRows(deps.db, {
@@ -371,7 +371,7 @@ export async function listEvents(deps: AppDeps, actor: StaffActor, input: In<'li
 
 export async function isMachineAvailable(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: In<'isMachineAvailable'>,
 ): Out<'isMachineAvailable'> {
   const row = await requireMachine(deps.db, input.id);

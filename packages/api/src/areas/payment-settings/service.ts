@@ -70,7 +70,7 @@ function masked(settings: PaymentSettings): PaymentSettings {
 
 export async function getPaymentSettings(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: In<'getPaymentSettings'>,
 ): Out<'getPaymentSettings'> {
   const business = await requireBusiness(deps.db, input.businessId);
@@ -166,7 +166,7 @@ export async function deletePaymentSettings(
 
 export async function getPaymentClientSettings(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: In<'getPaymentClientSettings'>,
 ): Out<'getPaymentClientSettings'> {
   await requireBusiness(deps.db, input.businessId);

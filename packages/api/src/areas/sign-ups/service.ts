@@ -230,13 +230,13 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
   return { signUps: page.items.map(toSignUp), nextToken: page.nextToken };
 }
 
-export async function count(deps: AppDeps, actor: StaffActor, input: In<'count'>): Out<'count'> {
+export async function count(deps: AppDeps, _actor: StaffActor, input: In<'count'>): Out<'count'> {
   return { count: await countSignUps(deps.db, input.businessId, input.past ?? false) };
 }
 
 export async function getBusinessId(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: In<'getBusinessId'>,
 ): Out<'getBusinessId'> {
   const row = await requireSignUp(deps.db, input.id);

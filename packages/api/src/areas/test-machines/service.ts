@@ -35,7 +35,7 @@ export const credentialsNotes = {
  * by pairing before its locker collected its tokens), so no connected locker can be cut off. Live
  * tokens without a copy (issued before every issue kept one) are not shown, and not replaced.
  */
-async function withCredentials(deps: AppDeps, actor: StaffActor, row: MachineRow): Promise<TestMachine> {
+async function withCredentials(deps: AppDeps, _actor: StaffActor, row: MachineRow): Promise<TestMachine> {
   const { db, now } = deps;
   const sealer = tokenSealer(deps, row.id);
   const machine = { ...toMachine(row), machineId: row.id };
@@ -140,7 +140,7 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'remove
 
 export async function getTestMachineBags(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: In<'getTestMachineBags'>,
 ): Out<'getTestMachineBags'> {
   const row = await requireMachine(deps.db, input.id, true);
