@@ -33,10 +33,7 @@ if ((await opened.db.selectFrom('businesses').select('id').limit(1).execute()).l
     created: now,
     updated: now,
   }));
-  await opened.db
-    .insertInto('businesses')
-    .values(rows)
-    .execute();
+  await opened.db.insertInto('businesses').values(rows).execute();
 }
 const { cookie } = await signInTestUser(opened.db, now, { support: true });
 const live = new LiveHub(localTransport(), silentLogger);

@@ -40,10 +40,7 @@ if (existing.length === 0) {
     created: now,
     updated: now,
   }));
-  await opened.db
-    .insertInto('businesses')
-    .values(rows)
-    .execute();
+  await opened.db.insertInto('businesses').values(rows).execute();
 }
 const { cookie } = await signInTestUser(opened.db, now, { support: true });
 const live =

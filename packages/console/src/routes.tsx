@@ -86,6 +86,7 @@ export function AppRoutes() {
           <Route path="alarmMessageTemplates/edit" element={<EditAlarmMessageTemplates />} />
           <Route path="globalSettings" element={<GlobalSettings />} />
           <Route path="globalSettings/edit" element={<EditGlobalSettings />} />
+          <Route path="mailbox" element={<Mailbox />} />
         </Route>
       </Route>
 

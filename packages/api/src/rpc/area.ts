@@ -14,15 +14,27 @@ import {
 import { type } from 'arktype';
 import { Elysia } from 'elysia';
 import { callerOf, checkCaller, enforceScope } from '../access/enforce.ts';
+import type { Actor, StaffActor } from '../actor.ts';
 import type { AppDeps } from '../deps.ts';
 import { requestMeta } from '../http/request-meta.ts';
-import type { AuthedContext, RpcContext } from './context.ts';
+import { actorOf } from './actor-of.ts';
+import type { HttpExchange } from './context.ts';
 
-type Ctx<M extends Method> = 'anonymous' extends M['access']['actors'][number] ? RpcContext : AuthedContext;
+/** Who may be calling a method: anyone on a public one, else a signed-in staff member. */
+type ActorFor<M extends Method> = 'anonymous' extends M['access']['actors'][number] ? Actor : StaffActor;
 
-/** The implementation of every method of an area, typed by core's contract. */
+/**
+ * The implementation of every method of an area, typed by core's contract: a service function
+ * `(deps, actor, input)` as it is, or a controller adapting one when it needs the HTTP exchange
+ * (cookies, headers), given as the fourth argument.
+ */
 export type Handlers<A extends Record<string, Method>> = {
-  [K in keyof A]: (input: ParsedInputOf<A[K]>, ctx: Ctx<A[K]>) => Promise<OutputOf<A[K]>> | OutputOf<A[K]>;
+  [K in keyof A]: (
+    deps: AppDeps,
+    actor: ActorFor<A[K]>,
+    input: ParsedInputOf<A[K]>,
+    http: HttpExchange,
+  ) => Promise<OutputOf<A[K]>> | OutputOf<A[K]>;
 };
 
 const MAX_BODY_BYTES = 1_000_000; // a logo data URL (256 KB) is the largest thing the console sends
@@ -47,7 +59,12 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
     }
   };
   for (const [method, def] of Object.entries(area)) {
-    const handler = (handlers as Record<string, ((input: unknown, ctx: RpcContext) => unknown) | undefined>)[method];
+    const handler = (
+      handlers as Record<
+        string,
+        ((deps: AppDeps, actor: Actor, input: unknown, http: HttpExchange) => unknown) | undefined
+      >
+    )[method];
     if (!handler) continue;
     app.post(
       `/${method}`,
@@ -64,12 +81,8 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
         }
         await enforceScope(deps.db, def.access, caller, input);
         const cookies: string[] = [];
-        const ctx: RpcContext = {
-          deps,
-          principal,
-          requestId: meta.requestId,
-          ip: meta.ip,
-          userAgent: meta.userAgent,
+        const actor = actorOf(principal, request, meta);
+        const http: HttpExchange = {
           secure: meta.secure,
           request,
           setCookie: (cookieName, value, options) => {
@@ -84,7 +97,7 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
             set.headers[headerName.toLowerCase()] = value;
           },
         };
-        const result = await handler(input, ctx);
+        const result = await handler(deps, actor, input, http);
         if (!deps.config.production) {
           const checked = def.output(result);
           if (checked instanceof type.errors) {

@@ -1,5 +1,4 @@
 import type { Reach } from '../actor.ts';
-import type { AppDeps } from '../deps.ts';
 
 /** The signed-in user behind a request, as the session (or bearer token) says. */
 export type Principal = {
@@ -19,23 +18,18 @@ export type Principal = {
 
 export type CookieOptions = { maxAgeSeconds?: number; expires?: number };
 
-/** What a handler may know about and do to the HTTP exchange; everything else stays in the transport. */
-export type RpcContext = {
-  deps: AppDeps;
-  principal: Principal | null;
-  requestId: string;
-  ip: string | null;
-  userAgent: string | null;
+/**
+ * The HTTP exchange, for the few controllers that set cookies or headers (login, logout) or read the
+ * request itself. Given to controllers only: services take `(deps, actor, input)` and never see it.
+ */
+export type HttpExchange = {
+  request: Request;
   /** True when the request came over https (directly or via a proxy saying so). */
   secure: boolean;
-  request: Request;
   setCookie(name: string, value: string, options?: CookieOptions): void;
   clearCookie(name: string): void;
   setHeader(name: string, value: string): void;
 };
-
-/** The context of a method that requires a signed-in user. */
-export type AuthedContext = RpcContext & { principal: Principal };
 
 /** Resolves who is calling; the auth area provides the real one. */
 export type AuthPort = {

@@ -1,17 +1,23 @@
+import type { AppDeps } from '../../deps.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
-import type { RpcContext } from '../../rpc/context.ts';
 
 /**
  * The origin for links in emails: the first PUBLIC_URL. Outside production, without one, the request's
  * own origin. Never the request's origin in production: a forged Host header would otherwise send a
  * victim a link to the attacker's site carrying the victim's reset token ("reset poisoning").
  */
-export function linkOrigin(ctx: Pick<RpcContext, 'deps' | 'request'>): string | null {
-  const configured = ctx.deps.config.publicUrls[0];
+export function linkOrigin(deps: Pick<AppDeps, 'config'>, site: Site): string | null {
+  const configured = deps.config.publicUrls[0];
   if (configured) return configured;
-  if (ctx.deps.config.production) return null;
-  return new URL(ctx.request.url).origin;
+  if (deps.config.production) return null;
+  return site.requestOrigin;
 }
+
+/** The origin the request was sent to (its URL's), as the controller read it: only for links, see linkOrigin. */
+export type Site = { requestOrigin: string };
+
+/** The Site of an HTTP request. */
+export const siteOf = (request: Request): Site => ({ requestOrigin: new URL(request.url).origin });
 
 /** The console's reset page; the token travels in the fragment, which browsers never send to servers. */
 export const resetLink = (origin: string, token: string): string =>

@@ -231,3 +231,26 @@ export async function setUserIdentityProvider(
 ): Promise<void> {
   await db.updateTable('users').set({ identity_provider_id: idpId, updated: now }).where('id', '=', userId).execute();
 }
+
+/** True when a password link was made for this user after `since`: a mailbox is not to be flooded. */
+export async function linkSentSince(db: Db, userId: string, since: number): Promise<boolean> {
+  const recent = await db
+    .selectFrom('password_reset_tokens')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('created', '>', since)
+    .executeTakeFirst();
+  return recent !== undefined;
+}
+
+/** Whether a reset token is unused and unexpired: a look only, consumeResetToken decides for real. */
+export async function resetTokenUsable(db: Db, tokenHash: string, now: number): Promise<boolean> {
+  const usable = await db
+    .selectFrom('password_reset_tokens')
+    .select('id')
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return usable !== undefined;
+}

@@ -6,11 +6,13 @@ import {
   type ParsedInputOf,
   roleDescription,
 } from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
 import { assertGroupAcceptsMembers } from '../groups/archive-rules.ts';
 import { findUserByEmail, insertUser } from '../users/repository.ts';
+import type { Site } from './mails.ts';
 import {
   defaultIdentityProvider,
   deleteRole,
@@ -33,7 +35,7 @@ const resourceTypeOf = { Business: 'business', Group: 'group' } as const;
  * business or group (the role's own resource, else the request's resourceId); Support and Developer
  * take none and no access level. Returns the roles as stored, with the server's descriptions.
  */
-async function rolesToStore(input: In<'addRoles'>, ctx: AuthedContext): Promise<RoleToStore[]> {
+async function rolesToStore(deps: AppDeps, input: In<'addRoles'>): Promise<RoleToStore[]> {
   const problems: FieldError[] = [];
   const out: RoleToStore[] = [];
   for (const [i, role] of input.roles.entries()) {
@@ -74,7 +76,7 @@ async function rolesToStore(input: In<'addRoles'>, ctx: AuthedContext): Promise<
       });
       continue;
     }
-    const name = await resourceName(ctx.deps.db, resourceType, resourceId);
+    const name = await resourceName(deps.db, resourceType, resourceId);
     if (name === undefined) {
       problems.push({
         path: `roles.${i}.resource`,
@@ -84,7 +86,7 @@ async function rolesToStore(input: In<'addRoles'>, ctx: AuthedContext): Promise<
       continue;
     }
     // SPEC §4: an archived group cannot have users added (409, the groups area's rule).
-    if (resourceType === 'group') await assertGroupAcceptsMembers(ctx.deps.db, resourceId, 'users');
+    if (resourceType === 'group') await assertGroupAcceptsMembers(deps.db, resourceId, 'users');
     const admin = role.accessLevels.includes('Admin');
     out.push({
       name: role.name,
@@ -102,10 +104,15 @@ async function rolesToStore(input: In<'addRoles'>, ctx: AuthedContext): Promise<
  * Adds roles to the user of an email. A new email gets an account with no password and a forced
  * reset, and an invitation email with a link to choose a password.
  */
-export async function addRoles(input: In<'addRoles'>, ctx: AuthedContext): Promise<Out<'addRoles'>> {
-  const roles = await rolesToStore(input, ctx);
-  const now = ctx.deps.now();
-  const { user, created } = await ctx.deps.db.transaction().execute(async (trx) => {
+export async function addRoles(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'addRoles'>,
+  site: Site,
+): Promise<Out<'addRoles'>> {
+  const roles = await rolesToStore(deps, input);
+  const now = deps.now();
+  const { user, created } = await deps.db.transaction().execute(async (trx) => {
     let user = await findUserByEmail(trx, input.email);
     let created = false;
     if (!user) {
@@ -122,7 +129,7 @@ export async function addRoles(input: In<'addRoles'>, ctx: AuthedContext): Promi
       user ??= await findUserByEmail(trx, input.email);
       if (!user) throw new AppError('CONFLICT', 'The user could not be created; please try again');
       created = true;
-      await audit(trx, ctx, {
+      await audit(trx, deps, actor, {
         action: 'user.create',
         entityType: 'user',
         entityId: user.id,
@@ -131,7 +138,7 @@ export async function addRoles(input: In<'addRoles'>, ctx: AuthedContext): Promi
     }
     for (const role of roles) {
       await upsertRole(trx, user.id, role, now);
-      await audit(trx, ctx, {
+      await audit(trx, deps, actor, {
         action: 'role.add',
         entityType: 'user',
         entityId: user.id,
@@ -146,19 +153,23 @@ export async function addRoles(input: In<'addRoles'>, ctx: AuthedContext): Promi
     }
     return { user, created };
   });
-  if (created && !user.identity_provider_id) await sendPasswordLink(ctx, user, 'invite');
-  liveOf(ctx.deps).accessChanged(user.id);
+  if (created && !user.identity_provider_id) await sendPasswordLink(deps, actor, site, user, 'invite');
+  liveOf(deps).accessChanged(user.id);
   return { userId: user.id, created };
 }
 
-export async function removeRole(input: In<'removeRole'>, ctx: AuthedContext): Promise<Out<'removeRole'>> {
-  if (input.userId === ctx.principal.userId && input.roleName === 'Support') {
+export async function removeRole(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'removeRole'>,
+): Promise<Out<'removeRole'>> {
+  if (input.userId === actor.userId && input.roleName === 'Support') {
     throw new AppError('CONFLICT', 'You cannot remove your own Support role');
   }
-  await ctx.deps.db.transaction().execute(async (trx) => {
+  await deps.db.transaction().execute(async (trx) => {
     const removed = await deleteRole(trx, input.userId, input.roleName, input.roleResource);
     if (!removed) throw new AppError('NOT_FOUND', 'The user does not have that role');
-    await audit(trx, ctx, {
+    await audit(trx, deps, actor, {
       action: 'role.remove',
       entityType: 'user',
       entityId: input.userId,
@@ -166,22 +177,23 @@ export async function removeRole(input: In<'removeRole'>, ctx: AuthedContext): P
     });
   });
   // The user's open consoles read their access again (and lose the socket with the support scope).
-  liveOf(ctx.deps).accessChanged(input.userId);
+  liveOf(deps).accessChanged(input.userId);
   return { ok: true };
 }
 
 export async function editIdentityProvider(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'editIdentityProvider'>,
-  ctx: AuthedContext,
 ): Promise<Out<'editIdentityProvider'>> {
-  await ctx.deps.db.transaction().execute(async (trx) => {
+  await deps.db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, input.email);
     if (!user) throw new AppError('NOT_FOUND', 'No user with that email');
     if (input.identityProviderId !== null && !(await findIdentityProvider(trx, input.identityProviderId))) {
       throw new AppError('NOT_FOUND', 'No such identity provider');
     }
-    await setUserIdentityProvider(trx, user.id, input.identityProviderId, ctx.deps.now());
-    await audit(trx, ctx, {
+    await setUserIdentityProvider(trx, user.id, input.identityProviderId, deps.now());
+    await audit(trx, deps, actor, {
       action: 'user.identityProvider.update',
       entityType: 'user',
       entityId: user.id,

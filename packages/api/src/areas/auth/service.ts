@@ -1,30 +1,25 @@
 import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import type { Actor, StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { authMessages, authPolicy } from '../../auth/policy.ts';
-import {
-  createSession,
-  findSession,
-  revokeSessionByToken,
-  revokeUserSessions,
-  scopesOf,
-  tokenOf,
-} from '../../auth/sessions.ts';
+import { createSession, findSession, revokeSessionByToken, revokeUserSessions, scopesOf } from '../../auth/sessions.ts';
 import { hashToken, newToken } from '../../auth/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
 import { addressKey, RateLimiter } from '../../http/rate-limit.ts';
 import { liveOf } from '../../hubs/live.ts';
-import type { AuthedContext, RpcContext } from '../../rpc/context.ts';
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from '../users/repository.ts';
-import { authMail, linkOrigin, type MailKind, resetLink } from './mails.ts';
+import { authMail, linkOrigin, type MailKind, resetLink, type Site } from './mails.ts';
 import {
   clearLoginFailures,
   consumeResetToken,
   findIdentityProvider,
   insertResetToken,
+  linkSentSince,
   releaseAddressAttempt,
   reserveAddressAttempt,
   reserveLoginAttempt,
+  resetTokenUsable,
   setPassword,
 } from './repository.ts';
 
@@ -69,37 +64,46 @@ function tooMany(what: string, retryAfterSeconds: number): AppError {
 }
 
 /** Refuses a call that would send mail when this address has sent too many (no address: in-process). */
-function takeMail(ctx: RpcContext) {
-  if (ctx.ip === null) return;
-  const allowed = limitsOf(ctx.deps).mails.take(addressKey(ctx.ip), ctx.deps.now());
+function takeMail(deps: AppDeps, actor: Actor) {
+  const { ip } = actor.origin;
+  if (ip === null) return;
+  const allowed = limitsOf(deps).mails.take(addressKey(ip), deps.now());
   if (!allowed.ok) throw tooMany('requests', allowed.retryAfterSeconds);
 }
 
-export function config(_input: In<'config'>, ctx: RpcContext): Out<'config'> {
-  return { allowRegistration: ctx.deps.config.allowRegistration, productName: ctx.deps.config.productName };
+export function config(deps: AppDeps, _actor: Actor, _input: In<'config'>): Out<'config'> {
+  return { allowRegistration: deps.config.allowRegistration, productName: deps.config.productName };
 }
+
+/** A signed-in session to hand the browser: the controller sets it as the session cookie. */
+export type NewSession = { token: string; maxAgeSeconds: number };
 
 /**
  * Password login. A locked username is refused before any hashing; an unknown username costs the same
  * argon2 work as a known one and gets the same answer as a wrong password; every failure counts
  * towards the lockout whatever the password and whether the account exists.
  */
-export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'login'>> {
-  const { db } = ctx.deps;
+export async function login(
+  deps: AppDeps,
+  actor: Actor,
+  input: In<'login'>,
+  options: { previousToken: string | null },
+): Promise<{ answer: Out<'login'>; session: NewSession | null }> {
+  const { db } = deps;
   const username = normaliseEmail(input.username);
-  const now = ctx.deps.now();
+  const now = deps.now();
   const anonymous = { userId: null, display: username };
-  const address = ctx.ip === null ? null : addressKey(ctx.ip);
+  const address = actor.origin.ip === null ? null : addressKey(actor.origin.ip);
 
   // Both limits are reserved before the password is checked, each in one statement in the database,
   // so concurrent attempts (and several api processes) cannot all slip under them; the reservations
   // are kept as failures unless the password turns out right.
   const retryAfter = address === null ? null : await reserveAddressAttempt(db, address, failedLoginBucket, now);
   if (retryAfter !== null) {
-    await audit(db, ctx, {
+    await audit(db, deps, actor, {
       action: 'auth.login.throttled',
       entityType: 'user',
-      actor: anonymous,
+      who: anonymous,
       details: { username },
     });
     throw tooMany('failed logins', retryAfter);
@@ -108,72 +112,92 @@ export async function login(input: In<'login'>, ctx: RpcContext): Promise<Out<'l
   if (!attempt.allowed) {
     // A locked account checks nothing, so it costs the address nothing either.
     if (address !== null) await releaseAddressAttempt(db, address, failedLoginBucket);
-    await audit(db, ctx, { action: 'auth.login.locked', entityType: 'user', actor: anonymous, details: { username } });
-    return tooManyAttempts;
+    await audit(db, deps, actor, {
+      action: 'auth.login.locked',
+      entityType: 'user',
+      who: anonymous,
+      details: { username },
+    });
+    return { answer: tooManyAttempts, session: null };
   }
   const user = await findUserByEmail(db, username);
   const valid = await verifyPassword(input.password, user?.password_hash);
   if (!valid || !user) {
-    await audit(db, ctx, {
+    await audit(db, deps, actor, {
       action: 'auth.login.failed',
       entityType: 'user',
       entityId: user?.id ?? null,
-      actor: anonymous,
+      who: anonymous,
       details: { username, lockedUntil: attempt.lockedUntil },
     });
-    return attempt.lockedUntil !== null ? tooManyAttempts : invalidCredentials;
+    return { answer: attempt.lockedUntil !== null ? tooManyAttempts : invalidCredentials, session: null };
   }
   // The right password: neither reservation was a failure.
   await clearLoginFailures(db, username);
   if (address !== null) await releaseAddressAttempt(db, address, failedLoginBucket);
-  const actor = { userId: user.id, display: toUser(user).name };
+  const who = { userId: user.id, display: toUser(user).name };
   if (user.force_reset) {
-    await audit(db, ctx, { action: 'auth.login.forceReset', entityType: 'user', entityId: user.id, actor });
-    return { ok: false, reason: 'ForceReset', message: authMessages.forceReset };
+    await audit(db, deps, actor, { action: 'auth.login.forceReset', entityType: 'user', entityId: user.id, who });
+    return { answer: { ok: false, reason: 'ForceReset', message: authMessages.forceReset }, session: null };
   }
 
   // A new token at every login: the session of any cookie the browser still holds ends here.
-  const previous = tokenOf(ctx.request);
+  const previous = options.previousToken;
   const replaced = previous ? await revokeSessionByToken(db, previous, now) : null;
-  if (replaced) liveOf(ctx.deps).accessChanged(replaced.userId);
-  const { token, session } = await createSession(db, user.id, now, { ip: ctx.ip, userAgent: ctx.userAgent });
-  ctx.setCookie(authPolicy.sessionCookie, token, { maxAgeSeconds: authPolicy.sessionAbsoluteMs / 1000 });
-  await audit(db, ctx, {
+  if (replaced) liveOf(deps).accessChanged(replaced.userId);
+  const { token, session } = await createSession(db, user.id, now, {
+    ip: actor.origin.ip,
+    userAgent: actor.origin.userAgent,
+  });
+  await audit(db, deps, actor, {
     action: 'auth.login',
     entityType: 'user',
     entityId: user.id,
-    actor,
+    who,
     details: { sessionId: session.id },
   });
-  return { ok: true, result: { expires: session.expiresAt, scopes: await scopesOf(db, user.id), user: toUser(user) } };
+  return {
+    answer: {
+      ok: true,
+      result: { expires: session.expiresAt, scopes: await scopesOf(db, user.id), user: toUser(user) },
+    },
+    session: { token, maxAgeSeconds: authPolicy.sessionAbsoluteMs / 1000 },
+  };
 }
 
-/** Ends the caller's session server-side (expired ones too) and clears the cookie. */
-export async function logout(_input: In<'logout'>, ctx: RpcContext): Promise<Out<'logout'>> {
-  const token = tokenOf(ctx.request);
+/** Ends the session of `token` server-side (expired ones too); the controller clears the cookie. */
+export async function logout(
+  deps: AppDeps,
+  actor: Actor,
+  _input: In<'logout'>,
+  options: { token: string | null },
+): Promise<Out<'logout'>> {
+  const { token } = options;
   if (token) {
-    const ended = await revokeSessionByToken(ctx.deps.db, token, ctx.deps.now());
+    const ended = await revokeSessionByToken(deps.db, token, deps.now());
     if (ended) {
       // Its open consoles are hung up on (the console hub checks their sessions again).
-      liveOf(ctx.deps).accessChanged(ended.userId);
-      await audit(ctx.deps.db, ctx, {
+      liveOf(deps).accessChanged(ended.userId);
+      await audit(deps.db, deps, actor, {
         action: 'auth.logout',
         entityType: 'user',
         entityId: ended.userId,
-        actor: { userId: ended.userId, display: ctx.principal?.displayName ?? null },
+        who: {
+          userId: ended.userId,
+          display: actor.kind === 'support' || actor.kind === 'pharmacy' ? actor.displayName : null,
+        },
       });
     }
   }
-  ctx.clearCookie(authPolicy.sessionCookie);
   return { ok: true };
 }
 
-export async function session(_input: In<'session'>, ctx: AuthedContext): Promise<Out<'session'>> {
-  const { db } = ctx.deps;
-  const current = await findSession(db, ctx.principal.sessionId);
-  const user = await findUserById(db, ctx.principal.userId);
+export async function session(deps: AppDeps, actor: StaffActor, _input: In<'session'>): Promise<Out<'session'>> {
+  const { db } = deps;
+  const current = await findSession(db, actor.sessionId);
+  const user = await findUserById(db, actor.userId);
   if (!current || !user) throw new AppError('UNAUTHENTICATED', authMessages.sessionTimedOut);
-  return { expires: current.expiresAt, scopes: ctx.principal.scopes, user: toUser(user) };
+  return { expires: current.expiresAt, scopes: actor.scopes, user: toUser(user) };
 }
 
 /**
@@ -181,28 +205,28 @@ export async function session(_input: In<'session'>, ctx: AuthedContext): Promis
  * the answer takes must not tell whether the address has an account.
  */
 async function sendPasswordLink(
-  ctx: RpcContext,
+  deps: AppDeps,
+  actor: Actor,
+  site: Site,
   user: { id: string; email: string },
   kind: MailKind,
   options: { await?: boolean } = {},
 ): Promise<void> {
-  const origin = linkOrigin(ctx);
+  const origin = linkOrigin(deps, site);
   if (!origin) {
-    ctx.deps.logger.error('PUBLIC_URL is not set: password links cannot be sent in production', {
-      requestId: ctx.requestId,
+    deps.logger.error('PUBLIC_URL is not set: password links cannot be sent in production', {
+      requestId: actor.origin.requestId,
     });
     return;
   }
   const token = newToken();
   const lifetime = kind === 'reset' ? authPolicy.resetTokenMs : authPolicy.inviteTokenMs;
-  await insertResetToken(ctx.deps.db, user.id, hashToken(token), ctx.deps.now(), lifetime);
-  const sending = ctx.deps.mailer.send(
-    authMail(kind, user.email, resetLink(origin, token), ctx.deps.config.productName),
-  );
+  await insertResetToken(deps.db, user.id, hashToken(token), deps.now(), lifetime);
+  const sending = deps.mailer.send(authMail(kind, user.email, resetLink(origin, token), deps.config.productName));
   if (options.await) return sending;
   sending.catch((error: unknown) =>
-    ctx.deps.logger.error('password link email failed', {
-      requestId: ctx.requestId,
+    deps.logger.error('password link email failed', {
+      requestId: actor.origin.requestId,
       userId: user.id,
       error: error instanceof Error ? error.message : String(error),
     }),
@@ -210,29 +234,28 @@ async function sendPasswordLink(
 }
 
 /** True when a link was sent to this user within the last minute: a mailbox is not to be flooded. */
-async function sentRecently(ctx: RpcContext, userId: string): Promise<boolean> {
-  const recent = await ctx.deps.db
-    .selectFrom('password_reset_tokens')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('created', '>', ctx.deps.now() - 60_000)
-    .executeTakeFirst();
-  return recent !== undefined;
+async function sentRecently(deps: AppDeps, userId: string): Promise<boolean> {
+  return linkSentSince(deps.db, userId, deps.now() - 60_000);
 }
 
-export async function register(input: In<'register'>, ctx: RpcContext): Promise<Out<'register'>> {
-  if (!ctx.deps.config.allowRegistration) throw new AppError('FORBIDDEN', 'Registration is not available');
-  takeMail(ctx);
-  const { db } = ctx.deps;
+export async function register(
+  deps: AppDeps,
+  actor: Actor,
+  input: In<'register'>,
+  site: Site,
+): Promise<Out<'register'>> {
+  if (!deps.config.allowRegistration) throw new AppError('FORBIDDEN', 'Registration is not available');
+  takeMail(deps, actor);
+  const { db } = deps;
   const existing = await findUserByEmail(db, input.email);
   if (existing) {
     // Same answer as a new registration; the owner gets a reset link instead of a second account.
-    if (!(await sentRecently(ctx, existing.id))) await sendPasswordLink(ctx, existing, 'reset');
-    await audit(db, ctx, {
+    if (!(await sentRecently(deps, existing.id))) await sendPasswordLink(deps, actor, site, existing, 'reset');
+    await audit(db, deps, actor, {
       action: 'user.register.existing',
       entityType: 'user',
       entityId: existing.id,
-      actor: { userId: null, display: normaliseEmail(input.email) },
+      who: { userId: null, display: normaliseEmail(input.email) },
     });
     return { ok: true };
   }
@@ -242,35 +265,37 @@ export async function register(input: In<'register'>, ctx: RpcContext): Promise<
     familyName: input.familyName,
     frontEnd: input.frontEnd,
     identityProviderId: null,
-    now: ctx.deps.now(),
+    now: deps.now(),
   });
   if (created) {
-    await audit(db, ctx, {
+    await audit(db, deps, actor, {
       action: 'user.register',
       entityType: 'user',
       entityId: created.id,
-      actor: { userId: null, display: created.email_normalised },
+      who: { userId: null, display: created.email_normalised },
       details: { frontEnd: input.frontEnd },
     });
-    await sendPasswordLink(ctx, created, 'register');
+    await sendPasswordLink(deps, actor, site, created, 'register');
   }
   return { ok: true };
 }
 
 export async function beginResetPassword(
+  deps: AppDeps,
+  actor: Actor,
   input: In<'beginResetPassword'>,
-  ctx: RpcContext,
+  site: Site,
 ): Promise<Out<'beginResetPassword'>> {
-  takeMail(ctx);
-  const { db } = ctx.deps;
+  takeMail(deps, actor);
+  const { db } = deps;
   const user = await findUserByEmail(db, input.email);
-  const throttled = user ? await sentRecently(ctx, user.id) : false;
-  if (user && !throttled) await sendPasswordLink(ctx, user, 'reset');
-  await audit(db, ctx, {
+  const throttled = user ? await sentRecently(deps, user.id) : false;
+  if (user && !throttled) await sendPasswordLink(deps, actor, site, user, 'reset');
+  await audit(db, deps, actor, {
     action: 'auth.reset.requested',
     entityType: 'user',
     entityId: user?.id ?? null,
-    actor: { userId: null, display: normaliseEmail(input.email) },
+    who: { userId: null, display: normaliseEmail(input.email) },
     details: { known: user !== undefined, throttled },
   });
   return { ok: true };
@@ -282,21 +307,15 @@ const invalidLink = () =>
   ]);
 
 export async function completeResetPassword(
+  deps: AppDeps,
+  actor: Actor,
   input: In<'completeResetPassword'>,
-  ctx: RpcContext,
 ): Promise<Out<'completeResetPassword'>> {
-  const { db } = ctx.deps;
-  const now = ctx.deps.now();
+  const { db } = deps;
+  const now = deps.now();
   const tokenHash = hashToken(input.token);
   // Look before hashing, so invalid tokens cost no argon2 work; the update below decides for real.
-  const usable = await db
-    .selectFrom('password_reset_tokens')
-    .select('id')
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  if (!usable) throw invalidLink();
+  if (!(await resetTokenUsable(db, tokenHash, now))) throw invalidLink();
   const passwordHash = await hashPassword(input.password);
   const userId = await db.transaction().execute(async (trx) => {
     const consumed = await consumeResetToken(trx, tokenHash, now);
@@ -305,16 +324,16 @@ export async function completeResetPassword(
     await revokeUserSessions(trx, consumed.userId, now);
     const user = await findUserById(trx, consumed.userId);
     if (user) await clearLoginFailures(trx, user.email_normalised);
-    await audit(trx, ctx, {
+    await audit(trx, deps, actor, {
       action: 'auth.password.reset',
       entityType: 'user',
       entityId: consumed.userId,
-      actor: { userId: consumed.userId, display: user ? toUser(user).name : null },
+      who: { userId: consumed.userId, display: user ? toUser(user).name : null },
     });
     return consumed.userId;
   });
   // Every session of the user ended: so do their open consoles.
-  liveOf(ctx.deps).accessChanged(userId);
+  liveOf(deps).accessChanged(userId);
   return { ok: true };
 }
 
@@ -323,16 +342,18 @@ const safeReturnPath = (returnUrl: string): string =>
   returnUrl.startsWith('/') && !returnUrl.startsWith('//') && !returnUrl.includes('\\') ? returnUrl : '/';
 
 export async function getIdentityProviderAuthUrl(
+  deps: AppDeps,
+  _actor: Actor,
   input: In<'getIdentityProviderAuthUrl'>,
-  ctx: RpcContext,
+  site: Site,
 ): Promise<Out<'getIdentityProviderAuthUrl'>> {
-  const user = await findUserByEmail(ctx.deps.db, input.username);
+  const user = await findUserByEmail(deps.db, input.username);
   if (!user?.identity_provider_id) return { authUrl: null };
-  const idp = await findIdentityProvider(ctx.deps.db, user.identity_provider_id);
+  const idp = await findIdentityProvider(deps.db, user.identity_provider_id);
   const configuration = (idp?.configuration ?? {}) as { clientId?: string; issuerUrl?: string };
   if (!configuration.issuerUrl || !configuration.clientId || !URL.canParse(configuration.issuerUrl))
     return { authUrl: null };
-  const origin = linkOrigin(ctx) ?? new URL(ctx.request.url).origin;
+  const origin = linkOrigin(deps, site) ?? site.requestOrigin;
   const state = Buffer.from(JSON.stringify({ r: safeReturnPath(input.returnUrl), n: newToken() })).toString(
     'base64url',
   );

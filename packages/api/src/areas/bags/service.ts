@@ -1,6 +1,7 @@
 import { type Contract, machinesPageSize, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { requireMachine } from '../machines/service.ts';
 import { listBagRows, matchBagsToOrders, toBag } from './repository.ts';
@@ -8,11 +9,12 @@ import { listBagRows, matchBagsToOrders, toBag } from './repository.ts';
 type Bags = Contract['bags'];
 
 export async function listBags(
+  deps: AppDeps,
+  _actor: StaffActor,
   input: ParsedInputOf<Bags['listBags']>,
-  ctx: AuthedContext,
 ): Promise<OutputOf<Bags['listBags']>> {
   const before = decodeIdCursor(input.nextToken);
-  const rows = await listBagRows(ctx.deps.db, {
+  const rows = await listBagRows(deps.db, {
     businessId: input.businessId,
     ...(input.machineId ? { machineId: input.machineId } : {}),
     ...(input.filter ? { filter: input.filter } : {}),
@@ -24,14 +26,14 @@ export async function listBags(
 }
 
 export async function reprocessBags(
+  deps: AppDeps,
+  actor: StaffActor,
   input: ParsedInputOf<Bags['reprocessBags']>,
-  ctx: AuthedContext,
 ): Promise<OutputOf<Bags['reprocessBags']>> {
-  const { deps } = ctx;
   const machine = await requireMachine(deps.db, input.machineId);
   return deps.db.transaction().execute(async (tx) => {
     const result = await matchBagsToOrders(tx, machine.business_id, machine.id, deps.now());
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'bags.reprocess',
       entityType: 'machine',
       entityId: machine.id,

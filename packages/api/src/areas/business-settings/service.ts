@@ -12,8 +12,9 @@ import {
   smsGateways,
   smsTemplateKeys,
 } from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { changedPaths, overDefaults, refuseArchived } from './changes.ts';
 import {
   type Db,
@@ -73,19 +74,24 @@ export async function effectiveFeatureSettings(db: Db, businessId: string) {
   };
 }
 
-export async function getBusinessFeatureSettings(input: In<'getBusinessFeatureSettings'>, ctx: AuthedContext) {
-  const { db } = ctx.deps;
+export async function getBusinessFeatureSettings(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'getBusinessFeatureSettings'>,
+) {
+  const { db } = deps;
   const business = await requireBusiness(db, input.businessId);
   const { settings, featureUpdated } = await effectiveFeatureSettings(db, input.businessId);
   return { businessId: business.id, settings, archived: business.archived_at !== null, updated: featureUpdated };
 }
 
 export async function updateBusinessFeatureSettings(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'updateBusinessFeatureSettings'>,
-  ctx: AuthedContext,
 ): Out<'updateBusinessFeatureSettings'> {
-  const now = ctx.deps.now();
-  await ctx.deps.db.transaction().execute(async (tx) => {
+  const now = deps.now();
+  await deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
     const before = await effectiveFeatureSettings(tx, input.businessId);
     const stored = (await readSettingsJson(tx, 'business_feature_settings', input.businessId))?.settings ?? {};
@@ -96,7 +102,7 @@ export async function updateBusinessFeatureSettings(
     const after = await effectiveFeatureSettings(tx, input.businessId);
     const fields = changedPaths(before.settings, after.settings);
     if (fields.length > 0) {
-      await audit(tx, ctx, {
+      await audit(tx, deps, actor, {
         action: 'businessSettings.features.update',
         entityType: 'business',
         entityId: input.businessId,
@@ -105,14 +111,15 @@ export async function updateBusinessFeatureSettings(
       });
     }
   });
-  return getBusinessFeatureSettings(input, ctx);
+  return getBusinessFeatureSettings(deps, actor, input);
 }
 
 export async function getBusinessControlledSettings(
+  deps: AppDeps,
+  _actor: StaffActor,
   input: In<'getBusinessControlledSettings'>,
-  ctx: AuthedContext,
 ): Out<'getBusinessControlledSettings'> {
-  const { db } = ctx.deps;
+  const { db } = deps;
   const business = await requireBusiness(db, input.businessId);
   const { settings, controlledUpdated } = await effectiveFeatureSettings(db, input.businessId);
   return {
@@ -124,11 +131,12 @@ export async function getBusinessControlledSettings(
 }
 
 export async function updateBusinessControlledSettings(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'updateBusinessControlledSettings'>,
-  ctx: AuthedContext,
 ): Out<'updateBusinessControlledSettings'> {
-  const now = ctx.deps.now();
-  await ctx.deps.db.transaction().execute(async (tx) => {
+  const now = deps.now();
+  await deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
     const before = pickControlled((await effectiveFeatureSettings(tx, input.businessId)).settings);
     const stored = (await readSettingsJson(tx, 'business_controlled_settings', input.businessId))?.settings ?? {};
@@ -142,7 +150,7 @@ export async function updateBusinessControlledSettings(
     const after = pickControlled((await effectiveFeatureSettings(tx, input.businessId)).settings);
     const fields = changedPaths(before, after);
     if (fields.length > 0) {
-      await audit(tx, ctx, {
+      await audit(tx, deps, actor, {
         action: 'businessSettings.controlled.update',
         entityType: 'business',
         entityId: input.businessId,
@@ -151,7 +159,7 @@ export async function updateBusinessControlledSettings(
       });
     }
   });
-  return getBusinessControlledSettings(input, ctx);
+  return getBusinessControlledSettings(deps, actor, input);
 }
 
 async function smsTemplatesOf(db: Db, business: { id: string; archived_at: number | null }) {
@@ -175,19 +183,21 @@ async function smsTemplatesOf(db: Db, business: { id: string; archived_at: numbe
 }
 
 export async function getBusinessSmsTemplates(
+  deps: AppDeps,
+  _actor: StaffActor,
   input: In<'getBusinessSmsTemplates'>,
-  ctx: AuthedContext,
 ): Out<'getBusinessSmsTemplates'> {
-  const business = await requireBusiness(ctx.deps.db, input.businessId);
-  return smsTemplatesOf(ctx.deps.db, business);
+  const business = await requireBusiness(deps.db, input.businessId);
+  return smsTemplatesOf(deps.db, business);
 }
 
 export async function updateBusinessSmsTemplates(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'updateBusinessSmsTemplates'>,
-  ctx: AuthedContext,
 ): Out<'updateBusinessSmsTemplates'> {
-  const now = ctx.deps.now();
-  return ctx.deps.db.transaction().execute(async (tx) => {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (tx) => {
     const business = await requireEditableBusiness(tx, input.businessId);
     const before = await smsTemplatesOf(tx, business);
     await deleteSmsTemplates(tx, business.id, input.reset ?? []);
@@ -203,7 +213,7 @@ export async function updateBusinessSmsTemplates(
       .filter((p) => p.startsWith('templates.'))
       .map((p) => p.slice('templates.'.length));
     if (fields.length > 0) {
-      await audit(tx, ctx, {
+      await audit(tx, deps, actor, {
         action: 'businessSettings.smsTemplates.update',
         entityType: 'business',
         entityId: business.id,

@@ -1,46 +1,27 @@
 import { AppError } from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { logoNameOf, logoUrlPrefix, removeLogoFile } from './logos.ts';
+import { clearLogo, lockLogoUsers } from './repository.ts';
 
 /**
  * `businesses/deleteLogo` and `groups/deleteLogo`: removes a stored logo file and clears it from any
  * business or group showing it, so no page is left with a broken image. Refused (409) while one of
  * those is archived: that would edit an archived entity.
  */
-export async function deleteLogo(input: { key: string }, ctx: AuthedContext): Promise<{ ok: true }> {
+export async function deleteLogo(deps: AppDeps, actor: StaffActor, input: { key: string }): Promise<{ ok: true }> {
   const name = logoNameOf(input.key);
   if (!name) throw new AppError('NOT_FOUND', 'No such logo');
   const path = `${logoUrlPrefix}${name}`;
-  await ctx.deps.db.transaction().execute(async (trx) => {
-    const users = [
-      ...(
-        await trx
-          .selectFrom('businesses')
-          .select(['id', 'name', 'archived_at'])
-          .where('logo_path', '=', path)
-          .forUpdate()
-          .execute()
-      ).map((r) => ({ ...r, table: 'businesses' as const })),
-      ...(
-        await trx
-          .selectFrom('groups')
-          .select(['id', 'name', 'archived_at'])
-          .where('logo_path', '=', path)
-          .forUpdate()
-          .execute()
-      ).map((r) => ({ ...r, table: 'groups' as const })),
-    ];
+  await deps.db.transaction().execute(async (trx) => {
+    const users = await lockLogoUsers(trx, path);
     const archived = users.find((u) => u.archived_at !== null);
     if (archived) throw new AppError('CONFLICT', `${archived.name} is archived: its logo cannot be deleted`);
-    const now = ctx.deps.now();
+    const now = deps.now();
     for (const u of users) {
-      await trx
-        .updateTable(u.table)
-        .set({ logo_path: null, logo_background_color: null, updated: now })
-        .where('id', '=', u.id)
-        .execute();
-      await audit(trx, ctx, {
+      await clearLogo(trx, u.table, u.id, now);
+      await audit(trx, deps, actor, {
         action: u.table === 'businesses' ? 'business.logo.update' : 'group.logo.update',
         entityType: u.table === 'businesses' ? 'business' : 'group',
         entityId: u.id,
@@ -49,9 +30,9 @@ export async function deleteLogo(input: { key: string }, ctx: AuthedContext): Pr
       });
     }
     // The file goes inside the transaction's span: if it is already gone and nothing used it, 404.
-    const removed = await removeLogoFile(ctx.deps, name);
+    const removed = await removeLogoFile(deps, name);
     if (!removed && users.length === 0) throw new AppError('NOT_FOUND', 'No such logo');
-    await audit(trx, ctx, { action: 'logo.delete', entityType: 'logo', entityId: name, details: { path } });
+    await audit(trx, deps, actor, { action: 'logo.delete', entityType: 'logo', entityId: name, details: { path } });
   });
   return { ok: true };
 }

@@ -185,3 +185,25 @@ export async function hasRoleOn(db: Db, userId: string, business: BusinessRow): 
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The businesses and groups showing a logo, locked until the transaction ends. */
+export async function lockLogoUsers(db: Db, logoPath: string) {
+  const of = (table: 'businesses' | 'groups') =>
+    db
+      .selectFrom(table)
+      .select(['id', 'name', 'archived_at'])
+      .where('logo_path', '=', logoPath)
+      .forUpdate()
+      .execute()
+      .then((rows) => rows.map((r) => ({ ...r, table })));
+  return [...(await of('businesses')), ...(await of('groups'))];
+}
+
+/** Takes the logo off a business or group. */
+export async function clearLogo(db: Db, table: 'businesses' | 'groups', id: string, now: number): Promise<void> {
+  await db
+    .updateTable(table)
+    .set({ logo_path: null, logo_background_color: null, updated: now })
+    .where('id', '=', id)
+    .execute();
+}

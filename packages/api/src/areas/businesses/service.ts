@@ -1,7 +1,8 @@
 import { AppError, type Contract, infoPageSize, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
 import { decodeCursor, pageOf } from '../../rpc/paging.ts';
 import { findGroup } from '../groups/repository.ts';
 import { changedFields } from './changes.ts';
@@ -23,42 +24,52 @@ type Businesses = Contract['businesses'];
 type In<M extends keyof Businesses> = ParsedInputOf<Businesses[M]>;
 type Out<M extends keyof Businesses> = OutputOf<Businesses[M]>;
 
-const isSupport = (ctx: AuthedContext) => ctx.principal.scopes.includes('support');
+const isSupport = (actor: StaffActor) => actor.kind === 'support';
 
-async function page(ctx: AuthedContext, input: { nextToken?: string | null }, q: Omit<BusinessQuery, 'limit'>) {
+async function page(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: { nextToken?: string | null },
+  q: Omit<BusinessQuery, 'limit'>,
+) {
   const after = decodeCursor(input.nextToken, 2);
-  const rows = await listBusinessRows(ctx.deps.db, { ...q, ...(after ? { after } : {}), limit: infoPageSize });
+  const rows = await listBusinessRows(deps.db, { ...q, ...(after ? { after } : {}), limit: infoPageSize });
   return pageOf(rows, infoPageSize, (r) => r.key);
 }
 
 const filterOf = (text: string | undefined) => (text?.trim() ? { filter: text } : {});
 
-export async function listBusinesses(input: In<'listBusinesses'>, ctx: AuthedContext): Promise<Out<'listBusinesses'>> {
-  const p = await page(ctx, input, {
+export async function listBusinesses(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'listBusinesses'>,
+): Promise<Out<'listBusinesses'>> {
+  const p = await page(deps, actor, input, {
     archived: input.archived ? 'archived' : 'active',
     ...filterOf(input.filterText),
     // Declared `scope: 'filtered'`: a pharmacy user sees the businesses their roles reach.
-    ...(isSupport(ctx) ? {} : { accessibleTo: ctx.principal.userId }),
+    ...(actor.kind === 'support' ? {} : { accessibleTo: actor.userId }),
   });
   return { businesses: p.items.map((r) => toBusiness(r.row)), nextToken: p.nextToken };
 }
 
 export async function listBusinessesInfo(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'listBusinessesInfo'>,
-  ctx: AuthedContext,
 ): Promise<Out<'listBusinessesInfo'>> {
   // The Add-role picker shows archived businesses too, marked (the role's resource cell needs them).
-  const p = await page(ctx, input, { archived: 'any', ...filterOf(input.filter) });
+  const p = await page(deps, actor, input, { archived: 'any', ...filterOf(input.filter) });
   return { data: p.items.map((r) => toBusinessInfo(r.row)), nextToken: p.nextToken };
 }
 
 export async function listGroupedBusinesses(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'listGroupedBusinesses'>,
-  ctx: AuthedContext,
 ): Promise<Out<'listGroupedBusinesses'>> {
-  if (!(await findGroup(ctx.deps.db, input.groupId)))
-    throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
-  const p = await page(ctx, input, {
+  if (!(await findGroup(deps.db, input.groupId))) throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
+  const p = await page(deps, actor, input, {
     groupId: input.groupId,
     archived: input.archived ? 'any' : 'active',
     ...filterOf(input.filterText),
@@ -67,21 +78,23 @@ export async function listGroupedBusinesses(
 }
 
 export async function listUngroupedBusinesses(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'listUngroupedBusinesses'>,
-  ctx: AuthedContext,
 ): Promise<Out<'listUngroupedBusinesses'>> {
-  const p = await page(ctx, input, { groupId: null, archived: 'active', ...filterOf(input.filterText) });
+  const p = await page(deps, actor, input, { groupId: null, archived: 'active', ...filterOf(input.filterText) });
   return { businesses: p.items.map((r) => toBusiness(r.row)), nextToken: p.nextToken };
 }
 
 export async function listAccessibleBusinesses(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'listAccessibleBusinesses'>,
-  ctx: AuthedContext,
 ): Promise<Out<'listAccessibleBusinesses'>> {
-  const p = await page(ctx, input, {
+  const p = await page(deps, actor, input, {
     archived: 'active',
     ...filterOf(input.filterText),
-    ...(isSupport(ctx) ? {} : { accessibleTo: ctx.principal.userId }),
+    ...(isSupport(actor) ? {} : { accessibleTo: actor.userId }),
   });
   return { businesses: p.items.map((r) => toBusinessInfo(r.row)), nextToken: p.nextToken };
 }
@@ -99,16 +112,21 @@ export function assertBusinessEditable(row: BusinessRow): void {
   }
 }
 
-export async function getBusiness(input: In<'getBusiness'>, ctx: AuthedContext): Promise<Out<'getBusiness'>> {
-  return { business: toBusiness(await mustFind(ctx.deps.db, input.id)) };
+export async function getBusiness(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'getBusiness'>,
+): Promise<Out<'getBusiness'>> {
+  return { business: toBusiness(await mustFind(deps.db, input.id)) };
 }
 
 export async function getBusinessInfo(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'getBusinessInfo'>,
-  ctx: AuthedContext,
 ): Promise<Out<'getBusinessInfo'>> {
-  const row = await mustFind(ctx.deps.db, input.id);
-  if (!isSupport(ctx) && !(await hasRoleOn(ctx.deps.db, ctx.principal.userId, row))) {
+  const row = await mustFind(deps.db, input.id);
+  if (!isSupport(actor) && !(await hasRoleOn(deps.db, actor.userId, row))) {
     throw new AppError('FORBIDDEN', 'You do not have access to this business');
   }
   return { business: toBusinessInfo(row) };
@@ -128,9 +146,13 @@ const formFields = (input: In<'createBusiness'>) => ({
 
 const editableFields = ['name', 'email', 'address', 'notificationEmails', 'keyholdersMobileNumbers'] as const;
 
-export async function createBusiness(input: In<'createBusiness'>, ctx: AuthedContext): Promise<Out<'createBusiness'>> {
-  const now = ctx.deps.now();
-  const row = await ctx.deps.db.transaction().execute(async (trx) => {
+export async function createBusiness(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'createBusiness'>,
+): Promise<Out<'createBusiness'>> {
+  const now = deps.now();
+  const row = await deps.db.transaction().execute(async (trx) => {
     const row = await insertBusiness(trx, {
       id: Bun.randomUUIDv7(),
       ...formFields(input),
@@ -143,7 +165,7 @@ export async function createBusiness(input: In<'createBusiness'>, ctx: AuthedCon
       created: now,
       updated: now,
     });
-    await audit(trx, ctx, {
+    await audit(trx, deps, actor, {
       action: 'business.create',
       entityType: 'business',
       entityId: row.id,
@@ -155,13 +177,17 @@ export async function createBusiness(input: In<'createBusiness'>, ctx: AuthedCon
   return { business: toBusiness(row) };
 }
 
-export async function updateBusiness(input: In<'updateBusiness'>, ctx: AuthedContext): Promise<Out<'updateBusiness'>> {
-  const row = await ctx.deps.db.transaction().execute(async (trx) => {
+export async function updateBusiness(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'updateBusiness'>,
+): Promise<Out<'updateBusiness'>> {
+  const row = await deps.db.transaction().execute(async (trx) => {
     const before = await mustFind(trx, input.id, true);
     assertBusinessEditable(before);
-    const after = await updateBusinessRow(trx, input.id, { ...formFields(input), updated: ctx.deps.now() });
+    const after = await updateBusinessRow(trx, input.id, { ...formFields(input), updated: deps.now() });
     const changed = changedFields(toBusiness(before), toBusiness(after), [...editableFields]);
-    await audit(trx, ctx, {
+    await audit(trx, deps, actor, {
       action: 'business.update',
       entityType: 'business',
       entityId: input.id,
@@ -177,18 +203,18 @@ export async function updateBusiness(input: In<'updateBusiness'>, ctx: AuthedCon
  * Archives or unarchives, recording who and when; doing it twice is harmless (no second audit entry
  * or push), so a bulk run from the cli can be repeated after a partial failure.
  */
-async function setArchived(id: string, archive: boolean, ctx: AuthedContext): Promise<BusinessRow> {
-  const { row, changed } = await ctx.deps.db.transaction().execute(async (trx) => {
+async function setArchived(id: string, archive: boolean, deps: AppDeps, actor: StaffActor): Promise<BusinessRow> {
+  const { row, changed } = await deps.db.transaction().execute(async (trx) => {
     const before = await mustFind(trx, id, true);
     if ((before.archived_at !== null) === archive) return { row: before, changed: false };
-    const now = ctx.deps.now();
+    const now = deps.now();
     const row = await updateBusinessRow(trx, id, {
       archived_at: archive ? now : null,
-      archived_by_id: archive ? ctx.principal.userId : null,
-      archived_by_display: archive ? ctx.principal.displayName : null,
+      archived_by_id: archive ? actor.userId : null,
+      archived_by_display: archive ? actor.displayName : null,
       updated: now,
     });
-    await audit(trx, ctx, {
+    await audit(trx, deps, actor, {
       action: archive ? 'business.archive' : 'business.unarchive',
       entityType: 'business',
       entityId: id,
@@ -199,7 +225,7 @@ async function setArchived(id: string, archive: boolean, ctx: AuthedContext): Pr
   });
   if (changed) {
     const business = toBusiness(row);
-    liveOf(ctx.deps).publish({
+    liveOf(deps).publish({
       businessId: id,
       message: { action: archive ? 'archived' : 'unarchived', params: { businessId: id, archived: business.archived } },
     });
@@ -208,22 +234,24 @@ async function setArchived(id: string, archive: boolean, ctx: AuthedContext): Pr
 }
 
 export async function archiveBusiness(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'archiveBusiness'>,
-  ctx: AuthedContext,
 ): Promise<Out<'archiveBusiness'>> {
-  return { business: toBusiness(await setArchived(input.id, true, ctx)) };
+  return { business: toBusiness(await setArchived(input.id, true, deps, actor)) };
 }
 
 export async function unarchiveBusiness(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'unarchiveBusiness'>,
-  ctx: AuthedContext,
 ): Promise<Out<'unarchiveBusiness'>> {
-  return { business: toBusiness(await setArchived(input.id, false, ctx)) };
+  return { business: toBusiness(await setArchived(input.id, false, deps, actor)) };
 }
 
-export async function linkGroup(input: In<'linkGroup'>, ctx: AuthedContext): Promise<Out<'linkGroup'>> {
+export async function linkGroup(deps: AppDeps, actor: StaffActor, input: In<'linkGroup'>): Promise<Out<'linkGroup'>> {
   const ids = [...new Set(input.businessIds)];
-  const linked = await ctx.deps.db.transaction().execute(async (trx) => {
+  const linked = await deps.db.transaction().execute(async (trx) => {
     const group = await findGroup(trx, input.groupId, { lock: true });
     if (!group) throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
     if (group.archived_at !== null) {
@@ -248,12 +276,12 @@ export async function linkGroup(input: In<'linkGroup'>, ctx: AuthedContext): Pro
       const code = problems.every((p) => p.id === 'NOT_FOUND') ? 'NOT_FOUND' : 'CONFLICT';
       throw new AppError(code, problems.map((p) => p.message).join('; '), problems);
     }
-    const now = ctx.deps.now();
+    const now = deps.now();
     const linked: string[] = [];
     for (const row of rows) {
       if (row.group_id === group.id) continue;
       await updateBusinessRow(trx, row.id, { group_id: group.id, updated: now });
-      await audit(trx, ctx, {
+      await audit(trx, deps, actor, {
         action: 'business.linkGroup',
         entityType: 'business',
         entityId: row.id,
@@ -267,13 +295,17 @@ export async function linkGroup(input: In<'linkGroup'>, ctx: AuthedContext): Pro
   return { linked };
 }
 
-export async function unlinkGroup(input: In<'unlinkGroup'>, ctx: AuthedContext): Promise<Out<'unlinkGroup'>> {
-  const row = await ctx.deps.db.transaction().execute(async (trx) => {
+export async function unlinkGroup(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'unlinkGroup'>,
+): Promise<Out<'unlinkGroup'>> {
+  const row = await deps.db.transaction().execute(async (trx) => {
     const before = await mustFind(trx, input.id, true);
     assertBusinessEditable(before);
     if (before.group_id === null) return before;
-    const after = await updateBusinessRow(trx, input.id, { group_id: null, updated: ctx.deps.now() });
-    await audit(trx, ctx, {
+    const after = await updateBusinessRow(trx, input.id, { group_id: null, updated: deps.now() });
+    await audit(trx, deps, actor, {
       action: 'business.unlinkGroup',
       entityType: 'business',
       entityId: input.id,
@@ -285,10 +317,14 @@ export async function unlinkGroup(input: In<'unlinkGroup'>, ctx: AuthedContext):
   return { business: toBusiness(row) };
 }
 
-export async function uploadLogo(input: In<'uploadLogo'>, ctx: AuthedContext): Promise<Out<'uploadLogo'>> {
-  assertBusinessEditable(await mustFind(ctx.deps.db, input.entityId));
-  const path = await storeLogo(ctx.deps, input.dataUrl);
-  await audit(ctx.deps.db, ctx, {
+export async function uploadLogo(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'uploadLogo'>,
+): Promise<Out<'uploadLogo'>> {
+  assertBusinessEditable(await mustFind(deps.db, input.entityId));
+  const path = await storeLogo(deps, input.dataUrl);
+  await audit(deps.db, deps, actor, {
     action: 'business.logo.upload',
     entityType: 'business',
     entityId: input.entityId,
@@ -299,25 +335,29 @@ export async function uploadLogo(input: In<'uploadLogo'>, ctx: AuthedContext): P
 }
 
 /** Checks an updateLogo path: null (no logo) or a logo file that exists. */
-export async function assertLogoPath(ctx: AuthedContext, path: string | null): Promise<void> {
-  if (path !== null && !(await logoExists(ctx.deps, path))) {
+export async function assertLogoPath(deps: AppDeps, path: string | null): Promise<void> {
+  if (path !== null && !(await logoExists(deps, path))) {
     throw new AppError('VALIDATION', 'No uploaded logo has that path', [
       { path: 'path', id: 'NOT_FOUND', message: 'No uploaded logo has that path: upload it first' },
     ]);
   }
 }
 
-export async function updateLogo(input: In<'updateLogo'>, ctx: AuthedContext): Promise<Out<'updateLogo'>> {
-  await assertLogoPath(ctx, input.path);
-  const row = await ctx.deps.db.transaction().execute(async (trx) => {
+export async function updateLogo(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'updateLogo'>,
+): Promise<Out<'updateLogo'>> {
+  await assertLogoPath(deps, input.path);
+  const row = await deps.db.transaction().execute(async (trx) => {
     const before = await mustFind(trx, input.id, true);
     assertBusinessEditable(before);
     const after = await updateBusinessRow(trx, input.id, {
       logo_path: input.path,
       logo_background_color: input.path === null ? null : input.backgroundColor,
-      updated: ctx.deps.now(),
+      updated: deps.now(),
     });
-    await audit(trx, ctx, {
+    await audit(trx, deps, actor, {
       action: 'business.logo.update',
       entityType: 'business',
       entityId: input.id,

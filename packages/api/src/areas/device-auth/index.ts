@@ -1,8 +1,10 @@
 import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
+import type { Actor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
 import { addressKey, RateLimiter } from '../../http/rate-limit.ts';
-import { requestMeta } from '../../http/request-meta.ts';
+import { type RequestMeta, requestMeta } from '../../http/request-meta.ts';
+import { originOf } from '../../rpc/actor-of.ts';
 import { rpcArea } from '../../rpc/area.ts';
 import { activateDeviceAuth, exchangeToken, startDeviceAuth, TokenRefusal } from './service.ts';
 
@@ -22,6 +24,9 @@ async function formOrJson(request: Request): Promise<Record<string, unknown>> {
   }
 }
 
+/** A locker that is not paired yet: nobody, calling from a locker. */
+const lockerCaller = (meta: RequestMeta): Actor => ({ kind: 'anonymous', origin: originOf(meta, 'locker') });
+
 /** How many device codes one address may ask for: a burst of `perAddress`, refilled over `perMs`. */
 export const deviceCodeLimit = { perAddress: 30, perMs: 10 * 60 * 1000 };
 
@@ -38,7 +43,8 @@ export const deviceAuthRoutes = (deps: AppDeps) => {
       '/machine/device/code',
       async ({ request, server, set }) => {
         set.headers['cache-control'] = 'no-store';
-        const allowed = codes.take(addressKey(requestMeta(request, server, deps.config.trustProxy).ip), deps.now());
+        const meta = requestMeta(request, server, deps.config.trustProxy);
+        const allowed = codes.take(addressKey(meta.ip), deps.now());
         if (!allowed.ok) {
           throw new AppError(
             'RATE_LIMITED',
@@ -48,16 +54,17 @@ export const deviceAuthRoutes = (deps: AppDeps) => {
           );
         }
         const origin = deps.config.publicUrls[0] ?? new URL(request.url).origin;
-        return startDeviceAuth(deps, `${origin}/businesses`);
+        return startDeviceAuth(deps, lockerCaller(meta), { verificationUri: `${origin}/businesses` });
       },
       { parse: 'none' },
     )
     .post(
       '/machine/token',
-      async ({ request, set }) => {
+      async ({ request, server, set }) => {
         set.headers['cache-control'] = 'no-store';
+        const caller = lockerCaller(requestMeta(request, server, deps.config.trustProxy));
         try {
-          return await exchangeToken(deps, await formOrJson(request));
+          return await exchangeToken(deps, caller, await formOrJson(request));
         } catch (error) {
           if (!(error instanceof TokenRefusal)) throw error;
           set.status = 400;

@@ -147,3 +147,34 @@ export async function insertDeviceAuth(
     })
     .execute();
 }
+
+/** Marks a device code used; false when another poll used it first. */
+export async function consumeDeviceCode(db: Db, id: string, now: number): Promise<boolean> {
+  const consumed = await db
+    .updateTable('device_authorizations')
+    .set({ consumed_at: now })
+    .where('id', '=', id)
+    .where('consumed_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return consumed !== undefined;
+}
+
+/** Records that staff entered a device code's user code for a machine. */
+export async function activateDeviceCode(
+  db: Db,
+  id: string,
+  activation: { businessId: string; machineId: string; now: number; byId: string; byDisplay: string },
+): Promise<void> {
+  await db
+    .updateTable('device_authorizations')
+    .set({
+      business_id: activation.businessId,
+      machine_id: activation.machineId,
+      activated_at: activation.now,
+      activated_by_id: activation.byId,
+      activated_by_display: activation.byDisplay,
+    })
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,4 +1,5 @@
 import { AppError, messages } from '@medlocker/core';
+import type { Actor, StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import { newToken } from '../../auth/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -12,11 +13,12 @@ import {
   type TokenError,
   type TokenResponse,
 } from '../../hubs/protocol.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
 import { type MachineRow, revokeCredentials } from '../machines/repository.ts';
 import { requireMachine } from '../machines/service.ts';
 import { tokenSealer } from '../test-machines/credentials.ts';
 import {
+  activateDeviceCode,
+  consumeDeviceCode,
   credentialPolicy,
   findDeviceAuthByCode,
   findLiveRefresh,
@@ -47,7 +49,11 @@ export const pollEarlyAllowanceMs = 2_500;
 export const slowDownStepMs = 5_000;
 
 /** `POST /machine/device/code`: a new device code and the user code the locker shows. */
-export async function startDeviceAuth(deps: AppDeps, verificationUri: string): Promise<DeviceCodeResponse> {
+export async function startDeviceAuth(
+  deps: AppDeps,
+  _actor: Actor,
+  input: { verificationUri: string },
+): Promise<DeviceCodeResponse> {
   const now = deps.now();
   const deviceCode = newToken();
   for (let attempt = 0; ; attempt++) {
@@ -63,7 +69,7 @@ export async function startDeviceAuth(deps: AppDeps, verificationUri: string): P
       return {
         device_code: deviceCode,
         user_code: userCode,
-        verification_uri: verificationUri,
+        verification_uri: input.verificationUri,
         expires_in: credentialPolicy.deviceCodeMs / 1000,
         interval: credentialPolicy.pollIntervalSeconds,
       };
@@ -94,7 +100,11 @@ function tokenResponse(machineId: string, issued: Awaited<ReturnType<typeof issu
 }
 
 /** `POST /machine/token`: exchanges a device code once staff have entered its user code, or rotates a refresh token. */
-export async function exchangeToken(deps: AppDeps, body: Record<string, unknown>): Promise<TokenResponse> {
+export async function exchangeToken(
+  deps: AppDeps,
+  _actor: Actor,
+  body: Record<string, unknown>,
+): Promise<TokenResponse> {
   const now = deps.now();
   if (body.grant_type === DEVICE_CODE_GRANT && typeof body.device_code === 'string' && body.device_code) {
     const deviceCode = body.device_code;
@@ -116,14 +126,8 @@ export async function exchangeToken(deps: AppDeps, body: Record<string, unknown>
         throw new TokenRefusal('authorization_pending', 'Waiting for staff to enter the user code');
       }
       polls.delete(row.id);
-      const consumed = await tx
-        .updateTable('device_authorizations')
-        .set({ consumed_at: now })
-        .where('id', '=', row.id)
-        .where('consumed_at', 'is', null)
-        .returning('id')
-        .executeTakeFirst();
-      if (!consumed) throw new TokenRefusal('invalid_grant', 'Unknown or used device code');
+      if (!(await consumeDeviceCode(tx, row.id, now)))
+        throw new TokenRefusal('invalid_grant', 'Unknown or used device code');
       const machine = await requireMachine(tx, row.machine_id).catch(() => undefined);
       if (!machine || machine.archived_at !== null) throw new TokenRefusal('invalid_grant', 'The machine is archived');
       const issued = await issueCredentials(
@@ -178,10 +182,10 @@ const invalidCode = () =>
 
 /** `auth.activateDeviceAuth {machineId, userCode}`: the Pair dialog. */
 export async function activateDeviceAuth(
+  deps: AppDeps,
+  actor: StaffActor,
   input: { machineId: string; userCode: string },
-  ctx: AuthedContext,
 ): Promise<{ ok: true }> {
-  const { deps, principal } = ctx;
   const now = deps.now();
   const code = normaliseUserCode(input.userCode);
   const machine = await requireMachine(deps.db, input.machineId);
@@ -190,20 +194,16 @@ export async function activateDeviceAuth(
   await deps.db.transaction().execute(async (tx) => {
     const pending = await findPendingUserCode(tx, code, now);
     if (!pending) throw invalidCode();
-    await tx
-      .updateTable('device_authorizations')
-      .set({
-        business_id: machine.business_id,
-        machine_id: machine.id,
-        activated_at: now,
-        activated_by_id: principal.userId,
-        activated_by_display: principal.displayName,
-      })
-      .where('id', '=', pending.id)
-      .execute();
+    await activateDeviceCode(tx, pending.id, {
+      businessId: machine.business_id,
+      machineId: machine.id,
+      now,
+      byId: actor.userId,
+      byDisplay: actor.displayName,
+    });
     // Re-pairing: the locker that held this machine before stops now, not when its token expires.
     await revokeCredentials(tx, machine.id, now);
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'machine.pair',
       entityType: 'machine',
       entityId: machine.id,

@@ -7,8 +7,9 @@ import {
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { changedPaths } from '../business-settings/changes.ts';
 import {
   type Db,
@@ -23,24 +24,29 @@ type Area = Contract['globalSettings'];
 type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
 type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
 
-export async function getGlobalSettings(_input: In<'getGlobalSettings'>, ctx: AuthedContext): Out<'getGlobalSettings'> {
-  const row = await readGlobalSettings(ctx.deps.db);
+export async function getGlobalSettings(
+  deps: AppDeps,
+  _actor: StaffActor,
+  _input: In<'getGlobalSettings'>,
+): Out<'getGlobalSettings'> {
+  const row = await readGlobalSettings(deps.db);
   return row
     ? { settings: { nhsPrescriptionCharge: row.nhsPrescriptionCharge }, updated: row.updated }
     : { settings: null, updated: null };
 }
 
 export async function createOrUpdateGlobalSettings(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'createOrUpdateGlobalSettings'>,
-  ctx: AuthedContext,
 ): Out<'createOrUpdateGlobalSettings'> {
-  const now = ctx.deps.now();
-  await ctx.deps.db.transaction().execute(async (tx) => {
+  const now = deps.now();
+  await deps.db.transaction().execute(async (tx) => {
     const before = await readGlobalSettings(tx);
-    await writeGlobalSettings(tx, input.nhsPrescriptionCharge, now, ctx.principal.userId);
+    await writeGlobalSettings(tx, input.nhsPrescriptionCharge, now, actor.userId);
     if (before?.nhsPrescriptionCharge !== input.nhsPrescriptionCharge) {
       // A charge is not a secret: the old and new amounts make the entry useful.
-      await audit(tx, ctx, {
+      await audit(tx, deps, actor, {
         action: 'globalSettings.update',
         entityType: 'globalSettings',
         details: {
@@ -51,7 +57,7 @@ export async function createOrUpdateGlobalSettings(
       });
     }
   });
-  return getGlobalSettings({}, ctx);
+  return getGlobalSettings(deps, actor, {});
 }
 
 async function alarmTemplatesOf(db: Db) {
@@ -69,18 +75,20 @@ async function alarmTemplatesOf(db: Db) {
 }
 
 export async function getAlarmMessageTemplates(
+  deps: AppDeps,
+  _actor: StaffActor,
   _input: In<'getAlarmMessageTemplates'>,
-  ctx: AuthedContext,
 ): Out<'getAlarmMessageTemplates'> {
-  return alarmTemplatesOf(ctx.deps.db);
+  return alarmTemplatesOf(deps.db);
 }
 
 export async function updateAlarmMessageTemplates(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'updateAlarmMessageTemplates'>,
-  ctx: AuthedContext,
 ): Out<'updateAlarmMessageTemplates'> {
-  const now = ctx.deps.now();
-  return ctx.deps.db.transaction().execute(async (tx) => {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (tx) => {
     const before = await alarmTemplatesOf(tx);
     await deleteAlarmTemplates(tx, input.reset ?? []);
     for (const code of alarmTemplateCodes) {
@@ -90,7 +98,7 @@ export async function updateAlarmMessageTemplates(
     const after = await alarmTemplatesOf(tx);
     const fields = changedPaths(before.templates, after.templates);
     if (fields.length > 0) {
-      await audit(tx, ctx, {
+      await audit(tx, deps, actor, {
         action: 'alarmMessageTemplates.update',
         entityType: 'alarmMessageTemplates',
         details: { fields },

@@ -1,7 +1,8 @@
 import { AppError, type Contract, infoPageSize, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
 import { decodeCursor, pageOf } from '../../rpc/paging.ts';
 import { changedFields } from '../businesses/changes.ts';
 import { storeLogo } from '../businesses/logos.ts';
@@ -22,38 +23,52 @@ type Groups = Contract['groups'];
 type In<M extends keyof Groups> = ParsedInputOf<Groups[M]>;
 type Out<M extends keyof Groups> = OutputOf<Groups[M]>;
 
-async function page(ctx: AuthedContext, input: { nextToken?: string | null }, q: Omit<GroupQuery, 'limit'>) {
+async function page(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: { nextToken?: string | null },
+  q: Omit<GroupQuery, 'limit'>,
+) {
   const after = decodeCursor(input.nextToken, 2);
-  const rows = await listGroupRows(ctx.deps.db, { ...q, ...(after ? { after } : {}), limit: infoPageSize });
+  const rows = await listGroupRows(deps.db, { ...q, ...(after ? { after } : {}), limit: infoPageSize });
   return pageOf(rows, infoPageSize, (r) => r.key);
 }
 
 const filterOf = (text: string | undefined) => (text?.trim() ? { filter: text } : {});
 
-export async function listGroups(input: In<'listGroups'>, ctx: AuthedContext): Promise<Out<'listGroups'>> {
-  const p = await page(ctx, input, {
+export async function listGroups(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'listGroups'>,
+): Promise<Out<'listGroups'>> {
+  const p = await page(deps, actor, input, {
     archived: input.archived ? 'archived' : 'active',
     ...filterOf(input.filter),
     // Declared `scope: 'filtered'`: a pharmacy user sees the groups their roles name.
-    ...(ctx.principal.scopes.includes('support') ? {} : { accessibleTo: ctx.principal.userId }),
+    ...(actor.kind === 'support' ? {} : { accessibleTo: actor.userId }),
   });
   return { groups: p.items.map((r) => toGroup(r.row)), nextToken: p.nextToken };
 }
 
-export async function listGroupsInfo(input: In<'listGroupsInfo'>, ctx: AuthedContext): Promise<Out<'listGroupsInfo'>> {
-  const p = await page(ctx, input, { archived: 'any', ...filterOf(input.filter) });
+export async function listGroupsInfo(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'listGroupsInfo'>,
+): Promise<Out<'listGroupsInfo'>> {
+  const p = await page(deps, actor, input, { archived: 'any', ...filterOf(input.filter) });
   return { data: p.items.map((r) => toGroupInfo(r.row)), nextToken: p.nextToken };
 }
 
 export async function listAccessibleGroups(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'listAccessibleGroups'>,
-  ctx: AuthedContext,
 ): Promise<Out<'listAccessibleGroups'>> {
-  const support = ctx.principal.scopes.includes('support');
-  const p = await page(ctx, input, {
+  const support = actor.kind === 'support';
+  const p = await page(deps, actor, input, {
     archived: 'active',
     ...filterOf(input.filter),
-    ...(support ? {} : { accessibleTo: ctx.principal.userId }),
+    ...(support ? {} : { accessibleTo: actor.userId }),
   });
   return { groups: p.items.map((r) => toGroupInfo(r.row)), nextToken: p.nextToken };
 }
@@ -98,14 +113,18 @@ const formFields = (input: In<'createGroup'>) => ({
 
 const editableFields = ['name', 'email', 'address', 'parentId'] as const;
 
-export async function getGroup(input: In<'getGroup'>, ctx: AuthedContext): Promise<Out<'getGroup'>> {
-  return { group: toGroup(await mustFind(ctx.deps.db, input.id)) };
+export async function getGroup(deps: AppDeps, _actor: StaffActor, input: In<'getGroup'>): Promise<Out<'getGroup'>> {
+  return { group: toGroup(await mustFind(deps.db, input.id)) };
 }
 
-export async function createGroup(input: In<'createGroup'>, ctx: AuthedContext): Promise<Out<'createGroup'>> {
-  const now = ctx.deps.now();
+export async function createGroup(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'createGroup'>,
+): Promise<Out<'createGroup'>> {
+  const now = deps.now();
   const id = Bun.randomUUIDv7();
-  const row = await ctx.deps.db.transaction().execute(async (trx) => {
+  const row = await deps.db.transaction().execute(async (trx) => {
     await assertParent(trx, id, input.parentId ?? null);
     const row = await insertGroup(trx, {
       id,
@@ -118,7 +137,7 @@ export async function createGroup(input: In<'createGroup'>, ctx: AuthedContext):
       created: now,
       updated: now,
     });
-    await audit(trx, ctx, {
+    await audit(trx, deps, actor, {
       action: 'group.create',
       entityType: 'group',
       entityId: id,
@@ -129,13 +148,17 @@ export async function createGroup(input: In<'createGroup'>, ctx: AuthedContext):
   return { group: toGroup(row) };
 }
 
-export async function updateGroup(input: In<'updateGroup'>, ctx: AuthedContext): Promise<Out<'updateGroup'>> {
-  const row = await ctx.deps.db.transaction().execute(async (trx) => {
+export async function updateGroup(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'updateGroup'>,
+): Promise<Out<'updateGroup'>> {
+  const row = await deps.db.transaction().execute(async (trx) => {
     const before = await mustFind(trx, input.id, true);
     assertGroupEditable(before);
     await assertParent(trx, input.id, input.parentId ?? null);
-    const after = await updateGroupRow(trx, input.id, { ...formFields(input), updated: ctx.deps.now() });
-    await audit(trx, ctx, {
+    const after = await updateGroupRow(trx, input.id, { ...formFields(input), updated: deps.now() });
+    await audit(trx, deps, actor, {
       action: 'group.update',
       entityType: 'group',
       entityId: input.id,
@@ -147,18 +170,18 @@ export async function updateGroup(input: In<'updateGroup'>, ctx: AuthedContext):
 }
 
 /** Archives or unarchives a group, recording who and when; a repeat changes nothing (see businesses). */
-async function setArchived(id: string, archive: boolean, ctx: AuthedContext): Promise<GroupRow> {
-  const { row, changed } = await ctx.deps.db.transaction().execute(async (trx) => {
+async function setArchived(id: string, archive: boolean, deps: AppDeps, actor: StaffActor): Promise<GroupRow> {
+  const { row, changed } = await deps.db.transaction().execute(async (trx) => {
     const before = await mustFind(trx, id, true);
     if ((before.archived_at !== null) === archive) return { row: before, changed: false };
-    const now = ctx.deps.now();
+    const now = deps.now();
     const row = await updateGroupRow(trx, id, {
       archived_at: archive ? now : null,
-      archived_by_id: archive ? ctx.principal.userId : null,
-      archived_by_display: archive ? ctx.principal.displayName : null,
+      archived_by_id: archive ? actor.userId : null,
+      archived_by_display: archive ? actor.displayName : null,
       updated: now,
     });
-    await audit(trx, ctx, {
+    await audit(trx, deps, actor, {
       action: archive ? 'group.archive' : 'group.unarchive',
       entityType: 'group',
       entityId: id,
@@ -167,7 +190,7 @@ async function setArchived(id: string, archive: boolean, ctx: AuthedContext): Pr
     return { row, changed: true };
   });
   if (changed) {
-    liveOf(ctx.deps).publish({
+    liveOf(deps).publish({
       businessId: '',
       groupId: id,
       message: {
@@ -179,18 +202,30 @@ async function setArchived(id: string, archive: boolean, ctx: AuthedContext): Pr
   return row;
 }
 
-export async function archiveGroup(input: In<'archiveGroup'>, ctx: AuthedContext): Promise<Out<'archiveGroup'>> {
-  return { group: toGroup(await setArchived(input.id, true, ctx)) };
+export async function archiveGroup(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'archiveGroup'>,
+): Promise<Out<'archiveGroup'>> {
+  return { group: toGroup(await setArchived(input.id, true, deps, actor)) };
 }
 
-export async function unarchiveGroup(input: In<'unarchiveGroup'>, ctx: AuthedContext): Promise<Out<'unarchiveGroup'>> {
-  return { group: toGroup(await setArchived(input.id, false, ctx)) };
+export async function unarchiveGroup(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'unarchiveGroup'>,
+): Promise<Out<'unarchiveGroup'>> {
+  return { group: toGroup(await setArchived(input.id, false, deps, actor)) };
 }
 
-export async function uploadLogo(input: In<'uploadLogo'>, ctx: AuthedContext): Promise<Out<'uploadLogo'>> {
-  assertGroupEditable(await mustFind(ctx.deps.db, input.entityId));
-  const path = await storeLogo(ctx.deps, input.dataUrl);
-  await audit(ctx.deps.db, ctx, {
+export async function uploadLogo(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'uploadLogo'>,
+): Promise<Out<'uploadLogo'>> {
+  assertGroupEditable(await mustFind(deps.db, input.entityId));
+  const path = await storeLogo(deps, input.dataUrl);
+  await audit(deps.db, deps, actor, {
     action: 'group.logo.upload',
     entityType: 'group',
     entityId: input.entityId,
@@ -199,17 +234,21 @@ export async function uploadLogo(input: In<'uploadLogo'>, ctx: AuthedContext): P
   return { path };
 }
 
-export async function updateLogo(input: In<'updateLogo'>, ctx: AuthedContext): Promise<Out<'updateLogo'>> {
-  await assertLogoPath(ctx, input.path);
-  const row = await ctx.deps.db.transaction().execute(async (trx) => {
+export async function updateLogo(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'updateLogo'>,
+): Promise<Out<'updateLogo'>> {
+  await assertLogoPath(deps, input.path);
+  const row = await deps.db.transaction().execute(async (trx) => {
     const before = await mustFind(trx, input.id, true);
     assertGroupEditable(before);
     const after = await updateGroupRow(trx, input.id, {
       logo_path: input.path,
       logo_background_color: input.path === null ? null : input.backgroundColor,
-      updated: ctx.deps.now(),
+      updated: deps.now(),
     });
-    await audit(trx, ctx, {
+    await audit(trx, deps, actor, {
       action: 'group.logo.update',
       entityType: 'group',
       entityId: input.id,

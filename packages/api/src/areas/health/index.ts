@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
-import { sql } from 'kysely';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../../rpc/area.ts';
+import { pingDatabase } from './repository.ts';
 
 /** `/healthz`: the process answers. `/readyz`: and its database does too. */
 export function healthRoutes(deps: AppDeps) {
@@ -9,7 +9,7 @@ export function healthRoutes(deps: AppDeps) {
     .get('/healthz', () => ({ ok: true }))
     .get('/readyz', async ({ set }) => {
       try {
-        await sql`select 1`.execute(deps.db);
+        await pingDatabase(deps.db);
         return { ok: true, database: deps.dbKind };
       } catch (error) {
         deps.logger.warn('readiness check failed', { error: error instanceof Error ? error.message : String(error) });
@@ -19,7 +19,11 @@ export function healthRoutes(deps: AppDeps) {
     })
     .use(
       rpcArea(deps, 'health', {
-        ping: (input) => ({ ok: true as const, time: deps.now(), ...(input.echo ? { echo: input.echo } : {}) }),
+        ping: (_deps, _actor, input) => ({
+          ok: true as const,
+          time: deps.now(),
+          ...(input.echo ? { echo: input.echo } : {}),
+        }),
       }),
     );
 }

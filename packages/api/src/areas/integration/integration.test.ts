@@ -72,7 +72,7 @@ describeApi(
       expect(created.body.client.webhookSecret).toBe(`********${webhookSecret.slice(-4)}`);
       const row = await t.db.selectFrom('integration_clients').selectAll().executeTakeFirstOrThrow();
       expect(JSON.stringify(row)).not.toContain(webhookSecret);
-      expect(openWebhookSecret(t, row)).toBe(webhookSecret);
+      expect(openWebhookSecret(t.deps, row)).toBe(webhookSecret);
       expect((await upsert()).body.webhookSecret).toBeNull();
     });
 

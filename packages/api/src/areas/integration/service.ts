@@ -1,8 +1,9 @@
 import { AppError, type Contract, isMaskedSecret, type OutputOf, type ParsedInputOf } from '@medlocker/core';
 import { isUniqueViolation } from '@medlocker/db';
+import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import { hashToken } from '../../auth/tokens.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { createSecretBox, maskSecret, newSecret, secretHint } from '../../secrets/secret-box.ts';
 import { changedPaths } from '../business-settings/changes.ts';
 import { requireBusiness, requireEditableBusiness } from '../business-settings/service.ts';
@@ -30,13 +31,13 @@ type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
 const webhookContext = (clientId: string) => `integration_clients.webhook_secret:${clientId}`;
 
 /** The webhook signing secret in the clear: for the webhook sender, never for a response. */
-export function openWebhookSecret(ctx: Pick<AuthedContext, 'deps'>, row: ClientRow): string | null {
+export function openWebhookSecret(deps: Pick<AppDeps, 'config'>, row: ClientRow): string | null {
   if (!row.webhook_secret_encrypted) return null;
-  return createSecretBox(ctx.deps.config.secretsKey).open(row.webhook_secret_encrypted, webhookContext(row.id));
+  return createSecretBox(deps.config.secretsKey).open(row.webhook_secret_encrypted, webhookContext(row.id));
 }
 
-const view = (ctx: AuthedContext, row: ClientRow) => {
-  const webhookSecret = openWebhookSecret(ctx, row);
+const view = (deps: AppDeps, row: ClientRow) => {
+  const webhookSecret = openWebhookSecret(deps, row);
   return toClientView(row, webhookSecret === null ? null : maskSecret(webhookSecret));
 };
 
@@ -56,27 +57,29 @@ function refuseChosenSecret(value: string | undefined, path: string) {
 }
 
 export async function getIntegrationClient(
+  deps: AppDeps,
+  _actor: StaffActor,
   input: In<'getIntegrationClient'>,
-  ctx: AuthedContext,
 ): Out<'getIntegrationClient'> {
-  const business = await requireBusiness(ctx.deps.db, input.businessId);
-  const row = await findClientOfBusiness(ctx.deps.db, input.businessId);
-  return { client: row ? view(ctx, row) : null, archived: business.archived_at !== null };
+  const business = await requireBusiness(deps.db, input.businessId);
+  const row = await findClientOfBusiness(deps.db, input.businessId);
+  return { client: row ? view(deps, row) : null, archived: business.archived_at !== null };
 }
 
 export async function createOrUpdateIntegrationClient(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'createOrUpdateIntegrationClient'>,
-  ctx: AuthedContext,
 ): Out<'createOrUpdateIntegrationClient'> {
   refuseChosenSecret(input.secret, 'secret');
   refuseChosenSecret(input.webhookSecret, 'webhookSecret');
-  if (input.webhookUrl?.startsWith('http:') && ctx.deps.config.production) {
+  if (input.webhookUrl?.startsWith('http:') && deps.config.production) {
     throw new AppError('VALIDATION', 'The webhook URL must start with https://', [
       { path: 'webhookUrl', id: 'INVALID_FORMAT', message: 'The webhook URL must start with https://' },
     ]);
   }
-  const now = ctx.deps.now();
-  return ctx.deps.db.transaction().execute(async (tx) => {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
     if (input.partnerId && !(await findPartner(tx, input.partnerId))) {
       throw new AppError('VALIDATION', 'Unknown integration partner', [
@@ -96,7 +99,7 @@ export async function createOrUpdateIntegrationClient(
       await updateClient(tx, existing.id, { ...fields, updated: now });
       const changed = changedPaths(editable(existing), editable({ ...existing, ...fields }));
       if (changed.length > 0) {
-        await audit(tx, ctx, {
+        await audit(tx, deps, actor, {
           action: 'integrationClient.update',
           entityType: 'integrationClient',
           entityId: existing.id,
@@ -104,7 +107,7 @@ export async function createOrUpdateIntegrationClient(
           details: { fields: changed },
         });
       }
-      return { client: view(ctx, await requireClient(tx, existing.id)), webhookSecret: null };
+      return { client: view(deps, await requireClient(tx, existing.id)), webhookSecret: null };
     }
     const id = Bun.randomUUIDv7();
     const webhookSecret = newSecret('whsec');
@@ -114,21 +117,21 @@ export async function createOrUpdateIntegrationClient(
       ...fields,
       secret_hash: null,
       secret_hint: null,
-      webhook_secret_encrypted: createSecretBox(ctx.deps.config.secretsKey).seal(webhookSecret, webhookContext(id)),
+      webhook_secret_encrypted: createSecretBox(deps.config.secretsKey).seal(webhookSecret, webhookContext(id)),
       period_start: now,
       requests_made: 0,
       created: now,
       updated: now,
     };
     await insertClient(tx, row);
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'integrationClient.create',
       entityType: 'integrationClient',
       entityId: id,
       businessId: input.businessId,
       details: { fields: [...Object.keys(editable(row)), 'webhookSecret'] },
     });
-    return { client: view(ctx, row), webhookSecret };
+    return { client: view(deps, row), webhookSecret };
   });
 }
 
@@ -143,14 +146,15 @@ const editable = (r: ClientRow) => ({
 });
 
 export async function deleteIntegrationClient(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'deleteIntegrationClient'>,
-  ctx: AuthedContext,
 ): Out<'deleteIntegrationClient'> {
-  await ctx.deps.db.transaction().execute(async (tx) => {
+  await deps.db.transaction().execute(async (tx) => {
     const client = await requireClient(tx, input.id);
     await requireEditableBusiness(tx, client.business_id);
     await deleteClient(tx, client);
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'integrationClient.delete',
       entityType: 'integrationClient',
       entityId: client.id,
@@ -161,20 +165,21 @@ export async function deleteIntegrationClient(
 }
 
 export async function generateClientSecret(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'generateClientSecret'>,
-  ctx: AuthedContext,
 ): Out<'generateClientSecret'> {
   const secret = newSecret('mlc');
-  await ctx.deps.db.transaction().execute(async (tx) => {
+  await deps.db.transaction().execute(async (tx) => {
     const client = await requireClient(tx, input.id);
     await requireEditableBusiness(tx, client.business_id);
     // A 256-bit random secret: a fast hash is enough, nothing to guess (see auth/tokens.ts).
     await updateClient(tx, client.id, {
       secret_hash: hashToken(secret),
       secret_hint: secretHint(secret),
-      updated: ctx.deps.now(),
+      updated: deps.now(),
     });
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'integrationClient.secret.generate',
       entityType: 'integrationClient',
       entityId: client.id,
@@ -186,21 +191,19 @@ export async function generateClientSecret(
 }
 
 export async function generateWebhookSecret(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'generateWebhookSecret'>,
-  ctx: AuthedContext,
 ): Out<'generateWebhookSecret'> {
   const webhookSecret = newSecret('whsec');
-  await ctx.deps.db.transaction().execute(async (tx) => {
+  await deps.db.transaction().execute(async (tx) => {
     const client = await requireClient(tx, input.id);
     await requireEditableBusiness(tx, client.business_id);
     await updateClient(tx, client.id, {
-      webhook_secret_encrypted: createSecretBox(ctx.deps.config.secretsKey).seal(
-        webhookSecret,
-        webhookContext(client.id),
-      ),
-      updated: ctx.deps.now(),
+      webhook_secret_encrypted: createSecretBox(deps.config.secretsKey).seal(webhookSecret, webhookContext(client.id)),
+      updated: deps.now(),
     });
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'integrationClient.webhookSecret.generate',
       entityType: 'integrationClient',
       entityId: client.id,
@@ -218,17 +221,22 @@ const duplicatePartner = () =>
     { path: 'name', id: 'DUPLICATE_ITEM', message: 'A partner with that name already exists' },
   ]);
 
-export async function listIntegrationPartners(_input: In<'listIntegrationPartners'>, ctx: AuthedContext) {
-  return { partners: await listPartners(ctx.deps.db) };
+export async function listIntegrationPartners(
+  deps: AppDeps,
+  _actor: StaffActor,
+  _input: In<'listIntegrationPartners'>,
+) {
+  return { partners: await listPartners(deps.db) };
 }
 
 export async function createIntegrationPartner(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'createIntegrationPartner'>,
-  ctx: AuthedContext,
 ): Out<'createIntegrationPartner'> {
-  const now = ctx.deps.now();
+  const now = deps.now();
   try {
-    return await ctx.deps.db.transaction().execute(async (tx) => {
+    return await deps.db.transaction().execute(async (tx) => {
       const partner = await insertPartner(tx, {
         id: Bun.randomUUIDv7(),
         name: input.name.trim(),
@@ -237,7 +245,7 @@ export async function createIntegrationPartner(
         created: now,
         updated: now,
       });
-      await audit(tx, ctx, {
+      await audit(tx, deps, actor, {
         action: 'integrationPartner.create',
         entityType: 'integrationPartner',
         entityId: partner.id,
@@ -251,11 +259,12 @@ export async function createIntegrationPartner(
 }
 
 export async function updateIntegrationPartner(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'updateIntegrationPartner'>,
-  ctx: AuthedContext,
 ): Out<'updateIntegrationPartner'> {
   try {
-    return await ctx.deps.db.transaction().execute(async (tx) => {
+    return await deps.db.transaction().execute(async (tx) => {
       const before = await findPartner(tx, input.id);
       if (!before) throw new AppError('NOT_FOUND', `Integration partner ${input.id} not found`);
       const fields = {
@@ -267,7 +276,7 @@ export async function updateIntegrationPartner(
         name: fields.name,
         contact_email: fields.contactEmail,
         suppress_patient_messages: fields.suppressPatientMessages,
-        updated: ctx.deps.now(),
+        updated: deps.now(),
       });
       const changed = changedPaths(
         {
@@ -278,7 +287,7 @@ export async function updateIntegrationPartner(
         fields,
       );
       if (changed.length > 0) {
-        await audit(tx, ctx, {
+        await audit(tx, deps, actor, {
           action: 'integrationPartner.update',
           entityType: 'integrationPartner',
           entityId: input.id,
@@ -295,10 +304,11 @@ export async function updateIntegrationPartner(
 }
 
 export async function deleteIntegrationPartner(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'deleteIntegrationPartner'>,
-  ctx: AuthedContext,
 ): Out<'deleteIntegrationPartner'> {
-  await ctx.deps.db.transaction().execute(async (tx) => {
+  await deps.db.transaction().execute(async (tx) => {
     const used = await clientsOfPartner(tx, input.id);
     if (used > 0) {
       throw new AppError('CONFLICT', `This partner is used by ${used} integration client${used === 1 ? '' : 's'}`);
@@ -306,7 +316,11 @@ export async function deleteIntegrationPartner(
     if (!(await deletePartner(tx, input.id))) {
       throw new AppError('NOT_FOUND', `Integration partner ${input.id} not found`);
     }
-    await audit(tx, ctx, { action: 'integrationPartner.delete', entityType: 'integrationPartner', entityId: input.id });
+    await audit(tx, deps, actor, {
+      action: 'integrationPartner.delete',
+      entityType: 'integrationPartner',
+      entityId: input.id,
+    });
   });
   return { ok: true };
 }

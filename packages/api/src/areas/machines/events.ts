@@ -12,7 +12,15 @@ import {
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
 import { enqueue } from '../../outbox/index.ts';
-import { type Db, type MachineRow, toMachineEvent } from './repository.ts';
+import {
+  type Db,
+  findAlarmRecipients,
+  findAlarmTemplateBody,
+  insertMachineEventRow,
+  insertNotificationRow,
+  type MachineRow,
+  toMachineEvent,
+} from './repository.ts';
 
 /** Where an alarm message's `${supportArticle}` points: the support article of the code. */
 export const supportArticleUrl = (code: string): string => `https://support.medlocker.co.uk/alarms/${code}`;
@@ -59,24 +67,20 @@ export async function recordMachineEvent(
   const entry = catalogueEntry(e.code);
   const level = e.level ?? entry?.level ?? 'info';
   const now = deps.now();
-  const row = await db
-    .insertInto('machine_events')
-    .values({
-      id: Bun.randomUUIDv7(),
-      business_id: machine.business_id,
-      machine_id: machine.id,
-      bag_id: e.bagId ?? null,
-      barcode: e.barcode ?? null,
-      code: e.code,
-      level,
-      message: e.message ?? (entry ? humanName(entry.name) : e.code),
-      data: JSON.stringify(e.data ?? {}),
-      locker_event_id: e.lockerEventId ?? null,
-      sequence: e.seq ?? null,
-      created: e.created,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await insertMachineEventRow(db, {
+    id: Bun.randomUUIDv7(),
+    business_id: machine.business_id,
+    machine_id: machine.id,
+    bag_id: e.bagId ?? null,
+    barcode: e.barcode ?? null,
+    code: e.code,
+    level,
+    message: e.message ?? (entry ? humanName(entry.name) : e.code),
+    data: JSON.stringify(e.data ?? {}),
+    locker_event_id: e.lockerEventId ?? null,
+    sequence: e.seq ?? null,
+    created: e.created,
+  });
   const event = toMachineEvent(row);
   const fleet = !machine.is_test;
   if (!isAlarmCode(e.code)) return { event, notification: null, fleet };
@@ -92,39 +96,27 @@ async function raiseAlarm(
   event: MachineEvent,
   now: number,
 ): Promise<Notification> {
-  const business = await db
-    .selectFrom('businesses')
-    .select(['name', 'keyholders_mobile_numbers', 'notification_emails'])
-    .where('id', '=', machine.business_id)
-    .executeTakeFirstOrThrow();
-  const template = await db
-    .selectFrom('alarm_message_templates')
-    .select('body')
-    .where('code', '=', code)
-    .executeTakeFirst();
+  const business = await findAlarmRecipients(db, machine.business_id);
+  const template = await findAlarmTemplateBody(db, code);
   const average = typeof event.data?.average === 'number' ? event.data.average : undefined;
-  const body = renderTemplate(template?.body ?? defaultAlarmMessages[code], {
+  const body = renderTemplate(template ?? defaultAlarmMessages[code], {
     machineAndBusiness: `${machine.name} at ${business.name}`,
     temperature: average === undefined ? undefined : formatTemperature(average),
     supportArticle: supportArticleUrl(code),
   });
   const title = `${humanName(machineAlerts[code].name)}: ${machine.name}`;
   const details = { machineId: machine.id, machineName: machine.name, code, eventId: event.id };
-  const notification = await db
-    .insertInto('notifications')
-    .values({
-      id: Bun.randomUUIDv7(),
-      business_id: machine.business_id,
-      user_id: null,
-      level,
-      title,
-      body,
-      details: JSON.stringify(details),
-      created: now,
-      updated: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const notification = await insertNotificationRow(db, {
+    id: Bun.randomUUIDv7(),
+    business_id: machine.business_id,
+    user_id: null,
+    level,
+    title,
+    body,
+    details: JSON.stringify(details),
+    created: now,
+    updated: now,
+  });
   const recipients = [
     ...business.keyholders_mobile_numbers.map((to) => ({ channel: 'sms' as const, to })),
     ...business.notification_emails.map((to) => ({ channel: 'email' as const, to })),

@@ -8,9 +8,9 @@ import {
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import {
   demoLockerRows,
@@ -29,10 +29,11 @@ type FleetSummary = Contract['machines']['fleetSummary'];
  * machine: a page of machines, then the active alarms of those machines (core's `isActiveAlarm`).
  */
 export async function fleetSummary(
+  deps: AppDeps,
+  _actor: StaffActor,
   input: ParsedInputOf<FleetSummary>,
-  ctx: AuthedContext,
 ): Promise<OutputOf<FleetSummary>> {
-  const { db, now } = ctx.deps;
+  const { db, now } = deps;
   const after = decodeIdCursor(input.nextToken);
   const rows = await listFleetRows(db, { ...(after ? { after } : {}), limit: fleetPageSize });
   const page = pageOf(rows, fleetPageSize, (r) => [r.id]);

@@ -1,6 +1,6 @@
 import type { Machine, MachineEvent, MachineStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import type { Cursor } from '../../rpc/paging.ts';
 import { contains } from '../contains.ts';
 
@@ -302,3 +302,75 @@ export async function insertDemoReadings(
     await db.updateTable('machines').set({ temperature_updated: r.created }).where('id', '=', r.machineId).execute();
   }
 }
+
+/** The business a machine page needs: its name and whether it is archived. */
+export const findBusinessSummary = (db: Db, id: string) =>
+  db.selectFrom('businesses').select(['id', 'name', 'archived_at']).where('id', '=', id).executeTakeFirst();
+
+/** A new machine, not archived, not out of order, never seen. */
+export async function insertMachineRow(
+  db: Db,
+  m: { businessId: string; name: string; numberOfSlots: number; paymentsEnabled: boolean; test: boolean; now: number },
+): Promise<MachineRow> {
+  return db
+    .insertInto('machines')
+    .values({
+      id: Bun.randomUUIDv7(),
+      business_id: m.businessId,
+      name: m.name,
+      number_of_slots: m.numberOfSlots,
+      payments_enabled: m.paymentsEnabled,
+      is_test: m.test,
+      archived_at: null,
+      archived_by_id: null,
+      archived_by_display: null,
+      out_of_order_at: null,
+      out_of_order_by_id: null,
+      out_of_order_by_display: null,
+      temperature_average: null,
+      temperature_last_excursion_at: null,
+      temperature_updated: null,
+      last_seen: null,
+      created: m.now,
+      updated: m.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Changes a machine's columns and returns the row as it now is. */
+export const updateMachineRow = (db: Db, id: string, patch: Updateable<Database['machines']>): Promise<MachineRow> =>
+  db.updateTable('machines').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+
+/** Whether a machine holds live (unrevoked) credentials: it is paired. */
+export async function isPaired(db: Db, machineId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('machine_credentials')
+    .select('id')
+    .where('machine_id', '=', machineId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Stores a machine event as it is. */
+export const insertMachineEventRow = (db: Db, row: Insertable<Database['machine_events']>) =>
+  db.insertInto('machine_events').values(row).returningAll().executeTakeFirstOrThrow();
+
+/** What an alarm message needs of the machine's business: its name and who hears about alarms. */
+export const findAlarmRecipients = (db: Db, businessId: string) =>
+  db
+    .selectFrom('businesses')
+    .select(['name', 'keyholders_mobile_numbers', 'notification_emails'])
+    .where('id', '=', businessId)
+    .executeTakeFirstOrThrow();
+
+/** The support-edited wording of an alarm's message, if any (else core's default). */
+export async function findAlarmTemplateBody(db: Db, code: string): Promise<string | undefined> {
+  const row = await db.selectFrom('alarm_message_templates').select('body').where('code', '=', code).executeTakeFirst();
+  return row?.body;
+}
+
+/** Stores a staff notification as it is. */
+export const insertNotificationRow = (db: Db, row: Insertable<Database['notifications']>) =>
+  db.insertInto('notifications').values(row).returningAll().executeTakeFirstOrThrow();

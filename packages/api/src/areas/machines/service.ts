@@ -7,17 +7,20 @@ import {
   type ParsedInputOf,
 } from '@medlocker/core';
 import { isUniqueViolation } from '@medlocker/db';
+import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
 import { TEMPERATURE_WINDOW_MS } from '../../hubs/protocol.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
 import {
   chartReadings,
   type Db,
+  findBusinessSummary,
   findMachine,
+  insertMachineRow,
+  isPaired,
   listEventRows,
   listMachineRows,
   listStatusRows,
@@ -27,6 +30,7 @@ import {
   revokeCredentials,
   toMachine,
   toMachineEvent,
+  updateMachineRow,
 } from './repository.ts';
 
 type Machines = Contract['machines'];
@@ -48,11 +52,7 @@ export async function requireMachine(db: Db, id: string, test?: boolean): Promis
 }
 
 export async function requireBusiness(db: Db, id: string) {
-  const row = await db
-    .selectFrom('businesses')
-    .select(['id', 'name', 'archived_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await findBusinessSummary(db, id);
   if (!row) throw new AppError('NOT_FOUND', `Business ${id} not found`);
   return row;
 }
@@ -70,7 +70,7 @@ async function fleetEntry(db: Db, row: MachineRow): Promise<{ businessName?: str
 
 export async function insertMachine(
   deps: AppDeps,
-  ctx: AuthedContext,
+  actor: StaffActor,
   input: In<'createMachine'>,
   options: { test: boolean },
   inTx?: (tx: Db, row: MachineRow) => Promise<void>,
@@ -81,31 +81,15 @@ export async function insertMachine(
   try {
     const row = await deps.db.transaction().execute(async (tx) => {
       if (await nameTaken(tx, input.businessId, input.name)) throw duplicateName();
-      const row = await tx
-        .insertInto('machines')
-        .values({
-          id: Bun.randomUUIDv7(),
-          business_id: input.businessId,
-          name: input.name,
-          number_of_slots: input.numberOfSlots,
-          payments_enabled: input.paymentsEnabled ?? false,
-          is_test: options.test,
-          archived_at: null,
-          archived_by_id: null,
-          archived_by_display: null,
-          out_of_order_at: null,
-          out_of_order_by_id: null,
-          out_of_order_by_display: null,
-          temperature_average: null,
-          temperature_last_excursion_at: null,
-          temperature_updated: null,
-          last_seen: null,
-          created: now,
-          updated: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await audit(tx, ctx, {
+      const row = await insertMachineRow(tx, {
+        businessId: input.businessId,
+        name: input.name,
+        numberOfSlots: input.numberOfSlots,
+        paymentsEnabled: input.paymentsEnabled ?? false,
+        test: options.test,
+        now,
+      });
+      await audit(tx, deps, actor, {
         action: options.test ? 'testMachine.create' : 'machine.create',
         entityType: 'machine',
         entityId: row.id,
@@ -124,7 +108,7 @@ export async function insertMachine(
 
 export async function changeMachine(
   deps: AppDeps,
-  ctx: AuthedContext,
+  actor: StaffActor,
   input: In<'updateMachine'>,
   options: { test: boolean },
 ): Promise<MachineRow> {
@@ -141,18 +125,13 @@ export async function changeMachine(
         ...(input.numberOfSlots !== current.number_of_slots ? ['numberOfSlots'] : []),
         ...(paymentsEnabled !== current.payments_enabled ? ['paymentsEnabled'] : []),
       ];
-      const row = await tx
-        .updateTable('machines')
-        .set({
-          name: input.name,
-          number_of_slots: input.numberOfSlots,
-          payments_enabled: paymentsEnabled,
-          updated: deps.now(),
-        })
-        .where('id', '=', current.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await audit(tx, ctx, {
+      const row = await updateMachineRow(tx, current.id, {
+        name: input.name,
+        number_of_slots: input.numberOfSlots,
+        payments_enabled: paymentsEnabled,
+        updated: deps.now(),
+      });
+      await audit(tx, deps, actor, {
         action: options.test ? 'testMachine.update' : 'machine.update',
         entityType: 'machine',
         entityId: row.id,
@@ -167,12 +146,16 @@ export async function changeMachine(
   }
 }
 
-export async function createMachine(input: In<'createMachine'>, ctx: AuthedContext): Out<'createMachine'> {
-  const { row, businessName } = await insertMachine(ctx.deps, ctx, input, { test: false });
+export async function createMachine(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'createMachine'>,
+): Out<'createMachine'> {
+  const { row, businessName } = await insertMachine(deps, actor, input, { test: false });
   const machine = toMachine(row);
   // Consoles watching the business or the fleet see it at once (the dashboard lists it as offline): a
   // new machine counts in the fleet (not a test machine; its business is current, or it was refused).
-  liveOf(ctx.deps).publish({
+  liveOf(deps).publish({
     businessId: row.business_id,
     machineId: row.id,
     message: { action: 'statusUpdate', params: { machine, online: false, lastSeen: null, businessName } },
@@ -180,8 +163,8 @@ export async function createMachine(input: In<'createMachine'>, ctx: AuthedConte
   return { machine };
 }
 
-export async function getMachine(input: In<'getMachine'>, ctx: AuthedContext): Out<'getMachine'> {
-  const { db, now } = ctx.deps;
+export async function getMachine(deps: AppDeps, _actor: StaffActor, input: In<'getMachine'>): Out<'getMachine'> {
+  const { db, now } = deps;
   const row = await requireMachine(db, input.id);
   // The whole window the 3-hour average is judged on, thinned to a fixed number of points that keeps
   // each stretch's lowest and highest reading.
@@ -192,18 +175,13 @@ export async function getMachine(input: In<'getMachine'>, ctx: AuthedContext): O
     from: to - TEMPERATURE_WINDOW_MS,
     to,
   });
-  const paired = await db
-    .selectFrom('machine_credentials')
-    .select('id')
-    .where('machine_id', '=', row.id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return { machine: toMachine(row, readings), online: row.online, lastSeen: row.last_seen, paired: !!paired };
+  const paired = await isPaired(db, row.id);
+  return { machine: toMachine(row, readings), online: row.online, lastSeen: row.last_seen, paired };
 }
 
-export async function listMachines(input: In<'listMachines'>, ctx: AuthedContext): Out<'listMachines'> {
+export async function listMachines(deps: AppDeps, _actor: StaffActor, input: In<'listMachines'>): Out<'listMachines'> {
   const after = decodeCursor(input.nextToken, 2);
-  const rows = await listMachineRows(ctx.deps.db, {
+  const rows = await listMachineRows(deps.db, {
     businessId: input.businessId,
     archived: input.archived ?? false,
     test: false,
@@ -218,9 +196,13 @@ export async function listMachines(input: In<'listMachines'>, ctx: AuthedContext
   };
 }
 
-export async function updateMachine(input: In<'updateMachine'>, ctx: AuthedContext): Out<'updateMachine'> {
-  const row = await changeMachine(ctx.deps, ctx, input, { test: false });
-  liveOf(ctx.deps).publish({
+export async function updateMachine(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'updateMachine'>,
+): Out<'updateMachine'> {
+  const row = await changeMachine(deps, actor, input, { test: false });
+  liveOf(deps).publish({
     businessId: row.business_id,
     machineId: row.id,
     fleet: !row.is_test,
@@ -229,32 +211,32 @@ export async function updateMachine(input: In<'updateMachine'>, ctx: AuthedConte
   return { machine: toMachine(row) };
 }
 
-export async function toggleArchive(input: In<'toggleArchive'>, ctx: AuthedContext): Out<'toggleArchive'> {
-  const { deps, principal } = ctx;
+export async function toggleArchive(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'toggleArchive'>,
+): Out<'toggleArchive'> {
   const now = deps.now();
   const { row, recorded, archiving } = await deps.db.transaction().execute(async (tx) => {
     const current = await lockMachine(tx, input.id);
     if (!current) throw new AppError('NOT_FOUND', `Machine ${input.id} not found`);
     const archiving = current.archived_at === null;
-    const row = await tx
-      .updateTable('machines')
-      .set(
-        archiving
-          ? {
-              archived_at: now,
-              archived_by_id: principal.userId,
-              archived_by_display: principal.displayName,
-              online: false,
-              updated: now,
-            }
-          : { archived_at: null, archived_by_id: null, archived_by_display: null, updated: now },
-      )
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await updateMachineRow(
+      tx,
+      current.id,
+      archiving
+        ? {
+            archived_at: now,
+            archived_by_id: actor.userId,
+            archived_by_display: actor.displayName,
+            online: false,
+            updated: now,
+          }
+        : { archived_at: null, archived_by_id: null, archived_by_display: null, updated: now },
+    );
     // An archived machine cannot be paired: its credentials end now, and pending codes with them.
     if (archiving) await revokeCredentials(tx, row.id, now);
-    const recorded = await recordStaffChange(tx, ctx, row, {
+    const recorded = await recordStaffChange(tx, deps, actor, row, {
       code: archiving ? 'MP_0004' : 'MP_0005',
       action: archiving ? 'machine.archive' : 'machine.unarchive',
       now,
@@ -287,47 +269,49 @@ export async function toggleArchive(input: In<'toggleArchive'>, ctx: AuthedConte
  */
 async function recordStaffChange(
   tx: Db,
-  ctx: AuthedContext,
+  deps: AppDeps,
+  actor: StaffActor,
   row: MachineRow,
   change: { code: 'MP_0002' | 'MP_0003' | 'MP_0004' | 'MP_0005'; action: string; now: number },
 ) {
-  const { principal } = ctx;
-  const recorded = await recordMachineEvent(tx, ctx.deps, row, {
+  const recorded = await recordMachineEvent(tx, deps, row, {
     code: change.code,
-    data: { userId: principal.userId, userDisplayName: principal.displayName },
+    data: { userId: actor.userId, userDisplayName: actor.displayName },
     created: change.now,
   });
-  await audit(tx, ctx, { action: change.action, entityType: 'machine', entityId: row.id, businessId: row.business_id });
+  await audit(tx, deps, actor, {
+    action: change.action,
+    entityType: 'machine',
+    entityId: row.id,
+    businessId: row.business_id,
+  });
   return recorded;
 }
 
 export async function toggleOutOfOrderStatus(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'toggleOutOfOrderStatus'>,
-  ctx: AuthedContext,
 ): Out<'toggleOutOfOrderStatus'> {
-  const { deps, principal } = ctx;
   const now = deps.now();
   const { row, recorded } = await deps.db.transaction().execute(async (tx) => {
     const current = await lockMachine(tx, input.id);
     if (!current) throw new AppError('NOT_FOUND', `Machine ${input.id} not found`);
     if (current.archived_at !== null) throw new AppError('CONFLICT', 'An archived machine cannot be edited');
     const goingOut = current.out_of_order_at === null;
-    const row = await tx
-      .updateTable('machines')
-      .set(
-        goingOut
-          ? {
-              out_of_order_at: now,
-              out_of_order_by_id: principal.userId,
-              out_of_order_by_display: principal.displayName,
-              updated: now,
-            }
-          : { out_of_order_at: null, out_of_order_by_id: null, out_of_order_by_display: null, updated: now },
-      )
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const recorded = await recordStaffChange(tx, ctx, row, {
+    const row = await updateMachineRow(
+      tx,
+      current.id,
+      goingOut
+        ? {
+            out_of_order_at: now,
+            out_of_order_by_id: actor.userId,
+            out_of_order_by_display: actor.displayName,
+            updated: now,
+          }
+        : { out_of_order_at: null, out_of_order_by_id: null, out_of_order_by_display: null, updated: now },
+    );
+    const recorded = await recordStaffChange(tx, deps, actor, row, {
       code: goingOut ? 'MP_0003' : 'MP_0002',
       action: goingOut ? 'machine.outOfOrder' : 'machine.inOrder',
       now,
@@ -339,7 +323,7 @@ export async function toggleOutOfOrderStatus(
   const notified = live.callLocker({
     machineId: row.id,
     action: 'SetOutOfOrder',
-    payload: { outOfOrder: machine.outOfOrderStatus !== null, at: now, by: principal.displayName },
+    payload: { outOfOrder: machine.outOfOrderStatus !== null, at: now, by: actor.displayName },
   });
   publishRecorded(deps, recorded);
   live.publish({
@@ -352,10 +336,14 @@ export async function toggleOutOfOrderStatus(
   return { machine, lockerNotified: row.online && (await notified) };
 }
 
-export async function listMachineStatus(input: In<'listMachineStatus'>, ctx: AuthedContext): Out<'listMachineStatus'> {
-  const row = await requireMachine(ctx.deps.db, input.machineId);
+export async function listMachineStatus(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'listMachineStatus'>,
+): Out<'listMachineStatus'> {
+  const row = await requireMachine(deps.db, input.machineId);
   const before = decodeIdCursor(input.nextToken);
-  const rows = await listStatusRows(ctx.deps.db, {
+  const rows = await listStatusRows(deps.db, {
     businessId: row.business_id,
     machineId: row.id,
     ...(before ? { before } : {}),
@@ -365,10 +353,10 @@ export async function listMachineStatus(input: In<'listMachineStatus'>, ctx: Aut
   return { statuses: page.items, nextToken: page.nextToken };
 }
 
-export async function listEvents(input: In<'listEvents'>, ctx: AuthedContext): Out<'listEvents'> {
-  const row = await requireMachine(ctx.deps.db, input.machineId);
+export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'listEvents'>): Out<'listEvents'> {
+  const row = await requireMachine(deps.db, input.machineId);
   const before = decodeIdCursor(input.nextToken);
-  const rows = await listEventRows(ctx.deps.db, {
+  const rows = await listEventRows(deps.db, {
     businessId: row.business_id,
     machineId: row.id,
     ...(input.level ? { level: input.level } : {}),
@@ -381,10 +369,11 @@ export async function listEvents(input: In<'listEvents'>, ctx: AuthedContext): O
 }
 
 export async function isMachineAvailable(
+  deps: AppDeps,
+  _actor: StaffActor,
   input: In<'isMachineAvailable'>,
-  ctx: AuthedContext,
 ): Out<'isMachineAvailable'> {
-  const row = await requireMachine(ctx.deps.db, input.id);
+  const row = await requireMachine(deps.db, input.id);
   const reason =
     row.archived_at !== null ? 'archived' : row.out_of_order_at !== null ? 'outOfOrder' : row.online ? null : 'offline';
   return { available: reason === null, reason };

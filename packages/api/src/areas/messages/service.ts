@@ -1,6 +1,7 @@
 import { type Contract, messagesPageSize, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { requireBusiness } from '../business-settings/service.ts';
 import { listOutboxRows, type OutboxRow, toOutboxMessage } from './repository.ts';
@@ -17,10 +18,11 @@ type Messages = Contract['messages'];
 const isStaffAlarm = (templateKey: string) => templateKey.startsWith('alarm.');
 
 /** Records that the caller saw these patient-facing messages: message and patient ids only. */
-function auditPatientMessages(ctx: AuthedContext, rows: OutboxRow[]) {
+function auditPatientMessages(deps: AppDeps, actor: StaffActor, rows: OutboxRow[]) {
   return auditReads(
-    ctx.deps.db,
-    ctx,
+    deps.db,
+    deps,
+    actor,
     rows
       .filter((r) => !isStaffAlarm(r.template_key))
       .map((r) => ({
@@ -34,19 +36,20 @@ function auditPatientMessages(ctx: AuthedContext, rows: OutboxRow[]) {
 }
 
 export async function listOutbox(
+  deps: AppDeps,
+  actor: StaffActor,
   input: ParsedInputOf<Messages['listOutbox']>,
-  ctx: AuthedContext,
 ): Promise<OutputOf<Messages['listOutbox']>> {
   const before = decodeIdCursor(input.nextToken);
-  await requireBusiness(ctx.deps.db, input.businessId);
-  const rows = await listOutboxRows(ctx.deps.db, {
+  await requireBusiness(deps.db, input.businessId);
+  const rows = await listOutboxRows(deps.db, {
     businessId: input.businessId,
     ...(input.status ? { status: input.status } : {}),
     ...(before ? { before } : {}),
     limit: messagesPageSize,
   });
   const page = pageOf(rows, messagesPageSize, (r) => [r.id]);
-  await auditPatientMessages(ctx, page.items);
+  await auditPatientMessages(deps, actor, page.items);
   return {
     messages: page.items.map((r) => toOutboxMessage(r, isStaffAlarm(r.template_key))),
     nextToken: page.nextToken,

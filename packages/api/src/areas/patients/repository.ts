@@ -1,6 +1,6 @@
 import { type DeliveryFailure, isNhsNumber, type Patient } from '@medlocker/core';
 import { type Database, isUniqueViolation } from '@medlocker/db';
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { contains } from '../contains.ts';
 import type { PatientValues } from './rules.ts';
 
@@ -357,3 +357,11 @@ function fastOutcomes(rows: UpsertRow[], outcome: string): UpsertResult[] {
   for (const [ord, id] of current) results.push({ ord, id, status: updated.has(id) ? 'updated' : 'unchanged' });
   return results;
 }
+
+/** Stores a new patient as it is. */
+export const insertPatientRow = (db: Db, row: Insertable<Database['patients']>): Promise<PatientRow> =>
+  db.insertInto('patients').values(row).returningAll().executeTakeFirstOrThrow();
+
+/** Changes a patient's columns and returns the row as it now is. */
+export const updatePatientRow = (db: Db, id: string, patch: Updateable<Database['patients']>): Promise<PatientRow> =>
+  db.updateTable('patients').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();

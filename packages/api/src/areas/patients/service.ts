@@ -10,8 +10,9 @@ import {
   type UpsertOutcome,
 } from '@medlocker/core';
 import { isUniqueViolation } from '@medlocker/db';
+import type { StaffActor } from '../../actor.ts';
 import { audit, auditReads } from '../../audit/audit.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import {
   columnsOf,
@@ -19,11 +20,13 @@ import {
   findBusinessForPatients,
   findPatient,
   findPatients,
+  insertPatientRow,
   listPatientRows,
   lockPatient,
   type PatientRow,
   toPatient,
   type UpsertRow,
+  updatePatientRow,
   upsertPatients,
 } from './repository.ts';
 import {
@@ -61,17 +64,18 @@ export async function writableBusiness(db: Db, businessId: string): Promise<{ di
  * Checks one patient of a form (create, update, signUps.convert) with the forms' rules and words: 400
  * with per-field details when it breaks one. The import's batches keep the per-row CSV messages.
  */
-export function checkedPatient(ctx: AuthedContext, patient: ImportedPatient, field: DisplayIdField): PatientValues {
-  const checked = checkPatientForm(patient, field, londonIsoDate(ctx.deps.now()));
+export function checkedPatient(deps: AppDeps, patient: ImportedPatient, field: DisplayIdField): PatientValues {
+  const checked = checkPatientForm(patient, field, londonIsoDate(deps.now()));
   if (!checked.ok) throw new AppError('VALIDATION', checked.fields.map((f) => f.message).join('; '), checked.fields);
   return checked.values;
 }
 
 /** Records that the caller saw these patients: ids only, never a name or any other detail. */
-const auditPatientReads = (ctx: AuthedContext, rows: PatientRow[], via: string): Promise<void> =>
+const auditPatientReads = (deps: AppDeps, actor: StaffActor, rows: PatientRow[], via: string): Promise<void> =>
   auditReads(
-    ctx.deps.db,
-    ctx,
+    deps.db,
+    deps,
+    actor,
     rows.map((row) => ({
       action: 'patient.read',
       entityType: 'patient',
@@ -87,28 +91,25 @@ const auditPatientReads = (ctx: AuthedContext, rows: PatientRow[], via: string):
  */
 export async function insertPatient(
   tx: Db,
-  ctx: AuthedContext,
+  deps: AppDeps,
+  actor: StaffActor,
   businessId: string,
   values: PatientValues,
   field: DisplayIdField,
   via: string,
 ): Promise<PatientRow> {
-  const now = ctx.deps.now();
+  const now = deps.now();
   const id = Bun.randomUUIDv7();
   try {
-    const row = await tx
-      .insertInto('patients')
-      .values({
-        id,
-        business_id: businessId,
-        ...columnsOf(values),
-        display_id: values.displayId || id,
-        created: now,
-        updated: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await audit(tx, ctx, {
+    const row = await insertPatientRow(tx, {
+      id,
+      business_id: businessId,
+      ...columnsOf(values),
+      display_id: values.displayId || id,
+      created: now,
+      updated: now,
+    });
+    await audit(tx, deps, actor, {
       action: 'patient.create',
       entityType: 'patient',
       entityId: row.id,
@@ -122,14 +123,14 @@ export async function insertPatient(
   }
 }
 
-export async function create(input: In<'create'>, ctx: AuthedContext): Out<'create'> {
-  const { db } = ctx.deps;
+export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
+  const { db } = deps;
   const { displayIdField } = await writableBusiness(db, input.businessId);
-  const values = checkedPatient(ctx, input.patient, displayIdField);
+  const values = checkedPatient(deps, input.patient, displayIdField);
   // A savepoint-free transaction: on a unique violation nothing (not even the audit row) is kept.
   const row = await db
     .transaction()
-    .execute((tx) => insertPatient(tx, ctx, input.businessId, values, displayIdField, 'create'));
+    .execute((tx) => insertPatient(tx, deps, actor, input.businessId, values, displayIdField, 'create'));
   return { patient: toPatient(row) };
 }
 
@@ -140,11 +141,11 @@ async function requirePatient(db: Db, id: string, lock = false): Promise<Patient
   return row;
 }
 
-export async function update(input: In<'update'>, ctx: AuthedContext): Out<'update'> {
-  const { db } = ctx.deps;
+export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
+  const { db } = deps;
   const existing = await requirePatient(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.business_id);
-  const values = checkedPatient(ctx, input.patient, displayIdField);
+  const values = checkedPatient(deps, input.patient, displayIdField);
   try {
     const row = await db.transaction().execute(async (tx) => {
       const current = await requirePatient(tx, input.id, true);
@@ -156,14 +157,9 @@ export async function update(input: In<'update'>, ctx: AuthedContext): Out<'upda
         .filter(([key, value]) => current[key as keyof PatientRow] !== value)
         .map(([key]) => key);
       if (changed.length === 0) return current;
-      const updated = await tx
-        .updateTable('patients')
-        .set({ ...columns, updated: ctx.deps.now() })
-        .where('id', '=', current.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const updated = await updatePatientRow(tx, current.id, { ...columns, updated: deps.now() });
       // Column names only: which fields changed, never their old or new values.
-      await audit(tx, ctx, {
+      await audit(tx, deps, actor, {
         action: 'patient.update',
         entityType: 'patient',
         entityId: current.id,
@@ -179,31 +175,26 @@ export async function update(input: In<'update'>, ctx: AuthedContext): Out<'upda
   }
 }
 
-export async function get(input: In<'get'>, ctx: AuthedContext): Out<'get'> {
-  const row = await requirePatient(ctx.deps.db, input.id);
-  await auditPatientReads(ctx, [row], 'get');
+export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
+  const row = await requirePatient(deps.db, input.id);
+  await auditPatientReads(deps, actor, [row], 'get');
   return { patient: toPatient(row) };
 }
 
-export async function remove(input: In<'delete'>, ctx: AuthedContext): Out<'delete'> {
-  const { db } = ctx.deps;
+export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Out<'delete'> {
+  const { db } = deps;
   const existing = await requirePatient(db, input.id);
   await writableBusiness(db, existing.business_id);
   const row = await db.transaction().execute(async (tx) => {
     const current = await requirePatient(tx, input.id, true);
     if (current.deleted_at !== null) throw new AppError('CONFLICT', 'This patient has already been deleted');
-    const deleted = await tx
-      .updateTable('patients')
-      .set({
-        deleted_at: ctx.deps.now(),
-        deleted_by_id: ctx.principal.userId,
-        deleted_by_display: ctx.principal.displayName,
-        updated: ctx.deps.now(),
-      })
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await audit(tx, ctx, {
+    const deleted = await updatePatientRow(tx, current.id, {
+      deleted_at: deps.now(),
+      deleted_by_id: actor.userId,
+      deleted_by_display: actor.displayName,
+      updated: deps.now(),
+    });
+    await audit(tx, deps, actor, {
       action: 'patient.delete',
       entityType: 'patient',
       entityId: current.id,
@@ -214,8 +205,8 @@ export async function remove(input: In<'delete'>, ctx: AuthedContext): Out<'dele
   return { patient: toPatient(row) };
 }
 
-export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
-  const { db } = ctx.deps;
+export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
+  const { db } = deps;
   const business = await findBusinessForPatients(db, input.businessId);
   if (!business) throw new AppError('NOT_FOUND', `Business ${input.businessId} not found`);
   const limit = input.limit ?? patientsPageSize;
@@ -229,23 +220,24 @@ export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
     ...(after ? { after } : {}),
   });
   const page = pageOf(rows, limit, (r) => [r.id]);
-  await auditPatientReads(ctx, page.items, 'list');
+  await auditPatientReads(deps, actor, page.items, 'list');
   return { patients: page.items.map(toPatient), nextToken: page.nextToken };
 }
 
-export async function batchGet(input: In<'batchGet'>, ctx: AuthedContext): Out<'batchGet'> {
-  const rows = await findPatients(ctx.deps.db, input.ids);
+export async function batchGet(deps: AppDeps, actor: StaffActor, input: In<'batchGet'>): Out<'batchGet'> {
+  const rows = await findPatients(deps.db, input.ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = [...new Set(input.ids)].flatMap((id) => byId.get(id) ?? []);
-  await auditPatientReads(ctx, ordered, 'batchGet');
+  await auditPatientReads(deps, actor, ordered, 'batchGet');
   return { patients: ordered.map(toPatient) };
 }
 
 export async function batchUpsertPatients(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'batchUpsertPatients'>,
-  ctx: AuthedContext,
 ): Out<'batchUpsertPatients'> {
-  const { db, now } = ctx.deps;
+  const { db, now } = deps;
   const { displayIdField } = await writableBusiness(db, input.businessId);
   const today = londonIsoDate(now());
   const results: UpsertOutcome[] = new Array(input.patients.length);
@@ -270,10 +262,10 @@ export async function batchUpsertPatients(
     now: now(),
     auditId: Bun.randomUUIDv7(),
     actor: {
-      userId: ctx.principal.userId,
-      display: ctx.principal.displayName,
-      ip: ctx.ip,
-      requestId: ctx.requestId,
+      userId: actor.userId,
+      display: actor.displayName,
+      ip: actor.origin.ip,
+      requestId: actor.origin.requestId,
     },
   });
   for (const r of written) results[r.ord] = { index: r.ord, status: r.status, ...(r.id ? { id: r.id } : {}) };

@@ -7,8 +7,9 @@ import {
   type PaymentClientSettings,
   type PaymentSettings,
 } from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { createSecretBox, maskSecret, type SecretBox } from '../../secrets/secret-box.ts';
 import { changedPaths } from '../business-settings/changes.ts';
 import { requireBusiness, requireEditableBusiness } from '../business-settings/service.ts';
@@ -29,7 +30,7 @@ type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
 const tokenContext = (businessId: string) => `payment_settings.judo_token:${businessId}`;
 const secretContext = (businessId: string) => `payment_settings.judo_secret:${businessId}`;
 
-const boxOf = (ctx: AuthedContext): SecretBox => createSecretBox(ctx.deps.config.secretsKey);
+const boxOf = (deps: AppDeps): SecretBox => createSecretBox(deps.config.secretsKey);
 
 /** The stored settings with the secret and token opened: for the payment adapter, never for a response. */
 export async function readPaymentSettings(db: Db, box: SecretBox, businessId: string): Promise<PaymentSettings | null> {
@@ -68,11 +69,12 @@ function masked(settings: PaymentSettings): PaymentSettings {
 }
 
 export async function getPaymentSettings(
+  deps: AppDeps,
+  _actor: StaffActor,
   input: In<'getPaymentSettings'>,
-  ctx: AuthedContext,
 ): Out<'getPaymentSettings'> {
-  const business = await requireBusiness(ctx.deps.db, input.businessId);
-  const settings = await readPaymentSettings(ctx.deps.db, boxOf(ctx), input.businessId);
+  const business = await requireBusiness(deps.db, input.businessId);
+  const settings = await readPaymentSettings(deps.db, boxOf(deps), input.businessId);
   return { settings: settings && masked(settings), archived: business.archived_at !== null };
 }
 
@@ -88,12 +90,13 @@ function keepOrNew(sent: string, stored: string | undefined, path: string): stri
 }
 
 export async function updatePaymentSettings(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'updatePaymentSettings'>,
-  ctx: AuthedContext,
 ): Out<'updatePaymentSettings'> {
-  const box = boxOf(ctx);
-  const now = ctx.deps.now();
-  return ctx.deps.db.transaction().execute(async (tx) => {
+  const box = boxOf(deps);
+  const now = deps.now();
+  return deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
     const before = await readPaymentSettings(tx, box, input.businessId);
     const next: PaymentSettings = {
@@ -129,7 +132,7 @@ export async function updatePaymentSettings(
     // Compared in the clear inside the transaction; only the names of the fields leave it.
     const changedFields = changedPaths(before ?? {}, next).filter((p) => p !== 'businessId');
     if (changedFields.length > 0) {
-      await audit(tx, ctx, {
+      await audit(tx, deps, actor, {
         action: before ? 'paymentSettings.update' : 'paymentSettings.create',
         entityType: 'business',
         entityId: input.businessId,
@@ -142,15 +145,16 @@ export async function updatePaymentSettings(
 }
 
 export async function deletePaymentSettings(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'deletePaymentSettings'>,
-  ctx: AuthedContext,
 ): Out<'deletePaymentSettings'> {
-  await ctx.deps.db.transaction().execute(async (tx) => {
+  await deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
     if (!(await deletePaymentSettingsRow(tx, input.businessId))) {
       throw new AppError('NOT_FOUND', `Business ${input.businessId} has no payment settings`);
     }
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'paymentSettings.delete',
       entityType: 'business',
       entityId: input.businessId,
@@ -161,11 +165,12 @@ export async function deletePaymentSettings(
 }
 
 export async function getPaymentClientSettings(
+  deps: AppDeps,
+  _actor: StaffActor,
   input: In<'getPaymentClientSettings'>,
-  ctx: AuthedContext,
 ): Out<'getPaymentClientSettings'> {
-  await requireBusiness(ctx.deps.db, input.businessId);
-  const row = await findPaymentSettings(ctx.deps.db, input.businessId);
+  await requireBusiness(deps.db, input.businessId);
+  const row = await findPaymentSettings(deps.db, input.businessId);
   if (!row) return { settings: null };
   // Built from the row's plain columns: the sealed ones are never even opened here.
   const judo = row.provider === 'judo';

@@ -1,6 +1,6 @@
 import { type PatientSignUp, type SignUpVerification, signUpCodes } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { contains } from '../contains.ts';
 import { addressOf } from '../patients/repository.ts';
 
@@ -80,4 +80,20 @@ export async function countSignUps(db: Db, businessId: string, past: boolean): P
     .where('status', 'in', past ? [...PAST] : [...WAITING])
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Stores a new sign-up as it is. */
+export const insertSignUpRow = (db: Db, row: Insertable<Database['patient_sign_ups']>): Promise<SignUpRow> =>
+  db.insertInto('patient_sign_ups').values(row).returningAll().executeTakeFirstOrThrow();
+
+/** Changes a sign-up's columns and returns the row as it now is. */
+export const updateSignUpRow = (
+  db: Db,
+  id: string,
+  patch: Updateable<Database['patient_sign_ups']>,
+): Promise<SignUpRow> =>
+  db.updateTable('patient_sign_ups').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+
+export async function deleteSignUpRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('patient_sign_ups').where('id', '=', id).execute();
 }

@@ -8,8 +8,9 @@ import {
   type SignUpForm,
   signUpsPageSize,
 } from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
 import { audit, auditReads } from '../../audit/audit.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
+import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { mobilePrefixOf, toPatient } from '../patients/repository.ts';
 import { checkedPatient, insertPatient, writableBusiness } from '../patients/service.ts';
@@ -17,11 +18,14 @@ import { type Channel, checkCode, clearedColumns, issuedColumns, newCode, queueC
 import {
   countSignUps,
   type Db,
+  deleteSignUpRow,
   findSignUp,
+  insertSignUpRow,
   listSignUpRows,
   type SignUpRow,
   toSignUp,
   toVerification,
+  updateSignUpRow,
 } from './repository.ts';
 
 type SignUps = Contract['signUps'];
@@ -84,8 +88,8 @@ const recipientOf = (columns: Pick<SignUpColumns, 'email' | 'mobile_number'>, ch
   channel === 'email' ? columns.email : columns.mobile_number;
 
 /** Sends fresh codes on `channels` and returns the columns recording them. */
-async function sendCodes(tx: Db, ctx: AuthedContext, row: SignUpRow, channels: Channel[]) {
-  const now = ctx.deps.now();
+async function sendCodes(tx: Db, deps: AppDeps, row: SignUpRow, channels: Channel[]) {
+  const now = deps.now();
   let columns = {};
   for (const channel of channels) {
     const recipient = recipientOf(row, channel);
@@ -97,7 +101,7 @@ async function sendCodes(tx: Db, ctx: AuthedContext, row: SignUpRow, channels: C
       channel,
       recipient,
       code,
-      productName: ctx.deps.config.productName,
+      productName: deps.config.productName,
       now,
     });
   }
@@ -106,24 +110,21 @@ async function sendCodes(tx: Db, ctx: AuthedContext, row: SignUpRow, channels: C
 
 const withVerification = (row: SignUpRow) => ({ signUp: toSignUp(row), verification: toVerification(row) });
 
-export async function create(input: In<'create'>, ctx: AuthedContext): Out<'create'> {
-  const { db, now } = ctx.deps;
+export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
+  const { db, now } = deps;
   await writableBusiness(db, input.businessId);
   const columns = checkForm(input.signUp, londonIsoDate(now()));
   const row = await db.transaction().execute(async (tx) => {
-    const inserted = await tx
-      .insertInto('patient_sign_ups')
-      .values({ id: Bun.randomUUIDv7(), business_id: input.businessId, ...columns, created: now(), updated: now() })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const codes = await sendCodes(tx, ctx, inserted, ['email', 'mobile']);
-    const withCodes = await tx
-      .updateTable('patient_sign_ups')
-      .set(codes)
-      .where('id', '=', inserted.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await audit(tx, ctx, {
+    const inserted = await insertSignUpRow(tx, {
+      id: Bun.randomUUIDv7(),
+      business_id: input.businessId,
+      ...columns,
+      created: now(),
+      updated: now(),
+    });
+    const codes = await sendCodes(tx, deps, inserted, ['email', 'mobile']);
+    const withCodes = await updateSignUpRow(tx, inserted.id, codes);
+    await audit(tx, deps, actor, {
       action: 'signUp.create',
       entityType: 'signUp',
       entityId: inserted.id,
@@ -134,8 +135,8 @@ export async function create(input: In<'create'>, ctx: AuthedContext): Out<'crea
   return withVerification(row);
 }
 
-export async function update(input: In<'update'>, ctx: AuthedContext): Out<'update'> {
-  const { db, now } = ctx.deps;
+export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
+  const { db, now } = deps;
   const existing = await requireSignUp(db, input.id);
   await writableBusiness(db, existing.business_id);
   const columns = checkForm(input.signUp, londonIsoDate(now()));
@@ -152,7 +153,7 @@ export async function update(input: In<'update'>, ctx: AuthedContext): Out<'upda
       if (after === null) contactColumns = { ...contactColumns, ...clearedColumns(channel) };
       else if (after !== before || (input.resendCodes && !verified)) resend.push(channel);
     }
-    contactColumns = { ...contactColumns, ...(await sendCodes(tx, ctx, next, resend)) };
+    contactColumns = { ...contactColumns, ...(await sendCodes(tx, deps, next, resend)) };
     const merged = { ...next, ...contactColumns } as SignUpRow;
     const status =
       input.status === 'rejected' || (current.status === 'rejected' && input.status !== 'new')
@@ -161,13 +162,8 @@ export async function update(input: In<'update'>, ctx: AuthedContext): Out<'upda
     const changed = Object.keys(columns).filter(
       (k) => current[k as keyof SignUpRow] !== columns[k as keyof SignUpColumns],
     );
-    const updated = await tx
-      .updateTable('patient_sign_ups')
-      .set({ ...columns, ...contactColumns, status, updated: now() })
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await audit(tx, ctx, {
+    const updated = await updateSignUpRow(tx, current.id, { ...columns, ...contactColumns, status, updated: now() });
+    await audit(tx, deps, actor, {
       action: 'signUp.update',
       entityType: 'signUp',
       entityId: current.id,
@@ -179,15 +175,15 @@ export async function update(input: In<'update'>, ctx: AuthedContext): Out<'upda
   return withVerification(row);
 }
 
-export async function remove(input: In<'delete'>, ctx: AuthedContext): Out<'delete'> {
-  const { db } = ctx.deps;
+export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Out<'delete'> {
+  const { db } = deps;
   const existing = await requireSignUp(db, input.id);
   await writableBusiness(db, existing.business_id);
   await db.transaction().execute(async (tx) => {
     const current = await requireSignUp(tx, input.id, true);
     if (current.status === 'confirmed') throw new AppError('CONFLICT', 'A converted sign-up cannot be deleted');
-    await tx.deleteFrom('patient_sign_ups').where('id', '=', current.id).execute();
-    await audit(tx, ctx, {
+    await deleteSignUpRow(tx, current.id);
+    await audit(tx, deps, actor, {
       action: 'signUp.delete',
       entityType: 'signUp',
       entityId: current.id,
@@ -198,10 +194,11 @@ export async function remove(input: In<'delete'>, ctx: AuthedContext): Out<'dele
 }
 
 /** Records that the caller saw these sign-ups: ids only. */
-const auditRead = (ctx: AuthedContext, rows: SignUpRow[], via: string): Promise<void> =>
+const auditRead = (deps: AppDeps, actor: StaffActor, rows: SignUpRow[], via: string): Promise<void> =>
   auditReads(
-    ctx.deps.db,
-    ctx,
+    deps.db,
+    deps,
+    actor,
     rows.map((row) => ({
       action: 'signUp.read',
       entityType: 'signUp',
@@ -211,16 +208,16 @@ const auditRead = (ctx: AuthedContext, rows: SignUpRow[], via: string): Promise<
     })),
   );
 
-export async function get(input: In<'get'>, ctx: AuthedContext): Out<'get'> {
-  const row = await requireSignUp(ctx.deps.db, input.id);
-  await auditRead(ctx, [row], 'get');
+export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
+  const row = await requireSignUp(deps.db, input.id);
+  await auditRead(deps, actor, [row], 'get');
   return withVerification(row);
 }
 
-export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
+export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
   const after = decodeIdCursor(input.nextToken);
   const mobilePrefix = input.filter ? mobilePrefixOf(input.filter) : undefined;
-  const rows = await listSignUpRows(ctx.deps.db, {
+  const rows = await listSignUpRows(deps.db, {
     businessId: input.businessId,
     past: input.past ?? false,
     limit: signUpsPageSize,
@@ -229,24 +226,28 @@ export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
     ...(after ? { after } : {}),
   });
   const page = pageOf(rows, signUpsPageSize, (r) => [r.id]);
-  await auditRead(ctx, page.items, 'list');
+  await auditRead(deps, actor, page.items, 'list');
   return { signUps: page.items.map(toSignUp), nextToken: page.nextToken };
 }
 
-export async function count(input: In<'count'>, ctx: AuthedContext): Out<'count'> {
-  return { count: await countSignUps(ctx.deps.db, input.businessId, input.past ?? false) };
+export async function count(deps: AppDeps, _actor: StaffActor, input: In<'count'>): Out<'count'> {
+  return { count: await countSignUps(deps.db, input.businessId, input.past ?? false) };
 }
 
-export async function getBusinessId(input: In<'getBusinessId'>, ctx: AuthedContext): Out<'getBusinessId'> {
-  const row = await requireSignUp(ctx.deps.db, input.id);
+export async function getBusinessId(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'getBusinessId'>,
+): Out<'getBusinessId'> {
+  const row = await requireSignUp(deps.db, input.id);
   return { businessId: row.business_id };
 }
 
 /** Said of a sign-up with no mobile: SPEC §5 requires one of a patient, and only the sign-up can give it. */
 export const noMobileToConvert = 'A patient needs a mobile number, and this sign-up has none.';
 
-export async function convert(input: In<'convert'>, ctx: AuthedContext): Out<'convert'> {
-  const { db, now } = ctx.deps;
+export async function convert(deps: AppDeps, actor: StaffActor, input: In<'convert'>): Out<'convert'> {
+  const { db, now } = deps;
   const existing = await requireSignUp(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.business_id);
   // Checked before the patient is, so the answer names the sign-up, not the patient form's empty
@@ -257,7 +258,7 @@ export async function convert(input: In<'convert'>, ctx: AuthedContext): Out<'co
     ]);
   }
   const values = checkedPatient(
-    ctx,
+    deps,
     {
       displayId: input.displayId,
       name: { given: existing.first_name, family: existing.last_name },
@@ -280,14 +281,21 @@ export async function convert(input: In<'convert'>, ctx: AuthedContext): Out<'co
     const current = await requireSignUp(tx, input.id, true);
     if (current.status === 'confirmed') throw new AppError('CONFLICT', 'This sign-up has already been converted');
     if (current.status === 'rejected') throw new AppError('CONFLICT', 'A rejected sign-up cannot be converted');
-    const patient = await insertPatient(tx, ctx, current.business_id, values, displayIdField, 'signUps.convert');
-    const signUp = await tx
-      .updateTable('patient_sign_ups')
-      .set({ status: 'confirmed', patient_id: patient.id, updated: now() })
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await audit(tx, ctx, {
+    const patient = await insertPatient(
+      tx,
+      deps,
+      actor,
+      current.business_id,
+      values,
+      displayIdField,
+      'signUps.convert',
+    );
+    const signUp = await updateSignUpRow(tx, current.id, {
+      status: 'confirmed',
+      patient_id: patient.id,
+      updated: now(),
+    });
+    await audit(tx, deps, actor, {
       action: 'signUp.convert',
       entityType: 'signUp',
       entityId: current.id,
@@ -299,10 +307,11 @@ export async function convert(input: In<'convert'>, ctx: AuthedContext): Out<'co
 }
 
 export async function verifyContactMethods(
+  deps: AppDeps,
+  actor: StaffActor,
   input: In<'verifyContactMethods'>,
-  ctx: AuthedContext,
 ): Out<'verifyContactMethods'> {
-  const { db, now } = ctx.deps;
+  const { db, now } = deps;
   const row = await db.transaction().execute(async (tx) => {
     // Locked: two checks at once must not both get the last try.
     const current = await requireSignUp(tx, input.id, true);
@@ -318,13 +327,8 @@ export async function verifyContactMethods(
     if (Object.keys(columns).length === 0) return current;
     const merged = { ...current, ...columns } as SignUpRow;
     const status = current.status === 'new' || current.status === 'validated' ? waitingStatus(merged) : current.status;
-    const updated = await tx
-      .updateTable('patient_sign_ups')
-      .set({ ...columns, status, updated: now() })
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await audit(tx, ctx, {
+    const updated = await updateSignUpRow(tx, current.id, { ...columns, status, updated: now() });
+    await audit(tx, deps, actor, {
       action: 'signUp.verify',
       entityType: 'signUp',
       entityId: current.id,

@@ -6,9 +6,10 @@ import {
   type ParsedInputOf,
   type TestMachine,
 } from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
-import type { AuthedContext } from '../../rpc/context.ts';
 import { decodeCursor, pageOf } from '../../rpc/paging.ts';
 import { toBag } from '../bags/repository.ts';
 import { type IssuedCredentials, issueCredentials } from '../device-auth/repository.ts';
@@ -34,9 +35,9 @@ export const credentialsNotes = {
  * by pairing before its locker collected its tokens), so no connected locker can be cut off. Live
  * tokens without a copy (issued before every issue kept one) are not shown, and not replaced.
  */
-async function withCredentials(ctx: AuthedContext, row: MachineRow): Promise<TestMachine> {
-  const { db, now } = ctx.deps;
-  const sealer = tokenSealer(ctx.deps, row.id);
+async function withCredentials(deps: AppDeps, _actor: StaffActor, row: MachineRow): Promise<TestMachine> {
+  const { db, now } = deps;
+  const sealer = tokenSealer(deps, row.id);
   const machine = { ...toMachine(row), machineId: row.id };
   let stored = await liveCredential(db, row.id);
   if (!stored && row.archived_at !== null) {
@@ -67,15 +68,15 @@ async function withCredentials(ctx: AuthedContext, row: MachineRow): Promise<Tes
   };
 }
 
-export async function create(input: In<'create'>, ctx: AuthedContext): Out<'create'> {
+export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
   let issued: IssuedCredentials | undefined;
-  const { row } = await insertMachine(ctx.deps, ctx, input, { test: true }, async (tx, machine) => {
+  const { row } = await insertMachine(deps, actor, input, { test: true }, async (tx, machine) => {
     // Paired at once: a test machine needs no Pair dialog.
     issued = await issueCredentials(
       tx,
       { businessId: machine.business_id, machineId: machine.id },
-      ctx.deps.now(),
-      tokenSealer(ctx.deps, machine.id).seal,
+      deps.now(),
+      tokenSealer(deps, machine.id).seal,
     );
   });
   if (!issued) throw new AppError('INTERNAL', 'Test machine credentials missing');
@@ -90,20 +91,20 @@ export async function create(input: In<'create'>, ctx: AuthedContext): Out<'crea
   };
 }
 
-export async function get(input: In<'get'>, ctx: AuthedContext): Out<'get'> {
-  const row = await requireMachine(ctx.deps.db, input.id, true);
-  await audit(ctx.deps.db, ctx, {
+export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
+  const row = await requireMachine(deps.db, input.id, true);
+  await audit(deps.db, deps, actor, {
     action: 'testMachine.credentials.read',
     entityType: 'machine',
     entityId: row.id,
     businessId: row.business_id,
   });
-  return { testMachine: await withCredentials(ctx, row) };
+  return { testMachine: await withCredentials(deps, actor, row) };
 }
 
-export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
+export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
   const after = decodeCursor(input.nextToken, 2);
-  const rows = await listMachineRows(ctx.deps.db, {
+  const rows = await listMachineRows(deps.db, {
     businessId: input.businessId,
     archived: false,
     test: true,
@@ -112,20 +113,20 @@ export async function list(input: In<'list'>, ctx: AuthedContext): Out<'list'> {
   });
   const page = pageOf(rows, machinesPageSize, (r) => r.key);
   const testMachines: TestMachine[] = [];
-  for (const { row } of page.items) testMachines.push(await withCredentials(ctx, row));
+  for (const { row } of page.items) testMachines.push(await withCredentials(deps, actor, row));
   return { testMachines, nextToken: page.nextToken };
 }
 
-export async function update(input: In<'update'>, ctx: AuthedContext): Out<'update'> {
-  const row = await changeMachine(ctx.deps, ctx, input, { test: true });
-  return { testMachine: await withCredentials(ctx, row) };
+export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
+  const row = await changeMachine(deps, actor, input, { test: true });
+  return { testMachine: await withCredentials(deps, actor, row) };
 }
 
-export async function remove(input: In<'remove'>, ctx: AuthedContext): Out<'remove'> {
-  const row = await requireMachine(ctx.deps.db, input.id, true);
-  await ctx.deps.db.transaction().execute(async (tx) => {
+export async function remove(deps: AppDeps, actor: StaffActor, input: In<'remove'>): Out<'remove'> {
+  const row = await requireMachine(deps.db, input.id, true);
+  await deps.db.transaction().execute(async (tx) => {
     await deleteTestMachine(tx, row.id);
-    await audit(tx, ctx, {
+    await audit(tx, deps, actor, {
       action: 'testMachine.remove',
       entityType: 'machine',
       entityId: row.id,
@@ -133,14 +134,15 @@ export async function remove(input: In<'remove'>, ctx: AuthedContext): Out<'remo
     });
   });
   // Its credentials are gone with it: a connected locker is hung up on (4001) and pairs again.
-  liveOf(ctx.deps).commandLocker({ machineId: row.id, kind: 'disconnect', reason: 'Test machine removed' });
+  liveOf(deps).commandLocker({ machineId: row.id, kind: 'disconnect', reason: 'Test machine removed' });
   return { ok: true };
 }
 
 export async function getTestMachineBags(
+  deps: AppDeps,
+  _actor: StaffActor,
   input: In<'getTestMachineBags'>,
-  ctx: AuthedContext,
 ): Out<'getTestMachineBags'> {
-  const row = await requireMachine(ctx.deps.db, input.id, true);
-  return { bags: (await machineBags(ctx.deps.db, row.id)).map(toBag) };
+  const row = await requireMachine(deps.db, input.id, true);
+  return { bags: (await machineBags(deps.db, row.id)).map(toBag) };
 }
