@@ -2,7 +2,7 @@ import type { Business, BusinessInfo } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import type { Cursor } from '../../rpc/paging.ts';
-import { contains } from '../contains.ts';
+import { contains } from '../contains-repository.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type BusinessRow = Selectable<Database['businesses']>;
@@ -102,7 +102,7 @@ export type BusinessQuery = {
  * Businesses in (lower(name), id) order, strictly after the cursor, `limit + 1` of them. The order
  * ends with the unique id, so a row inserted while someone pages lands either before the cursor
  * (never shown, never shifting a page) or after it (shown once): no repeats, no skips. The name
- * filter matches anywhere in the name, in any case (areas/contains.ts; the trigram index of migration 0013).
+ * filter matches anywhere in the name, in any case (areas/contains-repository.ts; the trigram index of migration 0013).
  */
 export async function listBusinessRows(db: Db, q: BusinessQuery): Promise<{ row: BusinessRow; key: Cursor }[]> {
   let query = db.selectFrom('businesses').selectAll().select(sql<string>`lower(name)`.as('name_key'));

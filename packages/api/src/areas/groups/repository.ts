@@ -3,7 +3,7 @@ import type { Database } from '@medlocker/db';
 import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Cursor } from '../../rpc/paging.ts';
 import { archivedOf, type Db } from '../businesses/repository.ts';
-import { contains } from '../contains.ts';
+import { contains } from '../contains-repository.ts';
 
 export type GroupRow = Selectable<Database['groups']>;
 

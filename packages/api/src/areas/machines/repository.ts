@@ -2,7 +2,7 @@ import type { Machine, MachineEvent, MachineStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import type { Cursor } from '../../rpc/paging.ts';
-import { contains } from '../contains.ts';
+import { contains } from '../contains-repository.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type MachineRow = Selectable<Database['machines']>;

@@ -1,7 +1,7 @@
 import { type DeliveryFailure, isNhsNumber, type Patient } from '@medlocker/core';
 import { type Database, isUniqueViolation } from '@medlocker/db';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
-import { contains } from '../contains.ts';
+import { contains } from '../contains-repository.ts';
 import type { PatientValues } from './rules.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -115,7 +115,7 @@ export type ListQuery = {
 /**
  * A business's patients by id (time-sortable, so new patients land on later pages and a page never
  * repeats), strictly after `after`, `limit + 1` of them. The filter matches anywhere in the full name,
- * the email, the display id or the mobile, in any case (areas/contains.ts; one trigram index, migration
+ * the email, the display id or the mobile, in any case (areas/contains-repository.ts; one trigram index, migration
  * 0013); a whole NHS number is looked up on the display-id index. Otherwise the walk follows
  * unique (business_id, id) and stops at a page.
  */

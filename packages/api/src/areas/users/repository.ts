@@ -2,7 +2,7 @@ import type { IdentityProviderRef, Role, User } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Cursor } from '../../rpc/paging.ts';
-import { contains } from '../contains.ts';
+import { contains } from '../contains-repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 type UserRow = Selectable<Database['users']>;

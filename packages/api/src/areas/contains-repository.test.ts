@@ -2,7 +2,7 @@ import { expect, it } from 'bun:test';
 import { sql } from 'kysely';
 import { asSupport, seedBusiness, withTestAuth } from '../hubs/test-kit.ts';
 import { describeApi } from '../testing.ts';
-import { SEARCH_TEXT } from './contains.ts';
+import { SEARCH_TEXT } from './contains-repository.ts';
 import { insertBusiness } from './patients/test-helpers.ts';
 
 // "Contains" search on the lists not covered by their own area's tests (businesses, patients and users
