@@ -264,10 +264,9 @@ export type MessageOutboxTable = {
   provider_status: string | null;
   provider_details: ColumnType<JsonValue | null, string | null, string | null>;
   sent_at: number | null;
-  /** The outbox's dedupe key (outbox/): one job per key. */
-  dedupe_key: string | null;
   created: number;
   updated: number;
+  dedupe_key: string | null;
 };
 
 export type MonthlyBusinessStatsTable = {
@@ -508,10 +507,9 @@ export type WebhookOutboxTable = {
   last_error: string | null;
   response_status: number | null;
   delivered_at: number | null;
-  /** The outbox's dedupe key (outbox/): one job per key. */
-  dedupe_key: string | null;
   created: number;
   updated: number;
+  dedupe_key: string | null;
 };
 
 export type Database = {

@@ -1,6 +1,6 @@
 import type { BusinessInfo } from '@medlocker/core';
 import { ApiError, type createClient } from './client.ts';
-import { UsageError } from './context.ts';
+import { CliRefusal, UsageError } from './context.ts';
 
 type Client = ReturnType<typeof createClient>;
 
@@ -49,10 +49,12 @@ export async function businessIdOf(client: Client, ref: string): Promise<string>
       `${named.length} businesses are named "${wanted}"; give the id of the one you mean:\n${listed(named)}`,
     );
   }
+  // Nothing by that id or name: refused as the server refuses an unknown id (exit 1); an ambiguous name
+  // above is a command line to correct (exit 2).
   if (similar.length > 0) {
-    throw new UsageError(
+    throw new CliRefusal(
       `No business has the id or name "${wanted}". Businesses whose names contain it:\n${listed(similar.slice(0, 10))}`,
     );
   }
-  throw new UsageError(`No business has the id or name "${wanted}"`);
+  throw new CliRefusal(`No business has the id or name "${wanted}"`);
 }

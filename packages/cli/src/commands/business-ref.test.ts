@@ -60,7 +60,7 @@ describeApi('medlocker --business and automatic column mapping', (t) => {
     expect(ambiguous.stderr).toContain(`(--business ${second})`);
 
     const unknown = await cli(['templates', 'export', '--business', 'Boots']);
-    expect(unknown.code).toBe(2);
+    expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No business has the id or name "Boots". Businesses whose names contain it:');
     expect(unknown.stderr).toContain(`Boots Leeds  (--business ${leeds})`);
   });

@@ -115,7 +115,7 @@ describeApi('medlocker messages', (t) => {
     expect((await cli(['messages', 'list', '--business', 'b1'])).stdout).toBe('No messages found\n');
     const unknown = await cli(['messages', 'list', '--business', 'nope']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('Business nope not found');
+    expect(unknown.stderr).toContain('No business has the id or name "nope"');
     const status = await cli(['messages', 'list', '--business', 'b1', '--status', 'sent']);
     expect(status.code).toBe(2);
     expect(status.stderr).toContain("argument 'sent' is invalid");

@@ -67,7 +67,7 @@ describeApi('medlocker settings and templates', (t) => {
     const res = await cli(['templates', 'import', path, '--business', `${a},${archived},missing-id`]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`${archived}: archived`);
-    expect(res.stderr).toContain('missing-id: Business missing-id not found');
+    expect(res.stderr).toContain('missing-id: No business has the id or name "missing-id"');
     expect(await templateRows()).toEqual([]);
   }, 20_000);
 

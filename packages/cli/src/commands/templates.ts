@@ -121,14 +121,22 @@ export function templatesCommands(program: Command, io: CliIo): void {
         throw new CliRefusal(`The templates cannot be imported; nothing was written:\n  ${problems.join('\n  ')}`);
       }
       const client = ctx.client((await ctx.session()).token);
-      const businessIds: string[] = [];
-      for (const ref of refs) businessIds.push(await businessIdOf(client, ref));
       const say = (line: string) => {
         if (!ctx.json) io.stderr(`${line}\n`);
       };
 
-      // Every business must exist and be editable before the first one is written.
+      // Every business must exist and be editable before the first one is written: every problem is
+      // reported at once, so one run shows all that needs fixing.
       const refused: string[] = [];
+      const businessIds: string[] = [];
+      for (const ref of refs) {
+        try {
+          businessIds.push(await businessIdOf(client, ref));
+        } catch (error) {
+          if (!(error instanceof CliRefusal)) throw error;
+          refused.push(`${ref}: ${error.message}`);
+        }
+      }
       for (const [i, businessId] of businessIds.entries()) {
         say(`Checking: ${i + 1}/${businessIds.length} businesses`);
         try {
