@@ -77,7 +77,7 @@ export const DEMO_READING_MS = 15 * 60_000;
  */
 export function startDemoFleet(deps: AppDeps, everyMs = DEMO_HEARTBEAT_MS) {
   let running: Promise<unknown> = Promise.resolve();
-  const tick = async (): Promise<string[]> => {
+  const round = async (): Promise<string[]> => {
     const now = deps.now();
     const lockers = await demoLockerRows(deps.db);
     const rows = await heartbeatMachines(
@@ -111,11 +111,16 @@ export function startDemoFleet(deps: AppDeps, everyMs = DEMO_HEARTBEAT_MS) {
     );
     return rows.map((r) => r.id);
   };
-  const timer = setInterval(() => {
-    running = tick().catch((error) => deps.logger.warn('demo fleet report failed', { error: String(error) }));
-  }, everyMs);
+  // One round at a time: two at once would both find a reading due and store it twice.
+  const tick = (): Promise<string[]> => {
+    const next = running.then(round);
+    running = next.catch(() => undefined);
+    return next;
+  };
+  const report = () => tick().catch((error) => deps.logger.warn('demo fleet report failed', { error: String(error) }));
+  const timer = setInterval(report, everyMs);
   // The first round at once: lockers the last run left offline come back as the server starts.
-  running = tick().catch((error) => deps.logger.warn('demo fleet report failed', { error: String(error) }));
+  void report();
   return {
     tick,
     stop: async () => {
