@@ -49,6 +49,8 @@ test('an unreachable server is reported in words', async ({ page }) => {
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByRole('alert')).toHaveText(unreachable);
 
+  // A returning user (the console remembers a session was open) asks the server on load.
+  await page.evaluate(() => localStorage.setItem('medlocker.session', '1'));
   await page.route('**/api/**', (route) => route.abort('connectionrefused'));
   await page.goto('/users');
   await expect(page.getByText(unreachable)).toBeVisible();

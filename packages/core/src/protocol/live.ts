@@ -82,3 +82,10 @@ export const isLivePush = (value: unknown): value is LivePush =>
   Object.hasOwn(livePushActions, (value as { action: string }).action) &&
   typeof (value as { params?: unknown }).params === 'object' &&
   (value as { params?: unknown }).params !== null;
+
+/**
+ * How the console hub (`/ws`) hangs up because of the session: it ended (logged out, timed out, password
+ * reset) or lost its access. The console reads its session again on either. Kept in this schema-free
+ * module so the sign-in page's bundle does not carry the schema library for two numbers.
+ */
+export const liveCloseCodes = { sessionEnded: 4401, accessRemoved: 4403 } as const;
