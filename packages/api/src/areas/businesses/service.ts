@@ -48,7 +48,7 @@ export async function listBusinesses(
     archived: input.archived ? 'archived' : 'active',
     ...filterOf(input.filterText),
     // Declared `scope: 'filtered'`: a pharmacy user sees the businesses their roles reach.
-    ...(actor.kind === 'support' ? {} : { accessibleTo: actor.userId }),
+    ...(isSupport(actor) ? {} : { accessibleTo: actor.userId }),
   });
   return { businesses: p.items.map((r) => toBusiness(r.row)), nextToken: p.nextToken };
 }
