@@ -56,36 +56,3 @@ export function toOutboxMessage(row: OutboxRow, showBody: boolean): OutboxMessag
     sentAt: row.sent_at,
   };
 }
-
-/** A message to queue in the outbox; the sender picks it up from `next_attempt_at`. */
-export type NewOutboxMessage = {
-  businessId: string;
-  channel: 'sms' | 'email';
-  recipient: string;
-  templateKey: string;
-  subject: string | null;
-  body: string;
-  now: number;
-};
-
-/** Queues messages in the outbox, inside the caller's transaction (so they go only if it commits). */
-export async function insertOutboxMessages(db: Db, messages: NewOutboxMessage[]): Promise<void> {
-  if (messages.length === 0) return;
-  await db
-    .insertInto('message_outbox')
-    .values(
-      messages.map((m) => ({
-        id: Bun.randomUUIDv7(),
-        business_id: m.businessId,
-        channel: m.channel,
-        recipient: m.recipient,
-        template_key: m.templateKey,
-        subject: m.subject,
-        body: m.body,
-        next_attempt_at: m.now,
-        created: m.now,
-        updated: m.now,
-      })),
-    )
-    .execute();
-}
