@@ -1,8 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { emptyClusterTarball } from './empty-cluster.ts';
 import type { Database } from './schema.ts';
 
 export type DbKind = 'pglite' | 'postgres';
@@ -78,8 +80,13 @@ export async function createDb(options: DbOptions): Promise<Db> {
       },
     };
   }
-  if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
+  const inMemory = options.dataDir.startsWith('memory://');
+  if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
+  // A new database starts from the shipped empty cluster instead of running initdb (~1 GB of memory
+  // and seconds of CPU): see empty-cluster.ts. Without a tarball for this PGlite, PGlite runs initdb.
+  const isNew = inMemory || !existsSync(join(options.dataDir, 'PG_VERSION'));
   const pglite = await PGlite.create(options.dataDir, {
+    loadDataDir: isNew ? await emptyClusterTarball() : undefined,
     parsers: { [INT8]: parseInt8 },
     // PostgreSQL's default 128 MB of shared buffers is all touched in PGlite's WebAssembly memory (RSS);
     // the embedded database is small and the OS caches its files anyway (docs/PERFORMANCE.md, memory).

@@ -1,4 +1,5 @@
 export * from './create-db.ts';
+export * from './empty-cluster.ts';
 export * from './errors.ts';
 export * from './migrate.ts';
 export type * from './schema.ts';
