@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import { type Compilable, Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { emptyClusterTarball } from './empty-cluster.ts';
 import type { Database } from './schema.ts';
@@ -34,6 +34,17 @@ const MARK = '/* prepared: ';
  * run many times a second (the hub's readings batch); PGlite runs it as any other statement.
  */
 export const preparedStatement = (name: string) => sql.raw(`${MARK}${name} */ `);
+
+/**
+ * Runs a Kysely query as preparedStatement's named statement on PostgreSQL (PGlite runs it as any other): for
+ * hot reads whose text is one of a few fixed shapes, with nothing in the text that changes the best
+ * plan (PostgreSQL may keep one generic plan for a named statement after five executions).
+ */
+export async function executePrepared<R>(db: Kysely<Database>, name: string, query: Compilable<R>): Promise<R[]> {
+  const compiled = query.compile();
+  const { rows } = await db.executeQuery<R>({ ...compiled, sql: `${MARK}${name} */ ${compiled.sql}` });
+  return rows;
+}
 
 /** Sends a statement opening with `preparedStatement`'s mark as a named statement (text and name tied). */
 function prepareMarked(client: pg.PoolClient) {

@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
 import { sql } from 'kysely';
-import { preparedStatement } from './create-db.ts';
+import { executePrepared, preparedStatement } from './create-db.ts';
 import { describeDb } from './testing.ts';
 
 describeDb('prepared statements', (t) => {
@@ -17,6 +17,31 @@ describeDb('prepared statements', (t) => {
       expect(rows.map((r) => r.name.replace(/_[0-9a-z]+$/, ''))).toEqual(
         t.kind === 'postgres' ? ['test_double', 'test_double'] : [],
       );
+    });
+  });
+
+  it('runs a Kysely query through executePrepared as a named statement on PostgreSQL, with the same rows', async () => {
+    await t.db.connection().execute(async (db) => {
+      const query = (name: string) =>
+        db.selectFrom('businesses').select(['id', 'name']).where('name', '=', name).orderBy('id').limit(2);
+      expect(await executePrepared(db, 'test_list', query('x'))).toEqual([]);
+      await db
+        .insertInto('businesses')
+        .values({
+          id: 'b1',
+          name: 'x',
+          email: 'x@example.test',
+          address_line1: '1 High St',
+          post_town: 'LEEDS',
+          postcode: 'LS1 4AP',
+          created: 1,
+          updated: 1,
+        })
+        .execute();
+      expect(await executePrepared(db, 'test_list', query('x'))).toEqual([{ id: 'b1', name: 'x' }]);
+      const { rows } = await sql<{ name: string }>`
+        select name from pg_prepared_statements where name like 'test_list%'`.execute(db);
+      expect(rows.length).toBe(t.kind === 'postgres' ? 1 : 0);
     });
   });
 });
