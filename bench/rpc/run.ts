@@ -2,16 +2,19 @@
  * RPC read benchmark (on demand, never part of `npm test`): the same load, from a separate process,
  * first against a bare Bun.serve answering the same bytes (the floor of this machine at this moment),
  * then against the api serving `businesses/listBusinesses` (25 rows, a support session's cookie).
- * Reports requests/s, p50/p99/max latency and the api's speed as a ratio to the bare server.
+ * Reports requests/s, p50/p99/max latency, the api's speed as a ratio to the bare server, each server's
+ * CPU per request (read from /proc: what other work on a shared machine moves least) and the load
+ * generator's CPU (a share of one core near 1 means the generator, not the server, set the pace).
  *
  *   bun bench/rpc/run.ts --db pglite|postgres [--clients 32] [--seconds 10] [--warmup 3] [--cache 1|0]
  *
  * PostgreSQL comes from TEST_DATABASE_URL (a fresh database is created and dropped).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
 
 const { values } = parseArgs({
@@ -40,6 +43,46 @@ async function spawnReady(args: string[], env: Record<string, string> = {}) {
   return { proc, line: text.trim() };
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux; 0 elsewhere). */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return 0;
+  }
+}
+
+/** The PostgreSQL backends serving database `url` (the bench's own fresh database), by pid. */
+async function backendsOf(url: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
+    return rows.map((r) => r.pid);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The load against `url`, with the server process's CPU per request and, on PostgreSQL, its backends'
+ * (warm-up included in both; a backend that ended during the run is not counted).
+ */
+async function loadOn(pid: number, url: string, cookie = '', dbUrl?: string) {
+  const before = cpuSeconds(pid);
+  const backendsBefore = new Map((dbUrl ? await backendsOf(dbUrl) : []).map((p) => [p, cpuSeconds(p)]));
+  const result = await load(url, cookie);
+  const all = result.requests + result.warmupRequests;
+  const serverCpuMs = ((cpuSeconds(pid) - before) * 1000) / all;
+  let backendSeconds = 0;
+  for (const p of dbUrl ? await backendsOf(dbUrl) : []) backendSeconds += cpuSeconds(p) - (backendsBefore.get(p) ?? 0);
+  return { ...result, serverCpuMs, dbCpuMs: dbUrl ? (backendSeconds * 1000) / all : undefined };
+}
+
 async function load(url: string, cookie = '', body = '{}') {
   const proc = Bun.spawn(
     [
@@ -58,6 +101,8 @@ async function load(url: string, cookie = '', body = '{}') {
   await proc.exited;
   return JSON.parse(out.trim()) as {
     requests: number;
+    warmupRequests: number;
+    loadCpu: number;
     errors: number;
     rps: number;
     p50: number;
@@ -97,11 +142,11 @@ try {
 
   const barePort = apiPort + 1;
   const bare = await spawnReady([join(here, 'bare.ts'), String(barePort), bodyFile]);
-  const floor = await load(`http://127.0.0.1:${barePort}/`);
+  const floor = await loadOn(bare.proc.pid, `http://127.0.0.1:${barePort}/`);
   bare.proc.kill();
   await bare.proc.exited;
 
-  const measured = await load(apiUrl, cookie);
+  const measured = await loadOn(api.proc.pid, apiUrl, cookie, kind === 'postgres' ? where : undefined);
   api.proc.kill('SIGTERM');
   await api.proc.exited;
 
@@ -115,13 +160,16 @@ try {
       .join(' ')}`,
   );
   console.log(`listBusinesses answer: ${rows} rows, ${sampleBody.length} bytes\n`);
-  console.log('| server | req/s | p50 ms | p99 ms | max ms | errors | ratio to bare |');
-  console.log('|---|---|---|---|---|---|---|');
+  const pct = (share: number) => `${Math.round(share * 100)}%`;
   console.log(
-    `| bare Bun.serve | ${fmt(floor.rps)} | ${fmt(floor.p50)} | ${fmt(floor.p99)} | ${fmt(floor.max)} | ${floor.errors} | 1 |`,
+    '| server | req/s | p50 ms | p99 ms | max ms | errors | server CPU per request | load generator CPU | ratio to bare |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log(
+    `| bare Bun.serve | ${fmt(floor.rps)} | ${fmt(floor.p50)} | ${fmt(floor.p99)} | ${fmt(floor.max)} | ${floor.errors} | ${floor.serverCpuMs.toFixed(3)} ms | ${pct(floor.loadCpu)} | 1 |`,
   );
   console.log(
-    `| api listBusinesses (${kind}) | ${fmt(measured.rps)} | ${fmt(measured.p50)} | ${fmt(measured.p99)} | ${fmt(measured.max)} | ${measured.errors} | **${(measured.rps / floor.rps).toFixed(3)}x** |`,
+    `| api listBusinesses (${kind}) | ${fmt(measured.rps)} | ${fmt(measured.p50)} | ${fmt(measured.p99)} | ${fmt(measured.max)} | ${measured.errors} | ${measured.serverCpuMs.toFixed(3)} ms${measured.dbCpuMs === undefined ? '' : ` (+ PostgreSQL ${measured.dbCpuMs.toFixed(3)} ms)`} | ${pct(measured.loadCpu)} | **${(measured.rps / floor.rps).toFixed(3)}x** |`,
   );
 } finally {
   await dropDatabase?.();
