@@ -1,5 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { Navigate, Route, Routes, useParams } from 'react-router';
+import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
+import { useAdministers } from '../../state/reach.ts';
 import { hasSupportScopeAtom } from '../../state/session.ts';
 import { MachineRoutes } from '../machines/MachineRoutes.tsx';
 import { MessageList } from '../messages/MessageList.tsx';
@@ -45,8 +47,10 @@ function AddBusinessUser() {
   const { businessId = '' } = useParams();
   const { business } = useBusiness();
   const support = useAtomValue(hasSupportScopeAtom);
+  const manages = useAdministers({ kind: 'business', id: business.id, groupId: business.groupId });
   const usersPath = `/businesses/${encodeURIComponent(businessId)}/users`;
   if (business.archived) return <Navigate to={usersPath} replace />;
+  if (manages === false) return <AccessRestricted inShell />;
   if (!support) return <AddResourceUser roleName="Business" resource={business} usersPath={usersPath} />;
   return (
     <Navigate

@@ -1,5 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { Navigate, Route, Routes, useParams } from 'react-router';
+import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
+import { useAdministers } from '../../state/reach.ts';
 import { hasSupportScopeAtom } from '../../state/session.ts';
 import { AddResourceUser } from '../users/AddResourceUser.tsx';
 import { UserDetails } from '../users/UserDetails.tsx';
@@ -42,8 +44,10 @@ function ToBusiness() {
 function AddGroupUser() {
   const { group } = useGroup();
   const support = useAtomValue(hasSupportScopeAtom);
+  const manages = useAdministers({ kind: 'group', id: group.id });
   const usersPath = `/groups/${encodeURIComponent(group.id)}/users`;
   if (group.archived) return <Navigate to={usersPath} replace />;
+  if (manages === false) return <AccessRestricted inShell />;
   if (!support) return <AddResourceUser roleName="Group" resource={group} usersPath={usersPath} />;
   return (
     <Navigate to={`/users/add/group/${encodeURIComponent(group.id)}`} replace state={{ resourceName: group.name }} />

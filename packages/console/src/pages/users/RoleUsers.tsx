@@ -2,7 +2,9 @@ import type { User } from '@medlocker/core';
 import type { WritableAtom } from 'jotai';
 import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
+import { useFlashNotice } from '../../shell/flash.ts';
 import { useUrlSearch } from '../../state/url-filter.ts';
+import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PagedList } from '../../ui/PagedList.tsx';
@@ -42,6 +44,8 @@ export function RoleUsers({
   listLabel,
   canManage,
 }: RoleUsersProps) {
+  // 'Business role removed from …' after a user page sends its Admin back here.
+  const notice = useFlashNotice();
   const [search, setSearch] = useUrlSearch(searchAtom);
   const filterText = useDebounced(search.trim(), searchDebounceMs);
   const list = usePagedQuery(
@@ -85,6 +89,7 @@ export function RoleUsers({
 
   return (
     <>
+      {notice && <Banner tone="success">{notice}</Banner>}
       <div className="section-head">
         <h2 className="section-title">Users</h2>
         <div className="page__actions">
