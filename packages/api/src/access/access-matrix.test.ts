@@ -70,7 +70,7 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
       frontEnd: 'pharmacy',
       resourceId: s.businessId,
       resourceType: 'business',
-      roles: [{ name: 'Business' }],
+      roles: [{ name: 'Business', accessLevels: [] }],
     }),
     removeRole: (s) => ({ roleName: 'Business', roleResource: s.businessId, userId: s.userId }),
     editIdentityProvider: (s) => ({ email: s.email, identityProviderId: null, frontEnd: 'pharmacy' }),
