@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
 import {
+  expect as baseExpect,
   createBusiness,
   createMachine,
   createUser,
-  expect,
   logIn,
   mailTo,
   test,
@@ -12,6 +12,7 @@ import {
 
 // Several sign-ins and page loads each; the shared machine is slow.
 test.describe.configure({ timeout: 180_000 });
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 /*
  * SPEC §1 "Pharmacy administrators manage their own business": a pharmacy Admin adds and removes the
