@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import {
   admin,
@@ -118,4 +119,59 @@ test('a machine added, archived and unarchived elsewhere comes and goes on the d
   await expect(entry).toHaveCount(0);
   await asAdmin('machines/toggleArchive', { id: added.id });
   await expect(entry).toContainText(`(${business.name})`);
+});
+
+/** The Active alarms tile's number and the items listed under Active alarms (every level). */
+async function alarmCountAndList(page: Page): Promise<{ count: number; listed: number }> {
+  const tile = page.getByRole('list', { name: 'Fleet' }).getByRole('listitem').filter({ hasText: 'Active alarms' });
+  const count = Number(await tile.locator('.fleet__count-value').textContent());
+  const listed = await page
+    .getByRole('region', { name: /^(critical|error|warn|info) alarms$/ })
+    .getByRole('listitem')
+    .count();
+  return { count, listed };
+}
+
+test('the Active alarms count and list agree while a temperature alarm is raised and after it clears', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const business = await createBusiness();
+  const machine = await createMachine(business.id);
+  // About 28 °C from its first reading: its first 3-hour average is out of the band, raising MP_0001.
+  locker = await startLocker({ scenario: resolve(import.meta.dirname, 'scenarios/hot-from-the-start.json') });
+  await openDashboardListing(page, machine);
+  await asAdmin('auth/activateDeviceAuth', { machineId: machine.id, userCode: locker.userCode });
+
+  const raised = page
+    .getByRole('region', { name: 'error alarms' })
+    .getByRole('listitem')
+    .filter({ hasText: 'MP_0001' })
+    .filter({ hasText: machine.name });
+  const excursions = page.getByRole('region', { name: /^Temperature excursions/ });
+  await expect(raised).toBeVisible({ timeout: 60_000 });
+  await expect(excursions.getByRole('link', { name: new RegExp(machine.name) })).toBeVisible();
+  const during = await alarmCountAndList(page);
+  expect(during.count).toBe(during.listed);
+
+  // The cabinet cools: once the 3-hour average is back in the band the alarm clears, from the list
+  // and the count together, without a reload.
+  await locker.control({ do: 'temperature', mode: 'steady' });
+  await expect(excursions.getByRole('link', { name: new RegExp(machine.name) })).toHaveCount(0, { timeout: 120_000 });
+  await expect(raised).toHaveCount(0);
+  await expect(async () => {
+    const after = await alarmCountAndList(page);
+    expect(after.count).toBe(after.listed);
+    expect(after.count).toBe(during.count - 1);
+  }).toPass({ timeout: 10_000 });
+
+  // A reload (the api's fleet summary) agrees with what the pushes made of it.
+  await page.reload();
+  await expect(
+    page.getByRole('region', { name: /^Online/ }).getByRole('link', { name: new RegExp(machine.name) }),
+  ).toBeVisible();
+  await expect(raised).toHaveCount(0);
+  const reloaded = await alarmCountAndList(page);
+  expect(reloaded.count).toBe(reloaded.listed);
+  expect(reloaded.count).toBe(during.count - 1);
 });

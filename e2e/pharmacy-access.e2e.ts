@@ -3,6 +3,8 @@ import { asAdmin, createBusiness, createMachine, createUser, expect, logIn, test
 test('a pharmacy user of one business sees only that business, opens its machines and patients, and is refused support pages', async ({
   page,
 }) => {
+  // Three sign-ins and a dozen page loads: more than the default minute on the shared, loaded machine.
+  test.setTimeout(120_000);
   const own = await createBusiness();
   const other = await createBusiness();
   const machine = await createMachine(own.id);

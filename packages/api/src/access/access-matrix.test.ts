@@ -70,7 +70,7 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
       frontEnd: 'pharmacy',
       resourceId: s.businessId,
       resourceType: 'business',
-      roles: [{ name: 'Business' }],
+      roles: [{ name: 'Business', accessLevels: [] }],
     }),
     removeRole: (s) => ({ roleName: 'Business', roleResource: s.businessId, userId: s.userId }),
     editIdentityProvider: (s) => ({ email: s.email, identityProviderId: null, frontEnd: 'pharmacy' }),
@@ -213,8 +213,11 @@ const methods = Object.entries(contract).flatMap(([area, defs]) =>
 const declared = (access: Access | undefined): access is Access =>
   access !== undefined && Array.isArray(access.actors) && access.actors.length > 0;
 const forPharmacy = (access: Access) => access.actors.includes('pharmacy');
-/** Scopes the service applies (own record, filtered list, shared catalogue): no row of B's to refuse. */
-const serviceScoped = (access: Access) => typeof access.scope === 'string';
+/**
+ * Scopes the service applies (own record, filtered list, shared catalogue): no row of B's to refuse.
+ * The `roles` scope is the service's too, but names B's business or group: refused like a record scope.
+ */
+const serviceScoped = (access: Access) => typeof access.scope === 'string' && access.scope !== 'roles';
 
 test('every method of the contract declares its access and has a sample input in the matrix', () => {
   const missing = methods.filter(({ area, method, def }) => !declared(def.access) || !samples[area]?.[method]);

@@ -86,7 +86,7 @@ export async function enforceScope(
 ): Promise<void> {
   if (caller.kind === 'support' || caller.kind === 'system' || caller.kind === 'anonymous') return;
   const scope = access.scope;
-  if (scope === 'self' || scope === 'filtered' || scope === 'catalogue') return;
+  if (scope === 'self' || scope === 'filtered' || scope === 'catalogue' || scope === 'roles') return;
   // A method open to a scoped actor must say what the input belongs to: refuse rather than guess.
   if (scope === undefined) {
     if (isPublic(access)) return;
@@ -109,4 +109,47 @@ export async function enforceScope(
       }
     }
   }
+}
+
+/** A role as a pharmacy user names it: its name and the business or group it is on. */
+export type RoleRef = { name: string; resource: string | null };
+
+/**
+ * The `roles` scope (SPEC §1: pharmacy administrators manage their own business's or group's users),
+ * called by the services of the methods that declare it, since each names its roles differently:
+ * - Support, Developer and the data model's other role names are support's alone: 403;
+ * - a Business role must be on a business the caller reaches, a Group role on a group their own Group
+ *   role names; anything else (another business's, an unknown id, no resource at all) is 404, with the
+ *   message of `enforceScope`, so it never tells another business's rows from missing ones;
+ * - with `admin`, reaching it without the Admin level is 403.
+ * Support and system callers manage every role.
+ */
+export function enforceRoleScope(caller: Caller, roles: readonly RoleRef[], options: { admin: boolean }): void {
+  if (caller.kind === 'support' || caller.kind === 'system') return;
+  if (caller.kind !== 'pharmacy') throw new AppError('FORBIDDEN', 'You do not have access to this area');
+  for (const role of roles) {
+    if (role.name !== 'Business' && role.name !== 'Group') {
+      throw new AppError('FORBIDDEN', `Only support staff manage ${role.name} roles`);
+    }
+    const entity = role.name === 'Business' ? 'business' : 'group';
+    const reach =
+      role.resource === null ? undefined : (entity === 'group' ? caller.groups : caller.businesses).get(role.resource);
+    if (!reach) throw new AppError('NOT_FOUND', `No ${entity} with id ${role.resource ?? '(none)'}`);
+    if (options.admin && !reach.admin) {
+      throw new AppError('FORBIDDEN', `You need the Admin access level on this ${entity}`);
+    }
+  }
+}
+
+/** Whether a pharmacy caller reaches the business or group a stored role is on (and with Admin, if asked). */
+export function reachesRole(
+  caller: Caller,
+  role: { name: string; resource: string | null; resourceType: 'business' | 'group' | null },
+  options: { admin: boolean },
+): boolean {
+  if (caller.kind === 'support' || caller.kind === 'system') return true;
+  if (role.resource === null || role.resourceType === null) return false;
+  if (role.name !== 'Business' && role.name !== 'Group') return false;
+  const reach = (role.resourceType === 'group' ? caller.groups : caller.businesses).get(role.resource);
+  return reach !== undefined && (!options.admin || reach.admin);
 }

@@ -51,7 +51,8 @@ export function Dashboard() {
   const outOfOrder = all.filter((m) => m.machine.outOfOrderStatus !== null);
   const excursions = all.filter((m) => hasExcursion(m.machine));
   const names = new Map(all.map((m) => [m.machine.id, m]));
-  const alarms = activeAlarms(fleet.alarms, now);
+  // One answer for the Active alarms count and the list under it (core's isActiveAlarm).
+  const alarms = activeAlarms(fleet, now);
 
   return (
     <Page
@@ -106,6 +107,7 @@ export function Dashboard() {
                         {of.slice(0, LIST_MAX).map((a) => (
                           <AlarmItem key={a.id} alarm={a} machine={names.get(a.machineId)} />
                         ))}
+                        {of.length > LIST_MAX && <li className="muted">and {of.length - LIST_MAX} more</li>}
                       </ul>
                     </section>
                   );

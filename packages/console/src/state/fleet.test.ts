@@ -67,7 +67,22 @@ describe('the dashboard fleet and its pushes', () => {
 
   it('lets alarms go once they are 24 hours old', () => {
     const alarms = [alarm('new', 'm_1', T), alarm('old', 'm_1', T - ACTIVE_ALARM_MS + 60_000)];
-    expect(activeAlarms(alarms, T).map((a) => a.id)).toEqual(['new', 'old']);
-    expect(activeAlarms(alarms, T + 60_001).map((a) => a.id)).toEqual(['new']);
+    const { machines } = store.get(fleetStateAtom);
+    expect(activeAlarms({ machines, alarms }, T).map((a) => a.id)).toEqual(['new', 'old']);
+    expect(activeAlarms({ machines, alarms }, T + 60_001).map((a) => a.id)).toEqual(['new']);
+  });
+
+  it('clears a temperature excursion alarm from the active ones when its machine is pushed back in the band', () => {
+    const excursion = { ...alarm('hot', 'm_1', T), code: 'MP_0001', level: 'error' } as MachineEvent;
+    const temperature = (average: number) =>
+      applyFleetPush({
+        action: 'temperature',
+        params: { machineId: 'm_1', temperatureStatus: { average, lastExcursionAt: T, updated: T } },
+      });
+    temperature(27.5);
+    applyFleetPush({ action: 'machineEvent', params: { event: excursion } });
+    expect(activeAlarms(store.get(fleetStateAtom), T).map((a) => a.id)).toEqual(['hot', 'a_2']);
+    temperature(21.0);
+    expect(activeAlarms(store.get(fleetStateAtom), T).map((a) => a.id)).toEqual(['a_2']);
   });
 });

@@ -1,10 +1,10 @@
 import {
   type FleetMachine as FleetSummaryMachine,
+  inTemperatureExcursion,
   isActiveAlarm,
   isAlarm,
   type Machine,
   type MachineEvent,
-  temperatureRange,
 } from '@medlocker/core';
 import { atom } from 'jotai';
 import { type RpcOutput, rpc } from '../api/client.ts';
@@ -30,10 +30,8 @@ export type FleetMachine = {
   businessName: string;
 };
 
-/** A machine's temperature is out of the allowed band now (its 3-hour average). */
-export const hasExcursion = (m: FleetMachineFields) =>
-  m.temperatureStatus !== null &&
-  (m.temperatureStatus.average < temperatureRange.min || m.temperatureStatus.average > temperatureRange.max);
+/** A machine's temperature is out of the allowed band now (its 3-hour average): core's rule. */
+export const hasExcursion = (m: FleetMachineFields) => inTemperatureExcursion(m.temperatureStatus);
 
 export type Fleet = {
   status: 'idle' | 'loading' | 'ready' | 'error';
@@ -100,9 +98,13 @@ function change(apply: (fleet: Fleet) => Fleet) {
   store.set(fleetStateAtom, apply(store.get(fleetStateAtom)));
 }
 
-/** The alarms still active at `now` (core's rule: the last 24 hours), newest first as held. */
-export const activeAlarms = (alarms: readonly MachineEvent[], now: number): MachineEvent[] =>
-  alarms.filter((a) => isActiveAlarm(a, now));
+/**
+ * The alarms still active at `now`, newest first as held: core's `isActiveAlarm` (the last 24 hours,
+ * less excursions whose machine is back in the band) with each machine as last pushed. The dashboard's
+ * count and its list both read this one answer, as the api's fleet summary applies the same rule.
+ */
+export const activeAlarms = (fleet: Pick<Fleet, 'alarms' | 'machines'>, now: number): MachineEvent[] =>
+  fleet.alarms.filter((a) => isActiveAlarm(a, now, fleet.machines[a.machineId]?.machine));
 
 /** Reads the hub's fleet pushes into the dashboard's state. */
 export function applyFleetPush({ action, params }: LivePush): void {

@@ -74,6 +74,32 @@ describe('session state', () => {
     expect(store.get(sessionNoticeAtom)).toBe('Your session has timed out. Please log in again');
   });
 
+  it('keeps the session on a 403 and reads it again at most once in 30 s', async () => {
+    const store = createStore();
+    let clock = 1_000_000;
+    const stop = watchAuthFailures(store, () => clock);
+    store.set(sessionStartedAtom, { ...session, scopes: ['pharmacy'] });
+    const calls: string[] = [];
+    globalThis.fetch = (async (url: string) => {
+      calls.push(new URL(String(url), 'http://console.test').pathname);
+      return String(url).endsWith('/auth/session')
+        ? Response.json({ ...session, scopes: ['pharmacy'] })
+        : Response.json(
+            { error: { code: 'FORBIDDEN', message: 'You do not have access to this area' } },
+            { status: 403 },
+          );
+    }) as unknown as typeof fetch;
+    await rpc('machines', 'fleetSummary', {}).catch(() => {});
+    await rpc('machines', 'fleetSummary', {}).catch(() => {});
+    clock += 30_000;
+    await rpc('machines', 'fleetSummary', {}).catch(() => {});
+    await Bun.sleep(0);
+    stop();
+    expect(store.get(sessionAtom).status).toBe('active');
+    expect(calls.filter((c) => c === '/api/auth/session')).toHaveLength(2);
+    expect(calls.filter((c) => c === '/api/machines/fleetSummary')).toHaveLength(3);
+  });
+
   it('keeps a logout when a session check started before it answers 401 after it', async () => {
     const store = createStore();
     store.set(sessionStartedAtom, session);

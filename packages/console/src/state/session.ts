@@ -149,19 +149,27 @@ export const dismissSessionNoticeAtom = atom(null, (get, set) => {
   if (get(sessionStateAtom).status === 'anonymous') set(sessionStateAtom, { status: 'anonymous' });
 });
 
+/** How often a 403 may make the console re-read its session (docs/DECISIONS.md, 403 is not a sign-out). */
+export const forbiddenRecheckMs = 30_000;
+
 /**
  * SPEC §6/§8: 401 and 403 clear credentials. A 401 from any call while signed in means the session
- * ended: back to login with the timeout message. A 403 means the scopes may have changed: the
- * session is fetched again, which shows Access Restricted if the support scope is gone.
+ * ended: back to login with the timeout message. A 403 means this user may not do that one thing
+ * (a pharmacy user on a support-only or Admin-only method): the session stays, the page that asked
+ * shows Access Restricted in place of what it could not load (ui/LoadError), and the session is read
+ * again, at most once every {@link forbiddenRecheckMs}, in case a role or scope was taken away
+ * (which then shows Access Restricted for the whole console).
  */
-export function watchAuthFailures(target: ReturnType<typeof createStore>): () => void {
+export function watchAuthFailures(target: ReturnType<typeof createStore>, now: () => number = Date.now): () => void {
+  let lastRecheck = Number.NEGATIVE_INFINITY;
   return onAuthFailure((error, call) => {
     if (call.area === 'auth' && (call.method === 'session' || call.method === 'logout')) return;
     const state = target.get(sessionStateAtom);
     if (state.status !== 'active') return;
     if (error.status === 401) {
       target.set(sessionStateAtom, { status: 'anonymous', notice: sessionTimedOutMessage });
-    } else {
+    } else if (now() - lastRecheck >= forbiddenRecheckMs) {
+      lastRecheck = now();
       void target.set(loadSessionAtom);
     }
   });

@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import { Password } from '../user/password.ts';
 import { FormEmail, Required } from '../validation/general.ts';
 import { FreeText, Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea, publicAccess, signedInSelf, supportOnly } from './define.ts';
+import { defineArea, publicAccess, signedInSelf, staff, supportOnly } from './define.ts';
 import { activateDeviceAuth } from './device-auth.ts';
 
 /*
@@ -173,14 +173,16 @@ export const auth = defineArea({
       roles: RoleToAdd.array().atLeastLength(1),
     }),
     output: type({ userId: 'string', created: 'boolean' }),
-    access: supportOnly,
-    summary: 'Adds roles to the user of an email, creating the user (no password, must set one via reset) when new.',
+    access: staff('roles', true),
+    summary:
+      'Adds roles to the user of an email, creating the user (no password, must set one via reset) when new. Pharmacy Admins: Business and Group roles on what they administer, front end pharmacy, no single sign-on by default.',
   },
   removeRole: {
     input: type({ roleName: RoleName, roleResource: IdOrNull, userId: Id }),
     output: Ok,
-    access: supportOnly,
-    summary: 'Removes one role of a user; support staff cannot remove their own Support role.',
+    access: staff('roles', true),
+    summary:
+      'Removes one role of a user; nobody removes their own Support role. Pharmacy Admins: a Business or Group role on what they administer, not their own.',
   },
   editIdentityProvider: {
     input: type({ email: FormEmailInput, identityProviderId: IdOrNull, frontEnd: FrontEnd }),

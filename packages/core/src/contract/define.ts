@@ -23,8 +23,16 @@ export type ScopeEntity = 'business' | 'group' | 'machine' | 'testMachine' | 'pa
  * Several fields may be named (`{ group: ['id', 'parentId'] }`); an absent or null field is skipped.
  * - `'self'`: the signed-in user's own record or session; the service checks it is theirs.
  * - `'catalogue'`: the same for every caller and about no business (e.g. the integration partners).
+ * - `'roles'`: Business and Group roles (and their holders) on the businesses and groups the caller
+ *   reaches, never Support or Developer; which field names the role differs per method, so the service
+ *   checks it with the api's `enforceRoleScope` (SPEC §1: pharmacy administrators manage their own users).
  */
-export type Scope = { readonly [E in ScopeEntity]?: string | readonly string[] } | 'filtered' | 'self' | 'catalogue';
+export type Scope =
+  | { readonly [E in ScopeEntity]?: string | readonly string[] }
+  | 'filtered'
+  | 'self'
+  | 'catalogue'
+  | 'roles';
 
 /**
  * A method's access, declared in the contract and enforced in one place (the api's rpc/access.ts):
@@ -67,9 +75,11 @@ export function describeAccess(access: Access): string {
         ? 'the rows of the businesses and groups they reach (the list is filtered)'
         : scope === 'catalogue'
           ? 'the shared catalogue'
-          : `the ${Object.entries(scope ?? {})
-              .map(([entity, path]) => `${entity} of ${[path].flat().join('/')}`)
-              .join(' and ')} when it belongs to a business or group they reach`;
+          : scope === 'roles'
+            ? 'Business and Group roles (and the users holding them) on the businesses and groups they reach, never Support or Developer'
+            : `the ${Object.entries(scope ?? {})
+                .map(([entity, path]) => `${entity} of ${[path].flat().join('/')}`)
+                .join(' and ')} when it belongs to a business or group they reach`;
   return `Support staff; pharmacy users${access.admin ? ' with the Admin access level' : ''} on ${reach}.`;
 }
 

@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { Id, IdOrNull, NextToken, SearchText } from '../validation/string-limits.ts';
 import { RequiredName, Role, RoleName, User } from './auth.ts';
-import { defineArea, signedInSelf, supportOnly } from './define.ts';
+import { defineArea, signedInSelf, staff } from './define.ts';
 
 /** The identity provider of a user as the user-details block shows it (SPEC §2). */
 export const IdentityProviderRef = type({ id: 'string', name: 'string' });
@@ -21,14 +21,16 @@ export const users = defineArea({
       'nextToken?': NextToken,
     }),
     output: type({ users: User.array(), nextToken: 'string | null' }),
-    access: supportOnly,
-    summary: 'Users holding a role (on a resource), filtered by prefix, ordered by email, 25 a page.',
+    access: staff('roles'),
+    summary:
+      'Users holding a role (on a resource), filtered by text, ordered by email, 25 a page. Pharmacy users: the Business or Group role of a business or group they reach.',
   },
   getUser: {
     input: type({ id: Id }),
     output: type({ user: User, roles: Role.array(), identityProvider: IdentityProviderRef.or('null') }),
-    access: signedInSelf,
-    summary: 'A user with their roles and identity provider (support staff: anyone; others: themselves).',
+    access: staff('roles'),
+    summary:
+      'A user with their roles and identity provider (support staff: anyone; others: themselves; pharmacy Admins: the holders of roles on what they administer, with only those roles).',
   },
   updateUser: {
     input: type({ id: Id, givenName: RequiredName, familyName: RequiredName }),

@@ -21,4 +21,23 @@ describe('active alarms', () => {
     expect(isActiveAlarm({ ...alarm, created: now - ACTIVE_ALARM_MS - 1 }, now)).toBe(false);
     expect(isActiveAlarm({ code: 'EM_0017', level: 'info', created: now }, now)).toBe(false);
   });
+
+  it('clears a temperature excursion alarm when its machine is back in the band, and only that alarm', () => {
+    const now = Date.UTC(2026, 10, 2, 9, 30);
+    const started = now - 60_000;
+    const excursion = { code: 'MP_0001', level: 'error', created: started } as const;
+    const hot = { temperatureStatus: { average: 27.4, lastExcursionAt: started } };
+    const back = { temperatureStatus: { average: 21.0, lastExcursionAt: started } };
+    expect(isActiveAlarm(excursion, now, hot)).toBe(true);
+    expect(isActiveAlarm(excursion, now, back)).toBe(false);
+    // An earlier excursion's alarm is not the current one's.
+    expect(isActiveAlarm({ ...excursion, created: started - 1 }, now, hot)).toBe(false);
+    // Too cold is out of the band too; no readings at all is not an excursion.
+    expect(isActiveAlarm(excursion, now, { temperatureStatus: { average: 12, lastExcursionAt: started } })).toBe(true);
+    expect(isActiveAlarm(excursion, now, { temperatureStatus: null })).toBe(false);
+    // Other alarms have no end signal: the machine's temperature does not clear them.
+    expect(isActiveAlarm({ code: 'EM_0003', level: 'critical', created: started }, now, back)).toBe(true);
+    // A caller that does not know the machine keeps the excursion.
+    expect(isActiveAlarm(excursion, now)).toBe(true);
+  });
 });

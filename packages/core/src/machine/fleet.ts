@@ -1,5 +1,6 @@
 import { alarmTemplateCodes, type Level } from '../errors/machine-alerts.ts';
 import { Timestamp } from '../misc/stamps.ts';
+import { temperatureRange } from '../protocol/temperature.ts';
 import { Machine } from './machine.ts';
 import type { MachineEvent } from './machine-event.ts';
 
@@ -30,6 +31,30 @@ const levelsOfAlarm = new Set<string>(alarmLevels);
 export const isAlarm = (e: Pick<MachineEvent, 'code' | 'level'>): boolean =>
   alarmCodes.has(e.code) || levelsOfAlarm.has(e.level);
 
-/** An alarm that is still active at `now`: raised within {@link ACTIVE_ALARM_MS}. */
-export const isActiveAlarm = (e: Pick<MachineEvent, 'code' | 'level' | 'created'>, now: number): boolean =>
-  e.created >= now - ACTIVE_ALARM_MS && isAlarm(e);
+/** The part of a machine that can clear its alarms: its temperature status (3-hour average). */
+export type AlarmClearing = {
+  temperatureStatus: { average: number; lastExcursionAt: number | null } | null;
+};
+
+/** A machine's temperature is out of the allowed band now (its 3-hour average, SPEC §9). */
+export const inTemperatureExcursion = (status: AlarmClearing['temperatureStatus']): boolean =>
+  status !== null && (status.average < temperatureRange.min || status.average > temperatureRange.max);
+
+/**
+ * An alarm that is still active at `now`: raised within {@link ACTIVE_ALARM_MS}, and not cleared. A
+ * temperature excursion (MP_0001) clears when its machine's 3-hour average is back in the band, and
+ * belongs to the machine's current excursion only (raised at or after `lastExcursionAt`): the one
+ * condition the product sees end. Other alarms have no end signal from a locker and stay active for
+ * the day. The dashboard's count, its list, and the api's fleet summary all decide with this.
+ * Without `machine` (not known to the caller) an excursion counts as not cleared.
+ */
+export const isActiveAlarm = (
+  e: Pick<MachineEvent, 'code' | 'level' | 'created'>,
+  now: number,
+  machine?: AlarmClearing,
+): boolean => {
+  if (e.created < now - ACTIVE_ALARM_MS || !isAlarm(e)) return false;
+  if (e.code !== 'MP_0001' || machine === undefined) return true;
+  const status = machine.temperatureStatus;
+  return inTemperatureExcursion(status) && e.created >= (status?.lastExcursionAt ?? 0);
+};

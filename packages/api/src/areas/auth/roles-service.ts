@@ -6,6 +6,7 @@ import {
   type ParsedInputOf,
   roleDescription,
 } from '@medlocker/core';
+import { callerOf, enforceRoleScope } from '../../access/enforce.ts';
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -101,6 +102,31 @@ async function rolesToStore(deps: AppDeps, input: In<'addRoles'>): Promise<RoleT
 }
 
 /**
+ * What a pharmacy Admin may add (SPEC §1, §6): Business and Group roles on the businesses and groups
+ * they administer, for the pharmacy front end, with a password (single sign-on by default is support's
+ * choice, SPEC §6). A role without any resource is left to the SPEC §5 check ('Field is required').
+ */
+function assertPharmacyMayAdd(actor: StaffActor, input: In<'addRoles'>): void {
+  for (const role of input.roles) {
+    if (role.name !== 'Business' && role.name !== 'Group') {
+      throw new AppError('FORBIDDEN', `Only support staff manage ${role.name} roles`);
+    }
+  }
+  const named = input.roles.map((role) => ({ name: role.name, resource: role.resource ?? input.resourceId ?? null }));
+  enforceRoleScope(
+    callerOf(actor),
+    named.filter((role) => role.resource !== null),
+    { admin: true },
+  );
+  if (input.frontEnd !== 'pharmacy') {
+    throw new AppError('FORBIDDEN', 'Pharmacy administrators add users of the pharmacy front end');
+  }
+  if (input.addIdpByDefault) {
+    throw new AppError('FORBIDDEN', 'Only support staff choose single sign-on by default');
+  }
+}
+
+/**
  * Adds roles to the user of an email. A new email gets an account with no password and a forced
  * reset, and an invitation email with a link to choose a password.
  */
@@ -110,6 +136,7 @@ export async function addRoles(
   input: In<'addRoles'>,
   site: Site,
 ): Promise<Out<'addRoles'>> {
+  if (actor.kind === 'pharmacy') assertPharmacyMayAdd(actor, input);
   const roles = await rolesToStore(deps, input);
   const now = deps.now();
   const { user, created } = await deps.db.transaction().execute(async (trx) => {
@@ -165,6 +192,11 @@ export async function removeRole(
 ): Promise<Out<'removeRole'>> {
   if (input.userId === actor.userId && input.roleName === 'Support') {
     throw new AppError('CONFLICT', 'You cannot remove your own Support role');
+  }
+  if (actor.kind === 'pharmacy') {
+    enforceRoleScope(callerOf(actor), [{ name: input.roleName, resource: input.roleResource }], { admin: true });
+    // An Admin who removed their own role could lock their business out of its user management.
+    if (input.userId === actor.userId) throw new AppError('CONFLICT', 'You cannot remove your own role');
   }
   await deps.db.transaction().execute(async (trx) => {
     const removed = await deleteRole(trx, input.userId, input.roleName, input.roleResource);

@@ -108,6 +108,31 @@ describeApi(
       expect(res.body.alarms.map((a) => a.machineId)).not.toContain(gone);
     });
 
+    it("leaves out a temperature excursion's alarm once its machine is back in the band, as the dashboard does", async () => {
+      await seedBusiness(t.db);
+      const hot = await createMachine('b1', 'Hot');
+      const cooled = await createMachine('b1', 'Cooled');
+      const now = t.deps.now();
+      const started = now - 30 * 60_000;
+      for (const [id, average] of [
+        [hot, 27.5],
+        [cooled, 21.0],
+      ] as const) {
+        await t.db
+          .updateTable('machines')
+          .set({ temperature_average: average, temperature_updated: now, temperature_last_excursion_at: started })
+          .where('id', '=', id)
+          .execute();
+      }
+      await seedEvents(t, [
+        { id: 'e-hot', machineId: hot, code: 'MP_0001', level: 'error', created: started },
+        { id: 'e-cooled', machineId: cooled, code: 'MP_0001', level: 'error', created: started },
+        { id: 'e-power', machineId: cooled, code: 'EM_0003', level: 'critical', created: started },
+      ]);
+      const res = await summary();
+      expect(res.body.alarms.map((a) => a.id).sort()).toEqual(['e-hot', 'e-power']);
+    });
+
     it('refuses a forged page token', async () => {
       const res = await summary('not a token');
       expect(res.status).toBe(400);

@@ -5,6 +5,7 @@ import {
   type Contract,
   fleetAlarmsPerMachine,
   fleetPageSize,
+  isActiveAlarm,
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
@@ -26,7 +27,8 @@ type FleetSummary = Contract['machines']['fleetSummary'];
 
 /**
  * The dashboard's fleet in two queries a page, where it used to take a call per business and per
- * machine: a page of machines, then the active alarms of those machines (core's `isActiveAlarm`).
+ * machine: a page of machines, then the active alarms of those machines (core's `isActiveAlarm`, which
+ * the dashboard applies again as time passes and pushes arrive: one rule for the count and the list).
  */
 export async function fleetSummary(
   deps: AppDeps,
@@ -44,21 +46,25 @@ export async function fleetSummary(
     levels: alarmLevels,
     perMachine: fleetAlarmsPerMachine,
   });
+  const machines = page.items.map((row) => {
+    const { id, businessId, name, outOfOrderStatus, temperatureStatus } = toMachine(row);
+    return {
+      id,
+      businessId,
+      businessName: row.business_name,
+      name,
+      online: row.online,
+      lastSeen: row.last_seen,
+      outOfOrderStatus,
+      temperatureStatus,
+    };
+  });
+  // The SQL narrows by time, code and level; core's rule has the last word (a cleared excursion).
+  const byId = new Map(machines.map((m) => [m.id, m]));
+  const at = now();
   return {
-    machines: page.items.map((row) => {
-      const { id, businessId, name, outOfOrderStatus, temperatureStatus } = toMachine(row);
-      return {
-        id,
-        businessId,
-        businessName: row.business_name,
-        name,
-        online: row.online,
-        lastSeen: row.last_seen,
-        outOfOrderStatus,
-        temperatureStatus,
-      };
-    }),
-    alarms: alarms.map(toMachineEvent),
+    machines,
+    alarms: alarms.map(toMachineEvent).filter((a) => isActiveAlarm(a, at, byId.get(a.machineId))),
     nextToken: page.nextToken,
   };
 }

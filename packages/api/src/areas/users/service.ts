@@ -1,4 +1,5 @@
 import { AppError, type Contract, type OutputOf, type ParsedInputOf, usersPageSize } from '@medlocker/core';
+import { callerOf, enforceRoleScope, reachesRole } from '../../access/enforce.ts';
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -28,6 +29,11 @@ export async function getUsersByRole(
   actor: StaffActor,
   input: In<'getUsersByRole'>,
 ): Promise<Out<'getUsersByRole'>> {
+  // Pharmacy users list the holders of a Business or Group role on what they reach, Admin or not
+  // (docs/DECISIONS.md, Pharmacy administrators and their users).
+  enforceRoleScope(callerOf(actor), [{ name: input.roleName, resource: input.roleResource ?? null }], {
+    admin: false,
+  });
   const after = decodeCursor(input.nextToken, 1);
   const rows = await listUsersByRole(deps.db, {
     roleName: input.roleName,
@@ -51,11 +57,25 @@ export async function getUsersByRole(
   return { users, nextToken: page.nextToken };
 }
 
+/**
+ * A user's details. Support staff see anyone; everybody sees themselves; a pharmacy Admin sees the
+ * holders of Business and Group roles on what they administer, with only those roles (a user's roles
+ * elsewhere are other businesses' affairs). A pharmacy user without Admin there is refused (403);
+ * anyone else is 404 'No such user', as for an id that does not exist.
+ */
 export async function getUser(deps: AppDeps, actor: StaffActor, input: In<'getUser'>): Promise<Out<'getUser'>> {
-  assertSelfOrSupport(actor, input.id);
   const row = await findUserById(deps.db, input.id);
+  const all = row ? await rolesOfUser(deps.db, row.id) : [];
+  const caller = callerOf(actor);
+  const seesAll = actor.kind === 'support' || actor.userId === input.id;
+  const roles = seesAll ? all : all.filter((r) => reachesRole(caller, r, { admin: true }));
+  if (!seesAll && roles.length === 0) {
+    if (all.some((r) => reachesRole(caller, r, { admin: false }))) {
+      throw new AppError('FORBIDDEN', 'You need the Admin access level to see this user');
+    }
+    throw new AppError('NOT_FOUND', 'No such user');
+  }
   if (!row) throw new AppError('NOT_FOUND', 'No such user');
-  const roles = await rolesOfUser(deps.db, row.id);
   const identityProvider = await identityProviderOfUser(deps.db, row);
   await audit(deps.db, deps, actor, { action: 'user.read', entityType: 'user', entityId: row.id });
   const accessLevels = [...new Set(roles.flatMap((r) => r.accessLevels))].sort();

@@ -95,12 +95,12 @@ describeApi('users', (t) => {
     expect(res.status).toBe(400);
   });
 
-  it('shows a user to support staff and to themselves only', async () => {
+  it('shows a user to support staff and to themselves, and someone of no business the caller reaches as not found', async () => {
     const admin = await t.signIn({ support: true });
     const me = await t.signIn({ givenName: 'Me', familyName: 'Myself' });
     const other = await t.createUser();
     expect((await t.call('users', 'getUser', { id: me.userId }, { cookie: me.cookie })).status).toBe(200);
-    expect((await t.call('users', 'getUser', { id: other.userId }, { cookie: me.cookie })).status).toBe(403);
+    expect((await t.call('users', 'getUser', { id: other.userId }, { cookie: me.cookie })).status).toBe(404);
     const seen = await t.call('users', 'getUser', { id: other.userId }, { cookie: admin.cookie });
     expect(seen.body).toMatchObject({ user: { id: other.userId }, roles: [], identityProvider: null });
     expect((await t.call('users', 'getUser', { id: 'nope' }, { cookie: admin.cookie })).status).toBe(404);

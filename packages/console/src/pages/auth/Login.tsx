@@ -51,8 +51,9 @@ export function Login() {
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
 
-  // Already signed in (e.g. back button): straight on.
-  if (session.status === 'active' && hasSupportScope && !pending) return <Navigate to={from} replace />;
+  // Already signed in (e.g. back button), as support or pharmacy staff: straight on.
+  const signedIn = session.status === 'active' && (hasSupportScope || session.session.scopes.includes('pharmacy'));
+  if (signedIn && !pending) return <Navigate to={from} replace />;
 
   const fail = (e: unknown) => {
     if (e instanceof ApiError && e.details.some((d) => d.path)) setFieldErrors(e.fieldErrors);

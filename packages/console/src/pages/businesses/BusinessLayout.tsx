@@ -3,6 +3,7 @@ import { useOutletContext, useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useLivePush, useLiveSubscription } from '../../state/live.ts';
+import { useAdministers } from '../../state/reach.ts';
 import { ArchivableLayout } from './entity-parts.tsx';
 
 export type BusinessContext = { business: Business; reload: () => void };
@@ -32,6 +33,8 @@ export function BusinessLayout() {
   );
   // Archive pushes from other consoles (SPEC §4 live updates): the warning appears without a reload.
   useLiveSubscription({ businessId });
+  // Editing is for support and the business's Admins: nobody else is offered a form they cannot save.
+  const manages = useAdministers({ kind: 'business', id: businessId, groupId: query.data?.business.groupId ?? null });
   const { reload } = query;
   useLivePush((push) => {
     if ((push.action === 'archived' || push.action === 'unarchived') && push.params.businessId === businessId) reload();
@@ -43,7 +46,7 @@ export function BusinessLayout() {
       error={query.error}
       reload={reload}
       base={`/businesses/${encodeURIComponent(businessId)}`}
-      tabs={tabs}
+      tabs={manages ? tabs : tabs.filter((t) => t.id !== 'edit')}
       context={(business): BusinessContext => ({ business, reload })}
     />
   );

@@ -1,8 +1,13 @@
+import { useAtomValue } from 'jotai';
 import { Navigate, Route, Routes, useParams } from 'react-router';
+import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
+import { useAdministers } from '../../state/reach.ts';
+import { hasSupportScopeAtom } from '../../state/session.ts';
 import { MachineRoutes } from '../machines/MachineRoutes.tsx';
 import { MessageList } from '../messages/MessageList.tsx';
 import { PatientRoutes } from '../patients/PatientRoutes.tsx';
 import { SettingsRoutes } from '../settings/SettingsRoutes.tsx';
+import { AddResourceUser } from '../users/AddResourceUser.tsx';
 import { UserDetails } from '../users/UserDetails.tsx';
 import { BusinessDetails } from './BusinessDetails.tsx';
 import { AddBusiness, EditBusiness } from './BusinessForm.tsx';
@@ -34,10 +39,19 @@ export function BusinessRoutes() {
   );
 }
 
-/** `/businesses/{businessId}/users/add`: the Add user page with a Business role on this business. */
+/**
+ * `/businesses/{businessId}/users/add`: support staff get the Add user page with a Business role on this
+ * business; a pharmacy Admin adds people to this business here (the server refuses anyone else).
+ */
 function AddBusinessUser() {
   const { businessId = '' } = useParams();
   const { business } = useBusiness();
+  const support = useAtomValue(hasSupportScopeAtom);
+  const manages = useAdministers({ kind: 'business', id: business.id, groupId: business.groupId });
+  const usersPath = `/businesses/${encodeURIComponent(businessId)}/users`;
+  if (business.archived) return <Navigate to={usersPath} replace />;
+  if (manages === false) return <AccessRestricted inShell />;
+  if (!support) return <AddResourceUser roleName="Business" resource={business} usersPath={usersPath} />;
   return (
     <Navigate
       to={`/users/add/business/${encodeURIComponent(businessId)}`}

@@ -1,10 +1,12 @@
 import { businessUsersSearchAtom } from '../../state/businesses.ts';
+import { useAdministers } from '../../state/reach.ts';
 import { RoleUsers } from '../users/RoleUsers.tsx';
 import { useBusiness } from './BusinessLayout.tsx';
 
 /** SPEC §2 `/businesses/{businessId}/users`: people with a Business role on it, searchable. */
 export function BusinessUsers() {
   const { business } = useBusiness();
+  const manages = useAdministers({ kind: 'business', id: business.id, groupId: business.groupId });
   return (
     <RoleUsers
       roleName="Business"
@@ -13,6 +15,7 @@ export function BusinessUsers() {
       searchAtom={businessUsersSearchAtom}
       placeholder="Name or email"
       listLabel="Business users"
+      canManage={manages === true}
     />
   );
 }

@@ -3,6 +3,7 @@ import { useOutletContext, useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useLivePush, useLiveSubscription } from '../../state/live.ts';
+import { useAdministers } from '../../state/reach.ts';
 import { ArchivableLayout } from '../businesses/entity-parts.tsx';
 
 export type GroupContext = { group: Group; reload: () => void };
@@ -29,6 +30,8 @@ export function GroupLayout() {
   );
   // Archive pushes from other consoles (SPEC §4 live updates): the banner appears without a reload.
   useLiveSubscription({ groupId });
+  // Editing is for support and the group's Admins: nobody else is offered a form they cannot save.
+  const manages = useAdministers({ kind: 'group', id: groupId });
   const { reload } = query;
   useLivePush((push) => {
     if ((push.action === 'archived' || push.action === 'unarchived') && push.params.groupId === groupId) reload();
@@ -40,7 +43,7 @@ export function GroupLayout() {
       error={query.error}
       reload={reload}
       base={`/groups/${encodeURIComponent(groupId)}`}
-      tabs={tabs}
+      tabs={manages ? tabs : tabs.filter((t) => t.id !== 'edit')}
       context={(group): GroupContext => ({ group, reload })}
     />
   );

@@ -1,4 +1,9 @@
+import { useAtomValue } from 'jotai';
 import { Navigate, Route, Routes, useParams } from 'react-router';
+import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
+import { useAdministers } from '../../state/reach.ts';
+import { hasSupportScopeAtom } from '../../state/session.ts';
+import { AddResourceUser } from '../users/AddResourceUser.tsx';
 import { UserDetails } from '../users/UserDetails.tsx';
 import { GroupBusinesses } from './GroupBusinesses.tsx';
 import { GroupDetails } from './GroupDetails.tsx';
@@ -32,10 +37,18 @@ function ToBusiness() {
   return <Navigate to={`/businesses/${encodeURIComponent(businessId)}${rest ? `/${rest}` : ''}`} replace />;
 }
 
-/** `/groups/{groupId}/users/add`: the Add user page with a Group role on this group. */
+/**
+ * `/groups/{groupId}/users/add`: support staff get the Add user page with a Group role on this group;
+ * a pharmacy Admin of the group adds people to it here.
+ */
 function AddGroupUser() {
   const { group } = useGroup();
-  if (group.archived) return <Navigate to={`/groups/${encodeURIComponent(group.id)}/users`} replace />;
+  const support = useAtomValue(hasSupportScopeAtom);
+  const manages = useAdministers({ kind: 'group', id: group.id });
+  const usersPath = `/groups/${encodeURIComponent(group.id)}/users`;
+  if (group.archived) return <Navigate to={usersPath} replace />;
+  if (manages === false) return <AccessRestricted inShell />;
+  if (!support) return <AddResourceUser roleName="Group" resource={group} usersPath={usersPath} />;
   return (
     <Navigate to={`/users/add/group/${encodeURIComponent(group.id)}`} replace state={{ resourceName: group.name }} />
   );

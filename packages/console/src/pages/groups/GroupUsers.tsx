@@ -1,10 +1,12 @@
 import { groupUsersSearchAtom } from '../../state/groups.ts';
+import { useAdministers } from '../../state/reach.ts';
 import { RoleUsers } from '../users/RoleUsers.tsx';
 import { useGroup } from './GroupLayout.tsx';
 
 /** SPEC §2 `/groups/{groupId}/users`: Name, Email, Access levels; prefix search (SPEC §5). */
 export function GroupUsers() {
   const { group } = useGroup();
+  const manages = useAdministers({ kind: 'group', id: group.id });
   return (
     <RoleUsers
       roleName="Group"
@@ -13,6 +15,7 @@ export function GroupUsers() {
       searchAtom={groupUsersSearchAtom}
       placeholder="Start of email, first name, surname or full name"
       listLabel="Group users"
+      canManage={manages === true}
     />
   );
 }

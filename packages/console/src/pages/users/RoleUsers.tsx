@@ -2,7 +2,9 @@ import type { User } from '@medlocker/core';
 import type { WritableAtom } from 'jotai';
 import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
+import { useFlashNotice } from '../../shell/flash.ts';
 import { useUrlSearch } from '../../state/url-filter.ts';
+import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { PagedList } from '../../ui/PagedList.tsx';
@@ -22,13 +24,28 @@ export type RoleUsersProps = {
   placeholder: string;
   /** The list's accessible name. */
   listLabel: string;
+  /**
+   * Whether the signed-in user manages these users (support staff, the resource's pharmacy Admins):
+   * Add and the links to each user's page. Others get the list to read (docs/DECISIONS.md).
+   */
+  canManage: boolean;
 };
 
 /**
  * SPEC §2 `/businesses/{id}/users` and `/groups/{id}/users`: the people with a Business or Group role on
  * it (Name, Email, Access levels), searched by prefix, with Add while the resource is not archived.
  */
-export function RoleUsers({ roleName, resource, usersPath, searchAtom, placeholder, listLabel }: RoleUsersProps) {
+export function RoleUsers({
+  roleName,
+  resource,
+  usersPath,
+  searchAtom,
+  placeholder,
+  listLabel,
+  canManage,
+}: RoleUsersProps) {
+  // 'Business role removed from …' after a user page sends its Admin back here.
+  const notice = useFlashNotice();
   const [search, setSearch] = useUrlSearch(searchAtom);
   const filterText = useDebounced(search.trim(), searchDebounceMs);
   const list = usePagedQuery(
@@ -49,7 +66,12 @@ export function RoleUsers({ roleName, resource, usersPath, searchAtom, placehold
       key: 'name',
       header: 'Name',
       width: 'minmax(10rem, 1fr)',
-      render: (u) => <Link href={`${usersPath}/${encodeURIComponent(u.id)}`}>{u.name || u.email}</Link>,
+      render: (u) =>
+        canManage ? (
+          <Link href={`${usersPath}/${encodeURIComponent(u.id)}`}>{u.name || u.email}</Link>
+        ) : (
+          <span>{u.name || u.email}</span>
+        ),
     },
     {
       key: 'email',
@@ -67,11 +89,12 @@ export function RoleUsers({ roleName, resource, usersPath, searchAtom, placehold
 
   return (
     <>
+      {notice && <Banner tone="success">{notice}</Banner>}
       <div className="section-head">
         <h2 className="section-title">Users</h2>
         <div className="page__actions">
           <Button onPress={list.reload}>Reload</Button>
-          {!resource.archived && (
+          {canManage && !resource.archived && (
             <Link href={`${usersPath}/add`} variant="primary-button">
               Add
             </Link>

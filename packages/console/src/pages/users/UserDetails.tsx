@@ -1,9 +1,11 @@
 import type { Role } from '@medlocker/core';
+import { useAtomValue } from 'jotai';
 import { useState } from 'react';
-import { useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
+import { currentUserAtom, hasSupportScopeAtom } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -16,10 +18,20 @@ import { UserDetailsBlock } from './UserDetailsBlock.tsx';
 
 const roleKey = (role: Role) => `${role.name}:${role.resource ?? '*'}`;
 
-/** SPEC §2 `/users/{userId}`: the profile, identity provider and roles of one person. */
+/**
+ * SPEC §2 `/users/{userId}`: the profile, identity provider and roles of one person. Also under
+ * `/businesses/{id}/users/` and `/groups/{id}/users/`, where a pharmacy Admin sees the person's roles
+ * on what they administer (the server leaves out the rest), removes them (not their own) and adds
+ * more through their Users tab; identity providers stay support's.
+ */
 export function UserDetails() {
   const { userId = '' } = useParams();
   const notice = useFlashNotice();
+  const support = useAtomValue(hasSupportScopeAtom);
+  const me = useAtomValue(currentUserAtom);
+  const navigate = useNavigate();
+  // The resource's users list this page sits under (`/businesses/{id}/users`), or `/users`.
+  const usersPath = useLocation().pathname.replace(/\/[^/]*$/, '');
   const query = useQuery((signal) => rpc('users', 'getUser', { id: userId }, { signal }), ['users', 'getUser', userId]);
   const [removing, setRemoving] = useState<Role | null>(null);
   const [removeError, setRemoveError] = useState<string>();
@@ -43,6 +55,11 @@ export function UserDetails() {
     setRemoveError(undefined);
     try {
       await rpc('auth', 'removeRole', { roleName: removing.name, roleResource: removing.resource, userId: user.id });
+      // A pharmacy Admin may no longer see the person at all: back to the list, with the news.
+      if (!support) {
+        navigate(usersPath, { state: { notice: `${removing.name} role removed from ${user.name}.` } });
+        return;
+      }
       setChanged(`${removing.name} role removed.`);
       setRemoving(null);
       query.reload();
@@ -58,11 +75,11 @@ export function UserDetails() {
       title={user.name}
       actions={
         <>
-          {(isSupport || identityProvider) && (
+          {support && (isSupport || identityProvider) && (
             <Button onPress={() => setEditingIdp(true)}>Edit identity provider</Button>
           )}
           <Link
-            href="/users/add/support"
+            href={support ? '/users/add/support' : `${usersPath}/add`}
             routerOptions={{ state: { email: user.email, userId: user.id } }}
             variant="primary-button"
           >
@@ -95,16 +112,18 @@ export function UserDetails() {
               </Cell>
               <Cell>{role.accessLevels.length > 0 ? role.accessLevels.join(', ') : '—'}</Cell>
               <Cell>
-                <Button
-                  variant="quiet"
-                  aria-label={`Remove role ${role.name}${role.resourceName ? ` for ${role.resourceName}` : ''}`}
-                  onPress={() => {
-                    setRemoveError(undefined);
-                    setRemoving(role);
-                  }}
-                >
-                  Remove
-                </Button>
+                {(support || user.id !== me?.id) && (
+                  <Button
+                    variant="quiet"
+                    aria-label={`Remove role ${role.name}${role.resourceName ? ` for ${role.resourceName}` : ''}`}
+                    onPress={() => {
+                      setRemoveError(undefined);
+                      setRemoving(role);
+                    }}
+                  >
+                    Remove
+                  </Button>
+                )}
               </Cell>
             </Row>
           )}

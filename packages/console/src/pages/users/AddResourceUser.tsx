@@ -1,0 +1,95 @@
+import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { ApiError, messageOf, rpc } from '../../api/client.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Checkbox } from '../../ui/Checkbox.tsx';
+import { Form, FormActions } from '../../ui/Form.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { Page } from '../../ui/Page.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import type { AddUserRoleState } from './AddUserRole.tsx';
+
+export type AddResourceUserProps = {
+  /** The role given: Business on a business, Group on a group. */
+  roleName: 'Business' | 'Group';
+  resource: { id: string; name: string };
+  /** The resource's users list: Cancel goes back to it, the new user's page is under it. */
+  usersPath: string;
+};
+
+/**
+ * `/businesses/{id}/users/add` and `/groups/{id}/users/add` for a pharmacy Admin (SPEC §1, §6): give a
+ * person, by email, the Business or Group role on this business or group, with or without Admin.
+ * Support staff use the full Add user page (`/users/add/{role}/{resource}`), with every role. No name
+ * fields: a pharmacy Admin cannot rename a person (who may work for other businesses too); someone new
+ * names themselves on the complete-profile screen at first sign-in (SPEC §1).
+ */
+export function AddResourceUser({ roleName, resource, usersPath }: AddResourceUserProps) {
+  const navigate = useNavigate();
+  const state = useLocation().state as AddUserRoleState;
+  const [email, setEmail] = useState(state?.email ?? '');
+  const [asAdmin, setAsAdmin] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+
+  const submit = async () => {
+    setError(undefined);
+    setFieldErrors({});
+    setPending(true);
+    try {
+      const answer = await rpc('auth', 'addRoles', {
+        addIdpByDefault: false,
+        email,
+        frontEnd: 'pharmacy',
+        resourceId: resource.id,
+        resourceType: roleName === 'Business' ? 'business' : 'group',
+        roles: [{ name: roleName, resource: resource.id, accessLevels: asAdmin ? ['Admin'] : [] }],
+      });
+      navigate(`${usersPath}/${encodeURIComponent(answer.userId)}`, { state: { notice: `${roleName} role added.` } });
+    } catch (e) {
+      setPending(false);
+      if (e instanceof ApiError && e.details.some((d) => d.path === 'email')) setFieldErrors(e.fieldErrors);
+      else setError(messageOf(e));
+    }
+  };
+
+  return (
+    <Page
+      title="Add user"
+      lead={`Give someone access to ${resource.name} by their email address. Someone new gets an email with a link to choose a password, and gives their name when they first sign in.`}
+    >
+      <Form
+        className="form--page"
+        error={error}
+        validationErrors={fieldErrors}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <TextField
+          label="Email address"
+          name="email"
+          type="email"
+          autoComplete="off"
+          value={email}
+          onChange={setEmail}
+          isRequired
+          autoFocus
+        />
+        <Checkbox isSelected={asAdmin} onChange={setAsAdmin}>
+          Add as a {roleName} administrator
+        </Checkbox>
+        <FormActions>
+          <Link href={usersPath} variant="button">
+            Cancel
+          </Link>
+          <Button type="submit" variant="primary" isPending={pending}>
+            Add user
+          </Button>
+        </FormActions>
+      </Form>
+    </Page>
+  );
+}
