@@ -206,3 +206,71 @@ export function listOrderRows(db: Db, q: OrderListQuery) {
   if (q.before !== undefined) query = query.where('id', '<', q.before);
   return query.orderBy('id', 'desc').limit(q.limit).execute();
 }
+
+/** The live order at a machine whose PIN has this lookup (the unique index holds at most one). */
+export const liveOrderByPin = (db: Db, machineId: string, lookup: string) =>
+  db
+    .selectFrom('orders')
+    .selectAll()
+    .where('machine_id', '=', machineId)
+    .where('pin_lookup', '=', lookup)
+    .where('status', 'in', ['new', 'loaded'])
+    .executeTakeFirst();
+
+/** Whether another live order at the machine already has this PIN. */
+export const pinTakenAtMachine = async (db: Db, machineId: string, lookup: string, exceptOrderId: string) =>
+  (await db
+    .selectFrom('orders')
+    .select('id')
+    .where('machine_id', '=', machineId)
+    .where('pin_lookup', '=', lookup)
+    .where('status', 'in', ['new', 'loaded'])
+    .where('id', '!=', exceptOrderId)
+    .executeTakeFirst()) !== undefined;
+
+/** The bag of an order that a machine holds now: the slot to open. */
+export const bagOfOrderInMachine = (db: Db, orderId: string, machineId: string) =>
+  db
+    .selectFrom('bags')
+    .select(['id', 'barcode', 'location'])
+    .where('order_id', '=', orderId)
+    .where('machine_id', '=', machineId)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+
+/** A bag in a machine that waits for an order with its barcode (loaded before the order existed). */
+export const waitingBag = (db: Db, businessId: string, barcode: string) =>
+  db
+    .selectFrom('bags')
+    .select(['id', 'machine_id', 'location'])
+    .where('business_id', '=', businessId)
+    .where('barcode', '=', barcode)
+    .where('order_id', 'is', null)
+    .where('machine_id', 'is not', null)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+
+export const setBagOrder = (db: Db, bagId: string, orderId: string, now: number) =>
+  db.updateTable('bags').set({ order_id: orderId, updated: now }).where('id', '=', bagId).execute();
+
+export type PinOutcome = 'ok' | 'wrong' | 'expired' | 'paymentRequired' | 'lockedOut';
+
+/** Records a PIN tried at a machine (first as wrong: the try counts before it is checked). */
+export const insertPinAttempt = (db: Db, row: Insertable<Database['pin_attempts']>) =>
+  db.insertInto('pin_attempts').values(row).execute();
+
+export const setPinAttemptOutcome = (db: Db, id: string, outcome: PinOutcome, orderId: string | null) =>
+  db.updateTable('pin_attempts').set({ outcome, order_id: orderId }).where('id', '=', id).execute();
+
+/** Wrong PINs at a machine after `since` (lock-outs are not counted again), oldest first. */
+export const wrongPinTimes = async (db: Db, machineId: string, since: number): Promise<number[]> =>
+  (
+    await db
+      .selectFrom('pin_attempts')
+      .select('created')
+      .where('machine_id', '=', machineId)
+      .where('created', '>', since)
+      .where('outcome', '=', 'wrong')
+      .orderBy('created')
+      .execute()
+  ).map((r) => Number(r.created));

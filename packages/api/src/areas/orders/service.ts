@@ -17,6 +17,7 @@ import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { effectiveFeatureSettings } from '../business-settings/service.ts';
+import { loadWaitingBag } from './locker-service.ts';
 import { newPin, openPin, pinLookup, sealPin } from './pin.ts';
 import {
   type Db,
@@ -219,12 +220,13 @@ export async function createOrder(
         updated: now,
       });
       if (inserted) {
-        await insertOrderEventRows(tx, [
+        const events = [
           eventRow(deps, actor, inserted, 'ORDER_CREATED', `Order ${reference} created`, {
             machineId: inserted.machine_id,
             collectionWindow: inserted.collection_window,
           }),
-        ]);
+        ];
+        await insertOrderEventRows(tx, events);
         await audit(tx, deps, actor, {
           action: 'order.create',
           entityType: 'order',
@@ -232,7 +234,8 @@ export async function createOrder(
           businessId: input.businessId,
           details: { via },
         });
-        return inserted;
+        // A bag with this barcode may already wait in a locker: then the order is loaded at once.
+        return (await loadWaitingBag(tx, deps, actor, inserted)) ?? inserted;
       }
       // Nothing written: the barcode went live meanwhile (409), or the PIN is live at this machine (draw again).
       if (await liveOrderWithBarcode(tx, input.businessId, input.barcode)) throw duplicate();
@@ -242,6 +245,12 @@ export async function createOrder(
   publishOrder(deps, row);
   return row;
 }
+
+/** What a move writes: the columns it sets and the event it records. */
+export type OrderChange = {
+  set: Updateable<Database['orders']>;
+  event: { code: string; message: string; data?: Record<string, unknown> };
+};
 
 /**
  * Moves an order by `action` if its state allows it for this actor (core's orderTransitions), in one
@@ -253,13 +262,7 @@ export async function moveOrder(
   actor: Actor,
   id: string,
   action: OrderAction,
-  change: (
-    row: OrderRow,
-    now: number,
-  ) => {
-    set: Updateable<Database['orders']>;
-    event: { code: string; message: string; data?: Record<string, unknown> };
-  },
+  change: (row: OrderRow, now: number, db: Db) => OrderChange | Promise<OrderChange>,
   tx?: Db,
 ): Promise<OrderRow> {
   const run = async (db: Db) => {
@@ -270,7 +273,7 @@ export async function moveOrder(
       throw invalidTransition(action, row, now);
     }
     const who = actorIdentity(actor);
-    const { set, event } = change(row, now);
+    const { set, event } = await change(row, now, db);
     const moved = await moveOrderRow(
       db,
       { id, status: row.status, sequence: Number(row.sequence) },
