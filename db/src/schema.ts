@@ -298,6 +298,11 @@ export type NotificationsTable = {
   updated: number;
 };
 
+export type OrderCountersTable = {
+  scope: string;
+  value: number;
+};
+
 export type OrderEventsTable = {
   id: string;
   business_id: string;
@@ -364,6 +369,8 @@ export type OrdersTable = {
   sequence: Generated<number>;
   created: number;
   updated: number;
+  pin_lookup: string | null;
+  expiry_recorded_at: number | null;
 };
 
 export type PasswordResetTokensTable = {
@@ -440,6 +447,15 @@ export type PaymentSettingsTable = {
   judo_show_mastercard: Generated<boolean>;
   created: number;
   updated: number;
+};
+
+export type PinAttemptsTable = {
+  id: string;
+  business_id: string;
+  machine_id: string;
+  order_id: string | null;
+  outcome: 'ok' | 'wrong' | 'expired' | 'paymentRequired' | 'lockedOut';
+  created: number;
 };
 
 export type SessionsTable = {
@@ -536,12 +552,14 @@ export type Database = {
   message_outbox: MessageOutboxTable;
   monthly_business_stats: MonthlyBusinessStatsTable;
   notifications: NotificationsTable;
+  order_counters: OrderCountersTable;
   order_events: OrderEventsTable;
   orders: OrdersTable;
   password_reset_tokens: PasswordResetTokensTable;
   patient_sign_ups: PatientSignUpsTable;
   patients: PatientsTable;
   payment_settings: PaymentSettingsTable;
+  pin_attempts: PinAttemptsTable;
   sessions: SessionsTable;
   short_urls: ShortUrlsTable;
   temperature_readings: TemperatureReadingsTable;

@@ -14,6 +14,7 @@ import * as messageOutboxStatusIndex from './0012_message_outbox_status_index.ts
 import * as containsSearch from './0013_contains_search.ts';
 import * as loginAddressFailures from './0014_login_address_failures.ts';
 import * as outboxDedupeKey from './0015_outbox_dedupe_key.ts';
+import * as orderBehaviour from './0017_order_behaviour.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0013_contains_search': containsSearch,
   '0014_login_address_failures': loginAddressFailures,
   '0015_outbox_dedupe_key': outboxDedupeKey,
+  '0017_order_behaviour': orderBehaviour,
 };

@@ -12,6 +12,7 @@ import { integrationRoutes } from './areas/integration/index.ts';
 import { machinesRoutes } from './areas/machines/index.ts';
 import { mailboxRoutes } from './areas/mailbox/index.ts';
 import { messagesRoutes } from './areas/messages/index.ts';
+import { ordersRoutes } from './areas/orders/index.ts';
 import { patientsRoutes } from './areas/patients/index.ts';
 import { paymentSettingsRoutes } from './areas/payment-settings/index.ts';
 import { signUpsRoutes } from './areas/sign-ups/index.ts';
@@ -80,6 +81,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(identityProvidersRoutes(deps))
     .use(businessesRoutes(deps))
     .use(groupsRoutes(deps))
+    .use(ordersRoutes(deps))
     .use(patientsRoutes(deps))
     .use(signUpsRoutes(deps))
     .use(machinesRoutes(deps))

@@ -37,6 +37,7 @@ export * from './order/exemption-code.ts';
 export * from './order/order.ts';
 export * from './order/order-input.ts';
 export * from './order/statuses.ts';
+export * from './order/transitions.ts';
 export * from './patient/imported-patient.ts';
 export * from './patient/nhs-number.ts';
 export * from './patient/patient.ts';

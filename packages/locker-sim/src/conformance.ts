@@ -107,6 +107,17 @@ class Wire {
 const within = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
   Promise.race([p, Bun.sleep(ms).then(() => Promise.reject(new Failed(`${what}: nothing within ${ms} ms`)))]);
 
+/** A valid NHS number that no real patient has (the 999 test range), drawn at random. */
+function testNhsNumber(): string {
+  for (;;) {
+    const nine = `999${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}`;
+    let sum = 0;
+    for (let k = 0; k < 9; k++) sum += Number(nine[k]) * (10 - k);
+    const check = 11 - (sum % 11);
+    if (check !== 10) return nine + (check === 11 ? '0' : String(check));
+  }
+}
+
 function expectEqual(actual: unknown, expected: unknown, what: string) {
   if (JSON.stringify(actual) !== JSON.stringify(expected)) {
     throw new Failed(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
@@ -189,6 +200,7 @@ export async function runConformance(o: ConformanceOptions): Promise<Check[]> {
     ...extra,
   });
 
+  let businessId = '';
   section = 'staff';
   await check(
     'signs in and finds a business for the conformance machine',
@@ -204,7 +216,7 @@ export async function runConformance(o: ConformanceOptions): Promise<Check[]> {
         staffToken = cookie ? decodeURIComponent(cookie.split(';')[0]?.slice('medlocker_session='.length) ?? '') : '';
         if (!staffToken) throw new Failed(`sign-in refused (${res.status})`);
       }
-      let businessId = o.business;
+      businessId = o.business ?? '';
       if (!businessId) {
         const list = await rpc('businesses', 'listBusinesses', {});
         businessId = list.items?.[0]?.id ?? list.businesses?.[0]?.id;
@@ -342,8 +354,8 @@ export async function runConformance(o: ConformanceOptions): Promise<Check[]> {
   await check('another machine named in the payload: SecurityError', async () => {
     expectEqual((await wire.call('Heartbeat', { machineId: 'someone-else' }))[2], 'SecurityError', 'code');
   });
-  await check('VerifyPin: NotSupported in version 1', async () => {
-    expectEqual((await wire.call('VerifyPin', { pin: '1234' }))[2], 'NotSupported', 'code');
+  await check('VerifyPin of a PIN no order has: Invalid', async () => {
+    expectEqual((await wire.call('VerifyPin', { pin: '1234' }))[2], { status: 'Invalid' }, 'result');
   });
 
   section = '6 data events';
@@ -390,6 +402,37 @@ export async function runConformance(o: ConformanceOptions): Promise<Check[]> {
       (loadedResult as Record<string, unknown>).bagId,
       'BagCollected',
     );
+  });
+
+  section = '6 collecting an order';
+  await check('BagLoaded binds an order; its PIN opens its slot; BagCollected collects it', async () => {
+    const listed = await rpc('patients', 'list', { businessId, onlyCurrent: true });
+    const patientId =
+      listed.patients?.[0]?.id ??
+      (
+        await rpc('patients', 'create', {
+          businessId,
+          patient: {
+            displayId: testNhsNumber(),
+            name: { given: 'Conformance', family: 'Patient' },
+            mobileNumber: '07700 900999',
+          },
+        })
+      ).patient.id;
+    const orderBarcode = `CONF-ORDER-${Date.now()}`;
+    const created = await rpc('orders', 'create', { businessId, patientId, barcode: orderBarcode });
+    const orderId = created.order.id;
+    const bound = await wire.call('BagLoaded', event({ barcode: orderBarcode, location: 'B2' }));
+    expectEqual((bound[2] as Record<string, unknown>).orderId, orderId, 'BagLoaded orderId');
+    const { pin } = await rpc('orders', 'setRevealPinReason', { id: orderId, reason: 'locker conformance run' });
+    const wrong = pin === '00000000' ? '00000001' : '00000000';
+    expectEqual((await wire.call('VerifyPin', { pin: wrong }))[2], { status: 'Invalid' }, 'a wrong PIN');
+    const accepted = (await wire.call('VerifyPin', { pin }))[2] as Record<string, unknown>;
+    expectEqual([accepted.status, accepted.location, accepted.barcode], ['Accepted', 'B2', orderBarcode], 'the PIN');
+    const taken = await wire.call('BagCollected', event({ barcode: orderBarcode, location: 'B2' }));
+    expectEqual((taken[2] as Record<string, unknown>).orderId, orderId, 'BagCollected orderId');
+    expectEqual((await rpc('orders', 'get', { id: orderId })).order.status, 'collected', 'the order');
+    expectEqual((await wire.call('VerifyPin', { pin }))[2], { status: 'Invalid' }, 'the PIN after collection');
   });
 
   section = '9 offline replay';

@@ -4,8 +4,9 @@ import { applyStep, parseStep } from './scenario.ts';
 /**
  * A small control API for QA, on loopback only:
  * - `GET  /lockers` — every locker's state;
- * - `POST /lockers/{n}` with a step, e.g. `{"do":"alarm","code":"EM_0016"}` or
- *   `{"do":"networkDrop","seconds":300}` (n is 1-based, or `all`).
+ * - `POST /lockers/{n}` with a step, e.g. `{"do":"alarm","code":"EM_0016"}`,
+ *   `{"do":"networkDrop","seconds":300}`, the keypad `{"do":"enterPin","pin":"12345678"}` then
+ *   `{"do":"collectBag"}` (n is 1-based, or `all`); `answers` holds what keypad steps got.
  */
 export function startControl(lockers: SimLocker[], port: number) {
   return Bun.serve({
@@ -26,8 +27,12 @@ export function startControl(lockers: SimLocker[], port: number) {
       }
       const step = parseStep(body);
       if (typeof step === 'string') return Response.json({ error: step }, { status: 400 });
-      for (const locker of targets) if (locker) applyStep(locker, step);
-      return Response.json({ ok: true, lockers: targets.map((l) => l?.view()) });
+      const answers = await Promise.all(targets.map((locker) => (locker ? applyStep(locker, step) : undefined)));
+      return Response.json({
+        ok: true,
+        lockers: targets.map((l) => l?.view()),
+        ...(answers.some((a) => a !== undefined) ? { answers } : {}),
+      });
     },
   });
 }

@@ -58,6 +58,17 @@ export type LockerView = {
   lastEvent: string;
 };
 
+/** What the keypad got for a PIN: the hub's VerifyPin answer, or why it could not ask. */
+export type PinAnswer =
+  | { status: 'Accepted'; bagId: string; barcode: string; location: string }
+  | { status: 'Invalid' | 'Expired' | 'PaymentRequired' }
+  | { status: 'LockedOut'; retryAfter: number }
+  | { status: 'Offline' }
+  | { status: 'Error'; code: string };
+
+/** A PIN as the locker's log shows it: the last two digits only. */
+const maskPin = (pin: string) => `${'•'.repeat(Math.max(0, pin.length - 2))}${pin.slice(-2)}`;
+
 const wsUrl = (api: string) => `${api.replace(/^http/, 'ws')}/machine`;
 
 /**
@@ -75,6 +86,8 @@ export class SimLocker {
   private readings: { created: number; value: number }[] = [];
   private lastReading: number | null = null;
   private readonly bags = new Map<string, string>(); // location → barcode
+  /** The slot the last accepted PIN opened, until its bag is collected. */
+  private openSlot: string | null = null;
   private ws: WebSocket | null = null;
   private running = false;
   private networkUp = true;
@@ -176,6 +189,53 @@ export class SimLocker {
     this.bags.delete(entry[0]);
     this.emit('BagRemoved', { barcode: entry[1], location: entry[0], reason: 'staff' });
     this.note(`removed ${entry[1]}`);
+  }
+
+  /**
+   * The keypad: a patient types a PIN. Asked online only (never queued): offline, the locker says it
+   * cannot check PINs now. Accepted opens the slot the hub names (`collectBag` then takes the bag out);
+   * every other answer opens nothing. Returns what the locker's screen would say.
+   */
+  async enterPin(pin: string): Promise<PinAnswer> {
+    if (this.status !== 'online') {
+      this.note(`PIN ${maskPin(pin)}: offline, cannot check PINs`);
+      return { status: 'Offline' };
+    }
+    const answer = await this.call('VerifyPin', { pin });
+    if (answer[0] !== 3) {
+      const code = answer[0] === 4 ? String(answer[2]) : 'InternalError';
+      this.note(`PIN ${maskPin(pin)}: the hub answered ${code}`);
+      return { status: 'Error', code };
+    }
+    const result = answer[2] as PinAnswer;
+    if (result.status === 'Accepted' && 'location' in result) {
+      this.openSlot = result.location;
+      this.note(`PIN ${maskPin(pin)}: opened ${result.location}`);
+    } else {
+      this.note(
+        `PIN ${maskPin(pin)}: ${result.status}${'retryAfter' in result ? ` (retry in ${result.retryAfter}s)` : ''}`,
+      );
+    }
+    return result;
+  }
+
+  /** The patient takes the bag from the slot the last accepted PIN opened (or the given one). */
+  collectBag(location = this.openSlot): boolean {
+    const barcode = location === null ? undefined : this.bags.get(location);
+    if (location === null || barcode === undefined) {
+      this.note('no open slot to collect from');
+      return false;
+    }
+    this.bags.delete(location);
+    this.openSlot = null;
+    this.emit('BagCollected', { barcode, location });
+    this.note(`collected ${barcode} from ${location}`);
+    return true;
+  }
+
+  /** The bags in the locker now: slot → barcode. */
+  contents(): ReadonlyMap<string, string> {
+    return this.bags;
   }
 
   /** The network goes away for `seconds` (0: until restored): events queue up on disk meanwhile. */

@@ -11,6 +11,8 @@ const actions = [
   'powerRestore',
   'loadBag',
   'removeBag',
+  'enterPin',
+  'collectBag',
 ] as const;
 
 /** One thing to do to some lockers (1-based numbers, or all of them), `at` seconds from the start. */
@@ -25,6 +27,8 @@ export type ScenarioStep = {
   seconds?: number;
   barcode?: string;
   location?: string;
+  /** enterPin: the digits a patient types. */
+  pin?: string;
 };
 
 /**
@@ -62,6 +66,9 @@ export function parseStep(value: unknown, at = 0): ScenarioStep | string {
   for (const key of ['code', 'message', 'barcode', 'location'] as const) {
     if (step[key] !== undefined && typeof step[key] !== 'string') return `"${key}" must be text`;
   }
+  if (step.do === 'enterPin' && (typeof step.pin !== 'string' || !/^\d{4,12}$/.test(step.pin))) {
+    return '"pin" must be 4 to 12 digits';
+  }
   return step as ScenarioStep;
 }
 
@@ -82,8 +89,8 @@ export function loadScenario(path: string): Scenario {
   };
 }
 
-/** Does one step to one locker. */
-export function applyStep(locker: SimLocker, step: ScenarioStep): void {
+/** Does one step to one locker; enterPin and collectBag answer what the locker's screen would show. */
+export function applyStep(locker: SimLocker, step: ScenarioStep): Promise<unknown> | undefined {
   switch (step.do) {
     case 'alarm':
       locker.alarm(step.code ?? 'EM_0016', step.level, step.message);
@@ -109,7 +116,12 @@ export function applyStep(locker: SimLocker, step: ScenarioStep): void {
     case 'removeBag':
       locker.removeBag(step.barcode);
       break;
+    case 'enterPin':
+      return locker.enterPin(step.pin ?? '');
+    case 'collectBag':
+      return Promise.resolve({ collected: locker.collectBag(step.location) });
   }
+  return undefined;
 }
 
 /** Schedules every step; returns a function that cancels what has not run yet. */

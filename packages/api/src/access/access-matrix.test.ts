@@ -18,6 +18,7 @@ type Side = {
   machineId: string;
   testMachineId: string;
   patientId: string;
+  orderId: string;
   signUpId: string;
   clientId: string;
   partnerId: string;
@@ -138,6 +139,17 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     reprocessBags: (s) => ({ machineId: s.machineId }),
   },
   messages: { listOutbox: (s) => ({ businessId: s.businessId }) },
+  orders: {
+    create: (s) => ({ businessId: s.businessId, patientId: s.patientId, machineId: s.machineId, barcode: 'NEW-1' }),
+    get: (s) => ({ id: s.orderId }),
+    cancel: (s) => ({ id: s.orderId, reason: 'Not needed' }),
+    markCollected: (s) => ({ id: s.orderId }),
+    markRemoved: (s) => ({ id: s.orderId }),
+    setRevealPinReason: (s) => ({ id: s.orderId, reason: 'Patient lost the message' }),
+    listEvents: (s) => ({ orderId: s.orderId }),
+    listOrdersByPatient: (s) => ({ patientId: s.patientId }),
+    listOrdersByBusiness: (s) => ({ businessId: s.businessId }),
+  },
   patients: {
     create: (s) => ({ businessId: s.businessId, patient: testPatient(7) }),
     update: (s) => ({ id: s.patientId, patient: testPatient(8) }),
@@ -274,6 +286,14 @@ describeApi(
         );
         const patient = await ok(t.call('patients', 'create', { businessId, patient: testPatient(1) }, as));
         const signUp = await ok(t.call('signUps', 'create', { businessId, signUp: signUpForm }, as));
+        const order = await ok(
+          t.call(
+            'orders',
+            'create',
+            { businessId, patientId: patient.patient.id, machineId: machine.machine.id, barcode: 'RX-1' },
+            as,
+          ),
+        );
         const client = await ok(t.call('integration', 'createOrUpdateIntegrationClient', clientInput(businessId), as));
         const email = `pharmacist.${name.toLowerCase()}@example.com`;
         const user = await t.createUser({
@@ -289,6 +309,7 @@ describeApi(
           machineId: machine.machine.id,
           testMachineId: testMachine.testMachine.id,
           patientId: patient.patient.id,
+          orderId: order.order.id,
           signUpId: signUp.signUp.id,
           clientId: client.client.id,
           partnerId: partner.partner.id,
@@ -330,7 +351,7 @@ describeApi(
           // Lists the service filters, own records, catalogues: nothing of B's in the answer.
           const answer = await call(sample(b), pharmacy);
           const text = JSON.stringify(answer.body);
-          for (const id of [b.businessId, b.groupId, b.machineId, b.patientId, b.signUpId, b.clientId]) {
+          for (const id of [b.businessId, b.groupId, b.machineId, b.patientId, b.orderId, b.signUpId, b.clientId]) {
             expect(text).not.toContain(id);
           }
         }

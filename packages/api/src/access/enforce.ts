@@ -60,6 +60,7 @@ const labels: Record<ScopeEntity, string> = {
   patient: 'patient',
   signUp: 'sign-up',
   integrationClient: 'integration client',
+  order: 'order',
 };
 
 /** The ids at a dot path of the input: a string, or every string of an array; absent or null gives none. */

@@ -41,5 +41,7 @@ function rowsOf(db: Kysely<Database>, entity: ScopeEntity, ids: string[]): Promi
         .select(['id', 'business_id as owner'])
         .where('id', 'in', ids)
         .execute();
+    case 'order':
+      return db.selectFrom('orders').select(['id', 'business_id as owner']).where('id', 'in', ids).execute();
   }
 }

@@ -17,6 +17,7 @@ export const SEARCH_TEXT = {
   patients: `(full_name || E'\\n' || coalesce(email, '') || E'\\n' || display_id || E'\\n' || coalesce(mobile_number, ''))`,
   patient_sign_ups: `(first_name || ' ' || last_name || E'\\n' || coalesce(email, '') || E'\\n' || coalesce(mobile_number, ''))`,
   bags: `(barcode || E'\\n' || coalesce(reference, '') || E'\\n' || coalesce(location, ''))`,
+  orders: `(barcode || E'\\n' || reference || E'\\n' || patient_name)`,
 } as const;
 
 /** `like` treats %, _ and \ specially: a filter typed by a person means them literally. */

@@ -10,6 +10,7 @@ import { type LivePush, onLivePush } from './live.ts';
 export function staleKeysOf(push: LivePush): QueryKey[] {
   switch (push.action) {
     case 'statusUpdate':
+      if ('orderId' in push.params) return [['orders']];
       return [
         ['machines', 'getMachine'],
         ['machines', 'listMachines'],

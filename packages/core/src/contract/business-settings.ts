@@ -18,7 +18,7 @@ import { defineArea, staff, supportOnly } from './define.ts';
  */
 
 /** Default collection window in days, and the smallest allowed (SPEC §5 'minimum integer'). */
-export const collectionWindowDays = { min: 1, default: 7 } as const;
+export const collectionWindowDays = { min: 1, default: 2 } as const;
 
 /** The gateways' names as people read them (SPEC §9). */
 export const smsGatewayNames: Record<SmsGatewayId, string> = {

@@ -11,9 +11,17 @@ export type ActorKind = 'anonymous' | 'support' | 'pharmacy' | 'patient' | 'lock
 
 /**
  * The kinds of row a method's input can name. The api resolves each to the business (or group) it
- * belongs to: a machine, test machine, patient, sign-up or integration client to its business.
+ * belongs to: a machine, test machine, patient, sign-up, integration client or order to its business.
  */
-export type ScopeEntity = 'business' | 'group' | 'machine' | 'testMachine' | 'patient' | 'signUp' | 'integrationClient';
+export type ScopeEntity =
+  | 'business'
+  | 'group'
+  | 'machine'
+  | 'testMachine'
+  | 'patient'
+  | 'signUp'
+  | 'integrationClient'
+  | 'order';
 
 /**
  * What the input must belong to for a scoped actor (pharmacy today; patient, locker and integration

@@ -10,6 +10,7 @@ import { integration } from './integration.ts';
 import { machines } from './machines.ts';
 import { mailbox } from './mailbox.ts';
 import { messages } from './messages.ts';
+import { orders } from './orders.ts';
 import { patients } from './patients.ts';
 import { paymentSettings } from './payment-settings.ts';
 import { signUps } from './sign-ups.ts';
@@ -30,6 +31,7 @@ export const contract = {
   machines,
   testMachines,
   bags,
+  orders,
   messages,
   patients,
   signUps,
@@ -77,6 +79,7 @@ export { IdentityProvider } from './identity-providers.ts';
 export { IntegrationClientView, IntegrationPartner, integrationRateLimit, WebhookUrl } from './integration.ts';
 export { fleetAlarmsPerMachine, fleetPageSize, MachineForm, machinesPageSize } from './machines.ts';
 export { messagesPageSize } from './messages.ts';
+export { OrderStatusFilter, ordersPageSize } from './orders.ts';
 export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome, UpsertStatus } from './patients.ts';
 export { PaymentClientSettings, paymentSecretMask } from './payment-settings.ts';
 export { SignUpForm, SignUpVerification, signUpCodes, signUpsPageSize } from './sign-ups.ts';

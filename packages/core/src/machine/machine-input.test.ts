@@ -74,6 +74,19 @@ describe('OrderInput', () => {
   it('requires the patient', () => {
     expect(errorsOf(OrderInput({ barcode: 'B', businessId: 'b' }))[0]?.path).toBe('patientId');
   });
+
+  it('refuses a collection window over 90 days, and an over-long barcode', () => {
+    const errors = errorsOf(
+      OrderInput({ barcode: 'B'.repeat(65), businessId: 'b', patientId: 'p', collectionWindow: 91 }),
+    );
+    expect(errors.map((e) => `${e.path}:${e.id}:${e.message}`)).toEqual([
+      'barcode:INVALID_LENGTH:Value must be at most 64 characters long',
+      'collectionWindow:INVALID_RANGE:Invalid range, value must be an integer between 1 and 90',
+    ]);
+    expect(OrderInput({ barcode: 'B', businessId: 'b', patientId: 'p', collectionWindow: '90' })).toMatchObject({
+      collectionWindow: 90,
+    });
+  });
 });
 
 describe('GlobalSettingsInput', () => {

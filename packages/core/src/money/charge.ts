@@ -23,7 +23,9 @@ export function parseCharge(value: string): number | undefined {
 
 /**
  * SPEC §5 charge, called on raw input: `Charge('9.80')` → 980 (pence), or errors whose summary is
- * 'Please enter a valid amount, e.g. “9.99”' (INVALID_CHARGE).
+ * 'Please enter a valid amount, e.g. “9.99”' (INVALID_CHARGE). Over 32 characters: INVALID_LENGTH.
  */
-export const Charge = textInput('INVALID_CHARGE').pipe((s, ctx) => parseCharge(s) ?? fail(ctx, 'INVALID_CHARGE'));
+export const Charge = textInput('INVALID_CHARGE', undefined, 32).pipe(
+  (s, ctx) => parseCharge(s) ?? fail(ctx, 'INVALID_CHARGE'),
+);
 export type Charge = typeof Charge.infer;

@@ -113,17 +113,23 @@ export const lockerActions = {
     }),
     response: type({ bagId: 'string | null' }),
   },
-  /** A patient typed a PIN: may the locker release a bag? Asked online only, never queued. (Orders issue.) */
+  /**
+   * A patient typed a PIN: may the locker release a bag? Asked online only, never queued. Accepted
+   * names the slot to open; every other answer opens nothing (docs/LOCKER-PROTOCOL.md §6, VerifyPin).
+   */
   VerifyPin: {
     dataChanging: false,
     request: type({ ...MachineRef, pin: /^\d{4,12}$/ }),
     response: type({
-      status: "'Accepted' | 'Invalid' | 'PaymentRequired'",
+      status: "'Accepted' | 'Invalid' | 'Expired' | 'PaymentRequired' | 'LockedOut'",
       'bagId?': 'string',
+      'barcode?': 'string',
       'location?': 'string',
+      /** LockedOut: seconds until the keypad takes PINs again. */
+      'retryAfter?': 'number.integer > 0',
     }),
   },
-  /** A patient took a bag. (Orders issue.) */
+  /** A patient took a bag (after an Accepted VerifyPin): the order is collected. */
   BagCollected: {
     dataChanging: true,
     request: type({ ...EventFields, barcode: 'string > 0 & string <= 128', location: 'string > 0 & string <= 32' }),

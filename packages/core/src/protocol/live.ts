@@ -2,6 +2,7 @@ import type { Machine } from '../machine/machine.ts';
 import type { MachineEvent } from '../machine/machine-event.ts';
 import type { ArchivedStamp } from '../misc/stamps.ts';
 import type { Notification } from '../notification/notification.ts';
+import type { OrderStatus } from '../order/statuses.ts';
 
 /*
  * What the console hub (`/ws`) pushes to consoles: `{ action, params }` (SPEC §3 WebSocket message
@@ -27,7 +28,9 @@ export type StatusUpdatePush =
       params: { machineId: string; statusId: string; observations: Record<string, unknown>; created: number };
     }
   /** A bag was loaded, removed or collected: consoles showing the contents reload them. */
-  | { action: 'statusUpdate'; params: { machineId: string; contents: ContentsChange } };
+  | { action: 'statusUpdate'; params: { machineId: string; contents: ContentsChange } }
+  /** An order was created or changed state (`sequence`: its version): lists and its page reload it. */
+  | { action: 'statusUpdate'; params: { orderId: string; status: OrderStatus; sequence: number } };
 
 /** A business, a group or a machine was archived or unarchived. */
 export type ArchivePush = {

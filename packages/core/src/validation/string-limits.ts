@@ -41,6 +41,10 @@ export const stringLimits = {
   password: 1000,
   /** Credentials and secrets of outside services (card provider, integration clients). */
   credential: 256,
+  /** A bag's barcode, as a pharmacy's label printer or record system makes it. */
+  barcode: 64,
+  /** Why staff cancelled an order or revealed its PIN. */
+  reason: 500,
   /** Short codes and colours ('#1d4ed8', 'EM_0001'). */
   code: 32,
   /**

@@ -55,7 +55,7 @@ describeApi(
     const orderOf = async (bagId: string) =>
       (await t.db.selectFrom('bags').select('order_id').where('id', '=', bagId).executeTakeFirstOrThrow()).order_id;
 
-    it("matches a machine's bags without an order to the newest current order with their barcode, once", async () => {
+    it("matches a machine's bags without an order to the current order with their barcode, loading it, once", async () => {
       await seedBusiness(t.db);
       await seedBusiness(t.db, 'b2');
       await seedPatient('b1');
@@ -65,13 +65,13 @@ describeApi(
           .machine.id;
       const m = await machine('Front');
       const other = await machine('Back');
-      await seedOrder('o-0', 'RX-1', 'loaded');
+      await seedOrder('o-0', 'RX-0', 'loaded');
       await seedOrder('o-1', 'RX-1', 'new');
       await seedOrder('o-2', 'RX-2', 'collected');
       await seedOrder('o-3', 'RX-3', 'new', 'b2');
       await seedOrder('o-4', 'RX-4', 'new');
       await seedOrder('o-5', 'RX-5', 'new');
-      await seedBag('bag-1', 'RX-1', m); // two current orders: the newest wins
+      await seedBag('bag-1', 'RX-1', m); // its current order is matched and loaded here
       await seedBag('bag-2', 'RX-2', m); // its only order is collected
       await seedBag('bag-3', 'RX-3', m); // the order is another business's
       await seedBag('bag-4', 'RX-4', m, 'o-0'); // already has an order: left alone
@@ -86,6 +86,13 @@ describeApi(
         'o-0',
         null,
       ]);
+      const loaded = await t.call('orders', 'get', { id: 'o-1' }, asSupport);
+      expect(loaded.body.order).toMatchObject({
+        status: 'loaded',
+        machineId: m,
+        machineDetails: { location: 'A-bag-1' },
+        expiresAt: t.deps.now() + 7 * 86_400_000,
+      });
       const [entry] = await listAudit(t.db, 'bags.reprocess');
       expect(entry).toMatchObject({ entityId: m, details: { processed: 3, matched: 1 } });
 

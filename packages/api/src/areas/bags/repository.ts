@@ -41,28 +41,13 @@ export function listBagRows(
     .execute();
 }
 
-/** The machine's bags without an order, matched to the newest current order with the same barcode. */
-export async function matchBagsToOrders(db: Db, businessId: string, machineId: string, now: number) {
-  const bags = await db
+/** The bags a machine holds that no order has claimed yet (loaded before their order existed). */
+export const unmatchedBagsOfMachine = (db: Db, businessId: string, machineId: string) =>
+  db
     .selectFrom('bags')
-    .select(['id', 'barcode'])
+    .select(['id', 'barcode', 'location'])
     .where('business_id', '=', businessId)
     .where('machine_id', '=', machineId)
     .where('order_id', 'is', null)
+    .orderBy('id')
     .execute();
-  let matched = 0;
-  for (const bag of bags) {
-    const order = await db
-      .selectFrom('orders')
-      .select('id')
-      .where('business_id', '=', businessId)
-      .where('barcode', '=', bag.barcode)
-      .where('status', 'in', ['new', 'loaded'])
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
-    if (!order) continue;
-    await db.updateTable('bags').set({ order_id: order.id, updated: now }).where('id', '=', bag.id).execute();
-    matched++;
-  }
-  return { processed: bags.length, matched };
-}

@@ -4,7 +4,11 @@ import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { requireMachine } from '../machines/service.ts';
-import { listBagRows, matchBagsToOrders, toBag } from './repository.ts';
+import { loadOrder } from '../orders/locker-service.ts';
+import { setBagOrder } from '../orders/repository.ts';
+import { publishOrder } from '../orders/service.ts';
+import { currentOrderByBarcode } from './locker-repository.ts';
+import { listBagRows, toBag, unmatchedBagsOfMachine } from './repository.ts';
 
 type Bags = Contract['bags'];
 
@@ -31,8 +35,23 @@ export async function reprocessBags(
   input: ParsedInputOf<Bags['reprocessBags']>,
 ): Promise<OutputOf<Bags['reprocessBags']>> {
   const machine = await requireMachine(deps.db, input.machineId);
-  return deps.db.transaction().execute(async (tx) => {
-    const result = await matchBagsToOrders(tx, machine.business_id, machine.id, deps.now());
+  // Each match loads its order as if the locker had just reported the bag (docs/ORDERS.md).
+  const locker = {
+    kind: 'locker',
+    machineId: machine.id,
+    businessId: machine.business_id,
+    origin: actor.origin,
+  } as const;
+  const { result, loaded } = await deps.db.transaction().execute(async (tx) => {
+    const bags = await unmatchedBagsOfMachine(tx, machine.business_id, machine.id);
+    const loaded = [];
+    for (const bag of bags) {
+      const order = await currentOrderByBarcode(tx, machine.business_id, bag.barcode);
+      if (!order || bag.location === null) continue;
+      await setBagOrder(tx, bag.id, order.id, deps.now());
+      loaded.push(await loadOrder(tx, deps, locker, order.id, { location: bag.location }));
+    }
+    const result = { processed: bags.length, matched: loaded.length };
     await audit(tx, deps, actor, {
       action: 'bags.reprocess',
       entityType: 'machine',
@@ -40,6 +59,8 @@ export async function reprocessBags(
       businessId: machine.business_id,
       details: result,
     });
-    return result;
+    return { result, loaded };
   });
+  for (const order of loaded) publishOrder(deps, order);
+  return result;
 }

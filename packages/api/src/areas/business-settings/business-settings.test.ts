@@ -78,7 +78,7 @@ describeApi(
     it('reads every feature setting with defaults, and keeps the jsonb the patients area reads', async () => {
       await seedBusiness(t.db);
       const before = await t.call('businessSettings', 'getBusinessFeatureSettings', { businessId: 'b1' }, asSupport);
-      expect(before.body.settings.orderCollection.defaultCollectionWindow).toBe(7);
+      expect(before.body.settings.orderCollection.defaultCollectionWindow).toBe(2);
       expect(before.body.settings.smsGateway).toBe('aws');
       const displayIdField = { name: 'NHS number', required: true, validateNhsNumber: true };
       const res = await t.call(

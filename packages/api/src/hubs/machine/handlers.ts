@@ -2,6 +2,7 @@ import { type LockerAction, type LockerRequest, type LockerResponse, machineAler
 import { bagLeft, bagLoaded } from '../../areas/bags/locker-service.ts';
 import { recordMachineEvent } from '../../areas/machines/events.ts';
 import { insertStatus } from '../../areas/machines/hub-repository.ts';
+import { collectOrder, loadOrder, removeOrder, verifyPin } from '../../areas/orders/locker-service.ts';
 import { liveOf } from '../live.ts';
 import { errorFrame, MAX_READING_AHEAD_MS } from '../protocol.ts';
 import { CallError, type LockerSession } from './session.ts';
@@ -85,27 +86,27 @@ export const lockerHandlers = {
     }),
 
   BagLoaded: (s, e) =>
-    s.once(e, 'BagLoaded', async (tx) => ({
-      result: await bagLoaded({ db: tx, now: s.deps.now }, s.actor, e),
-      contents: 'loaded',
-    })),
+    s.once(e, 'BagLoaded', async (tx) => {
+      const result = await bagLoaded({ db: tx, now: s.deps.now }, s.actor, e);
+      const order = result.orderId ? await loadOrder(tx, s.deps, s.actor, result.orderId, e) : null;
+      return { result, contents: 'loaded', orders: order ? [order] : [] };
+    }),
 
   BagRemoved: (s, e) =>
     s.once(e, 'BagRemoved', async (tx) => {
-      const { bagId } = await bagLeft({ db: tx, now: s.deps.now }, s.actor, e);
-      return { result: { bagId }, contents: 'removed' };
+      const { bagId, orderId } = await bagLeft({ db: tx, now: s.deps.now }, s.actor, e);
+      const order = orderId ? await removeOrder(tx, s.deps, s.actor, orderId, e.reason ?? 'unknown') : null;
+      return { result: { bagId }, contents: 'removed', orders: order ? [order] : [] };
     }),
 
-  // The bag leaves the machine; the order's collection is the orders issue's to record.
   BagCollected: (s, e) =>
-    s.once(e, 'BagCollected', async (tx) => ({
-      result: await bagLeft({ db: tx, now: s.deps.now }, s.actor, e),
-      contents: 'collected',
-    })),
+    s.once(e, 'BagCollected', async (tx) => {
+      const result = await bagLeft({ db: tx, now: s.deps.now }, s.actor, e);
+      const order = result.orderId ? await collectOrder(tx, s.deps, s.actor, result.orderId, e) : null;
+      return { result, contents: 'collected', orders: order ? [order] : [] };
+    }),
 
-  VerifyPin: async (_s, _p, { id }) => {
-    throw new CallError(errorFrame(id, 'NotSupported', 'PIN collection arrives with the orders release'));
-  },
+  VerifyPin: (s, p) => verifyPin(s.deps, s.actor, p.pin),
 } satisfies Handlers;
 
 /** Runs the handler of a checked call. */

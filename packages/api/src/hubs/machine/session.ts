@@ -13,6 +13,8 @@ import {
   touchOnline,
 } from '../../areas/machines/hub-repository.ts';
 import { type MachineRow, toMachine } from '../../areas/machines/repository.ts';
+import type { OrderRow } from '../../areas/orders/repository.ts';
+import { publishOrder } from '../../areas/orders/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../live.ts';
 import {
@@ -298,7 +300,13 @@ export class LockerSession {
     apply: (
       tx: Transaction<Database>,
       machine: MachineRow,
-    ) => Promise<{ result: LockerResponse<A>; recorded?: RecordedEvent; contents?: ContentsChange }>,
+    ) => Promise<{
+      result: LockerResponse<A>;
+      recorded?: RecordedEvent;
+      contents?: ContentsChange;
+      /** Orders the event changed: consoles hear of them once it commits. */
+      orders?: OrderRow[];
+    }>,
   ): Promise<LockerResponse<A>> {
     const now = this.deps.now();
     const outcome = await this.deps.db.transaction().execute(async (tx) => {
@@ -317,6 +325,7 @@ export class LockerSession {
     if (outcome.duplicate) return outcome.result;
     this.noteSeq(e);
     if (outcome.recorded) publishRecorded(this.deps, outcome.recorded);
+    for (const order of outcome.orders ?? []) publishOrder(this.deps, order);
     if (outcome.contents) {
       // The machine's contents changed: consoles showing them reload (the bag's details stay in the api).
       liveOf(this.deps).publish({

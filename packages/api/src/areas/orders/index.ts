@@ -1,0 +1,27 @@
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../../rpc/area.ts';
+import {
+  cancel,
+  create,
+  get,
+  listEvents,
+  listOrdersByBusiness,
+  listOrdersByPatient,
+  markCollected,
+  markRemoved,
+  setRevealPinReason,
+} from './service.ts';
+
+/** `POST /api/orders/*`: orders of a business, their PINs and timelines (docs/ORDERS.md). */
+export const ordersRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'orders', {
+    create,
+    get,
+    cancel,
+    markCollected,
+    markRemoved,
+    setRevealPinReason,
+    listEvents,
+    listOrdersByPatient,
+    listOrdersByBusiness,
+  });

@@ -1,0 +1,270 @@
+import { AppError, isOrderExpired } from '@medlocker/core';
+import type { Actor } from '../../actor.ts';
+import type { AppDeps } from '../../deps.ts';
+import { queueOrderMessage } from './messages.ts';
+import { newPin, pinLookup, sealPin } from './pin.ts';
+import {
+  bagOfOrderInMachine,
+  type Db,
+  findMachineForOrder,
+  findOrder,
+  insertOrderEventRows,
+  insertPinAttempt,
+  liveOrderByPin,
+  nextCounter,
+  type OrderRow,
+  pinTakenAtMachine,
+  setBagOrder,
+  setPinAttemptOutcome,
+  waitingBag,
+  wrongPinTimes,
+} from './repository.ts';
+import { eventRow, moveOrder, publishOrder } from './service.ts';
+
+/*
+ * What a locker's bag events and PIN checks do to orders (docs/LOCKER-PROTOCOL.md §6, docs/ORDERS.md).
+ * The machine hub calls the bag functions inside the transaction that claims the locker's event, so a
+ * replayed event changes nothing; it publishes the changed orders after that transaction commits.
+ */
+
+type LockerActor = Extract<Actor, { kind: 'locker' }>;
+
+const DAY_MS = 86_400_000;
+
+/** Wrong PINs allowed at one machine in the window; one more locks the keypad until the oldest ages out. */
+export const pinLimits = { wrongPerMachine: 10, windowMs: 10 * 60_000 } as const;
+
+/**
+ * A bag with this order's barcode went into a slot of the locker's machine: the order is loaded there.
+ * The first load starts the collection window and queues the order-ready message; a later one (the bag
+ * moved slot, or went into another machine) moves the order and keeps its window. An order bound to a
+ * machine the pharmacy chose is moved to the machine that really holds the bag; should its PIN be live
+ * at that machine already, it gets a new one (before any message carried it).
+ */
+export async function loadOrder(
+  tx: Db,
+  deps: AppDeps,
+  actor: LockerActor,
+  orderId: string,
+  place: { location: string },
+): Promise<OrderRow> {
+  const machine = await findMachineForOrder(tx, actor.machineId);
+  if (!machine) throw new AppError('NOT_FOUND', `No machine with id ${actor.machineId}`);
+  let firstLoad = false;
+  const moved = await moveOrder(
+    deps,
+    actor,
+    orderId,
+    'load',
+    async (row, now) => {
+      firstLoad = row.status === 'new';
+      const sameMachine = row.machine_id === machine.id;
+      const sequence =
+        sameMachine && row.machine_sequence !== null
+          ? Number(row.machine_sequence)
+          : await nextCounter(tx, `machine:${machine.id}`);
+      // A PIN stays unique among the machine's live orders: one drawn elsewhere may be taken here.
+      let pin: { pin: string; pin_lookup: string } | undefined;
+      let lookup = row.pin_lookup;
+      while (lookup === null || (await pinTakenAtMachine(tx, machine.id, lookup, row.id))) {
+        const fresh = newPin();
+        pin = {
+          pin: sealPin(deps.config.secretsKey, row.id, fresh),
+          pin_lookup: pinLookup(deps.config.secretsKey, fresh),
+        };
+        lookup = pin.pin_lookup;
+      }
+      const where = `${machine.name}, slot ${place.location}`;
+      return {
+        set: {
+          status: 'loaded',
+          machine_id: machine.id,
+          machine_name: machine.name,
+          machine_sequence: sequence,
+          machine_payment: machine.payments_enabled,
+          machine_details: JSON.stringify({
+            location: place.location,
+            machineId: machine.id,
+            machineName: machine.name,
+            pin: null,
+          }),
+          expires_at: firstLoad ? now + row.collection_window * DAY_MS : row.expires_at,
+          ...pin,
+        },
+        event: firstLoad
+          ? {
+              code: 'ORDER_LOADED',
+              message: `Loaded into ${where}`,
+              data: { machineId: machine.id, location: place.location },
+            }
+          : {
+              code: 'ORDER_MOVED',
+              message: `Moved to ${where}`,
+              data: { machineId: machine.id, location: place.location, fromMachineId: row.machine_id },
+            },
+      };
+    },
+    tx,
+  );
+  if (firstLoad) await queueOrderMessage(tx, deps, moved, 'orderReady');
+  return moved;
+}
+
+/**
+ * The patient took the bag: a loaded order is collected and its receipt queued. On an order no longer
+ * loaded (cancelled meanwhile, or already marked) the state stays and the timeline says what the locker
+ * reported: the locker's report is a fact, not a request.
+ */
+export async function collectOrder(
+  tx: Db,
+  deps: AppDeps,
+  actor: LockerActor,
+  orderId: string,
+  place: { location: string },
+): Promise<OrderRow | null> {
+  const row = await findOrder(tx, orderId);
+  if (!row) return null;
+  if (row.status !== 'loaded') {
+    await insertOrderEventRows(tx, [
+      eventRow(
+        deps,
+        actor,
+        row,
+        'LOCKER_BAG_COLLECTED',
+        `The locker reported the bag collected while the order was ${row.status}`,
+        {
+          location: place.location,
+        },
+      ),
+    ]);
+    return null;
+  }
+  const moved = await moveOrder(
+    deps,
+    actor,
+    orderId,
+    'collect',
+    (_row, now) => ({
+      set: { status: 'collected', collected: now },
+      event: {
+        code: 'ORDER_COLLECTED',
+        message: `Collected from ${row.machine_name ?? 'the locker'}, slot ${place.location}`,
+        data: { location: place.location },
+      },
+    }),
+    tx,
+  );
+  await queueOrderMessage(tx, deps, moved, 'orderCollected');
+  return moved;
+}
+
+/** Staff took the bag out of the locker: a loaded order is removed (and its patient told, per settings). */
+export async function removeOrder(
+  tx: Db,
+  deps: AppDeps,
+  actor: LockerActor,
+  orderId: string,
+  reason: 'staff' | 'expired' | 'unknown',
+): Promise<OrderRow | null> {
+  const row = await findOrder(tx, orderId);
+  if (!row) return null;
+  if (row.status !== 'loaded') {
+    await insertOrderEventRows(tx, [
+      eventRow(deps, actor, row, 'LOCKER_BAG_REMOVED', `The bag was taken out of the locker (order ${row.status})`, {
+        reason,
+      }),
+    ]);
+    return null;
+  }
+  const moved = await moveOrder(
+    deps,
+    actor,
+    orderId,
+    'remove',
+    () => ({
+      set: { status: 'removed' },
+      event: {
+        code: 'ORDER_REMOVED',
+        message: `Removed from ${row.machine_name ?? 'the locker'}${reason === 'expired' ? ' after it expired' : ''}`,
+        data: { reason },
+      },
+    }),
+    tx,
+  );
+  await queueOrderMessage(tx, deps, moved, 'orderRemoved');
+  return moved;
+}
+
+/**
+ * An order created while a bag with its barcode already waits in a locker (loaded before the order
+ * existed): the bag is matched and the order loaded at once, as if the locker had just reported it.
+ */
+export async function loadWaitingBag(tx: Db, deps: AppDeps, actor: Actor, order: OrderRow): Promise<OrderRow | null> {
+  const bag = await waitingBag(tx, order.business_id, order.barcode);
+  if (!bag?.machine_id || bag.location === null) return null;
+  await setBagOrder(tx, bag.id, order.id, deps.now());
+  const locker: LockerActor = {
+    kind: 'locker',
+    machineId: bag.machine_id,
+    businessId: order.business_id,
+    origin: actor.origin,
+  };
+  return loadOrder(tx, deps, locker, order.id, { location: bag.location });
+}
+
+export type VerifyPinAnswer =
+  | { status: 'Accepted'; bagId: string; barcode: string; location: string }
+  | { status: 'Invalid' | 'Expired' | 'PaymentRequired' }
+  | { status: 'LockedOut'; retryAfter: number };
+
+/**
+ * A PIN typed at a locker. The try is recorded (as wrong) before it is checked, so concurrent tries
+ * cannot slip past the limit; then it gets its real outcome. More than `pinLimits.wrongPerMachine` wrong
+ * PINs at a machine within the window lock its keypad until the oldest ages out: a wrong PIN names no
+ * order, so the limit is the machine's. An accepted PIN names the slot that holds the order's bag.
+ */
+export async function verifyPin(deps: AppDeps, actor: LockerActor, pin: string): Promise<VerifyPinAnswer> {
+  const now = deps.now();
+  const attemptId = Bun.randomUUIDv7();
+  await insertPinAttempt(deps.db, {
+    id: attemptId,
+    business_id: actor.businessId,
+    machine_id: actor.machineId,
+    order_id: null,
+    outcome: 'wrong',
+    created: now,
+  });
+  const wrong = await wrongPinTimes(deps.db, actor.machineId, now - pinLimits.windowMs);
+  if (wrong.length > pinLimits.wrongPerMachine) {
+    await setPinAttemptOutcome(deps.db, attemptId, 'lockedOut', null);
+    const oldest = wrong[wrong.length - pinLimits.wrongPerMachine - 1] ?? now;
+    return { status: 'LockedOut', retryAfter: Math.max(1, Math.ceil((oldest + pinLimits.windowMs - now) / 1000)) };
+  }
+  const order = await liveOrderByPin(deps.db, actor.machineId, pinLookup(deps.config.secretsKey, pin));
+  const bag = order?.status === 'loaded' ? await bagOfOrderInMachine(deps.db, order.id, actor.machineId) : undefined;
+  if (!order || !bag || bag.location === null) return { status: 'Invalid' };
+  const expired = isOrderExpired(
+    { status: order.status, expiresAt: order.expires_at === null ? null : Number(order.expires_at) },
+    now,
+  );
+  const outcome = expired
+    ? 'expired'
+    : order.payment_status === 'unpaid' && order.machine_payment
+      ? 'paymentRequired'
+      : 'ok';
+  await deps.db.transaction().execute(async (tx) => {
+    await setPinAttemptOutcome(tx, attemptId, outcome, order.id);
+    const [code, message] = (
+      {
+        ok: ['PIN_ACCEPTED', 'PIN accepted at the locker'],
+        expired: ['PIN_EXPIRED', 'PIN entered after the order expired'],
+        paymentRequired: ['PIN_PAYMENT_REQUIRED', 'PIN entered: payment needed before collection'],
+      } as const
+    )[outcome];
+    await insertOrderEventRows(tx, [eventRow(deps, actor, order, code, message)]);
+  });
+  publishOrder(deps, order);
+  if (outcome === 'expired') return { status: 'Expired' };
+  if (outcome === 'paymentRequired') return { status: 'PaymentRequired' };
+  return { status: 'Accepted', bagId: bag.id, barcode: bag.barcode, location: bag.location };
+}

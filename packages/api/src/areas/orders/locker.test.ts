@@ -1,0 +1,153 @@
+import { expect, it } from 'bun:test';
+import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
+import { describeApi } from '../../testing.ts';
+import { testPatient } from '../patients/test-helpers.ts';
+import { pinLimits } from './locker-service.ts';
+
+const DAY = 86_400_000;
+
+describeApi(
+  'orders at the locker',
+  (t) => {
+    let n = 0;
+    /** A data-changing locker event with the next eventId and seq. */
+    const event = (fields: Record<string, unknown>) => ({
+      eventId: `ev-${++n}`,
+      seq: n,
+      created: t.deps.now(),
+      ...fields,
+    });
+    const newPatient = async () =>
+      (await t.call('patients', 'create', { businessId: 'b1', patient: testPatient(n + 1) }, asSupport)).body.patient
+        .id as string;
+    const newOrder = async (barcode: string, extra: Record<string, unknown> = {}) => {
+      const res = await t.call(
+        'orders',
+        'create',
+        { businessId: 'b1', patientId: await newPatient(), barcode, ...extra },
+        asSupport,
+      );
+      expect(res.status).toBe(200);
+      return res.body.order as { id: string; status: string };
+    };
+    const order = async (id: string) => (await t.call('orders', 'get', { id }, asSupport)).body.order;
+    const codes = async (id: string) =>
+      (await t.call('orders', 'listEvents', { orderId: id }, asSupport)).body.events.map(
+        (e: { code: string }) => e.code,
+      );
+    const pinOf = async (id: string) =>
+      (await t.call('orders', 'setRevealPinReason', { id, reason: 'test' }, asSupport)).body.pin as string;
+    const verify = async (locker: TestLocker, pin: string) =>
+      (await locker.call('VerifyPin', { pin }))[2] as { status: string; retryAfter?: number; location?: string };
+    const outbox = (orderId: string) =>
+      t.db.selectFrom('message_outbox').selectAll().where('order_id', '=', orderId).orderBy('created').execute();
+
+    it('loads the order of a bag, opens its slot for its PIN, and collects it, each event once', async () => {
+      await withBootedLocker(t, async ({ locker, machine }) => {
+        const o = await newOrder('RX-1');
+        const loadedEvent = event({ barcode: 'RX-1', location: 'A3' });
+        const loaded = await locker.call('BagLoaded', loadedEvent);
+        expect(loaded[2]).toMatchObject({ orderId: o.id });
+        expect((await locker.call('BagLoaded', loadedEvent))[2]).toEqual(loaded[2]);
+        expect(await order(o.id)).toMatchObject({
+          status: 'loaded',
+          machineId: machine.id,
+          machineSequence: 1,
+          expiresAt: t.deps.now() + 2 * DAY,
+          machineDetails: { location: 'A3', machineId: machine.id, pin: null },
+        });
+        const pin = await pinOf(o.id);
+        const ready = await outbox(o.id);
+        expect(ready.map((m) => [m.template_key, m.channel])).toEqual([['orderReady', 'sms']]);
+        // The queued text keeps ${pin} for the sender to fill in: no outbox row holds a PIN.
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder as written in the template.
+        expect(ready[0]?.body).toContain('${pin}');
+        expect(ready[0]?.body).not.toContain(pin);
+
+        expect(await verify(locker, pin === '00000000' ? '00000001' : '00000000')).toEqual({ status: 'Invalid' });
+        const accepted = await verify(locker, pin);
+        expect(accepted).toMatchObject({ status: 'Accepted', location: 'A3', barcode: 'RX-1' });
+
+        const collectedEvent = event({ barcode: 'RX-1', location: 'A3' });
+        expect((await locker.call('BagCollected', collectedEvent))[2]).toMatchObject({ orderId: o.id });
+        await locker.call('BagCollected', collectedEvent);
+        expect(await order(o.id)).toMatchObject({ status: 'collected', collected: t.deps.now() });
+        expect(await codes(o.id)).toEqual([
+          'ORDER_CREATED',
+          'ORDER_LOADED',
+          'PIN_REVEALED',
+          'PIN_ACCEPTED',
+          'ORDER_COLLECTED',
+        ]);
+        expect((await outbox(o.id)).map((m) => m.template_key)).toEqual(['orderReady', 'orderCollected']);
+        // Collected: the PIN opens nothing any more.
+        expect(await verify(locker, pin)).toEqual({ status: 'Invalid' });
+      });
+    }, 30_000);
+
+    it('refuses an expired PIN and one whose charges need paying first', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        const o = await newOrder('RX-2');
+        await locker.call('BagLoaded', event({ barcode: 'RX-2', location: 'B1' }));
+        const pin = await pinOf(o.id);
+        await t.db.updateTable('orders').set({ payment_status: 'unpaid', machine_payment: true }).execute();
+        expect(await verify(locker, pin)).toEqual({ status: 'PaymentRequired' });
+        t.advance(2 * DAY);
+        expect(await verify(locker, pin)).toEqual({ status: 'Expired' });
+        const reveal = await t.call('orders', 'setRevealPinReason', { id: o.id, reason: 'late' }, asSupport);
+        expect([reveal.status, reveal.body.error.code]).toEqual([409, 'INVALID_TRANSITION']);
+        expect((await t.call('orders', 'markRemoved', { id: o.id }, asSupport)).status).toBe(200);
+      });
+    }, 30_000);
+
+    it('locks the keypad after too many wrong PINs at a machine, and opens it once they age out', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        const o = await newOrder('RX-3');
+        await locker.call('BagLoaded', event({ barcode: 'RX-3', location: 'C1' }));
+        const pin = await pinOf(o.id);
+        const wrong = pin === '99999999' ? '99999998' : '99999999';
+        const answers = await Promise.all(
+          Array.from({ length: pinLimits.wrongPerMachine + 3 }, () => verify(locker, wrong)),
+        );
+        expect(answers.filter((a) => a.status === 'Invalid')).toHaveLength(pinLimits.wrongPerMachine);
+        expect(answers.filter((a) => a.status === 'LockedOut')).toHaveLength(3);
+        const locked = await verify(locker, pin);
+        expect(locked).toMatchObject({ status: 'LockedOut' });
+        expect(locked.retryAfter).toBeGreaterThan(0);
+        t.advance(pinLimits.windowMs);
+        expect(await verify(locker, pin)).toMatchObject({ status: 'Accepted' });
+        const tries = await t.db.selectFrom('pin_attempts').select('outcome').execute();
+        expect(tries).toHaveLength(pinLimits.wrongPerMachine + 5);
+      });
+    }, 30_000);
+
+    it('matches a bag loaded before its order existed when the order is created', async () => {
+      await withBootedLocker(t, async ({ locker, machine }) => {
+        const early = await locker.call('BagLoaded', event({ barcode: 'EARLY', location: 'D2' }));
+        expect(early[2]).toMatchObject({ orderId: null });
+        const o = await newOrder('EARLY');
+        expect(o).toMatchObject({ status: 'loaded', machineId: machine.id });
+        expect(await codes(o.id)).toEqual(['ORDER_CREATED', 'ORDER_LOADED']);
+        expect(await verify(locker, await pinOf(o.id))).toMatchObject({ status: 'Accepted', location: 'D2' });
+      });
+    }, 30_000);
+
+    it('removes a loaded order when staff take its bag out, and records a bag leaving a cancelled order', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        const a = await newOrder('RM-1');
+        await locker.call('BagLoaded', event({ barcode: 'RM-1', location: 'E1' }));
+        await locker.call('BagRemoved', event({ barcode: 'RM-1', reason: 'staff' }));
+        expect((await order(a.id)).status).toBe('removed');
+        expect((await outbox(a.id)).map((m) => m.template_key)).toEqual(['orderReady', 'orderRemoved']);
+
+        const b = await newOrder('RM-2');
+        await locker.call('BagLoaded', event({ barcode: 'RM-2', location: 'E2' }));
+        await t.call('orders', 'cancel', { id: b.id, reason: 'Changed prescription' }, asSupport);
+        await locker.call('BagCollected', event({ barcode: 'RM-2', location: 'E2' }));
+        expect((await order(b.id)).status).toBe('cancelled');
+        expect(await codes(b.id)).toEqual(['ORDER_CREATED', 'ORDER_LOADED', 'ORDER_CANCELLED', 'LOCKER_BAG_COLLECTED']);
+      });
+    }, 30_000);
+  },
+  withTestAuth,
+);

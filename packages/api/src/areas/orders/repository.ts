@@ -1,0 +1,276 @@
+import type { Order, OrderEvent, OrderStatus } from '@medlocker/core';
+import type { Database } from '@medlocker/db';
+import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
+import { contains } from '../contains-repository.ts';
+
+export type Db = Kysely<Database> | Transaction<Database>;
+export type OrderRow = Selectable<Database['orders']>;
+export type OrderEventRow = Selectable<Database['order_events']>;
+
+const json = <T>(value: unknown): T | null =>
+  value === null || value === undefined ? null : ((typeof value === 'string' ? JSON.parse(value) : value) as T);
+
+/** An order as core describes it, never with its PIN: `setRevealPinReason` is the only way to it. */
+export function toOrder(row: OrderRow): Order {
+  const machineDetails = json<Order['machineDetails']>(row.machine_details);
+  const stamp = (at: number | null, by: string | null, display: string | null) =>
+    at === null ? null : { changedAt: Number(at), changedBy: by ?? '', changedByDisplayName: display ?? '' };
+  return {
+    id: row.id,
+    reference: row.reference,
+    businessId: row.business_id,
+    businessName: row.business_name,
+    patientId: row.patient_id,
+    patientName: row.patient_name,
+    barcode: row.barcode,
+    machineId: row.machine_id,
+    machineName: row.machine_name,
+    machineSequence: row.machine_sequence === null ? null : Number(row.machine_sequence),
+    machinePayment: row.machine_payment,
+    pin: null,
+    status: row.status,
+    paymentStatus: row.payment_status,
+    paymentId: row.payment_id,
+    amountPaid: Number(row.amount_paid),
+    prescriptionCharge: Number(row.prescription_charge),
+    retailCharge: Number(row.retail_charge),
+    exemptionCode: row.exemption_code,
+    exemptionDetails: json<Order['exemptionDetails']>(row.exemption_details),
+    collectionWindow: row.collection_window,
+    collected: row.collected === null ? null : Number(row.collected),
+    cancelled:
+      row.cancelled_at === null
+        ? null
+        : {
+            cancelledAt: Number(row.cancelled_at),
+            cancelledBy: row.cancelled_by ?? '',
+            cancelledByDisplayName: row.cancelled_by_display ?? '',
+          },
+    markedCollected: stamp(row.marked_collected_at, row.marked_collected_by, row.marked_collected_by_display),
+    markedRemoved: stamp(row.marked_removed_at, row.marked_removed_by, row.marked_removed_by_display),
+    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+    createdVia: row.created_via,
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+    userId: row.user_id,
+    receiptSent: row.receipt_sent,
+    messagesSuppressed: row.messages_suppressed,
+    lastEmailStatus: json<Order['lastEmailStatus']>(row.last_email_status),
+    lastNotificationStatus: json<Order['lastNotificationStatus']>(row.last_notification_status),
+    machineDetails: machineDetails === null ? null : { ...machineDetails, pin: null },
+    patientDetails: json<Record<string, unknown>>(row.patient_details),
+    sequence: Number(row.sequence),
+    created: Number(row.created),
+    updated: Number(row.updated),
+  };
+}
+
+export function toOrderEvent(row: OrderEventRow): OrderEvent {
+  return {
+    id: row.id,
+    businessId: row.business_id,
+    orderId: row.order_id,
+    orderReference: row.order_reference,
+    patientId: row.patient_id ?? '',
+    code: row.code,
+    barcode: row.barcode,
+    message: row.message,
+    data: json<Record<string, unknown>>(row.data),
+    fullPatientName: row.full_patient_name ?? '',
+    patientDisplayId: row.patient_display_id ?? '',
+    created: Number(row.created),
+  };
+}
+
+/** What creating an order needs to know of its business. */
+export const findBusinessForOrder = (db: Db, id: string) =>
+  db.selectFrom('businesses').select(['id', 'name', 'archived_at']).where('id', '=', id).executeTakeFirst();
+
+export const findPatientForOrder = (db: Db, id: string) =>
+  db
+    .selectFrom('patients')
+    .select(['id', 'business_id', 'full_name', 'display_id', 'email', 'mobile_number', 'deleted_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+export const findMachineForOrder = (db: Db, id: string) =>
+  db
+    .selectFrom('machines')
+    .select(['id', 'business_id', 'name', 'archived_at', 'payments_enabled'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+/**
+ * The next value of a counter (an order reference per business, a sequence per machine), starting at 1.
+ * The upsert takes the counter's row lock until the transaction ends, so concurrent creates get
+ * distinct values on PostgreSQL and PGlite alike; a rolled-back create leaves a gap, never a repeat.
+ */
+export async function nextCounter(db: Db, scope: string): Promise<number> {
+  const row = await db
+    .insertInto('order_counters')
+    .values({ scope, value: 1 })
+    .onConflict((oc) => oc.column('scope').doUpdateSet({ value: sql`order_counters.value + 1` }))
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
+}
+
+/**
+ * Inserts an order unless a unique rule refuses it (a live order with its barcode, or with its PIN at
+ * its machine): then nothing is written, the transaction stays usable, and the caller finds out which.
+ */
+export const insertOrderRow = (db: Db, row: Insertable<Database['orders']>) =>
+  db
+    .insertInto('orders')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
+
+export const liveOrderWithBarcode = (db: Db, businessId: string, barcode: string) =>
+  db
+    .selectFrom('orders')
+    .select(['id', 'reference'])
+    .where('business_id', '=', businessId)
+    .where('barcode', '=', barcode)
+    .where('status', 'in', ['new', 'loaded'])
+    .executeTakeFirst();
+
+export const findOrder = (db: Db, id: string) =>
+  db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+
+/**
+ * Moves an order only if it is still as the caller read it (same state, same version): of two staff
+ * acting at once, one update matches and the other finds nothing and is refused. Bumps the version.
+ */
+export const moveOrderRow = (
+  db: Db,
+  expected: { id: string; status: OrderStatus; sequence: number },
+  set: Updateable<Database['orders']>,
+) =>
+  db
+    .updateTable('orders')
+    .set({ ...set, sequence: sql`sequence + 1` })
+    .where('id', '=', expected.id)
+    .where('status', '=', expected.status)
+    .where('sequence', '=', expected.sequence)
+    .returningAll()
+    .executeTakeFirst();
+
+export const insertOrderEventRows = async (db: Db, rows: Insertable<Database['order_events']>[]) => {
+  if (rows.length > 0) await db.insertInto('order_events').values(rows).execute();
+};
+
+/** An order's events, oldest first, after the cursor (created, id). */
+export const listOrderEventRows = (
+  db: Db,
+  q: { businessId: string; orderId: string; after?: [number, string]; limit: number },
+) => {
+  let query = db
+    .selectFrom('order_events')
+    .selectAll()
+    .where('business_id', '=', q.businessId)
+    .where('order_id', '=', q.orderId);
+  if (q.after) {
+    const [created, id] = q.after;
+    query = query.where((eb) =>
+      eb.or([eb('created', '>', created), eb.and([eb('created', '=', created), eb('id', '>', id)])]),
+    );
+  }
+  return query.orderBy('created').orderBy('id').limit(q.limit).execute();
+};
+
+export type OrderListQuery = {
+  businessId: string;
+  patientId?: string;
+  filterText?: string;
+  onlyCurrent?: boolean;
+  status?: OrderStatus;
+  /** Only loaded orders whose window has passed at this time. */
+  expiredAt?: number;
+  /** The id of the last order of the previous page (newest first). */
+  before?: string;
+  limit: number;
+};
+
+/** Orders of a business (or of one of its patients), newest first, keyset-paged on the id. */
+export function listOrderRows(db: Db, q: OrderListQuery) {
+  let query = db.selectFrom('orders').selectAll().where('business_id', '=', q.businessId);
+  if (q.patientId !== undefined) query = query.where('patient_id', '=', q.patientId);
+  if (q.onlyCurrent) query = query.where('status', 'in', ['new', 'loaded']);
+  if (q.status !== undefined) query = query.where('status', '=', q.status);
+  if (q.expiredAt !== undefined) {
+    query = query.where('status', '=', 'loaded').where('expires_at', '<=', q.expiredAt);
+  }
+  if (q.filterText) query = query.where(contains('orders', q.filterText));
+  if (q.before !== undefined) query = query.where('id', '<', q.before);
+  return query.orderBy('id', 'desc').limit(q.limit).execute();
+}
+
+/** The live order at a machine whose PIN has this lookup (the unique index holds at most one). */
+export const liveOrderByPin = (db: Db, machineId: string, lookup: string) =>
+  db
+    .selectFrom('orders')
+    .selectAll()
+    .where('machine_id', '=', machineId)
+    .where('pin_lookup', '=', lookup)
+    .where('status', 'in', ['new', 'loaded'])
+    .executeTakeFirst();
+
+/** Whether another live order at the machine already has this PIN. */
+export const pinTakenAtMachine = async (db: Db, machineId: string, lookup: string, exceptOrderId: string) =>
+  (await db
+    .selectFrom('orders')
+    .select('id')
+    .where('machine_id', '=', machineId)
+    .where('pin_lookup', '=', lookup)
+    .where('status', 'in', ['new', 'loaded'])
+    .where('id', '!=', exceptOrderId)
+    .executeTakeFirst()) !== undefined;
+
+/** The bag of an order that a machine holds now: the slot to open. */
+export const bagOfOrderInMachine = (db: Db, orderId: string, machineId: string) =>
+  db
+    .selectFrom('bags')
+    .select(['id', 'barcode', 'location'])
+    .where('order_id', '=', orderId)
+    .where('machine_id', '=', machineId)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+
+/** A bag in a machine that waits for an order with its barcode (loaded before the order existed). */
+export const waitingBag = (db: Db, businessId: string, barcode: string) =>
+  db
+    .selectFrom('bags')
+    .select(['id', 'machine_id', 'location'])
+    .where('business_id', '=', businessId)
+    .where('barcode', '=', barcode)
+    .where('order_id', 'is', null)
+    .where('machine_id', 'is not', null)
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+
+export const setBagOrder = (db: Db, bagId: string, orderId: string, now: number) =>
+  db.updateTable('bags').set({ order_id: orderId, updated: now }).where('id', '=', bagId).execute();
+
+export type PinOutcome = 'ok' | 'wrong' | 'expired' | 'paymentRequired' | 'lockedOut';
+
+/** Records a PIN tried at a machine (first as wrong: the try counts before it is checked). */
+export const insertPinAttempt = (db: Db, row: Insertable<Database['pin_attempts']>) =>
+  db.insertInto('pin_attempts').values(row).execute();
+
+export const setPinAttemptOutcome = (db: Db, id: string, outcome: PinOutcome, orderId: string | null) =>
+  db.updateTable('pin_attempts').set({ outcome, order_id: orderId }).where('id', '=', id).execute();
+
+/** Wrong PINs at a machine after `since` (lock-outs are not counted again), oldest first. */
+export const wrongPinTimes = async (db: Db, machineId: string, since: number): Promise<number[]> =>
+  (
+    await db
+      .selectFrom('pin_attempts')
+      .select('created')
+      .where('machine_id', '=', machineId)
+      .where('created', '>', since)
+      .where('outcome', '=', 'wrong')
+      .orderBy('created')
+      .execute()
+  ).map((r) => Number(r.created));
