@@ -2,6 +2,7 @@ import { expect, it } from 'bun:test';
 import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
 import { describeApi } from '../../testing.ts';
 import { testPatient } from '../patients/test-helpers.ts';
+import { recordExpiredOrders } from './expiry.ts';
 import { pinLimits } from './locker-service.ts';
 
 const DAY = 86_400_000;
@@ -10,6 +11,7 @@ describeApi(
   'orders at the locker',
   (t) => {
     let n = 0;
+    let patients = 0;
     /** A data-changing locker event with the next eventId and seq. */
     const event = (fields: Record<string, unknown>) => ({
       eventId: `ev-${++n}`,
@@ -18,8 +20,8 @@ describeApi(
       ...fields,
     });
     const newPatient = async () =>
-      (await t.call('patients', 'create', { businessId: 'b1', patient: testPatient(n + 1) }, asSupport)).body.patient
-        .id as string;
+      (await t.call('patients', 'create', { businessId: 'b1', patient: testPatient(++patients) }, asSupport)).body
+        .patient.id as string;
     const newOrder = async (barcode: string, extra: Record<string, unknown> = {}) => {
       const res = await t.call(
         'orders',
@@ -146,6 +148,33 @@ describeApi(
         await locker.call('BagCollected', event({ barcode: 'RM-2', location: 'E2' }));
         expect((await order(b.id)).status).toBe('cancelled');
         expect(await codes(b.id)).toEqual(['ORDER_CREATED', 'ORDER_LOADED', 'ORDER_CANCELLED', 'LOCKER_BAG_COLLECTED']);
+      });
+    }, 30_000);
+
+    it('records each expiry once, whoever sweeps, and leaves the order loaded and removable', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        const a = await newOrder('EX-1');
+        const b = await newOrder('EX-2');
+        await locker.call('BagLoaded', event({ barcode: 'EX-1', location: 'F1' }));
+        t.advance(DAY);
+        await locker.call('BagLoaded', event({ barcode: 'EX-2', location: 'F2' }));
+        t.advance(DAY);
+        // a's window (2 days) has passed; b's has a day to go.
+        const swept = await Promise.all([recordExpiredOrders(t.deps), recordExpiredOrders(t.deps)]);
+        expect(swept.reduce((x, y) => x + y, 0)).toBe(1);
+        expect(await recordExpiredOrders(t.deps)).toBe(0);
+        expect(await codes(a.id)).toEqual(['ORDER_CREATED', 'ORDER_LOADED', 'ORDER_EXPIRED']);
+        expect(await codes(b.id)).toEqual(['ORDER_CREATED', 'ORDER_LOADED']);
+        expect((await order(a.id)).status).toBe('loaded');
+        const expired = await t.call(
+          'orders',
+          'listOrdersByBusiness',
+          { businessId: 'b1', statusCode: 'expired' },
+          asSupport,
+        );
+        expect(expired.body.orders.map((o: { id: string }) => o.id)).toEqual([a.id]);
+        await locker.call('BagRemoved', event({ barcode: 'EX-1', reason: 'expired' }));
+        expect((await order(a.id)).status).toBe('removed');
       });
     }, 30_000);
   },

@@ -274,3 +274,30 @@ export const wrongPinTimes = async (db: Db, machineId: string, since: number): P
       .orderBy('created')
       .execute()
   ).map((r) => Number(r.created));
+
+/**
+ * Marks up to `limit` loaded orders whose window has passed as having their expiry recorded, and
+ * returns them. `expiry_recorded_at is null` in the same statement makes it once per order, whichever
+ * process sweeps; SKIP LOCKED lets two sweepers share the work instead of waiting on each other.
+ */
+export const claimExpiredOrders = (db: Db, now: number, limit: number) =>
+  db
+    .updateTable('orders')
+    .set({ expiry_recorded_at: now })
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('orders')
+        .select('id')
+        .where('status', '=', 'loaded')
+        .where('expiry_recorded_at', 'is', null)
+        .where('expires_at', '<=', now)
+        .orderBy('expires_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .where('expiry_recorded_at', 'is', null)
+    .returningAll()
+    .execute();
