@@ -45,8 +45,11 @@ describeDb('snapshotTables and restoreTables', (t) => {
       adminEmail: 'admin@medlocker.test',
       adminPasswordHash: '$argon2id$v=19$m=1024,t=1,p=1$x$y',
     });
+    // The append-only audit log refuses deletes: the statement truncates it.
+    await sql`insert into audit_log (id, at, action, entity_type) values ('a1', 1, 'x.y', 'user')`.execute(t.db);
     const { emptier } = await snapshotTables(t.db);
     expect(emptier.statement).toStartWith('do $$ begin delete from');
+    expect(emptier.statement).toContain('truncate table "audit_log" cascade;');
     await sql.raw(emptier.statement as string).execute(t.db);
     expect((await snapshotTables(t.db)).tables.every((s) => s.rows === '[]')).toBe(true);
   });
