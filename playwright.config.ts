@@ -46,7 +46,11 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  projects: [
+    // Users some specs need made long before they run (harness/early-users.setup.ts): first, once.
+    { name: 'setup', testMatch: 'harness/*.setup.ts' },
+    { name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined }, dependencies: ['setup'] },
+  ],
   webServer: {
     command: 'node_modules/.bin/bun e2e/harness/server.ts',
     url: `${baseURL}/readyz`,

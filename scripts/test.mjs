@@ -28,12 +28,27 @@ const count = (out, re) => {
 };
 
 const only = process.argv[2]; // 'unit' or 'e2e' to run one half
+// After 'unit' or 'e2e': only the files matching these (e.g. `node scripts/test.mjs unit db/src`).
+const filters = only === 'unit' || only === 'e2e' ? process.argv.slice(3) : [];
+
+/**
+ * The unit half runs its files in UNIT_WORKERS processes (2 by default: one per core of the CI
+ * machine; 1 runs them one after another in one process), the slowest first by scripts/unit-timings.json
+ * (refresh it with `UNIT_TIMINGS=update node scripts/test.mjs unit`). Each file opens its own PGlite and
+ * its own PostgreSQL database, so files never share a database.
+ */
+const workers = Number(process.env.UNIT_WORKERS ?? 2);
+const timings = join(root, 'scripts', 'unit-timings.json');
+const unitArgs = ['test', '--timeout', '60000'];
+if (workers > 1) unitArgs.push(`--parallel=${workers}`);
+if (workers > 1 || process.env.UNIT_TIMINGS === 'update') unitArgs.push('--timings', timings);
+if (process.env.UNIT_TIMINGS === 'update') unitArgs.push('--update-timings');
 let passed = 0;
 let failed = 0;
 let code = 0;
 
 if (only !== 'e2e') {
-  const unit = await capture(bun, ['test', '--timeout', '60000']);
+  const unit = await capture(bun, [...unitArgs, ...filters]);
   passed += count(unit.out, /^\s*(\d+) pass$/gm);
   failed += count(unit.out, /^\s*(\d+) fail$/gm);
   if (unit.code !== 0) code = unit.code;
@@ -45,7 +60,9 @@ if (only !== 'unit') {
     process.exit(1);
   }
   // The console was just built: the harness must not build it again while a server reads dist/.
-  const e2e = await capture(join(root, 'node_modules', '.bin', 'playwright'), ['test'], { E2E_SKIP_BUILD: '1' });
+  const e2e = await capture(join(root, 'node_modules', '.bin', 'playwright'), ['test', ...filters], {
+    E2E_SKIP_BUILD: '1',
+  });
   passed += count(e2e.out, /^\s*(\d+) passed/gm);
   failed += count(e2e.out, /^\s*(\d+) failed/gm) + count(e2e.out, /^\s*(\d+) flaky/gm);
   if (e2e.code !== 0) code = e2e.code;

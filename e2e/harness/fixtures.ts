@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type APIRequestContext,
   test as base,
@@ -113,6 +115,14 @@ export async function createUser(options: {
   } finally {
     await api.dispose();
   }
+}
+
+/**
+ * Where harness/early-users.setup.ts leaves a user it made at the start of the run (`{ email, password,
+ * userId, createdAt }`), one file per run (the app's port is the run's own).
+ */
+export function earlyUserFile(name: string): string {
+  return join(tmpdir(), `medlocker-e2e-${process.env.E2E_PORT}-${name}.json`);
 }
 
 /** The first business of the demo seed, for Business roles. */

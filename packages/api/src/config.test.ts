@@ -57,6 +57,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'no' })).toThrow(/DATABASE_PREPARED_STATEMENTS/);
   });
 
+  it('hashes passwords at the standard argon2id cost everywhere but under NODE_ENV=test', () => {
+    const SECRETS_KEY = Buffer.alloc(32, 1).toString('base64');
+    expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY }).passwordHashing).toBe('standard');
+    expect(loadConfig({ NODE_ENV: 'development' }).passwordHashing).toBe('standard');
+    expect(loadConfig({}).passwordHashing).toBe('standard');
+    expect(loadConfig({ NODE_ENV: 'test' }).passwordHashing).toBe('test');
+  });
+
   it('never seeds a default password in production', () => {
     const SECRETS_KEY = Buffer.alloc(32, 1).toString('base64');
     expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY }).seedAdminPassword).toBeUndefined();

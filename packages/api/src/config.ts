@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { type } from 'arktype';
 import proxyaddr from 'proxy-addr';
+import type { PasswordHashing } from './auth/passwords.ts';
 
 /** Configuration, read once from the environment and validated; a bad value stops the process. */
 export type Config = {
@@ -43,6 +44,8 @@ export type Config = {
    * pooler in front of PostgreSQL that cannot carry them (PgBouncer before 1.21 in transaction mode).
    */
   preparedStatements: boolean;
+  /** The argon2id cost of new password hashes: `test` only when NODE_ENV=test (never in production). */
+  passwordHashing: PasswordHashing;
 };
 
 export class ConfigError extends Error {
@@ -161,5 +164,6 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     trustProxy,
     readingsCommit: parsed.READINGS_COMMIT ?? 'fast',
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS !== 'off',
+    passwordHashing: parsed.NODE_ENV === 'test' ? 'test' : 'standard',
   };
 }

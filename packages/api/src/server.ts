@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { createDb, dbOptionsFromEnv, migrateToLatest, seedDemo } from '@medlocker/db';
 import { createApp } from './app.ts';
 import { startDemoFleet } from './areas/machines/fleet.ts';
+import { hashPassword } from './auth/passwords.ts';
 import { cachedAuth } from './auth/session-cache.ts';
 import { createSessionAuth } from './auth/sessions.ts';
 import { type Config, DEV_ADMIN_PASSWORD, loadConfig } from './config.ts';
@@ -104,7 +105,7 @@ async function seedIfEmpty(db: AppDeps['db'], config: Config, logger: AppDeps['l
     logger.warn('no SEED_ADMIN_PASSWORD in production: the demo and first admin are not seeded');
     return;
   }
-  const adminPasswordHash = await Bun.password.hash(config.seedAdminPassword, { algorithm: 'argon2id' });
+  const adminPasswordHash = await hashPassword(config.seedAdminPassword, config.passwordHashing);
   const { seeded } = await seedDemo(db, { adminEmail: config.seedAdminEmail, adminPasswordHash });
   const isDefault = config.seedAdminPassword === DEV_ADMIN_PASSWORD;
   if (seeded) console.log('\n  Demo data seeded.');

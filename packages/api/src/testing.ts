@@ -104,8 +104,11 @@ export function describeApi(
         return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
       },
       raw: (path, init) => ensure().app.handle(new Request(`${TEST_ORIGIN}${path}`, init)),
-      createUser: (options) => createTestUser(db.db, clock, options),
-      signIn: (options) => signInTestUser(db.db, clock, options),
+      // Password hashes get the app's configured argon2id cost, as auth.login and password resets do.
+      createUser: (options) =>
+        createTestUser(db.db, clock, { passwordHashing: ensure().deps.config.passwordHashing, ...options }),
+      signIn: (options) =>
+        signInTestUser(db.db, clock, { passwordHashing: ensure().deps.config.passwordHashing, ...options }),
     };
     beforeEach(() => {
       clock = T0;

@@ -1,7 +1,7 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
 import { normaliseEmail } from '../areas/users/repository.ts';
-import { hashPassword } from './passwords.ts';
+import { hashPassword, type PasswordHashing } from './passwords.ts';
 import { authPolicy } from './policy.ts';
 import { createSession } from './sessions.ts';
 
@@ -11,6 +11,8 @@ export type TestUserOptions = {
   familyName?: string;
   /** Hashed and stored, so the user can also log in through auth.login. */
   password?: string;
+  /** The argon2id cost of that hash: the app's configured one (`test` under NODE_ENV=test) unless given. */
+  passwordHashing?: PasswordHashing;
   forceReset?: boolean;
   /** Shorthand for a Support role. */
   support?: boolean;
@@ -43,7 +45,7 @@ export async function createTestUser(
       email_normalised: normaliseEmail(email),
       given_name: options.givenName ?? 'Test',
       family_name: options.familyName ?? 'User',
-      password_hash: options.password ? await hashPassword(options.password) : null,
+      password_hash: options.password ? await hashPassword(options.password, options.passwordHashing) : null,
       force_reset: options.forceReset ?? false,
       identity_provider_id: null,
       front_end: options.support ? 'support' : 'pharmacy',

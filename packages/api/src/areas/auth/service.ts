@@ -121,7 +121,7 @@ export async function login(
     return { answer: tooManyAttempts, session: null };
   }
   const user = await findUserByEmail(db, username);
-  const valid = await verifyPassword(input.password, user?.password_hash);
+  const valid = await verifyPassword(input.password, user?.password_hash, deps.config.passwordHashing);
   if (!valid || !user) {
     await audit(db, deps, actor, {
       action: 'auth.login.failed',
@@ -316,7 +316,7 @@ export async function completeResetPassword(
   const tokenHash = hashToken(input.token);
   // Look before hashing, so invalid tokens cost no argon2 work; the update below decides for real.
   if (!(await resetTokenUsable(db, tokenHash, now))) throw invalidLink();
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.config.passwordHashing);
   const userId = await db.transaction().execute(async (trx) => {
     const consumed = await consumeResetToken(trx, tokenHash, now);
     if (!consumed) throw invalidLink();
