@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 import { queryClient } from './api/queries.ts';
 import { AppRoutes } from './routes.tsx';
 import { AriaRouter } from './shell/AriaRouter.tsx';
@@ -16,6 +16,21 @@ invalidateOnLivePush(queryClient);
 void store.set(loadConfigAtom);
 void store.set(loadSessionAtom);
 
+/**
+ * A data router (for `useBlocker`: the unsaved-changes guard asks before Back leaves a form) whose one
+ * catch-all route renders the route table of routes.tsx, declared as `<Routes>` like SPEC §2.
+ */
+const router = createBrowserRouter([
+  {
+    path: '*',
+    element: (
+      <AriaRouter>
+        <AppRoutes />
+      </AriaRouter>
+    ),
+  },
+]);
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
@@ -23,11 +38,7 @@ createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <Provider store={store}>
-        <BrowserRouter>
-          <AriaRouter>
-            <AppRoutes />
-          </AriaRouter>
-        </BrowserRouter>
+        <RouterProvider router={router} />
       </Provider>
     </QueryClientProvider>
   </StrictMode>,

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useBlocker, useNavigate } from 'react-router';
 import { discardUnsaved, hasUnsavedChanges } from '../state/unsaved.ts';
 import { ConfirmDialog } from '../ui/Dialog.tsx';
 
@@ -17,13 +17,18 @@ function inAppTarget(event: MouseEvent): string | null {
 }
 
 /**
- * Asks before unsaved changes are lost: an in-app link (menu, breadcrumbs, a row's link) opens
- * "Leave without saving?"; a reload, a typed address or closing the tab gets the browser's own
- * question (beforeunload). Only forms that were edited and not submitted count (state/unsaved.ts).
+ * Asks before unsaved changes are lost: an in-app link (menu, breadcrumbs, a row's link) and the
+ * browser's Back and Forward buttons open "Leave without saving?"; a reload, a typed address or
+ * closing the tab gets the browser's own question (beforeunload). Only forms that were edited and not
+ * submitted count (state/unsaved.ts). Navigation the console makes itself (after a save, a session
+ * timing out) is not asked about.
  */
 export function UnsavedChangesGuard() {
   const navigate = useNavigate();
   const [leavingTo, setLeavingTo] = useState<string | null>(null);
+  // Back/Forward (a POP): the router puts the address back and waits for proceed or reset.
+  const history = useBlocker(({ historyAction }) => historyAction === 'POP' && hasUnsavedChanges());
+  const asking = leavingTo !== null || history.state === 'blocked';
 
   useEffect(() => {
     const onClick = (event: MouseEvent) => {
@@ -51,15 +56,20 @@ export function UnsavedChangesGuard() {
   return (
     <ConfirmDialog
       title="Leave without saving?"
-      isOpen={leavingTo !== null}
-      onOpenChange={(open) => !open && setLeavingTo(null)}
+      isOpen={asking}
+      onOpenChange={(open) => {
+        if (open) return;
+        setLeavingTo(null);
+        if (history.state === 'blocked') history.reset();
+      }}
       cancelLabel="Stay on this page"
       confirmLabel="Leave without saving"
       onConfirm={() => {
         const to = leavingTo;
         discardUnsaved();
         setLeavingTo(null);
-        if (to) navigate(to);
+        if (history.state === 'blocked') history.proceed();
+        else if (to) navigate(to);
       }}
     >
       <p>The changes on this page have not been saved.</p>
