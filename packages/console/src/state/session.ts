@@ -73,6 +73,17 @@ export const hasSupportScopeAtom = atom((get) => {
   return state.status === 'active' && state.session.scopes.includes('support');
 });
 
+/**
+ * Who the server takes the user for (core's ActorKind): `support` with the support scope, any other
+ * signed-in user `pharmacy`, else `anonymous`. Actions are shown by the contract's access for it
+ * (state/access.ts).
+ */
+export const actorKindAtom = atom((get): 'support' | 'pharmacy' | 'anonymous' => {
+  const state = get(sessionStateAtom);
+  if (state.status !== 'active') return 'anonymous';
+  return state.session.scopes.includes('support') ? 'support' : 'pharmacy';
+});
+
 /** The message for the login page, if the last session ended by itself. */
 export const sessionNoticeAtom = atom((get) => {
   const state = get(sessionStateAtom);

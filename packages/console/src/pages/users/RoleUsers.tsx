@@ -1,15 +1,8 @@
 import type { User } from '@medlocker/core';
 import type { WritableAtom } from 'jotai';
 import { rpc } from '../../api/client.ts';
-import { useDebounced, usePagedQuery } from '../../api/queries.ts';
-import { useUrlSearch } from '../../state/url-filter.ts';
-import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { PagedList } from '../../ui/PagedList.tsx';
-import { SearchField } from '../../ui/SearchField.tsx';
-import type { VirtualColumn } from '../../ui/VirtualList.tsx';
-
-const searchDebounceMs = 500;
+import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 
 export type RoleUsersProps = {
   /** The role whose holders on `resource` are listed. */
@@ -26,25 +19,11 @@ export type RoleUsersProps = {
 
 /**
  * SPEC §2 `/businesses/{id}/users` and `/groups/{id}/users`: the people with a Business or Group role on
- * it (Name, Email, Access levels), searched by prefix, with Add while the resource is not archived.
+ * it (Name, Email, Access levels), searched by prefix, with Add while the resource is not archived (to
+ * who may add roles).
  */
 export function RoleUsers({ roleName, resource, usersPath, searchAtom, placeholder, listLabel }: RoleUsersProps) {
-  const [search, setSearch] = useUrlSearch(searchAtom);
-  const filterText = useDebounced(search.trim(), searchDebounceMs);
-  const list = usePagedQuery(
-    async (nextToken, signal) => {
-      const page = await rpc(
-        'users',
-        'getUsersByRole',
-        { roleName, roleResource: resource.id, filterText: filterText || undefined, nextToken },
-        { signal },
-      );
-      return { items: page.users, nextToken: page.nextToken };
-    },
-    ['users', 'getUsersByRole', roleName, resource.id, filterText],
-  );
-
-  const columns: VirtualColumn<User>[] = [
+  const columns: ListColumn<User>[] = [
     {
       key: 'name',
       header: 'Name',
@@ -66,28 +45,40 @@ export function RoleUsers({ roleName, resource, usersPath, searchAtom, placehold
   ];
 
   return (
-    <>
-      <div className="section-head">
-        <h2 className="section-title">Users</h2>
-        <div className="page__actions">
-          <Button onPress={list.reload}>Reload</Button>
-          {!resource.archived && (
-            <Link href={`${usersPath}/add`} variant="primary-button">
-              Add
-            </Link>
-          )}
-        </div>
-      </div>
-      <div className="toolbar">
-        <SearchField
-          label="Search users"
-          placeholder={placeholder}
-          value={search}
-          onChange={setSearch}
-          className="toolbar__search"
-        />
-      </div>
-      <PagedList query={list} label={listLabel} columns={columns} emptyText="No users found." />
-    </>
+    <ListPage
+      title="Users"
+      frame="part"
+      actions={
+        resource.archived
+          ? []
+          : [
+              {
+                key: 'add',
+                method: ['auth', 'addRoles'],
+                element: (
+                  <Link href={`${usersPath}/add`} variant="primary-button">
+                    Add
+                  </Link>
+                ),
+              },
+            ]
+      }
+      search={{ atom: searchAtom, placeholder, label: 'Search users' }}
+      query={{
+        key: ['users', 'getUsersByRole', roleName, resource.id],
+        load: async (filterText, nextToken) => {
+          const page = await rpc('users', 'getUsersByRole', {
+            roleName,
+            roleResource: resource.id,
+            filterText,
+            nextToken,
+          });
+          return { items: page.users, nextToken: page.nextToken };
+        },
+      }}
+      label={listLabel}
+      columns={columns}
+      emptyText="No users found."
+    />
   );
 }
