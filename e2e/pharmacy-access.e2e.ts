@@ -52,6 +52,13 @@ test('a pharmacy user of one business sees only that business, opens its machine
   await expect(page.getByRole('table', { name: 'Patients' }).getByRole('link', { name: 'Alice Able' })).toBeVisible();
   // Importing patients is theirs to do: the action stays.
   await expect(page.getByRole('link', { name: 'Import', exact: true })).toBeVisible();
+  // Their lists keep filters in the URL too: a reload shows the same.
+  await page.locator('label.switch', { hasText: 'Only with issues' }).click();
+  await expect(page).toHaveURL(/\/patients\?issues=true$/);
+  await expect(page.getByText('No patients found.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('switch', { name: 'Only with issues' })).toBeChecked();
+  await expect(page.getByText('No patients found.')).toBeVisible();
 
   await menu.getByRole('link', { name: 'Groups' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible();
