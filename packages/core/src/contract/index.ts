@@ -77,6 +77,7 @@ export { IdentityProvider } from './identity-providers.ts';
 export { IntegrationClientView, IntegrationPartner, integrationRateLimit, WebhookUrl } from './integration.ts';
 export { fleetAlarmsPerMachine, fleetPageSize, MachineForm, machinesPageSize } from './machines.ts';
 export { messagesPageSize } from './messages.ts';
+export { methodActors } from './method-actors.ts';
 export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome, UpsertStatus } from './patients.ts';
 export { PaymentClientSettings, paymentSecretMask } from './payment-settings.ts';
 export { SignUpForm, SignUpVerification, signUpCodes, signUpsPageSize } from './sign-ups.ts';
