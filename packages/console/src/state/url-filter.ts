@@ -1,6 +1,6 @@
 import { useAtom, type WritableAtom } from 'jotai';
 import { useCallback, useEffect, useRef } from 'react';
-import { type NavigateFunction, useNavigate, useSearchParams } from 'react-router';
+import { type NavigateFunction, useLocation, useNavigate, useSearchParams } from 'react-router';
 
 /** How a filter's value is written in the address; `format` gives null for the default (left out). */
 export type UrlCodec<T> = { parse: (text: string) => T; format: (value: T) => string | null };
@@ -64,16 +64,19 @@ export function useUrlState<T>(
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const fromUrl = params.get(param);
-  // The address this hook last asked for, until it shows: the router applies a navigation a little
-  // later than the atom changes, and the renders between must not take the old address for a new one. Given up after a
-  // second (the user left the page meanwhile).
-  const asked = useRef<{ text: string | null; at: number } | null>(null);
-  if (asked.current && (asked.current.text === fromUrl || Date.now() - asked.current.at > 1000)) asked.current = null;
+  const { key } = useLocation();
+  // Set while this hook's own change of address is on its way: the router commits a navigation later
+  // than the atom changes (in a transition), and the renders between must not take the old address
+  // for a new one. Any navigation committed since (this one, or the user leaving) ends it.
+  const asked = useRef<{ key: string } | null>(null);
+  if (asked.current && asked.current.key !== key) asked.current = null;
+  const keyNow = useRef(key);
+  keyNow.current = key;
   const value = asked.current || fromUrl === null ? kept : codec.parse(fromUrl);
 
   const write = useCallback(
     (text: string | null) => {
-      asked.current = { text, at: Date.now() };
+      asked.current = { key: keyNow.current };
       writeParam(navigate, param, text);
     },
     [param, navigate],
