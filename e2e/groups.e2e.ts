@@ -59,7 +59,11 @@ test('the groups list has tabs, a caution banner, search, clear filters and the 
   await expect(page.getByRole('link', { name: archived.name })).toHaveCount(0);
 
   await tab(page, 'Groups', 'Archived').click();
-  await expect(page).toHaveURL(/\/groups\?archived=true$/);
+  // The tab is in the address, and so is the search kept across the tabs.
+  await expect(page).toHaveURL(
+    (url) =>
+      url.pathname === '/groups' && url.searchParams.get('archived') === 'true' && url.searchParams.get('q') === prefix,
+  );
   await expect(
     page.getByRole('table', { name: 'Archived groups' }).getByRole('link', { name: archived.name }),
   ).toBeVisible();

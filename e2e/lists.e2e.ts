@@ -1,4 +1,15 @@
-import { admin, call, expect, logIn, signedInApi, test } from './harness/fixtures.ts';
+import {
+  admin,
+  asAdmin,
+  call,
+  createBusiness,
+  createMachine,
+  expect,
+  logIn,
+  logInAsAdmin,
+  signedInApi,
+  test,
+} from './harness/fixtures.ts';
 
 /** `count` support users whose addresses start with a fresh prefix (to search by), and the prefix. */
 async function supportUsers(count: number, label: string): Promise<string> {
@@ -104,4 +115,66 @@ test('a list’s search is kept in the URL: a link with ?q= opens the same resul
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Groups' }).click();
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Support Users' }).click();
   await expect(search).toHaveValue(`${prefix}-00`);
+});
+
+test('a list’s other filters are kept in the URL: a reload, Back and a shared link keep them', async ({
+  page,
+  browser,
+}) => {
+  const business = await createBusiness();
+  await createMachine(business.id, 'Front Locker');
+  const archived = await createMachine(business.id, 'Old Locker');
+  await asAdmin('machines/toggleArchive', { id: archived.id });
+  await logInAsAdmin(page);
+  await page.goto(`/businesses/${business.id}/machines`);
+  const table = page.getByRole('table', { name: 'Machines' });
+  const showArchived = page.getByRole('switch', { name: 'Show archived' });
+  const toggle = page.locator('label.switch', { hasText: 'Show archived' });
+  await expect(table.getByRole('link', { name: 'Front Locker' })).toBeVisible();
+
+  await toggle.click();
+  await expect(page).toHaveURL(/\/machines\?archived=true$/);
+  await expect(table.getByRole('link', { name: 'Old Locker' })).toBeVisible();
+  await page.reload();
+  await expect(showArchived).toBeChecked();
+  await expect(table.getByRole('link', { name: 'Old Locker' })).toBeVisible();
+
+  // Back from a machine's page finds the list as it was.
+  await table.getByRole('link', { name: 'Old Locker' }).click();
+  await expect(page.getByRole('heading', { name: 'Old Locker' })).toBeVisible();
+  await page.goBack();
+  await expect(showArchived).toBeChecked();
+  await expect(table.getByRole('link', { name: 'Old Locker' })).toBeVisible();
+
+  // The address is a link someone else can open: the same filter, in a browser that never set it.
+  const url = page.url();
+  const other = await browser.newContext();
+  const second = await other.newPage();
+  await logInAsAdmin(second);
+  await second.goto(url);
+  await expect(second.getByRole('switch', { name: 'Show archived' })).toBeChecked();
+  await expect(second.getByRole('table', { name: 'Machines' }).getByRole('link', { name: 'Old Locker' })).toBeVisible();
+  await other.close();
+
+  // Switched off: the address drops it, and the archived machine goes.
+  await toggle.click();
+  await expect(page).toHaveURL(/\/machines$/);
+  await expect(table.getByRole('link', { name: 'Old Locker' })).toHaveCount(0);
+});
+
+test('a machine’s event filters are kept in the URL', async ({ page }) => {
+  const business = await createBusiness();
+  const machine = await createMachine(business.id, 'Filter Locker');
+  await logInAsAdmin(page);
+  await page.goto(`/businesses/${business.id}/machines/${machine.id}?level=critical&code=EM_0016`);
+  await expect(page.getByRole('button', { name: /Level/ })).toContainText('critical');
+  await expect(page.getByRole('combobox', { name: 'Code' })).toHaveValue('EM_0016 AlarmTriggered');
+  await expect(page.getByText('No events match these filters.')).toBeVisible();
+
+  await page.getByRole('button', { name: /Level/ }).click();
+  await page.getByRole('option', { name: 'warn' }).click();
+  await expect(page).toHaveURL(/level=warn/);
+  await page.reload();
+  await expect(page.getByRole('button', { name: /Level/ })).toContainText('warn');
+  await expect(page.getByRole('combobox', { name: 'Code' })).toHaveValue('EM_0016 AlarmTriggered');
 });

@@ -75,11 +75,12 @@ test("a locker's alarm queues an SMS and an email to the keyholders, listed pend
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toHaveCount(0);
 
-  // Nothing has been sent yet: the Sent filter finds nothing, and it is kept for the session.
+  // Nothing has been sent yet: the Sent filter finds nothing; it is kept in the URL (and for the session).
   const status = page.getByRole('button', { name: /Status/ });
   await status.click();
   await page.getByRole('option', { name: 'Sent', exact: true }).click();
   await expect(page.getByText('No messages found')).toBeVisible();
+  await expect(page).toHaveURL(/\/messages\?status=success$/);
   await page.reload();
   await expect(page.getByText('No messages found')).toBeVisible();
   await expect(status).toContainText('Sent');

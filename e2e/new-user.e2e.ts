@@ -1,4 +1,4 @@
-import { expect, logInAsAdmin, test, uniqueName } from './harness/fixtures.ts';
+import { createBusiness, expect, logInAsAdmin, test, uniqueName } from './harness/fixtures.ts';
 
 /** What a new user trips over (issue 16 §5), tried as they would. */
 
@@ -62,4 +62,48 @@ test('a saved form leaves without a question, and an untouched one too', async (
   await menu.getByRole('link', { name: 'Businesses' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Businesses' })).toBeVisible();
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
+});
+
+test('the browser’s Back button asks too when a form has unsaved changes', async ({ page }) => {
+  await logInAsAdmin(page);
+  await page.goto('/groups');
+  await page.getByRole('link', { name: 'Add', exact: true }).click();
+  await expect(page).toHaveURL(/\/groups\/add$/);
+  const name = uniqueName('Back Group');
+  await page.getByLabel('Name').fill(name);
+
+  const ask = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+  await page.evaluate(() => history.back());
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Stay on this page' }).click();
+  await expect(ask).toHaveCount(0);
+  await expect(page).toHaveURL(/\/groups\/add$/);
+  await expect(page.getByLabel('Name')).toHaveValue(name);
+
+  await page.evaluate(() => history.back());
+  await ask.getByRole('button', { name: 'Leave without saving' }).click();
+  await expect(page).toHaveURL(/\/groups$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible();
+  // Forward and Back again, nothing edited: no question.
+  await page.evaluate(() => history.forward());
+  await expect(page).toHaveURL(/\/groups\/add$/);
+  await page.evaluate(() => history.back());
+  await expect(page).toHaveURL(/\/groups$/);
+  await expect(ask).toHaveCount(0);
+});
+
+test('a change made only with a Select counts as unsaved', async ({ page }) => {
+  const business = await createBusiness();
+  await logInAsAdmin(page);
+  await page.goto(`/businesses/${business.id}/settings/features`);
+  await page.getByRole('button', { name: 'SMS gateway' }).click();
+  await page.getByRole('option', { name: 'The SMS Works' }).click();
+  await expect(page.getByRole('button', { name: 'SMS gateway' })).toContainText('The SMS Works');
+
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Groups' }).click();
+  const ask = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+  await expect(ask).toBeVisible();
+  await ask.getByRole('button', { name: 'Stay on this page' }).click();
+  await expect(page).toHaveURL(/\/settings\/features$/);
+  await expect(page.getByRole('button', { name: 'SMS gateway' })).toContainText('The SMS Works');
 });

@@ -1,4 +1,13 @@
-import { asAdmin, createBusiness, createMachine, createUser, expect, logIn, test } from './harness/fixtures.ts';
+import {
+  asAdmin,
+  createBusiness,
+  createMachine,
+  createUser,
+  expect,
+  logIn,
+  logInAsAdmin,
+  test,
+} from './harness/fixtures.ts';
 
 test('a pharmacy user of one business sees only that business, opens its machines and patients, and is refused support pages', async ({
   page,
@@ -32,14 +41,31 @@ test('a pharmacy user of one business sees only that business, opens its machine
   const list = page.getByRole('table', { name: 'Active businesses' });
   await expect(list.getByRole('link', { name: own.name })).toBeVisible();
   await expect(list.getByRole('link', { name: other.name })).toHaveCount(0);
+  // Only support staff may add a business (the contract's access for createBusiness): no Add here.
+  await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0);
 
   await list.getByRole('link', { name: own.name }).click();
   await page.getByRole('tab', { name: 'Machines' }).click();
   await expect(page.getByRole('link', { name: machine.name })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Not Yours Locker' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0);
 
   await page.getByRole('tab', { name: 'Patients' }).click();
   await expect(page.getByRole('table', { name: 'Patients' }).getByRole('link', { name: 'Alice Able' })).toBeVisible();
+  // Importing patients is theirs to do: the action stays.
+  await expect(page.getByRole('link', { name: 'Import', exact: true })).toBeVisible();
+  // Their lists keep filters in the URL too: a reload shows the same.
+  await page.locator('label.switch', { hasText: 'Only with issues' }).click();
+  await expect(page).toHaveURL(/\/patients\?issues=true$/);
+  await expect(page.getByText('No patients found.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('switch', { name: 'Only with issues' })).toBeChecked();
+  await expect(page.getByText('No patients found.')).toBeVisible();
+
+  await menu.getByRole('link', { name: 'Groups' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0);
+  await page.goBack();
 
   // Another business's page by its address: not found, and nothing of it shown.
   await page.goto(`/businesses/${other.id}/machines`);
@@ -49,4 +75,15 @@ test('a pharmacy user of one business sees only that business, opens its machine
   await page.goto('/globalSettings');
   await expect(page.getByRole('heading', { name: 'Access Restricted' })).toBeVisible();
   await expect(menu.getByRole('link', { name: 'Businesses' })).toBeVisible();
+});
+
+test('support staff see the Add actions a pharmacy user does not', async ({ page }) => {
+  const business = await createBusiness();
+  await logInAsAdmin(page);
+  await page.goto('/businesses');
+  await expect(page.getByRole('link', { name: 'Add', exact: true })).toBeVisible();
+  await page.goto('/groups');
+  await expect(page.getByRole('link', { name: 'Add', exact: true })).toBeVisible();
+  await page.goto(`/businesses/${business.id}/machines`);
+  await expect(page.getByRole('link', { name: 'Add', exact: true })).toBeVisible();
 });

@@ -61,7 +61,12 @@ test('waiting and past sign-ups are listed apart, and a sign-up is converted to 
   await expect(list.getByRole('row')).toHaveCount(2);
   await expect(list.getByRole('row', { name: /Grace Hopper/ })).toContainText('rejected');
   await expect(list.getByRole('button', { name: /^Convert/ })).toHaveCount(0);
+  // The filter is in the URL: a reload shows the same list.
+  await expect(page).toHaveURL(/\?past=true$/);
+  await page.reload();
+  await expect(list.getByRole('row', { name: /Grace Hopper/ })).toContainText('rejected');
   await past.click();
+  await expect(page).not.toHaveURL(/past=/);
   await expect(list.getByRole('row', { name: /Ada Lovelace/ })).toBeVisible();
 
   // A sign-up without a mobile says why it cannot become a patient, not beside the ID it was given.

@@ -7,13 +7,13 @@ import { queryClient } from './api/queries.ts';
 import { AppRoutes } from './routes.tsx';
 import { AriaRouter } from './shell/AriaRouter.tsx';
 import { invalidateOnLivePush } from './state/invalidate.ts';
-import { loadConfigAtom, loadSessionAtom, watchAuthFailures, watchLiveAccess } from './state/session.ts';
+import { loadConfig, loadSessionAtom, watchAuthFailures, watchLiveAccess } from './state/session.ts';
 import { store } from './state/store.ts';
 
 watchAuthFailures(store);
 watchLiveAccess(store);
 invalidateOnLivePush(queryClient);
-void store.set(loadConfigAtom);
+void loadConfig();
 void store.set(loadSessionAtom);
 
 const root = document.getElementById('root');

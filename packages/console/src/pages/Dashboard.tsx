@@ -1,9 +1,9 @@
 import { formatDateTime, formatTemperature, type Level, levels, type MachineEvent } from '@medlocker/core';
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
-import { activeAlarms, type FleetMachine, fleetAtom, hasExcursion, loadFleetAtom } from '../state/fleet.ts';
+import { activeAlarms, type FleetMachine, hasExcursion, useFleet } from '../state/fleet.ts';
 import { liveConnectionAtom, useLiveSubscription } from '../state/live.ts';
-import { currentUserAtom, productNameAtom, sessionAtom } from '../state/session.ts';
+import { currentUserAtom, sessionAtom, useProductName } from '../state/session.ts';
 import { Banner } from '../ui/Banner.tsx';
 import { Button } from '../ui/Button.tsx';
 import { Link } from '../ui/Link.tsx';
@@ -31,19 +31,16 @@ const levelOrder: Level[] = ['critical', 'error', 'warn', 'info'];
 /** `/`: the fleet at a glance, live: online, offline, out of order, active alarms, temperature excursions. */
 export function Dashboard() {
   const user = useAtomValue(currentUserAtom);
-  const product = useAtomValue(productNameAtom);
+  const product = useProductName();
   const session = useAtomValue(sessionAtom);
-  const fleet = useAtomValue(fleetAtom);
+  const query = useFleet();
+  const fleet = query.data ?? { machines: {}, alarms: [] };
   const now = useNow(AGE_CHECK_MS);
   const connection = useAtomValue(liveConnectionAtom);
-  const load = useSetAtom(loadFleetAtom);
+  const load = () => void query.refetch();
+  const loading = query.isFetching;
   const loginMessage = session.status === 'active' ? session.session.loginMessage : undefined;
   useLiveSubscription({ fleet: true });
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
 
   const all = Object.values(fleet.machines).sort((a, b) => a.machine.name.localeCompare(b.machine.name));
   const online = all.filter((m) => m.online);
@@ -59,17 +56,17 @@ export function Dashboard() {
       title="Dashboard"
       lead={`Welcome${user?.givenName ? `, ${user.givenName}` : ''}. This is the ${product} support console.`}
       actions={
-        <Button onPress={() => void load()} isPending={fleet.status === 'loading' && all.length > 0}>
+        <Button onPress={load} isPending={loading && all.length > 0}>
           Reload
         </Button>
       }
     >
       {loginMessage && <Banner tone="info">{loginMessage}</Banner>}
-      {connection === 'closed' && fleet.status === 'ready' && (
+      {connection === 'closed' && query.isSuccess && !loading && (
         <Banner tone="warning">Live updates are paused; reconnecting…</Banner>
       )}
-      {fleet.status === 'error' && <LoadError error={fleet.error} onRetry={() => void load()} />}
-      {fleet.status === 'loading' && all.length === 0 ? (
+      {query.error && !loading && <LoadError error={query.error} onRetry={load} />}
+      {loading && all.length === 0 ? (
         <Loading label="Loading the fleet…" />
       ) : (
         <div className="fleet">

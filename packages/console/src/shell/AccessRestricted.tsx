@@ -1,7 +1,7 @@
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { logOutAtom, productNameAtom } from '../state/session.ts';
+import { logOutAtom, useProductName } from '../state/session.ts';
 import { Button } from '../ui/Button.tsx';
 import { usePageTitle } from '../ui/Page.tsx';
 
@@ -11,7 +11,7 @@ import { usePageTitle } from '../ui/Page.tsx';
  */
 export function AccessRestricted({ inShell = false }: { inShell?: boolean }) {
   const Frame = inShell ? 'div' : 'main';
-  const product = useAtomValue(productNameAtom);
+  const product = useProductName();
   const logOut = useSetAtom(logOutAtom);
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);

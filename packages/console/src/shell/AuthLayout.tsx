@@ -1,10 +1,9 @@
-import { useAtomValue } from 'jotai';
 import { Outlet } from 'react-router';
-import { productNameAtom } from '../state/session.ts';
+import { useProductName } from '../state/session.ts';
 
 /** The frame of the sign-in pages: the product name over one centred card. */
 export function AuthLayout() {
-  const product = useAtomValue(productNameAtom);
+  const product = useProductName();
   return (
     <div className="auth">
       <header className="auth__brand brand">

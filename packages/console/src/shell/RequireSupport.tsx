@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { loadConfigAtom, loadSessionAtom, sessionAtom } from '../state/session.ts';
+import { loadConfig, loadSessionAtom, sessionAtom } from '../state/session.ts';
 import { Banner } from '../ui/Banner.tsx';
 import { Button } from '../ui/Button.tsx';
 import { Loading } from '../ui/Page.tsx';
@@ -87,7 +87,6 @@ function useSessionWatch(expires: number | undefined, pathname: string) {
 
 function Unreachable({ message }: { message: string }) {
   const loadSession = useSetAtom(loadSessionAtom);
-  const loadConfig = useSetAtom(loadConfigAtom);
   const retry = () => {
     void loadConfig();
     void loadSession();

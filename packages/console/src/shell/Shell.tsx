@@ -1,7 +1,7 @@
 import { useAtomValue } from 'jotai';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
-import { hasSupportScopeAtom, productNameAtom } from '../state/session.ts';
+import { hasSupportScopeAtom, useProductName } from '../state/session.ts';
 import { Loading } from '../ui/Page.tsx';
 import { MailboxMenuEntry } from './MailboxMenuEntry.tsx';
 import { PageErrorBoundary } from './PageErrorBoundary.tsx';
@@ -22,7 +22,7 @@ const menu = [
  * menu folds behind a toggle in the top bar and closes again after each navigation.
  */
 export function Shell() {
-  const product = useAtomValue(productNameAtom);
+  const product = useProductName();
   const support = useAtomValue(hasSupportScopeAtom);
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);

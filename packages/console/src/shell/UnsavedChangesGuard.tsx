@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { discardUnsaved, hasUnsavedChanges } from '../state/unsaved.ts';
 import { ConfirmDialog } from '../ui/Dialog.tsx';
 
@@ -16,14 +16,65 @@ function inAppTarget(event: MouseEvent): string | null {
   return url.pathname + url.search + url.hash;
 }
 
+/** The history entry's position, which react-router's browser history keeps in `history.state.idx`. */
+const entryIndex = (): number | null => {
+  const idx = (window.history.state as { idx?: unknown } | null)?.idx;
+  return typeof idx === 'number' ? idx : null;
+};
+
 /**
- * Asks before unsaved changes are lost: an in-app link (menu, breadcrumbs, a row's link) opens
- * "Leave without saving?"; a reload, a typed address or closing the tab gets the browser's own
- * question (beforeunload). Only forms that were edited and not submitted count (state/unsaved.ts).
+ * Holds back Back and Forward while a form has unsaved changes: `onHeld(delta)` is told how far the
+ * browser tried to go, after the address has been put back. Its popstate listener is added in a layout
+ * effect of a descendant of the router, so before the router's own (added in the router's layout
+ * effect, which runs after its children's): a held pop never reaches the router. Returns `leave(delta)`,
+ * which goes there after all.
+ */
+function useHoldHistory(onHeld: (delta: number) => void): (delta: number) => void {
+  const location = useLocation();
+  const current = useRef<number | null>(null);
+  const putting = useRef(false);
+  const held = useRef(onHeld);
+  held.current = onHeld;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the entry changes with the location
+  useLayoutEffect(() => {
+    current.current = entryIndex();
+  }, [location]);
+  useLayoutEffect(() => {
+    const onPop = (event: PopStateEvent) => {
+      if (putting.current) {
+        // The address being put back: not a navigation.
+        putting.current = false;
+        event.stopImmediatePropagation();
+        return;
+      }
+      const from = current.current;
+      const to = entryIndex();
+      if (!hasUnsavedChanges() || from === null || to === null || to === from) return;
+      event.stopImmediatePropagation();
+      putting.current = true;
+      window.history.go(from - to);
+      held.current(to - from);
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+  return (delta) => window.history.go(delta);
+}
+
+/**
+ * Asks before unsaved changes are lost: an in-app link (menu, breadcrumbs, a row's link) and the
+ * browser's Back and Forward buttons open "Leave without saving?"; a reload, a typed address or
+ * closing the tab gets the browser's own question (beforeunload). Only forms that were edited and not
+ * submitted count (state/unsaved.ts). Navigation the console makes itself (after a save, a session
+ * timing out) is not asked about.
  */
 export function UnsavedChangesGuard() {
   const navigate = useNavigate();
   const [leavingTo, setLeavingTo] = useState<string | null>(null);
+  // Back/Forward: how far the browser was asked to go, held back until the user answers.
+  const [heldBy, setHeldBy] = useState<number | null>(null);
+  const leave = useHoldHistory(setHeldBy);
+  const asking = leavingTo !== null || heldBy !== null;
 
   useEffect(() => {
     const onClick = (event: MouseEvent) => {
@@ -51,15 +102,21 @@ export function UnsavedChangesGuard() {
   return (
     <ConfirmDialog
       title="Leave without saving?"
-      isOpen={leavingTo !== null}
-      onOpenChange={(open) => !open && setLeavingTo(null)}
+      isOpen={asking}
+      onOpenChange={(open) => {
+        if (open) return;
+        setLeavingTo(null);
+        setHeldBy(null);
+      }}
       cancelLabel="Stay on this page"
       confirmLabel="Leave without saving"
       onConfirm={() => {
         const to = leavingTo;
         discardUnsaved();
         setLeavingTo(null);
-        if (to) navigate(to);
+        setHeldBy(null);
+        if (heldBy !== null) leave(heldBy);
+        else if (to) navigate(to);
       }}
     >
       <p>The changes on this page have not been saved.</p>

@@ -1,8 +1,12 @@
 import { beforeEach, describe, expect, it } from 'bun:test';
 import { ACTIVE_ALARM_MS, type Machine, type MachineEvent } from '@medlocker/core';
-import { store } from './store.ts';
+import { QueryClient } from '@tanstack/react-query';
+import { activeAlarms, applyFleetPush as apply, type Fleet, fleetKey } from './fleet.ts';
+import type { LivePush } from './live.ts';
 
-const { activeAlarms, applyFleetPush, fleetStateAtom } = await import('./fleet.ts');
+const client = new QueryClient();
+const applyFleetPush = (push: LivePush) => apply(push, client);
+const fleetOf = () => client.getQueryData<Fleet>(fleetKey) as Fleet;
 
 const T = Date.UTC(2026, 10, 22, 9);
 const machine = (id: string, businessId = 'b_1') =>
@@ -12,8 +16,7 @@ const alarm = (id: string, machineId: string, created = T) =>
 
 describe('the dashboard fleet and its pushes', () => {
   beforeEach(() =>
-    store.set(fleetStateAtom, {
-      status: 'ready',
+    client.setQueryData<Fleet>(fleetKey, {
       machines: {
         m_1: { machine: machine('m_1'), online: false, lastSeen: null, businessName: 'Harborne Pharmacy' },
         m_2: { machine: machine('m_2', 'b_2'), online: true, lastSeen: T, businessName: 'Chorlton Chemist' },
@@ -25,7 +28,7 @@ describe('the dashboard fleet and its pushes', () => {
   it('updates a fleet machine and adds its alarms', () => {
     applyFleetPush({ action: 'statusUpdate', params: { machine: machine('m_1'), online: true, lastSeen: T } });
     applyFleetPush({ action: 'machineEvent', params: { event: alarm('a_1', 'm_1') } });
-    const fleet = store.get(fleetStateAtom);
+    const fleet = fleetOf();
     expect(fleet.machines.m_1).toMatchObject({ online: true, lastSeen: T, businessName: 'Harborne Pharmacy' });
     expect(fleet.alarms.map((a) => a.id)).toEqual(['a_1', 'a_2']);
   });
@@ -33,7 +36,7 @@ describe('the dashboard fleet and its pushes', () => {
   it('leaves out machines the summary did not list (test machines, archived businesses) and their alarms', () => {
     applyFleetPush({ action: 'statusUpdate', params: { machine: machine('t_1'), online: true, lastSeen: T } });
     applyFleetPush({ action: 'machineEvent', params: { event: alarm('a_t', 't_1') } });
-    const fleet = store.get(fleetStateAtom);
+    const fleet = fleetOf();
     expect(Object.keys(fleet.machines).sort()).toEqual(['m_1', 'm_2']);
     expect(fleet.alarms.map((a) => a.id)).toEqual(['a_2']);
   });
@@ -49,7 +52,7 @@ describe('the dashboard fleet and its pushes', () => {
     });
     // Unarchived without a name: a test machine, or one of an archived business.
     applyFleetPush({ action: 'unarchived', params: { entity: 'machine', id: 't_1', machine: machine('t_1') } });
-    const fleet = store.get(fleetStateAtom);
+    const fleet = fleetOf();
     expect(Object.keys(fleet.machines).sort()).toEqual(['m_1', 'm_2', 'm_3', 'm_4']);
     expect(fleet.machines.m_3).toMatchObject({ online: false, lastSeen: null, businessName: 'Harborne Pharmacy' });
     expect(fleet.machines.m_4?.businessName).toBe('Chorlton Chemist');
@@ -60,14 +63,20 @@ describe('the dashboard fleet and its pushes', () => {
       action: 'archived',
       params: { businessId: 'b_2', archived: { at: T, userId: null, userDisplayName: null } },
     });
-    const fleet = store.get(fleetStateAtom);
+    const fleet = fleetOf();
     expect(Object.keys(fleet.machines)).toEqual(['m_1']);
     expect(fleet.alarms).toEqual([]);
   });
 
+  it('ignores pushes while no dashboard has the fleet', () => {
+    const none = new QueryClient();
+    apply({ action: 'statusUpdate', params: { machine: machine('m_1'), online: true, lastSeen: T } }, none);
+    expect(none.getQueryData(fleetKey)).toBeUndefined();
+  });
+
   it('lets alarms go once they are 24 hours old', () => {
     const alarms = [alarm('new', 'm_1', T), alarm('old', 'm_1', T - ACTIVE_ALARM_MS + 60_000)];
-    const { machines } = store.get(fleetStateAtom);
+    const { machines } = fleetOf();
     expect(activeAlarms({ machines, alarms }, T).map((a) => a.id)).toEqual(['new', 'old']);
     expect(activeAlarms({ machines, alarms }, T + 60_001).map((a) => a.id)).toEqual(['new']);
   });
@@ -81,8 +90,8 @@ describe('the dashboard fleet and its pushes', () => {
       });
     temperature(27.5);
     applyFleetPush({ action: 'machineEvent', params: { event: excursion } });
-    expect(activeAlarms(store.get(fleetStateAtom), T).map((a) => a.id)).toEqual(['hot', 'a_2']);
+    expect(activeAlarms(fleetOf(), T).map((a) => a.id)).toEqual(['hot', 'a_2']);
     temperature(21.0);
-    expect(activeAlarms(store.get(fleetStateAtom), T).map((a) => a.id)).toEqual(['a_2']);
+    expect(activeAlarms(fleetOf(), T).map((a) => a.id)).toEqual(['a_2']);
   });
 });

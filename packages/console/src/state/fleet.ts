@@ -6,10 +6,10 @@ import {
   type Machine,
   type MachineEvent,
 } from '@medlocker/core';
-import { atom } from 'jotai';
+import { type QueryClient, useQuery } from '@tanstack/react-query';
 import { type RpcOutput, rpc } from '../api/client.ts';
+import { queryClient } from '../api/queries.ts';
 import { type LivePush, onLivePush } from './live.ts';
-import { store } from './store.ts';
 
 /**
  * The fleet at a glance (the dashboard): pages of the api's fleet summary (500 machines a page, each
@@ -18,6 +18,9 @@ import { store } from './store.ts';
  * machines, of businesses not archived); pushes about any other machine are left out, so a QA
  * simulator's test machines never show here. A machine added or unarchived meanwhile is pushed with its
  * business's name, which the server sends only for machines the summary would list.
+ *
+ * Server state, so it lives in TanStack Query's cache under `['machines', 'fleetSummary']`; the pushes
+ * write into that cache (`setQueryData`) while the dashboard has it, and are otherwise ignored.
  */
 
 /** What the dashboard shows of a machine; pushes replace `machine` with the whole Machine. */
@@ -33,18 +36,16 @@ export type FleetMachine = {
 /** A machine's temperature is out of the allowed band now (its 3-hour average): core's rule. */
 export const hasExcursion = (m: FleetMachineFields) => inTemperatureExcursion(m.temperatureStatus);
 
+/** The fleet as cached: every machine by id, and the active alarms newest first. */
 export type Fleet = {
-  status: 'idle' | 'loading' | 'ready' | 'error';
-  error?: unknown;
   machines: Record<string, FleetMachine>;
   alarms: MachineEvent[];
 };
 
-/** The state itself: the dashboard reads `fleetAtom`; tests set this. */
-export const fleetStateAtom = atom<Fleet>({ status: 'idle', machines: {}, alarms: [] });
+/** Where the dashboard's fleet is cached (api/queries.ts keys). */
+export const fleetKey = ['machines', 'fleetSummary'] as const;
 
-/** The dashboard's data. */
-export const fleetAtom = atom((get) => get(fleetStateAtom));
+const noFleet: Fleet = { machines: {}, alarms: [] };
 
 const fromSummary = ({ businessName, online, lastSeen, ...machine }: FleetSummaryMachine): FleetMachine => ({
   machine,
@@ -53,50 +54,42 @@ const fromSummary = ({ businessName, online, lastSeen, ...machine }: FleetSummar
   businessName,
 });
 
-/** Loads (or reloads) the whole fleet; `signal` stops it when the dashboard is left. */
-export const loadFleetAtom = atom(null, async (get, set, signal?: AbortSignal) => {
-  set(fleetStateAtom, { ...get(fleetStateAtom), status: 'loading', error: undefined });
-  // What the state held when loading began: anything different at the end was pushed meanwhile.
-  const start = get(fleetStateAtom);
-  try {
-    const machines: Record<string, FleetMachine> = {};
-    const alarms: MachineEvent[] = [];
-    let nextToken: string | null = null;
-    do {
-      const page: RpcOutput<'machines', 'fleetSummary'> = await rpc(
-        'machines',
-        'fleetSummary',
-        { nextToken },
-        { signal },
-      );
-      for (const m of page.machines) machines[m.id] = fromSummary(m);
-      alarms.push(...page.alarms);
-      nextToken = page.nextToken;
-    } while (nextToken);
-    alarms.sort((a, b) => b.created - a.created);
-    // Pushes that arrived while loading are newer than the pages: they win, and keep the page's business name.
-    const during = get(fleetStateAtom);
-    for (const [id, m] of Object.entries(during.machines)) {
-      if (start.machines[id] !== m && (id in machines || id in start.machines))
-        machines[id] = { ...m, businessName: m.businessName || machines[id]?.businessName || '' };
-    }
-    for (const id of Object.keys(start.machines)) if (!(id in during.machines)) delete machines[id];
-    const before = new Set(start.alarms.map((a) => a.id));
-    const loaded = new Set(alarms.map((a) => a.id));
-    const pushed = during.alarms.filter((a) => !before.has(a.id) && !loaded.has(a.id) && a.machineId in machines);
-    set(fleetStateAtom, { status: 'ready', machines, alarms: [...pushed, ...alarms] });
-  } catch (error) {
-    if (signal?.aborted) {
-      set(fleetStateAtom, { ...get(fleetStateAtom), status: 'idle' });
-      return;
-    }
-    set(fleetStateAtom, { ...get(fleetStateAtom), status: 'error', error });
+/**
+ * Loads the whole fleet, page by page. Pushes that arrive meanwhile are written into the cache; at the
+ * end they are newer than the pages, so they win (keeping the page's business name).
+ */
+export async function loadFleet(client: QueryClient = queryClient): Promise<Fleet> {
+  // What the cache held when loading began: anything different at the end was pushed meanwhile.
+  const start = client.getQueryData<Fleet>(fleetKey) ?? noFleet;
+  const machines: Record<string, FleetMachine> = {};
+  const alarms: MachineEvent[] = [];
+  let nextToken: string | null = null;
+  do {
+    const page: RpcOutput<'machines', 'fleetSummary'> = await rpc('machines', 'fleetSummary', { nextToken });
+    for (const m of page.machines) machines[m.id] = fromSummary(m);
+    alarms.push(...page.alarms);
+    nextToken = page.nextToken;
+  } while (nextToken);
+  alarms.sort((a, b) => b.created - a.created);
+  const during = client.getQueryData<Fleet>(fleetKey) ?? noFleet;
+  for (const [id, m] of Object.entries(during.machines)) {
+    if (start.machines[id] !== m && (id in machines || id in start.machines))
+      machines[id] = { ...m, businessName: m.businessName || machines[id]?.businessName || '' };
   }
-});
-
-function change(apply: (fleet: Fleet) => Fleet) {
-  store.set(fleetStateAtom, apply(store.get(fleetStateAtom)));
+  for (const id of Object.keys(start.machines)) if (!(id in during.machines)) delete machines[id];
+  const before = new Set(start.alarms.map((a) => a.id));
+  const loaded = new Set(alarms.map((a) => a.id));
+  const pushed = during.alarms.filter((a) => !before.has(a.id) && !loaded.has(a.id) && a.machineId in machines);
+  return { machines, alarms: [...pushed, ...alarms] };
 }
+
+/** The dashboard's fleet: loaded when the dashboard opens (and on reload), then kept by the pushes. */
+export function useFleet() {
+  return useQuery({ queryKey: fleetKey, queryFn: () => loadFleet() });
+}
+
+/** Whether the fleet is being (re)loaded: pushes about machines it does not know yet are kept for the merge. */
+const isLoading = (client: QueryClient) => client.getQueryState(fleetKey)?.fetchStatus === 'fetching';
 
 /**
  * The alarms still active at `now`, newest first as held: core's `isActiveAlarm` (the last 24 hours,
@@ -106,10 +99,13 @@ function change(apply: (fleet: Fleet) => Fleet) {
 export const activeAlarms = (fleet: Pick<Fleet, 'alarms' | 'machines'>, now: number): MachineEvent[] =>
   fleet.alarms.filter((a) => isActiveAlarm(a, now, fleet.machines[a.machineId]?.machine));
 
-/** Reads the hub's fleet pushes into the dashboard's state. */
-export function applyFleetPush({ action, params }: LivePush): void {
+/** Reads the hub's fleet pushes into the cached fleet (only while one is cached or loading). */
+export function applyFleetPush({ action, params }: LivePush, client: QueryClient = queryClient): void {
   const p = params as Record<string, unknown> & { machine?: Machine; machineId?: string };
-  if (store.get(fleetStateAtom).status === 'idle') return;
+  const state = client.getQueryState<Fleet>(fleetKey);
+  if (!state || (state.data === undefined && state.fetchStatus !== 'fetching')) return;
+  const loading = isLoading(client);
+  const change = (apply: (fleet: Fleet) => Fleet) => client.setQueryData<Fleet>(fleetKey, (f) => apply(f ?? noFleet));
   if (action === 'statusUpdate' && p.machine) {
     const machine = p.machine;
     change((f) => {
@@ -118,7 +114,7 @@ export function applyFleetPush({ action, params }: LivePush): void {
       // summary would list). Any other machine not in the fleet (a test machine, or one of an archived
       // business) is not the dashboard's; while the fleet loads, kept for the merge, which drops it
       // unless the pages have it.
-      if (!before && f.status !== 'loading' && typeof p.businessName !== 'string') return f;
+      if (!before && !loading && typeof p.businessName !== 'string') return f;
       const next: FleetMachine = {
         machine,
         online: typeof p.online === 'boolean' ? p.online : (before?.online ?? false),
@@ -144,7 +140,7 @@ export function applyFleetPush({ action, params }: LivePush): void {
     });
   } else if (action === 'unarchived' && p.entity === undefined && typeof p.businessId === 'string') {
     // A business back: its machines (and their alarms) come from the summary.
-    void store.set(loadFleetAtom);
+    void client.refetchQueries({ queryKey: fleetKey, exact: true });
   } else if (action === 'unarchived' && p.entity === 'machine' && p.machine && typeof p.businessName === 'string') {
     // Back in the fleet (the name comes only when it counts there: not a test machine, business current).
     const machine = p.machine;
@@ -157,7 +153,7 @@ export function applyFleetPush({ action, params }: LivePush): void {
     const event = p.event as MachineEvent | undefined;
     if (event && isAlarm(event))
       change((f) =>
-        f.machines[event.machineId] || f.status === 'loading'
+        f.machines[event.machineId] || loading
           ? { ...f, alarms: [event, ...f.alarms.filter((a) => a.id !== event.id)] }
           : f,
       );
@@ -174,4 +170,4 @@ export function applyFleetPush({ action, params }: LivePush): void {
   }
 }
 
-onLivePush(applyFleetPush);
+onLivePush((push) => applyFleetPush(push));

@@ -16,7 +16,7 @@ function setUp() {
   client.setQueryData(['messages', 'listOutbox', 'b_1', null, 'pages'], { pages: [], pageParams: [] });
   const stale = (key: unknown[]) => client.getQueryState(key)?.isInvalidated ?? false;
   const settle = () => new Promise((resolve) => setTimeout(resolve, invalidateAfterMs + 20));
-  return { push: (p: Parameters<LiveListener>[0]) => push(p), stale, settle, stop };
+  return { client, push: (p: Parameters<LiveListener>[0]) => push(p), stale, settle, stop };
 }
 
 describe('live pushes and the server-state cache', () => {
@@ -27,6 +27,27 @@ describe('live pushes and the server-state cache', () => {
     expect(t.stale(['machines', 'getMachine', 'm_1'])).toBe(true);
     expect(t.stale(['machines', 'listMachines', 'b_1', '', false, 'pages'])).toBe(true);
     expect(t.stale(['messages', 'listOutbox', 'b_1', null, 'pages'])).toBe(false);
+    t.stop();
+  });
+
+  it('a status report makes the status reports stale (the tab reloads), a bag change the contents', async () => {
+    const t = setUp();
+    const key = (k: unknown[]) => {
+      t.client.setQueryData(k, { pages: [], pageParams: [] });
+      return k;
+    };
+    const reports = key(['machines', 'listMachineStatus', 'm_1', '', 'pages']);
+    const bags = key(['bags', 'listBags', 'b_1', 'm_1', '', 'pages']);
+    t.push({
+      action: 'statusUpdate',
+      params: { machineId: 'm_1', statusId: 's_1', observations: { door: 'closed' }, created: 1 },
+    });
+    await t.settle();
+    expect(t.stale(reports)).toBe(true);
+    expect(t.stale(bags)).toBe(false);
+    t.push({ action: 'statusUpdate', params: { machineId: 'm_1', contents: 'loaded' } });
+    await t.settle();
+    expect(t.stale(bags)).toBe(true);
     t.stop();
   });
 

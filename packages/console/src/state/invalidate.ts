@@ -3,8 +3,8 @@ import { type LivePush, onLivePush } from './live.ts';
 
 /**
  * Which cached server answers a live push makes stale (keys are `[area, method, ...inputs]`, see
- * api/queries.ts). Pages still draw the push itself at once from the jotai live state (a machine's
- * status, a new event on top); the invalidation then brings every list and detail that shows the same
+ * api/queries.ts). The push itself is drawn at once where it carries the data (state/machines.ts and
+ * state/fleet.ts write it into the cache: a machine's status, a new event on top); the invalidation then brings every list and detail that shows the same
  * data back in line with the server, whether or not the page knew about the push.
  */
 export function staleKeysOf(push: LivePush): QueryKey[] {
@@ -15,6 +15,8 @@ export function staleKeysOf(push: LivePush): QueryKey[] {
         ['machines', 'getMachine'],
         ['machines', 'listMachines'],
         ['machines', 'listMachineStatus'],
+        // A bag loaded, removed or collected: the machine's contents changed.
+        ...('contents' in push.params && push.params.contents ? [['bags']] : []),
       ];
     case 'machineEvent':
       return [['machines', 'listEvents'], ['machines', 'getMachine'], ['bags']];

@@ -1,8 +1,10 @@
 import type { Level, Machine, MachineEvent } from '@medlocker/core';
-import { atom } from 'jotai';
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import { atom, type WritableAtom } from 'jotai';
 import { atomWithStorage, createJSONStorage } from 'jotai/utils';
+import type { RpcOutput } from '../api/client.ts';
+import { type Page, queryClient } from '../api/queries.ts';
 import { type LivePush, onLivePush } from './live.ts';
-import { store } from './store.ts';
 
 const session = <T>(key: string, initial: T) =>
   atomWithStorage<T>(
@@ -55,60 +57,100 @@ export const setMachineTabFiltersAtom = atom(
   },
 );
 
-/** What the hub told us about a machine since its page loaded; pages lay it over what they fetched. */
-export type MachineLive = {
-  machine?: Machine;
-  online?: boolean;
-  lastSeen?: number | null;
-  temperature?: { average: number; lastExcursionAt: number | null; updated: number };
-  /** Events pushed since the page loaded, newest first. */
-  events: MachineEvent[];
-  /** Bumped on each status report, so the status tab can reload. */
-  statusReports: number;
-  /** Bumped when a bag is loaded, removed or collected, so the contents tab can reload. */
-  contentsChanges: number;
-};
+const tabFilterAtoms = new Map<string, WritableAtom<unknown, [never], void>>();
 
-const liveByMachineAtom = atom<Record<string, MachineLive>>({});
-
-/** The live state of every machine the tab hears about, by machine id. */
-export const machineLiveAtom = atom((get) => get(liveByMachineAtom));
-
-/** Forgets what was pushed for a machine (its page has just fetched everything afresh). */
-export const resetMachineLiveAtom = atom(null, (get, set, machineId: string) => {
-  const { [machineId]: _dropped, ...rest } = get(liveByMachineAtom);
-  set(liveByMachineAtom, rest);
-});
-
-const empty = (): MachineLive => ({ events: [], statusReports: 0, contentsChanges: 0 });
-
-function update(machineId: string, change: (before: MachineLive) => MachineLive) {
-  const all = store.get(liveByMachineAtom);
-  store.set(liveByMachineAtom, { ...all, [machineId]: change(all[machineId] ?? empty()) });
+/**
+ * One filter of one machine page, remembered for the session; the page keeps it in the URL too
+ * (`?level=`, `?code=`, `?contents=`, state/url-filter.ts). The same atom for the same machine and field.
+ */
+export function machineTabFilterAtom<K extends keyof MachineTabFilters>(
+  machineId: string,
+  field: K,
+): WritableAtom<MachineTabFilters[K], [MachineTabFilters[K]], void> {
+  const key = `${machineId}\n${field}`;
+  let held = tabFilterAtoms.get(key);
+  if (!held) {
+    held = atom(
+      (get) => (get(machineTabFiltersStorageAtom)[machineId] ?? noMachineTabFilters)[field],
+      (_get, set, value: MachineTabFilters[K]) => set(setMachineTabFiltersAtom, machineId, { [field]: value }),
+    ) as unknown as WritableAtom<unknown, [never], void>;
+    tabFilterAtoms.set(key, held);
+  }
+  return held as unknown as WritableAtom<MachineTabFilters[K], [MachineTabFilters[K]], void>;
 }
 
-/** Reads the console hub's machine pushes into the store. */
-export function applyMachinePush({ action, params }: LivePush): void {
+type MachineAnswer = RpcOutput<'machines', 'getMachine'>;
+type MachineRow = RpcOutput<'machines', 'listMachines'>['machines'][number];
+type Pages<T> = InfiniteData<Page<T>, string | null>;
+
+/** What a push says about a machine's connection and record; fields it does not carry are absent. */
+type MachineChange = { machine?: Machine; online?: boolean; lastSeen?: number | null };
+
+function changeMachine(client: QueryClient, id: string, change: MachineChange) {
+  client.setQueryData<MachineAnswer>(['machines', 'getMachine', id], (before) => before && { ...before, ...change });
+  client.setQueriesData<Pages<MachineRow>>({ queryKey: ['machines', 'listMachines'] }, (data) =>
+    data?.pages.some((page) => page.items.some((m) => m.id === id))
+      ? {
+          ...data,
+          pages: data.pages.map((page) => ({
+            ...page,
+            items: page.items.map((m) => (m.id === id ? { ...m, ...change.machine, ...withoutMachine(change) } : m)),
+          })),
+        }
+      : data,
+  );
+}
+
+const withoutMachine = ({ machine: _machine, ...rest }: MachineChange) => rest;
+
+/**
+ * Puts an event pushed by the hub on top of the machine's cached event lists whose filter it passes.
+ * Their keys are `['machines', 'listEvents', machineId, level, code, …]` (pages/machines/MachineTabs.tsx).
+ */
+function addEvent(client: QueryClient, event: MachineEvent) {
+  client.setQueriesData<Pages<MachineEvent>>(
+    {
+      queryKey: ['machines', 'listEvents', event.machineId],
+      predicate: ({ queryKey: [, , , level, code] }) =>
+        (level == null || level === event.level) && (code == null || code === event.code),
+    },
+    (data) => {
+      const [first, ...rest] = data?.pages ?? [];
+      if (!data || !first) return data;
+      const items = [event, ...first.items.filter((e) => e.id !== event.id)];
+      return { ...data, pages: [{ ...first, items }, ...rest] };
+    },
+  );
+}
+
+/**
+ * Reads the console hub's machine pushes into the server-state cache (api/queries.ts): a machine's
+ * record, connection and temperature into its cached `getMachine` answer and its rows of cached machine
+ * lists, a new event on top of its cached event lists. Lists the push changes in ways it does not carry
+ * (status reports, the bags a machine holds) are made stale by state/invalidate.ts.
+ */
+export function applyMachinePush({ action, params }: LivePush, client: QueryClient = queryClient): void {
   const p = params as Record<string, unknown> & { machine?: Machine; machineId?: string };
   const machineId = p.machine?.id ?? p.machineId ?? (p.entity === 'machine' ? (p.id as string) : undefined);
   if (action === 'statusUpdate' && machineId) {
-    update(machineId, (m) => ({
-      ...m,
+    changeMachine(client, machineId, {
       ...(p.machine ? { machine: p.machine } : {}),
       ...(typeof p.online === 'boolean' ? { online: p.online } : {}),
       ...('lastSeen' in p ? { lastSeen: p.lastSeen as number | null } : {}),
-      statusReports: p.observations ? m.statusReports + 1 : m.statusReports,
-      contentsChanges: p.contents ? m.contentsChanges + 1 : m.contentsChanges,
-    }));
-  } else if ((action === 'archived' || action === 'unarchived') && p.entity === 'machine' && machineId) {
-    update(machineId, (m) => ({ ...m, ...(p.machine ? { machine: p.machine } : {}) }));
+    });
+  } else if ((action === 'archived' || action === 'unarchived') && p.entity === 'machine' && machineId && p.machine) {
+    changeMachine(client, machineId, { machine: p.machine });
   } else if (action === 'machineEvent') {
     const event = p.event as MachineEvent | undefined;
-    if (event) update(event.machineId, (m) => ({ ...m, events: [event, ...m.events].slice(0, 200) }));
+    if (event) addEvent(client, event);
   } else if (action === 'temperature' && machineId) {
-    const temperature = p.temperatureStatus as MachineLive['temperature'];
-    if (temperature) update(machineId, (m) => ({ ...m, temperature }));
+    const t = p.temperatureStatus as { average: number; lastExcursionAt: number | null; updated: number } | undefined;
+    const before = client.getQueryData<MachineAnswer>(['machines', 'getMachine', machineId]);
+    if (t && before) {
+      const readings = before.machine.temperatureStatus?.readings ?? [];
+      changeMachine(client, machineId, { machine: { ...before.machine, temperatureStatus: { ...t, readings } } });
+    }
   }
 }
 
-onLivePush(applyMachinePush);
+onLivePush((push) => applyMachinePush(push));

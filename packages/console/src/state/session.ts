@@ -1,6 +1,8 @@
 import type { SessionInfo } from '@medlocker/core';
+import { useQuery } from '@tanstack/react-query';
 import { atom, type createStore } from 'jotai';
 import { ApiError, onAuthFailure, rpc, setProductName } from '../api/client.ts';
+import { queryClient } from '../api/queries.ts';
 import { onLivePush, onLiveSessionEnded } from './live.ts';
 
 /** SPEC §4/§8: the message the login page shows after a session ended by itself. */
@@ -56,7 +58,6 @@ const sessionStateAtom = atom(
     set(baseSessionStateAtom, state);
   },
 );
-const configStateAtom = atom<ConsoleConfig>({ allowRegistration: false, productName: 'MedLocker' });
 
 /** Where the session stands; the route guards read it. */
 export const sessionAtom = atom((get) => get(sessionStateAtom));
@@ -73,26 +74,51 @@ export const hasSupportScopeAtom = atom((get) => {
   return state.status === 'active' && state.session.scopes.includes('support');
 });
 
+/**
+ * Who the server takes the user for (core's ActorKind): `support` with the support scope, any other
+ * signed-in user `pharmacy`, else `anonymous`. Actions are shown by the contract's access for it
+ * (state/access.ts).
+ */
+export const actorKindAtom = atom((get): 'support' | 'pharmacy' | 'anonymous' => {
+  const state = get(sessionStateAtom);
+  if (state.status !== 'active') return 'anonymous';
+  return state.session.scopes.includes('support') ? 'support' : 'pharmacy';
+});
+
 /** The message for the login page, if the last session ended by itself. */
 export const sessionNoticeAtom = atom((get) => {
   const state = get(sessionStateAtom);
   return state.status === 'anonymous' ? state.notice : undefined;
 });
 
-/** auth.config: product name (page titles, messages) and whether Register is offered. */
-export const consoleConfigAtom = atom((get) => get(configStateAtom));
+const defaultConfig: ConsoleConfig = { allowRegistration: false, productName: 'MedLocker' };
 
-export const productNameAtom = atom((get) => get(configStateAtom).productName);
+/** Where auth.config is cached (server state: TanStack Query, api/queries.ts). */
+export const configKey = ['auth', 'config'] as const;
 
-export const loadConfigAtom = atom(null, async (_get, set) => {
-  try {
-    const config = await rpc('auth', 'config');
-    setProductName(config.productName);
-    set(configStateAtom, config);
-  } catch {
-    // The defaults stand; the session check reports an unreachable server.
-  }
-});
+async function fetchConfig(): Promise<ConsoleConfig> {
+  const config = await rpc('auth', 'config');
+  setProductName(config.productName);
+  return config;
+}
+
+const configQuery = { queryKey: configKey, queryFn: fetchConfig, staleTime: Number.POSITIVE_INFINITY } as const;
+
+/** Asks auth.config once (at start, and again after the server was unreachable); failures keep the defaults. */
+export function loadConfig(client = queryClient): Promise<ConsoleConfig> {
+  return client.fetchQuery(configQuery).catch(() => defaultConfig);
+}
+
+/**
+ * auth.config: product name (page titles, messages) and whether Register is offered; the defaults
+ * until it answers, or if it cannot (the session check then reports an unreachable server).
+ */
+export function useConsoleConfig(): ConsoleConfig {
+  return useQuery(configQuery).data ?? defaultConfig;
+}
+
+/** The product name for titles and messages (SPEC: `{product}`). */
+export const useProductName = (): string => useConsoleConfig().productName;
 
 /**
  * Asks the server for the current session (on the first load only when this browser may hold one,

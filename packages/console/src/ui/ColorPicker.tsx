@@ -16,6 +16,7 @@ import {
   SliderTrack,
   Text,
 } from 'react-aria-components';
+import { useEditedHandler } from './form-edited.ts';
 
 export type ColorPickerProps = {
   label: ReactNode;
@@ -40,9 +41,10 @@ const toHex = (value: string) => {
  */
 export function ColorPicker({ label, value, onChange, description, isDisabled }: ColorPickerProps) {
   const hex = toHex(value);
+  const changed = useEditedHandler(onChange);
   return (
     <div className="field color-picker">
-      <AriaColorPicker value={hex} onChange={(color) => onChange(color.toString('hex'))}>
+      <AriaColorPicker value={hex} onChange={(color) => changed?.(color.toString('hex'))}>
         <ColorField className="color-picker__field" isDisabled={isDisabled}>
           <Label className="field__label">{label}</Label>
           <div className="color-picker__row">

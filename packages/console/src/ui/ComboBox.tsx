@@ -13,6 +13,7 @@ import {
   Popover,
   Text,
 } from 'react-aria-components';
+import { useEditedHandler } from './form-edited.ts';
 
 export type ComboBoxOption = { id: Key; label: string; detail?: string };
 
@@ -46,11 +47,13 @@ export function ComboBox({
   className,
   ...props
 }: ComboBoxProps) {
+  const onSelectionChange = useEditedHandler(props.onSelectionChange);
   return (
     <AriaComboBox
       menuTrigger="focus"
       allowsEmptyCollection
       {...props}
+      onSelectionChange={onSelectionChange}
       items={items}
       className={['field', 'combobox', className].filter(Boolean).join(' ')}
     >

@@ -2,6 +2,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Form as AriaForm, type FormProps as AriaFormProps } from 'react-aria-components';
 import { setUnsaved } from '../state/unsaved.ts';
 import { Banner } from './Banner.tsx';
+import { FormEditedContext } from './form-edited.ts';
 
 export type FormProps = AriaFormProps & {
   /** A message about the whole form (e.g. 'Invalid username or password'), shown above the fields. */
@@ -23,7 +24,9 @@ type Cleared = { from: FormProps['validationErrors']; names: ReadonlySet<string>
  * moves the submit button from under the pointer mid-click).
  *
  * The first edit marks the form as holding unsaved changes (state/unsaved.ts) until it is submitted
- * or goes away; the shell then asks before a link or a reload would lose them.
+ * or goes away; the shell then asks before a link, Back or a reload would lose them. Typing counts
+ * through input events; picks made in popovers (Select, ComboBox, colour, file) through
+ * `useFormEdited` (ui/form-edited.ts), as they fire no event inside the form.
  */
 export function Form({
   error,
@@ -69,7 +72,7 @@ export function Form({
           }
         }}
       >
-        {children}
+        <FormEditedContext.Provider value={edited}>{children}</FormEditedContext.Provider>
       </div>
     </AriaForm>
   );

@@ -1,10 +1,9 @@
-import { useAtomValue } from 'jotai';
 import { type ReactNode, useEffect } from 'react';
-import { productNameAtom } from '../state/session.ts';
+import { useProductName } from '../state/session.ts';
 
 /** Sets the document title: '{Page} | {product}' (SPEC §2: titles carry the product name as suffix). */
 export function usePageTitle(title: string) {
-  const product = useAtomValue(productNameAtom);
+  const product = useProductName();
   useEffect(() => {
     document.title = title ? `${title} | ${product}` : product;
   }, [title, product]);

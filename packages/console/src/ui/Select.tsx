@@ -12,6 +12,7 @@ import {
   SelectValue,
   Text,
 } from 'react-aria-components';
+import { useEditedHandler } from './form-edited.ts';
 
 export type SelectOption = { id: Key; label: string };
 
@@ -24,8 +25,13 @@ export type SelectProps = Omit<AriaSelectProps<SelectOption>, 'children'> & {
 
 /** A labelled pick-one list (keyboard: arrows, type-ahead, Enter, Escape). */
 export function Select({ label, description, errorMessage, options, className, ...props }: SelectProps) {
+  const onSelectionChange = useEditedHandler(props.onSelectionChange);
   return (
-    <AriaSelect {...props} className={['field', 'select', className].filter(Boolean).join(' ')}>
+    <AriaSelect
+      {...props}
+      onSelectionChange={onSelectionChange}
+      className={['field', 'select', className].filter(Boolean).join(' ')}
+    >
       <Label className="field__label">{label}</Label>
       <AriaButton className="field__input select__button">
         <SelectValue className="select__value" />

@@ -71,6 +71,13 @@ export const staff = <const S extends Scope, const Admin extends boolean = false
 
 export const isPublic = (access: Access): boolean => access.actors.includes('anonymous');
 
+/**
+ * Whether an actor of this kind may call the method at all, as the api's first check decides. What a
+ * pharmacy user's roles reach (`scope`) and whether they hold Admin (`admin`) are the api's to judge;
+ * a front end uses this to leave out actions whose method would only answer 403 to this actor.
+ */
+export const actorMayCall = (access: Access, actor: ActorKind): boolean => access.actors.includes(actor);
+
 /** One sentence on who may call a method, for the OpenAPI page and docs/SECURITY.md. */
 export function describeAccess(access: Access): string {
   if (isPublic(access)) return 'Public.';

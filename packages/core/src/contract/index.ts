@@ -79,6 +79,7 @@ export { IdentityProvider } from './identity-providers.ts';
 export { IntegrationClientView, IntegrationPartner, integrationRateLimit, WebhookUrl } from './integration.ts';
 export { fleetAlarmsPerMachine, fleetPageSize, MachineForm, machinesPageSize } from './machines.ts';
 export { messagesPageSize } from './messages.ts';
+export { methodActors } from './method-actors.ts';
 export { OrderStatusFilter, ordersPageSize } from './orders.ts';
 export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome, UpsertStatus } from './patients.ts';
 export { PaymentClientSettings, paymentSecretMask } from './payment-settings.ts';

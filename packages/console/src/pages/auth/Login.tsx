@@ -4,12 +4,12 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import {
-  consoleConfigAtom,
   hasSupportScopeAtom,
   rememberSessionHint,
   sessionAtom,
   sessionNoticeAtom,
   sessionStartedAtom,
+  useConsoleConfig,
 } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -35,7 +35,7 @@ export function Login() {
   usePageTitle('Log in');
   const location = useLocation();
   const navigate = useNavigate();
-  const config = useAtomValue(consoleConfigAtom);
+  const config = useConsoleConfig();
   const session = useAtomValue(sessionAtom);
   const hasSupportScope = useAtomValue(hasSupportScopeAtom);
   const sessionNotice = useAtomValue(sessionNoticeAtom);

@@ -1,7 +1,6 @@
-import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
-import { consoleConfigAtom } from '../../state/session.ts';
+import { useConsoleConfig } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
@@ -13,7 +12,7 @@ import { BackToLogIn, EmailSent } from './EmailSent.tsx';
 /** SPEC §2 register: email and names; submitting shows an email-sent message. */
 export function Register() {
   usePageTitle('Register');
-  const config = useAtomValue(consoleConfigAtom);
+  const config = useConsoleConfig();
   const [email, setEmail] = useState('');
   const [givenName, setGivenName] = useState('');
   const [familyName, setFamilyName] = useState('');

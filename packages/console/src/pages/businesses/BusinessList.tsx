@@ -1,22 +1,13 @@
 import type { Business } from '@medlocker/core';
 import { useSearchParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
-import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { businessesSearchAtom } from '../../state/businesses.ts';
-import { useUrlSearch } from '../../state/url-filter.ts';
-import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { Page } from '../../ui/Page.tsx';
-import { PagedList } from '../../ui/PagedList.tsx';
-import { SearchField } from '../../ui/SearchField.tsx';
+import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { TabLinks } from '../../ui/Tabs.tsx';
-import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 import { addressText } from './entity-parts.tsx';
 
-/** SPEC §9: search waits until typing has paused this long. */
-const searchDebounceMs = 500;
-
-const columns: VirtualColumn<Business>[] = [
+const columns: ListColumn<Business>[] = [
   {
     key: 'name',
     header: 'Name',
@@ -32,63 +23,46 @@ const columns: VirtualColumn<Business>[] = [
   },
 ];
 
-/** SPEC §2 `/businesses`: Active and Archived tabs (`?archived=true`), search, Add. */
+/** SPEC §2 `/businesses`: Active and Archived tabs (`?archived=true`), search, Add (support staff). */
 export function BusinessList() {
   const [params] = useSearchParams();
   const archived = params.get('archived') === 'true';
-  const [search, setSearch] = useUrlSearch(businessesSearchAtom);
-  const filterText = useDebounced(search.trim(), searchDebounceMs);
-  const list = usePagedQuery(
-    async (nextToken, signal) => {
-      const page = await rpc(
-        'businesses',
-        'listBusinesses',
-        { archived, filterText: filterText || undefined, nextToken },
-        { signal },
-      );
-      return { items: page.businesses, nextToken: page.nextToken };
-    },
-    ['businesses', 'listBusinesses', archived, filterText],
-  );
-
   return (
-    <Page
+    <ListPage
       title="Businesses"
       lead="The pharmacies using the lockers."
-      actions={
-        <>
-          <Button onPress={list.reload} isPending={list.isLoading && list.items.length > 0}>
-            Reload
-          </Button>
-          <Link href="/businesses/add" variant="primary-button">
-            Add
-          </Link>
-        </>
-      }
-    >
-      <TabLinks
-        label="Businesses"
-        selectedId={archived ? 'archived' : 'active'}
-        tabs={[
-          { id: 'active', label: 'Active', href: '/businesses' },
-          { id: 'archived', label: 'Archived', href: '/businesses?archived=true' },
-        ]}
-      />
-      <div className="toolbar">
-        <SearchField
-          label="Search"
-          placeholder="Business name"
-          value={search}
-          onChange={setSearch}
-          className="toolbar__search"
+      actions={[
+        {
+          key: 'add',
+          method: ['businesses', 'createBusiness'],
+          element: (
+            <Link href="/businesses/add" variant="primary-button">
+              Add
+            </Link>
+          ),
+        },
+      ]}
+      tabs={
+        <TabLinks
+          label="Businesses"
+          selectedId={archived ? 'archived' : 'active'}
+          tabs={[
+            { id: 'active', label: 'Active', href: '/businesses' },
+            { id: 'archived', label: 'Archived', href: '/businesses?archived=true' },
+          ]}
         />
-      </div>
-      <PagedList
-        query={list}
-        label={archived ? 'Archived businesses' : 'Active businesses'}
-        columns={columns}
-        emptyText="No businesses found"
-      />
-    </Page>
+      }
+      search={{ atom: businessesSearchAtom, placeholder: 'Business name' }}
+      query={{
+        key: ['businesses', 'listBusinesses', archived],
+        load: async (filterText, nextToken) => {
+          const page = await rpc('businesses', 'listBusinesses', { archived, filterText, nextToken });
+          return { items: page.businesses, nextToken: page.nextToken };
+        },
+      }}
+      label={archived ? 'Archived businesses' : 'Active businesses'}
+      columns={columns}
+      emptyText="No businesses found"
+    />
   );
 }

@@ -1,48 +1,31 @@
 import type { Business } from '@medlocker/core';
-import { useAtom } from 'jotai';
 import { useState } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
-import { useDebounced, usePagedQuery } from '../../api/queries.ts';
+import { queryClient } from '../../api/queries.ts';
 import { groupBusinessesSearchAtom, groupBusinessesShowArchivedAtom } from '../../state/groups.ts';
-import { useUrlSearch } from '../../state/url-filter.ts';
+import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { PagedList } from '../../ui/PagedList.tsx';
-import { SearchField } from '../../ui/SearchField.tsx';
+import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 import { addressText } from '../businesses/entity-parts.tsx';
 import { useGroup } from './GroupLayout.tsx';
 import { LinkBusinessesDialog } from './LinkBusinessesDialog.tsx';
 
-const searchDebounceMs = 500;
-
 /** SPEC §2 `/groups/{groupId}/businesses`: the linked businesses, remove, Show archived, Link businesses. */
 export function GroupBusinesses() {
   const { group } = useGroup();
-  const [search, setSearch] = useUrlSearch(groupBusinessesSearchAtom);
-  const [showArchived, setShowArchived] = useAtom(groupBusinessesShowArchivedAtom);
-  const filterText = useDebounced(search.trim(), searchDebounceMs);
+  const [showArchived, setShowArchived] = useUrlState('archived', groupBusinessesShowArchivedAtom, offByDefault);
   const [linking, setLinking] = useState(false);
   const [removing, setRemoving] = useState<Business | null>(null);
   const [pending, setPending] = useState(false);
   const [removeError, setRemoveError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const groupArchived = Boolean(group.archived);
-  const list = usePagedQuery(
-    async (nextToken, signal) => {
-      const page = await rpc(
-        'businesses',
-        'listGroupedBusinesses',
-        { groupId: group.id, archived: showArchived, filterText: filterText || undefined, nextToken },
-        { signal },
-      );
-      return { items: page.businesses, nextToken: page.nextToken };
-    },
-    ['businesses', 'listGroupedBusinesses', group.id, showArchived, filterText],
-  );
+  const key = ['businesses', 'listGroupedBusinesses', group.id, showArchived];
+  const reload = () => void queryClient.invalidateQueries({ queryKey: key.slice(0, 3) });
 
   const remove = async () => {
     if (!removing) return;
@@ -52,7 +35,7 @@ export function GroupBusinesses() {
       await rpc('businesses', 'unlinkGroup', { id: removing.id });
       setNotice(`${removing.name} removed from the group.`);
       setRemoving(null);
-      list.reload();
+      reload();
     } catch (e) {
       setRemoveError(messageOf(e));
     } finally {
@@ -61,7 +44,7 @@ export function GroupBusinesses() {
   };
 
   const base = `/groups/${encodeURIComponent(group.id)}/businesses`;
-  const columns: VirtualColumn<Business>[] = [
+  const columns: ListColumn<Business>[] = [
     {
       key: 'name',
       header: 'Name',
@@ -78,6 +61,7 @@ export function GroupBusinesses() {
       key: 'actions',
       header: 'Actions',
       width: '7rem',
+      method: ['businesses', 'unlinkGroup'],
       render: (b) => (
         <Button
           variant="quiet"
@@ -95,30 +79,39 @@ export function GroupBusinesses() {
   ];
 
   return (
-    <>
-      {notice && <Banner tone="success">{notice}</Banner>}
-      <div className="section-head">
-        <h2 className="section-title">Businesses</h2>
-        <div className="page__actions">
-          <Button onPress={list.reload}>Reload</Button>
-          <Button variant="primary" onPress={() => setLinking(true)} isDisabled={groupArchived}>
-            Link businesses
-          </Button>
-        </div>
-      </div>
-      <div className="toolbar">
-        <SearchField
-          label="Search businesses"
-          placeholder="Business name"
-          value={search}
-          onChange={setSearch}
-          className="toolbar__search"
-        />
+    <ListPage
+      title="Businesses"
+      frame="part"
+      actions={[
+        {
+          key: 'link',
+          method: ['businesses', 'linkGroup'],
+          element: (
+            <Button variant="primary" onPress={() => setLinking(true)} isDisabled={groupArchived}>
+              Link businesses
+            </Button>
+          ),
+        },
+      ]}
+      banner={notice && <Banner tone="success">{notice}</Banner>}
+      search={{ atom: groupBusinessesSearchAtom, placeholder: 'Business name', label: 'Search businesses' }}
+      filters={
         <Switch isSelected={showArchived} onChange={setShowArchived}>
           Show archived
         </Switch>
-      </div>
-      <PagedList query={list} label="Group businesses" columns={columns} emptyText="No businesses found" />
+      }
+      query={{
+        key,
+        load: async (filterText, nextToken) => {
+          const input = { groupId: group.id, archived: showArchived, filterText, nextToken };
+          const page = await rpc('businesses', 'listGroupedBusinesses', input);
+          return { items: page.businesses, nextToken: page.nextToken };
+        },
+      }}
+      label="Group businesses"
+      columns={columns}
+      emptyText="No businesses found"
+    >
       <LinkBusinessesDialog
         groupId={group.id}
         groupName={group.name}
@@ -127,7 +120,7 @@ export function GroupBusinesses() {
           setLinking(false);
           if (linked > 0) {
             setNotice(linked === 1 ? '1 business linked.' : `${linked} businesses linked.`);
-            list.reload();
+            reload();
           }
         }}
       />
@@ -144,6 +137,6 @@ export function GroupBusinesses() {
         {removing && <p>{`${removing.name} will no longer be in the group ${group.name}.`}</p>}
         {groupArchived && <p className="warning-text">You won't be able to add it back unless group is unarchived.</p>}
       </ConfirmDialog>
-    </>
+    </ListPage>
   );
 }

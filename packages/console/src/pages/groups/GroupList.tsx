@@ -1,22 +1,14 @@
 import type { Group } from '@medlocker/core';
 import { useSearchParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
-import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { groupsSearchAtom } from '../../state/groups.ts';
-import { useUrlSearch } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { Page } from '../../ui/Page.tsx';
-import { PagedList } from '../../ui/PagedList.tsx';
-import { SearchField } from '../../ui/SearchField.tsx';
+import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { TabLinks } from '../../ui/Tabs.tsx';
-import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 import { addressText } from '../businesses/entity-parts.tsx';
 
-const searchDebounceMs = 500;
-
-const columns: VirtualColumn<Group>[] = [
+const columns: ListColumn<Group>[] = [
   {
     key: 'name',
     header: 'Name',
@@ -32,63 +24,51 @@ const columns: VirtualColumn<Group>[] = [
   { key: 'address', header: 'Address', width: 'minmax(12rem, 1.4fr)', render: (g) => addressText(g.address) || '—' },
 ];
 
-/** SPEC §2 `/groups`: Active and Archived tabs, search, reload, clear filters, Add. */
+/** SPEC §2 `/groups`: Active and Archived tabs, search, reload, clear filters, Add (support staff). */
 export function GroupList() {
   const [params] = useSearchParams();
   const archived = params.get('archived') === 'true';
-  const [search, setSearch] = useUrlSearch(groupsSearchAtom);
-  const filter = useDebounced(search.trim(), searchDebounceMs);
-  const list = usePagedQuery(
-    async (nextToken, signal) => {
-      const page = await rpc('groups', 'listGroups', { archived, filter: filter || undefined, nextToken }, { signal });
-      return { items: page.groups, nextToken: page.nextToken };
-    },
-    ['groups', 'listGroups', archived, filter],
-  );
-
   return (
-    <Page
+    <ListPage
       title="Groups"
-      actions={
-        <>
-          <Button onPress={list.reload} isPending={list.isLoading && list.items.length > 0}>
-            Reload
-          </Button>
-          <Link href="/groups/add" variant="primary-button">
-            Add
-          </Link>
-        </>
+      actions={[
+        {
+          key: 'add',
+          method: ['groups', 'createGroup'],
+          element: (
+            <Link href="/groups/add" variant="primary-button">
+              Add
+            </Link>
+          ),
+        },
+      ]}
+      banner={
+        <Banner tone="warning">
+          Caution: This is not the businesses page. This page is only for creating and editing groups
+        </Banner>
       }
-    >
-      <Banner tone="warning">
-        Caution: This is not the businesses page. This page is only for creating and editing groups
-      </Banner>
-      <TabLinks
-        label="Groups"
-        selectedId={archived ? 'archived' : 'active'}
-        tabs={[
-          { id: 'active', label: 'Active', href: '/groups' },
-          { id: 'archived', label: 'Archived', href: '/groups?archived=true' },
-        ]}
-      />
-      <div className="toolbar">
-        <SearchField
-          label="Search"
-          placeholder="Group name"
-          value={search}
-          onChange={setSearch}
-          className="toolbar__search"
+      tabs={
+        <TabLinks
+          label="Groups"
+          selectedId={archived ? 'archived' : 'active'}
+          tabs={[
+            { id: 'active', label: 'Active', href: '/groups' },
+            { id: 'archived', label: 'Archived', href: '/groups?archived=true' },
+          ]}
         />
-        <Button variant="quiet" onPress={() => setSearch('')} isDisabled={search === ''}>
-          Clear filters
-        </Button>
-      </div>
-      <PagedList
-        query={list}
-        label={archived ? 'Archived groups' : 'Active groups'}
-        columns={columns}
-        emptyText={`No ${archived ? 'archived' : 'active'} groups found.`}
-      />
-    </Page>
+      }
+      search={{ atom: groupsSearchAtom, placeholder: 'Group name' }}
+      clearFilters={() => {}}
+      query={{
+        key: ['groups', 'listGroups', archived],
+        load: async (filter, nextToken) => {
+          const page = await rpc('groups', 'listGroups', { archived, filter, nextToken });
+          return { items: page.groups, nextToken: page.nextToken };
+        },
+      }}
+      label={archived ? 'Archived groups' : 'Active groups'}
+      columns={columns}
+      emptyText={`No ${archived ? 'archived' : 'active'} groups found.`}
+    />
   );
 }

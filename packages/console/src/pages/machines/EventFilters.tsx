@@ -44,7 +44,7 @@ export function EventFilters({ filter, onChange }: { filter: EventFilter; onChan
   const items = typed ? codeOptions.filter((o) => searchable(o.label).includes(typed)) : codeOptions;
 
   return (
-    <div className="toolbar">
+    <>
       <Select
         label="Level"
         options={levelOptions}
@@ -71,6 +71,6 @@ export function EventFilters({ filter, onChange }: { filter: EventFilter; onChan
         }}
         emptyText="No such code"
       />
-    </div>
+    </>
   );
 }

@@ -1,12 +1,10 @@
-import { formatDate, formatDateTime, type Machine } from '@medlocker/core';
-import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect, useState } from 'react';
+import { formatDate, formatDateTime } from '@medlocker/core';
+import { useState } from 'react';
 import { useParams } from 'react-router';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { useLiveSubscription } from '../../state/live.ts';
-import { machineLiveAtom, resetMachineLiveAtom } from '../../state/machines.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
@@ -30,19 +28,12 @@ export function MachineDetails() {
     (signal) => rpc('machines', 'getMachine', { id: machineId }, { signal }),
     ['machines', 'getMachine', machineId],
   );
-  const live = useAtomValue(machineLiveAtom)[machineId];
-  const resetLive = useSetAtom(resetMachineLiveAtom);
   const [pairing, setPairing] = useState(false);
   const [confirm, setConfirm] = useState<Confirm>(null);
   const [pending, setPending] = useState(false);
   const [actionError, setActionError] = useState<string>();
   const [message, setMessage] = useState<string>();
   useLiveSubscription(machineId ? { machineId } : null);
-
-  // A fresh fetch already holds everything pushed before it.
-  useEffect(() => {
-    if (query.data) resetLive(machineId);
-  }, [query.data, machineId, resetLive]);
 
   if (!query.data) {
     return (
@@ -52,9 +43,8 @@ export function MachineDetails() {
     );
   }
 
-  const machine: Machine = live?.machine ?? query.data.machine;
-  const online = live?.online ?? query.data.online;
-  const lastSeen = live?.lastSeen !== undefined ? live.lastSeen : query.data.lastSeen;
+  // Kept current by the hub's pushes (state/machines.ts writes them into this cached answer).
+  const { machine, online, lastSeen } = query.data;
   const archived = machine.archived;
   const outOfOrder = machine.outOfOrderStatus;
 
@@ -153,24 +143,22 @@ export function MachineDetails() {
           {
             id: 'events',
             label: 'Events',
-            content: <MachineEvents machineId={machine.id} pushed={live?.events ?? []} />,
+            content: <MachineEvents machineId={machine.id} />,
           },
           {
             id: 'contents',
             label: 'Contents',
-            content: (
-              <MachineContents businessId={businessId} machineId={machine.id} changes={live?.contentsChanges ?? 0} />
-            ),
+            content: <MachineContents businessId={businessId} machineId={machine.id} />,
           },
           {
             id: 'status',
             label: 'Status',
-            content: <MachineStatusReports machineId={machine.id} reports={live?.statusReports ?? 0} />,
+            content: <MachineStatusReports machineId={machine.id} />,
           },
           {
             id: 'temperature',
             label: 'Temperature',
-            content: <TemperatureTab machineId={machine.id} updated={live?.temperature?.updated ?? null} />,
+            content: <TemperatureTab machineId={machine.id} updated={machine.temperatureStatus?.updated ?? null} />,
           },
         ]}
       />

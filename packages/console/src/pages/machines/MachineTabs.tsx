@@ -1,29 +1,37 @@
-import { type Bag, formatDateTime, type MachineEvent, type MachineStatus, machineAlerts } from '@medlocker/core';
-import { useAtomValue, useSetAtom } from 'jotai';
-import { rpc } from '../../api/client.ts';
-import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import {
-  type MachineTabFilters,
-  machineTabFiltersAtom,
-  noMachineTabFilters,
-  setMachineTabFiltersAtom,
-} from '../../state/machines.ts';
-import { PagedList } from '../../ui/PagedList.tsx';
-import { SearchField } from '../../ui/SearchField.tsx';
-import type { VirtualColumn } from '../../ui/VirtualList.tsx';
-import { EventFilters, matchesEventFilter } from './EventFilters.tsx';
+  type Bag,
+  formatDateTime,
+  type Level,
+  type MachineEvent,
+  type MachineStatus,
+  machineAlertCodes,
+  machineAlerts,
+} from '@medlocker/core';
+import { useMemo } from 'react';
+import { rpc } from '../../api/client.ts';
+import { type MachineTabFilters, machineTabFilterAtom } from '../../state/machines.ts';
+import { choiceCodec, type UrlCodec, useUrlState } from '../../state/url-filter.ts';
+import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { EventFilters } from './EventFilters.tsx';
 import { LevelBadge } from './MachineStatusBadges.tsx';
 
-/** This machine page's tab filters, kept for the session (SPEC §2), and a setter for some of them. */
-function useTabFilters(machineId: string) {
-  const filters = useAtomValue(machineTabFiltersAtom)[machineId] ?? noMachineTabFilters;
-  const set = useSetAtom(setMachineTabFiltersAtom);
-  return [filters, (change: Partial<MachineTabFilters>) => set(machineId, change)] as const;
+const levelCodec = choiceCodec<Level>(['critical', 'error', 'warn', 'info']);
+const codeCodec: UrlCodec<string | null> = choiceCodec<string>(machineAlertCodes);
+
+/** One of this machine page's tab filters: in the URL (`?{param}=`), remembered for the session (SPEC §2). */
+function useTabFilter<K extends keyof MachineTabFilters>(
+  machineId: string,
+  field: K,
+  param: string,
+  codec: UrlCodec<MachineTabFilters[K]>,
+) {
+  const atom = useMemo(() => machineTabFilterAtom(machineId, field), [machineId, field]);
+  return useUrlState(param, atom, codec);
 }
 
 const codeName = (code: string) => machineAlerts[code as keyof typeof machineAlerts]?.name;
 
-const eventColumns: VirtualColumn<MachineEvent>[] = [
+const eventColumns: ListColumn<MachineEvent>[] = [
   { key: 'when', header: 'When', width: '11rem', render: (e) => formatDateTime(e.created) },
   {
     key: 'code',
@@ -44,42 +52,40 @@ const eventColumns: VirtualColumn<MachineEvent>[] = [
  * The machine's events, newest first, of one level and code if chosen; events pushed by the hub that
  * pass the filter appear on top without a reload.
  */
-export function MachineEvents({ machineId, pushed }: { machineId: string; pushed: MachineEvent[] }) {
-  const [filters, setFilters] = useTabFilters(machineId);
-  const filter = { level: filters.eventLevel, code: filters.eventCode };
-  const list = usePagedQuery(
-    async (nextToken, signal) => {
-      const page = await rpc(
-        'machines',
-        'listEvents',
-        { machineId, level: filter.level ?? undefined, code: filter.code ?? undefined, nextToken },
-        { signal },
-      );
-      return { items: page.events, nextToken: page.nextToken };
-    },
-    ['machines', 'listEvents', machineId, filter.level, filter.code],
-  );
-  const known = new Set(list.items.map((e) => e.id));
-  const items = [...pushed.filter((e) => !known.has(e.id) && matchesEventFilter(e, filter)), ...list.items];
-  const filtered = filter.level !== null || filter.code !== null;
+export function MachineEvents({ machineId }: { machineId: string }) {
+  const [level, setLevel] = useTabFilter(machineId, 'eventLevel', 'level', levelCodec);
+  const [code, setCode] = useTabFilter(machineId, 'eventCode', 'code', codeCodec);
+  const filter = { level, code };
   return (
-    <>
-      <EventFilters
-        filter={filter}
-        onChange={({ level, code }) => setFilters({ eventLevel: level, eventCode: code })}
-      />
-      <PagedList
-        query={list}
-        items={items}
-        label="Events"
-        columns={eventColumns}
-        emptyText={filtered ? 'No events match these filters.' : 'No events yet.'}
-      />
-    </>
+    <ListPage
+      title="Events"
+      frame="bare"
+      reload={false}
+      filters={
+        <EventFilters
+          filter={filter}
+          onChange={(next) => {
+            if (next.level !== level) setLevel(next.level);
+            if (next.code !== code) setCode(next.code);
+          }}
+        />
+      }
+      query={{
+        key: ['machines', 'listEvents', machineId, level, code],
+        load: async (_search, nextToken) => {
+          const input = { machineId, level: level ?? undefined, code: code ?? undefined, nextToken };
+          const page = await rpc('machines', 'listEvents', input);
+          return { items: page.events, nextToken: page.nextToken };
+        },
+      }}
+      label="Events"
+      columns={eventColumns}
+      emptyText={level !== null || code !== null ? 'No events match these filters.' : 'No events yet.'}
+    />
   );
 }
 
-const bagColumns: VirtualColumn<Bag>[] = [
+const bagColumns: ListColumn<Bag>[] = [
   { key: 'location', header: 'Location', width: '8rem', render: (b) => b.location ?? '—' },
   { key: 'barcode', header: 'Barcode', width: 'minmax(10rem, 1fr)', render: (b) => b.barcode },
   { key: 'reference', header: 'Reference', width: 'minmax(8rem, 1fr)', render: (b) => b.reference ?? '—' },
@@ -87,52 +93,29 @@ const bagColumns: VirtualColumn<Bag>[] = [
 ];
 
 /** The bags the machine holds now, found by the start of a barcode, reference or slot in any case; a bag loaded or taken out reloads the list. */
-export function MachineContents({
-  businessId,
-  machineId,
-  changes,
-}: {
-  businessId: string;
-  machineId: string;
-  changes: number;
-}) {
-  const [filters, setFilters] = useTabFilters(machineId);
-  // SPEC §9: a search waits 500 ms after the last key.
-  const filter = useDebounced(filters.contentsSearch.trim(), 500);
-  const list = usePagedQuery(
-    async (nextToken, signal) => {
-      const page = await rpc(
-        'bags',
-        'listBags',
-        { businessId, machineId, filter: filter || undefined, nextToken },
-        { signal },
-      );
-      return { items: page.bags, nextToken: page.nextToken };
-    },
-    ['bags', 'listBags', businessId, machineId, filter, changes],
-  );
+export function MachineContents({ businessId, machineId }: { businessId: string; machineId: string }) {
+  const atom = useMemo(() => machineTabFilterAtom(machineId, 'contentsSearch'), [machineId]);
   return (
-    <>
-      <div className="toolbar">
-        <SearchField
-          label="Search"
-          placeholder="Barcode, reference or slot"
-          value={filters.contentsSearch}
-          onChange={(contentsSearch) => setFilters({ contentsSearch })}
-          className="toolbar__search"
-        />
-      </div>
-      <PagedList
-        query={list}
-        label="Contents"
-        columns={bagColumns}
-        emptyText={filter ? `No bag in the machine matches “${filter}”.` : 'The machine is empty.'}
-      />
-    </>
+    <ListPage
+      title="Contents"
+      frame="bare"
+      reload={false}
+      search={{ atom, placeholder: 'Barcode, reference or slot', param: 'contents' }}
+      query={{
+        key: ['bags', 'listBags', businessId, machineId],
+        load: async (filter, nextToken) => {
+          const page = await rpc('bags', 'listBags', { businessId, machineId, filter, nextToken });
+          return { items: page.bags, nextToken: page.nextToken };
+        },
+      }}
+      label="Contents"
+      columns={bagColumns}
+      emptyText={(filter) => (filter ? `No bag in the machine matches “${filter}”.` : 'The machine is empty.')}
+    />
   );
 }
 
-const statusColumns: VirtualColumn<MachineStatus>[] = [
+const statusColumns: ListColumn<MachineStatus>[] = [
   { key: 'when', header: 'When', width: '11rem', render: (s) => formatDateTime(s.created) },
   {
     key: 'observations',
@@ -152,13 +135,22 @@ const statusColumns: VirtualColumn<MachineStatus>[] = [
  * The locker's status reports, newest first; a new report reloads the list. No filters: listMachineStatus
  * takes none (the observations are free-form, per locker maker).
  */
-export function MachineStatusReports({ machineId, reports }: { machineId: string; reports: number }) {
-  const list = usePagedQuery(
-    async (nextToken, signal) => {
-      const page = await rpc('machines', 'listMachineStatus', { machineId, nextToken }, { signal });
-      return { items: page.statuses, nextToken: page.nextToken };
-    },
-    ['machines', 'listMachineStatus', machineId, reports],
+export function MachineStatusReports({ machineId }: { machineId: string }) {
+  return (
+    <ListPage
+      title="Status reports"
+      frame="bare"
+      reload={false}
+      query={{
+        key: ['machines', 'listMachineStatus', machineId],
+        load: async (_search, nextToken) => {
+          const page = await rpc('machines', 'listMachineStatus', { machineId, nextToken });
+          return { items: page.statuses, nextToken: page.nextToken };
+        },
+      }}
+      label="Status reports"
+      columns={statusColumns}
+      emptyText="No status reports yet."
+    />
   );
-  return <PagedList query={list} label="Status reports" columns={statusColumns} emptyText="No status reports yet." />;
 }

@@ -1,16 +1,13 @@
 import { type DeliveryStatus, formatDateTime, type MessageChannel, type OutboxMessage } from '@medlocker/core';
-import { useAtom } from 'jotai';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
-import { usePagedQuery } from '../../api/queries.ts';
 import { messagesStatusAtom } from '../../state/messages.ts';
+import { choiceCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { PagedList } from '../../ui/PagedList.tsx';
-import { Section } from '../../ui/Section.tsx';
+import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
-import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 import { DetailsItem } from '../businesses/entity-parts.tsx';
 
 const channelLabels: Record<MessageChannel, string> = { sms: 'SMS', email: 'Email', whatsapp: 'WhatsApp' };
@@ -18,6 +15,8 @@ const channelLabels: Record<MessageChannel, string> = { sms: 'SMS', email: 'Emai
 // SPEC §4 calls a delivered message 'success'; staff read it as sent.
 const statusLabels: Record<DeliveryStatus, string> = { pending: 'Pending', success: 'Sent', failed: 'Failed' };
 const statusTones: Record<DeliveryStatus, string> = { pending: 'info', success: 'ok', failed: 'bad' };
+
+const statusCodec = choiceCodec<DeliveryStatus>(['pending', 'success', 'failed']);
 
 const statusOptions = [
   { id: 'all', label: 'All' },
@@ -37,27 +36,14 @@ function StatusBadge({ status }: { status: DeliveryStatus }) {
 
 /**
  * `/businesses/{businessId}/messages`: the SMS, email and WhatsApp messages queued for the business
- * (alarms to its keyholders, codes and notices to patients), newest first, with a status filter kept for
- * the session, paged as it scrolls; each row opens the whole message.
+ * (alarms to its keyholders, codes and notices to patients), newest first, with a status filter kept in the
+ * URL (`?status=failed`) and for the session, paged as it scrolls; each row opens the whole message.
  */
 export function MessageList() {
   const { businessId = '' } = useParams();
-  const [status, setStatus] = useAtom(messagesStatusAtom);
+  const [status, setStatus] = useUrlState('status', messagesStatusAtom, statusCodec);
   const [shown, setShown] = useState<OutboxMessage | null>(null);
-  const list = usePagedQuery(
-    async (nextToken, signal) => {
-      const page = await rpc(
-        'messages',
-        'listOutbox',
-        { businessId, status: status ?? undefined, nextToken },
-        { signal },
-      );
-      return { items: page.messages, nextToken: page.nextToken };
-    },
-    ['messages', 'listOutbox', businessId, status],
-  );
-
-  const columns: VirtualColumn<OutboxMessage>[] = [
+  const columns: ListColumn<OutboxMessage>[] = [
     { key: 'queued', header: 'Queued', width: '11rem', render: (m) => formatDateTime(m.created) },
     { key: 'channel', header: 'Channel', width: '5rem', render: (m) => channelLabels[m.channel] },
     { key: 'to', header: 'To', width: 'minmax(9.5rem, 1.2fr)', render: (m) => m.recipient },
@@ -81,18 +67,30 @@ export function MessageList() {
   ];
 
   return (
-    <Section title="Messages" actions={<Button onPress={list.reload}>Reload</Button>}>
-      <div className="toolbar">
+    <ListPage
+      title="Messages"
+      frame="section"
+      filters={
         <Select
           label="Status"
           options={statusOptions}
           selectedKey={status ?? 'all'}
           onSelectionChange={(key) => setStatus(key === 'all' || key === null ? null : (key as DeliveryStatus))}
         />
-      </div>
-      <PagedList query={list} label="Messages" columns={columns} emptyText="No messages found" />
+      }
+      query={{
+        key: ['messages', 'listOutbox', businessId, status],
+        load: async (_search, nextToken) => {
+          const page = await rpc('messages', 'listOutbox', { businessId, status: status ?? undefined, nextToken });
+          return { items: page.messages, nextToken: page.nextToken };
+        },
+      }}
+      label="Messages"
+      columns={columns}
+      emptyText="No messages found"
+    >
       {shown && <MessageDialog message={shown} onClose={() => setShown(null)} />}
-    </Section>
+    </ListPage>
   );
 }
 

@@ -1,8 +1,9 @@
 import type { PatientSignUp, SignUpForm } from '@medlocker/core';
+import { useState } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -86,5 +87,44 @@ export function EditSignUpDialog({
         </Form>
       )}
     </Dialog>
+  );
+}
+
+/** Deleting a sign-up removes it for good (it is not a patient yet, so nothing else refers to it). */
+export function DeleteSignUpDialog({
+  signUp,
+  onClose,
+}: {
+  signUp: PatientSignUp;
+  onClose: (deleted: boolean) => void;
+}) {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string>();
+  const remove = async () => {
+    setPending(true);
+    setError(undefined);
+    try {
+      await rpc('signUps', 'delete', { id: signUp.id });
+      onClose(true);
+    } catch (e) {
+      setError(messageOf(e));
+      setPending(false);
+    }
+  };
+  return (
+    <ConfirmDialog
+      title="Delete sign-up?"
+      isOpen
+      onOpenChange={(open) => !open && !pending && onClose(false)}
+      cancelLabel="Keep sign-up"
+      confirmLabel="Delete sign-up"
+      onConfirm={() => void remove()}
+      isPending={pending}
+      error={error}
+    >
+      <p>
+        {signUp.firstName} {signUp.lastName}'s sign-up will be removed. This cannot be undone.
+      </p>
+    </ConfirmDialog>
   );
 }

@@ -1,23 +1,21 @@
 import type { PatientSignUp } from '@medlocker/core';
-import { useAtom } from 'jotai';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
-import { usePagedQuery } from '../../api/queries.ts';
+import { queryClient } from '../../api/queries.ts';
 import { signUpsPastAtom } from '../../state/patients.ts';
+import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { PagedList } from '../../ui/PagedList.tsx';
-import { Section } from '../../ui/Section.tsx';
+import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import type { VirtualColumn } from '../../ui/VirtualList.tsx';
 import { patientPaths } from './PatientRoutes.tsx';
 import { dateOfBirthOf } from './patient-format.ts';
-import { EditSignUpDialog } from './SignUpEdit.tsx';
+import { DeleteSignUpDialog, EditSignUpDialog } from './SignUpEdit.tsx';
 
 /**
  * `/patients/signUps`: waiting sign-ups (or past ones). Each one not yet converted can be edited or
@@ -26,20 +24,15 @@ import { EditSignUpDialog } from './SignUpEdit.tsx';
 export function SignUpList() {
   const { businessId = '' } = useParams();
   const navigate = useNavigate();
-  const [past, setPast] = useAtom(signUpsPastAtom);
+  const [past, setPast] = useUrlState('past', signUpsPastAtom, offByDefault);
   const [converting, setConverting] = useState<PatientSignUp | null>(null);
   const [editing, setEditing] = useState<PatientSignUp | null>(null);
   const [deleting, setDeleting] = useState<PatientSignUp | null>(null);
   const [notice, setNotice] = useState<string>();
-  const list = usePagedQuery(
-    async (nextToken, signal) => {
-      const page = await rpc('signUps', 'list', { businessId, past, nextToken }, { signal });
-      return { items: page.signUps, nextToken: page.nextToken };
-    },
-    ['signUps', 'list', businessId, past],
-  );
+  const key = ['signUps', 'list', businessId];
+  const reload = () => void queryClient.invalidateQueries({ queryKey: key });
 
-  const columns: VirtualColumn<PatientSignUp>[] = [
+  const columns: ListColumn<PatientSignUp>[] = [
     { key: 'name', header: 'Name', width: 'minmax(10rem, 1.5fr)', render: (s) => `${s.firstName} ${s.lastName}` },
     { key: 'dob', header: 'Date of birth', width: '8rem', render: (s) => dateOfBirthOf(s.dateOfBirth) },
     {
@@ -76,26 +69,37 @@ export function SignUpList() {
   ];
 
   return (
-    <Section
+    <ListPage
       title="Sign-ups"
-      actions={
-        <Link href={patientPaths.list(businessId)} variant="button">
-          Patients
-        </Link>
-      }
-    >
-      {notice && <Banner tone="success">{notice}</Banner>}
-      <div className="toolbar">
+      frame="section"
+      reload={false}
+      actions={[
+        {
+          key: 'patients',
+          element: (
+            <Link href={patientPaths.list(businessId)} variant="button">
+              Patients
+            </Link>
+          ),
+        },
+      ]}
+      banner={notice && <Banner tone="success">{notice}</Banner>}
+      filters={
         <Switch isSelected={past} onChange={setPast}>
           Show past sign-ups
         </Switch>
-      </div>
-      <PagedList
-        query={list}
-        label="Sign-ups"
-        columns={columns}
-        emptyText={past ? 'No past sign-ups.' : 'No sign-ups waiting.'}
-      />
+      }
+      query={{
+        key: [...key, past],
+        load: async (_search, nextToken) => {
+          const page = await rpc('signUps', 'list', { businessId, past, nextToken });
+          return { items: page.signUps, nextToken: page.nextToken };
+        },
+      }}
+      label="Sign-ups"
+      columns={columns}
+      emptyText={past ? 'No past sign-ups.' : 'No sign-ups waiting.'}
+    >
       {converting && (
         <ConvertDialog
           signUp={converting}
@@ -117,7 +121,7 @@ export function SignUpList() {
             setEditing(null);
             if (!saved) return;
             setNotice(`${saved.firstName} ${saved.lastName}'s sign-up was saved.`);
-            list.reload();
+            reload();
           }}
         />
       )}
@@ -128,11 +132,11 @@ export function SignUpList() {
             setDeleting(null);
             if (!deleted) return;
             setNotice(`${deleting.firstName} ${deleting.lastName}'s sign-up was deleted.`);
-            list.reload();
+            reload();
           }}
         />
       )}
-    </Section>
+    </ListPage>
   );
 }
 
@@ -213,38 +217,5 @@ function ConvertDialog({
         </div>
       </Form>
     </Dialog>
-  );
-}
-
-/** Deleting a sign-up removes it for good (it is not a patient yet, so nothing else refers to it). */
-function DeleteSignUpDialog({ signUp, onClose }: { signUp: PatientSignUp; onClose: (deleted: boolean) => void }) {
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string>();
-  const remove = async () => {
-    setPending(true);
-    setError(undefined);
-    try {
-      await rpc('signUps', 'delete', { id: signUp.id });
-      onClose(true);
-    } catch (e) {
-      setError(messageOf(e));
-      setPending(false);
-    }
-  };
-  return (
-    <ConfirmDialog
-      title="Delete sign-up?"
-      isOpen
-      onOpenChange={(open) => !open && !pending && onClose(false)}
-      cancelLabel="Keep sign-up"
-      confirmLabel="Delete sign-up"
-      onConfirm={() => void remove()}
-      isPending={pending}
-      error={error}
-    >
-      <p>
-        {signUp.firstName} {signUp.lastName}'s sign-up will be removed. This cannot be undone.
-      </p>
-    </ConfirmDialog>
   );
 }

@@ -1,17 +1,10 @@
 import type { User } from '@medlocker/core';
 import type { WritableAtom } from 'jotai';
 import { rpc } from '../../api/client.ts';
-import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
-import { useUrlSearch } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { PagedList } from '../../ui/PagedList.tsx';
-import { SearchField } from '../../ui/SearchField.tsx';
-import type { VirtualColumn } from '../../ui/VirtualList.tsx';
-
-const searchDebounceMs = 500;
+import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 
 export type RoleUsersProps = {
   /** The role whose holders on `resource` are listed. */
@@ -33,7 +26,8 @@ export type RoleUsersProps = {
 
 /**
  * SPEC §2 `/businesses/{id}/users` and `/groups/{id}/users`: the people with a Business or Group role on
- * it (Name, Email, Access levels), searched by prefix, with Add while the resource is not archived.
+ * it (Name, Email, Access levels), searched by prefix, with Add while the resource is not archived (to
+ * who may add roles).
  */
 export function RoleUsers({
   roleName,
@@ -46,22 +40,7 @@ export function RoleUsers({
 }: RoleUsersProps) {
   // 'Business role removed from …' after a user page sends its Admin back here.
   const notice = useFlashNotice();
-  const [search, setSearch] = useUrlSearch(searchAtom);
-  const filterText = useDebounced(search.trim(), searchDebounceMs);
-  const list = usePagedQuery(
-    async (nextToken, signal) => {
-      const page = await rpc(
-        'users',
-        'getUsersByRole',
-        { roleName, roleResource: resource.id, filterText: filterText || undefined, nextToken },
-        { signal },
-      );
-      return { items: page.users, nextToken: page.nextToken };
-    },
-    ['users', 'getUsersByRole', roleName, resource.id, filterText],
-  );
-
-  const columns: VirtualColumn<User>[] = [
+  const columns: ListColumn<User>[] = [
     {
       key: 'name',
       header: 'Name',
@@ -88,29 +67,41 @@ export function RoleUsers({
   ];
 
   return (
-    <>
-      {notice && <Banner tone="success">{notice}</Banner>}
-      <div className="section-head">
-        <h2 className="section-title">Users</h2>
-        <div className="page__actions">
-          <Button onPress={list.reload}>Reload</Button>
-          {canManage && !resource.archived && (
-            <Link href={`${usersPath}/add`} variant="primary-button">
-              Add
-            </Link>
-          )}
-        </div>
-      </div>
-      <div className="toolbar">
-        <SearchField
-          label="Search users"
-          placeholder={placeholder}
-          value={search}
-          onChange={setSearch}
-          className="toolbar__search"
-        />
-      </div>
-      <PagedList query={list} label={listLabel} columns={columns} emptyText="No users found." />
-    </>
+    <ListPage
+      title="Users"
+      frame="part"
+      banner={notice && <Banner tone="success">{notice}</Banner>}
+      actions={
+        resource.archived || !canManage
+          ? []
+          : [
+              {
+                key: 'add',
+                method: ['auth', 'addRoles'],
+                element: (
+                  <Link href={`${usersPath}/add`} variant="primary-button">
+                    Add
+                  </Link>
+                ),
+              },
+            ]
+      }
+      search={{ atom: searchAtom, placeholder, label: 'Search users' }}
+      query={{
+        key: ['users', 'getUsersByRole', roleName, resource.id],
+        load: async (filterText, nextToken) => {
+          const page = await rpc('users', 'getUsersByRole', {
+            roleName,
+            roleResource: resource.id,
+            filterText,
+            nextToken,
+          });
+          return { items: page.users, nextToken: page.nextToken };
+        },
+      }}
+      label={listLabel}
+      columns={columns}
+      emptyText="No users found."
+    />
   );
 }
