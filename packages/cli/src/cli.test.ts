@@ -138,7 +138,7 @@ describeApi('the medlocker cli', (t) => {
     await loginAs('pharmacist@pharmacy.test');
     const res = await cli(['users', 'list']);
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain('You do not have access to this area');
+    expect(res.stderr).toContain('Only support staff manage Support roles');
   });
 
   it('logs out on the server and forgets the token; a timed-out session is forgotten too', async () => {
