@@ -27,6 +27,9 @@ const UP = [
      where ${LIVE} and machine_id is not null and pin_lookup is not null`,
   `create unique index orders_machine_sequence_key on orders (machine_id, machine_sequence)
      where machine_id is not null and machine_sequence is not null`,
+  // the top bar's search across businesses: an order by its barcode or reference, in any case
+  'create index orders_barcode_lower_idx on orders (lower(barcode))',
+  'create index orders_reference_lower_idx on orders (lower(reference))',
   // the expiry sweep: loaded orders past their expiry whose expiry is not recorded yet
   `create index orders_expiry_unrecorded_idx on orders (expires_at) where status = 'loaded' and expiry_recorded_at is null`,
   `create table order_counters (
@@ -49,6 +52,8 @@ const DOWN = [
   'drop table pin_attempts',
   'drop table order_counters',
   'drop index orders_expiry_unrecorded_idx',
+  'drop index orders_reference_lower_idx',
+  'drop index orders_barcode_lower_idx',
   'drop index orders_machine_sequence_key',
   'drop index orders_live_machine_pin_key',
   'drop index orders_live_barcode_key',

@@ -149,6 +149,7 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     listEvents: (s) => ({ orderId: s.orderId }),
     listOrdersByPatient: (s) => ({ patientId: s.patientId }),
     listOrdersByBusiness: (s) => ({ businessId: s.businessId }),
+    findOrders: () => ({ text: 'RX-1' }),
   },
   patients: {
     create: (s) => ({ businessId: s.businessId, patient: testPatient(7) }),

@@ -80,7 +80,7 @@ export { IntegrationClientView, IntegrationPartner, integrationRateLimit, Webhoo
 export { fleetAlarmsPerMachine, fleetPageSize, MachineForm, machinesPageSize } from './machines.ts';
 export { messagesPageSize } from './messages.ts';
 export { methodActors } from './method-actors.ts';
-export { OrderStatusFilter, ordersPageSize } from './orders.ts';
+export { findOrdersMax, OrderStatusFilter, ordersPageSize } from './orders.ts';
 export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome, UpsertStatus } from './patients.ts';
 export { PaymentClientSettings, paymentSecretMask } from './payment-settings.ts';
 export { SignUpForm, SignUpVerification, signUpCodes, signUpsPageSize } from './sign-ups.ts';

@@ -96,6 +96,7 @@ export const methodActors = {
     setRevealPinReason: ['support', 'pharmacy'],
     listEvents: ['support', 'pharmacy'],
     listOrdersByPatient: ['support', 'pharmacy'],
+    findOrders: ['support', 'pharmacy'],
     listOrdersByBusiness: ['support', 'pharmacy'],
   },
   messages: {

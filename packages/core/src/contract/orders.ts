@@ -1,9 +1,12 @@
 import { type } from 'arktype';
 import { Order, OrderEvent } from '../order/order.ts';
-import { OrderInput, OrderReason } from '../order/order-input.ts';
+import { Barcode, OrderInput, OrderReason } from '../order/order-input.ts';
 import { OrderStatus } from '../order/statuses.ts';
 import { Id, NextToken, SearchText } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
+
+/** At most this many orders answer the top bar's search. */
+export const findOrdersMax = 10;
 
 /** Pages of orders and of an order's events are 25 long; `nextToken` is an opaque keyset cursor. */
 export const ordersPageSize = 25;
@@ -70,6 +73,13 @@ export const orders = defineArea({
     output: type({ orders: Order.array(), nextToken: 'string | null' }),
     access: staff({ patient: 'patientId' }),
     summary: "A patient's orders, newest first, 25 a page.",
+  },
+  findOrders: {
+    input: type({ text: Barcode }),
+    output: type({ orders: Order.array() }),
+    access: staff('filtered'),
+    summary:
+      'The top bar’s search: orders whose barcode or reference is this text (any case, blanks around ignored), in the businesses the caller reaches; at most 10, newest first.',
   },
   listOrdersByBusiness: {
     input: type({

@@ -3,6 +3,7 @@ import { rpcArea } from '../../rpc/area.ts';
 import {
   cancel,
   create,
+  findOrders,
   get,
   listEvents,
   listOrdersByBusiness,
@@ -22,6 +23,7 @@ export const ordersRoutes = (deps: AppDeps) =>
     markRemoved,
     setRevealPinReason,
     listEvents,
+    findOrders,
     listOrdersByPatient,
     listOrdersByBusiness,
   });

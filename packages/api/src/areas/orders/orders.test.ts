@@ -367,4 +367,25 @@ describeApi('orders', (t) => {
     expect(theirAfter).toMatchObject({ status: 'new', sequence: 0 });
     expect(await countOrders(t)).toBe(2);
   });
+
+  it('finds an order by barcode or reference in any case, only in the businesses the caller reaches', async () => {
+    const as = await support();
+    const mine = await estate(t, as);
+    const theirs = await estate(t, as);
+    const a = (await t.call('orders', 'create', { ...mine, barcode: 'Rx-Find-1' }, as)).body.order;
+    const b = (await t.call('orders', 'create', { ...theirs, barcode: 'RX-FIND-1' }, as)).body.order;
+    const find = (text: string, who = as) => t.call('orders', 'findOrders', { text }, who);
+    const ids = (res: { body: { orders: { id: string }[] } }) => res.body.orders.map((o) => o.id);
+    expect(ids(await find(' rx-find-1 '))).toEqual([b.id, a.id]);
+    expect(ids(await find(a.reference))).toEqual([b.id, a.id]);
+    expect(ids(await find('RX-FIND'))).toEqual([]);
+    const pharmacy = {
+      cookie: (await t.signIn({ roles: [{ name: 'Business', resourceType: 'business', resourceId: mine.businessId }] }))
+        .cookie,
+    };
+    expect(ids(await find('RX-FIND-1', pharmacy))).toEqual([a.id]);
+    const nobody = { cookie: (await t.signIn({})).cookie };
+    expect(ids(await find('RX-FIND-1', nobody))).toEqual([]);
+    expect((await find('  ')).status).toBe(400);
+  });
 });

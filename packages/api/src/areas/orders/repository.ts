@@ -301,3 +301,20 @@ export const claimExpiredOrders = (db: Db, now: number, limit: number) =>
     .where('expiry_recorded_at', 'is', null)
     .returningAll()
     .execute();
+
+/**
+ * Orders whose barcode or reference is `text` (any case), newest first: in every business, or only in
+ * `businessIds` (a pharmacy user's reach).
+ */
+export function findOrderRows(db: Db, q: { text: string; businessIds?: readonly string[]; limit: number }) {
+  const text = q.text.toLowerCase();
+  let query = db
+    .selectFrom('orders')
+    .selectAll()
+    .where((eb) => eb.or([eb(sql`lower(barcode)`, '=', text), eb(sql`lower(reference)`, '=', text)]));
+  if (q.businessIds !== undefined) {
+    if (q.businessIds.length === 0) return Promise.resolve([] as OrderRow[]);
+    query = query.where('business_id', 'in', [...q.businessIds]);
+  }
+  return query.orderBy('id', 'desc').limit(q.limit).execute();
+}

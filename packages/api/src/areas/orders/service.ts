@@ -1,6 +1,7 @@
 import {
   AppError,
   type Contract,
+  findOrdersMax,
   mayMoveOrder,
   type OrderAction,
   type OrderMover,
@@ -24,6 +25,7 @@ import {
   findBusinessForOrder,
   findMachineForOrder,
   findOrder,
+  findOrderRows,
   findPatientForOrder,
   insertOrderEventRows,
   insertOrderRow,
@@ -470,4 +472,15 @@ export async function listOrdersByBusiness(
     limit: ordersPageSize + 1,
   });
   return orderPage(deps, actor, rows, 'listOrdersByBusiness');
+}
+
+/** The top bar's search: an order by barcode or reference, in what the caller reaches (scope 'filtered'). */
+export async function findOrders(deps: AppDeps, actor: StaffActor, input: In<'findOrders'>): Out<'findOrders'> {
+  const rows = await findOrderRows(deps.db, {
+    text: input.text.trim(),
+    ...(actor.kind === 'pharmacy' ? { businessIds: [...actor.businesses.keys()] } : {}),
+    limit: findOrdersMax,
+  });
+  await auditOrderReads(deps, actor, rows, 'findOrders');
+  return { orders: rows.map(toOrder) };
 }
