@@ -12,7 +12,7 @@ type LockerActor = Extract<Actor, { kind: 'locker' }>;
 
 /**
  * A bag arrives in a slot: the bag of that barcode in this business (in no machine, or already in this
- * one), or a new one; matched to the newest current order with the barcode when it has no order yet.
+ * one), or a new one; matched to the live order with the barcode (else it keeps the order it had).
  */
 export async function bagLoaded(
   deps: BagDeps,
@@ -23,7 +23,9 @@ export async function bagLoaded(
   const where = { businessId: actor.businessId, machineId: actor.machineId, barcode: input.barcode };
   const order = await currentOrderByBarcode(deps.db, actor.businessId, input.barcode);
   const existing = await loadableBag(deps.db, where);
-  const orderId = existing?.order_id ?? order?.id ?? null;
+  // The live order with the barcode wins over the one the bag last carried: a barcode is unique only
+  // among live orders, so a bag reused after its order ended belongs to the new one.
+  const orderId = order?.id ?? existing?.order_id ?? null;
   if (existing) {
     await placeBag(deps.db, existing.id, { machineId: actor.machineId, location: input.location, orderId }, now);
     return { bagId: existing.id, orderId };

@@ -49,7 +49,8 @@ export async function reprocessBags(
       const order = await currentOrderByBarcode(tx, machine.business_id, bag.barcode);
       if (!order || bag.location === null) continue;
       await setBagOrder(tx, bag.id, order.id, deps.now());
-      loaded.push(await loadOrder(tx, deps, locker, order.id, { location: bag.location }));
+      const moved = await loadOrder(tx, deps, locker, order.id, { location: bag.location });
+      if (moved) loaded.push(moved);
     }
     const result = { processed: bags.length, matched: loaded.length };
     await audit(tx, deps, actor, {

@@ -47,9 +47,29 @@ export async function loadOrder(
   actor: LockerActor,
   orderId: string,
   place: { location: string },
-): Promise<OrderRow> {
+): Promise<OrderRow | null> {
   const machine = await findMachineForOrder(tx, actor.machineId);
   if (!machine) throw new AppError('NOT_FOUND', `No machine with id ${actor.machineId}`);
+  // A bag whose order is over (cancelled, collected, removed) loaded again: the locker's report is a
+  // fact to record, not a move to refuse (a refusal would keep the event queued on the locker forever).
+  const current = await findOrder(tx, orderId);
+  if (!current) return null;
+  if (current.status !== 'new' && current.status !== 'loaded') {
+    await insertOrderEventRows(tx, [
+      eventRow(
+        deps,
+        actor,
+        current,
+        'LOCKER_BAG_LOADED',
+        `The bag was loaded into ${machine.name}, slot ${place.location}, while the order was ${current.status}`,
+        {
+          machineId: machine.id,
+          location: place.location,
+        },
+      ),
+    ]);
+    return null;
+  }
   let firstLoad = false;
   const moved = await moveOrder(
     deps,

@@ -148,6 +148,18 @@ describeApi(
         await locker.call('BagCollected', event({ barcode: 'RM-2', location: 'E2' }));
         expect((await order(b.id)).status).toBe('cancelled');
         expect(await codes(b.id)).toEqual(['ORDER_CREATED', 'ORDER_LOADED', 'ORDER_CANCELLED', 'LOCKER_BAG_COLLECTED']);
+        // The same bag put back in after its order was cancelled: recorded, never refused (the locker
+        // would keep sending it), and the order stays cancelled.
+        const again = await locker.call('BagLoaded', event({ barcode: 'RM-2', location: 'E3' }));
+        expect(again[0]).toBe(3);
+        expect((await order(b.id)).status).toBe('cancelled');
+        expect((await codes(b.id)).at(-1)).toBe('LOCKER_BAG_LOADED');
+        // A new order for the same barcode: the bag, reused, now belongs to it.
+        await locker.call('BagRemoved', event({ barcode: 'RM-2', reason: 'staff' }));
+        const c = await newOrder('RM-2');
+        const reused = await locker.call('BagLoaded', event({ barcode: 'RM-2', location: 'E4' }));
+        expect(reused[2]).toMatchObject({ orderId: c.id });
+        expect((await order(c.id)).status).toBe('loaded');
       });
     }, 30_000);
 
