@@ -22,6 +22,13 @@ export class UsageError extends Error {
 /** Refused before reaching the API (not logged in): exit code 1, like an API refusal. */
 export class CliRefusal extends Error {
   override name = 'CliRefusal';
+  /** `data`: more for --json's error object (an import's per-row errors). */
+  constructor(
+    message: string,
+    readonly data: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
 }
 
 export const DEFAULT_API = 'http://localhost:3000';

@@ -4,6 +4,7 @@ import { authCommands } from './commands/auth.ts';
 import { businessesCommands } from './commands/businesses.ts';
 import { groupsCommands } from './commands/groups.ts';
 import { messagesCommands } from './commands/messages.ts';
+import { ordersCommands } from './commands/orders.ts';
 import { patientsCommands } from './commands/patients.ts';
 import { settingsCommands } from './commands/settings.ts';
 import { templatesCommands } from './commands/templates.ts';
@@ -25,6 +26,7 @@ export function buildProgram(io: CliIo): Command {
   authCommands(program, io);
   usersCommands(program, io);
   patientsCommands(program, io);
+  ordersCommands(program, io);
   businessesCommands(program, io);
   groupsCommands(program, io);
   messagesCommands(program, io);
@@ -70,7 +72,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         ...(error.details.length ? { details: error.details } : {}),
       });
     }
-    if (error instanceof CliRefusal) return fail(exitCodes.refused, error.message);
+    if (error instanceof CliRefusal) return fail(exitCodes.refused, error.message, error.data);
     throw error;
   }
 }
