@@ -1,6 +1,7 @@
 /**
  * bench/orders (issue 17): `orders/listOrdersByBusiness` on 1,000,000 orders and `orders/create`
- * throughput, on PostgreSQL, through the real app in process (`app.handle`, a support session's cookie).
+ * throughput, on PostgreSQL, through the real app in process (`app.handle`, a support session's cookie,
+ * the session cache and live hub as server.ts wires them).
  * On demand only, never part of `npm test`.
  *
  * Data: 5 businesses, one holding 90% of the orders; 20,000 patients; orders generated in SQL with the
@@ -17,7 +18,8 @@
  *
  * Run from the repo root:
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun bench/orders/run.ts [--markdown]
- *     [--rows 1000000] [--runs 200] [--clients 8] [--seconds 10] [--keep] [--explain]
+ *     [--rows 1000000] [--runs 200] [--clients 8] [--seconds 10] [--keep] [--explain] [--profile]
+ *     [--only reads,creates]   (the tables are always markdown; --markdown is accepted and changes nothing)
  * A database `medlocker_bench_orders` is created beside the one in the URL (never the tests' own), and
  * dropped afterwards unless --keep; with --keep, a later run that finds it holding --rows orders reuses it.
  */
@@ -26,10 +28,12 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { createDb, type Database, migrateToLatest } from '../../db/src/index.ts';
 import { createApp } from '../../packages/api/src/app.ts';
+import { cachedAuth } from '../../packages/api/src/auth/session-cache.ts';
 import { createSessionAuth } from '../../packages/api/src/auth/sessions.ts';
 import { signInTestUser } from '../../packages/api/src/auth/testing.ts';
 import { loadConfig } from '../../packages/api/src/config.ts';
 import { silentLogger } from '../../packages/api/src/http/logger.ts';
+import { LiveHub, localTransport } from '../../packages/api/src/hubs/live.ts';
 import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
 import { encodeCursor } from '../../packages/api/src/rpc/paging.ts';
 
@@ -194,17 +198,30 @@ async function main() {
     if (!reuse) {
       await migrateToLatest(db);
       await seed(db, now);
-    } else log(`reusing ${DB_NAME}`);
+    } else {
+      // Back to the seeded estate: the orders an earlier run created (uuidv7 ids, '01…', after the
+      // seeded '00000…') would otherwise be the newest page of every list.
+      await sql`delete from order_events where order_id >= '01'`.execute(db);
+      await sql`delete from orders where id >= '01'`.execute(db);
+      await sql`vacuum analyze orders`.execute(db);
+      log(`reusing ${DB_NAME}, its earlier runs' orders deleted`);
+    }
     await sql`delete from audit_log`.execute(db).catch(() => undefined);
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: ORIGIN });
+    // As packages/api/src/server.ts builds it: the session cache and a live hub (in-process transport).
+    const live = new LiveHub(localTransport(), silentLogger);
     const app = createApp({
       db,
       dbKind: 'postgres',
       config,
       logger: silentLogger,
       now: () => Date.now(),
-      auth: createSessionAuth(() => db),
+      auth: cachedAuth(
+        createSessionAuth(() => db),
+        live,
+      ),
       mailer: createMemoryMailer(),
+      live,
     });
     const support = await signInTestUser(db, now, { support: true });
     const call = async (method: string, input: unknown) => {
@@ -345,7 +362,8 @@ async function creates(db: Kysely<Database>, call: Call) {
   const patients = await sql<{ id: string; business_id: string }>`
     select id, business_id from patients order by id`.execute(db);
   const bigPatients = patients.rows.filter((p) => p.business_id === BIG);
-  const allPatients = patients.rows;
+  // Spread: client c creates in business c % 5, so the five counters are shared out evenly.
+  const byBusiness = BUSINESSES.map((b) => patients.rows.filter((p) => p.business_id === b));
   let serial = 0;
   const barcode = () => `CR${process.pid}-${Date.now().toString(36)}-${serial++}`;
   const pool = new pg.Pool({ connectionString: benchUrl(), max: 10 });
@@ -420,9 +438,9 @@ async function creates(db: Kysely<Database>, call: Call) {
   const results = [
     bigBare,
     bigCreate,
-    await load('bare insert, 5 businesses', (c, k) => bareInsert(pick(allPatients, c, k))),
+    await load('bare insert, 5 businesses', (c, k) => bareInsert(pick(byBusiness[c % 5] ?? [], c, k))),
     await load('orders/create, 5 businesses', (c, k) => {
-      const p = pick(allPatients, c, k);
+      const p = pick(byBusiness[c % 5] ?? [], c, k);
       return call('create', { businessId: p.business_id, patientId: p.id, barcode: barcode() });
     }),
   ];
