@@ -102,8 +102,9 @@ export const findMachineForOrder = (db: Db, id: string) =>
 
 /**
  * The next value of a counter (an order reference per business, a sequence per machine), starting at 1.
- * The upsert takes the counter's row lock until the transaction ends, so concurrent creates get
- * distinct values on PostgreSQL and PGlite alike; a rolled-back create leaves a gap, never a repeat.
+ * The upsert takes the counter's row lock for its statement, so concurrent callers get distinct values
+ * on PostgreSQL and PGlite alike. Call it outside a longer transaction (its lock lasts as long as that
+ * transaction); a create that fails afterwards leaves a gap, never a repeat.
  */
 export async function nextCounter(db: Db, scope: string): Promise<number> {
   const row = await db

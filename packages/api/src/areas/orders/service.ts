@@ -182,9 +182,12 @@ export async function createOrder(
   const who = actorIdentity(actor);
   const now = deps.now();
   const key = deps.config.secretsKey;
+  // The numbers are taken first, each in its own one-statement transaction: held until the order's
+  // commit, the counter's row lock made every create of a business wait for the one before
+  // (bench/orders: 155 creates/s against ~600). A create that fails later leaves a gap, never a repeat.
+  const reference = String(await nextCounter(deps.db, `reference:${input.businessId}`)).padStart(6, '0');
+  const machineSequence = machine ? await nextCounter(deps.db, `machine:${machine.id}`) : null;
   const row = await deps.db.transaction().execute(async (tx) => {
-    const reference = String(await nextCounter(tx, `reference:${input.businessId}`)).padStart(6, '0');
-    const machineSequence = machine ? await nextCounter(tx, `machine:${machine.id}`) : null;
     const id = Bun.randomUUIDv7();
     for (let draw = 0; draw < PIN_DRAWS; draw++) {
       const pin = newPin();
