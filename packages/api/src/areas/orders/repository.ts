@@ -7,7 +7,8 @@ export type Db = Kysely<Database> | Transaction<Database>;
 export type OrderRow = Selectable<Database['orders']>;
 export type OrderEventRow = Selectable<Database['order_events']>;
 
-const json = <T>(value: unknown): T | null =>
+/** A jsonb column as read: parsed already (PostgreSQL) or text (some drivers); null stays null. */
+export const json = <T>(value: unknown): T | null =>
   value === null || value === undefined ? null : ((typeof value === 'string' ? JSON.parse(value) : value) as T);
 
 /** An order as core describes it, never with its PIN: `setRevealPinReason` is the only way to it. */

@@ -29,6 +29,7 @@ import {
   findPatientForOrder,
   insertOrderEventRows,
   insertOrderRow,
+  json,
   listOrderEventRows,
   listOrderRows,
   liveOrderWithBarcode,
@@ -103,8 +104,7 @@ export function eventRow(
   data: Record<string, unknown> = {},
 ) {
   const who = actorIdentity(actor);
-  const details = (order.patient_details ?? {}) as { displayId?: string };
-  const patientDetails = typeof details === 'string' ? (JSON.parse(details) as { displayId?: string }) : details;
+  const patientDetails = json<{ displayId?: string }>(order.patient_details) ?? {};
   return {
     id: Bun.randomUUIDv7(),
     business_id: order.business_id,
