@@ -14,8 +14,9 @@ export const useBusiness = () => useOutletContext<BusinessContext>();
 const tabs = [
   { id: 'details', label: 'Details' },
   { id: 'edit', label: 'Edit' },
-  { id: 'users', label: 'Users' },
+  { id: 'orders', label: 'Orders' },
   { id: 'machines', label: 'Machines' },
+  { id: 'users', label: 'Users' },
   { id: 'patients', label: 'Patients' },
   { id: 'messages', label: 'Messages' },
   { id: 'settings', label: 'Settings' },

@@ -5,6 +5,7 @@ import { useAdministers } from '../../state/reach.ts';
 import { hasSupportScopeAtom } from '../../state/session.ts';
 import { MachineRoutes } from '../machines/MachineRoutes.tsx';
 import { MessageList } from '../messages/MessageList.tsx';
+import { OrderRoutes } from '../orders/OrderRoutes.tsx';
 import { PatientRoutes } from '../patients/PatientRoutes.tsx';
 import { SettingsRoutes } from '../settings/SettingsRoutes.tsx';
 import { AddResourceUser } from '../users/AddResourceUser.tsx';
@@ -32,6 +33,7 @@ export function BusinessRoutes() {
         <Route path="users/:userId" element={<UserDetails />} />
         <Route path="settings/*" element={<SettingsRoutes />} />
         <Route path="machines/*" element={<MachineRoutes />} />
+        <Route path="orders/*" element={<OrderRoutes />} />
         <Route path="patients/*" element={<PatientRoutes />} />
         <Route path="messages" element={<MessageList />} />
       </Route>
