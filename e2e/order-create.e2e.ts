@@ -3,6 +3,7 @@ import {
   asAdmin,
   createBusiness,
   createMachine,
+  createNhsBusiness,
   createUser,
   expect,
   logIn,
@@ -208,4 +209,35 @@ test('a pharmacy user adds a new patient from the form and creates an order with
     { businessId: business.id, filter: 'P-2002' },
   );
   expect(patients).toEqual([expect.objectContaining({ id: order.patientId, mobileNumber: '+447700900002' })]);
+});
+
+test("the quick patient's ID follows the business's setting: an NHS number, checked, in a dialog that opens blank each time", async ({
+  page,
+}) => {
+  const business = await createNhsBusiness();
+  await logInAsAdmin(page);
+  await openForm(page, business.id);
+
+  await page.getByRole('button', { name: 'New patient' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New patient' });
+  const nhs = dialog.getByRole('textbox', { name: 'NHS number' });
+  await nhs.fill('1234567890');
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Cara Cole');
+  await dialog.getByRole('textbox', { name: 'Mobile' }).fill('07700 900003');
+  await dialog.getByRole('button', { name: 'Add patient' }).click();
+  await expect(nhs).toHaveAccessibleDescription(/Invalid NHS\/CHI number/);
+
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await page.getByRole('button', { name: 'New patient' }).click();
+  await expect(nhs).toHaveValue('');
+  await expect(nhs).not.toHaveAccessibleDescription(/Invalid NHS/);
+
+  await nhs.fill('943 476 5919');
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Cara Cole');
+  await dialog.getByRole('textbox', { name: 'Mobile' }).fill('07700 900003');
+  await dialog.getByRole('button', { name: 'Add patient' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: 'Patient' })).toHaveValue('Cara Cole');
+  await expect(page.getByText('ID 943 476 5919 · born —')).toBeVisible();
 });

@@ -40,38 +40,60 @@ export function QuickPatientDialog({
   onOpenChange: (isOpen: boolean) => void;
   onCreated: (patient: Patient) => void;
 }) {
-  const { fieldErrors, error, pending, onSubmit } = useSubmit(detailFieldName);
   return (
     <Dialog title="New patient" isOpen={isOpen} onOpenChange={onOpenChange}>
-      <Form
-        error={error}
-        validationErrors={fieldErrors}
-        onSubmit={onSubmit(async (data) => {
-          const { patient } = await rpc('patients', 'create', { businessId, patient: patientOf(data) });
-          void queryClient.invalidateQueries({ queryKey: ['patients'] });
-          onCreated(patient);
-        })}
-      >
-        <TextField
-          label={displayIdField.name}
-          name="displayId"
-          isRequired={displayIdField.required}
-          description={displayIdField.validateNhsNumber ? 'NHS/CHI number, 10 digits' : undefined}
-          autoFocus
-        />
-        <TextField label="Name" name="name" isRequired />
-        <TextField label="Mobile" name="mobileNumber" isRequired description="UK mobile, for the PIN message" />
-        <TextField label="Date of birth" name="dateOfBirth" description="DD-MM-YYYY" />
-        <TextField label="Email" name="email" type="email" />
-        <FormActions>
-          <Button type="submit" variant="primary" isPending={pending}>
-            Add patient
-          </Button>
-          <Button onPress={() => onOpenChange(false)} isDisabled={pending}>
-            Cancel
-          </Button>
-        </FormActions>
-      </Form>
+      {/* Mounted with the dialog, so each opening starts blank, without the last one's messages. */}
+      <QuickPatientForm
+        businessId={businessId}
+        displayIdField={displayIdField}
+        onCancel={() => onOpenChange(false)}
+        onCreated={onCreated}
+      />
     </Dialog>
+  );
+}
+
+function QuickPatientForm({
+  businessId,
+  displayIdField,
+  onCancel,
+  onCreated,
+}: {
+  businessId: string;
+  displayIdField: DisplayIdField;
+  onCancel: () => void;
+  onCreated: (patient: Patient) => void;
+}) {
+  const { fieldErrors, error, pending, onSubmit } = useSubmit(detailFieldName);
+  return (
+    <Form
+      error={error}
+      validationErrors={fieldErrors}
+      onSubmit={onSubmit(async (data) => {
+        const { patient } = await rpc('patients', 'create', { businessId, patient: patientOf(data) });
+        void queryClient.invalidateQueries({ queryKey: ['patients'] });
+        onCreated(patient);
+      })}
+    >
+      <TextField
+        label={displayIdField.name}
+        name="displayId"
+        isRequired={displayIdField.required}
+        description={displayIdField.validateNhsNumber ? 'NHS/CHI number, 10 digits' : undefined}
+        autoFocus
+      />
+      <TextField label="Name" name="name" isRequired />
+      <TextField label="Mobile" name="mobileNumber" isRequired description="UK mobile, for the PIN message" />
+      <TextField label="Date of birth" name="dateOfBirth" description="DD-MM-YYYY" />
+      <TextField label="Email" name="email" type="email" />
+      <FormActions>
+        <Button type="submit" variant="primary" isPending={pending}>
+          Add patient
+        </Button>
+        <Button onPress={onCancel} isDisabled={pending}>
+          Cancel
+        </Button>
+      </FormActions>
+    </Form>
   );
 }
