@@ -78,7 +78,7 @@ test('support staff create an order for a searched patient in a machine, with ch
     orderCollection: { defaultCollectionWindow: 5 },
   });
   const machine = await createMachine(business.id);
-  await createMachine(business.id);
+  const spare = await createMachine(business.id);
   const barcode = uniqueName('BC').replace(' ', '-');
   await logInAsAdmin(page);
   await openForm(page, business.id);
@@ -128,6 +128,16 @@ test('support staff create an order for a searched patient in a machine, with ch
   await openForm(page, business.id);
   await pickPatient(page, 'Able', 'Alice Able');
   await page.getByRole('textbox', { name: 'Barcode' }).fill(barcode);
+  // A machine archived while the form was open: refused beside Machine, and the message goes with another pick.
+  const machineSelect = page.getByRole('button', { name: /Machine/ });
+  await machineSelect.click();
+  await page.getByRole('option', { name: spare.name, exact: true }).click();
+  await asAdmin('machines/toggleArchive', { id: spare.id });
+  await page.getByRole('button', { name: 'Create order' }).click();
+  await expect(machineSelect).toHaveAccessibleDescription('This machine is archived: choose another');
+  await machineSelect.click();
+  await page.getByRole('option', { name: machine.name, exact: true }).click();
+  await expect(machineSelect).not.toHaveAccessibleDescription(/archived/);
   await page.getByRole('button', { name: 'Create order' }).click();
   await expect(page.getByRole('textbox', { name: 'Barcode' })).toHaveAccessibleDescription(
     'Another current order already has this barcode',
