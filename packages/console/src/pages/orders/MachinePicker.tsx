@@ -1,0 +1,72 @@
+import type { Key } from 'react-aria-components';
+import { messageOf, type RpcOutput, rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { Select } from '../../ui/Select.tsx';
+import { anyMachine } from './order-payload.ts';
+
+// 500 machines (25 a page): far beyond any pharmacy; the cap only keeps a bad cursor from looping.
+const maxPages = 20;
+
+/** Every non-archived machine of the business, by name (all pages: a pick-one list cannot scroll-load). */
+export function useBusinessMachines(businessId: string) {
+  return useQuery(
+    async (signal) => {
+      const machines: { id: string; name: string }[] = [];
+      let nextToken: string | null = null;
+      for (let page = 0; page < maxPages; page++) {
+        const answer: RpcOutput<'machines', 'listMachines'> = await rpc(
+          'machines',
+          'listMachines',
+          { businessId, archived: false, nextToken },
+          { signal },
+        );
+        machines.push(...answer.machines.map((m) => ({ id: m.id, name: m.name })));
+        nextToken = answer.nextToken;
+        if (!nextToken) break;
+      }
+      return machines;
+    },
+    ['machines', 'listMachines', businessId, false, 'all'],
+  );
+}
+
+/**
+ * The machine the bag goes into, or none yet (the API allows it: the locker that loads the bag binds
+ * it). A business with a single machine has it chosen from the start (docs/DECISIONS.md).
+ */
+export function MachinePicker({
+  businessId,
+  chosen,
+  onChange,
+  errorMessage,
+}: {
+  businessId: string;
+  /** The server's message about the machine sent (NOT_FOUND, ARCHIVED). */
+  errorMessage?: string;
+  /** The user's pick; null until they make one. */
+  chosen: string | null;
+  onChange: (machineId: string) => void;
+}) {
+  const machines = useBusinessMachines(businessId);
+  const list = machines.data ?? [];
+  return (
+    <Select
+      label="Machine"
+      name="machineId"
+      options={[
+        { id: anyMachine, label: 'No machine yet (the locker that loads it decides)' },
+        ...list.map((m) => ({ id: m.id, label: m.name })),
+      ]}
+      selectedKey={machineChoiceOf(chosen, machines.data)}
+      onSelectionChange={(key: Key | null) => onChange(key === null ? anyMachine : String(key))}
+      description={machines.error ? messageOf(machines.error) : undefined}
+      isDisabled={machines.isLoading && !machines.data}
+      errorMessage={errorMessage}
+      isInvalid={errorMessage !== undefined}
+    />
+  );
+}
+
+/** The machine id the form sends: the user's pick, else the only machine, else none. */
+export const machineChoiceOf = (chosen: string | null, machines: { id: string }[] | undefined) =>
+  chosen ?? (machines?.length === 1 ? (machines[0]?.id ?? anyMachine) : anyMachine);

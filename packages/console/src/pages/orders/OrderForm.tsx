@@ -1,0 +1,131 @@
+import { type BusinessFeatureSettings, maxCollectionWindowDays } from '@medlocker/core';
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { rpc } from '../../api/client.ts';
+import { queryClient } from '../../api/queries.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Form, FormActions } from '../../ui/Form.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { NumberField } from '../../ui/NumberField.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { useSubmit } from '../../ui/use-submit.ts';
+import { generateBarcode } from './barcode.ts';
+import { MachinePicker, machineChoiceOf, useBusinessMachines } from './MachinePicker.tsx';
+import { orderPayloadOf } from './order-payload.ts';
+import { PatientPicker, type PickedPatient, pickedPatientOf } from './PatientPicker.tsx';
+import { orderPaths } from './paths.ts';
+import { QuickPatientDialog } from './QuickPatientDialog.tsx';
+
+const chargeDescription = 'In pounds, e.g. 9.90; blank for none';
+
+/**
+ * The create-order form (SPEC §5 order create): patient (searched, or added on the spot), barcode,
+ * machine, collection window and, when the business takes them, charges. The server checks every field
+ * and its messages land beside the field they name; a created order opens its own page.
+ */
+export function OrderForm({ businessId, settings }: { businessId: string; settings: BusinessFeatureSettings }) {
+  const navigate = useNavigate();
+  const [patient, setPatient] = useState<PickedPatient | null>(null);
+  const [machineId, setMachineId] = useState<string | null>(null);
+  const [addingPatient, setAddingPatient] = useState(false);
+  const autoBarcode = settings.autoBarcodes.autoGenerate;
+  const [barcode, setBarcode] = useState(() => (autoBarcode ? generateBarcode() : ''));
+  const machines = useBusinessMachines(businessId);
+  const { fieldErrors, error, pending, onSubmit } = useSubmit();
+  const prescriptionCharges = settings.charges.enabled;
+  const retailCharges = settings.retailCharges.enabled;
+  const machineChoice = machineChoiceOf(machineId, machines.data);
+  // The patient and machine the last submit sent: their pickers show the server's message about them
+  // only until another pick (a pick fires no input event, so the Form could not clear it itself).
+  const [sent, setSent] = useState<{ patientId: string | null; machineId: string }>();
+  const patientError = sent?.patientId === (patient?.id ?? null) ? fieldErrors.patientId : undefined;
+  const machineError = sent?.machineId === machineChoice ? fieldErrors.machineId : undefined;
+  // Memoised per answer: the Form forgets which messages typing has cleared when handed a new object.
+  const typedErrors = useMemo(() => {
+    const { patientId: _patient, machineId: _machine, ...typed } = fieldErrors;
+    return typed;
+  }, [fieldErrors]);
+
+  const create = async (data: FormData) => {
+    const choices = { patientId: patient?.id ?? null, machineId: machineChoice };
+    setSent(choices);
+    const input = orderPayloadOf(data, { businessId, ...choices, prescriptionCharges, retailCharges });
+    const { order } = await rpc('orders', 'create', input);
+    void queryClient.invalidateQueries({ queryKey: ['orders'] });
+    navigate(orderPaths.order(businessId, order.id), { state: { notice: `Order ${order.reference} created.` } });
+  };
+
+  return (
+    <>
+      <Form className="form--page" error={error} validationErrors={typedErrors} onSubmit={onSubmit(create)}>
+        <PatientPicker businessId={businessId} selected={patient} onChange={setPatient} errorMessage={patientError} />
+        <div className="button-row">
+          {patient && <span className="field__description">{patient.detail}</span>}
+          <Button variant="quiet" onPress={() => setAddingPatient(true)}>
+            New patient
+          </Button>
+        </div>
+        <TextField
+          label="Barcode"
+          name="barcode"
+          isRequired
+          value={barcode}
+          onChange={setBarcode}
+          description={autoBarcode ? 'Generated for this order; scan or type another to replace it' : undefined}
+        />
+        {autoBarcode && (
+          <div className="button-row">
+            <Button variant="quiet" onPress={() => setBarcode(generateBarcode())}>
+              Generate another barcode
+            </Button>
+          </div>
+        )}
+        <MachinePicker businessId={businessId} chosen={machineId} onChange={setMachineId} errorMessage={machineError} />
+        <NumberField
+          label="Collection window (days)"
+          name="collectionWindow"
+          defaultValue={settings.orderCollection.defaultCollectionWindow}
+          minValue={1}
+          maxValue={maxCollectionWindowDays}
+          step={1}
+          description={`From when the bag is loaded; 1 to ${maxCollectionWindowDays} days`}
+        />
+        {prescriptionCharges && (
+          <TextField
+            label="Prescription charge (£)"
+            name="prescriptionCharge"
+            inputMode="decimal"
+            description={chargeDescription}
+          />
+        )}
+        {retailCharges && (
+          <TextField
+            label="Retail charge (£)"
+            name="retailCharge"
+            inputMode="decimal"
+            description={chargeDescription}
+          />
+        )}
+        <FormActions>
+          <Button type="submit" variant="primary" isPending={pending}>
+            Create order
+          </Button>
+          <Link href={orderPaths.list(businessId)} variant="button">
+            Cancel
+          </Link>
+        </FormActions>
+      </Form>
+      {/* Outside the order's form: its own form's submit must not bubble (through the portal) into this one. */}
+      <QuickPatientDialog
+        businessId={businessId}
+        displayIdField={settings.displayIdField}
+        isOpen={addingPatient}
+        onOpenChange={setAddingPatient}
+        onCreated={(created) => {
+          setPatient(pickedPatientOf(created));
+          setAddingPatient(false);
+        }}
+      />
+    </>
+  );
+}
