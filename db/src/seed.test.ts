@@ -1,11 +1,12 @@
 import { expect, it } from 'bun:test';
 import { nhsCheckDigit, testNhsNumbers } from './seed/data.ts';
 import { seedDemo } from './seed.ts';
-import { describeDb } from './testing.ts';
+import { describeDb, stubOrderPin } from './testing.ts';
 
 const opts = {
   adminEmail: ' Admin@MedLocker.example.com ',
   adminPasswordHash: '$argon2id$v=19$m=65536,t=2,p=1$demo$hash',
+  orderPin: stubOrderPin,
 };
 
 it('computes NHS check digits by the mod-11 rule', () => {
@@ -64,6 +65,42 @@ describeDb('seedDemo', (t) => {
     expect((await t.db.selectFrom('patient_sign_ups').select('id').execute()).length).toBeGreaterThan(0);
     const settings = await t.db.selectFrom('global_settings').selectAll().executeTakeFirstOrThrow();
     expect(settings.nhs_prescription_charge).toBe(990);
+  });
+
+  it('writes orders as the api would: PINs only sealed, references and sequences counted, no PIN in bags or messages', async () => {
+    await seedDemo(t.db, opts);
+    const orders = await t.db.selectFrom('orders').selectAll().orderBy('created').execute();
+    for (const o of orders) {
+      expect(o.pin).toBe(`sealed:${o.id}`);
+      expect(o.pin_lookup ?? '').toStartWith('lookup:');
+      expect(JSON.stringify(o.machine_details ?? {})).not.toMatch(/"pin":"/);
+      expect(o.reference).toMatch(/^\d{6}$/);
+      expect(o.machine_sequence === null).toBe(o.machine_id === null);
+    }
+    const counters = new Map(
+      (await t.db.selectFrom('order_counters').selectAll().execute()).map((c) => [c.scope, Number(c.value)]),
+    );
+    for (const businessId of new Set(orders.map((o) => o.business_id))) {
+      const references = orders.filter((o) => o.business_id === businessId).map((o) => Number(o.reference));
+      // oldest first from 1, and the counter where the next order carries on
+      expect(references).toEqual(references.map((_, i) => i + 1));
+      expect(counters.get(`reference:${businessId}`)).toBe(references.length);
+    }
+    for (const machineId of new Set(orders.flatMap((o) => (o.machine_id ? [o.machine_id] : [])))) {
+      const sequences = orders.filter((o) => o.machine_id === machineId).map((o) => Number(o.machine_sequence));
+      expect(sequences).toEqual(sequences.map((_, i) => i + 1));
+      expect(counters.get(`machine:${machineId}`)).toBe(sequences.length);
+    }
+    const bags = await t.db.selectFrom('bags').select('pin').execute();
+    expect(bags.every((b) => b.pin === null)).toBe(true);
+    const bodies = await t.db
+      .selectFrom('message_outbox')
+      .select('body')
+      .where('template_key', '=', 'orderReady')
+      .execute();
+    expect(bodies.length).toBeGreaterThan(0);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder the sender fills in.
+    for (const m of bodies) expect(m.body).toContain('${pin}');
   });
 
   it('does nothing when a user already exists', async () => {

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './schema.ts';
-import { type Demo, NHS_PRESCRIPTION_CHARGE } from './seed/context.ts';
+import { type Demo, NHS_PRESCRIPTION_CHARGE, type OrderPinSealer } from './seed/context.ts';
 import { DEMO_INTEGRATION_PARTNERS } from './seed/data.ts';
 import { seedAdmin, seedEstate, seedMachines } from './seed/estate.ts';
 import { seedOrders, seedPatients } from './seed/patients-orders.ts';
@@ -11,6 +11,8 @@ export type SeedDemoOptions = {
   adminPasswordHash: string;
   /** The demo's "now" in ms; defaults to the current time. */
   now?: number;
+  /** The demo orders' PINs, drawn and sealed by the api (it alone holds SECRETS_KEY). */
+  orderPin: OrderPinSealer;
 };
 
 /**
@@ -35,6 +37,7 @@ export async function seedDemo(db: Kysely<Database>, opts: SeedDemoOptions): Pro
       businesses: new Map(),
       machines: new Map(),
       patients: [],
+      orderPin: opts.orderPin,
     };
     await seedAdmin(demo, opts);
     await seedEstate(demo);

@@ -1,13 +1,14 @@
 import { expect, it } from 'bun:test';
 import { sql } from 'kysely';
 import { seedDemo } from './seed.ts';
-import { describeDb, restoreTables, snapshotTables } from './testing.ts';
+import { describeDb, restoreTables, snapshotTables, stubOrderPin } from './testing.ts';
 
 describeDb('snapshotTables and restoreTables', (t) => {
   it('put back exactly the rows read, whatever was changed, deleted or added in between', async () => {
     await seedDemo(t.db, {
       adminEmail: 'admin@medlocker.test',
       adminPasswordHash: '$argon2id$v=19$m=1024,t=1,p=1$x$y',
+      orderPin: stubOrderPin,
     });
     const saved = await snapshotTables(t.db);
     // Rows of most tables, with foreign keys between them, JSON, arrays and numbers.
@@ -35,6 +36,7 @@ describeDb('snapshotTables and restoreTables', (t) => {
     await seedDemo(t.db, {
       adminEmail: 'admin@medlocker.test',
       adminPasswordHash: '$argon2id$v=19$m=1024,t=1,p=1$x$y',
+      orderPin: stubOrderPin,
     });
     await restoreTables(t.db, empty);
     expect(await snapshotTables(t.db)).toEqual(empty);
@@ -44,6 +46,7 @@ describeDb('snapshotTables and restoreTables', (t) => {
     await seedDemo(t.db, {
       adminEmail: 'admin@medlocker.test',
       adminPasswordHash: '$argon2id$v=19$m=1024,t=1,p=1$x$y',
+      orderPin: stubOrderPin,
     });
     // The append-only audit log refuses deletes: the statement truncates it.
     await sql`insert into audit_log (id, at, action, entity_type) values ('a1', 1, 'x.y', 'user')`.execute(t.db);

@@ -216,3 +216,12 @@ export async function createFreshPostgresDatabase(
     },
   };
 }
+
+/**
+ * The demo seed's PIN sealer for db tests, which have no SECRETS_KEY: a stand-in "sealed" value and a
+ * lookup unique per call, never a PIN in clear (the api's is orders/pin.ts drawSealedPin).
+ */
+export const stubOrderPin = (orderId: string) => ({
+  pin: `sealed:${orderId}`,
+  pinLookup: `lookup:${Bun.randomUUIDv7()}`,
+});

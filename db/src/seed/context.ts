@@ -20,7 +20,16 @@ export type Demo = {
   businesses: Map<DemoBusinessKey, { id: string; name: string }>;
   machines: Map<string, { id: string; businessId: string; name: string }>;
   patients: { id: string; businessId: string; demo: DemoPatient }[];
+  orderPin: OrderPinSealer;
 };
+
+/**
+ * Draws an order's PIN and gives it back only in its two stored forms: `pin` sealed with the api's
+ * SECRETS_KEY and `pinLookup`, its keyed HMAC (packages/api/src/areas/orders/pin.ts). The db package has
+ * no key, so the api hands this in: no PIN is ever written in clear, and demo orders reveal and verify
+ * like any other.
+ */
+export type OrderPinSealer = (orderId: string) => { pin: string; pinLookup: string };
 
 export const addressColumns = (a: DemoAddress) => ({
   address_line1: a.line1,

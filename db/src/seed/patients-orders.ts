@@ -170,48 +170,75 @@ const ORDERS: OrderPlan[] = [
   { business: 'chorlton', patient: 3, status: 'cancelled', payment: 'not_required', daysAgo: 7 },
 ];
 
+/**
+ * The demo orders as the api would have made them (migration 0017): numbered oldest first, a reference
+ * per business and a sequence per machine, with the counters left where a new order carries on; each
+ * PIN drawn and sealed by the api (`demo.orderPin`), unique among a machine's live orders.
+ */
 export async function seedOrders(demo: Demo): Promise<void> {
-  const perBusiness = new Map<string, number>();
-  for (const [i, plan] of ORDERS.entries()) {
+  const counters = new Map<string, number>();
+  const next = (scope: string) => {
+    const value = (counters.get(scope) ?? 0) + 1;
+    counters.set(scope, value);
+    return value;
+  };
+  const livePins = new Set<string>();
+  const oldestFirst = [...ORDERS.entries()].sort(([, a], [, b]) => b.daysAgo - a.daysAgo);
+  for (const [i, plan] of oldestFirst) {
     const business = demo.businesses.get(plan.business);
     const patients = demo.patients.filter((p) => p.businessId === business?.id);
     const patient = patients[plan.patient];
     if (!business || !patient) throw new Error(`demo order ${i}: missing business or patient`);
     const machine = plan.machine ? demo.machines.get(plan.machine) : undefined;
-    const number = (perBusiness.get(business.id) ?? 1000) + 1;
-    perBusiness.set(business.id, number);
+    const inMachine = machine && plan.status !== 'new' && plan.status !== 'cancelled' ? machine : undefined;
+    const created = Math.round(demo.now - plan.daysAgo * DAY);
+    const id = demo.id(created);
+    const live = plan.status === 'new' || plan.status === 'loaded';
+    let pin = demo.orderPin(id);
+    // The index orders_live_machine_pin_key would refuse a second live order with this PIN at the machine.
+    while (inMachine && live && livePins.has(`${inMachine.id} ${pin.pinLookup}`)) pin = demo.orderPin(id);
+    if (inMachine && live) livePins.add(`${inMachine.id} ${pin.pinLookup}`);
+    const number = next(`reference:${business.id}`);
     await insertOrder(demo, {
       plan,
+      id,
+      created,
       business,
       patient,
-      machine,
-      number,
-      pin: String(48_213_507 + i * 7_919_123).slice(0, 8),
+      machine: inMachine,
+      machineSequence: inMachine ? next(`machine:${inMachine.id}`) : null,
+      reference: String(number).padStart(6, '0'),
+      barcode: `ML${String((1000 + number) * 37).padStart(10, '0')}`,
+      pin,
     });
   }
+  await demo.tx
+    .insertInto('order_counters')
+    .values([...counters].map(([scope, value]) => ({ scope, value })))
+    .execute();
 }
 
 async function insertOrder(
   demo: Demo,
   o: {
     plan: OrderPlan;
+    id: string;
+    created: number;
     business: { id: string; name: string };
     patient: Demo['patients'][number];
+    /** The machine that holds or held the order's bag. */
     machine: { id: string; name: string } | undefined;
-    number: number;
-    pin: string;
+    machineSequence: number | null;
+    reference: string;
+    barcode: string;
+    pin: ReturnType<Demo['orderPin']>;
   },
 ): Promise<void> {
-  const { tx, now } = demo;
-  const { plan, business, patient, machine } = o;
-  const created = Math.round(now - plan.daysAgo * DAY);
+  const { tx } = demo;
+  const { plan, id, created, business, patient, machine, reference, barcode } = o;
   const loaded = created + 2 * HOUR;
   const finished = created + DAY;
-  const id = demo.id(created);
-  const reference = `ORD-${o.number}`;
-  const barcode = `ML${String(o.number * 37).padStart(10, '0')}`;
   const patientName = `${patient.demo.givenName} ${patient.demo.familyName}`;
-  const inMachine = machine && plan.status !== 'new' && plan.status !== 'cancelled';
   const prescription = plan.prescription ?? 0;
   const retail = plan.retail ?? 0;
   const row: Insertable<Database['orders']> = {
@@ -222,13 +249,15 @@ async function insertOrder(
     patient_id: patient.id,
     patient_name: patientName,
     barcode,
-    machine_id: inMachine ? machine.id : null,
-    machine_name: inMachine ? machine.name : null,
+    machine_id: machine?.id ?? null,
+    machine_name: machine?.name ?? null,
+    machine_sequence: o.machineSequence,
     machine_payment: prescription + retail > 0,
-    pin: inMachine ? o.pin : null,
+    pin: o.pin.pin,
+    pin_lookup: o.pin.pinLookup,
     status: plan.status,
     payment_status: plan.payment,
-    payment_id: plan.payment === 'paid' ? `judo-demo-${o.number}` : null,
+    payment_id: plan.payment === 'paid' ? `judo-demo-${reference}` : null,
     amount_paid: plan.payment === 'paid' ? prescription + retail : 0,
     prescription_charge: prescription,
     retail_charge: retail,
@@ -255,19 +284,15 @@ async function insertOrder(
     ...(plan.status === 'removed'
       ? { marked_removed_at: finished, marked_removed_by: demo.adminId, marked_removed_by_display: ADMIN_DISPLAY }
       : {}),
-    expires_at: inMachine ? loaded + 7 * DAY : null,
+    expires_at: machine ? loaded + 7 * DAY : null,
     created_via: plan.business === 'chorlton' ? 'integration-api' : 'portal',
     created_by: demo.adminId,
     updated_by: demo.adminId,
     user_id: demo.adminId,
     receipt_sent: plan.payment === 'paid',
-    machine_details: inMachine
-      ? JSON.stringify({
-          location: plan.location ?? null,
-          machineId: machine.id,
-          machineName: machine.name,
-          pin: o.pin,
-        })
+    // As the api writes it: the PIN never in here (toOrder reads it as null anyway).
+    machine_details: machine
+      ? JSON.stringify({ location: plan.location ?? null, machineId: machine.id, machineName: machine.name, pin: null })
       : null,
     patient_details: JSON.stringify({
       displayId: patient.demo.nhsNumber,
@@ -281,7 +306,7 @@ async function insertOrder(
   };
   await tx.insertInto('orders').values(row).execute();
 
-  if (inMachine) {
+  if (machine) {
     await tx
       .insertInto('bags')
       .values({
@@ -292,7 +317,7 @@ async function insertOrder(
         location: plan.status === 'loaded' ? (plan.location ?? null) : null,
         machine_id: machine.id,
         order_id: id,
-        pin: o.pin,
+        pin: null,
         prescription_charge: prescription,
         retail_charge: retail,
         created: loaded,
@@ -301,15 +326,17 @@ async function insertOrder(
       .execute();
   }
 
+  // The codes and sentences the api records (docs/ORDERS.md), so the demo's timelines read like real ones.
+  const slot = plan.location ? `, slot ${plan.location}` : '';
   const history: [string, string, number][] = [['ORDER_CREATED', `Order ${reference} created`, created]];
-  if (inMachine) history.push(['BAG_LOADED', `Loaded into ${machine.name}`, loaded]);
+  if (machine) history.push(['ORDER_LOADED', `Loaded into ${machine.name}${slot}`, loaded]);
   if (plan.payment === 'paid') history.push(['PAYMENT_RECEIVED', 'Card payment received', finished - MINUTE]);
   if (plan.payment === 'exemption_declared')
     history.push(['EXEMPTION_DECLARED', 'Exemption D declared', loaded + HOUR]);
-  if (plan.status === 'collected')
-    history.push(['BAG_COLLECTED', `Collected from ${machine?.name ?? 'machine'}`, finished]);
-  if (plan.status === 'removed') history.push(['ORDER_MARKED_REMOVED', 'Marked as removed by staff', finished]);
-  if (plan.status === 'cancelled') history.push(['ORDER_CANCELLED', 'Prescription changed by GP', finished]);
+  if (plan.status === 'collected') history.push(['ORDER_COLLECTED', `Collected from ${machine?.name}`, finished]);
+  if (plan.status === 'removed') history.push(['ORDER_MARKED_REMOVED', `Marked removed by ${ADMIN_DISPLAY}`, finished]);
+  if (plan.status === 'cancelled')
+    history.push(['ORDER_CANCELLED', `Cancelled by ${ADMIN_DISPLAY}: Prescription changed by GP`, finished]);
   await tx
     .insertInto('order_events')
     .values(
@@ -340,7 +367,10 @@ async function insertOrder(
         channel: 'sms',
         recipient: patient.demo.mobileNumber,
         template_key: 'orderReady',
-        body: `Your order from ${business.name} is ready to collect from ${machine?.name}. PIN ${o.pin.slice(0, 4)} ${o.pin.slice(4)}.`,
+        // the api's key: the order-ready message is never queued a second time for this order
+        dedupe_key: `order:${id}:orderReady`,
+        // As the api queues it: the PIN left as its placeholder, so no outbox row ever holds one.
+        body: `Your order from ${business.name} is ready at ${machine?.name}. PIN: \${pin}.`,
         status: 'success',
         attempts: 1,
         next_attempt_at: loaded + MINUTE,

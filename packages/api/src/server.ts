@@ -1,16 +1,16 @@
 import { join } from 'node:path';
-import { createDb, dbOptionsFromEnv, migrateToLatest, seedDemo } from '@medlocker/db';
+import { createDb, dbOptionsFromEnv, migrateToLatest } from '@medlocker/db';
 import { createApp } from './app.ts';
 import { startDemoFleet } from './areas/machines/fleet.ts';
-import { hashPassword } from './auth/passwords.ts';
 import { cachedAuth } from './auth/session-cache.ts';
 import { createSessionAuth } from './auth/sessions.ts';
-import { type Config, DEV_ADMIN_PASSWORD, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createLogger } from './http/logger.ts';
 import { LiveHub, localTransport } from './hubs/live.ts';
 import { pgTransport } from './hubs/pg-transport.ts';
 import { createMailer, localMailboxOf } from './mail/mailer.ts';
+import { seedIfEmpty } from './seed-demo.ts';
 
 const CONSOLE_DIR = join(import.meta.dir, '../../console/dist');
 
@@ -23,7 +23,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   );
   const applied = await migrateToLatest(opened.db);
   if (applied.length > 0) logger.info('database migrated', { applied: applied.join(',') });
-  await seedIfEmpty(opened.db, config, logger);
+  await seedIfEmpty({ db: opened.db, config, logger, now: Date.now });
 
   // On PostgreSQL, live pushes go through LISTEN/NOTIFY so any number of api processes share them.
   const live = config.databaseUrl
@@ -98,22 +98,4 @@ export const STOP_GRACE_MS = 7_000;
 function withAbsoluteUrl(handle: (request: Request, server?: unknown) => unknown) {
   return (request: Request, server?: unknown) =>
     handle(request.url.startsWith('/') ? new Request(`http://localhost${request.url}`, request) : request, server);
-}
-
-async function seedIfEmpty(db: AppDeps['db'], config: Config, logger: AppDeps['logger']) {
-  if (!config.seedAdminPassword) {
-    logger.warn('no SEED_ADMIN_PASSWORD in production: the demo and first admin are not seeded');
-    return;
-  }
-  const adminPasswordHash = await hashPassword(config.seedAdminPassword, config.passwordHashing);
-  const { seeded } = await seedDemo(db, { adminEmail: config.seedAdminEmail, adminPasswordHash });
-  const isDefault = config.seedAdminPassword === DEV_ADMIN_PASSWORD;
-  if (seeded) console.log('\n  Demo data seeded.');
-  // Printed at every development start, so whoever runs `npm start` knows how to log in; a password
-  // given through SEED_ADMIN_PASSWORD is never printed.
-  if (isDefault) {
-    console.log(`\n  Log in as ${config.seedAdminEmail} with the development password ${DEV_ADMIN_PASSWORD}\n`);
-  } else if (seeded) {
-    console.log(`\n  Log in as ${config.seedAdminEmail} with the SEED_ADMIN_PASSWORD you set.\n`);
-  }
 }

@@ -7,14 +7,14 @@ import { queryClient } from './api/queries.ts';
 import { AppRoutes } from './routes.tsx';
 import { AriaRouter } from './shell/AriaRouter.tsx';
 import { invalidateOnLivePush } from './state/invalidate.ts';
-import { loadConfig, loadSessionAtom, watchAuthFailures, watchLiveAccess } from './state/session.ts';
+import { loadConfig, loadSession, watchAuthFailures, watchLiveAccess } from './state/session.ts';
 import { store } from './state/store.ts';
 
-watchAuthFailures(store);
-watchLiveAccess(store);
+watchAuthFailures(queryClient);
+watchLiveAccess(queryClient);
 invalidateOnLivePush(queryClient);
 void loadConfig();
-void store.set(loadSessionAtom);
+void loadSession(queryClient);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -3,7 +3,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { activeAlarms, type FleetMachine, hasExcursion, useFleet } from '../state/fleet.ts';
 import { liveConnectionAtom, useLiveSubscription } from '../state/live.ts';
-import { currentUserAtom, sessionAtom, useProductName } from '../state/session.ts';
+import { useProductName, useSession } from '../state/session.ts';
 import { Banner } from '../ui/Banner.tsx';
 import { Button } from '../ui/Button.tsx';
 import { Link } from '../ui/Link.tsx';
@@ -30,16 +30,16 @@ const levelOrder: Level[] = ['critical', 'error', 'warn', 'info'];
 
 /** `/`: the fleet at a glance, live: online, offline, out of order, active alarms, temperature excursions. */
 export function Dashboard() {
-  const user = useAtomValue(currentUserAtom);
   const product = useProductName();
-  const session = useAtomValue(sessionAtom);
+  const session = useSession();
+  const user = session?.user ?? null;
   const query = useFleet();
   const fleet = query.data ?? { machines: {}, alarms: [] };
   const now = useNow(AGE_CHECK_MS);
   const connection = useAtomValue(liveConnectionAtom);
   const load = () => void query.refetch();
   const loading = query.isFetching;
-  const loginMessage = session.status === 'active' ? session.session.loginMessage : undefined;
+  const loginMessage = session?.loginMessage;
   useLiveSubscription({ fleet: true });
 
   const all = Object.values(fleet.machines).sort((a, b) => a.machine.name.localeCompare(b.machine.name));

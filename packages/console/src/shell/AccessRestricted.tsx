@@ -1,7 +1,6 @@
-import { useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { logOutAtom, useProductName } from '../state/session.ts';
+import { logOut, useProductName } from '../state/session.ts';
 import { Button } from '../ui/Button.tsx';
 import { usePageTitle } from '../ui/Page.tsx';
 
@@ -12,7 +11,6 @@ import { usePageTitle } from '../ui/Page.tsx';
 export function AccessRestricted({ inShell = false }: { inShell?: boolean }) {
   const Frame = inShell ? 'div' : 'main';
   const product = useProductName();
-  const logOut = useSetAtom(logOutAtom);
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);
   usePageTitle('Access Restricted');

@@ -1,7 +1,6 @@
-import { useAtomValue, useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { rpc } from '../api/client.ts';
-import { currentUserAtom, currentUserUpdatedAtom } from '../state/session.ts';
+import { currentUserUpdated, useCurrentUser } from '../state/session.ts';
 import { Button } from '../ui/Button.tsx';
 import { Form, FormActions } from '../ui/Form.tsx';
 import { usePageTitle } from '../ui/Page.tsx';
@@ -10,8 +9,7 @@ import { useSubmit } from '../ui/use-submit.ts';
 
 /** SPEC §1: a user whose given or family name is blank gives them here before anything else. */
 export function CompleteProfile() {
-  const user = useAtomValue(currentUserAtom);
-  const userUpdated = useSetAtom(currentUserUpdatedAtom);
+  const user = useCurrentUser();
   const [givenName, setGivenName] = useState(user?.givenName ?? '');
   const [familyName, setFamilyName] = useState(user?.familyName ?? '');
   const { fieldErrors, error, pending, onSubmit } = useSubmit();
@@ -28,7 +26,7 @@ export function CompleteProfile() {
           validationErrors={fieldErrors}
           onSubmit={onSubmit(async () => {
             const { user: updated } = await rpc('users', 'updateUser', { id: user.id, givenName, familyName });
-            userUpdated(updated);
+            currentUserUpdated(updated);
           })}
         >
           <TextField

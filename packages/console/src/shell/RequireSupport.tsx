@@ -1,7 +1,6 @@
-import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { loadConfig, loadSessionAtom, sessionAtom } from '../state/session.ts';
+import { loadConfig, loadSession, useSessionState } from '../state/session.ts';
 import { Banner } from '../ui/Banner.tsx';
 import { Button } from '../ui/Button.tsx';
 import { Loading } from '../ui/Page.tsx';
@@ -18,7 +17,7 @@ const RECHECK_ON_NAVIGATION_MS = 30_000;
  * name → complete profile; otherwise the shell with the page (support-only pages: see SupportOnly).
  */
 export function RequireSupport() {
-  const state = useAtomValue(sessionAtom);
+  const state = useSessionState();
   const location = useLocation();
   useSessionWatch(state.status === 'active' ? state.session.expires : undefined, location.pathname);
 
@@ -50,10 +49,9 @@ export function RequireSupport() {
 /**
  * Notices a session that ends on its own: re-checks when it is due to expire, when the tab comes
  * back into view, and on navigation now and then. A 401 answer sends the user to login with the
- * timeout message (see loadSessionAtom).
+ * timeout message (see state/session.ts).
  */
 function useSessionWatch(expires: number | undefined, pathname: string) {
-  const loadSession = useSetAtom(loadSessionAtom);
   const lastCheck = useRef(Date.now());
 
   useEffect(() => {
@@ -62,7 +60,7 @@ function useSessionWatch(expires: number | undefined, pathname: string) {
     const delay = Math.min(Math.max(expires - Date.now() + 1000, 1000), 2 ** 31 - 1);
     const timer = setTimeout(() => void loadSession(), delay);
     return () => clearTimeout(timer);
-  }, [expires, loadSession]);
+  }, [expires]);
 
   useEffect(() => {
     if (expires === undefined) return;
@@ -74,7 +72,7 @@ function useSessionWatch(expires: number | undefined, pathname: string) {
     };
     document.addEventListener('visibilitychange', onVisible);
     return () => document.removeEventListener('visibilitychange', onVisible);
-  }, [expires, loadSession]);
+  }, [expires]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-run on every page change
   useEffect(() => {
@@ -86,7 +84,6 @@ function useSessionWatch(expires: number | undefined, pathname: string) {
 }
 
 function Unreachable({ message }: { message: string }) {
-  const loadSession = useSetAtom(loadSessionAtom);
   const retry = () => {
     void loadConfig();
     void loadSession();

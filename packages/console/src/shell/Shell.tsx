@@ -1,7 +1,6 @@
-import { useAtomValue } from 'jotai';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
-import { hasSupportScopeAtom, useProductName } from '../state/session.ts';
+import { useHasSupportScope, useProductName } from '../state/session.ts';
 import { Loading } from '../ui/Page.tsx';
 import { MailboxMenuEntry } from './MailboxMenuEntry.tsx';
 import { PageErrorBoundary } from './PageErrorBoundary.tsx';
@@ -23,7 +22,7 @@ const menu = [
  */
 export function Shell() {
   const product = useProductName();
-  const support = useAtomValue(hasSupportScopeAtom);
+  const support = useHasSupportScope();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
 

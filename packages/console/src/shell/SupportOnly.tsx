@@ -1,6 +1,5 @@
-import { useAtomValue } from 'jotai';
 import { Navigate, Outlet } from 'react-router';
-import { hasSupportScopeAtom } from '../state/session.ts';
+import { useHasSupportScope } from '../state/session.ts';
 import { AccessRestricted } from './AccessRestricted.tsx';
 
 /**
@@ -8,7 +7,7 @@ import { AccessRestricted } from './AccessRestricted.tsx';
  * sent to `redirectTo`, e.g. from the dashboard to their businesses).
  */
 export function SupportOnly({ redirectTo }: { redirectTo?: string }) {
-  const support = useAtomValue(hasSupportScopeAtom);
+  const support = useHasSupportScope();
   if (support) return <Outlet />;
   return redirectTo ? <Navigate to={redirectTo} replace /> : <AccessRestricted inShell />;
 }

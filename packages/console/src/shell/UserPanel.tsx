@@ -1,13 +1,11 @@
-import { useAtomValue, useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { currentUserAtom, logOutAtom } from '../state/session.ts';
+import { logOut, useCurrentUser } from '../state/session.ts';
 import { Button } from '../ui/Button.tsx';
 
 /** SPEC §2: 'Logged in as' the user's name, with a Log out action. */
 export function UserPanel() {
-  const user = useAtomValue(currentUserAtom);
-  const logOut = useSetAtom(logOutAtom);
+  const user = useCurrentUser();
   const navigate = useNavigate();
   const [pending, setPending] = useState(false);
   if (!user) return null;

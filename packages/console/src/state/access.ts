@@ -1,6 +1,5 @@
 import { type ActorKind, type AreaName, actorMayCall, type MethodName, methodActors } from '@medlocker/core';
-import { useAtomValue } from 'jotai';
-import { actorKindAtom } from './session.ts';
+import { useActorKind } from './session.ts';
 
 /** A contract method an action ends in: `['businesses', 'createBusiness']`. */
 export type MethodRef = { [A in AreaName]: readonly [A, MethodName<A>] }[AreaName];
@@ -19,11 +18,11 @@ const allowed = (method: MethodRef | undefined, actor: ActorKind) =>
  * shows only what the user reaches); a method unknown to the contract is never allowed.
  */
 export function useMayCall(method: MethodRef | undefined): boolean {
-  return allowed(method, useAtomValue(actorKindAtom));
+  return allowed(method, useActorKind());
 }
 
 /** The same for several actions at once: those whose method the user may call (or that name none). */
 export function useAllowed<T extends { method?: MethodRef }>(items: readonly T[]): T[] {
-  const actor = useAtomValue(actorKindAtom);
+  const actor = useActorKind();
   return items.filter((item) => allowed(item.method, actor));
 }

@@ -1,8 +1,7 @@
 import type { Role } from '@medlocker/core';
-import { useAtomValue } from 'jotai';
 import { rpc } from '../api/client.ts';
 import { useQuery } from '../api/queries.ts';
-import { currentUserAtom, hasSupportScopeAtom } from './session.ts';
+import { useCurrentUser, useHasSupportScope } from './session.ts';
 
 /** A business (with the group it belongs to) or a group, as the console's pages hold them. */
 export type Resource = { kind: 'business'; id: string; groupId: string | null } | { kind: 'group'; id: string };
@@ -30,8 +29,8 @@ export function administers(roles: readonly Role[], target: Resource): boolean {
  * with the user's details). Undefined while those roles load.
  */
 export function useAdministers(target: Resource): boolean | undefined {
-  const support = useAtomValue(hasSupportScopeAtom);
-  const me = useAtomValue(currentUserAtom);
+  const support = useHasSupportScope();
+  const me = useCurrentUser();
   const own = useQuery(
     (signal) => (support || !me ? Promise.resolve(null) : rpc('users', 'getUser', { id: me.id }, { signal })),
     ['users', 'getUser', me?.id ?? '', support ? 'support' : 'pharmacy'],

@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from 'bun:test';
-import { createStore } from 'jotai';
+import { QueryClient } from '@tanstack/react-query';
 import { rpc } from '../api/client.ts';
 import {
-  hasSupportScopeAtom,
-  loadSessionAtom,
-  logOutAtom,
-  sessionAtom,
-  sessionNoticeAtom,
-  sessionStartedAtom,
+  getSessionState,
+  loadSession,
+  logOut,
+  type SessionState,
+  sessionStarted,
   sessionTimedOutMessage,
   watchAuthFailures,
 } from './session.ts';
@@ -38,47 +37,59 @@ function answer(status: number, body: unknown) {
 
 const notLoggedIn = { error: { code: 'UNAUTHENTICATED', message: 'Please log in' } };
 
+/** A fresh cache, as the console's own starts at each page load. */
+const newClient = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
+const status = (client: QueryClient) => getSessionState(client).status;
+const noticeOf = (client: QueryClient) => {
+  const state: SessionState = getSessionState(client);
+  return state.status === 'anonymous' ? state.notice : undefined;
+};
+const supportScope = (client: QueryClient) => {
+  const state = getSessionState(client);
+  return state.status === 'active' && state.session.scopes.includes('support');
+};
+
 describe('session state', () => {
   it('starts signed in when the server has a session', async () => {
-    const store = createStore();
+    const client = newClient();
     answer(200, session);
-    await store.set(loadSessionAtom);
-    expect(store.get(sessionAtom).status).toBe('active');
-    expect(store.get(hasSupportScopeAtom)).toBe(true);
+    await loadSession(client);
+    expect(status(client)).toBe('active');
+    expect(supportScope(client)).toBe(true);
   });
 
   it('treats a first visit without a session as plainly signed out', async () => {
-    const store = createStore();
+    const client = newClient();
     answer(401, notLoggedIn);
-    await store.set(loadSessionAtom);
-    expect(store.get(sessionAtom).status).toBe('anonymous');
-    expect(store.get(sessionNoticeAtom)).toBeUndefined();
+    await loadSession(client);
+    expect(status(client)).toBe('anonymous');
+    expect(noticeOf(client)).toBeUndefined();
   });
 
   it('says the session timed out when a check fails after having had one', async () => {
-    const store = createStore();
-    store.set(sessionStartedAtom, session);
+    const client = newClient();
+    sessionStarted(session, client);
     answer(401, notLoggedIn);
-    await store.set(loadSessionAtom);
-    expect(store.get(sessionNoticeAtom)).toBe(sessionTimedOutMessage);
+    await loadSession(client);
+    expect(noticeOf(client)).toBe(sessionTimedOutMessage);
   });
 
   it('ends the session with the timeout message when any call answers 401', async () => {
-    const store = createStore();
-    const stop = watchAuthFailures(store);
-    store.set(sessionStartedAtom, session);
+    const client = newClient();
+    const stop = watchAuthFailures(client);
+    sessionStarted(session, client);
     answer(401, notLoggedIn);
     await rpc('users', 'getUser', { id: 'u2' }).catch(() => {});
     stop();
-    expect(store.get(sessionAtom).status).toBe('anonymous');
-    expect(store.get(sessionNoticeAtom)).toBe('Your session has timed out. Please log in again');
+    expect(status(client)).toBe('anonymous');
+    expect(noticeOf(client)).toBe('Your session has timed out. Please log in again');
   });
 
   it('keeps the session on a 403 and reads it again at most once in 30 s', async () => {
-    const store = createStore();
+    const client = newClient();
     let clock = 1_000_000;
-    const stop = watchAuthFailures(store, () => clock);
-    store.set(sessionStartedAtom, { ...session, scopes: ['pharmacy'] });
+    const stop = watchAuthFailures(client, () => clock);
+    sessionStarted({ ...session, scopes: ['pharmacy'] }, client);
     const calls: string[] = [];
     globalThis.fetch = (async (url: string) => {
       calls.push(new URL(String(url), 'http://console.test').pathname);
@@ -95,14 +106,14 @@ describe('session state', () => {
     await rpc('machines', 'fleetSummary', {}).catch(() => {});
     await Bun.sleep(0);
     stop();
-    expect(store.get(sessionAtom).status).toBe('active');
+    expect(status(client)).toBe('active');
     expect(calls.filter((c) => c === '/api/auth/session')).toHaveLength(2);
     expect(calls.filter((c) => c === '/api/machines/fleetSummary')).toHaveLength(3);
   });
 
   it('keeps a logout when a session check started before it answers 401 after it', async () => {
-    const store = createStore();
-    store.set(sessionStartedAtom, session);
+    const client = newClient();
+    sessionStarted(session, client);
     let answerCheck: (r: Response) => void = () => {};
     globalThis.fetch = (async (url: string) =>
       String(url).endsWith('/auth/session')
@@ -110,12 +121,12 @@ describe('session state', () => {
             answerCheck = resolve;
           })
         : Response.json({ ok: true })) as unknown as typeof fetch;
-    const check = store.set(loadSessionAtom);
-    await store.set(logOutAtom);
+    const check = loadSession(client);
+    await logOut(client);
     answerCheck(Response.json(notLoggedIn, { status: 401 }));
     await check;
-    expect(store.get(sessionAtom)).toEqual({ status: 'anonymous', loggedOut: true });
-    expect(store.get(sessionNoticeAtom)).toBeUndefined();
+    expect(getSessionState(client)).toEqual({ status: 'anonymous', loggedOut: true });
+    expect(noticeOf(client)).toBeUndefined();
   });
 
   it('asks the server nothing on the first load of a browser that never signed in (no 401 logged)', async () => {
@@ -131,21 +142,21 @@ describe('session state', () => {
         calls.push(String(url));
         return String(url).endsWith('/auth/session') ? Response.json(session) : Response.json({ ok: true });
       }) as unknown as typeof fetch;
-      const first = createStore();
-      await first.set(loadSessionAtom);
-      expect(first.get(sessionAtom).status).toBe('anonymous');
+      const first = newClient();
+      await loadSession(first);
+      expect(status(first)).toBe('anonymous');
       expect(calls).toEqual([]);
 
       // Signed in: the next load asks and finds the session; after a logout it asks nothing again.
-      first.set(sessionStartedAtom, session);
-      const second = createStore();
-      await second.set(loadSessionAtom);
-      expect(second.get(sessionAtom).status).toBe('active');
-      await second.set(logOutAtom);
-      const third = createStore();
+      sessionStarted(session, first);
+      const second = newClient();
+      await loadSession(second);
+      expect(status(second)).toBe('active');
+      await logOut(second);
+      const third = newClient();
       calls.length = 0;
-      await third.set(loadSessionAtom);
-      expect(third.get(sessionAtom).status).toBe('anonymous');
+      await loadSession(third);
+      expect(status(third)).toBe('anonymous');
       expect(calls).toEqual([]);
     } finally {
       delete (globalThis as { localStorage?: Storage }).localStorage;
@@ -153,8 +164,44 @@ describe('session state', () => {
   });
 
   it('knows a user without the support scope', () => {
-    const store = createStore();
-    store.set(sessionStartedAtom, { ...session, scopes: [] });
-    expect(store.get(hasSupportScopeAtom)).toBe(false);
+    const client = newClient();
+    sessionStarted({ ...session, scopes: [] }, client);
+    expect(supportScope(client)).toBe(false);
+  });
+
+  it("forgets the user's cached server answers on logout, keeping only the console's config", async () => {
+    const client = newClient();
+    sessionStarted(session, client);
+    client.setQueryData(['users', 'getUser', 'u2'], { id: 'u2' });
+    client.setQueryData(['auth', 'config'], { allowRegistration: true, productName: 'MedLocker' });
+    answer(200, { ok: true });
+    await logOut(client);
+    expect(client.getQueryData(['users', 'getUser', 'u2'])).toBeUndefined();
+    expect(client.getQueryData(['auth', 'config'])).toEqual({ allowRegistration: true, productName: 'MedLocker' });
+    expect(getSessionState(client)).toEqual({ status: 'anonymous', loggedOut: true });
+  });
+
+  it('shows nothing cached from a session that timed out to whoever logs in next', () => {
+    const client = newClient();
+    const stop = watchAuthFailures(client);
+    sessionStarted(session, client);
+    client.setQueryData(['patients', 'list', 'b1'], [{ id: 'p1' }]);
+    sessionStarted({ ...session, user: { ...session.user, id: 'u9' } }, client);
+    stop();
+    expect(client.getQueryData(['patients', 'list', 'b1'])).toBeUndefined();
+  });
+
+  it('reports an unreachable server on the first check, and keeps a session through a later blip', async () => {
+    const client = newClient();
+    globalThis.fetch = (async () => {
+      throw new TypeError('fetch failed');
+    }) as unknown as typeof fetch;
+    await loadSession(client);
+    expect(status(client)).toBe('unreachable');
+
+    const signedIn = newClient();
+    sessionStarted(session, signedIn);
+    await loadSession(signedIn);
+    expect(status(signedIn)).toBe('active');
   });
 });

@@ -1,16 +1,24 @@
 import type { SessionInfo } from '@medlocker/core';
-import { useQuery } from '@tanstack/react-query';
-import { atom, type createStore } from 'jotai';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, onAuthFailure, rpc, setProductName } from '../api/client.ts';
 import { queryClient } from '../api/queries.ts';
 import { onLivePush, onLiveSessionEnded } from './live.ts';
+
+/*
+ * The session is server state: the answer of auth.session, kept in the TanStack Query cache under
+ * {@link sessionKey} with what the console learnt from how it ended (the timeout notice, a chosen
+ * logout). React reads it through the hooks below; code outside React (the RPC client's 401/403
+ * listener, the live socket, main.tsx) through the plain functions, each taking the client (the
+ * console's by default, a fresh one in tests).
+ */
 
 /** SPEC §4/§8: the message the login page shows after a session ended by itself. */
 export const sessionTimedOutMessage = 'Your session has timed out. Please log in again';
 
 export type ConsoleConfig = { allowRegistration: boolean; productName: string };
 
-type SessionState =
+export type SessionState =
+  /** The first session check has not answered yet. */
   | { status: 'loading' }
   /**
    * Not signed in. `notice` is shown on the login page (e.g. the session timed out); `loggedOut` when
@@ -21,7 +29,13 @@ type SessionState =
   /** The server did not answer the first session check. */
   | { status: 'unreachable'; message: string };
 
-const baseSessionStateAtom = atom<SessionState>({ status: 'loading' });
+/** What the cache holds once the first check has answered. */
+type KnownSession = Exclude<SessionState, { status: 'loading' }>;
+
+const loading: SessionState = { status: 'loading' };
+
+/** Where the session is cached. */
+export const sessionKey = ['auth', 'session'] as const;
 
 /**
  * Whether this browser may hold a session cookie (the cookie is HttpOnly, so the console cannot see
@@ -49,51 +63,135 @@ export function rememberSessionHint(on: boolean): void {
   }
 }
 
-/** The session state; writing it keeps the hint in step (active: set; anonymous: cleared). */
-const sessionStateAtom = atom(
-  (get) => get(baseSessionStateAtom),
-  (_get, set, state: SessionState) => {
-    if (state.status === 'active') rememberSessionHint(true);
-    else if (state.status === 'anonymous') rememberSessionHint(false);
-    set(baseSessionStateAtom, state);
-  },
-);
+/** Keeps the hint in step with a session state (active: set; anonymous: cleared) and returns it. */
+function hinted<S extends KnownSession>(state: S): S {
+  if (state.status === 'active') rememberSessionHint(true);
+  else if (state.status === 'anonymous') rememberSessionHint(false);
+  return state;
+}
+
+const known = (client: QueryClient) => client.getQueryData<KnownSession>(sessionKey);
+
+function setSession(client: QueryClient, state: KnownSession): void {
+  client.setQueryData(sessionKey, hinted(state));
+}
+
+/**
+ * Asks the server for the current session (on the first load only when this browser may hold one,
+ * see {@link hasSessionHint}). A 401 after having had one (or one the server calls timed out) ends it
+ * with the timeout notice; a first visit without a cookie is plainly anonymous.
+ */
+async function checkSession(client: QueryClient): Promise<KnownSession> {
+  const before = known(client);
+  if (before === undefined && !hasSessionHint()) return hinted({ status: 'anonymous' });
+  try {
+    return hinted({ status: 'active', session: await rpc('auth', 'session') });
+  } catch (error) {
+    const now = known(client);
+    if (error instanceof ApiError && error.status === 401) {
+      // Signed out meanwhile (a logout in this tab whose hang-up started this check): keep that state.
+      if (now?.status === 'anonymous') return now;
+      const timedOut = before?.status === 'active' || /timed out/i.test(error.message);
+      return hinted(timedOut ? { status: 'anonymous', notice: sessionTimedOutMessage } : { status: 'anonymous' });
+    }
+    if (before === undefined) {
+      return error instanceof ApiError && error.code === 'UNREACHABLE'
+        ? { status: 'unreachable', message: error.message }
+        : hinted({ status: 'anonymous' });
+    }
+    // A later check that could not be made (a network blip) leaves the session as it was.
+    return now ?? before;
+  }
+}
+
+/**
+ * The session query: never stale and never collected (the guards read it all the time); it is asked
+ * again only by {@link loadSession}, a live push that distrusts every cached answer, or Try again.
+ */
+const sessionQuery = (client: QueryClient) => ({
+  queryKey: sessionKey,
+  queryFn: () => checkSession(client),
+  staleTime: Number.POSITIVE_INFINITY,
+  gcTime: Number.POSITIVE_INFINITY,
+});
+
+/** Reads the session from the server again (concurrent calls share one request). */
+export async function loadSession(client: QueryClient = queryClient): Promise<void> {
+  await client.fetchQuery({ ...sessionQuery(client), staleTime: 0 });
+}
+
+/** The session state now, for code outside React. */
+export const getSessionState = (client: QueryClient = queryClient): SessionState => known(client) ?? loading;
+
+/**
+ * Forgets every cached server answer but the session and the console's config: what one user saw is
+ * never shown to the next one on this browser.
+ */
+function forgetServerData(client: QueryClient): void {
+  const kept = ([area, method]: readonly unknown[]) => area === 'auth' && (method === 'session' || method === 'config');
+  client.removeQueries({ predicate: (q) => !kept(q.queryKey) });
+}
+
+/** A successful login puts the session in place, with nothing cached from an earlier one. */
+export function sessionStarted(session: SessionInfo, client: QueryClient = queryClient): void {
+  forgetServerData(client);
+  setSession(client, { status: 'active', session });
+}
+
+/** The signed-in user's own record changed (complete profile). */
+export function currentUserUpdated(user: SessionInfo['user'], client: QueryClient = queryClient): void {
+  const state = known(client);
+  if (state?.status === 'active') setSession(client, { status: 'active', session: { ...state.session, user } });
+}
+
+/** Logs out, whatever the server answers, and forgets the user's cached data. */
+export async function logOut(client: QueryClient = queryClient): Promise<void> {
+  try {
+    await rpc('auth', 'logout');
+  } finally {
+    setSession(client, { status: 'anonymous', loggedOut: true });
+    forgetServerData(client);
+  }
+}
 
 /** Where the session stands; the route guards read it. */
-export const sessionAtom = atom((get) => get(sessionStateAtom));
+export function useSessionState(): SessionState {
+  const client = useQueryClient();
+  return useQuery(sessionQuery(client)).data ?? loading;
+}
+
+/** The active session, or null. */
+export function useSession(): SessionInfo | null {
+  const state = useSessionState();
+  return state.status === 'active' ? state.session : null;
+}
 
 /** The signed-in user, or null. */
-export const currentUserAtom = atom((get) => {
-  const state = get(sessionStateAtom);
-  return state.status === 'active' ? state.session.user : null;
-});
+export const useCurrentUser = (): SessionInfo['user'] | null => useSession()?.user ?? null;
 
 /** Whether the signed-in user may use the support console (SPEC §1: only the support scope). */
-export const hasSupportScopeAtom = atom((get) => {
-  const state = get(sessionStateAtom);
-  return state.status === 'active' && state.session.scopes.includes('support');
-});
+export const useHasSupportScope = (): boolean => useSession()?.scopes.includes('support') ?? false;
 
 /**
  * Who the server takes the user for (core's ActorKind): `support` with the support scope, any other
  * signed-in user `pharmacy`, else `anonymous`. Actions are shown by the contract's access for it
  * (state/access.ts).
  */
-export const actorKindAtom = atom((get): 'support' | 'pharmacy' | 'anonymous' => {
-  const state = get(sessionStateAtom);
-  if (state.status !== 'active') return 'anonymous';
-  return state.session.scopes.includes('support') ? 'support' : 'pharmacy';
-});
+export function useActorKind(): 'support' | 'pharmacy' | 'anonymous' {
+  const session = useSession();
+  if (!session) return 'anonymous';
+  return session.scopes.includes('support') ? 'support' : 'pharmacy';
+}
 
 /** The message for the login page, if the last session ended by itself. */
-export const sessionNoticeAtom = atom((get) => {
-  const state = get(sessionStateAtom);
+export function useSessionNotice(): string | undefined {
+  const state = useSessionState();
   return state.status === 'anonymous' ? state.notice : undefined;
-});
+}
 
 const defaultConfig: ConsoleConfig = { allowRegistration: false, productName: 'MedLocker' };
 
-/** Where auth.config is cached (server state: TanStack Query, api/queries.ts). */
+/** Where auth.config is cached. */
 export const configKey = ['auth', 'config'] as const;
 
 async function fetchConfig(): Promise<ConsoleConfig> {
@@ -105,7 +203,7 @@ async function fetchConfig(): Promise<ConsoleConfig> {
 const configQuery = { queryKey: configKey, queryFn: fetchConfig, staleTime: Number.POSITIVE_INFINITY } as const;
 
 /** Asks auth.config once (at start, and again after the server was unreachable); failures keep the defaults. */
-export function loadConfig(client = queryClient): Promise<ConsoleConfig> {
+export function loadConfig(client: QueryClient = queryClient): Promise<ConsoleConfig> {
   return client.fetchQuery(configQuery).catch(() => defaultConfig);
 }
 
@@ -120,61 +218,6 @@ export function useConsoleConfig(): ConsoleConfig {
 /** The product name for titles and messages (SPEC: `{product}`). */
 export const useProductName = (): string => useConsoleConfig().productName;
 
-/**
- * Asks the server for the current session (on the first load only when this browser may hold one,
- * see {@link hasSessionHint}). A 401 after having had one (or one the server calls
- * timed out) ends it with the timeout notice; a first visit without a cookie is plainly anonymous.
- */
-export const loadSessionAtom = atom(null, async (get, set) => {
-  const before = get(sessionStateAtom);
-  if (before.status === 'loading' && !hasSessionHint()) {
-    set(sessionStateAtom, { status: 'anonymous' });
-    return;
-  }
-  try {
-    const session = await rpc('auth', 'session');
-    set(sessionStateAtom, { status: 'active', session });
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) {
-      // Signed out meanwhile (a logout in this tab whose hang-up started this check): keep that state.
-      if (get(sessionStateAtom).status === 'anonymous') return;
-      const timedOut = before.status === 'active' || /timed out/i.test(error.message);
-      set(
-        sessionStateAtom,
-        timedOut ? { status: 'anonymous', notice: sessionTimedOutMessage } : { status: 'anonymous' },
-      );
-    } else if (error instanceof ApiError && error.code === 'UNREACHABLE' && before.status === 'loading') {
-      set(sessionStateAtom, { status: 'unreachable', message: error.message });
-    } else if (before.status === 'loading') {
-      set(sessionStateAtom, { status: 'anonymous' });
-    }
-  }
-});
-
-/** A successful login (or a profile update) puts the session in place. */
-export const sessionStartedAtom = atom(null, (_get, set, session: SessionInfo) => {
-  set(sessionStateAtom, { status: 'active', session });
-});
-
-/** The signed-in user's own record changed (complete profile). */
-export const currentUserUpdatedAtom = atom(null, (get, set, user: SessionInfo['user']) => {
-  const state = get(sessionStateAtom);
-  if (state.status === 'active') set(sessionStateAtom, { status: 'active', session: { ...state.session, user } });
-});
-
-export const logOutAtom = atom(null, async (_get, set) => {
-  try {
-    await rpc('auth', 'logout');
-  } finally {
-    set(sessionStateAtom, { status: 'anonymous', loggedOut: true });
-  }
-});
-
-/** Clears the login page's notice once it has been read or the user moves on. */
-export const dismissSessionNoticeAtom = atom(null, (get, set) => {
-  if (get(sessionStateAtom).status === 'anonymous') set(sessionStateAtom, { status: 'anonymous' });
-});
-
 /** How often a 403 may make the console re-read its session (docs/DECISIONS.md, 403 is not a sign-out). */
 export const forbiddenRecheckMs = 30_000;
 
@@ -186,17 +229,16 @@ export const forbiddenRecheckMs = 30_000;
  * again, at most once every {@link forbiddenRecheckMs}, in case a role or scope was taken away
  * (which then shows Access Restricted for the whole console).
  */
-export function watchAuthFailures(target: ReturnType<typeof createStore>, now: () => number = Date.now): () => void {
+export function watchAuthFailures(client: QueryClient = queryClient, now: () => number = Date.now): () => void {
   let lastRecheck = Number.NEGATIVE_INFINITY;
   return onAuthFailure((error, call) => {
     if (call.area === 'auth' && (call.method === 'session' || call.method === 'logout')) return;
-    const state = target.get(sessionStateAtom);
-    if (state.status !== 'active') return;
+    if (known(client)?.status !== 'active') return;
     if (error.status === 401) {
-      target.set(sessionStateAtom, { status: 'anonymous', notice: sessionTimedOutMessage });
+      setSession(client, { status: 'anonymous', notice: sessionTimedOutMessage });
     } else if (now() - lastRecheck >= forbiddenRecheckMs) {
       lastRecheck = now();
-      void target.set(loadSessionAtom);
+      void loadSession(client);
     }
   });
 }
@@ -206,9 +248,9 @@ export function watchAuthFailures(target: ReturnType<typeof createStore>, now: (
  * because the session ended or lost the support scope make the console read its session again, which
  * shows the login page with the timeout message or Access Restricted as the answer says.
  */
-export function watchLiveAccess(target: ReturnType<typeof createStore>): () => void {
+export function watchLiveAccess(client: QueryClient = queryClient): () => void {
   const reload = () => {
-    if (target.get(sessionStateAtom).status === 'active') void target.set(loadSessionAtom);
+    if (known(client)?.status === 'active') void loadSession(client);
   };
   const stopPushes = onLivePush((push) => {
     if (push.action === 'switchBusiness') reload();

@@ -1,5 +1,6 @@
 import { expect, it } from 'bun:test';
 import { seedDemo } from '@medlocker/db';
+import { stubOrderPin } from '@medlocker/db/testing';
 import { sweepOffline } from '../../hubs/machine/sweeper.ts';
 import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
 import { describeApi, T0 } from '../../testing.ts';
@@ -10,7 +11,8 @@ const MINUTE = 60_000;
 describeApi(
   'demo fleet',
   (t) => {
-    const seed = () => seedDemo(t.db, { adminEmail: 'admin@medlocker.test', adminPasswordHash: 'x', now: T0 });
+    const seed = () =>
+      seedDemo(t.db, { adminEmail: 'admin@medlocker.test', adminPasswordHash: 'x', now: T0, orderPin: stubOrderPin });
     const onlineNames = async () =>
       (await t.call('machines', 'fleetSummary', {}, asSupport)).body.machines
         .filter((m) => m.online)

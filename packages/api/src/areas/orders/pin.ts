@@ -36,3 +36,9 @@ export const sealPin = (secretsKey: Uint8Array, orderId: string, pin: string): s
 
 export const openPin = (secretsKey: Uint8Array, orderId: string, sealed: string): string =>
   createSecretBox(secretsKey).open(sealed, context(orderId));
+
+/** A new PIN for the order in its two stored forms only: what the demo seed writes (it has no key). */
+export function drawSealedPin(secretsKey: Uint8Array, orderId: string): { pin: string; pinLookup: string } {
+  const pin = newPin();
+  return { pin: sealPin(secretsKey, orderId, pin), pinLookup: pinLookup(secretsKey, pin) };
+}

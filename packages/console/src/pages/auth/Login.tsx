@@ -1,15 +1,13 @@
-import { useAtomValue, useSetAtom } from 'jotai';
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import {
-  hasSupportScopeAtom,
   rememberSessionHint,
-  sessionAtom,
-  sessionNoticeAtom,
-  sessionStartedAtom,
+  sessionStarted,
   useConsoleConfig,
+  useSessionNotice,
+  useSessionState,
 } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -36,10 +34,8 @@ export function Login() {
   const location = useLocation();
   const navigate = useNavigate();
   const config = useConsoleConfig();
-  const session = useAtomValue(sessionAtom);
-  const hasSupportScope = useAtomValue(hasSupportScopeAtom);
-  const sessionNotice = useAtomValue(sessionNoticeAtom);
-  const sessionStarted = useSetAtom(sessionStartedAtom);
+  const session = useSessionState();
+  const sessionNotice = useSessionNotice();
   const pageState = location.state as AuthPageState;
   const flashNotice = useFlashNotice();
   const from = returnPathOf(location.search);
@@ -52,7 +48,8 @@ export function Login() {
   const [pending, setPending] = useState(false);
 
   // Already signed in (e.g. back button), as support or pharmacy staff: straight on.
-  const signedIn = session.status === 'active' && (hasSupportScope || session.session.scopes.includes('pharmacy'));
+  const scopes = session.status === 'active' ? session.session.scopes : [];
+  const signedIn = scopes.includes('support') || scopes.includes('pharmacy');
   if (signedIn && !pending) return <Navigate to={from} replace />;
 
   const fail = (e: unknown) => {

@@ -1,8 +1,7 @@
-import { useAtomValue } from 'jotai';
 import { Navigate, Route, Routes, useParams } from 'react-router';
 import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
 import { useAdministers } from '../../state/reach.ts';
-import { hasSupportScopeAtom } from '../../state/session.ts';
+import { useHasSupportScope } from '../../state/session.ts';
 import { MachineRoutes } from '../machines/MachineRoutes.tsx';
 import { MessageList } from '../messages/MessageList.tsx';
 import { OrderRoutes } from '../orders/OrderRoutes.tsx';
@@ -48,7 +47,7 @@ export function BusinessRoutes() {
 function AddBusinessUser() {
   const { businessId = '' } = useParams();
   const { business } = useBusiness();
-  const support = useAtomValue(hasSupportScopeAtom);
+  const support = useHasSupportScope();
   const manages = useAdministers({ kind: 'business', id: business.id, groupId: business.groupId });
   const usersPath = `/businesses/${encodeURIComponent(businessId)}/users`;
   if (business.archived) return <Navigate to={usersPath} replace />;

@@ -1,8 +1,7 @@
-import { useAtomValue } from 'jotai';
 import { Navigate, Route, Routes, useParams } from 'react-router';
 import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
 import { useAdministers } from '../../state/reach.ts';
-import { hasSupportScopeAtom } from '../../state/session.ts';
+import { useHasSupportScope } from '../../state/session.ts';
 import { AddResourceUser } from '../users/AddResourceUser.tsx';
 import { UserDetails } from '../users/UserDetails.tsx';
 import { GroupBusinesses } from './GroupBusinesses.tsx';
@@ -43,7 +42,7 @@ function ToBusiness() {
  */
 function AddGroupUser() {
   const { group } = useGroup();
-  const support = useAtomValue(hasSupportScopeAtom);
+  const support = useHasSupportScope();
   const manages = useAdministers({ kind: 'group', id: group.id });
   const usersPath = `/groups/${encodeURIComponent(group.id)}/users`;
   if (group.archived) return <Navigate to={usersPath} replace />;

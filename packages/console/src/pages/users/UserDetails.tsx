@@ -1,11 +1,10 @@
 import type { Role } from '@medlocker/core';
-import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
-import { currentUserAtom, hasSupportScopeAtom } from '../../state/session.ts';
+import { useCurrentUser, useHasSupportScope } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -27,8 +26,8 @@ const roleKey = (role: Role) => `${role.name}:${role.resource ?? '*'}`;
 export function UserDetails() {
   const { userId = '' } = useParams();
   const notice = useFlashNotice();
-  const support = useAtomValue(hasSupportScopeAtom);
-  const me = useAtomValue(currentUserAtom);
+  const support = useHasSupportScope();
+  const me = useCurrentUser();
   const navigate = useNavigate();
   // The resource's users list this page sits under (`/businesses/{id}/users`), or `/users`.
   const usersPath = useLocation().pathname.replace(/\/[^/]*$/, '');

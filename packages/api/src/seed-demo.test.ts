@@ -1,0 +1,73 @@
+import { expect, it } from 'bun:test';
+import { verifyPin } from './areas/orders/locker-service.ts';
+import { asSupport, withTestAuth } from './hubs/test-kit.ts';
+import { seedIfEmpty } from './seed-demo.ts';
+import { describeApi } from './testing.ts';
+
+describeApi(
+  'the demo seed at start',
+  (t) => {
+    const seeded = async () => {
+      await seedIfEmpty(t.deps);
+      return t.db.selectFrom('orders').selectAll().execute();
+    };
+
+    it("gives a demo order's PIN to staff, and that PIN opens the order's slot at its locker", async () => {
+      const orders = await seeded();
+      const loaded = orders.filter((o) => o.status === 'loaded');
+      expect(loaded.length).toBeGreaterThan(1);
+      let accepted = 0;
+      for (const order of loaded) {
+        const revealed = await t.call(
+          'orders',
+          'setRevealPinReason',
+          { id: order.id, reason: 'Patient lost SMS' },
+          asSupport,
+        );
+        expect(revealed.status).toBe(200);
+        expect(revealed.body.pin).toMatch(/^\d{8}$/);
+        const machineId = order.machine_id ?? '';
+        const locker = {
+          kind: 'locker' as const,
+          machineId,
+          businessId: order.business_id,
+          origin: { via: 'test' as const, requestId: 'seed-test', ip: null, userAgent: null },
+        };
+        const answer = await verifyPin(t.deps, locker, revealed.body.pin);
+        const location = (order.machine_details as { location: string } | null)?.location;
+        // An unpaid order at a locker that takes payments asks for the payment before it opens.
+        if (order.payment_status === 'unpaid' && order.machine_payment) {
+          expect(answer).toEqual({ status: 'PaymentRequired' });
+        } else {
+          expect(answer).toMatchObject({ status: 'Accepted', barcode: order.barcode, location });
+          accepted++;
+        }
+      }
+      expect(accepted).toBeGreaterThan(0);
+    });
+
+    it('carries on the demo references and machine sequences for a new order', async () => {
+      const orders = await seeded();
+      const last = orders.filter((o) => o.machine_id !== null).sort((a, b) => Number(b.created) - Number(a.created))[0];
+      if (!last?.machine_id) throw new Error('the demo has no order in a machine');
+      const ofBusiness = orders.filter((o) => o.business_id === last.business_id);
+      const inMachine = orders.filter((o) => o.machine_id === last.machine_id);
+      const created = await t.call(
+        'orders',
+        'create',
+        {
+          businessId: last.business_id,
+          patientId: last.patient_id,
+          barcode: 'NEW-AFTER-SEED',
+          machineId: last.machine_id,
+        },
+        asSupport,
+      );
+      expect(created.status).toBe(200);
+      expect(created.body.order.reference).toBe(String(ofBusiness.length + 1).padStart(6, '0'));
+      expect(ofBusiness.map((o) => o.reference)).not.toContain(created.body.order.reference);
+      expect(created.body.order.machineSequence).toBe(inMachine.length + 1);
+    });
+  },
+  withTestAuth,
+);
