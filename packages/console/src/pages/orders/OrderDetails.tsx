@@ -60,7 +60,7 @@ export function OrderDetails() {
       {(message ?? notice) && <Banner tone={message?.tone ?? 'success'}>{message?.text ?? notice}</Banner>}
       <OrderSummary order={order} creator={typeof creator === 'string' ? creator : undefined} />
       <h3>Timeline</h3>
-      <OrderTimeline events={events} />
+      <OrderTimeline events={events} machineName={order.machineName} />
       <p>
         <Link href={orderPaths.list(businessId)}>Back to orders</Link>
       </p>

@@ -22,12 +22,18 @@ function sourceOf(event: OrderEvent): string {
   return location ? `${label}, slot ${location}` : label;
 }
 
+/** Who did it: the person's name, or for a locker the machine (its event names it only by id). */
+function whoOf(event: OrderEvent, machineName: string | null): string {
+  if (text(event.data?.via) === 'locker' && machineName) return machineName;
+  return text(event.data?.byName) ?? '—';
+}
+
 /**
  * The order's timeline (orders/listEvents): every change oldest first, 25 at a time with Show more for
  * the rest. Each row: when, what happened (the server's sentence, reasons included), who, and from
  * where. The query is the page's, so a live push that reloads the order reloads this too.
  */
-export function OrderTimeline({ events }: { events: PagedQuery<OrderEvent> }) {
+export function OrderTimeline({ events, machineName }: { events: PagedQuery<OrderEvent>; machineName: string | null }) {
   if (events.error && events.items.length === 0) return <LoadError error={events.error} onRetry={events.reload} />;
   if (events.items.length === 0 && events.isLoading) return <Loading />;
   return (
@@ -44,7 +50,7 @@ export function OrderTimeline({ events }: { events: PagedQuery<OrderEvent> }) {
             <Row id={event.id}>
               <Cell>{formatDateTime(event.created)}</Cell>
               <Cell>{event.message || event.code}</Cell>
-              <Cell>{text(event.data?.byName) ?? '—'}</Cell>
+              <Cell>{whoOf(event, machineName)}</Cell>
               <Cell>{sourceOf(event)}</Cell>
             </Row>
           )}
