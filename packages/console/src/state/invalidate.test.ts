@@ -68,4 +68,20 @@ describe('live pushes and the server-state cache', () => {
     expect(t.stale(['machines', 'getMachine', 'm_1'])).toBe(true);
     t.stop();
   });
+
+  it('an order push makes every answer the order pages show stale (its page, timeline, lists), not the machines', async () => {
+    const t = setUp();
+    const keys = [
+      ['orders', 'get', 'o_1'],
+      ['orders', 'listEvents', 'o_1', 'pages'],
+      ['orders', 'listOrdersByBusiness', 'b_1', null, true, '', 'pages'],
+      ['orders', 'listOrdersByPatient', 'p_1', '', 'pages'],
+    ];
+    for (const key of keys) t.client.setQueryData(key, { pages: [], pageParams: [] });
+    t.push({ action: 'statusUpdate', params: { orderId: 'o_1', status: 'loaded', sequence: 2 } });
+    await t.settle();
+    for (const key of keys) expect(t.stale(key)).toBe(true);
+    expect(t.stale(['machines', 'getMachine', 'm_1'])).toBe(false);
+    t.stop();
+  });
 });

@@ -1,4 +1,69 @@
-/** Placeholder while the page is built on a helper branch; replaced before this lands. */
+import { useState } from 'react';
+import { useParams } from 'react-router';
+import { rpc } from '../../api/client.ts';
+import { usePagedQuery, useQuery } from '../../api/queries.ts';
+import { useFlashNotice } from '../../shell/flash.ts';
+import { useLiveSubscription } from '../../state/live.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { LoadError } from '../../ui/LoadError.tsx';
+import { Loading } from '../../ui/Page.tsx';
+import { Section } from '../../ui/Section.tsx';
+import { OrderActions } from './OrderActions.tsx';
+import { OrderStatusBadge } from './OrderStatusBadge.tsx';
+import { OrderSummary } from './OrderSummary.tsx';
+import { OrderTimeline } from './OrderTimeline.tsx';
+import { orderPaths } from './paths.ts';
+
+/**
+ * `/businesses/{businessId}/orders/{orderId}` (issue 17): the order's details, the actions its state
+ * allows, and its timeline. Live: the page holds the business's subscription, and a push about any of
+ * its orders invalidates `['orders', ...]` (state/invalidate.ts), so a locker loading or collecting the
+ * bag shows here without a reload.
+ */
 export function OrderDetails() {
-  return <p>OrderDetails</p>;
+  const { businessId = '', orderId = '' } = useParams();
+  const notice = useFlashNotice();
+  const query = useQuery((signal) => rpc('orders', 'get', { id: orderId }, { signal }), ['orders', 'get', orderId]);
+  const events = usePagedQuery(
+    async (nextToken) => {
+      const page = await rpc('orders', 'listEvents', { orderId, nextToken: nextToken ?? undefined });
+      return { items: page.events, nextToken: page.nextToken };
+    },
+    ['orders', 'listEvents', orderId],
+  );
+  const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string }>();
+  useLiveSubscription(query.data ? { businessId: query.data.order.businessId } : null);
+
+  if (!query.data) {
+    return (
+      <Section title="Order">
+        {query.error ? <LoadError error={query.error} onRetry={query.reload} /> : <Loading />}
+      </Section>
+    );
+  }
+  const { order } = query.data;
+  const creator = events.items.find((e) => e.code === 'ORDER_CREATED')?.data?.byName;
+
+  return (
+    <Section
+      title={`Order ${order.reference}`}
+      lead={<OrderStatusBadge order={order} />}
+      actions={
+        <OrderActions
+          order={order}
+          onDone={(text) => setMessage({ tone: 'success', text })}
+          onRefused={(text) => setMessage({ tone: 'error', text })}
+        />
+      }
+    >
+      {(message ?? notice) && <Banner tone={message?.tone ?? 'success'}>{message?.text ?? notice}</Banner>}
+      <OrderSummary order={order} creator={typeof creator === 'string' ? creator : undefined} />
+      <h3>Timeline</h3>
+      <OrderTimeline events={events} machineName={order.machineName} />
+      <p>
+        <Link href={orderPaths.list(businessId)}>Back to orders</Link>
+      </p>
+    </Section>
+  );
 }

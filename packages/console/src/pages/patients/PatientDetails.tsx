@@ -10,6 +10,7 @@ import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
+import { PatientOrders } from './PatientOrders.tsx';
 import { patientPaths } from './PatientRoutes.tsx';
 import { addressOf, dateOfBirthOf, displayIdOf } from './patient-format.ts';
 
@@ -96,6 +97,7 @@ export function PatientDetails() {
             : 'None',
         )}
       </dl>
+      <PatientOrders businessId={businessId} patientId={patient.id} />
       <p>
         <Link href={patientPaths.list(businessId)}>Back to patients</Link>
       </p>

@@ -1,0 +1,152 @@
+import { type Order, type OrderAction, staffOrderActions } from '@medlocker/core';
+import { useState } from 'react';
+import { ApiError, messageOf, rpc } from '../../api/client.ts';
+import { queryClient } from '../../api/queries.ts';
+import { type MethodRef, useAllowed } from '../../state/access.ts';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { ReasonDialog } from './ReasonDialog.tsx';
+import { RevealPinDialog } from './RevealPinDialog.tsx';
+
+type StaffAction = ReturnType<typeof staffOrderActions>[number];
+
+const buttons: { action: StaffAction; method: MethodRef; label: string; variant: 'secondary' | 'danger' }[] = [
+  { action: 'revealPin', method: ['orders', 'setRevealPinReason'], label: 'Reveal PIN', variant: 'secondary' },
+  { action: 'markCollected', method: ['orders', 'markCollected'], label: 'Mark collected', variant: 'secondary' },
+  { action: 'markRemoved', method: ['orders', 'markRemoved'], label: 'Mark removed', variant: 'secondary' },
+  { action: 'cancel', method: ['orders', 'cancel'], label: 'Cancel order', variant: 'danger' },
+];
+
+/** Someone (or a locker) moved the order first: the server's 409 names the state it is in now. */
+const isRefusedMove = (e: unknown): e is ApiError => e instanceof ApiError && e.code === 'INVALID_TRANSITION';
+
+/**
+ * The order page's actions: those core's `staffOrderActions` allows in the order's state (Expired
+ * included) and the contract lets this user call, each behind a confirmation. A move refused because
+ * the order changed meanwhile closes the dialog, says so on the page and reloads the order.
+ */
+export function OrderActions({
+  order,
+  onDone,
+  onRefused,
+}: {
+  order: Order;
+  onDone: (message: string) => void;
+  onRefused: (message: string) => void;
+}) {
+  const [open, setOpen] = useState<OrderAction | null>(null);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string>();
+  const allowed = new Set<OrderAction>(staffOrderActions(order, Date.now()));
+  const shown = useAllowed(buttons).filter((b) => allowed.has(b.action));
+
+  const close = () => {
+    setOpen(null);
+    setError(undefined);
+  };
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['orders'] });
+
+  /** Runs a move; a refusal that is not about the order's state is the dialog's to show. */
+  const attempt = async <T,>(work: () => Promise<T>, done?: string): Promise<T | undefined> => {
+    try {
+      const result = await work();
+      if (done) {
+        close();
+        onDone(done);
+      }
+      void refresh();
+      return result;
+    } catch (e) {
+      if (!isRefusedMove(e)) throw e;
+      close();
+      onRefused(e.message);
+      void refresh();
+      return undefined;
+    }
+  };
+
+  const confirm = async (work: () => Promise<unknown>, done: string) => {
+    setPending(true);
+    setError(undefined);
+    try {
+      await attempt(work, done);
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const common = {
+    isPending: pending,
+    error,
+    cancelLabel: 'Go back',
+    onOpenChange: (isOpen: boolean) => !isOpen && !pending && close(),
+  };
+
+  return (
+    <>
+      {shown.map((b) => (
+        <Button key={b.action} variant={b.variant} onPress={() => setOpen(b.action)}>
+          {b.label}
+        </Button>
+      ))}
+
+      {open === 'revealPin' && (
+        <RevealPinDialog
+          order={order}
+          onClose={close}
+          reveal={async (reason) => {
+            const answer = await attempt(() => rpc('orders', 'setRevealPinReason', { id: order.id, reason }));
+            return answer?.pin;
+          }}
+        />
+      )}
+
+      <ConfirmDialog
+        {...common}
+        title={`Mark order ${order.reference} as collected?`}
+        isOpen={open === 'markCollected'}
+        confirmLabel="Mark collected"
+        tone="primary"
+        onConfirm={() =>
+          void confirm(() => rpc('orders', 'markCollected', { id: order.id }), 'The order is marked collected.')
+        }
+      >
+        <p>
+          Use this when {order.patientName} has the bag, e.g. it was handed over at the counter. Its PIN stops working.
+        </p>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        {...common}
+        title={`Mark order ${order.reference} as removed?`}
+        isOpen={open === 'markRemoved'}
+        confirmLabel="Mark removed"
+        onConfirm={() =>
+          void confirm(() => rpc('orders', 'markRemoved', { id: order.id }), 'The order is marked removed.')
+        }
+      >
+        <p>Use this when staff have taken the bag out of the locker. Its PIN stops working.</p>
+      </ConfirmDialog>
+
+      {open === 'cancel' && (
+        <ReasonDialog
+          title={`Cancel order ${order.reference}?`}
+          label="Reason for cancelling"
+          cancelLabel="Keep order"
+          confirmLabel="Cancel order"
+          onClose={close}
+          onConfirm={async (reason) => {
+            await attempt(() => rpc('orders', 'cancel', { id: order.id, reason }), 'The order is cancelled.');
+          }}
+        >
+          <p>
+            The PIN stops working at once.
+            {order.status === 'loaded' ? ' The bag stays in the locker until someone removes it.' : ''}
+          </p>
+        </ReasonDialog>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+import { formatDateTime, type OrderEvent } from '@medlocker/core';
+import type { PagedQuery } from '../../api/queries.ts';
+import { Button } from '../../ui/Button.tsx';
+import { LoadError } from '../../ui/LoadError.tsx';
+import { Loading } from '../../ui/Page.tsx';
+import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+
+const sources: Record<string, string> = {
+  portal: 'Portal',
+  locker: 'Locker',
+  integration: 'Integration',
+  system: 'System',
+};
+
+const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+
+/** Where the change came from: the console or cli, a locker (and its slot), a partner system, a job. */
+function sourceOf(event: OrderEvent): string {
+  const via = text(event.data?.via);
+  const label = via ? (sources[via] ?? via) : '—';
+  const location = text(event.data?.location);
+  return location ? `${label}, slot ${location}` : label;
+}
+
+/** Who did it: the person's name, or for a locker the machine (its event names it only by id). */
+function whoOf(event: OrderEvent, machineName: string | null): string {
+  if (text(event.data?.via) === 'locker' && machineName) return machineName;
+  return text(event.data?.byName) ?? '—';
+}
+
+/**
+ * The order's timeline (orders/listEvents): every change oldest first, 25 at a time with Show more for
+ * the rest. Each row: when, what happened (the server's sentence, reasons included), who, and from
+ * where. The query is the page's, so a live push that reloads the order reloads this too.
+ */
+export function OrderTimeline({ events, machineName }: { events: PagedQuery<OrderEvent>; machineName: string | null }) {
+  if (events.error && events.items.length === 0) return <LoadError error={events.error} onRetry={events.reload} />;
+  if (events.items.length === 0 && events.isLoading) return <Loading />;
+  return (
+    <>
+      <Table aria-label="Timeline">
+        <TableHeader>
+          <Column isRowHeader>When</Column>
+          <Column>What happened</Column>
+          <Column>Who</Column>
+          <Column>From</Column>
+        </TableHeader>
+        <TableBody items={events.items} emptyText="Nothing has happened to this order yet.">
+          {(event) => (
+            <Row id={event.id}>
+              <Cell>{formatDateTime(event.created)}</Cell>
+              <Cell>{event.message || event.code}</Cell>
+              <Cell>{whoOf(event, machineName)}</Cell>
+              <Cell>{sourceOf(event)}</Cell>
+            </Row>
+          )}
+        </TableBody>
+      </Table>
+      {events.hasMore && (
+        <Button onPress={events.loadMore} isPending={events.isLoading}>
+          Show more
+        </Button>
+      )}
+    </>
+  );
+}
