@@ -158,14 +158,32 @@ test('support staff filter the orders list in the URL and act on orders behind c
  * all. A second bag is loaded and staff mark it removed. The patient's page lists the orders.
  */
 async function lockerLoop(page: Page, as: Caller, businessId: string) {
-  locker = await startLocker({ testMachineOf: businessId });
-  const machineId = (await locker.view()).machineId as string;
+  // A machine of the business, paired with a simulated locker as staff pair a real one.
+  const machine = await createMachine(businessId);
+  const machineId = machine.id;
+  const started = await startLocker();
+  locker = started;
+  await asAdmin('auth/activateDeviceAuth', { machineId, userCode: started.userCode });
+  await expect.poll(async () => (await started.view()).status).toBe('online');
   const patient = await createPatient(as, businessId, 'Lena', 'Locker');
-  const order = await createOrder(as, { businessId, patientId: patient.id, machineId });
   const other = await createOrder(as, { businessId, patientId: patient.id, machineId });
 
+  // The order is made in the console: from the list, the form, for the patient, in the simulated locker.
   const subscribed = liveSubscribed(page);
-  await page.goto(`/businesses/${businessId}/orders/${order.id}`);
+  await page.goto(`/businesses/${businessId}/orders`);
+  await page.getByRole('link', { name: 'Add order' }).click();
+  await expect(page.getByRole('heading', { name: 'New order' })).toBeVisible();
+  await page.getByRole('combobox', { name: 'Patient' }).fill('Lena');
+  await page.getByRole('option', { name: /Lena Locker/ }).click();
+  await page.getByRole('textbox', { name: 'Barcode' }).fill(uniqueName('RX').replace(' ', '-').toUpperCase());
+  await page.getByRole('button', { name: /Machine/ }).click();
+  await page.getByRole('option', { name: machine.name, exact: true }).click();
+  await page.getByRole('button', { name: 'Create order' }).click();
+  await expect(page).toHaveURL(new RegExp(`/businesses/${businessId}/orders/(?!add)[^/]+$`));
+  const orderId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+  const { order } = await as<{ order: Order & { machineId: string } }>('orders/get', { id: orderId });
+  expect(order.machineId).toBe(machineId);
+  await expect(page.getByText(`Order ${order.reference} created.`)).toBeVisible();
   const summary = page.locator('dl.details');
   await expect(summary).toContainText('New');
   await subscribed;
@@ -228,7 +246,9 @@ async function lockerLoop(page: Page, as: Caller, businessId: string) {
   return order;
 }
 
-test('support staff watch a locker load and hand out an order live', async ({ page }) => {
+test('support staff create an order in the console, a paired locker loads it and hands it out, live', async ({
+  page,
+}) => {
   const business = await createBusiness();
   await logInAsAdmin(page);
   await lockerLoop(page, adminCalls, business.id);
