@@ -1,5 +1,5 @@
 import { Barcode, type Order, orderDisplayStatus } from '@medlocker/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ComboBox, Input, type Key, Label, ListBox, ListBoxItem, Popover } from 'react-aria-components';
 import { useNavigate } from 'react-router';
 import { rpc } from '../api/client.ts';
@@ -12,12 +12,18 @@ const debounceMs = 500;
 /**
  * The top bar's order finder (issue 17): an exact barcode or reference, in any case, answered by
  * orders/findOrders (at most 10, only in the businesses the user reaches: the server filters). Arrows
- * move through the results, Enter or a click opens one; Enter on the typed text opens the first.
+ * move through the results, Enter or a click opens one; Enter on the typed text opens the first,
+ * searching at once if the pause has not passed (a barcode scanner types the code and Enter at once).
  */
 export function OrderSearch() {
   const navigate = useNavigate();
   const [text, setText] = useState('');
-  const settled = useDebounced(text.trim(), debounceMs);
+  // The text Enter asked for before the pause ended: searched at once, its first order opened.
+  const [entered, setEntered] = useState<string | null>(null);
+  // Enter closes the results list; a text Enter found nothing for says so beside the field instead.
+  const [notFound, setNotFound] = useState<string | null>(null);
+  const debounced = useDebounced(text.trim(), debounceMs);
+  const settled = entered !== null && entered === text.trim() ? entered : debounced;
   const query = useQuery(
     // Text no barcode can be (too long) finds nothing: no call that could only be refused. The answer
     // keeps the text it is for, so an earlier search's answer is never shown as this one's.
@@ -42,8 +48,18 @@ export function OrderSearch() {
   const open = (order: Order | undefined) => {
     if (!order) return;
     setText('');
+    setEntered(null);
     navigate(orderPaths.order(order.businessId, order.id));
   };
+
+  const first = orders[0];
+  // biome-ignore lint/correctness/useExhaustiveDependencies: opens once, when Enter's answer arrives
+  useEffect(() => {
+    if (entered === null || !answered || settled !== entered) return;
+    setEntered(null);
+    if (first) open(first);
+    else setNotFound(entered);
+  }, [answered, entered, settled, first]);
 
   return (
     <ComboBox
@@ -63,9 +79,17 @@ export function OrderSearch() {
         placeholder="Find an order: barcode or reference"
         onKeyDown={(e) => {
           // With no result highlighted, Enter opens the first (an exact barcode is usually one order).
-          if (e.key === 'Enter' && !e.currentTarget.getAttribute('aria-activedescendant')) open(orders[0]);
+          if (e.key !== 'Enter' || e.currentTarget.getAttribute('aria-activedescendant')) return;
+          if (answered && first) open(first);
+          else if (answered) setNotFound(settled);
+          else if (text.trim() !== '') setEntered(text.trim());
         }}
       />
+      {notFound !== null && notFound === text.trim() && (
+        <p className="order-search__not-found" role="status">
+          No order found
+        </p>
+      )}
       <Popover className="popover popover--order-search" placement="bottom end">
         <ListBox<Order> className="listbox" renderEmptyState={() => <div className="listbox__empty">{emptyText}</div>}>
           {(order) => (
