@@ -30,14 +30,17 @@ test('a pharmacy user of one business sees only that business, opens its machine
   await page.getByLabel('First name').fill('Priya', { timeout: 30_000 });
   await page.getByLabel('Surname').fill('Patel');
   await page.getByRole('button', { name: 'Save' }).click();
-  // No fleet dashboard for them: they start at their businesses, with a menu of what they reach.
-  await expect(page).toHaveURL(/\/businesses$/, { timeout: 30_000 });
+  // No fleet dashboard for them: they start at their business's dashboard, with the pharmacy menu
+  // of that business (issue 17; pharmacy-shell.e2e.ts covers it).
+  await expect(page).toHaveURL(/\/$/, { timeout: 30_000 });
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible({ timeout: 30_000 });
   const menu = page.getByRole('navigation', { name: 'Main menu' });
-  await expect(menu.getByRole('link', { name: 'Businesses' })).toBeVisible();
-  await expect(menu.getByRole('link', { name: 'Groups' })).toBeVisible();
-  await expect(menu.getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
+  await expect(menu.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', `/businesses/${own.id}/orders`);
+  await expect(menu.getByRole('link', { name: 'Businesses' })).toHaveCount(0);
   await expect(menu.getByRole('link', { name: 'Global Settings' })).toHaveCount(0);
 
+  // The businesses list by its address: only theirs.
+  await page.goto('/businesses');
   const list = page.getByRole('table', { name: 'Active businesses' });
   await expect(list.getByRole('link', { name: own.name })).toBeVisible();
   await expect(list.getByRole('link', { name: other.name })).toHaveCount(0);
@@ -62,7 +65,7 @@ test('a pharmacy user of one business sees only that business, opens its machine
   await expect(page.getByRole('switch', { name: 'Only with issues' })).toBeChecked();
   await expect(page.getByText('No patients found.')).toBeVisible();
 
-  await menu.getByRole('link', { name: 'Groups' }).click();
+  await page.goto('/groups');
   await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0);
   await page.goBack();
@@ -74,7 +77,7 @@ test('a pharmacy user of one business sees only that business, opens its machine
   // A support-only page: Access Restricted, inside the console frame.
   await page.goto('/globalSettings');
   await expect(page.getByRole('heading', { name: 'Access Restricted' })).toBeVisible();
-  await expect(menu.getByRole('link', { name: 'Businesses' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Dashboard' })).toBeVisible();
 });
 
 test('support staff see the Add actions a pharmacy user does not', async ({ page }) => {

@@ -28,7 +28,8 @@ async function signInAsNew(page: Page, user: { email: string; password: string }
   await page.getByLabel('First name').fill(name[0], { timeout: 30_000 });
   await page.getByLabel('Surname').fill(name[1]);
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page).toHaveURL(/\/businesses$/, { timeout: 30_000 });
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible({ timeout: 30_000 });
+  await expect(page).toHaveURL(/\/$/);
 }
 
 test('a pharmacy Admin adds a person to their business from its Users tab, then removes them', async ({ page }) => {
@@ -82,7 +83,7 @@ test('a pharmacy user without Admin reads their business users but cannot add or
 
   // Already signed in: the login page goes straight on, as it does for support staff.
   await page.goto('/auth/login');
-  await expect(page).toHaveURL(/\/businesses$/);
+  await expect(page).toHaveURL(/\/$/);
 
   await page.goto(`/businesses/${business.id}/users`);
   const list = page.getByRole('table', { name: 'Business users' });

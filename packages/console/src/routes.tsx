@@ -11,6 +11,9 @@ import { SupportOnly } from './shell/SupportOnly.tsx';
 
 // The sign-in pages come with the first download; the console's pages load when first visited.
 const Dashboard = lazy(() => import('./pages/Dashboard.tsx').then((m) => ({ default: m.Dashboard })));
+const PharmacyDashboard = lazy(() =>
+  import('./pages/pharmacy-dashboard/PharmacyDashboard.tsx').then((m) => ({ default: m.PharmacyDashboard })),
+);
 const BusinessRoutes = lazy(() =>
   import('./pages/businesses/BusinessRoutes.tsx').then((m) => ({ default: m.BusinessRoutes })),
 );
@@ -68,8 +71,8 @@ export function AppRoutes() {
       {/* Everything else requires a signed-in user with the support or pharmacy scope: not logged
           in → /auth/login?from=…; neither → Access Restricted; blank names → complete profile. */}
       <Route element={<RequireSupport />}>
-        {/* Pharmacy users start at their businesses: the dashboard covers the whole fleet. */}
-        <Route element={<SupportOnly redirectTo="/businesses" />}>
+        {/* Support staff see the whole fleet; pharmacy users their current business (issue 17). */}
+        <Route element={<SupportOnly otherwise={<PharmacyDashboard />} />}>
           <Route index element={<Dashboard />} />
         </Route>
         <Route path="businesses/*" element={<BusinessRoutes />} />

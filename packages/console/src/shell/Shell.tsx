@@ -3,22 +3,25 @@ import { NavLink, Outlet, useLocation } from 'react-router';
 import { useHasSupportScope, useProductName } from '../state/session.ts';
 import { Loading } from '../ui/Page.tsx';
 import { MailboxMenuEntry } from './MailboxMenuEntry.tsx';
+import { OrderSearch } from './OrderSearch.tsx';
 import { PageErrorBoundary } from './PageErrorBoundary.tsx';
+import { PharmacyMenu } from './PharmacyMenu.tsx';
 import { UserPanel } from './UserPanel.tsx';
 
-/** SPEC §2 side menu, in its order; pharmacy users see the entries not marked `support`. */
+/** SPEC §2 side menu of support staff, in its order; pharmacy users have their own (PharmacyMenu). */
 const menu = [
-  { to: '/', label: 'Dashboard', end: true, support: true },
+  { to: '/', label: 'Dashboard', end: true },
   { to: '/businesses', label: 'Businesses' },
   { to: '/groups', label: 'Groups' },
-  { to: '/users', label: 'Support Users', support: true },
-  { to: '/alarmMessageTemplates', label: 'Alarm Message Templates', support: true },
-  { to: '/globalSettings', label: 'Global Settings', support: true },
+  { to: '/users', label: 'Support Users' },
+  { to: '/alarmMessageTemplates', label: 'Alarm Message Templates' },
+  { to: '/globalSettings', label: 'Global Settings' },
 ] as const;
 
 /**
- * The console frame: side menu and user panel, and the page in the main area. Below 768 px the
- * menu folds behind a toggle in the top bar and closes again after each navigation.
+ * The console frame: the top bar with the order finder, the side menu (support's, or the pharmacy
+ * user's with their business) and user panel, and the page in the main area. Below 768 px the menu
+ * folds behind a toggle in the top bar and closes again after each navigation.
  */
 export function Shell() {
   const product = useProductName();
@@ -27,6 +30,7 @@ export function Shell() {
   const [menuOpen, setMenuOpen] = useState(false);
 
   const sideRef = useRef<HTMLElement>(null);
+  const topRef = useRef<HTMLElement>(null);
   const firstPage = useRef(true);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every page change
@@ -36,10 +40,14 @@ export function Shell() {
       firstPage.current = false;
       return;
     }
-    // After choosing from the menu, focus goes to the new page's heading so a screen reader
-    // announces it; a page that focused one of its own fields keeps that focus.
+    // After choosing from the menu or the top bar's order finder, focus goes to the new page's heading
+    // so a screen reader announces it; a page that focused one of its own fields keeps that focus.
     const active = document.activeElement;
-    if (!active || active === document.body || sideRef.current?.contains(active)) {
+    // Someone already typing the next search in the top bar (the page loads lazily, after the address
+    // changed) keeps their field.
+    const typing = active instanceof HTMLInputElement && active.value !== '';
+    const fromTop = topRef.current?.contains(active) && !typing;
+    if (!active || active === document.body || sideRef.current?.contains(active) || fromTop) {
       document.getElementById('page-title')?.focus();
     }
   }, [location.pathname]);
@@ -49,13 +57,14 @@ export function Shell() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="shell__topbar">
-        <span className="brand">
+      <header className="shell__topbar" ref={topRef}>
+        <span className="brand shell__topbar-brand">
           <span className="brand__mark" aria-hidden="true">
             +
           </span>
           {product}
         </span>
+        <OrderSearch />
         <button
           type="button"
           className="shell__menu-toggle"
@@ -73,20 +82,22 @@ export function Shell() {
           </span>
           {product}
         </div>
-        <nav aria-label="Main menu" className="side-menu">
-          <ul>
-            {menu
-              .filter((item) => support || !('support' in item))
-              .map((item) => (
+        {support ? (
+          <nav aria-label="Main menu" className="side-menu">
+            <ul>
+              {menu.map((item) => (
                 <li key={item.to}>
                   <NavLink to={item.to} end={'end' in item} className="side-menu__link">
                     {item.label}
                   </NavLink>
                 </li>
               ))}
-            {support && <MailboxMenuEntry />}
-          </ul>
-        </nav>
+              <MailboxMenuEntry />
+            </ul>
+          </nav>
+        ) : (
+          <PharmacyMenu />
+        )}
         <UserPanel />
       </aside>
       <main id="main" className="shell__main" tabIndex={-1}>

@@ -1,0 +1,239 @@
+import type { Page } from '@playwright/test';
+import {
+  asAdmin,
+  expect as baseExpect,
+  createBusiness,
+  createGroup,
+  createMachine,
+  createUser,
+  logIn,
+  logInAsAdmin,
+  type SimulatedLocker,
+  startLocker,
+  stopLocker,
+  test,
+  uniqueName,
+} from './harness/fixtures.ts';
+
+/*
+ * Issue 17, the pharmacy console's shell: the pharmacy menu of the current business, the business
+ * switcher, the pharmacy dashboard, and the top bar's order finder for support and pharmacy users.
+ */
+
+// Several sign-ins, a locker and a dozen page loads each: the shared machine is slow.
+test.describe.configure({ timeout: 180_000 });
+const expect = baseExpect.configure({ timeout: 30_000 });
+
+let locker: SimulatedLocker | undefined;
+
+test.afterEach(async () => {
+  await stopLocker(locker, test.info());
+  locker = undefined;
+});
+
+/** Signs a freshly invited pharmacy user in and names them (SPEC §1's complete-profile screen). */
+async function signInAsNew(page: Page, user: { email: string; password: string }) {
+  await page.goto('/auth/login');
+  await logIn(page, user.email, user.password);
+  await page.getByLabel('First name').fill('Pat');
+  await page.getByLabel('Surname').fill('Pharmacist');
+  await page.getByRole('button', { name: 'Save' }).click();
+  // Pharmacy users start at their own dashboard now.
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+/** A patient and an order for them in `businessId`, made through the API as support staff would. */
+async function createOrder(businessId: string, barcode: string) {
+  const { patient } = await asAdmin<{ patient: { id: string } }>('patients/create', {
+    businessId,
+    patient: {
+      displayId: `P-${barcode}`,
+      name: { given: 'Olive', family: 'Ordway' },
+      mobileNumber: '07700 900123',
+    },
+  });
+  const { order } = await asAdmin<{ order: { id: string; reference: string; patientName: string } }>('orders/create', {
+    businessId,
+    patientId: patient.id,
+    barcode,
+  });
+  return order;
+}
+
+const finder = (page: Page) => page.getByRole('combobox', { name: 'Find an order' });
+
+test('a pharmacy user of two businesses gets the pharmacy menu and switches business, address and links following', async ({
+  page,
+}) => {
+  const group = await createGroup();
+  const first = await createBusiness();
+  const second = await createBusiness();
+  await asAdmin('businesses/linkGroup', { groupId: group.id, businessIds: [first.id, second.id] });
+  // A Group Admin: both businesses, and their Users and Settings.
+  const user = await createUser({ role: { name: 'Group', resource: group.id, accessLevels: ['Admin'] } });
+  await signInAsNew(page, user);
+
+  const side = page.locator('#side-menu');
+  const menu = page.getByRole('navigation', { name: 'Main menu' });
+  await expect(menu.getByRole('link')).toHaveText(['Dashboard', 'Orders', 'Patients', 'Machines', 'Users', 'Settings']);
+  // Support's entries are not theirs.
+  await expect(menu.getByRole('link', { name: 'Businesses' })).toHaveCount(0);
+  await expect(menu.getByRole('link', { name: 'Global Settings' })).toHaveCount(0);
+
+  const switcher = side.getByRole('button', { name: /Business/ });
+  const startName = (await switcher.textContent()) ?? '';
+  const [start, other] = startName.includes(first.name) ? [first, second] : [second, first];
+  await expect(menu.getByRole('link', { name: 'Orders' })).toHaveAttribute('href', `/businesses/${start.id}/orders`);
+  await expect(page.getByText(`${start.name} at a glance.`)).toBeVisible();
+
+  // From the first business's orders, switching opens the other's orders; the links follow.
+  await menu.getByRole('link', { name: 'Orders' }).click();
+  await expect(page).toHaveURL(new RegExp(`/businesses/${start.id}/orders$`));
+  await switcher.click();
+  await page.getByRole('option', { name: other.name }).click();
+  await expect(page).toHaveURL(new RegExp(`/businesses/${other.id}/orders$`));
+  await expect(switcher).toContainText(other.name);
+  await expect(menu.getByRole('link', { name: 'Machines' })).toHaveAttribute(
+    'href',
+    `/businesses/${other.id}/machines`,
+  );
+  await expect(menu.getByRole('link', { name: 'Orders' })).toHaveAttribute('aria-current', 'page');
+
+  // The dashboard shows the business chosen last, after a reload too.
+  await menu.getByRole('link', { name: 'Dashboard' }).click();
+  await expect(page.getByText(`${other.name} at a glance.`)).toBeVisible();
+  await page.reload();
+  await expect(page.getByText(`${other.name} at a glance.`)).toBeVisible();
+
+  // Opening a business's page by its address makes it the current one.
+  await page.goto(`/businesses/${start.id}/patients`);
+  await expect(switcher).toContainText(start.name);
+  await expect(menu.getByRole('link', { name: 'Patients' })).toHaveAttribute('aria-current', 'page');
+});
+
+test('a one-business user sees its name without a switcher, and its dashboard shows machines and expired orders, live', async ({
+  page,
+}) => {
+  const business = await createBusiness();
+  const other = await createBusiness();
+  const machine = await createMachine(business.id);
+  await createMachine(other.id, uniqueName('Not Yours'));
+  const order = await createOrder(business.id, uniqueName('BC').replace(' ', '-'));
+  // Not an Admin: no Users or Settings in the menu.
+  const user = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: [] } });
+  await signInAsNew(page, user);
+
+  const side = page.locator('#side-menu');
+  const menu = page.getByRole('navigation', { name: 'Main menu' });
+  await expect(side.getByText(business.name)).toBeVisible();
+  await expect(side.getByRole('button', { name: /Business/ })).toHaveCount(0);
+  await expect(menu.getByRole('link')).toHaveText(['Dashboard', 'Orders', 'Patients', 'Machines']);
+
+  const machines = page.getByRole('list', { name: 'Machines' });
+  const row = machines.getByRole('listitem').filter({ hasText: machine.name });
+  await expect(row.getByText('Offline')).toBeVisible();
+  await expect(machines.getByRole('listitem')).toHaveCount(1);
+  await expect(page.getByText('No expired orders to remove.')).toBeVisible();
+
+  // The locker comes online and raises an alarm; it is put out of order elsewhere: all without a reload.
+  locker = await startLocker();
+  await asAdmin('auth/activateDeviceAuth', { machineId: machine.id, userCode: locker.userCode });
+  await expect(row.getByText('Online')).toBeVisible({ timeout: 40_000 });
+  await locker.control({ do: 'alarm', code: 'EM_0016' });
+  await expect(row.getByText('Alarm', { exact: true })).toBeVisible();
+  await expect(row.getByText(/EM_0016/)).toBeVisible();
+  await asAdmin('machines/toggleOutOfOrderStatus', { id: machine.id });
+  await expect(row.getByText('Out of order')).toBeVisible();
+
+  // An order expires only a day or more after it was loaded, and the e2e server's clock is real: the
+  // expired answer is this business's real order as the server would list it once its window passed.
+  await page.route('**/api/orders/listOrdersByBusiness', async (route) => {
+    const body = route.request().postDataJSON() as { statusCode?: string };
+    if (body.statusCode !== 'expired') return route.continue();
+    const { order: real } = await asAdmin<{ order: Record<string, unknown> }>('orders/get', { id: order.id });
+    const expired = { ...real, status: 'loaded', machineId: machine.id, machineName: machine.name };
+    await route.fulfill({ json: { orders: [{ ...expired, expiresAt: Date.now() - 3_600_000 }], nextToken: null } });
+  });
+  await page.reload();
+  const expired = page.getByRole('list', { name: 'Expired orders' });
+  await expect(page.getByRole('heading', { name: 'Expired orders to remove (1)' })).toBeVisible();
+  await expect(expired.getByRole('link', { name: order.reference })).toHaveAttribute(
+    'href',
+    `/businesses/${business.id}/orders/${order.id}`,
+  );
+  await expect(expired.getByText(order.patientName)).toBeVisible();
+});
+
+test('support staff find an order from the top bar by barcode or reference, in any case', async ({ page }) => {
+  const business = await createBusiness();
+  const barcode = uniqueName('SUP').replace(' ', '-');
+  const order = await createOrder(business.id, barcode);
+  await logInAsAdmin(page);
+
+  // By barcode, in another case; Enter opens the first (here the only) result.
+  await finder(page).fill(barcode.toLowerCase());
+  const result = page.getByRole('option').filter({ hasText: business.name });
+  await expect(result).toContainText(order.reference);
+  await expect(result).toContainText(order.patientName);
+  await expect(result).toContainText('new');
+  await expect(page.getByRole('option')).toHaveCount(1);
+  await finder(page).press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/businesses/${business.id}/orders/${order.id}$`));
+  await expect(finder(page)).toHaveValue('');
+
+  // The same with the arrow keys, from another page.
+  await page.goto('/groups');
+  await finder(page).fill(barcode);
+  await expect(result).toBeVisible();
+  await finder(page).press('ArrowDown');
+  await finder(page).press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/businesses/${business.id}/orders/${order.id}$`));
+
+  // By reference (each business numbers its own, so other businesses' orders may answer too).
+  await finder(page).fill(order.reference.toLowerCase());
+  await result.click();
+  await expect(page).toHaveURL(new RegExp(`/businesses/${business.id}/orders/${order.id}$`));
+
+  await finder(page).fill('NO-SUCH-BARCODE-123');
+  await expect(page.getByText('No order found')).toBeVisible();
+});
+
+test("a pharmacy user finds their business's order from the top bar, on a small screen too, and not another business's", async ({
+  page,
+}) => {
+  const own = await createBusiness();
+  const other = await createBusiness();
+  const ownBarcode = uniqueName('OWN').replace(' ', '-');
+  const ownOrder = await createOrder(own.id, ownBarcode);
+  const otherBarcode = uniqueName('OTHER').replace(' ', '-');
+  const otherOrder = await createOrder(other.id, otherBarcode);
+  const user = await createUser({ role: { name: 'Business', resource: own.id, accessLevels: [] } });
+  await signInAsNew(page, user);
+
+  await finder(page).fill(ownOrder.reference);
+  await page.getByRole('option', { name: new RegExp(ownOrder.reference) }).click();
+  await expect(page).toHaveURL(new RegExp(`/businesses/${own.id}/orders/${ownOrder.id}$`));
+
+  // The other business's order by its barcode: not theirs to find, typed or scanned (code and Enter).
+  await finder(page).fill(otherBarcode);
+  await expect(page.getByText('No order found')).toBeVisible();
+  await finder(page).fill('');
+  await finder(page).fill(otherBarcode);
+  await finder(page).press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'No order found' })).toBeVisible();
+  // By a reference both businesses use (each numbers its own orders): only their own answers.
+  expect(otherOrder.reference).toBe(ownOrder.reference);
+  await finder(page).fill(ownOrder.reference);
+  await expect(page.getByRole('option').filter({ hasText: own.name })).toBeVisible();
+  await expect(page.getByRole('option')).toHaveCount(1);
+
+  // Below 768 px the finder stays in the top bar beside the menu toggle.
+  await finder(page).press('Escape');
+  await page.setViewportSize({ width: 600, height: 800 });
+  await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
+  // Scanned: Enter comes at once, before the search's pause has passed.
+  await finder(page).fill(ownBarcode.toLowerCase());
+  await finder(page).press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/businesses/${own.id}/orders/${ownOrder.id}$`));
+});

@@ -1,0 +1,88 @@
+import { isActiveAlarm, type Machine } from '@medlocker/core';
+import { rpc } from '../../api/client.ts';
+import { usePagedQuery } from '../../api/queries.ts';
+import { hasExcursion } from '../../state/fleet.ts';
+import { Link } from '../../ui/Link.tsx';
+import { LoadError } from '../../ui/LoadError.tsx';
+import { Loading } from '../../ui/Page.tsx';
+import { machinePaths } from '../machines/MachineRoutes.tsx';
+import { ConnectionBadge } from '../machines/MachineStatusBadges.tsx';
+
+type Row = Machine & { online: boolean; lastSeen: number | null };
+
+/**
+ * The business's active machines (listMachines' first page, as the Machines list has it): online or
+ * offline, out of order, temperature excursion, and an active alarm. Machine pushes update the rows in
+ * the cache (state/machines.ts), so the states change live.
+ */
+export function MachinesGlance({ businessId }: { businessId: string }) {
+  // The Machines list's key (ListPage: filters, then the search text): one cached answer for both.
+  const list = usePagedQuery(
+    async (nextToken) => {
+      const page = await rpc('machines', 'listMachines', { businessId, archived: false, nextToken });
+      return { items: page.machines as Row[], nextToken: page.nextToken };
+    },
+    ['machines', 'listMachines', businessId, false, ''],
+  );
+
+  return (
+    <section aria-labelledby="glance-machines" className="fleet__section">
+      <h2 id="glance-machines" className="section-title">
+        Machines
+      </h2>
+      {list.error ? (
+        <LoadError error={list.error} onRetry={list.reload} />
+      ) : list.items.length === 0 ? (
+        list.isLoading ? (
+          <Loading label="Loading machines…" />
+        ) : (
+          <p className="empty">No machines yet.</p>
+        )
+      ) : (
+        <ul className="glance__list" aria-label="Machines">
+          {list.items.map((m) => (
+            <MachineItem key={m.id} machine={m} />
+          ))}
+        </ul>
+      )}
+      <p>
+        <Link href={machinePaths.list(businessId)}>All machines</Link>
+      </p>
+    </section>
+  );
+}
+
+function MachineItem({ machine }: { machine: Row }) {
+  const alarm = useActiveAlarm(machine);
+  return (
+    <li className="glance__item">
+      <Link href={machinePaths.machine(machine.businessId, machine.id)}>{machine.name}</Link>
+      <ConnectionBadge online={machine.online} outOfOrder={machine.outOfOrderStatus !== null} archived={false} />
+      {hasExcursion(machine) && <span className="badge badge--bad">Temperature excursion</span>}
+      {alarm && (
+        <>
+          <span className="badge badge--bad">Alarm</span>
+          <span className="muted">
+            {alarm.code} {alarm.message}
+          </span>
+        </>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The newest active alarm among the machine's latest events (listEvents' first page, the Events tab's
+ * cached answer, which machine pushes keep current), by core's rule for the support dashboard.
+ */
+function useActiveAlarm(machine: Row) {
+  const events = usePagedQuery(
+    async (nextToken) => {
+      const page = await rpc('machines', 'listEvents', { machineId: machine.id, nextToken });
+      return { items: page.events, nextToken: page.nextToken };
+    },
+    ['machines', 'listEvents', machine.id, null, null, ''],
+  );
+  const now = Date.now();
+  return events.items.find((e) => isActiveAlarm(e, now, machine));
+}

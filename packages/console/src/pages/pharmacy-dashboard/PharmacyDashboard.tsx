@@ -1,0 +1,48 @@
+import { useAtomValue } from 'jotai';
+import { useCurrentBusiness } from '../../state/current-business.ts';
+import { liveConnectionAtom, useLiveSubscription } from '../../state/live.ts';
+import { useCurrentUser, useProductName, useSession } from '../../state/session.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { LoadError } from '../../ui/LoadError.tsx';
+import { EmptyState, Loading, Page } from '../../ui/Page.tsx';
+import { ExpiredOrders } from './ExpiredOrders.tsx';
+import { MachinesGlance } from './MachinesGlance.tsx';
+
+/**
+ * `/` for pharmacy users (issue 17): their current business at a glance, live: its machines with
+ * their state, and the expired orders waiting to be taken out of the lockers. Everything shown is an
+ * api answer as it stands; nothing is totalled beyond what the answers hold.
+ */
+export function PharmacyDashboard() {
+  const user = useCurrentUser();
+  const product = useProductName();
+  const session = useSession();
+  const { current, isLoading, error, reload } = useCurrentBusiness();
+  const connection = useAtomValue(liveConnectionAtom);
+  const loginMessage = session?.loginMessage;
+  // The business's pushes: machines going on- or offline, orders loaded, collected or expiring.
+  useLiveSubscription(current ? { businessId: current.id } : null);
+
+  const welcome = `Welcome${user?.givenName ? `, ${user.givenName}` : ''}.`;
+  return (
+    <Page title="Dashboard" lead={current ? `${welcome} ${current.name} at a glance.` : welcome}>
+      {loginMessage && <Banner tone="info">{loginMessage}</Banner>}
+      {connection === 'closed' && current && <Banner tone="warning">Live updates are paused; reconnecting…</Banner>}
+      {error ? (
+        <LoadError error={error} onRetry={reload} />
+      ) : current ? (
+        <div className="glance">
+          <MachinesGlance businessId={current.id} />
+          <ExpiredOrders businessId={current.id} />
+        </div>
+      ) : isLoading ? (
+        <Loading label="Loading your businesses…" />
+      ) : (
+        <EmptyState title="No business yet">
+          You do not have access to a business. If you think you should, please speak to your manager or {product}{' '}
+          Support.
+        </EmptyState>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,40 @@
+import type { Key } from 'react-aria-components';
+import { useLocation, useNavigate } from 'react-router';
+import { type CurrentBusiness, switchedPath } from '../state/current-business.ts';
+import { Select } from '../ui/Select.tsx';
+
+/**
+ * The side menu's business: a picker when the user reaches several, else the one business's name.
+ * Switching keeps the section open (orders stay orders) and is remembered for the next visit.
+ */
+export function BusinessSwitcher({ reach }: { reach: CurrentBusiness }) {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const { businesses, current, choose } = reach;
+  if (!current) return null;
+  if (businesses.length < 2) {
+    return (
+      <p className="business-switcher business-switcher--single">
+        <span className="business-switcher__caption">Business</span>
+        <span className="business-switcher__name">{current.name}</span>
+      </p>
+    );
+  }
+  const onChange = (key: Key | null) => {
+    if (key === null || key === current.id) return;
+    const id = String(key);
+    choose(id);
+    const to = switchedPath(pathname, id);
+    if (to) navigate(to);
+  };
+  return (
+    <div className="business-switcher">
+      <Select
+        label="Business"
+        selectedKey={current.id}
+        onSelectionChange={onChange}
+        options={businesses.map((b) => ({ id: b.id, label: b.name }))}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import { Barcode, type Order, orderDisplayStatus } from '@medlocker/core';
+import { useEffect, useState } from 'react';
+import { ComboBox, Input, type Key, Label, ListBox, ListBoxItem, Popover } from 'react-aria-components';
+import { useNavigate } from 'react-router';
+import { rpc } from '../api/client.ts';
+import { useDebounced, useQuery } from '../api/queries.ts';
+import { orderPaths } from '../pages/orders/paths.ts';
+
+/** SPEC §9: searches wait until typing has paused this long. */
+const debounceMs = 500;
+
+/**
+ * The top bar's order finder (issue 17): an exact barcode or reference, in any case, answered by
+ * orders/findOrders (at most 10, only in the businesses the user reaches: the server filters). Arrows
+ * move through the results, Enter or a click opens one; Enter on the typed text opens the first,
+ * searching at once if the pause has not passed (a barcode scanner types the code and Enter at once).
+ */
+export function OrderSearch() {
+  const navigate = useNavigate();
+  const [text, setText] = useState('');
+  // The text Enter asked for before the pause ended: searched at once, its first order opened.
+  const [entered, setEntered] = useState<string | null>(null);
+  // Enter closes the results list; a text Enter found nothing for says so beside the field instead.
+  const [notFound, setNotFound] = useState<string | null>(null);
+  const debounced = useDebounced(text.trim(), debounceMs);
+  const settled = entered !== null && entered === text.trim() ? entered : debounced;
+  const query = useQuery(
+    // Text no barcode can be (too long) finds nothing: no call that could only be refused. The answer
+    // keeps the text it is for, so an earlier search's answer is never shown as this one's.
+    async (signal) => ({
+      text: settled,
+      orders: Barcode.allows(settled) ? (await rpc('orders', 'findOrders', { text: settled }, { signal })).orders : [],
+    }),
+    ['orders', 'findOrders', settled],
+  );
+  const answered = settled !== '' && settled === text.trim() && query.data?.text === settled;
+  const orders = answered ? (query.data?.orders ?? []) : [];
+  const failed = Boolean(query.error) && settled === text.trim() && !query.isLoading;
+  const emptyText =
+    text.trim() === ''
+      ? 'Type a barcode or reference'
+      : failed
+        ? 'The search failed; try again'
+        : answered
+          ? 'No order found'
+          : 'Searching…';
+
+  const open = (order: Order | undefined) => {
+    if (!order) return;
+    setText('');
+    setEntered(null);
+    navigate(orderPaths.order(order.businessId, order.id));
+  };
+
+  const first = orders[0];
+  // biome-ignore lint/correctness/useExhaustiveDependencies: opens once, when Enter's answer arrives
+  useEffect(() => {
+    if (entered === null || !answered || settled !== entered) return;
+    setEntered(null);
+    if (first) open(first);
+    else setNotFound(entered);
+  }, [answered, entered, settled, first]);
+
+  return (
+    <ComboBox
+      className="order-search"
+      menuTrigger="input"
+      allowsCustomValue
+      allowsEmptyCollection
+      inputValue={text}
+      onInputChange={setText}
+      selectedKey={null}
+      onSelectionChange={(key: Key | null) => open(orders.find((o) => o.id === key))}
+      items={orders}
+    >
+      <Label className="visually-hidden">Find an order</Label>
+      <Input
+        className="field__input order-search__input"
+        placeholder="Find an order: barcode or reference"
+        onKeyDown={(e) => {
+          // With no result highlighted, Enter opens the first (an exact barcode is usually one order).
+          if (e.key !== 'Enter' || e.currentTarget.getAttribute('aria-activedescendant')) return;
+          if (answered && first) open(first);
+          else if (answered) setNotFound(settled);
+          else if (text.trim() !== '') setEntered(text.trim());
+        }}
+      />
+      {notFound !== null && notFound === text.trim() && (
+        <p className="order-search__not-found" role="status">
+          No order found
+        </p>
+      )}
+      <Popover className="popover popover--order-search" placement="bottom end">
+        <ListBox<Order> className="listbox" renderEmptyState={() => <div className="listbox__empty">{emptyText}</div>}>
+          {(order) => (
+            <ListBoxItem id={order.id} textValue={order.reference} className="listbox__item order-search__item">
+              <span className="order-search__ref">{order.reference}</span>
+              <span className="order-search__status badge">{orderDisplayStatus(order, Date.now())}</span>
+              <span className="listbox__detail">
+                {order.patientName} · {order.businessName}
+              </span>
+            </ListBoxItem>
+          )}
+        </ListBox>
+      </Popover>
+    </ComboBox>
+  );
+}
