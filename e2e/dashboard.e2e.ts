@@ -155,14 +155,14 @@ test('the Active alarms count and list agree while a temperature alarm is raised
   expect(during.count).toBe(during.listed);
 
   // The cabinet cools: once the 3-hour average is back in the band the alarm clears, from the list
-  // and the count together, without a reload.
+  // and the count together, without a reload. (Other tests' lockers raise and clear alarms in the same
+  // estate meanwhile, so the count is checked against the list, not against the earlier count.)
   await locker.control({ do: 'temperature', mode: 'steady' });
   await expect(excursions.getByRole('link', { name: new RegExp(machine.name) })).toHaveCount(0, { timeout: 120_000 });
   await expect(raised).toHaveCount(0);
   await expect(async () => {
     const after = await alarmCountAndList(page);
     expect(after.count).toBe(after.listed);
-    expect(after.count).toBe(during.count - 1);
   }).toPass({ timeout: 10_000 });
 
   // A reload (the api's fleet summary) agrees with what the pushes made of it.
@@ -173,5 +173,4 @@ test('the Active alarms count and list agree while a temperature alarm is raised
   await expect(raised).toHaveCount(0);
   const reloaded = await alarmCountAndList(page);
   expect(reloaded.count).toBe(reloaded.listed);
-  expect(reloaded.count).toBe(during.count - 1);
 });
