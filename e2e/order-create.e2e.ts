@@ -79,6 +79,11 @@ test('support staff create an order for a searched patient in a machine, with ch
   });
   const machine = await createMachine(business.id);
   const spare = await createMachine(business.id);
+  const { testMachine } = await asAdmin<{ testMachine: { name: string } }>('testMachines/create', {
+    businessId: business.id,
+    name: uniqueName('QA locker'),
+    numberOfSlots: 10,
+  });
   const barcode = uniqueName('BC').replace(' ', '-');
   await logInAsAdmin(page);
   await openForm(page, business.id);
@@ -100,6 +105,8 @@ test('support staff create an order for a searched patient in a machine, with ch
   await page.getByRole('textbox', { name: 'Barcode' }).fill(barcode);
   await expect(page.getByRole('textbox', { name: 'Barcode' })).not.toHaveAccessibleDescription(/Please enter a value/);
   await page.getByRole('button', { name: /Machine/ }).click();
+  // Support staff may also send it to a test machine (QA's simulated lockers).
+  await expect(page.getByRole('option', { name: `${testMachine.name} (test machine)` })).toBeVisible();
   await page.getByRole('option', { name: machine.name, exact: true }).click();
   await page.getByRole('textbox', { name: 'Prescription charge (£)' }).fill('9.9x');
   await page.getByRole('textbox', { name: 'Retail charge (£)' }).fill('2.5');
@@ -158,6 +165,8 @@ test('a pharmacy user adds a new patient from the form and creates an order with
 }) => {
   const { business } = await businessWithPatient({ autoBarcodes: { autoGenerate: true, autoPrint: false } });
   const machine = await createMachine(business.id);
+  // A test machine is support's (QA): a pharmacy user neither sees it nor has it count as a second machine.
+  await asAdmin('testMachines/create', { businessId: business.id, name: uniqueName('QA locker'), numberOfSlots: 10 });
   const user = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: [] } });
 
   await page.goto('/auth/login');

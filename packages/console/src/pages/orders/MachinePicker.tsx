@@ -1,6 +1,7 @@
 import type { Key } from 'react-aria-components';
 import { messageOf, type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { useHasSupportScope } from '../../state/session.ts';
 import { Select } from '../../ui/Select.tsx';
 import { anyMachine } from './order-payload.ts';
 
@@ -31,6 +32,34 @@ export function useBusinessMachines(businessId: string) {
 }
 
 /**
+ * For support staff (QA driving simulated lockers), the business's test machines too; they are never the
+ * business's "only machine" that the form picks by itself. Pharmacy users do not see test machines.
+ */
+function useBusinessTestMachines(businessId: string) {
+  const support = useHasSupportScope();
+  return useQuery(
+    async (signal) => {
+      if (!support) return [];
+      const machines: { id: string; name: string }[] = [];
+      let nextToken: string | null = null;
+      for (let page = 0; page < maxPages; page++) {
+        const answer: RpcOutput<'testMachines', 'list'> = await rpc(
+          'testMachines',
+          'list',
+          { businessId, nextToken: nextToken ?? undefined },
+          { signal },
+        );
+        machines.push(...answer.testMachines.filter((m) => !m.archived).map((m) => ({ id: m.id, name: m.name })));
+        nextToken = answer.nextToken;
+        if (!nextToken) break;
+      }
+      return machines;
+    },
+    ['testMachines', 'list', businessId, support, 'all'],
+  );
+}
+
+/**
  * The machine the bag goes into, or none yet (the API allows it: the locker that loads the bag binds
  * it). A business with a single machine has it chosen from the start (docs/DECISIONS.md).
  */
@@ -48,6 +77,7 @@ export function MachinePicker({
   onChange: (machineId: string) => void;
 }) {
   const machines = useBusinessMachines(businessId);
+  const testMachines = useBusinessTestMachines(businessId);
   const list = machines.data ?? [];
   return (
     <Select
@@ -56,6 +86,7 @@ export function MachinePicker({
       options={[
         { id: anyMachine, label: 'No machine yet (the locker that loads it decides)' },
         ...list.map((m) => ({ id: m.id, label: m.name })),
+        ...(testMachines.data ?? []).map((m) => ({ id: m.id, label: `${m.name} (test machine)` })),
       ]}
       selectedKey={machineChoiceOf(chosen, machines.data)}
       onSelectionChange={(key: Key | null) => onChange(key === null ? anyMachine : String(key))}
