@@ -197,16 +197,24 @@ export type OrderListQuery = {
 
 /** Orders of a business (or of one of its patients), newest first, keyset-paged on the id. */
 export function listOrderRows(db: Db, q: OrderListQuery) {
-  let query = db.selectFrom('orders').selectAll().where('business_id', '=', q.businessId);
+  let query = db.selectFrom('orders').where('business_id', '=', q.businessId);
   if (q.patientId !== undefined) query = query.where('patient_id', '=', q.patientId);
   if (q.onlyCurrent) query = query.where('status', 'in', ['new', 'loaded']);
   if (q.status !== undefined) query = query.where('status', '=', q.status);
-  if (q.expiredAt !== undefined) {
-    query = query.where('status', '=', 'loaded').where('expires_at', '<=', q.expiredAt);
-  }
   if (q.filterText) query = query.where(contains('orders', q.filterText));
   if (q.before !== undefined) query = query.where('id', '<', q.before);
-  return query.orderBy('id', 'desc').limit(q.limit).execute();
+  if (q.expiredAt === undefined) return query.selectAll().orderBy('id', 'desc').limit(q.limit).execute();
+  // Expired: the page's ids first, from orders_business_loaded_idx alone (migration 0018: loaded orders
+  // by id, the expiry in the index), then those rows. `expires_at + 0` keeps the planner off
+  // orders_expiry_idx: taking status and expiry as independent, it expects ~50× fewer expired orders than
+  // there are and picks reading them all by expiry and sorting (bench/orders: 9 ms against under 1 ms).
+  const ids = query
+    .select('id')
+    .where('status', '=', 'loaded')
+    .where(sql`expires_at + 0`, '<=', q.expiredAt)
+    .orderBy('id', 'desc')
+    .limit(q.limit);
+  return db.selectFrom('orders').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
 }
 
 /** The live order at a machine whose PIN has this lookup (the unique index holds at most one). */
