@@ -265,12 +265,46 @@ export const setBagOrder = (db: Db, bagId: string, orderId: string, now: number)
 
 export type PinOutcome = 'ok' | 'wrong' | 'expired' | 'paymentRequired' | 'lockedOut';
 
+/**
+ * Turns `synchronous_commit` off for the statement's own transaction (as the readings batch does): the
+ * commit is made and seen by every other session at once, so the wrong-PIN count stays exact; only its
+ * flush to disk is not waited on (a database crash may lose the last ~0.6 s of PIN tries). The disk's
+ * flush was two thirds of a VerifyPin and its stalls its p99 (bench/hub/verify-pin.ts, DECISIONS).
+ */
+const fastCommit = sql<string>`set_config('synchronous_commit', 'off', true)`.as('fast_commit');
+
 /** Records a PIN tried at a machine (first as wrong: the try counts before it is checked). */
 export const insertPinAttempt = (db: Db, row: Insertable<Database['pin_attempts']>) =>
-  db.insertInto('pin_attempts').values(row).execute();
+  db.insertInto('pin_attempts').values(row).returning(fastCommit).execute();
 
 export const setPinAttemptOutcome = (db: Db, id: string, outcome: PinOutcome, orderId: string | null) =>
-  db.updateTable('pin_attempts').set({ outcome, order_id: orderId }).where('id', '=', id).execute();
+  db
+    .updateTable('pin_attempts')
+    .set({ outcome, order_id: orderId })
+    .where('id', '=', id)
+    .returning(fastCommit)
+    .execute();
+
+/**
+ * A PIN that named an order: its try's outcome and the order's event, in one statement (one round trip,
+ * atomic without BEGIN/COMMIT; both writes run whether or not the select reads them).
+ */
+export const recordPinOutcome = (
+  db: Db,
+  attempt: { id: string; outcome: PinOutcome; orderId: string },
+  event: Insertable<Database['order_events']>,
+) =>
+  db
+    .with('attempt', (qb) =>
+      qb
+        .updateTable('pin_attempts')
+        .set({ outcome: attempt.outcome, order_id: attempt.orderId })
+        .where('id', '=', attempt.id)
+        .returning('id'),
+    )
+    .with('event', (qb) => qb.insertInto('order_events').values(event).returning('id'))
+    .selectNoFrom([fastCommit])
+    .execute();
 
 /** Wrong PINs at a machine after `since` (lock-outs are not counted again), oldest first. */
 export const wrongPinTimes = async (db: Db, machineId: string, since: number): Promise<number[]> =>
