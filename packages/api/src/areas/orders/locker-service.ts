@@ -4,7 +4,6 @@ import type { AppDeps } from '../../deps.ts';
 import { queueOrderMessage } from './messages.ts';
 import { newPin, pinLookup, sealPin } from './pin.ts';
 import {
-  bagOfOrderInMachine,
   type Db,
   findMachineForOrder,
   findOrder,
@@ -256,7 +255,7 @@ export async function verifyPin(deps: AppDeps, actor: LockerActor, pin: string):
     created: now,
   });
   // Both reads after the try is committed (the count must see it), side by side: one round trip's wait.
-  const [wrong, order] = await Promise.all([
+  const [wrong, found] = await Promise.all([
     wrongPinTimes(deps.db, actor.machineId, now - pinLimits.windowMs),
     liveOrderByPin(deps.db, actor.machineId, pinLookup(deps.config.secretsKey, pin)),
   ]);
@@ -265,7 +264,8 @@ export async function verifyPin(deps: AppDeps, actor: LockerActor, pin: string):
     const oldest = wrong[wrong.length - pinLimits.wrongPerMachine - 1] ?? now;
     return { status: 'LockedOut', retryAfter: Math.max(1, Math.ceil((oldest + pinLimits.windowMs - now) / 1000)) };
   }
-  const bag = order?.status === 'loaded' ? await bagOfOrderInMachine(deps.db, order.id, actor.machineId) : undefined;
+  const order = found?.order;
+  const bag = order?.status === 'loaded' ? found?.bag : undefined;
   if (!order || !bag || bag.location === null) return { status: 'Invalid' };
   const expired = isOrderExpired(
     { status: order.status, expiresAt: order.expires_at === null ? null : Number(order.expires_at) },

@@ -217,15 +217,36 @@ export function listOrderRows(db: Db, q: OrderListQuery) {
   return db.selectFrom('orders').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
 }
 
-/** The live order at a machine whose PIN has this lookup (the unique index holds at most one). */
-export const liveOrderByPin = (db: Db, machineId: string, lookup: string) =>
-  db
+/**
+ * The live order at a machine whose PIN has this lookup (the unique index holds at most one), with the
+ * bag of it the machine holds now (the slot to open), if any: one round trip for a VerifyPin.
+ */
+export async function liveOrderByPin(db: Db, machineId: string, lookup: string) {
+  const row = await db
     .selectFrom('orders')
-    .selectAll()
-    .where('machine_id', '=', machineId)
-    .where('pin_lookup', '=', lookup)
-    .where('status', 'in', ['new', 'loaded'])
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('bags')
+          .select(['bags.id as bag_id', 'bags.barcode as bag_barcode', 'bags.location as bag_location'])
+          .whereRef('bags.order_id', '=', 'orders.id')
+          .where('bags.machine_id', '=', machineId)
+          .orderBy('bags.id', 'desc')
+          .limit(1)
+          .as('bag'),
+      (join) => join.onTrue(),
+    )
+    .selectAll('orders')
+    .select(['bag.bag_id', 'bag.bag_barcode', 'bag.bag_location'])
+    .where('orders.machine_id', '=', machineId)
+    .where('orders.pin_lookup', '=', lookup)
+    .where('orders.status', 'in', ['new', 'loaded'])
     .executeTakeFirst();
+  if (!row) return undefined;
+  const { bag_id, bag_barcode, bag_location, ...order } = row;
+  const bag = bag_id === null ? null : { id: bag_id, barcode: bag_barcode ?? '', location: bag_location };
+  return { order: order as OrderRow, bag };
+}
 
 /** Whether another live order at the machine already has this PIN. */
 export const pinTakenAtMachine = async (db: Db, machineId: string, lookup: string, exceptOrderId: string) =>
@@ -237,16 +258,6 @@ export const pinTakenAtMachine = async (db: Db, machineId: string, lookup: strin
     .where('status', 'in', ['new', 'loaded'])
     .where('id', '!=', exceptOrderId)
     .executeTakeFirst()) !== undefined;
-
-/** The bag of an order that a machine holds now: the slot to open. */
-export const bagOfOrderInMachine = (db: Db, orderId: string, machineId: string) =>
-  db
-    .selectFrom('bags')
-    .select(['id', 'barcode', 'location'])
-    .where('order_id', '=', orderId)
-    .where('machine_id', '=', machineId)
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
 
 /** A bag in a machine that waits for an order with its barcode (loaded before the order existed). */
 export const waitingBag = (db: Db, businessId: string, barcode: string) =>
