@@ -8,9 +8,11 @@
  * against a bare Bun WebSocket echo (bench/hub/echo.ts: no database, no protocol checks).
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun bench/hub/verify-pin.ts
- *     [--db postgres|pglite] [--lockers 1000] [--pin-lockers 100] [--rate 10] [--per-message 10]
+ *     [--db postgres|pglite] [--lockers 1000] [--pin-lockers 100] [--rate 0.1] [--per-message 6]
  *     [--pins 20] [--wrong-every 4] [--orders 4] [--seconds 20] [--warmup 5]
  *
+ * The default readings are the protocol's (docs/LOCKER-PROTOCOL.md: a reading every 10 s, sent six at a
+ * time once a minute); `--rate 10 --per-message 10` is bench/hub's goal load, sixty times that.
  * PostgreSQL: a fresh database beside the one in the URL, dropped afterwards.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,8 +33,8 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'postgres' },
     lockers: { type: 'string', default: '1000' },
     'pin-lockers': { type: 'string', default: '100' },
-    rate: { type: 'string', default: '10' },
-    'per-message': { type: 'string', default: '10' },
+    rate: { type: 'string', default: '0.1' },
+    'per-message': { type: 'string', default: '6' },
     pins: { type: 'string', default: '20' },
     'wrong-every': { type: 'string', default: '4' },
     orders: { type: 'string', default: '4' },
