@@ -2,8 +2,9 @@
  * The PIN lockers of bench/hub/verify-pin.ts, in a process of their own: each connects, boots, then
  * reports as the other lockers do (TemperatureReadings at the same rate) while patients type PINs at it
  * (VerifyPin, right and wrong, at random times). Prints "ready"; on "go" (stdin) runs warm-up + measured
- * seconds, waits (bounded) for the last answers, writes the VerifyPin latencies to `<out>.pin` and the
- * readings' to `<out>.lat` (Float64Array, ms), and prints one JSON line of counts.
+ * seconds, waits (bounded) for the last answers, writes the VerifyPin latencies to `<out>.pin`, the
+ * readings' to `<out>.lat` and, with a probe, the bare echo's answers to the same VerifyPin calls at the
+ * same moments to `<out>.probe` (Float64Array, ms), and prints one JSON line of counts.
  *
  *   bun bench/hub/pin-load.ts <config as JSON>
  *
@@ -25,6 +26,8 @@ export type PinLoadConfig = {
   seconds: number;
   /** Whether answers are checked (the hub: right PIN Accepted, wrong Invalid); the echo answers `{}`. */
   check: boolean;
+  /** A bare echo that gets a copy of each VerifyPin at the same moment: this machine's floor meanwhile. */
+  probeUrl?: string;
   out: string;
 };
 
@@ -62,6 +65,19 @@ async function run(config: PinLoadConfig): Promise<() => Promise<PinLoadResult>>
         }),
     ),
   );
+  const probe = config.probeUrl ? new WebSocket(config.probeUrl) : undefined;
+  if (probe) await new Promise((resolve) => (probe.onopen = resolve));
+  const probeSent = new Map<string, number>();
+  const probeSamples: number[] = [];
+  if (probe) {
+    probe.onmessage = (m: MessageEvent) => {
+      const at = performance.now();
+      const id = (JSON.parse(m.data as string) as [number, string])[1];
+      const t0 = probeSent.get(id);
+      probeSent.delete(id);
+      if (t0 !== undefined && t0 >= measureFrom && t0 < measureTo) probeSamples.push(at - t0);
+    };
+  }
   const pinSamples: number[] = [];
   const readingSamples: number[] = [];
   const unexpected: Record<string, number> = {};
@@ -151,6 +167,10 @@ async function run(config: PinLoadConfig): Promise<() => Promise<PinLoadResult>>
           const pin = wrong ? wrongPin() : (pins[Math.floor(Math.random() * pins.length)] as string);
           pinsSent++;
           send(s, 'VerifyPin', { pin }, wrong ? 'Invalid' : 'Accepted');
+          if (probe) {
+            probeSent.set(String(seq), performance.now());
+            probe.send(JSON.stringify([2, String(seq), 'VerifyPin', { pin }]));
+          }
           nextPin();
         }, wait),
       );
@@ -161,6 +181,8 @@ async function run(config: PinLoadConfig): Promise<() => Promise<PinLoadResult>>
     const drainUntil = Date.now() + 15_000;
     while (outstanding > 0 && Date.now() < drainUntil) await Bun.sleep(20);
     for (const ws of sockets) ws.close();
+    probe?.close();
+    await Bun.write(`${config.out}.probe`, Float64Array.from(probeSamples));
     await Bun.write(`${config.out}.pin`, Float64Array.from(pinSamples));
     await Bun.write(`${config.out}.lat`, Float64Array.from(readingSamples));
     return {

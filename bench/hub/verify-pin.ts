@@ -94,6 +94,8 @@ async function seedOrders(db: Db, n: number): Promise<string[][]> {
 type Phase = {
   target: string;
   pin: Percentiles;
+  /** The bare echo answering a copy of each VerifyPin sent to the hub, at the same moment. */
+  probe?: Percentiles;
   readings: Percentiles;
   pins: PinLoadResult;
   readingsLoad: LoadResult;
@@ -104,7 +106,14 @@ type Phase = {
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 /** Both generators against `url`; the readings lockers are the first N − V tokens, the PIN lockers the rest. */
-async function drive(target: string, url: string, tokens: string[], pins: string[][], check: boolean): Promise<Phase> {
+async function drive(
+  target: string,
+  url: string,
+  tokens: string[],
+  pins: string[][],
+  check: boolean,
+  probeUrl?: string,
+): Promise<Phase> {
   const dir = mkdtempSync(join(tmpdir(), 'verify-pin-'));
   try {
     const readingsConfig: LoadConfig = {
@@ -123,6 +132,7 @@ async function drive(target: string, url: string, tokens: string[], pins: string
       pinsPerSecond,
       wrongEvery,
       check,
+      ...(probeUrl ? { probeUrl } : {}),
       ...common,
       out: join(dir, 'pins'),
     };
@@ -157,6 +167,7 @@ async function drive(target: string, url: string, tokens: string[], pins: string
     return {
       target,
       pin: percentiles([await samples('pins.pin')]),
+      ...(probeUrl ? { probe: percentiles([await samples('pins.probe')]) } : {}),
       readings: percentiles([await samples('readings.lat'), await samples('pins.lat')]),
       pins: pinsResult as PinLoadResult,
       readingsLoad: readingsLoad as LoadResult,
@@ -169,7 +180,7 @@ async function drive(target: string, url: string, tokens: string[], pins: string
 }
 
 /** A fresh database with the lockers and the PIN lockers' orders; the hub in its own process; the load. */
-async function driveHub(port: number): Promise<Phase & { attempts: number }> {
+async function driveHub(port: number, echoUrl: string): Promise<Phase & { attempts: number }> {
   let where: string;
   let cleanup: () => Promise<void>;
   if (kind === 'postgres') {
@@ -193,7 +204,7 @@ async function driveHub(port: number): Promise<Phase & { attempts: number }> {
     );
     let phase: Phase;
     try {
-      phase = await drive(`hub on ${kind}`, `ws://127.0.0.1:${port}/machine`, tokens, pins, true);
+      phase = await drive(`hub on ${kind}`, `ws://127.0.0.1:${port}/machine`, tokens, pins, true, echoUrl);
     } finally {
       hub.child.kill('SIGTERM');
       await hub.child.exited;
@@ -221,7 +232,7 @@ async function main() {
     const dummies = Array.from({ length: lockers }, () => 'x');
     const noPins = Array.from({ length: lockers }, (_, m) => (m >= lockers - pinLockers ? ['10000000'] : []));
     phases.push(await drive('bare Bun echo', `ws://127.0.0.1:${port + 1}`, dummies, noPins, false));
-    const hub = await driveHub(port);
+    const hub = await driveHub(port, `ws://127.0.0.1:${port + 1}`);
     attempts = hub.attempts;
     phases.push(hub);
   } finally {
@@ -233,12 +244,12 @@ async function main() {
     `\n${lockers} lockers reporting ${common.rate} readings/s (${common.perMessage} a call), ${pinLockers} of them taking ${pinsPerSecond} VerifyPin/s in all (1 in ${wrongEvery} wrong), ${ordersPerLocker} loaded orders each; ${common.seconds} s after ${common.warmupSeconds} s warm-up; ${kind}`,
   );
   console.log(
-    '\n| target | VerifyPin sent | as expected | other answers | VerifyPin p50 / **p99** / max | readings p50 / p99 | machine busy | load average after |',
+    '\n| target | VerifyPin sent | as expected | other answers | VerifyPin p50 / **p99** / max | echo beside it, same calls, p50 / p99 | readings p50 / p99 | machine busy | load average after |',
   );
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const p of phases) {
     console.log(
-      `| ${p.target} | ${p.pins.pinsSent} | ${p.pins.pinsAsExpected} | ${JSON.stringify(p.pins.pinsUnexpected)} | ${p.pin.p50} / **${p.pin.p99}** / ${p.pin.max} ms | ${p.readings.p50} / ${p.readings.p99} ms | ${p.machineBusyPct}% | ${p.loadAverage} |`,
+      `| ${p.target} | ${p.pins.pinsSent} | ${p.pins.pinsAsExpected} | ${JSON.stringify(p.pins.pinsUnexpected)} | ${p.pin.p50} / **${p.pin.p99}** / ${p.pin.max} ms | ${p.probe ? `${p.probe.p50} / ${p.probe.p99} ms` : '–'} | ${p.readings.p50} / ${p.readings.p99} ms | ${p.machineBusyPct}% | ${p.loadAverage} |`,
     );
   }
   console.log(
