@@ -375,6 +375,25 @@ describeApi('orders', (t) => {
     expect(expired('E-1').length).toBeGreaterThan(3);
   }, 30_000);
 
+  it('searches a barcode or reference as contained text, not as an exact match', async () => {
+    // Why the list has no exact-barcode shortcut (DECISIONS): a typed barcode also finds the orders whose
+    // barcode or reference contains it, and an exact match first would drop them.
+    const as = await support();
+    const e = await estate(t, as);
+    const create = async (barcode: string) =>
+      (await t.call('orders', 'create', { ...e, barcode }, as)).body.order as { id: string; reference: string };
+    const short = await create('RX-100');
+    const longer = await create('rx-1001');
+    const holdsReference = await create(`BOX-${short.reference}-A`);
+    await create('RX-200');
+    const found = async (filterText: string) =>
+      (await t.call('orders', 'listOrdersByBusiness', { businessId: e.businessId, filterText }, as)).body.orders.map(
+        (o: { id: string }) => o.id,
+      );
+    expect(await found('RX-100')).toEqual([longer.id, short.id]);
+    expect(await found(short.reference)).toEqual([holdsReference.id, short.id]);
+  });
+
   it('keeps pharmacy users to their own business’s orders', async () => {
     const as = await support();
     const mine = await estate(t, as);
