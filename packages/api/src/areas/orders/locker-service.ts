@@ -4,7 +4,6 @@ import type { AppDeps } from '../../deps.ts';
 import { queueOrderMessage } from './messages.ts';
 import { newPin, pinLookup, sealPin } from './pin.ts';
 import {
-  bagOfOrderInMachine,
   type Db,
   findMachineForOrder,
   findOrder,
@@ -14,6 +13,7 @@ import {
   nextCounter,
   type OrderRow,
   pinTakenAtMachine,
+  recordPinOutcome,
   setBagOrder,
   setPinAttemptOutcome,
   waitingBag,
@@ -254,14 +254,18 @@ export async function verifyPin(deps: AppDeps, actor: LockerActor, pin: string):
     outcome: 'wrong',
     created: now,
   });
-  const wrong = await wrongPinTimes(deps.db, actor.machineId, now - pinLimits.windowMs);
+  // Both reads after the try is committed (the count must see it), side by side: one round trip's wait.
+  const [wrong, found] = await Promise.all([
+    wrongPinTimes(deps.db, actor.machineId, now - pinLimits.windowMs),
+    liveOrderByPin(deps.db, actor.machineId, pinLookup(deps.config.secretsKey, pin)),
+  ]);
   if (wrong.length > pinLimits.wrongPerMachine) {
     await setPinAttemptOutcome(deps.db, attemptId, 'lockedOut', null);
     const oldest = wrong[wrong.length - pinLimits.wrongPerMachine - 1] ?? now;
     return { status: 'LockedOut', retryAfter: Math.max(1, Math.ceil((oldest + pinLimits.windowMs - now) / 1000)) };
   }
-  const order = await liveOrderByPin(deps.db, actor.machineId, pinLookup(deps.config.secretsKey, pin));
-  const bag = order?.status === 'loaded' ? await bagOfOrderInMachine(deps.db, order.id, actor.machineId) : undefined;
+  const order = found?.order;
+  const bag = order?.status === 'loaded' ? found?.bag : undefined;
   if (!order || !bag || bag.location === null) return { status: 'Invalid' };
   const expired = isOrderExpired(
     { status: order.status, expiresAt: order.expires_at === null ? null : Number(order.expires_at) },
@@ -272,17 +276,18 @@ export async function verifyPin(deps: AppDeps, actor: LockerActor, pin: string):
     : order.payment_status === 'unpaid' && order.machine_payment
       ? 'paymentRequired'
       : 'ok';
-  await deps.db.transaction().execute(async (tx) => {
-    await setPinAttemptOutcome(tx, attemptId, outcome, order.id);
-    const [code, message] = (
-      {
-        ok: ['PIN_ACCEPTED', 'PIN accepted at the locker'],
-        expired: ['PIN_EXPIRED', 'PIN entered after the order expired'],
-        paymentRequired: ['PIN_PAYMENT_REQUIRED', 'PIN entered: payment needed before collection'],
-      } as const
-    )[outcome];
-    await insertOrderEventRows(tx, [eventRow(deps, actor, order, code, message)]);
-  });
+  const [code, message] = (
+    {
+      ok: ['PIN_ACCEPTED', 'PIN accepted at the locker'],
+      expired: ['PIN_EXPIRED', 'PIN entered after the order expired'],
+      paymentRequired: ['PIN_PAYMENT_REQUIRED', 'PIN entered: payment needed before collection'],
+    } as const
+  )[outcome];
+  await recordPinOutcome(
+    deps.db,
+    { id: attemptId, outcome, orderId: order.id },
+    eventRow(deps, actor, order, code, message),
+  );
   publishOrder(deps, order);
   if (outcome === 'expired') return { status: 'Expired' };
   if (outcome === 'paymentRequired') return { status: 'PaymentRequired' };

@@ -197,27 +197,56 @@ export type OrderListQuery = {
 
 /** Orders of a business (or of one of its patients), newest first, keyset-paged on the id. */
 export function listOrderRows(db: Db, q: OrderListQuery) {
-  let query = db.selectFrom('orders').selectAll().where('business_id', '=', q.businessId);
+  let query = db.selectFrom('orders').where('business_id', '=', q.businessId);
   if (q.patientId !== undefined) query = query.where('patient_id', '=', q.patientId);
   if (q.onlyCurrent) query = query.where('status', 'in', ['new', 'loaded']);
   if (q.status !== undefined) query = query.where('status', '=', q.status);
-  if (q.expiredAt !== undefined) {
-    query = query.where('status', '=', 'loaded').where('expires_at', '<=', q.expiredAt);
-  }
   if (q.filterText) query = query.where(contains('orders', q.filterText));
   if (q.before !== undefined) query = query.where('id', '<', q.before);
-  return query.orderBy('id', 'desc').limit(q.limit).execute();
+  if (q.expiredAt === undefined) return query.selectAll().orderBy('id', 'desc').limit(q.limit).execute();
+  // Expired: the page's ids first, from orders_business_loaded_idx alone (migration 0018: loaded orders
+  // by id, the expiry in the index), then those rows. `expires_at + 0` keeps the planner off
+  // orders_expiry_idx: taking status and expiry as independent, it expects ~50× fewer expired orders than
+  // there are and picks reading them all by expiry and sorting (bench/orders: 9 ms against under 1 ms).
+  const ids = query
+    .select('id')
+    .where('status', '=', 'loaded')
+    .where(sql`expires_at + 0`, '<=', q.expiredAt)
+    .orderBy('id', 'desc')
+    .limit(q.limit);
+  return db.selectFrom('orders').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
 }
 
-/** The live order at a machine whose PIN has this lookup (the unique index holds at most one). */
-export const liveOrderByPin = (db: Db, machineId: string, lookup: string) =>
-  db
+/**
+ * The live order at a machine whose PIN has this lookup (the unique index holds at most one), with the
+ * bag of it the machine holds now (the slot to open), if any: one round trip for a VerifyPin.
+ */
+export async function liveOrderByPin(db: Db, machineId: string, lookup: string) {
+  const row = await db
     .selectFrom('orders')
-    .selectAll()
-    .where('machine_id', '=', machineId)
-    .where('pin_lookup', '=', lookup)
-    .where('status', 'in', ['new', 'loaded'])
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('bags')
+          .select(['bags.id as bag_id', 'bags.barcode as bag_barcode', 'bags.location as bag_location'])
+          .whereRef('bags.order_id', '=', 'orders.id')
+          .where('bags.machine_id', '=', machineId)
+          .orderBy('bags.id', 'desc')
+          .limit(1)
+          .as('bag'),
+      (join) => join.onTrue(),
+    )
+    .selectAll('orders')
+    .select(['bag.bag_id', 'bag.bag_barcode', 'bag.bag_location'])
+    .where('orders.machine_id', '=', machineId)
+    .where('orders.pin_lookup', '=', lookup)
+    .where('orders.status', 'in', ['new', 'loaded'])
     .executeTakeFirst();
+  if (!row) return undefined;
+  const { bag_id, bag_barcode, bag_location, ...order } = row;
+  const bag = bag_id === null ? null : { id: bag_id, barcode: bag_barcode ?? '', location: bag_location };
+  return { order: order as OrderRow, bag };
+}
 
 /** Whether another live order at the machine already has this PIN. */
 export const pinTakenAtMachine = async (db: Db, machineId: string, lookup: string, exceptOrderId: string) =>
@@ -229,16 +258,6 @@ export const pinTakenAtMachine = async (db: Db, machineId: string, lookup: strin
     .where('status', 'in', ['new', 'loaded'])
     .where('id', '!=', exceptOrderId)
     .executeTakeFirst()) !== undefined;
-
-/** The bag of an order that a machine holds now: the slot to open. */
-export const bagOfOrderInMachine = (db: Db, orderId: string, machineId: string) =>
-  db
-    .selectFrom('bags')
-    .select(['id', 'barcode', 'location'])
-    .where('order_id', '=', orderId)
-    .where('machine_id', '=', machineId)
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
 
 /** A bag in a machine that waits for an order with its barcode (loaded before the order existed). */
 export const waitingBag = (db: Db, businessId: string, barcode: string) =>
@@ -257,12 +276,46 @@ export const setBagOrder = (db: Db, bagId: string, orderId: string, now: number)
 
 export type PinOutcome = 'ok' | 'wrong' | 'expired' | 'paymentRequired' | 'lockedOut';
 
+/**
+ * Turns `synchronous_commit` off for the statement's own transaction (as the readings batch does): the
+ * commit is made and seen by every other session at once, so the wrong-PIN count stays exact; only its
+ * flush to disk is not waited on (a database crash may lose the last ~0.6 s of PIN tries). The disk's
+ * flush was two thirds of a VerifyPin and its stalls its p99 (bench/hub/verify-pin.ts, DECISIONS).
+ */
+const fastCommit = sql<string>`set_config('synchronous_commit', 'off', true)`.as('fast_commit');
+
 /** Records a PIN tried at a machine (first as wrong: the try counts before it is checked). */
 export const insertPinAttempt = (db: Db, row: Insertable<Database['pin_attempts']>) =>
-  db.insertInto('pin_attempts').values(row).execute();
+  db.insertInto('pin_attempts').values(row).returning(fastCommit).execute();
 
 export const setPinAttemptOutcome = (db: Db, id: string, outcome: PinOutcome, orderId: string | null) =>
-  db.updateTable('pin_attempts').set({ outcome, order_id: orderId }).where('id', '=', id).execute();
+  db
+    .updateTable('pin_attempts')
+    .set({ outcome, order_id: orderId })
+    .where('id', '=', id)
+    .returning(fastCommit)
+    .execute();
+
+/**
+ * A PIN that named an order: its try's outcome and the order's event, in one statement (one round trip,
+ * atomic without BEGIN/COMMIT; both writes run whether or not the select reads them).
+ */
+export const recordPinOutcome = (
+  db: Db,
+  attempt: { id: string; outcome: PinOutcome; orderId: string },
+  event: Insertable<Database['order_events']>,
+) =>
+  db
+    .with('attempt', (qb) =>
+      qb
+        .updateTable('pin_attempts')
+        .set({ outcome: attempt.outcome, order_id: attempt.orderId })
+        .where('id', '=', attempt.id)
+        .returning('id'),
+    )
+    .with('event', (qb) => qb.insertInto('order_events').values(event).returning('id'))
+    .selectNoFrom([fastCommit])
+    .execute();
 
 /** Wrong PINs at a machine after `since` (lock-outs are not counted again), oldest first. */
 export const wrongPinTimes = async (db: Db, machineId: string, since: number): Promise<number[]> =>
