@@ -9,7 +9,10 @@ import type { AppDeps } from './deps.ts';
  * harness). The api draws and seals the demo orders' PINs with SECRETS_KEY, so demo orders reveal their
  * PIN and open their slot at a locker like orders made through the api.
  */
-export async function seedIfEmpty(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'now'>): Promise<void> {
+export async function seedIfEmpty(
+  deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'now'>,
+  options: { printDevLogin?: boolean } = {},
+): Promise<void> {
   const { config, logger } = deps;
   if (!config.seedAdminPassword) {
     logger.warn('no SEED_ADMIN_PASSWORD in production: the demo and first admin are not seeded');
@@ -27,7 +30,8 @@ export async function seedIfEmpty(deps: Pick<AppDeps, 'db' | 'config' | 'logger'
   // Printed at every development start, so whoever runs `npm start` knows how to log in; a password
   // given through SEED_ADMIN_PASSWORD is never printed.
   if (isDefault) {
-    console.log(`\n  Log in as ${config.seedAdminEmail} with the development password ${DEV_ADMIN_PASSWORD}\n`);
+    if (options.printDevLogin !== false)
+      console.log(`\n  Log in as ${config.seedAdminEmail} with the development password ${DEV_ADMIN_PASSWORD}\n`);
   } else if (seeded) {
     console.log(`\n  Log in as ${config.seedAdminEmail} with the SEED_ADMIN_PASSWORD you set.\n`);
   }

@@ -22,9 +22,14 @@ const init = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#
 
 /** `/api/openapi.json` and the browsable page at `/api/docs`. */
 export function docsRoutes(productName: string) {
-  const doc = buildOpenApi(productName);
+  // Built on the first request, not at start: the JSON Schemas of every method are megabytes of memory
+  // that most processes never need (docs/PERFORMANCE.md, memory).
+  let doc: ReturnType<typeof buildOpenApi> | undefined;
   return new Elysia({ name: 'docs' })
-    .get('/api/openapi.json', () => doc)
+    .get('/api/openapi.json', () => {
+      doc ??= buildOpenApi(productName);
+      return doc;
+    })
     .get(
       '/api/docs',
       () => new Response(page(productName), { headers: { 'content-type': 'text/html; charset=utf-8' } }),
