@@ -228,8 +228,12 @@ test("a pharmacy user finds their business's order from the top bar, on a small 
   await expect(page.getByRole('option').filter({ hasText: own.name })).toBeVisible();
   await expect(page.getByRole('option')).toHaveCount(1);
 
-  // Below 768 px the finder stays in the top bar beside the menu toggle.
+  // Below 768 px the finder stays in the top bar beside the menu toggle; on a 390 px phone it shrinks
+  // so that the toggle stays on screen and the page never scrolls sideways.
   await finder(page).press('Escape');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('button', { name: 'Menu' })).toBeInViewport({ ratio: 1 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.setViewportSize({ width: 600, height: 800 });
   await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
   // Scanned: Enter comes at once, before the search's pause has passed.
