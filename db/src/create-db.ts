@@ -46,39 +46,6 @@ export async function executePrepared<R>(db: Kysely<Database>, name: string, que
   return rows;
 }
 
-type PgSocket = {
-  write(chunk: Buffer, ...rest: unknown[]): boolean;
-  cork(): void;
-  uncork(): void;
-};
-
-/**
- * One socket write per query instead of four. `pg` corks its socket around an extended-protocol query's
- * messages (bind, describe, execute, sync) so they leave in one packet; Bun's `net.Socket` still writes
- * each on its own, and those writes were a third of a list call's CPU (docs/PERFORMANCE.md, bench/rpc).
- * While corked, the messages are held here and sent joined on uncork; anything else writes through.
- */
-function oneWritePerQuery(client: pg.PoolClient) {
-  const socket = (client as unknown as { connection: { stream: PgSocket } }).connection.stream;
-  const write = socket.write.bind(socket);
-  let held: Buffer[] | null = null;
-  socket.cork = () => {
-    held ??= [];
-  };
-  socket.uncork = () => {
-    const chunks = held;
-    held = null;
-    if (chunks && chunks.length > 0) write(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
-  };
-  socket.write = (chunk, ...rest) => {
-    if (!held) return write(chunk, ...rest);
-    held.push(chunk);
-    const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
-    if (callback) queueMicrotask(callback);
-    return true;
-  };
-}
-
 /** Sends a statement opening with `preparedStatement`'s mark as a named statement (text and name tied). */
 function prepareMarked(client: pg.PoolClient) {
   const plain = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -114,7 +81,6 @@ export async function createDb(options: DbOptions): Promise<Db> {
       if (!closing) console.warn(`PostgreSQL idle connection lost: ${error.message}`);
     });
     if (options.prepared !== false) pool.on('connect', prepareMarked);
-    pool.on('connect', oneWritePerQuery);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
