@@ -46,6 +46,25 @@ export type Config = {
   preparedStatements: boolean;
   /** The argon2id cost of new password hashes: `test` only when NODE_ENV=test (never in production). */
   passwordHashing: PasswordHashing;
+  /** The message gateways (messaging/): each is usable when its credentials are set. */
+  gateways: GatewaysConfig;
+};
+
+/**
+ * The message gateways' settings. The `*ApiUrl`s default to the providers' real addresses; tests and
+ * staging point them at local servers. AWS credentials come from the SDK's standard chain (AWS_*).
+ */
+export type GatewaysConfig = {
+  smsWorks: { jwt: string | undefined; apiUrl: string };
+  messageBird: { accessKey: string | undefined; apiUrl: string };
+  awsSms: { region: string | undefined; endpoint: string | undefined; configurationSet: string | undefined };
+  whatsApp: {
+    token: string | undefined;
+    phoneNumberId: string | undefined;
+    apiUrl: string;
+    appSecret: string | undefined;
+    verifyToken: string | undefined;
+  };
 };
 
 export class ConfigError extends Error {
@@ -88,7 +107,22 @@ const Env = type({
   'TRUST_PROXY?': 'string > 0',
   'READINGS_COMMIT?': "'fast' | 'durable'",
   'DATABASE_PREPARED_STATEMENTS?': "'on' | 'off'",
+  'SMSWORKS_JWT?': 'string > 0',
+  'SMSWORKS_API_URL?': /^https?:\/\/.+/,
+  'MESSAGEBIRD_ACCESS_KEY?': 'string > 0',
+  'MESSAGEBIRD_API_URL?': /^https?:\/\/.+/,
+  'AWS_REGION?': /^[a-z]{2}(-[a-z]+)+-\d+$/,
+  'AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2?': /^https?:\/\/.+/,
+  'AWS_SMS_CONFIGURATION_SET?': 'string > 0',
+  'WHATSAPP_TOKEN?': 'string > 0',
+  'WHATSAPP_PHONE_NUMBER_ID?': /^\d+$/,
+  'WHATSAPP_API_URL?': /^https?:\/\/.+/,
+  'WHATSAPP_APP_SECRET?': 'string > 0',
+  'WHATSAPP_VERIFY_TOKEN?': 'string >= 16',
 });
+
+/** A base address without its trailing slash, so adapters can append paths. */
+const base = (url: string | undefined, fallback: string) => (url ?? fallback).replace(/\/+$/, '');
 
 /** Empty variables count as unset, as a shell user would expect. */
 function present(env: Record<string, string | undefined>): Record<string, string> {
@@ -165,5 +199,24 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     readingsCommit: parsed.READINGS_COMMIT ?? 'fast',
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS !== 'off',
     passwordHashing: parsed.NODE_ENV === 'test' ? 'test' : 'standard',
+    gateways: {
+      smsWorks: { jwt: parsed.SMSWORKS_JWT, apiUrl: base(parsed.SMSWORKS_API_URL, 'https://api.thesmsworks.co.uk') },
+      messageBird: {
+        accessKey: parsed.MESSAGEBIRD_ACCESS_KEY,
+        apiUrl: base(parsed.MESSAGEBIRD_API_URL, 'https://rest.messagebird.com'),
+      },
+      awsSms: {
+        region: parsed.AWS_REGION,
+        endpoint: parsed.AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2,
+        configurationSet: parsed.AWS_SMS_CONFIGURATION_SET,
+      },
+      whatsApp: {
+        token: parsed.WHATSAPP_TOKEN,
+        phoneNumberId: parsed.WHATSAPP_PHONE_NUMBER_ID,
+        apiUrl: base(parsed.WHATSAPP_API_URL, 'https://graph.facebook.com/v21.0'),
+        appSecret: parsed.WHATSAPP_APP_SECRET,
+        verifyToken: parsed.WHATSAPP_VERIFY_TOKEN,
+      },
+    },
   };
 }

@@ -2,7 +2,8 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Logger } from '../http/logger.ts';
 
-export type MailMessage = { to: string; subject: string; text: string; html?: string };
+/** `messageId` (`<id@host>`): the Message-ID header to use instead of one nodemailer makes up. */
+export type MailMessage = { to: string; subject: string; text: string; html?: string; messageId?: string };
 
 /** Sends one email; rejects when the mail server refuses it. */
 export type Mailer = { send(message: MailMessage): Promise<void> };
@@ -11,8 +12,15 @@ export type Mailer = { send(message: MailMessage): Promise<void> };
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
-    send: async ({ to, subject, text, html }) => {
-      await transport.sendMail({ from, to, subject, text, ...(html ? { html } : {}) });
+    send: async ({ to, subject, text, html, messageId }) => {
+      await transport.sendMail({
+        from,
+        to,
+        subject,
+        text,
+        ...(html ? { html } : {}),
+        ...(messageId ? { messageId } : {}),
+      });
     },
   };
 }

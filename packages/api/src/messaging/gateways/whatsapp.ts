@@ -1,0 +1,41 @@
+import { e164Or, type Gateway, GatewayError, postJson } from '../gateway.ts';
+
+/**
+ * The approved template every business-initiated WhatsApp message goes out as: Meta only lets a
+ * business start a conversation with a template, so the rendered text is its one body parameter
+ * (docs/DECISIONS.md "WhatsApp messages are one approved template").
+ */
+export const WHATSAPP_TEMPLATE = { name: 'medlocker_message', language: 'en_GB' } as const;
+
+/**
+ * WhatsApp Cloud API: `POST {apiUrl}/{phoneNumberId}/messages` with a Bearer token, a template message
+ * to the patient's number without `+`; `biz_opaque_callback_data` carries our message id, which Meta
+ * repeats in the status webhooks.
+ */
+export function whatsAppGateway(options: { token: string; phoneNumberId: string; apiUrl: string }): Gateway {
+  return {
+    provider: 'whatsapp',
+    async send({ to, body, reference }) {
+      const answer = (await postJson(
+        'whatsapp',
+        `${options.apiUrl}/${options.phoneNumberId}/messages`,
+        { authorization: `Bearer ${options.token}` },
+        {
+          messaging_product: 'whatsapp',
+          recipient_type: 'individual',
+          to: e164Or('whatsapp', to).slice(1),
+          type: 'template',
+          template: {
+            name: WHATSAPP_TEMPLATE.name,
+            language: { code: WHATSAPP_TEMPLATE.language },
+            components: [{ type: 'body', parameters: [{ type: 'text', text: body }] }],
+          },
+          biz_opaque_callback_data: reference,
+        },
+      )) as { messages?: { id?: unknown }[] };
+      const id = answer.messages?.[0]?.id;
+      if (typeof id !== 'string' || !id) throw new GatewayError('whatsapp', false, 'the answer had no message id');
+      return { provider: 'whatsapp', providerMessageId: id };
+    },
+  };
+}
