@@ -26,6 +26,7 @@ import { requestMeta } from './http/request-meta.ts';
 import { assertSameOrigin, securityHeaders } from './http/security.ts';
 import { consoleHub } from './hubs/console/index.ts';
 import { defaultMachineHubOptions, type MachineHubOptions, machineHub } from './hubs/machine/index.ts';
+import { messagingReportRoutes } from './messaging/report-routes.ts';
 
 /**
  * The hubs' settings: the machine hub's, and how often the console hub checks its open consoles'
@@ -94,6 +95,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(integrationRoutes(deps))
     .use(globalSettingsRoutes(deps))
     .use(mailboxRoutes(deps))
+    .use(messagingReportRoutes(deps))
     .use(machineHub(deps, hubOptions))
     .use(consoleHub(deps, { sessionCheckEveryMs: hubOptions.consoleSessionCheckEveryMs ?? 60_000 }))
     .use(docsRoutes(deps.config.productName))

@@ -7,9 +7,20 @@ export type Db = Kysely<Database> | Transaction<Database>;
 export type OrderRow = Selectable<Database['orders']>;
 export type OrderEventRow = Selectable<Database['order_events']>;
 
-/** A jsonb column as read: parsed already (PostgreSQL) or text (some drivers); null stays null. */
-export const json = <T>(value: unknown): T | null =>
-  value === null || value === undefined ? null : ((typeof value === 'string' ? JSON.parse(value) : value) as T);
+/**
+ * A jsonb column as read: parsed already (PostgreSQL) or text (some drivers); null stays null. A parsed
+ * jsonb string (lastNotificationStatus holds `"success"`) comes as a plain string that is not JSON text:
+ * it is the value itself.
+ */
+export const json = <T>(value: unknown): T | null => {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'string') return value as T;
+  try {
+    return JSON.parse(value) as T;
+  } catch {
+    return value as T;
+  }
+};
 
 /** An order as core describes it, never with its PIN: `setRevealPinReason` is the only way to it. */
 export function toOrder(row: OrderRow): Order {
