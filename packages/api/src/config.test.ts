@@ -27,6 +27,27 @@ describe('configuration', () => {
     expect(() => loadConfig({ ALLOW_REGISTRATION: 'yes' })).toThrow(/ALLOW_REGISTRATION/);
   });
 
+  it('reads the message gateways, defaulting each API address to the provider’s own', () => {
+    const d = loadConfig({}).gateways;
+    expect(d.smsWorks).toEqual({ jwt: undefined, apiUrl: 'https://api.thesmsworks.co.uk' });
+    expect(d.messageBird.apiUrl).toBe('https://rest.messagebird.com');
+    expect(d.whatsApp.apiUrl).toBe('https://graph.facebook.com/v21.0');
+    expect(d.awsSms).toEqual({ region: undefined, endpoint: undefined, configurationSet: undefined });
+    const c = loadConfig({
+      SMSWORKS_JWT: 'JWT x',
+      SMSWORKS_API_URL: 'http://127.0.0.1:9000/',
+      AWS_REGION: 'eu-west-2',
+      AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2: 'http://127.0.0.1:9001',
+      WHATSAPP_PHONE_NUMBER_ID: '1065',
+    }).gateways;
+    expect(c.smsWorks).toEqual({ jwt: 'JWT x', apiUrl: 'http://127.0.0.1:9000' });
+    expect(c.awsSms).toMatchObject({ region: 'eu-west-2', endpoint: 'http://127.0.0.1:9001' });
+    expect(() => loadConfig({ SMSWORKS_API_URL: 'api.thesmsworks.co.uk' })).toThrow(/SMSWORKS_API_URL/);
+    expect(() => loadConfig({ AWS_REGION: 'London' })).toThrow(/AWS_REGION/);
+    expect(() => loadConfig({ WHATSAPP_PHONE_NUMBER_ID: '+44 7700' })).toThrow(/WHATSAPP_PHONE_NUMBER_ID/);
+    expect(() => loadConfig({ WHATSAPP_VERIFY_TOKEN: 'short' })).toThrow(/WHATSAPP_VERIFY_TOKEN/);
+  });
+
   it('reads TRUST_PROXY as addresses, ranges and named ranges, refusing what is none of these', () => {
     expect(loadConfig({}).trustProxy).toEqual([]);
     expect(loadConfig({ TRUST_PROXY: ' loopback, 10.0.0.0/8 ,fd00::/8' }).trustProxy).toEqual([

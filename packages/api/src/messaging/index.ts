@@ -9,5 +9,5 @@ export {
 } from './gateway.ts';
 export { configuredGateways } from './gateways/index.ts';
 export { messagingReportRoutes } from './report-routes.ts';
-export { messageReportUrl, providerReportUrl, reportToken, whatsAppReportUrl } from './report-urls.ts';
+export { messageReportUrl, providerReportUrl, reportToken, reportUrlFor, whatsAppReportUrl } from './report-urls.ts';
 export { applyDeliveryReport, type DeliveryReport } from './reports.ts';

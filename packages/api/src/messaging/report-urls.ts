@@ -58,3 +58,14 @@ export const whatsAppReportUrl = (config: Config) => {
   const origin = publicUrlOf(config);
   return origin ? `${origin}${REPORTS_PATH}/whatsapp` : undefined;
 };
+
+/**
+ * The `reportUrl` to give a gateway's send for one message: its own URL for the providers that take
+ * one per message; undefined for AWS and WhatsApp (their one URL is set in the provider's console:
+ * {@link providerReportUrl}, {@link whatsAppReportUrl}) and for email (SMTP has no delivery reports).
+ */
+export function reportUrlFor(config: Config, provider: ProviderName, messageId: string): string | undefined {
+  return provider === 'smsworks' || provider === 'messagebird'
+    ? messageReportUrl(config, provider, messageId)
+    : undefined;
+}

@@ -4,7 +4,7 @@ import { insertBusiness, testPatient } from '../areas/patients/test-helpers.ts';
 import { createLogger } from '../http/logger.ts';
 import { describeApi, TEST_ORIGIN, type TestApi } from '../testing.ts';
 import { messagingReportRoutes } from './report-routes.ts';
-import { messageReportUrl, providerReportUrl, whatsAppReportUrl } from './report-urls.ts';
+import { messageReportUrl, providerReportUrl, reportUrlFor, whatsAppReportUrl } from './report-urls.ts';
 import { applyDeliveryReport } from './reports.ts';
 
 const APP_SECRET = 'whatsapp-app-secret-for-tests';
@@ -168,6 +168,17 @@ describeApi(
       // A report without its fields is a 400, not a 500.
       expect((await postJson(t, urlA, { hello: 1 })).status).toBe(400);
       expect((await t.raw(urlA, { method: 'POST', body: 'not json' })).status).toBe(400);
+    });
+
+    it('gives per-message report URLs on PUBLIC_URL only to the providers that take them', () => {
+      const config = t.deps.config;
+      const url = reportUrlFor(config, 'smsworks', 'm-1') ?? '';
+      expect(url).toMatch(/^http:\/\/medlocker\.test\/hooks\/messages\/smsworks\/m-1\/[A-Za-z0-9_-]{43}$/);
+      expect(reportUrlFor(config, 'messagebird', 'm-1')).toStartWith(`${TEST_ORIGIN}/hooks/messages/messagebird/m-1/`);
+      // Unguessable per message and per provider.
+      expect(reportUrlFor(config, 'smsworks', 'm-2')?.split('/').at(-1)).not.toBe(url.split('/').at(-1));
+      expect(reportUrlFor(config, 'messagebird', 'm-1')?.split('/').at(-1)).not.toBe(url.split('/').at(-1));
+      for (const p of ['aws-sms', 'whatsapp', 'email'] as const) expect(reportUrlFor(config, p, 'm-1')).toBeUndefined();
     });
 
     it('answers 200 and logs a report for a message that is not ours', async () => {
