@@ -1,8 +1,4 @@
-import {
-  PinpointSMSVoiceV2Client,
-  type PinpointSMSVoiceV2ClientConfig,
-  SendTextMessageCommand,
-} from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import type { PinpointSMSVoiceV2Client, PinpointSMSVoiceV2ClientConfig } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import { e164Or, type Gateway, GatewayError, retryableStatus, SEND_TIMEOUT_MS } from '../gateway.ts';
 
 export type AwsSmsOptions = {
@@ -19,20 +15,33 @@ export type AwsSmsOptions = {
  * AWS End User Messaging SMS (pinpoint-sms-voice-v2) through the official SDK: `SendTextMessage` to
  * +44…, the sender ID as the origination identity, our message id in `Context` (it comes back on every
  * delivery event). The SDK's own retries are off (one attempt): the job runner owns retries, and a
- * hidden second attempt could send the text twice.
+ * hidden second attempt could send the text twice. The SDK is loaded at the first send, so a server
+ * that never sends through AWS never holds it in memory (docs/PERFORMANCE.md's idle goal).
  */
 export function awsSmsGateway(options: AwsSmsOptions): Gateway {
-  const client = new PinpointSMSVoiceV2Client({
-    region: options.region,
-    maxAttempts: 1,
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    ...(options.credentials ? { credentials: options.credentials } : {}),
-  });
+  let loaded: Promise<{
+    client: PinpointSMSVoiceV2Client;
+    sdk: typeof import('@aws-sdk/client-pinpoint-sms-voice-v2');
+  }>;
+  const load = () => {
+    loaded ??= import('@aws-sdk/client-pinpoint-sms-voice-v2').then((sdk) => ({
+      sdk,
+      client: new sdk.PinpointSMSVoiceV2Client({
+        region: options.region,
+        maxAttempts: 1,
+        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+        ...(options.credentials ? { credentials: options.credentials } : {}),
+      }),
+    }));
+    return loaded;
+  };
   return {
     provider: 'aws-sms',
     async send({ to, body, sender, reference }) {
-      const command = new SendTextMessageCommand({
-        DestinationPhoneNumber: e164Or('aws-sms', to),
+      const destination = e164Or('aws-sms', to);
+      const { client, sdk } = await load();
+      const command = new sdk.SendTextMessageCommand({
+        DestinationPhoneNumber: destination,
         OriginationIdentity: sender,
         MessageBody: body,
         MessageType: 'TRANSACTIONAL',
