@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, type Contract, type OutputOf, type ParsedInputOf, validationMessages } from '@medlocker/core';
-import type { Database } from '@medlocker/db';
-import type { Kysely, Transaction } from 'kysely';
 import type { Actor, StaffActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
+import { type Db, findOrderForLink, findShortUrl, insertShortUrl } from './repository.ts';
 
 type Url = Contract['url'];
-type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * How long a link lives when its order has no expiry yet (not loaded) or there is no order: the longest
@@ -61,26 +59,12 @@ export async function createShortUrl(
   let businessId = input.businessId ?? null;
   let expiresAt = input.expiresAt ?? null;
   if (input.orderId && (businessId === null || expiresAt === null)) {
-    const order = await db
-      .selectFrom('orders')
-      .select(['business_id', 'expires_at'])
-      .where('id', '=', input.orderId)
-      .executeTakeFirst();
+    const order = await findOrderForLink(db, input.orderId);
     businessId ??= order?.business_id ?? null;
     expiresAt ??= order?.expires_at ?? null;
   }
   expiresAt ??= now + SHORT_URL_CAP_MS;
-  await db
-    .insertInto('short_urls')
-    .values({
-      code,
-      target: input.target,
-      order_id: input.orderId ?? null,
-      business_id: businessId,
-      expires_at: expiresAt,
-      created: now,
-    })
-    .execute();
+  await insertShortUrl(db, { code, target: input.target, orderId: input.orderId ?? null, businessId, expiresAt, now });
   return { code, expiresAt };
 }
 
@@ -89,12 +73,7 @@ export async function createShortUrl(
  * `expires_at` (an extended window extends the link) once it has one, else the link's own cap.
  */
 export async function findLiveTarget(db: Db, code: string, now: number): Promise<string | null> {
-  const row = await db
-    .selectFrom('short_urls as s')
-    .leftJoin('orders as o', 'o.id', 's.order_id')
-    .select(['s.target', 's.expires_at', 'o.expires_at as order_expires_at'])
-    .where('s.code', '=', code)
-    .executeTakeFirst();
+  const row = await findShortUrl(db, code);
   if (!row) return null;
   const expiresAt = row.order_expires_at ?? row.expires_at;
   return expiresAt > now ? row.target : null;
@@ -109,11 +88,7 @@ export async function createUrl(
   let order: { business_id: string; expires_at: number | null } | undefined;
   if (input.orderId) {
     // The access check already refused a pharmacy user an order of another business; support gets the same 404 for none.
-    order = await deps.db
-      .selectFrom('orders')
-      .select(['business_id', 'expires_at'])
-      .where('id', '=', input.orderId)
-      .executeTakeFirst();
+    order = await findOrderForLink(deps.db, input.orderId);
     if (!order) throw new AppError('NOT_FOUND', `No order with id ${input.orderId}`);
   }
   const link = await createShortUrl(deps.db, deps, {
