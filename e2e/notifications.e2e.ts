@@ -85,7 +85,7 @@ test('support staff see an alarm in the bell live, find it on the notifications 
   const row = page.getByRole('row').filter({ hasText: machine.name });
   await expect(row).toContainText(business.name);
   await expect(row).toContainText('EM_0016');
-  await expect(row).toContainText('Alarm triggered');
+  await expect(row).toContainText('has been triggered');
 
   const count = await unread(page);
   await row.getByRole('button', { name: 'Dismiss' }).click();

@@ -59,11 +59,9 @@ export function NotificationList() {
       key: 'message',
       header: 'Message',
       width: 'minmax(10rem, 2.5fr)',
-      render: (n) => (
-        <span>
-          <strong>{n.title}</strong> <span className="message-text">{n.body}</span>
-        </span>
-      ),
+      // Plain text, so a long alarm text is cut to the row like every list's cells (the title repeats
+      // the machine and the kind, which have their own columns).
+      render: (n) => n.body || n.title,
     },
     {
       key: 'dismiss',
