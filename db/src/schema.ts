@@ -282,6 +282,14 @@ export type MonthlyBusinessStatsTable = {
   updated: number;
 };
 
+export type NotificationDismissalsTable = {
+  user_id: string;
+  notification_id: string;
+  dismissed_at: number;
+  dismissed_by_display: string;
+  in_bulk: boolean;
+};
+
 export type NotificationsTable = {
   id: string;
   business_id: string;
@@ -472,10 +480,12 @@ export type SessionsTable = {
 };
 
 export type ShortUrlsTable = {
-  id: string;
-  target_url: string;
+  code: string;
+  target: string;
+  order_id: string | null;
+  business_id: string | null;
+  expires_at: number;
   created: number;
-  updated: number;
 };
 
 export type TemperatureReadingsTable = {
@@ -551,6 +561,7 @@ export type Database = {
   machines: MachinesTable;
   message_outbox: MessageOutboxTable;
   monthly_business_stats: MonthlyBusinessStatsTable;
+  notification_dismissals: NotificationDismissalsTable;
   notifications: NotificationsTable;
   order_counters: OrderCountersTable;
   order_events: OrderEventsTable;

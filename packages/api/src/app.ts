@@ -12,11 +12,13 @@ import { integrationRoutes } from './areas/integration/index.ts';
 import { machinesRoutes } from './areas/machines/index.ts';
 import { mailboxRoutes } from './areas/mailbox/index.ts';
 import { messagesRoutes } from './areas/messages/index.ts';
+import { notificationsRoutes } from './areas/notifications/index.ts';
 import { ordersRoutes } from './areas/orders/index.ts';
 import { patientsRoutes } from './areas/patients/index.ts';
 import { paymentSettingsRoutes } from './areas/payment-settings/index.ts';
 import { signUpsRoutes } from './areas/sign-ups/index.ts';
 import { testMachinesRoutes } from './areas/test-machines/index.ts';
+import { urlRoutes } from './areas/url/index.ts';
 import { usersRoutes } from './areas/users/index.ts';
 import type { AppDeps } from './deps.ts';
 import { docsRoutes } from './docs/docs-page.ts';
@@ -96,6 +98,8 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(globalSettingsRoutes(deps))
     .use(mailboxRoutes(deps))
     .use(messagingReportRoutes(deps))
+    .use(notificationsRoutes(deps))
+    .use(urlRoutes(deps))
     .use(machineHub(deps, hubOptions))
     .use(consoleHub(deps, { sessionCheckEveryMs: hubOptions.consoleSessionCheckEveryMs ?? 60_000 }))
     .use(docsRoutes(deps.config.productName))

@@ -32,6 +32,9 @@ const EditGlobalSettings = lazy(() =>
 );
 const SupportUsers = lazy(() => import('./pages/users/SupportUsers.tsx').then((m) => ({ default: m.SupportUsers })));
 const AddUserRole = lazy(() => import('./pages/users/AddUserRole.tsx').then((m) => ({ default: m.AddUserRole })));
+const NotificationList = lazy(() =>
+  import('./pages/notifications/NotificationList.tsx').then((m) => ({ default: m.NotificationList })),
+);
 const Mailbox = lazy(() => import('./pages/mailbox/Mailbox.tsx').then((m) => ({ default: m.Mailbox })));
 const UserDetails = lazy(() => import('./pages/users/UserDetails.tsx').then((m) => ({ default: m.UserDetails })));
 
@@ -77,6 +80,7 @@ export function AppRoutes() {
         </Route>
         <Route path="businesses/*" element={<BusinessRoutes />} />
         <Route path="groups/*" element={<GroupRoutes />} />
+        <Route path="notifications" element={<NotificationList />} />
         {/* Support staff only: pharmacy users see Access Restricted here. */}
         <Route element={<SupportOnly />}>
           <Route path="users">

@@ -139,6 +139,17 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     reprocessBags: (s) => ({ machineId: s.machineId }),
   },
   messages: { listOutbox: (s) => ({ businessId: s.businessId }) },
+  notifications: {
+    list: (s) => ({ businessId: s.businessId }),
+    count: () => ({}),
+    dismiss: () => ({ id: 'no-such-notification' }),
+    dismissAll: (s) => ({ businessId: s.businessId }),
+    sendUnreadNotificationsEmail: () => ({}),
+  },
+  url: {
+    createUrl: (s) => ({ target: '/p/order', orderId: s.orderId }),
+    getUrl: () => ({ code: 'no-such-code' }),
+  },
   orders: {
     create: (s) => ({ businessId: s.businessId, patientId: s.patientId, machineId: s.machineId, barcode: 'NEW-1' }),
     get: (s) => ({ id: s.orderId }),

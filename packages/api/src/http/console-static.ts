@@ -9,7 +9,8 @@ const PATIENT_LINKS = /^\/u(\/|$)/;
 
 const YEAR = 'public, max-age=31536000, immutable';
 
-const notFoundPage = `<!doctype html>
+/** The page an unknown or expired short link shows (areas/url answers /u/{code} with it too). */
+export const notFoundPage = `<!doctype html>
 <html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title></head>
 <body><h1>Not found</h1><p>This link is not valid. Check the message it came in, or contact your pharmacy.</p></body></html>
 `;

@@ -3,6 +3,7 @@ import { NavLink, Outlet, useLocation } from 'react-router';
 import { useHasSupportScope, useProductName } from '../state/session.ts';
 import { Loading } from '../ui/Page.tsx';
 import { MailboxMenuEntry } from './MailboxMenuEntry.tsx';
+import { NotificationBell } from './NotificationBell.tsx';
 import { OrderSearch } from './OrderSearch.tsx';
 import { PageErrorBoundary } from './PageErrorBoundary.tsx';
 import { PharmacyMenu } from './PharmacyMenu.tsx';
@@ -65,6 +66,7 @@ export function Shell() {
           {product}
         </span>
         <OrderSearch />
+        <NotificationBell />
         <button
           type="button"
           className="shell__menu-toggle"

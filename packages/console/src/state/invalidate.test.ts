@@ -14,6 +14,8 @@ function setUp() {
   client.setQueryData(['machines', 'getMachine', 'm_1'], { machine: { id: 'm_1' } });
   client.setQueryData(['machines', 'listMachines', 'b_1', '', false, 'pages'], { pages: [], pageParams: [] });
   client.setQueryData(['messages', 'listOutbox', 'b_1', null, 'pages'], { pages: [], pageParams: [] });
+  client.setQueryData(['notifications', 'count'], { count: 0 });
+  client.setQueryData(['notifications', 'list', null, 'pages'], { pages: [], pageParams: [] });
   const stale = (key: unknown[]) => client.getQueryState(key)?.isInvalidated ?? false;
   const settle = () => new Promise((resolve) => setTimeout(resolve, invalidateAfterMs + 20));
   return { client, push: (p: Parameters<LiveListener>[0]) => push(p), stale, settle, stop };
@@ -51,11 +53,13 @@ describe('live pushes and the server-state cache', () => {
     t.stop();
   });
 
-  it('a notification push makes the messages list stale', async () => {
+  it('a notification push makes the messages list, the bell and the notifications list stale', async () => {
     const t = setUp();
     t.push({ action: 'notification', params: { notification: { businessId: 'b_1' } as Notification } });
     await t.settle();
     expect(t.stale(['messages', 'listOutbox', 'b_1', null, 'pages'])).toBe(true);
+    expect(t.stale(['notifications', 'count'])).toBe(true);
+    expect(t.stale(['notifications', 'list', null, 'pages'])).toBe(true);
     expect(t.stale(['machines', 'getMachine', 'm_1'])).toBe(false);
     t.stop();
   });

@@ -21,7 +21,8 @@ export function staleKeysOf(push: LivePush): QueryKey[] {
     case 'machineEvent':
       return [['machines', 'listEvents'], ['machines', 'getMachine'], ['bags']];
     case 'notification':
-      return [['messages']];
+      // An alarm also queued its messages; the bell's count and the notifications list changed.
+      return [['messages'], ['notifications']];
     case 'archived':
     case 'unarchived':
       return [['businesses'], ['groups'], ['machines']];

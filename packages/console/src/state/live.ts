@@ -7,8 +7,8 @@ import { store } from './store.ts';
  * The console's one live connection: a WebSocket to the console hub (`/ws`) per tab.
  *
  * - `useLiveSubscription(topic)`: while a component is mounted, the tab is subscribed to pushes of a
- *   business (`{ businessId }`), a machine (`{ machineId }`), a group (`{ groupId }`) or the whole fleet
- *   (`{ fleet: true }`). Subscriptions are counted by key, so two components asking for the same topic
+ *   business (`{ businessId }`), a machine (`{ machineId }`), a group (`{ groupId }`), the whole fleet
+ *   (`{ fleet: true }`) or every staff notification the user may see (`{ notifications: true }`). Subscriptions are counted by key, so two components asking for the same topic
  *   share it; the socket opens with the first and closes a little after the last goes.
  * - `onLivePush(listener)`: state modules register here (at module load) and write what they need into
  *   the jotai store with `store.set` (see state/machines.ts, state/fleet.ts). Returns an unsubscribe.
@@ -22,7 +22,13 @@ import { store } from './store.ts';
  * exponential backoff and full jitter (1 s doubling to 30 s) and subscribes again to every topic.
  */
 
-export type LiveTopic = { businessId: string } | { machineId: string } | { groupId: string } | { fleet: true };
+export type LiveTopic =
+  | { businessId: string }
+  | { machineId: string }
+  | { groupId: string }
+  | { fleet: true }
+  /** Every notification the user may see (the bell), of any business they reach. */
+  | { notifications: true };
 export type { LivePush };
 export type LiveListener = (push: LivePush) => void;
 export type LiveConnection = 'connecting' | 'open' | 'closed';
@@ -45,6 +51,7 @@ export function topicKey(topic: LiveTopic): string {
   if ('businessId' in topic) return `business:${topic.businessId}`;
   if ('machineId' in topic) return `machine:${topic.machineId}`;
   if ('groupId' in topic) return `group:${topic.groupId}`;
+  if ('notifications' in topic) return 'notifications';
   return 'fleet';
 }
 

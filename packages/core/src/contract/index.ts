@@ -10,11 +10,13 @@ import { integration } from './integration.ts';
 import { machines } from './machines.ts';
 import { mailbox } from './mailbox.ts';
 import { messages } from './messages.ts';
+import { notifications } from './notifications.ts';
 import { orders } from './orders.ts';
 import { patients } from './patients.ts';
 import { paymentSettings } from './payment-settings.ts';
 import { signUps } from './sign-ups.ts';
 import { testMachines } from './test-machines.ts';
+import { url } from './url.ts';
 import { users } from './users.ts';
 
 /**
@@ -40,10 +42,14 @@ export const contract = {
   integration,
   globalSettings,
   mailbox,
+  notifications,
+  url,
 } as const;
 
 export type Contract = typeof contract;
 export { MailboxMessage } from './mailbox.ts';
+export { NotificationListItem, notificationsPageSize } from './notifications.ts';
+export { shortUrlCodeMaxLength } from './url.ts';
 export type AreaName = keyof Contract;
 export {
   AccessLevel,

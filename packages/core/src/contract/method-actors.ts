@@ -156,4 +156,15 @@ export const methodActors = {
   mailbox: {
     list: ['support'],
   },
+  notifications: {
+    list: ['support', 'pharmacy'],
+    count: ['support', 'pharmacy'],
+    dismiss: ['support', 'pharmacy'],
+    dismissAll: ['support', 'pharmacy'],
+    sendUnreadNotificationsEmail: ['support', 'pharmacy'],
+  },
+  url: {
+    createUrl: ['support', 'pharmacy'],
+    getUrl: ['anonymous', 'support', 'pharmacy'],
+  },
 } as const satisfies Record<string, Record<string, readonly ActorKind[]>>;

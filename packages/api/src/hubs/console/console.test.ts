@@ -76,6 +76,31 @@ describeApi(
       }
     });
 
+    it('a console subscribed to notifications hears every alarm’s notification, of a test machine too, and nothing else', async () => {
+      await seedBusiness(t.db, 'b1');
+      const m = await testMachine(t, 'b1');
+      const hub = listen(t);
+      try {
+        const bell = consoleSocket(hub.url, 'session=support');
+        await bell.opened;
+        bell.ws.send(JSON.stringify({ action: 'subscribe', params: { notifications: true } }));
+        await eventually(() => bell.pushes.some((p) => p.action === 'subscribed'));
+        const locker = await TestLocker.connect(hub.url, m.token);
+        await locker.boot();
+        await locker.call('MachineEvent', { eventId: 'n1', seq: 1, created: t.deps.now(), code: 'EM_0016' });
+        await eventually(() => bell.pushes.some((p) => p.action === 'notification'));
+        expect(bell.pushes.map((p) => p.action)).toEqual(['subscribed', 'notification']);
+        bell.ws.send(JSON.stringify({ action: 'unsubscribe', params: { notifications: true } }));
+        await eventually(() => bell.pushes.some((p) => p.action === 'unsubscribed'));
+        await locker.call('MachineEvent', { eventId: 'n2', seq: 2, created: t.deps.now(), code: 'EM_0016' });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(bell.pushes.filter((p) => p.action === 'notification')).toHaveLength(1);
+        bell.ws.close();
+      } finally {
+        hub.stop();
+      }
+    });
+
     it("gives a pharmacy user the pushes of the businesses its Business and Group roles reach, and no other business's", async () => {
       for (const id of ['b1', 'b2', 'b3']) await seedBusiness(t.db, id);
       await t.db

@@ -8,7 +8,7 @@ import { type ConsoleReach, reachOfUser } from './reach-repository.ts';
 
 /**
  * What a console may ask on `/ws`: `{ action: 'subscribe' | 'unsubscribe', params: { businessId } |
- * { machineId } | { groupId } | { fleet: true } }`. Answers and pushes are `{ action, params }`. A frame
+ * { machineId } | { groupId } | { fleet: true } | { notifications: true } }`. Answers and pushes are `{ action, params }`. A frame
  * is the body of SPEC §3's WebSocket message; its connectionId is the hub's own id of the connection,
  * given at connect and named in the hub's log lines for connect, disconnect and each message (SPEC §7's
  * websockets connect, disconnect and default are `open`, `close` and `message` below).
@@ -20,10 +20,18 @@ const ConsoleRequest = type({
     'machineId?': 'string > 0',
     'groupId?': 'string > 0',
     'fleet?': 'boolean',
+    /** Every staff notification the user may see (the bell), and nothing else of the fleet's. */
+    'notifications?': 'boolean',
   }),
 });
 
-type Subscriptions = { fleet: boolean; businesses: Set<string>; machines: Set<string>; groups: Set<string> };
+type Subscriptions = {
+  fleet: boolean;
+  notifications: boolean;
+  businesses: Set<string>;
+  machines: Set<string>;
+  groups: Set<string>;
+};
 
 type ConsoleConnection = {
   /** The connection's id (a UUIDv7), the connectionId of the WebSocket messages it sends. */
@@ -61,6 +69,7 @@ export const maySee = (reach: ConsoleReach | null, event: ConsoleEvent): boolean
 
 const wants = (subs: Subscriptions, event: ConsoleEvent): boolean =>
   (subs.fleet && event.fleet !== false) ||
+  (subs.notifications && event.message.action === 'notification') ||
   subs.businesses.has(event.businessId) ||
   (!!event.machineId && subs.machines.has(event.machineId)) ||
   (!!event.groupId && subs.groups.has(event.groupId));
@@ -159,7 +168,7 @@ export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { session
           principal,
           reach,
           request: socket.data.request,
-          subs: { fleet: false, businesses: new Set(), machines: new Set(), groups: new Set() },
+          subs: { fleet: false, notifications: false, businesses: new Set(), machines: new Set(), groups: new Set() },
           send: (text) => {
             try {
               socket.send(text);
@@ -195,6 +204,7 @@ export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { session
         const add = parsed.action === 'subscribe';
         const { subs } = connection;
         if (params.fleet !== undefined) subs.fleet = add && params.fleet;
+        if (params.notifications !== undefined) subs.notifications = add && params.notifications;
         if (params.businessId) add ? subs.businesses.add(params.businessId) : subs.businesses.delete(params.businessId);
         if (params.machineId) add ? subs.machines.add(params.machineId) : subs.machines.delete(params.machineId);
         if (params.groupId) add ? subs.groups.add(params.groupId) : subs.groups.delete(params.groupId);

@@ -1,0 +1,130 @@
+import {
+  AppError,
+  type Contract,
+  type NotificationListItem,
+  notificationsPageSize,
+  type OutputOf,
+  type ParsedInputOf,
+} from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
+import type { AppDeps } from '../../deps.ts';
+import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
+import {
+  type Audience,
+  countUnread,
+  digestAudiences,
+  dismissAllFor,
+  insertDismissal,
+  listNotificationRows,
+  toListItem,
+} from './repository.ts';
+
+type Notifications = Contract['notifications'];
+
+/** Support sees every business's notifications; a pharmacy user those of the businesses they reach. */
+export const audienceOf = (actor: StaffActor): Audience => ({
+  userId: actor.userId,
+  businesses: actor.kind === 'support' ? 'all' : [...actor.businesses.keys()],
+});
+
+/** A business the caller does not reach answers as one that does not exist (access/enforce.ts). */
+function requireReach(who: Audience, businessId: string | undefined): void {
+  if (businessId === undefined || who.businesses === 'all') return;
+  if (!who.businesses.includes(businessId)) throw new AppError('NOT_FOUND', `No business with id ${businessId}`);
+}
+
+export async function list(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: ParsedInputOf<Notifications['list']>,
+): Promise<OutputOf<Notifications['list']>> {
+  const who = audienceOf(actor);
+  requireReach(who, input.businessId);
+  const before = decodeIdCursor(input.nextToken);
+  const rows = await listNotificationRows(deps.db, who, {
+    ...(input.businessId !== undefined ? { businessId: input.businessId } : {}),
+    ...(input.unreadOnly ? { unreadOnly: true } : {}),
+    ...(before !== undefined ? { before } : {}),
+    limit: notificationsPageSize + 1,
+  });
+  const page = pageOf(rows, notificationsPageSize, (r) => [r.id]);
+  return { notifications: page.items.map((r) => toListItem(r, who)), nextToken: page.nextToken };
+}
+
+export async function count(deps: AppDeps, actor: StaffActor): Promise<OutputOf<Notifications['count']>> {
+  return { count: await countUnread(deps.db, audienceOf(actor)) };
+}
+
+async function findVisible(deps: AppDeps, who: Audience, id: string): Promise<NotificationListItem> {
+  const [row] = await listNotificationRows(deps.db, who, { id, limit: 1 });
+  if (!row) throw new AppError('NOT_FOUND', `No notification with id ${id}`);
+  return toListItem(row, who);
+}
+
+export async function dismiss(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: ParsedInputOf<Notifications['dismiss']>,
+): Promise<OutputOf<Notifications['dismiss']>> {
+  const who = audienceOf(actor);
+  await findVisible(deps, who, input.id);
+  await insertDismissal(deps.db, who, input.id, { at: deps.now(), display: actor.displayName });
+  return { notification: await findVisible(deps, who, input.id) };
+}
+
+export async function dismissAll(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: ParsedInputOf<Notifications['dismissAll']>,
+): Promise<OutputOf<Notifications['dismissAll']>> {
+  const who = audienceOf(actor);
+  requireReach(who, input.businessId);
+  const stamp = { at: deps.now(), display: actor.displayName };
+  return { dismissed: await dismissAllFor(deps.db, who, stamp, input.businessId) };
+}
+
+/** At most this many notifications are written out in one digest; the rest are counted. */
+export const DIGEST_MAX_ITEMS = 50;
+
+const londonTime = (ms: number) =>
+  new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/London' }).format(ms);
+
+/**
+ * Emails one user a digest of what they have not dismissed; nothing when that is nothing. The daily
+ * digest job calls it for each user of `digestAudiences`; `sendUnreadNotificationsEmail` for the caller.
+ */
+export async function sendUnreadDigest(
+  deps: AppDeps,
+  to: Audience & { email: string },
+): Promise<{ sent: boolean; count: number }> {
+  const total = await countUnread(deps.db, to);
+  if (total === 0) return { sent: false, count: 0 };
+  const rows = await listNotificationRows(deps.db, to, { unreadOnly: true, limit: DIGEST_MAX_ITEMS });
+  const site = (deps.config.publicUrls[0] ?? '').replace(/\/+$/, '');
+  const lines = rows.map((r) => `- ${londonTime(r.created)} · ${r.business_name} · ${r.title}\n  ${r.body}`);
+  if (total > rows.length) lines.push(`…and ${total - rows.length} more.`);
+  await deps.mailer.send({
+    to: to.email,
+    subject: `${deps.config.productName}: ${total} unread notification${total === 1 ? '' : 's'}`,
+    text: [
+      `You have ${total} unread notification${total === 1 ? '' : 's'}:`,
+      '',
+      ...lines,
+      '',
+      `See and dismiss them at ${site}/notifications`,
+    ].join('\n'),
+  });
+  return { sent: true, count: total };
+}
+
+export const sendUnreadNotificationsEmail = (deps: AppDeps, actor: StaffActor) =>
+  sendUnreadDigest(deps, { ...audienceOf(actor), email: actor.email });
+
+/** The daily digest: every staff member with unread notifications gets one email. How many were sent. */
+export async function sendDailyDigests(deps: AppDeps): Promise<number> {
+  let sent = 0;
+  for (const audience of await digestAudiences(deps.db)) {
+    if ((await sendUnreadDigest(deps, audience)).sent) sent += 1;
+  }
+  return sent;
+}

@@ -1,0 +1,122 @@
+import { formatDateTime, type NotificationListItem } from '@medlocker/core';
+import { useState } from 'react';
+import { messageOf, rpc } from '../../api/client.ts';
+import { queryClient } from '../../api/queries.ts';
+import { notificationsShownAtom } from '../../state/notifications.ts';
+import { choiceCodec, useUrlState } from '../../state/url-filter.ts';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { DismissButton } from './DismissButton.tsx';
+
+const shownCodec = choiceCodec<'unread'>(['unread']);
+const shownOptions = [
+  { id: 'all', label: 'All' },
+  { id: 'unread', label: 'Not dismissed' },
+];
+
+/** What an alarm's details name (machines/events.ts writes machineName and code); other kinds may not. */
+const detail = (n: NotificationListItem, key: 'machineName' | 'code'): string => {
+  const value = n.details?.[key];
+  return typeof value === 'string' ? value : '';
+};
+
+/** Every ['notifications', …] answer: the list's pages and the bell's count. */
+const refresh = () => queryClient.invalidateQueries({ queryKey: ['notifications'] });
+
+/**
+ * `/notifications`: the staff notifications the user may see (support: every business's; a pharmacy
+ * user: their businesses'), newest first, paged as it scrolls; Dismiss per row and Dismiss all behind
+ * a confirmation. Dismissing is the user's own (docs/DECISIONS.md).
+ */
+export function NotificationList() {
+  const [shown, setShown] = useUrlState('show', notificationsShownAtom, shownCodec);
+  const [confirming, setConfirming] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const dismissAll = async () => {
+    setPending(true);
+    setError(undefined);
+    try {
+      await rpc('notifications', 'dismissAll', {});
+      await refresh();
+      setConfirming(false);
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const columns: ListColumn<NotificationListItem>[] = [
+    { key: 'time', header: 'Time', width: '11rem', render: (n) => formatDateTime(n.created) },
+    { key: 'business', header: 'Business', width: 'minmax(8rem, 1fr)', render: (n) => n.businessName },
+    { key: 'machine', header: 'Machine', width: 'minmax(7rem, 1fr)', render: (n) => detail(n, 'machineName') },
+    { key: 'code', header: 'Code', width: '6rem', render: (n) => detail(n, 'code') },
+    {
+      key: 'message',
+      header: 'Message',
+      width: 'minmax(10rem, 2.5fr)',
+      // Plain text, so a long alarm text is cut to the row like every list's cells (the title repeats
+      // the machine and the kind, which have their own columns).
+      render: (n) => n.body || n.title,
+    },
+    {
+      key: 'dismiss',
+      header: 'Dismiss',
+      width: '6.5rem',
+      method: ['notifications', 'dismiss'],
+      render: (n) => <DismissButton notification={n} onDismissed={refresh} />,
+    },
+  ];
+
+  return (
+    <ListPage
+      title="Notifications"
+      filters={
+        <Select
+          label="Show"
+          options={shownOptions}
+          selectedKey={shown ?? 'all'}
+          onSelectionChange={(key) => setShown(key === 'unread' ? 'unread' : null)}
+        />
+      }
+      query={{
+        key: ['notifications', 'list', shown],
+        load: async (_search, nextToken) => {
+          const page = await rpc('notifications', 'list', {
+            unreadOnly: shown === 'unread',
+            nextToken: nextToken ?? undefined,
+          });
+          return { items: page.notifications, nextToken: page.nextToken };
+        },
+      }}
+      actions={[
+        {
+          key: 'dismiss-all',
+          method: ['notifications', 'dismissAll'],
+          element: <Button onPress={() => setConfirming(true)}>Dismiss all</Button>,
+        },
+      ]}
+      label="Notifications"
+      columns={columns}
+      emptyText="No notifications found"
+    >
+      <ConfirmDialog
+        title="Dismiss all notifications?"
+        isOpen={confirming}
+        onOpenChange={(open) => !open && !pending && setConfirming(false)}
+        cancelLabel="Keep them"
+        confirmLabel="Dismiss all"
+        tone="primary"
+        onConfirm={() => void dismissAll()}
+        isPending={pending}
+        error={error}
+      >
+        <p>Every notification you have not dismissed will be marked as dismissed for you. Others still see theirs.</p>
+      </ConfirmDialog>
+    </ListPage>
+  );
+}

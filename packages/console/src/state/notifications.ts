@@ -1,0 +1,33 @@
+import { atom } from 'jotai';
+import { atomWithStorage, createJSONStorage } from 'jotai/utils';
+import { rpc } from '../api/client.ts';
+import { useQuery } from '../api/queries.ts';
+import { useLiveSubscription } from './live.ts';
+
+/** The bell's query key; a 'notification' push invalidates every ['notifications', …] (state/invalidate.ts). */
+export const notificationCountKey = ['notifications', 'count'] as const;
+
+/**
+ * The caller's unread notifications, kept current while mounted: the console hears every notification
+ * the user may see (the `notifications` topic, not the whole fleet's events) and the push makes the
+ * count stale, so it is asked again.
+ */
+export function useUnreadNotificationCount(): number | undefined {
+  useLiveSubscription({ notifications: true });
+  const query = useQuery((signal) => rpc('notifications', 'count', {}, { signal }), [...notificationCountKey]);
+  return query.data?.count;
+}
+
+type Shown = 'unread';
+const shownStorageAtom = atomWithStorage<Shown | null>(
+  'medlocker.notifications.show',
+  null,
+  createJSONStorage<Shown | null>(() => sessionStorage),
+  { getOnInit: true },
+);
+
+/** The notifications page's filter: 'unread' for the ones not dismissed yet, null for all. Kept for the session. */
+export const notificationsShownAtom = atom(
+  (get) => get(shownStorageAtom),
+  (_get, set, shown: Shown | null) => set(shownStorageAtom, shown),
+);

@@ -1,0 +1,29 @@
+import { type } from 'arktype';
+import { defineArea, publicAccess, staff } from './define.ts';
+
+const Id = 'string > 0 & string <= 64';
+
+/**
+ * A link's target: a path on the portal (`/p/...`) or an address on PUBLIC_URL. The api refuses any
+ * other host, so a short link can never send a patient somewhere else (an open redirect).
+ */
+const Target = type('string > 0 & string <= 2048');
+
+/** Longest a code may be in a request: real codes are 22 characters; anything longer is simply unknown. */
+export const shortUrlCodeMaxLength = 256;
+
+export const url = defineArea({
+  createUrl: {
+    input: type({ target: Target, 'orderId?': Id }),
+    output: type({ code: 'string', url: 'string', expiresAt: 'number' }),
+    access: staff({ order: 'orderId' }),
+    summary:
+      'A short link `/u/{code}` on PUBLIC_URL to a portal path, expiring with the order when one is given (else after 30 days).',
+  },
+  getUrl: {
+    input: type({ code: `string <= ${shortUrlCodeMaxLength}` }),
+    output: type({ target: 'string' }),
+    access: publicAccess,
+    summary: 'Where a short link leads; an unknown or expired code is a 404.',
+  },
+});
