@@ -234,6 +234,8 @@ test("a pharmacy user finds their business's order from the top bar, on a small 
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('button', { name: 'Menu' })).toBeInViewport({ ratio: 1 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // Room to read what is typed: at least a third of the screen.
+  expect((await finder(page).boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(130);
   await page.setViewportSize({ width: 600, height: 800 });
   await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
   // Scanned: Enter comes at once, before the search's pause has passed.

@@ -63,7 +63,7 @@ export function Shell() {
           <span className="brand__mark" aria-hidden="true">
             +
           </span>
-          {product}
+          <span className="shell__topbar-name">{product}</span>
         </span>
         <OrderSearch />
         <NotificationBell />
