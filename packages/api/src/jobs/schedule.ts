@@ -14,8 +14,8 @@ export type Schedule = { name: string; pattern: string; job: Omit<NewJob, 'runAf
 
 /**
  * The first time after `after` (ms) that the pattern names, in London time. croner walks local wall
- * time in the zone: a time the spring change skips (01:30 on the last Sunday of March) runs at the
- * first instant after it, one the autumn change repeats runs once.
+ * time in the zone: a time the spring change skips (01:30 on the last Sunday of March) runs an hour
+ * on (02:30 BST), one the autumn change repeats runs once (the first, BST).
  */
 export function nextRunAt(pattern: string, after: number): number {
   const next = new Cron(pattern, { timezone: SCHEDULE_TIME_ZONE, paused: true }).nextRun(new Date(after));
