@@ -2,6 +2,7 @@ import type { Database } from '@medlocker/db';
 import { Cron } from 'croner';
 import type { Kysely } from 'kysely';
 import { enqueueJob, type NewJob } from './repository.ts';
+import { insertMissingSchedules, lockSchedules, updateSchedule } from './schedule-repository.ts';
 
 /** Schedules are read in UK time: "07:00" is 07:00 in London, GMT in winter and BST in summer. */
 export const SCHEDULE_TIME_ZONE = 'Europe/London';
@@ -37,48 +38,34 @@ export function checkPattern(pattern: string): void {
  */
 export async function queueDueSchedules(db: Kysely<Database>, schedules: Schedule[], now: number): Promise<string[]> {
   if (schedules.length === 0) return [];
-  await db
-    .insertInto('job_schedules')
-    .values(
-      schedules.map((s) => ({
-        name: s.name,
-        pattern: s.pattern,
-        next_run_at: nextRunAt(s.pattern, now),
-        updated: now,
-      })),
-    )
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
+  await insertMissingSchedules(
+    db,
+    schedules.map((s) => ({ name: s.name, pattern: s.pattern, next_run_at: nextRunAt(s.pattern, now), updated: now })),
+  );
   const byName = new Map(schedules.map((s) => [s.name, s]));
   return db.transaction().execute(async (tx) => {
-    const rows = await tx
-      .selectFrom('job_schedules')
-      .selectAll()
-      .where('name', 'in', [...byName.keys()])
-      .forUpdate()
-      .skipLocked()
-      .execute();
+    const rows = await lockSchedules(tx, [...byName.keys()]);
     const queued: string[] = [];
     for (const row of rows) {
       const schedule = byName.get(row.name);
       if (!schedule) continue;
       if (row.pattern !== schedule.pattern) {
         // The pattern changed in code: the next run follows the new one, nothing runs for the old.
-        await tx
-          .updateTable('job_schedules')
-          .set({ pattern: schedule.pattern, next_run_at: nextRunAt(schedule.pattern, now), updated: now })
-          .where('name', '=', row.name)
-          .execute();
+        await updateSchedule(tx, row.name, {
+          pattern: schedule.pattern,
+          next_run_at: nextRunAt(schedule.pattern, now),
+          updated: now,
+        });
         continue;
       }
-      const due = Number(row.next_run_at);
+      const due = row.next_run_at;
       if (due > now) continue;
       await enqueueJob(tx, { ...schedule.job, runAfter: due, dedupeKey: `schedule:${row.name}:${due}` }, now);
-      await tx
-        .updateTable('job_schedules')
-        .set({ next_run_at: nextRunAt(schedule.pattern, now), last_run_at: due, updated: now })
-        .where('name', '=', row.name)
-        .execute();
+      await updateSchedule(tx, row.name, {
+        next_run_at: nextRunAt(schedule.pattern, now),
+        last_run_at: due,
+        updated: now,
+      });
       queued.push(row.name);
     }
     return queued;

@@ -7,6 +7,7 @@ import { groups } from './groups.ts';
 import { health } from './health.ts';
 import { identityProviders } from './identity-providers.ts';
 import { integration } from './integration.ts';
+import { jobs } from './jobs.ts';
 import { machines } from './machines.ts';
 import { mailbox } from './mailbox.ts';
 import { messages } from './messages.ts';
@@ -40,9 +41,11 @@ export const contract = {
   integration,
   globalSettings,
   mailbox,
+  jobs,
 } as const;
 
 export type Contract = typeof contract;
+export { JobInfo, JobQueue, JobState, jobsPageSize } from './jobs.ts';
 export { MailboxMessage } from './mailbox.ts';
 export type AreaName = keyof Contract;
 export {

@@ -156,4 +156,9 @@ export const methodActors = {
   mailbox: {
     list: ['support'],
   },
+  jobs: {
+    listQueues: ['support'],
+    listJobs: ['support'],
+    retryJob: ['support'],
+  },
 } as const satisfies Record<string, Record<string, readonly ActorKind[]>>;
