@@ -32,6 +32,7 @@ const EditGlobalSettings = lazy(() =>
 );
 const SupportUsers = lazy(() => import('./pages/users/SupportUsers.tsx').then((m) => ({ default: m.SupportUsers })));
 const AddUserRole = lazy(() => import('./pages/users/AddUserRole.tsx').then((m) => ({ default: m.AddUserRole })));
+const JobList = lazy(() => import('./pages/jobs/JobList.tsx').then((m) => ({ default: m.JobList })));
 const Mailbox = lazy(() => import('./pages/mailbox/Mailbox.tsx').then((m) => ({ default: m.Mailbox })));
 const UserDetails = lazy(() => import('./pages/users/UserDetails.tsx').then((m) => ({ default: m.UserDetails })));
 
@@ -90,6 +91,7 @@ export function AppRoutes() {
           <Route path="globalSettings" element={<GlobalSettings />} />
           <Route path="globalSettings/edit" element={<EditGlobalSettings />} />
           <Route path="mailbox" element={<Mailbox />} />
+          <Route path="jobs" element={<JobList />} />
         </Route>
       </Route>
 
