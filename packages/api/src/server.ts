@@ -65,6 +65,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
     app,
     url,
     config,
+    /** The open database (the e2e harness seeds what no flow can make yet, e.g. a dead job). */
+    db: opened.db,
     /**
      * Graceful shutdown: stop accepting connections; close the lockers' sockets with 1001 (going away,
      * so they reconnect to another instance) and the consoles' sockets; let requests in flight finish;
