@@ -12,6 +12,7 @@ test('the side menu leads to every area, each page titled with the product name'
     ['Support Users', '/users'],
     ['Alarm Message Templates', '/alarmMessageTemplates'],
     ['Global Settings', '/globalSettings'],
+    ['Jobs', '/jobs'],
     ['Dashboard', '/'],
   ] as const;
   for (const [name, path] of areas) {

@@ -162,6 +162,31 @@ export type IntegrationPartnersTable = {
   updated: number;
 };
 
+export type JobSchedulesTable = {
+  name: string;
+  pattern: string;
+  next_run_at: number;
+  last_run_at: number | null;
+  updated: number;
+};
+
+export type JobsTable = {
+  id: string;
+  type: string;
+  business_id: string | null;
+  payload: ColumnType<JsonValue, string, string>;
+  status: Generated<'waiting' | 'running' | 'done' | 'dead'>;
+  attempts: Generated<number>;
+  max_attempts: number;
+  run_after: number;
+  locked_until: number | null;
+  locked_by: string | null;
+  last_error: string | null;
+  dedupe_key: string | null;
+  created: number;
+  updated: number;
+};
+
 export type LockerEventReceiptsTable = {
   business_id: string;
   machine_id: string;
@@ -552,6 +577,8 @@ export type Database = {
   identity_providers: IdentityProvidersTable;
   integration_clients: IntegrationClientsTable;
   integration_partners: IntegrationPartnersTable;
+  job_schedules: JobSchedulesTable;
+  jobs: JobsTable;
   locker_event_receipts: LockerEventReceiptsTable;
   login_address_failures: LoginAddressFailuresTable;
   login_failures: LoginFailuresTable;

@@ -27,6 +27,14 @@ export async function mailTo(to: string, timeoutMs = 10_000): Promise<CaughtMail
   return (await response.json()) as CaughtMail;
 }
 
+/** A dead job of `type` (one failed attempt with `error`), made by the harness: no flow fails on purpose. */
+export async function deadJob(type: string, error: string): Promise<string> {
+  const query = `type=${encodeURIComponent(type)}&error=${encodeURIComponent(error)}`;
+  const response = await fetch(`${mailURL}/__jobs/dead?${query}`, { method: 'POST' });
+  if (!response.ok) throw new Error(`the harness made no dead job: ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
 /** The console link in a mail (the reset or invitation link). */
 export function linkIn(mail: CaughtMail): string {
   const link = mail.text.match(/https?:\/\/\S+/)?.[0];

@@ -7,12 +7,14 @@
  *      so the demo seed runs (admin@medlocker.test with DEV_ADMIN_PASSWORD);
  *   4. serves the caught mail on E2E_MAIL_PORT: `GET /__mail?to=<address>&timeoutMs=<ms>` answers
  *      the oldest mail to that address not handed out before, waiting for it to arrive (404 on
- *      timeout); `GET /__mail/all` lists everything.
+ *      timeout); `GET /__mail/all` lists everything; `POST /__jobs/dead?type=<type>&error=<text>` makes a
+ *      dead job (one attempt that failed), as no job type fails on purpose in a healthy server.
  * SIGTERM/SIGINT stop everything and delete the temporary directory.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { claimJobs, enqueueJob, failJob } from '../../packages/api/src/jobs/repository.ts';
 import { startMailCatcher } from '../../packages/api/src/mail/index.ts';
 import { startServer } from '../../packages/api/src/server.ts';
 
@@ -57,6 +59,7 @@ const mailApi = Bun.serve({
   async fetch(request) {
     const url = new URL(request.url);
     if (url.pathname === '/__mail/all') return Response.json(catcher.messages.map(withoutRaw));
+    if (url.pathname === '/__jobs/dead' && request.method === 'POST') return Response.json(await deadJob(url));
     if (url.pathname !== '/__mail') return new Response('not found', { status: 404 });
     const to = url.searchParams.get('to')?.toLowerCase();
     if (!to) return Response.json({ error: 'to is required' }, { status: 400 });
@@ -68,6 +71,18 @@ const mailApi = Bun.serve({
     }
   },
 });
+
+/** A job of a type no handler takes, taken once and failed for good by worker `e2e`. */
+async function deadJob(url: URL) {
+  const type = url.searchParams.get('type') ?? 'e2e.fails';
+  const now = Date.now();
+  const id = await enqueueJob(server.db, { type, payload: {}, maxAttempts: 1 }, now);
+  const [job] = await claimJobs(server.db, { types: [type], worker: 'e2e', now, leaseMs: 60_000, limit: 1 });
+  if (!job || job.id !== id) throw new Error('the e2e job was not the one claimed');
+  const error = url.searchParams.get('error') ?? 'failed on purpose';
+  await failJob(server.db, { id: job.id, worker: 'e2e', now, error, retryAt: null });
+  return { id };
+}
 
 function withoutRaw<T extends { raw: string }>(mail: T): Omit<T, 'raw'> {
   const { raw: _raw, ...rest } = mail;

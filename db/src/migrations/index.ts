@@ -16,6 +16,7 @@ import * as loginAddressFailures from './0014_login_address_failures.ts';
 import * as outboxDedupeKey from './0015_outbox_dedupe_key.ts';
 import * as orderBehaviour from './0017_order_behaviour.ts';
 import * as ordersExpiredList from './0018_orders_expired_list.ts';
+import * as jobs from './0019_jobs.ts';
 import * as shortUrls from './0020_short_urls.ts';
 
 /**
@@ -40,5 +41,6 @@ export const migrations: Record<string, Migration> = {
   '0015_outbox_dedupe_key': outboxDedupeKey,
   '0017_order_behaviour': orderBehaviour,
   '0018_orders_expired_list': ordersExpiredList,
+  '0019_jobs': jobs,
   '0020_short_urls': shortUrls,
 };

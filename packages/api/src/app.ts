@@ -9,6 +9,7 @@ import { groupsRoutes } from './areas/groups/index.ts';
 import { healthRoutes } from './areas/health/index.ts';
 import { identityProvidersRoutes } from './areas/identity-providers/index.ts';
 import { integrationRoutes } from './areas/integration/index.ts';
+import { jobsRoutes } from './areas/jobs/index.ts';
 import { machinesRoutes } from './areas/machines/index.ts';
 import { mailboxRoutes } from './areas/mailbox/index.ts';
 import { messagesRoutes } from './areas/messages/index.ts';
@@ -100,6 +101,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(messagingReportRoutes(deps))
     .use(notificationsRoutes(deps))
     .use(urlRoutes(deps))
+    .use(jobsRoutes(deps))
     .use(machineHub(deps, hubOptions))
     .use(consoleHub(deps, { sessionCheckEveryMs: hubOptions.consoleSessionCheckEveryMs ?? 60_000 }))
     .use(docsRoutes(deps.config.productName))

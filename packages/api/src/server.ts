@@ -9,6 +9,7 @@ import type { AppDeps } from './deps.ts';
 import { createLogger } from './http/logger.ts';
 import { LiveHub, localTransport } from './hubs/live.ts';
 import { pgTransport } from './hubs/pg-transport.ts';
+import { startJobRunner } from './jobs/start.ts';
 import { createMailer, localMailboxOf } from './mail/mailer.ts';
 import { seedIfEmpty } from './seed-demo.ts';
 
@@ -58,10 +59,14 @@ export async function startServer(env: Record<string, string | undefined> = proc
   });
   // The seeded demo lockers keep reporting while the server runs (DEMO_FLEET=0 turns them off).
   const demoFleet = env.DEMO_FLEET === '0' ? undefined : startDemoFleet(deps);
+  // Background work runs here unless JOBS=off (then `npm run worker` or another api process runs it).
+  const jobs = startJobRunner(deps, env);
   return {
     app,
     url,
     config,
+    /** The open database (the e2e harness seeds what no flow can make yet, e.g. a dead job). */
+    db: opened.db,
     /**
      * Graceful shutdown: stop accepting connections; close the lockers' sockets with 1001 (going away,
      * so they reconnect to another instance) and the consoles' sockets; let requests in flight finish;
@@ -81,6 +86,8 @@ export async function startServer(env: Record<string, string | undefined> = proc
           await server.stop(true);
         }
       }
+      // Jobs in hand finish, or go back to waiting, before the database closes.
+      await jobs?.stop(Math.min(graceMs, JOBS_GRACE_MS));
       await deps.live?.close();
       await opened.close();
       logger.info('stopped');
@@ -90,6 +97,9 @@ export async function startServer(env: Record<string, string | undefined> = proc
 
 /** How long requests in flight may take to finish at shutdown (the process exits within 10 s). */
 export const STOP_GRACE_MS = 7_000;
+
+/** How long jobs in hand may take to finish at shutdown before they are returned to waiting. */
+const JOBS_GRACE_MS = 2_000;
 
 /**
  * An HTTP/1.0 request without a Host header (HAProxy's default health check) reaches the server

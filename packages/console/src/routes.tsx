@@ -35,6 +35,7 @@ const AddUserRole = lazy(() => import('./pages/users/AddUserRole.tsx').then((m) 
 const NotificationList = lazy(() =>
   import('./pages/notifications/NotificationList.tsx').then((m) => ({ default: m.NotificationList })),
 );
+const JobList = lazy(() => import('./pages/jobs/JobList.tsx').then((m) => ({ default: m.JobList })));
 const Mailbox = lazy(() => import('./pages/mailbox/Mailbox.tsx').then((m) => ({ default: m.Mailbox })));
 const UserDetails = lazy(() => import('./pages/users/UserDetails.tsx').then((m) => ({ default: m.UserDetails })));
 
@@ -94,6 +95,7 @@ export function AppRoutes() {
           <Route path="globalSettings" element={<GlobalSettings />} />
           <Route path="globalSettings/edit" element={<EditGlobalSettings />} />
           <Route path="mailbox" element={<Mailbox />} />
+          <Route path="jobs" element={<JobList />} />
         </Route>
       </Route>
 

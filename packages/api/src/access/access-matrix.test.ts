@@ -56,6 +56,7 @@ const clientInput = (businessId: string) => ({
 const samples: Record<string, Record<string, (s: Side) => Record<string, unknown>>> = {
   health: { ping: () => ({ echo: 'hi' }) },
   mailbox: { list: () => ({}) },
+  jobs: { listQueues: () => ({}), listJobs: () => ({}), retryJob: () => ({ id: 'no-such-job' }) },
   auth: {
     config: () => ({}),
     login: (s) => ({ username: s.email, password: 'wrong password 123' }),

@@ -7,6 +7,7 @@ import { groups } from './groups.ts';
 import { health } from './health.ts';
 import { identityProviders } from './identity-providers.ts';
 import { integration } from './integration.ts';
+import { jobs } from './jobs.ts';
 import { machines } from './machines.ts';
 import { mailbox } from './mailbox.ts';
 import { messages } from './messages.ts';
@@ -44,9 +45,11 @@ export const contract = {
   mailbox,
   notifications,
   url,
+  jobs,
 } as const;
 
 export type Contract = typeof contract;
+export { JobInfo, JobQueue, JobState, jobsPageSize } from './jobs.ts';
 export { MailboxMessage } from './mailbox.ts';
 export { NotificationListItem, notificationsPageSize } from './notifications.ts';
 export { shortUrlCodeMaxLength } from './url.ts';

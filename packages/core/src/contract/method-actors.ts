@@ -167,4 +167,9 @@ export const methodActors = {
     createUrl: ['support', 'pharmacy'],
     getUrl: ['anonymous', 'support', 'pharmacy'],
   },
+  jobs: {
+    listQueues: ['support'],
+    listJobs: ['support'],
+    retryJob: ['support'],
+  },
 } as const satisfies Record<string, Record<string, readonly ActorKind[]>>;

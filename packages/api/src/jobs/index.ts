@@ -1,0 +1,5 @@
+/** The job runner: background work for every area (docs/DECISIONS.md "Job runner"). */
+
+export { enqueueJob, type JobRow, type NewJob } from './repository.ts';
+export { createRunner, type JobContext, type JobHandler, PermanentJobError, type Runner } from './runner.ts';
+export { nextRunAt, SCHEDULE_TIME_ZONE, type Schedule } from './schedule.ts';

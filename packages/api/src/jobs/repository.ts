@@ -1,0 +1,219 @@
+import type { Database } from '@medlocker/db';
+import { type Kysely, sql, type Transaction } from 'kysely';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export type JobStatus = 'waiting' | 'running' | 'done' | 'dead';
+
+/** A job as the runner hands it to its handler. */
+export type JobRow = {
+  id: string;
+  type: string;
+  business_id: string | null;
+  payload: unknown;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  run_after: number;
+  locked_until: number | null;
+  locked_by: string | null;
+  last_error: string | null;
+  dedupe_key: string | null;
+  created: number;
+  updated: number;
+};
+
+export type NewJob = {
+  type: string;
+  payload: unknown;
+  businessId?: string | null;
+  /** ms; default now */
+  runAfter?: number;
+  /** A second job with this key is not stored while the first is not done. */
+  dedupeKey?: string | null;
+  /** Default 5. */
+  maxAttempts?: number;
+};
+
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+/**
+ * Queues a job in the caller's transaction (pass the transaction, so the job commits with the change
+ * that caused it). Answers its id, or null when a job with its dedupe key is already waiting, running
+ * or dead.
+ */
+export async function enqueueJob(tx: Db, job: NewJob, now = Date.now()): Promise<string | null> {
+  const id = Bun.randomUUIDv7();
+  const { rows } = await sql<{ id: string }>`
+    insert into jobs (id, type, business_id, payload, max_attempts, run_after, dedupe_key, created, updated)
+    values (${id}, ${job.type}, ${job.businessId ?? null}, ${JSON.stringify(job.payload ?? null)}::jsonb,
+      ${job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}, ${job.runAfter ?? now}, ${job.dedupeKey ?? null}, ${now}, ${now})
+    on conflict (dedupe_key) where dedupe_key is not null and status <> 'done' do nothing
+    returning id`.execute(tx);
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * Takes up to `limit` due waiting jobs of these types for `worker`, until `now + leaseMs`: rows another
+ * process is taking at the same moment are skipped, never waited for, so each job goes to one worker.
+ */
+export async function claimJobs(
+  db: Db,
+  q: { types: string[]; worker: string; now: number; leaseMs: number; limit: number },
+): Promise<JobRow[]> {
+  if (q.types.length === 0 || q.limit <= 0) return [];
+  const { rows } = await sql<JobRow>`
+    update jobs set status = 'running', attempts = attempts + 1, locked_by = ${q.worker},
+      locked_until = ${q.now + q.leaseMs}, updated = ${q.now}
+    where id in (
+      select id from jobs
+      where status = 'waiting' and run_after <= ${q.now} and type in (${sql.join(q.types)})
+      order by run_after
+      limit ${q.limit}
+      for update skip locked)
+    returning *`.execute(db);
+  return rows.map(normalise);
+}
+
+/**
+ * Jobs whose lease ran out (their worker died or hung) wait again, or are dead when that was their last
+ * attempt. Answers how many it moved.
+ */
+export async function releaseExpiredLeases(db: Db, now: number): Promise<number> {
+  const { rows } = await sql<{ id: string }>`
+    update jobs set
+      status = case when attempts >= max_attempts then 'dead' else 'waiting' end,
+      last_error = 'The worker running it stopped before it finished (lease ran out)',
+      locked_by = null, locked_until = null, run_after = ${now}, updated = ${now}
+    where id in (
+      select id from jobs where status = 'running' and locked_until <= ${now}
+      for update skip locked)
+    returning id`.execute(db);
+  return rows.length;
+}
+
+/** The worker that holds the job records it done; false when it no longer holds it (lease lost). */
+export async function completeJob(db: Db, id: string, worker: string, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('jobs')
+    .set({ status: 'done', locked_by: null, locked_until: null, updated: now })
+    .where('id', '=', id)
+    .where('locked_by', '=', worker)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** A failed attempt: wait again until `retryAt`, or dead when `retryAt` is null. */
+export async function failJob(
+  db: Db,
+  q: { id: string; worker: string; now: number; error: string; retryAt: number | null },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('jobs')
+    .set({
+      status: q.retryAt === null ? 'dead' : 'waiting',
+      run_after: q.retryAt ?? q.now,
+      last_error: q.error.slice(0, 2000),
+      locked_by: null,
+      locked_until: null,
+      updated: q.now,
+    })
+    .where('id', '=', q.id)
+    .where('locked_by', '=', q.worker)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** A job in hand at shutdown goes back to waiting, its attempt not counted. */
+export async function returnJob(db: Db, id: string, worker: string, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('jobs')
+    .set((eb) => ({
+      status: 'waiting',
+      attempts: eb('attempts', '-', 1),
+      locked_by: null,
+      locked_until: null,
+      run_after: now,
+      updated: now,
+    }))
+    .where('id', '=', id)
+    .where('locked_by', '=', worker)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** A dead job waits again with all its attempts; null when it is not dead (or not there). */
+export async function retryDeadJob(db: Db, id: string, now: number): Promise<JobRow | null> {
+  const row = await db
+    .updateTable('jobs')
+    .set({ status: 'waiting', attempts: 0, run_after: now, updated: now })
+    .where('id', '=', id)
+    .where('status', '=', 'dead')
+    .returningAll()
+    .executeTakeFirst();
+  return row ? normalise(row as JobRow) : null;
+}
+
+export function findJob(db: Db, id: string) {
+  return db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst()
+    .then((r) => (r ? normalise(r as JobRow) : undefined));
+}
+
+/** Per type: how many wait (not yet tried), failed (wait again after a failure), run, and are dead. */
+export async function countQueues(db: Db) {
+  const { rows } = await sql<{ type: string; waiting: number; failed: number; running: number; dead: number }>`
+    select type,
+      count(*) filter (where status = 'waiting' and attempts = 0)::int as waiting,
+      count(*) filter (where status = 'waiting' and attempts > 0)::int as failed,
+      count(*) filter (where status = 'running')::int as running,
+      count(*) filter (where status = 'dead')::int as dead
+    from jobs where status <> 'done'
+    group by type order by type`.execute(db);
+  return rows;
+}
+
+/** A page of jobs newest first (ids are UUIDv7), `limit + 1` rows; `failed` is waiting after a failure. */
+export function listJobRows(
+  db: Db,
+  q: { type?: string; status?: JobStatus | 'failed'; before?: string; limit: number },
+) {
+  let query = db.selectFrom('jobs').selectAll();
+  if (q.type) query = query.where('type', '=', q.type);
+  if (q.status === 'failed') query = query.where('status', '=', 'waiting').where('attempts', '>', 0);
+  else if (q.status) query = query.where('status', '=', q.status);
+  if (q.before) query = query.where('id', '<', q.before);
+  return query
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1)
+    .execute()
+    .then((rows) => rows.map((r) => normalise(r as JobRow)));
+}
+
+/** Done jobs older than `before` are deleted, `limit` at a time; answers how many. */
+export async function deleteDoneJobs(db: Db, before: number, limit = 5_000): Promise<number> {
+  const { rows } = await sql<{ id: string }>`
+    delete from jobs where id in (
+      select id from jobs where status = 'done' and updated < ${before} limit ${limit} for update skip locked)
+    returning id`.execute(db);
+  return rows.length;
+}
+
+// bigint columns come back as strings from pg and numbers from PGlite: the runner reads numbers.
+function normalise(row: JobRow): JobRow {
+  return {
+    ...row,
+    attempts: Number(row.attempts),
+    max_attempts: Number(row.max_attempts),
+    run_after: Number(row.run_after),
+    locked_until: row.locked_until === null ? null : Number(row.locked_until),
+    created: Number(row.created),
+    updated: Number(row.updated),
+  };
+}

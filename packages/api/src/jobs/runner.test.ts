@@ -1,0 +1,211 @@
+import { expect, it } from 'bun:test';
+import { describeDb } from '@medlocker/db/testing';
+import { silentLogger } from '../http/logger.ts';
+import { claimJobs, enqueueJob, findJob } from './repository.ts';
+import { backoffMs, createRunner, type JobHandler, PermanentJobError } from './runner.ts';
+
+const T0 = Date.UTC(2026, 10, 2, 9, 30);
+
+describeDb('the job runner', (t) => {
+  let clock = T0;
+  const now = () => clock;
+  const runnerWith = (handlers: Record<string, JobHandler>, extra: { worker?: string } = {}) =>
+    createRunner({ db: t.db, logger: silentLogger, now, handlers, baseDelayMs: 1_000, random: () => 0.5, ...extra });
+  const jobs = () => t.db.selectFrom('jobs').selectAll().orderBy('created').execute();
+
+  it('queues a job with the change that caused it, nothing when the change rolls back, once per dedupe key', async () => {
+    clock = T0;
+    await t.db.transaction().execute((tx) => enqueueJob(tx, { type: 'a', payload: { n: 1 } }, clock));
+    await expect(
+      t.db.transaction().execute(async (tx) => {
+        await enqueueJob(tx, { type: 'a', payload: { n: 2 } }, clock);
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await enqueueJob(t.db, { type: 'a', payload: {}, dedupeKey: 'k' }, clock)).toBeString();
+    expect(await enqueueJob(t.db, { type: 'a', payload: {}, dedupeKey: 'k' }, clock)).toBeNull();
+    const rows = await jobs();
+    expect(rows.map((r) => r.payload)).toEqual([{ n: 1 }, {}]);
+    expect(rows[0]).toMatchObject({ status: 'waiting', attempts: 0, max_attempts: 5, run_after: T0 });
+  });
+
+  it('runs a due job once, and a job due later only when its time comes', async () => {
+    clock = T0;
+    const seen: unknown[] = [];
+    const runner = runnerWith({ a: { run: async ({ job }) => void seen.push(job.payload) } });
+    const now1 = await enqueueJob(t.db, { type: 'a', payload: 'now' }, clock);
+    await enqueueJob(t.db, { type: 'a', payload: 'later', runAfter: T0 + 60_000 }, clock);
+    await runner.tick();
+    await runner.idle();
+    await runner.tick();
+    await runner.idle();
+    expect(seen).toEqual(['now']);
+    expect((await findJob(t.db, now1 as string))?.status).toBe('done');
+    clock = T0 + 60_000;
+    await runner.tick();
+    await runner.idle();
+    expect(seen).toEqual(['now', 'later']);
+  });
+
+  it('retries a failure with growing delays, is dead after its last attempt, and runs again when retried', async () => {
+    clock = T0;
+    let fail = true;
+    let runs = 0;
+    const runner = runnerWith({
+      a: {
+        run: async () => {
+          runs++;
+          if (fail) throw new Error('gateway said 503');
+        },
+      },
+    });
+    const id = (await enqueueJob(t.db, { type: 'a', payload: {}, maxAttempts: 3 }, clock)) as string;
+    const delays: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await runner.tick();
+      await runner.idle();
+      const job = await findJob(t.db, id);
+      expect(job).toMatchObject({ attempts: attempt, last_error: 'gateway said 503' });
+      if (attempt < 3) {
+        expect(job?.status).toBe('waiting');
+        delays.push((job?.run_after ?? 0) - clock);
+        await runner.tick(); // not yet due: nothing runs
+        await runner.idle();
+        expect(runs).toBe(attempt);
+        clock = job?.run_after ?? clock;
+      } else expect(job?.status).toBe('dead');
+    }
+    // random 0.5 → three quarters of 1 s, then of 2 s
+    expect(delays).toEqual([750, 1_500]);
+    const { retryDeadJob } = await import('./repository.ts');
+    expect(await retryDeadJob(t.db, id, clock)).toMatchObject({ status: 'waiting', attempts: 0 });
+    expect(await retryDeadJob(t.db, id, clock)).toBeNull();
+    fail = false;
+    await runner.tick();
+    await runner.idle();
+    expect(await findJob(t.db, id)).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
+  it('marks a job dead at once on a permanent failure or an unknown type', async () => {
+    clock = T0;
+    const runner = runnerWith({
+      a: {
+        run: async () => {
+          throw new PermanentJobError('400: number not valid');
+        },
+      },
+    });
+    const id = (await enqueueJob(t.db, { type: 'a', payload: {} }, clock)) as string;
+    await runner.tick();
+    await runner.idle();
+    expect(await findJob(t.db, id)).toMatchObject({ status: 'dead', attempts: 1, last_error: '400: number not valid' });
+  });
+
+  it('takes again a job whose worker died, once its lease has run out', async () => {
+    clock = T0;
+    const id = (await enqueueJob(t.db, { type: 'a', payload: {} }, clock)) as string;
+    const [taken] = await claimJobs(t.db, {
+      types: ['a'],
+      worker: 'dead-worker',
+      now: clock,
+      leaseMs: 60_000,
+      limit: 5,
+    });
+    expect(taken).toMatchObject({ id, status: 'running', locked_by: 'dead-worker' });
+    let runs = 0;
+    const runner = runnerWith({ a: { run: async () => void runs++ } });
+    clock = T0 + 59_999;
+    await runner.tick();
+    await runner.idle();
+    expect(runs).toBe(0);
+    clock = T0 + 60_000;
+    await runner.tick();
+    await runner.tick();
+    await runner.idle();
+    expect(runs).toBe(1);
+    expect(await findJob(t.db, id)).toMatchObject({ status: 'done', attempts: 2 });
+  });
+
+  it('on stop, lets a job in hand finish within the grace time, else returns it to waiting uncounted', async () => {
+    clock = T0;
+    let release = () => {};
+    const runner = runnerWith({
+      quick: { run: () => Bun.sleep(20) },
+      slow: {
+        // finishes only when the test lets it, after the runner gave up waiting
+        run: () =>
+          new Promise<void>((r) => {
+            release = r;
+          }),
+      },
+    });
+    const quick = (await enqueueJob(t.db, { type: 'quick', payload: {} }, clock)) as string;
+    await runner.tick();
+    await runner.stop(1_000);
+    expect((await findJob(t.db, quick))?.status).toBe('done');
+    const slow = (await enqueueJob(t.db, { type: 'slow', payload: {} }, clock)) as string;
+    await runner.tick();
+    expect((await findJob(t.db, slow))?.status).toBe('running');
+    await runner.stop(30);
+    release();
+    await runner.idle();
+    expect(await findJob(t.db, slow)).toMatchObject({ status: 'waiting', attempts: 0, locked_by: null });
+  });
+
+  it('with two runners on one database, runs every job exactly once', async () => {
+    clock = T0;
+    const count = new Map<string, number>();
+    const handlers: Record<string, JobHandler> = {
+      a: {
+        run: async ({ job }) => {
+          count.set(job.id, (count.get(job.id) ?? 0) + 1);
+          await Bun.sleep(Math.random() * 3);
+        },
+      },
+    };
+    const ids: string[] = [];
+    for (let i = 0; i < 300; i++) ids.push((await enqueueJob(t.db, { type: 'a', payload: { i } }, clock)) as string);
+    const one = createRunner({
+      db: t.db,
+      logger: silentLogger,
+      now,
+      handlers,
+      concurrency: 4,
+      pollMs: 5,
+      worker: 'one',
+    });
+    const two = createRunner({
+      db: t.db,
+      logger: silentLogger,
+      now,
+      handlers,
+      concurrency: 4,
+      pollMs: 5,
+      worker: 'two',
+    });
+    one.start();
+    two.start();
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const left = await t.db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '<>', 'done')
+        .executeTakeFirstOrThrow();
+      if (Number(left.n) === 0) break;
+      await Bun.sleep(20);
+    }
+    await Promise.all([one.stop(), two.stop()]);
+    expect(ids.filter((id) => count.get(id) !== 1)).toEqual([]);
+    expect(count.size).toBe(300);
+    const byWorker = new Set((await jobs()).map((j) => j.attempts));
+    expect([...byWorker]).toEqual([1]);
+  }, 60_000);
+});
+
+it('backs off exponentially with equal jitter, capped', () => {
+  expect(backoffMs(1, 1_000, 60_000, () => 0)).toBe(500);
+  expect(backoffMs(1, 1_000, 60_000, () => 1)).toBe(1_000);
+  expect(backoffMs(4, 1_000, 60_000, () => 0.5)).toBe(6_000);
+  expect(backoffMs(30, 1_000, 60_000, () => 1)).toBe(60_000);
+});

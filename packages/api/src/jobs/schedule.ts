@@ -1,0 +1,73 @@
+import type { Database } from '@medlocker/db';
+import { Cron } from 'croner';
+import type { Kysely } from 'kysely';
+import { enqueueJob, type NewJob } from './repository.ts';
+import { insertMissingSchedules, lockSchedules, updateSchedule } from './schedule-repository.ts';
+
+/** Schedules are read in UK time: "07:00" is 07:00 in London, GMT in winter and BST in summer. */
+export const SCHEDULE_TIME_ZONE = 'Europe/London';
+
+/**
+ * A job queued on a cron pattern (five fields, minute first; six with seconds first), e.g.
+ * `0 7 * * *` every day at 07:00 London, `0 6 1 * *` the 1st of each month at 06:00 London.
+ */
+export type Schedule = { name: string; pattern: string; job: Omit<NewJob, 'runAfter' | 'dedupeKey'> };
+
+/**
+ * The first time after `after` (ms) that the pattern names, in London time. croner walks local wall
+ * time in the zone: a time the spring change skips (01:30 on the last Sunday of March) runs an hour
+ * on (02:30 BST), one the autumn change repeats runs once (the first, BST).
+ */
+export function nextRunAt(pattern: string, after: number): number {
+  const next = new Cron(pattern, { timezone: SCHEDULE_TIME_ZONE, paused: true }).nextRun(new Date(after));
+  if (!next) throw new Error(`The schedule pattern "${pattern}" never runs`);
+  return next.getTime();
+}
+
+/** Throws on a pattern croner does not read, so a bad schedule stops the runner from starting. */
+export function checkPattern(pattern: string): void {
+  nextRunAt(pattern, Date.now());
+}
+
+/**
+ * Queues the run of every schedule that is due. Each schedule is a row with its next due time, locked
+ * with SKIP LOCKED while this process queues the run and moves the time on, in one transaction: with
+ * several processes, one queues it and the others skip it (and then see the new time). A run missed
+ * while no process ran is queued once, not once per missed time. The job's dedupe key names the due
+ * time too, as a second guard. Answers the names it queued.
+ */
+export async function queueDueSchedules(db: Kysely<Database>, schedules: Schedule[], now: number): Promise<string[]> {
+  if (schedules.length === 0) return [];
+  await insertMissingSchedules(
+    db,
+    schedules.map((s) => ({ name: s.name, pattern: s.pattern, next_run_at: nextRunAt(s.pattern, now), updated: now })),
+  );
+  const byName = new Map(schedules.map((s) => [s.name, s]));
+  return db.transaction().execute(async (tx) => {
+    const rows = await lockSchedules(tx, [...byName.keys()]);
+    const queued: string[] = [];
+    for (const row of rows) {
+      const schedule = byName.get(row.name);
+      if (!schedule) continue;
+      if (row.pattern !== schedule.pattern) {
+        // The pattern changed in code: the next run follows the new one, nothing runs for the old.
+        await updateSchedule(tx, row.name, {
+          pattern: schedule.pattern,
+          next_run_at: nextRunAt(schedule.pattern, now),
+          updated: now,
+        });
+        continue;
+      }
+      const due = row.next_run_at;
+      if (due > now) continue;
+      await enqueueJob(tx, { ...schedule.job, runAfter: due, dedupeKey: `schedule:${row.name}:${due}` }, now);
+      await updateSchedule(tx, row.name, {
+        next_run_at: nextRunAt(schedule.pattern, now),
+        last_run_at: due,
+        updated: now,
+      });
+      queued.push(row.name);
+    }
+    return queued;
+  });
+}

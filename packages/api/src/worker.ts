@@ -1,0 +1,52 @@
+// `npm run worker`: the job runner alone, without serving HTTP, for deployments that run background
+// work apart from the api processes (which then run with JOBS=off). Several workers may run on one
+// PostgreSQL. On PGlite the database belongs to one process: run the worker only while no server runs.
+import { createDb, dbOptionsFromEnv, migrateToLatest } from '@medlocker/db';
+import { createSessionAuth } from './auth/sessions.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import type { AppDeps } from './deps.ts';
+import { createLogger } from './http/logger.ts';
+import { createRunner } from './jobs/runner.ts';
+import { jobHandlers, jobSchedules } from './jobs/start.ts';
+import { createMailer } from './mail/mailer.ts';
+
+/** Jobs in hand get this long to finish at SIGTERM before they go back to waiting. */
+const STOP_GRACE_MS = 8_000;
+
+try {
+  const config = loadConfig(process.env);
+  const logger = createLogger(config.logLevel);
+  const opened = await createDb(
+    dbOptionsFromEnv({ DATABASE_URL: config.databaseUrl }, config.dataDir, { prepared: config.preparedStatements }),
+  );
+  await migrateToLatest(opened.db);
+  const deps: AppDeps = {
+    db: opened.db,
+    dbKind: opened.kind,
+    config,
+    logger,
+    now: Date.now,
+    auth: createSessionAuth(() => opened.db),
+    mailer: createMailer(config, logger),
+  };
+  const runner = createRunner({ db: deps.db, logger, handlers: jobHandlers(deps), schedules: jobSchedules });
+  runner.start();
+  logger.info('worker started', { worker: runner.worker, database: opened.kind });
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    await runner.stop(STOP_GRACE_MS);
+    await opened.close();
+    logger.info('worker stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(`\n${error.message}\n`);
+    process.exit(2);
+  }
+  throw error;
+}

@@ -1,0 +1,35 @@
+import { messageOf, rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+
+/** Per job type, how many jobs wait, failed and wait again, run, and are dead (done ones are not counted). */
+export function JobQueues() {
+  const query = useQuery((signal) => rpc('jobs', 'listQueues', {}, { signal }), ['jobs', 'listQueues']);
+  if (query.error) return <p role="alert">{messageOf(query.error)}</p>;
+  const queues = query.data?.queues;
+  if (!queues) return null;
+  if (queues.length === 0) return <p className="muted">No jobs waiting, running or dead.</p>;
+  return (
+    <table className="job-queues" aria-label="Queues">
+      <thead>
+        <tr>
+          <th scope="col">Queue</th>
+          <th scope="col">Waiting</th>
+          <th scope="col">Failed</th>
+          <th scope="col">Running</th>
+          <th scope="col">Dead</th>
+        </tr>
+      </thead>
+      <tbody>
+        {queues.map((q) => (
+          <tr key={q.type}>
+            <th scope="row">{q.type}</th>
+            <td>{q.waiting}</td>
+            <td>{q.failed}</td>
+            <td>{q.running}</td>
+            <td>{q.dead}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
