@@ -48,3 +48,9 @@ export const setOrderDeliveryStatus = (
   orderId: string,
   set: Pick<Updateable<Database['orders']>, 'last_notification_status' | 'last_email_status' | 'updated'>,
 ) => db.updateTable('orders').set(set).where('id', '=', orderId).returningAll().executeTakeFirst();
+
+/** One outbox message, locked until the transaction ends: the sender holds it while it decides and records. */
+export const lockMessage = (db: Db, id: string) =>
+  db.selectFrom('message_outbox').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+
+export type MessageRow = NonNullable<Awaited<ReturnType<typeof lockMessage>>>;
