@@ -16,6 +16,22 @@ export const lockMessageByProviderId = (db: Db, provider: string, providerMessag
     .forUpdate()
     .executeTakeFirst();
 
+/**
+ * A message sent without its provider id recorded (the sender died after the send: UNCONFIRMED) that a
+ * report addressed to it by our id names: the report's id is adopted so later reports find it.
+ */
+export async function adoptProviderId(db: Db, messageId: string, provider: string, providerMessageId: string) {
+  await db
+    .updateTable('message_outbox')
+    .set({ provider_message_id: providerMessageId })
+    .where('id', '=', messageId)
+    .where('provider', '=', provider)
+    .where('provider_message_id', 'is', null)
+    .where('sent_at', 'is not', null)
+    .execute();
+  return lockMessageByProviderId(db, provider, providerMessageId);
+}
+
 export const updateMessageDelivery = (db: Db, id: string, set: Updateable<Database['message_outbox']>) =>
   db.updateTable('message_outbox').set(set).where('id', '=', id).execute();
 

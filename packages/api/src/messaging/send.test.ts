@@ -7,6 +7,7 @@ import { createRunner } from '../jobs/runner.ts';
 import { jobHandlers, jobSchedules } from '../jobs/start.ts';
 import { describeApi } from '../testing.ts';
 import { configuredGateways } from './gateways/index.ts';
+import { messageReportUrl } from './report-urls.ts';
 import { maskRecipient, messageSendHandler, type SendOptions } from './send.ts';
 
 /** A local The SMS Works: records each send and answers what the test queued (else 200 with a new id). */
@@ -195,6 +196,17 @@ describeApi(
         expect(row).toMatchObject({ provider: 'smsworks', provider_status: 'UNCONFIRMED', status: 'pending' });
         expect((await jobsOf(row?.id as string))[0]?.status).toBe('done');
         expect((await events(orderId)).filter((e: string) => e.startsWith('MESSAGE_SENT'))).toHaveLength(1);
+
+        // Its delivery report, addressed to our message id, still finds it and adopts the provider's id.
+        const url = new URL(messageReportUrl(t.deps.config, 'smsworks', row?.id as string) ?? '');
+        const report = await t.raw(url.pathname, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ messageid: 'sw-1', status: 'DELIVERED' }),
+        });
+        expect(await report.json()).toEqual({ outcome: 'applied' });
+        expect(await messages(orderId)).toMatchObject([{ provider_message_id: 'sw-1', status: 'success' }]);
+        expect(await orderOf(orderId)).toMatchObject({ lastNotificationStatus: 'success' });
       });
     });
 
