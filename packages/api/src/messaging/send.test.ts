@@ -283,3 +283,45 @@ it('masks recipients on the timeline', () => {
   expect(maskRecipient('+447700900123')).toBe('07••• •••123');
   expect(maskRecipient('ada@example.com')).toBe('a•••@example.com');
 });
+
+describeApi(
+  'sending messages in production',
+  (t) => {
+    it('fails a message at once, with the reason on the order, when its provider has no credentials', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        const patient = await t.call('patients', 'create', { businessId: 'b1', patient: testPatient(1) }, asSupport);
+        const order = await t.call(
+          'orders',
+          'create',
+          { businessId: 'b1', patientId: patient.body.patient.id, barcode: 'RX-P1' },
+          asSupport,
+        );
+        const orderId = order.body.order.id as string;
+        await locker.call('BagLoaded', {
+          eventId: 'ev-p1',
+          seq: 1,
+          created: t.deps.now(),
+          barcode: 'RX-P1',
+          location: 'A1',
+        });
+        const runner = createRunner({
+          db: t.db,
+          logger: t.deps.logger,
+          now: t.deps.now,
+          handlers: { 'message.send': messageSendHandler(t.deps, { gateways: {} }) },
+        });
+        await runner.tick();
+        await runner.idle();
+        const rows = await t.db.selectFrom('message_outbox').selectAll().where('order_id', '=', orderId).execute();
+        expect(rows).toMatchObject([
+          { provider: 'aws-sms', status: 'failed', last_error: 'No aws-sms gateway is configured (AWS_REGION)' },
+        ]);
+        expect((await t.call('orders', 'get', { id: orderId }, asSupport)).body.order.lastNotificationStatus).toBe(
+          'failed',
+        );
+      });
+    });
+  },
+  withTestAuth,
+  { NODE_ENV: 'production', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') },
+);
