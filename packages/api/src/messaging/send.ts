@@ -70,7 +70,7 @@ export const messageSendHandler = (deps: AppDeps, options: SendOptions): JobHand
 });
 
 type Prepared =
-  | { kind: 'done' }
+  | { kind: 'done'; order?: OrderRow | undefined }
   | { kind: 'send'; message: MessageRow; order: OrderRow | undefined; gateway: Gateway; sender: string; body: string }
   | { kind: 'refused'; message: MessageRow; order: OrderRow | undefined; provider: ProviderName; reason: string };
 
@@ -90,8 +90,11 @@ export async function sendMessage(deps: AppDeps, options: SendOptions, messageId
     if (message.sent_at !== null) {
       // An earlier attempt handed it to the gateway and died before recording the answer: it may well
       // have arrived, and a PIN sent twice is worse than a status we cannot confirm.
-      await recordSent(tx, deps, message, order, { provider: message.provider ?? 'local', providerMessageId: null });
-      return { kind: 'done' };
+      const updated = await recordSent(tx, deps, message, order, {
+        provider: message.provider ?? 'local',
+        providerMessageId: null,
+      });
+      return { kind: 'done', order: updated };
     }
     const { settings } = message.business_id
       ? await effectiveFeatureSettings(tx, message.business_id)
@@ -141,7 +144,10 @@ export async function sendMessage(deps: AppDeps, options: SendOptions, messageId
     const sender = senderFrom(order?.business_name, settings?.smsSenderName ?? null);
     return { kind: 'send', message, order, gateway, sender, body };
   });
-  if (prepared.kind === 'done') return;
+  if (prepared.kind === 'done') {
+    if (prepared.order) await publishOrder(deps, prepared.order);
+    return;
+  }
   if (prepared.kind === 'refused') {
     await recordFailed(deps, prepared.message, prepared.order, prepared.provider, prepared.reason);
     throw new PermanentJobError(prepared.reason);
