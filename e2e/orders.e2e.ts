@@ -207,8 +207,12 @@ async function lockerLoop(page: Page, as: Caller, businessId: string) {
   await locker.control({ do: 'collectBag' });
   await expect(summary).toContainText('Collected');
   await expect(page.getByRole('button', { name: 'Reveal PIN' })).toHaveCount(0);
+  // The job runner sent the patient two messages (order ready, collected) through the local gateway;
+  // when each was sent depends on the runner, so they are checked apart from the order's own steps.
+  const sent = timeline.getByRole('row').filter({ hasText: /SMS sent to 07••• •••\d{3}/ });
+  await expect(sent).toHaveCount(2);
   // Oldest first, after the header row: created, loaded, PIN revealed (who and why), PIN typed, collected.
-  const rows = timeline.getByRole('row');
+  const rows = timeline.getByRole('row').filter({ hasNotText: 'SMS sent to' });
   await expect(rows).toHaveCount(6);
   await expect(rows.nth(1)).toContainText(`Order ${order.reference} created`);
   await expect(rows.nth(2)).toContainText('Loaded into');

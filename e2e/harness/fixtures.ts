@@ -27,6 +27,23 @@ export async function mailTo(to: string, timeoutMs = 10_000): Promise<CaughtMail
   return (await response.json()) as CaughtMail;
 }
 
+/** The SMS the harness's local The SMS Works received for `destination` (447…), as the gateway sent it. */
+export async function smsTo(
+  destination: string,
+  timeoutMs = 20_000,
+): Promise<{
+  destination: string;
+  content: string;
+  sender: string;
+  tag: string;
+  deliveryreporturl?: string;
+  messageid: string;
+}> {
+  const response = await fetch(`${mailURL}/__sms?to=${encodeURIComponent(destination)}&timeoutMs=${timeoutMs}`);
+  if (!response.ok) throw new Error(`no SMS to ${destination}: ${await response.text()}`);
+  return await response.json();
+}
+
 /** A dead job of `type` (one failed attempt with `error`), made by the harness: no flow fails on purpose. */
 export async function deadJob(type: string, error: string): Promise<string> {
   const query = `type=${encodeURIComponent(type)}&error=${encodeURIComponent(error)}`;

@@ -8,7 +8,9 @@
  *   4. serves the caught mail on E2E_MAIL_PORT: `GET /__mail?to=<address>&timeoutMs=<ms>` answers
  *      the oldest mail to that address not handed out before, waiting for it to arrive (404 on
  *      timeout); `GET /__mail/all` lists everything; `POST /__jobs/dead?type=<type>&error=<text>` makes a
- *      dead job (one attempt that failed), as no job type fails on purpose in a healthy server.
+ *      dead job (one attempt that failed), as no job type fails on purpose in a healthy server;
+ *      `GET /__sms?to=<447…>&timeoutMs=<ms>` answers the first SMS a local The SMS Works (the server's
+ *      SMSWORKS_API_URL) received for that destination, waiting for it (404 on timeout).
  * SIGTERM/SIGINT stop everything and delete the temporary directory.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -34,6 +36,30 @@ if (process.env.E2E_SKIP_BUILD !== '1') {
   }
 }
 
+/** A local The SMS Works: businesses whose smsGateway is thesmsworks send here; the others use the local gateway. */
+const smsSeen: Record<string, unknown>[] = [];
+const smsWorks = Bun.serve({
+  hostname: '127.0.0.1',
+  port: 0,
+  async fetch(request) {
+    const body = (await request.json()) as Record<string, unknown>;
+    const messageid = `sw-e2e-${smsSeen.length + 1}`;
+    smsSeen.push({ ...body, messageid });
+    return Response.json({ messageid, status: 'SENT' });
+  },
+});
+
+async function smsTo(url: URL): Promise<Response> {
+  const to = url.searchParams.get('to');
+  const deadline = Date.now() + Math.min(Number(url.searchParams.get('timeoutMs') ?? 10_000), 60_000);
+  while (Date.now() < deadline) {
+    const found = smsSeen.find((m) => m.destination === to);
+    if (found) return Response.json(found);
+    await Bun.sleep(100);
+  }
+  return Response.json({ error: `no SMS to ${to}` }, { status: 404 });
+}
+
 const dataDir = await mkdtemp(join(tmpdir(), 'medlocker-e2e-'));
 const catcher = await startMailCatcher();
 const publicUrl = `http://127.0.0.1:${port}`;
@@ -51,6 +77,8 @@ const server = await startServer({
   ALLOW_REGISTRATION: process.env.E2E_ALLOW_REGISTRATION ?? 'true',
   SEED_ADMIN_EMAIL: '',
   SEED_ADMIN_PASSWORD: '',
+  SMSWORKS_JWT: 'JWT e2e',
+  SMSWORKS_API_URL: `http://127.0.0.1:${smsWorks.port}`,
 });
 
 const mailApi = Bun.serve({
@@ -60,6 +88,7 @@ const mailApi = Bun.serve({
     const url = new URL(request.url);
     if (url.pathname === '/__mail/all') return Response.json(catcher.messages.map(withoutRaw));
     if (url.pathname === '/__jobs/dead' && request.method === 'POST') return Response.json(await deadJob(url));
+    if (url.pathname === '/__sms') return smsTo(url);
     if (url.pathname !== '/__mail') return new Response('not found', { status: 404 });
     const to = url.searchParams.get('to')?.toLowerCase();
     if (!to) return Response.json({ error: 'to is required' }, { status: 400 });
@@ -96,6 +125,7 @@ async function stop() {
   if (stopping) return;
   stopping = true;
   mailApi.stop(true);
+  smsWorks.stop(true);
   // Playwright waits 5 s before killing: the server gets 3 s to close, so the data is always removed.
   await Promise.race([Promise.all([server.stop(), catcher.stop()]).catch(() => {}), Bun.sleep(3000)]);
   await rm(dataDir, { recursive: true, force: true }).catch(() => {});

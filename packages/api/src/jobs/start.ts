@@ -1,16 +1,30 @@
+import { sendDailyDigests } from '../areas/notifications/service.ts';
 import type { AppDeps } from '../deps.ts';
+import { configuredGateways } from '../messaging/gateways/index.ts';
+import { messageSendHandler } from '../messaging/send.ts';
 import { createRunner, type JobHandler, type Runner } from './runner.ts';
 import type { Schedule } from './schedule.ts';
 
 /**
  * The handler of each job type and the schedules, for the runner in the api process and in
- * `npm run worker`. Areas add theirs here (message sending is the next to come: issue 18).
+ * `npm run worker`. Areas add theirs here.
  */
-export function jobHandlers(_deps: AppDeps): Record<string, JobHandler> {
-  return {};
+export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
+  return {
+    'message.send': messageSendHandler(deps, { gateways: configuredGateways(deps.config, deps.mailer) }),
+    'notifications.dailyDigest': {
+      run: async () => {
+        const sent = await sendDailyDigests(deps);
+        deps.logger.info('daily notification digests sent', { sent });
+      },
+    },
+  };
 }
 
-export const jobSchedules: Schedule[] = [];
+/** Staff get their unread notifications by email each morning (SPEC: sendUnreadNotificationsEmail). */
+export const jobSchedules: Schedule[] = [
+  { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
+];
 
 /** Starts the runner unless `JOBS=off` (an extra api process that only serves requests). */
 export function startJobRunner(deps: AppDeps, env: Record<string, string | undefined>): Runner | undefined {

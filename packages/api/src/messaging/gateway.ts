@@ -19,7 +19,7 @@ export type SendRequest = {
 
 export type SendResult = { provider: ProviderName; providerMessageId: string };
 
-export type ProviderName = 'smsworks' | 'messagebird' | 'aws-sms' | 'whatsapp' | 'email';
+export type ProviderName = 'smsworks' | 'messagebird' | 'aws-sms' | 'whatsapp' | 'email' | 'local';
 
 export type Gateway = { readonly provider: ProviderName; send(request: SendRequest): Promise<SendResult> };
 

@@ -5,6 +5,7 @@ import { eventRow, publishOrder } from '../areas/orders/service.ts';
 import type { AppDeps } from '../deps.ts';
 import type { ProviderName } from './gateway.ts';
 import {
+  adoptProviderId,
   laterSentMessageExists,
   lockMessageByProviderId,
   setOrderDeliveryStatus,
@@ -80,7 +81,11 @@ const channelNames = { sms: 'SMS', whatsapp: 'WhatsApp message', email: 'Email' 
 export async function applyDeliveryReport(deps: AppDeps, report: DeliveryReport): Promise<ReportOutcome> {
   const now = deps.now();
   const result = await deps.db.transaction().execute(async (tx) => {
-    const message = await lockMessageByProviderId(tx, report.provider, report.providerMessageId);
+    const message =
+      (await lockMessageByProviderId(tx, report.provider, report.providerMessageId)) ??
+      (report.messageId === undefined
+        ? undefined
+        : await adoptProviderId(tx, report.messageId, report.provider, report.providerMessageId));
     if (!message || (report.messageId !== undefined && message.id !== report.messageId)) {
       return { outcome: 'unknown' as const };
     }

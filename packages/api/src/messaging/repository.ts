@@ -16,6 +16,22 @@ export const lockMessageByProviderId = (db: Db, provider: string, providerMessag
     .forUpdate()
     .executeTakeFirst();
 
+/**
+ * A message sent without its provider id recorded (the sender died after the send: UNCONFIRMED) that a
+ * report addressed to it by our id names: the report's id is adopted so later reports find it.
+ */
+export async function adoptProviderId(db: Db, messageId: string, provider: string, providerMessageId: string) {
+  await db
+    .updateTable('message_outbox')
+    .set({ provider_message_id: providerMessageId })
+    .where('id', '=', messageId)
+    .where('provider', '=', provider)
+    .where('provider_message_id', 'is', null)
+    .where('sent_at', 'is not', null)
+    .execute();
+  return lockMessageByProviderId(db, provider, providerMessageId);
+}
+
 export const updateMessageDelivery = (db: Db, id: string, set: Updateable<Database['message_outbox']>) =>
   db.updateTable('message_outbox').set(set).where('id', '=', id).execute();
 
@@ -48,3 +64,9 @@ export const setOrderDeliveryStatus = (
   orderId: string,
   set: Pick<Updateable<Database['orders']>, 'last_notification_status' | 'last_email_status' | 'updated'>,
 ) => db.updateTable('orders').set(set).where('id', '=', orderId).returningAll().executeTakeFirst();
+
+/** One outbox message, locked until the transaction ends: the sender holds it while it decides and records. */
+export const lockMessage = (db: Db, id: string) =>
+  db.selectFrom('message_outbox').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+
+export type MessageRow = NonNullable<Awaited<ReturnType<typeof lockMessage>>>;

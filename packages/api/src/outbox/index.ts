@@ -1,5 +1,6 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
+import { enqueueJob } from '../jobs/repository.ts';
 import { insertMessageJobs, insertWebhookJobs } from './repository.ts';
 
 /**
@@ -44,25 +45,40 @@ type Tx = Kysely<Database> | Transaction<Database>;
 
 /** How each job type is stored: a missing type is a type error. */
 const writers: { [T in JobType]: (tx: Tx, jobs: Extract<Job, { type: T }>[], now: number) => Promise<string[]> } = {
-  'message.send': (tx, jobs, now) =>
-    insertMessageJobs(
-      tx,
-      jobs.map((j) => ({
-        id: Bun.randomUUIDv7(),
-        business_id: j.businessId,
-        order_id: j.payload.orderId ?? null,
-        patient_id: j.payload.patientId ?? null,
-        channel: j.payload.channel,
-        recipient: j.payload.recipient,
-        template_key: j.payload.templateKey,
-        subject: j.payload.subject ?? null,
-        body: j.payload.body,
-        next_attempt_at: j.runAfter,
-        dedupe_key: j.dedupeKey ?? null,
-        created: now,
-        updated: now,
-      })),
-    ),
+  // Each stored message also gets its runner job (keyed by the message id, so it is queued once), in the
+  // same transaction: the message.send handler (messaging/send.ts) delivers it.
+  'message.send': async (tx, jobs, now) => {
+    const rows = jobs.map((j) => ({
+      id: Bun.randomUUIDv7(),
+      business_id: j.businessId,
+      order_id: j.payload.orderId ?? null,
+      patient_id: j.payload.patientId ?? null,
+      channel: j.payload.channel,
+      recipient: j.payload.recipient,
+      template_key: j.payload.templateKey,
+      subject: j.payload.subject ?? null,
+      body: j.payload.body,
+      next_attempt_at: j.runAfter,
+      dedupe_key: j.dedupeKey ?? null,
+      created: now,
+      updated: now,
+    }));
+    const ids = await insertMessageJobs(tx, rows);
+    for (const row of rows.filter((r) => ids.includes(r.id))) {
+      await enqueueJob(
+        tx,
+        {
+          type: 'message.send',
+          payload: { messageId: row.id },
+          businessId: row.business_id,
+          runAfter: row.next_attempt_at,
+          dedupeKey: row.id,
+        },
+        now,
+      );
+    }
+    return ids;
+  },
   'webhook.deliver': (tx, jobs, now) =>
     insertWebhookJobs(
       tx,

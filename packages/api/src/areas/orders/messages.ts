@@ -1,9 +1,17 @@
 import { defaultSmsTemplates, formatLongDate, formatTime, renderTemplate, type SmsTemplateKey } from '@medlocker/core';
+import { systemActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
 import { enqueue } from '../../outbox/index.ts';
 import { readSmsTemplates } from '../business-settings/repository.ts';
 import { effectiveFeatureSettings } from '../business-settings/service.ts';
-import { type Db, findBusinessForOrder, findPatientForOrder, type OrderRow } from './repository.ts';
+import {
+  type Db,
+  findBusinessForOrder,
+  findPatientForOrder,
+  insertOrderEventRows,
+  type OrderRow,
+} from './repository.ts';
+import { eventRow } from './service.ts';
 
 /** When a patient must collect by, as messages say it: '27 November 2026 at 18:30' (London time). */
 export const expiresText = (at: number): string => `${formatLongDate(at)} at ${formatTime(at)}`;
@@ -14,15 +22,34 @@ export const expiresText = (at: number): string => `${formatLongDate(at)} at ${f
  * and the payment link are left as `${pin}` and `${portal}`: the sender fills them in when it sends, so
  * no outbox row ever holds a PIN. Each message is queued once per order (dedupe key). Nothing is queued
  * when the order's messages are suppressed, the patient has no contact, or the business turned the
- * message off (orderRemoved: sendOrderRemovedSms). Returns whether a message was queued.
+ * message off (orderRemoved: sendOrderRemovedSms); a suppressed order's timeline says so. Email goes
+ * instead of SMS when the business sends only email where it can and the patient has an address.
+ * Returns whether a message was queued.
  */
 export async function queueOrderMessage(db: Db, deps: AppDeps, order: OrderRow, key: SmsTemplateKey) {
-  if (order.messages_suppressed) return false;
+  if (order.messages_suppressed) {
+    // Staff looking at the timeline must see why the patient heard nothing (issue 18).
+    await insertOrderEventRows(db, [
+      eventRow(
+        deps,
+        systemActor('messages'),
+        order,
+        'MESSAGE_SUPPRESSED',
+        'No message sent: messages are suppressed for this order',
+        {
+          templateKey: key,
+        },
+      ),
+    ]);
+    return false;
+  }
   const { settings } = await effectiveFeatureSettings(db, order.business_id);
   if (key === 'orderRemoved' && !settings.sendOrderRemovedSms) return false;
   const patient = await findPatientForOrder(db, order.patient_id);
-  const recipient = patient?.mobile_number ?? patient?.email ?? null;
-  if (!patient || recipient === null) return false;
+  if (!patient) return false;
+  const emailFirst = settings.sendOnlyEmailIfPossible && Boolean(patient.email);
+  const recipient = (emailFirst ? patient.email : (patient.mobile_number ?? patient.email)) ?? null;
+  if (recipient === null) return false;
   const business = await findBusinessForOrder(db, order.business_id);
   const template = (await readSmsTemplates(db, order.business_id)).get(key) ?? defaultSmsTemplates[key];
   const businessName = business?.name ?? order.business_name;
@@ -35,7 +62,7 @@ export async function queueOrderMessage(db: Db, deps: AppDeps, order: OrderRow, 
     postcode: undefined,
     temperature: undefined,
   });
-  const channel = patient.mobile_number ? 'sms' : 'email';
+  const channel = recipient === patient.mobile_number ? 'sms' : 'email';
   const now = deps.now();
   const { enqueued } = await enqueue(
     db,

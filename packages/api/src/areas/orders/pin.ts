@@ -42,3 +42,7 @@ export function drawSealedPin(secretsKey: Uint8Array, orderId: string): { pin: s
   const pin = newPin();
   return { pin: sealPin(secretsKey, orderId, pin), pinLookup: pinLookup(secretsKey, pin) };
 }
+
+/** The order's PIN in clear (for the message sender and staff who reveal it), or null when it has none. */
+export const pinOf = (secretsKey: Uint8Array, order: { id: string; pin: string | null }): string | null =>
+  order.pin === null ? null : openPin(secretsKey, order.id, order.pin);

@@ -1,0 +1,303 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${pin} and ${portal} are the placeholders the sender fills.
+import { formatPin, type SmsGateway } from '@medlocker/core';
+import { systemActor } from '../actor.ts';
+import { effectiveFeatureSettings } from '../areas/business-settings/service.ts';
+import { pinOf } from '../areas/orders/pin.ts';
+import { findOrder, insertOrderEventRows, type OrderRow } from '../areas/orders/repository.ts';
+import { eventRow, publishOrder } from '../areas/orders/service.ts';
+import { createShortUrl, shortUrlOf } from '../areas/url/service.ts';
+import type { AppDeps } from '../deps.ts';
+import type { JobHandler } from '../jobs/runner.ts';
+import { PermanentJobError } from '../jobs/runner.ts';
+import { type Gateway, GatewayError, type ProviderName, toE164 } from './gateway.ts';
+import { localGateway } from './gateways/local.ts';
+import { reportUrlFor } from './report-urls.ts';
+import { lockMessage, type MessageRow, updateMessageDelivery } from './repository.ts';
+
+/** The business's `smsGateway` setting as the gateway adapters name their provider. */
+const smsProviders: Record<SmsGateway, ProviderName> = {
+  aws: 'aws-sms',
+  messagebird: 'messagebird',
+  thesmsworks: 'smsworks',
+};
+
+/** What each provider needs configured, for the reason a production send without it fails. */
+const needs: Record<ProviderName, string> = {
+  'aws-sms': 'AWS_REGION',
+  messagebird: 'MESSAGEBIRD_ACCESS_KEY',
+  smsworks: 'SMSWORKS_JWT',
+  whatsapp: 'WHATSAPP_TOKEN and WHATSAPP_PHONE_NUMBER_ID',
+  email: 'SMTP_URL',
+  local: '',
+};
+
+const channelNames = { sms: 'SMS', whatsapp: 'WhatsApp message', email: 'Email' } as const;
+
+/** Whom a message went to, as the timeline shows it: a phone as `07••• •••123`, an email as `a•••@example.com`. */
+export function maskRecipient(recipient: string): string {
+  if (recipient.includes('@')) {
+    const [local = '', domain = ''] = recipient.split('@');
+    return `${local.slice(0, 1)}•••@${domain}`;
+  }
+  const e164 = toE164(recipient) ?? recipient;
+  const national = e164.startsWith('+44') ? `0${e164.slice(3)}` : e164;
+  return `${national.slice(0, 2)}••• •••${national.slice(-3)}`;
+}
+
+/** An SMS sender ID from the business's name when it set none: letters, digits and spaces, at most 11. */
+export function senderFrom(name: string | null | undefined, senderName: string | null): string {
+  if (senderName) return senderName;
+  const cleaned = (name ?? '')
+    .replace(/[^A-Za-z0-9 ]/g, '')
+    .trim()
+    .slice(0, 11)
+    .trim();
+  return cleaned || 'MedLocker';
+}
+
+export type SendOptions = {
+  gateways: Partial<Record<ProviderName, Gateway>>;
+  /** Tests only: runs after the gateway answered and before the send is recorded (a worker dying there). */
+  afterSend?: (messageId: string) => Promise<void> | void;
+};
+
+/** The runner's handler for `message.send` jobs (payload `{ messageId }`, queued by outbox/index.ts). */
+export const messageSendHandler = (deps: AppDeps, options: SendOptions): JobHandler => ({
+  run: async ({ job }) => {
+    const { messageId } = job.payload as { messageId: string };
+    await sendMessage(deps, options, messageId);
+  },
+});
+
+type Prepared =
+  | { kind: 'done'; order?: OrderRow | undefined }
+  | { kind: 'send'; message: MessageRow; order: OrderRow | undefined; gateway: Gateway; sender: string; body: string }
+  | { kind: 'refused'; message: MessageRow; order: OrderRow | undefined; provider: ProviderName; reason: string };
+
+/**
+ * Sends one outbox message, at most once (docs/DECISIONS.md "Sending messages"). Before the gateway is
+ * called the message is marked handed over (`sent_at`, `provider`) in a committed transaction; a retry
+ * that finds it so marked without a provider id knows an earlier attempt died after (or while) sending
+ * and records it as sent rather than sending again. Retryable gateway failures clear the mark and throw
+ * (the runner retries); permanent ones fail the message and the order's status and end the job dead.
+ */
+export async function sendMessage(deps: AppDeps, options: SendOptions, messageId: string): Promise<void> {
+  const prepared = await deps.db.transaction().execute(async (tx): Promise<Prepared> => {
+    const message = await lockMessage(tx, messageId);
+    if (message?.status !== 'pending' || message.provider_message_id !== null) return { kind: 'done' };
+    const order = message.order_id ? await findOrder(tx, message.order_id) : undefined;
+    const now = deps.now();
+    if (message.sent_at !== null) {
+      // An earlier attempt handed it to the gateway and died before recording the answer: it may well
+      // have arrived, and a PIN sent twice is worse than a status we cannot confirm.
+      const updated = await recordSent(tx, deps, message, order, {
+        provider: message.provider ?? 'local',
+        providerMessageId: null,
+      });
+      return { kind: 'done', order: updated };
+    }
+    const { settings } = message.business_id
+      ? await effectiveFeatureSettings(tx, message.business_id)
+      : { settings: null };
+    const provider: ProviderName =
+      message.channel === 'email'
+        ? 'email'
+        : message.channel === 'whatsapp'
+          ? 'whatsapp'
+          : smsProviders[settings?.smsGateway ?? 'aws'];
+    let gateway = options.gateways[provider];
+    if (!gateway) {
+      if (deps.config.production) {
+        return {
+          kind: 'refused',
+          message,
+          order,
+          provider,
+          reason: `No ${provider} gateway is configured (${needs[provider]})`,
+        };
+      }
+      gateway = localGateway;
+    }
+    let body = message.body;
+    if (body.includes('${pin}')) {
+      const pin = order ? pinOf(deps.config.secretsKey, order) : null;
+      if (pin === null) {
+        return { kind: 'refused', message, order, provider, reason: 'The order has no PIN to send' };
+      }
+      body = body.replaceAll('${pin}', formatPin(pin));
+    }
+    if (body.includes('${portal}')) {
+      const target = order ? `/p/${order.id}` : '/';
+      const link = await createShortUrl(tx, deps, {
+        target,
+        orderId: order?.id ?? null,
+        businessId: message.business_id,
+      });
+      body = body.replaceAll('${portal}', shortUrlOf(deps, link.code));
+    }
+    await updateMessageDelivery(tx, message.id, {
+      sent_at: now,
+      provider: gateway.provider,
+      attempts: message.attempts + 1,
+      updated: now,
+    });
+    const sender = senderFrom(order?.business_name, settings?.smsSenderName ?? null);
+    return { kind: 'send', message, order, gateway, sender, body };
+  });
+  if (prepared.kind === 'done') {
+    if (prepared.order) await publishOrder(deps, prepared.order);
+    return;
+  }
+  if (prepared.kind === 'refused') {
+    await recordFailed(deps, prepared.message, prepared.order, prepared.provider, prepared.reason);
+    throw new PermanentJobError(prepared.reason);
+  }
+
+  const { message, gateway } = prepared;
+  let result: { provider: ProviderName; providerMessageId: string };
+  try {
+    result = await gateway.send({
+      to: message.recipient,
+      body: prepared.body,
+      sender: prepared.sender,
+      reference: message.id,
+      reportUrl: reportUrlFor(deps.config, gateway.provider, message.id),
+      ...(message.subject ? { subject: message.subject } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    if (error.retryable) {
+      // It did not go through (or the provider said try later): clear the hand-over mark so the retry sends.
+      await updateMessageDelivery(deps.db, message.id, {
+        sent_at: null,
+        provider: null,
+        last_error: error.reason,
+        updated: deps.now(),
+      });
+      throw error;
+    }
+    await recordFailed(deps, message, prepared.order, gateway.provider, error.reason);
+    throw new PermanentJobError(error.reason);
+  }
+  await options.afterSend?.(message.id);
+  const order = await deps.db.transaction().execute(async (tx) => {
+    const locked = await lockMessage(tx, message.id);
+    if (!locked || locked.provider_message_id !== null) return undefined;
+    const current = message.order_id ? await findOrder(tx, message.order_id) : undefined;
+    return recordSent(tx, deps, locked, current, result);
+  });
+  if (order) await publishOrder(deps, order);
+}
+
+type Tx = Parameters<typeof updateMessageDelivery>[0];
+
+/** The order's delivery status columns for one message's status. */
+function orderStatusSet(
+  message: MessageRow,
+  status: 'pending' | 'success' | 'failed',
+  reason: string | null,
+  now: number,
+) {
+  return message.channel === 'email'
+    ? {
+        last_email_status: JSON.stringify({
+          address: message.recipient,
+          providerStatus: status === 'failed' ? 'failed' : 'sent',
+          providerDetails: reason,
+          status,
+          templateKey: message.template_key,
+          timestamp: now,
+        }),
+      }
+    : { last_notification_status: JSON.stringify(status) };
+}
+
+/**
+ * Records a message as handed to its provider: the provider's id, the status (pending until a delivery
+ * report; success at once for email and the local gateway, which report nothing later), the order's
+ * last status and a timeline event naming the masked recipient.
+ */
+async function recordSent(
+  tx: Tx,
+  deps: AppDeps,
+  message: MessageRow,
+  order: OrderRow | undefined,
+  result: { provider: ProviderName | string; providerMessageId: string | null },
+): Promise<OrderRow | undefined> {
+  const now = deps.now();
+  const final = result.provider === 'email' || result.provider === 'local';
+  const status = final ? 'success' : 'pending';
+  await updateMessageDelivery(tx, message.id, {
+    provider: result.provider,
+    provider_message_id: result.providerMessageId,
+    provider_status: result.providerMessageId === null ? 'UNCONFIRMED' : final ? 'DELIVERED' : 'SENT',
+    status,
+    sent_at: message.sent_at ?? now,
+    updated: now,
+  });
+  if (!order) return undefined;
+  const what = channelNames[message.channel];
+  const words =
+    result.providerMessageId === null
+      ? `${what} sent to ${maskRecipient(message.recipient)} (the sender stopped before the provider's answer was recorded)`
+      : `${what} sent to ${maskRecipient(message.recipient)}${result.provider === 'local' ? ' (local gateway: not really sent)' : ''}`;
+  const updated = await tx
+    .updateTable('orders')
+    .set({ ...orderStatusSet(message, status, null, now), updated: now })
+    .where('id', '=', order.id)
+    .returningAll()
+    .executeTakeFirst();
+  await insertOrderEventRows(tx, [
+    eventRow(deps, systemActor('message.send'), updated ?? order, 'MESSAGE_SENT', words, {
+      messageId: message.id,
+      channel: message.channel,
+      provider: result.provider,
+      templateKey: message.template_key,
+    }),
+  ]);
+  return updated;
+}
+
+/** A permanent failure: the message failed with the reason, the order's status failed, a timeline event. */
+async function recordFailed(
+  deps: AppDeps,
+  message: MessageRow,
+  order: OrderRow | undefined,
+  provider: ProviderName,
+  reason: string,
+): Promise<void> {
+  const now = deps.now();
+  const updated = await deps.db.transaction().execute(async (tx) => {
+    await updateMessageDelivery(tx, message.id, {
+      status: 'failed',
+      provider,
+      provider_status: 'REFUSED',
+      last_error: reason,
+      updated: now,
+    });
+    if (!order) return undefined;
+    const row = await tx
+      .updateTable('orders')
+      .set({ ...orderStatusSet(message, 'failed', reason, now), updated: now })
+      .where('id', '=', order.id)
+      .returningAll()
+      .executeTakeFirst();
+    await insertOrderEventRows(tx, [
+      eventRow(
+        deps,
+        systemActor('message.send'),
+        row ?? order,
+        'MESSAGE_FAILED',
+        `${channelNames[message.channel]} failed: ${reason}`,
+        {
+          messageId: message.id,
+          channel: message.channel,
+          provider,
+          templateKey: message.template_key,
+        },
+      ),
+    ]);
+    return row;
+  });
+  if (updated) await publishOrder(deps, updated);
+}
