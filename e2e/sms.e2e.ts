@@ -4,6 +4,7 @@ import {
   expect as baseExpect,
   createBusiness,
   createMachine,
+  liveSubscribed,
   logInAsAdmin,
   type SimulatedLocker,
   smsTo,
@@ -74,7 +75,13 @@ test('a loaded bag texts the patient their PIN and a short link through The SMS 
   expect(visit.status).toBe(302);
   expect(visit.headers.get('location')).toContain(`/p/${order.id}`);
 
-  // The SMS Works reports it delivered, at the address the message gave it.
+  // Staff watch the order while The SMS Works reports the SMS delivered, at the address the message gave it.
+  const subscribed = liveSubscribed(page);
+  await logInAsAdmin(page);
+  await page.goto(`/businesses/${business.id}/orders/${order.id}`);
+  const summary = page.locator('dl.details');
+  await expect(summary).toContainText('Text: Sent, not yet delivered');
+  await subscribed;
   const report = await fetch(sms.deliveryreporturl ?? '', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -82,8 +89,7 @@ test('a loaded bag texts the patient their PIN and a short link through The SMS 
   });
   expect(report.status).toBe(200);
 
-  await logInAsAdmin(page);
-  await page.goto(`/businesses/${business.id}/orders/${order.id}`);
+  await expect(summary).toContainText('Text: Delivered');
   const timeline = page.getByRole('grid', { name: 'Timeline' });
   await expect(timeline).toContainText(`SMS sent to 07••• •••${digits.slice(-3)}`);
   await expect(timeline).toContainText('SMS delivered');

@@ -25,6 +25,19 @@ function closedBy(order: Order): string | null {
   return null;
 }
 
+const deliveryLabels = { pending: 'Sent, not yet delivered', success: 'Delivered', failed: 'Failed' } as const;
+
+/** How the patient's last messages fared (the providers' delivery reports), or why none go. */
+function messagesOf(order: Order): string {
+  if (order.messagesSuppressed) return 'Suppressed for this order';
+  const parts = [
+    order.lastNotificationStatus && `Text: ${deliveryLabels[order.lastNotificationStatus]}`,
+    order.lastEmailStatus &&
+      `Email to ${order.lastEmailStatus.address}: ${deliveryLabels[order.lastEmailStatus.status]}`,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join('; ') : 'None sent yet';
+}
+
 function exemptionOf(order: Order): string {
   if (!order.exemptionCode) return 'None';
   const d = order.exemptionDetails;
@@ -71,6 +84,7 @@ export function OrderSummary({ order, creator }: { order: Order; creator: string
       {item('Amount paid', formatPence(order.amountPaid))}
       {item('Payment', paymentStatusLabels[order.paymentStatus])}
       {item('Exemption', exemptionOf(order))}
+      {item('Patient messages', messagesOf(order))}
     </dl>
   );
 }
