@@ -374,7 +374,7 @@ async function insertOrder(
         status: 'success',
         attempts: 1,
         next_attempt_at: loaded + MINUTE,
-        provider: 'dev',
+        provider: 'local',
         sent_at: loaded + MINUTE,
         created: loaded + MINUTE,
         updated: loaded + MINUTE,
