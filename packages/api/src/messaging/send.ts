@@ -12,7 +12,7 @@ import { PermanentJobError } from '../jobs/runner.ts';
 import { type Gateway, GatewayError, type ProviderName, toE164 } from './gateway.ts';
 import { localGateway } from './gateways/local.ts';
 import { reportUrlFor } from './report-urls.ts';
-import { lockMessage, type MessageRow, updateMessageDelivery } from './repository.ts';
+import { lockMessage, type MessageRow, setOrderDeliveryStatus, updateMessageDelivery } from './repository.ts';
 
 /** The business's `smsGateway` setting as the gateway adapters name their provider. */
 const smsProviders: Record<SmsGateway, ProviderName> = {
@@ -241,12 +241,10 @@ async function recordSent(
     result.providerMessageId === null
       ? `${what} sent to ${maskRecipient(message.recipient)} (the sender stopped before the provider's answer was recorded)`
       : `${what} sent to ${maskRecipient(message.recipient)}${result.provider === 'local' ? ' (local gateway: not really sent)' : ''}`;
-  const updated = await tx
-    .updateTable('orders')
-    .set({ ...orderStatusSet(message, status, null, now), updated: now })
-    .where('id', '=', order.id)
-    .returningAll()
-    .executeTakeFirst();
+  const updated = await setOrderDeliveryStatus(tx, order.id, {
+    ...orderStatusSet(message, status, null, now),
+    updated: now,
+  });
   await insertOrderEventRows(tx, [
     eventRow(deps, systemActor('message.send'), updated ?? order, 'MESSAGE_SENT', words, {
       messageId: message.id,
@@ -276,12 +274,10 @@ async function recordFailed(
       updated: now,
     });
     if (!order) return undefined;
-    const row = await tx
-      .updateTable('orders')
-      .set({ ...orderStatusSet(message, 'failed', reason, now), updated: now })
-      .where('id', '=', order.id)
-      .returningAll()
-      .executeTakeFirst();
+    const row = await setOrderDeliveryStatus(tx, order.id, {
+      ...orderStatusSet(message, 'failed', reason, now),
+      updated: now,
+    });
     await insertOrderEventRows(tx, [
       eventRow(
         deps,
