@@ -104,21 +104,13 @@ export async function applyDeliveryReport(deps: AppDeps, report: DeliveryReport)
     const email = message.channel === 'email';
     const kinds = email ? (['email'] as const) : (['sms', 'whatsapp'] as const);
     if (await laterSentMessageExists(tx, message.order_id, message.id, kinds)) return { outcome: 'applied' as const };
-    const order = await setOrderDeliveryStatus(tx, message.order_id, {
-      ...(email
-        ? {
-            last_email_status: JSON.stringify({
-              address: message.recipient,
-              providerStatus: report.providerStatus,
-              providerDetails: report.reason,
-              status: report.status,
-              templateKey: message.template_key,
-              timestamp: now,
-            }),
-          }
-        : { last_notification_status: JSON.stringify(report.status) }),
-      updated: now,
-    });
+    const order = await setOrderDeliveryStatus(
+      tx,
+      message.order_id,
+      message,
+      { status: report.status, providerStatus: report.providerStatus, details: report.reason ?? null },
+      now,
+    );
     if (!order) return { outcome: 'applied' as const };
     if (changed && report.status !== 'pending') {
       const what = channelNames[message.channel];

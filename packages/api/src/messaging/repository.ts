@@ -58,12 +58,45 @@ export async function laterSentMessageExists(
   return row !== undefined;
 }
 
-/** Sets an order's last notification or email status; answers the order as it now is. */
+/** Where a message stands, as the order keeps it: the status, and for email the provider's words too. */
+export type OrderDelivery = {
+  status: 'pending' | 'success' | 'failed';
+  providerStatus: string | null;
+  details: string | null;
+};
+
+/**
+ * Sets the order's last status for this message's channel: `last_email_status` (with address, provider
+ * status and details) for email, `last_notification_status` for SMS and WhatsApp. Answers the order as
+ * it now is. The sender and the delivery reports both record through here.
+ */
 export const setOrderDeliveryStatus = (
   db: Db,
   orderId: string,
-  set: Pick<Updateable<Database['orders']>, 'last_notification_status' | 'last_email_status' | 'updated'>,
-) => db.updateTable('orders').set(set).where('id', '=', orderId).returningAll().executeTakeFirst();
+  message: { channel: 'sms' | 'email' | 'whatsapp'; recipient: string; template_key: string },
+  delivery: OrderDelivery,
+  now: number,
+) =>
+  db
+    .updateTable('orders')
+    .set({
+      ...(message.channel === 'email'
+        ? {
+            last_email_status: JSON.stringify({
+              address: message.recipient,
+              providerStatus: delivery.providerStatus,
+              providerDetails: delivery.details,
+              status: delivery.status,
+              templateKey: message.template_key,
+              timestamp: now,
+            }),
+          }
+        : { last_notification_status: JSON.stringify(delivery.status) }),
+      updated: now,
+    })
+    .where('id', '=', orderId)
+    .returningAll()
+    .executeTakeFirst();
 
 /** One outbox message, locked until the transaction ends: the sender holds it while it decides and records. */
 export const lockMessage = (db: Db, id: string) =>

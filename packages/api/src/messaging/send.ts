@@ -191,27 +191,6 @@ export async function sendMessage(deps: AppDeps, options: SendOptions, messageId
 
 type Tx = Parameters<typeof updateMessageDelivery>[0];
 
-/** The order's delivery status columns for one message's status. */
-function orderStatusSet(
-  message: MessageRow,
-  status: 'pending' | 'success' | 'failed',
-  reason: string | null,
-  now: number,
-) {
-  return message.channel === 'email'
-    ? {
-        last_email_status: JSON.stringify({
-          address: message.recipient,
-          providerStatus: status === 'failed' ? 'failed' : 'sent',
-          providerDetails: reason,
-          status,
-          templateKey: message.template_key,
-          timestamp: now,
-        }),
-      }
-    : { last_notification_status: JSON.stringify(status) };
-}
-
 /**
  * Records a message as handed to its provider: the provider's id, the status (pending until a delivery
  * report; success at once for email and the local gateway, which report nothing later), the order's
@@ -241,10 +220,13 @@ async function recordSent(
     result.providerMessageId === null
       ? `${what} sent to ${maskRecipient(message.recipient)} (the sender stopped before the provider's answer was recorded)`
       : `${what} sent to ${maskRecipient(message.recipient)}${result.provider === 'local' ? ' (local gateway: not really sent)' : ''}`;
-  const updated = await setOrderDeliveryStatus(tx, order.id, {
-    ...orderStatusSet(message, status, null, now),
-    updated: now,
-  });
+  const updated = await setOrderDeliveryStatus(
+    tx,
+    order.id,
+    message,
+    { status, providerStatus: 'sent', details: null },
+    now,
+  );
   await insertOrderEventRows(tx, [
     eventRow(deps, systemActor('message.send'), updated ?? order, 'MESSAGE_SENT', words, {
       messageId: message.id,
@@ -274,10 +256,13 @@ async function recordFailed(
       updated: now,
     });
     if (!order) return undefined;
-    const row = await setOrderDeliveryStatus(tx, order.id, {
-      ...orderStatusSet(message, 'failed', reason, now),
-      updated: now,
-    });
+    const row = await setOrderDeliveryStatus(
+      tx,
+      order.id,
+      message,
+      { status: 'failed', providerStatus: 'failed', details: reason },
+      now,
+    );
     await insertOrderEventRows(tx, [
       eventRow(
         deps,
