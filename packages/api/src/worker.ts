@@ -6,8 +6,7 @@ import { createSessionAuth } from './auth/sessions.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createLogger } from './http/logger.ts';
-import { createRunner } from './jobs/runner.ts';
-import { jobHandlers, jobSchedules } from './jobs/start.ts';
+import { runJobs } from './jobs/start.ts';
 import { createMailer } from './mail/mailer.ts';
 
 /** Jobs in hand get this long to finish at SIGTERM before they go back to waiting. */
@@ -29,9 +28,8 @@ try {
     auth: createSessionAuth(() => opened.db),
     mailer: createMailer(config, logger),
   };
-  const runner = createRunner({ db: deps.db, logger, handlers: jobHandlers(deps), schedules: jobSchedules });
-  runner.start();
-  logger.info('worker started', { worker: runner.worker, database: opened.kind });
+  const runner = runJobs(deps);
+  logger.info('worker started', { database: opened.kind });
   let stopping = false;
   const shutdown = async () => {
     if (stopping) process.exit(130);

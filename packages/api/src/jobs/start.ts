@@ -26,12 +26,8 @@ export const jobSchedules: Schedule[] = [
   { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
 ];
 
-/** Starts the runner unless `JOBS=off` (an extra api process that only serves requests). */
-export function startJobRunner(deps: AppDeps, env: Record<string, string | undefined>): Runner | undefined {
-  if (env.JOBS?.trim().toLowerCase() === 'off') {
-    deps.logger.info('job runner off (JOBS=off)');
-    return undefined;
-  }
+/** Starts a runner with every handler and schedule: the api process's and `npm run worker`'s. */
+export function runJobs(deps: AppDeps): Runner {
   const runner = createRunner({
     db: deps.db,
     logger: deps.logger,
@@ -42,4 +38,13 @@ export function startJobRunner(deps: AppDeps, env: Record<string, string | undef
   runner.start();
   deps.logger.info('job runner started', { worker: runner.worker });
   return runner;
+}
+
+/** Starts the runner unless `JOBS=off` (an extra api process that only serves requests). */
+export function startJobRunner(deps: AppDeps, env: Record<string, string | undefined>): Runner | undefined {
+  if (env.JOBS?.trim().toLowerCase() === 'off') {
+    deps.logger.info('job runner off (JOBS=off)');
+    return undefined;
+  }
+  return runJobs(deps);
 }
