@@ -214,6 +214,10 @@ test("a pharmacy user finds their business's order from the top bar, on a small 
   await finder(page).fill(ownOrder.reference);
   await page.getByRole('option', { name: new RegExp(ownOrder.reference) }).click();
   await expect(page).toHaveURL(new RegExp(`/businesses/${own.id}/orders/${ownOrder.id}$`));
+  // The order's page is up and the finder emptied before the next search is typed (the search box closes
+  // its list after a choice; a search typed in that same moment can find its list closed).
+  await expect(page.getByRole('heading', { name: `Order ${ownOrder.reference}` })).toBeVisible();
+  await expect(finder(page)).toHaveValue('');
 
   // The other business's order by its barcode: not theirs to find, typed or scanned (code and Enter).
   await finder(page).fill(otherBarcode);
