@@ -466,6 +466,25 @@ export type PatientsTable = {
   updated: number;
 };
 
+export type PaymentAttemptsTable = {
+  id: string;
+  business_id: string;
+  order_id: string;
+  your_payment_reference: string;
+  your_consumer_reference: string;
+  judo_reference: string | null;
+  post_url: string | null;
+  amount: number;
+  currency: string;
+  judo_id: string;
+  status: Generated<'created' | 'succeeded' | 'declined' | 'error'>;
+  receipt_id: string | null;
+  reason: string | null;
+  created: number;
+  updated: number;
+  completed_at: number | null;
+};
+
 export type PaymentSettingsTable = {
   business_id: string;
   contact_number: string;
@@ -596,6 +615,7 @@ export type Database = {
   password_reset_tokens: PasswordResetTokensTable;
   patient_sign_ups: PatientSignUpsTable;
   patients: PatientsTable;
+  payment_attempts: PaymentAttemptsTable;
   payment_settings: PaymentSettingsTable;
   pin_attempts: PinAttemptsTable;
   sessions: SessionsTable;

@@ -48,6 +48,20 @@ export type Config = {
   passwordHashing: PasswordHashing;
   /** The message gateways (messaging/): each is usable when its credentials are set. */
   gateways: GatewaysConfig;
+  /** Card payments through Judopay (payments/judopay.ts, areas/checkout). */
+  judopay: JudopayConfig;
+};
+
+/**
+ * Judopay's addresses and its webhook credential. A business whose payment settings say sandbox is
+ * served by `apiUrl` (JUDOPAY_API_URL, Judopay's sandbox by default), any other by `liveApiUrl`
+ * (JUDOPAY_LIVE_API_URL, Judopay's live API by default); tests point both at a local server.
+ */
+export type JudopayConfig = {
+  apiUrl: string;
+  liveApiUrl: string;
+  /** The Basic credential Judopay's portal shows for webhooks; unset, `/hooks/judopay` answers 404. */
+  webhook: { user: string; password: string } | undefined;
 };
 
 /**
@@ -119,6 +133,10 @@ const Env = type({
   'WHATSAPP_API_URL?': /^https?:\/\/.+/,
   'WHATSAPP_APP_SECRET?': 'string > 0',
   'WHATSAPP_VERIFY_TOKEN?': 'string >= 16',
+  'JUDOPAY_API_URL?': /^https?:\/\/.+/,
+  'JUDOPAY_LIVE_API_URL?': /^https?:\/\/.+/,
+  'JUDOPAY_WEBHOOK_USER?': 'string > 0',
+  'JUDOPAY_WEBHOOK_PASSWORD?': 'string >= 8',
 });
 
 /** A base address without its trailing slash, so adapters can append paths. */
@@ -159,6 +177,11 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     if (parsed.NODE_ENV !== 'test') {
       console.warn('  SECRETS_KEY is not set: using the development key. Set SECRETS_KEY before storing real secrets.');
     }
+  }
+  if (!parsed.JUDOPAY_WEBHOOK_USER !== !parsed.JUDOPAY_WEBHOOK_PASSWORD) {
+    throw new ConfigError(
+      'Invalid configuration:\n  JUDOPAY_WEBHOOK_USER, JUDOPAY_WEBHOOK_PASSWORD: set both (the username and password Judopay shows for webhooks) or neither',
+    );
   }
   const port = parsed.PORT ?? 3000;
   const publicUrls = (parsed.PUBLIC_URL ?? '')
@@ -217,6 +240,14 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
         appSecret: parsed.WHATSAPP_APP_SECRET,
         verifyToken: parsed.WHATSAPP_VERIFY_TOKEN,
       },
+    },
+    judopay: {
+      apiUrl: base(parsed.JUDOPAY_API_URL, 'https://api-sandbox.judopay.com'),
+      liveApiUrl: base(parsed.JUDOPAY_LIVE_API_URL, 'https://api.judopay.com'),
+      webhook:
+        parsed.JUDOPAY_WEBHOOK_USER && parsed.JUDOPAY_WEBHOOK_PASSWORD
+          ? { user: parsed.JUDOPAY_WEBHOOK_USER, password: parsed.JUDOPAY_WEBHOOK_PASSWORD }
+          : undefined,
     },
   };
 }

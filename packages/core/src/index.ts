@@ -2,6 +2,7 @@ export * from './business/address.ts';
 export { Business, Logo } from './business/business.ts';
 export * from './business/business-input.ts';
 export * from './business/group.ts';
+export * from './checkout/checkout.ts';
 export * from './contact/uk-mobile.ts';
 export * from './contact/uk-postcode.ts';
 export * from './contract/client.ts';

@@ -1,0 +1,126 @@
+import {
+  AppError,
+  type DeclareExemptionInput,
+  exemptionCodeLabels,
+  exemptionMEndsAt,
+  type FieldError,
+  formatFileSize,
+  hrtOnlyExemptionCodes,
+  imageKindOf,
+  type Order,
+  signatureMaxBytes,
+  validationMessage,
+} from '@medlocker/core';
+import type { Actor } from '../../actor.ts';
+import { audit } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
+import { findOrder, insertOrderEventRows, toOrder } from '../orders/repository.ts';
+import { eventRow, publishOrder } from '../orders/service.ts';
+import { lockOrder, settleOrderPayment } from './repository.ts';
+import { requireReach, requireUnpaidLiveOrder } from './service.ts';
+
+const refuse = (details: FieldError[]): never => {
+  throw new AppError('VALIDATION', details.map((d) => d.message).join('; '), details);
+};
+
+/**
+ * A drawn signature as sent: a `data:image/png;base64,…` (or JPEG) URL whose bytes really are a PNG or a
+ * JPEG, at most 64 KB (SPEC §5's upload ids and wording, with this limit). Answers it trimmed.
+ */
+export function readSignature(dataUrl: string): string {
+  const path = 'signature';
+  const text = dataUrl.trim();
+  const match = /^data:(image\/(?:png|jpeg));base64,([A-Za-z0-9+/]*={0,2})$/i.exec(text);
+  if (!match) {
+    return refuse([{ path, id: 'INVALID_FORMAT', message: 'The signature must be a PNG or JPEG image (a data URL)' }]);
+  }
+  const bytes = new Uint8Array(Buffer.from(match[2] ?? '', 'base64'));
+  if (bytes.length > signatureMaxBytes) {
+    const limit = formatFileSize(signatureMaxBytes);
+    return refuse([
+      {
+        path,
+        id: 'unacceptable-size',
+        message: `Only files under ${limit} are accepted, your file has ${formatFileSize(bytes.length)}.`,
+      },
+    ]);
+  }
+  if (imageKindOf(bytes) === 'other') {
+    return refuse([
+      {
+        path,
+        id: 'unacceptable-extension',
+        message: validationMessage.unacceptableExtension(['.png', '.jpg', '.jpeg']),
+      },
+    ]);
+  }
+  return text;
+}
+
+/**
+ * Declares an NHS prescription charge exemption for an unpaid, charged, live order: the order becomes
+ * `exemption_declared` with the code and the declaration (who, for whom, the signature), and the
+ * timeline says so. M is refused for declarations on or after 6 April 2025; W covers HRT items only,
+ * which an order does not list, so it is accepted and the event says so for staff to check.
+ */
+export async function declareExemption(
+  deps: AppDeps,
+  actor: Actor,
+  input: DeclareExemptionInput,
+): Promise<{ order: Order }> {
+  const signature = readSignature(input.signature);
+  const now = deps.now();
+  if (input.exemptionCode === 'M' && now >= exemptionMEndsAt) {
+    refuse([
+      {
+        path: 'exemptionCode',
+        id: 'INVALID_EXEMPTION_CODE',
+        message: 'Tax Credit exemption certificates (M) cannot be declared on or after 6 April 2025',
+      },
+    ]);
+  }
+  requireUnpaidLiveOrder(requireReach(actor, await findOrder(deps.db, input.orderId), input.orderId), now);
+  const nameOfDeclarant = input.nameOfDeclarant.trim();
+  const hrtOnly = hrtOnlyExemptionCodes.includes(input.exemptionCode);
+  const row = await deps.db.transaction().execute(async (tx) => {
+    // Checked again under the order's lock: a payment or another declaration may have come meanwhile.
+    const order = await lockOrder(tx, input.orderId);
+    if (!order) throw new AppError('NOT_FOUND', `No order with id ${input.orderId}`);
+    requireUnpaidLiveOrder(order, now);
+    const declared = await settleOrderPayment(tx, order.id, {
+      payment_status: 'exemption_declared',
+      exemption_code: input.exemptionCode,
+      exemption_details: JSON.stringify({ nameOfDeclarant, onBehalfOfPatient: input.onBehalfOfPatient, signature }),
+      updated: now,
+    });
+    if (!declared) throw new AppError('CONFLICT', 'This order is settled already');
+    const label = exemptionCodeLabels[input.exemptionCode];
+    const who = input.onBehalfOfPatient ? `${nameOfDeclarant}, on behalf of the patient` : nameOfDeclarant;
+    await insertOrderEventRows(tx, [
+      eventRow(
+        deps,
+        actor,
+        declared,
+        'EXEMPTION_DECLARED',
+        `Exemption ${input.exemptionCode} (${label}) declared by ${who}${hrtOnly ? ': valid for HRT items only' : ''}`,
+        {
+          exemptionCode: input.exemptionCode,
+          nameOfDeclarant,
+          onBehalfOfPatient: input.onBehalfOfPatient,
+          declaredAt: now,
+          ...(hrtOnly ? { hrtItemsOnly: true } : {}),
+        },
+      ),
+    ]);
+    await audit(tx, deps, actor, {
+      action: 'order.declareExemption',
+      entityType: 'order',
+      entityId: declared.id,
+      businessId: declared.business_id,
+      details: { exemptionCode: input.exemptionCode, onBehalfOfPatient: input.onBehalfOfPatient },
+    });
+    return declared;
+  });
+  publishOrder(deps, row);
+  return { order: toOrder(row) };
+}
