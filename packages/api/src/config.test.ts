@@ -48,6 +48,29 @@ describe('configuration', () => {
     expect(() => loadConfig({ WHATSAPP_VERIFY_TOKEN: 'short' })).toThrow(/WHATSAPP_VERIFY_TOKEN/);
   });
 
+  it('reads Judopay’s addresses (sandbox and live by default) and its webhook credential, both parts or none', () => {
+    expect(loadConfig({}).judopay).toEqual({
+      apiUrl: 'https://api-sandbox.judopay.com',
+      liveApiUrl: 'https://api.judopay.com',
+      webhook: undefined,
+    });
+    const set = loadConfig({
+      JUDOPAY_API_URL: 'http://127.0.0.1:4100/',
+      JUDOPAY_LIVE_API_URL: 'http://127.0.0.1:4101',
+      JUDOPAY_WEBHOOK_USER: 'judo',
+      JUDOPAY_WEBHOOK_PASSWORD: 'long-enough',
+    }).judopay;
+    expect(set).toEqual({
+      apiUrl: 'http://127.0.0.1:4100',
+      liveApiUrl: 'http://127.0.0.1:4101',
+      webhook: { user: 'judo', password: 'long-enough' },
+    });
+    expect(() => loadConfig({ JUDOPAY_WEBHOOK_USER: 'judo' })).toThrow(
+      /JUDOPAY_WEBHOOK_USER, JUDOPAY_WEBHOOK_PASSWORD/,
+    );
+    expect(() => loadConfig({ JUDOPAY_API_URL: 'api.judopay.com' })).toThrow(/JUDOPAY_API_URL/);
+  });
+
   it('reads TRUST_PROXY as addresses, ranges and named ranges, refusing what is none of these', () => {
     expect(loadConfig({}).trustProxy).toEqual([]);
     expect(loadConfig({ TRUST_PROXY: ' loopback, 10.0.0.0/8 ,fd00::/8' }).trustProxy).toEqual([

@@ -142,4 +142,25 @@ describe('Judopay web payments', () => {
     expect(readReceipt({ yourPaymentReference: 'r' })).toBeNull();
     expect(readReceipt('not a receipt')).toBeNull();
   });
+
+  it('serves a hosted page whose Pay button records a receipt and sends the browser back with its id', async () => {
+    const started = await client().createWebPayment({ ...request, successUrl: 'https://portal.test/p/paid?x=1' });
+    const page = await fetch(`${started.postUrl}?reference=${started.reference}`);
+    expect(await page.text()).toContain('Pay £9.90');
+    const paid = await fetch(`${judo.url}/v2/pay`, {
+      method: 'POST',
+      body: new URLSearchParams({ reference: started.reference, result: 'Success' }),
+      redirect: 'manual',
+    });
+    expect(paid.status).toBe(303);
+    const back = new URL(paid.headers.get('location') ?? '');
+    expect(back.origin + back.pathname).toBe('https://portal.test/p/paid');
+    expect(back.searchParams.get('Reference')).toBe(started.reference);
+    const receipt = await client().getTransaction(back.searchParams.get('ReceiptId') ?? '');
+    expect(receipt).toMatchObject({
+      result: 'Success',
+      amount: 990,
+      yourPaymentReference: request.yourPaymentReference,
+    });
+  });
 });
