@@ -243,6 +243,27 @@ describeApi(
       });
     });
 
+    it('records money that arrives for an order settled meanwhile, leaving the order as it is, for staff to refund', async () => {
+      const { orderId, patient, session } = await started();
+      await t.db
+        .updateTable('orders')
+        .set({ payment_status: 'exemption_declared', exemption_code: 'F' })
+        .where('id', '=', orderId)
+        .execute();
+      const receipt = pay(session.yourPaymentReference);
+      const done = await completeJudoOrderPayment(t.deps, patient, { orderId, receiptId: receipt.receiptId });
+      expect(done).toMatchObject({
+        outcome: 'succeeded',
+        changed: true,
+        order: { paymentStatus: 'exemption_declared' },
+      });
+      expect((await attemptsOf(t, orderId))[0]).toMatchObject({ status: 'succeeded', receipt_id: receipt.receiptId });
+      expect((await eventsOf(t, orderId)).at(-1)).toEqual({
+        code: 'PAYMENT_NOT_NEEDED',
+        message: 'Card payment of £11.90 received for an order already settled (exemption_declared): refund it',
+      });
+    });
+
     it('refuses another order’s receipt, before and after that order used it', async () => {
       const a = await started();
       const b = await createJudoPaymentSession(t.deps, a.patient, { orderId: await chargedOrder(t, a.estate) });
@@ -288,6 +309,19 @@ describeApi(
         expect(refused.status).toBe(200);
         expect(JSON.parse(refused.body)).toMatchObject({ outcome: 'refused' });
         expect((await orderRow(t, other.orderId)).payment_status).toBe('unpaid');
+
+        // Judopay down while the receipt is confirmed: 503, so Judopay sends it again; then it pays.
+        const real = pay(other.session.yourPaymentReference);
+        judo.failNext(503, 'Service Unavailable');
+        expect((await judo.sendWebhook(hook, real, webhookAuth)).status).toBe(503);
+        expect((await orderRow(t, other.orderId)).payment_status).toBe('unpaid');
+        // Sent as multipart form data this time.
+        const form = new FormData();
+        form.set('content', JSON.stringify(real));
+        const basic = `Basic ${Buffer.from(`${webhookAuth.user}:${webhookAuth.password}`).toString('base64')}`;
+        const multipart = await fetch(hook, { method: 'POST', headers: { authorization: basic }, body: form });
+        expect(multipart.status).toBe(200);
+        expect((await orderRow(t, other.orderId)).payment_status).toBe('paid');
       } finally {
         server.stop();
       }

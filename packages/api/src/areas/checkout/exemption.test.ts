@@ -112,6 +112,15 @@ describeApi(
       expect(await eventsOf(t, orderId)).toEqual([]);
     });
 
+    it('answers 404 at /hooks/judopay when no webhook credential is configured', async () => {
+      const res = await t.raw('/hooks/judopay', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'content=%7B%7D',
+      });
+      expect(res.status).toBe(404);
+    });
+
     it('checks the declaration’s fields with SPEC §5’s ids', () => {
       const bad = DeclareExemptionInput({
         orderId: 'o1',
