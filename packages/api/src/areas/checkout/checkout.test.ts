@@ -1,4 +1,5 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
+import { sql } from 'kysely';
 import type { ConsoleEvent } from '../../hubs/live.ts';
 import { liveOf } from '../../hubs/live.ts';
 import { listen, withTestAuth } from '../../hubs/test-kit.ts';
@@ -262,6 +263,43 @@ describeApi(
         code: 'PAYMENT_NOT_NEEDED',
         message: 'Card payment of £11.90 received for an order already settled (exemption_declared): refund it',
       });
+    });
+
+    it.if(t.kind === 'postgres')('settles once when two completions read the attempt at the same moment', async () => {
+      const { orderId, patient, session } = await started();
+      const receipt = pay(session.yourPaymentReference);
+      // Another session holds the attempt's row until both completions wait on it: they then go on
+      // together, which without the completion's own row lock would settle the payment twice.
+      let release = () => {};
+      let holding = () => {};
+      const held = new Promise<void>((r) => {
+        holding = r;
+      });
+      const holder = t.db.transaction().execute(async (tx) => {
+        await tx.selectFrom('payment_attempts').select('id').where('order_id', '=', orderId).forUpdate().execute();
+        holding();
+        await new Promise<void>((r) => {
+          release = r;
+        });
+      });
+      await held;
+      const input = { orderId, receiptId: receipt.receiptId };
+      const both = Promise.all([
+        completeJudoOrderPayment(t.deps, patient, input),
+        completeJudoOrderPayment(t.deps, patient, input),
+      ]);
+      const waiting = async () =>
+        Number(
+          (
+            await sql<{ n: string }>`select count(*) as n from pg_locks where not granted and pid in
+              (select pid from pg_stat_activity where datname = current_database())`.execute(t.db)
+          ).rows[0]?.n,
+        );
+      while ((await waiting()) < 2) await Bun.sleep(10);
+      release();
+      await holder;
+      expect((await both).map((d) => d.changed).sort()).toEqual([false, true]);
+      expect((await eventsOf(t, orderId)).map((e) => e.code)).toEqual(['PAYMENT_STARTED', 'PAYMENT_SUCCEEDED']);
     });
 
     it('refuses another order’s receipt, before and after that order used it', async () => {
