@@ -82,13 +82,26 @@ test('support staff opt a patient in to WhatsApp with the code the patient recei
   await logInAsAdmin(page);
 
   await page.goto(`/businesses/${off.business.id}/patients/${off.patient.id}`);
-  const row = page.locator('.details__item', { hasText: 'WhatsApp' });
-  await expect(row).toContainText('Not opted in');
+  const offRow = page.locator('.details__item', { hasText: 'WhatsApp' });
+  await expect(offRow).toContainText('Not opted in');
   await expect(page.getByRole('heading', { name: 'Wanda Whats' })).toBeVisible();
-  await expect(row.getByRole('button', { name: 'Send WhatsApp code' })).toHaveCount(0);
+  await expect(offRow.getByRole('button', { name: 'Send WhatsApp code' })).toHaveCount(0);
 
   await optInOnPatientPage(page, target);
-  await expect(page.locator('.details__item', { hasText: 'WhatsApp' })).toContainText('(recorded by');
+  const row = page.locator('.details__item', { hasText: 'WhatsApp' });
+  await expect(row).toContainText('Recorded by Sam Support');
+
+  // The patient changes their mind: opted out after a confirmation, and a code can be sent again.
+  await row.getByRole('button', { name: 'Opt out' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Opt out of WhatsApp?' })
+    .getByRole('button', { name: 'Opt out' })
+    .click();
+  await expect(row).toContainText('Opted out: their messages go by text or email again.');
+  await expect(row).toContainText('Not opted in');
+  await expect(row.getByRole('button', { name: 'Send WhatsApp code' })).toBeVisible();
+  await page.reload();
+  await expect(page.locator('.details__item', { hasText: 'WhatsApp' })).toContainText('Not opted in');
 });
 
 test('a pharmacy user opts a patient of their business in to WhatsApp', async ({ page }) => {
@@ -106,5 +119,5 @@ test('a pharmacy user opts a patient of their business in to WhatsApp', async ({
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible({ timeout: 30_000 });
 
   await optInOnPatientPage(page, target);
-  await expect(page.locator('.details__item', { hasText: 'WhatsApp' })).toContainText('(recorded by Priya Pharmacist)');
+  await expect(page.locator('.details__item', { hasText: 'WhatsApp' })).toContainText('Recorded by Priya Pharmacist');
 });

@@ -56,7 +56,7 @@ export function WhatsAppOptIn({ businessId, patient }: { businessId: string; pat
       const { patient: next } = await rpc('users', 'removeWhatsAppOptIn', { patientId: patient.id });
       show(next);
       setOptingOut(false);
-      setNotice('Opted out of WhatsApp: messages go by text or email again.');
+      setNotice('Opted out: their messages go by text or email again.');
     } catch (e) {
       setError(messageOf(e));
       setOptingOut(false);
@@ -71,8 +71,10 @@ export function WhatsAppOptIn({ businessId, patient }: { businessId: string; pat
       <dd>
         {optIn ? (
           <>
-            Opted in on {nationalMobile(optIn.mobileNumber)} since {formatDate(optIn.at)}
-            {optIn.byDisplayName && ` (recorded by ${optIn.byDisplayName})`}{' '}
+            <div>
+              Opted in on {nationalMobile(optIn.mobileNumber)} since {formatDate(optIn.at)}
+            </div>
+            {optIn.byDisplayName && <div className="field__description">Recorded by {optIn.byDisplayName}</div>}
             {!patient.deleted && (
               <Button variant="secondary" onPress={() => setOptingOut(true)}>
                 Opt out
@@ -81,7 +83,7 @@ export function WhatsAppOptIn({ businessId, patient }: { businessId: string; pat
           </>
         ) : (
           <>
-            Not opted in{' '}
+            <div>Not opted in</div>
             {canSend && (
               <Button variant="secondary" onPress={() => void send()} isPending={sending}>
                 Send WhatsApp code
@@ -100,7 +102,7 @@ export function WhatsAppOptIn({ businessId, patient }: { businessId: string; pat
               setSent(undefined);
               if (next) {
                 show(next);
-                setNotice('Opted in to WhatsApp: their messages now go by WhatsApp.');
+                setNotice('Opted in: their messages now go by WhatsApp.');
               }
             }}
           />
