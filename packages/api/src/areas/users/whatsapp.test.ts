@@ -526,3 +526,26 @@ describeApi(
   withTestAuth,
   env,
 );
+
+describeApi(
+  'WhatsApp opt-in on a server without WhatsApp credentials',
+  (t) => {
+    it('refuses to send a code in production when WhatsApp is not set up, queuing nothing', async () => {
+      const as = { cookie: (await t.signIn({ support: true })).cookie };
+      const businessId = await insertBusiness(t.db);
+      await t.call(
+        'businessSettings',
+        'updateBusinessControlledSettings',
+        { businessId, settings: { enableWhatsApp: true } },
+        as,
+      );
+      const patient = (await t.call('patients', 'create', { businessId, patient: testPatient(500) }, as)).body.patient;
+      const refused = await t.call('users', 'addWhatsAppOptIn', { patientId: patient.id }, as);
+      expect(refused.status).toBe(503);
+      expect(refused.body.error.message).toBe('WhatsApp is not set up on this server, so no code can be sent');
+      expect(await t.db.selectFrom('message_outbox').select('id').execute()).toEqual([]);
+    });
+  },
+  undefined,
+  { NODE_ENV: 'production', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') },
+);

@@ -86,6 +86,11 @@ export async function addWhatsAppOptIn(
   actor: StaffActor,
   input: In<'addWhatsAppOptIn'>,
 ): Out<'addWhatsAppOptIn'> {
+  const { whatsApp } = deps.config.gateways;
+  if (deps.config.production && !(whatsApp.token && whatsApp.phoneNumberId)) {
+    // The code could not leave (the sender would fail it): say so now, not after the patient waited.
+    throw new AppError('UNAVAILABLE', 'WhatsApp is not set up on this server, so no code can be sent');
+  }
   return deps.db.transaction().execute(async (tx) => {
     const { patient, businessName } = await whatsAppPatient(tx, input.patientId);
     const mobile = patient.mobile_number as string;
