@@ -464,6 +464,10 @@ export type PatientsTable = {
   last_email_failure: ColumnType<JsonValue | null, string | null, string | null>;
   created: number;
   updated: number;
+  whatsapp_opt_in_at: number | null;
+  whatsapp_opt_in_mobile: string | null;
+  whatsapp_opt_in_by_id: string | null;
+  whatsapp_opt_in_by_display: string | null;
 };
 
 export type PaymentAttemptsTable = {
@@ -582,6 +586,18 @@ export type WebhookOutboxTable = {
   dedupe_key: string | null;
 };
 
+export type WhatsappOptInCodesTable = {
+  patient_id: string;
+  business_id: string;
+  mobile_number: string;
+  code_hash: string | null;
+  expires_at: number;
+  attempts: Generated<number>;
+  last_sent_at: number;
+  day_started_at: number;
+  sent_in_day: Generated<number>;
+};
+
 export type Database = {
   alarm_message_templates: AlarmMessageTemplatesTable;
   audit_log: AuditLogTable;
@@ -624,4 +640,5 @@ export type Database = {
   user_roles: UserRolesTable;
   users: UsersTable;
   webhook_outbox: WebhookOutboxTable;
+  whatsapp_opt_in_codes: WhatsappOptInCodesTable;
 };

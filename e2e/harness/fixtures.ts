@@ -44,6 +44,16 @@ export async function smsTo(
   return await response.json();
 }
 
+/**
+ * The next WhatsApp message the harness's local Cloud API received for `to` (447…, no +) and has not
+ * handed out before: its text is the template's one body parameter (waits for it to arrive).
+ */
+export async function whatsAppTo(to: string, timeoutMs = 20_000): Promise<{ to: string; text: string; wamid: string }> {
+  const response = await fetch(`${mailURL}/__whatsapp?to=${encodeURIComponent(to)}&timeoutMs=${timeoutMs}`);
+  if (!response.ok) throw new Error(`no WhatsApp message to ${to}: ${await response.text()}`);
+  return await response.json();
+}
+
 /** A dead job of `type` (one failed attempt with `error`), made by the harness: no flow fails on purpose. */
 export async function deadJob(type: string, error: string): Promise<string> {
   const query = `type=${encodeURIComponent(type)}&error=${encodeURIComponent(error)}`;

@@ -10,7 +10,10 @@
  *      timeout); `GET /__mail/all` lists everything; `POST /__jobs/dead?type=<type>&error=<text>` makes a
  *      dead job (one attempt that failed), as no job type fails on purpose in a healthy server;
  *      `GET /__sms?to=<447…>&timeoutMs=<ms>` answers the first SMS a local The SMS Works (the server's
- *      SMSWORKS_API_URL) received for that destination, waiting for it (404 on timeout).
+ *      SMSWORKS_API_URL) received for that destination, waiting for it (404 on timeout);
+ *      `GET /__whatsapp?to=<447…>&timeoutMs=<ms>` answers the oldest message not handed out before that a
+ *      local WhatsApp Cloud API (the server's WHATSAPP_API_URL) received for that number, with its text
+ *      (the template's body parameter), waiting for it (404 on timeout).
  * SIGTERM/SIGINT stop everything and delete the temporary directory.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -60,6 +63,38 @@ async function smsTo(url: URL): Promise<Response> {
   return Response.json({ error: `no SMS to ${to}` }, { status: 404 });
 }
 
+/** A local WhatsApp Cloud API: `POST /v21.0/{phone-number-id}/messages`, answered with a new wamid. */
+const whatsAppSeen: { to: string; text: string; wamid: string; body: Record<string, unknown>; handedOut: boolean }[] =
+  [];
+const whatsApp = Bun.serve({
+  hostname: '127.0.0.1',
+  port: 0,
+  async fetch(request) {
+    const body = (await request.json()) as Record<string, unknown> & {
+      template?: { components?: { parameters?: { text?: string }[] }[] };
+    };
+    const wamid = `wamid.e2e-${whatsAppSeen.length + 1}`;
+    const text = body.template?.components?.[0]?.parameters?.[0]?.text ?? '';
+    whatsAppSeen.push({ to: String(body.to), text, wamid, body, handedOut: false });
+    return Response.json({ messaging_product: 'whatsapp', contacts: [{ wa_id: body.to }], messages: [{ id: wamid }] });
+  },
+});
+
+async function whatsAppTo(url: URL): Promise<Response> {
+  const to = url.searchParams.get('to');
+  const deadline = Date.now() + Math.min(Number(url.searchParams.get('timeoutMs') ?? 10_000), 60_000);
+  while (Date.now() < deadline) {
+    const found = whatsAppSeen.find((m) => m.to === to && !m.handedOut);
+    if (found) {
+      found.handedOut = true;
+      const { handedOut: _handedOut, ...message } = found;
+      return Response.json(message);
+    }
+    await Bun.sleep(100);
+  }
+  return Response.json({ error: `no WhatsApp message to ${to}` }, { status: 404 });
+}
+
 const dataDir = await mkdtemp(join(tmpdir(), 'medlocker-e2e-'));
 const catcher = await startMailCatcher();
 const publicUrl = `http://127.0.0.1:${port}`;
@@ -79,6 +114,9 @@ const server = await startServer({
   SEED_ADMIN_PASSWORD: '',
   SMSWORKS_JWT: 'JWT e2e',
   SMSWORKS_API_URL: `http://127.0.0.1:${smsWorks.port}`,
+  WHATSAPP_TOKEN: 'e2e-whatsapp-token',
+  WHATSAPP_PHONE_NUMBER_ID: '100200300',
+  WHATSAPP_API_URL: `http://127.0.0.1:${whatsApp.port}/v21.0`,
 });
 
 const mailApi = Bun.serve({
@@ -89,6 +127,7 @@ const mailApi = Bun.serve({
     if (url.pathname === '/__mail/all') return Response.json(catcher.messages.map(withoutRaw));
     if (url.pathname === '/__jobs/dead' && request.method === 'POST') return Response.json(await deadJob(url));
     if (url.pathname === '/__sms') return smsTo(url);
+    if (url.pathname === '/__whatsapp') return whatsAppTo(url);
     if (url.pathname !== '/__mail') return new Response('not found', { status: 404 });
     const to = url.searchParams.get('to')?.toLowerCase();
     if (!to) return Response.json({ error: 'to is required' }, { status: 400 });
@@ -126,6 +165,7 @@ async function stop() {
   stopping = true;
   mailApi.stop(true);
   smsWorks.stop(true);
+  whatsApp.stop(true);
   // Playwright waits 5 s before killing: the server gets 3 s to close, so the data is always removed.
   await Promise.race([Promise.all([server.stop(), catcher.stop()]).catch(() => {}), Bun.sleep(3000)]);
   await rm(dataDir, { recursive: true, force: true }).catch(() => {});

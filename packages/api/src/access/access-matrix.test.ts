@@ -82,6 +82,9 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     getUsersByRole: (s) => ({ roleName: 'Business', roleResource: s.businessId }),
     getUser: (s) => ({ id: s.userId }),
     updateUser: (s) => ({ id: s.userId, givenName: 'Renamed', familyName: 'User' }),
+    addWhatsAppOptIn: (s) => ({ patientId: s.patientId }),
+    verifyWhatsAppOptInMessage: (s) => ({ patientId: s.patientId, code: '123456' }),
+    removeWhatsAppOptIn: (s) => ({ patientId: s.patientId }),
   },
   identityProviders: { list: () => ({}), get: () => ({ id: 'no-such-provider' }) },
   businesses: {

@@ -93,4 +93,4 @@ export { findOrdersMax, OrderStatusFilter, ordersPageSize } from './orders.ts';
 export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome, UpsertStatus } from './patients.ts';
 export { PaymentClientSettings, paymentSecretMask } from './payment-settings.ts';
 export { SignUpForm, SignUpVerification, signUpCodes, signUpsPageSize } from './sign-ups.ts';
-export { IdentityProviderRef, usersPageSize } from './users.ts';
+export { IdentityProviderRef, usersPageSize, WhatsAppCodeSent, whatsAppOptInCodes } from './users.ts';

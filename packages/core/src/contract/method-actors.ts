@@ -27,6 +27,9 @@ export const methodActors = {
     getUsersByRole: ['support', 'pharmacy'],
     getUser: ['support', 'pharmacy'],
     updateUser: ['support', 'pharmacy'],
+    addWhatsAppOptIn: ['support', 'pharmacy'],
+    verifyWhatsAppOptInMessage: ['support', 'pharmacy'],
+    removeWhatsAppOptIn: ['support', 'pharmacy'],
   },
   identityProviders: {
     list: ['support'],

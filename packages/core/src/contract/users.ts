@@ -1,11 +1,27 @@
 import { type } from 'arktype';
-import { Id, IdOrNull, NextToken, SearchText } from '../validation/string-limits.ts';
+import { Patient } from '../patient/patient.ts';
+import { Id, IdOrNull, NextToken, SearchText, stringLimits, upTo } from '../validation/string-limits.ts';
 import { RequiredName, Role, RoleName, User } from './auth.ts';
 import { defineArea, signedInSelf, staff } from './define.ts';
 
 /** The identity provider of a user as the user-details block shows it (SPEC §2). */
 export const IdentityProviderRef = type({ id: 'string', name: 'string' });
 export type IdentityProviderRef = typeof IdentityProviderRef.infer;
+
+/**
+ * WhatsApp opt-in codes: 6 digits from the CSPRNG, valid 15 minutes, 5 wrong tries spend one; at most one
+ * new code a minute and 5 a day per patient (docs/DECISIONS.md, WhatsApp opt-in).
+ */
+export const whatsAppOptInCodes = {
+  digits: 6,
+  ttlMinutes: 15,
+  maxAttempts: 5,
+  perMinute: 1,
+  perDay: 5,
+} as const;
+
+/** What `addWhatsAppOptIn` answers: where the code went (masked, as staff read it out) and until when it works. */
+export const WhatsAppCodeSent = type({ sentTo: 'string', expiresAt: 'number' });
 
 /** Pages of users are 25 long; `nextToken` is an opaque keyset cursor, null on the last page. */
 export const usersPageSize = 25;
@@ -37,5 +53,25 @@ export const users = defineArea({
     output: type({ user: User }),
     access: signedInSelf,
     summary: "Changes a user's names (support staff: anyone; others: themselves, the complete-profile screen).",
+  },
+  addWhatsAppOptIn: {
+    input: type({ patientId: Id }),
+    output: WhatsAppCodeSent,
+    access: staff({ patient: 'patientId' }),
+    summary:
+      'Sends the patient a 6-digit code by WhatsApp on their mobile, to opt them in to WhatsApp messages; the business must enable WhatsApp (409). A new code replaces the old; at most one a minute and 5 a day (429).',
+  },
+  verifyWhatsAppOptInMessage: {
+    input: type({ patientId: Id, code: upTo(stringLimits.code) }),
+    output: type({ patient: Patient }),
+    access: staff({ patient: 'patientId' }),
+    summary:
+      'Checks the code the patient read back: right → opted in to WhatsApp on that number; wrong or expired → 400 on code (5 wrong tries spend it).',
+  },
+  removeWhatsAppOptIn: {
+    input: type({ patientId: Id }),
+    output: type({ patient: Patient }),
+    access: staff({ patient: 'patientId' }),
+    summary: 'Opts the patient out of WhatsApp: their messages go by SMS or email again (beyond SPEC §7).',
   },
 });

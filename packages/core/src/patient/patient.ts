@@ -7,6 +7,13 @@ export const DeliveryFailure = type({ error: 'string', timestamp: Timestamp });
 export type DeliveryFailure = typeof DeliveryFailure.infer;
 
 /**
+ * A patient's WhatsApp opt-in: the +447… number they proved they read WhatsApp on (by reading back a
+ * code sent there), when, and the staff member who recorded it.
+ */
+export const WhatsAppOptIn = type({ mobileNumber: 'string', at: Timestamp, byDisplayName: 'string' });
+export type WhatsAppOptIn = typeof WhatsAppOptIn.infer;
+
+/**
  * A patient of a business (SPEC §3). `displayId` is the business's own id for them (often the NHS
  * number); `dateOfBirth` is YYYY-MM-DD; `mobileNumber` is +447…; deleted patients keep their row.
  */
@@ -22,6 +29,8 @@ export const Patient = type({
   deleted: type({ deletedAt: Timestamp, deletedById: Id, deletedByDisplayName: 'string' }).or('null'),
   lastEmailFailure: DeliveryFailure.or('null'),
   lastSmsFailure: DeliveryFailure.or('null'),
+  /** Opted in to messages by WhatsApp on this number (their current mobile) since `at`; null when not. */
+  whatsAppOptIn: WhatsAppOptIn.or('null'),
   created: Timestamp,
   updated: Timestamp,
 });

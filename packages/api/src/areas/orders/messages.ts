@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.ts';
 import { enqueue } from '../../outbox/index.ts';
 import { readSmsTemplates } from '../business-settings/repository.ts';
 import { effectiveFeatureSettings } from '../business-settings/service.ts';
+import { patientRoute } from './recipient.ts';
 import {
   type Db,
   findBusinessForOrder,
@@ -22,8 +23,8 @@ export const expiresText = (at: number): string => `${formatLongDate(at)} at ${f
  * and the payment link are left as `${pin}` and `${portal}`: the sender fills them in when it sends, so
  * no outbox row ever holds a PIN. Each message is queued once per order (dedupe key). Nothing is queued
  * when the order's messages are suppressed, the patient has no contact, or the business turned the
- * message off (orderRemoved: sendOrderRemovedSms); a suppressed order's timeline says so. Email goes
- * instead of SMS when the business sends only email where it can and the patient has an address.
+ * message off (orderRemoved: sendOrderRemovedSms); a suppressed order's timeline says so. The channel
+ * and recipient are recipient.ts's (WhatsApp for opted-in patients, email-first, SMS, email).
  * Returns whether a message was queued.
  */
 export async function queueOrderMessage(db: Db, deps: AppDeps, order: OrderRow, key: SmsTemplateKey) {
@@ -47,9 +48,9 @@ export async function queueOrderMessage(db: Db, deps: AppDeps, order: OrderRow, 
   if (key === 'orderRemoved' && !settings.sendOrderRemovedSms) return false;
   const patient = await findPatientForOrder(db, order.patient_id);
   if (!patient) return false;
-  const emailFirst = settings.sendOnlyEmailIfPossible && Boolean(patient.email);
-  const recipient = (emailFirst ? patient.email : (patient.mobile_number ?? patient.email)) ?? null;
-  if (recipient === null) return false;
+  const route = await patientRoute(db, settings, patient);
+  if (route === null) return false;
+  const { channel, recipient } = route;
   const business = await findBusinessForOrder(db, order.business_id);
   const template = (await readSmsTemplates(db, order.business_id)).get(key) ?? defaultSmsTemplates[key];
   const businessName = business?.name ?? order.business_name;
@@ -62,7 +63,6 @@ export async function queueOrderMessage(db: Db, deps: AppDeps, order: OrderRow, 
     postcode: undefined,
     temperature: undefined,
   });
-  const channel = recipient === patient.mobile_number ? 'sms' : 'email';
   const now = deps.now();
   const { enqueued } = await enqueue(
     db,

@@ -44,6 +44,15 @@ export function toPatient(row: PatientRow): Patient {
           },
     lastEmailFailure: failureOf(row.last_email_failure),
     lastSmsFailure: failureOf(row.last_sms_failure),
+    // An opt-in holds only for the number it was made on (docs/DECISIONS.md, WhatsApp opt-in).
+    whatsAppOptIn:
+      row.whatsapp_opt_in_at !== null && row.whatsapp_opt_in_mobile === row.mobile_number && row.mobile_number
+        ? {
+            mobileNumber: row.mobile_number,
+            at: Number(row.whatsapp_opt_in_at),
+            byDisplayName: row.whatsapp_opt_in_by_display ?? '',
+          }
+        : null,
     created: Number(row.created),
     updated: Number(row.updated),
   };
@@ -204,6 +213,19 @@ export function storedNameParts(stored: string, sent: string) {
   };
 }
 
+/**
+ * SET clauses that keep a patient's WhatsApp opt-in only while the import leaves their mobile as it was
+ * (`stored` the row before, `sent` the imported one): a new number clears it, as an edit does.
+ */
+const keptOptIn = (stored: string, sent: string) => {
+  const same = `${stored}.mobile_number is not distinct from ${sent}.mobile_number`;
+  return sql.raw(
+    ['whatsapp_opt_in_at', 'whatsapp_opt_in_mobile']
+      .map((c) => `${c} = case when ${same} then ${stored}.${c} end`)
+      .join(', '),
+  );
+};
+
 /** A patient's columns as an import writes them: the display id and the detail columns (see columnsOf). */
 const ROW_COLUMNS = ['display_id', ...CHANGED_COLUMNS] as const;
 
@@ -289,7 +311,8 @@ export async function upsertPatients(
     ),
     changed as (
       update patients p set given_name = k.given_name, family_name = k.family_name,
-        ${sql.raw(DETAIL_COLUMNS.map((c) => `${c} = i.${c}`).join(', '))}, updated = ${q.now}::bigint
+        ${sql.raw(DETAIL_COLUMNS.map((c) => `${c} = i.${c}`).join(', '))}, updated = ${q.now}::bigint,
+        ${keptOptIn('p', 'i')}
       from current k join input i on i.display_id = k.display_id
       where p.id = k.id and not k.same and p.deleted_at is null
       returning p.id
@@ -310,7 +333,8 @@ export async function upsertPatients(
     up as (${insertInput}
       on conflict (business_id, display_id) where deleted_at is null
       do update set given_name = ${onConflictNames.given}, family_name = ${onConflictNames.family},
-        ${sql.raw(DETAIL_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '))}, updated = excluded.updated
+        ${sql.raw(DETAIL_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '))}, updated = excluded.updated,
+        ${keptOptIn('p', 'excluded')}
       where (${columns('p')}) is distinct from
         (${onConflictNames.given}, ${onConflictNames.family}, ${detailColumns('excluded')})
       returning p.id, p.display_id, (p.xmax = 0) as inserted

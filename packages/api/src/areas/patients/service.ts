@@ -14,6 +14,7 @@ import type { StaffActor } from '../../actor.ts';
 import { audit, auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
+import { voidOptInCode } from '../users/whatsapp-repository.ts';
 import {
   columnsOf,
   type Db,
@@ -157,7 +158,11 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
         .filter(([key, value]) => current[key as keyof PatientRow] !== value)
         .map(([key]) => key);
       if (changed.length === 0) return current;
-      const updated = await updatePatientRow(tx, current.id, { ...columns, updated: deps.now() });
+      // A WhatsApp opt-in holds for the number it was made on: a new mobile clears it, and its code.
+      const newMobile = changed.includes('mobile_number');
+      if (newMobile) await voidOptInCode(tx, current.id);
+      const optOut = newMobile ? { whatsapp_opt_in_at: null, whatsapp_opt_in_mobile: null } : {};
+      const updated = await updatePatientRow(tx, current.id, { ...columns, ...optOut, updated: deps.now() });
       // Column names only: which fields changed, never their old or new values.
       await audit(tx, deps, actor, {
         action: 'patient.update',

@@ -13,6 +13,7 @@ import { Section } from '../../ui/Section.tsx';
 import { PatientOrders } from './PatientOrders.tsx';
 import { patientPaths } from './PatientRoutes.tsx';
 import { addressOf, dateOfBirthOf, displayIdOf } from './patient-format.ts';
+import { WhatsAppOptIn } from './WhatsAppOptIn.tsx';
 
 /** A patient: details, Edit, and Delete with a confirmation. */
 export function PatientDetails() {
@@ -83,6 +84,7 @@ export function PatientDetails() {
         {item('Date of birth', dateOfBirthOf(patient.dateOfBirth))}
         {item('Email', patient.email ?? '')}
         {item('Mobile', patient.mobileNumber ?? '')}
+        <WhatsAppOptIn businessId={businessId} patient={patient} />
         {item('Address', addressOf(patient.address))}
         {item(
           'Last SMS failure',

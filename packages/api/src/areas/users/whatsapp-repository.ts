@@ -1,0 +1,67 @@
+import type { Database } from '@medlocker/db';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+
+export type Db = Kysely<Database> | Transaction<Database>;
+export type OptInCodeRow = Selectable<Database['whatsapp_opt_in_codes']>;
+
+/** The patient's business: its name (the code message names it) and archive mark. */
+export const findBusinessOfPatient = (db: Db, businessId: string) =>
+  db.selectFrom('businesses').select(['id', 'name', 'archived_at']).where('id', '=', businessId).executeTakeFirst();
+
+/** The patient's outstanding code and send counters, locked until the transaction ends. */
+export const lockOptInCode = (db: Db, patientId: string): Promise<OptInCodeRow | undefined> =>
+  db.selectFrom('whatsapp_opt_in_codes').selectAll().where('patient_id', '=', patientId).forUpdate().executeTakeFirst();
+
+/** Stores the patient's new code (replacing any earlier one) with the send counters. */
+export const saveOptInCode = (db: Db, row: Insertable<Database['whatsapp_opt_in_codes']>) =>
+  db
+    .insertInto('whatsapp_opt_in_codes')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('patient_id').doUpdateSet((eb) => ({
+        business_id: eb.ref('excluded.business_id'),
+        mobile_number: eb.ref('excluded.mobile_number'),
+        code_hash: eb.ref('excluded.code_hash'),
+        expires_at: eb.ref('excluded.expires_at'),
+        attempts: eb.ref('excluded.attempts'),
+        last_sent_at: eb.ref('excluded.last_sent_at'),
+        day_started_at: eb.ref('excluded.day_started_at'),
+        sent_in_day: eb.ref('excluded.sent_in_day'),
+      })),
+    )
+    .execute();
+
+/** Records a check of the code: another wrong try, or the code used up (hash cleared). */
+export const updateOptInCode = (db: Db, patientId: string, patch: { attempts?: number; code_hash?: null }) =>
+  db.updateTable('whatsapp_opt_in_codes').set(patch).where('patient_id', '=', patientId).execute();
+
+/** Takes back the patient's outstanding code (their mobile changed): the send counters stay. */
+export const voidOptInCode = (db: Db, patientId: string) =>
+  db.updateTable('whatsapp_opt_in_codes').set({ code_hash: null }).where('patient_id', '=', patientId).execute();
+
+export type OptIn = { at: number; mobileNumber: string; byId: string | null; byDisplay: string | null };
+
+/** Sets (or, with null, clears) the patient's WhatsApp opt-in and returns the patient row as it now is. */
+export const setPatientOptIn = (db: Db, patientId: string, optIn: OptIn | null, now: number) =>
+  db
+    .updateTable('patients')
+    .set({
+      whatsapp_opt_in_at: optIn?.at ?? null,
+      whatsapp_opt_in_mobile: optIn?.mobileNumber ?? null,
+      whatsapp_opt_in_by_id: optIn?.byId ?? null,
+      whatsapp_opt_in_by_display: optIn?.byDisplay ?? null,
+      updated: now,
+    })
+    .where('id', '=', patientId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+/** The number a patient opted in to WhatsApp on, or null: what the message router asks. */
+export async function findWhatsAppOptIn(db: Db, patientId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('patients')
+    .select(['whatsapp_opt_in_mobile', 'whatsapp_opt_in_at'])
+    .where('id', '=', patientId)
+    .executeTakeFirst();
+  return row?.whatsapp_opt_in_at != null ? row.whatsapp_opt_in_mobile : null;
+}
