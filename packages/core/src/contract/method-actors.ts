@@ -99,6 +99,10 @@ export const methodActors = {
     findOrders: ['support', 'pharmacy'],
     listOrdersByBusiness: ['support', 'pharmacy'],
   },
+  patientOrders: {
+    resendOrderReadyMessage: ['support', 'pharmacy'],
+    sendOrderExpiryMessage: ['support', 'pharmacy'],
+  },
   messages: {
     listOutbox: ['support', 'pharmacy'],
   },

@@ -1,9 +1,20 @@
-import { defaultSmsTemplates, formatLongDate, formatTime, renderTemplate, type SmsTemplateKey } from '@medlocker/core';
-import { systemActor } from '../../actor.ts';
+import {
+  type BusinessFeatureSettings,
+  defaultSmsTemplates,
+  fixedPatientMessages,
+  formatLongDate,
+  formatTime,
+  type PatientMessageKey,
+  patientMessageNames,
+  renderTemplate,
+} from '@medlocker/core';
+import { type Actor, systemActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
+import { maskRecipient } from '../../messaging/send.ts';
 import { enqueue } from '../../outbox/index.ts';
 import { readSmsTemplates } from '../business-settings/repository.ts';
 import { effectiveFeatureSettings } from '../business-settings/service.ts';
+import { findClientOfBusiness } from '../integration/repository.ts';
 import {
   type Db,
   findBusinessForOrder,
@@ -17,41 +28,97 @@ import { eventRow } from './service.ts';
 export const expiresText = (at: number): string => `${formatLongDate(at)} at ${formatTime(at)}`;
 
 /**
- * Queues what an order's change must tell its patient, in the transaction of the change (the outbox):
- * the business's wording of `key` (or the default), to the patient's mobile, else their email. The PIN
- * and the payment link are left as `${pin}` and `${portal}`: the sender fills them in when it sends, so
- * no outbox row ever holds a PIN. Each message is queued once per order (dedupe key). Nothing is queued
- * when the order's messages are suppressed, the patient has no contact, or the business turned the
- * message off (orderRemoved: sendOrderRemovedSms); a suppressed order's timeline says so. Email goes
- * instead of SMS when the business sends only email where it can and the patient has an address.
- * Returns whether a message was queued.
+ * The message that tells a patient their order is in the locker: payment required (with the link to
+ * the patient page) while charges are unpaid at a machine that takes payment, since the PIN opens
+ * nothing until they pay or declare an exemption (the locker answers PaymentRequired, as verifyPin
+ * decides); otherwise order ready with the PIN.
  */
-export async function queueOrderMessage(db: Db, deps: AppDeps, order: OrderRow, key: SmsTemplateKey) {
-  if (order.messages_suppressed) {
+export const readyMessageKey = (order: Pick<OrderRow, 'payment_status' | 'machine_payment'>) =>
+  order.payment_status === 'unpaid' && order.machine_payment ? 'paymentRequired' : 'orderReady';
+
+type Patient = NonNullable<Awaited<ReturnType<typeof findPatientForOrder>>>;
+
+/**
+ * Whom a patient message goes to and how: email when the business sends only email where it can and
+ * the patient has an address, else SMS to their mobile, else email; null when they have neither.
+ * (The WhatsApp opt-in changes only this choice.)
+ */
+export function recipientOf(
+  settings: BusinessFeatureSettings,
+  patient: Pick<Patient, 'email' | 'mobile_number'>,
+): { channel: 'sms' | 'email'; recipient: string } | null {
+  if (settings.sendOnlyEmailIfPossible && patient.email) return { channel: 'email', recipient: patient.email };
+  if (patient.mobile_number) return { channel: 'sms', recipient: patient.mobile_number };
+  if (patient.email) return { channel: 'email', recipient: patient.email };
+  return null;
+}
+
+/** What became of a patient message: queued (to whom), or why not, in a sentence staff can read. */
+export type MessageOutcome =
+  | { sent: true; channel: 'sms' | 'email'; recipient: string; text: string }
+  | { sent: false; text: string };
+
+export type QueueOptions = {
+  /** Who the timeline names for a suppression (staff who asked; else the system). */
+  actor?: Actor;
+  /** Default `order:{id}:{key}`: each message once per order. */
+  dedupeKey?: string;
+  /** Staff asked for it: the business's switch for the automatic message does not apply. */
+  requested?: boolean;
+};
+
+/**
+ * Queues what an order's change must tell its patient, in the transaction of the change (the outbox):
+ * the business's wording of `key` (or the default; the fixed wording for expired and cancelled), to the
+ * patient's mobile, else their email. The PIN and the payment link are left as `${pin}` and `${portal}`:
+ * the sender fills them in when it sends, so no outbox row ever holds a PIN. Each message is queued once
+ * per dedupe key. Nothing is queued, and the timeline says why, when the order's messages are suppressed,
+ * the business's integration partner sends its patients' messages itself (SPEC §9), or the patient has
+ * no contact; nor when the business turned an automatic message off (sendOrderRemovedSms,
+ * sendOrderExpiringSms), a setting rather than an event of this order.
+ */
+export async function queueOrderMessage(
+  db: Db,
+  deps: AppDeps,
+  order: OrderRow,
+  key: PatientMessageKey,
+  options: QueueOptions = {},
+): Promise<MessageOutcome> {
+  const notSent = async (text: string, reason: string): Promise<MessageOutcome> => {
     // Staff looking at the timeline must see why the patient heard nothing (issue 18).
     await insertOrderEventRows(db, [
-      eventRow(
-        deps,
-        systemActor('messages'),
-        order,
-        'MESSAGE_SUPPRESSED',
-        'No message sent: messages are suppressed for this order',
-        {
-          templateKey: key,
-        },
-      ),
+      eventRow(deps, options.actor ?? systemActor('messages'), order, 'MESSAGE_SUPPRESSED', text, {
+        templateKey: key,
+        reason,
+      }),
     ]);
-    return false;
+    return { sent: false, text };
+  };
+  if (order.messages_suppressed) {
+    return notSent('No message sent: messages are suppressed for this order', 'order');
+  }
+  const client = await findClientOfBusiness(db, order.business_id);
+  if (client?.suppress_patient_messages) {
+    return notSent(`No message sent: ${client.name} sends this business's patient messages`, 'integration');
   }
   const { settings } = await effectiveFeatureSettings(db, order.business_id);
-  if (key === 'orderRemoved' && !settings.sendOrderRemovedSms) return false;
+  if (!options.requested) {
+    if (key === 'orderRemoved' && !settings.sendOrderRemovedSms) {
+      return { sent: false, text: 'No message sent: the business does not send order-removed messages' };
+    }
+    if (key === 'orderExpiring' && !settings.sendOrderExpiringSms) {
+      return { sent: false, text: 'No message sent: the business does not send expiry reminders' };
+    }
+  }
   const patient = await findPatientForOrder(db, order.patient_id);
-  if (!patient) return false;
-  const emailFirst = settings.sendOnlyEmailIfPossible && Boolean(patient.email);
-  const recipient = (emailFirst ? patient.email : (patient.mobile_number ?? patient.email)) ?? null;
-  if (recipient === null) return false;
+  const to = patient ? recipientOf(settings, patient) : null;
+  if (!to) return notSent('No message sent: the patient has no mobile number or email address', 'noContact');
   const business = await findBusinessForOrder(db, order.business_id);
-  const template = (await readSmsTemplates(db, order.business_id)).get(key) ?? defaultSmsTemplates[key];
+  const template =
+    key in fixedPatientMessages
+      ? fixedPatientMessages[key as keyof typeof fixedPatientMessages]
+      : ((await readSmsTemplates(db, order.business_id)).get(key) ??
+        defaultSmsTemplates[key as keyof typeof defaultSmsTemplates]);
   const businessName = business?.name ?? order.business_name;
   const machineName = order.machine_name ?? '';
   const body = renderTemplate(template, {
@@ -62,7 +129,6 @@ export async function queueOrderMessage(db: Db, deps: AppDeps, order: OrderRow, 
     postcode: undefined,
     temperature: undefined,
   });
-  const channel = recipient === patient.mobile_number ? 'sms' : 'email';
   const now = deps.now();
   const { enqueued } = await enqueue(
     db,
@@ -70,18 +136,21 @@ export async function queueOrderMessage(db: Db, deps: AppDeps, order: OrderRow, 
       type: 'message.send',
       businessId: order.business_id,
       payload: {
-        channel,
-        recipient,
+        channel: to.channel,
+        recipient: to.recipient,
         templateKey: key,
-        subject: channel === 'email' ? `Your order from ${businessName}` : null,
+        subject: to.channel === 'email' ? `Your order from ${businessName}` : null,
         body,
         orderId: order.id,
         patientId: order.patient_id,
       },
       runAfter: now,
-      dedupeKey: `order:${order.id}:${key}`,
+      dedupeKey: options.dedupeKey ?? `order:${order.id}:${key}`,
     },
     now,
   );
-  return enqueued > 0;
+  const name = patientMessageNames[key];
+  if (enqueued === 0)
+    return { sent: false, text: `No message sent: the ${name.toLowerCase()} message was queued already` };
+  return { sent: true, ...to, text: `${name} message queued for ${maskRecipient(to.recipient)}` };
 }

@@ -19,6 +19,7 @@ import { liveOf } from '../../hubs/live.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { effectiveFeatureSettings } from '../business-settings/service.ts';
 import { loadWaitingBag } from './locker-service.ts';
+import { queueOrderMessage } from './messages.ts';
 import { newPin, openPin, pinLookup, sealPin } from './pin.ts';
 import {
   type Db,
@@ -82,6 +83,8 @@ const verbs: Record<OrderAction, string> = {
   markRemoved: 'marked removed',
   cancel: 'cancelled',
   revealPin: 'have its PIN revealed',
+  resendMessage: 'have its message sent again',
+  sendExpiryReminder: 'sent an expiry reminder',
   expire: 'expire',
 };
 
@@ -323,23 +326,38 @@ export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): O
 }
 
 export async function cancel(deps: AppDeps, actor: StaffActor, input: In<'cancel'>): Out<'cancel'> {
-  const row = await moveOrder(deps, actor, input.id, 'cancel', (_row, now) => {
-    const s = stampOf(actor, now);
-    return {
-      set: {
-        status: 'cancelled',
-        cancelled_at: s.at,
-        cancelled_by: s.by,
-        cancelled_by_display: s.display,
-        cancel_reason: input.reason,
+  const row = await deps.db.transaction().execute(async (tx) => {
+    let announced = false;
+    const moved = await moveOrder(
+      deps,
+      actor,
+      input.id,
+      'cancel',
+      (before, now) => {
+        // The patient was told of a loaded order (its ready message); an expired one was told it expired.
+        announced = before.status === 'loaded' && !(before.expires_at !== null && now >= Number(before.expires_at));
+        const s = stampOf(actor, now);
+        return {
+          set: {
+            status: 'cancelled',
+            cancelled_at: s.at,
+            cancelled_by: s.by,
+            cancelled_by_display: s.display,
+            cancel_reason: input.reason,
+          },
+          event: {
+            code: 'ORDER_CANCELLED',
+            message: `Cancelled by ${s.display}: ${input.reason}`,
+            data: { reason: input.reason },
+          },
+        };
       },
-      event: {
-        code: 'ORDER_CANCELLED',
-        message: `Cancelled by ${s.display}: ${input.reason}`,
-        data: { reason: input.reason },
-      },
-    };
+      tx,
+    );
+    if (announced) await queueOrderMessage(tx, deps, moved, 'orderCancelled');
+    return moved;
   });
+  publishOrder(deps, row);
   return { order: toOrder(row) };
 }
 
