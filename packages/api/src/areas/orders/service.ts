@@ -75,16 +75,17 @@ const field = (path: string, id: string, message: string) =>
 
 const notFound = (id: string) => new AppError('NOT_FOUND', `No order with id ${id}`);
 
+/** What an action does, after "it cannot ": "This order is collected: it cannot be cancelled". */
 const verbs: Record<OrderAction, string> = {
-  load: 'loaded',
-  collect: 'collected',
-  markCollected: 'marked collected',
-  remove: 'removed',
-  markRemoved: 'marked removed',
-  cancel: 'cancelled',
+  load: 'be loaded',
+  collect: 'be collected',
+  markCollected: 'be marked collected',
+  remove: 'be removed',
+  markRemoved: 'be marked removed',
+  cancel: 'be cancelled',
   revealPin: 'have its PIN revealed',
   resendMessage: 'have its message sent again',
-  sendExpiryReminder: 'sent an expiry reminder',
+  sendExpiryReminder: 'be sent an expiry reminder',
   expire: 'expire',
 };
 
@@ -92,7 +93,7 @@ const verbs: Record<OrderAction, string> = {
 export function invalidTransition(action: OrderAction, row: Pick<OrderRow, 'status' | 'expires_at'>, now: number) {
   const expired = row.status === 'loaded' && row.expires_at !== null && now >= Number(row.expires_at);
   const state = expired ? 'expired' : row.status;
-  return new AppError('INVALID_TRANSITION', `This order is ${state}: it cannot be ${verbs[action]}`, [
+  return new AppError('INVALID_TRANSITION', `This order is ${state}: it cannot ${verbs[action]}`, [
     { path: 'status', id: 'INVALID_TRANSITION', message: state },
   ]);
 }

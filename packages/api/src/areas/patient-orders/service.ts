@@ -59,7 +59,7 @@ async function requestMessage(
       return {
         row,
         sent: false,
-        message: `No message sent: the ${name.toLowerCase()} message was queued ${seconds} s ago`,
+        message: `No message sent: the ${name.toLowerCase()} message was queued ${seconds} s ago.`,
       };
     }
     const outcome = await queueOrderMessage(tx, deps, row, key, {
