@@ -428,13 +428,17 @@ export const setExpiryReminded = (db: Db, id: string, expiresAt: number) =>
 export const lockOrder = (db: Db, id: string) =>
   db.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 
-/** When the order's latest message of one of these kinds was queued, if after `since`. */
-export const latestOrderMessageSince = async (db: Db, orderId: string, templateKeys: string[], since: number) => {
+/**
+ * When staff last asked for one of these messages of the order (dedupe key `order:{id}:{key}:request:…`),
+ * if after `since`; messages the order sent by itself do not count.
+ */
+export const latestRequestedMessageSince = async (db: Db, orderId: string, templateKeys: string[], since: number) => {
   const row = await db
     .selectFrom('message_outbox')
     .select('created')
     .where('order_id', '=', orderId)
     .where('template_key', 'in', templateKeys)
+    .where('dedupe_key', 'like', `order:${orderId}:%:request:%`)
     .where('created', '>', since)
     .orderBy('created', 'desc')
     .executeTakeFirst();

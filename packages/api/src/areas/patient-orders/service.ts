@@ -14,7 +14,7 @@ import { expiryReminderLeadMs } from '../orders/expiry.ts';
 import { queueOrderMessage, readyMessageKey } from '../orders/messages.ts';
 import {
   insertOrderEventRows,
-  latestOrderMessageSince,
+  latestRequestedMessageSince,
   lockOrder,
   type OrderRow,
   setExpiryReminded,
@@ -26,13 +26,14 @@ type PatientOrders = Contract['patientOrders'];
 type In<M extends keyof PatientOrders> = ParsedInputOf<PatientOrders[M]>;
 type Out<M extends keyof PatientOrders> = Promise<OutputOf<PatientOrders[M]>>;
 
-/** A second press within this long of a message of the same kind sends nothing more (a double click). */
+/** A second press within this long of the last one for the same message sends nothing more (a double click). */
 export const repeatGuardMs = 10_000;
 
 /**
  * Queues a patient message staff asked for, on a loaded order that has not expired (else 409 naming
  * its state). The order's row is locked first, so two presses run one after the other and the second
- * sees the first's message: within `repeatGuardMs` it sends nothing and says so. Each press otherwise
+ * sees the first's message: within `repeatGuardMs` it sends nothing and says so (messages the order
+ * sent by itself, such as the ready message at load, do not count: staff asked for another). Each press otherwise
  * queues a new message (its own dedupe key). The timeline records the request with who asked, or why
  * nothing was sent (suppressed, no contact); the audit log records the request.
  */
@@ -53,7 +54,7 @@ async function requestMessage(
     if (!mayMoveOrder(action, 'staff', state, now)) throw invalidTransition(action, row, now);
     const key = keyOf(row);
     const name = patientMessageNames[key];
-    const recent = await latestOrderMessageSince(tx, row.id, guardKeys, now - repeatGuardMs);
+    const recent = await latestRequestedMessageSince(tx, row.id, guardKeys, now - repeatGuardMs);
     if (recent !== null) {
       const seconds = Math.max(1, Math.round((now - recent) / 1000));
       return {
