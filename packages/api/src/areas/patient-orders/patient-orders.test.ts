@@ -20,22 +20,20 @@ async function estate(t: TestApi, as: As) {
     expect(created.status).toBe(200);
     const id = created.body.order.id as string;
     if (loaded) {
-      await t.db
-        .transaction()
-        .execute((tx) =>
-          loadOrder(
-            tx,
-            t.deps,
-            {
-              kind: 'locker',
-              machineId,
-              businessId,
-              origin: { via: 'test', requestId: 'r', ip: null, userAgent: null },
-            },
-            id,
-            { location: `A${n}` },
-          ),
-        );
+      await t.db.transaction().execute((tx) =>
+        loadOrder(
+          tx,
+          t.deps,
+          {
+            kind: 'locker',
+            machineId,
+            businessId,
+            origin: { via: 'test', requestId: 'r', ip: null, userAgent: null },
+          },
+          id,
+          { location: `A${n}` },
+        ),
+      );
     }
     return id;
   };
