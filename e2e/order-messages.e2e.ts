@@ -100,7 +100,9 @@ async function resend(
   expect(second.content).toContain(shown);
   expect(second.messageid).not.toBe(loaded.first.messageid);
   // Both texts end on the timeline as sent (the sender's events), the second after the request.
-  await expect(timeline.getByRole('row').filter({ hasText: /SMS sent to 07••• •••\d{3}/ })).toHaveCount(2);
+  await expect(timeline.getByRole('row').filter({ hasText: /SMS sent to 07••• •••\d{3} — Order ready/ })).toHaveCount(
+    2,
+  );
   await expect(page.getByRole('button', { name: 'Send expiry reminder' })).toBeVisible();
 }
 

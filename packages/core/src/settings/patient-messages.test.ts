@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
 import { renderTemplate } from '../format/template.ts';
-import { fixedPatientMessages } from './business-settings.ts';
+import { fixedPatientMessages } from './patient-messages.ts';
 
 const typical = {
   businessName: 'High Street Pharmacy',
