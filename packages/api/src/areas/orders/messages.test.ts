@@ -206,6 +206,37 @@ describeApi('patient messages of an order', (t) => {
     await runner.stop(100);
   });
 
+  it('does not send a ready message whose order was cancelled before the sender got to it, and says so', async () => {
+    const e = await estate(t);
+    const a = await e.order();
+    await e.load(a);
+    expect((await t.call('orders', 'cancel', { id: a, reason: 'Wrong bag' }, e.as)).status).toBe(200);
+    const runner = createRunner({ db: t.db, logger: t.deps.logger, now: t.deps.now, handlers: jobHandlers(t.deps) });
+    await runner.tick();
+    await runner.idle();
+    await runner.stop(100);
+    const sent = await t.db
+      .selectFrom('message_outbox')
+      .select(['template_key', 'status', 'last_error'])
+      .where('order_id', '=', a)
+      .orderBy('created')
+      .orderBy('id')
+      .execute();
+    expect(sent).toEqual([
+      {
+        template_key: 'orderReady',
+        status: 'failed',
+        last_error: 'No message sent: the order was cancelled before the order ready message went',
+      },
+      { template_key: 'orderCancelled', status: 'success', last_error: null },
+    ]);
+    const timeline = await e.events(a);
+    expect(timeline).toContain(
+      'MESSAGE_SUPPRESSED: No message sent: the order was cancelled before the order ready message went',
+    );
+    expect(timeline.filter((x) => x.startsWith('MESSAGE_SENT'))).toHaveLength(1);
+  });
+
   it('reminds a day before expiry once per expiry, half-way through a one-day window, never after it', async () => {
     const e = await estate(t);
     const twoDays = await e.order();

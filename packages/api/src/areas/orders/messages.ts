@@ -154,3 +154,23 @@ export async function queueOrderMessage(
     return { sent: false, text: `No message sent: the ${name.toLowerCase()} message was queued already` };
   return { sent: true, ...to, text: `${name} message queued for ${maskRecipient(to.recipient)}` };
 }
+
+/** Messages that speak of a live, loaded order: its PIN, where it waits, when to collect by. */
+const liveOrderMessages: readonly string[] = ['orderReady', 'paymentRequired', 'orderUpdated', 'orderExpiring'];
+
+/**
+ * Why a queued message must not go any more, if so: it speaks of a loaded order (ready, payment
+ * required, updated, reminder) and the order was collected, removed, cancelled or expired before the
+ * sender got to it (a retry after a gateway outage can come an hour later). Null: send it.
+ */
+export function staleMessageReason(
+  templateKey: string,
+  order: Pick<OrderRow, 'status' | 'expires_at'>,
+  now: number,
+): string | null {
+  if (!liveOrderMessages.includes(templateKey)) return null;
+  const expired = order.status === 'loaded' && order.expires_at !== null && now >= Number(order.expires_at);
+  if (order.status === 'loaded' && !expired) return null;
+  const name = patientMessageNames[templateKey as PatientMessageKey].toLowerCase();
+  return `No message sent: the order was ${expired ? 'expired' : order.status} before the ${name} message went`;
+}
