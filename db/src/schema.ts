@@ -404,6 +404,7 @@ export type OrdersTable = {
   updated: number;
   pin_lookup: string | null;
   expiry_recorded_at: number | null;
+  expiry_reminded_for: number | null;
 };
 
 export type PasswordResetTokensTable = {

@@ -31,6 +31,8 @@ export async function mailTo(to: string, timeoutMs = 10_000): Promise<CaughtMail
 export async function smsTo(
   destination: string,
   timeoutMs = 20_000,
+  /** Which of the SMS to that destination: 1 the first. */
+  n = 1,
 ): Promise<{
   destination: string;
   content: string;
@@ -39,7 +41,7 @@ export async function smsTo(
   deliveryreporturl?: string;
   messageid: string;
 }> {
-  const response = await fetch(`${mailURL}/__sms?to=${encodeURIComponent(destination)}&timeoutMs=${timeoutMs}`);
+  const response = await fetch(`${mailURL}/__sms?to=${encodeURIComponent(destination)}&timeoutMs=${timeoutMs}&n=${n}`);
   if (!response.ok) throw new Error(`no SMS to ${destination}: ${await response.text()}`);
   return await response.json();
 }

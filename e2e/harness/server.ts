@@ -10,7 +10,7 @@
  *      timeout); `GET /__mail/all` lists everything; `POST /__jobs/dead?type=<type>&error=<text>` makes a
  *      dead job (one attempt that failed), as no job type fails on purpose in a healthy server;
  *      `GET /__sms?to=<447…>&timeoutMs=<ms>` answers the first SMS a local The SMS Works (the server's
- *      SMSWORKS_API_URL) received for that destination, waiting for it (404 on timeout);
+ *      SMSWORKS_API_URL) received for that destination (`&n=2` the second, …), waiting for it (404 on timeout);
  *      `GET /__whatsapp?to=<447…>&timeoutMs=<ms>` answers the oldest message not handed out before that a
  *      local WhatsApp Cloud API (the server's WHATSAPP_API_URL) received for that number, with its text
  *      (the template's body parameter), waiting for it (404 on timeout).
@@ -54,13 +54,14 @@ const smsWorks = Bun.serve({
 
 async function smsTo(url: URL): Promise<Response> {
   const to = url.searchParams.get('to');
+  const n = Math.max(1, Number(url.searchParams.get('n') ?? 1) || 1);
   const deadline = Date.now() + Math.min(Number(url.searchParams.get('timeoutMs') ?? 10_000), 60_000);
   while (Date.now() < deadline) {
-    const found = smsSeen.find((m) => m.destination === to);
+    const found = smsSeen.filter((m) => m.destination === to)[n - 1];
     if (found) return Response.json(found);
     await Bun.sleep(100);
   }
-  return Response.json({ error: `no SMS to ${to}` }, { status: 404 });
+  return Response.json({ error: `no SMS number ${n} to ${to}` }, { status: 404 });
 }
 
 /** A local WhatsApp Cloud API: `POST /v21.0/{phone-number-id}/messages`, answered with a new wamid. */

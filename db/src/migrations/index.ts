@@ -18,6 +18,7 @@ import * as orderBehaviour from './0017_order_behaviour.ts';
 import * as ordersExpiredList from './0018_orders_expired_list.ts';
 import * as jobs from './0019_jobs.ts';
 import * as shortUrls from './0020_short_urls.ts';
+import * as orderExpiryReminders from './0021_order_expiry_reminders.ts';
 import * as whatsAppOptIn from './0022_whatsapp_opt_in.ts';
 import * as paymentAttempts from './0023_payment_attempts.ts';
 
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '0018_orders_expired_list': ordersExpiredList,
   '0019_jobs': jobs,
   '0020_short_urls': shortUrls,
+  '0021_order_expiry_reminders': orderExpiryReminders,
   '0022_whatsapp_opt_in': whatsAppOptIn,
   '0023_payment_attempts': paymentAttempts,
 };

@@ -16,6 +16,7 @@ import { mailboxRoutes } from './areas/mailbox/index.ts';
 import { messagesRoutes } from './areas/messages/index.ts';
 import { notificationsRoutes } from './areas/notifications/index.ts';
 import { ordersRoutes } from './areas/orders/index.ts';
+import { patientOrdersRoutes } from './areas/patient-orders/index.ts';
 import { patientsRoutes } from './areas/patients/index.ts';
 import { paymentSettingsRoutes } from './areas/payment-settings/index.ts';
 import { signUpsRoutes } from './areas/sign-ups/index.ts';
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(businessesRoutes(deps))
     .use(groupsRoutes(deps))
     .use(ordersRoutes(deps))
+    .use(patientOrdersRoutes(deps))
     .use(patientsRoutes(deps))
     .use(signUpsRoutes(deps))
     .use(machinesRoutes(deps))

@@ -47,6 +47,7 @@ export * from './protocol/index.ts';
 export * from './settings/feature-settings.ts';
 export * from './settings/global-settings.ts';
 export * from './settings/integration-client.ts';
+export * from './settings/patient-messages.ts';
 export * from './settings/payment-settings.ts';
 export * from './settings/sms-sender-id.ts';
 export * from './settings/sms-templates.ts';

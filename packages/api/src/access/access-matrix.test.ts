@@ -166,6 +166,10 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     listOrdersByBusiness: (s) => ({ businessId: s.businessId }),
     findOrders: () => ({ text: 'RX-1' }),
   },
+  patientOrders: {
+    resendOrderReadyMessage: (s) => ({ orderId: s.orderId }),
+    sendOrderExpiryMessage: (s) => ({ orderId: s.orderId }),
+  },
   patients: {
     create: (s) => ({ businessId: s.businessId, patient: testPatient(7) }),
     update: (s) => ({ id: s.patientId, patient: testPatient(8) }),

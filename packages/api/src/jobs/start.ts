@@ -1,4 +1,5 @@
 import { sendDailyDigests } from '../areas/notifications/service.ts';
+import { inBatches, recordExpiredOrders, sendExpiryReminders } from '../areas/orders/expiry.ts';
 import type { AppDeps } from '../deps.ts';
 import { configuredGateways } from '../messaging/gateways/index.ts';
 import { messageSendHandler } from '../messaging/send.ts';
@@ -12,6 +13,20 @@ import type { Schedule } from './schedule.ts';
 export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
   return {
     'message.send': messageSendHandler(deps, { gateways: configuredGateways(deps.config, deps.mailer) }),
+    // Loaded orders whose window passed: their expiry event and the patient's expired message.
+    'orders.recordExpired': {
+      run: async () => {
+        const recorded = await inBatches(() => recordExpiredOrders(deps, 500), 500);
+        if (recorded > 0) deps.logger.info('order expiries recorded', { recorded });
+      },
+    },
+    // Loaded orders expiring within a day: the patient's reminder, once per expiry.
+    'orders.expiryReminders': {
+      run: async () => {
+        const reminded = await inBatches(() => sendExpiryReminders(deps, 200), 200);
+        if (reminded > 0) deps.logger.info('order expiry reminders queued', { reminded });
+      },
+    },
     'notifications.dailyDigest': {
       run: async () => {
         const sent = await sendDailyDigests(deps);
@@ -21,8 +36,14 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
   };
 }
 
-/** Staff get their unread notifications by email each morning (SPEC: sendUnreadNotificationsEmail). */
+/**
+ * Staff get their unread notifications by email each morning (SPEC: sendUnreadNotificationsEmail).
+ * Order expiries are recorded every minute (a PIN stops at its expiry; the list and the patient hear of
+ * it within the minute); reminders, a day ahead, every 5 minutes.
+ */
 export const jobSchedules: Schedule[] = [
+  { name: 'orders.recordExpired', pattern: '* * * * *', job: { type: 'orders.recordExpired', payload: {} } },
+  { name: 'orders.expiryReminders', pattern: '*/5 * * * *', job: { type: 'orders.expiryReminders', payload: {} } },
   { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
 ];
 

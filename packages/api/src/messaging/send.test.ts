@@ -264,9 +264,20 @@ describeApi(
       });
     });
 
-    it('registers the sender and the 07:00 digest with the runner', () => {
-      expect(Object.keys(jobHandlers(t.deps))).toEqual(['message.send', 'notifications.dailyDigest']);
+    it('registers the sender, the order sweeps and the 07:00 digest with the runner', () => {
+      expect(Object.keys(jobHandlers(t.deps))).toEqual([
+        'message.send',
+        'orders.recordExpired',
+        'orders.expiryReminders',
+        'notifications.dailyDigest',
+      ]);
       expect(jobSchedules).toEqual([
+        { name: 'orders.recordExpired', pattern: '* * * * *', job: { type: 'orders.recordExpired', payload: {} } },
+        {
+          name: 'orders.expiryReminders',
+          pattern: '*/5 * * * *',
+          job: { type: 'orders.expiryReminders', payload: {} },
+        },
         {
           name: 'notifications.dailyDigest',
           pattern: '0 7 * * *',

@@ -2,6 +2,7 @@
 import { formatPin, type SmsGateway } from '@medlocker/core';
 import { systemActor } from '../actor.ts';
 import { effectiveFeatureSettings } from '../areas/business-settings/service.ts';
+import { staleMessageReason } from '../areas/orders/messages.ts';
 import { pinOf } from '../areas/orders/pin.ts';
 import { findOrder, insertOrderEventRows, type OrderRow } from '../areas/orders/repository.ts';
 import { eventRow, publishOrder } from '../areas/orders/service.ts';
@@ -71,6 +72,7 @@ export const messageSendHandler = (deps: AppDeps, options: SendOptions): JobHand
 
 type Prepared =
   | { kind: 'done'; order?: OrderRow | undefined }
+  | { kind: 'stale'; order: OrderRow }
   | { kind: 'send'; message: MessageRow; order: OrderRow | undefined; gateway: Gateway; sender: string; body: string }
   | { kind: 'refused'; message: MessageRow; order: OrderRow | undefined; provider: ProviderName; reason: string };
 
@@ -95,6 +97,25 @@ export async function sendMessage(deps: AppDeps, options: SendOptions, messageId
         providerMessageId: null,
       });
       return { kind: 'done', order: updated };
+    }
+    const stale = order ? staleMessageReason(message.template_key, order, now) : null;
+    if (order && stale) {
+      // Nothing was handed to a gateway: the message ends failed with the reason, the order's last
+      // status stays that of its last real message, and the timeline says why the patient heard nothing.
+      await updateMessageDelivery(tx, message.id, {
+        status: 'failed',
+        provider_status: 'NOT_SENT',
+        last_error: stale,
+        updated: now,
+      });
+      await insertOrderEventRows(tx, [
+        eventRow(deps, systemActor('message.send'), order, 'MESSAGE_SUPPRESSED', stale, {
+          messageId: message.id,
+          templateKey: message.template_key,
+          reason: 'stale',
+        }),
+      ]);
+      return { kind: 'stale', order };
     }
     const { settings } = message.business_id
       ? await effectiveFeatureSettings(tx, message.business_id)
@@ -144,7 +165,7 @@ export async function sendMessage(deps: AppDeps, options: SendOptions, messageId
     const sender = senderFrom(order?.business_name, settings?.smsSenderName ?? null);
     return { kind: 'send', message, order, gateway, sender, body };
   });
-  if (prepared.kind === 'done') {
+  if (prepared.kind === 'done' || prepared.kind === 'stale') {
     if (prepared.order) await publishOrder(deps, prepared.order);
     return;
   }

@@ -13,6 +13,7 @@ import { mailbox } from './mailbox.ts';
 import { messages } from './messages.ts';
 import { notifications } from './notifications.ts';
 import { orders } from './orders.ts';
+import { patientOrders } from './patient-orders.ts';
 import { patients } from './patients.ts';
 import { paymentSettings } from './payment-settings.ts';
 import { signUps } from './sign-ups.ts';
@@ -35,6 +36,7 @@ export const contract = {
   testMachines,
   bags,
   orders,
+  patientOrders,
   messages,
   patients,
   signUps,

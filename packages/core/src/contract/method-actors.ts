@@ -102,6 +102,10 @@ export const methodActors = {
     findOrders: ['support', 'pharmacy'],
     listOrdersByBusiness: ['support', 'pharmacy'],
   },
+  patientOrders: {
+    resendOrderReadyMessage: ['support', 'pharmacy'],
+    sendOrderExpiryMessage: ['support', 'pharmacy'],
+  },
   messages: {
     listOutbox: ['support', 'pharmacy'],
   },

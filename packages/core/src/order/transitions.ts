@@ -35,6 +35,10 @@ export const orderTransitions = {
   cancel: { from: ['new', 'loaded'], to: 'cancelled', by: ['staff', 'integration'], whenExpired: true },
   /** Staff read the PIN, giving a reason (an event and an audit entry). Not once the PIN has expired. */
   revealPin: { from: ['new', 'loaded'], to: null, by: ['staff'], whenExpired: false },
+  /** Staff send the patient the order-ready (or payment-required) message again (patientOrders). */
+  resendMessage: { from: ['loaded'], to: null, by: ['staff'], whenExpired: false },
+  /** Staff send the patient the expiry reminder now (patientOrders). */
+  sendExpiryReminder: { from: ['loaded'], to: null, by: ['staff'], whenExpired: false },
   /** The expiry sweep records, once, that a loaded order's collection window has passed. */
   expire: { from: ['loaded'], to: null, by: ['system'], whenExpired: true },
 } as const satisfies Record<string, OrderTransition>;
@@ -76,8 +80,8 @@ export function mayMoveOrder(
 
 /** The staff actions the console offers on an order in this state. */
 export const staffOrderActions = (order: { status: OrderStatus; expiresAt: number | null }, now: number) =>
-  (['revealPin', 'markCollected', 'markRemoved', 'cancel'] as const).filter((a) =>
-    mayMoveOrder(a, 'staff', order, now),
+  (['revealPin', 'resendMessage', 'sendExpiryReminder', 'markCollected', 'markRemoved', 'cancel'] as const).filter(
+    (a) => mayMoveOrder(a, 'staff', order, now),
   );
 
 /** The longest collection window staff may set, in days. */

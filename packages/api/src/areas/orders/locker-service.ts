@@ -1,7 +1,7 @@
 import { AppError, isOrderExpired } from '@medlocker/core';
 import type { Actor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
-import { queueOrderMessage } from './messages.ts';
+import { queueOrderMessage, readyMessageKey } from './messages.ts';
 import { newPin, pinLookup, sealPin } from './pin.ts';
 import {
   type Db,
@@ -28,6 +28,11 @@ import { eventRow, moveOrder, publishOrder } from './service.ts';
  */
 
 type LockerActor = Extract<Actor, { kind: 'locker' }>;
+
+const orderState = (row: OrderRow) => ({
+  status: row.status,
+  expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+});
 
 const DAY_MS = 86_400_000;
 
@@ -71,6 +76,8 @@ export async function loadOrder(
     return null;
   }
   let firstLoad = false;
+  // What the patient holds: the PIN and the machine. A move that changes either is worth a message.
+  let patientSeesChange = false;
   const moved = await moveOrder(
     deps,
     actor,
@@ -95,6 +102,7 @@ export async function loadOrder(
         lookup = pin.pin_lookup;
       }
       const where = `${machine.name}, slot ${place.location}`;
+      patientSeesChange = !sameMachine || pin !== undefined;
       return {
         set: {
           status: 'loaded',
@@ -126,7 +134,15 @@ export async function loadOrder(
     },
     tx,
   );
-  if (firstLoad) await queueOrderMessage(tx, deps, moved, 'orderReady');
+  if (firstLoad) {
+    await queueOrderMessage(tx, deps, moved, readyMessageKey(moved));
+  } else if (patientSeesChange && !isOrderExpired(orderState(moved), deps.now())) {
+    // Moved to another machine, or given a new PIN: the patient gets both again (orderUpdated), once per
+    // move. A bag put into another slot of the same machine changes nothing they do: no message.
+    await queueOrderMessage(tx, deps, moved, 'orderUpdated', {
+      dedupeKey: `order:${moved.id}:orderUpdated:${moved.sequence}`,
+    });
+  }
   return moved;
 }
 

@@ -1,10 +1,21 @@
-import { defaultSmsTemplates, formatLongDate, formatTime, renderTemplate, type SmsTemplateKey } from '@medlocker/core';
-import { systemActor } from '../../actor.ts';
+import {
+  type BusinessFeatureSettings,
+  defaultSmsTemplates,
+  fixedPatientMessages,
+  formatLongDate,
+  formatTime,
+  type PatientMessageKey,
+  patientMessageNames,
+  renderTemplate,
+} from '@medlocker/core';
+import { type Actor, systemActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
+import { maskRecipient } from '../../messaging/send.ts';
 import { enqueue } from '../../outbox/index.ts';
 import { readSmsTemplates } from '../business-settings/repository.ts';
 import { effectiveFeatureSettings } from '../business-settings/service.ts';
-import { patientRoute } from './recipient.ts';
+import { findClientOfBusiness } from '../integration/repository.ts';
+import { type PatientRoute, patientRoute } from './recipient.ts';
 import {
   type Db,
   findBusinessForOrder,
@@ -18,41 +29,80 @@ import { eventRow } from './service.ts';
 export const expiresText = (at: number): string => `${formatLongDate(at)} at ${formatTime(at)}`;
 
 /**
- * Queues what an order's change must tell its patient, in the transaction of the change (the outbox):
- * the business's wording of `key` (or the default), to the patient's mobile, else their email. The PIN
- * and the payment link are left as `${pin}` and `${portal}`: the sender fills them in when it sends, so
- * no outbox row ever holds a PIN. Each message is queued once per order (dedupe key). Nothing is queued
- * when the order's messages are suppressed, the patient has no contact, or the business turned the
- * message off (orderRemoved: sendOrderRemovedSms); a suppressed order's timeline says so. The channel
- * and recipient are recipient.ts's (WhatsApp for opted-in patients, email-first, SMS, email).
- * Returns whether a message was queued.
+ * The message that tells a patient their order is in the locker: payment required (with the link to
+ * the patient page) while charges are unpaid at a machine that takes payment, since the PIN opens
+ * nothing until they pay or declare an exemption (the locker answers PaymentRequired, as verifyPin
+ * decides); otherwise order ready with the PIN.
  */
-export async function queueOrderMessage(db: Db, deps: AppDeps, order: OrderRow, key: SmsTemplateKey) {
-  if (order.messages_suppressed) {
+export const readyMessageKey = (order: Pick<OrderRow, 'payment_status' | 'machine_payment'>) =>
+  order.payment_status === 'unpaid' && order.machine_payment ? 'paymentRequired' : 'orderReady';
+
+/** What became of a patient message: queued (to whom), or why not, in a sentence staff can read. */
+export type MessageOutcome =
+  | { sent: true; channel: PatientRoute['channel']; recipient: string; text: string }
+  | { sent: false; text: string };
+
+export type QueueOptions = {
+  /** Who the timeline names for a suppression (staff who asked; else the system). */
+  actor?: Actor;
+  /** Default `order:{id}:{key}`: each message once per order. */
+  dedupeKey?: string;
+  /** Staff asked for it: the business's switch for the automatic message does not apply. */
+  requested?: boolean;
+};
+
+/**
+ * Queues what an order's change must tell its patient, in the transaction of the change (the outbox):
+ * the business's wording of `key` (or the default; the fixed wording for expired and cancelled), to the
+ * patient by recipient.ts's route (WhatsApp when opted in, email-first, SMS, email). The PIN and the payment link are left as `${pin}` and `${portal}`:
+ * the sender fills them in when it sends, so no outbox row ever holds a PIN. Each message is queued once
+ * per dedupe key. Nothing is queued, and the timeline says why, when the order's messages are suppressed,
+ * the business's integration partner sends its patients' messages itself (SPEC §9), or the patient has
+ * no contact; nor when the business turned an automatic message off (sendOrderRemovedSms,
+ * sendOrderExpiringSms), a setting rather than an event of this order.
+ */
+export async function queueOrderMessage(
+  db: Db,
+  deps: AppDeps,
+  order: OrderRow,
+  key: PatientMessageKey,
+  options: QueueOptions = {},
+): Promise<MessageOutcome> {
+  const notSent = async (text: string, reason: string): Promise<MessageOutcome> => {
     // Staff looking at the timeline must see why the patient heard nothing (issue 18).
     await insertOrderEventRows(db, [
-      eventRow(
-        deps,
-        systemActor('messages'),
-        order,
-        'MESSAGE_SUPPRESSED',
-        'No message sent: messages are suppressed for this order',
-        {
-          templateKey: key,
-        },
-      ),
+      eventRow(deps, options.actor ?? systemActor('messages'), order, 'MESSAGE_SUPPRESSED', text, {
+        templateKey: key,
+        reason,
+      }),
     ]);
-    return false;
+    return { sent: false, text };
+  };
+  if (order.messages_suppressed) {
+    return notSent('No message sent: messages are suppressed for this order', 'order');
+  }
+  const client = await findClientOfBusiness(db, order.business_id);
+  if (client?.suppress_patient_messages) {
+    return notSent(`No message sent: ${client.name} sends this business's patient messages`, 'integration');
   }
   const { settings } = await effectiveFeatureSettings(db, order.business_id);
-  if (key === 'orderRemoved' && !settings.sendOrderRemovedSms) return false;
+  if (!options.requested) {
+    if (key === 'orderRemoved' && !settings.sendOrderRemovedSms) {
+      return { sent: false, text: 'No message sent: the business does not send order-removed messages' };
+    }
+    if (key === 'orderExpiring' && !settings.sendOrderExpiringSms) {
+      return { sent: false, text: 'No message sent: the business does not send expiry reminders' };
+    }
+  }
   const patient = await findPatientForOrder(db, order.patient_id);
-  if (!patient) return false;
-  const route = await patientRoute(db, settings, patient);
-  if (route === null) return false;
-  const { channel, recipient } = route;
+  const to = patient ? await patientRoute(db, settings, patient) : null;
+  if (!to) return notSent('No message sent: the patient has no mobile number or email address', 'noContact');
   const business = await findBusinessForOrder(db, order.business_id);
-  const template = (await readSmsTemplates(db, order.business_id)).get(key) ?? defaultSmsTemplates[key];
+  const template =
+    key in fixedPatientMessages
+      ? fixedPatientMessages[key as keyof typeof fixedPatientMessages]
+      : ((await readSmsTemplates(db, order.business_id)).get(key) ??
+        defaultSmsTemplates[key as keyof typeof defaultSmsTemplates]);
   const businessName = business?.name ?? order.business_name;
   const machineName = order.machine_name ?? '';
   const body = renderTemplate(template, {
@@ -70,18 +120,41 @@ export async function queueOrderMessage(db: Db, deps: AppDeps, order: OrderRow, 
       type: 'message.send',
       businessId: order.business_id,
       payload: {
-        channel,
-        recipient,
+        channel: to.channel,
+        recipient: to.recipient,
         templateKey: key,
-        subject: channel === 'email' ? `Your order from ${businessName}` : null,
+        subject: to.channel === 'email' ? `Your order from ${businessName}` : null,
         body,
         orderId: order.id,
         patientId: order.patient_id,
       },
       runAfter: now,
-      dedupeKey: `order:${order.id}:${key}`,
+      dedupeKey: options.dedupeKey ?? `order:${order.id}:${key}`,
     },
     now,
   );
-  return enqueued > 0;
+  const name = patientMessageNames[key];
+  if (enqueued === 0)
+    return { sent: false, text: `No message sent: the ${name.toLowerCase()} message was queued already` };
+  return { sent: true, ...to, text: `${name} message queued for ${maskRecipient(to.recipient)}` };
+}
+
+/** Messages that speak of a live, loaded order: its PIN, where it waits, when to collect by. */
+const liveOrderMessages: readonly string[] = ['orderReady', 'paymentRequired', 'orderUpdated', 'orderExpiring'];
+
+/**
+ * Why a queued message must not go any more, if so: it speaks of a loaded order (ready, payment
+ * required, updated, reminder) and the order was collected, removed, cancelled or expired before the
+ * sender got to it (a retry after a gateway outage can come an hour later). Null: send it.
+ */
+export function staleMessageReason(
+  templateKey: string,
+  order: Pick<OrderRow, 'status' | 'expires_at'>,
+  now: number,
+): string | null {
+  if (!liveOrderMessages.includes(templateKey)) return null;
+  const expired = order.status === 'loaded' && order.expires_at !== null && now >= Number(order.expires_at);
+  if (order.status === 'loaded' && !expired) return null;
+  const name = patientMessageNames[templateKey as PatientMessageKey].toLowerCase();
+  return `No message sent: the order was ${expired ? 'expired' : order.status} before the ${name} message went`;
 }

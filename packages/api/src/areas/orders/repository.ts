@@ -384,3 +384,63 @@ export function findOrderRows(db: Db, q: { text: string; businessIds?: readonly 
   }
   return query.orderBy('id', 'desc').limit(q.limit).execute();
 }
+
+/**
+ * Marks up to `limit` loaded orders as reminded of their expiry and returns them: those whose expiry is
+ * still ahead and has come within `leadMs`, or within half the collection window when that is shorter
+ * (a one-day order is reminded 12 h after its ready message, not with it), and that have not been
+ * reminded of this very expiry (`expiry_reminded_for`). Once per expiry, whichever process claims;
+ * SKIP LOCKED lets several share the work. Read through orders_expiry_unrecorded_idx.
+ */
+export const claimOrdersToRemind = (db: Db, now: number, leadMs: number, limit: number) => {
+  const notReminded = sql<boolean>`expiry_reminded_for is distinct from expires_at`;
+  return db
+    .updateTable('orders')
+    .set({ expiry_reminded_for: sql`expires_at` })
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('orders')
+        .select('id')
+        .where('status', '=', 'loaded')
+        .where('expiry_recorded_at', 'is', null)
+        .where('expires_at', '>', now)
+        .where('expires_at', '<=', now + leadMs)
+        // half the window: collection_window days × 12 h
+        .where(sql`expires_at - least(${leadMs}::bigint, collection_window::bigint * 43200000)`, '<=', now)
+        .where(notReminded)
+        .orderBy('expires_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .where(notReminded)
+    .returningAll()
+    .execute();
+};
+
+/** Records that the patient was reminded of this expiry (staff sent the reminder themselves). */
+export const setExpiryReminded = (db: Db, id: string, expiresAt: number) =>
+  db.updateTable('orders').set({ expiry_reminded_for: expiresAt }).where('id', '=', id).execute();
+
+/** The order, its row locked until the transaction ends: staff requests on one order run one at a time. */
+export const lockOrder = (db: Db, id: string) =>
+  db.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+
+/**
+ * When staff last asked for one of these messages of the order (dedupe key `order:{id}:{key}:request:…`),
+ * if after `since`; messages the order sent by itself do not count.
+ */
+export const latestRequestedMessageSince = async (db: Db, orderId: string, templateKeys: string[], since: number) => {
+  const row = await db
+    .selectFrom('message_outbox')
+    .select('created')
+    .where('order_id', '=', orderId)
+    .where('template_key', 'in', templateKeys)
+    .where('dedupe_key', 'like', `order:${orderId}:%:request:%`)
+    .where('created', '>', since)
+    .orderBy('created', 'desc')
+    .executeTakeFirst();
+  return row ? Number(row.created) : null;
+};

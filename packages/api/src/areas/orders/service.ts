@@ -19,6 +19,7 @@ import { liveOf } from '../../hubs/live.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { effectiveFeatureSettings } from '../business-settings/service.ts';
 import { loadWaitingBag } from './locker-service.ts';
+import { queueOrderMessage } from './messages.ts';
 import { newPin, openPin, pinLookup, sealPin } from './pin.ts';
 import {
   type Db,
@@ -74,14 +75,17 @@ const field = (path: string, id: string, message: string) =>
 
 const notFound = (id: string) => new AppError('NOT_FOUND', `No order with id ${id}`);
 
+/** What an action does, after "it cannot ": "This order is collected: it cannot be cancelled". */
 const verbs: Record<OrderAction, string> = {
-  load: 'loaded',
-  collect: 'collected',
-  markCollected: 'marked collected',
-  remove: 'removed',
-  markRemoved: 'marked removed',
-  cancel: 'cancelled',
+  load: 'be loaded',
+  collect: 'be collected',
+  markCollected: 'be marked collected',
+  remove: 'be removed',
+  markRemoved: 'be marked removed',
+  cancel: 'be cancelled',
   revealPin: 'have its PIN revealed',
+  resendMessage: 'have its message sent again',
+  sendExpiryReminder: 'be sent an expiry reminder',
   expire: 'expire',
 };
 
@@ -89,7 +93,7 @@ const verbs: Record<OrderAction, string> = {
 export function invalidTransition(action: OrderAction, row: Pick<OrderRow, 'status' | 'expires_at'>, now: number) {
   const expired = row.status === 'loaded' && row.expires_at !== null && now >= Number(row.expires_at);
   const state = expired ? 'expired' : row.status;
-  return new AppError('INVALID_TRANSITION', `This order is ${state}: it cannot be ${verbs[action]}`, [
+  return new AppError('INVALID_TRANSITION', `This order is ${state}: it cannot ${verbs[action]}`, [
     { path: 'status', id: 'INVALID_TRANSITION', message: state },
   ]);
 }
@@ -323,23 +327,38 @@ export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): O
 }
 
 export async function cancel(deps: AppDeps, actor: StaffActor, input: In<'cancel'>): Out<'cancel'> {
-  const row = await moveOrder(deps, actor, input.id, 'cancel', (_row, now) => {
-    const s = stampOf(actor, now);
-    return {
-      set: {
-        status: 'cancelled',
-        cancelled_at: s.at,
-        cancelled_by: s.by,
-        cancelled_by_display: s.display,
-        cancel_reason: input.reason,
+  const row = await deps.db.transaction().execute(async (tx) => {
+    let announced = false;
+    const moved = await moveOrder(
+      deps,
+      actor,
+      input.id,
+      'cancel',
+      (before, now) => {
+        // The patient was told of a loaded order (its ready message); an expired one was told it expired.
+        announced = before.status === 'loaded' && !(before.expires_at !== null && now >= Number(before.expires_at));
+        const s = stampOf(actor, now);
+        return {
+          set: {
+            status: 'cancelled',
+            cancelled_at: s.at,
+            cancelled_by: s.by,
+            cancelled_by_display: s.display,
+            cancel_reason: input.reason,
+          },
+          event: {
+            code: 'ORDER_CANCELLED',
+            message: `Cancelled by ${s.display}: ${input.reason}`,
+            data: { reason: input.reason },
+          },
+        };
       },
-      event: {
-        code: 'ORDER_CANCELLED',
-        message: `Cancelled by ${s.display}: ${input.reason}`,
-        data: { reason: input.reason },
-      },
-    };
+      tx,
+    );
+    if (announced) await queueOrderMessage(tx, deps, moved, 'orderCancelled');
+    return moved;
   });
+  publishOrder(deps, row);
   return { order: toOrder(row) };
 }
 

@@ -1,7 +1,6 @@
 import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import { checkAccessToken } from '../../areas/device-auth/repository.ts';
-import { recordExpiredOrders } from '../../areas/orders/expiry.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../live.ts';
 import { protocolTiming } from '../protocol.ts';
@@ -85,10 +84,6 @@ export function machineHub(deps: AppDeps, options: MachineHubOptions = defaultMa
         sweeper = setInterval(() => {
           sweepOffline(deps, options.heartbeatIntervalSeconds).catch((error) =>
             deps.logger.error('offline sweep failed', { error: String(error) }),
-          );
-          // Until the job runner (messaging issue) schedules it, the hub's sweeper records order expiries.
-          recordExpiredOrders(deps).catch((error) =>
-            deps.logger.error('order expiry sweep failed', { error: String(error) }),
           );
         }, options.sweepEveryMs);
       }

@@ -12,6 +12,18 @@ type StaffAction = ReturnType<typeof staffOrderActions>[number];
 
 const buttons: { action: StaffAction; method: MethodRef; label: string; variant: 'secondary' | 'danger' }[] = [
   { action: 'revealPin', method: ['orders', 'setRevealPinReason'], label: 'Reveal PIN', variant: 'secondary' },
+  {
+    action: 'resendMessage',
+    method: ['patientOrders', 'resendOrderReadyMessage'],
+    label: 'Resend message',
+    variant: 'secondary',
+  },
+  {
+    action: 'sendExpiryReminder',
+    method: ['patientOrders', 'sendOrderExpiryMessage'],
+    label: 'Send expiry reminder',
+    variant: 'secondary',
+  },
   { action: 'markCollected', method: ['orders', 'markCollected'], label: 'Mark collected', variant: 'secondary' },
   { action: 'markRemoved', method: ['orders', 'markRemoved'], label: 'Mark removed', variant: 'secondary' },
   { action: 'cancel', method: ['orders', 'cancel'], label: 'Cancel order', variant: 'danger' },
@@ -20,22 +32,34 @@ const buttons: { action: StaffAction; method: MethodRef; label: string; variant:
 /** Someone (or a locker) moved the order first: the server's 409 names the state it is in now. */
 const isRefusedMove = (e: unknown): e is ApiError => e instanceof ApiError && e.code === 'INVALID_TRANSITION';
 
+/** The patient messages staff may ask for: sent at once (the server sends one for a double press). */
+const messageMethods = {
+  resendMessage: 'resendOrderReadyMessage',
+  sendExpiryReminder: 'sendOrderExpiryMessage',
+} as const;
+const isMessageAction = (action: OrderAction): action is keyof typeof messageMethods => action in messageMethods;
+
 /**
  * The order page's actions: those core's `staffOrderActions` allows in the order's state (Expired
- * included) and the contract lets this user call, each behind a confirmation. A move refused because
- * the order changed meanwhile closes the dialog, says so on the page and reloads the order.
+ * included) and the contract lets this user call. Moves are behind a confirmation; a move refused
+ * because the order changed meanwhile closes the dialog, says so on the page and reloads the order.
+ * The patient messages (Resend message, Send expiry reminder) go at once: the answer says what was
+ * sent, or why nothing was (a warning), and the timeline shows the request.
  */
 export function OrderActions({
   order,
   onDone,
   onRefused,
+  onWarning,
 }: {
   order: Order;
   onDone: (message: string) => void;
   onRefused: (message: string) => void;
+  onWarning: (message: string) => void;
 }) {
   const [open, setOpen] = useState<OrderAction | null>(null);
   const [pending, setPending] = useState(false);
+  const [sending, setSending] = useState<OrderAction | null>(null);
   const [error, setError] = useState<string>();
   const allowed = new Set<OrderAction>(staffOrderActions(order, Date.now()));
   const shown = useAllowed(buttons).filter((b) => allowed.has(b.action));
@@ -77,6 +101,18 @@ export function OrderActions({
     }
   };
 
+  const sendMessage = async (action: keyof typeof messageMethods) => {
+    setSending(action);
+    try {
+      const answer = await attempt(() => rpc('patientOrders', messageMethods[action], { orderId: order.id }));
+      if (answer) (answer.sent ? onDone : onWarning)(answer.message);
+    } catch (e) {
+      onRefused(messageOf(e));
+    } finally {
+      setSending(null);
+    }
+  };
+
   const common = {
     isPending: pending,
     error,
@@ -87,7 +123,12 @@ export function OrderActions({
   return (
     <>
       {shown.map((b) => (
-        <Button key={b.action} variant={b.variant} onPress={() => setOpen(b.action)}>
+        <Button
+          key={b.action}
+          variant={b.variant}
+          isPending={sending === b.action}
+          onPress={() => (isMessageAction(b.action) ? void sendMessage(b.action) : setOpen(b.action))}
+        >
           {b.label}
         </Button>
       ))}

@@ -32,7 +32,7 @@ export function OrderDetails() {
     },
     ['orders', 'listEvents', orderId],
   );
-  const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string }>();
+  const [message, setMessage] = useState<{ tone: 'success' | 'warning' | 'error'; text: string }>();
   useLiveSubscription(query.data ? { businessId: query.data.order.businessId } : null);
 
   if (!query.data) {
@@ -54,6 +54,7 @@ export function OrderDetails() {
           order={order}
           onDone={(text) => setMessage({ tone: 'success', text })}
           onRefused={(text) => setMessage({ tone: 'error', text })}
+          onWarning={(text) => setMessage({ tone: 'warning', text })}
         />
       }
     >

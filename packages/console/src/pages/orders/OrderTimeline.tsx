@@ -1,4 +1,4 @@
-import { formatDateTime, type OrderEvent } from '@medlocker/core';
+import { formatDateTime, type OrderEvent, patientMessageNames } from '@medlocker/core';
 import type { PagedQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
@@ -20,6 +20,18 @@ function sourceOf(event: OrderEvent): string {
   const label = via ? (sources[via] ?? via) : '—';
   const location = text(event.data?.location);
   return location ? `${label}, slot ${location}` : label;
+}
+
+/**
+ * Which patient message a message event is about ("SMS sent to 07••• •••123 — Expiry reminder"): the
+ * sender's and the delivery reports' sentences name only the channel and the recipient.
+ */
+function messageKindOf(event: OrderEvent): string | undefined {
+  if (!event.code.startsWith('MESSAGE_') || event.code === 'MESSAGE_REQUESTED') return undefined;
+  const key = text(event.data?.templateKey);
+  return key && Object.hasOwn(patientMessageNames, key)
+    ? patientMessageNames[key as keyof typeof patientMessageNames]
+    : undefined;
 }
 
 /** Who did it: the person's name, or for a locker the machine (its event names it only by id). */
@@ -49,7 +61,10 @@ export function OrderTimeline({ events, machineName }: { events: PagedQuery<Orde
           {(event) => (
             <Row id={event.id}>
               <Cell>{formatDateTime(event.created)}</Cell>
-              <Cell>{event.message || event.code}</Cell>
+              <Cell>
+                {event.message || event.code}
+                {messageKindOf(event) && ` — ${messageKindOf(event)}`}
+              </Cell>
               <Cell>{whoOf(event, machineName)}</Cell>
               <Cell>{sourceOf(event)}</Cell>
             </Row>
