@@ -51,7 +51,7 @@ const messageBirdStatuses: Record<string, DeliveryStatus> = {
   delivery_failed: 'failed',
   expired: 'failed',
 };
-const awsPending = new Set(['TEXT_SENT', 'TEXT_PENDING', 'TEXT_QUEUED', 'TEXT_SUCCESSFUL']);
+const awsPending = new Set(['TEXT_SENT', 'TEXT_PENDING', 'TEXT_QUEUED']);
 const whatsAppStatuses: Record<string, DeliveryStatus> = {
   accepted: 'pending',
   sent: 'pending',
@@ -63,9 +63,19 @@ const whatsAppStatuses: Record<string, DeliveryStatus> = {
 /** An unknown status word is news but not an outcome: pending, keeping the word for the record. */
 export const smsWorksStatus = (s: string): DeliveryStatus => smsWorksStatuses[s.toUpperCase()] ?? 'pending';
 export const messageBirdStatus = (s: string): DeliveryStatus => messageBirdStatuses[s.toLowerCase()] ?? 'pending';
-/** AWS event types: TEXT_DELIVERED is delivered; the in-flight ones pending; every other TEXT_* is a failure. */
-export const awsSmsStatus = (eventType: string): DeliveryStatus =>
-  eventType === 'TEXT_DELIVERED' ? 'success' : awsPending.has(eventType) ? 'pending' : 'failed';
+/**
+ * AWS event types, with the event's `isFinal`: TEXT_DELIVERED is delivered; TEXT_SUCCESSFUL (accepted by
+ * the carrier) is delivered when it is the final event (AWS: "depending on the destination country the
+ * TEXT_DELIVERED and TEXT_SUCCESSFUL events may be used interchangeably"), else still on its way; the
+ * in-flight ones pending; every other TEXT_* a failure, unless AWS says more news is coming (isFinal false:
+ * TEXT_CARRIER_UNREACHABLE and TEXT_UNKNOWN can be temporary).
+ */
+export const awsSmsStatus = (eventType: string, isFinal?: unknown): DeliveryStatus => {
+  if (eventType === 'TEXT_DELIVERED') return 'success';
+  if (eventType === 'TEXT_SUCCESSFUL') return isFinal === true ? 'success' : 'pending';
+  if (awsPending.has(eventType) || isFinal === false) return 'pending';
+  return 'failed';
+};
 export const whatsAppStatus = (s: string): DeliveryStatus => whatsAppStatuses[s.toLowerCase()] ?? 'pending';
 
 const channelNames = { sms: 'SMS', whatsapp: 'WhatsApp message', email: 'Email' } as const;
