@@ -320,6 +320,8 @@ describeApi(
       await t.raw(`${pathOf(messageReportUrl(t.deps.config, 'messagebird', olderId))}?id=mb-0&status=delivered`);
       expect((await messageRow(t, olderId)).status).toBe('success');
       expect(json((await orderRow(t, ok.orderId)).last_notification_status)).toBe('failed');
+      // It is still news about a message of the order: on the timeline.
+      expect((await events(t, ok.orderId)).at(-1)).toEqual({ code: 'MESSAGE_DELIVERED', message: 'SMS delivered' });
 
       expect((await t.raw(`${badUrl.replace(/[^/]+$/, 'nope')}?id=mb-2&status=delivered`)).status).toBe(401);
       expect((await t.raw(`${badUrl}?status=delivered`)).status).toBe(400);

@@ -1,6 +1,6 @@
 import type { DeliveryStatus } from '@medlocker/core';
 import { systemActor } from '../actor.ts';
-import { insertOrderEventRows, type OrderRow } from '../areas/orders/repository.ts';
+import { findOrder, insertOrderEventRows, type OrderRow } from '../areas/orders/repository.ts';
 import { eventRow, publishOrder } from '../areas/orders/service.ts';
 import type { AppDeps } from '../deps.ts';
 import type { ProviderName } from './gateway.ts';
@@ -84,7 +84,7 @@ const channelNames = { sms: 'SMS', whatsapp: 'WhatsApp message', email: 'Email' 
  * Applies one delivery report, in one transaction: the outbox message's status, the provider's word and
  * report; when the message is about an order and is its latest of that kind, the order's
  * `lastNotificationStatus` (SMS, WhatsApp) or `lastEmailStatus`; and, when the message reached an
- * outcome, an order event ("SMS delivered", "SMS failed: <reason>"). A report for no message of ours
+ * outcome, an order event ("SMS delivered", "SMS failed: <reason>"), a late one about an earlier message too. A report for no message of ours
  * changes nothing (the caller answers 200 so the provider stops sending it); news older than what the
  * message already knows (sent after delivered) is ignored.
  */
@@ -113,14 +113,17 @@ export async function applyDeliveryReport(deps: AppDeps, report: DeliveryReport)
 
     const email = message.channel === 'email';
     const kinds = email ? (['email'] as const) : (['sms', 'whatsapp'] as const);
-    if (await laterSentMessageExists(tx, message.order_id, message.id, kinds)) return { outcome: 'applied' as const };
-    const order = await setOrderDeliveryStatus(
-      tx,
-      message.order_id,
-      message,
-      { status: report.status, providerStatus: report.providerStatus, details: report.reason ?? null },
-      now,
-    );
+    // A late report on an earlier message still goes on the timeline, but the order's last status is
+    // the later message's to set.
+    const order = (await laterSentMessageExists(tx, message.order_id, message.id, kinds))
+      ? await findOrder(tx, message.order_id)
+      : await setOrderDeliveryStatus(
+          tx,
+          message.order_id,
+          message,
+          { status: report.status, providerStatus: report.providerStatus, details: report.reason ?? null },
+          now,
+        );
     if (!order) return { outcome: 'applied' as const };
     if (changed && report.status !== 'pending') {
       const what = channelNames[message.channel];
