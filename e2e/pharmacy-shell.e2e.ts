@@ -213,15 +213,20 @@ test("a pharmacy user finds their business's order from the top bar, on a small 
 
   await finder(page).fill(ownOrder.reference);
   await page.getByRole('option', { name: new RegExp(ownOrder.reference) }).click();
-  await expect(page).toHaveURL(new RegExp(`/businesses/${own.id}/orders/${ownOrder.id}$`));
-  // The order's page is up and the finder emptied before the next search is typed (the search box closes
-  // its list after a choice; a search typed in that same moment can find its list closed).
-  await expect(page.getByRole('heading', { name: `Order ${ownOrder.reference}` })).toBeVisible();
-  await expect(finder(page)).toHaveValue('');
-
+  // The next search is typed at once, key by key, while the chosen order's page loads: the finder keeps
+  // its focus (a screen reader hears which order opened), every key lands in it and its list shows.
   // The other business's order by its barcode: not theirs to find, typed or scanned (code and Enter).
-  await finder(page).fill(otherBarcode);
+  await page.keyboard.type(otherBarcode, { delay: 40 });
+  await expect(page).toHaveURL(new RegExp(`/businesses/${own.id}/orders/${ownOrder.id}$`));
+  // (An open list hides the rest of the page from the accessibility tree: the heading is found by its tag.)
+  await expect(page.locator(':is(h1, h2)', { hasText: `Order ${ownOrder.reference}` })).toBeVisible();
+  await expect(finder(page)).toBeFocused();
+  await expect(finder(page)).toHaveValue(otherBarcode);
   await expect(page.getByText('No order found')).toBeVisible();
+  await expect(page.getByRole('option')).toHaveCount(1);
+  await expect(page.locator('.order-search [role=status]')).toHaveText(
+    `Opened order ${ownOrder.reference}, ${own.name}`,
+  );
   await finder(page).fill('');
   await finder(page).fill(otherBarcode);
   await finder(page).press('Enter');

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps.ts';
+import { isSnsUrl, type SnsSigningKeys, snsSignatureValid, snsSigningKeys } from './report-sns.ts';
 import { REPORTS_PATH, reportTokenMatches } from './report-urls.ts';
 import {
   applyDeliveryReport,
@@ -20,6 +21,8 @@ export type ReportRouteOptions = {
    * Tests replace it; the default GETs the URL.
    */
   confirmSnsSubscription?: (url: string) => Promise<void>;
+  /** The public key of an SNS signing certificate (already checked to be SNS's). Tests replace it; the default fetches it. */
+  snsSigningKeys?: SnsSigningKeys;
 };
 
 /** A refusal: the status and a short body; nothing changed. */
@@ -45,13 +48,6 @@ function parseObject(text: string): Record<string, unknown> | null {
   }
 }
 
-/** SNS's own hosts (sns.<region>.amazonaws.com, and .com.cn in China): the only SubscribeURLs we visit. */
-export const isSnsUrl = (url: string): boolean => {
-  if (!URL.canParse(url)) return false;
-  const u = new URL(url);
-  return u.protocol === 'https:' && /^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/.test(u.hostname);
-};
-
 const visit = async (url: string) => {
   const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(10_000) });
   if (!res.ok) throw new Error(`SNS answered ${res.status}`);
@@ -61,7 +57,8 @@ const visit = async (url: string) => {
  * Delivery reports from the message gateways, outside /api/ (providers send no Origin and no session):
  * - The SMS Works: `POST /hooks/messages/smsworks/{messageId}/{token}` (JSON), the URL given per message;
  * - MessageBird: `GET /hooks/messages/messagebird/{messageId}/{token}?id&status&…`, likewise;
- * - AWS: `POST /hooks/messages/aws-sms/{token}`, an SNS HTTPS subscription carrying the SMS events;
+ * - AWS: `POST /hooks/messages/aws-sms/{token}`, an SNS HTTPS subscription carrying the SMS events, each
+ *   message's SNS signature checked (report-sns.ts);
  * - WhatsApp: `GET /hooks/messages/whatsapp` (Meta's verify handshake) and `POST` (status webhooks,
  *   signed with the app secret in X-Hub-Signature-256).
  * A wrong token or signature is refused (401) and changes nothing; a report naming no message of ours is
@@ -70,6 +67,7 @@ const visit = async (url: string) => {
 export function messagingReportRoutes(deps: AppDeps, options: ReportRouteOptions = {}) {
   const { config, logger } = deps;
   const confirm = options.confirmSnsSubscription ?? visit;
+  const signingKeys = options.snsSigningKeys ?? snsSigningKeys();
   const apply = (report: DeliveryReport) => applyDeliveryReport(deps, report);
 
   return new Elysia({ name: 'messaging:reports' })
@@ -85,7 +83,11 @@ export function messagingReportRoutes(deps: AppDeps, options: ReportRouteOptions
         if (!body || !providerMessageId || !providerStatus)
           return refuse(set, 400, 'A report needs messageid and status');
         const status = smsWorksStatus(providerStatus);
-        const failure = body.failurereason as { details?: unknown; code?: unknown } | string | undefined;
+        // `failurereason` in the API's current schema (1.9); `failureReason` in older documentation.
+        const failure = (body.failurereason ?? body.failureReason) as
+          | { details?: unknown; code?: unknown }
+          | string
+          | undefined;
         const reason =
           status !== 'failed'
             ? null
@@ -135,6 +137,19 @@ export function messagingReportRoutes(deps: AppDeps, options: ReportRouteOptions
         const text = await rawBody(request);
         const envelope = text === null ? null : parseObject(text);
         if (!envelope) return refuse(set, 400, 'Not an SNS message');
+        // The token says the address is ours; SNS's signature says SNS sent it (a leaked address alone
+        // cannot forge a delivery report, nor make us visit a SubscribeURL).
+        let signed: boolean;
+        try {
+          signed = await snsSignatureValid(envelope, signingKeys);
+        } catch (error) {
+          logger.warn('could not fetch the SNS signing certificate', {
+            topic: str(envelope.TopicArn),
+            error: (error as Error).message,
+          });
+          return refuse(set, 502, 'Could not check the signature');
+        }
+        if (!signed) return refuse(set, 401, 'Bad SNS signature');
         switch (envelope.Type) {
           case 'SubscriptionConfirmation': {
             const url = str(envelope.SubscribeURL);
@@ -159,7 +174,7 @@ export function messagingReportRoutes(deps: AppDeps, options: ReportRouteOptions
             const providerMessageId = str(event?.messageId);
             const eventType = str(event?.eventType);
             if (!event || !providerMessageId || !eventType) return refuse(set, 400, 'Not an SMS event');
-            const status = awsSmsStatus(eventType);
+            const status = awsSmsStatus(eventType, event.isFinal);
             const context = event.context as Record<string, unknown> | undefined;
             const reference = str(context?.reference);
             return {

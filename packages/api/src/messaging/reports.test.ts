@@ -1,9 +1,10 @@
 import { expect, it } from 'bun:test';
-import { createHmac } from 'node:crypto';
+import { createHmac, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { insertBusiness, testPatient } from '../areas/patients/test-helpers.ts';
 import { createLogger } from '../http/logger.ts';
 import { describeApi, TEST_ORIGIN, type TestApi } from '../testing.ts';
 import { messagingReportRoutes } from './report-routes.ts';
+import { snsStringToSign } from './report-sns.ts';
 import { messageReportUrl, providerReportUrl, reportUrlFor, whatsAppReportUrl } from './report-urls.ts';
 import { applyDeliveryReport } from './reports.ts';
 
@@ -84,6 +85,66 @@ const pathOf = (url: string | undefined) => {
   return u.pathname + u.search;
 };
 
+/** The test's SNS signing key: SNS's certificate at CERT_URL, as far as the routes under test know. */
+const snsKey = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const CERT_URL = 'https://sns.eu-west-2.amazonaws.com/SimpleNotificationService-0123456789abcdef.pem';
+
+/**
+ * An SNS message signed as SNS signs it (AWS, "Verifying the signatures of Amazon SNS messages"), written
+ * out here rather than through the code under test: `Name\nvalue\n` for each signed field in order.
+ */
+function signSns(
+  envelope: Record<string, unknown>,
+  version: '1' | '2' = '2',
+  key: KeyObject = snsKey.privateKey,
+): Record<string, unknown> {
+  const fields =
+    envelope.Type === 'Notification'
+      ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
+      : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
+  const text = fields
+    .filter((f) => envelope[f] !== undefined)
+    .map((f) => `${f}\n${envelope[f]}\n`)
+    .join('');
+  const signature = sign(version === '1' ? 'sha1' : 'sha256', Buffer.from(text), key).toString('base64');
+  return { ...envelope, SignatureVersion: version, Signature: signature, SigningCertURL: CERT_URL };
+}
+
+/** The report routes with the test's SNS key and a recording subscription confirmer, and a poster of signed notifications. */
+function snsRoutes(t: TestApi, url: string) {
+  const visited: string[] = [];
+  const routes = messagingReportRoutes(t.deps, {
+    snsSigningKeys: async (certUrl) => {
+      expect(certUrl).toBe(CERT_URL);
+      return snsKey.publicKey;
+    },
+    confirmSnsSubscription: async (u) => {
+      visited.push(u);
+    },
+  });
+  const notification = (event: Record<string, unknown>) => ({
+    Type: 'Notification',
+    MessageId: Bun.randomUUIDv7(),
+    TopicArn: 'arn:aws:sns:eu-west-2:123456789012:sms-events',
+    Message: JSON.stringify(event),
+    Timestamp: '2026-11-02T09:31:00.000Z',
+    UnsubscribeURL: 'https://sns.eu-west-2.amazonaws.com/?Action=Unsubscribe&SubscriptionArn=x',
+  });
+  // SNS posts text/plain, with its message type in a header.
+  const send = (body: Record<string, unknown>, path = url) =>
+    routes.handle(
+      new Request(`${TEST_ORIGIN}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-amz-sns-message-type': String(body.Type) },
+        body: JSON.stringify(body),
+      }),
+    );
+  /** Signs (SignatureVersion 2 unless told, with the test's key unless told) and posts. */
+  const post = (body: Record<string, unknown>, version: '1' | '2' = '2', path = url, key?: KeyObject) =>
+    send(signSns(body, version, key), path);
+  return { visited, notification, post, send };
+}
+
 const postJson = (t: TestApi, path: string, body: unknown, headers: Record<string, string> = {}) =>
   t.raw(path, {
     method: 'POST',
@@ -98,7 +159,20 @@ describeApi(
       const m = await sentMessage(t, 'smsworks', 'sw-1');
       t.advance(60_000);
       const url = pathOf(messageReportUrl(t.deps.config, 'smsworks', m.id));
-      const report = { messageid: 'sw-1', status: 'DELIVERED', destination: '447700900123', tag: m.id };
+      // The message object The SMS Works posts (its API schema 1.9: MessageResponse; destination a number).
+      const report = {
+        messageid: 'sw-1',
+        customerid: 'c-123',
+        status: 'DELIVERED',
+        destination: 447700900123,
+        sender: 'MedLocker',
+        content: 'Your order is ready',
+        tag: m.id,
+        schedule: '',
+        created: '2026-11-02T09:30:00.000Z',
+        modified: '2026-11-02T09:31:00.000Z',
+        credits: 1,
+      };
       const res = await postJson(t, url, report);
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ outcome: 'applied' });
@@ -149,6 +223,29 @@ describeApi(
       ]);
     });
 
+    it('The SMS Works: REJECTED with the older failureReason spelling fails the message with its details', async () => {
+      const m = await sentMessage(t, 'smsworks', 'sw-3');
+      const url = pathOf(messageReportUrl(t.deps.config, 'smsworks', m.id));
+      await postJson(t, url, {
+        messageid: 'sw-3',
+        status: 'REJECTED',
+        destination: 447700900123,
+        tag: m.id,
+        failureReason: { code: 8, details: 'Number barred by network', permanent: true },
+      });
+      expect(await messageRow(t, m.id)).toMatchObject({ status: 'failed', last_error: 'Number barred by network' });
+      expect(await events(t, m.orderId)).toEqual([
+        { code: 'MESSAGE_FAILED', message: 'SMS failed: Number barred by network' },
+      ]);
+      // A failure without a reason says the provider's word.
+      const n = await sentMessage(t, 'smsworks', 'sw-4', { orderId: m.orderId, businessId: m.businessId });
+      await postJson(t, pathOf(messageReportUrl(t.deps.config, 'smsworks', n.id)), {
+        messageid: 'sw-4',
+        status: 'EXPIRED',
+      });
+      expect((await events(t, m.orderId)).at(-1)).toEqual({ code: 'MESSAGE_FAILED', message: 'SMS failed: expired' });
+    });
+
     it('refuses a wrong or borrowed token (401) and changes nothing', async () => {
       const a = await sentMessage(t, 'smsworks', 'sw-a');
       const b = await sentMessage(t, 'smsworks', 'sw-b', { orderId: a.orderId, businessId: a.businessId });
@@ -196,7 +293,9 @@ describeApi(
       const ok = await sentMessage(t, 'messagebird', 'mb-1');
       const okUrl = pathOf(messageReportUrl(t.deps.config, 'messagebird', ok.id));
       const res = await t.raw(
-        `${okUrl}?id=mb-1&reference=${ok.id}&recipient=447700900123&status=delivered&statusDatetime=2026-11-02T09:31:00%2B00:00`,
+        // The status report's documented query: id, reference, recipient, status, statusReason,
+        // statusErrorCode, statusDatetime, and the operator and price fields.
+        `${okUrl}?id=mb-1&reference=${ok.id}&recipient=447700900123&status=delivered&statusReason=successfully%20delivered&statusErrorCode=&statusDatetime=2026-11-02T09:31:00%2B00:00&mccmnc=23415&ported=0&price%5Bamount%5D=0.035&price%5Bcurrency%5D=GBP&messageLength=19&messagePartCount=1`,
       );
       expect(res.status).toBe(200);
       expect(await messageRow(t, ok.id)).toMatchObject({ status: 'success', provider_status: 'delivered' });
@@ -221,45 +320,61 @@ describeApi(
       await t.raw(`${pathOf(messageReportUrl(t.deps.config, 'messagebird', olderId))}?id=mb-0&status=delivered`);
       expect((await messageRow(t, olderId)).status).toBe('success');
       expect(json((await orderRow(t, ok.orderId)).last_notification_status)).toBe('failed');
+      // It is still news about a message of the order: on the timeline.
+      expect((await events(t, ok.orderId)).at(-1)).toEqual({ code: 'MESSAGE_DELIVERED', message: 'SMS delivered' });
 
       expect((await t.raw(`${badUrl.replace(/[^/]+$/, 'nope')}?id=mb-2&status=delivered`)).status).toBe(401);
       expect((await t.raw(`${badUrl}?status=delivered`)).status).toBe(400);
     });
 
-    it('AWS: SNS notifications carry SMS events; delivered and blocked map to success and failed', async () => {
+    it('AWS: the SNS string to sign is the type’s fields in order, Subject only when present', () => {
+      // AWS, "Verifying the signatures of Amazon SNS messages": `Name\nvalue\n` per signed field.
+      const base = {
+        Type: 'Notification',
+        MessageId: 'm-1',
+        TopicArn: 'arn:aws:sns:eu-west-2:123456789012:sms-events',
+        Message: '{"eventType":"TEXT_DELIVERED"}',
+        Timestamp: '2026-11-02T09:31:00.000Z',
+        SignatureVersion: '2',
+      };
+      expect(snsStringToSign(base)).toBe(
+        'Message\n{"eventType":"TEXT_DELIVERED"}\nMessageId\nm-1\nTimestamp\n2026-11-02T09:31:00.000Z\nTopicArn\narn:aws:sns:eu-west-2:123456789012:sms-events\nType\nNotification\n',
+      );
+      expect(snsStringToSign({ ...base, Subject: 'Hi' })).toContain('MessageId\nm-1\nSubject\nHi\nTimestamp\n');
+      expect(
+        snsStringToSign({ ...base, Type: 'SubscriptionConfirmation', SubscribeURL: 'https://s', Token: 'tok' }),
+      ).toBe(
+        'Message\n{"eventType":"TEXT_DELIVERED"}\nMessageId\nm-1\nSubscribeURL\nhttps://s\nTimestamp\n2026-11-02T09:31:00.000Z\nToken\ntok\nTopicArn\narn:aws:sns:eu-west-2:123456789012:sms-events\nType\nSubscriptionConfirmation\n',
+      );
+      expect(snsStringToSign({ ...base, Type: 'SubscriptionConfirmation' })).toBeNull();
+      expect(snsStringToSign({ ...base, Type: 'Other' })).toBeNull();
+    });
+
+    it('AWS: signed SNS notifications carry SMS events; delivered, final TEXT_SUCCESSFUL and blocked map to success and failed', async () => {
       const m = await sentMessage(t, 'aws-sms', 'aws-1');
       const url = pathOf(providerReportUrl(t.deps.config, 'aws-sms'));
-      const notification = (event: Record<string, unknown>) => ({
-        Type: 'Notification',
-        MessageId: Bun.randomUUIDv7(),
-        TopicArn: 'arn:aws:sns:eu-west-2:123456789012:sms-events',
-        Message: JSON.stringify(event),
-        Timestamp: '2026-11-02T09:31:00.000Z',
-        SignatureVersion: '1',
-      });
+      const { post, notification } = snsRoutes(t, url);
       const event = {
         eventType: 'TEXT_DELIVERED',
         eventVersion: '1.0',
-        messageId: 'aws-1',
+        eventTimestamp: 1762075860000,
+        isFinal: true,
+        originationPhoneNumber: 'MedLocker',
         destinationPhoneNumber: '+447700900123',
+        messageId: 'aws-1',
+        messageType: 'TRANSACTIONAL',
         messageStatus: 'DELIVERED',
         messageStatusDescription: 'Message has been accepted by phone',
         context: { reference: m.id },
+        totalMessageParts: 1,
       };
-      // SNS posts text/plain.
-      const res = await t.raw(url, {
-        method: 'POST',
-        headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-amz-sns-message-type': 'Notification' },
-        body: JSON.stringify(notification(event)),
-      });
+      const res = await post(notification(event));
       expect(res.status).toBe(200);
       expect(await messageRow(t, m.id)).toMatchObject({ status: 'success', provider_status: 'TEXT_DELIVERED' });
       expect(json((await orderRow(t, m.orderId)).last_notification_status)).toBe('success');
 
       const blocked = await sentMessage(t, 'aws-sms', 'aws-2', { orderId: m.orderId, businessId: m.businessId });
-      await postJson(
-        t,
-        url,
+      await post(
         notification({
           ...event,
           eventType: 'TEXT_BLOCKED',
@@ -268,46 +383,97 @@ describeApi(
           messageStatusDescription: 'Destination phone number blocked',
           context: { reference: blocked.id },
         }),
+        '1',
       );
       expect(await messageRow(t, blocked.id)).toMatchObject({
         status: 'failed',
         last_error: 'Destination phone number blocked',
       });
+
+      // TEXT_SUCCESSFUL (accepted by the carrier) is news while more may come, and the outcome when final.
+      const accepted = await sentMessage(t, 'aws-sms', 'aws-3', { orderId: m.orderId, businessId: m.businessId });
+      const successful = {
+        ...event,
+        eventType: 'TEXT_SUCCESSFUL',
+        messageId: 'aws-3',
+        context: { reference: accepted.id },
+      };
+      await post(notification({ ...successful, isFinal: false }));
+      expect(await messageRow(t, accepted.id)).toMatchObject({ status: 'pending', provider_status: 'TEXT_SUCCESSFUL' });
+      expect(json((await orderRow(t, m.orderId)).last_notification_status)).toBe('pending');
+      await post(notification(successful));
+      expect((await messageRow(t, accepted.id)).status).toBe('success');
       expect((await events(t, m.orderId)).map((e) => e.message)).toEqual([
         'SMS delivered',
         'SMS failed: Destination phone number blocked',
+        'SMS delivered',
       ]);
 
-      expect((await postJson(t, url.replace(/[^/]+$/, 'forged'), notification(event))).status).toBe(401);
-      expect((await postJson(t, url, { Type: 'Notification', Message: 'not json' })).status).toBe(400);
-      expect((await postJson(t, url, notification({ ...event, messageId: 'aws-unknown' }))).status).toBe(200);
+      expect((await post(notification(event), '2', url.replace(/[^/]+$/, 'forged'))).status).toBe(401);
+      expect((await post({ ...notification({}), Message: 'not json' })).status).toBe(400);
+      expect((await post(notification({ ...event, messageId: 'aws-unknown' }))).status).toBe(200);
     });
 
-    it('AWS: confirms an SNS subscription only at an SNS address', async () => {
-      const visited: string[] = [];
-      const routes = messagingReportRoutes(t.deps, {
-        confirmSnsSubscription: async (u) => {
-          visited.push(u);
+    it('AWS: refuses an SNS message without SNS’s valid signature (401) and changes nothing', async () => {
+      const m = await sentMessage(t, 'aws-sms', 'aws-9');
+      const url = pathOf(providerReportUrl(t.deps.config, 'aws-sms'));
+      const { post, send, notification } = snsRoutes(t, url);
+      const signed = signSns(
+        notification({ eventType: 'TEXT_DELIVERED', isFinal: true, messageId: 'aws-9', context: { reference: m.id } }),
+      );
+      // Another key's signature; a changed message; no signature; a certificate not on SNS's hosts or
+      // not a .pem; an unknown signature version.
+      const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+      expect(
+        (await post(notification({ eventType: 'TEXT_DELIVERED', messageId: 'aws-9' }), '2', url, other)).status,
+      ).toBe(401);
+      expect(
+        (await send({ ...signed, Message: String(signed.Message).replace('TEXT_DELIVERED', 'TEXT_BLOCKED') })).status,
+      ).toBe(401);
+      const { Signature: _s, ...unsigned } = signed;
+      expect((await send(unsigned)).status).toBe(401);
+      expect(
+        (await send({ ...signed, SigningCertURL: 'https://sns.eu-west-2.amazonaws.com.evil.example/c.pem' })).status,
+      ).toBe(401);
+      expect((await send({ ...signed, SigningCertURL: 'https://sns.eu-west-2.amazonaws.com/c.txt' })).status).toBe(401);
+      expect((await send({ ...signed, SignatureVersion: '3' })).status).toBe(401);
+      // Through the app as deployed, an unsigned report is refused before any certificate is fetched.
+      expect((await postJson(t, url, unsigned)).status).toBe(401);
+      expect((await messageRow(t, m.id)).status).toBe('pending');
+      // The certificate cannot be fetched: 502, so SNS tries again later.
+      const down = messagingReportRoutes(t.deps, {
+        snsSigningKeys: async () => {
+          throw new Error('connection refused');
         },
       });
-      const url = `${TEST_ORIGIN}${pathOf(providerReportUrl(t.deps.config, 'aws-sms'))}`;
+      const res = await down.handle(
+        new Request(`${TEST_ORIGIN}${url}`, { method: 'POST', body: JSON.stringify(signed) }),
+      );
+      expect(res.status).toBe(502);
+      expect((await send(signed)).status).toBe(200);
+      expect((await messageRow(t, m.id)).status).toBe('success');
+    });
+
+    it('AWS: confirms a signed SNS subscription only at an SNS address', async () => {
+      const url = pathOf(providerReportUrl(t.deps.config, 'aws-sms'));
+      const { post, send, visited } = snsRoutes(t, url);
       const confirmation = (subscribeUrl: string) =>
-        routes.handle(
-          new Request(url, {
-            method: 'POST',
-            headers: { 'content-type': 'text/plain; charset=UTF-8' },
-            body: JSON.stringify({
-              Type: 'SubscriptionConfirmation',
-              TopicArn: 'arn:aws:sns:eu-west-2:123456789012:sms-events',
-              Token: 'tok',
-              SubscribeURL: subscribeUrl,
-            }),
-          }),
-        );
+        signSns({
+          Type: 'SubscriptionConfirmation',
+          MessageId: Bun.randomUUIDv7(),
+          Token: 'tok',
+          TopicArn: 'arn:aws:sns:eu-west-2:123456789012:sms-events',
+          Message: 'You have chosen to subscribe to the topic. To confirm the subscription, visit the SubscribeURL.',
+          SubscribeURL: subscribeUrl,
+          Timestamp: '2026-11-02T09:31:00.000Z',
+        });
       const sns = 'https://sns.eu-west-2.amazonaws.com/?Action=ConfirmSubscription&TopicArn=x&Token=tok';
-      expect((await confirmation(sns)).status).toBe(200);
-      expect((await confirmation('https://evil.example/?sns.eu-west-2.amazonaws.com')).status).toBe(400);
-      expect((await confirmation('http://sns.eu-west-2.amazonaws.com/')).status).toBe(400);
+      expect((await post(confirmation(sns))).status).toBe(200);
+      expect((await post(confirmation('https://evil.example/?sns.eu-west-2.amazonaws.com'))).status).toBe(400);
+      expect((await post(confirmation('http://sns.eu-west-2.amazonaws.com/'))).status).toBe(400);
+      // Unsigned: not visited.
+      const { Signature: _s, ...unsigned } = confirmation(`${sns}&again=1`);
+      expect((await send(unsigned)).status).toBe(401);
       expect(visited).toEqual([sns]);
     });
 

@@ -1,6 +1,6 @@
 import type { DeliveryStatus } from '@medlocker/core';
 import { systemActor } from '../actor.ts';
-import { insertOrderEventRows, type OrderRow } from '../areas/orders/repository.ts';
+import { findOrder, insertOrderEventRows, type OrderRow } from '../areas/orders/repository.ts';
 import { eventRow, publishOrder } from '../areas/orders/service.ts';
 import type { AppDeps } from '../deps.ts';
 import type { ProviderName } from './gateway.ts';
@@ -51,7 +51,7 @@ const messageBirdStatuses: Record<string, DeliveryStatus> = {
   delivery_failed: 'failed',
   expired: 'failed',
 };
-const awsPending = new Set(['TEXT_SENT', 'TEXT_PENDING', 'TEXT_QUEUED', 'TEXT_SUCCESSFUL']);
+const awsPending = new Set(['TEXT_SENT', 'TEXT_PENDING', 'TEXT_QUEUED']);
 const whatsAppStatuses: Record<string, DeliveryStatus> = {
   accepted: 'pending',
   sent: 'pending',
@@ -63,9 +63,19 @@ const whatsAppStatuses: Record<string, DeliveryStatus> = {
 /** An unknown status word is news but not an outcome: pending, keeping the word for the record. */
 export const smsWorksStatus = (s: string): DeliveryStatus => smsWorksStatuses[s.toUpperCase()] ?? 'pending';
 export const messageBirdStatus = (s: string): DeliveryStatus => messageBirdStatuses[s.toLowerCase()] ?? 'pending';
-/** AWS event types: TEXT_DELIVERED is delivered; the in-flight ones pending; every other TEXT_* is a failure. */
-export const awsSmsStatus = (eventType: string): DeliveryStatus =>
-  eventType === 'TEXT_DELIVERED' ? 'success' : awsPending.has(eventType) ? 'pending' : 'failed';
+/**
+ * AWS event types, with the event's `isFinal`: TEXT_DELIVERED is delivered; TEXT_SUCCESSFUL (accepted by
+ * the carrier) is delivered when it is the final event (AWS: "depending on the destination country the
+ * TEXT_DELIVERED and TEXT_SUCCESSFUL events may be used interchangeably"), else still on its way; the
+ * in-flight ones pending; every other TEXT_* a failure, unless AWS says more news is coming (isFinal false:
+ * TEXT_CARRIER_UNREACHABLE and TEXT_UNKNOWN can be temporary).
+ */
+export const awsSmsStatus = (eventType: string, isFinal?: unknown): DeliveryStatus => {
+  if (eventType === 'TEXT_DELIVERED') return 'success';
+  if (eventType === 'TEXT_SUCCESSFUL') return isFinal === true ? 'success' : 'pending';
+  if (awsPending.has(eventType) || isFinal === false) return 'pending';
+  return 'failed';
+};
 export const whatsAppStatus = (s: string): DeliveryStatus => whatsAppStatuses[s.toLowerCase()] ?? 'pending';
 
 const channelNames = { sms: 'SMS', whatsapp: 'WhatsApp message', email: 'Email' } as const;
@@ -74,7 +84,7 @@ const channelNames = { sms: 'SMS', whatsapp: 'WhatsApp message', email: 'Email' 
  * Applies one delivery report, in one transaction: the outbox message's status, the provider's word and
  * report; when the message is about an order and is its latest of that kind, the order's
  * `lastNotificationStatus` (SMS, WhatsApp) or `lastEmailStatus`; and, when the message reached an
- * outcome, an order event ("SMS delivered", "SMS failed: <reason>"). A report for no message of ours
+ * outcome, an order event ("SMS delivered", "SMS failed: <reason>"), a late one about an earlier message too. A report for no message of ours
  * changes nothing (the caller answers 200 so the provider stops sending it); news older than what the
  * message already knows (sent after delivered) is ignored.
  */
@@ -103,14 +113,17 @@ export async function applyDeliveryReport(deps: AppDeps, report: DeliveryReport)
 
     const email = message.channel === 'email';
     const kinds = email ? (['email'] as const) : (['sms', 'whatsapp'] as const);
-    if (await laterSentMessageExists(tx, message.order_id, message.id, kinds)) return { outcome: 'applied' as const };
-    const order = await setOrderDeliveryStatus(
-      tx,
-      message.order_id,
-      message,
-      { status: report.status, providerStatus: report.providerStatus, details: report.reason ?? null },
-      now,
-    );
+    // A late report on an earlier message still goes on the timeline, but the order's last status is
+    // the later message's to set.
+    const order = (await laterSentMessageExists(tx, message.order_id, message.id, kinds))
+      ? await findOrder(tx, message.order_id)
+      : await setOrderDeliveryStatus(
+          tx,
+          message.order_id,
+          message,
+          { status: report.status, providerStatus: report.providerStatus, details: report.reason ?? null },
+          now,
+        );
     if (!order) return { outcome: 'applied' as const };
     if (changed && report.status !== 'pending') {
       const what = channelNames[message.channel];

@@ -160,6 +160,45 @@ describeApi(
       });
     });
 
+    it('fails a message at its last retry, with the reason on the order’s timeline; a staff retry of the dead job sends it', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        await useSmsWorks();
+        answers.push({ status: 503, body: { message: 'Service unavailable' } });
+        answers.push({ status: 429, body: { message: 'Too many requests' } });
+        const orderId = await loadOrder(locker);
+        const [queued] = await messages(orderId);
+        const id = queued?.id as string;
+        await t.db.updateTable('jobs').set({ max_attempts: 2 }).where('dedupe_key', '=', id).execute();
+        const runner = runnerOf();
+        await drain(runner);
+        // The first failure is retried: no outcome yet, nothing on the timeline.
+        expect(await messages(orderId)).toMatchObject([{ status: 'pending', last_error: 'Service unavailable' }]);
+        expect((await events(orderId)).filter((e: string) => e.startsWith('MESSAGE_'))).toEqual([]);
+        t.advance(1_000);
+        await drain(runner);
+        expect(seen).toHaveLength(2);
+        const reason = 'Too many requests (gave up after 2 attempts)';
+        expect(await messages(orderId)).toMatchObject([
+          { status: 'failed', provider_status: 'GAVE_UP', sent_at: null, last_error: reason },
+        ]);
+        const [job] = await jobsOf(id);
+        expect(job?.status).toBe('dead');
+        expect(await orderOf(orderId)).toMatchObject({ lastNotificationStatus: 'failed' });
+        expect(await events(orderId)).toContain(`MESSAGE_FAILED: SMS failed: ${reason}`);
+
+        // Support staff retry the dead job (the provider is back): it is sent, once.
+        expect((await t.call('jobs', 'retryJob', { id: job?.id }, asSupport)).status).toBe(200);
+        await drain(runner);
+        expect(seen).toHaveLength(3);
+        expect(await messages(orderId)).toMatchObject([{ status: 'pending', provider_message_id: 'sw-3' }]);
+        expect(await orderOf(orderId)).toMatchObject({ lastNotificationStatus: 'pending' });
+        expect((await events(orderId)).at(-1)).toMatch(/^MESSAGE_SENT: SMS sent to /);
+        t.advance(60_000);
+        await drain(runner);
+        expect(seen).toHaveLength(3);
+      });
+    });
+
     it('fails a message the provider refuses, with its reason on the order, and does not retry it', async () => {
       await withBootedLocker(t, async ({ locker }) => {
         await useSmsWorks();

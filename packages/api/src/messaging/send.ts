@@ -66,7 +66,10 @@ export type SendOptions = {
 export const messageSendHandler = (deps: AppDeps, options: SendOptions): JobHandler => ({
   run: async ({ job }) => {
     const { messageId } = job.payload as { messageId: string };
-    await sendMessage(deps, options, messageId);
+    await sendMessage(deps, options, messageId, {
+      lastAttempt: job.attempts >= job.max_attempts,
+      attempts: job.attempts,
+    });
   },
 });
 
@@ -83,10 +86,19 @@ type Prepared =
  * and records it as sent rather than sending again. Retryable gateway failures clear the mark and throw
  * (the runner retries); permanent ones fail the message and the order's status and end the job dead.
  */
-export async function sendMessage(deps: AppDeps, options: SendOptions, messageId: string): Promise<void> {
+export async function sendMessage(
+  deps: AppDeps,
+  options: SendOptions,
+  messageId: string,
+  attempt: { lastAttempt?: boolean; attempts?: number } = {},
+): Promise<void> {
   const prepared = await deps.db.transaction().execute(async (tx): Promise<Prepared> => {
     const message = await lockMessage(tx, messageId);
-    if (message?.status !== 'pending' || message.provider_message_id !== null) return { kind: 'done' };
+    // A message that failed before any provider took it (refused here, or given up after retries) is
+    // sent when staff retry its dead job; one a provider took or reported on never is.
+    const neverHandedOver = message?.status === 'failed' && message.sent_at === null;
+    if (!message || message.provider_message_id !== null || (message.status !== 'pending' && !neverHandedOver))
+      return { kind: 'done' };
     const order = message.order_id ? await findOrder(tx, message.order_id) : undefined;
     const now = deps.now();
     if (message.sent_at !== null) {
@@ -195,7 +207,13 @@ export async function sendMessage(deps: AppDeps, options: SendOptions, messageId
         last_error: error.reason,
         updated: deps.now(),
       });
-      throw error;
+      if (!attempt.lastAttempt) throw error;
+      // The runner's last try: the message failed, and the order and its timeline say so (a staff retry
+      // of the dead job sends it again).
+      const tries = attempt.attempts ?? 1;
+      const reason = `${error.reason} (gave up after ${tries} ${tries === 1 ? 'attempt' : 'attempts'})`;
+      await recordFailed(deps, message, prepared.order, gateway.provider, reason, 'GAVE_UP');
+      throw new PermanentJobError(reason);
     }
     await recordFailed(deps, message, prepared.order, gateway.provider, error.reason);
     throw new PermanentJobError(error.reason);
@@ -259,20 +277,24 @@ async function recordSent(
   return updated;
 }
 
-/** A permanent failure: the message failed with the reason, the order's status failed, a timeline event. */
+/**
+ * A permanent failure (refused here or by the provider, or given up after the last retry): the message
+ * failed with the reason, the order's status failed, a timeline event.
+ */
 async function recordFailed(
   deps: AppDeps,
   message: MessageRow,
   order: OrderRow | undefined,
   provider: ProviderName,
   reason: string,
+  providerStatus: 'REFUSED' | 'GAVE_UP' = 'REFUSED',
 ): Promise<void> {
   const now = deps.now();
   const updated = await deps.db.transaction().execute(async (tx) => {
     await updateMessageDelivery(tx, message.id, {
       status: 'failed',
       provider,
-      provider_status: 'REFUSED',
+      provider_status: providerStatus,
       last_error: reason,
       updated: now,
     });

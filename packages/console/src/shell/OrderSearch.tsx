@@ -1,6 +1,15 @@
 import { Barcode, type Order, orderDisplayStatus } from '@medlocker/core';
-import { useEffect, useState } from 'react';
-import { ComboBox, Input, type Key, Label, ListBox, ListBoxItem, Popover } from 'react-aria-components';
+import { useContext, useEffect, useState } from 'react';
+import {
+  ComboBox,
+  ComboBoxStateContext,
+  Input,
+  type Key,
+  Label,
+  ListBox,
+  ListBoxItem,
+  Popover,
+} from 'react-aria-components';
 import { useNavigate } from 'react-router';
 import { rpc } from '../api/client.ts';
 import { useDebounced, useQuery } from '../api/queries.ts';
@@ -22,6 +31,9 @@ export function OrderSearch() {
   const [entered, setEntered] = useState<string | null>(null);
   // Enter closes the results list; a text Enter found nothing for says so beside the field instead.
   const [notFound, setNotFound] = useState<string | null>(null);
+  // Focus stays here after a choice (the next search is typed at once): a screen reader hears which
+  // order opened from this live region instead of from the new page's heading taking focus.
+  const [opened, setOpened] = useState({ words: '', count: 0 });
   const debounced = useDebounced(text.trim(), debounceMs);
   const settled = entered !== null && entered === text.trim() ? entered : debounced;
   const query = useQuery(
@@ -49,6 +61,7 @@ export function OrderSearch() {
     if (!order) return;
     setText('');
     setEntered(null);
+    setOpened((o) => ({ words: `Opened order ${order.reference}, ${order.businessName}`, count: o.count + 1 }));
     navigate(orderPaths.order(order.businessId, order.id));
   };
 
@@ -90,6 +103,10 @@ export function OrderSearch() {
           No order found
         </p>
       )}
+      <CloseAfterChoice choices={opened.count} />
+      <p className="visually-hidden" role="status">
+        {opened.words}
+      </p>
       <Popover className="popover popover--order-search" placement="bottom end">
         <ListBox<Order> className="listbox" renderEmptyState={() => <div className="listbox__empty">{emptyText}</div>}>
           {(order) => (
@@ -105,4 +122,19 @@ export function OrderSearch() {
       </Popover>
     </ComboBox>
   );
+}
+
+/**
+ * Closes the results list once an order was opened from it: react-aria closes a combobox's list when its
+ * selection changes, and this one's stays empty (the finder clears for the next search). Only while the
+ * finder is still empty, so a search already typed keeps its list; the list also has to close for the
+ * live region beside it to be heard (an open list hides the rest of the page from screen readers).
+ */
+function CloseAfterChoice({ choices }: { choices: number }) {
+  const state = useContext(ComboBoxStateContext);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per choice, with the state of that render
+  useEffect(() => {
+    if (choices > 0 && state?.isOpen && state.inputValue === '') state.close();
+  }, [choices]);
+  return null;
 }

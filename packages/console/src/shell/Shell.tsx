@@ -42,13 +42,14 @@ export function Shell() {
       firstPage.current = false;
       return;
     }
-    // After choosing from the menu or the top bar's order finder, focus goes to the new page's heading
-    // so a screen reader announces it; a page that focused one of its own fields keeps that focus.
+    // After choosing from the menu (or the bell), focus goes to the new page's heading so a screen reader
+    // announces it; a page that focused one of its own fields keeps that focus. The top bar's order finder
+    // keeps it too: the page loads lazily, so this runs a moment after the choice, when the next search
+    // (or scan) may already be on its way into the finder, and taking focus then closed its list and lost
+    // the keys typed (the finder announces the order it opened instead).
     const active = document.activeElement;
-    // Someone already typing the next search in the top bar (the page loads lazily, after the address
-    // changed) keeps their field.
-    const typing = active instanceof HTMLInputElement && active.value !== '';
-    const fromTop = topRef.current?.contains(active) && !typing;
+    const inFinder = active instanceof Element && active.closest('.order-search') !== null;
+    const fromTop = topRef.current?.contains(active) && !inFinder;
     if (!active || active === document.body || sideRef.current?.contains(active) || fromTop) {
       document.getElementById('page-title')?.focus();
     }
