@@ -1,5 +1,6 @@
-import { expect, it } from 'bun:test';
+import { describe, expect, it } from 'bun:test';
 import { contract } from '@medlocker/core';
+import { loggablePath } from './app.ts';
 import { describeApi, TEST_ORIGIN } from './testing.ts';
 
 describeApi('the api skeleton', (t) => {
@@ -117,5 +118,16 @@ describeApi('the api skeleton', (t) => {
       }
     }
     expect(missing).toEqual([]);
+  });
+});
+
+describe('the access log', () => {
+  it('keeps no bearer secret of a path: report tokens and short-link codes are cut off', () => {
+    expect(loggablePath('/hooks/messages/smsworks/m1/tok3n')).toBe('/hooks/messages/smsworks/m1/…');
+    expect(loggablePath('/hooks/messages/messagebird/m1/tok3n')).toBe('/hooks/messages/messagebird/m1/…');
+    expect(loggablePath('/hooks/messages/aws-sms/tok3n')).toBe('/hooks/messages/aws-sms/…');
+    expect(loggablePath('/u/AbCdEf123')).toBe('/u/…');
+    expect(loggablePath('/hooks/messages/whatsapp')).toBe('/hooks/messages/whatsapp');
+    expect(loggablePath('/api/orders/get')).toBe('/api/orders/get');
   });
 });

@@ -40,6 +40,18 @@ import { messagingReportRoutes } from './messaging/report-routes.ts';
 /** Paths whose requests are never logged: the health and readiness probes. */
 const UNLOGGED = new Set(['/healthz', '/readyz']);
 
+/**
+ * A path as the access log may keep it: the secret part of a bearer URL is cut off (a delivery report
+ * URL's token, a short link's code), so a log reader cannot replay a report or open a patient's link.
+ */
+export function loggablePath(path: string): string {
+  const report = /^(\/hooks\/messages\/(?:smsworks|messagebird)\/[^/]+\/)[^/]+$/.exec(path);
+  if (report) return `${report[1]}…`;
+  if (path.startsWith('/hooks/messages/aws-sms/')) return '/hooks/messages/aws-sms/…';
+  if (/^\/u\/[^/]+$/.test(path)) return '/u/…';
+  return path;
+}
+
 export type HubOptions = MachineHubOptions & { consoleSessionCheckEveryMs?: number };
 
 /**
@@ -76,7 +88,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
       deps.logger.debug('request', {
         requestId: requestMeta(request).requestId,
         method: request.method,
-        path,
+        path: loggablePath(path),
         status: typeof set.status === 'number' ? set.status : 200,
         ms: begin === undefined ? undefined : Math.round((performance.now() - begin) * 10) / 10,
       });
