@@ -191,6 +191,44 @@ describe('session state', () => {
     expect(client.getQueryData(['patients', 'list', 'b1'])).toBeUndefined();
   });
 
+  it('keeps the session hint when the first check fails for any reason but a 401 (a page left mid-answer)', async () => {
+    const stored = new Map<string, string>([['medlocker.session', '1']]);
+    globalThis.localStorage = {
+      getItem: (k: string) => stored.get(k) ?? null,
+      setItem: (k: string, v: string) => void stored.set(k, v),
+      removeItem: (k: string) => void stored.delete(k),
+    } as Storage;
+    try {
+      // The answer's body breaks off as it is read, as when the browser leaves the page.
+      globalThis.fetch = (async () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.error(new TypeError('network error'));
+            },
+          }),
+          { status: 200 },
+        )) as unknown as typeof fetch;
+      const left = newClient();
+      await loadSession(left);
+      expect(status(left)).toBe('unreachable');
+      expect(stored.get('medlocker.session')).toBe('1');
+
+      // The next page asks again and finds the session.
+      answer(200, session);
+      const next = newClient();
+      await loadSession(next);
+      expect(status(next)).toBe('active');
+
+      // A 401 does end it.
+      answer(401, notLoggedIn);
+      await loadSession(newClient());
+      expect(stored.has('medlocker.session')).toBe(false);
+    } finally {
+      delete (globalThis as { localStorage?: Storage }).localStorage;
+    }
+  });
+
   it('reports an unreachable server on the first check, and keeps a session through a later blip', async () => {
     const client = newClient();
     globalThis.fetch = (async () => {

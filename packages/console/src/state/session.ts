@@ -95,9 +95,11 @@ async function checkSession(client: QueryClient): Promise<KnownSession> {
       return hinted(timedOut ? { status: 'anonymous', notice: sessionTimedOutMessage } : { status: 'anonymous' });
     }
     if (before === undefined) {
+      // Only a 401 proves there is no session: any other failure (the page left while the answer was
+      // read, an unreadable answer) keeps the hint, so the next page still asks.
       return error instanceof ApiError && error.code === 'UNREACHABLE'
         ? { status: 'unreachable', message: error.message }
-        : hinted({ status: 'anonymous' });
+        : { status: 'anonymous' };
     }
     // A later check that could not be made (a network blip) leaves the session as it was.
     return now ?? before;

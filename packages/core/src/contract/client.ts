@@ -105,7 +105,14 @@ export function createRpcClient(options: RpcClientOptions = {}) {
       if (call.signal?.aborted) throw error;
       throw report(new UnreachableError(baseUrl || url, unreachable()), area, method);
     }
-    const text = await response.text();
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      // The connection dropped while the answer was read (or the page is being left).
+      if (call.signal?.aborted) throw error;
+      throw report(new UnreachableError(baseUrl || url, unreachable()), area, method);
+    }
     let body: unknown;
     let readable = true;
     try {
