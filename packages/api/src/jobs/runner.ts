@@ -137,6 +137,7 @@ export function createRunner(options: RunnerOptions): Runner {
   const now = options.now ?? Date.now;
   const { db, logger, handlers } = options;
   const concurrency = options.concurrency ?? 8;
+  const claimBatch = Math.max(1, Math.floor(concurrency / 4));
   const pollMs = options.pollMs ?? 1_000;
   const base = options.baseDelayMs ?? 5_000;
   const max = options.maxDelayMs ?? 3_600_000;
@@ -255,8 +256,9 @@ export function createRunner(options: RunnerOptions): Runner {
           .catch((error) => logger.error('job runner: recording a job failed', { jobId: job.id, error: String(error) }))
           .finally(() => {
             inHand.delete(job.id);
-            // A slot came free: look again soon rather than after a full poll interval.
-            if (running) schedule(0);
+            // Slots came free: look again now rather than after a full poll interval, once a quarter of
+            // them are free (one claim, one commit, for several jobs rather than one each).
+            if (running && concurrency - inHand.size >= claimBatch) schedule(0);
           });
         inHand.set(job.id, { job, done, abort });
       }
