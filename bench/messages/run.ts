@@ -23,7 +23,8 @@
  * Env: BENCH_DATABASE_URL for --database-url; MESSAGES_COUNT, MESSAGES_FAILURE_RATE, MESSAGES_KILLS too.
  * Each scenario runs in a fresh database created beside the URL's (dropped afterwards unless --keep).
  * `--pglite` adds a single-process PGlite run (the runner in this process: no kills; not a goal).
- * Exits 1 when a goal is missed.
+ * Exits 1 when a goal is missed. BENCH_ASYNC_COMMIT=1 (diagnosis only) sets `synchronous_commit = off` on
+ * the bench's database, to see how much of the time is the disk's.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -257,6 +258,9 @@ type Outcome = {
   dead: number;
   left: number;
   kills: Kill[];
+  /** The bare loop's messages/s, run just before this scenario. */
+  baselinePerSecond: number;
+  loadAverage: string;
 };
 
 async function checkOutcome(db: Kysely<Database>, ids: string[], gateway: Gateway) {
@@ -289,7 +293,9 @@ async function checkOutcome(db: Kysely<Database>, ids: string[], gateway: Gatewa
   return { deliveredOnce, duplicates, missing, silentlyLost, wrongId, unconfirmed, unconfirmedDelivered };
 }
 
-async function runPostgres(base: string, gateway: Gateway, kills: number): Promise<Outcome> {
+type Measured = Omit<Outcome, 'baselinePerSecond' | 'loadAverage'>;
+
+async function runPostgres(base: string, gateway: Gateway, kills: number): Promise<Measured> {
   const name = kills === 0 ? `${WORKERS} workers` : `${WORKERS} workers, kill -9 ×${kills}`;
   log(`\n== PostgreSQL, ${name}: ${int(COUNT)} messages, ${FAILURE_RATE * 100}% of requests refused`);
   const fresh = await createFreshPostgresDatabase(base);
@@ -297,6 +303,10 @@ async function runPostgres(base: string, gateway: Gateway, kills: number): Promi
   const logDir = mkdtempSync(join(tmpdir(), 'bench-messages-'));
   try {
     await migrateToLatest(opened.db);
+    if (process.env.BENCH_ASYNC_COMMIT === '1') {
+      // Diagnosis only: how much of the time is waiting for the disk at commit.
+      await sql.raw(`alter database "${new URL(fresh.url).pathname.slice(1)}" set synchronous_commit = off`).execute(opened.db);
+    }
     const { ids, ms: enqueueMs } = await seedMessages(opened.db);
     log(`queued ${int(ids.length)} messages through the outbox in ${s(enqueueMs)}`);
     gateway.reset();
@@ -379,7 +389,7 @@ async function runPostgres(base: string, gateway: Gateway, kills: number): Promi
 }
 
 /** PGlite: one process holds the database, so the runner runs here (beside the gateway); no kills. */
-async function runPglite(gateway: Gateway): Promise<Outcome> {
+async function runPglite(gateway: Gateway): Promise<Measured> {
   log(`\n== PGlite, one process: ${int(COUNT)} messages, ${FAILURE_RATE * 100}% of requests refused`);
   const dir = mkdtempSync(join(tmpdir(), 'bench-messages-pglite-'));
   mkdirSync(join(dir, 'db'));
@@ -474,30 +484,36 @@ async function runBaseline(gateway: Gateway, inFlight: number) {
 
 const gateway = startGateway();
 const outcomes: Outcome[] = [];
-let baseline: Awaited<ReturnType<typeof runBaseline>> | undefined;
-try {
-  baseline = await runBaseline(gateway, WORKERS * PER_WORKER);
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+/** Each scenario beside a baseline run just before it: the machine's speed moves within minutes. */
+async function withBaseline(scenario: () => Promise<Measured>) {
+  const load = loadAverage();
+  const baseline = await runBaseline(gateway, WORKERS * PER_WORKER);
   log(
-    `baseline: ${int(COUNT)} messages in ${s(baseline.ms)} (${int(baseline.requests)} requests, ${WORKERS * PER_WORKER} in flight)`,
+    `\nbaseline: ${int(COUNT)} messages in ${s(baseline.ms)} (${int(baseline.requests)} requests, ${WORKERS * PER_WORKER} in flight)`,
   );
-  for (const kills of KILLS) outcomes.push(await runPostgres(args['database-url'], gateway, kills));
-  if (args.pglite) outcomes.push(await runPglite(gateway));
+  outcomes.push({ ...(await scenario()), baselinePerSecond: baseline.perSecond, loadAverage: load });
+}
+try {
+  for (const kills of KILLS) await withBaseline(() => runPostgres(args['database-url'], gateway, kills));
+  if (args.pglite) await withBaseline(() => runPglite(gateway));
 } finally {
   gateway.stop();
 }
 
-const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-log(`\n${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load average ${load}; ${int(COUNT)} messages,`);
+log(
+  `\n${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load average now ${loadAverage()}; ${int(COUNT)} messages,`,
+);
 log(
   `${FAILURE_RATE * 100}% of requests refused (429/500/503)${LOST_RATE ? `, of which ${LOST_RATE * 100}% accepted and answered 500` : ''}.`,
 );
 log(
-  `Baseline (no database, ${WORKERS * PER_WORKER} in flight, refused ones sent again at once): ${s(baseline.ms)}, ${int(Math.round(baseline.perSecond))} messages/s.\n`,
+  `Baseline: no database, ${WORKERS * PER_WORKER} in flight, refused ones sent again at once, run before each scenario.\n`,
 );
 log(
-  '| run | database | requests | refused 429 / 500 / 503 | delivered once | duplicates | missing | unconfirmed (of them delivered) | dead | left | first sent | **all done** | messages/s | ÷ baseline | kills: held, taken again after | goal |',
+  '| run | database | load average at start | requests | refused 429 / 500 / 503 | delivered once | duplicates | missing | unconfirmed (of them delivered) | dead | left | first sent | **all done** | messages/s | baseline messages/s | ÷ baseline | kills: jobs held at, taken again after | goal |',
 );
-log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 let failed = false;
 for (const o of outcomes) {
   const perSecond = COUNT / (o.wallMs / 1000);
@@ -519,7 +535,7 @@ for (const o of outcomes) {
     .map((k) => `${k.held} at ${s(k.at)}, ${k.recoveredAfter === null ? 'never' : s(k.recoveredAfter)}`)
     .join('; ');
   log(
-    `| ${o.name} | ${o.database} | ${int(g.requests)} | ${int(g.refused[429])} / ${int(g.refused[500])} / ${int(g.refused[503])}${g.lostAnswers ? ` (+${g.lostAnswers} accepted, answered 500)` : ''} | ${int(o.deliveredOnce)} | ${o.duplicates} | ${o.missing} | ${o.unconfirmed} (${o.unconfirmedDelivered}) | ${o.dead} | ${o.left} | ${s(o.firstAt)} | **${o.finished ? s(o.wallMs) : `> ${s(o.wallMs)}`}** | ${int(Math.round(perSecond))} | ${(perSecond / baseline.perSecond).toFixed(2)} | ${kills || '–'} | ${goal} |`,
+    `| ${o.name} | ${o.database} | ${o.loadAverage.split(' ')[0]} | ${int(g.requests)} | ${int(g.refused[429])} / ${int(g.refused[500])} / ${int(g.refused[503])}${g.lostAnswers ? ` (+${g.lostAnswers} accepted, answered 500)` : ''} | ${int(o.deliveredOnce)} | ${o.duplicates} | ${o.missing} | ${o.unconfirmed} (${o.unconfirmedDelivered}) | ${o.dead} | ${o.left} | ${s(o.firstAt)} | **${o.finished ? s(o.wallMs) : `> ${s(o.wallMs)}`}** | ${int(Math.round(perSecond))} | ${int(Math.round(o.baselinePerSecond))} | ${(perSecond / o.baselinePerSecond).toFixed(3)} | ${kills || '–'} | ${goal} |`,
   );
   if (o.wrongId) log(`  ${o.wrongId} messages recorded an id the gateway did not give them`);
   if (o.silentlyLost) log(`  ${o.silentlyLost} messages never reached the gateway and are not flagged UNCONFIRMED`);
