@@ -305,7 +305,9 @@ async function runPostgres(base: string, gateway: Gateway, kills: number): Promi
     await migrateToLatest(opened.db);
     if (process.env.BENCH_ASYNC_COMMIT === '1') {
       // Diagnosis only: how much of the time is waiting for the disk at commit.
-      await sql.raw(`alter database "${new URL(fresh.url).pathname.slice(1)}" set synchronous_commit = off`).execute(opened.db);
+      await sql
+        .raw(`alter database "${new URL(fresh.url).pathname.slice(1)}" set synchronous_commit = off`)
+        .execute(opened.db);
     }
     const { ids, ms: enqueueMs } = await seedMessages(opened.db);
     log(`queued ${int(ids.length)} messages through the outbox in ${s(enqueueMs)}`);
@@ -319,7 +321,7 @@ async function runPostgres(base: string, gateway: Gateway, kills: number): Promi
     let firstAt = 0;
     let p = await progress(opened.db);
     while (p.done + p.dead < COUNT && performance.now() - t0 < GIVE_UP_MS) {
-      await Bun.sleep(100);
+      await Bun.sleep(250);
       p = await progress(opened.db);
       if (!firstAt && p.done > 0) firstAt = performance.now() - t0;
       const next = killPlan[killed.length];
