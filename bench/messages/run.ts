@@ -220,7 +220,10 @@ let workerSeq = 0;
 function spawnWorker(env: Record<string, string>, logDir: string): Worker {
   workerSeq += 1;
   const out = Bun.file(join(logDir, `worker-${workerSeq}.log`));
-  const proc = Bun.spawn([process.execPath, 'packages/api/src/worker.ts'], { env, stdout: out, stderr: out });
+  // BENCH_WORKER_PROFILE=dir: each worker writes a CPU profile (markdown) there when it stops.
+  const profile = process.env.BENCH_WORKER_PROFILE;
+  const flags = profile ? ['--cpu-prof-md', `--cpu-prof-dir=${profile}`] : [];
+  const proc = Bun.spawn([process.execPath, ...flags, 'packages/api/src/worker.ts'], { env, stdout: out, stderr: out });
   living.add(proc);
   void proc.exited.then(() => living.delete(proc));
   return { proc, pid: proc.pid, started: performance.now() };
@@ -235,6 +238,16 @@ async function stopWorker(w: Worker) {
 
 // ---------------------------------------------------------------------------------------------------
 // One scenario.
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
 
 type Kill = { at: number; doneAt: number; held: number; recoveredAfter: number | null };
 
@@ -258,6 +271,8 @@ type Outcome = {
   dead: number;
   left: number;
   kills: Kill[];
+  /** CPU seconds the worker processes used (PostgreSQL only). */
+  workerCpuS?: number;
   /** The bare loop's messages/s, run just before this scenario. */
   baselinePerSecond: number;
   loadAverage: string;
@@ -318,6 +333,7 @@ async function runPostgres(base: string, gateway: Gateway, kills: number): Promi
     const workers = Array.from({ length: WORKERS }, () => spawnWorker(env, logDir));
     const killPlan = Array.from({ length: kills }, (_, i) => Math.round((COUNT * (i + 1)) / (kills + 1)));
     const killed: (Kill & { worker: string; ids: string[] })[] = [];
+    let killedCpuS = 0;
     let firstAt = 0;
     let p = await progress(opened.db);
     while (p.done + p.dead < COUNT && performance.now() - t0 < GIVE_UP_MS) {
@@ -328,6 +344,7 @@ async function runPostgres(base: string, gateway: Gateway, kills: number): Promi
       if (next !== undefined && p.done >= next) {
         // The oldest worker dies at once, as a crash would; a replacement starts at once.
         const victim = workers.shift() as Worker;
+        killedCpuS += cpuSeconds(victim.pid);
         victim.proc.kill('SIGKILL');
         await victim.proc.exited;
         workers.push(spawnWorker(env, logDir));
@@ -362,6 +379,7 @@ async function runPostgres(base: string, gateway: Gateway, kills: number): Promi
     }
     const finished = p.done + p.dead >= COUNT;
     const wallMs = finished ? p.lastUpdated - wall0 : performance.now() - t0;
+    const workerCpuS = workers.reduce((sum, w) => sum + cpuSeconds(w.pid), 0) + killedCpuS;
     await Promise.all(workers.map(stopWorker));
     p = await progress(opened.db);
     const checked = await checkOutcome(opened.db, ids, gateway);
@@ -378,6 +396,7 @@ async function runPostgres(base: string, gateway: Gateway, kills: number): Promi
       dead: p.dead,
       left: p.waiting + p.running,
       kills: killed.map(({ at, doneAt, held, recoveredAfter }) => ({ at, doneAt, held, recoveredAfter })),
+      workerCpuS,
     };
   } finally {
     for (const child of living) child.kill('SIGKILL');
@@ -539,6 +558,10 @@ for (const o of outcomes) {
   log(
     `| ${o.name} | ${o.database} | ${o.loadAverage.split(' ')[0]} | ${int(g.requests)} | ${int(g.refused[429])} / ${int(g.refused[500])} / ${int(g.refused[503])}${g.lostAnswers ? ` (+${g.lostAnswers} accepted, answered 500)` : ''} | ${int(o.deliveredOnce)} | ${o.duplicates} | ${o.missing} | ${o.unconfirmed} (${o.unconfirmedDelivered}) | ${o.dead} | ${o.left} | ${s(o.firstAt)} | **${o.finished ? s(o.wallMs) : `> ${s(o.wallMs)}`}** | ${int(Math.round(perSecond))} | ${int(Math.round(o.baselinePerSecond))} | ${(perSecond / o.baselinePerSecond).toFixed(3)} | ${kills || '–'} | ${goal} |`,
   );
+  if (o.workerCpuS)
+    log(
+      `  ${o.name}: the workers used ${o.workerCpuS.toFixed(1)} CPU s, ${((o.workerCpuS * 1000) / o.gateway.requests).toFixed(2)} ms per attempt`,
+    );
   if (o.wrongId) log(`  ${o.wrongId} messages recorded an id the gateway did not give them`);
   if (o.silentlyLost) log(`  ${o.silentlyLost} messages never reached the gateway and are not flagged UNCONFIRMED`);
 }
