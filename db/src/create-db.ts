@@ -120,7 +120,7 @@ export async function createDb(options: DbOptions): Promise<Db> {
 export function dbOptionsFromEnv(
   env: { DATABASE_URL?: string | undefined },
   dataDir: string,
-  postgres: { prepared?: boolean } = {},
+  postgres: { prepared?: boolean; max?: number } = {},
 ): DbOptions {
   const url = env.DATABASE_URL?.trim();
   if (url) return { kind: 'postgres', url, ...postgres };

@@ -95,6 +95,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ READINGS_COMMIT: 'sync' })).toThrow(/READINGS_COMMIT/);
   });
 
+  it('runs 16 background jobs at once unless JOBS_CONCURRENCY says otherwise (1–256)', () => {
+    expect(loadConfig({}).jobsConcurrency).toBe(16);
+    expect(loadConfig({ JOBS_CONCURRENCY: '32' }).jobsConcurrency).toBe(32);
+    expect(() => loadConfig({ JOBS_CONCURRENCY: '0' })).toThrow(/JOBS_CONCURRENCY/);
+    expect(() => loadConfig({ JOBS_CONCURRENCY: 'many' })).toThrow(/JOBS_CONCURRENCY/);
+  });
+
   it("runs the hub's hot statements prepared unless DATABASE_PREPARED_STATEMENTS=off", () => {
     expect(loadConfig({}).preparedStatements).toBe(true);
     expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'off' }).preparedStatements).toBe(false);

@@ -44,6 +44,8 @@ export type Config = {
    * pooler in front of PostgreSQL that cannot carry them (PgBouncer before 1.21 in transaction mode).
    */
   preparedStatements: boolean;
+  /** Background jobs one process runs at once (JOBS_CONCURRENCY, default 16): most wait on a provider's answer. */
+  jobsConcurrency: number;
   /** The argon2id cost of new password hashes: `test` only when NODE_ENV=test (never in production). */
   passwordHashing: PasswordHashing;
   /** The message gateways (messaging/): each is usable when its credentials are set. */
@@ -121,6 +123,7 @@ const Env = type({
   'TRUST_PROXY?': 'string > 0',
   'READINGS_COMMIT?': "'fast' | 'durable'",
   'DATABASE_PREPARED_STATEMENTS?': "'on' | 'off'",
+  'JOBS_CONCURRENCY?': type('string.integer.parse').to('1 <= number.integer <= 256'),
   'SMSWORKS_JWT?': 'string > 0',
   'SMSWORKS_API_URL?': /^https?:\/\/.+/,
   'MESSAGEBIRD_ACCESS_KEY?': 'string > 0',
@@ -221,6 +224,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     trustProxy,
     readingsCommit: parsed.READINGS_COMMIT ?? 'fast',
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS !== 'off',
+    jobsConcurrency: parsed.JOBS_CONCURRENCY ?? 16,
     passwordHashing: parsed.NODE_ENV === 'test' ? 'test' : 'standard',
     gateways: {
       smsWorks: { jwt: parsed.SMSWORKS_JWT, apiUrl: base(parsed.SMSWORKS_API_URL, 'https://api.thesmsworks.co.uk') },

@@ -16,7 +16,12 @@ try {
   const config = loadConfig(process.env);
   const logger = createLogger(config.logLevel);
   const opened = await createDb(
-    dbOptionsFromEnv({ DATABASE_URL: config.databaseUrl }, config.dataDir, { prepared: config.preparedStatements }),
+    // A connection for every job in hand and a few over: a job waiting for a connection after the gateway
+    // answered is a job whose answer a crash would lose (messaging/send.ts: then left unconfirmed).
+    dbOptionsFromEnv({ DATABASE_URL: config.databaseUrl }, config.dataDir, {
+      prepared: config.preparedStatements,
+      max: config.jobsConcurrency + 4,
+    }),
   );
   await migrateToLatest(opened.db);
   const deps: AppDeps = {

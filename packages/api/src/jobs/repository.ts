@@ -92,6 +92,19 @@ export async function releaseExpiredLeases(db: Db, now: number): Promise<number>
   return rows.length;
 }
 
+/** The worker still holding these jobs keeps them until `until`; answers how many it still held. */
+export async function extendLeases(db: Db, q: { ids: string[]; worker: string; until: number }): Promise<number> {
+  if (q.ids.length === 0) return 0;
+  const r = await db
+    .updateTable('jobs')
+    .set({ locked_until: q.until })
+    .where('id', 'in', q.ids)
+    .where('locked_by', '=', q.worker)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 /** The worker that holds the job records it done; false when it no longer holds it (lease lost). */
 export async function completeJob(db: Db, id: string, worker: string, now: number): Promise<boolean> {
   const r = await db

@@ -114,7 +114,8 @@ describeDb('the job runner', (t) => {
     expect(taken).toMatchObject({ id, status: 'running', locked_by: 'dead-worker' });
     let runs = 0;
     const runner = runnerWith({ a: { run: async () => void runs++ } });
-    clock = T0 + 59_999;
+    // A runner looks for run-out leases at most once a second (the boundary itself: start.test.ts).
+    clock = T0 + 59_000;
     await runner.tick();
     await runner.idle();
     expect(runs).toBe(0);
@@ -124,6 +125,87 @@ describeDb('the job runner', (t) => {
     await runner.idle();
     expect(runs).toBe(1);
     expect(await findJob(t.db, id)).toMatchObject({ status: 'done', attempts: 2 });
+  });
+
+  it('retries a failure within seconds while its service mostly works, with the full backoff in an outage', async () => {
+    clock = T0;
+    const failing = new Set<string>();
+    const runner = createRunner({
+      db: t.db,
+      logger: silentLogger,
+      now,
+      baseDelayMs: 1_000,
+      blipDelayMs: 100,
+      random: () => 0.5,
+      concurrency: 50,
+      handlers: {
+        send: {
+          run: async ({ job, dependsOn }) => {
+            const { to, n } = job.payload as { to: string; n: number };
+            dependsOn(to);
+            if (failing.has(`${to}:${n}`)) throw new Error(`${to} said 503`);
+          },
+        },
+      },
+    });
+    const send = async (to: string, from: number, count: number) => {
+      const ids: string[] = [];
+      for (let n = from; n < from + count; n++)
+        ids.push((await enqueueJob(t.db, { type: 'send', payload: { to, n } }, clock)) as string);
+      await runner.tick();
+      await runner.idle();
+      return Promise.all(
+        ids.map(async (id) => (await findJob(t.db, id)) as NonNullable<Awaited<ReturnType<typeof findJob>>>),
+      );
+    };
+    const delays = (rows: { status: string; run_after: number }[]) =>
+      rows.filter((r) => r.status === 'waiting').map((r) => r.run_after - clock);
+    // "up": 10 attempts succeed, then 3 fail: blips (under half of its attempts), retried after 75 ms (¾ of 100 ms).
+    expect(delays(await send('up', 0, 10))).toEqual([]);
+    for (const n of [10, 11, 12]) failing.add(`up:${n}`);
+    expect(delays(await send('up', 10, 3))).toEqual([75, 75, 75]);
+    // "down" fails 9 of 12 in the same window: an outage, full backoff (¾ of 1 s), whatever "up" does.
+    for (let n = 0; n < 9; n++) failing.add(`down:${n}`);
+    expect(delays(await send('down', 0, 12))).toEqual(Array(9).fill(750));
+    // A first failure on a service with no attempts to judge by: full backoff too.
+    failing.add('new:0');
+    expect(delays(await send('new', 0, 1))).toEqual([750]);
+    // Out of the window (30 s) "up"'s successes no longer count.
+    clock = T0 + 31_000;
+    failing.add('up:100');
+    expect(delays(await send('up', 100, 1))).toEqual([750]);
+  });
+
+  it('renews the lease of a job in hand, so a slow attempt is not taken by another runner', async () => {
+    let runs = 0;
+    let release = () => {};
+    const handlers: Record<string, JobHandler> = {
+      slow: {
+        leaseMs: 300,
+        run: () => {
+          runs++;
+          return new Promise<void>((r) => {
+            release = r;
+          });
+        },
+      },
+    };
+    const id = (await enqueueJob(t.db, { type: 'slow', payload: {} })) as string;
+    const one = createRunner({ db: t.db, logger: silentLogger, handlers, pollMs: 20, worker: 'one' });
+    const two = createRunner({ db: t.db, logger: silentLogger, handlers, pollMs: 20, worker: 'two' });
+    one.start();
+    while ((await findJob(t.db, id))?.status !== 'running') await Bun.sleep(10);
+    two.start();
+    const first = (await findJob(t.db, id))?.locked_until ?? 0;
+    await Bun.sleep(1_300); // four leases long, and past the other runner's next look for run-out leases
+    const held = await findJob(t.db, id);
+    expect(held).toMatchObject({ status: 'running', locked_by: 'one' });
+    expect(held?.locked_until).toBeGreaterThan(first);
+    release();
+    await one.idle();
+    await Promise.all([one.stop(), two.stop()]);
+    expect(runs).toBe(1);
+    expect(await findJob(t.db, id)).toMatchObject({ status: 'done', attempts: 1 });
   });
 
   it('on stop, lets a job in hand finish within the grace time, else returns it to waiting uncounted', async () => {

@@ -5,6 +5,7 @@ import {
   claimJobs,
   completeJob,
   deleteDoneJobs,
+  extendLeases,
   failJob,
   type JobRow,
   releaseExpiredLeases,
@@ -12,12 +13,20 @@ import {
 } from './repository.ts';
 import { checkPattern, queueDueSchedules, type Schedule } from './schedule.ts';
 
-/** What a handler is given: the job, and a signal that fires when the runner stops before it is done. */
-export type JobContext = { job: JobRow; signal: AbortSignal };
+/**
+ * What a handler is given: the job, a signal that fires when the runner stops before it is done, and
+ * `dependsOn(name)`: the outside service (a gateway) this attempt is about to call, so the runner paces
+ * retries by how that service is doing (see {@link createRunner}).
+ */
+export type JobContext = { job: JobRow; signal: AbortSignal; dependsOn: (service: string) => void };
 
 export type JobHandler = {
   run: (context: JobContext) => Promise<void>;
-  /** How long one attempt may hold the job before another process may take it (default 5 minutes). */
+  /**
+   * How long another process waits for an attempt before it may take the job (default 5 minutes). The
+   * runner renews the lease of every job in hand every third of it, so only a dead or stalled process
+   * lets it run out: short leases free a killed worker's jobs soon without cutting off slow attempts.
+   */
   leaseMs?: number;
 };
 
@@ -37,6 +46,13 @@ export type RunnerOptions = {
   /** Backoff: the first retry after about `baseDelayMs` (default 5 s), doubling up to `maxDelayMs` (1 h). */
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /**
+   * Backoff while the service an attempt failed on is otherwise working (most of its recent attempts
+   * succeed): the first retry after about `blipDelayMs` (default 1 s), doubling up to `blipMaxDelayMs`
+   * (4 s). See {@link isBlip}.
+   */
+  blipDelayMs?: number;
+  blipMaxDelayMs?: number;
   /** Done jobs are deleted after this long (default 7 days). */
   keepDoneMs?: number;
   /** This process's name in `locked_by` (default host:pid:random). */
@@ -45,6 +61,41 @@ export type RunnerOptions = {
 };
 
 export const DEFAULT_LEASE_MS = 5 * 60_000;
+
+/** How far back a service's attempts count towards whether it is working, and how many are kept. */
+const HEALTH_WINDOW_MS = 30_000;
+const HEALTH_KEEP = 200;
+/** A failure is a blip when at least this many attempts on its service ended in the window… */
+const BLIP_MIN_ATTEMPTS = 10;
+/** …and fewer than this share of them failed. */
+const BLIP_MAX_FAILED = 0.5;
+
+/**
+ * The recent attempts on one service (a job type, or the gateway a handler named with `dependsOn`) in
+ * this process, to tell a blip (a failure among successes: a flaky provider) from an outage (most
+ * attempts fail, or too few to tell).
+ */
+export class ServiceHealth {
+  private readonly at: number[] = [];
+  private readonly ok: boolean[] = [];
+  record(at: number, ok: boolean) {
+    this.at.push(at);
+    this.ok.push(ok);
+    if (this.at.length > HEALTH_KEEP) {
+      this.at.shift();
+      this.ok.shift();
+    }
+  }
+  isBlip(now: number): boolean {
+    let attempts = 0;
+    let failed = 0;
+    for (let i = this.at.length - 1; i >= 0 && now - (this.at[i] as number) <= HEALTH_WINDOW_MS; i--) {
+      attempts += 1;
+      if (!this.ok[i]) failed += 1;
+    }
+    return attempts >= BLIP_MIN_ATTEMPTS && failed < attempts * BLIP_MAX_FAILED;
+  }
+}
 
 /**
  * The delay before attempt `attempts + 1`: exponential, capped, with "equal jitter" (half fixed, half
@@ -73,35 +124,60 @@ export type Runner = {
 /**
  * The one runner of background work (docs/DECISIONS.md "Job runner"): claims due jobs of the types it
  * has handlers for with SKIP LOCKED in batches, runs them (up to `concurrency` at once), retries a
- * failure with backoff until its last attempt, then marks it dead. Frees jobs whose worker died (their
- * lease ran out), queues due schedules, and clears out old done jobs. Safe with any number of
- * processes on one PostgreSQL; on PGlite there is one process.
+ * failure with backoff until its last attempt, then marks it dead. Renews the leases of the jobs in
+ * hand, frees jobs whose worker died (their lease ran out), queues due schedules, and clears out old
+ * done jobs. Safe with any number of processes on one PostgreSQL; on PGlite there is one process.
+ *
+ * Retry pace (docs/DECISIONS.md "Retries: blips and outages"): a failure on a service whose other
+ * recent attempts mostly succeed (a provider refusing one request in three) is retried within seconds
+ * (`blipDelayMs`, capped at `blipMaxDelayMs`); otherwise (an outage, or too few attempts to tell) with
+ * the full backoff (`baseDelayMs` doubling to `maxDelayMs`). Both count the job's attempts.
  */
 export function createRunner(options: RunnerOptions): Runner {
   const now = options.now ?? Date.now;
   const { db, logger, handlers } = options;
   const concurrency = options.concurrency ?? 8;
+  const claimBatch = Math.max(1, Math.floor(concurrency / 4));
   const pollMs = options.pollMs ?? 1_000;
   const base = options.baseDelayMs ?? 5_000;
   const max = options.maxDelayMs ?? 3_600_000;
+  const blipBase = options.blipDelayMs ?? 1_000;
+  const blipMax = options.blipMaxDelayMs ?? 4_000;
   const keepDoneMs = options.keepDoneMs ?? 7 * 86_400_000;
   const random = options.random ?? Math.random;
   const worker = options.worker ?? `${process.env.HOSTNAME ?? 'local'}:${process.pid}:${Bun.randomUUIDv7().slice(-8)}`;
   const schedules = options.schedules ?? [];
   for (const s of schedules) checkPattern(s.pattern);
   const types = Object.keys(handlers);
+  const leaseOf = (type: string) => handlers[type]?.leaseMs ?? DEFAULT_LEASE_MS;
+  const health = new Map<string, ServiceHealth>();
+  const healthOf = (service: string) => {
+    const known = health.get(service);
+    if (known) return known;
+    const h = new ServiceHealth();
+    health.set(service, h);
+    return h;
+  };
 
   const inHand = new Map<string, { job: JobRow; done: Promise<void>; abort: AbortController }>();
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let ticking: Promise<number> | undefined;
   let lastCleanup = 0;
+  let lastHousekeeping = Number.NEGATIVE_INFINITY;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let renewing = false;
 
   async function runOne(job: JobRow, abort: AbortController): Promise<void> {
     const handler = handlers[job.type];
+    let service = job.type;
+    const dependsOn = (name: string) => {
+      service = `${job.type}:${name}`;
+    };
     try {
       if (!handler) throw new PermanentJobError(`No handler for jobs of type ${job.type}`);
-      await handler.run({ job, signal: abort.signal });
+      await handler.run({ job, signal: abort.signal, dependsOn });
+      healthOf(service).record(now(), true);
       if (abort.signal.aborted) return; // stop() returned it to waiting; a late finish changes nothing
       if (!(await completeJob(db, job.id, worker, now()))) {
         logger.warn('job finished after its lease was lost', { jobId: job.id, type: job.type });
@@ -109,23 +185,56 @@ export function createRunner(options: RunnerOptions): Runner {
     } catch (error) {
       if (abort.signal.aborted) return;
       const message = error instanceof Error ? error.message : String(error);
-      const last = error instanceof PermanentJobError || job.attempts >= job.max_attempts;
+      const permanent = error instanceof PermanentJobError;
+      const last = permanent || job.attempts >= job.max_attempts;
       const at = now();
-      const retryAt = last ? null : at + backoffMs(job.attempts, base, max, random);
+      // A permanent refusal is an answer: the service is up.
+      healthOf(service).record(at, permanent);
+      const blip = !last && healthOf(service).isBlip(at);
+      const retryAt = last
+        ? null
+        : at + (blip ? backoffMs(job.attempts, blipBase, blipMax, random) : backoffMs(job.attempts, base, max, random));
       await failJob(db, { id: job.id, worker, now: at, error: message, retryAt });
       (last ? logger.error : logger.warn).call(logger, last ? 'job dead' : 'job failed; will retry', {
         jobId: job.id,
         type: job.type,
         attempts: job.attempts,
         error: message,
+        ...(retryAt === null ? {} : { retryInMs: retryAt - at, blip }),
       });
+    }
+  }
+
+  /** Extends the lease of every job in hand, so only a process that died or stalled lets one run out. */
+  async function renewLeases() {
+    if (renewing || inHand.size === 0) return;
+    renewing = true;
+    try {
+      const byLease = new Map<number, string[]>();
+      for (const { job } of inHand.values()) {
+        const lease = leaseOf(job.type);
+        byLease.set(lease, [...(byLease.get(lease) ?? []), job.id]);
+      }
+      for (const [leaseMs, ids] of byLease) await extendLeases(db, { ids, worker, until: now() + leaseMs });
+    } catch (error) {
+      logger.error('job runner: renewing leases failed', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    } finally {
+      renewing = false;
     }
   }
 
   async function pass(): Promise<number> {
     const at = now();
-    await releaseExpiredLeases(db, at);
-    if (schedules.length > 0) await queueDueSchedules(db, schedules, at);
+    // Run-out leases and due schedules at most once a second: leases last seconds at the shortest and
+    // schedules name minutes, while a busy runner passes several times a second. (Each schedule look was
+    // four statements and a croner time-zone walk: a third of a busy worker's CPU, bench/messages.)
+    if (at - lastHousekeeping >= 1_000) {
+      lastHousekeeping = at;
+      await releaseExpiredLeases(db, at);
+      if (schedules.length > 0) await queueDueSchedules(db, schedules, at);
+    }
     if (at - lastCleanup > 3_600_000) {
       lastCleanup = at;
       await deleteDoneJobs(db, at - keepDoneMs);
@@ -134,7 +243,7 @@ export function createRunner(options: RunnerOptions): Runner {
     // Claim per lease length: handlers with their own lease are claimed apart from the rest.
     const byLease = new Map<number, string[]>();
     for (const type of types) {
-      const lease = handlers[type]?.leaseMs ?? DEFAULT_LEASE_MS;
+      const lease = leaseOf(type);
       byLease.set(lease, [...(byLease.get(lease) ?? []), type]);
     }
     for (const [leaseMs, leaseTypes] of byLease) {
@@ -148,8 +257,9 @@ export function createRunner(options: RunnerOptions): Runner {
           .catch((error) => logger.error('job runner: recording a job failed', { jobId: job.id, error: String(error) }))
           .finally(() => {
             inHand.delete(job.id);
-            // A slot came free: look again soon rather than after a full poll interval.
-            if (running) schedule(0);
+            // Slots came free: look again now rather than after a full poll interval, once a quarter of
+            // them are free (one claim, one commit, for several jobs rather than one each).
+            if (running && concurrency - inHand.size >= claimBatch) schedule(0);
           });
         inHand.set(job.id, { job, done, abort });
       }
@@ -190,6 +300,8 @@ export function createRunner(options: RunnerOptions): Runner {
       if (running) return;
       running = true;
       schedule(0);
+      const shortest = Math.min(DEFAULT_LEASE_MS, ...types.map(leaseOf));
+      heartbeat = setInterval(() => void renewLeases(), Math.max(100, Math.floor(shortest / 3)));
     },
     tick: async () => {
       const wasRunning = running;
@@ -207,6 +319,8 @@ export function createRunner(options: RunnerOptions): Runner {
       running = false;
       if (timer) clearTimeout(timer);
       timer = undefined;
+      if (heartbeat) clearInterval(heartbeat);
+      heartbeat = undefined;
       await ticking;
       const all = Promise.all([...inHand.values()].map((h) => h.done));
       const finished = await Promise.race([all.then(() => true), Bun.sleep(graceMs).then(() => false)]);

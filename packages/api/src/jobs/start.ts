@@ -55,6 +55,7 @@ export function runJobs(deps: AppDeps): Runner {
     now: deps.now,
     handlers: jobHandlers(deps),
     schedules: jobSchedules,
+    concurrency: deps.config.jobsConcurrency,
   });
   runner.start();
   deps.logger.info('job runner started', { worker: runner.worker });

@@ -62,14 +62,26 @@ export type SendOptions = {
   afterSend?: (messageId: string) => Promise<void> | void;
 };
 
+/**
+ * How long another worker waits before it takes over a send whose worker stopped renewing it (died):
+ * an attempt is two short transactions and one gateway call (at most SEND_TIMEOUT_MS), and the runner
+ * renews the lease while it runs, so this is what a killed worker's messages wait before another
+ * worker takes them (docs/PERFORMANCE.md "Messages").
+ */
+export const MESSAGE_SEND_LEASE_MS = 10_000;
+
 /** The runner's handler for `message.send` jobs (payload `{ messageId }`, queued by outbox/index.ts). */
 export const messageSendHandler = (deps: AppDeps, options: SendOptions): JobHandler => ({
-  run: async ({ job }) => {
+  leaseMs: MESSAGE_SEND_LEASE_MS,
+  run: async ({ job, dependsOn }) => {
     const { messageId } = job.payload as { messageId: string };
-    await sendMessage(deps, options, messageId, {
-      lastAttempt: job.attempts >= job.max_attempts,
-      attempts: job.attempts,
-    });
+    await sendMessage(
+      deps,
+      options,
+      messageId,
+      { lastAttempt: job.attempts >= job.max_attempts, attempts: job.attempts },
+      dependsOn,
+    );
   },
 });
 
@@ -91,6 +103,8 @@ export async function sendMessage(
   options: SendOptions,
   messageId: string,
   attempt: { lastAttempt?: boolean; attempts?: number } = {},
+  /** Told the gateway before it is called: the runner paces retries by how that gateway is doing. */
+  dependsOn?: (service: string) => void,
 ): Promise<void> {
   const prepared = await deps.db.transaction().execute(async (tx): Promise<Prepared> => {
     const message = await lockMessage(tx, messageId);
@@ -187,6 +201,7 @@ export async function sendMessage(
   }
 
   const { message, gateway } = prepared;
+  dependsOn?.(gateway.provider);
   let result: { provider: ProviderName; providerMessageId: string };
   try {
     result = await gateway.send({

@@ -43,6 +43,13 @@ export type Job = {
 
 type Tx = Kysely<Database> | Transaction<Database>;
 
+/**
+ * Attempts a message gets before its job is dead: under a provider outage the runner's backoff (5 s
+ * doubling to 1 h) spreads 15 over about four hours; a refused request among successes is retried
+ * within seconds (jobs/runner.ts), and 15 in a row at 30% refusals has odds of 1 in 70 million.
+ */
+export const MESSAGE_MAX_ATTEMPTS = 15;
+
 /** How each job type is stored: a missing type is a type error. */
 const writers: { [T in JobType]: (tx: Tx, jobs: Extract<Job, { type: T }>[], now: number) => Promise<string[]> } = {
   // Each stored message also gets its runner job (keyed by the message id, so it is queued once), in the
@@ -73,6 +80,7 @@ const writers: { [T in JobType]: (tx: Tx, jobs: Extract<Job, { type: T }>[], now
           businessId: row.business_id,
           runAfter: row.next_attempt_at,
           dedupeKey: row.id,
+          maxAttempts: MESSAGE_MAX_ATTEMPTS,
         },
         now,
       );
