@@ -88,7 +88,7 @@ async function estate(t: TestApi) {
   };
 }
 
-const expires = (at: number) => `${formatLongDate(at)} at ${formatTime(at)}`;
+const expires = (at: number) => `${formatLongDate(at)} at ${formatTime(at, { seconds: false })}`;
 
 describeApi('patient messages of an order', (t) => {
   it('tells the patient the order is ready once, and payment is required instead while charges are unpaid', async () => {
@@ -104,6 +104,8 @@ describeApi('patient messages of an order', (t) => {
         channel: 'sms',
       },
     ]);
+    // As a patient reads it: the London date and time to the minute (loaded at T0 + 2 days' window).
+    expect((await e.outbox(a))[0]?.body).toEndWith('Please collect by 04 November 2026 at 09:30.');
 
     await t.db
       .insertInto('business_feature_settings')

@@ -26,7 +26,7 @@ import {
 import { eventRow } from './service.ts';
 
 /** When a patient must collect by, as messages say it: '27 November 2026 at 18:30' (London time). */
-export const expiresText = (at: number): string => `${formatLongDate(at)} at ${formatTime(at)}`;
+export const expiresText = (at: number): string => `${formatLongDate(at)} at ${formatTime(at, { seconds: false })}`;
 
 /**
  * The message that tells a patient their order is in the locker: payment required (with the link to
