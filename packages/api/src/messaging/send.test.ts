@@ -214,6 +214,35 @@ describeApi(
         t.advance(60_000);
         await drain(runner);
         expect(seen).toHaveLength(1);
+
+        // The provider took nothing: once the cause is mended, a staff retry of the dead job sends it, once.
+        const [job] = await jobsOf(row?.id as string);
+        expect((await t.call('jobs', 'retryJob', { id: job?.id }, asSupport)).status).toBe(200);
+        await drain(runner);
+        expect(seen).toHaveLength(2);
+        expect(await messages(orderId)).toMatchObject([{ status: 'pending', provider_message_id: 'sw-2' }]);
+        expect((await events(orderId)).at(-1)).toMatch(/^MESSAGE_SENT: SMS sent to /);
+        t.advance(60_000);
+        await drain(runner);
+        expect(seen).toHaveLength(2);
+      });
+    });
+
+    it('does not send again on a staff retry when the provider answered 2xx but its answer could not be read', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        await useSmsWorks();
+        answers.push({ status: 200, body: { status: 'SENT' } });
+        const orderId = await loadOrder(locker);
+        const runner = runnerOf();
+        await drain(runner);
+        const [row] = await messages(orderId);
+        expect(row).toMatchObject({ status: 'failed', last_error: 'the answer had no messageid' });
+        const [job] = await jobsOf(row?.id as string);
+        expect(job?.status).toBe('dead');
+        // It may well have gone: a retry must not send the PIN a second time.
+        expect((await t.call('jobs', 'retryJob', { id: job?.id }, asSupport)).status).toBe(200);
+        await drain(runner);
+        expect(seen).toHaveLength(1);
       });
     });
 
