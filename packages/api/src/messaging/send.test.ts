@@ -5,6 +5,7 @@ import { testPatient } from '../areas/patients/test-helpers.ts';
 import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../hubs/test-kit.ts';
 import { createRunner } from '../jobs/runner.ts';
 import { jobHandlers, jobSchedules } from '../jobs/start.ts';
+import { localMailboxOf } from '../mail/mailer.ts';
 import { describeApi } from '../testing.ts';
 import { configuredGateways } from './gateways/index.ts';
 import { messageReportUrl } from './report-urls.ts';
@@ -398,6 +399,47 @@ describeApi(
         expect((await t.call('orders', 'get', { id: orderId }, asSupport)).body.order.lastNotificationStatus).toBe(
           'failed',
         );
+      });
+    });
+
+    it('fails a patient email at once without SMTP_URL, rather than leaving it (and its PIN) in the local mailbox as sent', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        await t.call(
+          'businessSettings',
+          'updateBusinessFeatureSettings',
+          { businessId: 'b1', settings: { sendOnlyEmailIfPossible: true } },
+          asSupport,
+        );
+        const patient = await t.call('patients', 'create', { businessId: 'b1', patient: testPatient(2) }, asSupport);
+        const order = await t.call(
+          'orders',
+          'create',
+          { businessId: 'b1', patientId: patient.body.patient.id, barcode: 'RX-P2' },
+          asSupport,
+        );
+        const orderId = order.body.order.id as string;
+        await locker.call('BagLoaded', {
+          eventId: 'ev-p2',
+          seq: 2,
+          created: t.deps.now(),
+          barcode: 'RX-P2',
+          location: 'A2',
+        });
+        const runner = createRunner({
+          db: t.db,
+          logger: t.deps.logger,
+          now: t.deps.now,
+          handlers: {
+            'message.send': messageSendHandler(t.deps, { gateways: configuredGateways(t.deps.config, t.deps.mailer) }),
+          },
+        });
+        await runner.tick();
+        await runner.idle();
+        const rows = await t.db.selectFrom('message_outbox').selectAll().where('order_id', '=', orderId).execute();
+        expect(rows).toMatchObject([
+          { channel: 'email', status: 'failed', last_error: 'No email gateway is configured (SMTP_URL)' },
+        ]);
+        expect(localMailboxOf(t.deps.mailer)?.messages ?? []).toEqual([]);
       });
     });
   },
