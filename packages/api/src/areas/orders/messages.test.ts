@@ -124,6 +124,28 @@ describeApi('patient messages of an order', (t) => {
     expect(await e.keys(atCounter)).toEqual(['orderReady']);
   });
 
+  it('fills every SPEC §9 placeholder a business words its template with, the postcode its own', async () => {
+    const e = await estate(t);
+    await t.db.updateTable('businesses').set({ postcode: 'SW1A 1AA' }).where('id', '=', e.businessId).execute();
+    const saved = await t.call(
+      'businessSettings',
+      'updateBusinessSmsTemplates',
+      {
+        businessId: e.businessId,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholders as staff write them.
+        templates: { orderReady: 'Ready at ${machineAndBusiness} (${postcode}). PIN ${pin} by ${expires}.' },
+      },
+      e.as,
+    );
+    expect(saved.status).toBe(200);
+    const a = await e.order();
+    await e.load(a);
+    const [message] = await e.outbox(a);
+    expect(message?.body).toBe(
+      `Ready at Front at ${(await t.db.selectFrom('businesses').select('name').executeTakeFirstOrThrow()).name} (SW1A 1AA). PIN \${pin} by 04 November 2026 at 09:30.`,
+    );
+  });
+
   it('sends order updated when the order moves machine, not when the bag only changes slot', async () => {
     const e = await estate(t);
     const a = await e.order();

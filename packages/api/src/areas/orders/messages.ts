@@ -110,7 +110,8 @@ export async function queueOrderMessage(
     machineName,
     machineAndBusiness: machineName ? `${machineName} at ${businessName}` : businessName,
     expires: order.expires_at === null ? undefined : expiresText(Number(order.expires_at)),
-    postcode: undefined,
+    // SPEC §9's postcode: the business's (where its lockers are; machines have none of their own).
+    postcode: business?.postcode ?? undefined,
     temperature: undefined,
   });
   const now = deps.now();
