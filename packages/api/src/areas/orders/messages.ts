@@ -1,5 +1,4 @@
 import {
-  type BusinessFeatureSettings,
   defaultSmsTemplates,
   fixedPatientMessages,
   formatLongDate,
