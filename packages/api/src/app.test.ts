@@ -75,6 +75,22 @@ describeApi('the api skeleton', (t) => {
     });
   });
 
+  it('answers a malformed percent-escape in a report address (401) or the session cookie (400), never 500', async () => {
+    for (const [path, init] of [
+      ['/hooks/messages/smsworks/x/%ZZ', { method: 'POST', body: '{}' }],
+      ['/hooks/messages/smsworks/%ZZ/%ZZ', { method: 'POST', body: '{}' }],
+      ['/hooks/messages/messagebird/x/%ZZ?id=1&status=delivered', {}],
+      ['/hooks/messages/aws-sms/%E0%A4%A', { method: 'POST', body: '{}' }],
+    ] as const) {
+      // A report address that cannot be read is no address of ours.
+      const res = await t.raw(path, init);
+      expect([path, res.status]).toEqual([path, 401]);
+    }
+    const res = await t.call('notifications', 'count', {}, { headers: { cookie: 'medlocker_session=%ZZ' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('BAD_REQUEST');
+  });
+
   it('refuses a state-changing call from a foreign origin', async () => {
     const res = await t.call('health', 'ping', {}, { origin: 'https://evil.example' });
     expect(res.status).toBe(403);

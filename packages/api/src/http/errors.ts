@@ -17,6 +17,14 @@ export function toErrorResponse(
     if (error.status >= 500) logger.error('request failed', { requestId, code: error.code, message: error.message });
     return { status: error.status, body: error.toBody(), headers };
   }
+  // A malformed percent-escape (`%ZZ`) in a path parameter or a cookie: the request, not the server, is wrong.
+  if (error instanceof URIError) {
+    return {
+      status: 400,
+      body: { error: { code: 'BAD_REQUEST', message: 'The request could not be read' } },
+      headers: {},
+    };
+  }
   switch (elysiaCode) {
     case 'NOT_FOUND':
       return { status: 404, body: { error: { code: 'NOT_FOUND', message: 'No such route' } }, headers: {} };

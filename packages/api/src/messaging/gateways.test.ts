@@ -178,6 +178,13 @@ describe('WhatsApp Cloud API', () => {
     });
   });
 
+  it('sends a business’s multi-line wording as one line: a template parameter may hold no newline, tab or 4 spaces in a row', async () => {
+    provider.answer(200, { messages: [{ id: 'wamid.2' }] });
+    await gateway().send({ ...request, body: 'Your order is ready.\r\n\nPIN 1234 5678\tat Front.     Thanks ' });
+    const sent = JSON.parse(provider.seen[0]?.body ?? '');
+    expect(sent.template.components[0].parameters[0].text).toBe('Your order is ready. PIN 1234 5678 at Front. Thanks');
+  });
+
   it('calls 429 and 5xx retryable and a 400 permanent with the error’s message', async () => {
     provider.answer(429, { error: { message: '(#130429) Rate limit hit', code: 130429 } });
     expect(await refusal(gateway())).toMatchObject({ retryable: true, reason: '(#130429) Rate limit hit' });

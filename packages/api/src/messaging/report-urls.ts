@@ -23,8 +23,12 @@ function reportKey(config: Config): Buffer {
 export const reportToken = (config: Config, subject: string): string =>
   createHmac('sha256', reportKey(config)).update(subject).digest('base64url');
 
-/** Whether `token` is the one for `subject`, compared in constant time. */
-export function reportTokenMatches(config: Config, subject: string, token: string): boolean {
+/**
+ * Whether `token` is the one for `subject`, compared in constant time. Elysia gives a path parameter
+ * with a malformed percent-escape (`%ZZ`) as null: that is no token.
+ */
+export function reportTokenMatches(config: Config, subject: string, token: string | null | undefined): boolean {
+  if (typeof token !== 'string') return false;
   const want = Buffer.from(reportToken(config, subject));
   const got = Buffer.from(token);
   return got.length === want.length && timingSafeEqual(got, want);

@@ -5,6 +5,7 @@ import { testPatient } from '../areas/patients/test-helpers.ts';
 import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../hubs/test-kit.ts';
 import { createRunner } from '../jobs/runner.ts';
 import { jobHandlers, jobSchedules } from '../jobs/start.ts';
+import { localMailboxOf } from '../mail/mailer.ts';
 import { describeApi } from '../testing.ts';
 import { configuredGateways } from './gateways/index.ts';
 import { messageReportUrl } from './report-urls.ts';
@@ -214,6 +215,35 @@ describeApi(
         t.advance(60_000);
         await drain(runner);
         expect(seen).toHaveLength(1);
+
+        // The provider took nothing: once the cause is mended, a staff retry of the dead job sends it, once.
+        const [job] = await jobsOf(row?.id as string);
+        expect((await t.call('jobs', 'retryJob', { id: job?.id }, asSupport)).status).toBe(200);
+        await drain(runner);
+        expect(seen).toHaveLength(2);
+        expect(await messages(orderId)).toMatchObject([{ status: 'pending', provider_message_id: 'sw-2' }]);
+        expect((await events(orderId)).at(-1)).toMatch(/^MESSAGE_SENT: SMS sent to /);
+        t.advance(60_000);
+        await drain(runner);
+        expect(seen).toHaveLength(2);
+      });
+    });
+
+    it('does not send again on a staff retry when the provider answered 2xx but its answer could not be read', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        await useSmsWorks();
+        answers.push({ status: 200, body: { status: 'SENT' } });
+        const orderId = await loadOrder(locker);
+        const runner = runnerOf();
+        await drain(runner);
+        const [row] = await messages(orderId);
+        expect(row).toMatchObject({ status: 'failed', last_error: 'the answer had no messageid' });
+        const [job] = await jobsOf(row?.id as string);
+        expect(job?.status).toBe('dead');
+        // It may well have gone: a retry must not send the PIN a second time.
+        expect((await t.call('jobs', 'retryJob', { id: job?.id }, asSupport)).status).toBe(200);
+        await drain(runner);
+        expect(seen).toHaveLength(1);
       });
     });
 
@@ -369,6 +399,47 @@ describeApi(
         expect((await t.call('orders', 'get', { id: orderId }, asSupport)).body.order.lastNotificationStatus).toBe(
           'failed',
         );
+      });
+    });
+
+    it('fails a patient email at once without SMTP_URL, rather than leaving it (and its PIN) in the local mailbox as sent', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        await t.call(
+          'businessSettings',
+          'updateBusinessFeatureSettings',
+          { businessId: 'b1', settings: { sendOnlyEmailIfPossible: true } },
+          asSupport,
+        );
+        const patient = await t.call('patients', 'create', { businessId: 'b1', patient: testPatient(2) }, asSupport);
+        const order = await t.call(
+          'orders',
+          'create',
+          { businessId: 'b1', patientId: patient.body.patient.id, barcode: 'RX-P2' },
+          asSupport,
+        );
+        const orderId = order.body.order.id as string;
+        await locker.call('BagLoaded', {
+          eventId: 'ev-p2',
+          seq: 2,
+          created: t.deps.now(),
+          barcode: 'RX-P2',
+          location: 'A2',
+        });
+        const runner = createRunner({
+          db: t.db,
+          logger: t.deps.logger,
+          now: t.deps.now,
+          handlers: {
+            'message.send': messageSendHandler(t.deps, { gateways: configuredGateways(t.deps.config, t.deps.mailer) }),
+          },
+        });
+        await runner.tick();
+        await runner.idle();
+        const rows = await t.db.selectFrom('message_outbox').selectAll().where('order_id', '=', orderId).execute();
+        expect(rows).toMatchObject([
+          { channel: 'email', status: 'failed', last_error: 'No email gateway is configured (SMTP_URL)' },
+        ]);
+        expect(localMailboxOf(t.deps.mailer)?.messages ?? []).toEqual([]);
       });
     });
   },

@@ -230,7 +230,11 @@ export async function sendMessage(
       await recordFailed(deps, message, prepared.order, gateway.provider, reason, 'GAVE_UP');
       throw new PermanentJobError(reason);
     }
-    await recordFailed(deps, message, prepared.order, gateway.provider, error.reason);
+    // A refusal the provider answered (HTTP 4xx, SMTP 5xx) means it took nothing: clear the hand-over
+    // mark so a staff retry of the dead job sends it. A 2xx we could not read keeps the mark (it may
+    // have gone), and the retry records it unconfirmed instead of sending the PIN again.
+    const refused = error.httpStatus !== null && error.httpStatus >= 400;
+    await recordFailed(deps, message, prepared.order, gateway.provider, error.reason, 'REFUSED', refused);
     throw new PermanentJobError(error.reason);
   }
   await options.afterSend?.(message.id);
@@ -303,10 +307,12 @@ async function recordFailed(
   provider: ProviderName,
   reason: string,
   providerStatus: 'REFUSED' | 'GAVE_UP' = 'REFUSED',
+  clearHandOver = false,
 ): Promise<void> {
   const now = deps.now();
   const updated = await deps.db.transaction().execute(async (tx) => {
     await updateMessageDelivery(tx, message.id, {
+      ...(clearHandOver ? { sent_at: null } : {}),
       status: 'failed',
       provider,
       provider_status: providerStatus,

@@ -88,7 +88,7 @@ async function estate(t: TestApi) {
   };
 }
 
-const expires = (at: number) => `${formatLongDate(at)} at ${formatTime(at)}`;
+const expires = (at: number) => `${formatLongDate(at)} at ${formatTime(at, { seconds: false })}`;
 
 describeApi('patient messages of an order', (t) => {
   it('tells the patient the order is ready once, and payment is required instead while charges are unpaid', async () => {
@@ -104,6 +104,8 @@ describeApi('patient messages of an order', (t) => {
         channel: 'sms',
       },
     ]);
+    // As a patient reads it: the London date and time to the minute (loaded at T0 + 2 days' window).
+    expect((await e.outbox(a))[0]?.body).toEndWith('Please collect by 04 November 2026 at 09:30.');
 
     await t.db
       .insertInto('business_feature_settings')
@@ -120,6 +122,28 @@ describeApi('patient messages of an order', (t) => {
     const atCounter = await e.order({ prescriptionCharge: '9.90' });
     await e.load(atCounter, e.m1, 'B2');
     expect(await e.keys(atCounter)).toEqual(['orderReady']);
+  });
+
+  it('fills every SPEC §9 placeholder a business words its template with, the postcode its own', async () => {
+    const e = await estate(t);
+    await t.db.updateTable('businesses').set({ postcode: 'SW1A 1AA' }).where('id', '=', e.businessId).execute();
+    const saved = await t.call(
+      'businessSettings',
+      'updateBusinessSmsTemplates',
+      {
+        businessId: e.businessId,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholders as staff write them.
+        templates: { orderReady: 'Ready at ${machineAndBusiness} (${postcode}). PIN ${pin} by ${expires}.' },
+      },
+      e.as,
+    );
+    expect(saved.status).toBe(200);
+    const a = await e.order();
+    await e.load(a);
+    const [message] = await e.outbox(a);
+    expect(message?.body).toBe(
+      `Ready at Front at ${(await t.db.selectFrom('businesses').select('name').executeTakeFirstOrThrow()).name} (SW1A 1AA). PIN \${pin} by 04 November 2026 at 09:30.`,
+    );
   });
 
   it('sends order updated when the order moves machine, not when the bag only changes slot', async () => {

@@ -1,5 +1,4 @@
 import {
-  type BusinessFeatureSettings,
   defaultSmsTemplates,
   fixedPatientMessages,
   formatLongDate,
@@ -26,7 +25,7 @@ import {
 import { eventRow } from './service.ts';
 
 /** When a patient must collect by, as messages say it: '27 November 2026 at 18:30' (London time). */
-export const expiresText = (at: number): string => `${formatLongDate(at)} at ${formatTime(at)}`;
+export const expiresText = (at: number): string => `${formatLongDate(at)} at ${formatTime(at, { seconds: false })}`;
 
 /**
  * The message that tells a patient their order is in the locker: payment required (with the link to
@@ -110,7 +109,8 @@ export async function queueOrderMessage(
     machineName,
     machineAndBusiness: machineName ? `${machineName} at ${businessName}` : businessName,
     expires: order.expires_at === null ? undefined : expiresText(Number(order.expires_at)),
-    postcode: undefined,
+    // SPEC §9's postcode: the business's (where its lockers are; machines have none of their own).
+    postcode: business?.postcode ?? undefined,
     temperature: undefined,
   });
   const now = deps.now();

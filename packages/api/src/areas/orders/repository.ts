@@ -96,7 +96,7 @@ export function toOrderEvent(row: OrderEventRow): OrderEvent {
 
 /** What creating an order needs to know of its business. */
 export const findBusinessForOrder = (db: Db, id: string) =>
-  db.selectFrom('businesses').select(['id', 'name', 'archived_at']).where('id', '=', id).executeTakeFirst();
+  db.selectFrom('businesses').select(['id', 'name', 'postcode', 'archived_at']).where('id', '=', id).executeTakeFirst();
 
 export const findPatientForOrder = (db: Db, id: string) =>
   db

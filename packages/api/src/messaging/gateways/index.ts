@@ -1,5 +1,5 @@
 import type { Config } from '../../config.ts';
-import type { Mailer } from '../../mail/mailer.ts';
+import { localMailboxOf, type Mailer } from '../../mail/mailer.ts';
 import type { Gateway, ProviderName } from '../gateway.ts';
 import { awsSmsGateway } from './aws-sms.ts';
 import { emailGateway } from './email.ts';
@@ -11,12 +11,15 @@ export { awsSmsGateway, emailGateway, messageBirdGateway, smsWorksGateway, whats
 
 /**
  * The gateways this process can use: each SMS and WhatsApp one whose credentials are configured, and
- * email always (the mailer is SMTP or the local mailbox). The sender picks the business's `smsGateway`
- * among them.
+ * email through SMTP, or through the local mailbox outside production. In production without SMTP_URL
+ * there is no email gateway, so a patient's email fails ("No email gateway is configured (SMTP_URL)")
+ * instead of being recorded sent while it waits, PIN and all, in a mailbox support staff can read.
+ * The sender picks the business's `smsGateway` among them.
  */
 export function configuredGateways(config: Config, mailer: Mailer): Partial<Record<ProviderName, Gateway>> {
   const g = config.gateways;
-  const out: Partial<Record<ProviderName, Gateway>> = { email: emailGateway(mailer) };
+  const out: Partial<Record<ProviderName, Gateway>> = {};
+  if (!(config.production && localMailboxOf(mailer))) out.email = emailGateway(mailer);
   if (g.smsWorks.jwt) out.smsworks = smsWorksGateway({ jwt: g.smsWorks.jwt, apiUrl: g.smsWorks.apiUrl });
   if (g.messageBird.accessKey)
     out.messagebird = messageBirdGateway({ accessKey: g.messageBird.accessKey, apiUrl: g.messageBird.apiUrl });

@@ -28,7 +28,9 @@ export function whatsAppGateway(options: { token: string; phoneNumberId: string;
           template: {
             name: WHATSAPP_TEMPLATE.name,
             language: { code: WHATSAPP_TEMPLATE.language },
-            components: [{ type: 'body', parameters: [{ type: 'text', text: body }] }],
+            // Meta refuses a text parameter with a newline, a tab or more than 4 spaces in a row (#132018),
+            // and business templates may have line breaks: the wording goes as one line.
+            components: [{ type: 'body', parameters: [{ type: 'text', text: body.replace(/\s+/g, ' ').trim() }] }],
           },
           biz_opaque_callback_data: reference,
         },
