@@ -6,6 +6,8 @@ import { createSessionAuth } from './auth/sessions.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { createLogger } from './http/logger.ts';
+import { LiveHub } from './hubs/live.ts';
+import { pgTransport } from './hubs/pg-transport.ts';
 import { runJobs } from './jobs/start.ts';
 import { createMailer } from './mail/mailer.ts';
 
@@ -24,6 +26,9 @@ try {
     }),
   );
   await migrateToLatest(opened.db);
+  // On PostgreSQL the worker's order changes (a message sent or failed, an expiry) reach the consoles of
+  // every api process through LISTEN/NOTIFY, as the api's own do. (On PGlite nothing else runs.)
+  const live = config.databaseUrl ? new LiveHub(await pgTransport(config.databaseUrl, logger), logger) : undefined;
   const deps: AppDeps = {
     db: opened.db,
     dbKind: opened.kind,
@@ -32,6 +37,7 @@ try {
     now: Date.now,
     auth: createSessionAuth(() => opened.db),
     mailer: createMailer(config, logger),
+    live,
   };
   const runner = runJobs(deps);
   logger.info('worker started', { database: opened.kind });
@@ -40,6 +46,7 @@ try {
     if (stopping) process.exit(130);
     stopping = true;
     await runner.stop(STOP_GRACE_MS);
+    await live?.close();
     await opened.close();
     logger.info('worker stopped');
     process.exit(0);
