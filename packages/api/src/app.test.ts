@@ -11,6 +11,14 @@ describeApi('the api skeleton', (t) => {
     expect(await ready.json()).toEqual({ ok: true, database: t.kind });
   });
 
+  it('answers a path with a broken %-escape with 400, whatever route it would reach', async () => {
+    for (const path of ['/files/logos/%ZZ', '/hooks/messages/aws-sms/%ZZ', '/u/%E0%A4%A', '/api/health/%ZZ']) {
+      const answer = await t.raw(path);
+      expect(answer.status).toBe(400);
+      expect((await answer.json()).error.code).toBe('BAD_REQUEST');
+    }
+  });
+
   it('dispatches a contract method and validates its input', async () => {
     const ok = await t.call('health', 'ping', { echo: 'hello' });
     expect(ok.status).toBe(200);
@@ -75,7 +83,7 @@ describeApi('the api skeleton', (t) => {
     });
   });
 
-  it('answers a malformed percent-escape in a report address (401) or the session cookie (400), never 500', async () => {
+  it('answers a malformed percent-escape in a report address or the session cookie with 400, never 500', async () => {
     for (const [path, init] of [
       ['/hooks/messages/smsworks/x/%ZZ', { method: 'POST', body: '{}' }],
       ['/hooks/messages/smsworks/%ZZ/%ZZ', { method: 'POST', body: '{}' }],
@@ -84,7 +92,7 @@ describeApi('the api skeleton', (t) => {
     ] as const) {
       // A report address that cannot be read is no address of ours.
       const res = await t.raw(path, init);
-      expect([path, res.status]).toEqual([path, 401]);
+      expect([path, res.status]).toEqual([path, 400]);
     }
     const res = await t.call('notifications', 'count', {}, { headers: { cookie: 'medlocker_session=%ZZ' } });
     expect(res.status).toBe(400);

@@ -1,3 +1,4 @@
+import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import { authRoutes } from './areas/auth/index.ts';
 import { bagsRoutes } from './areas/bags/index.ts';
@@ -40,6 +41,15 @@ import { messagingReportRoutes } from './messaging/report-routes.ts';
 /** Paths whose requests are never logged: the health and readiness probes. */
 const UNLOGGED = new Set(['/healthz', '/readyz']);
 
+const decodablePath = (path: string): boolean => {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /**
  * A path as the access log may keep it: the secret part of a bearer URL is cut off (a delivery report
  * URL's token, a short link's code), so a log reader cannot replay a report or open a patient's link.
@@ -67,7 +77,10 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
       const meta = requestMeta(request, server, deps.config.trustProxy);
       set.headers['x-request-id'] = meta.requestId;
       Object.assign(set.headers, securityHeaders);
-      if (request.method === 'POST' && new URL(request.url).pathname.startsWith('/api/')) {
+      const { pathname } = new URL(request.url);
+      // A path with a broken %-escape (`/files/logos/%ZZ`) reaches no route with a readable parameter.
+      if (!decodablePath(pathname)) throw new AppError('BAD_REQUEST', 'The address is not valid');
+      if (request.method === 'POST' && pathname.startsWith('/api/')) {
         assertSameOrigin(request, deps.config.publicUrls);
       }
     })
