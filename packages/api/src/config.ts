@@ -194,6 +194,12 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
   for (const u of publicUrls) {
     if (!URL.canParse(u)) throw new ConfigError(`Invalid configuration:\n  PUBLIC_URL: '${u}' is not a URL`);
   }
+  if (production && publicUrls.length === 0) {
+    // Links in patients' messages, staff digests and the providers' report addresses are built on it.
+    console.warn(
+      '  PUBLIC_URL is not set: links in messages will be relative and no delivery report address is given to the SMS gateways.',
+    );
+  }
   const trustProxy = (parsed.TRUST_PROXY ?? '')
     .split(',')
     .map((t) => t.trim())
