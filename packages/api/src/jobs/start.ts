@@ -1,4 +1,4 @@
-import { sendDailyDigests } from '../areas/notifications/service.ts';
+import { queueDailyDigests, sendDailyDigestTo } from '../areas/notifications/service.ts';
 import { inBatches, recordExpiredOrders, sendExpiryReminders } from '../areas/orders/expiry.ts';
 import type { AppDeps } from '../deps.ts';
 import { configuredGateways } from '../messaging/gateways/index.ts';
@@ -29,8 +29,13 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
     },
     'notifications.dailyDigest': {
       run: async () => {
-        const sent = await sendDailyDigests(deps);
-        deps.logger.info('daily notification digests sent', { sent });
+        const queued = await queueDailyDigests(deps);
+        deps.logger.info('daily notification digests queued', { queued });
+      },
+    },
+    'notifications.digest': {
+      run: async ({ job }) => {
+        await sendDailyDigestTo(deps, (job.payload as { userId: string }).userId);
       },
     },
   };

@@ -339,6 +339,7 @@ describeApi(
         'orders.recordExpired',
         'orders.expiryReminders',
         'notifications.dailyDigest',
+        'notifications.digest',
       ]);
       expect(jobSchedules).toEqual([
         { name: 'orders.recordExpired', pattern: '* * * * *', job: { type: 'orders.recordExpired', payload: {} } },

@@ -1,9 +1,11 @@
 import { expect, it } from 'bun:test';
 import { notificationsPageSize } from '@medlocker/core';
 import { seedBusiness } from '../../hubs/test-kit.ts';
+import { createRunner } from '../../jobs/runner.ts';
+import { jobHandlers } from '../../jobs/start.ts';
 import { localMailboxOf } from '../../mail/mailer.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
-import { sendDailyDigests } from './service.ts';
+import { queueDailyDigests } from './service.ts';
 
 /** The i-th notification id: UUIDv7-shaped, so the i-th is newer than every one before it. */
 const nid = (i: number) => `01900000-0000-7000-8000-${String(i).padStart(12, '0')}`;
@@ -147,7 +149,15 @@ describeApi('notifications', (t) => {
     // The daily job: support (all three unread) and the other business's pharmacist; pat has none left.
     const support = await t.signIn({ support: true });
     const other = await pharmacist('b2');
-    expect(await sendDailyDigests(t.deps)).toBe(2);
+    // One job per person with a role (queued once a day however often the schedule runs), each mailing
+    // only if that person has unread notifications.
+    const people = await queueDailyDigests(t.deps);
+    expect(people).toBeGreaterThanOrEqual(3);
+    expect(await queueDailyDigests(t.deps)).toBe(0);
+    const runner = createRunner({ db: t.db, logger: t.deps.logger, now: t.deps.now, handlers: jobHandlers(t.deps) });
+    await runner.tick();
+    await runner.idle();
+    await runner.stop(100);
     const recipients = mailbox.messages.slice(sentBefore).map((m) => [m.to, m.subject]);
     expect(recipients.sort()).toEqual(
       [

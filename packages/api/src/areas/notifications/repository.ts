@@ -149,8 +149,11 @@ export async function dismissAllFor(
  * Everyone a daily digest may go to: active staff with a Support role (every business) or with
  * Business and Group roles (their businesses, a group's through businesses.group_id).
  */
-export async function digestAudiences(db: Db): Promise<(Audience & { email: string; givenName: string })[]> {
-  const rows = await db
+export async function digestAudiences(
+  db: Db,
+  userId?: string,
+): Promise<(Audience & { email: string; givenName: string })[]> {
+  let query = db
     .selectFrom('user_roles as r')
     .innerJoin('users as u', 'u.id', 'r.user_id')
     .leftJoin('businesses as gb', (j) => j.onRef('gb.group_id', '=', 'r.resource_id').on('r.name', '=', 'Group'))
@@ -163,8 +166,9 @@ export async function digestAudiences(db: Db): Promise<(Audience & { email: stri
       'r.resource_id',
       'gb.id as group_business_id',
     ])
-    .where('r.name', 'in', ['Support', 'Business', 'Group'])
-    .execute();
+    .where('r.name', 'in', ['Support', 'Business', 'Group']);
+  if (userId !== undefined) query = query.where('u.id', '=', userId);
+  const rows = await query.execute();
   const byUser = new Map<string, Audience & { email: string; givenName: string; set: Set<string> | 'all' }>();
   for (const r of rows) {
     const entry = byUser.get(r.id) ?? {

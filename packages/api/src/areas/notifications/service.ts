@@ -5,9 +5,11 @@ import {
   notificationsPageSize,
   type OutputOf,
   type ParsedInputOf,
+  toIsoDate,
 } from '@medlocker/core';
 import type { StaffActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
+import { enqueueJob } from '../../jobs/repository.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
 import {
   type Audience,
@@ -120,11 +122,34 @@ export async function sendUnreadDigest(
 export const sendUnreadNotificationsEmail = (deps: AppDeps, actor: StaffActor) =>
   sendUnreadDigest(deps, { ...audienceOf(actor), email: actor.email });
 
-/** The daily digest: every staff member with unread notifications gets one email. How many were sent. */
-export async function sendDailyDigests(deps: AppDeps): Promise<number> {
-  let sent = 0;
+/**
+ * The daily digest: one job per staff member with a role, each mailing that person their unread
+ * notifications, so a mail that fails is retried alone and nobody already mailed is mailed again.
+ * Queued once per person and London day (dedupe key). How many were queued.
+ */
+export async function queueDailyDigests(deps: AppDeps): Promise<number> {
+  const now = deps.now();
+  const day = toIsoDate(now);
+  let queued = 0;
   for (const audience of await digestAudiences(deps.db)) {
-    if ((await sendUnreadDigest(deps, audience)).sent) sent += 1;
+    const id = await enqueueJob(
+      deps.db,
+      {
+        type: 'notifications.digest',
+        payload: { userId: audience.userId },
+        dedupeKey: `notifications.digest:${audience.userId}:${day}`,
+        runAfter: now,
+      },
+      now,
+    );
+    if (id) queued += 1;
   }
-  return sent;
+  return queued;
+}
+
+/** One person's daily digest (the `notifications.digest` job): whether a mail went. */
+export async function sendDailyDigestTo(deps: AppDeps, userId: string): Promise<boolean> {
+  const [audience] = await digestAudiences(deps.db, userId);
+  if (!audience) return false;
+  return (await sendUnreadDigest(deps, audience)).sent;
 }
