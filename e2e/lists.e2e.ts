@@ -81,6 +81,8 @@ test('on a phone (under 576 px) a list becomes cards, each value under its colum
   const email = `${prefix}-01@e2e.medlocker.test`;
   const card = table.getByRole('row').filter({ hasText: email });
   await expect(card).toBeVisible();
+  // Measured once the search has narrowed the list: until then the card moves up as rows above it go.
+  await expect(table).toHaveAttribute('aria-rowcount', String(2 + 1));
   await expect(table.getByRole('columnheader', { name: 'Email' })).toBeHidden();
   await expect(card.getByText('Email', { exact: true })).toBeVisible();
   // The value sits under its name, not beside it, and the card is no wider than the screen.
