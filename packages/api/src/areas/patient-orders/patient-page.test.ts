@@ -123,11 +123,10 @@ describeApi(
       expect(ids.slice(0, 2).sort()).toEqual([orderId, newest].sort());
       expect(ids[2]).toBe(past);
       expect(ids).not.toContain(theirs);
-      for (const [area, method] of [
-        ['patientOrders', 'get'],
-        ['checkout', 'createJudoPaymentSession'],
-      ] as const) {
-        const res = await t.call(area, method, { orderId: theirs }, as);
+      for (const res of [
+        await t.call('patientOrders', 'get', { orderId: theirs }, as),
+        await t.call('checkout', 'createJudoPaymentSession', { orderId: theirs }, as),
+      ]) {
         expect([res.status, res.body.error.message]).toEqual([404, `No order with id ${theirs}`]);
       }
       expect(judo.requests).toEqual([]);
