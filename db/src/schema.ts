@@ -416,6 +416,20 @@ export type PasswordResetTokensTable = {
   used_at: number | null;
 };
 
+export type PatientMobilesTable = {
+  id: string;
+  business_id: string;
+  patient_id: string;
+  mobile: string;
+  verified_at: number | null;
+  code_hash: string | null;
+  code_expires_at: number | null;
+  code_attempts: Generated<number>;
+  code_sent_at: number | null;
+  created: number;
+  updated: number;
+};
+
 export type PatientSessionsTable = {
   id: string;
   token_hash: string;
@@ -659,6 +673,7 @@ export type Database = {
   order_events: OrderEventsTable;
   orders: OrdersTable;
   password_reset_tokens: PasswordResetTokensTable;
+  patient_mobiles: PatientMobilesTable;
   patient_sessions: PatientSessionsTable;
   patient_sign_ups: PatientSignUpsTable;
   patient_verifications: PatientVerificationsTable;

@@ -9,6 +9,8 @@ import { type Kysely, sql } from 'kysely';
  *   reaches, the order and the way it was proven.
  * - `patient_verifications`: per order, the wrong tries (reserved before each check, so concurrent
  *   requests cannot slip past the lock), the lock, and the outstanding SMS code's hash and expiry.
+ * - `patient_mobiles`: other mobiles a patient added from their session (a carer's, a new phone), each
+ *   proven by a code texted to it; verified ones also receive the link's codes.
  */
 
 const up_ = [
@@ -41,6 +43,21 @@ const up_ = [
     last_send_at bigint,
     updated bigint not null
   )`,
+  `create table patient_mobiles (
+    id text primary key,
+    business_id text not null,
+    patient_id text not null,
+    mobile text not null,
+    verified_at bigint,
+    code_hash text,
+    code_expires_at bigint,
+    code_attempts integer not null default 0,
+    code_sent_at bigint,
+    created bigint not null,
+    updated bigint not null,
+    unique (patient_id, mobile),
+    foreign key (business_id, patient_id) references patients (business_id, id) on delete cascade
+  )`,
 ];
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations are frozen and independent of the typed schema.
@@ -50,6 +67,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // biome-ignore lint/suspicious/noExplicitAny: see above.
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql.raw('drop table patient_mobiles').execute(db);
   await sql.raw('drop table patient_verifications').execute(db);
   await sql.raw('drop table patient_sessions').execute(db);
 }

@@ -82,6 +82,9 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     verifySmsCode: (s) => ({ orderId: s.orderId, code: '000000' }),
     patientSession: () => ({}),
     endPatientSession: () => ({}),
+    listPatientMobile: () => ({}),
+    addPatientMobile: () => ({ mobileNumber: '07700 900456' }),
+    removePatientMobile: () => ({ mobileNumber: '07700 900001' }),
   },
   checkout: {
     createJudoPaymentSession: (s) => ({ orderId: s.orderId }),

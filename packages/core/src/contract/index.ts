@@ -94,7 +94,7 @@ export { fleetAlarmsPerMachine, fleetPageSize, MachineForm, machinesPageSize } f
 export { messagesPageSize } from './messages.ts';
 export { methodActors } from './method-actors.ts';
 export { findOrdersMax, OrderStatusFilter, ordersPageSize } from './orders.ts';
-export { PatientSessionInfo, patientAuthPolicy, patientOnly } from './patient-auth.ts';
+export { PatientMobile, PatientSessionInfo, patientAuthPolicy, patientOnly } from './patient-auth.ts';
 export { PatientOrderDetails, PatientOrderSummary } from './patient-orders.ts';
 export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome, UpsertStatus } from './patients.ts';
 export { PaymentClientSettings, paymentSecretMask } from './payment-settings.ts';

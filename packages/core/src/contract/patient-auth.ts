@@ -1,4 +1,5 @@
 import { type } from 'arktype';
+import { UkMobile } from '../contact/uk-mobile.ts';
 import { DateOfBirth, Required } from '../validation/general.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { type Access, publicAccess } from './define.ts';
@@ -26,6 +27,10 @@ export const patientAuthPolicy = {
   resendAfterSeconds: 60,
   /** Codes texted for one order per hour. */
   maxCodesPerHour: 5,
+  /** Mobiles a patient may add besides the one on record. */
+  maxAddedMobiles: 3,
+  /** Wrong tries at an added mobile's code before it must be sent again. */
+  maxMobileCodeTries: 5,
 } as const;
 
 /** Only the patient of a session, on its own record or orders. */
@@ -42,6 +47,17 @@ export const PatientSessionInfo = type({
 });
 export type PatientSessionInfo = typeof PatientSessionInfo.infer;
 
+/** A mobile a patient session may use: the one on record (the pharmacy's to change) or one the patient added. */
+export const PatientMobile = type({
+  mobileNumber: 'string',
+  onRecord: 'boolean',
+  /** Added ones count only once the code texted to them was entered. */
+  verified: 'boolean',
+});
+export type PatientMobile = typeof PatientMobile.infer;
+
+const PatientMobiles = type({ mobiles: PatientMobile.array() });
+
 export const patientAuthMethods = {
   verifyPatient: {
     input: type({ orderId: Id, dateOfBirth: DateOfBirth }),
@@ -52,9 +68,10 @@ export const patientAuthMethods = {
   },
   verifySms: {
     input: type({ orderId: Id }),
-    output: type({ sent: 'true', mobileEnding: 'string', expiresInMinutes: 'number' }),
+    output: type({ sent: 'true', mobileEndings: 'string[]', expiresInMinutes: 'number' }),
     access: publicAccess,
-    summary: "Texts a 6-digit code (10 minutes) to the order's patient mobile; one a minute, five an hour per order.",
+    summary:
+      "Texts a 6-digit code (10 minutes) to the order's patient's mobile on record and the mobiles they added and verified; one a minute, five an hour per order. Answers each mobile's last 3 digits.",
   },
   verifySmsCode: {
     input: type({ orderId: Id, code: upTo(stringLimits.code, Required) }),
@@ -68,6 +85,25 @@ export const patientAuthMethods = {
     output: PatientSessionInfo,
     access: patientOnly('self'),
     summary: 'The current patient session (401 when there is none or it has timed out).',
+  },
+  listPatientMobile: {
+    input: type({}),
+    output: PatientMobiles,
+    access: patientOnly('self'),
+    summary: "The mobiles the signed-in patient's link codes go to: the one on record, then those they added.",
+  },
+  addPatientMobile: {
+    input: type({ mobileNumber: UkMobile, 'code?': upTo(stringLimits.code, Required) }),
+    output: PatientMobiles.and({ added: 'boolean' }),
+    access: patientOnly('self'),
+    summary:
+      'Adds a mobile for the signed-in patient: without a code, texts one to it (10 minutes); with the code, adds it (verified). At most 3 added mobiles.',
+  },
+  removePatientMobile: {
+    input: type({ mobileNumber: UkMobile }),
+    output: PatientMobiles,
+    access: patientOnly('self'),
+    summary: "Removes a mobile the patient added (the one on record is the pharmacy's to change: 409).",
   },
   endPatientSession: {
     input: type({}),

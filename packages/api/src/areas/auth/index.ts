@@ -11,6 +11,7 @@ import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../../rpc/area.ts';
 import type { HttpExchange } from '../../rpc/context.ts';
 import { siteOf } from './mails.ts';
+import { addPatientMobile, listPatientMobile, removePatientMobile } from './patient-mobiles.ts';
 import { endPatientSession, patientSessionInfo, verifyPatient, verifySms, verifySmsCode } from './patient-service.ts';
 import { addRoles, editIdentityProvider, removeRole } from './roles-service.ts';
 import {
@@ -73,6 +74,9 @@ export const authRoutes = (deps: AppDeps) =>
       if (!principal) throw new AppError('UNAUTHENTICATED', authMessages.notLoggedIn);
       return patientSessionInfo(principal);
     },
+    listPatientMobile,
+    addPatientMobile,
+    removePatientMobile,
     endPatientSession: async (deps, _actor, _input, http) => {
       const answer = await endPatientSession(deps, patientTokenOf(http.request));
       http.clearCookie(PATIENT_COOKIE, { sameSite: 'lax' });

@@ -119,3 +119,76 @@ export const spendCode = async (db: Db, orderId: string, codeHash: string, now: 
     .where('code_hash', '=', codeHash)
     .returning('order_id')
     .executeTakeFirst()) !== undefined;
+
+// --- mobiles a patient added from their session -------------------------------------------------
+
+export type PatientMobileRow = Awaited<ReturnType<typeof listPatientMobileRows>>[number];
+
+export const listPatientMobileRows = (db: Db, businessId: string, patientId: string) =>
+  db
+    .selectFrom('patient_mobiles')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('patient_id', '=', patientId)
+    .orderBy('created')
+    .orderBy('id')
+    .execute();
+
+/** The patient's own record: the mobile on record (the pharmacy's), for the mobiles list. */
+export const findPatientMobileOnRecord = (db: Db, businessId: string, patientId: string) =>
+  db
+    .selectFrom('patients')
+    .select('mobile_number')
+    .where('business_id', '=', businessId)
+    .where('id', '=', patientId)
+    .executeTakeFirst();
+
+/** A pending (or verified) mobile with a fresh code: made, or its code replaced. */
+export const upsertPendingMobile = (
+  db: Db,
+  row: { businessId: string; patientId: string; mobile: string; codeHash: string; expiresAt: number; now: number },
+) =>
+  db
+    .insertInto('patient_mobiles')
+    .values({
+      id: Bun.randomUUIDv7(),
+      business_id: row.businessId,
+      patient_id: row.patientId,
+      mobile: row.mobile,
+      code_hash: row.codeHash,
+      code_expires_at: row.expiresAt,
+      code_attempts: 0,
+      code_sent_at: row.now,
+      created: row.now,
+      updated: row.now,
+    })
+    .onConflict((oc) =>
+      oc.columns(['patient_id', 'mobile']).doUpdateSet({
+        code_hash: row.codeHash,
+        code_expires_at: row.expiresAt,
+        code_attempts: 0,
+        code_sent_at: row.now,
+        updated: row.now,
+      }),
+    )
+    .execute();
+
+/** Counts a try at an added mobile's code before it is checked; answers the row as it now is. */
+export const takeMobileCodeTry = (db: Db, patientId: string, mobile: string, now: number) =>
+  db
+    .updateTable('patient_mobiles')
+    .set((eb) => ({ code_attempts: eb('code_attempts', '+', 1), updated: now }))
+    .where('patient_id', '=', patientId)
+    .where('mobile', '=', mobile)
+    .returningAll()
+    .executeTakeFirst();
+
+export const markMobileVerified = (db: Db, id: string, now: number) =>
+  db
+    .updateTable('patient_mobiles')
+    .set({ verified_at: now, code_hash: null, code_expires_at: null, code_attempts: 0, updated: now })
+    .where('id', '=', id)
+    .execute();
+
+export const deletePatientMobile = (db: Db, patientId: string, mobile: string) =>
+  db.deleteFrom('patient_mobiles').where('patient_id', '=', patientId).where('mobile', '=', mobile).executeTakeFirst();

@@ -22,6 +22,7 @@ import {
   clearWrongTries,
   findOrderPatient,
   findVerification,
+  listPatientMobileRows,
   lockVerification,
   reserveTry,
   setCode,
@@ -149,11 +150,11 @@ export async function verifyPatient(deps: AppDeps, actor: Actor, input: In<'veri
   return startSession(deps, actor, found, 'dateOfBirth', now);
 }
 
-/** The code's hash, bound to the order and the mobile it was sent to (a changed mobile voids it). */
-const codeHash = (orderId: string, mobile: string, code: string) =>
-  hashCode(`patient:${orderId}:${mobile}`, 'mobile', code);
+/** The code's hash, bound to the order (one code goes to each of the patient's mobiles). */
+const codeHash = (orderId: string, code: string) => hashCode(`patient:${orderId}`, 'mobile', code);
 
-const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+export const sameHash = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
  * Texts a fresh code to the patient's mobile through the outbox (the job runner sends it): at most one
@@ -166,8 +167,14 @@ export async function verifySms(deps: AppDeps, actor: Actor, input: In<'verifySm
   if (current?.locked_until != null && Number(current.locked_until) > now && current.failures >= policy.maxWrongTries) {
     throw locked(Number(current.locked_until), now);
   }
-  const mobile = found.mobile_number;
-  if (!mobile) {
+  const added = await listPatientMobileRows(deps.db, found.business_id, found.patient_id);
+  const mobiles = [
+    ...new Set([
+      ...(found.mobile_number ? [found.mobile_number] : []),
+      ...added.filter((m) => m.verified_at !== null).map((m) => m.mobile),
+    ]),
+  ];
+  if (mobiles.length === 0) {
     throw new AppError(
       'CONFLICT',
       'We cannot text a code for this order: confirm your date of birth instead, or contact the pharmacy',
@@ -202,7 +209,7 @@ export async function verifySms(deps: AppDeps, actor: Actor, input: In<'verifySm
       );
     }
     await setCode(tx, found.order_id, {
-      codeHash: codeHash(found.order_id, mobile, code),
+      codeHash: codeHash(found.order_id, code),
       expiresAt: now + policy.codeTtlMinutes * 60_000,
       sends,
       firstSendAt: windowStart,
@@ -210,18 +217,18 @@ export async function verifySms(deps: AppDeps, actor: Actor, input: In<'verifySm
     });
     await enqueue(
       tx,
-      {
-        type: 'message.send',
+      mobiles.map((mobile) => ({
+        type: 'message.send' as const,
         businessId: found.business_id,
         payload: {
-          channel: 'sms',
+          channel: 'sms' as const,
           recipient: mobile,
           templateKey: 'patientVerifyCode',
           body: `${code} is your ${deps.config.productName} code to see your order. It expires in ${policy.codeTtlMinutes} minutes. Do not share it.`,
           patientId: found.patient_id,
         },
         runAfter: now,
-      },
+      })),
       now,
     );
     await audit(tx, deps, actor, {
@@ -231,7 +238,7 @@ export async function verifySms(deps: AppDeps, actor: Actor, input: In<'verifySm
       businessId: found.business_id,
     });
   });
-  return { sent: true, mobileEnding: mobile.slice(-3), expiresInMinutes: policy.codeTtlMinutes };
+  return { sent: true, mobileEndings: mobiles.map((m) => m.slice(-3)), expiresInMinutes: policy.codeTtlMinutes };
 }
 
 /** The texted code: a session when it is the order's current one, unexpired, for the mobile on record. */
@@ -244,8 +251,7 @@ export async function verifySmsCode(deps: AppDeps, actor: Actor, input: In<'veri
     row?.code_hash != null &&
     row.code_expires_at !== null &&
     now < Number(row.code_expires_at) &&
-    found.mobile_number !== null &&
-    sameHash(codeHash(found.order_id, found.mobile_number, input.code.trim()), row.code_hash);
+    sameHash(codeHash(found.order_id, input.code.trim()), row.code_hash);
   if (!right || !(await spendCode(deps.db, found.order_id, row.code_hash as string, now))) {
     return refuse(deps, actor, found, 'code', failures);
   }

@@ -160,7 +160,7 @@ describeApi(
     it('texts a 6-digit code to the patient’s mobile through the outbox; the code works once, for 10 minutes', async () => {
       const { orderId, mobile, patientId } = await estate();
       const sent = await t.call('auth', 'verifySms', { orderId });
-      expect(sent.body).toEqual({ sent: true, mobileEnding: mobile.slice(-3), expiresInMinutes: 10 });
+      expect(sent.body).toEqual({ sent: true, mobileEndings: [mobile.slice(-3)], expiresInMinutes: 10 });
       const queued = await t.db
         .selectFrom('message_outbox')
         .selectAll()
@@ -259,6 +259,85 @@ describeApi(
       const both = { cookie: `${asSupport.cookie}; ${cookie}` };
       expect((await t.call('patientOrders', 'get', { orderId }, both)).status).toBe(200);
       expect((await t.call('orders', 'get', { id: orderId }, both)).status).toBe(200);
+    });
+  },
+  withTestAuth,
+);
+
+describeApi(
+  'patient session: the mobiles a patient may use',
+  (t) => {
+    const NEW = '+447700900456';
+    async function signedIn() {
+      const e = await chargingBusiness(t);
+      const orderId = await chargedOrder(t, e);
+      const res = await t.call('auth', 'verifyPatient', { orderId, dateOfBirth: DOB });
+      return { ...e, orderId, as: { cookie: patientCookie(res.headers) } };
+    }
+    const codeTo = async (mobile: string, key: string) =>
+      /^(\d{6}) is your/.exec(
+        (
+          await t.db
+            .selectFrom('message_outbox')
+            .select('body')
+            .where('recipient', '=', mobile)
+            .where('template_key', '=', key)
+            .orderBy('id', 'desc')
+            .executeTakeFirstOrThrow()
+        ).body,
+      )?.[1] ?? 'none';
+
+    it('lists the mobile on record, adds one proven by a code texted to it, and the link’s codes go to both', async () => {
+      const { orderId, as } = await signedIn();
+      const onRecord = testPatient(1).mobileNumber as string;
+      expect((await t.call('auth', 'listPatientMobile', {}, as)).body).toEqual({
+        mobiles: [{ mobileNumber: onRecord, onRecord: true, verified: true }],
+      });
+      const sent = await t.call('auth', 'addPatientMobile', { mobileNumber: '07700 900456' }, as);
+      expect(sent.body).toEqual({
+        added: false,
+        mobiles: [
+          { mobileNumber: onRecord, onRecord: true, verified: true },
+          { mobileNumber: NEW, onRecord: false, verified: false },
+        ],
+      });
+      const code = await codeTo(NEW, 'patientMobileCode');
+      const wrong = await t.call(
+        'auth',
+        'addPatientMobile',
+        { mobileNumber: NEW, code: code === '000000' ? '000001' : '000000' },
+        as,
+      );
+      expect([wrong.status, wrong.body.error.details[0].id]).toEqual([400, 'IDENTITY_NOT_CONFIRMED']);
+      const added = await t.call('auth', 'addPatientMobile', { mobileNumber: NEW, code }, as);
+      expect(added.body.added).toBe(true);
+      expect(added.body.mobiles[1]).toEqual({ mobileNumber: NEW, onRecord: false, verified: true });
+      // A fresh browser on the new phone: the link's code reaches it too.
+      const link = await t.call('auth', 'verifySms', { orderId });
+      expect(link.body.mobileEndings).toEqual([onRecord.slice(-3), '456']);
+      const viaNew = await codeTo(NEW, 'patientVerifyCode');
+      expect((await t.call('auth', 'verifySmsCode', { orderId, code: viaNew })).status).toBe(200);
+    });
+
+    it('spends an added mobile’s code after 5 wrong tries, refuses removing the one on record, removes an added one', async () => {
+      const { as } = await signedIn();
+      await t.call('auth', 'addPatientMobile', { mobileNumber: NEW }, as);
+      const code = await codeTo(NEW, 'patientMobileCode');
+      const wrongCode = code === '000000' ? '000001' : '000000';
+      for (let i = 0; i < 5; i++) {
+        expect((await t.call('auth', 'addPatientMobile', { mobileNumber: NEW, code: wrongCode }, as)).status).toBe(400);
+      }
+      expect((await t.call('auth', 'addPatientMobile', { mobileNumber: NEW, code }, as)).status).toBe(400);
+      const onRecord = await t.call('auth', 'removePatientMobile', { mobileNumber: testPatient(1).mobileNumber }, as);
+      expect(onRecord.status).toBe(409);
+      const removed = await t.call('auth', 'removePatientMobile', { mobileNumber: NEW }, as);
+      expect(removed.body.mobiles.map((m: { mobileNumber: string }) => m.mobileNumber)).toEqual([
+        testPatient(1).mobileNumber,
+      ]);
+      expect((await t.call('auth', 'removePatientMobile', { mobileNumber: NEW }, as)).status).toBe(404);
+      const bad = await t.call('auth', 'addPatientMobile', { mobileNumber: '12345' }, as);
+      expect([bad.status, bad.body.error.details[0].id]).toEqual([400, 'INVALID_UK_MOBILE']);
+      expect((await t.call('auth', 'listPatientMobile', {})).status).toBe(401);
     });
   },
   withTestAuth,
