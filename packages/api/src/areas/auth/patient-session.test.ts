@@ -249,6 +249,18 @@ describeApi(
       expect((await t.call('auth', 'endPatientSession', {})).status).toBe(200);
     });
 
+    it('ends a session whose patient the pharmacy deleted, and hides texted codes on the Messages tab', async () => {
+      const { orderId, patientId, businessId } = await estate();
+      await t.call('auth', 'verifySms', { orderId });
+      const outbox = await t.call('messages', 'listOutbox', { businessId }, asSupport);
+      const texted = outbox.body.messages.filter((m: { templateKey: string }) => m.templateKey === 'patientVerifyCode');
+      expect(texted).toHaveLength(1);
+      expect(texted[0]?.body).toBeNull();
+      const cookie = patientCookie((await t.call('auth', 'verifyPatient', { orderId, dateOfBirth: DOB })).headers);
+      await t.db.updateTable('patients').set({ deleted_at: t.deps.now() }).where('id', '=', patientId).execute();
+      expect((await t.call('patientOrders', 'list', {}, { cookie })).status).toBe(401);
+    });
+
     it('keeps patient and staff sessions apart: neither cookie opens the other’s methods', async () => {
       const { orderId } = await estate();
       const cookie = patientCookie((await t.call('auth', 'verifyPatient', { orderId, dateOfBirth: DOB })).headers);
