@@ -1,7 +1,8 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { formatPin } from '@medlocker/core';
+import { systemActor } from '../../actor.ts';
 import { PATIENT_COOKIE } from '../../auth/patient-sessions.ts';
-import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
+import { asSupport, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
 import { describeApi, TEST_ORIGIN } from '../../testing.ts';
 import {
@@ -13,6 +14,7 @@ import {
   webhookAuth,
 } from '../checkout/test-helpers.ts';
 import { pinOf } from '../orders/pin.ts';
+import { createOrder } from '../orders/service.ts';
 import { testPatient } from '../patients/test-helpers.ts';
 
 const judo = startFakeJudopay([judoAccount]);
@@ -176,6 +178,61 @@ describeApi(
       const twice = await t.call('checkout', 'declareExemption', input, as);
       expect(twice.status).toBe(409);
     });
+
+    it('at a paying locker, the PIN the page withholds is refused until the exemption, then opens the slot', async () => {
+      await withBootedLocker(t, async ({ locker, machine }) => {
+        await t.db.updateTable('machines').set({ payments_enabled: true }).where('id', '=', machine.id).execute();
+        await t.db
+          .insertInto('business_feature_settings')
+          .values({ business_id: 'b1', settings: JSON.stringify({ charges: { enabled: true } }), updated: 1 })
+          .execute();
+        const patient = await t.call('patients', 'create', { businessId: 'b1', patient: testPatient(1) }, asSupport);
+        const order = await createOrder(t.deps, systemActor('test'), {
+          businessId: 'b1',
+          patientId: patient.body.patient.id,
+          machineId: machine.id,
+          barcode: 'RX-LOCKER',
+          prescriptionCharge: 990,
+        });
+        const loaded = await locker.call('BagLoaded', {
+          eventId: 'ev-1',
+          seq: 1,
+          created: t.deps.now(),
+          barcode: 'RX-LOCKER',
+          location: 'C2',
+        });
+        expect(loaded[2]).toMatchObject({ orderId: order.id });
+        const verified = await t.call('auth', 'verifyPatient', { orderId: order.id, dateOfBirth: '1980-01-02' });
+        const as = { cookie: (verified.headers.getSetCookie()[0] ?? '').split(';')[0] as string };
+        const before = await t.call('patientOrders', 'get', { orderId: order.id }, as);
+        expect(before.body).toMatchObject({
+          pin: null,
+          location: 'C2',
+          order: { paymentRequired: true, amountDue: 990 },
+        });
+        const pin = (await pinIn(order.id)).replace(' ', '');
+        expect((await locker.call('VerifyPin', { pin }))[2]).toEqual({ status: 'PaymentRequired' });
+        const declared = await t.call(
+          'checkout',
+          'declareExemption',
+          {
+            orderId: order.id,
+            exemptionCode: 'A',
+            nameOfDeclarant: 'Given1 Family1',
+            onBehalfOfPatient: false,
+            signature,
+          },
+          as,
+        );
+        expect(declared.status).toBe(200);
+        const shown = (await t.call('patientOrders', 'get', { orderId: order.id }, as)).body.pin as string;
+        expect(shown.replace(' ', '')).toBe(pin);
+        expect((await locker.call('VerifyPin', { pin: shown.replace(' ', '') }))[2]).toMatchObject({
+          status: 'Accepted',
+          location: 'C2',
+        });
+      });
+    }, 30_000);
   },
   withTestAuth,
   {
