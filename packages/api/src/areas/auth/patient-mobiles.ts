@@ -12,6 +12,7 @@ import type { AppDeps } from '../../deps.ts';
 import { enqueue } from '../../outbox/index.ts';
 import { hashCode, newCode } from '../sign-ups/codes.ts';
 import {
+  countPatientTexts,
   deletePatientMobile,
   findPatientMobileOnRecord,
   listPatientMobileRows,
@@ -82,6 +83,18 @@ export async function addPatientMobile(
         `A code was sent a moment ago. Please wait ${wait} seconds before asking for another.`,
         undefined,
         wait,
+      );
+    }
+    // Adding, removing and adding again must not make the server text any number at will.
+    if (
+      (await countPatientTexts(deps.db, actor.patientId, 'patientMobileCode', now - 60 * 60_000)) >=
+      policy.maxCodesPerHour
+    ) {
+      throw new AppError(
+        'RATE_LIMITED',
+        'Too many codes were sent to new mobiles. Please try again in an hour.',
+        undefined,
+        60 * 60,
       );
     }
     const code = newCode();

@@ -192,3 +192,17 @@ export const markMobileVerified = (db: Db, id: string, now: number) =>
 
 export const deletePatientMobile = (db: Db, patientId: string, mobile: string) =>
   db.deleteFrom('patient_mobiles').where('patient_id', '=', patientId).where('mobile', '=', mobile).executeTakeFirst();
+
+/** How many texts of one kind were queued for a patient since a time (the add-mobile codes' hourly cap). */
+export const countPatientTexts = async (db: Db, patientId: string, templateKey: string, since: number) =>
+  Number(
+    (
+      await db
+        .selectFrom('message_outbox')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('patient_id', '=', patientId)
+        .where('template_key', '=', templateKey)
+        .where('created', '>', since)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );

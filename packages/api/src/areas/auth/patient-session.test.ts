@@ -351,6 +351,22 @@ describeApi(
       expect([bad.status, bad.body.error.details[0].id]).toEqual([400, 'INVALID_UK_MOBILE']);
       expect((await t.call('auth', 'listPatientMobile', {})).status).toBe(401);
     });
+
+    it('texts at most 5 add-mobile codes an hour, however the mobiles are added and removed', async () => {
+      const { as } = await signedIn();
+      for (let i = 0; i < 5; i++) {
+        expect((await t.call('auth', 'addPatientMobile', { mobileNumber: NEW }, as)).status).toBe(200);
+        expect((await t.call('auth', 'removePatientMobile', { mobileNumber: NEW }, as)).status).toBe(200);
+      }
+      const sixth = await t.call('auth', 'addPatientMobile', { mobileNumber: NEW }, as);
+      expect([sixth.status, sixth.headers.get('retry-after')]).toEqual([429, '3600']);
+      // An hour on, the session kept alive meanwhile: codes may be sent again.
+      for (let i = 0; i < 3; i++) {
+        t.advance(20 * 60_000);
+        expect((await t.call('auth', 'listPatientMobile', {}, as)).status).toBe(200);
+      }
+      expect((await t.call('auth', 'addPatientMobile', { mobileNumber: NEW }, as)).status).toBe(200);
+    });
   },
   withTestAuth,
 );
