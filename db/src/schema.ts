@@ -416,6 +416,36 @@ export type PasswordResetTokensTable = {
   used_at: number | null;
 };
 
+export type PatientMobilesTable = {
+  id: string;
+  business_id: string;
+  patient_id: string;
+  mobile: string;
+  verified_at: number | null;
+  code_hash: string | null;
+  code_expires_at: number | null;
+  code_attempts: Generated<number>;
+  code_sent_at: number | null;
+  created: number;
+  updated: number;
+};
+
+export type PatientSessionsTable = {
+  id: string;
+  token_hash: string;
+  business_id: string;
+  patient_id: string;
+  order_id: string;
+  method: 'dateOfBirth' | 'sms';
+  created: number;
+  expires_at: number;
+  idle_expires_at: number;
+  last_seen: number;
+  revoked_at: number | null;
+  ip: string | null;
+  user_agent: string | null;
+};
+
 export type PatientSignUpsTable = {
   id: string;
   business_id: string;
@@ -440,6 +470,19 @@ export type PatientSignUpsTable = {
   mobile_code_attempts: Generated<number>;
   patient_id: string | null;
   created: number;
+  updated: number;
+};
+
+export type PatientVerificationsTable = {
+  order_id: string;
+  failures: Generated<number>;
+  first_failure_at: number | null;
+  locked_until: number | null;
+  code_hash: string | null;
+  code_expires_at: number | null;
+  code_sends: Generated<number>;
+  first_send_at: number | null;
+  last_send_at: number | null;
   updated: number;
 };
 
@@ -630,7 +673,10 @@ export type Database = {
   order_events: OrderEventsTable;
   orders: OrdersTable;
   password_reset_tokens: PasswordResetTokensTable;
+  patient_mobiles: PatientMobilesTable;
+  patient_sessions: PatientSessionsTable;
   patient_sign_ups: PatientSignUpsTable;
+  patient_verifications: PatientVerificationsTable;
   patients: PatientsTable;
   payment_attempts: PaymentAttemptsTable;
   payment_settings: PaymentSettingsTable;

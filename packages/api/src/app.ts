@@ -4,7 +4,7 @@ import { authRoutes } from './areas/auth/index.ts';
 import { bagsRoutes } from './areas/bags/index.ts';
 import { businessSettingsRoutes } from './areas/business-settings/index.ts';
 import { businessesRoutes } from './areas/businesses/index.ts';
-import { judopayWebhookRoutes } from './areas/checkout/index.ts';
+import { checkoutRoutes, judopayWebhookRoutes } from './areas/checkout/index.ts';
 import { deviceAuthRoutes } from './areas/device-auth/index.ts';
 import { globalSettingsRoutes } from './areas/global-settings/index.ts';
 import { groupsRoutes } from './areas/groups/index.ts';
@@ -127,6 +127,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(globalSettingsRoutes(deps))
     .use(mailboxRoutes(deps))
     .use(messagingReportRoutes(deps))
+    .use(checkoutRoutes(deps))
     .use(judopayWebhookRoutes(deps))
     .use(notificationsRoutes(deps))
     .use(urlRoutes(deps))

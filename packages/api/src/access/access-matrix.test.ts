@@ -77,6 +77,25 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     removeRole: (s) => ({ roleName: 'Business', roleResource: s.businessId, userId: s.userId }),
     editIdentityProvider: (s) => ({ email: s.email, identityProviderId: null, frontEnd: 'pharmacy' }),
     activateDeviceAuth: (s) => ({ machineId: s.machineId, userCode: 'ABCD-EFGH' }),
+    verifyPatient: (s) => ({ orderId: s.orderId, dateOfBirth: '1901-01-01' }),
+    verifySms: (s) => ({ orderId: s.orderId }),
+    verifySmsCode: (s) => ({ orderId: s.orderId, code: '000000' }),
+    patientSession: () => ({}),
+    endPatientSession: () => ({}),
+    listPatientMobile: () => ({}),
+    addPatientMobile: () => ({ mobileNumber: '07700 900456' }),
+    removePatientMobile: () => ({ mobileNumber: '07700 900001' }),
+  },
+  checkout: {
+    createJudoPaymentSession: (s) => ({ orderId: s.orderId }),
+    completeJudoOrderPayment: (s) => ({ orderId: s.orderId, receiptId: 'no-such-receipt' }),
+    declareExemption: (s) => ({
+      orderId: s.orderId,
+      exemptionCode: 'F',
+      nameOfDeclarant: 'Ada Lovelace',
+      onBehalfOfPatient: false,
+      signature: `data:image/png;base64,${pngBase64}`,
+    }),
   },
   users: {
     getUsersByRole: (s) => ({ roleName: 'Business', roleResource: s.businessId }),
@@ -167,6 +186,8 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     findOrders: () => ({ text: 'RX-1' }),
   },
   patientOrders: {
+    list: () => ({}),
+    get: (s) => ({ orderId: s.orderId }),
     resendOrderReadyMessage: (s) => ({ orderId: s.orderId }),
     sendOrderExpiryMessage: (s) => ({ orderId: s.orderId }),
   },
@@ -262,7 +283,7 @@ test('every method of the contract declares its access and has a sample input in
 
 /** Everything but sessions, login counters and the audit log (refusals are not changes), in one query. */
 async function snapshot(t: TestApi): Promise<string> {
-  const ignored = ['sessions', 'login_failures', 'audit_log'];
+  const ignored = ['sessions', 'patient_sessions', 'login_failures', 'audit_log'];
   return (await readTables(t.db))
     .filter(({ table }) => !ignored.includes(table))
     .map(({ table, rows }) => `${table}:${rows}`)
@@ -336,7 +357,21 @@ describeApi(
       const { createSession } = await import('../auth/sessions.ts');
       const { authPolicy } = await import('../auth/policy.ts');
       const { token } = await createSession(t.db, a.userId, t.deps.now(), { ip: null, userAgent: 'test' });
-      return { a, b, support: as, pharmacy: { cookie: `${authPolicy.sessionCookie}=${token}` } };
+      // The patient of A's order, signed in on the patient page.
+      const { createPatientSession, PATIENT_COOKIE } = await import('../auth/patient-sessions.ts');
+      const patientSession = await createPatientSession(
+        t.db,
+        { businessId: a.businessId, patientId: a.patientId, orderId: a.orderId, method: 'dateOfBirth' },
+        t.deps.now(),
+        { ip: null, userAgent: 'test' },
+      );
+      return {
+        a,
+        b,
+        support: as,
+        pharmacy: { cookie: `${authPolicy.sessionCookie}=${token}` },
+        patient: { cookie: `${PATIENT_COOKIE}=${patientSession.token}` },
+      };
     }
 
     // The estate is built through the API once per database, then every test starts from exactly those
@@ -361,7 +396,7 @@ describeApi(
       if (!declared(def.access) || !sample) continue;
       const access = def.access;
       test(`${area}/${method}: nobody, a pharmacy user on another business, on its own, and support get what the contract declares`, async () => {
-        const { a, b, support, pharmacy } = current();
+        const { a, b, support, pharmacy, patient } = current();
         const call = (input: Record<string, unknown>, as?: { cookie: string }) =>
           // biome-ignore lint/suspicious/noExplicitAny: the matrix walks every method by name
           t.call(area as any, method as any, input, as);
@@ -401,8 +436,31 @@ describeApi(
         }
 
         const bySupport = await call(sample(a), support);
-        if (!isPublic) expect([401, 403]).not.toContain(bySupport.status);
+        if (isPublic || access.actors.includes('support')) {
+          if (!isPublic) expect([401, 403]).not.toContain(bySupport.status);
+        } else {
+          expect(bySupport.status).toBe(403);
+        }
         expect(bySupport.status).toBeLessThan(500);
+
+        // The patient of A's order, with a patient session: B's rows are a 404 that changes nothing, A's
+        // own pass; a method not for patients never reads the patient cookie (nobody is signed in: 401).
+        if (access.actors.includes('patient')) {
+          if (!serviceScoped(access)) {
+            const before = await snapshot(t);
+            const onB = await call(sample(b), patient);
+            expect(onB.status).toBe(404);
+            expect(await snapshot(t)).toBe(before);
+          } else {
+            const text = JSON.stringify((await call(sample(b), patient)).body);
+            for (const id of [b.businessId, b.patientId, b.orderId]) expect(text).not.toContain(id);
+          }
+          const mine = await call(sample(a), patient);
+          expect([401, 403, 404]).not.toContain(mine.status);
+          expect(mine.status).toBeLessThan(500);
+        } else if (!isPublic) {
+          expect((await call(sample(a), patient)).status).toBe(401);
+        }
       }, 60_000);
     }
 

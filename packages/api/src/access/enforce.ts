@@ -3,7 +3,7 @@ import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
 import type { Actor, Reach } from '../actor.ts';
 import type { Principal } from '../rpc/context.ts';
-import { ownersOf } from './repository.ts';
+import { ownersOf, patientsOf } from './repository.ts';
 
 /*
  * The one place a method's declared access (core's contract: `access` of each method) is enforced.
@@ -24,6 +24,8 @@ export type Caller = {
   kind: Actor['kind'];
   businesses: ReadonlyMap<string, Reach>;
   groups: ReadonlyMap<string, Reach>;
+  /** A patient session's patient: it reaches that patient's own record and orders only. */
+  patientId?: string;
 };
 
 const none: ReadonlyMap<string, Reach> = new Map();
@@ -33,7 +35,15 @@ export function callerOf(who: Principal | Actor | null): Caller {
   if (who === null) return { kind: 'anonymous', businesses: none, groups: none };
   if ('kind' in who) {
     if (who.kind === 'pharmacy') return { kind: who.kind, businesses: who.businesses, groups: who.groups };
-    if (who.kind === 'patient' || who.kind === 'locker' || who.kind === 'integration') {
+    if (who.kind === 'patient') {
+      return {
+        kind: who.kind,
+        businesses: new Map([[who.businessId, { admin: false }]]),
+        groups: none,
+        patientId: who.patientId,
+      };
+    }
+    if (who.kind === 'locker' || who.kind === 'integration') {
       return { kind: who.kind, businesses: new Map([[who.businessId, { admin: false }]]), groups: none };
     }
     return { kind: who.kind, businesses: none, groups: none };
@@ -96,6 +106,10 @@ export async function enforceScope(
   for (const [entity, paths] of Object.entries(scope) as [ScopeEntity, string | readonly string[]][]) {
     const ids = [paths].flat().flatMap((path) => idsAt(input, path));
     if (ids.length === 0) continue;
+    if (caller.kind === 'patient') {
+      await enforcePatientScope(db, caller, entity, ids);
+      continue;
+    }
     const owners = await ownersOf(db, entity, ids);
     const reached = entity === 'group' ? caller.groups : caller.businesses;
     for (const id of ids) {
@@ -108,6 +122,25 @@ export async function enforceScope(
           `You need the Admin access level on this ${entity === 'group' ? 'group' : 'business'}`,
         );
       }
+    }
+  }
+}
+
+/**
+ * A patient session reaches its own patient record and that patient's orders, nothing else: any other
+ * id, another patient's order included, is the same 404 as a missing one.
+ */
+async function enforcePatientScope(
+  db: Kysely<Database>,
+  caller: Caller,
+  entity: ScopeEntity,
+  ids: string[],
+): Promise<void> {
+  const owners = entity === 'order' || entity === 'patient' ? await patientsOf(db, entity, ids) : new Map();
+  for (const id of ids) {
+    const owner = owners.get(id);
+    if (owner === undefined || owner.patientId !== caller.patientId || !caller.businesses.has(owner.businessId)) {
+      throw new AppError('NOT_FOUND', `No ${labels[entity]} with id ${id}`);
     }
   }
 }

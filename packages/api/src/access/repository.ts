@@ -45,3 +45,22 @@ function rowsOf(db: Kysely<Database>, entity: ScopeEntity, ids: string[]): Promi
       return db.selectFrom('orders').select(['id', 'business_id as owner']).where('id', 'in', ids).execute();
   }
 }
+
+/** The patient (and business) of each order or patient id, for a patient session's scope. */
+export async function patientsOf(
+  db: Kysely<Database>,
+  entity: 'order' | 'patient',
+  ids: readonly string[],
+): Promise<Map<string, { patientId: string; businessId: string }>> {
+  const unique = [...new Set(ids)];
+  const rows =
+    entity === 'order'
+      ? await db.selectFrom('orders').select(['id', 'patient_id', 'business_id']).where('id', 'in', unique).execute()
+      : await db
+          .selectFrom('patients')
+          .select(['id', 'id as patient_id', 'business_id'])
+          .where('id', 'in', unique)
+          .where('deleted_at', 'is', null)
+          .execute();
+  return new Map(rows.map((r) => [r.id, { patientId: r.patient_id, businessId: r.business_id }]));
+}

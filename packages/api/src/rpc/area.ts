@@ -14,14 +14,17 @@ import {
 import { type } from 'arktype';
 import { Elysia } from 'elysia';
 import { callerOf, checkCaller, enforceScope } from '../access/enforce.ts';
-import type { Actor, StaffActor } from '../actor.ts';
+import type { Actor } from '../actor.ts';
+import { patientPrincipalOf } from '../auth/patient-sessions.ts';
 import type { AppDeps } from '../deps.ts';
 import { requestMeta } from '../http/request-meta.ts';
-import { actorOf } from './actor-of.ts';
-import type { HttpExchange } from './context.ts';
+import { actorOf, originOf } from './actor-of.ts';
+import type { CookieOptions, HttpExchange } from './context.ts';
 
-/** Who may be calling a method: anyone on a public one, else a signed-in staff member. */
-type ActorFor<M extends Method> = 'anonymous' extends M['access']['actors'][number] ? Actor : StaffActor;
+/** Who may be calling a method: anyone on a public one, else the kinds of actor it lists. */
+type ActorFor<M extends Method> = 'anonymous' extends M['access']['actors'][number]
+  ? Actor
+  : Extract<Actor, { kind: M['access']['actors'][number] }>;
 
 /**
  * The implementation of every method of an area, typed by core's contract: a service function
@@ -36,6 +39,8 @@ export type Handlers<A extends Record<string, Method>> = {
     http: HttpExchange,
   ) => Promise<OutputOf<A[K]>> | OutputOf<A[K]>;
 };
+
+const mayBePatient = (def: Method) => def.access.actors.includes('patient');
 
 const MAX_BODY_BYTES = 1_000_000; // a logo data URL (256 KB) is the largest thing the console sends
 
@@ -71,9 +76,21 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
       async ({ request, set, server }) => {
         const meta = requestMeta(request, server, deps.config.trustProxy);
         const body = await readJsonBody(request);
-        const principal = await principalFor(def, request, meta.ip);
+        // A method for patients is called with the patient cookie when the request has one (a pharmacist
+        // opening a patient's link in the browser they use for the console is the patient there); other
+        // methods never read it, so a patient session reaches nothing else.
+        const patient = mayBePatient(def) ? await patientPrincipalOf(deps.db, request, deps.now()) : null;
+        const principal = patient ? null : await principalFor(def, request, meta.ip);
+        const actor: Actor = patient
+          ? {
+              kind: 'patient',
+              patientId: patient.patientId,
+              businessId: patient.businessId,
+              origin: originOf(meta, 'portal'),
+            }
+          : actorOf(principal, request, meta);
         // Access as the contract declares it (access/enforce.ts): who may call, then what they reach.
-        const caller = callerOf(principal);
+        const caller = callerOf(patient ? actor : principal);
         checkCaller(def.access, caller);
         const input = def.input(body ?? {});
         if (input instanceof type.errors) {
@@ -81,7 +98,6 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
         }
         await enforceScope(deps.db, def.access, caller, input);
         const cookies: string[] = [];
-        const actor = actorOf(principal, request, meta);
         const http: HttpExchange = {
           secure: meta.secure,
           request,
@@ -89,8 +105,8 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
             cookies.push(serializeCookie(cookieName, value, meta.secure, options));
             set.headers['set-cookie'] = cookies as unknown as string;
           },
-          clearCookie: (cookieName) => {
-            cookies.push(serializeCookie(cookieName, '', meta.secure, { maxAgeSeconds: 0 }));
+          clearCookie: (cookieName, options) => {
+            cookies.push(serializeCookie(cookieName, '', meta.secure, { ...options, maxAgeSeconds: 0 }));
             set.headers['set-cookie'] = cookies as unknown as string;
           },
           setHeader: (headerName, value) => {
@@ -145,13 +161,9 @@ async function readJsonBody(request: Request): Promise<unknown> {
   return body;
 }
 
-function serializeCookie(
-  name: string,
-  value: string,
-  secure: boolean,
-  options: { maxAgeSeconds?: number; expires?: number } = {},
-): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', 'SameSite=Strict'];
+function serializeCookie(name: string, value: string, secure: boolean, options: CookieOptions = {}): string {
+  const sameSite = options.sameSite === 'lax' ? 'Lax' : 'Strict';
+  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', `SameSite=${sameSite}`];
   if (secure) parts.push('Secure');
   if (options.maxAgeSeconds !== undefined) parts.push(`Max-Age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`);
   if (options.expires !== undefined) parts.push(`Expires=${new Date(options.expires).toUTCString()}`);

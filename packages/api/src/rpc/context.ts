@@ -16,7 +16,12 @@ export type Principal = {
   groups?: ReadonlyMap<string, Reach>;
 };
 
-export type CookieOptions = { maxAgeSeconds?: number; expires?: number };
+export type CookieOptions = {
+  maxAgeSeconds?: number;
+  expires?: number;
+  /** Strict unless told: the patient cookie is Lax, so a patient coming back from the payment page keeps it. */
+  sameSite?: 'strict' | 'lax';
+};
 
 /**
  * The HTTP exchange, for the few controllers that set cookies or headers (login, logout) or read the
@@ -27,7 +32,7 @@ export type HttpExchange = {
   /** True when the request came over https (directly or via a proxy saying so). */
   secure: boolean;
   setCookie(name: string, value: string, options?: CookieOptions): void;
-  clearCookie(name: string): void;
+  clearCookie(name: string, options?: CookieOptions): void;
   setHeader(name: string, value: string): void;
 };
 

@@ -4,6 +4,7 @@ import { FormEmail, Required } from '../validation/general.ts';
 import { FreeText, Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, publicAccess, signedInSelf, staff, supportOnly } from './define.ts';
 import { activateDeviceAuth } from './device-auth.ts';
+import { patientAuthMethods } from './patient-auth.ts';
 
 /*
  * Sign-in, sessions, password reset and roles (SPEC §2 auth routes, §4 login/reset, §6, §7 auth).
@@ -108,6 +109,7 @@ const Ok = type({ ok: 'true' });
 
 export const auth = defineArea({
   activateDeviceAuth,
+  ...patientAuthMethods,
   config: {
     input: type({}),
     output: type({ allowRegistration: 'boolean', productName: 'string' }),

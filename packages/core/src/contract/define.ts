@@ -81,6 +81,13 @@ export const actorMayCall = (access: Access, actor: ActorKind): boolean => acces
 /** One sentence on who may call a method, for the OpenAPI page and docs/SECURITY.md. */
 export function describeAccess(access: Access): string {
   if (isPublic(access)) return 'Public.';
+  if (access.actors.includes('patient') && !access.actors.includes('support')) {
+    return access.scope === 'self'
+      ? 'The patient of a patient session, on their own session and orders.'
+      : `The patient of a patient session, on the ${Object.entries(access.scope ?? {})
+          .map(([entity, path]) => `${entity} of ${[path].flat().join('/')}`)
+          .join(' and ')} when it is their own (else 404).`;
+  }
   if (!access.actors.includes('pharmacy')) return 'Support staff only.';
   const scope = access.scope;
   const reach =

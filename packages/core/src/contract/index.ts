@@ -2,6 +2,7 @@ import { auth } from './auth.ts';
 import { bags } from './bags.ts';
 import { businessSettings } from './business-settings.ts';
 import { businesses } from './businesses.ts';
+import { checkout } from './checkout.ts';
 import { globalSettings } from './global-settings.ts';
 import { groups } from './groups.ts';
 import { health } from './health.ts';
@@ -37,6 +38,7 @@ export const contract = {
   bags,
   orders,
   patientOrders,
+  checkout,
   messages,
   patients,
   signUps,
@@ -92,6 +94,8 @@ export { fleetAlarmsPerMachine, fleetPageSize, MachineForm, machinesPageSize } f
 export { messagesPageSize } from './messages.ts';
 export { methodActors } from './method-actors.ts';
 export { findOrdersMax, OrderStatusFilter, ordersPageSize } from './orders.ts';
+export { PatientMobile, PatientSessionInfo, patientAuthPolicy, patientOnly } from './patient-auth.ts';
+export { PatientOrderDetails, PatientOrderSummary } from './patient-orders.ts';
 export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome, UpsertStatus } from './patients.ts';
 export { PaymentClientSettings, paymentSecretMask } from './payment-settings.ts';
 export { SignUpForm, SignUpVerification, signUpCodes, signUpsPageSize } from './sign-ups.ts';

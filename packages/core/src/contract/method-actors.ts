@@ -11,6 +11,14 @@ export const methodActors = {
   },
   auth: {
     activateDeviceAuth: ['support'],
+    verifyPatient: ['anonymous', 'support', 'pharmacy'],
+    verifySms: ['anonymous', 'support', 'pharmacy'],
+    verifySmsCode: ['anonymous', 'support', 'pharmacy'],
+    patientSession: ['patient'],
+    listPatientMobile: ['patient'],
+    addPatientMobile: ['patient'],
+    removePatientMobile: ['patient'],
+    endPatientSession: ['anonymous', 'support', 'pharmacy'],
     config: ['anonymous', 'support', 'pharmacy'],
     login: ['anonymous', 'support', 'pharmacy'],
     logout: ['anonymous', 'support', 'pharmacy'],
@@ -103,8 +111,15 @@ export const methodActors = {
     listOrdersByBusiness: ['support', 'pharmacy'],
   },
   patientOrders: {
+    list: ['patient'],
+    get: ['patient'],
     resendOrderReadyMessage: ['support', 'pharmacy'],
     sendOrderExpiryMessage: ['support', 'pharmacy'],
+  },
+  checkout: {
+    createJudoPaymentSession: ['patient'],
+    completeJudoOrderPayment: ['patient'],
+    declareExemption: ['patient'],
   },
   messages: {
     listOutbox: ['support', 'pharmacy'],

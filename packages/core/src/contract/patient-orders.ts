@@ -1,7 +1,12 @@
 import { type } from 'arktype';
+import { Address } from '../business/address.ts';
+import { Timestamp } from '../misc/stamps.ts';
+import { ExemptionCode } from '../order/exemption-code.ts';
 import { Order } from '../order/order.ts';
+import { OrderStatus, PaymentStatus } from '../order/statuses.ts';
 import { Id } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
+import { patientOnly } from './patient-auth.ts';
 
 /**
  * What staff asking for a patient message get back: whether a message was queued and, either way, a
@@ -10,12 +15,72 @@ import { defineArea, staff } from './define.ts';
  */
 const MessageAnswer = type({ order: Order, sent: 'boolean', message: 'string' });
 
+const pence = 'number.integer >= 0';
+
+/**
+ * An order as its patient sees it on the patient page: no staff names, barcodes or notes. `live` is a
+ * loaded (or not yet loaded) order still to collect; `paymentRequired` a charge to pay or declare an
+ * exemption for before the locker opens; `location` the slot the bag is in.
+ */
+export const PatientOrderSummary = type({
+  id: Id,
+  reference: 'string',
+  businessName: 'string',
+  status: OrderStatus,
+  /** A loaded order past its expiry (its status stays loaded until the pharmacy removes the bag). */
+  expired: 'boolean',
+  live: 'boolean',
+  paymentStatus: PaymentStatus,
+  paymentRequired: 'boolean',
+  prescriptionCharge: pence,
+  retailCharge: pence,
+  /** What is still owed (0 when paid, exempt or free). */
+  amountDue: pence,
+  amountPaid: pence,
+  exemptionCode: ExemptionCode.or('null'),
+  machineName: 'string | null',
+  expiresAt: Timestamp.or('null'),
+  collected: Timestamp.or('null'),
+  cancelled: Timestamp.or('null'),
+  created: Timestamp,
+});
+export type PatientOrderSummary = typeof PatientOrderSummary.infer;
+
+/**
+ * One order on the patient page: the summary, where to collect it, and the PIN grouped `1234 5678`,
+ * only while the bag is in the locker, unexpired, and nothing is left to pay at a paying machine.
+ */
+export const PatientOrderDetails = type({
+  order: PatientOrderSummary,
+  /** The slot the bag is in, once loaded. */
+  location: 'string | null',
+  /** The pharmacy the locker belongs to, and its address (machines have none of their own). */
+  pharmacy: type({ name: 'string', address: Address.or('null') }),
+  pin: 'string | null',
+  /** Whether the page may offer Pay by card (the pharmacy takes card payments). */
+  cardPayments: 'boolean',
+});
+export type PatientOrderDetails = typeof PatientOrderDetails.infer;
+
 /**
  * Patient orders (SPEC §7 patientOrders). Staff ask here for a loaded order's patient messages again;
  * `list` and `get` (the patient page's) come with the patient front end. A loaded order that has not
  * expired only: any other state is 409 INVALID_TRANSITION naming it (docs/ORDERS.md).
  */
 export const patientOrders = defineArea({
+  list: {
+    input: type({}),
+    output: type({ orders: PatientOrderSummary.array() }),
+    access: patientOnly('self'),
+    summary: "The signed-in patient's orders, live ones first, then past ones newest first (at most 100); no PINs.",
+  },
+  get: {
+    input: type({ orderId: Id }),
+    output: PatientOrderDetails,
+    access: patientOnly({ order: 'orderId' }),
+    summary:
+      "One of the signed-in patient's orders: where to collect it, what is owed, and the PIN once it may be used (another patient's order: 404).",
+  },
   resendOrderReadyMessage: {
     input: type({ orderId: Id }),
     output: MessageAnswer,

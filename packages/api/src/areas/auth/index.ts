@@ -1,8 +1,18 @@
-import { authPolicy } from '../../auth/policy.ts';
+import { AppError } from '@medlocker/core';
+import {
+  endPatientSessionByToken,
+  PATIENT_COOKIE,
+  patientPrincipalOf,
+  patientTokenOf,
+} from '../../auth/patient-sessions.ts';
+import { authMessages, authPolicy } from '../../auth/policy.ts';
 import { tokenOf } from '../../auth/sessions.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../../rpc/area.ts';
+import type { HttpExchange } from '../../rpc/context.ts';
 import { siteOf } from './mails.ts';
+import { addPatientMobile, listPatientMobile, removePatientMobile } from './patient-mobiles.ts';
+import { endPatientSession, patientSessionInfo, verifyPatient, verifySms, verifySmsCode } from './patient-service.ts';
 import { addRoles, editIdentityProvider, removeRole } from './roles-service.ts';
 import {
   beginResetPassword,
@@ -14,6 +24,19 @@ import {
   register,
   session,
 } from './service.ts';
+
+/** Hands a proven patient their session cookie (Lax: see auth/patient-sessions.ts), ending any older one. */
+async function withPatientCookie<T extends { session: { token: string; maxAgeSeconds: number }; info: unknown }>(
+  deps: AppDeps,
+  http: HttpExchange,
+  proven: Promise<T>,
+): Promise<T['info']> {
+  const previous = patientTokenOf(http.request);
+  const { session, info } = await proven;
+  if (previous) await endPatientSessionByToken(deps.db, previous, deps.now());
+  http.setCookie(PATIENT_COOKIE, session.token, { maxAgeSeconds: session.maxAgeSeconds, sameSite: 'lax' });
+  return info;
+}
 
 /**
  * `POST /api/auth/*`: sign-in, sessions, password reset, roles (SPEC §2 auth routes, §4, §6, §7 auth).
@@ -42,4 +65,21 @@ export const authRoutes = (deps: AppDeps) =>
     addRoles: (deps, actor, input, http) => addRoles(deps, actor, input, siteOf(http.request)),
     removeRole,
     editIdentityProvider,
+    verifyPatient: (deps, actor, input, http) => withPatientCookie(deps, http, verifyPatient(deps, actor, input)),
+    verifySms,
+    verifySmsCode: (deps, actor, input, http) => withPatientCookie(deps, http, verifySmsCode(deps, actor, input)),
+    patientSession: async (deps, _actor, _input, http) => {
+      // rpc/area.ts let the call through only with a live patient session: read it again for its times.
+      const principal = await patientPrincipalOf(deps.db, http.request, deps.now());
+      if (!principal) throw new AppError('UNAUTHENTICATED', authMessages.notLoggedIn);
+      return patientSessionInfo(principal);
+    },
+    listPatientMobile,
+    addPatientMobile,
+    removePatientMobile,
+    endPatientSession: async (deps, _actor, _input, http) => {
+      const answer = await endPatientSession(deps, patientTokenOf(http.request));
+      http.clearCookie(PATIENT_COOKIE, { sameSite: 'lax' });
+      return answer;
+    },
   });

@@ -4,7 +4,33 @@ import { Elysia } from 'elysia';
 import { systemActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
 import { readReceipt } from '../../payments/judopay.ts';
-import { completeFromWebhook } from './service.ts';
+import { rpcArea } from '../../rpc/area.ts';
+import { linkOrigin, siteOf } from '../auth/mails.ts';
+import { patientSummaryOf } from '../patient-orders/patient-service.ts';
+import { declareExemption } from './exemption.ts';
+import { completeFromWebhook, completeJudoOrderPayment, createJudoPaymentSession } from './service.ts';
+
+/**
+ * `POST /api/checkout/*`: the patient of a patient session paying for, or declaring an exemption on, their
+ * own order (the access layer refuses anyone else's with 404). Judopay sends the browser back to the
+ * order's own patient page, on this site: the return address is never the client's to choose.
+ */
+export const checkoutRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'checkout', {
+    createJudoPaymentSession: (deps, actor, input, http) => {
+      const origin = linkOrigin(deps, siteOf(http.request));
+      const back = origin === null ? undefined : `${origin}/p/${encodeURIComponent(input.orderId)}`;
+      return createJudoPaymentSession(deps, actor, input, back ? { successUrl: back, cancelUrl: back } : {});
+    },
+    completeJudoOrderPayment: async (deps, actor, input) => {
+      const done = await completeJudoOrderPayment(deps, actor, input);
+      return { order: patientSummaryOf(done.order, deps.now()), outcome: done.outcome, changed: done.changed };
+    },
+    declareExemption: async (deps, actor, input) => {
+      const { order } = await declareExemption(deps, actor, input);
+      return { order: patientSummaryOf(order, deps.now()) };
+    },
+  });
 
 /** The largest webhook body read: a receipt is a couple of KB. */
 const MAX_BODY = 64 * 1024;

@@ -1,7 +1,16 @@
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../../rpc/area.ts';
+import { getPatientOrder, listPatientOrders } from './patient-service.ts';
 import { resendOrderReadyMessage, sendOrderExpiryMessage } from './service.ts';
 
-/** `POST /api/patientOrders/*`: staff asking for a loaded order's patient messages (docs/ORDERS.md). */
+/**
+ * `POST /api/patientOrders/*`: the patient page's own orders (`list`, `get`, patient session only), and
+ * staff asking for a loaded order's patient messages (docs/ORDERS.md).
+ */
 export const patientOrdersRoutes = (deps: AppDeps) =>
-  rpcArea(deps, 'patientOrders', { resendOrderReadyMessage, sendOrderExpiryMessage });
+  rpcArea(deps, 'patientOrders', {
+    list: listPatientOrders,
+    get: getPatientOrder,
+    resendOrderReadyMessage,
+    sendOrderExpiryMessage,
+  });

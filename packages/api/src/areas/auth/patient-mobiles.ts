@@ -1,0 +1,178 @@
+import {
+  AppError,
+  type Contract,
+  type OutputOf,
+  type ParsedInputOf,
+  type PatientMobile,
+  patientAuthPolicy,
+} from '@medlocker/core';
+import type { Actor } from '../../actor.ts';
+import { audit } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
+import { enqueue } from '../../outbox/index.ts';
+import { hashCode, newCode } from '../sign-ups/codes.ts';
+import {
+  countPatientTexts,
+  deletePatientMobile,
+  findPatientMobileOnRecord,
+  listPatientMobileRows,
+  markMobileVerified,
+  takeMobileCodeTry,
+  upsertPendingMobile,
+} from './patient-repository.ts';
+import { sameHash } from './patient-service.ts';
+
+/*
+ * The mobiles a patient session may use (SPEC §7 add/remove/list PatientMobile): besides the one on
+ * record (the pharmacy's to change), a signed-in patient may add up to 3 others (a carer's, a new
+ * phone), each proven by a code texted to it. Verified ones also receive the link's codes
+ * (`auth/verifySms`), so the patient can get in from either phone.
+ */
+
+type Auth = Contract['auth'];
+type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
+type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type PatientActor = Extract<Actor, { kind: 'patient' }>;
+
+const policy = patientAuthPolicy;
+
+const mobileHash = (patientId: string, mobile: string, code: string) =>
+  hashCode(`patient-mobile:${patientId}:${mobile}`, 'mobile', code);
+
+async function mobilesOf(deps: AppDeps, actor: PatientActor): Promise<PatientMobile[]> {
+  const [record, added] = await Promise.all([
+    findPatientMobileOnRecord(deps.db, actor.businessId, actor.patientId),
+    listPatientMobileRows(deps.db, actor.businessId, actor.patientId),
+  ]);
+  const onRecord = record?.mobile_number ?? null;
+  return [
+    ...(onRecord ? [{ mobileNumber: onRecord, onRecord: true, verified: true }] : []),
+    ...added
+      .filter((m) => m.mobile !== onRecord)
+      .map((m) => ({ mobileNumber: m.mobile, onRecord: false, verified: m.verified_at !== null })),
+  ];
+}
+
+export const listPatientMobile = async (
+  deps: AppDeps,
+  actor: PatientActor,
+  _input: In<'listPatientMobile'>,
+): Promise<Out<'listPatientMobile'>> => ({ mobiles: await mobilesOf(deps, actor) });
+
+/** Without a code: texts one to the new mobile. With it: the mobile is added, verified. */
+export async function addPatientMobile(
+  deps: AppDeps,
+  actor: PatientActor,
+  input: In<'addPatientMobile'>,
+): Promise<Out<'addPatientMobile'>> {
+  const now = deps.now();
+  const mobile = input.mobileNumber;
+  const current = await mobilesOf(deps, actor);
+  const known = current.find((m) => m.mobileNumber === mobile);
+  if (known?.verified) return { mobiles: current, added: false };
+  if (input.code === undefined) {
+    if (current.filter((m) => !m.onRecord).length >= policy.maxAddedMobiles && !known) {
+      throw new AppError('CONFLICT', `You can add at most ${policy.maxAddedMobiles} mobiles: remove one first`);
+    }
+    const rows = await listPatientMobileRows(deps.db, actor.businessId, actor.patientId);
+    const sentAt = rows.find((r) => r.mobile === mobile)?.code_sent_at;
+    if (sentAt != null && now - Number(sentAt) < policy.resendAfterSeconds * 1000) {
+      const wait = Math.ceil((Number(sentAt) + policy.resendAfterSeconds * 1000 - now) / 1000);
+      throw new AppError(
+        'RATE_LIMITED',
+        `A code was sent a moment ago. Please wait ${wait} seconds before asking for another.`,
+        undefined,
+        wait,
+      );
+    }
+    // Adding, removing and adding again must not make the server text any number at will.
+    if (
+      (await countPatientTexts(deps.db, actor.patientId, 'patientMobileCode', now - 60 * 60_000)) >=
+      policy.maxCodesPerHour
+    ) {
+      throw new AppError(
+        'RATE_LIMITED',
+        'Too many codes were sent to new mobiles. Please try again in an hour.',
+        undefined,
+        60 * 60,
+      );
+    }
+    const code = newCode();
+    await deps.db.transaction().execute(async (tx) => {
+      await upsertPendingMobile(tx, {
+        businessId: actor.businessId,
+        patientId: actor.patientId,
+        mobile,
+        codeHash: mobileHash(actor.patientId, mobile, code),
+        expiresAt: now + policy.codeTtlMinutes * 60_000,
+        now,
+      });
+      await enqueue(
+        tx,
+        {
+          type: 'message.send',
+          businessId: actor.businessId,
+          payload: {
+            channel: 'sms',
+            recipient: mobile,
+            templateKey: 'patientMobileCode',
+            body: `${code} is your ${deps.config.productName} code to add this mobile. It expires in ${policy.codeTtlMinutes} minutes. Do not share it.`,
+            patientId: actor.patientId,
+          },
+          runAfter: now,
+        },
+        now,
+      );
+      await audit(tx, deps, actor, {
+        action: 'patient.mobile.codeSent',
+        entityType: 'patient',
+        entityId: actor.patientId,
+        businessId: actor.businessId,
+      });
+    });
+    return { mobiles: await mobilesOf(deps, actor), added: false };
+  }
+  // The try is counted before the code is checked, so concurrent guesses share the 5 tries.
+  const row = await takeMobileCodeTry(deps.db, actor.patientId, mobile, now);
+  const right =
+    row !== undefined &&
+    row.code_hash !== null &&
+    row.code_attempts <= policy.maxMobileCodeTries &&
+    row.code_expires_at !== null &&
+    now < Number(row.code_expires_at) &&
+    sameHash(mobileHash(actor.patientId, mobile, input.code.trim()), row.code_hash);
+  if (!row || !right) {
+    const message = 'That code is wrong or has expired: check it, or ask for a new one';
+    throw new AppError('VALIDATION', message, [{ path: 'code', id: 'IDENTITY_NOT_CONFIRMED', message }]);
+  }
+  await markMobileVerified(deps.db, row.id, now);
+  await audit(deps.db, deps, actor, {
+    action: 'patient.mobile.add',
+    entityType: 'patient',
+    entityId: actor.patientId,
+    businessId: actor.businessId,
+  });
+  return { mobiles: await mobilesOf(deps, actor), added: true };
+}
+
+/** Removes a mobile the patient added; the one on record is the pharmacy's (409). */
+export async function removePatientMobile(
+  deps: AppDeps,
+  actor: PatientActor,
+  input: In<'removePatientMobile'>,
+): Promise<Out<'removePatientMobile'>> {
+  const current = await mobilesOf(deps, actor);
+  const found = current.find((m) => m.mobileNumber === input.mobileNumber);
+  if (!found) throw new AppError('NOT_FOUND', 'This mobile is not one of yours');
+  if (found.onRecord) {
+    throw new AppError('CONFLICT', 'This is the mobile the pharmacy has on record: ask the pharmacy to change it');
+  }
+  await deletePatientMobile(deps.db, actor.patientId, input.mobileNumber);
+  await audit(deps.db, deps, actor, {
+    action: 'patient.mobile.remove',
+    entityType: 'patient',
+    entityId: actor.patientId,
+    businessId: actor.businessId,
+  });
+  return { mobiles: await mobilesOf(deps, actor) };
+}

@@ -1,0 +1,208 @@
+import { patientAuthPolicy } from '@medlocker/core';
+import type { Database } from '@medlocker/db';
+import { type Kysely, sql, type Transaction } from 'kysely';
+
+/** Every query of the patient's identity checks (patient-service.ts) lives here. */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** An order with what proves its patient: date of birth and mobile on record; null for a deleted patient. */
+export const findOrderPatient = (db: Db, orderId: string) =>
+  db
+    .selectFrom('orders as o')
+    .innerJoin('patients as p', (j) =>
+      j.onRef('p.id', '=', 'o.patient_id').onRef('p.business_id', '=', 'o.business_id'),
+    )
+    .select([
+      'o.id as order_id',
+      'o.business_id',
+      'o.patient_id',
+      'p.date_of_birth',
+      'p.mobile_number',
+      'p.given_name',
+      'p.full_name',
+      'p.deleted_at',
+    ])
+    .where('o.id', '=', orderId)
+    .executeTakeFirst();
+
+const windowMs = patientAuthPolicy.lockMinutes * 60_000;
+
+/**
+ * Counts one try at an order's link before it is checked, in one statement, so concurrent tries cannot
+ * all slip under the limit; a right answer then clears it (`clearWrongTries`). Tries older than the
+ * window, or from before a lock ran out, start the count again. The try that reaches the limit locks the
+ * link; answers whether this try may be checked and until when the link is locked.
+ */
+export async function reserveTry(
+  db: Db,
+  orderId: string,
+  now: number,
+): Promise<{ allowed: boolean; failures: number; lockedUntil: number | null }> {
+  const max = patientAuthPolicy.maxWrongTries;
+  const stale = sql<boolean>`(patient_verifications.first_failure_at is null or patient_verifications.first_failure_at <= ${now - windowMs} or (patient_verifications.locked_until is not null and patient_verifications.locked_until <= ${now}))`;
+  const count = sql<number>`(case when ${stale} then 1 else patient_verifications.failures + 1 end)`;
+  const row = await db
+    .insertInto('patient_verifications')
+    .values({
+      order_id: orderId,
+      failures: 1,
+      first_failure_at: now,
+      locked_until: max <= 1 ? now + windowMs : null,
+      updated: now,
+    })
+    .onConflict((oc) =>
+      oc.column('order_id').doUpdateSet({
+        failures: count,
+        first_failure_at: sql`case when ${stale} then ${now}::bigint else patient_verifications.first_failure_at end`,
+        // The lock starts with the try that reaches the limit and is not pushed back by later ones.
+        locked_until: sql`case when ${count} < ${max} then null when not ${stale} and patient_verifications.locked_until is not null then patient_verifications.locked_until else ${now + windowMs}::bigint end`,
+        updated: now,
+      }),
+    )
+    .returning(['failures', 'locked_until'])
+    .executeTakeFirstOrThrow();
+  const lockedUntil = row.locked_until === null ? null : Number(row.locked_until);
+  return { allowed: row.failures <= max, failures: row.failures, lockedUntil };
+}
+
+/** A right answer: the link's count starts again. */
+export const clearWrongTries = (db: Db, orderId: string, now: number) =>
+  db
+    .updateTable('patient_verifications')
+    .set({ failures: 0, first_failure_at: null, locked_until: null, updated: now })
+    .where('order_id', '=', orderId)
+    .execute();
+
+/** The order's verification row, locked for the caller's transaction (made first when missing). */
+export async function lockVerification(tx: Transaction<Database>, orderId: string, now: number) {
+  await tx
+    .insertInto('patient_verifications')
+    .values({ order_id: orderId, updated: now })
+    .onConflict((oc) => oc.column('order_id').doNothing())
+    .execute();
+  return tx
+    .selectFrom('patient_verifications')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+
+export const findVerification = (db: Db, orderId: string) =>
+  db.selectFrom('patient_verifications').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+
+export const setCode = (
+  db: Db,
+  orderId: string,
+  set: { codeHash: string; expiresAt: number; sends: number; firstSendAt: number; now: number },
+) =>
+  db
+    .updateTable('patient_verifications')
+    .set({
+      code_hash: set.codeHash,
+      code_expires_at: set.expiresAt,
+      code_sends: set.sends,
+      first_send_at: set.firstSendAt,
+      last_send_at: set.now,
+      updated: set.now,
+    })
+    .where('order_id', '=', orderId)
+    .execute();
+
+/** A code is used once: spent by the right answer; false when a concurrent answer spent it first. */
+export const spendCode = async (db: Db, orderId: string, codeHash: string, now: number): Promise<boolean> =>
+  (await db
+    .updateTable('patient_verifications')
+    .set({ code_hash: null, code_expires_at: null, updated: now })
+    .where('order_id', '=', orderId)
+    .where('code_hash', '=', codeHash)
+    .returning('order_id')
+    .executeTakeFirst()) !== undefined;
+
+// --- mobiles a patient added from their session -------------------------------------------------
+
+export type PatientMobileRow = Awaited<ReturnType<typeof listPatientMobileRows>>[number];
+
+export const listPatientMobileRows = (db: Db, businessId: string, patientId: string) =>
+  db
+    .selectFrom('patient_mobiles')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('patient_id', '=', patientId)
+    .orderBy('created')
+    .orderBy('id')
+    .execute();
+
+/** The patient's own record: the mobile on record (the pharmacy's), for the mobiles list. */
+export const findPatientMobileOnRecord = (db: Db, businessId: string, patientId: string) =>
+  db
+    .selectFrom('patients')
+    .select('mobile_number')
+    .where('business_id', '=', businessId)
+    .where('id', '=', patientId)
+    .executeTakeFirst();
+
+/** A pending (or verified) mobile with a fresh code: made, or its code replaced. */
+export const upsertPendingMobile = (
+  db: Db,
+  row: { businessId: string; patientId: string; mobile: string; codeHash: string; expiresAt: number; now: number },
+) =>
+  db
+    .insertInto('patient_mobiles')
+    .values({
+      id: Bun.randomUUIDv7(),
+      business_id: row.businessId,
+      patient_id: row.patientId,
+      mobile: row.mobile,
+      code_hash: row.codeHash,
+      code_expires_at: row.expiresAt,
+      code_attempts: 0,
+      code_sent_at: row.now,
+      created: row.now,
+      updated: row.now,
+    })
+    .onConflict((oc) =>
+      oc.columns(['patient_id', 'mobile']).doUpdateSet({
+        code_hash: row.codeHash,
+        code_expires_at: row.expiresAt,
+        code_attempts: 0,
+        code_sent_at: row.now,
+        updated: row.now,
+      }),
+    )
+    .execute();
+
+/** Counts a try at an added mobile's code before it is checked; answers the row as it now is. */
+export const takeMobileCodeTry = (db: Db, patientId: string, mobile: string, now: number) =>
+  db
+    .updateTable('patient_mobiles')
+    .set((eb) => ({ code_attempts: eb('code_attempts', '+', 1), updated: now }))
+    .where('patient_id', '=', patientId)
+    .where('mobile', '=', mobile)
+    .returningAll()
+    .executeTakeFirst();
+
+export const markMobileVerified = (db: Db, id: string, now: number) =>
+  db
+    .updateTable('patient_mobiles')
+    .set({ verified_at: now, code_hash: null, code_expires_at: null, code_attempts: 0, updated: now })
+    .where('id', '=', id)
+    .execute();
+
+export const deletePatientMobile = (db: Db, patientId: string, mobile: string) =>
+  db.deleteFrom('patient_mobiles').where('patient_id', '=', patientId).where('mobile', '=', mobile).executeTakeFirst();
+
+/** How many texts of one kind were queued for a patient since a time (the add-mobile codes' hourly cap). */
+export const countPatientTexts = async (db: Db, patientId: string, templateKey: string, since: number) =>
+  Number(
+    (
+      await db
+        .selectFrom('message_outbox')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('patient_id', '=', patientId)
+        .where('template_key', '=', templateKey)
+        .where('created', '>', since)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );

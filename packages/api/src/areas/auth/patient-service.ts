@@ -1,0 +1,272 @@
+import { timingSafeEqual } from 'node:crypto';
+import {
+  AppError,
+  type Contract,
+  type OutputOf,
+  type ParsedInputOf,
+  type PatientSessionInfo,
+  patientAuthPolicy,
+} from '@medlocker/core';
+import type { Actor } from '../../actor.ts';
+import { audit } from '../../audit/audit.ts';
+import {
+  createPatientSession,
+  endPatientSessionByToken,
+  type NewPatientSession,
+  type PatientPrincipal,
+} from '../../auth/patient-sessions.ts';
+import type { AppDeps } from '../../deps.ts';
+import { enqueue } from '../../outbox/index.ts';
+import { hashCode, newCode } from '../sign-ups/codes.ts';
+import {
+  clearWrongTries,
+  findOrderPatient,
+  findVerification,
+  listPatientMobileRows,
+  lockVerification,
+  reserveTry,
+  setCode,
+  spendCode,
+} from './patient-repository.ts';
+
+/*
+ * A patient proves who they are for the order their link names (docs/DECISIONS.md, "Patient session
+ * (issue 19)"): the date of birth on record, or a code texted to the patient's mobile. Every try is
+ * counted before it is checked; 5 wrong ones (dates and codes together) lock the order's link for 15
+ * minutes. A wrong date, a date asked of a patient with none on record, and a wrong or late code get one
+ * and the same answer, so nothing is learnt about the patient beyond what the link shows.
+ */
+
+type Auth = Contract['auth'];
+type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
+type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+
+const policy = patientAuthPolicy;
+
+const notFound = (orderId: string) => new AppError('NOT_FOUND', `No order with id ${orderId}`);
+
+function locked(lockedUntil: number | null, now: number): AppError {
+  const seconds = Math.max(1, Math.ceil(((lockedUntil ?? now + policy.lockMinutes * 60_000) - now) / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  return new AppError(
+    'RATE_LIMITED',
+    `Too many wrong tries: for your security this link is locked. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    undefined,
+    seconds,
+  );
+}
+
+function notConfirmed(path: 'dateOfBirth' | 'code', failures: number): AppError {
+  const left = Math.max(0, policy.maxWrongTries - failures);
+  const what = path === 'code' ? 'That code is wrong or has expired' : 'We could not confirm your details';
+  const message =
+    left === 0
+      ? `${what}. For your security this link is now locked for ${policy.lockMinutes} minutes.`
+      : `${what}. You have ${left} ${left === 1 ? 'try' : 'tries'} left before this link is locked for ${policy.lockMinutes} minutes.`;
+  return new AppError('VALIDATION', message, [{ path, id: 'IDENTITY_NOT_CONFIRMED', message }]);
+}
+
+/** The order and its (not deleted) patient, or 404 the same for both. */
+async function orderPatient(deps: AppDeps, orderId: string) {
+  const found = await findOrderPatient(deps.db, orderId);
+  if (!found || found.deleted_at !== null) throw notFound(orderId);
+  return found;
+}
+
+type Proven = { session: NewPatientSession; info: PatientSessionInfo };
+
+async function startSession(
+  deps: AppDeps,
+  actor: Actor,
+  found: Awaited<ReturnType<typeof orderPatient>>,
+  method: 'dateOfBirth' | 'sms',
+  now: number,
+): Promise<Proven> {
+  await clearWrongTries(deps.db, found.order_id, now);
+  const session = await createPatientSession(
+    deps.db,
+    { businessId: found.business_id, patientId: found.patient_id, orderId: found.order_id, method },
+    now,
+    { ip: actor.origin.ip, userAgent: actor.origin.userAgent },
+  );
+  await audit(deps.db, deps, actor, {
+    action: 'patient.session.start',
+    entityType: 'patient',
+    entityId: found.patient_id,
+    businessId: found.business_id,
+    who: { userId: null, display: `patient ${found.patient_id}` },
+    details: { orderId: found.order_id, method },
+  });
+  return {
+    session,
+    info: {
+      expires: session.expires,
+      idleExpires: session.idleExpires,
+      givenName: found.given_name || found.full_name,
+    },
+  };
+}
+
+/** Counts the try, or refuses it unchecked when the link is locked. Answers the count with this try. */
+async function takeTry(deps: AppDeps, actor: Actor, orderId: string, businessId: string, now: number) {
+  const reserved = await reserveTry(deps.db, orderId, now);
+  if (!reserved.allowed) {
+    await audit(deps.db, deps, actor, {
+      action: 'patient.verify.locked',
+      entityType: 'order',
+      entityId: orderId,
+      businessId,
+    });
+    throw locked(reserved.lockedUntil, now);
+  }
+  return reserved.failures;
+}
+
+async function refuse(
+  deps: AppDeps,
+  actor: Actor,
+  found: { order_id: string; business_id: string },
+  path: 'dateOfBirth' | 'code',
+  failures: number,
+): Promise<never> {
+  await audit(deps.db, deps, actor, {
+    action: 'patient.verify.failed',
+    entityType: 'order',
+    entityId: found.order_id,
+    businessId: found.business_id,
+    details: { method: path === 'code' ? 'sms' : 'dateOfBirth', failures },
+  });
+  throw notConfirmed(path, failures);
+}
+
+/** Date of birth: a session when it matches the patient's on record. */
+export async function verifyPatient(deps: AppDeps, actor: Actor, input: In<'verifyPatient'>): Promise<Proven> {
+  const found = await orderPatient(deps, input.orderId);
+  const now = deps.now();
+  const failures = await takeTry(deps, actor, found.order_id, found.business_id, now);
+  if (found.date_of_birth === null || found.date_of_birth !== input.dateOfBirth) {
+    return refuse(deps, actor, found, 'dateOfBirth', failures);
+  }
+  return startSession(deps, actor, found, 'dateOfBirth', now);
+}
+
+/** The code's hash, bound to the order (one code goes to each of the patient's mobiles). */
+const codeHash = (orderId: string, code: string) => hashCode(`patient:${orderId}`, 'mobile', code);
+
+export const sameHash = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/**
+ * Texts a fresh code to the patient's mobile through the outbox (the job runner sends it): at most one
+ * a minute and five an hour per order, none while the link is locked. A new code replaces the last.
+ */
+export async function verifySms(deps: AppDeps, actor: Actor, input: In<'verifySms'>): Promise<Out<'verifySms'>> {
+  const found = await orderPatient(deps, input.orderId);
+  const now = deps.now();
+  const current = await findVerification(deps.db, found.order_id);
+  if (current?.locked_until != null && Number(current.locked_until) > now && current.failures >= policy.maxWrongTries) {
+    throw locked(Number(current.locked_until), now);
+  }
+  const added = await listPatientMobileRows(deps.db, found.business_id, found.patient_id);
+  const mobiles = [
+    ...new Set([
+      ...(found.mobile_number ? [found.mobile_number] : []),
+      ...added.filter((m) => m.verified_at !== null).map((m) => m.mobile),
+    ]),
+  ];
+  if (mobiles.length === 0) {
+    throw new AppError(
+      'CONFLICT',
+      'We cannot text a code for this order: confirm your date of birth instead, or contact the pharmacy',
+      [{ path: 'orderId', id: 'NO_MOBILE', message: 'No mobile number on record' }],
+    );
+  }
+  const code = newCode();
+  await deps.db.transaction().execute(async (tx) => {
+    const row = await lockVerification(tx, found.order_id, now);
+    const lastSend = row.last_send_at === null ? null : Number(row.last_send_at);
+    if (lastSend !== null && now - lastSend < policy.resendAfterSeconds * 1000) {
+      const wait = Math.ceil((lastSend + policy.resendAfterSeconds * 1000 - now) / 1000);
+      throw new AppError(
+        'RATE_LIMITED',
+        `A code was sent a moment ago. Please wait ${wait} seconds before asking for another.`,
+        undefined,
+        wait,
+      );
+    }
+    const hourAgo = now - 60 * 60_000;
+    const windowStart =
+      row.first_send_at === null || Number(row.first_send_at) <= hourAgo ? now : Number(row.first_send_at);
+    const sends = windowStart === now ? 1 : row.code_sends + 1;
+    if (sends > policy.maxCodesPerHour) {
+      const wait = Math.ceil((windowStart + 60 * 60_000 - now) / 1000);
+      const minutes = Math.ceil(wait / 60);
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many codes were sent for this order. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or contact the pharmacy.`,
+        undefined,
+        wait,
+      );
+    }
+    await setCode(tx, found.order_id, {
+      codeHash: codeHash(found.order_id, code),
+      expiresAt: now + policy.codeTtlMinutes * 60_000,
+      sends,
+      firstSendAt: windowStart,
+      now,
+    });
+    await enqueue(
+      tx,
+      mobiles.map((mobile) => ({
+        type: 'message.send' as const,
+        businessId: found.business_id,
+        payload: {
+          channel: 'sms' as const,
+          recipient: mobile,
+          templateKey: 'patientVerifyCode',
+          body: `${code} is your ${deps.config.productName} code to see your order. It expires in ${policy.codeTtlMinutes} minutes. Do not share it.`,
+          patientId: found.patient_id,
+        },
+        runAfter: now,
+      })),
+      now,
+    );
+    await audit(tx, deps, actor, {
+      action: 'patient.verify.codeSent',
+      entityType: 'order',
+      entityId: found.order_id,
+      businessId: found.business_id,
+    });
+  });
+  return { sent: true, mobileEndings: mobiles.map((m) => m.slice(-3)), expiresInMinutes: policy.codeTtlMinutes };
+}
+
+/** The texted code: a session when it is the order's current one, unexpired, for the mobile on record. */
+export async function verifySmsCode(deps: AppDeps, actor: Actor, input: In<'verifySmsCode'>): Promise<Proven> {
+  const found = await orderPatient(deps, input.orderId);
+  const now = deps.now();
+  const failures = await takeTry(deps, actor, found.order_id, found.business_id, now);
+  const row = await findVerification(deps.db, found.order_id);
+  const right =
+    row?.code_hash != null &&
+    row.code_expires_at !== null &&
+    now < Number(row.code_expires_at) &&
+    sameHash(codeHash(found.order_id, input.code.trim()), row.code_hash);
+  if (!right || !(await spendCode(deps.db, found.order_id, row.code_hash as string, now))) {
+    return refuse(deps, actor, found, 'code', failures);
+  }
+  return startSession(deps, actor, found, 'sms', now);
+}
+
+/** The current session, as the patient page reads it. */
+export const patientSessionInfo = (principal: PatientPrincipal): PatientSessionInfo => ({
+  expires: principal.expires,
+  idleExpires: principal.idleExpires,
+  givenName: principal.givenName,
+});
+
+/** Ends a patient session (sign out on the patient page). */
+export async function endPatientSession(deps: AppDeps, token: string | null): Promise<Out<'endPatientSession'>> {
+  if (token) await endPatientSessionByToken(deps.db, token, deps.now());
+  return { ok: true };
+}

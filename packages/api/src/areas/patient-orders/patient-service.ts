@@ -1,0 +1,120 @@
+import {
+  AppError,
+  type Contract,
+  formatPin,
+  type Order,
+  type OutputOf,
+  type ParsedInputOf,
+  type PatientOrderSummary,
+} from '@medlocker/core';
+import type { Actor } from '../../actor.ts';
+import { auditReads } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
+import { createSecretBox } from '../../secrets/secret-box.ts';
+import { pinOf } from '../orders/pin.ts';
+import { findOrder, toOrder } from '../orders/repository.ts';
+import { readPaymentSettings } from '../payment-settings/service.ts';
+import { findPharmacy, listPatientOrderRows } from './repository.ts';
+
+/*
+ * The patient page's orders (issue 19): what the signed-in patient sees of their own orders. The access
+ * layer has already refused another patient's order (404); these check it again, so a service called
+ * from elsewhere with a patient actor cannot reach further.
+ */
+
+type PatientOrders = Contract['patientOrders'];
+type In<M extends keyof PatientOrders> = ParsedInputOf<PatientOrders[M]>;
+type Out<M extends keyof PatientOrders> = OutputOf<PatientOrders[M]>;
+type PatientActor = Extract<Actor, { kind: 'patient' }>;
+
+/** Orders listed on the patient page at most: a patient collects a few a month. */
+export const patientOrdersMax = 100;
+
+const isExpired = (o: Pick<Order, 'status' | 'expiresAt'>, now: number) =>
+  o.status === 'loaded' && o.expiresAt !== null && now >= o.expiresAt;
+
+/** An order as its patient sees it (core's PatientOrderSummary): no staff names, barcode or notes. */
+export function patientSummaryOf(o: Order, now: number): PatientOrderSummary {
+  const expired = isExpired(o, now);
+  const live = (o.status === 'new' || o.status === 'loaded') && !expired;
+  const charged = o.prescriptionCharge + o.retailCharge;
+  const unpaid = o.paymentStatus === 'unpaid' && charged > 0;
+  return {
+    id: o.id,
+    reference: o.reference,
+    businessName: o.businessName,
+    status: o.status,
+    expired,
+    live,
+    paymentStatus: o.paymentStatus,
+    paymentRequired: live && unpaid,
+    prescriptionCharge: o.prescriptionCharge,
+    retailCharge: o.retailCharge,
+    amountDue: unpaid ? charged : 0,
+    amountPaid: o.amountPaid,
+    exemptionCode: o.exemptionCode,
+    machineName: o.machineName,
+    expiresAt: o.expiresAt,
+    collected: o.collected,
+    cancelled: o.cancelled?.cancelledAt ?? null,
+    created: o.created,
+  };
+}
+
+/**
+ * Whether the PIN may be shown: the bag is in the locker, unexpired, and the locker would accept it
+ * (at a machine taking payment, an unpaid charge makes VerifyPin answer PaymentRequired).
+ */
+export const pinUsable = (o: Order, now: number): boolean =>
+  o.status === 'loaded' && !isExpired(o, now) && !(o.paymentStatus === 'unpaid' && o.machinePayment);
+
+/** The patient's orders: live ones first (soonest expiry first), then the rest newest first. */
+export async function listPatientOrders(deps: AppDeps, actor: PatientActor, _input: In<'list'>): Promise<Out<'list'>> {
+  const now = deps.now();
+  const rows = await listPatientOrderRows(deps.db, actor.businessId, actor.patientId, patientOrdersMax);
+  const orders = rows.map((row) => patientSummaryOf(toOrder(row), now));
+  const live = orders
+    .filter((o) => o.live)
+    .sort((a, b) => (a.expiresAt ?? Number.MAX_SAFE_INTEGER) - (b.expiresAt ?? Number.MAX_SAFE_INTEGER));
+  return { orders: [...live, ...orders.filter((o) => !o.live)] };
+}
+
+/** One of the patient's orders, with where to collect it and, once usable, its PIN. */
+export async function getPatientOrder(deps: AppDeps, actor: PatientActor, input: In<'get'>): Promise<Out<'get'>> {
+  const row = await findOrder(deps.db, input.orderId);
+  if (!row || row.patient_id !== actor.patientId || row.business_id !== actor.businessId) {
+    throw new AppError('NOT_FOUND', `No order with id ${input.orderId}`);
+  }
+  const now = deps.now();
+  const order = toOrder(row);
+  const pin = pinUsable(order, now) ? pinOf(deps.config.secretsKey, row) : null;
+  const [pharmacy, payments] = await Promise.all([
+    findPharmacy(deps.db, row.business_id),
+    readPaymentSettings(deps.db, createSecretBox(deps.config.secretsKey), row.business_id),
+  ]);
+  const judo = payments?.provider === 'judo' ? payments.judo : null;
+  if (pin !== null) {
+    // The patient page showing a PIN is a read of a secret: recorded like staff reading patients.
+    await auditReads(deps.db, deps, actor, [
+      { action: 'order.pin.shownToPatient', entityType: 'order', entityId: row.id, businessId: row.business_id },
+    ]);
+  }
+  return {
+    order: patientSummaryOf(order, now),
+    location: order.machineDetails?.location ?? null,
+    pharmacy: {
+      name: pharmacy?.name ?? row.business_name,
+      address: pharmacy
+        ? {
+            line1: pharmacy.address_line1,
+            line2: pharmacy.address_line2,
+            line3: pharmacy.address_line3,
+            postTown: pharmacy.post_town,
+            postcode: pharmacy.postcode,
+          }
+        : null,
+    },
+    pin: pin === null ? null : formatPin(pin),
+    cardPayments: Boolean(judo?.id && judo.token && judo.secret),
+  };
+}

@@ -1,0 +1,50 @@
+import type { Database } from '@medlocker/db';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+
+/** Every query on patient sessions lives here. */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export const insertPatientSession = (db: Db, row: Insertable<Database['patient_sessions']>) =>
+  db.insertInto('patient_sessions').values(row).execute();
+
+/**
+ * The session of a token hash with its patient's given name; a patient deleted since (erased by the
+ * pharmacy) is reported as such, so the session ends with them.
+ */
+export const findPatientSessionByHash = (db: Db, tokenHash: string) =>
+  db
+    .selectFrom('patient_sessions as s')
+    .innerJoin('patients as p', (j) =>
+      j.onRef('p.id', '=', 's.patient_id').onRef('p.business_id', '=', 's.business_id'),
+    )
+    .select([
+      's.id',
+      's.business_id',
+      's.patient_id',
+      's.order_id',
+      's.expires_at',
+      's.idle_expires_at',
+      's.last_seen',
+      's.revoked_at',
+      'p.given_name',
+      'p.full_name',
+      'p.deleted_at',
+    ])
+    .where('s.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+
+export const touchPatientSession = (db: Db, id: string, now: number, idleExpiresAt: number) =>
+  db
+    .updateTable('patient_sessions')
+    .set({ last_seen: now, idle_expires_at: idleExpiresAt })
+    .where('id', '=', id)
+    .execute();
+
+export const revokePatientSessionByHash = (db: Db, tokenHash: string, now: number) =>
+  db
+    .updateTable('patient_sessions')
+    .set({ revoked_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('revoked_at', 'is', null)
+    .execute();

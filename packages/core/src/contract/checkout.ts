@@ -1,0 +1,44 @@
+import { type } from 'arktype';
+import {
+  CheckoutOrderInput,
+  CompleteJudoPaymentInput,
+  DeclareExemptionInput,
+  JudoPaymentSession,
+  paymentAttemptStatuses,
+} from '../checkout/checkout.ts';
+import { defineArea } from './define.ts';
+import { patientOnly } from './patient-auth.ts';
+import { PatientOrderSummary } from './patient-orders.ts';
+
+/*
+ * The checkout (SPEC §7 checkout), for the patient of a patient session on their own order: a card
+ * payment on Judopay's hosted page, or an NHS exemption declaration. The rules are the api's
+ * areas/checkout (docs/DECISIONS.md, "Checkout core"); `sendReceipt` comes with the patient page.
+ */
+export const checkout = defineArea({
+  createJudoPaymentSession: {
+    input: CheckoutOrderInput,
+    output: JudoPaymentSession,
+    access: patientOnly({ order: 'orderId' }),
+    summary:
+      "Starts a card payment of the order's charges (the amount is the server's, never the client's) on Judopay's hosted page; Judopay sends the browser back to the order's page. 409 when there is nothing to pay.",
+  },
+  completeJudoOrderPayment: {
+    input: CompleteJudoPaymentInput,
+    output: type({
+      order: PatientOrderSummary,
+      outcome: type.enumerated(...paymentAttemptStatuses.filter((s) => s !== 'created')),
+      changed: 'boolean',
+    }),
+    access: patientOnly({ order: 'orderId' }),
+    summary:
+      "Confirms the browser's Judopay receipt with Judopay and settles the order when every field matches this order's payment; the same receipt twice changes nothing.",
+  },
+  declareExemption: {
+    input: DeclareExemptionInput,
+    output: type({ order: PatientOrderSummary }),
+    access: patientOnly({ order: 'orderId' }),
+    summary:
+      'Declares an NHS prescription charge exemption (SPEC §5 codes) with the declarant and a drawn signature; the order becomes exemption_declared.',
+  },
+});
