@@ -134,6 +134,10 @@ export async function sendMessage(
       return { kind: 'done' };
     const order = message.order_id ? await findOrder(tx, message.order_id) : undefined;
     const now = deps.now();
+    // Already recorded unconfirmed (this job ran again after its worker died before finishing it): its
+    // check is queued, nothing more to record.
+    if (message.provider_status === UNCONFIRMED || message.provider_status === UNCONFIRMED_RESEND)
+      return { kind: 'done' };
     if (message.sent_at !== null) {
       // An earlier attempt handed it to the gateway and died before recording the answer: it may well
       // have arrived, and a PIN sent twice is worse than a status we cannot confirm now. Its delivery
