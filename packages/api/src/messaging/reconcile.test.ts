@@ -305,3 +305,24 @@ describeApi(
   withTestAuth,
   env,
 );
+
+it('checks unconfirmed messages only where the provider’s reports reach us; never email', async () => {
+  const { loadConfig } = await import('../config.ts');
+  const { reportsEveryMessage } = await import('./reconcile.ts');
+  const config = loadConfig({ PUBLIC_URL: 'https://medlocker.example' });
+  expect(reportsEveryMessage(config, 'smsworks')).toBe(true);
+  expect(reportsEveryMessage(config, 'messagebird')).toBe(true);
+  expect(reportsEveryMessage(config, 'email')).toBe(false);
+  expect(reportsEveryMessage(config, 'local')).toBe(false);
+  // AWS reports through a configuration set's event destination; WhatsApp's are checked with the app secret.
+  expect(reportsEveryMessage(config, 'aws-sms')).toBe(false);
+  expect(
+    reportsEveryMessage(loadConfig({ PUBLIC_URL: 'https://m.example', AWS_SMS_CONFIGURATION_SET: 'c' }), 'aws-sms'),
+  ).toBe(true);
+  expect(reportsEveryMessage(config, 'whatsapp')).toBe(false);
+  expect(
+    reportsEveryMessage(loadConfig({ PUBLIC_URL: 'https://m.example', WHATSAPP_APP_SECRET: 's' }), 'whatsapp'),
+  ).toBe(true);
+  // No PUBLIC_URL: no report URL is given, so silence means nothing.
+  expect(reportsEveryMessage(loadConfig({}), 'smsworks')).toBe(false);
+});
