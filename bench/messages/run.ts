@@ -6,9 +6,15 @@
  * replacement started at once. On demand only, never part of `npm test`.
  *
  * The gateway records every message it accepted by our reference (the `tag` the adapter sends: the
- * message id) and the id it answered; a refused request delivers nothing. After the run: every message
- * must have reached the gateway exactly once (no duplicate, none missing), the id recorded on the
- * message must be the one the gateway answered, no job dead and none left waiting or running.
+ * message id) and the id it answered; a refused request delivers nothing. Like The SMS Works, it POSTs a
+ * delivery report (`DELIVERED`, the message object) to the `deliveryreporturl` of each message it accepted,
+ * shortly after: one api process (`packages/api/src/main.ts`, JOBS=off, production settings) receives
+ * them at PUBLIC_URL, which the workers get too. A message whose worker died between handing it over and
+ * recording the answer is UNCONFIRMED; its report adopts the id, and one with no report after the grace
+ * period (`--grace`, 5 s here; the product's default is 600 s) is sent again (messaging/reconcile.ts).
+ * After the run: every message must have reached the gateway exactly once (no duplicate, none missing),
+ * the id recorded on the message must be the one the gateway answered, no job dead and none left
+ * waiting or running.
  * `--lost-answers R` makes a share R of requests "accepted but answered 500" (the message is delivered,
  * the answer says it failed): the product retries a 5xx (it cannot tell this case from a refusal), so
  * those come out as duplicates; it is reported apart and is not part of the goal.
@@ -19,7 +25,7 @@
  * Run from the repo root:
  *   bun bench/messages/run.ts [--count 10000] [--failure-rate 0.3] [--kills 0,2] [--workers 2]
  *     [--database-url postgres://postgres@127.0.0.1:5432/postgres] [--pglite] [--lost-answers 0]
- *     [--goal 60] [--keep]
+ *     [--goal 60] [--give-up 120] [--grace 5] [--keep]
  * Env: BENCH_DATABASE_URL for --database-url; MESSAGES_COUNT, MESSAGES_FAILURE_RATE, MESSAGES_KILLS too.
  * Each scenario runs in a fresh database created beside the URL's (dropped afterwards unless --keep).
  * `--pglite` adds a single-process PGlite run (the runner in this process: no kills; not a goal).
@@ -54,6 +60,8 @@ const { values: args } = parseArgs({
     pglite: { type: 'boolean', default: false },
     'lost-answers': { type: 'string', default: '0' },
     goal: { type: 'string', default: '60' },
+    'give-up': { type: 'string' },
+    grace: { type: 'string', default: process.env.MESSAGES_UNCONFIRMED_GRACE_SECONDS ?? '5' },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -66,10 +74,12 @@ const KILLS = args.kills
   .map((k) => Number(k));
 const WORKERS = Number(args.workers);
 const GOAL_S = Number(args.goal);
+/** Seconds an unconfirmed message waits for its report before it is sent again (the workers' setting). */
+const GRACE_S = Number(args.grace);
 /** Jobs each worker runs at once: JOBS_CONCURRENCY as the workers get it, else the product's default. */
 const PER_WORKER = Number(process.env.JOBS_CONCURRENCY ?? 16);
 /** A run is given up after this long (then reported with what is left). */
-const GIVE_UP_MS = Math.max(GOAL_S * 2, GOAL_S + 60) * 1000;
+const GIVE_UP_MS = (args['give-up'] ? Number(args['give-up']) : Math.max(GOAL_S * 2, GOAL_S + 60)) * 1000;
 const JWT = 'JWT bench-token';
 const BUSINESS = 'b0000000-0000-7000-8000-0000000000b1';
 const SECRETS_KEY = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64');
@@ -87,13 +97,43 @@ type GatewayStats = {
   lostAnswers: number;
   /** tag → the ids the gateway gave each time it accepted that message. */
   accepted: Map<string, string[]>;
+  /** Delivery reports POSTed and answered 2xx; and POSTs that failed (each retried, up to 20 times). */
+  reports: number;
+  reportFailures: number;
 };
+
+/** The delivery report of one accepted message, POSTed like The SMS Works does, retried until the api answers. */
+async function postReport(url: string, report: Record<string, unknown>, stats: () => GatewayStats) {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(report),
+      });
+      await res.text();
+      if (res.ok) {
+        stats().reports += 1;
+        return;
+      }
+    } catch {}
+    stats().reportFailures += 1;
+    await Bun.sleep(500);
+  }
+}
 
 function startGateway() {
   let seq = 0;
   let stats = newStats();
   function newStats(): GatewayStats {
-    return { requests: 0, refused: { 429: 0, 500: 0, 503: 0 }, lostAnswers: 0, accepted: new Map() };
+    return {
+      requests: 0,
+      refused: { 429: 0, 500: 0, 503: 0 },
+      lostAnswers: 0,
+      accepted: new Map(),
+      reports: 0,
+      reportFailures: 0,
+    };
   }
   const server = Bun.serve({
     port: 0,
@@ -119,6 +159,21 @@ function startGateway() {
       const ids = stats.accepted.get(tag);
       if (ids) ids.push(messageid);
       else stats.accepted.set(tag, [messageid]);
+      const reportUrl = body.deliveryreporturl;
+      if (typeof reportUrl === 'string' && reportUrl.startsWith('http://127.0.0.1:')) {
+        // Shortly after, as the provider does: its delivery report to the URL the message gave.
+        const report = {
+          messageid,
+          status: 'DELIVERED',
+          destination: Number(body.destination),
+          sender: body.sender,
+          content: body.content,
+          tag,
+          created: new Date().toISOString(),
+        };
+        const current = stats;
+        setTimeout(() => void postReport(reportUrl, report, () => current), 100 + Math.random() * 400);
+      }
       if (r < FAILURE_RATE) {
         stats.lostAnswers += 1;
         return Response.json({ message: 'Internal server error' }, { status: 500 });
@@ -175,15 +230,20 @@ async function seedMessages(db: Kysely<Database>): Promise<{ ids: string[]; ms: 
   return { ids: rows.map((r) => r.id), ms };
 }
 
+/** message.send jobs done and dead; jobs of both message types waiting or running; the last one ended. */
 type Progress = { done: number; dead: number; waiting: number; running: number; lastUpdated: number };
+
+/** Every message's first job ended, and nothing of the messages' is left to run (resends, checks). */
+const isFinished = (p: Progress) => p.done + p.dead >= COUNT && p.waiting + p.running === 0;
 
 async function progress(db: Kysely<Database>): Promise<Progress> {
   const { rows } = await sql<Progress>`
-    select count(*) filter (where status = 'done')::int as done, count(*) filter (where status = 'dead')::int as dead,
+    select count(*) filter (where status = 'done' and type = 'message.send')::int as done,
+      count(*) filter (where status = 'dead')::int as dead,
       count(*) filter (where status = 'waiting')::int as waiting,
       count(*) filter (where status = 'running')::int as running,
       coalesce(max(updated) filter (where status in ('done', 'dead')), 0)::bigint as "lastUpdated"
-    from jobs where type = 'message.send'`.execute(db);
+    from jobs where type in ('message.send', 'message.reconcile')`.execute(db);
   const p = rows[0] as Progress;
   return { ...p, lastUpdated: Number(p.lastUpdated) };
 }
@@ -191,7 +251,7 @@ async function progress(db: Kysely<Database>): Promise<Progress> {
 // ---------------------------------------------------------------------------------------------------
 // Workers: `bun packages/api/src/worker.ts`, as `npm run worker` runs it, in production settings.
 
-function workerEnv(databaseUrl: string, gateway: Gateway, logDir: string) {
+function workerEnv(databaseUrl: string, gateway: Gateway, logDir: string, publicUrl = 'https://medlocker.bench') {
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -199,7 +259,8 @@ function workerEnv(databaseUrl: string, gateway: Gateway, logDir: string) {
     DATABASE_URL: databaseUrl,
     DATA_DIR: logDir,
     SECRETS_KEY,
-    PUBLIC_URL: 'https://medlocker.bench',
+    PUBLIC_URL: publicUrl,
+    MESSAGES_UNCONFIRMED_GRACE_SECONDS: String(GRACE_S),
     SMSWORKS_JWT: JWT,
     SMSWORKS_API_URL: gateway.url,
     LOG_LEVEL: 'info',
@@ -227,6 +288,36 @@ function spawnWorker(env: Record<string, string>, logDir: string): Worker {
   living.add(proc);
   void proc.exited.then(() => living.delete(proc));
   return { proc, pid: proc.pid, started: performance.now() };
+}
+
+/**
+ * The api process that receives the gateway's delivery reports (JOBS=off: it runs no jobs), on a free
+ * port of 127.0.0.1, PUBLIC_URL pointing at it; answers once it serves.
+ */
+async function startApi(env: Record<string, string>, logDir: string): Promise<{ proc: Bun.Subprocess; url: string }> {
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() });
+  const port = probe.port;
+  probe.stop(true);
+  const url = `http://127.0.0.1:${port}`;
+  const out = Bun.file(join(logDir, 'api.log'));
+  const proc = Bun.spawn([process.execPath, 'packages/api/src/main.ts'], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, JOBS: 'off', DEMO_FLEET: '0' },
+    stdout: out,
+    stderr: out,
+  });
+  living.add(proc);
+  void proc.exited.then(() => living.delete(proc));
+  const t0 = performance.now();
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`the api process exited (${proc.exitCode}); see ${logDir}/api.log`);
+    const up = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return { proc, url };
+    if (performance.now() - t0 > 60_000) throw new Error('the api process did not start within 60 s');
+    await Bun.sleep(100);
+  }
 }
 
 async function stopWorker(w: Worker) {
@@ -266,8 +357,14 @@ type Outcome = {
   /** Missing and not flagged UNCONFIRMED: a message lost without anyone being told. */
   silentlyLost: number;
   wrongId: number;
+  /** Left without the provider's id at the end (flagged for staff), and of them how many the gateway had. */
   unconfirmed: number;
   unconfirmedDelivered: number;
+  /** Messages whose delivery report set them delivered. */
+  reportedDelivered: number;
+  /** Unconfirmed messages checked after the grace period, and how many of them were sent again. */
+  checks: number;
+  resent: number;
   dead: number;
   left: number;
   kills: Kill[];
@@ -292,20 +389,43 @@ async function checkOutcome(db: Kysely<Database>, ids: string[], gateway: Gatewa
   let unconfirmed = 0;
   let unconfirmedDelivered = 0;
   let silentlyLost = 0;
+  let reportedDelivered = 0;
   for (const id of ids) {
     const got = stats.accepted.get(id) ?? [];
     const row = byId.get(id);
+    // Still without the provider's id: neither the answer nor a report was recorded (flagged for staff).
+    const flagged = row?.provider_message_id == null && (row?.provider_status ?? '').startsWith('UNCONFIRMED');
+    if (row?.status === 'success') reportedDelivered += 1;
     if (got.length === 0) {
       missing += 1;
-      if (row?.provider_status !== 'UNCONFIRMED') silentlyLost += 1;
+      if (!flagged) silentlyLost += 1;
     } else if (got.length === 1) deliveredOnce += 1;
     else duplicates += got.length - 1;
-    if (row?.provider_status === 'UNCONFIRMED') {
+    if (flagged) {
       unconfirmed += 1;
       if (got.length > 0) unconfirmedDelivered += 1;
     } else if (row?.provider_message_id == null || !got.includes(row.provider_message_id)) wrongId += 1;
   }
-  return { deliveredOnce, duplicates, missing, silentlyLost, wrongId, unconfirmed, unconfirmedDelivered };
+  // Each unconfirmed message got one check; each check that found no report queued one more send job.
+  const { rows: jobs } = await sql<{ type: string; n: number }>`
+    select type, count(*)::int as n from jobs where type in ('message.send', 'message.reconcile') group by type`.execute(
+    db,
+  );
+  const count = (type: string) => jobs.find((j) => j.type === type)?.n ?? 0;
+  const checks = count('message.reconcile');
+  const resent = count('message.send') - ids.length;
+  return {
+    deliveredOnce,
+    duplicates,
+    missing,
+    silentlyLost,
+    wrongId,
+    unconfirmed,
+    unconfirmedDelivered,
+    reportedDelivered,
+    checks,
+    resent,
+  };
 }
 
 type Measured = Omit<Outcome, 'baselinePerSecond' | 'loadAverage'>;
@@ -326,8 +446,9 @@ async function runPostgres(base: string, gateway: Gateway, kills: number): Promi
     }
     const { ids, ms: enqueueMs } = await seedMessages(opened.db);
     log(`queued ${int(ids.length)} messages through the outbox in ${s(enqueueMs)}`);
+    const api = await startApi(workerEnv(fresh.url, gateway, logDir), logDir);
     gateway.reset();
-    const env = workerEnv(fresh.url, gateway, logDir);
+    const env = workerEnv(fresh.url, gateway, logDir, api.url);
     const t0 = performance.now();
     const wall0 = Date.now();
     const workers = Array.from({ length: WORKERS }, () => spawnWorker(env, logDir));
@@ -336,7 +457,7 @@ async function runPostgres(base: string, gateway: Gateway, kills: number): Promi
     let killedCpuS = 0;
     let firstAt = 0;
     let p = await progress(opened.db);
-    while (p.done + p.dead < COUNT && performance.now() - t0 < GIVE_UP_MS) {
+    while (!isFinished(p) && performance.now() - t0 < GIVE_UP_MS) {
       await Bun.sleep(250);
       p = await progress(opened.db);
       if (!firstAt && p.done > 0) firstAt = performance.now() - t0;
@@ -377,10 +498,14 @@ async function runPostgres(base: string, gateway: Gateway, kills: number): Promi
         }
       }
     }
-    const finished = p.done + p.dead >= COUNT;
+    const finished = isFinished(p);
     const wallMs = finished ? p.lastUpdated - wall0 : performance.now() - t0;
     const workerCpuS = workers.reduce((sum, w) => sum + cpuSeconds(w.pid), 0) + killedCpuS;
     await Promise.all(workers.map(stopWorker));
+    // Reports still on their way are let in before the api stops (they change no outcome counted here).
+    await Bun.sleep(1_000);
+    api.proc.kill('SIGTERM');
+    await api.proc.exited;
     p = await progress(opened.db);
     const checked = await checkOutcome(opened.db, ids, gateway);
     return {
@@ -438,12 +563,12 @@ async function runPglite(gateway: Gateway): Promise<Measured> {
     const runner = runJobs(deps);
     let firstAt = 0;
     let p = await progress(opened.db);
-    while (p.done + p.dead < COUNT && performance.now() - t0 < GIVE_UP_MS) {
+    while (!isFinished(p) && performance.now() - t0 < GIVE_UP_MS) {
       await Bun.sleep(250);
       p = await progress(opened.db);
       if (!firstAt && p.done > 0) firstAt = performance.now() - t0;
     }
-    const finished = p.done + p.dead >= COUNT;
+    const finished = isFinished(p);
     const wallMs = finished ? p.lastUpdated - wall0 : performance.now() - t0;
     await runner.stop(5_000);
     p = await progress(opened.db);
@@ -529,12 +654,15 @@ log(
   `${FAILURE_RATE * 100}% of requests refused (429/500/503)${LOST_RATE ? `, of which ${LOST_RATE * 100}% accepted and answered 500` : ''}.`,
 );
 log(
-  `Baseline: no database, ${WORKERS * PER_WORKER} in flight, refused ones sent again at once, run before each scenario.\n`,
+  `Baseline: no database, ${WORKERS * PER_WORKER} in flight, refused ones sent again at once, run before each scenario.`,
 );
 log(
-  '| run | database | load average at start | requests | refused 429 / 500 / 503 | delivered once | duplicates | missing | unconfirmed (of them delivered) | dead | left | first sent | **all done** | messages/s | baseline messages/s | ÷ baseline | kills: jobs held at, taken again after | goal |',
+  `Each accepted message's delivery report POSTed to the api 0.1–0.5 s later; unconfirmed messages checked after ${GRACE_S} s.\n`,
 );
-log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+log(
+  '| run | database | load average at start | requests | refused 429 / 500 / 503 | delivered once | duplicates | missing | reports (failed POSTs) | unconfirmed: checked / sent again / left (of them delivered) | dead | left | first sent | **all done** | messages/s | baseline messages/s | ÷ baseline | kills: jobs held at, taken again after | goal |',
+);
+log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 let failed = false;
 for (const o of outcomes) {
   const perSecond = COUNT / (o.wallMs / 1000);
@@ -549,14 +677,14 @@ for (const o of outcomes) {
         ? '**not met**'
         : o.missing === 0
           ? 'met'
-          : `at most once: met; exactly once: ${o.missing} lost in the crash window, flagged UNCONFIRMED`;
+          : `at most once: met; exactly once: ${o.missing} lost, flagged UNCONFIRMED`;
   if (o.database === 'PostgreSQL' && (!kept || !inTime)) failed = true;
   const g = o.gateway;
   const kills = o.kills
     .map((k) => `${k.held} at ${s(k.at)}, ${k.recoveredAfter === null ? 'never' : s(k.recoveredAfter)}`)
     .join('; ');
   log(
-    `| ${o.name} | ${o.database} | ${o.loadAverage.split(' ')[0]} | ${int(g.requests)} | ${int(g.refused[429])} / ${int(g.refused[500])} / ${int(g.refused[503])}${g.lostAnswers ? ` (+${g.lostAnswers} accepted, answered 500)` : ''} | ${int(o.deliveredOnce)} | ${o.duplicates} | ${o.missing} | ${o.unconfirmed} (${o.unconfirmedDelivered}) | ${o.dead} | ${o.left} | ${s(o.firstAt)} | **${o.finished ? s(o.wallMs) : `> ${s(o.wallMs)}`}** | ${int(Math.round(perSecond))} | ${int(Math.round(o.baselinePerSecond))} | ${(perSecond / o.baselinePerSecond).toFixed(3)} | ${kills || '–'} | ${goal} |`,
+    `| ${o.name} | ${o.database} | ${o.loadAverage.split(' ')[0]} | ${int(g.requests)} | ${int(g.refused[429])} / ${int(g.refused[500])} / ${int(g.refused[503])}${g.lostAnswers ? ` (+${g.lostAnswers} accepted, answered 500)` : ''} | ${int(o.deliveredOnce)} | ${o.duplicates} | ${o.missing} | ${int(g.reports)} (${g.reportFailures}) | ${o.checks} / ${o.resent} / ${o.unconfirmed} (${o.unconfirmedDelivered}) | ${o.dead} | ${o.left} | ${s(o.firstAt)} | **${o.finished ? s(o.wallMs) : `> ${s(o.wallMs)}`}** | ${int(Math.round(perSecond))} | ${int(Math.round(o.baselinePerSecond))} | ${(perSecond / o.baselinePerSecond).toFixed(3)} | ${kills || '–'} | ${goal} |`,
   );
   if (o.workerCpuS)
     log(
@@ -566,7 +694,8 @@ for (const o of outcomes) {
   if (o.silentlyLost) log(`  ${o.silentlyLost} messages never reached the gateway and are not flagged UNCONFIRMED`);
 }
 log(`\nGoal: every message delivered exactly once, none dead or left, all done within ${GOAL_S} s (PostgreSQL).
-A worker killed between handing a message to the gateway and recording the answer leaves it UNCONFIRMED and
-does not send it again (never twice; messaging/send.ts): such a message reached the gateway or not (then lost).
+A worker killed between handing a message to the gateway and recording the answer leaves it UNCONFIRMED: its
+delivery report adopts the provider's id; with no report after the grace period it is sent once more
+(messaging/reconcile.ts); a resend unconfirmed too is left UNCONFIRMED and failed for staff (never a third time).
 Exit 1 when a message went twice, was lost unflagged, is dead or left, or the run took longer than the goal.`);
 process.exit(failed ? 1 : 0);

@@ -102,6 +102,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ JOBS_CONCURRENCY: 'many' })).toThrow(/JOBS_CONCURRENCY/);
   });
 
+  it('gives an unconfirmed message 600 s for its report unless MESSAGES_UNCONFIRMED_GRACE_SECONDS says otherwise', () => {
+    expect(loadConfig({}).messagesUnconfirmedGraceMs).toBe(600_000);
+    expect(loadConfig({ MESSAGES_UNCONFIRMED_GRACE_SECONDS: '5' }).messagesUnconfirmedGraceMs).toBe(5_000);
+    expect(() => loadConfig({ MESSAGES_UNCONFIRMED_GRACE_SECONDS: '0' })).toThrow(/MESSAGES_UNCONFIRMED_GRACE_SECONDS/);
+    expect(() => loadConfig({ MESSAGES_UNCONFIRMED_GRACE_SECONDS: 'soon' })).toThrow(
+      /MESSAGES_UNCONFIRMED_GRACE_SECONDS/,
+    );
+  });
+
   it("runs the hub's hot statements prepared unless DATABASE_PREPARED_STATEMENTS=off", () => {
     expect(loadConfig({}).preparedStatements).toBe(true);
     expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'off' }).preparedStatements).toBe(false);

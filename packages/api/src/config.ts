@@ -46,6 +46,12 @@ export type Config = {
   preparedStatements: boolean;
   /** Background jobs one process runs at once (JOBS_CONCURRENCY, default 16): most wait on a provider's answer. */
   jobsConcurrency: number;
+  /**
+   * How long an unconfirmed message (its sender died between handing it to the gateway and recording the
+   * answer) waits for the provider's delivery report before it is taken as never received and sent again
+   * (MESSAGES_UNCONFIRMED_GRACE_SECONDS, default 600; docs/DECISIONS.md "Unconfirmed messages").
+   */
+  messagesUnconfirmedGraceMs: number;
   /** The argon2id cost of new password hashes: `test` only when NODE_ENV=test (never in production). */
   passwordHashing: PasswordHashing;
   /** The message gateways (messaging/): each is usable when its credentials are set. */
@@ -124,6 +130,7 @@ const Env = type({
   'READINGS_COMMIT?': "'fast' | 'durable'",
   'DATABASE_PREPARED_STATEMENTS?': "'on' | 'off'",
   'JOBS_CONCURRENCY?': type('string.integer.parse').to('1 <= number.integer <= 256'),
+  'MESSAGES_UNCONFIRMED_GRACE_SECONDS?': type('string.integer.parse').to('1 <= number.integer <= 86400'),
   'SMSWORKS_JWT?': 'string > 0',
   'SMSWORKS_API_URL?': /^https?:\/\/.+/,
   'MESSAGEBIRD_ACCESS_KEY?': 'string > 0',
@@ -231,6 +238,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     readingsCommit: parsed.READINGS_COMMIT ?? 'fast',
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS !== 'off',
     jobsConcurrency: parsed.JOBS_CONCURRENCY ?? 16,
+    messagesUnconfirmedGraceMs: (parsed.MESSAGES_UNCONFIRMED_GRACE_SECONDS ?? 600) * 1000,
     passwordHashing: parsed.NODE_ENV === 'test' ? 'test' : 'standard',
     gateways: {
       smsWorks: { jwt: parsed.SMSWORKS_JWT, apiUrl: base(parsed.SMSWORKS_API_URL, 'https://api.thesmsworks.co.uk') },

@@ -2,6 +2,7 @@ import { queueDailyDigests, sendDailyDigestTo } from '../areas/notifications/ser
 import { inBatches, recordExpiredOrders, sendExpiryReminders } from '../areas/orders/expiry.ts';
 import type { AppDeps } from '../deps.ts';
 import { configuredGateways } from '../messaging/gateways/index.ts';
+import { messageReconcileHandler, RECONCILE_JOB } from '../messaging/reconcile.ts';
 import { messageSendHandler } from '../messaging/send.ts';
 import { createRunner, type JobHandler, type Runner } from './runner.ts';
 import type { Schedule } from './schedule.ts';
@@ -13,6 +14,8 @@ import type { Schedule } from './schedule.ts';
 export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
   return {
     'message.send': messageSendHandler(deps, { gateways: configuredGateways(deps.config, deps.mailer) }),
+    // An unconfirmed message whose grace period is over: confirmed by its report, or sent once more.
+    [RECONCILE_JOB]: messageReconcileHandler(deps),
     // Loaded orders whose window passed: their expiry event and the patient's expired message.
     'orders.recordExpired': {
       run: async () => {

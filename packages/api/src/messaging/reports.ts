@@ -95,7 +95,7 @@ export async function applyDeliveryReport(deps: AppDeps, report: DeliveryReport)
       (await lockMessageByProviderId(tx, report.provider, report.providerMessageId)) ??
       (report.messageId === undefined
         ? undefined
-        : await adoptProviderId(tx, report.messageId, report.provider, report.providerMessageId));
+        : await adoptProviderId(tx, report.messageId, report.provider, report.providerMessageId, now));
     if (!message || (report.messageId !== undefined && message.id !== report.messageId)) {
       return { outcome: 'unknown' as const };
     }

@@ -336,6 +336,7 @@ describeApi(
     it('registers the sender, the order sweeps and the 07:00 digest with the runner', () => {
       expect(Object.keys(jobHandlers(t.deps))).toEqual([
         'message.send',
+        'message.reconcile',
         'orders.recordExpired',
         'orders.expiryReminders',
         'notifications.dailyDigest',

@@ -12,8 +12,16 @@ import type { JobHandler } from '../jobs/runner.ts';
 import { PermanentJobError } from '../jobs/runner.ts';
 import { type Gateway, GatewayError, type ProviderName, toE164 } from './gateway.ts';
 import { localGateway } from './gateways/local.ts';
+import { queueReconciliation, UNCONFIRMED, UNCONFIRMED_RESEND } from './reconcile.ts';
 import { reportUrlFor } from './report-urls.ts';
-import { lockMessage, type MessageRow, setOrderDeliveryStatus, updateMessageDelivery } from './repository.ts';
+import {
+  clearHandOver,
+  lockMessage,
+  type MessageRow,
+  RESEND,
+  setOrderDeliveryStatus,
+  updateMessageDelivery,
+} from './repository.ts';
 
 /** The business's `smsGateway` setting as the gateway adapters name their provider. */
 const smsProviders: Record<SmsGateway, ProviderName> = {
@@ -58,6 +66,8 @@ export function senderFrom(name: string | null | undefined, senderName: string |
 
 export type SendOptions = {
   gateways: Partial<Record<ProviderName, Gateway>>;
+  /** Tests only: runs after the hand-over mark is committed and before the gateway is called (a worker dying there). */
+  beforeSend?: (messageId: string) => Promise<void> | void;
   /** Tests only: runs after the gateway answered and before the send is recorded (a worker dying there). */
   afterSend?: (messageId: string) => Promise<void> | void;
 };
@@ -88,7 +98,16 @@ export const messageSendHandler = (deps: AppDeps, options: SendOptions): JobHand
 type Prepared =
   | { kind: 'done'; order?: OrderRow | undefined }
   | { kind: 'stale'; order: OrderRow }
-  | { kind: 'send'; message: MessageRow; order: OrderRow | undefined; gateway: Gateway; sender: string; body: string }
+  | {
+      kind: 'send';
+      message: MessageRow;
+      order: OrderRow | undefined;
+      gateway: Gateway;
+      sender: string;
+      body: string;
+      /** The hand-over mark this attempt set: a retryable failure clears only that. */
+      mark: { sentAt: number; providerStatus: string | null };
+    }
   | { kind: 'refused'; message: MessageRow; order: OrderRow | undefined; provider: ProviderName; reason: string };
 
 /**
@@ -115,13 +134,21 @@ export async function sendMessage(
       return { kind: 'done' };
     const order = message.order_id ? await findOrder(tx, message.order_id) : undefined;
     const now = deps.now();
+    // Already recorded unconfirmed (this job ran again after its worker died before finishing it): its
+    // check is queued, nothing more to record.
+    if (message.provider_status === UNCONFIRMED || message.provider_status === UNCONFIRMED_RESEND)
+      return { kind: 'done' };
     if (message.sent_at !== null) {
       // An earlier attempt handed it to the gateway and died before recording the answer: it may well
-      // have arrived, and a PIN sent twice is worse than a status we cannot confirm.
+      // have arrived, and a PIN sent twice is worse than a status we cannot confirm now. Its delivery
+      // report will say (messaging/reconcile.ts): none after the grace period, and it is sent once more.
+      const resend = message.provider_status === RESEND;
       const updated = await recordSent(tx, deps, message, order, {
         provider: message.provider ?? 'local',
         providerMessageId: null,
+        unconfirmed: resend ? UNCONFIRMED_RESEND : UNCONFIRMED,
       });
+      await queueReconciliation(tx, deps, message, message.provider);
       return { kind: 'done', order: updated };
     }
     const stale = order ? staleMessageReason(message.template_key, order, now) : null;
@@ -189,7 +216,8 @@ export async function sendMessage(
       updated: now,
     });
     const sender = senderFrom(order?.business_name, settings?.smsSenderName ?? null);
-    return { kind: 'send', message, order, gateway, sender, body };
+    const mark = { sentAt: now, providerStatus: message.provider_status };
+    return { kind: 'send', message, order, gateway, sender, body, mark };
   });
   if (prepared.kind === 'done' || prepared.kind === 'stale') {
     if (prepared.order) await publishOrder(deps, prepared.order);
@@ -201,6 +229,7 @@ export async function sendMessage(
   }
 
   const { message, gateway } = prepared;
+  await options.beforeSend?.(message.id);
   dependsOn?.(gateway.provider);
   let result: { provider: ProviderName; providerMessageId: string };
   try {
@@ -215,13 +244,20 @@ export async function sendMessage(
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
     if (error.retryable) {
-      // It did not go through (or the provider said try later): clear the hand-over mark so the retry sends.
-      await updateMessageDelivery(deps.db, message.id, {
-        sent_at: null,
-        provider: null,
+      // It did not go through (or the provider said try later): clear the hand-over mark so the retry
+      // sends. Only this attempt's mark: when this worker's lease ran out during the call, another worker
+      // may already have recorded the message unconfirmed (and queued its check); that stands.
+      const cleared = await clearHandOver(deps.db, message.id, prepared.mark, {
         last_error: error.reason,
         updated: deps.now(),
       });
+      if (!cleared) {
+        deps.logger.warn('gateway failure after another worker took the message over', {
+          messageId: message.id,
+          reason: error.reason,
+        });
+        return;
+      }
       if (!attempt.lastAttempt) throw error;
       // The runner's last try: the message failed, and the order and its timeline say so (a staff retry
       // of the dead job sends it again).
@@ -259,7 +295,7 @@ async function recordSent(
   deps: AppDeps,
   message: MessageRow,
   order: OrderRow | undefined,
-  result: { provider: ProviderName | string; providerMessageId: string | null },
+  result: { provider: ProviderName | string; providerMessageId: string | null; unconfirmed?: string },
 ): Promise<OrderRow | undefined> {
   const now = deps.now();
   const final = result.provider === 'email' || result.provider === 'local';
@@ -267,7 +303,8 @@ async function recordSent(
   await updateMessageDelivery(tx, message.id, {
     provider: result.provider,
     provider_message_id: result.providerMessageId,
-    provider_status: result.providerMessageId === null ? 'UNCONFIRMED' : final ? 'DELIVERED' : 'SENT',
+    provider_status:
+      result.providerMessageId === null ? (result.unconfirmed ?? UNCONFIRMED) : final ? 'DELIVERED' : 'SENT',
     status,
     sent_at: message.sent_at ?? now,
     updated: now,
