@@ -12,7 +12,7 @@ describeApi('the api skeleton', (t) => {
   });
 
   it('answers a path with a broken %-escape with 400, whatever route it would reach', async () => {
-    for (const path of ['/files/logos/%ZZ', '/hooks/messages/aws-sms/%ZZ', '/u/%E0%A4%A', '/api/health/%ZZ']) {
+    for (const path of ['/files/logos/%ZZ', '/hooks/messages/aws-sms/%ZZ', '/api/health/%ZZ']) {
       const answer = await t.raw(path);
       expect(answer.status).toBe(400);
       expect((await answer.json()).error.code).toBe('BAD_REQUEST');

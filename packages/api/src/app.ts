@@ -79,7 +79,10 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
       Object.assign(set.headers, securityHeaders);
       const { pathname } = new URL(request.url);
       // A path with a broken %-escape (`/files/logos/%ZZ`) reaches no route with a readable parameter.
-      if (!decodablePath(pathname)) throw new AppError('BAD_REQUEST', 'The address is not valid');
+      // (A short link answers any code it cannot read with its own plain 404 page, which patients see.)
+      if (!pathname.startsWith('/u/') && !decodablePath(pathname)) {
+        throw new AppError('BAD_REQUEST', 'The address is not valid');
+      }
       if (request.method === 'POST' && pathname.startsWith('/api/')) {
         assertSameOrigin(request, deps.config.publicUrls);
       }
