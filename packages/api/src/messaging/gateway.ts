@@ -35,6 +35,11 @@ export class GatewayError extends Error {
     readonly retryable: boolean,
     readonly reason: string,
     readonly httpStatus: number | null = null,
+    /**
+     * The request may have reached the provider before the failure (no answer in time, the connection
+     * dropped after it was written): the message may well be on its way, so it is not simply sent again.
+     */
+    readonly maybeSent = false,
   ) {
     super(`${provider}: ${reason}`);
   }
@@ -103,6 +108,22 @@ function pickReason(value: unknown): string | undefined {
   return undefined;
 }
 
+/** Failures that happen before a request leaves: nothing can have reached the provider. */
+const NOT_SENT_CODES = new Set([
+  'ConnectionRefused',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'FailedToOpenSocket',
+  'UnableToConnect',
+  'ERR_INVALID_URL',
+]);
+
+function neverSent(e: Error & { code?: unknown }): boolean {
+  if (e.name === 'TimeoutError') return false;
+  return typeof e.code === 'string' && NOT_SENT_CODES.has(e.code);
+}
+
 /**
  * POSTs JSON to a provider and answers the parsed response body; throws a GatewayError for a refusal
  * (by status), a timeout or a network failure. Redirects are not followed: a provider API never sends
@@ -124,9 +145,9 @@ export async function postJson(
       signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
     });
   } catch (error) {
-    const e = error as Error;
+    const e = error as Error & { code?: unknown };
     const reason = e.name === 'TimeoutError' ? `no answer within ${SEND_TIMEOUT_MS / 1000} s` : e.message;
-    throw new GatewayError(provider, true, reason);
+    throw new GatewayError(provider, true, reason, null, !neverSent(e));
   }
   const text = await res.text().catch(() => '');
   if (!res.ok) throw new GatewayError(provider, retryableStatus(res.status), reasonOf(res.status, text), res.status);

@@ -3,7 +3,7 @@ import { testPatient } from '../areas/patients/test-helpers.ts';
 import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../hubs/test-kit.ts';
 import { createRunner } from '../jobs/runner.ts';
 import { describeApi } from '../testing.ts';
-import { configuredGateways } from './gateways/index.ts';
+import { configuredGateways, smsWorksGateway } from './gateways/index.ts';
 import { messageReconcileHandler, reconcileMessage } from './reconcile.ts';
 import { messageReportUrl } from './report-urls.ts';
 import { messageSendHandler, type SendOptions, sendMessage } from './send.ts';
@@ -155,6 +155,45 @@ describeApi(
         t.advance(10 * GRACE_MS);
         await drain(runner);
         expect(seen).toHaveLength(1);
+      });
+    });
+
+    it('records unconfirmed, not sent again at once, a message whose gateway dropped the connection after taking the request', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        // A The SMS Works that reads the request and then drops the connection without answering.
+        const taken: Record<string, string>[] = [];
+        let tookIt: () => void = () => {};
+        const took = new Promise<void>((resolve) => {
+          tookIt = resolve;
+        });
+        const dropper = Bun.serve({
+          port: 0,
+          hostname: '127.0.0.1',
+          async fetch(req) {
+            taken.push((await req.json()) as Record<string, string>);
+            tookIt();
+            return new Promise<Response>(() => {});
+          },
+        });
+        const gateway = smsWorksGateway({ jwt: 'JWT test-token', apiUrl: `http://127.0.0.1:${dropper.port}` });
+        const { orderId, messageId } = await loadOrder(locker);
+        const runner = runnerOf({ gateways: { smsworks: gateway } });
+        const ran = drain(runner);
+        await took;
+        dropper.stop(true);
+        await ran;
+        expect(taken).toHaveLength(1);
+        t.advance(5_000);
+        await drain(runnerOf({ gateways: { smsworks: gateway } }));
+        // Not retried blindly: unconfirmed, its check queued; the report of the provider confirms it.
+        expect(taken).toHaveLength(1);
+        expect(await messageOf(messageId)).toMatchObject({ provider_status: 'UNCONFIRMED', status: 'pending' });
+        expect(await reconcileJobs(messageId)).toMatchObject([{ status: 'waiting' }]);
+        expect(await report(messageId, 'sw-dropped', 'DELIVERED')).toEqual({ outcome: 'applied' });
+        t.advance(GRACE_MS);
+        await drain(runnerOf());
+        expect(seen).toHaveLength(0);
+        expect(await orderOf(orderId)).toMatchObject({ lastNotificationStatus: 'success' });
       });
     });
 

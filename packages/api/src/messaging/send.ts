@@ -12,7 +12,7 @@ import type { JobHandler } from '../jobs/runner.ts';
 import { PermanentJobError } from '../jobs/runner.ts';
 import { type Gateway, GatewayError, type ProviderName, toE164 } from './gateway.ts';
 import { localGateway } from './gateways/local.ts';
-import { queueReconciliation, UNCONFIRMED, UNCONFIRMED_RESEND } from './reconcile.ts';
+import { queueReconciliation, reportsEveryMessage, UNCONFIRMED, UNCONFIRMED_RESEND } from './reconcile.ts';
 import { reportUrlFor } from './report-urls.ts';
 import {
   clearHandOver,
@@ -243,6 +243,35 @@ export async function sendMessage(
     });
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
+    if (error.retryable && error.maybeSent && reportsEveryMessage(deps.config, gateway.provider)) {
+      // No answer in time (or the connection dropped after the request went): it may be on its way.
+      // Recorded unconfirmed, as after a crash: its report confirms it, or after the grace period with
+      // no report it is sent once more (messaging/reconcile.ts). Never sent again blindly.
+      const order = await deps.db.transaction().execute(async (tx) => {
+        const locked = await lockMessage(tx, message.id);
+        const ours =
+          locked &&
+          locked.provider_message_id === null &&
+          locked.status === 'pending' &&
+          Number(locked.sent_at) === prepared.mark.sentAt &&
+          locked.provider_status === prepared.mark.providerStatus;
+        if (!ours) return undefined;
+        const current = message.order_id ? await findOrder(tx, message.order_id) : undefined;
+        const updated = await recordSent(tx, deps, locked, current, {
+          provider: gateway.provider,
+          providerMessageId: null,
+          unconfirmed: locked.provider_status === RESEND ? UNCONFIRMED_RESEND : UNCONFIRMED,
+        });
+        await queueReconciliation(tx, deps, locked, gateway.provider);
+        return updated;
+      });
+      deps.logger.warn('gateway gave no answer: message recorded unconfirmed', {
+        messageId: message.id,
+        reason: error.reason,
+      });
+      if (order) await publishOrder(deps, order);
+      return;
+    }
     if (error.retryable) {
       // It did not go through (or the provider said try later): clear the hand-over mark so the retry
       // sends. Only this attempt's mark: when this worker's lease ran out during the call, another worker

@@ -67,5 +67,7 @@ function awsError(error: unknown): GatewayError {
   const throttled = e.name === 'ThrottlingException' || Boolean(e.$retryable);
   const retryable = status === null || retryableStatus(status) || throttled;
   const reason = e.message && e.message !== 'UnknownError' ? `${e.name}: ${e.message}` : e.name || String(error);
-  return new GatewayError('aws-sms', retryable, reason, status);
+  // No answer in time, or the connection dropped: the request may have reached AWS.
+  const maybeSent = status === null && /timeout|reset|socket hang up|aborted/i.test(`${e.name} ${e.message}`);
+  return new GatewayError('aws-sms', retryable, reason, status, maybeSent);
 }
