@@ -1,6 +1,6 @@
 import type { SmsTemplateKey } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
@@ -23,6 +23,32 @@ export async function readSettingsJson(db: Db, table: JsonTable, businessId: str
   if (!row) return undefined;
   const settings = row.settings && typeof row.settings === 'object' && !Array.isArray(row.settings) ? row.settings : {};
   return { settings: settings as Record<string, unknown>, updated: Number(row.updated) };
+}
+
+/**
+ * A business's feature and controlled settings rows in one round trip (read for every message sent):
+ * each as {@link readSettingsJson} answers it.
+ */
+export async function readFeatureAndControlledJson(db: Db, businessId: string) {
+  const rows = await db
+    .selectFrom('business_feature_settings')
+    .select([sql<string>`'feature'`.as('kind'), 'settings', 'updated'])
+    .where('business_id', '=', businessId)
+    .unionAll(
+      db
+        .selectFrom('business_controlled_settings')
+        .select([sql<string>`'controlled'`.as('kind'), 'settings', 'updated'])
+        .where('business_id', '=', businessId),
+    )
+    .execute();
+  const of = (kind: string) => {
+    const row = rows.find((r) => r.kind === kind);
+    if (!row) return undefined;
+    const settings =
+      row.settings && typeof row.settings === 'object' && !Array.isArray(row.settings) ? row.settings : {};
+    return { settings: settings as Record<string, unknown>, updated: Number(row.updated) };
+  };
+  return { feature: of('feature'), controlled: of('controlled') };
 }
 
 export async function writeSettingsJson(

@@ -20,6 +20,7 @@ import {
   type Db,
   deleteSmsTemplates,
   findBusiness,
+  readFeatureAndControlledJson,
   readSettingsJson,
   readSmsTemplates,
   writeSettingsJson,
@@ -58,8 +59,7 @@ const pickControlled = (s: BusinessFeatureSettings): ControlledSettings => ({
  * Other areas (messaging, orders) read settings through this, so a default lives in one place.
  */
 export async function effectiveFeatureSettings(db: Db, businessId: string) {
-  const feature = await readSettingsJson(db, 'business_feature_settings', businessId);
-  const controlled = await readSettingsJson(db, 'business_controlled_settings', businessId);
+  const { feature, controlled } = await readFeatureAndControlledJson(db, businessId);
   const settings = overDefaults(defaultFeatureSettings, { ...feature?.settings, ...controlled?.settings });
   if (!(smsGateways as readonly string[]).includes(settings.smsGateway)) {
     settings.smsGateway = defaultFeatureSettings.smsGateway;
