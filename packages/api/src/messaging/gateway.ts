@@ -21,6 +21,9 @@ export type SendResult = { provider: ProviderName; providerMessageId: string };
 
 export type ProviderName = 'smsworks' | 'messagebird' | 'aws-sms' | 'whatsapp' | 'email' | 'local';
 
+/** A message's channel as the order's timeline names it ("SMS failed: …"). */
+export const channelNames = { sms: 'SMS', whatsapp: 'WhatsApp message', email: 'Email' } as const;
+
 export type Gateway = { readonly provider: ProviderName; send(request: SendRequest): Promise<SendResult> };
 
 /**

@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps.ts';
 import { enqueueJob } from '../jobs/repository.ts';
 import type { JobHandler } from '../jobs/runner.ts';
 import { MESSAGE_MAX_ATTEMPTS } from '../outbox/index.ts';
-import type { ProviderName } from './gateway.ts';
+import { channelNames, type ProviderName } from './gateway.ts';
 import { lockMessage, type MessageRow, RESEND, setOrderDeliveryStatus, updateMessageDelivery } from './repository.ts';
 
 type Tx = Parameters<typeof updateMessageDelivery>[0];
@@ -25,8 +25,6 @@ const gatewayNames: Record<string, string> = {
   'aws-sms': 'AWS',
   whatsapp: 'WhatsApp',
 };
-const channelNames = { sms: 'SMS', whatsapp: 'WhatsApp message', email: 'email' } as const;
-
 /**
  * Whether this provider reports every message it accepted to us, so that silence after the grace period
  * means it never had the message: The SMS Works and MessageBird when they are given a report URL (needs
@@ -94,7 +92,9 @@ export async function reconcileMessage(deps: AppDeps, messageId: string): Promis
     const now = deps.now();
     const order = message.order_id ? await findOrder(tx, message.order_id) : undefined;
     const gateway = gatewayNames[message.provider ?? ''] ?? message.provider ?? 'the gateway';
-    const what = channelNames[message.channel];
+    const name = channelNames[message.channel];
+    // Mid-sentence: "the SMS", "the WhatsApp message", "the email".
+    const what = message.channel === 'email' ? 'email' : name;
     const data = { messageId: message.id, channel: message.channel, provider: message.provider };
     if (message.provider_status === UNCONFIRMED) {
       const words = `No word from ${gateway} about the ${what} sent before a restart: sent again`;
@@ -129,8 +129,7 @@ export async function reconcileMessage(deps: AppDeps, messageId: string): Promis
       { status: 'failed', providerStatus: 'failed', details: reason },
       now,
     );
-    const capital = what.charAt(0).toUpperCase() + what.slice(1);
-    const updated = await timeline(tx, deps, row ?? order, 'MESSAGE_FAILED', `${capital} failed: ${reason}`, data);
+    const updated = await timeline(tx, deps, row ?? order, 'MESSAGE_FAILED', `${name} failed: ${reason}`, data);
     return { outcome: 'failed' as const, order: updated };
   });
   if ('order' in result && result.order) await publishOrder(deps, result.order);

@@ -3,7 +3,7 @@ import { systemActor } from '../actor.ts';
 import { findOrder, insertOrderEventRows, type OrderRow } from '../areas/orders/repository.ts';
 import { eventRow, publishOrder } from '../areas/orders/service.ts';
 import type { AppDeps } from '../deps.ts';
-import type { ProviderName } from './gateway.ts';
+import { channelNames, type ProviderName } from './gateway.ts';
 import {
   adoptProviderId,
   laterSentMessageExists,
@@ -77,8 +77,6 @@ export const awsSmsStatus = (eventType: string, isFinal?: unknown): DeliveryStat
   return 'failed';
 };
 export const whatsAppStatus = (s: string): DeliveryStatus => whatsAppStatuses[s.toLowerCase()] ?? 'pending';
-
-const channelNames = { sms: 'SMS', whatsapp: 'WhatsApp message', email: 'Email' } as const;
 
 /**
  * Applies one delivery report, in one transaction: the outbox message's status, the provider's word and

@@ -10,7 +10,7 @@ import { createShortUrl, shortUrlOf } from '../areas/url/service.ts';
 import type { AppDeps } from '../deps.ts';
 import type { JobHandler } from '../jobs/runner.ts';
 import { PermanentJobError } from '../jobs/runner.ts';
-import { type Gateway, GatewayError, type ProviderName, toE164 } from './gateway.ts';
+import { channelNames, type Gateway, GatewayError, type ProviderName, toE164 } from './gateway.ts';
 import { localGateway } from './gateways/local.ts';
 import { queueReconciliation, reportsEveryMessage, UNCONFIRMED, UNCONFIRMED_RESEND } from './reconcile.ts';
 import { reportUrlFor } from './report-urls.ts';
@@ -39,8 +39,6 @@ const needs: Record<ProviderName, string> = {
   email: 'SMTP_URL',
   local: '',
 };
-
-const channelNames = { sms: 'SMS', whatsapp: 'WhatsApp message', email: 'Email' } as const;
 
 /** Whom a message went to, as the timeline shows it: a phone as `07••• •••123`, an email as `a•••@example.com`. */
 export function maskRecipient(recipient: string): string {
@@ -142,13 +140,7 @@ export async function sendMessage(
       // An earlier attempt handed it to the gateway and died before recording the answer: it may well
       // have arrived, and a PIN sent twice is worse than a status we cannot confirm now. Its delivery
       // report will say (messaging/reconcile.ts): none after the grace period, and it is sent once more.
-      const resend = message.provider_status === RESEND;
-      const updated = await recordSent(tx, deps, message, order, {
-        provider: message.provider ?? 'local',
-        providerMessageId: null,
-        unconfirmed: resend ? UNCONFIRMED_RESEND : UNCONFIRMED,
-      });
-      await queueReconciliation(tx, deps, message, message.provider);
+      const updated = await recordUnconfirmed(tx, deps, message, order, message.provider ?? 'local');
       return { kind: 'done', order: updated };
     }
     const stale = order ? staleMessageReason(message.template_key, order, now) : null;
@@ -257,13 +249,7 @@ export async function sendMessage(
           locked.provider_status === prepared.mark.providerStatus;
         if (!ours) return undefined;
         const current = message.order_id ? await findOrder(tx, message.order_id) : undefined;
-        const updated = await recordSent(tx, deps, locked, current, {
-          provider: gateway.provider,
-          providerMessageId: null,
-          unconfirmed: locked.provider_status === RESEND ? UNCONFIRMED_RESEND : UNCONFIRMED,
-        });
-        await queueReconciliation(tx, deps, locked, gateway.provider);
-        return updated;
+        return recordUnconfirmed(tx, deps, locked, current, gateway.provider);
       });
       deps.logger.warn('gateway gave no answer: message recorded unconfirmed', {
         messageId: message.id,
@@ -359,6 +345,26 @@ async function recordSent(
       templateKey: message.template_key,
     }),
   ]);
+  return updated;
+}
+
+/**
+ * Records a message handed over with no provider answer (a crash, or no answer in time) as unconfirmed,
+ * a resend's as unconfirmed again, and queues the check that its delivery report settles.
+ */
+async function recordUnconfirmed(
+  tx: Tx,
+  deps: AppDeps,
+  message: MessageRow,
+  order: OrderRow | undefined,
+  provider: ProviderName | string,
+): Promise<OrderRow | undefined> {
+  const updated = await recordSent(tx, deps, message, order, {
+    provider,
+    providerMessageId: null,
+    unconfirmed: message.provider_status === RESEND ? UNCONFIRMED_RESEND : UNCONFIRMED,
+  });
+  await queueReconciliation(tx, deps, message, provider);
   return updated;
 }
 
