@@ -20,7 +20,11 @@ export async function readSettingsJson(db: Db, table: JsonTable, businessId: str
     .select(['settings', 'updated'])
     .where('business_id', '=', businessId)
     .executeTakeFirst();
-  if (!row) return undefined;
+  return row ? storedSettings(row) : undefined;
+}
+
+/** A stored settings row as read: its JSON object (anything else stored reads as none) and when it changed. */
+function storedSettings(row: { settings: unknown; updated: number | string | bigint }) {
   const settings = row.settings && typeof row.settings === 'object' && !Array.isArray(row.settings) ? row.settings : {};
   return { settings: settings as Record<string, unknown>, updated: Number(row.updated) };
 }
@@ -43,10 +47,7 @@ export async function readFeatureAndControlledJson(db: Db, businessId: string) {
     .execute();
   const of = (kind: string) => {
     const row = rows.find((r) => r.kind === kind);
-    if (!row) return undefined;
-    const settings =
-      row.settings && typeof row.settings === 'object' && !Array.isArray(row.settings) ? row.settings : {};
-    return { settings: settings as Record<string, unknown>, updated: Number(row.updated) };
+    return row ? storedSettings(row) : undefined;
   };
   return { feature: of('feature'), controlled: of('controlled') };
 }
