@@ -31,8 +31,9 @@ const windowMs = patientAuthPolicy.lockMinutes * 60_000;
 /**
  * Counts one try at an order's link before it is checked, in one statement, so concurrent tries cannot
  * all slip under the limit; a right answer then clears it (`clearWrongTries`). Tries older than the
- * window, or from before a lock ran out, start the count again. The try that reaches the limit locks the
- * link; answers whether this try may be checked and until when the link is locked.
+ * window start the count again, and so does the first try after a lock ran out (never one before it).
+ * The try that reaches the limit locks the link; answers whether this try may be checked and until when
+ * the link is locked.
  */
 export async function reserveTry(
   db: Db,
@@ -40,7 +41,9 @@ export async function reserveTry(
   now: number,
 ): Promise<{ allowed: boolean; failures: number; lockedUntil: number | null }> {
   const max = patientAuthPolicy.maxWrongTries;
-  const stale = sql<boolean>`(patient_verifications.first_failure_at is null or patient_verifications.first_failure_at <= ${now - windowMs} or (patient_verifications.locked_until is not null and patient_verifications.locked_until <= ${now}))`;
+  // A locked link counts again only once its lock has run out: the count's window starts at the first
+  // try, the lock at the one that reached the limit, so the window alone would end a lock early.
+  const stale = sql<boolean>`(case when patient_verifications.locked_until is not null then patient_verifications.locked_until <= ${now} else (patient_verifications.first_failure_at is null or patient_verifications.first_failure_at <= ${now - windowMs}) end)`;
   const count = sql<number>`(case when ${stale} then 1 else patient_verifications.failures + 1 end)`;
   const row = await db
     .insertInto('patient_verifications')
