@@ -1,5 +1,6 @@
 import { expect, it } from 'bun:test';
 import { patientAuthPolicy } from '@medlocker/core';
+import { PATIENT_COOKIE } from '../../auth/patient-sessions.ts';
 import { withTestAuth } from '../../hubs/test-kit.ts';
 import { describeApi } from '../../testing.ts';
 import { chargedOrder, chargingBusiness } from '../checkout/test-helpers.ts';
@@ -30,6 +31,37 @@ describeApi(
       expect((await t.call('auth', 'verifySms', { orderId })).status).toBe(429);
       t.advance(13 * MINUTE);
       expect((await t.call('auth', 'verifyPatient', { orderId, dateOfBirth: DOB })).status).toBe(200);
+    });
+  },
+  withTestAuth,
+);
+
+describeApi(
+  'patient mobiles: the limits hold under concurrent calls',
+  (t) => {
+    it('adds at most 3 mobiles and texts at most 3 codes when many are asked for at once', async () => {
+      const e = await chargingBusiness(t);
+      const orderId = await chargedOrder(t, e);
+      const res = await t.call('auth', 'verifyPatient', { orderId, dateOfBirth: DOB });
+      const set = res.headers.getSetCookie().find((c) => c.startsWith(`${PATIENT_COOKIE}=`)) ?? '';
+      const as = { cookie: set.split(';')[0] as string };
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          t.call('auth', 'addPatientMobile', { mobileNumber: `+4477009005${String(i).padStart(2, '0')}` }, as),
+        ),
+      );
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(patientAuthPolicy.maxAddedMobiles);
+      expect(answers.filter((a) => a.status === 409)).toHaveLength(10 - patientAuthPolicy.maxAddedMobiles);
+      const texts = await t.db
+        .selectFrom('message_outbox')
+        .select('recipient')
+        .where('template_key', '=', 'patientMobileCode')
+        .execute();
+      expect(texts).toHaveLength(patientAuthPolicy.maxAddedMobiles);
+      const list = await t.call('auth', 'listPatientMobile', {}, as);
+      expect(list.body.mobiles.filter((m: { onRecord: boolean }) => !m.onRecord)).toHaveLength(
+        patientAuthPolicy.maxAddedMobiles,
+      );
     });
   },
   withTestAuth,

@@ -13,9 +13,11 @@ import { enqueue } from '../../outbox/index.ts';
 import { hashCode, newCode } from '../sign-ups/codes.ts';
 import {
   countPatientTexts,
+  type Db,
   deletePatientMobile,
   findPatientMobileOnRecord,
   listPatientMobileRows,
+  lockPatientRow,
   markMobileVerified,
   takeMobileCodeTry,
   upsertPendingMobile,
@@ -39,11 +41,9 @@ const policy = patientAuthPolicy;
 const mobileHash = (patientId: string, mobile: string, code: string) =>
   hashCode(`patient-mobile:${patientId}:${mobile}`, 'mobile', code);
 
-async function mobilesOf(deps: AppDeps, actor: PatientActor): Promise<PatientMobile[]> {
-  const [record, added] = await Promise.all([
-    findPatientMobileOnRecord(deps.db, actor.businessId, actor.patientId),
-    listPatientMobileRows(deps.db, actor.businessId, actor.patientId),
-  ]);
+async function mobilesOf(db: Db, actor: PatientActor): Promise<PatientMobile[]> {
+  const record = await findPatientMobileOnRecord(db, actor.businessId, actor.patientId);
+  const added = await listPatientMobileRows(db, actor.businessId, actor.patientId);
   const onRecord = record?.mobile_number ?? null;
   return [
     ...(onRecord ? [{ mobileNumber: onRecord, onRecord: true, verified: true }] : []),
@@ -57,7 +57,7 @@ export const listPatientMobile = async (
   deps: AppDeps,
   actor: PatientActor,
   _input: In<'listPatientMobile'>,
-): Promise<Out<'listPatientMobile'>> => ({ mobiles: await mobilesOf(deps, actor) });
+): Promise<Out<'listPatientMobile'>> => ({ mobiles: await mobilesOf(deps.db, actor) });
 
 /** Without a code: texts one to the new mobile. With it: the mobile is added, verified. */
 export async function addPatientMobile(
@@ -67,38 +67,40 @@ export async function addPatientMobile(
 ): Promise<Out<'addPatientMobile'>> {
   const now = deps.now();
   const mobile = input.mobileNumber;
-  const current = await mobilesOf(deps, actor);
-  const known = current.find((m) => m.mobileNumber === mobile);
-  if (known?.verified) return { mobiles: current, added: false };
   if (input.code === undefined) {
-    if (current.filter((m) => !m.onRecord).length >= policy.maxAddedMobiles && !known) {
-      throw new AppError('CONFLICT', `You can add at most ${policy.maxAddedMobiles} mobiles: remove one first`);
-    }
-    const rows = await listPatientMobileRows(deps.db, actor.businessId, actor.patientId);
-    const sentAt = rows.find((r) => r.mobile === mobile)?.code_sent_at;
-    if (sentAt != null && now - Number(sentAt) < policy.resendAfterSeconds * 1000) {
-      const wait = Math.ceil((Number(sentAt) + policy.resendAfterSeconds * 1000 - now) / 1000);
-      throw new AppError(
-        'RATE_LIMITED',
-        `A code was sent a moment ago. Please wait ${wait} seconds before asking for another.`,
-        undefined,
-        wait,
-      );
-    }
-    // Adding, removing and adding again must not make the server text any number at will.
-    if (
-      (await countPatientTexts(deps.db, actor.patientId, 'patientMobileCode', now - 60 * 60_000)) >=
-      policy.maxCodesPerHour
-    ) {
-      throw new AppError(
-        'RATE_LIMITED',
-        'Too many codes were sent to new mobiles. Please try again in an hour.',
-        undefined,
-        60 * 60,
-      );
-    }
-    const code = newCode();
+    // One patient's requests one at a time (the patient's row locked), so concurrent calls cannot all
+    // pass the checks below before any of them has added its mobile or queued its text.
     await deps.db.transaction().execute(async (tx) => {
+      await lockPatientRow(tx, actor.businessId, actor.patientId);
+      const current = await mobilesOf(tx, actor);
+      const known = current.find((m) => m.mobileNumber === mobile);
+      if (known?.verified) return;
+      if (current.filter((m) => !m.onRecord).length >= policy.maxAddedMobiles && !known) {
+        throw new AppError('CONFLICT', `You can add at most ${policy.maxAddedMobiles} mobiles: remove one first`);
+      }
+      const rows = await listPatientMobileRows(tx, actor.businessId, actor.patientId);
+      const sentAt = rows.find((r) => r.mobile === mobile)?.code_sent_at;
+      if (sentAt != null && now - Number(sentAt) < policy.resendAfterSeconds * 1000) {
+        const wait = Math.ceil((Number(sentAt) + policy.resendAfterSeconds * 1000 - now) / 1000);
+        throw new AppError(
+          'RATE_LIMITED',
+          `A code was sent a moment ago. Please wait ${wait} seconds before asking for another.`,
+          undefined,
+          wait,
+        );
+      }
+      // Adding, removing and adding again must not make the server text any number at will.
+      if (
+        (await countPatientTexts(tx, actor.patientId, 'patientMobileCode', now - 60 * 60_000)) >= policy.maxCodesPerHour
+      ) {
+        throw new AppError(
+          'RATE_LIMITED',
+          'Too many codes were sent to new mobiles. Please try again in an hour.',
+          undefined,
+          60 * 60,
+        );
+      }
+      const code = newCode();
       await upsertPendingMobile(tx, {
         businessId: actor.businessId,
         patientId: actor.patientId,
@@ -130,8 +132,10 @@ export async function addPatientMobile(
         businessId: actor.businessId,
       });
     });
-    return { mobiles: await mobilesOf(deps, actor), added: false };
+    return { mobiles: await mobilesOf(deps.db, actor), added: false };
   }
+  const current = await mobilesOf(deps.db, actor);
+  if (current.find((m) => m.mobileNumber === mobile)?.verified) return { mobiles: current, added: false };
   // The try is counted before the code is checked, so concurrent guesses share the 5 tries.
   const row = await takeMobileCodeTry(deps.db, actor.patientId, mobile, now);
   const right =
@@ -152,7 +156,7 @@ export async function addPatientMobile(
     entityId: actor.patientId,
     businessId: actor.businessId,
   });
-  return { mobiles: await mobilesOf(deps, actor), added: true };
+  return { mobiles: await mobilesOf(deps.db, actor), added: true };
 }
 
 /** Removes a mobile the patient added; the one on record is the pharmacy's (409). */
@@ -161,7 +165,7 @@ export async function removePatientMobile(
   actor: PatientActor,
   input: In<'removePatientMobile'>,
 ): Promise<Out<'removePatientMobile'>> {
-  const current = await mobilesOf(deps, actor);
+  const current = await mobilesOf(deps.db, actor);
   const found = current.find((m) => m.mobileNumber === input.mobileNumber);
   if (!found) throw new AppError('NOT_FOUND', 'This mobile is not one of yours');
   if (found.onRecord) {
@@ -174,5 +178,5 @@ export async function removePatientMobile(
     entityId: actor.patientId,
     businessId: actor.businessId,
   });
-  return { mobiles: await mobilesOf(deps, actor) };
+  return { mobiles: await mobilesOf(deps.db, actor) };
 }

@@ -4,7 +4,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 
 /** Every query of the patient's identity checks (patient-service.ts) lives here. */
 
-type Db = Kysely<Database> | Transaction<Database>;
+export type Db = Kysely<Database> | Transaction<Database>;
 
 /** An order with what proves its patient: date of birth and mobile on record; null for a deleted patient. */
 export const findOrderPatient = (db: Db, orderId: string) =>
@@ -136,6 +136,16 @@ export const listPatientMobileRows = (db: Db, businessId: string, patientId: str
     .orderBy('created')
     .orderBy('id')
     .execute();
+
+/** Locks the patient's row for the caller's transaction: one patient's mobile requests run one at a time. */
+export const lockPatientRow = (tx: Transaction<Database>, businessId: string, patientId: string) =>
+  tx
+    .selectFrom('patients')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('id', '=', patientId)
+    .forUpdate()
+    .executeTakeFirst();
 
 /** The patient's own record: the mobile on record (the pharmacy's), for the mobiles list. */
 export const findPatientMobileOnRecord = (db: Db, businessId: string, patientId: string) =>
