@@ -31,6 +31,14 @@ export const patientAuthPolicy = {
   maxAddedMobiles: 3,
   /** Wrong tries at an added mobile's code before it must be sent again. */
   maxMobileCodeTries: 5,
+  /**
+   * Per client address, across every order (beside each order's own lock): wrong dates of birth and
+   * codes, and unknown orders, within `addressTriesMinutes`; then one more each 30 seconds.
+   */
+  addressWrongTries: 30,
+  addressTriesMinutes: 15,
+  /** Per client address, across every order: code texts asked for (and unknown orders) an hour. */
+  addressCodesPerHour: 10,
 } as const;
 
 /** Only the patient of a session, on its own record or orders. */

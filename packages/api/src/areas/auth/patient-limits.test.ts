@@ -1,8 +1,9 @@
 import { expect, it } from 'bun:test';
 import { patientAuthPolicy } from '@medlocker/core';
+import { listAudit } from '../../audit/audit.ts';
 import { PATIENT_COOKIE } from '../../auth/patient-sessions.ts';
-import { withTestAuth } from '../../hubs/test-kit.ts';
-import { describeApi } from '../../testing.ts';
+import { listen, withTestAuth } from '../../hubs/test-kit.ts';
+import { describeApi, TEST_ORIGIN } from '../../testing.ts';
 import { chargedOrder, chargingBusiness } from '../checkout/test-helpers.ts';
 
 const MINUTE = 60_000;
@@ -62,6 +63,116 @@ describeApi(
       expect(list.body.mobiles.filter((m: { onRecord: boolean }) => !m.onRecord)).toHaveLength(
         patientAuthPolicy.maxAddedMobiles,
       );
+    });
+  },
+  withTestAuth,
+);
+
+describeApi(
+  'patient identity checks: limits per client address, across every order',
+  (t) => {
+    /** A call over a real socket, so the server sees this test's address (127.0.0.1). */
+    const post = async (url: string, method: string, body: Record<string, unknown>) => {
+      const res = await fetch(`${url}/api/auth/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: TEST_ORIGIN },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
+    };
+
+    it('stops an address after 30 wrong answers or unknown orders across any orders, checking nothing more', async () => {
+      const e = await chargingBusiness(t);
+      const [locked, other, fresh] = [await chargedOrder(t, e), await chargedOrder(t, e), await chargedOrder(t, e)];
+      const server = listen(t);
+      try {
+        // 5 wrong dates lock one link; tries at the locked link check nothing and cost the address nothing.
+        for (let i = 0; i < patientAuthPolicy.maxWrongTries; i++) {
+          expect((await post(server.http, 'verifyPatient', { orderId: locked, dateOfBirth: WRONG })).status).toBe(400);
+        }
+        for (let i = 0; i < 10; i++) {
+          expect((await post(server.http, 'verifySmsCode', { orderId: locked, code: '123456' })).status).toBe(429);
+        }
+        // A right answer costs nothing either.
+        expect((await post(server.http, 'verifyPatient', { orderId: other, dateOfBirth: DOB })).status).toBe(200);
+        // Unknown orders are guesses too, and so are wrong codes at another order.
+        for (let i = 0; i < 21; i++) {
+          expect((await post(server.http, 'verifyPatient', { orderId: `guess-${i}`, dateOfBirth: DOB })).status).toBe(
+            404,
+          );
+        }
+        for (let i = 0; i < 4; i++) {
+          expect((await post(server.http, 'verifySmsCode', { orderId: other, code: '000000' })).status).toBe(400);
+        }
+        expect(5 + 21 + 4).toBe(patientAuthPolicy.addressWrongTries);
+        // Now even the right date at an order never tried is refused, unchecked and uncounted on the order.
+        const refused = await post(server.http, 'verifyPatient', { orderId: fresh, dateOfBirth: DOB });
+        expect([refused.status, refused.retryAfter]).toEqual([429, '30']);
+        expect(refused.body.error).toEqual({
+          code: 'RATE_LIMITED',
+          message: 'Too many tries from your network. Please try again in 1 minute, or contact the pharmacy.',
+        });
+        expect((await post(server.http, 'verifySmsCode', { orderId: fresh, code: '000000' })).status).toBe(429);
+        const counted = await t.db.selectFrom('patient_verifications').select('order_id').execute();
+        expect(counted.map((r) => r.order_id).sort()).toEqual([locked, other].sort());
+        expect(await listAudit(t.db, 'patient.verify.throttled')).toHaveLength(2);
+        // Another address (here the in-process app, which has none) is not held back.
+        expect((await t.call('auth', 'verifyPatient', { orderId: fresh, dateOfBirth: DOB })).status).toBe(200);
+        // One try's worth comes back every 30 seconds; a right answer gives its token back.
+        t.advance(30_000);
+        expect((await post(server.http, 'verifyPatient', { orderId: fresh, dateOfBirth: DOB })).status).toBe(200);
+        expect((await post(server.http, 'verifyPatient', { orderId: fresh, dateOfBirth: DOB })).status).toBe(200);
+        expect((await post(server.http, 'verifyPatient', { orderId: fresh, dateOfBirth: WRONG })).status).toBe(400);
+        expect((await post(server.http, 'verifyPatient', { orderId: fresh, dateOfBirth: DOB })).status).toBe(429);
+      } finally {
+        server.stop();
+      }
+    });
+
+    it('reserves each try before looking at it: of 40 guesses at once from one address, 30 are looked at', async () => {
+      const server = listen(t);
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            post(server.http, 'verifyPatient', { orderId: `guess-${i}`, dateOfBirth: DOB }),
+          ),
+        );
+        expect(answers.filter((a) => a.status === 404)).toHaveLength(patientAuthPolicy.addressWrongTries);
+        expect(answers.filter((a) => a.status === 429)).toHaveLength(40 - patientAuthPolicy.addressWrongTries);
+      } finally {
+        server.stop();
+      }
+    });
+
+    it('texts at most 10 codes an hour at one address’s asking, across orders; a text not sent costs nothing', async () => {
+      const e = await chargingBusiness(t);
+      const orders: string[] = [];
+      for (let i = 0; i < patientAuthPolicy.addressCodesPerHour; i++) orders.push(await chargedOrder(t, e));
+      const server = listen(t);
+      try {
+        expect((await post(server.http, 'verifySms', { orderId: 'guess-1' })).status).toBe(404);
+        for (const orderId of orders.slice(0, -1)) {
+          expect((await post(server.http, 'verifySms', { orderId })).status).toBe(200);
+          // Asking again at once is refused by the order's own limit and texts nothing: no token taken.
+          expect((await post(server.http, 'verifySms', { orderId })).status).toBe(429);
+        }
+        const [last] = orders.slice(-1) as [string];
+        const refused = await post(server.http, 'verifySms', { orderId: last });
+        expect([refused.status, refused.retryAfter]).toEqual([429, '360']);
+        expect(refused.body.error.message).toBe(
+          'Too many codes were asked for from your network. Please try again in 6 minutes, or contact the pharmacy.',
+        );
+        const texts = await t.db
+          .selectFrom('message_outbox')
+          .select('id')
+          .where('template_key', '=', 'patientVerifyCode')
+          .execute();
+        expect(texts).toHaveLength(patientAuthPolicy.addressCodesPerHour - 1);
+        t.advance(6 * MINUTE);
+        expect((await post(server.http, 'verifySms', { orderId: last })).status).toBe(200);
+      } finally {
+        server.stop();
+      }
     });
   },
   withTestAuth,

@@ -16,6 +16,7 @@ import {
   type PatientPrincipal,
 } from '../../auth/patient-sessions.ts';
 import type { AppDeps } from '../../deps.ts';
+import { addressKey } from '../../http/rate-limit.ts';
 import { enqueue } from '../../outbox/index.ts';
 import { hashCode, newCode } from '../sign-ups/codes.ts';
 import {
@@ -28,13 +29,16 @@ import {
   setCode,
   spendCode,
 } from './patient-repository.ts';
+import { type AddressBucket, releaseAddressAttempt, reserveAddressAttempt } from './repository.ts';
 
 /*
  * A patient proves who they are for the order their link names (docs/DECISIONS.md, "Patient session
  * (issue 19)"): the date of birth on record, or a code texted to the patient's mobile. Every try is
  * counted before it is checked; 5 wrong ones (dates and codes together) lock the order's link for 15
  * minutes. A wrong date, a date asked of a patient with none on record, and a wrong or late code get one
- * and the same answer, so nothing is learnt about the patient beyond what the link shows.
+ * and the same answer, so nothing is learnt about the patient beyond what the link shows. Beside each
+ * order's lock, one client address may get only so many wrong answers (and unknown orders) and codes
+ * texted across every order, so it cannot try many orders instead of one.
  */
 
 type Auth = Contract['auth'];
@@ -73,6 +77,49 @@ async function orderPatient(deps: AppDeps, orderId: string) {
   return found;
 }
 
+/*
+ * Per client address, across every order: the token buckets staff sign-ins use (table
+ * login_address_failures, one statement takes a token before anything is checked, shared by every api
+ * process), under keys of their own. Calls without an address (the tests' in-process app) are not limited.
+ */
+const triesBucket: AddressBucket = {
+  capacity: policy.addressWrongTries,
+  perMs: policy.addressTriesMinutes * 60_000,
+};
+const codesBucket: AddressBucket = { capacity: policy.addressCodesPerHour, perMs: 60 * 60_000 };
+
+type GiveBack = () => Promise<void>;
+const nothingToGiveBack: GiveBack = async () => {};
+
+/**
+ * Takes one token from the address's bucket before the order is even looked up (an unknown order is a
+ * guess too), or refuses the call unchecked: 429 with Retry-After. Answers how to give the token back
+ * when the call turns out not to be a guess (the right answer; a locked link, which checked nothing).
+ */
+async function takeAddress(deps: AppDeps, actor: Actor, kind: 'tries' | 'codes', orderId: string): Promise<GiveBack> {
+  if (actor.origin.ip === null) return nothingToGiveBack;
+  const key = `patient-${kind}:${addressKey(actor.origin.ip)}`;
+  const bucket = kind === 'tries' ? triesBucket : codesBucket;
+  const retryAfter = await reserveAddressAttempt(deps.db, key, bucket, deps.now());
+  if (retryAfter === null) return () => releaseAddressAttempt(deps.db, key, bucket);
+  await audit(deps.db, deps, actor, {
+    action: 'patient.verify.throttled',
+    entityType: 'order',
+    entityId: orderId,
+    details: { kind },
+  });
+  const minutes = Math.max(1, Math.ceil(retryAfter / 60));
+  const wait = `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  throw new AppError(
+    'RATE_LIMITED',
+    kind === 'tries'
+      ? `Too many tries from your network. Please try again in ${wait}, or contact the pharmacy.`
+      : `Too many codes were asked for from your network. Please try again in ${wait}, or contact the pharmacy.`,
+    undefined,
+    retryAfter,
+  );
+}
+
 type Proven = { session: NewPatientSession; info: PatientSessionInfo };
 
 async function startSession(
@@ -107,10 +154,21 @@ async function startSession(
   };
 }
 
-/** Counts the try, or refuses it unchecked when the link is locked. Answers the count with this try. */
-async function takeTry(deps: AppDeps, actor: Actor, orderId: string, businessId: string, now: number) {
+/**
+ * Counts the try, or refuses it unchecked when the link is locked (then the address's token comes back:
+ * nothing was checked). Answers the count with this try.
+ */
+async function takeTry(
+  deps: AppDeps,
+  actor: Actor,
+  orderId: string,
+  businessId: string,
+  now: number,
+  giveBack: GiveBack,
+) {
   const reserved = await reserveTry(deps.db, orderId, now);
   if (!reserved.allowed) {
+    await giveBack();
     await audit(deps.db, deps, actor, {
       action: 'patient.verify.locked',
       entityType: 'order',
@@ -141,12 +199,14 @@ async function refuse(
 
 /** Date of birth: a session when it matches the patient's on record. */
 export async function verifyPatient(deps: AppDeps, actor: Actor, input: In<'verifyPatient'>): Promise<Proven> {
+  const giveBack = await takeAddress(deps, actor, 'tries', input.orderId);
   const found = await orderPatient(deps, input.orderId);
   const now = deps.now();
-  const failures = await takeTry(deps, actor, found.order_id, found.business_id, now);
+  const failures = await takeTry(deps, actor, found.order_id, found.business_id, now, giveBack);
   if (found.date_of_birth === null || found.date_of_birth !== input.dateOfBirth) {
     return refuse(deps, actor, found, 'dateOfBirth', failures);
   }
+  await giveBack();
   return startSession(deps, actor, found, 'dateOfBirth', now);
 }
 
@@ -159,9 +219,27 @@ export const sameHash = (a: string, b: string) =>
 /**
  * Texts a fresh code to the patient's mobile through the outbox (the job runner sends it): at most one
  * a minute and five an hour per order, none while the link is locked. A new code replaces the last.
+ * Each call takes one of its address's hourly codes first, given back when nothing was texted for a
+ * known order (an unknown order is a guess, and keeps it).
  */
 export async function verifySms(deps: AppDeps, actor: Actor, input: In<'verifySms'>): Promise<Out<'verifySms'>> {
+  const giveBack = await takeAddress(deps, actor, 'codes', input.orderId);
   const found = await orderPatient(deps, input.orderId);
+  try {
+    return await textCode(deps, actor, found);
+  } catch (error) {
+    // Nothing was texted (locked, too soon, no mobile): the address's token comes back.
+    await giveBack();
+    throw error;
+  }
+}
+
+/** The per-order part of verifySms: the lock, the patient's mobiles, one a minute and five an hour. */
+async function textCode(
+  deps: AppDeps,
+  actor: Actor,
+  found: Awaited<ReturnType<typeof orderPatient>>,
+): Promise<Out<'verifySms'>> {
   const now = deps.now();
   const current = await findVerification(deps.db, found.order_id);
   if (current?.locked_until != null && Number(current.locked_until) > now && current.failures >= policy.maxWrongTries) {
@@ -243,9 +321,10 @@ export async function verifySms(deps: AppDeps, actor: Actor, input: In<'verifySm
 
 /** The texted code: a session when it is the order's current one, unexpired, for the mobile on record. */
 export async function verifySmsCode(deps: AppDeps, actor: Actor, input: In<'verifySmsCode'>): Promise<Proven> {
+  const giveBack = await takeAddress(deps, actor, 'tries', input.orderId);
   const found = await orderPatient(deps, input.orderId);
   const now = deps.now();
-  const failures = await takeTry(deps, actor, found.order_id, found.business_id, now);
+  const failures = await takeTry(deps, actor, found.order_id, found.business_id, now, giveBack);
   const row = await findVerification(deps.db, found.order_id);
   const right =
     row?.code_hash != null &&
@@ -255,6 +334,7 @@ export async function verifySmsCode(deps: AppDeps, actor: Actor, input: In<'veri
   if (!right || !(await spendCode(deps.db, found.order_id, row.code_hash as string, now))) {
     return refuse(deps, actor, found, 'code', failures);
   }
+  await giveBack();
   return startSession(deps, actor, found, 'sms', now);
 }
 
