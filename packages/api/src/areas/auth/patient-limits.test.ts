@@ -2,13 +2,26 @@ import { expect, it } from 'bun:test';
 import { patientAuthPolicy } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
 import { PATIENT_COOKIE } from '../../auth/patient-sessions.ts';
-import { listen, withTestAuth } from '../../hubs/test-kit.ts';
-import { describeApi, TEST_ORIGIN } from '../../testing.ts';
+import { asSupport, listen, withTestAuth } from '../../hubs/test-kit.ts';
+import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing.ts';
 import { chargedOrder, chargingBusiness } from '../checkout/test-helpers.ts';
+import { testPatient } from '../patients/test-helpers.ts';
 
 const MINUTE = 60_000;
 const DOB = '1980-01-02'; // testPatient's
 const WRONG = '1999-09-09';
+
+/** The code of the last verification text queued for a mobile, read from the outbox as the gateway would. */
+async function textedCode(t: TestApi, mobile: string): Promise<string> {
+  const row = await t.db
+    .selectFrom('message_outbox')
+    .select('body')
+    .where('recipient', '=', mobile)
+    .where('template_key', '=', 'patientVerifyCode')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  return /^(\d{6}) is your/.exec(row.body)?.[1] ?? 'none';
+}
 
 describeApi(
   'patient identity checks: the lock and the limits',
@@ -32,6 +45,32 @@ describeApi(
       expect((await t.call('auth', 'verifySms', { orderId })).status).toBe(429);
       t.advance(13 * MINUTE);
       expect((await t.call('auth', 'verifyPatient', { orderId, dateOfBirth: DOB })).status).toBe(200);
+    });
+
+    it('follows an order moved to another patient: the old session loses it, a code texted before opens nothing', async () => {
+      const e = await chargingBusiness(t);
+      const orderId = await chargedOrder(t, e);
+      const first = await t.call('auth', 'verifyPatient', { orderId, dateOfBirth: DOB });
+      const set = first.headers.getSetCookie().find((c) => c.startsWith(`${PATIENT_COOKIE}=`)) ?? '';
+      const as = { cookie: set.split(';')[0] as string };
+      expect((await t.call('auth', 'verifySms', { orderId })).status).toBe(200);
+      const code = await textedCode(t, testPatient(1).mobileNumber as string);
+      // The pharmacy put the order on the wrong patient and moves it (no API does this today: a data fix).
+      const other = await t.call(
+        'patients',
+        'create',
+        { businessId: e.businessId, patient: testPatient(2) },
+        asSupport,
+      );
+      await t.db.updateTable('orders').set({ patient_id: other.body.patient.id }).where('id', '=', orderId).execute();
+      expect((await t.call('patientOrders', 'get', { orderId }, as)).status).toBe(404);
+      expect((await t.call('patientOrders', 'list', {}, as)).body.orders).toEqual([]);
+      // The code went to the first patient's phone: it must not open the second patient's orders.
+      const late = await t.call('auth', 'verifySmsCode', { orderId, code });
+      expect([late.status, late.body.error?.details?.[0]?.id]).toEqual([400, 'IDENTITY_NOT_CONFIRMED']);
+      expect(await t.db.selectFrom('patient_sessions').select('patient_id').execute()).toEqual([
+        { patient_id: e.patientId },
+      ]);
     });
   },
   withTestAuth,

@@ -210,8 +210,13 @@ export async function verifyPatient(deps: AppDeps, actor: Actor, input: In<'veri
   return startSession(deps, actor, found, 'dateOfBirth', now);
 }
 
-/** The code's hash, bound to the order (one code goes to each of the patient's mobiles). */
-const codeHash = (orderId: string, code: string) => hashCode(`patient:${orderId}`, 'mobile', code);
+/**
+ * The code's hash, bound to the order and to its patient as it was when the code was texted (one code
+ * goes to each of that patient's mobiles): should the order move to another patient, a code texted to
+ * the first one's phones opens nothing of the second's.
+ */
+const codeHash = (found: { order_id: string; patient_id: string }, code: string) =>
+  hashCode(`patient:${found.order_id}:${found.patient_id}`, 'mobile', code);
 
 export const sameHash = (a: string, b: string) =>
   a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -287,7 +292,7 @@ async function textCode(
       );
     }
     await setCode(tx, found.order_id, {
-      codeHash: codeHash(found.order_id, code),
+      codeHash: codeHash(found, code),
       expiresAt: now + policy.codeTtlMinutes * 60_000,
       sends,
       firstSendAt: windowStart,
@@ -330,7 +335,7 @@ export async function verifySmsCode(deps: AppDeps, actor: Actor, input: In<'veri
     row?.code_hash != null &&
     row.code_expires_at !== null &&
     now < Number(row.code_expires_at) &&
-    sameHash(codeHash(found.order_id, input.code.trim()), row.code_hash);
+    sameHash(codeHash(found, input.code.trim()), row.code_hash);
   if (!right || !(await spendCode(deps.db, found.order_id, row.code_hash as string, now))) {
     return refuse(deps, actor, found, 'code', failures);
   }
