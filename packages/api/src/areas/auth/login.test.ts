@@ -64,6 +64,18 @@ describeApi('auth.login', (t) => {
     expect(after.token).toBeDefined();
   });
 
+  it('keeps a lock for its full 5 minutes when the first failure was almost 15 minutes earlier', async () => {
+    await t.createUser({ email: 'joy@pharmacy.test', password: PASSWORD });
+    await login(t, 'joy@pharmacy.test', 'wrong');
+    t.advance(authPolicy.lockoutWindowMs - 60_000);
+    for (let i = 0; i < 4; i++) await login(t, 'joy@pharmacy.test', 'wrong');
+    // The count's window (from the first failure) ends a minute later; the lock must not end with it.
+    t.advance(2 * 60_000);
+    expect((await login(t, 'joy@pharmacy.test')).body.reason).toBe('TooManyAttempts');
+    t.advance(authPolicy.lockoutMs - 2 * 60_000);
+    expect((await login(t, 'joy@pharmacy.test')).body.ok).toBe(true);
+  });
+
   it('counts failures for unknown usernames too, so probing cannot tell them apart', async () => {
     for (let i = 0; i < 5; i++) await login(t, 'ghost@pharmacy.test', 'wrong');
     expect((await login(t, 'ghost@pharmacy.test', 'wrong')).body.reason).toBe('TooManyAttempts');

@@ -21,7 +21,9 @@ export async function reserveLoginAttempt(
   now: number,
 ): Promise<{ allowed: boolean; lockedUntil: number | null }> {
   const { lockoutThreshold, lockoutWindowMs, lockoutMs } = authPolicy;
-  const stale = sql<boolean>`(login_failures.first_failure_at <= ${now - lockoutWindowMs} or (login_failures.locked_until is not null and login_failures.locked_until <= ${now}))`;
+  // A locked account counts again only once its lock has run out: the count's window starts at the first
+  // failure, the lock at the one that reached the threshold, so the window alone would end a lock early.
+  const stale = sql<boolean>`(case when login_failures.locked_until is not null then login_failures.locked_until <= ${now} else login_failures.first_failure_at <= ${now - lockoutWindowMs} end)`;
   const count = sql<number>`(case when ${stale} then 1 else login_failures.failures + 1 end)`;
   const row = await db
     .insertInto('login_failures')
