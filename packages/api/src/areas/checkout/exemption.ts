@@ -79,7 +79,17 @@ export async function declareExemption(
       },
     ]);
   }
-  requireUnpaidLiveOrder(requireReach(actor, await findOrder(deps.db, input.orderId), input.orderId), now);
+  const found = requireReach(actor, await findOrder(deps.db, input.orderId), input.orderId);
+  requireUnpaidLiveOrder(found, now);
+  // An exemption waives the NHS prescription charge only: an order without one (a retail charge alone,
+  // or a pharmacy outside England) has nothing it could waive.
+  if (Number(found.prescription_charge) <= 0) {
+    throw new AppError(
+      'CONFLICT',
+      'This order has no NHS prescription charge: there is nothing to declare an exemption from',
+      [{ path: 'orderId', id: 'NO_PRESCRIPTION_CHARGE', message: 'No NHS prescription charge on this order' }],
+    );
+  }
   const nameOfDeclarant = input.nameOfDeclarant.trim();
   const hrtOnly = hrtOnlyExemptionCodes.includes(input.exemptionCode);
   const row = await deps.db.transaction().execute(async (tx) => {

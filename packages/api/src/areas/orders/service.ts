@@ -3,6 +3,8 @@ import {
   type Contract,
   findOrdersMax,
   mayMoveOrder,
+  nationHasPrescriptionCharges,
+  nationNames,
   type OrderAction,
   type OrderMover,
   type OrderStatus,
@@ -171,6 +173,13 @@ export async function createOrder(
   const { settings } = await effectiveFeatureSettings(deps.db, input.businessId);
   const prescriptionCharge = input.prescriptionCharge ?? 0;
   const retailCharge = input.retailCharge ?? 0;
+  if (prescriptionCharge > 0 && !nationHasPrescriptionCharges(settings.nation)) {
+    throw field(
+      'prescriptionCharge',
+      'NOT_ENABLED',
+      `There are no NHS prescription charges in ${nationNames[settings.nation]}: leave the prescription charge empty`,
+    );
+  }
   if (prescriptionCharge > 0 && !settings.charges.enabled) {
     throw field('prescriptionCharge', 'NOT_ENABLED', 'Prescription charges are not enabled for this business');
   }

@@ -65,6 +65,7 @@ function FeatureForm({
         businessId,
         settings: {
           autoBarcodes: s.autoBarcodes,
+          nation: s.nation,
           charges: s.charges,
           retailCharges: s.retailCharges,
           displayIdField: s.displayIdField,
