@@ -100,7 +100,12 @@ export async function declareExemption(
     const declared = await settleOrderPayment(tx, order.id, {
       payment_status: 'exemption_declared',
       exemption_code: input.exemptionCode,
-      exemption_details: JSON.stringify({ nameOfDeclarant, onBehalfOfPatient: input.onBehalfOfPatient, signature }),
+      exemption_details: JSON.stringify({
+        nameOfDeclarant,
+        onBehalfOfPatient: input.onBehalfOfPatient,
+        signature,
+        declaredAt: now,
+      }),
       updated: now,
     });
     if (!declared) throw new AppError('CONFLICT', 'This order is settled already');

@@ -312,7 +312,12 @@ async function settle(
   });
   const current = await lockOrder(tx, attempt.order_id);
   if (!current) throw notFound(attempt.order_id);
-  const data = { receiptId: receipt.receiptId, amount, yourPaymentReference: attempt.your_payment_reference };
+  const data = {
+    receiptId: receipt.receiptId,
+    amount,
+    yourPaymentReference: attempt.your_payment_reference,
+    ...(receipt.cardScheme ? { cardScheme: receipt.cardScheme } : {}),
+  };
   let row = current;
   let event: { code: string; message: string; data: Record<string, unknown> };
   if (outcome !== 'succeeded') {

@@ -39,6 +39,7 @@ import {
   moveOrderRow,
   nextCounter,
   type OrderRow,
+  toListedOrder,
   toOrder,
   toOrderEvent,
 } from './repository.ts';
@@ -62,7 +63,7 @@ export function moverOf(actor: Actor): OrderMover {
   }
 }
 
-/** Where a change came from, as an order event records it. */
+/** Where a change came from, as an order event records it (`patient`: the patient page). */
 const sourceOf = (actor: Actor): string =>
   actor.kind === 'locker'
     ? 'locker'
@@ -70,7 +71,9 @@ const sourceOf = (actor: Actor): string =>
       ? 'integration'
       : actor.kind === 'system'
         ? 'system'
-        : 'portal';
+        : actor.kind === 'patient'
+          ? 'patient'
+          : 'portal';
 
 const field = (path: string, id: string, message: string) =>
   new AppError('VALIDATION', message, [{ path, id, message }]);
@@ -453,7 +456,7 @@ export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'l
 async function orderPage(deps: AppDeps, actor: StaffActor, rows: OrderRow[], via: string) {
   const page = pageOf(rows, ordersPageSize, (r) => [r.id]);
   await auditOrderReads(deps, actor, page.items, via);
-  return { orders: page.items.map(toOrder), nextToken: page.nextToken };
+  return { orders: page.items.map(toListedOrder), nextToken: page.nextToken };
 }
 
 /** Records that the caller saw these orders (a patient's name and what they collect): ids only. */
@@ -513,5 +516,5 @@ export async function findOrders(deps: AppDeps, actor: StaffActor, input: In<'fi
     limit: findOrdersMax,
   });
   await auditOrderReads(deps, actor, rows, 'findOrders');
-  return { orders: rows.map(toOrder) };
+  return { orders: rows.map(toListedOrder) };
 }
