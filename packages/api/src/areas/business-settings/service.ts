@@ -146,11 +146,8 @@ async function applyNation(
   if (nation === before) return;
   const charged = await countLiveChargedOrders(tx, businessId);
   if (charged > 0) {
-    throw new AppError(
-      'CONFLICT',
-      `${charged} live ${charged === 1 ? 'order still asks' : 'orders still ask'} a prescription charge: settle or cancel ${charged === 1 ? 'it' : 'them'} before moving the pharmacy to ${nationNames[nation]}`,
-      [{ path: 'settings.nation', id: 'CHARGED_ORDERS', message: `${charged} live charged orders` }],
-    );
+    const message = `${charged} live ${charged === 1 ? 'order still asks' : 'orders still ask'} a prescription charge: settle or cancel ${charged === 1 ? 'it' : 'them'} before moving the pharmacy to ${nationNames[nation]}`;
+    throw new AppError('CONFLICT', message, [{ path: 'settings.nation', id: 'CHARGED_ORDERS', message }]);
   }
 }
 
