@@ -90,6 +90,10 @@ type OrderPlan = {
   retail?: number;
 };
 
+/** The demo declarations' signature image. */
+const DEMO_SIGNATURE =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
 const ORDERS: OrderPlan[] = [
   { business: 'harborne', patient: 0, status: 'new', payment: 'not_required', daysAgo: 0.1 },
   {
@@ -267,7 +271,9 @@ async function insertOrder(
           exemption_details: JSON.stringify({
             nameOfDeclarant: patientName,
             onBehalfOfPatient: false,
-            signature: patientName,
+            // A drawn signature as the patient page stores it: a PNG data URL (here 1×1, transparent).
+            signature: DEMO_SIGNATURE,
+            declaredAt: created,
           }),
         }
       : {}),

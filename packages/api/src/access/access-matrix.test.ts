@@ -89,6 +89,7 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
   checkout: {
     createJudoPaymentSession: (s) => ({ orderId: s.orderId }),
     completeJudoOrderPayment: (s) => ({ orderId: s.orderId, receiptId: 'no-such-receipt' }),
+    sendReceipt: (s) => ({ orderId: s.orderId }),
     declareExemption: (s) => ({
       orderId: s.orderId,
       exemptionCode: 'F',

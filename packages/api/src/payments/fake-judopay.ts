@@ -7,13 +7,27 @@ import { randomBytes, randomInt } from 'node:crypto';
  * - `POST /webpayments/payments`: Basic auth and `API-Version` (6.0 or later) checked; a reused
  *   yourPaymentReference is refused with Judopay's error code 86; answers `{ reference, postUrl }`;
  * - `GET /transactions/{receiptId}`: the receipt, for the account that made it (404 otherwise);
- * - `GET /v2?reference=…`: a bare hosted payment page (Pay, Decline, Error buttons) that records a
- *   receipt and sends the browser to the success (or cancel) URL with `ReceiptId` and `Reference`;
+ * - `GET /v2?reference=…`: a bare hosted payment page (a card to choose; Pay, Decline, Error buttons)
+ *   that records a receipt and sends the browser to the success (or cancel) URL with `ReceiptId` and
+ *   `Reference`; a card of a scheme the account does not take is declined, as Judopay's account
+ *   set-up decides (Web Payments take no per-payment list of schemes);
  * - `pay()` does the same from a test; `sendWebhook()` POSTs a receipt as Judopay's webhooks do
  *   (Basic auth, the receipt's JSON in form field `content`).
  */
 
-export type FakeJudoAccount = { token: string; secret: string };
+/**
+ * Credentials the fake accepts. `cards`: the schemes the account takes (Judopay sets these up per
+ * account, not per payment); a card of another scheme is declined on the hosted page. Default: all.
+ */
+export type FakeJudoAccount = { token: string; secret: string; cards?: readonly FakeCard[] };
+
+/** The cards the hosted page offers, each as Judopay's receipt describes it. */
+export const fakeCards = {
+  visa: { cardLastfour: '3436', endDate: '1229', cardType: 1, cardScheme: 'Visa' },
+  mastercard: { cardLastfour: '4444', endDate: '1229', cardType: 2, cardScheme: 'Mastercard' },
+  amex: { cardLastfour: '8431', endDate: '1229', cardType: 8, cardScheme: 'Amex' },
+} as const;
+export type FakeCard = keyof typeof fakeCards;
 
 /** A hosted payment as the fake stored it. */
 export type FakeWebPayment = {
@@ -42,7 +56,7 @@ export type FakeReceipt = {
   amount: number | string;
   netAmount: number;
   currency: string;
-  cardDetails: { cardLastfour: string; endDate: string; cardType: number; cardScheme: string };
+  cardDetails: { cardLastfour: string; endDate: string; cardType: number; cardScheme: string } | null;
   consumer: { yourConsumerReference: string };
 };
 
@@ -59,12 +73,13 @@ export type FakeJudopay = {
   payment(reference: string): FakeWebPayment | undefined;
   /**
    * Pays a hosted payment (by our yourPaymentReference or Judopay's reference) as the patient would on
-   * the page, producing a receipt; `overrides` change the receipt (a tampered or odd one).
+   * the page, producing a receipt; `overrides` change the receipt (a tampered or odd one), `card` picks
+   * the card (Visa unless given; a scheme the account does not take is declined, as on the page).
    */
   pay(
     reference: string,
     result?: FakeReceipt['result'],
-    overrides?: Partial<FakeReceipt> & { token?: string },
+    overrides?: Partial<FakeReceipt> & { token?: string; card?: FakeCard },
   ): FakeReceipt;
   /** Answers the next API request with this instead (a 429, a 500, a refusal). */
   failNext(status: number, body: unknown): void;
@@ -91,6 +106,7 @@ const messages: Record<FakeReceipt['result'], string> = {
 
 export function startFakeJudopay(accounts: FakeJudoAccount[] = []): FakeJudopay {
   const secrets = new Map(accounts.map((a) => [a.token, a.secret]));
+  const cardsOf = new Map(accounts.map((a) => [a.token, a.cards]));
   const requests: FakeJudopay['requests'] = [];
   const payments = new Map<string, FakeWebPayment>();
   const byOurReference = new Map<string, string>();
@@ -111,24 +127,28 @@ export function startFakeJudopay(accounts: FakeJudoAccount[] = []): FakeJudopay 
   function pay(
     reference: string,
     result: FakeReceipt['result'] = 'Success',
-    overrides: Partial<FakeReceipt> & { token?: string } = {},
+    overrides: Partial<FakeReceipt> & { token?: string; card?: FakeCard } = {},
   ) {
     const payment = paymentOf(reference);
     if (!payment) throw new Error(`fake Judopay: no hosted payment ${reference}`);
-    const { token, ...fields } = overrides;
+    const { token, card = 'visa', ...fields } = overrides;
+    const taken = cardsOf.get(payment.token);
+    // The account does not take this scheme: Judopay declines the card.
+    const refused = result === 'Success' && taken !== undefined && !taken.includes(card);
+    const outcome: FakeReceipt['result'] = refused ? 'Declined' : result;
     const receipt: FakeReceipt & { token: string } = {
       receiptId: String(randomInt(100_000_000, 999_999_999)) + String(randomInt(100_000_000, 999_999_999)),
       yourPaymentReference: payment.yourPaymentReference,
       type: 'Payment',
       createdAt: new Date().toISOString(),
-      result,
-      message: messages[result],
+      result: outcome,
+      message: refused ? 'Card type not accepted' : messages[outcome],
       judoId: /^\d+$/.test(payment.judoId) ? Number(payment.judoId) : payment.judoId,
       originalAmount: payment.amount,
       amount: payment.amount,
       netAmount: payment.amount,
       currency: payment.currency,
-      cardDetails: { cardLastfour: '3436', endDate: '1229', cardType: 1, cardScheme: 'Visa' },
+      cardDetails: { ...fakeCards[card] },
       consumer: { yourConsumerReference: payment.yourConsumerReference },
       ...fields,
       token: token ?? payment.token,
@@ -144,6 +164,9 @@ export function startFakeJudopay(accounts: FakeJudoAccount[] = []): FakeJudopay 
 <main><h1>Pay £${payment.amount.toFixed(2)}</h1>
 <form method="post" action="/v2/pay">
 <input type="hidden" name="reference" value="${payment.reference}">
+<label>Card <select name="card">
+<option value="visa">Visa</option><option value="mastercard">Mastercard</option><option value="amex">American Express</option>
+</select></label>
 <button name="result" value="Success">Pay</button>
 <button name="result" value="Declined">Decline</button>
 <button name="result" value="Error">Error</button>
@@ -170,7 +193,10 @@ export function startFakeJudopay(accounts: FakeJudoAccount[] = []): FakeJudopay 
         if (choice === 'Cancel' || !(choice in messages)) {
           return Response.redirect(payment.cancelUrl ?? payment.successUrl ?? '/', 303);
         }
-        const receipt = pay(payment.reference, choice as FakeReceipt['result']);
+        const card = String(form.get('card') ?? 'visa');
+        const receipt = pay(payment.reference, choice as FakeReceipt['result'], {
+          card: card in fakeCards ? (card as FakeCard) : 'visa',
+        });
         const back = new URL(payment.successUrl ?? `${url.origin}/v2/done`);
         back.searchParams.set('ReceiptId', receipt.receiptId);
         back.searchParams.set('Reference', payment.reference);
@@ -240,7 +266,10 @@ export function startFakeJudopay(accounts: FakeJudoAccount[] = []): FakeJudopay 
     requests,
     payments,
     receipts,
-    addAccount: (account) => secrets.set(account.token, account.secret),
+    addAccount: (account) => {
+      secrets.set(account.token, account.secret);
+      cardsOf.set(account.token, account.cards);
+    },
     payment: paymentOf,
     pay,
     failNext: (status, body) => failures.push({ status, body }),

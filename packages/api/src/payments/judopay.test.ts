@@ -1,6 +1,14 @@
 import { afterAll, afterEach, describe, expect, it } from 'bun:test';
 import { startFakeJudopay } from './fake-judopay.ts';
-import { JUDOPAY_API_VERSION, JudopayError, judopayClient, penceOf, readReceipt, sameJudoId } from './judopay.ts';
+import {
+  cardSchemeOf,
+  JUDOPAY_API_VERSION,
+  JudopayError,
+  judopayClient,
+  penceOf,
+  readReceipt,
+  sameJudoId,
+} from './judopay.ts';
 
 const account = { token: 'tok-judo-test-1', secret: 'sec-judo-test-1' };
 const judo = startFakeJudopay([account]);
@@ -114,9 +122,39 @@ describe('Judopay web payments', () => {
       amount: 990,
       currency: 'GBP',
       createdAt: paid.createdAt,
+      cardScheme: 'visa',
     });
     expect(judo.requests.at(-1)?.path).toBe(`/transactions/${paid.receiptId}`);
     expect(judo.requests.at(-1)?.method).toBe('GET');
+  });
+
+  it("reads the card's scheme from cardScheme, else from the numeric cardType", () => {
+    expect(cardSchemeOf({ cardScheme: 'Visa', cardType: 11 })).toBe('visa');
+    expect(cardSchemeOf({ cardScheme: 'Mastercard' })).toBe('mastercard');
+    expect(cardSchemeOf({ cardScheme: 'Maestro' })).toBe('mastercard');
+    expect(cardSchemeOf({ cardScheme: 'American Express' })).toBe('amex');
+    expect(cardSchemeOf({ cardType: 8 })).toBe('amex');
+    expect(cardSchemeOf({ cardType: 12 })).toBe('mastercard');
+    expect(cardSchemeOf({ cardScheme: 'JCB', cardType: 9 })).toBeNull();
+    expect(cardSchemeOf(null)).toBeNull();
+  });
+
+  it('declines on the hosted page a card of a scheme the account does not take', async () => {
+    const noAmex = {
+      token: 'tok-no-amex-account',
+      secret: 'sec-no-amex-account',
+      cards: ['visa', 'mastercard'] as const,
+    };
+    judo.addAccount(noAmex);
+    const own = judopayClient({ apiUrl: judo.url, token: noAmex.token, secret: noAmex.secret });
+    const started = await own.createWebPayment({ ...request, yourPaymentReference: 'ml_no_amex_1' });
+    const form = new URLSearchParams({ reference: started.reference, result: 'Success', card: 'amex' });
+    const res = await fetch(`${judo.url}/v2/pay`, { method: 'POST', body: form, redirect: 'manual' });
+    const receiptId = new URL(res.headers.get('location') ?? '', judo.url).searchParams.get('ReceiptId') ?? '';
+    expect(await own.getTransaction(receiptId)).toMatchObject({ result: 'Declined', cardScheme: 'amex' });
+
+    const visa = judo.pay('ml_no_amex_1', 'Success', { card: 'mastercard' });
+    expect(await own.getTransaction(visa.receiptId)).toMatchObject({ result: 'Success', cardScheme: 'mastercard' });
   });
 
   it('answers null for a receipt Judopay does not know, or one of another account', async () => {

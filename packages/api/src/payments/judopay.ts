@@ -9,6 +9,8 @@
  * Judopay's own message and error code (86: the payment reference was used before).
  */
 
+import type { CardScheme } from '@medlocker/core';
+
 /** The API version we speak: Web Payments need 6.0 or later. */
 export const JUDOPAY_API_VERSION = '6.23';
 
@@ -59,6 +61,8 @@ export type JudoReceipt = {
   amount: number | null;
   currency: string;
   createdAt: string | null;
+  /** The card's scheme, from `cardDetails` (null: no card details, or a scheme we have no toggle for). */
+  cardScheme: CardScheme | null;
 };
 
 export type JudopayClient = {
@@ -88,6 +92,33 @@ export const sameJudoId = (a: string, b: string): boolean => a.replace(/[\s-]/g,
 const str = (v: unknown): string | null =>
   typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null;
 
+/** Judopay's older numeric `cardType` (its CardType enum) for the schemes we have toggles for. */
+const schemeOfCardType: Record<number, CardScheme> = {
+  1: 'visa', // Visa credit
+  3: 'visa', // Visa Electron
+  11: 'visa', // Visa debit
+  13: 'visa', // Visa purchasing
+  2: 'mastercard', // Mastercard credit
+  10: 'mastercard', // Maestro (a Mastercard scheme)
+  12: 'mastercard', // Mastercard debit
+  8: 'amex',
+};
+
+/**
+ * The scheme of a receipt's card: `cardDetails.cardScheme` ("Visa", "Mastercard", "Amex", …) where
+ * Judopay gives it, else its deprecated numeric `cardType`. null when neither names one of ours.
+ */
+export function cardSchemeOf(cardDetails: unknown): CardScheme | null {
+  if (!cardDetails || typeof cardDetails !== 'object') return null;
+  const d = cardDetails as Record<string, unknown>;
+  const scheme = typeof d.cardScheme === 'string' ? d.cardScheme.toLowerCase() : '';
+  if (scheme.includes('visa')) return 'visa';
+  if (scheme.includes('mastercard') || scheme.includes('maestro')) return 'mastercard';
+  if (scheme.includes('amex') || scheme.includes('american express')) return 'amex';
+  const type = typeof d.cardType === 'number' ? d.cardType : Number(d.cardType);
+  return schemeOfCardType[type] ?? null;
+}
+
 /** A receipt object (GET /transactions/{id}, or a webhook's `content`) read field by field. */
 export function readReceipt(body: unknown): JudoReceipt | null {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
@@ -106,6 +137,7 @@ export function readReceipt(body: unknown): JudoReceipt | null {
     amount: penceOf(r.amount),
     currency: (str(r.currency) ?? '').toUpperCase(),
     createdAt: str(r.createdAt),
+    cardScheme: cardSchemeOf(r.cardDetails),
   };
 }
 

@@ -1,6 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${name} placeholders are the content of the default templates.
 import { type } from 'arktype';
-import { BusinessFeatureSettings, SmsGateway, type SmsGateway as SmsGatewayId } from '../settings/feature-settings.ts';
+import {
+  BusinessFeatureSettings,
+  Nation,
+  SmsGateway,
+  type SmsGateway as SmsGatewayId,
+} from '../settings/feature-settings.ts';
 import { SmsSenderId } from '../settings/sms-sender-id.ts';
 import { SmsTemplateKey, SmsTemplates, smsTemplateKeys } from '../settings/sms-templates.ts';
 import { validationMessage } from '../validation/catalogue.ts';
@@ -35,6 +40,7 @@ export type ControlledSettingKey = (typeof controlledSettingKeys)[number];
 export const defaultFeatureSettings: BusinessFeatureSettings = {
   autoBarcodes: { autoGenerate: false, autoPrint: false },
   charges: { enabled: false },
+  nation: 'england',
   retailCharges: { enabled: false },
   // The patients area reads this jsonb shape (areas/patients/rules.ts); keep its defaults equal.
   displayIdField: { name: 'Patient ID', required: true, validateNhsNumber: false },
@@ -81,6 +87,7 @@ export const FeatureSettingsChanges = type({
   'qrCodeIntegration?': controlledHere,
   'autoBarcodes?': { autoGenerate: Bool, autoPrint: Bool },
   'charges?': { enabled: Bool },
+  'nation?': Nation.configure({ message: 'Choose England, Wales, Scotland or Northern Ireland' }),
   'retailCharges?': { enabled: Bool },
   'displayIdField?': {
     name: upTo(50, Required),

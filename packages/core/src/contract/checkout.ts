@@ -12,8 +12,9 @@ import { PatientOrderSummary } from './patient-orders.ts';
 
 /*
  * The checkout (SPEC §7 checkout), for the patient of a patient session on their own order: a card
- * payment on Judopay's hosted page, or an NHS exemption declaration. The rules are the api's
- * areas/checkout (docs/DECISIONS.md, "Checkout core"); `sendReceipt` comes with the patient page.
+ * payment on Judopay's hosted page and its receipt, or an NHS exemption declaration. The rules are the api's
+ * areas/checkout (docs/DECISIONS.md, "Checkout core"). `sendReceipt` is staff's too (a patient asking
+ * the pharmacy for their receipt).
  */
 export const checkout = defineArea({
   createJudoPaymentSession: {
@@ -33,6 +34,19 @@ export const checkout = defineArea({
     access: patientOnly({ order: 'orderId' }),
     summary:
       "Confirms the browser's Judopay receipt with Judopay and settles the order when every field matches this order's payment; the same receipt twice changes nothing.",
+  },
+  sendReceipt: {
+    input: CheckoutOrderInput,
+    output: type({
+      order: PatientOrderSummary,
+      channel: "'email' | 'sms'",
+      /** Where it went, masked as the timeline shows it (`a•••@example.com`, `07••• •••123`). */
+      sentTo: 'string',
+    }),
+    // The patient on their own order; staff too, for a patient who asks the pharmacy for one.
+    access: { actors: ['patient', 'support', 'pharmacy'], scope: { order: 'orderId' } },
+    summary:
+      'Sends the receipt of a paid order to its patient: by email when they have an address, else by SMS (never the PIN). 409 when the order is not paid; one a minute and five per order (429).',
   },
   declareExemption: {
     input: DeclareExemptionInput,

@@ -119,6 +119,7 @@ export const methodActors = {
   checkout: {
     createJudoPaymentSession: ['patient'],
     completeJudoOrderPayment: ['patient'],
+    sendReceipt: ['patient', 'support', 'pharmacy'],
     declareExemption: ['patient'],
   },
   messages: {

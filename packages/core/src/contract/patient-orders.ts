@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import { Address } from '../business/address.ts';
+import { cardSchemes } from '../checkout/card-schemes.ts';
 import { Timestamp } from '../misc/stamps.ts';
 import { ExemptionCode } from '../order/exemption-code.ts';
 import { Order } from '../order/order.ts';
@@ -37,6 +38,8 @@ export const PatientOrderSummary = type({
   /** What is still owed (0 when paid, exempt or free). */
   amountDue: pence,
   amountPaid: pence,
+  /** A receipt of the card payment was sent (checkout/sendReceipt). */
+  receiptSent: 'boolean',
   exemptionCode: ExemptionCode.or('null'),
   machineName: 'string | null',
   expiresAt: Timestamp.or('null'),
@@ -57,8 +60,10 @@ export const PatientOrderDetails = type({
   /** The pharmacy the locker belongs to, and its address (machines have none of their own). */
   pharmacy: type({ name: 'string', address: Address.or('null') }),
   pin: 'string | null',
-  /** Whether the page may offer Pay by card (the pharmacy takes card payments). */
+  /** Whether the page may offer Pay by card (the pharmacy takes card payments with some scheme). */
   cardPayments: 'boolean',
+  /** The card schemes the pharmacy accepts, for the page to list (empty without card payments). */
+  acceptedCards: type.enumerated(...cardSchemes).array(),
 });
 export type PatientOrderDetails = typeof PatientOrderDetails.infer;
 

@@ -41,7 +41,17 @@ export const Order = type({
   prescriptionCharge: pence,
   retailCharge: pence,
   exemptionCode: ExemptionCode.or('null'),
-  exemptionDetails: type({ nameOfDeclarant: 'string', onBehalfOfPatient: 'boolean', signature: 'string' }).or('null'),
+  /**
+   * The declaration. `signature` (a data URL, up to 64 KB) comes with one order (`orders/get` and the
+   * answers of changes to it); lists leave it null, so a page of orders stays small.
+   */
+  exemptionDetails: type({
+    nameOfDeclarant: 'string',
+    onBehalfOfPatient: 'boolean',
+    signature: 'string | null',
+    /** When it was declared (ms); declarations stored before this was kept have only their timeline event. */
+    'declaredAt?': Timestamp,
+  }).or('null'),
   collectionWindow: 'number.integer > 0',
   collected: Timestamp.or('null'),
   cancelled: type({ cancelledAt: Timestamp, cancelledBy: Id, cancelledByDisplayName: 'string' }).or('null'),

@@ -5,10 +5,33 @@ export const smsGateways = ['aws', 'messagebird', 'thesmsworks'] as const;
 export const SmsGateway = type.enumerated(...smsGateways);
 export type SmsGateway = typeof SmsGateway.infer;
 
-/** A business's feature switches (SPEC §3). `defaultCollectionWindow` is in days. */
+/**
+ * Where a pharmacy is. Only England has NHS prescription charges: Wales, Scotland and Northern Ireland
+ * charge nothing (REFERENCE.md), so their businesses' orders never carry one.
+ */
+export const nations = ['england', 'wales', 'scotland', 'northernIreland'] as const;
+export const Nation = type.enumerated(...nations);
+export type Nation = typeof Nation.infer;
+
+/** The nations as people name them. */
+export const nationNames: Record<Nation, string> = {
+  england: 'England',
+  wales: 'Wales',
+  scotland: 'Scotland',
+  northernIreland: 'Northern Ireland',
+};
+
+/** Whether NHS prescription charges exist where the pharmacy is. */
+export const nationHasPrescriptionCharges = (nation: Nation): boolean => nation === 'england';
+
+/**
+ * A business's feature switches (SPEC §3). `defaultCollectionWindow` is in days. `nation` is where the
+ * pharmacy is: outside England `charges.enabled` is always false (no NHS prescription charge there).
+ */
 export const BusinessFeatureSettings = type({
   autoBarcodes: { autoGenerate: 'boolean', autoPrint: 'boolean' },
   charges: { enabled: 'boolean' },
+  nation: Nation,
   retailCharges: { enabled: 'boolean' },
   displayIdField: { name: 'string', required: 'boolean', validateNhsNumber: 'boolean' },
   enableWhatsApp: 'boolean',

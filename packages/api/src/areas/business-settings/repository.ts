@@ -93,3 +93,16 @@ export async function deleteSmsTemplates(db: Db, businessId: string, keys: reado
     .where('key', 'in', [...keys])
     .execute();
 }
+
+/** Orders of a business still to collect whose prescription charge is unpaid. */
+export async function countLiveChargedOrders(db: Db, businessId: string): Promise<number> {
+  const row = await db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('business_id', '=', businessId)
+    .where('status', 'in', ['new', 'loaded'])
+    .where('payment_status', '=', 'unpaid')
+    .where('prescription_charge', '>', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

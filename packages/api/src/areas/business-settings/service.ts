@@ -6,6 +6,10 @@ import {
   controlledSettingKeys,
   defaultFeatureSettings,
   defaultSmsTemplates,
+  type Nation,
+  nationHasPrescriptionCharges,
+  nationNames,
+  nations,
   type OutputOf,
   type ParsedInputOf,
   type SmsTemplateKey,
@@ -17,6 +21,7 @@ import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { changedPaths, overDefaults, refuseArchived } from './changes.ts';
 import {
+  countLiveChargedOrders,
   type Db,
   deleteSmsTemplates,
   findBusiness,
@@ -64,6 +69,9 @@ export async function effectiveFeatureSettings(db: Db, businessId: string) {
   if (!(smsGateways as readonly string[]).includes(settings.smsGateway)) {
     settings.smsGateway = defaultFeatureSettings.smsGateway;
   }
+  if (!(nations as readonly string[]).includes(settings.nation)) settings.nation = defaultFeatureSettings.nation;
+  // No NHS prescription charge outside England, whatever an older row says.
+  if (!nationHasPrescriptionCharges(settings.nation)) settings.charges = { enabled: false };
   if (settings.orderCollection.defaultCollectionWindow < 1) {
     settings.orderCollection.defaultCollectionWindow = defaultFeatureSettings.orderCollection.defaultCollectionWindow;
   }
@@ -98,6 +106,7 @@ export async function updateBusinessFeatureSettings(
     // Top-level keys given replace the stored ones; controlled keys never enter this row.
     const next: Record<string, unknown> = { ...stored, ...input.settings };
     for (const key of controlledSettingKeys) delete next[key];
+    await applyNation(tx, input.businessId, before.settings.nation, input.settings, next);
     await writeSettingsJson(tx, 'business_feature_settings', input.businessId, next, now);
     const after = await effectiveFeatureSettings(tx, input.businessId);
     const fields = changedPaths(before.settings, after.settings);
@@ -112,6 +121,34 @@ export async function updateBusinessFeatureSettings(
     }
   });
   return getBusinessFeatureSettings(deps, actor, input);
+}
+
+/**
+ * Where the pharmacy is decides whether prescription charges may be on: outside England there are
+ * none, so charges are stored off and turning them on is refused (400 on the switch). Moving a business
+ * out of England while live orders still ask a prescription charge is refused (409): those orders
+ * would otherwise carry a charge that no longer exists; staff settle or cancel them first.
+ */
+async function applyNation(
+  tx: Db,
+  businessId: string,
+  before: Nation,
+  input: In<'updateBusinessFeatureSettings'>['settings'],
+  next: Record<string, unknown>,
+): Promise<void> {
+  const nation = (input.nation ?? before) as Nation;
+  if (nationHasPrescriptionCharges(nation)) return;
+  if (input.charges?.enabled === true) {
+    const message = `There are no NHS prescription charges in ${nationNames[nation]}: prescription charges cannot be switched on`;
+    throw new AppError('VALIDATION', message, [{ path: 'settings.charges.enabled', id: 'NOT_ENABLED', message }]);
+  }
+  next.charges = { enabled: false };
+  if (nation === before) return;
+  const charged = await countLiveChargedOrders(tx, businessId);
+  if (charged > 0) {
+    const message = `${charged} live ${charged === 1 ? 'order still asks' : 'orders still ask'} a prescription charge: settle or cancel ${charged === 1 ? 'it' : 'them'} before moving the pharmacy to ${nationNames[nation]}`;
+    throw new AppError('CONFLICT', message, [{ path: 'settings.nation', id: 'CHARGED_ORDERS', message }]);
+  }
 }
 
 export async function getBusinessControlledSettings(

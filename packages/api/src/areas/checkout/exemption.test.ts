@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
 import { DeclareExemptionInput, exemptionMEndsAt, fieldErrorsOf, isArkErrors } from '@medlocker/core';
-import { withTestAuth } from '../../hubs/test-kit.ts';
+import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
 import { describeApi } from '../../testing.ts';
 import { dataUrl, pngBytes } from '../businesses/test-helpers.ts';
 import { declareExemption } from './exemption.ts';
@@ -42,6 +42,36 @@ describeApi(
           message: 'Exemption F (prescription prepayment certificate) declared by Sam Patient',
         },
       ]);
+    });
+
+    it('gives staff the signature on orders/get only: lists leave it out; the timeline names the patient page', async () => {
+      const { orderId, patient, estate } = await unpaid();
+      await declareExemption(t.deps, patient, declaration(orderId));
+      const got = await t.call('orders', 'get', { id: orderId }, asSupport);
+      expect(got.body.order.exemptionDetails).toEqual({
+        nameOfDeclarant: 'Sam Patient',
+        onBehalfOfPatient: false,
+        signature,
+        declaredAt: t.deps.now(),
+      });
+      const lists = [
+        await t.call('orders', 'listOrdersByBusiness', { businessId: estate.businessId }, asSupport),
+        await t.call('orders', 'listOrdersByPatient', { patientId: estate.patientId }, asSupport),
+        await t.call('orders', 'findOrders', { text: (await orderRow(t, orderId)).barcode }, asSupport),
+      ];
+      for (const list of lists) {
+        expect(list.status).toBe(200);
+        const listed = list.body.orders.find((o: { id: string }) => o.id === orderId);
+        expect(listed?.exemptionDetails).toEqual({
+          nameOfDeclarant: 'Sam Patient',
+          onBehalfOfPatient: false,
+          signature: null,
+          declaredAt: t.deps.now(),
+        });
+        expect(JSON.stringify(list.body)).not.toContain(signature.slice(30, 90));
+      }
+      const events = await t.call('orders', 'listEvents', { orderId }, asSupport);
+      expect(events.body.events.at(-1)?.data).toMatchObject({ via: 'patient', exemptionCode: 'F' });
     });
 
     it('records a representative declaring on the patient’s behalf', async () => {

@@ -79,7 +79,17 @@ export async function declareExemption(
       },
     ]);
   }
-  requireUnpaidLiveOrder(requireReach(actor, await findOrder(deps.db, input.orderId), input.orderId), now);
+  const found = requireReach(actor, await findOrder(deps.db, input.orderId), input.orderId);
+  requireUnpaidLiveOrder(found, now);
+  // An exemption waives the NHS prescription charge only: an order without one (a retail charge alone,
+  // or a pharmacy outside England) has nothing it could waive.
+  if (Number(found.prescription_charge) <= 0) {
+    throw new AppError(
+      'CONFLICT',
+      'This order has no NHS prescription charge: there is nothing to declare an exemption from',
+      [{ path: 'orderId', id: 'NO_PRESCRIPTION_CHARGE', message: 'No NHS prescription charge on this order' }],
+    );
+  }
   const nameOfDeclarant = input.nameOfDeclarant.trim();
   const hrtOnly = hrtOnlyExemptionCodes.includes(input.exemptionCode);
   const row = await deps.db.transaction().execute(async (tx) => {
@@ -90,7 +100,12 @@ export async function declareExemption(
     const declared = await settleOrderPayment(tx, order.id, {
       payment_status: 'exemption_declared',
       exemption_code: input.exemptionCode,
-      exemption_details: JSON.stringify({ nameOfDeclarant, onBehalfOfPatient: input.onBehalfOfPatient, signature }),
+      exemption_details: JSON.stringify({
+        nameOfDeclarant,
+        onBehalfOfPatient: input.onBehalfOfPatient,
+        signature,
+        declaredAt: now,
+      }),
       updated: now,
     });
     if (!declared) throw new AppError('CONFLICT', 'This order is settled already');

@@ -8,11 +8,12 @@ import { rpcArea } from '../../rpc/area.ts';
 import { linkOrigin, siteOf } from '../auth/mails.ts';
 import { patientSummaryOf } from '../patient-orders/patient-service.ts';
 import { declareExemption } from './exemption.ts';
+import { sendReceipt } from './receipt.ts';
 import { completeFromWebhook, completeJudoOrderPayment, createJudoPaymentSession } from './service.ts';
 
 /**
  * `POST /api/checkout/*`: the patient of a patient session paying for, or declaring an exemption on, their
- * own order (the access layer refuses anyone else's with 404). Judopay sends the browser back to the
+ * own order (the access layer refuses anyone else's with 404); its receipt, for the patient or staff. Judopay sends the browser back to the
  * order's own patient page, on this site: the return address is never the client's to choose.
  */
 export const checkoutRoutes = (deps: AppDeps) =>
@@ -25,6 +26,10 @@ export const checkoutRoutes = (deps: AppDeps) =>
     completeJudoOrderPayment: async (deps, actor, input) => {
       const done = await completeJudoOrderPayment(deps, actor, input);
       return { order: patientSummaryOf(done.order, deps.now()), outcome: done.outcome, changed: done.changed };
+    },
+    sendReceipt: async (deps, actor, input) => {
+      const sent = await sendReceipt(deps, actor, input);
+      return { order: patientSummaryOf(sent.order, deps.now()), channel: sent.channel, sentTo: sent.sentTo };
     },
     declareExemption: async (deps, actor, input) => {
       const { order } = await declareExemption(deps, actor, input);

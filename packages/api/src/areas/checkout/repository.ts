@@ -49,3 +49,24 @@ export const settleOrderPayment = (db: Db, id: string, set: Updateable<Database[
     .where('payment_status', '=', 'unpaid')
     .returningAll()
     .executeTakeFirst();
+
+/** Marks an order's receipt sent, bumping its version (consoles reload it). */
+export const markReceiptSent = (db: Db, id: string, now: number) =>
+  db
+    .updateTable('orders')
+    .set({ receipt_sent: true, updated: now, sequence: sql`sequence + 1` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+/** How many receipts an order has had sent, and when the last one was (its RECEIPT_SENT events). */
+export async function receiptsSentOf(db: Db, businessId: string, orderId: string) {
+  const row = await db
+    .selectFrom('order_events')
+    .select((eb) => [eb.fn.countAll<string>().as('count'), eb.fn.max('created').as('last')])
+    .where('business_id', '=', businessId)
+    .where('order_id', '=', orderId)
+    .where('code', '=', 'RECEIPT_SENT')
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), last: row.last === null ? null : Number(row.last) };
+}

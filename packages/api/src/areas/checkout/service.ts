@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import {
   AppError,
+  acceptedCardSchemes,
+  type CardScheme,
   type CheckoutOrderInput,
   type CompleteJudoPaymentInput,
+  cardSchemeNames,
   checkoutCurrency,
   formatPence,
   type JudoPaymentSession,
@@ -85,7 +88,12 @@ async function judoOf(deps: AppDeps, businessId: string) {
     throw new AppError('CONFLICT', 'This pharmacy does not take card payments');
   }
   const apiUrl = judo.sandbox ? deps.config.judopay.apiUrl : deps.config.judopay.liveApiUrl;
-  return { judoId: judo.id, client: judopayClient({ apiUrl, token: judo.token, secret: judo.secret }) };
+  return {
+    judoId: judo.id,
+    client: judopayClient({ apiUrl, token: judo.token, secret: judo.secret }),
+    /** The schemes the business's toggles accept now (Visa, Mastercard, Amex). */
+    accepted: acceptedCardSchemes(judo),
+  };
 }
 
 /** Judopay could not be reached or refused: the patient may try again; the reason goes to the log only. */
@@ -117,7 +125,9 @@ export async function createJudoPaymentSession(
 ): Promise<JudoPaymentSession> {
   const order = requireReach(actor, await findOrder(deps.db, input.orderId), input.orderId);
   requireUnpaidLiveOrder(order, deps.now());
-  const { judoId, client } = await judoOf(deps, order.business_id);
+  const { judoId, client, accepted } = await judoOf(deps, order.business_id);
+  // Every card scheme switched off: nothing could settle the payment.
+  if (accepted.length === 0) throw new AppError('CONFLICT', 'This pharmacy does not take card payments');
   const amount = amountDue(order);
   const now = deps.now();
   const attempt = await insertPaymentAttempt(deps.db, {
@@ -230,7 +240,7 @@ export async function completeJudoOrderPayment(
     if (known.order_id !== order.id) throw otherOrder();
     return { order: toOrder(order), outcome: known.status as PaymentCompletion['outcome'], changed: false };
   }
-  const { client } = await judoOf(deps, order.business_id);
+  const { client, accepted } = await judoOf(deps, order.business_id);
   let receipt: JudoReceipt | null;
   try {
     receipt = await client.getTransaction(input.receiptId);
@@ -265,6 +275,12 @@ export async function completeJudoOrderPayment(
       }
       return { row: (await findOrder(tx, order.id)) ?? order, outcome: attempt.status, changed: false };
     }
+    // Paid with a scheme the pharmacy switched off (Judopay's account took it): not a payment of the
+    // order. The attempt ends declined with the reason, so the patient may pay with another card, and
+    // the timeline tells staff to refund it.
+    if (outcome === 'succeeded' && found.cardScheme !== null && !accepted.includes(found.cardScheme)) {
+      return { ...(await refuseScheme(tx, deps, actor, attempt, found, found.cardScheme)), changed: true };
+    }
     return { ...(await settle(tx, deps, actor, attempt, found, outcome)), outcome, changed: true };
   });
   if (settled.changed) publishOrder(deps, settled.row);
@@ -296,7 +312,12 @@ async function settle(
   });
   const current = await lockOrder(tx, attempt.order_id);
   if (!current) throw notFound(attempt.order_id);
-  const data = { receiptId: receipt.receiptId, amount, yourPaymentReference: attempt.your_payment_reference };
+  const data = {
+    receiptId: receipt.receiptId,
+    amount,
+    yourPaymentReference: attempt.your_payment_reference,
+    ...(receipt.cardScheme ? { cardScheme: receipt.cardScheme } : {}),
+  };
   let row = current;
   let event: { code: string; message: string; data: Record<string, unknown> };
   if (outcome !== 'succeeded') {
@@ -338,6 +359,58 @@ async function settle(
     details: { receiptId: receipt.receiptId, result: receipt.result },
   });
   return { row };
+}
+
+/** Records a successful receipt paid with a card scheme the business does not accept: refund it. */
+async function refuseScheme(
+  tx: Db,
+  deps: AppDeps,
+  actor: Actor,
+  attempt: PaymentAttemptRow,
+  receipt: JudoReceipt,
+  scheme: CardScheme,
+): Promise<{ row: OrderRow; outcome: 'declined' }> {
+  const now = deps.now();
+  const amount = Number(attempt.amount);
+  const name = cardSchemeNames[scheme];
+  const reason = `${name} cards are not accepted by this pharmacy`;
+  await updatePaymentAttempt(tx, attempt.id, {
+    status: 'declined',
+    receipt_id: receipt.receiptId,
+    reason,
+    updated: now,
+    completed_at: now,
+  });
+  const row = await lockOrder(tx, attempt.order_id);
+  if (!row) throw notFound(attempt.order_id);
+  deps.logger.warn('a Judopay payment by a card scheme switched off: refund it', {
+    orderId: row.id,
+    receiptId: receipt.receiptId,
+    cardScheme: scheme,
+  });
+  await insertOrderEventRows(tx, [
+    eventRow(
+      deps,
+      actor,
+      row,
+      'PAYMENT_CARD_NOT_ACCEPTED',
+      `Card payment of ${formatPence(amount)} by ${name} received, but ${name} is switched off in the payment settings: refund it`,
+      {
+        receiptId: receipt.receiptId,
+        amount,
+        cardScheme: scheme,
+        yourPaymentReference: attempt.your_payment_reference,
+      },
+    ),
+  ]);
+  await audit(tx, deps, actor, {
+    action: 'order.payment',
+    entityType: 'order',
+    entityId: row.id,
+    businessId: row.business_id,
+    details: { receiptId: receipt.receiptId, result: receipt.result, refused: 'cardScheme' },
+  });
+  return { row, outcome: 'declined' };
 }
 
 /**

@@ -14,7 +14,17 @@ export const webhookAuth = { user: 'judo-webhook-user', password: 'judo-webhook-
  * A business taking card payments (prescription and retail charges on, Judopay settings saved through
  * the API with the fake's credentials) with one patient.
  */
-export async function chargingBusiness(t: TestApi, options: { sandbox?: boolean; judo?: boolean } = {}) {
+export async function chargingBusiness(
+  t: TestApi,
+  options: {
+    sandbox?: boolean;
+    judo?: boolean;
+    /** The card toggles (all on unless given). */
+    cards?: Partial<{ showVisa: boolean; showAmex: boolean; showMastercard: boolean }>;
+    /** Patient contact overrides (e.g. no email). */
+    patient?: Parameters<typeof testPatient>[1];
+  } = {},
+) {
   const businessId = await insertBusiness(t.db);
   await t.db
     .insertInto('business_feature_settings')
@@ -40,13 +50,19 @@ export async function chargingBusiness(t: TestApi, options: { sandbox?: boolean;
           showVisa: true,
           showAmex: true,
           showMastercard: true,
+          ...options.cards,
         },
       },
       asSupport,
     );
     expect(saved.status).toBe(200);
   }
-  const patient = await t.call('patients', 'create', { businessId, patient: testPatient(1) }, asSupport);
+  const patient = await t.call(
+    'patients',
+    'create',
+    { businessId, patient: testPatient(1, options.patient) },
+    asSupport,
+  );
   expect(patient.status).toBe(200);
   return { businessId, patientId: patient.body.patient.id as string };
 }

@@ -77,6 +77,17 @@ export function toOrder(row: OrderRow): Order {
   };
 }
 
+/**
+ * An order as a list shows it: without the declaration's signature (a data URL of up to 64 KB, which a
+ * page of 25 would carry 25 times); `orders/get` has it.
+ */
+export function toListedOrder(row: OrderRow): Order {
+  const order = toOrder(row);
+  return order.exemptionDetails
+    ? { ...order, exemptionDetails: { ...order.exemptionDetails, signature: null } }
+    : order;
+}
+
 export function toOrderEvent(row: OrderEventRow): OrderEvent {
   return {
     id: row.id,

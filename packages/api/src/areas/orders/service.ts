@@ -3,6 +3,8 @@ import {
   type Contract,
   findOrdersMax,
   mayMoveOrder,
+  nationHasPrescriptionCharges,
+  nationNames,
   type OrderAction,
   type OrderMover,
   type OrderStatus,
@@ -37,6 +39,7 @@ import {
   moveOrderRow,
   nextCounter,
   type OrderRow,
+  toListedOrder,
   toOrder,
   toOrderEvent,
 } from './repository.ts';
@@ -60,7 +63,7 @@ export function moverOf(actor: Actor): OrderMover {
   }
 }
 
-/** Where a change came from, as an order event records it. */
+/** Where a change came from, as an order event records it (`patient`: the patient page). */
 const sourceOf = (actor: Actor): string =>
   actor.kind === 'locker'
     ? 'locker'
@@ -68,7 +71,9 @@ const sourceOf = (actor: Actor): string =>
       ? 'integration'
       : actor.kind === 'system'
         ? 'system'
-        : 'portal';
+        : actor.kind === 'patient'
+          ? 'patient'
+          : 'portal';
 
 const field = (path: string, id: string, message: string) =>
   new AppError('VALIDATION', message, [{ path, id, message }]);
@@ -171,6 +176,13 @@ export async function createOrder(
   const { settings } = await effectiveFeatureSettings(deps.db, input.businessId);
   const prescriptionCharge = input.prescriptionCharge ?? 0;
   const retailCharge = input.retailCharge ?? 0;
+  if (prescriptionCharge > 0 && !nationHasPrescriptionCharges(settings.nation)) {
+    throw field(
+      'prescriptionCharge',
+      'NOT_ENABLED',
+      `There are no NHS prescription charges in ${nationNames[settings.nation]}: leave the prescription charge empty`,
+    );
+  }
   if (prescriptionCharge > 0 && !settings.charges.enabled) {
     throw field('prescriptionCharge', 'NOT_ENABLED', 'Prescription charges are not enabled for this business');
   }
@@ -444,7 +456,7 @@ export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'l
 async function orderPage(deps: AppDeps, actor: StaffActor, rows: OrderRow[], via: string) {
   const page = pageOf(rows, ordersPageSize, (r) => [r.id]);
   await auditOrderReads(deps, actor, page.items, via);
-  return { orders: page.items.map(toOrder), nextToken: page.nextToken };
+  return { orders: page.items.map(toListedOrder), nextToken: page.nextToken };
 }
 
 /** Records that the caller saw these orders (a patient's name and what they collect): ids only. */
@@ -504,5 +516,5 @@ export async function findOrders(deps: AppDeps, actor: StaffActor, input: In<'fi
     limit: findOrdersMax,
   });
   await auditOrderReads(deps, actor, rows, 'findOrders');
-  return { orders: rows.map(toOrder) };
+  return { orders: rows.map(toListedOrder) };
 }

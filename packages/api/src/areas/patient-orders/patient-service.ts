@@ -1,5 +1,6 @@
 import {
   AppError,
+  acceptedCardSchemes,
   type Contract,
   formatPin,
   type Order,
@@ -52,6 +53,7 @@ export function patientSummaryOf(o: Order, now: number): PatientOrderSummary {
     retailCharge: o.retailCharge,
     amountDue: unpaid ? charged : 0,
     amountPaid: o.amountPaid,
+    receiptSent: o.receiptSent,
     exemptionCode: o.exemptionCode,
     machineName: o.machineName,
     expiresAt: o.expiresAt,
@@ -93,6 +95,7 @@ export async function getPatientOrder(deps: AppDeps, actor: PatientActor, input:
     readPaymentSettings(deps.db, createSecretBox(deps.config.secretsKey), row.business_id),
   ]);
   const judo = payments?.provider === 'judo' ? payments.judo : null;
+  const acceptedCards = judo?.id && judo.token && judo.secret ? acceptedCardSchemes(judo) : [];
   if (pin !== null) {
     // The patient page showing a PIN is a read of a secret: recorded like staff reading patients.
     await auditReads(deps.db, deps, actor, [
@@ -115,6 +118,7 @@ export async function getPatientOrder(deps: AppDeps, actor: PatientActor, input:
         : null,
     },
     pin: pin === null ? null : formatPin(pin),
-    cardPayments: Boolean(judo?.id && judo.token && judo.secret),
+    cardPayments: acceptedCards.length > 0,
+    acceptedCards,
   };
 }

@@ -10,6 +10,7 @@ import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { OrderActions } from './OrderActions.tsx';
+import { OrderCheckout } from './OrderCheckout.tsx';
 import { OrderStatusBadge } from './OrderStatusBadge.tsx';
 import { OrderSummary } from './OrderSummary.tsx';
 import { OrderTimeline } from './OrderTimeline.tsx';
@@ -60,8 +61,14 @@ export function OrderDetails() {
     >
       {(message ?? notice) && <Banner tone={message?.tone ?? 'success'}>{message?.text ?? notice}</Banner>}
       <OrderSummary order={order} creator={typeof creator === 'string' ? creator : undefined} />
+      <OrderCheckout
+        order={order}
+        events={events.items}
+        onSent={(text) => setMessage({ tone: 'success', text })}
+        onRefused={(text) => setMessage({ tone: 'error', text })}
+      />
       <h3>Timeline</h3>
-      <OrderTimeline events={events} machineName={order.machineName} />
+      <OrderTimeline events={events} machineName={order.machineName} patientName={order.patientName} />
       <p>
         <Link href={orderPaths.list(businessId)}>Back to orders</Link>
       </p>

@@ -1,4 +1,4 @@
-import { formatDateTime, type OrderEvent, patientMessageNames } from '@medlocker/core';
+import { formatDateTime, type OrderEvent, patientMessageNames, receiptTemplateKey } from '@medlocker/core';
 import type { PagedQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
@@ -10,6 +10,7 @@ const sources: Record<string, string> = {
   locker: 'Locker',
   integration: 'Integration',
   system: 'System',
+  patient: 'Patient page',
 };
 
 const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
@@ -29,14 +30,19 @@ function sourceOf(event: OrderEvent): string {
 function messageKindOf(event: OrderEvent): string | undefined {
   if (!event.code.startsWith('MESSAGE_') || event.code === 'MESSAGE_REQUESTED') return undefined;
   const key = text(event.data?.templateKey);
+  if (key === receiptTemplateKey) return 'Receipt';
   return key && Object.hasOwn(patientMessageNames, key)
     ? patientMessageNames[key as keyof typeof patientMessageNames]
     : undefined;
 }
 
-/** Who did it: the person's name, or for a locker the machine (its event names it only by id). */
-function whoOf(event: OrderEvent, machineName: string | null): string {
+/**
+ * Who did it: the person's name, for a locker the machine, for the patient page the patient (their
+ * events name them only by id).
+ */
+function whoOf(event: OrderEvent, machineName: string | null, patientName: string): string {
   if (text(event.data?.via) === 'locker' && machineName) return machineName;
+  if (text(event.data?.via) === 'patient') return `${patientName} (patient)`;
   return text(event.data?.byName) ?? '—';
 }
 
@@ -45,7 +51,15 @@ function whoOf(event: OrderEvent, machineName: string | null): string {
  * the rest. Each row: when, what happened (the server's sentence, reasons included), who, and from
  * where. The query is the page's, so a live push that reloads the order reloads this too.
  */
-export function OrderTimeline({ events, machineName }: { events: PagedQuery<OrderEvent>; machineName: string | null }) {
+export function OrderTimeline({
+  events,
+  machineName,
+  patientName,
+}: {
+  events: PagedQuery<OrderEvent>;
+  machineName: string | null;
+  patientName: string;
+}) {
   if (events.error && events.items.length === 0) return <LoadError error={events.error} onRetry={events.reload} />;
   if (events.items.length === 0 && events.isLoading) return <Loading />;
   return (
@@ -65,7 +79,7 @@ export function OrderTimeline({ events, machineName }: { events: PagedQuery<Orde
                 {event.message || event.code}
                 {messageKindOf(event) && ` — ${messageKindOf(event)}`}
               </Cell>
-              <Cell>{whoOf(event, machineName)}</Cell>
+              <Cell>{whoOf(event, machineName, patientName)}</Cell>
               <Cell>{sourceOf(event)}</Cell>
             </Row>
           )}

@@ -1,6 +1,14 @@
-import { type BusinessFeatureSettings, collectionWindowDays } from '@medlocker/core';
+import {
+  type BusinessFeatureSettings,
+  collectionWindowDays,
+  type Nation,
+  nationHasPrescriptionCharges,
+  nationNames,
+  nations,
+} from '@medlocker/core';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
+import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 
@@ -11,13 +19,36 @@ export type FeatureFieldsetProps = {
   ro: boolean;
 };
 
-/** The feature settings about orders: charges and barcodes, the patient ID field, online sign-ups. */
+/**
+ * The feature settings about orders: where the pharmacy is and its charges, barcodes, the patient ID
+ * field, online sign-ups.
+ */
 export function OrderFieldsets({ s, update, ro }: FeatureFieldsetProps) {
+  const charging = nationHasPrescriptionCharges(s.nation);
   return (
     <>
       <fieldset className="fieldset">
         <legend className="fieldset__legend">Orders and charges</legend>
-        <Switch isSelected={s.charges.enabled} onChange={(v) => update({ charges: { enabled: v } })} isDisabled={ro}>
+        <Select
+          label="Where the pharmacy is"
+          name="nation"
+          selectedKey={s.nation}
+          onSelectionChange={(key) => {
+            if (key === null) return;
+            const nation = key as Nation;
+            // No NHS prescription charge outside England: the switch goes off with the move.
+            update(nationHasPrescriptionCharges(nation) ? { nation } : { nation, charges: { enabled: false } });
+          }}
+          options={nations.map((n) => ({ id: n, label: nationNames[n] }))}
+          description="Wales, Scotland and Northern Ireland have no NHS prescription charge."
+          isDisabled={ro}
+        />
+        <Switch
+          isSelected={s.charges.enabled}
+          onChange={(v) => update({ charges: { enabled: v } })}
+          isDisabled={ro || !charging}
+          description={charging ? undefined : `No NHS prescription charges in ${nationNames[s.nation]}.`}
+        >
           Prescription charges
         </Switch>
         <Switch

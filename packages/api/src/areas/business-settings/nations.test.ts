@@ -1,0 +1,112 @@
+import { expect, it } from 'bun:test';
+import { systemActor } from '../../actor.ts';
+import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
+import { describeApi } from '../../testing.ts';
+import { declareExemption } from '../checkout/exemption.ts';
+import { chargedOrder, chargingBusiness, orderRow, patientActor, refusal } from '../checkout/test-helpers.ts';
+import { createOrder } from '../orders/service.ts';
+
+/** 1×1 transparent PNG, as a drawn signature. */
+const signature =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+describeApi(
+  'business settings: where the pharmacy is, and prescription charges',
+  (t) => {
+    const update = (businessId: string, settings: Record<string, unknown>) =>
+      t.call('businessSettings', 'updateBusinessFeatureSettings', { businessId, settings }, asSupport);
+    const read = async (businessId: string) =>
+      (await t.call('businessSettings', 'getBusinessFeatureSettings', { businessId }, asSupport)).body.settings;
+
+    it('is England until set; outside England prescription charges are off and cannot be switched on', async () => {
+      const { businessId } = await chargingBusiness(t, { judo: false });
+      expect(await read(businessId)).toMatchObject({ nation: 'england', charges: { enabled: true } });
+
+      const wales = await update(businessId, { nation: 'wales' });
+      expect(wales.status).toBe(200);
+      expect(wales.body.settings).toMatchObject({ nation: 'wales', charges: { enabled: false } });
+      expect(wales.body.settings.retailCharges).toEqual({ enabled: true });
+
+      const on = await update(businessId, { charges: { enabled: true } });
+      expect(on.status).toBe(400);
+      expect(on.body.error.details).toEqual([
+        {
+          path: 'settings.charges.enabled',
+          id: 'NOT_ENABLED',
+          message: 'There are no NHS prescription charges in Wales: prescription charges cannot be switched on',
+        },
+      ]);
+      const both = await update(businessId, { nation: 'northernIreland', charges: { enabled: true } });
+      expect(both.status).toBe(400);
+      expect(await read(businessId)).toMatchObject({ nation: 'wales', charges: { enabled: false } });
+
+      const unknown = await update(businessId, { nation: 'france' });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.error.details[0]).toMatchObject({
+        path: 'settings.nation',
+        message: 'Choose England, Wales, Scotland or Northern Ireland',
+      });
+
+      // Back in England the charges are the pharmacy's to switch on again.
+      expect((await update(businessId, { nation: 'england', charges: { enabled: true } })).body.settings).toMatchObject(
+        {
+          nation: 'england',
+          charges: { enabled: true },
+        },
+      );
+    });
+
+    it('will not move a pharmacy out of England while a live order still asks a prescription charge', async () => {
+      const estate = await chargingBusiness(t, { judo: false });
+      const orderId = await chargedOrder(t, estate);
+      const res = await update(estate.businessId, { nation: 'scotland' });
+      expect(res.status).toBe(409);
+      expect(res.body.error.message).toBe(
+        '1 live order still asks a prescription charge: settle or cancel it before moving the pharmacy to Scotland',
+      );
+      expect((await read(estate.businessId)).nation).toBe('england');
+      await t.db.updateTable('orders').set({ status: 'cancelled' }).where('id', '=', orderId).execute();
+      expect((await update(estate.businessId, { nation: 'scotland' })).status).toBe(200);
+    });
+
+    it('never gives an order in Wales a prescription charge: nothing to pay is not_required', async () => {
+      const estate = await chargingBusiness(t, { judo: false });
+      expect((await update(estate.businessId, { nation: 'wales' })).status).toBe(200);
+      const create = (charges: { prescriptionCharge?: number; retailCharge?: number }) =>
+        createOrder(t.deps, systemActor('test'), {
+          businessId: estate.businessId,
+          patientId: estate.patientId,
+          barcode: `RX-W-${Math.random().toString(36).slice(2)}`,
+          ...charges,
+        });
+      const refused = await refusal(create({ prescriptionCharge: 990 }));
+      expect(refused).toMatchObject({ code: 'VALIDATION' });
+      expect(refused.details).toEqual([
+        {
+          path: 'prescriptionCharge',
+          id: 'NOT_ENABLED',
+          message: 'There are no NHS prescription charges in Wales: leave the prescription charge empty',
+        },
+      ]);
+      const free = await create({});
+      expect(free).toMatchObject({ payment_status: 'not_required', prescription_charge: 0 });
+      const retail = await create({ retailCharge: 350 });
+      expect(retail.payment_status).toBe('unpaid');
+
+      // A retail charge is not an NHS charge: an exemption cannot waive it.
+      const declared = await refusal(
+        declareExemption(t.deps, patientActor(estate), {
+          orderId: retail.id,
+          exemptionCode: 'F',
+          nameOfDeclarant: 'Given1 Family1',
+          onBehalfOfPatient: false,
+          signature,
+        }),
+      );
+      expect(declared).toMatchObject({ code: 'CONFLICT' });
+      expect(declared.details?.[0]?.id).toBe('NO_PRESCRIPTION_CHARGE');
+      expect((await orderRow(t, retail.id)).payment_status).toBe('unpaid');
+    });
+  },
+  withTestAuth,
+);

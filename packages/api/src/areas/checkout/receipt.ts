@@ -1,0 +1,145 @@
+import {
+  AppError,
+  type CheckoutOrderInput,
+  formatPence,
+  type Order,
+  type ReceiptFacts,
+  receiptEmailText,
+  receiptPolicy,
+  receiptSmsText,
+  receiptSubject,
+  receiptTemplateKey,
+} from '@medlocker/core';
+import type { Actor } from '../../actor.ts';
+import { audit } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
+import { maskRecipient } from '../../messaging/send.ts';
+import { enqueue } from '../../outbox/index.ts';
+import {
+  findBusinessForOrder,
+  findOrder,
+  findPatientForOrder,
+  insertOrderEventRows,
+  type OrderRow,
+  toOrder,
+} from '../orders/repository.ts';
+import { eventRow, publishOrder } from '../orders/service.ts';
+import { findAttemptByReceipt, lockOrder, markReceiptSent, receiptsSentOf } from './repository.ts';
+import { requireReach } from './service.ts';
+
+/*
+ * `checkout/sendReceipt` (issue 19): the receipt of a paid order, to its patient, through the ordinary
+ * message sending (a `message.send` job written with the change). By email when the patient has an
+ * address, else by SMS; never WhatsApp (business-initiated WhatsApp needs an approved template, and a
+ * receipt is none of them). It is asked for, so the automatic messages' switches (suppressed order
+ * messages, an integration partner sending its patients' messages) do not stop it.
+ */
+
+export type ReceiptAnswer = { order: Order; channel: 'email' | 'sms'; sentTo: string };
+
+/** 409 unless the order is paid by card: there is nothing else to give a receipt for. */
+function requirePaid(order: OrderRow): void {
+  if (order.payment_status !== 'paid' || !order.payment_id) {
+    throw new AppError('CONFLICT', 'This order has not been paid by card: there is no receipt to send', [
+      { path: 'orderId', id: 'NOT_PAID', message: 'This order has not been paid by card' },
+    ]);
+  }
+}
+
+/**
+ * Sends a paid order's receipt to its patient and records `receiptSent` and a `RECEIPT_SENT` event.
+ * Again is allowed, at most once a minute and five times per order (429 with Retry-After): checked
+ * under the order's row lock, so concurrent asks cannot slip past the count.
+ */
+export async function sendReceipt(deps: AppDeps, actor: Actor, input: CheckoutOrderInput): Promise<ReceiptAnswer> {
+  const found = requireReach(actor, await findOrder(deps.db, input.orderId), input.orderId);
+  requirePaid(found);
+  const patient = await findPatientForOrder(deps.db, found.patient_id);
+  const route = patient?.email
+    ? { channel: 'email' as const, recipient: patient.email }
+    : patient?.mobile_number
+      ? { channel: 'sms' as const, recipient: patient.mobile_number }
+      : null;
+  if (!route) {
+    throw new AppError('CONFLICT', 'The patient has no email address or mobile number to send the receipt to', [
+      { path: 'orderId', id: 'NO_CONTACT', message: 'No email address or mobile number on record' },
+    ]);
+  }
+  const business = await findBusinessForOrder(deps.db, found.business_id);
+  const attempt = await findAttemptByReceipt(deps.db, found.payment_id as string);
+  const facts: ReceiptFacts = {
+    pharmacy: business?.name ?? found.business_name,
+    reference: found.reference,
+    amount: Number(found.amount_paid),
+    receiptId: found.payment_id as string,
+    // When Judopay's receipt was settled; an order paid before attempts were kept: its last change.
+    paidAt: Number(attempt?.completed_at ?? found.updated),
+  };
+  const now = deps.now();
+  const sentTo = maskRecipient(route.recipient);
+
+  const row = await deps.db.transaction().execute(async (tx) => {
+    const order = await lockOrder(tx, found.id);
+    if (!order) throw new AppError('NOT_FOUND', `No order with id ${found.id}`);
+    requirePaid(order);
+    const sent = await receiptsSentOf(tx, order.business_id, order.id);
+    const wait = sent.last === null ? 0 : sent.last + receiptPolicy.resendAfterSeconds * 1000 - now;
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      throw new AppError(
+        'RATE_LIMITED',
+        `The receipt was sent a moment ago. Please wait ${seconds} seconds before asking again.`,
+        undefined,
+        seconds,
+      );
+    }
+    if (sent.count >= receiptPolicy.maxPerOrder) {
+      throw new AppError(
+        'RATE_LIMITED',
+        `This order's receipt has been sent ${receiptPolicy.maxPerOrder} times already: please contact the pharmacy.`,
+      );
+    }
+    await enqueue(
+      tx,
+      {
+        type: 'message.send',
+        businessId: order.business_id,
+        payload: {
+          channel: route.channel,
+          recipient: route.recipient,
+          templateKey: receiptTemplateKey,
+          subject: route.channel === 'email' ? receiptSubject(facts) : null,
+          body: route.channel === 'email' ? receiptEmailText(facts) : receiptSmsText(facts),
+          orderId: order.id,
+          patientId: order.patient_id,
+        },
+        runAfter: now,
+        // One message per ask: the count above is what limits them.
+        dedupeKey: `order:${order.id}:${receiptTemplateKey}:${sent.count + 1}`,
+      },
+      now,
+    );
+    const marked = await markReceiptSent(tx, order.id, now);
+    const how = route.channel === 'email' ? 'by email' : 'by SMS';
+    await insertOrderEventRows(tx, [
+      eventRow(
+        deps,
+        actor,
+        marked,
+        'RECEIPT_SENT',
+        `Receipt for ${formatPence(facts.amount)} sent ${how} to ${sentTo}`,
+        { channel: route.channel, receiptId: facts.receiptId, templateKey: receiptTemplateKey },
+      ),
+    ]);
+    await audit(tx, deps, actor, {
+      action: 'order.sendReceipt',
+      entityType: 'order',
+      entityId: order.id,
+      businessId: order.business_id,
+      details: { channel: route.channel },
+    });
+    return marked;
+  });
+  publishOrder(deps, row);
+  return { order: toOrder(row), channel: route.channel, sentTo };
+}

@@ -1,0 +1,135 @@
+import {
+  cardSchemeNames,
+  exemptionCodeLabels,
+  formatDateTime,
+  formatPence,
+  type Order,
+  type OrderEvent,
+} from '@medlocker/core';
+import { type ReactNode, useState } from 'react';
+import { messageOf, rpc } from '../../api/client.ts';
+import { queryClient } from '../../api/queries.ts';
+import { useMayCall } from '../../state/access.ts';
+import { Button } from '../../ui/Button.tsx';
+
+const item = (label: string, value: ReactNode) => (
+  <div className="details__item">
+    <dt>{label}</dt>
+    <dd>{value === '' || value === null || value === undefined ? '—' : value}</dd>
+  </div>
+);
+
+const isImage = (url: string | null | undefined): url is string =>
+  typeof url === 'string' && /^data:image\/(png|jpeg);base64,/i.test(url);
+
+/** The timeline's record of the declaration, for when it was made (older declarations keep it only there). */
+const declaredEvent = (events: readonly OrderEvent[]) => events.find((e) => e.code === 'EXEMPTION_DECLARED');
+
+/** The card payment that settled an order paid by card: the receipt's scheme if the timeline names it. */
+const schemeOf = (events: readonly OrderEvent[], receiptId: string | null) => {
+  const event = events.find((e) => e.code === 'PAYMENT_SUCCEEDED' && e.data?.receiptId === receiptId);
+  const scheme = event?.data?.cardScheme;
+  return typeof scheme === 'string' && scheme in cardSchemeNames
+    ? cardSchemeNames[scheme as keyof typeof cardSchemeNames]
+    : null;
+};
+
+/**
+ * The order page's checkout parts (issue 19): how a paid order was paid (amount, Judopay's receipt id,
+ * whether its receipt was sent, and Send receipt for staff whom a patient asks), and an exemption
+ * declaration as made: the code and its meaning, who declared and whether on the patient's behalf,
+ * when, and the drawn signature.
+ */
+export function OrderCheckout({
+  order,
+  events,
+  onSent,
+  onRefused,
+}: {
+  order: Order;
+  events: readonly OrderEvent[];
+  onSent: (message: string) => void;
+  onRefused: (message: string) => void;
+}) {
+  return (
+    <>
+      {order.paymentStatus === 'paid' && (
+        <PaymentDetails order={order} events={events} onSent={onSent} onRefused={onRefused} />
+      )}
+      {order.exemptionCode && <ExemptionDeclaration order={order} events={events} />}
+    </>
+  );
+}
+
+function PaymentDetails({
+  order,
+  events,
+  onSent,
+  onRefused,
+}: {
+  order: Order;
+  events: readonly OrderEvent[];
+  onSent: (message: string) => void;
+  onRefused: (message: string) => void;
+}) {
+  const maySend = useMayCall(['checkout', 'sendReceipt']);
+  const [pending, setPending] = useState(false);
+  const send = async () => {
+    setPending(true);
+    try {
+      const sent = await rpc('checkout', 'sendReceipt', { orderId: order.id });
+      onSent(`Receipt sent ${sent.channel === 'email' ? 'by email' : 'by SMS'} to ${sent.sentTo}`);
+      await queryClient.invalidateQueries({ queryKey: ['orders'] });
+    } catch (error) {
+      onRefused(messageOf(error));
+    } finally {
+      setPending(false);
+    }
+  };
+  const scheme = schemeOf(events, order.paymentId);
+  return (
+    <section aria-labelledby="order-payment">
+      <h3 id="order-payment">Payment</h3>
+      <dl className="details">
+        {item('Amount paid', `${formatPence(order.amountPaid)} by card${scheme ? ` (${scheme})` : ''}`)}
+        {item('Card receipt', order.paymentId)}
+        {item('Receipt sent to the patient', order.receiptSent ? 'Yes' : 'No')}
+      </dl>
+      {maySend && (
+        <Button onPress={send} isPending={pending}>
+          Send receipt
+        </Button>
+      )}
+    </section>
+  );
+}
+
+function ExemptionDeclaration({ order, events }: { order: Order; events: readonly OrderEvent[] }) {
+  const code = order.exemptionCode;
+  const details = order.exemptionDetails;
+  if (!code) return null;
+  const declaredAt = details?.declaredAt ?? declaredEvent(events)?.created;
+  const name = details?.nameOfDeclarant ?? '';
+  return (
+    <section aria-labelledby="order-exemption">
+      <h3 id="order-exemption">Exemption declaration</h3>
+      <dl className="details">
+        {item('Exemption', `${code}: ${exemptionCodeLabels[code]}`)}
+        {item('Declared by', name)}
+        {item(
+          'On behalf of the patient',
+          details ? (details.onBehalfOfPatient ? 'Yes, by a representative' : 'No, by the patient') : '',
+        )}
+        {item('Declared', declaredAt === undefined ? '' : formatDateTime(declaredAt))}
+        {item(
+          'Signature',
+          isImage(details?.signature) ? (
+            <img className="signature" src={details.signature} alt={`Signature of ${name}`} />
+          ) : (
+            'No signature image'
+          ),
+        )}
+      </dl>
+    </section>
+  );
+}
