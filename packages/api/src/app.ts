@@ -18,6 +18,7 @@ import { messagesRoutes } from './areas/messages/index.ts';
 import { notificationsRoutes } from './areas/notifications/index.ts';
 import { ordersRoutes } from './areas/orders/index.ts';
 import { patientOrdersRoutes } from './areas/patient-orders/index.ts';
+import { patientSignUpsRoutes } from './areas/patient-sign-ups/index.ts';
 import { patientsRoutes } from './areas/patients/index.ts';
 import { paymentSettingsRoutes } from './areas/payment-settings/index.ts';
 import { signUpsRoutes } from './areas/sign-ups/index.ts';
@@ -119,6 +120,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(patientOrdersRoutes(deps))
     .use(patientsRoutes(deps))
     .use(signUpsRoutes(deps))
+    .use(patientSignUpsRoutes(deps))
     .use(machinesRoutes(deps))
     .use(testMachinesRoutes(deps))
     .use(bagsRoutes(deps))
