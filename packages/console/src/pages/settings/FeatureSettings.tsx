@@ -112,7 +112,7 @@ function FeatureForm({
           void submit();
         }}
       >
-        <OrderFieldsets s={s} update={update} ro={ro} />
+        <OrderFieldsets s={s} update={update} ro={ro} businessId={businessId} />
         <fieldset className="fieldset">
           <legend className="fieldset__legend">Messages</legend>
           <TextField
