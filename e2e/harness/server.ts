@@ -1,7 +1,8 @@
 /**
  * The end-to-end harness, run by Playwright's `webServer` (see playwright.config.ts) as one Bun
  * process:
- *   1. builds the console (unless E2E_SKIP_BUILD=1, e.g. when the caller has just built it);
+ *   1. builds the console and the patient page (unless E2E_SKIP_BUILD=1, e.g. when the caller has just
+ *      built them);
  *   2. starts a mail catcher (a real SMTP server on 127.0.0.1);
  *   3. starts the real server on E2E_PORT with a fresh PGlite database in a temporary DATA_DIR,
  *      so the demo seed runs (admin@medlocker.test with DEV_ADMIN_PASSWORD);
@@ -28,14 +29,16 @@ const port = Number(process.env.E2E_PORT ?? 4810);
 const mailPort = Number(process.env.E2E_MAIL_PORT ?? 4811);
 
 if (process.env.E2E_SKIP_BUILD !== '1') {
-  const build = Bun.spawnSync([process.execPath, join(repo, 'packages/console/build.ts')], {
-    cwd: repo,
-    stdout: 'inherit',
-    stderr: 'inherit',
-  });
-  if (build.exitCode !== 0) {
-    console.error('e2e harness: the console build failed');
-    process.exit(1);
+  for (const script of ['packages/console/build.ts', 'packages/patient/build.ts']) {
+    const build = Bun.spawnSync([process.execPath, join(repo, script)], {
+      cwd: repo,
+      stdout: 'inherit',
+      stderr: 'inherit',
+    });
+    if (build.exitCode !== 0) {
+      console.error(`e2e harness: ${script} failed`);
+      process.exit(1);
+    }
   }
 }
 

@@ -29,6 +29,7 @@ import type { AppDeps } from './deps.ts';
 import { docsRoutes } from './docs/docs-page.ts';
 import { consoleStatic } from './http/console-static.ts';
 import { toErrorResponse } from './http/errors.ts';
+import { patientStatic } from './http/patient-static.ts';
 import { requestMeta } from './http/request-meta.ts';
 import { assertSameOrigin, securityHeaders } from './http/security.ts';
 import { consoleHub } from './hubs/console/index.ts';
@@ -140,6 +141,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(machineHub(deps, hubOptions))
     .use(consoleHub(deps, { sessionCheckEveryMs: hubOptions.consoleSessionCheckEveryMs ?? 60_000 }))
     .use(docsRoutes(deps.config.productName))
+    .use(patientStatic(deps.patientDir, { production: deps.config.production }))
     .use(consoleStatic(deps.consoleDir, { production: deps.config.production }));
 }
 
