@@ -5,11 +5,16 @@ import { useEffect, useState } from 'react';
  * index.html for the same prefixes (packages/api/src/http/patient-static.ts, `patientPagePrefixes`);
  * a new page (e.g. `/signup/{businessId}`) is one line here, one in routes.tsx and one prefix there.
  */
-export type Route = { name: 'orders' } | { name: 'order'; orderId: string } | { name: 'notFound' };
+export type Route =
+  | { name: 'orders' }
+  | { name: 'order'; orderId: string }
+  | { name: 'signUp'; businessId: string }
+  | { name: 'notFound' };
 
 const table: { pattern: RegExp; route: (match: RegExpExecArray) => Route }[] = [
   { pattern: /^\/p\/?$/, route: () => ({ name: 'orders' }) },
   { pattern: /^\/p\/([^/]+)\/?$/, route: (m) => ({ name: 'order', orderId: decodeURIComponent(m[1] ?? '') }) },
+  { pattern: /^\/signup\/([^/]+)\/?$/, route: (m) => ({ name: 'signUp', businessId: decodeURIComponent(m[1] ?? '') }) },
 ];
 
 /** The route a path names (notFound when none does, or the path has a broken %-escape). */

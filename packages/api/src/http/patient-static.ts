@@ -13,7 +13,7 @@ import { isFile, sendFile } from './static-files.ts';
  * `/p` the patient's orders, `/p/{orderId}` one order. A new patient page (e.g. `/signup`) adds its
  * prefix here and its route in packages/patient/src/router.ts.
  */
-export const patientPagePrefixes = ['/p'] as const;
+export const patientPagePrefixes = ['/p', '/signup'] as const;
 
 /** Where the patient page's hashed files are (dist/patient-assets/), apart from the console's /assets/. */
 export const PATIENT_ASSETS = 'patient-assets';
