@@ -2,6 +2,7 @@ import { type BusinessFeatureSettings, type SmsGateway, smsGatewayNames, smsGate
 import { useState } from 'react';
 import { errorsOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { useMayCall } from '../../state/access.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
@@ -50,6 +51,9 @@ function FeatureForm({
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
   const [pending, setPending] = useState(false);
+  // The controlled settings (gateway, WhatsApp, QR codes) are support's: a pharmacy administrator saves
+  // the rest, and sees these as they are.
+  const mayControl = useMayCall(['businessSettings', 'updateBusinessControlledSettings']);
   const update = (patch: Partial<BusinessFeatureSettings>) => {
     setSaved(false);
     setS((before) => ({ ...before, ...patch }));
@@ -77,16 +81,20 @@ function FeatureForm({
           temperatureSettings: s.temperatureSettings,
         },
       });
-      const controlled = await rpc('businessSettings', 'updateBusinessControlledSettings', {
-        businessId,
-        settings: {
-          smsGateway: s.smsGateway,
-          enableWhatsApp: s.enableWhatsApp,
-          qrCodeIntegration: s.qrCodeIntegration,
-        },
-      });
+      const controlled = mayControl
+        ? (
+            await rpc('businessSettings', 'updateBusinessControlledSettings', {
+              businessId,
+              settings: {
+                smsGateway: s.smsGateway,
+                enableWhatsApp: s.enableWhatsApp,
+                qrCodeIntegration: s.qrCodeIntegration,
+              },
+            })
+          ).settings
+        : { smsGateway: s.smsGateway, enableWhatsApp: s.enableWhatsApp, qrCodeIntegration: s.qrCodeIntegration };
       // What the server kept (trimmed, normalised).
-      setS({ ...features.settings, ...controlled.settings });
+      setS({ ...features.settings, ...controlled });
       setSenderName(features.settings.smsSenderName ?? '');
       setSaved(true);
     } catch (e) {
@@ -133,7 +141,7 @@ function FeatureForm({
             onSelectionChange={(key) => key !== null && update({ smsGateway: key as SmsGateway })}
             options={smsGateways.map((g) => ({ id: g, label: smsGatewayNames[g] }))}
             description="Controlled by support staff only."
-            isDisabled={ro}
+            isDisabled={ro || !mayControl}
           />
           <Switch
             isSelected={s.sendOnlyEmailIfPossible}
@@ -156,13 +164,17 @@ function FeatureForm({
           >
             Text the patient before an order expires
           </Switch>
-          <Switch isSelected={s.enableWhatsApp} onChange={(v) => update({ enableWhatsApp: v })} isDisabled={ro}>
+          <Switch
+            isSelected={s.enableWhatsApp}
+            onChange={(v) => update({ enableWhatsApp: v })}
+            isDisabled={ro || !mayControl}
+          >
             WhatsApp messages
           </Switch>
           <Switch
             isSelected={s.qrCodeIntegration.enabled}
             onChange={(v) => update({ qrCodeIntegration: { enabled: v } })}
-            isDisabled={ro}
+            isDisabled={ro || !mayControl}
           >
             QR-code integration
           </Switch>
