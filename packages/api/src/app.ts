@@ -72,6 +72,9 @@ export type HubOptions = MachineHubOptions & { consoleSessionCheckEveryMs?: numb
  */
 export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachineHubOptions) {
   const started = new WeakMap<Request, number>();
+  // Staff's sign-ups and the patient page's in one plugin: one link fewer in the chain below, whose
+  // inferred type is at TypeScript's depth limit.
+  const signUpAreas = new Elysia({ name: 'areas:signUps' }).use(signUpsRoutes(deps)).use(patientSignUpsRoutes(deps));
   // Frames of the locker protocol are at most 64 KB (docs/LOCKER-PROTOCOL.md); a bigger message closes the socket.
   return new Elysia({ name: 'medlocker', websocket: { maxPayloadLength: 64 * 1024 } })
     .onRequest(({ request, set, server }) => {
@@ -120,9 +123,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(ordersRoutes(deps))
     .use(patientOrdersRoutes(deps))
     .use(patientsRoutes(deps))
-    // Staff's sign-ups and the patient page's in one plugin: one link fewer in this chain, whose
-    // inferred type is at TypeScript's depth limit.
-    .use(new Elysia({ name: 'areas:signUps' }).use(signUpsRoutes(deps)).use(patientSignUpsRoutes(deps)))
+    .use(signUpAreas)
     .use(machinesRoutes(deps))
     .use(testMachinesRoutes(deps))
     .use(bagsRoutes(deps))
