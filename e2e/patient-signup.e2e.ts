@@ -144,6 +144,9 @@ test('a pharmacy turns online sign-ups on, a patient signs up on a phone with th
     await expect(p.getByText(/^Email address .+ confirmed\.$/)).toBeVisible();
     await expect(emailCode).toHaveCount(0);
     await accessible(p, 'a wrong code');
+    // New codes are not sent within a minute of the last ones: the page says how long to wait.
+    await p.getByRole('button', { name: 'Send new codes' }).click();
+    await expect(p.getByRole('alert')).toContainText(/Please wait \d+ seconds before asking for a new code\./);
     // A reload comes back to the same screen (the sign-up is behind this browser's cookie).
     await p.reload();
     await expect(mobileCode).toBeVisible();
