@@ -153,8 +153,18 @@ test('a patient opens the text’s link, confirms their date of birth, pays £9.
   await expect(page.getByText(/^\d{1,2}:\d{2}(am|pm), \w+day \d{1,2} \w+/).first()).toBeVisible();
   await accessible(page, 'an unpaid order');
 
+  // A declined card first: back on the page, the patient is told and may try again.
   await page.getByRole('button', { name: 'Pay by card' }).click();
   // Judopay's hosted page (the local one): the amount is the server's.
+  await expect(page.getByRole('heading', { name: 'Pay £9.90' })).toBeVisible();
+  await page.getByRole('button', { name: 'Decline' }).click();
+  await expect(page.getByText('Your card payment was declined, so no money was taken.')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/p/${made.orderId}$`));
+  await expect(page.getByRole('heading', { name: 'Try again' })).toBeVisible();
+  await expect(page.getByTestId('pin')).toHaveCount(0);
+  await accessible(page, 'a declined payment');
+
+  await page.getByRole('button', { name: 'Pay by card' }).click();
   await expect(page.getByRole('heading', { name: 'Pay £9.90' })).toBeVisible();
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
 
