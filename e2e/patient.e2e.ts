@@ -296,7 +296,9 @@ test('a wrong date of birth is refused beside the field, and the PIN is never in
   await expect(page.getByText('Ready to collect')).toBeVisible();
 });
 
-test('a patient asks for a code by text instead, enters it, sees their orders and signs out', async ({ page }) => {
+test('a patient asks for a code by text instead, enters it, sees their orders, adds a mobile and signs out', async ({
+  page,
+}) => {
   const made = await estate({ charged: false, loaded: false });
   await page.goto(`/p/${made.orderId}`);
   await page.getByRole('button', { name: 'Text me a code instead' }).click();
@@ -322,6 +324,26 @@ test('a patient asks for a code by text instead, enters it, sees their orders an
   await expect(page.getByRole('heading', { name: 'Your orders' })).toBeVisible();
   await expect(page.getByRole('link', { name: /, order / })).toHaveCount(1);
   await accessible(page, 'the orders list');
+
+  // A carer's phone gets the codes too once its own code is entered; then it is removed again.
+  const mobiles = page.getByRole('list', { name: 'Your mobiles' });
+  await expect(mobiles).toContainText(`07700 9${made.digits}`);
+  await expect(mobiles).toContainText('The number your pharmacy has for you');
+  const carer = String((Number(made.digits) + 50_000) % 100_000).padStart(5, '0');
+  await page.getByLabel('Add a UK mobile number').fill(`07700 9${carer}`);
+  await page.getByRole('button', { name: 'Text a code to this number' }).click();
+  await expect(page.getByLabel(`Code texted to 07700 9${carer}`)).toBeVisible();
+  const carerText = await smsTo(`4477009${carer}`);
+  const carerCode = /\b(\d{6})\b/.exec(carerText.content)?.[1];
+  if (!carerCode) throw new Error(`no code in the text: ${carerText.content}`);
+  await page.getByLabel(`Code texted to 07700 9${carer}`).fill(carerCode);
+  await page.getByRole('button', { name: 'Add this mobile' }).click();
+  await expect(page.getByText(`07700 9${carer} added`)).toBeVisible();
+  await expect(mobiles.getByRole('listitem')).toHaveCount(2);
+  await accessible(page, 'the orders list with an added mobile');
+  await page.getByRole('button', { name: `Remove 07700 9${carer}` }).click();
+  await expect(page.getByText(`07700 9${carer} removed`)).toBeVisible();
+  await expect(mobiles.getByRole('listitem')).toHaveCount(1);
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { name: 'You have signed out' })).toBeVisible();
