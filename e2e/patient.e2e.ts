@@ -257,6 +257,8 @@ test('another patient declares exemption F with a drawn signature and sees the P
 test('a wrong date of birth is refused beside the field, and the PIN is never in the page before the check', async ({
   page,
 }) => {
+  // The page's clock, to let its session time out at the end.
+  await page.clock.install();
   const made = await estate({ charged: false, loaded: true });
   const text = await smsTo(made.destination);
   const pin = /PIN: (\d{4} \d{4})/.exec(text.content)?.[1];
@@ -294,6 +296,30 @@ test('a wrong date of birth is refused beside the field, and the PIN is never in
   await confirmDateOfBirth(page);
   await expect(page.getByTestId('pin')).toHaveText(pin);
   await expect(page.getByText('Ready to collect')).toBeVisible();
+
+  // Half an hour later, untouched: the session has timed out, the PIN goes and the check is back.
+  await page.clock.fastForward('31:00');
+  await expect(page.getByText('Your session has timed out. Please confirm who you are again.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible();
+  await expect(page.getByTestId('pin')).toHaveCount(0);
+  await accessible(page, 'a timed-out session');
+});
+
+test('five wrong dates of birth lock the link, and the page says for how long', async ({ page }) => {
+  const made = await estate({ charged: false, loaded: false });
+  await page.goto(`/p/${made.orderId}`);
+  const field = page.locator('.form-group--error');
+  for (let left = 4; left >= 1; left--) {
+    await confirmDateOfBirth(page, { day: '1', month: '1', year: String(1990 + left), iso: '' });
+    await expect(field).toContainText(`You have ${left} ${left === 1 ? 'try' : 'tries'} left`);
+  }
+  await confirmDateOfBirth(page, { day: '1', month: '1', year: '1990', iso: '' });
+  await expect(field).toContainText('For your security this link is now locked for 15 minutes.');
+  // Locked: even the right date is refused, unchecked, until the time is up.
+  await confirmDateOfBirth(page);
+  await expect(field).toContainText('Too many wrong tries: for your security this link is locked.');
+  await expect(page.getByRole('alert').filter({ hasText: 'There is a problem' })).toBeFocused();
+  await accessible(page, 'a locked link');
 });
 
 test('a patient asks for a code by text instead, enters it, sees their orders, adds a mobile and signs out', async ({
