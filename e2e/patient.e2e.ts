@@ -153,8 +153,18 @@ test('a patient opens the text’s link, confirms their date of birth, pays £9.
   await expect(page.getByText(/^\d{1,2}:\d{2}(am|pm), \w+day \d{1,2} \w+/).first()).toBeVisible();
   await accessible(page, 'an unpaid order');
 
+  // A declined card first: back on the page, the patient is told and may try again.
   await page.getByRole('button', { name: 'Pay by card' }).click();
   // Judopay's hosted page (the local one): the amount is the server's.
+  await expect(page.getByRole('heading', { name: 'Pay £9.90' })).toBeVisible();
+  await page.getByRole('button', { name: 'Decline' }).click();
+  await expect(page.getByText('Your card payment was declined, so no money was taken.')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/p/${made.orderId}$`));
+  await expect(page.getByRole('heading', { name: 'Try again' })).toBeVisible();
+  await expect(page.getByTestId('pin')).toHaveCount(0);
+  await accessible(page, 'a declined payment');
+
+  await page.getByRole('button', { name: 'Pay by card' }).click();
   await expect(page.getByRole('heading', { name: 'Pay £9.90' })).toBeVisible();
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
 
@@ -247,6 +257,8 @@ test('another patient declares exemption F with a drawn signature and sees the P
 test('a wrong date of birth is refused beside the field, and the PIN is never in the page before the check', async ({
   page,
 }) => {
+  // The page's clock, to let its session time out at the end.
+  await page.clock.install();
   const made = await estate({ charged: false, loaded: true });
   const text = await smsTo(made.destination);
   const pin = /PIN: (\d{4} \d{4})/.exec(text.content)?.[1];
@@ -284,9 +296,35 @@ test('a wrong date of birth is refused beside the field, and the PIN is never in
   await confirmDateOfBirth(page);
   await expect(page.getByTestId('pin')).toHaveText(pin);
   await expect(page.getByText('Ready to collect')).toBeVisible();
+
+  // Half an hour later, untouched: the session has timed out, the PIN goes and the check is back.
+  await page.clock.fastForward('31:00');
+  await expect(page.getByText('Your session has timed out. Please confirm who you are again.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible();
+  await expect(page.getByTestId('pin')).toHaveCount(0);
+  await accessible(page, 'a timed-out session');
 });
 
-test('a patient asks for a code by text instead, enters it, sees their orders and signs out', async ({ page }) => {
+test('five wrong dates of birth lock the link, and the page says for how long', async ({ page }) => {
+  const made = await estate({ charged: false, loaded: false });
+  await page.goto(`/p/${made.orderId}`);
+  const field = page.locator('.form-group--error');
+  for (let left = 4; left >= 1; left--) {
+    await confirmDateOfBirth(page, { day: '1', month: '1', year: String(1990 + left), iso: '' });
+    await expect(field).toContainText(`You have ${left} ${left === 1 ? 'try' : 'tries'} left`);
+  }
+  await confirmDateOfBirth(page, { day: '1', month: '1', year: '1990', iso: '' });
+  await expect(field).toContainText('For your security this link is now locked for 15 minutes.');
+  // Locked: even the right date is refused, unchecked, until the time is up.
+  await confirmDateOfBirth(page);
+  await expect(field).toContainText('Too many wrong tries: for your security this link is locked.');
+  await expect(page.getByRole('alert').filter({ hasText: 'There is a problem' })).toBeFocused();
+  await accessible(page, 'a locked link');
+});
+
+test('a patient asks for a code by text instead, enters it, sees their orders, adds a mobile and signs out', async ({
+  page,
+}) => {
   const made = await estate({ charged: false, loaded: false });
   await page.goto(`/p/${made.orderId}`);
   await page.getByRole('button', { name: 'Text me a code instead' }).click();
@@ -312,6 +350,26 @@ test('a patient asks for a code by text instead, enters it, sees their orders an
   await expect(page.getByRole('heading', { name: 'Your orders' })).toBeVisible();
   await expect(page.getByRole('link', { name: /, order / })).toHaveCount(1);
   await accessible(page, 'the orders list');
+
+  // A carer's phone gets the codes too once its own code is entered; then it is removed again.
+  const mobiles = page.getByRole('list', { name: 'Your mobiles' });
+  await expect(mobiles).toContainText(`07700 9${made.digits}`);
+  await expect(mobiles).toContainText('The number your pharmacy has for you');
+  const carer = String((Number(made.digits) + 50_000) % 100_000).padStart(5, '0');
+  await page.getByLabel('Add a UK mobile number').fill(`07700 9${carer}`);
+  await page.getByRole('button', { name: 'Text a code to this number' }).click();
+  await expect(page.getByLabel(`Code texted to 07700 9${carer}`)).toBeVisible();
+  const carerText = await smsTo(`4477009${carer}`);
+  const carerCode = /\b(\d{6})\b/.exec(carerText.content)?.[1];
+  if (!carerCode) throw new Error(`no code in the text: ${carerText.content}`);
+  await page.getByLabel(`Code texted to 07700 9${carer}`).fill(carerCode);
+  await page.getByRole('button', { name: 'Add this mobile' }).click();
+  await expect(page.getByText(`07700 9${carer} added`)).toBeVisible();
+  await expect(mobiles.getByRole('listitem')).toHaveCount(2);
+  await accessible(page, 'the orders list with an added mobile');
+  await page.getByRole('button', { name: `Remove 07700 9${carer}` }).click();
+  await expect(page.getByText(`07700 9${carer} removed`)).toBeVisible();
+  await expect(mobiles.getByRole('listitem')).toHaveCount(1);
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { name: 'You have signed out' })).toBeVisible();

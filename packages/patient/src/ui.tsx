@@ -29,12 +29,25 @@ export function useProductName(): string {
   return name;
 }
 
+/** Whether a screen has been shown since the page loaded (the first keeps the browser's own focus). */
+let shownScreen = false;
+
 /** The frame of every screen: skip link, header, one <main> with the screen's h1, and its title. */
 export function Page(props: { title: string; children: ReactNode; headerAction?: ReactNode }) {
   const product = useProductName();
   useEffect(() => {
     document.title = `${props.title} – ${product}`;
   }, [props.title, product]);
+  // A new screen (not the first one a load shows) starts at its top for keyboards and screen readers,
+  // unless its error summary has just taken focus.
+  useEffect(() => {
+    if (!props.title) return;
+    if (!shownScreen) {
+      shownScreen = true;
+      return;
+    }
+    if (!document.activeElement?.closest('.error-summary')) document.getElementById('main')?.focus();
+  }, [props.title]);
   return (
     <>
       <a className="skip-link" href="#main">

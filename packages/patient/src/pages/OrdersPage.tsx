@@ -5,6 +5,7 @@ import { formatMoment, paymentOf, statusOf } from '../format.ts';
 import { navigate } from '../router.ts';
 import { lastOrder, rememberOrder, useSessionTimeout } from '../session.ts';
 import { Loading, Page } from '../ui.tsx';
+import { Mobiles } from './Mobiles.tsx';
 import { SignedOut, SignOutButton } from './SignOut.tsx';
 
 type State =
@@ -76,6 +77,7 @@ export function OrdersPage() {
           {live.length === 0 ? <p>You have no orders to collect.</p> : <OrderList orders={live} />}
           <h2>Past orders</h2>
           {past.length === 0 ? <p>You have no past orders.</p> : <OrderList orders={past} />}
+          <Mobiles />
         </Page>
       );
     }
