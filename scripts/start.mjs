@@ -1,4 +1,4 @@
-// `npm start`: install what is missing, build the console, then migrate, seed (first run) and serve.
+// `npm start`: install what is missing, build the console and the patient page, then migrate, seed (first run) and serve.
 // SIGINT (Ctrl-C) and SIGTERM reach the step running (the build, then the server), which stops
 // gracefully; this script exits when it has, with its exit code.
 import { spawn } from 'node:child_process';
@@ -32,10 +32,16 @@ function step(args) {
 }
 
 ensureInstall();
-const built = await step(['packages/console/build.ts']);
-if (stopping) process.exit(built === 0 ? 0 : built);
-if (built !== 0) {
-  console.error('The console did not build; see the messages above.');
-  process.exit(1);
+// The two front ends the api serves: the staff console and the patient page.
+for (const [name, script] of [
+  ['console', 'packages/console/build.ts'],
+  ['patient page', 'packages/patient/build.ts'],
+]) {
+  const built = await step([script]);
+  if (stopping) process.exit(built === 0 ? 0 : built);
+  if (built !== 0) {
+    console.error(`The ${name} did not build; see the messages above.`);
+    process.exit(1);
+  }
 }
 process.exit(await step(['packages/api/src/main.ts']));

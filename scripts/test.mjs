@@ -55,11 +55,11 @@ if (only !== 'e2e') {
 }
 
 if (only !== 'unit') {
-  if (run(bun, ['packages/console/build.ts']) !== 0) {
-    console.error('The console did not build.');
+  if (run(bun, ['packages/console/build.ts']) !== 0 || run(bun, ['packages/patient/build.ts']) !== 0) {
+    console.error('The console or the patient page did not build.');
     process.exit(1);
   }
-  // The console was just built: the harness must not build it again while a server reads dist/.
+  // Both were just built: the harness must not build them again while a server reads dist/.
   const e2e = await capture(join(root, 'node_modules', '.bin', 'playwright'), ['test', ...filters], {
     E2E_SKIP_BUILD: '1',
   });

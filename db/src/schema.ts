@@ -471,6 +471,11 @@ export type PatientSignUpsTable = {
   patient_id: string | null;
   created: number;
   updated: number;
+  source: Generated<'staff' | 'online'>;
+  access_token_hash: string | null;
+  access_expires_at: number | null;
+  code_sends: Generated<number>;
+  last_code_sent_at: number | null;
 };
 
 export type PatientVerificationsTable = {
@@ -556,6 +561,12 @@ export type PinAttemptsTable = {
   order_id: string | null;
   outcome: 'ok' | 'wrong' | 'expired' | 'paymentRequired' | 'lockedOut';
   created: number;
+};
+
+export type RateBucketsTable = {
+  key: string;
+  tokens: number;
+  refilled_at: number;
 };
 
 export type SessionsTable = {
@@ -681,6 +692,7 @@ export type Database = {
   payment_attempts: PaymentAttemptsTable;
   payment_settings: PaymentSettingsTable;
   pin_attempts: PinAttemptsTable;
+  rate_buckets: RateBucketsTable;
   sessions: SessionsTable;
   short_urls: ShortUrlsTable;
   temperature_readings: TemperatureReadingsTable;

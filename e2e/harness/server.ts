@@ -1,7 +1,8 @@
 /**
  * The end-to-end harness, run by Playwright's `webServer` (see playwright.config.ts) as one Bun
  * process:
- *   1. builds the console (unless E2E_SKIP_BUILD=1, e.g. when the caller has just built it);
+ *   1. builds the console and the patient page (unless E2E_SKIP_BUILD=1, e.g. when the caller has just
+ *      built them);
  *   2. starts a mail catcher (a real SMTP server on 127.0.0.1);
  *   3. starts the real server on E2E_PORT with a fresh PGlite database in a temporary DATA_DIR,
  *      so the demo seed runs (admin@medlocker.test with DEV_ADMIN_PASSWORD);
@@ -13,7 +14,10 @@
  *      SMSWORKS_API_URL) received for that destination (`&n=2` the second, …), waiting for it (404 on timeout);
  *      `GET /__whatsapp?to=<447…>&timeoutMs=<ms>` answers the oldest message not handed out before that a
  *      local WhatsApp Cloud API (the server's WHATSAPP_API_URL) received for that number, with its text
- *      (the template's body parameter), waiting for it (404 on timeout).
+ *      (the template's body parameter), waiting for it (404 on timeout);
+ *   5. runs a local Judopay (payments/fake-judopay.ts: its API and the hosted payment page the patient
+ *      page sends the browser to), given to the server as JUDOPAY_API_URL and JUDOPAY_LIVE_API_URL; it
+ *      accepts harness/judopay.ts's account, which a spec saves as a business's payment settings.
  * SIGTERM/SIGINT stop everything and delete the temporary directory.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -21,21 +25,25 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { claimJobs, enqueueJob, failJob } from '../../packages/api/src/jobs/repository.ts';
 import { startMailCatcher } from '../../packages/api/src/mail/index.ts';
+import { startFakeJudopay } from '../../packages/api/src/payments/fake-judopay.ts';
 import { startServer } from '../../packages/api/src/server.ts';
+import { e2eJudo, e2eJudoWebhook } from './judopay.ts';
 
 const repo = resolve(import.meta.dir, '../..');
 const port = Number(process.env.E2E_PORT ?? 4810);
 const mailPort = Number(process.env.E2E_MAIL_PORT ?? 4811);
 
 if (process.env.E2E_SKIP_BUILD !== '1') {
-  const build = Bun.spawnSync([process.execPath, join(repo, 'packages/console/build.ts')], {
-    cwd: repo,
-    stdout: 'inherit',
-    stderr: 'inherit',
-  });
-  if (build.exitCode !== 0) {
-    console.error('e2e harness: the console build failed');
-    process.exit(1);
+  for (const script of ['packages/console/build.ts', 'packages/patient/build.ts']) {
+    const build = Bun.spawnSync([process.execPath, join(repo, script)], {
+      cwd: repo,
+      stdout: 'inherit',
+      stderr: 'inherit',
+    });
+    if (build.exitCode !== 0) {
+      console.error(`e2e harness: ${script} failed`);
+      process.exit(1);
+    }
   }
 }
 
@@ -96,6 +104,9 @@ async function whatsAppTo(url: URL): Promise<Response> {
   return Response.json({ error: `no WhatsApp message to ${to}` }, { status: 404 });
 }
 
+/** A local Judopay (its API and hosted payment page) for the patient page's card payments. */
+const judopay = startFakeJudopay([{ token: e2eJudo.token, secret: e2eJudo.secret }]);
+
 const dataDir = await mkdtemp(join(tmpdir(), 'medlocker-e2e-'));
 const catcher = await startMailCatcher();
 const publicUrl = `http://127.0.0.1:${port}`;
@@ -118,6 +129,11 @@ const server = await startServer({
   WHATSAPP_TOKEN: 'e2e-whatsapp-token',
   WHATSAPP_PHONE_NUMBER_ID: '100200300',
   WHATSAPP_API_URL: `http://127.0.0.1:${whatsApp.port}/v21.0`,
+  // Sandbox and live businesses alike pay on the local Judopay.
+  JUDOPAY_API_URL: judopay.url,
+  JUDOPAY_LIVE_API_URL: judopay.url,
+  JUDOPAY_WEBHOOK_USER: e2eJudoWebhook.user,
+  JUDOPAY_WEBHOOK_PASSWORD: e2eJudoWebhook.password,
 });
 
 const mailApi = Bun.serve({
@@ -167,6 +183,7 @@ async function stop() {
   mailApi.stop(true);
   smsWorks.stop(true);
   whatsApp.stop(true);
+  judopay.stop();
   // Playwright waits 5 s before killing: the server gets 3 s to close, so the data is always removed.
   await Promise.race([Promise.all([server.stop(), catcher.stop()]).catch(() => {}), Bun.sleep(3000)]);
   await rm(dataDir, { recursive: true, force: true }).catch(() => {});

@@ -22,6 +22,7 @@ import * as orderExpiryReminders from './0021_order_expiry_reminders.ts';
 import * as whatsAppOptIn from './0022_whatsapp_opt_in.ts';
 import * as paymentAttempts from './0023_payment_attempts.ts';
 import * as patientSessions from './0024_patient_sessions.ts';
+import * as onlineSignUps from './0025_online_sign_ups.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0022_whatsapp_opt_in': whatsAppOptIn,
   '0023_payment_attempts': paymentAttempts,
   '0024_patient_sessions': patientSessions,
+  '0025_online_sign_ups': onlineSignUps,
 };

@@ -24,4 +24,6 @@ export type AppDeps = {
   live?: LiveHub;
   /** Where the built console lives (index.html and assets); absent in API-only tests. */
   consoleDir?: string;
+  /** Where the built patient page lives (packages/patient/dist); absent in API-only tests. */
+  patientDir?: string;
 };

@@ -14,6 +14,7 @@ import { createMailer, localMailboxOf } from './mail/mailer.ts';
 import { seedIfEmpty } from './seed-demo.ts';
 
 const CONSOLE_DIR = join(import.meta.dir, '../../console/dist');
+const PATIENT_DIR = join(import.meta.dir, '../../patient/dist');
 
 /** Opens the database, migrates it, seeds the demo when empty, and serves. Returns a stop function. */
 export async function startServer(env: Record<string, string | undefined> = process.env) {
@@ -44,6 +45,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     mailer: createMailer(config, logger),
     live,
     consoleDir: CONSOLE_DIR,
+    patientDir: PATIENT_DIR,
   };
   const app = createApp(deps).wrap(withAbsoluteUrl).listen({ port: config.port, hostname: config.host });
   const url = `http://localhost:${app.server?.port ?? config.port}`;

@@ -212,6 +212,13 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     getBusinessId: (s) => ({ id: s.signUpId }),
     verifyContactMethods: (s) => ({ id: s.signUpId, emailCode: '000000' }),
   },
+  patientSignUps: {
+    business: (s) => ({ businessId: s.businessId }),
+    create: (s) => ({ businessId: s.businessId, signUp: { ...signUpForm, email: 'online@example.com' } }),
+    get: () => ({}),
+    verify: () => ({ emailCode: '000000' }),
+    resendCodes: () => ({}),
+  },
   businessSettings: {
     getBusinessSmsTemplates: (s) => ({ businessId: s.businessId }),
     updateBusinessSmsTemplates: (s) => ({ businessId: s.businessId, templates: defaultSmsTemplates }),

@@ -1,11 +1,20 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { Elysia } from 'elysia';
+import { PATIENT_ASSETS, patientPagePrefixes } from './patient-static.ts';
+import { isFile, sendFile } from './static-files.ts';
+
+export { acceptedEncodings } from './static-files.ts';
 
 /** Paths of the APIs and hubs: an unknown one is a JSON 404, never the console's page. */
 const API_PATHS = /^\/(api|integration|ws|machine|healthz|readyz|files)(\/|$)/;
 /** Patients' short links (/u/{code}): an unknown one is a plain page a phone's browser shows as it is. */
 const PATIENT_LINKS = /^\/u(\/|$)/;
+/**
+ * The patient page's paths (patient-static.ts serves them): never the console, even when a path there
+ * reaches this catch-all (the patient page not built, or a path patient-static does not take).
+ */
+const PATIENT_PAGE = new RegExp(`^(${[...patientPagePrefixes, `/${PATIENT_ASSETS}`].join('|')})(/|$)`);
 
 const YEAR = 'public, max-age=31536000, immutable';
 
@@ -20,33 +29,6 @@ export type ConsoleStaticOptions = {
   production?: boolean;
 };
 
-type Encoding = 'br' | 'gzip';
-
-/**
- * The encodings the client accepts, best first (brotli, then gzip); `q=0` refuses one. A missing
- * header means identity only (RFC 9110 §12.5.3 allows anything, but curl and probes send none).
- */
-export function acceptedEncodings(header: string | null): Encoding[] {
-  if (!header) return [];
-  const accepted = new Map<string, number>();
-  for (const part of header.split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const weight = q === undefined ? 1 : Number(q.slice(2));
-    accepted.set(name.trim(), Number.isFinite(weight) ? weight : 0);
-  }
-  const ok = (name: Encoding) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
-  return (['br', 'gzip'] as const).filter(ok);
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Serves the built console. Files under `dir` as they are, or their brotli/gzip copy made at build
  * time (`name.br`, `name.gz`) when the client accepts it (`Vary: Accept-Encoding`); hashed files under
@@ -57,21 +39,6 @@ function isFile(path: string): boolean {
 export function consoleStatic(dir: string | undefined, options: ConsoleStaticOptions = {}) {
   const app = new Elysia({ name: 'console-static' });
   const index = dir ? join(dir, 'index.html') : undefined;
-
-  const send = (file: string, request: Request, set: { headers: Record<string, string | number> }) => {
-    set.headers.vary = 'Accept-Encoding';
-    const type = Bun.file(file).type;
-    for (const encoding of acceptedEncodings(request.headers.get('accept-encoding'))) {
-      const copy = `${file}.${encoding === 'br' ? 'br' : 'gz'}`;
-      if (isFile(copy)) {
-        set.headers['content-encoding'] = encoding;
-        set.headers['content-type'] = type;
-        return Bun.file(copy);
-      }
-    }
-    set.headers['content-type'] = type;
-    return Bun.file(file);
-  };
 
   return app.get('/*', ({ request, set }) => {
     let path: string;
@@ -85,7 +52,7 @@ export function consoleStatic(dir: string | undefined, options: ConsoleStaticOpt
       set.status = 404;
       return { error: { code: 'NOT_FOUND', message: 'No such route' } };
     }
-    if (PATIENT_LINKS.test(path)) {
+    if (PATIENT_LINKS.test(path) || PATIENT_PAGE.test(path)) {
       set.status = 404;
       set.headers['content-type'] = 'text/html; charset=utf-8';
       set.headers['cache-control'] = 'no-cache';
@@ -99,7 +66,7 @@ export function consoleStatic(dir: string | undefined, options: ConsoleStaticOpt
     const file = normalize(join(dir, path));
     if (!hidden && file.startsWith(dir + sep) && path !== '/' && file !== index && isFile(file)) {
       set.headers['cache-control'] = path.startsWith('/assets/') ? YEAR : 'no-cache';
-      return send(file, request, set);
+      return sendFile(file, request, set);
     }
     // A file that is not there (an old asset after a deploy, a source map in production): a 404, not the page.
     if (hidden || path.startsWith('/assets/') || /\.(js|css|map|br|gz)$/.test(path)) {
@@ -108,6 +75,6 @@ export function consoleStatic(dir: string | undefined, options: ConsoleStaticOpt
       return 'Not found';
     }
     set.headers['cache-control'] = 'no-cache';
-    return send(index, request, set);
+    return sendFile(index, request, set);
   });
 }

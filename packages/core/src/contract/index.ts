@@ -15,6 +15,7 @@ import { messages } from './messages.ts';
 import { notifications } from './notifications.ts';
 import { orders } from './orders.ts';
 import { patientOrders } from './patient-orders.ts';
+import { patientSignUps } from './patient-sign-ups.ts';
 import { patients } from './patients.ts';
 import { paymentSettings } from './payment-settings.ts';
 import { signUps } from './sign-ups.ts';
@@ -42,6 +43,7 @@ export const contract = {
   messages,
   patients,
   signUps,
+  patientSignUps,
   businessSettings,
   paymentSettings,
   integration,
@@ -96,6 +98,7 @@ export { methodActors } from './method-actors.ts';
 export { findOrdersMax, OrderStatusFilter, ordersPageSize } from './orders.ts';
 export { PatientMobile, PatientSessionInfo, patientAuthPolicy, patientOnly } from './patient-auth.ts';
 export { PatientOrderDetails, PatientOrderSummary } from './patient-orders.ts';
+export { OnlineSignUp, onlineSignUpLimits, SignUpBusiness } from './patient-sign-ups.ts';
 export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome, UpsertStatus } from './patients.ts';
 export { PaymentClientSettings, paymentSecretMask } from './payment-settings.ts';
 export { SignUpForm, SignUpVerification, signUpCodes, signUpsPageSize } from './sign-ups.ts';

@@ -145,6 +145,13 @@ export const methodActors = {
     getBusinessId: ['support', 'pharmacy'],
     verifyContactMethods: ['support', 'pharmacy'],
   },
+  patientSignUps: {
+    business: ['anonymous', 'support', 'pharmacy'],
+    create: ['anonymous', 'support', 'pharmacy'],
+    get: ['anonymous', 'support', 'pharmacy'],
+    verify: ['anonymous', 'support', 'pharmacy'],
+    resendCodes: ['anonymous', 'support', 'pharmacy'],
+  },
   businessSettings: {
     getBusinessSmsTemplates: ['support', 'pharmacy'],
     updateBusinessSmsTemplates: ['support', 'pharmacy'],

@@ -97,3 +97,41 @@ export const updateSignUpRow = (
 export async function deleteSignUpRow(db: Db, id: string): Promise<void> {
   await db.deleteFrom('patient_sign_ups').where('id', '=', id).execute();
 }
+
+/**
+ * Removes the `new` online sign-ups of `proven`'s business (other than it) whose every contact is one
+ * `proven` has verified, and returns their ids. Staff-entered sign-ups are never removed.
+ */
+export async function deleteUnfinishedOnlineDuplicates(db: Db, proven: SignUpRow): Promise<string[]> {
+  if (proven.email === null && proven.mobile_number === null) return [];
+  const rows = await db
+    .deleteFrom('patient_sign_ups')
+    .where('business_id', '=', proven.business_id)
+    .where('id', '!=', proven.id)
+    .where('source', '=', 'online')
+    .where('status', '=', 'new')
+    .where((eb) =>
+      eb.and([
+        proven.email === null
+          ? eb('email', 'is', null)
+          : eb.or([eb('email', 'is', null), eb('email', '=', proven.email)]),
+        proven.mobile_number === null
+          ? eb('mobile_number', 'is', null)
+          : eb.or([eb('mobile_number', 'is', null), eb('mobile_number', '=', proven.mobile_number)]),
+        eb.or([eb('email', 'is not', null), eb('mobile_number', 'is not', null)]),
+      ]),
+    )
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The sign-up a browser's sign-up cookie reaches (by the token's hash); `lock` holds it for a change. */
+export const findSignUpByAccessHash = (db: Db, hash: string, lock = false): Promise<SignUpRow | undefined> => {
+  const q = db.selectFrom('patient_sign_ups').selectAll().where('access_token_hash', '=', hash);
+  return (lock ? q.forUpdate() : q).executeTakeFirst();
+};
+
+/** A business as the public sign-up page needs it: its name, archive mark and stored feature settings. */
+export const findSignUpBusiness = (db: Db, id: string) =>
+  db.selectFrom('businesses').select(['id', 'name', 'archived_at']).where('id', '=', id).executeTakeFirst();

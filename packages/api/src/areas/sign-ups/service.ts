@@ -8,7 +8,7 @@ import {
   type SignUpForm,
   signUpsPageSize,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
+import type { Actor, StaffActor } from '../../actor.ts';
 import { audit, auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
@@ -19,6 +19,7 @@ import {
   countSignUps,
   type Db,
   deleteSignUpRow,
+  deleteUnfinishedOnlineDuplicates,
   findSignUp,
   insertSignUpRow,
   listSignUpRows,
@@ -49,7 +50,7 @@ type SignUpColumns = {
 };
 
 /** SPEC §5's form rules for a sign-up (core `FormCheck`, shared with patients' create and update); 400 per field. */
-function checkForm(form: SignUpForm, today: string): SignUpColumns {
+export function checkForm(form: SignUpForm, today: string): SignUpColumns {
   const check = new FormCheck('signUp.', today);
   const address = form.address;
   const line = (key: 'line1' | 'line2' | 'line3' | 'postTown') =>
@@ -84,11 +85,11 @@ async function requireSignUp(db: Db, id: string, lock = false): Promise<SignUpRo
   return row;
 }
 
-const recipientOf = (columns: Pick<SignUpColumns, 'email' | 'mobile_number'>, channel: Channel) =>
+export const recipientOf = (columns: Pick<SignUpColumns, 'email' | 'mobile_number'>, channel: Channel) =>
   channel === 'email' ? columns.email : columns.mobile_number;
 
 /** Sends fresh codes on `channels` and returns the columns recording them. */
-async function sendCodes(tx: Db, deps: AppDeps, row: SignUpRow, channels: Channel[]) {
+export async function sendCodes(tx: Db, deps: AppDeps, row: SignUpRow, channels: Channel[]) {
   const now = deps.now();
   let columns = {};
   for (const channel of channels) {
@@ -108,7 +109,7 @@ async function sendCodes(tx: Db, deps: AppDeps, row: SignUpRow, channels: Channe
   return columns;
 }
 
-const withVerification = (row: SignUpRow) => ({ signUp: toSignUp(row), verification: toVerification(row) });
+export const withVerification = (row: SignUpRow) => ({ signUp: toSignUp(row), verification: toVerification(row) });
 
 export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
   const { db, now } = deps;
@@ -311,14 +312,30 @@ export async function verifyContactMethods(
   actor: StaffActor,
   input: In<'verifyContactMethods'>,
 ): Out<'verifyContactMethods'> {
+  const row = await checkContactCodes(deps, actor, (tx) => requireSignUp(tx, input.id, true), input);
+  return withVerification(row);
+}
+
+/**
+ * Checks the codes given against the sign-up `lockedRow` finds (locked: two checks at once must not
+ * both get the last try), for staff and for the patient page alike. A sign-up that becomes validated
+ * removes the earlier unfinished online sign-ups of its business whose every contact it has just
+ * proven: the same person's abandoned tries, which would otherwise sit in the pharmacy's list.
+ */
+export async function checkContactCodes(
+  deps: AppDeps,
+  actor: Actor,
+  lockedRow: (tx: Db) => Promise<SignUpRow>,
+  codes: { emailCode?: string | null | undefined; mobileCode?: string | null | undefined },
+  who?: { userId: string | null; display: string | null },
+): Promise<SignUpRow> {
   const { db, now } = deps;
-  const row = await db.transaction().execute(async (tx) => {
-    // Locked: two checks at once must not both get the last try.
-    const current = await requireSignUp(tx, input.id, true);
+  return db.transaction().execute(async (tx) => {
+    const current = await lockedRow(tx);
     let columns = {};
     const checked: Partial<Record<Channel, string>> = {};
     for (const channel of ['email', 'mobile'] as const) {
-      const code = channel === 'email' ? input.emailCode : input.mobileCode;
+      const code = channel === 'email' ? codes.emailCode : codes.mobileCode;
       if (!code?.trim() || recipientOf(current, channel) === null) continue;
       const result = checkCode(current, channel, code, now());
       columns = { ...columns, ...result.columns };
@@ -333,9 +350,22 @@ export async function verifyContactMethods(
       entityType: 'signUp',
       entityId: current.id,
       businessId: current.business_id,
+      ...(who ? { who } : {}),
       details: checked,
     });
+    if (current.status === 'new' && status === 'validated') {
+      const removed = await deleteUnfinishedOnlineDuplicates(tx, updated);
+      for (const id of removed) {
+        await audit(tx, deps, actor, {
+          action: 'signUp.superseded',
+          entityType: 'signUp',
+          entityId: id,
+          businessId: current.business_id,
+          ...(who ? { who } : {}),
+          details: { by: current.id },
+        });
+      }
+    }
     return updated;
   });
-  return withVerification(row);
 }

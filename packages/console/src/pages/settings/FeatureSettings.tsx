@@ -51,6 +51,8 @@ function FeatureForm({
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
   const [pending, setPending] = useState(false);
+  // The controlled settings (gateway, WhatsApp, QR codes) are support's: a pharmacy administrator saves
+  // the rest, and sees these as they are.
   const mayControl = useMayCall(['businessSettings', 'updateBusinessControlledSettings']);
   const update = (patch: Partial<BusinessFeatureSettings>) => {
     setSaved(false);
@@ -80,7 +82,6 @@ function FeatureForm({
           temperatureSettings: s.temperatureSettings,
         },
       });
-      // The controlled settings are support's (a pharmacy Admin saving features would get 403).
       const controlled = mayControl
         ? (
             await rpc('businessSettings', 'updateBusinessControlledSettings', {
@@ -120,7 +121,7 @@ function FeatureForm({
           void submit();
         }}
       >
-        <OrderFieldsets s={s} update={update} ro={ro} />
+        <OrderFieldsets s={s} update={update} ro={ro} businessId={businessId} />
         <fieldset className="fieldset">
           <legend className="fieldset__legend">Messages</legend>
           <TextField

@@ -19,12 +19,16 @@ export type FeatureFieldsetProps = {
   ro: boolean;
 };
 
+/** The patient page's sign-up form of a business, served by this server (docs/DECISIONS.md, Online sign-ups). */
+export const ourSignUpPage = (businessId: string) => `${window.location.origin}/signup/${businessId}`;
+
 /**
  * The feature settings about orders: where the pharmacy is and its charges, barcodes, the patient ID
  * field, online sign-ups.
  */
-export function OrderFieldsets({ s, update, ro }: FeatureFieldsetProps) {
+export function OrderFieldsets({ s, update, ro, businessId }: FeatureFieldsetProps & { businessId: string }) {
   const charging = nationHasPrescriptionCharges(s.nation);
+  const ourPage = ourSignUpPage(businessId);
   return (
     <>
       <fieldset className="fieldset">
@@ -112,7 +116,12 @@ export function OrderFieldsets({ s, update, ro }: FeatureFieldsetProps) {
         <legend className="fieldset__legend">Online sign-ups</legend>
         <Switch
           isSelected={s.onlineSignups.enabled}
-          onChange={(v) => update({ onlineSignups: { ...s.onlineSignups, enabled: v } })}
+          onChange={(v) =>
+            // Turning sign-ups on with no address yet offers our own page, which takes them from now on.
+            update({
+              onlineSignups: { enabled: v, url: v && !s.onlineSignups.url?.trim() ? ourPage : s.onlineSignups.url },
+            })
+          }
           isDisabled={ro}
         >
           Patients can sign up online
@@ -124,6 +133,12 @@ export function OrderFieldsets({ s, update, ro }: FeatureFieldsetProps) {
           value={s.onlineSignups.url ?? ''}
           onChange={(v) => update({ onlineSignups: { ...s.onlineSignups, url: v } })}
           isDisabled={ro}
+          description={
+            <>
+              The address to give patients. Our sign-up page for this pharmacy is <code>{ourPage}</code>; it takes
+              sign-ups while this is on, and they appear under Sign-ups.
+            </>
+          }
         />
       </fieldset>
     </>

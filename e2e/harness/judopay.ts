@@ -1,0 +1,9 @@
+/**
+ * The Judopay account of the e2e run: the harness's local Judopay (payments/fake-judopay.ts) accepts
+ * these credentials, and a spec saves them as a business's payment settings through the API, as staff
+ * would, so card payments go through the real checkout against the local server.
+ */
+export const e2eJudo = { id: '100200300', token: 'e2e-judo-token-1', secret: 'e2e-judo-secret-1' } as const;
+
+/** The Basic credential of `/hooks/judopay` in the e2e run. */
+export const e2eJudoWebhook = { user: 'e2e-judo-webhook', password: 'e2e-judo-webhook-password' } as const;

@@ -1,0 +1,270 @@
+import {
+  AppError,
+  type Contract,
+  londonIsoDate,
+  type OnlineSignUp,
+  type OutputOf,
+  onlineSignUpLimits,
+  type ParsedInputOf,
+  validationMessages,
+} from '@medlocker/core';
+import type { Actor } from '../../actor.ts';
+import { audit } from '../../audit/audit.ts';
+import { hashToken, newToken } from '../../auth/tokens.ts';
+import type { AppDeps } from '../../deps.ts';
+import { addressKey } from '../../http/rate-limit.ts';
+import { maskRecipient } from '../../messaging/send.ts';
+import { type Bucket, releaseToken, reserveToken } from '../../rate-limits/repository.ts';
+import { effectiveFeatureSettings } from '../business-settings/service.ts';
+import {
+  type Db,
+  deleteSignUpRow,
+  findSignUpBusiness,
+  findSignUpByAccessHash,
+  insertSignUpRow,
+  type SignUpRow,
+  toVerification,
+  updateSignUpRow,
+} from '../sign-ups/repository.ts';
+import { checkContactCodes, checkForm, sendCodes } from '../sign-ups/service.ts';
+
+/*
+ * Online sign-ups from the patient page (docs/DECISIONS.md, "Online sign-ups (issue 19)"). The browser
+ * that starts a sign-up gets a token (the controller puts it in an HttpOnly cookie); only its hash is
+ * stored on the sign-up, and it is the only way to reach that sign-up here: no method takes an id.
+ */
+
+type Area = Contract['patientSignUps'];
+type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
+type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+
+/** The browser's sign-up token, handed to the controller to set as its cookie. */
+export type SignUpAccess = { token: string; maxAgeSeconds: number };
+
+const accessMs = onlineSignUpLimits.accessHours * 60 * 60_000;
+const resendMs = onlineSignUpLimits.resendAfterSeconds * 1000;
+
+export const signUpsClosed = 'This pharmacy does not take sign-ups online. Please contact the pharmacy.';
+export const noSignUpHere =
+  "There is no sign-up in progress in this browser. Please start again from the pharmacy's sign-up page.";
+export const contactNeeded = 'Please enter an email address or a mobile number, so we can check it is you';
+
+const addressBucket: Bucket = {
+  capacity: onlineSignUpLimits.sendsPerAddress,
+  perMs: onlineSignUpLimits.sendsPerAddressPerMinutes * 60_000,
+};
+const businessBucket: Bucket = {
+  capacity: onlineSignUpLimits.sendsPerBusiness,
+  perMs: onlineSignUpLimits.sendsPerBusinessPerMinutes * 60_000,
+};
+
+/** Who acted, in the audit log: a member of the public has no account, and their name is not logged. */
+const who = { userId: null, display: 'online sign-up' };
+
+const minutes = (seconds: number) => {
+  const n = Math.max(1, Math.ceil(seconds / 60));
+  return `${n} minute${n === 1 ? '' : 's'}`;
+};
+
+/**
+ * A business taking online sign-ups. Unknown, archived and closed ones are the same 404, so the page
+ * cannot be used to learn which ids exist.
+ */
+async function openBusiness(db: Db, businessId: string) {
+  const business = await findSignUpBusiness(db, businessId);
+  if (!business || business.archived_at !== null) throw new AppError('NOT_FOUND', signUpsClosed);
+  const { settings } = await effectiveFeatureSettings(db, businessId);
+  if (!settings.onlineSignups.enabled) throw new AppError('NOT_FOUND', signUpsClosed);
+  return business;
+}
+
+/**
+ * Reserves, before any work, one send for the caller's address and one for the business, each in one
+ * statement in the database (shared by every api process); 429 with the wait when either is spent.
+ * In-process calls (tests, jobs) have no address and count against the business only.
+ */
+async function reserveSends(deps: AppDeps, actor: Actor, businessId: string): Promise<void> {
+  const now = deps.now();
+  const addressBucketKey = actor.origin.ip === null ? null : `signup:address:${addressKey(actor.origin.ip)}`;
+  if (addressBucketKey !== null) {
+    const wait = await reserveToken(deps.db, addressBucketKey, addressBucket, now);
+    if (wait !== null) {
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many sign-ups from this address. Please try again in ${minutes(wait)}.`,
+        undefined,
+        wait,
+      );
+    }
+  }
+  const wait = await reserveToken(deps.db, `signup:business:${businessId}`, businessBucket, now);
+  if (wait !== null) {
+    // Nothing was done for this call: the address's token goes back.
+    if (addressBucketKey !== null) await releaseToken(deps.db, addressBucketKey, addressBucket);
+    deps.logger.warn('online sign-ups limited for a business', { businessId });
+    throw new AppError(
+      'RATE_LIMITED',
+      `This pharmacy has had too many sign-ups just now. Please try again in ${minutes(wait)}.`,
+      undefined,
+      wait,
+    );
+  }
+}
+
+/** The sign-up this browser's token reaches, while the token lasts; 404 otherwise. */
+async function ownSignUp(db: Db, token: string | null, now: number, lock = false): Promise<SignUpRow> {
+  const row = token ? await findSignUpByAccessHash(db, hashToken(token), lock) : undefined;
+  if (!row || row.access_expires_at === null || now >= Number(row.access_expires_at)) {
+    throw new AppError('NOT_FOUND', noSignUpHere);
+  }
+  return row;
+}
+
+async function answerOf(deps: AppDeps, row: SignUpRow): Promise<OnlineSignUp> {
+  const business = await findSignUpBusiness(deps.db, row.business_id);
+  const spent = row.code_sends >= onlineSignUpLimits.sendsPerSignUp || row.status !== 'new';
+  return {
+    businessId: row.business_id,
+    businessName: business?.name ?? '',
+    status: row.status,
+    email: row.email === null ? null : maskRecipient(row.email),
+    mobileNumber: row.mobile_number === null ? null : maskRecipient(row.mobile_number),
+    verification: toVerification(row),
+    resendAfter: spent ? null : Number(row.last_code_sent_at ?? 0) + resendMs,
+  };
+}
+
+export async function business(deps: AppDeps, _actor: Actor, input: In<'business'>): Out<'business'> {
+  const found = await openBusiness(deps.db, input.businessId);
+  return { businessId: found.id, name: found.name };
+}
+
+/**
+ * Starts a sign-up: SPEC §5's form rules, plus an email or a mobile to prove (a sign-up with neither
+ * could never be validated). Sends a code to each and answers the new token for the cookie.
+ */
+export async function create(
+  deps: AppDeps,
+  actor: Actor,
+  input: In<'create'>,
+  previousToken: string | null,
+): Promise<{ answer: OnlineSignUp; access: SignUpAccess }> {
+  const { db, now } = deps;
+  await openBusiness(db, input.businessId);
+  const columns = checkForm(input.signUp, londonIsoDate(now()));
+  if (columns.email === null && columns.mobile_number === null) {
+    throw new AppError('VALIDATION', contactNeeded, [
+      { path: 'signUp.email', id: 'REQUIRED', message: validationMessages.REQUIRED },
+      { path: 'signUp.mobileNumber', id: 'REQUIRED', message: validationMessages.REQUIRED },
+    ]);
+  }
+  await reserveSends(deps, actor, input.businessId);
+  const token = newToken();
+  const row = await db.transaction().execute(async (tx) => {
+    // The same browser starting again with this pharmacy (a typo in the email): its unfinished sign-up
+    // is replaced rather than left beside the new one in the pharmacy's list.
+    const previous = previousToken ? await findSignUpByAccessHash(tx, hashToken(previousToken), true) : undefined;
+    if (previous && previous.business_id === input.businessId && previous.status === 'new') {
+      await deleteSignUpRow(tx, previous.id);
+      await audit(tx, deps, actor, {
+        action: 'signUp.withdrawn',
+        entityType: 'signUp',
+        entityId: previous.id,
+        businessId: previous.business_id,
+        who,
+        details: { reason: 'started again' },
+      });
+    }
+    const inserted = await insertSignUpRow(tx, {
+      id: Bun.randomUUIDv7(),
+      business_id: input.businessId,
+      ...columns,
+      source: 'online',
+      access_token_hash: hashToken(token),
+      access_expires_at: now() + accessMs,
+      code_sends: 1,
+      last_code_sent_at: now(),
+      created: now(),
+      updated: now(),
+    });
+    const codes = await sendCodes(tx, deps, inserted, ['email', 'mobile']);
+    const withCodes = await updateSignUpRow(tx, inserted.id, codes);
+    await audit(tx, deps, actor, {
+      action: 'signUp.create',
+      entityType: 'signUp',
+      entityId: inserted.id,
+      businessId: input.businessId,
+      who,
+      details: { via: 'online' },
+    });
+    return withCodes;
+  });
+  return { answer: await answerOf(deps, row), access: { token, maxAgeSeconds: accessMs / 1000 } };
+}
+
+export async function get(deps: AppDeps, token: string | null): Out<'get'> {
+  return answerOf(deps, await ownSignUp(deps.db, token, deps.now()));
+}
+
+export async function verify(deps: AppDeps, actor: Actor, input: In<'verify'>, token: string | null): Out<'verify'> {
+  const now = deps.now();
+  await ownSignUp(deps.db, token, now);
+  const row = await checkContactCodes(deps, actor, (tx) => ownSignUp(tx, token, now, true), input, who);
+  return answerOf(deps, row);
+}
+
+/** Why no code can be sent now, or null when one can. */
+function resendRefusal(row: SignUpRow, now: number): AppError | null {
+  if (row.status !== 'new') {
+    return new AppError(
+      'CONFLICT',
+      row.status === 'validated' ? 'Every contact is already verified' : 'This sign-up is closed',
+    );
+  }
+  if (row.code_sends >= onlineSignUpLimits.sendsPerSignUp) {
+    return new AppError(
+      'CONFLICT',
+      'No more codes can be sent for this sign-up. Please start again or contact the pharmacy.',
+    );
+  }
+  const next = Number(row.last_code_sent_at ?? 0) + resendMs;
+  if (now < next) {
+    const wait = Math.ceil((next - now) / 1000);
+    return new AppError('RATE_LIMITED', `Please wait ${wait} seconds before asking for a new code.`, undefined, wait);
+  }
+  return null;
+}
+
+export async function resendCodes(deps: AppDeps, actor: Actor, token: string | null): Out<'resendCodes'> {
+  const { db, now } = deps;
+  const current = await ownSignUp(db, token, now());
+  const early = resendRefusal(current, now());
+  if (early) throw early;
+  await reserveSends(deps, actor, current.business_id);
+  const row = await db.transaction().execute(async (tx) => {
+    const locked = await ownSignUp(tx, token, now(), true);
+    // Checked again under the lock: two resends at once send once.
+    const refusal = resendRefusal(locked, now());
+    if (refusal) throw refusal;
+    const channels = (['email', 'mobile'] as const).filter(
+      (c) => (c === 'email' ? locked.email_code_status : locked.mobile_code_status) !== 'verified',
+    );
+    const columns = await sendCodes(tx, deps, locked, channels);
+    const updated = await updateSignUpRow(tx, locked.id, {
+      ...columns,
+      code_sends: locked.code_sends + 1,
+      last_code_sent_at: now(),
+      updated: now(),
+    });
+    await audit(tx, deps, actor, {
+      action: 'signUp.codesResent',
+      entityType: 'signUp',
+      entityId: locked.id,
+      businessId: locked.business_id,
+      who,
+      details: { channels },
+    });
+    return updated;
+  });
+  return answerOf(deps, row);
+}

@@ -1,0 +1,92 @@
+/**
+ * Builds the patient page into packages/patient/dist: index.html plus content-hashed files under
+ * dist/patient-assets/ (a prefix of its own, so they never collide with the console's /assets/), each
+ * text file with precompressed .br and .gz copies, which the api serves (index.html for /p/… paths,
+ * assets cached for a year). NODE_ENV=production builds no source maps.
+ * The page loads only same-origin files with no inline script, as its strict CSP requires
+ * (packages/api/src/http/patient-static.ts).
+ *
+ * Run: `bun packages/patient/build.ts` (from anywhere). Exits non-zero, with the messages, on any error.
+ */
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+
+const root = import.meta.dir;
+const production = process.env.NODE_ENV === 'production';
+const outdir = join(root, 'dist');
+/** Where the hashed files go, and the URL prefix the api serves them under. */
+const assetsPrefix = 'patient-assets';
+
+const started = performance.now();
+await rm(outdir, { recursive: true, force: true });
+
+let result: Awaited<ReturnType<typeof Bun.build>>;
+try {
+  result = await Bun.build({
+    entrypoints: [join(root, 'index.html')],
+    outdir,
+    target: 'browser',
+    minify: true,
+    splitting: true,
+    sourcemap: production ? 'none' : 'linked',
+    // Absolute URLs: index.html is served for /p/{orderId} and other deep links.
+    publicPath: '/',
+    naming: {
+      entry: '[name].[ext]',
+      chunk: `${assetsPrefix}/[name]-[hash].[ext]`,
+      asset: `${assetsPrefix}/[name]-[hash].[ext]`,
+    },
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    throw: true,
+  });
+} catch (error) {
+  const logs = (error as { errors?: unknown[] }).errors ?? (error instanceof AggregateError ? error.errors : [error]);
+  fail(logs.map((log) => Bun.inspect(log)).join('\n'));
+}
+if (!result.success) fail(result.logs.map((log) => Bun.inspect(log)).join('\n'));
+for (const log of result.logs) console.warn(log);
+
+function fail(message: string): never {
+  console.error(`patient page build failed:\n${message}`);
+  process.exit(1);
+}
+
+/** Every text file gets a brotli (.br, quality 11) and a gzip (.gz, level 9) copy, when smaller. */
+const compressible = /\.(js|css|html|svg|json|txt)$/;
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+let jsOnWire = 0;
+for (const entry of await readdir(outdir, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !compressible.test(entry.name)) continue;
+  const path = join(entry.parentPath, entry.name);
+  const raw = await readFile(path);
+  const [br, gzipped] = await Promise.all([
+    brotli(raw, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 11,
+        [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    }),
+    gz(raw, { level: 9 }),
+  ]);
+  if (br.length < raw.length) await writeFile(`${path}.br`, br);
+  if (gzipped.length < raw.length) await writeFile(`${path}.gz`, gzipped);
+  if (entry.name.endsWith('.js')) jsOnWire += Math.min(raw.length, br.length);
+}
+
+const index = Bun.file(join(outdir, 'index.html'));
+if (!(await index.exists())) fail('dist/index.html was not written');
+const html = await index.text();
+if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(html)) fail('dist/index.html has an inline script, which the CSP forbids');
+if (/\bstyle=/i.test(html) || /<style[\s>]/i.test(html))
+  fail('dist/index.html has inline styles, which the CSP forbids');
+if (!html.includes(`/${assetsPrefix}/`)) fail(`dist/index.html does not load its files from /${assetsPrefix}/`);
+
+const outputs = result.outputs.map((o) => `  ${relative(process.cwd(), o.path)}  ${(o.size / 1024).toFixed(1)} KB`);
+console.log(
+  `patient page built in ${Math.round(performance.now() - started)} ms${production ? ' (production: no source maps)' : ''}:\n${outputs.join('\n')}`,
+);
+console.log(`  JavaScript, brotli-compressed: ${(jsOnWire / 1024).toFixed(1)} KB (at most 100 KB, bundle.test.ts)`);

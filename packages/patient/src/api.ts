@@ -1,0 +1,105 @@
+import type { AreaName, MethodName, RpcInput, RpcOutput } from '@medlocker/core';
+
+/**
+ * The patient page's RPC calls: `rpc('patientOrders', 'get', { orderId })` posts JSON to
+ * `/api/patientOrders/get` with the page's own cookie (the patient session's, set by the server) and
+ * resolves with the method's output type from core's contract. Types only come from core
+ * (`import type`): its runtime (arktype) would more than double this page's JavaScript.
+ * Every failure is an {@link ApiError}; a 401 tells {@link onSessionEnded}'s listeners.
+ */
+
+/** One field's problem as the server words it (SPEC §5/§8). */
+export type FieldError = { path: string; id: string; message: string };
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    /** HTTP status; 0 when the server could not be reached. */
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: FieldError[] = [],
+    /** Seconds, from `Retry-After` on a 429. */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+
+  /** Field path → message, for the messages shown beside the fields. */
+  get fieldErrors(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const d of this.details) if (d.path && !(d.path in out)) out[d.path] = d.message;
+    return out;
+  }
+}
+
+/** SPEC §8, with the product name the page was served for. */
+export const unreachableMessage = 'The MedLocker server could not be reached. Check your connection and try again.';
+
+const sessionEndedListeners = new Set<() => void>();
+
+let lastAnswer = Date.now();
+/** When the server last answered a call with success (each one moves the session's idle clock on). */
+export const lastAnswerAt = () => lastAnswer;
+
+/** Called when a call finds no patient session (none, timed out or ended): the page asks again who you are. */
+export function onSessionEnded(listener: () => void): () => void {
+  sessionEndedListeners.add(listener);
+  return () => sessionEndedListeners.delete(listener);
+}
+
+type Args<A extends AreaName, M extends MethodName<A>> =
+  Record<never, never> extends RpcInput<A, M> ? [input?: RpcInput<A, M>] : [input: RpcInput<A, M>];
+
+export async function rpc<A extends AreaName, M extends MethodName<A>>(
+  area: A,
+  method: M,
+  ...[input]: Args<A, M>
+): Promise<RpcOutput<A, M>> {
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(`/api/${area}/${method}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(input ?? {}),
+      credentials: 'same-origin',
+    });
+    text = await response.text();
+  } catch {
+    throw new ApiError(0, 'UNREACHABLE', unreachableMessage);
+  }
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (response.ok) {
+    lastAnswer = Date.now();
+    return body as RpcOutput<A, M>;
+  }
+  const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)?.error;
+  if (response.status === 401) for (const listener of sessionEndedListeners) listener();
+  if (response.status >= 400 && response.status < 500 && error && typeof error.message === 'string') {
+    const retryAfter = Number(response.headers.get('retry-after'));
+    throw new ApiError(
+      response.status,
+      typeof error.code === 'string' ? error.code : 'BAD_REQUEST',
+      error.message,
+      Array.isArray(error.details) ? (error.details as FieldError[]) : [],
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+    );
+  }
+  if (response.status === 502 || response.status === 504) throw new ApiError(0, 'UNREACHABLE', unreachableMessage);
+  if (response.status === 503 && error && typeof error.message === 'string') {
+    throw new ApiError(503, 'UNAVAILABLE', error.message);
+  }
+  throw new ApiError(response.status, 'UNEXPECTED_STATUS', 'Something went wrong on our side. Please try again.');
+}
+
+/** Any thrown value as a sentence a person can read. */
+export function messageOf(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return 'Something went wrong. Please try again.';
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'bun:test';
+import {
+  exemptionMEndsAt as coreMEndsAt,
+  exemptionCodeLabels,
+  exemptionCodes,
+  type PatientOrderSummary,
+} from '@medlocker/core';
+import {
+  exemptionMEndsAt,
+  exemptions,
+  exemptionsOffered,
+  formatDay,
+  formatMoment,
+  formatPence,
+  formatTime,
+  paymentOf,
+  statusOf,
+} from './format.ts';
+
+const order = (changes: Partial<PatientOrderSummary> = {}): PatientOrderSummary => ({
+  id: 'o1',
+  reference: '000001',
+  businessName: 'High St Pharmacy',
+  status: 'loaded',
+  expired: false,
+  live: true,
+  paymentStatus: 'not_required',
+  paymentRequired: false,
+  prescriptionCharge: 0,
+  retailCharge: 0,
+  amountDue: 0,
+  amountPaid: 0,
+  exemptionCode: null,
+  machineName: 'Front door',
+  expiresAt: null,
+  collected: null,
+  cancelled: null,
+  created: 0,
+  ...changes,
+});
+
+describe('what the patient page copies from core', () => {
+  it('offers exactly SPEC §5’s exemption codes, with core’s FP10 descriptions', () => {
+    expect(exemptions.map((e) => e.code)).toEqual([...exemptionCodes]);
+    for (const e of exemptions) expect([e.code, e.label]).toEqual([e.code, exemptionCodeLabels[e.code]]);
+  });
+
+  it('ends exemption M when core does, and offers it only before then', () => {
+    expect(exemptionMEndsAt).toBe(coreMEndsAt);
+    expect(exemptionsOffered(coreMEndsAt - 1).map((e) => e.code)).toContain('M');
+    expect(exemptionsOffered(coreMEndsAt).map((e) => e.code)).not.toContain('M');
+    expect(exemptionsOffered(coreMEndsAt)).toHaveLength(12);
+  });
+});
+
+describe('times and money as patients read them', () => {
+  it('says when to collect by in London time, in winter and in summer', () => {
+    // 15:15 UTC on 28 November 2025 is 3:15pm in London (GMT); 14:15 UTC on 1 July is 3:15pm (BST).
+    const winter = Date.UTC(2025, 10, 28, 15, 15);
+    expect(formatMoment(winter, winter)).toBe('3:15pm, Friday 28 November');
+    expect(formatTime(Date.UTC(2026, 6, 1, 14, 15))).toBe('3:15pm');
+    expect(formatTime(Date.UTC(2025, 10, 28, 0, 5))).toBe('12:05am');
+    expect(formatTime(Date.UTC(2025, 10, 28, 12, 0))).toBe('12:00pm');
+    // Another year is named.
+    expect(formatDay(winter, Date.UTC(2026, 0, 2))).toBe('Friday 28 November 2025');
+  });
+
+  it('shows pence as pounds', () => {
+    expect(formatPence(990)).toBe('£9.90');
+    expect(formatPence(123456)).toBe('£1,234.56');
+  });
+});
+
+describe('an order in words', () => {
+  it('names each state, past ones apart', () => {
+    expect(statusOf(order()).text).toBe('Ready to collect');
+    expect(statusOf(order({ paymentRequired: true, amountDue: 990 })).text).toBe('Ready once paid');
+    expect(statusOf(order({ status: 'new' })).text).toBe('Being prepared');
+    expect(statusOf(order({ expired: true, live: false }))).toEqual({ text: 'Expired', tone: 'past' });
+    expect(statusOf(order({ status: 'collected', live: false }))).toEqual({ text: 'Collected', tone: 'past' });
+    expect(statusOf(order({ status: 'cancelled', live: false })).text).toBe('Cancelled');
+    expect(statusOf(order({ status: 'removed', live: false })).text).toBe('Removed from the locker');
+  });
+
+  it('says what was paid or declared', () => {
+    expect(paymentOf(order({ paymentStatus: 'paid', amountPaid: 990 }))).toBe('Paid £9.90 by card');
+    expect(paymentOf(order({ paymentStatus: 'exemption_declared', exemptionCode: 'F' }))).toBe(
+      'Exemption declared: F (prescription prepayment certificate)',
+    );
+    expect(paymentOf(order({ paymentStatus: 'unpaid', amountDue: 1190 }))).toBe('£11.90 to pay');
+    expect(paymentOf(order())).toBeNull();
+  });
+});

@@ -1,0 +1,101 @@
+import type { PatientOrderSummary } from '@medlocker/core';
+
+/*
+ * What the patient page says about an order, in words. A few facts are copied from core rather than
+ * imported, because core's modules that hold them load arktype (format.test.ts checks they agree):
+ * the exemption codes and their FP10 descriptions, and the day exemption M ended.
+ */
+
+type ExemptionCode = NonNullable<PatientOrderSummary['exemptionCode']>;
+
+/** SPEC §5's codes in the FP10's order, each with REFERENCE.md's description. */
+export const exemptions: { code: ExemptionCode; label: string }[] = [
+  { code: 'A', label: 'aged 60 or over, or under 16' },
+  { code: 'B', label: 'aged 16, 17 or 18 and in full-time education' },
+  { code: 'D', label: 'maternity exemption certificate' },
+  { code: 'E', label: 'medical exemption certificate' },
+  { code: 'F', label: 'prescription prepayment certificate' },
+  { code: 'G', label: 'prescription exemption certificate issued by the Ministry of Defence' },
+  { code: 'L', label: 'HC2 certificate' },
+  { code: 'H', label: 'Income Support or income-related Employment and Support Allowance' },
+  { code: 'K', label: "income-based Jobseeker's Allowance" },
+  { code: 'M', label: 'Tax Credit exemption certificate' },
+  { code: 'S', label: 'Pension Credit guarantee credit' },
+  { code: 'U', label: 'Universal Credit' },
+  { code: 'W', label: 'HRT prescription prepayment certificate' },
+];
+
+/** M is not valid for declarations made on or after 6 April 2025, 00:00 London (core's exemptionMEndsAt). */
+export const exemptionMEndsAt = Date.UTC(2025, 3, 5, 23, 0);
+
+/** The codes a patient may choose now: M only before it ended (the server refuses it after). */
+export const exemptionsOffered = (now: number) => exemptions.filter((e) => e.code !== 'M' || now < exemptionMEndsAt);
+
+/** W covers HRT items only: the page says so beside it. */
+export const hrtOnly = (code: string) => code === 'W';
+
+export const exemptionLabel = (code: string) => exemptions.find((e) => e.code === code)?.label ?? code;
+
+const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', minimumFractionDigits: 2 });
+
+/** 990 → '£9.90'. */
+export const formatPence = (pence: number) => pounds.format(pence / 100);
+
+const timeParts = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  hour: 'numeric',
+  minute: '2-digit',
+  hour12: true,
+});
+const dayParts = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+});
+const yearOf = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric' });
+
+/** '3:15pm' (London time; noon is 12pm, midnight 12am). */
+export function formatTime(ms: number): string {
+  const parts = timeParts.formatToParts(ms);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('hour')}:${get('minute')}${get('dayPeriod').replace(/\./g, '').toLowerCase()}`;
+}
+
+/** 'Friday 28 November' (London), with the year when it is not this year's: 'Friday 28 November 2025'. */
+export function formatDay(ms: number, now = Date.now()): string {
+  const parts = dayParts.formatToParts(ms);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  const year = yearOf.format(ms);
+  return `${get('weekday')} ${get('day')} ${get('month')}${year === yearOf.format(now) ? '' : ` ${year}`}`;
+}
+
+/** '3:15pm, Friday 28 November'. */
+export const formatMoment = (ms: number, now = Date.now()) => `${formatTime(ms)}, ${formatDay(ms, now)}`;
+
+/** The order's state as a patient would put it, and how the badge looks. */
+export function statusOf(order: PatientOrderSummary): { text: string; tone: 'ready' | 'waiting' | 'past' } {
+  if (order.status === 'cancelled') return { text: 'Cancelled', tone: 'past' };
+  if (order.status === 'collected') return { text: 'Collected', tone: 'past' };
+  if (order.status === 'removed') return { text: 'Removed from the locker', tone: 'past' };
+  if (order.expired) return { text: 'Expired', tone: 'past' };
+  if (order.status === 'new') return { text: 'Being prepared', tone: 'waiting' };
+  if (order.paymentRequired) return { text: 'Ready once paid', tone: 'waiting' };
+  return { text: 'Ready to collect', tone: 'ready' };
+}
+
+/** What was paid or declared, in a sentence; null when there was nothing to pay. */
+export function paymentOf(order: PatientOrderSummary): string | null {
+  switch (order.paymentStatus) {
+    case 'paid':
+      return `Paid ${formatPence(order.amountPaid)} by card`;
+    case 'exemption_declared':
+      return order.exemptionCode
+        ? `Exemption declared: ${order.exemptionCode} (${exemptionLabel(order.exemptionCode)})`
+        : 'Exemption declared';
+    case 'unpaid':
+      return order.amountDue > 0 ? `${formatPence(order.amountDue)} to pay` : null;
+    default:
+      return null;
+  }
+}

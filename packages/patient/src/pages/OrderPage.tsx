@@ -1,0 +1,173 @@
+import type { PatientOrderDetails, PatientSessionInfo } from '@medlocker/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError, messageOf, onSessionEnded, rpc } from '../api.ts';
+import { navigate } from '../router.ts';
+import { rememberOrder, useSessionTimeout } from '../session.ts';
+import { Loading, Page } from '../ui.tsx';
+import { DeclareExemption } from './DeclareExemption.tsx';
+import { IdentityCheck } from './IdentityCheck.tsx';
+import { NotFound } from './NotFound.tsx';
+import { OrderView, type PaymentOutcome } from './OrderView.tsx';
+import { SignedOut, SignOutButton } from './SignOut.tsx';
+
+type State =
+  | { kind: 'loading' }
+  | { kind: 'identity'; notice?: string }
+  | { kind: 'order'; details: PatientOrderDetails; outcome?: PaymentOutcome }
+  | { kind: 'declare'; details: PatientOrderDetails }
+  | { kind: 'signedOut' }
+  | { kind: 'notFound' }
+  | { kind: 'error'; message: string };
+
+export const timedOutNotice = 'Your session has timed out. Please confirm who you are again.';
+
+/** Judopay's return: `?ReceiptId=…&Reference=…` on this order's address (read once, then taken off). */
+function receiptInUrl(): string | null {
+  const receiptId = new URLSearchParams(location.search).get('ReceiptId');
+  return receiptId?.trim() ? receiptId.trim() : null;
+}
+
+/**
+ * `/p/{orderId}`, the page a message's link opens: with a patient session for this order's patient, the
+ * order; without one (or with another patient's), the identity check first. Back from Judopay's page
+ * with a receipt, it has the server confirm the payment, then shows the outcome and takes the receipt
+ * off the address (a reload then does not send it again).
+ */
+export function OrderPage({ orderId }: { orderId: string }) {
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const [session, setSessionState] = useState<PatientSessionInfo | null>(null);
+  const known = useRef(false);
+  const receipt = useRef(receiptInUrl());
+  const setSession = useCallback((info: PatientSessionInfo | null) => {
+    known.current = info !== null;
+    setSessionState(info);
+  }, []);
+
+  /** The identity check; saying the session timed out when there was one. */
+  const askIdentity = useCallback(() => {
+    const notice = known.current ? timedOutNotice : undefined;
+    setSession(null);
+    setState({ kind: 'identity', notice });
+  }, [setSession]);
+
+  const load = useCallback(
+    async (verified: boolean) => {
+      try {
+        let outcome: PaymentOutcome | undefined;
+        const pending = receipt.current;
+        if (pending) {
+          outcome = await completePayment(orderId, pending);
+          receipt.current = null;
+          history.replaceState(null, '', `/p/${encodeURIComponent(orderId)}`);
+        }
+        const [info, details] = await Promise.all([
+          rpc('auth', 'patientSession'),
+          rpc('patientOrders', 'get', { orderId }),
+        ]);
+        rememberOrder(orderId);
+        setSession(info);
+        setState({ kind: 'order', details, outcome });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return askIdentity();
+        // Another patient's order looks missing: this browser's session is someone else's, so ask.
+        if (error instanceof ApiError && error.status === 404)
+          return verified ? setState({ kind: 'notFound' }) : askIdentity();
+        setState({ kind: 'error', message: messageOf(error) });
+      }
+    },
+    [orderId, askIdentity, setSession],
+  );
+
+  useEffect(() => {
+    void load(false);
+  }, [load]);
+
+  // Any call finding the session gone (timed out, ended elsewhere) brings the check back.
+  useEffect(() => onSessionEnded(askIdentity), [askIdentity]);
+  useSessionTimeout(session?.expires ?? null, askIdentity);
+
+  const signOut = session ? (
+    <SignOutButton
+      onSignedOut={() => {
+        setSession(null);
+        setState({ kind: 'signedOut' });
+      }}
+    />
+  ) : undefined;
+
+  switch (state.kind) {
+    case 'loading':
+      return <Loading title="Your order" />;
+    case 'identity':
+      return (
+        <IdentityCheck
+          orderId={orderId}
+          notice={state.notice}
+          onVerified={(info) => {
+            setSession(info);
+            setState({ kind: 'loading' });
+            void load(true);
+          }}
+          onNotFound={() => setState({ kind: 'notFound' })}
+        />
+      );
+    case 'notFound':
+      return <NotFound />;
+    case 'signedOut':
+      return <SignedOut onSignIn={askIdentity} />;
+    case 'error':
+      return (
+        <Page title="Something went wrong">
+          <h1>Something went wrong</h1>
+          <p role="alert">{state.message}</p>
+          <button className="button" type="button" onClick={() => load(false)}>
+            Try again
+          </button>
+        </Page>
+      );
+    case 'declare':
+      return (
+        <DeclareExemption
+          details={state.details}
+          headerAction={signOut}
+          onCancel={() => setState({ kind: 'order', details: state.details })}
+          onDeclared={(order) =>
+            // The PIN comes with the order's details once nothing is left to pay: read them again.
+            void rpc('patientOrders', 'get', { orderId })
+              .then((details) => setState({ kind: 'order', details, outcome: { kind: 'declared' } }))
+              .catch((error) =>
+                setState({
+                  kind: 'order',
+                  details: { ...state.details, order },
+                  outcome: { kind: 'declared', warning: messageOf(error) },
+                }),
+              )
+          }
+        />
+      );
+    case 'order':
+      return (
+        <OrderView
+          details={state.details}
+          givenName={session?.givenName}
+          outcome={state.outcome}
+          headerAction={signOut}
+          onDeclare={() => setState({ kind: 'declare', details: state.details })}
+          onOrders={() => navigate('/p')}
+        />
+      );
+  }
+}
+
+/** Has the server confirm a Judopay receipt with Judopay; the outcome, or why it could not. */
+async function completePayment(orderId: string, receiptId: string): Promise<PaymentOutcome> {
+  try {
+    const done = await rpc('checkout', 'completeJudoOrderPayment', { orderId, receiptId });
+    if (done.outcome === 'succeeded') return { kind: 'paid' };
+    return { kind: done.outcome === 'declined' ? 'declined' : 'failed' };
+  } catch (error) {
+    // No session (timed out while paying): the check comes first, and the receipt waits for it.
+    if (error instanceof ApiError && error.status === 401) throw error;
+    return { kind: 'notConfirmed', message: messageOf(error) };
+  }
+}

@@ -1,0 +1,118 @@
+import type { PatientOrderSummary, PatientSessionInfo } from '@medlocker/core';
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError, messageOf, rpc } from '../api.ts';
+import { formatMoment, paymentOf, statusOf } from '../format.ts';
+import { navigate } from '../router.ts';
+import { lastOrder, rememberOrder, useSessionTimeout } from '../session.ts';
+import { Loading, Page } from '../ui.tsx';
+import { Mobiles } from './Mobiles.tsx';
+import { SignedOut, SignOutButton } from './SignOut.tsx';
+
+type State =
+  | { kind: 'loading' }
+  | { kind: 'list'; session: PatientSessionInfo; orders: PatientOrderSummary[] }
+  | { kind: 'noSession' }
+  | { kind: 'signedOut' }
+  | { kind: 'error'; message: string };
+
+/**
+ * `/p`: the signed-in patient's orders, live ones first. A session proves identity for one order's
+ * link, so without one (or once it times out) the patient goes back to the check of the order they
+ * last opened here, or is told to open the link in their message.
+ */
+export function OrdersPage() {
+  const [state, setState] = useState<State>({ kind: 'loading' });
+
+  const backToCheck = useCallback(() => {
+    const orderId = lastOrder();
+    if (orderId) navigate(`/p/${encodeURIComponent(orderId)}`, { replace: true });
+    else setState({ kind: 'noSession' });
+  }, []);
+
+  const load = useCallback(async () => {
+    try {
+      const [session, list] = await Promise.all([rpc('auth', 'patientSession'), rpc('patientOrders', 'list')]);
+      setState({ kind: 'list', session, orders: list.orders });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return backToCheck();
+      setState({ kind: 'error', message: messageOf(error) });
+    }
+  }, [backToCheck]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+  useSessionTimeout(state.kind === 'list' ? state.session.expires : null, backToCheck);
+
+  switch (state.kind) {
+    case 'loading':
+      return <Loading title="Your orders" />;
+    case 'signedOut':
+      return <SignedOut />;
+    case 'noSession':
+      return (
+        <Page title="Your orders">
+          <h1>Your orders</h1>
+          <p>To see your orders, open the link in the message your pharmacy sent you.</p>
+        </Page>
+      );
+    case 'error':
+      return (
+        <Page title="Something went wrong">
+          <h1>Something went wrong</h1>
+          <p role="alert">{state.message}</p>
+          <button className="button" type="button" onClick={load}>
+            Try again
+          </button>
+        </Page>
+      );
+    case 'list': {
+      const live = state.orders.filter((o) => o.live && !o.expired);
+      const past = state.orders.filter((o) => !(o.live && !o.expired));
+      return (
+        <Page title="Your orders" headerAction={<SignOutButton onSignedOut={() => setState({ kind: 'signedOut' })} />}>
+          <p className="lead">Hello {state.session.givenName}</p>
+          <h1>Your orders</h1>
+          <h2>To collect</h2>
+          {live.length === 0 ? <p>You have no orders to collect.</p> : <OrderList orders={live} />}
+          <h2>Past orders</h2>
+          {past.length === 0 ? <p>You have no past orders.</p> : <OrderList orders={past} />}
+          <Mobiles />
+        </Page>
+      );
+    }
+  }
+}
+
+function OrderList({ orders }: { orders: PatientOrderSummary[] }) {
+  return (
+    <ul className="order-list">
+      {orders.map((order) => {
+        const status = statusOf(order);
+        const payment = paymentOf(order);
+        const href = `/p/${encodeURIComponent(order.id)}`;
+        return (
+          <li key={order.id}>
+            <a
+              href={href}
+              onClick={(event) => {
+                event.preventDefault();
+                rememberOrder(order.id);
+                navigate(href);
+              }}
+            >
+              {order.businessName}, order {order.reference}
+            </a>
+            <br />
+            <span className={`status status--${status.tone}`}>{status.text}</span>
+            {order.live && !order.expired && order.expiresAt !== null && (
+              <span> · Collect by {formatMoment(order.expiresAt)}</span>
+            )}
+            {order.collected !== null && <span> · Collected {formatMoment(order.collected)}</span>}
+            {payment && <span className="hint">{payment}</span>}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,40 @@
+import { useState } from 'react';
+import { rpc } from '../api.ts';
+import { Page } from '../ui.tsx';
+
+/** Ends the patient session (the server clears its cookie); harmless when it already ended. */
+export function SignOutButton({ onSignedOut }: { onSignedOut: () => void }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      className="link-button"
+      type="button"
+      disabled={busy}
+      onClick={async () => {
+        setBusy(true);
+        try {
+          await rpc('auth', 'endPatientSession');
+        } catch {
+          // Unreachable server: the cookie stays, but it times out by itself; the page forgets it now.
+        }
+        onSignedOut();
+      }}
+    >
+      Sign out
+    </button>
+  );
+}
+
+export function SignedOut({ onSignIn }: { onSignIn?: () => void }) {
+  return (
+    <Page title="You have signed out">
+      <h1>You have signed out</h1>
+      <p>Your order is no longer shown on this device.</p>
+      {onSignIn && (
+        <button className="button" type="button" onClick={onSignIn}>
+          See your order again
+        </button>
+      )}
+    </Page>
+  );
+}
