@@ -252,6 +252,11 @@ test('another patient declares exemption F with a drawn signature and sees the P
   expect(order.exemptionDetails.nameOfDeclarant).toBe('Alex Carer');
   expect(order.exemptionDetails.onBehalfOfPatient).toBe(true);
   expect(order.exemptionDetails.signature).toMatch(/^data:image\/png;base64,/);
+  // The drawing, within the server's 64 KB.
+  const png = Buffer.from(order.exemptionDetails.signature.split(',')[1] ?? '', 'base64');
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  expect(png.length).toBeGreaterThan(500);
+  expect(png.length).toBeLessThanOrEqual(64 * 1024);
 });
 
 test('a wrong date of birth is refused beside the field, and the PIN is never in the page before the check', async ({

@@ -33,8 +33,20 @@ export class ApiError extends Error {
   }
 }
 
-/** SPEC §8, with the product name the page was served for. */
-export const unreachableMessage = 'The MedLocker server could not be reached. Check your connection and try again.';
+let productName = 'MedLocker';
+/** The product's name (PRODUCT_NAME) once the server has said it, for the unreachable message. */
+export const setProductName = (name: string) => {
+  productName = name;
+};
+/** SPEC §8's words, with the product's name. */
+export const unreachableMessage = () =>
+  `The ${productName} server could not be reached. Check your connection and try again.`;
+
+/** Where the API is: '' (the page's own origin) in the browser; tests point it at a local server. */
+let apiOrigin = '';
+export const setApiOrigin = (origin: string) => {
+  apiOrigin = origin.replace(/\/+$/, '');
+};
 
 const sessionEndedListeners = new Set<() => void>();
 
@@ -59,7 +71,7 @@ export async function rpc<A extends AreaName, M extends MethodName<A>>(
   let response: Response;
   let text: string;
   try {
-    response = await fetch(`/api/${area}/${method}`, {
+    response = await fetch(`${apiOrigin}/api/${area}/${method}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(input ?? {}),
@@ -67,7 +79,7 @@ export async function rpc<A extends AreaName, M extends MethodName<A>>(
     });
     text = await response.text();
   } catch {
-    throw new ApiError(0, 'UNREACHABLE', unreachableMessage);
+    throw new ApiError(0, 'UNREACHABLE', unreachableMessage());
   }
   let body: unknown;
   try {
@@ -91,7 +103,7 @@ export async function rpc<A extends AreaName, M extends MethodName<A>>(
       Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
     );
   }
-  if (response.status === 502 || response.status === 504) throw new ApiError(0, 'UNREACHABLE', unreachableMessage);
+  if (response.status === 502 || response.status === 504) throw new ApiError(0, 'UNREACHABLE', unreachableMessage());
   if (response.status === 503 && error && typeof error.message === 'string') {
     throw new ApiError(503, 'UNAVAILABLE', error.message);
   }

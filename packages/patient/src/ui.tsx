@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { rpc } from './api.ts';
+import { rpc, setProductName } from './api.ts';
 
 /*
  * The few building blocks every patient screen shares: the page frame (header, skip link, title), the
@@ -16,6 +16,7 @@ export function useProductName(): string {
     productNameAsked ??= rpc('auth', 'config').then(
       (config) => {
         productName = config.productName;
+        setProductName(productName);
         return productName;
       },
       () => productName,

@@ -88,6 +88,16 @@ describe('reserved paths', () => {
     expect(text).toContain('Not found');
     expect(text).not.toContain('/assets/');
   });
+
+  it("never answers the patient page's paths with the console (patient-static.ts serves them)", async () => {
+    for (const path of ['/p', '/p/0190a1b2', '/patient-assets', '/patient-assets/index-x.js']) {
+      const res = await get(path);
+      expect([path, res.status]).toEqual([path, 404]);
+      expect(await res.text()).not.toContain('/assets/index-abc123.js');
+    }
+    // A console path that only starts like one is the console's.
+    expect(await (await get('/pharmacy')).text()).toBe(page);
+  });
 });
 
 describe('Accept-Encoding', () => {

@@ -34,7 +34,8 @@ export type ConsoleStaticOptions = {
  * time (`name.br`, `name.gz`) when the client accepts it (`Vary: Accept-Encoding`); hashed files under
  * /assets/ are cached for a year, index.html is revalidated every time. Console routes (any other
  * path) get index.html so the console's router takes them (deep links, reloads). API paths answer a
- * JSON 404, /u/ links a plain 404 page, a missing asset a 404.
+ * JSON 404, /u/ links and the patient page's paths (when they reach here) a plain 404 page, a missing
+ * asset a 404.
  */
 export function consoleStatic(dir: string | undefined, options: ConsoleStaticOptions = {}) {
   const app = new Elysia({ name: 'console-static' });

@@ -106,8 +106,8 @@ export function Mobiles() {
       ) : (
         <ul className="order-list" aria-label="Your mobiles">
           {mobiles.map((m) => (
-            <li key={m.mobileNumber}>
-              {ukMobile(m.mobileNumber)}
+            <li key={m.mobileNumber} className="mobile-row">
+              <span>{ukMobile(m.mobileNumber)}</span>
               {m.onRecord && <span className="hint">The number your pharmacy has for you</span>}
               {!m.onRecord && !m.verified && <span className="hint">Waiting for its code</span>}
               {!m.onRecord && (

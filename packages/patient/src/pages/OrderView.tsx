@@ -122,7 +122,7 @@ function sentenceOf({ order, pin }: PatientOrderDetails): string {
     return 'Your pharmacy is preparing this order. We will send you a message when it is in the locker.';
   if (pin) return 'Enter this PIN at the locker to collect your order.';
   if (order.paymentRequired && order.amountDue > 0) {
-    return `Pay ${formatPence(order.amountDue)} or declare an exemption, and we will show you the PIN that opens the locker.`;
+    return 'Once it is paid, or an exemption is declared, we will show you the PIN that opens the locker.';
   }
   return 'Your order is in the locker.';
 }
@@ -216,8 +216,8 @@ function Pay(props: { orderId: string; amount: number; cardPayments: boolean; re
       <h2 id="pay-title">{props.retry ? 'Try again' : `Pay ${formatPence(props.amount)}`}</h2>
       <ErrorSummary errors={errors} />
       <p>
-        You need to pay {formatPence(props.amount)} before you can collect this order. If you do not have to pay for
-        prescriptions, declare an exemption instead.
+        There is {formatPence(props.amount)} to pay for this order. If you do not have to pay for prescriptions, declare
+        an exemption instead.
       </p>
       <div className="actions">
         {props.cardPayments && (

@@ -1,6 +1,6 @@
 import type { PatientOrderSummary, PatientSessionInfo } from '@medlocker/core';
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, messageOf, rpc } from '../api.ts';
+import { ApiError, messageOf, onSessionEnded, rpc } from '../api.ts';
 import { formatMoment, paymentOf, statusOf } from '../format.ts';
 import { navigate } from '../router.ts';
 import { lastOrder, rememberOrder, useSessionTimeout } from '../session.ts';
@@ -43,6 +43,8 @@ export function OrdersPage() {
     void load();
   }, [load]);
   useSessionTimeout(state.kind === 'list' ? state.session.expires : null, backToCheck);
+  // A call finding the session gone (the mobiles' too) goes back to the check.
+  useEffect(() => onSessionEnded(backToCheck), [backToCheck]);
 
   switch (state.kind) {
     case 'loading':
