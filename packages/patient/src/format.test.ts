@@ -30,6 +30,7 @@ const order = (changes: Partial<PatientOrderSummary> = {}): PatientOrderSummary 
   retailCharge: 0,
   amountDue: 0,
   amountPaid: 0,
+  receiptSent: false,
   exemptionCode: null,
   machineName: 'Front door',
   expiresAt: null,
