@@ -29,6 +29,28 @@ export const exemptionMEndsAt = Date.UTC(2025, 3, 5, 23, 0);
 /** W (HRT prescription prepayment certificate) covers HRT items only, which an order does not list. */
 export const hrtOnlyExemptionCodes: readonly (typeof exemptionCodes)[number][] = ['W'];
 
+/** The parts of an order that decide what is still owed on it. */
+export type OrderCharges = {
+  paymentStatus: 'not_required' | 'unpaid' | 'paid' | 'exemption_declared';
+  /** Pence: the NHS prescription charge, which a declared exemption waives. */
+  prescriptionCharge: number;
+  /** Pence: the retail charge, which no NHS exemption covers. */
+  retailCharge: number;
+  exemptionCode: string | null;
+};
+
+/**
+ * What is still owed on an order, in pence: nothing once it is paid, declared exempt or free; else its
+ * retail charge, plus its prescription charge unless an exemption has been declared. An exemption waives
+ * the NHS prescription charge only: on an order with both charges the declaration is recorded and the
+ * order stays `unpaid` for the retail charge until it is paid by card (docs/DECISIONS.md, "An exemption
+ * covers the prescription charge only").
+ */
+export function orderAmountDue(order: OrderCharges): number {
+  if (order.paymentStatus !== 'unpaid') return 0;
+  return (order.exemptionCode === null ? order.prescriptionCharge : 0) + order.retailCharge;
+}
+
 /** An order to pay for or declare on. */
 export const CheckoutOrderInput = type({ orderId: Id });
 export type CheckoutOrderInput = typeof CheckoutOrderInput.infer;

@@ -22,6 +22,8 @@ export type ReceiptFacts = {
   receiptId: string;
   /** When the payment was taken (ms). */
   paidAt: number;
+  /** An exemption declared on the order: the card paid its retail charge only. */
+  exemptionCode?: string | null;
 };
 
 const when = (at: number) => `${formatLongDate(at)} at ${formatTime(at, { seconds: false })}`;
@@ -37,6 +39,9 @@ export const receiptEmailText = (facts: ReceiptFacts) =>
     '',
     `Order reference: ${facts.reference}`,
     `Amount paid: ${formatPence(facts.amount)} by card`,
+    ...(facts.exemptionCode
+      ? [`NHS prescription charge: not charged (exemption ${facts.exemptionCode} declared)`]
+      : []),
     `Card payment receipt: ${facts.receiptId}`,
     `Date: ${when(facts.paidAt)}`,
     '',
@@ -45,4 +50,6 @@ export const receiptEmailText = (facts: ReceiptFacts) =>
 
 /** The SMS: the same facts in one message. */
 export const receiptSmsText = (facts: ReceiptFacts) =>
-  `Receipt from ${facts.pharmacy}: order ${facts.reference}, ${formatPence(facts.amount)} paid by card on ${when(facts.paidAt)}. Card receipt ${facts.receiptId}.`;
+  `Receipt from ${facts.pharmacy}: order ${facts.reference}, ${formatPence(facts.amount)} paid by card on ${when(facts.paidAt)}${
+    facts.exemptionCode ? ` (prescription charge not charged: exemption ${facts.exemptionCode})` : ''
+  }. Card receipt ${facts.receiptId}.`;

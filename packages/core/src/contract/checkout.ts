@@ -22,7 +22,7 @@ export const checkout = defineArea({
     output: JudoPaymentSession,
     access: patientOnly({ order: 'orderId' }),
     summary:
-      "Starts a card payment of the order's charges (the amount is the server's, never the client's) on Judopay's hosted page; Judopay sends the browser back to the order's page. 409 when there is nothing to pay.",
+      "Starts a card payment of what the order owes (the amount is the server's, never the client's: the retail charge alone once an exemption is declared) on Judopay's hosted page; Judopay sends the browser back to the order's page. 409 when there is nothing to pay.",
   },
   completeJudoOrderPayment: {
     input: CompleteJudoPaymentInput,
@@ -53,6 +53,6 @@ export const checkout = defineArea({
     output: type({ order: PatientOrderSummary }),
     access: patientOnly({ order: 'orderId' }),
     summary:
-      'Declares an NHS prescription charge exemption (SPEC §5 codes) with the declarant and a drawn signature; the order becomes exemption_declared.',
+      'Declares an NHS prescription charge exemption (SPEC §5 codes) with the declarant and a drawn signature; the order becomes exemption_declared, or, with a retail charge too, stays unpaid for the retail charge alone. 409 without a prescription charge.',
   },
 });

@@ -35,7 +35,7 @@ export const PatientOrderSummary = type({
   paymentRequired: 'boolean',
   prescriptionCharge: pence,
   retailCharge: pence,
-  /** What is still owed (0 when paid, exempt or free). */
+  /** What is still owed (0 when paid, exempt or free; the retail charge alone once an exemption is declared). */
   amountDue: pence,
   amountPaid: pence,
   /** A receipt of the card payment was sent (checkout/sendReceipt). */

@@ -69,6 +69,21 @@ describeApi(
       expect((await update(estate.businessId, { nation: 'scotland' })).status).toBe(200);
     });
 
+    it('lets a pharmacy move once the prescription charge is declared exempt, even with a retail charge still owed', async () => {
+      const estate = await chargingBusiness(t, { judo: false });
+      const orderId = await chargedOrder(t, estate, { prescriptionCharge: 990, retailCharge: 200 });
+      expect((await update(estate.businessId, { nation: 'wales' })).status).toBe(409);
+      await declareExemption(t.deps, patientActor(estate), {
+        orderId,
+        exemptionCode: 'F',
+        nameOfDeclarant: 'Given1 Family1',
+        onBehalfOfPatient: false,
+        signature,
+      });
+      expect((await orderRow(t, orderId)).payment_status).toBe('unpaid');
+      expect((await update(estate.businessId, { nation: 'wales' })).status).toBe(200);
+    });
+
     it('never gives an order in Wales a prescription charge: nothing to pay is not_required', async () => {
       const estate = await chargingBusiness(t, { judo: false });
       expect((await update(estate.businessId, { nation: 'wales' })).status).toBe(200);

@@ -94,7 +94,10 @@ export async function deleteSmsTemplates(db: Db, businessId: string, keys: reado
     .execute();
 }
 
-/** Orders of a business still to collect whose prescription charge is unpaid. */
+/**
+ * Orders of a business still to collect whose prescription charge is unpaid (an exemption declared on
+ * an order that still owes its retail charge has waived it).
+ */
 export async function countLiveChargedOrders(db: Db, businessId: string): Promise<number> {
   const row = await db
     .selectFrom('orders')
@@ -103,6 +106,7 @@ export async function countLiveChargedOrders(db: Db, businessId: string): Promis
     .where('status', 'in', ['new', 'loaded'])
     .where('payment_status', '=', 'unpaid')
     .where('prescription_charge', '>', 0)
+    .where('exemption_code', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }

@@ -5,6 +5,7 @@ import {
   exemptionMEndsAt,
   type FieldError,
   formatFileSize,
+  formatPence,
   hrtOnlyExemptionCodes,
   imageKindOf,
   type Order,
@@ -14,7 +15,7 @@ import {
 import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { findOrder, insertOrderEventRows, toOrder } from '../orders/repository.ts';
+import { findOrder, insertOrderEventRows, type OrderRow, toOrder } from '../orders/repository.ts';
 import { eventRow, publishOrder } from '../orders/service.ts';
 import { lockOrder, settleOrderPayment } from './repository.ts';
 import { requireReach, requireUnpaidLiveOrder } from './service.ts';
@@ -57,10 +58,23 @@ export function readSignature(dataUrl: string): string {
   return text;
 }
 
+/** 409 unless the order can take a declaration: unpaid, charged, live, and none declared yet. */
+function requireDeclarable(order: OrderRow, now: number): void {
+  requireUnpaidLiveOrder(order, now);
+  // On an order with a retail charge too, a declaration leaves it unpaid: one is enough.
+  if (order.exemption_code !== null) {
+    throw new AppError('CONFLICT', 'An exemption has been declared for this order already', [
+      { path: 'orderId', id: 'EXEMPTION_DECLARED', message: `Exemption ${order.exemption_code} declared already` },
+    ]);
+  }
+}
+
 /**
- * Declares an NHS prescription charge exemption for an unpaid, charged, live order: the order becomes
- * `exemption_declared` with the code and the declaration (who, for whom, the signature), and the
- * timeline says so. M is refused for declarations on or after 6 April 2025; W covers HRT items only,
+ * Declares an NHS prescription charge exemption for an unpaid, charged, live order: the order records
+ * the code and the declaration (who, for whom, the signature), and the timeline says so. It becomes
+ * `exemption_declared` when the prescription charge was all it owed; with a retail charge too (which no
+ * NHS exemption covers) it stays `unpaid`, owing the retail charge alone, until that is paid by card.
+ * M is refused for declarations on or after 6 April 2025; W covers HRT items only,
  * which an order does not list, so it is accepted and the event says so for staff to check.
  */
 export async function declareExemption(
@@ -80,7 +94,7 @@ export async function declareExemption(
     ]);
   }
   const found = requireReach(actor, await findOrder(deps.db, input.orderId), input.orderId);
-  requireUnpaidLiveOrder(found, now);
+  requireDeclarable(found, now);
   // An exemption waives the NHS prescription charge only: an order without one (a retail charge alone,
   // or a pharmacy outside England) has nothing it could waive.
   if (Number(found.prescription_charge) <= 0) {
@@ -96,9 +110,11 @@ export async function declareExemption(
     // Checked again under the order's lock: a payment or another declaration may have come meanwhile.
     const order = await lockOrder(tx, input.orderId);
     if (!order) throw new AppError('NOT_FOUND', `No order with id ${input.orderId}`);
-    requireUnpaidLiveOrder(order, now);
+    requireDeclarable(order, now);
+    // The retail charge is no NHS charge: with one, the order stays unpaid for it (paid by card later).
+    const retail = Number(order.retail_charge);
     const declared = await settleOrderPayment(tx, order.id, {
-      payment_status: 'exemption_declared',
+      payment_status: retail > 0 ? 'unpaid' : 'exemption_declared',
       exemption_code: input.exemptionCode,
       exemption_details: JSON.stringify({
         nameOfDeclarant,
@@ -117,7 +133,9 @@ export async function declareExemption(
         actor,
         declared,
         'EXEMPTION_DECLARED',
-        `Exemption ${input.exemptionCode} (${label}) declared by ${who}${hrtOnly ? ': valid for HRT items only' : ''}`,
+        `Exemption ${input.exemptionCode} (${label}) declared by ${who}${hrtOnly ? ': valid for HRT items only' : ''}${
+          retail > 0 ? `; the retail charge of ${formatPence(retail)} is still to pay` : ''
+        }`,
         {
           exemptionCode: input.exemptionCode,
           nameOfDeclarant,

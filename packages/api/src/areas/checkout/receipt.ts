@@ -74,6 +74,7 @@ export async function sendReceipt(deps: AppDeps, actor: Actor, input: CheckoutOr
     receiptId: found.payment_id as string,
     // When Judopay's receipt was settled; an order paid before attempts were kept: its last change.
     paidAt: Number(attempt?.completed_at ?? found.updated),
+    exemptionCode: found.exemption_code,
   };
   const now = deps.now();
   const sentTo = maskRecipient(route.recipient);

@@ -10,6 +10,7 @@ import {
   formatPence,
   type JudoPaymentSession,
   type Order,
+  orderAmountDue,
   type PaymentAttemptStatus,
 } from '@medlocker/core';
 import type { Actor } from '../../actor.ts';
@@ -55,13 +56,24 @@ export function requireReach(actor: Actor, order: OrderRow | undefined, id: stri
   return order;
 }
 
-/** What the patient owes for an order, in pence: its prescription charge plus its retail charge. */
-export const amountDue = (order: Pick<OrderRow, 'prescription_charge' | 'retail_charge'>): number =>
-  Number(order.prescription_charge) + Number(order.retail_charge);
+type ChargesRow = Pick<OrderRow, 'payment_status' | 'prescription_charge' | 'retail_charge' | 'exemption_code'>;
+
+/**
+ * What the patient still owes for an order, in pence (core's orderAmountDue): its retail charge, plus
+ * its prescription charge unless an exemption has been declared; nothing once settled.
+ */
+export const amountDue = (order: ChargesRow): number =>
+  orderAmountDue({
+    paymentStatus: order.payment_status,
+    prescriptionCharge: Number(order.prescription_charge),
+    retailCharge: Number(order.retail_charge),
+    exemptionCode: order.exemption_code,
+  });
 
 /**
  * Refuses (409) an order whose charge cannot be settled now: one that is not live (collected, removed,
- * cancelled, or loaded past its expiry), one without a charge, one already paid or declared exempt.
+ * cancelled, or loaded past its expiry), one without a charge, one already paid or declared exempt (and,
+ * with an exemption declared, nothing else left to pay).
  */
 export function requireUnpaidLiveOrder(order: OrderRow, now: number): void {
   const expired = order.status === 'loaded' && order.expires_at !== null && now >= Number(order.expires_at);
@@ -71,11 +83,12 @@ export function requireUnpaidLiveOrder(order: OrderRow, now: number): void {
       { path: 'orderId', id: 'INVALID_TRANSITION', message: state },
     ]);
   }
-  if (order.payment_status === 'not_required' || amountDue(order) <= 0) {
+  const charged = Number(order.prescription_charge) + Number(order.retail_charge);
+  if (order.payment_status === 'not_required' || charged <= 0) {
     throw new AppError('CONFLICT', 'This order has no charge to pay');
   }
   if (order.payment_status === 'paid') throw new AppError('CONFLICT', 'This order is paid already');
-  if (order.payment_status === 'exemption_declared') {
+  if (order.payment_status === 'exemption_declared' || amountDue(order) <= 0) {
     throw new AppError('CONFLICT', 'An exemption has been declared for this order: there is nothing to pay');
   }
 }
@@ -291,6 +304,8 @@ export async function completeJudoOrderPayment(
   };
 }
 
+type TimelineEvent = { code: string; message: string; data: Record<string, unknown> };
+
 /** Records a confirmed receipt on its attempt and, for a success, on the order; with the order's event. */
 async function settle(
   tx: Db,
@@ -319,7 +334,9 @@ async function settle(
     ...(receipt.cardScheme ? { cardScheme: receipt.cardScheme } : {}),
   };
   let row = current;
-  let event: { code: string; message: string; data: Record<string, unknown> };
+  let event: TimelineEvent;
+  /** Events after the main one (a refund to make). */
+  const extra: TimelineEvent[] = [];
   if (outcome !== 'succeeded') {
     event = {
       code: outcome === 'declined' ? 'PAYMENT_DECLINED' : 'PAYMENT_FAILED',
@@ -327,15 +344,47 @@ async function settle(
       data: { ...data, reason },
     };
   } else {
-    const paid = await settleOrderPayment(tx, current.id, {
-      payment_status: 'paid',
-      amount_paid: amount,
-      payment_id: receipt.receiptId,
-      updated: now,
-    });
+    // What the order owes now: less than when the payment started if an exemption was declared meanwhile
+    // on an order with a retail charge too (the attempt still carries both charges).
+    const due = amountDue(current);
+    const paid =
+      due > 0 && amount >= due
+        ? await settleOrderPayment(tx, current.id, {
+            payment_status: 'paid',
+            amount_paid: amount,
+            payment_id: receipt.receiptId,
+            updated: now,
+          })
+        : undefined;
     if (paid) {
       row = paid;
       event = { code: 'PAYMENT_SUCCEEDED', message: `Paid ${formatPence(amount)} by card`, data };
+      if (amount > due) {
+        // The money was taken and covers what is owed, so the order is paid (the patient can collect);
+        // the part the exemption waived goes back to them.
+        const over = amount - due;
+        deps.logger.warn('a Judopay payment took more than the order owes: refund the difference', {
+          orderId: current.id,
+          receiptId: receipt.receiptId,
+          refund: over,
+        });
+        extra.push({
+          code: 'PAYMENT_OVERPAID',
+          message: `Card payment of ${formatPence(amount)} started before exemption ${current.exemption_code} was declared: only ${formatPence(due)} was owed, refund ${formatPence(over)}`,
+          data: { ...data, due, refund: over },
+        });
+      }
+    } else if (current.payment_status === 'unpaid') {
+      // Less than is owed: cannot happen today (what is owed only shrinks), but never pays an order short.
+      deps.logger.warn('a Judopay payment took less than the order owes: refund it', {
+        orderId: current.id,
+        receiptId: receipt.receiptId,
+      });
+      event = {
+        code: 'PAYMENT_NOT_NEEDED',
+        message: `Card payment of ${formatPence(amount)} received but ${formatPence(due)} is owed: refund it`,
+        data: { ...data, due },
+      };
     } else {
       // Money taken for an order settled meanwhile (another payment, a declaration): staff refund it.
       deps.logger.warn('a Judopay payment arrived for an order settled already: refund it', {
@@ -350,7 +399,10 @@ async function settle(
       };
     }
   }
-  await insertOrderEventRows(tx, [eventRow(deps, actor, row, event.code, event.message, event.data)]);
+  await insertOrderEventRows(
+    tx,
+    [event, ...extra].map((e) => eventRow(deps, actor, row, e.code, e.message, e.data)),
+  );
   await audit(tx, deps, actor, {
     action: 'order.payment',
     entityType: 'order',

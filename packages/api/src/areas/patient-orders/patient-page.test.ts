@@ -29,10 +29,10 @@ const signature =
 describeApi(
   'patient page: the patient’s own orders, PIN and checkout',
   (t) => {
-    /** A charged order (£9.90 + £2.00) of a card-taking business, and its patient signed in by date of birth. */
-    async function signedIn() {
+    /** A charged order (£9.90 + £2.00 unless told) of a card-taking business, and its patient signed in by date of birth. */
+    async function signedIn(charges?: { prescriptionCharge?: number; retailCharge?: number }) {
       const estate = await chargingBusiness(t);
-      const orderId = await chargedOrder(t, estate);
+      const orderId = await chargedOrder(t, estate, charges);
       const res = await t.call('auth', 'verifyPatient', { orderId, dateOfBirth: '1980-01-02' });
       expect(res.status).toBe(200);
       const set = res.headers.getSetCookie().find((c) => c.startsWith(`${PATIENT_COOKIE}=`)) ?? '';
@@ -161,7 +161,7 @@ describeApi(
     });
 
     it('declares an exemption, after which the PIN shows; staff cannot call the patient’s checkout', async () => {
-      const { orderId, as } = await signedIn();
+      const { orderId, as } = await signedIn({ prescriptionCharge: 990 });
       await load(orderId, { machinePayment: true });
       const input = { orderId, exemptionCode: 'F', nameOfDeclarant: 'Alex Carer', onBehalfOfPatient: true, signature };
       expect((await t.call('checkout', 'declareExemption', input, asSupport)).status).toBe(403);
@@ -231,6 +231,97 @@ describeApi(
           status: 'Accepted',
           location: 'C2',
         });
+      });
+    }, 30_000);
+
+    it('with a retail charge too, the PIN opens the locker only once the exemption is declared AND the retail charge paid', async () => {
+      await withBootedLocker(t, async ({ locker, machine }) => {
+        await t.db.updateTable('machines').set({ payments_enabled: true }).where('id', '=', machine.id).execute();
+        await t.db
+          .insertInto('business_feature_settings')
+          .values({
+            business_id: 'b1',
+            settings: JSON.stringify({ charges: { enabled: true }, retailCharges: { enabled: true } }),
+            updated: 1,
+          })
+          .execute();
+        const saved = await t.call(
+          'paymentSettings',
+          'updatePaymentSettings',
+          {
+            businessId: 'b1',
+            contactNumber: '0121 496 0000',
+            legalInfo: 'High St Pharmacy Ltd',
+            provider: 'judo',
+            judo: {
+              id: '100200300',
+              sandbox: true,
+              ...judoAccount,
+              showVisa: true,
+              showAmex: true,
+              showMastercard: true,
+            },
+          },
+          asSupport,
+        );
+        expect(saved.status).toBe(200);
+        const patient = await t.call('patients', 'create', { businessId: 'b1', patient: testPatient(1) }, asSupport);
+        const order = await createOrder(t.deps, systemActor('test'), {
+          businessId: 'b1',
+          patientId: patient.body.patient.id,
+          machineId: machine.id,
+          barcode: 'RX-BOTH',
+          prescriptionCharge: 990,
+          retailCharge: 250,
+        });
+        await locker.call('BagLoaded', {
+          eventId: 'ev-b',
+          seq: 1,
+          created: t.deps.now(),
+          barcode: 'RX-BOTH',
+          location: 'D1',
+        });
+        const verified = await t.call('auth', 'verifyPatient', { orderId: order.id, dateOfBirth: '1980-01-02' });
+        const as = { cookie: (verified.headers.getSetCookie()[0] ?? '').split(';')[0] as string };
+        const pin = (await pinIn(order.id)).replace(' ', '');
+
+        const declared = await t.call(
+          'checkout',
+          'declareExemption',
+          {
+            orderId: order.id,
+            exemptionCode: 'F',
+            nameOfDeclarant: 'Given1 Family1',
+            onBehalfOfPatient: false,
+            signature,
+          },
+          as,
+        );
+        expect(declared.status).toBe(200);
+        expect(declared.body.order).toMatchObject({
+          paymentStatus: 'unpaid',
+          exemptionCode: 'F',
+          paymentRequired: true,
+          amountDue: 250,
+        });
+        // Declared, the retail charge still owed: no PIN on the page, and the locker refuses it.
+        const after = await t.call('patientOrders', 'get', { orderId: order.id }, as);
+        expect(after.body).toMatchObject({ pin: null, order: { amountDue: 250, paymentRequired: true } });
+        expect((await locker.call('VerifyPin', { pin }))[2]).toEqual({ status: 'PaymentRequired' });
+
+        const session = await t.call('checkout', 'createJudoPaymentSession', { orderId: order.id }, as);
+        expect(session.body).toMatchObject({ amount: 250 });
+        const receipt = judo.pay(session.body.yourPaymentReference, 'Success');
+        const done = await t.call(
+          'checkout',
+          'completeJudoOrderPayment',
+          { orderId: order.id, receiptId: receipt.receiptId },
+          as,
+        );
+        expect(done.body.order).toMatchObject({ paymentStatus: 'paid', amountPaid: 250, exemptionCode: 'F' });
+        const shown = (await t.call('patientOrders', 'get', { orderId: order.id }, as)).body.pin as string;
+        expect(shown.replace(' ', '')).toBe(pin);
+        expect((await locker.call('VerifyPin', { pin }))[2]).toMatchObject({ status: 'Accepted', location: 'D1' });
       });
     }, 30_000);
   },

@@ -5,6 +5,7 @@ import {
   formatPin,
   type Order,
   type OutputOf,
+  orderAmountDue,
   type ParsedInputOf,
   type PatientOrderSummary,
 } from '@medlocker/core';
@@ -38,8 +39,8 @@ const isExpired = (o: Pick<Order, 'status' | 'expiresAt'>, now: number) =>
 export function patientSummaryOf(o: Order, now: number): PatientOrderSummary {
   const expired = isExpired(o, now);
   const live = (o.status === 'new' || o.status === 'loaded') && !expired;
-  const charged = o.prescriptionCharge + o.retailCharge;
-  const unpaid = o.paymentStatus === 'unpaid' && charged > 0;
+  // An exemption declared on an order with a retail charge too leaves the retail charge owed.
+  const due = orderAmountDue(o);
   return {
     id: o.id,
     reference: o.reference,
@@ -48,10 +49,10 @@ export function patientSummaryOf(o: Order, now: number): PatientOrderSummary {
     expired,
     live,
     paymentStatus: o.paymentStatus,
-    paymentRequired: live && unpaid,
+    paymentRequired: live && due > 0,
     prescriptionCharge: o.prescriptionCharge,
     retailCharge: o.retailCharge,
-    amountDue: unpaid ? charged : 0,
+    amountDue: due,
     amountPaid: o.amountPaid,
     receiptSent: o.receiptSent,
     exemptionCode: o.exemptionCode,

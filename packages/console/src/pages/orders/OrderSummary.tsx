@@ -1,4 +1,4 @@
-import { formatDateTime, formatPence, type Order } from '@medlocker/core';
+import { formatDateTime, formatPence, type Order, orderAmountDue } from '@medlocker/core';
 import type { ReactNode } from 'react';
 import { Link } from '../../ui/Link.tsx';
 import { patientPaths } from '../patients/PatientRoutes.tsx';
@@ -36,6 +36,17 @@ function messagesOf(order: Order): string {
       `Email to ${order.lastEmailStatus.address}: ${deliveryLabels[order.lastEmailStatus.status]}`,
   ].filter(Boolean);
   return parts.length > 0 ? parts.join('; ') : 'None sent yet';
+}
+
+/**
+ * The payment status, with what is still owed when unpaid: an exemption declared on an order with a
+ * retail charge too leaves the retail charge to pay.
+ */
+function paymentOf(order: Order): string {
+  const label = paymentStatusLabels[order.paymentStatus];
+  const due = orderAmountDue(order);
+  if (order.paymentStatus !== 'unpaid' || due <= 0) return label;
+  return `${label}: ${formatPence(due)} to pay${order.exemptionCode ? ' (the retail charge; the exemption covers the prescription charge)' : ''}`;
 }
 
 function exemptionOf(order: Order): string {
@@ -82,7 +93,7 @@ export function OrderSummary({ order, creator }: { order: Order; creator: string
       {item('Prescription charge', formatPence(order.prescriptionCharge))}
       {item('Retail charge', formatPence(order.retailCharge))}
       {item('Amount paid', formatPence(order.amountPaid))}
-      {item('Payment', paymentStatusLabels[order.paymentStatus])}
+      {item('Payment', paymentOf(order))}
       {item('Exemption', exemptionOf(order))}
       {item('Patient messages', messagesOf(order))}
     </dl>
