@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'bun:test';
 import {
+  cardSchemeNames,
+  cardSchemes,
   exemptionMEndsAt as coreMEndsAt,
   exemptionCodeLabels,
   exemptionCodes,
   type PatientOrderSummary,
 } from '@medlocker/core';
 import {
+  cardNames,
+  cardsInWords,
   exemptionMEndsAt,
   exemptions,
   exemptionsOffered,
@@ -13,6 +17,7 @@ import {
   formatMoment,
   formatPence,
   formatTime,
+  mayDeclare,
   paymentOf,
   statusOf,
 } from './format.ts';
@@ -44,6 +49,14 @@ describe('what the patient page copies from core', () => {
   it('offers exactly SPEC §5’s exemption codes, with core’s FP10 descriptions', () => {
     expect(exemptions.map((e) => e.code)).toEqual([...exemptionCodes]);
     for (const e of exemptions) expect([e.code, e.label]).toEqual([e.code, exemptionCodeLabels[e.code]]);
+  });
+
+  it('names the card schemes as core does', () => {
+    expect(Object.keys(cardNames)).toEqual([...cardSchemes]);
+    for (const scheme of cardSchemes) expect(cardNames[scheme]).toBe(cardSchemeNames[scheme]);
+    expect(cardsInWords(['visa'])).toBe('Visa');
+    expect(cardsInWords(['visa', 'mastercard'])).toBe('Visa and Mastercard');
+    expect(cardsInWords(['visa', 'mastercard', 'amex'])).toBe('Visa, Mastercard and American Express');
   });
 
   it('ends exemption M when core does, and offers it only before then', () => {
@@ -90,5 +103,21 @@ describe('an order in words', () => {
     );
     expect(paymentOf(order({ paymentStatus: 'unpaid', amountDue: 1190 }))).toBe('£11.90 to pay');
     expect(paymentOf(order())).toBeNull();
+  });
+
+  it('says an exemption covered the prescription charge while the retail charge is, or was, paid by card', () => {
+    const both = { prescriptionCharge: 990, retailCharge: 200, exemptionCode: 'F' as const };
+    expect(paymentOf(order({ ...both, paymentStatus: 'unpaid', amountDue: 200 }))).toBe(
+      '£2.00 to pay for other items. Exemption declared: F (prescription prepayment certificate) for the prescription charge',
+    );
+    expect(paymentOf(order({ ...both, paymentStatus: 'paid', amountPaid: 200 }))).toBe(
+      'Paid £2.00 by card. Exemption declared: F (prescription prepayment certificate) for the prescription charge',
+    );
+  });
+
+  it('offers a declaration only on an order with a prescription charge, and only once', () => {
+    expect(mayDeclare(order({ paymentStatus: 'unpaid', prescriptionCharge: 990 }))).toBe(true);
+    expect(mayDeclare(order({ paymentStatus: 'unpaid', retailCharge: 200 }))).toBe(false);
+    expect(mayDeclare(order({ paymentStatus: 'unpaid', prescriptionCharge: 990, exemptionCode: 'F' }))).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { PatientOrderSummary } from '@medlocker/core';
+import type { PatientOrderDetails, PatientOrderSummary } from '@medlocker/core';
 
 /*
  * What the patient page says about an order, in words. A few facts are copied from core rather than
@@ -84,18 +84,45 @@ export function statusOf(order: PatientOrderSummary): { text: string; tone: 'rea
   return { text: 'Ready to collect', tone: 'ready' };
 }
 
-/** What was paid or declared, in a sentence; null when there was nothing to pay. */
+/** The card schemes as people name them (core's cardSchemeNames). */
+export const cardNames: Record<PatientOrderDetails['acceptedCards'][number], string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+};
+
+/** 'Visa', 'Visa and Mastercard', 'Visa, Mastercard and American Express'. */
+export function cardsInWords(cards: readonly PatientOrderDetails['acceptedCards'][number][]): string {
+  const names = cards.map((c) => cardNames[c]);
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** An exemption as a sentence: 'Exemption declared: F (prescription prepayment certificate)'. */
+const declared = (code: PatientOrderSummary['exemptionCode']) =>
+  code ? `Exemption declared: ${code} (${exemptionLabel(code)})` : 'Exemption declared';
+
+/**
+ * What was paid or declared, in a sentence; null when there was nothing to pay. An exemption waives the
+ * prescription charge only: on an order with a retail charge too, the retail charge is still paid by card.
+ */
 export function paymentOf(order: PatientOrderSummary): string | null {
   switch (order.paymentStatus) {
     case 'paid':
-      return `Paid ${formatPence(order.amountPaid)} by card`;
+      return `Paid ${formatPence(order.amountPaid)} by card${order.exemptionCode ? `. ${declared(order.exemptionCode)} for the prescription charge` : ''}`;
     case 'exemption_declared':
-      return order.exemptionCode
-        ? `Exemption declared: ${order.exemptionCode} (${exemptionLabel(order.exemptionCode)})`
-        : 'Exemption declared';
+      return declared(order.exemptionCode);
     case 'unpaid':
-      return order.amountDue > 0 ? `${formatPence(order.amountDue)} to pay` : null;
+      if (order.amountDue <= 0) return null;
+      return order.exemptionCode
+        ? `${formatPence(order.amountDue)} to pay for other items. ${declared(order.exemptionCode)} for the prescription charge`
+        : `${formatPence(order.amountDue)} to pay`;
     default:
       return null;
   }
 }
+
+/**
+ * Whether the patient may declare an exemption: only an order with a prescription charge (the server
+ * refuses others, 409), and only once.
+ */
+export const mayDeclare = (order: PatientOrderSummary) => order.prescriptionCharge > 0 && order.exemptionCode === null;

@@ -64,6 +64,8 @@ export const PatientOrderDetails = type({
   cardPayments: 'boolean',
   /** The card schemes the pharmacy accepts, for the page to list (empty without card payments). */
   acceptedCards: type.enumerated(...cardSchemes).array(),
+  /** Where the last receipt went, masked (`p•••@example.com`), once one was sent; else null. */
+  receiptSentTo: 'string | null',
 });
 export type PatientOrderDetails = typeof PatientOrderDetails.infer;
 

@@ -75,9 +75,15 @@ export function DeclareExemption(props: {
       <ErrorSummary errors={errors} />
       <h1>Declare an exemption</h1>
       <p>
-        If you do not have to pay the {formatPence(order.amountDue)} prescription charge, tell us why. The pharmacy may
-        ask to see proof.
+        If you do not have to pay the {formatPence(order.prescriptionCharge)} prescription charge, tell us why. The
+        pharmacy may ask to see proof.
       </p>
+      {order.retailCharge > 0 && (
+        <p>
+          An exemption covers the NHS prescription charge only: the {formatPence(order.retailCharge)} for other items in
+          this order still has to be paid by card.
+        </p>
+      )}
       <form onSubmit={submit} noValidate>
         <div className={`form-group${codeError ? ' form-group--error' : ''}`}>
           <fieldset aria-describedby={codeError ? 'exemption-error' : undefined}>

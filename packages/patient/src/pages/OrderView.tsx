@@ -1,7 +1,7 @@
-import type { PatientOrderDetails } from '@medlocker/core';
+import type { PatientOrderDetails, PatientOrderSummary } from '@medlocker/core';
 import { type ReactNode, useState } from 'react';
 import { messageOf, rpc } from '../api.ts';
-import { formatMoment, formatPence, paymentOf, statusOf } from '../format.ts';
+import { cardsInWords, formatMoment, formatPence, mayDeclare, paymentOf, statusOf } from '../format.ts';
 import { type ErrorItem, ErrorSummary, Page } from '../ui.tsx';
 
 /** What happened on the way back to this page: a card payment's outcome, or a declaration made. */
@@ -26,13 +26,13 @@ export function OrderView(props: {
   onDeclare: () => void;
   onOrders: () => void;
 }) {
-  const { order, pin, location, pharmacy, cardPayments } = props.details;
+  const { order, pin, location, pharmacy, cardPayments, acceptedCards } = props.details;
   const status = statusOf(order);
   const owes = order.paymentRequired && order.amountDue > 0 && order.live && !order.expired;
   const payment = paymentOf(order);
   return (
     <Page title="Your order" headerAction={props.headerAction}>
-      {props.outcome && <Outcome outcome={props.outcome} />}
+      {props.outcome && <Outcome outcome={props.outcome} stillToPay={owes ? order.amountDue : 0} />}
       {props.givenName && <p className="lead">Hello {props.givenName}</p>}
       <h1>Your order from {order.businessName}</h1>
       <p>
@@ -44,9 +44,9 @@ export function OrderView(props: {
 
       {owes && (
         <Pay
-          orderId={order.id}
-          amount={order.amountDue}
+          order={order}
           cardPayments={cardPayments}
+          acceptedCards={acceptedCards}
           retry={props.outcome?.kind === 'declined' || props.outcome?.kind === 'failed'}
           onDeclare={props.onDeclare}
         />
@@ -83,10 +83,7 @@ export function OrderView(props: {
         <Row term="Ordered">{formatMoment(order.created)}</Row>
       </dl>
 
-      {/*
-       * Receipt: the "Email me a receipt" button (checkout/sendReceipt) goes here, for a paid order.
-       * Another helper builds that method and this button; nothing of it is on this page yet.
-       */}
+      {order.paymentStatus === 'paid' && <Receipt order={order} sentBefore={props.details.receiptSentTo} />}
 
       <p>
         <a
@@ -122,12 +119,15 @@ function sentenceOf({ order, pin }: PatientOrderDetails): string {
     return 'Your pharmacy is preparing this order. We will send you a message when it is in the locker.';
   if (pin) return 'Enter this PIN at the locker to collect your order.';
   if (order.paymentRequired && order.amountDue > 0) {
-    return 'Once it is paid, or an exemption is declared, we will show you the PIN that opens the locker.';
+    if (order.exemptionCode) return 'Once the rest is paid, we will show you the PIN that opens the locker.';
+    return mayDeclare(order)
+      ? 'Once it is paid, or an exemption is declared, we will show you the PIN that opens the locker.'
+      : 'Once it is paid, we will show you the PIN that opens the locker.';
   }
   return 'Your order is in the locker.';
 }
 
-function Outcome({ outcome }: { outcome: PaymentOutcome }) {
+function Outcome({ outcome, stillToPay }: { outcome: PaymentOutcome; stillToPay: number }) {
   switch (outcome.kind) {
     case 'paid':
       return (
@@ -139,6 +139,11 @@ function Outcome({ outcome }: { outcome: PaymentOutcome }) {
       return (
         <div className="notice notice--ok" role="status">
           <p>Your exemption has been declared. Thank you.</p>
+          {stillToPay > 0 && (
+            <p>
+              It covers the prescription charge only: there is still {formatPence(stillToPay)} to pay for other items.
+            </p>
+          )}
           {outcome.warning && <p>{outcome.warning}</p>}
         </div>
       );
@@ -189,17 +194,42 @@ function Pin({ pin }: { pin: string }) {
   );
 }
 
-/** Pay by card (Judopay's hosted page) or declare an exemption. */
-function Pay(props: { orderId: string; amount: number; cardPayments: boolean; retry: boolean; onDeclare: () => void }) {
+/** What the amount to pay is for, in a sentence. */
+function owedFor(order: PatientOrderSummary): string {
+  const due = formatPence(order.amountDue);
+  if (order.exemptionCode) {
+    return `Your exemption covers the prescription charge. There is still ${due} to pay for other items in this order.`;
+  }
+  if (order.prescriptionCharge > 0 && order.retailCharge > 0) {
+    return `There is ${due} to pay for this order: the ${formatPence(order.prescriptionCharge)} NHS prescription charge and ${formatPence(order.retailCharge)} for other items.`;
+  }
+  if (order.prescriptionCharge > 0) return `There is ${due} to pay for this order: the NHS prescription charge.`;
+  return `There is ${due} to pay for this order.`;
+}
+
+/**
+ * Pay by card (Judopay's hosted page), with the card schemes the pharmacy accepts beside it, or declare
+ * an exemption (only for an order with a prescription charge, and once). Without card payments, the
+ * patient is told to declare an exemption or contact the pharmacy.
+ */
+function Pay(props: {
+  order: PatientOrderSummary;
+  cardPayments: boolean;
+  acceptedCards: PatientOrderDetails['acceptedCards'];
+  retry: boolean;
+  onDeclare: () => void;
+}) {
+  const { order } = props;
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [busy, setBusy] = useState(false);
+  const declarable = mayDeclare(order);
 
   async function payByCard() {
     if (busy) return;
     setBusy(true);
     setErrors([]);
     try {
-      const session = await rpc('checkout', 'createJudoPaymentSession', { orderId: props.orderId });
+      const session = await rpc('checkout', 'createJudoPaymentSession', { orderId: order.id });
       // Judopay's hosted page is opened with its reference in the address (a GET, so the page's
       // form-action stays its own); Judopay sends the browser back here with the receipt.
       const url = new URL(session.postUrl);
@@ -213,23 +243,87 @@ function Pay(props: { orderId: string; amount: number; cardPayments: boolean; re
 
   return (
     <section aria-labelledby="pay-title">
-      <h2 id="pay-title">{props.retry ? 'Try again' : `Pay ${formatPence(props.amount)}`}</h2>
+      <h2 id="pay-title">{props.retry ? 'Try again' : `Pay ${formatPence(order.amountDue)}`}</h2>
       <ErrorSummary errors={errors} />
-      <p>
-        There is {formatPence(props.amount)} to pay for this order. If you do not have to pay for prescriptions, declare
-        an exemption instead.
-      </p>
+      <p>{owedFor(order)}</p>
+      {declarable && (
+        <p>
+          If you do not have to pay for prescriptions, declare an exemption instead.
+          {order.retailCharge > 0 && ` The ${formatPence(order.retailCharge)} for other items still has to be paid.`}
+        </p>
+      )}
       <div className="actions">
         {props.cardPayments && (
-          <button className="button" type="button" onClick={payByCard} disabled={busy}>
+          <button
+            className="button"
+            type="button"
+            onClick={payByCard}
+            disabled={busy}
+            aria-describedby="accepted-cards"
+          >
             Pay by card
           </button>
         )}
-        <button className="button button--secondary" type="button" onClick={props.onDeclare} disabled={busy}>
-          Declare an exemption
+        {declarable && (
+          <button className="button button--secondary" type="button" onClick={props.onDeclare} disabled={busy}>
+            Declare an exemption
+          </button>
+        )}
+      </div>
+      {props.cardPayments ? (
+        <p className="hint" id="accepted-cards">
+          Cards accepted: {cardsInWords(props.acceptedCards)}
+        </p>
+      ) : (
+        <p>
+          This pharmacy does not take card payments here.{' '}
+          {declarable
+            ? 'Declare an exemption if you do not have to pay, or contact the pharmacy to pay.'
+            : 'Contact the pharmacy to pay.'}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/**
+ * A paid order's receipt (checkout/sendReceipt): the server sends it by email when the pharmacy has an
+ * address for the patient, else by text, and answers where it went (masked). Again is allowed, at most
+ * once a minute (the server's 429 says how long to wait).
+ */
+function Receipt({ order, sentBefore }: { order: PatientOrderSummary; sentBefore: string | null }) {
+  const [errors, setErrors] = useState<ErrorItem[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [sentNow, setSentNow] = useState<string | null>(null);
+  const sent = sentNow !== null || order.receiptSent;
+  const said =
+    sentNow ?? (sentBefore ? `Receipt sent to ${sentBefore}.` : order.receiptSent ? 'We have sent you a receipt.' : '');
+
+  async function send() {
+    if (busy) return;
+    setBusy(true);
+    setErrors([]);
+    try {
+      const answer = await rpc('checkout', 'sendReceipt', { orderId: order.id });
+      setSentNow(`Receipt sent ${answer.channel === 'email' ? 'by email' : 'by text'} to ${answer.sentTo}.`);
+    } catch (error) {
+      setErrors([{ message: messageOf(error) }]);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="receipt-title">
+      <h2 id="receipt-title">Receipt</h2>
+      <ErrorSummary errors={errors} />
+      {!sent && <p>We can send you a receipt for your card payment, by email or by text.</p>}
+      <p role="status">{said}</p>
+      <div className="actions">
+        <button className={sent ? 'button button--secondary' : 'button'} type="button" onClick={send} disabled={busy}>
+          {sent ? 'Send it again' : 'Send me a receipt'}
         </button>
       </div>
-      {!props.cardPayments && <p>To pay, contact your pharmacy.</p>}
     </section>
   );
 }

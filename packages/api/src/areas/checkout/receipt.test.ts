@@ -87,6 +87,8 @@ describeApi(
       });
       const view = await t.call('patientOrders', 'get', { orderId }, as);
       expect(view.body.order.receiptSent).toBe(true);
+      // The page, read again later, can say where it went.
+      expect(view.body.receiptSentTo).toBe('p•••@example.com');
     });
 
     it('texts the receipt to a patient without an email address', async () => {

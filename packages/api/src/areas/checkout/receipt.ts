@@ -129,7 +129,7 @@ export async function sendReceipt(deps: AppDeps, actor: Actor, input: CheckoutOr
         marked,
         'RECEIPT_SENT',
         `Receipt for ${formatPence(facts.amount)} sent ${how} to ${sentTo}`,
-        { channel: route.channel, receiptId: facts.receiptId, templateKey: receiptTemplateKey },
+        { channel: route.channel, sentTo, receiptId: facts.receiptId, templateKey: receiptTemplateKey },
       ),
     ]);
     await audit(tx, deps, actor, {

@@ -72,6 +72,7 @@ describeApi(
         location: null,
         pin: null,
         cardPayments: true,
+        receiptSentTo: null,
       });
       const business = await t.db
         .selectFrom('businesses')

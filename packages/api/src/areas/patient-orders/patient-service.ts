@@ -16,7 +16,7 @@ import { createSecretBox } from '../../secrets/secret-box.ts';
 import { pinOf } from '../orders/pin.ts';
 import { findOrder, toOrder } from '../orders/repository.ts';
 import { readPaymentSettings } from '../payment-settings/service.ts';
-import { findPharmacy, listPatientOrderRows } from './repository.ts';
+import { findPharmacy, lastReceiptSentTo, listPatientOrderRows } from './repository.ts';
 
 /*
  * The patient page's orders (issue 19): what the signed-in patient sees of their own orders. The access
@@ -91,9 +91,10 @@ export async function getPatientOrder(deps: AppDeps, actor: PatientActor, input:
   const now = deps.now();
   const order = toOrder(row);
   const pin = pinUsable(order, now) ? pinOf(deps.config.secretsKey, row) : null;
-  const [pharmacy, payments] = await Promise.all([
+  const [pharmacy, payments, receiptSentTo] = await Promise.all([
     findPharmacy(deps.db, row.business_id),
     readPaymentSettings(deps.db, createSecretBox(deps.config.secretsKey), row.business_id),
+    row.receipt_sent ? lastReceiptSentTo(deps.db, row.business_id, row.id) : null,
   ]);
   const judo = payments?.provider === 'judo' ? payments.judo : null;
   const acceptedCards = judo?.id && judo.token && judo.secret ? acceptedCardSchemes(judo) : [];
@@ -121,5 +122,6 @@ export async function getPatientOrder(deps: AppDeps, actor: PatientActor, input:
     pin: pin === null ? null : formatPin(pin),
     cardPayments: acceptedCards.length > 0,
     acceptedCards,
+    receiptSentTo,
   };
 }

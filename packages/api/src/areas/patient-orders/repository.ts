@@ -24,3 +24,21 @@ export const findPharmacy = (db: Db, businessId: string) =>
     .select(['name', 'address_line1', 'address_line2', 'address_line3', 'post_town', 'postcode'])
     .where('id', '=', businessId)
     .executeTakeFirst();
+
+/**
+ * Where an order's last receipt went, masked as sent (`p•••@example.com`): the data of its last
+ * `RECEIPT_SENT` event; null when none was sent or the event predates keeping it.
+ */
+export async function lastReceiptSentTo(db: Db, businessId: string, orderId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('order_events')
+    .select('data')
+    .where('business_id', '=', businessId)
+    .where('order_id', '=', orderId)
+    .where('code', '=', 'RECEIPT_SENT')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const data = (typeof row?.data === 'string' ? JSON.parse(row.data) : row?.data) as { sentTo?: unknown } | null;
+  return typeof data?.sentTo === 'string' ? data.sentTo : null;
+}
