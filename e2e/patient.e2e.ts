@@ -4,11 +4,13 @@ import {
   asAdmin,
   expect as baseExpect,
   createBusiness,
+  mailTo,
   type SimulatedLocker,
   smsTo,
   startLocker,
   stopLocker,
   test,
+  uniqueEmail,
   uniqueName,
 } from './harness/fixtures.ts';
 import { e2eJudo } from './harness/judopay.ts';
@@ -54,7 +56,14 @@ type Estate = {
  * machine taking payment. `loaded`: a simulated locker pairs with the machine and loads the bag (the
  * patient's text is sent then).
  */
-async function estate(options: { charged: boolean; loaded: boolean }): Promise<Estate> {
+async function estate(options: {
+  charged: boolean;
+  loaded: boolean;
+  /** A retail charge too, in pounds ('2.50'): retail charges are switched on. */
+  retail?: string;
+  /** The patient's email address (none unless given). */
+  email?: string;
+}): Promise<Estate> {
   const business = await createBusiness();
   const businessId = business.id;
   await asAdmin('businessSettings/updateBusinessControlledSettings', {
@@ -64,7 +73,7 @@ async function estate(options: { charged: boolean; loaded: boolean }): Promise<E
   if (options.charged) {
     await asAdmin('businessSettings/updateBusinessFeatureSettings', {
       businessId,
-      settings: { charges: { enabled: true } },
+      settings: { charges: { enabled: true }, ...(options.retail ? { retailCharges: { enabled: true } } : {}) },
     });
     await asAdmin('paymentSettings/updatePaymentSettings', {
       businessId,
@@ -97,6 +106,7 @@ async function estate(options: { charged: boolean; loaded: boolean }): Promise<E
       name: { given: 'Pat', family: 'Quinlan' },
       mobileNumber: `07700 9${digits}`,
       dateOfBirth: DATE_OF_BIRTH.iso,
+      ...(options.email ? { email: options.email } : {}),
     },
   });
   const barcode = uniqueName('RX').replace(' ', '-').toUpperCase();
@@ -106,6 +116,7 @@ async function estate(options: { charged: boolean; loaded: boolean }): Promise<E
     machineId: machine.id,
     barcode,
     ...(options.charged ? { prescriptionCharge: '9.90' } : {}),
+    ...(options.retail ? { retailCharge: options.retail } : {}),
   });
   if (options.loaded) {
     const started = await startLocker();
@@ -134,7 +145,8 @@ async function confirmDateOfBirth(page: Page, date = DATE_OF_BIRTH) {
 test('a patient opens the text’s link, confirms their date of birth, pays £9.90 by card, and the locker opens with the PIN', async ({
   page,
 }) => {
-  const made = await estate({ charged: true, loaded: true });
+  const email = uniqueEmail('pat');
+  const made = await estate({ charged: true, loaded: true, email });
   const text = await smsTo(made.destination);
   expect(text.content).toContain('needs paying before you collect it');
 
@@ -151,6 +163,10 @@ test('a patient opens the text’s link, confirms their date of birth, pays £9.
   await expect(page.getByTestId('pin')).toHaveCount(0);
   await expect(page.getByRole('definition').filter({ hasText: /^B4$/ })).toBeVisible();
   await expect(page.getByText(/^\d{1,2}:\d{2}(am|pm), \w+day \d{1,2} \w+/).first()).toBeVisible();
+  // The schemes the pharmacy accepts (Amex is off in its settings), beside Pay by card.
+  await expect(page.getByRole('button', { name: 'Pay by card' })).toHaveAccessibleDescription(
+    'Cards accepted: Visa and Mastercard',
+  );
   await accessible(page, 'an unpaid order');
 
   // A declined card first: back on the page, the patient is told and may try again.
@@ -176,6 +192,27 @@ test('a patient opens the text’s link, confirms their date of birth, pays £9.
   await expect(page.getByText('Paid £9.90 by card')).toBeVisible();
   await expect(page.getByText('Ready to collect')).toBeVisible();
   await accessible(page, 'a paid order with its PIN');
+
+  // The patient asks for a receipt: the server sends it by email (the pharmacy has an address) and
+  // says where, masked; it arrives with what was paid and never the PIN.
+  await page.getByRole('button', { name: 'Send me a receipt' }).click();
+  const sentTo = `${email.slice(0, 1)}•••@${email.split('@')[1]}`;
+  await expect(page.getByRole('status').filter({ hasText: 'Receipt sent' })).toHaveText(
+    `Receipt sent by email to ${sentTo}.`,
+  );
+  const receipt = await mailTo(email);
+  expect(receipt.subject).toMatch(/^Your receipt from /);
+  expect(receipt.text).toContain('Amount paid: £9.90 by card');
+  expect(receipt.text).not.toContain(((await page.getByTestId('pin').textContent()) ?? '').replace(/\s/g, ''));
+  // Again at once: the server's one-a-minute limit, in its words beside the button.
+  await page.getByRole('button', { name: 'Send it again' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'There is a problem' })).toContainText(
+    /The receipt was sent a moment ago\. Please wait \d+ seconds before asking again\./,
+  );
+  await accessible(page, 'a paid order with its receipt sent');
+  // Read again later, the page still says where the receipt went.
+  await page.reload();
+  await expect(page.getByText(`Receipt sent to ${sentTo}.`)).toBeVisible();
 
   const shown = ((await pin.textContent()) ?? '').replace(/\s/g, '');
   const { order } = await asAdmin<{ order: { paymentStatus: string; amountPaid: number } }>('orders/get', {
@@ -257,6 +294,93 @@ test('another patient declares exemption F with a drawn signature and sees the P
   expect(png.subarray(1, 4).toString()).toBe('PNG');
   expect(png.length).toBeGreaterThan(500);
   expect(png.length).toBeLessThanOrEqual(64 * 1024);
+});
+
+test('with a retail charge too, the patient declares an exemption, pays the retail part by card, then sees the PIN and gets a receipt by text', async ({
+  page,
+}) => {
+  const made = await estate({ charged: true, loaded: true, retail: '2.50' });
+  await page.goto(linkIn((await smsTo(made.destination)).content));
+  await confirmDateOfBirth(page);
+  await expect(page.getByRole('heading', { name: 'Pay £12.40' })).toBeVisible();
+  await expect(
+    page.getByText(
+      'There is £12.40 to pay for this order: the £9.90 NHS prescription charge and £2.50 for other items.',
+    ),
+  ).toBeVisible();
+
+  await page.getByRole('button', { name: 'Declare an exemption' }).click();
+  await expect(page.getByRole('heading', { name: 'Declare an exemption' })).toBeVisible();
+  await expect(page.getByText('If you do not have to pay the £9.90 prescription charge')).toBeVisible();
+  await expect(page.getByText('the £2.50 for other items in this order still has to be paid by card')).toBeVisible();
+  await page.getByLabel('F: Prescription prepayment certificate').check();
+  await page.getByLabel('Full name of the person declaring').fill('Pat Quinlan');
+  await page.getByLabel('Yes, I am the patient').check();
+  const pad = page.locator('canvas#signature');
+  await pad.scrollIntoViewIfNeeded();
+  const box = await pad.boundingBox();
+  if (!box) throw new Error('the signature pad is not shown');
+  await page.mouse.move(box.x + 20, box.y + box.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) {
+    await page.mouse.move(box.x + 20 + i * 20, box.y + box.height / 2 + (i % 2 === 0 ? -25 : 25), { steps: 3 });
+  }
+  await page.mouse.up();
+  await page.getByRole('button', { name: 'Declare and continue' }).click();
+
+  // Declared: the exemption covers the prescription charge only; the retail part is still owed, no PIN.
+  await expect(page.getByText('Your exemption has been declared. Thank you.')).toBeVisible();
+  await expect(
+    page.getByText('It covers the prescription charge only: there is still £2.50 to pay for other items.'),
+  ).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Pay £2.50' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Declare an exemption' })).toHaveCount(0);
+  await expect(page.getByTestId('pin')).toHaveCount(0);
+  await expect(page.getByText('Ready once paid')).toBeVisible();
+  await accessible(page, 'an exemption declared with the retail charge still to pay');
+  const declared = await asAdmin<{ order: { paymentStatus: string; exemptionCode: string } }>('orders/get', {
+    id: made.orderId,
+  });
+  expect([declared.order.paymentStatus, declared.order.exemptionCode]).toEqual(['unpaid', 'F']);
+
+  // Judopay's hosted page asks for the retail part only.
+  await page.getByRole('button', { name: 'Pay by card' }).click();
+  await expect(page).toHaveTitle('Judopay (local)');
+  await expect(page.getByRole('heading', { name: 'Pay £2.50' })).toBeVisible();
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+
+  await expect(page.getByText('Payment received. Thank you.')).toBeVisible();
+  const pin = page.getByTestId('pin');
+  await expect(pin).toHaveText(/^\d{4} \d{4}$/);
+  await expect(
+    page.getByText(
+      'Paid £2.50 by card. Exemption declared: F (prescription prepayment certificate) for the prescription charge',
+    ),
+  ).toBeVisible();
+  await accessible(page, 'the retail charge paid after an exemption, with the PIN');
+  const { order } = await asAdmin<{ order: { paymentStatus: string; amountPaid: number; exemptionCode: string } }>(
+    'orders/get',
+    { id: made.orderId },
+  );
+  expect([order.paymentStatus, order.amountPaid, order.exemptionCode]).toEqual(['paid', 250, 'F']);
+
+  // No email on record: the receipt goes by text, the second text to this mobile.
+  await page.getByRole('button', { name: 'Send me a receipt' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Receipt sent' })).toHaveText(
+    `Receipt sent by text to 07••• •••${made.digits.slice(-3)}.`,
+  );
+  const receipt = await smsTo(made.destination, 20_000, 2);
+  expect(receipt.content).toContain('£2.50 paid by card');
+  expect(receipt.content).toContain('prescription charge not charged: exemption F');
+
+  // The locker opens with the PIN the page shows.
+  const started = locker;
+  if (!started) throw new Error('no locker');
+  await started.control({ do: 'enterPin', pin: ((await pin.textContent()) ?? '').replace(/\s/g, '') });
+  await started.control({ do: 'collectBag' });
+  await expect
+    .poll(async () => (await asAdmin<{ order: { status: string } }>('orders/get', { id: made.orderId })).order.status)
+    .toBe('collected');
 });
 
 test('a wrong date of birth is refused beside the field, and the PIN is never in the page before the check', async ({
