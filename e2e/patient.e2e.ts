@@ -63,6 +63,10 @@ async function estate(options: {
   retail?: string;
   /** The patient's email address (none unless given). */
   email?: string;
+  /** Charged, but no prescription charge (a retail charge alone). */
+  noPrescription?: boolean;
+  /** Charged, but the pharmacy has no card payments (no Judopay settings). */
+  noCards?: boolean;
 }): Promise<Estate> {
   const business = await createBusiness();
   const businessId = business.id;
@@ -75,6 +79,8 @@ async function estate(options: {
       businessId,
       settings: { charges: { enabled: true }, ...(options.retail ? { retailCharges: { enabled: true } } : {}) },
     });
+  }
+  if (options.charged && !options.noCards) {
     await asAdmin('paymentSettings/updatePaymentSettings', {
       businessId,
       contactNumber: '0113 496 0000',
@@ -115,7 +121,7 @@ async function estate(options: {
     patientId: patient.id,
     machineId: machine.id,
     barcode,
-    ...(options.charged ? { prescriptionCharge: '9.90' } : {}),
+    ...(options.charged && !options.noPrescription ? { prescriptionCharge: '9.90' } : {}),
     ...(options.retail ? { retailCharge: options.retail } : {}),
   });
   if (options.loaded) {
@@ -381,6 +387,33 @@ test('with a retail charge too, the patient declares an exemption, pays the reta
   await expect
     .poll(async () => (await asAdmin<{ order: { status: string } }>('orders/get', { id: made.orderId })).order.status)
     .toBe('collected');
+});
+
+test('without card payments the page says to declare or contact the pharmacy; a retail-only order offers no declaration', async ({
+  page,
+}) => {
+  const noCards = await estate({ charged: true, loaded: false, noCards: true });
+  await page.goto(`/p/${noCards.orderId}`);
+  await confirmDateOfBirth(page);
+  await expect(page.getByRole('heading', { name: 'Pay £9.90' })).toBeVisible();
+  await expect(
+    page.getByText(
+      'This pharmacy does not take card payments here. Declare an exemption if you do not have to pay, or contact the pharmacy to pay.',
+    ),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Pay by card' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Declare an exemption' })).toBeVisible();
+  await accessible(page, 'an order without card payments');
+
+  const retailOnly = await estate({ charged: true, loaded: false, noPrescription: true, retail: '4.00' });
+  await page.goto(`/p/${retailOnly.orderId}`);
+  await confirmDateOfBirth(page);
+  await expect(page.getByRole('heading', { name: 'Pay £4.00' })).toBeVisible();
+  await expect(page.getByText('There is £4.00 to pay for this order.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Pay by card' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Declare an exemption' })).toHaveCount(0);
+  await expect(page.getByText(/declare an exemption/i)).toHaveCount(0);
+  await accessible(page, 'a retail-only order');
 });
 
 test('a wrong date of birth is refused beside the field, and the PIN is never in the page before the check', async ({
