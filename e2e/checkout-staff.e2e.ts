@@ -29,11 +29,14 @@ const SIGNATURE =
 
 type Order = { id: string; reference: string; patientName: string };
 
-/** A business charging prescriptions, a patient with a date of birth, and a £9.90 order of theirs. */
-async function chargedOrder(businessId: string): Promise<Order> {
+/**
+ * A business charging prescriptions and retail items, a patient with a date of birth, and a £9.90 order
+ * of theirs (with a retail charge too when given, in pounds).
+ */
+async function chargedOrder(businessId: string, retailCharge?: string): Promise<Order> {
   await asAdmin('businessSettings/updateBusinessFeatureSettings', {
     businessId,
-    settings: { charges: { enabled: true } },
+    settings: { charges: { enabled: true }, retailCharges: { enabled: true } },
   });
   const { patient } = await asAdmin<{ patient: { id: string } }>('patients/create', {
     businessId,
@@ -49,6 +52,7 @@ async function chargedOrder(businessId: string): Promise<Order> {
     patientId: patient.id,
     barcode: uniqueName('RX').replace(' ', '-').toUpperCase(),
     prescriptionCharge: '9.90',
+    ...(retailCharge ? { retailCharge } : {}),
   });
   return order;
 }
@@ -73,7 +77,9 @@ async function declareAsPatient(orderId: string) {
   }
 }
 
-async function expectDeclaration(page: Page, order: Order) {
+async function expectDeclaration(page: Page, order: Order, payment = 'Exemption declared') {
+  // The exemption waives the prescription charge only: a retail charge is still to pay.
+  await expect(page.getByRole('definition').filter({ hasText: payment })).toHaveText(payment);
   const part = page.getByRole('region', { name: 'Exemption declaration' });
   await expect(part).toBeVisible();
   await expect(part).toContainText('F: prescription prepayment certificate');
@@ -143,6 +149,33 @@ test('a pharmacy administrator sees the declaration and moves their pharmacy to 
   await page.goto(`/businesses/${business.id}/orders/${order.id}`);
   await expectDeclaration(page, order);
   await moveToWales(page, business.id);
+});
+
+const stillOwed = 'Unpaid: £2.00 to pay (the retail charge; the exemption covers the prescription charge)';
+
+test('support staff and a pharmacy user see an exemption on an order with a retail charge too, the retail charge still owed', async ({
+  page,
+  browser,
+}) => {
+  const business = await createBusiness();
+  const order = await chargedOrder(business.id, '2.00');
+  await declareAsPatient(order.id);
+  await logInAsAdmin(page);
+  await page.goto(`/businesses/${business.id}/orders/${order.id}`);
+  await expectDeclaration(page, order, stillOwed);
+  await expect(page.getByRole('grid', { name: 'Timeline' })).toContainText(
+    'the retail charge of £2.00 is still to pay',
+  );
+
+  const context = await browser.newContext({ baseURL });
+  try {
+    const theirs = await context.newPage();
+    await logInAsPharmacyUser(theirs, business.id, false);
+    await theirs.goto(`/businesses/${business.id}/orders/${order.id}`);
+    await expectDeclaration(theirs, order, stillOwed);
+  } finally {
+    await context.close();
+  }
 });
 
 test('a pharmacy with a live charged order is not moved to Scotland, and says why', async ({ page }) => {
