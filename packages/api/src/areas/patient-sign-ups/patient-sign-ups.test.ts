@@ -151,6 +151,27 @@ describeApi('online sign-ups from the patient page', (t) => {
     expect(after.body.error.message).toBe('Every contact is already verified');
   });
 
+  it('sends no more codes once the pharmacy stops taking sign-ups online; codes already sent still count', async () => {
+    const businessId = await openBusiness();
+    const { cookie } = await start(businessId, { email: null });
+    const code = await codeSentTo('+447700900123');
+    const off = await t.call(
+      'businessSettings',
+      'updateBusinessFeatureSettings',
+      { businessId, settings: { onlineSignups: { enabled: false, url: null } } },
+      await support(),
+    );
+    expect(off.status).toBe(200);
+    t.advance(onlineSignUpLimits.resendAfterSeconds * 1000);
+    const resend = await t.call('patientSignUps', 'resendCodes', {}, { cookie });
+    expect(resend.status).toBe(404);
+    expect(resend.body.error.message).toBe(signUpsClosed);
+    expect(await sentCount('+447700900123')).toBe(1);
+    // The person may still prove the code they have: the pharmacy judges the sign-up in its list.
+    const verified = await t.call('patientSignUps', 'verify', { mobileCode: code }, { cookie });
+    expect(verified.body.status).toBe('validated');
+  });
+
   it('answers codeExpired for a code entered after its 15 minutes', async () => {
     const businessId = await openBusiness();
     const { cookie } = await start(businessId, { mobileNumber: null });

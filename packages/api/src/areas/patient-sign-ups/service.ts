@@ -240,6 +240,9 @@ export async function resendCodes(deps: AppDeps, actor: Actor, token: string | n
   const current = await ownSignUp(db, token, now());
   const early = resendRefusal(current, now());
   if (early) throw early;
+  // Each code can cost an SMS: none once the pharmacy stops taking sign-ups online (or is archived).
+  // The codes already sent may still be checked; the pharmacy judges the sign-up in its list.
+  await openBusiness(db, current.business_id);
   await reserveSends(deps, actor, current.business_id);
   const row = await db.transaction().execute(async (tx) => {
     const locked = await ownSignUp(tx, token, now(), true);
