@@ -7,7 +7,7 @@ import {
   revokePatientSessionByHash,
   touchPatientSession,
 } from './patient-sessions-repository.ts';
-import { hashToken, newToken } from './tokens.ts';
+import { cookieToken, hashToken, newToken } from './tokens.ts';
 
 /*
  * Patient sessions: made only by proving identity for an order (areas/auth/patient-service.ts), carried
@@ -64,16 +64,7 @@ export async function createPatientSession(
 
 /** The patient session cookie's token, if the request carries one. */
 export function patientTokenOf(request: Request): string | null {
-  const cookie = request.headers.get('cookie');
-  if (!cookie) return null;
-  for (const part of cookie.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === PATIENT_COOKIE) {
-      const value = decodeURIComponent(part.slice(eq + 1).trim());
-      return value === '' ? null : value;
-    }
-  }
-  return null;
+  return cookieToken(request, PATIENT_COOKIE);
 }
 
 /**

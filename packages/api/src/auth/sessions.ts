@@ -15,7 +15,7 @@ import {
   roleNamesOf,
   touchSession,
 } from './sessions-repository.ts';
-import { hashToken, newToken } from './tokens.ts';
+import { cookieToken, hashToken, newToken } from './tokens.ts';
 
 /** A stored session as the auth code needs it. */
 export type SessionRecord = { id: string; userId: string; created: number; expiresAt: number; idleExpiresAt: number };
@@ -44,16 +44,7 @@ export function tokenOf(request: Request): string | null {
   const authorization = request.headers.get('authorization');
   const bearer = authorization ? /^Bearer\s+([A-Za-z0-9_-]{20,200})$/i.exec(authorization.trim())?.[1] : undefined;
   if (bearer) return bearer;
-  const cookie = request.headers.get('cookie');
-  if (!cookie) return null;
-  for (const part of cookie.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === authPolicy.sessionCookie) {
-      const value = decodeURIComponent(part.slice(eq + 1).trim());
-      return value === '' ? null : value;
-    }
-  }
-  return null;
+  return cookieToken(request, authPolicy.sessionCookie);
 }
 
 /** Revokes the session of a token (logout, a new login over an old cookie). Returns its user, if any. */

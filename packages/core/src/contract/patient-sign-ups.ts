@@ -19,6 +19,12 @@ export const onlineSignUpLimits = {
   /** The same per business, whoever asks: a ceiling on what a flood can cost one pharmacy. */
   sendsPerBusiness: 60,
   sendsPerBusinessPerMinutes: 60,
+  /**
+   * Codes sent to one email address or mobile number, over every sign-up and business, whoever asks:
+   * the form must not be a way to pester a stranger's phone or inbox from many addresses.
+   */
+  sendsPerContact: 5,
+  sendsPerContactPerMinutes: 60,
   /** Codes sent for one sign-up, the first included; then the patient must start again or call the pharmacy. */
   sendsPerSignUp: 5,
   /** Between two sends for one sign-up. */

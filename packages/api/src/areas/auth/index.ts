@@ -25,14 +25,18 @@ import {
   session,
 } from './service.ts';
 
-/** Hands a proven patient their session cookie (Lax: see auth/patient-sessions.ts), ending any older one. */
+/**
+ * Hands a proven patient their session cookie (Lax: see auth/patient-sessions.ts), ending any older one.
+ * `prove` starts only once the old cookie is read: a promise made earlier would be left unhandled if
+ * anything in between threw, and an unhandled rejection ends the Bun process.
+ */
 async function withPatientCookie<T extends { session: { token: string; maxAgeSeconds: number }; info: unknown }>(
   deps: AppDeps,
   http: HttpExchange,
-  proven: Promise<T>,
+  prove: () => Promise<T>,
 ): Promise<T['info']> {
   const previous = patientTokenOf(http.request);
-  const { session, info } = await proven;
+  const { session, info } = await prove();
   if (previous) await endPatientSessionByToken(deps.db, previous, deps.now());
   http.setCookie(PATIENT_COOKIE, session.token, { maxAgeSeconds: session.maxAgeSeconds, sameSite: 'lax' });
   return info;
@@ -65,9 +69,9 @@ export const authRoutes = (deps: AppDeps) =>
     addRoles: (deps, actor, input, http) => addRoles(deps, actor, input, siteOf(http.request)),
     removeRole,
     editIdentityProvider,
-    verifyPatient: (deps, actor, input, http) => withPatientCookie(deps, http, verifyPatient(deps, actor, input)),
+    verifyPatient: (deps, actor, input, http) => withPatientCookie(deps, http, () => verifyPatient(deps, actor, input)),
     verifySms,
-    verifySmsCode: (deps, actor, input, http) => withPatientCookie(deps, http, verifySmsCode(deps, actor, input)),
+    verifySmsCode: (deps, actor, input, http) => withPatientCookie(deps, http, () => verifySmsCode(deps, actor, input)),
     patientSession: async (deps, _actor, _input, http) => {
       // rpc/area.ts let the call through only with a live patient session: read it again for its times.
       const principal = await patientPrincipalOf(deps.db, http.request, deps.now());

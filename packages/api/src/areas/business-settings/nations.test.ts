@@ -1,4 +1,5 @@
 import { expect, it } from 'bun:test';
+import { sql } from 'kysely';
 import { systemActor } from '../../actor.ts';
 import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
 import { describeApi } from '../../testing.ts';
@@ -82,6 +83,78 @@ describeApi(
       });
       expect((await orderRow(t, orderId)).payment_status).toBe('unpaid');
       expect((await update(estate.businessId, { nation: 'wales' })).status).toBe(200);
+    });
+
+    it('refuses a charged order whose create read England while a move to Wales was committing', async () => {
+      // PGlite runs one transaction at a time, so the two cannot overlap there; PostgreSQL runs them at once.
+      if (t.kind !== 'postgres') return;
+      const estate = await chargingBusiness(t, { judo: false });
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let written = () => {};
+      const moved = new Promise<void>((resolve) => {
+        written = resolve;
+      });
+      // A move out of England caught between its write and its commit: the business row locked (as
+      // updateBusinessFeatureSettings locks it), no live charged order yet, the nation written.
+      const move = t.db.transaction().execute(async (tx) => {
+        await tx.selectFrom('businesses').select('id').where('id', '=', estate.businessId).forUpdate().execute();
+        await tx
+          .updateTable('business_feature_settings')
+          .set({
+            settings: JSON.stringify({
+              nation: 'wales',
+              charges: { enabled: false },
+              retailCharges: { enabled: true },
+            }),
+          })
+          .where('business_id', '=', estate.businessId)
+          .execute();
+        written();
+        await released;
+      });
+      await moved;
+      // The create reads the settings committed so far (England, charges on) and goes on to insert.
+      const create = createOrder(t.deps, systemActor('test'), {
+        businessId: estate.businessId,
+        patientId: estate.patientId,
+        barcode: 'RX-RACE-1',
+        prescriptionCharge: 990,
+      }).then(
+        (row) => ({ row, error: null }),
+        (error: unknown) => ({ row: null, error }),
+      );
+      // Its insert waits for the business row (the order's foreign key); then the move commits.
+      const insertWaits = async () => {
+        const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
+        return (waiting.rows[0]?.n ?? 0) > 0;
+      };
+      const until = Date.now() + 5000;
+      while (!(await insertWaits())) {
+        if (Date.now() > until) throw new Error('the create never reached its insert');
+        await Bun.sleep(10);
+      }
+      release();
+      await move;
+      const { row, error } = await create;
+      expect(row).toBeNull();
+      expect(error).toMatchObject({ code: 'VALIDATION' });
+      expect((error as { details?: unknown[] }).details).toEqual([
+        {
+          path: 'prescriptionCharge',
+          id: 'NOT_ENABLED',
+          message: 'There are no NHS prescription charges in Wales: leave the prescription charge empty',
+        },
+      ]);
+      const orders = await t.db
+        .selectFrom('orders')
+        .select('id')
+        .where('business_id', '=', estate.businessId)
+        .execute();
+      expect(orders).toEqual([]);
     });
 
     it('never gives an order in Wales a prescription charge: nothing to pay is not_required', async () => {

@@ -3,6 +3,7 @@ import {
   type Contract,
   findOrdersMax,
   mayMoveOrder,
+  type Nation,
   nationHasPrescriptionCharges,
   nationNames,
   type OrderAction,
@@ -176,13 +177,13 @@ export async function createOrder(
   const { settings } = await effectiveFeatureSettings(deps.db, input.businessId);
   const prescriptionCharge = input.prescriptionCharge ?? 0;
   const retailCharge = input.retailCharge ?? 0;
-  if (prescriptionCharge > 0 && !nationHasPrescriptionCharges(settings.nation)) {
-    throw field(
+  const noChargesIn = (nation: Nation) =>
+    field(
       'prescriptionCharge',
       'NOT_ENABLED',
-      `There are no NHS prescription charges in ${nationNames[settings.nation]}: leave the prescription charge empty`,
+      `There are no NHS prescription charges in ${nationNames[nation]}: leave the prescription charge empty`,
     );
-  }
+  if (prescriptionCharge > 0 && !nationHasPrescriptionCharges(settings.nation)) throw noChargesIn(settings.nation);
   if (prescriptionCharge > 0 && !settings.charges.enabled) {
     throw field('prescriptionCharge', 'NOT_ENABLED', 'Prescription charges are not enabled for this business');
   }
@@ -241,6 +242,12 @@ export async function createOrder(
         updated: now,
       });
       if (inserted) {
+        if (prescriptionCharge > 0) {
+          // Read again now the row is in: its foreign key held the business row, so a move out of England
+          // either committed before (seen here, and refused) or waits for this order and counts it (409).
+          const current = (await effectiveFeatureSettings(tx, input.businessId)).settings.nation;
+          if (!nationHasPrescriptionCharges(current)) throw noChargesIn(current);
+        }
         const events = [
           eventRow(deps, actor, inserted, 'ORDER_CREATED', `Order ${reference} created`, {
             machineId: inserted.machine_id,

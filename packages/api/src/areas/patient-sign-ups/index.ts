@@ -1,3 +1,4 @@
+import { cookieToken } from '../../auth/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../../rpc/area.ts';
 import { business, create, get, resendCodes, verify } from './service.ts';
@@ -9,18 +10,7 @@ import { business, create, get, resendCodes, verify } from './service.ts';
 export const SIGN_UP_COOKIE = 'medlocker_signup';
 
 /** The sign-up token of the request's cookie, if it has one (a malformed one is none). */
-export function signUpTokenOf(request: Request): string | null {
-  const cookie = request.headers.get('cookie');
-  if (!cookie) return null;
-  for (const part of cookie.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SIGN_UP_COOKIE) {
-      const raw = part.slice(eq + 1).trim();
-      return /^[A-Za-z0-9_-]{20,200}$/.test(raw) ? raw : null;
-    }
-  }
-  return null;
-}
+export const signUpTokenOf = (request: Request): string | null => cookieToken(request, SIGN_UP_COOKIE);
 
 /**
  * `POST /api/patientSignUps/*`: online sign-ups from the patient page, public. The controllers keep the

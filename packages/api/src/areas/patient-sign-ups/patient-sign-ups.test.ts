@@ -151,6 +151,27 @@ describeApi('online sign-ups from the patient page', (t) => {
     expect(after.body.error.message).toBe('Every contact is already verified');
   });
 
+  it('sends no more codes once the pharmacy stops taking sign-ups online; codes already sent still count', async () => {
+    const businessId = await openBusiness();
+    const { cookie } = await start(businessId, { email: null });
+    const code = await codeSentTo('+447700900123');
+    const off = await t.call(
+      'businessSettings',
+      'updateBusinessFeatureSettings',
+      { businessId, settings: { onlineSignups: { enabled: false, url: null } } },
+      await support(),
+    );
+    expect(off.status).toBe(200);
+    t.advance(onlineSignUpLimits.resendAfterSeconds * 1000);
+    const resend = await t.call('patientSignUps', 'resendCodes', {}, { cookie });
+    expect(resend.status).toBe(404);
+    expect(resend.body.error.message).toBe(signUpsClosed);
+    expect(await sentCount('+447700900123')).toBe(1);
+    // The person may still prove the code they have: the pharmacy judges the sign-up in its list.
+    const verified = await t.call('patientSignUps', 'verify', { mobileCode: code }, { cookie });
+    expect(verified.body.status).toBe('validated');
+  });
+
   it('answers codeExpired for a code entered after its 15 minutes', async () => {
     const businessId = await openBusiness();
     const { cookie } = await start(businessId, { mobileNumber: null });
@@ -290,6 +311,66 @@ describeApi('online sign-ups from the patient page', (t) => {
     expect(await t.db.selectFrom('patient_sign_ups').select('id').execute()).toHaveLength(0);
     t.advance(wait * 1000);
     expect((await t.call('patientSignUps', 'create', { businessId, signUp: form() })).status).toBe(200);
+  });
+
+  it('limits codes to one mobile or email, over every business and whoever asks, giving the other allowances back', async () => {
+    const a = await openBusiness();
+    const b = await openBusiness();
+    // Strangers in different browsers, all typing the same mobile number.
+    for (let i = 0; i < onlineSignUpLimits.sendsPerContact; i++) {
+      await start(i % 2 ? a : b, { email: `p${i}@example.com` });
+    }
+    const res = await t.call('patientSignUps', 'create', {
+      businessId: a,
+      signUp: form({ email: 'another@example.com', mobileNumber: '+44 7700 900123' }),
+    });
+    expect(res.status).toBe(429);
+    const wait = Math.ceil((onlineSignUpLimits.sendsPerContactPerMinutes * 60) / onlineSignUpLimits.sendsPerContact);
+    expect(res.headers.get('retry-after')).toBe(String(wait));
+    expect(res.body.error.message).toBe(
+      `Too many codes have been sent to this mobile number just now. Please try again in ${wait / 60} minutes.`,
+    );
+    expect(await sentCount('+447700900123')).toBe(onlineSignUpLimits.sendsPerContact);
+    expect(await sentCount('another@example.com')).toBe(0);
+    expect(await t.db.selectFrom('patient_sign_ups').select('id').execute()).toHaveLength(
+      onlineSignUpLimits.sendsPerContact,
+    );
+    // Nothing was sent, so the business's allowance (and the email's) went back.
+    const buckets = await t.db.selectFrom('rate_buckets').select(['key', 'tokens']).execute();
+    const tokensOf = (key: string) => buckets.find((r) => r.key === key)?.tokens;
+    expect(tokensOf(`signup:business:${a}`)).toBe(onlineSignUpLimits.sendsPerBusiness - 2);
+    // The contacts' buckets are keyed by a hash: no email or mobile is kept in the table.
+    expect(buckets.map((r) => r.key).filter((k) => /example\.com|7700900123/.test(k))).toEqual([]);
+    // An email in other letter cases is the same contact (p0@example.com had one code above).
+    const byEmail = (email: string) =>
+      t.call('patientSignUps', 'create', { businessId: b, signUp: form({ email, mobileNumber: null }) });
+    for (let i = 1; i < onlineSignUpLimits.sendsPerContact; i++) {
+      expect((await byEmail(i % 2 ? 'P0@Example.com' : 'p0@EXAMPLE.com')).status).toBe(200);
+    }
+    const email = await byEmail('p0@example.com');
+    expect(email.status).toBe(429);
+    expect(email.body.error.message).toStartWith('Too many codes have been sent to this email address just now.');
+    t.advance(wait * 1000);
+    expect((await t.call('patientSignUps', 'create', { businessId: a, signUp: form() })).status).toBe(200);
+  });
+
+  it('sends once for resends at the same moment, and the refused ones cost no allowance', async () => {
+    const businessId = await openBusiness();
+    const { cookie } = await start(businessId, { email: null });
+    t.advance(onlineSignUpLimits.resendAfterSeconds * 1000);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => t.call('patientSignUps', 'resendCodes', {}, { cookie })),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 429, 429, 429]);
+    expect(await sentCount('+447700900123')).toBe(2);
+    const business = await t.db
+      .selectFrom('rate_buckets')
+      .select('tokens')
+      .where('key', '=', `signup:business:${businessId}`)
+      .executeTakeFirstOrThrow();
+    // Two sends (the first code and one resend), refilled a little over the minute.
+    const refill = (onlineSignUpLimits.sendsPerBusiness / (onlineSignUpLimits.sendsPerBusinessPerMinutes * 60)) * 60;
+    expect(business.tokens).toBeCloseTo(onlineSignUpLimits.sendsPerBusiness - 2 + refill, 6);
   });
 
   it('limits sends per client address across businesses, reserved before the work', async () => {

@@ -78,38 +78,87 @@ async function openBusiness(db: Db, businessId: string) {
   return business;
 }
 
+const contactBucket: Bucket = {
+  capacity: onlineSignUpLimits.sendsPerContact,
+  perMs: onlineSignUpLimits.sendsPerContactPerMinutes * 60_000,
+};
+
+/** A contact a code is about to go to. Its bucket is keyed by a hash: rate_buckets keeps no contact details. */
+type Contact = { channel: 'email' | 'mobile'; value: string };
+const contactKey = (c: Contact) =>
+  `signup:contact:${hashToken(`${c.channel}:${c.channel === 'email' ? c.value.toLowerCase() : c.value}`)}`;
+
 /**
- * Reserves, before any work, one send for the caller's address and one for the business, each in one
- * statement in the database (shared by every api process); 429 with the wait when either is spent.
- * In-process calls (tests, jobs) have no address and count against the business only.
+ * Reserves, before any work, one send for the caller's address, one for the business and one for each
+ * contact a code will go to, each in one statement in the database (shared by every api process); 429
+ * with the wait when any is spent, and then the ones already taken go back (nothing was done).
+ * Answers the way to give them all back, for work refused after all (a resend the lock finds too early).
+ * In-process calls (tests, jobs) have no address and count against the business and contacts only.
  */
-async function reserveSends(deps: AppDeps, actor: Actor, businessId: string): Promise<void> {
+async function reserveSends(
+  deps: AppDeps,
+  actor: Actor,
+  businessId: string,
+  contacts: Contact[],
+): Promise<() => Promise<void>> {
   const now = deps.now();
-  const addressBucketKey = actor.origin.ip === null ? null : `signup:address:${addressKey(actor.origin.ip)}`;
-  if (addressBucketKey !== null) {
-    const wait = await reserveToken(deps.db, addressBucketKey, addressBucket, now);
-    if (wait !== null) {
-      throw new AppError(
-        'RATE_LIMITED',
-        `Too many sign-ups from this address. Please try again in ${minutes(wait)}.`,
-        undefined,
-        wait,
-      );
+  const taken: [string, Bucket][] = [];
+  const giveBack = async () => {
+    for (const [key, bucket] of taken.splice(0)) await releaseToken(deps.db, key, bucket);
+  };
+  const take = async (key: string, bucket: Bucket, refusal: (wait: number) => AppError) => {
+    const wait = await reserveToken(deps.db, key, bucket, now);
+    if (wait === null) {
+      taken.push([key, bucket]);
+      return;
     }
+    await giveBack();
+    throw refusal(wait);
+  };
+  if (actor.origin.ip !== null) {
+    await take(
+      `signup:address:${addressKey(actor.origin.ip)}`,
+      addressBucket,
+      (wait) =>
+        new AppError(
+          'RATE_LIMITED',
+          `Too many sign-ups from this address. Please try again in ${minutes(wait)}.`,
+          undefined,
+          wait,
+        ),
+    );
   }
-  const wait = await reserveToken(deps.db, `signup:business:${businessId}`, businessBucket, now);
-  if (wait !== null) {
-    // Nothing was done for this call: the address's token goes back.
-    if (addressBucketKey !== null) await releaseToken(deps.db, addressBucketKey, addressBucket);
+  await take(`signup:business:${businessId}`, businessBucket, (wait) => {
     deps.logger.warn('online sign-ups limited for a business', { businessId });
-    throw new AppError(
+    return new AppError(
       'RATE_LIMITED',
       `This pharmacy has had too many sign-ups just now. Please try again in ${minutes(wait)}.`,
       undefined,
       wait,
     );
+  });
+  for (const contact of contacts) {
+    await take(
+      contactKey(contact),
+      contactBucket,
+      (wait) =>
+        new AppError(
+          'RATE_LIMITED',
+          `Too many codes have been sent to this ${contact.channel === 'email' ? 'email address' : 'mobile number'} just now. Please try again in ${minutes(wait)}.`,
+          undefined,
+          wait,
+        ),
+    );
   }
+  return giveBack;
 }
+
+/** The contacts of a sign-up that codes would go to on `channels`. */
+const contactsOf = (row: { email: string | null; mobile_number: string | null }, channels: Contact['channel'][]) =>
+  channels.flatMap((channel): Contact[] => {
+    const value = channel === 'email' ? row.email : row.mobile_number;
+    return value === null ? [] : [{ channel, value }];
+  });
 
 /** The sign-up this browser's token reaches, while the token lasts; 404 otherwise. */
 async function ownSignUp(db: Db, token: string | null, now: number, lock = false): Promise<SignUpRow> {
@@ -158,7 +207,7 @@ export async function create(
       { path: 'signUp.mobileNumber', id: 'REQUIRED', message: validationMessages.REQUIRED },
     ]);
   }
-  await reserveSends(deps, actor, input.businessId);
+  await reserveSends(deps, actor, input.businessId, contactsOf(columns, ['email', 'mobile']));
   const token = newToken();
   const row = await db.transaction().execute(async (tx) => {
     // The same browser starting again with this pharmacy (a typo in the email): its unfinished sign-up
@@ -235,36 +284,50 @@ function resendRefusal(row: SignUpRow, now: number): AppError | null {
   return null;
 }
 
+/** The channels of a sign-up whose contact is not verified yet. */
+const unverified = (row: SignUpRow) =>
+  (['email', 'mobile'] as const).filter(
+    (c) => (c === 'email' ? row.email_code_status : row.mobile_code_status) !== 'verified',
+  );
+
 export async function resendCodes(deps: AppDeps, actor: Actor, token: string | null): Out<'resendCodes'> {
   const { db, now } = deps;
   const current = await ownSignUp(db, token, now());
   const early = resendRefusal(current, now());
   if (early) throw early;
-  await reserveSends(deps, actor, current.business_id);
-  const row = await db.transaction().execute(async (tx) => {
-    const locked = await ownSignUp(tx, token, now(), true);
-    // Checked again under the lock: two resends at once send once.
-    const refusal = resendRefusal(locked, now());
-    if (refusal) throw refusal;
-    const channels = (['email', 'mobile'] as const).filter(
-      (c) => (c === 'email' ? locked.email_code_status : locked.mobile_code_status) !== 'verified',
-    );
-    const columns = await sendCodes(tx, deps, locked, channels);
-    const updated = await updateSignUpRow(tx, locked.id, {
-      ...columns,
-      code_sends: locked.code_sends + 1,
-      last_code_sent_at: now(),
-      updated: now(),
+  // Each code can cost an SMS: none once the pharmacy stops taking sign-ups online (or is archived).
+  // The codes already sent may still be checked; the pharmacy judges the sign-up in its list.
+  await openBusiness(db, current.business_id);
+  const giveBack = await reserveSends(deps, actor, current.business_id, contactsOf(current, unverified(current)));
+  const row = await db
+    .transaction()
+    .execute(async (tx) => {
+      const locked = await ownSignUp(tx, token, now(), true);
+      // Checked again under the lock: two resends at once send once.
+      const refusal = resendRefusal(locked, now());
+      if (refusal) throw refusal;
+      const channels = unverified(locked);
+      const columns = await sendCodes(tx, deps, locked, channels);
+      const updated = await updateSignUpRow(tx, locked.id, {
+        ...columns,
+        code_sends: locked.code_sends + 1,
+        last_code_sent_at: now(),
+        updated: now(),
+      });
+      await audit(tx, deps, actor, {
+        action: 'signUp.codesResent',
+        entityType: 'signUp',
+        entityId: locked.id,
+        businessId: locked.business_id,
+        who,
+        details: { channels },
+      });
+      return updated;
+    })
+    .catch(async (error: unknown) => {
+      // Refused under the lock (another resend got there first) or failed: nothing was sent.
+      await giveBack();
+      throw error;
     });
-    await audit(tx, deps, actor, {
-      action: 'signUp.codesResent',
-      entityType: 'signUp',
-      entityId: locked.id,
-      businessId: locked.business_id,
-      who,
-      details: { channels },
-    });
-    return updated;
-  });
   return answerOf(deps, row);
 }
