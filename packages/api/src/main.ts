@@ -50,6 +50,13 @@ try {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  // A promise nobody awaited that fails must not end the server for every other user (Bun exits on
+  // one by default): it is logged, without its message (a database error's can carry patient data).
+  process.on('unhandledRejection', (reason) => {
+    const where = reason instanceof Error ? (reason.stack ?? '').split('\n').slice(1, 6).join('\n') : '';
+    const kind = reason instanceof Error ? reason.name : typeof reason;
+    console.error(`  Unhandled rejection (${kind}); the server goes on.\n${where}`);
+  });
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(`\n${error.message}\n`);

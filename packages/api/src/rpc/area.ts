@@ -129,6 +129,34 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
   return app;
 }
 
+/**
+ * The body's bytes, read as a stream and refused as soon as they pass `max`: a chunked body with no
+ * Content-Length is never buffered whole (Bun would take up to 128 MB) before it is found too large.
+ */
+async function readCapped(request: Request, max: number, tooLarge: () => Error): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > max) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
 async function readJsonBody(request: Request): Promise<unknown> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {
@@ -137,9 +165,7 @@ async function readJsonBody(request: Request): Promise<unknown> {
   const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large (at most 1 MB)');
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await request.arrayBuffer();
-  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
-  const text = new TextDecoder().decode(bytes);
+  const text = new TextDecoder().decode(await readCapped(request, MAX_BODY_BYTES, tooLarge));
   if (text.trim() === '') return {};
   let body: unknown;
   try {

@@ -24,6 +24,23 @@ describeApi('request bodies', (t) => {
     expect(chunked.status).toBe(413);
   });
 
+  it('stops reading a body with no length once it passes 1 MB, however long it would go on', async () => {
+    let sent = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += 64 * 1024;
+        controller.enqueue(new Uint8Array(64 * 1024).fill(32));
+      },
+    });
+    const res = await t.raw('/api/health/ping', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: TEST_ORIGIN },
+      body: endless,
+    });
+    expect(res.status).toBe(413);
+    expect(sent).toBeLessThan(4 * 1024 * 1024);
+  }, 20_000);
+
   it('counts the limit in bytes, so 1 MB of multi-byte text is too large too', async () => {
     const res = await post('/api/health/ping', JSON.stringify({ echo: 'é'.repeat(600_000) }));
     expect(res.status).toBe(413);
