@@ -23,6 +23,14 @@ export type JobRow = {
   updated: number;
 };
 
+/**
+ * A job as a claim hands it over, with `previous_delay`: how long its last failure put it off (ms from
+ * that failure to the due time it set), so a process that cannot yet judge the service itself can keep
+ * the pace the last one chose (jobs/runner.ts); null for a first attempt, or a job that was not put off
+ * by a failure (its lease ran out, returned at a stop, retried by staff).
+ */
+export type ClaimedJob = JobRow & { previous_delay: number | null };
+
 export type NewJob = {
   type: string;
   payload: unknown;
@@ -56,23 +64,34 @@ export async function enqueueJob(tx: Db, job: NewJob, now = Date.now()): Promise
 /**
  * Takes up to `limit` due waiting jobs of these types for `worker`, until `now + leaseMs`: rows another
  * process is taking at the same moment are skipped, never waited for, so each job goes to one worker.
+ * Oldest job first among those due (ids are UUIDv7: creation order; `jobs_status_idx` is (status, id)):
+ * a retry that comes due goes before jobs queued after it, rather than behind every job due before its
+ * retry time (a backlog of 10,000 messages pushed each refused one behind the whole backlog, then its
+ * next refusal behind all the second tries: docs/DECISIONS.md "Oldest due job first").
  */
 export async function claimJobs(
   db: Db,
   q: { types: string[]; worker: string; now: number; leaseMs: number; limit: number },
-): Promise<JobRow[]> {
+): Promise<ClaimedJob[]> {
   if (q.types.length === 0 || q.limit <= 0) return [];
-  const { rows } = await sql<JobRow>`
-    update jobs set status = 'running', attempts = attempts + 1, locked_by = ${q.worker},
+  const { rows } = await sql<JobRow & { previous_delay: number | string | null }>`
+    update jobs j set status = 'running', attempts = j.attempts + 1, locked_by = ${q.worker},
       locked_until = ${q.now + q.leaseMs}, updated = ${q.now}
-    where id in (
-      select id from jobs
+    from (
+      select id, case when attempts > 0 and run_after > updated then run_after - updated end as previous_delay
+      from jobs
       where status = 'waiting' and run_after <= ${q.now} and type in (${sql.join(q.types)})
-      order by run_after
+      order by id
       limit ${q.limit}
-      for update skip locked)
-    returning *`.execute(db);
-  return rows.map(normalise);
+      for update skip locked) due
+    where j.id = due.id
+    returning j.*, due.previous_delay`.execute(db);
+  // Oldest first, as chosen (an update's returning has no order of its own): the runner starts them so.
+  rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return rows.map(({ previous_delay, ...row }) => ({
+    ...normalise(row),
+    previous_delay: previous_delay === null ? null : Number(previous_delay),
+  }));
 }
 
 /**

@@ -176,6 +176,74 @@ describeDb('the job runner', (t) => {
     expect(delays(await send('up', 100, 1))).toEqual([750]);
   });
 
+  it('takes the oldest due job first: a retry that comes due goes before jobs queued after it', async () => {
+    clock = T0;
+    const { failJob } = await import('./repository.ts');
+    const first = (await enqueueJob(t.db, { type: 'fifo', payload: 'first' }, clock)) as string;
+    const [taken] = await claimJobs(t.db, { types: ['fifo'], worker: 'w', now: clock, leaseMs: 60_000, limit: 1 });
+    expect(taken?.id).toBe(first);
+    await failJob(t.db, { id: first, worker: 'w', now: clock, error: '503', retryAt: T0 + 1_000 });
+    // A backlog queued after it, due before its retry.
+    for (let i = 0; i < 3; i++) await enqueueJob(t.db, { type: 'fifo', payload: i }, T0 + 10 + i);
+    clock = T0 + 1_000;
+    const next = await claimJobs(t.db, { types: ['fifo'], worker: 'w', now: clock, leaseMs: 60_000, limit: 2 });
+    expect(next.map((j) => j.payload).sort()).toEqual([0, 'first'].sort());
+    expect(next.find((j) => j.id === first)).toMatchObject({ attempts: 2, previous_delay: 1_000 });
+    expect(next.find((j) => j.payload === 0)?.previous_delay).toBeNull();
+  });
+
+  it('a runner just started keeps the blip pace a job was given by one that could judge its service', async () => {
+    clock = T0;
+    const failing = new Set<number>();
+    const handlers: Record<string, JobHandler> = {
+      pace: {
+        run: async ({ job, dependsOn }) => {
+          dependsOn('gateway');
+          const { n } = job.payload as { n: number };
+          if (failing.has(n)) throw new Error('gateway said 503');
+        },
+      },
+    };
+    const runner = (worker: string) =>
+      createRunner({
+        db: t.db,
+        logger: silentLogger,
+        now,
+        handlers,
+        worker,
+        baseDelayMs: 1_000,
+        blipDelayMs: 100,
+        random: () => 0.5,
+        concurrency: 50,
+      });
+    const run = async (r: ReturnType<typeof runner>) => {
+      await r.tick();
+      await r.idle();
+    };
+    const waitingDelays = async () =>
+      (await jobs()).filter((j) => j.type === 'pace' && j.status === 'waiting').map((j) => j.run_after - clock);
+    // A runner that saw 10 successes fails 10 and 11 as blips: retried after ¾ of 100 ms.
+    for (let n = 0; n < 12; n++) await enqueueJob(t.db, { type: 'pace', payload: { n } }, clock);
+    failing.add(10).add(11);
+    await run(runner('old'));
+    expect(await waitingDelays()).toEqual([75, 75]);
+    // A replacement started now has seen nothing of the gateway: it keeps that pace (¾ of 200 ms) rather
+    // than the full backoff (¾ of 2 s).
+    clock = T0 + 75;
+    const young = runner('young');
+    await run(young);
+    expect(await waitingDelays()).toEqual([150, 150]);
+    // An hour on, with too few attempts to judge by (a quiet hour), it is no longer new: the full backoff
+    // (¾ of 4 s).
+    clock = T0 + 3_600_000;
+    await run(young);
+    expect(await waitingDelays()).toEqual([3_000, 3_000]);
+    // Nor does a new runner keep a full backoff's pace as a blip's (¾ of 8 s).
+    clock += 3_000;
+    await run(runner('another'));
+    expect(await waitingDelays()).toEqual([6_000, 6_000]);
+  });
+
   it('renews the lease of a job in hand, so a slow attempt is not taken by another runner', async () => {
     let runs = 0;
     let release = () => {};

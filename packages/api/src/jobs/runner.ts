@@ -2,6 +2,7 @@ import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
 import type { Logger } from '../http/logger.ts';
 import {
+  type ClaimedJob,
   claimJobs,
   completeJob,
   deleteDoneJobs,
@@ -86,14 +87,16 @@ export class ServiceHealth {
       this.ok.shift();
     }
   }
-  isBlip(now: number): boolean {
+  /** A blip, an outage (most attempts in the window failed), or unknown (too few attempts to tell). */
+  verdict(now: number): 'blip' | 'outage' | 'unknown' {
     let attempts = 0;
     let failed = 0;
     for (let i = this.at.length - 1; i >= 0 && now - (this.at[i] as number) <= HEALTH_WINDOW_MS; i--) {
       attempts += 1;
       if (!this.ok[i]) failed += 1;
     }
-    return attempts >= BLIP_MIN_ATTEMPTS && failed < attempts * BLIP_MAX_FAILED;
+    if (attempts < BLIP_MIN_ATTEMPTS) return 'unknown';
+    return failed < attempts * BLIP_MAX_FAILED ? 'blip' : 'outage';
   }
 }
 
@@ -159,6 +162,24 @@ export function createRunner(options: RunnerOptions): Runner {
     return h;
   };
 
+  /**
+   * Whether the job's last failure was put off at the blip pace (a process that could judge the service
+   * chose it): the delays of the two paces never overlap (blip at most `blipBase · 2^(n-1)` capped at
+   * `blipMax`, the full backoff at least half of `base · 2^(n-1)`).
+   */
+  const putOffAsBlip = (job: ClaimedJob) => {
+    const previous = job.attempts - 1;
+    const delay = job.previous_delay;
+    return (
+      previous >= 1 &&
+      delay !== null &&
+      delay > 0 &&
+      delay <= Math.min(blipMax, blipBase * 2 ** (previous - 1)) &&
+      delay < Math.min(max, base * 2 ** (previous - 1)) / 2
+    );
+  };
+  const startedAt = now();
+
   const inHand = new Map<string, { job: JobRow; done: Promise<void>; abort: AbortController }>();
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -168,7 +189,7 @@ export function createRunner(options: RunnerOptions): Runner {
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let renewing = false;
 
-  async function runOne(job: JobRow, abort: AbortController): Promise<void> {
+  async function runOne(job: ClaimedJob, abort: AbortController): Promise<void> {
     const handler = handlers[job.type];
     let service = job.type;
     const dependsOn = (name: string) => {
@@ -190,7 +211,14 @@ export function createRunner(options: RunnerOptions): Runner {
       const at = now();
       // A permanent refusal is an answer: the service is up.
       healthOf(service).record(at, permanent);
-      const blip = !last && healthOf(service).isBlip(at);
+      // A process too new to have seen enough attempts on the service (a replacement worker just
+      // started) keeps the pace the job's last failure was given by one that had: without that, a
+      // replacement put every retry it took in its first moments off by the full backoff (5 s doubling:
+      // a minute or more for a job on its fifth attempt), as though the provider were down.
+      const verdict = healthOf(service).verdict(at);
+      const blip =
+        !last &&
+        (verdict === 'blip' || (verdict === 'unknown' && at - startedAt < HEALTH_WINDOW_MS && putOffAsBlip(job)));
       const retryAt = last
         ? null
         : at + (blip ? backoffMs(job.attempts, blipBase, blipMax, random) : backoffMs(job.attempts, base, max, random));
