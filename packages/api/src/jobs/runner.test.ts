@@ -176,6 +176,34 @@ describeDb('the job runner', (t) => {
     expect(delays(await send('up', 100, 1))).toEqual([750]);
   });
 
+  it('ends a job in the handler’s own transaction when it asks: done with it, and not when it rolls back', async () => {
+    clock = T0;
+    const runner = runnerWith({
+      a: {
+        run: async ({ job, complete }) => {
+          await t.db.transaction().execute(async (tx) => {
+            await complete(tx);
+            // Inside the transaction the job is already done; a failure after rolls that back too.
+            expect(
+              (await tx.selectFrom('jobs').select('status').where('id', '=', job.id).executeTakeFirst())?.status,
+            ).toBe('done');
+            if (job.payload === 'fails') throw new Error('the outcome could not be recorded');
+          });
+        },
+      },
+    });
+    const ok = (await enqueueJob(t.db, { type: 'a', payload: 'ok' }, clock)) as string;
+    const fails = (await enqueueJob(t.db, { type: 'a', payload: 'fails' }, clock)) as string;
+    await runner.tick();
+    await runner.idle();
+    expect(await findJob(t.db, ok)).toMatchObject({ status: 'done', attempts: 1, locked_by: null });
+    expect(await findJob(t.db, fails)).toMatchObject({
+      status: 'waiting',
+      attempts: 1,
+      last_error: 'the outcome could not be recorded',
+    });
+  });
+
   it('takes the oldest due job first: a retry that comes due goes before jobs queued after it', async () => {
     clock = T0;
     const { failJob } = await import('./repository.ts');

@@ -1,5 +1,5 @@
 import type { Database } from '@medlocker/db';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from '../http/logger.ts';
 import {
   type ClaimedJob,
@@ -15,11 +15,20 @@ import {
 import { checkPattern, queueDueSchedules, type Schedule } from './schedule.ts';
 
 /**
- * What a handler is given: the job, a signal that fires when the runner stops before it is done, and
+ * What a handler is given: the job, a signal that fires when the runner stops before it is done,
  * `dependsOn(name)`: the outside service (a gateway) this attempt is about to call, so the runner paces
- * retries by how that service is doing (see {@link createRunner}).
+ * retries by how that service is doing (see {@link createRunner}), and `complete(tx)`: marks the job done
+ * in the handler's own last transaction, so its outcome and the job's end commit together (one commit
+ * where there were two); the runner then records nothing more when the handler returns. A handler that
+ * does not call it is marked done after it returns, as before. (A transaction that rolls back takes the
+ * mark with it; the handler's error then fails the attempt as usual.)
  */
-export type JobContext = { job: JobRow; signal: AbortSignal; dependsOn: (service: string) => void };
+export type JobContext = {
+  job: JobRow;
+  signal: AbortSignal;
+  dependsOn: (service: string) => void;
+  complete: (tx: Kysely<Database> | Transaction<Database>) => Promise<void>;
+};
 
 export type JobHandler = {
   run: (context: JobContext) => Promise<void>;
@@ -195,11 +204,19 @@ export function createRunner(options: RunnerOptions): Runner {
     const dependsOn = (name: string) => {
       service = `${job.type}:${name}`;
     };
+    let completed = false;
+    const complete = async (tx: Kysely<Database> | Transaction<Database>) => {
+      completed = true;
+      if (!(await completeJob(tx, job.id, worker, now()))) {
+        logger.warn('job finished after its lease was lost', { jobId: job.id, type: job.type });
+      }
+    };
     try {
       if (!handler) throw new PermanentJobError(`No handler for jobs of type ${job.type}`);
-      await handler.run({ job, signal: abort.signal, dependsOn });
+      await handler.run({ job, signal: abort.signal, dependsOn, complete });
       healthOf(service).record(now(), true);
-      if (abort.signal.aborted) return; // stop() returned it to waiting; a late finish changes nothing
+      // Marked done in the handler's own transaction; or stop() returned it to waiting (a late finish changes nothing).
+      if (completed || abort.signal.aborted) return;
       if (!(await completeJob(db, job.id, worker, now()))) {
         logger.warn('job finished after its lease was lost', { jobId: job.id, type: job.type });
       }
