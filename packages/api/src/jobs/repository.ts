@@ -111,6 +111,32 @@ export async function releaseExpiredLeases(db: Db, now: number): Promise<number>
   return rows.length;
 }
 
+/** The names of the runners holding running jobs, of those whose names end with this pid space. */
+export async function runningWorkersIn(db: Db, space: string): Promise<string[]> {
+  const { rows } = await sql<{ locked_by: string }>`
+    select distinct locked_by from jobs
+    where status = 'running' and locked_by like ${`%:${space}`}`.execute(db);
+  return rows.map((r) => r.locked_by);
+}
+
+/**
+ * The running jobs of runners whose process is gone wait again at once (or are dead when that was their
+ * last attempt), as a run-out lease would have them later. Answers how many it moved.
+ */
+export async function releaseJobsOf(db: Db, workers: string[], now: number): Promise<number> {
+  if (workers.length === 0) return 0;
+  const { rows } = await sql<{ id: string }>`
+    update jobs set
+      status = case when attempts >= max_attempts then 'dead' else 'waiting' end,
+      last_error = 'The worker running it stopped before it finished (its process is gone)',
+      locked_by = null, locked_until = null, run_after = ${now}, updated = ${now}
+    where id in (
+      select id from jobs where status = 'running' and locked_by in (${sql.join(workers)})
+      for update skip locked)
+    returning id`.execute(db);
+  return rows.length;
+}
+
 /** The worker still holding these jobs keeps them until `until`; answers how many it still held. */
 export async function extendLeases(db: Db, q: { ids: string[]; worker: string; until: number }): Promise<number> {
   if (q.ids.length === 0) return 0;

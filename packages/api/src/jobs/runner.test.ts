@@ -3,6 +3,7 @@ import { describeDb } from '@medlocker/db/testing';
 import { silentLogger } from '../http/logger.ts';
 import { claimJobs, enqueueJob, findJob } from './repository.ts';
 import { backoffMs, createRunner, type JobHandler, PermanentJobError } from './runner.ts';
+import { pidSpace } from './worker-name.ts';
 
 const T0 = Date.UTC(2026, 10, 2, 9, 30);
 
@@ -125,6 +126,42 @@ describeDb('the job runner', (t) => {
     await runner.idle();
     expect(runs).toBe(1);
     expect(await findJob(t.db, id)).toMatchObject({ status: 'done', attempts: 2 });
+  });
+
+  it('takes back at once the jobs of a runner in this pid space whose process is gone; others wait for their lease', async () => {
+    clock = T0;
+    const space = pidSpace();
+    expect(space).toMatch(/^[0-9a-f]{8}$/); // Linux: the product's platform
+    const gone = Bun.spawn(['true']);
+    await gone.exited;
+    const alive = Bun.spawn(['sleep', '30']);
+    try {
+      const holders = {
+        gone: `host:${gone.pid}:aaaaaaaa:${space}`,
+        alive: `host:${alive.pid}:bbbbbbbb:${space}`,
+        // the same pid, gone here, but in another pid space (another host or container): not ours to judge
+        elsewhere: `host:${gone.pid}:cccccccc:0badc0de`,
+      };
+      const ids: Record<string, string> = {};
+      for (const [name, holder] of Object.entries(holders)) {
+        ids[name] = (await enqueueJob(t.db, { type: 'a', payload: name }, clock)) as string;
+        await claimJobs(t.db, { types: ['a'], worker: holder, now: clock, leaseMs: 60_000, limit: 1 });
+      }
+      const seen: unknown[] = [];
+      const runner = runnerWith({ a: { run: async ({ job }) => void seen.push(job.payload) } });
+      await runner.tick();
+      await runner.tick();
+      await runner.idle();
+      expect(seen).toEqual(['gone']);
+      expect(await findJob(t.db, ids.gone as string)).toMatchObject({ status: 'done', attempts: 2 });
+      expect(await findJob(t.db, ids.alive as string)).toMatchObject({ status: 'running', locked_by: holders.alive });
+      expect(await findJob(t.db, ids.elsewhere as string)).toMatchObject({
+        status: 'running',
+        locked_by: holders.elsewhere,
+      });
+    } finally {
+      alive.kill();
+    }
   });
 
   it('retries a failure within seconds while its service mostly works, with the full backoff in an outage', async () => {

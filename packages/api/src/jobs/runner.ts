@@ -10,9 +10,12 @@ import {
   failJob,
   type JobRow,
   releaseExpiredLeases,
+  releaseJobsOf,
   returnJob,
+  runningWorkersIn,
 } from './repository.ts';
 import { checkPattern, queueDueSchedules, type Schedule } from './schedule.ts';
+import { goneWorkers, pidSpace, workerName } from './worker-name.ts';
 
 /**
  * What a handler is given: the job, a signal that fires when the runner stops before it is done,
@@ -65,7 +68,7 @@ export type RunnerOptions = {
   blipMaxDelayMs?: number;
   /** Done jobs are deleted after this long (default 7 days). */
   keepDoneMs?: number;
-  /** This process's name in `locked_by` (default host:pid:random). */
+  /** This process's name in `locked_by` (default host:pid:random:pid space, jobs/worker-name.ts). */
   worker?: string;
   random?: () => number;
 };
@@ -157,7 +160,8 @@ export function createRunner(options: RunnerOptions): Runner {
   const blipMax = options.blipMaxDelayMs ?? 4_000;
   const keepDoneMs = options.keepDoneMs ?? 7 * 86_400_000;
   const random = options.random ?? Math.random;
-  const worker = options.worker ?? `${process.env.HOSTNAME ?? 'local'}:${process.pid}:${Bun.randomUUIDv7().slice(-8)}`;
+  const space = pidSpace();
+  const worker = options.worker ?? workerName(space);
   const schedules = options.schedules ?? [];
   for (const s of schedules) checkPattern(s.pattern);
   const types = Object.keys(handlers);
@@ -278,6 +282,15 @@ export function createRunner(options: RunnerOptions): Runner {
     if (at - lastHousekeeping >= 1_000) {
       lastHousekeeping = at;
       await releaseExpiredLeases(db, at);
+      // A runner in this pid space whose process is gone (killed, crashed) holds its jobs no more: they
+      // are taken again now rather than when their leases run out (10 s for a message). Runners elsewhere
+      // are left to their leases: a pid means nothing outside its space (jobs/worker-name.ts).
+      if (space) {
+        const gone = goneWorkers(await runningWorkersIn(db, space), space);
+        const released = await releaseJobsOf(db, gone, at);
+        if (released > 0)
+          logger.warn('jobs of a stopped worker taken back', { workers: gone.join(' '), jobs: released });
+      }
       if (schedules.length > 0) await queueDueSchedules(db, schedules, at);
     }
     if (at - lastCleanup > 3_600_000) {
