@@ -348,6 +348,8 @@ type Outcome = {
   processes: string;
   enqueueMs: number;
   firstAt: number;
+  /** When 95% of the messages were done: what is after it is the tail (retry chains, a killed worker's jobs). */
+  mostAt: number;
   wallMs: number;
   finished: boolean;
   gateway: GatewayStats;
@@ -456,11 +458,13 @@ async function runPostgres(base: string, gateway: Gateway, kills: number): Promi
     const killed: (Kill & { worker: string; ids: string[] })[] = [];
     let killedCpuS = 0;
     let firstAt = 0;
+    let mostAt = 0;
     let p = await progress(opened.db);
     while (!isFinished(p) && performance.now() - t0 < GIVE_UP_MS) {
       await Bun.sleep(250);
       p = await progress(opened.db);
       if (!firstAt && p.done > 0) firstAt = performance.now() - t0;
+      if (!mostAt && p.done >= COUNT * 0.95) mostAt = performance.now() - t0;
       const next = killPlan[killed.length];
       if (next !== undefined && p.done >= next) {
         // The oldest worker dies at once, as a crash would; a replacement starts at once.
@@ -514,6 +518,7 @@ async function runPostgres(base: string, gateway: Gateway, kills: number): Promi
       processes: `${WORKERS} workers`,
       enqueueMs,
       firstAt,
+      mostAt,
       wallMs,
       finished,
       gateway: gateway.stats,
@@ -562,11 +567,13 @@ async function runPglite(gateway: Gateway): Promise<Measured> {
     const wall0 = Date.now();
     const runner = runJobs(deps);
     let firstAt = 0;
+    let mostAt = 0;
     let p = await progress(opened.db);
     while (!isFinished(p) && performance.now() - t0 < GIVE_UP_MS) {
       await Bun.sleep(250);
       p = await progress(opened.db);
       if (!firstAt && p.done > 0) firstAt = performance.now() - t0;
+      if (!mostAt && p.done >= COUNT * 0.95) mostAt = performance.now() - t0;
     }
     const finished = isFinished(p);
     const wallMs = finished ? p.lastUpdated - wall0 : performance.now() - t0;
@@ -579,6 +586,7 @@ async function runPglite(gateway: Gateway): Promise<Measured> {
       processes: '1 process',
       enqueueMs,
       firstAt,
+      mostAt,
       wallMs,
       finished,
       gateway: gateway.stats,
@@ -660,9 +668,9 @@ log(
   `Each accepted message's delivery report POSTed to the api 0.1–0.5 s later; unconfirmed messages checked after ${GRACE_S} s.\n`,
 );
 log(
-  '| run | database | load average at start | requests | refused 429 / 500 / 503 | delivered once | duplicates | missing | reports (failed POSTs) | unconfirmed: checked / sent again / left (of them delivered) | dead | left | first sent | **all done** | messages/s | baseline messages/s | ÷ baseline | kills: jobs held at, taken again after | goal |',
+  '| run | database | load average at start | requests | refused 429 / 500 / 503 | delivered once | duplicates | missing | reports (failed POSTs) | unconfirmed: checked / sent again / left (of them delivered) | dead | left | first sent | 95% done | **all done** | messages/s | baseline messages/s | ÷ baseline | kills: jobs held at, taken again after | goal |',
 );
-log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 let failed = false;
 for (const o of outcomes) {
   const perSecond = COUNT / (o.wallMs / 1000);
@@ -684,7 +692,7 @@ for (const o of outcomes) {
     .map((k) => `${k.held} at ${s(k.at)}, ${k.recoveredAfter === null ? 'never' : s(k.recoveredAfter)}`)
     .join('; ');
   log(
-    `| ${o.name} | ${o.database} | ${o.loadAverage.split(' ')[0]} | ${int(g.requests)} | ${int(g.refused[429])} / ${int(g.refused[500])} / ${int(g.refused[503])}${g.lostAnswers ? ` (+${g.lostAnswers} accepted, answered 500)` : ''} | ${int(o.deliveredOnce)} | ${o.duplicates} | ${o.missing} | ${int(g.reports)} (${g.reportFailures}) | ${o.checks} / ${o.resent} / ${o.unconfirmed} (${o.unconfirmedDelivered}) | ${o.dead} | ${o.left} | ${s(o.firstAt)} | **${o.finished ? s(o.wallMs) : `> ${s(o.wallMs)}`}** | ${int(Math.round(perSecond))} | ${int(Math.round(o.baselinePerSecond))} | ${(perSecond / o.baselinePerSecond).toFixed(3)} | ${kills || '–'} | ${goal} |`,
+    `| ${o.name} | ${o.database} | ${o.loadAverage.split(' ')[0]} | ${int(g.requests)} | ${int(g.refused[429])} / ${int(g.refused[500])} / ${int(g.refused[503])}${g.lostAnswers ? ` (+${g.lostAnswers} accepted, answered 500)` : ''} | ${int(o.deliveredOnce)} | ${o.duplicates} | ${o.missing} | ${int(g.reports)} (${g.reportFailures}) | ${o.checks} / ${o.resent} / ${o.unconfirmed} (${o.unconfirmedDelivered}) | ${o.dead} | ${o.left} | ${s(o.firstAt)} | ${o.mostAt ? s(o.mostAt) : '–'} | **${o.finished ? s(o.wallMs) : `> ${s(o.wallMs)}`}** | ${int(Math.round(perSecond))} | ${int(Math.round(o.baselinePerSecond))} | ${(perSecond / o.baselinePerSecond).toFixed(3)} | ${kills || '–'} | ${goal} |`,
   );
   if (o.workerCpuS)
     log(

@@ -23,6 +23,14 @@ export type JobRow = {
   updated: number;
 };
 
+/**
+ * A job as a claim hands it over, with `previous_delay`: how long its last failure put it off (ms from
+ * that failure to the due time it set), so a process that cannot yet judge the service itself can keep
+ * the pace the last one chose (jobs/runner.ts); null for a first attempt, or a job that was not put off
+ * by a failure (its lease ran out, returned at a stop, retried by staff).
+ */
+export type ClaimedJob = JobRow & { previous_delay: number | null };
+
 export type NewJob = {
   type: string;
   payload: unknown;
@@ -56,23 +64,34 @@ export async function enqueueJob(tx: Db, job: NewJob, now = Date.now()): Promise
 /**
  * Takes up to `limit` due waiting jobs of these types for `worker`, until `now + leaseMs`: rows another
  * process is taking at the same moment are skipped, never waited for, so each job goes to one worker.
+ * Oldest job first among those due (ids are UUIDv7: creation order; `jobs_status_idx` is (status, id)):
+ * a retry that comes due goes before jobs queued after it, rather than behind every job due before its
+ * retry time (a backlog of 10,000 messages pushed each refused one behind the whole backlog, then its
+ * next refusal behind all the second tries: docs/DECISIONS.md "Oldest due job first").
  */
 export async function claimJobs(
   db: Db,
   q: { types: string[]; worker: string; now: number; leaseMs: number; limit: number },
-): Promise<JobRow[]> {
+): Promise<ClaimedJob[]> {
   if (q.types.length === 0 || q.limit <= 0) return [];
-  const { rows } = await sql<JobRow>`
-    update jobs set status = 'running', attempts = attempts + 1, locked_by = ${q.worker},
+  const { rows } = await sql<JobRow & { previous_delay: number | string | null }>`
+    update jobs j set status = 'running', attempts = j.attempts + 1, locked_by = ${q.worker},
       locked_until = ${q.now + q.leaseMs}, updated = ${q.now}
-    where id in (
-      select id from jobs
+    from (
+      select id, case when attempts > 0 and run_after > updated then run_after - updated end as previous_delay
+      from jobs
       where status = 'waiting' and run_after <= ${q.now} and type in (${sql.join(q.types)})
-      order by run_after
+      order by id
       limit ${q.limit}
-      for update skip locked)
-    returning *`.execute(db);
-  return rows.map(normalise);
+      for update skip locked) due
+    where j.id = due.id
+    returning j.*, due.previous_delay`.execute(db);
+  // Oldest first, as chosen (an update's returning has no order of its own): the runner starts them so.
+  rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return rows.map(({ previous_delay, ...row }) => ({
+    ...normalise(row),
+    previous_delay: previous_delay === null ? null : Number(previous_delay),
+  }));
 }
 
 /**
@@ -87,6 +106,32 @@ export async function releaseExpiredLeases(db: Db, now: number): Promise<number>
       locked_by = null, locked_until = null, run_after = ${now}, updated = ${now}
     where id in (
       select id from jobs where status = 'running' and locked_until <= ${now}
+      for update skip locked)
+    returning id`.execute(db);
+  return rows.length;
+}
+
+/** The names of the runners holding running jobs, of those whose names end with this pid space. */
+export async function runningWorkersIn(db: Db, space: string): Promise<string[]> {
+  const { rows } = await sql<{ locked_by: string }>`
+    select distinct locked_by from jobs
+    where status = 'running' and locked_by like ${`%:${space}`}`.execute(db);
+  return rows.map((r) => r.locked_by);
+}
+
+/**
+ * The running jobs of runners whose process is gone wait again at once (or are dead when that was their
+ * last attempt), as a run-out lease would have them later. Answers how many it moved.
+ */
+export async function releaseJobsOf(db: Db, workers: string[], now: number): Promise<number> {
+  if (workers.length === 0) return 0;
+  const { rows } = await sql<{ id: string }>`
+    update jobs set
+      status = case when attempts >= max_attempts then 'dead' else 'waiting' end,
+      last_error = 'The worker running it stopped before it finished (its process is gone)',
+      locked_by = null, locked_until = null, run_after = ${now}, updated = ${now}
+    where id in (
+      select id from jobs where status = 'running' and locked_by in (${sql.join(workers)})
       for update skip locked)
     returning id`.execute(db);
   return rows.length;

@@ -3,6 +3,7 @@ import { describeDb } from '@medlocker/db/testing';
 import { silentLogger } from '../http/logger.ts';
 import { claimJobs, enqueueJob, findJob } from './repository.ts';
 import { backoffMs, createRunner, type JobHandler, PermanentJobError } from './runner.ts';
+import { pidSpace } from './worker-name.ts';
 
 const T0 = Date.UTC(2026, 10, 2, 9, 30);
 
@@ -127,6 +128,42 @@ describeDb('the job runner', (t) => {
     expect(await findJob(t.db, id)).toMatchObject({ status: 'done', attempts: 2 });
   });
 
+  it('takes back at once the jobs of a runner in this pid space whose process is gone; others wait for their lease', async () => {
+    clock = T0;
+    const space = pidSpace();
+    expect(space).toMatch(/^[0-9a-f]{8}$/); // Linux: the product's platform
+    const gone = Bun.spawn(['true']);
+    await gone.exited;
+    const alive = Bun.spawn(['sleep', '30']);
+    try {
+      const holders = {
+        gone: `host:${gone.pid}:aaaaaaaa:${space}`,
+        alive: `host:${alive.pid}:bbbbbbbb:${space}`,
+        // the same pid, gone here, but in another pid space (another host or container): not ours to judge
+        elsewhere: `host:${gone.pid}:cccccccc:0badc0de`,
+      };
+      const ids: Record<string, string> = {};
+      for (const [name, holder] of Object.entries(holders)) {
+        ids[name] = (await enqueueJob(t.db, { type: 'a', payload: name }, clock)) as string;
+        await claimJobs(t.db, { types: ['a'], worker: holder, now: clock, leaseMs: 60_000, limit: 1 });
+      }
+      const seen: unknown[] = [];
+      const runner = runnerWith({ a: { run: async ({ job }) => void seen.push(job.payload) } });
+      await runner.tick();
+      await runner.tick();
+      await runner.idle();
+      expect(seen).toEqual(['gone']);
+      expect(await findJob(t.db, ids.gone as string)).toMatchObject({ status: 'done', attempts: 2 });
+      expect(await findJob(t.db, ids.alive as string)).toMatchObject({ status: 'running', locked_by: holders.alive });
+      expect(await findJob(t.db, ids.elsewhere as string)).toMatchObject({
+        status: 'running',
+        locked_by: holders.elsewhere,
+      });
+    } finally {
+      alive.kill();
+    }
+  });
+
   it('retries a failure within seconds while its service mostly works, with the full backoff in an outage', async () => {
     clock = T0;
     const failing = new Set<string>();
@@ -174,6 +211,102 @@ describeDb('the job runner', (t) => {
     clock = T0 + 31_000;
     failing.add('up:100');
     expect(delays(await send('up', 100, 1))).toEqual([750]);
+  });
+
+  it('ends a job in the handler’s own transaction when it asks: done with it, and not when it rolls back', async () => {
+    clock = T0;
+    const runner = runnerWith({
+      a: {
+        run: async ({ job, complete }) => {
+          await t.db.transaction().execute(async (tx) => {
+            await complete(tx);
+            // Inside the transaction the job is already done; a failure after rolls that back too.
+            expect(
+              (await tx.selectFrom('jobs').select('status').where('id', '=', job.id).executeTakeFirst())?.status,
+            ).toBe('done');
+            if (job.payload === 'fails') throw new Error('the outcome could not be recorded');
+          });
+        },
+      },
+    });
+    const ok = (await enqueueJob(t.db, { type: 'a', payload: 'ok' }, clock)) as string;
+    const fails = (await enqueueJob(t.db, { type: 'a', payload: 'fails' }, clock)) as string;
+    await runner.tick();
+    await runner.idle();
+    expect(await findJob(t.db, ok)).toMatchObject({ status: 'done', attempts: 1, locked_by: null });
+    expect(await findJob(t.db, fails)).toMatchObject({
+      status: 'waiting',
+      attempts: 1,
+      last_error: 'the outcome could not be recorded',
+    });
+  });
+
+  it('takes the oldest due job first: a retry that comes due goes before jobs queued after it', async () => {
+    clock = T0;
+    const { failJob } = await import('./repository.ts');
+    const first = (await enqueueJob(t.db, { type: 'fifo', payload: 'first' }, clock)) as string;
+    const [taken] = await claimJobs(t.db, { types: ['fifo'], worker: 'w', now: clock, leaseMs: 60_000, limit: 1 });
+    expect(taken?.id).toBe(first);
+    await failJob(t.db, { id: first, worker: 'w', now: clock, error: '503', retryAt: T0 + 1_000 });
+    // A backlog queued after it, due before its retry.
+    for (let i = 0; i < 3; i++) await enqueueJob(t.db, { type: 'fifo', payload: i }, T0 + 10 + i);
+    clock = T0 + 1_000;
+    const next = await claimJobs(t.db, { types: ['fifo'], worker: 'w', now: clock, leaseMs: 60_000, limit: 2 });
+    expect(next.map((j) => j.payload).sort()).toEqual([0, 'first'].sort());
+    expect(next.find((j) => j.id === first)).toMatchObject({ attempts: 2, previous_delay: 1_000 });
+    expect(next.find((j) => j.payload === 0)?.previous_delay).toBeNull();
+  });
+
+  it('a runner just started keeps the blip pace a job was given by one that could judge its service', async () => {
+    clock = T0;
+    const failing = new Set<number>();
+    const handlers: Record<string, JobHandler> = {
+      pace: {
+        run: async ({ job, dependsOn }) => {
+          dependsOn('gateway');
+          const { n } = job.payload as { n: number };
+          if (failing.has(n)) throw new Error('gateway said 503');
+        },
+      },
+    };
+    const runner = (worker: string) =>
+      createRunner({
+        db: t.db,
+        logger: silentLogger,
+        now,
+        handlers,
+        worker,
+        baseDelayMs: 1_000,
+        blipDelayMs: 100,
+        random: () => 0.5,
+        concurrency: 50,
+      });
+    const run = async (r: ReturnType<typeof runner>) => {
+      await r.tick();
+      await r.idle();
+    };
+    const waitingDelays = async () =>
+      (await jobs()).filter((j) => j.type === 'pace' && j.status === 'waiting').map((j) => j.run_after - clock);
+    // A runner that saw 10 successes fails 10 and 11 as blips: retried after ¾ of 100 ms.
+    for (let n = 0; n < 12; n++) await enqueueJob(t.db, { type: 'pace', payload: { n } }, clock);
+    failing.add(10).add(11);
+    await run(runner('old'));
+    expect(await waitingDelays()).toEqual([75, 75]);
+    // A replacement started now has seen nothing of the gateway: it keeps that pace (¾ of 200 ms) rather
+    // than the full backoff (¾ of 2 s).
+    clock = T0 + 75;
+    const young = runner('young');
+    await run(young);
+    expect(await waitingDelays()).toEqual([150, 150]);
+    // An hour on, with too few attempts to judge by (a quiet hour), it is no longer new: the full backoff
+    // (¾ of 4 s).
+    clock = T0 + 3_600_000;
+    await run(young);
+    expect(await waitingDelays()).toEqual([3_000, 3_000]);
+    // Nor does a new runner keep a full backoff's pace as a blip's (¾ of 8 s).
+    clock += 3_000;
+    await run(runner('another'));
+    expect(await waitingDelays()).toEqual([6_000, 6_000]);
   });
 
   it('renews the lease of a job in hand, so a slow attempt is not taken by another runner', async () => {

@@ -1,7 +1,8 @@
 import type { Database } from '@medlocker/db';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from '../http/logger.ts';
 import {
+  type ClaimedJob,
   claimJobs,
   completeJob,
   deleteDoneJobs,
@@ -9,16 +10,28 @@ import {
   failJob,
   type JobRow,
   releaseExpiredLeases,
+  releaseJobsOf,
   returnJob,
+  runningWorkersIn,
 } from './repository.ts';
 import { checkPattern, queueDueSchedules, type Schedule } from './schedule.ts';
+import { goneWorkers, pidSpace, workerName } from './worker-name.ts';
 
 /**
- * What a handler is given: the job, a signal that fires when the runner stops before it is done, and
+ * What a handler is given: the job, a signal that fires when the runner stops before it is done,
  * `dependsOn(name)`: the outside service (a gateway) this attempt is about to call, so the runner paces
- * retries by how that service is doing (see {@link createRunner}).
+ * retries by how that service is doing (see {@link createRunner}), and `complete(tx)`: marks the job done
+ * in the handler's own last transaction, so its outcome and the job's end commit together (one commit
+ * where there were two); the runner then records nothing more when the handler returns. A handler that
+ * does not call it is marked done after it returns, as before. (A transaction that rolls back takes the
+ * mark with it; the handler's error then fails the attempt as usual.)
  */
-export type JobContext = { job: JobRow; signal: AbortSignal; dependsOn: (service: string) => void };
+export type JobContext = {
+  job: JobRow;
+  signal: AbortSignal;
+  dependsOn: (service: string) => void;
+  complete: (tx: Kysely<Database> | Transaction<Database>) => Promise<void>;
+};
 
 export type JobHandler = {
   run: (context: JobContext) => Promise<void>;
@@ -55,7 +68,7 @@ export type RunnerOptions = {
   blipMaxDelayMs?: number;
   /** Done jobs are deleted after this long (default 7 days). */
   keepDoneMs?: number;
-  /** This process's name in `locked_by` (default host:pid:random). */
+  /** This process's name in `locked_by` (default host:pid:random:pid space, jobs/worker-name.ts). */
   worker?: string;
   random?: () => number;
 };
@@ -86,14 +99,16 @@ export class ServiceHealth {
       this.ok.shift();
     }
   }
-  isBlip(now: number): boolean {
+  /** A blip, an outage (most attempts in the window failed), or unknown (too few attempts to tell). */
+  verdict(now: number): 'blip' | 'outage' | 'unknown' {
     let attempts = 0;
     let failed = 0;
     for (let i = this.at.length - 1; i >= 0 && now - (this.at[i] as number) <= HEALTH_WINDOW_MS; i--) {
       attempts += 1;
       if (!this.ok[i]) failed += 1;
     }
-    return attempts >= BLIP_MIN_ATTEMPTS && failed < attempts * BLIP_MAX_FAILED;
+    if (attempts < BLIP_MIN_ATTEMPTS) return 'unknown';
+    return failed < attempts * BLIP_MAX_FAILED ? 'blip' : 'outage';
   }
 }
 
@@ -145,7 +160,8 @@ export function createRunner(options: RunnerOptions): Runner {
   const blipMax = options.blipMaxDelayMs ?? 4_000;
   const keepDoneMs = options.keepDoneMs ?? 7 * 86_400_000;
   const random = options.random ?? Math.random;
-  const worker = options.worker ?? `${process.env.HOSTNAME ?? 'local'}:${process.pid}:${Bun.randomUUIDv7().slice(-8)}`;
+  const space = pidSpace();
+  const worker = options.worker ?? workerName(space);
   const schedules = options.schedules ?? [];
   for (const s of schedules) checkPattern(s.pattern);
   const types = Object.keys(handlers);
@@ -159,6 +175,24 @@ export function createRunner(options: RunnerOptions): Runner {
     return h;
   };
 
+  /**
+   * Whether the job's last failure was put off at the blip pace (a process that could judge the service
+   * chose it): the delays of the two paces never overlap (blip at most `blipBase · 2^(n-1)` capped at
+   * `blipMax`, the full backoff at least half of `base · 2^(n-1)`).
+   */
+  const putOffAsBlip = (job: ClaimedJob) => {
+    const previous = job.attempts - 1;
+    const delay = job.previous_delay;
+    return (
+      previous >= 1 &&
+      delay !== null &&
+      delay > 0 &&
+      delay <= Math.min(blipMax, blipBase * 2 ** (previous - 1)) &&
+      delay < Math.min(max, base * 2 ** (previous - 1)) / 2
+    );
+  };
+  const startedAt = now();
+
   const inHand = new Map<string, { job: JobRow; done: Promise<void>; abort: AbortController }>();
   let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -168,17 +202,25 @@ export function createRunner(options: RunnerOptions): Runner {
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let renewing = false;
 
-  async function runOne(job: JobRow, abort: AbortController): Promise<void> {
+  async function runOne(job: ClaimedJob, abort: AbortController): Promise<void> {
     const handler = handlers[job.type];
     let service = job.type;
     const dependsOn = (name: string) => {
       service = `${job.type}:${name}`;
     };
+    let completed = false;
+    const complete = async (tx: Kysely<Database> | Transaction<Database>) => {
+      completed = true;
+      if (!(await completeJob(tx, job.id, worker, now()))) {
+        logger.warn('job finished after its lease was lost', { jobId: job.id, type: job.type });
+      }
+    };
     try {
       if (!handler) throw new PermanentJobError(`No handler for jobs of type ${job.type}`);
-      await handler.run({ job, signal: abort.signal, dependsOn });
+      await handler.run({ job, signal: abort.signal, dependsOn, complete });
       healthOf(service).record(now(), true);
-      if (abort.signal.aborted) return; // stop() returned it to waiting; a late finish changes nothing
+      // Marked done in the handler's own transaction; or stop() returned it to waiting (a late finish changes nothing).
+      if (completed || abort.signal.aborted) return;
       if (!(await completeJob(db, job.id, worker, now()))) {
         logger.warn('job finished after its lease was lost', { jobId: job.id, type: job.type });
       }
@@ -190,7 +232,14 @@ export function createRunner(options: RunnerOptions): Runner {
       const at = now();
       // A permanent refusal is an answer: the service is up.
       healthOf(service).record(at, permanent);
-      const blip = !last && healthOf(service).isBlip(at);
+      // A process too new to have seen enough attempts on the service (a replacement worker just
+      // started) keeps the pace the job's last failure was given by one that had: without that, a
+      // replacement put every retry it took in its first moments off by the full backoff (5 s doubling:
+      // a minute or more for a job on its fifth attempt), as though the provider were down.
+      const verdict = healthOf(service).verdict(at);
+      const blip =
+        !last &&
+        (verdict === 'blip' || (verdict === 'unknown' && at - startedAt < HEALTH_WINDOW_MS && putOffAsBlip(job)));
       const retryAt = last
         ? null
         : at + (blip ? backoffMs(job.attempts, blipBase, blipMax, random) : backoffMs(job.attempts, base, max, random));
@@ -233,6 +282,15 @@ export function createRunner(options: RunnerOptions): Runner {
     if (at - lastHousekeeping >= 1_000) {
       lastHousekeeping = at;
       await releaseExpiredLeases(db, at);
+      // A runner in this pid space whose process is gone (killed, crashed) holds its jobs no more: they
+      // are taken again now rather than when their leases run out (10 s for a message). Runners elsewhere
+      // are left to their leases: a pid means nothing outside its space (jobs/worker-name.ts).
+      if (space) {
+        const gone = goneWorkers(await runningWorkersIn(db, space), space);
+        const released = await releaseJobsOf(db, gone, at);
+        if (released > 0)
+          logger.warn('jobs of a stopped worker taken back', { workers: gone.join(' '), jobs: released });
+      }
       if (schedules.length > 0) await queueDueSchedules(db, schedules, at);
     }
     if (at - lastCleanup > 3_600_000) {

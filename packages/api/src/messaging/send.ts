@@ -81,13 +81,13 @@ export const MESSAGE_SEND_LEASE_MS = 10_000;
 /** The runner's handler for `message.send` jobs (payload `{ messageId }`, queued by outbox/index.ts). */
 export const messageSendHandler = (deps: AppDeps, options: SendOptions): JobHandler => ({
   leaseMs: MESSAGE_SEND_LEASE_MS,
-  run: async ({ job, dependsOn }) => {
+  run: async ({ job, dependsOn, complete }) => {
     const { messageId } = job.payload as { messageId: string };
     await sendMessage(
       deps,
       options,
       messageId,
-      { lastAttempt: job.attempts >= job.max_attempts, attempts: job.attempts },
+      { lastAttempt: job.attempts >= job.max_attempts, attempts: job.attempts, complete },
       dependsOn,
     );
   },
@@ -119,11 +119,22 @@ export async function sendMessage(
   deps: AppDeps,
   options: SendOptions,
   messageId: string,
-  attempt: { lastAttempt?: boolean; attempts?: number } = {},
+  attempt: {
+    lastAttempt?: boolean;
+    attempts?: number;
+    /** Marks the runner's job done in the transaction that records the outcome (jobs/runner.ts `complete`). */
+    complete?: (tx: Tx) => Promise<void>;
+  } = {},
   /** Told the gateway before it is called: the runner paces retries by how that gateway is doing. */
   dependsOn?: (service: string) => void,
 ): Promise<void> {
   const prepared = await deps.db.transaction().execute(async (tx): Promise<Prepared> => {
+    const outcome = await prepare(tx);
+    // Nothing to send (already sent, recorded, or stale): the job ends with what this transaction records.
+    if (outcome.kind === 'done' || outcome.kind === 'stale') await attempt.complete?.(tx);
+    return outcome;
+  });
+  async function prepare(tx: Tx): Promise<Prepared> {
     const message = await lockMessage(tx, messageId);
     // A message that failed before any provider took it (refused here, or given up after retries) is
     // sent when staff retry its dead job; one a provider took or reported on never is.
@@ -210,7 +221,7 @@ export async function sendMessage(
     const sender = senderFrom(order?.business_name, settings?.smsSenderName ?? null);
     const mark = { sentAt: now, providerStatus: message.provider_status };
     return { kind: 'send', message, order, gateway, sender, body, mark };
-  });
+  }
   if (prepared.kind === 'done' || prepared.kind === 'stale') {
     if (prepared.order) await publishOrder(deps, prepared.order);
     return;
@@ -247,6 +258,7 @@ export async function sendMessage(
           locked.status === 'pending' &&
           Number(locked.sent_at) === prepared.mark.sentAt &&
           locked.provider_status === prepared.mark.providerStatus;
+        await attempt.complete?.(tx);
         if (!ours) return undefined;
         const current = message.order_id ? await findOrder(tx, message.order_id) : undefined;
         return recordUnconfirmed(tx, deps, locked, current, gateway.provider);
@@ -289,8 +301,11 @@ export async function sendMessage(
     throw new PermanentJobError(error.reason);
   }
   await options.afterSend?.(message.id);
+  // The answer and the job's end in one transaction (one commit): a worker dying before it commits
+  // leaves both undone, and the job's next run finds the message handed over and unconfirmed.
   const order = await deps.db.transaction().execute(async (tx) => {
     const locked = await lockMessage(tx, message.id);
+    await attempt.complete?.(tx);
     if (!locked || locked.provider_message_id !== null) return undefined;
     const current = message.order_id ? await findOrder(tx, message.order_id) : undefined;
     return recordSent(tx, deps, locked, current, result);
