@@ -193,6 +193,9 @@ async function lockerLoop(page: Page, as: Caller, businessId: string) {
   await expect(summary).toContainText('A1');
   const timeline = page.getByRole('grid', { name: 'Timeline' });
   await expect(timeline).toContainText('Locker, slot A1');
+  // The patient comes once their text has gone: a bag taken before the runner sent it would (rightly)
+  // have its order-ready message dropped as stale, which this loop is not about.
+  await expect(timeline.getByRole('row').filter({ hasText: /SMS sent to 07••• •••\d{3}.*Order ready/ })).toHaveCount(1);
 
   await page.getByRole('button', { name: 'Reveal PIN' }).click();
   const reveal = page.getByRole('alertdialog', { name: `Reveal the PIN of order ${order.reference}?` });

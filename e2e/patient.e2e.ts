@@ -539,3 +539,35 @@ test('a patient asks for a code by text instead, enters it, sees their orders, a
   await page.goto(`/p/${made.orderId}`);
   await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible();
 });
+
+test.describe('on a desktop screen', () => {
+  test.use({ viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false });
+
+  test('the identity check and a charged order read well on a desktop screen, with nothing wider than the window', async ({
+    page,
+  }) => {
+    const made = await estate({ charged: true, loaded: false });
+    const fitsTheWindow = async () => {
+      const { scroll, client } = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }));
+      expect(scroll).toBeLessThanOrEqual(client);
+    };
+    await page.goto(`/p/${made.orderId}`);
+    await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible();
+    await fitsTheWindow();
+    await accessible(page, 'the identity check on a desktop screen');
+    await confirmDateOfBirth(page);
+    await expect(page.getByRole('heading', { name: 'Pay £9.90' })).toBeVisible();
+    const pay = page.getByRole('button', { name: 'Pay by card' });
+    await expect(pay).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Declare an exemption' })).toBeVisible();
+    // A column a person can read, not a line stretched across a wide screen.
+    const width = (await pay.boundingBox())?.width ?? 0;
+    expect(width).toBeGreaterThan(100);
+    expect(width).toBeLessThan(800);
+    await fitsTheWindow();
+    await accessible(page, 'a charged order on a desktop screen');
+  });
+});
