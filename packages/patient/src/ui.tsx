@@ -114,6 +114,7 @@ export function TextField(props: {
   error?: string;
   value: string;
   onChange: (value: string) => void;
+  type?: 'text' | 'email' | 'tel';
   inputMode?: 'numeric' | 'text' | 'tel';
   autoComplete?: string;
   className?: string;
@@ -142,7 +143,7 @@ export function TextField(props: {
         id={props.id}
         name={props.id}
         className={`input${props.error ? ' input--error' : ''}${props.className ? ` ${props.className}` : ''}`}
-        type="text"
+        type={props.type ?? 'text'}
         value={props.value}
         inputMode={props.inputMode}
         autoComplete={props.autoComplete}

@@ -1,7 +1,7 @@
 import type { OnlineSignUp, SignUpBusiness } from '@medlocker/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, messageOf, rpc } from '../api.ts';
-import { type ErrorItem, ErrorSummary, Loading, Page } from '../ui.tsx';
+import { type ErrorItem, ErrorSummary, Loading, Page, TextField } from '../ui.tsx';
 import { dateOfBirthOf } from './IdentityCheck.tsx';
 import { NotFound } from './NotFound.tsx';
 
@@ -56,55 +56,10 @@ export function SignUpPage({ businessId }: { businessId: string }) {
   return <Thanks signUp={signUp} />;
 }
 
-/** A text input of the sign-up form, its label, hint and error (its own `type` for email and phone keyboards). */
-function Field(props: {
-  id: string;
-  label: string;
-  hint?: string;
-  error?: string | undefined;
-  value: string;
-  onChange: (value: string) => void;
-  type?: 'text' | 'email' | 'tel';
-  autoComplete: string;
-  inputMode?: 'numeric';
-  className?: string;
-  maxLength?: number;
-}) {
-  const described = [props.hint ? `${props.id}-hint` : '', props.error ? `${props.id}-error` : '']
-    .filter(Boolean)
-    .join(' ');
-  return (
-    <div className={`form-group${props.error ? ' form-group--error' : ''}`}>
-      <label className="label" htmlFor={props.id}>
-        {props.label}
-      </label>
-      {props.hint && (
-        <span className="hint" id={`${props.id}-hint`}>
-          {props.hint}
-        </span>
-      )}
-      {props.error && (
-        <span className="error-message" id={`${props.id}-error`}>
-          <span className="visually-hidden">Error:</span> {props.error}
-        </span>
-      )}
-      <input
-        id={props.id}
-        name={props.id}
-        className={`input${props.error ? ' input--error' : ''}${props.className ? ` ${props.className}` : ''}`}
-        type={props.type ?? 'text'}
-        value={props.value}
-        autoComplete={props.autoComplete}
-        inputMode={props.inputMode}
-        maxLength={props.maxLength ?? 200}
-        spellCheck={false}
-        aria-describedby={described || undefined}
-        aria-invalid={props.error ? true : undefined}
-        onChange={(event) => props.onChange(event.target.value)}
-      />
-    </div>
-  );
-}
+/** A text field of the form: the shared one, never spell-checked, 200 characters unless told. */
+const Field = (props: Parameters<typeof TextField>[0]) => (
+  <TextField {...props} maxLength={props.maxLength ?? 200} spellCheck={false} />
+);
 
 /** The server's field path (`signUp.address.postcode`) as the id of the input showing it. */
 const fieldIdOf = (path: string) => {
