@@ -6,10 +6,9 @@
  *
  * Run: `bun packages/console/build.ts` (from anywhere). Exits non-zero, with the messages, on any error.
  */
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { precompress } from '../../scripts/precompress.ts';
 
 const root = import.meta.dir;
 /** NODE_ENV=production builds no source maps: the console's source is not published (issue 16). */
@@ -83,33 +82,10 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-/**
- * Every text file gets a brotli (.br, quality 11) and a gzip (.gz, level 9) copy beside it, made once
- * here so the server picks one by Accept-Encoding without compressing per request. A copy that would
- * not be smaller is not written.
- */
-const compressible = /\.(js|css|html|svg|json|txt)$/;
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
-let wire = 0;
-for (const entry of await readdir(outdir, { recursive: true, withFileTypes: true })) {
-  if (!entry.isFile() || !compressible.test(entry.name)) continue;
-  const path = join(entry.parentPath, entry.name);
-  const raw = await readFile(path);
-  const [br, gzipped] = await Promise.all([
-    brotli(raw, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: 11,
-        [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      },
-    }),
-    gz(raw, { level: 9 }),
-  ]);
-  if (br.length < raw.length) await writeFile(`${path}.br`, br);
-  if (gzipped.length < raw.length) await writeFile(`${path}.gz`, gzipped);
-  if (!entry.name.endsWith('.map')) wire += Math.min(raw.length, br.length);
-}
+/** Brotli and gzip copies of every text file (scripts/precompress.ts); source maps are not on the wire. */
+const wire = (await precompress(outdir))
+  .filter((file) => !file.name.endsWith('.map'))
+  .reduce((sum, file) => sum + file.wire, 0);
 
 const outputs = result.outputs.map((o) => `  ${relative(process.cwd(), o.path)}  ${(o.size / 1024).toFixed(1)} KB`);
 const index = Bun.file(join(outdir, 'index.html'));

@@ -8,10 +8,9 @@
  *
  * Run: `bun packages/patient/build.ts` (from anywhere). Exits non-zero, with the messages, on any error.
  */
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { precompress } from '../../scripts/precompress.ts';
 
 const root = import.meta.dir;
 const production = process.env.NODE_ENV === 'production';
@@ -53,29 +52,9 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-/** Every text file gets a brotli (.br, quality 11) and a gzip (.gz, level 9) copy, when smaller. */
-const compressible = /\.(js|css|html|svg|json|txt)$/;
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
-let jsOnWire = 0;
-for (const entry of await readdir(outdir, { recursive: true, withFileTypes: true })) {
-  if (!entry.isFile() || !compressible.test(entry.name)) continue;
-  const path = join(entry.parentPath, entry.name);
-  const raw = await readFile(path);
-  const [br, gzipped] = await Promise.all([
-    brotli(raw, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: 11,
-        [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      },
-    }),
-    gz(raw, { level: 9 }),
-  ]);
-  if (br.length < raw.length) await writeFile(`${path}.br`, br);
-  if (gzipped.length < raw.length) await writeFile(`${path}.gz`, gzipped);
-  if (entry.name.endsWith('.js')) jsOnWire += Math.min(raw.length, br.length);
-}
+const jsOnWire = (await precompress(outdir))
+  .filter((file) => file.name.endsWith('.js'))
+  .reduce((sum, file) => sum + file.wire, 0);
 
 const index = Bun.file(join(outdir, 'index.html'));
 if (!(await index.exists())) fail('dist/index.html was not written');
