@@ -126,6 +126,17 @@ export type GroupsTable = {
   updated: number;
 };
 
+export type IdempotencyKeysTable = {
+  client_id: string;
+  key: string;
+  method: string;
+  path: string;
+  request_hash: string;
+  status: number | null;
+  response: ColumnType<JsonValue | null, string | null, string | null>;
+  created: number;
+};
+
 export type IdentityProvidersTable = {
   id: string;
   name: string;
@@ -151,6 +162,22 @@ export type IntegrationClientsTable = {
   requests_made: Generated<number>;
   created: number;
   updated: number;
+  webhook_secret_previous_encrypted: string | null;
+  webhook_secret_previous_until: number | null;
+  webhook_failing_since: number | null;
+  webhook_disabled_at: number | null;
+  event_seq: Generated<number>;
+};
+
+export type IntegrationEventsTable = {
+  id: string;
+  business_id: string;
+  client_id: string;
+  seq: number;
+  type: string;
+  ordering_key: string | null;
+  payload: ColumnType<JsonValue, string, string>;
+  created: number;
 };
 
 export type IntegrationPartnersTable = {
@@ -160,6 +187,14 @@ export type IntegrationPartnersTable = {
   suppress_patient_messages: Generated<boolean>;
   created: number;
   updated: number;
+};
+
+export type IntegrationTokensTable = {
+  token_hash: string;
+  client_id: string;
+  business_id: string;
+  expires_at: number;
+  created: number;
 };
 
 export type JobSchedulesTable = {
@@ -624,21 +659,35 @@ export type UsersTable = {
   updated: number;
 };
 
-export type WebhookOutboxTable = {
+export type WebhookAttemptsTable = {
+  id: string;
+  delivery_id: string;
+  business_id: string;
+  attempted_at: number;
+  trigger: 'schedule' | 'replay' | 'test';
+  status: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+};
+
+export type WebhookDeliveriesTable = {
   id: string;
   business_id: string;
-  integration_client_id: string;
+  client_id: string;
+  event_id: string;
   event_type: string;
-  payload: ColumnType<JsonValue, string, string>;
-  status: Generated<'pending' | 'success' | 'failed'>;
+  ordering_key: string | null;
+  status: Generated<'pending' | 'succeeded' | 'failed'>;
   attempts: Generated<number>;
+  schedule_step: Generated<number>;
   next_attempt_at: number;
+  last_attempt_at: number | null;
+  last_status: number | null;
   last_error: string | null;
-  response_status: number | null;
   delivered_at: number | null;
   created: number;
   updated: number;
-  dedupe_key: string | null;
 };
 
 export type WhatsappOptInCodesTable = {
@@ -664,9 +713,12 @@ export type Database = {
   device_authorizations: DeviceAuthorizationsTable;
   global_settings: GlobalSettingsTable;
   groups: GroupsTable;
+  idempotency_keys: IdempotencyKeysTable;
   identity_providers: IdentityProvidersTable;
   integration_clients: IntegrationClientsTable;
+  integration_events: IntegrationEventsTable;
   integration_partners: IntegrationPartnersTable;
+  integration_tokens: IntegrationTokensTable;
   job_schedules: JobSchedulesTable;
   jobs: JobsTable;
   locker_event_receipts: LockerEventReceiptsTable;
@@ -698,6 +750,7 @@ export type Database = {
   temperature_readings: TemperatureReadingsTable;
   user_roles: UserRolesTable;
   users: UsersTable;
-  webhook_outbox: WebhookOutboxTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   whatsapp_opt_in_codes: WhatsappOptInCodesTable;
 };

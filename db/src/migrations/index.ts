@@ -23,6 +23,7 @@ import * as whatsAppOptIn from './0022_whatsapp_opt_in.ts';
 import * as paymentAttempts from './0023_payment_attempts.ts';
 import * as patientSessions from './0024_patient_sessions.ts';
 import * as onlineSignUps from './0025_online_sign_ups.ts';
+import * as integrationApi from './0026_integration_api.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '0023_payment_attempts': paymentAttempts,
   '0024_patient_sessions': patientSessions,
   '0025_online_sign_ups': onlineSignUps,
+  '0026_integration_api': integrationApi,
 };

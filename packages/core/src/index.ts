@@ -24,6 +24,7 @@ export * from './format/temperature.ts';
 export * from './format/template.ts';
 // The patient CSV import pipeline, shared by the console's Web Worker and the cli.
 export * from './import/index.ts';
+export * from './integration/events.ts';
 export * from './limits.ts';
 export * from './machine/fleet.ts';
 export * from './machine/machine.ts';

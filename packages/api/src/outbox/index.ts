@@ -1,10 +1,10 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
 import { enqueueJob } from '../jobs/repository.ts';
-import { insertMessageJobs, insertWebhookJobs } from './repository.ts';
+import { insertMessageJobs } from './repository.ts';
 
 /**
- * The outbox: work to do after a change commits (send a message, deliver a webhook), written as a job
+ * The outbox: work to do after a change commits (send a message; webhooks have their own tables: webhooks/events.ts), written as a job
  * row in the same transaction as the change that caused it, so the change and its job commit or fail
  * together. The job runner (issue "Messages delivered for real") claims due jobs by type and runs them;
  * nothing else writes these tables.
@@ -25,8 +25,6 @@ export type JobPayloads = {
     orderId?: string | null;
     patientId?: string | null;
   };
-  /** One event to an integration client's webhook. */
-  'webhook.deliver': { integrationClientId: string; eventType: string; body: Record<string, unknown> };
 };
 
 export type JobType = keyof JobPayloads;
@@ -34,7 +32,7 @@ export type JobType = keyof JobPayloads;
 export type Job = {
   [T in JobType]: {
     type: T;
-    businessId: T extends 'webhook.deliver' ? string : string | null;
+    businessId: string | null;
     payload: JobPayloads[T];
     runAfter: number;
     dedupeKey?: string;
@@ -87,21 +85,6 @@ const writers: { [T in JobType]: (tx: Tx, jobs: Extract<Job, { type: T }>[], now
     }
     return ids;
   },
-  'webhook.deliver': (tx, jobs, now) =>
-    insertWebhookJobs(
-      tx,
-      jobs.map((j) => ({
-        id: Bun.randomUUIDv7(),
-        business_id: j.businessId,
-        integration_client_id: j.payload.integrationClientId,
-        event_type: j.payload.eventType,
-        payload: JSON.stringify(j.payload.body),
-        next_attempt_at: j.runAfter,
-        dedupe_key: j.dedupeKey ?? null,
-        created: now,
-        updated: now,
-      })),
-    ),
 };
 
 /**

@@ -16,13 +16,3 @@ export async function insertMessageJobs(db: Db, rows: Insertable<Database['messa
 }
 
 /** Inserts webhook jobs; one whose dedupe key is taken is skipped. Returns the ids inserted. */
-export async function insertWebhookJobs(db: Db, rows: Insertable<Database['webhook_outbox']>[]): Promise<string[]> {
-  if (rows.length === 0) return [];
-  const inserted = await db
-    .insertInto('webhook_outbox')
-    .values(rows)
-    .onConflict((oc) => oc.column('dedupe_key').where('dedupe_key', 'is not', null).doNothing())
-    .returning('id')
-    .execute();
-  return inserted.map((r) => r.id);
-}

@@ -22,11 +22,7 @@ export async function updateClient(db: Db, id: string, changes: Updateable<Datab
 
 /** The client and its undelivered webhooks (the outbox refers to it). */
 export async function deleteClient(db: Db, client: ClientRow): Promise<void> {
-  await db
-    .deleteFrom('webhook_outbox')
-    .where('business_id', '=', client.business_id)
-    .where('integration_client_id', '=', client.id)
-    .execute();
+  // Its tokens, idempotency keys, events, deliveries and attempts go with it (on delete cascade).
   await db.deleteFrom('integration_clients').where('id', '=', client.id).execute();
 }
 
