@@ -681,6 +681,7 @@ export type WebhookDeliveriesTable = {
   status: Generated<'pending' | 'succeeded' | 'failed'>;
   attempts: Generated<number>;
   schedule_step: Generated<number>;
+  replay_requested: Generated<boolean>;
   next_attempt_at: number;
   last_attempt_at: number | null;
   last_status: number | null;

@@ -78,6 +78,8 @@ const UP = [
     attempts integer not null default 0,
     -- the step of the retry schedule the next failure moves to (a replay starts it again)
     schedule_step integer not null default 0,
+    -- staff asked for it again (replay): its next attempt is recorded with trigger 'replay'
+    replay_requested boolean not null default false,
     next_attempt_at bigint not null,
     last_attempt_at bigint,
     last_status integer,
