@@ -25,6 +25,7 @@ import { signUpsRoutes } from './areas/sign-ups/index.ts';
 import { testMachinesRoutes } from './areas/test-machines/index.ts';
 import { urlRoutes } from './areas/url/index.ts';
 import { usersRoutes } from './areas/users/index.ts';
+import { webhooksRoutes } from './areas/webhooks/index.ts';
 import type { AppDeps } from './deps.ts';
 import { docsRoutes } from './docs/docs-page.ts';
 import { consoleStatic } from './http/console-static.ts';
@@ -75,6 +76,10 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
   // Staff's sign-ups and the patient page's in one plugin: one link fewer in the chain below, whose
   // inferred type is at TypeScript's depth limit.
   const signUpAreas = new Elysia({ name: 'areas:signUps' }).use(signUpsRoutes(deps)).use(patientSignUpsRoutes(deps));
+  // The integration client's settings and its webhook delivery console, likewise.
+  const integrationAreas = new Elysia({ name: 'areas:integration' })
+    .use(integrationRoutes(deps))
+    .use(webhooksRoutes(deps));
   // Frames of the locker protocol are at most 64 KB (docs/LOCKER-PROTOCOL.md); a bigger message closes the socket.
   return new Elysia({ name: 'medlocker', websocket: { maxPayloadLength: 64 * 1024 } })
     .onRequest(({ request, set, server }) => {
@@ -131,7 +136,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(deviceAuthRoutes(deps))
     .use(businessSettingsRoutes(deps))
     .use(paymentSettingsRoutes(deps))
-    .use(integrationRoutes(deps))
+    .use(integrationAreas)
     .use(globalSettingsRoutes(deps))
     .use(mailboxRoutes(deps))
     .use(messagingReportRoutes(deps))

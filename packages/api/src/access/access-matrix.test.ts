@@ -21,6 +21,8 @@ type Side = {
   orderId: string;
   signUpId: string;
   clientId: string;
+  /** A webhook delivery to the client's endpoint (a test event). */
+  deliveryId: string;
   partnerId: string;
   /** A pharmacy user of this side (A's is the one who calls). */
   userId: string;
@@ -256,6 +258,15 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     }),
     deleteIntegrationPartner: (s) => ({ id: s.partnerId }),
   },
+  webhooks: {
+    getEndpoint: (s) => ({ businessId: s.businessId }),
+    listDeliveries: (s) => ({ businessId: s.businessId }),
+    getDelivery: (s) => ({ id: s.deliveryId }),
+    replayDelivery: (s) => ({ id: s.deliveryId }),
+    replayFailed: (s) => ({ businessId: s.businessId, since: 0 }),
+    sendTestEvent: (s) => ({ businessId: s.businessId }),
+    enableEndpoint: (s) => ({ businessId: s.businessId }),
+  },
   globalSettings: {
     getGlobalSettings: () => ({}),
     createOrUpdateGlobalSettings: () => ({ nhsPrescriptionCharge: 990 }),
@@ -338,6 +349,7 @@ describeApi(
           ),
         );
         const client = await ok(t.call('integration', 'createOrUpdateIntegrationClient', clientInput(businessId), as));
+        const test = await ok(t.call('webhooks', 'sendTestEvent', { businessId }, as));
         const email = `pharmacist.${name.toLowerCase()}@example.com`;
         const user = await t.createUser({
           email,
@@ -355,6 +367,7 @@ describeApi(
           orderId: order.order.id,
           signUpId: signUp.signUp.id,
           clientId: client.client.id,
+          deliveryId: test.delivery.id,
           partnerId: partner.partner.id,
           userId: user.userId,
           email,

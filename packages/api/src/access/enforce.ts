@@ -71,6 +71,7 @@ const labels: Record<ScopeEntity, string> = {
   signUp: 'sign-up',
   integrationClient: 'integration client',
   order: 'order',
+  webhookDelivery: 'webhook delivery',
 };
 
 /** The ids at a dot path of the input: a string, or every string of an array; absent or null gives none. */

@@ -43,6 +43,12 @@ function rowsOf(db: Kysely<Database>, entity: ScopeEntity, ids: string[]): Promi
         .execute();
     case 'order':
       return db.selectFrom('orders').select(['id', 'business_id as owner']).where('id', 'in', ids).execute();
+    case 'webhookDelivery':
+      return db
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'business_id as owner'])
+        .where('id', 'in', ids)
+        .execute();
   }
 }
 

@@ -11,7 +11,7 @@ export type ActorKind = 'anonymous' | 'support' | 'pharmacy' | 'patient' | 'lock
 
 /**
  * The kinds of row a method's input can name. The api resolves each to the business (or group) it
- * belongs to: a machine, test machine, patient, sign-up, integration client or order to its business.
+ * belongs to: a machine, test machine, patient, sign-up, integration client, order or webhook delivery to its business.
  */
 export type ScopeEntity =
   | 'business'
@@ -21,7 +21,8 @@ export type ScopeEntity =
   | 'patient'
   | 'signUp'
   | 'integrationClient'
-  | 'order';
+  | 'order'
+  | 'webhookDelivery';
 
 /**
  * What the input must belong to for a scoped actor (pharmacy today; patient, locker and integration

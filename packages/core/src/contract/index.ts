@@ -22,6 +22,7 @@ import { signUps } from './sign-ups.ts';
 import { testMachines } from './test-machines.ts';
 import { url } from './url.ts';
 import { users } from './users.ts';
+import { webhooks } from './webhooks.ts';
 
 /**
  * The RPC contract: area → method → input, output and access. `POST /api/{area}/{method}`.
@@ -47,6 +48,7 @@ export const contract = {
   businessSettings,
   paymentSettings,
   integration,
+  webhooks,
   globalSettings,
   mailbox,
   notifications,
@@ -103,3 +105,14 @@ export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome
 export { PaymentClientSettings, paymentSecretMask } from './payment-settings.ts';
 export { SignUpForm, SignUpVerification, signUpCodes, signUpsPageSize } from './sign-ups.ts';
 export { IdentityProviderRef, usersPageSize, WhatsAppCodeSent, whatsAppOptInCodes } from './users.ts';
+export {
+  WebhookAttempt,
+  WebhookAttemptTrigger,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEventType,
+  WebhookOutcome,
+  webhookEventTypes,
+  webhookOutcomes,
+  webhooksPageSize,
+} from './webhooks.ts';

@@ -177,6 +177,15 @@ export const methodActors = {
     updateIntegrationPartner: ['support'],
     deleteIntegrationPartner: ['support'],
   },
+  webhooks: {
+    getEndpoint: ['support', 'pharmacy'],
+    listDeliveries: ['support', 'pharmacy'],
+    getDelivery: ['support', 'pharmacy'],
+    replayDelivery: ['support', 'pharmacy'],
+    replayFailed: ['support', 'pharmacy'],
+    sendTestEvent: ['support', 'pharmacy'],
+    enableEndpoint: ['support', 'pharmacy'],
+  },
   globalSettings: {
     getGlobalSettings: ['support'],
     createOrUpdateGlobalSettings: ['support'],
