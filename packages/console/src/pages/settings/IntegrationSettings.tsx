@@ -5,12 +5,14 @@ import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
+import { Link } from '../../ui/Link.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
+import { webhookPaths } from '../webhooks/webhook-parts.tsx';
 import { IntegrationSecrets as Secrets } from './IntegrationSecrets.tsx';
 import { SecretReveal } from './SecretReveal.tsx';
 import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
@@ -52,6 +54,12 @@ export function IntegrationSettings() {
                 }}
                 onDeleted={query.reload}
               />
+            )}
+            {data.client && (
+              <p>
+                <Link href={webhookPaths.deliveries(business.id)}>Webhook deliveries</Link>: every message sent to the
+                webhook URL with its attempts; replay, send a test event, rotate the secret.
+              </p>
             )}
             <ClientForm
               key={data.client?.updated ?? 0}

@@ -1,11 +1,16 @@
 import { Route, Routes } from 'react-router';
+import { WebhookDeliveries } from '../webhooks/WebhookDeliveries.tsx';
+import { WebhookDeliveryPage } from '../webhooks/WebhookDeliveryPage.tsx';
 import { FeatureSettingsPage } from './FeatureSettings.tsx';
 import { IntegrationSettings } from './IntegrationSettings.tsx';
 import { PaymentSettingsPage } from './PaymentSettings.tsx';
 import { SettingsIndex } from './SettingsIndex.tsx';
 import { SmsTemplatesPage } from './SmsTemplates.tsx';
 
-/** SPEC §2 `/businesses/{businessId}/settings` and its four pages. */
+/**
+ * SPEC §2 `/businesses/{businessId}/settings` and its four pages, and under the integration its
+ * webhook delivery console (issue 20; docs/DECISIONS.md).
+ */
 export function SettingsRoutes() {
   return (
     <Routes>
@@ -14,6 +19,8 @@ export function SettingsRoutes() {
       <Route path="payment" element={<PaymentSettingsPage />} />
       <Route path="sms" element={<SmsTemplatesPage />} />
       <Route path="integration" element={<IntegrationSettings />} />
+      <Route path="integration/webhooks" element={<WebhookDeliveries />} />
+      <Route path="integration/webhooks/:deliveryId" element={<WebhookDeliveryPage />} />
     </Routes>
   );
 }

@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { messageOf, rpc } from '../../api/client.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { Form } from '../../ui/Form.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { refreshWebhooks } from './webhook-parts.tsx';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** ms → the value of a datetime-local field, in the browser's time zone ('2026-11-26T09:30'). */
+const toLocalInput = (at: number) => {
+  const d = new Date(at);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
+};
+
+/** "Replay failed since…": every failed delivery made since the time chosen (a day ago unless changed). */
+export function ReplayFailedDialog({
+  businessId,
+  onClose,
+}: {
+  businessId: string;
+  onClose: (message?: string) => void;
+}) {
+  const [since, setSince] = useState(() => toLocalInput(Date.now() - DAY));
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+  const at = new Date(since).getTime();
+  const valid = since !== '' && Number.isFinite(at) && at >= 0;
+
+  const submit = async () => {
+    if (!valid) {
+      setError('Enter the date and time to replay from');
+      return;
+    }
+    setPending(true);
+    setError(undefined);
+    try {
+      const { replayed } = await rpc('webhooks', 'replayFailed', { businessId, since: at });
+      await refreshWebhooks();
+      onClose(
+        replayed === 0
+          ? 'No failed deliveries since then.'
+          : `${replayed} failed ${replayed === 1 ? 'delivery' : 'deliveries'} queued again.`,
+      );
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <Dialog title="Replay failed deliveries" isOpen onOpenChange={(open) => !open && onClose()}>
+      <Form
+        className="dialog__body"
+        error={error}
+        guardUnsaved={false}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <p>Every delivery that failed, made at or after this time, is sent again with the same webhook-id.</p>
+        <TextField
+          label="Failed since"
+          name="since"
+          type="datetime-local"
+          value={since}
+          onChange={setSince}
+          isRequired
+          autoFocus
+        />
+        <div className="dialog__actions">
+          <Button onPress={() => onClose()} isDisabled={pending}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="primary" isPending={pending}>
+            Replay failed deliveries
+          </Button>
+        </div>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,134 @@
+import { formatDateTime, type WebhookAttempt } from '@medlocker/core';
+import { useEffect, useState } from 'react';
+import { useParams } from 'react-router';
+import { messageOf, rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
+import { Section } from '../../ui/Section.tsx';
+import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { useBusiness } from '../businesses/BusinessLayout.tsx';
+import { DetailsItem } from '../businesses/entity-parts.tsx';
+import { lastAnswer, OutcomeBadge, refreshWebhooks, WebhookBreadcrumb, webhookPaths } from './webhook-parts.tsx';
+
+/** While a delivery waits, its page reads it again this often: a replay's answer shows up by itself. */
+const PENDING_POLL_MS = 2000;
+
+const triggerLabels: Record<WebhookAttempt['trigger'], string> = {
+  schedule: 'Scheduled',
+  replay: 'Replay',
+  test: 'Test',
+};
+
+/**
+ * `/businesses/{businessId}/settings/integration/webhooks/{deliveryId}`: one webhook message, its
+ * attempts (time, why, HTTP status, latency, error, the start of the answer) and the body it sends,
+ * with Replay.
+ */
+export function WebhookDeliveryPage() {
+  const { business } = useBusiness();
+  const { deliveryId = '' } = useParams();
+  const query = useQuery(
+    (signal) => rpc('webhooks', 'getDelivery', { id: deliveryId }, { signal }),
+    ['webhooks', 'getDelivery', deliveryId],
+  );
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const waiting = query.data?.delivery.status === 'pending';
+  const { reload } = query;
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(reload, PENDING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [waiting, reload]);
+
+  const replay = async () => {
+    setPending(true);
+    setError(undefined);
+    setNotice(undefined);
+    try {
+      await rpc('webhooks', 'replayDelivery', { id: deliveryId });
+      setNotice('Queued again: its attempts appear below.');
+      await refreshWebhooks();
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <>
+      <WebhookBreadcrumb
+        trail={[{ label: 'Webhook deliveries', href: webhookPaths.deliveries(business.id) }, { label: 'Delivery' }]}
+      />
+      <Section
+        title="Webhook delivery"
+        actions={
+          query.data && !waiting && !business.archived ? (
+            <Button variant="primary" onPress={() => void replay()} isPending={pending}>
+              Replay
+            </Button>
+          ) : undefined
+        }
+      >
+        {error && <Banner tone="error">{error}</Banner>}
+        {notice && <Banner tone="success">{notice}</Banner>}
+        <QueryView query={query}>
+          {({ delivery: d, event, attempts }) => (
+            <>
+              <dl className="details details--flat">
+                <DetailsItem term="Event">{d.eventType}</DetailsItem>
+                <DetailsItem term="webhook-id">
+                  <code>{d.id}</code>
+                </DetailsItem>
+                <DetailsItem term="Outcome">
+                  <OutcomeBadge outcome={d.status} /> {lastAnswer(d)}
+                </DetailsItem>
+                <DetailsItem term="Made">{formatDateTime(d.created)}</DetailsItem>
+                <DetailsItem term={d.status === 'pending' ? 'Next attempt' : 'Delivered'}>
+                  {d.status === 'pending'
+                    ? d.nextAttemptAt === null
+                      ? 'Soon'
+                      : formatDateTime(d.nextAttemptAt)
+                    : d.deliveredAt === null
+                      ? 'No'
+                      : formatDateTime(d.deliveredAt)}
+                </DetailsItem>
+              </dl>
+              <h3 className="panel__title">Attempts</h3>
+              <Table aria-label="Attempts">
+                <TableHeader>
+                  <Column isRowHeader>Time</Column>
+                  <Column>Why</Column>
+                  <Column>Status</Column>
+                  <Column>Latency</Column>
+                  <Column>Error</Column>
+                  <Column>Response</Column>
+                </TableHeader>
+                <TableBody items={attempts} emptyText="Not tried yet.">
+                  {(a) => (
+                    <Row id={a.id}>
+                      <Cell>{formatDateTime(a.attemptedAt)}</Cell>
+                      <Cell>{triggerLabels[a.trigger]}</Cell>
+                      <Cell>{a.status === null ? 'No answer' : `HTTP ${a.status}`}</Cell>
+                      <Cell>{`${a.latencyMs} ms`}</Cell>
+                      <Cell>{a.error ?? ''}</Cell>
+                      <Cell>
+                        <span className="message-text">{a.responseExcerpt ?? ''}</span>
+                      </Cell>
+                    </Row>
+                  )}
+                </TableBody>
+              </Table>
+              <h3 className="panel__title">Body</h3>
+              <pre className="code-block">{JSON.stringify(event, null, 2)}</pre>
+            </>
+          )}
+        </QueryView>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+import type { WebhookDelivery, WebhookOutcome } from '@medlocker/core';
+import { queryClient } from '../../api/queries.ts';
+import { Link } from '../../ui/Link.tsx';
+import { useBusiness } from '../businesses/BusinessLayout.tsx';
+
+export const outcomeLabels: Record<WebhookOutcome, string> = {
+  pending: 'Pending',
+  succeeded: 'Delivered',
+  failed: 'Failed',
+};
+const outcomeTones: Record<WebhookOutcome, string> = { pending: 'info', succeeded: 'ok', failed: 'bad' };
+
+export function OutcomeBadge({ outcome }: { outcome: WebhookOutcome }) {
+  return <span className={`badge badge--${outcomeTones[outcome]}`}>{outcomeLabels[outcome]}</span>;
+}
+
+/** The last HTTP status a delivery got, or why it got none. */
+export const lastAnswer = (d: Pick<WebhookDelivery, 'attempts' | 'lastStatus' | 'lastError'>) =>
+  d.attempts === 0 ? 'Not tried yet' : d.lastStatus !== null ? `HTTP ${d.lastStatus}` : (d.lastError ?? 'No answer');
+
+/** The console's addresses of the delivery console, under the business's integration settings. */
+export const webhookPaths = {
+  integration: (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/settings/integration`,
+  deliveries: (businessId: string) => `${webhookPaths.integration(businessId)}/webhooks`,
+  delivery: (businessId: string, id: string) => `${webhookPaths.deliveries(businessId)}/${encodeURIComponent(id)}`,
+};
+
+/** After a replay, a test event or an endpoint change: the list, the header and any delivery read again. */
+export const refreshWebhooks = () => queryClient.invalidateQueries({ queryKey: ['webhooks'] });
+
+/** Settings / Integration / … : the way back from the delivery console's pages. */
+export function WebhookBreadcrumb({ trail }: { trail: { label: string; href?: string }[] }) {
+  const { business } = useBusiness();
+  const steps = [
+    { label: 'Settings', href: `/businesses/${encodeURIComponent(business.id)}/settings` },
+    { label: 'Integration', href: webhookPaths.integration(business.id) },
+    ...trail,
+  ];
+  return (
+    <nav aria-label="Breadcrumb" className="breadcrumb">
+      {steps.map((step, i) => (
+        <span key={step.label}>
+          {i > 0 && <span aria-hidden="true"> / </span>}
+          {step.href ? <Link href={step.href}>{step.label}</Link> : <span>{step.label}</span>}
+        </span>
+      ))}
+    </nav>
+  );
+}
