@@ -41,6 +41,10 @@ export async function seedWebhookClient(
   return id;
 }
 
+/** What the dispatcher would note of an answer: none for a 2xx. */
+const errorOf = (status: number | null) =>
+  status === null ? 'timed out after 10 s' : status >= 300 ? `HTTP ${status}` : null;
+
 export type SeededDelivery = {
   i: number;
   status?: WebhookOutcome;
@@ -102,7 +106,7 @@ export async function seedDeliveries(
         next_attempt_at: r.created,
         last_attempt_at: r.last?.[0] ?? null,
         last_status: r.last?.[1] ?? null,
-        last_error: r.status === 'failed' ? 'HTTP 500' : null,
+        last_error: r.status === 'failed' ? errorOf(r.last ? r.last[1] : 500) : null,
         delivered_at: r.status === 'succeeded' ? (r.last?.[0] ?? r.created) : null,
         created: r.created,
         updated: r.created,
@@ -118,7 +122,7 @@ export async function seedDeliveries(
       trigger: 'schedule' as const,
       status,
       latency_ms: 12 + n,
-      error: status === null ? 'timed out after 10 s' : status >= 300 ? `HTTP ${status}` : null,
+      error: errorOf(status),
       response_excerpt: status === null ? null : `{"answer":${status}}`,
     })),
   );

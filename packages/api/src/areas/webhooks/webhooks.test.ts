@@ -156,7 +156,7 @@ describeApi('webhooks (delivery console)', (t) => {
       nextAttemptAt: null,
       lastAttemptAt: T0 + 5000,
       lastStatus: null,
-      lastError: 'HTTP 500',
+      lastError: 'timed out after 10 s',
       deliveredAt: null,
       created: T0,
     });
