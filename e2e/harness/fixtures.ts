@@ -56,6 +56,29 @@ export async function whatsAppTo(to: string, timeoutMs = 20_000): Promise<{ to: 
   return await response.json();
 }
 
+/** The harness's local webhook receiver (harness/webhook-receiver.ts): one endpoint per `name`. */
+export const webhookReceiver = {
+  async url(name: string): Promise<string> {
+    const response = await fetch(`${mailURL}/__webhooks/url?name=${encodeURIComponent(name)}`);
+    return ((await response.json()) as { url: string }).url;
+  },
+  /** What the endpoint answers from now on (200 unless told). */
+  async answer(name: string, status: number): Promise<void> {
+    await fetch(`${mailURL}/__webhooks/answer?name=${encodeURIComponent(name)}&status=${status}`, { method: 'POST' });
+  },
+  /** Every request the endpoint got: headers and the raw body, for `standardwebhooks` to verify. */
+  async received(name: string): Promise<{ headers: Record<string, string>; body: string; answered: number }[]> {
+    return (await fetch(`${mailURL}/__webhooks/received?name=${encodeURIComponent(name)}`)).json();
+  },
+  /** The end of the retry schedule for the business's failing deliveries: how many became failed. */
+  async giveUp(businessId: string): Promise<number> {
+    const response = await fetch(`${mailURL}/__webhooks/give-up?business=${encodeURIComponent(businessId)}`, {
+      method: 'POST',
+    });
+    return ((await response.json()) as { failed: number }).failed;
+  },
+};
+
 /** A dead job of `type` (one failed attempt with `error`), made by the harness: no flow fails on purpose. */
 export async function deadJob(type: string, error: string): Promise<string> {
   const query = `type=${encodeURIComponent(type)}&error=${encodeURIComponent(error)}`;

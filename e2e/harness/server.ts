@@ -15,7 +15,12 @@
  *      `GET /__whatsapp?to=<447…>&timeoutMs=<ms>` answers the oldest message not handed out before that a
  *      local WhatsApp Cloud API (the server's WHATSAPP_API_URL) received for that number, with its text
  *      (the template's body parameter), waiting for it (404 on timeout);
- *   5. runs a local Judopay (payments/fake-judopay.ts: its API and the hosted payment page the patient
+ *   5. runs a local webhook receiver (webhook-receiver.ts): `GET /__webhooks/url?name=<n>` its URL for one
+ *      endpoint, `POST /__webhooks/answer?name=<n>&status=<code>` what that endpoint answers from now on,
+ *      `GET /__webhooks/received?name=<n>` what it got, `POST /__webhooks/give-up?business=<id>` the end of
+ *      the retry schedule for the business's failing deliveries (days, skipped); the server may send to
+ *      127.0.0.1 (WEBHOOK_ALLOW_PRIVATE_ADDRESSES=1);
+ *   6. runs a local Judopay (payments/fake-judopay.ts: its API and the hosted payment page the patient
  *      page sends the browser to), given to the server as JUDOPAY_API_URL and JUDOPAY_LIVE_API_URL; it
  *      accepts harness/judopay.ts's account, which a spec saves as a business's payment settings.
  * SIGTERM/SIGINT stop everything and delete the temporary directory.
@@ -28,6 +33,7 @@ import { startMailCatcher } from '../../packages/api/src/mail/index.ts';
 import { startFakeJudopay } from '../../packages/api/src/payments/fake-judopay.ts';
 import { startServer } from '../../packages/api/src/server.ts';
 import { e2eJudo, e2eJudoWebhook } from './judopay.ts';
+import { startWebhookReceiver } from './webhook-receiver.ts';
 
 const repo = resolve(import.meta.dir, '../..');
 const port = Number(process.env.E2E_PORT ?? 4810);
@@ -107,6 +113,9 @@ async function whatsAppTo(url: URL): Promise<Response> {
 /** A local Judopay (its API and hosted payment page) for the patient page's card payments. */
 const judopay = startFakeJudopay([{ token: e2eJudo.token, secret: e2eJudo.secret }]);
 
+/** A local webhook receiver for the delivery console's spec; its endpoints are on 127.0.0.1. */
+const webhookReceiver = startWebhookReceiver();
+
 const dataDir = await mkdtemp(join(tmpdir(), 'medlocker-e2e-'));
 const catcher = await startMailCatcher();
 const publicUrl = `http://127.0.0.1:${port}`;
@@ -134,6 +143,7 @@ const server = await startServer({
   JUDOPAY_LIVE_API_URL: judopay.url,
   JUDOPAY_WEBHOOK_USER: e2eJudoWebhook.user,
   JUDOPAY_WEBHOOK_PASSWORD: e2eJudoWebhook.password,
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1',
 });
 
 const mailApi = Bun.serve({
@@ -145,6 +155,9 @@ const mailApi = Bun.serve({
     if (url.pathname === '/__jobs/dead' && request.method === 'POST') return Response.json(await deadJob(url));
     if (url.pathname === '/__sms') return smsTo(url);
     if (url.pathname === '/__whatsapp') return whatsAppTo(url);
+    if (url.pathname.startsWith('/__webhooks/')) {
+      return (await webhookReceiver.route(url, request, server.db)) ?? new Response('not found', { status: 404 });
+    }
     if (url.pathname !== '/__mail') return new Response('not found', { status: 404 });
     const to = url.searchParams.get('to')?.toLowerCase();
     if (!to) return Response.json({ error: 'to is required' }, { status: 400 });
@@ -184,6 +197,7 @@ async function stop() {
   smsWorks.stop(true);
   whatsApp.stop(true);
   judopay.stop();
+  webhookReceiver.stop();
   // Playwright waits 5 s before killing: the server gets 3 s to close, so the data is always removed.
   await Promise.race([Promise.all([server.stop(), catcher.stop()]).catch(() => {}), Bun.sleep(3000)]);
   await rm(dataDir, { recursive: true, force: true }).catch(() => {});

@@ -88,7 +88,7 @@ export function WebhookDeliveryPage() {
                   <OutcomeBadge outcome={d.status} /> {lastAnswer(d)}
                 </DetailsItem>
                 <DetailsItem term="Made">{formatDateTime(d.created)}</DetailsItem>
-                <DetailsItem term={d.status === 'pending' ? 'Next attempt' : 'Delivered'}>
+                <DetailsItem term={d.status === 'pending' ? 'Next attempt' : 'Delivered at'}>
                   {d.status === 'pending'
                     ? d.nextAttemptAt === null
                       ? 'Soon'
