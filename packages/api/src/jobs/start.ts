@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps.ts';
 import { configuredGateways } from '../messaging/gateways/index.ts';
 import { messageReconcileHandler, RECONCILE_JOB } from '../messaging/reconcile.ts';
 import { messageSendHandler } from '../messaging/send.ts';
+import { BUCKET_KEEP_MS, deleteIdleBuckets } from '../rate-limits/repository.ts';
 import { createRunner, type JobHandler, type Runner } from './runner.ts';
 import type { Schedule } from './schedule.ts';
 
@@ -36,6 +37,14 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
         deps.logger.info('daily notification digests queued', { queued });
       },
     },
+    // Rate-limit buckets nobody has touched for a day (full again, so the same as none): addresses
+    // and contacts are not kept longer than their limits need them.
+    'housekeeping.idleBuckets': {
+      run: async () => {
+        const deleted = await inBatches(() => deleteIdleBuckets(deps.db, deps.now() - BUCKET_KEEP_MS, 5_000), 5_000);
+        if (deleted > 0) deps.logger.info('idle rate-limit buckets deleted', { deleted });
+      },
+    },
     'notifications.digest': {
       run: async ({ job }) => {
         await sendDailyDigestTo(deps, (job.payload as { userId: string }).userId);
@@ -52,6 +61,7 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
 export const jobSchedules: Schedule[] = [
   { name: 'orders.recordExpired', pattern: '* * * * *', job: { type: 'orders.recordExpired', payload: {} } },
   { name: 'orders.expiryReminders', pattern: '*/5 * * * *', job: { type: 'orders.expiryReminders', payload: {} } },
+  { name: 'housekeeping.idleBuckets', pattern: '17 * * * *', job: { type: 'housekeeping.idleBuckets', payload: {} } },
   { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
 ];
 
