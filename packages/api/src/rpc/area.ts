@@ -133,7 +133,7 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
  * The body's bytes, read as a stream and refused as soon as they pass `max`: a chunked body with no
  * Content-Length is never buffered whole (Bun would take up to 128 MB) before it is found too large.
  */
-async function readCapped(request: Request, max: number, tooLarge: () => Error): Promise<Uint8Array> {
+export async function readCapped(request: Request, max: number, tooLarge: () => Error): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let length = 0;

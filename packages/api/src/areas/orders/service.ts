@@ -345,7 +345,7 @@ export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): O
   return { order: toOrder(row) };
 }
 
-export async function cancel(deps: AppDeps, actor: StaffActor, input: In<'cancel'>): Out<'cancel'> {
+export async function cancel(deps: AppDeps, actor: Actor, input: In<'cancel'>): Out<'cancel'> {
   const row = await deps.db.transaction().execute(async (tx) => {
     let announced = false;
     const moved = await moveOrder(
