@@ -207,6 +207,23 @@ export async function upsertIntegrationPatient(
   actor: IntegrationActor,
   input: typeof IntegrationPatientInput.infer,
 ): Promise<{ created: boolean; patient: IntegrationPatient }> {
+  try {
+    return await upsertPatient(deps, actor, input);
+  } catch (error) {
+    // The console's forms name fields under `patient.`; here the body is the patient.
+    if (error instanceof AppError && error.details) {
+      const details = error.details.map((d) => ({ ...d, path: d.path.replace(/^patient\./, '') }));
+      throw new AppError(error.code, error.message, details, error.retryAfter);
+    }
+    throw error;
+  }
+}
+
+async function upsertPatient(
+  deps: AppDeps,
+  actor: IntegrationActor,
+  input: typeof IntegrationPatientInput.infer,
+): Promise<{ created: boolean; patient: IntegrationPatient }> {
   const { displayIdField } = await patients.writableBusiness(deps.db, actor.businessId);
   const values = patients.checkedPatient(deps, input, displayIdField);
   const existing = values.displayId
