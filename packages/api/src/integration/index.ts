@@ -1,11 +1,11 @@
-import { AppError, fieldErrorsOf, IntegrationTokenRequest, unstorableJson } from '@medlocker/core';
+import { AppError, fieldErrorsOf, IntegrationTokenRequest } from '@medlocker/core';
 import { type } from 'arktype';
 import { Elysia } from 'elysia';
 import type { Origin } from '../actor.ts';
 import type { AppDeps } from '../deps.ts';
 import { type RequestMeta, requestMeta } from '../http/request-meta.ts';
 import { originOf } from '../rpc/actor-of.ts';
-import { readCapped } from '../rpc/area.ts';
+import { readCapped, readJsonBody } from '../rpc/area.ts';
 import { beginIdempotent, type Idempotent } from './idempotency.ts';
 import { buildIntegrationOpenApi } from './openapi.ts';
 import { PROBLEM_TYPE, ProblemError, problemOf, problemResponse } from './problem.ts';
@@ -32,26 +32,8 @@ async function bodyText(request: Request): Promise<string> {
   return new TextDecoder().decode(await readCapped(request, MAX_BODY_BYTES, tooLarge));
 }
 
-/** A JSON object body: anything else (bad JSON, an array, text PostgreSQL cannot store) is a 400/415. */
-async function jsonBody(request: Request): Promise<Record<string, unknown>> {
-  const contentType = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json');
-  }
-  const text = await bodyText(request);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new AppError('BAD_REQUEST', 'The request body is not valid JSON');
-  }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new AppError('BAD_REQUEST', 'The request body must be a JSON object');
-  }
-  const problem = unstorableJson(body);
-  if (problem) throw new AppError('BAD_REQUEST', problem);
-  return body as Record<string, unknown>;
-}
+/** A JSON object body (rpc/area.ts's rules: 1 MB, an object, storable text). */
+const jsonBody = async (request: Request) => (await readJsonBody(request)) as Record<string, unknown>;
 
 /** Input checked by its schema: a 400 with each field's validation id otherwise. */
 function checked(schema: type.Any, value: unknown): unknown {

@@ -113,30 +113,19 @@ export async function claimKey(
   k: { clientId: string; key: string; method: string; path: string; requestHash: string; now: number },
   expiredBefore: number,
 ): Promise<boolean> {
+  const claim = {
+    method: k.method,
+    path: k.path,
+    request_hash: k.requestHash,
+    status: null,
+    response: null,
+    created: k.now,
+  };
   const row = await db
     .insertInto('idempotency_keys')
-    .values({
-      client_id: k.clientId,
-      key: k.key,
-      method: k.method,
-      path: k.path,
-      request_hash: k.requestHash,
-      status: null,
-      response: null,
-      created: k.now,
-    })
+    .values({ client_id: k.clientId, key: k.key, ...claim })
     .onConflict((oc) =>
-      oc
-        .columns(['client_id', 'key'])
-        .doUpdateSet({
-          method: k.method,
-          path: k.path,
-          request_hash: k.requestHash,
-          status: null,
-          response: null,
-          created: k.now,
-        })
-        .where('idempotency_keys.created', '<', expiredBefore),
+      oc.columns(['client_id', 'key']).doUpdateSet(claim).where('idempotency_keys.created', '<', expiredBefore),
     )
     .returning('key')
     .executeTakeFirst();
