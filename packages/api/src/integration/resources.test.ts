@@ -2,6 +2,7 @@ import { expect, it } from 'bun:test';
 import { WEBHOOK_TEST_EVENT } from '@medlocker/core';
 import { loadOrder } from '../areas/orders/locker-service.ts';
 import { testPatient } from '../areas/patients/test-helpers.ts';
+import { listAudit } from '../audit/audit.ts';
 import { withTestAuth } from '../hubs/test-kit.ts';
 import { describeApi } from '../testing.ts';
 import { recordEvent } from '../webhooks/events.ts';
@@ -41,6 +42,8 @@ describeApi(
       expect(events.map((x) => x.code)).toEqual(['ORDER_CREATED']);
 
       expect((await api('GET', `/orders/${id}`)).body.order.id).toBe(id);
+      const [read] = await listAudit(t.db, 'order.read');
+      expect(read).toMatchObject({ entityId: id, details: { via: 'integration.getOrder' } });
       const duplicate = await api('POST', '/orders', { patientId: e.patientId, barcode: 'RX-1' });
       expect(duplicate.status).toBe(409);
       expect(duplicate.body.errors[0]).toMatchObject({ path: 'barcode', id: 'DUPLICATE_ITEM' });

@@ -20,7 +20,7 @@ import {
 import type { Actor, Origin } from '../actor.ts';
 import { findMachine, toMachine } from '../areas/machines/repository.ts';
 import { findOrder, toOrder } from '../areas/orders/repository.ts';
-import { cancel, createOrder } from '../areas/orders/service.ts';
+import { auditOrderReads, cancel, createOrder } from '../areas/orders/service.ts';
 import { findPatient } from '../areas/patients/repository.ts';
 import * as patients from '../areas/patients/service.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
@@ -145,7 +145,9 @@ export async function getIntegrationOrder(
   actor: IntegrationActor,
   input: { id: string },
 ): Promise<{ order: IntegrationOrder }> {
-  return { order: toIntegrationOrder(toOrder(await ownOrder(deps, actor, input.id))) };
+  const row = await ownOrder(deps, actor, input.id);
+  await auditOrderReads(deps, actor, [row], 'integration.getOrder');
+  return { order: toIntegrationOrder(toOrder(row)) };
 }
 
 export async function cancelIntegrationOrder(
@@ -177,6 +179,7 @@ export async function listIntegrationOrders(
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
+  await auditOrderReads(deps, actor, page, 'integration.listOrders');
   const last = page[page.length - 1];
   return {
     orders: page.map((row) => toIntegrationOrder(toOrder(row))),

@@ -467,7 +467,7 @@ async function orderPage(deps: AppDeps, actor: StaffActor, rows: OrderRow[], via
 }
 
 /** Records that the caller saw these orders (a patient's name and what they collect): ids only. */
-const auditOrderReads = (deps: AppDeps, actor: StaffActor, rows: OrderRow[], via: string) =>
+export const auditOrderReads = (deps: AppDeps, actor: Actor, rows: OrderRow[], via: string) =>
   auditReads(
     deps.db,
     deps,
