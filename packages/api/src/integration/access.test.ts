@@ -2,7 +2,7 @@ import { expect, it } from 'bun:test';
 import { asSupport, withTestAuth } from '../hubs/test-kit.ts';
 import { describeApi } from '../testing.ts';
 import { pruneIntegration } from './prune.ts';
-import { BASE, caller, count, estate, HOUR, postToken, reply, tokenOf } from './test-kit.ts';
+import { BASE, caller, count, estate, HOUR, postToken, reply, tokenOf } from './test-helpers.ts';
 
 describeApi(
   'integration api: tokens, idempotency, rate limit, errors',
@@ -48,6 +48,22 @@ describeApi(
       const grant = await post({ grant_type: 'password', client_id: e.clientId, client_secret: e.secret });
       expect(grant.status).toBe(400);
       expect(grant.body.error).toBe('unsupported_grant_type');
+      const basic = await postToken(
+        t,
+        { grant_type: 'client_credentials' },
+        { authorization: `Basic ${Buffer.from(`${e.clientId}:mlc_nope`).toString('base64')}` },
+      );
+      expect(basic.status).toBe(401);
+      expect(basic.headers.get('www-authenticate')).toBe('Basic realm="integration"');
+      const broken = await reply(
+        await t.raw(`${BASE}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"grant_type":',
+        }),
+      );
+      expect(broken.status).toBe(400);
+      expect(broken.body.error).toBe('invalid_request');
       expect(await t.db.selectFrom('integration_tokens').selectAll().execute()).toEqual([]);
     });
 

@@ -6,7 +6,7 @@ import { listAudit } from '../audit/audit.ts';
 import { withTestAuth } from '../hubs/test-kit.ts';
 import { describeApi } from '../testing.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import { caller, count, estate, tokenOf } from './test-kit.ts';
+import { caller, count, estate, tokenOf } from './test-helpers.ts';
 
 describeApi(
   'integration api: resources',
