@@ -1,6 +1,7 @@
 import { queueDailyDigests, sendDailyDigestTo } from '../areas/notifications/service.ts';
 import { inBatches, recordExpiredOrders, sendExpiryReminders } from '../areas/orders/expiry.ts';
 import type { AppDeps } from '../deps.ts';
+import { pruneIntegration } from '../integration/prune.ts';
 import { configuredGateways } from '../messaging/gateways/index.ts';
 import { messageReconcileHandler, RECONCILE_JOB } from '../messaging/reconcile.ts';
 import { messageSendHandler } from '../messaging/send.ts';
@@ -29,6 +30,13 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
       run: async () => {
         const reminded = await inBatches(() => sendExpiryReminders(deps, 200), 200);
         if (reminded > 0) deps.logger.info('order expiry reminders queued', { reminded });
+      },
+    },
+    // Idempotency keys older than 24 hours and expired bearer tokens of the integration API.
+    'integration.prune': {
+      run: async () => {
+        const pruned = await pruneIntegration(deps);
+        if (pruned > 0) deps.logger.info('integration keys and tokens pruned', { pruned });
       },
     },
     'notifications.dailyDigest': {
@@ -63,6 +71,7 @@ export const jobSchedules: Schedule[] = [
   { name: 'orders.expiryReminders', pattern: '*/5 * * * *', job: { type: 'orders.expiryReminders', payload: {} } },
   { name: 'housekeeping.idleBuckets', pattern: '17 * * * *', job: { type: 'housekeeping.idleBuckets', payload: {} } },
   { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
+  { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
 ];
 
 /** Starts a runner with every handler and schedule: the api process's and `npm run worker`'s. */

@@ -339,6 +339,7 @@ describeApi(
         'message.reconcile',
         'orders.recordExpired',
         'orders.expiryReminders',
+        'integration.prune',
         'notifications.dailyDigest',
         'notifications.digest',
       ]);
@@ -354,6 +355,7 @@ describeApi(
           pattern: '0 7 * * *',
           job: { type: 'notifications.dailyDigest', payload: {} },
         },
+        { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
       ]);
     });
   },

@@ -345,7 +345,7 @@ export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): O
   return { order: toOrder(row) };
 }
 
-export async function cancel(deps: AppDeps, actor: StaffActor, input: In<'cancel'>): Out<'cancel'> {
+export async function cancel(deps: AppDeps, actor: Actor, input: In<'cancel'>): Out<'cancel'> {
   const row = await deps.db.transaction().execute(async (tx) => {
     let announced = false;
     const moved = await moveOrder(
@@ -467,7 +467,7 @@ async function orderPage(deps: AppDeps, actor: StaffActor, rows: OrderRow[], via
 }
 
 /** Records that the caller saw these orders (a patient's name and what they collect): ids only. */
-const auditOrderReads = (deps: AppDeps, actor: StaffActor, rows: OrderRow[], via: string) =>
+export const auditOrderReads = (deps: AppDeps, actor: Actor, rows: OrderRow[], via: string) =>
   auditReads(
     deps.db,
     deps,
