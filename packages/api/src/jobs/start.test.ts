@@ -51,6 +51,6 @@ describeApi('housekeeping', (t) => {
   });
 
   it('runs every hour', () => {
-    expect(jobSchedules.find((s) => s.name === 'housekeeping.idleBuckets')?.pattern).toBe('17 * * * *');
+    expect(jobSchedules.find((s) => s.name === 'housekeeping.idleBuckets')?.pattern).toBe('47 * * * *');
   });
 });

@@ -69,7 +69,7 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
 export const jobSchedules: Schedule[] = [
   { name: 'orders.recordExpired', pattern: '* * * * *', job: { type: 'orders.recordExpired', payload: {} } },
   { name: 'orders.expiryReminders', pattern: '*/5 * * * *', job: { type: 'orders.expiryReminders', payload: {} } },
-  { name: 'housekeeping.idleBuckets', pattern: '17 * * * *', job: { type: 'housekeeping.idleBuckets', payload: {} } },
+  { name: 'housekeeping.idleBuckets', pattern: '47 * * * *', job: { type: 'housekeeping.idleBuckets', payload: {} } },
   { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
   { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
 ];

@@ -341,6 +341,7 @@ describeApi(
         'orders.expiryReminders',
         'integration.prune',
         'notifications.dailyDigest',
+        'housekeeping.idleBuckets',
         'notifications.digest',
       ]);
       expect(jobSchedules).toEqual([
@@ -349,6 +350,11 @@ describeApi(
           name: 'orders.expiryReminders',
           pattern: '*/5 * * * *',
           job: { type: 'orders.expiryReminders', payload: {} },
+        },
+        {
+          name: 'housekeeping.idleBuckets',
+          pattern: '47 * * * *',
+          job: { type: 'housekeeping.idleBuckets', payload: {} },
         },
         {
           name: 'notifications.dailyDigest',
