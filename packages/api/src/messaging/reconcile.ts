@@ -6,6 +6,7 @@ import type { AppDeps } from '../deps.ts';
 import { enqueueJob } from '../jobs/repository.ts';
 import type { JobHandler } from '../jobs/runner.ts';
 import { MESSAGE_MAX_ATTEMPTS } from '../outbox/index.ts';
+import { emitMessageStatus } from '../webhooks/emit.ts';
 import { channelNames, type ProviderName } from './gateway.ts';
 import { lockMessage, type MessageRow, RESEND, setOrderDeliveryStatus, updateMessageDelivery } from './repository.ts';
 
@@ -121,6 +122,7 @@ export async function reconcileMessage(deps: AppDeps, messageId: string): Promis
     }
     const reason = `no word from ${gateway} after it was sent again following a restart; it may not have arrived`;
     await updateMessageDelivery(tx, message.id, { status: 'failed', last_error: reason, updated: now });
+    await emitMessageStatus(tx, deps, message, 'failed', reason);
     if (!order) return { outcome: 'failed' as const };
     const row = await setOrderDeliveryStatus(
       tx,

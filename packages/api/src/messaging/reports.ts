@@ -3,6 +3,7 @@ import { systemActor } from '../actor.ts';
 import { findOrder, insertOrderEventRows, type OrderRow } from '../areas/orders/repository.ts';
 import { eventRow, publishOrder } from '../areas/orders/service.ts';
 import type { AppDeps } from '../deps.ts';
+import { emitMessageStatus, messageStatusOf } from '../webhooks/emit.ts';
 import { channelNames, type ProviderName } from './gateway.ts';
 import {
   adoptProviderId,
@@ -107,6 +108,15 @@ export async function applyDeliveryReport(deps: AppDeps, report: DeliveryReport)
       ...(report.status === 'failed' && report.reason ? { last_error: report.reason } : {}),
       updated: now,
     });
+    if (changed) {
+      await emitMessageStatus(
+        tx,
+        deps,
+        message,
+        messageStatusOf(report.status),
+        report.reason ?? report.providerStatus,
+      );
+    }
     if (!message.order_id) return { outcome: 'applied' as const };
 
     const email = message.channel === 'email';

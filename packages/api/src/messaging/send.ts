@@ -10,6 +10,7 @@ import { createShortUrl, shortUrlOf } from '../areas/url/service.ts';
 import type { AppDeps } from '../deps.ts';
 import type { JobHandler } from '../jobs/runner.ts';
 import { PermanentJobError } from '../jobs/runner.ts';
+import { emitMessageStatus } from '../webhooks/emit.ts';
 import { channelNames, type Gateway, GatewayError, type ProviderName, toE164 } from './gateway.ts';
 import { localGateway } from './gateways/local.ts';
 import { queueReconciliation, reportsEveryMessage, UNCONFIRMED, UNCONFIRMED_RESEND } from './reconcile.ts';
@@ -164,6 +165,7 @@ export async function sendMessage(
         last_error: stale,
         updated: now,
       });
+      await emitMessageStatus(tx, deps, message, 'failed', stale);
       await insertOrderEventRows(tx, [
         eventRow(deps, systemActor('message.send'), order, 'MESSAGE_SUPPRESSED', stale, {
           messageId: message.id,
@@ -339,6 +341,7 @@ async function recordSent(
     sent_at: message.sent_at ?? now,
     updated: now,
   });
+  await emitMessageStatus(tx, deps, message, final ? 'delivered' : 'sent');
   if (!order) return undefined;
   const what = channelNames[message.channel];
   const words =
@@ -406,6 +409,7 @@ async function recordFailed(
       last_error: reason,
       updated: now,
     });
+    await emitMessageStatus(tx, deps, message, 'failed', reason);
     if (!order) return undefined;
     const row = await setOrderDeliveryStatus(
       tx,

@@ -1,5 +1,6 @@
 import { systemActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
+import { emitOrderEvent } from '../../webhooks/emit.ts';
 import { expiresText, queueOrderMessage } from './messages.ts';
 import { claimExpiredOrders, claimOrdersToRemind, insertOrderEventRows, type OrderRow } from './repository.ts';
 import { eventRow, publishOrder } from './service.ts';
@@ -30,6 +31,7 @@ export async function recordExpiredOrders(deps: AppDeps, limit = 500): Promise<n
       ),
     );
     for (const row of rows) {
+      await emitOrderEvent(tx, deps, 'order.expired', row);
       await queueOrderMessage(tx, deps, row, 'orderExpired', {
         dedupeKey: `order:${row.id}:orderExpired:${row.expires_at}`,
       });

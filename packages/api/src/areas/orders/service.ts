@@ -20,6 +20,7 @@ import { audit, auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../rpc/paging.ts';
+import { emitOrderEvent, orderEventOfAction } from '../../webhooks/emit.ts';
 import { effectiveFeatureSettings } from '../business-settings/service.ts';
 import { loadWaitingBag } from './locker-service.ts';
 import { queueOrderMessage } from './messages.ts';
@@ -255,6 +256,7 @@ export async function createOrder(
           }),
         ];
         await insertOrderEventRows(tx, events);
+        await emitOrderEvent(tx, deps, 'order.created', inserted);
         await audit(tx, deps, actor, {
           action: 'order.create',
           entityType: 'order',
@@ -282,7 +284,8 @@ export type OrderChange = {
 
 /**
  * Moves an order by `action` if its state allows it for this actor (core's orderTransitions), in one
- * transaction with its event and audit entry; a concurrent change to the same order makes the later
+ * transaction with its event, its integration event (webhooks/emit.ts) and audit entry; a concurrent
+ * change to the same order makes the later
  * one a 409, never a double move.
  */
 export async function moveOrder(
@@ -312,6 +315,8 @@ export async function moveOrder(
       throw invalidTransition(action, current ?? row, now);
     }
     await insertOrderEventRows(db, [eventRow(deps, actor, moved, event.code, event.message, event.data)]);
+    const integrationEvent = orderEventOfAction[action];
+    if (integrationEvent) await emitOrderEvent(db, deps, integrationEvent, moved);
     await audit(db, deps, actor, {
       action: `order.${action}`,
       entityType: 'order',
