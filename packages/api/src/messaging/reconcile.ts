@@ -122,15 +122,11 @@ export async function reconcileMessage(deps: AppDeps, messageId: string): Promis
     }
     const reason = `no word from ${gateway} after it was sent again following a restart; it may not have arrived`;
     await updateMessageDelivery(tx, message.id, { status: 'failed', last_error: reason, updated: now });
+    const failed = { status: 'failed', providerStatus: 'failed', details: reason } as const;
+    const row = order ? await setOrderDeliveryStatus(tx, order.id, message, failed, now) : undefined;
+    // After the order's row: the integration client's row is locked last (docs/DECISIONS.md "Integration events").
     await emitMessageStatus(tx, deps, message, 'failed', reason);
     if (!order) return { outcome: 'failed' as const };
-    const row = await setOrderDeliveryStatus(
-      tx,
-      order.id,
-      message,
-      { status: 'failed', providerStatus: 'failed', details: reason },
-      now,
-    );
     const updated = await timeline(tx, deps, row ?? order, 'MESSAGE_FAILED', `${name} failed: ${reason}`, data);
     return { outcome: 'failed' as const, order: updated };
   });

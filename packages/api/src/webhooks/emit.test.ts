@@ -175,6 +175,10 @@ describeApi(
         await locker.call('BagLoaded', event({ barcode: 'RX-4', location: 'A4' }));
         expect((await t.call('orders', 'markRemoved', { id: d.id }, asSupport)).status).toBe(200);
 
+        // A bag loaded before its order existed: the order, created, is loaded at once (created first).
+        await locker.call('BagLoaded', event({ barcode: 'RX-5', location: 'A5' }));
+        const e = await newOrder('b1', 'RX-5');
+
         // An alarm (critical), replayed; a routine event (info) is no alarm.
         const power = event({ code: 'EM_0003', message: 'Mains lost' });
         await locker.call('MachineEvent', power);
@@ -195,6 +199,8 @@ describeApi(
           ['order.created', d.id],
           ['order.loaded', d.id],
           ['order.removed', d.id],
+          ['order.created', e.id],
+          ['order.loaded', e.id],
           ['machine.alarm', machine.id],
         ]);
         expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
@@ -206,7 +212,8 @@ describeApi(
         });
         expect(events[2]?.data).toMatchObject({ status: 'collected', collectedAt: expect.any(String) });
         expect(events[5]?.data).toMatchObject({ status: 'removed' });
-        expect(events[12]?.data).toEqual({
+        expect(events[13]?.data).toMatchObject({ status: 'loaded', machineId: machine.id });
+        expect(events[14]?.data).toEqual({
           machineId: machine.id,
           machineName: 'Locker 1',
           code: 'EM_0003',

@@ -20,6 +20,14 @@ import { recordEvent } from './events.ts';
 
 export type OrderEventType = Extract<IntegrationEventType, `order.${string}`>;
 
+/**
+ * Rows of several businesses in the order their integration events are recorded in one transaction (a
+ * sweep): every process locks the businesses' client rows in the same order, so two sweeps never wait
+ * on each other in a circle.
+ */
+export const inBusinessOrder = <T extends { business_id: string }>(rows: readonly T[]): T[] =>
+  [...rows].sort((a, b) => (a.business_id < b.business_id ? -1 : a.business_id > b.business_id ? 1 : 0));
+
 /** The event an order move is (core's OrderAction); actions that are not a change a PMR hears of have none. */
 export const orderEventOfAction: Partial<Record<OrderAction, OrderEventType>> = {
   load: 'order.loaded',

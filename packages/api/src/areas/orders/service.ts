@@ -256,7 +256,6 @@ export async function createOrder(
           }),
         ];
         await insertOrderEventRows(tx, events);
-        await emitOrderEvent(tx, deps, 'order.created', inserted);
         await audit(tx, deps, actor, {
           action: 'order.create',
           entityType: 'order',
@@ -264,8 +263,13 @@ export async function createOrder(
           businessId: input.businessId,
           details: { via },
         });
-        // A bag with this barcode may already wait in a locker: then the order is loaded at once.
-        return (await loadWaitingBag(tx, deps, actor, inserted)) ?? inserted;
+        // A bag with this barcode may already wait in a locker: then the order is loaded at once. Its
+        // order.created goes just before its order.loaded, after the load's locks (the bag, the machine's
+        // counter): the integration client's row is locked last (docs/DECISIONS.md "Integration events").
+        const created = () => emitOrderEvent(tx, deps, 'order.created', inserted);
+        const loaded = await loadWaitingBag(tx, deps, actor, inserted, created);
+        if (!loaded) await created();
+        return loaded ?? inserted;
       }
       // Nothing written: the barcode went live meanwhile (409), or the PIN is live at this machine (draw again).
       if (await liveOrderWithBarcode(tx, input.businessId, input.barcode)) throw duplicate();
@@ -295,6 +299,8 @@ export async function moveOrder(
   action: OrderAction,
   change: (row: OrderRow, now: number, db: Db) => OrderChange | Promise<OrderChange>,
   tx?: Db,
+  /** Runs just before the move's integration event (an order created and loaded at once: its order.created). */
+  beforeEvent?: () => Promise<unknown>,
 ): Promise<OrderRow> {
   const run = async (db: Db) => {
     const row = await findOrder(db, id);
@@ -315,6 +321,7 @@ export async function moveOrder(
       throw invalidTransition(action, current ?? row, now);
     }
     await insertOrderEventRows(db, [eventRow(deps, actor, moved, event.code, event.message, event.data)]);
+    await beforeEvent?.();
     const integrationEvent = orderEventOfAction[action];
     if (integrationEvent) await emitOrderEvent(db, deps, integrationEvent, moved);
     await audit(db, deps, actor, {
