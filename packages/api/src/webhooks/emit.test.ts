@@ -16,7 +16,7 @@ import { moveOrder } from '../areas/orders/service.ts';
 import { testPatient } from '../areas/patients/test-helpers.ts';
 import { sweepOffline } from '../hubs/machine/sweeper.ts';
 import { offlineAfterMs } from '../hubs/protocol.ts';
-import { asSupport, listen, seedBusiness, withBootedLocker, withTestAuth } from '../hubs/test-kit.ts';
+import { asSupport, listen, lockerEvents, seedBusiness, withBootedLocker, withTestAuth } from '../hubs/test-kit.ts';
 import { messageReportUrl } from '../messaging/report-urls.ts';
 import { sendMessage } from '../messaging/send.ts';
 import { startFakeJudopay } from '../payments/fake-judopay.ts';
@@ -41,15 +41,8 @@ type FeedEvent = { type: string; key: string | null; seq: number; data: Record<s
 describeApi(
   'integration events from every flow',
   (t) => {
-    let n = 0;
     let patients = 0;
-    /** A data-changing locker event with the next eventId and seq. */
-    const event = (fields: Record<string, unknown>) => ({
-      eventId: `ev-${++n}`,
-      seq: n,
-      created: t.deps.now(),
-      ...fields,
-    });
+    const event = lockerEvents(t);
     /** The business's integration client (its PMR), with a webhook URL or without (feed only). */
     const connect = (businessId: string, webhookUrl: string | null = null) =>
       t.db
