@@ -35,6 +35,8 @@ import { requestMeta } from './http/request-meta.ts';
 import { assertSameOrigin, securityHeaders } from './http/security.ts';
 import { consoleHub } from './hubs/console/index.ts';
 import { defaultMachineHubOptions, type MachineHubOptions, machineHub } from './hubs/machine/index.ts';
+import { integrationApiRoutes } from './integration/index.ts';
+import { isIntegrationPath, PROBLEM_TYPE, problemOf } from './integration/problem.ts';
 import { messagingReportRoutes } from './messaging/report-routes.ts';
 
 /**
@@ -76,10 +78,12 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
   // Staff's sign-ups and the patient page's in one plugin: one link fewer in the chain below, whose
   // inferred type is at TypeScript's depth limit.
   const signUpAreas = new Elysia({ name: 'areas:signUps' }).use(signUpsRoutes(deps)).use(patientSignUpsRoutes(deps));
-  // The integration client's settings and its webhook delivery console, likewise.
+  // The integration client's RPC methods, its webhook delivery console and the integration API itself
+  // (`/integration/v1`), likewise.
   const integrationAreas = new Elysia({ name: 'areas:integration' })
     .use(integrationRoutes(deps))
-    .use(webhooksRoutes(deps));
+    .use(webhooksRoutes(deps))
+    .use(integrationApiRoutes(deps));
   // Frames of the locker protocol are at most 64 KB (docs/LOCKER-PROTOCOL.md); a bigger message closes the socket.
   return new Elysia({ name: 'medlocker', websocket: { maxPayloadLength: 64 * 1024 } })
     .onRequest(({ request, set, server }) => {
@@ -99,6 +103,15 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     })
     .onError(({ error, code, set, request }) => {
       const meta = requestMeta(request);
+      const path = new URL(request.url).pathname;
+      if (isIntegrationPath(path)) {
+        // The integration API answers RFC 9457 problems, an unknown route and an unreadable path too.
+        const p = problemOf(error, code, deps.logger, meta.requestId, decodablePath(path) ? path : '');
+        return new Response(JSON.stringify(p.problem), {
+          status: p.status,
+          headers: { ...p.headers, ...securityHeaders, 'x-request-id': meta.requestId, 'content-type': PROBLEM_TYPE },
+        });
+      }
       const { status, body, headers } = toErrorResponse(error, code, deps.logger, meta.requestId);
       set.status = status;
       Object.assign(set.headers, headers, securityHeaders, { 'x-request-id': meta.requestId });

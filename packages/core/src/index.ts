@@ -25,6 +25,7 @@ export * from './format/template.ts';
 // The patient CSV import pipeline, shared by the console's Web Worker and the cli.
 export * from './import/index.ts';
 export * from './integration/events.ts';
+export * from './integration/resources.ts';
 export * from './limits.ts';
 export * from './machine/fleet.ts';
 export * from './machine/machine.ts';

@@ -59,6 +59,12 @@ export async function seedBusiness(
   return id;
 }
 
+/** Makes data-changing locker events (BagLoaded, MachineEvent…): each with the next eventId and seq, at the test's now. */
+export function lockerEvents(t: TestApi) {
+  let n = 0;
+  return (fields: Record<string, unknown>) => ({ eventId: `ev-${++n}`, seq: n, created: t.deps.now(), ...fields });
+}
+
 /** A test machine (paired at once) through the API: its id and access token. */
 export async function testMachine(t: TestApi, businessId = 'b1', name = 'Locker 1') {
   const res = await t.call('testMachines', 'create', { businessId, name, numberOfSlots: 12 }, asSupport);

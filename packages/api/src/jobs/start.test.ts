@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { describeApi } from '../testing.ts';
 import { claimJobs, enqueueJob, findJob, releaseExpiredLeases } from './repository.ts';
-import { startJobRunner } from './start.ts';
+import { jobHandlers, jobSchedules, startJobRunner } from './start.ts';
 
 describeApi('the api process job runner', (t) => {
   it('starts unless JOBS=off, and stops', async () => {
@@ -22,5 +22,35 @@ describeApi('the api process job runner', (t) => {
       locked_by: null,
       last_error: 'The worker running it stopped before it finished (lease ran out)',
     });
+  });
+});
+
+describeApi('housekeeping', (t) => {
+  it('deletes rate-limit and failed-login buckets untouched for a day, and keeps the others', async () => {
+    const now = t.deps.now();
+    const day = 24 * 60 * 60_000;
+    await t.db
+      .insertInto('rate_buckets')
+      .values([
+        { key: 'old', tokens: 1, refilled_at: now - day - 1 },
+        { key: 'recent', tokens: 0, refilled_at: now - day + 60_000 },
+      ])
+      .execute();
+    await t.db
+      .insertInto('login_address_failures')
+      .values([
+        { address_key: 'old', tokens: 1, refilled_at: now - 2 * day },
+        { address_key: 'recent', tokens: 3, refilled_at: now },
+      ])
+      .execute();
+    await jobHandlers(t.deps)['housekeeping.idleBuckets']?.run({} as never);
+    const buckets = await t.db.selectFrom('rate_buckets').select('key').execute();
+    const logins = await t.db.selectFrom('login_address_failures').select('address_key').execute();
+    expect(buckets.map((r) => r.key)).toEqual(['recent']);
+    expect(logins.map((r) => r.address_key)).toEqual(['recent']);
+  });
+
+  it('runs every hour', () => {
+    expect(jobSchedules.find((s) => s.name === 'housekeeping.idleBuckets')?.pattern).toBe('47 * * * *');
   });
 });

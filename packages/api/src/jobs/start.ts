@@ -1,9 +1,11 @@
 import { queueDailyDigests, sendDailyDigestTo } from '../areas/notifications/service.ts';
 import { inBatches, recordExpiredOrders, sendExpiryReminders } from '../areas/orders/expiry.ts';
 import type { AppDeps } from '../deps.ts';
+import { pruneIntegration } from '../integration/prune.ts';
 import { configuredGateways } from '../messaging/gateways/index.ts';
 import { messageReconcileHandler, RECONCILE_JOB } from '../messaging/reconcile.ts';
 import { messageSendHandler } from '../messaging/send.ts';
+import { BUCKET_KEEP_MS, deleteIdleBuckets } from '../rate-limits/repository.ts';
 import { createRunner, type JobHandler, type Runner } from './runner.ts';
 import type { Schedule } from './schedule.ts';
 
@@ -30,10 +32,25 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
         if (reminded > 0) deps.logger.info('order expiry reminders queued', { reminded });
       },
     },
+    // Idempotency keys older than 24 hours and expired bearer tokens of the integration API.
+    'integration.prune': {
+      run: async () => {
+        const pruned = await pruneIntegration(deps);
+        if (pruned > 0) deps.logger.info('integration keys and tokens pruned', { pruned });
+      },
+    },
     'notifications.dailyDigest': {
       run: async () => {
         const queued = await queueDailyDigests(deps);
         deps.logger.info('daily notification digests queued', { queued });
+      },
+    },
+    // Rate-limit buckets nobody has touched for a day (full again, so the same as none): addresses
+    // and contacts are not kept longer than their limits need them.
+    'housekeeping.idleBuckets': {
+      run: async () => {
+        const deleted = await inBatches(() => deleteIdleBuckets(deps.db, deps.now() - BUCKET_KEEP_MS, 5_000), 5_000);
+        if (deleted > 0) deps.logger.info('idle rate-limit buckets deleted', { deleted });
       },
     },
     'notifications.digest': {
@@ -52,7 +69,9 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
 export const jobSchedules: Schedule[] = [
   { name: 'orders.recordExpired', pattern: '* * * * *', job: { type: 'orders.recordExpired', payload: {} } },
   { name: 'orders.expiryReminders', pattern: '*/5 * * * *', job: { type: 'orders.expiryReminders', payload: {} } },
+  { name: 'housekeeping.idleBuckets', pattern: '47 * * * *', job: { type: 'housekeeping.idleBuckets', payload: {} } },
   { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
+  { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
 ];
 
 /** Starts a runner with every handler and schedule: the api process's and `npm run worker`'s. */

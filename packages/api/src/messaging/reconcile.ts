@@ -6,6 +6,7 @@ import type { AppDeps } from '../deps.ts';
 import { enqueueJob } from '../jobs/repository.ts';
 import type { JobHandler } from '../jobs/runner.ts';
 import { MESSAGE_MAX_ATTEMPTS } from '../outbox/index.ts';
+import { emitMessageStatus } from '../webhooks/emit.ts';
 import { channelNames, type ProviderName } from './gateway.ts';
 import { lockMessage, type MessageRow, RESEND, setOrderDeliveryStatus, updateMessageDelivery } from './repository.ts';
 
@@ -121,14 +122,11 @@ export async function reconcileMessage(deps: AppDeps, messageId: string): Promis
     }
     const reason = `no word from ${gateway} after it was sent again following a restart; it may not have arrived`;
     await updateMessageDelivery(tx, message.id, { status: 'failed', last_error: reason, updated: now });
+    const failed = { status: 'failed', providerStatus: 'failed', details: reason } as const;
+    const row = order ? await setOrderDeliveryStatus(tx, order.id, message, failed, now) : undefined;
+    // After the order's row: the integration client's row is locked last (docs/DECISIONS.md "Integration events").
+    await emitMessageStatus(tx, deps, message, 'failed', reason);
     if (!order) return { outcome: 'failed' as const };
-    const row = await setOrderDeliveryStatus(
-      tx,
-      order.id,
-      message,
-      { status: 'failed', providerStatus: 'failed', details: reason },
-      now,
-    );
     const updated = await timeline(tx, deps, row ?? order, 'MESSAGE_FAILED', `${name} failed: ${reason}`, data);
     return { outcome: 'failed' as const, order: updated };
   });

@@ -3,6 +3,7 @@ import { systemActor } from '../actor.ts';
 import { findOrder, insertOrderEventRows, type OrderRow } from '../areas/orders/repository.ts';
 import { eventRow, publishOrder } from '../areas/orders/service.ts';
 import type { AppDeps } from '../deps.ts';
+import { emitMessageStatus, messageStatusOf } from '../webhooks/emit.ts';
 import { channelNames, type ProviderName } from './gateway.ts';
 import {
   adoptProviderId,
@@ -107,7 +108,18 @@ export async function applyDeliveryReport(deps: AppDeps, report: DeliveryReport)
       ...(report.status === 'failed' && report.reason ? { last_error: report.reason } : {}),
       updated: now,
     });
-    if (!message.order_id) return { outcome: 'applied' as const };
+    // Its integration event goes after the order's row is locked: the client's row is locked last
+    // (docs/DECISIONS.md "Integration events").
+    const announce = async () => {
+      if (changed) {
+        const error = report.reason ?? report.providerStatus;
+        await emitMessageStatus(tx, deps, message, messageStatusOf(report.status), error);
+      }
+    };
+    if (!message.order_id) {
+      await announce();
+      return { outcome: 'applied' as const };
+    }
 
     const email = message.channel === 'email';
     const kinds = email ? (['email'] as const) : (['sms', 'whatsapp'] as const);
@@ -122,6 +134,7 @@ export async function applyDeliveryReport(deps: AppDeps, report: DeliveryReport)
           { status: report.status, providerStatus: report.providerStatus, details: report.reason ?? null },
           now,
         );
+    await announce();
     if (!order) return { outcome: 'applied' as const };
     if (changed && report.status !== 'pending') {
       const what = channelNames[message.channel];

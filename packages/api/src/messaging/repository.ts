@@ -13,7 +13,17 @@ export const RESEND = 'RESEND';
 export const lockMessageByProviderId = (db: Db, provider: string, providerMessageId: string) =>
   db
     .selectFrom('message_outbox')
-    .select(['id', 'business_id', 'order_id', 'channel', 'recipient', 'template_key', 'status', 'provider_status'])
+    .select([
+      'id',
+      'business_id',
+      'order_id',
+      'patient_id',
+      'channel',
+      'recipient',
+      'template_key',
+      'status',
+      'provider_status',
+    ])
     .where('provider', '=', provider)
     .where('provider_message_id', '=', providerMessageId)
     .forUpdate()

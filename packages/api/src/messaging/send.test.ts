@@ -339,7 +339,9 @@ describeApi(
         'message.reconcile',
         'orders.recordExpired',
         'orders.expiryReminders',
+        'integration.prune',
         'notifications.dailyDigest',
+        'housekeeping.idleBuckets',
         'notifications.digest',
       ]);
       expect(jobSchedules).toEqual([
@@ -350,10 +352,16 @@ describeApi(
           job: { type: 'orders.expiryReminders', payload: {} },
         },
         {
+          name: 'housekeeping.idleBuckets',
+          pattern: '47 * * * *',
+          job: { type: 'housekeeping.idleBuckets', payload: {} },
+        },
+        {
           name: 'notifications.dailyDigest',
           pattern: '0 7 * * *',
           job: { type: 'notifications.dailyDigest', payload: {} },
         },
+        { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
       ]);
     });
   },

@@ -10,6 +10,7 @@ import { createShortUrl, shortUrlOf } from '../areas/url/service.ts';
 import type { AppDeps } from '../deps.ts';
 import type { JobHandler } from '../jobs/runner.ts';
 import { PermanentJobError } from '../jobs/runner.ts';
+import { emitMessageStatus, messageStatusOf } from '../webhooks/emit.ts';
 import { channelNames, type Gateway, GatewayError, type ProviderName, toE164 } from './gateway.ts';
 import { localGateway } from './gateways/local.ts';
 import { queueReconciliation, reportsEveryMessage, UNCONFIRMED, UNCONFIRMED_RESEND } from './reconcile.ts';
@@ -164,6 +165,7 @@ export async function sendMessage(
         last_error: stale,
         updated: now,
       });
+      await emitMessageStatus(tx, deps, message, 'failed', stale);
       await insertOrderEventRows(tx, [
         eventRow(deps, systemActor('message.send'), order, 'MESSAGE_SUPPRESSED', stale, {
           messageId: message.id,
@@ -339,27 +341,31 @@ async function recordSent(
     sent_at: message.sent_at ?? now,
     updated: now,
   });
-  if (!order) return undefined;
-  const what = channelNames[message.channel];
-  const words =
-    result.providerMessageId === null
-      ? `${what} sent to ${maskRecipient(message.recipient)} (the sender stopped before the provider's answer was recorded)`
-      : `${what} sent to ${maskRecipient(message.recipient)}${result.provider === 'local' ? ' (local gateway: not really sent)' : ''}`;
-  const updated = await setOrderDeliveryStatus(
-    tx,
-    order.id,
-    message,
-    { status, providerStatus: 'sent', details: null },
-    now,
-  );
-  await insertOrderEventRows(tx, [
-    eventRow(deps, systemActor('message.send'), updated ?? order, 'MESSAGE_SENT', words, {
-      messageId: message.id,
-      channel: message.channel,
-      provider: result.provider,
-      templateKey: message.template_key,
-    }),
-  ]);
+  let updated: OrderRow | undefined;
+  if (order) {
+    const what = channelNames[message.channel];
+    const words =
+      result.providerMessageId === null
+        ? `${what} sent to ${maskRecipient(message.recipient)} (the sender stopped before the provider's answer was recorded)`
+        : `${what} sent to ${maskRecipient(message.recipient)}${result.provider === 'local' ? ' (local gateway: not really sent)' : ''}`;
+    updated = await setOrderDeliveryStatus(
+      tx,
+      order.id,
+      message,
+      { status, providerStatus: 'sent', details: null },
+      now,
+    );
+    await insertOrderEventRows(tx, [
+      eventRow(deps, systemActor('message.send'), updated ?? order, 'MESSAGE_SENT', words, {
+        messageId: message.id,
+        channel: message.channel,
+        provider: result.provider,
+        templateKey: message.template_key,
+      }),
+    ]);
+  }
+  // After the order's row: the integration client's row is locked last (docs/DECISIONS.md "Integration events").
+  await emitMessageStatus(tx, deps, message, messageStatusOf(status));
   return updated;
 }
 
@@ -406,29 +412,27 @@ async function recordFailed(
       last_error: reason,
       updated: now,
     });
-    if (!order) return undefined;
-    const row = await setOrderDeliveryStatus(
-      tx,
-      order.id,
-      message,
-      { status: 'failed', providerStatus: 'failed', details: reason },
-      now,
-    );
-    await insertOrderEventRows(tx, [
-      eventRow(
-        deps,
-        systemActor('message.send'),
-        row ?? order,
-        'MESSAGE_FAILED',
-        `${channelNames[message.channel]} failed: ${reason}`,
-        {
-          messageId: message.id,
-          channel: message.channel,
-          provider,
-          templateKey: message.template_key,
-        },
-      ),
-    ]);
+    const failed = { status: 'failed', providerStatus: 'failed', details: reason } as const;
+    const row = order ? await setOrderDeliveryStatus(tx, order.id, message, failed, now) : undefined;
+    if (order) {
+      await insertOrderEventRows(tx, [
+        eventRow(
+          deps,
+          systemActor('message.send'),
+          row ?? order,
+          'MESSAGE_FAILED',
+          `${channelNames[message.channel]} failed: ${reason}`,
+          {
+            messageId: message.id,
+            channel: message.channel,
+            provider,
+            templateKey: message.template_key,
+          },
+        ),
+      ]);
+    }
+    // After the order's row: the integration client's row is locked last (docs/DECISIONS.md "Integration events").
+    await emitMessageStatus(tx, deps, message, 'failed', reason);
     return row;
   });
   if (updated) await publishOrder(deps, updated);

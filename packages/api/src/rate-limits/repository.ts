@@ -48,3 +48,23 @@ export async function releaseToken(db: Db, key: string, bucket: Bucket): Promise
     .where('key', '=', key)
     .execute();
 }
+
+/**
+ * Every bucket refills to full within its `perMs` (at most an hour today): a row untouched for a day
+ * is full, the same as no row. Kept that long, then deleted, so the tables hold only recent addresses.
+ */
+export const BUCKET_KEEP_MS = 24 * 60 * 60_000;
+
+/**
+ * Deletes the rate buckets and failed-login buckets last touched before `before`, up to `limit` of
+ * each. Answers how many went.
+ */
+export async function deleteIdleBuckets(db: Db, before: number, limit = 5_000): Promise<number> {
+  const buckets = await sql`
+    delete from rate_buckets where key in (
+      select key from rate_buckets where refilled_at < ${before} limit ${limit})`.execute(db);
+  const logins = await sql`
+    delete from login_address_failures where address_key in (
+      select address_key from login_address_failures where refilled_at < ${before} limit ${limit})`.execute(db);
+  return Number(buckets.numAffectedRows ?? 0) + Number(logins.numAffectedRows ?? 0);
+}

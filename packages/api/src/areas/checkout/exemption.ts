@@ -8,6 +8,7 @@ import {
   formatPence,
   hrtOnlyExemptionCodes,
   imageKindOf,
+  isoTime,
   type Order,
   signatureMaxBytes,
   validationMessage,
@@ -15,6 +16,7 @@ import {
 import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
+import { emitOrderEvent } from '../../webhooks/emit.ts';
 import { findOrder, insertOrderEventRows, type OrderRow, toOrder } from '../orders/repository.ts';
 import { eventRow, publishOrder } from '../orders/service.ts';
 import { lockOrder, settleOrderPayment } from './repository.ts';
@@ -145,6 +147,14 @@ export async function declareExemption(
         },
       ),
     ]);
+    await emitOrderEvent(tx, deps, 'order.payment_updated', declared, {
+      change: 'exemption_declared',
+      exemptionCode: input.exemptionCode,
+      nameOfDeclarant,
+      onBehalfOfPatient: input.onBehalfOfPatient,
+      declaredAt: isoTime(now),
+      ...(hrtOnly ? { hrtItemsOnly: true } : {}),
+    });
     await audit(tx, deps, actor, {
       action: 'order.declareExemption',
       entityType: 'order',

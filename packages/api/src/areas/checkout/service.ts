@@ -18,6 +18,7 @@ import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { JudopayError, type JudoReceipt, judopayClient, sameJudoId } from '../../payments/judopay.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
+import { emitOrderEvent } from '../../webhooks/emit.ts';
 import { findOrder, insertOrderEventRows, type OrderRow, toOrder } from '../orders/repository.ts';
 import { eventRow, publishOrder } from '../orders/service.ts';
 import { readPaymentSettings } from '../payment-settings/service.ts';
@@ -359,6 +360,12 @@ async function settle(
     if (paid) {
       row = paid;
       event = { code: 'PAYMENT_SUCCEEDED', message: `Paid ${formatPence(amount)} by card`, data };
+      await emitOrderEvent(tx, deps, 'order.payment_updated', paid, {
+        change: 'card_payment',
+        receiptId: receipt.receiptId,
+        amount,
+        ...(receipt.cardScheme ? { cardScheme: receipt.cardScheme } : {}),
+      });
       if (amount > due) {
         // The money was taken and covers what is owed, so the order is paid (the patient can collect);
         // the part the exemption waived goes back to them.

@@ -4,6 +4,7 @@ import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import { hashToken } from '../../auth/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
+import { deleteTokensOfClient } from '../../integration/repository.ts';
 import { createSecretBox, maskSecret, newSecret, secretHint } from '../../secrets/secret-box.ts';
 import { changedPaths } from '../business-settings/changes.ts';
 import { requireBusiness, requireEditableBusiness } from '../business-settings/service.ts';
@@ -184,6 +185,8 @@ export async function generateClientSecret(
       secret_hint: secretHint(secret),
       updated: deps.now(),
     });
+    // A new secret is given when the old one may have leaked: the bearer tokens it got stop at once too.
+    await deleteTokensOfClient(tx, client.id);
     await audit(tx, deps, actor, {
       action: 'integrationClient.secret.generate',
       entityType: 'integrationClient',

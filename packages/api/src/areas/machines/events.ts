@@ -12,6 +12,7 @@ import {
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
 import { enqueue } from '../../outbox/index.ts';
+import { emitMachineEvent } from '../../webhooks/emit.ts';
 import {
   type Db,
   findAlarmRecipients,
@@ -56,7 +57,9 @@ const humanName = (name: string): string => {
  * Stores an event of a machine, inside the caller's transaction. When its code has an alarm message
  * template it also creates the staff notification and queues the alarm to the business's keyholder
  * mobiles (SMS) and notification emails in the message outbox, all in the same transaction.
- * Publish the result with {@link publishRecorded} once the transaction has committed.
+ * A change of the machine's state or an alarm is also an integration event (webhooks/emit.ts), pass the
+ * machine row as it is after the change. Publish the result with {@link publishRecorded} once the
+ * transaction has committed.
  */
 export async function recordMachineEvent(
   db: Db,
@@ -82,6 +85,7 @@ export async function recordMachineEvent(
     created: e.created,
   });
   const event = toMachineEvent(row);
+  await emitMachineEvent(db, deps, machine, event);
   const fleet = !machine.is_test;
   if (!isAlarmCode(e.code)) return { event, notification: null, fleet };
   const notification = await raiseAlarm(db, machine, e.code, level, event, now);

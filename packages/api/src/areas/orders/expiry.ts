@@ -1,5 +1,6 @@
 import { systemActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
+import { emitOrderEvent, inBusinessOrder } from '../../webhooks/emit.ts';
 import { expiresText, queueOrderMessage } from './messages.ts';
 import { claimExpiredOrders, claimOrdersToRemind, insertOrderEventRows, type OrderRow } from './repository.ts';
 import { eventRow, publishOrder } from './service.ts';
@@ -29,7 +30,8 @@ export async function recordExpiredOrders(deps: AppDeps, limit = 500): Promise<n
         eventRow(deps, actor, row, 'ORDER_EXPIRED', `Expired: not collected by ${expiresText(Number(row.expires_at))}`),
       ),
     );
-    for (const row of rows) {
+    for (const row of inBusinessOrder(rows)) {
+      await emitOrderEvent(tx, deps, 'order.expired', row);
       await queueOrderMessage(tx, deps, row, 'orderExpired', {
         dedupeKey: `order:${row.id}:orderExpired:${row.expires_at}`,
       });

@@ -52,6 +52,8 @@ export async function loadOrder(
   actor: LockerActor,
   orderId: string,
   place: { location: string },
+  /** Runs just before the load's integration event (moveOrder's `beforeEvent`). */
+  beforeEvent?: () => Promise<unknown>,
 ): Promise<OrderRow | null> {
   const machine = await findMachineForOrder(tx, actor.machineId);
   if (!machine) throw new AppError('NOT_FOUND', `No machine with id ${actor.machineId}`);
@@ -133,6 +135,7 @@ export async function loadOrder(
       };
     },
     tx,
+    beforeEvent,
   );
   if (firstLoad) {
     await queueOrderMessage(tx, deps, moved, readyMessageKey(moved));
@@ -235,7 +238,13 @@ export async function removeOrder(
  * An order created while a bag with its barcode already waits in a locker (loaded before the order
  * existed): the bag is matched and the order loaded at once, as if the locker had just reported it.
  */
-export async function loadWaitingBag(tx: Db, deps: AppDeps, actor: Actor, order: OrderRow): Promise<OrderRow | null> {
+export async function loadWaitingBag(
+  tx: Db,
+  deps: AppDeps,
+  actor: Actor,
+  order: OrderRow,
+  beforeEvent?: () => Promise<unknown>,
+): Promise<OrderRow | null> {
   const bag = await waitingBag(tx, order.business_id, order.barcode);
   if (!bag?.machine_id || bag.location === null) return null;
   await setBagOrder(tx, bag.id, order.id, deps.now());
@@ -245,7 +254,7 @@ export async function loadWaitingBag(tx: Db, deps: AppDeps, actor: Actor, order:
     businessId: order.business_id,
     origin: actor.origin,
   };
-  return loadOrder(tx, deps, locker, order.id, { location: bag.location });
+  return loadOrder(tx, deps, locker, order.id, { location: bag.location }, beforeEvent);
 }
 
 export type VerifyPinAnswer =

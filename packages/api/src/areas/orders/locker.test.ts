@@ -1,5 +1,5 @@
 import { expect, it } from 'bun:test';
-import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
+import { asSupport, lockerEvents, type TestLocker, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
 import { describeApi } from '../../testing.ts';
 import { testPatient } from '../patients/test-helpers.ts';
 import { recordExpiredOrders } from './expiry.ts';
@@ -10,15 +10,8 @@ const DAY = 86_400_000;
 describeApi(
   'orders at the locker',
   (t) => {
-    let n = 0;
     let patients = 0;
-    /** A data-changing locker event with the next eventId and seq. */
-    const event = (fields: Record<string, unknown>) => ({
-      eventId: `ev-${++n}`,
-      seq: n,
-      created: t.deps.now(),
-      ...fields,
-    });
+    const event = lockerEvents(t);
     const newPatient = async () =>
       (await t.call('patients', 'create', { businessId: 'b1', patient: testPatient(++patients) }, asSupport)).body
         .patient.id as string;

@@ -20,6 +20,7 @@ import { audit, auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../hubs/live.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../rpc/paging.ts';
+import { emitOrderEvent, orderEventOfAction } from '../../webhooks/emit.ts';
 import { effectiveFeatureSettings } from '../business-settings/service.ts';
 import { loadWaitingBag } from './locker-service.ts';
 import { queueOrderMessage } from './messages.ts';
@@ -262,8 +263,13 @@ export async function createOrder(
           businessId: input.businessId,
           details: { via },
         });
-        // A bag with this barcode may already wait in a locker: then the order is loaded at once.
-        return (await loadWaitingBag(tx, deps, actor, inserted)) ?? inserted;
+        // A bag with this barcode may already wait in a locker: then the order is loaded at once. Its
+        // order.created goes just before its order.loaded, after the load's locks (the bag, the machine's
+        // counter): the integration client's row is locked last (docs/DECISIONS.md "Integration events").
+        const created = () => emitOrderEvent(tx, deps, 'order.created', inserted);
+        const loaded = await loadWaitingBag(tx, deps, actor, inserted, created);
+        if (!loaded) await created();
+        return loaded ?? inserted;
       }
       // Nothing written: the barcode went live meanwhile (409), or the PIN is live at this machine (draw again).
       if (await liveOrderWithBarcode(tx, input.businessId, input.barcode)) throw duplicate();
@@ -282,7 +288,8 @@ export type OrderChange = {
 
 /**
  * Moves an order by `action` if its state allows it for this actor (core's orderTransitions), in one
- * transaction with its event and audit entry; a concurrent change to the same order makes the later
+ * transaction with its event, its integration event (webhooks/emit.ts) and audit entry; a concurrent
+ * change to the same order makes the later
  * one a 409, never a double move.
  */
 export async function moveOrder(
@@ -292,6 +299,8 @@ export async function moveOrder(
   action: OrderAction,
   change: (row: OrderRow, now: number, db: Db) => OrderChange | Promise<OrderChange>,
   tx?: Db,
+  /** Runs just before the move's integration event (an order created and loaded at once: its order.created). */
+  beforeEvent?: () => Promise<unknown>,
 ): Promise<OrderRow> {
   const run = async (db: Db) => {
     const row = await findOrder(db, id);
@@ -312,6 +321,9 @@ export async function moveOrder(
       throw invalidTransition(action, current ?? row, now);
     }
     await insertOrderEventRows(db, [eventRow(deps, actor, moved, event.code, event.message, event.data)]);
+    await beforeEvent?.();
+    const integrationEvent = orderEventOfAction[action];
+    if (integrationEvent) await emitOrderEvent(db, deps, integrationEvent, moved);
     await audit(db, deps, actor, {
       action: `order.${action}`,
       entityType: 'order',
@@ -345,7 +357,7 @@ export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): O
   return { order: toOrder(row) };
 }
 
-export async function cancel(deps: AppDeps, actor: StaffActor, input: In<'cancel'>): Out<'cancel'> {
+export async function cancel(deps: AppDeps, actor: Actor, input: In<'cancel'>): Out<'cancel'> {
   const row = await deps.db.transaction().execute(async (tx) => {
     let announced = false;
     const moved = await moveOrder(
@@ -467,7 +479,7 @@ async function orderPage(deps: AppDeps, actor: StaffActor, rows: OrderRow[], via
 }
 
 /** Records that the caller saw these orders (a patient's name and what they collect): ids only. */
-const auditOrderReads = (deps: AppDeps, actor: StaffActor, rows: OrderRow[], via: string) =>
+export const auditOrderReads = (deps: AppDeps, actor: Actor, rows: OrderRow[], via: string) =>
   auditReads(
     deps.db,
     deps,

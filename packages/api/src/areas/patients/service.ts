@@ -10,7 +10,7 @@ import {
   type UpsertOutcome,
 } from '@medlocker/core';
 import { isUniqueViolation } from '@medlocker/db';
-import type { StaffActor } from '../../actor.ts';
+import type { Actor, StaffActor } from '../../actor.ts';
 import { audit, auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
@@ -72,7 +72,7 @@ export function checkedPatient(deps: AppDeps, patient: ImportedPatient, field: D
 }
 
 /** Records that the caller saw these patients: ids only, never a name or any other detail. */
-const auditPatientReads = (deps: AppDeps, actor: StaffActor, rows: PatientRow[], via: string): Promise<void> =>
+const auditPatientReads = (deps: AppDeps, actor: Actor, rows: PatientRow[], via: string): Promise<void> =>
   auditReads(
     deps.db,
     deps,
@@ -93,7 +93,7 @@ const auditPatientReads = (deps: AppDeps, actor: StaffActor, rows: PatientRow[],
 export async function insertPatient(
   tx: Db,
   deps: AppDeps,
-  actor: StaffActor,
+  actor: Actor,
   businessId: string,
   values: PatientValues,
   field: DisplayIdField,
@@ -124,7 +124,7 @@ export async function insertPatient(
   }
 }
 
-export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
+export async function create(deps: AppDeps, actor: Actor, input: In<'create'>): Out<'create'> {
   const { db } = deps;
   const { displayIdField } = await writableBusiness(db, input.businessId);
   const values = checkedPatient(deps, input.patient, displayIdField);
@@ -142,7 +142,7 @@ async function requirePatient(db: Db, id: string, lock = false): Promise<Patient
   return row;
 }
 
-export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
+export async function update(deps: AppDeps, actor: Actor, input: In<'update'>): Out<'update'> {
   const { db } = deps;
   const existing = await requirePatient(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.business_id);
@@ -180,7 +180,7 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
   }
 }
 
-export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
+export async function get(deps: AppDeps, actor: Actor, input: In<'get'>): Out<'get'> {
   const row = await requirePatient(deps.db, input.id);
   await auditPatientReads(deps, actor, [row], 'get');
   return { patient: toPatient(row) };

@@ -9,6 +9,7 @@ import {
   updateTemperatureAverages,
 } from '../../areas/machines/hub-repository.ts';
 import type { AppDeps } from '../../deps.ts';
+import { inBusinessOrder } from '../../webhooks/emit.ts';
 import { liveOf } from '../live.ts';
 import { type Reading, TEMPERATURE_WINDOW_MS, temperatureRange } from '../protocol.ts';
 import { type LockerIdentity, MachineGone } from './identity.ts';
@@ -221,7 +222,7 @@ export async function updateTemperatureStatuses(deps: AppDeps, machines: LockerI
   const recorded: RecordedEvent[] = [];
   const statuses = await deps.db.transaction().execute(async (tx) => {
     const rows = await updateTemperatureAverages(tx, machines, { now, windowMs: TEMPERATURE_WINDOW_MS, min, max });
-    for (const row of rows) {
+    for (const row of inBusinessOrder(rows)) {
       if (!row.started || !(await temperatureAlertsOn(tx, row.business_id))) continue;
       const machine = await machineRow(tx, row.id);
       if (!machine) continue;

@@ -2,6 +2,7 @@ import { publishRecorded, recordMachineEvent } from '../../areas/machines/events
 import { markSilentOffline } from '../../areas/machines/hub-repository.ts';
 import { toMachine } from '../../areas/machines/repository.ts';
 import type { AppDeps } from '../../deps.ts';
+import { inBusinessOrder } from '../../webhooks/emit.ts';
 import { liveOf } from '../live.ts';
 import { offlineAfterMs } from '../protocol.ts';
 
@@ -16,7 +17,7 @@ export async function sweepOffline(deps: AppDeps, heartbeatIntervalSeconds: numb
   const gone = await deps.db.transaction().execute(async (tx) => {
     const rows = await markSilentOffline(tx, cutoff);
     const recorded = [];
-    for (const row of rows) {
+    for (const row of inBusinessOrder(rows)) {
       recorded.push({
         row,
         event: await recordMachineEvent(tx, deps, row, {

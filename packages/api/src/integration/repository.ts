@@ -1,0 +1,247 @@
+import { type OrderStatus, WEBHOOK_TEST_EVENT } from '@medlocker/core';
+import type { Database } from '@medlocker/db';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+
+/*
+ * The integration API's SQL (issue 20): bearer tokens, the per-client request window, idempotency keys,
+ * and the reads its resources need beyond the console's repositories.
+ */
+
+export type Db = Kysely<Database> | Transaction<Database>;
+type EventRow = Selectable<Database['integration_events']>;
+type OrderRow = Selectable<Database['orders']>;
+type MachineRow = Selectable<Database['machines']>;
+
+// ── clients and tokens ────────────────────────────────────────────────────────────────────────
+
+export const findClientSecret = (db: Db, clientId: string) =>
+  db
+    .selectFrom('integration_clients')
+    .select(['id', 'business_id', 'secret_hash'])
+    .where('id', '=', clientId)
+    .executeTakeFirst();
+
+/** Stores a new token (its hash only) and drops the client's expired ones. */
+export async function insertToken(
+  db: Db,
+  t: { hash: string; clientId: string; businessId: string; expiresAt: number; now: number },
+): Promise<void> {
+  await db
+    .deleteFrom('integration_tokens')
+    .where('client_id', '=', t.clientId)
+    .where('expires_at', '<=', t.now)
+    .execute();
+  await db
+    .insertInto('integration_tokens')
+    .values({
+      token_hash: t.hash,
+      client_id: t.clientId,
+      business_id: t.businessId,
+      expires_at: t.expiresAt,
+      created: t.now,
+    })
+    .execute();
+}
+
+/** The client of a live token: the token's row goes when its client is deleted (on delete cascade). */
+export const findLiveToken = (db: Db, hash: string, now: number) =>
+  db
+    .selectFrom('integration_tokens as t')
+    .innerJoin('integration_clients as c', 'c.id', 't.client_id')
+    .select(['t.client_id', 'c.business_id', 't.expires_at'])
+    .where('t.token_hash', '=', hash)
+    .where('t.expires_at', '>', now)
+    .executeTakeFirst();
+
+/** Revokes every token of a client (a new client secret was generated). */
+export async function deleteTokensOfClient(db: Db, clientId: string): Promise<void> {
+  await db.deleteFrom('integration_tokens').where('client_id', '=', clientId).execute();
+}
+
+// ── the request window ─────────────────────────────────────────────────────────────────────────
+
+export type Window = { periodStart: number; requestsMade: number; rateLimit: number };
+
+/**
+ * Counts one request in the client's fixed window of `periodMs`, in one statement (so concurrent
+ * requests in any number of processes cannot all take the last one): a window that has ended starts
+ * again at `now`. Answers the window after counting, or `counted: false` with the window as it is when
+ * the client has used it up (then nothing is counted).
+ */
+export async function countRequest(
+  db: Db,
+  clientId: string,
+  now: number,
+  periodMs: number,
+): Promise<{ counted: boolean; window: Window } | null> {
+  const ended = sql<boolean>`(integration_clients.period_start + ${periodMs}::bigint <= ${now}::bigint)`;
+  const counted = await db
+    .updateTable('integration_clients')
+    .set({
+      period_start: sql`case when ${ended} then ${now}::bigint else integration_clients.period_start end`,
+      requests_made: sql`case when ${ended} then 1 else integration_clients.requests_made + 1 end`,
+    })
+    .where('id', '=', clientId)
+    .where(sql<boolean>`(${ended} or integration_clients.requests_made < integration_clients.rate_limit)`)
+    .returning(['period_start', 'requests_made', 'rate_limit'])
+    .executeTakeFirst();
+  if (counted) return { counted: true, window: windowOf(counted) };
+  const current = await db
+    .selectFrom('integration_clients')
+    .select(['period_start', 'requests_made', 'rate_limit'])
+    .where('id', '=', clientId)
+    .executeTakeFirst();
+  return current ? { counted: false, window: windowOf(current) } : null;
+}
+
+const windowOf = (r: { period_start: number | string; requests_made: number; rate_limit: number }): Window => ({
+  periodStart: Number(r.period_start),
+  requestsMade: r.requests_made,
+  rateLimit: r.rate_limit,
+});
+
+// ── idempotency keys ──────────────────────────────────────────────────────────────────────────
+
+export type StoredKey = { method: string; path: string; requestHash: string; status: number | null; response: unknown };
+
+/**
+ * Claims `key` for this request: true when this request is the first with it (or the one before is
+ * older than `expiredBefore`, and is replaced), false when another request has it.
+ */
+export async function claimKey(
+  db: Db,
+  k: { clientId: string; key: string; method: string; path: string; requestHash: string; now: number },
+  expiredBefore: number,
+): Promise<boolean> {
+  const claim = {
+    method: k.method,
+    path: k.path,
+    request_hash: k.requestHash,
+    status: null,
+    response: null,
+    created: k.now,
+  };
+  const row = await db
+    .insertInto('idempotency_keys')
+    .values({ client_id: k.clientId, key: k.key, ...claim })
+    .onConflict((oc) =>
+      oc.columns(['client_id', 'key']).doUpdateSet(claim).where('idempotency_keys.created', '<', expiredBefore),
+    )
+    .returning('key')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function findKey(db: Db, clientId: string, key: string): Promise<StoredKey | undefined> {
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .select(['method', 'path', 'request_hash', 'status', 'response'])
+    .where('client_id', '=', clientId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return (
+    row && {
+      method: row.method,
+      path: row.path,
+      requestHash: row.request_hash,
+      status: row.status,
+      response: typeof row.response === 'string' ? JSON.parse(row.response) : row.response,
+    }
+  );
+}
+
+export async function saveKeyResponse(db: Db, clientId: string, key: string, status: number, response: unknown) {
+  await db
+    .updateTable('idempotency_keys')
+    .set({ status, response: JSON.stringify(response) })
+    .where('client_id', '=', clientId)
+    .where('key', '=', key)
+    .execute();
+}
+
+/** Frees a key whose request ended without an answer to keep (a failure on our side). */
+export async function releaseKey(db: Db, clientId: string, key: string): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('client_id', '=', clientId)
+    .where('key', '=', key)
+    .where('status', 'is', null)
+    .execute();
+}
+
+/** Drops idempotency keys made before `before` and tokens expired by `now`: the hourly prune. */
+export async function pruneIntegrationRows(db: Db, before: number, now: number): Promise<number> {
+  const keys = await db.deleteFrom('idempotency_keys').where('created', '<', before).executeTakeFirst();
+  const tokens = await db.deleteFrom('integration_tokens').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(keys.numDeletedRows) + Number(tokens.numDeletedRows);
+}
+
+// ── resources ─────────────────────────────────────────────────────────────────────────────────
+
+export type IntegrationOrderFilter = {
+  businessId: string;
+  status?: OrderStatus;
+  patientId?: string;
+  barcode?: string;
+  createdFrom?: number;
+  createdTo?: number;
+  /** The id of the last order of the previous page (newest first). */
+  before?: string;
+  limit: number;
+};
+
+/** A business's orders, newest first (ids are time-ordered), `limit` of them, keyset-paged on the id. */
+export function listOrderRowsFiltered(db: Db, q: IntegrationOrderFilter): Promise<OrderRow[]> {
+  let query = db.selectFrom('orders').selectAll().where('business_id', '=', q.businessId);
+  if (q.status !== undefined) query = query.where('status', '=', q.status);
+  if (q.patientId !== undefined) query = query.where('patient_id', '=', q.patientId);
+  if (q.barcode !== undefined) query = query.where('barcode', '=', q.barcode);
+  if (q.createdFrom !== undefined) query = query.where('created', '>=', q.createdFrom);
+  if (q.createdTo !== undefined) query = query.where('created', '<', q.createdTo);
+  if (q.before !== undefined) query = query.where('id', '<', q.before);
+  return query.orderBy('id', 'desc').limit(q.limit).execute();
+}
+
+/** The current patient of a business with this display id (the unique index holds at most one). */
+export const findCurrentPatientByDisplayId = (db: Db, businessId: string, displayId: string) =>
+  db
+    .selectFrom('patients')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('display_id', '=', displayId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+
+/** A business's machines that are not archived, by name (a business has a handful). */
+export const listBusinessMachines = (db: Db, businessId: string): Promise<MachineRow[]> =>
+  db
+    .selectFrom('machines')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('archived_at', 'is', null)
+    .orderBy('name')
+    .orderBy('id')
+    .limit(1000)
+    .execute();
+
+/** How many bags a machine holds now (each in its own slot). */
+export async function occupiedSlots(db: Db, machineId: string): Promise<number> {
+  const row = await db
+    .selectFrom('bags')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('machine_id', '=', machineId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The client's feed after `after`, in sequence order; test events are for webhooks only. */
+export const listFeedEvents = (db: Db, clientId: string, after: number, limit: number): Promise<EventRow[]> =>
+  db
+    .selectFrom('integration_events')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('seq', '>', after)
+    .where('type', '<>', WEBHOOK_TEST_EVENT)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
