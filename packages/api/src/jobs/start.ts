@@ -4,6 +4,8 @@ import type { AppDeps } from '../deps.ts';
 import { configuredGateways } from '../messaging/gateways/index.ts';
 import { messageReconcileHandler, RECONCILE_JOB } from '../messaging/reconcile.ts';
 import { messageSendHandler } from '../messaging/send.ts';
+import { SWEEP_JOB, sweepDueDeliveries, webhookDispatchHandler } from '../webhooks/dispatch.ts';
+import { DISPATCH_JOB } from '../webhooks/repository.ts';
 import { createRunner, type JobHandler, type Runner } from './runner.ts';
 import type { Schedule } from './schedule.ts';
 
@@ -30,6 +32,14 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
         if (reminded > 0) deps.logger.info('order expiry reminders queued', { reminded });
       },
     },
+    // One client's due webhooks (webhooks/dispatch.ts), and the safety net that queues any forgotten.
+    [DISPATCH_JOB]: webhookDispatchHandler(deps),
+    [SWEEP_JOB]: {
+      run: async () => {
+        const queued = await sweepDueDeliveries(deps);
+        if (queued > 0) deps.logger.info('webhook dispatch queued by the sweep', { clients: queued });
+      },
+    },
     'notifications.dailyDigest': {
       run: async () => {
         const queued = await queueDailyDigests(deps);
@@ -52,6 +62,7 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
 export const jobSchedules: Schedule[] = [
   { name: 'orders.recordExpired', pattern: '* * * * *', job: { type: 'orders.recordExpired', payload: {} } },
   { name: 'orders.expiryReminders', pattern: '*/5 * * * *', job: { type: 'orders.expiryReminders', payload: {} } },
+  { name: SWEEP_JOB, pattern: '* * * * *', job: { type: SWEEP_JOB, payload: {} } },
   { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
 ];
 
