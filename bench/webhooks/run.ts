@@ -1,8 +1,8 @@
 /**
  * bench/webhooks (issue 20, "Speed"): N webhook deliveries to healthy local receivers, sent by the
  * product's own dispatch jobs (webhooks/dispatch.ts, on the job runner as `runJobs` starts it) from a
- * fresh PostgreSQL database, and, with `--down S`, the same to receivers that are down (connections
- * refused) for the first S seconds and then back: every delivery must arrive exactly once (nothing lost,
+ * fresh PostgreSQL database, and, with `--down S`, the same to receivers that go down (connections
+ * refused) as the dispatch starts, for S seconds, and then come back: every delivery must arrive exactly once (nothing lost,
  * nothing doubled), none dead, none left pending. On demand only, never part of `npm test`.
  *
  * The receivers run in a child process (so their CPU is not counted against the sender's event loop;
@@ -25,15 +25,12 @@ import { type Kysely, sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { createDb, type Database, migrateToLatest } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
-import { createSessionAuth } from '../../packages/api/src/auth/sessions.ts';
-import { loadConfig } from '../../packages/api/src/config.ts';
 import type { AppDeps } from '../../packages/api/src/deps.ts';
-import { createLogger } from '../../packages/api/src/http/logger.ts';
 import { runJobs } from '../../packages/api/src/jobs/start.ts';
-import { createMailer } from '../../packages/api/src/mail/mailer.ts';
 import { createSecretBox, newWebhookSecret } from '../../packages/api/src/secrets/secret-box.ts';
 import { recordEvent } from '../../packages/api/src/webhooks/events.ts';
 import { signatureOf, signerOf } from '../../packages/api/src/webhooks/send.ts';
+import { benchDeps } from '../app-deps.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -62,7 +59,6 @@ const int = (n: number) => Math.round(n).toLocaleString('en-GB');
 
 if (args.serve) {
   const ports = args.serve.split(',').map(Number);
-  const downMs = Number(args.down) * 1000;
   const hooks = (args.secrets ?? '').split(',').map((s) => new Webhook(s));
   const accepted = new Map<string, number>();
   let requests = 0;
@@ -85,13 +81,23 @@ if (args.serve) {
     return new Response('ok');
   };
   const listen = () => ports.map((port) => Bun.serve({ port, hostname: '127.0.0.1', fetch: receive }));
-  if (downMs > 0) setTimeout(listen, downMs);
-  else listen();
+  let servers = listen();
   Bun.serve({
     port: Number(args.control),
     hostname: '127.0.0.1',
     fetch(req) {
-      if (new URL(req.url).pathname === '/reset') {
+      const url = new URL(req.url);
+      if (url.pathname === '/down') {
+        for (const server of servers) server.stop(true);
+        setTimeout(
+          () => {
+            servers = listen();
+          },
+          Number(url.searchParams.get('seconds')) * 1000,
+        );
+        return new Response('ok');
+      }
+      if (url.pathname === '/reset') {
         accepted.clear();
         requests = verified = badSignatures = 0;
         return new Response('ok');
@@ -119,7 +125,7 @@ function freePorts(n: number): number[] {
   return ports;
 }
 
-async function startReceivers(count: number, downSeconds: number, secrets: string[]) {
+async function startReceivers(count: number, secrets: string[]) {
   const ports = freePorts(count + 1);
   const control = ports.pop() as number;
   const child = Bun.spawn(
@@ -130,8 +136,6 @@ async function startReceivers(count: number, downSeconds: number, secrets: strin
       ports.join(','),
       '--control',
       String(control),
-      '--down',
-      String(downSeconds),
       '--secrets',
       secrets.join(','),
     ],
@@ -141,7 +145,8 @@ async function startReceivers(count: number, downSeconds: number, secrets: strin
   await reader.read(); // "ready"
   const stats = async (): Promise<Stats> => (await fetch(`http://127.0.0.1:${control}/`)).json() as Promise<Stats>;
   const reset = async () => void (await fetch(`http://127.0.0.1:${control}/reset`));
-  return { ports, stats, reset, stop: () => child.kill() };
+  const goDown = async (seconds: number) => void (await fetch(`http://127.0.0.1:${control}/down?seconds=${seconds}`));
+  return { ports, stats, reset, goDown, stop: () => child.kill() };
 }
 
 /** A business and its integration client per secret, sending to `urlOf(c)`. */
@@ -266,24 +271,15 @@ async function scenario(options: { count: number; clients: number; receivers: nu
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1',
     JOBS_CONCURRENCY: String(Math.max(16, options.clients)),
   };
-  const config = loadConfig(env);
-  const logger = createLogger('warn', () => {});
-  const deps: AppDeps = {
-    db: opened.db,
-    dbKind: opened.kind,
-    config,
-    logger,
-    now: Date.now,
-    auth: createSessionAuth(() => opened.db),
-    mailer: createMailer(config, logger),
-  };
+  const deps = benchDeps(opened, env);
+  const _config = deps.config;
   let ports: number[] = [];
   const urlOf = (c: number) => `http://127.0.0.1:${ports[c % ports.length]}/hooks/${c}`;
   try {
     await migrateToLatest(opened.db);
     // Secrets first (the receivers verify with them), then the receivers, then the clients with their URLs.
     const secrets = Array.from({ length: options.clients }, () => newWebhookSecret());
-    const receivers = await startReceivers(options.receivers, options.down, secrets);
+    const receivers = await startReceivers(options.receivers, secrets);
     ports = receivers.ports;
     try {
       await seedClients(opened.db, deps, secrets, urlOf);
@@ -293,6 +289,8 @@ async function scenario(options: { count: number; clients: number; receivers: nu
         await receivers.reset();
       }
       const enqueueMs = await seedEvents(opened.db, options.count, options.clients);
+      // The receivers go down as the dispatch starts, for `down` seconds (connections refused), then come back.
+      if (options.down > 0) await receivers.goDown(options.down);
       const t0 = performance.now();
       const wall0 = Date.now();
       const runner = runJobs(deps);

@@ -8,6 +8,7 @@ import { describeApi, type TestApi } from '../testing.ts';
 import { DISABLE_AFTER_MS, RETRY_DELAYS_MS, sweepDueDeliveries, webhookDispatchHandler } from './dispatch.ts';
 import { recordEvent } from './events.ts';
 import { DISPATCH_JOB, queueDispatch } from './repository.ts';
+import { saveTestIntegrationClient } from './test-kit.ts';
 
 /**
  * A local receiver, as a partner's would be: records every request (headers and raw body) and answers
@@ -51,22 +52,7 @@ const PRIVATE_OK = { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1' };
 
 /** The pieces every suite below uses: a client with a webhook URL, events, and a runner of dispatch jobs. */
 function kit(t: TestApi) {
-  const createClient = async (webhookUrl: string | null = receiverUrl) => {
-    const res = await t.call(
-      'integration',
-      'createOrUpdateIntegrationClient',
-      {
-        businessId: 'b1',
-        name: 'Example PMR',
-        contactEmail: 'support@pmr.example',
-        suppressPatientMessages: false,
-        webhookUrl,
-        rateLimit: 1200,
-      },
-      asSupport,
-    );
-    return res;
-  };
+  const createClient = (webhookUrl: string | null = receiverUrl) => saveTestIntegrationClient(t, webhookUrl);
   const client = async (webhookUrl: string | null = receiverUrl) => {
     await seedBusiness(t.db);
     const res = await createClient(webhookUrl);

@@ -1,5 +1,5 @@
 import type { Database } from '@medlocker/db';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -87,13 +87,19 @@ export const findDispatchClient = (db: Db, clientId: string) =>
 export type DispatchClient = NonNullable<Awaited<ReturnType<typeof findDispatchClient>>>;
 
 /**
- * A pending delivery is the head of its ordering key when no earlier pending delivery of the client has
- * the same key (ids are UUIDv7: their order is the order the events were recorded in). A delivery that
- * is dead ('failed') or done no longer holds the ones after it.
+ * The pending deliveries with their place in their ordering key: place 1 is the head (no earlier pending
+ * delivery of the client with the same key; ids are UUIDv7, the order the events were recorded in; a null
+ * key is a key of its own). A delivery that is dead ('failed') or done no longer holds the ones after it.
+ * One pass over the pending rows with a window, not a lookup per row: the plan does not depend on the
+ * table's statistics (a fresh table's lookup plan scanned the client's whole backlog once per row:
+ * bench/webhooks, docs/DECISIONS.md "Webhook dispatch").
  */
-const isHead = sql<boolean>`(d.ordering_key is null or not exists (
-  select 1 from webhook_deliveries p
-  where p.client_id = d.client_id and p.ordering_key = d.ordering_key and p.status = 'pending' and p.id < d.id))`;
+const pendingWithPlace = (where: RawBuilder<boolean>) => sql`(
+  select d.id, d.client_id, d.business_id, d.event_id, d.event_type, d.schedule_step, d.replay_requested,
+    d.next_attempt_at,
+    row_number() over (partition by d.client_id, coalesce(d.ordering_key, d.id) order by d.id) as place
+  from webhook_deliveries d
+  where d.status = 'pending' and ${where})`;
 
 export type DueDelivery = {
   id: string;
@@ -108,10 +114,11 @@ export type DueDelivery = {
 /** The client's due deliveries that head their ordering key, oldest due first, with their events. */
 export async function dueHeads(db: Db, clientId: string, now: number, limit: number): Promise<DueDelivery[]> {
   const { rows } = await sql<DueDelivery>`
-    select d.id, d.event_type, d.schedule_step, d.replay_requested, e.seq, e.payload, e.created
-    from webhook_deliveries d join integration_events e on e.id = d.event_id
-    where d.client_id = ${clientId} and d.status = 'pending' and d.next_attempt_at <= ${now} and ${isHead}
-    order by d.next_attempt_at, d.id
+    select h.id, h.event_type, h.schedule_step, h.replay_requested, e.seq, e.payload, e.created
+    from ${pendingWithPlace(sql`d.client_id = ${clientId}`)} h
+    join integration_events e on e.id = h.event_id
+    where h.place = 1 and h.next_attempt_at <= ${now}
+    order by h.next_attempt_at, h.id
     limit ${limit}`.execute(db);
   return rows;
 }
@@ -119,10 +126,10 @@ export async function dueHeads(db: Db, clientId: string, now: number, limit: num
 /** The earliest time one of the client's pending heads is due, or null (none, or the endpoint is off). */
 export async function nextDueHead(db: Db, clientId: string): Promise<number | null> {
   const { rows } = await sql<{ at: string | number | null }>`
-    select min(d.next_attempt_at) as at
-    from webhook_deliveries d join integration_clients c on c.id = d.client_id
-    where d.client_id = ${clientId} and d.status = 'pending'
-      and c.webhook_url is not null and c.webhook_disabled_at is null and ${isHead}`.execute(db);
+    select min(h.next_attempt_at) as at
+    from ${pendingWithPlace(sql`d.client_id = ${clientId}`)} h
+    join integration_clients c on c.id = h.client_id
+    where h.place = 1 and c.webhook_url is not null and c.webhook_disabled_at is null`.execute(db);
   const at = rows[0]?.at;
   return at === null || at === undefined ? null : Number(at);
 }
@@ -130,10 +137,11 @@ export async function nextDueHead(db: Db, clientId: string): Promise<number | nu
 /** Clients with a due head and an endpoint to send to: the sweep queues their dispatch jobs. */
 export async function clientsWithDueHeads(db: Db, now: number) {
   const { rows } = await sql<{ client_id: string; business_id: string }>`
-    select distinct d.client_id, d.business_id
-    from webhook_deliveries d join integration_clients c on c.id = d.client_id
-    where d.status = 'pending' and d.next_attempt_at <= ${now}
-      and c.webhook_url is not null and c.webhook_disabled_at is null and ${isHead}`.execute(db);
+    select distinct h.client_id, h.business_id
+    from ${pendingWithPlace(sql<boolean>`true`)} h
+    join integration_clients c on c.id = h.client_id
+    where h.place = 1 and h.next_attempt_at <= ${now}
+      and c.webhook_url is not null and c.webhook_disabled_at is null`.execute(db);
   return rows;
 }
 
