@@ -339,6 +339,8 @@ describeApi(
         'message.reconcile',
         'orders.recordExpired',
         'orders.expiryReminders',
+        'webhooks.dispatch',
+        'webhooks.sweep',
         'notifications.dailyDigest',
         'notifications.digest',
       ]);
@@ -349,6 +351,7 @@ describeApi(
           pattern: '*/5 * * * *',
           job: { type: 'orders.expiryReminders', payload: {} },
         },
+        { name: 'webhooks.sweep', pattern: '* * * * *', job: { type: 'webhooks.sweep', payload: {} } },
         {
           name: 'notifications.dailyDigest',
           pattern: '0 7 * * *',
