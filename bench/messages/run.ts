@@ -39,13 +39,9 @@ import { parseArgs } from 'node:util';
 import { type Kysely, sql } from 'kysely';
 import { createDb, type Database, migrateToLatest } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
-import { createSessionAuth } from '../../packages/api/src/auth/sessions.ts';
-import { loadConfig } from '../../packages/api/src/config.ts';
-import type { AppDeps } from '../../packages/api/src/deps.ts';
-import { createLogger } from '../../packages/api/src/http/logger.ts';
 import { runJobs } from '../../packages/api/src/jobs/start.ts';
-import { createMailer } from '../../packages/api/src/mail/mailer.ts';
 import { enqueue, type Job } from '../../packages/api/src/outbox/index.ts';
+import { benchDeps } from '../app-deps.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -552,17 +548,7 @@ async function runPglite(gateway: Gateway): Promise<Measured> {
     gateway.reset();
     const env = workerEnv('', gateway, dir) as Record<string, string | undefined>;
     env.DATABASE_URL = undefined;
-    const config = loadConfig(env);
-    const logger = createLogger('warn', () => {});
-    const deps: AppDeps = {
-      db: opened.db,
-      dbKind: opened.kind,
-      config,
-      logger,
-      now: Date.now,
-      auth: createSessionAuth(() => opened.db),
-      mailer: createMailer(config, logger),
-    };
+    const deps = benchDeps(opened, env);
     const t0 = performance.now();
     const wall0 = Date.now();
     const runner = runJobs(deps);

@@ -44,6 +44,11 @@ export type Config = {
    * pooler in front of PostgreSQL that cannot carry them (PgBouncer before 1.21 in transaction mode).
    */
   preparedStatements: boolean;
+  /**
+   * Webhooks may go to private, loopback and link-local addresses (WEBHOOK_ALLOW_PRIVATE_ADDRESSES=1):
+   * development, tests and benches only (webhooks/ssrf.ts). Never lifts "https only" in production.
+   */
+  webhookAllowPrivateAddresses: boolean;
   /** Background jobs one process runs at once (JOBS_CONCURRENCY, default 16): most wait on a provider's answer. */
   jobsConcurrency: number;
   /**
@@ -129,6 +134,7 @@ const Env = type({
   'TRUST_PROXY?': 'string > 0',
   'READINGS_COMMIT?': "'fast' | 'durable'",
   'DATABASE_PREPARED_STATEMENTS?': "'on' | 'off'",
+  'WEBHOOK_ALLOW_PRIVATE_ADDRESSES?': "'0' | '1'",
   'JOBS_CONCURRENCY?': type('string.integer.parse').to('1 <= number.integer <= 256'),
   'MESSAGES_UNCONFIRMED_GRACE_SECONDS?': type('string.integer.parse').to('1 <= number.integer <= 86400'),
   'SMSWORKS_JWT?': 'string > 0',
@@ -237,6 +243,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     trustProxy,
     readingsCommit: parsed.READINGS_COMMIT ?? 'fast',
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS !== 'off',
+    webhookAllowPrivateAddresses: parsed.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === '1',
     jobsConcurrency: parsed.JOBS_CONCURRENCY ?? 16,
     messagesUnconfirmedGraceMs: (parsed.MESSAGES_UNCONFIRMED_GRACE_SECONDS ?? 600) * 1000,
     passwordHashing: parsed.NODE_ENV === 'test' ? 'test' : 'standard',

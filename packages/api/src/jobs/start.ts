@@ -6,6 +6,8 @@ import { configuredGateways } from '../messaging/gateways/index.ts';
 import { messageReconcileHandler, RECONCILE_JOB } from '../messaging/reconcile.ts';
 import { messageSendHandler } from '../messaging/send.ts';
 import { BUCKET_KEEP_MS, deleteIdleBuckets } from '../rate-limits/repository.ts';
+import { SWEEP_JOB, sweepDueDeliveries, webhookDispatchHandler } from '../webhooks/dispatch.ts';
+import { DISPATCH_JOB } from '../webhooks/repository.ts';
 import { createRunner, type JobHandler, type Runner } from './runner.ts';
 import type { Schedule } from './schedule.ts';
 
@@ -39,6 +41,14 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
         if (pruned > 0) deps.logger.info('integration keys and tokens pruned', { pruned });
       },
     },
+    // One client's due webhooks (webhooks/dispatch.ts), and the safety net that queues any forgotten.
+    [DISPATCH_JOB]: webhookDispatchHandler(deps),
+    [SWEEP_JOB]: {
+      run: async () => {
+        const queued = await sweepDueDeliveries(deps);
+        if (queued > 0) deps.logger.info('webhook dispatch queued by the sweep', { clients: queued });
+      },
+    },
     'notifications.dailyDigest': {
       run: async () => {
         const queued = await queueDailyDigests(deps);
@@ -69,6 +79,7 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
 export const jobSchedules: Schedule[] = [
   { name: 'orders.recordExpired', pattern: '* * * * *', job: { type: 'orders.recordExpired', payload: {} } },
   { name: 'orders.expiryReminders', pattern: '*/5 * * * *', job: { type: 'orders.expiryReminders', payload: {} } },
+  { name: SWEEP_JOB, pattern: '* * * * *', job: { type: SWEEP_JOB, payload: {} } },
   { name: 'housekeeping.idleBuckets', pattern: '47 * * * *', job: { type: 'housekeeping.idleBuckets', payload: {} } },
   { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
   { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },

@@ -340,6 +340,8 @@ describeApi(
         'orders.recordExpired',
         'orders.expiryReminders',
         'integration.prune',
+        'webhooks.dispatch',
+        'webhooks.sweep',
         'notifications.dailyDigest',
         'housekeeping.idleBuckets',
         'notifications.digest',
@@ -351,6 +353,7 @@ describeApi(
           pattern: '*/5 * * * *',
           job: { type: 'orders.expiryReminders', payload: {} },
         },
+        { name: 'webhooks.sweep', pattern: '* * * * *', job: { type: 'webhooks.sweep', payload: {} } },
         {
           name: 'housekeeping.idleBuckets',
           pattern: '47 * * * *',

@@ -51,3 +51,9 @@ export const isMasked = isMaskedSecret;
 
 /** A new random secret for a client to keep: 32 bytes, base64url, with a prefix that says what it is. */
 export const newSecret = (prefix: string): string => `${prefix}_${randomBytes(32).toString('base64url')}`;
+
+/**
+ * A new webhook signing secret as Standard Webhooks has it: `whsec_` + STANDARD base64 of 32 random bytes
+ * (the `standardwebhooks` library refuses base64url's "-" and "_", which `newSecret` would give).
+ */
+export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;

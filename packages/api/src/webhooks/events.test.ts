@@ -1,26 +1,14 @@
 import { expect, it } from 'bun:test';
-import { asSupport, seedBusiness, withTestAuth } from '../hubs/test-kit.ts';
+import { seedBusiness, withTestAuth } from '../hubs/test-kit.ts';
 import { describeApi } from '../testing.ts';
 import { eventBody, recordEvent } from './events.ts';
 import { DISPATCH_JOB } from './repository.ts';
+import { saveTestIntegrationClient } from './test-kit.ts';
 
 describeApi(
   'integration events',
   (t) => {
-    const client = (webhookUrl: string | null) =>
-      t.call(
-        'integration',
-        'createOrUpdateIntegrationClient',
-        {
-          businessId: 'b1',
-          name: 'Example PMR',
-          contactEmail: 'support@pmr.example',
-          suppressPatientMessages: false,
-          webhookUrl,
-          rateLimit: 1200,
-        },
-        asSupport,
-      );
+    const client = (webhookUrl: string | null) => saveTestIntegrationClient(t, webhookUrl);
     const event = (orderingKey = 'o1') => ({
       businessId: 'b1',
       type: 'order.created' as const,

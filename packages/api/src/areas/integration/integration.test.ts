@@ -90,7 +90,10 @@ describeApi(
         },
         { path: 'webhookUrl', id: 'INVALID_FORMAT', message: 'The webhook URL must start with https://' },
       ]);
-      expect((await upsert({ webhookUrl: 'http://localhost:8080/hook', rateLimit: 3600 })).status).toBe(200);
+      // Loopback is refused unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES=1 (development, tests: webhooks/dispatch.test.ts).
+      const local = await upsert({ webhookUrl: 'http://localhost:8080/hook', rateLimit: 3600 });
+      expect([local.status, local.body.error.details[0].path]).toEqual([400, 'webhookUrl']);
+      expect((await upsert({ webhookUrl: 'https://pmr.example/hook', rateLimit: 3600 })).status).toBe(200);
     });
 
     it('audits changed fields by name, and deletes the client', async () => {

@@ -5,7 +5,9 @@ import { audit } from '../../audit/audit.ts';
 import { hashToken } from '../../auth/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
 import { deleteTokensOfClient } from '../../integration/repository.ts';
-import { createSecretBox, maskSecret, newSecret, secretHint } from '../../secrets/secret-box.ts';
+
+import { createSecretBox, maskSecret, newSecret, newWebhookSecret, secretHint } from '../../secrets/secret-box.ts';
+import { checkTarget, RefusedTarget } from '../../webhooks/ssrf.ts';
 import { changedPaths } from '../business-settings/changes.ts';
 import { requireBusiness, requireEditableBusiness } from '../business-settings/service.ts';
 import {
@@ -34,7 +36,37 @@ const webhookContext = (clientId: string) => `integration_clients.webhook_secret
 /** The webhook signing secret in the clear: for the webhook sender, never for a response. */
 export function openWebhookSecret(deps: Pick<AppDeps, 'config'>, row: ClientRow): string | null {
   if (!row.webhook_secret_encrypted) return null;
-  return createSecretBox(deps.config.secretsKey).open(row.webhook_secret_encrypted, webhookContext(row.id));
+  return openSealedWebhookSecret(deps, row.id, row.webhook_secret_encrypted);
+}
+
+/**
+ * A sealed webhook secret of the client in the clear: the current one or, during a rotation, the previous
+ * one (sealed alike: a rotation moves the sealed value to `webhook_secret_previous_encrypted` as it is).
+ */
+export const openSealedWebhookSecret = (deps: Pick<AppDeps, 'config'>, clientId: string, sealed: string): string =>
+  createSecretBox(deps.config.secretsKey).open(sealed, webhookContext(clientId));
+
+/** How long the previous webhook secret keeps signing beside a new one. */
+export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 3_600_000;
+
+/**
+ * The webhook URL's form and every address its host resolves to (webhooks/ssrf.ts): a field error on
+ * `webhookUrl` when refused. The same check runs again at each send.
+ */
+async function refuseUnsafeWebhookUrl(deps: AppDeps, url: string | null) {
+  if (url === null) return;
+  try {
+    await checkTarget(
+      url,
+      { production: deps.config.production, allowPrivateAddresses: deps.config.webhookAllowPrivateAddresses },
+      { unresolved: 'allow' },
+    );
+  } catch (error) {
+    if (!(error instanceof RefusedTarget)) throw error;
+    throw new AppError('VALIDATION', error.message, [
+      { path: 'webhookUrl', id: 'INVALID_FORMAT', message: error.message },
+    ]);
+  }
 }
 
 const view = (deps: AppDeps, row: ClientRow) => {
@@ -74,11 +106,7 @@ export async function createOrUpdateIntegrationClient(
 ): Out<'createOrUpdateIntegrationClient'> {
   refuseChosenSecret(input.secret, 'secret');
   refuseChosenSecret(input.webhookSecret, 'webhookSecret');
-  if (input.webhookUrl?.startsWith('http:') && deps.config.production) {
-    throw new AppError('VALIDATION', 'The webhook URL must start with https://', [
-      { path: 'webhookUrl', id: 'INVALID_FORMAT', message: 'The webhook URL must start with https://' },
-    ]);
-  }
+  await refuseUnsafeWebhookUrl(deps, input.webhookUrl);
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
@@ -111,7 +139,7 @@ export async function createOrUpdateIntegrationClient(
       return { client: view(deps, await requireClient(tx, existing.id)), webhookSecret: null };
     }
     const id = Bun.randomUUIDv7();
-    const webhookSecret = newSecret('whsec');
+    const webhookSecret = newWebhookSecret();
     const row: ClientRow = {
       id,
       business_id: input.businessId,
@@ -203,13 +231,17 @@ export async function generateWebhookSecret(
   actor: StaffActor,
   input: In<'generateWebhookSecret'>,
 ): Out<'generateWebhookSecret'> {
-  const webhookSecret = newSecret('whsec');
+  const webhookSecret = newWebhookSecret();
+  const now = deps.now();
   await deps.db.transaction().execute(async (tx) => {
     const client = await requireClient(tx, input.id);
     await requireEditableBusiness(tx, client.business_id);
+    // Rotation: the secret it replaces keeps signing beside it for 24 hours, while the receiver changes over.
     await updateClient(tx, client.id, {
       webhook_secret_encrypted: createSecretBox(deps.config.secretsKey).seal(webhookSecret, webhookContext(client.id)),
-      updated: deps.now(),
+      webhook_secret_previous_encrypted: client.webhook_secret_encrypted,
+      webhook_secret_previous_until: client.webhook_secret_encrypted ? now + WEBHOOK_SECRET_OVERLAP_MS : null,
+      updated: now,
     });
     await audit(tx, deps, actor, {
       action: 'integrationClient.webhookSecret.generate',

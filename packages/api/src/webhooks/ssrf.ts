@@ -1,0 +1,86 @@
+import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+
+/*
+ * Server-side request forgery (issue 20): a webhook URL is typed by staff of a business, so it must not
+ * reach our own network. Only https in production; the host is resolved (every address) and refused when
+ * any address is private, loopback, link-local (the cloud metadata address 169.254.169.254 among them),
+ * CGNAT, multicast, unspecified, unique-local (fd00:ec2::254, AWS's IPv6 metadata address), any other
+ * special range, or an IPv4-mapped IPv6 form of one of these. Checked at save (a field error) and at
+ * every send, after DNS: the request then goes to the checked address (webhooks/send.ts), so a name that
+ * resolves elsewhere a moment later (DNS rebinding) cannot swap it. `WEBHOOK_ALLOW_PRIVATE_ADDRESSES=1`
+ * lifts the address rule (development, tests, the bench), never the scheme rule in production.
+ */
+
+export type SsrfPolicy = { production: boolean; allowPrivateAddresses: boolean };
+
+/**
+ * Where a webhook goes: the URL as saved and the address it was checked to resolve to (null when private
+ * addresses are allowed: nothing to protect, the URL is fetched as it is).
+ */
+export type CheckedTarget = { url: URL; address: string | null; family: 4 | 6 };
+
+export class RefusedTarget extends Error {}
+
+/** Why an address may not be called, or null when it is a public unicast address. */
+export function refusedAddress(address: string): string | null {
+  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  // process() turns ::ffff:a.b.c.d into a.b.c.d, so a mapped private address is judged as IPv4.
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  return range === 'unicast' ? null : `${address} is a ${range} address`;
+}
+
+/** The URL's scheme and form, before any lookup: the check at save and the first step at send. */
+export function refusedUrl(raw: string, policy: SsrfPolicy): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'The webhook URL is not a valid URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The webhook URL must start with https://';
+  if (policy.production && url.protocol !== 'https:') return 'The webhook URL must start with https://';
+  if (url.username || url.password) return 'The webhook URL cannot hold a user name or password';
+  return null;
+}
+
+const bare = (hostname: string) => (hostname.startsWith('[') ? hostname.slice(1, -1) : hostname);
+
+/**
+ * Resolves the URL's host and checks every address: the target to connect to, or a RefusedTarget that
+ * says why not. `unresolved: 'allow'` (at save) lets a name that does not resolve yet through: a partner
+ * may set up its DNS after us; it is checked again at every send, where it is refused.
+ */
+export async function checkTarget(
+  raw: string,
+  policy: SsrfPolicy,
+  options: {
+    unresolved?: 'refuse' | 'allow';
+    resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
+  } = {},
+): Promise<CheckedTarget> {
+  const wrong = refusedUrl(raw, policy);
+  if (wrong) throw new RefusedTarget(wrong);
+  const url = new URL(raw);
+  if (policy.allowPrivateAddresses) return { url, address: null, family: 4 };
+  const host = bare(url.hostname);
+  let addresses: { address: string; family: number }[] = [];
+  if (ipaddr.isValid(host)) {
+    addresses = [{ address: host, family: host.includes(':') ? 6 : 4 }];
+  } else {
+    try {
+      addresses = await (options.resolve ?? ((h) => lookup(h, { all: true, verbatim: true })))(host);
+    } catch (error) {
+      if (options.unresolved === 'allow') return { url, address: null, family: 4 };
+      throw new RefusedTarget(`${host} does not resolve (${(error as { code?: string }).code ?? String(error)})`);
+    }
+  }
+  for (const { address } of addresses) {
+    const why = refusedAddress(address);
+    if (why) throw new RefusedTarget(`Refused: ${host} resolves to ${why}`);
+  }
+  const first = addresses[0];
+  if (!first) throw new RefusedTarget(`${host} does not resolve`);
+  return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
