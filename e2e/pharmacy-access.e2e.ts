@@ -48,12 +48,12 @@ test('a pharmacy user of one business sees only that business, opens its machine
   await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0);
 
   await list.getByRole('link', { name: own.name }).click();
-  await page.getByRole('tab', { name: 'Machines' }).click();
+  await page.getByRole('navigation', { name: 'Business' }).getByRole('link', { name: 'Machines' }).click();
   await expect(page.getByRole('link', { name: machine.name })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Not Yours Locker' })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0);
 
-  await page.getByRole('tab', { name: 'Patients' }).click();
+  await page.getByRole('navigation', { name: 'Business' }).getByRole('link', { name: 'Patients' }).click();
   await expect(page.getByRole('table', { name: 'Patients' }).getByRole('link', { name: 'Alice Able' })).toBeVisible();
   // Importing patients is theirs to do: the action stays.
   await expect(page.getByRole('link', { name: 'Import', exact: true })).toBeVisible();

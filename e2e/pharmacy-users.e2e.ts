@@ -57,7 +57,7 @@ test('a pharmacy Admin adds a person to their business from its Users tab, then 
   // They are invited to choose a password.
   expect((await mailTo(newcomer)).text).toContain('/auth/reset#token=');
 
-  await page.getByRole('tab', { name: 'Users' }).click();
+  await page.getByRole('navigation', { name: 'Business' }).getByRole('link', { name: 'Users' }).click();
   await expect(list.getByRole('link', { name: newcomer })).toBeVisible();
   await list.getByRole('link', { name: newcomer }).click();
   await page
@@ -91,8 +91,10 @@ test('a pharmacy user without Admin reads their business users but cannot add or
   await expect(list.getByRole('link')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0);
   // Editing the business is not offered either.
-  await expect(page.getByRole('tab', { name: 'Machines' })).toBeVisible();
-  await expect(page.getByRole('tab', { name: 'Edit' })).toHaveCount(0);
+  await expect(
+    page.getByRole('navigation', { name: 'Business' }).getByRole('link', { name: 'Machines' }),
+  ).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Business' }).getByRole('link', { name: 'Edit' })).toHaveCount(0);
 
   // By address: Access Restricted in place of the page, the console and the session unharmed.
   await page.goto(`/businesses/${business.id}/users/add`);
@@ -101,7 +103,7 @@ test('a pharmacy user without Admin reads their business users but cannot add or
   await page.goto(`/businesses/${business.id}/settings/payment`);
   await expect(page.getByRole('heading', { name: 'Access Restricted' })).toBeVisible();
   await expect(page.getByText('Logged in as Mo Member')).toBeVisible();
-  await page.getByRole('tab', { name: 'Machines' }).click();
+  await page.getByRole('navigation', { name: 'Business' }).getByRole('link', { name: 'Machines' }).click();
   await expect(page.getByRole('link', { name: machine.name })).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/businesses/${business.id}/machines$`));
   // A support-only page (Support Users): Access Restricted inside the console frame, still signed in.

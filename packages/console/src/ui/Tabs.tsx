@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Tabs as AriaTabs, type TabsProps as AriaTabsProps, Tab, TabList, TabPanel } from 'react-aria-components';
+import { Tabs as AriaTabs, type TabsProps as AriaTabsProps, Link, Tab, TabList, TabPanel } from 'react-aria-components';
 
 export type TabItem = { id: string; label: string; content: ReactNode };
 
@@ -30,17 +30,26 @@ export type TabLink = { id: string; label: string; href: string };
 /**
  * Tabs that are pages (a business's Details, Users, Machines…): each tab is a link to its own URL,
  * the selected one given by the caller, so Back and deep links work. The content is the page's Outlet.
+ * A navigation landmark of links (the selected one `aria-current="page"`), not an ARIA tab list: a tab
+ * must control a tab panel, and these control whole pages (a tab list here named panels that never
+ * exist, which axe reports as critical).
  */
 export function TabLinks({ label, tabs, selectedId }: { label: string; tabs: TabLink[]; selectedId: string }) {
   return (
-    <AriaTabs selectedKey={selectedId} className="tabs">
-      <TabList aria-label={label} className="tabs__list">
+    <nav aria-label={label} className="tabs">
+      <div className="tabs__list">
         {tabs.map((t) => (
-          <Tab key={t.id} id={t.id} href={t.href} className="tabs__tab">
+          <Link
+            key={t.id}
+            href={t.href}
+            className="tabs__tab"
+            aria-current={t.id === selectedId ? 'page' : undefined}
+            data-selected={t.id === selectedId || undefined}
+          >
             {t.label}
-          </Tab>
+          </Link>
         ))}
-      </TabList>
-    </AriaTabs>
+      </div>
+    </nav>
   );
 }
