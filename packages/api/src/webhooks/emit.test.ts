@@ -14,6 +14,7 @@ import { recordExpiredOrders } from '../areas/orders/expiry.ts';
 import { json } from '../areas/orders/repository.ts';
 import { moveOrder } from '../areas/orders/service.ts';
 import { testPatient } from '../areas/patients/test-helpers.ts';
+import { seedWebhookClient } from '../areas/webhooks/test-helpers.ts';
 import { sweepOffline } from '../hubs/machine/sweeper.ts';
 import { offlineAfterMs } from '../hubs/protocol.ts';
 import { asSupport, listen, lockerEvents, seedBusiness, withBootedLocker, withTestAuth } from '../hubs/test-kit.ts';
@@ -45,25 +46,7 @@ describeApi(
     const event = lockerEvents(t);
     /** The business's integration client (its PMR), with a webhook URL or without (feed only). */
     const connect = (businessId: string, webhookUrl: string | null = null) =>
-      t.db
-        .insertInto('integration_clients')
-        .values({
-          id: `client-${businessId}`,
-          business_id: businessId,
-          partner_id: null,
-          name: `PMR of ${businessId}`,
-          contact_email: null,
-          suppress_patient_messages: false,
-          webhook_url: webhookUrl,
-          secret_hash: null,
-          secret_hint: null,
-          webhook_secret_encrypted: null,
-          rate_limit: 1200,
-          period_start: 0,
-          created: 1,
-          updated: 1,
-        })
-        .execute();
+      seedWebhookClient(t.db, businessId, { webhookUrl });
     const feed = async (businessId: string): Promise<FeedEvent[]> =>
       (
         await t.db
