@@ -231,6 +231,35 @@ describeApi(
       expect(await count(t, 'orders')).toBe(0);
     });
 
+    it('refuses text the database cannot store in a query string or a token request with a 400, never a 500', async () => {
+      const e = await estate(t);
+      const api = caller(t, await tokenOf(t, e));
+      for (const query of [
+        '/orders?barcode=RX%00',
+        `/orders?patientId=${e.patientId}%00`,
+        `/orders?cursor=${Buffer.from('["\\u0000"]').toString('base64url')}`,
+        '/patients?displayId=P%00',
+      ]) {
+        const res = await api('GET', query);
+        expect([query, res.status]).toEqual([query, 400]);
+        expect(res.headers.get('content-type')).toBe('application/problem+json');
+      }
+      const form = await postToken(t, {
+        grant_type: 'client_credentials',
+        client_id: `${e.clientId}\u0000`,
+        client_secret: e.secret,
+      });
+      expect(form.status).toBe(400);
+      expect(form.body.error).toBe('invalid_request');
+      const basic = await postToken(
+        t,
+        { grant_type: 'client_credentials' },
+        { authorization: `Basic ${Buffer.from(`${e.clientId}%00:${e.secret}`).toString('base64')}` },
+      );
+      expect(basic.status).toBe(400);
+      expect(await t.db.selectFrom('integration_tokens').selectAll().execute()).toHaveLength(1);
+    });
+
     it('describes every route in its OpenAPI 3.1 document', async () => {
       const res = await reply(await t.raw(`${BASE}/openapi.json`));
       expect(res.status).toBe(200);
