@@ -226,6 +226,9 @@ describeApi(
       expect(unknown.status).toBe(404);
       expect(unknown.headers.get('content-type')).toBe('application/problem+json');
       expect(unknown.body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+      const bare = await api('GET', '');
+      expect(bare.status).toBe(404);
+      expect(bare.headers.get('content-type')).toBe('application/problem+json');
       expect((await api('GET', '/orders/%E0%A4%A')).status).toBe(400);
       expect((await api('GET', `/orders/${'x'.repeat(100)}`)).status).toBe(404);
       expect(await count(t, 'orders')).toBe(0);
@@ -265,7 +268,7 @@ describeApi(
       expect(res.status).toBe(200);
       expect(res.body.openapi).toBe('3.1.0');
       const served = t.app.routes
-        .filter((r) => r.path.startsWith(BASE) && !['/openapi.json', '/*'].includes(r.path.slice(BASE.length)))
+        .filter((r) => r.path.startsWith(BASE) && !['/openapi.json', '/*', ''].includes(r.path.slice(BASE.length)))
         .map((r) => `${r.method.toLowerCase()} ${r.path.slice(BASE.length).replace(/:([A-Za-z]+)/g, '{$1}')}`)
         .sort();
       const documented = Object.entries(res.body.paths as Record<string, Record<string, unknown>>)

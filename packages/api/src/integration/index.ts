@@ -187,15 +187,18 @@ export function integrationApiRoutes(deps: AppDeps) {
     else app.post(route.path, handle, { parse: 'none' });
   }
   // Anything else under the prefix is a 404 problem (app.ts's onError), never the console's catch-all.
+  // The prefix itself too ('/*' does not match it): else the console's fallback answers its own 404.
   for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
-    app.route(
-      method,
-      '/*',
-      () => {
-        throw new AppError('NOT_FOUND', 'No such route');
-      },
-      { parse: 'none' },
-    );
+    for (const path of ['', '/*']) {
+      app.route(
+        method,
+        path,
+        () => {
+          throw new AppError('NOT_FOUND', 'No such route');
+        },
+        { parse: 'none' },
+      );
+    }
   }
   return app;
 }
