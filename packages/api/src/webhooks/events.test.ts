@@ -1,6 +1,4 @@
 import { expect, it } from 'bun:test';
-import { requireEditableBusiness } from '../areas/business-settings/service.ts';
-import { updateClient } from '../areas/integration/repository.ts';
 import { asSupport, seedBusiness, withTestAuth } from '../hubs/test-kit.ts';
 import { describeApi } from '../testing.ts';
 import { eventBody, recordEvent } from './events.ts';
@@ -64,35 +62,6 @@ describeApi(
         timestamp: new Date(2_000).toISOString(),
         data: { id: 'o2' },
       });
-    });
-
-    it('never deadlocks with a staff change of the client: the business’s row before the client’s, in both', async () => {
-      await seedBusiness(t.db);
-      const clientId = (await client('https://pmr.example/hooks')).body.client.id as string;
-      let locked = () => {};
-      const hasLock = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
-      let release = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      // A staff change of the client (generateClientSecret, createOrUpdateIntegrationClient): the
-      // business locked against an archive, then the client's row.
-      const staff = t.db.transaction().execute(async (tx) => {
-        await requireEditableBusiness(tx, 'b1');
-        locked();
-        await released;
-        await updateClient(tx, clientId, { updated: 5_000 });
-      });
-      await hasLock;
-      // Meanwhile a flow records an event (and queues the dispatch job, whose row refers to the business).
-      const flow = t.db.transaction().execute((tx) => recordEvent(tx, event(), 1_000));
-      await Bun.sleep(300);
-      release();
-      const [staffDone, flowDone] = await Promise.allSettled([staff, flow]);
-      expect(staffDone.status).toBe('fulfilled');
-      expect(flowDone).toMatchObject({ status: 'fulfilled', value: { sequence: 1, delivered: true } });
     });
 
     it('stores the event but no delivery when the client has no webhook URL', async () => {
