@@ -1,7 +1,10 @@
 import { expect, it } from 'bun:test';
+import { updateClient } from '../areas/integration/repository.ts';
+import { hashToken } from '../auth/tokens.ts';
 import { asSupport, withTestAuth } from '../hubs/test-kit.ts';
 import { describeApi } from '../testing.ts';
 import { pruneIntegration } from './prune.ts';
+import { deleteTokensOfClient, insertToken } from './repository.ts';
 import { BASE, caller, count, estate, HOUR, postToken, reply, tokenOf } from './test-helpers.ts';
 
 describeApi(
@@ -106,6 +109,40 @@ describeApi(
       expect((await caller(t, third)('GET', '/orders')).status).toBe(200);
       await t.call('integration', 'deleteIntegrationClient', { id: e.clientId }, asSupport);
       expect((await caller(t, third)('GET', '/orders')).status).toBe(401);
+    });
+
+    it('leaves no token of a secret replaced while the token was being made', async () => {
+      const e = await estate(t);
+      const oldHash = hashToken(e.secret);
+      let changed = () => {};
+      const hasChanged = new Promise<void>((resolve) => {
+        changed = resolve;
+      });
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      // generateClientSecret's writes, not yet committed when the token (whose secret was right) is stored.
+      const rotation = t.db.transaction().execute(async (tx) => {
+        await updateClient(tx, e.clientId, { secret_hash: hashToken('mlc_new'), updated: t.deps.now() });
+        await deleteTokensOfClient(tx, e.clientId);
+        changed();
+        await released;
+      });
+      await hasChanged;
+      const now = t.deps.now();
+      const stored = insertToken(t.db, {
+        hash: 'h-1',
+        clientId: e.clientId,
+        secretHash: oldHash,
+        expiresAt: now + HOUR,
+        now,
+      });
+      await Bun.sleep(300);
+      release();
+      await rotation;
+      expect(await stored).toBe(false);
+      expect(await t.db.selectFrom('integration_tokens').selectAll().execute()).toEqual([]);
     });
 
     it('answers a repeated Idempotency-Key with the first answer, and another body with 422', async () => {

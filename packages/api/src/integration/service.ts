@@ -84,13 +84,15 @@ export async function issueToken(
   if (!client?.secret_hash || !sameHash(hashToken(credentials.clientSecret), client.secret_hash)) throw invalidClient();
   await releaseToken(deps.db, bucketKey, TOKEN_GUESSES);
   const token = `mlt_${newToken()}`;
-  await insertToken(deps.db, {
+  const stored = await insertToken(deps.db, {
     hash: hashToken(token),
     clientId: client.id,
-    businessId: client.business_id,
+    secretHash: client.secret_hash,
     expiresAt: now + TOKEN_TTL_SECONDS * 1000,
     now,
   });
+  // A new secret was generated meanwhile: this one no longer gets tokens.
+  if (!stored) throw invalidClient();
   return { access_token: token, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS };
 }
 
