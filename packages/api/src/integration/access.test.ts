@@ -1,7 +1,10 @@
 import { expect, it } from 'bun:test';
+import { updateClient } from '../areas/integration/repository.ts';
+import { hashToken } from '../auth/tokens.ts';
 import { asSupport, withTestAuth } from '../hubs/test-kit.ts';
 import { describeApi } from '../testing.ts';
 import { pruneIntegration } from './prune.ts';
+import { deleteTokensOfClient, insertToken } from './repository.ts';
 import { BASE, caller, count, estate, HOUR, postToken, reply, tokenOf } from './test-helpers.ts';
 
 describeApi(
@@ -106,6 +109,40 @@ describeApi(
       expect((await caller(t, third)('GET', '/orders')).status).toBe(200);
       await t.call('integration', 'deleteIntegrationClient', { id: e.clientId }, asSupport);
       expect((await caller(t, third)('GET', '/orders')).status).toBe(401);
+    });
+
+    it('leaves no token of a secret replaced while the token was being made', async () => {
+      const e = await estate(t);
+      const oldHash = hashToken(e.secret);
+      let changed = () => {};
+      const hasChanged = new Promise<void>((resolve) => {
+        changed = resolve;
+      });
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      // generateClientSecret's writes, not yet committed when the token (whose secret was right) is stored.
+      const rotation = t.db.transaction().execute(async (tx) => {
+        await updateClient(tx, e.clientId, { secret_hash: hashToken('mlc_new'), updated: t.deps.now() });
+        await deleteTokensOfClient(tx, e.clientId);
+        changed();
+        await released;
+      });
+      await hasChanged;
+      const now = t.deps.now();
+      const stored = insertToken(t.db, {
+        hash: 'h-1',
+        clientId: e.clientId,
+        secretHash: oldHash,
+        expiresAt: now + HOUR,
+        now,
+      });
+      await Bun.sleep(300);
+      release();
+      await rotation;
+      expect(await stored).toBe(false);
+      expect(await t.db.selectFrom('integration_tokens').selectAll().execute()).toEqual([]);
     });
 
     it('answers a repeated Idempotency-Key with the first answer, and another body with 422', async () => {
@@ -226,9 +263,41 @@ describeApi(
       expect(unknown.status).toBe(404);
       expect(unknown.headers.get('content-type')).toBe('application/problem+json');
       expect(unknown.body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+      const bare = await api('GET', '');
+      expect(bare.status).toBe(404);
+      expect(bare.headers.get('content-type')).toBe('application/problem+json');
       expect((await api('GET', '/orders/%E0%A4%A')).status).toBe(400);
       expect((await api('GET', `/orders/${'x'.repeat(100)}`)).status).toBe(404);
       expect(await count(t, 'orders')).toBe(0);
+    });
+
+    it('refuses text the database cannot store in a query string or a token request with a 400, never a 500', async () => {
+      const e = await estate(t);
+      const api = caller(t, await tokenOf(t, e));
+      for (const query of [
+        '/orders?barcode=RX%00',
+        `/orders?patientId=${e.patientId}%00`,
+        `/orders?cursor=${Buffer.from('["\\u0000"]').toString('base64url')}`,
+        '/patients?displayId=P%00',
+      ]) {
+        const res = await api('GET', query);
+        expect([query, res.status]).toEqual([query, 400]);
+        expect(res.headers.get('content-type')).toBe('application/problem+json');
+      }
+      const form = await postToken(t, {
+        grant_type: 'client_credentials',
+        client_id: `${e.clientId}\u0000`,
+        client_secret: e.secret,
+      });
+      expect(form.status).toBe(400);
+      expect(form.body.error).toBe('invalid_request');
+      const basic = await postToken(
+        t,
+        { grant_type: 'client_credentials' },
+        { authorization: `Basic ${Buffer.from(`${e.clientId}%00:${e.secret}`).toString('base64')}` },
+      );
+      expect(basic.status).toBe(400);
+      expect(await t.db.selectFrom('integration_tokens').selectAll().execute()).toHaveLength(1);
     });
 
     it('describes every route in its OpenAPI 3.1 document', async () => {
@@ -236,7 +305,7 @@ describeApi(
       expect(res.status).toBe(200);
       expect(res.body.openapi).toBe('3.1.0');
       const served = t.app.routes
-        .filter((r) => r.path.startsWith(BASE) && !['/openapi.json', '/*'].includes(r.path.slice(BASE.length)))
+        .filter((r) => r.path.startsWith(BASE) && !['/openapi.json', '/*', ''].includes(r.path.slice(BASE.length)))
         .map((r) => `${r.method.toLowerCase()} ${r.path.slice(BASE.length).replace(/:([A-Za-z]+)/g, '{$1}')}`)
         .sort();
       const documented = Object.entries(res.body.paths as Record<string, Record<string, unknown>>)

@@ -1,4 +1,4 @@
-import { AppError, fieldErrorsOf, IntegrationTokenRequest } from '@medlocker/core';
+import { AppError, fieldErrorsOf, IntegrationTokenRequest, unstorableJson } from '@medlocker/core';
 import { type } from 'arktype';
 import { Elysia } from 'elysia';
 import type { Origin } from '../actor.ts';
@@ -35,6 +35,16 @@ async function bodyText(request: Request): Promise<string> {
 /** A JSON object body (rpc/area.ts's rules: 1 MB, an object, storable text). */
 const jsonBody = async (request: Request) => (await readJsonBody(request)) as Record<string, unknown>;
 
+/**
+ * Fields from a query string, a form or HTTP Basic: text PostgreSQL cannot store (U+0000) is a 400 here,
+ * as readJsonBody makes it for a JSON body, never the database's 500.
+ */
+function storable<T>(fields: T): T {
+  const problem = unstorableJson(fields);
+  if (problem) throw new AppError('BAD_REQUEST', problem);
+  return fields;
+}
+
 /** Input checked by its schema: a 400 with each field's validation id otherwise. */
 function checked(schema: type.Any, value: unknown): unknown {
   const out = schema(value);
@@ -68,7 +78,7 @@ function basicCredentials(request: Request): { clientId: string; clientSecret: s
 async function tokenFields(request: Request): Promise<Record<string, unknown>> {
   const contentType = request.headers.get('content-type') ?? '';
   if (/^application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) {
-    return Object.fromEntries(new URLSearchParams(await bodyText(request)));
+    return storable(Object.fromEntries(new URLSearchParams(await bodyText(request))));
   }
   return jsonBody(request);
 }
@@ -112,8 +122,10 @@ export function integrationApiRoutes(deps: AppDeps) {
           IntegrationTokenRequest,
           await tokenFields(request),
         ) as typeof IntegrationTokenRequest.infer;
-        const clientId = basic?.clientId ?? fields.client_id;
-        const clientSecret = basic?.clientSecret ?? fields.client_secret;
+        const { clientId, clientSecret } = storable({
+          clientId: basic?.clientId ?? fields.client_id,
+          clientSecret: basic?.clientSecret ?? fields.client_secret,
+        });
         if (!clientId || !clientSecret) throw new AppError('UNAUTHENTICATED', 'Send the client id and secret');
         const token = await issueToken(deps, originOf(meta, 'integration'), { clientId, clientSecret });
         return json(200, token, { 'cache-control': 'no-store', pragma: 'no-cache' });
@@ -156,7 +168,7 @@ export function integrationApiRoutes(deps: AppDeps) {
           }
           input = { ...(checked(route.body ?? type({}), body) as object), ...pathParams };
         } else {
-          const query = Object.fromEntries(url.searchParams);
+          const query = storable(Object.fromEntries(url.searchParams));
           input = { ...(route.query ? (checked(route.query, query) as object) : {}), ...pathParams };
         }
         const answer = await route.run(deps, actor, input as never);
@@ -175,15 +187,18 @@ export function integrationApiRoutes(deps: AppDeps) {
     else app.post(route.path, handle, { parse: 'none' });
   }
   // Anything else under the prefix is a 404 problem (app.ts's onError), never the console's catch-all.
+  // The prefix itself too ('/*' does not match it): else the console's fallback answers its own 404.
   for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
-    app.route(
-      method,
-      '/*',
-      () => {
-        throw new AppError('NOT_FOUND', 'No such route');
-      },
-      { parse: 'none' },
-    );
+    for (const path of ['', '/*']) {
+      app.route(
+        method,
+        path,
+        () => {
+          throw new AppError('NOT_FOUND', 'No such route');
+        },
+        { parse: 'none' },
+      );
+    }
   }
   return app;
 }

@@ -21,26 +21,29 @@ export const findClientSecret = (db: Db, clientId: string) =>
     .where('id', '=', clientId)
     .executeTakeFirst();
 
-/** Stores a new token (its hash only) and drops the client's expired ones. */
+/**
+ * Stores a new token (its hash only) and drops the client's expired ones; false (nothing stored) when
+ * the client's secret is no longer `secretHash`. The client's row is share-locked and read again after
+ * any change in flight: a new secret generated while this token was being made (which deletes the
+ * client's tokens) leaves no token of the old secret behind.
+ */
 export async function insertToken(
   db: Db,
-  t: { hash: string; clientId: string; businessId: string; expiresAt: number; now: number },
-): Promise<void> {
+  t: { hash: string; clientId: string; secretHash: string; expiresAt: number; now: number },
+): Promise<boolean> {
   await db
     .deleteFrom('integration_tokens')
     .where('client_id', '=', t.clientId)
     .where('expires_at', '<=', t.now)
     .execute();
-  await db
-    .insertInto('integration_tokens')
-    .values({
-      token_hash: t.hash,
-      client_id: t.clientId,
-      business_id: t.businessId,
-      expires_at: t.expiresAt,
-      created: t.now,
-    })
-    .execute();
+  const { rows } = await sql<{ token_hash: string }>`
+    insert into integration_tokens (token_hash, client_id, business_id, expires_at, created)
+    select ${t.hash}, c.id, c.business_id, ${t.expiresAt}::bigint, ${t.now}::bigint
+    from integration_clients c
+    where c.id = ${t.clientId} and c.secret_hash = ${t.secretHash}
+    for key share
+    returning token_hash`.execute(db);
+  return rows.length > 0;
 }
 
 /** The client of a live token: the token's row goes when its client is deleted (on delete cascade). */

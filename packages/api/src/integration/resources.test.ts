@@ -3,7 +3,7 @@ import { WEBHOOK_TEST_EVENT } from '@medlocker/core';
 import { loadOrder } from '../areas/orders/locker-service.ts';
 import { testPatient } from '../areas/patients/test-helpers.ts';
 import { listAudit } from '../audit/audit.ts';
-import { withTestAuth } from '../hubs/test-kit.ts';
+import { asSupport, withTestAuth } from '../hubs/test-kit.ts';
 import { describeApi } from '../testing.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { caller, count, estate, tokenOf } from './test-helpers.ts';
@@ -119,6 +119,23 @@ describeApi(
       expect(bad.body.errors).toContainEqual(
         expect.objectContaining({ path: 'mobileNumber', id: 'INVALID_UK_MOBILE' }),
       );
+    });
+
+    it('finds a patient by an NHS number written as the upsert took it (with spaces)', async () => {
+      const e = await estate(t);
+      const displayIdField = { name: 'NHS number', required: true, validateNhsNumber: true };
+      const settings = { businessId: e.businessId, settings: { displayIdField } };
+      expect((await t.call('businessSettings', 'updateBusinessFeatureSettings', settings, asSupport)).status).toBe(200);
+      const api = caller(t, await tokenOf(t, e));
+      const created = await api('POST', '/patients', testPatient(8, { displayId: '943 476 5919' }));
+      expect(created.status).toBe(201);
+      expect(created.body.patient.displayId).toBe('9434765919');
+      const again = await api('POST', '/patients', testPatient(8, { displayId: '943 476 5919' }));
+      expect(again.status).toBe(200);
+      for (const written of ['943 476 5919', '9434765919']) {
+        const found = await api('GET', `/patients?displayId=${encodeURIComponent(written)}`);
+        expect([written, found.status, found.body.patient?.id]).toEqual([written, 200, created.body.patient.id]);
+      }
     });
 
     it('lists the business’s lockers and tells whether one can take an order', async () => {

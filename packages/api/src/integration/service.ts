@@ -13,6 +13,7 @@ import {
   type IntegrationPatientInput,
   type IntegrationPatientQuery,
   integrationRateLimit,
+  nhsNumberDigits,
   toIntegrationMachine,
   toIntegrationOrder,
   toIntegrationPatient,
@@ -21,7 +22,8 @@ import type { Actor, Origin } from '../actor.ts';
 import { findMachine, toMachine } from '../areas/machines/repository.ts';
 import { findOrder, toOrder } from '../areas/orders/repository.ts';
 import { auditOrderReads, cancel, createOrder } from '../areas/orders/service.ts';
-import { findPatient } from '../areas/patients/repository.ts';
+import { findBusinessForPatients, findPatient } from '../areas/patients/repository.ts';
+import { displayIdFieldOf } from '../areas/patients/rules.ts';
 import * as patients from '../areas/patients/service.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import type { AppDeps } from '../deps.ts';
@@ -82,13 +84,15 @@ export async function issueToken(
   if (!client?.secret_hash || !sameHash(hashToken(credentials.clientSecret), client.secret_hash)) throw invalidClient();
   await releaseToken(deps.db, bucketKey, TOKEN_GUESSES);
   const token = `mlt_${newToken()}`;
-  await insertToken(deps.db, {
+  const stored = await insertToken(deps.db, {
     hash: hashToken(token),
     clientId: client.id,
-    businessId: client.business_id,
+    secretHash: client.secret_hash,
     expiresAt: now + TOKEN_TTL_SECONDS * 1000,
     now,
   });
+  // A new secret was generated meanwhile: this one no longer gets tokens.
+  if (!stored) throw invalidClient();
   return { access_token: token, token_type: 'Bearer', expires_in: TOKEN_TTL_SECONDS };
 }
 
@@ -256,7 +260,11 @@ export async function findIntegrationPatient(
   actor: IntegrationActor,
   input: typeof IntegrationPatientQuery.infer,
 ): Promise<{ patient: IntegrationPatient }> {
-  const found = await findCurrentPatientByDisplayId(deps.db, actor.businessId, input.displayId.trim());
+  // Read as the upsert stores it: an NHS number written with spaces or dashes is its 10 digits.
+  const displayIdField = displayIdFieldOf((await findBusinessForPatients(deps.db, actor.businessId))?.settings);
+  const written = input.displayId.trim();
+  const displayId = (displayIdField.validateNhsNumber && nhsNumberDigits(written)) || written;
+  const found = await findCurrentPatientByDisplayId(deps.db, actor.businessId, displayId);
   if (!found) throw new AppError('NOT_FOUND', 'No current patient with this displayId');
   return getIntegrationPatient(deps, actor, { id: found.id });
 }

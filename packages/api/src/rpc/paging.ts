@@ -1,4 +1,4 @@
-import { AppError } from '@medlocker/core';
+import { AppError, unstorableJson } from '@medlocker/core';
 
 /**
  * Keyset paging. A page token is the sort key of the last row a client saw, made opaque (base64url
@@ -28,7 +28,9 @@ export function decodeCursor(token: string | null | undefined, arity: number): C
     if (
       Array.isArray(key) &&
       key.length === arity &&
-      key.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))
+      key.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) &&
+      // Text PostgreSQL cannot store (U+0000) would fail in the query: a forged token like any other.
+      unstorableJson(key) === null
     ) {
       return key as Cursor;
     }

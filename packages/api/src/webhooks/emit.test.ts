@@ -18,6 +18,7 @@ import { seedWebhookClient } from '../areas/webhooks/test-helpers.ts';
 import { sweepOffline } from '../hubs/machine/sweeper.ts';
 import { offlineAfterMs } from '../hubs/protocol.ts';
 import { asSupport, listen, lockerEvents, seedBusiness, withBootedLocker, withTestAuth } from '../hubs/test-kit.ts';
+import { smsWorksGateway } from '../messaging/gateways/smsworks.ts';
 import { messageReportUrl } from '../messaging/report-urls.ts';
 import { sendMessage } from '../messaging/send.ts';
 import { startFakeJudopay } from '../payments/fake-judopay.ts';
@@ -397,6 +398,60 @@ describeApi(
         expect(text).not.toContain('7700900');
       });
     }, 30_000);
+
+    it('message.status failed: the reason without the number or address a gateway named in its refusal', async () => {
+      await seedBusiness(t.db, 'b1');
+      await connect('b1');
+      const settings = { businessId: 'b1', settings: { smsGateway: 'thesmsworks' } };
+      expect((await t.call('businessSettings', 'updateBusinessControlledSettings', settings, asSupport)).status).toBe(
+        200,
+      );
+      const o = await newOrder('b1', 'RX-F');
+      // The SMS Works refusing a number in its own words, which name it (as providers' errors do).
+      const smsWorks = Bun.serve({
+        port: 0,
+        hostname: '127.0.0.1',
+        async fetch(req) {
+          const { destination } = (await req.json()) as { destination: string };
+          const words = `Destination ${destination} is not reachable; contact jane.doe@example.com for +44 7700 900123`;
+          return Response.json({ message: words }, { status: 400 });
+        },
+      });
+      try {
+        const gateway = smsWorksGateway({ jwt: 'JWT test', apiUrl: `http://127.0.0.1:${smsWorks.port}` });
+        const send = async (recipient: string) => {
+          const id = Bun.randomUUIDv7();
+          await t.db
+            .insertInto('message_outbox')
+            .values({
+              id,
+              business_id: 'b1',
+              order_id: o.id,
+              patient_id: o.patientId,
+              channel: 'sms',
+              recipient,
+              template_key: 'orderCancelled',
+              body: 'Your order was cancelled',
+              next_attempt_at: 1,
+              created: 1,
+              updated: 1,
+            })
+            .execute();
+          await sendMessage(t.deps, { gateways: { smsworks: gateway } }, id).catch(() => {});
+        };
+        await send('+447700900456');
+        await send('07700-9004x'); // not a phone number: refused here, in words that name it
+      } finally {
+        smsWorks.stop(true);
+      }
+      const failed = (await feed('b1')).filter((e) => e.type === 'message.status');
+      expect(failed.map((e) => e.data.status)).toEqual(['failed', 'failed']);
+      for (const e of failed) expect(e.data.error).toEqual(expect.any(String));
+      const text = JSON.stringify(failed);
+      for (const personal of ['7700900456', '7700-9004', '900123', 'jane.doe@example.com']) {
+        expect(text).not.toContain(personal);
+      }
+    });
 
     it('a change rolled back leaves no event, and the feed’s sequence goes on without a gap', async () => {
       await seedBusiness(t.db, 'b1');

@@ -77,7 +77,22 @@ type MessageRef = {
   patient_id: string | null;
   channel: string;
   template_key: string;
+  recipient?: string | null;
 };
+
+const EMAIL = /[^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+\.[A-Za-z]{2,}/g;
+/** A run of at least 7 digits, with the spaces, dots, dashes and brackets numbers are written with. */
+const NUMBER = /\+?(?:\d[\s().-]{0,2}){6,}\d/g;
+
+/**
+ * A failure's words without whom the message was for: providers' refusals and SMTP replies often name
+ * the number or address they refused, and the event carries no recipient (docs/DECISIONS.md).
+ */
+export function withoutRecipient(error: string, recipient: string | null | undefined): string {
+  const mentioned = recipient?.trim();
+  const words = mentioned ? error.split(mentioned).join('[recipient]') : error;
+  return words.replace(EMAIL, '[recipient]').replace(NUMBER, '[recipient]').slice(0, 500);
+}
 
 /**
  * message.status: a message to a patient of a business (about an order, or to a patient) changed its
@@ -106,7 +121,7 @@ export async function emitMessageStatus(
         channel: message.channel,
         templateKey: message.template_key,
         status,
-        ...(status === 'failed' && error ? { error } : {}),
+        ...(status === 'failed' && error ? { error: withoutRecipient(error, message.recipient) } : {}),
         at: isoTime(now),
       },
     },

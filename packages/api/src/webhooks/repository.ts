@@ -13,17 +13,21 @@ export type StoredEvent = { eventId: string; clientId: string; sequence: number;
  * Stores one event of a business for its integration client, in the caller's transaction, and its
  * webhook delivery when the client has a webhook URL: one statement, which stores nothing when the
  * business has no client. The client row's `event_seq` increment gives the sequence; its row lock, held
- * to commit, puts a business's events in commit order. The delivery's id is the event's id (the
- * `webhook-id`).
+ * to commit, puts a business's events in commit order. The business's row is share-locked first (its
+ * key, as the dispatch job's foreign key does): staff changing the client lock the business, then the
+ * client's row, so every transaction takes the two in that order and none waits in a circle. The
+ * delivery's id is the event's id (the `webhook-id`).
  */
 export async function insertEvent(
   tx: Db,
   e: { id: string; businessId: string; type: string; orderingKey: string | null; payload: unknown; now: number },
 ): Promise<StoredEvent | null> {
   const { rows } = await sql<{ event_id: string; client_id: string; seq: string | number; delivery_id: string | null }>`
-    with c as (
+    with b as (
+      select id from businesses where id = ${e.businessId} for key share
+    ), c as (
       update integration_clients set event_seq = event_seq + 1
-      where business_id = ${e.businessId}
+      where business_id = (select id from b)
       returning id, event_seq, webhook_url
     ), ev as (
       insert into integration_events (id, business_id, client_id, seq, type, ordering_key, payload, created)
