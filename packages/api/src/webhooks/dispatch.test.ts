@@ -300,6 +300,44 @@ describeApi(
       expect(a?.response_excerpt?.length).toBeGreaterThan(1000);
     });
 
+    it('records an answer with NUL bytes and invalid UTF-8 (the excerpt as text PostgreSQL keeps) and sends it once', async () => {
+      await client();
+      answer = () => new Response(new Uint8Array([0x6f, 0x6b, 0x00, 0xff, 0xfe, 0x21]), { status: 200 });
+      const stored = await event('o1');
+      await drain();
+      const id = stored?.eventId ?? '';
+      expect(seen.length).toBe(1);
+      const d = await delivery(id);
+      expect([d.status, d.attempts]).toEqual(['succeeded', 1]);
+      const [a] = await attempts(id);
+      expect(a?.status).toBe(200);
+      expect(a?.response_excerpt).toBe('ok\uFFFD\uFFFD\uFFFD!');
+      expect(await dispatchJobs()).toEqual([]);
+      // And again on a failure: the next attempt is scheduled, nothing is sent twice in a row.
+      seen.length = 0;
+      answer = () => new Response(new Uint8Array([0x00, 0x00]), { status: 500 });
+      const failed = await event('o2');
+      await drain();
+      expect(seen.length).toBe(2);
+      const f = await delivery(failed?.eventId ?? '');
+      expect([f.status, f.attempts, f.last_error]).toEqual(['pending', 2, 'HTTP 500']);
+    });
+
+    it('keeps no more than 1 KB of what a receiver chooses in an attempt’s error (a redirect’s Location)', async () => {
+      await client();
+      const far = `http://127.0.0.1:${receiver.port}/${'a'.repeat(200_000)}`;
+      answer = () => new Response(null, { status: 302, headers: { location: far } });
+      const stored = await event('o1');
+      await drain();
+      const tries = await attempts(stored?.eventId ?? '');
+      expect(tries.length).toBe(2);
+      for (const a of tries) {
+        expect(a.error?.startsWith(`Redirect not followed (302 to http://127.0.0.1:${receiver.port}/aaa`)).toBe(true);
+        expect(a.error?.length).toBeLessThanOrEqual(1024);
+      }
+      expect((await delivery(stored?.eventId ?? '')).last_error?.length).toBeLessThanOrEqual(1024);
+    });
+
     it('records a replayed delivery’s attempt as a replay, and a test event’s as a test', async () => {
       const { secret } = await client();
       answer = () => new Response('no', { status: 500 });
