@@ -1,5 +1,6 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { WEBHOOK_TEST_EVENT } from '@medlocker/core';
+import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { asSupport, seedBusiness, withTestAuth } from '../hubs/test-kit.ts';
 import { createRunner } from '../jobs/runner.ts';
@@ -336,6 +337,52 @@ describeApi(
         expect(a.error?.length).toBeLessThanOrEqual(1024);
       }
       expect((await delivery(stored?.eventId ?? '')).last_error?.length).toBeLessThanOrEqual(1024);
+    });
+
+    it('records a batch without waiting in a circle with staff deleting the client (its row, then its deliveries)', async () => {
+      if (t.kind !== 'postgres') return; // one connection on PGlite: nothing runs at once
+      await client();
+      const stored = await event('o1');
+      // Staff's delete: the client's row is taken first (as deleteIntegrationClient's does), held while the
+      // batch is sent and starts recording, then deleted (cascading to the deliveries).
+      let locked = () => {};
+      const isLocked = new Promise<void>((r) => {
+        locked = r;
+      });
+      let release = () => {};
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      const staff = t.db.transaction().execute(async (tx) => {
+        await sql`select id from integration_clients for update`.execute(tx);
+        locked();
+        await held;
+        await sql`delete from integration_clients`.execute(tx);
+      });
+      await isLocked;
+      const dispatching = drain();
+      // The batch went out and its record now waits for a lock (the client's row).
+      const until = Date.now() + 5_000;
+      const waiting = async () =>
+        Number(
+          (
+            await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db)
+          ).rows[0]?.n,
+        );
+      while (Date.now() < until && (seen.length === 0 || (await waiting()) === 0)) await Bun.sleep(20);
+      expect(seen.map((s) => s.id)).toEqual([stored?.eventId ?? '']);
+      release();
+      await staff; // deleted, no deadlock
+      await dispatching;
+      expect(await t.db.selectFrom('integration_clients').select('id').execute()).toEqual([]);
+      // The dispatch job did not fail on a deadlock either: it ended, nothing left to retry.
+      const jobs = await t.db
+        .selectFrom('jobs')
+        .select(['status', 'last_error'])
+        .where('type', '=', DISPATCH_JOB)
+        .execute();
+      expect(jobs).toEqual([{ status: 'done', last_error: null }]);
     });
 
     it('records a replayed delivery’s attempt as a replay, and a test event’s as a test', async () => {
