@@ -498,6 +498,53 @@ describeApi(
       expect(() => verify(old, after)).toThrow('No matching signature found');
     });
 
+    it('two rotations at once (a double click): the secret each answered signs, none is lost', async () => {
+      const { id, secret: old } = await client();
+      // On PostgreSQL both requests are made to overlap: the business's row is held until both wait for it.
+      let release = () => {};
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      let locked = () => {};
+      const isLocked = new Promise<void>((r) => {
+        locked = r;
+      });
+      const holder = t.db.transaction().execute(async (tx) => {
+        if (t.kind === 'postgres') await sql`select id from businesses where id = 'b1' for update`.execute(tx);
+        locked();
+        if (t.kind === 'postgres') await held;
+      });
+      await isLocked;
+      const calls = [1, 2].map(() => t.call('integration', 'generateWebhookSecret', { id }, asSupport));
+      const until = Date.now() + 5_000;
+      while (t.kind === 'postgres' && Date.now() < until) {
+        const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
+        if (Number(rows[0]?.n) >= 2) break;
+        await Bun.sleep(10);
+      }
+      release();
+      await holder;
+      const rotations = await Promise.all(calls);
+      expect(rotations.map((r) => r.status)).toEqual([200, 200]);
+      const fresh = rotations.map((r) => r.body.webhookSecret as string);
+      await event('o1');
+      await drain();
+      const got = seen[0] as Seen;
+      // One rotation came after the other: the later's secret and the earlier's sign; the first one is over.
+      expect(got.signature.split(' ').length).toBe(2);
+      const verifies = (secret: string) => {
+        try {
+          verify(secret, got);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      expect(fresh.map(verifies)).toEqual([true, true]);
+      expect(verifies(old)).toBe(false);
+    });
+
     it('signs with a secret stored before webhook secrets were standard base64', async () => {
       const { id } = await client();
       // A base64url secret as newSecret('whsec') made them ("-" and "_": the library refuses the string).
