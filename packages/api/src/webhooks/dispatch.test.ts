@@ -385,6 +385,86 @@ describeApi(
       expect(jobs).toEqual([{ status: 'done', last_error: null }]);
     });
 
+    for (const when of ['before', 'after'] as const) {
+      it(`loses no event whose change queues dispatch just ${when} the job marks itself done`, async () => {
+        if (t.kind !== 'postgres') return; // one connection on PGlite: nothing runs at once
+        await client();
+        const first = await event('o1');
+        const lockWaits = async () =>
+          Number(
+            (
+              await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+                where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db)
+            ).rows[0]?.n,
+          );
+        const untilWaiting = async () => {
+          const until = Date.now() + 4_000;
+          while (Date.now() < until && (await lockWaits()) === 0) await Bun.sleep(10);
+        };
+        // A change that records its event (and queues dispatch) in its own transaction, committed on release.
+        let release = () => {};
+        const held = new Promise<void>((r) => {
+          release = r;
+        });
+        let queued = () => {};
+        const hasQueued = new Promise<void>((r) => {
+          queued = r;
+        });
+        const change = () =>
+          t.db.transaction().execute(async (tx) => {
+            const stored = await recordEvent(
+              tx,
+              { businessId: 'b1', type: 'order.created', orderingKey: 'o2', data: { id: 'o2' } },
+              t.deps.now(),
+            );
+            queued();
+            await held;
+            return stored?.eventId ?? '';
+          });
+        let second: Promise<string> | undefined;
+        const handler = webhookDispatchHandler(t.deps);
+        const r = createRunner({
+          db: t.db,
+          logger: t.deps.logger,
+          now: t.deps.now,
+          handlers: {
+            [DISPATCH_JOB]: {
+              run: (ctx) =>
+                handler.run({
+                  ...ctx,
+                  complete: async (tx) => {
+                    if (when === 'before') {
+                      // The change's queueDispatch holds the running job's row: our mark waits for its commit.
+                      second = change();
+                      await hasQueued;
+                      setTimeout(async () => {
+                        await untilWaiting();
+                        release();
+                      }, 0);
+                      await ctx.complete(tx);
+                    } else {
+                      // Marked done first: the change's queueDispatch waits for our commit, then finds it done.
+                      await ctx.complete(tx);
+                      second = change();
+                      await untilWaiting();
+                      setTimeout(release, 50);
+                    }
+                  },
+                }),
+            },
+          },
+        });
+        await r.tick();
+        await r.idle();
+        const secondId = await (second as Promise<string>);
+        expect(seen.map((s) => s.id)).toEqual([first?.eventId ?? '']);
+        // Either way its delivery has a job waiting for it, and the next run sends it.
+        expect((await dispatchJobs()).map((j) => j.status)).toEqual(['waiting']);
+        await drain();
+        expect(seen.map((s) => s.id)).toEqual([first?.eventId ?? '', secondId]);
+      });
+    }
+
     it('records a replayed delivery’s attempt as a replay, and a test event’s as a test', async () => {
       const { secret } = await client();
       answer = () => new Response('no', { status: 500 });
