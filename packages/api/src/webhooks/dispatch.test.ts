@@ -51,6 +51,26 @@ const verify = (secret: string, s: Seen) =>
 
 const PRIVATE_OK = { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1' };
 
+/** A promise and the function that resolves it: one step of a test that runs transactions at once. */
+function signal() {
+  let fire = () => {};
+  const fired = new Promise<void>((r) => {
+    fire = r;
+  });
+  return { fire, fired };
+}
+
+/** Waits (up to 4 s) until `count` sessions of the test's PostgreSQL database wait for a lock. */
+async function untilLockWait(t: TestApi, count = 1) {
+  const until = Date.now() + 4_000;
+  while (Date.now() < until) {
+    const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
+    if (Number(rows[0]?.n) >= count) return;
+    await Bun.sleep(10);
+  }
+}
+
 /** The pieces every suite below uses: a client with a webhook URL, events, and a runner of dispatch jobs. */
 function kit(t: TestApi) {
   const createClient = (webhookUrl: string | null = receiverUrl) => saveTestIntegrationClient(t, webhookUrl);
@@ -345,34 +365,22 @@ describeApi(
       const stored = await event('o1');
       // Staff's delete: the client's row is taken first (as deleteIntegrationClient's does), held while the
       // batch is sent and starts recording, then deleted (cascading to the deliveries).
-      let locked = () => {};
-      const isLocked = new Promise<void>((r) => {
-        locked = r;
-      });
-      let release = () => {};
-      const held = new Promise<void>((r) => {
-        release = r;
-      });
+      const locked = signal();
+      const release = signal();
       const staff = t.db.transaction().execute(async (tx) => {
         await sql`select id from integration_clients for update`.execute(tx);
-        locked();
-        await held;
+        locked.fire();
+        await release.fired;
         await sql`delete from integration_clients`.execute(tx);
       });
-      await isLocked;
+      await locked.fired;
       const dispatching = drain();
       // The batch went out and its record now waits for a lock (the client's row).
       const until = Date.now() + 5_000;
-      const waiting = async () =>
-        Number(
-          (
-            await sql<{ n: string }>`select count(*) as n from pg_stat_activity
-              where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db)
-          ).rows[0]?.n,
-        );
-      while (Date.now() < until && (seen.length === 0 || (await waiting()) === 0)) await Bun.sleep(20);
+      while (Date.now() < until && seen.length === 0) await Bun.sleep(10);
+      await untilLockWait(t);
       expect(seen.map((s) => s.id)).toEqual([stored?.eventId ?? '']);
-      release();
+      release.fire();
       await staff; // deleted, no deadlock
       await dispatching;
       expect(await t.db.selectFrom('integration_clients').select('id').execute()).toEqual([]);
@@ -390,26 +398,9 @@ describeApi(
         if (t.kind !== 'postgres') return; // one connection on PGlite: nothing runs at once
         await client();
         const first = await event('o1');
-        const lockWaits = async () =>
-          Number(
-            (
-              await sql<{ n: string }>`select count(*) as n from pg_stat_activity
-                where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db)
-            ).rows[0]?.n,
-          );
-        const untilWaiting = async () => {
-          const until = Date.now() + 4_000;
-          while (Date.now() < until && (await lockWaits()) === 0) await Bun.sleep(10);
-        };
         // A change that records its event (and queues dispatch) in its own transaction, committed on release.
-        let release = () => {};
-        const held = new Promise<void>((r) => {
-          release = r;
-        });
-        let queued = () => {};
-        const hasQueued = new Promise<void>((r) => {
-          queued = r;
-        });
+        const release = signal();
+        const queued = signal();
         const change = () =>
           t.db.transaction().execute(async (tx) => {
             const stored = await recordEvent(
@@ -417,8 +408,8 @@ describeApi(
               { businessId: 'b1', type: 'order.created', orderingKey: 'o2', data: { id: 'o2' } },
               t.deps.now(),
             );
-            queued();
-            await held;
+            queued.fire();
+            await release.fired;
             return stored?.eventId ?? '';
           });
         let second: Promise<string> | undefined;
@@ -436,18 +427,18 @@ describeApi(
                     if (when === 'before') {
                       // The change's queueDispatch holds the running job's row: our mark waits for its commit.
                       second = change();
-                      await hasQueued;
+                      await queued.fired;
                       setTimeout(async () => {
-                        await untilWaiting();
-                        release();
+                        await untilLockWait(t);
+                        release.fire();
                       }, 0);
                       await ctx.complete(tx);
                     } else {
                       // Marked done first: the change's queueDispatch waits for our commit, then finds it done.
                       await ctx.complete(tx);
                       second = change();
-                      await untilWaiting();
-                      setTimeout(release, 50);
+                      await untilLockWait(t);
+                      setTimeout(release.fire, 50);
                     }
                   },
                 }),
@@ -581,29 +572,17 @@ describeApi(
     it('two rotations at once (a double click): the secret each answered signs, none is lost', async () => {
       const { id, secret: old } = await client();
       // On PostgreSQL both requests are made to overlap: the business's row is held until both wait for it.
-      let release = () => {};
-      const held = new Promise<void>((r) => {
-        release = r;
-      });
-      let locked = () => {};
-      const isLocked = new Promise<void>((r) => {
-        locked = r;
-      });
+      const locked = signal();
+      const release = signal();
       const holder = t.db.transaction().execute(async (tx) => {
         if (t.kind === 'postgres') await sql`select id from businesses where id = 'b1' for update`.execute(tx);
-        locked();
-        if (t.kind === 'postgres') await held;
+        locked.fire();
+        if (t.kind === 'postgres') await release.fired;
       });
-      await isLocked;
+      await locked.fired;
       const calls = [1, 2].map(() => t.call('integration', 'generateWebhookSecret', { id }, asSupport));
-      const until = Date.now() + 5_000;
-      while (t.kind === 'postgres' && Date.now() < until) {
-        const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
-        if (Number(rows[0]?.n) >= 2) break;
-        await Bun.sleep(10);
-      }
-      release();
+      if (t.kind === 'postgres') await untilLockWait(t, 2);
+      release.fire();
       await holder;
       const rotations = await Promise.all(calls);
       expect(rotations.map((r) => r.status)).toEqual([200, 200]);
