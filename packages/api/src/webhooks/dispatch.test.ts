@@ -1,5 +1,6 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { WEBHOOK_TEST_EVENT } from '@medlocker/core';
+import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { asSupport, seedBusiness, withTestAuth } from '../hubs/test-kit.ts';
 import { createRunner } from '../jobs/runner.ts';
@@ -49,6 +50,26 @@ const verify = (secret: string, s: Seen) =>
   }) as { id: string; type: string; data: Record<string, unknown> };
 
 const PRIVATE_OK = { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1' };
+
+/** A promise and the function that resolves it: one step of a test that runs transactions at once. */
+function signal() {
+  let fire = () => {};
+  const fired = new Promise<void>((r) => {
+    fire = r;
+  });
+  return { fire, fired };
+}
+
+/** Waits (up to 4 s) until `count` sessions of the test's PostgreSQL database wait for a lock. */
+async function untilLockWait(t: TestApi, count = 1) {
+  const until = Date.now() + 4_000;
+  while (Date.now() < until) {
+    const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
+    if (Number(rows[0]?.n) >= count) return;
+    await Bun.sleep(10);
+  }
+}
 
 /** The pieces every suite below uses: a client with a webhook URL, events, and a runner of dispatch jobs. */
 function kit(t: TestApi) {
@@ -300,6 +321,141 @@ describeApi(
       expect(a?.response_excerpt?.length).toBeGreaterThan(1000);
     });
 
+    it('records an answer with NUL bytes and invalid UTF-8 (the excerpt as text PostgreSQL keeps) and sends it once', async () => {
+      await client();
+      answer = () => new Response(new Uint8Array([0x6f, 0x6b, 0x00, 0xff, 0xfe, 0x21]), { status: 200 });
+      const stored = await event('o1');
+      await drain();
+      const id = stored?.eventId ?? '';
+      expect(seen.length).toBe(1);
+      const d = await delivery(id);
+      expect([d.status, d.attempts]).toEqual(['succeeded', 1]);
+      const [a] = await attempts(id);
+      expect(a?.status).toBe(200);
+      expect(a?.response_excerpt).toBe('ok\uFFFD\uFFFD\uFFFD!');
+      expect(await dispatchJobs()).toEqual([]);
+      // And again on a failure: the next attempt is scheduled, nothing is sent twice in a row.
+      seen.length = 0;
+      answer = () => new Response(new Uint8Array([0x00, 0x00]), { status: 500 });
+      const failed = await event('o2');
+      await drain();
+      expect(seen.length).toBe(2);
+      const f = await delivery(failed?.eventId ?? '');
+      expect([f.status, f.attempts, f.last_error]).toEqual(['pending', 2, 'HTTP 500']);
+    });
+
+    it('keeps no more than 1 KB of what a receiver chooses in an attempt’s error (a redirect’s Location)', async () => {
+      await client();
+      const far = `http://127.0.0.1:${receiver.port}/${'a'.repeat(200_000)}`;
+      answer = () => new Response(null, { status: 302, headers: { location: far } });
+      const stored = await event('o1');
+      await drain();
+      const tries = await attempts(stored?.eventId ?? '');
+      expect(tries.length).toBe(2);
+      for (const a of tries) {
+        expect(a.error?.startsWith(`Redirect not followed (302 to http://127.0.0.1:${receiver.port}/aaa`)).toBe(true);
+        expect(a.error?.length).toBeLessThanOrEqual(1024);
+      }
+      expect((await delivery(stored?.eventId ?? '')).last_error?.length).toBeLessThanOrEqual(1024);
+    });
+
+    it('records a batch without waiting in a circle with staff deleting the client (its row, then its deliveries)', async () => {
+      if (t.kind !== 'postgres') return; // one connection on PGlite: nothing runs at once
+      await client();
+      const stored = await event('o1');
+      // Staff's delete: the client's row is taken first (as deleteIntegrationClient's does), held while the
+      // batch is sent and starts recording, then deleted (cascading to the deliveries).
+      const locked = signal();
+      const release = signal();
+      const staff = t.db.transaction().execute(async (tx) => {
+        await sql`select id from integration_clients for update`.execute(tx);
+        locked.fire();
+        await release.fired;
+        await sql`delete from integration_clients`.execute(tx);
+      });
+      await locked.fired;
+      const dispatching = drain();
+      // The batch went out and its record now waits for a lock (the client's row).
+      const until = Date.now() + 5_000;
+      while (Date.now() < until && seen.length === 0) await Bun.sleep(10);
+      await untilLockWait(t);
+      expect(seen.map((s) => s.id)).toEqual([stored?.eventId ?? '']);
+      release.fire();
+      await staff; // deleted, no deadlock
+      await dispatching;
+      expect(await t.db.selectFrom('integration_clients').select('id').execute()).toEqual([]);
+      // The dispatch job did not fail on a deadlock either: it ended, nothing left to retry.
+      const jobs = await t.db
+        .selectFrom('jobs')
+        .select(['status', 'last_error'])
+        .where('type', '=', DISPATCH_JOB)
+        .execute();
+      expect(jobs).toEqual([{ status: 'done', last_error: null }]);
+    });
+
+    for (const when of ['before', 'after'] as const) {
+      it(`loses no event whose change queues dispatch just ${when} the job marks itself done`, async () => {
+        if (t.kind !== 'postgres') return; // one connection on PGlite: nothing runs at once
+        await client();
+        const first = await event('o1');
+        // A change that records its event (and queues dispatch) in its own transaction, committed on release.
+        const release = signal();
+        const queued = signal();
+        const change = () =>
+          t.db.transaction().execute(async (tx) => {
+            const stored = await recordEvent(
+              tx,
+              { businessId: 'b1', type: 'order.created', orderingKey: 'o2', data: { id: 'o2' } },
+              t.deps.now(),
+            );
+            queued.fire();
+            await release.fired;
+            return stored?.eventId ?? '';
+          });
+        let second: Promise<string> | undefined;
+        const handler = webhookDispatchHandler(t.deps);
+        const r = createRunner({
+          db: t.db,
+          logger: t.deps.logger,
+          now: t.deps.now,
+          handlers: {
+            [DISPATCH_JOB]: {
+              run: (ctx) =>
+                handler.run({
+                  ...ctx,
+                  complete: async (tx) => {
+                    if (when === 'before') {
+                      // The change's queueDispatch holds the running job's row: our mark waits for its commit.
+                      second = change();
+                      await queued.fired;
+                      setTimeout(async () => {
+                        await untilLockWait(t);
+                        release.fire();
+                      }, 0);
+                      await ctx.complete(tx);
+                    } else {
+                      // Marked done first: the change's queueDispatch waits for our commit, then finds it done.
+                      await ctx.complete(tx);
+                      second = change();
+                      await untilLockWait(t);
+                      setTimeout(release.fire, 50);
+                    }
+                  },
+                }),
+            },
+          },
+        });
+        await r.tick();
+        await r.idle();
+        const secondId = await (second as Promise<string>);
+        expect(seen.map((s) => s.id)).toEqual([first?.eventId ?? '']);
+        // Either way its delivery has a job waiting for it, and the next run sends it.
+        expect((await dispatchJobs()).map((j) => j.status)).toEqual(['waiting']);
+        await drain();
+        expect(seen.map((s) => s.id)).toEqual([first?.eventId ?? '', secondId]);
+      });
+    }
+
     it('records a replayed delivery’s attempt as a replay, and a test event’s as a test', async () => {
       const { secret } = await client();
       answer = () => new Response('no', { status: 500 });
@@ -411,6 +567,41 @@ describeApi(
       expect(after.signature.split(' ').length).toBe(1);
       expect(verify(fresh, after).type).toBe('order.created');
       expect(() => verify(old, after)).toThrow('No matching signature found');
+    });
+
+    it('two rotations at once (a double click): the secret each answered signs, none is lost', async () => {
+      const { id, secret: old } = await client();
+      // On PostgreSQL both requests are made to overlap: the business's row is held until both wait for it.
+      const locked = signal();
+      const release = signal();
+      const holder = t.db.transaction().execute(async (tx) => {
+        if (t.kind === 'postgres') await sql`select id from businesses where id = 'b1' for update`.execute(tx);
+        locked.fire();
+        if (t.kind === 'postgres') await release.fired;
+      });
+      await locked.fired;
+      const calls = [1, 2].map(() => t.call('integration', 'generateWebhookSecret', { id }, asSupport));
+      if (t.kind === 'postgres') await untilLockWait(t, 2);
+      release.fire();
+      await holder;
+      const rotations = await Promise.all(calls);
+      expect(rotations.map((r) => r.status)).toEqual([200, 200]);
+      const fresh = rotations.map((r) => r.body.webhookSecret as string);
+      await event('o1');
+      await drain();
+      const got = seen[0] as Seen;
+      // One rotation came after the other: the later's secret and the earlier's sign; the first one is over.
+      expect(got.signature.split(' ').length).toBe(2);
+      const verifies = (secret: string) => {
+        try {
+          verify(secret, got);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      expect(fresh.map(verifies)).toEqual([true, true]);
+      expect(verifies(old)).toBe(false);
     });
 
     it('signs with a secret stored before webhook secrets were standard base64', async () => {

@@ -167,12 +167,16 @@ async function sendBatch(deps: AppDeps, client: DispatchClient, options: Require
     };
   });
   await deps.db.transaction().execute(async (tx) => {
-    await recordAttempts(tx, client.business_id, attempts, now);
+    // The client's row first, then its deliveries': the order of every other transaction that takes both
+    // (deleting the client cascades from its row to its deliveries), so none waits on the other in a circle.
     const succeeded = outcomes.some((o) => o.ok);
     const failingSince = await updateEndpointHealth(tx, client.id, {
       succeeded,
       failedAt: succeeded ? null : now,
     });
+    // Deleted meanwhile: its deliveries went with it, nothing to record.
+    if (failingSince === undefined) return;
+    await recordAttempts(tx, client.business_id, attempts, now);
     if (
       failingSince !== null &&
       now - failingSince >= DISABLE_AFTER_MS &&

@@ -207,13 +207,14 @@ export async function recordAttempts(tx: Db, businessId: string, attempts: Attem
 
 /**
  * The endpoint's health after a batch: any success ends a run of failures; a failure starts one (or
- * continues it). Answers when the current run started (null: the endpoint is working).
+ * continues it). Answers when the current run started (null: the endpoint is working; undefined: the
+ * client is gone).
  */
 export async function updateEndpointHealth(
   tx: Db,
   clientId: string,
   batch: { succeeded: boolean; failedAt: number | null },
-): Promise<number | null> {
+): Promise<number | null | undefined> {
   const row = await tx
     .updateTable('integration_clients')
     .set((eb) => ({
@@ -224,8 +225,9 @@ export async function updateEndpointHealth(
     .where('id', '=', clientId)
     .returning('webhook_failing_since')
     .executeTakeFirst();
-  const since = row?.webhook_failing_since;
-  return since === null || since === undefined ? null : Number(since);
+  if (!row) return undefined;
+  const since = row.webhook_failing_since;
+  return since === null ? null : Number(since);
 }
 
 /** Disables the endpoint unless it already is: true when this call did (so its business is told once). */

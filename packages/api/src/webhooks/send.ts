@@ -39,6 +39,17 @@ export type AttemptOutcome = {
   excerpt: string | null;
 };
 
+/**
+ * Text from a receiver as PostgreSQL can keep it: no NUL and no half of a surrogate pair (a text or jsonb
+ * value refuses both, and the whole batch's record would fail, its deliveries sent again and again), at
+ * most `limit` characters.
+ */
+const storable = (text: string, limit = RESPONSE_EXCERPT_BYTES): string =>
+  text
+    .slice(0, limit)
+    .replaceAll('\u0000', '\uFFFD')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
 /** The first `limit` bytes of a body, as text; the rest is never read. */
 async function excerptOf(res: Response, limit = RESPONSE_EXCERPT_BYTES): Promise<string | null> {
   if (!res.body) return null;
@@ -62,7 +73,7 @@ async function excerptOf(res: Response, limit = RESPONSE_EXCERPT_BYTES): Promise
     all.set(c, at);
     at += c.byteLength;
   }
-  return new TextDecoder().decode(all.subarray(0, Math.min(size, limit)));
+  return storable(new TextDecoder().decode(all.subarray(0, Math.min(size, limit))));
 }
 
 /** The URL to fetch: the checked address in place of the name. */
@@ -115,19 +126,18 @@ export async function sendWebhook(
     });
     const excerpt = await excerptOf(res).catch(() => null);
     const ok = res.status >= 200 && res.status < 300;
+    // The Location is the receiver's text too: only its first 1 KB is kept.
     const error = ok
       ? null
       : res.status >= 300 && res.status < 400
-        ? `Redirect not followed (${res.status} to ${res.headers.get('location') ?? 'nowhere'})`
+        ? storable(`Redirect not followed (${res.status} to ${res.headers.get('location') ?? 'nowhere'})`)
         : `HTTP ${res.status}`;
     return { ok, status: res.status, latencyMs: latency(), error, excerpt };
   } catch (error) {
     const timedOut = timeout.aborted;
     const message = timedOut
       ? `Timed out after ${options.timeoutMs ?? WEBHOOK_TIMEOUT_MS} ms`
-      : error instanceof Error
-        ? error.message
-        : String(error);
+      : storable(error instanceof Error ? error.message : String(error));
     return { ok: false, status: null, latencyMs: latency(), error: message, excerpt: null };
   }
 }

@@ -26,10 +26,19 @@ describe('webhook SSRF rules', () => {
       '::ffff:127.0.0.1',
       '::ffff:169.254.169.254',
       '::ffff:10.0.0.1',
+      // Special ranges ipaddr.js 1.9 calls unicast: benchmarking (also proxies' fake-IP DNS), site-local,
+      // local-use NAT64 (to a private IPv4 through the site's gateway), IPv4-compatible, discard-only.
+      '198.18.0.1',
+      '198.19.255.254',
+      'fec0::1',
+      '64:ff9b:1::a00:1',
+      '::7f00:1',
+      '::a9fe:a9fe',
+      '100::1',
     ]) {
       expect(refusedAddress(address), address).not.toBeNull();
     }
-    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
+    for (const address of ['93.184.216.34', '8.8.8.8', '198.20.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
       expect(refusedAddress(address), address).toBeNull();
     }
   });

@@ -22,13 +22,31 @@ export type CheckedTarget = { url: URL; address: string | null; family: 4 | 6 };
 
 export class RefusedTarget extends Error {}
 
+/**
+ * Special ranges ipaddr.js (1.9) still calls unicast: benchmarking 198.18.0.0/15 (also the fake-IP range of
+ * DNS-rewriting proxies), site-local fec0::/10, local-use NAT64 64:ff9b:1::/48 (RFC 8215: an IPv4 address,
+ * private ones too, through the site's gateway), IPv4-compatible ::/96 (::a.b.c.d) and discard-only 100::/64.
+ */
+const specialV4 = { benchmarking: [ipaddr.IPv4.parseCIDR('198.18.0.0/15')] };
+const specialV6 = {
+  'site-local': [ipaddr.IPv6.parseCIDR('fec0::/10')],
+  'local-use NAT64': [ipaddr.IPv6.parseCIDR('64:ff9b:1::/48')],
+  'IPv4-compatible': [ipaddr.IPv6.parseCIDR('::/96')],
+  'discard-only': [ipaddr.IPv6.parseCIDR('100::/64')],
+};
+
 /** Why an address may not be called, or null when it is a public unicast address. */
 export function refusedAddress(address: string): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   // process() turns ::ffff:a.b.c.d into a.b.c.d, so a mapped private address is judged as IPv4.
   const parsed = ipaddr.process(address);
   const range = parsed.range();
-  return range === 'unicast' ? null : `${address} is a ${range} address`;
+  if (range !== 'unicast') return `${address} is a ${range} address`;
+  const special =
+    parsed instanceof ipaddr.IPv4
+      ? ipaddr.subnetMatch(parsed, specialV4, 'unicast')
+      : ipaddr.subnetMatch(parsed, specialV6, 'unicast');
+  return special === 'unicast' ? null : `${address} is a ${special} address`;
 }
 
 /** The URL's scheme and form, before any lookup: the check at save and the first step at send. */

@@ -234,8 +234,11 @@ export async function generateWebhookSecret(
   const webhookSecret = newWebhookSecret();
   const now = deps.now();
   await deps.db.transaction().execute(async (tx) => {
+    const found = await requireClient(tx, input.id);
+    await requireEditableBusiness(tx, found.business_id);
+    // Read again under the business's lock: a rotation at the same moment (a double click) has committed by
+    // now, and its secret is the one this rotation keeps signing (read before, it was lost: never signing).
     const client = await requireClient(tx, input.id);
-    await requireEditableBusiness(tx, client.business_id);
     // Rotation: the secret it replaces keeps signing beside it for 24 hours, while the receiver changes over.
     await updateClient(tx, client.id, {
       webhook_secret_encrypted: createSecretBox(deps.config.secretsKey).seal(webhookSecret, webhookContext(client.id)),
