@@ -359,6 +359,44 @@ describeApi(
       expect((await delivery(stored?.eventId ?? '')).last_error?.length).toBeLessThanOrEqual(1024);
     });
 
+    it('disables an endpoint without waiting in a circle with staff saving its client (the business, then the client)', async () => {
+      if (t.kind !== 'postgres') return; // one connection on PGlite: nothing runs at once
+      answer = () => new Response('no', { status: 500 });
+      await client();
+      await t.db
+        .updateTable('integration_clients')
+        .set({ webhook_failing_since: t.deps.now() - DISABLE_AFTER_MS })
+        .execute();
+      await event('o1');
+      // Staff saving the client: the business's row first (requireEditableBusiness), then the client's,
+      // held while the batch that disables the endpoint (and tells the business) is recorded.
+      const locked = signal();
+      const release = signal();
+      const staff = t.db.transaction().execute(async (tx) => {
+        await sql`select id from businesses where id = 'b1' for update`.execute(tx);
+        locked.fire();
+        await release.fired;
+        await sql`update integration_clients set name = 'Renamed PMR'`.execute(tx);
+      });
+      await locked.fired;
+      const dispatching = drain();
+      const until = Date.now() + 5_000;
+      while (Date.now() < until && seen.length === 0) await Bun.sleep(10);
+      await untilLockWait(t);
+      release.fire();
+      await staff; // saved, no deadlock
+      await dispatching;
+      const row = await t.db.selectFrom('integration_clients').selectAll().executeTakeFirstOrThrow();
+      expect(row.name).toBe('Renamed PMR');
+      expect(row.webhook_disabled_at).not.toBeNull();
+      const jobs = await t.db
+        .selectFrom('jobs')
+        .select(['status', 'last_error'])
+        .where('type', '=', DISPATCH_JOB)
+        .execute();
+      expect(jobs).toEqual([{ status: 'done', last_error: null }]);
+    });
+
     it('records a batch without waiting in a circle with staff deleting the client (its row, then its deliveries)', async () => {
       if (t.kind !== 'postgres') return; // one connection on PGlite: nothing runs at once
       await client();

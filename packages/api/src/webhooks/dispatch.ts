@@ -13,6 +13,7 @@ import {
   dueHeads,
   findDispatchClient,
   insertBusinessNotification,
+  lockBusinessKey,
   nextDueHead,
   queueDispatch,
   recordAttempts,
@@ -167,8 +168,10 @@ async function sendBatch(deps: AppDeps, client: DispatchClient, options: Require
     };
   });
   await deps.db.transaction().execute(async (tx) => {
-    // The client's row first, then its deliveries': the order of every other transaction that takes both
-    // (deleting the client cascades from its row to its deliveries), so none waits on the other in a circle.
+    // The business's row (key share), the client's, then its deliveries': the order of every other
+    // transaction that takes them (staff lock the business, then the client; deleting the client cascades
+    // from its row to its deliveries), so none waits on another in a circle.
+    await lockBusinessKey(tx, client.business_id);
     const succeeded = outcomes.some((o) => o.ok);
     const failingSince = await updateEndpointHealth(tx, client.id, {
       succeeded,

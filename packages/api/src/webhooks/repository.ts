@@ -206,6 +206,16 @@ export async function recordAttempts(tx: Db, businessId: string, attempts: Attem
 }
 
 /**
+ * Takes the business's row (key share: it blocks only staff changing the business itself) before the
+ * client's: staff saving a client take the business's row, then the client's, and telling a business
+ * its endpoint is disabled writes rows that refer to the business, so a batch takes them in that order
+ * too (as insertEvent does).
+ */
+export async function lockBusinessKey(tx: Db, businessId: string): Promise<void> {
+  await sql`select id from businesses where id = ${businessId} for key share`.execute(tx);
+}
+
+/**
  * The endpoint's health after a batch: any success ends a run of failures; a failure starts one (or
  * continues it). Answers when the current run started (null: the endpoint is working; undefined: the
  * client is gone).
