@@ -192,6 +192,9 @@ async function sendBatch(deps: AppDeps, client: DispatchClient, options: Require
   return heads.length;
 }
 
+/** How long a dispatch job's process may go unheard of before another takes the job. */
+export const DISPATCH_LEASE_MS = 60_000;
+
 /** The handler of DISPATCH_JOB (payload `{clientId}`). */
 export function webhookDispatchHandler(deps: AppDeps, options: DispatchOptions = {}): JobHandler {
   const o: Required<DispatchOptions> = {
@@ -201,6 +204,9 @@ export function webhookDispatchHandler(deps: AppDeps, options: DispatchOptions =
     timeoutMs: options.timeoutMs ?? 10_000,
   };
   return {
+    // A dead process's client waits a minute, not the default 5, before another process takes it over
+    // (the runner renews the lease every 20 s while this process lives).
+    leaseMs: DISPATCH_LEASE_MS,
     run: async ({ job, signal, complete }) => {
       const { clientId } = job.payload as { clientId: string };
       const started = performance.now();

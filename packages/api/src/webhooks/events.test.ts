@@ -2,7 +2,7 @@ import { expect, it } from 'bun:test';
 import { seedBusiness, withTestAuth } from '../hubs/test-kit.ts';
 import { describeApi } from '../testing.ts';
 import { eventBody, recordEvent } from './events.ts';
-import { DISPATCH_JOB } from './repository.ts';
+import { DISPATCH_JOB, recordAttempts } from './repository.ts';
 import { saveTestIntegrationClient } from './test-kit.ts';
 
 describeApi(
@@ -50,6 +50,34 @@ describeApi(
         timestamp: new Date(2_000).toISOString(),
         data: { id: 'o2' },
       });
+    });
+
+    it('a late second record of a delivered webhook (a batch sent twice) lists its attempt but leaves it delivered', async () => {
+      await seedBusiness(t.db);
+      await client('https://pmr.example/hooks');
+      const stored = await recordEvent(t.db, event('o1'), 1_000);
+      const deliveryId = stored?.eventId ?? '';
+      const attempt = (id: string, ok: boolean) => ({
+        id,
+        deliveryId,
+        trigger: 'schedule' as const,
+        status: ok ? 200 : 503,
+        latencyMs: 5,
+        error: ok ? null : 'HTTP 503',
+        excerpt: null,
+        outcome: ok ? ('succeeded' as const) : ('pending' as const),
+        scheduleStep: ok ? 0 : 1,
+        nextAttemptAt: ok ? null : 2_000,
+      });
+      await recordAttempts(t.db, 'b1', [attempt('a1', true)], 1_100);
+      await recordAttempts(t.db, 'b1', [attempt('a2', false)], 1_200);
+      const row = await t.db.selectFrom('webhook_deliveries').selectAll().executeTakeFirstOrThrow();
+      expect([row.status, row.attempts, Number(row.delivered_at)]).toEqual(['succeeded', 1, 1_100]);
+      const attempts = await t.db.selectFrom('webhook_attempts').select(['id', 'status']).orderBy('id').execute();
+      expect(attempts).toEqual([
+        { id: 'a1', status: 200 },
+        { id: 'a2', status: 503 },
+      ]);
     });
 
     it('stores the event but no delivery when the client has no webhook URL', async () => {

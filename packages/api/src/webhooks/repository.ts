@@ -165,7 +165,9 @@ export type AttemptRecord = {
 
 /**
  * Records a batch of attempts and their deliveries' new state: two statements for the whole batch (each
- * reads the batch as one JSON parameter), in the caller's transaction.
+ * reads the batch as one JSON parameter), in the caller's transaction. A delivery no longer pending is
+ * not moved (a batch sent twice, e.g. by a process whose job was taken over, never turns a delivered one
+ * back to pending or failed); its attempt is still listed.
  */
 export async function recordAttempts(tx: Db, businessId: string, attempts: AttemptRecord[], now: number) {
   if (attempts.length === 0) return;
@@ -202,7 +204,7 @@ export async function recordAttempts(tx: Db, businessId: string, attempts: Attem
       updated = ${now}
     from jsonb_to_recordset(${rows}::jsonb) as v(delivery_id text, outcome text, schedule_step integer,
       next_attempt_at bigint, status integer, error text)
-    where d.id = v.delivery_id`.execute(tx);
+    where d.id = v.delivery_id and d.status = 'pending'`.execute(tx);
 }
 
 /**
