@@ -1,0 +1,72 @@
+import {
+  AppError,
+  type Contract,
+  collectionRecordsMaxAll,
+  collectionRecordsPageSize,
+  londonDayStart,
+  type OutputOf,
+  type ParsedInputOf,
+} from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
+import type { AppDeps } from '../../deps.ts';
+import { decodeCursor, pageOf } from '../../rpc/paging.ts';
+import { requireBusiness } from '../business-settings/service.ts';
+import { listCollectionRows } from './repository.ts';
+
+/*
+ * Reports (issue 21, SPEC §7). Days are London calendar days: a range is from the London midnight
+ * that starts `startDate` to the one that ends `endDate`, whatever the clocks did in between.
+ */
+
+type Area = Contract['reports'];
+type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
+type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+
+/** A cursor of this list is [collected, id]; anything else is a 400. */
+function readCursor(token: string | null | undefined): [number, string] | undefined {
+  const key = decodeCursor(token, 2);
+  if (key === undefined) return undefined;
+  if (typeof key[0] === 'number' && typeof key[1] === 'string') return [key[0], key[1]];
+  throw new AppError('VALIDATION', 'Invalid nextToken', [
+    { path: 'nextToken', id: 'INVALID_FORMAT', message: 'Value is not correctly formatted' },
+  ]);
+}
+
+export async function listCollectionStats(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'listCollectionStats'>,
+): Out<'listCollectionStats'> {
+  if (input.endDate < input.startDate) {
+    throw new AppError('VALIDATION', 'The end date is before the start date', [
+      { path: 'endDate', id: 'INVALID_DATE_RANGE', message: 'End date must not be before start date' },
+    ]);
+  }
+  const after = input.getAll ? undefined : readCursor(input.nextToken);
+  await requireBusiness(deps.db, input.businessId);
+  const query = {
+    businessId: input.businessId,
+    from: londonDayStart(input.startDate),
+    to: londonDayStart(input.endDate, 1),
+    filter: input.filterType ?? 'All',
+  };
+  if (input.getAll) {
+    // One more than the cap tells a range too big for one answer: refused, never silently cut short.
+    const rows = await listCollectionRows(deps.db, { ...query, limit: collectionRecordsMaxAll + 1 });
+    if (rows.length > collectionRecordsMaxAll) {
+      throw new AppError(
+        'VALIDATION',
+        `More than ${collectionRecordsMaxAll} collection records in this range: choose a shorter one`,
+        [{ path: 'startDate', id: 'TOO_MANY_RECORDS', message: 'Too many records: choose a shorter date range' }],
+      );
+    }
+    return { records: rows, nextToken: null };
+  }
+  const rows = await listCollectionRows(deps.db, {
+    ...query,
+    ...(after ? { after } : {}),
+    limit: collectionRecordsPageSize + 1,
+  });
+  const page = pageOf(rows, collectionRecordsPageSize, (r) => [r.collected ?? 0, r.id]);
+  return { records: page.items, nextToken: page.nextToken };
+}
