@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { expectAccessible as accessible } from './harness/axe.ts';
 import {
   asAdmin,
   expect as baseExpect,
@@ -21,15 +21,6 @@ import {
 
 const expect = baseExpect.configure({ timeout: 20_000 });
 test.describe.configure({ timeout: 120_000 });
-
-/** No serious or critical WCAG problem (react-aria's live announcer left out, as in webhooks.e2e.ts). */
-async function accessible(page: Page, state: string) {
-  const results = await new AxeBuilder({ page }).exclude('[data-live-announcer]').analyze();
-  const bad = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad, `axe on ${state}`).toEqual([]);
-}
 
 type Made = { businessId: string; revealed: string; plain: string; waiting: string };
 

@@ -1,5 +1,6 @@
 import { expect, it } from 'bun:test';
 import { type CollectionFilter, type CollectionRecord, collectionFilters } from '@medlocker/core';
+import { listAudit } from '../../audit/audit.ts';
 import { asSupport, testAuth } from '../../hubs/test-kit.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
 import { dataUrl, pngBytes } from '../businesses/test-helpers.ts';
@@ -163,6 +164,10 @@ describeApi(
       const range = { startDate: '2026-10-01', endDate: '2026-10-31' };
       const own = await list({ ...range, businessId: o.estate.businessId }, pharmacy);
       expect([own.status, own.body.records?.length, own.body.error]).toEqual([200, 4, undefined]);
+      // Who saw which orders (a patient's name and what they collected) is audited, as order reads are.
+      const reads = (await listAudit(t.db, 'order.read')).filter((a) => a.actorUserId === pharmacy.userId);
+      expect(reads.map((a) => a.entityId).sort()).toEqual(own.body.records.map((r: CollectionRecord) => r.id).sort());
+      expect(reads[0]).toMatchObject({ entityType: 'order', details: { via: 'collectionRecords.list' } });
       for (const input of [
         { ...range, businessId: o.other.businessId },
         { ...range, businessId: o.other.businessId, getAll: true },

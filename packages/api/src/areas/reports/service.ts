@@ -8,8 +8,9 @@ import {
   type ParsedInputOf,
 } from '@medlocker/core';
 import type { StaffActor } from '../../actor.ts';
+import { auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { decodeCursor, pageOf } from '../../rpc/paging.ts';
+import { decodeTimeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { requireBusiness } from '../business-settings/service.ts';
 import { listCollectionRows } from './repository.ts';
 
@@ -22,19 +23,30 @@ type Area = Contract['reports'];
 type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
 type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
 
-/** A cursor of this list is [collected, id]; anything else is a 400. */
-function readCursor(token: string | null | undefined): [number, string] | undefined {
-  const key = decodeCursor(token, 2);
-  if (key === undefined) return undefined;
-  if (typeof key[0] === 'number' && typeof key[1] === 'string') return [key[0], key[1]];
-  throw new AppError('VALIDATION', 'Invalid nextToken', [
-    { path: 'nextToken', id: 'INVALID_FORMAT', message: 'Value is not correctly formatted' },
-  ]);
-}
+/** A record names a patient and what they collected: who saw which orders is audited as orders' reads are. */
+const auditRecordReads = (
+  deps: AppDeps,
+  actor: StaffActor,
+  businessId: string,
+  records: { id: string }[],
+  via: 'list' | 'export',
+) =>
+  auditReads(
+    deps.db,
+    deps,
+    actor,
+    records.map((r) => ({
+      action: 'order.read',
+      entityType: 'order',
+      entityId: r.id,
+      businessId,
+      details: { via: `collectionRecords.${via}` },
+    })),
+  );
 
 export async function listCollectionStats(
   deps: AppDeps,
-  _actor: StaffActor,
+  actor: StaffActor,
   input: In<'listCollectionStats'>,
 ): Out<'listCollectionStats'> {
   if (input.endDate < input.startDate) {
@@ -42,7 +54,7 @@ export async function listCollectionStats(
       { path: 'endDate', id: 'INVALID_DATE_RANGE', message: 'End date must not be before start date' },
     ]);
   }
-  const after = input.getAll ? undefined : readCursor(input.nextToken);
+  const after = input.getAll ? undefined : decodeTimeIdCursor(input.nextToken);
   await requireBusiness(deps.db, input.businessId);
   const query = {
     businessId: input.businessId,
@@ -60,6 +72,7 @@ export async function listCollectionStats(
         [{ path: 'startDate', id: 'TOO_MANY_RECORDS', message: 'Too many records: choose a shorter date range' }],
       );
     }
+    await auditRecordReads(deps, actor, input.businessId, rows, 'export');
     return { records: rows, nextToken: null };
   }
   const rows = await listCollectionRows(deps.db, {
@@ -68,5 +81,6 @@ export async function listCollectionStats(
     limit: collectionRecordsPageSize + 1,
   });
   const page = pageOf(rows, collectionRecordsPageSize, (r) => [r.collected ?? 0, r.id]);
+  await auditRecordReads(deps, actor, input.businessId, page.items, 'list');
   return { records: page.items, nextToken: page.nextToken };
 }
