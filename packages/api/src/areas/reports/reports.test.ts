@@ -1,5 +1,10 @@
 import { expect, it } from 'bun:test';
-import { type CollectionFilter, type CollectionRecord, collectionFilters } from '@medlocker/core';
+import {
+  type CollectionFilter,
+  type CollectionRecord,
+  collectionFilters,
+  collectionRecordsMaxAll,
+} from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
 import { asSupport, testAuth } from '../../hubs/test-kit.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
@@ -155,6 +160,49 @@ describeApi(
       expect([all.body.records.length, all.body.nextToken]).toEqual([61, null]);
       expect(ids(all.body.records)).toEqual(ids(seen));
     });
+
+    it('refuses a getAll of more than 10,000 records (never cuts it short); 10,000 are answered', async () => {
+      const estate = await chargingBusiness(t, { judo: false });
+      const patient = await t.db
+        .selectFrom('patients')
+        .select('full_name')
+        .where('id', '=', estate.patientId)
+        .executeTakeFirstOrThrow();
+      const rows = Array.from({ length: collectionRecordsMaxAll + 1 }, (_, i) => ({
+        id: Bun.randomUUIDv7(),
+        reference: `C${i}`,
+        business_id: estate.businessId,
+        business_name: 'Bulk',
+        patient_id: estate.patientId,
+        patient_name: patient.full_name,
+        barcode: `BULK-${i}`,
+        collection_window: 48,
+        created_via: 'portal' as const,
+        status: 'collected' as const,
+        collected: Date.parse('2026-11-01T12:00:00Z') + i,
+        created: 1,
+        updated: 1,
+      }));
+      for (let i = 0; i < rows.length; i += 1000)
+        await t.db
+          .insertInto('orders')
+          .values(rows.slice(i, i + 1000))
+          .execute();
+      const input = { businessId: estate.businessId, startDate: '2026-11-01', endDate: '2026-11-01', getAll: true };
+      const over = await list(input);
+      expect([over.status, over.body.error?.details?.[0]?.id]).toEqual([400, 'TOO_MANY_RECORDS']);
+      await t.db
+        .deleteFrom('orders')
+        .where('id', '=', rows[0]?.id ?? '')
+        .execute();
+      const full = await list(input);
+      expect([full.status, full.body.error, full.body.records?.length, full.body.nextToken]).toEqual([
+        200,
+        undefined,
+        collectionRecordsMaxAll,
+        null,
+      ]);
+    }, 60_000);
 
     it("keeps pharmacy users to their own businesses: another's is 404 and nothing of it shows", async () => {
       const o = await lifecycle();
