@@ -1,4 +1,4 @@
-import { expect, it } from 'bun:test';
+import { afterAll, afterEach, expect, it } from 'bun:test';
 import {
   type CollectionFilter,
   type CollectionRecord,
@@ -7,10 +7,12 @@ import {
 } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
 import { asSupport, testAuth } from '../../hubs/test-kit.ts';
+import { startFakeJudopay } from '../../payments/fake-judopay.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
 import { dataUrl, pngBytes } from '../businesses/test-helpers.ts';
 import { declareExemption } from '../checkout/exemption.ts';
-import { chargedOrder, chargingBusiness, patientActor } from '../checkout/test-helpers.ts';
+import { completeJudoOrderPayment, createJudoPaymentSession } from '../checkout/service.ts';
+import { chargedOrder, chargingBusiness, judoAccount, patientActor, webhookAuth } from '../checkout/test-helpers.ts';
 
 /*
  * Collection records (issue 21): a known set of orders taken through their lifecycle with the real
@@ -20,6 +22,11 @@ import { chargedOrder, chargingBusiness, patientActor } from '../checkout/test-h
 
 const at = (t: TestApi, moment: string) => t.advance(Date.parse(moment) - t.deps.now());
 const signature = dataUrl('image/png', pngBytes(2048));
+
+// The card provider, a local HTTP server: the Paid order is paid through the checkout service.
+const judo = startFakeJudopay([judoAccount]);
+afterEach(() => judo.reset());
+afterAll(() => judo.stop());
 
 describeApi(
   'reports: collection records',
@@ -36,15 +43,17 @@ describeApi(
     /** The set: one order per filter case, each collected at its moment; plus orders that must never show. */
     async function lifecycle() {
       at(t, '2026-10-20T10:00:00Z');
-      const estate: Estate = await chargingBusiness(t, { judo: false });
+      const estate: Estate = await chargingBusiness(t);
       const other = await chargingBusiness(t, { judo: false });
-      // Paid: a charged order settled by card (the card provider's answer, as the checkout records it).
+      // Paid: the patient pays £11.90 by card through the checkout service and the card provider.
       const paid = await chargedOrder(t, estate, { prescriptionCharge: 990, retailCharge: 200 });
-      await t.db
-        .updateTable('orders')
-        .set({ payment_status: 'paid', amount_paid: 1190, payment_id: 'pay-1' })
-        .where('id', '=', paid)
-        .execute();
+      const session = await createJudoPaymentSession(t.deps, patientActor(estate), { orderId: paid });
+      const receipt = judo.pay(session.yourPaymentReference, 'Success');
+      const done = await completeJudoOrderPayment(t.deps, patientActor(estate), {
+        orderId: paid,
+        receiptId: receipt.receiptId,
+      });
+      expect(done.outcome).toBe('succeeded');
       // Exemption Declared: the patient declares F through the checkout service.
       const exempt = await chargedOrder(t, estate, { prescriptionCharge: 990 });
       await declareExemption(t.deps, patientActor(estate), {
@@ -65,16 +74,29 @@ describeApi(
       expect(revealed.status).toBe(200);
       // Charged and never paid, collected all the same: only in All.
       const unpaid = await chargedOrder(t, estate);
+      // Both: F waives the £9.90 prescription charge and the £2.00 retail charge is then paid by card.
+      const mixed = await chargedOrder(t, estate, { prescriptionCharge: 990, retailCharge: 200 });
+      await declareExemption(t.deps, patientActor(estate), {
+        orderId: mixed,
+        exemptionCode: 'F',
+        nameOfDeclarant: 'Sam Patient',
+        onBehalfOfPatient: false,
+        signature,
+      });
+      const retail = await createJudoPaymentSession(t.deps, patientActor(estate), { orderId: mixed });
+      const retailPaid = judo.pay(retail.yourPaymentReference, 'Success');
+      await completeJudoOrderPayment(t.deps, patientActor(estate), { orderId: mixed, receiptId: retailPaid.receiptId });
       // Never collected; and another business's collection on the same day.
       await chargedOrder(t, estate);
       const foreign = await chargedOrder(t, other);
 
+      await collect(mixed, '2026-10-23T12:00:00.000Z');
       await collect(paid, '2026-10-24T22:59:59.999Z'); // 24 Oct 23:59:59.999 BST
       await collect(exempt, '2026-10-24T23:00:00.000Z'); // 25 Oct 00:00 BST: London midnight
       await collect(free, '2026-10-25T12:00:00.000Z'); // 25 Oct 12:00 GMT
       await collect(unpaid, '2026-10-25T23:59:59.999Z'); // 25 Oct 23:59:59.999 GMT
       await collect(foreign, '2026-10-25T12:00:00.000Z');
-      return { estate, other, paid, exempt, free, unpaid, foreign };
+      return { estate, other, paid, exempt, free, unpaid, foreign, mixed };
     }
 
     const list = async (input: Record<string, unknown>, as?: { cookie: string }) =>
@@ -84,12 +106,12 @@ describeApi(
 
     it('gives each filter exactly its orders, newest collection first, as SPEC §3 records', async () => {
       const o = await lifecycle();
-      const range = { businessId: o.estate.businessId, startDate: '2026-10-24', endDate: '2026-10-25' };
+      const range = { businessId: o.estate.businessId, startDate: '2026-10-23', endDate: '2026-10-25' };
       const expected: Record<CollectionFilter, string[]> = {
-        All: [o.unpaid, o.free, o.exempt, o.paid],
-        Paid: [o.paid],
+        All: [o.unpaid, o.free, o.exempt, o.paid, o.mixed],
+        Paid: [o.paid, o.mixed],
         'PIN revealed': [o.free],
-        'Exemption Declared': [o.exempt],
+        'Exemption Declared': [o.exempt, o.mixed],
         'No Charge': [o.free],
       };
       for (const filterType of collectionFilters) {
@@ -115,6 +137,8 @@ describeApi(
       });
       const exempt = all.body.records.find((r: CollectionRecord) => r.id === o.exempt);
       expect(exempt).toMatchObject({ exemptionCode: 'F', amountPaid: 0, pinRevealed: false });
+      const mixed = all.body.records.find((r: CollectionRecord) => r.id === o.mixed);
+      expect(mixed).toMatchObject({ exemptionCode: 'F', amountPaid: 200, prescriptionCharge: 990, retailCharge: 200 });
       expect(all.body.records.find((r: CollectionRecord) => r.id === o.free)).toMatchObject({ pinRevealed: true });
     });
 
@@ -125,7 +149,7 @@ describeApi(
       expect(await day('2026-10-24')).toEqual([o.paid]);
       expect(await day('2026-10-25')).toEqual([o.unpaid, o.free, o.exempt]);
       expect(await day('2026-10-26')).toEqual([]);
-      expect(await day('2026-10-23', '2026-10-26')).toEqual([o.unpaid, o.free, o.exempt, o.paid]);
+      expect(await day('2026-10-23', '2026-10-26')).toEqual([o.unpaid, o.free, o.exempt, o.paid, o.mixed]);
     });
 
     it('pages with a stable cursor through ties of the same collection time, and getAll gives every record', async () => {
@@ -211,7 +235,7 @@ describeApi(
       });
       const range = { startDate: '2026-10-01', endDate: '2026-10-31' };
       const own = await list({ ...range, businessId: o.estate.businessId }, pharmacy);
-      expect([own.status, own.body.records?.length, own.body.error]).toEqual([200, 4, undefined]);
+      expect([own.status, own.body.records?.length, own.body.error]).toEqual([200, 5, undefined]);
       // Who saw which orders (a patient's name and what they collected) is audited, as order reads are.
       const reads = (await listAudit(t.db, 'order.read')).filter((a) => a.actorUserId === pharmacy.userId);
       expect(reads.map((a) => a.entityId).sort()).toEqual(own.body.records.map((r: CollectionRecord) => r.id).sort());
@@ -252,4 +276,10 @@ describeApi(
         (await testAuth.principalOf(request, ...rest)) ?? base.auth.principalOf(request, ...rest),
     },
   }),
+  {
+    JUDOPAY_API_URL: judo.url,
+    JUDOPAY_LIVE_API_URL: 'http://127.0.0.1:1',
+    JUDOPAY_WEBHOOK_USER: webhookAuth.user,
+    JUDOPAY_WEBHOOK_PASSWORD: webhookAuth.password,
+  },
 );
