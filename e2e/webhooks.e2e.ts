@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
+import { expectAccessible as accessible } from './harness/axe.ts';
 import {
   asAdmin,
   expect as baseExpect,
@@ -22,20 +22,6 @@ import {
 
 const expect = baseExpect.configure({ timeout: 25_000 });
 test.describe.configure({ timeout: 150_000 });
-
-/**
- * No serious or critical WCAG problem on the page as it is now (`state` names it in the failure). Left
- * out, as it is the same on every page and not this console's own: react-aria's off-screen live
- * announcer, whose past announcements (a pending button's, a Select's) stay as images labelled by
- * elements since gone.
- */
-async function accessible(page: Page, state: string) {
-  const results = await new AxeBuilder({ page }).exclude('[data-live-announcer]').analyze();
-  const bad = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad, `axe on ${state}`).toEqual([]);
-}
 
 type Endpoint = { businessId: string; name: string; secret: string; orderId: string };
 

@@ -21,6 +21,7 @@ import { patientOrdersRoutes } from './areas/patient-orders/index.ts';
 import { patientSignUpsRoutes } from './areas/patient-sign-ups/index.ts';
 import { patientsRoutes } from './areas/patients/index.ts';
 import { paymentSettingsRoutes } from './areas/payment-settings/index.ts';
+import { reportsRoutes } from './areas/reports/index.ts';
 import { signUpsRoutes } from './areas/sign-ups/index.ts';
 import { testMachinesRoutes } from './areas/test-machines/index.ts';
 import { urlRoutes } from './areas/url/index.ts';
@@ -84,6 +85,8 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(integrationRoutes(deps))
     .use(webhooksRoutes(deps))
     .use(integrationApiRoutes(deps));
+  // The job runner's console and the reports, likewise.
+  const adminAreas = new Elysia({ name: 'areas:jobsReports' }).use(jobsRoutes(deps)).use(reportsRoutes(deps));
   // Frames of the locker protocol are at most 64 KB (docs/LOCKER-PROTOCOL.md); a bigger message closes the socket.
   return new Elysia({ name: 'medlocker', websocket: { maxPayloadLength: 64 * 1024 } })
     .onRequest(({ request, set, server }) => {
@@ -157,7 +160,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(judopayWebhookRoutes(deps))
     .use(notificationsRoutes(deps))
     .use(urlRoutes(deps))
-    .use(jobsRoutes(deps))
+    .use(adminAreas)
     .use(machineHub(deps, hubOptions))
     .use(consoleHub(deps, { sessionCheckEveryMs: hubOptions.consoleSessionCheckEveryMs ?? 60_000 }))
     .use(docsRoutes(deps.config.productName))

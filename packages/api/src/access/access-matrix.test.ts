@@ -267,6 +267,9 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     sendTestEvent: (s) => ({ businessId: s.businessId }),
     enableEndpoint: (s) => ({ businessId: s.businessId }),
   },
+  reports: {
+    listCollectionStats: (s) => ({ businessId: s.businessId, startDate: '2026-01-01', endDate: '2026-12-31' }),
+  },
   globalSettings: {
     getGlobalSettings: () => ({}),
     createOrUpdateGlobalSettings: () => ({ nhsPrescriptionCharge: 990 }),

@@ -47,6 +47,14 @@ export function decodeIdCursor(token: string | null | undefined): string | undef
   throw invalidToken();
 }
 
+/** A token whose key is [time, id] (lists newest first by a timestamp); any other key is a 400. */
+export function decodeTimeIdCursor(token: string | null | undefined): [number, string] | undefined {
+  const key = decodeCursor(token, 2);
+  if (key === undefined) return undefined;
+  if (typeof key[0] === 'number' && typeof key[1] === 'string') return [key[0], key[1]];
+  throw invalidToken();
+}
+
 /**
  * Given `limit + 1` rows fetched in key order, returns the page and the token for the next one
  * (null when this was the last page).

@@ -18,6 +18,7 @@ import { patientOrders } from './patient-orders.ts';
 import { patientSignUps } from './patient-sign-ups.ts';
 import { patients } from './patients.ts';
 import { paymentSettings } from './payment-settings.ts';
+import { reports } from './reports.ts';
 import { signUps } from './sign-ups.ts';
 import { testMachines } from './test-machines.ts';
 import { url } from './url.ts';
@@ -49,6 +50,7 @@ export const contract = {
   paymentSettings,
   integration,
   webhooks,
+  reports,
   globalSettings,
   mailbox,
   notifications,
@@ -60,6 +62,7 @@ export type Contract = typeof contract;
 export { JobInfo, JobQueue, JobState, jobsPageSize } from './jobs.ts';
 export { MailboxMessage } from './mailbox.ts';
 export { NotificationListItem, notificationsPageSize } from './notifications.ts';
+export { collectionRecordsMaxAll, collectionRecordsPageSize } from './reports.ts';
 export { shortUrlCodeMaxLength } from './url.ts';
 export type AreaName = keyof Contract;
 export {

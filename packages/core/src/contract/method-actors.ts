@@ -186,6 +186,9 @@ export const methodActors = {
     sendTestEvent: ['support', 'pharmacy'],
     enableEndpoint: ['support', 'pharmacy'],
   },
+  reports: {
+    listCollectionStats: ['support', 'pharmacy'],
+  },
   globalSettings: {
     getGlobalSettings: ['support'],
     createOrUpdateGlobalSettings: ['support'],

@@ -79,3 +79,19 @@ export function formatTime(at: number, options: { seconds?: boolean } = {}): str
 
 /** DD-MM-YYYY HH:mm:ss of a moment, in London time, whatever the browser's time zone. */
 export const formatDateTime = (at: number): string => `${formatDate(at)} ${formatTime(at)}`;
+
+/**
+ * The first moment (ms since the epoch) of a London calendar day written YYYY-MM-DD: 00:00 GMT in
+ * winter, 23:00 UTC the day before in summer. London changes its clocks at 01:00 UTC, never at midnight,
+ * so every London day has exactly one midnight; the days of a change are 23 or 25 hours long.
+ * `londonDayStart(day, 1)` is the start of the next day: the exclusive end of `day`.
+ */
+export function londonDayStart(input: string, addDays = 0): number {
+  const { year, month, day } = calendarDay(input);
+  const utcMidnight = Date.UTC(year, month - 1, day + addDays);
+  // London's offset from UTC at that moment (0 or 1 hour), read from its wall clock.
+  const wall = calendarDay(utcMidnight);
+  const [hour, minute] = formatTime(utcMidnight, { seconds: false }).split(':').map(Number);
+  const offset = Date.UTC(wall.year, wall.month - 1, wall.day, hour, minute) - utcMidnight;
+  return utcMidnight - offset;
+}

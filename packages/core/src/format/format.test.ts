@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { formatDate, formatDateTime, formatLongDate, formatTime, toIsoDate } from './date.ts';
+import { formatDate, formatDateTime, formatLongDate, formatTime, londonDayStart, toIsoDate } from './date.ts';
 import { formatMinutes } from './duration.ts';
 import { formatFileSize } from './file-size.ts';
 import { formatPence, penceToAmountText } from './money.ts';
@@ -114,5 +114,24 @@ describe('formatTemperature', () => {
   it('shows one decimal and °C', () => {
     expect(formatTemperature(9.23)).toBe('9.2°C');
     expect(formatTemperature(-1)).toBe('-1.0°C');
+  });
+});
+
+describe('londonDayStart', () => {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  it("is London's midnight: UTC in winter, 23:00 UTC the day before in summer", () => {
+    expect(iso(londonDayStart('2026-01-15'))).toBe('2026-01-15T00:00:00.000Z');
+    expect(iso(londonDayStart('2026-07-01'))).toBe('2026-06-30T23:00:00.000Z');
+  });
+  it('makes the days of the clock changes 23 and 25 hours long', () => {
+    // 29 March 2026: clocks go forward at 01:00 UTC; 25 October 2026: back at 01:00 UTC.
+    expect(iso(londonDayStart('2026-03-29'))).toBe('2026-03-29T00:00:00.000Z');
+    expect(londonDayStart('2026-03-29', 1) - londonDayStart('2026-03-29')).toBe(23 * 3_600_000);
+    expect(iso(londonDayStart('2026-10-25'))).toBe('2026-10-24T23:00:00.000Z');
+    expect(londonDayStart('2026-10-25', 1) - londonDayStart('2026-10-25')).toBe(25 * 3_600_000);
+  });
+  it('adds days across a month and a year end', () => {
+    expect(iso(londonDayStart('2026-12-31', 1))).toBe('2027-01-01T00:00:00.000Z');
+    expect(iso(londonDayStart('2026-05-31', 1))).toBe('2026-05-31T23:00:00.000Z');
   });
 });

@@ -19,6 +19,7 @@ const tabs = [
   { id: 'users', label: 'Users' },
   { id: 'patients', label: 'Patients' },
   { id: 'messages', label: 'Messages' },
+  { id: 'stats', label: 'Stats' },
   { id: 'settings', label: 'Settings' },
 ];
 

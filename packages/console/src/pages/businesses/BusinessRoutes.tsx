@@ -7,6 +7,7 @@ import { MessageList } from '../messages/MessageList.tsx';
 import { OrderRoutes } from '../orders/OrderRoutes.tsx';
 import { PatientRoutes } from '../patients/PatientRoutes.tsx';
 import { SettingsRoutes } from '../settings/SettingsRoutes.tsx';
+import { BusinessStats } from '../stats/BusinessStats.tsx';
 import { AddResourceUser } from '../users/AddResourceUser.tsx';
 import { UserDetails } from '../users/UserDetails.tsx';
 import { BusinessDetails } from './BusinessDetails.tsx';
@@ -17,7 +18,7 @@ import { BusinessUsers } from './BusinessUsers.tsx';
 
 /**
  * SPEC §2 `/businesses/*`. The machines and patients pages declare their own routes here, under the
- * business layout (`machines/*`, `patients/*`); `messages` is the business's message outbox.
+ * business layout (`machines/*`, `patients/*`); `messages` is the business's message outbox, `stats` its reports.
  */
 export function BusinessRoutes() {
   return (
@@ -35,6 +36,7 @@ export function BusinessRoutes() {
         <Route path="orders/*" element={<OrderRoutes />} />
         <Route path="patients/*" element={<PatientRoutes />} />
         <Route path="messages" element={<MessageList />} />
+        <Route path="stats" element={<BusinessStats />} />
       </Route>
     </Routes>
   );

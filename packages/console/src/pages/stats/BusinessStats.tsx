@@ -1,0 +1,177 @@
+import {
+  type CollectionFilter,
+  type CollectionRecord,
+  collectionFilters,
+  collectionRecordCells,
+  collectionRecordColumns,
+  collectionRecordsCsv,
+  isIsoDate,
+  toIsoDate,
+} from '@medlocker/core';
+import { useId, useState } from 'react';
+import { useParams } from 'react-router';
+import { rpc } from '../../api/client.ts';
+import { collectionFilterAtom, statsFromAtom, statsToAtom } from '../../state/stats.ts';
+import { choiceCodec, type UrlCodec, useUrlState } from '../../state/url-filter.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { useBusiness } from '../businesses/BusinessLayout.tsx';
+
+const filterCodec = choiceCodec<CollectionFilter>(collectionFilters);
+/** A day in the address: a real YYYY-MM-DD date, else none (the default). */
+const dayCodec: UrlCodec<string | null> = { parse: (t) => (isIsoDate(t) ? t : null), format: (v) => v };
+const filterOptions = collectionFilters.map((f) => ({ id: f, label: f }));
+
+/**
+ * The table: the CSV's columns (core's collectionRecordColumns) with Auto exempt folded into Exemption
+ * ("F", "Auto", "F (auto)") so all of it fits the page without scrolling sideways.
+ */
+const column = (i: number, width: string, header = collectionRecordColumns[i] ?? ''): ListColumn<CollectionRecord> => ({
+  key: header,
+  header,
+  width,
+  render: (r) => collectionRecordCells(r)[i],
+});
+const exemptionOf = (r: CollectionRecord) =>
+  r.autoExempt ? (r.exemptionCode ? `${r.exemptionCode} (auto)` : 'Auto') : (r.exemptionCode ?? '');
+const columns: ListColumn<CollectionRecord>[] = [
+  column(0, '4.5rem'),
+  column(1, 'minmax(6rem, 1fr)'),
+  column(2, '11rem'),
+  column(3, '4.5rem'),
+  column(4, '6rem'),
+  column(5, '4.5rem'),
+  { key: 'exemption', header: 'Exemption', width: '5.5rem', render: exemptionOf },
+  column(8, '4.5rem'),
+];
+
+/** A native date input (the browser's date picker), labelled as the console's fields are. */
+function DayField(props: {
+  label: string;
+  value: string;
+  min?: string;
+  max?: string;
+  onChange: (day: string) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {props.label}
+      </label>
+      <input
+        id={id}
+        className="field__input"
+        type="date"
+        required
+        value={props.value}
+        min={props.min}
+        max={props.max}
+        onChange={(e) => {
+          if (isIsoDate(e.target.value)) props.onChange(e.target.value);
+        }}
+      />
+    </div>
+  );
+}
+
+/** Saves text as a file the browser downloads. */
+function download(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * `/businesses/{businessId}/stats` (SPEC §2, issue 21). This slice: the collection records between two
+ * London days, by filter, 50 at a time, and their CSV (every record of the filter and days, not only
+ * the pages loaded). The monthly figures and charts come above them in a later slice.
+ */
+export function BusinessStats() {
+  const { business } = useBusiness();
+  const { businessId = business.id } = useParams();
+  const today = toIsoDate(Date.now());
+  const [filter, setFilter] = useUrlState('filter', collectionFilterAtom, filterCodec);
+  const [fromKept, setFrom] = useUrlState('from', statsFromAtom, dayCodec);
+  const [toKept, setTo] = useUrlState('to', statsToAtom, dayCodec);
+  const from = fromKept ?? `${today.slice(0, 8)}01`;
+  const to = toKept ?? today;
+  const [exportError, setExportError] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const input = { businessId, startDate: from, endDate: to, filterType: filter ?? 'All' } as const;
+
+  async function exportCsv() {
+    setExporting(true);
+    setExportError(null);
+    try {
+      const all = await rpc('reports', 'listCollectionStats', { ...input, getAll: true });
+      const name = `collection-records-${input.filterType.toLowerCase().replaceAll(' ', '-')}-${from}-to-${to}.csv`;
+      download(name, collectionRecordsCsv(all.records));
+    } catch (error) {
+      setExportError((error as Error).message);
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  return (
+    <ListPage
+      title="Collection records"
+      frame="section"
+      lead="Every collected order between the two days (London time, inclusive), newest first."
+      banner={
+        exportError && (
+          <Banner tone="error" title="The CSV could not be made">
+            {exportError}
+          </Banner>
+        )
+      }
+      filters={
+        <>
+          <DayField label="From" value={from} max={to} onChange={(d) => setFrom(d)} />
+          <DayField label="To" value={to} min={from} onChange={(d) => setTo(d)} />
+          <Select
+            label="Records"
+            options={filterOptions}
+            selectedKey={filter ?? 'All'}
+            onSelectionChange={(key) => setFilter(key === 'All' ? null : (key as CollectionFilter))}
+          />
+        </>
+      }
+      clearFilters={() => {
+        setFilter(null);
+        setFrom(null);
+        setTo(null);
+      }}
+      filtered={filter !== null || fromKept !== null || toKept !== null}
+      query={{
+        key: ['reports', 'listCollectionStats', businessId, input.filterType, from, to],
+        load: async (_search, nextToken) => {
+          const page = await rpc('reports', 'listCollectionStats', { ...input, nextToken });
+          return { items: page.records, nextToken: page.nextToken };
+        },
+      }}
+      actions={[
+        {
+          key: 'export',
+          method: ['reports', 'listCollectionStats'],
+          element: (
+            <Button onPress={exportCsv} isDisabled={exporting}>
+              Export CSV
+            </Button>
+          ),
+        },
+      ]}
+      label="Collection records"
+      columns={columns}
+      emptyText="No collections in these days"
+    />
+  );
+}

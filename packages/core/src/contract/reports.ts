@@ -1,0 +1,36 @@
+import { type } from 'arktype';
+import { CollectionRecord } from '../order/order.ts';
+import { CollectionFilter } from '../order/statuses.ts';
+import { Bool, IsoDate } from '../validation/general.ts';
+import { Id, NextToken } from '../validation/string-limits.ts';
+import { defineArea, staff } from './define.ts';
+
+/*
+ * Reports (issue 21, SPEC §7). This slice: the collection records of a business. The filters are
+ * defined in docs/DECISIONS.md ("Collection records"); the api's reports/repository.ts is their SQL.
+ */
+
+/** Pages of collection records are 50 long, newest collection first (keyset on collected, id). */
+export const collectionRecordsPageSize = 50;
+/** `getAll` answers at most this many records; a range holding more is refused (never cut short). */
+export const collectionRecordsMaxAll = 10_000;
+
+export const reports = defineArea({
+  listCollectionStats: {
+    input: type({
+      businessId: Id,
+      /** Every record of the range at once (the CSV export), up to {@link collectionRecordsMaxAll}. */
+      'getAll?': Bool,
+      'nextToken?': NextToken,
+      /** The first day (Europe/London, inclusive) of the collection time. */
+      startDate: IsoDate,
+      /** The last day (Europe/London, inclusive). */
+      endDate: IsoDate,
+      'filterType?': CollectionFilter,
+    }),
+    output: type({ records: CollectionRecord.array(), nextToken: 'string | null' }),
+    access: staff({ business: 'businessId' }),
+    summary:
+      "A business's collection records (collected orders) between two London days inclusive, newest first, 50 a page, by filter: All, Paid, PIN revealed, Exemption Declared, No Charge. getAll gives every record (at most 10,000; more is 400).",
+  },
+});
