@@ -65,7 +65,10 @@ async function exported(page: Page): Promise<{ name: string; lines: string[] }> 
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Export CSV' }).click(),
   ]);
-  const text = await readFile((await download.path()) ?? '', 'utf8');
+  const file = await readFile((await download.path()) ?? '', 'utf8');
+  // A UTF-8 byte order mark first: without it Excel reads the file as Windows-1252 and shows £9.90 as Â£9.90.
+  expect(file.startsWith('\uFEFF')).toBe(true);
+  const text = file.slice(1);
   return { name: download.suggestedFilename(), lines: text.split('\r\n').filter((l) => l !== '') };
 }
 

@@ -47,11 +47,14 @@ export function decodeIdCursor(token: string | null | undefined): string | undef
   throw invalidToken();
 }
 
-/** A token whose key is [time, id] (lists newest first by a timestamp); any other key is a 400. */
+/**
+ * A token whose key is [time, id] (lists newest first by a timestamp); any other key is a 400. The
+ * time is compared with a bigint column: a fraction or a number past 2^53 would fail the query.
+ */
 export function decodeTimeIdCursor(token: string | null | undefined): [number, string] | undefined {
   const key = decodeCursor(token, 2);
   if (key === undefined) return undefined;
-  if (typeof key[0] === 'number' && typeof key[1] === 'string') return [key[0], key[1]];
+  if (Number.isSafeInteger(key[0]) && typeof key[1] === 'string') return [key[0] as number, key[1]];
   throw invalidToken();
 }
 

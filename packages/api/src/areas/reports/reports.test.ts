@@ -261,6 +261,10 @@ describeApi(
         { ...base, filterType: 'Unpaid' },
         { ...base, nextToken: 'not-a-token' },
         { ...base, nextToken: Buffer.from(JSON.stringify(['x', 1])).toString('base64url') },
+        // A time no bigint holds, or not a whole number: PostgreSQL would fail the query (a 500).
+        { ...base, nextToken: Buffer.from(JSON.stringify([1e300, 'x'])).toString('base64url') },
+        { ...base, nextToken: Buffer.from(JSON.stringify([1.5, 'x'])).toString('base64url') },
+        { ...base, nextToken: Buffer.from(JSON.stringify([1, 'x\u0000'])).toString('base64url') },
       ]) {
         const res = await list(bad);
         expect([bad, res.status, res.body.error.code]).toEqual([bad, 400, 'VALIDATION']);
