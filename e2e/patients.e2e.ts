@@ -106,7 +106,7 @@ test('a patient imported with given and family names is still found by surname a
   await list.getByRole('link', { name: 'Imogen Featherstonehaugh' }).click();
 
   // Edit something other than the name: the form shows and sends the name as one field.
-  await page.getByRole('link', { name: 'Edit' }).click();
+  await page.getByRole('region', { name: 'Imogen Featherstonehaugh' }).getByRole('link', { name: 'Edit' }).click();
   await expect(page.getByRole('textbox', { name: 'Name' })).toHaveValue('Imogen Featherstonehaugh');
   await page.getByRole('textbox', { name: 'Email' }).fill('imogen@example.com');
   await page.getByRole('button', { name: 'Save' }).click();
