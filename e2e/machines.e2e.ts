@@ -225,8 +225,8 @@ test('machines are added, found by name, edited, paid for after a confirmation, 
   await expect(page.getByRole('link', { name: 'Back Locker' })).toHaveCount(0);
   await page.getByRole('link', { name: 'Front Locker' }).click();
 
-  // Edit.
-  await page.getByRole('link', { name: 'Edit' }).last().click();
+  // Edit (the machine's own Edit link, not the business's Edit tab).
+  await page.getByRole('link', { name: 'Edit' }).and(page.locator('[href*="machines/"]')).click();
   await page.getByLabel('Number of slots').fill('30');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Machine saved.')).toBeVisible();
