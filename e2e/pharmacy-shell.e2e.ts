@@ -6,9 +6,9 @@ import {
   createGroup,
   createMachine,
   createUser,
-  logIn,
   logInAsAdmin,
   type SimulatedLocker,
+  signInAsNew as signInNamed,
   startLocker,
   stopLocker,
   test,
@@ -31,15 +31,9 @@ test.afterEach(async () => {
   locker = undefined;
 });
 
-/** Signs a freshly invited pharmacy user in and names them (SPEC §1's complete-profile screen). */
+/** Signs a freshly invited pharmacy user in; pharmacy users start at their own dashboard. */
 async function signInAsNew(page: Page, user: { email: string; password: string }) {
-  await page.goto('/auth/login');
-  await logIn(page, user.email, user.password);
-  await page.getByLabel('First name').fill('Pat');
-  await page.getByLabel('Surname').fill('Pharmacist');
-  await page.getByRole('button', { name: 'Save' }).click();
-  // Pharmacy users start at their own dashboard now.
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await signInNamed(page, user);
   await expect(page).toHaveURL(/\/$/);
 }
 

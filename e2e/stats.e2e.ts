@@ -6,8 +6,8 @@ import {
   expect as baseExpect,
   createBusiness,
   createUser,
-  logIn,
   logInAsAdmin,
+  signInAsNew,
   test,
   uniqueName,
 } from './harness/fixtures.ts';
@@ -122,11 +122,6 @@ test('support sees the collection records, filters them and exports the CSV', as
 test("a pharmacy user sees their business's collection records and exports them", async ({ page }) => {
   const made = await collections();
   const user = await createUser({ role: { name: 'Business', resource: made.businessId, accessLevels: [] } });
-  await page.goto('/auth/login');
-  await logIn(page, user.email, user.password);
-  await page.getByLabel('First name').fill('Paula');
-  await page.getByLabel('Surname').fill('Pharmacist');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await signInAsNew(page, user, { first: 'Paula', last: 'Pharmacist' });
   await walkRecords(page, made);
 });

@@ -6,8 +6,8 @@ import {
   expect as baseExpect,
   createBusiness,
   createUser,
-  logIn,
   logInAsAdmin,
+  signInAsNew,
   test,
   uniqueName,
   webhookReceiver,
@@ -133,13 +133,8 @@ test('a pharmacy admin replays their failed delivery and sends a test event', as
   const user = await createUser({
     role: { name: 'Business', resource: endpoint.businessId, accessLevels: ['Admin'] },
   });
-  await page.goto('/auth/login');
-  await logIn(page, user.email, user.password);
   // Invited users name themselves first (SPEC §1).
-  await page.getByLabel('First name').fill('Ada');
-  await page.getByLabel('Surname').fill('Admin');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  await signInAsNew(page, user, { first: 'Ada', last: 'Admin' });
 
   await replayFailedDelivery(page, endpoint);
 

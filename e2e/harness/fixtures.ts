@@ -223,6 +223,23 @@ export async function logIn(page: Page, email: string, password: string) {
 }
 
 /**
+ * Signs a freshly invited user in and names them on the complete-profile screen (SPEC §1), then waits
+ * for their dashboard.
+ */
+export async function signInAsNew(
+  page: Page,
+  user: { email: string; password: string },
+  name: { first: string; last: string } = { first: 'Pat', last: 'Pharmacist' },
+) {
+  await page.goto('/auth/login');
+  await logIn(page, user.email, user.password);
+  await page.getByLabel('First name').fill(name.first);
+  await page.getByLabel('Surname').fill(name.last);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+}
+
+/**
  * Every test fails on an uncaught error in the page or a Content Security Policy refusal, so a
  * broken script or a CSP-blocked asset cannot pass unnoticed behind a page that happens to render.
  */
