@@ -340,6 +340,19 @@ export type MonthlyBusinessStatsTable = {
   initial_patient_count: Generated<number>;
   patient_delta: Generated<number>;
   updated: number;
+  orders_loaded: Generated<number>;
+  orders_expired: Generated<number>;
+  orders_cancelled: Generated<number>;
+  orders_removed: Generated<number>;
+  collected_within_window: Generated<number>;
+  median_pickup_minutes: number | null;
+  paid_amount: Generated<number>;
+  pin_reveals: Generated<number>;
+  exemptions_by_code: ColumnType<JsonValue, string | undefined, string>;
+  messages_by_channel: ColumnType<JsonValue, string | undefined, string>;
+  machine_downtime_minutes: Generated<number>;
+  alarms_by_code: ColumnType<JsonValue, string | undefined, string>;
+  computed_at: Generated<number>;
 };
 
 export type NotificationDismissalsTable = {

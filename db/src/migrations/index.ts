@@ -24,6 +24,7 @@ import * as paymentAttempts from './0023_payment_attempts.ts';
 import * as patientSessions from './0024_patient_sessions.ts';
 import * as onlineSignUps from './0025_online_sign_ups.ts';
 import * as integrationApi from './0026_integration_api.ts';
+import * as monthlyStats from './0027_monthly_stats.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '0024_patient_sessions': patientSessions,
   '0025_online_sign_ups': onlineSignUps,
   '0026_integration_api': integrationApi,
+  '0027_monthly_stats': monthlyStats,
 };

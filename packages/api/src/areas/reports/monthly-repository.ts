@@ -1,0 +1,104 @@
+import type { MonthlyBusinessStats } from '@medlocker/core';
+import type { Db } from './repository.ts';
+
+/*
+ * The stored monthly rows (monthly_business_stats, migrations 0006 and 0027). The `stats.monthly` job
+ * writes them; the business's monthly table, the group comparison and the monthly email read them
+ * here. A month with no row reads as zeros (nothing happened, or the job has not reached it).
+ */
+
+/** A year and month (1–12) as one number, year * 12 + month - 1, so ranges compare simply. */
+export const monthIndex = (year: number, month: number): number => year * 12 + month - 1;
+export const fromMonthIndex = (index: number): { year: number; month: number } => ({
+  year: Math.floor(index / 12),
+  month: (index % 12) + 1,
+});
+
+/** A month of a business with nothing in it. */
+export const emptyMonth = (businessId: string, year: number, month: number): MonthlyBusinessStats => ({
+  businessId,
+  year,
+  month,
+  notificationsSent: 0,
+  ordersAdded: 0,
+  ordersLoaded: 0,
+  ordersCollected: 0,
+  ordersExpired: 0,
+  ordersCancelled: 0,
+  ordersRemoved: 0,
+  collectedWithinWindow: 0,
+  totalPickupMinutes: 0,
+  medianPickupMinutes: null,
+  paidAmount: 0,
+  exemptionsByCode: {},
+  pinReveals: 0,
+  messagesByChannel: {},
+  machineDowntimeMinutes: 0,
+  alarmsByCode: {},
+  initialPatientCount: 0,
+  patientDelta: 0,
+});
+
+const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
+/**
+ * The rows of these businesses for the months `from`..`to` (month indexes, inclusive), one per
+ * business and month, oldest first; months without a stored row are {@link emptyMonth}.
+ */
+export async function monthlyRows(
+  db: Db,
+  businessIds: readonly string[],
+  from: number,
+  to: number,
+): Promise<MonthlyBusinessStats[]> {
+  if (businessIds.length === 0 || to < from) return [];
+  const first = fromMonthIndex(from);
+  const last = fromMonthIndex(to);
+  const rows = await db
+    .selectFrom('monthly_business_stats')
+    .selectAll()
+    .where('business_id', 'in', businessIds)
+    .where((eb) =>
+      eb.and([
+        eb.or([eb('year', '>', first.year), eb.and([eb('year', '=', first.year), eb('month', '>=', first.month)])]),
+        eb.or([eb('year', '<', last.year), eb.and([eb('year', '=', last.year), eb('month', '<=', last.month)])]),
+      ]),
+    )
+    .execute();
+  const stored = new Map(rows.map((r) => [`${r.business_id}:${monthIndex(r.year, r.month)}`, r]));
+  const out: MonthlyBusinessStats[] = [];
+  for (const businessId of businessIds) {
+    for (let m = from; m <= to; m++) {
+      const { year, month } = fromMonthIndex(m);
+      const r = stored.get(`${businessId}:${m}`);
+      out.push(
+        r === undefined
+          ? emptyMonth(businessId, year, month)
+          : {
+              businessId,
+              year,
+              month,
+              notificationsSent: Number(r.notifications_sent),
+              ordersAdded: Number(r.orders_added),
+              ordersLoaded: Number(r.orders_loaded),
+              ordersCollected: Number(r.orders_collected),
+              ordersExpired: Number(r.orders_expired),
+              ordersCancelled: Number(r.orders_cancelled),
+              ordersRemoved: Number(r.orders_removed),
+              collectedWithinWindow: Number(r.collected_within_window),
+              totalPickupMinutes: Number(r.total_pickup_minutes),
+              medianPickupMinutes: r.median_pickup_minutes === null ? null : Number(r.median_pickup_minutes),
+              paidAmount: Number(r.paid_amount),
+              exemptionsByCode: json(r.exemptions_by_code),
+              pinReveals: Number(r.pin_reveals),
+              messagesByChannel: json(r.messages_by_channel),
+              machineDowntimeMinutes: Number(r.machine_downtime_minutes),
+              alarmsByCode: json(r.alarms_by_code),
+              initialPatientCount: Number(r.initial_patient_count),
+              patientDelta: Number(r.patient_delta),
+            },
+      );
+    }
+  }
+  return out;
+}
