@@ -453,6 +453,10 @@ export type OrdersTable = {
   pin_lookup: string | null;
   expiry_recorded_at: number | null;
   expiry_reminded_for: number | null;
+  pin_held_at: number | null;
+  pin_held_by: string | null;
+  pin_held_by_display: string | null;
+  pin_hold_reason: string | null;
 };
 
 export type PasswordResetTokensTable = {
@@ -607,7 +611,7 @@ export type PinAttemptsTable = {
   business_id: string;
   machine_id: string;
   order_id: string | null;
-  outcome: 'ok' | 'wrong' | 'expired' | 'paymentRequired' | 'lockedOut';
+  outcome: 'ok' | 'wrong' | 'expired' | 'paymentRequired' | 'lockedOut' | 'held';
   created: number;
 };
 

@@ -6,6 +6,7 @@ import { businessSettingsRoutes } from './areas/business-settings/index.ts';
 import { businessesRoutes } from './areas/businesses/index.ts';
 import { checkoutRoutes, judopayWebhookRoutes } from './areas/checkout/index.ts';
 import { deviceAuthRoutes } from './areas/device-auth/index.ts';
+import { evidenceRoutes } from './areas/evidence/index.ts';
 import { globalSettingsRoutes } from './areas/global-settings/index.ts';
 import { groupsRoutes } from './areas/groups/index.ts';
 import { healthRoutes } from './areas/health/index.ts';
@@ -85,8 +86,11 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(integrationRoutes(deps))
     .use(webhooksRoutes(deps))
     .use(integrationApiRoutes(deps));
-  // The job runner's console and the reports, likewise.
-  const adminAreas = new Elysia({ name: 'areas:jobsReports' }).use(jobsRoutes(deps)).use(reportsRoutes(deps));
+  // The job runner's console, the reports and the evidence pack, likewise.
+  const adminAreas = new Elysia({ name: 'areas:jobsReports' })
+    .use(jobsRoutes(deps))
+    .use(reportsRoutes(deps))
+    .use(evidenceRoutes(deps));
   // Frames of the locker protocol are at most 64 KB (docs/LOCKER-PROTOCOL.md); a bigger message closes the socket.
   return new Elysia({ name: 'medlocker', websocket: { maxPayloadLength: 64 * 1024 } })
     .onRequest(({ request, set, server }) => {

@@ -61,7 +61,7 @@ export type LockerView = {
 /** What the keypad got for a PIN: the hub's VerifyPin answer, or why it could not ask. */
 export type PinAnswer =
   | { status: 'Accepted'; bagId: string; barcode: string; location: string }
-  | { status: 'Invalid' | 'Expired' | 'PaymentRequired' }
+  | { status: 'Invalid' | 'Expired' | 'PaymentRequired' | 'Held' }
   | { status: 'LockedOut'; retryAfter: number }
   | { status: 'Offline' }
   | { status: 'Error'; code: string };

@@ -3,6 +3,7 @@ import { bags } from './bags.ts';
 import { businessSettings } from './business-settings.ts';
 import { businesses } from './businesses.ts';
 import { checkout } from './checkout.ts';
+import { evidence } from './evidence.ts';
 import { globalSettings } from './global-settings.ts';
 import { groups } from './groups.ts';
 import { health } from './health.ts';
@@ -51,6 +52,7 @@ export const contract = {
   integration,
   webhooks,
   reports,
+  evidence,
   globalSettings,
   mailbox,
   notifications,
@@ -59,6 +61,16 @@ export const contract = {
 } as const;
 
 export type Contract = typeof contract;
+export {
+  EvidenceAction,
+  EvidenceMachineEvent,
+  EvidenceMessage,
+  EvidenceOrder,
+  EvidencePack,
+  evidenceMaxRangeDays,
+  evidenceOutsideReadingsMax,
+  pinHoldsMax,
+} from './evidence.ts';
 export { JobInfo, JobQueue, JobState, jobsPageSize } from './jobs.ts';
 export { MailboxMessage } from './mailbox.ts';
 export { NotificationListItem, notificationsPageSize } from './notifications.ts';

@@ -189,6 +189,12 @@ export const methodActors = {
   reports: {
     listCollectionStats: ['support', 'pharmacy'],
   },
+  evidence: {
+    getEvidencePack: ['support', 'pharmacy'],
+    downloadEvidencePack: ['support', 'pharmacy'],
+    holdPins: ['support', 'pharmacy'],
+    releasePins: ['support', 'pharmacy'],
+  },
   globalSettings: {
     getGlobalSettings: ['support'],
     createOrUpdateGlobalSettings: ['support'],

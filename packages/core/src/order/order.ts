@@ -70,6 +70,11 @@ export const Order = type({
     'null',
   ),
   patientDetails: 'Record<string, unknown> | null',
+  /**
+   * Present while staff hold the order's PIN (the evidence pack, issue 21): the locker refuses it until
+   * someone releases it. Who held it, when and why.
+   */
+  'pinHold?': type({ heldAt: Timestamp, heldBy: 'string', heldByDisplayName: 'string', reason: 'string' }),
   sequence: 'number.integer >= 0',
   created: Timestamp,
   updated: Timestamp,

@@ -121,7 +121,7 @@ export const lockerActions = {
     dataChanging: false,
     request: type({ ...MachineRef, pin: /^\d{4,12}$/ }),
     response: type({
-      status: "'Accepted' | 'Invalid' | 'Expired' | 'PaymentRequired' | 'LockedOut'",
+      status: "'Accepted' | 'Invalid' | 'Expired' | 'PaymentRequired' | 'Held' | 'LockedOut'",
       'bagId?': 'string',
       'barcode?': 'string',
       'location?': 'string',

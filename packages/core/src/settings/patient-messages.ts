@@ -4,13 +4,19 @@ import type { SmsTemplateKey } from './sms-templates.ts';
 /**
  * Patient messages SPEC §3 has no template for, so businesses cannot reword them: the order expired
  * uncollected, and staff cancelled an order the patient had been told about. Same placeholders as the
- * templates; each fits one 160-character SMS page with typical values (docs/DECISIONS.md).
+ * templates; each fits one 160-character SMS page with typical values (docs/DECISIONS.md). Staff holding
+ * an order's PIN (evidence pack, issue 21) pauses its collection: the patient is told, and told again on
+ * release (without the PIN: the one they were sent works again).
  */
 export const fixedPatientMessages = {
   orderExpired:
     'Your order from ${businessName} was not collected by ${expires}, so its PIN no longer works. Please contact ${businessName}.',
   orderCancelled:
     'Your order at ${machineAndBusiness} has been cancelled and its PIN no longer works. Please contact ${businessName} with any questions.',
+  orderPinHeld:
+    'Your collection from ${machineAndBusiness} is paused while the pharmacy checks your order. We will text you when you can collect. Questions? Contact ${businessName}.',
+  orderPinReleased:
+    'Good news: you can collect your order from ${machineAndBusiness} again, with the PIN you were sent, by ${expires}.',
 } as const;
 
 /** Every message an order may send its patient: a business's template, or one of the fixed ones. */
@@ -28,4 +34,6 @@ export const patientMessageNames: Record<PatientMessageKey, string> = {
   orderCollected: 'Order collected',
   orderExpired: 'Order expired',
   orderCancelled: 'Order cancelled',
+  orderPinHeld: 'Collection paused',
+  orderPinReleased: 'Collection resumed',
 };

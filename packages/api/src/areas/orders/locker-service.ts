@@ -259,7 +259,7 @@ export async function loadWaitingBag(
 
 export type VerifyPinAnswer =
   | { status: 'Accepted'; bagId: string; barcode: string; location: string }
-  | { status: 'Invalid' | 'Expired' | 'PaymentRequired' }
+  | { status: 'Invalid' | 'Expired' | 'PaymentRequired' | 'Held' }
   | { status: 'LockedOut'; retryAfter: number };
 
 /**
@@ -296,16 +296,21 @@ export async function verifyPin(deps: AppDeps, actor: LockerActor, pin: string):
     { status: order.status, expiresAt: order.expires_at === null ? null : Number(order.expires_at) },
     now,
   );
-  const outcome = expired
-    ? 'expired'
-    : order.payment_status === 'unpaid' && order.machine_payment
-      ? 'paymentRequired'
-      : 'ok';
+  // A held PIN (staff paused the collection, issue 21) opens nothing until released, expired or not.
+  const outcome =
+    order.pin_held_at !== null
+      ? 'held'
+      : expired
+        ? 'expired'
+        : order.payment_status === 'unpaid' && order.machine_payment
+          ? 'paymentRequired'
+          : 'ok';
   const [code, message] = (
     {
       ok: ['PIN_ACCEPTED', 'PIN accepted at the locker'],
       expired: ['PIN_EXPIRED', 'PIN entered after the order expired'],
       paymentRequired: ['PIN_PAYMENT_REQUIRED', 'PIN entered: payment needed before collection'],
+      held: ['PIN_REFUSED_HELD', 'PIN entered while it is held: the locker refused it'],
     } as const
   )[outcome];
   await recordPinOutcome(
@@ -314,6 +319,7 @@ export async function verifyPin(deps: AppDeps, actor: LockerActor, pin: string):
     eventRow(deps, actor, order, code, message),
   );
   publishOrder(deps, order);
+  if (outcome === 'held') return { status: 'Held' };
   if (outcome === 'expired') return { status: 'Expired' };
   if (outcome === 'paymentRequired') return { status: 'PaymentRequired' };
   return { status: 'Accepted', bagId: bag.id, barcode: bag.barcode, location: bag.location };

@@ -140,7 +140,14 @@ export async function queueOrderMessage(
 }
 
 /** Messages that speak of a live, loaded order: its PIN, where it waits, when to collect by. */
-const liveOrderMessages: readonly string[] = ['orderReady', 'paymentRequired', 'orderUpdated', 'orderExpiring'];
+const liveOrderMessages: readonly string[] = [
+  'orderReady',
+  'paymentRequired',
+  'orderUpdated',
+  'orderExpiring',
+  'orderPinHeld',
+  'orderPinReleased',
+];
 
 /**
  * Why a queued message must not go any more, if so: it speaks of a loaded order (ready, payment

@@ -71,6 +71,16 @@ export function toOrder(row: OrderRow): Order {
     lastNotificationStatus: json<Order['lastNotificationStatus']>(row.last_notification_status),
     machineDetails: machineDetails === null ? null : { ...machineDetails, pin: null },
     patientDetails: json<Record<string, unknown>>(row.patient_details),
+    ...(row.pin_held_at === null
+      ? {}
+      : {
+          pinHold: {
+            heldAt: Number(row.pin_held_at),
+            heldBy: row.pin_held_by ?? '',
+            heldByDisplayName: row.pin_held_by_display ?? '',
+            reason: row.pin_hold_reason ?? '',
+          },
+        }),
     sequence: Number(row.sequence),
     created: Number(row.created),
     updated: Number(row.updated),
@@ -296,7 +306,7 @@ export const waitingBag = (db: Db, businessId: string, barcode: string) =>
 export const setBagOrder = (db: Db, bagId: string, orderId: string, now: number) =>
   db.updateTable('bags').set({ order_id: orderId, updated: now }).where('id', '=', bagId).execute();
 
-export type PinOutcome = 'ok' | 'wrong' | 'expired' | 'paymentRequired' | 'lockedOut';
+export type PinOutcome = 'ok' | 'wrong' | 'expired' | 'paymentRequired' | 'lockedOut' | 'held';
 
 /**
  * Turns `synchronous_commit` off for the statement's own transaction (as the readings batch does): the

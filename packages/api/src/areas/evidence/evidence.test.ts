@@ -1,0 +1,319 @@
+import { expect, it } from 'bun:test';
+import { strFromU8, unzipSync } from 'fflate';
+import {
+  asSupport,
+  eventually,
+  lockerEvents,
+  SUPPORT,
+  type TestLocker,
+  testAuth,
+  withBootedLocker,
+} from '../../hubs/test-kit.ts';
+import type { AuthPort } from '../../rpc/context.ts';
+import { describeApi } from '../../testing.ts';
+import { testPatient } from '../patients/test-helpers.ts';
+import { csvLine } from './file.ts';
+
+const HOUR = 3_600_000;
+const MIN = 60_000;
+const asPharmacy = { cookie: 'session=pharmacy' };
+/** A pharmacy user whose Business role reaches one business (cookie `session=pharmacy-<business>`). */
+const pharmacyOf = (businessId: string) => ({ cookie: `session=pharmacy-${businessId}` });
+const scopedAuth: AuthPort = {
+  principalOf: async (request) => {
+    const business = /session=pharmacy-(\w+)/.exec(request.headers.get('cookie') ?? '')?.[1];
+    if (!business) return testAuth.principalOf(request);
+    return {
+      ...SUPPORT,
+      userId: 'u-pharm',
+      displayName: 'Pat Pharmacy',
+      scopes: [],
+      businesses: new Map([[business, { admin: false }]]),
+    };
+  },
+};
+
+describeApi(
+  'evidence pack',
+  (t) => {
+    let patients = 0;
+    const event = lockerEvents(t);
+    const newOrder = async (barcode: string) => {
+      const patient = await t.call(
+        'patients',
+        'create',
+        { businessId: 'b1', patient: testPatient(++patients) },
+        asSupport,
+      );
+      const res = await t.call(
+        'orders',
+        'create',
+        { businessId: 'b1', patientId: patient.body.patient.id, barcode },
+        asSupport,
+      );
+      expect(res.status).toBe(200);
+      return res.body.order as { id: string; reference: string };
+    };
+    const pinOf = async (id: string) =>
+      (await t.call('orders', 'setRevealPinReason', { id, reason: 'checking' }, asSupport)).body.pin as string;
+    const verify = async (locker: TestLocker, pin: string) =>
+      ((await locker.call('VerifyPin', { pin }))[2] as { status: string }).status;
+    const outboxKeys = async (orderId: string) =>
+      (
+        await t.db
+          .selectFrom('message_outbox')
+          .select('template_key')
+          .where('order_id', '=', orderId)
+          .orderBy('created')
+          .orderBy('id')
+          .execute()
+      ).map((m) => m.template_key);
+    const codes = async (orderId: string) =>
+      (await t.call('orders', 'listEvents', { orderId }, asSupport)).body.events.map((e: { code: string }) => e.code);
+    const load = (locker: TestLocker, barcode: string, location: string) =>
+      locker.call('BagLoaded', event({ barcode, location }));
+
+    /**
+     * The excursion scenario, through the API and the locker: A is loaded before the range and stays,
+     * B is loaded and collected before it, C is loaded during it, E after it, D never. During the range
+     * the locker reads 30 °C (an excursion) and raises a mains power failure.
+     */
+    async function excursion(locker: TestLocker, machineId: string) {
+      const [a, b, c, d, e] = [await newOrder('EV-A'), await newOrder('EV-B'), await newOrder('EV-C')].concat([
+        await newOrder('EV-D'),
+        await newOrder('EV-E'),
+      ]);
+      if (!a || !b || !c || !d || !e) throw new Error('orders');
+      await load(locker, 'EV-A', 'A1');
+      await load(locker, 'EV-B', 'B1');
+      const pinA = await pinOf(a.id);
+      const pinB = await pinOf(b.id);
+      t.advance(HOUR);
+      expect(await verify(locker, pinB)).toBe('Accepted');
+      await locker.call('BagCollected', event({ barcode: 'EV-B', location: 'B1' }));
+      t.advance(HOUR);
+      const from = t.deps.now();
+      t.advance(10 * MIN);
+      const now = t.deps.now();
+      await locker.call(
+        'TemperatureReadings',
+        event({ readings: [20, 29, 30, 31].map((value, i) => ({ created: now - (3 - i) * MIN, value })) }),
+      );
+      await eventually(
+        async () =>
+          (await t.db.selectFrom('machine_events').select('id').where('code', '=', 'MP_0001').execute()).length === 1,
+      );
+      await locker.call('MachineEvent', event({ code: 'EM_0003' }));
+      t.advance(20 * MIN);
+      await load(locker, 'EV-C', 'C1');
+      t.advance(30 * MIN);
+      const to = t.deps.now();
+      t.advance(30 * MIN);
+      await load(locker, 'EV-E', 'E1');
+      return { a, b, c, d, e, pinA, from, to, machineId };
+    }
+
+    it('lists exactly the orders inside during the range, the readings, alarms, messages and actors', async () => {
+      await withBootedLocker(t, async ({ locker, machine }) => {
+        const s = await excursion(locker, machine.id);
+        const res = await t.call(
+          'evidence',
+          'getEvidencePack',
+          { machineId: machine.id, from: s.from, to: s.to },
+          asSupport,
+        );
+        expect(res.status).toBe(200);
+        const pack = res.body.pack;
+        expect(pack.machine).toMatchObject({ id: machine.id, businessId: 'b1', businessName: 'Pharmacy b1' });
+        expect(pack.orders.map((o: { reference: string }) => o.reference)).toEqual([s.a.reference, s.c.reference]);
+        expect(pack.orders[0]).toMatchObject({
+          barcode: 'EV-A',
+          location: 'A1',
+          outAt: null,
+          live: true,
+          pinHold: null,
+        });
+        expect(pack.orders[1]).toMatchObject({ barcode: 'EV-C', location: 'C1', inAt: s.from + 30 * MIN });
+        expect(pack.temperature).toMatchObject({ count: 4, min: 20, max: 31, average: 27.5, outsideCount: 3 });
+        expect(pack.temperature.outside.map((r: { value: number }) => r.value)).toEqual([29, 30, 31]);
+        expect(pack.temperature.excursions.map((e: { code: string }) => e.code)).toEqual(['MP_0001']);
+        expect(pack.alarms.map((e: { code: string; level: string }) => [e.code, e.level])).toEqual([
+          ['EM_0003', 'critical'],
+        ]);
+        const messages = pack.orders[0].messages;
+        expect(messages.map((m: { templateKey: string; channel: string }) => [m.templateKey, m.channel])).toEqual([
+          ['orderReady', 'sms'],
+        ]);
+        expect(messages[0].body).toContain('[PIN]');
+        expect(messages[0].body).not.toContain(s.pinA);
+        // Who acted from the start of the range: the locker loading C.
+        expect(pack.actions.map((a: { orderReference: string; code: string }) => [a.orderReference, a.code])).toEqual([
+          [s.c.reference, 'ORDER_LOADED'],
+        ]);
+        // Reading the pack is a read of each order shown, audited.
+        const reads = await t.db
+          .selectFrom('audit_log')
+          .select('entity_id')
+          .where('action', '=', 'order.read')
+          .where(({ eb, ref }) => eb(ref('details', '->>').key('via'), '=', 'evidencePack'))
+          .execute();
+        expect(reads.map((r) => r.entity_id).sort()).toEqual([s.a.id, s.c.id].sort());
+      });
+    }, 30_000);
+
+    it('holds PINs (the locker refuses them, the patient is told) and releases them', async () => {
+      await withBootedLocker(t, async ({ locker, machine }) => {
+        const s = await excursion(locker, machine.id);
+        const held = await t.call(
+          'evidence',
+          'holdPins',
+          { orderIds: [s.a.id, s.c.id], reason: 'Excursion' },
+          asSupport,
+        );
+        expect(held.status).toBe(200);
+        expect(held.body.orders[0].pinHold).toMatchObject({ heldByDisplayName: 'Sam Support', reason: 'Excursion' });
+        expect(await verify(locker, s.pinA)).toBe('Held');
+        expect(await outboxKeys(s.a.id)).toEqual(['orderReady', 'orderPinHeld']);
+        expect(await codes(s.a.id)).toEqual([
+          'ORDER_CREATED',
+          'ORDER_LOADED',
+          'PIN_REVEALED',
+          'PIN_HELD',
+          'PIN_REFUSED_HELD',
+        ]);
+        const audits = await t.db
+          .selectFrom('audit_log')
+          .select('entity_id')
+          .where('action', '=', 'order.holdPin')
+          .execute();
+        expect(audits.map((r) => r.entity_id).sort()).toEqual([s.a.id, s.c.id].sort());
+        // A held try is not a wrong one.
+        const tries = await t.db.selectFrom('pin_attempts').select('outcome').where('order_id', '=', s.a.id).execute();
+        expect(tries.map((r) => r.outcome)).toContain('held');
+        const got = await t.call('orders', 'get', { id: s.a.id }, asSupport);
+        expect(got.body.order.pinHold).toMatchObject({ reason: 'Excursion' });
+        const pack = await t.call(
+          'evidence',
+          'getEvidencePack',
+          { machineId: machine.id, from: s.from, to: s.to },
+          asSupport,
+        );
+        expect(pack.body.pack.orders.map((o: { pinHold: unknown }) => o.pinHold !== null)).toEqual([true, true]);
+
+        const again = await t.call('evidence', 'holdPins', { orderIds: [s.a.id], reason: 'Again' }, asSupport);
+        expect([again.status, again.body.error.code]).toEqual([409, 'CONFLICT']);
+
+        const released = await t.call(
+          'evidence',
+          'releasePins',
+          { orderIds: [s.a.id], reason: 'Checked: fine' },
+          asSupport,
+        );
+        expect(released.status).toBe(200);
+        expect(released.body.orders[0].pinHold).toBeUndefined();
+        expect(await verify(locker, s.pinA)).toBe('Accepted');
+        expect(await outboxKeys(s.a.id)).toEqual(['orderReady', 'orderPinHeld', 'orderPinReleased']);
+        expect((await codes(s.a.id)).slice(-2)).toEqual(['PIN_RELEASED', 'PIN_ACCEPTED']);
+        const notHeld = await t.call('evidence', 'releasePins', { orderIds: [s.a.id], reason: 'x' }, asSupport);
+        expect(notHeld.status).toBe(409);
+
+        // All or nothing: a collected order in the batch refuses the whole hold, and A stays released.
+        const mixed = await t.call('evidence', 'holdPins', { orderIds: [s.a.id, s.b.id], reason: 'Batch' }, asSupport);
+        expect(mixed.status).toBe(409);
+        expect(mixed.body.error.message).toContain(s.b.reference);
+        expect(mixed.body.error.message).toContain('collected');
+        expect((await t.call('orders', 'get', { id: s.a.id }, asSupport)).body.order.pinHold).toBeUndefined();
+        expect(await outboxKeys(s.a.id)).toEqual(['orderReady', 'orderPinHeld', 'orderPinReleased']);
+        // A new order (not in a locker) is not live either.
+        expect((await t.call('evidence', 'holdPins', { orderIds: [s.d.id], reason: 'x' }, asSupport)).status).toBe(409);
+      });
+    }, 30_000);
+
+    it('downloads the pack as a ZIP of a summary and CSVs with every reading', async () => {
+      await withBootedLocker(t, async ({ locker, machine }) => {
+        const s = await excursion(locker, machine.id);
+        await t.call('evidence', 'holdPins', { orderIds: [s.c.id], reason: 'Warm, check' }, asSupport);
+        const res = await t.call(
+          'evidence',
+          'downloadEvidencePack',
+          { machineId: machine.id, from: s.from, to: s.to },
+          asSupport,
+        );
+        expect(res.status).toBe(200);
+        expect(res.body.fileName).toMatch(/^evidence-Locker-1-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d\.zip$/);
+        const files = unzipSync(Buffer.from(res.body.data, 'base64'));
+        expect(Object.keys(files).sort()).toEqual([
+          'actions.csv',
+          'alarms.csv',
+          'messages.csv',
+          'orders.csv',
+          'summary.txt',
+          'temperature-readings.csv',
+        ]);
+        const text = (name: string) => strFromU8(files[name] ?? new Uint8Array());
+        const lines = (name: string) => text(name).trimEnd().split('\r\n');
+        expect(lines('temperature-readings.csv')).toHaveLength(5);
+        expect(lines('temperature-readings.csv')[4]).toEndWith(',31,true');
+        const orders = lines('orders.csv');
+        expect(orders).toHaveLength(3);
+        expect(orders[1]).toStartWith(`${s.a.reference},${s.a.id},`);
+        expect(orders[2]).toContain('Warm, check');
+        expect(lines('alarms.csv').map((l) => l.split(',')[2])).toEqual(['code', 'MP_0001', 'EM_0003']);
+        expect(
+          lines('messages.csv')
+            .slice(1)
+            .map((l) => l.split(',')[0]),
+        ).toEqual([s.a.reference, s.c.reference, s.c.reference]);
+        expect(text('summary.txt')).toContain('Orders inside the machine: 2 (PIN held now: 1)');
+        expect(text('summary.txt')).toContain('Temperature excursions: 1');
+      });
+    }, 30_000);
+
+    it('is for staff who reach the machine: another business is 404, and so is its order', async () => {
+      await withBootedLocker(t, async ({ machine }) => {
+        const order = await newOrder('SC-1');
+        const range = { machineId: machine.id, from: t.deps.now() - HOUR, to: t.deps.now() };
+        expect((await t.call('evidence', 'getEvidencePack', range, {})).status).toBe(401);
+        // The test pharmacy user holds no role on b1.
+        expect((await t.call('evidence', 'getEvidencePack', range, asPharmacy)).status).toBe(404);
+        expect((await t.call('evidence', 'downloadEvidencePack', range, asPharmacy)).status).toBe(404);
+        const hold = { orderIds: [order.id], reason: 'x' };
+        expect((await t.call('evidence', 'holdPins', hold, asPharmacy)).status).toBe(404);
+        expect((await t.call('evidence', 'releasePins', hold, asPharmacy)).status).toBe(404);
+        // A Business role on b2 only: b1's machine and order stay out of reach; with one on b1, in reach.
+        expect((await t.call('evidence', 'getEvidencePack', range, pharmacyOf('b2'))).status).toBe(404);
+        expect((await t.call('evidence', 'holdPins', hold, pharmacyOf('b2'))).status).toBe(404);
+        expect((await t.call('evidence', 'getEvidencePack', range, pharmacyOf('b1'))).status).toBe(200);
+        expect((await t.call('evidence', 'holdPins', hold, pharmacyOf('b1'))).status).toBe(409);
+      });
+    }, 30_000);
+
+    it('refuses bad input with a 400 naming the field, and changes nothing', async () => {
+      await withBootedLocker(t, async ({ machine }) => {
+        const now = t.deps.now();
+        const pack = (input: Record<string, unknown>) => t.call('evidence', 'getEvidencePack', input, asSupport);
+        const reversed = await pack({ machineId: machine.id, from: now, to: now - HOUR });
+        expect([reversed.status, reversed.body.error.details[0].id]).toEqual([400, 'INVALID_DATE_RANGE']);
+        const long = await pack({ machineId: machine.id, from: now - 32 * 24 * HOUR, to: now });
+        expect([long.status, long.body.error.details[0].id]).toEqual([400, 'RANGE_TOO_LONG']);
+        expect(long.body.error.message).toBe('An evidence pack covers at most 31 days');
+        expect((await pack({ machineId: machine.id, from: now + HOUR, to: now + 2 * HOUR })).status).toBe(400);
+        expect((await pack({ machineId: machine.id, from: 'yesterday', to: now })).status).toBe(400);
+        expect((await pack({ machineId: machine.id, from: now - HOUR, to: now, extra: 1 })).status).toBe(400);
+        expect((await pack({ machineId: 'nope', from: now - HOUR, to: now })).status).toBe(404);
+        const empty = await t.call('evidence', 'holdPins', { orderIds: [], reason: 'x' }, asSupport);
+        expect(empty.status).toBe(400);
+        const order = await newOrder('BI-1');
+        const noReason = await t.call('evidence', 'holdPins', { orderIds: [order.id], reason: '' }, asSupport);
+        expect(noReason.status).toBe(400);
+        expect((await t.call('evidence', 'holdPins', { orderIds: ['nope'], reason: 'x' }, asSupport)).status).toBe(404);
+        expect(await codes(order.id)).toEqual(['ORDER_CREATED']);
+      });
+    }, 30_000);
+
+    it('writes CSV cells a spreadsheet cannot run as formulas', () => {
+      expect(csvLine(['=HYPERLINK("x")', 'a,b', 3, null, '-2'])).toBe(`"'=HYPERLINK(""x"")","a,b",3,,'-2`);
+    });
+  },
+  () => ({ auth: scopedAuth }),
+);

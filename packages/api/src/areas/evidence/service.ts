@@ -1,0 +1,150 @@
+import { AppError, type Contract, isOrderExpired, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { actorIdentity, type StaffActor } from '../../actor.ts';
+import { audit } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
+import { queueOrderMessage } from '../orders/messages.ts';
+import { insertOrderEventRows, type OrderRow, toOrder } from '../orders/repository.ts';
+import { eventRow, publishOrder } from '../orders/service.ts';
+import { packFileName, packZip } from './file.ts';
+import { buildPack } from './pack.ts';
+import { listReadings, lockOrders, setPinHold } from './repository.ts';
+
+/*
+ * The evidence pack and PIN holds (issue 21, docs/DECISIONS.md "Evidence pack"). A hold pauses an
+ * order's collection: the locker answers VerifyPin `Held` (orders/locker-service.ts) until a release.
+ * Neither is a state of SPEC §4 (the order stays loaded), so they are not moves of core's transition
+ * table: each is a timeline event, an audit entry and a message to the patient, in one transaction
+ * for the whole batch.
+ */
+
+type Area = Contract['evidence'];
+type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
+type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+
+export async function getEvidencePack(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'getEvidencePack'>,
+): Out<'getEvidencePack'> {
+  return { pack: (await buildPack(deps, actor, input, 'evidencePack')).pack };
+}
+
+export async function downloadEvidencePack(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'downloadEvidencePack'>,
+): Out<'downloadEvidencePack'> {
+  const { pack } = await buildPack(deps, actor, input, 'evidencePack.download');
+  const readings = await listReadings(deps.db, {
+    businessId: pack.machine.businessId,
+    machineId: pack.machine.id,
+    from: pack.from,
+    to: pack.to,
+  });
+  const zip = packZip(
+    pack,
+    readings.map((r) => ({ created: Number(r.created), value: Number(r.value) })),
+    deps.config.productName,
+  );
+  return { fileName: packFileName(pack), contentType: 'application/zip', data: Buffer.from(zip).toString('base64') };
+}
+
+const conflict = (row: OrderRow, why: string) =>
+  new AppError('CONFLICT', `Order ${row.reference} ${why}`, [
+    { path: 'orderIds', id: 'INVALID_TRANSITION', message: why },
+  ]);
+
+/** Locks the named orders (all must exist: else 404, as for any order the caller does not reach). */
+async function lockAll(tx: Parameters<typeof lockOrders>[0], ids: string[]): Promise<OrderRow[]> {
+  const rows = await lockOrders(tx, ids);
+  const missing = ids.find((id) => !rows.some((r) => r.id === id));
+  if (missing) throw new AppError('NOT_FOUND', `No order with id ${missing}`);
+  return rows;
+}
+
+export async function holdPins(deps: AppDeps, actor: StaffActor, input: In<'holdPins'>): Out<'holdPins'> {
+  const ids = [...new Set(input.orderIds)];
+  const who = actorIdentity(actor);
+  const held = await deps.db.transaction().execute(async (tx) => {
+    const rows = await lockAll(tx, ids);
+    const now = deps.now();
+    for (const row of rows) {
+      if (row.pin_held_at !== null) throw conflict(row, 'already has its PIN held');
+      const expiresAt = row.expires_at === null ? null : Number(row.expires_at);
+      if (row.status !== 'loaded' || isOrderExpired({ status: row.status, expiresAt }, now)) {
+        const state = row.status === 'loaded' ? 'expired' : row.status;
+        throw conflict(row, `is ${state}: only a loaded order's PIN can be held`);
+      }
+    }
+    const out: OrderRow[] = [];
+    for (const row of rows) {
+      const hold = { at: now, by: who.userId ?? '', display: who.display ?? '', reason: input.reason };
+      const moved = await setPinHold(tx, row.id, hold, now, who.userId ?? who.display ?? '');
+      await insertOrderEventRows(tx, [
+        eventRow(deps, actor, moved, 'PIN_HELD', `PIN held by ${hold.display}: ${input.reason}`, {
+          reason: input.reason,
+        }),
+      ]);
+      await audit(tx, deps, actor, {
+        action: 'order.holdPin',
+        entityType: 'order',
+        entityId: row.id,
+        businessId: row.business_id,
+        details: { reason: input.reason },
+      });
+      // Once per hold: a second hold after a release tells the patient again.
+      await queueOrderMessage(tx, deps, moved, 'orderPinHeld', {
+        actor,
+        dedupeKey: `order:${row.id}:orderPinHeld:${moved.sequence}`,
+      });
+      out.push(moved);
+    }
+    return out;
+  });
+  for (const row of held) publishOrder(deps, row);
+  return { orders: ordered(held, ids).map(toOrder) };
+}
+
+export async function releasePins(deps: AppDeps, actor: StaffActor, input: In<'releasePins'>): Out<'releasePins'> {
+  const ids = [...new Set(input.orderIds)];
+  const who = actorIdentity(actor);
+  const released = await deps.db.transaction().execute(async (tx) => {
+    const rows = await lockAll(tx, ids);
+    for (const row of rows) if (row.pin_held_at === null) throw conflict(row, 'does not have its PIN held');
+    const now = deps.now();
+    const out: OrderRow[] = [];
+    for (const row of rows) {
+      const moved = await setPinHold(tx, row.id, null, now, who.userId ?? who.display ?? '');
+      await insertOrderEventRows(tx, [
+        eventRow(deps, actor, moved, 'PIN_RELEASED', `PIN released by ${who.display ?? ''}: ${input.reason}`, {
+          reason: input.reason,
+          heldAt: Number(row.pin_held_at),
+          heldBy: row.pin_held_by_display,
+        }),
+      ]);
+      await audit(tx, deps, actor, {
+        action: 'order.releasePin',
+        entityType: 'order',
+        entityId: row.id,
+        businessId: row.business_id,
+        details: { reason: input.reason },
+      });
+      // Only a patient who can still collect is told so (a cancelled or expired order's PIN stays dead).
+      const expiresAt = moved.expires_at === null ? null : Number(moved.expires_at);
+      if (moved.status === 'loaded' && !isOrderExpired({ status: moved.status, expiresAt }, now)) {
+        await queueOrderMessage(tx, deps, moved, 'orderPinReleased', {
+          actor,
+          dedupeKey: `order:${row.id}:orderPinReleased:${moved.sequence}`,
+        });
+      }
+      out.push(moved);
+    }
+    return out;
+  });
+  for (const row of released) publishOrder(deps, row);
+  return { orders: ordered(released, ids).map(toOrder) };
+}
+
+/** Rows in the order the caller named them. */
+const ordered = (rows: OrderRow[], ids: string[]) =>
+  ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is OrderRow => r !== undefined);
