@@ -1,5 +1,6 @@
 import { expect, it } from 'bun:test';
 import { strFromU8, unzipSync } from 'fflate';
+import { sql } from 'kysely';
 import {
   asSupport,
   eventually,
@@ -20,9 +21,9 @@ const asPharmacy = { cookie: 'session=pharmacy' };
 /** A pharmacy user whose Business role reaches one business (cookie `session=pharmacy-<business>`). */
 const pharmacyOf = (businessId: string) => ({ cookie: `session=pharmacy-${businessId}` });
 const scopedAuth: AuthPort = {
-  principalOf: async (request) => {
+  principalOf: async (request, ctx) => {
     const business = /session=pharmacy-(\w+)/.exec(request.headers.get('cookie') ?? '')?.[1];
-    if (!business) return testAuth.principalOf(request);
+    if (!business) return testAuth.principalOf(request, ctx);
     return {
       ...SUPPORT,
       userId: 'u-pharm',
@@ -140,22 +141,20 @@ describeApi(
         expect(pack.alarms.map((e: { code: string; level: string }) => [e.code, e.level])).toEqual([
           ['EM_0003', 'critical'],
         ]);
-        const messages = pack.orders[0].messages;
+        const messages = pack.orders[0]?.messages ?? [];
         expect(messages.map((m: { templateKey: string; channel: string }) => [m.templateKey, m.channel])).toEqual([
           ['orderReady', 'sms'],
         ]);
-        expect(messages[0].body).toContain('[PIN]');
-        expect(messages[0].body).not.toContain(s.pinA);
+        expect(messages[0]?.body).toContain('[PIN]');
+        expect(messages[0]?.body).not.toContain(s.pinA);
         // Who acted from the start of the range: the locker loading C.
-        expect(pack.actions.map((a: { orderReference: string; code: string }) => [a.orderReference, a.code])).toEqual([
-          [s.c.reference, 'ORDER_LOADED'],
-        ]);
+        expect(pack.actions.map((a) => [a.orderReference, a.code])).toEqual([[s.c.reference, 'ORDER_LOADED']]);
         // Reading the pack is a read of each order shown, audited.
         const reads = await t.db
           .selectFrom('audit_log')
           .select('entity_id')
           .where('action', '=', 'order.read')
-          .where(({ eb, ref }) => eb(ref('details', '->>').key('via'), '=', 'evidencePack'))
+          .where(sql<string>`details->>'via'`, '=', 'evidencePack')
           .execute();
         expect(reads.map((r) => r.entity_id).sort()).toEqual([s.a.id, s.c.id].sort());
       });
@@ -171,7 +170,7 @@ describeApi(
           asSupport,
         );
         expect(held.status).toBe(200);
-        expect(held.body.orders[0].pinHold).toMatchObject({ heldByDisplayName: 'Sam Support', reason: 'Excursion' });
+        expect(held.body.orders[0]?.pinHold).toMatchObject({ heldByDisplayName: 'Sam Support', reason: 'Excursion' });
         expect(await verify(locker, s.pinA)).toBe('Held');
         expect(await outboxKeys(s.a.id)).toEqual(['orderReady', 'orderPinHeld']);
         expect(await codes(s.a.id)).toEqual([
@@ -210,7 +209,7 @@ describeApi(
           asSupport,
         );
         expect(released.status).toBe(200);
-        expect(released.body.orders[0].pinHold).toBeUndefined();
+        expect(released.body.orders[0]?.pinHold).toBeUndefined();
         expect(await verify(locker, s.pinA)).toBe('Accepted');
         expect(await outboxKeys(s.a.id)).toEqual(['orderReady', 'orderPinHeld', 'orderPinReleased']);
         expect((await codes(s.a.id)).slice(-2)).toEqual(['PIN_RELEASED', 'PIN_ACCEPTED']);
