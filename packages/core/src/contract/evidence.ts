@@ -51,6 +51,8 @@ export type EvidenceMessage = typeof EvidenceMessage.infer;
 
 /** Something done to an affected order in the range, and by whom (a user, the locker, the system). */
 export const EvidenceAction = type({
+  /** The order event's id, or the audit entry's (a change to the machine). */
+  id: 'string',
   at: Timestamp,
   orderId: 'string | null',
   orderReference: 'string | null',

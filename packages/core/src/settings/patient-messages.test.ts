@@ -9,7 +9,7 @@ const typical = {
   expires: '27 November 2026 at 18:30',
 };
 
-it('words the expired and cancelled messages in one SMS page with typical names, every placeholder filled', () => {
+it('words the fixed messages (expired, cancelled, PIN held and released) in one SMS page with typical names, every placeholder filled', () => {
   for (const [key, template] of Object.entries(fixedPatientMessages)) {
     const text = renderTemplate(template, typical);
     expect([key, text.length <= 160]).toEqual([key, true]);

@@ -14,7 +14,7 @@ export const fixedPatientMessages = {
   orderCancelled:
     'Your order at ${machineAndBusiness} has been cancelled and its PIN no longer works. Please contact ${businessName} with any questions.',
   orderPinHeld:
-    'Your collection from ${machineAndBusiness} is paused while the pharmacy checks your order. We will text you when you can collect. Questions? Contact ${businessName}.',
+    'Collection of your order from ${machineAndBusiness} is paused while it is checked. We will tell you when you can collect it.',
   orderPinReleased:
     'Good news: you can collect your order from ${machineAndBusiness} again, with the PIN you were sent, by ${expires}.',
 } as const;

@@ -193,6 +193,7 @@ export async function buildPack(
       .map((e) => {
         const data = json<{ byName?: string | null; via?: string }>(e.data) ?? {};
         return {
+          id: e.id,
           at: Number(e.created),
           orderId: e.order_id,
           orderReference: e.order_reference,
@@ -203,6 +204,7 @@ export async function buildPack(
         };
       }),
     ...machineAudit.map((a) => ({
+      id: a.id,
       at: Number(a.at),
       orderId: null,
       orderReference: null,

@@ -139,7 +139,7 @@ export const listMessagesOfOrders = (db: Db, businessId: string, orderIds: strin
 export const listMachineAudit = (db: Db, r: PackRange) =>
   db
     .selectFrom('audit_log')
-    .select(['at', 'actor_display', 'action'])
+    .select(['id', 'at', 'actor_display', 'action'])
     .where('business_id', '=', r.businessId)
     .where('entity_type', '=', 'machine')
     .where('entity_id', '=', r.machineId)

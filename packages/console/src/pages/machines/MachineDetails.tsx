@@ -75,6 +75,9 @@ export function MachineDetails() {
               Edit
             </Link>
           )}
+          <Link href={machinePaths.evidence(businessId, machine.id)} variant="button">
+            Evidence pack
+          </Link>
           <Button variant={archived ? 'secondary' : 'danger'} onPress={() => setConfirm('archive')}>
             {archived ? 'Unarchive' : 'Archive'}
           </Button>

@@ -1,9 +1,10 @@
 import { Route, Routes } from 'react-router';
+import { EvidencePack } from './EvidencePack.tsx';
 import { MachineDetails } from './MachineDetails.tsx';
 import { MachineFormPage } from './MachineFormPage.tsx';
 import { MachineList } from './MachineList.tsx';
 
-/** SPEC §2 `/businesses/{businessId}/machines/*`: list, add, details and edit. */
+/** SPEC §2 `/businesses/{businessId}/machines/*`: list, add, details and edit; and the evidence pack (issue 21). */
 export function MachineRoutes() {
   return (
     <Routes>
@@ -11,6 +12,7 @@ export function MachineRoutes() {
       <Route path="add" element={<MachineFormPage />} />
       <Route path=":machineId" element={<MachineDetails />} />
       <Route path=":machineId/edit" element={<MachineFormPage />} />
+      <Route path=":machineId/evidence" element={<EvidencePack />} />
     </Routes>
   );
 }
@@ -23,4 +25,6 @@ export const machinePaths = {
     `/businesses/${encodeURIComponent(businessId)}/machines/${encodeURIComponent(machineId)}`,
   edit: (businessId: string, machineId: string) =>
     `/businesses/${encodeURIComponent(businessId)}/machines/${encodeURIComponent(machineId)}/edit`,
+  evidence: (businessId: string, machineId: string) =>
+    `/businesses/${encodeURIComponent(businessId)}/machines/${encodeURIComponent(machineId)}/evidence`,
 };

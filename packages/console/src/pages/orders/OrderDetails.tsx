@@ -14,6 +14,7 @@ import { OrderCheckout } from './OrderCheckout.tsx';
 import { OrderStatusBadge } from './OrderStatusBadge.tsx';
 import { OrderSummary } from './OrderSummary.tsx';
 import { OrderTimeline } from './OrderTimeline.tsx';
+import { PinHoldBanner } from './PinHoldBanner.tsx';
 import { orderPaths } from './paths.ts';
 
 /**
@@ -60,6 +61,14 @@ export function OrderDetails() {
       }
     >
       {(message ?? notice) && <Banner tone={message?.tone ?? 'success'}>{message?.text ?? notice}</Banner>}
+      <PinHoldBanner
+        order={order}
+        onReleased={(text) => {
+          setMessage({ tone: 'success', text });
+          query.reload();
+          events.reload();
+        }}
+      />
       <OrderSummary order={order} creator={typeof creator === 'string' ? creator : undefined} />
       <OrderCheckout
         order={order}
