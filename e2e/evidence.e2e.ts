@@ -98,7 +98,11 @@ async function evidenceFlow(page: Page, businessId: string, who: RegExp) {
   );
   await expectAccessible(page, 'the evidence pack');
 
-  await item.getByRole('checkbox', { name: `Select order ${order.reference}` }).check();
+  // The kit's checkbox hides the native input under its drawn box: choose it as a keyboard user does.
+  const select = item.getByRole('checkbox', { name: `Select order ${order.reference}` });
+  await select.focus();
+  await page.keyboard.press('Space');
+  await expect(select).toBeChecked();
   await page.getByRole('button', { name: 'Hold PINs (1)' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Hold 1 PINs?' });
   await dialog.getByLabel('Reason for holding').fill('Excursion: pharmacist to check');
