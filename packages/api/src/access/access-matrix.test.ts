@@ -270,6 +270,12 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
   reports: {
     listCollectionStats: (s) => ({ businessId: s.businessId, startDate: '2026-01-01', endDate: '2026-12-31' }),
   },
+  evidence: {
+    getEvidencePack: (s) => ({ machineId: s.machineId, from: 0, to: 60_000 }),
+    downloadEvidencePack: (s) => ({ machineId: s.machineId, from: 0, to: 60_000 }),
+    holdPins: (s) => ({ orderIds: [s.orderId], reason: 'matrix' }),
+    releasePins: (s) => ({ orderIds: [s.orderId], reason: 'matrix' }),
+  },
   globalSettings: {
     getGlobalSettings: () => ({}),
     createOrUpdateGlobalSettings: () => ({ nhsPrescriptionCharge: 990 }),
