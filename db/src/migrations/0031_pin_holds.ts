@@ -8,6 +8,10 @@ import { type Kysely, sql } from 'kysely';
  * refuses the order's PIN (VerifyPin answers `Held`); releasing clears the four columns. Who held and
  * released, and why, stays on the order's timeline (PIN_HELD / PIN_RELEASED events) and in the audit log.
  * A PIN typed while held is a try with the outcome `held` (not wrong: it counts towards no lock-out).
+ *
+ * The evidence pack finds the orders whose bag went into a machine from the events that put it there
+ * (load, move, a bag of a closed order): an index on those alone, by business and machine, keeps that
+ * a range scan of one machine's loads rather than of the business's whole history.
  */
 
 const UP = [
@@ -19,9 +23,12 @@ const UP = [
   'alter table pin_attempts drop constraint pin_attempts_outcome_check',
   `alter table pin_attempts add constraint pin_attempts_outcome_check
     check (outcome in ('ok', 'wrong', 'expired', 'paymentRequired', 'lockedOut', 'held'))`,
+  `create index order_events_machine_entry_idx on order_events (business_id, (data->>'machineId'), created)
+    where code in ('ORDER_LOADED', 'ORDER_MOVED', 'LOCKER_BAG_LOADED')`,
 ];
 
 const DOWN = [
+  'drop index order_events_machine_entry_idx',
   "delete from pin_attempts where outcome = 'held'",
   'alter table pin_attempts drop constraint pin_attempts_outcome_check',
   `alter table pin_attempts add constraint pin_attempts_outcome_check

@@ -157,6 +157,20 @@ describeApi(
           .where(sql<string>`details->>'via'`, '=', 'evidencePack')
           .execute();
         expect(reads.map((r) => r.entity_id).sort()).toEqual([s.a.id, s.c.id].sort());
+
+        // C collected after the range: it was still inside during it, and says when it left.
+        t.advance(HOUR);
+        await locker.call('BagCollected', event({ barcode: 'EV-C', location: 'C1' }));
+        const later = await t.call(
+          'evidence',
+          'getEvidencePack',
+          { machineId: machine.id, from: s.from, to: s.to },
+          asSupport,
+        );
+        expect(later.body.pack.orders.map((o) => [o.reference, o.status, o.outAt])).toEqual([
+          [s.a.reference, 'loaded', null],
+          [s.c.reference, 'collected', t.deps.now()],
+        ]);
       });
     }, 30_000);
 

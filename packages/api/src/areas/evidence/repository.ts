@@ -90,17 +90,30 @@ export const leavingCodes = [
   'LOCKER_BAG_REMOVED',
 ] as const;
 
-/** Orders of the business whose bag went into this machine before the range ended. */
+/**
+ * Orders of the business whose bag went into this machine before the range ended, and that may still
+ * have been inside when it began: changed since (a collection, removal or move updates the order), or
+ * never closed (new, loaded, or cancelled with its bag perhaps still in a slot). A superset: the
+ * timelines decide (pack.ts). The entry events come from order_events_machine_entry_idx (0031).
+ */
 export const ordersEverInMachine = async (db: Db, r: PackRange): Promise<string[]> =>
   (
     await db
       .selectFrom('order_events')
-      .select('order_id')
+      .innerJoin('orders', (join) =>
+        join
+          .onRef('orders.business_id', '=', 'order_events.business_id')
+          .onRef('orders.id', '=', 'order_events.order_id'),
+      )
+      .select('order_events.order_id')
       .distinct()
-      .where('business_id', '=', r.businessId)
-      .where('code', 'in', [...enteringCodes])
-      .where(sql<string>`data->>'machineId'`, '=', r.machineId)
-      .where('created', '<=', r.to)
+      .where('order_events.business_id', '=', r.businessId)
+      .where(sql<string>`order_events.data->>'machineId'`, '=', r.machineId)
+      .where('order_events.code', 'in', [...enteringCodes])
+      .where('order_events.created', '<=', r.to)
+      .where((eb) =>
+        eb.or([eb('orders.updated', '>=', r.from), eb('orders.status', 'in', ['new', 'loaded', 'cancelled'])]),
+      )
       .execute()
   ).map((row) => row.order_id);
 
