@@ -1,6 +1,7 @@
 import { queueDailyDigests, sendDailyDigestTo } from '../areas/notifications/service.ts';
 import { inBatches, recordExpiredOrders, sendExpiryReminders } from '../areas/orders/expiry.ts';
 import type { AppDeps } from '../deps.ts';
+import { runMonthlyStats } from '../areas/reports/monthly-job.ts';
 import { pruneIntegration } from '../integration/prune.ts';
 import { configuredGateways } from '../messaging/gateways/index.ts';
 import { messageReconcileHandler, RECONCILE_JOB } from '../messaging/reconcile.ts';
@@ -49,6 +50,13 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
         if (queued > 0) deps.logger.info('webhook dispatch queued by the sweep', { clients: queued });
       },
     },
+    // The monthly figures of the months touched since the last run (reports/monthly-job.ts).
+    'stats.monthly': {
+      run: async () => {
+        const { months, changed } = await runMonthlyStats(deps.db, deps.now());
+        if (months > 0) deps.logger.info('monthly stats recomputed', { months, changed });
+      },
+    },
     'notifications.dailyDigest': {
       run: async () => {
         const queued = await queueDailyDigests(deps);
@@ -83,6 +91,7 @@ export const jobSchedules: Schedule[] = [
   { name: 'housekeeping.idleBuckets', pattern: '47 * * * *', job: { type: 'housekeeping.idleBuckets', payload: {} } },
   { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
   { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
+  { name: 'stats.monthly', pattern: '*/5 * * * *', job: { type: 'stats.monthly', payload: {} } },
 ];
 
 /** Starts a runner with every handler and schedule: the api process's and `npm run worker`'s. */

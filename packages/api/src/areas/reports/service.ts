@@ -12,6 +12,8 @@ import { auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeTimeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { requireBusiness } from '../business-settings/service.ts';
+import { monthOf, rebuildMonthlyStats as rebuildMonths } from './monthly-job.ts';
+import { monthIndex } from './monthly-repository.ts';
 import { listCollectionRows } from './repository.ts';
 
 /*
@@ -87,4 +89,32 @@ export async function listCollectionStats(
   const page = pageOf(rows, collectionRecordsPageSize, (r) => [r.collected ?? 0, r.id]);
   await auditRecordReads(deps, actor, input.businessId, page.items, 'list');
   return { records: page.items, nextToken: page.nextToken };
+}
+
+/** Support: recompute the stored monthly figures (`medlocker stats rebuild`). */
+export async function rebuildMonthlyStats(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'rebuildMonthlyStats'>,
+): Out<'rebuildMonthlyStats'> {
+  const now = deps.now();
+  let businessIds: string[];
+  if (input.businessId !== undefined) {
+    await requireBusiness(deps.db, input.businessId);
+    businessIds = [input.businessId];
+  } else {
+    businessIds = (await deps.db.selectFrom('businesses').select('id').orderBy('id').execute()).map((b) => b.id);
+  }
+  let from: number | undefined;
+  if (input.from !== undefined) {
+    from = monthIndex(Number(input.from.slice(0, 4)), Number(input.from.slice(5, 7)));
+    if (from > monthOf(now)) {
+      throw new AppError('VALIDATION', 'The first month to rebuild is in the future', [
+        { path: 'from', id: 'INVALID_DATE', message: 'Month must not be in the future' },
+      ]);
+    }
+  }
+  const { months, changed } = await rebuildMonths(deps.db, businessIds, from, now);
+  deps.logger.info('monthly stats rebuilt', { businesses: businessIds.length, months, changed });
+  return { businesses: businessIds.length, months, changed };
 }
