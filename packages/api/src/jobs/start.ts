@@ -1,7 +1,7 @@
 import { queueDailyDigests, sendDailyDigestTo } from '../areas/notifications/service.ts';
 import { inBatches, recordExpiredOrders, sendExpiryReminders } from '../areas/orders/expiry.ts';
-import type { AppDeps } from '../deps.ts';
 import { runMonthlyStats } from '../areas/reports/monthly-job.ts';
+import type { AppDeps } from '../deps.ts';
 import { pruneIntegration } from '../integration/prune.ts';
 import { configuredGateways } from '../messaging/gateways/index.ts';
 import { messageReconcileHandler, RECONCILE_JOB } from '../messaging/reconcile.ts';

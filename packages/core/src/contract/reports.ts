@@ -2,8 +2,8 @@ import { type } from 'arktype';
 import { CollectionRecord } from '../order/order.ts';
 import { CollectionFilter } from '../order/statuses.ts';
 import { Bool, IsoDate } from '../validation/general.ts';
-import { Id, NextToken } from '../validation/string-limits.ts';
 import { reject, textInput } from '../validation/rule.ts';
+import { Id, NextToken } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
 
 /*

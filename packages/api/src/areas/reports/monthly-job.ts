@@ -1,7 +1,7 @@
 import { londonDayStart, type MonthlyBusinessStats, toIsoDate } from '@medlocker/core';
 import { sql } from 'kysely';
-import type { Db } from './repository.ts';
 import { fromMonthIndex, monthIndex } from './monthly-repository.ts';
+import type { Db } from './repository.ts';
 
 /*
  * The WRITING of the monthly figures (issue 21): the `stats.monthly` job and `reports/rebuildMonthlyStats`.
@@ -50,7 +50,14 @@ const ORDER_CODES = [...Object.keys(COUNTED), 'PAYMENT_SUCCEEDED', 'EXEMPTION_DE
 const COLLECTION_CODES = ['ORDER_COLLECTED', 'ORDER_MARKED_COLLECTED'];
 
 /** Machine events that change whether a machine is down: offline/online, out of order/in order, archived/unarchived. */
-const STATE_CODES = { MP_0006: 'offline', MP_0007: 'online', MP_0003: 'out', MP_0002: 'in', MP_0004: 'archived', MP_0005: 'unarchived' } as const;
+const STATE_CODES = {
+  MP_0006: 'offline',
+  MP_0007: 'online',
+  MP_0003: 'out',
+  MP_0002: 'in',
+  MP_0004: 'archived',
+  MP_0005: 'unarchived',
+} as const;
 type StateCode = keyof typeof STATE_CODES;
 const STATE_PAIRS: StateCode[][] = [
   ['MP_0006', 'MP_0007'],
@@ -123,7 +130,12 @@ async function downtimeMinutes(db: Db, businessId: string, start: number, end: n
 }
 
 /** One business's figures for one London month, from the raw data (nothing stored is read). */
-export async function computeMonth(db: Db, businessId: string, index: number, now: number): Promise<MonthlyBusinessStats> {
+export async function computeMonth(
+  db: Db,
+  businessId: string,
+  index: number,
+  now: number,
+): Promise<MonthlyBusinessStats> {
   const { start, end } = monthBounds(index);
   const { year, month } = fromMonthIndex(index);
   const counts = {
@@ -250,10 +262,16 @@ async function storeMonth(db: Db, row: MonthlyBusinessStats, now: number): Promi
     .onConflict((oc) =>
       oc
         .columns(['business_id', 'year', 'month'])
-        .doUpdateSet((eb) => Object.fromEntries([...figures, 'computed_at', 'updated'].map((k) => [k, eb.ref(`excluded.${k}` as 'excluded.updated')])))
+        .doUpdateSet((eb) =>
+          Object.fromEntries(
+            [...figures, 'computed_at', 'updated'].map((k) => [k, eb.ref(`excluded.${k}` as 'excluded.updated')]),
+          ),
+        )
         .where((eb) =>
           eb.or(
-            figures.map((k) => eb(sql.ref(`monthly_business_stats.${k}`), 'is distinct from', sql.ref(`excluded.${k}`))),
+            figures.map((k) =>
+              eb(sql.ref(`monthly_business_stats.${k}`), 'is distinct from', sql.ref(`excluded.${k}`)),
+            ),
           ),
         ),
     )
@@ -266,12 +284,7 @@ async function storeMonth(db: Db, row: MonthlyBusinessStats, now: number): Promi
  * Recomputes one (business, month) and stores it, under an advisory lock on the pair for the
  * transaction: of two processes recomputing it, the second reads after the first committed.
  */
-export async function recomputeMonth(
-  db: Db,
-  businessId: string,
-  index: number,
-  now: number,
-): Promise<boolean> {
+export async function recomputeMonth(db: Db, businessId: string, index: number, now: number): Promise<boolean> {
   const run = async (tx: Db) => {
     await sql`select pg_advisory_xact_lock(hashtext(${`monthly:${businessId}`}), ${index}::int)`.execute(tx);
     return storeMonth(tx, await computeMonth(tx, businessId, index, now), now);
@@ -306,7 +319,8 @@ export async function runMonthlyStats(
   const pairs = new Map<string, MonthPair>();
   const add = (businessId: string, from: number, to: number) => {
     // Times in the future (a wrong clock) still count their own month; never more than a few years back.
-    for (let m = Math.max(from, current - 12 * 10); m <= to; m++) pairs.set(pairKey({ businessId, month: m }), { businessId, month: m });
+    for (let m = Math.max(from, current - 12 * 10); m <= to; m++)
+      pairs.set(pairKey({ businessId, month: m }), { businessId, month: m });
   };
   for (const c of changes) {
     const first = monthOf(Number(c.first_at));
@@ -320,7 +334,12 @@ export async function runMonthlyStats(
     .select('business_id')
     .distinct()
     .where('archived_at', 'is', null)
-    .where((eb) => eb.or([eb('out_of_order_at', 'is not', null), eb.and([eb('online', '=', false), eb('last_seen', 'is not', null)])]))
+    .where((eb) =>
+      eb.or([
+        eb('out_of_order_at', 'is not', null),
+        eb.and([eb('online', '=', false), eb('last_seen', 'is not', null)]),
+      ]),
+    )
     .execute();
   for (const d of down) add(d.business_id, current - 1, current);
   let changed = 0;
@@ -328,7 +347,10 @@ export async function runMonthlyStats(
   if (changes.length > 0) {
     const ids = changes.map((c) => Number(c.id));
     for (let i = 0; i < ids.length; i += 1000) {
-      await db.deleteFrom('monthly_stats_changes').where('id', 'in', ids.slice(i, i + 1000)).execute();
+      await db
+        .deleteFrom('monthly_stats_changes')
+        .where('id', 'in', ids.slice(i, i + 1000))
+        .execute();
     }
   }
   return { months: pairs.size, changed };
