@@ -356,7 +356,7 @@ export type MonthlyBusinessStatsTable = {
 };
 
 export type MonthlyStatsChangesTable = {
-  id: Generated<number>;
+  id: Generated<string>;
   business_id: string;
   source: 'order' | 'message' | 'machine' | 'patient';
   first_at: number;

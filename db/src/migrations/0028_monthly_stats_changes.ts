@@ -14,6 +14,8 @@ import { type Kysely, sql } from 'kysely';
  *   later month (downtime continues, patient counts carry over); the job extends them to now.
  * - `first_at`, `last_at`: the earliest and latest time (ms) of the touched rows: events' and
  *   messages' `created`; a patient's `created`, or its `deleted_at` when it was deleted or restored.
+ * `id` is a random text key (no sequence to keep in step when test snapshots put rows back); the job
+ * takes the rows in no particular order and deletes those it read.
  * Indexes on (business_id, created) let the job read one business's month without a scan.
  */
 
@@ -28,7 +30,7 @@ const source = (table: string, name: string, at: string, where = '') =>
 
 const UP = [
   `create table monthly_stats_changes (
-    id bigint generated always as identity primary key,
+    id text primary key default gen_random_uuid()::text,
     business_id text not null,
     source text not null check (source in ('order', 'message', 'machine', 'patient')),
     first_at bigint not null,

@@ -313,7 +313,6 @@ export async function runMonthlyStats(
   const changes = await db
     .selectFrom('monthly_stats_changes')
     .select(['id', 'business_id', 'source', 'first_at', 'last_at'])
-    .orderBy('id')
     .limit(options.batch ?? CHANGE_BATCH)
     .execute();
   const pairs = new Map<string, MonthPair>();
@@ -345,7 +344,7 @@ export async function runMonthlyStats(
   let changed = 0;
   for (const p of pairs.values()) if (await recomputeMonth(db, p.businessId, p.month, now)) changed++;
   if (changes.length > 0) {
-    const ids = changes.map((c) => Number(c.id));
+    const ids = changes.map((c) => c.id);
     for (let i = 0; i < ids.length; i += 1000) {
       await db
         .deleteFrom('monthly_stats_changes')
