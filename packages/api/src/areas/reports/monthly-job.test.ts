@@ -1,6 +1,14 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import type { MonthlyBusinessStats } from '@medlocker/core';
-import { asSupport, listen, lockerEvents, TestLocker, testAuth, testMachine } from '../../hubs/test-kit.ts';
+import {
+  asSupport,
+  listen,
+  lockerEvents,
+  seedBusiness,
+  TestLocker,
+  testAuth,
+  testMachine,
+} from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
 import { dataUrl, pngBytes } from '../businesses/test-helpers.ts';
@@ -315,6 +323,62 @@ describeApi(
       await Promise.all([runMonthlyStats(t.db, t.deps.now()), runMonthlyStats(t.db, t.deps.now())]);
       expect((await rows(estate.businessId))[1]?.pinReveals).toBe(3);
     }, 60_000);
+
+    it('splits downtime across months: offline and out of order overlapping once, archived not down, down now to now', async () => {
+      const businessId = await seedBusiness(t.db, 'b9');
+      const machine = async (id: string) =>
+        t.db
+          .insertInto('machines')
+          .values({ id, business_id: businessId, name: id, number_of_slots: 12, created: 1, updated: 1 })
+          .execute();
+      await machine('m1');
+      await machine('m2');
+      let n = 0;
+      const events = (machineId: string, list: [string, string][]) =>
+        t.db
+          .insertInto('machine_events')
+          .values(
+            list.map(([code, moment]) => ({
+              id: `e${++n}`,
+              business_id: businessId,
+              machine_id: machineId,
+              code,
+              level: 'warn' as const,
+              created: Date.parse(moment),
+            })),
+          )
+          .execute();
+      // m1: offline from 23:00 BST on 30 Sep (September) to 01:00 BST on 1 Oct; out of order from inside
+      // that outage (not counted twice) until 02:00 BST.
+      await events('m1', [
+        ['MP_0006', '2026-09-30T22:00:00Z'],
+        ['MP_0003', '2026-09-30T23:30:00Z'],
+        ['MP_0007', '2026-10-01T00:00:00Z'],
+        ['MP_0002', '2026-10-01T01:00:00Z'],
+        // Archived while offline: an archived machine is not down.
+        ['MP_0006', '2026-10-10T10:00:00Z'],
+        ['MP_0004', '2026-10-10T10:30:00Z'],
+        ['MP_0005', '2026-10-10T12:00:00Z'],
+        ['MP_0007', '2026-10-10T12:15:00Z'],
+      ]);
+      // m2: out of order from 31 Oct 23:50 and still out of order now (20 Nov 09:00).
+      await events('m2', [['MP_0003', '2026-10-31T23:50:00Z']]);
+      await t.db
+        .updateTable('machines')
+        .set({ out_of_order_at: Date.parse('2026-10-31T23:50:00Z') })
+        .where('id', '=', 'm2')
+        .execute();
+      at(t, '2026-11-20T09:00:00Z');
+      await runMonthlyStats(t.db, t.deps.now());
+      const minutes = (await rows(businessId)).map((r) => r.machineDowntimeMinutes);
+      // Sep: 22:00–23:00 UTC = 60. Oct: m1 23:00–01:00 = 120, 10:00–10:30 = 30, 12:00–12:15 = 15; m2 10.
+      // Nov: m2 from 1 Nov 00:00 to 20 Nov 09:00 = 19 days 9 hours.
+      expect(minutes).toEqual([60, 120 + 30 + 15 + 10, (19 * 24 + 9) * 60]);
+      // An hour later the job, with nothing new logged, still moves the current month on.
+      at(t, '2026-11-20T10:00:00Z');
+      expect(await runMonthlyStats(t.db, t.deps.now())).toEqual({ months: 2, changed: 1 });
+      expect((await rows(businessId))[2]?.machineDowntimeMinutes).toBe((19 * 24 + 10) * 60);
+    });
 
     it('rebuilds: the same rows as the job, and twice changes nothing', async () => {
       const { estate } = await lifecycle();
