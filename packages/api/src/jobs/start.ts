@@ -9,6 +9,7 @@ import { messageSendHandler } from '../messaging/send.ts';
 import { BUCKET_KEEP_MS, deleteIdleBuckets } from '../rate-limits/repository.ts';
 import { SWEEP_JOB, sweepDueDeliveries, webhookDispatchHandler } from '../webhooks/dispatch.ts';
 import { DISPATCH_JOB } from '../webhooks/repository.ts';
+import { enqueueJob } from './repository.ts';
 import { createRunner, type JobHandler, type Runner } from './runner.ts';
 import type { Schedule } from './schedule.ts';
 
@@ -106,6 +107,11 @@ export function runJobs(deps: AppDeps): Runner {
   });
   runner.start();
   deps.logger.info('job runner started', { worker: runner.worker });
+  // The monthly figures at once, not at the next 5-minute tick: a fresh start (the demo seed) has rows
+  // for its charts within seconds. Once per start; a second process's start finds it queued already.
+  enqueueJob(deps.db, { type: 'stats.monthly', payload: {}, dedupeKey: 'stats.monthly:start' }, deps.now()).catch(
+    (error: unknown) => deps.logger.warn('could not queue the monthly figures at start', { error: String(error) }),
+  );
   return runner;
 }
 
