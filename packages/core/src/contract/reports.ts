@@ -45,10 +45,18 @@ export const reports = defineArea({
       'businessId?': Id,
       /** The first London month to recompute, YYYY-MM; each business's first month with data when absent. */
       'from?': YearMonth,
+      /** Every business: carry on after the one this names (the previous answer's nextToken). */
+      'nextToken?': Id,
     }),
-    output: type({ businesses: 'number.integer >= 0', months: 'number.integer >= 0', changed: 'number.integer >= 0' }),
+    output: type({
+      businesses: 'number.integer >= 0',
+      months: 'number.integer >= 0',
+      changed: 'number.integer >= 0',
+      /** Every business: more are left (a call stops after about 10 s); call again with it. */
+      nextToken: 'string | null',
+    }),
     access: supportOnly,
     summary:
-      'Recomputes the monthly figures (monthly_business_stats) of one business or all from their raw data, from a month (YYYY-MM) to the current one: how many months were recomputed and how many rows changed. Running it twice changes nothing.',
+      'Recomputes the monthly figures (monthly_business_stats) of one business or all from their raw data, from a month (YYYY-MM) to the current one: how many months were recomputed and how many rows changed. Running it twice changes nothing. For every business a call stops after about 10 s and answers a nextToken to carry on from.',
   },
 });

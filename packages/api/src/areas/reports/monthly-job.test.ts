@@ -381,19 +381,26 @@ describeApi(
     });
 
     it('rebuilds: the same rows as the job, and twice changes nothing', async () => {
-      const { estate } = await lifecycle();
+      const { estate, other } = await lifecycle();
       await settleMessages(estate.businessId);
       await runMonthlyStats(t.db, t.deps.now());
       const before = await table();
       const rebuild = (input: Record<string, unknown>) => t.call('reports', 'rebuildMonthlyStats', input, asSupport);
       const same = await rebuild({ businessId: estate.businessId, from: '2026-09' });
-      expect([same.status, same.body]).toEqual([200, { businesses: 1, months: 3, changed: 0 }]);
+      expect([same.status, same.body]).toEqual([200, { businesses: 1, months: 3, changed: 0, nextToken: null }]);
       expect(await table()).toEqual(before);
       // From nothing: every business's rows again, then a second rebuild changes none.
       await t.db.deleteFrom('monthly_business_stats').execute();
       const all = await rebuild({});
       expect(all.status).toBe(200);
-      expect(all.body).toMatchObject({ businesses: 2, months: 6, changed: 6 });
+      expect(all.body).toEqual({ businesses: 2, months: 6, changed: 6, nextToken: null });
+      // Carrying on after a business (the nextToken of a call that ran out of time): only those after it.
+      const [firstId, secondId] = [estate.businessId, other.businessId].sort() as [string, string];
+      await t.db.deleteFrom('monthly_business_stats').execute();
+      const rest = await rebuild({ nextToken: firstId });
+      expect(rest.body).toEqual({ businesses: 1, months: 3, changed: 3, nextToken: null });
+      expect((await table()).map((r) => r.business_id)).toEqual([secondId, secondId, secondId]);
+      expect((await rebuild({})).body).toMatchObject({ businesses: 2, changed: 3 });
       expect(await rows(estate.businessId)).toEqual(expected(estate.businessId));
       const rebuilt = await table();
       expect((await rebuild({})).body).toMatchObject({ changed: 0 });
@@ -403,6 +410,8 @@ describeApi(
         const bad = await rebuild({ from });
         expect([from, bad.status, bad.body.error.code]).toEqual([from, 400, 'VALIDATION']);
       }
+      const badToken = await rebuild({ nextToken: 'x'.repeat(500) });
+      expect(badToken.status).toBe(400);
       const missing = await rebuild({ businessId: Bun.randomUUIDv7() });
       expect(missing.status).toBe(404);
       expect(await table()).toEqual(rebuilt);
