@@ -369,7 +369,10 @@ describeApi(
         .where('id', '=', 'm2')
         .execute();
       at(t, '2026-11-20T09:00:00Z');
-      await runMonthlyStats(t.db, t.deps.now());
+      // One change row a batch: the run reads batch after batch until none is left.
+      expect(await t.db.selectFrom('monthly_stats_changes').select('id').execute()).toHaveLength(2);
+      await runMonthlyStats(t.db, t.deps.now(), { batch: 1 });
+      expect(await t.db.selectFrom('monthly_stats_changes').select('id').execute()).toEqual([]);
       const minutes = (await rows(businessId)).map((r) => r.machineDowntimeMinutes);
       // Sep: 22:00–23:00 UTC = 60. Oct: m1 23:00–01:00 = 120, 10:00–10:30 = 30, 12:00–12:15 = 15; m2 10.
       // Nov: m2 from 1 Nov 00:00 to 20 Nov 09:00 = 19 days 9 hours.

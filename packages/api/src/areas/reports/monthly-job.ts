@@ -296,8 +296,9 @@ export type MonthPair = { businessId: string; month: number };
 
 const pairKey = (p: MonthPair) => `${p.businessId}:${p.month}`;
 
-/** Months the job reaches per run at most; the rest (and their change rows) wait for the next run. */
+/** Change rows read at a time; a run reads batches until one is short, at most MAX_BATCHES (the rest wait for the next run). */
 export const CHANGE_BATCH = 5_000;
+const MAX_BATCHES = 20;
 
 /**
  * The `stats.monthly` job: recomputes the months touched since the last run, and the current (and
@@ -310,40 +311,46 @@ export async function runMonthlyStats(
   options: { batch?: number } = {},
 ): Promise<{ months: number; changed: number }> {
   const current = monthOf(now);
-  const changes = await db
-    .selectFrom('monthly_stats_changes')
-    .select(['id', 'business_id', 'source', 'first_at', 'last_at'])
-    .limit(options.batch ?? CHANGE_BATCH)
-    .execute();
-  const pairs = new Map<string, MonthPair>();
-  const add = (businessId: string, from: number, to: number) => {
-    // Times in the future (a wrong clock) still count their own month; never more than a few years back.
-    for (let m = Math.max(from, current - 12 * 10); m <= to; m++)
-      pairs.set(pairKey({ businessId, month: m }), { businessId, month: m });
-  };
-  for (const c of changes) {
-    const first = monthOf(Number(c.first_at));
-    const last = monthOf(Number(c.last_at));
-    // Machine state and patient counts carry into every later month.
-    const carries = c.source === 'machine' || c.source === 'patient';
-    add(c.business_id, first, carries ? Math.max(last, current) : last);
-  }
-  const down = await db
-    .selectFrom('machines')
-    .select('business_id')
-    .distinct()
-    .where('archived_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb('out_of_order_at', 'is not', null),
-        eb.and([eb('online', '=', false), eb('last_seen', 'is not', null)]),
-      ]),
-    )
-    .execute();
-  for (const d of down) add(d.business_id, current - 1, current);
+  const limit = options.batch ?? CHANGE_BATCH;
+  let months = 0;
   let changed = 0;
-  for (const p of pairs.values()) if (await recomputeMonth(db, p.businessId, p.month, now)) changed++;
-  if (changes.length > 0) {
+  // Batch after batch of change rows until one comes back short (at most MAX_BATCHES a run).
+  for (let round = 0; round < MAX_BATCHES; round++) {
+    const changes = await db
+      .selectFrom('monthly_stats_changes')
+      .select(['id', 'business_id', 'source', 'first_at', 'last_at'])
+      .limit(limit)
+      .execute();
+    const pairs = new Map<string, MonthPair>();
+    const add = (businessId: string, from: number, to: number) => {
+      // Times in the future (a wrong clock) still count their own month; never more than ten years back.
+      for (let m = Math.max(from, current - 12 * 10); m <= to; m++)
+        pairs.set(pairKey({ businessId, month: m }), { businessId, month: m });
+    };
+    for (const c of changes) {
+      const first = monthOf(Number(c.first_at));
+      const last = monthOf(Number(c.last_at));
+      // Machine state and patient counts carry into every later month.
+      const carries = c.source === 'machine' || c.source === 'patient';
+      add(c.business_id, first, carries ? Math.max(last, current) : last);
+    }
+    if (round === 0) {
+      const down = await db
+        .selectFrom('machines')
+        .select('business_id')
+        .distinct()
+        .where('archived_at', 'is', null)
+        .where((eb) =>
+          eb.or([
+            eb('out_of_order_at', 'is not', null),
+            eb.and([eb('online', '=', false), eb('last_seen', 'is not', null)]),
+          ]),
+        )
+        .execute();
+      for (const d of down) add(d.business_id, current - 1, current);
+    }
+    for (const p of pairs.values()) if (await recomputeMonth(db, p.businessId, p.month, now)) changed++;
+    months += pairs.size;
     const ids = changes.map((c) => c.id);
     for (let i = 0; i < ids.length; i += 1000) {
       await db
@@ -351,8 +358,9 @@ export async function runMonthlyStats(
         .where('id', 'in', ids.slice(i, i + 1000))
         .execute();
     }
+    if (changes.length < limit) break;
   }
-  return { months: pairs.size, changed };
+  return { months, changed };
 }
 
 /** The earliest month with data of a business, or null when it has none. */
