@@ -294,6 +294,26 @@ export async function recomputeMonth(db: Db, businessId: string, index: number, 
 
 export type MonthPair = { businessId: string; month: number };
 
+/**
+ * Months recomputed at once: each is a handful of short round trips, so a few in flight overlap their
+ * waits (PostgreSQL); the rest of the pool stays for requests. PGlite runs them one after another.
+ */
+const CONCURRENCY = 3;
+
+/** Recomputes the pairs, CONCURRENCY at a time; how many rows changed. */
+async function recomputeAll(db: Db, pairs: MonthPair[], now: number): Promise<number> {
+  let next = 0;
+  let changed = 0;
+  const worker = async () => {
+    while (next < pairs.length) {
+      const p = pairs[next++] as MonthPair;
+      if (await recomputeMonth(db, p.businessId, p.month, now)) changed++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, pairs.length) }, worker));
+  return changed;
+}
+
 const pairKey = (p: MonthPair) => `${p.businessId}:${p.month}`;
 
 /** Change rows read at a time; a run reads batches until one is short, at most MAX_BATCHES (the rest wait for the next run). */
@@ -349,7 +369,7 @@ export async function runMonthlyStats(
         .execute();
       for (const d of down) add(d.business_id, current - 1, current);
     }
-    for (const p of pairs.values()) if (await recomputeMonth(db, p.businessId, p.month, now)) changed++;
+    changed += await recomputeAll(db, [...pairs.values()], now);
     months += pairs.size;
     const ids = changes.map((c) => c.id);
     for (let i = 0; i < ids.length; i += 1000) {
@@ -389,13 +409,13 @@ export async function rebuildMonthlyStats(
   const current = monthOf(now);
   let months = 0;
   let changed = 0;
+  const pairs: MonthPair[] = [];
   for (const businessId of businessIds) {
     const first = from ?? (await firstMonthOf(db, businessId));
     if (first === null) continue;
-    for (let m = first; m <= current; m++) {
-      months++;
-      if (await recomputeMonth(db, businessId, m, now)) changed++;
-    }
+    for (let m = first; m <= current; m++) pairs.push({ businessId, month: m });
   }
+  months += pairs.length;
+  changed += await recomputeAll(db, pairs, now);
   return { months, changed };
 }
