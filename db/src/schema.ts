@@ -355,6 +355,14 @@ export type MonthlyBusinessStatsTable = {
   computed_at: Generated<number>;
 };
 
+export type MonthlyStatsChangesTable = {
+  id: Generated<string>;
+  business_id: string;
+  source: 'order' | 'message' | 'machine' | 'patient';
+  first_at: number;
+  last_at: number;
+};
+
 export type NotificationDismissalsTable = {
   user_id: string;
   notification_id: string;
@@ -748,6 +756,7 @@ export type Database = {
   machines: MachinesTable;
   message_outbox: MessageOutboxTable;
   monthly_business_stats: MonthlyBusinessStatsTable;
+  monthly_stats_changes: MonthlyStatsChangesTable;
   notification_dismissals: NotificationDismissalsTable;
   notifications: NotificationsTable;
   order_counters: OrderCountersTable;

@@ -25,6 +25,7 @@ import * as patientSessions from './0024_patient_sessions.ts';
 import * as onlineSignUps from './0025_online_sign_ups.ts';
 import * as integrationApi from './0026_integration_api.ts';
 import * as monthlyStats from './0027_monthly_stats.ts';
+import * as monthlyStatsChanges from './0028_monthly_stats_changes.ts';
 import * as pinHolds from './0031_pin_holds.ts';
 
 /**
@@ -58,5 +59,6 @@ export const migrations: Record<string, Migration> = {
   '0025_online_sign_ups': onlineSignUps,
   '0026_integration_api': integrationApi,
   '0027_monthly_stats': monthlyStats,
+  '0028_monthly_stats_changes': monthlyStatsChanges,
   '0031_pin_holds': pinHolds,
 };

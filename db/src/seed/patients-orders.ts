@@ -17,7 +17,8 @@ export async function seedPatients(demo: Demo): Promise<void> {
   for (const [i, patient] of demoPatients().entries()) {
     const business = demo.businesses.get(patient.business);
     if (!business) throw new Error(`demo patient: no business ${patient.business}`);
-    const at = now - (50 - i) * DAY;
+    // Registered over the seven months before the first demo order.
+    const at = now - (260 - i) * DAY;
     const id = demo.id(at);
     demo.patients.push({ id, businessId: business.id, demo: patient });
     await tx
@@ -175,6 +176,20 @@ const ORDERS: OrderPlan[] = [
 ];
 
 /**
+ * Six months of finished orders at Harborne before the recent ones, so the stats page's monthly
+ * figures and charts have a history on a fresh `npm start` (the `stats.monthly` job computes them at start).
+ */
+const HISTORY: OrderPlan[] = Array.from({ length: 36 }, (_, i) => ({
+  business: 'harborne' as const,
+  patient: i % 8,
+  status: i % 10 === 3 ? ('cancelled' as const) : i % 10 === 7 ? ('removed' as const) : ('collected' as const),
+  payment: i % 4 === 0 ? ('paid' as const) : i % 4 === 1 ? ('exemption_declared' as const) : ('not_required' as const),
+  daysAgo: 16 + i * 5 + (i % 3) * 0.3,
+  machine: i % 3 === 0 ? 'Car Park' : 'Front Window',
+  ...(i % 4 === 0 ? { prescription: NHS_PRESCRIPTION_CHARGE } : {}),
+}));
+
+/**
  * The demo orders as the api would have made them (migration 0017): numbered oldest first, a reference
  * per business and a sequence per machine, with the counters left where a new order carries on; each
  * PIN drawn and sealed by the api (`demo.orderPin`), unique among a machine's live orders.
@@ -187,7 +202,7 @@ export async function seedOrders(demo: Demo): Promise<void> {
     return value;
   };
   const livePins = new Set<string>();
-  const oldestFirst = [...ORDERS.entries()].sort(([, a], [, b]) => b.daysAgo - a.daysAgo);
+  const oldestFirst = [...[...ORDERS, ...HISTORY].entries()].sort(([, a], [, b]) => b.daysAgo - a.daysAgo);
   for (const [i, plan] of oldestFirst) {
     const business = demo.businesses.get(plan.business);
     const patients = demo.patients.filter((p) => p.businessId === business?.id);
@@ -334,11 +349,21 @@ async function insertOrder(
 
   // The codes and sentences the api records (docs/ORDERS.md), so the demo's timelines read like real ones.
   const slot = plan.location ? `, slot ${plan.location}` : '';
-  const history: [string, string, number][] = [['ORDER_CREATED', `Order ${reference} created`, created]];
+  const history: [string, string, number, Record<string, unknown>?][] = [
+    ['ORDER_CREATED', `Order ${reference} created`, created],
+  ];
   if (machine) history.push(['ORDER_LOADED', `Loaded into ${machine.name}${slot}`, loaded]);
-  if (plan.payment === 'paid') history.push(['PAYMENT_RECEIVED', 'Card payment received', finished - MINUTE]);
+  if (plan.payment === 'paid') {
+    const amount = prescription + retail;
+    history.push([
+      'PAYMENT_SUCCEEDED',
+      `Paid £${(amount / 100).toFixed(2)} by card`,
+      finished - MINUTE,
+      { amount, receiptId: `judo-demo-${reference}` },
+    ]);
+  }
   if (plan.payment === 'exemption_declared')
-    history.push(['EXEMPTION_DECLARED', 'Exemption D declared', loaded + HOUR]);
+    history.push(['EXEMPTION_DECLARED', 'Exemption D declared', loaded + HOUR, { exemptionCode: 'D' }]);
   if (plan.status === 'collected') history.push(['ORDER_COLLECTED', `Collected from ${machine?.name}`, finished]);
   if (plan.status === 'removed') history.push(['ORDER_MARKED_REMOVED', `Marked removed by ${ADMIN_DISPLAY}`, finished]);
   if (plan.status === 'cancelled')
@@ -346,7 +371,7 @@ async function insertOrder(
   await tx
     .insertInto('order_events')
     .values(
-      history.map(([code, message, at]) => ({
+      history.map(([code, message, at, data]) => ({
         id: demo.id(at),
         business_id: business.id,
         order_id: id,
@@ -355,6 +380,7 @@ async function insertOrder(
         code,
         barcode,
         message,
+        ...(data ? { data: JSON.stringify(data) } : {}),
         full_patient_name: patientName,
         patient_display_id: patient.demo.nhsNumber,
         created: at,

@@ -1,5 +1,6 @@
 import { expect, it } from 'bun:test';
 import { verifyPin } from './areas/orders/locker-service.ts';
+import { runMonthlyStats } from './areas/reports/monthly-job.ts';
 import { asSupport, withTestAuth } from './hubs/test-kit.ts';
 import { seedIfEmpty } from './seed-demo.ts';
 import { describeApi } from './testing.ts';
@@ -11,6 +12,21 @@ describeApi(
       await seedIfEmpty(t.deps);
       return t.db.selectFrom('orders').selectAll().execute();
     };
+
+    it('gives the demo business months of history: the monthly figures job fills its rows', async () => {
+      await seeded();
+      await runMonthlyStats(t.db, t.deps.now());
+      const harborne = await t.db
+        .selectFrom('monthly_business_stats as s')
+        .innerJoin('businesses as b', 'b.id', 's.business_id')
+        .select(['s.orders_collected', 's.paid_amount', 's.exemptions_by_code'])
+        .where('b.name', 'like', '%Harborne%')
+        .execute();
+      const active = harborne.filter((r) => Number(r.orders_collected) > 0);
+      expect(active.length).toBeGreaterThanOrEqual(6);
+      expect(harborne.some((r) => Number(r.paid_amount) > 0)).toBe(true);
+      expect(harborne.some((r) => JSON.stringify(r.exemptions_by_code).includes('"D"'))).toBe(true);
+    });
 
     it("gives a demo order's PIN to staff, and that PIN opens the order's slot at its locker", async () => {
       const orders = await seeded();

@@ -7,6 +7,7 @@ import { messagesCommands } from './commands/messages.ts';
 import { ordersCommands } from './commands/orders.ts';
 import { patientsCommands } from './commands/patients.ts';
 import { settingsCommands } from './commands/settings.ts';
+import { statsCommands } from './commands/stats.ts';
 import { templatesCommands } from './commands/templates.ts';
 import { usersCommands } from './commands/users.ts';
 import { webhooksCommands } from './commands/webhooks.ts';
@@ -33,6 +34,7 @@ export function buildProgram(io: CliIo): Command {
   messagesCommands(program, io);
   settingsCommands(program, io);
   templatesCommands(program, io);
+  statsCommands(program, io);
   webhooksCommands(program, io);
   for (const sub of program.commands) sub.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   for (const sub of program.commands.flatMap((c) => c.commands))

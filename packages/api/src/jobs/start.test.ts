@@ -1,4 +1,5 @@
 import { expect, it } from 'bun:test';
+import { eventually } from '../hubs/test-kit.ts';
 import { describeApi } from '../testing.ts';
 import { claimJobs, enqueueJob, findJob, releaseExpiredLeases } from './repository.ts';
 import { jobHandlers, jobSchedules, startJobRunner } from './start.ts';
@@ -8,6 +9,12 @@ describeApi('the api process job runner', (t) => {
     expect(startJobRunner(t.deps, { JOBS: 'off' })).toBeUndefined();
     const runner = startJobRunner(t.deps, {});
     expect(runner?.worker).toContain(`:${process.pid}:`);
+    // The monthly figures are queued at once, not left to the next 5-minute tick.
+    await eventually(
+      async () =>
+        (await t.db.selectFrom('jobs').select('id').where('dedupe_key', '=', 'stats.monthly:start').execute())
+          .length === 1,
+    );
     await runner?.stop(100);
   });
 

@@ -1,5 +1,6 @@
 import { queueDailyDigests, sendDailyDigestTo } from '../areas/notifications/service.ts';
 import { inBatches, recordExpiredOrders, sendExpiryReminders } from '../areas/orders/expiry.ts';
+import { runMonthlyStats } from '../areas/reports/monthly-job.ts';
 import type { AppDeps } from '../deps.ts';
 import { pruneIntegration } from '../integration/prune.ts';
 import { configuredGateways } from '../messaging/gateways/index.ts';
@@ -8,6 +9,7 @@ import { messageSendHandler } from '../messaging/send.ts';
 import { BUCKET_KEEP_MS, deleteIdleBuckets } from '../rate-limits/repository.ts';
 import { SWEEP_JOB, sweepDueDeliveries, webhookDispatchHandler } from '../webhooks/dispatch.ts';
 import { DISPATCH_JOB } from '../webhooks/repository.ts';
+import { enqueueJob } from './repository.ts';
 import { createRunner, type JobHandler, type Runner } from './runner.ts';
 import type { Schedule } from './schedule.ts';
 
@@ -49,6 +51,13 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
         if (queued > 0) deps.logger.info('webhook dispatch queued by the sweep', { clients: queued });
       },
     },
+    // The monthly figures of the months touched since the last run (reports/monthly-job.ts).
+    'stats.monthly': {
+      run: async () => {
+        const { months, changed } = await runMonthlyStats(deps.db, deps.now());
+        if (months > 0) deps.logger.info('monthly stats recomputed', { months, changed });
+      },
+    },
     'notifications.dailyDigest': {
       run: async () => {
         const queued = await queueDailyDigests(deps);
@@ -83,6 +92,7 @@ export const jobSchedules: Schedule[] = [
   { name: 'housekeeping.idleBuckets', pattern: '47 * * * *', job: { type: 'housekeeping.idleBuckets', payload: {} } },
   { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
   { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
+  { name: 'stats.monthly', pattern: '*/5 * * * *', job: { type: 'stats.monthly', payload: {} } },
 ];
 
 /** Starts a runner with every handler and schedule: the api process's and `npm run worker`'s. */
@@ -97,6 +107,11 @@ export function runJobs(deps: AppDeps): Runner {
   });
   runner.start();
   deps.logger.info('job runner started', { worker: runner.worker });
+  // The monthly figures at once, not at the next 5-minute tick: a fresh start (the demo seed) has rows
+  // for its charts within seconds. Once per start; a second process's start finds it queued already.
+  enqueueJob(deps.db, { type: 'stats.monthly', payload: {}, dedupeKey: 'stats.monthly:start' }, deps.now()).catch(
+    (error: unknown) => deps.logger.warn('could not queue the monthly figures at start', { error: String(error) }),
+  );
   return runner;
 }
 

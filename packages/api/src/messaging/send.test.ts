@@ -342,6 +342,7 @@ describeApi(
         'integration.prune',
         'webhooks.dispatch',
         'webhooks.sweep',
+        'stats.monthly',
         'notifications.dailyDigest',
         'housekeeping.idleBuckets',
         'notifications.digest',
@@ -365,6 +366,7 @@ describeApi(
           job: { type: 'notifications.dailyDigest', payload: {} },
         },
         { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
+        { name: 'stats.monthly', pattern: '*/5 * * * *', job: { type: 'stats.monthly', payload: {} } },
       ]);
     });
   },

@@ -188,6 +188,7 @@ export const methodActors = {
   },
   reports: {
     listCollectionStats: ['support', 'pharmacy'],
+    rebuildMonthlyStats: ['support'],
   },
   evidence: {
     getEvidencePack: ['support', 'pharmacy'],

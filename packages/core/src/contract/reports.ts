@@ -2,8 +2,9 @@ import { type } from 'arktype';
 import { CollectionRecord } from '../order/order.ts';
 import { CollectionFilter } from '../order/statuses.ts';
 import { Bool, IsoDate } from '../validation/general.ts';
+import { reject, textInput } from '../validation/rule.ts';
 import { Id, NextToken } from '../validation/string-limits.ts';
-import { defineArea, staff } from './define.ts';
+import { defineArea, staff, supportOnly } from './define.ts';
 
 /*
  * Reports (issue 21, SPEC §7). This slice: the collection records of a business. The filters are
@@ -14,6 +15,11 @@ import { defineArea, staff } from './define.ts';
 export const collectionRecordsPageSize = 50;
 /** `getAll` answers at most this many records; a range holding more is refused (never cut short). */
 export const collectionRecordsMaxAll = 10_000;
+
+/** A calendar month written YYYY-MM, 2000-01 to 9999-12 (what monthly_business_stats holds). */
+export const YearMonth = textInput('INVALID_DATE', undefined, 7).narrow(
+  (s, ctx) => /^[2-9]\d{3}-(0[1-9]|1[0-2])$/.test(s) || reject(ctx, 'INVALID_DATE'),
+);
 
 export const reports = defineArea({
   listCollectionStats: {
@@ -32,5 +38,25 @@ export const reports = defineArea({
     access: staff({ business: 'businessId' }),
     summary:
       "A business's collection records (collected orders) between two London days inclusive, newest first, 50 a page, by filter: All, Paid, PIN revealed, Exemption Declared, No Charge. getAll gives every record (at most 10,000; more is 400).",
+  },
+  rebuildMonthlyStats: {
+    input: type({
+      /** One business; every business when absent. */
+      'businessId?': Id,
+      /** The first London month to recompute, YYYY-MM; each business's first month with data when absent. */
+      'from?': YearMonth,
+      /** Every business: carry on after the one this names (the previous answer's nextToken). */
+      'nextToken?': Id,
+    }),
+    output: type({
+      businesses: 'number.integer >= 0',
+      months: 'number.integer >= 0',
+      changed: 'number.integer >= 0',
+      /** Every business: more are left (a call stops after about 10 s); call again with it. */
+      nextToken: 'string | null',
+    }),
+    access: supportOnly,
+    summary:
+      'Recomputes the monthly figures (monthly_business_stats) of one business or all from their raw data, from a month (YYYY-MM) to the current one: how many months were recomputed and how many rows changed. Running it twice changes nothing. For every business a call stops after about 10 s and answers a nextToken to carry on from.',
   },
 });

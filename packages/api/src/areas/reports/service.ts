@@ -12,6 +12,8 @@ import { auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeTimeIdCursor, pageOf } from '../../rpc/paging.ts';
 import { requireBusiness } from '../business-settings/service.ts';
+import { monthOf, rebuildMonthlyStats as rebuildMonths } from './monthly-job.ts';
+import { monthIndex } from './monthly-repository.ts';
 import { listCollectionRows } from './repository.ts';
 
 /*
@@ -87,4 +89,49 @@ export async function listCollectionStats(
   const page = pageOf(rows, collectionRecordsPageSize, (r) => [r.collected ?? 0, r.id]);
   await auditRecordReads(deps, actor, input.businessId, page.items, 'list');
   return { records: page.items, nextToken: page.nextToken };
+}
+
+/** How long one call of rebuildMonthlyStats over every business works before answering a nextToken. */
+export const REBUILD_CALL_MS = 10_000;
+
+/** Support: recompute the stored monthly figures (`medlocker stats rebuild`). */
+export async function rebuildMonthlyStats(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'rebuildMonthlyStats'>,
+): Out<'rebuildMonthlyStats'> {
+  const now = deps.now();
+  let from: number | undefined;
+  if (input.from !== undefined) {
+    from = monthIndex(Number(input.from.slice(0, 4)), Number(input.from.slice(5, 7)));
+    if (from > monthOf(now)) {
+      throw new AppError('VALIDATION', 'The first month to rebuild is in the future', [
+        { path: 'from', id: 'INVALID_DATE', message: 'Month must not be in the future' },
+      ]);
+    }
+  }
+  if (input.businessId !== undefined) {
+    await requireBusiness(deps.db, input.businessId);
+    const { months, changed } = await rebuildMonths(deps.db, [input.businessId], from, now);
+    deps.logger.info('monthly stats rebuilt', { businessId: input.businessId, months, changed });
+    return { businesses: 1, months, changed, nextToken: null };
+  }
+  // Every business, in id order, one after another until the call has worked REBUILD_CALL_MS.
+  const started = performance.now();
+  let query = deps.db.selectFrom('businesses').select('id').orderBy('id');
+  if (input.nextToken !== undefined) query = query.where('id', '>', input.nextToken);
+  const ids = (await query.execute()).map((b) => b.id);
+  const total = { businesses: 0, months: 0, changed: 0 };
+  let last: string | null = null;
+  for (const id of ids) {
+    const { months, changed } = await rebuildMonths(deps.db, [id], from, now);
+    total.businesses++;
+    total.months += months;
+    total.changed += changed;
+    last = id;
+    if (performance.now() - started > REBUILD_CALL_MS) break;
+  }
+  const nextToken = last !== null && last !== ids[ids.length - 1] ? last : null;
+  deps.logger.info('monthly stats rebuilt', { ...total, more: nextToken !== null });
+  return { ...total, nextToken };
 }
