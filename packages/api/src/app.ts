@@ -7,6 +7,7 @@ import { businessesRoutes } from './areas/businesses/index.ts';
 import { checkoutRoutes, judopayWebhookRoutes } from './areas/checkout/index.ts';
 import { deviceAuthRoutes } from './areas/device-auth/index.ts';
 import { globalSettingsRoutes } from './areas/global-settings/index.ts';
+import { groupReportsRoutes } from './areas/group-reports/index.ts';
 import { groupsRoutes } from './areas/groups/index.ts';
 import { healthRoutes } from './areas/health/index.ts';
 import { identityProvidersRoutes } from './areas/identity-providers/index.ts';
@@ -86,7 +87,10 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(webhooksRoutes(deps))
     .use(integrationApiRoutes(deps));
   // The job runner's console and the reports, likewise.
-  const adminAreas = new Elysia({ name: 'areas:jobsReports' }).use(jobsRoutes(deps)).use(reportsRoutes(deps));
+  const adminAreas = new Elysia({ name: 'areas:jobsReports' })
+    .use(jobsRoutes(deps))
+    .use(reportsRoutes(deps))
+    .use(groupReportsRoutes(deps));
   // Frames of the locker protocol are at most 64 KB (docs/LOCKER-PROTOCOL.md); a bigger message closes the socket.
   return new Elysia({ name: 'medlocker', websocket: { maxPayloadLength: 64 * 1024 } })
     .onRequest(({ request, set, server }) => {

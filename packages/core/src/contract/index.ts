@@ -4,6 +4,7 @@ import { businessSettings } from './business-settings.ts';
 import { businesses } from './businesses.ts';
 import { checkout } from './checkout.ts';
 import { globalSettings } from './global-settings.ts';
+import { groupReports } from './group-reports.ts';
 import { groups } from './groups.ts';
 import { health } from './health.ts';
 import { identityProviders } from './identity-providers.ts';
@@ -51,6 +52,7 @@ export const contract = {
   integration,
   webhooks,
   reports,
+  groupReports,
   globalSettings,
   mailbox,
   notifications,
@@ -59,10 +61,16 @@ export const contract = {
 } as const;
 
 export type Contract = typeof contract;
+export {
+  GroupBusinessMonths,
+  groupComparisonMaxBusinesses,
+  groupComparisonMonths,
+  MonthlyTotals,
+} from './group-reports.ts';
 export { JobInfo, JobQueue, JobState, jobsPageSize } from './jobs.ts';
 export { MailboxMessage } from './mailbox.ts';
 export { NotificationListItem, notificationsPageSize } from './notifications.ts';
-export { collectionRecordsMaxAll, collectionRecordsPageSize } from './reports.ts';
+export { collectionRecordsMaxAll, collectionRecordsPageSize, monthlyStatsPageSize } from './reports.ts';
 export { shortUrlCodeMaxLength } from './url.ts';
 export type AreaName = keyof Contract;
 export {

@@ -188,6 +188,10 @@ export const methodActors = {
   },
   reports: {
     listCollectionStats: ['support', 'pharmacy'],
+    listBusinessStats: ['support', 'pharmacy'],
+  },
+  groupReports: {
+    listMonthlyStats: ['support', 'pharmacy'],
   },
   globalSettings: {
     getGlobalSettings: ['support'],

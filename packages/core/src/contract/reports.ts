@@ -1,12 +1,13 @@
 import { type } from 'arktype';
 import { CollectionRecord } from '../order/order.ts';
 import { CollectionFilter } from '../order/statuses.ts';
+import { MonthlyBusinessStats } from '../stats/stats.ts';
 import { Bool, IsoDate } from '../validation/general.ts';
 import { Id, NextToken } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
 
 /*
- * Reports (issue 21, SPEC §7). This slice: the collection records of a business. The filters are
+ * Reports (issue 21, SPEC §7): the collection records and the monthly figures of a business. The filters are
  * defined in docs/DECISIONS.md ("Collection records"); the api's reports/repository.ts is their SQL.
  */
 
@@ -14,6 +15,8 @@ import { defineArea, staff } from './define.ts';
 export const collectionRecordsPageSize = 50;
 /** `getAll` answers at most this many records; a range holding more is refused (never cut short). */
 export const collectionRecordsMaxAll = 10_000;
+/** Pages of monthly figures are a year long: 12 months, newest first. */
+export const monthlyStatsPageSize = 12;
 
 export const reports = defineArea({
   listCollectionStats: {
@@ -32,5 +35,18 @@ export const reports = defineArea({
     access: staff({ business: 'businessId' }),
     summary:
       "A business's collection records (collected orders) between two London days inclusive, newest first, 50 a page, by filter: All, Paid, PIN revealed, Exemption Declared, No Charge. getAll gives every record (at most 10,000; more is 400).",
+  },
+  listBusinessStats: {
+    input: type({
+      businessId: Id,
+      /** The page before: the token of the previous answer (it wins over lastDate). */
+      'nextToken?': NextToken,
+      /** A day (London) in the newest month to show; absent: this month. */
+      'lastDate?': IsoDate,
+    }),
+    output: type({ stats: MonthlyBusinessStats.array(), nextToken: 'string | null' }),
+    access: staff({ business: 'businessId' }),
+    summary:
+      "A business's monthly figures (London calendar months), newest first, 12 a page, ending at lastDate's month (default this month, never later); nextToken pages back in time, never before the month the business was added. A month with nothing in it reads as zeros.",
   },
 });

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../../rpc/area.ts';
-import { listCollectionStats } from './service.ts';
+import { listBusinessStats, listCollectionStats } from './service.ts';
 
 /** `POST /api/reports/*`: the reports of a business (issue 21). */
-export const reportsRoutes = (deps: AppDeps) => rpcArea(deps, 'reports', { listCollectionStats });
+export const reportsRoutes = (deps: AppDeps) => rpcArea(deps, 'reports', { listCollectionStats, listBusinessStats });
