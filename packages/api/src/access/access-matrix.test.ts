@@ -269,6 +269,10 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
   },
   reports: {
     listCollectionStats: (s) => ({ businessId: s.businessId, startDate: '2026-01-01', endDate: '2026-12-31' }),
+    listBusinessStats: (s) => ({ businessId: s.businessId }),
+  },
+  groupReports: {
+    listMonthlyStats: (s) => ({ groupId: s.groupId, endMonth: 3, endYear: 2026, selectedBusinessIds: [s.businessId] }),
   },
   globalSettings: {
     getGlobalSettings: () => ({}),
