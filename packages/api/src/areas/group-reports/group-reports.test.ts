@@ -66,7 +66,7 @@ describeApi('groupReports: a group compared month by month', (t) => {
     expect(res.body.months.at(-1)).toEqual({ year: 2026, month: 3 });
     expect(res.body.months).toHaveLength(12);
     expect(res.body.businesses.map((b: { name: string }) => b.name)).toEqual(['Boots York', 'Boots Leeds']);
-    const leeds = res.body.businesses[1];
+    const leeds = res.body.businesses[1] as (typeof res.body.businesses)[number];
     expect(leeds.stats.map((s: { ordersCollected: number }) => s.ordersCollected)).toEqual([
       0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10,
     ]);
