@@ -34,3 +34,19 @@ export const statsToAtom = atom(
   (get) => get(toStorageAtom),
   (_get, set, day: string | null) => set(toStorageAtom, day),
 );
+
+const monthStorageAtom = session<string | null>('month', null);
+
+/** The newest month (YYYY-MM, London) of the monthly figures; null for this month. */
+export const statsMonthAtom = atom(
+  (get) => get(monthStorageAtom),
+  (_get, set, month: string | null) => set(monthStorageAtom, month),
+);
+
+const groupMonthStorageAtom = session<string | null>('groupMonth', null);
+
+/** The newest month (YYYY-MM) of a group's comparison; null for last month (the latest complete one). */
+export const groupStatsMonthAtom = atom(
+  (get) => get(groupMonthStorageAtom),
+  (_get, set, month: string | null) => set(groupMonthStorageAtom, month),
+);
