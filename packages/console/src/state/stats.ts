@@ -45,7 +45,7 @@ export const statsMonthAtom = atom(
 
 const groupMonthStorageAtom = session<string | null>('groupMonth', null);
 
-/** The newest month (YYYY-MM) of a group's comparison; null for last month (the latest complete one). */
+/** The newest month (YYYY-MM) of a group's comparison; null for this month. */
 export const groupStatsMonthAtom = atom(
   (get) => get(groupMonthStorageAtom),
   (_get, set, month: string | null) => set(groupMonthStorageAtom, month),
