@@ -31,7 +31,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { storeMonth } from '../../packages/api/src/areas/reports/monthly-fixtures.ts';
+import { storeMonth } from '../../packages/api/src/areas/reports/monthly-test-helpers.ts';
 import { claimJobs, enqueueJob, failJob } from '../../packages/api/src/jobs/repository.ts';
 import { startMailCatcher } from '../../packages/api/src/mail/index.ts';
 import { startFakeJudopay } from '../../packages/api/src/payments/fake-judopay.ts';

@@ -2,7 +2,7 @@ import { expect, it } from 'bun:test';
 import type { TestApi } from '../../testing.ts';
 import { describeApi } from '../../testing.ts';
 import { supportSession, validBusiness } from '../businesses/test-helpers.ts';
-import { storeMonth } from '../reports/monthly-fixtures.ts';
+import { storeMonth } from '../reports/monthly-test-helpers.ts';
 
 /*
  * groupReports/listMonthlyStats (issue 21): chosen businesses of a group side by side for the 12

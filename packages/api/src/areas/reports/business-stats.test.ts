@@ -2,7 +2,7 @@ import { expect, it } from 'bun:test';
 import type { MonthlyBusinessStats } from '@medlocker/core';
 import { describeApi, type TestApi } from '../../testing.ts';
 import { supportSession, validBusiness } from '../businesses/test-helpers.ts';
-import { storeMonth } from './monthly-fixtures.ts';
+import { storeMonth } from './monthly-test-helpers.ts';
 
 /*
  * reports/listBusinessStats (issue 21): a business's stored monthly rows, a year a page, newest first,
