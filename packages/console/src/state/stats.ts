@@ -43,7 +43,13 @@ export const statsMonthAtom = atom(
   (_get, set, month: string | null) => set(monthStorageAtom, month),
 );
 
-const groupMonthStorageAtom = session<string | null>('groupMonth', null);
+// SPEC §2: group pages' filters are persisted in local storage, not only for the session.
+const groupMonthStorageAtom = atomWithStorage<string | null>(
+  'medlocker.groupStats.month',
+  null,
+  createJSONStorage<string | null>(() => localStorage),
+  { getOnInit: true },
+);
 
 /** The newest month (YYYY-MM) of a group's comparison; null for this month. */
 export const groupStatsMonthAtom = atom(
