@@ -87,6 +87,34 @@ export async function deadJob(type: string, error: string): Promise<string> {
   return ((await response.json()) as { id: string }).id;
 }
 
+/**
+ * Stores a business's figures for one month (London calendar month, 1–12) as the monthly job would,
+ * through the harness (`POST /__stats/month`); figures left out are zeros.
+ */
+export async function storeStatsMonth(
+  businessId: string,
+  year: number,
+  month: number,
+  figures: Record<string, unknown>,
+): Promise<void> {
+  const query = `business=${encodeURIComponent(businessId)}&year=${year}&month=${month}`;
+  const response = await fetch(`${mailURL}/__stats/month?${query}`, { method: 'POST', body: JSON.stringify(figures) });
+  if (!response.ok) throw new Error(`the harness stored no monthly figures: ${await response.text()}`);
+}
+
+/** This month in London: the newest month the stats pages show by default. */
+export function londonMonth(): { year: number; month: number } {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/London',
+    year: 'numeric',
+    month: 'numeric',
+  }).formatToParts(new Date());
+  return {
+    year: Number(parts.find((p) => p.type === 'year')?.value),
+    month: Number(parts.find((p) => p.type === 'month')?.value),
+  };
+}
+
 /** The console link in a mail (the reset or invitation link). */
 export function linkIn(mail: CaughtMail): string {
   const link = mail.text.match(/https?:\/\/\S+/)?.[0];

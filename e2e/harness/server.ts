@@ -15,6 +15,9 @@
  *      `GET /__whatsapp?to=<447…>&timeoutMs=<ms>` answers the oldest message not handed out before that a
  *      local WhatsApp Cloud API (the server's WHATSAPP_API_URL) received for that number, with its text
  *      (the template's body parameter), waiting for it (404 on timeout);
+ *      `POST /__stats/month?business=<id>&year=<yyyy>&month=<1-12>` with a JSON body of monthly figures
+ *      (core's MonthlyBusinessStats fields; those left out are zeros) stores that month's row of
+ *      monthly_business_stats, replacing one already there, as the stats.monthly job would;
  *   5. runs a local webhook receiver (webhook-receiver.ts): `GET /__webhooks/url?name=<n>` its URL for one
  *      endpoint, `POST /__webhooks/answer?name=<n>&status=<code>` what that endpoint answers from now on,
  *      `GET /__webhooks/received?name=<n>` what it got, `POST /__webhooks/give-up?business=<id>` the end of
@@ -28,6 +31,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { storeMonth } from '../../packages/api/src/areas/reports/monthly-test-helpers.ts';
 import { claimJobs, enqueueJob, failJob } from '../../packages/api/src/jobs/repository.ts';
 import { startMailCatcher } from '../../packages/api/src/mail/index.ts';
 import { startFakeJudopay } from '../../packages/api/src/payments/fake-judopay.ts';
@@ -153,6 +157,7 @@ const mailApi = Bun.serve({
     const url = new URL(request.url);
     if (url.pathname === '/__mail/all') return Response.json(catcher.messages.map(withoutRaw));
     if (url.pathname === '/__jobs/dead' && request.method === 'POST') return Response.json(await deadJob(url));
+    if (url.pathname === '/__stats/month' && request.method === 'POST') return statsMonth(url, request);
     if (url.pathname === '/__sms') return smsTo(url);
     if (url.pathname === '/__whatsapp') return whatsAppTo(url);
     if (url.pathname.startsWith('/__webhooks/')) {
@@ -169,6 +174,19 @@ const mailApi = Bun.serve({
     }
   },
 });
+
+/** A month of figures for a business, stored as the monthly job would (see the header). */
+async function statsMonth(url: URL, request: Request) {
+  const businessId = url.searchParams.get('business') ?? '';
+  const year = Number(url.searchParams.get('year'));
+  const month = Number(url.searchParams.get('month'));
+  if (!businessId || !Number.isInteger(year) || !Number.isInteger(month) || month < 1 || month > 12) {
+    return Response.json({ error: 'business, year and month (1-12) are required' }, { status: 400 });
+  }
+  const figures = (await request.json()) as Record<string, unknown>;
+  await storeMonth(server.db, { ...figures, businessId, year, month });
+  return Response.json({ stored: { businessId, year, month } });
+}
 
 /** A job of a type no handler takes, taken once and failed for good by worker `e2e`. */
 async function deadJob(url: URL) {

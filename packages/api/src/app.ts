@@ -8,6 +8,7 @@ import { checkoutRoutes, judopayWebhookRoutes } from './areas/checkout/index.ts'
 import { deviceAuthRoutes } from './areas/device-auth/index.ts';
 import { evidenceRoutes } from './areas/evidence/index.ts';
 import { globalSettingsRoutes } from './areas/global-settings/index.ts';
+import { groupReportsRoutes } from './areas/group-reports/index.ts';
 import { groupsRoutes } from './areas/groups/index.ts';
 import { healthRoutes } from './areas/health/index.ts';
 import { identityProvidersRoutes } from './areas/identity-providers/index.ts';
@@ -90,6 +91,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
   const adminAreas = new Elysia({ name: 'areas:jobsReports' })
     .use(jobsRoutes(deps))
     .use(reportsRoutes(deps))
+    .use(groupReportsRoutes(deps))
     .use(evidenceRoutes(deps));
   // Frames of the locker protocol are at most 64 KB (docs/LOCKER-PROTOCOL.md); a bigger message closes the socket.
   return new Elysia({ name: 'medlocker', websocket: { maxPayloadLength: 64 * 1024 } })

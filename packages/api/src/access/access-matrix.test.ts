@@ -270,12 +270,16 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
   reports: {
     listCollectionStats: (s) => ({ businessId: s.businessId, startDate: '2026-01-01', endDate: '2026-12-31' }),
     rebuildMonthlyStats: (s) => ({ businessId: s.businessId }),
+    listBusinessStats: (s) => ({ businessId: s.businessId }),
   },
   evidence: {
     getEvidencePack: (s) => ({ machineId: s.machineId, from: 0, to: 60_000 }),
     downloadEvidencePack: (s) => ({ machineId: s.machineId, from: 0, to: 60_000 }),
     holdPins: (s) => ({ orderIds: [s.orderId], reason: 'matrix' }),
     releasePins: (s) => ({ orderIds: [s.orderId], reason: 'matrix' }),
+  },
+  groupReports: {
+    listMonthlyStats: (s) => ({ groupId: s.groupId, endMonth: 3, endYear: 2026, selectedBusinessIds: [s.businessId] }),
   },
   globalSettings: {
     getGlobalSettings: () => ({}),

@@ -34,3 +34,25 @@ export const statsToAtom = atom(
   (get) => get(toStorageAtom),
   (_get, set, day: string | null) => set(toStorageAtom, day),
 );
+
+const monthStorageAtom = session<string | null>('month', null);
+
+/** The newest month (YYYY-MM, London) of the monthly figures; null for this month. */
+export const statsMonthAtom = atom(
+  (get) => get(monthStorageAtom),
+  (_get, set, month: string | null) => set(monthStorageAtom, month),
+);
+
+// SPEC §2: group pages' filters are persisted in local storage, not only for the session.
+const groupMonthStorageAtom = atomWithStorage<string | null>(
+  'medlocker.groupStats.month',
+  null,
+  createJSONStorage<string | null>(() => localStorage),
+  { getOnInit: true },
+);
+
+/** The newest month (YYYY-MM) of a group's comparison; null for this month. */
+export const groupStatsMonthAtom = atom(
+  (get) => get(groupMonthStorageAtom),
+  (_get, set, month: string | null) => set(groupMonthStorageAtom, month),
+);

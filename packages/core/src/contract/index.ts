@@ -5,6 +5,7 @@ import { businesses } from './businesses.ts';
 import { checkout } from './checkout.ts';
 import { evidence } from './evidence.ts';
 import { globalSettings } from './global-settings.ts';
+import { groupReports } from './group-reports.ts';
 import { groups } from './groups.ts';
 import { health } from './health.ts';
 import { identityProviders } from './identity-providers.ts';
@@ -53,6 +54,7 @@ export const contract = {
   webhooks,
   reports,
   evidence,
+  groupReports,
   globalSettings,
   mailbox,
   notifications,
@@ -71,10 +73,16 @@ export {
   evidenceOutsideReadingsMax,
   pinHoldsMax,
 } from './evidence.ts';
+export {
+  GroupBusinessMonths,
+  groupComparisonMaxBusinesses,
+  groupComparisonMonths,
+  MonthlyTotals,
+} from './group-reports.ts';
 export { JobInfo, JobQueue, JobState, jobsPageSize } from './jobs.ts';
 export { MailboxMessage } from './mailbox.ts';
 export { NotificationListItem, notificationsPageSize } from './notifications.ts';
-export { collectionRecordsMaxAll, collectionRecordsPageSize } from './reports.ts';
+export { collectionRecordsMaxAll, collectionRecordsPageSize, monthlyStatsPageSize } from './reports.ts';
 export { shortUrlCodeMaxLength } from './url.ts';
 export type AreaName = keyof Contract;
 export {

@@ -189,12 +189,16 @@ export const methodActors = {
   reports: {
     listCollectionStats: ['support', 'pharmacy'],
     rebuildMonthlyStats: ['support'],
+    listBusinessStats: ['support', 'pharmacy'],
   },
   evidence: {
     getEvidencePack: ['support', 'pharmacy'],
     downloadEvidencePack: ['support', 'pharmacy'],
     holdPins: ['support', 'pharmacy'],
     releasePins: ['support', 'pharmacy'],
+  },
+  groupReports: {
+    listMonthlyStats: ['support', 'pharmacy'],
   },
   globalSettings: {
     getGlobalSettings: ['support'],

@@ -1,13 +1,14 @@
 import { type } from 'arktype';
 import { CollectionRecord } from '../order/order.ts';
 import { CollectionFilter } from '../order/statuses.ts';
+import { MonthlyBusinessStats } from '../stats/stats.ts';
 import { Bool, IsoDate } from '../validation/general.ts';
 import { reject, textInput } from '../validation/rule.ts';
 import { Id, NextToken } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
 
 /*
- * Reports (issue 21, SPEC §7). This slice: the collection records of a business. The filters are
+ * Reports (issue 21, SPEC §7): the collection records and the monthly figures of a business. The filters are
  * defined in docs/DECISIONS.md ("Collection records"); the api's reports/repository.ts is their SQL.
  */
 
@@ -15,6 +16,8 @@ import { defineArea, staff, supportOnly } from './define.ts';
 export const collectionRecordsPageSize = 50;
 /** `getAll` answers at most this many records; a range holding more is refused (never cut short). */
 export const collectionRecordsMaxAll = 10_000;
+/** Pages of monthly figures are a year long: 12 months, newest first. */
+export const monthlyStatsPageSize = 12;
 
 /** A calendar month written YYYY-MM, 2000-01 to 9999-12 (what monthly_business_stats holds). */
 export const YearMonth = textInput('INVALID_DATE', undefined, 7).narrow(
@@ -58,5 +61,18 @@ export const reports = defineArea({
     access: supportOnly,
     summary:
       'Recomputes the monthly figures (monthly_business_stats) of one business or all from their raw data, from a month (YYYY-MM) to the current one: how many months were recomputed and how many rows changed. Running it twice changes nothing. For every business a call stops after about 10 s and answers a nextToken to carry on from.',
+  },
+  listBusinessStats: {
+    input: type({
+      businessId: Id,
+      /** The page before: the token of the previous answer (it wins over lastDate). */
+      'nextToken?': NextToken,
+      /** A day (London) in the newest month to show; absent: this month. */
+      'lastDate?': IsoDate,
+    }),
+    output: type({ stats: MonthlyBusinessStats.array(), nextToken: 'string | null' }),
+    access: staff({ business: 'businessId' }),
+    summary:
+      "A business's monthly figures (London calendar months), newest first, 12 a page, ending at lastDate's month (default this month, never later); nextToken pages back in time, never before the month the business was added. A month with nothing in it reads as zeros.",
   },
 });

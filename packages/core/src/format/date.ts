@@ -51,6 +51,9 @@ const monthNames = [
 
 const two = (n: number) => String(n).padStart(2, '0');
 
+/** A calendar month as MMMM YYYY (the long date without its day): `formatMonth(2024, 3)` → 'March 2024'. */
+export const formatMonth = (year: number, month: number): string => `${monthNames[month - 1] ?? ''} ${year}`;
+
 /** DD-MM-YYYY: `formatDate('2024-03-05')` → '05-03-2024'. */
 export function formatDate(input: DateInput): string {
   const { year, month, day } = calendarDay(input);

@@ -39,8 +39,9 @@ export function collectionRecordCells(r: CollectionRecord): string[] {
  * patient's name as text rather than running it as a formula.
  */
 export function collectionRecordsCsv(records: readonly CollectionRecord[]): string {
-  const rows = records.map((r) => collectionRecordCells(r).map(defuse));
+  const rows = records.map((r) => collectionRecordCells(r).map(defuseCell));
   return `${Papa.unparse([[...collectionRecordColumns], ...rows], { newline: '\r\n' })}\r\n`;
 }
 
-const defuse = (cell: string) => (/^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell);
+/** A cell starting with = + - @ (or a tab or CR) gets a ' first: a spreadsheet shows it as text. */
+export const defuseCell = (cell: string) => (/^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell);

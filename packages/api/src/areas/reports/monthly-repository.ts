@@ -102,3 +102,9 @@ export async function monthlyRows(
   }
   return out;
 }
+
+/** When a business was added (ms), or undefined when there is no such business. */
+export async function businessCreated(db: Db, businessId: string): Promise<number | undefined> {
+  const row = await db.selectFrom('businesses').select('created').where('id', '=', businessId).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.created);
+}

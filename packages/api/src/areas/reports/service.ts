@@ -4,16 +4,18 @@ import {
   collectionRecordsMaxAll,
   collectionRecordsPageSize,
   londonDayStart,
+  monthlyStatsPageSize,
   type OutputOf,
   type ParsedInputOf,
+  toIsoDate,
 } from '@medlocker/core';
 import type { StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { decodeTimeIdCursor, pageOf } from '../../rpc/paging.ts';
+import { decodeCursor, decodeTimeIdCursor, encodeCursor, pageOf } from '../../rpc/paging.ts';
 import { requireBusiness } from '../business-settings/service.ts';
 import { monthOf, rebuildMonthlyStats as rebuildMonths } from './monthly-job.ts';
-import { monthIndex } from './monthly-repository.ts';
+import { businessCreated, monthIndex, monthlyRows } from './monthly-repository.ts';
 import { listCollectionRows } from './repository.ts';
 
 /*
@@ -134,4 +136,42 @@ export async function rebuildMonthlyStats(
   const nextToken = last !== null && last !== ids[ids.length - 1] ? last : null;
   deps.logger.info('monthly stats rebuilt', { ...total, more: nextToken !== null });
   return { ...total, nextToken };
+}
+
+/** The London calendar month of a YYYY-MM-DD day as a month index. */
+export const monthOfDay = (day: string): number => monthIndex(Number(day.slice(0, 4)), Number(day.slice(5, 7)));
+
+/** A monthly page token: the index of the newest month of the page it asks for. */
+function decodeMonthToken(token: string | null | undefined): number | undefined {
+  const key = decodeCursor(token, 1);
+  if (key === undefined) return undefined;
+  const month = key[0];
+  if (typeof month === 'number' && Number.isSafeInteger(month) && month >= 0 && month < monthIndex(10_000, 1)) {
+    return month;
+  }
+  throw new AppError('VALIDATION', 'Invalid nextToken', [
+    { path: 'nextToken', id: 'INVALID_FORMAT', message: 'Value is not correctly formatted' },
+  ]);
+}
+
+/**
+ * A business's monthly figures, a year a page, newest month first. The newest month is lastDate's
+ * (this month when absent; a later one is this month too: nothing has happened there yet), and no
+ * page reaches before the month the business was added, so paging back stops there.
+ */
+export async function listBusinessStats(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'listBusinessStats'>,
+): Out<'listBusinessStats'> {
+  const token = decodeMonthToken(input.nextToken);
+  const created = await businessCreated(deps.db, input.businessId);
+  if (created === undefined) throw new AppError('NOT_FOUND', `Business ${input.businessId} not found`);
+  const thisMonth = monthOfDay(toIsoDate(deps.now()));
+  const first = monthOfDay(toIsoDate(created));
+  const last = Math.min(token ?? (input.lastDate ? monthOfDay(input.lastDate) : thisMonth), thisMonth);
+  const from = Math.max(first, last - monthlyStatsPageSize + 1);
+  if (last < first) return { stats: [], nextToken: null };
+  const rows = await monthlyRows(deps.db, [input.businessId], from, last);
+  return { stats: rows.reverse(), nextToken: from > first ? encodeCursor([from - 1]) : null };
 }

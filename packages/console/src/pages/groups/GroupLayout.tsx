@@ -16,11 +16,12 @@ const tabs = [
   { id: 'edit', label: 'Edit' },
   { id: 'businesses', label: 'Businesses' },
   { id: 'users', label: 'Users' },
+  { id: 'stats', label: 'Stats' },
 ];
 
 /**
  * `/groups/{groupId}/*`: loads the group for its pages; its name, the tabs (Details/Edit, Businesses,
- * Users) and the archived banner. Archive pushes from other consoles reload it live.
+ * Users, Stats) and the archived banner. Archive pushes from other consoles reload it live.
  */
 export function GroupLayout() {
   const { groupId = '' } = useParams();

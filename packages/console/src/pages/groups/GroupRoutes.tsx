@@ -9,6 +9,7 @@ import { GroupDetails } from './GroupDetails.tsx';
 import { AddGroup, EditGroup } from './GroupForm.tsx';
 import { GroupLayout, useGroup } from './GroupLayout.tsx';
 import { GroupList } from './GroupList.tsx';
+import { GroupStats } from './GroupStats.tsx';
 import { GroupUsers } from './GroupUsers.tsx';
 
 /** SPEC §2 `/groups/*`. */
@@ -25,6 +26,7 @@ export function GroupRoutes() {
         <Route path="users" element={<GroupUsers />} />
         <Route path="users/add" element={<AddGroupUser />} />
         <Route path="users/:userId" element={<UserDetails />} />
+        <Route path="stats" element={<GroupStats />} />
       </Route>
     </Routes>
   );

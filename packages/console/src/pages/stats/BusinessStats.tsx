@@ -18,6 +18,8 @@ import { Button } from '../../ui/Button.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
+import { downloadCsv } from './download.ts';
+import { MonthlyStats } from './MonthlyStats.tsx';
 
 const filterCodec = choiceCodec<CollectionFilter>(collectionFilters);
 /** A day in the address: a real YYYY-MM-DD date, else none (the default). */
@@ -78,24 +80,9 @@ function DayField(props: {
 }
 
 /**
- * Saves text as a file the browser downloads, with a UTF-8 byte order mark: without it Excel reads a
- * CSV as Windows-1252 and shows the pound sign of £9.90 as Â£9.90.
- */
-function download(name: string, text: string) {
-  const url = URL.createObjectURL(new Blob(['\uFEFF', text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-/**
- * `/businesses/{businessId}/stats` (SPEC §2, issue 21). This slice: the collection records between two
- * London days, by filter, 50 at a time, and their CSV (every record of the filter and days, not only
- * the pages loaded). The monthly figures and charts come above them in a later slice.
+ * `/businesses/{businessId}/stats` (SPEC §2, issue 21): the monthly figures (charts and table, their
+ * CSV), then the collection records between two London days, by filter, 50 at a time, and their CSV
+ * (every record of the filter and days, not only the pages loaded).
  */
 export function BusinessStats() {
   const { business } = useBusiness();
@@ -116,7 +103,7 @@ export function BusinessStats() {
     try {
       const all = await rpc('reports', 'listCollectionStats', { ...input, getAll: true });
       const name = `collection-records-${input.filterType.toLowerCase().replaceAll(' ', '-')}-${from}-to-${to}.csv`;
-      download(name, collectionRecordsCsv(all.records));
+      downloadCsv(name, collectionRecordsCsv(all.records));
     } catch (error) {
       setExportError((error as Error).message);
     } finally {
@@ -125,56 +112,59 @@ export function BusinessStats() {
   }
 
   return (
-    <ListPage
-      title="Collection records"
-      frame="section"
-      lead="Every collected order between the two days (London time, inclusive), newest first."
-      banner={
-        exportError && (
-          <Banner tone="error" title="The CSV could not be made">
-            {exportError}
-          </Banner>
-        )
-      }
-      filters={
-        <>
-          <DayField label="From" value={from} max={to} onChange={(d) => setFrom(d)} />
-          <DayField label="To" value={to} min={from} onChange={(d) => setTo(d)} />
-          <Select
-            label="Records"
-            options={filterOptions}
-            selectedKey={filter ?? 'All'}
-            onSelectionChange={(key) => setFilter(key === 'All' ? null : (key as CollectionFilter))}
-          />
-        </>
-      }
-      clearFilters={() => {
-        setFilter(null);
-        setFrom(null);
-        setTo(null);
-      }}
-      filtered={filter !== null || fromKept !== null || toKept !== null}
-      query={{
-        key: ['reports', 'listCollectionStats', businessId, input.filterType, from, to],
-        load: async (_search, nextToken) => {
-          const page = await rpc('reports', 'listCollectionStats', { ...input, nextToken });
-          return { items: page.records, nextToken: page.nextToken };
-        },
-      }}
-      actions={[
-        {
-          key: 'export',
-          method: ['reports', 'listCollectionStats'],
-          element: (
-            <Button onPress={exportCsv} isDisabled={exporting}>
-              Export CSV
-            </Button>
-          ),
-        },
-      ]}
-      label="Collection records"
-      columns={columns}
-      emptyText="No collections in these days"
-    />
+    <>
+      <MonthlyStats businessId={businessId} />
+      <ListPage
+        title="Collection records"
+        frame="section"
+        lead="Every collected order between the two days (London time, inclusive), newest first."
+        banner={
+          exportError && (
+            <Banner tone="error" title="The CSV could not be made">
+              {exportError}
+            </Banner>
+          )
+        }
+        filters={
+          <>
+            <DayField label="From" value={from} max={to} onChange={(d) => setFrom(d)} />
+            <DayField label="To" value={to} min={from} onChange={(d) => setTo(d)} />
+            <Select
+              label="Records"
+              options={filterOptions}
+              selectedKey={filter ?? 'All'}
+              onSelectionChange={(key) => setFilter(key === 'All' ? null : (key as CollectionFilter))}
+            />
+          </>
+        }
+        clearFilters={() => {
+          setFilter(null);
+          setFrom(null);
+          setTo(null);
+        }}
+        filtered={filter !== null || fromKept !== null || toKept !== null}
+        query={{
+          key: ['reports', 'listCollectionStats', businessId, input.filterType, from, to],
+          load: async (_search, nextToken) => {
+            const page = await rpc('reports', 'listCollectionStats', { ...input, nextToken });
+            return { items: page.records, nextToken: page.nextToken };
+          },
+        }}
+        actions={[
+          {
+            key: 'export',
+            method: ['reports', 'listCollectionStats'],
+            element: (
+              <Button onPress={exportCsv} isDisabled={exporting}>
+                Export CSV
+              </Button>
+            ),
+          },
+        ]}
+        label="Collection records"
+        columns={columns}
+        emptyText="No collections in these days"
+      />
+    </>
   );
 }
