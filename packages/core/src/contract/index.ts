@@ -62,7 +62,15 @@ export type Contract = typeof contract;
 export { JobInfo, JobQueue, JobState, jobsPageSize } from './jobs.ts';
 export { MailboxMessage } from './mailbox.ts';
 export { NotificationListItem, notificationsPageSize } from './notifications.ts';
-export { collectionRecordsMaxAll, collectionRecordsPageSize } from './reports.ts';
+export {
+  collectionRecordsMaxAll,
+  collectionRecordsPageSize,
+  defaultOpeningHours,
+  UsageOverview,
+  usageBusinessMonths,
+  usageEstateDays,
+  usageMachineListMax,
+} from './reports.ts';
 export { shortUrlCodeMaxLength } from './url.ts';
 export type AreaName = keyof Contract;
 export {

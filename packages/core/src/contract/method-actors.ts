@@ -188,6 +188,7 @@ export const methodActors = {
   },
   reports: {
     listCollectionStats: ['support', 'pharmacy'],
+    getUsageStats: ['support', 'pharmacy'],
   },
   globalSettings: {
     getGlobalSettings: ['support'],
