@@ -8,7 +8,8 @@ import type { Db } from './repository.ts';
  * - machines: the machines table (thousands of rows for the estate, never the orders);
  * - messages waiting: message_outbox_business_pending_idx (0029) or message_outbox_due_idx (0005);
  * - collections of the period: orders_business_collected_idx (0005) or orders_collected_idx (0029),
- *   grouped in SQL to at most 7 × 24 × 13 rows and an age per patient group.
+ *   counted per hour in SQL (London's weekday and hour of each are the service's), and the collecting
+ *   patients' ages through one index-only lookup each (patients_id_birth_idx, 0029).
  * `businessId` null is the whole estate.
  */
 
@@ -90,21 +91,21 @@ export async function messagesWaiting(
   return { count: Number(row?.n ?? 0), oldestCreated: row?.oldest == null ? null : Number(row.oldest) };
 }
 
-/** The period's collections by London ISO weekday (1 Monday … 7 Sunday), London hour and month (YYYY-MM). */
-export async function collectionsByWhen(
+/**
+ * The period's collections by hour (ms since the epoch / 3,600,000): an integer division per index
+ * entry (an index-only scan), at most 24 × the period's days rows. London's offset is always whole
+ * hours, so each hour is one London weekday, hour and month (read in the service).
+ */
+export async function collectionsByHour(
   db: Db,
   q: { businessId: string | null; from: number; to: number },
-): Promise<{ isoDow: number; hour: number; month: string; count: number }[]> {
-  const { rows } = await sql<{ dow: string | number; hour: string | number; month: string; n: string | number }>`
-    select extract(isodow from t) as dow, extract(hour from t) as hour, to_char(t, 'YYYY-MM') as month,
-      count(*) as n
-    from (
-      select to_timestamp(collected / 1000.0) at time zone 'Europe/London' as t from orders
-      where collected is not null and collected >= ${q.from} and collected < ${q.to}
-        ${businessFilter('business_id', q.businessId)}
-    ) c
-    group by 1, 2, 3`.execute(db);
-  return rows.map((r) => ({ isoDow: Number(r.dow), hour: Number(r.hour), month: r.month, count: Number(r.n) }));
+): Promise<{ hour: number; count: number }[]> {
+  const { rows } = await sql<{ hour: string | number; n: string | number }>`
+    select collected / 3600000 as hour, count(*) as n from orders
+    where collected is not null and collected >= ${q.from} and collected < ${q.to}
+      ${businessFilter('business_id', q.businessId)}
+    group by 1`.execute(db);
+  return rows.map((r) => ({ hour: Number(r.hour), count: Number(r.n) }));
 }
 
 /**
@@ -122,7 +123,8 @@ export async function collectingPatientAges(
       where collected is not null and collected >= ${q.from} and collected < ${q.to}
         ${businessFilter('business_id', q.businessId)}
     ) c
-    join patients p on p.id = c.patient_id
+    -- One index-only lookup per collecting patient (patients_id_birth_idx), never a scan of them all.
+    cross join lateral (select date_of_birth from patients where id = c.patient_id limit 1) p
     where p.date_of_birth is not null
     group by 1`.execute(db);
   return rows.map((r) => ({ age: Number(r.age), count: Number(r.n) }));

@@ -17,7 +17,7 @@ import { requireBusiness } from '../business-settings/service.ts';
 import {
   activeMachines,
   collectingPatientAges,
-  collectionsByWhen,
+  collectionsByHour,
   countLiveOrders,
   loadedByMachine,
   messagesWaiting,
@@ -56,6 +56,26 @@ export const isOpen = (isoDow: number, hour: number): boolean =>
   hour >= defaultOpeningHours.fromHour &&
   hour < defaultOpeningHours.toHour;
 
+const londonParts = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  weekday: 'short',
+  year: 'numeric',
+  month: '2-digit',
+  hour: '2-digit',
+  hourCycle: 'h23',
+});
+const isoDays: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
+
+/** The London ISO weekday (1 Monday … 7 Sunday), hour (0–23) and month (YYYY-MM) of an hour since the epoch. */
+export function londonHour(epochHour: number): { isoDow: number; hour: number; month: string } {
+  const parts = Object.fromEntries(londonParts.formatToParts(epochHour * 3_600_000).map((p) => [p.type, p.value]));
+  return {
+    isoDow: isoDays[parts.weekday ?? ''] ?? 0,
+    hour: Number(parts.hour),
+    month: `${parts.year}-${parts.month}`,
+  };
+}
+
 /** SPEC §3's age buckets: 18–29, 30–39 … 60–69, 70 and over (under 18 is in none). */
 function ageBucket(age: number): keyof UsageStats['ageRange'] | null {
   if (age < 18) return null;
@@ -89,7 +109,7 @@ export async function getUsageStats(
   const loaded = await loadedByMachine(deps.db, businessId);
   const machines = await activeMachines(deps.db, businessId);
   const waiting = await messagesWaiting(deps.db, businessId);
-  const when = await collectionsByWhen(deps.db, range);
+  const hours = await collectionsByHour(deps.db, range);
   const ages = await collectingPatientAges(deps.db, { ...range, onDay: londonIsoDate(now) });
 
   const inMachines = loaded.reduce((sum, r) => sum + r.count, 0);
@@ -127,7 +147,8 @@ export async function getUsageStats(
   const channelSizeUsage: UsageStats['channelSizeUsage'] = Object.fromEntries(
     period.months.map((m) => [m, { small: 0, medium: 0, large: 0, other: 0 }]),
   );
-  for (const { isoDow, hour, month, count } of when) {
+  for (const { hour: epochHour, count } of hours) {
+    const { isoDow, hour, month } = londonHour(epochHour);
     const side = isOpen(isoDow, hour) ? 'duringOpeningHours' : 'outOfHours';
     dayOfWeekAnalysis[side][isoDow - 1] = (dayOfWeekAnalysis[side][isoDow - 1] ?? 0) + count;
     timeOfDayAnalysis[side][hour] = (timeOfDayAnalysis[side][hour] ?? 0) + count;
