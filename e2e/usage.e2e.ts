@@ -71,7 +71,7 @@ test("a pharmacy user's dashboard shows their business's usage, live", async ({ 
       .getByRole('listitem')
       .filter({ hasText: made.machine.name }),
   ).toContainText('0 / 40 slots (0%)');
-  const down = usage.getByRole('list', { name: 'Machines offline or out of order' });
+  const down = usage.getByRole('list', { name: 'Offline or out of order' });
   await expect(down.getByRole('link', { name: made.machine.name })).toHaveAttribute(
     'href',
     `/businesses/${made.business.id}/machines/${made.machine.id}`,
@@ -101,7 +101,7 @@ test("support's dashboard shows the estate's usage, machines out of order linkin
   await expect(tile(page, 'Live orders')).toBeVisible();
   const liveOrders = Number(await tile(page, 'Live orders').locator('.fleet__count-value').textContent());
   expect(liveOrders).toBeGreaterThanOrEqual(2);
-  const down = usage.getByRole('list', { name: 'Machines offline or out of order' });
+  const down = usage.getByRole('list', { name: 'Offline or out of order' });
   const link = down.getByRole('link', { name: `${made.machine.name} (${made.business.name})` });
   await expect(link).toHaveAttribute('href', `/businesses/${made.business.id}/machines/${made.machine.id}`);
   await expect(down.getByRole('listitem').filter({ hasText: made.machine.name })).toContainText('out of order since');

@@ -158,7 +158,7 @@ function MachinesDown({ usage, estate }: { usage: UsageOverview; estate: boolean
       {machines.length === 0 ? (
         <p className="empty">Every machine is online and in order.</p>
       ) : (
-        <ul className="fleet__list" aria-label="Machines offline or out of order">
+        <ul className="fleet__list" aria-label="Offline or out of order">
           {machines.map((m) => (
             <li key={m.machineId}>
               {machineLink(m, estate)}{' '}
