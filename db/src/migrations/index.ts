@@ -26,6 +26,7 @@ import * as onlineSignUps from './0025_online_sign_ups.ts';
 import * as integrationApi from './0026_integration_api.ts';
 import * as monthlyStats from './0027_monthly_stats.ts';
 import * as monthlyStatsChanges from './0028_monthly_stats_changes.ts';
+import * as usageStats from './0029_usage_stats.ts';
 import * as pinHolds from './0031_pin_holds.ts';
 
 /**
@@ -60,5 +61,6 @@ export const migrations: Record<string, Migration> = {
   '0026_integration_api': integrationApi,
   '0027_monthly_stats': monthlyStats,
   '0028_monthly_stats_changes': monthlyStatsChanges,
+  '0029_usage_stats': usageStats,
   '0031_pin_holds': pinHolds,
 };

@@ -271,6 +271,7 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     listCollectionStats: (s) => ({ businessId: s.businessId, startDate: '2026-01-01', endDate: '2026-12-31' }),
     rebuildMonthlyStats: (s) => ({ businessId: s.businessId }),
     listBusinessStats: (s) => ({ businessId: s.businessId }),
+    getUsageStats: (s) => ({ businessId: s.businessId }),
   },
   evidence: {
     getEvidencePack: (s) => ({ machineId: s.machineId, from: 0, to: 60_000 }),

@@ -10,6 +10,7 @@ import { Link } from '../ui/Link.tsx';
 import { LoadError } from '../ui/LoadError.tsx';
 import { Loading, Page } from '../ui/Page.tsx';
 import { machinePaths } from './machines/MachineRoutes.tsx';
+import { UsageTiles } from './usage/UsageTiles.tsx';
 
 /** How often the dashboard lets alarms that turned 24 hours old leave the list. */
 const AGE_CHECK_MS = 60_000;
@@ -28,7 +29,10 @@ function useNow(everyMs: number): number {
 const LIST_MAX = 50;
 const levelOrder: Level[] = ['critical', 'error', 'warn', 'info'];
 
-/** `/`: the fleet at a glance, live: online, offline, out of order, active alarms, temperature excursions. */
+/**
+ * `/`: the fleet at a glance, live: online, offline, out of order, active alarms, temperature excursions;
+ * and the estate's usage now (live orders, occupancy, messages waiting) with its usage analyses.
+ */
 export function Dashboard() {
   const product = useProductName();
   const session = useSession();
@@ -81,6 +85,8 @@ export function Dashboard() {
               tone={excursions.length > 0 ? 'bad' : 'ok'}
             />
           </ul>
+
+          <UsageTiles businessId={null} />
 
           <section className="fleet__section" aria-labelledby="alarms-title">
             <h2 id="alarms-title" className="section-title">

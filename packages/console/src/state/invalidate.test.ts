@@ -88,4 +88,20 @@ describe('live pushes and the server-state cache', () => {
     expect(t.stale(['machines', 'getMachine', 'm_1'])).toBe(false);
     t.stop();
   });
+
+  it('an order, a machine or a notification push makes the usage stats stale (the dashboard tiles)', async () => {
+    for (const push of [
+      { action: 'statusUpdate', params: { orderId: 'o_1', status: 'collected', sequence: 3 } },
+      { action: 'statusUpdate', params: { machineId: 'm_1', online: false } },
+      { action: 'notification', params: { notification: { businessId: 'b_1' } as Notification } },
+    ] as Parameters<LiveListener>[0][]) {
+      const t = setUp();
+      const key = ['reports', 'getUsageStats', 'b_1'];
+      t.client.setQueryData(key, {});
+      t.push(push);
+      await t.settle();
+      expect([push.action, t.stale(key)]).toEqual([push.action, true]);
+      t.stop();
+    }
+  });
 });

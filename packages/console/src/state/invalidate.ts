@@ -10,8 +10,10 @@ import { type LivePush, onLivePush } from './live.ts';
 export function staleKeysOf(push: LivePush): QueryKey[] {
   switch (push.action) {
     case 'statusUpdate':
-      if ('orderId' in push.params) return [['orders']];
+      // Usage stats count orders and machines: an order or a machine changing makes them stale.
+      if ('orderId' in push.params) return [['orders'], ['reports', 'getUsageStats']];
       return [
+        ['reports', 'getUsageStats'],
         ['machines', 'getMachine'],
         ['machines', 'listMachines'],
         ['machines', 'listMachineStatus'],
@@ -22,7 +24,8 @@ export function staleKeysOf(push: LivePush): QueryKey[] {
       return [['machines', 'listEvents'], ['machines', 'getMachine'], ['bags']];
     case 'notification':
       // An alarm also queued its messages; the bell's count and the notifications list changed.
-      return [['messages'], ['notifications']];
+      // Usage stats count the messages waiting.
+      return [['messages'], ['notifications'], ['reports', 'getUsageStats']];
     case 'archived':
     case 'unarchived':
       return [['businesses'], ['groups'], ['machines']];

@@ -82,7 +82,16 @@ export {
 export { JobInfo, JobQueue, JobState, jobsPageSize } from './jobs.ts';
 export { MailboxMessage } from './mailbox.ts';
 export { NotificationListItem, notificationsPageSize } from './notifications.ts';
-export { collectionRecordsMaxAll, collectionRecordsPageSize, monthlyStatsPageSize } from './reports.ts';
+export {
+  collectionRecordsMaxAll,
+  collectionRecordsPageSize,
+  defaultOpeningHours,
+  monthlyStatsPageSize,
+  UsageOverview,
+  usageBusinessMonths,
+  usageEstateDays,
+  usageMachineListMax,
+} from './reports.ts';
 export { shortUrlCodeMaxLength } from './url.ts';
 export type AreaName = keyof Contract;
 export {

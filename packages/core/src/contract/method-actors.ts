@@ -190,6 +190,7 @@ export const methodActors = {
     listCollectionStats: ['support', 'pharmacy'],
     rebuildMonthlyStats: ['support'],
     listBusinessStats: ['support', 'pharmacy'],
+    getUsageStats: ['support', 'pharmacy'],
   },
   evidence: {
     getEvidencePack: ['support', 'pharmacy'],

@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { CollectionRecord } from '../order/order.ts';
 import { CollectionFilter } from '../order/statuses.ts';
-import { MonthlyBusinessStats } from '../stats/stats.ts';
+import { MonthlyBusinessStats, UsageStats } from '../stats/stats.ts';
 import { Bool, IsoDate } from '../validation/general.ts';
 import { reject, textInput } from '../validation/rule.ts';
 import { Id, NextToken } from '../validation/string-limits.ts';
@@ -23,6 +23,56 @@ export const monthlyStatsPageSize = 12;
 export const YearMonth = textInput('INVALID_DATE', undefined, 7).narrow(
   (s, ctx) => /^[2-9]\d{3}-(0[1-9]|1[0-2])$/.test(s) || reject(ctx, 'INVALID_DATE'),
 );
+
+/*
+ * Usage stats (issue 21): the estate now (support, no businessId) or one business now. The live
+ * figures are read as they stand; the analyses (SPEC §3's UsageStats) cover a period: a business's
+ * last 12 London calendar months (this one included), the estate's last 7 London days (today
+ * included). docs/DECISIONS.md, "Usage stats".
+ */
+
+/** A business's usage analyses cover this many London calendar months, the current one included. */
+export const usageBusinessMonths = 12;
+/** The estate's usage analyses cover this many London days, today included. */
+export const usageEstateDays = 7;
+/** The machine lists of usage stats (occupancy, offline or out of order) hold at most this many. */
+export const usageMachineListMax = 50;
+/** Opening hours assumed for every business (none is recorded): Monday–Saturday 09:00–18:00 London. */
+export const defaultOpeningHours = { days: [1, 2, 3, 4, 5, 6], fromHour: 9, toHour: 18 } as const;
+
+const usageCount = 'number.integer >= 0';
+const UsageMachine = type({ machineId: Id, machineName: 'string', businessId: Id, businessName: 'string' });
+
+export const UsageOverview = type({
+  /** The business, or null for the estate. */
+  businessId: type(Id).or('null'),
+  /** The analyses' period: collected at or after `from` and before `to` (ms). */
+  from: usageCount,
+  to: usageCount,
+  /** Orders not yet finished: waiting to be loaded (new) and in a locker (loaded). */
+  liveOrders: { total: usageCount, awaitingLoad: usageCount, inMachines: usageCount },
+  /** Active machines (not archived, not test machines): slots used by loaded orders, fullest first. */
+  occupancy: {
+    machineCount: usageCount,
+    slotsTotal: usageCount,
+    slotsUsed: usageCount,
+    machines: UsageMachine.and({ slotsUsed: usageCount, numberOfSlots: usageCount }).array(),
+  },
+  /** Active machines offline or out of order (either: `total`), out of order first then by name. */
+  machinesDown: {
+    total: usageCount,
+    offline: usageCount,
+    outOfOrder: usageCount,
+    machines: UsageMachine.and({
+      online: 'boolean',
+      lastSeen: type(usageCount).or('null'),
+      outOfOrderSince: type(usageCount).or('null'),
+    }).array(),
+  },
+  /** Patient and staff messages in the outbox not yet sent (first tries and retries). */
+  messagesWaiting: { count: usageCount, oldestCreated: type(usageCount).or('null') },
+}).and(UsageStats);
+export type UsageOverview = typeof UsageOverview.infer;
 
 export const reports = defineArea({
   listCollectionStats: {
@@ -74,5 +124,15 @@ export const reports = defineArea({
     access: staff({ business: 'businessId' }),
     summary:
       "A business's monthly figures (London calendar months), newest first, 12 a page, ending at lastDate's month (default this month, never later); nextToken pages back in time, never before the month the business was added. A month with nothing in it reads as zeros.",
+  },
+  getUsageStats: {
+    input: type({
+      /** The business; support may leave it out for the whole estate, pharmacy users must give it. */
+      'businessId?': Id,
+    }),
+    output: UsageOverview,
+    access: staff({ business: 'businessId' }),
+    summary:
+      "The estate now (support, no businessId) or a business now: live orders, occupancy per machine, machines offline or out of order, messages waiting; and SPEC §3's usage stats (age ranges, channel size per month, day of week and time of day in and out of opening hours) over the business's last 12 months or the estate's last 7 days.",
   },
 });

@@ -1,7 +1,8 @@
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../../rpc/area.ts';
 import { listBusinessStats, listCollectionStats, rebuildMonthlyStats } from './service.ts';
+import { getUsageStats } from './usage.ts';
 
 /** `POST /api/reports/*`: the reports of a business (issue 21). */
 export const reportsRoutes = (deps: AppDeps) =>
-  rpcArea(deps, 'reports', { listCollectionStats, listBusinessStats, rebuildMonthlyStats });
+  rpcArea(deps, 'reports', { listCollectionStats, listBusinessStats, rebuildMonthlyStats, getUsageStats });

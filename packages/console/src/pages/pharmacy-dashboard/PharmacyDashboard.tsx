@@ -5,12 +5,14 @@ import { useCurrentUser, useProductName, useSession } from '../../state/session.
 import { Banner } from '../../ui/Banner.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { EmptyState, Loading, Page } from '../../ui/Page.tsx';
+import { UsageTiles } from '../usage/UsageTiles.tsx';
 import { ExpiredOrders } from './ExpiredOrders.tsx';
 import { MachinesGlance } from './MachinesGlance.tsx';
 
 /**
  * `/` for pharmacy users (issue 17): their current business at a glance, live: its machines with
- * their state, and the expired orders waiting to be taken out of the lockers. Everything shown is an
+ * their state, the expired orders waiting to be taken out of the lockers, and its usage now (live
+ * orders, occupancy per machine, machines down, messages waiting) with the usage analyses. Everything shown is an
  * api answer as it stands; nothing is totalled beyond what the answers hold.
  */
 export function PharmacyDashboard() {
@@ -34,6 +36,7 @@ export function PharmacyDashboard() {
         <div className="glance">
           <MachinesGlance businessId={current.id} />
           <ExpiredOrders businessId={current.id} />
+          <UsageTiles businessId={current.id} />
         </div>
       ) : isLoading ? (
         <Loading label="Loading your businesses…" />
