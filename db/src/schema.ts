@@ -355,6 +355,20 @@ export type MonthlyBusinessStatsTable = {
   computed_at: Generated<number>;
 };
 
+export type MonthlyReportSendsTable = {
+  business_id: string;
+  year: number;
+  month: number;
+  status: Generated<'sending' | 'sent' | 'unconfirmed'>;
+  claimed_at: number;
+  handed_over_at: number | null;
+  crash_resends: Generated<number>;
+  sent_at: number | null;
+  recipients: Generated<string[]>;
+  message_id: string;
+  updated: number;
+};
+
 export type NotificationDismissalsTable = {
   user_id: string;
   notification_id: string;
@@ -744,6 +758,7 @@ export type Database = {
   machines: MachinesTable;
   message_outbox: MessageOutboxTable;
   monthly_business_stats: MonthlyBusinessStatsTable;
+  monthly_report_sends: MonthlyReportSendsTable;
   notification_dismissals: NotificationDismissalsTable;
   notifications: NotificationsTable;
   order_counters: OrderCountersTable;

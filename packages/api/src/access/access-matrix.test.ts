@@ -269,6 +269,7 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
   },
   reports: {
     listCollectionStats: (s) => ({ businessId: s.businessId, startDate: '2026-01-01', endDate: '2026-12-31' }),
+    sendMonthlyEmail: (s) => ({ businessId: s.businessId, year: 2026, month: 1 }),
   },
   globalSettings: {
     getGlobalSettings: () => ({}),

@@ -345,6 +345,8 @@ describeApi(
         'notifications.dailyDigest',
         'housekeeping.idleBuckets',
         'notifications.digest',
+        'reports.monthlyEmails',
+        'reports.monthlyEmail',
       ]);
       expect(jobSchedules).toEqual([
         { name: 'orders.recordExpired', pattern: '* * * * *', job: { type: 'orders.recordExpired', payload: {} } },
@@ -365,6 +367,7 @@ describeApi(
           job: { type: 'notifications.dailyDigest', payload: {} },
         },
         { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
+        { name: 'reports.monthlyEmails', pattern: '0 6 1 * *', job: { type: 'reports.monthlyEmails', payload: {} } },
       ]);
     });
   },

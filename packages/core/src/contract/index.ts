@@ -60,7 +60,7 @@ export const contract = {
 
 export type Contract = typeof contract;
 export { JobInfo, JobQueue, JobState, jobsPageSize } from './jobs.ts';
-export { MailboxMessage } from './mailbox.ts';
+export { MailboxAttachment, MailboxMessage } from './mailbox.ts';
 export { NotificationListItem, notificationsPageSize } from './notifications.ts';
 export { collectionRecordsMaxAll, collectionRecordsPageSize } from './reports.ts';
 export { shortUrlCodeMaxLength } from './url.ts';

@@ -69,6 +69,17 @@ export function toIsoDate(input: DateInput): string {
   return `${year}-${two(month)}-${two(day)}`;
 }
 
+/** A calendar month for people: `formatMonth(2026, 10)` → 'October 2026'. */
+export function formatMonth(year: number, month: number): string {
+  return `${monthNames[month - 1] ?? ''} ${year}`;
+}
+
+/** The London calendar month (1–12) and year of a moment: 00:30 BST on 1 November is November. */
+export function londonMonthOf(at: number): { year: number; month: number } {
+  const { year, month } = calendarDay(at);
+  return { year, month };
+}
+
 /** The London wall-clock time of a moment, 24-hour: HH:mm:ss, or HH:mm without `seconds`. */
 export function formatTime(at: number, options: { seconds?: boolean } = {}): string {
   const parts = londonClock.formatToParts(at);

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../../rpc/area.ts';
+import { sendMonthlyEmail } from './monthly-email.ts';
 import { listCollectionStats } from './service.ts';
 
 /** `POST /api/reports/*`: the reports of a business (issue 21). */
-export const reportsRoutes = (deps: AppDeps) => rpcArea(deps, 'reports', { listCollectionStats });
+export const reportsRoutes = (deps: AppDeps) => rpcArea(deps, 'reports', { listCollectionStats, sendMonthlyEmail });
