@@ -54,12 +54,13 @@ describeApi(
   (t) => {
     /** A runner of the report's two jobs and its schedule only, on the test clock. */
     const runnerOf = () => {
-      const all = jobHandlers(t.deps);
+      const { [MONTHLY_EMAILS_JOB]: queue, [MONTHLY_EMAIL_JOB]: send } = jobHandlers(t.deps);
+      if (!queue || !send) throw new Error('the monthly report jobs have no handlers');
       return createRunner({
         db: t.db,
         logger: t.deps.logger,
         now: t.deps.now,
-        handlers: { [MONTHLY_EMAILS_JOB]: all[MONTHLY_EMAILS_JOB]!, [MONTHLY_EMAIL_JOB]: all[MONTHLY_EMAIL_JOB]! },
+        handlers: { [MONTHLY_EMAILS_JOB]: queue, [MONTHLY_EMAIL_JOB]: send },
         schedules: jobSchedules.filter((s) => s.name === MONTHLY_EMAILS_JOB),
         baseDelayMs: 1_000,
         random: () => 0,
