@@ -7,6 +7,7 @@ import { messagesCommands } from './commands/messages.ts';
 import { ordersCommands } from './commands/orders.ts';
 import { patientsCommands } from './commands/patients.ts';
 import { settingsCommands } from './commands/settings.ts';
+import { statsEmailCommand } from './commands/stats-email.ts';
 import { templatesCommands } from './commands/templates.ts';
 import { usersCommands } from './commands/users.ts';
 import { webhooksCommands } from './commands/webhooks.ts';
@@ -34,6 +35,12 @@ export function buildProgram(io: CliIo): Command {
   settingsCommands(program, io);
   templatesCommands(program, io);
   webhooksCommands(program, io);
+  // `stats rebuild` (commands/stats.ts) and `stats email` share the `stats` command.
+  statsEmailCommand(
+    program.commands.find((c) => c.name() === 'stats') ??
+      program.command('stats').description('The monthly figures of the reports'),
+    io,
+  );
   for (const sub of program.commands) sub.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   for (const sub of program.commands.flatMap((c) => c.commands))
     sub.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
