@@ -1,6 +1,10 @@
 import { expect, it } from 'bun:test';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
-import { octoberCsv, octoberEstate, storeMonthlyRows } from '../../../api/src/areas/reports/monthly-email-test-kit.ts';
+import {
+  octoberCsv,
+  octoberEstate,
+  storeMonthlyRows,
+} from '../../../api/src/areas/reports/monthly-email-test-helpers.ts';
 import { seedBusiness } from '../../../api/src/hubs/test-kit.ts';
 import { localMailboxOf } from '../../../api/src/mail/mailer.ts';
 import { describeApi } from '../../../api/src/testing.ts';

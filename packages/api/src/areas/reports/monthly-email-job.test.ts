@@ -14,7 +14,7 @@ import {
   sendScheduledMonthlyEmail,
 } from './monthly-email.ts';
 import { readSendLog } from './monthly-email-repository.ts';
-import { octoberCsv, octoberEstate, storeMonthlyRows } from './monthly-email-test-kit.ts';
+import { octoberCsv, octoberEstate, storeMonthlyRows } from './monthly-email-test-helpers.ts';
 
 /*
  * The scheduled monthly report (issue 21): on the 1st of each London month, once per active business

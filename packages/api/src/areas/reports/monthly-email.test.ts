@@ -4,7 +4,7 @@ import { asSupport, seedBusiness, testAuth } from '../../hubs/test-kit.ts';
 import { type MailCatcher, startMailCatcher } from '../../mail/mail-catcher.ts';
 import { createSmtpMailer } from '../../mail/mailer.ts';
 import { describeApi } from '../../testing.ts';
-import { octoberCsv, octoberEstate, storeMonthlyRows } from './monthly-email-test-kit.ts';
+import { octoberCsv, octoberEstate, storeMonthlyRows } from './monthly-email-test-helpers.ts';
 
 /*
  * reports/sendMonthlyEmail (issue 21) at a real SMTP server: the test clock starts on 2 November 2026,
