@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { expectAccessible } from './harness/axe.ts';
 import { admin, expect, test } from './harness/fixtures.ts';
 
 /**
@@ -62,6 +63,47 @@ test.afterAll(async () => {
   server?.kill('SIGTERM');
   await new Promise((r) => server?.once('exit', r) ?? r(null));
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+// The reset test changes the admin's password: the report test goes first.
+test.describe.configure({ mode: 'serial' });
+
+test('a monthly report sent without SMTP shows its CSV in the Mailbox, to download', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto(`${origin}/auth/login`);
+  await page.getByLabel('Email address').fill(admin.email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Password').fill(admin.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('link', { name: 'Mailbox' })).toBeVisible();
+  const created = await page.request.post(`${origin}/api/businesses/createBusiness`, {
+    headers: { origin },
+    data: {
+      name: 'Mailbox Pharmacy',
+      email: 'shop@mailbox.test',
+      address: { line1: '1 High Street', postTown: 'Leeds', postcode: 'LS1 1AA' },
+      notificationEmails: ['owner@mailbox.test'],
+    },
+  });
+  expect(created.status()).toBe(200);
+  const { business } = (await created.json()) as { business: { id: string } };
+  await page.goto(`${origin}/businesses/${business.id}`);
+  await page.getByRole('button', { name: 'Email monthly report' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByText(/report was sent to owner@mailbox\.test\./)).toBeVisible();
+
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Mailbox' }).click();
+  const message = page.getByRole('article', {
+    name: /^MedLocker monthly report: Mailbox Pharmacy, .* to owner@mailbox\.test$/,
+  });
+  await expect(message).toBeVisible();
+  const file = message.getByRole('list', { name: 'Files attached' }).getByRole('link');
+  await expect(file).toHaveText(/^monthly-report-mailbox-pharmacy-\d{4}-\d{2}\.csv$/);
+  const [download] = await Promise.all([page.waitForEvent('download'), file.click()]);
+  const csv = await readFile((await download.path()) ?? '', 'utf8');
+  expect(csv.split('\r\n')[0]).toMatch(/^Month,Orders added,/);
+  expect(csv.split('\r\n').filter((l) => l !== '')).toHaveLength(14);
+  await expectAccessible(page, 'the mailbox with an attached file');
 });
 
 test('a reset link sent without SMTP is read in the Mailbox and followed', async ({ page, browser }) => {

@@ -355,6 +355,20 @@ export type MonthlyBusinessStatsTable = {
   computed_at: Generated<number>;
 };
 
+export type MonthlyReportSendsTable = {
+  business_id: string;
+  year: number;
+  month: number;
+  status: Generated<'sending' | 'sent' | 'unconfirmed'>;
+  claimed_at: number;
+  handed_over_at: number | null;
+  crash_resends: Generated<number>;
+  sent_at: number | null;
+  recipients: Generated<string[]>;
+  message_id: string;
+  updated: number;
+};
+
 export type MonthlyStatsChangesTable = {
   id: Generated<string>;
   business_id: string;
@@ -756,6 +770,7 @@ export type Database = {
   machines: MachinesTable;
   message_outbox: MessageOutboxTable;
   monthly_business_stats: MonthlyBusinessStatsTable;
+  monthly_report_sends: MonthlyReportSendsTable;
   monthly_stats_changes: MonthlyStatsChangesTable;
   notification_dismissals: NotificationDismissalsTable;
   notifications: NotificationsTable;

@@ -18,7 +18,15 @@ export const admin = { email: 'admin@medlocker.test', password: DEV_ADMIN_PASSWO
 export const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 const mailURL = `http://127.0.0.1:${process.env.E2E_MAIL_PORT}`;
 
-export type CaughtMail = { from: string; to: string[]; subject: string; text: string; html?: string };
+export type CaughtMail = {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html?: string;
+  /** Files sent with it, each read as UTF-8 text. */
+  attachments?: { filename: string; contentType: string; content: string }[];
+};
 
 /** The next mail to `to` that the harness caught (waits for it to arrive). */
 export async function mailTo(to: string, timeoutMs = 10_000): Promise<CaughtMail> {

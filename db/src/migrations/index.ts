@@ -27,6 +27,7 @@ import * as integrationApi from './0026_integration_api.ts';
 import * as monthlyStats from './0027_monthly_stats.ts';
 import * as monthlyStatsChanges from './0028_monthly_stats_changes.ts';
 import * as usageStats from './0029_usage_stats.ts';
+import * as monthlyReportSends from './0030_monthly_report_sends.ts';
 import * as pinHolds from './0031_pin_holds.ts';
 
 /**
@@ -62,5 +63,6 @@ export const migrations: Record<string, Migration> = {
   '0027_monthly_stats': monthlyStats,
   '0028_monthly_stats_changes': monthlyStatsChanges,
   '0029_usage_stats': usageStats,
+  '0030_monthly_report_sends': monthlyReportSends,
   '0031_pin_holds': pinHolds,
 };

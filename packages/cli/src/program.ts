@@ -8,6 +8,7 @@ import { ordersCommands } from './commands/orders.ts';
 import { patientsCommands } from './commands/patients.ts';
 import { settingsCommands } from './commands/settings.ts';
 import { statsCommands } from './commands/stats.ts';
+import { statsEmailCommand } from './commands/stats-email.ts';
 import { templatesCommands } from './commands/templates.ts';
 import { usersCommands } from './commands/users.ts';
 import { webhooksCommands } from './commands/webhooks.ts';
@@ -36,6 +37,12 @@ export function buildProgram(io: CliIo): Command {
   templatesCommands(program, io);
   statsCommands(program, io);
   webhooksCommands(program, io);
+  // `stats rebuild` (commands/stats.ts) and `stats email` share the `stats` command.
+  statsEmailCommand(
+    program.commands.find((c) => c.name() === 'stats') ??
+      program.command('stats').description('The monthly figures of the reports'),
+    io,
+  );
   for (const sub of program.commands) sub.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   for (const sub of program.commands.flatMap((c) => c.commands))
     sub.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });

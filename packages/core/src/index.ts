@@ -56,6 +56,7 @@ export * from './settings/payment-settings.ts';
 export * from './settings/sms-sender-id.ts';
 export * from './settings/sms-templates.ts';
 export * from './stats/collection-csv.ts';
+export * from './stats/monthly-report.ts';
 export * from './stats/monthly-table.ts';
 export * from './stats/stats.ts';
 export * from './upload/image-upload.ts';

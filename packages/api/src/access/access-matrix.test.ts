@@ -272,6 +272,7 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     rebuildMonthlyStats: (s) => ({ businessId: s.businessId }),
     listBusinessStats: (s) => ({ businessId: s.businessId }),
     getUsageStats: (s) => ({ businessId: s.businessId }),
+    sendMonthlyEmail: (s) => ({ businessId: s.businessId, year: 2026, month: 1 }),
   },
   evidence: {
     getEvidencePack: (s) => ({ machineId: s.machineId, from: 0, to: 60_000 }),

@@ -1,5 +1,11 @@
 import { queueDailyDigests, sendDailyDigestTo } from '../areas/notifications/service.ts';
 import { inBatches, recordExpiredOrders, sendExpiryReminders } from '../areas/orders/expiry.ts';
+import {
+  MONTHLY_EMAIL_JOB,
+  MONTHLY_EMAILS_JOB,
+  queueMonthlyEmails,
+  sendScheduledMonthlyEmail,
+} from '../areas/reports/monthly-email.ts';
 import { runMonthlyStats } from '../areas/reports/monthly-job.ts';
 import type { AppDeps } from '../deps.ts';
 import { pruneIntegration } from '../integration/prune.ts';
@@ -77,6 +83,24 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
         await sendDailyDigestTo(deps, (job.payload as { userId: string }).userId);
       },
     },
+    // The 1st of each month: one report job per active business with notification emails (issue 21).
+    [MONTHLY_EMAILS_JOB]: {
+      run: async () => {
+        const queued = await queueMonthlyEmails(deps);
+        deps.logger.info('monthly report emails queued', { queued });
+      },
+    },
+    // One business's report for the month just ended, exactly once (areas/reports/monthly-email.ts).
+    [MONTHLY_EMAIL_JOB]: {
+      run: async ({ job, complete }) => {
+        const outcome = await sendScheduledMonthlyEmail(
+          deps,
+          { complete },
+          job.payload as { businessId: string; year: number; month: number },
+        );
+        deps.logger.info('monthly report email', { businessId: job.business_id, outcome });
+      },
+    },
   };
 }
 
@@ -93,6 +117,8 @@ export const jobSchedules: Schedule[] = [
   { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
   { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
   { name: 'stats.monthly', pattern: '*/5 * * * *', job: { type: 'stats.monthly', payload: {} } },
+  // 06:00 London on the 1st: the month just ended, hours after stats.monthly folded in its last events.
+  { name: MONTHLY_EMAILS_JOB, pattern: '0 6 1 * *', job: { type: MONTHLY_EMAILS_JOB, payload: {} } },
 ];
 
 /** Starts a runner with every handler and schedule: the api process's and `npm run worker`'s. */

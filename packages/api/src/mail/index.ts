@@ -4,6 +4,7 @@ export {
   createMemoryMailer,
   createSmtpMailer,
   localMailboxOf,
+  type MailAttachment,
   type Mailer,
   type MailMessage,
   type MemoryMailer,

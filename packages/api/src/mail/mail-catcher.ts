@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { parseMail } from './mime.ts';
+import { type ParsedAttachment, parseMail } from './mime.ts';
 
 /** One email as the catcher received it. */
 export type CaughtMail = {
@@ -10,6 +10,8 @@ export type CaughtMail = {
   subject: string;
   text: string;
   html?: string;
+  /** Files sent with it (a report's CSV), each read as UTF-8 text. */
+  attachments: ParsedAttachment[];
   raw: string;
   receivedAt: number;
 };
@@ -56,6 +58,7 @@ export async function startMailCatcher(): Promise<MailCatcher> {
           subject: parsed.subject,
           text: parsed.text,
           ...(parsed.html !== undefined ? { html: parsed.html } : {}),
+          attachments: parsed.attachments,
           raw,
           receivedAt: Date.now(),
         });

@@ -2,8 +2,21 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Logger } from '../http/logger.ts';
 
-/** `messageId` (`<id@host>`): the Message-ID header to use instead of one nodemailer makes up. */
-export type MailMessage = { to: string; subject: string; text: string; html?: string; messageId?: string };
+/** A file sent with a message (a report's CSV): its name, MIME type and content (text as UTF-8). */
+export type MailAttachment = { filename: string; contentType: string; content: string | Uint8Array };
+
+/**
+ * `messageId` (`<id@host>`): the Message-ID header to use instead of one nodemailer makes up.
+ * `attachments`: files sent with it, after the text and HTML.
+ */
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  messageId?: string;
+  attachments?: MailAttachment[];
+};
 
 /** Sends one email; rejects when the mail server refuses it. */
 export type Mailer = { send(message: MailMessage): Promise<void> };
@@ -12,7 +25,7 @@ export type Mailer = { send(message: MailMessage): Promise<void> };
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {
-    send: async ({ to, subject, text, html, messageId }) => {
+    send: async ({ to, subject, text, html, messageId, attachments }) => {
       await transport.sendMail({
         from,
         to,
@@ -20,6 +33,17 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
         text,
         ...(html ? { html } : {}),
         ...(messageId ? { messageId } : {}),
+        ...(attachments?.length
+          ? {
+              attachments: attachments.map((a) => ({
+                filename: a.filename,
+                contentType: a.contentType,
+                content: typeof a.content === 'string' ? a.content : Buffer.from(a.content),
+                // Base64 carries the bytes as they are (a CSV's CRLF line ends too).
+                contentTransferEncoding: 'base64' as const,
+              })),
+            }
+          : {}),
       });
     },
   };

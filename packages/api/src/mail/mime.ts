@@ -1,8 +1,19 @@
 /**
  * Just enough MIME to read what nodemailer sends (the mail catcher's needs): headers, a text/plain and
- * an optional text/html part, quoted-printable or base64 bodies, one level of multipart.
+ * an optional text/html part, attachments, quoted-printable or base64 bodies, nested multiparts.
  */
-export type ParsedMail = { headers: Map<string, string>; subject: string; text: string; html?: string };
+export type ParsedMail = {
+  headers: Map<string, string>;
+  subject: string;
+  text: string;
+  html?: string;
+  attachments: ParsedAttachment[];
+};
+
+/** A part sent as an attachment (`Content-Disposition: attachment`), its content read as UTF-8 text. */
+export type ParsedAttachment = { filename: string; contentType: string; content: string };
+
+type Parts = { text?: string; html?: string; attachments: ParsedAttachment[] };
 
 export function parseMail(raw: string): ParsedMail {
   const { headers, body } = splitEntity(raw);
@@ -12,6 +23,7 @@ export function parseMail(raw: string): ParsedMail {
     subject: decodeHeader(headers.get('subject') ?? ''),
     text: parts.text ?? '',
     ...(parts.html !== undefined ? { html: parts.html } : {}),
+    attachments: parts.attachments,
   };
 }
 
@@ -29,22 +41,36 @@ function splitEntity(raw: string): { headers: Map<string, string>; body: string 
   return { headers, body };
 }
 
-function collectParts(headers: Map<string, string>, body: string): { text?: string; html?: string } {
+function collectParts(headers: Map<string, string>, body: string): Parts {
   const contentType = headers.get('content-type') ?? 'text/plain';
   const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
   if (/^multipart\//i.test(contentType) && boundary) {
-    const out: { text?: string; html?: string } = {};
+    const out: Parts = { attachments: [] };
     for (const chunk of body.split(`--${boundary}`).slice(1)) {
       if (chunk.startsWith('--')) break;
       const part = splitEntity(chunk.replace(/^\n/, ''));
       const found = collectParts(part.headers, part.body);
       out.text ??= found.text;
       out.html ??= found.html;
+      out.attachments.push(...found.attachments);
     }
     return out;
   }
-  const decoded = decodeBody(body, headers.get('content-transfer-encoding') ?? '7bit').replace(/\n$/, '');
-  return /^text\/html/i.test(contentType) ? { html: decoded } : { text: decoded };
+  const encoding = headers.get('content-transfer-encoding') ?? '7bit';
+  const disposition = headers.get('content-disposition') ?? '';
+  if (/^attachment/i.test(disposition)) {
+    const filename = /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? /name="?([^";]+)"?/i.exec(contentType)?.[1];
+    // Base64 keeps the CRLFs of a CSV; only the encoding's own line breaks go.
+    const content =
+      encoding.toLowerCase() === 'base64' ? decodeBody(body, encoding) : decodeBody(body, encoding).replace(/\n$/, '');
+    return {
+      attachments: [
+        { filename: decodeHeader(filename ?? ''), contentType: contentType.split(';')[0]?.trim() ?? '', content },
+      ],
+    };
+  }
+  const decoded = decodeBody(body, encoding).replace(/\n$/, '');
+  return /^text\/html/i.test(contentType) ? { html: decoded, attachments: [] } : { text: decoded, attachments: [] };
 }
 
 function decodeBody(body: string, encoding: string): string {

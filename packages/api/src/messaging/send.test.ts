@@ -346,6 +346,8 @@ describeApi(
         'notifications.dailyDigest',
         'housekeeping.idleBuckets',
         'notifications.digest',
+        'reports.monthlyEmails',
+        'reports.monthlyEmail',
       ]);
       expect(jobSchedules).toEqual([
         { name: 'orders.recordExpired', pattern: '* * * * *', job: { type: 'orders.recordExpired', payload: {} } },
@@ -367,6 +369,7 @@ describeApi(
         },
         { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
         { name: 'stats.monthly', pattern: '*/5 * * * *', job: { type: 'stats.monthly', payload: {} } },
+        { name: 'reports.monthlyEmails', pattern: '0 6 1 * *', job: { type: 'reports.monthlyEmails', payload: {} } },
       ]);
     });
   },

@@ -80,7 +80,7 @@ export {
   MonthlyTotals,
 } from './group-reports.ts';
 export { JobInfo, JobQueue, JobState, jobsPageSize } from './jobs.ts';
-export { MailboxMessage } from './mailbox.ts';
+export { MailboxAttachment, MailboxMessage } from './mailbox.ts';
 export { NotificationListItem, notificationsPageSize } from './notifications.ts';
 export {
   collectionRecordsMaxAll,

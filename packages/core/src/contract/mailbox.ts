@@ -1,7 +1,11 @@
 import { type } from 'arktype';
 import { defineArea, supportOnly } from './define.ts';
 
-/** One message the local mailbox caught, with the links in its text (reset, invitation…). */
+/** A file sent with a message (a monthly report's CSV): its bytes as base64, to download. */
+export const MailboxAttachment = type({ filename: 'string', contentType: 'string', size: 'number', base64: 'string' });
+export type MailboxAttachment = typeof MailboxAttachment.infer;
+
+/** One message the local mailbox caught, with the links in its text (reset, invitation…) and its files. */
 export const MailboxMessage = type({
   id: 'string',
   to: 'string',
@@ -9,6 +13,7 @@ export const MailboxMessage = type({
   text: 'string',
   sentAt: 'number',
   links: 'string[]',
+  attachments: MailboxAttachment.array(),
 });
 export type MailboxMessage = typeof MailboxMessage.infer;
 

@@ -187,6 +187,7 @@ export const methodActors = {
     enableEndpoint: ['support', 'pharmacy'],
   },
   reports: {
+    sendMonthlyEmail: ['support', 'pharmacy'],
     listCollectionStats: ['support', 'pharmacy'],
     rebuildMonthlyStats: ['support'],
     listBusinessStats: ['support', 'pharmacy'],

@@ -5,7 +5,7 @@ import { MonthlyBusinessStats, UsageStats } from '../stats/stats.ts';
 import { Bool, IsoDate } from '../validation/general.ts';
 import { reject, textInput } from '../validation/rule.ts';
 import { Id, NextToken } from '../validation/string-limits.ts';
-import { defineArea, staff, supportOnly } from './define.ts';
+import { defineArea, type Method, staff, supportOnly } from './define.ts';
 
 /*
  * Reports (issue 21, SPEC §7): the collection records and the monthly figures of a business. The filters are
@@ -74,7 +74,27 @@ export const UsageOverview = type({
 }).and(UsageStats);
 export type UsageOverview = typeof UsageOverview.infer;
 
+/*
+ * The monthly report email (issue 21): `reports/sendMonthlyEmail` sends a business's figures for one
+ * London month (default: the one just ended) to its notification emails, with a CSV of that month and
+ * the 12 before it. The `reports.monthlyEmails` job sends the same on the 1st of each month
+ * (docs/DECISIONS.md, "The monthly report email").
+ */
+const sendMonthlyEmail = {
+  input: type({
+    businessId: Id,
+    /** With `month`: the London month to report (default: the month before this one). */
+    'year?': '2000 <= number.integer <= 9999',
+    'month?': '1 <= number.integer <= 12',
+  }),
+  output: type({ year: 'number.integer', month: 'number.integer', sentTo: 'string[]' }),
+  access: staff({ business: 'businessId' }, true),
+  summary:
+    "Emails a business's monthly report (one London month, default the last; a CSV of it and the 12 months before attached) to its notification emails; answers who it went to. 409 when it has none. Always allowed (a resend); audited.",
+} satisfies Method;
+
 export const reports = defineArea({
+  sendMonthlyEmail,
   listCollectionStats: {
     input: type({
       businessId: Id,

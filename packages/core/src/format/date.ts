@@ -72,6 +72,12 @@ export function toIsoDate(input: DateInput): string {
   return `${year}-${two(month)}-${two(day)}`;
 }
 
+/** The London calendar month (1–12) and year of a moment: 00:30 BST on 1 November is November. */
+export function londonMonthOf(at: number): { year: number; month: number } {
+  const { year, month } = calendarDay(at);
+  return { year, month };
+}
+
 /** The London wall-clock time of a moment, 24-hour: HH:mm:ss, or HH:mm without `seconds`. */
 export function formatTime(at: number, options: { seconds?: boolean } = {}): string {
   const parts = londonClock.formatToParts(at);

@@ -13,6 +13,10 @@ const toMailboxMessage = (m: StoredMail): MailboxMessage => ({
   text: m.text,
   sentAt: m.sentAt,
   links: [...new Set(m.text.match(LINK) ?? [])],
+  attachments: (m.attachments ?? []).map((a) => {
+    const bytes = typeof a.content === 'string' ? Buffer.from(a.content, 'utf8') : Buffer.from(a.content);
+    return { filename: a.filename, contentType: a.contentType, size: bytes.length, base64: bytes.toString('base64') };
+  }),
 });
 
 /** `POST /api/mailbox/*`: the local mailbox (mail/mailer.ts), when mail does not go out through SMTP. */

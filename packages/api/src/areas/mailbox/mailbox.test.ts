@@ -26,6 +26,25 @@ describeApi('local mailbox', (t) => {
     expect(done.status).toBe(200);
   });
 
+  it('shows the files sent with a message, to download', async () => {
+    const { cookie } = await t.signIn({ support: true });
+    await t.deps.mailer.send({
+      to: 'owner@pharmacy.test',
+      subject: 'Monthly report',
+      text: 'Attached.',
+      attachments: [{ filename: 'report.csv', contentType: 'text/csv', content: 'Month,£\r\n2026-10,1.00\r\n' }],
+    });
+    const res = await t.call('mailbox', 'list', {}, { cookie });
+    expect(res.body.messages[0]?.attachments).toEqual([
+      {
+        filename: 'report.csv',
+        contentType: 'text/csv',
+        size: 24,
+        base64: Buffer.from('Month,£\r\n2026-10,1.00\r\n').toString('base64'),
+      },
+    ]);
+  });
+
   it('is for support staff only: the messages hold sign-in links', async () => {
     const pharmacy = await t.signIn({ email: 'p@pharmacy.test' });
     expect((await t.call('mailbox', 'list', {})).status).toBe(401);

@@ -3,6 +3,7 @@ import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useBusiness } from './BusinessLayout.tsx';
 import { ArchivableDetails, addressText, DetailsItem as Item, Lines, LogoImage } from './entity-parts.tsx';
+import { MonthlyReportEmail } from './MonthlyReportEmail.tsx';
 
 /** SPEC §2 `/businesses/{businessId}`: the business's details, with Archive / Unarchive. */
 export function BusinessDetails() {
@@ -46,6 +47,7 @@ export function BusinessDetails() {
           <LogoImage logo={business.logo} alt={`${business.name} logo`} />
         </Item>
       </dl>
+      <MonthlyReportEmail business={business} />
     </ArchivableDetails>
   );
 }

@@ -1,4 +1,4 @@
-import type { MailboxMessage } from '@medlocker/core';
+import { formatFileSize, type MailboxMessage } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
@@ -23,6 +23,18 @@ function Message({ message }: { message: MailboxMessage }) {
           {message.links.map((link) => (
             <li key={link}>
               <a href={link}>{link}</a>
+            </li>
+          ))}
+        </ul>
+      )}
+      {message.attachments.length > 0 && (
+        <ul className="mailbox__links" aria-label="Files attached">
+          {message.attachments.map((a) => (
+            <li key={a.filename}>
+              <a href={`data:${a.contentType};base64,${a.base64}`} download={a.filename}>
+                {a.filename}
+              </a>{' '}
+              ({formatFileSize(a.size)})
             </li>
           ))}
         </ul>

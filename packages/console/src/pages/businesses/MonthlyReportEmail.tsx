@@ -1,0 +1,104 @@
+import { formatMonth, isoMonth, londonMonthOf } from '@medlocker/core';
+import { useState } from 'react';
+import { messageOf, rpc } from '../../api/client.ts';
+import { useAdministers } from '../../state/reach.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { Select } from '../../ui/Select.tsx';
+
+/** The London months a report can be sent for: this one so far, then the 12 before it, newest first. */
+function monthOptions(now: number) {
+  const { year, month } = londonMonthOf(now);
+  const index = year * 12 + month - 1;
+  return Array.from({ length: 13 }, (_, i) => {
+    const y = Math.floor((index - i) / 12);
+    const m = ((index - i) % 12) + 1;
+    return { id: isoMonth(y, m), label: `${formatMonth(y, m)}${i === 0 ? ' (so far)' : ''}`, year: y, month: m };
+  });
+}
+
+/**
+ * The business's monthly report email (issue 21): sent by itself on the 1st of each month to the
+ * notification emails; support and the business's admins can send any recent month now (a resend).
+ */
+export function MonthlyReportEmail({
+  business,
+}: {
+  business: { id: string; name: string; groupId: string | null; notificationEmails: string[] };
+}) {
+  const mayAct = useAdministers({ kind: 'business', id: business.id, groupId: business.groupId });
+  const [options] = useState(() => monthOptions(Date.now()));
+  const [open, setOpen] = useState(false);
+  const [chosen, setChosen] = useState(options[1]?.id ?? '');
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string>();
+  const [sent, setSent] = useState<string>();
+  const hasRecipients = business.notificationEmails.length > 0;
+
+  const send = async () => {
+    const option = options.find((o) => o.id === chosen);
+    if (!option) return;
+    setPending(true);
+    setError(undefined);
+    try {
+      const result = await rpc('reports', 'sendMonthlyEmail', {
+        businessId: business.id,
+        year: option.year,
+        month: option.month,
+      });
+      setSent(`The ${formatMonth(result.year, result.month)} report was sent to ${result.sentTo.join(', ')}.`);
+      setOpen(false);
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="monthly-report-title" className="monthly-report">
+      <div className="section-head">
+        <h2 className="section-title" id="monthly-report-title">
+          Monthly report
+        </h2>
+        {mayAct && hasRecipients && (
+          <Button
+            onPress={() => {
+              setError(undefined);
+              setSent(undefined);
+              setOpen(true);
+            }}
+          >
+            Email monthly report
+          </Button>
+        )}
+      </div>
+      <p>
+        {hasRecipients
+          ? "On the 1st of each month the last month's figures, with a CSV of them and the 12 months before, are emailed to the notification emails."
+          : 'No notification emails: add one to this business to receive its monthly report by email.'}
+      </p>
+      {sent && <Banner tone="success">{sent}</Banner>}
+      <ConfirmDialog
+        title="Email monthly report?"
+        isOpen={open}
+        onOpenChange={(isOpen) => !isOpen && !pending && setOpen(false)}
+        cancelLabel="Cancel"
+        confirmLabel="Send"
+        tone="primary"
+        onConfirm={() => void send()}
+        isPending={pending}
+        error={error}
+      >
+        <p>{`The report of ${business.name} goes to ${business.notificationEmails.join(', ')}.`}</p>
+        <Select
+          label="Month"
+          options={options.map(({ id, label }) => ({ id, label }))}
+          selectedKey={chosen}
+          onSelectionChange={(key) => setChosen(String(key))}
+        />
+      </ConfirmDialog>
+    </section>
+  );
+}
