@@ -144,6 +144,8 @@ export type IdentityProvidersTable = {
   configuration: ColumnType<JsonValue, string | undefined, string>;
   created: number;
   updated: number;
+  business_id: string | null;
+  group_id: string | null;
 };
 
 export type IntegrationClientsTable = {
@@ -639,6 +641,25 @@ export type ShortUrlsTable = {
   created: number;
 };
 
+export type SsoAssertionsTable = {
+  identity_provider_id: string;
+  assertion_id: string;
+  expires: number;
+};
+
+export type SsoLoginsTable = {
+  id: string;
+  identity_provider_id: string;
+  state_hash: string;
+  browser_hash: string;
+  nonce: string | null;
+  code_verifier: string | null;
+  return_path: Generated<string>;
+  created: number;
+  expires: number;
+  used: number | null;
+};
+
 export type TemperatureReadingsTable = {
   business_id: string;
   machine_id: string;
@@ -761,6 +782,8 @@ export type Database = {
   rate_buckets: RateBucketsTable;
   sessions: SessionsTable;
   short_urls: ShortUrlsTable;
+  sso_assertions: SsoAssertionsTable;
+  sso_logins: SsoLoginsTable;
   temperature_readings: TemperatureReadingsTable;
   user_roles: UserRolesTable;
   users: UsersTable;

@@ -25,6 +25,7 @@ import * as patientSessions from './0024_patient_sessions.ts';
 import * as onlineSignUps from './0025_online_sign_ups.ts';
 import * as integrationApi from './0026_integration_api.ts';
 import * as monthlyStats from './0027_monthly_stats.ts';
+import * as sso from './0032_sso.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '0025_online_sign_ups': onlineSignUps,
   '0026_integration_api': integrationApi,
   '0027_monthly_stats': monthlyStats,
+  '0032_sso': sso,
 };

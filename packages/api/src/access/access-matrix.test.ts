@@ -108,7 +108,18 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     verifyWhatsAppOptInMessage: (s) => ({ patientId: s.patientId, code: '123456' }),
     removeWhatsAppOptIn: (s) => ({ patientId: s.patientId }),
   },
-  identityProviders: { list: () => ({}), get: () => ({ id: 'no-such-provider' }) },
+  identityProviders: {
+    list: () => ({}),
+    get: () => ({ id: 'no-such-provider' }),
+    create: () => ({
+      name: 'Matrix SSO',
+      type: 'OIDC',
+      configuration: { issuerUrl: 'https://sso.example', clientId: 'matrix' },
+    }),
+    update: () => ({ id: 'no-such-provider', name: 'Matrix SSO', type: 'OIDC', configuration: {} }),
+    delete: () => ({ id: 'no-such-provider' }),
+    test: () => ({ id: 'no-such-provider' }),
+  },
   businesses: {
     listBusinesses: () => ({}),
     listBusinessesInfo: () => ({}),

@@ -42,6 +42,10 @@ export const methodActors = {
   identityProviders: {
     list: ['support'],
     get: ['support'],
+    create: ['support'],
+    update: ['support'],
+    delete: ['support'],
+    test: ['support'],
   },
   businesses: {
     listBusinesses: ['support', 'pharmacy'],

@@ -1,0 +1,183 @@
+import { AppError } from '@medlocker/core';
+import * as client from 'openid-client';
+import type { Actor } from '../actor.ts';
+import { findUserByEmail, toUser } from '../areas/users/repository.ts';
+import { audit } from '../audit/audit.ts';
+import { createSession, revokeSessionByToken, tokenOf } from '../auth/sessions.ts';
+import { cookieToken, hashToken, newToken } from '../auth/tokens.ts';
+import type { AppDeps } from '../deps.ts';
+import { liveOf } from '../hubs/live.ts';
+import type { IdentityProviderRow } from './config.ts';
+import { completeOidc, ProviderProblem, startOidc } from './oidc.ts';
+
+/*
+ * The sign-in round trip through an identity provider (issue 22).
+ *
+ * `begin` (from auth.getIdentityProviderAuthUrl) keeps a row in `sso_logins` with the hashes of the
+ * `state` and of a random browser cookie (`medlocker_sso`, Lax so the provider's redirect back carries
+ * it), and the nonce and PKCE verifier. `callback` (GET /api/auth/callback) takes that row once (a
+ * second callback with the same state, and so a replayed code, finds it used), refuses it in another
+ * browser, lets openid-client check the code and the ID token, and matches the verified email to an
+ * existing user who has this provider. Every refusal lands on /auth/login?sso=<reason>, where the
+ * console says what happened in words; never a 500, never a new account.
+ */
+
+export const SSO_COOKIE = 'medlocker_sso';
+/** How long a started sign-in may take at the provider. */
+export const SSO_LOGIN_TTL_MS = 10 * 60_000;
+
+export type SsoFailure = 'expired' | 'browser' | 'provider' | 'rejected' | 'unverified' | 'unknown' | 'cancelled';
+
+export const callbackPath = '/api/auth/callback';
+
+/** Only a path on this site may be returned to after single sign-on: never another site. */
+export const safeReturnPath = (returnUrl: string): string =>
+  returnUrl.startsWith('/') && !returnUrl.startsWith('//') && !returnUrl.includes('\\') ? returnUrl : '/';
+
+export async function beginSso(
+  deps: AppDeps,
+  idp: IdentityProviderRow,
+  options: { origin: string; loginHint: string; returnUrl: string },
+): Promise<{ authUrl: string; browserToken: string }> {
+  if (idp.type !== 'OIDC') throw new AppError('UNAVAILABLE', ssoMessages.samlUnavailable);
+  let started: Awaited<ReturnType<typeof startOidc>>;
+  try {
+    started = await startOidc(deps, idp, `${options.origin}${callbackPath}`, options.loginHint);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    deps.logger.error('identity provider unavailable', { identityProviderId: idp.id, error: why });
+    throw new AppError('UNAVAILABLE', ssoMessages.provider);
+  }
+  const browserToken = newToken();
+  const now = deps.now();
+  await deps.db
+    .insertInto('sso_logins')
+    .values({
+      id: Bun.randomUUIDv7(),
+      identity_provider_id: idp.id,
+      state_hash: hashToken(started.state),
+      browser_hash: hashToken(browserToken),
+      nonce: started.nonce,
+      code_verifier: started.codeVerifier,
+      return_path: safeReturnPath(options.returnUrl),
+      created: now,
+      expires: now + SSO_LOGIN_TTL_MS,
+    })
+    .execute();
+  // Old unfinished sign-ins are of no use to anyone.
+  await deps.db
+    .deleteFrom('sso_logins')
+    .where('expires', '<', now - SSO_LOGIN_TTL_MS)
+    .execute();
+  return { authUrl: started.url, browserToken };
+}
+
+export const ssoMessages = {
+  provider: 'Your identity provider could not be reached. Please try again later or contact Support.',
+  samlUnavailable: 'Sign-in with this SAML identity provider is not available yet. Please contact Support.',
+};
+
+export type CallbackOutcome =
+  | { ok: true; location: string; session: { token: string; maxAgeSeconds: number } }
+  | { ok: false; reason: SsoFailure };
+
+/** Finishes a sign-in from the provider's redirect; every outcome is a place to send the browser. */
+export async function ssoCallback(
+  deps: AppDeps,
+  actor: Actor,
+  request: Request,
+  publicOrigin: string,
+  sessionMaxAgeSeconds: number,
+): Promise<CallbackOutcome> {
+  const { db } = deps;
+  const now = deps.now();
+  const url = new URL(request.url);
+  const state = url.searchParams.get('state');
+  const fail = async (reason: SsoFailure, details: Record<string, unknown> = {}, idpId: string | null = null) => {
+    await audit(db, deps, actor, {
+      action: 'auth.sso.refused',
+      entityType: 'identity_provider',
+      entityId: idpId,
+      who: { userId: null, display: null },
+      details: { reason, ...details },
+    });
+    return { ok: false as const, reason };
+  };
+  if (!state || state.length > 512) return fail('expired', { state: 'missing' });
+  // Taken once, in one statement: a second callback with this state (a replayed code) finds it used.
+  const login = await db
+    .updateTable('sso_logins')
+    .set({ used: now })
+    .where('state_hash', '=', hashToken(state))
+    .where('used', 'is', null)
+    .where('expires', '>', now)
+    .returningAll()
+    .executeTakeFirst();
+  if (!login) return fail('expired', { state: 'unknown, used or expired' });
+  const browser = cookieToken(request, SSO_COOKIE);
+  if (!browser || hashToken(browser) !== login.browser_hash) return fail('browser', {}, login.identity_provider_id);
+  const idp = await db
+    .selectFrom('identity_providers')
+    .selectAll()
+    .where('id', '=', login.identity_provider_id)
+    .executeTakeFirst();
+  if (!idp) return fail('expired', { provider: 'deleted' });
+  if (url.searchParams.get('error')) {
+    const error = url.searchParams.get('error');
+    return fail(error === 'access_denied' ? 'cancelled' : 'rejected', { error }, idp.id);
+  }
+  // The callback URL as the provider was told it: our public origin, whatever host the proxy used.
+  const callbackUrl = new URL(`${publicOrigin}${callbackPath}${url.search}`);
+  let identity: Awaited<ReturnType<typeof completeOidc>>;
+  try {
+    identity = await completeOidc(deps, idp, callbackUrl, {
+      state,
+      nonce: login.nonce ?? '',
+      codeVerifier: login.code_verifier ?? '',
+    });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    if (error instanceof ProviderProblem || isUnreachable(error)) {
+      deps.logger.error('identity provider unavailable', { identityProviderId: idp.id, error: why });
+      return fail('provider', { error: why }, idp.id);
+    }
+    deps.logger.warn('identity provider response refused', { identityProviderId: idp.id, error: why });
+    return fail('rejected', { error: why }, idp.id);
+  } finally {
+    await db.updateTable('sso_logins').set({ nonce: null, code_verifier: null }).where('id', '=', login.id).execute();
+  }
+  if (!identity.email) return fail('unverified', { subject: identity.subject, email: 'missing' }, idp.id);
+  if (!identity.emailVerified) return fail('unverified', { subject: identity.subject }, idp.id);
+  const user = await findUserByEmail(db, identity.email);
+  if (!user) return fail('unknown', { email: identity.email }, idp.id);
+  if (user.identity_provider_id !== idp.id)
+    return fail('unknown', { email: identity.email, userId: user.id, assigned: false }, idp.id);
+
+  const previous = tokenOf(request);
+  const replaced = previous ? await revokeSessionByToken(db, previous, now) : null;
+  if (replaced) liveOf(deps).accessChanged(replaced.userId);
+  const { token, session } = await createSession(db, user.id, now, {
+    ip: actor.origin.ip,
+    userAgent: actor.origin.userAgent,
+  });
+  await audit(db, deps, actor, {
+    action: 'auth.login.sso',
+    entityType: 'user',
+    entityId: user.id,
+    who: { userId: user.id, display: toUser(user).name },
+    details: { sessionId: session.id, identityProviderId: idp.id, subject: identity.subject },
+  });
+  return { ok: true, location: login.return_path, session: { token, maxAgeSeconds: sessionMaxAgeSeconds } };
+}
+
+/** A network failure talking to the provider (the token endpoint down), as opposed to a refused response. */
+function isUnreachable(error: unknown): boolean {
+  if (error instanceof client.ResponseBodyError || error instanceof client.AuthorizationResponseError) return false;
+  const message = error instanceof Error ? error.message : '';
+  const cause = (error as { cause?: { code?: string } })?.cause;
+  return (
+    error instanceof TypeError ||
+    /fetch failed|ECONNREFUSED|Unable to connect|timed out|aborted/i.test(message) ||
+    /^(E[A-Z]+|ConnectionRefused|ConnectionClosed|FailedToOpenSocket)$/.test(cause?.code ?? '')
+  );
+}
