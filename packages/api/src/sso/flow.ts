@@ -30,9 +30,19 @@ export type SsoFailure = 'expired' | 'browser' | 'provider' | 'rejected' | 'unve
 
 export const callbackPath = '/api/auth/callback';
 
-/** Only a path on this site may be returned to after single sign-on: never another site. */
-export const safeReturnPath = (returnUrl: string): string =>
-  returnUrl.startsWith('/') && !returnUrl.startsWith('//') && !returnUrl.includes('\\') ? returnUrl : '/';
+/**
+ * Only a place on this site may be returned to after single sign-on, never another site: a path, or a
+ * full URL of our own origin (the console sends one), as its path; anything else is '/'.
+ */
+export function safeReturnPath(returnUrl: string, origin: string): string {
+  let path = returnUrl;
+  if (!returnUrl.startsWith('/') && URL.canParse(returnUrl)) {
+    const url = new URL(returnUrl);
+    if (url.origin !== origin) return '/';
+    path = `${url.pathname}${url.search}${url.hash}`;
+  }
+  return path.startsWith('/') && !path.startsWith('//') && !path.includes('\\') ? path : '/';
+}
 
 export async function beginSso(
   deps: AppDeps,
@@ -59,7 +69,7 @@ export async function beginSso(
       browser_hash: hashToken(browserToken),
       nonce: started.nonce,
       code_verifier: started.codeVerifier,
-      return_path: safeReturnPath(options.returnUrl),
+      return_path: safeReturnPath(options.returnUrl, options.origin),
       created: now,
       expires: now + SSO_LOGIN_TTL_MS,
     })

@@ -99,6 +99,10 @@ describeApi('single sign-on with OpenID Connect', (t) => {
     const { authUrl, cookie } = await start(t, user.email, 'https://evil.example/');
     const res = await callback(t, await signInAtIdp(authUrl, user.email), cookie);
     expect(res.headers.get('location')).toBe('/');
+    // The console sends a full URL of this site: its path is kept.
+    const own = await start(t, user.email, `${TEST_ORIGIN}/orders?tab=open`);
+    const back = await callback(t, await signInAtIdp(own.authUrl, user.email), own.cookie);
+    expect(back.headers.get('location')).toBe('/orders?tab=open');
   });
 
   it('refuses a missing or unknown state, and another browser', async () => {
