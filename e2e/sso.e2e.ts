@@ -1,6 +1,17 @@
 import { startTestIdp, type TestIdp } from '../packages/api/src/sso/testing/test-idp.ts';
 import { expectAccessible } from './harness/axe.ts';
-import { asAdmin, baseURL, createBusiness, expect, test, uniqueEmail, uniqueName } from './harness/fixtures.ts';
+import {
+  asAdmin,
+  baseURL,
+  createBusiness,
+  createUser,
+  expect,
+  logInAsAdmin,
+  signInAsNew,
+  test,
+  uniqueEmail,
+  uniqueName,
+} from './harness/fixtures.ts';
 
 /*
  * Single sign-on through a real OpenID provider (oidc-provider under Node, its own sign-in page): the
@@ -85,4 +96,51 @@ test('a sign-in the provider confirms for an account we do not have is refused i
   await expect(page.getByText('There is no account for this email address with your identity provider.')).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/auth/login');
   await expectAccessible(page, 'login page after a refused SSO sign-in');
+});
+
+test('support staff add, test, edit and delete an identity provider; pharmacy users cannot reach it', async ({
+  page,
+  browser,
+}) => {
+  await logInAsAdmin(page);
+  await page.goto('/identityProviders');
+  await expect(page.getByRole('heading', { level: 1, name: 'Identity Providers' })).toBeVisible();
+  await expectAccessible(page, 'identity providers list');
+  await page.getByRole('link', { name: 'Add identity provider' }).click();
+  const name = uniqueName('Console OpenID');
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Issuer URL').fill(idp.issuer);
+  await page.getByLabel('Client id').fill('medlocker-e2e');
+  await page.getByLabel('Client secret').fill('e2e-idp-secret');
+  await expectAccessible(page, 'add identity provider form');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(page.getByText('Identity provider saved.')).toBeVisible();
+  await expect(page.getByText(`${baseURL}/api/auth/callback`).or(page.getByText('/api/auth/callback'))).toBeVisible();
+  await expect(page.getByText('e2e-idp-secret')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Test' }).click();
+  await expect(page.getByText('The provider is set up correctly.')).toBeVisible();
+  await expect(page.getByText(`Found issuer ${idp.issuer}`)).toBeVisible();
+  await expectAccessible(page, 'identity provider after a test');
+
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await page.getByLabel('Issuer URL').fill('http://127.0.0.1:9');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Test' }).click();
+  await expect(page.getByText('The provider has problems:')).toBeVisible();
+  await expect(page.getByText(/Discovery at http:\/\/127\.0\.0\.1:9 failed/)).toBeVisible();
+
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: 'Delete provider' }).click();
+  await expect(page.getByText('Identity provider deleted.')).toBeVisible();
+  await expect(page.getByRole('link', { name })).toHaveCount(0);
+
+  const business = await createBusiness();
+  const user = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: ['Admin'] } });
+  const context = await browser.newContext();
+  const pharmacy = await context.newPage();
+  await signInAsNew(pharmacy, user);
+  await pharmacy.goto('/identityProviders');
+  await expect(pharmacy.getByRole('heading', { name: 'Access Restricted' })).toBeVisible();
+  await context.close();
 });
