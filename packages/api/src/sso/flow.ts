@@ -9,6 +9,7 @@ import type { AppDeps } from '../deps.ts';
 import { liveOf } from '../hubs/live.ts';
 import type { IdentityProviderRow } from './config.ts';
 import { completeOidc, ProviderProblem, startOidc } from './oidc.ts';
+import { completeSaml, rememberAssertion, startSaml } from './saml.ts';
 
 /*
  * The sign-in round trip through an identity provider (issue 22).
@@ -49,10 +50,15 @@ export async function beginSso(
   idp: IdentityProviderRow,
   options: { origin: string; loginHint: string; returnUrl: string },
 ): Promise<{ authUrl: string; browserToken: string }> {
-  if (idp.type !== 'OIDC') throw new AppError('UNAVAILABLE', ssoMessages.samlUnavailable);
-  let started: Awaited<ReturnType<typeof startOidc>>;
+  let started: { url: string; stateHash: string; nonce: string | null; codeVerifier: string | null };
   try {
-    started = await startOidc(deps, idp, `${options.origin}${callbackPath}`, options.loginHint);
+    if (idp.type === 'SAML') {
+      const saml = await startSaml(deps, idp, options.origin);
+      started = { url: saml.url, stateHash: saml.requestKey, nonce: null, codeVerifier: null };
+    } else {
+      const oidc = await startOidc(deps, idp, `${options.origin}${callbackPath}`, options.loginHint);
+      started = { url: oidc.url, stateHash: hashToken(oidc.state), nonce: oidc.nonce, codeVerifier: oidc.codeVerifier };
+    }
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     deps.logger.error('identity provider unavailable', { identityProviderId: idp.id, error: why });
@@ -65,7 +71,7 @@ export async function beginSso(
     .values({
       id: Bun.randomUUIDv7(),
       identity_provider_id: idp.id,
-      state_hash: hashToken(started.state),
+      state_hash: started.stateHash,
       browser_hash: hashToken(browserToken),
       nonce: started.nonce,
       code_verifier: started.codeVerifier,
@@ -84,7 +90,6 @@ export async function beginSso(
 
 export const ssoMessages = {
   provider: 'Your identity provider could not be reached. Please try again later or contact Support.',
-  samlUnavailable: 'Sign-in with this SAML identity provider is not available yet. Please contact Support.',
 };
 
 export type CallbackOutcome =
@@ -103,16 +108,7 @@ export async function ssoCallback(
   const now = deps.now();
   const url = new URL(request.url);
   const state = url.searchParams.get('state');
-  const fail = async (reason: SsoFailure, details: Record<string, unknown> = {}, idpId: string | null = null) => {
-    await audit(db, deps, actor, {
-      action: 'auth.sso.refused',
-      entityType: 'identity_provider',
-      entityId: idpId,
-      who: { userId: null, display: null },
-      details: { reason, ...details },
-    });
-    return { ok: false as const, reason };
-  };
+  const fail = failWith(deps, actor);
   if (!state || state.length > 512) return fail('expired', { state: 'missing' });
   // Taken once, in one statement: a second callback with this state (a replayed code) finds it used.
   const login = await db
@@ -156,12 +152,33 @@ export async function ssoCallback(
   } finally {
     await db.updateTable('sso_logins').set({ nonce: null, code_verifier: null }).where('id', '=', login.id).execute();
   }
-  if (!identity.email) return fail('unverified', { subject: identity.subject, email: 'missing' }, idp.id);
-  if (!identity.emailVerified) return fail('unverified', { subject: identity.subject }, idp.id);
+  return signInMatched(deps, actor, request, idp.id, identity, login.return_path, fail, sessionMaxAgeSeconds);
+}
+
+type Fail = (reason: SsoFailure, details?: Record<string, unknown>, idpId?: string | null) => Promise<CallbackOutcome>;
+
+/**
+ * The end of every provider sign-in: the verified email must be an existing user with this provider,
+ * then a new session (the one of any cookie the browser still held ends).
+ */
+async function signInMatched(
+  deps: AppDeps,
+  actor: Actor,
+  request: Request,
+  idpId: string,
+  identity: { subject: string; email: string; emailVerified: boolean },
+  returnPath: string,
+  fail: Fail,
+  sessionMaxAgeSeconds: number,
+): Promise<CallbackOutcome> {
+  const { db } = deps;
+  const now = deps.now();
+  if (!identity.email) return fail('unverified', { subject: identity.subject, email: 'missing' }, idpId);
+  if (!identity.emailVerified) return fail('unverified', { subject: identity.subject }, idpId);
   const user = await findUserByEmail(db, identity.email);
-  if (!user) return fail('unknown', { email: identity.email }, idp.id);
-  if (user.identity_provider_id !== idp.id)
-    return fail('unknown', { email: identity.email, userId: user.id, assigned: false }, idp.id);
+  if (!user) return fail('unknown', { email: identity.email }, idpId);
+  if (user.identity_provider_id !== idpId)
+    return fail('unknown', { email: identity.email, userId: user.id, assigned: false }, idpId);
 
   const previous = tokenOf(request);
   const replaced = previous ? await revokeSessionByToken(db, previous, now) : null;
@@ -175,9 +192,73 @@ export async function ssoCallback(
     entityType: 'user',
     entityId: user.id,
     who: { userId: user.id, display: toUser(user).name },
-    details: { sessionId: session.id, identityProviderId: idp.id, subject: identity.subject },
+    details: { sessionId: session.id, identityProviderId: idpId, subject: identity.subject },
   });
-  return { ok: true, location: login.return_path, session: { token, maxAgeSeconds: sessionMaxAgeSeconds } };
+  return { ok: true, location: returnPath, session: { token, maxAgeSeconds: sessionMaxAgeSeconds } };
+}
+
+function failWith(deps: AppDeps, actor: Actor): Fail {
+  return async (reason, details = {}, idpId = null) => {
+    await audit(deps.db, deps, actor, {
+      action: 'auth.sso.refused',
+      entityType: 'identity_provider',
+      entityId: idpId,
+      who: { userId: null, display: null },
+      details: { reason, ...details },
+    });
+    return { ok: false as const, reason };
+  };
+}
+
+/**
+ * Finishes a SAML sign-in from the provider's POST to our assertion consumer service. There is no
+ * browser check here: a cross-site POST carries no Lax cookie; the response must answer a request we
+ * made (InResponseTo, once) and its assertion must be new.
+ */
+export async function samlCallback(
+  deps: AppDeps,
+  actor: Actor,
+  request: Request,
+  idpId: string,
+  body: Record<string, string>,
+  publicOrigin: string,
+  sessionMaxAgeSeconds: number,
+): Promise<CallbackOutcome> {
+  const fail = failWith(deps, actor);
+  const idp = await deps.db.selectFrom('identity_providers').selectAll().where('id', '=', idpId).executeTakeFirst();
+  if (idp?.type !== 'SAML') return fail('expired', { provider: 'unknown' });
+  let result: Awaited<ReturnType<typeof completeSaml>>;
+  try {
+    result = await completeSaml(deps, idp, publicOrigin, body);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    if (error instanceof ProviderProblem) {
+      deps.logger.error('identity provider unavailable', { identityProviderId: idp.id, error: why });
+      return fail('provider', { error: why }, idp.id);
+    }
+    deps.logger.warn('identity provider response refused', { identityProviderId: idp.id, error: why });
+    return fail(/InResponseTo/.test(why) ? 'expired' : 'rejected', { error: why }, idp.id);
+  }
+  if (!result.requestKey) return fail('expired', { error: 'request already answered' }, idp.id);
+  const login = await deps.db
+    .selectFrom('sso_logins')
+    .select('return_path')
+    .where('state_hash', '=', result.requestKey)
+    .executeTakeFirst();
+  const { identity } = result;
+  if (!(await rememberAssertion(deps, idp.id, identity.assertionId, identity.expires)))
+    return fail('expired', { error: 'assertion replayed', assertionId: identity.assertionId }, idp.id);
+  // A signed assertion from the organisation's own provider vouches for the address it names.
+  return signInMatched(
+    deps,
+    actor,
+    request,
+    idp.id,
+    { subject: identity.subject, email: identity.email, emailVerified: true },
+    login?.return_path ?? '/',
+    fail,
+    sessionMaxAgeSeconds,
+  );
 }
 
 /** A network failure talking to the provider (the token endpoint down), as opposed to a refused response. */

@@ -1,11 +1,12 @@
 import { Elysia } from 'elysia';
+import type { Actor } from '../actor.ts';
 import { linkOrigin, siteOf } from '../areas/auth/mails.ts';
 import { authPolicy } from '../auth/policy.ts';
 import type { AppDeps } from '../deps.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { originOf } from '../rpc/actor-of.ts';
 import { serializeCookie } from '../rpc/area.ts';
-import { callbackPath, SSO_COOKIE, ssoCallback } from './flow.ts';
+import { type CallbackOutcome, callbackPath, SSO_COOKIE, samlCallback, ssoCallback } from './flow.ts';
 
 /**
  * `GET /api/auth/callback` (SPEC §7 auth.callback): where an OpenID provider sends the browser back.
@@ -13,14 +14,19 @@ import { callbackPath, SSO_COOKIE, ssoCallback } from './flow.ts';
  * /auth/login?sso=<reason>, where the console says why. The one-time browser cookie is cleared either way.
  */
 export function ssoRoutes(deps: AppDeps) {
-  return new Elysia({ name: 'sso' }).get(callbackPath, async ({ request, server, set }) => {
+  const finish = async (
+    request: Request,
+    server: Parameters<typeof requestMeta>[1],
+    set: { status?: number | string; headers: Record<string, unknown> },
+    run: (actor: Actor, publicOrigin: string, maxAge: number) => Promise<CallbackOutcome>,
+  ) => {
     const meta = requestMeta(request, server, deps.config.trustProxy);
-    const actor = { kind: 'anonymous' as const, origin: originOf(meta, 'portal') };
+    const actor: Actor = { kind: 'anonymous', origin: originOf(meta, 'portal') };
     const publicOrigin = linkOrigin(deps, siteOf(request)) ?? new URL(request.url).origin;
     const cookies = [serializeCookie(SSO_COOKIE, '', meta.secure, { maxAgeSeconds: 0, sameSite: 'lax' })];
     let location: string;
     try {
-      const outcome = await ssoCallback(deps, actor, request, publicOrigin, authPolicy.sessionAbsoluteMs / 1000);
+      const outcome = await run(actor, publicOrigin, authPolicy.sessionAbsoluteMs / 1000);
       if (outcome.ok) {
         cookies.push(
           serializeCookie(authPolicy.sessionCookie, outcome.session.token, meta.secure, {
@@ -42,7 +48,19 @@ export function ssoRoutes(deps: AppDeps) {
     set.status = 303;
     set.headers.location = location;
     set.headers['cache-control'] = 'no-store';
-    set.headers['set-cookie'] = cookies as unknown as string;
+    set.headers['set-cookie'] = cookies;
     return '';
-  });
+  };
+  return new Elysia({ name: 'sso' })
+    .get(callbackPath, ({ request, server, set }) =>
+      finish(request, server, set, (actor, origin, maxAge) => ssoCallback(deps, actor, request, origin, maxAge)),
+    )
+    .post('/sso/saml/:idpId/acs', ({ request, server, set, params, body }) =>
+      finish(request, server, set, (actor, origin, maxAge) => {
+        const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+        const fields: Record<string, string> = {};
+        for (const [k, v] of Object.entries(form)) if (typeof v === 'string') fields[k] = v;
+        return samlCallback(deps, actor, request, params.idpId, fields, origin, maxAge);
+      }),
+    );
 }

@@ -50,6 +50,30 @@ function certificateCheck(pem: string): Check {
   }
 }
 
+/** The IdP's sign-in URL, certificate and entity id, from its metadata or as typed; or a problem in words. */
+export async function readSamlMetadata(
+  c: StoredConfiguration,
+): Promise<{ ssoUrl: string; certificate: string; entityId: string } | { problem: string }> {
+  const read = await metadataText(c);
+  if (read && 'problem' in read) return read;
+  let ssoUrl = c.ssoUrl;
+  let certificate = c.certificate;
+  let entityId = c.entityId;
+  if (read && 'xml' in read) {
+    const entity = /<(?:\w+:)?EntityDescriptor\b[^>]*>/.exec(read.xml);
+    if (!entity || !/<(?:\w+:)?IDPSSODescriptor\b/.test(read.xml))
+      return { problem: 'The metadata is not a SAML identity provider description' };
+    entityId = entityId || (attr(entity[0], 'entityID') ?? '');
+    const sso =
+      /<(?:\w+:)?SingleSignOnService\b[^>]*Binding="urn:oasis:names:tc:SAML:2\.0:bindings:HTTP-Redirect"[^>]*>/.exec(
+        read.xml,
+      );
+    ssoUrl = ssoUrl || (sso ? (attr(sso[0], 'Location') ?? '') : '');
+    certificate = certificate || (/<(?:\w+:)?X509Certificate>([^<]+)</.exec(read.xml)?.[1]?.replace(/\s+/g, '') ?? '');
+  }
+  return { ssoUrl, certificate, entityId };
+}
+
 export async function checkSamlMetadata(c: StoredConfiguration): Promise<Check[]> {
   const checks: Check[] = [];
   const read = await metadataText(c);

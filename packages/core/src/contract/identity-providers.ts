@@ -91,9 +91,10 @@ export const identityProviders = defineArea({
   },
   get: {
     input: type({ id: Id }),
-    output: IdentityProvider.and({ callbackUrl: 'string' }),
+    output: IdentityProvider.and({ callbackUrl: 'string', spMetadata: 'string | null' }),
     access: supportOnly,
-    summary: 'One identity provider, without its client secret, and the redirect URI to register at the provider.',
+    summary:
+      'One identity provider, without its client secret; the redirect URI (OIDC) or our service-provider metadata (SAML) to register at it.',
   },
   create: {
     input: IdentityProviderInput,

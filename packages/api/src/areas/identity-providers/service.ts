@@ -7,6 +7,7 @@ import { isMasked } from '../../secrets/secret-box.ts';
 import { type StoredConfiguration, sealClientSecret, storedConfiguration } from '../../sso/config.ts';
 import { callbackPath } from '../../sso/flow.ts';
 import { checkOidc } from '../../sso/oidc.ts';
+import { samlAcsPath, samlSpMetadata } from '../../sso/saml.ts';
 import { checkSamlMetadata } from '../../sso/saml-metadata.ts';
 import {
   findIdentityProviderRow,
@@ -31,7 +32,9 @@ export async function get(deps: AppDeps, _actor: StaffActor, input: In<'get'>): 
   const idp = await getIdentityProvider(deps.db, input.id);
   if (!idp) throw notFound();
   const origin = deps.config.publicUrls[0] ?? '';
-  return { ...idp, callbackUrl: `${origin}${callbackPath}` };
+  if (idp.type === 'SAML')
+    return { ...idp, callbackUrl: `${origin}${samlAcsPath(idp.id)}`, spMetadata: samlSpMetadata(origin, idp.id) };
+  return { ...idp, callbackUrl: `${origin}${callbackPath}`, spMetadata: null };
 }
 
 /** Checks the input as a whole and gives the configuration to store (the secret sealed under `id`). */

@@ -156,11 +156,16 @@ export function IdentityProviderDetails() {
                 <Item label="Metadata URL" value={p.configuration.metadataUrl || 'Not set'} />
                 <Item label="Entity id" value={p.configuration.entityId || 'Not set'} />
                 <Item label="Sign-in URL" value={p.configuration.ssoUrl || 'From the metadata'} />
-                <Item label="Sign-in" value="Signing in through SAML is not available yet" />
+                <Item label="Assertion consumer service URL" value={p.callbackUrl} />
               </>
             )}
             <Item label="Email claim" value={p.configuration.claims.email || 'Standard'} />
           </dl>
+          {p.spMetadata && (
+            <Section title="Our service-provider metadata" lead="Give this to the identity provider.">
+              <pre className="code-block">{p.spMetadata}</pre>
+            </Section>
+          )}
           <ConfirmDialog
             title="Delete identity provider?"
             isOpen={confirming}
