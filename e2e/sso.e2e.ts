@@ -144,3 +144,16 @@ test('support staff add, test, edit and delete an identity provider; pharmacy us
   await expect(pharmacy.getByRole('heading', { name: 'Access Restricted' })).toBeVisible();
   await context.close();
 });
+
+test("a SAML provider's page shows our service-provider metadata to give the IdP", async ({ page }) => {
+  const { id } = await asAdmin<{ id: string }>('identityProviders/create', {
+    name: uniqueName('E2E SAML'),
+    type: 'SAML',
+    configuration: { ssoUrl: 'https://idp.example/sso', certificate: 'MIIB', entityId: 'https://idp.example' },
+  });
+  await logInAsAdmin(page);
+  await page.goto(`/identityProviders/${id}`);
+  await expect(page.getByRole('heading', { name: 'Our service-provider metadata' })).toBeVisible();
+  await expect(page.getByText(`entityID="${baseURL}/sso/saml/${id}"`, { exact: false })).toBeVisible();
+  await expectAccessible(page, 'SAML provider page');
+});
