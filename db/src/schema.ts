@@ -86,6 +86,17 @@ export type BusinessesTable = {
   updated: number;
 };
 
+export type CliSignInsTable = {
+  id: string;
+  device_hash: string;
+  user_code: string;
+  user_id: string | null;
+  token_sealed: string | null;
+  session_expires: number | null;
+  created: number;
+  expires: number;
+};
+
 export type DeviceAuthorizationsTable = {
   id: string;
   device_code_hash: string;
@@ -745,6 +756,7 @@ export type Database = {
   business_feature_settings: BusinessFeatureSettingsTable;
   business_sms_templates: BusinessSmsTemplatesTable;
   businesses: BusinessesTable;
+  cli_sign_ins: CliSignInsTable;
   device_authorizations: DeviceAuthorizationsTable;
   global_settings: GlobalSettingsTable;
   groups: GroupsTable;

@@ -14,6 +14,9 @@ import { type Kysely, sql } from 'kysely';
  *   `used` is set once, so a state (and so a code) is good for one callback only.
  * - `sso_assertions`: SAML assertion ids already accepted, until their NotOnOrAfter: a replayed
  *   assertion is refused.
+ * - `cli_sign_ins`: a command-line sign-in through the browser: the hash of the cli's polling code, the
+ *   short code the person approves, and once approved the user and the new session's token, sealed,
+ *   until the cli collects it (then the row is deleted).
  */
 
 const UP = [
@@ -41,9 +44,22 @@ const UP = [
     expires bigint not null,
     primary key (identity_provider_id, assertion_id)
   )`,
+  `create table cli_sign_ins (
+    id text primary key,
+    device_hash text not null,
+    user_code text not null,
+    user_id text references users (id) on delete cascade,
+    token_sealed text,
+    session_expires bigint,
+    created bigint not null,
+    expires bigint not null
+  )`,
+  `create unique index cli_sign_ins_device_key on cli_sign_ins (device_hash)`,
+  `create unique index cli_sign_ins_user_code_key on cli_sign_ins (user_code)`,
 ];
 
 const DOWN = [
+  'drop table cli_sign_ins',
   'drop table sso_assertions',
   'drop table sso_logins',
   `alter table identity_providers

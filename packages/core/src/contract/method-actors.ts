@@ -11,6 +11,9 @@ export const methodActors = {
   },
   auth: {
     activateDeviceAuth: ['support'],
+    beginCliSignIn: ['anonymous', 'support', 'pharmacy'],
+    approveCliSignIn: ['support', 'pharmacy'],
+    pollCliSignIn: ['anonymous', 'support', 'pharmacy'],
     verifyPatient: ['anonymous', 'support', 'pharmacy'],
     verifySms: ['anonymous', 'support', 'pharmacy'],
     verifySmsCode: ['anonymous', 'support', 'pharmacy'],

@@ -1,0 +1,110 @@
+import { randomInt } from 'node:crypto';
+import { AppError } from '@medlocker/core';
+import type { Actor, StaffActor } from '../actor.ts';
+import { audit } from '../audit/audit.ts';
+import { authPolicy } from '../auth/policy.ts';
+import { createSession } from '../auth/sessions.ts';
+import { hashToken, newToken } from '../auth/tokens.ts';
+import type { AppDeps } from '../deps.ts';
+import { createSecretBox } from '../secrets/secret-box.ts';
+
+/*
+ * The command line's browser hand-off (issue 22): a device code (RFC 8628 in spirit). The cli keeps the
+ * long random device code and polls with it; the person types nothing, they open the console's
+ * /auth/cli?code=… page, compare the short code with the one the terminal shows, and approve. The
+ * session made then is sealed in the row until the cli collects it, once.
+ */
+
+export const CLI_SIGN_IN_TTL_MS = 10 * 60_000;
+const ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
+const userCodeOf = () => {
+  let code = '';
+  for (let i = 0; i < 8; i++) code += ALPHABET[randomInt(ALPHABET.length)];
+  return `${code.slice(0, 4)}-${code.slice(4)}`;
+};
+const context = (id: string) => `cli_sign_ins.token:${id}`;
+const invalidCode = () =>
+  new AppError('BAD_REQUEST', 'invalid code', [{ path: 'userCode', id: 'INVALID_CODE', message: 'invalid code' }]);
+
+export async function beginCliSignIn(deps: AppDeps, origin: string) {
+  const now = deps.now();
+  await deps.db.deleteFrom('cli_sign_ins').where('expires', '<', now).execute();
+  const deviceCode = newToken();
+  const userCode = userCodeOf();
+  await deps.db
+    .insertInto('cli_sign_ins')
+    .values({
+      id: Bun.randomUUIDv7(),
+      device_hash: hashToken(deviceCode),
+      user_code: userCode,
+      created: now,
+      expires: now + CLI_SIGN_IN_TTL_MS,
+    })
+    .execute();
+  return {
+    deviceCode,
+    userCode,
+    verificationUrl: `${origin}/auth/cli?code=${encodeURIComponent(userCode)}`,
+    expires: now + CLI_SIGN_IN_TTL_MS,
+    intervalSeconds: 2,
+  };
+}
+
+export async function approveCliSignIn(deps: AppDeps, actor: StaffActor, userCode: string) {
+  const now = deps.now();
+  const code = userCode.trim().toUpperCase();
+  const row = await deps.db
+    .selectFrom('cli_sign_ins')
+    .select('id')
+    .where('user_code', '=', code)
+    .where('user_id', 'is', null)
+    .where('expires', '>', now)
+    .executeTakeFirst();
+  if (!row) throw invalidCode();
+  const { token, session } = await createSession(deps.db, actor.userId, now, {
+    ip: actor.origin.ip,
+    userAgent: 'medlocker cli',
+  });
+  const approved = await deps.db
+    .updateTable('cli_sign_ins')
+    .set({
+      user_id: actor.userId,
+      token_sealed: createSecretBox(deps.config.secretsKey).seal(token, context(row.id)),
+      session_expires: session.expiresAt,
+    })
+    .where('id', '=', row.id)
+    .where('user_id', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  if (!approved) throw invalidCode();
+  await audit(deps.db, deps, actor, {
+    action: 'auth.cli.approved',
+    entityType: 'user',
+    entityId: actor.userId,
+    details: { sessionId: session.id },
+  });
+  return { ok: true as const };
+}
+
+export async function pollCliSignIn(deps: AppDeps, _actor: Actor, deviceCode: string) {
+  const now = deps.now();
+  const hash = hashToken(deviceCode);
+  // Taken once: the row goes as the token is handed out.
+  const taken = await deps.db
+    .deleteFrom('cli_sign_ins')
+    .where('device_hash', '=', hash)
+    .where('token_sealed', 'is not', null)
+    .returningAll()
+    .executeTakeFirst();
+  if (taken?.token_sealed) {
+    const token = createSecretBox(deps.config.secretsKey).open(taken.token_sealed, context(taken.id));
+    return { status: 'approved' as const, token, expires: taken.session_expires ?? now + authPolicy.sessionAbsoluteMs };
+  }
+  const pending = await deps.db
+    .selectFrom('cli_sign_ins')
+    .select('id')
+    .where('device_hash', '=', hash)
+    .where('expires', '>', now)
+    .executeTakeFirst();
+  return { status: pending ? ('pending' as const) : ('expired' as const) };
+}
