@@ -48,6 +48,7 @@ const AddIdentityProvider = lazy(() =>
 const EditIdentityProvider = lazy(() =>
   import('./pages/identity-providers/IdentityProviders.tsx').then((m) => ({ default: m.EditIdentityProvider })),
 );
+const CliSignIn = lazy(() => import('./pages/cli/CliSignIn.tsx').then((m) => ({ default: m.CliSignIn })));
 const Mailbox = lazy(() => import('./pages/mailbox/Mailbox.tsx').then((m) => ({ default: m.Mailbox })));
 const UserDetails = lazy(() => import('./pages/users/UserDetails.tsx').then((m) => ({ default: m.UserDetails })));
 
@@ -94,6 +95,7 @@ export function AppRoutes() {
         <Route path="businesses/*" element={<BusinessRoutes />} />
         <Route path="groups/*" element={<GroupRoutes />} />
         <Route path="notifications" element={<NotificationList />} />
+        <Route path="cli" element={<CliSignIn />} />
         {/* Support staff only: pharmacy users see Access Restricted here. */}
         <Route element={<SupportOnly />}>
           <Route path="users">

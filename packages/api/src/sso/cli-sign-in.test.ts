@@ -5,7 +5,7 @@ describeApi('command-line sign-in through the browser', (t) => {
   it('hands the cli a session once the signed-in user approves its code, once', async () => {
     const begun = await t.call('auth', 'beginCliSignIn', {});
     expect(begun.status).toBe(200);
-    expect(begun.body.verificationUrl).toBe(`${TEST_ORIGIN}/auth/cli?code=${begun.body.userCode}`);
+    expect(begun.body.verificationUrl).toBe(`${TEST_ORIGIN}/cli?code=${begun.body.userCode}`);
     expect(begun.body.userCode).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
     expect((await t.call('auth', 'pollCliSignIn', { deviceCode: begun.body.deviceCode })).body).toEqual({
       status: 'pending',

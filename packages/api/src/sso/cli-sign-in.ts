@@ -11,7 +11,7 @@ import { createSecretBox } from '../secrets/secret-box.ts';
 /*
  * The command line's browser hand-off (issue 22): a device code (RFC 8628 in spirit). The cli keeps the
  * long random device code and polls with it; the person types nothing, they open the console's
- * /auth/cli?code=… page, compare the short code with the one the terminal shows, and approve. The
+ * /cli?code=… page, compare the short code with the one the terminal shows, and approve. The
  * session made then is sealed in the row until the cli collects it, once.
  */
 
@@ -44,7 +44,7 @@ export async function beginCliSignIn(deps: AppDeps, origin: string) {
   return {
     deviceCode,
     userCode,
-    verificationUrl: `${origin}/auth/cli?code=${encodeURIComponent(userCode)}`,
+    verificationUrl: `${origin}/cli?code=${encodeURIComponent(userCode)}`,
     expires: now + CLI_SIGN_IN_TTL_MS,
     intervalSeconds: 2,
   };

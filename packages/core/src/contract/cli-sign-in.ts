@@ -4,7 +4,7 @@ import { type Method, publicAccess, signedInSelf } from './define.ts';
 /*
  * Signing the command line in through the browser (issue 22), for users who sign in with an identity
  * provider and so have no password to type: a device-code hand-off. The cli asks for a code, the person
- * opens the console's /auth/cli page (signing in there, through their provider), checks the code and
+ * opens the console.s /cli page (signing in there, through their provider), checks the code and
  * approves; the cli, polling, then receives a session of its own.
  */
 
