@@ -7,6 +7,14 @@ import { createSession } from '../auth/sessions.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import type { AppDeps } from '../deps.ts';
 import { createSecretBox } from '../secrets/secret-box.ts';
+import {
+  approveCliSignInRow,
+  cliSignInPending,
+  deleteCliSignInsBefore,
+  findOpenCliSignIn,
+  insertCliSignIn,
+  takeApprovedCliSignIn,
+} from './repository.ts';
 
 /*
  * The command line's browser hand-off (issue 22): a device code (RFC 8628 in spirit). The cli keeps the
@@ -28,19 +36,15 @@ const invalidCode = () =>
 
 export async function beginCliSignIn(deps: AppDeps, origin: string) {
   const now = deps.now();
-  await deps.db.deleteFrom('cli_sign_ins').where('expires', '<', now).execute();
+  await deleteCliSignInsBefore(deps.db, now);
   const deviceCode = newToken();
   const userCode = userCodeOf();
-  await deps.db
-    .insertInto('cli_sign_ins')
-    .values({
-      id: Bun.randomUUIDv7(),
-      device_hash: hashToken(deviceCode),
-      user_code: userCode,
-      created: now,
-      expires: now + CLI_SIGN_IN_TTL_MS,
-    })
-    .execute();
+  await insertCliSignIn(deps.db, {
+    deviceHash: hashToken(deviceCode),
+    userCode,
+    now,
+    expires: now + CLI_SIGN_IN_TTL_MS,
+  });
   return {
     deviceCode,
     userCode,
@@ -53,29 +57,17 @@ export async function beginCliSignIn(deps: AppDeps, origin: string) {
 export async function approveCliSignIn(deps: AppDeps, actor: StaffActor, userCode: string) {
   const now = deps.now();
   const code = userCode.trim().toUpperCase();
-  const row = await deps.db
-    .selectFrom('cli_sign_ins')
-    .select('id')
-    .where('user_code', '=', code)
-    .where('user_id', 'is', null)
-    .where('expires', '>', now)
-    .executeTakeFirst();
+  const row = await findOpenCliSignIn(deps.db, code, now);
   if (!row) throw invalidCode();
   const { token, session } = await createSession(deps.db, actor.userId, now, {
     ip: actor.origin.ip,
     userAgent: 'medlocker cli',
   });
-  const approved = await deps.db
-    .updateTable('cli_sign_ins')
-    .set({
-      user_id: actor.userId,
-      token_sealed: createSecretBox(deps.config.secretsKey).seal(token, context(row.id)),
-      session_expires: session.expiresAt,
-    })
-    .where('id', '=', row.id)
-    .where('user_id', 'is', null)
-    .returning('id')
-    .executeTakeFirst();
+  const approved = await approveCliSignInRow(deps.db, row.id, {
+    userId: actor.userId,
+    tokenSealed: createSecretBox(deps.config.secretsKey).seal(token, context(row.id)),
+    sessionExpires: session.expiresAt,
+  });
   if (!approved) throw invalidCode();
   await audit(deps.db, deps, actor, {
     action: 'auth.cli.approved',
@@ -90,21 +82,11 @@ export async function pollCliSignIn(deps: AppDeps, _actor: Actor, deviceCode: st
   const now = deps.now();
   const hash = hashToken(deviceCode);
   // Taken once: the row goes as the token is handed out.
-  const taken = await deps.db
-    .deleteFrom('cli_sign_ins')
-    .where('device_hash', '=', hash)
-    .where('token_sealed', 'is not', null)
-    .returningAll()
-    .executeTakeFirst();
+  const taken = await takeApprovedCliSignIn(deps.db, hash);
   if (taken?.token_sealed) {
     const token = createSecretBox(deps.config.secretsKey).open(taken.token_sealed, context(taken.id));
     return { status: 'approved' as const, token, expires: taken.session_expires ?? now + authPolicy.sessionAbsoluteMs };
   }
-  const pending = await deps.db
-    .selectFrom('cli_sign_ins')
-    .select('id')
-    .where('device_hash', '=', hash)
-    .where('expires', '>', now)
-    .executeTakeFirst();
+  const pending = await cliSignInPending(deps.db, hash, now);
   return { status: pending ? ('pending' as const) : ('expired' as const) };
 }

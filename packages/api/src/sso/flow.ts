@@ -9,6 +9,14 @@ import type { AppDeps } from '../deps.ts';
 import { liveOf } from '../hubs/live.ts';
 import type { IdentityProviderRow } from './config.ts';
 import { completeOidc, ProviderProblem, startOidc } from './oidc.ts';
+import {
+  deleteSsoLoginsBefore,
+  findProviderRow,
+  forgetSsoSecrets,
+  insertSsoLogin,
+  ssoLoginReturnPath,
+  takeSsoLogin,
+} from './repository.ts';
 import { completeSaml, rememberAssertion, startSaml } from './saml.ts';
 
 /*
@@ -66,25 +74,18 @@ export async function beginSso(
   }
   const browserToken = newToken();
   const now = deps.now();
-  await deps.db
-    .insertInto('sso_logins')
-    .values({
-      id: Bun.randomUUIDv7(),
-      identity_provider_id: idp.id,
-      state_hash: started.stateHash,
-      browser_hash: hashToken(browserToken),
-      nonce: started.nonce,
-      code_verifier: started.codeVerifier,
-      return_path: safeReturnPath(options.returnUrl, options.origin),
-      created: now,
-      expires: now + SSO_LOGIN_TTL_MS,
-    })
-    .execute();
+  await insertSsoLogin(deps.db, {
+    identityProviderId: idp.id,
+    stateHash: started.stateHash,
+    browserHash: hashToken(browserToken),
+    nonce: started.nonce,
+    codeVerifier: started.codeVerifier,
+    returnPath: safeReturnPath(options.returnUrl, options.origin),
+    now,
+    expires: now + SSO_LOGIN_TTL_MS,
+  });
   // Old unfinished sign-ins are of no use to anyone.
-  await deps.db
-    .deleteFrom('sso_logins')
-    .where('expires', '<', now - SSO_LOGIN_TTL_MS)
-    .execute();
+  await deleteSsoLoginsBefore(deps.db, now - SSO_LOGIN_TTL_MS);
   return { authUrl: started.url, browserToken };
 }
 
@@ -111,22 +112,11 @@ export async function ssoCallback(
   const fail = failWith(deps, actor);
   if (!state || state.length > 512) return fail('expired', { state: 'missing' });
   // Taken once, in one statement: a second callback with this state (a replayed code) finds it used.
-  const login = await db
-    .updateTable('sso_logins')
-    .set({ used: now })
-    .where('state_hash', '=', hashToken(state))
-    .where('used', 'is', null)
-    .where('expires', '>', now)
-    .returningAll()
-    .executeTakeFirst();
+  const login = await takeSsoLogin(db, hashToken(state), now);
   if (!login) return fail('expired', { state: 'unknown, used or expired' });
   const browser = cookieToken(request, SSO_COOKIE);
   if (!browser || hashToken(browser) !== login.browser_hash) return fail('browser', {}, login.identity_provider_id);
-  const idp = await db
-    .selectFrom('identity_providers')
-    .selectAll()
-    .where('id', '=', login.identity_provider_id)
-    .executeTakeFirst();
+  const idp = await findProviderRow(db, login.identity_provider_id);
   if (!idp) return fail('expired', { provider: 'deleted' });
   if (url.searchParams.get('error')) {
     const error = url.searchParams.get('error');
@@ -150,7 +140,7 @@ export async function ssoCallback(
     deps.logger.warn('identity provider response refused', { identityProviderId: idp.id, error: why });
     return fail('rejected', { error: why }, idp.id);
   } finally {
-    await db.updateTable('sso_logins').set({ nonce: null, code_verifier: null }).where('id', '=', login.id).execute();
+    await forgetSsoSecrets(db, login.id);
   }
   return signInMatched(deps, actor, request, idp.id, identity, login.return_path, fail, sessionMaxAgeSeconds);
 }
@@ -225,7 +215,7 @@ export async function samlCallback(
   sessionMaxAgeSeconds: number,
 ): Promise<CallbackOutcome> {
   const fail = failWith(deps, actor);
-  const idp = await deps.db.selectFrom('identity_providers').selectAll().where('id', '=', idpId).executeTakeFirst();
+  const idp = await findProviderRow(deps.db, idpId);
   if (idp?.type !== 'SAML') return fail('expired', { provider: 'unknown' });
   let result: Awaited<ReturnType<typeof completeSaml>>;
   try {
@@ -240,11 +230,7 @@ export async function samlCallback(
     return fail(/InResponseTo/.test(why) ? 'expired' : 'rejected', { error: why }, idp.id);
   }
   if (!result.requestKey) return fail('expired', { error: 'request already answered' }, idp.id);
-  const login = await deps.db
-    .selectFrom('sso_logins')
-    .select('return_path')
-    .where('state_hash', '=', result.requestKey)
-    .executeTakeFirst();
+  const returnPath = await ssoLoginReturnPath(deps.db, result.requestKey);
   const { identity } = result;
   if (!(await rememberAssertion(deps, idp.id, identity.assertionId, identity.expires)))
     return fail('expired', { error: 'assertion replayed', assertionId: identity.assertionId }, idp.id);
@@ -255,7 +241,7 @@ export async function samlCallback(
     request,
     idp.id,
     { subject: identity.subject, email: identity.email, emailVerified: true },
-    login?.return_path ?? '/',
+    returnPath ?? '/',
     fail,
     sessionMaxAgeSeconds,
   );

@@ -4,6 +4,7 @@ import { hashToken } from '../auth/tokens.ts';
 import type { AppDeps } from '../deps.ts';
 import { type IdentityProviderRow, storedConfiguration } from './config.ts';
 import { ProviderProblem } from './oidc.ts';
+import { deleteAssertionsBefore, insertAssertion, markSsoLoginUsed, ssoLoginUsable } from './repository.ts';
 import { readSamlMetadata } from './saml-metadata.ts';
 
 /*
@@ -29,26 +30,13 @@ export function samlCache(deps: AppDeps, taken: { requestId: string | null }): C
       return { value, createdAt: Date.now() };
     },
     async getAsync(requestId) {
-      const row = await deps.db
-        .selectFrom('sso_logins')
-        .select('created')
-        .where('state_hash', '=', key(requestId))
-        .where('used', 'is', null)
-        .where('expires', '>', deps.now())
-        .executeTakeFirst();
-      return row ? new Date().toISOString() : null;
+      return (await ssoLoginUsable(deps.db, key(requestId), deps.now())) ? new Date().toISOString() : null;
     },
     async removeAsync(requestId) {
       if (!requestId) return null;
-      const row = await deps.db
-        .updateTable('sso_logins')
-        .set({ used: deps.now() })
-        .where('state_hash', '=', key(requestId))
-        .where('used', 'is', null)
-        .returning('id')
-        .executeTakeFirst();
-      if (row) taken.requestId = requestId;
-      return row ? requestId : null;
+      const took = await markSsoLoginUsed(deps.db, key(requestId), deps.now());
+      if (took) taken.requestId = requestId;
+      return took ? requestId : null;
     },
   };
 }
@@ -134,16 +122,9 @@ export async function completeSaml(
 /** Records an accepted assertion; false when it was seen before (a replay). */
 export async function rememberAssertion(deps: AppDeps, idpId: string, assertionId: string, expires: number) {
   if (!assertionId) return false;
-  await deps.db.deleteFrom('sso_assertions').where('expires', '<', deps.now()).execute();
+  await deleteAssertionsBefore(deps.db, deps.now());
   try {
-    await deps.db
-      .insertInto('sso_assertions')
-      .values({
-        identity_provider_id: idpId,
-        assertion_id: assertionId,
-        expires: Math.max(expires, deps.now() + 60_000),
-      })
-      .execute();
+    await insertAssertion(deps.db, idpId, assertionId, Math.max(expires, deps.now() + 60_000));
     return true;
   } catch (error) {
     if (isUniqueViolation(error)) return false;

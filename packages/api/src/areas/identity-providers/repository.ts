@@ -48,3 +48,65 @@ export async function getIdentityProvider(db: Kysely<Database>, id: string): Pro
   const row = await findIdentityProviderRow(db, id);
   return row ? toIdentityProvider(row) : undefined;
 }
+
+export async function businessExists(db: Kysely<Database>, id: string): Promise<boolean> {
+  return (await db.selectFrom('businesses').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+export async function groupExists(db: Kysely<Database>, id: string): Promise<boolean> {
+  return (await db.selectFrom('groups').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+export type ProviderValues = {
+  name: string;
+  businessId: string | null;
+  groupId: string | null;
+  configuration: string;
+};
+
+export async function insertIdentityProvider(
+  db: Kysely<Database>,
+  id: string,
+  type: 'OIDC' | 'SAML',
+  values: ProviderValues,
+  now: number,
+): Promise<Row> {
+  return db
+    .insertInto('identity_providers')
+    .values({
+      id,
+      name: values.name,
+      type,
+      business_id: values.businessId,
+      group_id: values.groupId,
+      configuration: values.configuration,
+      created: now,
+      updated: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateIdentityProvider(
+  db: Kysely<Database>,
+  id: string,
+  values: ProviderValues,
+  updated: number,
+): Promise<Row> {
+  return db
+    .updateTable('identity_providers')
+    .set({
+      name: values.name,
+      business_id: values.businessId,
+      group_id: values.groupId,
+      configuration: values.configuration,
+      updated,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteIdentityProvider(db: Kysely<Database>, id: string) {
+  return db.deleteFrom('identity_providers').where('id', '=', id).returning(['id', 'name']).executeTakeFirst();
+}

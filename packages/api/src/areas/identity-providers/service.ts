@@ -10,10 +10,15 @@ import { checkOidc } from '../../sso/oidc.ts';
 import { samlAcsPath, samlSpMetadata } from '../../sso/saml.ts';
 import { checkSamlMetadata } from '../../sso/saml-metadata.ts';
 import {
+  businessExists,
+  deleteIdentityProvider,
   findIdentityProviderRow,
   getIdentityProvider,
+  groupExists,
+  insertIdentityProvider,
   listIdentityProviders,
   toIdentityProvider,
+  updateIdentityProvider,
 } from './repository.ts';
 
 type Idp = Contract['identityProviders'];
@@ -49,12 +54,10 @@ async function configurationOf(
   if (input.businessId && input.groupId)
     throw fieldError('groupId', 'A provider is for one business or one group, not both');
   if (input.businessId) {
-    const b = await deps.db.selectFrom('businesses').select('id').where('id', '=', input.businessId).executeTakeFirst();
-    if (!b) throw fieldError('businessId', 'No such business');
+    if (!(await businessExists(deps.db, input.businessId))) throw fieldError('businessId', 'No such business');
   }
   if (input.groupId) {
-    const g = await deps.db.selectFrom('groups').select('id').where('id', '=', input.groupId).executeTakeFirst();
-    if (!g) throw fieldError('groupId', 'No such group');
+    if (!(await groupExists(deps.db, input.groupId))) throw fieldError('groupId', 'No such group');
   }
   const url = (path: string, value: string, required: boolean) => {
     if (!value) {
@@ -118,20 +121,18 @@ export async function create(deps: AppDeps, actor: StaffActor, input: In<'create
   const now = deps.now();
   const configuration = await configurationOf(deps, id, input, null);
   try {
-    const row = await deps.db
-      .insertInto('identity_providers')
-      .values({
-        id,
+    const row = await insertIdentityProvider(
+      deps.db,
+      id,
+      input.type,
+      {
         name: input.name.trim(),
-        type: input.type,
-        business_id: input.businessId ?? null,
-        group_id: input.groupId ?? null,
+        businessId: input.businessId ?? null,
+        groupId: input.groupId ?? null,
         configuration: JSON.stringify(configuration),
-        created: now,
-        updated: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      },
+      now,
+    );
     await audit(deps.db, deps, actor, {
       action: 'identityProvider.create',
       entityType: 'identity_provider',
@@ -156,18 +157,17 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
     clientSecretSealed: previous.clientSecretSealed || sealClientSecret(deps, existing.id, previous.legacyClientSecret),
   });
   try {
-    const row = await deps.db
-      .updateTable('identity_providers')
-      .set({
+    const row = await updateIdentityProvider(
+      deps.db,
+      existing.id,
+      {
         name: input.name.trim(),
-        business_id: input.businessId ?? null,
-        group_id: input.groupId ?? null,
+        businessId: input.businessId ?? null,
+        groupId: input.groupId ?? null,
         configuration: JSON.stringify(configuration),
-        updated: Math.max(deps.now(), existing.updated + 1),
-      })
-      .where('id', '=', existing.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      },
+      Math.max(deps.now(), existing.updated + 1),
+    );
     await audit(deps.db, deps, actor, {
       action: 'identityProvider.update',
       entityType: 'identity_provider',
@@ -182,11 +182,7 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
 }
 
 export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Promise<Out<'delete'>> {
-  const row = await deps.db
-    .deleteFrom('identity_providers')
-    .where('id', '=', input.id)
-    .returning(['id', 'name'])
-    .executeTakeFirst();
+  const row = await deleteIdentityProvider(deps.db, input.id);
   if (!row) throw notFound();
   await audit(deps.db, deps, actor, {
     action: 'identityProvider.delete',
