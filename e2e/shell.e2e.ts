@@ -13,6 +13,7 @@ test('the side menu leads to every area, each page titled with the product name'
     ['Alarm Message Templates', '/alarmMessageTemplates'],
     ['Global Settings', '/globalSettings'],
     ['Jobs', '/jobs'],
+    ['Identity Providers', '/identityProviders'],
     ['Dashboard', '/'],
   ] as const;
   for (const [name, path] of areas) {

@@ -86,6 +86,17 @@ export type BusinessesTable = {
   updated: number;
 };
 
+export type CliSignInsTable = {
+  id: string;
+  device_hash: string;
+  user_code: string;
+  user_id: string | null;
+  token_sealed: string | null;
+  session_expires: number | null;
+  created: number;
+  expires: number;
+};
+
 export type DeviceAuthorizationsTable = {
   id: string;
   device_code_hash: string;
@@ -144,6 +155,8 @@ export type IdentityProvidersTable = {
   configuration: ColumnType<JsonValue, string | undefined, string>;
   created: number;
   updated: number;
+  business_id: string | null;
+  group_id: string | null;
 };
 
 export type IntegrationClientsTable = {
@@ -665,6 +678,25 @@ export type ShortUrlsTable = {
   created: number;
 };
 
+export type SsoAssertionsTable = {
+  identity_provider_id: string;
+  assertion_id: string;
+  expires: number;
+};
+
+export type SsoLoginsTable = {
+  id: string;
+  identity_provider_id: string;
+  state_hash: string;
+  browser_hash: string;
+  nonce: string | null;
+  code_verifier: string | null;
+  return_path: Generated<string>;
+  created: number;
+  expires: number;
+  used: number | null;
+};
+
 export type TemperatureReadingsTable = {
   business_id: string;
   machine_id: string;
@@ -750,6 +782,7 @@ export type Database = {
   business_feature_settings: BusinessFeatureSettingsTable;
   business_sms_templates: BusinessSmsTemplatesTable;
   businesses: BusinessesTable;
+  cli_sign_ins: CliSignInsTable;
   device_authorizations: DeviceAuthorizationsTable;
   global_settings: GlobalSettingsTable;
   groups: GroupsTable;
@@ -789,6 +822,8 @@ export type Database = {
   rate_buckets: RateBucketsTable;
   sessions: SessionsTable;
   short_urls: ShortUrlsTable;
+  sso_assertions: SsoAssertionsTable;
+  sso_logins: SsoLoginsTable;
   temperature_readings: TemperatureReadingsTable;
   user_roles: UserRolesTable;
   users: UsersTable;

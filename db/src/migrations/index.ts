@@ -29,6 +29,7 @@ import * as monthlyStatsChanges from './0028_monthly_stats_changes.ts';
 import * as usageStats from './0029_usage_stats.ts';
 import * as monthlyReportSends from './0030_monthly_report_sends.ts';
 import * as pinHolds from './0031_pin_holds.ts';
+import * as sso from './0032_sso.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '0029_usage_stats': usageStats,
   '0030_monthly_report_sends': monthlyReportSends,
   '0031_pin_holds': pinHolds,
+  '0032_sso': sso,
 };

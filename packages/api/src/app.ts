@@ -41,6 +41,7 @@ import { defaultMachineHubOptions, type MachineHubOptions, machineHub } from './
 import { integrationApiRoutes } from './integration/index.ts';
 import { isIntegrationPath, PROBLEM_TYPE, problemOf } from './integration/problem.ts';
 import { messagingReportRoutes } from './messaging/report-routes.ts';
+import { ssoRoutes } from './sso/routes.ts';
 
 /**
  * The hubs' settings: the machine hub's, and how often the console hub checks its open consoles'
@@ -93,6 +94,8 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(reportsRoutes(deps))
     .use(groupReportsRoutes(deps))
     .use(evidenceRoutes(deps));
+  // Sign-in through an identity provider: the auth area's RPC methods and the provider's way back.
+  const authAreas = new Elysia({ name: 'areas:auth' }).use(authRoutes(deps)).use(ssoRoutes(deps));
   // Frames of the locker protocol are at most 64 KB (docs/LOCKER-PROTOCOL.md); a bigger message closes the socket.
   return new Elysia({ name: 'medlocker', websocket: { maxPayloadLength: 64 * 1024 } })
     .onRequest(({ request, set, server }) => {
@@ -142,7 +145,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
       });
     })
     .use(healthRoutes(deps))
-    .use(authRoutes(deps))
+    .use(authAreas)
     .use(usersRoutes(deps))
     .use(identityProvidersRoutes(deps))
     .use(businessesRoutes(deps))

@@ -38,6 +38,25 @@ describeApi('the medlocker cli', (t) => {
     expect(whoJson.json()).toMatchObject({ scopes: ['support'], user: { email: 'ops@medlocker.test' } });
   });
 
+  it('signs in through the browser (--browser): the code the person approves in the console', async () => {
+    const user = await t.signIn({ email: 'sso.cli@medlocker.test', givenName: 'Sam', familyName: 'Sso' });
+    const running = cli(['login', '--browser']);
+    // The cli has asked for a code once its row exists; the person approves it in the console.
+    let row: { user_code: string } | undefined;
+    while (!row) {
+      row = await t.db.selectFrom('cli_sign_ins').select('user_code').executeTakeFirst();
+      if (!row) await Bun.sleep(20);
+    }
+    const approved = await t.call('auth', 'approveCliSignIn', { userCode: row.user_code }, { cookie: user.cookie });
+    expect(approved.status).toBe(200);
+    const res = await running;
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain(`approve the code ${row.user_code}`);
+    expect(res.stdout).toContain(`Logged in to ${apiUrl()} as Sam Sso <sso.cli@medlocker.test>`);
+    const who = await cli(['whoami', '--json']);
+    expect(who.json()).toMatchObject({ user: { email: 'sso.cli@medlocker.test' } });
+  });
+
   it('explains a refused login and exits 1', async () => {
     await t.createUser({ email: 'ops2@medlocker.test', password: TEST_PASSWORD, support: true });
     const res = await cli(['login', '--email', 'ops2@medlocker.test', '--password-stdin'], { stdin: 'wrong password' });

@@ -36,6 +36,19 @@ const NotificationList = lazy(() =>
   import('./pages/notifications/NotificationList.tsx').then((m) => ({ default: m.NotificationList })),
 );
 const JobList = lazy(() => import('./pages/jobs/JobList.tsx').then((m) => ({ default: m.JobList })));
+const IdentityProviderList = lazy(() =>
+  import('./pages/identity-providers/IdentityProviders.tsx').then((m) => ({ default: m.IdentityProviderList })),
+);
+const IdentityProviderDetails = lazy(() =>
+  import('./pages/identity-providers/IdentityProviders.tsx').then((m) => ({ default: m.IdentityProviderDetails })),
+);
+const AddIdentityProvider = lazy(() =>
+  import('./pages/identity-providers/IdentityProviders.tsx').then((m) => ({ default: m.AddIdentityProvider })),
+);
+const EditIdentityProvider = lazy(() =>
+  import('./pages/identity-providers/IdentityProviders.tsx').then((m) => ({ default: m.EditIdentityProvider })),
+);
+const CliSignIn = lazy(() => import('./pages/cli/CliSignIn.tsx').then((m) => ({ default: m.CliSignIn })));
 const Mailbox = lazy(() => import('./pages/mailbox/Mailbox.tsx').then((m) => ({ default: m.Mailbox })));
 const UserDetails = lazy(() => import('./pages/users/UserDetails.tsx').then((m) => ({ default: m.UserDetails })));
 
@@ -82,6 +95,7 @@ export function AppRoutes() {
         <Route path="businesses/*" element={<BusinessRoutes />} />
         <Route path="groups/*" element={<GroupRoutes />} />
         <Route path="notifications" element={<NotificationList />} />
+        <Route path="cli" element={<CliSignIn />} />
         {/* Support staff only: pharmacy users see Access Restricted here. */}
         <Route element={<SupportOnly />}>
           <Route path="users">
@@ -96,6 +110,10 @@ export function AppRoutes() {
           <Route path="globalSettings/edit" element={<EditGlobalSettings />} />
           <Route path="mailbox" element={<Mailbox />} />
           <Route path="jobs" element={<JobList />} />
+          <Route path="identityProviders" element={<IdentityProviderList />} />
+          <Route path="identityProviders/add" element={<AddIdentityProvider />} />
+          <Route path="identityProviders/:id" element={<IdentityProviderDetails />} />
+          <Route path="identityProviders/:id/edit" element={<EditIdentityProvider />} />
         </Route>
       </Route>
 

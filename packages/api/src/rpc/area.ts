@@ -188,7 +188,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   return body;
 }
 
-function serializeCookie(name: string, value: string, secure: boolean, options: CookieOptions = {}): string {
+export function serializeCookie(name: string, value: string, secure: boolean, options: CookieOptions = {}): string {
   const sameSite = options.sameSite === 'lax' ? 'Lax' : 'Strict';
   const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', `SameSite=${sameSite}`];
   if (secure) parts.push('Secure');

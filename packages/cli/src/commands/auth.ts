@@ -17,8 +17,36 @@ export function authCommands(program: Command, io: CliIo): void {
     .description('Sign in and keep the session token for this API in ~/.config/medlocker/credentials.json')
     .option('--email <email>', 'your email address (asked for when omitted on a terminal)')
     .option('--password-stdin', 'read the password from standard input (for scripts)')
-    .action(async (options: { email?: string; passwordStdin?: boolean }, command: Command) => {
+    .option('--browser', 'sign in through the console in a browser (single sign-on users have no password)')
+    .action(async (options: { email?: string; passwordStdin?: boolean; browser?: boolean }, command: Command) => {
       const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
+      if (options.browser) {
+        if (options.passwordStdin) throw new UsageError('--browser and --password-stdin cannot be used together');
+        const begun = await ctx.client().call('auth', 'beginCliSignIn', {});
+        io.stderr(
+          `Open this page in a browser, sign in, and approve the code ${begun.userCode}:\n  ${begun.verificationUrl}\n`,
+        );
+        for (;;) {
+          const polled = await ctx.client().call('auth', 'pollCliSignIn', { deviceCode: begun.deviceCode });
+          if (polled.status === 'approved' && polled.token) {
+            const session = await ctx.client(polled.token).call('auth', 'session', {});
+            await saveSession(ctx.credentialsFile, ctx.apiUrl, {
+              token: polled.token,
+              email: session.user.email,
+              expires: session.expires,
+            });
+            ctx.print(
+              { ok: true, api: ctx.apiUrl, expires: session.expires, scopes: session.scopes, user: session.user },
+              () =>
+                `Logged in to ${ctx.apiUrl} as ${session.user.name} <${session.user.email}> until ${when(session.expires)}`,
+            );
+            return;
+          }
+          if (polled.status === 'expired')
+            throw new CliRefusal('The sign-in was not approved in time. Run medlocker login --browser again.');
+          await new Promise((resolve) => setTimeout(resolve, begun.intervalSeconds * 1000));
+        }
+      }
       let email = options.email?.trim();
       let password: string | undefined;
       if (options.passwordStdin) {

@@ -17,6 +17,7 @@ const menu = [
   { to: '/users', label: 'Support Users' },
   { to: '/alarmMessageTemplates', label: 'Alarm Message Templates' },
   { to: '/globalSettings', label: 'Global Settings' },
+  { to: '/identityProviders', label: 'Identity Providers' },
   { to: '/jobs', label: 'Jobs' },
 ] as const;
 

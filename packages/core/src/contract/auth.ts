@@ -2,6 +2,7 @@ import { type } from 'arktype';
 import { Password } from '../user/password.ts';
 import { FormEmail, Required } from '../validation/general.ts';
 import { FreeText, Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
+import { cliSignInMethods } from './cli-sign-in.ts';
 import { defineArea, publicAccess, signedInSelf, staff, supportOnly } from './define.ts';
 import { activateDeviceAuth } from './device-auth.ts';
 import { patientAuthMethods } from './patient-auth.ts';
@@ -109,6 +110,7 @@ const Ok = type({ ok: 'true' });
 
 export const auth = defineArea({
   activateDeviceAuth,
+  ...cliSignInMethods,
   ...patientAuthMethods,
   config: {
     input: type({}),

@@ -11,6 +11,9 @@ export const methodActors = {
   },
   auth: {
     activateDeviceAuth: ['support'],
+    beginCliSignIn: ['anonymous', 'support', 'pharmacy'],
+    approveCliSignIn: ['support', 'pharmacy'],
+    pollCliSignIn: ['anonymous', 'support', 'pharmacy'],
     verifyPatient: ['anonymous', 'support', 'pharmacy'],
     verifySms: ['anonymous', 'support', 'pharmacy'],
     verifySmsCode: ['anonymous', 'support', 'pharmacy'],
@@ -42,6 +45,10 @@ export const methodActors = {
   identityProviders: {
     list: ['support'],
     get: ['support'],
+    create: ['support'],
+    update: ['support'],
+    delete: ['support'],
+    test: ['support'],
   },
   businesses: {
     listBusinesses: ['support', 'pharmacy'],

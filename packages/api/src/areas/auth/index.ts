@@ -10,7 +10,9 @@ import { tokenOf } from '../../auth/sessions.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../../rpc/area.ts';
 import type { HttpExchange } from '../../rpc/context.ts';
-import { siteOf } from './mails.ts';
+import { approveCliSignIn, beginCliSignIn, pollCliSignIn } from '../../sso/cli-sign-in.ts';
+import { SSO_COOKIE, SSO_LOGIN_TTL_MS } from '../../sso/flow.ts';
+import { linkOrigin, siteOf } from './mails.ts';
 import { addPatientMobile, listPatientMobile, removePatientMobile } from './patient-mobiles.ts';
 import { endPatientSession, patientSessionInfo, verifyPatient, verifySms, verifySmsCode } from './patient-service.ts';
 import { addRoles, editIdentityProvider, removeRole } from './roles-service.ts';
@@ -64,8 +66,17 @@ export const authRoutes = (deps: AppDeps) =>
     register: (deps, actor, input, http) => register(deps, actor, input, siteOf(http.request)),
     beginResetPassword: (deps, actor, input, http) => beginResetPassword(deps, actor, input, siteOf(http.request)),
     completeResetPassword,
-    getIdentityProviderAuthUrl: (deps, actor, input, http) =>
-      getIdentityProviderAuthUrl(deps, actor, input, siteOf(http.request)),
+    getIdentityProviderAuthUrl: async (deps, actor, input, http) => {
+      const { answer, browserToken } = await getIdentityProviderAuthUrl(deps, actor, input, siteOf(http.request));
+      // Lax: the provider's redirect back is a cross-site navigation, which a Strict cookie would miss.
+      if (browserToken)
+        http.setCookie(SSO_COOKIE, browserToken, { maxAgeSeconds: SSO_LOGIN_TTL_MS / 1000, sameSite: 'lax' });
+      return answer;
+    },
+    beginCliSignIn: (deps, _actor, _input, http) =>
+      beginCliSignIn(deps, linkOrigin(deps, siteOf(http.request)) ?? siteOf(http.request).requestOrigin),
+    approveCliSignIn: (deps, actor, input) => approveCliSignIn(deps, actor, input.userCode),
+    pollCliSignIn: (deps, actor, input) => pollCliSignIn(deps, actor, input.deviceCode),
     addRoles: (deps, actor, input, http) => addRoles(deps, actor, input, siteOf(http.request)),
     removeRole,
     editIdentityProvider,

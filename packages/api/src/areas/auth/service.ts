@@ -8,6 +8,7 @@ import { hashToken, newToken } from '../../auth/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
 import { addressKey, RateLimiter } from '../../http/rate-limit.ts';
 import { liveOf } from '../../hubs/live.ts';
+import { beginSso } from '../../sso/flow.ts';
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from '../users/repository.ts';
 import { authMail, linkOrigin, type MailKind, resetLink, type Site } from './mails.ts';
 import {
@@ -121,8 +122,9 @@ export async function login(
     return { answer: tooManyAttempts, session: null };
   }
   const user = await findUserByEmail(db, username);
+  // A single-sign-on user has no password here: whatever was typed, it is refused (same work, same answer).
   const valid = await verifyPassword(input.password, user?.password_hash, deps.config.passwordHashing);
-  if (!valid || !user) {
+  if (!valid || !user || user.identity_provider_id !== null) {
     await audit(db, deps, actor, {
       action: 'auth.login.failed',
       entityType: 'user',
@@ -250,7 +252,8 @@ export async function register(
   const existing = await findUserByEmail(db, input.email);
   if (existing) {
     // Same answer as a new registration; the owner gets a reset link instead of a second account.
-    if (!(await sentRecently(deps, existing.id))) await sendPasswordLink(deps, actor, site, existing, 'reset');
+    if (existing.identity_provider_id === null && !(await sentRecently(deps, existing.id)))
+      await sendPasswordLink(deps, actor, site, existing, 'reset');
     await audit(db, deps, actor, {
       action: 'user.register.existing',
       entityType: 'user',
@@ -290,13 +293,15 @@ export async function beginResetPassword(
   const { db } = deps;
   const user = await findUserByEmail(db, input.email);
   const throttled = user ? await sentRecently(deps, user.id) : false;
-  if (user && !throttled) await sendPasswordLink(deps, actor, site, user, 'reset');
+  // Single-sign-on users have no password to reset: same answer, no link.
+  const sso = user?.identity_provider_id != null;
+  if (user && !throttled && !sso) await sendPasswordLink(deps, actor, site, user, 'reset');
   await audit(db, deps, actor, {
     action: 'auth.reset.requested',
     entityType: 'user',
     entityId: user?.id ?? null,
     who: { userId: null, display: normaliseEmail(input.email) },
-    details: { known: user !== undefined, throttled },
+    details: { known: user !== undefined, throttled, sso },
   });
   return { ok: true };
 }
@@ -320,6 +325,9 @@ export async function completeResetPassword(
   const userId = await db.transaction().execute(async (trx) => {
     const consumed = await consumeResetToken(trx, tokenHash, now);
     if (!consumed) throw invalidLink();
+    // A link sent before the user was moved to single sign-on sets no password.
+    const owner = await findUserById(trx, consumed.userId);
+    if (owner?.identity_provider_id != null) throw invalidLink();
     await setPassword(trx, consumed.userId, passwordHash, now);
     await revokeUserSessions(trx, consumed.userId, now);
     const user = await findUserById(trx, consumed.userId);
@@ -337,36 +345,29 @@ export async function completeResetPassword(
   return { ok: true };
 }
 
-/** Only a path on this site may be returned to after single sign-on: never another site. */
-const safeReturnPath = (returnUrl: string): string =>
-  returnUrl.startsWith('/') && !returnUrl.startsWith('//') && !returnUrl.includes('\\') ? returnUrl : '/';
-
+/**
+ * Where a user who signs in with an identity provider starts: the provider's authorization URL (null
+ * for a password user, and for an unknown username, so the answer does not tell whether an account
+ * exists). The browser gets a random cookie binding the sign-in to it (see sso/flow.ts). A provider that
+ * cannot be reached is a 503 with words for /auth/login, and a line in the log.
+ */
 export async function getIdentityProviderAuthUrl(
   deps: AppDeps,
   _actor: Actor,
   input: In<'getIdentityProviderAuthUrl'>,
   site: Site,
-): Promise<Out<'getIdentityProviderAuthUrl'>> {
+): Promise<{ answer: Out<'getIdentityProviderAuthUrl'>; browserToken: string | null }> {
   const user = await findUserByEmail(deps.db, input.username);
-  if (!user?.identity_provider_id) return { authUrl: null };
+  if (!user?.identity_provider_id) return { answer: { authUrl: null }, browserToken: null };
   const idp = await findIdentityProvider(deps.db, user.identity_provider_id);
-  const configuration = (idp?.configuration ?? {}) as { clientId?: string; issuerUrl?: string };
-  if (!configuration.issuerUrl || !configuration.clientId || !URL.canParse(configuration.issuerUrl))
-    return { authUrl: null };
+  if (!idp) return { answer: { authUrl: null }, browserToken: null };
   const origin = linkOrigin(deps, site) ?? site.requestOrigin;
-  const state = Buffer.from(JSON.stringify({ r: safeReturnPath(input.returnUrl), n: newToken() })).toString(
-    'base64url',
-  );
-  const url = new URL(
-    idp?.type === 'SAML' ? configuration.issuerUrl : `${configuration.issuerUrl.replace(/\/$/, '')}/authorize`,
-  );
-  url.searchParams.set('client_id', configuration.clientId);
-  url.searchParams.set('response_type', 'code');
-  url.searchParams.set('scope', 'openid email profile');
-  url.searchParams.set('redirect_uri', `${origin}/api/auth/callback`);
-  url.searchParams.set('login_hint', user.email);
-  url.searchParams.set('state', state);
-  return { authUrl: url.toString() };
+  const { authUrl, browserToken } = await beginSso(deps, idp, {
+    origin,
+    loginHint: user.email,
+    returnUrl: input.returnUrl,
+  });
+  return { answer: { authUrl }, browserToken };
 }
 
 export { sendPasswordLink };

@@ -1,24 +1,203 @@
 import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { isUniqueViolation } from '@medlocker/db';
 import type { StaffActor } from '../../actor.ts';
+import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { getIdentityProvider, listIdentityProviders } from './repository.ts';
+import { isMasked } from '../../secrets/secret-box.ts';
+import { type StoredConfiguration, sealClientSecret, storedConfiguration } from '../../sso/config.ts';
+import { callbackPath } from '../../sso/flow.ts';
+import { checkOidc } from '../../sso/oidc.ts';
+import { samlAcsPath, samlSpMetadata } from '../../sso/saml.ts';
+import { checkSamlMetadata } from '../../sso/saml-metadata.ts';
+import {
+  businessExists,
+  deleteIdentityProvider,
+  findIdentityProviderRow,
+  getIdentityProvider,
+  groupExists,
+  insertIdentityProvider,
+  listIdentityProviders,
+  toIdentityProvider,
+  updateIdentityProvider,
+} from './repository.ts';
 
 type Idp = Contract['identityProviders'];
+type In<M extends keyof Idp> = ParsedInputOf<Idp[M]>;
+type Out<M extends keyof Idp> = OutputOf<Idp[M]>;
 
-export async function list(
-  deps: AppDeps,
-  _actor: StaffActor,
-  _input: ParsedInputOf<Idp['list']>,
-): Promise<OutputOf<Idp['list']>> {
+const notFound = () => new AppError('NOT_FOUND', 'No such identity provider');
+const fieldError = (path: string, message: string) =>
+  new AppError('VALIDATION', message, [{ path, id: 'INVALID_VALUE', message }]);
+
+export async function list(deps: AppDeps, _actor: StaffActor, _input: In<'list'>): Promise<Out<'list'>> {
   return { identityProviders: await listIdentityProviders(deps.db) };
 }
 
-export async function get(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: ParsedInputOf<Idp['get']>,
-): Promise<OutputOf<Idp['get']>> {
+export async function get(deps: AppDeps, _actor: StaffActor, input: In<'get'>): Promise<Out<'get'>> {
   const idp = await getIdentityProvider(deps.db, input.id);
-  if (!idp) throw new AppError('NOT_FOUND', 'No such identity provider');
-  return idp;
+  if (!idp) throw notFound();
+  const origin = deps.config.publicUrls[0] ?? '';
+  if (idp.type === 'SAML')
+    return { ...idp, callbackUrl: `${origin}${samlAcsPath(idp.id)}`, spMetadata: samlSpMetadata(origin, idp.id) };
+  return { ...idp, callbackUrl: `${origin}${callbackPath}`, spMetadata: null };
+}
+
+/** Checks the input as a whole and gives the configuration to store (the secret sealed under `id`). */
+async function configurationOf(
+  deps: AppDeps,
+  id: string,
+  input: In<'create'>,
+  previous: StoredConfiguration | null,
+): Promise<StoredConfiguration> {
+  const c = input.configuration;
+  const trim = (v: string | undefined) => (v ?? '').trim();
+  if (input.businessId && input.groupId)
+    throw fieldError('groupId', 'A provider is for one business or one group, not both');
+  if (input.businessId) {
+    if (!(await businessExists(deps.db, input.businessId))) throw fieldError('businessId', 'No such business');
+  }
+  if (input.groupId) {
+    if (!(await groupExists(deps.db, input.groupId))) throw fieldError('groupId', 'No such group');
+  }
+  const url = (path: string, value: string, required: boolean) => {
+    if (!value) {
+      if (required) throw fieldError(path, 'Required');
+      return;
+    }
+    if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
+      throw fieldError(path, 'Must be a web address (https://…)');
+    if (deps.config.production && new URL(value).protocol !== 'https:')
+      throw fieldError(path, 'Must start with https://');
+  };
+  const claims = {
+    email: trim(c.claims?.email),
+    emailVerified: trim(c.claims?.emailVerified),
+    givenName: trim(c.claims?.givenName),
+    familyName: trim(c.claims?.familyName),
+  };
+  if (input.type === 'OIDC') {
+    url('configuration.issuerUrl', trim(c.issuerUrl), true);
+    if (!trim(c.clientId)) throw fieldError('configuration.clientId', 'Required');
+    const typed = c.clientSecret ?? '';
+    const keep = typed === '' || isMasked(typed);
+    return {
+      clientId: trim(c.clientId),
+      clientSecretSealed: keep ? (previous?.clientSecretSealed ?? '') : sealClientSecret(deps, id, typed),
+      issuerUrl: trim(c.issuerUrl).replace(/\/$/, ''),
+      scopes: trim(c.scopes),
+      metadataUrl: '',
+      metadataXml: '',
+      entityId: '',
+      ssoUrl: '',
+      certificate: '',
+      claims,
+    };
+  }
+  url('configuration.metadataUrl', trim(c.metadataUrl), false);
+  url('configuration.ssoUrl', trim(c.ssoUrl), false);
+  if (!trim(c.metadataUrl) && !trim(c.metadataXml) && !(trim(c.ssoUrl) && trim(c.certificate)))
+    throw fieldError(
+      'configuration.metadataUrl',
+      'Give the metadata URL, the metadata XML, or the sign-in URL and certificate',
+    );
+  return {
+    clientId: '',
+    clientSecretSealed: '',
+    issuerUrl: '',
+    scopes: '',
+    metadataUrl: trim(c.metadataUrl),
+    metadataXml: trim(c.metadataXml),
+    entityId: trim(c.entityId),
+    ssoUrl: trim(c.ssoUrl),
+    certificate: trim(c.certificate),
+    claims,
+  };
+}
+
+const nameTaken = () => fieldError('name', 'An identity provider with this name already exists');
+
+export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Promise<Out<'create'>> {
+  const id = Bun.randomUUIDv7();
+  const now = deps.now();
+  const configuration = await configurationOf(deps, id, input, null);
+  try {
+    const row = await insertIdentityProvider(
+      deps.db,
+      id,
+      input.type,
+      {
+        name: input.name.trim(),
+        businessId: input.businessId ?? null,
+        groupId: input.groupId ?? null,
+        configuration: JSON.stringify(configuration),
+      },
+      now,
+    );
+    await audit(deps.db, deps, actor, {
+      action: 'identityProvider.create',
+      entityType: 'identity_provider',
+      entityId: id,
+      details: { name: row.name, type: row.type },
+    });
+    return toIdentityProvider(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken();
+    throw error;
+  }
+}
+
+export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Promise<Out<'update'>> {
+  const existing = await findIdentityProviderRow(deps.db, input.id);
+  if (!existing) throw notFound();
+  if (existing.type !== input.type) throw fieldError('type', "A provider's type cannot change: add a new provider");
+  const previous = storedConfiguration(existing);
+  const configuration = await configurationOf(deps, existing.id, input, {
+    ...previous,
+    // A secret kept in clear by an older row is sealed on its first save.
+    clientSecretSealed: previous.clientSecretSealed || sealClientSecret(deps, existing.id, previous.legacyClientSecret),
+  });
+  try {
+    const row = await updateIdentityProvider(
+      deps.db,
+      existing.id,
+      {
+        name: input.name.trim(),
+        businessId: input.businessId ?? null,
+        groupId: input.groupId ?? null,
+        configuration: JSON.stringify(configuration),
+      },
+      Math.max(deps.now(), existing.updated + 1),
+    );
+    await audit(deps.db, deps, actor, {
+      action: 'identityProvider.update',
+      entityType: 'identity_provider',
+      entityId: row.id,
+      details: { name: row.name, secretChanged: configuration.clientSecretSealed !== previous.clientSecretSealed },
+    });
+    return toIdentityProvider(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken();
+    throw error;
+  }
+}
+
+export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Promise<Out<'delete'>> {
+  const row = await deleteIdentityProvider(deps.db, input.id);
+  if (!row) throw notFound();
+  await audit(deps.db, deps, actor, {
+    action: 'identityProvider.delete',
+    entityType: 'identity_provider',
+    entityId: row.id,
+    details: { name: row.name },
+  });
+  return { ok: true };
+}
+
+export async function test(deps: AppDeps, _actor: StaffActor, input: In<'test'>): Promise<Out<'test'>> {
+  const row = await findIdentityProviderRow(deps.db, input.id);
+  if (!row) throw notFound();
+  const checks = row.type === 'OIDC' ? await checkOidc(deps, row) : await checkSamlMetadata(storedConfiguration(row));
+  if (deps.config.production && !deps.config.publicUrls[0])
+    checks.push({ check: 'Public URL', ok: false, message: 'PUBLIC_URL is not set: the redirect URI cannot be known' });
+  return { ok: checks.every((c) => c.ok), checks };
 }

@@ -22,6 +22,18 @@ const invalidCredentialsMessage = 'Invalid username or password';
 const tooManyAttemptsMessage =
   'Your account has been temporarily disabled due to too many incorrect login attempts. Please try again in 5 minutes.';
 
+/** Why a sign-in through an identity provider came back refused (`/auth/login?sso=…`, see api sso/flow.ts). */
+export const ssoFailureMessages: Record<string, string> = {
+  expired: 'This sign-in has expired or was already used. Please sign in again.',
+  browser: 'This sign-in was started in another browser. Please sign in again here.',
+  provider: 'Your identity provider could not be reached. Please try again later or contact Support.',
+  rejected: 'Your identity provider did not confirm the sign-in. Please try again or contact Support.',
+  cancelled: 'The sign-in was cancelled at your identity provider.',
+  unverified: 'Your identity provider did not confirm your email address, so you cannot be signed in.',
+  unknown:
+    'There is no account for this email address with your identity provider. Please ask your manager or Support to add you.',
+};
+
 export type AuthPageState = { email?: string; notice?: string } | null;
 
 /**
@@ -44,7 +56,10 @@ export function Login() {
   const [username, setUsername] = useState(pageState?.email ?? '');
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
+  const ssoFailure = new URLSearchParams(location.search).get('sso');
+  const [error, setError] = useState<string | undefined>(
+    ssoFailure ? (ssoFailureMessages[ssoFailure] ?? ssoFailureMessages.rejected) : undefined,
+  );
   const [pending, setPending] = useState(false);
 
   // Already signed in (e.g. back button), as support or pharmacy staff: straight on.

@@ -1,0 +1,260 @@
+import { AppError } from '@medlocker/core';
+import * as client from 'openid-client';
+import type { Actor } from '../actor.ts';
+import { findUserByEmail, toUser } from '../areas/users/repository.ts';
+import { audit } from '../audit/audit.ts';
+import { createSession, revokeSessionByToken, tokenOf } from '../auth/sessions.ts';
+import { cookieToken, hashToken, newToken } from '../auth/tokens.ts';
+import type { AppDeps } from '../deps.ts';
+import { liveOf } from '../hubs/live.ts';
+import type { IdentityProviderRow } from './config.ts';
+import { completeOidc, ProviderProblem, startOidc } from './oidc.ts';
+import {
+  deleteSsoLoginsBefore,
+  findProviderRow,
+  forgetSsoSecrets,
+  insertSsoLogin,
+  ssoLoginReturnPath,
+  takeSsoLogin,
+} from './repository.ts';
+import { completeSaml, rememberAssertion, startSaml } from './saml.ts';
+
+/*
+ * The sign-in round trip through an identity provider (issue 22).
+ *
+ * `begin` (from auth.getIdentityProviderAuthUrl) keeps a row in `sso_logins` with the hashes of the
+ * `state` and of a random browser cookie (`medlocker_sso`, Lax so the provider's redirect back carries
+ * it), and the nonce and PKCE verifier. `callback` (GET /api/auth/callback) takes that row once (a
+ * second callback with the same state, and so a replayed code, finds it used), refuses it in another
+ * browser, lets openid-client check the code and the ID token, and matches the verified email to an
+ * existing user who has this provider. Every refusal lands on /auth/login?sso=<reason>, where the
+ * console says what happened in words; never a 500, never a new account.
+ */
+
+export const SSO_COOKIE = 'medlocker_sso';
+/** How long a started sign-in may take at the provider. */
+export const SSO_LOGIN_TTL_MS = 10 * 60_000;
+
+export type SsoFailure = 'expired' | 'browser' | 'provider' | 'rejected' | 'unverified' | 'unknown' | 'cancelled';
+
+export const callbackPath = '/api/auth/callback';
+
+/**
+ * Only a place on this site may be returned to after single sign-on, never another site: a path, or a
+ * full URL of our own origin (the console sends one), as its path; anything else is '/'.
+ */
+export function safeReturnPath(returnUrl: string, origin: string): string {
+  let path = returnUrl;
+  if (!returnUrl.startsWith('/') && URL.canParse(returnUrl)) {
+    const url = new URL(returnUrl);
+    if (url.origin !== origin) return '/';
+    path = `${url.pathname}${url.search}${url.hash}`;
+  }
+  return path.startsWith('/') && !path.startsWith('//') && !path.includes('\\') ? path : '/';
+}
+
+export async function beginSso(
+  deps: AppDeps,
+  idp: IdentityProviderRow,
+  options: { origin: string; loginHint: string; returnUrl: string },
+): Promise<{ authUrl: string; browserToken: string }> {
+  let started: { url: string; stateHash: string; nonce: string | null; codeVerifier: string | null };
+  try {
+    if (idp.type === 'SAML') {
+      const saml = await startSaml(deps, idp, options.origin);
+      started = { url: saml.url, stateHash: saml.requestKey, nonce: null, codeVerifier: null };
+    } else {
+      const oidc = await startOidc(deps, idp, `${options.origin}${callbackPath}`, options.loginHint);
+      started = { url: oidc.url, stateHash: hashToken(oidc.state), nonce: oidc.nonce, codeVerifier: oidc.codeVerifier };
+    }
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    deps.logger.error('identity provider unavailable', { identityProviderId: idp.id, error: why });
+    throw new AppError('UNAVAILABLE', ssoMessages.provider);
+  }
+  const browserToken = newToken();
+  const now = deps.now();
+  await insertSsoLogin(deps.db, {
+    identityProviderId: idp.id,
+    stateHash: started.stateHash,
+    browserHash: hashToken(browserToken),
+    nonce: started.nonce,
+    codeVerifier: started.codeVerifier,
+    returnPath: safeReturnPath(options.returnUrl, options.origin),
+    now,
+    expires: now + SSO_LOGIN_TTL_MS,
+  });
+  // Old unfinished sign-ins are of no use to anyone.
+  await deleteSsoLoginsBefore(deps.db, now - SSO_LOGIN_TTL_MS);
+  return { authUrl: started.url, browserToken };
+}
+
+export const ssoMessages = {
+  provider: 'Your identity provider could not be reached. Please try again later or contact Support.',
+};
+
+export type CallbackOutcome =
+  | { ok: true; location: string; session: { token: string; maxAgeSeconds: number } }
+  | { ok: false; reason: SsoFailure };
+
+/** Finishes a sign-in from the provider's redirect; every outcome is a place to send the browser. */
+export async function ssoCallback(
+  deps: AppDeps,
+  actor: Actor,
+  request: Request,
+  publicOrigin: string,
+  sessionMaxAgeSeconds: number,
+): Promise<CallbackOutcome> {
+  const { db } = deps;
+  const now = deps.now();
+  const url = new URL(request.url);
+  const state = url.searchParams.get('state');
+  const fail = failWith(deps, actor);
+  if (!state || state.length > 512) return fail('expired', { state: 'missing' });
+  // Taken once, in one statement: a second callback with this state (a replayed code) finds it used.
+  const login = await takeSsoLogin(db, hashToken(state), now);
+  if (!login) return fail('expired', { state: 'unknown, used or expired' });
+  const browser = cookieToken(request, SSO_COOKIE);
+  if (!browser || hashToken(browser) !== login.browser_hash) return fail('browser', {}, login.identity_provider_id);
+  const idp = await findProviderRow(db, login.identity_provider_id);
+  if (!idp) return fail('expired', { provider: 'deleted' });
+  if (url.searchParams.get('error')) {
+    const error = url.searchParams.get('error');
+    return fail(error === 'access_denied' ? 'cancelled' : 'rejected', { error }, idp.id);
+  }
+  // The callback URL as the provider was told it: our public origin, whatever host the proxy used.
+  const callbackUrl = new URL(`${publicOrigin}${callbackPath}${url.search}`);
+  let identity: Awaited<ReturnType<typeof completeOidc>>;
+  try {
+    identity = await completeOidc(deps, idp, callbackUrl, {
+      state,
+      nonce: login.nonce ?? '',
+      codeVerifier: login.code_verifier ?? '',
+    });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    if (error instanceof ProviderProblem || isUnreachable(error)) {
+      deps.logger.error('identity provider unavailable', { identityProviderId: idp.id, error: why });
+      return fail('provider', { error: why }, idp.id);
+    }
+    deps.logger.warn('identity provider response refused', { identityProviderId: idp.id, error: why });
+    return fail('rejected', { error: why }, idp.id);
+  } finally {
+    await forgetSsoSecrets(db, login.id);
+  }
+  return signInMatched(deps, actor, request, idp.id, identity, login.return_path, fail, sessionMaxAgeSeconds);
+}
+
+type Fail = (reason: SsoFailure, details?: Record<string, unknown>, idpId?: string | null) => Promise<CallbackOutcome>;
+
+/**
+ * The end of every provider sign-in: the verified email must be an existing user with this provider,
+ * then a new session (the one of any cookie the browser still held ends).
+ */
+async function signInMatched(
+  deps: AppDeps,
+  actor: Actor,
+  request: Request,
+  idpId: string,
+  identity: { subject: string; email: string; emailVerified: boolean },
+  returnPath: string,
+  fail: Fail,
+  sessionMaxAgeSeconds: number,
+): Promise<CallbackOutcome> {
+  const { db } = deps;
+  const now = deps.now();
+  if (!identity.email) return fail('unverified', { subject: identity.subject, email: 'missing' }, idpId);
+  if (!identity.emailVerified) return fail('unverified', { subject: identity.subject }, idpId);
+  const user = await findUserByEmail(db, identity.email);
+  if (!user) return fail('unknown', { email: identity.email }, idpId);
+  if (user.identity_provider_id !== idpId)
+    return fail('unknown', { email: identity.email, userId: user.id, assigned: false }, idpId);
+
+  const previous = tokenOf(request);
+  const replaced = previous ? await revokeSessionByToken(db, previous, now) : null;
+  if (replaced) liveOf(deps).accessChanged(replaced.userId);
+  const { token, session } = await createSession(db, user.id, now, {
+    ip: actor.origin.ip,
+    userAgent: actor.origin.userAgent,
+  });
+  await audit(db, deps, actor, {
+    action: 'auth.login.sso',
+    entityType: 'user',
+    entityId: user.id,
+    who: { userId: user.id, display: toUser(user).name },
+    details: { sessionId: session.id, identityProviderId: idpId, subject: identity.subject },
+  });
+  return { ok: true, location: returnPath, session: { token, maxAgeSeconds: sessionMaxAgeSeconds } };
+}
+
+function failWith(deps: AppDeps, actor: Actor): Fail {
+  return async (reason, details = {}, idpId = null) => {
+    await audit(deps.db, deps, actor, {
+      action: 'auth.sso.refused',
+      entityType: 'identity_provider',
+      entityId: idpId,
+      who: { userId: null, display: null },
+      details: { reason, ...details },
+    });
+    return { ok: false as const, reason };
+  };
+}
+
+/**
+ * Finishes a SAML sign-in from the provider's POST to our assertion consumer service. There is no
+ * browser check here: a cross-site POST carries no Lax cookie; the response must answer a request we
+ * made (InResponseTo, once) and its assertion must be new.
+ */
+export async function samlCallback(
+  deps: AppDeps,
+  actor: Actor,
+  request: Request,
+  idpId: string,
+  body: Record<string, string>,
+  publicOrigin: string,
+  sessionMaxAgeSeconds: number,
+): Promise<CallbackOutcome> {
+  const fail = failWith(deps, actor);
+  const idp = await findProviderRow(deps.db, idpId);
+  if (idp?.type !== 'SAML') return fail('expired', { provider: 'unknown' });
+  let result: Awaited<ReturnType<typeof completeSaml>>;
+  try {
+    result = await completeSaml(deps, idp, publicOrigin, body);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    if (error instanceof ProviderProblem) {
+      deps.logger.error('identity provider unavailable', { identityProviderId: idp.id, error: why });
+      return fail('provider', { error: why }, idp.id);
+    }
+    deps.logger.warn('identity provider response refused', { identityProviderId: idp.id, error: why });
+    return fail(/InResponseTo/.test(why) ? 'expired' : 'rejected', { error: why }, idp.id);
+  }
+  if (!result.requestKey) return fail('expired', { error: 'request already answered' }, idp.id);
+  const returnPath = await ssoLoginReturnPath(deps.db, result.requestKey);
+  const { identity } = result;
+  if (!(await rememberAssertion(deps, idp.id, identity.assertionId, identity.expires)))
+    return fail('expired', { error: 'assertion replayed', assertionId: identity.assertionId }, idp.id);
+  // A signed assertion from the organisation's own provider vouches for the address it names.
+  return signInMatched(
+    deps,
+    actor,
+    request,
+    idp.id,
+    { subject: identity.subject, email: identity.email, emailVerified: true },
+    returnPath ?? '/',
+    fail,
+    sessionMaxAgeSeconds,
+  );
+}
+
+/** A network failure talking to the provider (the token endpoint down), as opposed to a refused response. */
+function isUnreachable(error: unknown): boolean {
+  if (error instanceof client.ResponseBodyError || error instanceof client.AuthorizationResponseError) return false;
+  const message = error instanceof Error ? error.message : '';
+  const cause = (error as { cause?: { code?: string } })?.cause;
+  return (
+    error instanceof TypeError ||
+    /fetch failed|ECONNREFUSED|Unable to connect|timed out|aborted/i.test(message) ||
+    /^(E[A-Z]+|ConnectionRefused|ConnectionClosed|FailedToOpenSocket)$/.test(cause?.code ?? '')
+  );
+}

@@ -1,0 +1,171 @@
+import type { Database } from '@medlocker/db';
+import type { Kysely, Selectable } from 'kysely';
+
+type Db = Kysely<Database>;
+export type SsoLoginRow = Selectable<Database['sso_logins']>;
+
+/** The SQL of single sign-on: started sign-ins, seen SAML assertions, the cli's browser hand-off. */
+
+export async function findProviderRow(db: Db, id: string) {
+  return db.selectFrom('identity_providers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertSsoLogin(
+  db: Db,
+  row: {
+    identityProviderId: string;
+    stateHash: string;
+    browserHash: string;
+    nonce: string | null;
+    codeVerifier: string | null;
+    returnPath: string;
+    now: number;
+    expires: number;
+  },
+): Promise<void> {
+  await db
+    .insertInto('sso_logins')
+    .values({
+      id: Bun.randomUUIDv7(),
+      identity_provider_id: row.identityProviderId,
+      state_hash: row.stateHash,
+      browser_hash: row.browserHash,
+      nonce: row.nonce,
+      code_verifier: row.codeVerifier,
+      return_path: row.returnPath,
+      created: row.now,
+      expires: row.expires,
+    })
+    .execute();
+}
+
+export async function deleteSsoLoginsBefore(db: Db, before: number): Promise<void> {
+  await db.deleteFrom('sso_logins').where('expires', '<', before).execute();
+}
+
+/** Takes a started sign-in by its state hash, once: null when unknown, used or expired. */
+export async function takeSsoLogin(db: Db, stateHash: string, now: number): Promise<SsoLoginRow | undefined> {
+  return db
+    .updateTable('sso_logins')
+    .set({ used: now })
+    .where('state_hash', '=', stateHash)
+    .where('used', 'is', null)
+    .where('expires', '>', now)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function forgetSsoSecrets(db: Db, id: string): Promise<void> {
+  await db.updateTable('sso_logins').set({ nonce: null, code_verifier: null }).where('id', '=', id).execute();
+}
+
+export async function ssoLoginUsable(db: Db, stateHash: string, now: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('sso_logins')
+    .select('id')
+    .where('state_hash', '=', stateHash)
+    .where('used', 'is', null)
+    .where('expires', '>', now)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Marks a sign-in used whatever its expiry (node-saml's remove); true when this call took it. */
+export async function markSsoLoginUsed(db: Db, stateHash: string, now: number): Promise<boolean> {
+  const row = await db
+    .updateTable('sso_logins')
+    .set({ used: now })
+    .where('state_hash', '=', stateHash)
+    .where('used', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function ssoLoginReturnPath(db: Db, stateHash: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('sso_logins')
+    .select('return_path')
+    .where('state_hash', '=', stateHash)
+    .executeTakeFirst();
+  return row?.return_path;
+}
+
+export async function deleteAssertionsBefore(db: Db, before: number): Promise<void> {
+  await db.deleteFrom('sso_assertions').where('expires', '<', before).execute();
+}
+
+/** Records an assertion id; throws the unique violation of a replay. */
+export async function insertAssertion(db: Db, idpId: string, assertionId: string, expires: number): Promise<void> {
+  await db
+    .insertInto('sso_assertions')
+    .values({ identity_provider_id: idpId, assertion_id: assertionId, expires })
+    .execute();
+}
+
+// --- the cli's browser hand-off -------------------------------------------------------------------
+
+export async function deleteCliSignInsBefore(db: Db, before: number): Promise<void> {
+  await db.deleteFrom('cli_sign_ins').where('expires', '<', before).execute();
+}
+
+export async function insertCliSignIn(
+  db: Db,
+  row: { deviceHash: string; userCode: string; now: number; expires: number },
+): Promise<void> {
+  await db
+    .insertInto('cli_sign_ins')
+    .values({
+      id: Bun.randomUUIDv7(),
+      device_hash: row.deviceHash,
+      user_code: row.userCode,
+      created: row.now,
+      expires: row.expires,
+    })
+    .execute();
+}
+
+export async function findOpenCliSignIn(db: Db, userCode: string, now: number) {
+  return db
+    .selectFrom('cli_sign_ins')
+    .select('id')
+    .where('user_code', '=', userCode)
+    .where('user_id', 'is', null)
+    .where('expires', '>', now)
+    .executeTakeFirst();
+}
+
+export async function approveCliSignInRow(
+  db: Db,
+  id: string,
+  approval: { userId: string; tokenSealed: string; sessionExpires: number },
+): Promise<boolean> {
+  const row = await db
+    .updateTable('cli_sign_ins')
+    .set({ user_id: approval.userId, token_sealed: approval.tokenSealed, session_expires: approval.sessionExpires })
+    .where('id', '=', id)
+    .where('user_id', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Takes an approved sign-in (the row goes as its token is handed out), once. */
+export async function takeApprovedCliSignIn(db: Db, deviceHash: string) {
+  return db
+    .deleteFrom('cli_sign_ins')
+    .where('device_hash', '=', deviceHash)
+    .where('token_sealed', 'is not', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function cliSignInPending(db: Db, deviceHash: string, now: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('cli_sign_ins')
+    .select('id')
+    .where('device_hash', '=', deviceHash)
+    .where('expires', '>', now)
+    .executeTakeFirst();
+  return row !== undefined;
+}

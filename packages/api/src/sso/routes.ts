@@ -1,0 +1,66 @@
+import { Elysia } from 'elysia';
+import type { Actor } from '../actor.ts';
+import { linkOrigin, siteOf } from '../areas/auth/mails.ts';
+import { authPolicy } from '../auth/policy.ts';
+import type { AppDeps } from '../deps.ts';
+import { requestMeta } from '../http/request-meta.ts';
+import { originOf } from '../rpc/actor-of.ts';
+import { serializeCookie } from '../rpc/area.ts';
+import { type CallbackOutcome, callbackPath, SSO_COOKIE, samlCallback, ssoCallback } from './flow.ts';
+
+/**
+ * `GET /api/auth/callback` (SPEC §7 auth.callback): where an OpenID provider sends the browser back.
+ * Signed in: the session cookie and a redirect to the page the user asked for. Refused: a redirect to
+ * /auth/login?sso=<reason>, where the console says why. The one-time browser cookie is cleared either way.
+ */
+export function ssoRoutes(deps: AppDeps) {
+  const finish = async (
+    request: Request,
+    server: Parameters<typeof requestMeta>[1],
+    set: { status?: number | string; headers: Record<string, unknown> },
+    run: (actor: Actor, publicOrigin: string, maxAge: number) => Promise<CallbackOutcome>,
+  ) => {
+    const meta = requestMeta(request, server, deps.config.trustProxy);
+    const actor: Actor = { kind: 'anonymous', origin: originOf(meta, 'portal') };
+    const publicOrigin = linkOrigin(deps, siteOf(request)) ?? new URL(request.url).origin;
+    const cookies = [serializeCookie(SSO_COOKIE, '', meta.secure, { maxAgeSeconds: 0, sameSite: 'lax' })];
+    let location: string;
+    try {
+      const outcome = await run(actor, publicOrigin, authPolicy.sessionAbsoluteMs / 1000);
+      if (outcome.ok) {
+        cookies.push(
+          serializeCookie(authPolicy.sessionCookie, outcome.session.token, meta.secure, {
+            maxAgeSeconds: outcome.session.maxAgeSeconds,
+          }),
+        );
+        location = outcome.location;
+      } else {
+        location = `/auth/login?sso=${outcome.reason}`;
+      }
+    } catch (error) {
+      // Never a 500 page in the middle of a sign-in: the log has it, the user a way back.
+      deps.logger.error('single sign-on callback failed', {
+        requestId: meta.requestId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      location = '/auth/login?sso=provider';
+    }
+    set.status = 303;
+    set.headers.location = location;
+    set.headers['cache-control'] = 'no-store';
+    set.headers['set-cookie'] = cookies;
+    return '';
+  };
+  return new Elysia({ name: 'sso' })
+    .get(callbackPath, ({ request, server, set }) =>
+      finish(request, server, set, (actor, origin, maxAge) => ssoCallback(deps, actor, request, origin, maxAge)),
+    )
+    .post('/sso/saml/:idpId/acs', ({ request, server, set, params, body }) =>
+      finish(request, server, set, (actor, origin, maxAge) => {
+        const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+        const fields: Record<string, string> = {};
+        for (const [k, v] of Object.entries(form)) if (typeof v === 'string') fields[k] = v;
+        return samlCallback(deps, actor, request, params.idpId, fields, origin, maxAge);
+      }),
+    );
+}

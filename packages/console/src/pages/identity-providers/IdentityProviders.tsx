@@ -1,0 +1,396 @@
+import type { IdentityProvider } from '@medlocker/core';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { errorsOf, messageOf, rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { useFlashNotice } from '../../shell/flash.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { Form, FormActions } from '../../ui/Form.tsx';
+import { Link } from '../../ui/Link.tsx';
+import { Page } from '../../ui/Page.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
+import { Section } from '../../ui/Section.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { TextArea } from '../../ui/TextArea.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { ResourcePicker } from '../users/ResourcePicker.tsx';
+
+/*
+ * Identity providers (issue 22), support staff only: the list, one provider with its redirect URI and
+ * a Test of its set-up, and the add / edit form (OIDC or SAML; global, or for one business or group).
+ */
+
+const scopeText = (p: { businessId: string | null; groupId: string | null }) =>
+  p.businessId ? 'One business' : p.groupId ? 'One group' : 'Global';
+
+export function IdentityProviderList() {
+  const query = useQuery((signal) => rpc('identityProviders', 'list', {}, { signal }), ['identityProviders', 'list']);
+  const notice = useFlashNotice();
+  return (
+    <Page
+      title="Identity Providers"
+      lead="Single sign-on: users given a provider sign in there instead of with a password."
+      actions={
+        <Link href="/identityProviders/add" variant="primary-button">
+          Add identity provider
+        </Link>
+      }
+    >
+      {notice && <Banner tone="success">{notice}</Banner>}
+      <QueryView query={query}>
+        {({ identityProviders }) => (
+          <Table aria-label="Identity providers">
+            <TableHeader>
+              <Column isRowHeader>Name</Column>
+              <Column>Type</Column>
+              <Column>For</Column>
+            </TableHeader>
+            <TableBody items={identityProviders} emptyText="No identity providers yet">
+              {(p) => (
+                <Row id={p.id}>
+                  <Cell>
+                    <Link href={`/identityProviders/${p.id}`}>{p.name}</Link>
+                  </Cell>
+                  <Cell>{p.type}</Cell>
+                  <Cell>{scopeText(p)}</Cell>
+                </Row>
+              )}
+            </TableBody>
+          </Table>
+        )}
+      </QueryView>
+    </Page>
+  );
+}
+
+const useProvider = (id: string) =>
+  useQuery((signal) => rpc('identityProviders', 'get', { id }, { signal }), ['identityProviders', 'get', id]);
+
+export function IdentityProviderDetails() {
+  const { id = '' } = useParams();
+  const query = useProvider(id);
+  const navigate = useNavigate();
+  const notice = useFlashNotice();
+  const [checks, setChecks] = useState<{ ok: boolean; checks: { check: string; ok: boolean; message: string }[] }>();
+  const [testing, setTesting] = useState(false);
+  const [testError, setTestError] = useState<string>();
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<string>();
+
+  const runTest = async () => {
+    setTesting(true);
+    setTestError(undefined);
+    try {
+      setChecks(await rpc('identityProviders', 'test', { id }));
+    } catch (e) {
+      setTestError(messageOf(e));
+    } finally {
+      setTesting(false);
+    }
+  };
+  const remove = async () => {
+    setDeleting(true);
+    try {
+      await rpc('identityProviders', 'delete', { id });
+      navigate('/identityProviders', { state: { notice: 'Identity provider deleted.' } });
+    } catch (e) {
+      setDeleting(false);
+      setDeleteError(messageOf(e));
+    }
+  };
+
+  return (
+    <QueryView query={query}>
+      {(p) => (
+        <Page
+          title={p.name}
+          lead={`${p.type} identity provider · ${scopeText(p)}`}
+          actions={
+            <>
+              <Button onPress={() => void runTest()} isPending={testing}>
+                Test
+              </Button>
+              <Link href={`/identityProviders/${p.id}/edit`} variant="primary-button">
+                Edit
+              </Link>
+              <Button variant="danger" onPress={() => setConfirming(true)}>
+                Delete
+              </Button>
+            </>
+          }
+        >
+          {notice && <Banner tone="success">{notice}</Banner>}
+          {testError && <Banner tone="error">{testError}</Banner>}
+          {checks && (
+            <Section title="Test">
+              <Banner tone={checks.ok ? 'success' : 'error'}>
+                {checks.ok ? 'The provider is set up correctly.' : 'The provider has problems:'}
+              </Banner>
+              <ul className="checks">
+                {checks.checks.map((c) => (
+                  <li key={c.check}>
+                    <strong>
+                      {c.check}: {c.ok ? 'OK' : 'Problem'}
+                    </strong>{' '}
+                    — {c.message}
+                  </li>
+                ))}
+              </ul>
+            </Section>
+          )}
+          <dl className="details">
+            {p.type === 'OIDC' ? (
+              <>
+                <Item label="Redirect URI to register at the provider" value={p.callbackUrl} />
+                <Item label="Issuer URL" value={p.configuration.issuerUrl} />
+                <Item label="Client id" value={p.configuration.clientId} />
+                <Item label="Client secret" value={p.configuration.clientSecretSet ? 'Set' : 'Not set'} />
+                <Item label="Scopes" value={p.configuration.scopes || 'openid email profile'} />
+              </>
+            ) : (
+              <>
+                <Item label="Metadata URL" value={p.configuration.metadataUrl || 'Not set'} />
+                <Item label="Entity id" value={p.configuration.entityId || 'Not set'} />
+                <Item label="Sign-in URL" value={p.configuration.ssoUrl || 'From the metadata'} />
+                <Item label="Assertion consumer service URL" value={p.callbackUrl} />
+              </>
+            )}
+            <Item label="Email claim" value={p.configuration.claims.email || 'Standard'} />
+          </dl>
+          {p.spMetadata && (
+            <Section title="Our service-provider metadata" lead="Give this to the identity provider.">
+              <pre className="code-block">{p.spMetadata}</pre>
+            </Section>
+          )}
+          <ConfirmDialog
+            title="Delete identity provider?"
+            isOpen={confirming}
+            onOpenChange={setConfirming}
+            cancelLabel="Keep provider"
+            confirmLabel="Delete provider"
+            onConfirm={() => void remove()}
+            isPending={deleting}
+            error={deleteError}
+          >
+            Its users will have no identity provider, and will need a password to sign in.
+          </ConfirmDialog>
+        </Page>
+      )}
+    </QueryView>
+  );
+}
+
+function Item({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="details__item">
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
+export function AddIdentityProvider() {
+  return (
+    <Page title="Add Identity Provider">
+      <ProviderForm />
+    </Page>
+  );
+}
+
+export function EditIdentityProvider() {
+  const { id = '' } = useParams();
+  const query = useProvider(id);
+  return (
+    <Page title="Edit Identity Provider">
+      <QueryView query={query}>{(p) => <ProviderForm existing={p} />}</QueryView>
+    </Page>
+  );
+}
+
+type Scope = 'global' | 'business' | 'group';
+
+function ProviderForm({ existing }: { existing?: IdentityProvider }) {
+  const navigate = useNavigate();
+  const c = existing?.configuration;
+  const [name, setName] = useState(existing?.name ?? '');
+  const [kind, setKind] = useState<'OIDC' | 'SAML'>(existing?.type ?? 'OIDC');
+  const [scope, setScope] = useState<Scope>(existing?.businessId ? 'business' : existing?.groupId ? 'group' : 'global');
+  const [resource, setResource] = useState<string | null>(existing?.businessId ?? existing?.groupId ?? null);
+  const [issuerUrl, setIssuerUrl] = useState(c?.issuerUrl ?? '');
+  const [clientId, setClientId] = useState(c?.clientId ?? '');
+  const [clientSecret, setClientSecret] = useState('');
+  const [scopes, setScopes] = useState(c?.scopes ?? '');
+  const [metadataUrl, setMetadataUrl] = useState(c?.metadataUrl ?? '');
+  const [metadataXml, setMetadataXml] = useState(c?.metadataXml ?? '');
+  const [entityId, setEntityId] = useState(c?.entityId ?? '');
+  const [emailClaim, setEmailClaim] = useState(c?.claims.email ?? '');
+  const [emailVerifiedClaim, setEmailVerifiedClaim] = useState(c?.claims.emailVerified ?? '');
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+
+  const submit = async () => {
+    setPending(true);
+    setError(undefined);
+    setFieldErrors({});
+    const input = {
+      name,
+      type: kind,
+      businessId: scope === 'business' ? resource : null,
+      groupId: scope === 'group' ? resource : null,
+      configuration:
+        kind === 'OIDC'
+          ? {
+              issuerUrl,
+              clientId,
+              clientSecret,
+              scopes,
+              claims: { email: emailClaim, emailVerified: emailVerifiedClaim },
+            }
+          : { metadataUrl, metadataXml, entityId, claims: { email: emailClaim } },
+    };
+    try {
+      const saved = existing
+        ? await rpc('identityProviders', 'update', { ...input, id: existing.id })
+        : await rpc('identityProviders', 'create', input);
+      navigate(`/identityProviders/${saved.id}`, { state: { notice: 'Identity provider saved.' } });
+    } catch (e) {
+      setPending(false);
+      const { fields, form } = errorsOf(e);
+      setFieldErrors(fields);
+      setError(form);
+    }
+  };
+
+  return (
+    <Form
+      className="form--page"
+      error={error}
+      validationErrors={fieldErrors}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+    >
+      <TextField label="Name" name="name" value={name} onChange={setName} isRequired autoFocus />
+      {!existing && (
+        <Select
+          label="Type"
+          name="type"
+          selectedKey={kind}
+          onSelectionChange={(key) => key !== null && setKind(key === 'SAML' ? 'SAML' : 'OIDC')}
+          options={[
+            { id: 'OIDC', label: 'OpenID Connect' },
+            { id: 'SAML', label: 'SAML 2.0' },
+          ]}
+        />
+      )}
+      <Select
+        label="For"
+        name="scope"
+        selectedKey={scope}
+        onSelectionChange={(key) => {
+          if (key === null) return;
+          setScope(key as Scope);
+          setResource(null);
+        }}
+        options={[
+          { id: 'global', label: 'Every business (global)' },
+          { id: 'business', label: 'One business' },
+          { id: 'group', label: 'One group' },
+        ]}
+      />
+      {scope !== 'global' && (
+        <ResourcePicker
+          key={scope}
+          kind={scope}
+          selectedId={resource}
+          onChange={(r) => setResource(r?.id ?? null)}
+          errorMessage={fieldErrors.businessId ?? fieldErrors.groupId}
+          isInvalid={Boolean(fieldErrors.businessId ?? fieldErrors.groupId)}
+        />
+      )}
+      {kind === 'OIDC' ? (
+        <>
+          <TextField
+            label="Issuer URL"
+            name="configuration.issuerUrl"
+            value={issuerUrl}
+            onChange={setIssuerUrl}
+            isRequired
+            description="e.g. https://login.microsoftonline.com/{tenant}/v2.0"
+          />
+          <TextField
+            label="Client id"
+            name="configuration.clientId"
+            value={clientId}
+            onChange={setClientId}
+            isRequired
+          />
+          <TextField
+            label="Client secret"
+            name="configuration.clientSecret"
+            type="password"
+            autoComplete="off"
+            value={clientSecret}
+            onChange={setClientSecret}
+            description={
+              c?.clientSecretSet ? 'A secret is stored. Leave empty to keep it.' : 'Leave empty for a public client.'
+            }
+          />
+          <TextField
+            label="Scopes"
+            name="configuration.scopes"
+            value={scopes}
+            onChange={setScopes}
+            description="Empty: openid email profile"
+          />
+          <TextField
+            label="Email verified claim"
+            name="configuration.claims.emailVerified"
+            value={emailVerifiedClaim}
+            onChange={setEmailVerifiedClaim}
+            description="Empty: email_verified (Entra ID: xms_edov)"
+          />
+        </>
+      ) : (
+        <>
+          <TextField
+            label="Metadata URL"
+            name="configuration.metadataUrl"
+            value={metadataUrl}
+            onChange={setMetadataUrl}
+          />
+          <TextArea
+            label="Metadata XML"
+            name="configuration.metadataXml"
+            value={metadataXml}
+            onChange={setMetadataXml}
+            description="Instead of a metadata URL"
+            rows={6}
+          />
+          <TextField label="Entity id" name="configuration.entityId" value={entityId} onChange={setEntityId} />
+        </>
+      )}
+      <TextField
+        label="Email claim"
+        name="configuration.claims.email"
+        value={emailClaim}
+        onChange={setEmailClaim}
+        description="Empty: email"
+      />
+      <FormActions>
+        <Link href={existing ? `/identityProviders/${existing.id}` : '/identityProviders'} variant="button">
+          Cancel
+        </Link>
+        <Button type="submit" variant="primary" isPending={pending}>
+          Save
+        </Button>
+      </FormActions>
+    </Form>
+  );
+}
