@@ -41,16 +41,16 @@ export const callbackPath = '/api/auth/callback';
 
 /**
  * Only a place on this site may be returned to after single sign-on, never another site: a path, or a
- * full URL of our own origin (the console sends one), as its path; anything else is '/'.
+ * full URL of our own origin (the console sends one), as its path; anything else is '/'. Control
+ * characters and backslashes are refused outright: a browser drops tabs and newlines from a Location
+ * (`/\t/evil.example` is `//evil.example`) and reads `\` as `/`.
  */
 export function safeReturnPath(returnUrl: string, origin: string): string {
-  let path = returnUrl;
-  if (!returnUrl.startsWith('/') && URL.canParse(returnUrl)) {
-    const url = new URL(returnUrl);
-    if (url.origin !== origin) return '/';
-    path = `${url.pathname}${url.search}${url.hash}`;
-  }
-  return path.startsWith('/') && !path.startsWith('//') && !path.includes('\\') ? path : '/';
+  if (/[\u0000-\u001f\u007f\\]/.test(returnUrl) || !URL.canParse(returnUrl, origin)) return '/';
+  const url = new URL(returnUrl, origin);
+  if (url.origin !== origin) return '/';
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith('/') && !path.startsWith('//') ? path : '/';
 }
 
 export async function beginSso(
