@@ -46,7 +46,8 @@ export const callbackPath = '/api/auth/callback';
  * (`/\t/evil.example` is `//evil.example`) and reads `\` as `/`.
  */
 export function safeReturnPath(returnUrl: string, origin: string): string {
-  if (/[\u0000-\u001f\u007f\\]/.test(returnUrl) || !URL.canParse(returnUrl, origin)) return '/';
+  const unsafe = [...returnUrl].some((ch) => ch <= '\u001f' || ch === '\u007f' || ch === '\\');
+  if (unsafe || !URL.canParse(returnUrl, origin)) return '/';
   const url = new URL(returnUrl, origin);
   if (url.origin !== origin) return '/';
   const path = `${url.pathname}${url.search}${url.hash}`;

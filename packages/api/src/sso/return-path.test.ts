@@ -25,7 +25,7 @@ describe('safeReturnPath', () => {
       `${ORIGIN}.evil.example/`,
     ]) {
       expect(landsOn(returnUrl).origin).toBe(ORIGIN);
-      expect(safeReturnPath(returnUrl, ORIGIN)).not.toMatch(/[\u0000-\u001f\u007f\\]/);
+      expect([...safeReturnPath(returnUrl, ORIGIN)].some((ch) => ch <= ' ' || ch === '\\')).toBe(false);
     }
   });
 });
