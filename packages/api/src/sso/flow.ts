@@ -16,6 +16,7 @@ import {
   insertSsoLogin,
   ssoLoginReturnPath,
   takeSsoLogin,
+  userHasRoleOutside,
 } from './repository.ts';
 import { completeSaml, rememberAssertion, startSaml } from './saml.ts';
 
@@ -143,20 +144,23 @@ export async function ssoCallback(
   } finally {
     await forgetSsoSecrets(db, login.id);
   }
-  return signInMatched(deps, actor, request, idp.id, identity, login.return_path, fail, sessionMaxAgeSeconds);
+  return signInMatched(deps, actor, request, idp, identity, login.return_path, fail, sessionMaxAgeSeconds);
 }
 
 type Fail = (reason: SsoFailure, details?: Record<string, unknown>, idpId?: string | null) => Promise<CallbackOutcome>;
 
 /**
  * The end of every provider sign-in: the verified email must be an existing user with this provider,
- * then a new session (the one of any cookie the browser still held ends).
+ * then a new session (the one of any cookie the browser still held ends). A provider tied to a business
+ * or group vouches only for users whose every role lies within it: whoever runs that organisation's
+ * provider must not sign in as a support user, or as a user of another business, even one given the
+ * provider by mistake (or by "single sign-on by default").
  */
 async function signInMatched(
   deps: AppDeps,
   actor: Actor,
   request: Request,
-  idpId: string,
+  idp: IdentityProviderRow,
   identity: { subject: string; email: string; emailVerified: boolean },
   returnPath: string,
   fail: Fail,
@@ -164,12 +168,16 @@ async function signInMatched(
 ): Promise<CallbackOutcome> {
   const { db } = deps;
   const now = deps.now();
+  const idpId = idp.id;
   if (!identity.email) return fail('unverified', { subject: identity.subject, email: 'missing' }, idpId);
   if (!identity.emailVerified) return fail('unverified', { subject: identity.subject }, idpId);
   const user = await findUserByEmail(db, identity.email);
   if (!user) return fail('unknown', { email: identity.email }, idpId);
   if (user.identity_provider_id !== idpId)
     return fail('unknown', { email: identity.email, userId: user.id, assigned: false }, idpId);
+  const scope = { businessId: idp.business_id, groupId: idp.group_id };
+  if ((scope.businessId !== null || scope.groupId !== null) && (await userHasRoleOutside(db, user.id, scope)))
+    return fail('unknown', { email: identity.email, userId: user.id, outsideProviderScope: true }, idpId);
 
   const previous = tokenOf(request);
   const replaced = previous ? await revokeSessionByToken(db, previous, now) : null;
@@ -240,7 +248,7 @@ export async function samlCallback(
     deps,
     actor,
     request,
-    idp.id,
+    idp,
     { subject: identity.subject, email: identity.email, emailVerified: true },
     returnPath ?? '/',
     fail,

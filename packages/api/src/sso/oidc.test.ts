@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test';
+import { insertBusiness } from '../areas/patients/test-helpers.ts';
 import { describeApi, TEST_ORIGIN, type TestApi } from '../testing.ts';
 import { freePort, signInAtIdp, startTestIdp, type TestIdp } from './testing/test-idp.ts';
 
@@ -167,6 +168,36 @@ describeApi('single sign-on with OpenID Connect', (t) => {
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it("a business's provider signs in only that business's users: never a support user or another business's", async () => {
+    const businessId = await insertBusiness(t.db);
+    const otherId = await insertBusiness(t.db);
+    const idpId = await provider(t);
+    // Tied to the business after creation, as support would by editing it.
+    await t.db.updateTable('identity_providers').set({ business_id: businessId }).where('id', '=', idpId).execute();
+    const assign = async (roles: NonNullable<Parameters<TestApi['createUser']>[0]>['roles']) => {
+      const user = await t.createUser({ email: `scoped.${Bun.randomUUIDv7()}@example.com`, roles });
+      await t.db.updateTable('users').set({ identity_provider_id: idpId }).where('id', '=', user.userId).execute();
+      return user;
+    };
+    const own = await assign([{ name: 'Business', resourceType: 'business', resourceId: businessId }]);
+    const support = await assign([{ name: 'Support' }]);
+    const other = await assign([{ name: 'Business', resourceType: 'business', resourceId: otherId }]);
+    const both = await assign([
+      { name: 'Business', resourceType: 'business', resourceId: businessId },
+      { name: 'Business', resourceType: 'business', resourceId: otherId },
+    ]);
+    for (const [user, expected] of [
+      [support, '/auth/login?sso=unknown'],
+      [other, '/auth/login?sso=unknown'],
+      [both, '/auth/login?sso=unknown'],
+      [own, '/businesses'],
+    ] as const) {
+      const { authUrl, cookie } = await start(t, user.email);
+      const res = await callback(t, await signInAtIdp(authUrl, user.email), cookie);
+      expect(res.headers.get('location')).toBe(expected);
+    }
   });
 
   it('gives no provider URL to a password user or an unknown name (the same answer)', async () => {

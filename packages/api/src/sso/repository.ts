@@ -10,6 +10,36 @@ export async function findProviderRow(db: Db, id: string) {
   return db.selectFrom('identity_providers').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * Whether the user holds a role outside a provider's business or group (a Support or Developer role,
+ * another business, another group): such a user may not sign in through that provider.
+ */
+export async function userHasRoleOutside(
+  db: Db,
+  userId: string,
+  scope: { businessId: string | null; groupId: string | null },
+): Promise<boolean> {
+  const roles = await db
+    .selectFrom('user_roles')
+    .select(['resource_type', 'resource_id'])
+    .where('user_id', '=', userId)
+    .execute();
+  const groupBusinesses =
+    scope.groupId === null
+      ? new Set<string>()
+      : new Set(
+          (await db.selectFrom('businesses').select('id').where('group_id', '=', scope.groupId).execute()).map(
+            (b) => b.id,
+          ),
+        );
+  const inside = (role: { resource_type: string | null; resource_id: string | null }) =>
+    scope.businessId !== null
+      ? role.resource_type === 'business' && role.resource_id === scope.businessId
+      : (role.resource_type === 'group' && role.resource_id === scope.groupId) ||
+        (role.resource_type === 'business' && role.resource_id !== null && groupBusinesses.has(role.resource_id));
+  return roles.some((role) => !inside(role));
+}
+
 export async function insertSsoLogin(
   db: Db,
   row: {
