@@ -219,13 +219,15 @@ export async function samlCallback(
   actor: Actor,
   request: Request,
   idpId: string,
-  body: Record<string, string>,
+  /** The posted form; null when it was larger than we read. */
+  body: Record<string, string> | null,
   publicOrigin: string,
   sessionMaxAgeSeconds: number,
 ): Promise<CallbackOutcome> {
   const fail = failWith(deps, actor);
   const idp = await findProviderRow(deps.db, idpId);
   if (idp?.type !== 'SAML') return fail('expired', { provider: 'unknown' });
+  if (body === null) return fail('rejected', { error: 'The SAML response is larger than 512 KB' }, idp.id);
   let result: Awaited<ReturnType<typeof completeSaml>>;
   try {
     result = await completeSaml(deps, idp, publicOrigin, body);

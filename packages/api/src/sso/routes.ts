@@ -55,12 +55,34 @@ export function ssoRoutes(deps: AppDeps) {
     .get(callbackPath, ({ request, server, set }) =>
       finish(request, server, set, (actor, origin, maxAge) => ssoCallback(deps, actor, request, origin, maxAge)),
     )
-    .post('/sso/saml/:idpId/acs', ({ request, server, set, params, body }) =>
-      finish(request, server, set, (actor, origin, maxAge) => {
-        const form = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-        const fields: Record<string, string> = {};
-        for (const [k, v] of Object.entries(form)) if (typeof v === 'string') fields[k] = v;
-        return samlCallback(deps, actor, request, params.idpId, fields, origin, maxAge);
-      }),
+    .post(
+      '/sso/saml/:idpId/acs',
+      ({ request, server, set, params }) =>
+        finish(request, server, set, async (actor, origin, maxAge) => {
+          // Read by us, at most SAML_BODY_LIMIT: a huge form is refused before any XML parsing.
+          const form = await boundedForm(request);
+          return samlCallback(deps, actor, request, params.idpId, form, origin, maxAge);
+        }),
+      { parse: 'none' },
     );
+}
+
+/** The biggest SAML POST read (a response with many group attributes is some tens of KB). */
+export const SAML_BODY_LIMIT = 512 * 1024;
+
+/** The posted form's string fields, or null past SAML_BODY_LIMIT bytes (counted as they arrive). */
+async function boundedForm(request: Request): Promise<Record<string, string> | null> {
+  if (Number(request.headers.get('content-length') ?? 0) > SAML_BODY_LIMIT) return null;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > SAML_BODY_LIMIT) return null;
+      chunks.push(chunk);
+    }
+  }
+  const fields: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(Buffer.concat(chunks).toString('utf8'))) fields[k] = v;
+  return fields;
 }

@@ -154,4 +154,20 @@ describeApi('single sign-on with SAML', (t) => {
       ),
     ).toBe('/auth/login?sso=unknown');
   });
+
+  it('refuses a SAML response past 512 KB before reading it as XML', async () => {
+    const { user, acs } = await setUp(t);
+    await startAt(t, user.email);
+    const huge = Buffer.from(`<samlp:Response>${'<a/>'.repeat(300_000)}</samlp:Response>`).toString('base64');
+    const res = await post(t, acs, huge);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/auth/login?sso=rejected');
+    const refused = await t.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'auth.sso.refused')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(refused.details)).toContain('larger than 512 KB');
+  });
 });
