@@ -200,6 +200,37 @@ describeApi('single sign-on with OpenID Connect', (t) => {
     }
   });
 
+  it("a group's provider signs in the group's users and its businesses' users, nobody else", async () => {
+    const groupId = Bun.randomUUIDv7();
+    await t.db
+      .insertInto('groups')
+      .values({ id: groupId, name: `Group ${groupId.slice(-6)}`, created: 1, updated: 1 })
+      .execute();
+    const memberId = await insertBusiness(t.db);
+    await t.db.updateTable('businesses').set({ group_id: groupId }).where('id', '=', memberId).execute();
+    const outsiderId = await insertBusiness(t.db);
+    const idpId = await provider(t);
+    await t.db.updateTable('identity_providers').set({ group_id: groupId }).where('id', '=', idpId).execute();
+    const assign = async (roles: NonNullable<Parameters<TestApi['createUser']>[0]>['roles']) => {
+      const user = await t.createUser({ email: `grouped.${Bun.randomUUIDv7()}@example.com`, roles });
+      await t.db.updateTable('users').set({ identity_provider_id: idpId }).where('id', '=', user.userId).execute();
+      return user;
+    };
+    for (const [user, expected] of [
+      [await assign([{ name: 'Group', resourceType: 'group', resourceId: groupId }]), '/businesses'],
+      [await assign([{ name: 'Business', resourceType: 'business', resourceId: memberId }]), '/businesses'],
+      [
+        await assign([{ name: 'Business', resourceType: 'business', resourceId: outsiderId }]),
+        '/auth/login?sso=unknown',
+      ],
+      [await assign([{ name: 'Developer' }]), '/auth/login?sso=unknown'],
+    ] as const) {
+      const { authUrl, cookie } = await start(t, user.email);
+      const res = await callback(t, await signInAtIdp(authUrl, user.email), cookie);
+      expect(res.headers.get('location')).toBe(expected);
+    }
+  });
+
   it('gives no provider URL to a password user or an unknown name (the same answer)', async () => {
     const password = await t.createUser({ email: `pw.${Bun.randomUUIDv7()}@example.com`, password: 'P4ssword!long' });
     expect((await start(t, password.email)).authUrl).toBeNull();
