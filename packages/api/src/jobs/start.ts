@@ -6,7 +6,7 @@ import {
   queueMonthlyEmails,
   sendScheduledMonthlyEmail,
 } from '../areas/reports/monthly-email.ts';
-import { runMonthlyStats } from '../areas/reports/monthly-job.ts';
+import { runMonthlyStats } from '../areas/reports/monthly-job-repository.ts';
 import type { AppDeps } from '../deps.ts';
 import { pruneIntegration } from '../integration/prune.ts';
 import { configuredGateways } from '../messaging/gateways/index.ts';
@@ -57,7 +57,7 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
         if (queued > 0) deps.logger.info('webhook dispatch queued by the sweep', { clients: queued });
       },
     },
-    // The monthly figures of the months touched since the last run (reports/monthly-job.ts).
+    // The monthly figures of the months touched since the last run (reports/monthly-job-repository.ts).
     'stats.monthly': {
       run: async () => {
         const { months, changed } = await runMonthlyStats(deps.db, deps.now());

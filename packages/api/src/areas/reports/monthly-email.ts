@@ -56,7 +56,7 @@ export function lastLondonMonth(now: number): Month {
 /**
  * The email of one business and month, ready to send but for its recipients.
  *
- * Fresh figures: the rows are written by the `stats.monthly` job (areas/reports/monthly-job.ts, its own
+ * Fresh figures: the rows are written by the `stats.monthly` job (areas/reports/monthly-job-repository.ts, its own
  * branch), incrementally every few minutes. The schedule sends at 06:00 London on the 1st, hours after
  * the month ended, so that job has long folded in the month's last events. Once it is merged, recompute
  * the reported month here first (`await recomputeMonth(deps.db, businessId, monthIndex(year, month), deps.now())`)

@@ -17,7 +17,7 @@ import { completeJudoOrderPayment, createJudoPaymentSession } from '../checkout/
 import { chargedOrder, chargingBusiness, judoAccount, patientActor, webhookAuth } from '../checkout/test-helpers.ts';
 import { recordExpiredOrders } from '../orders/expiry.ts';
 import { testPatient } from '../patients/test-helpers.ts';
-import { medianMinutes, monthBounds, runMonthlyStats } from './monthly-job.ts';
+import { medianMinutes, monthBounds, runMonthlyStats } from './monthly-job-repository.ts';
 import { emptyMonth, monthIndex, monthlyRows } from './monthly-repository.ts';
 
 /*

@@ -76,3 +76,10 @@ export async function listCollectionRows(
     retailCharge: Number(r.retail_charge),
   }));
 }
+
+/** Every business's id in id order, after `after` when given (a rebuild over every business). */
+export async function businessIdsAfter(db: Db, after: string | undefined): Promise<string[]> {
+  let query = db.selectFrom('businesses').select('id').orderBy('id');
+  if (after !== undefined) query = query.where('id', '>', after);
+  return (await query.execute()).map((b) => b.id);
+}

@@ -14,9 +14,9 @@ import { auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeCursor, decodeTimeIdCursor, encodeCursor, pageOf } from '../../rpc/paging.ts';
 import { requireBusiness } from '../business-settings/service.ts';
-import { monthOf, rebuildMonthlyStats as rebuildMonths } from './monthly-job.ts';
+import { monthOf, rebuildMonthlyStats as rebuildMonths } from './monthly-job-repository.ts';
 import { businessCreated, monthIndex, monthlyRows } from './monthly-repository.ts';
-import { listCollectionRows } from './repository.ts';
+import { businessIdsAfter, listCollectionRows } from './repository.ts';
 
 /*
  * Reports (issue 21, SPEC §7). Days are London calendar days: a range is from the London midnight
@@ -120,9 +120,7 @@ export async function rebuildMonthlyStats(
   }
   // Every business, in id order, one after another until the call has worked REBUILD_CALL_MS.
   const started = performance.now();
-  let query = deps.db.selectFrom('businesses').select('id').orderBy('id');
-  if (input.nextToken !== undefined) query = query.where('id', '>', input.nextToken);
-  const ids = (await query.execute()).map((b) => b.id);
+  const ids = await businessIdsAfter(deps.db, input.nextToken);
   const total = { businesses: 0, months: 0, changed: 0 };
   let last: string | null = null;
   for (const id of ids) {

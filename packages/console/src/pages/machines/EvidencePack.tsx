@@ -1,26 +1,18 @@
-import {
-  type EvidenceMachineEvent,
-  type EvidenceOrder,
-  evidenceMaxRangeDays,
-  formatDateTime,
-  formatTemperature,
-  type EvidencePack as Pack,
-} from '@medlocker/core';
+import { evidenceMaxRangeDays, formatDateTime, formatTemperature, type EvidencePack as Pack } from '@medlocker/core';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { orderPaths } from '../orders/paths.ts';
 import { ReasonDialog } from '../orders/ReasonDialog.tsx';
+import { EventList, OrderItem } from './EvidenceParts.tsx';
 import { machinePaths } from './MachineRoutes.tsx';
 
 const DAY = 86_400_000;
@@ -43,65 +35,6 @@ function saveFile(file: { fileName: string; contentType: string; data: string })
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-function EventList({ events, empty, label }: { events: EvidenceMachineEvent[]; empty: string; label: string }) {
-  if (events.length === 0) return <p className="empty">{empty}</p>;
-  return (
-    <ul className="evidence__events" aria-label={label}>
-      {events.map((e) => (
-        <li key={e.id}>
-          <time>{formatDateTime(e.created)}</time> <strong>{e.code}</strong> {e.name} ({e.level}){' '}
-          {e.message && `— ${e.message}`}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function OrderItem({
-  order,
-  businessId,
-  selected,
-  onSelect,
-}: {
-  order: EvidenceOrder;
-  businessId: string;
-  selected: boolean;
-  onSelect: (on: boolean) => void;
-}) {
-  const where = `in ${formatDateTime(order.inAt)}${order.outAt === null ? ', still inside' : `, out ${formatDateTime(order.outAt)}`}`;
-  return (
-    <li className="evidence__order" aria-label={`Order ${order.reference}`}>
-      <div className="evidence__order-head">
-        <Checkbox isSelected={selected} onChange={onSelect} isDisabled={!order.live && !order.pinHold}>
-          <span className="visually-hidden">Select order </span>
-          {order.reference}
-        </Checkbox>
-        <span>
-          <Link href={orderPaths.order(businessId, order.id)}>{order.patientName}</Link> · {order.barcode} · slot{' '}
-          {order.location ?? '—'} · {where} · {order.status}
-          {!order.live && order.status === 'loaded' ? ' (expired)' : ''}
-        </span>
-        {order.pinHold && (
-          <span className="evidence__held">
-            PIN held by {order.pinHold.heldByDisplayName}: {order.pinHold.reason}
-          </span>
-        )}
-      </div>
-      {order.messages.length === 0 ? (
-        <p className="empty">No messages to the patient.</p>
-      ) : (
-        <ul className="evidence__messages" aria-label={`Messages about ${order.reference}`}>
-          {order.messages.map((m) => (
-            <li key={m.id}>
-              <time>{formatDateTime(m.created)}</time> {m.name} by {m.channel} to {m.recipient} ({m.status}): “{m.body}”
-            </li>
-          ))}
-        </ul>
-      )}
-    </li>
-  );
 }
 
 function PackView({ pack, businessId, onChanged }: { pack: Pack; businessId: string; onChanged: () => void }) {
