@@ -1,4 +1,4 @@
-import { defaultOpeningHours, type UsageStats } from '@medlocker/core';
+import { defaultOpeningHours, formatMonth, type UsageStats } from '@medlocker/core';
 
 /*
  * SPEC §3's usage analyses (reports/getUsageStats) as tables: who collects (age ranges), when (day of
@@ -15,20 +15,6 @@ const ageLabels: [keyof UsageStats['ageRange'], string][] = [
   ['age60To70', '60 to 69'],
   ['age70plus', '70 and over'],
 ];
-const monthNames = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 const hh = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
 const openDays = defaultOpeningHours.days.map((d) => days[d - 1]);
@@ -36,7 +22,7 @@ const openDays = defaultOpeningHours.days.map((d) => days[d - 1]);
 export const openingHoursText = `${openDays[0]} to ${openDays.at(-1)}, ${hh(defaultOpeningHours.fromHour)} to ${hh(defaultOpeningHours.toHour)}`;
 
 /** "2026-03" as "March 2026". */
-const monthLabel = (ym: string) => `${monthNames[Number(ym.slice(5, 7)) - 1]} ${ym.slice(0, 4)}`;
+const monthLabel = (ym: string) => formatMonth(Number(ym.slice(0, 4)), Number(ym.slice(5, 7)));
 
 export function UsageAnalyses({ usage }: { usage: UsageStats }) {
   const byDay = usage.dayOfWeekAnalysis;
