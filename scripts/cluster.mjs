@@ -3,8 +3,8 @@
 //
 // Prints one JSON line on stdout per part as it comes up (the processes' own output goes to stderr):
 //   {"role":"api","pid":…,"port":…}   then   {"role":"balancer","pid":…,"url":"http://localhost:3000"}
-// An api process that dies (a crash, `kill -9`) is started again on its port, and printed again with
-// "restarted":true. The first api process migrates and seeds the database alone; the others start once it
+// An api process or HAProxy that dies (a crash, `kill -9`) is started again (HAProxy after
+// CLUSTER_BALANCER_RESTART_SECONDS, default 1), and printed again with "restarted":true. The first api process migrates and seeds the database alone; the others start once it
 // is healthy, so migrations run once (and, should two ever meet, Kysely's migrator holds an advisory lock).
 // Only the first runs the demo fleet (unless DEMO_FLEET is set). Jobs run in the api processes; with
 // CLUSTER_WORKER=1 they run instead in one `npm run worker` process ({"role":"worker","pid":…}).
@@ -167,7 +167,10 @@ ${servers.join('\n')}
 `;
 }
 
-async function startBalancer() {
+/** Seconds a dead HAProxy stays down before it is started again (CLUSTER_BALANCER_RESTART_SECONDS; chaos drills set 10). */
+const balancerRestartSeconds = integer('CLUSTER_BALANCER_RESTART_SECONDS', 1, 0, 3600);
+
+async function startBalancer(restarted = false) {
   const config = join(tempDir, 'haproxy.cfg');
   writeFileSync(config, haproxyConfig());
   const child = start('balancer', haproxy, ['-db', '-f', config]);
@@ -176,11 +179,18 @@ async function startBalancer() {
     if (stopping) return;
     throw new Error(`HAProxy did not answer on port ${port}; see its messages above.`);
   }
-  print({ role: 'balancer', pid: child.pid, url });
-  child.exited.then(({ code, signal }) => {
+  print({ role: 'balancer', pid: child.pid, url, ...(restarted ? { restarted: true } : {}) });
+  child.exited.then(async ({ code, signal }) => {
     if (stopping) return;
-    console.error(`  HAProxy stopped (${signal ?? `exit ${code}`}): stopping the cluster.`);
-    stop(1);
+    console.error(
+      `  HAProxy (pid ${child.pid}) stopped (${signal ?? `exit ${code}`}); starting it again in ${balancerRestartSeconds} s…`,
+    );
+    await sleep(balancerRestartSeconds * 1000);
+    if (stopping) return;
+    startBalancer(true).catch((error) => {
+      console.error(`  ${error.message}`);
+      stop(1);
+    });
   });
 }
 
