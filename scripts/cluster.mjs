@@ -3,13 +3,15 @@
 //
 // Prints one JSON line on stdout per part as it comes up (the processes' own output goes to stderr):
 //   {"role":"api","pid":…,"port":…}   then   {"role":"balancer","pid":…,"url":"http://localhost:3000"}
-// An api process or HAProxy that dies (a crash, `kill -9`) is started again (HAProxy after
-// CLUSTER_BALANCER_RESTART_SECONDS, default 1), and printed again with "restarted":true. The first api process migrates and seeds the database alone; the others start once it
-// is healthy, so migrations run once (and, should two ever meet, Kysely's migrator holds an advisory lock).
+// An api process, the worker or HAProxy that dies (a crash, `kill -9`) is started again (HAProxy after
+// CLUSTER_BALANCER_RESTART_SECONDS, default 1), and printed again with "restarted":true. The first api
+// process migrates and seeds the database alone; the others start once it is healthy, so migrations run
+// once (and, should two ever meet, Kysely's migrator holds an advisory lock).
 // Only the first runs the demo fleet (unless DEMO_FLEET is set). Jobs run in the api processes; with
 // CLUSTER_WORKER=1 they run instead in one `npm run worker` process ({"role":"worker","pid":…}).
 // SIGINT (Ctrl-C) or SIGTERM stops everything gracefully (each process group, killed after 12 s), and the
-// generated HAProxy configuration's temporary directory is removed.
+// generated HAProxy configuration's temporary directory is removed. (Killed itself with SIGKILL, it
+// cannot: its children then run on; stop their process groups by the pids it printed.)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,6 +128,18 @@ async function startApi(index, restarted = false) {
       console.error(`  ${error.message}`);
       stop(1);
     });
+  });
+}
+
+/** The job runner alone (CLUSTER_WORKER=1), started again when it dies. */
+function startWorker(restarted = false) {
+  const worker = start('worker', bun, ['packages/api/src/worker.ts']);
+  print({ role: 'worker', pid: worker.pid, ...(restarted ? { restarted: true } : {}) });
+  worker.exited.then(async ({ code, signal }) => {
+    if (stopping) return;
+    console.error(`  worker (pid ${worker.pid}) stopped (${signal ?? `exit ${code}`}); starting it again…`);
+    await sleep(500);
+    if (!stopping) startWorker(true);
   });
 }
 
@@ -254,10 +268,7 @@ try {
   await startApi(0);
   if (!stopping) {
     const rest = Array.from({ length: size - 1 }, (_, i) => startApi(i + 1));
-    if (env.CLUSTER_WORKER === '1') {
-      const worker = start('worker', bun, ['packages/api/src/worker.ts']);
-      print({ role: 'worker', pid: worker.pid });
-    }
+    if (env.CLUSTER_WORKER === '1') startWorker();
     await Promise.all([...rest, startBalancer()]);
   }
 } catch (error) {
