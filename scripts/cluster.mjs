@@ -174,6 +174,11 @@ frontend medlocker
 backend api
   # Lockers' and consoles' sockets are long-lived: each new one goes to the process holding the fewest.
   balance leastconn
+  # A request that meets a process which just died (sent on a kept-alive connection that it reset or closed
+  # unanswered) goes to another process when repeating it is safe: a GET or HEAD, or a request with an
+  # Idempotency-Key (the integration API's). Any other gets the 502: it may have been carried out.
+  retry-on conn-failure empty-response
+  http-request disable-l7-retry if !{ method GET HEAD } !{ req.hdr(idempotency-key) -m found }
   option httpchk
   http-check send meth GET uri /healthz ver HTTP/1.1 hdr Host localhost
   http-check expect status 200
