@@ -22,7 +22,10 @@ export type RunningCluster = {
   pids: Set<number>;
   /** Resolves with the next line matching `match`, within `ms`. */
   next(match: (line: ClusterLine) => boolean, ms?: number): Promise<ClusterLine>;
-  /** Signals the cluster script and waits for it to exit; returns its exit code. */
+  /**
+   * Signals the cluster script and waits for it to exit; returns its exit code. Not exited within `ms`:
+   * every process it printed is killed, then it. (Never SIGKILL the script first: its children would live on.)
+   */
   stop(signal?: NodeJS.Signals, ms?: number): Promise<number | null>;
 };
 
@@ -131,6 +134,12 @@ export async function startCluster(opts: {
       const exited = await Promise.race([proc.exited, Bun.sleep(stopMs).then(() => 'timeout' as const)]);
       await Promise.race([readAll, Bun.sleep(1000)]);
       if (exited === 'timeout') {
+        // The script is stuck: take down what it started too (each in its own process group), then it.
+        for (const pid of pids) {
+          try {
+            process.kill(-pid, 'SIGKILL');
+          } catch {}
+        }
         proc.kill('SIGKILL');
         throw new Error(`the cluster script did not exit within ${stopMs / 1000} s of ${signal}`);
       }

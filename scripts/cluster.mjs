@@ -240,13 +240,15 @@ async function stop(exitCode) {
   process.exit(exitCode);
 }
 
-let signals = 0;
+let firstSignalAt = 0;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
-    signals++;
-    if (signals === 1) console.error(`\n  ${signal}: stopping the cluster…`);
-    else {
-      // A second Ctrl-C: now.
+    if (!firstSignalAt) {
+      firstSignalAt = Date.now();
+      console.error(`\n  ${signal}: stopping the cluster…`);
+    } else if (Date.now() - firstSignalAt > 1000) {
+      // A second Ctrl-C, later: now. (Within a second it is the same one twice: `npm run` forwards the
+      // terminal's Ctrl-C to this script, which the terminal has already sent it.)
       for (const child of running.values()) {
         try {
           process.kill(-child.pid, 'SIGKILL');

@@ -39,7 +39,8 @@ describe.skipIf(!base)('npm run cluster [postgres]', () => {
     fresh = await createFreshPostgresDatabase(base as string);
   });
   afterAll(async () => {
-    if (cluster?.proc.exitCode === null) await cluster.stop('SIGKILL').catch(() => {});
+    // A failed test: stopped as Ctrl-C does (a SIGKILL would leave the script's children running).
+    if (cluster?.proc.exitCode === null) await cluster.stop('SIGINT').catch(() => {});
     await fresh?.drop();
   });
 
