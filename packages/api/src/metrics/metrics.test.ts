@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { silentLogger } from '../http/logger.ts';
+import { withBootedLocker, withTestAuth } from '../hubs/test-kit.ts';
 import { enqueueJob } from '../jobs/repository.ts';
 import { createRunner, PermanentJobError } from '../jobs/runner.ts';
 import { describeApi } from '../testing.ts';
@@ -111,6 +112,22 @@ describeApi('/metrics without METRICS_TOKEN', (t) => {
     expect((await res.json()).error.code).toBe('FORBIDDEN');
   });
 });
+
+describeApi(
+  '/metrics on a real socket, without METRICS_TOKEN',
+  (t) => {
+    it('answers a loopback peer, refuses what came through a proxy, and counts a connected locker', async () => {
+      await withBootedLocker(t, async ({ hub }) => {
+        const res = await fetch(`${hub.http}/metrics`);
+        expect(res.status).toBe(200);
+        expect(await res.text()).toContain('medlocker_lockers_connected 1');
+        const proxied = await fetch(`${hub.http}/metrics`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+        expect(proxied.status).toBe(403);
+      });
+    });
+  },
+  withTestAuth,
+);
 
 describe('who may read /metrics', () => {
   const req = (headers: Record<string, string> = {}) => new Request('http://localhost/metrics', { headers });

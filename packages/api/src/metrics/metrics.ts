@@ -89,6 +89,22 @@ function createAppMetrics(deps: AppDeps): AppMetrics {
       this.set(counts.consoles());
     },
   });
+  // Before the job queue's gauge: a scrape collects every metric at once, and the pool is read before
+  // the queue's own query takes a connection from it.
+  new Gauge({
+    name: 'medlocker_db_pool_connections',
+    help: 'The database pool: connections open (total), idle, and queries waiting for one (waiting). PGlite: one embedded connection, total only',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const pool = deps.dbPool?.();
+      if (!pool) return;
+      this.set({ state: 'total' }, pool.total);
+      if (pool.idle !== null) this.set({ state: 'idle' }, pool.idle);
+      if (pool.waiting !== null) this.set({ state: 'waiting' }, pool.waiting);
+    },
+  });
   new Gauge({
     name: 'medlocker_jobs',
     help: 'Jobs in the job table not done, by type and state (waiting: not yet tried; failed: waiting again after a failure; running; dead). Whole database, not this process',
@@ -108,20 +124,6 @@ function createAppMetrics(deps: AppDeps): AppMetrics {
           error: error instanceof Error ? error.message : String(error),
         });
       }
-    },
-  });
-  new Gauge({
-    name: 'medlocker_db_pool_connections',
-    help: 'The database pool: connections open (total), idle, and queries waiting for one (waiting). PGlite: one embedded connection, total only',
-    labelNames: ['state'] as const,
-    registers: [registry],
-    collect() {
-      this.reset();
-      const pool = deps.dbPool?.();
-      if (!pool) return;
-      this.set({ state: 'total' }, pool.total);
-      if (pool.idle !== null) this.set({ state: 'idle' }, pool.idle);
-      if (pool.waiting !== null) this.set({ state: 'waiting' }, pool.waiting);
     },
   });
   new Gauge({
