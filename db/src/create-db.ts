@@ -15,9 +15,17 @@ export type DbOptions =
   /** Embedded PGlite: a directory on disk, or `memory://` for a throw-away database. */
   | { kind: 'pglite'; dataDir: string };
 
+/** A connection pool's state now: connections open, of those idle, and queries waiting for one. */
+export type PoolStats = { total: number; idle: number; waiting: number };
+
 export type Db = {
   db: Kysely<Database>;
   kind: DbKind;
+  /**
+   * The pool's state (the /metrics gauges). PostgreSQL: pg's pool. PGlite: its one embedded connection,
+   * always open; it has no idle or waiting count of its own (Kysely queues queries for it), so `null`s.
+   */
+  pool(): PoolStats | { total: 1; idle: null; waiting: null };
   close(): Promise<void>;
 };
 
@@ -85,6 +93,7 @@ export async function createDb(options: DbOptions): Promise<Db> {
     return {
       db,
       kind: 'postgres',
+      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: async () => {
         closing = true;
         await db.destroy();
@@ -109,6 +118,7 @@ export async function createDb(options: DbOptions): Promise<Db> {
   return {
     db,
     kind: 'pglite',
+    pool: () => ({ total: 1, idle: null, waiting: null }),
     close: async () => {
       await db.destroy();
       if (!pglite.closed) await pglite.close();

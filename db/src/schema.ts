@@ -233,6 +233,7 @@ export type JobsTable = {
   dedupe_key: string | null;
   created: number;
   updated: number;
+  request_id: string | null;
 };
 
 export type LockerEventReceiptsTable = {

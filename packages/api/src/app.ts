@@ -34,21 +34,23 @@ import { docsRoutes } from './docs/docs-page.ts';
 import { consoleStatic } from './http/console-static.ts';
 import { toErrorResponse } from './http/errors.ts';
 import { patientStatic } from './http/patient-static.ts';
-import { requestMeta } from './http/request-meta.ts';
+import { enterRequestScope, requestMeta, withRequestScope } from './http/request-meta.ts';
 import { assertSameOrigin, securityHeaders } from './http/security.ts';
 import { consoleHub } from './hubs/console/index.ts';
 import { defaultMachineHubOptions, type MachineHubOptions, machineHub } from './hubs/machine/index.ts';
 import { integrationApiRoutes } from './integration/index.ts';
 import { isIntegrationPath, PROBLEM_TYPE, problemOf } from './integration/problem.ts';
 import { messagingReportRoutes } from './messaging/report-routes.ts';
+import { metricsOf } from './metrics/metrics.ts';
+import { metricsRoutes } from './metrics/routes.ts';
 import { ssoRoutes } from './sso/routes.ts';
 
 /**
  * The hubs' settings: the machine hub's, and how often the console hub checks its open consoles'
  * sessions again (ms; default 60 s, 0: only when access changes).
  */
-/** Paths whose requests are never logged: the health and readiness probes. */
-const UNLOGGED = new Set(['/healthz', '/readyz']);
+/** Paths whose requests are never logged: the health and readiness probes, and the metrics scrape. */
+const UNLOGGED = new Set(['/healthz', '/readyz', '/metrics']);
 
 const decodablePath = (path: string): boolean => {
   try {
@@ -79,6 +81,7 @@ export type HubOptions = MachineHubOptions & { consoleSessionCheckEveryMs?: numb
  */
 export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachineHubOptions) {
   const started = new WeakMap<Request, number>();
+  const metrics = metricsOf(deps);
   // Staff's sign-ups and the patient page's in one plugin: one link fewer in the chain below, whose
   // inferred type is at TypeScript's depth limit.
   const signUpAreas = new Elysia({ name: 'areas:signUps' }).use(signUpsRoutes(deps)).use(patientSignUpsRoutes(deps));
@@ -88,93 +91,105 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(integrationRoutes(deps))
     .use(webhooksRoutes(deps))
     .use(integrationApiRoutes(deps));
-  // The job runner's console, the reports and the evidence pack, likewise.
+  // The job runner's console, the reports, the evidence pack and the metrics scrape, likewise.
   const adminAreas = new Elysia({ name: 'areas:jobsReports' })
     .use(jobsRoutes(deps))
+    .use(metricsRoutes(deps))
     .use(reportsRoutes(deps))
     .use(groupReportsRoutes(deps))
     .use(evidenceRoutes(deps));
   // Sign-in through an identity provider: the auth area's RPC methods and the provider's way back.
   const authAreas = new Elysia({ name: 'areas:auth' }).use(authRoutes(deps)).use(ssoRoutes(deps));
   // Frames of the locker protocol are at most 64 KB (docs/LOCKER-PROTOCOL.md); a bigger message closes the socket.
-  return new Elysia({ name: 'medlocker', websocket: { maxPayloadLength: 64 * 1024 } })
-    .onRequest(({ request, set, server }) => {
-      started.set(request, performance.now());
-      const meta = requestMeta(request, server, deps.config.trustProxy);
-      set.headers['x-request-id'] = meta.requestId;
-      Object.assign(set.headers, securityHeaders);
-      const { pathname } = new URL(request.url);
-      // A path with a broken %-escape (`/files/logos/%ZZ`) reaches no route with a readable parameter.
-      // (A short link answers any code it cannot read with its own plain 404 page, which patients see.)
-      if (!pathname.startsWith('/u/') && !decodablePath(pathname)) {
-        throw new AppError('BAD_REQUEST', 'The address is not valid');
-      }
-      if (request.method === 'POST' && pathname.startsWith('/api/')) {
-        assertSameOrigin(request, deps.config.publicUrls);
-      }
-    })
-    .onError(({ error, code, set, request }) => {
-      const meta = requestMeta(request);
-      const path = new URL(request.url).pathname;
-      if (isIntegrationPath(path)) {
-        // The integration API answers RFC 9457 problems, an unknown route and an unreadable path too.
-        const p = problemOf(error, code, deps.logger, meta.requestId, decodablePath(path) ? path : '');
-        return new Response(JSON.stringify(p.problem), {
-          status: p.status,
-          headers: { ...p.headers, ...securityHeaders, 'x-request-id': meta.requestId, 'content-type': PROBLEM_TYPE },
+  return (
+    new Elysia({ name: 'medlocker', websocket: { maxPayloadLength: 64 * 1024 } })
+      // Each request runs in its own scope, so jobs it queues and lines logged meanwhile carry its id.
+      .wrap(withRequestScope)
+      .onRequest(({ request, set, server }) => {
+        started.set(request, performance.now());
+        const meta = requestMeta(request, server, deps.config.trustProxy);
+        enterRequestScope(meta.requestId);
+        set.headers['x-request-id'] = meta.requestId;
+        Object.assign(set.headers, securityHeaders);
+        const { pathname } = new URL(request.url);
+        // A path with a broken %-escape (`/files/logos/%ZZ`) reaches no route with a readable parameter.
+        // (A short link answers any code it cannot read with its own plain 404 page, which patients see.)
+        if (!pathname.startsWith('/u/') && !decodablePath(pathname)) {
+          throw new AppError('BAD_REQUEST', 'The address is not valid');
+        }
+        if (request.method === 'POST' && pathname.startsWith('/api/')) {
+          assertSameOrigin(request, deps.config.publicUrls);
+        }
+      })
+      .onError(({ error, code, set, request }) => {
+        const meta = requestMeta(request);
+        const path = new URL(request.url).pathname;
+        if (isIntegrationPath(path)) {
+          // The integration API answers RFC 9457 problems, an unknown route and an unreadable path too.
+          const p = problemOf(error, code, deps.logger, meta.requestId, decodablePath(path) ? path : '');
+          return new Response(JSON.stringify(p.problem), {
+            status: p.status,
+            headers: { ...p.headers, ...securityHeaders, 'x-request-id': meta.requestId, 'content-type': PROBLEM_TYPE },
+          });
+        }
+        const { status, body, headers } = toErrorResponse(error, code, deps.logger, meta.requestId);
+        set.status = status;
+        Object.assign(set.headers, headers, securityHeaders, { 'x-request-id': meta.requestId });
+        return body;
+      })
+      .onAfterResponse((context) => {
+        const { request, set } = context;
+        const route = (context as { route?: string }).route;
+        const begin = started.get(request);
+        const ms = begin === undefined ? 0 : performance.now() - begin;
+        const status = typeof set.status === 'number' ? set.status : 200;
+        // By the matched route's pattern (undefined when none matched), never the raw path: bounded labels.
+        metrics.observeRequest({ method: request.method, route: route || undefined, status, seconds: ms / 1000 });
+        // Access lines are debug-level; the probes' paths are never logged (a balancer calls them every second).
+        if (!deps.logger.enabled('debug')) return;
+        const path = new URL(request.url).pathname;
+        if (UNLOGGED.has(path)) return;
+        // Path only, never the query string or body: those can carry patient details.
+        deps.logger.debug('request', {
+          requestId: requestMeta(request).requestId,
+          method: request.method,
+          path: loggablePath(path),
+          status,
+          ms: Math.round(ms * 10) / 10,
         });
-      }
-      const { status, body, headers } = toErrorResponse(error, code, deps.logger, meta.requestId);
-      set.status = status;
-      Object.assign(set.headers, headers, securityHeaders, { 'x-request-id': meta.requestId });
-      return body;
-    })
-    .onAfterResponse(({ request, set }) => {
-      // Access lines are debug-level; the probes' paths are never logged (a balancer calls them every second).
-      if (!deps.logger.enabled('debug')) return;
-      const path = new URL(request.url).pathname;
-      if (UNLOGGED.has(path)) return;
-      const begin = started.get(request);
-      // Path only, never the query string or body: those can carry patient details.
-      deps.logger.debug('request', {
-        requestId: requestMeta(request).requestId,
-        method: request.method,
-        path: loggablePath(path),
-        status: typeof set.status === 'number' ? set.status : 200,
-        ms: begin === undefined ? undefined : Math.round((performance.now() - begin) * 10) / 10,
-      });
-    })
-    .use(healthRoutes(deps))
-    .use(authAreas)
-    .use(usersRoutes(deps))
-    .use(identityProvidersRoutes(deps))
-    .use(businessesRoutes(deps))
-    .use(groupsRoutes(deps))
-    .use(ordersRoutes(deps))
-    .use(patientOrdersRoutes(deps))
-    .use(patientsRoutes(deps))
-    .use(signUpAreas)
-    .use(machinesRoutes(deps))
-    .use(testMachinesRoutes(deps))
-    .use(bagsRoutes(deps))
-    .use(messagesRoutes(deps))
-    .use(deviceAuthRoutes(deps))
-    .use(businessSettingsRoutes(deps))
-    .use(paymentSettingsRoutes(deps))
-    .use(integrationAreas)
-    .use(globalSettingsRoutes(deps))
-    .use(mailboxRoutes(deps))
-    .use(messagingReportRoutes(deps))
-    .use(checkoutRoutes(deps))
-    .use(judopayWebhookRoutes(deps))
-    .use(notificationsRoutes(deps))
-    .use(urlRoutes(deps))
-    .use(adminAreas)
-    .use(machineHub(deps, hubOptions))
-    .use(consoleHub(deps, { sessionCheckEveryMs: hubOptions.consoleSessionCheckEveryMs ?? 60_000 }))
-    .use(docsRoutes(deps.config.productName))
-    .use(patientStatic(deps.patientDir, { production: deps.config.production }))
-    .use(consoleStatic(deps.consoleDir, { production: deps.config.production }));
+      })
+      .use(healthRoutes(deps))
+      .use(authAreas)
+      .use(usersRoutes(deps))
+      .use(identityProvidersRoutes(deps))
+      .use(businessesRoutes(deps))
+      .use(groupsRoutes(deps))
+      .use(ordersRoutes(deps))
+      .use(patientOrdersRoutes(deps))
+      .use(patientsRoutes(deps))
+      .use(signUpAreas)
+      .use(machinesRoutes(deps))
+      .use(testMachinesRoutes(deps))
+      .use(bagsRoutes(deps))
+      .use(messagesRoutes(deps))
+      .use(deviceAuthRoutes(deps))
+      .use(businessSettingsRoutes(deps))
+      .use(paymentSettingsRoutes(deps))
+      .use(integrationAreas)
+      .use(globalSettingsRoutes(deps))
+      .use(mailboxRoutes(deps))
+      .use(messagingReportRoutes(deps))
+      .use(checkoutRoutes(deps))
+      .use(judopayWebhookRoutes(deps))
+      .use(notificationsRoutes(deps))
+      .use(urlRoutes(deps))
+      .use(adminAreas)
+      .use(machineHub(deps, hubOptions))
+      .use(consoleHub(deps, { sessionCheckEveryMs: hubOptions.consoleSessionCheckEveryMs ?? 60_000 }))
+      .use(docsRoutes(deps.config.productName))
+      .use(patientStatic(deps.patientDir, { production: deps.config.production }))
+      .use(consoleStatic(deps.consoleDir, { production: deps.config.production }))
+  );
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -27,6 +27,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ ALLOW_REGISTRATION: 'yes' })).toThrow(/ALLOW_REGISTRATION/);
   });
 
+  it('reads METRICS_TOKEN: 16 to 256 printable characters, unset by default', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-token' }).metricsToken).toBe('a-long-enough-token');
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'has a space in the middle' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'x'.repeat(257) })).toThrow(/METRICS_TOKEN/);
+  });
+
   it('reads the message gateways, defaulting each API address to the provider’s own', () => {
     const d = loadConfig({}).gateways;
     expect(d.smsWorks).toEqual({ jwt: undefined, apiUrl: 'https://api.thesmsworks.co.uk' });

@@ -31,6 +31,11 @@ export type Config = {
    */
   trustProxy: string[];
   /**
+   * The bearer token /metrics asks for (METRICS_TOKEN, 16 characters or more). Unset: /metrics answers
+   * only requests from this machine that passed no proxy (metrics/routes.ts).
+   */
+  metricsToken: string | undefined;
+  /**
    * How a locker's TemperatureReadings are committed before they are acknowledged (READINGS_COMMIT):
    * `fast` (the default): committed, unique keys and all, without waiting for the disk to confirm the
    * write-ahead log (`synchronous_commit = off` for that statement): a database server crash may lose the
@@ -132,6 +137,7 @@ const Env = type({
   'LOG_LEVEL?': "'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent'",
   'SECRETS_KEY?': 'string > 0',
   'TRUST_PROXY?': 'string > 0',
+  'METRICS_TOKEN?': /^[\x21-\x7e]{16,256}$/,
   'READINGS_COMMIT?': "'fast' | 'durable'",
   'DATABASE_PREPARED_STATEMENTS?': "'on' | 'off'",
   'WEBHOOK_ALLOW_PRIVATE_ADDRESSES?': "'0' | '1'",
@@ -241,6 +247,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     secretsKey,
     secretsKeyIsDevDefault: !parsed.SECRETS_KEY,
     trustProxy,
+    metricsToken: parsed.METRICS_TOKEN,
     readingsCommit: parsed.READINGS_COMMIT ?? 'fast',
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS !== 'off',
     webhookAllowPrivateAddresses: parsed.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === '1',

@@ -1,4 +1,4 @@
-import type { Database, DbKind } from '@medlocker/db';
+import type { Database, DbKind, PoolStats } from '@medlocker/db';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Logger } from './http/logger.ts';
@@ -10,6 +10,8 @@ import type { AuthPort } from './rpc/context.ts';
 export type AppDeps = {
   db: Kysely<Database>;
   dbKind: DbKind;
+  /** The database pool's state now, for /metrics (createDb's `pool`); absent: not reported. */
+  dbPool?: () => PoolStats | { total: number; idle: null; waiting: null };
   config: Config;
   logger: Logger;
   /** Current time in ms; tests move it to expire sessions and lockouts. */

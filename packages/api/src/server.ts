@@ -34,6 +34,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const deps: AppDeps = {
     db: opened.db,
     dbKind: opened.kind,
+    dbPool: opened.pool,
     config,
     logger,
     now: Date.now,

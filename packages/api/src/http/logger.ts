@@ -1,5 +1,6 @@
 import pino from 'pino';
 import type { Config } from '../config.ts';
+import { currentRequestId } from './request-meta.ts';
 
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 export type Logger = {
@@ -14,7 +15,8 @@ export type Logger = {
 
 /**
  * pino, one JSON line per entry: `{"level":"info","time":"2026-…","pid":…,"msg":"…",…fields}` on stdout
- * (or `write`, for tests). Callers pass identifiers (request id, user id, business id), never request
+ * (or `write`, for tests). A line written while a request, or a job a request queued, is handled carries
+ * that request's `requestId` (http/request-meta.ts) unless the fields name one. Callers pass identifiers (request id, user id, business id), never request
  * bodies or query strings: those may hold patient data, which must not reach logs.
  */
 export function createLogger(level: Config['logLevel'], write?: (line: string) => void): Logger {
@@ -24,6 +26,11 @@ export function createLogger(level: Config['logLevel'], write?: (line: string) =
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      mixin: (fields) => {
+        if ('requestId' in fields) return {};
+        const requestId = currentRequestId();
+        return requestId === null ? {} : { requestId };
+      },
     },
     write ? { write } : pino.destination({ dest: 1, sync: true }),
   );

@@ -1,5 +1,6 @@
 import type { Database } from '@medlocker/db';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { currentRequestId } from '../http/request-meta.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -21,6 +22,8 @@ export type JobRow = {
   dedupe_key: string | null;
   created: number;
   updated: number;
+  /** The id of the request that queued it (X-Request-Id), for the logs; null when no request did. */
+  request_id: string | null;
 };
 
 /**
@@ -41,21 +44,25 @@ export type NewJob = {
   dedupeKey?: string | null;
   /** Default 5. */
   maxAttempts?: number;
+  /** Default: the request (or the job) being handled now (http/request-meta.ts), if any. */
+  requestId?: string | null;
 };
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
 /**
  * Queues a job in the caller's transaction (pass the transaction, so the job commits with the change
- * that caused it). Answers its id, or null when a job with its dedupe key is already waiting, running
+ * that caused it), with the id of the request being handled (so the runner's log lines for it name the
+ * request that queued it). Answers its id, or null when a job with its dedupe key is already waiting, running
  * or dead.
  */
 export async function enqueueJob(tx: Db, job: NewJob, now = Date.now()): Promise<string | null> {
   const id = Bun.randomUUIDv7();
   const { rows } = await sql<{ id: string }>`
-    insert into jobs (id, type, business_id, payload, max_attempts, run_after, dedupe_key, created, updated)
+    insert into jobs (id, type, business_id, payload, max_attempts, run_after, dedupe_key, created, updated, request_id)
     values (${id}, ${job.type}, ${job.businessId ?? null}, ${JSON.stringify(job.payload ?? null)}::jsonb,
-      ${job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}, ${job.runAfter ?? now}, ${job.dedupeKey ?? null}, ${now}, ${now})
+      ${job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}, ${job.runAfter ?? now}, ${job.dedupeKey ?? null}, ${now}, ${now},
+      ${job.requestId === undefined ? currentRequestId() : job.requestId})
     on conflict (dedupe_key) where dedupe_key is not null and status <> 'done' do nothing
     returning id`.execute(tx);
   return rows[0]?.id ?? null;

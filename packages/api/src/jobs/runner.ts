@@ -1,6 +1,8 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from '../http/logger.ts';
+import { withRequestId } from '../http/request-meta.ts';
+import { jobFailures } from '../metrics/metrics.ts';
 import {
   type ClaimedJob,
   claimJobs,
@@ -202,7 +204,15 @@ export function createRunner(options: RunnerOptions): Runner {
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let renewing = false;
 
-  async function runOne(job: ClaimedJob, abort: AbortController): Promise<void> {
+  /**
+   * Runs one attempt on behalf of the request that queued the job: its log lines, and the jobs it queues,
+   * carry that request's id (http/request-meta.ts).
+   */
+  function runOne(job: ClaimedJob, abort: AbortController): Promise<void> {
+    return withRequestId(job.request_id, () => attempt(job, abort));
+  }
+
+  async function attempt(job: ClaimedJob, abort: AbortController): Promise<void> {
     const handler = handlers[job.type];
     let service = job.type;
     const dependsOn = (name: string) => {
@@ -219,6 +229,14 @@ export function createRunner(options: RunnerOptions): Runner {
       if (!handler) throw new PermanentJobError(`No handler for jobs of type ${job.type}`);
       await handler.run({ job, signal: abort.signal, dependsOn, complete });
       healthOf(service).record(now(), true);
+      if (!abort.signal.aborted) {
+        logger.debug('job done', {
+          jobId: job.id,
+          type: job.type,
+          attempts: job.attempts,
+          requestId: job.request_id ?? undefined,
+        });
+      }
       // Marked done in the handler's own transaction; or stop() returned it to waiting (a late finish changes nothing).
       if (completed || abort.signal.aborted) return;
       if (!(await completeJob(db, job.id, worker, now()))) {
@@ -244,9 +262,11 @@ export function createRunner(options: RunnerOptions): Runner {
         ? null
         : at + (blip ? backoffMs(job.attempts, blipBase, blipMax, random) : backoffMs(job.attempts, base, max, random));
       await failJob(db, { id: job.id, worker, now: at, error: message, retryAt });
+      jobFailures.inc({ type: job.type, outcome: last ? 'dead' : 'retry' });
       (last ? logger.error : logger.warn).call(logger, last ? 'job dead' : 'job failed; will retry', {
         jobId: job.id,
         type: job.type,
+        requestId: job.request_id ?? undefined,
         attempts: job.attempts,
         error: message,
         ...(retryAt === null ? {} : { retryInMs: retryAt - at, blip }),
@@ -386,7 +406,11 @@ export function createRunner(options: RunnerOptions): Runner {
       for (const [id, h] of inHand) {
         h.abort.abort();
         await returnJob(db, id, worker, now());
-        logger.warn('job returned to waiting at shutdown', { jobId: id, type: h.job.type });
+        logger.warn('job returned to waiting at shutdown', {
+          jobId: id,
+          type: h.job.type,
+          requestId: h.job.request_id ?? undefined,
+        });
       }
     },
   };

@@ -1,5 +1,6 @@
 import type { Database } from '@medlocker/db';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { currentRequestId } from '../http/request-meta.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -53,7 +54,8 @@ export async function insertEvent(
 }
 
 /**
- * Makes sure the client's dispatch job runs by `runAfter`: queues it, or brings a waiting one forward.
+ * Makes sure the client's dispatch job runs by `runAfter` (with the id of the request being handled, as
+ * enqueueJob stores it): queues it, or brings a waiting one forward.
  * A running one is left alone: it looks for due deliveries again before it ends (dispatch.ts), and the
  * row lock this upsert takes on it orders the two (see docs/DECISIONS.md "Webhook dispatch").
  */
@@ -62,9 +64,9 @@ export async function queueDispatch(
   q: { clientId: string; businessId: string; runAfter: number; now: number },
 ) {
   await sql`
-    insert into jobs (id, type, business_id, payload, max_attempts, run_after, dedupe_key, created, updated)
+    insert into jobs (id, type, business_id, payload, max_attempts, run_after, dedupe_key, created, updated, request_id)
     values (${Bun.randomUUIDv7()}, ${DISPATCH_JOB}, ${q.businessId}, ${JSON.stringify({ clientId: q.clientId })}::jsonb,
-      1000000, ${q.runAfter}, ${dispatchKey(q.clientId)}, ${q.now}, ${q.now})
+      1000000, ${q.runAfter}, ${dispatchKey(q.clientId)}, ${q.now}, ${q.now}, ${currentRequestId()})
     on conflict (dedupe_key) where dedupe_key is not null and status <> 'done'
     do update set run_after = least(jobs.run_after, excluded.run_after), updated = excluded.updated
       where jobs.status = 'waiting'`.execute(tx);

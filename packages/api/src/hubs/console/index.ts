@@ -2,6 +2,7 @@ import { AppError, liveCloseCodes } from '@medlocker/core';
 import { type } from 'arktype';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../deps.ts';
+import { metricsOf } from '../../metrics/metrics.ts';
 import type { Principal } from '../../rpc/context.ts';
 import { type ConsoleEvent, liveOf } from '../live.ts';
 import { type ConsoleReach, reachOfUser } from './reach-repository.ts';
@@ -85,6 +86,7 @@ type WsLike = { data: { request: Request }; send(text: string): unknown; close(c
 export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { sessionCheckEveryMs: 60_000 }) {
   const principals = new WeakMap<Request, { principal: Principal; reach: ConsoleReach | null }>();
   const connections = new Map<object, ConsoleConnection>();
+  metricsOf(deps).track('consoles', () => connections.size);
 
   /**
    * Checks a connection's session again: ended (logged out, expired, password reset) → closed 4401;

@@ -2,6 +2,7 @@ import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import { checkAccessToken } from '../../areas/device-auth/repository.ts';
 import type { AppDeps } from '../../deps.ts';
+import { metricsOf } from '../../metrics/metrics.ts';
 import { liveOf } from '../live.ts';
 import { protocolTiming } from '../protocol.ts';
 import type { LockerIdentity } from './identity.ts';
@@ -55,6 +56,7 @@ export function machineHub(deps: AppDeps, options: MachineHubOptions = defaultMa
   const sessions = new Map<string, LockerSession>();
   const byWs = new WeakMap<object, LockerSession>();
   let sweeper: ReturnType<typeof setInterval> | undefined;
+  metricsOf(deps).track('lockers', () => sessions.size);
 
   const live = liveOf(deps);
   live.onLockerCommand((command) => {
