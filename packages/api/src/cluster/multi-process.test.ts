@@ -206,6 +206,45 @@ describePg('several api processes on one PostgreSQL', () => {
     expect(resets.filter((r) => r.status === 429).length).toBe(5);
   });
 
+  it('orders made concurrently through A, B and C for one machine never share a live PIN or a machine sequence', async () => {
+    const cookies = await Promise.all(apis.map((p) => adminCookie(p)));
+    const { rows } = await sql.query<{ business_id: string; patient_id: string; machine_id: string }>(
+      `select p.business_id, p.id as patient_id, m.id as machine_id
+       from patients p join machines m on m.business_id = p.business_id
+       where m.archived_at is null order by p.id limit 1`,
+    );
+    const pick = rows[0];
+    if (!pick) throw new Error('the demo has no patient and machine in one business');
+    const n = 24;
+    const made = await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        post(
+          apis[i % apis.length] as ApiProcess,
+          '/api/orders/create',
+          {
+            barcode: `MP-${Date.now()}-${i}`,
+            businessId: pick.business_id,
+            patientId: pick.patient_id,
+            machineId: pick.machine_id,
+          },
+          { cookie: cookies[i % apis.length] as string },
+        ),
+      ),
+    );
+    expect(made.map((r) => r.status)).toEqual(Array.from({ length: n }, () => 200));
+    const live = await sql.query<{ n: number; pins: number; sequences: number }>(
+      `select count(*)::int as n, count(distinct pin_lookup)::int as pins, count(distinct machine_sequence)::int as sequences
+       from orders where machine_id = $1 and status in ('new', 'loaded')`,
+      [pick.machine_id],
+    );
+    expect(live.rows[0]?.pins).toBe(live.rows[0]?.n as number);
+    const ours = await sql.query<{ sequences: number }>(
+      "select count(distinct machine_sequence)::int as sequences from orders where machine_id = $1 and barcode like 'MP-%'",
+      [pick.machine_id],
+    );
+    expect(ours.rows[0]?.sequences).toBe(n);
+  });
+
   it('a locker on A that dies (SIGKILL) reconnects to B and resumes: every event stored once, sequence numbers go on', async () => {
     const [a, b] = apis as [ApiProcess, ApiProcess];
     const cookie = await adminCookie(b);
