@@ -245,6 +245,59 @@ describePg('several api processes on one PostgreSQL', () => {
     expect(ours.rows[0]?.sequences).toBe(n);
   });
 
+  it('one Idempotency-Key sent at once to A, B and C has one effect', async () => {
+    const [a] = apis as [ApiProcess];
+    const cookie = await adminCookie(a);
+    const { rows } = await sql.query<{ business_id: string; patient_id: string }>(
+      'select business_id, id as patient_id from patients order by id limit 1',
+    );
+    const pick = rows[0] as { business_id: string; patient_id: string };
+    const client = await post(
+      a,
+      '/api/integration/createOrUpdateIntegrationClient',
+      {
+        businessId: pick.business_id,
+        name: 'Multi-process PMR',
+        contactEmail: 'support@pmr.example',
+        suppressPatientMessages: true,
+        webhookUrl: null,
+        rateLimit: 1200,
+      },
+      { cookie },
+    );
+    expect(client.status).toBe(200);
+    const clientId = (client.body as { client: { id: string } }).client.id;
+    const secret = await post(a, '/api/integration/generateClientSecret', { id: clientId }, { cookie });
+    const token = await fetch(`${a.url}/integration/v1/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: (secret.body as { secret: string }).secret,
+      }).toString(),
+    }).then((r) => r.json() as Promise<{ access_token: string }>);
+    const barcode = `IDEM-${Date.now()}`;
+    const answers = await Promise.all(
+      Array.from({ length: 9 }, (_, i) =>
+        fetch(`${(apis[i % apis.length] as ApiProcess).url}/integration/v1/orders`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${token.access_token}`,
+            'idempotency-key': `mp-${barcode}`,
+          },
+          body: JSON.stringify({ patientId: pick.patient_id, barcode }),
+        }).then((r) => r.status),
+      ),
+    );
+    // Each is the first answer (201), its replay (201), or "still being answered" (409): never a second order.
+    expect(answers.filter((s) => s !== 201 && s !== 409)).toEqual([]);
+    expect(answers).toContain(201);
+    const made = await sql.query<{ n: number }>('select count(*)::int as n from orders where barcode = $1', [barcode]);
+    expect(made.rows[0]?.n).toBe(1);
+  });
+
   it('a locker on A that dies (SIGKILL) reconnects to B and resumes: every event stored once, sequence numbers go on', async () => {
     const [a, b] = apis as [ApiProcess, ApiProcess];
     const cookie = await adminCookie(b);
