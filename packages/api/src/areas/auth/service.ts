@@ -6,8 +6,9 @@ import { authMessages, authPolicy } from '../../auth/policy.ts';
 import { createSession, findSession, revokeSessionByToken, revokeUserSessions, scopesOf } from '../../auth/sessions.ts';
 import { hashToken, newToken } from '../../auth/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
-import { addressKey, RateLimiter } from '../../http/rate-limit.ts';
+import { addressKey } from '../../http/rate-limit.ts';
 import { liveOf } from '../../hubs/live.ts';
+import { type Bucket, reserveToken } from '../../rate-limits/repository.ts';
 import { beginSso } from '../../sso/flow.ts';
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from '../users/repository.ts';
 import { authMail, linkOrigin, type MailKind, resetLink, type Site } from './mails.ts';
@@ -38,20 +39,12 @@ const invalidCredentials = {
 /**
  * Per client address, beside the per-account lockout: failed sign-ins (30 per 15 minutes, so one
  * address cannot try a password across many accounts; in the database, shared by every process), and
- * the calls that send mail to whoever is named (registration and reset requests, 10 an hour; in memory,
- * per process, per app).
+ * the calls that send mail to whoever is named (registration and reset requests, 10 an hour; in the
+ * database too).
  */
 export const addressLimits = { failedLogins: 30, failedLoginsPerMs: 15 * 60_000, mails: 10, mailsPerMs: 60 * 60_000 };
 const failedLoginBucket = { capacity: addressLimits.failedLogins, perMs: addressLimits.failedLoginsPerMs };
-const limiters = new WeakMap<AppDeps, { mails: RateLimiter }>();
-function limitsOf(deps: AppDeps) {
-  let found = limiters.get(deps);
-  if (!found) {
-    found = { mails: new RateLimiter(addressLimits.mails, addressLimits.mailsPerMs) };
-    limiters.set(deps, found);
-  }
-  return found;
-}
+const mailBucket: Bucket = { capacity: addressLimits.mails, perMs: addressLimits.mailsPerMs };
 
 /** The 429 of an address limit: 'Too many {what} from this address. Please try again in N minutes.' */
 function tooMany(what: string, retryAfterSeconds: number): AppError {
@@ -65,11 +58,12 @@ function tooMany(what: string, retryAfterSeconds: number): AppError {
 }
 
 /** Refuses a call that would send mail when this address has sent too many (no address: in-process). */
-function takeMail(deps: AppDeps, actor: Actor) {
+async function takeMail(deps: AppDeps, actor: Actor) {
   const { ip } = actor.origin;
   if (ip === null) return;
-  const allowed = limitsOf(deps).mails.take(addressKey(ip), deps.now());
-  if (!allowed.ok) throw tooMany('requests', allowed.retryAfterSeconds);
+  // In the database (rate_buckets), so every api process draws on the same bucket.
+  const retryAfter = await reserveToken(deps.db, `auth-mail:${addressKey(ip)}`, mailBucket, deps.now());
+  if (retryAfter !== null) throw tooMany('requests', retryAfter);
 }
 
 export function config(deps: AppDeps, _actor: Actor, _input: In<'config'>): Out<'config'> {
@@ -247,7 +241,7 @@ export async function register(
   site: Site,
 ): Promise<Out<'register'>> {
   if (!deps.config.allowRegistration) throw new AppError('FORBIDDEN', 'Registration is not available');
-  takeMail(deps, actor);
+  await takeMail(deps, actor);
   const { db } = deps;
   const existing = await findUserByEmail(db, input.email);
   if (existing) {
@@ -289,7 +283,7 @@ export async function beginResetPassword(
   input: In<'beginResetPassword'>,
   site: Site,
 ): Promise<Out<'beginResetPassword'>> {
-  takeMail(deps, actor);
+  await takeMail(deps, actor);
   const { db } = deps;
   const user = await findUserByEmail(db, input.email);
   const throttled = user ? await sentRecently(deps, user.id) : false;

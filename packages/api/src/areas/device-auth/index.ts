@@ -2,8 +2,9 @@ import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import type { Actor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
-import { addressKey, RateLimiter } from '../../http/rate-limit.ts';
+import { addressKey } from '../../http/rate-limit.ts';
 import { type RequestMeta, requestMeta } from '../../http/request-meta.ts';
+import { reserveToken } from '../../rate-limits/repository.ts';
 import { originOf } from '../../rpc/actor-of.ts';
 import { rpcArea } from '../../rpc/area.ts';
 import { activateDeviceAuth, exchangeToken, startDeviceAuth, TokenRefusal } from './service.ts';
@@ -36,21 +37,22 @@ export const deviceCodeLimit = { perAddress: 30, perMs: 10 * 60 * 1000 };
  */
 export const deviceAuthRoutes = (deps: AppDeps) => {
   // Anyone may ask for a pairing code and each one is a row: at most 30 codes per 10 minutes from one
-  // address (a pharmacy pairs a locker or two; a locker asks again only when its code expired).
-  const codes = new RateLimiter(deviceCodeLimit.perAddress, deviceCodeLimit.perMs);
+  // address (a pharmacy pairs a locker or two; a locker asks again only when its code expired). The
+  // bucket is in the database (rate_buckets), shared by every api process.
+  const codes = { capacity: deviceCodeLimit.perAddress, perMs: deviceCodeLimit.perMs };
   const app = new Elysia({ name: 'machine:device-auth' })
     .post(
       '/machine/device/code',
       async ({ request, server, set }) => {
         set.headers['cache-control'] = 'no-store';
         const meta = requestMeta(request, server, deps.config.trustProxy);
-        const allowed = codes.take(addressKey(meta.ip), deps.now());
-        if (!allowed.ok) {
+        const retryAfter = await reserveToken(deps.db, `device-code:${addressKey(meta.ip)}`, codes, deps.now());
+        if (retryAfter !== null) {
           throw new AppError(
             'RATE_LIMITED',
-            `Too many pairing codes asked for from this address. Try again in ${allowed.retryAfterSeconds} seconds.`,
+            `Too many pairing codes asked for from this address. Try again in ${retryAfter} seconds.`,
             undefined,
-            allowed.retryAfterSeconds,
+            retryAfter,
           );
         }
         const origin = deps.config.publicUrls[0] ?? new URL(request.url).origin;
