@@ -30,6 +30,7 @@ import * as usageStats from './0029_usage_stats.ts';
 import * as monthlyReportSends from './0030_monthly_report_sends.ts';
 import * as pinHolds from './0031_pin_holds.ts';
 import * as sso from './0032_sso.ts';
+import * as ssoContinuations from './0034_sso_continuations.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '0030_monthly_report_sends': monthlyReportSends,
   '0031_pin_holds': pinHolds,
   '0032_sso': sso,
+  '0034_sso_continuations': ssoContinuations,
 };
