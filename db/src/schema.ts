@@ -685,6 +685,20 @@ export type SsoAssertionsTable = {
   expires: number;
 };
 
+export type SsoContinuationsTable = {
+  id: string;
+  ticket_hash: string;
+  identity_provider_id: string;
+  sso_login_id: string;
+  browser_hash: string;
+  subject: string;
+  email: string;
+  return_path: Generated<string>;
+  created: number;
+  expires: number;
+  used: number | null;
+};
+
 export type SsoLoginsTable = {
   id: string;
   identity_provider_id: string;
@@ -824,6 +838,7 @@ export type Database = {
   sessions: SessionsTable;
   short_urls: ShortUrlsTable;
   sso_assertions: SsoAssertionsTable;
+  sso_continuations: SsoContinuationsTable;
   sso_logins: SsoLoginsTable;
   temperature_readings: TemperatureReadingsTable;
   user_roles: UserRolesTable;

@@ -30,6 +30,7 @@ import * as usageStats from './0029_usage_stats.ts';
 import * as monthlyReportSends from './0030_monthly_report_sends.ts';
 import * as pinHolds from './0031_pin_holds.ts';
 import * as sso from './0032_sso.ts';
+import * as ssoContinuations from './0034_sso_continuations.ts';
 import * as jobRequestId from './0036_job_request_id.ts';
 
 /**
@@ -68,5 +69,6 @@ export const migrations: Record<string, Migration> = {
   '0030_monthly_report_sends': monthlyReportSends,
   '0031_pin_holds': pinHolds,
   '0032_sso': sso,
+  '0034_sso_continuations': ssoContinuations,
   '0036_job_request_id': jobRequestId,
 };

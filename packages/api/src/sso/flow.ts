@@ -10,11 +10,15 @@ import { liveOf } from '../hubs/live.ts';
 import type { IdentityProviderRow } from './config.ts';
 import { completeOidc, ProviderProblem, startOidc } from './oidc.ts';
 import {
+  deleteSsoContinuationsBefore,
   deleteSsoLoginsBefore,
   findProviderRow,
+  findSsoContinuation,
+  findSsoLoginByState,
   forgetSsoSecrets,
+  insertSsoContinuation,
   insertSsoLogin,
-  ssoLoginReturnPath,
+  takeSsoContinuation,
   takeSsoLogin,
   userHasRoleOutside,
 } from './repository.ts';
@@ -95,9 +99,19 @@ export const ssoMessages = {
   provider: 'Your identity provider could not be reached. Please try again later or contact Support.',
 };
 
+/**
+ * Where a step of a sign-in sends the browser. `session` null: no session yet (the SAML ACS passing on
+ * to its continuation). `keepBrowserCookie`: leave the `medlocker_sso` cookie as it is (the ACS, and a
+ * continuation refused in another browser, must not end that browser's own sign-in).
+ */
 export type CallbackOutcome =
-  | { ok: true; location: string; session: { token: string; maxAgeSeconds: number } }
-  | { ok: false; reason: SsoFailure };
+  | {
+      ok: true;
+      location: string;
+      session: { token: string; maxAgeSeconds: number } | null;
+      keepBrowserCookie?: boolean;
+    }
+  | { ok: false; reason: SsoFailure; keepBrowserCookie?: boolean };
 
 /** Finishes a sign-in from the provider's redirect; every outcome is a place to send the browser. */
 export async function ssoCallback(
@@ -209,22 +223,29 @@ function failWith(deps: AppDeps, actor: Actor): Fail {
   };
 }
 
+/** How long a checked SAML response waits for its browser at the continuation. */
+export const SAML_CONTINUATION_TTL_MS = 2 * 60_000;
+export const samlContinuePath = '/sso/saml/continue';
+
 /**
- * Finishes a SAML sign-in from the provider's POST to our assertion consumer service. There is no
- * browser check here: a cross-site POST carries no Lax cookie; the response must answer a request we
- * made (InResponseTo, once) and its assertion must be new.
+ * The SAML assertion consumer service: checks the provider's POST and keeps what it says as a
+ * one-time continuation, then sends the browser (303) to `samlContinuePath`, where the session is made.
+ * The POST is cross-site, so it carries no Lax cookie and cannot tell which browser sent it: signing in
+ * here would let someone post their own signed response from another person's browser (login CSRF).
+ * The response must answer a request we made (InResponseTo, once) and its assertion must be new. The
+ * browser's `medlocker_sso` cookie is never touched here.
  */
 export async function samlCallback(
   deps: AppDeps,
   actor: Actor,
-  request: Request,
+  _request: Request,
   idpId: string,
   /** The posted form; null when it was larger than we read. */
   body: Record<string, string> | null,
   publicOrigin: string,
-  sessionMaxAgeSeconds: number,
 ): Promise<CallbackOutcome> {
-  const fail = failWith(deps, actor);
+  const keep = { keepBrowserCookie: true } as const;
+  const fail: Fail = async (...args) => ({ ...(await failWith(deps, actor)(...args)), ...keep });
   const idp = await findProviderRow(deps.db, idpId);
   if (idp?.type !== 'SAML') return fail('expired', { provider: 'unknown' });
   if (body === null) return fail('rejected', { error: 'The SAML response is larger than 512 KB' }, idp.id);
@@ -241,18 +262,66 @@ export async function samlCallback(
     return fail(/InResponseTo/.test(why) ? 'expired' : 'rejected', { error: why }, idp.id);
   }
   if (!result.requestKey) return fail('expired', { error: 'request already answered' }, idp.id);
-  const returnPath = await ssoLoginReturnPath(deps.db, result.requestKey);
+  const login = await findSsoLoginByState(deps.db, result.requestKey);
+  if (!login) return fail('expired', { error: 'sign-in gone' }, idp.id);
   const { identity } = result;
   if (!(await rememberAssertion(deps, idp.id, identity.assertionId, identity.expires)))
     return fail('expired', { error: 'assertion replayed', assertionId: identity.assertionId }, idp.id);
+  const ticket = newToken();
+  const now = deps.now();
+  await deleteSsoContinuationsBefore(deps.db, now - SAML_CONTINUATION_TTL_MS);
+  await insertSsoContinuation(deps.db, {
+    ticketHash: hashToken(ticket),
+    identityProviderId: idp.id,
+    ssoLoginId: login.id,
+    browserHash: login.browser_hash,
+    subject: identity.subject,
+    email: identity.email,
+    returnPath: login.return_path,
+    now,
+    expires: now + SAML_CONTINUATION_TTL_MS,
+  });
+  return { ok: true, location: `${samlContinuePath}?ticket=${encodeURIComponent(ticket)}`, session: null, ...keep };
+}
+
+/**
+ * `GET /sso/saml/continue?ticket=…`, where the ACS sends the browser: a same-site top-level GET, so it
+ * carries the Lax `medlocker_sso` cookie. The continuation is taken once, within its two minutes, and
+ * only with the cookie of the browser that started this sign-in; then the user is matched and signed
+ * in. Another browser (no cookie, or the cookie of its own sign-in) is refused and changes nothing:
+ * the continuation stays, and so does that browser's cookie.
+ */
+export async function samlContinue(
+  deps: AppDeps,
+  actor: Actor,
+  request: Request,
+  sessionMaxAgeSeconds: number,
+): Promise<CallbackOutcome> {
+  const fail = failWith(deps, actor);
+  const now = deps.now();
+  const ticket = new URL(request.url).searchParams.get('ticket');
+  if (!ticket || ticket.length > 512) return fail('expired', { ticket: 'missing' });
+  const ticketHash = hashToken(ticket);
+  const browser = cookieToken(request, SSO_COOKIE);
+  const taken = browser ? await takeSsoContinuation(deps.db, ticketHash, hashToken(browser), now) : undefined;
+  if (!taken) {
+    const found = await findSsoContinuation(deps.db, ticketHash);
+    if (!found) return fail('expired', { ticket: 'unknown' });
+    if (found.used !== null) return fail('expired', { ticket: 'used' }, found.identity_provider_id);
+    if (found.expires <= now) return fail('expired', { ticket: 'expired' }, found.identity_provider_id);
+    const refused = await fail('browser', { ticket: 'another browser' }, found.identity_provider_id);
+    return { ...refused, keepBrowserCookie: true };
+  }
+  const idp = await findProviderRow(deps.db, taken.identity_provider_id);
+  if (!idp) return fail('expired', { provider: 'deleted' });
   // A signed assertion from the organisation's own provider vouches for the address it names.
   return signInMatched(
     deps,
     actor,
     request,
     idp,
-    { subject: identity.subject, email: identity.email, emailVerified: true },
-    returnPath ?? '/',
+    { subject: taken.subject, email: taken.email, emailVerified: true },
+    taken.return_path,
     fail,
     sessionMaxAgeSeconds,
   );

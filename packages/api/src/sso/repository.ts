@@ -112,13 +112,75 @@ export async function markSsoLoginUsed(db: Db, stateHash: string, now: number): 
   return row !== undefined;
 }
 
-export async function ssoLoginReturnPath(db: Db, stateHash: string): Promise<string | undefined> {
-  const row = await db
+/** The sign-in a SAML response answered (by its request key): its id, browser and return path. */
+export async function findSsoLoginByState(db: Db, stateHash: string) {
+  return db
     .selectFrom('sso_logins')
-    .select('return_path')
+    .select(['id', 'browser_hash', 'return_path'])
     .where('state_hash', '=', stateHash)
     .executeTakeFirst();
-  return row?.return_path;
+}
+
+// --- SAML continuations: a checked response waiting for the browser that started the sign-in -------
+
+export async function insertSsoContinuation(
+  db: Db,
+  row: {
+    ticketHash: string;
+    identityProviderId: string;
+    ssoLoginId: string;
+    browserHash: string;
+    subject: string;
+    email: string;
+    returnPath: string;
+    now: number;
+    expires: number;
+  },
+): Promise<void> {
+  await db
+    .insertInto('sso_continuations')
+    .values({
+      id: Bun.randomUUIDv7(),
+      ticket_hash: row.ticketHash,
+      identity_provider_id: row.identityProviderId,
+      sso_login_id: row.ssoLoginId,
+      browser_hash: row.browserHash,
+      subject: row.subject,
+      email: row.email,
+      return_path: row.returnPath,
+      created: row.now,
+      expires: row.expires,
+    })
+    .execute();
+}
+
+export async function deleteSsoContinuationsBefore(db: Db, before: number): Promise<void> {
+  await db.deleteFrom('sso_continuations').where('expires', '<', before).execute();
+}
+
+/**
+ * Takes a continuation once, and only in its own browser (one statement): undefined when the ticket is
+ * unknown, used, expired or the browser is another one (then nothing changes; see `findSsoContinuation`).
+ */
+export async function takeSsoContinuation(db: Db, ticketHash: string, browserHash: string, now: number) {
+  return db
+    .updateTable('sso_continuations')
+    .set({ used: now })
+    .where('ticket_hash', '=', ticketHash)
+    .where('browser_hash', '=', browserHash)
+    .where('used', 'is', null)
+    .where('expires', '>', now)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** A continuation by its ticket whatever its state: to say why one was not taken. */
+export async function findSsoContinuation(db: Db, ticketHash: string) {
+  return db
+    .selectFrom('sso_continuations')
+    .select(['identity_provider_id', 'used', 'expires'])
+    .where('ticket_hash', '=', ticketHash)
+    .executeTakeFirst();
 }
 
 export async function deleteAssertionsBefore(db: Db, before: number): Promise<void> {

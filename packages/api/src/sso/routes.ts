@@ -6,12 +6,22 @@ import type { AppDeps } from '../deps.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { originOf } from '../rpc/actor-of.ts';
 import { serializeCookie } from '../rpc/area.ts';
-import { type CallbackOutcome, callbackPath, SSO_COOKIE, samlCallback, ssoCallback } from './flow.ts';
+import {
+  type CallbackOutcome,
+  callbackPath,
+  SSO_COOKIE,
+  samlCallback,
+  samlContinue,
+  samlContinuePath,
+  ssoCallback,
+} from './flow.ts';
 
 /**
  * `GET /api/auth/callback` (SPEC §7 auth.callback): where an OpenID provider sends the browser back.
  * Signed in: the session cookie and a redirect to the page the user asked for. Refused: a redirect to
- * /auth/login?sso=<reason>, where the console says why. The one-time browser cookie is cleared either way.
+ * /auth/login?sso=<reason>, where the console says why. The one-time browser cookie is cleared unless the
+ * outcome keeps it. SAML: `POST /sso/saml/{id}/acs` checks the IdP's response and sends the browser to
+ * `GET /sso/saml/continue`, which signs in only the browser that started (see flow.ts).
  */
 export function ssoRoutes(deps: AppDeps) {
   const finish = async (
@@ -23,16 +33,21 @@ export function ssoRoutes(deps: AppDeps) {
     const meta = requestMeta(request, server, deps.config.trustProxy);
     const actor: Actor = { kind: 'anonymous', origin: originOf(meta, 'portal') };
     const publicOrigin = linkOrigin(deps, siteOf(request)) ?? new URL(request.url).origin;
-    const cookies = [serializeCookie(SSO_COOKIE, '', meta.secure, { maxAgeSeconds: 0, sameSite: 'lax' })];
+    const cookies: string[] = [];
+    const clearBrowserCookie = () =>
+      cookies.push(serializeCookie(SSO_COOKIE, '', meta.secure, { maxAgeSeconds: 0, sameSite: 'lax' }));
     let location: string;
     try {
       const outcome = await run(actor, publicOrigin, authPolicy.sessionAbsoluteMs / 1000);
-      if (outcome.ok) {
+      if (!outcome.keepBrowserCookie) clearBrowserCookie();
+      if (outcome.ok && outcome.session) {
         cookies.push(
           serializeCookie(authPolicy.sessionCookie, outcome.session.token, meta.secure, {
             maxAgeSeconds: outcome.session.maxAgeSeconds,
           }),
         );
+        location = outcome.location;
+      } else if (outcome.ok) {
         location = outcome.location;
       } else {
         location = `/auth/login?sso=${outcome.reason}`;
@@ -48,7 +63,7 @@ export function ssoRoutes(deps: AppDeps) {
     set.status = 303;
     set.headers.location = location;
     set.headers['cache-control'] = 'no-store';
-    set.headers['set-cookie'] = cookies;
+    if (cookies.length > 0) set.headers['set-cookie'] = cookies;
     return '';
   };
   return new Elysia({ name: 'sso' })
@@ -58,12 +73,15 @@ export function ssoRoutes(deps: AppDeps) {
     .post(
       '/sso/saml/:idpId/acs',
       ({ request, server, set, params }) =>
-        finish(request, server, set, async (actor, origin, maxAge) => {
+        finish(request, server, set, async (actor, origin) => {
           // Read by us, at most SAML_BODY_LIMIT: a huge form is refused before any XML parsing.
           const form = await boundedForm(request);
-          return samlCallback(deps, actor, request, params.idpId, form, origin, maxAge);
+          return samlCallback(deps, actor, request, params.idpId, form, origin);
         }),
       { parse: 'none' },
+    )
+    .get(samlContinuePath, ({ request, server, set }) =>
+      finish(request, server, set, (actor, _origin, maxAge) => samlContinue(deps, actor, request, maxAge)),
     );
 }
 

@@ -1,11 +1,7 @@
 import { beforeAll, expect, it } from 'bun:test';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { SignedXml } from 'xml-crypto';
 import { describeApi, TEST_ORIGIN, type TestApi } from '../testing.ts';
+import { makeSigningKey, type SigningKey, samlResponse } from './testing/saml-idp.ts';
 
 /*
  * SAML sign-in against a small test IdP: responses built here and signed with a test key (openssl
@@ -13,58 +9,15 @@ import { describeApi, TEST_ORIGIN, type TestApi } from '../testing.ts';
  */
 
 const IDP_ENTITY = 'https://idp.test';
-let key = '';
+let signing: SigningKey = { key: '', cert: '' };
 let cert = '';
 beforeAll(() => {
-  const dir = mkdtempSync(join(tmpdir(), 'saml-idp-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=test-idp',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
-  key = readFileSync(join(dir, 'key.pem'), 'utf8');
-  cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+  signing = makeSigningKey();
+  cert = signing.cert;
 });
 
-function sign(xml: string, element: 'Assertion' | 'Response'): string {
-  const sig = new SignedXml({
-    privateKey: key,
-    publicCert: cert,
-    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-    canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
-  });
-  const path = element === 'Assertion' ? "//*[local-name(.)='Assertion']" : "/*[local-name(.)='Response']";
-  sig.addReference({
-    xpath: path,
-    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
-    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-  });
-  sig.computeSignature(xml, { location: { reference: `${path}/*[local-name(.)='Issuer']`, action: 'after' } });
-  return sig.getSignedXml();
-}
-
-function response(o: { requestId: string; acs: string; audience: string; email: string; signed?: boolean }): string {
-  const now = new Date();
-  const at = (ms: number) => new Date(now.getTime() + ms).toISOString();
-  const id = () => `_${Bun.randomUUIDv7().replaceAll('-', '')}`;
-  let xml = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id()}" Version="2.0" IssueInstant="${at(0)}" Destination="${o.acs}" InResponseTo="${o.requestId}"><saml:Issuer>${IDP_ENTITY}</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status><saml:Assertion ID="${id()}" Version="2.0" IssueInstant="${at(0)}"><saml:Issuer>${IDP_ENTITY}</saml:Issuer><saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${o.email}</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData InResponseTo="${o.requestId}" NotOnOrAfter="${at(300_000)}" Recipient="${o.acs}"/></saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${at(-60_000)}" NotOnOrAfter="${at(300_000)}"><saml:AudienceRestriction><saml:Audience>${o.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions><saml:AuthnStatement AuthnInstant="${at(0)}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement></saml:Assertion></samlp:Response>`;
-  if (o.signed !== false) xml = sign(sign(xml, 'Assertion'), 'Response');
-  return Buffer.from(xml).toString('base64');
-}
+const response = (o: { requestId: string; acs: string; audience: string; email: string; signed?: boolean }) =>
+  samlResponse({ ...o, signing, issuer: IDP_ENTITY });
 
 async function setUp(t: TestApi) {
   const admin = await t.signIn({ support: true });
@@ -94,8 +47,31 @@ async function startAt(t: TestApi, email: string) {
   const request = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest') ?? '', 'base64')).toString();
   const requestId = /\sID="([^"]+)"/.exec(request)?.[1] ?? '';
   expect(requestId).not.toBe('');
-  return requestId;
+  const browser = res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('medlocker_sso='))
+    ?.split(';')[0];
+  expect(browser).toBeDefined();
+  return { requestId, browser: browser ?? '' };
 }
+
+/** Posts to the ACS (no cookie: a cross-site POST) and follows its 303 to the continuation with `cookie`. */
+async function postAndContinue(t: TestApi, acs: string, samlResponse: string, cookie: string | null) {
+  const posted = await post(t, acs, samlResponse);
+  expect(posted.status).toBe(303);
+  const location = posted.headers.get('location') ?? '';
+  if (!location.startsWith('/sso/saml/continue?')) return { location, posted, continued: null };
+  expect(posted.headers.getSetCookie()).toEqual([]);
+  const continued = await t.raw(location, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
+  expect(continued.status).toBe(303);
+  return { location: continued.headers.get('location'), posted, continued };
+}
+
+const sessionOf = (res: Response | null) =>
+  res?.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('medlocker_session='))
+    ?.split(';')[0];
 
 const post = (t: TestApi, acs: string, samlResponse: string) =>
   t.raw(new URL(acs).pathname, {
@@ -106,37 +82,94 @@ const post = (t: TestApi, acs: string, samlResponse: string) =>
   });
 
 describeApi('single sign-on with SAML', (t) => {
-  it('signs a user in with a signed response to our request, and refuses it replayed', async () => {
+  it('signs a user in through the continuation in the browser that started, and refuses replays', async () => {
     const { user, acs, spMetadata } = await setUp(t);
     expect(spMetadata).toContain(`entityID="${TEST_ORIGIN}/sso/saml/`);
     expect(spMetadata).toContain(acs);
-    const requestId = await startAt(t, user.email);
+    const { requestId, browser } = await startAt(t, user.email);
     const audience = acs.replace(/\/acs$/, '');
     const signed = response({ requestId, acs, audience, email: user.email });
-    const res = await post(t, acs, signed);
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('/groups');
-    const session = res.headers
-      .getSetCookie()
-      .find((c) => c.startsWith('medlocker_session='))
-      ?.split(';')[0];
-    const me = await t.call('auth', 'session', {}, { cookie: session });
+    const { location, continued, posted } = await postAndContinue(t, acs, signed, browser);
+    expect(location).toBe('/groups');
+    expect(continued?.headers.getSetCookie().some((c) => c.startsWith('medlocker_sso=;'))).toBe(true);
+    const me = await t.call('auth', 'session', {}, { cookie: sessionOf(continued) });
     expect(me.body.user.email).toBe(user.email);
     // The same response again: its request is answered and its assertion seen.
     const again = await post(t, acs, signed);
     expect(again.headers.get('location')).toBe('/auth/login?sso=expired');
+    // The same continuation again, even in the right browser: used.
+    const replayed = await t.raw(posted.headers.get('location') ?? '', {
+      headers: { cookie: browser },
+      redirect: 'manual',
+    });
+    expect(replayed.headers.get('location')).toBe('/auth/login?sso=expired');
+    expect(sessionOf(replayed)).toBeUndefined();
+  });
+
+  it('refuses the continuation in another browser (login CSRF), changing nothing', async () => {
+    const { user, acs } = await setUp(t);
+    const audience = acs.replace(/\/acs$/, '');
+    // The attacker starts a sign-in and takes their own signed response...
+    const attacker = await startAt(t, user.email);
+    const posted = await post(t, acs, response({ requestId: attacker.requestId, acs, audience, email: user.email }));
+    const continuation = posted.headers.get('location') ?? '';
+    expect(continuation).toStartWith('/sso/saml/continue?ticket=');
+    // ...and a victim's browser, with no sign-in of its own or with its own one, follows it.
+    const victim = await startAt(t, user.email);
+    for (const cookie of [null, victim.browser, 'medlocker_sso=not-a-token']) {
+      const res = await t.raw(continuation, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/auth/login?sso=browser');
+      // No session, and the victim's own sign-in cookie is left alone.
+      expect(res.headers.getSetCookie()).toEqual([]);
+    }
+    const refused = await t.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'auth.sso.refused')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(refused.details)).toContain('another browser');
+    // The victim's own sign-in still works.
+    const own = await postAndContinue(
+      t,
+      acs,
+      response({ requestId: victim.requestId, acs, audience, email: user.email }),
+      victim.browser,
+    );
+    expect(own.location).toBe('/groups');
+    expect(sessionOf(own.continued)).toBeDefined();
+  });
+
+  it('refuses a continuation after its two minutes', async () => {
+    const { user, acs } = await setUp(t);
+    const audience = acs.replace(/\/acs$/, '');
+    const { requestId, browser } = await startAt(t, user.email);
+    const posted = await post(t, acs, response({ requestId, acs, audience, email: user.email }));
+    t.advance(2 * 60_000 + 1);
+    const late = await t.raw(posted.headers.get('location') ?? '', {
+      headers: { cookie: browser },
+      redirect: 'manual',
+    });
+    expect(late.headers.get('location')).toBe('/auth/login?sso=expired');
+    expect(sessionOf(late)).toBeUndefined();
+    const bogus = await t.raw('/sso/saml/continue?ticket=nothing', {
+      headers: { cookie: browser },
+      redirect: 'manual',
+    });
+    expect(bogus.headers.get('location')).toBe('/auth/login?sso=expired');
   });
 
   it('refuses an unsigned response, another audience, an unknown request and an unknown user', async () => {
     const { user, acs } = await setUp(t);
     const audience = acs.replace(/\/acs$/, '');
-    let requestId = await startAt(t, user.email);
+    let { requestId, browser } = await startAt(t, user.email);
     expect(
       (await post(t, acs, response({ requestId, acs, audience, email: user.email, signed: false }))).headers.get(
         'location',
       ),
     ).toBe('/auth/login?sso=rejected');
-    requestId = await startAt(t, user.email);
+    ({ requestId } = await startAt(t, user.email));
     expect(
       (
         await post(t, acs, response({ requestId, acs, audience: 'https://someone-else.example', email: user.email }))
@@ -147,12 +180,14 @@ describeApi('single sign-on with SAML', (t) => {
         'location',
       ),
     ).toBe('/auth/login?sso=expired');
-    requestId = await startAt(t, user.email);
-    expect(
-      (await post(t, acs, response({ requestId, acs, audience, email: 'stranger@example.com' }))).headers.get(
-        'location',
-      ),
-    ).toBe('/auth/login?sso=unknown');
+    ({ requestId, browser } = await startAt(t, user.email));
+    const unknown = await postAndContinue(
+      t,
+      acs,
+      response({ requestId, acs, audience, email: 'stranger@example.com' }),
+      browser,
+    );
+    expect(unknown.location).toBe('/auth/login?sso=unknown');
   });
 
   it('refuses a SAML response past 512 KB before reading it as XML', async () => {
