@@ -298,6 +298,24 @@ export async function recomputeMonth(db: Db, businessId: string, index: number, 
 export type MonthPair = { businessId: string; month: number };
 
 /**
+ * Whether the `stats.monthly` job still has changes to fold into this business's month: a change row
+ * whose span touches it (machine and patient changes reach every later month). The monthly email
+ * recomputes the month first when there are.
+ */
+export async function hasPendingChanges(db: Db, businessId: string, index: number): Promise<boolean> {
+  const { start, end } = monthBounds(index);
+  const row = await db
+    .selectFrom('monthly_stats_changes')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('first_at', '<', end)
+    .where((eb) => eb.or([eb('last_at', '>=', start), eb('source', 'in', ['machine', 'patient'])]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
  * Months recomputed at once: each is a handful of short round trips, so a few in flight overlap their
  * waits (PostgreSQL); the rest of the pool stays for requests. PGlite runs them one after another.
  */
