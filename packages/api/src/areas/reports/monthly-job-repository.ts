@@ -360,6 +360,26 @@ async function recomputeAll(
 
 const pairKey = (p: MonthPair) => `${p.businessId}:${p.month}`;
 
+/** Of these (business, month) pairs, those with a stored row computed before the month ended. */
+async function computedBeforeTheirEnd(db: Db, pairs: MonthPair[]): Promise<MonthPair[]> {
+  const wanted = new Map(pairs.map((p) => [pairKey(p), p]));
+  if (wanted.size === 0) return [];
+  const months = [...new Set(pairs.map((p) => p.month))];
+  const rows = await db
+    .selectFrom('monthly_business_stats')
+    .select(['business_id', 'year', 'month', 'computed_at'])
+    .where('business_id', 'in', [...new Set(pairs.map((p) => p.businessId))])
+    .where(sql<boolean>`year * 12 + month - 1 in (${sql.join(months)})`)
+    .execute();
+  return rows
+    .map((r) => ({
+      pair: { businessId: r.business_id, month: monthIndex(r.year, r.month) },
+      at: Number(r.computed_at),
+    }))
+    .filter(({ pair, at }) => wanted.has(pairKey(pair)) && at < monthBounds(pair.month).end)
+    .map(({ pair }) => pair);
+}
+
 /** Change rows read at a time; a run reads batches until one is short, at most MAX_BATCHES (the rest wait for the next run). */
 export const CHANGE_BATCH = 5_000;
 const MAX_BATCHES = 20;
@@ -395,13 +415,18 @@ export async function runMonthlyStats(
       for (let m = Math.max(from, current - 12 * 10); m <= to; m++)
         pairs.set(pairKey({ businessId, month: m }), { businessId, month: m });
     };
+    const machineBefore: MonthPair[] = [];
     for (const c of changes) {
       const first = monthOf(Number(c.first_at));
       const last = monthOf(Number(c.last_at));
       // Machine state and patient counts carry into every later month.
       const carries = c.source === 'machine' || c.source === 'patient';
       add(c.business_id, first, carries ? Math.max(last, current) : last);
+      if (c.source === 'machine') machineBefore.push({ businessId: c.business_id, month: first - 1 });
     }
+    // A machine back up early in a month ends an outage that ran to the end of the month before, whose
+    // row was last computed while it was still down (before that month ended): that month too.
+    for (const p of await computedBeforeTheirEnd(db, machineBefore)) add(p.businessId, p.month, p.month);
     if (round === 0) {
       const down = await db
         .selectFrom('machines')

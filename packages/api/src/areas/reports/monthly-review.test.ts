@@ -1,12 +1,12 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
-import { withTestAuth } from '../../hubs/test-kit.ts';
+import { seedBusiness, withTestAuth } from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
 import { dataUrl, pngBytes } from '../businesses/test-helpers.ts';
 import { declareExemption } from '../checkout/exemption.ts';
 import { completeJudoOrderPayment, createJudoPaymentSession } from '../checkout/service.ts';
 import { chargedOrder, chargingBusiness, judoAccount, patientActor } from '../checkout/test-helpers.ts';
-import { type MonthPair, runMonthlyStats } from './monthly-job-repository.ts';
+import { type MonthPair, rebuildMonthlyStats, runMonthlyStats } from './monthly-job-repository.ts';
 import { monthIndex, monthlyRows } from './monthly-repository.ts';
 
 /*
@@ -86,6 +86,45 @@ describeApi(
       expect(await runMonthlyStats(t.db, t.deps.now())).toEqual({ months: 1, changed: 1 });
       expect(await october(bad.businessId)).toMatchObject({ ordersAdded: 1 });
       expect(await t.db.selectFrom('monthly_stats_changes').select('id').execute()).toEqual([]);
+    });
+
+    it('gives a month its whole outage when the machine comes back just after it ended, between two runs', async () => {
+      const businessId = await seedBusiness(t.db, 'b-late-up');
+      await t.db
+        .insertInto('machines')
+        .values({
+          id: 'm-late-up',
+          business_id: businessId,
+          name: 'Front',
+          number_of_slots: 12,
+          created: 1,
+          updated: 1,
+        })
+        .execute();
+      const event = (code: string, moment: string) =>
+        t.db
+          .insertInto('machine_events')
+          .values({
+            id: Bun.randomUUIDv7(),
+            business_id: businessId,
+            machine_id: 'm-late-up',
+            code,
+            level: 'warn',
+            created: Date.parse(moment),
+          })
+          .execute();
+      // Offline from 20:00 on 31 October (GMT); the job runs at 23:55, then the machine is back at 00:01.
+      await event('MP_0006', '2026-10-31T20:00:00Z');
+      at(t, '2026-10-31T23:55:00Z');
+      await runMonthlyStats(t.db, t.deps.now());
+      expect((await october(businessId))?.machineDowntimeMinutes).toBe(235);
+      at(t, '2026-11-01T00:01:00Z');
+      await event('MP_0007', '2026-11-01T00:01:00Z');
+      at(t, '2026-11-01T00:05:00Z');
+      await runMonthlyStats(t.db, t.deps.now());
+      expect((await october(businessId))?.machineDowntimeMinutes).toBe(240);
+      // As a rebuild computes it: nothing left to change.
+      expect((await rebuildMonthlyStats(t.db, [businessId], OCT, t.deps.now())).changed).toBe(0);
     });
   },
   withTestAuth,
