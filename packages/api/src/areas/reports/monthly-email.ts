@@ -65,7 +65,16 @@ export function lastLondonMonth(now: number): Month {
 async function composeReport(deps: AppDeps, business: { id: string; name: string }, { year, month }: Month) {
   const index = monthIndex(year, month);
   if (await hasPendingChanges(deps.db, business.id, index)) {
-    await recomputeMonth(deps.db, business.id, index, deps.now());
+    try {
+      await recomputeMonth(deps.db, business.id, index, deps.now());
+    } catch (error) {
+      // The figures as stored rather than no report (the stats job logs and retries the same month).
+      deps.logger.error('monthly report: the month could not be recomputed; sending the stored figures', {
+        businessId: business.id,
+        month: isoMonth(year, month),
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
   }
   const rows = await monthlyRows(deps.db, [business.id], index - monthlyReportHistoryMonths, index);
   return monthlyReportEmail(deps.config.productName, business.name, rows);
