@@ -126,6 +126,26 @@ describeApi(
       // As a rebuild computes it: nothing left to change.
       expect((await rebuildMonthlyStats(t.db, [businessId], OCT, t.deps.now())).changed).toBe(0);
     });
+
+    it('carries the patient count into months nothing happened in', async () => {
+      at(t, '2026-09-15T10:00:00Z');
+      // One patient, added in September.
+      const estate = await chargingBusiness(t, { judo: false });
+      at(t, '2026-09-20T10:00:00Z');
+      await runMonthlyStats(t.db, t.deps.now());
+      // Two quiet months later, the job has had nothing to do: October and November have no stored row.
+      at(t, '2026-11-20T10:00:00Z');
+      await runMonthlyStats(t.db, t.deps.now());
+      const rows = await monthlyRows(t.db, [estate.businessId], monthIndex(2026, 9), monthIndex(2026, 11));
+      expect(rows.map((r) => [r.month, r.initialPatientCount, r.patientDelta])).toEqual([
+        [9, 0, 1],
+        [10, 1, 0],
+        [11, 1, 0],
+      ]);
+      // A page starting after the last stored month carries it too.
+      const [december] = await monthlyRows(t.db, [estate.businessId], monthIndex(2026, 12), monthIndex(2026, 12));
+      expect(december?.initialPatientCount).toBe(1);
+    });
   },
   withTestAuth,
   { JUDOPAY_API_URL: judo.url, JUDOPAY_LIVE_API_URL: 'http://127.0.0.1:1' },
