@@ -6,7 +6,7 @@ import {
   queueMonthlyEmails,
   sendScheduledMonthlyEmail,
 } from '../areas/reports/monthly-email.ts';
-import { runMonthlyStats } from '../areas/reports/monthly-job-repository.ts';
+import { monthError, runMonthlyStats } from '../areas/reports/monthly-job-repository.ts';
 import type { AppDeps } from '../deps.ts';
 import { pruneIntegration } from '../integration/prune.ts';
 import { configuredGateways } from '../messaging/gateways/index.ts';
@@ -60,7 +60,11 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
     // The monthly figures of the months touched since the last run (reports/monthly-job-repository.ts).
     'stats.monthly': {
       run: async () => {
-        const { months, changed } = await runMonthlyStats(deps.db, deps.now());
+        const { months, changed } = await runMonthlyStats(deps.db, deps.now(), {
+          // One business's bad month is logged and retried next run; the others' go ahead.
+          onError: (pair, error) =>
+            deps.logger.error('monthly stats: a month could not be recomputed', monthError(pair, error)),
+        });
         if (months > 0) deps.logger.info('monthly stats recomputed', { months, changed });
       },
     },

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'bun:test';
+import Papa from 'papaparse';
 import { formatMonth, londonMonthOf } from '../format/date.ts';
-import { countsByCodeText, isoMonth, monthlyReportColumns } from './monthly-report.ts';
+import { countsByCodeText, isoMonth, monthlyReportColumns, monthlyReportCsv } from './monthly-report.ts';
+import type { MonthlyBusinessStats } from './stats.ts';
 
 describe('the monthly report', () => {
   it('names a month as people read it, and as YYYY-MM', () => {
@@ -27,5 +29,43 @@ describe('the monthly report', () => {
   it('has one column per figure, every exemption code among them', () => {
     expect(monthlyReportColumns).toHaveLength(38);
     expect(monthlyReportColumns.filter((c) => c.startsWith('Exemption '))).toHaveLength(13);
+  });
+
+  it('defuses a text cell a spreadsheet would run as a formula, and leaves negative numbers numbers', () => {
+    const row: MonthlyBusinessStats = {
+      businessId: 'b1',
+      year: 2026,
+      month: 10,
+      notificationsSent: 0,
+      ordersAdded: 0,
+      ordersLoaded: 0,
+      ordersCollected: 0,
+      ordersExpired: 0,
+      ordersCancelled: 0,
+      ordersRemoved: 0,
+      collectedWithinWindow: 0,
+      totalPickupMinutes: 0,
+      medianPickupMinutes: null,
+      paidAmount: -150,
+      exemptionsByCode: {},
+      pinReveals: 0,
+      messagesByChannel: {},
+      machineDowntimeMinutes: 0,
+      // Alarm codes come from the lockers: one that reads as a formula must stay text.
+      alarmsByCode: { '=HYPERLINK("http://x.test")': 1 },
+      initialPatientCount: 4,
+      patientDelta: -3,
+    };
+    const [, cells] = Papa.parse<string[]>(monthlyReportCsv([row]).trim()).data;
+    const cell = (name: string) => cells?.[monthlyReportColumns.indexOf(name as (typeof monthlyReportColumns)[number])];
+    expect(cell('Alarms by code')).toBe(`'=HYPERLINK("http://x.test"): 1`);
+    expect(cell('Patient change')).toBe('-3');
+    expect(cell('Paid by card (£)')).toBe('-1.50');
+    for (const start of ['+', '-', '@']) {
+      const [, again] = Papa.parse<string[]>(
+        monthlyReportCsv([{ ...row, alarmsByCode: { [`${start}1+cmd`]: 2 } }]).trim(),
+      ).data;
+      expect(again?.[monthlyReportColumns.indexOf('Alarms by code')]).toBe(`'${start}1+cmd: 2`);
+    }
   });
 });

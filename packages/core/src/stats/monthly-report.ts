@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import { penceToAmountText } from '../format/money.ts';
 import { exemptionCodes } from '../order/exemption-code.ts';
+import { defuseCell } from './collection-csv.ts';
 import type { MonthlyBusinessStats } from './stats.ts';
 
 /*
@@ -86,7 +87,17 @@ export function monthlyReportCells(row: MonthlyBusinessStats): string[] {
   ].map(String);
 }
 
-/** The CSV: a header line, then one line per row in the order given; CRLF line ends (RFC 4180). */
+/**
+ * A cell a spreadsheet would run as a formula (= + - @ first) gets a ' first and shows as text; a plain
+ * number ("-3", a patient change; "-1.50") stays a number the sheet can sum.
+ */
+const defuseText = (cell: string) => (/^-?\d+(\.\d+)?$/.test(cell) ? cell : defuseCell(cell));
+
+/**
+ * The CSV: a header line, then one line per row in the order given; CRLF line ends (RFC 4180). Text
+ * cells (the alarm codes come from the lockers) are defused as the other CSVs' are.
+ */
 export function monthlyReportCsv(rows: readonly MonthlyBusinessStats[]): string {
-  return `${Papa.unparse([[...monthlyReportColumns], ...rows.map(monthlyReportCells)], { newline: '\r\n' })}\r\n`;
+  const lines = rows.map((r) => monthlyReportCells(r).map(defuseText));
+  return `${Papa.unparse([[...monthlyReportColumns], ...lines], { newline: '\r\n' })}\r\n`;
 }

@@ -58,6 +58,8 @@ export const validationMessage = {
   unknownField: (path: string) => `Unknown field ${path}`,
   minLength: (n: number) => `Value must be at least ${n} characters long`,
   maxLength: (n: number) => `Value must be at most ${n} characters long`,
+  /** A list over its maximum: SPEC §5's length words, for items rather than characters. */
+  maxItems: (n: number) => `Value must have at most ${n} items`,
   range: (min: number, max: number) => `Invalid range, value must be an integer between ${min} and ${max}`,
   minimumInteger: (n: number) => `Invalid minimum integer, value cannot be smaller than ${n}`,
   duplicateItem: (value: string) => `Item with value ${value} already exists`,

@@ -17,12 +17,14 @@ export function fieldErrorsOf(errors: ArkErrors): FieldError[] {
     if (e.code === 'predicate' && e.expected === 'removed') {
       return { path, id: 'UNKNOWN_FIELD', message: validationMessage.unknownField(path) };
     }
-    // A string over its maximum length: SPEC §5's words, whatever rule the length was declared on.
+    // A string over its maximum length: SPEC §5's words, whatever rule the length was declared on; a
+    // list over its maximum count of items the same words in items, never "characters".
     if (e.code === 'maxLength') {
+      const max = Number((e as unknown as { rule: number }).rule);
       return {
         path,
         id: 'INVALID_LENGTH',
-        message: validationMessage.maxLength(Number((e as unknown as { rule: number }).rule)),
+        message: Array.isArray(e.data) ? validationMessage.maxItems(max) : validationMessage.maxLength(max),
       };
     }
     // A key left out: arktype says 'x must be a string (was missing)'; the SPEC says 'Field is required'.

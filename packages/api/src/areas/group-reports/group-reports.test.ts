@@ -145,5 +145,10 @@ describeApi('groupReports: a group compared month by month', (t) => {
         path,
       ]);
     }
+    // A list too long is told in items, not characters; an empty one as empty.
+    const many = await compare({ ...base, selectedBusinessIds: Array.from({ length: 51 }, () => e.leeds) }, e.as);
+    expect(many.body.error.details).toEqual([
+      { path: 'selectedBusinessIds', id: 'INVALID_LENGTH', message: 'Value must have at most 50 items' },
+    ]);
   });
 });

@@ -96,22 +96,24 @@ const header =
   'Email sent,Email failed,WhatsApp sent,WhatsApp failed,Machine downtime (minutes),Alarms,Alarms by code,' +
   'Patients at start of month,Patient change';
 
-const zeros = (month: string) => `${month},0,0,0,0,0,0,0,,0,0.00,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,,0,0`;
+/** A month with no row: zeros, but the patients the month before ended with carry over. */
+const zeros = (month: string, patients = 0) =>
+  `${month},0,0,0,0,0,0,0,,0,0.00,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,,${patients},0`;
 
 /** The CSV of {@link octoberEstate} reported for October 2026: 13 months, oldest first. */
 export const octoberCsv = [
   header,
   '2025-10,3,0,0,0,0,0,0,,0,0.00,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,,100,0',
-  zeros('2025-11'),
-  zeros('2025-12'),
-  zeros('2026-01'),
-  zeros('2026-02'),
-  zeros('2026-03'),
-  zeros('2026-04'),
-  zeros('2026-05'),
-  zeros('2026-06'),
-  zeros('2026-07'),
-  zeros('2026-08'),
+  zeros('2025-11', 100),
+  zeros('2025-12', 100),
+  zeros('2026-01', 100),
+  zeros('2026-02', 100),
+  zeros('2026-03', 100),
+  zeros('2026-04', 100),
+  zeros('2026-05', 100),
+  zeros('2026-06', 100),
+  zeros('2026-07', 100),
+  zeros('2026-08', 100),
   '2026-09,7,7,7,7,0,0,0,60,420,1234.56,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,,122,-2',
   '2026-10,12,11,9,8,1,2,1,210,3030,23.80,3,1,0,0,0,2,0,0,0,0,0,0,0,0,1,20,15,1,5,0,0,0,45,3,EM_0001: 2; EM_0003: 1,120,5',
   '',

@@ -97,6 +97,37 @@ describeApi(
       expect(await listAudit(t.db, 'report.monthlyEmail.sent')).toHaveLength(3);
     });
 
+    it('folds in what the stats job has not yet: the reported month is recomputed first', async () => {
+      const businessId = Bun.randomUUIDv7();
+      await seedBusiness(t.db, businessId, { name: 'Late Pharmacy', emails: ['late@pharmacy.test'] });
+      await t.db
+        .insertInto('machines')
+        .values({
+          id: `m-${businessId}`,
+          business_id: businessId,
+          name: 'Front',
+          number_of_slots: 12,
+          created: 1,
+          updated: 1,
+        })
+        .execute();
+      // An alarm on 20 October the stats.monthly job has not run since.
+      await t.db
+        .insertInto('machine_events')
+        .values({
+          id: Bun.randomUUIDv7(),
+          business_id: businessId,
+          machine_id: `m-${businessId}`,
+          code: 'EM_0001',
+          level: 'error',
+          created: Date.parse('2026-10-20T10:00:00Z'),
+        })
+        .execute();
+      expect((await send({ businessId })).status).toBe(200);
+      const mail = await catcher.waitFor('late@pharmacy.test');
+      expect(mail.text.split('\n')).toContain('  Alarms: 1 (EM_0001 1) (September 2026: 0)');
+    });
+
     it('refuses a business without notification emails with 409, and sends nothing', async () => {
       const businessId = await seedBusiness(t.db, Bun.randomUUIDv7());
       const res = await send({ businessId });

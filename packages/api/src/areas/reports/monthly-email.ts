@@ -22,6 +22,7 @@ import {
   markUnconfirmed,
   reportBusinessIds,
 } from './monthly-email-repository.ts';
+import { hasPendingChanges, recomputeMonth } from './monthly-job-repository.ts';
 import { fromMonthIndex, monthIndex, monthlyRows } from './monthly-repository.ts';
 
 /*
@@ -56,15 +57,25 @@ export function lastLondonMonth(now: number): Month {
 /**
  * The email of one business and month, ready to send but for its recipients.
  *
- * Fresh figures: the rows are written by the `stats.monthly` job (areas/reports/monthly-job-repository.ts, its own
- * branch), incrementally every few minutes. The schedule sends at 06:00 London on the 1st, hours after
- * the month ended, so that job has long folded in the month's last events. Once it is merged, recompute
- * the reported month here first (`await recomputeMonth(deps.db, businessId, monthIndex(year, month), deps.now())`)
- * so a manual send mid-month, or a stats job that fell behind, still reads exact figures.
+ * Fresh figures: the rows are written by the `stats.monthly` job (areas/reports/monthly-job-repository.ts)
+ * every 5 minutes. When that job still has changes to fold into the reported month (it fell behind, or
+ * a manual send mid-month), the month is recomputed here first, so the email never sends stale figures.
+ * The months before it are history the job has long finished.
  */
 async function composeReport(deps: AppDeps, business: { id: string; name: string }, { year, month }: Month) {
   const index = monthIndex(year, month);
-  // The stored rows, as stats.monthly left them (it runs every 5 minutes; docs/DECISIONS.md).
+  if (await hasPendingChanges(deps.db, business.id, index)) {
+    try {
+      await recomputeMonth(deps.db, business.id, index, deps.now());
+    } catch (error) {
+      // The figures as stored rather than no report (the stats job logs and retries the same month).
+      deps.logger.error('monthly report: the month could not be recomputed; sending the stored figures', {
+        businessId: business.id,
+        month: isoMonth(year, month),
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
   const rows = await monthlyRows(deps.db, [business.id], index - monthlyReportHistoryMonths, index);
   return monthlyReportEmail(deps.config.productName, business.name, rows);
 }

@@ -46,7 +46,7 @@ const COUNTED = {
   ORDER_MARKED_REMOVED: 'ordersRemoved',
   PIN_REVEALED: 'pinReveals',
 } as const;
-const ORDER_CODES = [...Object.keys(COUNTED), 'PAYMENT_SUCCEEDED', 'EXEMPTION_DECLARED'];
+const ORDER_CODES = [...Object.keys(COUNTED), 'PAYMENT_SUCCEEDED', 'PAYMENT_OVERPAID', 'EXEMPTION_DECLARED'];
 const COLLECTION_CODES = ['ORDER_COLLECTED', 'ORDER_MARKED_COLLECTED'];
 
 /** Machine events that change whether a machine is down: offline/online, out of order/in order, archived/unarchived. */
@@ -149,15 +149,18 @@ export async function computeMonth(
   };
   let paidAmount = 0;
   const exemptionsByCode: Record<string, number> = {};
+  // Paid: the card payments that settled an order, less the part of one owed back to the patient
+  // (PAYMENT_OVERPAID's `refund`, recorded with its PAYMENT_SUCCEEDED): what the orders were owed.
   const events = await sql<{ code: string; exemption: string | null; n: number; paid: number }>`
     select code, data->>'exemptionCode' as exemption, count(*) as n,
-      coalesce(sum(case when code = 'PAYMENT_SUCCEEDED' then (data->>'amount')::bigint end), 0) as paid
+      coalesce(sum(case when code = 'PAYMENT_SUCCEEDED' then (data->>'amount')::bigint
+        when code = 'PAYMENT_OVERPAID' then -(data->>'refund')::bigint end), 0) as paid
     from order_events
     where business_id = ${businessId} and created >= ${start} and created < ${end} and code in (${sql.join(ORDER_CODES)})
     group by 1, 2`.execute(db);
   for (const r of events.rows) {
     const n = Number(r.n);
-    if (r.code === 'PAYMENT_SUCCEEDED') paidAmount += Number(r.paid);
+    if (r.code === 'PAYMENT_SUCCEEDED' || r.code === 'PAYMENT_OVERPAID') paidAmount += Number(r.paid);
     else if (r.code === 'EXEMPTION_DECLARED') {
       const code = r.exemption ?? 'unknown';
       exemptionsByCode[code] = (exemptionsByCode[code] ?? 0) + n;
@@ -295,26 +298,87 @@ export async function recomputeMonth(db: Db, businessId: string, index: number, 
 export type MonthPair = { businessId: string; month: number };
 
 /**
+ * Whether the `stats.monthly` job still has changes to fold into this business's month: a change row
+ * whose span touches it (machine and patient changes reach every later month). The monthly email
+ * recomputes the month first when there are.
+ */
+export async function hasPendingChanges(db: Db, businessId: string, index: number): Promise<boolean> {
+  const { start, end } = monthBounds(index);
+  const row = await db
+    .selectFrom('monthly_stats_changes')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('first_at', '<', end)
+    .where((eb) => eb.or([eb('last_at', '>=', start), eb('source', 'in', ['machine', 'patient'])]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
  * Months recomputed at once: each is a handful of short round trips, so a few in flight overlap their
  * waits (PostgreSQL); the rest of the pool stays for requests. PGlite runs them one after another.
  */
 const CONCURRENCY = 3;
 
-/** Recomputes the pairs, CONCURRENCY at a time; how many rows changed. */
-async function recomputeAll(db: Db, pairs: MonthPair[], now: number): Promise<number> {
+/** Told of a (business, month) whose recompute failed; the others carry on. */
+export type OnMonthError = (pair: MonthPair, error: unknown) => void;
+
+/** A failed month as log fields. */
+export const monthError = (pair: MonthPair, error: unknown) => {
+  const { year, month } = fromMonthIndex(pair.month);
+  return { businessId: pair.businessId, year, month, error: error instanceof Error ? error.message : String(error) };
+};
+
+/**
+ * Recomputes the pairs, CONCURRENCY at a time; how many rows changed and the businesses of which a
+ * month failed. One business's failure (data a query cannot read) never stops the others' months.
+ */
+async function recomputeAll(
+  db: Db,
+  pairs: MonthPair[],
+  now: number,
+  onError?: OnMonthError,
+): Promise<{ changed: number; failed: Set<string> }> {
   let next = 0;
   let changed = 0;
+  const failed = new Set<string>();
   const worker = async () => {
     while (next < pairs.length) {
       const p = pairs[next++] as MonthPair;
-      if (await recomputeMonth(db, p.businessId, p.month, now)) changed++;
+      try {
+        if (await recomputeMonth(db, p.businessId, p.month, now)) changed++;
+      } catch (error) {
+        failed.add(p.businessId);
+        onError?.(p, error);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, pairs.length) }, worker));
-  return changed;
+  return { changed, failed };
 }
 
 const pairKey = (p: MonthPair) => `${p.businessId}:${p.month}`;
+
+/** Of these (business, month) pairs, those with a stored row computed before the month ended. */
+async function computedBeforeTheirEnd(db: Db, pairs: MonthPair[]): Promise<MonthPair[]> {
+  const wanted = new Map(pairs.map((p) => [pairKey(p), p]));
+  if (wanted.size === 0) return [];
+  const months = [...new Set(pairs.map((p) => p.month))];
+  const rows = await db
+    .selectFrom('monthly_business_stats')
+    .select(['business_id', 'year', 'month', 'computed_at'])
+    .where('business_id', 'in', [...new Set(pairs.map((p) => p.businessId))])
+    .where(sql<boolean>`year * 12 + month - 1 in (${sql.join(months)})`)
+    .execute();
+  return rows
+    .map((r) => ({
+      pair: { businessId: r.business_id, month: monthIndex(r.year, r.month) },
+      at: Number(r.computed_at),
+    }))
+    .filter(({ pair, at }) => wanted.has(pairKey(pair)) && at < monthBounds(pair.month).end)
+    .map(({ pair }) => pair);
+}
 
 /** Change rows read at a time; a run reads batches until one is short, at most MAX_BATCHES (the rest wait for the next run). */
 export const CHANGE_BATCH = 5_000;
@@ -328,32 +392,41 @@ const MAX_BATCHES = 20;
 export async function runMonthlyStats(
   db: Db,
   now: number,
-  options: { batch?: number } = {},
+  options: { batch?: number; onError?: OnMonthError } = {},
 ): Promise<{ months: number; changed: number }> {
   const current = monthOf(now);
   const limit = options.batch ?? CHANGE_BATCH;
   let months = 0;
   let changed = 0;
+  // Businesses a month of which failed this run: their change rows stay (the next run tries again)
+  // and this run's later batches pass over them, so they never hold up the others.
+  const failed = new Set<string>();
   // Batch after batch of change rows until one comes back short (at most MAX_BATCHES a run).
   for (let round = 0; round < MAX_BATCHES; round++) {
-    const changes = await db
+    let query = db
       .selectFrom('monthly_stats_changes')
       .select(['id', 'business_id', 'source', 'first_at', 'last_at'])
-      .limit(limit)
-      .execute();
+      .limit(limit);
+    if (failed.size > 0) query = query.where('business_id', 'not in', [...failed]);
+    const changes = await query.execute();
     const pairs = new Map<string, MonthPair>();
     const add = (businessId: string, from: number, to: number) => {
       // Times in the future (a wrong clock) still count their own month; never more than ten years back.
       for (let m = Math.max(from, current - 12 * 10); m <= to; m++)
         pairs.set(pairKey({ businessId, month: m }), { businessId, month: m });
     };
+    const machineBefore: MonthPair[] = [];
     for (const c of changes) {
       const first = monthOf(Number(c.first_at));
       const last = monthOf(Number(c.last_at));
       // Machine state and patient counts carry into every later month.
       const carries = c.source === 'machine' || c.source === 'patient';
       add(c.business_id, first, carries ? Math.max(last, current) : last);
+      if (c.source === 'machine') machineBefore.push({ businessId: c.business_id, month: first - 1 });
     }
+    // A machine back up early in a month ends an outage that ran to the end of the month before, whose
+    // row was last computed while it was still down (before that month ended): that month too.
+    for (const p of await computedBeforeTheirEnd(db, machineBefore)) add(p.businessId, p.month, p.month);
     if (round === 0) {
       const down = await db
         .selectFrom('machines')
@@ -369,9 +442,11 @@ export async function runMonthlyStats(
         .execute();
       for (const d of down) add(d.business_id, current - 1, current);
     }
-    changed += await recomputeAll(db, [...pairs.values()], now);
+    const done = await recomputeAll(db, [...pairs.values()], now, options.onError);
+    changed += done.changed;
     months += pairs.size;
-    const ids = changes.map((c) => c.id);
+    for (const b of done.failed) failed.add(b);
+    const ids = changes.filter((c) => !failed.has(c.business_id)).map((c) => c.id);
     for (let i = 0; i < ids.length; i += 1000) {
       await db
         .deleteFrom('monthly_stats_changes')
@@ -405,6 +480,7 @@ export async function rebuildMonthlyStats(
   businessIds: readonly string[],
   from: number | undefined,
   now: number,
+  onError?: OnMonthError,
 ): Promise<{ months: number; changed: number }> {
   const current = monthOf(now);
   let months = 0;
@@ -416,6 +492,6 @@ export async function rebuildMonthlyStats(
     for (let m = first; m <= current; m++) pairs.push({ businessId, month: m });
   }
   months += pairs.length;
-  changed += await recomputeAll(db, pairs, now);
+  changed += (await recomputeAll(db, pairs, now, onError)).changed;
   return { months, changed };
 }

@@ -43,7 +43,8 @@ const json = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(v
 
 /**
  * The rows of these businesses for the months `from`..`to` (month indexes, inclusive), one per
- * business and month, oldest first; months without a stored row are {@link emptyMonth}.
+ * business and month, oldest first; months without a stored row are {@link emptyMonth} but for the
+ * patient count, carried over from the month before.
  */
 export async function monthlyRows(
   db: Db,
@@ -66,14 +67,33 @@ export async function monthlyRows(
     )
     .execute();
   const stored = new Map(rows.map((r) => [`${r.business_id}:${monthIndex(r.year, r.month)}`, r]));
+  // A month without a row had no change at all, so its patients are those the month before ended with:
+  // the count carries over from the latest stored month (before the range, for its first months).
+  const before = await db
+    .selectFrom('monthly_business_stats')
+    .select(['business_id', 'initial_patient_count', 'patient_delta'])
+    .distinctOn('business_id')
+    .where('business_id', 'in', businessIds)
+    .where((eb) =>
+      eb.or([eb('year', '<', first.year), eb.and([eb('year', '=', first.year), eb('month', '<', first.month)])]),
+    )
+    .orderBy('business_id')
+    .orderBy('year', 'desc')
+    .orderBy('month', 'desc')
+    .execute();
+  const endCount = new Map(
+    before.map((r) => [r.business_id, Number(r.initial_patient_count) + Number(r.patient_delta)]),
+  );
   const out: MonthlyBusinessStats[] = [];
   for (const businessId of businessIds) {
+    let patients = endCount.get(businessId) ?? 0;
     for (let m = from; m <= to; m++) {
       const { year, month } = fromMonthIndex(m);
       const r = stored.get(`${businessId}:${m}`);
+      if (r !== undefined) patients = Number(r.initial_patient_count) + Number(r.patient_delta);
       out.push(
         r === undefined
-          ? emptyMonth(businessId, year, month)
+          ? { ...emptyMonth(businessId, year, month), initialPatientCount: patients }
           : {
               businessId,
               year,

@@ -14,7 +14,12 @@ import { auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeCursor, decodeTimeIdCursor, encodeCursor, pageOf } from '../../rpc/paging.ts';
 import { requireBusiness } from '../business-settings/service.ts';
-import { monthOf, rebuildMonthlyStats as rebuildMonths } from './monthly-job-repository.ts';
+import {
+  monthError,
+  monthOf,
+  type OnMonthError,
+  rebuildMonthlyStats as rebuildMonths,
+} from './monthly-job-repository.ts';
 import { businessCreated, monthIndex, monthlyRows } from './monthly-repository.ts';
 import { businessIdsAfter, listCollectionRows } from './repository.ts';
 
@@ -112,9 +117,12 @@ export async function rebuildMonthlyStats(
       ]);
     }
   }
+  // A month that cannot be recomputed is logged; the rebuild carries on with the rest.
+  const onError: OnMonthError = (pair, error) =>
+    deps.logger.error('monthly stats rebuild: a month could not be recomputed', monthError(pair, error));
   if (input.businessId !== undefined) {
     await requireBusiness(deps.db, input.businessId);
-    const { months, changed } = await rebuildMonths(deps.db, [input.businessId], from, now);
+    const { months, changed } = await rebuildMonths(deps.db, [input.businessId], from, now, onError);
     deps.logger.info('monthly stats rebuilt', { businessId: input.businessId, months, changed });
     return { businesses: 1, months, changed, nextToken: null };
   }
@@ -124,7 +132,7 @@ export async function rebuildMonthlyStats(
   const total = { businesses: 0, months: 0, changed: 0 };
   let last: string | null = null;
   for (const id of ids) {
-    const { months, changed } = await rebuildMonths(deps.db, [id], from, now);
+    const { months, changed } = await rebuildMonths(deps.db, [id], from, now, onError);
     total.businesses++;
     total.months += months;
     total.changed += changed;
