@@ -1,6 +1,7 @@
 import { expect, it } from 'bun:test';
 import { strFromU8, unzipSync } from 'fflate';
 import { sql } from 'kysely';
+import { PATIENT_COOKIE } from '../../auth/patient-sessions.ts';
 import {
   asSupport,
   eventually,
@@ -10,6 +11,8 @@ import {
   testAuth,
   withBootedLocker,
 } from '../../hubs/test-kit.ts';
+import { createRunner } from '../../jobs/runner.ts';
+import { jobHandlers } from '../../jobs/start.ts';
 import type { AuthPort } from '../../rpc/context.ts';
 import { describeApi } from '../../testing.ts';
 import { testPatient } from '../patients/test-helpers.ts';
@@ -71,6 +74,14 @@ describeApi(
       ).map((m) => m.template_key);
     const codes = async (orderId: string) =>
       (await t.call('orders', 'listEvents', { orderId }, asSupport)).body.events.map((e: { code: string }) => e.code);
+    /** The patient page of an order, signed in as its patient (date of birth, as testPatient's). */
+    const patientPage = async (orderId: string) => {
+      const signIn = await t.call('auth', 'verifyPatient', { orderId, dateOfBirth: '1980-01-02' });
+      const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith(`${PATIENT_COOKIE}=`)) ?? '';
+      const res = await t.call('patientOrders', 'get', { orderId }, { cookie: cookie.split(';')[0] as string });
+      expect(res.status).toBe(200);
+      return res.body as { order: { onHold: boolean; live: boolean }; pin: string | null };
+    };
     const load = (locker: TestLocker, barcode: string, location: string) =>
       locker.call('BagLoaded', event({ barcode, location }));
 
@@ -187,6 +198,16 @@ describeApi(
         expect(held.body.orders[0]?.pinHold).toMatchObject({ heldByDisplayName: 'Sam Support', reason: 'Excursion' });
         expect(await verify(locker, s.pinA)).toBe('Held');
         expect(await outboxKeys(s.a.id)).toEqual(['orderReady', 'orderPinHeld']);
+        // The patient page says collection is paused and shows no PIN the locker would refuse.
+        expect(await patientPage(s.a.id)).toMatchObject({ order: { onHold: true, live: true }, pin: null });
+        // Nor do staff send it the PIN again, or a reminder to collect, while held.
+        for (const method of ['resendOrderReadyMessage', 'sendOrderExpiryMessage'] as const) {
+          const asked = await t.call('patientOrders', method, { orderId: s.a.id }, asSupport);
+          expect([asked.status, asked.body.error.message]).toEqual([
+            409,
+            'This order’s PIN is held: release it before messaging the patient',
+          ]);
+        }
         expect(await codes(s.a.id)).toEqual([
           'ORDER_CREATED',
           'ORDER_LOADED',
@@ -224,6 +245,9 @@ describeApi(
         );
         expect(released.status).toBe(200);
         expect(released.body.orders[0]?.pinHold).toBeUndefined();
+        const resumed = await patientPage(s.a.id);
+        expect(resumed.order.onHold).toBe(false);
+        expect(resumed.pin?.replace(/\s+/g, '')).toBe(s.pinA);
         expect(await verify(locker, s.pinA)).toBe('Accepted');
         expect(await outboxKeys(s.a.id)).toEqual(['orderReady', 'orderPinHeld', 'orderPinReleased']);
         expect((await codes(s.a.id)).slice(-2)).toEqual(['PIN_RELEASED', 'PIN_ACCEPTED']);
@@ -239,6 +263,66 @@ describeApi(
         expect(await outboxKeys(s.a.id)).toEqual(['orderReady', 'orderPinHeld', 'orderPinReleased']);
         // A new order (not in a locker) is not live either.
         expect((await t.call('evidence', 'holdPins', { orderIds: [s.d.id], reason: 'x' }, asSupport)).status).toBe(409);
+      });
+    }, 30_000);
+
+    it('sends no message inviting collection while the PIN is held, nor a paused one after the release', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        const order = await newOrder('MS-1');
+        await load(locker, 'MS-1', 'A1');
+        const hold = (reason: string) => t.call('evidence', 'holdPins', { orderIds: [order.id], reason }, asSupport);
+        const release = () => t.call('evidence', 'releasePins', { orderIds: [order.id], reason: 'Fine' }, asSupport);
+        const send = async () => {
+          const runner = createRunner({
+            db: t.db,
+            logger: t.deps.logger,
+            now: t.deps.now,
+            handlers: jobHandlers(t.deps),
+          });
+          await runner.tick();
+          await runner.idle();
+          await runner.stop(100);
+        };
+        const outbox = async () =>
+          (
+            await t.db
+              .selectFrom('message_outbox')
+              .select(['template_key', 'status', 'last_error'])
+              .where('order_id', '=', order.id)
+              .orderBy('created')
+              .orderBy('id')
+              .execute()
+          ).map((m) => [m.template_key, m.status, m.last_error]);
+        // Held before the sender got to the ready message: its PIN does not go, the pause does.
+        expect((await hold('Excursion')).status).toBe(200);
+        await send();
+        const heldWords = 'No message sent: the PIN was held before the';
+        expect(await outbox()).toEqual([
+          ['orderReady', 'failed', `${heldWords} order ready message went`],
+          ['orderPinHeld', 'success', null],
+        ]);
+        // Released and held again before the sender ran: no "collect again", one more pause.
+        t.advance(MIN);
+        expect((await release()).status).toBe(200);
+        expect((await hold('Second look')).status).toBe(200);
+        await send();
+        expect((await outbox()).slice(2)).toEqual([
+          ['orderPinReleased', 'failed', `${heldWords} collection resumed message went`],
+          ['orderPinHeld', 'success', null],
+        ]);
+        t.advance(MIN);
+        expect((await release()).status).toBe(200);
+        await send();
+        expect((await outbox()).slice(4)).toEqual([['orderPinReleased', 'success', null]]);
+        // Released before the pause went: the patient hears only that they can collect.
+        t.advance(MIN);
+        expect((await hold('Third')).status).toBe(200);
+        expect((await release()).status).toBe(200);
+        await send();
+        expect((await outbox()).slice(5)).toEqual([
+          ['orderPinHeld', 'failed', 'No message sent: the PIN was released before the collection paused message went'],
+          ['orderPinReleased', 'success', null],
+        ]);
       });
     }, 30_000);
 
