@@ -266,6 +266,42 @@ describeApi(
       });
     }, 30_000);
 
+    it('a PIN typed while a hold is being committed waits for it and is refused (PostgreSQL)', async () => {
+      if (t.kind !== 'postgres') return; // PGlite runs one statement at a time: nothing overlaps.
+      await withBootedLocker(t, async ({ locker }) => {
+        const order = await newOrder('RC-1');
+        await load(locker, 'RC-1', 'A1');
+        const pin = await pinOf(order.id);
+        let release = () => {};
+        const released = new Promise<void>((r) => {
+          release = r;
+        });
+        let locked = () => {};
+        const isLocked = new Promise<void>((r) => {
+          locked = r;
+        });
+        // holdPins's transaction, caught between its update and its commit.
+        const holding = t.db.transaction().execute(async (tx) => {
+          await sql`select id from orders where id = ${order.id} for update`.execute(tx);
+          await tx.updateTable('orders').set({ pin_held_at: t.deps.now() }).where('id', '=', order.id).execute();
+          locked();
+          await released;
+        });
+        await isLocked;
+        const typed = verify(locker, pin);
+        const until = Date.now() + 4_000;
+        while (Date.now() < until) {
+          const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
+          if (Number(rows[0]?.n) >= 1) break;
+          await Bun.sleep(10);
+        }
+        release();
+        await holding;
+        expect(await typed).toBe('Held');
+      });
+    }, 30_000);
+
     it('sends no message inviting collection while the PIN is held, nor a paused one after the release', async () => {
       await withBootedLocker(t, async ({ locker }) => {
         const order = await newOrder('MS-1');

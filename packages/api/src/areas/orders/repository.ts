@@ -251,7 +251,9 @@ export function listOrderRows(db: Db, q: OrderListQuery) {
 
 /**
  * The live order at a machine whose PIN has this lookup (the unique index holds at most one), with the
- * bag of it the machine holds now (the slot to open), if any: one round trip for a VerifyPin.
+ * bag of it the machine holds now (the slot to open), if any: one round trip for a VerifyPin. The order
+ * is read `for share`: a PIN hold being committed (evidence/service.ts locks the row for update) is
+ * waited for and then seen, so the locker never opens a slot for a PIN staff have just held.
  */
 export async function liveOrderByPin(db: Db, machineId: string, lookup: string) {
   const row = await db
@@ -273,6 +275,7 @@ export async function liveOrderByPin(db: Db, machineId: string, lookup: string) 
     .where('orders.machine_id', '=', machineId)
     .where('orders.pin_lookup', '=', lookup)
     .where('orders.status', 'in', ['new', 'loaded'])
+    .forShare('orders')
     .executeTakeFirst();
   if (!row) return undefined;
   const { bag_id, bag_barcode, bag_location, ...order } = row;
