@@ -15,6 +15,7 @@ import { createRunner } from '../../jobs/runner.ts';
 import { jobHandlers } from '../../jobs/start.ts';
 import type { AuthPort } from '../../rpc/context.ts';
 import { describeApi } from '../../testing.ts';
+import { saveTestIntegrationClient } from '../../webhooks/test-kit.ts';
 import { testPatient } from '../patients/test-helpers.ts';
 import { csvLine } from './file.ts';
 
@@ -299,6 +300,46 @@ describeApi(
         release();
         await holding;
         expect(await typed).toBe('Held');
+      });
+    }, 30_000);
+
+    it('tells the pharmacy’s record system of each hold and release (order.pin_held, order.pin_released)', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        expect((await saveTestIntegrationClient(t, null)).status).toBe(200);
+        const order = await newOrder('WH-1');
+        await load(locker, 'WH-1', 'A1');
+        const heldAt = t.deps.now();
+        await t.call('evidence', 'holdPins', { orderIds: [order.id], reason: 'Excursion' }, asSupport);
+        t.advance(MIN);
+        await t.call('evidence', 'releasePins', { orderIds: [order.id], reason: 'Checked' }, asSupport);
+        const feed = await t.db
+          .selectFrom('integration_events')
+          .select(['type', 'ordering_key', 'payload'])
+          .where('business_id', '=', 'b1')
+          .where('type', 'like', 'order.pin%')
+          .orderBy('seq')
+          .execute();
+        const data = (p: unknown) => (typeof p === 'string' ? JSON.parse(p) : p) as Record<string, unknown>;
+        expect(feed.map((e) => [e.type, e.ordering_key])).toEqual([
+          ['order.pin_held', order.id],
+          ['order.pin_released', order.id],
+        ]);
+        expect(data(feed[0]?.payload)).toMatchObject({
+          id: order.id,
+          status: 'loaded',
+          pinHold: { heldAt: new Date(heldAt).toISOString(), reason: 'Excursion' },
+        });
+        expect(data(feed[1]?.payload)).toMatchObject({
+          id: order.id,
+          pinHold: {
+            heldAt: new Date(heldAt).toISOString(),
+            reason: 'Excursion',
+            releasedAt: new Date(heldAt + MIN).toISOString(),
+            releaseReason: 'Checked',
+          },
+        });
+        // Staff names stay out of what leaves MedLocker.
+        expect(JSON.stringify(feed.map((e) => data(e.payload)))).not.toContain('Sam Support');
       });
     }, 30_000);
 
