@@ -16,6 +16,7 @@ import { jobHandlers } from '../../jobs/start.ts';
 import type { AuthPort } from '../../rpc/context.ts';
 import { describeApi } from '../../testing.ts';
 import { saveTestIntegrationClient } from '../../webhooks/test-kit.ts';
+import { sendExpiryReminders } from '../orders/expiry.ts';
 import { testPatient } from '../patients/test-helpers.ts';
 import { csvLine } from './file.ts';
 
@@ -340,6 +341,47 @@ describeApi(
         });
         // Staff names stay out of what leaves MedLocker.
         expect(JSON.stringify(feed.map((e) => data(e.payload)))).not.toContain('Sam Support');
+      });
+    }, 30_000);
+
+    it('refuses to hold a cancelled or expired order, naming its state, and holds nothing', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        const cancelled = await newOrder('ST-1');
+        const expiring = await newOrder('ST-2');
+        await load(locker, 'ST-1', 'A1');
+        await load(locker, 'ST-2', 'A2');
+        expect((await t.call('orders', 'cancel', { id: cancelled.id, reason: 'Wrong bag' }, asSupport)).status).toBe(
+          200,
+        );
+        const hold = (id: string) => t.call('evidence', 'holdPins', { orderIds: [id], reason: 'Check' }, asSupport);
+        const one = await hold(cancelled.id);
+        expect([one.status, one.body.error.message]).toEqual([
+          409,
+          `Order ${cancelled.reference} is cancelled: only a loaded order's PIN can be held`,
+        ]);
+        t.advance(60 * 24 * HOUR);
+        const two = await hold(expiring.id);
+        expect([two.status, two.body.error.message]).toEqual([
+          409,
+          `Order ${expiring.reference} is expired: only a loaded order's PIN can be held`,
+        ]);
+        expect(await codes(expiring.id)).not.toContain('PIN_HELD');
+        expect(await codes(cancelled.id)).not.toContain('PIN_HELD');
+      });
+    }, 30_000);
+
+    it('keeps the expiry reminder due while the PIN is held for after its release', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        const order = await newOrder('XR-1');
+        await load(locker, 'XR-1', 'A1');
+        await t.call('evidence', 'holdPins', { orderIds: [order.id], reason: 'Check' }, asSupport);
+        const { expiresAt } = (await t.call('orders', 'get', { id: order.id }, asSupport)).body.order;
+        t.advance(expiresAt - t.deps.now() - 2 * HOUR);
+        await sendExpiryReminders(t.deps);
+        expect(await outboxKeys(order.id)).toEqual(['orderReady', 'orderPinHeld']);
+        await t.call('evidence', 'releasePins', { orderIds: [order.id], reason: 'Fine' }, asSupport);
+        await sendExpiryReminders(t.deps);
+        expect(await outboxKeys(order.id)).toEqual(['orderReady', 'orderPinHeld', 'orderPinReleased', 'orderExpiring']);
       });
     }, 30_000);
 

@@ -431,6 +431,8 @@ export const claimOrdersToRemind = (db: Db, now: number, leadMs: number, limit: 
         .where('expiry_recorded_at', 'is', null)
         .where('expires_at', '>', now)
         .where('expires_at', '<=', now + leadMs)
+        // A held PIN (issue 21): the reminder waits for the release rather than going unsent.
+        .where('pin_held_at', 'is', null)
         // half the window: collection_window days × 12 h
         .where(sql`expires_at - least(${leadMs}::bigint, collection_window::bigint * 43200000)`, '<=', now)
         .where(notReminded)
