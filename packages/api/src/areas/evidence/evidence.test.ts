@@ -376,7 +376,7 @@ describeApi(
         await load(locker, 'XR-1', 'A1');
         await t.call('evidence', 'holdPins', { orderIds: [order.id], reason: 'Check' }, asSupport);
         const { expiresAt } = (await t.call('orders', 'get', { id: order.id }, asSupport)).body.order;
-        t.advance(expiresAt - t.deps.now() - 2 * HOUR);
+        t.advance((expiresAt ?? 0) - t.deps.now() - 2 * HOUR);
         await sendExpiryReminders(t.deps);
         expect(await outboxKeys(order.id)).toEqual(['orderReady', 'orderPinHeld']);
         await t.call('evidence', 'releasePins', { orderIds: [order.id], reason: 'Fine' }, asSupport);
