@@ -19,6 +19,12 @@ export const evidenceMaxRangeDays = 31;
 export const pinHoldsMax = 200;
 /** The page lists at most this many out-of-band readings; the downloaded file has every reading. */
 export const evidenceOutsideReadingsMax = 500;
+/**
+ * The file holds at most this many readings (one every 11 s over 31 days; lockers send about one a
+ * minute), so a locker that reports far more often cannot make one download hold the server's memory.
+ * Its summary says when a range had more.
+ */
+export const evidenceFileReadingsMax = 250_000;
 
 const Range = { machineId: Id, from: Timestamp, to: Timestamp };
 

@@ -18,7 +18,7 @@ import { describeApi } from '../../testing.ts';
 import { saveTestIntegrationClient } from '../../webhooks/test-kit.ts';
 import { sendExpiryReminders } from '../orders/expiry.ts';
 import { testPatient } from '../patients/test-helpers.ts';
-import { csvLine } from './file.ts';
+import { csvLine, packZip } from './file.ts';
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
@@ -526,6 +526,39 @@ describeApi(
         expect(await codes(order.id)).toEqual(['ORDER_CREATED']);
       });
     }, 30_000);
+
+    it('says in the file when it holds only the first readings of a range with too many', () => {
+      const pack = {
+        machine: { id: 'm1', name: 'Front', businessId: 'b1', businessName: 'Pharmacy b1' },
+        from: 0,
+        to: HOUR,
+        generatedAt: HOUR,
+        temperature: {
+          band: { min: 15, max: 25 },
+          count: 10,
+          min: 20,
+          max: 20,
+          average: 20,
+          outsideCount: 0,
+          outside: [],
+          excursions: [],
+        },
+        alarms: [],
+        orders: [],
+        actions: [],
+      };
+      const readings = [1, 2, 3].map((i) => ({ created: i * MIN, value: 20 }));
+      const files = unzipSync(packZip(pack, readings, 'MedLocker'));
+      const summary = strFromU8(files['summary.txt'] ?? new Uint8Array());
+      expect(summary).toContain(
+        'temperature-readings.csv holds the first 3 of the 10 readings: download a shorter range for the rest',
+      );
+      const all = strFromU8(
+        unzipSync(packZip(pack, [...readings, ...readings, ...readings, readings[0] as never], 'M'))['summary.txt'] ??
+          new Uint8Array(),
+      );
+      expect(all).toContain('Files: temperature-readings.csv (every reading)');
+    });
 
     it('writes CSV cells a spreadsheet cannot run as formulas', () => {
       expect(csvLine(['=HYPERLINK("x")', 'a,b', 3, null, '-2'])).toBe(`"'=HYPERLINK(""x"")","a,b",3,,'-2`);

@@ -1,4 +1,12 @@
-import { AppError, type Contract, isOrderExpired, isoTime, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import {
+  AppError,
+  type Contract,
+  evidenceFileReadingsMax,
+  isOrderExpired,
+  isoTime,
+  type OutputOf,
+  type ParsedInputOf,
+} from '@medlocker/core';
 import { actorIdentity, type StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -36,12 +44,11 @@ export async function downloadEvidencePack(
   input: In<'downloadEvidencePack'>,
 ): Out<'downloadEvidencePack'> {
   const { pack } = await buildPack(deps, actor, input, 'evidencePack.download');
-  const readings = await listReadings(deps.db, {
-    businessId: pack.machine.businessId,
-    machineId: pack.machine.id,
-    from: pack.from,
-    to: pack.to,
-  });
+  const readings = await listReadings(
+    deps.db,
+    { businessId: pack.machine.businessId, machineId: pack.machine.id, from: pack.from, to: pack.to },
+    { limit: evidenceFileReadingsMax },
+  );
   const zip = packZip(
     pack,
     readings.map((r) => ({ created: Number(r.created), value: Number(r.value) })),
