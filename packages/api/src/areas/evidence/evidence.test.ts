@@ -187,6 +187,24 @@ describeApi(
       });
     }, 30_000);
 
+    it('counts a bag from when it went in, even when its order was made after the range', async () => {
+      await withBootedLocker(t, async ({ locker, machine }) => {
+        // The bag is loaded before its order exists (waiting), the range passes, then the order is made.
+        await load(locker, 'WB-1', 'W1');
+        t.advance(10 * MIN);
+        const from = t.deps.now();
+        t.advance(HOUR);
+        const to = t.deps.now();
+        t.advance(HOUR);
+        const order = await newOrder('WB-1');
+        const res = await t.call('evidence', 'getEvidencePack', { machineId: machine.id, from, to }, asSupport);
+        expect(res.status).toBe(200);
+        expect(res.body.pack.orders.map((o: { reference: string; inAt: number }) => [o.reference, o.inAt])).toEqual([
+          [order.reference, from - 10 * MIN],
+        ]);
+      });
+    }, 30_000);
+
     it('holds PINs (the locker refuses them, the patient is told) and releases them', async () => {
       await withBootedLocker(t, async ({ locker, machine }) => {
         const s = await excursion(locker, machine.id);

@@ -298,7 +298,7 @@ export const pinTakenAtMachine = async (db: Db, machineId: string, lookup: strin
 export const waitingBag = (db: Db, businessId: string, barcode: string) =>
   db
     .selectFrom('bags')
-    .select(['id', 'machine_id', 'location'])
+    .select(['id', 'machine_id', 'location', 'created'])
     .where('business_id', '=', businessId)
     .where('barcode', '=', barcode)
     .where('order_id', 'is', null)
