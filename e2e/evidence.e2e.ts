@@ -12,6 +12,7 @@ import {
   logInAsAdmin,
   type SimulatedLocker,
   signInAsNew,
+  smsTo,
   startLocker,
   stopLocker,
   test,
@@ -21,8 +22,9 @@ import {
 /**
  * Issue 21, the evidence pack: a locker too warm from its first reading, with a mains power alarm, holds
  * a loaded order. Staff open the machine's evidence pack, see the excursion, the alarm, the order and
- * the message its patient got; hold its PIN, download the ZIP (and read it), then release the PIN from
- * the order's page. Support staff, and a pharmacy user on their own business.
+ * the message its patient got; hold its PIN (the patient is texted and their page shows the collection
+ * paused, without the PIN), download the ZIP (and read it), then release the PIN from the order's page
+ * (the patient is texted again and sees the PIN). Support staff, and a pharmacy user on their own business.
  */
 
 // Lockers pair and report on their own clock, on a shared, loaded machine: allow for it.
@@ -41,17 +43,25 @@ type Pack = {
 
 /** A machine whose locker runs hot with an alarm, and a loaded order in it: what the pack must show. */
 async function excursion(businessId: string) {
+  // Texts through the harness's local The SMS Works, where smsTo reads them.
+  await asAdmin('businessSettings/updateBusinessControlledSettings', {
+    businessId,
+    settings: { smsGateway: 'thesmsworks' },
+  });
   const machine = await createMachine(businessId);
   locker = await startLocker({ scenario: resolve(import.meta.dirname, 'scenarios/hot-from-the-start.json') });
   const started = locker;
   await asAdmin('auth/activateDeviceAuth', { machineId: machine.id, userCode: started.userCode });
   await expect.poll(async () => (await started.view()).status).toBe('online');
+  // A number no other test uses, so the local gateway's texts to it are this test's.
+  const digits = String(Math.floor(Math.random() * 100_000)).padStart(5, '0');
   const { patient } = await asAdmin<{ patient: { id: string } }>('patients/create', {
     businessId,
     patient: {
       displayId: uniqueName('P').replace(' ', '-'),
       name: { given: 'Eve', family: 'Evidence' },
-      mobileNumber: `07700 9${String(Math.floor(Math.random() * 100_000)).padStart(5, '0')}`,
+      mobileNumber: `07700 9${digits}`,
+      dateOfBirth: '1985-03-27',
     },
   });
   const barcode = uniqueName('EV').replace(' ', '-').toUpperCase();
@@ -81,11 +91,11 @@ async function excursion(businessId: string) {
       { timeout: 90_000 },
     )
     .toEqual([true, true, 1]);
-  return { machine, order };
+  return { machine, order, destination: `4477009${digits}` };
 }
 
 async function evidenceFlow(page: Page, businessId: string, who: RegExp) {
-  const { machine, order } = await excursion(businessId);
+  const { machine, order, destination } = await excursion(businessId);
   await page.goto(`/businesses/${businessId}/machines/${machine.id}`);
   await page.getByRole('link', { name: 'Evidence pack' }).click();
   await expect(page.getByRole('heading', { name: `Evidence pack: ${machine.name}` })).toBeVisible();
@@ -113,6 +123,24 @@ async function evidenceFlow(page: Page, businessId: string, who: RegExp) {
   await expect(item).toContainText('Excursion: pharmacist to check');
   await expect(page.getByRole('list', { name: 'Who acted' })).toContainText('PIN held by');
 
+  // The patient is told (their second text, after the ready one), and their page shows the collection
+  // paused with no PIN, until the release below.
+  expect((await smsTo(destination, 20_000, 2)).content).toContain('is paused while it is checked');
+  const patientPage = await page
+    .context()
+    .browser()
+    ?.newPage({ baseURL: new URL(page.url()).origin });
+  if (!patientPage) throw new Error('no browser for the patient');
+  await patientPage.goto(`/p/${order.id}`);
+  await patientPage.getByLabel('Day').fill('27');
+  await patientPage.getByLabel('Month').fill('3');
+  await patientPage.getByLabel('Year').fill('1985');
+  await patientPage.getByRole('button', { name: 'Continue' }).click();
+  await expect(patientPage.getByRole('heading', { name: /^Your order from / })).toBeVisible();
+  await expect(patientPage.getByText('Collection paused', { exact: true })).toBeVisible();
+  await expect(patientPage.getByText(/paused collection of this order while they check it/)).toBeVisible();
+  await expect(patientPage.getByTestId('pin')).toHaveCount(0);
+
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download' }).click();
   const download = await downloading;
@@ -139,6 +167,11 @@ async function evidenceFlow(page: Page, businessId: string, who: RegExp) {
   await expect(held).toHaveCount(0);
   const { order: after } = await asAdmin<{ order: { pinHold?: unknown } }>('orders/get', { id: order.id });
   expect(after.pinHold).toBeUndefined();
+  expect((await smsTo(destination, 20_000, 3)).content).toContain('you can collect your order');
+  await patientPage.reload();
+  await expect(patientPage.getByText('Ready to collect', { exact: true })).toBeVisible();
+  await expect(patientPage.getByTestId('pin')).toBeVisible();
+  await patientPage.close();
 }
 
 test('support staff hold and release the PINs of orders in a machine that ran hot, and download the pack', async ({

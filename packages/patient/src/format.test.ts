@@ -29,6 +29,7 @@ const order = (changes: Partial<PatientOrderSummary> = {}): PatientOrderSummary 
   status: 'loaded',
   expired: false,
   live: true,
+  onHold: false,
   paymentStatus: 'not_required',
   paymentRequired: false,
   prescriptionCharge: 0,
@@ -90,6 +91,10 @@ describe('an order in words', () => {
     expect(statusOf(order()).text).toBe('Ready to collect');
     expect(statusOf(order({ paymentRequired: true, amountDue: 990 })).text).toBe('Ready once paid');
     expect(statusOf(order({ status: 'new' })).text).toBe('Being prepared');
+    expect(statusOf(order({ onHold: true, paymentRequired: true }))).toEqual({
+      text: 'Collection paused',
+      tone: 'waiting',
+    });
     expect(statusOf(order({ expired: true, live: false }))).toEqual({ text: 'Expired', tone: 'past' });
     expect(statusOf(order({ status: 'collected', live: false }))).toEqual({ text: 'Collected', tone: 'past' });
     expect(statusOf(order({ status: 'cancelled', live: false })).text).toBe('Cancelled');

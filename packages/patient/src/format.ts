@@ -80,6 +80,7 @@ export function statusOf(order: PatientOrderSummary): { text: string; tone: 'rea
   if (order.status === 'removed') return { text: 'Removed from the locker', tone: 'past' };
   if (order.expired) return { text: 'Expired', tone: 'past' };
   if (order.status === 'new') return { text: 'Being prepared', tone: 'waiting' };
+  if (order.onHold) return { text: 'Collection paused', tone: 'waiting' };
   if (order.paymentRequired) return { text: 'Ready once paid', tone: 'waiting' };
   return { text: 'Ready to collect', tone: 'ready' };
 }

@@ -51,15 +51,28 @@ export type PaymentChange =
       hrtItemsOnly?: boolean;
     };
 
+/**
+ * A PIN held or released by staff (issue 21, evidence pack): when and why (staff's words), never who.
+ * `heldAt` is the hold's start on both: a release says which hold it ended.
+ */
+export type PinHoldChange = { heldAt: string; reason: string; releasedAt?: string; releaseReason?: string };
+
 /** An order.* event: the order as it is after the change, in order of its id. */
-export function emitOrderEvent(tx: Db, deps: AppDeps, type: OrderEventType, row: OrderRow, payment?: PaymentChange) {
+export function emitOrderEvent(
+  tx: Db,
+  deps: AppDeps,
+  type: OrderEventType,
+  row: OrderRow,
+  payment?: PaymentChange,
+  pinHold?: PinHoldChange,
+) {
   return recordEvent(
     tx,
     {
       businessId: row.business_id,
       type,
       orderingKey: row.id,
-      data: { ...toIntegrationOrder(toOrder(row)), ...(payment ? { payment } : {}) },
+      data: { ...toIntegrationOrder(toOrder(row)), ...(payment ? { payment } : {}), ...(pinHold ? { pinHold } : {}) },
     },
     deps.now(),
   );

@@ -17,8 +17,14 @@ import { defineArea, staff } from './define.ts';
 export const evidenceMaxRangeDays = 31;
 /** At most this many orders are held or released in one call (one transaction). */
 export const pinHoldsMax = 200;
-/** The page lists at most this many out-of-band readings; the downloaded file has every reading. */
+/** The page lists at most this many out-of-band readings; the downloaded file has every reading (up to the bound below). */
 export const evidenceOutsideReadingsMax = 500;
+/**
+ * The file holds at most this many readings (one every 11 s over 31 days; lockers send about one a
+ * minute), so a locker that reports far more often cannot make one download hold the server's memory.
+ * Its summary says when a range had more.
+ */
+export const evidenceFileReadingsMax = 250_000;
 
 const Range = { machineId: Id, from: Timestamp, to: Timestamp };
 
@@ -127,7 +133,7 @@ export const evidence = defineArea({
     output: type({ fileName: 'string', contentType: "'application/zip'", data: 'string' }),
     access: staff({ machine: 'machineId' }),
     summary:
-      'The same pack as one ZIP file (base64): summary.txt and CSVs of every reading, the alarms, the orders, the messages and the actions.',
+      'The same pack as one ZIP file (base64): summary.txt and CSVs of every reading (at most 250,000, the summary says when there were more), the alarms, the orders, the messages and the actions.',
   },
   holdPins: {
     input: HoldInput,

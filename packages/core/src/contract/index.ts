@@ -69,6 +69,7 @@ export {
   EvidenceMessage,
   EvidenceOrder,
   EvidencePack,
+  evidenceFileReadingsMax,
   evidenceMaxRangeDays,
   evidenceOutsideReadingsMax,
   pinHoldsMax,

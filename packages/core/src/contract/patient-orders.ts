@@ -31,6 +31,11 @@ export const PatientOrderSummary = type({
   /** A loaded order past its expiry (its status stays loaded until the pharmacy removes the bag). */
   expired: 'boolean',
   live: 'boolean',
+  /**
+   * The pharmacy paused collection (staff held the PIN, e.g. after a temperature excursion): no PIN is
+   * shown and the locker refuses it until they release it, which the patient is told of.
+   */
+  onHold: 'boolean',
   paymentStatus: PaymentStatus,
   paymentRequired: 'boolean',
   prescriptionCharge: pence,
@@ -51,7 +56,7 @@ export type PatientOrderSummary = typeof PatientOrderSummary.infer;
 
 /**
  * One order on the patient page: the summary, where to collect it, and the PIN grouped `1234 5678`,
- * only while the bag is in the locker, unexpired, and nothing is left to pay at a paying machine.
+ * only while the bag is in the locker, unexpired, not on hold, and nothing is left to pay at a paying machine.
  */
 export const PatientOrderDetails = type({
   order: PatientOrderSummary,

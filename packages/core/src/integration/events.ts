@@ -18,6 +18,8 @@ export const integrationEventTypes = [
   'order.cancelled',
   'order.expired',
   'order.payment_updated',
+  'order.pin_held',
+  'order.pin_released',
   'message.status',
   'machine.alarm',
   'machine.status',

@@ -117,6 +117,8 @@ function sentenceOf({ order, pin }: PatientOrderDetails): string {
   if (order.expired) return 'This order was not collected in time. Contact your pharmacy to arrange collection.';
   if (order.status === 'new')
     return 'Your pharmacy is preparing this order. We will send you a message when it is in the locker.';
+  if (order.onHold)
+    return 'Your pharmacy has paused collection of this order while they check it. We will send you a message when you can collect it, with the same PIN.';
   if (pin) return 'Enter this PIN at the locker to collect your order.';
   if (order.paymentRequired && order.amountDue > 0) {
     if (order.exemptionCode) return 'Once the rest is paid, we will show you the PIN that opens the locker.';

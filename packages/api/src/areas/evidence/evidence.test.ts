@@ -1,6 +1,7 @@
 import { expect, it } from 'bun:test';
 import { strFromU8, unzipSync } from 'fflate';
 import { sql } from 'kysely';
+import { PATIENT_COOKIE } from '../../auth/patient-sessions.ts';
 import {
   asSupport,
   eventually,
@@ -10,10 +11,14 @@ import {
   testAuth,
   withBootedLocker,
 } from '../../hubs/test-kit.ts';
+import { createRunner } from '../../jobs/runner.ts';
+import { jobHandlers } from '../../jobs/start.ts';
 import type { AuthPort } from '../../rpc/context.ts';
 import { describeApi } from '../../testing.ts';
+import { saveTestIntegrationClient } from '../../webhooks/test-kit.ts';
+import { sendExpiryReminders } from '../orders/expiry.ts';
 import { testPatient } from '../patients/test-helpers.ts';
-import { csvLine } from './file.ts';
+import { csvLine, packZip } from './file.ts';
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
@@ -71,6 +76,14 @@ describeApi(
       ).map((m) => m.template_key);
     const codes = async (orderId: string) =>
       (await t.call('orders', 'listEvents', { orderId }, asSupport)).body.events.map((e: { code: string }) => e.code);
+    /** The patient page of an order, signed in as its patient (date of birth, as testPatient's). */
+    const patientPage = async (orderId: string) => {
+      const signIn = await t.call('auth', 'verifyPatient', { orderId, dateOfBirth: '1980-01-02' });
+      const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith(`${PATIENT_COOKIE}=`)) ?? '';
+      const res = await t.call('patientOrders', 'get', { orderId }, { cookie: cookie.split(';')[0] as string });
+      expect(res.status).toBe(200);
+      return res.body as { order: { onHold: boolean; live: boolean }; pin: string | null };
+    };
     const load = (locker: TestLocker, barcode: string, location: string) =>
       locker.call('BagLoaded', event({ barcode, location }));
 
@@ -174,6 +187,24 @@ describeApi(
       });
     }, 30_000);
 
+    it('counts a bag from when it went in, even when its order was made after the range', async () => {
+      await withBootedLocker(t, async ({ locker, machine }) => {
+        // The bag is loaded before its order exists (waiting), the range passes, then the order is made.
+        await load(locker, 'WB-1', 'W1');
+        t.advance(10 * MIN);
+        const from = t.deps.now();
+        t.advance(HOUR);
+        const to = t.deps.now();
+        t.advance(HOUR);
+        const order = await newOrder('WB-1');
+        const res = await t.call('evidence', 'getEvidencePack', { machineId: machine.id, from, to }, asSupport);
+        expect(res.status).toBe(200);
+        expect(res.body.pack.orders.map((o: { reference: string; inAt: number }) => [o.reference, o.inAt])).toEqual([
+          [order.reference, from - 10 * MIN],
+        ]);
+      });
+    }, 30_000);
+
     it('holds PINs (the locker refuses them, the patient is told) and releases them', async () => {
       await withBootedLocker(t, async ({ locker, machine }) => {
         const s = await excursion(locker, machine.id);
@@ -187,6 +218,16 @@ describeApi(
         expect(held.body.orders[0]?.pinHold).toMatchObject({ heldByDisplayName: 'Sam Support', reason: 'Excursion' });
         expect(await verify(locker, s.pinA)).toBe('Held');
         expect(await outboxKeys(s.a.id)).toEqual(['orderReady', 'orderPinHeld']);
+        // The patient page says collection is paused and shows no PIN the locker would refuse.
+        expect(await patientPage(s.a.id)).toMatchObject({ order: { onHold: true, live: true }, pin: null });
+        // Nor do staff send it the PIN again, or a reminder to collect, while held.
+        for (const method of ['resendOrderReadyMessage', 'sendOrderExpiryMessage'] as const) {
+          const asked = await t.call('patientOrders', method, { orderId: s.a.id }, asSupport);
+          expect([asked.status, asked.body.error.message]).toEqual([
+            409,
+            'This order’s PIN is held: release it before messaging the patient',
+          ]);
+        }
         expect(await codes(s.a.id)).toEqual([
           'ORDER_CREATED',
           'ORDER_LOADED',
@@ -224,6 +265,9 @@ describeApi(
         );
         expect(released.status).toBe(200);
         expect(released.body.orders[0]?.pinHold).toBeUndefined();
+        const resumed = await patientPage(s.a.id);
+        expect(resumed.order.onHold).toBe(false);
+        expect(resumed.pin?.replace(/\s+/g, '')).toBe(s.pinA);
         expect(await verify(locker, s.pinA)).toBe('Accepted');
         expect(await outboxKeys(s.a.id)).toEqual(['orderReady', 'orderPinHeld', 'orderPinReleased']);
         expect((await codes(s.a.id)).slice(-2)).toEqual(['PIN_RELEASED', 'PIN_ACCEPTED']);
@@ -239,6 +283,183 @@ describeApi(
         expect(await outboxKeys(s.a.id)).toEqual(['orderReady', 'orderPinHeld', 'orderPinReleased']);
         // A new order (not in a locker) is not live either.
         expect((await t.call('evidence', 'holdPins', { orderIds: [s.d.id], reason: 'x' }, asSupport)).status).toBe(409);
+      });
+    }, 30_000);
+
+    it('a PIN typed while a hold is being committed waits for it and is refused (PostgreSQL)', async () => {
+      if (t.kind !== 'postgres') return; // PGlite runs one statement at a time: nothing overlaps.
+      await withBootedLocker(t, async ({ locker }) => {
+        const order = await newOrder('RC-1');
+        await load(locker, 'RC-1', 'A1');
+        const pin = await pinOf(order.id);
+        let release = () => {};
+        const released = new Promise<void>((r) => {
+          release = r;
+        });
+        let locked = () => {};
+        const isLocked = new Promise<void>((r) => {
+          locked = r;
+        });
+        // holdPins's transaction, caught between its update and its commit.
+        const holding = t.db.transaction().execute(async (tx) => {
+          await sql`select id from orders where id = ${order.id} for update`.execute(tx);
+          await tx.updateTable('orders').set({ pin_held_at: t.deps.now() }).where('id', '=', order.id).execute();
+          locked();
+          await released;
+        });
+        await isLocked;
+        const typed = verify(locker, pin);
+        const until = Date.now() + 4_000;
+        while (Date.now() < until) {
+          const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db);
+          if (Number(rows[0]?.n) >= 1) break;
+          await Bun.sleep(10);
+        }
+        release();
+        await holding;
+        expect(await typed).toBe('Held');
+      });
+    }, 30_000);
+
+    it('tells the pharmacy’s record system of each hold and release (order.pin_held, order.pin_released)', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        expect((await saveTestIntegrationClient(t, null)).status).toBe(200);
+        const order = await newOrder('WH-1');
+        await load(locker, 'WH-1', 'A1');
+        const heldAt = t.deps.now();
+        await t.call('evidence', 'holdPins', { orderIds: [order.id], reason: 'Excursion' }, asSupport);
+        t.advance(MIN);
+        await t.call('evidence', 'releasePins', { orderIds: [order.id], reason: 'Checked' }, asSupport);
+        const feed = await t.db
+          .selectFrom('integration_events')
+          .select(['type', 'ordering_key', 'payload'])
+          .where('business_id', '=', 'b1')
+          .where('type', 'like', 'order.pin%')
+          .orderBy('seq')
+          .execute();
+        const data = (p: unknown) => (typeof p === 'string' ? JSON.parse(p) : p) as Record<string, unknown>;
+        expect(feed.map((e) => [e.type, e.ordering_key])).toEqual([
+          ['order.pin_held', order.id],
+          ['order.pin_released', order.id],
+        ]);
+        expect(data(feed[0]?.payload)).toMatchObject({
+          id: order.id,
+          status: 'loaded',
+          pinHold: { heldAt: new Date(heldAt).toISOString(), reason: 'Excursion' },
+        });
+        expect(data(feed[1]?.payload)).toMatchObject({
+          id: order.id,
+          pinHold: {
+            heldAt: new Date(heldAt).toISOString(),
+            reason: 'Excursion',
+            releasedAt: new Date(heldAt + MIN).toISOString(),
+            releaseReason: 'Checked',
+          },
+        });
+        // Staff names stay out of what leaves MedLocker.
+        expect(JSON.stringify(feed.map((e) => data(e.payload)))).not.toContain('Sam Support');
+      });
+    }, 30_000);
+
+    it('refuses to hold a cancelled or expired order, naming its state, and holds nothing', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        const cancelled = await newOrder('ST-1');
+        const expiring = await newOrder('ST-2');
+        await load(locker, 'ST-1', 'A1');
+        await load(locker, 'ST-2', 'A2');
+        expect((await t.call('orders', 'cancel', { id: cancelled.id, reason: 'Wrong bag' }, asSupport)).status).toBe(
+          200,
+        );
+        const hold = (id: string) => t.call('evidence', 'holdPins', { orderIds: [id], reason: 'Check' }, asSupport);
+        const one = await hold(cancelled.id);
+        expect([one.status, one.body.error.message]).toEqual([
+          409,
+          `Order ${cancelled.reference} is cancelled: only a loaded order's PIN can be held`,
+        ]);
+        t.advance(60 * 24 * HOUR);
+        const two = await hold(expiring.id);
+        expect([two.status, two.body.error.message]).toEqual([
+          409,
+          `Order ${expiring.reference} is expired: only a loaded order's PIN can be held`,
+        ]);
+        expect(await codes(expiring.id)).not.toContain('PIN_HELD');
+        expect(await codes(cancelled.id)).not.toContain('PIN_HELD');
+      });
+    }, 30_000);
+
+    it('keeps the expiry reminder due while the PIN is held for after its release', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        const order = await newOrder('XR-1');
+        await load(locker, 'XR-1', 'A1');
+        await t.call('evidence', 'holdPins', { orderIds: [order.id], reason: 'Check' }, asSupport);
+        const { expiresAt } = (await t.call('orders', 'get', { id: order.id }, asSupport)).body.order;
+        t.advance((expiresAt ?? 0) - t.deps.now() - 2 * HOUR);
+        await sendExpiryReminders(t.deps);
+        expect(await outboxKeys(order.id)).toEqual(['orderReady', 'orderPinHeld']);
+        await t.call('evidence', 'releasePins', { orderIds: [order.id], reason: 'Fine' }, asSupport);
+        await sendExpiryReminders(t.deps);
+        expect(await outboxKeys(order.id)).toEqual(['orderReady', 'orderPinHeld', 'orderPinReleased', 'orderExpiring']);
+      });
+    }, 30_000);
+
+    it('sends no message inviting collection while the PIN is held, nor a paused one after the release', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        const order = await newOrder('MS-1');
+        await load(locker, 'MS-1', 'A1');
+        const hold = (reason: string) => t.call('evidence', 'holdPins', { orderIds: [order.id], reason }, asSupport);
+        const release = () => t.call('evidence', 'releasePins', { orderIds: [order.id], reason: 'Fine' }, asSupport);
+        const send = async () => {
+          const runner = createRunner({
+            db: t.db,
+            logger: t.deps.logger,
+            now: t.deps.now,
+            handlers: jobHandlers(t.deps),
+          });
+          await runner.tick();
+          await runner.idle();
+          await runner.stop(100);
+        };
+        const outbox = async () =>
+          (
+            await t.db
+              .selectFrom('message_outbox')
+              .select(['template_key', 'status', 'last_error'])
+              .where('order_id', '=', order.id)
+              .orderBy('created')
+              .orderBy('id')
+              .execute()
+          ).map((m) => [m.template_key, m.status, m.last_error]);
+        // Held before the sender got to the ready message: its PIN does not go, the pause does.
+        expect((await hold('Excursion')).status).toBe(200);
+        await send();
+        const heldWords = 'No message sent: the PIN was held before the';
+        expect(await outbox()).toEqual([
+          ['orderReady', 'failed', `${heldWords} order ready message went`],
+          ['orderPinHeld', 'success', null],
+        ]);
+        // Released and held again before the sender ran: no "collect again", one more pause.
+        t.advance(MIN);
+        expect((await release()).status).toBe(200);
+        expect((await hold('Second look')).status).toBe(200);
+        await send();
+        expect((await outbox()).slice(2)).toEqual([
+          ['orderPinReleased', 'failed', `${heldWords} collection resumed message went`],
+          ['orderPinHeld', 'success', null],
+        ]);
+        t.advance(MIN);
+        expect((await release()).status).toBe(200);
+        await send();
+        expect((await outbox()).slice(4)).toEqual([['orderPinReleased', 'success', null]]);
+        // Released before the pause went: the patient hears only that they can collect.
+        t.advance(MIN);
+        expect((await hold('Third')).status).toBe(200);
+        expect((await release()).status).toBe(200);
+        await send();
+        expect((await outbox()).slice(5)).toEqual([
+          ['orderPinHeld', 'failed', 'No message sent: the PIN was released before the collection paused message went'],
+          ['orderPinReleased', 'success', null],
+        ]);
       });
     }, 30_000);
 
@@ -323,6 +544,39 @@ describeApi(
         expect(await codes(order.id)).toEqual(['ORDER_CREATED']);
       });
     }, 30_000);
+
+    it('says in the file when it holds only the first readings of a range with too many', () => {
+      const pack = {
+        machine: { id: 'm1', name: 'Front', businessId: 'b1', businessName: 'Pharmacy b1' },
+        from: 0,
+        to: HOUR,
+        generatedAt: HOUR,
+        temperature: {
+          band: { min: 15, max: 25 },
+          count: 10,
+          min: 20,
+          max: 20,
+          average: 20,
+          outsideCount: 0,
+          outside: [],
+          excursions: [],
+        },
+        alarms: [],
+        orders: [],
+        actions: [],
+      };
+      const readings = [1, 2, 3].map((i) => ({ created: i * MIN, value: 20 }));
+      const files = unzipSync(packZip(pack, readings, 'MedLocker'));
+      const summary = strFromU8(files['summary.txt'] ?? new Uint8Array());
+      expect(summary).toContain(
+        'temperature-readings.csv holds the first 3 of the 10 readings: download a shorter range for the rest',
+      );
+      const all = strFromU8(
+        unzipSync(packZip(pack, [...readings, ...readings, ...readings, readings[0] as never], 'M'))['summary.txt'] ??
+          new Uint8Array(),
+      );
+      expect(all).toContain('Files: temperature-readings.csv (every reading)');
+    });
 
     it('writes CSV cells a spreadsheet cannot run as formulas', () => {
       expect(csvLine(['=HYPERLINK("x")', 'a,b', 3, null, '-2'])).toBe(`"'=HYPERLINK(""x"")","a,b",3,,'-2`);

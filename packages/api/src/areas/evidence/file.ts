@@ -31,8 +31,11 @@ const when = (at: number | null) => (at === null ? '' : formatDateTime(at));
 export const packFileName = (pack: EvidencePack) =>
   `evidence-${pack.machine.name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'machine'}-${toIsoDate(pack.from)}-to-${toIsoDate(pack.to)}.zip`;
 
-/** The summary: what the pack covers and what it found, in sentences. */
-export function summaryText(pack: EvidencePack, productName: string): string {
+/**
+ * The summary: what the pack covers and what it found, in sentences. `fileReadings`: how many readings
+ * the file holds (fewer than the range's count when it had more than the file takes).
+ */
+export function summaryText(pack: EvidencePack, productName: string, fileReadings = pack.temperature.count): string {
   const t = pack.temperature;
   const held = pack.orders.filter((o) => o.pinHold).length;
   return [
@@ -60,12 +63,17 @@ export function summaryText(pack: EvidencePack, productName: string): string {
         `  ${o.reference} ${o.patientName} — in ${when(o.inAt)}, ${o.outAt === null ? 'still inside' : `out ${when(o.outAt)}`}, ${o.status}${o.pinHold ? `, PIN held by ${o.pinHold.heldByDisplayName}: ${o.pinHold.reason}` : ''}`,
     ),
     '',
-    'Files: temperature-readings.csv (every reading), alarms.csv, orders.csv, messages.csv, actions.csv',
+    fileReadings < t.count
+      ? `Files: temperature-readings.csv holds the first ${fileReadings} of the ${t.count} readings: download a shorter range for the rest; alarms.csv, orders.csv, messages.csv, actions.csv`
+      : 'Files: temperature-readings.csv (every reading), alarms.csv, orders.csv, messages.csv, actions.csv',
     '',
   ].join('\r\n');
 }
 
-/** The ZIP: summary.txt and the CSVs; `readings` is every reading of the range, oldest first. */
+/**
+ * The ZIP: summary.txt and the CSVs; `readings` is the range's readings, oldest first: all of them, or
+ * the first evidenceFileReadingsMax of them (core; the summary says so).
+ */
 export function packZip(
   pack: EvidencePack,
   readings: readonly { created: number; value: number }[],
@@ -74,7 +82,7 @@ export function packZip(
   const band = pack.temperature.band;
   const events = [...pack.temperature.excursions, ...pack.alarms].sort((a, b) => a.created - b.created);
   return zipSync({
-    'summary.txt': strToU8(summaryText(pack, productName)),
+    'summary.txt': strToU8(summaryText(pack, productName, readings.length)),
     'temperature-readings.csv': strToU8(
       csv(
         ['time', 'time_ms', 'celsius', 'outside_band'],

@@ -86,12 +86,13 @@ export function staysInMachine(events: readonly OrderEventRow[], machineId: stri
   const stays: Stay[] = [];
   let open: Stay | null = null;
   for (const e of events) {
-    const data = json<{ machineId?: string; location?: string }>(e.data) ?? {};
+    const data = json<{ machineId?: string; location?: string; bagLoadedAt?: number }>(e.data) ?? {};
     const entering = (enteringCodes as readonly string[]).includes(e.code);
     if (entering && data.machineId === machineId) {
-      // A move to another slot of the same machine keeps the stay and changes the slot.
+      // A move to another slot of the same machine keeps the stay and changes the slot. A bag that
+      // waited for its order counts from when it went in, not from when the order was made.
       if (open) open.location = data.location ?? open.location;
-      else open = { inAt: Number(e.created), outAt: null, location: data.location ?? null };
+      else open = { inAt: Number(data.bagLoadedAt ?? e.created), outAt: null, location: data.location ?? null };
     } else if (open && (entering || (leavingCodes as readonly string[]).includes(e.code))) {
       open.outAt = Number(e.created);
       stays.push(open);

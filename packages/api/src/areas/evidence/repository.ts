@@ -94,7 +94,9 @@ export const leavingCodes = [
  * Orders of the business whose bag went into this machine before the range ended, and that may still
  * have been inside when it began: changed since (a collection, removal or move updates the order), or
  * never closed (new, loaded, or cancelled with its bag perhaps still in a slot). A superset: the
- * timelines decide (pack.ts). The entry events come from order_events_machine_entry_idx (0031).
+ * timelines decide (pack.ts). The entry events come from order_events_machine_entry_idx (0031); a
+ * bag that waited for its order is in from `bagLoadedAt`, which can be before the event (and the range's
+ * end) when the order was made after it.
  */
 export const ordersEverInMachine = async (db: Db, r: PackRange): Promise<string[]> =>
   (
@@ -110,7 +112,13 @@ export const ordersEverInMachine = async (db: Db, r: PackRange): Promise<string[
       .where('order_events.business_id', '=', r.businessId)
       .where(sql<string>`order_events.data->>'machineId'`, '=', r.machineId)
       .where('order_events.code', 'in', [...enteringCodes])
-      .where('order_events.created', '<=', r.to)
+      // In before the end: by the event, or by the bag that waited for its order (made after the end).
+      .where((eb) =>
+        eb.or([
+          eb('order_events.created', '<=', r.to),
+          eb(sql<number | null>`(order_events.data->>'bagLoadedAt')::bigint`, '<=', r.to),
+        ]),
+      )
       .where((eb) =>
         eb.or([eb('orders.updated', '>=', r.from), eb('orders.status', 'in', ['new', 'loaded', 'cancelled'])]),
       )

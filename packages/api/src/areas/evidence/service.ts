@@ -1,7 +1,16 @@
-import { AppError, type Contract, isOrderExpired, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import {
+  AppError,
+  type Contract,
+  evidenceFileReadingsMax,
+  isOrderExpired,
+  isoTime,
+  type OutputOf,
+  type ParsedInputOf,
+} from '@medlocker/core';
 import { actorIdentity, type StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
+import { emitOrderEvent } from '../../webhooks/emit.ts';
 import { queueOrderMessage } from '../orders/messages.ts';
 import { insertOrderEventRows, type OrderRow, toOrder } from '../orders/repository.ts';
 import { eventRow, publishOrder } from '../orders/service.ts';
@@ -13,8 +22,8 @@ import { listReadings, lockOrders, setPinHold } from './repository.ts';
  * The evidence pack and PIN holds (issue 21, docs/DECISIONS.md "Evidence pack"). A hold pauses an
  * order's collection: the locker answers VerifyPin `Held` (orders/locker-service.ts) until a release.
  * Neither is a state of SPEC §4 (the order stays loaded), so they are not moves of core's transition
- * table: each is a timeline event, an audit entry and a message to the patient, in one transaction
- * for the whole batch.
+ * table: each is a timeline event, an audit entry, an integration event (order.pin_held,
+ * order.pin_released) and a message to the patient, in one transaction for the whole batch.
  */
 
 type Area = Contract['evidence'];
@@ -35,12 +44,11 @@ export async function downloadEvidencePack(
   input: In<'downloadEvidencePack'>,
 ): Out<'downloadEvidencePack'> {
   const { pack } = await buildPack(deps, actor, input, 'evidencePack.download');
-  const readings = await listReadings(deps.db, {
-    businessId: pack.machine.businessId,
-    machineId: pack.machine.id,
-    from: pack.from,
-    to: pack.to,
-  });
+  const readings = await listReadings(
+    deps.db,
+    { businessId: pack.machine.businessId, machineId: pack.machine.id, from: pack.from, to: pack.to },
+    { limit: evidenceFileReadingsMax },
+  );
   const zip = packZip(
     pack,
     readings.map((r) => ({ created: Number(r.created), value: Number(r.value) })),
@@ -92,6 +100,10 @@ export async function holdPins(deps: AppDeps, actor: StaffActor, input: In<'hold
         businessId: row.business_id,
         details: { reason: input.reason },
       });
+      await emitOrderEvent(tx, deps, 'order.pin_held', moved, undefined, {
+        heldAt: isoTime(now),
+        reason: input.reason,
+      });
       // Once per hold: a second hold after a release tells the patient again.
       await queueOrderMessage(tx, deps, moved, 'orderPinHeld', {
         actor,
@@ -128,6 +140,12 @@ export async function releasePins(deps: AppDeps, actor: StaffActor, input: In<'r
         entityId: row.id,
         businessId: row.business_id,
         details: { reason: input.reason },
+      });
+      await emitOrderEvent(tx, deps, 'order.pin_released', moved, undefined, {
+        heldAt: isoTime(Number(row.pin_held_at)),
+        reason: row.pin_hold_reason ?? '',
+        releasedAt: isoTime(now),
+        releaseReason: input.reason,
       });
       // Only a patient who can still collect is told so (a cancelled or expired order's PIN stays dead).
       const expiresAt = moved.expires_at === null ? null : Number(moved.expires_at);

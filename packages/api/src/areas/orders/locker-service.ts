@@ -51,7 +51,11 @@ export async function loadOrder(
   deps: AppDeps,
   actor: LockerActor,
   orderId: string,
-  place: { location: string },
+  /**
+   * Where the bag is; `bagLoadedAt` when it went in before its order existed (a waiting bag), which
+   * the ORDER_LOADED event keeps: the evidence pack counts the bag as inside from then (issue 21).
+   */
+  place: { location: string; bagLoadedAt?: number },
   /** Runs just before the load's integration event (moveOrder's `beforeEvent`). */
   beforeEvent?: () => Promise<unknown>,
 ): Promise<OrderRow | null> {
@@ -125,7 +129,11 @@ export async function loadOrder(
           ? {
               code: 'ORDER_LOADED',
               message: `Loaded into ${where}`,
-              data: { machineId: machine.id, location: place.location },
+              data: {
+                machineId: machine.id,
+                location: place.location,
+                ...(place.bagLoadedAt === undefined ? {} : { bagLoadedAt: place.bagLoadedAt }),
+              },
             }
           : {
               code: 'ORDER_MOVED',
@@ -254,7 +262,14 @@ export async function loadWaitingBag(
     businessId: order.business_id,
     origin: actor.origin,
   };
-  return loadOrder(tx, deps, locker, order.id, { location: bag.location }, beforeEvent);
+  return loadOrder(
+    tx,
+    deps,
+    locker,
+    order.id,
+    { location: bag.location, bagLoadedAt: Number(bag.created) },
+    beforeEvent,
+  );
 }
 
 export type VerifyPinAnswer =

@@ -149,19 +149,32 @@ const liveOrderMessages: readonly string[] = [
   'orderPinReleased',
 ];
 
+/** Messages that invite the patient to collect now (with the PIN, or to come back with it). */
+const collectNowMessages: readonly string[] = ['orderReady', 'orderUpdated', 'orderExpiring', 'orderPinReleased'];
+
 /**
  * Why a queued message must not go any more, if so: it speaks of a loaded order (ready, payment
  * required, updated, reminder) and the order was collected, removed, cancelled or expired before the
- * sender got to it (a retry after a gateway outage can come an hour later). Null: send it.
+ * sender got to it (a retry after a gateway outage can come an hour later). While staff hold the PIN
+ * (issue 21) nothing inviting collection goes (the locker would refuse the PIN); a pause whose hold was
+ * released before it went does not go either (the release message follows it). Null: send it.
  */
 export function staleMessageReason(
   templateKey: string,
-  order: Pick<OrderRow, 'status' | 'expires_at'>,
+  order: Pick<OrderRow, 'status' | 'expires_at' | 'pin_held_at'>,
   now: number,
 ): string | null {
   if (!liveOrderMessages.includes(templateKey)) return null;
-  const expired = order.status === 'loaded' && order.expires_at !== null && now >= Number(order.expires_at);
-  if (order.status === 'loaded' && !expired) return null;
   const name = patientMessageNames[templateKey as PatientMessageKey].toLowerCase();
+  const expired = order.status === 'loaded' && order.expires_at !== null && now >= Number(order.expires_at);
+  if (order.status === 'loaded' && !expired) {
+    if (order.pin_held_at !== null && collectNowMessages.includes(templateKey)) {
+      return `No message sent: the PIN was held before the ${name} message went`;
+    }
+    if (order.pin_held_at === null && templateKey === 'orderPinHeld') {
+      return `No message sent: the PIN was released before the ${name} message went`;
+    }
+    return null;
+  }
   return `No message sent: the order was ${expired ? 'expired' : order.status} before the ${name} message went`;
 }

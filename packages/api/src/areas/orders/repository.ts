@@ -251,7 +251,9 @@ export function listOrderRows(db: Db, q: OrderListQuery) {
 
 /**
  * The live order at a machine whose PIN has this lookup (the unique index holds at most one), with the
- * bag of it the machine holds now (the slot to open), if any: one round trip for a VerifyPin.
+ * bag of it the machine holds now (the slot to open), if any: one round trip for a VerifyPin. The order
+ * is read `for share`: a PIN hold being committed (evidence/service.ts locks the row for update) is
+ * waited for and then seen, so the locker never opens a slot for a PIN staff have just held.
  */
 export async function liveOrderByPin(db: Db, machineId: string, lookup: string) {
   const row = await db
@@ -273,6 +275,7 @@ export async function liveOrderByPin(db: Db, machineId: string, lookup: string) 
     .where('orders.machine_id', '=', machineId)
     .where('orders.pin_lookup', '=', lookup)
     .where('orders.status', 'in', ['new', 'loaded'])
+    .forShare('orders')
     .executeTakeFirst();
   if (!row) return undefined;
   const { bag_id, bag_barcode, bag_location, ...order } = row;
@@ -295,7 +298,7 @@ export const pinTakenAtMachine = async (db: Db, machineId: string, lookup: strin
 export const waitingBag = (db: Db, businessId: string, barcode: string) =>
   db
     .selectFrom('bags')
-    .select(['id', 'machine_id', 'location'])
+    .select(['id', 'machine_id', 'location', 'created'])
     .where('business_id', '=', businessId)
     .where('barcode', '=', barcode)
     .where('order_id', 'is', null)
@@ -428,6 +431,8 @@ export const claimOrdersToRemind = (db: Db, now: number, leadMs: number, limit: 
         .where('expiry_recorded_at', 'is', null)
         .where('expires_at', '>', now)
         .where('expires_at', '<=', now + leadMs)
+        // A held PIN (issue 21): the reminder waits for the release rather than going unsent.
+        .where('pin_held_at', 'is', null)
         // half the window: collection_window days × 12 h
         .where(sql`expires_at - least(${leadMs}::bigint, collection_window::bigint * 43200000)`, '<=', now)
         .where(notReminded)

@@ -48,6 +48,7 @@ export function patientSummaryOf(o: Order, now: number): PatientOrderSummary {
     status: o.status,
     expired,
     live,
+    onHold: live && o.pinHold !== undefined,
     paymentStatus: o.paymentStatus,
     paymentRequired: live && due > 0,
     prescriptionCharge: o.prescriptionCharge,
@@ -66,10 +67,14 @@ export function patientSummaryOf(o: Order, now: number): PatientOrderSummary {
 
 /**
  * Whether the PIN may be shown: the bag is in the locker, unexpired, and the locker would accept it
- * (at a machine taking payment, an unpaid charge makes VerifyPin answer PaymentRequired).
+ * (at a machine taking payment, an unpaid charge makes VerifyPin answer PaymentRequired; a held PIN,
+ * issue 21, is answered Held until staff release it).
  */
 export const pinUsable = (o: Order, now: number): boolean =>
-  o.status === 'loaded' && !isExpired(o, now) && !(o.paymentStatus === 'unpaid' && o.machinePayment);
+  o.status === 'loaded' &&
+  !isExpired(o, now) &&
+  o.pinHold === undefined &&
+  !(o.paymentStatus === 'unpaid' && o.machinePayment);
 
 /** The patient's orders: live ones first (soonest expiry first), then the rest newest first. */
 export async function listPatientOrders(deps: AppDeps, actor: PatientActor, _input: In<'list'>): Promise<Out<'list'>> {

@@ -52,6 +52,12 @@ async function requestMessage(
     const now = deps.now();
     const state = { status: row.status, expiresAt: row.expires_at === null ? null : Number(row.expires_at) };
     if (!mayMoveOrder(action, 'staff', state, now)) throw invalidTransition(action, row, now);
+    // A held PIN (issue 21): the patient was told collection is paused; the release message tells them again.
+    if (row.pin_held_at !== null) {
+      throw new AppError('INVALID_TRANSITION', 'This order’s PIN is held: release it before messaging the patient', [
+        { path: 'status', id: 'INVALID_TRANSITION', message: 'held' },
+      ]);
+    }
     const key = keyOf(row);
     const name = patientMessageNames[key];
     const recent = await latestRequestedMessageSince(tx, row.id, guardKeys, now - repeatGuardMs);
