@@ -10,7 +10,9 @@
  * the order's number k within its business: 5% cancelled a minute after creation, 10% never loaded,
  * the others loaded an hour after creation; of all orders 5% expired (48 h later) and removed, about
  * 16% still loaded, the rest (about 64%) collected 1–47 hours after loading (1 in 10 of them marked
- * collected by staff). 10% have their PIN revealed; 20% paid £9.90 by card; 10% declare an exemption.
+ * collected by staff). 10% have their PIN revealed; 20% paid £9.90 by card; 10% declare an exemption (the orders' columns
+ * payment_status, amount_paid, pin_revealed_at and exemption_code agree with their events).
+ * ORDER_LOADED names its machine (data.machineId), as the api writes it (the evidence pack reads it).
  * Messages: orderReady and orderCollected by SMS (1 in 50 failed), an email receipt for the paid.
  * Machines: per business a month of 6 alarms (EM_0003, EM_0016, MP_0001), 4 routine events, and one
  * offline/online pair (an hour down).
@@ -92,11 +94,15 @@ export async function generateEstate(
         .execute(tx);
       await sql
         .raw(`insert into orders (id, reference, business_id, business_name, patient_id, patient_name, barcode,
-            machine_id, status, collection_window, expires_at, collected, created_via, created, updated)
+            machine_id, status, collection_window, expires_at, collected, payment_status, amount_paid,
+            exemption_code, pin_revealed_at, created_via, created, updated)
           select id, lpad(n::text, 8, '0'), business_id, 'Bench Pharmacy', patient_id, 'Given Family', 'BC' || n,
             case when st in ('loaded', 'collected', 'removed') then machine_id end, st::text, 2,
             case when st in ('loaded', 'collected', 'removed') then loaded_at + 172800000 end,
-            case when st = 'collected' then collected_at end, 'portal', created, created
+            case when st = 'collected' then collected_at end,
+            case when k % 5 = 0 then 'paid' else 'not_required' end, case when k % 5 = 0 then 990 else 0 end,
+            case when k % 10 = 5 then (array['A','B','D','E','F','G','L','H','K','M','S','U','W'])[1 + k % 13] end,
+            case when st <> 'cancelled' and k % 10 = 2 then loaded_at + 60000 end, 'portal', created, created
           from bench_orders`)
         .execute(tx);
       const ev = (code: string, at: string, where: string, data = `'{}'`) =>
@@ -106,7 +112,12 @@ export async function generateEstate(
         .raw(`insert into order_events (id, business_id, order_id, order_reference, patient_id, code, data, created)
           ${[
             ev('ORDER_CREATED', 'created', 'true'),
-            ev('ORDER_LOADED', 'loaded_at', `st in ('loaded', 'collected', 'removed')`),
+            ev(
+              'ORDER_LOADED',
+              'loaded_at',
+              `st in ('loaded', 'collected', 'removed')`,
+              `json_build_object('machineId', machine_id)`,
+            ),
             ev('ORDER_COLLECTED', 'collected_at', `st = 'collected' and k % 10 <> 1`),
             ev('ORDER_MARKED_COLLECTED', 'collected_at', `st = 'collected' and k % 10 = 1`),
             ev('ORDER_EXPIRED', 'loaded_at + 172800000', `st = 'removed'`),

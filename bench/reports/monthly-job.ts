@@ -25,7 +25,11 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { createDb, migrateToLatest } from '../../db/src/index.ts';
-import { monthBounds, rebuildMonthlyStats, runMonthlyStats } from '../../packages/api/src/areas/reports/monthly-job-repository.ts';
+import {
+  monthBounds,
+  rebuildMonthlyStats,
+  runMonthlyStats,
+} from '../../packages/api/src/areas/reports/monthly-job-repository.ts';
 import { monthIndex } from '../../packages/api/src/areas/reports/monthly-repository.ts';
 import { businessId, generateEstate } from './generate.ts';
 
