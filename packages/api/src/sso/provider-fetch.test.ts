@@ -86,78 +86,84 @@ async function storedRow(t: TestApi, type: 'OIDC' | 'SAML', configuration: Recor
 const checkOf = (body: { checks: { check: string; message: string }[] }, name: string) =>
   body.checks.find((c) => c.check === name)?.message ?? '';
 
-describeApi('identity provider URLs: https to public addresses only', (t) => {
-  it('refuses at create a URL that is not https or names a private, loopback, link-local or metadata address', async () => {
-    const refused: [string, string][] = [
-      ['http://sso.example', 'Must start with https://'],
-      ['https://169.254.169.254/latest', 'Refused: 169.254.169.254 is a linkLocal address'],
-      ['https://10.1.2.3', 'Refused: 10.1.2.3 is a private address'],
-      ['https://172.16.0.1', 'Refused: 172.16.0.1 is a private address'],
-      ['https://192.168.1.1', 'Refused: 192.168.1.1 is a private address'],
-      ['https://127.0.0.1:8443', 'Refused: 127.0.0.1 is a loopback address'],
-      ['https://localhost', 'Refused: localhost is a loopback address'],
-      ['https://[fd00::1]', 'Refused: fd00::1 is a uniqueLocal address'],
-      ['https://[fe80::1]', 'Refused: fe80::1 is a linkLocal address'],
-      ['https://[::ffff:169.254.169.254]', 'Refused: ::ffff:a9fe:a9fe is a linkLocal address'],
-      ['https://user:secret@sso.example', 'Cannot hold a user name or password'],
-    ];
-    for (const [issuerUrl, message] of refused) {
-      const { res } = await create(t, { issuerUrl });
-      expect(res.status).toBe(400);
-      expect(res.body.error.details).toEqual([{ path: 'configuration.issuerUrl', id: 'INVALID_VALUE', message }]);
-    }
-    const saml = await create(t, { metadataUrl: 'https://192.168.0.10/metadata' }, 'SAML');
-    expect(saml.res.body.error.details[0]).toMatchObject({ path: 'configuration.metadataUrl' });
-    const none = await t.call('identityProviders', 'list', {}, { cookie: saml.admin.cookie });
-    expect(none.body.identityProviders).toEqual([]);
-  });
+describeApi(
+  'identity provider URLs: https to public addresses only',
+  (t) => {
+    it('refuses at create a URL that is not https or names a private, loopback, link-local or metadata address', async () => {
+      const refused: [string, string][] = [
+        ['http://sso.example', 'Must start with https://'],
+        ['https://169.254.169.254/latest', 'Refused: 169.254.169.254 is a linkLocal address'],
+        ['https://10.1.2.3', 'Refused: 10.1.2.3 is a private address'],
+        ['https://172.16.0.1', 'Refused: 172.16.0.1 is a private address'],
+        ['https://192.168.1.1', 'Refused: 192.168.1.1 is a private address'],
+        ['https://127.0.0.1:8443', 'Refused: 127.0.0.1 is a loopback address'],
+        ['https://localhost', 'Refused: localhost is a loopback address'],
+        ['https://[fd00::1]', 'Refused: fd00::1 is a uniqueLocal address'],
+        ['https://[fe80::1]', 'Refused: fe80::1 is a linkLocal address'],
+        ['https://[::ffff:169.254.169.254]', 'Refused: ::ffff:a9fe:a9fe is a linkLocal address'],
+        ['https://user:secret@sso.example', 'Cannot hold a user name or password'],
+      ];
+      for (const [issuerUrl, message] of refused) {
+        const { res } = await create(t, { issuerUrl });
+        expect(res.status).toBe(400);
+        expect(res.body.error.details).toEqual([{ path: 'configuration.issuerUrl', id: 'INVALID_VALUE', message }]);
+      }
+      const saml = await create(t, { metadataUrl: 'https://192.168.0.10/metadata' }, 'SAML');
+      expect(saml.res.body.error.details[0]).toMatchObject({ path: 'configuration.metadataUrl' });
+      const none = await t.call('identityProviders', 'list', {}, { cookie: saml.admin.cookie });
+      expect(none.body.identityProviders).toEqual([]);
+    });
 
-  it('refuses the same at update, and the provider stays as it was', async () => {
-    const { res, admin } = await create(t, { issuerUrl: 'https://sso.example' });
-    expect(res.status).toBe(200);
-    const updated = await t.call(
-      'identityProviders',
-      'update',
-      {
-        id: res.body.id,
-        name: res.body.name,
-        type: 'OIDC',
-        configuration: { issuerUrl: 'https://10.0.0.1', clientId: 'c' },
-      },
-      { cookie: admin.cookie },
-    );
-    expect(updated.status).toBe(400);
-    expect(updated.body.error.details[0].message).toBe('Refused: 10.0.0.1 is a private address');
-    const got = await t.call('identityProviders', 'get', { id: res.body.id }, { cookie: admin.cookie });
-    expect(got.body.configuration.issuerUrl).toBe('https://sso.example');
-  });
+    it('refuses the same at update, and the provider stays as it was', async () => {
+      const { res, admin } = await create(t, { issuerUrl: 'https://sso.example' });
+      expect(res.status).toBe(200);
+      const updated = await t.call(
+        'identityProviders',
+        'update',
+        {
+          id: res.body.id,
+          name: res.body.name,
+          type: 'OIDC',
+          configuration: { issuerUrl: 'https://10.0.0.1', clientId: 'c' },
+        },
+        { cookie: admin.cookie },
+      );
+      expect(updated.status).toBe(400);
+      expect(updated.body.error.details[0].message).toBe('Refused: 10.0.0.1 is a private address');
+      const got = await t.call('identityProviders', 'get', { id: res.body.id }, { cookie: admin.cookie });
+      expect(got.body.configuration.issuerUrl).toBe('https://sso.example');
+    });
 
-  it('refuses at test and at sign-in a stored provider URL it may not fetch, without fetching it', async () => {
-    const admin = await t.signIn({ support: true });
-    const oidc = await storedRow(t, 'OIDC', { issuerUrl: local('') });
-    const tested = await t.call('identityProviders', 'test', { id: oidc }, { cookie: admin.cookie });
-    expect(tested.body.ok).toBe(false);
-    expect(checkOf(tested.body, 'Discovery')).toBe(
-      `The issuer URL is refused: ${local('/')}: Must start with https://`,
-    );
-    const saml = await storedRow(t, 'SAML', { metadataUrl: 'https://10.0.0.1/metadata' });
-    const started = Date.now();
-    const samlTested = await t.call('identityProviders', 'test', { id: saml }, { cookie: admin.cookie });
-    expect(checkOf(samlTested.body, 'Metadata')).toContain('Refused: 10.0.0.1 is a private address');
-    // Nothing was tried: no connection to wait for.
-    expect(Date.now() - started).toBeLessThan(2_000);
+    it('refuses at test and at sign-in a stored provider URL it may not fetch, without fetching it', async () => {
+      const admin = await t.signIn({ support: true });
+      const oidc = await storedRow(t, 'OIDC', { issuerUrl: local('') });
+      const tested = await t.call('identityProviders', 'test', { id: oidc }, { cookie: admin.cookie });
+      expect(tested.body.ok).toBe(false);
+      expect(checkOf(tested.body, 'Discovery')).toBe(
+        `The issuer URL is refused: ${local('/')}: Must start with https://`,
+      );
+      const saml = await storedRow(t, 'SAML', { metadataUrl: 'https://10.0.0.1/metadata' });
+      const started = Date.now();
+      const samlTested = await t.call('identityProviders', 'test', { id: saml }, { cookie: admin.cookie });
+      expect(checkOf(samlTested.body, 'Metadata')).toContain('Refused: 10.0.0.1 is a private address');
+      // Nothing was tried: no connection to wait for.
+      expect(Date.now() - started).toBeLessThan(2_000);
 
-    const before = hits;
-    const user = await t.createUser({ email: `old.${Bun.randomUUIDv7()}@example.com`, support: true });
-    await t.db.updateTable('users').set({ identity_provider_id: oidc }).where('id', '=', user.userId).execute();
-    const signIn = await t.call('auth', 'getIdentityProviderAuthUrl', { username: user.email, returnUrl: '/' });
-    expect(signIn.status).toBe(503);
-    expect(signIn.body.error.message).toBe(
-      'Your identity provider could not be reached. Please try again later or contact Support.',
-    );
-    expect(hits).toBe(before);
-  });
-});
+      const before = hits;
+      const user = await t.createUser({ email: `old.${Bun.randomUUIDv7()}@example.com`, support: true });
+      await t.db.updateTable('users').set({ identity_provider_id: oidc }).where('id', '=', user.userId).execute();
+      const signIn = await t.call('auth', 'getIdentityProviderAuthUrl', { username: user.email, returnUrl: '/' });
+      expect(signIn.status).toBe(503);
+      expect(signIn.body.error.message).toBe(
+        'Your identity provider could not be reached. Please try again later or contact Support.',
+      );
+      expect(hits).toBe(before);
+    });
+  },
+  undefined,
+  // The production rule (tests otherwise allow http to loopback: testing.ts).
+  { SSO_ALLOW_HTTP_LOOPBACK: '0' },
+);
 
 describeApi(
   'identity provider URLs with SSO_ALLOW_HTTP_LOOPBACK=1',
