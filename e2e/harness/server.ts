@@ -148,6 +148,8 @@ const server = await startServer({
   JUDOPAY_WEBHOOK_USER: e2eJudoWebhook.user,
   JUDOPAY_WEBHOOK_PASSWORD: e2eJudoWebhook.password,
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1',
+  // The e2e OpenID provider (oidc-provider) listens on http://127.0.0.1.
+  SSO_ALLOW_HTTP_LOOPBACK: '1',
 });
 
 const mailApi = Bun.serve({

@@ -54,6 +54,12 @@ export type Config = {
    * development, tests and benches only (webhooks/ssrf.ts). Never lifts "https only" in production.
    */
   webhookAllowPrivateAddresses: boolean;
+  /**
+   * Identity providers (OIDC issuers, SAML metadata URLs) may be on plain http at a loopback address
+   * (SSO_ALLOW_HTTP_LOOPBACK=1): development and tests, whose OpenID provider runs on 127.0.0.1
+   * (sso/provider-fetch.ts). Ignored in production: there a provider is https on a public address.
+   */
+  ssoAllowHttpLoopback: boolean;
   /** Background jobs one process runs at once (JOBS_CONCURRENCY, default 16): most wait on a provider's answer. */
   jobsConcurrency: number;
   /**
@@ -141,6 +147,7 @@ const Env = type({
   'READINGS_COMMIT?': "'fast' | 'durable'",
   'DATABASE_PREPARED_STATEMENTS?': "'on' | 'off'",
   'WEBHOOK_ALLOW_PRIVATE_ADDRESSES?': "'0' | '1'",
+  'SSO_ALLOW_HTTP_LOOPBACK?': "'0' | '1'",
   'JOBS_CONCURRENCY?': type('string.integer.parse').to('1 <= number.integer <= 256'),
   'MESSAGES_UNCONFIRMED_GRACE_SECONDS?': type('string.integer.parse').to('1 <= number.integer <= 86400'),
   'SMSWORKS_JWT?': 'string > 0',
@@ -251,6 +258,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     readingsCommit: parsed.READINGS_COMMIT ?? 'fast',
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS !== 'off',
     webhookAllowPrivateAddresses: parsed.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === '1',
+    ssoAllowHttpLoopback: !production && parsed.SSO_ALLOW_HTTP_LOOPBACK === '1',
     jobsConcurrency: parsed.JOBS_CONCURRENCY ?? 16,
     messagesUnconfirmedGraceMs: (parsed.MESSAGES_UNCONFIRMED_GRACE_SECONDS ?? 600) * 1000,
     passwordHashing: parsed.NODE_ENV === 'test' ? 'test' : 'standard',

@@ -60,7 +60,15 @@ export function describeApi(
   describeDb(name, (db) => {
     let clock = T0;
     let built: { app: ReturnType<typeof createApp>; deps: AppDeps } | undefined;
-    const config: Config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: TEST_ORIGIN, ...env });
+    // The tests' identity providers (oidc-provider, metadata servers) listen on http://127.0.0.1;
+    // sso/provider-fetch.test.ts passes SSO_ALLOW_HTTP_LOOPBACK: '0' to test the production rule.
+    const config: Config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: TEST_ORIGIN,
+      SSO_ALLOW_HTTP_LOOPBACK: '1',
+      ...env,
+    });
     const ensure = () => {
       if (!built) {
         const base: AppDeps = {

@@ -6,13 +6,15 @@ import { authPolicy } from '../auth/policy.ts';
 import { createSession } from '../auth/sessions.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import type { AppDeps } from '../deps.ts';
+import { addressKey } from '../http/rate-limit.ts';
+import { type Bucket, reserveToken } from '../rate-limits/repository.ts';
 import { createSecretBox } from '../secrets/secret-box.ts';
 import {
-  approveCliSignInRow,
+  claimCliSignIn,
   cliSignInPending,
   deleteCliSignInsBefore,
-  findOpenCliSignIn,
   insertCliSignIn,
+  storeCliSignInToken,
   takeApprovedCliSignIn,
 } from './repository.ts';
 
@@ -30,11 +32,38 @@ const userCodeOf = () => {
   for (let i = 0; i < 8; i++) code += ALPHABET[randomInt(ALPHABET.length)];
   return `${code.slice(0, 4)}-${code.slice(4)}`;
 };
+/**
+ * Limits (issue 22), in the database (rate_buckets, shared by every api process): starting a sign-in,
+ * 10 per 10 minutes per client address (each writes a row); polling, 60 a minute per address (the cli
+ * polls every 2 s); approving, 10 per 10 minutes per signed-in user (a code is 8 letters, but guessing
+ * one another person's terminal shows is not to be left unbounded). In-process calls (tests, jobs) have
+ * no address and are limited per user only.
+ */
+export const cliSignInLimits = {
+  begin: { capacity: 10, perMs: 10 * 60_000 },
+  poll: { capacity: 60, perMs: 60_000 },
+  approve: { capacity: 10, perMs: 10 * 60_000 },
+} satisfies Record<string, Bucket>;
+
+async function limit(deps: AppDeps, key: string, bucket: Bucket, what: string) {
+  const wait = await reserveToken(deps.db, key, bucket, deps.now());
+  if (wait === null) return;
+  const minutes = Math.max(1, Math.ceil(wait / 60));
+  throw new AppError(
+    'RATE_LIMITED',
+    `Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    undefined,
+    wait,
+  );
+}
+
 const context = (id: string) => `cli_sign_ins.token:${id}`;
 const invalidCode = () =>
   new AppError('BAD_REQUEST', 'invalid code', [{ path: 'userCode', id: 'INVALID_CODE', message: 'invalid code' }]);
 
-export async function beginCliSignIn(deps: AppDeps, origin: string) {
+export async function beginCliSignIn(deps: AppDeps, actor: Actor, origin: string) {
+  if (actor.origin.ip !== null)
+    await limit(deps, `cli:begin:${addressKey(actor.origin.ip)}`, cliSignInLimits.begin, 'sign-ins from this address');
   const now = deps.now();
   await deleteCliSignInsBefore(deps.db, now);
   const deviceCode = newToken();
@@ -54,31 +83,42 @@ export async function beginCliSignIn(deps: AppDeps, origin: string) {
   };
 }
 
+/**
+ * Approves a code for the signed-in user. The row is claimed first, in one conditional UPDATE, and the
+ * session made and sealed in the same transaction: a second approval (or a double click) finds the row
+ * taken and makes nothing, and a failure leaves no session behind that nobody can collect.
+ */
 export async function approveCliSignIn(deps: AppDeps, actor: StaffActor, userCode: string) {
+  await limit(deps, `cli:approve:${actor.userId}`, cliSignInLimits.approve, 'sign-in approvals');
   const now = deps.now();
   const code = userCode.trim().toUpperCase();
-  const row = await findOpenCliSignIn(deps.db, code, now);
-  if (!row) throw invalidCode();
-  const { token, session } = await createSession(deps.db, actor.userId, now, {
-    ip: actor.origin.ip,
-    userAgent: 'medlocker cli',
+  const sessionId = await deps.db.transaction().execute(async (trx) => {
+    const row = await claimCliSignIn(trx, code, actor.userId, now);
+    if (!row) throw invalidCode();
+    const { token, session } = await createSession(trx, actor.userId, now, {
+      ip: actor.origin.ip,
+      userAgent: 'medlocker cli',
+    });
+    const stored = await storeCliSignInToken(trx, row.id, {
+      userId: actor.userId,
+      tokenSealed: createSecretBox(deps.config.secretsKey).seal(token, context(row.id)),
+      sessionExpires: session.expiresAt,
+    });
+    if (!stored) throw invalidCode();
+    return session.id;
   });
-  const approved = await approveCliSignInRow(deps.db, row.id, {
-    userId: actor.userId,
-    tokenSealed: createSecretBox(deps.config.secretsKey).seal(token, context(row.id)),
-    sessionExpires: session.expiresAt,
-  });
-  if (!approved) throw invalidCode();
   await audit(deps.db, deps, actor, {
     action: 'auth.cli.approved',
     entityType: 'user',
     entityId: actor.userId,
-    details: { sessionId: session.id },
+    details: { sessionId },
   });
   return { ok: true as const };
 }
 
-export async function pollCliSignIn(deps: AppDeps, _actor: Actor, deviceCode: string) {
+export async function pollCliSignIn(deps: AppDeps, actor: Actor, deviceCode: string) {
+  if (actor.origin.ip !== null)
+    await limit(deps, `cli:poll:${addressKey(actor.origin.ip)}`, cliSignInLimits.poll, 'polls from this address');
   const now = deps.now();
   const hash = hashToken(deviceCode);
   // Taken once: the row goes as the token is handed out.

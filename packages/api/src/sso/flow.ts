@@ -23,6 +23,7 @@ import {
   userHasRoleOutside,
 } from './repository.ts';
 import { completeSaml, rememberAssertion, startSaml } from './saml.ts';
+import { loggable } from './untrusted-text.ts';
 
 /*
  * The sign-in round trip through an identity provider (issue 22).
@@ -135,8 +136,13 @@ export async function ssoCallback(
   const idp = await findProviderRow(db, login.identity_provider_id);
   if (!idp) return fail('expired', { provider: 'deleted' });
   if (url.searchParams.get('error')) {
-    const error = url.searchParams.get('error');
-    return fail(error === 'access_denied' ? 'cancelled' : 'rejected', { error }, idp.id);
+    const error = url.searchParams.get('error') ?? '';
+    const description = url.searchParams.get('error_description');
+    return fail(
+      error === 'access_denied' ? 'cancelled' : 'rejected',
+      description === null ? { error } : { error, description },
+      idp.id,
+    );
   }
   // The callback URL as the provider was told it: our public origin, whatever host the proxy used.
   const callbackUrl = new URL(`${publicOrigin}${callbackPath}${url.search}`);
@@ -150,10 +156,10 @@ export async function ssoCallback(
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     if (error instanceof ProviderProblem || isUnreachable(error)) {
-      deps.logger.error('identity provider unavailable', { identityProviderId: idp.id, error: why });
+      deps.logger.error('identity provider unavailable', { identityProviderId: idp.id, error: loggable(why) });
       return fail('provider', { error: why }, idp.id);
     }
-    deps.logger.warn('identity provider response refused', { identityProviderId: idp.id, error: why });
+    deps.logger.warn('identity provider response refused', { identityProviderId: idp.id, error: loggable(why) });
     return fail('rejected', { error: why }, idp.id);
   } finally {
     await forgetSsoSecrets(db, login.id);
@@ -212,12 +218,16 @@ async function signInMatched(
 
 function failWith(deps: AppDeps, actor: Actor): Fail {
   return async (reason, details = {}, idpId = null) => {
+    // The provider's (or a forger's) words: bounded and without control characters (untrusted-text.ts).
+    const bounded = Object.fromEntries(
+      Object.entries(details).map(([k, v]) => [k, typeof v === 'string' ? loggable(v) : v]),
+    );
     await audit(deps.db, deps, actor, {
       action: 'auth.sso.refused',
       entityType: 'identity_provider',
       entityId: idpId,
       who: { userId: null, display: null },
-      details: { reason, ...details },
+      details: { reason, ...bounded },
     });
     return { ok: false as const, reason };
   };

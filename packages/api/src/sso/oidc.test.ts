@@ -106,6 +106,32 @@ describeApi('single sign-on with OpenID Connect', (t) => {
     expect(back.headers.get('location')).toBe('/orders?tab=open');
   });
 
+  it("writes the callback's error and error_description to the audit log bounded, without control characters", async () => {
+    const idpId = await provider(t);
+    const user = await ssoUser(t, idpId);
+    const { authUrl, cookie } = await start(t, user.email);
+    const state = new URL(authUrl).searchParams.get('state') ?? '';
+    const back = new URL(`${TEST_ORIGIN}/api/auth/callback`);
+    back.searchParams.set('state', state);
+    back.searchParams.set('error', `server_error\r\n{"forged":"line"}\u001b[31m${'e'.repeat(5_000)}`);
+    back.searchParams.set('error_description', `Denied\u202E\u0000${'d'.repeat(100_000)}`);
+    const res = await callback(t, back, cookie);
+    expect(res.headers.get('location')).toBe('/auth/login?sso=rejected');
+    const row = await t.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'auth.sso.refused')
+      .where('entity_id', '=', idpId)
+      .executeTakeFirstOrThrow();
+    const details = (typeof row.details === 'string' ? JSON.parse(row.details) : row.details) as Record<string, string>;
+    expect(details.error).toStartWith('server_error  {"forged":"line"} [31meee');
+    expect(details.error).toHaveLength(201);
+    expect(details.error).toEndWith('e…');
+    expect(details.description).toStartWith('Denied  ddd');
+    expect(details.description).toHaveLength(201);
+    for (const text of [details.error, details.description]) expect(text).not.toMatch(/[\p{Cc}\u202a-\u202e]/u);
+  });
+
   it('refuses a missing or unknown state, and another browser', async () => {
     const idpId = await provider(t);
     const user = await ssoUser(t, idpId);

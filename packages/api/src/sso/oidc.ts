@@ -1,16 +1,23 @@
 import * as client from 'openid-client';
 import type { AppDeps } from '../deps.ts';
 import { clientSecretOf, type IdentityProviderRow, scopesOf, storedConfiguration } from './config.ts';
+import {
+  checkProviderUrl,
+  PROVIDER_FETCH_TIMEOUT_MS,
+  ProviderProblem,
+  providerFetch,
+  providerPolicy,
+} from './provider-fetch.ts';
+
+export { ProviderProblem };
 
 /*
  * OpenID Connect with openid-client v6 (issue 22): discovery, the authorization code flow with
  * `state`, `nonce` and PKCE (S256), and the ID token's checks (issuer, audience, expiry, nonce,
- * signature), all done by the library. Outside production a provider on plain http (a developer's
- * Keycloak, the tests' oidc-provider) is allowed; in production only https.
+ * signature), all done by the library. Every request (discovery, token, keys, userinfo) goes through
+ * providerFetch: https to a public address only, 5 s, 1 MB (sso/provider-fetch.ts); plain http to a
+ * loopback address (a developer's Keycloak, the tests' oidc-provider) only with SSO_ALLOW_HTTP_LOOPBACK=1.
  */
-
-/** A provider that could not be reached or answered something we cannot use: said in words. */
-export class ProviderProblem extends Error {}
 
 const DISCOVERY_TTL_MS = 10 * 60_000;
 const cache = new Map<string, { at: number; config: client.Configuration }>();
@@ -39,8 +46,11 @@ export async function oidcConfiguration(
   if (!c.issuerUrl || !URL.canParse(c.issuerUrl)) throw new ProviderProblem('The issuer URL is not a valid URL');
   if (!c.clientId) throw new ProviderProblem('The client id is missing');
   const issuer = new URL(c.issuerUrl);
-  if (deps.config.production && issuer.protocol !== 'https:')
-    throw new ProviderProblem('The issuer URL must start with https://');
+  const policy = providerPolicy(deps.config);
+  // Said before discovery (whose errors openid-client words its own way); checked again at every fetch.
+  await checkProviderUrl(issuer.href, policy).catch((error: unknown) => {
+    throw new ProviderProblem(`The issuer URL is refused: ${error instanceof Error ? error.message : String(error)}`);
+  });
   const secret = clientSecretOf(deps, row);
   let config: client.Configuration;
   try {
@@ -51,7 +61,8 @@ export async function oidcConfiguration(
       secret ? client.ClientSecretPost(secret) : client.None(),
       {
         execute: issuer.protocol === 'http:' ? [client.allowInsecureRequests] : [],
-        timeout: 10,
+        timeout: PROVIDER_FETCH_TIMEOUT_MS / 1000,
+        [client.customFetch]: providerFetch(policy) as client.CustomFetch,
       },
     );
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { Database } from '@medlocker/db';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 
-type Db = Kysely<Database>;
+type Db = Kysely<Database> | Transaction<Database>;
 export type SsoLoginRow = Selectable<Database['sso_logins']>;
 
 /** The SQL of single sign-on: started sign-ins, seen SAML assertions, the cli's browser hand-off. */
@@ -217,26 +217,33 @@ export async function insertCliSignIn(
     .execute();
 }
 
-export async function findOpenCliSignIn(db: Db, userCode: string, now: number) {
+/**
+ * Claims an open sign-in for the approving user, in one conditional statement: of two approvals (or an
+ * approval racing the expiry), one gets the row, the other nothing. Answers the row's id, or undefined.
+ */
+export async function claimCliSignIn(db: Db, userCode: string, userId: string, now: number) {
   return db
-    .selectFrom('cli_sign_ins')
-    .select('id')
+    .updateTable('cli_sign_ins')
+    .set({ user_id: userId })
     .where('user_code', '=', userCode)
     .where('user_id', 'is', null)
     .where('expires', '>', now)
+    .returning('id')
     .executeTakeFirst();
 }
 
-export async function approveCliSignInRow(
+/** Seals the claimed sign-in's session token in its row, for the cli to collect once. */
+export async function storeCliSignInToken(
   db: Db,
   id: string,
   approval: { userId: string; tokenSealed: string; sessionExpires: number },
 ): Promise<boolean> {
   const row = await db
     .updateTable('cli_sign_ins')
-    .set({ user_id: approval.userId, token_sealed: approval.tokenSealed, session_expires: approval.sessionExpires })
+    .set({ token_sealed: approval.tokenSealed, session_expires: approval.sessionExpires })
     .where('id', '=', id)
-    .where('user_id', 'is', null)
+    .where('user_id', '=', approval.userId)
+    .where('token_sealed', 'is', null)
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;

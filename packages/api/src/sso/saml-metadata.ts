@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import type { StoredConfiguration } from './config.ts';
+import { type ProviderPolicy, providerFetch } from './provider-fetch.ts';
 
 /*
  * What `identityProviders.test` says of a SAML provider: whether its metadata can be read and holds a
@@ -8,16 +9,35 @@ import type { StoredConfiguration } from './config.ts';
 
 type Check = { check: string; ok: boolean; message: string };
 
-const METADATA_LIMIT = 1_000_000;
+/**
+ * Metadata read by URL is kept 10 minutes (per URL, per process) rather than fetched at every sign-in
+ * (twice: at the request and at the response). `identityProviders.test` always fetches it afresh, and
+ * what it reads is kept: a provider that rotated its certificate is picked up by pressing Test.
+ */
+export const METADATA_TTL_MS = 10 * 60_000;
+const METADATA_CACHE_SIZE = 200;
+const metadataCache = new Map<string, { at: number; xml: string }>();
 
-async function metadataText(c: StoredConfiguration): Promise<{ xml: string } | { problem: string } | null> {
+async function metadataText(
+  c: StoredConfiguration,
+  policy: ProviderPolicy,
+  options: { fresh?: boolean } = {},
+): Promise<{ xml: string } | { problem: string } | null> {
   if (c.metadataXml) return { xml: c.metadataXml };
   if (!c.metadataUrl) return null;
+  const hit = metadataCache.get(c.metadataUrl);
+  if (hit && !options.fresh && Date.now() - hit.at < METADATA_TTL_MS) return { xml: hit.xml };
   try {
-    const response = await fetch(c.metadataUrl, { signal: AbortSignal.timeout(10_000), redirect: 'follow' });
+    // Checked (https, public address, every redirect), 5 s and 1 MB at most: sso/provider-fetch.ts.
+    const response = await providerFetch(policy)(c.metadataUrl);
     if (!response.ok) return { problem: `The metadata URL answered HTTP ${response.status}` };
     const xml = await response.text();
-    if (xml.length > METADATA_LIMIT) return { problem: 'The metadata is larger than 1 MB' };
+    metadataCache.delete(c.metadataUrl);
+    if (metadataCache.size >= METADATA_CACHE_SIZE) {
+      const oldest = metadataCache.keys().next().value;
+      if (oldest !== undefined) metadataCache.delete(oldest);
+    }
+    metadataCache.set(c.metadataUrl, { at: Date.now(), xml });
     return { xml };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
@@ -53,8 +73,9 @@ function certificateCheck(pem: string): Check {
 /** The IdP's sign-in URL, certificate and entity id, from its metadata or as typed; or a problem in words. */
 export async function readSamlMetadata(
   c: StoredConfiguration,
+  policy: ProviderPolicy,
 ): Promise<{ ssoUrl: string; certificate: string; entityId: string } | { problem: string }> {
-  const read = await metadataText(c);
+  const read = await metadataText(c, policy);
   if (read && 'problem' in read) return read;
   let ssoUrl = c.ssoUrl;
   let certificate = c.certificate;
@@ -74,9 +95,9 @@ export async function readSamlMetadata(
   return { ssoUrl, certificate, entityId };
 }
 
-export async function checkSamlMetadata(c: StoredConfiguration): Promise<Check[]> {
+export async function checkSamlMetadata(c: StoredConfiguration, policy: ProviderPolicy): Promise<Check[]> {
   const checks: Check[] = [];
-  const read = await metadataText(c);
+  const read = await metadataText(c, policy, { fresh: true });
   let ssoUrl = c.ssoUrl;
   let certificate = c.certificate;
   if (read && 'problem' in read) checks.push({ check: 'Metadata', ok: false, message: read.problem });

@@ -4,6 +4,7 @@ import { hashToken } from '../auth/tokens.ts';
 import type { AppDeps } from '../deps.ts';
 import { type IdentityProviderRow, storedConfiguration } from './config.ts';
 import { ProviderProblem } from './oidc.ts';
+import { providerPolicy } from './provider-fetch.ts';
 import { deleteAssertionsBefore, insertAssertion, markSsoLoginUsed, ssoLoginUsable } from './repository.ts';
 import { readSamlMetadata } from './saml-metadata.ts';
 
@@ -41,9 +42,14 @@ export function samlCache(deps: AppDeps, taken: { requestId: string | null }): C
   };
 }
 
-async function samlFor(row: IdentityProviderRow, origin: string, cache: CacheProvider): Promise<SAML> {
+async function samlFor(
+  deps: Pick<AppDeps, 'config'>,
+  row: IdentityProviderRow,
+  origin: string,
+  cache: CacheProvider,
+): Promise<SAML> {
   const c = storedConfiguration(row);
-  const meta = await readSamlMetadata(c);
+  const meta = await readSamlMetadata(c, providerPolicy(deps.config));
   if ('problem' in meta) throw new ProviderProblem(meta.problem);
   if (!meta.ssoUrl) throw new ProviderProblem('The provider has no single sign-on URL');
   if (!meta.certificate) throw new ProviderProblem('The provider has no signing certificate');
@@ -86,7 +92,7 @@ export async function startSaml(
   origin: string,
 ): Promise<{ url: string; requestKey: string }> {
   const cache = samlCache(deps, { requestId: null });
-  const saml = await samlFor(row, origin, cache);
+  const saml = await samlFor(deps, row, origin, cache);
   const url = await saml.getAuthorizeUrlAsync('', undefined, {});
   const requestId = cache.saved[0];
   if (!requestId) throw new ProviderProblem('No request id was made');
@@ -103,7 +109,7 @@ export async function completeSaml(
   body: Record<string, string>,
 ): Promise<{ identity: SamlIdentity; requestKey: string | null }> {
   const taken = { requestId: null as string | null };
-  const saml = await samlFor(row, origin, samlCache(deps, taken));
+  const saml = await samlFor(deps, row, origin, samlCache(deps, taken));
   const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: body.SAMLResponse ?? '' });
   if (!profile) throw new Error('No profile in the SAML response');
   const assertionXml = profile.getAssertionXml?.() ?? '';

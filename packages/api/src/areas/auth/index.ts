@@ -73,8 +73,8 @@ export const authRoutes = (deps: AppDeps) =>
         http.setCookie(SSO_COOKIE, browserToken, { maxAgeSeconds: SSO_LOGIN_TTL_MS / 1000, sameSite: 'lax' });
       return answer;
     },
-    beginCliSignIn: (deps, _actor, _input, http) =>
-      beginCliSignIn(deps, linkOrigin(deps, siteOf(http.request)) ?? siteOf(http.request).requestOrigin),
+    beginCliSignIn: (deps, actor, _input, http) =>
+      beginCliSignIn(deps, actor, linkOrigin(deps, siteOf(http.request)) ?? siteOf(http.request).requestOrigin),
     approveCliSignIn: (deps, actor, input) => approveCliSignIn(deps, actor, input.userCode),
     pollCliSignIn: (deps, actor, input) => pollCliSignIn(deps, actor, input.deviceCode),
     addRoles: (deps, actor, input, http) => addRoles(deps, actor, input, siteOf(http.request)),

@@ -220,9 +220,27 @@ export async function findIdentityProvider(db: Db, id: string): Promise<Identity
   return db.selectFrom('identity_providers').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The provider used when support adds a user with "single sign-on by default": the oldest one. */
-export async function defaultIdentityProvider(db: Db): Promise<IdentityProviderRow | undefined> {
-  return db.selectFrom('identity_providers').selectAll().orderBy('created').orderBy('id').limit(1).executeTakeFirst();
+/** Every provider, oldest first: "single sign-on by default" picks among them the one that fits. */
+export async function identityProvidersOldestFirst(db: Db): Promise<IdentityProviderRow[]> {
+  return db.selectFrom('identity_providers').selectAll().orderBy('created').orderBy('id').execute();
+}
+
+/** The ids of a group's businesses (a group's provider serves them too). */
+export async function businessIdsOfGroup(db: Db, groupId: string): Promise<string[]> {
+  return (await db.selectFrom('businesses').select('id').where('group_id', '=', groupId).execute()).map((b) => b.id);
+}
+
+/** A user's roles as resources: what a business's or group's identity provider is checked against. */
+export async function userRoleResources(
+  db: Db,
+  userId: string,
+): Promise<{ resourceType: string | null; resourceId: string | null }[]> {
+  const rows = await db
+    .selectFrom('user_roles')
+    .select(['resource_type', 'resource_id'])
+    .where('user_id', '=', userId)
+    .execute();
+  return rows.map((r) => ({ resourceType: r.resource_type, resourceId: r.resource_id }));
 }
 
 export async function setUserIdentityProvider(

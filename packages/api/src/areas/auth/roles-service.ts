@@ -15,13 +15,16 @@ import { assertGroupAcceptsMembers } from '../groups/archive-rules.ts';
 import { findUserByEmail, insertUser } from '../users/repository.ts';
 import type { Site } from './mails.ts';
 import {
-  defaultIdentityProvider,
+  businessIdsOfGroup,
   deleteRole,
   findIdentityProvider,
+  type IdentityProviderRow,
+  identityProvidersOldestFirst,
   type RoleToStore,
   resourceName,
   setUserIdentityProvider,
   upsertRole,
+  userRoleResources,
 } from './repository.ts';
 import { sendPasswordLink } from './service.ts';
 
@@ -126,6 +129,50 @@ function assertPharmacyMayAdd(actor: StaffActor, input: In<'addRoles'>): void {
   }
 }
 
+type Db = AppDeps['db'];
+type RoleResource = { resourceType: string | null; resourceId: string | null };
+
+/**
+ * Whether a provider may be a user's (issue 22): a global one always; one tied to a business only when
+ * every role is on that business; one tied to a group only when every role is on the group or one of its
+ * businesses, and at least one role is there (a Support or Developer role, or another business, is
+ * outside). The same rule sign-in applies (sso/repository.ts userHasRoleOutside). Null when it may, else why not.
+ */
+async function providerRefusal(db: Db, idp: IdentityProviderRow, roles: RoleResource[]): Promise<string | null> {
+  if (idp.business_id === null && idp.group_id === null) return null;
+  const groupBusinesses = new Set(idp.group_id ? await businessIdsOfGroup(db, idp.group_id) : []);
+  const inside = (r: RoleResource) =>
+    idp.business_id !== null
+      ? r.resourceType === 'business' && r.resourceId === idp.business_id
+      : (r.resourceType === 'group' && r.resourceId === idp.group_id) ||
+        (r.resourceType === 'business' && r.resourceId !== null && groupBusinesses.has(r.resourceId));
+  if (roles.length > 0 && roles.every(inside)) return null;
+  const scope =
+    idp.business_id !== null
+      ? `the business ${(await resourceName(db, 'business', idp.business_id)) ?? idp.business_id}`
+      : `the group ${(await resourceName(db, 'group', idp.group_id ?? '')) ?? idp.group_id}`;
+  return roles.length === 0
+    ? `The identity provider ${idp.name} is for ${scope} only, and this user has no role there`
+    : `The identity provider ${idp.name} is for ${scope} only, and this user has roles outside it`;
+}
+
+/**
+ * The provider "single sign-on by default" gives a new user: the oldest of those that may be theirs,
+ * one tied to their business first, then their group's, then a global one; a refusal in words when none fits.
+ */
+async function defaultProviderFor(db: Db, roles: RoleResource[]): Promise<IdentityProviderRow> {
+  const all = await identityProvidersOldestFirst(db);
+  const rank = (idp: IdentityProviderRow) => (idp.business_id !== null ? 0 : idp.group_id !== null ? 1 : 2);
+  for (const idp of [...all].sort((a, b) => rank(a) - rank(b))) {
+    if ((await providerRefusal(db, idp, roles)) === null) return idp;
+  }
+  const message =
+    all.length === 0
+      ? 'There is no identity provider to sign in with: add one first'
+      : "No identity provider serves this user's roles: add a global one or one for their business or group";
+  throw new AppError('VALIDATION', message, [{ path: 'addIdpByDefault', id: 'INVALID_VALUE', message }]);
+}
+
 /**
  * Adds roles to the user of an email. A new email gets an account with no password and a forced
  * reset, and an invitation email with a link to choose a password.
@@ -143,7 +190,7 @@ export async function addRoles(
     let user = await findUserByEmail(trx, input.email);
     let created = false;
     if (!user) {
-      const idp = input.addIdpByDefault ? await defaultIdentityProvider(trx) : undefined;
+      const idp = input.addIdpByDefault ? await defaultProviderFor(trx, roles) : undefined;
       user = await insertUser(trx, {
         email: input.email,
         givenName: '',
@@ -221,8 +268,14 @@ export async function editIdentityProvider(
   await deps.db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, input.email);
     if (!user) throw new AppError('NOT_FOUND', 'No user with that email');
-    if (input.identityProviderId !== null && !(await findIdentityProvider(trx, input.identityProviderId))) {
-      throw new AppError('NOT_FOUND', 'No such identity provider');
+    if (input.identityProviderId !== null) {
+      const idp = await findIdentityProvider(trx, input.identityProviderId);
+      if (!idp) throw new AppError('NOT_FOUND', 'No such identity provider');
+      const refusal = await providerRefusal(trx, idp, await userRoleResources(trx, user.id));
+      if (refusal)
+        throw new AppError('VALIDATION', refusal, [
+          { path: 'identityProviderId', id: 'INVALID_VALUE', message: refusal },
+        ]);
     }
     await setUserIdentityProvider(trx, user.id, input.identityProviderId, deps.now());
     await audit(trx, deps, actor, {

@@ -268,6 +268,99 @@ describeApi(
       ).toBeNull();
     });
 
+    it("gives a business's or group's identity provider only to users of that business or group", async () => {
+      const admin = await t.signIn({ support: true });
+      const a = await business(t, 'Alpha Pharmacy');
+      const b = await business(t, 'Beta Pharmacy');
+      const g = await group(t, 'Gamma Group');
+      const inG = await business(t, 'Gamma Chemists');
+      await t.db.updateTable('businesses').set({ group_id: g }).where('id', '=', inG).execute();
+      const provider = async (id: string, scope: { business_id?: string; group_id?: string }, created: number) =>
+        t.db
+          .insertInto('identity_providers')
+          .values({
+            id,
+            name: id,
+            type: 'OIDC',
+            configuration: JSON.stringify({ clientId: 'c', issuerUrl: 'https://sso.example' }),
+            created,
+            updated: created,
+            ...scope,
+          })
+          .execute();
+      await provider('idp-alpha', { business_id: a }, 1);
+      await provider('idp-gamma', { group_id: g }, 2);
+      const withRole = (email: string, roles: { name: 'Business' | 'Support'; resource?: string }[]) =>
+        t.createUser({
+          email,
+          roles: roles.map((r) =>
+            r.resource ? { name: r.name, resourceType: 'business', resourceId: r.resource } : r,
+          ),
+        });
+      const edit = (email: string, identityProviderId: string) =>
+        t.call(
+          'auth',
+          'editIdentityProvider',
+          { email, identityProviderId, frontEnd: 'pharmacy' },
+          { cookie: admin.cookie },
+        );
+      const providerOf = async (email: string) =>
+        (await t.db.selectFrom('users').select('identity_provider_id').where('email', '=', email).executeTakeFirst())
+          ?.identity_provider_id;
+
+      await withRole('beta@pharmacy.test', [{ name: 'Business', resource: b }]);
+      const refused = await edit('beta@pharmacy.test', 'idp-alpha');
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({
+        code: 'VALIDATION',
+        message:
+          'The identity provider idp-alpha is for the business Alpha Pharmacy only, and this user has roles outside it',
+      });
+      expect(await providerOf('beta@pharmacy.test')).toBeNull();
+      expect((await edit('beta@pharmacy.test', 'idp-gamma')).status).toBe(400);
+      await withRole('support@pharmacy.test', [{ name: 'Support' }]);
+      expect((await edit('support@pharmacy.test', 'idp-gamma')).body.error.message).toBe(
+        'The identity provider idp-gamma is for the group Gamma Group only, and this user has roles outside it',
+      );
+      await withRole('nobody@pharmacy.test', []);
+      expect((await edit('nobody@pharmacy.test', 'idp-alpha')).body.error.message).toBe(
+        'The identity provider idp-alpha is for the business Alpha Pharmacy only, and this user has no role there',
+      );
+      await withRole('alpha@pharmacy.test', [{ name: 'Business', resource: a }]);
+      expect((await edit('alpha@pharmacy.test', 'idp-alpha')).status).toBe(200);
+      expect(await providerOf('alpha@pharmacy.test')).toBe('idp-alpha');
+      // A group's provider serves the group's businesses too.
+      await withRole('gamma@pharmacy.test', [{ name: 'Business', resource: inG }]);
+      expect((await edit('gamma@pharmacy.test', 'idp-gamma')).status).toBe(200);
+
+      // "Single sign-on by default" picks a provider that serves the new user's roles, or refuses.
+      const add = (email: string, resource: string) =>
+        t.call(
+          'auth',
+          'addRoles',
+          {
+            addIdpByDefault: true,
+            email,
+            frontEnd: 'pharmacy',
+            roles: [{ name: 'Business', resource, description: '', accessLevels: [] }],
+          },
+          { cookie: admin.cookie },
+        );
+      const none = await add('new.beta@pharmacy.test', b);
+      expect(none.status).toBe(400);
+      expect(none.body.error.message).toBe(
+        "No identity provider serves this user's roles: add a global one or one for their business or group",
+      );
+      expect(await providerOf('new.beta@pharmacy.test')).toBeUndefined();
+      expect((await add('new.gamma@pharmacy.test', inG)).status).toBe(200);
+      expect(await providerOf('new.gamma@pharmacy.test')).toBe('idp-gamma');
+      await provider('idp-global', {}, 3);
+      expect((await add('new.beta@pharmacy.test', b)).status).toBe(200);
+      expect(await providerOf('new.beta@pharmacy.test')).toBe('idp-global');
+      expect((await add('new.alpha@pharmacy.test', a)).status).toBe(200);
+      expect(await providerOf('new.alpha@pharmacy.test')).toBe('idp-alpha');
+    });
+
     it('audits each role change with who made it and from which request', async () => {
       const admin = await t.signIn({ support: true, givenName: 'Ada', familyName: 'Admin' });
       const res = await t.call(

@@ -7,6 +7,7 @@ import { isMasked } from '../../secrets/secret-box.ts';
 import { type StoredConfiguration, sealClientSecret, storedConfiguration } from '../../sso/config.ts';
 import { callbackPath } from '../../sso/flow.ts';
 import { checkOidc } from '../../sso/oidc.ts';
+import { checkProviderUrl, providerPolicy, refusedProviderUrl } from '../../sso/provider-fetch.ts';
 import { samlAcsPath, samlSpMetadata } from '../../sso/saml.ts';
 import { checkSamlMetadata } from '../../sso/saml-metadata.ts';
 import {
@@ -69,6 +70,18 @@ async function configurationOf(
     if (deps.config.production && new URL(value).protocol !== 'https:')
       throw fieldError(path, 'Must start with https://');
   };
+  /** A URL the server fetches (issuer, metadata): https to a public address only (sso/provider-fetch.ts). */
+  const fetchedUrl = async (path: string, value: string, required: boolean) => {
+    url(path, value, required);
+    if (!value) return;
+    const policy = providerPolicy(deps.config);
+    const wrong = refusedProviderUrl(value, policy);
+    if (wrong) throw fieldError(path, wrong);
+    // A name that does not resolve yet is let through: it is checked again at every fetch.
+    await checkProviderUrl(value, policy, { unresolved: 'allow' }).catch((error: unknown) => {
+      throw fieldError(path, error instanceof Error ? error.message : String(error));
+    });
+  };
   const claims = {
     email: trim(c.claims?.email),
     emailVerified: trim(c.claims?.emailVerified),
@@ -76,7 +89,7 @@ async function configurationOf(
     familyName: trim(c.claims?.familyName),
   };
   if (input.type === 'OIDC') {
-    url('configuration.issuerUrl', trim(c.issuerUrl), true);
+    await fetchedUrl('configuration.issuerUrl', trim(c.issuerUrl), true);
     if (!trim(c.clientId)) throw fieldError('configuration.clientId', 'Required');
     const typed = c.clientSecret ?? '';
     const keep = typed === '' || isMasked(typed);
@@ -93,7 +106,7 @@ async function configurationOf(
       claims,
     };
   }
-  url('configuration.metadataUrl', trim(c.metadataUrl), false);
+  await fetchedUrl('configuration.metadataUrl', trim(c.metadataUrl), false);
   url('configuration.ssoUrl', trim(c.ssoUrl), false);
   if (!trim(c.metadataUrl) && !trim(c.metadataXml) && !(trim(c.ssoUrl) && trim(c.certificate)))
     throw fieldError(
@@ -196,7 +209,10 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete
 export async function test(deps: AppDeps, _actor: StaffActor, input: In<'test'>): Promise<Out<'test'>> {
   const row = await findIdentityProviderRow(deps.db, input.id);
   if (!row) throw notFound();
-  const checks = row.type === 'OIDC' ? await checkOidc(deps, row) : await checkSamlMetadata(storedConfiguration(row));
+  const checks =
+    row.type === 'OIDC'
+      ? await checkOidc(deps, row)
+      : await checkSamlMetadata(storedConfiguration(row), providerPolicy(deps.config));
   if (deps.config.production && !deps.config.publicUrls[0])
     checks.push({ check: 'Public URL', ok: false, message: 'PUBLIC_URL is not set: the redirect URI cannot be known' });
   return { ok: checks.every((c) => c.ok), checks };
