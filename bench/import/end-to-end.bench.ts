@@ -19,6 +19,9 @@
  * `BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres` for PostgreSQL too (a fresh database
  * is created on that server and dropped afterwards; BENCH_ONLY=postgres|pglite runs one). ROWS=… changes the size, RUNS=… the repeats,
  * BENCH_SERVER_FLAGS="--cpu-prof-md --cpu-prof-dir=/tmp/prof" profiles the server.
+ * BENCH_SETUP_SQL="drop index …; drop trigger …" (PostgreSQL only, for diagnosis, never for the table's
+ * figures) runs on the fresh database once the server has migrated it, before the first import: what an
+ * index or a trigger costs the import, measured by running with and without it.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -178,6 +181,12 @@ async function runOnce(kind: Kind, pglite: Engine | undefined) {
   const dataDir = await mkdtemp(join(tmpdir(), 'medlocker-bench-import-'));
   const server = await startServer(kind, fresh?.url, dataDir);
   try {
+    if (fresh && process.env.BENCH_SETUP_SQL) {
+      const setup = new pg.Client({ connectionString: fresh.url });
+      await setup.connect();
+      await setup.query(process.env.BENCH_SETUP_SQL);
+      await setup.end();
+    }
     const anonymous = createClient({ baseUrl: server.baseUrl });
     const login = await anonymous.raw('auth', 'login', { username: ADMIN.email, password: ADMIN.password });
     const token = sessionTokenOf(login.headers);
