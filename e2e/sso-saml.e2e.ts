@@ -1,4 +1,5 @@
 import { type SamlIdp, startSamlIdp } from '../packages/api/src/sso/testing/saml-idp.ts';
+import { expectAccessible } from './harness/axe.ts';
 import { asAdmin, createBusiness, expect, test, uniqueEmail, uniqueName } from './harness/fixtures.ts';
 
 /*
@@ -61,3 +62,44 @@ for (const who of ['support', 'pharmacy'] as const) {
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   });
 }
+
+test('a SAML response continued in another browser is refused there, and the sign-in finishes in the browser that began it', async ({
+  page,
+  browser,
+}) => {
+  const email = await samlUser({ name: 'Support' });
+  // Keep the ACS's answer instead of following it, as an attacker keeps the link their own response earned:
+  // the IdP's form is posted from here, the 303 to the continuation is read and not followed.
+  let continuation = '';
+  await page.route('**/sso/saml/*/acs', async (route) => {
+    const answer = await route.fetch({ maxRedirects: 0 });
+    continuation = new URL(answer.headers().location ?? '', route.request().url()).toString();
+    await route.abort();
+  });
+  await page.goto('/auth/login');
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { name: 'Test IdP sign-in' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('at-the-idp');
+  await page.getByRole('button', { name: 'Sign in at the IdP' }).click();
+  await expect.poll(() => continuation).toContain('ticket=');
+
+  // The victim's browser (no sign-in of its own begun) is sent there: refused, not signed in.
+  const other = await browser.newContext();
+  const victim = await other.newPage();
+  await victim.goto(continuation);
+  await expect(
+    victim.getByText('This sign-in was started in another browser. Please sign in again here.'),
+  ).toBeVisible();
+  await expectAccessible(victim, 'SAML continuation refused in another browser');
+  await victim.goto('/');
+  await expect(victim).toHaveURL(/\/auth\/login/);
+  await other.close();
+
+  // The continuation was left untouched: the browser that began the sign-in still finishes it.
+  await page.unroute('**/sso/saml/*/acs');
+  await page.goto(continuation);
+  await expect(page.getByLabel('First name')).toBeVisible();
+  await expectAccessible(page, 'complete profile after SAML sign-in');
+});

@@ -190,6 +190,24 @@ describeApi('single sign-on with SAML', (t) => {
     expect(unknown.location).toBe('/auth/login?sso=unknown');
   });
 
+  it('refuses a signed response that names no one (an empty NameID), storing nothing', async () => {
+    const { user, acs } = await setUp(t);
+    const audience = acs.replace(/\/acs$/, '');
+    const { requestId } = await startAt(t, user.email);
+    const before = await t.db
+      .selectFrom('sso_continuations')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst();
+    const posted = await post(t, acs, response({ requestId, acs, audience, email: '' }));
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get('location')).toBe('/auth/login?sso=rejected');
+    const after = await t.db
+      .selectFrom('sso_continuations')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirst();
+    expect(Number(after?.n)).toBe(Number(before?.n));
+  });
+
   it('refuses a SAML response past 512 KB before reading it as XML', async () => {
     const { user, acs } = await setUp(t);
     await startAt(t, user.email);

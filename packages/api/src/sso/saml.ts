@@ -112,6 +112,8 @@ export async function completeSaml(
   const saml = await samlFor(deps, row, origin, samlCache(deps, taken));
   const { profile } = await saml.validatePostResponseAsync({ SAMLResponse: body.SAMLResponse ?? '' });
   if (!profile) throw new Error('No profile in the SAML response');
+  const subject = typeof profile.nameID === 'string' ? profile.nameID.trim() : '';
+  if (!subject) throw new Error('The SAML response names no subject (an empty NameID)');
   const assertionXml = profile.getAssertionXml?.() ?? '';
   const assertionId = /<(?:\w+:)?Assertion\b[^>]*\sID="([^"]+)"/.exec(assertionXml)?.[1] ?? '';
   const notOnOrAfter = /\sNotOnOrAfter="([^"]+)"/.exec(assertionXml)?.[1];
@@ -120,7 +122,7 @@ export async function completeSaml(
   const attribute = mapping.email ? profile[mapping.email] : undefined;
   const email = typeof attribute === 'string' ? attribute : (profile.email ?? profile.mail ?? profile.nameID ?? '');
   return {
-    identity: { subject: profile.nameID, email: String(email), assertionId, expires },
+    identity: { subject, email: String(email), assertionId, expires },
     requestKey: taken.requestId ? key(taken.requestId) : null,
   };
 }
