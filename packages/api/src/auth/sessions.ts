@@ -1,7 +1,9 @@
 import { AppError } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
-import type { Reach } from '../actor.ts';
+import type { Actor, Reach } from '../actor.ts';
+import type { AppDeps } from '../deps.ts';
+import { liveOf } from '../hubs/live.ts';
 import type { AuthPort, Principal } from '../rpc/context.ts';
 import { authMessages, authPolicy } from './policy.ts';
 import {
@@ -37,6 +39,22 @@ export async function createSession(
   };
   await insertSession(db, { ...session, tokenHash: hashToken(token), ip: meta.ip, userAgent: meta.userAgent });
   return { token, session };
+}
+
+/**
+ * A sign-in's session (a password or single sign-on): a new token every time, and the session of any
+ * token the browser still holds ends here, its user's live connections told.
+ */
+export async function replaceSession(
+  deps: AppDeps,
+  actor: Actor,
+  userId: string,
+  previousToken: string | null,
+  now: number,
+): Promise<{ token: string; session: SessionRecord }> {
+  const replaced = previousToken ? await revokeSessionByToken(deps.db, previousToken, now) : null;
+  if (replaced) liveOf(deps).accessChanged(replaced.userId);
+  return createSession(deps.db, userId, now, { ip: actor.origin.ip, userAgent: actor.origin.userAgent });
 }
 
 /** The token a request carries: `Authorization: Bearer` (the cli) first, else the session cookie. */

@@ -3,10 +3,9 @@ import * as client from 'openid-client';
 import type { Actor } from '../actor.ts';
 import { findUserByEmail, toUser } from '../areas/users/repository.ts';
 import { audit } from '../audit/audit.ts';
-import { createSession, revokeSessionByToken, tokenOf } from '../auth/sessions.ts';
+import { replaceSession, tokenOf } from '../auth/sessions.ts';
 import { cookieToken, hashToken, newToken } from '../auth/tokens.ts';
 import type { AppDeps } from '../deps.ts';
-import { liveOf } from '../hubs/live.ts';
 import type { IdentityProviderRow } from './config.ts';
 import { completeOidc, ProviderProblem, startOidc } from './oidc.ts';
 import {
@@ -199,13 +198,7 @@ async function signInMatched(
   if ((scope.businessId !== null || scope.groupId !== null) && (await userHasRoleOutside(db, user.id, scope)))
     return fail('unknown', { email: identity.email, userId: user.id, outsideProviderScope: true }, idpId);
 
-  const previous = tokenOf(request);
-  const replaced = previous ? await revokeSessionByToken(db, previous, now) : null;
-  if (replaced) liveOf(deps).accessChanged(replaced.userId);
-  const { token, session } = await createSession(db, user.id, now, {
-    ip: actor.origin.ip,
-    userAgent: actor.origin.userAgent,
-  });
+  const { token, session } = await replaceSession(deps, actor, user.id, tokenOf(request), now);
   await audit(db, deps, actor, {
     action: 'auth.login.sso',
     entityType: 'user',

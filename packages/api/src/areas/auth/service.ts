@@ -3,7 +3,13 @@ import type { Actor, StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { authMessages, authPolicy } from '../../auth/policy.ts';
-import { createSession, findSession, revokeSessionByToken, revokeUserSessions, scopesOf } from '../../auth/sessions.ts';
+import {
+  findSession,
+  replaceSession,
+  revokeSessionByToken,
+  revokeUserSessions,
+  scopesOf,
+} from '../../auth/sessions.ts';
 import { hashToken, newToken } from '../../auth/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
 import { addressKey } from '../../http/rate-limit.ts';
@@ -137,14 +143,7 @@ export async function login(
     return { answer: { ok: false, reason: 'ForceReset', message: authMessages.forceReset }, session: null };
   }
 
-  // A new token at every login: the session of any cookie the browser still holds ends here.
-  const previous = options.previousToken;
-  const replaced = previous ? await revokeSessionByToken(db, previous, now) : null;
-  if (replaced) liveOf(deps).accessChanged(replaced.userId);
-  const { token, session } = await createSession(db, user.id, now, {
-    ip: actor.origin.ip,
-    userAgent: actor.origin.userAgent,
-  });
+  const { token, session } = await replaceSession(deps, actor, user.id, options.previousToken, now);
   await audit(db, deps, actor, {
     action: 'auth.login',
     entityType: 'user',
