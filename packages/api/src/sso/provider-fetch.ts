@@ -1,7 +1,6 @@
-import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.ts';
-import { refusedAddress } from '../webhooks/ssrf.ts';
+import { addressesOf, bare, pinnedFetch, refusedAddress } from '../webhooks/ssrf.ts';
 
 /*
  * Server-side request forgery on identity providers (issue 22): an OIDC issuer (and what its discovery
@@ -30,8 +29,6 @@ export class ProviderProblem extends Error {}
 
 /** A provider URL we will not fetch (scheme, credentials, a private address). */
 export class RefusedProviderUrl extends ProviderProblem {}
-
-const bare = (hostname: string) => (hostname.startsWith('[') ? hostname.slice(1, -1) : hostname);
 
 function isLoopback(host: string): boolean {
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
@@ -86,14 +83,11 @@ export async function checkProviderUrl(
   const url = new URL(raw);
   const host = bare(url.hostname);
   let addresses: { address: string; family: number }[];
-  if (ipaddr.isValid(host)) addresses = [{ address: host, family: host.includes(':') ? 6 : 4 }];
-  else {
-    try {
-      addresses = await lookup(host, { all: true, verbatim: true });
-    } catch (error) {
-      if (options.unresolved === 'allow') return null;
-      throw new ProviderProblem(`${host} does not resolve (${(error as { code?: string }).code ?? String(error)})`);
-    }
+  try {
+    addresses = await addressesOf(host);
+  } catch (error) {
+    if (options.unresolved === 'allow') return null;
+    throw new ProviderProblem(`${host} does not resolve (${(error as { code?: string }).code ?? String(error)})`);
   }
   for (const { address } of addresses) {
     const why = refusedProviderAddress(address, policy);
@@ -102,13 +96,6 @@ export async function checkProviderUrl(
   const first = addresses[0];
   if (!first) throw new ProviderProblem(`${host} does not resolve`);
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
-}
-
-/** The URL to fetch: the checked address in place of the name. */
-function pinned(target: Target): string {
-  const url = new URL(target.url);
-  url.hostname = target.family === 6 ? `[${target.address}]` : target.address;
-  return url.toString();
 }
 
 async function boundedBody(res: Response): Promise<Uint8Array<ArrayBuffer>> {
@@ -153,16 +140,10 @@ export function providerFetch(policy: ProviderPolicy, timeoutMs = PROVIDER_FETCH
       for (let hop = 0; ; hop++) {
         const target = await checkProviderUrl(current, policy);
         if (!target) throw new ProviderProblem(`${current} does not resolve`);
-        const hostIsName = !ipaddr.isValid(bare(target.url.hostname));
+        const pinned = pinnedFetch(target);
         const headers = new Headers(init.headers);
         headers.set('host', target.url.host);
-        const res = await fetch(pinned(target), {
-          ...init,
-          headers,
-          signal,
-          redirect: 'manual',
-          ...(target.url.protocol === 'https:' && hostIsName ? { tls: { serverName: target.url.hostname } } : {}),
-        });
+        const res = await fetch(pinned.url, { ...init, headers, signal, redirect: 'manual', ...pinned.tls });
         const location = res.headers.get('location');
         if (init.redirect !== 'manual' && res.status >= 300 && res.status < 400 && location) {
           await res.body?.cancel().catch(() => {});

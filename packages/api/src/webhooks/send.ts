@@ -1,7 +1,5 @@
-import ipaddr from 'ipaddr.js';
 import { Webhook } from 'standardwebhooks';
-import { type CheckedTarget, checkTarget, RefusedTarget, type SsrfPolicy } from './ssrf.ts';
-
+import { type CheckedTarget, checkTarget, pinnedFetch, RefusedTarget, type SsrfPolicy } from './ssrf.ts';
 /*
  * One webhook request (Standard Webhooks, docs/REFERENCE.md): POST the event's JSON with `webhook-id`,
  * `webhook-timestamp` and `webhook-signature` (`v1,<HMAC-SHA256>` by every secret that signs: the new and,
@@ -76,14 +74,6 @@ async function excerptOf(res: Response, limit = RESPONSE_EXCERPT_BYTES): Promise
   return storable(new TextDecoder().decode(all.subarray(0, Math.min(size, limit))));
 }
 
-/** The URL to fetch: the checked address in place of the name. */
-function pinned(target: CheckedTarget): string {
-  if (target.address === null) return target.url.toString();
-  const url = new URL(target.url);
-  url.hostname = target.family === 6 ? `[${target.address}]` : target.address;
-  return url.toString();
-}
-
 export type WebhookRequest = { url: string; id: string; body: string; signers: Webhook[] };
 
 /** Sends one attempt and says how it went; it never throws. */
@@ -106,10 +96,9 @@ export async function sendWebhook(
   const at = new Date();
   const signature = signatureOf(request.signers, request.id, at, request.body);
   const timestamp = String(Math.floor(at.getTime() / 1000));
-  // SNI and the certificate check name the URL's host, not the address connected to.
-  const hostIsName = target.address !== null && !ipaddr.isValid(target.url.hostname.replace(/^\[|\]$/g, ''));
+  const pinned = pinnedFetch(target);
   try {
-    const res = await fetch(pinned(target), {
+    const res = await fetch(pinned.url, {
       method: 'POST',
       redirect: 'manual',
       signal,
@@ -122,7 +111,7 @@ export async function sendWebhook(
         'webhook-signature': signature,
       },
       body: request.body,
-      ...(target.url.protocol === 'https:' && hostIsName ? { tls: { serverName: target.url.hostname } } : {}),
+      ...pinned.tls,
     });
     const excerpt = await excerptOf(res).catch(() => null);
     const ok = res.status >= 200 && res.status < 300;

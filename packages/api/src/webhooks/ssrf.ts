@@ -63,7 +63,16 @@ export function refusedUrl(raw: string, policy: SsrfPolicy): string | null {
   return null;
 }
 
-const bare = (hostname: string) => (hostname.startsWith('[') ? hostname.slice(1, -1) : hostname);
+/** A URL's host name without the brackets of an IPv6 literal. */
+export const bare = (hostname: string) => (hostname.startsWith('[') ? hostname.slice(1, -1) : hostname);
+
+export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
+const lookupAll: Resolve = (host) => lookup(host, { all: true, verbatim: true });
+
+/** The addresses a host stands for: itself when it is an IP address, else every address DNS gives (its error thrown). */
+export async function addressesOf(host: string, resolve: Resolve = lookupAll) {
+  return ipaddr.isValid(host) ? [{ address: host, family: host.includes(':') ? 6 : 4 }] : resolve(host);
+}
 
 /**
  * Resolves the URL's host and checks every address: the target to connect to, or a RefusedTarget that
@@ -75,7 +84,7 @@ export async function checkTarget(
   policy: SsrfPolicy,
   options: {
     unresolved?: 'refuse' | 'allow';
-    resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
+    resolve?: Resolve;
   } = {},
 ): Promise<CheckedTarget> {
   const wrong = refusedUrl(raw, policy);
@@ -83,16 +92,12 @@ export async function checkTarget(
   const url = new URL(raw);
   if (policy.allowPrivateAddresses) return { url, address: null, family: 4 };
   const host = bare(url.hostname);
-  let addresses: { address: string; family: number }[] = [];
-  if (ipaddr.isValid(host)) {
-    addresses = [{ address: host, family: host.includes(':') ? 6 : 4 }];
-  } else {
-    try {
-      addresses = await (options.resolve ?? ((h) => lookup(h, { all: true, verbatim: true })))(host);
-    } catch (error) {
-      if (options.unresolved === 'allow') return { url, address: null, family: 4 };
-      throw new RefusedTarget(`${host} does not resolve (${(error as { code?: string }).code ?? String(error)})`);
-    }
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = await addressesOf(host, options.resolve);
+  } catch (error) {
+    if (options.unresolved === 'allow') return { url, address: null, family: 4 };
+    throw new RefusedTarget(`${host} does not resolve (${(error as { code?: string }).code ?? String(error)})`);
   }
   for (const { address } of addresses) {
     const why = refusedAddress(address);
@@ -101,4 +106,19 @@ export async function checkTarget(
   const first = addresses[0];
   if (!first) throw new RefusedTarget(`${host} does not resolve`);
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+/**
+ * How to fetch a checked target: its address in place of the name (DNS is not asked again), and, for a
+ * name over https, that name for SNI and the certificate check. The caller sends the URL's host as Host.
+ */
+export function pinnedFetch(target: CheckedTarget): { url: string; tls: { tls?: { serverName: string } } } {
+  if (target.address === null) return { url: target.url.toString(), tls: {} };
+  const url = new URL(target.url);
+  url.hostname = target.family === 6 ? `[${target.address}]` : target.address;
+  const hostIsName = !ipaddr.isValid(bare(target.url.hostname));
+  return {
+    url: url.toString(),
+    tls: target.url.protocol === 'https:' && hostIsName ? { tls: { serverName: target.url.hostname } } : {},
+  };
 }
