@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../packages/api/src/free-port.ts';
 import { expectAccessible } from './harness/axe.ts';
 import { admin, expect, test } from './harness/fixtures.ts';
 
@@ -15,15 +15,6 @@ const repo = resolve(import.meta.dirname, '..');
 let server: ChildProcess | undefined;
 let dataDir = '';
 let origin = '';
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);

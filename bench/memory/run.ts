@@ -8,11 +8,12 @@
  *
  * Run: `bun bench/memory/run.ts [--settle 30] [--markdown]`. Linux only (reads /proc).
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '../../packages/api/src/free-port.ts';
 
 const GOAL_IDLE_MB = 250;
 const GOAL_PEAK_MB = 700;
@@ -57,17 +58,6 @@ function treeRss(pid: number): number {
     stack.push(...(children.get(p) ?? []));
   }
   return total;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => ok(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 const mb = (bytes: number) => bytes / 1024 / 1024;

@@ -10,6 +10,7 @@ import {
   type TestInfo,
 } from '@playwright/test';
 import { DEV_ADMIN_PASSWORD } from '../../packages/api/src/config.ts';
+import { freePort } from '../../packages/api/src/free-port.ts';
 import { ApiError, createRpcClient, type RpcClient } from '../../packages/core/src/index.ts';
 
 /** The seeded support admin (the demo seed runs on the harness's fresh database). */
@@ -376,18 +377,6 @@ export async function createMachine(
     { businessId, name: name ?? uniqueName('Locker'), numberOfSlots: 40 },
   );
   return machine;
-}
-
-async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 export type LockerView = { index: number; status: string; machineId: string | null; outOfOrder: boolean };

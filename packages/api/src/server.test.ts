@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEV_ADMIN_PASSWORD } from './config.ts';
+import { freePort } from './free-port.ts';
 
 /**
  * The real server process (packages/api/src/main.ts, as `npm start` runs it after the build) on a free
@@ -18,17 +18,6 @@ let output = '';
 let exited: Promise<{ code: number | null; signal: string | null; at: number }>;
 
 const base = () => `http://127.0.0.1:${port}`;
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => ok(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** Sends `text` on a raw TCP socket and returns everything the server answers until it closes. */
 function rawHttp(text: string): Promise<string> {

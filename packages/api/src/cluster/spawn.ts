@@ -1,8 +1,9 @@
 // Runs real api processes (packages/api/src/main.ts, as `npm start` does) on one PostgreSQL database:
 // the multi-process tests, and any script that needs a few servers side by side.
+
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { freePort } from '../free-port.ts';
 
 const repo = resolve(import.meta.dir, '../../../..');
 const bun = resolve(repo, 'node_modules/.bin/bun');
@@ -32,18 +33,6 @@ export type SpawnOptions = {
   /** How long to wait for /readyz (default 60 s). */
   readyWithinMs?: number;
 };
-
-/** A free TCP port on 127.0.0.1 (asked of the OS, then released). */
-export function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => ok(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;

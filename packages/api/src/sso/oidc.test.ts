@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test';
 import { insertBusiness } from '../areas/patients/test-helpers.ts';
+import { freePort } from '../free-port.ts';
 import { describeApi, TEST_ORIGIN, type TestApi } from '../testing.ts';
-import { freePort, signInAtIdp, startTestIdp, type TestIdp } from './testing/test-idp.ts';
+import { signInAtIdp, startTestIdp, type TestIdp } from './testing/test-idp.ts';
 
 /*
  * Sign-in through a real OpenID provider (oidc-provider under Node): the whole round trip, and every
