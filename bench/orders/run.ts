@@ -23,6 +23,7 @@
  * A database `medlocker_bench_orders` is created beside the one in the URL (never the tests' own), and
  * dropped afterwards unless --keep; with --keep, a later run that finds it holding --rows orders reuses it.
  */
+
 import { parseArgs } from 'node:util';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
@@ -36,6 +37,7 @@ import { silentLogger } from '../../packages/api/src/http/logger.ts';
 import { LiveHub, localTransport } from '../../packages/api/src/hubs/live.ts';
 import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
 import { encodeCursor } from '../../packages/api/src/rpc/paging.ts';
+import { adminQuery } from '../admin-query.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -64,16 +66,6 @@ if (!base) throw new Error('Set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a P
 
 const log = (...a: unknown[]) => console.log(...a);
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-
-async function adminQuery(text: string) {
-  const c = new pg.Client({ connectionString: base });
-  await c.connect();
-  try {
-    return await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
 
 function benchUrl() {
   const url = new URL(base as string);
@@ -179,7 +171,7 @@ if (args.profile) {
 
 async function main() {
   const url = benchUrl();
-  const exists = (await adminQuery(`select 1 from pg_database where datname = '${DB_NAME}'`)).rows.length > 0;
+  const exists = (await adminQuery(base, `select 1 from pg_database where datname = '${DB_NAME}'`)).rows.length > 0;
   let reuse = false;
   if (exists && args.keep) {
     const c = new pg.Client({ connectionString: url });
@@ -189,8 +181,8 @@ async function main() {
     reuse = n.rows[0].n >= ROWS;
   }
   if (!reuse) {
-    await adminQuery(`drop database if exists ${DB_NAME} with (force)`);
-    await adminQuery(`create database ${DB_NAME}`);
+    await adminQuery(base, `drop database if exists ${DB_NAME} with (force)`);
+    await adminQuery(base, `create database ${DB_NAME}`);
   }
   const { db, close } = await createDb({ kind: 'postgres', url, max: 10 });
   const now = Date.now();
@@ -249,7 +241,7 @@ async function main() {
     if (parts.includes('creates')) await creates(db, call);
   } finally {
     await close();
-    if (!args.keep) await adminQuery(`drop database if exists ${DB_NAME} with (force)`);
+    if (!args.keep) await adminQuery(base, `drop database if exists ${DB_NAME} with (force)`);
   }
 }
 

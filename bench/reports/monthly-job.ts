@@ -21,9 +21,9 @@
  * A database `medlocker_bench_reports` is created beside the one in the URL, dropped afterwards unless --keep.
  * **Goal (issue 21): the job for one month of 1,000 businesses under 60 s.**
  */
+
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { createDb, migrateToLatest } from '../../db/src/index.ts';
 import {
   monthBounds,
@@ -31,6 +31,7 @@ import {
   runMonthlyStats,
 } from '../../packages/api/src/areas/reports/monthly-job-repository.ts';
 import { monthIndex } from '../../packages/api/src/areas/reports/monthly-repository.ts';
+import { adminQuery } from '../admin-query.ts';
 import { businessId, generateEstate } from './generate.ts';
 
 const { values: args } = parseArgs({
@@ -50,21 +51,11 @@ if (!base) throw new Error('Set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a P
 const log = (line: string) => console.log(line);
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
-async function adminQuery(text: string) {
-  const c = new pg.Client({ connectionString: base });
-  await c.connect();
-  try {
-    return await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
-
 async function main() {
   const url = new URL(base as string);
   url.pathname = `/${DB_NAME}`;
-  await adminQuery(`drop database if exists ${DB_NAME} with (force)`);
-  await adminQuery(`create database ${DB_NAME}`);
+  await adminQuery(base, `drop database if exists ${DB_NAME} with (force)`);
+  await adminQuery(base, `create database ${DB_NAME}`);
   const { db, close } = await createDb({ kind: 'postgres', url: url.toString(), max: 4 });
   try {
     await migrateToLatest(db);
@@ -151,7 +142,7 @@ async function main() {
     if (again.changed !== 0) throw new Error('the second rebuild changed rows');
   } finally {
     await close();
-    if (!args.keep) await adminQuery(`drop database if exists ${DB_NAME} with (force)`);
+    if (!args.keep) await adminQuery(base, `drop database if exists ${DB_NAME} with (force)`);
   }
 }
 

@@ -25,6 +25,7 @@
  *   --reuse: keep the database of an earlier --keep run (no drop, no load, no job).
  * **Goal (issue 21): every report call p95 ≤ 100 ms.**
  */
+
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { londonDayStart, londonIsoDate } from '@medlocker/core';
@@ -34,6 +35,7 @@ import { createDb, type Database, migrateToLatest } from '../../db/src/index.ts'
 import { createApp } from '../../packages/api/src/app.ts';
 import { runMonthlyStats } from '../../packages/api/src/areas/reports/monthly-job-repository.ts';
 import { signInTestUser } from '../../packages/api/src/auth/testing.ts';
+import { adminQuery } from '../admin-query.ts';
 import { benchDeps } from '../app-deps.ts';
 import { businessId, generateEstate } from './generate.ts';
 
@@ -50,16 +52,6 @@ if (!base) throw new Error('Set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a P
 const log = (line: string) => console.log(line);
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const n = (x: number) => x.toLocaleString('en-GB');
-
-async function adminQuery(text: string) {
-  const c = new pg.Client({ connectionString: base });
-  await c.connect();
-  try {
-    return await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
 
 /** The 12 London months ending with this one, oldest first. */
 function lastMonths(now: number): [number, number][] {
@@ -101,8 +93,8 @@ const firstDay = (now: number) => {
 const url = new URL(base);
 url.pathname = `/${DB_NAME}`;
 if (!args.reuse) {
-  await adminQuery(`drop database if exists ${DB_NAME} with (force)`);
-  await adminQuery(`create database ${DB_NAME}`);
+  await adminQuery(base, `drop database if exists ${DB_NAME} with (force)`);
+  await adminQuery(base, `create database ${DB_NAME}`);
 }
 const opened = await createDb({ kind: 'postgres', url: url.toString(), max: 10 });
 const { db } = opened;
@@ -312,5 +304,5 @@ try {
 } finally {
   await server?.stop(true);
   await opened.close();
-  if (!args.keep) await adminQuery(`drop database if exists ${DB_NAME} with (force)`);
+  if (!args.keep) await adminQuery(base, `drop database if exists ${DB_NAME} with (force)`);
 }
