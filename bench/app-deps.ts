@@ -1,8 +1,8 @@
 import type { Db } from '../db/src/index.ts';
-import { createSessionAuth } from '../packages/api/src/auth/sessions.ts';
+import { createSessionAuth } from '../packages/api/src/sessions/sessions.ts';
 import { loadConfig } from '../packages/api/src/config.ts';
 import type { AppDeps } from '../packages/api/src/deps.ts';
-import { createLogger } from '../packages/api/src/http/logger.ts';
+import { createLogger } from '../packages/api/src/log/logger.ts';
 import { createMailer } from '../packages/api/src/mail/mailer.ts';
 
 /** The api's dependencies for a bench that runs the job runner in its own process: warnings only, real clock. */

@@ -1,4 +1,4 @@
-import { type SamlIdp, startSamlIdp } from '../packages/api/src/sso/testing/saml-idp.ts';
+import { type SamlIdp, startSamlIdp } from '../packages/api/src/areas/sso/testing/saml-idp.ts';
 import { expectAccessible } from './harness/axe.ts';
 import { asAdmin, createBusiness, expect, test, uniqueEmail, uniqueName } from './harness/fixtures.ts';
 

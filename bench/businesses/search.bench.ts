@@ -20,12 +20,12 @@ import {
   listBusinessRows,
   prefixMatch,
 } from '../../packages/api/src/areas/businesses/repository.ts';
-import { createSessionAuth } from '../../packages/api/src/auth/sessions.ts';
-import { signInTestUser } from '../../packages/api/src/auth/testing.ts';
+import { createSessionAuth } from '../../packages/api/src/sessions/sessions.ts';
+import { signInTestUser } from '../../packages/api/src/sessions/testing.ts';
 import { loadConfig } from '../../packages/api/src/config.ts';
-import { silentLogger } from '../../packages/api/src/http/logger.ts';
+import { silentLogger } from '../../packages/api/src/log/logger.ts';
 import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
-import { encodeCursor } from '../../packages/api/src/rpc/paging.ts';
+import { encodeCursor } from '../../packages/api/src/lists/paging.ts';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const RUNS = Number(process.env.RUNS ?? 200);

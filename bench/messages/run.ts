@@ -39,7 +39,7 @@ import { parseArgs } from 'node:util';
 import { type Kysely, sql } from 'kysely';
 import { createDb, type Database, migrateToLatest } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
-import { runJobs } from '../../packages/api/src/jobs/start.ts';
+import { runJobs } from '../../packages/api/src/job-handlers.ts';
 import { enqueue, type Job } from '../../packages/api/src/outbox/index.ts';
 import { benchDeps } from '../app-deps.ts';
 

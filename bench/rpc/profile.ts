@@ -8,12 +8,12 @@ import { createDb, migrateToLatest } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
 import { createApp } from '../../packages/api/src/app.ts';
 import { listBusinessRows } from '../../packages/api/src/areas/businesses/repository.ts';
-import { cachedAuth } from '../../packages/api/src/auth/session-cache.ts';
-import { createSessionAuth } from '../../packages/api/src/auth/sessions.ts';
-import { signInTestUser } from '../../packages/api/src/auth/testing.ts';
+import { cachedAuth } from '../../packages/api/src/sessions/session-cache.ts';
+import { createSessionAuth } from '../../packages/api/src/sessions/sessions.ts';
+import { signInTestUser } from '../../packages/api/src/sessions/testing.ts';
 import { loadConfig } from '../../packages/api/src/config.ts';
-import { silentLogger } from '../../packages/api/src/http/logger.ts';
-import { LiveHub, localTransport } from '../../packages/api/src/hubs/live.ts';
+import { silentLogger } from '../../packages/api/src/log/logger.ts';
+import { LiveHub, localTransport } from '../../packages/api/src/live/live.ts';
 import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
 
 const fresh = process.argv[2] ? await createFreshPostgresDatabase(process.argv[2]) : undefined;

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { type } from 'arktype';
 import proxyaddr from 'proxy-addr';
-import type { PasswordHashing } from './auth/passwords.ts';
+import type { PasswordHashing } from './sessions/passwords.ts';
 
 /** Configuration, read once from the environment and validated; a bad value stops the process. */
 export type Config = {

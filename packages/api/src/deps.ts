@@ -1,8 +1,8 @@
 import type { Database, DbKind, PoolStats } from '@medlocker/db';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
-import type { Logger } from './http/logger.ts';
-import type { LiveHub } from './hubs/live.ts';
+import type { Logger } from './log/logger.ts';
+import type { LiveHub } from './live/live.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { AuthPort } from './rpc/context.ts';
 

@@ -13,7 +13,7 @@
  */
 import { createDb, migrateToLatest } from '@medlocker/db';
 import { ConfigError, loadConfig } from './config.ts';
-import { createLogger } from './http/logger.ts';
+import { createLogger } from './log/logger.ts';
 import { seedIfEmpty } from './seed-demo.ts';
 
 const dir = process.argv[2];

@@ -1,6 +1,6 @@
 import { seedDemo } from '@medlocker/db';
 import { drawSealedPin } from './areas/orders/pin.ts';
-import { hashPassword } from './auth/passwords.ts';
+import { hashPassword } from './sessions/passwords.ts';
 import { DEV_ADMIN_PASSWORD } from './config.ts';
 import type { AppDeps } from './deps.ts';
 

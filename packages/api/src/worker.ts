@@ -2,13 +2,13 @@
 // work apart from the api processes (which then run with JOBS=off). Several workers may run on one
 // PostgreSQL. On PGlite the database belongs to one process: run the worker only while no server runs.
 import { createDb, dbOptionsFromEnv, migrateToLatest } from '@medlocker/db';
-import { createSessionAuth } from './auth/sessions.ts';
+import { createSessionAuth } from './sessions/sessions.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
-import { createLogger } from './http/logger.ts';
-import { LiveHub } from './hubs/live.ts';
-import { pgTransport } from './hubs/pg-transport.ts';
-import { runJobs } from './jobs/start.ts';
+import { createLogger } from './log/logger.ts';
+import { LiveHub } from './live/live.ts';
+import { pgTransport } from './live/pg-transport.ts';
+import { runJobs } from './job-handlers.ts';
 import { createMailer } from './mail/mailer.ts';
 
 /** Jobs in hand get this long to finish at SIGTERM before they go back to waiting. */

@@ -405,11 +405,11 @@ describeApi(
       };
       const a = await side('A');
       const b = await side('B');
-      const { createSession } = await import('../auth/sessions.ts');
-      const { authPolicy } = await import('../auth/policy.ts');
+      const { createSession } = await import('../sessions/sessions.ts');
+      const { authPolicy } = await import('../sessions/policy.ts');
       const { token } = await createSession(t.db, a.userId, t.deps.now(), { ip: null, userAgent: 'test' });
       // The patient of A's order, signed in on the patient page.
-      const { createPatientSession, PATIENT_COOKIE } = await import('../auth/patient-sessions.ts');
+      const { createPatientSession, PATIENT_COOKIE } = await import('../sessions/patient-sessions.ts');
       const patientSession = await createPatientSession(
         t.db,
         { businessId: a.businessId, patientId: a.patientId, orderId: a.orderId, method: 'dateOfBirth' },
@@ -521,8 +521,8 @@ describeApi(
         email: 'group.user@example.com',
         roles: [{ name: 'Group', resourceType: 'group', resourceId: a.groupId }],
       });
-      const { createSession } = await import('../auth/sessions.ts');
-      const { authPolicy } = await import('../auth/policy.ts');
+      const { createSession } = await import('../sessions/sessions.ts');
+      const { authPolicy } = await import('../sessions/policy.ts');
       const { token } = await createSession(t.db, grouped.userId, t.deps.now(), { ip: null, userAgent: 'test' });
       const as = { cookie: `${authPolicy.sessionCookie}=${token}` };
       expect((await t.call('machines', 'listMachines', { businessId: a.businessId }, as)).status).toBe(200);

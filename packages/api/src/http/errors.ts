@@ -1,5 +1,5 @@
 import { AppError, type ErrorBody } from '@medlocker/core';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../log/logger.ts';
 
 /**
  * Maps anything thrown to the one error body. AppErrors keep their code; Elysia's own errors (unknown

@@ -1,5 +1,5 @@
 import { expect, it } from 'bun:test';
-import { createLogger } from '../http/logger.ts';
+import { createLogger } from '../log/logger.ts';
 import { describeApi } from '../testing.ts';
 import { enqueueJob, findJob } from './repository.ts';
 import { createRunner } from './runner.ts';

@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
 import { describeDb } from '@medlocker/db/testing';
-import { silentLogger } from '../http/logger.ts';
+import { silentLogger } from '../log/logger.ts';
 import { claimJobs, enqueueJob, findJob } from './repository.ts';
 import { backoffMs, createRunner, type JobHandler, PermanentJobError } from './runner.ts';
 import { pidSpace } from './worker-name.ts';

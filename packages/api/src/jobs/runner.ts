@@ -1,6 +1,6 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
-import type { Logger } from '../http/logger.ts';
+import type { Logger } from '../log/logger.ts';
 import { withRequestId } from '../http/request-meta.ts';
 import { jobFailures } from '../metrics/metrics.ts';
 import {

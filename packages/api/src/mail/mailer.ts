@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.ts';
-import type { Logger } from '../http/logger.ts';
+import type { Logger } from '../log/logger.ts';
 
 /** A file sent with a message (a report's CSV): its name, MIME type and content (text as UTF-8). */
 export type MailAttachment = { filename: string; contentType: string; content: string | Uint8Array };

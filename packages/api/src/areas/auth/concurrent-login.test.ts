@@ -1,6 +1,6 @@
 import { expect, it, setDefaultTimeout, spyOn } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { authMessages, authPolicy } from '../../auth/policy.ts';
+import { authMessages, authPolicy } from '../../sessions/policy.ts';
 import { listen } from '../../hubs/test-kit.ts';
 import { describeApi, TEST_ORIGIN } from '../../testing.ts';
 import { addressLimits } from './service.ts';

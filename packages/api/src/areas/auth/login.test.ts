@@ -1,6 +1,6 @@
 import { expect, it, setDefaultTimeout, spyOn } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { authMessages, authPolicy } from '../../auth/policy.ts';
+import { authMessages, authPolicy } from '../../sessions/policy.ts';
 import { describeApi } from '../../testing.ts';
 import { login, PASSWORD, sessionCookieOf } from './test-helpers.ts';
 

@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { patientAuthPolicy } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
-import { PATIENT_COOKIE } from '../../auth/patient-sessions.ts';
+import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { asSupport, listen, withTestAuth } from '../../hubs/test-kit.ts';
 import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing.ts';
 import { chargedOrder, chargingBusiness } from '../checkout/test-helpers.ts';

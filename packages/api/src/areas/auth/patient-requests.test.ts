@@ -1,5 +1,5 @@
 import { expect, it } from 'bun:test';
-import { PATIENT_COOKIE } from '../../auth/patient-sessions.ts';
+import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { withTestAuth } from '../../hubs/test-kit.ts';
 import { describeApi, TEST_ORIGIN } from '../../testing.ts';
 import { chargedOrder, chargingBusiness } from '../checkout/test-helpers.ts';

@@ -14,7 +14,7 @@ import {
   endPatientSessionByToken,
   type NewPatientSession,
   type PatientPrincipal,
-} from '../../auth/patient-sessions.ts';
+} from '../../sessions/patient-sessions.ts';
 import type { AppDeps } from '../../deps.ts';
 import { enqueue } from '../../outbox/index.ts';
 import { hashCode, newCode } from '../sign-ups/codes.ts';

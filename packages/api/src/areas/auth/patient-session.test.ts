@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { patientAuthPolicy } from '@medlocker/core';
 import { systemActor } from '../../actor.ts';
-import { PATIENT_COOKIE } from '../../auth/patient-sessions.ts';
+import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
 import { chargedOrder, chargingBusiness } from '../checkout/test-helpers.ts';

@@ -1,6 +1,6 @@
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import { authPolicy } from '../../auth/policy.ts';
+import { authPolicy } from '../../sessions/policy.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -10,7 +10,7 @@ import { callerOf, enforceRoleScope } from '../../access/enforce.ts';
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { liveOf } from '../../hubs/live.ts';
+import { liveOf } from '../../live/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/archive-rules.ts';
 import { findUserByEmail, insertUser } from '../users/repository.ts';
 import type { Site } from './mails.ts';

@@ -1,21 +1,21 @@
 import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
 import type { Actor, StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
-import { authMessages, authPolicy } from '../../auth/policy.ts';
+import { hashPassword, verifyPassword } from '../../sessions/passwords.ts';
+import { authMessages, authPolicy } from '../../sessions/policy.ts';
 import {
   findSession,
   replaceSession,
   revokeSessionByToken,
   revokeUserSessions,
   scopesOf,
-} from '../../auth/sessions.ts';
-import { hashToken, newToken } from '../../auth/tokens.ts';
+} from '../../sessions/sessions.ts';
+import { hashToken, newToken } from '../../sessions/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
-import { addressKey } from '../../http/rate-limit.ts';
-import { liveOf } from '../../hubs/live.ts';
+import { addressKey } from '../../rate-limits/address-key.ts';
+import { liveOf } from '../../live/live.ts';
 import { type Bucket, reserveToken } from '../../rate-limits/repository.ts';
-import { beginSso } from '../../sso/flow.ts';
+import { beginSso } from '../sso/flow.ts';
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from '../users/repository.ts';
 import { authMail, linkOrigin, type MailKind, resetLink, type Site } from './mails.ts';
 import {

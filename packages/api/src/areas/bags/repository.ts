@@ -1,7 +1,7 @@
 import type { Bag } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { contains } from '../contains-repository.ts';
+import { contains } from '../../lists/contains-repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -2,7 +2,7 @@ import { type Contract, machinesPageSize, type OutputOf, type ParsedInputOf } fr
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
+import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireMachine } from '../machines/service.ts';
 import { loadOrder } from '../orders/locker-service.ts';
 import { setBagOrder } from '../orders/repository.ts';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { sql } from 'kysely';
-import type { ConsoleEvent } from '../../hubs/live.ts';
-import { liveOf } from '../../hubs/live.ts';
+import type { ConsoleEvent } from '../../live/live.ts';
+import { liveOf } from '../../live/live.ts';
 import { listen, withTestAuth } from '../../hubs/test-kit.ts';
 import { type FakeReceipt, startFakeJudopay } from '../../payments/fake-judopay.ts';
 import { describeApi } from '../../testing.ts';

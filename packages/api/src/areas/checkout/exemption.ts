@@ -16,7 +16,7 @@ import {
 import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { emitOrderEvent } from '../../webhooks/emit.ts';
+import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import { findOrder, insertOrderEventRows, type OrderRow, toOrder } from '../orders/repository.ts';
 import { eventRow, publishOrder } from '../orders/service.ts';
 import { lockOrder, settleOrderPayment } from './repository.ts';

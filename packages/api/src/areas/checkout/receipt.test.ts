@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${pin} is the placeholder a receipt must never hold.
 import { afterAll, afterEach, expect, it } from 'bun:test';
-import { PATIENT_COOKIE } from '../../auth/patient-sessions.ts';
+import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
 import { describeApi } from '../../testing.ts';

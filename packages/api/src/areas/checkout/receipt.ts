@@ -13,7 +13,7 @@ import {
 import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { maskRecipient } from '../../messaging/send.ts';
+import { maskRecipient } from '../../delivery/messages/send.ts';
 import { enqueue } from '../../outbox/index.ts';
 import {
   findBusinessForOrder,

@@ -18,7 +18,7 @@ import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { JudopayError, type JudoReceipt, judopayClient, sameJudoId } from '../../payments/judopay.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
-import { emitOrderEvent } from '../../webhooks/emit.ts';
+import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import { findOrder, insertOrderEventRows, type OrderRow, toOrder } from '../orders/repository.ts';
 import { eventRow, publishOrder } from '../orders/service.ts';
 import { readPaymentSettings } from '../payment-settings/service.ts';

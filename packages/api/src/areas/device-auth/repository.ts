@@ -1,6 +1,6 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
-import { hashToken, newToken } from '../../auth/tokens.ts';
+import { hashToken, newToken } from '../../sessions/tokens.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

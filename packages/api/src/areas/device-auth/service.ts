@@ -1,9 +1,9 @@
 import { AppError, messages } from '@medlocker/core';
 import type { Actor, StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import { newToken } from '../../auth/tokens.ts';
+import { newToken } from '../../sessions/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
-import { liveOf } from '../../hubs/live.ts';
+import { liveOf } from '../../live/live.ts';
 import {
   DEVICE_CODE_GRANT,
   type DeviceCodeResponse,
@@ -15,7 +15,7 @@ import {
 } from '../../hubs/protocol.ts';
 import { type MachineRow, revokeCredentials } from '../machines/repository.ts';
 import { requireMachine } from '../machines/service.ts';
-import { tokenSealer } from '../test-machines/credentials.ts';
+import { tokenSealer } from './credentials.ts';
 import {
   activateDeviceCode,
   consumeDeviceCode,

@@ -14,7 +14,7 @@ import {
 import type { StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { maskRecipient } from '../../messaging/send.ts';
+import { maskRecipient } from '../../delivery/messages/send.ts';
 import { json, type OrderEventRow, type OrderRow, toOrder } from '../orders/repository.ts';
 import {
   enteringCodes,

@@ -10,7 +10,7 @@ import {
 import { actorIdentity, type StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { emitOrderEvent } from '../../webhooks/emit.ts';
+import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import { queueOrderMessage } from '../orders/messages.ts';
 import { insertOrderEventRows, type OrderRow, toOrder } from '../orders/repository.ts';
 import { eventRow, publishOrder } from '../orders/service.ts';

@@ -8,7 +8,7 @@ import {
 } from '@medlocker/core';
 import type { AppDeps } from '../../deps.ts';
 import { countQueues, findJob, type JobRow, listJobRows, retryDeadJob } from '../../jobs/repository.ts';
-import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
+import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 
 type Jobs = Contract['jobs'];
 

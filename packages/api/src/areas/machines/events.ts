@@ -10,9 +10,9 @@ import {
   renderTemplate,
 } from '@medlocker/core';
 import type { AppDeps } from '../../deps.ts';
-import { liveOf } from '../../hubs/live.ts';
+import { liveOf } from '../../live/live.ts';
 import { enqueue } from '../../outbox/index.ts';
-import { emitMachineEvent } from '../../webhooks/emit.ts';
+import { emitMachineEvent } from '../../delivery/webhooks/emit.ts';
 import {
   type Db,
   findAlarmRecipients,

@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { type LiveMessage, liveOf } from '../../hubs/live.ts';
+import { type LiveMessage, liveOf } from '../../live/live.ts';
 import { asSupport, seedBusiness, withTestAuth } from '../../hubs/test-kit.ts';
 import { describeApi } from '../../testing.ts';
 

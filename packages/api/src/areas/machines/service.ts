@@ -10,9 +10,9 @@ import { isUniqueViolation } from '@medlocker/db';
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { liveOf } from '../../hubs/live.ts';
+import { liveOf } from '../../live/live.ts';
 import { TEMPERATURE_WINDOW_MS } from '../../hubs/protocol.ts';
-import { decodeCursor, decodeIdCursor, pageOf } from '../../rpc/paging.ts';
+import { decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
 import {
   chartReadings,

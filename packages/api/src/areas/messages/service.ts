@@ -2,7 +2,7 @@ import { type Contract, messagesPageSize, type OutputOf, type ParsedInputOf } fr
 import type { StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
+import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness } from '../business-settings/service.ts';
 import { listOutboxRows, type OutboxRow, toOutboxMessage } from './repository.ts';
 

@@ -2,7 +2,7 @@ import { expect, it } from 'bun:test';
 import { notificationsPageSize } from '@medlocker/core';
 import { seedBusiness } from '../../hubs/test-kit.ts';
 import { createRunner } from '../../jobs/runner.ts';
-import { jobHandlers } from '../../jobs/start.ts';
+import { jobHandlers } from '../../job-handlers.ts';
 import { localMailboxOf } from '../../mail/mailer.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
 import { queueDailyDigests } from './service.ts';

@@ -10,7 +10,7 @@ import {
 import type { StaffActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
 import { enqueueJob } from '../../jobs/repository.ts';
-import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
+import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import {
   type Audience,
   countUnread,

@@ -1,6 +1,6 @@
 import { systemActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
-import { emitOrderEvent, inBusinessOrder } from '../../webhooks/emit.ts';
+import { emitOrderEvent, inBusinessOrder } from '../../delivery/webhooks/emit.ts';
 import { expiresText, queueOrderMessage } from './messages.ts';
 import { claimExpiredOrders, claimOrdersToRemind, insertOrderEventRows, type OrderRow } from './repository.ts';
 import { eventRow, publishOrder } from './service.ts';

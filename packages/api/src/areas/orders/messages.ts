@@ -9,11 +9,11 @@ import {
 } from '@medlocker/core';
 import { type Actor, systemActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
-import { maskRecipient } from '../../messaging/send.ts';
+import { maskRecipient } from '../../delivery/messages/send.ts';
 import { enqueue } from '../../outbox/index.ts';
 import { readSmsTemplates } from '../business-settings/repository.ts';
 import { effectiveFeatureSettings } from '../business-settings/service.ts';
-import { findClientOfBusiness } from '../integration/repository.ts';
+import { findClientOfBusiness } from '../integration-clients/repository.ts';
 import { type PatientRoute, patientRoute } from './recipient.ts';
 import {
   type Db,

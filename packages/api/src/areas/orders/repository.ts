@@ -1,7 +1,7 @@
 import type { Order, OrderEvent, OrderStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
-import { contains } from '../contains-repository.ts';
+import { contains } from '../../lists/contains-repository.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type OrderRow = Selectable<Database['orders']>;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { formatPin } from '@medlocker/core';
 import { systemActor } from '../../actor.ts';
-import { PATIENT_COOKIE } from '../../auth/patient-sessions.ts';
+import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { asSupport, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
 import { describeApi, TEST_ORIGIN } from '../../testing.ts';

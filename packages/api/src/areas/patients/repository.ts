@@ -1,7 +1,7 @@
 import { type DeliveryFailure, isNhsNumber, type Patient } from '@medlocker/core';
 import { type Database, isUniqueViolation } from '@medlocker/db';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
-import { contains } from '../contains-repository.ts';
+import { contains } from '../../lists/contains-repository.ts';
 import type { PatientValues } from './rules.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;

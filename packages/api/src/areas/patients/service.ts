@@ -13,8 +13,8 @@ import { isUniqueViolation } from '@medlocker/db';
 import type { Actor, StaffActor } from '../../actor.ts';
 import { audit, auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
-import { voidOptInCode } from '../users/whatsapp-repository.ts';
+import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
+import { voidOptInCode } from './whatsapp-repository.ts';
 import {
   columnsOf,
   type Db,

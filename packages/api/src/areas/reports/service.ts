@@ -12,7 +12,7 @@ import {
 import type { StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { decodeCursor, decodeTimeIdCursor, encodeCursor, pageOf } from '../../rpc/paging.ts';
+import { decodeCursor, decodeTimeIdCursor, encodeCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness } from '../business-settings/service.ts';
 import {
   monthError,

@@ -1,7 +1,7 @@
 import { type PatientSignUp, type SignUpVerification, signUpCodes } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
-import { contains } from '../contains-repository.ts';
+import { contains } from '../../lists/contains-repository.ts';
 import { addressOf } from '../patients/repository.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;

@@ -11,7 +11,7 @@ import {
 import type { Actor, StaffActor } from '../../actor.ts';
 import { audit, auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { decodeIdCursor, pageOf } from '../../rpc/paging.ts';
+import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { mobilePrefixOf, toPatient } from '../patients/repository.ts';
 import { checkedPatient, insertPatient, writableBusiness } from '../patients/service.ts';
 import { type Channel, checkCode, clearedColumns, issuedColumns, newCode, queueCode } from './codes.ts';

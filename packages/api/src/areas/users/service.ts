@@ -3,7 +3,7 @@ import { callerOf, enforceRoleScope, reachesRole } from '../../access/enforce.ts
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { decodeCursor, pageOf } from '../../rpc/paging.ts';
+import { decodeCursor, pageOf } from '../../lists/paging.ts';
 import {
   findUserById,
   identityProviderOfUser,

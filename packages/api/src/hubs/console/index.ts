@@ -4,7 +4,7 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from '../../deps.ts';
 import { metricsOf } from '../../metrics/metrics.ts';
 import type { Principal } from '../../rpc/context.ts';
-import { type ConsoleEvent, liveOf } from '../live.ts';
+import { type ConsoleEvent, liveOf } from '../../live/live.ts';
 import { type ConsoleReach, reachOfUser } from './reach-repository.ts';
 
 /**

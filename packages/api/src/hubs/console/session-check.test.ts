@@ -1,5 +1,5 @@
 import { expect, it } from 'bun:test';
-import { authPolicy } from '../../auth/policy.ts';
+import { authPolicy } from '../../sessions/policy.ts';
 import { describeApi } from '../../testing.ts';
 import { eventually, fastHub, listen } from '../test-kit.ts';
 

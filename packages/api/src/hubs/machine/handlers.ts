@@ -3,7 +3,7 @@ import { bagLeft, bagLoaded } from '../../areas/bags/locker-service.ts';
 import { recordMachineEvent } from '../../areas/machines/events.ts';
 import { insertStatus } from '../../areas/machines/hub-repository.ts';
 import { collectOrder, loadOrder, removeOrder, verifyPin } from '../../areas/orders/locker-service.ts';
-import { liveOf } from '../live.ts';
+import { liveOf } from '../../live/live.ts';
 import { errorFrame, MAX_READING_AHEAD_MS } from '../protocol.ts';
 import { CallError, type LockerSession } from './session.ts';
 

@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import { checkAccessToken } from '../../areas/device-auth/repository.ts';
 import type { AppDeps } from '../../deps.ts';
 import { metricsOf } from '../../metrics/metrics.ts';
-import { liveOf } from '../live.ts';
+import { liveOf } from '../../live/live.ts';
 import { protocolTiming } from '../protocol.ts';
 import type { LockerIdentity } from './identity.ts';
 import { type BatcherOptions, ReadingsBatcher } from './readings.ts';

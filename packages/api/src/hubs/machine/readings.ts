@@ -9,8 +9,8 @@ import {
   updateTemperatureAverages,
 } from '../../areas/machines/hub-repository.ts';
 import type { AppDeps } from '../../deps.ts';
-import { inBusinessOrder } from '../../webhooks/emit.ts';
-import { liveOf } from '../live.ts';
+import { inBusinessOrder } from '../../delivery/webhooks/emit.ts';
+import { liveOf } from '../../live/live.ts';
 import { type Reading, TEMPERATURE_WINDOW_MS, temperatureRange } from '../protocol.ts';
 import { type LockerIdentity, MachineGone } from './identity.ts';
 

@@ -16,7 +16,7 @@ import { type MachineRow, toMachine } from '../../areas/machines/repository.ts';
 import type { OrderRow } from '../../areas/orders/repository.ts';
 import { publishOrder } from '../../areas/orders/service.ts';
 import type { AppDeps } from '../../deps.ts';
-import { liveOf } from '../live.ts';
+import { liveOf } from '../../live/live.ts';
 import {
   type CallFrame,
   callFrame,

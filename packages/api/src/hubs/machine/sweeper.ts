@@ -2,8 +2,8 @@ import { publishRecorded, recordMachineEvent } from '../../areas/machines/events
 import { markSilentOffline } from '../../areas/machines/hub-repository.ts';
 import { toMachine } from '../../areas/machines/repository.ts';
 import type { AppDeps } from '../../deps.ts';
-import { inBusinessOrder } from '../../webhooks/emit.ts';
-import { liveOf } from '../live.ts';
+import { inBusinessOrder } from '../../delivery/webhooks/emit.ts';
+import { liveOf } from '../../live/live.ts';
 import { offlineAfterMs } from '../protocol.ts';
 
 /**

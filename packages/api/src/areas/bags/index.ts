@@ -1,6 +1,0 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../../rpc/area.ts';
-import { listBags, reprocessBags } from './service.ts';
-
-/** `POST /api/bags/*`: bags and machine contents. */
-export const bagsRoutes = (deps: AppDeps) => rpcArea(deps, 'bags', { listBags, reprocessBags });

@@ -1,7 +1,0 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../../rpc/area.ts';
-import { downloadEvidencePack, getEvidencePack, holdPins, releasePins } from './service.ts';
-
-/** `POST /api/evidence/*`: a machine's evidence pack, and holding and releasing PINs (issue 21). */
-export const evidenceRoutes = (deps: AppDeps) =>
-  rpcArea(deps, 'evidence', { getEvidencePack, downloadEvidencePack, holdPins, releasePins });

@@ -1,7 +1,0 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../../rpc/area.ts';
-import { create, get, list, remove, test, update } from './service.ts';
-
-/** `POST /api/identityProviders/*`: the providers support staff pick from; secrets never leave. */
-export const identityProvidersRoutes = (deps: AppDeps) =>
-  rpcArea(deps, 'identityProviders', { list, get, create, update, delete: remove, test });

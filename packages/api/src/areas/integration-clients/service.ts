@@ -1,0 +1,369 @@
+import { AppError, type Contract, isMaskedSecret, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { isUniqueViolation } from '@medlocker/db';
+import type { StaffActor } from '../../actor.ts';
+import { audit } from '../../audit/audit.ts';
+import { hashToken } from '../../sessions/tokens.ts';
+import type { AppDeps } from '../../deps.ts';
+import { deleteTokensOfClient } from '../../integration-api/repository.ts';
+
+import { createSecretBox, maskSecret, newSecret, newWebhookSecret, secretHint } from '../../secrets/secret-box.ts';
+import { checkTarget, RefusedTarget } from '../../ssrf/ssrf.ts';
+import { changedPaths } from '../business-settings/changes.ts';
+import { requireBusiness, requireEditableBusiness } from '../business-settings/service.ts';
+import {
+  type ClientRow,
+  clientsOfPartner,
+  type Db,
+  deleteClient,
+  deletePartner,
+  findClient,
+  findClientOfBusiness,
+  findPartner,
+  insertClient,
+  insertPartner,
+  listPartners,
+  toClientView,
+  updateClient,
+  updatePartner,
+} from './repository.ts';
+
+type Area = Contract['integration'];
+type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
+type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+
+const webhookContext = (clientId: string) => `integration_clients.webhook_secret:${clientId}`;
+
+/** The webhook signing secret in the clear: for the webhook sender, never for a response. */
+export function openWebhookSecret(deps: Pick<AppDeps, 'config'>, row: ClientRow): string | null {
+  if (!row.webhook_secret_encrypted) return null;
+  return openSealedWebhookSecret(deps, row.id, row.webhook_secret_encrypted);
+}
+
+/**
+ * A sealed webhook secret of the client in the clear: the current one or, during a rotation, the previous
+ * one (sealed alike: a rotation moves the sealed value to `webhook_secret_previous_encrypted` as it is).
+ */
+export const openSealedWebhookSecret = (deps: Pick<AppDeps, 'config'>, clientId: string, sealed: string): string =>
+  createSecretBox(deps.config.secretsKey).open(sealed, webhookContext(clientId));
+
+/** How long the previous webhook secret keeps signing beside a new one. */
+export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 3_600_000;
+
+/**
+ * The webhook URL's form and every address its host resolves to (webhooks/ssrf.ts): a field error on
+ * `webhookUrl` when refused. The same check runs again at each send.
+ */
+async function refuseUnsafeWebhookUrl(deps: AppDeps, url: string | null) {
+  if (url === null) return;
+  try {
+    await checkTarget(
+      url,
+      { production: deps.config.production, allowPrivateAddresses: deps.config.webhookAllowPrivateAddresses },
+      { unresolved: 'allow' },
+    );
+  } catch (error) {
+    if (!(error instanceof RefusedTarget)) throw error;
+    throw new AppError('VALIDATION', error.message, [
+      { path: 'webhookUrl', id: 'INVALID_FORMAT', message: error.message },
+    ]);
+  }
+}
+
+const view = (deps: AppDeps, row: ClientRow) => {
+  const webhookSecret = openWebhookSecret(deps, row);
+  return toClientView(row, webhookSecret === null ? null : maskSecret(webhookSecret));
+};
+
+async function requireClient(db: Db, id: string): Promise<ClientRow> {
+  const row = await findClient(db, id);
+  if (!row) throw new AppError('NOT_FOUND', `Integration client ${id} not found`);
+  return row;
+}
+
+/** Secrets are generated, never typed in: anything but the masked form (or nothing) is refused. */
+function refuseChosenSecret(value: string | undefined, path: string) {
+  if (value !== undefined && value !== '' && !isMaskedSecret(value)) {
+    throw new AppError('VALIDATION', 'Secrets cannot be chosen: generate a new one instead', [
+      { path, id: 'INVALID_FORMAT', message: 'Secrets cannot be chosen: generate a new one instead' },
+    ]);
+  }
+}
+
+export async function getIntegrationClient(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'getIntegrationClient'>,
+): Out<'getIntegrationClient'> {
+  const business = await requireBusiness(deps.db, input.businessId);
+  const row = await findClientOfBusiness(deps.db, input.businessId);
+  return { client: row ? view(deps, row) : null, archived: business.archived_at !== null };
+}
+
+export async function createOrUpdateIntegrationClient(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'createOrUpdateIntegrationClient'>,
+): Out<'createOrUpdateIntegrationClient'> {
+  refuseChosenSecret(input.secret, 'secret');
+  refuseChosenSecret(input.webhookSecret, 'webhookSecret');
+  await refuseUnsafeWebhookUrl(deps, input.webhookUrl);
+  const now = deps.now();
+  return deps.db.transaction().execute(async (tx) => {
+    await requireEditableBusiness(tx, input.businessId);
+    if (input.partnerId && !(await findPartner(tx, input.partnerId))) {
+      throw new AppError('VALIDATION', 'Unknown integration partner', [
+        { path: 'partnerId', id: 'INVALID_FORMAT', message: 'Choose one of the known integration partners' },
+      ]);
+    }
+    const fields = {
+      partner_id: input.partnerId ?? null,
+      name: input.name.trim(),
+      contact_email: input.contactEmail,
+      suppress_patient_messages: input.suppressPatientMessages,
+      webhook_url: input.webhookUrl,
+      rate_limit: input.rateLimit,
+    };
+    const existing = await findClientOfBusiness(tx, input.businessId);
+    if (existing) {
+      await updateClient(tx, existing.id, { ...fields, updated: now });
+      const changed = changedPaths(editable(existing), editable({ ...existing, ...fields }));
+      if (changed.length > 0) {
+        await audit(tx, deps, actor, {
+          action: 'integrationClient.update',
+          entityType: 'integrationClient',
+          entityId: existing.id,
+          businessId: input.businessId,
+          details: { fields: changed },
+        });
+      }
+      return { client: view(deps, await requireClient(tx, existing.id)), webhookSecret: null };
+    }
+    const id = Bun.randomUUIDv7();
+    const webhookSecret = newWebhookSecret();
+    const row: ClientRow = {
+      id,
+      business_id: input.businessId,
+      ...fields,
+      secret_hash: null,
+      secret_hint: null,
+      webhook_secret_encrypted: createSecretBox(deps.config.secretsKey).seal(webhookSecret, webhookContext(id)),
+      webhook_secret_previous_encrypted: null,
+      webhook_secret_previous_until: null,
+      webhook_failing_since: null,
+      webhook_disabled_at: null,
+      event_seq: 0,
+      period_start: now,
+      requests_made: 0,
+      created: now,
+      updated: now,
+    };
+    await insertClient(tx, row);
+    await audit(tx, deps, actor, {
+      action: 'integrationClient.create',
+      entityType: 'integrationClient',
+      entityId: id,
+      businessId: input.businessId,
+      details: { fields: [...Object.keys(editable(row)), 'webhookSecret'] },
+    });
+    return { client: view(deps, row), webhookSecret };
+  });
+}
+
+/** The fields the form edits, as the contract names them: what an audit entry lists. */
+const editable = (r: ClientRow) => ({
+  partnerId: r.partner_id,
+  name: r.name,
+  contactEmail: r.contact_email,
+  suppressPatientMessages: r.suppress_patient_messages,
+  webhookUrl: r.webhook_url,
+  rateLimit: r.rate_limit,
+});
+
+export async function deleteIntegrationClient(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'deleteIntegrationClient'>,
+): Out<'deleteIntegrationClient'> {
+  await deps.db.transaction().execute(async (tx) => {
+    const client = await requireClient(tx, input.id);
+    await requireEditableBusiness(tx, client.business_id);
+    await deleteClient(tx, client);
+    await audit(tx, deps, actor, {
+      action: 'integrationClient.delete',
+      entityType: 'integrationClient',
+      entityId: client.id,
+      businessId: client.business_id,
+    });
+  });
+  return { ok: true };
+}
+
+export async function generateClientSecret(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'generateClientSecret'>,
+): Out<'generateClientSecret'> {
+  const secret = newSecret('mlc');
+  await deps.db.transaction().execute(async (tx) => {
+    const client = await requireClient(tx, input.id);
+    await requireEditableBusiness(tx, client.business_id);
+    // A 256-bit random secret: a fast hash is enough, nothing to guess (see auth/tokens.ts).
+    await updateClient(tx, client.id, {
+      secret_hash: hashToken(secret),
+      secret_hint: secretHint(secret),
+      updated: deps.now(),
+    });
+    // A new secret is given when the old one may have leaked: the bearer tokens it got stop at once too.
+    await deleteTokensOfClient(tx, client.id);
+    await audit(tx, deps, actor, {
+      action: 'integrationClient.secret.generate',
+      entityType: 'integrationClient',
+      entityId: client.id,
+      businessId: client.business_id,
+      details: { fields: ['secret'] },
+    });
+  });
+  return { secret };
+}
+
+export async function generateWebhookSecret(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'generateWebhookSecret'>,
+): Out<'generateWebhookSecret'> {
+  const webhookSecret = newWebhookSecret();
+  const now = deps.now();
+  await deps.db.transaction().execute(async (tx) => {
+    const found = await requireClient(tx, input.id);
+    await requireEditableBusiness(tx, found.business_id);
+    // Read again under the business's lock: a rotation at the same moment (a double click) has committed by
+    // now, and its secret is the one this rotation keeps signing (read before, it was lost: never signing).
+    const client = await requireClient(tx, input.id);
+    // Rotation: the secret it replaces keeps signing beside it for 24 hours, while the receiver changes over.
+    await updateClient(tx, client.id, {
+      webhook_secret_encrypted: createSecretBox(deps.config.secretsKey).seal(webhookSecret, webhookContext(client.id)),
+      webhook_secret_previous_encrypted: client.webhook_secret_encrypted,
+      webhook_secret_previous_until: client.webhook_secret_encrypted ? now + WEBHOOK_SECRET_OVERLAP_MS : null,
+      updated: now,
+    });
+    await audit(tx, deps, actor, {
+      action: 'integrationClient.webhookSecret.generate',
+      entityType: 'integrationClient',
+      entityId: client.id,
+      businessId: client.business_id,
+      details: { fields: ['webhookSecret'] },
+    });
+  });
+  return { webhookSecret };
+}
+
+// --- known partners ----------------------------------------------------------------------------
+
+const duplicatePartner = () =>
+  new AppError('CONFLICT', 'A partner with that name already exists', [
+    { path: 'name', id: 'DUPLICATE_ITEM', message: 'A partner with that name already exists' },
+  ]);
+
+export async function listIntegrationPartners(
+  deps: AppDeps,
+  _actor: StaffActor,
+  _input: In<'listIntegrationPartners'>,
+) {
+  return { partners: await listPartners(deps.db) };
+}
+
+export async function createIntegrationPartner(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'createIntegrationPartner'>,
+): Out<'createIntegrationPartner'> {
+  const now = deps.now();
+  try {
+    return await deps.db.transaction().execute(async (tx) => {
+      const partner = await insertPartner(tx, {
+        id: Bun.randomUUIDv7(),
+        name: input.name.trim(),
+        contact_email: input.contactEmail,
+        suppress_patient_messages: input.suppressPatientMessages,
+        created: now,
+        updated: now,
+      });
+      await audit(tx, deps, actor, {
+        action: 'integrationPartner.create',
+        entityType: 'integrationPartner',
+        entityId: partner.id,
+        details: { fields: ['name', 'contactEmail', 'suppressPatientMessages'] },
+      });
+      return { partner };
+    });
+  } catch (error) {
+    throw isUniqueViolation(error) ? duplicatePartner() : error;
+  }
+}
+
+export async function updateIntegrationPartner(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'updateIntegrationPartner'>,
+): Out<'updateIntegrationPartner'> {
+  try {
+    return await deps.db.transaction().execute(async (tx) => {
+      const before = await findPartner(tx, input.id);
+      if (!before) throw new AppError('NOT_FOUND', `Integration partner ${input.id} not found`);
+      const fields = {
+        name: input.name.trim(),
+        contactEmail: input.contactEmail,
+        suppressPatientMessages: input.suppressPatientMessages,
+      };
+      await updatePartner(tx, input.id, {
+        name: fields.name,
+        contact_email: fields.contactEmail,
+        suppress_patient_messages: fields.suppressPatientMessages,
+        updated: deps.now(),
+      });
+      const changed = changedPaths(
+        {
+          name: before.name,
+          contactEmail: before.contactEmail,
+          suppressPatientMessages: before.suppressPatientMessages,
+        },
+        fields,
+      );
+      if (changed.length > 0) {
+        await audit(tx, deps, actor, {
+          action: 'integrationPartner.update',
+          entityType: 'integrationPartner',
+          entityId: input.id,
+          details: { fields: changed },
+        });
+      }
+      const partner = await findPartner(tx, input.id);
+      if (!partner) throw new AppError('NOT_FOUND', `Integration partner ${input.id} not found`);
+      return { partner };
+    });
+  } catch (error) {
+    throw isUniqueViolation(error) ? duplicatePartner() : error;
+  }
+}
+
+export async function deleteIntegrationPartner(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'deleteIntegrationPartner'>,
+): Out<'deleteIntegrationPartner'> {
+  await deps.db.transaction().execute(async (tx) => {
+    const used = await clientsOfPartner(tx, input.id);
+    if (used > 0) {
+      throw new AppError('CONFLICT', `This partner is used by ${used} integration client${used === 1 ? '' : 's'}`);
+    }
+    if (!(await deletePartner(tx, input.id))) {
+      throw new AppError('NOT_FOUND', `Integration partner ${input.id} not found`);
+    }
+    await audit(tx, deps, actor, {
+      action: 'integrationPartner.delete',
+      entityType: 'integrationPartner',
+      entityId: input.id,
+    });
+  });
+  return { ok: true };
+}

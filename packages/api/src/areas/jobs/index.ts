@@ -1,7 +1,0 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../../rpc/area.ts';
-import { listJobs, listQueues, retryJob } from './service.ts';
-
-/** `POST /api/jobs/*`: the background job queues, for support staff. */
-export const jobsRoutes = (deps: AppDeps) =>
-  rpcArea(deps, 'jobs', { listQueues: (d) => listQueues(d), listJobs, retryJob });

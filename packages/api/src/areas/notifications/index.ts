@@ -1,7 +1,0 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../../rpc/area.ts';
-import { count, dismiss, dismissAll, list, sendUnreadNotificationsEmail } from './service.ts';
-
-/** `POST /api/notifications/*`: staff notifications, read and dismissed per user (docs/DECISIONS.md). */
-export const notificationsRoutes = (deps: AppDeps) =>
-  rpcArea(deps, 'notifications', { list, count, dismiss, dismissAll, sendUnreadNotificationsEmail });

@@ -1,7 +1,0 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../../rpc/area.ts';
-import { batchGet, batchUpsertPatients, create, get, list, remove, update } from './service.ts';
-
-/** `POST /api/patients/*`: patients of a business, and the CSV import's batch upsert. */
-export const patientsRoutes = (deps: AppDeps) =>
-  rpcArea(deps, 'patients', { create, update, get, delete: remove, list, batchGet, batchUpsertPatients });

@@ -1,0 +1,189 @@
+import {
+  AppError,
+  type Contract,
+  type OutputOf,
+  type ParsedInputOf,
+  WEBHOOK_TEST_EVENT,
+  webhooksPageSize,
+} from '@medlocker/core';
+import type { StaffActor } from '../../actor.ts';
+import { audit } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
+import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
+import { eventBody, recordEvent } from '../../delivery/webhooks/events.ts';
+import { queueDispatch } from '../../delivery/webhooks/repository.ts';
+import { requireBusiness, requireEditableBusiness } from '../business-settings/service.ts';
+import {
+  type Db,
+  type EndpointClient,
+  enableEndpointOf,
+  endpointOf,
+  findDelivery,
+  findEndpointClient,
+  findEventOf,
+  listAttempts,
+  listDeliveryRows,
+  replayDeliveryRow,
+  replayFailedRows,
+  toDelivery,
+} from './repository.ts';
+
+/*
+ * The webhook delivery console (issue 20). The dispatcher (webhooks/dispatch.ts) sends; these methods
+ * read what it did and ask it to send again: a replay sets a delivery pending from the start of the
+ * retry schedule and queues the client's dispatch job, in one transaction. Every change is audited.
+ */
+
+type Area = Contract['webhooks'];
+type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
+type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+
+async function requireClient(db: Db, businessId: string, lock = false): Promise<EndpointClient> {
+  const client = await findEndpointClient(db, businessId, lock);
+  if (!client) throw new AppError('NOT_FOUND', `Business ${businessId} has no integration client`);
+  return client;
+}
+
+/** A client whose endpoint can be sent to now: it has a webhook URL and is not disabled. */
+function refuseUnsendable(client: EndpointClient): void {
+  if (client.webhook_url === null) {
+    throw new AppError('CONFLICT', 'The integration has no webhook URL: add one in the integration settings first');
+  }
+  if (client.webhook_disabled_at !== null) {
+    throw new AppError('CONFLICT', 'The webhook endpoint is disabled: enable it again first');
+  }
+}
+
+export async function getEndpoint(deps: AppDeps, _actor: StaffActor, input: In<'getEndpoint'>): Out<'getEndpoint'> {
+  await requireBusiness(deps.db, input.businessId);
+  const client = await findEndpointClient(deps.db, input.businessId);
+  return { endpoint: client ? await endpointOf(deps.db, client) : null };
+}
+
+export async function listDeliveries(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'listDeliveries'>,
+): Out<'listDeliveries'> {
+  const before = decodeIdCursor(input.nextToken);
+  await requireBusiness(deps.db, input.businessId);
+  const rows = await listDeliveryRows(deps.db, {
+    businessId: input.businessId,
+    ...(input.eventType ? { eventType: input.eventType } : {}),
+    ...(input.outcome ? { outcome: input.outcome } : {}),
+    ...(input.since !== undefined ? { since: input.since } : {}),
+    ...(before ? { before } : {}),
+    limit: webhooksPageSize,
+  });
+  const page = pageOf(rows, webhooksPageSize, (r) => [r.id]);
+  return { deliveries: page.items.map(toDelivery), nextToken: page.nextToken };
+}
+
+export async function getDelivery(deps: AppDeps, _actor: StaffActor, input: In<'getDelivery'>): Out<'getDelivery'> {
+  const row = await findDelivery(deps.db, input.id);
+  const event = row && (await findEventOf(deps.db, row.event_id));
+  if (!row || !event) throw new AppError('NOT_FOUND', `No webhook delivery with id ${input.id}`);
+  return { delivery: toDelivery(row), event: eventBody(event), attempts: await listAttempts(deps.db, row.id) };
+}
+
+export async function replayDelivery(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'replayDelivery'>,
+): Out<'replayDelivery'> {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (tx) => {
+    const found = await findDelivery(tx, input.id);
+    if (!found) throw new AppError('NOT_FOUND', `No webhook delivery with id ${input.id}`);
+    await requireEditableBusiness(tx, found.business_id);
+    refuseUnsendable(await requireClient(tx, found.business_id));
+    const row = await replayDeliveryRow(tx, input.id, now);
+    // Pending already: its next attempt is queued, a replay would only move it forward.
+    if (!row) throw new AppError('CONFLICT', 'This delivery is waiting to be sent already');
+    await queueDispatch(tx, { clientId: row.client_id, businessId: row.business_id, runAfter: now, now });
+    await audit(tx, deps, actor, {
+      action: 'webhookDelivery.replay',
+      entityType: 'webhookDelivery',
+      entityId: row.id,
+      businessId: row.business_id,
+      details: { eventType: row.event_type, was: found.status },
+    });
+    return { delivery: toDelivery(row) };
+  });
+}
+
+export async function replayFailed(deps: AppDeps, actor: StaffActor, input: In<'replayFailed'>): Out<'replayFailed'> {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (tx) => {
+    await requireEditableBusiness(tx, input.businessId);
+    const client = await requireClient(tx, input.businessId);
+    refuseUnsendable(client);
+    const replayed = await replayFailedRows(tx, { clientId: client.id, since: input.since, now });
+    if (replayed > 0) {
+      await queueDispatch(tx, { clientId: client.id, businessId: input.businessId, runAfter: now, now });
+    }
+    await audit(tx, deps, actor, {
+      action: 'webhookDelivery.replayFailed',
+      entityType: 'integrationClient',
+      entityId: client.id,
+      businessId: input.businessId,
+      details: { since: input.since, replayed },
+    });
+    return { replayed };
+  });
+}
+
+export async function sendTestEvent(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'sendTestEvent'>,
+): Out<'sendTestEvent'> {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (tx) => {
+    await requireEditableBusiness(tx, input.businessId);
+    refuseUnsendable(await requireClient(tx, input.businessId));
+    const stored = await recordEvent(
+      tx,
+      {
+        businessId: input.businessId,
+        type: WEBHOOK_TEST_EVENT,
+        orderingKey: null,
+        data: { message: 'Test event from MedLocker', businessId: input.businessId },
+      },
+      now,
+    );
+    const row = stored?.delivered ? await findDelivery(tx, stored.eventId) : undefined;
+    if (!row) throw new AppError('CONFLICT', 'The integration has no webhook URL: add one first');
+    await audit(tx, deps, actor, {
+      action: 'webhookDelivery.test',
+      entityType: 'webhookDelivery',
+      entityId: row.id,
+      businessId: input.businessId,
+    });
+    return { delivery: toDelivery(row) };
+  });
+}
+
+export async function enableEndpoint(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'enableEndpoint'>,
+): Out<'enableEndpoint'> {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (tx) => {
+    await requireEditableBusiness(tx, input.businessId);
+    const client = await requireClient(tx, input.businessId, true);
+    if (client.webhook_disabled_at === null) throw new AppError('CONFLICT', 'The webhook endpoint is not disabled');
+    await enableEndpointOf(tx, client.id, now);
+    // Its deliveries left pending while it was disabled go now.
+    await queueDispatch(tx, { clientId: client.id, businessId: input.businessId, runAfter: now, now });
+    await audit(tx, deps, actor, {
+      action: 'integrationClient.webhook.enable',
+      entityType: 'integrationClient',
+      entityId: client.id,
+      businessId: input.businessId,
+      details: { disabledAt: client.webhook_disabled_at },
+    });
+    return { endpoint: await endpointOf(tx, (await findEndpointClient(tx, input.businessId)) ?? client) };
+  });
+}

@@ -1,0 +1,13 @@
+export {
+  e164Or,
+  type Gateway,
+  GatewayError,
+  type ProviderName,
+  type SendRequest,
+  type SendResult,
+  toE164,
+} from './gateway.ts';
+export { configuredGateways } from './gateways/index.ts';
+export { messagingReportRoutes } from '../../callbacks/message-reports.ts';
+export { messageReportUrl, providerReportUrl, reportToken, reportUrlFor, whatsAppReportUrl } from './report-urls.ts';
+export { applyDeliveryReport, type DeliveryReport } from './delivery-reports.ts';

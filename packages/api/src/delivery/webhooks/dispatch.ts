@@ -1,0 +1,242 @@
+import { WEBHOOK_TEST_EVENT } from '@medlocker/core';
+import { openSealedWebhookSecret } from '../../areas/integration-clients/service.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { JobHandler } from '../../jobs/runner.ts';
+import { enqueue } from '../../outbox/index.ts';
+import { eventBody } from './events.ts';
+import {
+  type AttemptRecord,
+  clientsWithDueHeads,
+  type DispatchClient,
+  type DueDelivery,
+  disableEndpoint,
+  dueHeads,
+  findDispatchClient,
+  insertBusinessNotification,
+  lockBusinessKey,
+  nextDueHead,
+  queueDispatch,
+  recordAttempts,
+  updateEndpointHealth,
+} from './repository.ts';
+import { type AttemptOutcome, sendWebhook, signerOf } from './send.ts';
+import type { SsrfPolicy } from '../../ssrf/ssrf.ts';
+
+/*
+ * The webhook dispatch job (issue 20, docs/DECISIONS.md "Webhook dispatch"): one per client, queued by
+ * recordEvent (webhooks/events.ts), the delivery console and the sweep. It drains the client's due
+ * deliveries batch by batch: the heads of their ordering keys (per-order order kept), sent at once by a
+ * bounded pool over kept-alive connections, each batch's attempts and outcomes recorded in one
+ * transaction. Before it ends, in its last transaction, it marks itself done and queues itself for the
+ * next due head (a retry's time), so a client's dispatch is never lost and never runs twice at once.
+ */
+
+/** After failure n (1-based) the next attempt comes this long after it (REFERENCE.md); after the last: dead. */
+export const RETRY_DELAYS_MS = [
+  0,
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  14 * 3_600_000,
+  20 * 3_600_000,
+  24 * 3_600_000,
+] as const;
+
+/** An endpoint failing this long without a success is disabled and its business told. */
+export const DISABLE_AFTER_MS = 5 * 86_400_000;
+
+export const SWEEP_JOB = 'webhooks.sweep';
+
+export type DispatchOptions = {
+  /** Deliveries taken per batch (default 256). */
+  batch?: number;
+  /** Requests in flight at once per client (default 64). */
+  concurrency?: number;
+  /** A run starts no new batch after this long (default 20 s): other clients get their turn. */
+  budgetMs?: number;
+  /** Per request (default 10 s). */
+  timeoutMs?: number;
+};
+
+/** What a delivery becomes after an attempt: done, the next step of the schedule, or dead. */
+export function nextState(
+  step: number,
+  ok: boolean,
+  now: number,
+): Pick<AttemptRecord, 'outcome' | 'scheduleStep' | 'nextAttemptAt'> {
+  if (ok) return { outcome: 'succeeded', scheduleStep: step, nextAttemptAt: null };
+  const delay = RETRY_DELAYS_MS[step];
+  if (delay === undefined) return { outcome: 'failed', scheduleStep: step, nextAttemptAt: null };
+  return { outcome: 'pending', scheduleStep: step + 1, nextAttemptAt: now + delay };
+}
+
+const triggerOf = (d: DueDelivery): AttemptRecord['trigger'] =>
+  d.replay_requested ? 'replay' : d.event_type === WEBHOOK_TEST_EVENT ? 'test' : 'schedule';
+
+/** Runs `work` over `items` with at most `limit` at once, answers in the items' order. */
+async function pooled<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** The secrets that sign now: the current one, and the previous one until its rotation's 24 h are over. */
+function signersOf(deps: AppDeps, client: DispatchClient, now: number) {
+  const sealed = [client.webhook_secret_encrypted];
+  const until = client.webhook_secret_previous_until;
+  if (client.webhook_secret_previous_encrypted && until !== null && Number(until) > now) {
+    sealed.push(client.webhook_secret_previous_encrypted);
+  }
+  return sealed.flatMap((s) => (s ? [signerOf(openSealedWebhookSecret(deps, client.id, s))] : []));
+}
+
+export const policyOf = (deps: Pick<AppDeps, 'config'>): SsrfPolicy => ({
+  production: deps.config.production,
+  allowPrivateAddresses: deps.config.webhookAllowPrivateAddresses,
+});
+
+/** Tells the business its endpoint was disabled: a notification for its staff and an email to the client's contact. */
+async function tellDisabled(tx: Parameters<typeof enqueue>[0], client: DispatchClient, now: number) {
+  const title = `Webhooks stopped for ${client.name}`;
+  const body =
+    `Every webhook delivery to ${client.webhook_url} has failed for 5 days, so deliveries to it are paused. ` +
+    'Nothing is lost: they wait, and go out in order once the endpoint is enabled again in the delivery console.';
+  await insertBusinessNotification(tx, {
+    businessId: client.business_id,
+    level: 'error',
+    title,
+    body,
+    details: { integrationClientId: client.id, webhookUrl: client.webhook_url },
+    now,
+  });
+  if (!client.contact_email) return;
+  await enqueue(
+    tx,
+    [
+      {
+        type: 'message.send',
+        businessId: client.business_id,
+        payload: {
+          channel: 'email',
+          recipient: client.contact_email,
+          templateKey: 'webhook.disabled',
+          subject: title,
+          body,
+        },
+        runAfter: now,
+      },
+    ],
+    now,
+  );
+}
+
+/** One batch: sends the due heads, records every attempt and the endpoint's health. Answers how many went. */
+async function sendBatch(deps: AppDeps, client: DispatchClient, options: Required<DispatchOptions>): Promise<number> {
+  const heads = await dueHeads(deps.db, client.id, deps.now(), options.batch);
+  if (heads.length === 0 || client.webhook_url === null) return 0;
+  const signers = signersOf(deps, client, deps.now());
+  const url = client.webhook_url;
+  const policy = policyOf(deps);
+  const outcomes = await pooled(heads, options.concurrency, (d) =>
+    sendWebhook(
+      { url, id: d.id, body: JSON.stringify(eventBody({ ...d, type: d.event_type })), signers },
+      { policy, timeoutMs: options.timeoutMs },
+    ),
+  );
+  const now = deps.now();
+  const attempts = heads.map((d, i) => {
+    const o = outcomes[i] as AttemptOutcome;
+    return {
+      id: Bun.randomUUIDv7(),
+      deliveryId: d.id,
+      trigger: triggerOf(d),
+      status: o.status,
+      latencyMs: o.latencyMs,
+      error: o.error,
+      excerpt: o.excerpt,
+      ...nextState(d.schedule_step, o.ok, now),
+    };
+  });
+  await deps.db.transaction().execute(async (tx) => {
+    // The business's row (key share), the client's, then its deliveries': the order of every other
+    // transaction that takes them (staff lock the business, then the client; deleting the client cascades
+    // from its row to its deliveries), so none waits on another in a circle.
+    await lockBusinessKey(tx, client.business_id);
+    const succeeded = outcomes.some((o) => o.ok);
+    const failingSince = await updateEndpointHealth(tx, client.id, {
+      succeeded,
+      failedAt: succeeded ? null : now,
+    });
+    // Deleted meanwhile: its deliveries went with it, nothing to record.
+    if (failingSince === undefined) return;
+    await recordAttempts(tx, client.business_id, attempts, now);
+    if (
+      failingSince !== null &&
+      now - failingSince >= DISABLE_AFTER_MS &&
+      (await disableEndpoint(tx, client.id, now))
+    ) {
+      deps.logger.warn('webhook endpoint disabled after 5 days of failures', { clientId: client.id });
+      await tellDisabled(tx, client, now);
+    }
+  });
+  return heads.length;
+}
+
+/** How long a dispatch job's process may go unheard of before another takes the job. */
+export const DISPATCH_LEASE_MS = 60_000;
+
+/** The handler of DISPATCH_JOB (payload `{clientId}`). */
+export function webhookDispatchHandler(deps: AppDeps, options: DispatchOptions = {}): JobHandler {
+  const o: Required<DispatchOptions> = {
+    batch: options.batch ?? 256,
+    concurrency: options.concurrency ?? 64,
+    budgetMs: options.budgetMs ?? 20_000,
+    timeoutMs: options.timeoutMs ?? 10_000,
+  };
+  return {
+    // A dead process's client waits a minute, not the default 5, before another process takes it over
+    // (the runner renews the lease every 20 s while this process lives).
+    leaseMs: DISPATCH_LEASE_MS,
+    run: async ({ job, signal, complete }) => {
+      const { clientId } = job.payload as { clientId: string };
+      const started = performance.now();
+      while (!signal.aborted && performance.now() - started < o.budgetMs) {
+        // Read again each batch: staff may disable the endpoint, change its URL or rotate its secret meanwhile.
+        const client = await findDispatchClient(deps.db, clientId);
+        if (!client || client.webhook_disabled_at !== null) break;
+        if ((await sendBatch(deps, client, o)) === 0) break;
+      }
+      // Stopping: the runner returns the job to waiting; what was sent is recorded.
+      if (signal.aborted) return;
+      // complete() FIRST, then the look for due work (docs/DECISIONS.md "Webhook dispatch"): a delivery
+      // committed after that look found the job done and queued a new one itself.
+      await deps.db.transaction().execute(async (tx) => {
+        await complete(tx);
+        const next = await nextDueHead(tx, clientId);
+        if (next !== null) {
+          await queueDispatch(tx, { clientId, businessId: job.business_id ?? '', runAfter: next, now: deps.now() });
+        }
+      });
+    },
+  };
+}
+
+/** The safety net, every minute: a dispatch job for every client with a due delivery (one lost, or never queued). */
+export async function sweepDueDeliveries(deps: AppDeps): Promise<number> {
+  const now = deps.now();
+  const clients = await clientsWithDueHeads(deps.db, now);
+  for (const c of clients) {
+    await queueDispatch(deps.db, { clientId: c.client_id, businessId: c.business_id, runAfter: now, now });
+  }
+  return clients.length;
+}

@@ -1,0 +1,194 @@
+import {
+  type IntegrationEventType,
+  isoTime,
+  type MachineEvent,
+  machineAlerts,
+  type OrderAction,
+  toIntegrationOrder,
+} from '@medlocker/core';
+import type { MachineRow } from '../../areas/machines/repository.ts';
+import { type Db, type OrderRow, toOrder } from '../../areas/orders/repository.ts';
+import type { AppDeps } from '../../deps.ts';
+import { recordEvent } from './events.ts';
+
+/*
+ * What each flow tells a pharmacy's record system (issue 20; the table is in docs/DECISIONS.md,
+ * "Integration events"): called by the flows in the transaction of their change, so an event commits
+ * or rolls back with it. Each costs one statement, which stores nothing for a business without an
+ * integration client.
+ */
+
+export type OrderEventType = Extract<IntegrationEventType, `order.${string}`>;
+
+/**
+ * Rows of several businesses in the order their integration events are recorded in one transaction (a
+ * sweep): every process locks the businesses' client rows in the same order, so two sweeps never wait
+ * on each other in a circle.
+ */
+export const inBusinessOrder = <T extends { business_id: string }>(rows: readonly T[]): T[] =>
+  [...rows].sort((a, b) => (a.business_id < b.business_id ? -1 : a.business_id > b.business_id ? 1 : 0));
+
+/** The event an order move is (core's OrderAction); actions that are not a change a PMR hears of have none. */
+export const orderEventOfAction: Partial<Record<OrderAction, OrderEventType>> = {
+  load: 'order.loaded',
+  collect: 'order.collected',
+  markCollected: 'order.collected',
+  remove: 'order.removed',
+  markRemoved: 'order.removed',
+  cancel: 'order.cancelled',
+  expire: 'order.expired',
+};
+
+/** What changed in an order's payment, beside the order itself (never a card number nor the signature). */
+export type PaymentChange =
+  | { change: 'card_payment'; receiptId: string; amount: number; cardScheme?: string }
+  | {
+      change: 'exemption_declared';
+      exemptionCode: string;
+      nameOfDeclarant: string;
+      onBehalfOfPatient: boolean;
+      declaredAt: string;
+      hrtItemsOnly?: boolean;
+    };
+
+/**
+ * A PIN held or released by staff (issue 21, evidence pack): when and why (staff's words), never who.
+ * `heldAt` is the hold's start on both: a release says which hold it ended.
+ */
+export type PinHoldChange = { heldAt: string; reason: string; releasedAt?: string; releaseReason?: string };
+
+/** An order.* event: the order as it is after the change, in order of its id. */
+export function emitOrderEvent(
+  tx: Db,
+  deps: AppDeps,
+  type: OrderEventType,
+  row: OrderRow,
+  payment?: PaymentChange,
+  pinHold?: PinHoldChange,
+) {
+  return recordEvent(
+    tx,
+    {
+      businessId: row.business_id,
+      type,
+      orderingKey: row.id,
+      data: { ...toIntegrationOrder(toOrder(row)), ...(payment ? { payment } : {}), ...(pinHold ? { pinHold } : {}) },
+    },
+    deps.now(),
+  );
+}
+
+/** A patient message's delivery status, in the integration API's words (the outbox's pending is sent). */
+export type MessageStatus = 'sent' | 'delivered' | 'failed';
+export const messageStatusOf = (status: 'pending' | 'success' | 'failed'): MessageStatus =>
+  status === 'pending' ? 'sent' : status === 'success' ? 'delivered' : 'failed';
+
+type MessageRef = {
+  id: string;
+  business_id: string | null;
+  order_id: string | null;
+  patient_id: string | null;
+  channel: string;
+  template_key: string;
+  recipient?: string | null;
+};
+
+const EMAIL = /[^\s<>"'(),;:[\]]+@[^\s<>"'(),;:[\]]+\.[A-Za-z]{2,}/g;
+/** A run of at least 7 digits, with the spaces, dots, dashes and brackets numbers are written with. */
+const NUMBER = /\+?(?:\d[\s().-]{0,2}){6,}\d/g;
+
+/**
+ * A failure's words without whom the message was for: providers' refusals and SMTP replies often name
+ * the number or address they refused, and the event carries no recipient (docs/DECISIONS.md).
+ */
+export function withoutRecipient(error: string, recipient: string | null | undefined): string {
+  const mentioned = recipient?.trim();
+  const words = mentioned ? error.split(mentioned).join('[recipient]') : error;
+  return words.replace(EMAIL, '[recipient]').replace(NUMBER, '[recipient]').slice(0, 500);
+}
+
+/**
+ * message.status: a message to a patient of a business (about an order, or to a patient) changed its
+ * delivery status. Never its body (it may carry the PIN) nor its recipient. In order of its order, so an
+ * order's messages and its status events stay in order; else of the message.
+ */
+export async function emitMessageStatus(
+  tx: Db,
+  deps: AppDeps,
+  message: MessageRef,
+  status: MessageStatus,
+  error?: string | null,
+) {
+  if (message.business_id === null || (message.order_id === null && message.patient_id === null)) return null;
+  const now = deps.now();
+  return recordEvent(
+    tx,
+    {
+      businessId: message.business_id,
+      type: 'message.status',
+      orderingKey: message.order_id ?? message.id,
+      data: {
+        messageId: message.id,
+        orderId: message.order_id,
+        patientId: message.patient_id,
+        channel: message.channel,
+        templateKey: message.template_key,
+        status,
+        ...(status === 'failed' && error ? { error: withoutRecipient(error, message.recipient) } : {}),
+        at: isoTime(now),
+      },
+    },
+    now,
+  );
+}
+
+/** The machine events that are a change of the state a PMR sees (online, in order, archived). */
+const statusCodes = new Set(['MP_0002', 'MP_0003', 'MP_0004', 'MP_0005', 'MP_0006', 'MP_0007']);
+
+/**
+ * machine.status when a machine event records a change of its state, machine.alarm when the event is
+ * above info (an alarm a locker raised, or one the product raised: temperature excursion, out of order,
+ * offline). `machine` is the row after the change. Routine events (a scan, a boot) emit nothing.
+ */
+export async function emitMachineEvent(tx: Db, deps: AppDeps, machine: MachineRow, event: MachineEvent) {
+  const now = deps.now();
+  const base = { businessId: machine.business_id, orderingKey: machine.id };
+  if (statusCodes.has(event.code)) {
+    await recordEvent(
+      tx,
+      {
+        ...base,
+        type: 'machine.status',
+        data: {
+          machineId: machine.id,
+          machineName: machine.name,
+          online: machine.online,
+          inOrder: machine.out_of_order_at === null,
+          archived: machine.archived_at !== null,
+          at: isoTime(event.created),
+        },
+      },
+      now,
+    );
+  }
+  if (event.level !== 'info') {
+    const name = (machineAlerts as Record<string, { name: string }>)[event.code]?.name ?? event.code;
+    await recordEvent(
+      tx,
+      {
+        ...base,
+        type: 'machine.alarm',
+        data: {
+          machineId: machine.id,
+          machineName: machine.name,
+          code: event.code,
+          name,
+          level: event.level,
+          message: event.message,
+          raisedAt: isoTime(event.created),
+        },
+      },
+      now,
+    );
+  }
+}

@@ -1,0 +1,155 @@
+import { queueDailyDigests, sendDailyDigestTo } from './areas/notifications/service.ts';
+import { inBatches, recordExpiredOrders, sendExpiryReminders } from './areas/orders/expiry.ts';
+import {
+  MONTHLY_EMAIL_JOB,
+  MONTHLY_EMAILS_JOB,
+  queueMonthlyEmails,
+  sendScheduledMonthlyEmail,
+} from './areas/reports/monthly-email.ts';
+import { monthError, runMonthlyStats } from './areas/reports/monthly-job-repository.ts';
+import type { AppDeps } from './deps.ts';
+import { pruneIntegration } from './integration-api/prune.ts';
+import { configuredGateways } from './delivery/messages/gateways/index.ts';
+import { messageReconcileHandler, RECONCILE_JOB } from './delivery/messages/reconcile.ts';
+import { messageSendHandler } from './delivery/messages/send.ts';
+import { BUCKET_KEEP_MS, deleteIdleBuckets } from './rate-limits/repository.ts';
+import { SWEEP_JOB, sweepDueDeliveries, webhookDispatchHandler } from './delivery/webhooks/dispatch.ts';
+import { DISPATCH_JOB } from './delivery/webhooks/repository.ts';
+import { enqueueJob } from './jobs/repository.ts';
+import { createRunner, type JobHandler, type Runner } from './jobs/runner.ts';
+import type { Schedule } from './jobs/schedule.ts';
+
+/**
+ * The handler of each job type and the schedules, for the runner in the api process and in
+ * `npm run worker`. Areas add theirs here.
+ */
+export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
+  return {
+    'message.send': messageSendHandler(deps, { gateways: configuredGateways(deps.config, deps.mailer) }),
+    // An unconfirmed message whose grace period is over: confirmed by its report, or sent once more.
+    [RECONCILE_JOB]: messageReconcileHandler(deps),
+    // Loaded orders whose window passed: their expiry event and the patient's expired message.
+    'orders.recordExpired': {
+      run: async () => {
+        const recorded = await inBatches(() => recordExpiredOrders(deps, 500), 500);
+        if (recorded > 0) deps.logger.info('order expiries recorded', { recorded });
+      },
+    },
+    // Loaded orders expiring within a day: the patient's reminder, once per expiry.
+    'orders.expiryReminders': {
+      run: async () => {
+        const reminded = await inBatches(() => sendExpiryReminders(deps, 200), 200);
+        if (reminded > 0) deps.logger.info('order expiry reminders queued', { reminded });
+      },
+    },
+    // Idempotency keys older than 24 hours and expired bearer tokens of the integration API.
+    'integration.prune': {
+      run: async () => {
+        const pruned = await pruneIntegration(deps);
+        if (pruned > 0) deps.logger.info('integration keys and tokens pruned', { pruned });
+      },
+    },
+    // One client's due webhooks (webhooks/dispatch.ts), and the safety net that queues any forgotten.
+    [DISPATCH_JOB]: webhookDispatchHandler(deps),
+    [SWEEP_JOB]: {
+      run: async () => {
+        const queued = await sweepDueDeliveries(deps);
+        if (queued > 0) deps.logger.info('webhook dispatch queued by the sweep', { clients: queued });
+      },
+    },
+    // The monthly figures of the months touched since the last run (reports/monthly-job-repository.ts).
+    'stats.monthly': {
+      run: async () => {
+        const { months, changed } = await runMonthlyStats(deps.db, deps.now(), {
+          // One business's bad month is logged and retried next run; the others' go ahead.
+          onError: (pair, error) =>
+            deps.logger.error('monthly stats: a month could not be recomputed', monthError(pair, error)),
+        });
+        if (months > 0) deps.logger.info('monthly stats recomputed', { months, changed });
+      },
+    },
+    'notifications.dailyDigest': {
+      run: async () => {
+        const queued = await queueDailyDigests(deps);
+        deps.logger.info('daily notification digests queued', { queued });
+      },
+    },
+    // Rate-limit buckets nobody has touched for a day (full again, so the same as none): addresses
+    // and contacts are not kept longer than their limits need them.
+    'housekeeping.idleBuckets': {
+      run: async () => {
+        const deleted = await inBatches(() => deleteIdleBuckets(deps.db, deps.now() - BUCKET_KEEP_MS, 5_000), 5_000);
+        if (deleted > 0) deps.logger.info('idle rate-limit buckets deleted', { deleted });
+      },
+    },
+    'notifications.digest': {
+      run: async ({ job }) => {
+        await sendDailyDigestTo(deps, (job.payload as { userId: string }).userId);
+      },
+    },
+    // The 1st of each month: one report job per active business with notification emails (issue 21).
+    [MONTHLY_EMAILS_JOB]: {
+      run: async () => {
+        const queued = await queueMonthlyEmails(deps);
+        deps.logger.info('monthly report emails queued', { queued });
+      },
+    },
+    // One business's report for the month just ended, exactly once (areas/reports/monthly-email.ts).
+    [MONTHLY_EMAIL_JOB]: {
+      run: async ({ job, complete }) => {
+        const outcome = await sendScheduledMonthlyEmail(
+          deps,
+          { complete },
+          job.payload as { businessId: string; year: number; month: number },
+        );
+        deps.logger.info('monthly report email', { businessId: job.business_id, outcome });
+      },
+    },
+  };
+}
+
+/**
+ * Staff get their unread notifications by email each morning (SPEC: sendUnreadNotificationsEmail).
+ * Order expiries are recorded every minute (a PIN stops at its expiry; the list and the patient hear of
+ * it within the minute); reminders, a day ahead, every 5 minutes.
+ */
+export const jobSchedules: Schedule[] = [
+  { name: 'orders.recordExpired', pattern: '* * * * *', job: { type: 'orders.recordExpired', payload: {} } },
+  { name: 'orders.expiryReminders', pattern: '*/5 * * * *', job: { type: 'orders.expiryReminders', payload: {} } },
+  { name: SWEEP_JOB, pattern: '* * * * *', job: { type: SWEEP_JOB, payload: {} } },
+  { name: 'housekeeping.idleBuckets', pattern: '47 * * * *', job: { type: 'housekeeping.idleBuckets', payload: {} } },
+  { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
+  { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
+  { name: 'stats.monthly', pattern: '*/5 * * * *', job: { type: 'stats.monthly', payload: {} } },
+  // 06:00 London on the 1st: the month just ended, hours after stats.monthly folded in its last events.
+  { name: MONTHLY_EMAILS_JOB, pattern: '0 6 1 * *', job: { type: MONTHLY_EMAILS_JOB, payload: {} } },
+];
+
+/** Starts a runner with every handler and schedule: the api process's and `npm run worker`'s. */
+export function runJobs(deps: AppDeps): Runner {
+  const runner = createRunner({
+    db: deps.db,
+    logger: deps.logger,
+    now: deps.now,
+    handlers: jobHandlers(deps),
+    schedules: jobSchedules,
+    concurrency: deps.config.jobsConcurrency,
+  });
+  runner.start();
+  deps.logger.info('job runner started', { worker: runner.worker });
+  // The monthly figures at once, not at the next 5-minute tick: a fresh start (the demo seed) has rows
+  // for its charts within seconds. Once per start; a second process's start finds it queued already.
+  enqueueJob(deps.db, { type: 'stats.monthly', payload: {}, dedupeKey: 'stats.monthly:start' }, deps.now()).catch(
+    (error: unknown) => deps.logger.warn('could not queue the monthly figures at start', { error: String(error) }),
+  );
+  return runner;
+}
+
+/** Starts the runner unless `JOBS=off` (an extra api process that only serves requests). */
+export function startJobRunner(deps: AppDeps, env: Record<string, string | undefined>): Runner | undefined {
+  if (env.JOBS?.trim().toLowerCase() === 'off') {
+    deps.logger.info('job runner off (JOBS=off)');
+    return undefined;
+  }
+  return runJobs(deps);
+}

@@ -1,0 +1,180 @@
+import type { LivePush } from '@medlocker/core';
+import type { AppDeps } from '../deps.ts';
+import type { Logger } from '../log/logger.ts';
+import type { HubAction } from '../hubs/protocol.ts';
+
+/** A push to consoles: `{ action, params }` (SPEC §3 WebSocket message body), one of core's LivePush. */
+export type LiveMessage = LivePush;
+
+/**
+ * A push and who may see it: consoles watching the business, the machine, the group, or the whole
+ * fleet. Group pushes (archived / unarchived of a group) carry the group and an empty businessId.
+ */
+export type ConsoleEvent = {
+  businessId: string;
+  machineId?: string | null;
+  groupId?: string | null;
+  /** False for a push about a machine outside the fleet (a test machine): fleet watchers do not get it. */
+  fleet?: boolean;
+  message: LiveMessage;
+};
+
+/**
+ * Something for the process that holds a locker's connection: a call to make, or to hang up. A call
+ * with a `callId` is acknowledged (`lockerAck`) by the process that sent it on a locker's connection.
+ * A disconnect with a `credentialId` ends only the connection made with that credential (the one a
+ * refresh replaced), with `code` (default 4001).
+ */
+export type LockerCommand =
+  | { machineId: string; kind: 'call'; action: HubAction; payload: Record<string, unknown>; callId?: string }
+  | { machineId: string; kind: 'disconnect'; reason: string; credentialId?: string; code?: number };
+
+/** A user's sessions or roles changed (logout, password reset, roles added or removed). */
+export type AccessChange = { userId: string };
+
+export type Envelope =
+  | { kind: 'console'; event: ConsoleEvent }
+  | { kind: 'locker'; command: LockerCommand }
+  | { kind: 'access'; change: AccessChange }
+  | { kind: 'lockerAck'; callId: string };
+
+/**
+ * How envelopes travel between api processes. The local transport hands them straight back; the
+ * PostgreSQL one (pg-transport.ts) goes through NOTIFY so every process that LISTENs gets them, the
+ * one that published included.
+ */
+export type LiveTransport = {
+  send(envelope: Envelope): void;
+  onReceive(handler: (envelope: Envelope) => void): void;
+  close(): Promise<void>;
+};
+
+export function localTransport(): LiveTransport {
+  const handlers: ((e: Envelope) => void)[] = [];
+  return {
+    // A microtask, not a direct call: a publisher inside a transaction must not run socket code re-entrantly.
+    send: (envelope) =>
+      queueMicrotask(() => {
+        for (const h of handlers) h(envelope);
+      }),
+    onReceive: (handler) => void handlers.push(handler),
+    close: async () => {},
+  };
+}
+
+/**
+ * The in-process publisher other areas use: `liveOf(deps).publish({ businessId, message })` reaches the
+ * consoles allowed to see it; `commandLocker` reaches a connected locker, whichever process holds it.
+ * Publish after the change commits: a console that reloads on a push must find the change there.
+ */
+export class LiveHub {
+  private readonly consoleHandlers = new Set<(event: ConsoleEvent) => void>();
+  private readonly lockerHandlers = new Set<(command: LockerCommand) => void>();
+  private readonly accessHandlers = new Set<(change: AccessChange) => void>();
+  private readonly acks = new Map<string, () => void>();
+
+  constructor(
+    private readonly transport: LiveTransport = localTransport(),
+    private readonly logger?: Logger,
+  ) {
+    transport.onReceive((envelope) => {
+      try {
+        if (envelope.kind === 'console') for (const h of this.consoleHandlers) h(envelope.event);
+        else if (envelope.kind === 'locker') for (const h of this.lockerHandlers) h(envelope.command);
+        else if (envelope.kind === 'lockerAck') this.acks.get(envelope.callId)?.();
+        else for (const h of this.accessHandlers) h(envelope.change);
+      } catch (error) {
+        this.logger?.error('live handler failed', { error: String(error) });
+      }
+    });
+  }
+
+  publish(event: ConsoleEvent): void {
+    this.transport.send({ kind: 'console', event });
+  }
+
+  commandLocker(command: LockerCommand): void {
+    this.transport.send({ kind: 'locker', command });
+  }
+
+  /**
+   * Makes a call to a locker, whichever process holds its connection, and resolves true once a
+   * locker connection got it (its frame was sent), false when none did within `waitMs` (the locker is
+   * offline, or its connection died unnoticed).
+   */
+  callLocker(
+    command: { machineId: string; action: HubAction; payload: Record<string, unknown> },
+    waitMs = 2000,
+  ): Promise<boolean> {
+    const callId = Bun.randomUUIDv7();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.acks.delete(callId);
+        resolve(false);
+      }, waitMs);
+      this.acks.set(callId, () => {
+        clearTimeout(timer);
+        this.acks.delete(callId);
+        resolve(true);
+      });
+      this.commandLocker({ ...command, kind: 'call', callId });
+    });
+  }
+
+  /** Says that the call `callId` went out on a locker's connection (the machine hub, after sending it). */
+  lockerCallSent(callId: string): void {
+    this.transport.send({ kind: 'lockerAck', callId });
+  }
+
+  /** Tells every process that a user's sessions or roles changed: their open consoles are checked again. */
+  accessChanged(userId: string): void {
+    // This process first and at once (the session cache must not answer the caller's next request
+    // from before the change), then every process, this one again included, through the transport.
+    for (const h of this.accessHandlersHere) h({ userId });
+    this.transport.send({ kind: 'access', change: { userId } });
+  }
+
+  private readonly accessHandlersHere = new Set<(change: AccessChange) => void>();
+
+  /**
+   * Handlers run synchronously in the process that calls accessChanged, before it returns (after the
+   * change committed: callers call accessChanged once their transaction is done). They also get every
+   * change through onAccessChanged, from this process or another.
+   */
+  onAccessChangedHere(handler: (change: AccessChange) => void): () => void {
+    this.accessHandlersHere.add(handler);
+    return () => this.accessHandlersHere.delete(handler);
+  }
+
+  onAccessChanged(handler: (change: AccessChange) => void): () => void {
+    this.accessHandlers.add(handler);
+    return () => this.accessHandlers.delete(handler);
+  }
+
+  onConsoleEvent(handler: (event: ConsoleEvent) => void): () => void {
+    this.consoleHandlers.add(handler);
+    return () => this.consoleHandlers.delete(handler);
+  }
+
+  onLockerCommand(handler: (command: LockerCommand) => void): () => void {
+    this.lockerHandlers.add(handler);
+    return () => this.lockerHandlers.delete(handler);
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}
+
+const hubs = new WeakMap<AppDeps, LiveHub>();
+
+/** The LiveHub of an app: `deps.live` when given (server.ts, on PostgreSQL), else one local hub per deps. */
+export function liveOf(deps: AppDeps): LiveHub {
+  if (deps.live) return deps.live;
+  let hub = hubs.get(deps);
+  if (!hub) {
+    hub = new LiveHub(localTransport(), deps.logger);
+    hubs.set(deps, hub);
+  }
+  return hub;
+}

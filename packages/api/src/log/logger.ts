@@ -1,0 +1,53 @@
+import pino from 'pino';
+import type { Config } from '../config.ts';
+import { currentRequestId } from '../http/request-meta.ts';
+
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
+export type Logger = {
+  trace(msg: string, fields?: LogFields): void;
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+  /** Whether entries at this level are written (to skip building fields nobody reads). */
+  enabled(level: Exclude<Config['logLevel'], 'silent'>): boolean;
+};
+
+/**
+ * pino, one JSON line per entry: `{"level":"info","time":"2026-…","pid":…,"msg":"…",…fields}` on stdout
+ * (or `write`, for tests). A line written while a request, or a job a request queued, is handled carries
+ * that request's `requestId` (http/request-meta.ts) unless the fields name one. Callers pass identifiers (request id, user id, business id), never request
+ * bodies or query strings: those may hold patient data, which must not reach logs.
+ */
+export function createLogger(level: Config['logLevel'], write?: (line: string) => void): Logger {
+  const log = pino(
+    {
+      level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: (fields) => {
+        if ('requestId' in fields) return {};
+        const requestId = currentRequestId();
+        return requestId === null ? {} : { requestId };
+      },
+    },
+    write ? { write } : pino.destination({ dest: 1, sync: true }),
+  );
+  const at =
+    (lvl: Exclude<Config['logLevel'], 'silent'>) =>
+    (msg: string, fields?: LogFields): void => {
+      if (fields) log[lvl](fields, msg);
+      else log[lvl](msg);
+    };
+  return {
+    trace: at('trace'),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    enabled: (lvl) => log.isLevelEnabled(lvl),
+  };
+}
+
+export const silentLogger: Logger = createLogger('silent');

@@ -1,0 +1,100 @@
+import { AppError } from '@medlocker/core';
+import {
+  endPatientSessionByToken,
+  PATIENT_COOKIE,
+  patientPrincipalOf,
+  patientTokenOf,
+} from '../../sessions/patient-sessions.ts';
+import { authMessages, authPolicy } from '../../sessions/policy.ts';
+import { tokenOf } from '../../sessions/sessions.ts';
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
+import type { HttpExchange } from '../context.ts';
+import { approveCliSignIn, beginCliSignIn, pollCliSignIn } from '../../areas/sso/cli-sign-in.ts';
+import { SSO_COOKIE, SSO_LOGIN_TTL_MS } from '../../areas/sso/flow.ts';
+import { linkOrigin, siteOf } from '../../areas/auth/mails.ts';
+import { addPatientMobile, listPatientMobile, removePatientMobile } from '../../areas/auth/patient-mobiles.ts';
+import { endPatientSession, patientSessionInfo, verifyPatient, verifySms, verifySmsCode } from '../../areas/auth/patient-service.ts';
+import { addRoles, editIdentityProvider, removeRole } from '../../areas/auth/roles-service.ts';
+import {
+  beginResetPassword,
+  completeResetPassword,
+  config,
+  getIdentityProviderAuthUrl,
+  login,
+  logout,
+  register,
+  session,
+} from '../../areas/auth/service.ts';
+
+/**
+ * Hands a proven patient their session cookie (Lax: see auth/patient-sessions.ts), ending any older one.
+ * `prove` starts only once the old cookie is read: a promise made earlier would be left unhandled if
+ * anything in between threw, and an unhandled rejection ends the Bun process.
+ */
+async function withPatientCookie<T extends { session: { token: string; maxAgeSeconds: number }; info: unknown }>(
+  deps: AppDeps,
+  http: HttpExchange,
+  prove: () => Promise<T>,
+): Promise<T['info']> {
+  const previous = patientTokenOf(http.request);
+  const { session, info } = await prove();
+  if (previous) await endPatientSessionByToken(deps.db, previous, deps.now());
+  http.setCookie(PATIENT_COOKIE, session.token, { maxAgeSeconds: session.maxAgeSeconds, sameSite: 'lax' });
+  return info;
+}
+
+/**
+ * `POST /api/auth/*`: sign-in, sessions, password reset, roles (SPEC §2 auth routes, §4, §6, §7 auth).
+ * The controllers here keep the HTTP parts: the session cookie, and the request's own origin for
+ * links in emails when no PUBLIC_URL is set (outside production).
+ */
+export const authRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'auth', {
+    config,
+    login: async (deps, actor, input, http) => {
+      const { answer, session } = await login(deps, actor, input, { previousToken: tokenOf(http.request) });
+      if (session) http.setCookie(authPolicy.sessionCookie, session.token, { maxAgeSeconds: session.maxAgeSeconds });
+      return answer;
+    },
+    logout: async (deps, actor, input, http) => {
+      const answer = await logout(deps, actor, input, { token: tokenOf(http.request) });
+      http.clearCookie(authPolicy.sessionCookie);
+      return answer;
+    },
+    session,
+    register: (deps, actor, input, http) => register(deps, actor, input, siteOf(http.request)),
+    beginResetPassword: (deps, actor, input, http) => beginResetPassword(deps, actor, input, siteOf(http.request)),
+    completeResetPassword,
+    getIdentityProviderAuthUrl: async (deps, actor, input, http) => {
+      const { answer, browserToken } = await getIdentityProviderAuthUrl(deps, actor, input, siteOf(http.request));
+      // Lax: the provider's redirect back is a cross-site navigation, which a Strict cookie would miss.
+      if (browserToken)
+        http.setCookie(SSO_COOKIE, browserToken, { maxAgeSeconds: SSO_LOGIN_TTL_MS / 1000, sameSite: 'lax' });
+      return answer;
+    },
+    beginCliSignIn: (deps, actor, _input, http) =>
+      beginCliSignIn(deps, actor, linkOrigin(deps, siteOf(http.request)) ?? siteOf(http.request).requestOrigin),
+    approveCliSignIn: (deps, actor, input) => approveCliSignIn(deps, actor, input.userCode),
+    pollCliSignIn: (deps, actor, input) => pollCliSignIn(deps, actor, input.deviceCode),
+    addRoles: (deps, actor, input, http) => addRoles(deps, actor, input, siteOf(http.request)),
+    removeRole,
+    editIdentityProvider,
+    verifyPatient: (deps, actor, input, http) => withPatientCookie(deps, http, () => verifyPatient(deps, actor, input)),
+    verifySms,
+    verifySmsCode: (deps, actor, input, http) => withPatientCookie(deps, http, () => verifySmsCode(deps, actor, input)),
+    patientSession: async (deps, _actor, _input, http) => {
+      // rpc/area.ts let the call through only with a live patient session: read it again for its times.
+      const principal = await patientPrincipalOf(deps.db, http.request, deps.now());
+      if (!principal) throw new AppError('UNAUTHENTICATED', authMessages.notLoggedIn);
+      return patientSessionInfo(principal);
+    },
+    listPatientMobile,
+    addPatientMobile,
+    removePatientMobile,
+    endPatientSession: async (deps, _actor, _input, http) => {
+      const answer = await endPatientSession(deps, patientTokenOf(http.request));
+      http.clearCookie(PATIENT_COOKIE, { sameSite: 'lax' });
+      return answer;
+    },
+  });

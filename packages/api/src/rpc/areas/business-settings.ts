@@ -1,0 +1,21 @@
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
+import {
+  getBusinessControlledSettings,
+  getBusinessFeatureSettings,
+  getBusinessSmsTemplates,
+  updateBusinessControlledSettings,
+  updateBusinessFeatureSettings,
+  updateBusinessSmsTemplates,
+} from '../../areas/business-settings/service.ts';
+
+/** `POST /api/businessSettings/*`: a business's SMS templates, feature and controlled settings. */
+export const businessSettingsRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'businessSettings', {
+    getBusinessSmsTemplates,
+    updateBusinessSmsTemplates,
+    getBusinessFeatureSettings,
+    updateBusinessFeatureSettings,
+    getBusinessControlledSettings,
+    updateBusinessControlledSettings,
+  });

@@ -1,0 +1,47 @@
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
+import { deleteLogo } from '../../areas/businesses/logo-delete.ts';
+import { logoFiles } from '../../areas/businesses/logos.ts';
+import {
+  archiveBusiness,
+  createBusiness,
+  getBusiness,
+  getBusinessInfo,
+  linkGroup,
+  listAccessibleBusinesses,
+  listBusinesses,
+  listBusinessesInfo,
+  listGroupedBusinesses,
+  listUngroupedBusinesses,
+  unarchiveBusiness,
+  unlinkGroup,
+  updateBusiness,
+  updateLogo,
+  uploadLogo,
+} from '../../areas/businesses/service.ts';
+
+/** `POST /api/businesses/*`, and the logos it stores, read-only at `GET /files/logos/<name>`. */
+export const businessesRoutes = (deps: AppDeps) =>
+  new Elysia({ name: 'area:businesses+logos' })
+    .use(
+      rpcArea(deps, 'businesses', {
+        listBusinesses,
+        listBusinessesInfo,
+        listGroupedBusinesses,
+        listUngroupedBusinesses,
+        listAccessibleBusinesses,
+        createBusiness,
+        updateBusiness,
+        getBusiness,
+        getBusinessInfo,
+        archiveBusiness,
+        unarchiveBusiness,
+        linkGroup,
+        unlinkGroup,
+        uploadLogo,
+        updateLogo,
+        deleteLogo,
+      }),
+    )
+    .use(logoFiles(deps));

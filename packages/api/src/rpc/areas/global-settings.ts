@@ -1,0 +1,17 @@
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
+import {
+  createOrUpdateGlobalSettings,
+  getAlarmMessageTemplates,
+  getGlobalSettings,
+  updateAlarmMessageTemplates,
+} from '../../areas/global-settings/service.ts';
+
+/** `POST /api/globalSettings/*`: the NHS prescription charge and the alarm message templates. */
+export const globalSettingsRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'globalSettings', {
+    getGlobalSettings,
+    createOrUpdateGlobalSettings,
+    getAlarmMessageTemplates,
+    updateAlarmMessageTemplates,
+  });

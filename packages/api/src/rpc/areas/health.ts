@@ -1,0 +1,29 @@
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
+import { pingDatabase } from '../../areas/health/repository.ts';
+
+/** `/healthz`: the process answers. `/readyz`: and its database does too. */
+export function healthRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'health' })
+    .get('/healthz', () => ({ ok: true }))
+    .get('/readyz', async ({ set }) => {
+      try {
+        await pingDatabase(deps.db);
+        return { ok: true, database: deps.dbKind };
+      } catch (error) {
+        deps.logger.warn('readiness check failed', { error: error instanceof Error ? error.message : String(error) });
+        set.status = 503;
+        return { ok: false, database: deps.dbKind };
+      }
+    })
+    .use(
+      rpcArea(deps, 'health', {
+        ping: (_deps, _actor, input) => ({
+          ok: true as const,
+          time: deps.now(),
+          ...(input.echo ? { echo: input.echo } : {}),
+        }),
+      }),
+    );
+}

@@ -1,0 +1,27 @@
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
+import {
+  createIntegrationPartner,
+  createOrUpdateIntegrationClient,
+  deleteIntegrationClient,
+  deleteIntegrationPartner,
+  generateClientSecret,
+  generateWebhookSecret,
+  getIntegrationClient,
+  listIntegrationPartners,
+  updateIntegrationPartner,
+} from '../../areas/integration-clients/service.ts';
+
+/** `POST /api/integration/*`: a business's integration client, its secrets, and the known partners. */
+export const integrationRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'integration', {
+    getIntegrationClient,
+    createOrUpdateIntegrationClient,
+    deleteIntegrationClient,
+    generateClientSecret,
+    generateWebhookSecret,
+    listIntegrationPartners,
+    createIntegrationPartner,
+    updateIntegrationPartner,
+    deleteIntegrationPartner,
+  });

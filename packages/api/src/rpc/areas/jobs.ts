@@ -1,0 +1,7 @@
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
+import { listJobs, listQueues, retryJob } from '../../areas/jobs/service.ts';
+
+/** `POST /api/jobs/*`: the background job queues, for support staff. */
+export const jobsRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'jobs', { listQueues: (d) => listQueues(d), listJobs, retryJob });

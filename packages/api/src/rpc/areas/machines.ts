@@ -1,0 +1,29 @@
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
+import { fleetSummary } from '../../areas/machines/fleet.ts';
+import {
+  createMachine,
+  getMachine,
+  isMachineAvailable,
+  listEvents,
+  listMachineStatus,
+  listMachines,
+  toggleArchive,
+  toggleOutOfOrderStatus,
+  updateMachine,
+} from '../../areas/machines/service.ts';
+
+/** `POST /api/machines/*`: the support console's machine pages. */
+export const machinesRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'machines', {
+    createMachine,
+    getMachine,
+    listMachines,
+    updateMachine,
+    toggleArchive,
+    toggleOutOfOrderStatus,
+    listMachineStatus,
+    listEvents,
+    fleetSummary,
+    isMachineAvailable,
+  });

@@ -1,0 +1,30 @@
+import type { MailboxMessage } from '@medlocker/core';
+import type { AppDeps } from '../../deps.ts';
+import { localMailboxOf, type StoredMail } from '../../mail/mailer.ts';
+import { rpcArea } from '../area.ts';
+
+// A link as mail text carries it: up to the first blank, quote or angle bracket.
+const LINK = /https?:\/\/[^\s"'<>]+/g;
+
+const toMailboxMessage = (m: StoredMail): MailboxMessage => ({
+  id: m.id,
+  to: m.to,
+  subject: m.subject,
+  text: m.text,
+  sentAt: m.sentAt,
+  links: [...new Set(m.text.match(LINK) ?? [])],
+  attachments: (m.attachments ?? []).map((a) => {
+    const bytes = typeof a.content === 'string' ? Buffer.from(a.content, 'utf8') : Buffer.from(a.content);
+    return { filename: a.filename, contentType: a.contentType, size: bytes.length, base64: bytes.toString('base64') };
+  }),
+});
+
+/** `POST /api/mailbox/*`: the local mailbox (mail/mailer.ts), when mail does not go out through SMTP. */
+export const mailboxRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'mailbox', {
+    list: async () => {
+      const mailbox = localMailboxOf(deps.mailer);
+      if (!mailbox) return { active: false, messages: [] };
+      return { active: true, messages: [...mailbox.messages].reverse().map(toMailboxMessage) };
+    },
+  });

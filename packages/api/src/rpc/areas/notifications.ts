@@ -1,0 +1,7 @@
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
+import { count, dismiss, dismissAll, list, sendUnreadNotificationsEmail } from '../../areas/notifications/service.ts';
+
+/** `POST /api/notifications/*`: staff notifications, read and dismissed per user (docs/DECISIONS.md). */
+export const notificationsRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'notifications', { list, count, dismiss, dismissAll, sendUnreadNotificationsEmail });

@@ -1,0 +1,16 @@
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
+import { getPatientOrder, listPatientOrders } from '../../areas/patient-orders/patient-service.ts';
+import { resendOrderReadyMessage, sendOrderExpiryMessage } from '../../areas/patient-orders/service.ts';
+
+/**
+ * `POST /api/patientOrders/*`: the patient page's own orders (`list`, `get`, patient session only), and
+ * staff asking for a loaded order's patient messages (docs/ORDERS.md).
+ */
+export const patientOrdersRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'patientOrders', {
+    list: listPatientOrders,
+    get: getPatientOrder,
+    resendOrderReadyMessage,
+    sendOrderExpiryMessage,
+  });

@@ -1,0 +1,17 @@
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
+import { convert, count, create, get, getBusinessId, list, remove, update, verifyContactMethods } from '../../areas/sign-ups/service.ts';
+
+/** `POST /api/signUps/*`: patients' online sign-ups, their contact checks and conversion to patients. */
+export const signUpsRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'signUps', {
+    create,
+    update,
+    delete: remove,
+    get,
+    list,
+    count,
+    convert,
+    getBusinessId,
+    verifyContactMethods,
+  });

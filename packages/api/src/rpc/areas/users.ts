@@ -1,0 +1,18 @@
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
+import { getUser, getUsersByRole, updateUser } from '../../areas/users/service.ts';
+import { addWhatsAppOptIn, removeWhatsAppOptIn, verifyWhatsAppOptInMessage } from '../../areas/patients/whatsapp.ts';
+
+/**
+ * `POST /api/users/*`: support users list, user details, names (SPEC §2 Support users, §7 users); a
+ * patient's WhatsApp opt-in (`whatsapp.ts`).
+ */
+export const usersRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'users', {
+    getUsersByRole,
+    getUser,
+    updateUser,
+    addWhatsAppOptIn,
+    verifyWhatsAppOptInMessage,
+    removeWhatsAppOptIn,
+  });

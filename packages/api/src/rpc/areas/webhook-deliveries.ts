@@ -1,0 +1,23 @@
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
+import {
+  enableEndpoint,
+  getDelivery,
+  getEndpoint,
+  listDeliveries,
+  replayDelivery,
+  replayFailed,
+  sendTestEvent,
+} from '../../areas/webhook-deliveries/service.ts';
+
+/** `POST /api/webhooks/*`: the webhook delivery console of a business. */
+export const webhooksRoutes = (deps: AppDeps) =>
+  rpcArea(deps, 'webhooks', {
+    getEndpoint,
+    listDeliveries,
+    getDelivery,
+    replayDelivery,
+    replayFailed,
+    sendTestEvent,
+    enableEndpoint,
+  });

@@ -1,0 +1,149 @@
+import { AppError } from '@medlocker/core';
+import type { Database } from '@medlocker/db';
+import type { Kysely } from 'kysely';
+import type { Actor, Reach } from '../actor.ts';
+import type { AppDeps } from '../deps.ts';
+import { liveOf } from '../live/live.ts';
+import type { AuthPort, Principal } from '../rpc/context.ts';
+import { authMessages, authPolicy } from './policy.ts';
+import {
+  type Db,
+  findSessionPrincipal,
+  findSessionRow,
+  insertSession,
+  type ReachRow,
+  revokeSessionByTokenHash,
+  revokeSessionsOfUser,
+  roleNamesOf,
+  touchSession,
+} from './sessions-repository.ts';
+import { cookieToken, hashToken, newToken } from './tokens.ts';
+
+/** A stored session as the auth code needs it. */
+export type SessionRecord = { id: string; userId: string; created: number; expiresAt: number; idleExpiresAt: number };
+
+/** Starts a session: a new random token, only its hash stored. Returns the token for the cookie. */
+export async function createSession(
+  db: Db,
+  userId: string,
+  now: number,
+  meta: { ip: string | null; userAgent: string | null },
+): Promise<{ token: string; session: SessionRecord }> {
+  const token = newToken();
+  const session: SessionRecord = {
+    id: Bun.randomUUIDv7(),
+    userId,
+    created: now,
+    expiresAt: now + authPolicy.sessionAbsoluteMs,
+    idleExpiresAt: Math.min(now + authPolicy.sessionIdleMs, now + authPolicy.sessionAbsoluteMs),
+  };
+  await insertSession(db, { ...session, tokenHash: hashToken(token), ip: meta.ip, userAgent: meta.userAgent });
+  return { token, session };
+}
+
+/**
+ * A sign-in's session (a password or single sign-on): a new token every time, and the session of any
+ * token the browser still holds ends here, its user's live connections told.
+ */
+export async function replaceSession(
+  deps: AppDeps,
+  actor: Actor,
+  userId: string,
+  previousToken: string | null,
+  now: number,
+): Promise<{ token: string; session: SessionRecord }> {
+  const replaced = previousToken ? await revokeSessionByToken(deps.db, previousToken, now) : null;
+  if (replaced) liveOf(deps).accessChanged(replaced.userId);
+  return createSession(deps.db, userId, now, { ip: actor.origin.ip, userAgent: actor.origin.userAgent });
+}
+
+/** The token a request carries: `Authorization: Bearer` (the cli) first, else the session cookie. */
+export function tokenOf(request: Request): string | null {
+  const authorization = request.headers.get('authorization');
+  const bearer = authorization ? /^Bearer\s+([A-Za-z0-9_-]{20,200})$/i.exec(authorization.trim())?.[1] : undefined;
+  if (bearer) return bearer;
+  return cookieToken(request, authPolicy.sessionCookie);
+}
+
+/** Revokes the session of a token (logout, a new login over an old cookie). Returns its user, if any. */
+export async function revokeSessionByToken(db: Db, token: string, now: number): Promise<{ userId: string } | null> {
+  const row = await revokeSessionByTokenHash(db, hashToken(token), now);
+  return row ? { userId: row.user_id } : null;
+}
+
+/** Ends every session of a user (password set, account change). */
+export async function revokeUserSessions(db: Db, userId: string, now: number): Promise<void> {
+  await revokeSessionsOfUser(db, userId, now);
+}
+
+export async function findSession(db: Db, id: string): Promise<SessionRecord | undefined> {
+  const row = await findSessionRow(db, id);
+  return row
+    ? {
+        id: row.id,
+        userId: row.user_id,
+        created: row.created,
+        expiresAt: row.expires_at,
+        idleExpiresAt: row.idle_expires_at,
+      }
+    : undefined;
+}
+
+/**
+ * The scopes a user's roles give: 'support' for a Support role, 'developer' for a Developer role,
+ * 'pharmacy' for any Business or Group role (the console lets those users in to what they reach).
+ */
+export async function scopesOf(db: Db, userId: string): Promise<string[]> {
+  return scopesOfRoles(await roleNamesOf(db, userId));
+}
+
+function scopesOfRoles(roleNames: readonly string[]): string[] {
+  const names = new Set(roleNames);
+  return [
+    ...(names.has('Support') ? ['support'] : []),
+    ...(names.has('Developer') ? ['developer'] : []),
+    ...(names.has('Business') || names.has('Group') ? ['pharmacy'] : []),
+  ];
+}
+
+/** The businesses and groups a principal reaches, from the session lookup's rows. */
+export function reachOf(rows: ReachRow[] | string | null): Pick<Principal, 'businesses' | 'groups'> {
+  const list: ReachRow[] = typeof rows === 'string' ? JSON.parse(rows) : (rows ?? []);
+  const businesses = new Map<string, Reach>();
+  const groups = new Map<string, Reach>();
+  for (const [kind, id, admin] of list) (kind === 'business' ? businesses : groups).set(id, { admin });
+  return { businesses, groups };
+}
+
+export const displayNameOf = (u: { given_name: string; family_name: string; email: string }): string =>
+  `${u.given_name} ${u.family_name}`.trim() || u.email;
+
+/**
+ * The real AuthPort: the session of the bearer token or cookie. No token or an unknown one: nobody.
+ * An expired or revoked session: 401 'Your session has timed out…' (rpcArea counts it as nobody on
+ * public methods, so a stale cookie never stops the user logging in again).
+ */
+export function createSessionAuth(db: () => Kysely<Database>): AuthPort {
+  return {
+    async principalOf(request, { now, touch = true }): Promise<Principal | null> {
+      const token = tokenOf(request);
+      if (!token) return null;
+      const row = await findSessionPrincipal(db(), hashToken(token));
+      if (!row) return null;
+      if (row.revoked_at !== null || now >= row.expires_at || now >= row.idle_expires_at) {
+        throw new AppError('UNAUTHENTICATED', authMessages.sessionTimedOut);
+      }
+      if (touch && now - row.last_seen >= authPolicy.sessionTouchAfterMs) {
+        await touchSession(db(), row.session_id, now, Math.min(now + authPolicy.sessionIdleMs, row.expires_at));
+      }
+      return {
+        userId: row.user_id,
+        sessionId: row.session_id,
+        email: row.email,
+        displayName: displayNameOf(row),
+        scopes: scopesOfRoles(row.role_names?.split(',') ?? []),
+        ...reachOf(row.reach),
+      };
+    },
+  };
+}
