@@ -1,5 +1,21 @@
 import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
+import { messagingReportRoutes } from './callbacks/message-reports.ts';
+import { ssoRoutes } from './callbacks/sso.ts';
+import type { AppDeps } from './deps.ts';
+import { docsRoutes } from './docs/docs-page.ts';
+import { consoleStatic } from './http/console-static.ts';
+import { toErrorResponse } from './http/errors.ts';
+import { metricsRoutes } from './http/metrics-routes.ts';
+import { patientStatic } from './http/patient-static.ts';
+import { requestMeta } from './http/request-meta.ts';
+import { assertSameOrigin, securityHeaders } from './http/security.ts';
+import { consoleHub } from './hubs/console/index.ts';
+import { defaultMachineHubOptions, type MachineHubOptions, machineHub } from './hubs/machine/index.ts';
+import { integrationApiRoutes } from './integration-api/index.ts';
+import { isIntegrationPath, PROBLEM_TYPE, problemOf } from './integration-api/problem.ts';
+import { enterRequestScope, withRequestScope } from './log/request-scope.ts';
+import { metricsOf } from './metrics/metrics.ts';
 import { authRoutes } from './rpc/areas/auth.ts';
 import { bagsRoutes } from './rpc/areas/bags.ts';
 import { businessSettingsRoutes } from './rpc/areas/business-settings.ts';
@@ -29,21 +45,6 @@ import { testMachinesRoutes } from './rpc/areas/test-machines.ts';
 import { urlRoutes } from './rpc/areas/url.ts';
 import { usersRoutes } from './rpc/areas/users.ts';
 import { webhooksRoutes } from './rpc/areas/webhook-deliveries.ts';
-import type { AppDeps } from './deps.ts';
-import { docsRoutes } from './docs/docs-page.ts';
-import { consoleStatic } from './http/console-static.ts';
-import { toErrorResponse } from './http/errors.ts';
-import { patientStatic } from './http/patient-static.ts';
-import { enterRequestScope, requestMeta, withRequestScope } from './http/request-meta.ts';
-import { assertSameOrigin, securityHeaders } from './http/security.ts';
-import { consoleHub } from './hubs/console/index.ts';
-import { defaultMachineHubOptions, type MachineHubOptions, machineHub } from './hubs/machine/index.ts';
-import { integrationApiRoutes } from './integration-api/index.ts';
-import { isIntegrationPath, PROBLEM_TYPE, problemOf } from './integration-api/problem.ts';
-import { messagingReportRoutes } from './callbacks/message-reports.ts';
-import { metricsOf } from './metrics/metrics.ts';
-import { metricsRoutes } from './http/metrics-routes.ts';
-import { ssoRoutes } from './callbacks/sso.ts';
 
 /**
  * The hubs' settings: the machine hub's, and how often the console hub checks its open consoles'

@@ -1,3 +1,4 @@
+import { messagePort } from './areas/messages/index.ts';
 import { queueDailyDigests, sendDailyDigestTo } from './areas/notifications/service.ts';
 import { inBatches, recordExpiredOrders, sendExpiryReminders } from './areas/orders/expiry.ts';
 import {
@@ -7,27 +8,28 @@ import {
   sendScheduledMonthlyEmail,
 } from './areas/reports/monthly-email.ts';
 import { monthError, runMonthlyStats } from './areas/reports/monthly-job-repository.ts';
-import type { AppDeps } from './deps.ts';
-import { pruneIntegration } from './integration-api/prune.ts';
 import { configuredGateways } from './delivery/messages/gateways/index.ts';
 import { messageReconcileHandler, RECONCILE_JOB } from './delivery/messages/reconcile.ts';
 import { messageSendHandler } from './delivery/messages/send.ts';
-import { BUCKET_KEEP_MS, deleteIdleBuckets } from './rate-limits/repository.ts';
 import { SWEEP_JOB, sweepDueDeliveries, webhookDispatchHandler } from './delivery/webhooks/dispatch.ts';
 import { DISPATCH_JOB } from './delivery/webhooks/repository.ts';
+import type { AppDeps } from './deps.ts';
+import { pruneIntegration } from './integration-api/prune.ts';
 import { enqueueJob } from './jobs/repository.ts';
 import { createRunner, type JobHandler, type Runner } from './jobs/runner.ts';
 import type { Schedule } from './jobs/schedule.ts';
+import { BUCKET_KEEP_MS, deleteIdleBuckets } from './rate-limits/repository.ts';
 
 /**
  * The handler of each job type and the schedules, for the runner in the api process and in
  * `npm run worker`. Areas add theirs here.
  */
 export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
+  const areas = messagePort(deps);
   return {
-    'message.send': messageSendHandler(deps, { gateways: configuredGateways(deps.config, deps.mailer) }),
+    'message.send': messageSendHandler(deps, { gateways: configuredGateways(deps.config, deps.mailer), areas }),
     // An unconfirmed message whose grace period is over: confirmed by its report, or sent once more.
-    [RECONCILE_JOB]: messageReconcileHandler(deps),
+    [RECONCILE_JOB]: messageReconcileHandler(deps, areas),
     // Loaded orders whose window passed: their expiry event and the patient's expired message.
     'orders.recordExpired': {
       run: async () => {

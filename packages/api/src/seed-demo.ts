@@ -1,8 +1,8 @@
 import { seedDemo } from '@medlocker/db';
 import { drawSealedPin } from './areas/orders/pin.ts';
-import { hashPassword } from './sessions/passwords.ts';
 import { DEV_ADMIN_PASSWORD } from './config.ts';
 import type { AppDeps } from './deps.ts';
+import { hashPassword } from './sessions/passwords.ts';
 
 /**
  * Seeds the demo and its admin into an empty database, as every start does (`npm start`, the e2e

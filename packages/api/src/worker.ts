@@ -2,14 +2,14 @@
 // work apart from the api processes (which then run with JOBS=off). Several workers may run on one
 // PostgreSQL. On PGlite the database belongs to one process: run the worker only while no server runs.
 import { createDb, dbOptionsFromEnv, migrateToLatest } from '@medlocker/db';
-import { createSessionAuth } from './sessions/sessions.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
-import { createLogger } from './log/logger.ts';
+import { runJobs } from './job-handlers.ts';
 import { LiveHub } from './live/live.ts';
 import { pgTransport } from './live/pg-transport.ts';
-import { runJobs } from './job-handlers.ts';
+import { createLogger } from './log/logger.ts';
 import { createMailer } from './mail/mailer.ts';
+import { createSessionAuth } from './sessions/sessions.ts';
 
 /** Jobs in hand get this long to finish at SIGTERM before they go back to waiting. */
 const STOP_GRACE_MS = 8_000;

@@ -2,7 +2,7 @@ import { type Access, AppError, isPublic, type ScopeEntity } from '@medlocker/co
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
 import type { Actor, Reach } from '../actor.ts';
-import type { Principal } from '../rpc/context.ts';
+import type { Principal } from '../sessions/principal.ts';
 import { ownersOf, patientsOf } from './repository.ts';
 
 /*

@@ -1,8 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../deps.ts';
-import { isSnsUrl, type SnsSigningKeys, snsSignatureValid, snsSigningKeys } from './sns.ts';
-import { REPORTS_PATH, reportTokenMatches } from '../delivery/messages/report-urls.ts';
+import { messagePort } from '../areas/messages/index.ts';
 import {
   applyDeliveryReport,
   awsSmsStatus,
@@ -11,6 +9,9 @@ import {
   smsWorksStatus,
   whatsAppStatus,
 } from '../delivery/messages/delivery-reports.ts';
+import { REPORTS_PATH, reportTokenMatches } from '../delivery/messages/report-urls.ts';
+import type { AppDeps } from '../deps.ts';
+import { isSnsUrl, type SnsSigningKeys, snsSignatureValid, snsSigningKeys } from './sns.ts';
 
 /** The largest report body read: providers send a few KB; WhatsApp batches stay far below this. */
 const MAX_BODY = 256 * 1024;
@@ -68,7 +69,8 @@ export function messagingReportRoutes(deps: AppDeps, options: ReportRouteOptions
   const { config, logger } = deps;
   const confirm = options.confirmSnsSubscription ?? visit;
   const signingKeys = options.snsSigningKeys ?? snsSigningKeys();
-  const apply = (report: DeliveryReport) => applyDeliveryReport(deps, report);
+  const areas = messagePort(deps);
+  const apply = (report: DeliveryReport) => applyDeliveryReport(deps, areas, report);
 
   return new Elysia({ name: 'messaging:reports' })
     .post(

@@ -1,11 +1,6 @@
 import { Elysia } from 'elysia';
 import type { Actor } from '../actor.ts';
 import { linkOrigin, siteOf } from '../areas/auth/mails.ts';
-import { authPolicy } from '../sessions/policy.ts';
-import type { AppDeps } from '../deps.ts';
-import { requestMeta } from '../http/request-meta.ts';
-import { originOf } from '../rpc/actor-of.ts';
-import { serializeCookie } from '../rpc/area.ts';
 import {
   type CallbackOutcome,
   callbackPath,
@@ -15,6 +10,11 @@ import {
   samlContinuePath,
   ssoCallback,
 } from '../areas/sso/flow.ts';
+import type { AppDeps } from '../deps.ts';
+import { requestMeta } from '../http/request-meta.ts';
+import { originOf } from '../rpc/actor-of.ts';
+import { serializeCookie } from '../rpc/area.ts';
+import { authPolicy } from '../sessions/policy.ts';
 
 /**
  * `GET /api/auth/callback` (SPEC §7 auth.callback): where an OpenID provider sends the browser back.

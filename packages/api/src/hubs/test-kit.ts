@@ -1,11 +1,11 @@
+import { callFrame, type Frame, parseFrame } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
 import { createApp, type HubOptions } from '../app.ts';
 import type { AppDeps } from '../deps.ts';
-import type { AuthPort, Principal } from '../rpc/context.ts';
+import type { AuthPort, Principal } from '../sessions/principal.ts';
 import type { TestApi } from '../testing.ts';
 import type { MachineHubOptions } from './machine/index.ts';
-import { callFrame, type Frame, parseFrame } from './protocol.ts';
 
 /** Test sign-in: cookie `session=support` is a support user, `session=pharmacy` a user without the scope. */
 export const SUPPORT: Principal = {

@@ -1,10 +1,10 @@
 import { expect, it } from 'bun:test';
-import { updateClient } from '../areas/integration-clients/repository.ts';
-import { hashToken } from '../sessions/tokens.ts';
+import { deleteTokensOfClient, updateClient } from '../areas/integration-clients/repository.ts';
 import { asSupport, withTestAuth } from '../hubs/test-kit.ts';
+import { hashToken } from '../sessions/tokens.ts';
 import { describeApi } from '../testing.ts';
 import { pruneIntegration } from './prune.ts';
-import { deleteTokensOfClient, insertToken } from './repository.ts';
+import { insertToken } from './repository.ts';
 import { BASE, caller, count, estate, HOUR, postToken, reply, tokenOf } from './test-helpers.ts';
 
 describeApi(

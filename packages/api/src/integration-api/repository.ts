@@ -56,11 +56,6 @@ export const findLiveToken = (db: Db, hash: string, now: number) =>
     .where('t.expires_at', '>', now)
     .executeTakeFirst();
 
-/** Revokes every token of a client (a new client secret was generated). */
-export async function deleteTokensOfClient(db: Db, clientId: string): Promise<void> {
-  await db.deleteFrom('integration_tokens').where('client_id', '=', clientId).execute();
-}
-
 // ── the request window ─────────────────────────────────────────────────────────────────────────
 
 export type Window = { periodStart: number; requestsMade: number; rateLimit: number };

@@ -3,9 +3,9 @@ import { WEBHOOK_TEST_EVENT } from '@medlocker/core';
 import { loadOrder } from '../areas/orders/locker-service.ts';
 import { testPatient } from '../areas/patients/test-helpers.ts';
 import { listAudit } from '../audit/audit.ts';
+import { recordEvent } from '../delivery/webhooks/events.ts';
 import { asSupport, withTestAuth } from '../hubs/test-kit.ts';
 import { describeApi } from '../testing.ts';
-import { recordEvent } from '../delivery/webhooks/events.ts';
 import { caller, count, estate, tokenOf } from './test-helpers.ts';
 
 describeApi(

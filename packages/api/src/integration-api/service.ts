@@ -20,16 +20,17 @@ import {
 } from '@medlocker/core';
 import type { Actor, Origin } from '../actor.ts';
 import { findMachine, toMachine } from '../areas/machines/repository.ts';
+import { createOrder } from '../areas/orders/create.ts';
 import { findOrder, toOrder } from '../areas/orders/repository.ts';
-import { auditOrderReads, cancel, createOrder } from '../areas/orders/service.ts';
+import { auditOrderReads, cancel } from '../areas/orders/service.ts';
 import { findBusinessForPatients, findPatient } from '../areas/patients/repository.ts';
 import { displayIdFieldOf } from '../areas/patients/rules.ts';
 import * as patients from '../areas/patients/service.ts';
-import { hashToken, newToken } from '../sessions/tokens.ts';
-import type { AppDeps } from '../deps.ts';
-import { type Bucket, releaseToken, reserveToken } from '../rate-limits/repository.ts';
-import { decodeIdCursor, encodeCursor } from '../lists/paging.ts';
 import { eventBody } from '../delivery/webhooks/events.ts';
+import type { AppDeps } from '../deps.ts';
+import { decodeIdCursor, encodeCursor } from '../lists/paging.ts';
+import { type Bucket, releaseToken, reserveToken } from '../rate-limits/repository.ts';
+import { hashToken, newToken } from '../sessions/tokens.ts';
 import {
   countRequest,
   findClientSecret,

@@ -1,7 +1,7 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from '../log/logger.ts';
-import { withRequestId } from '../http/request-meta.ts';
+import { withRequestId } from '../log/request-scope.ts';
 import { jobFailures } from '../metrics/metrics.ts';
 import {
   type ClaimedJob,

@@ -1,9 +1,9 @@
 import { expect, it } from 'bun:test';
 import { sql } from 'kysely';
+import { insertBusiness } from '../areas/patients/test-helpers.ts';
 import { asSupport, seedBusiness, withTestAuth } from '../hubs/test-kit.ts';
 import { describeApi } from '../testing.ts';
 import { SEARCH_TEXT } from './contains-repository.ts';
-import { insertBusiness } from '../areas/patients/test-helpers.ts';
 
 // "Contains" search on the lists not covered by their own area's tests (businesses, patients and users
 // are): a middle fragment in any case finds the row, and %, _ and \ mean themselves.

@@ -1,7 +1,6 @@
-import type { LivePush } from '@medlocker/core';
+import type { HubAction, LivePush } from '@medlocker/core';
 import type { AppDeps } from '../deps.ts';
 import type { Logger } from '../log/logger.ts';
-import type { HubAction } from '../hubs/protocol.ts';
 
 /** A push to consoles: `{ action, params }` (SPEC §3 WebSocket message body), one of core's LivePush. */
 export type LiveMessage = LivePush;

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { Config } from '../config.ts';
-import { currentRequestId } from '../http/request-meta.ts';
+import { currentRequestId } from './request-scope.ts';
 
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 export type Logger = {

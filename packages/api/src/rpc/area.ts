@@ -15,9 +15,9 @@ import { type } from 'arktype';
 import { Elysia } from 'elysia';
 import { callerOf, checkCaller, enforceScope } from '../access/enforce.ts';
 import type { Actor } from '../actor.ts';
-import { patientPrincipalOf } from '../sessions/patient-sessions.ts';
 import type { AppDeps } from '../deps.ts';
 import { requestMeta } from '../http/request-meta.ts';
+import { patientPrincipalOf } from '../sessions/patient-sessions.ts';
 import { actorOf, originOf } from './actor-of.ts';
 import type { CookieOptions, HttpExchange } from './context.ts';
 

@@ -1,12 +1,12 @@
 import { expect, it, setDefaultTimeout } from 'bun:test';
 import { createApp } from '../app.ts';
 import type { AppDeps } from '../deps.ts';
-import { silentLogger } from '../log/logger.ts';
 import { LiveHub, localTransport } from '../live/live.ts';
 import { pgTransport } from '../live/pg-transport.ts';
+import { silentLogger } from '../log/logger.ts';
 import type { MemoryMailer } from '../mail/mailer.ts';
-import type { AuthPort } from '../rpc/context.ts';
 import { describeApi, TEST_ORIGIN } from '../testing.ts';
+import type { AuthPort } from './principal.ts';
 import { cachedAuth } from './session-cache.ts';
 import { createSessionAuth } from './sessions.ts';
 

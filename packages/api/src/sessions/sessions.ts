@@ -4,8 +4,8 @@ import type { Kysely } from 'kysely';
 import type { Actor, Reach } from '../actor.ts';
 import type { AppDeps } from '../deps.ts';
 import { liveOf } from '../live/live.ts';
-import type { AuthPort, Principal } from '../rpc/context.ts';
 import { authMessages, authPolicy } from './policy.ts';
+import type { AuthPort, Principal } from './principal.ts';
 import {
   type Db,
   findSessionPrincipal,

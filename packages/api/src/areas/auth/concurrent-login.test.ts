@@ -1,7 +1,7 @@
 import { expect, it, setDefaultTimeout, spyOn } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { authMessages, authPolicy } from '../../sessions/policy.ts';
 import { listen } from '../../hubs/test-kit.ts';
+import { authMessages, authPolicy } from '../../sessions/policy.ts';
 import { describeApi, TEST_ORIGIN } from '../../testing.ts';
 import { addressLimits } from './service.ts';
 import { login, PASSWORD } from './test-helpers.ts';

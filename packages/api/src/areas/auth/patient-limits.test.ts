@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
 import { patientAuthPolicy } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
-import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { asSupport, listen, withTestAuth } from '../../hubs/test-kit.ts';
+import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing.ts';
 import { chargedOrder, chargingBusiness } from '../checkout/test-helpers.ts';
 import { testPatient } from '../patients/test-helpers.ts';

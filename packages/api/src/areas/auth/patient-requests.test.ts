@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
-import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { withTestAuth } from '../../hubs/test-kit.ts';
+import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { describeApi, TEST_ORIGIN } from '../../testing.ts';
 import { chargedOrder, chargingBusiness } from '../checkout/test-helpers.ts';
 

@@ -9,14 +9,14 @@ import {
 } from '@medlocker/core';
 import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
+import { enqueue } from '../../outbox/index.ts';
 import {
   createPatientSession,
   endPatientSessionByToken,
   type NewPatientSession,
   type PatientPrincipal,
 } from '../../sessions/patient-sessions.ts';
-import type { AppDeps } from '../../deps.ts';
-import { enqueue } from '../../outbox/index.ts';
 import { hashCode, newCode } from '../sign-ups/codes.ts';
 import { type GiveBack, takeAddress } from './patient-address-limits.ts';
 import {

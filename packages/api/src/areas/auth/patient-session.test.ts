@@ -1,11 +1,11 @@
 import { expect, it } from 'bun:test';
 import { patientAuthPolicy } from '@medlocker/core';
 import { systemActor } from '../../actor.ts';
-import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
+import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
 import { chargedOrder, chargingBusiness } from '../checkout/test-helpers.ts';
-import { createOrder } from '../orders/service.ts';
+import { createOrder } from '../orders/create.ts';
 import { testPatient } from '../patients/test-helpers.ts';
 
 const MINUTE = 60_000;

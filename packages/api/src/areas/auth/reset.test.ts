@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it, setDefaultTimeout } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { authPolicy } from '../../sessions/policy.ts';
 import { type MailCatcher, startMailCatcher } from '../../mail/mail-catcher.ts';
 import { createSmtpMailer } from '../../mail/mailer.ts';
+import { authPolicy } from '../../sessions/policy.ts';
 import { describeApi, TEST_ORIGIN } from '../../testing.ts';
 import { login, PASSWORD } from './test-helpers.ts';
 

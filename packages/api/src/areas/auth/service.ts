@@ -1,6 +1,10 @@
 import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
 import type { Actor, StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
+import { liveOf } from '../../live/live.ts';
+import { addressKey } from '../../rate-limits/address-key.ts';
+import { type Bucket, reserveToken } from '../../rate-limits/repository.ts';
 import { hashPassword, verifyPassword } from '../../sessions/passwords.ts';
 import { authMessages, authPolicy } from '../../sessions/policy.ts';
 import {
@@ -11,10 +15,6 @@ import {
   scopesOf,
 } from '../../sessions/sessions.ts';
 import { hashToken, newToken } from '../../sessions/tokens.ts';
-import type { AppDeps } from '../../deps.ts';
-import { addressKey } from '../../rate-limits/address-key.ts';
-import { liveOf } from '../../live/live.ts';
-import { type Bucket, reserveToken } from '../../rate-limits/repository.ts';
 import { beginSso } from '../sso/flow.ts';
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from '../users/repository.ts';
 import { authMail, linkOrigin, type MailKind, resetLink, type Site } from './mails.ts';

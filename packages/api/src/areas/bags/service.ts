@@ -5,8 +5,8 @@ import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireMachine } from '../machines/service.ts';
 import { loadOrder } from '../orders/locker-service.ts';
+import { publishOrder } from '../orders/moves.ts';
 import { setBagOrder } from '../orders/repository.ts';
-import { publishOrder } from '../orders/service.ts';
 import { currentOrderByBarcode } from './locker-repository.ts';
 import { listBagRows, toBag, unmatchedBagsOfMachine } from './repository.ts';
 

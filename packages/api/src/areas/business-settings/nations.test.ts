@@ -5,7 +5,7 @@ import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
 import { describeApi } from '../../testing.ts';
 import { declareExemption } from '../checkout/exemption.ts';
 import { chargedOrder, chargingBusiness, orderRow, patientActor, refusal } from '../checkout/test-helpers.ts';
-import { createOrder } from '../orders/service.ts';
+import { createOrder } from '../orders/create.ts';
 
 /** 1×1 transparent PNG, as a drawn signature. */
 const signature =

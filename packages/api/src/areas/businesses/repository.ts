@@ -1,8 +1,8 @@
 import type { Business, BusinessInfo } from '@medlocker/core';
 import { type Database, executePrepared } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
-import type { Cursor } from '../../lists/paging.ts';
 import { contains } from '../../lists/contains-repository.ts';
+import type { Cursor } from '../../lists/paging.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type BusinessRow = Selectable<Database['businesses']>;

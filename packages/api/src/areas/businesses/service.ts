@@ -2,8 +2,8 @@ import { AppError, type Contract, infoPageSize, type OutputOf, type ParsedInputO
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { liveOf } from '../../live/live.ts';
 import { decodeCursor, pageOf } from '../../lists/paging.ts';
+import { liveOf } from '../../live/live.ts';
 import { findGroup } from '../groups/repository.ts';
 import { changedFields } from './changes.ts';
 import { logoExists, storeLogo } from './logos.ts';

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { sql } from 'kysely';
+import { listen, withTestAuth } from '../../hubs/test-kit.ts';
 import type { ConsoleEvent } from '../../live/live.ts';
 import { liveOf } from '../../live/live.ts';
-import { listen, withTestAuth } from '../../hubs/test-kit.ts';
 import { type FakeReceipt, startFakeJudopay } from '../../payments/fake-judopay.ts';
 import { describeApi } from '../../testing.ts';
 import { completeJudoOrderPayment, createJudoPaymentSession } from './service.ts';

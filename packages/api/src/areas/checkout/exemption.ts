@@ -15,10 +15,10 @@ import {
 } from '@medlocker/core';
 import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
+import type { AppDeps } from '../../deps.ts';
+import { eventRow, publishOrder } from '../orders/moves.ts';
 import { findOrder, insertOrderEventRows, type OrderRow, toOrder } from '../orders/repository.ts';
-import { eventRow, publishOrder } from '../orders/service.ts';
 import { lockOrder, settleOrderPayment } from './repository.ts';
 import { requireReach, requireUnpaidLiveOrder } from './service.ts';
 
@@ -147,7 +147,7 @@ export async function declareExemption(
         },
       ),
     ]);
-    await emitOrderEvent(tx, deps, 'order.payment_updated', declared, {
+    await emitOrderEvent(tx, deps, 'order.payment_updated', toOrder(declared), {
       change: 'exemption_declared',
       exemptionCode: input.exemptionCode,
       nameOfDeclarant,

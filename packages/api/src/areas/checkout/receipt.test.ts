@@ -1,8 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${pin} is the placeholder a receipt must never hold.
 import { afterAll, afterEach, expect, it } from 'bun:test';
-import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
+import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { describeApi } from '../../testing.ts';
 import { pinOf } from '../orders/pin.ts';
 import { declareExemption } from './exemption.ts';

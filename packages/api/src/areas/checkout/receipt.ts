@@ -12,9 +12,10 @@ import {
 } from '@medlocker/core';
 import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
+import type { AppDeps } from '../../deps.ts';
 import { enqueue } from '../../outbox/index.ts';
+import { eventRow, publishOrder } from '../orders/moves.ts';
 import {
   findBusinessForOrder,
   findOrder,
@@ -23,7 +24,6 @@ import {
   type OrderRow,
   toOrder,
 } from '../orders/repository.ts';
-import { eventRow, publishOrder } from '../orders/service.ts';
 import { findAttemptByReceipt, lockOrder, markReceiptSent, receiptsSentOf } from './repository.ts';
 import { requireReach } from './service.ts';
 

@@ -15,12 +15,12 @@ import {
 } from '@medlocker/core';
 import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { JudopayError, type JudoReceipt, judopayClient, sameJudoId } from '../../payments/judopay.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
-import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
+import { eventRow, publishOrder } from '../orders/moves.ts';
 import { findOrder, insertOrderEventRows, type OrderRow, toOrder } from '../orders/repository.ts';
-import { eventRow, publishOrder } from '../orders/service.ts';
 import { readPaymentSettings } from '../payment-settings/service.ts';
 import {
   type Db,
@@ -360,7 +360,7 @@ async function settle(
     if (paid) {
       row = paid;
       event = { code: 'PAYMENT_SUCCEEDED', message: `Paid ${formatPence(amount)} by card`, data };
-      await emitOrderEvent(tx, deps, 'order.payment_updated', paid, {
+      await emitOrderEvent(tx, deps, 'order.payment_updated', toOrder(paid), {
         change: 'card_payment',
         receiptId: receipt.receiptId,
         amount,

@@ -3,7 +3,7 @@ import type { AppError, OrderStatus } from '@medlocker/core';
 import { type Actor, systemActor } from '../../actor.ts';
 import { asSupport } from '../../hubs/test-kit.ts';
 import type { TestApi } from '../../testing.ts';
-import { createOrder } from '../orders/service.ts';
+import { createOrder } from '../orders/create.ts';
 import { insertBusiness, testPatient } from '../patients/test-helpers.ts';
 
 export const judoAccount = { token: 'tok-judo-pharmacy-1', secret: 'sec-judo-pharmacy-1' };

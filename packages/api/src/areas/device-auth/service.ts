@@ -1,18 +1,19 @@
-import { AppError, messages } from '@medlocker/core';
-import type { Actor, StaffActor } from '../../actor.ts';
-import { audit } from '../../audit/audit.ts';
-import { newToken } from '../../sessions/tokens.ts';
-import type { AppDeps } from '../../deps.ts';
-import { liveOf } from '../../live/live.ts';
 import {
+  AppError,
   DEVICE_CODE_GRANT,
   type DeviceCodeResponse,
   generateUserCode,
+  messages,
   normaliseUserCode,
   REFRESH_TOKEN_GRANT,
   type TokenError,
   type TokenResponse,
-} from '../../hubs/protocol.ts';
+} from '@medlocker/core';
+import type { Actor, StaffActor } from '../../actor.ts';
+import { audit } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
+import { liveOf } from '../../live/live.ts';
+import { newToken } from '../../sessions/tokens.ts';
 import { type MachineRow, revokeCredentials } from '../machines/repository.ts';
 import { requireMachine } from '../machines/service.ts';
 import { tokenSealer } from './credentials.ts';

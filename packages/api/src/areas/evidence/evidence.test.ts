@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { strFromU8, unzipSync } from 'fflate';
 import { sql } from 'kysely';
-import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
+import { saveTestIntegrationClient } from '../../delivery/webhooks/test-kit.ts';
 import {
   asSupport,
   eventually,
@@ -11,11 +11,11 @@ import {
   testAuth,
   withBootedLocker,
 } from '../../hubs/test-kit.ts';
-import { createRunner } from '../../jobs/runner.ts';
 import { jobHandlers } from '../../job-handlers.ts';
-import type { AuthPort } from '../../rpc/context.ts';
+import { createRunner } from '../../jobs/runner.ts';
+import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
+import type { AuthPort } from '../../sessions/principal.ts';
 import { describeApi } from '../../testing.ts';
-import { saveTestIntegrationClient } from '../../delivery/webhooks/test-kit.ts';
 import { sendExpiryReminders } from '../orders/expiry.ts';
 import { testPatient } from '../patients/test-helpers.ts';
 import { csvLine, packZip } from './file.ts';

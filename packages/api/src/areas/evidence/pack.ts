@@ -13,8 +13,8 @@ import {
 } from '@medlocker/core';
 import type { StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
+import type { AppDeps } from '../../deps.ts';
 import { json, type OrderEventRow, type OrderRow, toOrder } from '../orders/repository.ts';
 import {
   enteringCodes,

@@ -9,11 +9,11 @@ import {
 } from '@medlocker/core';
 import { actorIdentity, type StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
+import type { AppDeps } from '../../deps.ts';
 import { queueOrderMessage } from '../orders/messages.ts';
+import { eventRow, publishOrder } from '../orders/moves.ts';
 import { insertOrderEventRows, type OrderRow, toOrder } from '../orders/repository.ts';
-import { eventRow, publishOrder } from '../orders/service.ts';
 import { packFileName, packZip } from './file.ts';
 import { buildPack } from './pack.ts';
 import { listReadings, lockOrders, setPinHold } from './repository.ts';
@@ -100,7 +100,7 @@ export async function holdPins(deps: AppDeps, actor: StaffActor, input: In<'hold
         businessId: row.business_id,
         details: { reason: input.reason },
       });
-      await emitOrderEvent(tx, deps, 'order.pin_held', moved, undefined, {
+      await emitOrderEvent(tx, deps, 'order.pin_held', toOrder(moved), undefined, {
         heldAt: isoTime(now),
         reason: input.reason,
       });
@@ -141,7 +141,7 @@ export async function releasePins(deps: AppDeps, actor: StaffActor, input: In<'r
         businessId: row.business_id,
         details: { reason: input.reason },
       });
-      await emitOrderEvent(tx, deps, 'order.pin_released', moved, undefined, {
+      await emitOrderEvent(tx, deps, 'order.pin_released', toOrder(moved), undefined, {
         heldAt: isoTime(Number(row.pin_held_at)),
         reason: row.pin_hold_reason ?? '',
         releasedAt: isoTime(now),

@@ -1,9 +1,9 @@
 import type { Group, GroupInfo } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Selectable, sql, type Updateable } from 'kysely';
+import { contains } from '../../lists/contains-repository.ts';
 import type { Cursor } from '../../lists/paging.ts';
 import { archivedOf, type Db } from '../businesses/repository.ts';
-import { contains } from '../../lists/contains-repository.ts';
 
 export type GroupRow = Selectable<Database['groups']>;
 

@@ -2,8 +2,8 @@ import { AppError, type Contract, infoPageSize, type OutputOf, type ParsedInputO
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { liveOf } from '../../live/live.ts';
 import { decodeCursor, pageOf } from '../../lists/paging.ts';
+import { liveOf } from '../../live/live.ts';
 import { changedFields } from '../businesses/changes.ts';
 import { storeLogo } from '../businesses/logos.ts';
 import type { Db } from '../businesses/repository.ts';

@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { hashToken } from '../../sessions/tokens.ts';
 import { asSupport, seedBusiness, withTestAuth } from '../../hubs/test-kit.ts';
+import { hashToken } from '../../sessions/tokens.ts';
 import { describeApi } from '../../testing.ts';
 import { openWebhookSecret } from './service.ts';
 

@@ -85,3 +85,8 @@ export async function deletePartner(db: Db, id: string): Promise<boolean> {
   const r = await db.deleteFrom('integration_partners').where('id', '=', id).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
+
+/** Revokes every token of a client (a new client secret was generated). */
+export async function deleteTokensOfClient(db: Db, clientId: string): Promise<void> {
+  await db.deleteFrom('integration_tokens').where('client_id', '=', clientId).execute();
+}

@@ -2,11 +2,10 @@ import { AppError, type Contract, isMaskedSecret, type OutputOf, type ParsedInpu
 import { isUniqueViolation } from '@medlocker/db';
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import { hashToken } from '../../sessions/tokens.ts';
+import { openSealedWebhookSecret, sealWebhookSecret } from '../../delivery/webhooks/secrets.ts';
 import type { AppDeps } from '../../deps.ts';
-import { deleteTokensOfClient } from '../../integration-api/repository.ts';
-
-import { createSecretBox, maskSecret, newSecret, newWebhookSecret, secretHint } from '../../secrets/secret-box.ts';
+import { maskSecret, newSecret, newWebhookSecret, secretHint } from '../../secrets/secret-box.ts';
+import { hashToken } from '../../sessions/tokens.ts';
 import { checkTarget, RefusedTarget } from '../../ssrf/ssrf.ts';
 import { changedPaths } from '../business-settings/changes.ts';
 import { requireBusiness, requireEditableBusiness } from '../business-settings/service.ts';
@@ -16,6 +15,7 @@ import {
   type Db,
   deleteClient,
   deletePartner,
+  deleteTokensOfClient,
   findClient,
   findClientOfBusiness,
   findPartner,
@@ -31,20 +31,11 @@ type Area = Contract['integration'];
 type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
 type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
 
-const webhookContext = (clientId: string) => `integration_clients.webhook_secret:${clientId}`;
-
 /** The webhook signing secret in the clear: for the webhook sender, never for a response. */
 export function openWebhookSecret(deps: Pick<AppDeps, 'config'>, row: ClientRow): string | null {
   if (!row.webhook_secret_encrypted) return null;
   return openSealedWebhookSecret(deps, row.id, row.webhook_secret_encrypted);
 }
-
-/**
- * A sealed webhook secret of the client in the clear: the current one or, during a rotation, the previous
- * one (sealed alike: a rotation moves the sealed value to `webhook_secret_previous_encrypted` as it is).
- */
-export const openSealedWebhookSecret = (deps: Pick<AppDeps, 'config'>, clientId: string, sealed: string): string =>
-  createSecretBox(deps.config.secretsKey).open(sealed, webhookContext(clientId));
 
 /** How long the previous webhook secret keeps signing beside a new one. */
 export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 3_600_000;
@@ -146,7 +137,7 @@ export async function createOrUpdateIntegrationClient(
       ...fields,
       secret_hash: null,
       secret_hint: null,
-      webhook_secret_encrypted: createSecretBox(deps.config.secretsKey).seal(webhookSecret, webhookContext(id)),
+      webhook_secret_encrypted: sealWebhookSecret(deps, id, webhookSecret),
       webhook_secret_previous_encrypted: null,
       webhook_secret_previous_until: null,
       webhook_failing_since: null,
@@ -241,7 +232,7 @@ export async function generateWebhookSecret(
     const client = await requireClient(tx, input.id);
     // Rotation: the secret it replaces keeps signing beside it for 24 hours, while the receiver changes over.
     await updateClient(tx, client.id, {
-      webhook_secret_encrypted: createSecretBox(deps.config.secretsKey).seal(webhookSecret, webhookContext(client.id)),
+      webhook_secret_encrypted: sealWebhookSecret(deps, client.id, webhookSecret),
       webhook_secret_previous_encrypted: client.webhook_secret_encrypted,
       webhook_secret_previous_until: client.webhook_secret_encrypted ? now + WEBHOOK_SECRET_OVERLAP_MS : null,
       updated: now,

@@ -9,10 +9,10 @@ import {
   type Notification,
   renderTemplate,
 } from '@medlocker/core';
+import { emitMachineEvent } from '../../delivery/webhooks/emit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { enqueue } from '../../outbox/index.ts';
-import { emitMachineEvent } from '../../delivery/webhooks/emit.ts';
 import {
   type Db,
   findAlarmRecipients,
@@ -85,7 +85,19 @@ export async function recordMachineEvent(
     created: e.created,
   });
   const event = toMachineEvent(row);
-  await emitMachineEvent(db, deps, machine, event);
+  await emitMachineEvent(
+    db,
+    deps,
+    {
+      id: machine.id,
+      businessId: machine.business_id,
+      name: machine.name,
+      online: machine.online,
+      inOrder: machine.out_of_order_at === null,
+      archived: machine.archived_at !== null,
+    },
+    event,
+  );
   const fleet = !machine.is_test;
   if (!isAlarmCode(e.code)) return { event, notification: null, fleet };
   const notification = await raiseAlarm(db, machine, e.code, level, event, now);

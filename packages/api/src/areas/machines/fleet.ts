@@ -11,8 +11,8 @@ import {
 } from '@medlocker/core';
 import type { StaffActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
-import { liveOf } from '../../live/live.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
+import { liveOf } from '../../live/live.ts';
 import {
   demoLockerRows,
   heartbeatMachines,

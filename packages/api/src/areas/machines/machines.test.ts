@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { type LiveMessage, liveOf } from '../../live/live.ts';
 import { asSupport, seedBusiness, withTestAuth } from '../../hubs/test-kit.ts';
+import { type LiveMessage, liveOf } from '../../live/live.ts';
 import { describeApi } from '../../testing.ts';
 
 describeApi(

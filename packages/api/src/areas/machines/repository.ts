@@ -1,8 +1,8 @@
 import type { Machine, MachineEvent, MachineStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
-import type { Cursor } from '../../lists/paging.ts';
 import { contains } from '../../lists/contains-repository.ts';
+import type { Cursor } from '../../lists/paging.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type MachineRow = Selectable<Database['machines']>;

@@ -5,14 +5,14 @@ import {
   messages,
   type OutputOf,
   type ParsedInputOf,
+  TEMPERATURE_WINDOW_MS,
 } from '@medlocker/core';
 import { isUniqueViolation } from '@medlocker/db';
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { liveOf } from '../../live/live.ts';
-import { TEMPERATURE_WINDOW_MS } from '../../hubs/protocol.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
+import { liveOf } from '../../live/live.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
 import {
   chartReadings,

@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
 import { notificationsPageSize } from '@medlocker/core';
 import { seedBusiness } from '../../hubs/test-kit.ts';
-import { createRunner } from '../../jobs/runner.ts';
 import { jobHandlers } from '../../job-handlers.ts';
+import { createRunner } from '../../jobs/runner.ts';
 import { localMailboxOf } from '../../mail/mailer.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
 import { queueDailyDigests } from './service.ts';

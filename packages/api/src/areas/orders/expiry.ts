@@ -1,9 +1,9 @@
 import { systemActor } from '../../actor.ts';
-import type { AppDeps } from '../../deps.ts';
 import { emitOrderEvent, inBusinessOrder } from '../../delivery/webhooks/emit.ts';
+import type { AppDeps } from '../../deps.ts';
 import { expiresText, queueOrderMessage } from './messages.ts';
-import { claimExpiredOrders, claimOrdersToRemind, insertOrderEventRows, type OrderRow } from './repository.ts';
-import { eventRow, publishOrder } from './service.ts';
+import { eventRow, publishOrder } from './moves.ts';
+import { claimExpiredOrders, claimOrdersToRemind, insertOrderEventRows, type OrderRow, toOrder } from './repository.ts';
 
 /** How long before its expiry a patient is reminded to collect (or half the window, if shorter). */
 export const expiryReminderLeadMs = 24 * 60 * 60_000;
@@ -31,7 +31,7 @@ export async function recordExpiredOrders(deps: AppDeps, limit = 500): Promise<n
       ),
     );
     for (const row of inBusinessOrder(rows)) {
-      await emitOrderEvent(tx, deps, 'order.expired', row);
+      await emitOrderEvent(tx, deps, 'order.expired', toOrder(row));
       await queueOrderMessage(tx, deps, row, 'orderExpired', {
         dedupeKey: `order:${row.id}:orderExpired:${row.expires_at}`,
       });

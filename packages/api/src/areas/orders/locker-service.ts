@@ -2,6 +2,7 @@ import { AppError, isOrderExpired } from '@medlocker/core';
 import type { Actor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
 import { queueOrderMessage, readyMessageKey } from './messages.ts';
+import { eventRow, moveOrder, publishOrder } from './moves.ts';
 import { newPin, pinLookup, sealPin } from './pin.ts';
 import {
   type Db,
@@ -19,7 +20,6 @@ import {
   waitingBag,
   wrongPinTimes,
 } from './repository.ts';
-import { eventRow, moveOrder, publishOrder } from './service.ts';
 
 /*
  * What a locker's bag events and PIN checks do to orders (docs/LOCKER-PROTOCOL.md §6, docs/ORDERS.md).

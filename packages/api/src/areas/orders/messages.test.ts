@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { formatLongDate, formatTime } from '@medlocker/core';
-import { createRunner } from '../../jobs/runner.ts';
 import { jobHandlers, jobSchedules } from '../../job-handlers.ts';
+import { createRunner } from '../../jobs/runner.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
 import { insertBusiness, testPatient } from '../patients/test-helpers.ts';
 import { recordExpiredOrders, sendExpiryReminders } from './expiry.ts';

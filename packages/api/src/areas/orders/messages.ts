@@ -8,12 +8,13 @@ import {
   renderTemplate,
 } from '@medlocker/core';
 import { type Actor, systemActor } from '../../actor.ts';
-import type { AppDeps } from '../../deps.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
+import type { AppDeps } from '../../deps.ts';
 import { enqueue } from '../../outbox/index.ts';
 import { readSmsTemplates } from '../business-settings/repository.ts';
 import { effectiveFeatureSettings } from '../business-settings/service.ts';
 import { findClientOfBusiness } from '../integration-clients/repository.ts';
+import { eventRow } from './moves.ts';
 import { type PatientRoute, patientRoute } from './recipient.ts';
 import {
   type Db,
@@ -22,7 +23,6 @@ import {
   insertOrderEventRows,
   type OrderRow,
 } from './repository.ts';
-import { eventRow } from './service.ts';
 
 /** When a patient must collect by, as messages say it: '27 November 2026 at 18:30' (London time). */
 export const expiresText = (at: number): string => `${formatLongDate(at)} at ${formatTime(at, { seconds: false })}`;

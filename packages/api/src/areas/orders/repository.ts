@@ -1,6 +1,7 @@
 import type { Order, OrderEvent, OrderStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
+import type { OrderDelivery } from '../../delivery/messages/port.ts';
 import { contains } from '../../lists/contains-repository.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -470,3 +471,59 @@ export const latestRequestedMessageSince = async (db: Db, orderId: string, templ
     .executeTakeFirst();
   return row ? Number(row.created) : null;
 };
+
+/**
+ * Whether the order has a message of these channels that was handed to a provider after this one
+ * (ids are UUIDv7, so later ids sort later): then that one is the order's "last" message, and an
+ * older message's late report must not overwrite its status.
+ */
+export async function laterSentMessageExists(
+  db: Db,
+  orderId: string,
+  messageId: string,
+  channels: readonly ('sms' | 'email' | 'whatsapp')[],
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('message_outbox')
+    .select('id')
+    .where('order_id', '=', orderId)
+    .where('channel', 'in', channels)
+    .where('id', '>', messageId)
+    .where('provider_message_id', 'is not', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Sets the order's last status for this message's channel: `last_email_status` (with address, provider
+ * status and details) for email, `last_notification_status` for SMS and WhatsApp. Answers the order as
+ * it now is. The sender and the delivery reports both record through here.
+ */
+export const setOrderDeliveryStatus = (
+  db: Db,
+  orderId: string,
+  message: { channel: 'sms' | 'email' | 'whatsapp'; recipient: string; template_key: string },
+  delivery: OrderDelivery,
+  now: number,
+) =>
+  db
+    .updateTable('orders')
+    .set({
+      ...(message.channel === 'email'
+        ? {
+            last_email_status: JSON.stringify({
+              address: message.recipient,
+              providerStatus: delivery.providerStatus,
+              providerDetails: delivery.details,
+              status: delivery.status,
+              templateKey: message.template_key,
+              timestamp: now,
+            }),
+          }
+        : { last_notification_status: JSON.stringify(delivery.status) }),
+      updated: now,
+    })
+    .where('id', '=', orderId)
+    .returningAll()
+    .executeTakeFirst();

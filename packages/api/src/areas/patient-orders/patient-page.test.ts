@@ -1,9 +1,9 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { formatPin } from '@medlocker/core';
 import { systemActor } from '../../actor.ts';
-import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { asSupport, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
+import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { describeApi, TEST_ORIGIN } from '../../testing.ts';
 import {
   chargedOrder,
@@ -13,8 +13,8 @@ import {
   setState,
   webhookAuth,
 } from '../checkout/test-helpers.ts';
+import { createOrder } from '../orders/create.ts';
 import { pinOf } from '../orders/pin.ts';
-import { createOrder } from '../orders/service.ts';
 import { testPatient } from '../patients/test-helpers.ts';
 
 const judo = startFakeJudopay([judoAccount]);

@@ -12,6 +12,7 @@ import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { expiryReminderLeadMs } from '../orders/expiry.ts';
 import { queueOrderMessage, readyMessageKey } from '../orders/messages.ts';
+import { eventRow, invalidTransition, publishOrder } from '../orders/moves.ts';
 import {
   insertOrderEventRows,
   latestRequestedMessageSince,
@@ -20,7 +21,6 @@ import {
   setExpiryReminded,
   toOrder,
 } from '../orders/repository.ts';
-import { eventRow, invalidTransition, publishOrder } from '../orders/service.ts';
 
 type PatientOrders = Contract['patientOrders'];
 type In<M extends keyof PatientOrders> = ParsedInputOf<PatientOrders[M]>;

@@ -10,11 +10,11 @@ import {
 } from '@medlocker/core';
 import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import { hashToken, newToken } from '../../sessions/tokens.ts';
+import { maskRecipient } from '../../delivery/messages/send.ts';
 import type { AppDeps } from '../../deps.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
-import { maskRecipient } from '../../delivery/messages/send.ts';
 import { type Bucket, releaseToken, reserveToken } from '../../rate-limits/repository.ts';
+import { hashToken, newToken } from '../../sessions/tokens.ts';
 import { effectiveFeatureSettings } from '../business-settings/service.ts';
 import {
   type Db,

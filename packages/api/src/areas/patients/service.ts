@@ -14,7 +14,6 @@ import type { Actor, StaffActor } from '../../actor.ts';
 import { audit, auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
-import { voidOptInCode } from './whatsapp-repository.ts';
 import {
   columnsOf,
   type Db,
@@ -38,6 +37,7 @@ import {
   namePartsOnUpdate,
   type PatientValues,
 } from './rules.ts';
+import { voidOptInCode } from './whatsapp-repository.ts';
 
 type Patients = Contract['patients'];
 type In<M extends keyof Patients> = ParsedInputOf<Patients[M]>;

@@ -1,11 +1,12 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { createHmac } from 'node:crypto';
 import { listAudit } from '../../audit/audit.ts';
-import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
-import { createRunner } from '../../jobs/runner.ts';
 import { configuredGateways } from '../../delivery/messages/gateways/index.ts';
 import { messageSendHandler } from '../../delivery/messages/send.ts';
+import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
+import { createRunner } from '../../jobs/runner.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
+import { messagePort } from '../messages/index.ts';
 import { insertBusiness, testPatient } from './test-helpers.ts';
 
 /**
@@ -366,7 +367,10 @@ describeApi(
         logger: t.deps.logger,
         now: t.deps.now,
         handlers: {
-          'message.send': messageSendHandler(t.deps, { gateways: configuredGateways(t.deps.config, t.deps.mailer) }),
+          'message.send': messageSendHandler(t.deps, {
+            gateways: configuredGateways(t.deps.config, t.deps.mailer),
+            areas: messagePort(t.deps),
+          }),
         },
         baseDelayMs: 1_000,
         random: () => 0,

@@ -9,12 +9,12 @@ import {
 } from '@medlocker/core';
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
+import type { AppDeps } from '../../deps.ts';
 import { enqueue } from '../../outbox/index.ts';
 import { effectiveFeatureSettings } from '../business-settings/service.ts';
-import { lockPatient, type PatientRow, toPatient } from './repository.ts';
 import { newCode } from '../sign-ups/codes.ts';
+import { lockPatient, type PatientRow, toPatient } from './repository.ts';
 import {
   type Db,
   findBusinessOfPatient,

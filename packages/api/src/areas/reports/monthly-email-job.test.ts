@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'bun:test';
 import { seedBusiness } from '../../hubs/test-kit.ts';
+import { jobHandlers, jobSchedules } from '../../job-handlers.ts';
 import { createRunner, type Runner } from '../../jobs/runner.ts';
 import { nextRunAt } from '../../jobs/schedule.ts';
-import { jobHandlers, jobSchedules } from '../../job-handlers.ts';
 import { type MailCatcher, startMailCatcher } from '../../mail/mail-catcher.ts';
 import { createSmtpMailer, type Mailer } from '../../mail/mailer.ts';
 import { describeApi, type TestApi } from '../../testing.ts';

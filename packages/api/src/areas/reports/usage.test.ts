@@ -3,7 +3,7 @@ import type { UsageOverview } from '@medlocker/core';
 import { systemActor } from '../../actor.ts';
 import { asSupport, testAuth } from '../../hubs/test-kit.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
-import { createOrder } from '../orders/service.ts';
+import { createOrder } from '../orders/create.ts';
 import { insertBusiness, testPatient } from '../patients/test-helpers.ts';
 import { usagePeriod } from './usage.ts';
 

@@ -2,13 +2,13 @@ import { randomInt } from 'node:crypto';
 import { AppError } from '@medlocker/core';
 import type { Actor, StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import { authPolicy } from '../../sessions/policy.ts';
-import { createSession } from '../../sessions/sessions.ts';
-import { hashToken, newToken } from '../../sessions/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { type Bucket, reserveToken } from '../../rate-limits/repository.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
+import { authPolicy } from '../../sessions/policy.ts';
+import { createSession } from '../../sessions/sessions.ts';
+import { hashToken, newToken } from '../../sessions/tokens.ts';
 import {
   claimCliSignIn,
   cliSignInPending,

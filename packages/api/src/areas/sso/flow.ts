@@ -1,11 +1,11 @@
 import { AppError } from '@medlocker/core';
 import * as client from 'openid-client';
 import type { Actor } from '../../actor.ts';
-import { findUserByEmail, toUser } from '../users/repository.ts';
 import { audit } from '../../audit/audit.ts';
+import type { AppDeps } from '../../deps.ts';
 import { replaceSession, tokenOf } from '../../sessions/sessions.ts';
 import { cookieToken, hashToken, newToken } from '../../sessions/tokens.ts';
-import type { AppDeps } from '../../deps.ts';
+import { findUserByEmail, toUser } from '../users/repository.ts';
 import type { IdentityProviderRow } from './config.ts';
 import { completeOidc, ProviderProblem, startOidc } from './oidc.ts';
 import {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test';
-import { insertBusiness } from '../patients/test-helpers.ts';
 import { freePort } from '../../free-port.ts';
 import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing.ts';
+import { insertBusiness } from '../patients/test-helpers.ts';
 import { signInAtIdp, startTestIdp, type TestIdp } from './testing/test-idp.ts';
 
 /*

@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { insertIdentityProvider } from '../identity-providers/repository.ts';
 import { describeApi, type TestApi } from '../../testing.ts';
+import { insertIdentityProvider } from '../identity-providers/repository.ts';
 
 /*
  * Server-side request forgery on identity provider URLs (issue 22): refused at save, at test and at

@@ -1,7 +1,7 @@
 import { isUniqueViolation } from '@medlocker/db';
 import { type CacheProvider, SAML } from '@node-saml/node-saml';
-import { hashToken } from '../../sessions/tokens.ts';
 import type { AppDeps } from '../../deps.ts';
+import { hashToken } from '../../sessions/tokens.ts';
 import { type IdentityProviderRow, storedConfiguration } from './config.ts';
 import { ProviderProblem } from './oidc.ts';
 import { providerPolicy } from './provider-fetch.ts';

@@ -9,13 +9,13 @@ import {
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { liveOf } from '../../live/live.ts';
 import { decodeCursor, pageOf } from '../../lists/paging.ts';
+import { liveOf } from '../../live/live.ts';
 import { toBag } from '../bags/repository.ts';
+import { tokenSealer } from '../device-auth/credentials.ts';
 import { type IssuedCredentials, issueCredentials } from '../device-auth/repository.ts';
 import { listMachineRows, lockMachine, type MachineRow, toMachine } from '../machines/repository.ts';
 import { changeMachine, insertMachine, requireMachine } from '../machines/service.ts';
-import { tokenSealer } from '../device-auth/credentials.ts';
 import { deleteTestMachine, liveCredential, machineBags } from './repository.ts';
 
 type TestMachines = Contract['testMachines'];

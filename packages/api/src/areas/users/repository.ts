@@ -1,8 +1,8 @@
 import type { IdentityProviderRef, Role, User } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Cursor } from '../../lists/paging.ts';
 import { contains } from '../../lists/contains-repository.ts';
+import type { Cursor } from '../../lists/paging.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 type UserRow = Selectable<Database['users']>;

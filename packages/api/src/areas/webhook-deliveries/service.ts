@@ -8,10 +8,10 @@ import {
 } from '@medlocker/core';
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
-import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { eventBody, recordEvent } from '../../delivery/webhooks/events.ts';
 import { queueDispatch } from '../../delivery/webhooks/repository.ts';
+import type { AppDeps } from '../../deps.ts';
+import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness, requireEditableBusiness } from '../business-settings/service.ts';
 import {
   type Db,

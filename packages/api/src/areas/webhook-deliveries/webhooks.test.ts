@@ -1,9 +1,9 @@
 import { expect, it } from 'bun:test';
 import { type WebhookDelivery, webhooksPageSize } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
+import { DISPATCH_JOB, dispatchKey } from '../../delivery/webhooks/repository.ts';
 import { seedBusiness } from '../../hubs/test-kit.ts';
 import { describeApi, T0, type TestApi } from '../../testing.ts';
-import { DISPATCH_JOB, dispatchKey } from '../../delivery/webhooks/repository.ts';
 import { deliveryId, seedDeliveries, seedWebhookClient } from './test-helpers.ts';
 
 const HOUR = 3_600_000;

@@ -1,12 +1,12 @@
 import { expect, it } from 'bun:test';
 import { createHmac, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { insertBusiness, testPatient } from '../../areas/patients/test-helpers.ts';
-import { createLogger } from '../../log/logger.ts';
-import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing.ts';
 import { messagingReportRoutes } from '../../callbacks/message-reports.ts';
 import { snsStringToSign } from '../../callbacks/sns.ts';
-import { messageReportUrl, providerReportUrl, reportUrlFor, whatsAppReportUrl } from './report-urls.ts';
+import { createLogger } from '../../log/logger.ts';
+import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing.ts';
 import { applyDeliveryReport } from './delivery-reports.ts';
+import { messageReportUrl, providerReportUrl, reportUrlFor, whatsAppReportUrl } from './report-urls.ts';
 
 const APP_SECRET = 'whatsapp-app-secret-for-tests';
 const VERIFY_TOKEN = 'verify-token-0123456789';
@@ -76,6 +76,7 @@ const events = (t: TestApi, orderId: string) =>
     .orderBy('id')
     .execute();
 
+import { messagePort } from '../../areas/messages/index.ts';
 import { json } from '../../areas/orders/repository.ts';
 
 /** A report URL's path and query, for `t.raw`. */
@@ -563,7 +564,7 @@ describeApi(
     it('email: a report sets the order’s lastEmailStatus with the address, words and template', async () => {
       const m = await sentMessage(t, 'email', '<x@messages.medlocker>', { channel: 'email' });
       t.advance(5000);
-      const outcome = await applyDeliveryReport(t.deps, {
+      const outcome = await applyDeliveryReport(t.deps, messagePort(t.deps), {
         provider: 'email',
         providerMessageId: '<x@messages.medlocker>',
         providerStatus: 'bounced',

@@ -1,17 +1,9 @@
 import type { DeliveryStatus } from '@medlocker/core';
-import { systemActor } from '../../actor.ts';
-import { findOrder, insertOrderEventRows, type OrderRow } from '../../areas/orders/repository.ts';
-import { eventRow, publishOrder } from '../../areas/orders/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { emitMessageStatus, messageStatusOf } from '../webhooks/emit.ts';
 import { channelNames, type ProviderName } from './gateway.ts';
-import {
-  adoptProviderId,
-  laterSentMessageExists,
-  lockMessageByProviderId,
-  setOrderDeliveryStatus,
-  updateMessageDelivery,
-} from './repository.ts';
+import type { MessagePort, Publish, TimelineEntry } from './port.ts';
+import { adoptProviderId, lockMessageByProviderId, updateMessageDelivery } from './repository.ts';
 
 /** One delivery report, in our words, whichever provider sent it. */
 export type DeliveryReport = {
@@ -87,7 +79,11 @@ export const whatsAppStatus = (s: string): DeliveryStatus => whatsAppStatuses[s.
  * changes nothing (the caller answers 200 so the provider stops sending it); news older than what the
  * message already knows (sent after delivered) is ignored.
  */
-export async function applyDeliveryReport(deps: AppDeps, report: DeliveryReport): Promise<ReportOutcome> {
+export async function applyDeliveryReport(
+  deps: AppDeps,
+  areas: MessagePort,
+  report: DeliveryReport,
+): Promise<ReportOutcome> {
   const now = deps.now();
   const result = await deps.db.transaction().execute(async (tx) => {
     const message =
@@ -121,43 +117,31 @@ export async function applyDeliveryReport(deps: AppDeps, report: DeliveryReport)
       return { outcome: 'applied' as const };
     }
 
-    const email = message.channel === 'email';
-    const kinds = email ? (['email'] as const) : (['sms', 'whatsapp'] as const);
+    const what = channelNames[message.channel];
+    const event: TimelineEntry | undefined =
+      changed && report.status !== 'pending'
+        ? {
+            by: 'delivery-report',
+            code: report.status === 'success' ? 'MESSAGE_DELIVERED' : 'MESSAGE_FAILED',
+            words:
+              report.status === 'success'
+                ? `${what} delivered`
+                : `${what} failed: ${report.reason ?? report.providerStatus}`,
+            data: {
+              messageId: message.id,
+              channel: message.channel,
+              provider: report.provider,
+              providerStatus: report.providerStatus,
+              templateKey: message.template_key,
+            },
+          }
+        : undefined;
     // A late report on an earlier message still goes on the timeline, but the order's last status is
     // the later message's to set.
-    const order = (await laterSentMessageExists(tx, message.order_id, message.id, kinds))
-      ? await findOrder(tx, message.order_id)
-      : await setOrderDeliveryStatus(
-          tx,
-          message.order_id,
-          message,
-          { status: report.status, providerStatus: report.providerStatus, details: report.reason ?? null },
-          now,
-        );
+    const delivery = { status: report.status, providerStatus: report.providerStatus, details: report.reason ?? null };
+    const publish = await areas.recordOnOrder(tx, message, { delivery, onlyIfLatest: true, event }, now);
     await announce();
-    if (!order) return { outcome: 'applied' as const };
-    if (changed && report.status !== 'pending') {
-      const what = channelNames[message.channel];
-      const words =
-        report.status === 'success' ? `${what} delivered` : `${what} failed: ${report.reason ?? report.providerStatus}`;
-      await insertOrderEventRows(tx, [
-        eventRow(
-          deps,
-          systemActor('delivery-report'),
-          order,
-          report.status === 'success' ? 'MESSAGE_DELIVERED' : 'MESSAGE_FAILED',
-          words,
-          {
-            messageId: message.id,
-            channel: message.channel,
-            provider: report.provider,
-            providerStatus: report.providerStatus,
-            templateKey: message.template_key,
-          },
-        ),
-      ]);
-    }
-    return { outcome: 'applied' as const, order };
+    return { outcome: 'applied' as const, publish };
   });
   if (result.outcome === 'unknown') {
     deps.logger.info('delivery report for no message of ours', {
@@ -166,7 +150,7 @@ export async function applyDeliveryReport(deps: AppDeps, report: DeliveryReport)
       providerStatus: report.providerStatus,
     });
   }
-  const order: OrderRow | undefined = 'order' in result ? result.order : undefined;
-  if (order) await publishOrder(deps, order);
+  const publish: Publish | undefined = 'publish' in result ? result.publish : undefined;
+  await publish?.();
   return result.outcome;
 }

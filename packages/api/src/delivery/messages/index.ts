@@ -1,3 +1,4 @@
+export { applyDeliveryReport, type DeliveryReport } from './delivery-reports.ts';
 export {
   e164Or,
   type Gateway,
@@ -8,6 +9,4 @@ export {
   toE164,
 } from './gateway.ts';
 export { configuredGateways } from './gateways/index.ts';
-export { messagingReportRoutes } from '../../callbacks/message-reports.ts';
 export { messageReportUrl, providerReportUrl, reportToken, reportUrlFor, whatsAppReportUrl } from './report-urls.ts';
-export { applyDeliveryReport, type DeliveryReport } from './delivery-reports.ts';

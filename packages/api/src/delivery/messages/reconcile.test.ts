@@ -1,4 +1,5 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
+import { messagePort } from '../../areas/messages/index.ts';
 import { testPatient } from '../../areas/patients/test-helpers.ts';
 import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
 import { createRunner } from '../../jobs/runner.ts';
@@ -54,9 +55,10 @@ describeApi(
         handlers: {
           'message.send': messageSendHandler(t.deps, {
             gateways: configuredGateways(t.deps.config, t.deps.mailer),
+            areas: messagePort(t.deps),
             ...extra,
           }),
-          'message.reconcile': messageReconcileHandler(t.deps),
+          'message.reconcile': messageReconcileHandler(t.deps, messagePort(t.deps)),
         },
         baseDelayMs: 1_000,
         random: () => 0,
@@ -227,7 +229,7 @@ describeApi(
         expect(seen).toHaveLength(1);
         t.advance(GRACE_MS);
         // The check runs (no report yet): the message is queued to go again…
-        expect(await reconcileMessage(t.deps, messageId)).toBe('resent');
+        expect(await reconcileMessage(t.deps, messagePort(t.deps), messageId)).toBe('resent');
         expect(await messageOf(messageId)).toMatchObject({ provider_status: 'RESEND', sent_at: null });
         // …and the first send's report arrives before the resend is handed over: it finds the message.
         expect(await report(messageId, 'sw-1')).toEqual({ outcome: 'applied' });
@@ -247,7 +249,7 @@ describeApi(
         await drain(runner);
         t.advance(GRACE_MS);
         const [checked, reported] = await Promise.all([
-          reconcileMessage(t.deps, messageId),
+          reconcileMessage(t.deps, messagePort(t.deps), messageId),
           report(messageId, 'sw-1', 'DELIVERED'),
         ]);
         expect(reported).toEqual({ outcome: 'applied' });
@@ -314,7 +316,7 @@ describeApi(
             release = resolve;
           }),
         });
-        const options = { gateways: configuredGateways(t.deps.config, t.deps.mailer) };
+        const options = { gateways: configuredGateways(t.deps.config, t.deps.mailer), areas: messagePort(t.deps) };
         // Worker A hands the message over; the gateway is slow to answer.
         const first = sendMessage(t.deps, options, messageId).catch((error: Error) => error);
         while (seen.length === 0) await Bun.sleep(5);

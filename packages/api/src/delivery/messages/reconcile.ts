@@ -1,6 +1,3 @@
-import { systemActor } from '../../actor.ts';
-import { findOrder, insertOrderEventRows, type OrderRow } from '../../areas/orders/repository.ts';
-import { eventRow, publishOrder } from '../../areas/orders/service.ts';
 import type { Config } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
 import { enqueueJob } from '../../jobs/repository.ts';
@@ -8,9 +5,8 @@ import type { JobHandler } from '../../jobs/runner.ts';
 import { MESSAGE_MAX_ATTEMPTS } from '../../outbox/index.ts';
 import { emitMessageStatus } from '../webhooks/emit.ts';
 import { channelNames, type ProviderName } from './gateway.ts';
-import { lockMessage, type MessageRow, RESEND, setOrderDeliveryStatus, updateMessageDelivery } from './repository.ts';
-
-type Tx = Parameters<typeof updateMessageDelivery>[0];
+import type { MessagePort, Publish } from './port.ts';
+import { lockMessage, type MessageRow, RESEND, type Tx, updateMessageDelivery } from './repository.ts';
 
 /** `provider_status` of a message whose sender died between handing it over and recording the answer. */
 export const UNCONFIRMED = 'UNCONFIRMED';
@@ -80,7 +76,11 @@ export async function queueReconciliation(tx: Tx, deps: AppDeps, message: Messag
  * - none after the resend either: the message fails for staff to see ("may not have arrived") rather
  *   than going round again; a late report still sets it delivered.
  */
-export async function reconcileMessage(deps: AppDeps, messageId: string): Promise<'confirmed' | 'resent' | 'failed'> {
+export async function reconcileMessage(
+  deps: AppDeps,
+  areas: MessagePort,
+  messageId: string,
+): Promise<'confirmed' | 'resent' | 'failed'> {
   const result = await deps.db.transaction().execute(async (tx) => {
     const message = await lockMessage(tx, messageId);
     if (
@@ -91,7 +91,6 @@ export async function reconcileMessage(deps: AppDeps, messageId: string): Promis
     )
       return { outcome: 'confirmed' as const };
     const now = deps.now();
-    const order = message.order_id ? await findOrder(tx, message.order_id) : undefined;
     const gateway = gatewayNames[message.provider ?? ''] ?? message.provider ?? 'the gateway';
     const name = channelNames[message.channel];
     // Mid-sentence: "the SMS", "the WhatsApp message", "the email".
@@ -117,40 +116,34 @@ export async function reconcileMessage(deps: AppDeps, messageId: string): Promis
         },
         now,
       );
-      const updated = order ? await timeline(tx, deps, order, 'MESSAGE_RESENT', words, data) : undefined;
-      return { outcome: 'resent' as const, order: updated };
+      const event = { by: 'message.reconcile', code: 'MESSAGE_RESENT', words, data };
+      return { outcome: 'resent' as const, publish: await areas.recordOnOrder(tx, message, { event }, now) };
     }
     const reason = `no word from ${gateway} after it was sent again following a restart; it may not have arrived`;
     await updateMessageDelivery(tx, message.id, { status: 'failed', last_error: reason, updated: now });
-    const failed = { status: 'failed', providerStatus: 'failed', details: reason } as const;
-    const row = order ? await setOrderDeliveryStatus(tx, order.id, message, failed, now) : undefined;
+    const publish = await areas.recordOnOrder(
+      tx,
+      message,
+      {
+        delivery: { status: 'failed', providerStatus: 'failed', details: reason },
+        event: { by: 'message.reconcile', code: 'MESSAGE_FAILED', words: `${name} failed: ${reason}`, data },
+      },
+      now,
+    );
     // After the order's row: the integration client's row is locked last (docs/DECISIONS.md "Integration events").
     await emitMessageStatus(tx, deps, message, 'failed', reason);
-    if (!order) return { outcome: 'failed' as const };
-    const updated = await timeline(tx, deps, row ?? order, 'MESSAGE_FAILED', `${name} failed: ${reason}`, data);
-    return { outcome: 'failed' as const, order: updated };
+    return { outcome: 'failed' as const, publish };
   });
-  if ('order' in result && result.order) await publishOrder(deps, result.order);
+  const publish: Publish | undefined = 'publish' in result ? result.publish : undefined;
+  await publish?.();
   return result.outcome;
 }
 
-async function timeline(
-  tx: Tx,
-  deps: AppDeps,
-  order: OrderRow,
-  code: string,
-  words: string,
-  data: Record<string, unknown>,
-): Promise<OrderRow> {
-  await insertOrderEventRows(tx, [eventRow(deps, systemActor('message.reconcile'), order, code, words, data)]);
-  return order;
-}
-
 /** The runner's handler for `message.reconcile` jobs (payload `{ messageId }`). */
-export const messageReconcileHandler = (deps: AppDeps): JobHandler => ({
+export const messageReconcileHandler = (deps: AppDeps, areas: MessagePort): JobHandler => ({
   run: async ({ job }) => {
     const { messageId } = job.payload as { messageId: string };
-    const outcome = await reconcileMessage(deps, messageId);
+    const outcome = await reconcileMessage(deps, areas, messageId);
     if (outcome !== 'confirmed') deps.logger.warn('unconfirmed message reconciled', { messageId, outcome });
   },
 });

@@ -2,6 +2,8 @@ import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
+/** A connection or a transaction: what every function here takes first. */
+export type Tx = Db;
 
 /** `provider_status` of a message queued to be sent once more after an unconfirmed send (messaging/reconcile.ts). */
 export const RESEND = 'RESEND';
@@ -84,69 +86,6 @@ export async function clearHandOver(
 
 export const updateMessageDelivery = (db: Db, id: string, set: Updateable<Database['message_outbox']>) =>
   db.updateTable('message_outbox').set(set).where('id', '=', id).execute();
-
-/**
- * Whether the order has a message of these channels that was handed to a provider after this one
- * (ids are UUIDv7, so later ids sort later): then that one is the order's "last" message, and an
- * older message's late report must not overwrite its status.
- */
-export async function laterSentMessageExists(
-  db: Db,
-  orderId: string,
-  messageId: string,
-  channels: readonly ('sms' | 'email' | 'whatsapp')[],
-): Promise<boolean> {
-  const row = await db
-    .selectFrom('message_outbox')
-    .select('id')
-    .where('order_id', '=', orderId)
-    .where('channel', 'in', channels)
-    .where('id', '>', messageId)
-    .where('provider_message_id', 'is not', null)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** Where a message stands, as the order keeps it: the status, and for email the provider's words too. */
-export type OrderDelivery = {
-  status: 'pending' | 'success' | 'failed';
-  providerStatus: string | null;
-  details: string | null;
-};
-
-/**
- * Sets the order's last status for this message's channel: `last_email_status` (with address, provider
- * status and details) for email, `last_notification_status` for SMS and WhatsApp. Answers the order as
- * it now is. The sender and the delivery reports both record through here.
- */
-export const setOrderDeliveryStatus = (
-  db: Db,
-  orderId: string,
-  message: { channel: 'sms' | 'email' | 'whatsapp'; recipient: string; template_key: string },
-  delivery: OrderDelivery,
-  now: number,
-) =>
-  db
-    .updateTable('orders')
-    .set({
-      ...(message.channel === 'email'
-        ? {
-            last_email_status: JSON.stringify({
-              address: message.recipient,
-              providerStatus: delivery.providerStatus,
-              providerDetails: delivery.details,
-              status: delivery.status,
-              templateKey: message.template_key,
-              timestamp: now,
-            }),
-          }
-        : { last_notification_status: JSON.stringify(delivery.status) }),
-      updated: now,
-    })
-    .where('id', '=', orderId)
-    .returningAll()
-    .executeTakeFirst();
 
 /** One outbox message, locked until the transaction ends: the sender holds it while it decides and records. */
 export const lockMessage = (db: Db, id: string) =>

@@ -1,10 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${pin} and ${portal} are template placeholders.
 import { afterAll, afterEach, expect, it } from 'bun:test';
+import { messagePort } from '../../areas/messages/index.ts';
 import { json } from '../../areas/orders/repository.ts';
 import { testPatient } from '../../areas/patients/test-helpers.ts';
 import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
-import { createRunner } from '../../jobs/runner.ts';
 import { jobHandlers, jobSchedules } from '../../job-handlers.ts';
+import { createRunner } from '../../jobs/runner.ts';
 import { localMailboxOf } from '../../mail/mailer.ts';
 import { describeApi } from '../../testing.ts';
 import { configuredGateways } from './gateways/index.ts';
@@ -44,6 +45,7 @@ describeApi(
         handlers: {
           'message.send': messageSendHandler(t.deps, {
             gateways: configuredGateways(t.deps.config, t.deps.mailer),
+            areas: messagePort(t.deps),
             ...extra,
           }),
         },
@@ -406,7 +408,7 @@ describeApi(
           db: t.db,
           logger: t.deps.logger,
           now: t.deps.now,
-          handlers: { 'message.send': messageSendHandler(t.deps, { gateways: {} }) },
+          handlers: { 'message.send': messageSendHandler(t.deps, { gateways: {}, areas: messagePort(t.deps) }) },
         });
         await runner.tick();
         await runner.idle();
@@ -448,7 +450,10 @@ describeApi(
           logger: t.deps.logger,
           now: t.deps.now,
           handlers: {
-            'message.send': messageSendHandler(t.deps, { gateways: configuredGateways(t.deps.config, t.deps.mailer) }),
+            'message.send': messageSendHandler(t.deps, {
+              gateways: configuredGateways(t.deps.config, t.deps.mailer),
+              areas: messagePort(t.deps),
+            }),
           },
         });
         await runner.tick();

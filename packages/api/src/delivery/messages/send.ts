@@ -1,28 +1,15 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${pin} and ${portal} are the placeholders the sender fills.
 import { formatPin, type SmsGateway } from '@medlocker/core';
-import { systemActor } from '../../actor.ts';
-import { effectiveFeatureSettings } from '../../areas/business-settings/service.ts';
-import { staleMessageReason } from '../../areas/orders/messages.ts';
-import { pinOf } from '../../areas/orders/pin.ts';
-import { findOrder, insertOrderEventRows, type OrderRow } from '../../areas/orders/repository.ts';
-import { eventRow, publishOrder } from '../../areas/orders/service.ts';
-import { createShortUrl, shortUrlOf } from '../../areas/url/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
 import { PermanentJobError } from '../../jobs/runner.ts';
 import { emitMessageStatus, messageStatusOf } from '../webhooks/emit.ts';
 import { channelNames, type Gateway, GatewayError, type ProviderName, toE164 } from './gateway.ts';
 import { localGateway } from './gateways/local.ts';
+import type { MessagePort, Publish } from './port.ts';
 import { queueReconciliation, reportsEveryMessage, UNCONFIRMED, UNCONFIRMED_RESEND } from './reconcile.ts';
 import { reportUrlFor } from './report-urls.ts';
-import {
-  clearHandOver,
-  lockMessage,
-  type MessageRow,
-  RESEND,
-  setOrderDeliveryStatus,
-  updateMessageDelivery,
-} from './repository.ts';
+import { clearHandOver, lockMessage, type MessageRow, RESEND, type Tx, updateMessageDelivery } from './repository.ts';
 
 /** The business's `smsGateway` setting as the gateway adapters name their provider. */
 const smsProviders: Record<SmsGateway, ProviderName> = {
@@ -65,6 +52,8 @@ export function senderFrom(name: string | null | undefined, senderName: string |
 
 export type SendOptions = {
   gateways: Partial<Record<ProviderName, Gateway>>;
+  /** The areas' side: the message's order, the business's settings, short links. */
+  areas: MessagePort;
   /** Tests only: runs after the hand-over mark is committed and before the gateway is called (a worker dying there). */
   beforeSend?: (messageId: string) => Promise<void> | void;
   /** Tests only: runs after the gateway answered and before the send is recorded (a worker dying there). */
@@ -95,19 +84,18 @@ export const messageSendHandler = (deps: AppDeps, options: SendOptions): JobHand
 });
 
 type Prepared =
-  | { kind: 'done'; order?: OrderRow | undefined }
-  | { kind: 'stale'; order: OrderRow }
+  | { kind: 'done'; publish?: Publish | undefined }
+  | { kind: 'stale'; publish?: Publish | undefined }
   | {
       kind: 'send';
       message: MessageRow;
-      order: OrderRow | undefined;
       gateway: Gateway;
       sender: string;
       body: string;
       /** The hand-over mark this attempt set: a retryable failure clears only that. */
       mark: { sentAt: number; providerStatus: string | null };
     }
-  | { kind: 'refused'; message: MessageRow; order: OrderRow | undefined; provider: ProviderName; reason: string };
+  | { kind: 'refused'; message: MessageRow; provider: ProviderName; reason: string };
 
 /**
  * Sends one outbox message, at most once (docs/DECISIONS.md "Sending messages"). Before the gateway is
@@ -129,6 +117,7 @@ export async function sendMessage(
   /** Told the gateway before it is called: the runner paces retries by how that gateway is doing. */
   dependsOn?: (service: string) => void,
 ): Promise<void> {
+  const { areas } = options;
   const prepared = await deps.db.transaction().execute(async (tx): Promise<Prepared> => {
     const outcome = await prepare(tx);
     // Nothing to send (already sent, recorded, or stale): the job ends with what this transaction records.
@@ -142,8 +131,10 @@ export async function sendMessage(
     const neverHandedOver = message?.status === 'failed' && message.sent_at === null;
     if (!message || message.provider_message_id !== null || (message.status !== 'pending' && !neverHandedOver))
       return { kind: 'done' };
-    const order = message.order_id ? await findOrder(tx, message.order_id) : undefined;
     const now = deps.now();
+    const order = message.order_id
+      ? await areas.orderToMessage(tx, message.order_id, message.template_key, now)
+      : undefined;
     // Already recorded unconfirmed (this job ran again after its worker died before finishing it): its
     // check is queued, nothing more to record.
     if (message.provider_status === UNCONFIRMED || message.provider_status === UNCONFIRMED_RESEND)
@@ -152,10 +143,10 @@ export async function sendMessage(
       // An earlier attempt handed it to the gateway and died before recording the answer: it may well
       // have arrived, and a PIN sent twice is worse than a status we cannot confirm now. Its delivery
       // report will say (messaging/reconcile.ts): none after the grace period, and it is sent once more.
-      const updated = await recordUnconfirmed(tx, deps, message, order, message.provider ?? 'local');
-      return { kind: 'done', order: updated };
+      const publish = await recordUnconfirmed(tx, deps, areas, message, message.provider ?? 'local');
+      return { kind: 'done', publish };
     }
-    const stale = order ? staleMessageReason(message.template_key, order, now) : null;
+    const stale = order?.stale ?? null;
     if (order && stale) {
       // Nothing was handed to a gateway: the message ends failed with the reason, the order's last
       // status stays that of its last real message, and the timeline says why the patient heard nothing.
@@ -166,18 +157,22 @@ export async function sendMessage(
         updated: now,
       });
       await emitMessageStatus(tx, deps, message, 'failed', stale);
-      await insertOrderEventRows(tx, [
-        eventRow(deps, systemActor('message.send'), order, 'MESSAGE_SUPPRESSED', stale, {
-          messageId: message.id,
-          templateKey: message.template_key,
-          reason: 'stale',
-        }),
-      ]);
-      return { kind: 'stale', order };
+      const publish = await areas.recordOnOrder(
+        tx,
+        message,
+        {
+          event: {
+            by: 'message.send',
+            code: 'MESSAGE_SUPPRESSED',
+            words: stale,
+            data: { messageId: message.id, templateKey: message.template_key, reason: 'stale' },
+          },
+        },
+        now,
+      );
+      return { kind: 'stale', publish };
     }
-    const { settings } = message.business_id
-      ? await effectiveFeatureSettings(tx, message.business_id)
-      : { settings: null };
+    const settings = message.business_id ? await areas.senderSettings(tx, message.business_id) : null;
     const provider: ProviderName =
       message.channel === 'email'
         ? 'email'
@@ -190,7 +185,6 @@ export async function sendMessage(
         return {
           kind: 'refused',
           message,
-          order,
           provider,
           reason: `No ${provider} gateway is configured (${needs[provider]})`,
         };
@@ -199,20 +193,15 @@ export async function sendMessage(
     }
     let body = message.body;
     if (body.includes('${pin}')) {
-      const pin = order ? pinOf(deps.config.secretsKey, order) : null;
+      const pin = order ? order.pin() : null;
       if (pin === null) {
-        return { kind: 'refused', message, order, provider, reason: 'The order has no PIN to send' };
+        return { kind: 'refused', message, provider, reason: 'The order has no PIN to send' };
       }
       body = body.replaceAll('${pin}', formatPin(pin));
     }
     if (body.includes('${portal}')) {
-      const target = order ? `/p/${order.id}` : '/';
-      const link = await createShortUrl(tx, deps, {
-        target,
-        orderId: order?.id ?? null,
-        businessId: message.business_id,
-      });
-      body = body.replaceAll('${portal}', shortUrlOf(deps, link.code));
+      const link = await areas.portalLink(tx, { orderId: order?.id ?? null, businessId: message.business_id });
+      body = body.replaceAll('${portal}', link);
     }
     await updateMessageDelivery(tx, message.id, {
       sent_at: now,
@@ -220,16 +209,16 @@ export async function sendMessage(
       attempts: message.attempts + 1,
       updated: now,
     });
-    const sender = senderFrom(order?.business_name, settings?.smsSenderName ?? null);
+    const sender = senderFrom(order?.businessName, settings?.smsSenderName ?? null);
     const mark = { sentAt: now, providerStatus: message.provider_status };
-    return { kind: 'send', message, order, gateway, sender, body, mark };
+    return { kind: 'send', message, gateway, sender, body, mark };
   }
   if (prepared.kind === 'done' || prepared.kind === 'stale') {
-    if (prepared.order) await publishOrder(deps, prepared.order);
+    await prepared.publish?.();
     return;
   }
   if (prepared.kind === 'refused') {
-    await recordFailed(deps, prepared.message, prepared.order, prepared.provider, prepared.reason);
+    await recordFailed(deps, areas, prepared.message, prepared.provider, prepared.reason);
     throw new PermanentJobError(prepared.reason);
   }
 
@@ -252,7 +241,7 @@ export async function sendMessage(
       // No answer in time (or the connection dropped after the request went): it may be on its way.
       // Recorded unconfirmed, as after a crash: its report confirms it, or after the grace period with
       // no report it is sent once more (messaging/reconcile.ts). Never sent again blindly.
-      const order = await deps.db.transaction().execute(async (tx) => {
+      const publish = await deps.db.transaction().execute(async (tx) => {
         const locked = await lockMessage(tx, message.id);
         const ours =
           locked &&
@@ -262,14 +251,13 @@ export async function sendMessage(
           locked.provider_status === prepared.mark.providerStatus;
         await attempt.complete?.(tx);
         if (!ours) return undefined;
-        const current = message.order_id ? await findOrder(tx, message.order_id) : undefined;
-        return recordUnconfirmed(tx, deps, locked, current, gateway.provider);
+        return recordUnconfirmed(tx, deps, areas, locked, gateway.provider);
       });
       deps.logger.warn('gateway gave no answer: message recorded unconfirmed', {
         messageId: message.id,
         reason: error.reason,
       });
-      if (order) await publishOrder(deps, order);
+      await publish?.();
       return;
     }
     if (error.retryable) {
@@ -292,30 +280,27 @@ export async function sendMessage(
       // of the dead job sends it again).
       const tries = attempt.attempts ?? 1;
       const reason = `${error.reason} (gave up after ${tries} ${tries === 1 ? 'attempt' : 'attempts'})`;
-      await recordFailed(deps, message, prepared.order, gateway.provider, reason, 'GAVE_UP');
+      await recordFailed(deps, areas, message, gateway.provider, reason, 'GAVE_UP');
       throw new PermanentJobError(reason);
     }
     // A refusal the provider answered (HTTP 4xx, SMTP 5xx) means it took nothing: clear the hand-over
     // mark so a staff retry of the dead job sends it. A 2xx we could not read keeps the mark (it may
     // have gone), and the retry records it unconfirmed instead of sending the PIN again.
     const refused = error.httpStatus !== null && error.httpStatus >= 400;
-    await recordFailed(deps, message, prepared.order, gateway.provider, error.reason, 'REFUSED', refused);
+    await recordFailed(deps, areas, message, gateway.provider, error.reason, 'REFUSED', refused);
     throw new PermanentJobError(error.reason);
   }
   await options.afterSend?.(message.id);
   // The answer and the job's end in one transaction (one commit): a worker dying before it commits
   // leaves both undone, and the job's next run finds the message handed over and unconfirmed.
-  const order = await deps.db.transaction().execute(async (tx) => {
+  const publish = await deps.db.transaction().execute(async (tx) => {
     const locked = await lockMessage(tx, message.id);
     await attempt.complete?.(tx);
     if (!locked || locked.provider_message_id !== null) return undefined;
-    const current = message.order_id ? await findOrder(tx, message.order_id) : undefined;
-    return recordSent(tx, deps, locked, current, result);
+    return recordSent(tx, deps, areas, locked, result);
   });
-  if (order) await publishOrder(deps, order);
+  await publish?.();
 }
-
-type Tx = Parameters<typeof updateMessageDelivery>[0];
 
 /**
  * Records a message as handed to its provider: the provider's id, the status (pending until a delivery
@@ -325,10 +310,10 @@ type Tx = Parameters<typeof updateMessageDelivery>[0];
 async function recordSent(
   tx: Tx,
   deps: AppDeps,
+  areas: MessagePort,
   message: MessageRow,
-  order: OrderRow | undefined,
   result: { provider: ProviderName | string; providerMessageId: string | null; unconfirmed?: string },
-): Promise<OrderRow | undefined> {
+): Promise<Publish | undefined> {
   const now = deps.now();
   const final = result.provider === 'email' || result.provider === 'local';
   const status = final ? 'success' : 'pending';
@@ -341,32 +326,33 @@ async function recordSent(
     sent_at: message.sent_at ?? now,
     updated: now,
   });
-  let updated: OrderRow | undefined;
-  if (order) {
-    const what = channelNames[message.channel];
-    const words =
-      result.providerMessageId === null
-        ? `${what} sent to ${maskRecipient(message.recipient)} (the sender stopped before the provider's answer was recorded)`
-        : `${what} sent to ${maskRecipient(message.recipient)}${result.provider === 'local' ? ' (local gateway: not really sent)' : ''}`;
-    updated = await setOrderDeliveryStatus(
-      tx,
-      order.id,
-      message,
-      { status, providerStatus: 'sent', details: null },
-      now,
-    );
-    await insertOrderEventRows(tx, [
-      eventRow(deps, systemActor('message.send'), updated ?? order, 'MESSAGE_SENT', words, {
-        messageId: message.id,
-        channel: message.channel,
-        provider: result.provider,
-        templateKey: message.template_key,
-      }),
-    ]);
-  }
+  const what = channelNames[message.channel];
+  const words =
+    result.providerMessageId === null
+      ? `${what} sent to ${maskRecipient(message.recipient)} (the sender stopped before the provider's answer was recorded)`
+      : `${what} sent to ${maskRecipient(message.recipient)}${result.provider === 'local' ? ' (local gateway: not really sent)' : ''}`;
+  const publish = await areas.recordOnOrder(
+    tx,
+    message,
+    {
+      delivery: { status, providerStatus: 'sent', details: null },
+      event: {
+        by: 'message.send',
+        code: 'MESSAGE_SENT',
+        words,
+        data: {
+          messageId: message.id,
+          channel: message.channel,
+          provider: result.provider,
+          templateKey: message.template_key,
+        },
+      },
+    },
+    now,
+  );
   // After the order's row: the integration client's row is locked last (docs/DECISIONS.md "Integration events").
   await emitMessageStatus(tx, deps, message, messageStatusOf(status));
-  return updated;
+  return publish;
 }
 
 /**
@@ -376,17 +362,17 @@ async function recordSent(
 async function recordUnconfirmed(
   tx: Tx,
   deps: AppDeps,
+  areas: MessagePort,
   message: MessageRow,
-  order: OrderRow | undefined,
   provider: ProviderName | string,
-): Promise<OrderRow | undefined> {
-  const updated = await recordSent(tx, deps, message, order, {
+): Promise<Publish | undefined> {
+  const publish = await recordSent(tx, deps, areas, message, {
     provider,
     providerMessageId: null,
     unconfirmed: message.provider_status === RESEND ? UNCONFIRMED_RESEND : UNCONFIRMED,
   });
   await queueReconciliation(tx, deps, message, provider);
-  return updated;
+  return publish;
 }
 
 /**
@@ -395,15 +381,15 @@ async function recordUnconfirmed(
  */
 async function recordFailed(
   deps: AppDeps,
+  areas: MessagePort,
   message: MessageRow,
-  order: OrderRow | undefined,
   provider: ProviderName,
   reason: string,
   providerStatus: 'REFUSED' | 'GAVE_UP' = 'REFUSED',
   clearHandOver = false,
 ): Promise<void> {
   const now = deps.now();
-  const updated = await deps.db.transaction().execute(async (tx) => {
+  const publish = await deps.db.transaction().execute(async (tx) => {
     await updateMessageDelivery(tx, message.id, {
       ...(clearHandOver ? { sent_at: null } : {}),
       status: 'failed',
@@ -412,28 +398,23 @@ async function recordFailed(
       last_error: reason,
       updated: now,
     });
-    const failed = { status: 'failed', providerStatus: 'failed', details: reason } as const;
-    const row = order ? await setOrderDeliveryStatus(tx, order.id, message, failed, now) : undefined;
-    if (order) {
-      await insertOrderEventRows(tx, [
-        eventRow(
-          deps,
-          systemActor('message.send'),
-          row ?? order,
-          'MESSAGE_FAILED',
-          `${channelNames[message.channel]} failed: ${reason}`,
-          {
-            messageId: message.id,
-            channel: message.channel,
-            provider,
-            templateKey: message.template_key,
-          },
-        ),
-      ]);
-    }
+    const published = await areas.recordOnOrder(
+      tx,
+      message,
+      {
+        delivery: { status: 'failed', providerStatus: 'failed', details: reason },
+        event: {
+          by: 'message.send',
+          code: 'MESSAGE_FAILED',
+          words: `${channelNames[message.channel]} failed: ${reason}`,
+          data: { messageId: message.id, channel: message.channel, provider, templateKey: message.template_key },
+        },
+      },
+      now,
+    );
     // After the order's row: the integration client's row is locked last (docs/DECISIONS.md "Integration events").
     await emitMessageStatus(tx, deps, message, 'failed', reason);
-    return row;
+    return published;
   });
-  if (updated) await publishOrder(deps, updated);
+  await publish?.();
 }

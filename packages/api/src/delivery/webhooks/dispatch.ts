@@ -1,8 +1,8 @@
 import { WEBHOOK_TEST_EVENT } from '@medlocker/core';
-import { openSealedWebhookSecret } from '../../areas/integration-clients/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
 import { enqueue } from '../../outbox/index.ts';
+import type { SsrfPolicy } from '../../ssrf/ssrf.ts';
 import { eventBody } from './events.ts';
 import {
   type AttemptRecord,
@@ -19,8 +19,8 @@ import {
   recordAttempts,
   updateEndpointHealth,
 } from './repository.ts';
+import { openSealedWebhookSecret } from './secrets.ts';
 import { type AttemptOutcome, sendWebhook, signerOf } from './send.ts';
-import type { SsrfPolicy } from '../../ssrf/ssrf.ts';
 
 /*
  * The webhook dispatch job (issue 20, docs/DECISIONS.md "Webhook dispatch"): one per client, queued by

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
+import { offlineAfterMs } from '@medlocker/core';
 import type { Actor } from '../../actor.ts';
 import { dataUrl, pngBytes } from '../../areas/businesses/test-helpers.ts';
 import { declareExemption } from '../../areas/checkout/exemption.ts';
@@ -10,19 +11,19 @@ import {
   patientActor,
   webhookAuth,
 } from '../../areas/checkout/test-helpers.ts';
+import { messagePort } from '../../areas/messages/index.ts';
 import { recordExpiredOrders } from '../../areas/orders/expiry.ts';
+import { moveOrder } from '../../areas/orders/moves.ts';
 import { json } from '../../areas/orders/repository.ts';
-import { moveOrder } from '../../areas/orders/service.ts';
 import { testPatient } from '../../areas/patients/test-helpers.ts';
 import { seedWebhookClient } from '../../areas/webhook-deliveries/test-helpers.ts';
 import { sweepOffline } from '../../hubs/machine/sweeper.ts';
-import { offlineAfterMs } from '../../hubs/protocol.ts';
 import { asSupport, listen, lockerEvents, seedBusiness, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
+import { startFakeJudopay } from '../../payments/fake-judopay.ts';
+import { describeApi } from '../../testing.ts';
 import { smsWorksGateway } from '../messages/gateways/smsworks.ts';
 import { messageReportUrl } from '../messages/report-urls.ts';
 import { sendMessage } from '../messages/send.ts';
-import { startFakeJudopay } from '../../payments/fake-judopay.ts';
-import { describeApi } from '../../testing.ts';
 import { DISPATCH_JOB } from './repository.ts';
 
 /*
@@ -345,7 +346,7 @@ describeApi(
           .where('order_id', '=', o.id)
           .executeTakeFirstOrThrow();
         // No gateway configured outside production: the local one, which reports nothing later (delivered).
-        await sendMessage(t.deps, { gateways: {} }, ready.id);
+        await sendMessage(t.deps, { gateways: {}, areas: messagePort(t.deps) }, ready.id);
         // A message of The SMS Works still on its way, and its reports through the report route.
         const sms = Bun.randomUUIDv7();
         await t.db
@@ -437,7 +438,9 @@ describeApi(
               updated: 1,
             })
             .execute();
-          await sendMessage(t.deps, { gateways: { smsworks: gateway } }, id).catch(() => {});
+          await sendMessage(t.deps, { gateways: { smsworks: gateway }, areas: messagePort(t.deps) }, id).catch(
+            () => {},
+          );
         };
         await send('+447700900456');
         await send('07700-9004x'); // not a phone number: refused here, in words that name it

@@ -3,13 +3,16 @@ import {
   isoTime,
   type MachineEvent,
   machineAlerts,
+  type Order,
   type OrderAction,
   toIntegrationOrder,
 } from '@medlocker/core';
-import type { MachineRow } from '../../areas/machines/repository.ts';
-import { type Db, type OrderRow, toOrder } from '../../areas/orders/repository.ts';
+import type { Database } from '@medlocker/db';
+import type { Kysely, Transaction } from 'kysely';
 import type { AppDeps } from '../../deps.ts';
 import { recordEvent } from './events.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
 
 /*
  * What each flow tells a pharmacy's record system (issue 20; the table is in docs/DECISIONS.md,
@@ -62,17 +65,17 @@ export function emitOrderEvent(
   tx: Db,
   deps: AppDeps,
   type: OrderEventType,
-  row: OrderRow,
+  order: Order,
   payment?: PaymentChange,
   pinHold?: PinHoldChange,
 ) {
   return recordEvent(
     tx,
     {
-      businessId: row.business_id,
+      businessId: order.businessId,
       type,
-      orderingKey: row.id,
-      data: { ...toIntegrationOrder(toOrder(row)), ...(payment ? { payment } : {}), ...(pinHold ? { pinHold } : {}) },
+      orderingKey: order.id,
+      data: { ...toIntegrationOrder(order), ...(payment ? { payment } : {}), ...(pinHold ? { pinHold } : {}) },
     },
     deps.now(),
   );
@@ -142,6 +145,16 @@ export async function emitMessageStatus(
   );
 }
 
+/** A machine's state as a PMR sees it, after the change an event records. */
+export type MachineState = {
+  id: string;
+  businessId: string;
+  name: string;
+  online: boolean;
+  inOrder: boolean;
+  archived: boolean;
+};
+
 /** The machine events that are a change of the state a PMR sees (online, in order, archived). */
 const statusCodes = new Set(['MP_0002', 'MP_0003', 'MP_0004', 'MP_0005', 'MP_0006', 'MP_0007']);
 
@@ -150,9 +163,9 @@ const statusCodes = new Set(['MP_0002', 'MP_0003', 'MP_0004', 'MP_0005', 'MP_000
  * above info (an alarm a locker raised, or one the product raised: temperature excursion, out of order,
  * offline). `machine` is the row after the change. Routine events (a scan, a boot) emit nothing.
  */
-export async function emitMachineEvent(tx: Db, deps: AppDeps, machine: MachineRow, event: MachineEvent) {
+export async function emitMachineEvent(tx: Db, deps: AppDeps, machine: MachineState, event: MachineEvent) {
   const now = deps.now();
-  const base = { businessId: machine.business_id, orderingKey: machine.id };
+  const base = { businessId: machine.businessId, orderingKey: machine.id };
   if (statusCodes.has(event.code)) {
     await recordEvent(
       tx,
@@ -163,8 +176,8 @@ export async function emitMachineEvent(tx: Db, deps: AppDeps, machine: MachineRo
           machineId: machine.id,
           machineName: machine.name,
           online: machine.online,
-          inOrder: machine.out_of_order_at === null,
-          archived: machine.archived_at !== null,
+          inOrder: machine.inOrder,
+          archived: machine.archived,
           at: isoTime(event.created),
         },
       },

@@ -1,6 +1,6 @@
 import type { Database } from '@medlocker/db';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import { currentRequestId } from '../../http/request-meta.ts';
+import { currentRequestId } from '../../log/request-scope.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { lockerActionNames } from '../protocol.ts';
+import { lockerActionNames } from '@medlocker/core';
 import { type Handlers, lockerHandlers } from './handlers.ts';
 
 describe('locker action handlers', () => {

@@ -1,10 +1,16 @@
-import { type LockerAction, type LockerRequest, type LockerResponse, machineAlerts } from '@medlocker/core';
+import {
+  errorFrame,
+  type LockerAction,
+  type LockerRequest,
+  type LockerResponse,
+  MAX_READING_AHEAD_MS,
+  machineAlerts,
+} from '@medlocker/core';
 import { bagLeft, bagLoaded } from '../../areas/bags/locker-service.ts';
 import { recordMachineEvent } from '../../areas/machines/events.ts';
 import { insertStatus } from '../../areas/machines/hub-repository.ts';
 import { collectOrder, loadOrder, removeOrder, verifyPin } from '../../areas/orders/locker-service.ts';
 import { liveOf } from '../../live/live.ts';
-import { errorFrame, MAX_READING_AHEAD_MS } from '../protocol.ts';
 import { CallError, type LockerSession } from './session.ts';
 
 /** One call being handled: its frame id and the hub's clock when it started. */

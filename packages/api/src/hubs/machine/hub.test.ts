@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
 import { sql } from 'kysely';
 import { credentialPolicy } from '../../areas/device-auth/repository.ts';
-import { describeApi } from '../../testing.ts';
 import { liveOf } from '../../live/live.ts';
+import { describeApi } from '../../testing.ts';
 import {
   eventually,
   fastHub,

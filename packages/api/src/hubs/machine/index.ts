@@ -1,10 +1,9 @@
-import { AppError } from '@medlocker/core';
+import { AppError, protocolTiming } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import { checkAccessToken } from '../../areas/device-auth/repository.ts';
 import type { AppDeps } from '../../deps.ts';
-import { metricsOf } from '../../metrics/metrics.ts';
 import { liveOf } from '../../live/live.ts';
-import { protocolTiming } from '../protocol.ts';
+import { metricsOf } from '../../metrics/metrics.ts';
 import type { LockerIdentity } from './identity.ts';
 import { type BatcherOptions, ReadingsBatcher } from './readings.ts';
 import { LockerSession } from './session.ts';

@@ -1,4 +1,4 @@
-import { formatTemperature } from '@medlocker/core';
+import { formatTemperature, type Reading, TEMPERATURE_WINDOW_MS, temperatureRange } from '@medlocker/core';
 import { isForeignKeyViolation } from '@medlocker/db';
 import { publishRecorded, type RecordedEvent, recordMachineEvent } from '../../areas/machines/events.ts';
 import {
@@ -8,10 +8,9 @@ import {
   temperatureAlertsOn,
   updateTemperatureAverages,
 } from '../../areas/machines/hub-repository.ts';
-import type { AppDeps } from '../../deps.ts';
 import { inBusinessOrder } from '../../delivery/webhooks/emit.ts';
+import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
-import { type Reading, TEMPERATURE_WINDOW_MS, temperatureRange } from '../protocol.ts';
 import { type LockerIdentity, MachineGone } from './identity.ts';
 
 type Pending = {

@@ -1,22 +1,4 @@
 import type { ContentsChange } from '@medlocker/core';
-import { type Database, isForeignKeyViolation } from '@medlocker/db';
-import type { Transaction } from 'kysely';
-import { publishRecorded, type RecordedEvent, recordMachineEvent } from '../../areas/machines/events.ts';
-import {
-  claimEvent,
-  existingMachines,
-  insertStatus,
-  lastStoredSeq,
-  machineRow,
-  saveResult,
-  storedResult,
-  touchOnline,
-} from '../../areas/machines/hub-repository.ts';
-import { type MachineRow, toMachine } from '../../areas/machines/repository.ts';
-import type { OrderRow } from '../../areas/orders/repository.ts';
-import { publishOrder } from '../../areas/orders/service.ts';
-import type { AppDeps } from '../../deps.ts';
-import { liveOf } from '../../live/live.ts';
 import {
   type CallFrame,
   callFrame,
@@ -32,7 +14,25 @@ import {
   parseFrame,
   protocolTiming,
   resultFrame,
-} from '../protocol.ts';
+} from '@medlocker/core';
+import { type Database, isForeignKeyViolation } from '@medlocker/db';
+import type { Transaction } from 'kysely';
+import { publishRecorded, type RecordedEvent, recordMachineEvent } from '../../areas/machines/events.ts';
+import {
+  claimEvent,
+  existingMachines,
+  insertStatus,
+  lastStoredSeq,
+  machineRow,
+  saveResult,
+  storedResult,
+  touchOnline,
+} from '../../areas/machines/hub-repository.ts';
+import { type MachineRow, toMachine } from '../../areas/machines/repository.ts';
+import { publishOrder } from '../../areas/orders/moves.ts';
+import type { OrderRow } from '../../areas/orders/repository.ts';
+import type { AppDeps } from '../../deps.ts';
+import { liveOf } from '../../live/live.ts';
 import { handle } from './handlers.ts';
 import { type LockerActor, type LockerIdentity, lockerActor, MachineGone } from './identity.ts';
 import type { ReadingsBatcher } from './readings.ts';

@@ -1,10 +1,10 @@
+import { offlineAfterMs } from '@medlocker/core';
 import { publishRecorded, recordMachineEvent } from '../../areas/machines/events.ts';
 import { markSilentOffline } from '../../areas/machines/hub-repository.ts';
 import { toMachine } from '../../areas/machines/repository.ts';
-import type { AppDeps } from '../../deps.ts';
 import { inBusinessOrder } from '../../delivery/webhooks/emit.ts';
+import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
-import { offlineAfterMs } from '../protocol.ts';
 
 /**
  * Marks machines offline that have not been heard from for the missed-heartbeat window, and raises

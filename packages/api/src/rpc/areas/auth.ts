@@ -1,20 +1,13 @@
 import { AppError } from '@medlocker/core';
-import {
-  endPatientSessionByToken,
-  PATIENT_COOKIE,
-  patientPrincipalOf,
-  patientTokenOf,
-} from '../../sessions/patient-sessions.ts';
-import { authMessages, authPolicy } from '../../sessions/policy.ts';
-import { tokenOf } from '../../sessions/sessions.ts';
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../area.ts';
-import type { HttpExchange } from '../context.ts';
-import { approveCliSignIn, beginCliSignIn, pollCliSignIn } from '../../areas/sso/cli-sign-in.ts';
-import { SSO_COOKIE, SSO_LOGIN_TTL_MS } from '../../areas/sso/flow.ts';
 import { linkOrigin, siteOf } from '../../areas/auth/mails.ts';
 import { addPatientMobile, listPatientMobile, removePatientMobile } from '../../areas/auth/patient-mobiles.ts';
-import { endPatientSession, patientSessionInfo, verifyPatient, verifySms, verifySmsCode } from '../../areas/auth/patient-service.ts';
+import {
+  endPatientSession,
+  patientSessionInfo,
+  verifyPatient,
+  verifySms,
+  verifySmsCode,
+} from '../../areas/auth/patient-service.ts';
 import { addRoles, editIdentityProvider, removeRole } from '../../areas/auth/roles-service.ts';
 import {
   beginResetPassword,
@@ -26,6 +19,19 @@ import {
   register,
   session,
 } from '../../areas/auth/service.ts';
+import { approveCliSignIn, beginCliSignIn, pollCliSignIn } from '../../areas/sso/cli-sign-in.ts';
+import { SSO_COOKIE, SSO_LOGIN_TTL_MS } from '../../areas/sso/flow.ts';
+import type { AppDeps } from '../../deps.ts';
+import {
+  endPatientSessionByToken,
+  PATIENT_COOKIE,
+  patientPrincipalOf,
+  patientTokenOf,
+} from '../../sessions/patient-sessions.ts';
+import { authMessages, authPolicy } from '../../sessions/policy.ts';
+import { tokenOf } from '../../sessions/sessions.ts';
+import { rpcArea } from '../area.ts';
+import type { HttpExchange } from '../context.ts';
 
 /**
  * Hands a proven patient their session cookie (Lax: see auth/patient-sessions.ts), ending any older one.

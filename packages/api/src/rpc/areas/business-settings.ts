@@ -1,5 +1,3 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../area.ts';
 import {
   getBusinessControlledSettings,
   getBusinessFeatureSettings,
@@ -8,6 +6,8 @@ import {
   updateBusinessFeatureSettings,
   updateBusinessSmsTemplates,
 } from '../../areas/business-settings/service.ts';
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
 
 /** `POST /api/businessSettings/*`: a business's SMS templates, feature and controlled settings. */
 export const businessSettingsRoutes = (deps: AppDeps) =>

@@ -1,6 +1,4 @@
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../area.ts';
 import { deleteLogo } from '../../areas/businesses/logo-delete.ts';
 import { logoFiles } from '../../areas/businesses/logos.ts';
 import {
@@ -20,6 +18,8 @@ import {
   updateLogo,
   uploadLogo,
 } from '../../areas/businesses/service.ts';
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
 
 /** `POST /api/businesses/*`, and the logos it stores, read-only at `GET /files/logos/<name>`. */
 export const businessesRoutes = (deps: AppDeps) =>

@@ -2,14 +2,18 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import { systemActor } from '../../actor.ts';
+import { linkOrigin, siteOf } from '../../areas/auth/mails.ts';
+import { declareExemption } from '../../areas/checkout/exemption.ts';
+import { sendReceipt } from '../../areas/checkout/receipt.ts';
+import {
+  completeFromWebhook,
+  completeJudoOrderPayment,
+  createJudoPaymentSession,
+} from '../../areas/checkout/service.ts';
+import { patientSummaryOf } from '../../areas/patient-orders/patient-service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { readReceipt } from '../../payments/judopay.ts';
 import { rpcArea } from '../area.ts';
-import { linkOrigin, siteOf } from '../../areas/auth/mails.ts';
-import { patientSummaryOf } from '../../areas/patient-orders/patient-service.ts';
-import { declareExemption } from '../../areas/checkout/exemption.ts';
-import { sendReceipt } from '../../areas/checkout/receipt.ts';
-import { completeFromWebhook, completeJudoOrderPayment, createJudoPaymentSession } from '../../areas/checkout/service.ts';
 
 /**
  * `POST /api/checkout/*`: the patient of a patient session paying for, or declaring an exemption on, their

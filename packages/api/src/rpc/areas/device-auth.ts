@@ -1,13 +1,13 @@
 import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import type { Actor } from '../../actor.ts';
+import { activateDeviceAuth, exchangeToken, startDeviceAuth, TokenRefusal } from '../../areas/device-auth/service.ts';
 import type { AppDeps } from '../../deps.ts';
-import { addressKey } from '../../rate-limits/address-key.ts';
 import { type RequestMeta, requestMeta } from '../../http/request-meta.ts';
+import { addressKey } from '../../rate-limits/address-key.ts';
 import { reserveToken } from '../../rate-limits/repository.ts';
 import { originOf } from '../actor-of.ts';
 import { rpcArea } from '../area.ts';
-import { activateDeviceAuth, exchangeToken, startDeviceAuth, TokenRefusal } from '../../areas/device-auth/service.ts';
 
 /** Reads a token-endpoint body: form-encoded as OAuth clients send it, or JSON. */
 async function formOrJson(request: Request): Promise<Record<string, unknown>> {

@@ -1,6 +1,6 @@
+import { downloadEvidencePack, getEvidencePack, holdPins, releasePins } from '../../areas/evidence/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
-import { downloadEvidencePack, getEvidencePack, holdPins, releasePins } from '../../areas/evidence/service.ts';
 
 /** `POST /api/evidence/*`: a machine's evidence pack, and holding and releasing PINs (issue 21). */
 export const evidenceRoutes = (deps: AppDeps) =>

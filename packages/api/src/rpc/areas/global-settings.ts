@@ -1,11 +1,11 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../area.ts';
 import {
   createOrUpdateGlobalSettings,
   getAlarmMessageTemplates,
   getGlobalSettings,
   updateAlarmMessageTemplates,
 } from '../../areas/global-settings/service.ts';
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
 
 /** `POST /api/globalSettings/*`: the NHS prescription charge and the alarm message templates. */
 export const globalSettingsRoutes = (deps: AppDeps) =>

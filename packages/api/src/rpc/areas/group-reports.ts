@@ -1,6 +1,6 @@
+import { listMonthlyStats } from '../../areas/group-reports/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
-import { listMonthlyStats } from '../../areas/group-reports/service.ts';
 
 /** `POST /api/groupReports/*`: a group's businesses compared month by month (issue 21). */
 export const groupReportsRoutes = (deps: AppDeps) => rpcArea(deps, 'groupReports', { listMonthlyStats });

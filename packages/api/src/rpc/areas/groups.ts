@@ -1,5 +1,3 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../area.ts';
 import { deleteLogo } from '../../areas/businesses/logo-delete.ts';
 import {
   archiveGroup,
@@ -13,6 +11,8 @@ import {
   updateLogo,
   uploadLogo,
 } from '../../areas/groups/service.ts';
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
 
 /**
  * `POST /api/groups/*`. A group's users are listed by `users/getUsersByRole {roleName: 'Group',

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
+import { pingDatabase } from '../../areas/health/repository.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
-import { pingDatabase } from '../../areas/health/repository.ts';
 
 /** `/healthz`: the process answers. `/readyz`: and its database does too. */
 export function healthRoutes(deps: AppDeps) {

@@ -1,6 +1,6 @@
+import { create, get, list, remove, test, update } from '../../areas/identity-providers/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
-import { create, get, list, remove, test, update } from '../../areas/identity-providers/service.ts';
 
 /** `POST /api/identityProviders/*`: the providers support staff pick from; secrets never leave. */
 export const identityProvidersRoutes = (deps: AppDeps) =>

@@ -1,5 +1,3 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../area.ts';
 import {
   createIntegrationPartner,
   createOrUpdateIntegrationClient,
@@ -11,6 +9,8 @@ import {
   listIntegrationPartners,
   updateIntegrationPartner,
 } from '../../areas/integration-clients/service.ts';
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
 
 /** `POST /api/integration/*`: a business's integration client, its secrets, and the known partners. */
 export const integrationRoutes = (deps: AppDeps) =>

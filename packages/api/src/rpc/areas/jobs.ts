@@ -1,6 +1,6 @@
+import { listJobs, listQueues, retryJob } from '../../areas/jobs/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
-import { listJobs, listQueues, retryJob } from '../../areas/jobs/service.ts';
 
 /** `POST /api/jobs/*`: the background job queues, for support staff. */
 export const jobsRoutes = (deps: AppDeps) =>

@@ -1,5 +1,3 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../area.ts';
 import { fleetSummary } from '../../areas/machines/fleet.ts';
 import {
   createMachine,
@@ -12,6 +10,8 @@ import {
   toggleOutOfOrderStatus,
   updateMachine,
 } from '../../areas/machines/service.ts';
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
 
 /** `POST /api/machines/*`: the support console's machine pages. */
 export const machinesRoutes = (deps: AppDeps) =>

@@ -1,6 +1,6 @@
+import { listOutbox } from '../../areas/messages/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
-import { listOutbox } from '../../areas/messages/service.ts';
 
 /** `POST /api/messages/*`: the message outbox of a business, for support. */
 export const messagesRoutes = (deps: AppDeps) => rpcArea(deps, 'messages', { listOutbox });

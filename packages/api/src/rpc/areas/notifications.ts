@@ -1,6 +1,6 @@
+import { count, dismiss, dismissAll, list, sendUnreadNotificationsEmail } from '../../areas/notifications/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
-import { count, dismiss, dismissAll, list, sendUnreadNotificationsEmail } from '../../areas/notifications/service.ts';
 
 /** `POST /api/notifications/*`: staff notifications, read and dismissed per user (docs/DECISIONS.md). */
 export const notificationsRoutes = (deps: AppDeps) =>

@@ -1,5 +1,3 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../area.ts';
 import {
   cancel,
   create,
@@ -12,6 +10,8 @@ import {
   markRemoved,
   setRevealPinReason,
 } from '../../areas/orders/service.ts';
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
 
 /** `POST /api/orders/*`: orders of a business, their PINs and timelines (docs/ORDERS.md). */
 export const ordersRoutes = (deps: AppDeps) =>

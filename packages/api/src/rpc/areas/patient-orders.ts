@@ -1,7 +1,7 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../area.ts';
 import { getPatientOrder, listPatientOrders } from '../../areas/patient-orders/patient-service.ts';
 import { resendOrderReadyMessage, sendOrderExpiryMessage } from '../../areas/patient-orders/service.ts';
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
 
 /**
  * `POST /api/patientOrders/*`: the patient page's own orders (`list`, `get`, patient session only), and

@@ -1,7 +1,7 @@
-import { cookieToken } from '../../sessions/tokens.ts';
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../area.ts';
 import { business, create, get, resendCodes, verify } from '../../areas/patient-sign-ups/service.ts';
+import type { AppDeps } from '../../deps.ts';
+import { cookieToken } from '../../sessions/tokens.ts';
+import { rpcArea } from '../area.ts';
 
 /**
  * The cookie of an online sign-up: HttpOnly (page script never sees the token), SameSite=Strict (the

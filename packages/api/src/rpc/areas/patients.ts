@@ -1,6 +1,6 @@
+import { batchGet, batchUpsertPatients, create, get, list, remove, update } from '../../areas/patients/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
-import { batchGet, batchUpsertPatients, create, get, list, remove, update } from '../../areas/patients/service.ts';
 
 /** `POST /api/patients/*`: patients of a business, and the CSV import's batch upsert. */
 export const patientsRoutes = (deps: AppDeps) =>

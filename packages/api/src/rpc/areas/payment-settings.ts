@@ -1,11 +1,11 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../area.ts';
 import {
   deletePaymentSettings,
   getPaymentClientSettings,
   getPaymentSettings,
   updatePaymentSettings,
 } from '../../areas/payment-settings/service.ts';
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
 
 /** `POST /api/paymentSettings/*`: a business's card payment settings, secrets sealed at rest. */
 export const paymentSettingsRoutes = (deps: AppDeps) =>

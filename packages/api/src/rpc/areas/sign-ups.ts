@@ -1,6 +1,16 @@
+import {
+  convert,
+  count,
+  create,
+  get,
+  getBusinessId,
+  list,
+  remove,
+  update,
+  verifyContactMethods,
+} from '../../areas/sign-ups/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
-import { convert, count, create, get, getBusinessId, list, remove, update, verifyContactMethods } from '../../areas/sign-ups/service.ts';
 
 /** `POST /api/signUps/*`: patients' online sign-ups, their contact checks and conversion to patients. */
 export const signUpsRoutes = (deps: AppDeps) =>

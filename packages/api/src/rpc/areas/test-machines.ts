@@ -1,6 +1,6 @@
+import { create, get, getTestMachineBags, list, remove, update } from '../../areas/test-machines/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
-import { create, get, getTestMachineBags, list, remove, update } from '../../areas/test-machines/service.ts';
 
 /** `POST /api/testMachines/*`: machines for QA, paired at once, used by locker-sim. */
 export const testMachinesRoutes = (deps: AppDeps) =>

@@ -1,9 +1,9 @@
 import { shortUrlCodeMaxLength } from '@medlocker/core';
 import { Elysia } from 'elysia';
+import { createUrl, findLiveTarget, getUrl } from '../../areas/url/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { notFoundPage } from '../../http/console-static.ts';
 import { rpcArea } from '../area.ts';
-import { createUrl, findLiveTarget, getUrl } from '../../areas/url/service.ts';
 
 // Codes are base64url; anything else (or longer than any code) is answered without a query.
 const CODE = new RegExp(`^[A-Za-z0-9_-]{1,${shortUrlCodeMaxLength}}$`);

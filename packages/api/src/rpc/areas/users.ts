@@ -1,7 +1,7 @@
+import { addWhatsAppOptIn, removeWhatsAppOptIn, verifyWhatsAppOptInMessage } from '../../areas/patients/whatsapp.ts';
+import { getUser, getUsersByRole, updateUser } from '../../areas/users/service.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
-import { getUser, getUsersByRole, updateUser } from '../../areas/users/service.ts';
-import { addWhatsAppOptIn, removeWhatsAppOptIn, verifyWhatsAppOptInMessage } from '../../areas/patients/whatsapp.ts';
 
 /**
  * `POST /api/users/*`: support users list, user details, names (SPEC §2 Support users, §7 users); a

@@ -1,5 +1,3 @@
-import type { AppDeps } from '../../deps.ts';
-import { rpcArea } from '../area.ts';
 import {
   enableEndpoint,
   getDelivery,
@@ -9,6 +7,8 @@ import {
   replayFailed,
   sendTestEvent,
 } from '../../areas/webhook-deliveries/service.ts';
+import type { AppDeps } from '../../deps.ts';
+import { rpcArea } from '../area.ts';
 
 /** `POST /api/webhooks/*`: the webhook delivery console of a business. */
 export const webhooksRoutes = (deps: AppDeps) =>

@@ -1,0 +1,1 @@
+export { effectiveFeatureSettings } from './service.ts';

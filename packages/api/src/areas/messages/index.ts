@@ -1,0 +1,1 @@
+export { messagePort } from './port.ts';

@@ -1,0 +1,1 @@
+export { orderToMessage, recordMessageOnOrder } from './message-outcomes.ts';

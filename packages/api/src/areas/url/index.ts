@@ -1,0 +1,1 @@
+export { createShortUrl, shortUrlOf } from './service.ts';

@@ -1,2 +1,0 @@
-// The locker protocol, from core.
-export * from '@medlocker/core';
