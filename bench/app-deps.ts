@@ -1,9 +1,9 @@
 import type { Db } from '../db/src/index.ts';
-import { createSessionAuth } from '../packages/api/src/sessions/sessions.ts';
 import { loadConfig } from '../packages/api/src/config.ts';
 import type { AppDeps } from '../packages/api/src/deps.ts';
 import { createLogger } from '../packages/api/src/log/logger.ts';
 import { createMailer } from '../packages/api/src/mail/mailer.ts';
+import { createSessionAuth } from '../packages/api/src/sessions/sessions.ts';
 
 /** The api's dependencies for a bench that runs the job runner in its own process: warnings only, real clock. */
 export function benchDeps(opened: Db, env: Record<string, string | undefined>): AppDeps {

@@ -20,12 +20,12 @@ import {
   listBusinessRows,
   prefixMatch,
 } from '../../packages/api/src/areas/businesses/repository.ts';
-import { createSessionAuth } from '../../packages/api/src/sessions/sessions.ts';
-import { signInTestUser } from '../../packages/api/src/sessions/testing.ts';
 import { loadConfig } from '../../packages/api/src/config.ts';
+import { encodeCursor } from '../../packages/api/src/lists/paging.ts';
 import { silentLogger } from '../../packages/api/src/log/logger.ts';
 import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
-import { encodeCursor } from '../../packages/api/src/lists/paging.ts';
+import { createSessionAuth } from '../../packages/api/src/sessions/sessions.ts';
+import { signInTestUser } from '../../packages/api/src/sessions/testing.ts';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const RUNS = Number(process.env.RUNS ?? 200);

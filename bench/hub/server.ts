@@ -4,12 +4,12 @@
  */
 
 import { createDb } from '../../db/src/index.ts';
+import { anonymousAuth } from '../../packages/api/src/actor.ts';
 import { createApp } from '../../packages/api/src/app.ts';
 import { loadConfig } from '../../packages/api/src/config.ts';
 import type { AppDeps } from '../../packages/api/src/deps.ts';
 import { createLogger, silentLogger } from '../../packages/api/src/log/logger.ts';
 import { createMailer } from '../../packages/api/src/mail/mailer.ts';
-import { anonymousAuth } from '../../packages/api/src/sessions/principal.ts';
 
 const [port, kind, where] = process.argv.slice(2);
 const config = loadConfig({

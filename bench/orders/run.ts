@@ -29,14 +29,14 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { createDb, type Database, migrateToLatest } from '../../db/src/index.ts';
 import { createApp } from '../../packages/api/src/app.ts';
+import { loadConfig } from '../../packages/api/src/config.ts';
+import { encodeCursor } from '../../packages/api/src/lists/paging.ts';
+import { LiveHub, localTransport } from '../../packages/api/src/live/live.ts';
+import { silentLogger } from '../../packages/api/src/log/logger.ts';
+import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
 import { cachedAuth } from '../../packages/api/src/sessions/session-cache.ts';
 import { createSessionAuth } from '../../packages/api/src/sessions/sessions.ts';
 import { signInTestUser } from '../../packages/api/src/sessions/testing.ts';
-import { loadConfig } from '../../packages/api/src/config.ts';
-import { silentLogger } from '../../packages/api/src/log/logger.ts';
-import { LiveHub, localTransport } from '../../packages/api/src/live/live.ts';
-import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
-import { encodeCursor } from '../../packages/api/src/lists/paging.ts';
 import { adminQuery } from '../admin-query.ts';
 
 const { values: args } = parseArgs({

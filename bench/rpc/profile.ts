@@ -8,13 +8,13 @@ import { createDb, migrateToLatest } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
 import { createApp } from '../../packages/api/src/app.ts';
 import { listBusinessRows } from '../../packages/api/src/areas/businesses/repository.ts';
+import { loadConfig } from '../../packages/api/src/config.ts';
+import { LiveHub, localTransport } from '../../packages/api/src/live/live.ts';
+import { silentLogger } from '../../packages/api/src/log/logger.ts';
+import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
 import { cachedAuth } from '../../packages/api/src/sessions/session-cache.ts';
 import { createSessionAuth } from '../../packages/api/src/sessions/sessions.ts';
 import { signInTestUser } from '../../packages/api/src/sessions/testing.ts';
-import { loadConfig } from '../../packages/api/src/config.ts';
-import { silentLogger } from '../../packages/api/src/log/logger.ts';
-import { LiveHub, localTransport } from '../../packages/api/src/live/live.ts';
-import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
 
 const fresh = process.argv[2] ? await createFreshPostgresDatabase(process.argv[2]) : undefined;
 const opened = await createDb(fresh ? { kind: 'postgres', url: fresh.url } : { kind: 'pglite', dataDir: 'memory://' });

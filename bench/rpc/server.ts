@@ -7,15 +7,15 @@
 import { createDb } from '../../db/src/index.ts';
 import { migrateToLatest } from '../../db/src/migrate.ts';
 import { createApp } from '../../packages/api/src/app.ts';
+import { loadConfig } from '../../packages/api/src/config.ts';
+import type { AppDeps } from '../../packages/api/src/deps.ts';
+import { LiveHub, localTransport } from '../../packages/api/src/live/live.ts';
+import { pgTransport } from '../../packages/api/src/live/pg-transport.ts';
+import { silentLogger } from '../../packages/api/src/log/logger.ts';
+import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
 import { cachedAuth } from '../../packages/api/src/sessions/session-cache.ts';
 import { createSessionAuth } from '../../packages/api/src/sessions/sessions.ts';
 import { signInTestUser } from '../../packages/api/src/sessions/testing.ts';
-import { loadConfig } from '../../packages/api/src/config.ts';
-import type { AppDeps } from '../../packages/api/src/deps.ts';
-import { silentLogger } from '../../packages/api/src/log/logger.ts';
-import { LiveHub, localTransport } from '../../packages/api/src/live/live.ts';
-import { pgTransport } from '../../packages/api/src/live/pg-transport.ts';
-import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
 
 const [port, kind, where] = process.argv.slice(2);
 const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1' });

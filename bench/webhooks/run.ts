@@ -25,11 +25,11 @@ import { type Kysely, sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { createDb, type Database, migrateToLatest } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
+import { recordEvent } from '../../packages/api/src/delivery/webhooks/events.ts';
+import { signatureOf, signerOf } from '../../packages/api/src/delivery/webhooks/send.ts';
 import type { AppDeps } from '../../packages/api/src/deps.ts';
 import { runJobs } from '../../packages/api/src/job-handlers.ts';
 import { createSecretBox, newWebhookSecret } from '../../packages/api/src/secrets/secret-box.ts';
-import { recordEvent } from '../../packages/api/src/delivery/webhooks/events.ts';
-import { signatureOf, signerOf } from '../../packages/api/src/delivery/webhooks/send.ts';
 import { benchDeps } from '../app-deps.ts';
 
 const { values: args } = parseArgs({

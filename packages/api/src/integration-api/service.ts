@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import {
   AppError,
   type IntegrationAvailability,
@@ -30,6 +29,7 @@ import { eventBody } from '../delivery/webhooks/events.ts';
 import type { AppDeps } from '../deps.ts';
 import { decodeIdCursor, encodeCursor } from '../lists/paging.ts';
 import { type Bucket, releaseToken, reserveToken } from '../rate-limits/repository.ts';
+import { sameHash } from '../secrets/one-time-codes.ts';
 import { hashToken, newToken } from '../sessions/tokens.ts';
 import {
   countRequest,
@@ -62,8 +62,6 @@ export const TOKEN_GUESSES: Bucket = { capacity: 20, perMs: 5 * 60_000 };
 export const RATE_WINDOW_MS = integrationRateLimit.periodSeconds * 1000;
 
 const invalidClient = () => new AppError('UNAUTHENTICATED', 'The client id or secret is wrong');
-
-const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
  * OAuth2 client credentials (RFC 6749 §4.4): a client id and the secret from

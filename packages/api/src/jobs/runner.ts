@@ -2,7 +2,7 @@ import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from '../log/logger.ts';
 import { withRequestId } from '../log/request-scope.ts';
-import { jobFailures } from '../metrics/metrics.ts';
+import { jobFailures } from './failures.ts';
 import {
   type ClaimedJob,
   claimJobs,

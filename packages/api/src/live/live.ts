@@ -1,5 +1,4 @@
 import type { HubAction, LivePush } from '@medlocker/core';
-import type { AppDeps } from '../deps.ts';
 import type { Logger } from '../log/logger.ts';
 
 /** A push to consoles: `{ action, params }` (SPEC §3 WebSocket message body), one of core's LivePush. */
@@ -165,10 +164,13 @@ export class LiveHub {
   }
 }
 
-const hubs = new WeakMap<AppDeps, LiveHub>();
+/** What liveOf needs of the app's dependencies (AppDeps). */
+type WithLive = { live?: LiveHub | undefined; logger: Logger };
+
+const hubs = new WeakMap<WithLive, LiveHub>();
 
 /** The LiveHub of an app: `deps.live` when given (server.ts, on PostgreSQL), else one local hub per deps. */
-export function liveOf(deps: AppDeps): LiveHub {
+export function liveOf(deps: WithLive): LiveHub {
   if (deps.live) return deps.live;
   let hub = hubs.get(deps);
   if (!hub) {

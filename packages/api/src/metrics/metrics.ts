@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppDeps } from '../deps.ts';
+import { jobFailures } from '../jobs/failures.ts';
 import { countQueues } from '../jobs/repository.ts';
 
 /**
@@ -12,14 +13,6 @@ import { countQueues } from '../jobs/repository.ts';
  * Labels are bounded: an HTTP request is labelled by its matched route pattern (`/api/orders/list`,
  * `/u/:code`), never its raw path, and a job by its type.
  */
-
-/** Job attempts that failed, by job type and outcome: `retry` (another attempt is due) or `dead` (none is). */
-export const jobFailures = new Counter({
-  name: 'medlocker_job_failures_total',
-  help: 'Job attempts that failed in this process, by job type and outcome (retry: another attempt is due; dead: none is)',
-  labelNames: ['type', 'outcome'] as const,
-  registers: [],
-});
 
 let processRegistry: Registry | undefined;
 function processMetrics(): Registry {

@@ -1,6 +1,5 @@
-import type { Actor, Origin } from '../actor.ts';
+import type { Actor, Origin, Principal } from '../actor.ts';
 import type { RequestMeta } from '../http/request-meta.ts';
-import type { Principal } from '../sessions/principal.ts';
 
 /**
  * The Actor of an RPC call: who the session (or bearer token) says, and where the call came from.

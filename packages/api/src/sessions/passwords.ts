@@ -1,10 +1,4 @@
-/**
- * The argon2id cost of new hashes (a hash carries its own cost, so verifying follows the hash). `standard`
- * is Bun.password's default (64 MiB, 2 passes: hundreds of milliseconds on a loaded 2-core machine), used
- * everywhere but tests. `test` (1 MiB, 1 pass: about a millisecond) is the configuration's choice only
- * when NODE_ENV=test (bun test, the e2e server), never in production: tests log in thousands of times.
- */
-export type PasswordHashing = 'standard' | 'test';
+import type { PasswordHashing } from '../config.ts';
 
 const costs: Record<PasswordHashing, { memoryCost?: number; timeCost?: number }> = {
   standard: {},

@@ -1,4 +1,5 @@
 import { expect, it, setDefaultTimeout } from 'bun:test';
+import type { AuthPort } from '../actor.ts';
 import { createApp } from '../app.ts';
 import type { AppDeps } from '../deps.ts';
 import { LiveHub, localTransport } from '../live/live.ts';
@@ -6,7 +7,6 @@ import { pgTransport } from '../live/pg-transport.ts';
 import { silentLogger } from '../log/logger.ts';
 import type { MemoryMailer } from '../mail/mailer.ts';
 import { describeApi, TEST_ORIGIN } from '../testing.ts';
-import type { AuthPort } from './principal.ts';
 import { cachedAuth } from './session-cache.ts';
 import { createSessionAuth } from './sessions.ts';
 

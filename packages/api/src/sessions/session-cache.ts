@@ -1,5 +1,5 @@
+import type { AuthPort, Principal } from '../actor.ts';
 import type { LiveHub } from '../live/live.ts';
-import type { AuthPort, Principal } from './principal.ts';
 import { tokenOf } from './sessions.ts';
 
 export type SessionCacheOptions = {

@@ -1,11 +1,10 @@
 import { AppError } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
-import type { Actor, Reach } from '../actor.ts';
+import type { Actor, AuthPort, Principal, Reach } from '../actor.ts';
 import type { AppDeps } from '../deps.ts';
 import { liveOf } from '../live/live.ts';
 import { authMessages, authPolicy } from './policy.ts';
-import type { AuthPort, Principal } from './principal.ts';
 import {
   type Db,
   findSessionPrincipal,

@@ -1,7 +1,8 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
 import { normaliseEmail } from '../areas/users/repository.ts';
-import { hashPassword, type PasswordHashing } from './passwords.ts';
+import type { PasswordHashing } from '../config.ts';
+import { hashPassword } from './passwords.ts';
 import { authPolicy } from './policy.ts';
 import { createSession } from './sessions.ts';
 

@@ -10,7 +10,7 @@ import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { enqueue } from '../../outbox/index.ts';
-import { hashCode, newCode } from '../sign-ups/codes.ts';
+import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import {
   countPatientTexts,
   type Db,
@@ -22,7 +22,6 @@ import {
   takeMobileCodeTry,
   upsertPendingMobile,
 } from './patient-repository.ts';
-import { sameHash } from './patient-service.ts';
 
 /*
  * The mobiles a patient session may use (SPEC §7 add/remove/list PatientMobile): besides the one on

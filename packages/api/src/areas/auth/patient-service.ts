@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import {
   AppError,
   type Contract,
@@ -11,13 +10,13 @@ import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { enqueue } from '../../outbox/index.ts';
+import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import {
   createPatientSession,
   endPatientSessionByToken,
   type NewPatientSession,
   type PatientPrincipal,
 } from '../../sessions/patient-sessions.ts';
-import { hashCode, newCode } from '../sign-ups/codes.ts';
 import { type GiveBack, takeAddress } from './patient-address-limits.ts';
 import {
   clearWrongTries,
@@ -173,9 +172,6 @@ export async function verifyPatient(deps: AppDeps, actor: Actor, input: In<'veri
  */
 const codeHash = (found: { order_id: string; patient_id: string }, code: string) =>
   hashCode(`patient:${found.order_id}:${found.patient_id}`, 'mobile', code);
-
-export const sameHash = (a: string, b: string) =>
-  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
  * Texts a fresh code to the patient's mobile through the outbox (the job runner sends it): at most one

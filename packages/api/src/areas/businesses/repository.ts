@@ -211,3 +211,13 @@ export async function clearLogo(db: Db, table: 'businesses' | 'groups', id: stri
     .where('id', '=', id)
     .execute();
 }
+
+/**
+ * The group a business is linked to, as linking needs it (its name and whether it is archived); with
+ * `lock`, held until the transaction ends so the group cannot be archived meanwhile.
+ */
+export async function findGroupToLink(db: Db, id: string, options: { lock?: boolean } = {}) {
+  let q = db.selectFrom('groups').select(['id', 'name', 'archived_at']).where('id', '=', id);
+  if (options.lock) q = q.forUpdate();
+  return q.executeTakeFirst();
+}

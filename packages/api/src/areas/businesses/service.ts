@@ -4,7 +4,6 @@ import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
-import { findGroup } from '../groups/repository.ts';
 import { changedFields } from './changes.ts';
 import { logoExists, storeLogo } from './logos.ts';
 import {
@@ -12,6 +11,7 @@ import {
   type BusinessRow,
   type Db,
   findBusiness,
+  findGroupToLink,
   hasRoleOn,
   insertBusiness,
   listBusinessRows,
@@ -68,7 +68,8 @@ export async function listGroupedBusinesses(
   actor: StaffActor,
   input: In<'listGroupedBusinesses'>,
 ): Promise<Out<'listGroupedBusinesses'>> {
-  if (!(await findGroup(deps.db, input.groupId))) throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
+  if (!(await findGroupToLink(deps.db, input.groupId)))
+    throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
   const p = await page(deps, actor, input, {
     groupId: input.groupId,
     archived: input.archived ? 'any' : 'active',
@@ -252,7 +253,7 @@ export async function unarchiveBusiness(
 export async function linkGroup(deps: AppDeps, actor: StaffActor, input: In<'linkGroup'>): Promise<Out<'linkGroup'>> {
   const ids = [...new Set(input.businessIds)];
   const linked = await deps.db.transaction().execute(async (trx) => {
-    const group = await findGroup(trx, input.groupId, { lock: true });
+    const group = await findGroupToLink(trx, input.groupId, { lock: true });
     if (!group) throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
     if (group.archived_at !== null) {
       throw new AppError(

@@ -1,6 +1,7 @@
 import { expect, it } from 'bun:test';
 import { strFromU8, unzipSync } from 'fflate';
 import { sql } from 'kysely';
+import type { AuthPort } from '../../actor.ts';
 import { saveTestIntegrationClient } from '../../delivery/webhooks/test-kit.ts';
 import {
   asSupport,
@@ -14,7 +15,6 @@ import {
 import { jobHandlers } from '../../job-handlers.ts';
 import { createRunner } from '../../jobs/runner.ts';
 import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
-import type { AuthPort } from '../../sessions/principal.ts';
 import { describeApi } from '../../testing.ts';
 import { sendExpiryReminders } from '../orders/expiry.ts';
 import { testPatient } from '../patients/test-helpers.ts';

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import {
   AppError,
   type Contract,
@@ -12,8 +11,8 @@ import { audit } from '../../audit/audit.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import type { AppDeps } from '../../deps.ts';
 import { enqueue } from '../../outbox/index.ts';
+import { newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import { effectiveFeatureSettings } from '../business-settings/service.ts';
-import { newCode } from '../sign-ups/codes.ts';
 import { lockPatient, type PatientRow, toPatient } from './repository.ts';
 import {
   type Db,
@@ -39,8 +38,6 @@ export const WHATSAPP_CODE_TEMPLATE = 'whatsAppOptInCode';
 /** Only this is stored: bound to the patient and the number, so a hash says nothing elsewhere. */
 const hashCode = (patientId: string, mobile: string, code: string): string =>
   new Bun.CryptoHasher('sha256').update(`whatsapp:${patientId}:${mobile}:${code}`).digest('hex');
-
-const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** '123456' as people read it out: '123 456'. */
 const grouped = (code: string) => `${code.slice(0, 3)} ${code.slice(3)}`;

@@ -1,27 +1,9 @@
-import { timingSafeEqual } from 'node:crypto';
 import { type ContactCodeStatus, signUpCodes } from '@medlocker/core';
 import { enqueue } from '../../outbox/index.ts';
+import { hashCode, sameHash } from '../../secrets/one-time-codes.ts';
 import type { Db, SignUpRow } from './repository.ts';
 
 export type Channel = 'email' | 'mobile';
-
-/** A uniformly drawn code of `signUpCodes.digits` digits (rejection sampling: no modulo bias). */
-export function newCode(): string {
-  const range = 10 ** signUpCodes.digits;
-  const limit = Math.floor(0x1_0000_0000 / range) * range;
-  const buf = new Uint32Array(1);
-  for (;;) {
-    crypto.getRandomValues(buf);
-    const n = buf[0] as number;
-    if (n < limit) return String(n % range).padStart(signUpCodes.digits, '0');
-  }
-}
-
-/** Only this is stored: a code is bound to its sign-up and channel, so a hash says nothing elsewhere. */
-export const hashCode = (signUpId: string, channel: Channel, code: string): string =>
-  new Bun.CryptoHasher('sha256').update(`${signUpId}:${channel}:${code.trim()}`).digest('hex');
-
-const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** The columns of one channel after a code was sent: fresh status, no attempts, new expiry. */
 export function issuedColumns(channel: Channel, signUpId: string, code: string, now: number) {

@@ -12,9 +12,10 @@ import type { Actor, StaffActor } from '../../actor.ts';
 import { audit, auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
+import { newCode } from '../../secrets/one-time-codes.ts';
 import { mobilePrefixOf, toPatient } from '../patients/repository.ts';
 import { checkedPatient, insertPatient, writableBusiness } from '../patients/service.ts';
-import { type Channel, checkCode, clearedColumns, issuedColumns, newCode, queueCode } from './codes.ts';
+import { type Channel, checkCode, clearedColumns, issuedColumns, queueCode } from './codes.ts';
 import {
   countSignUps,
   type Db,

@@ -1,10 +1,10 @@
 import { AppError, liveCloseCodes } from '@medlocker/core';
 import { type } from 'arktype';
 import { Elysia } from 'elysia';
+import type { Principal } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
 import { type ConsoleEvent, liveOf } from '../../live/live.ts';
 import { metricsOf } from '../../metrics/metrics.ts';
-import type { Principal } from '../../sessions/principal.ts';
 import { type ConsoleReach, reachOfUser } from './reach-repository.ts';
 
 /**

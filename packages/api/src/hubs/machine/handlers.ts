@@ -11,7 +11,8 @@ import { recordMachineEvent } from '../../areas/machines/events.ts';
 import { insertStatus } from '../../areas/machines/hub-repository.ts';
 import { collectOrder, loadOrder, removeOrder, verifyPin } from '../../areas/orders/locker-service.ts';
 import { liveOf } from '../../live/live.ts';
-import { CallError, type LockerSession } from './session.ts';
+import { CallError } from './call-error.ts';
+import type { LockerSession } from './session.ts';
 
 /** One call being handled: its frame id and the hub's clock when it started. */
 export type CallInfo = { id: string; now: number };

@@ -4,6 +4,7 @@ import { checkAccessToken } from '../../areas/device-auth/repository.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { metricsOf } from '../../metrics/metrics.ts';
+import { handle } from './handlers.ts';
 import type { LockerIdentity } from './identity.ts';
 import { type BatcherOptions, ReadingsBatcher } from './readings.ts';
 import { LockerSession } from './session.ts';
@@ -119,6 +120,7 @@ export function machineHub(deps: AppDeps, options: MachineHubOptions = defaultMa
         }
         const session = new LockerSession(who, socket, deps, batcher, {
           heartbeatIntervalSeconds: options.heartbeatIntervalSeconds,
+          handle,
         });
         // A second connection for the same machine replaces the first (a locker that reconnected
         // before the hub noticed the old connection died).

@@ -3,7 +3,6 @@ import {
   type CallFrame,
   callFrame,
   checkLockerCall,
-  type ErrorFrame,
   encodeFrame,
   errorFrame,
   type Frame,
@@ -33,21 +32,23 @@ import { publishOrder } from '../../areas/orders/moves.ts';
 import type { OrderRow } from '../../areas/orders/repository.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
-import { handle } from './handlers.ts';
+import { CallError } from './call-error.ts';
 import { type LockerActor, type LockerIdentity, lockerActor, MachineGone } from './identity.ts';
 import type { ReadingsBatcher } from './readings.ts';
 
 /** The socket as a session needs it. */
 export type LockerSocket = { send(text: string): unknown; close(code?: number, reason?: string): void };
 
-export type SessionOptions = { heartbeatIntervalSeconds: number };
-
-/** A failure to answer with an error frame rather than a crash. */
-export class CallError extends Error {
-  constructor(readonly frame: ErrorFrame) {
-    super(frame[3]);
-  }
-}
+export type SessionOptions = {
+  heartbeatIntervalSeconds: number;
+  /** Runs the handler of a checked call (handlers.ts `handle`, given by the hub). */
+  handle: <A extends LockerAction>(
+    session: LockerSession,
+    action: A,
+    payload: LockerRequest<A>,
+    call: { id: string; now: number },
+  ) => Promise<LockerResponse<A>>;
+};
 
 type DataEvent = { eventId: string; seq: number; created: number };
 
@@ -184,7 +185,10 @@ export class LockerSession {
       if (!this.booted && checked.action !== 'BootNotification') {
         throw new CallError(errorFrame(id, 'ProtocolError', 'Send BootNotification first'));
       }
-      const result = await handle(this, checked.action, checked.payload as never, { id, now: this.deps.now() });
+      const result = await this.options.handle(this, checked.action, checked.payload as never, {
+        id,
+        now: this.deps.now(),
+      });
       return resultFrame(id, result);
     } catch (error) {
       if (error instanceof CallError) return error.frame;
