@@ -1,13 +1,14 @@
 import { messagePort } from './areas/messages/index.ts';
-import { queueDailyDigests, sendDailyDigestTo } from './areas/notifications/service.ts';
-import { inBatches, recordExpiredOrders, sendExpiryReminders } from './areas/orders/expiry.ts';
+import { queueDailyDigests, sendDailyDigestTo } from './areas/notifications/index.ts';
+import { inBatches, recordExpiredOrders, sendExpiryReminders } from './areas/orders/index.ts';
 import {
   MONTHLY_EMAIL_JOB,
   MONTHLY_EMAILS_JOB,
+  monthError,
   queueMonthlyEmails,
+  runMonthlyStats,
   sendScheduledMonthlyEmail,
-} from './areas/reports/monthly-email.ts';
-import { monthError, runMonthlyStats } from './areas/reports/monthly-job-repository.ts';
+} from './areas/reports/index.ts';
 import { configuredGateways } from './delivery/messages/gateways/index.ts';
 import { messageReconcileHandler, RECONCILE_JOB } from './delivery/messages/reconcile.ts';
 import { messageSendHandler } from './delivery/messages/send.ts';

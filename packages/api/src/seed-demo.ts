@@ -1,5 +1,5 @@
 import { seedDemo } from '@medlocker/db';
-import { drawSealedPin } from './areas/orders/pin.ts';
+import { drawSealedPin } from './areas/orders/index.ts';
 import { DEV_ADMIN_PASSWORD } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { hashPassword } from './sessions/passwords.ts';

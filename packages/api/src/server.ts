@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createDb, dbOptionsFromEnv, migrateToLatest } from '@medlocker/db';
 import { createApp } from './app.ts';
-import { startDemoFleet } from './areas/machines/fleet.ts';
+import { startDemoFleet } from './areas/machines/index.ts';
 import { loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { startJobRunner } from './job-handlers.ts';

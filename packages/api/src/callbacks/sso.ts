@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import type { Actor } from '../actor.ts';
-import { linkOrigin, siteOf } from '../areas/auth/mails.ts';
+import { linkOrigin, siteOf } from '../areas/auth/index.ts';
 import {
   type CallbackOutcome,
   callbackPath,
@@ -9,7 +9,7 @@ import {
   samlContinue,
   samlContinuePath,
   ssoCallback,
-} from '../areas/sso/flow.ts';
+} from '../areas/sso/index.ts';
 import type { AppDeps } from '../deps.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { originOf } from '../rpc/actor-of.ts';

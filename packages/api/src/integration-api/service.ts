@@ -18,13 +18,10 @@ import {
   toIntegrationPatient,
 } from '@medlocker/core';
 import type { Actor, Origin } from '../actor.ts';
-import { findMachine, toMachine } from '../areas/machines/repository.ts';
-import { createOrder } from '../areas/orders/create.ts';
-import { findOrder, toOrder } from '../areas/orders/repository.ts';
-import { auditOrderReads, cancel } from '../areas/orders/service.ts';
-import { findBusinessForPatients, findPatient } from '../areas/patients/repository.ts';
-import { displayIdFieldOf } from '../areas/patients/rules.ts';
-import * as patients from '../areas/patients/service.ts';
+import { findMachine, toMachine } from '../areas/machines/index.ts';
+import { auditOrderReads, cancel, createOrder, findOrder, toOrder } from '../areas/orders/index.ts';
+import * as patients from '../areas/patients/index.ts';
+import { displayIdFieldOf, findBusinessForPatients, findPatient } from '../areas/patients/index.ts';
 import { eventBody } from '../delivery/webhooks/events.ts';
 import type { AppDeps } from '../deps.ts';
 import { decodeIdCursor, encodeCursor } from '../lists/paging.ts';

@@ -11,8 +11,8 @@ import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
-import { assertGroupAcceptsMembers } from '../groups/archive-rules.ts';
-import { findUserByEmail, insertUser } from '../users/repository.ts';
+import { assertGroupAcceptsMembers } from '../groups/index.ts';
+import { findUserByEmail, insertUser } from '../users/index.ts';
 import type { Site } from './mails.ts';
 import {
   businessIdsOfGroup,

@@ -15,8 +15,8 @@ import {
   scopesOf,
 } from '../../sessions/sessions.ts';
 import { hashToken, newToken } from '../../sessions/tokens.ts';
-import { beginSso } from '../sso/flow.ts';
-import { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from '../users/repository.ts';
+import { beginSso } from '../sso/index.ts';
+import { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from '../users/index.ts';
 import { authMail, linkOrigin, type MailKind, resetLink, type Site } from './mails.ts';
 import {
   clearLoginFailures,

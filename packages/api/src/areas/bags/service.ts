@@ -3,10 +3,8 @@ import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
-import { requireMachine } from '../machines/service.ts';
-import { loadOrder } from '../orders/locker-service.ts';
-import { publishOrder } from '../orders/moves.ts';
-import { setBagOrder } from '../orders/repository.ts';
+import { requireMachine } from '../machines/index.ts';
+import { loadOrder, publishOrder, setBagOrder } from '../orders/index.ts';
 import { currentOrderByBarcode } from './locker-repository.ts';
 import { listBagRows, toBag, unmatchedBagsOfMachine } from './repository.ts';
 

@@ -1,1 +1,13 @@
-export { effectiveFeatureSettings } from './service.ts';
+export { changedPaths } from './changes.ts';
+export { readSmsTemplates } from './repository.ts';
+export {
+  effectiveFeatureSettings,
+  getBusinessControlledSettings,
+  getBusinessFeatureSettings,
+  getBusinessSmsTemplates,
+  requireBusiness,
+  requireEditableBusiness,
+  updateBusinessControlledSettings,
+  updateBusinessFeatureSettings,
+  updateBusinessSmsTemplates,
+} from './service.ts';

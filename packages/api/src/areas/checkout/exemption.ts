@@ -17,8 +17,7 @@ import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { eventRow, publishOrder } from '../orders/moves.ts';
-import { findOrder, insertOrderEventRows, type OrderRow, toOrder } from '../orders/repository.ts';
+import { eventRow, findOrder, insertOrderEventRows, type OrderRow, publishOrder, toOrder } from '../orders/index.ts';
 import { lockOrder, settleOrderPayment } from './repository.ts';
 import { requireReach, requireUnpaidLiveOrder } from './service.ts';
 

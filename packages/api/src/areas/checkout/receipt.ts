@@ -15,15 +15,16 @@ import { audit } from '../../audit/audit.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import type { AppDeps } from '../../deps.ts';
 import { enqueue } from '../../outbox/index.ts';
-import { eventRow, publishOrder } from '../orders/moves.ts';
 import {
+  eventRow,
   findBusinessForOrder,
   findOrder,
   findPatientForOrder,
   insertOrderEventRows,
   type OrderRow,
+  publishOrder,
   toOrder,
-} from '../orders/repository.ts';
+} from '../orders/index.ts';
 import { findAttemptByReceipt, lockOrder, markReceiptSent, receiptsSentOf } from './repository.ts';
 import { requireReach } from './service.ts';
 

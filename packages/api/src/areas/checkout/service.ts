@@ -19,9 +19,8 @@ import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { JudopayError, type JudoReceipt, judopayClient, sameJudoId } from '../../payments/judopay.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
-import { eventRow, publishOrder } from '../orders/moves.ts';
-import { findOrder, insertOrderEventRows, type OrderRow, toOrder } from '../orders/repository.ts';
-import { readPaymentSettings } from '../payment-settings/service.ts';
+import { eventRow, findOrder, insertOrderEventRows, type OrderRow, publishOrder, toOrder } from '../orders/index.ts';
+import { readPaymentSettings } from '../payment-settings/index.ts';
 import {
   type Db,
   findAttemptByReceipt,

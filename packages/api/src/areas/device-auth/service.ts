@@ -14,8 +14,7 @@ import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { newToken } from '../../sessions/tokens.ts';
-import { type MachineRow, revokeCredentials } from '../machines/repository.ts';
-import { requireMachine } from '../machines/service.ts';
+import { type MachineRow, requireMachine, revokeCredentials } from '../machines/index.ts';
 import { tokenSealer } from './credentials.ts';
 import {
   activateDeviceCode,

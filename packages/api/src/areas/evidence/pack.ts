@@ -15,7 +15,7 @@ import type { StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import type { AppDeps } from '../../deps.ts';
-import { json, type OrderEventRow, type OrderRow, toOrder } from '../orders/repository.ts';
+import { json, type OrderEventRow, type OrderRow, toOrder } from '../orders/index.ts';
 import {
   enteringCodes,
   findMachineWithBusiness,

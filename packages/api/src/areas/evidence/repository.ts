@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, OrderEventRow, OrderRow } from '../orders/repository.ts';
+import type { Db, OrderEventRow, OrderRow } from '../orders/index.ts';
 
 /*
  * The evidence pack's SQL (issue 21). Every query names the machine's business first: each table is

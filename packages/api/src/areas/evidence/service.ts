@@ -11,9 +11,14 @@ import { actorIdentity, type StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { queueOrderMessage } from '../orders/messages.ts';
-import { eventRow, publishOrder } from '../orders/moves.ts';
-import { insertOrderEventRows, type OrderRow, toOrder } from '../orders/repository.ts';
+import {
+  eventRow,
+  insertOrderEventRows,
+  type OrderRow,
+  publishOrder,
+  queueOrderMessage,
+  toOrder,
+} from '../orders/index.ts';
 import { packFileName, packZip } from './file.ts';
 import { buildPack } from './pack.ts';
 import { listReadings, lockOrders, setPinHold } from './repository.ts';

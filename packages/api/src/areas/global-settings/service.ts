@@ -10,7 +10,7 @@ import {
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { changedPaths } from '../business-settings/changes.ts';
+import { changedPaths } from '../business-settings/index.ts';
 import {
   type Db,
   deleteAlarmTemplates,

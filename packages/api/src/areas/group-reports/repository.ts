@@ -1,4 +1,4 @@
-import type { Db } from '../reports/repository.ts';
+import type { Db } from '../reports/index.ts';
 
 /** Of these businesses, those linked to the group (archived ones too: their months still count), by id. */
 export async function linkedBusinesses(

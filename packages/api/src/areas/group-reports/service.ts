@@ -9,8 +9,8 @@ import {
 } from '@medlocker/core';
 import type { StaffActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
-import { findGroup } from '../groups/repository.ts';
-import { emptyMonth, fromMonthIndex, monthIndex, monthlyRows } from '../reports/monthly-repository.ts';
+import { findGroup } from '../groups/index.ts';
+import { emptyMonth, fromMonthIndex, monthIndex, monthlyRows } from '../reports/index.ts';
 import { linkedBusinesses } from './repository.ts';
 
 /*

@@ -1,5 +1,5 @@
 import { AppError } from '@medlocker/core';
-import type { Db } from '../businesses/repository.ts';
+import type { Db } from '../businesses/index.ts';
 import { findGroup } from './repository.ts';
 
 /**

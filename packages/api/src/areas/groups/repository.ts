@@ -3,7 +3,7 @@ import type { Database } from '@medlocker/db';
 import { type Selectable, sql, type Updateable } from 'kysely';
 import { contains } from '../../lists/contains-repository.ts';
 import type { Cursor } from '../../lists/paging.ts';
-import { archivedOf, type Db } from '../businesses/repository.ts';
+import { archivedOf, type Db } from '../businesses/index.ts';
 
 export type GroupRow = Selectable<Database['groups']>;
 

@@ -4,10 +4,8 @@ import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
-import { changedFields } from '../businesses/changes.ts';
-import { storeLogo } from '../businesses/logos.ts';
-import type { Db } from '../businesses/repository.ts';
-import { assertLogoPath } from '../businesses/service.ts';
+import type { Db } from '../businesses/index.ts';
+import { assertLogoPath, changedFields, storeLogo } from '../businesses/index.ts';
 import {
   findGroup,
   type GroupQuery,

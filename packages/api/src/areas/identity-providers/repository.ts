@@ -1,7 +1,7 @@
 import type { IdentityProvider } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
-import { type IdentityProviderRow, storedConfiguration } from '../sso/config.ts';
+import { type IdentityProviderRow, storedConfiguration } from '../sso/index.ts';
 
 type Row = IdentityProviderRow;
 

@@ -4,12 +4,19 @@ import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { isMasked } from '../../secrets/secret-box.ts';
-import { type StoredConfiguration, sealClientSecret, storedConfiguration } from '../sso/config.ts';
-import { callbackPath } from '../sso/flow.ts';
-import { checkOidc } from '../sso/oidc.ts';
-import { checkProviderUrl, providerPolicy, refusedProviderUrl } from '../sso/provider-fetch.ts';
-import { samlAcsPath, samlSpMetadata } from '../sso/saml.ts';
-import { checkSamlMetadata } from '../sso/saml-metadata.ts';
+import {
+  callbackPath,
+  checkOidc,
+  checkProviderUrl,
+  checkSamlMetadata,
+  providerPolicy,
+  refusedProviderUrl,
+  type StoredConfiguration,
+  samlAcsPath,
+  samlSpMetadata,
+  sealClientSecret,
+  storedConfiguration,
+} from '../sso/index.ts';
 import {
   businessExists,
   deleteIdentityProvider,

@@ -7,8 +7,7 @@ import type { AppDeps } from '../../deps.ts';
 import { maskSecret, newSecret, newWebhookSecret, secretHint } from '../../secrets/secret-box.ts';
 import { hashToken } from '../../sessions/tokens.ts';
 import { checkTarget, RefusedTarget } from '../../ssrf/ssrf.ts';
-import { changedPaths } from '../business-settings/changes.ts';
-import { requireBusiness, requireEditableBusiness } from '../business-settings/service.ts';
+import { changedPaths, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
 import {
   type ClientRow,
   clientsOfPartner,

@@ -1,1 +1,2 @@
 export { messagePort } from './port.ts';
+export { listOutbox } from './service.ts';

@@ -3,7 +3,7 @@ import type { StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
-import { requireBusiness } from '../business-settings/service.ts';
+import { requireBusiness } from '../business-settings/index.ts';
 import { listOutboxRows, type OutboxRow, toOutboxMessage } from './repository.ts';
 
 type Messages = Contract['messages'];

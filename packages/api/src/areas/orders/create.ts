@@ -10,7 +10,7 @@ import { type Actor, actorIdentity } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { effectiveFeatureSettings } from '../business-settings/service.ts';
+import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { loadWaitingBag } from './locker-service.ts';
 import { eventRow, publishOrder } from './moves.ts';
 import { newPin, pinLookup, sealPin } from './pin.ts';

@@ -11,9 +11,8 @@ import { type Actor, systemActor } from '../../actor.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import type { AppDeps } from '../../deps.ts';
 import { enqueue } from '../../outbox/index.ts';
-import { readSmsTemplates } from '../business-settings/repository.ts';
-import { effectiveFeatureSettings } from '../business-settings/service.ts';
-import { findClientOfBusiness } from '../integration-clients/repository.ts';
+import { effectiveFeatureSettings, readSmsTemplates } from '../business-settings/index.ts';
+import { findClientOfBusiness } from '../integration-clients/index.ts';
 import { eventRow } from './moves.ts';
 import { type PatientRoute, patientRoute } from './recipient.ts';
 import {

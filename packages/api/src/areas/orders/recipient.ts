@@ -1,5 +1,5 @@
 import type { BusinessFeatureSettings } from '@medlocker/core';
-import { findWhatsAppOptIn } from '../patients/whatsapp-repository.ts';
+import { findWhatsAppOptIn } from '../patients/index.ts';
 import type { Db } from './repository.ts';
 
 /** How and to whom a patient's message goes. */

@@ -13,9 +13,8 @@ import type { Actor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
-import { pinOf } from '../orders/pin.ts';
-import { findOrder, toOrder } from '../orders/repository.ts';
-import { readPaymentSettings } from '../payment-settings/service.ts';
+import { findOrder, pinOf, toOrder } from '../orders/index.ts';
+import { readPaymentSettings } from '../payment-settings/index.ts';
 import { findPharmacy, lastReceiptSentTo, listPatientOrderRows } from './repository.ts';
 
 /*

@@ -10,17 +10,20 @@ import {
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { expiryReminderLeadMs } from '../orders/expiry.ts';
-import { queueOrderMessage, readyMessageKey } from '../orders/messages.ts';
-import { eventRow, invalidTransition, publishOrder } from '../orders/moves.ts';
 import {
+  eventRow,
+  expiryReminderLeadMs,
   insertOrderEventRows,
+  invalidTransition,
   latestRequestedMessageSince,
   lockOrder,
   type OrderRow,
+  publishOrder,
+  queueOrderMessage,
+  readyMessageKey,
   setExpiryReminded,
   toOrder,
-} from '../orders/repository.ts';
+} from '../orders/index.ts';
 
 type PatientOrders = Contract['patientOrders'];
 type In<M extends keyof PatientOrders> = ParsedInputOf<PatientOrders[M]>;

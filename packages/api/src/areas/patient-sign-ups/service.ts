@@ -15,18 +15,20 @@ import type { AppDeps } from '../../deps.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { type Bucket, releaseToken, reserveToken } from '../../rate-limits/repository.ts';
 import { hashToken, newToken } from '../../sessions/tokens.ts';
-import { effectiveFeatureSettings } from '../business-settings/service.ts';
+import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import {
+  checkContactCodes,
+  checkForm,
   type Db,
   deleteSignUpRow,
   findSignUpBusiness,
   findSignUpByAccessHash,
   insertSignUpRow,
   type SignUpRow,
+  sendCodes,
   toVerification,
   updateSignUpRow,
-} from '../sign-ups/repository.ts';
-import { checkContactCodes, checkForm, sendCodes } from '../sign-ups/service.ts';
+} from '../sign-ups/index.ts';
 
 /*
  * Online sign-ups from the patient page (docs/DECISIONS.md, "Online sign-ups (issue 19)"). The browser

@@ -12,7 +12,7 @@ import { maskRecipient } from '../../delivery/messages/send.ts';
 import type { AppDeps } from '../../deps.ts';
 import { enqueue } from '../../outbox/index.ts';
 import { newCode, sameHash } from '../../secrets/one-time-codes.ts';
-import { effectiveFeatureSettings } from '../business-settings/service.ts';
+import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { lockPatient, type PatientRow, toPatient } from './repository.ts';
 import {
   type Db,

@@ -11,8 +11,7 @@ import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { createSecretBox, maskSecret, type SecretBox } from '../../secrets/secret-box.ts';
-import { changedPaths } from '../business-settings/changes.ts';
-import { requireBusiness, requireEditableBusiness } from '../business-settings/service.ts';
+import { changedPaths, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
 import {
   type Db,
   deletePaymentSettingsRow,

@@ -13,7 +13,7 @@ import type { StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeCursor, decodeTimeIdCursor, encodeCursor, pageOf } from '../../lists/paging.ts';
-import { requireBusiness } from '../business-settings/service.ts';
+import { requireBusiness } from '../business-settings/index.ts';
 import {
   monthError,
   monthOf,

@@ -13,7 +13,7 @@ import {
 } from '@medlocker/core';
 import type { StaffActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
-import { requireBusiness } from '../business-settings/service.ts';
+import { requireBusiness } from '../business-settings/index.ts';
 import {
   activeMachines,
   collectingPatientAges,

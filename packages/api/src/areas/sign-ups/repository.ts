@@ -2,7 +2,7 @@ import { type PatientSignUp, type SignUpVerification, signUpCodes } from '@medlo
 import type { Database } from '@medlocker/db';
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { contains } from '../../lists/contains-repository.ts';
-import { addressOf } from '../patients/repository.ts';
+import { addressOf } from '../patients/index.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type SignUpRow = Selectable<Database['patient_sign_ups']>;

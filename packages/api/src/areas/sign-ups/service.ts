@@ -13,8 +13,7 @@ import { audit, auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { newCode } from '../../secrets/one-time-codes.ts';
-import { mobilePrefixOf, toPatient } from '../patients/repository.ts';
-import { checkedPatient, insertPatient, writableBusiness } from '../patients/service.ts';
+import { checkedPatient, insertPatient, mobilePrefixOf, toPatient, writableBusiness } from '../patients/index.ts';
 import { type Channel, checkCode, clearedColumns, issuedColumns, queueCode } from './codes.ts';
 import {
   countSignUps,

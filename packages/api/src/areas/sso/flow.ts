@@ -5,7 +5,7 @@ import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { replaceSession, tokenOf } from '../../sessions/sessions.ts';
 import { cookieToken, hashToken, newToken } from '../../sessions/tokens.ts';
-import { findUserByEmail, toUser } from '../users/repository.ts';
+import { findUserByEmail, toUser } from '../users/index.ts';
 import type { IdentityProviderRow } from './config.ts';
 import { completeOidc, ProviderProblem, startOidc } from './oidc.ts';
 import {

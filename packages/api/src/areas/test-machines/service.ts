@@ -11,11 +11,17 @@ import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
-import { toBag } from '../bags/repository.ts';
-import { tokenSealer } from '../device-auth/credentials.ts';
-import { type IssuedCredentials, issueCredentials } from '../device-auth/repository.ts';
-import { listMachineRows, lockMachine, type MachineRow, toMachine } from '../machines/repository.ts';
-import { changeMachine, insertMachine, requireMachine } from '../machines/service.ts';
+import { toBag } from '../bags/index.ts';
+import { type IssuedCredentials, issueCredentials, tokenSealer } from '../device-auth/index.ts';
+import {
+  changeMachine,
+  insertMachine,
+  listMachineRows,
+  lockMachine,
+  type MachineRow,
+  requireMachine,
+  toMachine,
+} from '../machines/index.ts';
 import { deleteTestMachine, liveCredential, machineBags } from './repository.ts';
 
 type TestMachines = Contract['testMachines'];

@@ -1,1 +1,1 @@
-export { createShortUrl, shortUrlOf } from './service.ts';
+export { createShortUrl, createUrl, findLiveTarget, getUrl, shortUrlOf } from './service.ts';

@@ -12,7 +12,7 @@ import { eventBody, recordEvent } from '../../delivery/webhooks/events.ts';
 import { queueDispatch } from '../../delivery/webhooks/repository.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
-import { requireBusiness, requireEditableBusiness } from '../business-settings/service.ts';
+import { requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
 import {
   type Db,
   type EndpointClient,

@@ -6,10 +6,9 @@ import {
   MAX_READING_AHEAD_MS,
   machineAlerts,
 } from '@medlocker/core';
-import { bagLeft, bagLoaded } from '../../areas/bags/locker-service.ts';
-import { recordMachineEvent } from '../../areas/machines/events.ts';
-import { insertStatus } from '../../areas/machines/hub-repository.ts';
-import { collectOrder, loadOrder, removeOrder, verifyPin } from '../../areas/orders/locker-service.ts';
+import { bagLeft, bagLoaded } from '../../areas/bags/index.ts';
+import { insertStatus, recordMachineEvent } from '../../areas/machines/index.ts';
+import { collectOrder, loadOrder, removeOrder, verifyPin } from '../../areas/orders/index.ts';
 import { liveOf } from '../../live/live.ts';
 import { CallError } from './call-error.ts';
 import type { LockerSession } from './session.ts';

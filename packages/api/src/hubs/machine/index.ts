@@ -1,6 +1,6 @@
 import { AppError, protocolTiming } from '@medlocker/core';
 import { Elysia } from 'elysia';
-import { checkAccessToken } from '../../areas/device-auth/repository.ts';
+import { checkAccessToken } from '../../areas/device-auth/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { metricsOf } from '../../metrics/metrics.ts';

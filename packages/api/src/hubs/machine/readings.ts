@@ -1,13 +1,15 @@
 import { formatTemperature, type Reading, TEMPERATURE_WINDOW_MS, temperatureRange } from '@medlocker/core';
 import { isForeignKeyViolation } from '@medlocker/db';
-import { publishRecorded, type RecordedEvent, recordMachineEvent } from '../../areas/machines/events.ts';
 import {
   existingMachines,
   insertReadingsBatch,
   machineRow,
+  publishRecorded,
+  type RecordedEvent,
+  recordMachineEvent,
   temperatureAlertsOn,
   updateTemperatureAverages,
-} from '../../areas/machines/hub-repository.ts';
+} from '../../areas/machines/index.ts';
 import { inBusinessOrder } from '../../delivery/webhooks/emit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';

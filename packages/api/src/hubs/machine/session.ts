@@ -16,20 +16,23 @@ import {
 } from '@medlocker/core';
 import { type Database, isForeignKeyViolation } from '@medlocker/db';
 import type { Transaction } from 'kysely';
-import { publishRecorded, type RecordedEvent, recordMachineEvent } from '../../areas/machines/events.ts';
 import {
   claimEvent,
   existingMachines,
   insertStatus,
   lastStoredSeq,
+  type MachineRow,
   machineRow,
+  publishRecorded,
+  type RecordedEvent,
+  recordMachineEvent,
   saveResult,
   storedResult,
+  toMachine,
   touchOnline,
-} from '../../areas/machines/hub-repository.ts';
-import { type MachineRow, toMachine } from '../../areas/machines/repository.ts';
-import { publishOrder } from '../../areas/orders/moves.ts';
-import type { OrderRow } from '../../areas/orders/repository.ts';
+} from '../../areas/machines/index.ts';
+import type { OrderRow } from '../../areas/orders/index.ts';
+import { publishOrder } from '../../areas/orders/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { CallError } from './call-error.ts';

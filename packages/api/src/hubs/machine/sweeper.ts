@@ -1,7 +1,5 @@
 import { offlineAfterMs } from '@medlocker/core';
-import { publishRecorded, recordMachineEvent } from '../../areas/machines/events.ts';
-import { markSilentOffline } from '../../areas/machines/hub-repository.ts';
-import { toMachine } from '../../areas/machines/repository.ts';
+import { markSilentOffline, publishRecorded, recordMachineEvent, toMachine } from '../../areas/machines/index.ts';
 import { inBusinessOrder } from '../../delivery/webhooks/emit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';

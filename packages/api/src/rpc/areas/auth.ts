@@ -1,26 +1,34 @@
 import { AppError } from '@medlocker/core';
-import { linkOrigin, siteOf } from '../../areas/auth/mails.ts';
-import { addPatientMobile, listPatientMobile, removePatientMobile } from '../../areas/auth/patient-mobiles.ts';
 import {
-  endPatientSession,
-  patientSessionInfo,
-  verifyPatient,
-  verifySms,
-  verifySmsCode,
-} from '../../areas/auth/patient-service.ts';
-import { addRoles, editIdentityProvider, removeRole } from '../../areas/auth/roles-service.ts';
-import {
+  addPatientMobile,
+  addRoles,
   beginResetPassword,
   completeResetPassword,
   config,
+  editIdentityProvider,
+  endPatientSession,
   getIdentityProviderAuthUrl,
+  linkOrigin,
+  listPatientMobile,
   login,
   logout,
+  patientSessionInfo,
   register,
+  removePatientMobile,
+  removeRole,
   session,
-} from '../../areas/auth/service.ts';
-import { approveCliSignIn, beginCliSignIn, pollCliSignIn } from '../../areas/sso/cli-sign-in.ts';
-import { SSO_COOKIE, SSO_LOGIN_TTL_MS } from '../../areas/sso/flow.ts';
+  siteOf,
+  verifyPatient,
+  verifySms,
+  verifySmsCode,
+} from '../../areas/auth/index.ts';
+import {
+  approveCliSignIn,
+  beginCliSignIn,
+  pollCliSignIn,
+  SSO_COOKIE,
+  SSO_LOGIN_TTL_MS,
+} from '../../areas/sso/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import {
   endPatientSessionByToken,

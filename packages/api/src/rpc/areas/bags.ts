@@ -1,4 +1,4 @@
-import { listBags, reprocessBags } from '../../areas/bags/service.ts';
+import { listBags, reprocessBags } from '../../areas/bags/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

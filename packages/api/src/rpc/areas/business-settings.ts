@@ -5,7 +5,7 @@ import {
   updateBusinessControlledSettings,
   updateBusinessFeatureSettings,
   updateBusinessSmsTemplates,
-} from '../../areas/business-settings/service.ts';
+} from '../../areas/business-settings/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

@@ -1,9 +1,8 @@
 import { Elysia } from 'elysia';
-import { deleteLogo } from '../../areas/businesses/logo-delete.ts';
-import { logoFiles } from '../../areas/businesses/logos.ts';
 import {
   archiveBusiness,
   createBusiness,
+  deleteLogo,
   getBusiness,
   getBusinessInfo,
   linkGroup,
@@ -12,12 +11,13 @@ import {
   listBusinessesInfo,
   listGroupedBusinesses,
   listUngroupedBusinesses,
+  logoFiles,
   unarchiveBusiness,
   unlinkGroup,
   updateBusiness,
   updateLogo,
   uploadLogo,
-} from '../../areas/businesses/service.ts';
+} from '../../areas/businesses/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

@@ -2,15 +2,15 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import { systemActor } from '../../actor.ts';
-import { linkOrigin, siteOf } from '../../areas/auth/mails.ts';
-import { declareExemption } from '../../areas/checkout/exemption.ts';
-import { sendReceipt } from '../../areas/checkout/receipt.ts';
+import { linkOrigin, siteOf } from '../../areas/auth/index.ts';
 import {
   completeFromWebhook,
   completeJudoOrderPayment,
   createJudoPaymentSession,
-} from '../../areas/checkout/service.ts';
-import { patientSummaryOf } from '../../areas/patient-orders/patient-service.ts';
+  declareExemption,
+  sendReceipt,
+} from '../../areas/checkout/index.ts';
+import { patientSummaryOf } from '../../areas/patient-orders/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { readReceipt } from '../../payments/judopay.ts';
 import { rpcArea } from '../area.ts';

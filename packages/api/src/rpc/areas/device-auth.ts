@@ -1,7 +1,7 @@
 import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import type { Actor } from '../../actor.ts';
-import { activateDeviceAuth, exchangeToken, startDeviceAuth, TokenRefusal } from '../../areas/device-auth/service.ts';
+import { activateDeviceAuth, exchangeToken, startDeviceAuth, TokenRefusal } from '../../areas/device-auth/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { type RequestMeta, requestMeta } from '../../http/request-meta.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';

@@ -1,4 +1,4 @@
-import { downloadEvidencePack, getEvidencePack, holdPins, releasePins } from '../../areas/evidence/service.ts';
+import { downloadEvidencePack, getEvidencePack, holdPins, releasePins } from '../../areas/evidence/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

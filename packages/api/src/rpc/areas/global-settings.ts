@@ -3,7 +3,7 @@ import {
   getAlarmMessageTemplates,
   getGlobalSettings,
   updateAlarmMessageTemplates,
-} from '../../areas/global-settings/service.ts';
+} from '../../areas/global-settings/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

@@ -1,4 +1,4 @@
-import { listMonthlyStats } from '../../areas/group-reports/service.ts';
+import { listMonthlyStats } from '../../areas/group-reports/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

@@ -1,4 +1,4 @@
-import { deleteLogo } from '../../areas/businesses/logo-delete.ts';
+import { deleteLogo } from '../../areas/businesses/index.ts';
 import {
   archiveGroup,
   createGroup,
@@ -10,7 +10,7 @@ import {
   updateGroup,
   updateLogo,
   uploadLogo,
-} from '../../areas/groups/service.ts';
+} from '../../areas/groups/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { pingDatabase } from '../../areas/health/repository.ts';
+import { pingDatabase } from '../../areas/health/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

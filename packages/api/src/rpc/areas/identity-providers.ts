@@ -1,4 +1,4 @@
-import { create, get, list, remove, test, update } from '../../areas/identity-providers/service.ts';
+import { create, get, list, remove, test, update } from '../../areas/identity-providers/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

@@ -8,7 +8,7 @@ import {
   getIntegrationClient,
   listIntegrationPartners,
   updateIntegrationPartner,
-} from '../../areas/integration-clients/service.ts';
+} from '../../areas/integration-clients/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

@@ -1,4 +1,4 @@
-import { listJobs, listQueues, retryJob } from '../../areas/jobs/service.ts';
+import { listJobs, listQueues, retryJob } from '../../areas/jobs/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

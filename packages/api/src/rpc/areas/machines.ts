@@ -1,6 +1,6 @@
-import { fleetSummary } from '../../areas/machines/fleet.ts';
 import {
   createMachine,
+  fleetSummary,
   getMachine,
   isMachineAvailable,
   listEvents,
@@ -9,7 +9,7 @@ import {
   toggleArchive,
   toggleOutOfOrderStatus,
   updateMachine,
-} from '../../areas/machines/service.ts';
+} from '../../areas/machines/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

@@ -1,4 +1,4 @@
-import { listOutbox } from '../../areas/messages/service.ts';
+import { listOutbox } from '../../areas/messages/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

@@ -1,4 +1,4 @@
-import { count, dismiss, dismissAll, list, sendUnreadNotificationsEmail } from '../../areas/notifications/service.ts';
+import { count, dismiss, dismissAll, list, sendUnreadNotificationsEmail } from '../../areas/notifications/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

@@ -9,7 +9,7 @@ import {
   markCollected,
   markRemoved,
   setRevealPinReason,
-} from '../../areas/orders/service.ts';
+} from '../../areas/orders/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

@@ -1,5 +1,9 @@
-import { getPatientOrder, listPatientOrders } from '../../areas/patient-orders/patient-service.ts';
-import { resendOrderReadyMessage, sendOrderExpiryMessage } from '../../areas/patient-orders/service.ts';
+import {
+  getPatientOrder,
+  listPatientOrders,
+  resendOrderReadyMessage,
+  sendOrderExpiryMessage,
+} from '../../areas/patient-orders/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

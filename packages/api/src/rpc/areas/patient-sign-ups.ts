@@ -1,4 +1,4 @@
-import { business, create, get, resendCodes, verify } from '../../areas/patient-sign-ups/service.ts';
+import { business, create, get, resendCodes, verify } from '../../areas/patient-sign-ups/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { cookieToken } from '../../sessions/tokens.ts';
 import { rpcArea } from '../area.ts';

@@ -1,4 +1,4 @@
-import { batchGet, batchUpsertPatients, create, get, list, remove, update } from '../../areas/patients/service.ts';
+import { batchGet, batchUpsertPatients, create, get, list, remove, update } from '../../areas/patients/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

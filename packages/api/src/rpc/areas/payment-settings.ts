@@ -3,7 +3,7 @@ import {
   getPaymentClientSettings,
   getPaymentSettings,
   updatePaymentSettings,
-} from '../../areas/payment-settings/service.ts';
+} from '../../areas/payment-settings/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

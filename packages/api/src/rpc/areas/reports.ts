@@ -1,6 +1,10 @@
-import { sendMonthlyEmail } from '../../areas/reports/monthly-email.ts';
-import { listBusinessStats, listCollectionStats, rebuildMonthlyStats } from '../../areas/reports/service.ts';
-import { getUsageStats } from '../../areas/reports/usage.ts';
+import {
+  getUsageStats,
+  listBusinessStats,
+  listCollectionStats,
+  rebuildMonthlyStats,
+  sendMonthlyEmail,
+} from '../../areas/reports/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

@@ -8,7 +8,7 @@ import {
   remove,
   update,
   verifyContactMethods,
-} from '../../areas/sign-ups/service.ts';
+} from '../../areas/sign-ups/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

@@ -1,4 +1,4 @@
-import { create, get, getTestMachineBags, list, remove, update } from '../../areas/test-machines/service.ts';
+import { create, get, getTestMachineBags, list, remove, update } from '../../areas/test-machines/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

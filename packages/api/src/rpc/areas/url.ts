@@ -1,6 +1,6 @@
 import { shortUrlCodeMaxLength } from '@medlocker/core';
 import { Elysia } from 'elysia';
-import { createUrl, findLiveTarget, getUrl } from '../../areas/url/service.ts';
+import { createUrl, findLiveTarget, getUrl } from '../../areas/url/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { notFoundPage } from '../../http/console-static.ts';
 import { rpcArea } from '../area.ts';

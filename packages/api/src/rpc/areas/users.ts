@@ -1,5 +1,5 @@
-import { addWhatsAppOptIn, removeWhatsAppOptIn, verifyWhatsAppOptInMessage } from '../../areas/patients/whatsapp.ts';
-import { getUser, getUsersByRole, updateUser } from '../../areas/users/service.ts';
+import { addWhatsAppOptIn, removeWhatsAppOptIn, verifyWhatsAppOptInMessage } from '../../areas/patients/index.ts';
+import { getUser, getUsersByRole, updateUser } from '../../areas/users/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

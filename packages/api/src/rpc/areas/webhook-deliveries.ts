@@ -6,7 +6,7 @@ import {
   replayDelivery,
   replayFailed,
   sendTestEvent,
-} from '../../areas/webhook-deliveries/service.ts';
+} from '../../areas/webhook-deliveries/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 

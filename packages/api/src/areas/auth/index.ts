@@ -1,0 +1,14 @@
+export { linkOrigin, siteOf } from './mails.ts';
+export { addPatientMobile, listPatientMobile, removePatientMobile } from './patient-mobiles.ts';
+export { endPatientSession, patientSessionInfo, verifyPatient, verifySms, verifySmsCode } from './patient-service.ts';
+export { addRoles, editIdentityProvider, removeRole } from './roles-service.ts';
+export {
+  beginResetPassword,
+  completeResetPassword,
+  config,
+  getIdentityProviderAuthUrl,
+  login,
+  logout,
+  register,
+  session,
+} from './service.ts';

@@ -1,0 +1,3 @@
+export { bagLeft, bagLoaded } from './locker-service.ts';
+export { toBag } from './repository.ts';
+export { listBags, reprocessBags } from './service.ts';

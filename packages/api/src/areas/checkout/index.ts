@@ -1,0 +1,3 @@
+export { declareExemption } from './exemption.ts';
+export { sendReceipt } from './receipt.ts';
+export { completeFromWebhook, completeJudoOrderPayment, createJudoPaymentSession } from './service.ts';

@@ -1,0 +1,1 @@
+export { downloadEvidencePack, getEvidencePack, holdPins, releasePins } from './service.ts';

@@ -1,0 +1,6 @@
+export {
+  createOrUpdateGlobalSettings,
+  getAlarmMessageTemplates,
+  getGlobalSettings,
+  updateAlarmMessageTemplates,
+} from './service.ts';

@@ -1,0 +1,1 @@
+export { listMonthlyStats } from './service.ts';

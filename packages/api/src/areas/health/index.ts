@@ -1,0 +1,1 @@
+export { pingDatabase } from './repository.ts';

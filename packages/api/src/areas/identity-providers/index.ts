@@ -1,0 +1,1 @@
+export { create, get, list, remove, test, update } from './service.ts';

@@ -1,0 +1,1 @@
+export { listJobs, listQueues, retryJob } from './service.ts';

@@ -1,0 +1,9 @@
+export {
+  count,
+  dismiss,
+  dismissAll,
+  list,
+  queueDailyDigests,
+  sendDailyDigestTo,
+  sendUnreadNotificationsEmail,
+} from './service.ts';

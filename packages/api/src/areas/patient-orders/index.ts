@@ -1,0 +1,2 @@
+export { getPatientOrder, listPatientOrders, patientSummaryOf } from './patient-service.ts';
+export { resendOrderReadyMessage, sendOrderExpiryMessage } from './service.ts';

@@ -1,0 +1,1 @@
+export { business, create, get, resendCodes, verify } from './service.ts';

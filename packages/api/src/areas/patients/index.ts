@@ -1,0 +1,16 @@
+export { addressOf, findBusinessForPatients, findPatient, mobilePrefixOf, toPatient } from './repository.ts';
+export { displayIdFieldOf } from './rules.ts';
+export {
+  batchGet,
+  batchUpsertPatients,
+  checkedPatient,
+  create,
+  get,
+  insertPatient,
+  list,
+  remove,
+  update,
+  writableBusiness,
+} from './service.ts';
+export { addWhatsAppOptIn, removeWhatsAppOptIn, verifyWhatsAppOptInMessage } from './whatsapp.ts';
+export { findWhatsAppOptIn } from './whatsapp-repository.ts';

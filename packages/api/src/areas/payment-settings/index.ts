@@ -1,0 +1,7 @@
+export {
+  deletePaymentSettings,
+  getPaymentClientSettings,
+  getPaymentSettings,
+  readPaymentSettings,
+  updatePaymentSettings,
+} from './service.ts';

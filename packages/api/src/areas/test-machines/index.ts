@@ -1,0 +1,1 @@
+export { create, get, getTestMachineBags, list, remove, update } from './service.ts';

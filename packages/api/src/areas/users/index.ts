@@ -1,0 +1,2 @@
+export { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from './repository.ts';
+export { getUser, getUsersByRole, updateUser } from './service.ts';

@@ -1,0 +1,9 @@
+export {
+  enableEndpoint,
+  getDelivery,
+  getEndpoint,
+  listDeliveries,
+  replayDelivery,
+  replayFailed,
+  sendTestEvent,
+} from './service.ts';
