@@ -1,9 +1,9 @@
-import { type SamlIdp, startSamlIdp } from '../packages/api/src/areas/sso/testing/saml-idp.ts';
+import { type SamlIdp, startSamlIdp } from '../packages/api/src/testing/identity-providers/saml-idp.ts';
 import { expectAccessible } from './harness/axe.ts';
 import { asAdmin, createBusiness, expect, test, uniqueEmail, uniqueName } from './harness/fixtures.ts';
 
 /*
- * Single sign-on through a SAML IdP over HTTP (packages/api/src/sso/testing/saml-idp.ts, on `localhost`
+ * Single sign-on through a SAML IdP over HTTP (packages/api/src/testing/identity-providers/saml-idp.ts, on `localhost`
  * so its POST back is cross-site as with a real IdP): the user types their email, lands on the IdP's
  * sign-in page, signs in there, the IdP's page posts the signed response to our ACS by script, and the
  * browser arrives at the dashboard through the same-site continuation; as support and as a pharmacy user.

@@ -1,4 +1,4 @@
-import { startTestIdp, type TestIdp } from '../packages/api/src/areas/sso/testing/test-idp.ts';
+import { startTestIdp, type TestIdp } from '../packages/api/src/testing/identity-providers/test-idp.ts';
 import { expectAccessible } from './harness/axe.ts';
 import {
   asAdmin,

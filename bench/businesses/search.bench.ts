@@ -25,7 +25,7 @@ import { encodeCursor } from '../../packages/api/src/lists/paging.ts';
 import { silentLogger } from '../../packages/api/src/log/logger.ts';
 import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
 import { createSessionAuth } from '../../packages/api/src/sessions/sessions.ts';
-import { signInTestUser } from '../../packages/api/src/sessions/testing.ts';
+import { signInTestUser } from '../../packages/api/src/testing/sessions.ts';
 
 const ROWS = Number(process.env.ROWS ?? 100_000);
 const RUNS = Number(process.env.RUNS ?? 200);

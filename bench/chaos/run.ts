@@ -29,7 +29,7 @@
  */
 import pg from 'pg';
 import { createDb } from '../../db/src/index.ts';
-import { signInTestUser } from '../../packages/api/src/sessions/testing.ts';
+import { signInTestUser } from '../../packages/api/src/testing/sessions.ts';
 import { SimLocker } from '../../packages/locker-sim/src/locker.ts';
 import { machineAlerts } from '../../packages/locker-sim/src/protocol.ts';
 import { processAlive, type RunningCluster, startCluster } from '../../scripts/cluster-kit.ts';

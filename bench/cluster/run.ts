@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDb } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
-import { signInTestUser } from '../../packages/api/src/sessions/testing.ts';
+import { signInTestUser } from '../../packages/api/src/testing/sessions.ts';
 import { type RunningCluster, startCluster } from '../../scripts/cluster-kit.ts';
 import { machineBusy, percentiles, seed, spawnReady, usage } from '../hub/harness.ts';
 import type { LoadConfig, LoadResult } from '../hub/load.ts';

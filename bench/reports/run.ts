@@ -34,7 +34,7 @@ import pg from 'pg';
 import { createDb, type Database, migrateToLatest } from '../../db/src/index.ts';
 import { createApp } from '../../packages/api/src/app.ts';
 import { runMonthlyStats } from '../../packages/api/src/areas/reports/monthly-job-repository.ts';
-import { signInTestUser } from '../../packages/api/src/sessions/testing.ts';
+import { signInTestUser } from '../../packages/api/src/testing/sessions.ts';
 import { adminQuery } from '../admin-query.ts';
 import { benchDeps } from '../app-deps.ts';
 import { businessId, generateEstate } from './generate.ts';

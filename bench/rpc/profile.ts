@@ -14,7 +14,7 @@ import { silentLogger } from '../../packages/api/src/log/logger.ts';
 import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
 import { cachedAuth } from '../../packages/api/src/sessions/session-cache.ts';
 import { createSessionAuth } from '../../packages/api/src/sessions/sessions.ts';
-import { signInTestUser } from '../../packages/api/src/sessions/testing.ts';
+import { signInTestUser } from '../../packages/api/src/testing/sessions.ts';
 
 const fresh = process.argv[2] ? await createFreshPostgresDatabase(process.argv[2]) : undefined;
 const opened = await createDb(fresh ? { kind: 'postgres', url: fresh.url } : { kind: 'pglite', dataDir: 'memory://' });

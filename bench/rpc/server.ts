@@ -15,7 +15,7 @@ import { silentLogger } from '../../packages/api/src/log/logger.ts';
 import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
 import { cachedAuth } from '../../packages/api/src/sessions/session-cache.ts';
 import { createSessionAuth } from '../../packages/api/src/sessions/sessions.ts';
-import { signInTestUser } from '../../packages/api/src/sessions/testing.ts';
+import { signInTestUser } from '../../packages/api/src/testing/sessions.ts';
 
 const [port, kind, where] = process.argv.slice(2);
 const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1' });

@@ -31,11 +31,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { storeMonth } from '../../packages/api/src/areas/reports/monthly-test-helpers.ts';
 import { claimJobs, enqueueJob, failJob } from '../../packages/api/src/jobs/repository.ts';
 import { startMailCatcher } from '../../packages/api/src/mail/index.ts';
 import { startFakeJudopay } from '../../packages/api/src/payments/fake-judopay.ts';
 import { startServer } from '../../packages/api/src/server.ts';
+import { storeMonth } from '../../packages/api/src/testing/monthly-stats.ts';
 import { e2eJudo, e2eJudoWebhook } from './judopay.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
 import { patientCsp } from '../api/src/http/patient-static.ts';
-import { describeApi } from '../api/src/testing.ts';
+import { describeApi } from '../api/src/testing/api.ts';
 
 /*
  * The patient page as a phone downloads it (issue 19): at most 100 KB of JavaScript on the wire, under

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { contract } from '@medlocker/core';
 import { loggablePath } from './app.ts';
-import { describeApi, TEST_ORIGIN } from './testing.ts';
+import { describeApi, TEST_ORIGIN } from './testing/api.ts';
 
 describeApi('the api skeleton', (t) => {
   it('answers /healthz and /readyz with the database kind', async () => {

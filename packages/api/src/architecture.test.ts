@@ -13,13 +13,8 @@ function sources(dir = root): string[] {
   });
 }
 
-/** Test code (suites and the helpers only they use) may set up rows as it likes and reach anywhere. */
-const isTestCode = (file: string) =>
-  file.endsWith('.test.ts') ||
-  file.endsWith('test-helpers.ts') ||
-  file.endsWith('test-kit.ts') ||
-  file.endsWith('testing.ts') ||
-  file.includes('/testing/');
+/** Test code (suites, and the helpers under testing/ they share) may set up rows as it likes and reach anywhere. */
+const isTestCode = (file: string) => file.endsWith('.test.ts') || file.startsWith('testing/');
 
 /**
  * The five floors of docs/ARCHITECTURE.md, by the first part of a path. An import may go down a floor

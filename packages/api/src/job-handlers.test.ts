@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
-import { eventually } from './hubs/test-kit.ts';
 import { jobHandlers, jobSchedules, startJobRunner } from './job-handlers.ts';
 import { claimJobs, enqueueJob, findJob, releaseExpiredLeases } from './jobs/repository.ts';
-import { describeApi } from './testing.ts';
+import { describeApi } from './testing/api.ts';
+import { eventually } from './testing/hub.ts';
 
 describeApi('the api process job runner', (t) => {
   it('starts unless JOBS=off, and stops', async () => {

@@ -1,9 +1,9 @@
 import { expect, it } from 'bun:test';
 import { verifyPin } from './areas/orders/locker-service.ts';
 import { runMonthlyStats } from './areas/reports/monthly-job-repository.ts';
-import { asSupport, withTestAuth } from './hubs/test-kit.ts';
 import { seedIfEmpty } from './seed-demo.ts';
-import { describeApi } from './testing.ts';
+import { describeApi } from './testing/api.ts';
+import { asSupport, withTestAuth } from './testing/hub.ts';
 
 describeApi(
   'the demo seed at start',

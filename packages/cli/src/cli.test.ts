@@ -1,7 +1,7 @@
 import { expect, it, setDefaultTimeout } from 'bun:test';
 import { readFile, stat } from 'node:fs/promises';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
-import { describeApi } from '../../api/src/testing.ts';
+import { describeApi } from '../../api/src/testing/api.ts';
 import { cliHarness, TEST_PASSWORD } from './test-harness.ts';
 
 // Each login hashes with argon2id, which is slow on purpose; a loaded machine needs more than 5 s a test.

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
-import type { TestApi } from '../../api/src/testing.ts';
+import type { TestApi } from '../../api/src/testing/api.ts';
 import type { CliIo } from './context.ts';
 import { runCli } from './program.ts';
 

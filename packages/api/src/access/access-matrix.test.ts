@@ -1,9 +1,9 @@
 import { beforeEach, expect, test } from 'bun:test';
 import { type Access, contract, defaultSmsTemplates, type Method } from '@medlocker/core';
 import { readTables, restoreTables, snapshotTables, type TableSnapshot } from '@medlocker/db/testing';
-import { testDataDir, validBusiness } from '../areas/businesses/test-helpers.ts';
-import { testPatient } from '../areas/patients/test-helpers.ts';
-import { describeApi, type TestApi } from '../testing.ts';
+import { describeApi, type TestApi } from '../testing/api.ts';
+import { testDataDir, validBusiness } from '../testing/businesses.ts';
+import { testPatient } from '../testing/patients.ts';
 
 /*
  * The access matrix, generated from the contract: every method of every area is called as nobody, as

@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
-import { validBusiness } from '../areas/businesses/test-helpers.ts';
-import { describeApi } from '../testing.ts';
+import { describeApi } from '../testing/api.ts';
+import { validBusiness } from '../testing/businesses.ts';
 
 describeApi('the principal of a session', (t) => {
   const request = (cookie: string) => new Request('http://medlocker.test/api/auth/session', { headers: { cookie } });

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
-import { describeApi } from '../testing.ts';
+import { describeApi } from '../testing/api.ts';
 import { patientCsp } from './patient-static.ts';
 import { securityHeaders } from './security.ts';
 

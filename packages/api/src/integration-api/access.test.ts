@@ -1,11 +1,11 @@
 import { expect, it } from 'bun:test';
 import { deleteTokensOfClient, updateClient } from '../areas/integration-clients/repository.ts';
-import { asSupport, withTestAuth } from '../hubs/test-kit.ts';
 import { hashToken } from '../sessions/tokens.ts';
-import { describeApi } from '../testing.ts';
+import { describeApi } from '../testing/api.ts';
+import { asSupport, withTestAuth } from '../testing/hub.ts';
+import { BASE, caller, count, estate, HOUR, postToken, reply, tokenOf } from '../testing/integration-api.ts';
 import { pruneIntegration } from './prune.ts';
 import { insertToken } from './repository.ts';
-import { BASE, caller, count, estate, HOUR, postToken, reply, tokenOf } from './test-helpers.ts';
 
 describeApi(
   'integration api: tokens, idempotency, rate limit, errors',

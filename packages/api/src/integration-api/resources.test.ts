@@ -1,12 +1,12 @@
 import { expect, it } from 'bun:test';
 import { WEBHOOK_TEST_EVENT } from '@medlocker/core';
 import { loadOrder } from '../areas/orders/locker-service.ts';
-import { testPatient } from '../areas/patients/test-helpers.ts';
 import { listAudit } from '../audit/audit.ts';
 import { recordEvent } from '../delivery/webhooks/events.ts';
-import { asSupport, withTestAuth } from '../hubs/test-kit.ts';
-import { describeApi } from '../testing.ts';
-import { caller, count, estate, tokenOf } from './test-helpers.ts';
+import { describeApi } from '../testing/api.ts';
+import { asSupport, withTestAuth } from '../testing/hub.ts';
+import { caller, count, estate, tokenOf } from '../testing/integration-api.ts';
+import { testPatient } from '../testing/patients.ts';
 
 describeApi(
   'integration api: resources',

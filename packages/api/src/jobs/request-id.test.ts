@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
 import { createLogger } from '../log/logger.ts';
-import { describeApi } from '../testing.ts';
+import { describeApi } from '../testing/api.ts';
 import { enqueueJob, findJob } from './repository.ts';
 import { createRunner } from './runner.ts';
 

@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
 import { sql } from 'kysely';
-import { insertBusiness } from '../areas/patients/test-helpers.ts';
-import { asSupport, seedBusiness, withTestAuth } from '../hubs/test-kit.ts';
-import { describeApi } from '../testing.ts';
+import { describeApi } from '../testing/api.ts';
+import { asSupport, seedBusiness, withTestAuth } from '../testing/hub.ts';
+import { insertBusiness } from '../testing/patients.ts';
 import { SEARCH_TEXT } from './contains-repository.ts';
 
 // "Contains" search on the lists not covered by their own area's tests (businesses, patients and users

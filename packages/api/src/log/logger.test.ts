@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { describeApi } from '../testing.ts';
+import { describeApi } from '../testing/api.ts';
 import { createLogger } from './logger.ts';
 
 const infoLines: string[] = [];

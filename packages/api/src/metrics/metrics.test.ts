@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'bun:test';
 import { checkMetricsAccess } from '../http/metrics-routes.ts';
-import { withBootedLocker, withTestAuth } from '../hubs/test-kit.ts';
 import { enqueueJob } from '../jobs/repository.ts';
 import { createRunner, PermanentJobError } from '../jobs/runner.ts';
 import { silentLogger } from '../log/logger.ts';
-import { describeApi } from '../testing.ts';
+import { describeApi } from '../testing/api.ts';
+import { withBootedLocker, withTestAuth } from '../testing/hub.ts';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });

@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
-import { seedBusiness, withTestAuth } from '../hubs/test-kit.ts';
-import { describeApi } from '../testing.ts';
+import { describeApi } from '../testing/api.ts';
+import { seedBusiness, withTestAuth } from '../testing/hub.ts';
 import { enqueue, type Job } from './index.ts';
 
 describeApi(

@@ -1,5 +1,5 @@
 import { expect, it } from 'bun:test';
-import { describeApi, TEST_ORIGIN } from '../testing.ts';
+import { describeApi, TEST_ORIGIN } from '../testing/api.ts';
 
 describeApi('request bodies', (t) => {
   const post = (path: string, body: string, headers: Record<string, string> = {}) =>

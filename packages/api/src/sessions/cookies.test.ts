@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
-import { chargedOrder, chargingBusiness } from '../areas/checkout/test-helpers.ts';
-import { withTestAuth } from '../hubs/test-kit.ts';
-import { describeApi } from '../testing.ts';
+import { describeApi } from '../testing/api.ts';
+import { chargedOrder, chargingBusiness } from '../testing/checkout.ts';
+import { withTestAuth } from '../testing/hub.ts';
 import { PATIENT_COOKIE } from './patient-sessions.ts';
 import { authPolicy } from './policy.ts';
 

@@ -6,7 +6,7 @@ import { LiveHub, localTransport } from '../live/live.ts';
 import { pgTransport } from '../live/pg-transport.ts';
 import { silentLogger } from '../log/logger.ts';
 import type { MemoryMailer } from '../mail/mailer.ts';
-import { describeApi, TEST_ORIGIN } from '../testing.ts';
+import { describeApi, TEST_ORIGIN } from '../testing/api.ts';
 import { cachedAuth } from './session-cache.ts';
 import { createSessionAuth } from './sessions.ts';
 

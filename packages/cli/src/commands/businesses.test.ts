@@ -1,9 +1,9 @@
 import { expect, it } from 'bun:test';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { describeApi } from '../../../api/src/testing/api.ts';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
-import { validBusiness } from '../../../api/src/areas/businesses/test-helpers.ts';
-import { describeApi } from '../../../api/src/testing.ts';
+import { validBusiness } from '../../../api/src/testing/businesses.ts';
 import { cliHarness } from '../test-harness.ts';
 
 describeApi('medlocker businesses and groups', (t) => {

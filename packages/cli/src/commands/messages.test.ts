@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
+import { describeApi } from '../../../api/src/testing/api.ts';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
-import { seedBusiness } from '../../../api/src/hubs/test-kit.ts';
-import { describeApi } from '../../../api/src/testing.ts';
+import { seedBusiness } from '../../../api/src/testing/hub.ts';
 import { cliHarness } from '../test-harness.ts';
 
 describeApi('medlocker messages', (t) => {

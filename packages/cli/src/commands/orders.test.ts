@@ -1,9 +1,9 @@
 import { expect, it } from 'bun:test';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { describeApi, T0 } from '../../../api/src/testing/api.ts';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
-import { insertBusiness, testPatient } from '../../../api/src/areas/patients/test-helpers.ts';
-import { describeApi, T0 } from '../../../api/src/testing.ts';
+import { insertBusiness, testPatient } from '../../../api/src/testing/patients.ts';
 import { cliHarness } from '../test-harness.ts';
 
 describeApi('medlocker orders', (t) => {

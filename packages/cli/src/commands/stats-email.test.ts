@@ -1,13 +1,9 @@
 import { expect, it } from 'bun:test';
-// Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
-import {
-  octoberCsv,
-  octoberEstate,
-  storeMonthlyRows,
-} from '../../../api/src/areas/reports/monthly-email-test-helpers.ts';
-import { seedBusiness } from '../../../api/src/hubs/test-kit.ts';
 import { localMailboxOf } from '../../../api/src/mail/mailer.ts';
-import { describeApi } from '../../../api/src/testing.ts';
+import { describeApi } from '../../../api/src/testing/api.ts';
+import { seedBusiness } from '../../../api/src/testing/hub.ts';
+// Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
+import { octoberCsv, octoberEstate, storeMonthlyRows } from '../../../api/src/testing/monthly-email.ts';
 import { cliHarness } from '../test-harness.ts';
 
 describeApi('medlocker stats email', (t) => {

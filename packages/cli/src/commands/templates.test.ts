@@ -3,9 +3,9 @@ import { expect, it } from 'bun:test';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultFeatureSettings } from '@medlocker/core';
+import { describeApi } from '../../../api/src/testing/api.ts';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
-import { insertBusiness } from '../../../api/src/areas/patients/test-helpers.ts';
-import { describeApi } from '../../../api/src/testing.ts';
+import { insertBusiness } from '../../../api/src/testing/patients.ts';
 import { cliHarness } from '../test-harness.ts';
 import { applyAssignments } from './settings-values.ts';
 import { checkTemplatesFile } from './templates.ts';

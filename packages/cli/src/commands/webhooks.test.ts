@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
+import { describeApi } from '../../../api/src/testing/api.ts';
+import { seedBusiness } from '../../../api/src/testing/hub.ts';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
-import { deliveryId, seedDeliveries, seedWebhookClient } from '../../../api/src/areas/webhook-deliveries/test-helpers.ts';
-import { seedBusiness } from '../../../api/src/hubs/test-kit.ts';
-import { describeApi } from '../../../api/src/testing.ts';
+import { deliveryId, seedDeliveries, seedWebhookClient } from '../../../api/src/testing/webhook-deliveries.ts';
 import { cliHarness } from '../test-harness.ts';
 
 const AT = Date.UTC(2026, 10, 2, 9, 30);

@@ -1,9 +1,9 @@
 import { expect, it, setDefaultTimeout } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { listen } from '../../hubs/test-kit.ts';
-import { describeApi, TEST_ORIGIN } from '../../testing.ts';
+import { describeApi, TEST_ORIGIN } from '../../testing/api.ts';
+import { PASSWORD } from '../../testing/auth.ts';
+import { listen } from '../../testing/hub.ts';
 import { addressLimits } from './service.ts';
-import { PASSWORD } from './test-helpers.ts';
 
 // Thirty failed logins hash thirty times with argon2id, slow on purpose.
 setDefaultTimeout(180_000);

@@ -1,10 +1,10 @@
 import { expect, it, setDefaultTimeout, spyOn } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { listen } from '../../hubs/test-kit.ts';
 import { authMessages, authPolicy } from '../../sessions/policy.ts';
-import { describeApi, TEST_ORIGIN } from '../../testing.ts';
+import { describeApi, TEST_ORIGIN } from '../../testing/api.ts';
+import { login, PASSWORD } from '../../testing/auth.ts';
+import { listen } from '../../testing/hub.ts';
 import { addressLimits } from './service.ts';
-import { login, PASSWORD } from './test-helpers.ts';
 
 // Up to 35 argon2id verifications on a loaded machine.
 setDefaultTimeout(120_000);

@@ -1,8 +1,8 @@
 import { expect, it, setDefaultTimeout, spyOn } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
 import { authMessages, authPolicy } from '../../sessions/policy.ts';
-import { describeApi } from '../../testing.ts';
-import { login, PASSWORD, sessionCookieOf } from './test-helpers.ts';
+import { describeApi } from '../../testing/api.ts';
+import { login, PASSWORD, sessionCookieOf } from '../../testing/auth.ts';
 
 // Each login hashes with argon2id, which is slow on purpose; a loaded machine needs more than 5 s a test.
 setDefaultTimeout(30_000);

@@ -1,11 +1,11 @@
 import { expect, it } from 'bun:test';
 import { patientAuthPolicy } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
-import { asSupport, listen, withTestAuth } from '../../hubs/test-kit.ts';
 import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
-import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing.ts';
-import { chargedOrder, chargingBusiness } from '../checkout/test-helpers.ts';
-import { testPatient } from '../patients/test-helpers.ts';
+import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing/api.ts';
+import { chargedOrder, chargingBusiness } from '../../testing/checkout.ts';
+import { asSupport, listen, withTestAuth } from '../../testing/hub.ts';
+import { testPatient } from '../../testing/patients.ts';
 
 const MINUTE = 60_000;
 const DOB = '1980-01-02'; // testPatient's

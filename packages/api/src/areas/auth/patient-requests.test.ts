@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
-import { withTestAuth } from '../../hubs/test-kit.ts';
 import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
-import { describeApi, TEST_ORIGIN } from '../../testing.ts';
-import { chargedOrder, chargingBusiness } from '../checkout/test-helpers.ts';
+import { describeApi, TEST_ORIGIN } from '../../testing/api.ts';
+import { chargedOrder, chargingBusiness } from '../../testing/checkout.ts';
+import { withTestAuth } from '../../testing/hub.ts';
 
 const DOB = '1980-01-02'; // testPatient's
 

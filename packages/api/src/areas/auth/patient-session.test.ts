@@ -1,12 +1,12 @@
 import { expect, it } from 'bun:test';
 import { patientAuthPolicy } from '@medlocker/core';
 import { systemActor } from '../../actor.ts';
-import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
 import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
-import { describeApi, type TestApi } from '../../testing.ts';
-import { chargedOrder, chargingBusiness } from '../checkout/test-helpers.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
+import { chargedOrder, chargingBusiness } from '../../testing/checkout.ts';
+import { asSupport, withTestAuth } from '../../testing/hub.ts';
+import { testPatient } from '../../testing/patients.ts';
 import { createOrder } from '../orders/create.ts';
-import { testPatient } from '../patients/test-helpers.ts';
 
 const MINUTE = 60_000;
 const DOB = '1980-01-02'; // testPatient's

@@ -1,7 +1,7 @@
 import { expect, it, setDefaultTimeout } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
 import { createMemoryMailer, type MemoryMailer } from '../../mail/mailer.ts';
-import { describeApi, type TestApi } from '../../testing.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
 
 // Sessions are made directly, but a few users are created per test: give a loaded machine room.
 setDefaultTimeout(30_000);

@@ -3,8 +3,8 @@ import { listAudit } from '../../audit/audit.ts';
 import { type MailCatcher, startMailCatcher } from '../../mail/mail-catcher.ts';
 import { createSmtpMailer } from '../../mail/mailer.ts';
 import { authPolicy } from '../../sessions/policy.ts';
-import { describeApi, TEST_ORIGIN } from '../../testing.ts';
-import { login, PASSWORD } from './test-helpers.ts';
+import { describeApi, TEST_ORIGIN } from '../../testing/api.ts';
+import { login, PASSWORD } from '../../testing/auth.ts';
 
 // Each login hashes with argon2id, which is slow on purpose; a loaded machine needs more than 5 s a test.
 setDefaultTimeout(30_000);

@@ -1,7 +1,7 @@
 import { expect, it, setDefaultTimeout } from 'bun:test';
 import { authPolicy } from '../../sessions/policy.ts';
-import { describeApi } from '../../testing.ts';
-import { login, PASSWORD, sessionCookieOf } from './test-helpers.ts';
+import { describeApi } from '../../testing/api.ts';
+import { login, PASSWORD, sessionCookieOf } from '../../testing/auth.ts';
 
 // Each login hashes with argon2id, which is slow on purpose; a loaded machine needs more than 5 s a test.
 setDefaultTimeout(30_000);

@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { asSupport, seedBusiness, withTestAuth } from '../../hubs/test-kit.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
+import { asSupport, seedBusiness, withTestAuth } from '../../testing/hub.ts';
 
 describeApi(
   'bags',

@@ -2,8 +2,8 @@
 import { expect, it } from 'bun:test';
 import { defaultSmsTemplates } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
-import { asSupport, seedBusiness, withTestAuth } from '../../hubs/test-kit.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
+import { asSupport, seedBusiness, withTestAuth } from '../../testing/hub.ts';
 import { displayIdFieldOf } from '../patients/rules.ts';
 
 const ready = 'Hi from ${businessName}: PIN ${pin}, collect by ${expires}.';

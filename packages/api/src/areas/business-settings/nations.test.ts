@@ -1,10 +1,10 @@
 import { expect, it } from 'bun:test';
 import { sql } from 'kysely';
 import { systemActor } from '../../actor.ts';
-import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
+import { chargedOrder, chargingBusiness, orderRow, patientActor, refusal } from '../../testing/checkout.ts';
+import { asSupport, withTestAuth } from '../../testing/hub.ts';
 import { declareExemption } from '../checkout/exemption.ts';
-import { chargedOrder, chargingBusiness, orderRow, patientActor, refusal } from '../checkout/test-helpers.ts';
 import { createOrder } from '../orders/create.ts';
 
 /** 1×1 transparent PNG, as a drawn signature. */

@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { describeApi } from '../../testing.ts';
-import { dataUrl, jpegBytes, pngBytes, supportSession, testDataDir, validBusiness } from './test-helpers.ts';
+import { describeApi } from '../../testing/api.ts';
+import { dataUrl, jpegBytes, pngBytes, supportSession, testDataDir, validBusiness } from '../../testing/businesses.ts';
 
 describeApi(
   'businesses',

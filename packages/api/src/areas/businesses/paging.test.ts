@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
-import { describeApi } from '../../testing.ts';
-import { supportSession } from './test-helpers.ts';
+import { describeApi } from '../../testing/api.ts';
+import { supportSession } from '../../testing/businesses.ts';
 
 describeApi('business paging under concurrent inserts', (t) => {
   const insert = async (name: string) => {

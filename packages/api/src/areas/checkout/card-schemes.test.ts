@@ -1,10 +1,7 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import type { Actor } from '../../actor.ts';
-import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
-import { describeApi } from '../../testing.ts';
-import { getPatientOrder } from '../patient-orders/patient-service.ts';
-import { completeJudoOrderPayment, createJudoPaymentSession } from './service.ts';
+import { describeApi } from '../../testing/api.ts';
 import {
   attemptsOf,
   chargedOrder,
@@ -15,7 +12,10 @@ import {
   orderRow,
   patientActor,
   refusal,
-} from './test-helpers.ts';
+} from '../../testing/checkout.ts';
+import { asSupport, withTestAuth } from '../../testing/hub.ts';
+import { getPatientOrder } from '../patient-orders/patient-service.ts';
+import { completeJudoOrderPayment, createJudoPaymentSession } from './service.ts';
 
 const judo = startFakeJudopay([judoAccount]);
 afterEach(() => judo.reset());

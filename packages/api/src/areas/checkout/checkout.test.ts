@@ -1,11 +1,9 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { sql } from 'kysely';
-import { listen, withTestAuth } from '../../hubs/test-kit.ts';
 import type { ConsoleEvent } from '../../live/live.ts';
 import { liveOf } from '../../live/live.ts';
 import { type FakeReceipt, startFakeJudopay } from '../../payments/fake-judopay.ts';
-import { describeApi } from '../../testing.ts';
-import { completeJudoOrderPayment, createJudoPaymentSession } from './service.ts';
+import { describeApi } from '../../testing/api.ts';
 import {
   attemptsOf,
   chargedOrder,
@@ -18,7 +16,9 @@ import {
   refusal,
   setState,
   webhookAuth,
-} from './test-helpers.ts';
+} from '../../testing/checkout.ts';
+import { listen, withTestAuth } from '../../testing/hub.ts';
+import { completeJudoOrderPayment, createJudoPaymentSession } from './service.ts';
 
 const judo = startFakeJudopay([judoAccount]);
 afterEach(() => judo.reset());

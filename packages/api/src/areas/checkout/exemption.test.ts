@@ -1,11 +1,19 @@
 import { expect, it } from 'bun:test';
 import { DeclareExemptionInput, exemptionMEndsAt, fieldErrorsOf, isArkErrors } from '@medlocker/core';
-import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
-import { describeApi } from '../../testing.ts';
-import { dataUrl, pngBytes } from '../businesses/test-helpers.ts';
+import { describeApi } from '../../testing/api.ts';
+import { dataUrl, pngBytes } from '../../testing/businesses.ts';
+import {
+  chargedOrder,
+  chargingBusiness,
+  eventsOf,
+  orderRow,
+  patientActor,
+  refusal,
+  setState,
+} from '../../testing/checkout.ts';
+import { asSupport, withTestAuth } from '../../testing/hub.ts';
 import { declareExemption } from './exemption.ts';
 import { createJudoPaymentSession } from './service.ts';
-import { chargedOrder, chargingBusiness, eventsOf, orderRow, patientActor, refusal, setState } from './test-helpers.ts';
 
 const signature = dataUrl('image/png', pngBytes(2048));
 

@@ -1,12 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${pin} is the placeholder a receipt must never hold.
 import { afterAll, afterEach, expect, it } from 'bun:test';
-import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
 import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
-import { describeApi } from '../../testing.ts';
-import { pinOf } from '../orders/pin.ts';
-import { declareExemption } from './exemption.ts';
-import { completeJudoOrderPayment, createJudoPaymentSession } from './service.ts';
+import { describeApi } from '../../testing/api.ts';
 import {
   chargedOrder,
   chargingBusiness,
@@ -15,7 +11,11 @@ import {
   orderRow,
   patientActor,
   webhookAuth,
-} from './test-helpers.ts';
+} from '../../testing/checkout.ts';
+import { asSupport, withTestAuth } from '../../testing/hub.ts';
+import { pinOf } from '../orders/pin.ts';
+import { declareExemption } from './exemption.ts';
+import { completeJudoOrderPayment, createJudoPaymentSession } from './service.ts';
 
 const judo = startFakeJudopay([judoAccount]);
 afterEach(() => judo.reset());

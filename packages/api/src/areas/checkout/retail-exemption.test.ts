@@ -1,13 +1,7 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
-import { withTestAuth } from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
-import { describeApi } from '../../testing.ts';
-import { dataUrl, pngBytes } from '../businesses/test-helpers.ts';
-import { toOrder } from '../orders/repository.ts';
-import { patientSummaryOf } from '../patient-orders/patient-service.ts';
-import { declareExemption } from './exemption.ts';
-import { sendReceipt } from './receipt.ts';
-import { completeJudoOrderPayment, createJudoPaymentSession } from './service.ts';
+import { describeApi } from '../../testing/api.ts';
+import { dataUrl, pngBytes } from '../../testing/businesses.ts';
 import {
   attemptsOf,
   chargedOrder,
@@ -17,7 +11,13 @@ import {
   orderRow,
   patientActor,
   refusal,
-} from './test-helpers.ts';
+} from '../../testing/checkout.ts';
+import { withTestAuth } from '../../testing/hub.ts';
+import { toOrder } from '../orders/repository.ts';
+import { patientSummaryOf } from '../patient-orders/patient-service.ts';
+import { declareExemption } from './exemption.ts';
+import { sendReceipt } from './receipt.ts';
+import { completeJudoOrderPayment, createJudoPaymentSession } from './service.ts';
 
 /*
  * An exemption waives the NHS prescription charge only (docs/DECISIONS.md, "An exemption covers the

@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
-import { asSupport, listen, seedBusiness, TestLocker, withTestAuth } from '../../hubs/test-kit.ts';
 import { deviceCodeLimit } from '../../rpc/areas/device-auth.ts';
-import { describeApi, TEST_ORIGIN } from '../../testing.ts';
+import { describeApi, TEST_ORIGIN } from '../../testing/api.ts';
+import { asSupport, listen, seedBusiness, TestLocker, withTestAuth } from '../../testing/hub.ts';
 
 describeApi(
   'pairing a locker',

@@ -2,7 +2,10 @@ import { expect, it } from 'bun:test';
 import { strFromU8, unzipSync } from 'fflate';
 import { sql } from 'kysely';
 import type { AuthPort } from '../../actor.ts';
-import { saveTestIntegrationClient } from '../../delivery/webhooks/test-kit.ts';
+import { jobHandlers } from '../../job-handlers.ts';
+import { createRunner } from '../../jobs/runner.ts';
+import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
+import { describeApi } from '../../testing/api.ts';
 import {
   asSupport,
   eventually,
@@ -11,13 +14,10 @@ import {
   type TestLocker,
   testAuth,
   withBootedLocker,
-} from '../../hubs/test-kit.ts';
-import { jobHandlers } from '../../job-handlers.ts';
-import { createRunner } from '../../jobs/runner.ts';
-import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
-import { describeApi } from '../../testing.ts';
+} from '../../testing/hub.ts';
+import { testPatient } from '../../testing/patients.ts';
+import { saveTestIntegrationClient } from '../../testing/webhooks.ts';
 import { sendExpiryReminders } from '../orders/expiry.ts';
-import { testPatient } from '../patients/test-helpers.ts';
 import { csvLine, packZip } from './file.ts';
 
 const HOUR = 3_600_000;

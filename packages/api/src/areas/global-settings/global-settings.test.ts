@@ -2,8 +2,8 @@
 import { expect, it } from 'bun:test';
 import { defaultAlarmMessages, GlobalSettingsInput, isArkErrors } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
-import { asSupport, withTestAuth } from '../../hubs/test-kit.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
+import { asSupport, withTestAuth } from '../../testing/hub.ts';
 
 describeApi(
   'global settings',

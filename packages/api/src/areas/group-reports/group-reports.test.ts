@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
-import type { TestApi } from '../../testing.ts';
-import { describeApi } from '../../testing.ts';
-import { supportSession, validBusiness } from '../businesses/test-helpers.ts';
-import { storeMonth } from '../reports/monthly-test-helpers.ts';
+import type { TestApi } from '../../testing/api.ts';
+import { describeApi } from '../../testing/api.ts';
+import { supportSession, validBusiness } from '../../testing/businesses.ts';
+import { storeMonth } from '../../testing/monthly-stats.ts';
 
 /*
  * groupReports/listMonthlyStats (issue 21): chosen businesses of a group side by side for the 12

@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { eventually, listen } from '../../hubs/test-kit.ts';
-import { describeApi } from '../../testing.ts';
-import { dataUrl, pngBytes, supportSession, testDataDir, validBusiness } from '../businesses/test-helpers.ts';
+import { describeApi } from '../../testing/api.ts';
+import { dataUrl, pngBytes, supportSession, testDataDir, validBusiness } from '../../testing/businesses.ts';
+import { eventually, listen } from '../../testing/hub.ts';
 import { assertGroupAcceptsMembers } from './archive-rules.ts';
 
 type Push = { action: string; params: Record<string, unknown> };

@@ -1,5 +1,5 @@
 import { expect, it } from 'bun:test';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
 
 describeApi('identity providers', (t) => {
   it('lists providers by name and shows one without its client secret (an older row kept it in clear)', async () => {

@@ -1,6 +1,6 @@
 import { expect, it, setDefaultTimeout } from 'bun:test';
 import { enqueueJob } from '../../jobs/repository.ts';
-import { describeApi, T0 } from '../../testing.ts';
+import { describeApi, T0 } from '../../testing/api.ts';
 
 // Each sign-in hashes with argon2id, which is slow on purpose.
 setDefaultTimeout(30_000);

@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { ACTIVE_ALARM_MS, fleetAlarmsPerMachine, fleetPageSize, type Level } from '@medlocker/core';
-import { asSupport, seedBusiness, withTestAuth } from '../../hubs/test-kit.ts';
-import { describeApi, type TestApi } from '../../testing.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
+import { asSupport, seedBusiness, withTestAuth } from '../../testing/hub.ts';
 
 describeApi(
   'machines fleetSummary',

@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { asSupport, seedBusiness, withTestAuth } from '../../hubs/test-kit.ts';
 import { type LiveMessage, liveOf } from '../../live/live.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
+import { asSupport, seedBusiness, withTestAuth } from '../../testing/hub.ts';
 
 describeApi(
   'machines',

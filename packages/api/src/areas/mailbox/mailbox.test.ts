@@ -1,5 +1,5 @@
 import { expect, it, setDefaultTimeout } from 'bun:test';
-import { describeApi, TEST_ORIGIN } from '../../testing.ts';
+import { describeApi, TEST_ORIGIN } from '../../testing/api.ts';
 
 // Each login hashes with argon2id, which is slow on purpose.
 setDefaultTimeout(30_000);

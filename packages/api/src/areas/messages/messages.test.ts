@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
 import { messagesPageSize, type OutboxMessage } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
-import { asSupport, seedBusiness, testMachine, withTestAuth } from '../../hubs/test-kit.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
+import { asSupport, seedBusiness, testMachine, withTestAuth } from '../../testing/hub.ts';
 import { recordMachineEvent } from '../machines/events.ts';
 
 const signUpForm = {

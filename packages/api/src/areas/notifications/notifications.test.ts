@@ -1,10 +1,10 @@
 import { expect, it } from 'bun:test';
 import { notificationsPageSize } from '@medlocker/core';
-import { seedBusiness } from '../../hubs/test-kit.ts';
 import { jobHandlers } from '../../job-handlers.ts';
 import { createRunner } from '../../jobs/runner.ts';
 import { localMailboxOf } from '../../mail/mailer.ts';
-import { describeApi, type TestApi } from '../../testing.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
+import { seedBusiness } from '../../testing/hub.ts';
 import { queueDailyDigests } from './service.ts';
 
 /** The i-th notification id: UUIDv7-shaped, so the i-th is newer than every one before it. */

@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
-import { asSupport, lockerEvents, type TestLocker, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
-import { describeApi } from '../../testing.ts';
-import { testPatient } from '../patients/test-helpers.ts';
+import { describeApi } from '../../testing/api.ts';
+import { asSupport, lockerEvents, type TestLocker, withBootedLocker, withTestAuth } from '../../testing/hub.ts';
+import { testPatient } from '../../testing/patients.ts';
 import { recordExpiredOrders } from './expiry.ts';
 import { pinLimits } from './locker-service.ts';
 

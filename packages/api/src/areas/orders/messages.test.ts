@@ -2,8 +2,8 @@ import { expect, it } from 'bun:test';
 import { formatLongDate, formatTime } from '@medlocker/core';
 import { jobHandlers, jobSchedules } from '../../job-handlers.ts';
 import { createRunner } from '../../jobs/runner.ts';
-import { describeApi, type TestApi } from '../../testing.ts';
-import { insertBusiness, testPatient } from '../patients/test-helpers.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
+import { insertBusiness, testPatient } from '../../testing/patients.ts';
 import { recordExpiredOrders, sendExpiryReminders } from './expiry.ts';
 import { loadOrder } from './locker-service.ts';
 

@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
 import { type OrderStatus, orderTransitions } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
-import { describeApi, type TestApi } from '../../testing.ts';
-import { insertBusiness, testPatient } from '../patients/test-helpers.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
+import { insertBusiness, testPatient } from '../../testing/patients.ts';
 
 type As = { cookie: string };
 

@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { describeApi, type TestApi } from '../../testing.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
+import { insertBusiness, testPatient } from '../../testing/patients.ts';
 import { loadOrder } from '../orders/locker-service.ts';
-import { insertBusiness, testPatient } from '../patients/test-helpers.ts';
 
 const HOUR = 3_600_000;
 

@@ -1,10 +1,9 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { formatPin } from '@medlocker/core';
 import { systemActor } from '../../actor.ts';
-import { asSupport, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
 import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
-import { describeApi, TEST_ORIGIN } from '../../testing.ts';
+import { describeApi, TEST_ORIGIN } from '../../testing/api.ts';
 import {
   chargedOrder,
   chargingBusiness,
@@ -12,10 +11,11 @@ import {
   orderRow,
   setState,
   webhookAuth,
-} from '../checkout/test-helpers.ts';
+} from '../../testing/checkout.ts';
+import { asSupport, withBootedLocker, withTestAuth } from '../../testing/hub.ts';
+import { testPatient } from '../../testing/patients.ts';
 import { createOrder } from '../orders/create.ts';
 import { pinOf } from '../orders/pin.ts';
-import { testPatient } from '../patients/test-helpers.ts';
 
 const judo = startFakeJudopay([judoAccount]);
 afterEach(() => judo.reset());

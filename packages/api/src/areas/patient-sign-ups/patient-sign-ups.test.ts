@@ -1,10 +1,10 @@
 import { expect, it } from 'bun:test';
 import { onlineSignUpLimits, signUpCodes } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
-import { listen } from '../../hubs/test-kit.ts';
 import { SIGN_UP_COOKIE } from '../../rpc/areas/patient-sign-ups.ts';
-import { describeApi, TEST_ORIGIN } from '../../testing.ts';
-import { insertBusiness } from '../patients/test-helpers.ts';
+import { describeApi, TEST_ORIGIN } from '../../testing/api.ts';
+import { listen } from '../../testing/hub.ts';
+import { insertBusiness } from '../../testing/patients.ts';
 import { noSignUpHere, signUpsClosed } from './service.ts';
 
 const form = (overrides: Record<string, unknown> = {}) => ({

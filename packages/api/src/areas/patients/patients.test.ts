@@ -1,10 +1,10 @@
 import { expect, it } from 'bun:test';
 import { sql } from 'kysely';
 import { listAudit } from '../../audit/audit.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
+import { insertBusiness, nhsSettings, testNhsNumber, testPatient } from '../../testing/patients.ts';
 import { storedNameParts, type UpsertRow, upsertPatients } from './repository.ts';
 import { namePartsOnUpdate, type PatientValues } from './rules.ts';
-import { insertBusiness, nhsSettings, testNhsNumber, testPatient } from './test-helpers.ts';
 
 describeApi('patients', (t) => {
   const support = async () => ({

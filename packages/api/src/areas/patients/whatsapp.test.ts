@@ -3,11 +3,11 @@ import { createHmac } from 'node:crypto';
 import { listAudit } from '../../audit/audit.ts';
 import { configuredGateways } from '../../delivery/messages/gateways/index.ts';
 import { messageSendHandler } from '../../delivery/messages/send.ts';
-import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
 import { createRunner } from '../../jobs/runner.ts';
-import { describeApi, type TestApi } from '../../testing.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
+import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../../testing/hub.ts';
+import { insertBusiness, testPatient } from '../../testing/patients.ts';
 import { messagePort } from '../messages/index.ts';
-import { insertBusiness, testPatient } from './test-helpers.ts';
 
 /**
  * A local WhatsApp Cloud API: records each `POST /{phone-number-id}/messages` and answers as Meta does,

@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
 import type { MonthlyBusinessStats } from '@medlocker/core';
-import { describeApi, type TestApi } from '../../testing.ts';
-import { supportSession, validBusiness } from '../businesses/test-helpers.ts';
-import { storeMonth } from './monthly-test-helpers.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
+import { supportSession, validBusiness } from '../../testing/businesses.ts';
+import { storeMonth } from '../../testing/monthly-stats.ts';
 
 /*
  * reports/listBusinessStats (issue 21): a business's stored monthly rows, a year a page, newest first,

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'bun:test';
-import { seedBusiness } from '../../hubs/test-kit.ts';
 import { jobHandlers, jobSchedules } from '../../job-handlers.ts';
 import { createRunner, type Runner } from '../../jobs/runner.ts';
 import { nextRunAt } from '../../jobs/schedule.ts';
 import { type MailCatcher, startMailCatcher } from '../../mail/mail-catcher.ts';
 import { createSmtpMailer, type Mailer } from '../../mail/mailer.ts';
-import { describeApi, type TestApi } from '../../testing.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
+import { seedBusiness } from '../../testing/hub.ts';
+import { octoberCsv, octoberEstate, storeMonthlyRows } from '../../testing/monthly-email.ts';
 import {
   HAND_OVER_IN_FLIGHT_MS,
   MONTHLY_EMAIL_JOB,
@@ -14,7 +15,6 @@ import {
   sendScheduledMonthlyEmail,
 } from './monthly-email.ts';
 import { readSendLog } from './monthly-email-repository.ts';
-import { octoberCsv, octoberEstate, storeMonthlyRows } from './monthly-email-test-helpers.ts';
 
 /*
  * The scheduled monthly report (issue 21): on the 1st of each London month, once per active business

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, expect, it, setDefaultTimeout } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { asSupport, seedBusiness, testAuth } from '../../hubs/test-kit.ts';
 import { type MailCatcher, startMailCatcher } from '../../mail/mail-catcher.ts';
 import { createSmtpMailer } from '../../mail/mailer.ts';
-import { describeApi } from '../../testing.ts';
-import { octoberCsv, octoberEstate, storeMonthlyRows } from './monthly-email-test-helpers.ts';
+import { describeApi } from '../../testing/api.ts';
+import { asSupport, seedBusiness, testAuth } from '../../testing/hub.ts';
+import { octoberCsv, octoberEstate, storeMonthlyRows } from '../../testing/monthly-email.ts';
 
 /*
  * reports/sendMonthlyEmail (issue 21) at a real SMTP server: the test clock starts on 2 November 2026,

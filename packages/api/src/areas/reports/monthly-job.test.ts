@@ -1,22 +1,14 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import type { MonthlyBusinessStats } from '@medlocker/core';
-import {
-  asSupport,
-  listen,
-  lockerEvents,
-  seedBusiness,
-  TestLocker,
-  testAuth,
-  testMachine,
-} from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
-import { describeApi, type TestApi } from '../../testing.ts';
-import { dataUrl, pngBytes } from '../businesses/test-helpers.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
+import { dataUrl, pngBytes } from '../../testing/businesses.ts';
+import { chargedOrder, chargingBusiness, judoAccount, patientActor, webhookAuth } from '../../testing/checkout.ts';
+import { asSupport, listen, lockerEvents, seedBusiness, TestLocker, testAuth, testMachine } from '../../testing/hub.ts';
+import { testPatient } from '../../testing/patients.ts';
 import { declareExemption } from '../checkout/exemption.ts';
 import { completeJudoOrderPayment, createJudoPaymentSession } from '../checkout/service.ts';
-import { chargedOrder, chargingBusiness, judoAccount, patientActor, webhookAuth } from '../checkout/test-helpers.ts';
 import { recordExpiredOrders } from '../orders/expiry.ts';
-import { testPatient } from '../patients/test-helpers.ts';
 import { medianMinutes, monthBounds, runMonthlyStats } from './monthly-job-repository.ts';
 import { emptyMonth, monthIndex, monthlyRows } from './monthly-repository.ts';
 

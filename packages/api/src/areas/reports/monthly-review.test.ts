@@ -1,11 +1,11 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
-import { seedBusiness, withTestAuth } from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
-import { describeApi, type TestApi } from '../../testing.ts';
-import { dataUrl, pngBytes } from '../businesses/test-helpers.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
+import { dataUrl, pngBytes } from '../../testing/businesses.ts';
+import { chargedOrder, chargingBusiness, judoAccount, patientActor } from '../../testing/checkout.ts';
+import { seedBusiness, withTestAuth } from '../../testing/hub.ts';
 import { declareExemption } from '../checkout/exemption.ts';
 import { completeJudoOrderPayment, createJudoPaymentSession } from '../checkout/service.ts';
-import { chargedOrder, chargingBusiness, judoAccount, patientActor } from '../checkout/test-helpers.ts';
 import { type MonthPair, rebuildMonthlyStats, runMonthlyStats } from './monthly-job-repository.ts';
 import { monthIndex, monthlyRows } from './monthly-repository.ts';
 

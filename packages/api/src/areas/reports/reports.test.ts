@@ -6,13 +6,13 @@ import {
   collectionRecordsMaxAll,
 } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
-import { asSupport, testAuth } from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
-import { describeApi, type TestApi } from '../../testing.ts';
-import { dataUrl, pngBytes } from '../businesses/test-helpers.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
+import { dataUrl, pngBytes } from '../../testing/businesses.ts';
+import { chargedOrder, chargingBusiness, judoAccount, patientActor, webhookAuth } from '../../testing/checkout.ts';
+import { asSupport, testAuth } from '../../testing/hub.ts';
 import { declareExemption } from '../checkout/exemption.ts';
 import { completeJudoOrderPayment, createJudoPaymentSession } from '../checkout/service.ts';
-import { chargedOrder, chargingBusiness, judoAccount, patientActor, webhookAuth } from '../checkout/test-helpers.ts';
 
 /*
  * Collection records (issue 21): a known set of orders taken through their lifecycle with the real

@@ -1,10 +1,10 @@
 import { expect, it } from 'bun:test';
 import type { UsageOverview } from '@medlocker/core';
 import { systemActor } from '../../actor.ts';
-import { asSupport, testAuth } from '../../hubs/test-kit.ts';
-import { describeApi, type TestApi } from '../../testing.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
+import { asSupport, testAuth } from '../../testing/hub.ts';
+import { insertBusiness, testPatient } from '../../testing/patients.ts';
 import { createOrder } from '../orders/create.ts';
-import { insertBusiness, testPatient } from '../patients/test-helpers.ts';
 import { usagePeriod } from './usage.ts';
 
 /*

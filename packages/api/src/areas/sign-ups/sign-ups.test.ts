@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
 import { signUpCodes } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
-import { describeApi } from '../../testing.ts';
-import { insertBusiness, nhsSettings } from '../patients/test-helpers.ts';
+import { describeApi } from '../../testing/api.ts';
+import { insertBusiness, nhsSettings } from '../../testing/patients.ts';
 
 const form = (overrides: Record<string, unknown> = {}) => ({
   firstName: 'Ada',

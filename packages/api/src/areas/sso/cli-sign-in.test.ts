@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
-import { listen } from '../../hubs/test-kit.ts';
-import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing.ts';
+import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing/api.ts';
+import { listen } from '../../testing/hub.ts';
 import { cliSignInLimits } from './cli-sign-in.ts';
 
 const sessionsOf = async (t: TestApi, userId: string) =>

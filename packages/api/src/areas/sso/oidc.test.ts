@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test';
 import { freePort } from '../../free-port.ts';
-import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing.ts';
-import { insertBusiness } from '../patients/test-helpers.ts';
-import { signInAtIdp, startTestIdp, type TestIdp } from './testing/test-idp.ts';
+import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing/api.ts';
+import { signInAtIdp, startTestIdp, type TestIdp } from '../../testing/identity-providers/test-idp.ts';
+import { insertBusiness } from '../../testing/patients.ts';
 
 /*
  * Sign-in through a real OpenID provider (oidc-provider under Node): the whole round trip, and every

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeApi, type TestApi } from '../../testing.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
 import { insertIdentityProvider } from '../identity-providers/repository.ts';
 
 /*

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'bun:test';
 import { inflateRawSync } from 'node:zlib';
-import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing.ts';
-import { makeSigningKey, type SigningKey, samlResponse } from './testing/saml-idp.ts';
+import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing/api.ts';
+import { makeSigningKey, type SigningKey, samlResponse } from '../../testing/identity-providers/saml-idp.ts';
 
 /*
  * SAML sign-in against a small test IdP: responses built here and signed with a test key (openssl

@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
-import { asSupport, listen, seedBusiness, TestLocker, withTestAuth } from '../../hubs/test-kit.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
+import { asSupport, listen, seedBusiness, TestLocker, withTestAuth } from '../../testing/hub.ts';
 import { credentialsNotes } from './service.ts';
 
 describeApi(

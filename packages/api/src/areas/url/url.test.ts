@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
-import { seedBusiness } from '../../hubs/test-kit.ts';
-import { describeApi, TEST_ORIGIN } from '../../testing.ts';
-import { testPatient } from '../patients/test-helpers.ts';
+import { describeApi, TEST_ORIGIN } from '../../testing/api.ts';
+import { seedBusiness } from '../../testing/hub.ts';
+import { testPatient } from '../../testing/patients.ts';
 import { createShortUrl, SHORT_URL_CAP_MS } from './service.ts';
 
 describeApi('short links', (t) => {

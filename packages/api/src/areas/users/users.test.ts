@@ -1,6 +1,6 @@
 import { expect, it, setDefaultTimeout } from 'bun:test';
 import { listAudit } from '../../audit/audit.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
 
 // Each login hashes with argon2id, which is slow on purpose; a loaded machine needs more than 5 s a test.
 setDefaultTimeout(30_000);

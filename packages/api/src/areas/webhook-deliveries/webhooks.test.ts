@@ -2,9 +2,9 @@ import { expect, it } from 'bun:test';
 import { type WebhookDelivery, webhooksPageSize } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
 import { DISPATCH_JOB, dispatchKey } from '../../delivery/webhooks/repository.ts';
-import { seedBusiness } from '../../hubs/test-kit.ts';
-import { describeApi, T0, type TestApi } from '../../testing.ts';
-import { deliveryId, seedDeliveries, seedWebhookClient } from './test-helpers.ts';
+import { describeApi, T0, type TestApi } from '../../testing/api.ts';
+import { seedBusiness } from '../../testing/hub.ts';
+import { deliveryId, seedDeliveries, seedWebhookClient } from '../../testing/webhook-deliveries.ts';
 
 const HOUR = 3_600_000;
 

@@ -1,10 +1,10 @@
 import { expect, it } from 'bun:test';
 import { createHmac, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { insertBusiness, testPatient } from '../../areas/patients/test-helpers.ts';
 import { messagingReportRoutes } from '../../callbacks/message-reports.ts';
 import { snsStringToSign } from '../../callbacks/sns.ts';
 import { createLogger } from '../../log/logger.ts';
-import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing.ts';
+import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing/api.ts';
+import { insertBusiness, testPatient } from '../../testing/patients.ts';
 import { applyDeliveryReport } from './delivery-reports.ts';
 import { messageReportUrl, providerReportUrl, reportUrlFor, whatsAppReportUrl } from './report-urls.ts';
 

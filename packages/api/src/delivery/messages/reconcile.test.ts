@@ -1,9 +1,9 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { messagePort } from '../../areas/messages/index.ts';
-import { testPatient } from '../../areas/patients/test-helpers.ts';
-import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
 import { createRunner } from '../../jobs/runner.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
+import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../../testing/hub.ts';
+import { testPatient } from '../../testing/patients.ts';
 import { configuredGateways, smsWorksGateway } from './gateways/index.ts';
 import { messageReconcileHandler, reconcileMessage } from './reconcile.ts';
 import { messageReportUrl } from './report-urls.ts';

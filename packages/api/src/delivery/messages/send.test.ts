@@ -2,12 +2,12 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { messagePort } from '../../areas/messages/index.ts';
 import { json } from '../../areas/orders/repository.ts';
-import { testPatient } from '../../areas/patients/test-helpers.ts';
-import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
 import { jobHandlers, jobSchedules } from '../../job-handlers.ts';
 import { createRunner } from '../../jobs/runner.ts';
 import { localMailboxOf } from '../../mail/mailer.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
+import { asSupport, type TestLocker, withBootedLocker, withTestAuth } from '../../testing/hub.ts';
+import { testPatient } from '../../testing/patients.ts';
 import { configuredGateways } from './gateways/index.ts';
 import { messageReportUrl } from './report-urls.ts';
 import { maskRecipient, messageSendHandler, type SendOptions } from './send.ts';

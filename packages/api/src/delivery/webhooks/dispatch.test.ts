@@ -2,14 +2,14 @@ import { afterAll, afterEach, expect, it } from 'bun:test';
 import { WEBHOOK_TEST_EVENT } from '@medlocker/core';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
-import { asSupport, seedBusiness, withTestAuth } from '../../hubs/test-kit.ts';
 import { jobHandlers } from '../../job-handlers.ts';
 import { createRunner } from '../../jobs/runner.ts';
-import { describeApi, type TestApi } from '../../testing.ts';
+import { describeApi, type TestApi } from '../../testing/api.ts';
+import { asSupport, seedBusiness, withTestAuth } from '../../testing/hub.ts';
+import { saveTestIntegrationClient } from '../../testing/webhooks.ts';
 import { DISABLE_AFTER_MS, RETRY_DELAYS_MS, sweepDueDeliveries, webhookDispatchHandler } from './dispatch.ts';
 import { recordEvent } from './events.ts';
 import { DISPATCH_JOB, queueDispatch } from './repository.ts';
-import { saveTestIntegrationClient } from './test-kit.ts';
 
 /**
  * A local receiver, as a partner's would be: records every request (headers and raw body) and answers

@@ -1,26 +1,20 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { offlineAfterMs } from '@medlocker/core';
 import type { Actor } from '../../actor.ts';
-import { dataUrl, pngBytes } from '../../areas/businesses/test-helpers.ts';
 import { declareExemption } from '../../areas/checkout/exemption.ts';
 import { createJudoPaymentSession } from '../../areas/checkout/service.ts';
-import {
-  chargedOrder,
-  chargingBusiness,
-  judoAccount,
-  patientActor,
-  webhookAuth,
-} from '../../areas/checkout/test-helpers.ts';
 import { messagePort } from '../../areas/messages/index.ts';
 import { recordExpiredOrders } from '../../areas/orders/expiry.ts';
 import { moveOrder } from '../../areas/orders/moves.ts';
 import { json } from '../../areas/orders/repository.ts';
-import { testPatient } from '../../areas/patients/test-helpers.ts';
-import { seedWebhookClient } from '../../areas/webhook-deliveries/test-helpers.ts';
 import { sweepOffline } from '../../hubs/machine/sweeper.ts';
-import { asSupport, listen, lockerEvents, seedBusiness, withBootedLocker, withTestAuth } from '../../hubs/test-kit.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
+import { dataUrl, pngBytes } from '../../testing/businesses.ts';
+import { chargedOrder, chargingBusiness, judoAccount, patientActor, webhookAuth } from '../../testing/checkout.ts';
+import { asSupport, listen, lockerEvents, seedBusiness, withBootedLocker, withTestAuth } from '../../testing/hub.ts';
+import { testPatient } from '../../testing/patients.ts';
+import { seedWebhookClient } from '../../testing/webhook-deliveries.ts';
 import { smsWorksGateway } from '../messages/gateways/smsworks.ts';
 import { messageReportUrl } from '../messages/report-urls.ts';
 import { sendMessage } from '../messages/send.ts';

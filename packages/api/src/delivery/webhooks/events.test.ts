@@ -1,9 +1,9 @@
 import { expect, it } from 'bun:test';
-import { seedBusiness, withTestAuth } from '../../hubs/test-kit.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
+import { seedBusiness, withTestAuth } from '../../testing/hub.ts';
+import { saveTestIntegrationClient } from '../../testing/webhooks.ts';
 import { eventBody, recordEvent } from './events.ts';
 import { DISPATCH_JOB, recordAttempts } from './repository.ts';
-import { saveTestIntegrationClient } from './test-kit.ts';
 
 describeApi(
   'integration events',

@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
 import { requireEditableBusiness } from '../../areas/business-settings/service.ts';
 import { updateClient } from '../../areas/integration-clients/repository.ts';
-import { asSupport, seedBusiness, withTestAuth } from '../../hubs/test-kit.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
+import { asSupport, seedBusiness, withTestAuth } from '../../testing/hub.ts';
 import { recordEvent } from './events.ts';
 
 /*

@@ -1,6 +1,14 @@
 import { expect, it } from 'bun:test';
-import { describeApi } from '../../testing.ts';
-import { asSupport, eventually, listen, seedBusiness, TestLocker, testMachine, withTestAuth } from '../test-kit.ts';
+import { describeApi } from '../../testing/api.ts';
+import {
+  asSupport,
+  eventually,
+  listen,
+  seedBusiness,
+  TestLocker,
+  testMachine,
+  withTestAuth,
+} from '../../testing/hub.ts';
 
 type Push = { action: string; params: Record<string, unknown> };
 

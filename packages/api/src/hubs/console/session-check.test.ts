@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { authPolicy } from '../../sessions/policy.ts';
-import { describeApi } from '../../testing.ts';
-import { eventually, fastHub, listen } from '../test-kit.ts';
+import { describeApi } from '../../testing/api.ts';
+import { eventually, fastHub, listen } from '../../testing/hub.ts';
 
 type Push = { action: string; params: Record<string, unknown> };
 

@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { formatTable, runConformance } from '@medlocker/locker-sim';
-import { describeApi } from '../../testing.ts';
-import { listen, seedBusiness } from '../test-kit.ts';
+import { describeApi } from '../../testing/api.ts';
+import { listen, seedBusiness } from '../../testing/hub.ts';
 
 /** `locker-sim conformance` against the product: every exchange docs/LOCKER-PROTOCOL.md documents. */
 describeApi('the locker protocol conformance run', (t) => {

@@ -1,5 +1,5 @@
 import { expect, it } from 'bun:test';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
 import {
   asSupport,
   listen,
@@ -8,7 +8,7 @@ import {
   testMachine,
   withBootedLocker,
   withTestAuth,
-} from '../test-kit.ts';
+} from '../../testing/hub.ts';
 
 /** What docs/LOCKER-PROTOCOL.md promises a locker, where the server once did otherwise (issue 16 §4). */
 describeApi(

@@ -2,7 +2,7 @@ import { expect, it } from 'bun:test';
 import { sql } from 'kysely';
 import { credentialPolicy } from '../../areas/device-auth/repository.ts';
 import { liveOf } from '../../live/live.ts';
-import { describeApi } from '../../testing.ts';
+import { describeApi } from '../../testing/api.ts';
 import {
   eventually,
   fastHub,
@@ -12,7 +12,7 @@ import {
   testMachine,
   withBootedLocker,
   withTestAuth,
-} from '../test-kit.ts';
+} from '../../testing/hub.ts';
 import { sweepOffline } from './sweeper.ts';
 
 describeApi(

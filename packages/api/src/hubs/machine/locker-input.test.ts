@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
-import { describeApi } from '../../testing.ts';
-import { withBootedLocker, withTestAuth } from '../test-kit.ts';
+import { describeApi } from '../../testing/api.ts';
+import { withBootedLocker, withTestAuth } from '../../testing/hub.ts';
 
 /**
  * What a locker sends that the hub cannot store is refused as the locker's mistake, never answered

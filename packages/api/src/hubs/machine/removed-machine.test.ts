@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { deleteTestMachine } from '../../areas/test-machines/repository.ts';
-import { describeApi } from '../../testing.ts';
-import { asSupport, fastHub, listen, seedBusiness, TestLocker, testMachine, withTestAuth } from '../test-kit.ts';
+import { describeApi } from '../../testing/api.ts';
+import { asSupport, fastHub, listen, seedBusiness, TestLocker, testMachine, withTestAuth } from '../../testing/hub.ts';
 import { MachineGone } from './identity.ts';
 import { ReadingsBatcher } from './readings.ts';
 

@@ -1,19 +1,13 @@
 import { beforeEach } from 'bun:test';
 import type { AreaName, Contract, InputOf, Method, OutputOf } from '@medlocker/core';
 import { describeDb, type TestDb } from '@medlocker/db/testing';
-import { createApp } from './app.ts';
-import { type Config, loadConfig } from './config.ts';
-import type { AppDeps } from './deps.ts';
-import { silentLogger } from './log/logger.ts';
-import { createMemoryMailer } from './mail/mailer.ts';
-import { createSessionAuth } from './sessions/sessions.ts';
-import {
-  createTestUser,
-  type SignedIn,
-  signInTestUser,
-  type TestUser,
-  type TestUserOptions,
-} from './sessions/testing.ts';
+import { createApp } from '../app.ts';
+import { type Config, loadConfig } from '../config.ts';
+import type { AppDeps } from '../deps.ts';
+import { silentLogger } from '../log/logger.ts';
+import { createMemoryMailer } from '../mail/mailer.ts';
+import { createSessionAuth } from '../sessions/sessions.ts';
+import { createTestUser, type SignedIn, signInTestUser, type TestUser, type TestUserOptions } from './sessions.ts';
 
 export const TEST_ORIGIN = 'http://medlocker.test';
 

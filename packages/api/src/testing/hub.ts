@@ -4,8 +4,8 @@ import type { Kysely } from 'kysely';
 import type { AuthPort, Principal } from '../actor.ts';
 import { createApp, type HubOptions } from '../app.ts';
 import type { AppDeps } from '../deps.ts';
-import type { TestApi } from '../testing.ts';
-import type { MachineHubOptions } from './machine/index.ts';
+import type { MachineHubOptions } from '../hubs/machine/index.ts';
+import type { TestApi } from './api.ts';
 
 /** Test sign-in: cookie `session=support` is a support user, `session=pharmacy` a user without the scope. */
 export const SUPPORT: Principal = {

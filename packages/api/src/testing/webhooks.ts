@@ -1,5 +1,5 @@
-import { asSupport } from '../../hubs/test-kit.ts';
-import type { TestApi } from '../../testing.ts';
+import type { TestApi } from './api.ts';
+import { asSupport } from './hub.ts';
 
 /** Business b1's integration client ("Example PMR", contact support@pmr.example), as support saves it. */
 export const saveTestIntegrationClient = (t: TestApi, webhookUrl: string | null) =>

@@ -1,5 +1,5 @@
 import type { MonthlyBusinessStats } from '@medlocker/core';
-import type { Db } from './repository.ts';
+import type { Db } from '../areas/reports/repository.ts';
 
 /**
  * Test fixture (unit tests and the e2e harness's `POST /__stats/month`): stores one business's month as

@@ -1,10 +1,10 @@
 import { expect } from 'bun:test';
 import type { AppError, OrderStatus } from '@medlocker/core';
-import { type Actor, systemActor } from '../../actor.ts';
-import { asSupport } from '../../hubs/test-kit.ts';
-import type { TestApi } from '../../testing.ts';
-import { createOrder } from '../orders/create.ts';
-import { insertBusiness, testPatient } from '../patients/test-helpers.ts';
+import { type Actor, systemActor } from '../actor.ts';
+import { createOrder } from '../areas/orders/create.ts';
+import type { TestApi } from './api.ts';
+import { asSupport } from './hub.ts';
+import { insertBusiness, testPatient } from './patients.ts';
 
 export const judoAccount = { token: 'tok-judo-pharmacy-1', secret: 'sec-judo-pharmacy-1' };
 export const JUDO_ID = '100200300';

@@ -1,7 +1,7 @@
 import { expect } from 'bun:test';
-import { insertBusiness, testPatient } from '../areas/patients/test-helpers.ts';
-import { asSupport } from '../hubs/test-kit.ts';
-import type { TestApi } from '../testing.ts';
+import type { TestApi } from './api.ts';
+import { asSupport } from './hub.ts';
+import { insertBusiness, testPatient } from './patients.ts';
 
 /* Fixtures of the integration API's tests: a business with a client and a secret, and calls with a token. */
 

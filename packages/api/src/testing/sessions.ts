@@ -2,9 +2,9 @@ import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
 import { normaliseEmail } from '../areas/users/repository.ts';
 import type { PasswordHashing } from '../config.ts';
-import { hashPassword } from './passwords.ts';
-import { authPolicy } from './policy.ts';
-import { createSession } from './sessions.ts';
+import { hashPassword } from '../sessions/passwords.ts';
+import { authPolicy } from '../sessions/policy.ts';
+import { createSession } from '../sessions/sessions.ts';
 
 export type TestUserOptions = {
   email?: string;

@@ -1,7 +1,7 @@
 import type { ImportedPatient } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
-import type { DisplayIdField } from './rules.ts';
+import type { DisplayIdField } from '../areas/patients/rules.ts';
 
 /** A business row inserted directly (the businesses API is another area), with its displayIdField. */
 export async function insertBusiness(

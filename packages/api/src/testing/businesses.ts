@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestApi } from '../../testing.ts';
+import type { TestApi } from './api.ts';
 
 /** A data directory of its own for each suite, so stored logos never land in the project's data/. */
 export const testDataDir = (): Record<string, string> => ({

@@ -1,4 +1,4 @@
-import type { TestApi } from '../../testing.ts';
+import type { TestApi } from './api.ts';
 
 /** The session token a response set in its cookie, or undefined. */
 export function sessionCookieOf(res: { headers: Headers }): { token: string; attributes: string[] } | undefined {
