@@ -1,5 +1,6 @@
 import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
+import { judopayWebhookRoutes } from './callbacks/judopay.ts';
 import { messagingReportRoutes } from './callbacks/message-reports.ts';
 import { ssoRoutes } from './callbacks/sso.ts';
 import type { AppDeps } from './deps.ts';
@@ -20,7 +21,7 @@ import { authRoutes } from './rpc/areas/auth.ts';
 import { bagsRoutes } from './rpc/areas/bags.ts';
 import { businessSettingsRoutes } from './rpc/areas/business-settings.ts';
 import { businessesRoutes } from './rpc/areas/businesses.ts';
-import { checkoutRoutes, judopayWebhookRoutes } from './rpc/areas/checkout.ts';
+import { checkoutRoutes } from './rpc/areas/checkout.ts';
 import { deviceAuthRoutes } from './rpc/areas/device-auth.ts';
 import { evidenceRoutes } from './rpc/areas/evidence.ts';
 import { globalSettingsRoutes } from './rpc/areas/global-settings.ts';

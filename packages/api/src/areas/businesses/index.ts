@@ -1,6 +1,6 @@
 export { changedFields } from './changes.ts';
 export { deleteLogo } from './logo-delete.ts';
-export { logoFiles, storeLogo } from './logos.ts';
+export { readLogo, storeLogo } from './logos.ts';
 export { archivedOf, type Db } from './repository.ts';
 export {
   archiveBusiness,

@@ -1,7 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError, type FieldError, imageKindOf, imageUploadErrors, limits, validationMessage } from '@medlocker/core';
-import { Elysia } from 'elysia';
 import type { AppDeps } from '../../deps.ts';
 
 /**
@@ -79,24 +78,17 @@ export async function removeLogoFile(deps: Pick<AppDeps, 'config'>, name: string
   return true;
 }
 
-/**
- * `GET /files/logos/<name>`: the stored bytes with their sniffed type and nosniff. Logos are branding
- * shown wherever the business appears, behind unguessable names, so no session is asked for.
- */
-export const logoFiles = (deps: AppDeps) =>
-  new Elysia({ name: 'files:logos' }).get('/files/logos/:name', async ({ params, set }) => {
-    const name = logoNameOf(params.name);
-    if (!name) throw new AppError('NOT_FOUND', 'No such logo');
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(join(logoDir(deps), name));
-    } catch {
-      throw new AppError('NOT_FOUND', 'No such logo');
-    }
-    const extension = name.endsWith('.png') ? 'png' : 'jpg';
-    set.headers['content-type'] = contentTypes[extension];
-    set.headers['x-content-type-options'] = 'nosniff';
-    set.headers['cache-control'] = 'public, max-age=31536000, immutable';
-    set.headers['content-security-policy'] = "default-src 'none'";
-    return new Response(new Uint8Array(bytes), { headers: set.headers as Record<string, string> });
-  });
+/** A stored logo's bytes and content type by its file name; undefined for a name that is not a logo's or is gone. */
+export async function readLogo(
+  deps: Pick<AppDeps, 'config'>,
+  fileName: string,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType: string } | undefined> {
+  const name = logoNameOf(fileName);
+  if (!name) return undefined;
+  try {
+    const bytes = new Uint8Array(await readFile(join(logoDir(deps), name)));
+    return { bytes, contentType: contentTypes[name.endsWith('.png') ? 'png' : 'jpg'] };
+  } catch {
+    return undefined;
+  }
+}

@@ -11,7 +11,6 @@ import {
   listBusinessesInfo,
   listGroupedBusinesses,
   listUngroupedBusinesses,
-  logoFiles,
   unarchiveBusiness,
   unlinkGroup,
   updateBusiness,
@@ -19,6 +18,7 @@ import {
   uploadLogo,
 } from '../../areas/businesses/index.ts';
 import type { AppDeps } from '../../deps.ts';
+import { logoFiles } from '../../http/logos.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/businesses/*`, and the logos it stores, read-only at `GET /files/logos/<name>`. */
