@@ -40,7 +40,7 @@ import { type Kysely, sql } from 'kysely';
 import { createDb, type Database, migrateToLatest } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
 import { runJobs } from '../../packages/api/src/job-handlers.ts';
-import { enqueue, type Job } from '../../packages/api/src/outbox/index.ts';
+import { type OutboxMessage, queueMessages } from '../../packages/api/src/outbox/index.ts';
 import { benchDeps } from '../app-deps.ts';
 
 const { values: args } = parseArgs({
@@ -205,13 +205,12 @@ async function seedMessages(db: Kysely<Database>): Promise<{ ids: string[]; ms: 
     .execute();
   const t0 = performance.now();
   for (let from = 0; from < COUNT; from += 500) {
-    const jobs: Job[] = [];
+    const messages: OutboxMessage[] = [];
     for (let i = from; i < Math.min(COUNT, from + 500); i++) {
-      jobs.push({
-        type: 'message.send',
+      messages.push({
         businessId: BUSINESS,
         runAfter: now,
-        payload: {
+        message: {
           channel: 'sms',
           recipient: `07700 9${String(i).padStart(5, '0')}`,
           templateKey: 'bench',
@@ -219,7 +218,7 @@ async function seedMessages(db: Kysely<Database>): Promise<{ ids: string[]; ms: 
         },
       });
     }
-    await db.transaction().execute((tx) => enqueue(tx, jobs, now));
+    await db.transaction().execute((tx) => queueMessages(tx, messages, now));
   }
   const ms = performance.now() - t0;
   const rows = await db.selectFrom('message_outbox').select('id').execute();

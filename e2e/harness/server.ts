@@ -194,7 +194,7 @@ async function statsMonth(url: URL, request: Request) {
 async function deadJob(url: URL) {
   const type = url.searchParams.get('type') ?? 'e2e.fails';
   const now = Date.now();
-  const id = await enqueueJob(server.db, { type, payload: {}, maxAttempts: 1 }, now);
+  const id = await enqueueJob<Record<string, unknown>>(server.db, { type, payload: {}, maxAttempts: 1 }, now);
   const [job] = await claimJobs(server.db, { types: [type], worker: 'e2e', now, leaseMs: 60_000, limit: 1 });
   if (!job || job.id !== id) throw new Error('the e2e job was not the one claimed');
   const error = url.searchParams.get('error') ?? 'failed on purpose';

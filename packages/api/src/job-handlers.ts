@@ -17,7 +17,7 @@ import { DISPATCH_JOB } from './delivery/webhooks/repository.ts';
 import type { AppDeps } from './deps.ts';
 import { pruneIntegration } from './integration-api/prune.ts';
 import { enqueueJob } from './jobs/repository.ts';
-import { createRunner, type JobHandler, type Runner } from './jobs/runner.ts';
+import { createRunner, type JobHandlers, type Runner } from './jobs/runner.ts';
 import type { Schedule } from './jobs/schedule.ts';
 import { BUCKET_KEEP_MS, deleteIdleBuckets } from './rate-limits/repository.ts';
 
@@ -25,7 +25,7 @@ import { BUCKET_KEEP_MS, deleteIdleBuckets } from './rate-limits/repository.ts';
  * The handler of each job type and the schedules, for the runner in the api process and in
  * `npm run worker`. Areas add theirs here.
  */
-export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
+export function jobHandlers(deps: AppDeps): JobHandlers {
   const areas = messagePort(deps);
   return {
     'message.send': messageSendHandler(deps, { gateways: configuredGateways(deps.config, deps.mailer), areas }),
@@ -87,7 +87,7 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
     },
     'notifications.digest': {
       run: async ({ job }) => {
-        await sendDailyDigestTo(deps, (job.payload as { userId: string }).userId);
+        await sendDailyDigestTo(deps, job.payload.userId);
       },
     },
     // The 1st of each month: one report job per active business with notification emails (issue 21).
@@ -100,11 +100,7 @@ export function jobHandlers(deps: AppDeps): Record<string, JobHandler> {
     // One business's report for the month just ended, exactly once (areas/reports/monthly-email.ts).
     [MONTHLY_EMAIL_JOB]: {
       run: async ({ job, complete }) => {
-        const outcome = await sendScheduledMonthlyEmail(
-          deps,
-          { complete },
-          job.payload as { businessId: string; year: number; month: number },
-        );
+        const outcome = await sendScheduledMonthlyEmail(deps, { complete }, job.payload);
         deps.logger.info('monthly report email', { businessId: job.business_id, outcome });
       },
     },

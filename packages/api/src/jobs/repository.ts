@@ -1,17 +1,18 @@
 import type { Database } from '@medlocker/db';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { currentRequestId } from '../log/request-scope.ts';
+import type { JobPayloads } from './catalogue.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 export type JobStatus = 'waiting' | 'running' | 'done' | 'dead';
 
-/** A job as the runner hands it to its handler. */
-export type JobRow = {
+/** A job as the runner hands it to its handler (`P`: its payload's type). */
+export type JobRow<P = unknown> = {
   id: string;
   type: string;
   business_id: string | null;
-  payload: unknown;
+  payload: P;
   status: JobStatus;
   attempts: number;
   max_attempts: number;
@@ -34,9 +35,15 @@ export type JobRow = {
  */
 export type ClaimedJob = JobRow & { previous_delay: number | null };
 
-export type NewJob = {
-  type: string;
-  payload: unknown;
+/**
+ * A job to queue, of one of the catalogue's types with that type's payload (`Payloads`: the catalogue;
+ * the runner's own tests pass theirs).
+ */
+export type NewJob<Payloads = JobPayloads> = {
+  [T in keyof Payloads]: { type: T & string; payload: Payloads[T] } & JobOptions;
+}[keyof Payloads];
+
+type JobOptions = {
   businessId?: string | null;
   /** ms; default now */
   runAfter?: number;
@@ -44,8 +51,13 @@ export type NewJob = {
   dedupeKey?: string | null;
   /** Default 5. */
   maxAttempts?: number;
-  /** Default: the request (or the job) being handled now (http/request-meta.ts), if any. */
+  /** Default: the request (or the job) being handled now (log/request-scope.ts), if any. */
   requestId?: string | null;
+  /**
+   * When a job with the dedupe key is already waiting: `keep` it as it is (default), or `runSooner`:
+   * bring it forward to this job's `runAfter` if that is earlier (a running one is left alone).
+   */
+  onDuplicate?: 'keep' | 'runSooner';
 };
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
@@ -56,14 +68,23 @@ export const DEFAULT_MAX_ATTEMPTS = 5;
  * request that queued it). Answers its id, or null when a job with its dedupe key is already waiting, running
  * or dead.
  */
-export async function enqueueJob(tx: Db, job: NewJob, now = Date.now()): Promise<string | null> {
+export async function enqueueJob<Payloads = JobPayloads>(
+  tx: Db,
+  job: NewJob<NoInfer<Payloads>>,
+  now = Date.now(),
+): Promise<string | null> {
   const id = Bun.randomUUIDv7();
+  const onDuplicate =
+    job.onDuplicate === 'runSooner'
+      ? sql`do update set run_after = least(jobs.run_after, excluded.run_after), updated = excluded.updated
+          where jobs.status = 'waiting'`
+      : sql`do nothing`;
   const { rows } = await sql<{ id: string }>`
     insert into jobs (id, type, business_id, payload, max_attempts, run_after, dedupe_key, created, updated, request_id)
     values (${id}, ${job.type}, ${job.businessId ?? null}, ${JSON.stringify(job.payload ?? null)}::jsonb,
       ${job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}, ${job.runAfter ?? now}, ${job.dedupeKey ?? null}, ${now}, ${now},
       ${job.requestId === undefined ? currentRequestId() : job.requestId})
-    on conflict (dedupe_key) where dedupe_key is not null and status <> 'done' do nothing
+    on conflict (dedupe_key) where dedupe_key is not null and status <> 'done' ${onDuplicate}
     returning id`.execute(tx);
   return rows[0]?.id ?? null;
 }

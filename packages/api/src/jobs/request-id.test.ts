@@ -1,6 +1,7 @@
 import { expect, it } from 'bun:test';
 import { createLogger } from '../log/logger.ts';
 import { describeApi } from '../testing/api.ts';
+import type { AnyJobs } from './catalogue.ts';
 import { enqueueJob, findJob } from './repository.ts';
 import { createRunner } from './runner.ts';
 
@@ -10,7 +11,7 @@ describeApi('the request id, from the request to the jobs it queues and their lo
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger('debug', (line) => lines.push(JSON.parse(line)));
   const runner = () =>
-    createRunner({
+    createRunner<AnyJobs>({
       db: t.db,
       logger,
       handlers: {
@@ -18,7 +19,7 @@ describeApi('the request id, from the request to the jobs it queues and their lo
           run: async () => {
             logger.info('probe handler ran');
             // A job queued by a job carries the same request id.
-            follow = await enqueueJob(t.db, { type: 'probe.second', payload: {} });
+            follow = await enqueueJob<AnyJobs>(t.db, { type: 'probe.second', payload: {} });
           },
         },
         'probe.second': { run: async () => {} },
@@ -28,7 +29,7 @@ describeApi('the request id, from the request to the jobs it queues and their lo
   it('returns a well-formed X-Request-Id, stores it with the job, and the runner logs it', async () => {
     // A route of the test's own, served by the app (its request scope and hooks), that queues a job.
     t.app.post('/test/queue-probe', async () => {
-      const id = await enqueueJob(t.db, { type: 'probe.first', payload: {} });
+      const id = await enqueueJob<AnyJobs>(t.db, { type: 'probe.first', payload: {} });
       queued.push(id as string);
       return { id };
     });
@@ -70,7 +71,7 @@ describeApi('the request id, from the request to the jobs it queues and their lo
   });
 
   it('stores no request id for a job queued outside any request', async () => {
-    const id = await enqueueJob(t.db, { type: 'probe.second', payload: {} });
+    const id = await enqueueJob<AnyJobs>(t.db, { type: 'probe.second', payload: {} });
     expect((await findJob(t.db, id as string))?.request_id).toBeNull();
   });
 });

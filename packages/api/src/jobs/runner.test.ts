@@ -1,6 +1,7 @@
 import { expect, it } from 'bun:test';
 import { describeDb } from '@medlocker/db/testing';
 import { silentLogger } from '../log/logger.ts';
+import type { AnyJobs } from './catalogue.ts';
 import { claimJobs, enqueueJob, findJob } from './repository.ts';
 import { backoffMs, createRunner, type JobHandler, PermanentJobError } from './runner.ts';
 import { pidSpace } from './worker-name.ts';
@@ -11,20 +12,28 @@ describeDb('the job runner', (t) => {
   let clock = T0;
   const now = () => clock;
   const runnerWith = (handlers: Record<string, JobHandler>, extra: { worker?: string } = {}) =>
-    createRunner({ db: t.db, logger: silentLogger, now, handlers, baseDelayMs: 1_000, random: () => 0.5, ...extra });
+    createRunner<AnyJobs>({
+      db: t.db,
+      logger: silentLogger,
+      now,
+      handlers,
+      baseDelayMs: 1_000,
+      random: () => 0.5,
+      ...extra,
+    });
   const jobs = () => t.db.selectFrom('jobs').selectAll().orderBy('created').execute();
 
   it('queues a job with the change that caused it, nothing when the change rolls back, once per dedupe key', async () => {
     clock = T0;
-    await t.db.transaction().execute((tx) => enqueueJob(tx, { type: 'a', payload: { n: 1 } }, clock));
+    await t.db.transaction().execute((tx) => enqueueJob<AnyJobs>(tx, { type: 'a', payload: { n: 1 } }, clock));
     await expect(
       t.db.transaction().execute(async (tx) => {
-        await enqueueJob(tx, { type: 'a', payload: { n: 2 } }, clock);
+        await enqueueJob<AnyJobs>(tx, { type: 'a', payload: { n: 2 } }, clock);
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
-    expect(await enqueueJob(t.db, { type: 'a', payload: {}, dedupeKey: 'k' }, clock)).toBeString();
-    expect(await enqueueJob(t.db, { type: 'a', payload: {}, dedupeKey: 'k' }, clock)).toBeNull();
+    expect(await enqueueJob<AnyJobs>(t.db, { type: 'a', payload: {}, dedupeKey: 'k' }, clock)).toBeString();
+    expect(await enqueueJob<AnyJobs>(t.db, { type: 'a', payload: {}, dedupeKey: 'k' }, clock)).toBeNull();
     const rows = await jobs();
     expect(rows.map((r) => r.payload)).toEqual([{ n: 1 }, {}]);
     expect(rows[0]).toMatchObject({ status: 'waiting', attempts: 0, max_attempts: 5, run_after: T0 });
@@ -34,8 +43,8 @@ describeDb('the job runner', (t) => {
     clock = T0;
     const seen: unknown[] = [];
     const runner = runnerWith({ a: { run: async ({ job }) => void seen.push(job.payload) } });
-    const now1 = await enqueueJob(t.db, { type: 'a', payload: 'now' }, clock);
-    await enqueueJob(t.db, { type: 'a', payload: 'later', runAfter: T0 + 60_000 }, clock);
+    const now1 = await enqueueJob<AnyJobs>(t.db, { type: 'a', payload: 'now' }, clock);
+    await enqueueJob<AnyJobs>(t.db, { type: 'a', payload: 'later', runAfter: T0 + 60_000 }, clock);
     await runner.tick();
     await runner.idle();
     await runner.tick();
@@ -60,7 +69,7 @@ describeDb('the job runner', (t) => {
         },
       },
     });
-    const id = (await enqueueJob(t.db, { type: 'a', payload: {}, maxAttempts: 3 }, clock)) as string;
+    const id = (await enqueueJob<AnyJobs>(t.db, { type: 'a', payload: {}, maxAttempts: 3 }, clock)) as string;
     const delays: number[] = [];
     for (let attempt = 1; attempt <= 3; attempt++) {
       await runner.tick();
@@ -96,7 +105,7 @@ describeDb('the job runner', (t) => {
         },
       },
     });
-    const id = (await enqueueJob(t.db, { type: 'a', payload: {} }, clock)) as string;
+    const id = (await enqueueJob<AnyJobs>(t.db, { type: 'a', payload: {} }, clock)) as string;
     await runner.tick();
     await runner.idle();
     expect(await findJob(t.db, id)).toMatchObject({ status: 'dead', attempts: 1, last_error: '400: number not valid' });
@@ -104,7 +113,7 @@ describeDb('the job runner', (t) => {
 
   it('takes again a job whose worker died, once its lease has run out', async () => {
     clock = T0;
-    const id = (await enqueueJob(t.db, { type: 'a', payload: {} }, clock)) as string;
+    const id = (await enqueueJob<AnyJobs>(t.db, { type: 'a', payload: {} }, clock)) as string;
     const [taken] = await claimJobs(t.db, {
       types: ['a'],
       worker: 'dead-worker',
@@ -144,7 +153,7 @@ describeDb('the job runner', (t) => {
       };
       const ids: Record<string, string> = {};
       for (const [name, holder] of Object.entries(holders)) {
-        ids[name] = (await enqueueJob(t.db, { type: 'a', payload: name }, clock)) as string;
+        ids[name] = (await enqueueJob<AnyJobs>(t.db, { type: 'a', payload: name }, clock)) as string;
         await claimJobs(t.db, { types: ['a'], worker: holder, now: clock, leaseMs: 60_000, limit: 1 });
       }
       const seen: unknown[] = [];
@@ -167,7 +176,7 @@ describeDb('the job runner', (t) => {
   it('retries a failure within seconds while its service mostly works, with the full backoff in an outage', async () => {
     clock = T0;
     const failing = new Set<string>();
-    const runner = createRunner({
+    const runner = createRunner<AnyJobs>({
       db: t.db,
       logger: silentLogger,
       now,
@@ -188,7 +197,7 @@ describeDb('the job runner', (t) => {
     const send = async (to: string, from: number, count: number) => {
       const ids: string[] = [];
       for (let n = from; n < from + count; n++)
-        ids.push((await enqueueJob(t.db, { type: 'send', payload: { to, n } }, clock)) as string);
+        ids.push((await enqueueJob<AnyJobs>(t.db, { type: 'send', payload: { to, n } }, clock)) as string);
       await runner.tick();
       await runner.idle();
       return Promise.all(
@@ -229,8 +238,8 @@ describeDb('the job runner', (t) => {
         },
       },
     });
-    const ok = (await enqueueJob(t.db, { type: 'a', payload: 'ok' }, clock)) as string;
-    const fails = (await enqueueJob(t.db, { type: 'a', payload: 'fails' }, clock)) as string;
+    const ok = (await enqueueJob<AnyJobs>(t.db, { type: 'a', payload: 'ok' }, clock)) as string;
+    const fails = (await enqueueJob<AnyJobs>(t.db, { type: 'a', payload: 'fails' }, clock)) as string;
     await runner.tick();
     await runner.idle();
     expect(await findJob(t.db, ok)).toMatchObject({ status: 'done', attempts: 1, locked_by: null });
@@ -244,12 +253,12 @@ describeDb('the job runner', (t) => {
   it('takes the oldest due job first: a retry that comes due goes before jobs queued after it', async () => {
     clock = T0;
     const { failJob } = await import('./repository.ts');
-    const first = (await enqueueJob(t.db, { type: 'fifo', payload: 'first' }, clock)) as string;
+    const first = (await enqueueJob<AnyJobs>(t.db, { type: 'fifo', payload: 'first' }, clock)) as string;
     const [taken] = await claimJobs(t.db, { types: ['fifo'], worker: 'w', now: clock, leaseMs: 60_000, limit: 1 });
     expect(taken?.id).toBe(first);
     await failJob(t.db, { id: first, worker: 'w', now: clock, error: '503', retryAt: T0 + 1_000 });
     // A backlog queued after it, due before its retry.
-    for (let i = 0; i < 3; i++) await enqueueJob(t.db, { type: 'fifo', payload: i }, T0 + 10 + i);
+    for (let i = 0; i < 3; i++) await enqueueJob<AnyJobs>(t.db, { type: 'fifo', payload: i }, T0 + 10 + i);
     clock = T0 + 1_000;
     const next = await claimJobs(t.db, { types: ['fifo'], worker: 'w', now: clock, leaseMs: 60_000, limit: 2 });
     expect(next.map((j) => j.payload).sort()).toEqual([0, 'first'].sort());
@@ -270,7 +279,7 @@ describeDb('the job runner', (t) => {
       },
     };
     const runner = (worker: string) =>
-      createRunner({
+      createRunner<AnyJobs>({
         db: t.db,
         logger: silentLogger,
         now,
@@ -288,7 +297,7 @@ describeDb('the job runner', (t) => {
     const waitingDelays = async () =>
       (await jobs()).filter((j) => j.type === 'pace' && j.status === 'waiting').map((j) => j.run_after - clock);
     // A runner that saw 10 successes fails 10 and 11 as blips: retried after ¾ of 100 ms.
-    for (let n = 0; n < 12; n++) await enqueueJob(t.db, { type: 'pace', payload: { n } }, clock);
+    for (let n = 0; n < 12; n++) await enqueueJob<AnyJobs>(t.db, { type: 'pace', payload: { n } }, clock);
     failing.add(10).add(11);
     await run(runner('old'));
     expect(await waitingDelays()).toEqual([75, 75]);
@@ -323,9 +332,9 @@ describeDb('the job runner', (t) => {
         },
       },
     };
-    const id = (await enqueueJob(t.db, { type: 'slow', payload: {} })) as string;
-    const one = createRunner({ db: t.db, logger: silentLogger, handlers, pollMs: 20, worker: 'one' });
-    const two = createRunner({ db: t.db, logger: silentLogger, handlers, pollMs: 20, worker: 'two' });
+    const id = (await enqueueJob<AnyJobs>(t.db, { type: 'slow', payload: {} })) as string;
+    const one = createRunner<AnyJobs>({ db: t.db, logger: silentLogger, handlers, pollMs: 20, worker: 'one' });
+    const two = createRunner<AnyJobs>({ db: t.db, logger: silentLogger, handlers, pollMs: 20, worker: 'two' });
     one.start();
     while ((await findJob(t.db, id))?.status !== 'running') await Bun.sleep(10);
     two.start();
@@ -354,11 +363,11 @@ describeDb('the job runner', (t) => {
           }),
       },
     });
-    const quick = (await enqueueJob(t.db, { type: 'quick', payload: {} }, clock)) as string;
+    const quick = (await enqueueJob<AnyJobs>(t.db, { type: 'quick', payload: {} }, clock)) as string;
     await runner.tick();
     await runner.stop(1_000);
     expect((await findJob(t.db, quick))?.status).toBe('done');
-    const slow = (await enqueueJob(t.db, { type: 'slow', payload: {} }, clock)) as string;
+    const slow = (await enqueueJob<AnyJobs>(t.db, { type: 'slow', payload: {} }, clock)) as string;
     await runner.tick();
     expect((await findJob(t.db, slow))?.status).toBe('running');
     await runner.stop(30);
@@ -379,8 +388,9 @@ describeDb('the job runner', (t) => {
       },
     };
     const ids: string[] = [];
-    for (let i = 0; i < 300; i++) ids.push((await enqueueJob(t.db, { type: 'a', payload: { i } }, clock)) as string);
-    const one = createRunner({
+    for (let i = 0; i < 300; i++)
+      ids.push((await enqueueJob<AnyJobs>(t.db, { type: 'a', payload: { i } }, clock)) as string);
+    const one = createRunner<AnyJobs>({
       db: t.db,
       logger: silentLogger,
       now,
@@ -389,7 +399,7 @@ describeDb('the job runner', (t) => {
       pollMs: 5,
       worker: 'one',
     });
-    const two = createRunner({
+    const two = createRunner<AnyJobs>({
       db: t.db,
       logger: silentLogger,
       now,

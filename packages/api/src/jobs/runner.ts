@@ -2,6 +2,7 @@ import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from '../log/logger.ts';
 import { withRequestId } from '../log/request-scope.ts';
+import type { JobPayloads } from './catalogue.ts';
 import { jobFailures } from './failures.ts';
 import {
   type ClaimedJob,
@@ -28,15 +29,15 @@ import { goneWorkers, pidSpace, workerName } from './worker-name.ts';
  * does not call it is marked done after it returns, as before. (A transaction that rolls back takes the
  * mark with it; the handler's error then fails the attempt as usual.)
  */
-export type JobContext = {
-  job: JobRow;
+export type JobContext<P = unknown> = {
+  job: JobRow<P>;
   signal: AbortSignal;
   dependsOn: (service: string) => void;
   complete: (tx: Kysely<Database> | Transaction<Database>) => Promise<void>;
 };
 
-export type JobHandler = {
-  run: (context: JobContext) => Promise<void>;
+export type JobHandler<P = unknown> = {
+  run: (context: JobContext<P>) => Promise<void>;
   /**
    * How long another process waits for an attempt before it may take the job (default 5 minutes). The
    * runner renews the lease of every job in hand every third of it, so only a dead or stalled process
@@ -45,15 +46,19 @@ export type JobHandler = {
   leaseMs?: number;
 };
 
+/** A handler for each job type of a catalogue (`JobPayloads` unless told), each typed by its payload. */
+export type JobHandlers<Payloads = JobPayloads> = { [T in keyof Payloads]: JobHandler<Payloads[T]> };
+
 /** Thrown by a handler for a failure that another attempt cannot mend (a 4xx): the job is dead at once. */
 export class PermanentJobError extends Error {}
 
-export type RunnerOptions = {
+export type RunnerOptions<Payloads = JobPayloads> = {
   db: Kysely<Database>;
   logger: Logger;
   now?: () => number;
-  handlers: Record<string, JobHandler>;
-  schedules?: Schedule[];
+  /** The types this runner takes: every one of the catalogue's in the api and worker, a few in tests. */
+  handlers: Partial<JobHandlers<Payloads>>;
+  schedules?: Schedule<Payloads>[];
   /** Jobs run at once by this process (default 8). */
   concurrency?: number;
   /** How often to look for due jobs when the last look found none (default 1 s). */
@@ -150,9 +155,11 @@ export type Runner = {
  * (`blipDelayMs`, capped at `blipMaxDelayMs`); otherwise (an outage, or too few attempts to tell) with
  * the full backoff (`baseDelayMs` doubling to `maxDelayMs`). Both count the job's attempts.
  */
-export function createRunner(options: RunnerOptions): Runner {
+export function createRunner<Payloads = JobPayloads>(options: RunnerOptions<NoInfer<Payloads>>): Runner {
   const now = options.now ?? Date.now;
-  const { db, logger, handlers } = options;
+  const { db, logger } = options;
+  // Claimed rows carry their type as text: looked up by it, each handler gets the payload its type stores.
+  const handlers = options.handlers as Record<string, JobHandler | undefined>;
   const concurrency = options.concurrency ?? 8;
   const claimBatch = Math.max(1, Math.floor(concurrency / 4));
   const pollMs = options.pollMs ?? 1_000;

@@ -1,5 +1,6 @@
 import { expect, it } from 'bun:test';
 import { describeDb } from '@medlocker/db/testing';
+import type { AnyJobs } from './catalogue.ts';
 import { nextRunAt, queueDueSchedules, type Schedule } from './schedule.ts';
 
 const at = (iso: string) => Date.parse(iso);
@@ -29,7 +30,7 @@ it('runs a time the spring change skips once, an hour on (02:30 BST), and a repe
 });
 
 describeDb('schedules', (t) => {
-  const daily: Schedule = { name: 'digest', pattern: '0 7 * * *', job: { type: 'digest', payload: {} } };
+  const daily: Schedule<AnyJobs> = { name: 'digest', pattern: '0 7 * * *', job: { type: 'digest', payload: {} } };
   const queued = () => t.db.selectFrom('jobs').selectAll().execute();
 
   it('queues a due schedule once, even when several processes look at the same moment', async () => {
@@ -49,7 +50,7 @@ describeDb('schedules', (t) => {
 
   it('follows a pattern changed in code from the next run on', async () => {
     await queueDueSchedules(t.db, [daily], at('2026-11-02T06:00:00Z'));
-    const changed = { ...daily, pattern: '0 9 * * *' };
+    const changed: Schedule<AnyJobs> = { ...daily, pattern: '0 9 * * *' };
     expect(await queueDueSchedules(t.db, [changed], at('2026-11-02T07:30:00Z'))).toEqual([]);
     const row = await t.db.selectFrom('job_schedules').selectAll().executeTakeFirstOrThrow();
     expect(row).toMatchObject({ pattern: '0 9 * * *', next_run_at: at('2026-11-02T09:00:00Z') });

@@ -1,6 +1,7 @@
 import type { Database } from '@medlocker/db';
 import { Cron } from 'croner';
 import type { Kysely } from 'kysely';
+import type { JobPayloads } from './catalogue.ts';
 import { enqueueJob, type NewJob } from './repository.ts';
 import { insertMissingSchedules, lockSchedules, updateSchedule } from './schedule-repository.ts';
 
@@ -11,7 +12,11 @@ export const SCHEDULE_TIME_ZONE = 'Europe/London';
  * A job queued on a cron pattern (five fields, minute first; six with seconds first), e.g.
  * `0 7 * * *` every day at 07:00 London, `0 6 1 * *` the 1st of each month at 06:00 London.
  */
-export type Schedule = { name: string; pattern: string; job: Omit<NewJob, 'runAfter' | 'dedupeKey'> };
+export type Schedule<Payloads = JobPayloads> = {
+  name: string;
+  pattern: string;
+  job: Omit<NewJob<Payloads>, 'runAfter' | 'dedupeKey'>;
+};
 
 /**
  * The first time after `after` (ms) that the pattern names, in London time. croner walks local wall
@@ -36,7 +41,11 @@ export function checkPattern(pattern: string): void {
  * while no process ran is queued once, not once per missed time. The job's dedupe key names the due
  * time too, as a second guard. Answers the names it queued.
  */
-export async function queueDueSchedules(db: Kysely<Database>, schedules: Schedule[], now: number): Promise<string[]> {
+export async function queueDueSchedules<Payloads>(
+  db: Kysely<Database>,
+  schedules: Schedule<Payloads>[],
+  now: number,
+): Promise<string[]> {
   if (schedules.length === 0) return [];
   await insertMissingSchedules(
     db,
@@ -60,7 +69,8 @@ export async function queueDueSchedules(db: Kysely<Database>, schedules: Schedul
       }
       const due = row.next_run_at;
       if (due > now) continue;
-      await enqueueJob(tx, { ...schedule.job, runAfter: due, dedupeKey: `schedule:${row.name}:${due}` }, now);
+      const job = { ...schedule.job, runAfter: due, dedupeKey: `schedule:${row.name}:${due}` } as NewJob<Payloads>;
+      await enqueueJob<Payloads>(tx, job, now);
       await updateSchedule(tx, row.name, {
         next_run_at: nextRunAt(schedule.pattern, now),
         last_run_at: due,

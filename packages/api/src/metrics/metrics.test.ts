@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { checkMetricsAccess } from '../http/metrics-routes.ts';
+import type { AnyJobs } from '../jobs/catalogue.ts';
 import { enqueueJob } from '../jobs/repository.ts';
 import { createRunner, PermanentJobError } from '../jobs/runner.ts';
 import { silentLogger } from '../log/logger.ts';
@@ -67,14 +68,14 @@ describeApi(
     });
 
     it('reports connected lockers and consoles, the job queue by type and state, job failures, the pool and the process', async () => {
-      await enqueueJob(t.db, { type: 'metrics.probe', payload: {} });
-      await enqueueJob(t.db, { type: 'metrics.probe', payload: {} });
-      await enqueueJob(t.db, { type: 'metrics.fails', payload: {}, maxAttempts: 1 });
+      await enqueueJob<AnyJobs>(t.db, { type: 'metrics.probe', payload: {} });
+      await enqueueJob<AnyJobs>(t.db, { type: 'metrics.probe', payload: {} });
+      await enqueueJob<AnyJobs>(t.db, { type: 'metrics.fails', payload: {}, maxAttempts: 1 });
       let text = await scrape();
       expect(sample(text, 'medlocker_jobs', { type: 'metrics.probe', state: 'waiting' })).toBe(2);
       expect(sample(text, 'medlocker_jobs', { type: 'metrics.fails', state: 'waiting' })).toBe(1);
       const failures = sample(text, 'medlocker_job_failures_total', { type: 'metrics.fails', outcome: 'dead' });
-      const runner = createRunner({
+      const runner = createRunner<AnyJobs>({
         db: t.db,
         logger: silentLogger,
         handlers: {

@@ -4,18 +4,19 @@ import { enqueueJob } from '../jobs/repository.ts';
 import { insertMessageJobs } from './repository.ts';
 
 /**
- * The outbox: work to do after a change commits (send a message; webhooks have their own tables: webhooks/events.ts), written as a job
- * row in the same transaction as the change that caused it, so the change and its job commit or fail
- * together. The job runner (issue "Messages delivered for real") claims due jobs by type and runs them;
- * nothing else writes these tables.
- *
- * Every job has a `type`, the business it belongs to (null for none, e.g. a support user's mail), a
- * `payload` whose shape the type fixes, `runAfter` (ms: not before then) and an optional `dedupeKey`
- * (a second job with the same key is not stored: `enqueue` answers `enqueued: false`).
+ * The message outbox: a message to send after a change commits (SPEC §8's SMS, email, WhatsApp), stored
+ * with its `message.send` job in the same transaction as the change that caused it, so the change and
+ * its message commit or fail together. The job runner delivers it (delivery/messages/send.ts); the
+ * business's Messages tab lists it. Webhooks have their own tables (delivery/webhooks/events.ts).
  */
-export type JobPayloads = {
-  /** One message to one recipient (SPEC §8's SMS, email, WhatsApp), listed on the business's Messages tab. */
-  'message.send': {
+export type OutboxMessage = {
+  /** The business it belongs to (null for none, e.g. a support user's mail). */
+  businessId: string | null;
+  /** ms: not before then. */
+  runAfter: number;
+  /** A second message with the same key is not stored: `queueMessages` does not count it. */
+  dedupeKey?: string;
+  message: {
     channel: 'sms' | 'email' | 'whatsapp';
     recipient: string;
     /** What the message is (an alarm code, a sign-up code…), for the Messages tab and the runner. */
@@ -27,18 +28,6 @@ export type JobPayloads = {
   };
 };
 
-export type JobType = keyof JobPayloads;
-
-export type Job = {
-  [T in JobType]: {
-    type: T;
-    businessId: string | null;
-    payload: JobPayloads[T];
-    runAfter: number;
-    dedupeKey?: string;
-  };
-}[JobType];
-
 type Tx = Kysely<Database> | Transaction<Database>;
 
 /**
@@ -48,58 +37,49 @@ type Tx = Kysely<Database> | Transaction<Database>;
  */
 export const MESSAGE_MAX_ATTEMPTS = 15;
 
-/** How each job type is stored: a missing type is a type error. */
-const writers: { [T in JobType]: (tx: Tx, jobs: Extract<Job, { type: T }>[], now: number) => Promise<string[]> } = {
-  // Each stored message also gets its runner job (keyed by the message id, so it is queued once), in the
-  // same transaction: the message.send handler (messaging/send.ts) delivers it.
-  'message.send': async (tx, jobs, now) => {
-    const rows = jobs.map((j) => ({
-      id: Bun.randomUUIDv7(),
-      business_id: j.businessId,
-      order_id: j.payload.orderId ?? null,
-      patient_id: j.payload.patientId ?? null,
-      channel: j.payload.channel,
-      recipient: j.payload.recipient,
-      template_key: j.payload.templateKey,
-      subject: j.payload.subject ?? null,
-      body: j.payload.body,
-      next_attempt_at: j.runAfter,
-      dedupe_key: j.dedupeKey ?? null,
-      created: now,
-      updated: now,
-    }));
-    const ids = await insertMessageJobs(tx, rows);
-    for (const row of rows.filter((r) => ids.includes(r.id))) {
-      await enqueueJob(
-        tx,
-        {
-          type: 'message.send',
-          payload: { messageId: row.id },
-          businessId: row.business_id,
-          runAfter: row.next_attempt_at,
-          dedupeKey: row.id,
-          maxAttempts: MESSAGE_MAX_ATTEMPTS,
-        },
-        now,
-      );
-    }
-    return ids;
-  },
-};
-
 /**
- * Queues jobs inside the caller's transaction (pass the transaction, not the database, so the job
- * commits with the change). Returns how many were stored (a job whose dedupe key is taken is not).
- * `now` is when they were queued (default: the earliest runAfter).
+ * Stores messages inside the caller's transaction (pass the transaction, not the database, so they
+ * commit with the change), each with its runner job (keyed by the message id, so it is queued once).
+ * Answers how many were stored (a message whose dedupe key is taken is not). `now` is when they were
+ * queued (default: the earliest runAfter).
  */
-export async function enqueue(tx: Tx, job: Job | Job[], now?: number): Promise<{ enqueued: number }> {
-  const jobs = Array.isArray(job) ? job : [job];
-  if (jobs.length === 0) return { enqueued: 0 };
-  const at = now ?? Math.min(...jobs.map((j) => j.runAfter));
-  let enqueued = 0;
-  for (const type of Object.keys(writers) as JobType[]) {
-    const ofType = jobs.filter((j) => j.type === type);
-    if (ofType.length > 0) enqueued += (await writers[type](tx, ofType as never, at)).length;
+export async function queueMessages(
+  tx: Tx,
+  messages: OutboxMessage | OutboxMessage[],
+  now?: number,
+): Promise<{ enqueued: number }> {
+  const list = Array.isArray(messages) ? messages : [messages];
+  if (list.length === 0) return { enqueued: 0 };
+  const at = now ?? Math.min(...list.map((m) => m.runAfter));
+  const rows = list.map((m) => ({
+    id: Bun.randomUUIDv7(),
+    business_id: m.businessId,
+    order_id: m.message.orderId ?? null,
+    patient_id: m.message.patientId ?? null,
+    channel: m.message.channel,
+    recipient: m.message.recipient,
+    template_key: m.message.templateKey,
+    subject: m.message.subject ?? null,
+    body: m.message.body,
+    next_attempt_at: m.runAfter,
+    dedupe_key: m.dedupeKey ?? null,
+    created: at,
+    updated: at,
+  }));
+  const ids = await insertMessageJobs(tx, rows);
+  for (const row of rows.filter((r) => ids.includes(r.id))) {
+    await enqueueJob(
+      tx,
+      {
+        type: 'message.send',
+        payload: { messageId: row.id },
+        businessId: row.business_id,
+        runAfter: row.next_attempt_at,
+        dedupeKey: row.id,
+        maxAttempts: MESSAGE_MAX_ATTEMPTS,
+      },
+      at,
+    );
   }
-  return { enqueued };
+  return { enqueued: ids.length };
 }

@@ -1,15 +1,14 @@
 import { expect, it } from 'bun:test';
 import { describeApi } from '../testing/api.ts';
 import { seedBusiness, withTestAuth } from '../testing/hub.ts';
-import { enqueue, type Job } from './index.ts';
+import { type OutboxMessage, queueMessages } from './index.ts';
 
 describeApi(
   'the outbox',
   (t) => {
-    const sms = (dedupeKey?: string): Job => ({
-      type: 'message.send',
+    const sms = (dedupeKey?: string): OutboxMessage => ({
       businessId: 'b1',
-      payload: { channel: 'sms', recipient: '+447700900123', templateKey: 'test', body: 'Hello' },
+      message: { channel: 'sms', recipient: '+447700900123', templateKey: 'test', body: 'Hello' },
       runAfter: 5_000,
       ...(dedupeKey ? { dedupeKey } : {}),
     });
@@ -18,11 +17,11 @@ describeApi(
     it('stores a job with the change that caused it, and nothing when that change rolls back', async () => {
       await seedBusiness(t.db);
       await t.db.transaction().execute(async (tx) => {
-        await enqueue(tx, sms(), 1_000);
+        await queueMessages(tx, sms(), 1_000);
       });
       await expect(
         t.db.transaction().execute(async (tx) => {
-          await enqueue(tx, sms(), 1_000);
+          await queueMessages(tx, sms(), 1_000);
           throw new Error('the change failed');
         }),
       ).rejects.toThrow('the change failed');
@@ -40,8 +39,8 @@ describeApi(
 
     it('stores a job once per dedupe key, and jobs without a key every time', async () => {
       await seedBusiness(t.db);
-      expect(await enqueue(t.db, [sms('k1'), sms('k1'), sms(), sms()], 1_000)).toEqual({ enqueued: 3 });
-      expect(await enqueue(t.db, sms('k1'), 1_000)).toEqual({ enqueued: 0 });
+      expect(await queueMessages(t.db, [sms('k1'), sms('k1'), sms(), sms()], 1_000)).toEqual({ enqueued: 3 });
+      expect(await queueMessages(t.db, sms('k1'), 1_000)).toEqual({ enqueued: 0 });
       expect(await queued()).toHaveLength(3);
     });
   },

@@ -9,7 +9,7 @@ import {
 import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { enqueue } from '../../outbox/index.ts';
+import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import {
   countPatientTexts,
@@ -108,12 +108,11 @@ export async function addPatientMobile(
         expiresAt: now + policy.codeTtlMinutes * 60_000,
         now,
       });
-      await enqueue(
+      await queueMessages(
         tx,
         {
-          type: 'message.send',
           businessId: actor.businessId,
-          payload: {
+          message: {
             channel: 'sms',
             recipient: mobile,
             templateKey: 'patientMobileCode',

@@ -9,7 +9,7 @@ import {
 import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { enqueue } from '../../outbox/index.ts';
+import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import {
   createPatientSession,
@@ -250,12 +250,11 @@ async function textCode(
       firstSendAt: windowStart,
       now,
     });
-    await enqueue(
+    await queueMessages(
       tx,
       mobiles.map((mobile) => ({
-        type: 'message.send' as const,
         businessId: found.business_id,
-        payload: {
+        message: {
           channel: 'sms' as const,
           recipient: mobile,
           templateKey: 'patientVerifyCode',

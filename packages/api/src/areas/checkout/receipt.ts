@@ -14,7 +14,7 @@ import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import type { AppDeps } from '../../deps.ts';
-import { enqueue } from '../../outbox/index.ts';
+import { queueMessages } from '../../outbox/index.ts';
 import {
   eventRow,
   findBusinessForOrder,
@@ -101,12 +101,11 @@ export async function sendReceipt(deps: AppDeps, actor: Actor, input: CheckoutOr
         `This order's receipt has been sent ${receiptPolicy.maxPerOrder} times already: please contact the pharmacy.`,
       );
     }
-    await enqueue(
+    await queueMessages(
       tx,
       {
-        type: 'message.send',
         businessId: order.business_id,
-        payload: {
+        message: {
           channel: route.channel,
           recipient: route.recipient,
           templateKey: receiptTemplateKey,

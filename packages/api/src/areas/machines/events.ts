@@ -12,7 +12,7 @@ import {
 import { emitMachineEvent } from '../../delivery/webhooks/emit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
-import { enqueue } from '../../outbox/index.ts';
+import { queueMessages } from '../../outbox/index.ts';
 import {
   type Db,
   findAlarmRecipients,
@@ -137,12 +137,11 @@ async function raiseAlarm(
     ...business.keyholders_mobile_numbers.map((to) => ({ channel: 'sms' as const, to })),
     ...business.notification_emails.map((to) => ({ channel: 'email' as const, to })),
   ];
-  await enqueue(
+  await queueMessages(
     db,
     recipients.map((r) => ({
-      type: 'message.send' as const,
       businessId: machine.business_id,
-      payload: {
+      message: {
         channel: r.channel,
         recipient: r.to,
         templateKey: `alarm.${code}`,

@@ -10,7 +10,7 @@ import {
 import { type Actor, systemActor } from '../../actor.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import type { AppDeps } from '../../deps.ts';
-import { enqueue } from '../../outbox/index.ts';
+import { queueMessages } from '../../outbox/index.ts';
 import { effectiveFeatureSettings, readSmsTemplates } from '../business-settings/index.ts';
 import { findClientOfBusiness } from '../integration-clients/index.ts';
 import { eventRow } from './moves.ts';
@@ -113,12 +113,11 @@ export async function queueOrderMessage(
     temperature: undefined,
   });
   const now = deps.now();
-  const { enqueued } = await enqueue(
+  const { enqueued } = await queueMessages(
     db,
     {
-      type: 'message.send',
       businessId: order.business_id,
-      payload: {
+      message: {
         channel: to.channel,
         recipient: to.recipient,
         templateKey: key,

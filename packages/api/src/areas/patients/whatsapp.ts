@@ -10,7 +10,7 @@ import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import type { AppDeps } from '../../deps.ts';
-import { enqueue } from '../../outbox/index.ts';
+import { queueMessages } from '../../outbox/index.ts';
 import { newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { lockPatient, type PatientRow, toPatient } from './repository.ts';
@@ -126,12 +126,11 @@ export async function addWhatsAppOptIn(
       day_started_at: sameDay ? Number(previous.day_started_at) : now,
       sent_in_day: sentToday + 1,
     });
-    await enqueue(
+    await queueMessages(
       tx,
       {
-        type: 'message.send',
         businessId: patient.business_id,
-        payload: {
+        message: {
           channel: 'whatsapp',
           recipient: mobile,
           templateKey: WHATSAPP_CODE_TEMPLATE,

@@ -34,8 +34,8 @@ import { fromMonthIndex, monthIndex, monthlyRows } from './monthly-repository.ts
  */
 
 /** The scheduled jobs' names. */
-export const MONTHLY_EMAILS_JOB = 'reports.monthlyEmails';
-export const MONTHLY_EMAIL_JOB = 'reports.monthlyEmail';
+export const MONTHLY_EMAILS_JOB = 'reports.monthlyEmails' as const;
+export const MONTHLY_EMAIL_JOB = 'reports.monthlyEmail' as const;
 
 /**
  * A hand-over mark younger than this may be another worker's SMTP conversation still under way (the

@@ -1,5 +1,5 @@
 import { type ContactCodeStatus, signUpCodes } from '@medlocker/core';
-import { enqueue } from '../../outbox/index.ts';
+import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, sameHash } from '../../secrets/one-time-codes.ts';
 import type { Db, SignUpRow } from './repository.ts';
 
@@ -72,12 +72,11 @@ export async function queueCode(
   q: { businessId: string; channel: Channel; recipient: string; code: string; productName: string; now: number },
 ): Promise<void> {
   const text = `Your ${q.productName} sign-up code is ${q.code}. It expires in ${signUpCodes.ttlMinutes} minutes.`;
-  await enqueue(
+  await queueMessages(
     db,
     {
-      type: 'message.send',
       businessId: q.businessId,
-      payload: {
+      message: {
         channel: q.channel === 'email' ? 'email' : 'sms',
         recipient: q.recipient,
         templateKey: q.channel === 'email' ? 'signUpEmailCode' : 'signUpMobileCode',

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { AppDeps } from '../../deps.ts';
+import type { JobPayloads } from '../../jobs/catalogue.ts';
 import { enqueueJob } from '../../jobs/repository.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
 import { MESSAGE_MAX_ATTEMPTS } from '../../outbox/index.ts';
@@ -14,7 +15,7 @@ export const UNCONFIRMED = 'UNCONFIRMED';
 export const UNCONFIRMED_RESEND = 'UNCONFIRMED_RESEND';
 
 /** The runner job that looks at an unconfirmed message once its grace period is over. */
-export const RECONCILE_JOB = 'message.reconcile';
+export const RECONCILE_JOB = 'message.reconcile' as const;
 
 const gatewayNames: Record<string, string> = {
   smsworks: 'The SMS Works',
@@ -140,9 +141,12 @@ export async function reconcileMessage(
 }
 
 /** The runner's handler for `message.reconcile` jobs (payload `{ messageId }`). */
-export const messageReconcileHandler = (deps: AppDeps, areas: MessagePort): JobHandler => ({
+export const messageReconcileHandler = (
+  deps: AppDeps,
+  areas: MessagePort,
+): JobHandler<JobPayloads['message.reconcile']> => ({
   run: async ({ job }) => {
-    const { messageId } = job.payload as { messageId: string };
+    const { messageId } = job.payload;
     const outcome = await reconcileMessage(deps, areas, messageId);
     if (outcome !== 'confirmed') deps.logger.warn('unconfirmed message reconciled', { messageId, outcome });
   },

@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${pin} and ${portal} are the placeholders the sender fills.
 import { formatPin, type SmsGateway } from '@medlocker/core';
 import type { AppDeps } from '../../deps.ts';
+import type { JobPayloads } from '../../jobs/catalogue.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
 import { PermanentJobError } from '../../jobs/runner.ts';
 import { emitMessageStatus, messageStatusOf } from '../webhooks/emit.ts';
@@ -69,10 +70,10 @@ export type SendOptions = {
 export const MESSAGE_SEND_LEASE_MS = 10_000;
 
 /** The runner's handler for `message.send` jobs (payload `{ messageId }`, queued by outbox/index.ts). */
-export const messageSendHandler = (deps: AppDeps, options: SendOptions): JobHandler => ({
+export const messageSendHandler = (deps: AppDeps, options: SendOptions): JobHandler<JobPayloads['message.send']> => ({
   leaseMs: MESSAGE_SEND_LEASE_MS,
   run: async ({ job, dependsOn, complete }) => {
-    const { messageId } = job.payload as { messageId: string };
+    const { messageId } = job.payload;
     await sendMessage(
       deps,
       options,

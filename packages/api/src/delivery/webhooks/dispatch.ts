@@ -1,7 +1,8 @@
 import { WEBHOOK_TEST_EVENT } from '@medlocker/core';
 import type { AppDeps } from '../../deps.ts';
+import type { JobPayloads } from '../../jobs/catalogue.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
-import { enqueue } from '../../outbox/index.ts';
+import { queueMessages } from '../../outbox/index.ts';
 import type { SsrfPolicy } from '../../ssrf/ssrf.ts';
 import { eventBody } from './events.ts';
 import {
@@ -48,7 +49,7 @@ export const RETRY_DELAYS_MS = [
 /** An endpoint failing this long without a success is disabled and its business told. */
 export const DISABLE_AFTER_MS = 5 * 86_400_000;
 
-export const SWEEP_JOB = 'webhooks.sweep';
+export const SWEEP_JOB = 'webhooks.sweep' as const;
 
 export type DispatchOptions = {
   /** Deliveries taken per batch (default 256). */
@@ -106,7 +107,7 @@ export const policyOf = (deps: Pick<AppDeps, 'config'>): SsrfPolicy => ({
 });
 
 /** Tells the business its endpoint was disabled: a notification for its staff and an email to the client's contact. */
-async function tellDisabled(tx: Parameters<typeof enqueue>[0], client: DispatchClient, now: number) {
+async function tellDisabled(tx: Parameters<typeof queueMessages>[0], client: DispatchClient, now: number) {
   const title = `Webhooks stopped for ${client.name}`;
   const body =
     `Every webhook delivery to ${client.webhook_url} has failed for 5 days, so deliveries to it are paused. ` +
@@ -120,13 +121,12 @@ async function tellDisabled(tx: Parameters<typeof enqueue>[0], client: DispatchC
     now,
   });
   if (!client.contact_email) return;
-  await enqueue(
+  await queueMessages(
     tx,
     [
       {
-        type: 'message.send',
         businessId: client.business_id,
-        payload: {
+        message: {
           channel: 'email',
           recipient: client.contact_email,
           templateKey: 'webhook.disabled',
@@ -196,7 +196,10 @@ async function sendBatch(deps: AppDeps, client: DispatchClient, options: Require
 export const DISPATCH_LEASE_MS = 60_000;
 
 /** The handler of DISPATCH_JOB (payload `{clientId}`). */
-export function webhookDispatchHandler(deps: AppDeps, options: DispatchOptions = {}): JobHandler {
+export function webhookDispatchHandler(
+  deps: AppDeps,
+  options: DispatchOptions = {},
+): JobHandler<JobPayloads['webhooks.dispatch']> {
   const o: Required<DispatchOptions> = {
     batch: options.batch ?? 256,
     concurrency: options.concurrency ?? 64,
@@ -208,7 +211,7 @@ export function webhookDispatchHandler(deps: AppDeps, options: DispatchOptions =
     // (the runner renews the lease every 20 s while this process lives).
     leaseMs: DISPATCH_LEASE_MS,
     run: async ({ job, signal, complete }) => {
-      const { clientId } = job.payload as { clientId: string };
+      const { clientId } = job.payload;
       const started = performance.now();
       while (!signal.aborted && performance.now() - started < o.budgetMs) {
         // Read again each batch: staff may disable the endpoint, change its URL or rotate its secret meanwhile.

@@ -1,11 +1,11 @@
 import type { Database } from '@medlocker/db';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import { currentRequestId } from '../../log/request-scope.ts';
+import { enqueueJob } from '../../jobs/repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** The job that delivers one client's due webhooks (webhooks/dispatch.ts); one waiting or running per client. */
-export const DISPATCH_JOB = 'webhooks.dispatch';
+export const DISPATCH_JOB = 'webhooks.dispatch' as const;
 export const dispatchKey = (clientId: string) => `${DISPATCH_JOB}:${clientId}`;
 
 export type StoredEvent = { eventId: string; clientId: string; sequence: number; delivered: boolean };
@@ -63,13 +63,20 @@ export async function queueDispatch(
   tx: Db,
   q: { clientId: string; businessId: string; runAfter: number; now: number },
 ) {
-  await sql`
-    insert into jobs (id, type, business_id, payload, max_attempts, run_after, dedupe_key, created, updated, request_id)
-    values (${Bun.randomUUIDv7()}, ${DISPATCH_JOB}, ${q.businessId}, ${JSON.stringify({ clientId: q.clientId })}::jsonb,
-      1000000, ${q.runAfter}, ${dispatchKey(q.clientId)}, ${q.now}, ${q.now}, ${currentRequestId()})
-    on conflict (dedupe_key) where dedupe_key is not null and status <> 'done'
-    do update set run_after = least(jobs.run_after, excluded.run_after), updated = excluded.updated
-      where jobs.status = 'waiting'`.execute(tx);
+  await enqueueJob(
+    tx,
+    {
+      type: DISPATCH_JOB,
+      payload: { clientId: q.clientId },
+      businessId: q.businessId,
+      runAfter: q.runAfter,
+      dedupeKey: dispatchKey(q.clientId),
+      // It runs until the client has nothing due: attempts are not a budget here.
+      maxAttempts: 1_000_000,
+      onDuplicate: 'runSooner',
+    },
+    q.now,
+  );
 }
 
 /** What the dispatch job needs of a client: where to send, with which secrets, and its endpoint's health. */
