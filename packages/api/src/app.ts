@@ -77,15 +77,9 @@ export function loggablePath(path: string): string {
 
 export type HubOptions = MachineHubOptions & { consoleSessionCheckEveryMs?: number };
 
-/**
- * The whole HTTP surface, built from injected dependencies so tests run it in-process with
- * `app.handle(new Request(...))` on a fresh database.
- */
-export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachineHubOptions) {
-  const started = new WeakMap<Request, number>();
-  const metrics = metricsOf(deps);
-  // Staff's sign-ups and the patient page's in one plugin: one link fewer in the chain below, whose
-  // inferred type is at TypeScript's depth limit.
+/** Every route: the RPC areas, both hubs, the integration API, the providers' callbacks, docs and static pages. */
+function routes(deps: AppDeps, hubOptions: HubOptions) {
+  // Staff's sign-ups and the patient page's in one plugin.
   const signUpAreas = new Elysia({ name: 'areas:signUps' }).use(signUpsRoutes(deps)).use(patientSignUpsRoutes(deps));
   // The integration client's RPC methods, its webhook delivery console and the integration API itself
   // (`/integration/v1`), likewise.
@@ -102,6 +96,52 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
     .use(evidenceRoutes(deps));
   // Sign-in through an identity provider: the auth area's RPC methods and the provider's way back.
   const authAreas = new Elysia({ name: 'areas:auth' }).use(authRoutes(deps)).use(ssoRoutes(deps));
+  // The chain is split in three: one chain of every route is past TypeScript's depth limit.
+  const people = new Elysia({ name: 'routes:people' })
+    .use(healthRoutes(deps))
+    .use(authAreas)
+    .use(usersRoutes(deps))
+    .use(identityProvidersRoutes(deps))
+    .use(businessesRoutes(deps))
+    .use(groupsRoutes(deps))
+    .use(patientsRoutes(deps))
+    .use(signUpAreas)
+    .use(businessSettingsRoutes(deps))
+    .use(paymentSettingsRoutes(deps))
+    .use(globalSettingsRoutes(deps))
+    .use(mailboxRoutes(deps))
+    .use(notificationsRoutes(deps));
+  const orders = new Elysia({ name: 'routes:orders' })
+    .use(ordersRoutes(deps))
+    .use(patientOrdersRoutes(deps))
+    .use(machinesRoutes(deps))
+    .use(testMachinesRoutes(deps))
+    .use(bagsRoutes(deps))
+    .use(messagesRoutes(deps))
+    .use(deviceAuthRoutes(deps))
+    .use(integrationAreas)
+    .use(messagingReportRoutes(deps))
+    .use(checkoutRoutes(deps))
+    .use(judopayWebhookRoutes(deps))
+    .use(urlRoutes(deps))
+    .use(adminAreas);
+  return new Elysia({ name: 'routes' })
+    .use(people)
+    .use(orders)
+    .use(machineHub(deps, hubOptions))
+    .use(consoleHub(deps, { sessionCheckEveryMs: hubOptions.consoleSessionCheckEveryMs ?? 60_000 }))
+    .use(docsRoutes(deps.config.productName))
+    .use(patientStatic(deps.patientDir, { production: deps.config.production }))
+    .use(consoleStatic(deps.consoleDir, { production: deps.config.production }));
+}
+
+/**
+ * The whole HTTP surface, built from injected dependencies so tests run it in-process with
+ * `app.handle(new Request(...))` on a fresh database.
+ */
+export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachineHubOptions) {
+  const started = new WeakMap<Request, number>();
+  const metrics = metricsOf(deps);
   // Frames of the locker protocol are at most 64 KB (docs/LOCKER-PROTOCOL.md); a bigger message closes the socket.
   return (
     new Elysia({ name: 'medlocker', websocket: { maxPayloadLength: 64 * 1024 } })
@@ -160,37 +200,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
           ms: Math.round(ms * 10) / 10,
         });
       })
-      .use(healthRoutes(deps))
-      .use(authAreas)
-      .use(usersRoutes(deps))
-      .use(identityProvidersRoutes(deps))
-      .use(businessesRoutes(deps))
-      .use(groupsRoutes(deps))
-      .use(ordersRoutes(deps))
-      .use(patientOrdersRoutes(deps))
-      .use(patientsRoutes(deps))
-      .use(signUpAreas)
-      .use(machinesRoutes(deps))
-      .use(testMachinesRoutes(deps))
-      .use(bagsRoutes(deps))
-      .use(messagesRoutes(deps))
-      .use(deviceAuthRoutes(deps))
-      .use(businessSettingsRoutes(deps))
-      .use(paymentSettingsRoutes(deps))
-      .use(integrationAreas)
-      .use(globalSettingsRoutes(deps))
-      .use(mailboxRoutes(deps))
-      .use(messagingReportRoutes(deps))
-      .use(checkoutRoutes(deps))
-      .use(judopayWebhookRoutes(deps))
-      .use(notificationsRoutes(deps))
-      .use(urlRoutes(deps))
-      .use(adminAreas)
-      .use(machineHub(deps, hubOptions))
-      .use(consoleHub(deps, { sessionCheckEveryMs: hubOptions.consoleSessionCheckEveryMs ?? 60_000 }))
-      .use(docsRoutes(deps.config.productName))
-      .use(patientStatic(deps.patientDir, { production: deps.config.production }))
-      .use(consoleStatic(deps.consoleDir, { production: deps.config.production }))
+      .use(routes(deps, hubOptions))
   );
 }
 

@@ -185,47 +185,45 @@ function present(env: Record<string, string | undefined>): Record<string, string
   return out;
 }
 
-export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = process.cwd()): Config {
-  // Undeclared variables are ignored: the environment holds far more than ours.
+type Env = typeof Env.infer;
+
+const invalid = (lines: string) => new ConfigError(`Invalid configuration:\n${lines}`);
+
+/** The declared variables, checked; undeclared ones are ignored: the environment holds far more than ours. */
+function readEnv(rawEnv: Record<string, string | undefined>): Env {
   const parsed = Env(present(rawEnv));
   if (parsed instanceof type.errors) {
-    throw new ConfigError(
-      `Invalid configuration:\n${parsed.map((e) => `  ${e.path.join('.')}: ${e.message}`).join('\n')}`,
+    throw invalid(parsed.map((e) => `  ${e.path.join('.')}: ${e.message}`).join('\n'));
+  }
+  return parsed;
+}
+
+/** The key that seals secrets at rest: SECRETS_KEY, or outside production the development key. */
+function secretsKeyOf(env: Env, production: boolean): Uint8Array {
+  if (env.SECRETS_KEY) {
+    const key = parseSecretsKey(env.SECRETS_KEY);
+    if (typeof key === 'string') throw invalid(`  SECRETS_KEY: ${key}`);
+    return key;
+  }
+  if (production) {
+    throw invalid(
+      '  SECRETS_KEY: must be set in production: 32 random bytes in base64 (openssl rand -base64 32); it encrypts the payment and webhook secrets',
     );
   }
-  const production = parsed.NODE_ENV === 'production';
-  if (production && !parsed.SEED_ADMIN_PASSWORD && parsed.SEED_ADMIN_EMAIL) {
-    throw new ConfigError(
-      'Invalid configuration:\n  SEED_ADMIN_PASSWORD: must be set (12 characters or more) when SEED_ADMIN_EMAIL is set in production; no default password is ever seeded in production',
-    );
+  if (env.NODE_ENV !== 'test') {
+    console.warn('  SECRETS_KEY is not set: using the development key. Set SECRETS_KEY before storing real secrets.');
   }
-  let secretsKey: Uint8Array;
-  if (parsed.SECRETS_KEY) {
-    const key = parseSecretsKey(parsed.SECRETS_KEY);
-    if (typeof key === 'string') throw new ConfigError(`Invalid configuration:\n  SECRETS_KEY: ${key}`);
-    secretsKey = key;
-  } else if (production) {
-    throw new ConfigError(
-      'Invalid configuration:\n  SECRETS_KEY: must be set in production: 32 random bytes in base64 (openssl rand -base64 32); it encrypts the payment and webhook secrets',
-    );
-  } else {
-    secretsKey = new Uint8Array(new Bun.CryptoHasher('sha256').update(DEV_SECRETS_SEED).digest());
-    if (parsed.NODE_ENV !== 'test') {
-      console.warn('  SECRETS_KEY is not set: using the development key. Set SECRETS_KEY before storing real secrets.');
-    }
-  }
-  if (!parsed.JUDOPAY_WEBHOOK_USER !== !parsed.JUDOPAY_WEBHOOK_PASSWORD) {
-    throw new ConfigError(
-      'Invalid configuration:\n  JUDOPAY_WEBHOOK_USER, JUDOPAY_WEBHOOK_PASSWORD: set both (the username and password Judopay shows for webhooks) or neither',
-    );
-  }
-  const port = parsed.PORT ?? 3000;
-  const publicUrls = (parsed.PUBLIC_URL ?? '')
+  return new Uint8Array(new Bun.CryptoHasher('sha256').update(DEV_SECRETS_SEED).digest());
+}
+
+/** PUBLIC_URL's origins, each a URL, without a trailing slash. */
+function publicUrlsOf(env: Env, production: boolean): string[] {
+  const publicUrls = (env.PUBLIC_URL ?? '')
     .split(',')
     .map((u) => u.trim().replace(/\/$/, ''))
     .filter(Boolean);
   for (const u of publicUrls) {
-    if (!URL.canParse(u)) throw new ConfigError(`Invalid configuration:\n  PUBLIC_URL: '${u}' is not a URL`);
+    if (!URL.canParse(u)) throw invalid(`  PUBLIC_URL: '${u}' is not a URL`);
   }
   if (production && publicUrls.length === 0) {
     // Links in patients' messages, staff digests and the providers' report addresses are built on it.
@@ -233,68 +231,101 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
       '  PUBLIC_URL is not set: links in messages will be relative and no delivery report address is given to the SMS gateways.',
     );
   }
-  const trustProxy = (parsed.TRUST_PROXY ?? '')
+  return publicUrls;
+}
+
+/** TRUST_PROXY's addresses and ranges, as proxy-addr reads them. */
+function trustProxyOf(env: Env): string[] {
+  const trustProxy = (env.TRUST_PROXY ?? '')
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
   try {
     proxyaddr.compile(trustProxy);
   } catch (error) {
-    throw new ConfigError(
-      `Invalid configuration:\n  TRUST_PROXY: ${(error as Error).message} (give addresses or CIDR ranges, e.g. 10.0.0.0/8, or loopback, linklocal, uniquelocal)`,
+    throw invalid(
+      `  TRUST_PROXY: ${(error as Error).message} (give addresses or CIDR ranges, e.g. 10.0.0.0/8, or loopback, linklocal, uniquelocal)`,
+    );
+  }
+  return trustProxy;
+}
+
+/** The message gateways' credentials and base addresses. */
+const gatewaysOf = (env: Env): Config['gateways'] => ({
+  smsWorks: { jwt: env.SMSWORKS_JWT, apiUrl: base(env.SMSWORKS_API_URL, 'https://api.thesmsworks.co.uk') },
+  messageBird: {
+    accessKey: env.MESSAGEBIRD_ACCESS_KEY,
+    apiUrl: base(env.MESSAGEBIRD_API_URL, 'https://rest.messagebird.com'),
+  },
+  awsSms: {
+    region: env.AWS_REGION,
+    endpoint: env.AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2,
+    configurationSet: env.AWS_SMS_CONFIGURATION_SET,
+  },
+  whatsApp: {
+    token: env.WHATSAPP_TOKEN,
+    phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID,
+    apiUrl: base(env.WHATSAPP_API_URL, 'https://graph.facebook.com/v21.0'),
+    appSecret: env.WHATSAPP_APP_SECRET,
+    verifyToken: env.WHATSAPP_VERIFY_TOKEN,
+  },
+});
+
+/** Judopay's sandbox and live addresses, and the Basic credential its webhooks carry (both or neither). */
+function judopayOf(env: Env): Config['judopay'] {
+  if (!env.JUDOPAY_WEBHOOK_USER !== !env.JUDOPAY_WEBHOOK_PASSWORD) {
+    throw invalid(
+      '  JUDOPAY_WEBHOOK_USER, JUDOPAY_WEBHOOK_PASSWORD: set both (the username and password Judopay shows for webhooks) or neither',
     );
   }
   return {
-    port,
-    host: parsed.HOST ?? '0.0.0.0',
-    dataDir: resolve(cwd, parsed.DATA_DIR ?? 'data'),
-    databaseUrl: parsed.DATABASE_URL,
+    apiUrl: base(env.JUDOPAY_API_URL, 'https://api-sandbox.judopay.com'),
+    liveApiUrl: base(env.JUDOPAY_LIVE_API_URL, 'https://api.judopay.com'),
+    webhook:
+      env.JUDOPAY_WEBHOOK_USER && env.JUDOPAY_WEBHOOK_PASSWORD
+        ? { user: env.JUDOPAY_WEBHOOK_USER, password: env.JUDOPAY_WEBHOOK_PASSWORD }
+        : undefined,
+  };
+}
+
+/** The configuration from the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = process.cwd()): Config {
+  const env = readEnv(rawEnv);
+  const production = env.NODE_ENV === 'production';
+  if (production && !env.SEED_ADMIN_PASSWORD && env.SEED_ADMIN_EMAIL) {
+    throw invalid(
+      '  SEED_ADMIN_PASSWORD: must be set (12 characters or more) when SEED_ADMIN_EMAIL is set in production; no default password is ever seeded in production',
+    );
+  }
+  const secretsKey = secretsKeyOf(env, production);
+  const judopay = judopayOf(env);
+  const publicUrls = publicUrlsOf(env, production);
+  return {
+    port: env.PORT ?? 3000,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(cwd, env.DATA_DIR ?? 'data'),
+    databaseUrl: env.DATABASE_URL,
     production,
-    productName: parsed.PRODUCT_NAME ?? 'MedLocker',
+    productName: env.PRODUCT_NAME ?? 'MedLocker',
     publicUrls,
-    seedAdminEmail: parsed.SEED_ADMIN_EMAIL ?? 'admin@medlocker.test',
-    seedAdminPassword: parsed.SEED_ADMIN_PASSWORD ?? (production ? undefined : DEV_ADMIN_PASSWORD),
-    allowRegistration: parsed.ALLOW_REGISTRATION === 'true',
-    smtpUrl: parsed.SMTP_URL,
-    mailFrom: parsed.MAIL_FROM ?? 'MedLocker <no-reply@medlocker.test>',
-    logLevel: parsed.LOG_LEVEL ?? (parsed.NODE_ENV === 'test' ? 'warn' : 'info'),
+    seedAdminEmail: env.SEED_ADMIN_EMAIL ?? 'admin@medlocker.test',
+    seedAdminPassword: env.SEED_ADMIN_PASSWORD ?? (production ? undefined : DEV_ADMIN_PASSWORD),
+    allowRegistration: env.ALLOW_REGISTRATION === 'true',
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM ?? 'MedLocker <no-reply@medlocker.test>',
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
     secretsKey,
-    secretsKeyIsDevDefault: !parsed.SECRETS_KEY,
-    trustProxy,
-    metricsToken: parsed.METRICS_TOKEN,
-    readingsCommit: parsed.READINGS_COMMIT ?? 'fast',
-    preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS !== 'off',
-    webhookAllowPrivateAddresses: parsed.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === '1',
-    ssoAllowHttpLoopback: !production && parsed.SSO_ALLOW_HTTP_LOOPBACK === '1',
-    jobsConcurrency: parsed.JOBS_CONCURRENCY ?? 16,
-    messagesUnconfirmedGraceMs: (parsed.MESSAGES_UNCONFIRMED_GRACE_SECONDS ?? 600) * 1000,
-    passwordHashing: parsed.NODE_ENV === 'test' ? 'test' : 'standard',
-    gateways: {
-      smsWorks: { jwt: parsed.SMSWORKS_JWT, apiUrl: base(parsed.SMSWORKS_API_URL, 'https://api.thesmsworks.co.uk') },
-      messageBird: {
-        accessKey: parsed.MESSAGEBIRD_ACCESS_KEY,
-        apiUrl: base(parsed.MESSAGEBIRD_API_URL, 'https://rest.messagebird.com'),
-      },
-      awsSms: {
-        region: parsed.AWS_REGION,
-        endpoint: parsed.AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2,
-        configurationSet: parsed.AWS_SMS_CONFIGURATION_SET,
-      },
-      whatsApp: {
-        token: parsed.WHATSAPP_TOKEN,
-        phoneNumberId: parsed.WHATSAPP_PHONE_NUMBER_ID,
-        apiUrl: base(parsed.WHATSAPP_API_URL, 'https://graph.facebook.com/v21.0'),
-        appSecret: parsed.WHATSAPP_APP_SECRET,
-        verifyToken: parsed.WHATSAPP_VERIFY_TOKEN,
-      },
-    },
-    judopay: {
-      apiUrl: base(parsed.JUDOPAY_API_URL, 'https://api-sandbox.judopay.com'),
-      liveApiUrl: base(parsed.JUDOPAY_LIVE_API_URL, 'https://api.judopay.com'),
-      webhook:
-        parsed.JUDOPAY_WEBHOOK_USER && parsed.JUDOPAY_WEBHOOK_PASSWORD
-          ? { user: parsed.JUDOPAY_WEBHOOK_USER, password: parsed.JUDOPAY_WEBHOOK_PASSWORD }
-          : undefined,
-    },
+    secretsKeyIsDevDefault: !env.SECRETS_KEY,
+    trustProxy: trustProxyOf(env),
+    metricsToken: env.METRICS_TOKEN,
+    readingsCommit: env.READINGS_COMMIT ?? 'fast',
+    preparedStatements: env.DATABASE_PREPARED_STATEMENTS !== 'off',
+    webhookAllowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === '1',
+    ssoAllowHttpLoopback: !production && env.SSO_ALLOW_HTTP_LOOPBACK === '1',
+    jobsConcurrency: env.JOBS_CONCURRENCY ?? 16,
+    messagesUnconfirmedGraceMs: (env.MESSAGES_UNCONFIRMED_GRACE_SECONDS ?? 600) * 1000,
+    passwordHashing: env.NODE_ENV === 'test' ? 'test' : 'standard',
+    gateways: gatewaysOf(env),
+    judopay,
   };
 }
