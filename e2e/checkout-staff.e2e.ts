@@ -14,7 +14,7 @@ import {
 } from './harness/fixtures.ts';
 
 /**
- * Issue 19, what staff see of the checkout: where the pharmacy is (Wales has no prescription charge),
+ * What staff see of the checkout: where the pharmacy is (Wales has no prescription charge),
  * an exemption a patient declared on the patient page (with the signature), and a paid order's payment
  * with Send receipt; each for support staff and for a pharmacy user of the business.
  */

@@ -12,7 +12,7 @@ import {
 } from './harness/fixtures.ts';
 
 /*
- * `medlocker login --browser` (issue 22): the cli's code is approved on the console's /cli page, by
+ * `medlocker login --browser`: the cli's code is approved on the console's /cli page, by
  * support staff and by a pharmacy user; the cli's polling then gets its session.
  */
 

@@ -20,7 +20,7 @@ import {
 } from './harness/fixtures.ts';
 
 /**
- * Issue 21, the evidence pack: a locker too warm from its first reading, with a mains power alarm, holds
+ * The evidence pack: a locker too warm from its first reading, with a mains power alarm, holds
  * a loaded order. Staff open the machine's evidence pack, see the excursion, the alarm, the order and
  * the message its patient got; hold its PIN (the patient is texted and their page shows the collection
  * paused, without the PIN), download the ZIP (and read it), then release the PIN from the order's page

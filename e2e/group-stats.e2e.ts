@@ -16,7 +16,7 @@ import {
 } from './harness/fixtures.ts';
 
 /*
- * Issue 21, a group's Stats tab: two businesses of the group with this month's figures stored as the
+ * A group's Stats tab: two businesses of the group with this month's figures stored as the
  * monthly job would. Both are compared by default; the chart (a canvas and its text alternative) and
  * the side-by-side table show each business and the month's total; unticking one leaves the other;
  * the CSV is what the table shows. As support and as a pharmacy user with a Group role.

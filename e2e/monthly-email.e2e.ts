@@ -12,7 +12,7 @@ import {
 } from './harness/fixtures.ts';
 
 /*
- * Issue 21, the monthly report email: on a business's details, staff who administer it send a month's
+ * The monthly report email: on a business's details, staff who administer it send a month's
  * report to the business's notification emails; the harness's SMTP catcher receives it with its CSV.
  * As support and as a pharmacy admin of the business (a pharmacy user without Admin is not offered it);
  * axe-core checks the page and the dialog.

@@ -13,7 +13,7 @@ import {
 } from './harness/fixtures.ts';
 
 /*
- * Issue 21, the monthly figures on a business's stats page: a month's figures stored as the monthly
+ * The monthly figures on a business's stats page: a month's figures stored as the monthly
  * job would (the harness's POST /__stats/month) show in the charts (a canvas each, with its text
  * alternative), in the monthly table, and in the monthly CSV. A business just added has only this
  * month (no months before it was added). As support and as a pharmacy user of the business.

@@ -1,6 +1,6 @@
 import { createBusiness, expect, logInAsAdmin, test, uniqueName } from './harness/fixtures.ts';
 
-/** What a new user trips over (issue 16 §5), tried as they would. */
+/** What a new user trips over, tried as they would. */
 
 test('the sign-in page logs nothing in the browser console on a first visit', async ({ page }) => {
   const messages: string[] = [];

@@ -14,7 +14,7 @@ import {
 } from './harness/fixtures.ts';
 
 /**
- * Issue 18's bell and notifications page, for support staff and for a pharmacy user of the business:
+ * The bell and notifications page, for support staff and for a pharmacy user of the business:
  * a simulated locker raises an alarm, the bell's count goes up live, the page lists it, Dismiss brings
  * the count down. And the short links: `/u/{code}` redirects, an unknown code is a plain 404 page.
  */

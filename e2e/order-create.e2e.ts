@@ -12,7 +12,7 @@ import {
   uniqueName,
 } from './harness/fixtures.ts';
 
-/** The create-order form (issue 17): patient search or quick add, machine, charges, the server's messages. */
+/** The create-order form: patient search or quick add, machine, charges, the server's messages. */
 
 test.describe.configure({ timeout: 120_000 });
 

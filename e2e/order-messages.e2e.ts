@@ -17,7 +17,7 @@ import {
 } from './harness/fixtures.ts';
 
 /**
- * Issue 18: staff press "Resend message" on a loaded order's page and the patient gets a second text
+ * Staff press "Resend message" on a loaded order's page and the patient gets a second text
  * with their PIN (through the harness's local The SMS Works); the order's timeline names who asked.
  * Support staff, and a pharmacy user on their own business's order.
  */

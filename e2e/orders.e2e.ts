@@ -18,7 +18,7 @@ import {
 } from './harness/fixtures.ts';
 
 /**
- * Issue 17's console: the orders list, an order's page and a patient's orders, for support staff and
+ * The console's orders: the orders list, an order's page and a patient's orders, for support staff and
  * for a pharmacy user of the business; a simulated locker loads and hands out a bag while the page is open.
  */
 

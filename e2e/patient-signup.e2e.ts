@@ -14,7 +14,7 @@ import {
 } from './harness/fixtures.ts';
 
 /**
- * Issue 19, "Sign-up page for new patients": a pharmacy turns online sign-ups on in its settings; a
+ * "Sign-up page for new patients": a pharmacy turns online sign-ups on in its settings; a
  * new patient signs up on the page it gives (/signup/{businessId}) on a phone (390×844), enters the
  * codes that came by email and text, and is thanked; the pharmacy, and support, then find the sign-up
  * validated in the business's sign-ups list. axe-core checks each screen the patient sees.

@@ -16,7 +16,7 @@ import {
 import { e2eJudo } from './harness/judopay.ts';
 
 /**
- * Issue 19, the patient page, on a phone (390×844): a patient opens the link in their text, proves who
+ * The patient page, on a phone (390×844): a patient opens the link in their text, proves who
  * they are, pays on Judopay's hosted page (the harness's local Judopay) or declares an exemption, sees
  * the PIN, and a simulated locker opens for it. axe-core checks every state the patient sees.
  */

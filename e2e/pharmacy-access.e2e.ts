@@ -31,7 +31,7 @@ test('a pharmacy user of one business sees only that business, opens its machine
   await page.getByLabel('Surname').fill('Patel');
   await page.getByRole('button', { name: 'Save' }).click();
   // No fleet dashboard for them: they start at their business's dashboard, with the pharmacy menu
-  // of that business (issue 17; pharmacy-shell.e2e.ts covers it).
+  // of that business (pharmacy-shell.e2e.ts covers it).
   await expect(page).toHaveURL(/\/$/, { timeout: 30_000 });
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible({ timeout: 30_000 });
   const menu = page.getByRole('navigation', { name: 'Main menu' });

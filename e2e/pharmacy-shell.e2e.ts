@@ -16,7 +16,7 @@ import {
 } from './harness/fixtures.ts';
 
 /*
- * Issue 17, the pharmacy console's shell: the pharmacy menu of the current business, the business
+ * The pharmacy console's shell: the pharmacy menu of the current business, the business
  * switcher, the pharmacy dashboard, and the top bar's order finder for support and pharmacy users.
  */
 

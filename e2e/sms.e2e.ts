@@ -20,7 +20,7 @@ import {
 } from './harness/fixtures.ts';
 
 /**
- * Issue 18: a bag loaded into a locker sends the patient an SMS through the business's gateway (the
+ * A bag loaded into a locker sends the patient an SMS through the business's gateway (the
  * harness's local The SMS Works), with the PIN and a working short link; the provider's delivery
  * report shows on the order's page, live, for support staff and for the business's pharmacy users
  * (and only theirs); a failed delivery shows as failed with the provider's reason.

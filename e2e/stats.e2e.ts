@@ -13,7 +13,7 @@ import {
 } from './harness/fixtures.ts';
 
 /*
- * Issue 21, collection records on a business's stats page: three orders, two collected today (one
+ * Collection records on a business's stats page: three orders, two collected today (one
  * after staff revealed its PIN), one still waiting. The records show the two; the PIN revealed filter
  * narrows them to one; Export CSV downloads exactly the rows of the filter. As support and as a
  * pharmacy user of the business; axe-core checks the page.

@@ -13,7 +13,7 @@ import {
 } from './harness/fixtures.ts';
 
 /*
- * Issue 21, usage stats on the dashboards: a business with a machine that never connected (offline,
+ * Usage stats on the dashboards: a business with a machine that never connected (offline,
  * 0 of 40 slots used), three orders of which one is collected today. The pharmacy user's dashboard
  * shows 2 live orders, the machine offline (a link to it), its occupancy and today's collection in the
  * day-of-week analysis; collecting another order elsewhere drops Live orders to 1 without a reload.

@@ -14,7 +14,7 @@ import {
 } from './harness/fixtures.ts';
 
 /*
- * Issue 20, the webhook delivery console: an order's webhook fails at the business's endpoint (the
+ * The webhook delivery console: an order's webhook fails at the business's endpoint (the
  * harness's local receiver answers 503), staff find the failed delivery and its attempts, the receiver
  * comes back, and Replay delivers it (the attempts show the 2xx; the receiver verifies the signature with
  * the `standardwebhooks` library). Walked as support and as a pharmacy admin; axe-core checks the pages.

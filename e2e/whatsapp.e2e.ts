@@ -15,7 +15,7 @@ import {
 } from './harness/fixtures.ts';
 
 /**
- * Issue 18, WhatsApp opt-in: on a patient's page staff send a code to the patient by WhatsApp (the
+ * WhatsApp opt-in: on a patient's page staff send a code to the patient by WhatsApp (the
  * harness's local WhatsApp Cloud API receives it), type in what the patient reads out, and the patient
  * is opted in on that number. Support staff and pharmacy users both.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run chaos` (issue 23): the product's promises while parts of it fail. On demand, never part of
+ * `npm run chaos`: the product's promises while parts of it fail. On demand, never part of
  * `npm test` (it takes minutes).
  *
  * Starts a private PostgreSQL (bench/chaos/postgres.ts: the machine's own is never restarted), then

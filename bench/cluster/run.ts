@@ -1,5 +1,5 @@
 /**
- * bench/cluster (issue 23): do hub messages and RPC reads scale with api processes behind HAProxy?
+ * bench/cluster: do hub messages and RPC reads scale with api processes behind HAProxy?
  * On demand, never part of `npm test`.
  *
  * One fresh PostgreSQL database (beside BENCH_DATABASE_URL's or TEST_DATABASE_URL's). `npm run cluster`

@@ -3,7 +3,7 @@
  * index.html, the stylesheets it links, and the scripts it loads with every module those import
  * statically (a page's lazy `import()` chunks load only when visited, so they are not counted). Each
  * file counted raw, gzip and brotli, as the server sends them (the .gz/.br copies made by the build).
- * Goal (issue 16): at most 150 KB of JavaScript on the wire, brotli.
+ * Goal: at most 150 KB of JavaScript on the wire, brotli, for the sign-in page.
  *
  * Run: `bun packages/console/build.ts && bun bench/console/sign-in.bench.ts` (`--markdown` prints the
  * docs/PERFORMANCE.md row).

@@ -1,5 +1,5 @@
 /**
- * VerifyPin under load (issue 17, on demand, never part of `npm test`): N lockers connected to the real
+ * VerifyPin under load (on demand, never part of `npm test`): N lockers connected to the real
  * hub over WebSocket report TemperatureReadings (bench/hub/load.ts, as bench/hub/run.ts drives them)
  * while patients type PINs at V of them (bench/hub/pin-load.ts: those V report readings too). Each PIN
  * locker's machine holds loaded orders with known PINs and their bags; a PIN is right (Accepted) or, one

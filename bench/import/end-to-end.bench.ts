@@ -14,7 +14,7 @@
  * unchanged). Timed from the first byte parsed to the last answer; rows stored are counted in the
  * database after the server stops. The median of RUNS warm imports is held against the target.
  *
- * Targets (issue 6): PostgreSQL within 2 s, PGlite within 3 s.
+ * Targets: PostgreSQL within 2 s, PGlite within 3 s.
  * Run: `bun bench/import/end-to-end.bench.ts` (PGlite), with
  * `BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres` for PostgreSQL too (a fresh database
  * is created on that server and dropped afterwards; BENCH_ONLY=postgres|pglite runs one). ROWS=… changes the size, RUNS=… the repeats,

@@ -4,7 +4,7 @@
  * - peak: the highest RSS from spawn until ready and settled,
  * - idle: the median RSS over the last 5 s after `--settle` seconds (default 30) without requests,
  * then stops it (SIGTERM) and does the same for a second start on the now-seeded directory.
- * Goals (issue 16): idle ≤ 250 MB, peak ≤ 700 MB.
+ * Goals: idle ≤ 250 MB, peak ≤ 700 MB.
  *
  * Run: `bun bench/memory/run.ts [--settle 30] [--markdown]`. Linux only (reads /proc).
  */

@@ -1,5 +1,5 @@
 /**
- * bench/messages (issue 18, "Speed and faults"): N `message.send` messages through a local The SMS Works
+ * bench/messages: N `message.send` messages through a local The SMS Works
  * that fails a share of requests at random (500, 503 and 429 in equal parts: all retryable), worked by
  * the product's own worker (`packages/api/src/worker.ts`) as separate OS processes on PostgreSQL, once
  * undisturbed and once with a worker killed (`kill -9`) at about 1/3 and 2/3 of the run and a

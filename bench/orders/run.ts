@@ -1,5 +1,5 @@
 /**
- * bench/orders (issue 17): `orders/listOrdersByBusiness` on 1,000,000 orders and `orders/create`
+ * bench/orders: `orders/listOrdersByBusiness` on 1,000,000 orders and `orders/create`
  * throughput, on PostgreSQL, through the real app in process (`app.handle`, a support session's cookie,
  * the session cache and live hub as server.ts wires them).
  * On demand only, never part of `npm test`.

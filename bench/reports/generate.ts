@@ -1,5 +1,5 @@
 /**
- * The reports' bench estate (issue 21), generated in SQL on PostgreSQL: businesses, one machine each,
+ * The reports' bench estate, generated in SQL on PostgreSQL: businesses, one machine each,
  * patients, and orders taken through their lifecycle with their order events, patient messages and
  * machine events, spread over whole London months. Reusable: bench/reports/monthly-job.ts uses one
  * month of 1,000 businesses; the report calls' bench will want 1,000,000 orders and 10,000,000 events

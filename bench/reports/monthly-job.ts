@@ -1,5 +1,5 @@
 /**
- * bench/reports/monthly-job (issue 21): the `stats.monthly` job for one month of 1,000 businesses on
+ * bench/reports/monthly-job: the `stats.monthly` job for one month of 1,000 businesses on
  * PostgreSQL. On demand only, never part of `npm test`.
  *
  * Data (bench/reports/generate.ts): BUSINESSES businesses with one machine and PATIENTS patients each,
@@ -19,7 +19,7 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun bench/reports/monthly-job.ts
  *     [--businesses 1000] [--orders 100] [--patients 200] [--month 2026-10] [--keep]
  * A database `medlocker_bench_reports` is created beside the one in the URL, dropped afterwards unless --keep.
- * **Goal (issue 21): the job for one month of 1,000 businesses under 60 s.**
+ * **Goal: the job for one month of 1,000 businesses under 60 s.**
  */
 
 import { parseArgs } from 'node:util';

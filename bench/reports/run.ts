@@ -1,5 +1,5 @@
 /**
- * bench/reports/run (issue 21, "Speed"): every report call timed through the real RPC path on
+ * bench/reports/run: every report call timed through the real RPC path on
  * PostgreSQL, with 1,000,000 orders and about 10,000,000 events. On demand only, never part of `npm test`.
  *
  * 1. A database `medlocker_bench_reports` is created beside the one in the URL (dropped first, and
@@ -23,7 +23,7 @@
  *   Smaller for a quick try: REPORTS_BENCH_ORDERS=100000 REPORTS_BENCH_BUSINESSES=100 (defaults
  *   1,000,000 and 1,000); REPORTS_BENCH_RUNS (default 50), REPORTS_BENCH_WARMUP (default 5).
  *   --reuse: keep the database of an earlier --keep run (no drop, no load, no job).
- * **Goal (issue 21): every report call p95 ≤ 100 ms.**
+ * **Goal: every report call p95 ≤ 100 ms.**
  */
 
 import { cpus, freemem, loadavg, totalmem } from 'node:os';

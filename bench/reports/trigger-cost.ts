@@ -1,5 +1,5 @@
 /**
- * bench/reports/trigger-cost (issue 21): what migration 0028's change-log triggers add to the writes they
+ * bench/reports/trigger-cost: what migration 0028's change-log triggers add to the writes they
  * watch, on PostgreSQL. Inserts BATCHES statements of ROWS patients, then of order events, alternating
  * the trigger on and off (ALTER TABLE … DISABLE TRIGGER) in the same run; the ratio on ÷ off is the cost.
  * Run: BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun bench/reports/trigger-cost.ts

@@ -1,5 +1,5 @@
 /**
- * bench/webhooks (issue 20, "Speed"): N webhook deliveries to healthy local receivers, sent by the
+ * bench/webhooks: N webhook deliveries to healthy local receivers, sent by the
  * product's own dispatch jobs (webhooks/dispatch.ts, on the job runner as `runJobs` starts it) from a
  * fresh PostgreSQL database, and, with `--down S`, the same to receivers that go down (connections
  * refused) as the dispatch starts, for S seconds, and then come back: every delivery must arrive exactly once (nothing lost,

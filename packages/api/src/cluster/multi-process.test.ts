@@ -7,7 +7,7 @@ import { authPolicy } from '../sessions/policy.ts';
 import { type ApiProcess, killAll, spawnApis, stopAll } from './spawn.ts';
 
 /**
- * Several real api processes on one PostgreSQL database (issue 23, "multi-process safety"): three start
+ * Several real api processes on one PostgreSQL database (multi-process safety): three start
  * at once on an empty database, then the tests split their calls over them. The last test kills one.
  */
 const baseUrl = process.env.TEST_DATABASE_URL;

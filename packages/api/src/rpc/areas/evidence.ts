@@ -2,6 +2,6 @@ import { downloadEvidencePack, getEvidencePack, holdPins, releasePins } from '..
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 
-/** `POST /api/evidence/*`: a machine's evidence pack, and holding and releasing PINs (issue 21). */
+/** `POST /api/evidence/*`: a machine's evidence pack, and holding and releasing PINs. */
 export const evidenceRoutes = (deps: AppDeps) =>
   rpcArea(deps, 'evidence', { getEvidencePack, downloadEvidencePack, holdPins, releasePins });

@@ -8,7 +8,7 @@ import {
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 
-/** `POST /api/reports/*`: the reports of a business (issue 21). */
+/** `POST /api/reports/*`: the reports of a business. */
 export const reportsRoutes = (deps: AppDeps) =>
   rpcArea(deps, 'reports', {
     listCollectionStats,
