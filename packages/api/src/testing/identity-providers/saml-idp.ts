@@ -106,6 +106,64 @@ export type SamlIdp = {
 
 const escapeHtml = escapeXml;
 
+/** Answers a page of `text/html` with the IdP's frame. */
+function html(res: ServerResponse, status: number, body: string) {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test IdP</title></head><body>${body}</body></html>`,
+  );
+}
+
+/** `GET /sso`: the sign-in form for the SP's AuthnRequest (its RelayState kept). */
+function signInPage(res: ServerResponse, url: URL) {
+  const samlRequest = url.searchParams.get('SAMLRequest') ?? '';
+  const relayState = url.searchParams.get('RelayState') ?? '';
+  let request: ReturnType<typeof readAuthnRequest>;
+  try {
+    request = readAuthnRequest(samlRequest);
+  } catch {
+    return html(res, 400, '<h1>Not a SAML request</h1>');
+  }
+  if (!request.id || !request.acs) return html(res, 400, '<h1>Not a SAML request</h1>');
+  return html(
+    res,
+    200,
+    `<main><h1>Test IdP sign-in</h1><form method="post" action="/sso/login">
+<input type="hidden" name="SAMLRequest" value="${escapeHtml(samlRequest)}">
+<input type="hidden" name="RelayState" value="${escapeHtml(relayState)}">
+<label>Email <input type="email" name="email" autocomplete="username"></label>
+<label>Password <input type="password" name="password" autocomplete="current-password"></label>
+<button type="submit">Sign in at the IdP</button></form></main>`,
+  );
+}
+
+/** `POST /sso/login`: a signed response for the email typed, auto-posted to the SP's ACS. */
+async function signedIn(req: IncomingMessage, res: ServerResponse, idp: { signing: SigningKey; entityId: string }) {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  const request = readAuthnRequest(form.get('SAMLRequest') ?? '');
+  const SAMLResponse = samlResponse({
+    signing: idp.signing,
+    issuer: idp.entityId,
+    requestId: request.id,
+    acs: request.acs,
+    audience: request.spEntityId,
+    email: form.get('email') ?? '',
+  });
+  const relay = form.get('RelayState')
+    ? `<input type="hidden" name="RelayState" value="${escapeHtml(form.get('RelayState') ?? '')}">`
+    : '';
+  return html(
+    res,
+    200,
+    `<form method="post" action="${escapeHtml(request.acs)}">
+<input type="hidden" name="SAMLResponse" value="${escapeHtml(SAMLResponse)}">${relay}
+<noscript><button type="submit">Continue</button></noscript></form>
+<script>document.forms[0].submit()</script>`,
+  );
+}
+
 /**
  * Starts the test IdP on a free port on the loopback interface, named `host` in its URLs (`localhost`
  * by default: another site than an app on 127.0.0.1, so its POST to the ACS is cross-site as with a
@@ -118,57 +176,9 @@ export async function startSamlIdp(options: { host?: string; signing?: SigningKe
   const entityId = `${origin}/idp`;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', origin);
-    const html = (status: number, body: string) => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test IdP</title></head><body>${body}</body></html>`,
-      );
-    };
-    if (req.method === 'GET' && url.pathname === '/sso') {
-      const samlRequest = url.searchParams.get('SAMLRequest') ?? '';
-      const relayState = url.searchParams.get('RelayState') ?? '';
-      let request: ReturnType<typeof readAuthnRequest>;
-      try {
-        request = readAuthnRequest(samlRequest);
-      } catch {
-        return html(400, '<h1>Not a SAML request</h1>');
-      }
-      if (!request.id || !request.acs) return html(400, '<h1>Not a SAML request</h1>');
-      return html(
-        200,
-        `<main><h1>Test IdP sign-in</h1><form method="post" action="/sso/login">
-<input type="hidden" name="SAMLRequest" value="${escapeHtml(samlRequest)}">
-<input type="hidden" name="RelayState" value="${escapeHtml(relayState)}">
-<label>Email <input type="email" name="email" autocomplete="username"></label>
-<label>Password <input type="password" name="password" autocomplete="current-password"></label>
-<button type="submit">Sign in at the IdP</button></form></main>`,
-      );
-    }
-    if (req.method === 'POST' && url.pathname === '/sso/login') {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-      const request = readAuthnRequest(form.get('SAMLRequest') ?? '');
-      const SAMLResponse = samlResponse({
-        signing,
-        issuer: entityId,
-        requestId: request.id,
-        acs: request.acs,
-        audience: request.spEntityId,
-        email: form.get('email') ?? '',
-      });
-      const relay = form.get('RelayState')
-        ? `<input type="hidden" name="RelayState" value="${escapeHtml(form.get('RelayState') ?? '')}">`
-        : '';
-      return html(
-        200,
-        `<form method="post" action="${escapeHtml(request.acs)}">
-<input type="hidden" name="SAMLResponse" value="${escapeHtml(SAMLResponse)}">${relay}
-<noscript><button type="submit">Continue</button></noscript></form>
-<script>document.forms[0].submit()</script>`,
-      );
-    }
-    return html(404, '<h1>Not found</h1>');
+    if (req.method === 'GET' && url.pathname === '/sso') return signInPage(res, url);
+    if (req.method === 'POST' && url.pathname === '/sso/login') return signedIn(req, res, { signing, entityId });
+    return html(res, 404, '<h1>Not found</h1>');
   };
   const servers: Server[] = [];
   // Both loopback addresses, as `localhost` may resolve to either.
