@@ -3,7 +3,8 @@ import type { Database } from './schema.ts';
 import { type Demo, NHS_PRESCRIPTION_CHARGE, type SeedDemoOptions } from './seed/context.ts';
 import { DEMO_INTEGRATION_PARTNERS } from './seed/data.ts';
 import { seedAdmin, seedEstate, seedMachines } from './seed/estate.ts';
-import { seedOrders, seedPatients } from './seed/patients-orders.ts';
+import { seedOrders } from './seed/orders.ts';
+import { seedPatients } from './seed/patients.ts';
 
 export type { SeedDemoOptions };
 
