@@ -1,9 +1,9 @@
 import { type } from 'arktype';
 import { Level } from '../errors/machine-alerts.ts';
-import { Timestamp } from '../misc/stamps.ts';
 import { Order } from '../order/order.ts';
 import { OrderReason } from '../order/order-input.ts';
 import { OrderStatus } from '../order/statuses.ts';
+import { Timestamp } from '../stamps.ts';
 import { Id } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
 

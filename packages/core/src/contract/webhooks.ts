@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { IntegrationEvent, integrationEventTypes, WEBHOOK_TEST_EVENT } from '../integration/events.ts';
-import { Timestamp } from '../misc/stamps.ts';
+import { Timestamp } from '../stamps.ts';
 import { validationMessages } from '../validation/catalogue.ts';
 import { Id, NextToken } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';

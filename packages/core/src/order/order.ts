@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { ChangedStamp, Id, Timestamp } from '../misc/stamps.ts';
+import { ChangedStamp, Id, Timestamp } from '../stamps.ts';
 import { ExemptionCode } from './exemption-code.ts';
 import { DeliveryStatus, OrderCreatedVia, OrderStatus, PaymentStatus } from './statuses.ts';
 

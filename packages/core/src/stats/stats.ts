@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { Id } from '../misc/stamps.ts';
+import { Id } from '../stamps.ts';
 
 const count = 'number.integer >= 0';
 
