@@ -1,6 +1,10 @@
 import { expect, it } from 'bun:test';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
-import { deliveryId, seedDeliveries, seedWebhookClient } from '../../../api/src/areas/webhook-deliveries/test-helpers.ts';
+import {
+  deliveryId,
+  seedDeliveries,
+  seedWebhookClient,
+} from '../../../api/src/areas/webhook-deliveries/test-helpers.ts';
 import { seedBusiness } from '../../../api/src/hubs/test-kit.ts';
 import { describeApi } from '../../../api/src/testing.ts';
 import { cliHarness } from '../test-harness.ts';
