@@ -8,7 +8,7 @@ import { Id } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
 
 /*
- * The evidence pack (issue 21): for one machine and a time range, what happened inside it (temperature,
+ * The evidence pack: for one machine and a time range, what happened inside it (temperature,
  * alarms, outages), which orders were in it meanwhile, what each patient was told and who acted; and
  * from it, holding the PINs of affected orders until staff have checked them. docs/DECISIONS.md, "The evidence pack".
  */

@@ -71,7 +71,7 @@ export const Order = type({
   ),
   patientDetails: 'Record<string, unknown> | null',
   /**
-   * Present while staff hold the order's PIN (the evidence pack, issue 21): the locker refuses it until
+   * Present while staff hold the order's PIN (the evidence pack): the locker refuses it until
    * someone releases it. Who held it, when and why.
    */
   'pinHold?': type({ heldAt: Timestamp, heldBy: 'string', heldByDisplayName: 'string', reason: 'string' }),
