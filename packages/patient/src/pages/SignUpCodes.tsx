@@ -29,6 +29,58 @@ function problemsAfter(next: OnlineSignUp, typed: { email: string; mobile: strin
 /** Which contacts still need their code. */
 type Wants = { email: boolean; mobile: boolean };
 
+/** The codes as typed (spaces taken out), the ones to check, and a problem for each wanted one that is not 6 digits. */
+function codesTyped(codes: { email: string; mobile: string }, wants: Wants) {
+  const typed = { email: codes.email.replace(/\s+/g, ''), mobile: codes.mobile.replace(/\s+/g, '') };
+  const emailCode = wants.email ? sixDigits(typed.email) : null;
+  const mobileCode = wants.mobile ? sixDigits(typed.mobile) : null;
+  const found: ErrorItem[] = [];
+  if (wants.email && !emailCode) found.push({ field: 'emailCode', message: 'Enter the 6-digit code from the email' });
+  if (wants.mobile && !mobileCode) {
+    found.push({ field: 'mobileCode', message: 'Enter the 6-digit code from the text message' });
+  }
+  return { typed, emailCode, mobileCode, found };
+}
+
+/** The contacts whose codes were right. */
+function Confirmed({ signUp }: { signUp: OnlineSignUp }) {
+  const v = signUp.verification;
+  return (
+    <>
+      {signUp.email !== null && v.emailCodeStatus === 'verified' && (
+        <p className="notice notice--ok">Email address {signUp.email} confirmed.</p>
+      )}
+      {signUp.mobileNumber !== null && v.mobileCodeStatus === 'verified' && (
+        <p className="notice notice--ok">Mobile number {signUp.mobileNumber} confirmed.</p>
+      )}
+    </>
+  );
+}
+
+/** New codes while the server allows them, and a way back to the form. */
+function NoCode(props: { canResend: boolean; busy: boolean; onResend: () => void; onStartAgain: () => void }) {
+  return (
+    <>
+      <h2>No code?</h2>
+      <p>Codes can take a few minutes to arrive. Check your spam folder for the email.</p>
+      {props.canResend ? (
+        <p>
+          <button className="button button--secondary" type="button" onClick={props.onResend} disabled={props.busy}>
+            Send new codes
+          </button>
+        </p>
+      ) : (
+        <p>We cannot send more codes for this sign-up. Please contact the pharmacy.</p>
+      )}
+      <p>
+        <button className="link-button" type="button" onClick={props.onStartAgain}>
+          Change my details
+        </button>
+      </p>
+    </>
+  );
+}
+
 /**
  * The second screen of a sign-up: the code sent to each contact given, with a way to send new ones
  * (while the server allows) or to start again with other details.
@@ -57,14 +109,7 @@ export function SignUpCodes(props: {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
-    const typed = { email: codes.email.replace(/\s+/g, ''), mobile: codes.mobile.replace(/\s+/g, '') };
-    const emailCode = wants.email ? sixDigits(typed.email) : null;
-    const mobileCode = wants.mobile ? sixDigits(typed.mobile) : null;
-    const found: ErrorItem[] = [];
-    if (wants.email && !emailCode) found.push({ field: 'emailCode', message: 'Enter the 6-digit code from the email' });
-    if (wants.mobile && !mobileCode) {
-      found.push({ field: 'mobileCode', message: 'Enter the 6-digit code from the text message' });
-    }
+    const { typed, emailCode, mobileCode, found } = codesTyped(codes, wants);
     // One code may be checked while the other is still on its way.
     if (found.length === Number(wants.email) + Number(wants.mobile)) {
       setErrors(found);
@@ -109,33 +154,13 @@ export function SignUpCodes(props: {
       <h1>Check it is you</h1>
       <p>We have sent a 6-digit code to each contact you gave. The codes work for 15 minutes.</p>
       {notice && <StatusNotice text={notice} />}
-      {signUp.email !== null && v.emailCodeStatus === 'verified' && (
-        <p className="notice notice--ok">Email address {signUp.email} confirmed.</p>
-      )}
-      {signUp.mobileNumber !== null && v.mobileCodeStatus === 'verified' && (
-        <p className="notice notice--ok">Mobile number {signUp.mobileNumber} confirmed.</p>
-      )}
+      <Confirmed signUp={signUp} />
       <form onSubmit={submit} noValidate>
         {wants.email && codeField('email', `Code from the email to ${signUp.email}`)}
         {wants.mobile && codeField('mobile', `Code from the text to ${signUp.mobileNumber}`)}
         <FormActions submit="Continue" busy={busy} />
       </form>
-      <h2>No code?</h2>
-      <p>Codes can take a few minutes to arrive. Check your spam folder for the email.</p>
-      {signUp.resendAfter !== null ? (
-        <p>
-          <button className="button button--secondary" type="button" onClick={resend} disabled={busy}>
-            Send new codes
-          </button>
-        </p>
-      ) : (
-        <p>We cannot send more codes for this sign-up. Please contact the pharmacy.</p>
-      )}
-      <p>
-        <button className="link-button" type="button" onClick={props.onStartAgain}>
-          Change my details
-        </button>
-      </p>
+      <NoCode canResend={signUp.resendAfter !== null} busy={busy} onResend={resend} onStartAgain={props.onStartAgain} />
     </Page>
   );
 }
