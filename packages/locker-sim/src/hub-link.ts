@@ -26,7 +26,8 @@ export type LockerStatus =
 
 /** What the link reads and changes of the locker it connects. */
 export type LinkHost = {
-  readonly api: string;
+  /** The server's address, read at each connection: it may change while the locker runs (a load balancer's). */
+  api(): string;
   readonly index: number;
   readonly random: () => number;
   /** Tokens, the sequence counter and the out-of-order flag, kept across restarts. */
@@ -150,7 +151,7 @@ export class HubLink {
   private async pair(): Promise<void> {
     const { host } = this;
     host.setStatus('pairing');
-    const tokens = await pairDevice(host.api, {
+    const tokens = await pairDevice(host.api(), {
       show: (code) => {
         host.showUserCode(code);
         if (!this.running) return;
@@ -232,7 +233,7 @@ export class HubLink {
     if (!refreshToken) return;
     if (!force && accessTokenExpires !== null && accessTokenExpires - Date.now() > 60 * 60_000) return;
     try {
-      const tokens = await refreshTokens(this.host.api, refreshToken);
+      const tokens = await refreshTokens(this.host.api(), refreshToken);
       if (tokens) state.update({ ...tokens });
       else {
         this.host.note('refresh refused: pairing again');
@@ -247,7 +248,7 @@ export class HubLink {
   private connectOnce(): Promise<number | 'refused'> {
     return new Promise((resolve) => {
       let opened = false;
-      const ws = new WebSocket(wsUrl(this.host.api), {
+      const ws = new WebSocket(wsUrl(this.host.api()), {
         headers: { authorization: `Bearer ${this.host.state.value.accessToken}` },
       } as never);
       this.ws = ws;

@@ -82,7 +82,7 @@ export class SimLocker {
     const c = options.credentials;
     if (c && !this.state.value.accessToken) this.state.update({ ...c });
     this.link = new HubLink({
-      api: options.api,
+      api: () => options.api,
       index: options.index,
       random: this.random,
       state: this.state,
