@@ -1,19 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './schema.ts';
-import { type Demo, NHS_PRESCRIPTION_CHARGE, type OrderPinSealer } from './seed/context.ts';
+import { type Demo, NHS_PRESCRIPTION_CHARGE, type SeedDemoOptions } from './seed/context.ts';
 import { DEMO_INTEGRATION_PARTNERS } from './seed/data.ts';
 import { seedAdmin, seedEstate, seedMachines } from './seed/estate.ts';
-import { seedOrders, seedPatients } from './seed/patients-orders.ts';
+import { seedOrders } from './seed/orders.ts';
+import { seedPatients } from './seed/patients.ts';
 
-export type SeedDemoOptions = {
-  adminEmail: string;
-  /** A `Bun.password` hash made by the caller; the seed never sees a plain password. */
-  adminPasswordHash: string;
-  /** The demo's "now" in ms; defaults to the current time. */
-  now?: number;
-  /** The demo orders' PINs, drawn and sealed by the api (it alone holds SECRETS_KEY). */
-  orderPin: OrderPinSealer;
-};
+export type { SeedDemoOptions };
 
 /**
  * Fills an empty database with a believable demo: a support admin, 3 businesses (1 archived), 2 groups,

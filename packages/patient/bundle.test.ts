@@ -6,7 +6,7 @@ import { patientCsp } from '../api/src/http/patient-static.ts';
 import { describeApi } from '../api/src/testing/api.ts';
 
 /*
- * The patient page as a phone downloads it (issue 19): at most 100 KB of JavaScript on the wire, under
+ * The patient page as a phone downloads it: at most 100 KB of JavaScript on the wire, under
  * its strict CSP, with no script from anywhere else. Builds the page first (build.ts), as npm start does.
  */
 

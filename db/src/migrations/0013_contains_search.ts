@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /*
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
- * "Contains" search on every list (issue 16): one pg_trgm GIN index per searched table on the exact
+ * "Contains" search on every list: one pg_trgm GIN index per searched table on the exact
  * expression the list searches (packages/api/src/areas/contains-repository.ts, SEARCH_TEXT), which serves
  * `expression ilike '%text%'` for any text of three characters or more. pg_trgm ships with PostgreSQL
  * (a trusted extension since 13, so the database owner may create it) and with PGlite, whose createDb

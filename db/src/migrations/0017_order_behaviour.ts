@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /*
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
- * What orders need to behave (issue 17), with the database, not the code, keeping the rules that
+ * What orders need to behave, with the database, not the code, keeping the rules that
  * concurrency could break:
  * - one live order per barcode in a business (a second one is refused, 409);
  * - a PIN unique among the live orders of its machine: `pin` holds the PIN sealed (AES-GCM, revealable),

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /*
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
- * Card payment attempts (issue 19, Judopay): one row per hosted payment started for an order, with our
+ * Card payment attempts (Judopay): one row per hosted payment started for an order, with our
  * fresh `your_payment_reference` (Judopay refuses a reused one) and the amount, currency and judoId the
  * server asked for, so a receipt is accepted only when Judopay's own copy matches all of them. A receipt
  * is stored once (unique), which makes handling it twice change nothing.

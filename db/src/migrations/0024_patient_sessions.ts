@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /*
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
- * The patient session (issue 19): a patient proves who they are for one order (date of birth, or a
+ * The patient session: a patient proves who they are for one order (date of birth, or a
  * code texted to the order's mobile) and gets a session scoped to that patient, in its own cookie.
  * - `patient_sessions`: like staff `sessions`, only the token's hash; the patient and business it
  *   reaches, the order and the way it was proven.

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /*
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
- * Online sign-ups (issue 19): a member of the public signs up on the patient page.
+ * Online sign-ups: a member of the public signs up on the patient page.
  * - `patient_sign_ups.source`: 'staff' (entered in the console) or 'online' (the patient page).
  * - `access_token_hash` / `access_expires_at`: the hash of the token in the sign-up's HttpOnly cookie,
  *   the only proof that lets a browser see, verify and resend the codes of that one sign-up.

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /*
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
- * The integration API and its webhooks (issue 20).
+ * The integration API and its webhooks.
  * - `integration_clients`: the previous webhook signing secret keeps signing beside the new one until
  *   `webhook_secret_previous_until` (24 h after a rotation); `webhook_failing_since` is the start of an
  *   unbroken run of failed deliveries (null after any success); `webhook_disabled_at` is set when that

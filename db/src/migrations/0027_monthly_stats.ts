@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /*
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
- * Monthly figures of a business (issue 21). `monthly_business_stats` (0006) kept SPEC §3's six
+ * Monthly figures of a business. `monthly_business_stats` (0006) kept SPEC §3's six
  * numbers; the monthly report adds the whole of an order's life, money, messages and machines.
  * A month is a Europe/London calendar month. Each row is recomputed whole from the order events,
  * messages and machine events of its month (a rebuild gives the same row), so every column has a

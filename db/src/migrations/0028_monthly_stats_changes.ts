@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /*
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
- * What the `stats.monthly` job must recompute (issue 21). A statement-level trigger on the inserts of
+ * What the `stats.monthly` job must recompute. A statement-level trigger on the inserts of
  * each source of the monthly figures (order_events, message_outbox, machine_events, patients) appends
  * one row per business the statement touched (row-level for the rarer changes that matter: a
  * message's status, a patient's deletion), with the span of the touched rows' times, IN THE SAME TRANSACTION

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /*
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
- * Usage stats (issue 21, reports/getUsageStats): what the dashboards read on every load, for one
+ * Usage stats (reports/getUsageStats): what the dashboards read on every load, for one
  * business or the whole estate, without reading every order or message.
  * - `orders_loaded_machine_idx`: the orders in lockers now, by machine (occupancy). Partial, so the
  *   estate's occupancy reads only the orders that are loaded, never the collected millions.

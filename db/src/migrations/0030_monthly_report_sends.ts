@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /*
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
- * The monthly report email's sent log (issue 21): one row per business and London month the scheduled
+ * The monthly report email's sent log: one row per business and London month the scheduled
  * send has claimed, so the email goes once however many api processes run the job and however often a
  * job is retried after a crash. The row is claimed (inserted) before anything is sent; `handed_over_at`
  * is committed just before the SMTP conversation and cleared when the server refuses the mail, so a

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /*
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
- * Held PINs (issue 21, the evidence pack): staff pause the collection of live orders (e.g. the bags sat
+ * Held PINs (the evidence pack): staff pause the collection of live orders (e.g. the bags sat
  * through a temperature excursion) until someone has checked them. While `pin_held_at` is set the locker
  * refuses the order's PIN (VerifyPin answers `Held`); releasing clears the four columns. Who held and
  * released, and why, stays on the order's timeline (PIN_HELD / PIN_RELEASED events) and in the audit log.

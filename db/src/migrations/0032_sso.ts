@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /*
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
- * Single sign-on (issue 22).
+ * Single sign-on.
  * - `identity_providers.business_id` / `group_id`: a provider tied to one business or group (at most
  *   one of them); neither: a global provider. `configuration` keeps the OIDC client secret sealed
  *   (`clientSecretSealed`, AES-GCM under SECRETS_KEY), never in clear.

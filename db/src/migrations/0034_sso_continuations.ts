@@ -3,11 +3,11 @@ import { type Kysely, sql } from 'kysely';
 /*
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
- * SAML login CSRF (issue 22). The SAML assertion consumer service is a cross-site POST, which carries
- * no SameSite=Lax cookie, so it cannot tell which browser posted. It now only checks the response and
- * keeps its result here, then sends the browser (303) to a same-site GET that does carry the Lax
- * `medlocker_sso` cookie; that GET makes the session only when the cookie is the one of the browser
- * that started this sign-in.
+ * Keeping SAML sign-in safe from cross-site request forgery. The SAML assertion consumer service is a
+ * cross-site POST, which carries no SameSite=Lax cookie, so it cannot tell which browser posted. It
+ * now only checks the response and keeps its result here, then sends the browser (303) to a same-site
+ * GET that does carry the Lax `medlocker_sso` cookie; that GET makes the session only when the cookie
+ * is the one of the browser that started this sign-in.
  * - `sso_continuations`: one checked SAML response waiting for its browser. `ticket_hash` is the
  *   SHA-256 of the one-time ticket in the continuation URL; `sso_login_id` the sign-in it answers (its
  *   InResponseTo), `browser_hash` that sign-in's browser cookie hash; `subject` and `email` what the

@@ -31,6 +31,16 @@ export type Demo = {
  */
 export type OrderPinSealer = (orderId: string) => { pin: string; pinLookup: string };
 
+export type SeedDemoOptions = {
+  adminEmail: string;
+  /** A `Bun.password` hash made by the caller; the seed never sees a plain password. */
+  adminPasswordHash: string;
+  /** The demo's "now" in ms; defaults to the current time. */
+  now?: number;
+  /** The demo orders' PINs, drawn and sealed by the api (it alone holds SECRETS_KEY). */
+  orderPin: OrderPinSealer;
+};
+
 export const addressColumns = (a: DemoAddress) => ({
   address_line1: a.line1,
   address_line2: a.line2,

@@ -1,6 +1,13 @@
 /** Demo seed, part 1: the support admin, groups, businesses, machines and what the machines report. */
-import type { SeedDemoOptions } from '../seed.ts';
-import { ADMIN_DISPLAY, addressColumns as address, DAY, type Demo, HOUR, MINUTE } from './context.ts';
+import {
+  ADMIN_DISPLAY,
+  addressColumns as address,
+  DAY,
+  type Demo,
+  HOUR,
+  MINUTE,
+  type SeedDemoOptions,
+} from './context.ts';
 import { DEMO_BUSINESSES, DEMO_GROUPS, DEMO_MACHINES } from './data.ts';
 
 export async function seedAdmin(demo: Demo, opts: SeedDemoOptions): Promise<void> {

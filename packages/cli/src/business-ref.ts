@@ -1,6 +1,7 @@
 import type { BusinessInfo } from '@medlocker/core';
+import type { Command } from 'commander';
 import { ApiError, type createClient } from './client.ts';
-import { CliRefusal, UsageError } from './context.ts';
+import { type CliIo, CliRefusal, type CommandContext, signedIn, UsageError } from './context.ts';
 
 type Client = ReturnType<typeof createClient>;
 
@@ -57,4 +58,14 @@ export async function businessIdOf(client: Client, ref: string): Promise<string>
     );
   }
   throw new CliRefusal(`No business has the id or name "${wanted}"`);
+}
+
+/** The command's context, a client signed in with the stored session, and the business `ref` names. */
+export async function signedInFor(
+  io: CliIo,
+  command: Command,
+  ref: string,
+): Promise<{ ctx: CommandContext; client: Client; businessId: string }> {
+  const { ctx, client } = await signedIn(io, command);
+  return { ctx, client, businessId: await businessIdOf(client, ref) };
 }

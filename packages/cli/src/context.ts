@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { type Client, createClient } from './client.ts';
 import { credentialsPath, loadSession, type StoredSession } from './credentials.ts';
 import type { Question } from './ui/prompt.tsx';
@@ -72,4 +73,14 @@ export function commandContext(io: CliIo, options: GlobalOptions): CommandContex
       io.stdout(json ? `${JSON.stringify(data, null, 2)}\n` : `${human().replace(/\n*$/, '')}\n`);
     },
   };
+}
+
+/** The context of the command being run, from its options and the global ones. */
+export const contextOf = (io: CliIo, command: Command): CommandContext =>
+  commandContext(io, command.optsWithGlobals<GlobalOptions>());
+
+/** The command's context and a client signed in with the stored session (a refusal when there is none). */
+export async function signedIn(io: CliIo, command: Command): Promise<{ ctx: CommandContext; client: Client }> {
+  const ctx = contextOf(io, command);
+  return { ctx, client: ctx.client((await ctx.session()).token) };
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Client } from './client.ts';
-import { type CliIo, commandContext, type GlobalOptions } from './context.ts';
+import { type CliIo, type CommandContext, signedIn } from './context.ts';
 import { type Column, renderTable } from './ui/table.tsx';
 
 /** One page of a keyset-paged list, as the cli reads it. */
@@ -25,6 +25,29 @@ export async function collectPages<T>(
   return { items, nextToken };
 }
 
+/** The options every paged list takes, after its own. */
+export const pagingOptions = (command: Command): Command =>
+  command.option('--all', 'fetch every page').option('--next-token <token>', 'continue from a previous page');
+
+/**
+ * Prints one page of a list: with --json the items under `key` and the next token; else `empty` when
+ * nothing was found, or a table and, when there are more pages, how to read on (`more` is the plural:
+ * 'More orders: add --all, …').
+ */
+export function printPage<T>(
+  ctx: CommandContext,
+  key: string,
+  page: Page<T>,
+  columns: Column<T>[],
+  text: { empty: string; more: string },
+): void {
+  ctx.print({ [key]: page.items, nextToken: page.nextToken }, () => {
+    if (page.items.length === 0) return text.empty;
+    const more = page.nextToken ? `\n\nMore ${text.more}: add --all, or --next-token ${page.nextToken}` : '';
+    return renderTable(page.items, columns) + more;
+  });
+}
+
 /**
  * `list` under `parent` for an archivable entity (businesses, groups): one page by name, active or
  * `--archived`, a name prefix with `--filter`, `--all` pages or from `--next-token`; a table, or with
@@ -40,29 +63,25 @@ export function archivableList<T>(
     fetch: (client: Client, q: { archived: boolean; filter?: string; nextToken: string | null }) => Promise<Page<T>>;
   },
 ): void {
-  parent
-    .command('list')
-    .description(`List ${spec.noun} by name (25 a page; --all for every page)`)
-    .option('--archived', 'the archived ones instead of the active ones')
-    .option('--filter <text>', 'case-insensitive prefix of the name')
-    .option('--all', 'fetch every page')
-    .option('--next-token <token>', 'continue from a previous page')
-    .action(
-      async (options: { archived?: boolean; filter?: string; all?: boolean; nextToken?: string }, command: Command) => {
-        const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
-        const client = ctx.client((await ctx.session()).token);
-        const archived = options.archived === true;
-        const { items: found, nextToken } = await collectPages(
-          (token) =>
-            spec.fetch(client, { archived, ...(options.filter ? { filter: options.filter } : {}), nextToken: token }),
-          options,
-        );
-        ctx.print({ [spec.noun]: found, nextToken }, () =>
-          found.length === 0
-            ? `No ${archived ? 'archived' : 'active'} ${spec.noun} found.`
-            : renderTable(found, spec.columns) +
-              (nextToken ? `\n\nMore ${spec.noun}: add --all, or --next-token ${nextToken}` : ''),
-        );
-      },
-    );
+  pagingOptions(
+    parent
+      .command('list')
+      .description(`List ${spec.noun} by name (25 a page; --all for every page)`)
+      .option('--archived', 'the archived ones instead of the active ones')
+      .option('--filter <text>', 'case-insensitive prefix of the name'),
+  ).action(
+    async (options: { archived?: boolean; filter?: string; all?: boolean; nextToken?: string }, command: Command) => {
+      const { ctx, client } = await signedIn(io, command);
+      const archived = options.archived === true;
+      const page = await collectPages(
+        (token) =>
+          spec.fetch(client, { archived, ...(options.filter ? { filter: options.filter } : {}), nextToken: token }),
+        options,
+      );
+      printPage(ctx, spec.noun, page, spec.columns, {
+        empty: `No ${archived ? 'archived' : 'active'} ${spec.noun} found.`,
+        more: spec.noun,
+      });
+    },
+  );
 }

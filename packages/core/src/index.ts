@@ -31,13 +31,10 @@ export * from './machine/fleet.ts';
 export * from './machine/machine.ts';
 export * from './machine/machine-event.ts';
 export * from './machine/machine-input.ts';
-export * from './misc/live-update.ts';
-export * from './misc/short-url.ts';
-// Entities (SPEC §3) and their rules, by feature.
-export * from './misc/stamps.ts';
 export * from './money/charge.ts';
 export * from './notification/notification.ts';
 export * from './notification/outbox-message.ts';
+export * from './notification/short-url.ts';
 export * from './order/exemption-code.ts';
 export * from './order/order.ts';
 export * from './order/order-input.ts';
@@ -55,6 +52,8 @@ export * from './settings/patient-messages.ts';
 export * from './settings/payment-settings.ts';
 export * from './settings/sms-sender-id.ts';
 export * from './settings/sms-templates.ts';
+// Ids, timestamps and the archived/changed stamps every entity (SPEC §3) is built from.
+export * from './stamps.ts';
 export * from './stats/collection-csv.ts';
 export * from './stats/monthly-report.ts';
 export * from './stats/monthly-table.ts';

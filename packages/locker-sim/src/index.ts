@@ -1,5 +1,5 @@
 export { defaultApi } from './api-address.ts';
-export { type Check, type ConformanceOptions, formatTable, runConformance } from './conformance.ts';
+export { type Check, type ConformanceOptions, formatTable, runConformance } from './conformance/index.ts';
 export { startControl } from './control.ts';
 export { type LockerStatus, type LockerView, SimLocker, type SimOptions } from './locker.ts';
 export { pairDevice, refreshTokens, type Tokens } from './pairing.ts';

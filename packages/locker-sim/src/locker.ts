@@ -1,32 +1,13 @@
 import { join } from 'node:path';
 import { drawAlarm } from './alarms.ts';
-import { pairDevice, refreshTokens, type Tokens } from './pairing.ts';
-import {
-  callFrame,
-  checkHubCall,
-  encodeFrame,
-  type Frame,
-  type LockerAction,
-  machineAlertCode,
-  parseFrame,
-  protocolTiming,
-  reconnectDelayMs,
-  resultFrame,
-} from './protocol.ts';
+import { HubLink, type LockerStatus } from './hub-link.ts';
+import type { Tokens } from './pairing.ts';
+import { type LockerAction, machineAlertCode } from './protocol.ts';
 import { DurableQueue, type QueuedEvent } from './queue.ts';
 import { StateFile } from './state.ts';
 import { type TemperatureMode, TemperatureModel } from './temperature.ts';
 
-export type LockerStatus =
-  | 'starting'
-  | 'pairing'
-  | 'waiting for server'
-  | 'connecting'
-  | 'online'
-  | 'offline'
-  | 'network down'
-  | 'powered off'
-  | 'stopped';
+export type { LockerStatus };
 
 export type SimOptions = {
   api: string;
@@ -69,11 +50,10 @@ export type PinAnswer =
 /** A PIN as the locker's log shows it: the last two digits only. */
 const maskPin = (pin: string) => `${'•'.repeat(Math.max(0, pin.length - 2))}${pin.slice(-2)}`;
 
-const wsUrl = (api: string) => `${api.replace(/^http/, 'ws')}/machine`;
-
 /**
- * A simulated locker: pairs, boots, heartbeats, reports status and temperature, raises alarms, loads and
- * removes bags, keeps its offline queue on disk and reconnects with backoff and full jitter.
+ * A simulated locker: reports temperature, raises alarms, loads and removes bags, answers its keypad,
+ * loses network or power, and keeps its offline queue on disk. Its HubLink pairs, connects and
+ * reconnects, and sends that queue.
  */
 export class SimLocker {
   status: LockerStatus = 'starting';
@@ -88,19 +68,10 @@ export class SimLocker {
   private readonly bags = new Map<string, string>(); // location → barcode
   /** The slot the last accepted PIN opened, until its bag is collected. */
   private openSlot: string | null = null;
-  private ws: WebSocket | null = null;
-  private running = false;
   private networkUp = true;
   private powered = true;
-  private attempt = 0;
-  private callId = 0;
-  private readonly waiting = new Map<string, (f: Frame) => void>();
-  private pumping = false;
   private timers: ReturnType<typeof setInterval>[] = [];
-  private heartbeat: ReturnType<typeof setInterval> | undefined;
-  private wake: (() => void) | undefined;
-  /** Waits in progress that stop() cuts short. */
-  private readonly sleepers = new Set<() => void>();
+  private readonly link: HubLink;
 
   constructor(private readonly options: SimOptions) {
     const dir = options.stateDir;
@@ -110,6 +81,23 @@ export class SimLocker {
     this.temperature = new TemperatureModel(19 + this.random() * 2, this.random);
     const c = options.credentials;
     if (c && !this.state.value.accessToken) this.state.update({ ...c });
+    this.link = new HubLink({
+      api: () => options.api,
+      index: options.index,
+      random: this.random,
+      state: this.state,
+      queue: this.queue,
+      status: () => this.status,
+      setStatus: (status) => {
+        this.status = status;
+      },
+      showUserCode: (code) => {
+        this.userCode = code;
+      },
+      note: (text) => this.note(text),
+      canConnect: () => this.networkUp && this.powered,
+      observations: () => this.observations(),
+    });
   }
 
   view(): LockerView {
@@ -130,7 +118,6 @@ export class SimLocker {
 
   /** Runs until `stop()`: pairs if needed, then stays connected. */
   async start(): Promise<void> {
-    this.running = true;
     const readingMs = (this.options.readingEverySeconds ?? 10) * 1000;
     const batchMs = (this.options.batchEverySeconds ?? 60) * 1000;
     this.timers.push(setInterval(() => this.takeReading(), readingMs));
@@ -143,18 +130,14 @@ export class SimLocker {
         }, 10_000),
       );
     }
-    // Pairs first when it has no tokens; never throws, so the process cannot die of a rejected start.
-    void this.connectLoop();
+    // Pairs first when it has no tokens.
+    this.link.start();
   }
 
   stop(): void {
-    this.running = false;
     for (const t of this.timers) clearInterval(t);
-    clearInterval(this.heartbeat);
-    this.ws?.close(1000, 'stopping');
+    this.link.stop();
     this.status = 'stopped';
-    this.wake?.();
-    for (const wake of this.sleepers) wake();
   }
 
   // ---- what QA and scenarios can do ----
@@ -201,7 +184,7 @@ export class SimLocker {
       this.note(`PIN ${maskPin(pin)}: offline, cannot check PINs`);
       return { status: 'Offline' };
     }
-    const answer = await this.call('VerifyPin', { pin });
+    const answer = await this.link.call('VerifyPin', { pin });
     if (answer[0] !== 3) {
       const code = answer[0] === 4 ? String(answer[2]) : 'InternalError';
       this.note(`PIN ${maskPin(pin)}: the hub answered ${code}`);
@@ -242,7 +225,7 @@ export class SimLocker {
   networkDrop(seconds = 300): void {
     this.networkUp = false;
     this.status = 'network down';
-    this.ws?.close(4900, 'network drop');
+    this.link.close(4900, 'network drop');
     this.note(`network down${seconds ? ` for ${seconds}s` : ''}`);
     if (seconds) setTimeout(() => this.networkRestore(), seconds * 1000);
   }
@@ -250,7 +233,7 @@ export class SimLocker {
   networkRestore(): void {
     this.networkUp = true;
     this.note('network back');
-    this.wake?.();
+    this.link.wakeUp();
   }
 
   /** Mains fails: the locker reports it on battery, then shuts down; power returns after `seconds`. */
@@ -260,7 +243,7 @@ export class SimLocker {
       this.emit('MachineEvent', { code: 'EM_0013' });
       this.powered = false;
       this.status = 'powered off';
-      this.ws?.close(4901, 'power off');
+      this.link.close(4901, 'power off');
       this.note('powered off');
       if (seconds) setTimeout(() => this.powerRestore(), seconds * 1000);
     }, 2000);
@@ -270,7 +253,7 @@ export class SimLocker {
     this.powered = true;
     this.emit('MachineEvent', { code: 'EM_0019' });
     this.note('power back: booting');
-    this.wake?.();
+    this.link.wakeUp();
   }
 
   // ---- internals ----
@@ -278,44 +261,6 @@ export class SimLocker {
   private note(text: string): void {
     this.lastEvent = text;
     this.options.log?.(`locker ${this.options.index}: ${text}`);
-  }
-
-  /** Waits `ms`, or less if the locker stops meanwhile. */
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      if (!this.running) return resolve();
-      const done = () => {
-        clearTimeout(timer);
-        this.sleepers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.sleepers.add(done);
-    });
-  }
-
-  private async pair(): Promise<void> {
-    this.status = 'pairing';
-    const tokens = await pairDevice(this.options.api, {
-      show: (code) => {
-        this.userCode = code;
-        if (!this.running) return;
-        this.status = 'pairing';
-        if (code) this.note(`pair me with code ${code}`);
-      },
-      waiting: (problem, delayMs) => {
-        this.status = 'waiting for server';
-        this.note(`waiting for server (${problem}): pairing again in ${(delayMs / 1000).toFixed(1)}s`);
-      },
-      refused: (error) => this.note(`pairing code refused (${error}): asking for a new one`),
-      isRunning: () => this.running,
-      sleep: (ms) => this.sleep(ms),
-      random: this.random,
-    });
-    if (!tokens) return;
-    this.userCode = null;
-    this.state.update({ ...tokens });
-    this.note(`paired as machine ${tokens.machineId}`);
   }
 
   private takeReading(): void {
@@ -335,169 +280,7 @@ export class SimLocker {
   private emit(action: LockerAction, fields: Record<string, unknown>): void {
     const payload = { ...fields, eventId: crypto.randomUUID(), seq: this.state.nextSeq(), created: Date.now() };
     this.queue.append({ action, payload } as QueuedEvent);
-    void this.pump();
-  }
-
-  /** Sends queued events oldest first, one at a time, removing each when the hub has answered. */
-  private async pump(): Promise<void> {
-    if (this.pumping) return;
-    this.pumping = true;
-    try {
-      while (this.status === 'online') {
-        const next = this.queue.pending()[0];
-        if (!next) break;
-        const answer = await this.call(next.action, next.payload);
-        if (answer[0] === 3) {
-          this.queue.ack(next.payload.eventId);
-          continue;
-        }
-        const code = answer[0] === 4 ? answer[2] : 'InternalError';
-        if (code === 'InternalError' || code === 'GenericError') break; // keep it; try again later
-        if (code === 'ProtocolError') break;
-        this.note(`hub refused ${next.action} (${code}): dropped`);
-        this.queue.ack(next.payload.eventId);
-      }
-    } finally {
-      this.pumping = false;
-    }
-  }
-
-  private call(action: string, payload: Record<string, unknown>): Promise<Frame> {
-    const id = String(++this.callId);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        resolve([4, id, 'InternalError', 'timeout', {}]);
-      }, protocolTiming.callTimeoutMs);
-      this.waiting.set(id, (f) => {
-        clearTimeout(timer);
-        resolve(f);
-      });
-      try {
-        this.ws?.send(encodeFrame(callFrame(id, action, payload)));
-      } catch {
-        // closed: the timeout answers
-      }
-    });
-  }
-
-  private async connectLoop(): Promise<void> {
-    while (this.running) {
-      try {
-        await this.connectStep();
-      } catch (error) {
-        // Nothing above should throw; if something does, the locker backs off and tries again, never dies.
-        this.note(`unexpected: ${error instanceof Error ? error.message : String(error)}`);
-        await this.waitToReconnect();
-      }
-    }
-  }
-
-  /** One turn of the connect loop: wait for network and power, pair if needed, connect, back off. */
-  private async connectStep(): Promise<void> {
-    if (!this.networkUp || !this.powered) {
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-      return;
-    }
-    if (!this.state.value.accessToken) {
-      await this.pair();
-      return;
-    }
-    await this.refreshIfDue();
-    this.status = 'connecting';
-    const closed = await this.connectOnce();
-    if (!this.running) return;
-    if (closed === 4001) {
-      this.note('machine archived or paired again: pairing');
-      this.state.update({ accessToken: null, refreshToken: null, machineId: null });
-      return;
-    }
-    // Tokens refreshed (by this locker, or another holding its state): reconnect at once with the new ones.
-    if (closed === 4004) return;
-    if (closed === 4003) await this.refreshIfDue(true);
-    if (closed === 'refused' && this.attempt >= 2) await this.refreshIfDue(true);
-    if (this.networkUp && this.powered) this.status = 'offline';
-    await this.waitToReconnect();
-  }
-
-  /** The reconnect backoff (docs/LOCKER-PROTOCOL.md §10); network or power coming back cuts it short. */
-  private async waitToReconnect(): Promise<void> {
-    const delay = reconnectDelayMs(this.attempt++, this.random);
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, delay);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
-
-  private async refreshIfDue(force = false): Promise<void> {
-    const { refreshToken, accessTokenExpires } = this.state.value;
-    if (!refreshToken) return;
-    if (!force && accessTokenExpires !== null && accessTokenExpires - Date.now() > 60 * 60_000) return;
-    try {
-      const tokens = await refreshTokens(this.options.api, refreshToken);
-      if (tokens) this.state.update({ ...tokens });
-      else {
-        this.note('refresh refused: pairing again');
-        this.state.update({ accessToken: null, refreshToken: null });
-      }
-    } catch {
-      // the server is unreachable: try again on the next attempt
-    }
-  }
-
-  /** One connection, from open to close; resolves with the close code, or 'refused'. */
-  private connectOnce(): Promise<number | 'refused'> {
-    return new Promise((resolve) => {
-      let opened = false;
-      const ws = new WebSocket(wsUrl(this.options.api), {
-        headers: { authorization: `Bearer ${this.state.value.accessToken}` },
-      } as never);
-      this.ws = ws;
-      ws.onopen = () => {
-        opened = true;
-        void this.onOpen();
-      };
-      ws.onmessage = (m) => this.onMessage(String(m.data));
-      ws.onclose = (e) => {
-        clearInterval(this.heartbeat);
-        this.ws = null;
-        for (const [id, w] of this.waiting) w([4, id, 'InternalError', 'closed', {}]);
-        this.waiting.clear();
-        if (this.status === 'online') this.status = 'offline';
-        resolve(opened ? e.code : 'refused');
-      };
-      ws.onerror = () => {};
-    });
-  }
-
-  private async onOpen(): Promise<void> {
-    const boot = await this.call('BootNotification', {
-      vendor: 'MedLocker',
-      model: 'locker-sim',
-      firmwareVersion: '1.0.0',
-      serialNumber: `SIM-${this.options.index}`,
-      lastSeq: this.state.value.seq,
-    });
-    if (boot[0] !== 3) return;
-    const result = boot[2] as { status: string; heartbeatInterval: number; outOfOrder: boolean; lastSeq: number };
-    if (result.status !== 'Accepted') {
-      this.note('boot rejected (archived machine)');
-      this.ws?.close(1000);
-      return;
-    }
-    this.attempt = 0;
-    this.status = 'online';
-    this.state.update({ outOfOrder: result.outOfOrder });
-    this.note(`online; replaying ${this.queue.size} queued`);
-    clearInterval(this.heartbeat);
-    this.heartbeat = setInterval(() => void this.call('Heartbeat', {}), result.heartbeatInterval * 1000);
-    await this.call('StatusNotification', { observations: this.observations() });
-    void this.pump();
+    void this.link.pump();
   }
 
   private observations(): Record<string, unknown> {
@@ -509,45 +292,5 @@ export class SimLocker {
       outOfOrder: this.state.value.outOfOrder,
       queued: this.queue.size,
     };
-  }
-
-  private onMessage(text: string): void {
-    const parsed = parseFrame(text);
-    if (!parsed.ok) return;
-    const frame = parsed.frame;
-    if (frame[0] !== 2) {
-      this.waiting.get(frame[1])?.(frame);
-      this.waiting.delete(frame[1]);
-      return;
-    }
-    const [, id, action, payload] = frame;
-    const checked = checkHubCall(id, action, payload);
-    if (!checked.ok) {
-      this.ws?.send(encodeFrame(checked.error));
-      return;
-    }
-    const p = checked.payload as Record<string, unknown>;
-    switch (checked.action) {
-      case 'SetOutOfOrder':
-        this.state.update({ outOfOrder: p.outOfOrder === true });
-        this.note(p.outOfOrder ? `OUT OF ORDER (by ${String(p.by ?? 'staff')})` : 'back in order');
-        this.ws?.send(encodeFrame(resultFrame(id, { status: 'Accepted' })));
-        break;
-      case 'TriggerStatus':
-        this.ws?.send(encodeFrame(resultFrame(id, { status: 'Accepted' })));
-        if (p.requested === 'StatusNotification')
-          void this.call('StatusNotification', { observations: this.observations() });
-        else if (p.requested === 'Heartbeat') void this.call('Heartbeat', {});
-        else this.ws?.close(1012, 'rebooting');
-        break;
-      case 'ChangeConfiguration':
-        this.ws?.send(encodeFrame(resultFrame(id, { status: 'NotSupported' })));
-        break;
-      case 'Reset':
-        this.ws?.send(encodeFrame(resultFrame(id, { status: 'Accepted' })));
-        this.note(`reset (${String(p.type)})`);
-        this.ws?.close(1012, 'reset');
-        break;
-    }
   }
 }

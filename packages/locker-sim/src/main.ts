@@ -2,7 +2,7 @@
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { defaultApi } from './api-address.ts';
-import { formatTable, runConformance } from './conformance.ts';
+import { formatTable, runConformance } from './conformance/index.ts';
 import { startControl } from './control.ts';
 import { SimLocker } from './locker.ts';
 import type { Tokens } from './pairing.ts';

@@ -1,9 +1,9 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { rpc, setProductName } from './api.ts';
 
 /*
- * The few building blocks every patient screen shares: the page frame (header, skip link, title), the
- * error summary that takes focus, and a form field with its label, hint and error beside it.
+ * The frame every patient screen shares (header, skip link, title) and the few screens and notices
+ * that are the same everywhere. The forms' building blocks are in form.tsx.
  */
 
 let productName = 'MedLocker';
@@ -67,93 +67,25 @@ export function Page(props: { title: string; children: ReactNode; headerAction?:
   );
 }
 
-export type ErrorItem = { field?: string; message: string };
-
-/**
- * The errors of a form, listed at the top with a link to each field; it takes focus when it appears
- * (or its messages change), so a screen reader announces it and the keyboard starts from it.
- */
-export function ErrorSummary({ errors }: { errors: ErrorItem[] }) {
-  const ref = useRef<HTMLDivElement>(null);
-  const key = errors.map((e) => `${e.field}:${e.message}`).join('|');
-  useEffect(() => {
-    if (key) ref.current?.focus();
-  }, [key]);
-  if (errors.length === 0) return null;
+/** A notice at the top of a screen (why the patient is asked again, new codes sent), read out when it appears. */
+export function StatusNotice({ text }: { text: string }) {
   return (
-    <div className="error-summary" ref={ref} tabIndex={-1} role="alert" aria-labelledby="error-summary-title">
-      <h2 id="error-summary-title">There is a problem</h2>
-      <ul>
-        {errors.map((e) => (
-          <li key={`${e.field}:${e.message}`}>
-            {e.field ? (
-              <a
-                href={`#${e.field}`}
-                onClick={(event) => {
-                  event.preventDefault();
-                  document.getElementById(e.field ?? '')?.focus();
-                }}
-              >
-                {e.message}
-              </a>
-            ) : (
-              e.message
-            )}
-          </li>
-        ))}
-      </ul>
+    <div className="notice" role="status">
+      <p>{text}</p>
     </div>
   );
 }
 
-/** A text input with its label, hint and error message, wired with aria-describedby. */
-export function TextField(props: {
-  id: string;
-  label: ReactNode;
-  hint?: ReactNode;
-  error?: string;
-  value: string;
-  onChange: (value: string) => void;
-  type?: 'text' | 'email' | 'tel';
-  inputMode?: 'numeric' | 'text' | 'tel';
-  autoComplete?: string;
-  className?: string;
-  maxLength?: number;
-  spellCheck?: boolean;
-}) {
-  const described = [props.hint ? `${props.id}-hint` : '', props.error ? `${props.id}-error` : '']
-    .filter(Boolean)
-    .join(' ');
+/** A screen for a failure the patient can only retry. */
+export function SomethingWentWrong({ message, onRetry }: { message: string; onRetry: () => void }) {
   return (
-    <div className={`form-group${props.error ? ' form-group--error' : ''}`}>
-      <label className="label" htmlFor={props.id}>
-        {props.label}
-      </label>
-      {props.hint && (
-        <span className="hint" id={`${props.id}-hint`}>
-          {props.hint}
-        </span>
-      )}
-      {props.error && (
-        <span className="error-message" id={`${props.id}-error`}>
-          <span className="visually-hidden">Error:</span> {props.error}
-        </span>
-      )}
-      <input
-        id={props.id}
-        name={props.id}
-        className={`input${props.error ? ' input--error' : ''}${props.className ? ` ${props.className}` : ''}`}
-        type={props.type ?? 'text'}
-        value={props.value}
-        inputMode={props.inputMode}
-        autoComplete={props.autoComplete}
-        maxLength={props.maxLength}
-        spellCheck={props.spellCheck}
-        aria-describedby={described || undefined}
-        aria-invalid={props.error ? true : undefined}
-        onChange={(event) => props.onChange(event.target.value)}
-      />
-    </div>
+    <Page title="Something went wrong">
+      <h1>Something went wrong</h1>
+      <p role="alert">{message}</p>
+      <button className="button" type="button" onClick={onRetry}>
+        Try again
+      </button>
+    </Page>
   );
 }
 

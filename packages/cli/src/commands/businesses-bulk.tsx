@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
 import { render, Text } from 'ink';
-import { ApiError, UnreachableError } from '../client.ts';
-import { type CliIo, CliRefusal, type CommandContext, UsageError } from '../context.ts';
+import { ApiError, type Client, UnreachableError } from '../client.ts';
+import { type CliIo, CliRefusal, type CommandContext, contextOf, UsageError } from '../context.ts';
 
 /**
  * Reads ids for a bulk command: the arguments, then `--from FILE` (`-` for standard input), one id a
@@ -97,4 +98,44 @@ export async function runBulk(
     throw new CliRefusal([summary, ...result.failed.map((f) => `  ${f.id}: ${f.message}`)].join('\n'));
   }
   ctx.print(result, () => summary);
+}
+
+type BulkCall = (client: Client, id: string) => Promise<unknown>;
+
+/**
+ * A bulk command's action: the ids from the arguments and `--from` (a usage error before asking for
+ * the session), then `call` for each, past failures.
+ */
+export async function bulkAction(
+  io: CliIo,
+  command: Command,
+  run: { label: string; args: string[]; from: string | undefined; call: BulkCall },
+): Promise<void> {
+  const ctx = contextOf(io, command);
+  const ids = await idsFrom(io, run.args, run.from);
+  const client = ctx.client((await ctx.session()).token);
+  await runBulk(ctx, run.label, ids, (id) => run.call(client, id));
+}
+
+/** `archive` and `unarchive` under `parent` (businesses, groups): ids as arguments or --from FILE. */
+export function archiveCommands(
+  parent: Command,
+  io: CliIo,
+  spec: { noun: string; idsLabel: string; archive: BulkCall; unarchive: BulkCall },
+): void {
+  for (const [name, label] of [
+    ['archive', 'Archive'],
+    ['unarchive', 'Unarchive'],
+  ] as const) {
+    parent
+      .command(name)
+      .description(
+        `${label} ${spec.noun}: ids as arguments or --from FILE (one a line, # comments); goes on past failures`,
+      )
+      .argument('[ids...]', spec.idsLabel)
+      .option('--from <file>', 'read ids from a file, - for standard input')
+      .action((args: string[], options: { from?: string }, command: Command) =>
+        bulkAction(io, command, { label, args, from: options.from, call: spec[name] }),
+      );
+  }
 }

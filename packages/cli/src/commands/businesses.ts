@@ -1,9 +1,10 @@
 import type { Business } from '@medlocker/core';
 import type { Command } from 'commander';
-import { type CliIo, commandContext, type GlobalOptions } from '../context.ts';
+import type { CliIo } from '../context.ts';
 import { archivableList } from '../paging.ts';
+import { showCommand } from '../show-command.ts';
 import { renderFields } from '../ui/table.tsx';
-import { idsFrom, runBulk } from './businesses-bulk.tsx';
+import { archiveCommands } from './businesses-bulk.tsx';
 
 const oneLine = (a: Business['address']) =>
   [a.line1, a.line2, a.line3, a.postTown, a.postcode].filter(Boolean).join(', ');
@@ -38,45 +39,29 @@ export function businessesCommands(program: Command, io: CliIo): void {
     },
   });
 
-  businesses
-    .command('show')
-    .description("Show a business's details")
-    .argument('<id>', 'business id')
-    .action(async (id: string, _options: unknown, command: Command) => {
-      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
-      const client = ctx.client((await ctx.session()).token);
-      const { business: b } = await client.call('businesses', 'getBusiness', { id });
-      ctx.print({ business: b }, () =>
-        renderFields([
-          ['Name', b.name],
-          ['Email', b.email || '-'],
-          ['Address', oneLine(b.address) || '-'],
-          ['Group', b.groupId ?? '-'],
-          ['Notification emails', b.notificationEmails.join(', ') || '-'],
-          ['Keyholder mobiles', b.keyholdersMobileNumbers.join(', ') || '-'],
-          ['Logo', b.logo ? `${b.logo.path} on ${b.logo.backgroundColor}` : '-'],
-          ['Archived', archivedText(b.archived)],
-          ['Business id', b.id],
-        ]),
-      );
-    });
+  showCommand(businesses, io, {
+    name: 'show',
+    description: "Show a business's details",
+    id: 'business id',
+    fetch: async (client, id) => ({ business: (await client.call('businesses', 'getBusiness', { id })).business }),
+    text: ({ business: b }) =>
+      renderFields([
+        ['Name', b.name],
+        ['Email', b.email || '-'],
+        ['Address', oneLine(b.address) || '-'],
+        ['Group', b.groupId ?? '-'],
+        ['Notification emails', b.notificationEmails.join(', ') || '-'],
+        ['Keyholder mobiles', b.keyholdersMobileNumbers.join(', ') || '-'],
+        ['Logo', b.logo ? `${b.logo.path} on ${b.logo.backgroundColor}` : '-'],
+        ['Archived', archivedText(b.archived)],
+        ['Business id', b.id],
+      ]),
+  });
 
-  for (const [name, method, label] of [
-    ['archive', 'archiveBusiness', 'Archive'],
-    ['unarchive', 'unarchiveBusiness', 'Unarchive'],
-  ] as const) {
-    businesses
-      .command(name)
-      .description(
-        `${label} businesses: ids as arguments or --from FILE (one a line, # comments); goes on past failures`,
-      )
-      .argument('[ids...]', 'business ids')
-      .option('--from <file>', 'read ids from a file, - for standard input')
-      .action(async (args: string[], options: { from?: string }, command: Command) => {
-        const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
-        const ids = await idsFrom(io, args, options.from);
-        const client = ctx.client((await ctx.session()).token);
-        await runBulk(ctx, label, ids, (id) => client.call('businesses', method, { id }));
-      });
-  }
+  archiveCommands(businesses, io, {
+    noun: 'businesses',
+    idsLabel: 'business ids',
+    archive: (client, id) => client.call('businesses', 'archiveBusiness', { id }),
+    unarchive: (client, id) => client.call('businesses', 'unarchiveBusiness', { id }),
+  });
 }

@@ -6,10 +6,9 @@ import {
   type OutboxMessage,
 } from '@medlocker/core';
 import { type Command, Option } from 'commander';
-import { businessIdOf } from '../business-ref.ts';
-import { type CliIo, commandContext, type GlobalOptions } from '../context.ts';
-import { collectPages } from '../paging.ts';
-import { renderTable } from '../ui/table.tsx';
+import { signedInFor } from '../business-ref.ts';
+import type { CliIo } from '../context.ts';
+import { collectPages, pagingOptions, printPage } from '../paging.ts';
 
 /** Long enough to recognise a message; `--json` has it whole. */
 const PREVIEW = 60;
@@ -35,35 +34,27 @@ export function messagesCommands(program: Command, io: CliIo): void {
     .command('messages')
     .description("A business's message outbox: the SMS and email queued and sent");
 
-  messages
-    .command('list')
-    .description(`List a business's messages, newest first (${messagesPageSize} a page; --all for every page)`)
-    .requiredOption('--business <id|name>', 'the business: its id or its name')
-    .addOption(new Option('--status <status>', 'only messages in this delivery state').choices(deliveryStatuses))
-    .option('--all', 'fetch every page')
-    .option('--next-token <token>', 'continue from a previous page')
-    .action(
-      async (
-        options: { business: string; status?: DeliveryStatus; all?: boolean; nextToken?: string },
-        command: Command,
-      ) => {
-        const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
-        const client = ctx.client((await ctx.session()).token);
-        const businessId = await businessIdOf(client, options.business);
-        const { items: found, nextToken } = await collectPages<OutboxMessage>(async (token) => {
-          const page = await client.call('messages', 'listOutbox', {
-            businessId,
-            ...(options.status ? { status: options.status } : {}),
-            nextToken: token,
-          });
-          return { items: page.messages, nextToken: page.nextToken };
-        }, options);
-        ctx.print({ messages: found, nextToken }, () =>
-          found.length === 0
-            ? 'No messages found'
-            : renderTable(found, columns) +
-              (nextToken ? `\n\nMore messages: add --all, or --next-token ${nextToken}` : ''),
-        );
-      },
-    );
+  pagingOptions(
+    messages
+      .command('list')
+      .description(`List a business's messages, newest first (${messagesPageSize} a page; --all for every page)`)
+      .requiredOption('--business <id|name>', 'the business: its id or its name')
+      .addOption(new Option('--status <status>', 'only messages in this delivery state').choices(deliveryStatuses)),
+  ).action(
+    async (
+      options: { business: string; status?: DeliveryStatus; all?: boolean; nextToken?: string },
+      command: Command,
+    ) => {
+      const { ctx, client, businessId } = await signedInFor(io, command, options.business);
+      const page = await collectPages<OutboxMessage>(async (token) => {
+        const page = await client.call('messages', 'listOutbox', {
+          businessId,
+          ...(options.status ? { status: options.status } : {}),
+          nextToken: token,
+        });
+        return { items: page.messages, nextToken: page.nextToken };
+      }, options);
+      printPage(ctx, 'messages', page, columns, { empty: 'No messages found', more: 'messages' });
+    },
+  );
 }

@@ -10,9 +10,11 @@ import {
   ordersPageSize,
 } from '@medlocker/core';
 import { type Command, Option } from 'commander';
-import { businessIdOf } from '../business-ref.ts';
-import { type CliIo, commandContext, type GlobalOptions } from '../context.ts';
-import { collectPages } from '../paging.ts';
+import { signedInFor } from '../business-ref.ts';
+import type { Client } from '../client.ts';
+import { type CliIo, signedIn } from '../context.ts';
+import { collectPages, pagingOptions, printPage } from '../paging.ts';
+import { showCommand } from '../show-command.ts';
 import { renderFields, renderTable } from '../ui/table.tsx';
 import { importOrdersCommand } from './orders-import.ts';
 
@@ -83,63 +85,63 @@ export function ordersCommands(program: Command, io: CliIo): void {
   const orders = program
     .command('orders')
     .description("A business's orders: list, look at, create, cancel, and import from CSV");
+  listCommand(orders, io);
+  showCommand(orders, io, {
+    name: 'get',
+    description: "One order's details and its timeline (oldest first)",
+    id: 'the order id',
+    fetch: orderAndEvents,
+    text: ({ order, events }) =>
+      `${renderFields(orderFields(order))}\n\nTimeline:\n` +
+      (events.length === 0 ? 'No events' : renderTable(events, eventColumns)),
+  });
+  createCommand(orders, io);
+  cancelCommand(orders, io);
+  importOrdersCommand(orders, io);
+}
 
-  orders
-    .command('list')
-    .description(`List a business's orders, newest first (${ordersPageSize} a page; --all for every page)`)
-    .requiredOption('--business <id|name>', 'the business: its id or its name')
-    .addOption(new Option('--status <status>', 'only orders in this state').choices(statusChoices))
-    .option('--current', 'only new and loaded orders')
-    .option('--search <text>', 'barcode, reference or patient name containing this text')
-    .option('--all', 'fetch every page')
-    .option('--next-token <token>', 'continue from a previous page')
-    .action(async (options: ListOptions, command: Command) => {
-      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
-      const client = ctx.client((await ctx.session()).token);
-      const businessId = await businessIdOf(client, options.business);
-      const { items: found, nextToken } = await collectPages<Order>(async (token) => {
-        const page = await client.call('orders', 'listOrdersByBusiness', {
-          businessId,
-          ...(options.status ? { statusCode: options.status } : {}),
-          ...(options.current ? { onlyCurrent: true } : {}),
-          ...(options.search !== undefined ? { filterText: options.search } : {}),
-          ...(token ? { nextToken: token } : {}),
-        });
-        return { items: page.orders, nextToken: page.nextToken };
-      }, options);
-      ctx.print({ orders: found, nextToken }, () =>
-        found.length === 0
-          ? 'No orders found'
-          : renderTable(found, columns) + (nextToken ? `\n\nMore orders: add --all, or --next-token ${nextToken}` : ''),
-      );
-    });
+function listCommand(orders: Command, io: CliIo): void {
+  pagingOptions(
+    orders
+      .command('list')
+      .description(`List a business's orders, newest first (${ordersPageSize} a page; --all for every page)`)
+      .requiredOption('--business <id|name>', 'the business: its id or its name')
+      .addOption(new Option('--status <status>', 'only orders in this state').choices(statusChoices))
+      .option('--current', 'only new and loaded orders')
+      .option('--search <text>', 'barcode, reference or patient name containing this text'),
+  ).action(async (options: ListOptions, command: Command) => {
+    const { ctx, client, businessId } = await signedInFor(io, command, options.business);
+    const page = await collectPages<Order>(async (token) => {
+      const page = await client.call('orders', 'listOrdersByBusiness', {
+        businessId,
+        ...(options.status ? { statusCode: options.status } : {}),
+        ...(options.current ? { onlyCurrent: true } : {}),
+        ...(options.search !== undefined ? { filterText: options.search } : {}),
+        ...(token ? { nextToken: token } : {}),
+      });
+      return { items: page.orders, nextToken: page.nextToken };
+    }, options);
+    printPage(ctx, 'orders', page, columns, { empty: 'No orders found', more: 'orders' });
+  });
+}
 
-  orders
-    .command('get')
-    .description("One order's details and its timeline (oldest first)")
-    .argument('<id>', 'the order id')
-    .action(async (id: string, _options: unknown, command: Command) => {
-      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
-      const client = ctx.client((await ctx.session()).token);
-      const { order } = await client.call('orders', 'get', { id });
-      const { items: events } = await collectPages<OrderEvent>(
-        async (token) => {
-          const page = await client.call('orders', 'listEvents', {
-            orderId: id,
-            ...(token ? { nextToken: token } : {}),
-          });
-          return { items: page.events, nextToken: page.nextToken };
-        },
-        { all: true },
-      );
-      ctx.print(
-        { order, events },
-        () =>
-          `${renderFields(orderFields(order))}\n\nTimeline:\n` +
-          (events.length === 0 ? 'No events' : renderTable(events, eventColumns)),
-      );
-    });
+/** An order and its timeline, oldest first. */
+async function orderAndEvents(client: Client, id: string) {
+  const { order } = await client.call('orders', 'get', { id });
+  const { items: events } = await collectPages<OrderEvent>(
+    async (token) => {
+      const page = await client.call('orders', 'listEvents', {
+        orderId: id,
+        ...(token ? { nextToken: token } : {}),
+      });
+      return { items: page.events, nextToken: page.nextToken };
+    },
+    { all: true },
+  );
+  return { order, events };
+}
 
+function createCommand(orders: Command, io: CliIo): void {
   orders
     .command('create')
     .description('Add an order for a current patient of the business (SPEC §5 rules)')
@@ -151,9 +153,7 @@ export function ordersCommands(program: Command, io: CliIo): void {
     .option('--prescription-charge <pounds>', 'prescription charge in pounds, e.g. 9.90')
     .option('--retail-charge <pounds>', 'retail charge in pounds, e.g. 1.00')
     .action(async (options: CreateOptions, command: Command) => {
-      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
-      const client = ctx.client((await ctx.session()).token);
-      const businessId = await businessIdOf(client, options.business);
+      const { ctx, client, businessId } = await signedInFor(io, command, options.business);
       // Sent as typed: the API checks with core's OrderInput and answers SPEC §5's words per field.
       const input: OrderInput = {
         businessId,
@@ -167,18 +167,17 @@ export function ordersCommands(program: Command, io: CliIo): void {
       const { order } = await client.call('orders', 'create', input);
       ctx.print({ order }, () => `Order ${order.reference} created\n${renderFields(orderFields(order))}`);
     });
+}
 
+function cancelCommand(orders: Command, io: CliIo): void {
   orders
     .command('cancel')
     .description('Cancel a new or loaded order, giving a reason; its PIN stops working at once')
     .argument('<id>', 'the order id')
     .requiredOption('--reason <text>', 'why (recorded on the order)')
     .action(async (id: string, options: { reason: string }, command: Command) => {
-      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
-      const client = ctx.client((await ctx.session()).token);
+      const { ctx, client } = await signedIn(io, command);
       const { order } = await client.call('orders', 'cancel', { id, reason: options.reason });
       ctx.print({ order }, () => `Order ${order.reference} cancelled`);
     });
-
-  importOrdersCommand(orders, io);
 }

@@ -16,7 +16,8 @@ import {
 } from '@medlocker/core';
 import { type Command, Option } from 'commander';
 import { businessIdOf } from '../business-ref.ts';
-import { type CliIo, CliRefusal, commandContext, type GlobalOptions, UsageError } from '../context.ts';
+import type { Client } from '../client.ts';
+import { type CliIo, CliRefusal, type CommandContext, contextOf, UsageError } from '../context.ts';
 import {
   csvLine,
   defaultErrorsPath,
@@ -25,7 +26,7 @@ import {
   resolveMapping,
   type SavedMapping,
 } from './patients-csv.ts';
-import { progressOf } from './patients-progress.tsx';
+import { type Progress, progressOf } from './patients-progress.tsx';
 
 type ImportOptions = {
   business: string;
@@ -37,7 +38,6 @@ type ImportOptions = {
   errors?: string;
 };
 
-/** Under the API's 1 MB request limit, with room for the envelope. */
 /** Batches on their way to the server at once. */
 const IMPORT_IN_FLIGHT = 2;
 
@@ -118,7 +118,11 @@ async function writeErrors(path: string, errors: RowError[]) {
 /** `medlocker patients import | export`. */
 export function patientsCommands(program: Command, io: CliIo): void {
   const patients = program.command('patients').description("A business's patients: CSV import and export");
+  importCommand(patients, io);
+  exportCommand(patients, io);
+}
 
+function importCommand(patients: Command, io: CliIo): void {
   patients
     .command('import')
     .description('Import patients from a CSV file (SPEC §5 rules per row; bad rows reported, good rows imported)')
@@ -136,7 +140,7 @@ export function patientsCommands(program: Command, io: CliIo): void {
     .option('--dry-run', 'check the file and mapping only; send nothing')
     .option('--errors <file>', 'where to write the error report (default: FILE.errors.csv beside the input)')
     .action(async (file: string, options: ImportOptions, command: Command) => {
-      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
+      const ctx = contextOf(io, command);
       const text = await readText(file);
       const inspection = await refusingFileErrors(() => inspectCsv(text, { sampleSize: 0 }));
       const { firstLine, mapping, total, guessed } = await mappingOf(options, inspection);
@@ -144,86 +148,113 @@ export function patientsCommands(program: Command, io: CliIo): void {
       if (options.saveMapping) await saveMapping(options.saveMapping, firstLine, mapping, inspection.firstRow);
       const client = options.dryRun ? undefined : ctx.client((await ctx.session()).token);
       const businessId = client ? await businessIdOf(client, options.business) : options.business;
-
       const progress = progressOf(io, options.dryRun ? 'Checking' : 'Importing', total, ctx.json);
-      const errors: RowError[] = [];
-      const counts = { created: 0, updated: 0, unchanged: 0, checked: 0 };
-      const controller = new AbortController();
-      const cancel = () => controller.abort();
-      if (io.interactive) process.once('SIGINT', cancel);
-      // Up to IMPORT_IN_FLIGHT batches on their way: the server writes one while it reads the next, and
-      // this process parses and checks meanwhile.
-      const inFlight = new Set<Promise<void>>();
-      const upsertPart = async (send: ImportedPatient[], rows: number[]): Promise<void> => {
-        const result = await client?.call('patients', 'batchUpsertPatients', {
-          businessId,
-          patients: send,
-        });
-        if (!result) return;
-        for (const r of result.results) {
-          if (r.status === 'invalid') errors.push({ row: rows[r.index] as number, errors: r.errors ?? [] });
-        }
-        counts.created += result.created;
-        counts.updated += result.updated;
-        counts.unchanged += result.unchanged;
-      };
-      let shownDone = 0; // batches can finish out of order; the bar only moves forward
-      const upsert = async (send: ImportedPatient[], rows: number[], rowsDone: number) => {
-        // The API takes bodies up to 1 MB: a batch of unusually long rows goes in parts.
-        for (const [from, to] of client ? bodySizedParts(send) : []) {
-          await upsertPart(send.slice(from, to), rows.slice(from, to));
-        }
-        shownDone = Math.max(shownDone, rowsDone);
-        progress.update(shownDone);
-      };
-      let summary: Awaited<ReturnType<typeof importPatientCsv>>;
-      try {
-        summary = await importPatientCsv(text, {
-          firstLine,
-          mapping,
-          signal: controller.signal,
-          onBatch: async (batch) => {
-            // Core's errors include an ID repeated anywhere earlier in the file, as the console's do.
-            errors.push(...batch.errors);
-            counts.checked += batch.patients.length;
-            while (inFlight.size >= IMPORT_IN_FLIGHT) await Promise.race(inFlight);
-            const sending: Promise<void> = upsert(batch.patients, batch.rows, batch.rowsDone).finally(() =>
-              inFlight.delete(sending),
-            );
-            sending.catch(() => {}); // surfaced by the next race or the final wait, not as an unhandled rejection
-            inFlight.add(sending);
-          },
-        });
-        await Promise.all(inFlight);
-      } finally {
-        process.removeListener('SIGINT', cancel);
-      }
-      progress.finish(summary.rowsDone);
-
-      errors.sort((a, b) => a.row - b.row);
-      const errorsFile = errors.length > 0 ? (options.errors ?? defaultErrorsPath(file)) : null;
-      if (errorsFile) await writeErrors(errorsFile, errors);
-      const processed = options.dryRun ? counts.checked : counts.created + counts.updated + counts.unchanged;
-      const headline = options.dryRun
-        ? `Dry run: ${summary.rowsDone} rows checked, ${counts.checked} patients would be sent; nothing was sent`
-        : `${summary.cancelled ? 'Import cancelled' : 'Import complete'}: ${processed} patients processed` +
-          ` (created ${counts.created}, updated ${counts.updated}, unchanged ${counts.unchanged})`;
-      const failed = errorsFile ? `${errors.length} rows failed; errors written to ${errorsFile}` : 'No errors.';
-      const result = {
-        ok: errors.length === 0 && !summary.cancelled,
-        dryRun: options.dryRun === true,
-        cancelled: summary.cancelled,
-        rows: summary.rowsDone,
-        processed,
-        ...(options.dryRun ? {} : { created: counts.created, updated: counts.updated, unchanged: counts.unchanged }),
-        failedRows: errors.length,
-        errorsFile,
-      };
-      // Rows that failed make the exit code 1, so a script notices; the summary goes with the refusal.
-      if (!result.ok) throw new CliRefusal(`${headline}\n${failed}`);
-      ctx.print(result, () => `${headline}\n${failed}`);
+      const to = client ? { client, businessId } : undefined;
+      const outcome = await sendPatients(io, text, { firstLine, mapping }, to, progress);
+      await reportImport(ctx, file, options, outcome);
     });
+}
 
+type ImportOutcome = {
+  summary: Awaited<ReturnType<typeof importPatientCsv>>;
+  errors: RowError[];
+  counts: { created: number; updated: number; unchanged: number; checked: number };
+};
+
+/**
+ * Parses and checks the file batch by batch and, unless it is a dry run (`to` undefined), upserts each
+ * batch while the next is read. Ctrl-C on a terminal stops reading; what was sent stays sent.
+ */
+async function sendPatients(
+  io: CliIo,
+  text: string,
+  plan: { firstLine: 'data' | 'fields'; mapping: CsvMapping },
+  to: { client: Client; businessId: string } | undefined,
+  progress: Progress,
+): Promise<ImportOutcome> {
+  const errors: RowError[] = [];
+  const counts = { created: 0, updated: 0, unchanged: 0, checked: 0 };
+  const controller = new AbortController();
+  const cancel = () => controller.abort();
+  if (io.interactive) process.once('SIGINT', cancel);
+  // Up to IMPORT_IN_FLIGHT batches on their way: the server writes one while it reads the next, and
+  // this process parses and checks meanwhile.
+  const inFlight = new Set<Promise<void>>();
+  const upsertPart = async (send: ImportedPatient[], rows: number[]): Promise<void> => {
+    const result = await to?.client.call('patients', 'batchUpsertPatients', {
+      businessId: to.businessId,
+      patients: send,
+    });
+    if (!result) return;
+    for (const r of result.results) {
+      if (r.status === 'invalid') errors.push({ row: rows[r.index] as number, errors: r.errors ?? [] });
+    }
+    counts.created += result.created;
+    counts.updated += result.updated;
+    counts.unchanged += result.unchanged;
+  };
+  let shownDone = 0; // batches can finish out of order; the bar only moves forward
+  const upsert = async (send: ImportedPatient[], rows: number[], rowsDone: number) => {
+    // The API takes bodies up to 1 MB: a batch of unusually long rows goes in parts.
+    for (const [from, upTo] of to ? bodySizedParts(send) : []) {
+      await upsertPart(send.slice(from, upTo), rows.slice(from, upTo));
+    }
+    shownDone = Math.max(shownDone, rowsDone);
+    progress.update(shownDone);
+  };
+  let summary: ImportOutcome['summary'];
+  try {
+    summary = await importPatientCsv(text, {
+      ...plan,
+      signal: controller.signal,
+      onBatch: async (batch) => {
+        // Core's errors include an ID repeated anywhere earlier in the file, as the console's do.
+        errors.push(...batch.errors);
+        counts.checked += batch.patients.length;
+        while (inFlight.size >= IMPORT_IN_FLIGHT) await Promise.race(inFlight);
+        const sending: Promise<void> = upsert(batch.patients, batch.rows, batch.rowsDone).finally(() =>
+          inFlight.delete(sending),
+        );
+        sending.catch(() => {}); // surfaced by the next race or the final wait, not as an unhandled rejection
+        inFlight.add(sending);
+      },
+    });
+    await Promise.all(inFlight);
+  } finally {
+    process.removeListener('SIGINT', cancel);
+  }
+  progress.finish(summary.rowsDone);
+  return { summary, errors, counts };
+}
+
+/** The summary, and the error report (FILE.errors.csv beside the file unless --errors names one). */
+async function reportImport(ctx: CommandContext, file: string, options: ImportOptions, outcome: ImportOutcome) {
+  const { summary, errors, counts } = outcome;
+  errors.sort((a, b) => a.row - b.row);
+  const errorsFile = errors.length > 0 ? (options.errors ?? defaultErrorsPath(file)) : null;
+  if (errorsFile) await writeErrors(errorsFile, errors);
+  const processed = options.dryRun ? counts.checked : counts.created + counts.updated + counts.unchanged;
+  const headline = options.dryRun
+    ? `Dry run: ${summary.rowsDone} rows checked, ${counts.checked} patients would be sent; nothing was sent`
+    : `${summary.cancelled ? 'Import cancelled' : 'Import complete'}: ${processed} patients processed` +
+      ` (created ${counts.created}, updated ${counts.updated}, unchanged ${counts.unchanged})`;
+  const failed = errorsFile ? `${errors.length} rows failed; errors written to ${errorsFile}` : 'No errors.';
+  const result = {
+    ok: errors.length === 0 && !summary.cancelled,
+    dryRun: options.dryRun === true,
+    cancelled: summary.cancelled,
+    rows: summary.rowsDone,
+    processed,
+    ...(options.dryRun ? {} : { created: counts.created, updated: counts.updated, unchanged: counts.unchanged }),
+    failedRows: errors.length,
+    errorsFile,
+  };
+  // Rows that failed make the exit code 1, so a script notices; the summary goes with the refusal.
+  if (!result.ok) throw new CliRefusal(`${headline}\n${failed}`);
+  ctx.print(result, () => `${headline}\n${failed}`);
+}
+
+function exportCommand(patients: Command, io: CliIo): void {
   patients
     .command('export')
     .description("Export a business's current patients as CSV (re-importable; formula-like cells neutralised)")
@@ -231,7 +262,7 @@ export function patientsCommands(program: Command, io: CliIo): void {
     .option('--out <file>', 'write to this file (created 0600) instead of standard output')
     .option('--include-deleted', 'include soft-deleted patients, with a Deleted column')
     .action(async (options: { business: string; out?: string; includeDeleted?: boolean }, command: Command) => {
-      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
+      const ctx = contextOf(io, command);
       if (ctx.json && !options.out) throw new UsageError('--json prints a summary: give --out for the CSV');
       const client = ctx.client((await ctx.session()).token);
       const businessId = await businessIdOf(client, options.business);

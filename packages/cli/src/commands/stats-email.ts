@@ -7,7 +7,7 @@ const isoMonth = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
 /**
  * `medlocker stats email --business ID [--month YYYY-MM]`: sends (or sends again) a business's monthly
- * report to its notification emails (reports/sendMonthlyEmail, issue 21). Added to the `stats` command
+ * report to its notification emails (reports/sendMonthlyEmail). Added to the `stats` command
  * (commands/stats.ts holds `stats rebuild`), as `statsEmailCommand(stats, io)`.
  */
 export function statsEmailCommand(stats: Command, io: CliIo): void {

@@ -4,7 +4,7 @@ import { type CliIo, commandContext, type GlobalOptions, UsageError } from '../c
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** `medlocker stats rebuild`: support recomputes the stored monthly figures (issue 21). */
+/** `medlocker stats rebuild`: support recomputes the stored monthly figures. */
 export function statsCommands(program: Command, io: CliIo): void {
   const stats = program.command('stats').description('The monthly figures of the reports (support)');
 

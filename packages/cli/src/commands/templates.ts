@@ -7,9 +7,9 @@ import {
   validationMessage,
 } from '@medlocker/core';
 import type { Command } from 'commander';
-import { businessIdOf } from '../business-ref.ts';
-import { ApiError } from '../client.ts';
-import { type CliIo, CliRefusal, commandContext, type GlobalOptions, UsageError } from '../context.ts';
+import { businessIdOf, signedInFor } from '../business-ref.ts';
+import { ApiError, type Client } from '../client.ts';
+import { type CliIo, CliRefusal, type CommandContext, contextOf, UsageError } from '../context.ts';
 
 type ImportOptions = { business?: string; businessesFrom?: string; dryRun?: boolean };
 
@@ -81,16 +81,18 @@ export async function businessIdsOf(options: ImportOptions): Promise<string[]> {
 /** `medlocker templates export | import`: SMS templates rolled out to many businesses at once. */
 export function templatesCommands(program: Command, io: CliIo): void {
   const templates = program.command('templates').description("Businesses' SMS templates: export and bulk import");
+  exportCommand(templates, io);
+  importCommand(templates, io);
+}
 
+function exportCommand(templates: Command, io: CliIo): void {
   templates
     .command('export')
     .description("Write a business's eight SMS templates (its own wording or the default) as JSON")
     .requiredOption('--business <id|name>', 'the business: its id or its name')
     .option('--out <file>', 'write to this file instead of standard output')
     .action(async (options: { business: string; out?: string }, command: Command) => {
-      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
-      const client = ctx.client((await ctx.session()).token);
-      const businessId = await businessIdOf(client, options.business);
+      const { ctx, client, businessId } = await signedInFor(io, command, options.business);
       const result = await client.call('businessSettings', 'getBusinessSmsTemplates', { businessId });
       const text = `${JSON.stringify({ templates: result.templates }, null, 2)}\n`;
       if (!options.out) {
@@ -103,7 +105,9 @@ export function templatesCommands(program: Command, io: CliIo): void {
         () => `Templates written to ${options.out}`,
       );
     });
+}
 
+function importCommand(templates: Command, io: CliIo): void {
   templates
     .command('import')
     .description(
@@ -114,42 +118,14 @@ export function templatesCommands(program: Command, io: CliIo): void {
     .option('--businesses-from <file>', 'a file of business ids, one a line')
     .option('--dry-run', 'check everything; write nothing')
     .action(async (file: string, options: ImportOptions, command: Command) => {
-      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
+      const ctx = contextOf(io, command);
       const { templates: checked, problems } = checkTemplatesFile(await readText(file));
       const refs = await businessIdsOf(options);
       if (problems.length > 0) {
         throw new CliRefusal(`The templates cannot be imported; nothing was written:\n  ${problems.join('\n  ')}`);
       }
       const client = ctx.client((await ctx.session()).token);
-      const say = (line: string) => {
-        if (!ctx.json) io.stderr(`${line}\n`);
-      };
-
-      // Every business must exist and be editable before the first one is written: every problem is
-      // reported at once, so one run shows all that needs fixing.
-      const refused: string[] = [];
-      const businessIds: string[] = [];
-      for (const ref of refs) {
-        try {
-          businessIds.push(await businessIdOf(client, ref));
-        } catch (error) {
-          if (!(error instanceof CliRefusal)) throw error;
-          refused.push(`${ref}: ${error.message}`);
-        }
-      }
-      for (const [i, businessId] of businessIds.entries()) {
-        say(`Checking: ${i + 1}/${businessIds.length} businesses`);
-        try {
-          const current = await client.call('businessSettings', 'getBusinessSmsTemplates', { businessId });
-          if (current.archived) refused.push(`${businessId}: archived, its settings cannot be changed`);
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-          refused.push(`${businessId}: ${error.message}`);
-        }
-      }
-      if (refused.length > 0) {
-        throw new CliRefusal(`The templates cannot be imported; nothing was written:\n  ${refused.join('\n  ')}`);
-      }
+      const businessIds = await writableBusinesses(ctx, client, refs);
       const keys = Object.keys(checked);
       if (options.dryRun) {
         ctx.print(
@@ -159,24 +135,72 @@ export function templatesCommands(program: Command, io: CliIo): void {
         );
         return;
       }
-
-      const updated: string[] = [];
-      const failed: { businessId: string; message: string }[] = [];
-      for (const [i, businessId] of businessIds.entries()) {
-        try {
-          await client.call('businessSettings', 'updateBusinessSmsTemplates', { businessId, templates: checked });
-          updated.push(businessId);
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-          failed.push({ businessId, message: error.message });
-        }
-        say(`Importing: ${i + 1}/${businessIds.length} businesses`);
-      }
-      const report = [
-        `Templates ${keys.join(', ')} set for ${updated.length} of ${businessIds.length} businesses`,
-        ...failed.map((f) => `  failed ${f.businessId}: ${f.message}`),
-      ].join('\n');
-      if (failed.length > 0) throw new CliRefusal(report);
-      ctx.print({ ok: true, updated, failed, templates: keys }, () => report);
+      await writeTemplates(ctx, client, businessIds, checked);
     });
+}
+
+/** Progress on stderr, unless --json. */
+const sayer = (ctx: CommandContext) => (line: string) => {
+  if (!ctx.json) ctx.io.stderr(`${line}\n`);
+};
+
+/**
+ * The ids of the businesses named, once every one is known to exist and be editable: before the first
+ * is written, every problem is reported at once, so one run shows all that needs fixing.
+ */
+async function writableBusinesses(ctx: CommandContext, client: Client, refs: string[]): Promise<string[]> {
+  const say = sayer(ctx);
+  const refused: string[] = [];
+  const businessIds: string[] = [];
+  for (const ref of refs) {
+    try {
+      businessIds.push(await businessIdOf(client, ref));
+    } catch (error) {
+      if (!(error instanceof CliRefusal)) throw error;
+      refused.push(`${ref}: ${error.message}`);
+    }
+  }
+  for (const [i, businessId] of businessIds.entries()) {
+    say(`Checking: ${i + 1}/${businessIds.length} businesses`);
+    try {
+      const current = await client.call('businessSettings', 'getBusinessSmsTemplates', { businessId });
+      if (current.archived) refused.push(`${businessId}: archived, its settings cannot be changed`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      refused.push(`${businessId}: ${error.message}`);
+    }
+  }
+  if (refused.length > 0) {
+    throw new CliRefusal(`The templates cannot be imported; nothing was written:\n  ${refused.join('\n  ')}`);
+  }
+  return businessIds;
+}
+
+/** Sets the templates of each business in turn, past failures; any failure makes the exit code 1. */
+async function writeTemplates(
+  ctx: CommandContext,
+  client: Client,
+  businessIds: string[],
+  templates: Partial<Record<SmsTemplateKey, string>>,
+): Promise<void> {
+  const say = sayer(ctx);
+  const keys = Object.keys(templates);
+  const updated: string[] = [];
+  const failed: { businessId: string; message: string }[] = [];
+  for (const [i, businessId] of businessIds.entries()) {
+    try {
+      await client.call('businessSettings', 'updateBusinessSmsTemplates', { businessId, templates });
+      updated.push(businessId);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      failed.push({ businessId, message: error.message });
+    }
+    say(`Importing: ${i + 1}/${businessIds.length} businesses`);
+  }
+  const report = [
+    `Templates ${keys.join(', ')} set for ${updated.length} of ${businessIds.length} businesses`,
+    ...failed.map((f) => `  failed ${f.businessId}: ${f.message}`),
+  ].join('\n');
+  if (failed.length > 0) throw new CliRefusal(report);
+  ctx.print({ ok: true, updated, failed, templates: keys }, () => report);
 }

@@ -8,10 +8,9 @@ import {
   webhooksPageSize,
 } from '@medlocker/core';
 import { type Command, Option } from 'commander';
-import { businessIdOf } from '../business-ref.ts';
-import { type CliIo, commandContext, type GlobalOptions, UsageError } from '../context.ts';
-import { collectPages } from '../paging.ts';
-import { renderTable } from '../ui/table.tsx';
+import { businessIdOf, signedInFor } from '../business-ref.ts';
+import { type CliIo, signedIn, UsageError } from '../context.ts';
+import { collectPages, pagingOptions, printPage } from '../paging.ts';
 
 const columns = [
   { header: 'Made', value: (d: WebhookDelivery) => formatDateTime(d.created) },
@@ -41,53 +40,49 @@ export function webhooksCommands(program: Command, io: CliIo): void {
   const webhooks = program
     .command('webhooks')
     .description("A business's webhook deliveries to its integration: list, replay, send a test event");
+  listCommand(webhooks, io);
+  replayCommand(webhooks, io);
+  testCommand(webhooks, io);
+}
 
-  webhooks
-    .command('list')
-    .description(
-      `List a business's webhook deliveries, newest first (${webhooksPageSize} a page; --all for every page)`,
-    )
-    .requiredOption('--business <id|name>', 'the business: its id or its name')
-    .addOption(new Option('--event <type>', 'only deliveries of this event type').choices(webhookEventTypes))
-    .addOption(new Option('--outcome <outcome>', 'only deliveries with this outcome').choices(webhookOutcomes))
-    .option('--since <time>', 'only deliveries made at or after this ISO 8601 time')
-    .option('--all', 'fetch every page')
-    .option('--next-token <token>', 'continue from a previous page')
-    .action(
-      async (
-        options: {
-          business: string;
-          event?: WebhookEventType;
-          outcome?: WebhookOutcome;
-          since?: string;
-          all?: boolean;
-          nextToken?: string;
-        },
-        command: Command,
-      ) => {
-        const since = options.since === undefined ? undefined : timeOf('--since', options.since);
-        const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
-        const client = ctx.client((await ctx.session()).token);
-        const businessId = await businessIdOf(client, options.business);
-        const { items: found, nextToken } = await collectPages<WebhookDelivery>(async (token) => {
-          const page = await client.call('webhooks', 'listDeliveries', {
-            businessId,
-            ...(options.event ? { eventType: options.event } : {}),
-            ...(options.outcome ? { outcome: options.outcome } : {}),
-            ...(since !== undefined ? { since } : {}),
-            nextToken: token,
-          });
-          return { items: page.deliveries, nextToken: page.nextToken };
-        }, options);
-        ctx.print({ deliveries: found, nextToken }, () =>
-          found.length === 0
-            ? 'No webhook deliveries found'
-            : renderTable(found, columns) +
-              (nextToken ? `\n\nMore deliveries: add --all, or --next-token ${nextToken}` : ''),
-        );
-      },
-    );
+type ListOptions = {
+  business: string;
+  event?: WebhookEventType;
+  outcome?: WebhookOutcome;
+  since?: string;
+  all?: boolean;
+  nextToken?: string;
+};
 
+function listCommand(webhooks: Command, io: CliIo): void {
+  pagingOptions(
+    webhooks
+      .command('list')
+      .description(
+        `List a business's webhook deliveries, newest first (${webhooksPageSize} a page; --all for every page)`,
+      )
+      .requiredOption('--business <id|name>', 'the business: its id or its name')
+      .addOption(new Option('--event <type>', 'only deliveries of this event type').choices(webhookEventTypes))
+      .addOption(new Option('--outcome <outcome>', 'only deliveries with this outcome').choices(webhookOutcomes))
+      .option('--since <time>', 'only deliveries made at or after this ISO 8601 time'),
+  ).action(async (options: ListOptions, command: Command) => {
+    const since = options.since === undefined ? undefined : timeOf('--since', options.since);
+    const { ctx, client, businessId } = await signedInFor(io, command, options.business);
+    const page = await collectPages<WebhookDelivery>(async (token) => {
+      const page = await client.call('webhooks', 'listDeliveries', {
+        businessId,
+        ...(options.event ? { eventType: options.event } : {}),
+        ...(options.outcome ? { outcome: options.outcome } : {}),
+        ...(since !== undefined ? { since } : {}),
+        nextToken: token,
+      });
+      return { items: page.deliveries, nextToken: page.nextToken };
+    }, options);
+    printPage(ctx, 'deliveries', page, columns, { empty: 'No webhook deliveries found', more: 'deliveries' });
+  });
+}
+
+function replayCommand(webhooks: Command, io: CliIo): void {
   webhooks
     .command('replay')
     .description('Send a delivery again (same webhook-id), or every failed one of a business since a time')
@@ -111,8 +106,7 @@ export function webhooksCommands(program: Command, io: CliIo): void {
           throw new UsageError('Give a delivery id, or --business with --failed-since');
         }
         const since = options.failedSince === undefined ? 0 : timeOf('--failed-since', options.failedSince);
-        const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
-        const client = ctx.client((await ctx.session()).token);
+        const { ctx, client } = await signedIn(io, command);
         if (deliveryId !== undefined) {
           const { delivery } = await client.call('webhooks', 'replayDelivery', { id: deliveryId });
           ctx.print({ delivery }, () => `Delivery ${delivery.id} (${delivery.eventType}) queued again`);
@@ -127,15 +121,15 @@ export function webhooksCommands(program: Command, io: CliIo): void {
         );
       },
     );
+}
 
+function testCommand(webhooks: Command, io: CliIo): void {
   webhooks
     .command('test')
     .description("Send a test event to a business's webhook URL")
     .requiredOption('--business <id|name>', 'the business: its id or its name')
     .action(async (options: { business: string }, command: Command) => {
-      const ctx = commandContext(io, command.optsWithGlobals<GlobalOptions>());
-      const client = ctx.client((await ctx.session()).token);
-      const businessId = await businessIdOf(client, options.business);
+      const { ctx, client, businessId } = await signedInFor(io, command, options.business);
       const { delivery } = await client.call('webhooks', 'sendTestEvent', { businessId });
       ctx.print({ delivery }, () => `Test event queued: delivery ${delivery.id}`);
     });

@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { ArchivedStamp, Id, Timestamp } from '../misc/stamps.ts';
+import { ArchivedStamp, Id, Timestamp } from '../stamps.ts';
 import { Address } from './address.ts';
 
 /** A business or group logo: the stored image path and the colour shown behind it. */

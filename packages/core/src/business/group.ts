@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { ArchivedStamp, Id, Timestamp } from '../misc/stamps.ts';
+import { ArchivedStamp, Id, Timestamp } from '../stamps.ts';
 import { Address } from './address.ts';
 import { Logo } from './business.ts';
 

@@ -4,7 +4,7 @@ import { Bool, Required } from '../validation/general.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 
 /*
- * The checkout of a charged order (issue 19): a card payment on Judopay's hosted page, or an NHS
+ * The checkout of a charged order: a card payment on Judopay's hosted page, or an NHS
  * exemption declaration. The api's areas/checkout holds the rules; these are the shapes.
  */
 

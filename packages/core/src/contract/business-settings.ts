@@ -8,6 +8,7 @@ import {
 } from '../settings/feature-settings.ts';
 import { SmsSenderId } from '../settings/sms-sender-id.ts';
 import { SmsTemplateKey, SmsTemplates, smsTemplateKeys } from '../settings/sms-templates.ts';
+import { eachGiven, eachKey } from '../validation/by-key.ts';
 import { validationMessage } from '../validation/catalogue.ts';
 import { Bool, minimumInteger, Required } from '../validation/general.ts';
 import { reject } from '../validation/rule.ts';
@@ -138,28 +139,16 @@ export const defaultSmsTemplates: Record<SmsTemplateKey, string> = {
 export const smsTemplateMaxLength = 960;
 
 /** Templates to save: each given one non-empty, at most 6 pages, with SPEC §5's placeholders. */
-export const SmsTemplatesChanges = SmsTemplates.narrow((templates, ctx) => {
-  let ok = true;
-  for (const key of smsTemplateKeys) {
-    const template = templates[key];
-    if (template === undefined) continue;
-    if (template.trim() === '') ok = reject(ctx, 'REQUIRED', undefined, [...ctx.path, key]);
-    else if (template.length > smsTemplateMaxLength)
-      ok = reject(ctx, 'INVALID_LENGTH', validationMessage.maxLength(smsTemplateMaxLength), [...ctx.path, key]);
-  }
-  return ok;
-});
+export const SmsTemplatesChanges = SmsTemplates.narrow(
+  eachGiven(smsTemplateKeys, (_key, template) => {
+    if (template.trim() === '') return { id: 'REQUIRED' };
+    if (template.length > smsTemplateMaxLength)
+      return { id: 'INVALID_LENGTH', message: validationMessage.maxLength(smsTemplateMaxLength) };
+    return null;
+  }),
+);
 
-const AllSmsTemplates = type({
-  machineBackInOrder: 'string',
-  machineOutOfOrder: 'string',
-  orderReady: 'string',
-  orderUpdated: 'string',
-  orderRemoved: 'string',
-  orderExpiring: 'string',
-  paymentRequired: 'string',
-  orderCollected: 'string',
-});
+const AllSmsTemplates = type(eachKey(smsTemplateKeys, 'string'));
 
 const BusinessId = Id;
 

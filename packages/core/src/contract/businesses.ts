@@ -3,7 +3,7 @@ import { Address } from '../business/address.ts';
 import { Business, BusinessInfo } from '../business/business.ts';
 import { BusinessContactLists } from '../business/business-input.ts';
 import { normaliseUkPostcode, UkPostcode } from '../contact/uk-postcode.ts';
-import { ArchivedStamp } from '../misc/stamps.ts';
+import { ArchivedStamp } from '../stamps.ts';
 import { Email, isEmail, Required } from '../validation/general.ts';
 import { fail } from '../validation/rule.ts';
 import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';

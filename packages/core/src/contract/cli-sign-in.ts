@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import { type Method, publicAccess, signedInSelf } from './define.ts';
 
 /*
- * Signing the command line in through the browser (issue 22), for users who sign in with an identity
+ * Signing the command line in through the browser, for users who sign in with an identity
  * provider and so have no password to type: a device-code hand-off. The cli asks for a code, the person
  * opens the console.s /cli page (signing in there, through their provider), checks the code and
  * approves; the cli, polling, then receives a session of its own.

@@ -3,9 +3,8 @@ import type { Type } from 'arktype';
 /**
  * Who calls. `anonymous` in a method's `actors` makes it public (login, reset); `support` holds the
  * Support role (the whole estate); `pharmacy` holds Business or Group roles and reaches only what
- * those roles name (SPEC §6). `patient`, `locker` and `integration` are for the methods later issues
- * add (the patient page, the machine hub, the integration API): each reaches one patient, machine or
- * business.
+ * those roles name (SPEC §6). `patient`, `locker` and `integration` call from the patient page, the
+ * machine hub and the integration API: each reaches one patient, machine or business.
  */
 export type ActorKind = 'anonymous' | 'support' | 'pharmacy' | 'patient' | 'locker' | 'integration';
 

@@ -1,14 +1,14 @@
 import { type } from 'arktype';
 import { Level } from '../errors/machine-alerts.ts';
-import { Timestamp } from '../misc/stamps.ts';
 import { Order } from '../order/order.ts';
 import { OrderReason } from '../order/order-input.ts';
 import { OrderStatus } from '../order/statuses.ts';
+import { Timestamp } from '../stamps.ts';
 import { Id } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
 
 /*
- * The evidence pack (issue 21): for one machine and a time range, what happened inside it (temperature,
+ * The evidence pack: for one machine and a time range, what happened inside it (temperature,
  * alarms, outages), which orders were in it meanwhile, what each patient was told and who acted; and
  * from it, holding the PINs of affected orders until staff have checked them. docs/DECISIONS.md, "The evidence pack".
  */

@@ -2,9 +2,9 @@ import { type } from 'arktype';
 import { AlarmTemplateCode, alarmPlaceholders, alarmTemplateCodes } from '../errors/machine-alerts.ts';
 import { GlobalSettings } from '../settings/global-settings.ts';
 import { placeholdersIn } from '../settings/sms-templates.ts';
+import { anyKey, eachGiven, eachKey } from '../validation/by-key.ts';
 import { validationMessage } from '../validation/catalogue.ts';
 import { PositiveInteger } from '../validation/general.ts';
-import { reject } from '../validation/rule.ts';
 import { upTo } from '../validation/string-limits.ts';
 import { defineArea, supportOnly } from './define.ts';
 
@@ -35,34 +35,13 @@ export function alarmTemplateProblem(
 const AlarmTemplate = upTo(alarmTemplateMaxLength);
 
 /** Alarm templates to save, by code; codes left out keep their wording. */
-export const AlarmTemplatesChanges = type({
-  'EM_0001?': AlarmTemplate,
-  'EM_0002?': AlarmTemplate,
-  'EM_0003?': AlarmTemplate,
-  'EM_0009?': AlarmTemplate,
-  'EM_0010?': AlarmTemplate,
-  'EM_0016?': AlarmTemplate,
-  'MP_0001?': AlarmTemplate,
-}).narrow((templates, ctx) => {
-  let ok = true;
-  for (const code of alarmTemplateCodes) {
-    const template = templates[code];
-    if (template === undefined) continue;
-    const problem = alarmTemplateProblem(template);
-    if (problem) ok = reject(ctx, problem.id, problem.message, [...ctx.path, code]);
-  }
-  return ok;
-});
+export const AlarmTemplatesChanges = type(anyKey(alarmTemplateCodes, AlarmTemplate)).narrow(
+  eachGiven(alarmTemplateCodes, (_code, template) => alarmTemplateProblem(template)),
+);
 
-const AllAlarmTemplates = type({
-  EM_0001: 'string',
-  EM_0002: 'string',
-  EM_0003: 'string',
-  EM_0009: 'string',
-  EM_0010: 'string',
-  EM_0016: 'string',
-  MP_0001: 'string',
-}) satisfies { infer: Record<AlarmTemplateCode, string> };
+const AllAlarmTemplates = type(eachKey(alarmTemplateCodes, 'string')) satisfies {
+  infer: Record<AlarmTemplateCode, string>;
+};
 
 const AlarmTemplatesResult = type({
   /** Every code: support's wording, or the default. */

@@ -5,7 +5,7 @@ import { Id } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
 
 /*
- * Group reports (issue 21, SPEC §7): the monthly figures of a group's businesses side by side. The
+ * Group reports (SPEC §7): the monthly figures of a group's businesses side by side. The
  * months are London calendar months; the rows are the ones reports/listBusinessStats reads.
  */
 

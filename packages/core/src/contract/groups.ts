@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { Group } from '../business/group.ts';
-import { ArchivedStamp } from '../misc/stamps.ts';
+import { ArchivedStamp } from '../stamps.ts';
 import { Required } from '../validation/general.ts';
 import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
 import { infoPageSize, logoMethods, OptionalEmail, OptionalLine, OptionalPostcode } from './businesses.ts';

@@ -3,7 +3,7 @@ import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts
 import { defineArea, supportOnly } from './define.ts';
 
 /*
- * Identity providers (issue 22): OpenID Connect or SAML 2.0, global or tied to one business or group,
+ * Identity providers: OpenID Connect or SAML 2.0, global or tied to one business or group,
  * managed by support staff. The OIDC client secret is write-only: it is stored sealed and never sent
  * out (reads show `clientSecretSet`). The claim mapping names the ID token / userinfo claims (OIDC)
  * or assertion attributes (SAML) that carry the email and names; an empty mapping uses the standard

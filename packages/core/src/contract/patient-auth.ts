@@ -5,10 +5,10 @@ import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { type Access, publicAccess } from './define.ts';
 
 /*
- * The patient session (issue 19): a patient proves who they are for the order their link names, by date
+ * The patient session: a patient proves who they are for the order their link names, by date
  * of birth or by a code texted to the order's mobile, and gets a session of their own (its own cookie,
  * not the staff session's) that reaches that patient and their orders only. docs/DECISIONS.md,
- * "Patient session (issue 19)".
+ * "Patient session".
  */
 
 /** The numbers of the patient session and its checks, stated in docs/SECURITY.md. */

@@ -1,10 +1,10 @@
 import { type } from 'arktype';
 import { Address } from '../business/address.ts';
 import { cardSchemes } from '../checkout/card-schemes.ts';
-import { Timestamp } from '../misc/stamps.ts';
 import { ExemptionCode } from '../order/exemption-code.ts';
 import { Order } from '../order/order.ts';
 import { OrderStatus, PaymentStatus } from '../order/statuses.ts';
+import { Timestamp } from '../stamps.ts';
 import { Id } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
 import { patientOnly } from './patient-auth.ts';

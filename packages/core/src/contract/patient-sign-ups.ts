@@ -5,10 +5,10 @@ import { defineArea, publicAccess } from './define.ts';
 import { SignUpForm, SignUpVerification } from './sign-ups.ts';
 
 /*
- * Online sign-ups on the patient page (`/signup/{businessId}`), issue 19. Public: anyone may start one
+ * Online sign-ups on the patient page (`/signup/{businessId}`). Public: anyone may start one
  * with a business that has `onlineSignups.enabled`. Starting one hands the browser an HttpOnly cookie
  * whose token is the only proof that reaches that one sign-up: `get`, `verify` and `resendCodes` take
- * no id, so a caller can never name someone else's. docs/DECISIONS.md, "Online sign-ups (issue 19)".
+ * no id, so a caller can never name someone else's. docs/DECISIONS.md, "Online sign-ups".
  */
 
 /** The limits on online sign-ups (each code sent can cost an SMS), stated in docs/SECURITY.md. */

@@ -8,7 +8,7 @@ import { Id, NextToken } from '../validation/string-limits.ts';
 import { defineArea, type Method, staff, supportOnly } from './define.ts';
 
 /*
- * Reports (issue 21, SPEC §7): the collection records and the monthly figures of a business. The filters are
+ * Reports (SPEC §7): the collection records and the monthly figures of a business. The filters are
  * defined in docs/DECISIONS.md ("Collection records"); the api's reports/repository.ts is their SQL.
  */
 
@@ -25,7 +25,7 @@ export const YearMonth = textInput('INVALID_DATE', undefined, 7).narrow(
 );
 
 /*
- * Usage stats (issue 21): the estate now (support, no businessId) or one business now. The live
+ * Usage stats: the estate now (support, no businessId) or one business now. The live
  * figures are read as they stand; the analyses (SPEC §3's UsageStats) cover a period: a business's
  * last 12 London calendar months (this one included), the estate's last 7 London days (today
  * included). docs/DECISIONS.md, "Usage stats".
@@ -75,7 +75,7 @@ export const UsageOverview = type({
 export type UsageOverview = typeof UsageOverview.infer;
 
 /*
- * The monthly report email (issue 21): `reports/sendMonthlyEmail` sends a business's figures for one
+ * The monthly report email: `reports/sendMonthlyEmail` sends a business's figures for one
  * London month (default: the one just ended) to its notification emails, with a CSV of that month and
  * the 12 before it. The `reports.monthlyEmails` job sends the same on the 1st of each month
  * (docs/DECISIONS.md, "The monthly report email").

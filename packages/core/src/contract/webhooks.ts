@@ -1,12 +1,12 @@
 import { type } from 'arktype';
 import { IntegrationEvent, integrationEventTypes, WEBHOOK_TEST_EVENT } from '../integration/events.ts';
-import { Timestamp } from '../misc/stamps.ts';
+import { Timestamp } from '../stamps.ts';
 import { validationMessages } from '../validation/catalogue.ts';
 import { Id, NextToken } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
 
 /*
- * The webhook delivery console (issue 20): every webhook message of a business with each attempt to
+ * The webhook delivery console: every webhook message of a business with each attempt to
  * send it, replays, a test event and the endpoint's state. The dispatcher (the api's webhooks/) sends
  * them; these methods only read its tables and ask it to send again.
  */

@@ -4,7 +4,7 @@ import type { Order } from '../order/order.ts';
 import { OrderCreatedVia, OrderStatus, PaymentStatus } from '../order/statuses.ts';
 
 /*
- * What a pharmacy's record system hears (issue 20): the events of its business, the same objects on
+ * What a pharmacy's record system hears: the events of its business, the same objects on
  * the events feed (`GET /integration/v1/events`) and in webhook bodies. Times are ISO 8601 in UTC,
  * money in pence: a partner's system reads them without our conventions.
  */

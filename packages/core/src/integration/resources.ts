@@ -8,7 +8,7 @@ import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { isoTime } from './events.ts';
 
 /*
- * The resources of the integration API (`/integration/v1`, issue 20) besides orders (events.ts): what
+ * The resources of the integration API (`/integration/v1`) besides orders (events.ts): what
  * a pharmacy's record system sends and reads. Times are ISO 8601 in UTC, money in pence.
  */
 

@@ -1,6 +1,6 @@
 import { alarmTemplateCodes, type Level } from '../errors/machine-alerts.ts';
-import { Timestamp } from '../misc/stamps.ts';
 import { temperatureRange } from '../protocol/temperature.ts';
+import { Timestamp } from '../stamps.ts';
 import { Machine } from './machine.ts';
 import type { MachineEvent } from './machine-event.ts';
 

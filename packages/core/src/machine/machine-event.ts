@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { Level } from '../errors/machine-alerts.ts';
-import { Id, Timestamp } from '../misc/stamps.ts';
+import { Id, Timestamp } from '../stamps.ts';
 
 /**
  * Something a locker (EM_ codes) or the product (MP_ codes) reported about a machine (SPEC §3).

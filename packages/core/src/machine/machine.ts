@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { ArchivedStamp, Id, Timestamp } from '../misc/stamps.ts';
+import { ArchivedStamp, Id, Timestamp } from '../stamps.ts';
 
 /** A temperature reading, in °C. */
 export const TemperatureReading = type({ created: Timestamp, value: 'number' });

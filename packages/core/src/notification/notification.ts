@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { Level } from '../errors/machine-alerts.ts';
-import { Id, Timestamp } from '../misc/stamps.ts';
+import { Id, Timestamp } from '../stamps.ts';
 
 /** A notification to a business's staff (SPEC §3); `dismissed` null until someone dismisses it. */
 export const Notification = type({

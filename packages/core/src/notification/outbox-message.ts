@@ -1,6 +1,6 @@
 import { type } from 'arktype';
-import { Id, Timestamp } from '../misc/stamps.ts';
 import { DeliveryStatus } from '../order/statuses.ts';
+import { Id, Timestamp } from '../stamps.ts';
 
 /** How a queued message travels. */
 export const messageChannels = ['sms', 'email', 'whatsapp'] as const;

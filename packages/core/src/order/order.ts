@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { ChangedStamp, Id, Timestamp } from '../misc/stamps.ts';
+import { ChangedStamp, Id, Timestamp } from '../stamps.ts';
 import { ExemptionCode } from './exemption-code.ts';
 import { DeliveryStatus, OrderCreatedVia, OrderStatus, PaymentStatus } from './statuses.ts';
 
@@ -71,7 +71,7 @@ export const Order = type({
   ),
   patientDetails: 'Record<string, unknown> | null',
   /**
-   * Present while staff hold the order's PIN (the evidence pack, issue 21): the locker refuses it until
+   * Present while staff hold the order's PIN (the evidence pack): the locker refuses it until
    * someone releases it. Who held it, when and why.
    */
   'pinHold?': type({ heldAt: Timestamp, heldBy: 'string', heldByDisplayName: 'string', reason: 'string' }),

@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { Address } from '../business/address.ts';
-import { Id, Timestamp } from '../misc/stamps.ts';
+import { Id, Timestamp } from '../stamps.ts';
 
 /** The last failed delivery to a patient, shown so staff can fix the contact detail. */
 export const DeliveryFailure = type({ error: 'string', timestamp: Timestamp });

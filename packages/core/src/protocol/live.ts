@@ -1,14 +1,27 @@
+import { type } from 'arktype';
 import type { Machine } from '../machine/machine.ts';
 import type { MachineEvent } from '../machine/machine-event.ts';
-import type { ArchivedStamp } from '../misc/stamps.ts';
 import type { Notification } from '../notification/notification.ts';
 import type { OrderStatus } from '../order/statuses.ts';
+import type { ArchivedStamp } from '../stamps.ts';
 
 /*
  * What the console hub (`/ws`) pushes to consoles: `{ action, params }` (SPEC §3 WebSocket message
  * body), one discriminated union shared by the api (which publishes) and the console (which reads).
  * A new push is a new member here; the compiler then shows every place that must handle it.
  */
+
+/** Actions pushed to consoles over the live connection (SPEC §4). */
+export const liveUpdateActions = ['archived', 'statusUpdate', 'switchBusiness', 'unarchived'] as const;
+export const LiveUpdateAction = type.enumerated(...liveUpdateActions);
+export type LiveUpdateAction = typeof LiveUpdateAction.infer;
+
+/** A WebSocket message (SPEC §3): the connection it came from and an action with its params. */
+export const WebSocketMessage = type({
+  connectionId: 'string',
+  body: { action: 'string', 'params?': 'Record<string, unknown>' },
+});
+export type WebSocketMessage = typeof WebSocketMessage.infer;
 
 /** What a locker's bag event did to a machine's contents. */
 export type ContentsChange = 'loaded' | 'removed' | 'collected';

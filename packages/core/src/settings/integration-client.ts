@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { Id, Timestamp } from '../misc/stamps.ts';
+import { Id, Timestamp } from '../stamps.ts';
 
 /**
  * A third-party patient-record system connected to a business (SPEC §3). `secret` is shown in full

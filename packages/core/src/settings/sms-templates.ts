@@ -1,6 +1,6 @@
 import { type } from 'arktype';
+import { anyKey, eachGiven } from '../validation/by-key.ts';
 import { type ValidationError, validationMessage } from '../validation/catalogue.ts';
-import { reject } from '../validation/rule.ts';
 import { upTo } from '../validation/string-limits.ts';
 
 /** The SMS templates a business can word (SPEC §3), by key. */
@@ -75,28 +75,11 @@ export function smsTemplateErrors(key: SmsTemplateKey, template: string, path: s
   return errors;
 }
 
-/** A business's templates; a key left out uses the product's default wording. */
 /** One template as sent: at most 6 SMS pages (the contract's smsTemplateMaxLength). */
 const SmsTemplate = upTo(960);
 
-export const SmsTemplates = type({
-  'machineBackInOrder?': SmsTemplate,
-  'machineOutOfOrder?': SmsTemplate,
-  'orderReady?': SmsTemplate,
-  'orderUpdated?': SmsTemplate,
-  'orderRemoved?': SmsTemplate,
-  'orderExpiring?': SmsTemplate,
-  'paymentRequired?': SmsTemplate,
-  'orderCollected?': SmsTemplate,
-}).narrow((templates, ctx) => {
-  let ok = true;
-  for (const key of smsTemplateKeys) {
-    const template = templates[key];
-    if (template === undefined) continue;
-    // One message per field: arktype folds several errors at one path into a generic one.
-    const [first] = smsTemplateErrors(key, template);
-    if (first) ok = reject(ctx, first.id, first.message, [...ctx.path, key]);
-  }
-  return ok;
-});
+/** A business's templates; a key left out uses the product's default wording. */
+export const SmsTemplates = type(anyKey(smsTemplateKeys, SmsTemplate)).narrow(
+  eachGiven(smsTemplateKeys, (key, template) => smsTemplateErrors(key, template)[0]),
+);
 export type SmsTemplates = typeof SmsTemplates.infer;

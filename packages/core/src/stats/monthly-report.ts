@@ -5,7 +5,7 @@ import { defuseCell } from './collection-csv.ts';
 import type { MonthlyBusinessStats } from './stats.ts';
 
 /*
- * The monthly report's CSV (issue 21, reports/sendMonthlyEmail): one line per month, oldest first, the
+ * The monthly report's CSV (reports/sendMonthlyEmail): one line per month, oldest first, the
  * reported month last, so a spreadsheet compares it with the year before. Cells are plain numbers a
  * spreadsheet can sum and chart, with the unit in the header: pounds with 2 decimals ("1234.56" under
  * "Paid by card (£)"), durations in whole minutes. The email's text shows the same figures as SPEC §9

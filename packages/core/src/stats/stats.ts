@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { Id } from '../misc/stamps.ts';
+import { Id } from '../stamps.ts';
 
 const count = 'number.integer >= 0';
 
@@ -9,7 +9,7 @@ const countsByKey = type({ '[string]': count });
 const ChannelCounts = type({ sent: count, failed: count });
 
 /**
- * One business's numbers for one Europe/London calendar month (SPEC §3's fields, and issue 21's).
+ * One business's numbers for one Europe/London calendar month (SPEC §3's fields, and the monthly report's).
  * `month` is 1–12. Money in pence. Computed from the month's order events, messages and machine
  * events by the `stats.monthly` job (docs/DECISIONS.md, "Monthly figures").
  */

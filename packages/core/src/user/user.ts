@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { loginFailureReasons } from '../errors/messages.ts';
-import { Id, Timestamp } from '../misc/stamps.ts';
+import { Id, Timestamp } from '../stamps.ts';
 import { AccessLevel, FrontEnd } from './roles.ts';
 
 /** A person who signs in (SPEC §3). `name` is the display name, usually given + family. */

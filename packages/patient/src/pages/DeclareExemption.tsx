@@ -1,8 +1,18 @@
 import type { PatientOrderDetails, PatientOrderSummary } from '@medlocker/core';
-import { type FormEvent, type ReactNode, useRef, useState } from 'react';
-import { ApiError, messageOf, rpc } from '../api.ts';
+import { type FormEvent, type ReactNode, type RefObject, useRef, useState } from 'react';
+import { rpc } from '../api.ts';
+import {
+  type ErrorItem,
+  ErrorMessage,
+  ErrorSummary,
+  errorFor,
+  errorsOf,
+  Fieldset,
+  FormActions,
+  TextField,
+} from '../form.tsx';
 import { exemptionsOffered, formatPence, hrtOnly } from '../format.ts';
-import { type ErrorItem, ErrorSummary, Page, TextField } from '../ui.tsx';
+import { Page } from '../ui.tsx';
 import { SignaturePad, type SignaturePadHandle } from './SignaturePad.tsx';
 
 /** Where each field of the declaration is, for the error summary's links and the server's paths. */
@@ -12,6 +22,19 @@ const fieldIds: Record<string, string> = {
   onBehalfOfPatient: 'behalf-self',
   signature: 'signature',
 };
+
+type Behalf = '' | 'self' | 'behalf';
+
+/** What is missing from the declaration before it can be sent. */
+function problemsOf(code: string, name: string, behalf: Behalf, signature: string | null): ErrorItem[] {
+  const problems: ErrorItem[] = [];
+  if (!code) problems.push({ field: fieldIds.exemptionCode, message: 'Select the exemption that applies' });
+  if (!name.trim())
+    problems.push({ field: fieldIds.nameOfDeclarant, message: 'Enter the full name of the person declaring' });
+  if (!behalf) problems.push({ field: fieldIds.onBehalfOfPatient, message: 'Say whether you are the patient' });
+  if (!signature) problems.push({ field: fieldIds.signature, message: 'Sign in the box' });
+  return problems;
+}
 
 /**
  * The NHS exemption declaration (REFERENCE.md): which exemption applies (SPEC §5's codes with the
@@ -27,26 +50,20 @@ export function DeclareExemption(props: {
   const { order } = props.details;
   const [code, setCode] = useState('');
   const [name, setName] = useState('');
-  const [behalf, setBehalf] = useState<'' | 'self' | 'behalf'>('');
-  const [signed, setSigned] = useState(false);
+  const [behalf, setBehalf] = useState<Behalf>('');
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [busy, setBusy] = useState(false);
   const pad = useRef<SignaturePadHandle>(null);
-  const errorOf = (field: string) => errors.find((e) => e.field === fieldIds[field])?.message;
-  const offered = exemptionsOffered(Date.now());
+  const errorOf = (field: string) => errorFor(errors, fieldIds[field] ?? field);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
     const signature = pad.current?.toDataUrl() ?? null;
-    const problems: ErrorItem[] = [];
-    if (!code) problems.push({ field: fieldIds.exemptionCode, message: 'Select the exemption that applies' });
-    if (!name.trim())
-      problems.push({ field: fieldIds.nameOfDeclarant, message: 'Enter the full name of the person declaring' });
-    if (!behalf) problems.push({ field: fieldIds.onBehalfOfPatient, message: 'Say whether you are the patient' });
-    if (!signature) problems.push({ field: fieldIds.signature, message: 'Sign in the box' });
+    const problems = problemsOf(code, name, behalf, signature);
     setErrors(problems);
     if (problems.length > 0 || !signature) return;
+    // Busy until the order's page takes over: a second press must not declare twice.
     setBusy(true);
     try {
       const done = await rpc('checkout', 'declareExemption', {
@@ -58,22 +75,49 @@ export function DeclareExemption(props: {
       });
       props.onDeclared(done.order);
     } catch (error) {
-      if (error instanceof ApiError && error.details.some((d) => d.path)) {
-        setErrors(error.details.map((d) => ({ field: fieldIds[d.path] ?? undefined, message: d.message })));
-      } else {
-        setErrors([{ message: messageOf(error) }]);
-      }
+      setErrors(errorsOf(error, (path) => fieldIds[path] ?? undefined));
       setBusy(false);
     }
   }
 
-  const codeError = errorOf('exemptionCode');
-  const behalfError = errorOf('onBehalfOfPatient');
-  const signatureError = errorOf('signature');
   return (
     <Page title="Declare an exemption" headerAction={props.headerAction}>
       <ErrorSummary errors={errors} />
       <h1>Declare an exemption</h1>
+      <Intro order={order} />
+      <form onSubmit={submit} noValidate>
+        <ExemptionChoice code={code} onChange={setCode} error={errorOf('exemptionCode')} />
+        <TextField
+          id="nameOfDeclarant"
+          label="Full name of the person declaring"
+          error={errorOf('nameOfDeclarant')}
+          value={name}
+          onChange={setName}
+          autoComplete="name"
+          maxLength={100}
+        />
+        <BehalfChoice behalf={behalf} onChange={setBehalf} error={errorOf('onBehalfOfPatient')} />
+        <SignatureField pad={pad} error={errorOf('signature')} />
+        <div className="panel">
+          <p>
+            I declare that the information I have given is correct and complete, and I understand that if it is not,
+            appropriate action may be taken.
+          </p>
+        </div>
+        <FormActions submit="Declare and continue" busy={busy}>
+          <button className="link-button" type="button" onClick={props.onCancel}>
+            Go back to your order
+          </button>
+        </FormActions>
+      </form>
+    </Page>
+  );
+}
+
+/** What a declaration waives, and what it does not. */
+function Intro({ order }: { order: PatientOrderSummary }) {
+  return (
+    <>
       <p>
         If you do not have to pay the {formatPence(order.prescriptionCharge)} prescription charge, tell us why. The
         pharmacy may ask to see proof.
@@ -84,129 +128,119 @@ export function DeclareExemption(props: {
           this order still has to be paid by card.
         </p>
       )}
-      <form onSubmit={submit} noValidate>
-        <div className={`form-group${codeError ? ' form-group--error' : ''}`}>
-          <fieldset aria-describedby={codeError ? 'exemption-error' : undefined}>
-            <legend className="legend-heading">Why do you not have to pay?</legend>
-            {codeError && (
-              <span className="error-message" id="exemption-error">
-                <span className="visually-hidden">Error:</span> {codeError}
-              </span>
-            )}
-            {offered.map((e) => (
-              <div className="choice" key={e.code}>
-                <input
-                  type="radio"
-                  name="exemptionCode"
-                  id={`exemption-${e.code}`}
-                  value={e.code}
-                  checked={code === e.code}
-                  onChange={() => setCode(e.code)}
-                  aria-describedby={hrtOnly(e.code) ? `exemption-${e.code}-hint` : undefined}
-                />
-                <label htmlFor={`exemption-${e.code}`}>
-                  {e.code}: {capitalised(e.label)}
-                </label>
-                {hrtOnly(e.code) && (
-                  <span className="hint" id={`exemption-${e.code}-hint`}>
-                    Only for HRT (hormone replacement therapy) items
-                  </span>
-                )}
-              </div>
-            ))}
-          </fieldset>
-        </div>
+    </>
+  );
+}
 
-        <TextField
-          id="nameOfDeclarant"
-          label="Full name of the person declaring"
-          error={errorOf('nameOfDeclarant')}
-          value={name}
-          onChange={setName}
-          autoComplete="name"
-          maxLength={100}
-        />
-
-        <div className={`form-group${behalfError ? ' form-group--error' : ''}`}>
-          <fieldset aria-describedby={behalfError ? 'behalf-error' : undefined}>
-            <legend className="label">Are you the patient?</legend>
-            {behalfError && (
-              <span className="error-message" id="behalf-error">
-                <span className="visually-hidden">Error:</span> {behalfError}
-              </span>
-            )}
-            <div className="choice">
-              <input
-                type="radio"
-                name="onBehalfOfPatient"
-                id="behalf-self"
-                checked={behalf === 'self'}
-                onChange={() => setBehalf('self')}
-              />
-              <label htmlFor="behalf-self">Yes, I am the patient</label>
-            </div>
-            <div className="choice">
-              <input
-                type="radio"
-                name="onBehalfOfPatient"
-                id="behalf-behalf"
-                checked={behalf === 'behalf'}
-                onChange={() => setBehalf('behalf')}
-              />
-              <label htmlFor="behalf-behalf">No, I am declaring on behalf of the patient</label>
-            </div>
-          </fieldset>
-        </div>
-
-        <div className={`form-group${signatureError ? ' form-group--error' : ''}`}>
-          <span className="label" id="signature-label">
-            Signature
-          </span>
-          <span className="hint" id="signature-hint">
-            Sign in the box with your finger or mouse.
-          </span>
-          {signatureError && (
-            <span className="error-message" id="signature-error">
-              <span className="visually-hidden">Error:</span> {signatureError}
-            </span>
-          )}
-          <SignaturePad
-            id="signature"
-            ref={pad}
-            labelledBy="signature-label"
-            describedBy={`signature-hint${signatureError ? ' signature-error' : ''}`}
-            invalid={Boolean(signatureError)}
-            onChange={setSigned}
-          />
-          <button
-            className="button button--secondary"
-            type="button"
-            id="signature-clear"
-            onClick={() => pad.current?.clear()}
-            disabled={!signed}
-          >
-            Clear signature
-          </button>
-        </div>
-
-        <div className="panel">
-          <p>
-            I declare that the information I have given is correct and complete, and I understand that if it is not,
-            appropriate action may be taken.
-          </p>
-        </div>
-
-        <div className="actions">
-          <button className="button" type="submit" disabled={busy}>
-            Declare and continue
-          </button>
-          <button className="link-button" type="button" onClick={props.onCancel}>
-            Go back to your order
-          </button>
-        </div>
-      </form>
-    </Page>
+/** One radio button with its label, and a hint under it when there is one. */
+function Choice(props: {
+  name: string;
+  id: string;
+  value?: string;
+  checked: boolean;
+  onChange: () => void;
+  label: ReactNode;
+  hint?: string;
+}) {
+  return (
+    <div className="choice">
+      <input
+        type="radio"
+        name={props.name}
+        id={props.id}
+        value={props.value}
+        checked={props.checked}
+        onChange={props.onChange}
+        aria-describedby={props.hint ? `${props.id}-hint` : undefined}
+      />
+      <label htmlFor={props.id}>{props.label}</label>
+      {props.hint && (
+        <span className="hint" id={`${props.id}-hint`}>
+          {props.hint}
+        </span>
+      )}
+    </div>
   );
 }
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The exemptions a patient may declare today (M only before it ended), W with its HRT-only hint. */
+function ExemptionChoice(props: { code: string; onChange: (code: string) => void; error?: string }) {
+  return (
+    <Fieldset
+      legend="Why do you not have to pay?"
+      legendClassName="legend-heading"
+      error={props.error}
+      errorId="exemption-error"
+    >
+      {exemptionsOffered(Date.now()).map((e) => (
+        <Choice
+          key={e.code}
+          name="exemptionCode"
+          id={`exemption-${e.code}`}
+          value={e.code}
+          checked={props.code === e.code}
+          onChange={() => props.onChange(e.code)}
+          label={`${e.code}: ${capitalised(e.label)}`}
+          hint={hrtOnly(e.code) ? 'Only for HRT (hormone replacement therapy) items' : undefined}
+        />
+      ))}
+    </Fieldset>
+  );
+}
+
+const behalfChoices: [Behalf, string][] = [
+  ['self', 'Yes, I am the patient'],
+  ['behalf', 'No, I am declaring on behalf of the patient'],
+];
+
+function BehalfChoice(props: { behalf: Behalf; onChange: (behalf: Behalf) => void; error?: string }) {
+  return (
+    <Fieldset legend="Are you the patient?" legendClassName="label" error={props.error} errorId="behalf-error">
+      {behalfChoices.map(([value, label]) => (
+        <Choice
+          key={value}
+          name="onBehalfOfPatient"
+          id={`behalf-${value}`}
+          checked={props.behalf === value}
+          onChange={() => props.onChange(value)}
+          label={label}
+        />
+      ))}
+    </Fieldset>
+  );
+}
+
+/** The signature box with its label, hint and error, and Clear once something is drawn. */
+function SignatureField({ pad, error }: { pad: RefObject<SignaturePadHandle | null>; error?: string }) {
+  const [signed, setSigned] = useState(false);
+  return (
+    <div className={`form-group${error ? ' form-group--error' : ''}`}>
+      <span className="label" id="signature-label">
+        Signature
+      </span>
+      <span className="hint" id="signature-hint">
+        Sign in the box with your finger or mouse.
+      </span>
+      {error && <ErrorMessage id="signature-error" message={error} />}
+      <SignaturePad
+        id="signature"
+        ref={pad}
+        labelledBy="signature-label"
+        describedBy={`signature-hint${error ? ' signature-error' : ''}`}
+        invalid={Boolean(error)}
+        onChange={setSigned}
+      />
+      <button
+        className="button button--secondary"
+        type="button"
+        id="signature-clear"
+        onClick={() => pad.current?.clear()}
+        disabled={!signed}
+      >
+        Clear signature
+      </button>
+    </div>
+  );
+}

@@ -1,7 +1,17 @@
 import type { PatientMobile } from '@medlocker/core';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { ApiError, messageOf, rpc } from '../api.ts';
-import { type ErrorItem, ErrorSummary, TextField } from '../ui.tsx';
+import { messageOf, rpc } from '../api.ts';
+import {
+  CodeField,
+  type ErrorItem,
+  ErrorSummary,
+  errorFor,
+  errorsOf,
+  FormActions,
+  sixDigits,
+  TextField,
+  useBusy,
+} from '../form.tsx';
 
 /** +447700900123 → '07700 900123', as a UK patient writes their number. */
 export function ukMobile(e164: string): string {
@@ -9,16 +19,9 @@ export function ukMobile(e164: string): string {
   return /^07\d{9}$/.test(national) ? `${national.slice(0, 5)} ${national.slice(5)}` : national;
 }
 
-/** The server's answer as errors on this form's fields (`mobileNumber`, `code`), else one for the form. */
-function errorsOf(error: unknown): ErrorItem[] {
-  if (error instanceof ApiError && error.details.some((d) => d.path)) {
-    return error.details.map((d) => ({
-      field: d.path === 'code' ? 'mobile-code' : d.path === 'mobileNumber' ? 'new-mobile' : undefined,
-      message: d.message,
-    }));
-  }
-  return [{ message: messageOf(error) }];
-}
+/** The server's paths as this form's fields (`mobileNumber`, `code`). */
+const fieldOf = (path: string) =>
+  path === 'code' ? 'mobile-code' : path === 'mobileNumber' ? 'new-mobile' : undefined;
 
 /**
  * The mobiles the link's codes go to: the one the pharmacy has on record (theirs to change), and up to
@@ -27,11 +30,8 @@ function errorsOf(error: unknown): ErrorItem[] {
 export function Mobiles() {
   const [mobiles, setMobiles] = useState<PatientMobile[] | null>(null);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
-  const [number, setNumber] = useState('');
-  const [code, setCode] = useState('');
-  const [pending, setPending] = useState<string | null>(null);
   const [notice, setNotice] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusy();
 
   const load = useCallback(async () => {
     try {
@@ -44,26 +44,61 @@ export function Mobiles() {
     void load();
   }, [load]);
 
-  async function act(work: () => Promise<void>) {
-    if (busy) return;
-    setBusy(true);
-    setErrors([]);
-    setNotice('');
-    try {
-      await work();
-    } catch (error) {
-      setErrors(errorsOf(error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  /** A change to the list: the last one's errors and notice go; the server's answer shows beside its field. */
+  const act = (work: () => Promise<void>) =>
+    run(
+      async () => {
+        setErrors([]);
+        setNotice('');
+        await work();
+      },
+      (error) => setErrors(errorsOf(error, fieldOf)),
+    );
+
+  const remove = (mobile: string) =>
+    act(async () => {
+      setMobiles((await rpc('auth', 'removePatientMobile', { mobileNumber: mobile })).mobiles);
+      setNotice(`${ukMobile(mobile)} removed`);
+    });
+
+  return (
+    <section aria-labelledby="mobiles-title">
+      <h2 id="mobiles-title">Mobiles for your codes</h2>
+      <p>When you open a link from your pharmacy, we can text a code to these numbers.</p>
+      <ErrorSummary errors={errors} />
+      <p role="status">{notice}</p>
+      {mobiles === null ? <p>Loading…</p> : <MobileList mobiles={mobiles} busy={busy} onRemove={remove} />}
+      <AddMobile
+        errors={errors}
+        busy={busy}
+        act={act}
+        onProblem={(problem) => setErrors([problem])}
+        onMobiles={setMobiles}
+        onAdded={(mobile) => setNotice(`${ukMobile(mobile)} added`)}
+      />
+    </section>
+  );
+}
+
+/** Adding a mobile: its number, which gets a code by text, then that code. */
+function AddMobile(props: {
+  errors: ErrorItem[];
+  busy: boolean;
+  act: (work: () => Promise<void>) => Promise<void>;
+  onProblem: (problem: ErrorItem) => void;
+  onMobiles: (mobiles: PatientMobile[]) => void;
+  onAdded: (mobile: string) => void;
+}) {
+  const [number, setNumber] = useState('');
+  const [code, setCode] = useState('');
+  const [pending, setPending] = useState<string | null>(null);
 
   const sendCode = (event: FormEvent) => {
     event.preventDefault();
-    if (!number.trim()) return setErrors([{ field: 'new-mobile', message: 'Enter a UK mobile number' }]);
-    void act(async () => {
+    if (!number.trim()) return props.onProblem({ field: 'new-mobile', message: 'Enter a UK mobile number' });
+    void props.act(async () => {
       const answer = await rpc('auth', 'addPatientMobile', { mobileNumber: number.trim() });
-      setMobiles(answer.mobiles);
+      props.onMobiles(answer.mobiles);
       // The server's form of the number (+447…): the unconfirmed one ending in the digits typed.
       const tail = number.replace(/\D/g, '').slice(-9);
       const added = answer.mobiles.find((m) => !m.onRecord && !m.verified && m.mobileNumber.endsWith(tail));
@@ -73,99 +108,120 @@ export function Mobiles() {
 
   const confirm = (event: FormEvent) => {
     event.preventDefault();
-    const digits = code.replace(/\s+/g, '');
-    if (!/^\d{6}$/.test(digits)) {
-      return setErrors([{ field: 'mobile-code', message: 'Enter the 6-digit code from the text message' }]);
-    }
+    const digits = sixDigits(code);
+    if (!digits)
+      return props.onProblem({ field: 'mobile-code', message: 'Enter the 6-digit code from the text message' });
     if (!pending) return;
-    void act(async () => {
+    void props.act(async () => {
       const answer = await rpc('auth', 'addPatientMobile', { mobileNumber: pending, code: digits });
-      setMobiles(answer.mobiles);
-      setNotice(`${ukMobile(pending)} added`);
+      props.onMobiles(answer.mobiles);
+      props.onAdded(pending);
       setPending(null);
       setNumber('');
       setCode('');
     });
   };
 
-  const remove = (mobile: string) =>
-    act(async () => {
-      setMobiles((await rpc('auth', 'removePatientMobile', { mobileNumber: mobile })).mobiles);
-      setNotice(`${ukMobile(mobile)} removed`);
-    });
+  return pending ? (
+    <ConfirmForm
+      pending={pending}
+      code={code}
+      onCode={setCode}
+      error={errorFor(props.errors, 'mobile-code')}
+      busy={props.busy}
+      onSubmit={confirm}
+      onCancel={() => setPending(null)}
+    />
+  ) : (
+    <NumberForm
+      number={number}
+      onNumber={setNumber}
+      error={errorFor(props.errors, 'new-mobile')}
+      busy={props.busy}
+      onSubmit={sendCode}
+    />
+  );
+}
 
-  const fieldError = (id: string) => errors.find((e) => e.field === id)?.message;
+/** Each mobile, with what it is; the ones the patient added can be removed. */
+function MobileList(props: { mobiles: PatientMobile[]; busy: boolean; onRemove: (mobile: string) => void }) {
   return (
-    <section aria-labelledby="mobiles-title">
-      <h2 id="mobiles-title">Mobiles for your codes</h2>
-      <p>When you open a link from your pharmacy, we can text a code to these numbers.</p>
-      <ErrorSummary errors={errors} />
-      <p role="status">{notice}</p>
-      {mobiles === null ? (
-        <p>Loading…</p>
-      ) : (
-        <ul className="order-list" aria-label="Your mobiles">
-          {mobiles.map((m) => (
-            <li key={m.mobileNumber} className="mobile-row">
-              <span>{ukMobile(m.mobileNumber)}</span>
-              {m.onRecord && <span className="hint">The number your pharmacy has for you</span>}
-              {!m.onRecord && !m.verified && <span className="hint">Waiting for its code</span>}
-              {!m.onRecord && (
-                <button
-                  className="link-button"
-                  type="button"
-                  onClick={() => remove(m.mobileNumber)}
-                  disabled={busy}
-                  aria-label={`Remove ${ukMobile(m.mobileNumber)}`}
-                >
-                  Remove
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      {pending ? (
-        <form onSubmit={confirm} noValidate>
-          <TextField
-            id="mobile-code"
-            label={`Code texted to ${ukMobile(pending)}`}
-            hint="The code is 6 numbers"
-            error={fieldError('mobile-code')}
-            value={code}
-            onChange={setCode}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            className="input--code"
-            maxLength={10}
-          />
-          <div className="actions">
-            <button className="button" type="submit" disabled={busy}>
-              Add this mobile
+    <ul className="order-list" aria-label="Your mobiles">
+      {props.mobiles.map((m) => (
+        <li key={m.mobileNumber} className="mobile-row">
+          <span>{ukMobile(m.mobileNumber)}</span>
+          {m.onRecord && <span className="hint">The number your pharmacy has for you</span>}
+          {!m.onRecord && !m.verified && <span className="hint">Waiting for its code</span>}
+          {!m.onRecord && (
+            <button
+              className="link-button"
+              type="button"
+              onClick={() => props.onRemove(m.mobileNumber)}
+              disabled={props.busy}
+              aria-label={`Remove ${ukMobile(m.mobileNumber)}`}
+            >
+              Remove
             </button>
-            <button className="link-button" type="button" onClick={() => setPending(null)}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      ) : (
-        <form onSubmit={sendCode} noValidate>
-          <TextField
-            id="new-mobile"
-            label="Add a UK mobile number"
-            hint="We will text it a code to check it is yours, for example 07700 900123"
-            error={fieldError('new-mobile')}
-            value={number}
-            onChange={setNumber}
-            inputMode="tel"
-            autoComplete="tel"
-            maxLength={30}
-          />
-          <button className="button button--secondary" type="submit" disabled={busy}>
-            Text a code to this number
-          </button>
-        </form>
-      )}
-    </section>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The code texted to a number being added, which proves it is the patient's. */
+function ConfirmForm(props: {
+  pending: string;
+  code: string;
+  onCode: (code: string) => void;
+  error?: string;
+  busy: boolean;
+  onSubmit: (event: FormEvent) => void;
+  onCancel: () => void;
+}) {
+  return (
+    <form onSubmit={props.onSubmit} noValidate>
+      <CodeField
+        id="mobile-code"
+        label={`Code texted to ${ukMobile(props.pending)}`}
+        hint="The code is 6 numbers"
+        error={props.error}
+        value={props.code}
+        onChange={props.onCode}
+      />
+      <FormActions submit="Add this mobile" busy={props.busy}>
+        <button className="link-button" type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </FormActions>
+    </form>
+  );
+}
+
+/** A number to add: a code is texted to it first. */
+function NumberForm(props: {
+  number: string;
+  onNumber: (number: string) => void;
+  error?: string;
+  busy: boolean;
+  onSubmit: (event: FormEvent) => void;
+}) {
+  return (
+    <form onSubmit={props.onSubmit} noValidate>
+      <TextField
+        id="new-mobile"
+        label="Add a UK mobile number"
+        hint="We will text it a code to check it is yours, for example 07700 900123"
+        error={props.error}
+        value={props.number}
+        onChange={props.onNumber}
+        inputMode="tel"
+        autoComplete="tel"
+        maxLength={30}
+      />
+      <button className="button button--secondary" type="submit" disabled={props.busy}>
+        Text a code to this number
+      </button>
+    </form>
   );
 }

@@ -1,9 +1,9 @@
-import type { PatientOrderDetails, PatientSessionInfo } from '@medlocker/core';
+import type { PatientOrderDetails, PatientOrderSummary, PatientSessionInfo } from '@medlocker/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, messageOf, onSessionEnded, rpc } from '../api.ts';
 import { navigate } from '../router.ts';
 import { rememberOrder, useSessionTimeout } from '../session.ts';
-import { Loading, Page } from '../ui.tsx';
+import { Loading, SomethingWentWrong } from '../ui.tsx';
 import { DeclareExemption } from './DeclareExemption.tsx';
 import { IdentityCheck } from './IdentityCheck.tsx';
 import { NotFound } from './NotFound.tsx';
@@ -28,12 +28,10 @@ function receiptInUrl(): string | null {
 }
 
 /**
- * `/p/{orderId}`, the page a message's link opens: with a patient session for this order's patient, the
- * order; without one (or with another patient's), the identity check first. Back from Judopay's page
- * with a receipt, it has the server confirm the payment, then shows the outcome and takes the receipt
- * off the address (a reload then does not send it again).
+ * The order page's state: loads the order (confirming a Judopay receipt first when the address has
+ * one), and goes back to the identity check when the session is missing, ends or times out.
  */
-export function OrderPage({ orderId }: { orderId: string }) {
+function useOrderPage(orderId: string) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [session, setSessionState] = useState<PatientSessionInfo | null>(null);
   const known = useRef(false);
@@ -85,6 +83,30 @@ export function OrderPage({ orderId }: { orderId: string }) {
   // Any call finding the session gone (timed out, ended elsewhere) brings the check back.
   useEffect(() => onSessionEnded(askIdentity), [askIdentity]);
   useSessionTimeout(session?.expires ?? null, askIdentity);
+  return { state, setState, session, setSession, askIdentity, load };
+}
+
+/** The order once an exemption is declared: read again, since the PIN comes once nothing is left to pay. */
+async function afterDeclaring(
+  orderId: string,
+  details: PatientOrderDetails,
+  order: PatientOrderSummary,
+): Promise<State> {
+  try {
+    return { kind: 'order', details: await rpc('patientOrders', 'get', { orderId }), outcome: { kind: 'declared' } };
+  } catch (error) {
+    return { kind: 'order', details: { ...details, order }, outcome: { kind: 'declared', warning: messageOf(error) } };
+  }
+}
+
+/**
+ * `/p/{orderId}`, the page a message's link opens: with a patient session for this order's patient, the
+ * order; without one (or with another patient's), the identity check first. Back from Judopay's page
+ * with a receipt, it has the server confirm the payment, then shows the outcome and takes the receipt
+ * off the address (a reload then does not send it again).
+ */
+export function OrderPage({ orderId }: { orderId: string }) {
+  const { state, setState, session, setSession, askIdentity, load } = useOrderPage(orderId);
 
   const signOut = session ? (
     <SignOutButton
@@ -116,33 +138,14 @@ export function OrderPage({ orderId }: { orderId: string }) {
     case 'signedOut':
       return <SignedOut onSignIn={askIdentity} />;
     case 'error':
-      return (
-        <Page title="Something went wrong">
-          <h1>Something went wrong</h1>
-          <p role="alert">{state.message}</p>
-          <button className="button" type="button" onClick={() => load(false)}>
-            Try again
-          </button>
-        </Page>
-      );
+      return <SomethingWentWrong message={state.message} onRetry={() => load(false)} />;
     case 'declare':
       return (
         <DeclareExemption
           details={state.details}
           headerAction={signOut}
           onCancel={() => setState({ kind: 'order', details: state.details })}
-          onDeclared={(order) =>
-            // The PIN comes with the order's details once nothing is left to pay: read them again.
-            void rpc('patientOrders', 'get', { orderId })
-              .then((details) => setState({ kind: 'order', details, outcome: { kind: 'declared' } }))
-              .catch((error) =>
-                setState({
-                  kind: 'order',
-                  details: { ...state.details, order },
-                  outcome: { kind: 'declared', warning: messageOf(error) },
-                }),
-              )
-          }
+          onDeclared={(order) => void afterDeclaring(orderId, state.details, order).then(setState)}
         />
       );
     case 'order':

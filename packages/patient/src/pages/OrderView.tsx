@@ -1,8 +1,9 @@
 import type { PatientOrderDetails, PatientOrderSummary } from '@medlocker/core';
 import { type ReactNode, useState } from 'react';
 import { messageOf, rpc } from '../api.ts';
+import { type ErrorItem, ErrorSummary, useBusy } from '../form.tsx';
 import { cardsInWords, formatMoment, formatPence, mayDeclare, paymentOf, statusOf } from '../format.ts';
-import { type ErrorItem, ErrorSummary, Page } from '../ui.tsx';
+import { Page } from '../ui.tsx';
 
 /** What happened on the way back to this page: a card payment's outcome, or a declaration made. */
 export type PaymentOutcome =
@@ -26,10 +27,9 @@ export function OrderView(props: {
   onDeclare: () => void;
   onOrders: () => void;
 }) {
-  const { order, pin, location, pharmacy, cardPayments, acceptedCards } = props.details;
+  const { order, pin, cardPayments, acceptedCards } = props.details;
   const status = statusOf(order);
   const owes = order.paymentRequired && order.amountDue > 0 && order.live && !order.expired;
-  const payment = paymentOf(order);
   return (
     <Page title="Your order" headerAction={props.headerAction}>
       {props.outcome && <Outcome outcome={props.outcome} stillToPay={owes ? order.amountDue : 0} />}
@@ -53,35 +53,7 @@ export function OrderView(props: {
       )}
 
       <h2>Order details</h2>
-      <dl className="summary-list">
-        <Row term="Order reference">{order.reference}</Row>
-        {order.machineName && <Row term="Locker">{order.machineName}</Row>}
-        {location && order.live && <Row term="Slot">{location}</Row>}
-        <Row term="Pharmacy">
-          {pharmacy.name}
-          {pharmacy.address && (
-            <>
-              <br />
-              {[
-                pharmacy.address.line1,
-                pharmacy.address.line2,
-                pharmacy.address.line3,
-                pharmacy.address.postTown,
-                pharmacy.address.postcode,
-              ]
-                .filter(Boolean)
-                .join(', ')}
-            </>
-          )}
-        </Row>
-        {order.expiresAt !== null && order.live && (
-          <Row term={order.expired ? 'Expired' : 'Collect by'}>{formatMoment(order.expiresAt)}</Row>
-        )}
-        {payment && <Row term="Payment">{payment}</Row>}
-        {order.collected !== null && <Row term="Collected">{formatMoment(order.collected)}</Row>}
-        {order.cancelled !== null && <Row term="Cancelled">{formatMoment(order.cancelled)}</Row>}
-        <Row term="Ordered">{formatMoment(order.created)}</Row>
-      </dl>
+      <OrderDetails details={props.details} />
 
       {order.paymentStatus === 'paid' && <Receipt order={order} sentBefore={props.details.receiptSentTo} />}
 
@@ -97,6 +69,38 @@ export function OrderView(props: {
         </a>
       </p>
     </Page>
+  );
+}
+
+/** Where the order is and its times: the locker, slot and pharmacy, collect by, paid, collected. */
+function OrderDetails({ details }: { details: PatientOrderDetails }) {
+  const { order, location, pharmacy } = details;
+  const payment = paymentOf(order);
+  const address = pharmacy.address;
+  return (
+    <dl className="summary-list">
+      <Row term="Order reference">{order.reference}</Row>
+      {order.machineName && <Row term="Locker">{order.machineName}</Row>}
+      {location && order.live && <Row term="Slot">{location}</Row>}
+      <Row term="Pharmacy">
+        {pharmacy.name}
+        {address && (
+          <>
+            <br />
+            {[address.line1, address.line2, address.line3, address.postTown, address.postcode]
+              .filter(Boolean)
+              .join(', ')}
+          </>
+        )}
+      </Row>
+      {order.expiresAt !== null && order.live && (
+        <Row term={order.expired ? 'Expired' : 'Collect by'}>{formatMoment(order.expiresAt)}</Row>
+      )}
+      {payment && <Row term="Payment">{payment}</Row>}
+      {order.collected !== null && <Row term="Collected">{formatMoment(order.collected)}</Row>}
+      {order.cancelled !== null && <Row term="Cancelled">{formatMoment(order.cancelled)}</Row>}
+      <Row term="Ordered">{formatMoment(order.created)}</Row>
+    </dl>
   );
 }
 
@@ -295,25 +299,21 @@ function Pay(props: {
  */
 function Receipt({ order, sentBefore }: { order: PatientOrderSummary; sentBefore: string | null }) {
   const [errors, setErrors] = useState<ErrorItem[]>([]);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusy();
   const [sentNow, setSentNow] = useState<string | null>(null);
   const sent = sentNow !== null || order.receiptSent;
   const said =
     sentNow ?? (sentBefore ? `Receipt sent to ${sentBefore}.` : order.receiptSent ? 'We have sent you a receipt.' : '');
 
-  async function send() {
-    if (busy) return;
-    setBusy(true);
-    setErrors([]);
-    try {
-      const answer = await rpc('checkout', 'sendReceipt', { orderId: order.id });
-      setSentNow(`Receipt sent ${answer.channel === 'email' ? 'by email' : 'by text'} to ${answer.sentTo}.`);
-    } catch (error) {
-      setErrors([{ message: messageOf(error) }]);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const send = () =>
+    run(
+      async () => {
+        setErrors([]);
+        const answer = await rpc('checkout', 'sendReceipt', { orderId: order.id });
+        setSentNow(`Receipt sent ${answer.channel === 'email' ? 'by email' : 'by text'} to ${answer.sentTo}.`);
+      },
+      (error) => setErrors([{ message: messageOf(error) }]),
+    );
 
   return (
     <section aria-labelledby="receipt-title">

@@ -4,7 +4,7 @@ import { ApiError, messageOf, onSessionEnded, rpc } from '../api.ts';
 import { formatMoment, paymentOf, statusOf } from '../format.ts';
 import { navigate } from '../router.ts';
 import { lastOrder, rememberOrder, useSessionTimeout } from '../session.ts';
-import { Loading, Page } from '../ui.tsx';
+import { Loading, Page, SomethingWentWrong } from '../ui.tsx';
 import { Mobiles } from './Mobiles.tsx';
 import { SignedOut, SignOutButton } from './SignOut.tsx';
 
@@ -59,15 +59,7 @@ export function OrdersPage() {
         </Page>
       );
     case 'error':
-      return (
-        <Page title="Something went wrong">
-          <h1>Something went wrong</h1>
-          <p role="alert">{state.message}</p>
-          <button className="button" type="button" onClick={load}>
-            Try again
-          </button>
-        </Page>
-      );
+      return <SomethingWentWrong message={state.message} onRetry={load} />;
     case 'list': {
       const live = state.orders.filter((o) => o.live && !o.expired);
       const past = state.orders.filter((o) => !(o.live && !o.expired));

@@ -13,6 +13,76 @@ export function dataUrlBytes(dataUrl: string): number {
   return Math.floor((base64.length * 3) / 4) - padding;
 }
 
+type Point = { x: number; y: number };
+
+const point = (event: PointerEvent<HTMLCanvasElement>): Point => {
+  const box = event.currentTarget.getBoundingClientRect();
+  return { x: event.clientX - box.left, y: event.clientY - box.top };
+};
+
+/**
+ * Sizes the bitmap to the box at the screen's density, which clears it, and sets the pen; false when
+ * the browser gives no 2D context.
+ */
+function sizeToBox(el: HTMLCanvasElement): boolean {
+  const ratio = Math.min(window.devicePixelRatio || 1, 3);
+  el.width = Math.round(el.clientWidth * ratio);
+  el.height = Math.round(el.clientHeight * ratio);
+  const ctx = el.getContext('2d');
+  if (!ctx) return false;
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.lineWidth = 2.5;
+  ctx.lineCap = 'round';
+  ctx.lineJoin = 'round';
+  ctx.strokeStyle = '#0b0c0c';
+  return true;
+}
+
+/** A dot for a tap. */
+function dot(ctx: CanvasRenderingContext2D, p: Point): void {
+  ctx.beginPath();
+  ctx.arc(p.x, p.y, ctx.lineWidth / 2, 0, Math.PI * 2);
+  ctx.fillStyle = ctx.strokeStyle;
+  ctx.fill();
+}
+
+/** Draws the pointer's moves since `from`; answers where the line ended. */
+function stroke(ctx: CanvasRenderingContext2D, from: Point, event: PointerEvent<HTMLCanvasElement>): Point {
+  // Coalesced events keep a fast stroke smooth on phones.
+  const events = event.nativeEvent.getCoalescedEvents?.() ?? [event.nativeEvent];
+  const box = event.currentTarget.getBoundingClientRect();
+  ctx.beginPath();
+  ctx.moveTo(from.x, from.y);
+  let x = from.x;
+  let y = from.y;
+  for (const e of events.length > 0 ? events : [event.nativeEvent]) {
+    x = e.clientX - box.left;
+    y = e.clientY - box.top;
+    ctx.lineTo(x, y);
+  }
+  ctx.stroke();
+  return { x, y };
+}
+
+/** The drawing as a PNG on white, scaled down until it fits the server's limit. */
+function pngWithin(el: HTMLCanvasElement): string | null {
+  // On white (a transparent PNG shows black on black in some viewers), at most 600 px wide.
+  let scale = Math.min(1, 600 / el.width);
+  for (;;) {
+    const out = document.createElement('canvas');
+    out.width = Math.max(1, Math.round(el.width * scale));
+    out.height = Math.max(1, Math.round(el.height * scale));
+    const ctx = out.getContext('2d');
+    if (!ctx) return null;
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, out.width, out.height);
+    ctx.drawImage(el, 0, 0, out.width, out.height);
+    const url = out.toDataURL('image/png');
+    if (dataUrlBytes(url) <= signatureMaxBytes || out.width <= 100) return url;
+    scale *= 0.7;
+  }
+}
+
 /**
  * A box to sign in with a finger, pen or mouse (pointer events; the page does not scroll while
  * drawing). Drawn at the screen's pixel density; exported as a PNG on white, scaled down until it fits
@@ -31,22 +101,11 @@ export const SignaturePad = forwardRef<
 
   const context = useCallback(() => canvas.current?.getContext('2d') ?? null, []);
 
-  /** Sizes the bitmap to the box at the screen's density (clears it: called on mount and Clear). */
+  /** Clears the pad (on mount and Clear). */
   const reset = useCallback(() => {
     const el = canvas.current;
-    if (!el) return;
-    const ratio = Math.min(window.devicePixelRatio || 1, 3);
-    el.width = Math.round(el.clientWidth * ratio);
-    el.height = Math.round(el.clientHeight * ratio);
-    const ctx = context();
-    if (!ctx) return;
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.lineWidth = 2.5;
-    ctx.lineCap = 'round';
-    ctx.lineJoin = 'round';
-    ctx.strokeStyle = '#0b0c0c';
-    drawn.current = false;
-  }, [context]);
+    if (el && sizeToBox(el)) drawn.current = false;
+  }, []);
 
   useEffect(() => reset(), [reset]);
 
@@ -59,31 +118,11 @@ export const SignaturePad = forwardRef<
       },
       toDataUrl: () => {
         const el = canvas.current;
-        if (!el || !drawn.current) return null;
-        // On white (a transparent PNG shows black on black in some viewers), at most 600 px wide.
-        let scale = Math.min(1, 600 / el.width);
-        for (;;) {
-          const out = document.createElement('canvas');
-          out.width = Math.max(1, Math.round(el.width * scale));
-          out.height = Math.max(1, Math.round(el.height * scale));
-          const ctx = out.getContext('2d');
-          if (!ctx) return null;
-          ctx.fillStyle = '#fff';
-          ctx.fillRect(0, 0, out.width, out.height);
-          ctx.drawImage(el, 0, 0, out.width, out.height);
-          const url = out.toDataURL('image/png');
-          if (dataUrlBytes(url) <= signatureMaxBytes || out.width <= 100) return url;
-          scale *= 0.7;
-        }
+        return el && drawn.current ? pngWithin(el) : null;
       },
     }),
     [reset],
   );
-
-  const point = (event: PointerEvent<HTMLCanvasElement>) => {
-    const box = event.currentTarget.getBoundingClientRect();
-    return { x: event.clientX - box.left, y: event.clientY - box.top };
-  };
 
   return (
     <canvas
@@ -103,11 +142,7 @@ export const SignaturePad = forwardRef<
         drawing.current = { id: event.pointerId, ...p };
         const ctx = context();
         if (!ctx) return;
-        // A dot for a tap.
-        ctx.beginPath();
-        ctx.arc(p.x, p.y, ctx.lineWidth / 2, 0, Math.PI * 2);
-        ctx.fillStyle = ctx.strokeStyle;
-        ctx.fill();
+        dot(ctx, p);
         if (!drawn.current) {
           drawn.current = true;
           onChange.current(true);
@@ -117,21 +152,7 @@ export const SignaturePad = forwardRef<
         const last = drawing.current;
         if (!last || last.id !== event.pointerId) return;
         const ctx = context();
-        if (!ctx) return;
-        // Coalesced events keep a fast stroke smooth on phones.
-        const events = event.nativeEvent.getCoalescedEvents?.() ?? [event.nativeEvent];
-        const box = event.currentTarget.getBoundingClientRect();
-        ctx.beginPath();
-        ctx.moveTo(last.x, last.y);
-        let x = last.x;
-        let y = last.y;
-        for (const e of events.length > 0 ? events : [event.nativeEvent]) {
-          x = e.clientX - box.left;
-          y = e.clientY - box.top;
-          ctx.lineTo(x, y);
-        }
-        ctx.stroke();
-        drawing.current = { id: last.id, x, y };
+        if (ctx) drawing.current = { id: last.id, ...stroke(ctx, last, event) };
       }}
       onPointerUp={() => {
         drawing.current = null;

@@ -1,5 +1,5 @@
 import { expect, it } from 'bun:test';
-import { dateOfBirthOf } from './IdentityCheck.tsx';
+import { dateOfBirthOf } from './DateOfBirth.tsx';
 
 const now = new Date(Date.UTC(2026, 10, 26, 12));
 

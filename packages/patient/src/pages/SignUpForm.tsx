@@ -1,0 +1,159 @@
+import type { OnlineSignUp, SignUpBusiness } from '@medlocker/core';
+import { type FormEvent, useState } from 'react';
+import { ApiError, messageOf, rpc } from '../api.ts';
+import {
+  type ErrorItem,
+  ErrorSummary,
+  errorFor,
+  FormActions,
+  TextField,
+  type TextFieldProps,
+  useBusy,
+} from '../form.tsx';
+import { Page } from '../ui.tsx';
+import { DateOfBirthFields, type DateParts, dateOfBirthOf } from './DateOfBirth.tsx';
+
+/** A text field of the sign-up: the shared one, never spell-checked, 200 characters unless told. */
+export const Field = (props: TextFieldProps) => (
+  <TextField {...props} maxLength={props.maxLength ?? 200} spellCheck={false} />
+);
+
+/** The server's field path (`signUp.address.postcode`) as the id of the input showing it. */
+const fieldIdOf = (path: string) => {
+  const field = path.replace(/^signUp\./, '').replace(/^address\./, '');
+  return field === 'dateOfBirth' ? 'dob-day' : field;
+};
+
+const empty = {
+  firstName: '',
+  lastName: '',
+  day: '',
+  month: '',
+  year: '',
+  email: '',
+  mobileNumber: '',
+  line1: '',
+  line2: '',
+  postTown: '',
+  postcode: '',
+};
+type Form = typeof empty;
+
+/** What can be told before asking the server: the required fields, a contact, the date. */
+function localErrors(form: Form): { errors: ErrorItem[]; dateOfBirth?: string } {
+  const found: ErrorItem[] = [];
+  if (!form.firstName.trim()) found.push({ field: 'firstName', message: 'Enter your first name' });
+  if (!form.lastName.trim()) found.push({ field: 'lastName', message: 'Enter your last name' });
+  const dob = dateOfBirthOf(form.day, form.month, form.year);
+  if (dob.error) found.push({ field: 'dob-day', message: dob.error });
+  if (!form.email.trim() && !form.mobileNumber.trim()) {
+    found.push({ field: 'email', message: 'Enter an email address or a mobile number, so we can check it is you' });
+  }
+  return { errors: found, ...(dob.value ? { dateOfBirth: dob.value } : {}) };
+}
+
+/** The sign-up as the server takes it: trimmed, and a blank optional field as null. */
+function signUpOf(form: Form, dateOfBirth: string) {
+  const orNull = (v: string) => (v.trim() ? v.trim() : null);
+  return {
+    firstName: form.firstName.trim(),
+    lastName: form.lastName.trim(),
+    dateOfBirth,
+    email: orNull(form.email),
+    mobileNumber: orNull(form.mobileNumber),
+    address: {
+      line1: orNull(form.line1),
+      line2: orNull(form.line2),
+      line3: null,
+      postTown: orNull(form.postTown),
+      postcode: orNull(form.postcode),
+    },
+  };
+}
+
+/** The server's refusal: each field's first problem as it words it (SPEC §5), else one for the form. */
+function refusalErrors(error: unknown): ErrorItem[] {
+  if (!(error instanceof ApiError && error.details.some((d) => d.path))) return [{ message: messageOf(error) }];
+  const seen = new Set<string>();
+  return error.details.flatMap((d) => {
+    const field = fieldIdOf(d.path);
+    if (seen.has(field)) return [];
+    seen.add(field);
+    return [{ field, message: field === 'email' && d.id === 'REQUIRED' ? error.message : d.message }];
+  });
+}
+
+/** The first screen of a sign-up: name, date of birth, at least one contact, and an address if they like. */
+export function SignUpForm(props: { business: SignUpBusiness; onStarted: (signUp: OnlineSignUp) => void }) {
+  const [form, setForm] = useState(empty);
+  const [errors, setErrors] = useState<ErrorItem[]>([]);
+  const { busy, run } = useBusy();
+  const set = (key: keyof Form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const local = localErrors(form);
+    const dateOfBirth = local.dateOfBirth;
+    if (local.errors.length > 0 || !dateOfBirth) {
+      setErrors(local.errors);
+      return;
+    }
+    await run(
+      async () => {
+        const signUp = signUpOf(form, dateOfBirth);
+        props.onStarted(await rpc('patientSignUps', 'create', { businessId: props.business.businessId, signUp }));
+      },
+      (error) => setErrors(refusalErrors(error)),
+    );
+  }
+
+  /** A field of the form, named by its key (the input's id too). */
+  const field = (key: keyof Form, label: string, autoComplete: string, more: Partial<TextFieldProps> = {}) => (
+    <Field
+      id={key}
+      label={label}
+      autoComplete={autoComplete}
+      value={form[key]}
+      onChange={set(key)}
+      error={errorFor(errors, key)}
+      {...more}
+    />
+  );
+
+  return (
+    <Page title="Sign up">
+      <ErrorSummary errors={errors} />
+      <h1>Sign up with {props.business.name}</h1>
+      <p>
+        Give your details and the pharmacy will add you as a patient. We will send a code to your email address and
+        mobile to check they are yours.
+      </p>
+      <form onSubmit={submit} noValidate>
+        {field('firstName', 'First name', 'given-name', { maxLength: 100 })}
+        {field('lastName', 'Last name', 'family-name', { maxLength: 100 })}
+        <DateOfBirthFields
+          legend="Date of birth"
+          legendClassName="label"
+          value={form}
+          onChange={(part: keyof DateParts, value) => set(part)(value)}
+          error={errorFor(errors, 'dob-day')}
+        />
+        <h2>How we can contact you</h2>
+        <p className="hint">Give at least one. Each gets a code to check it is yours.</p>
+        {field('email', 'Email address (optional)', 'email', { type: 'email' })}
+        {field('mobileNumber', 'UK mobile number (optional)', 'tel', {
+          hint: 'For example, 07700 900123',
+          type: 'tel',
+          maxLength: 30,
+        })}
+        <h2>Your address (optional)</h2>
+        {field('line1', 'Address line 1', 'address-line1')}
+        {field('line2', 'Address line 2', 'address-line2')}
+        {field('postTown', 'Town or city', 'address-level2')}
+        {field('postcode', 'Postcode', 'postal-code', { className: 'input--postcode', maxLength: 10 })}
+        <FormActions submit="Sign up" busy={busy} />
+      </form>
+    </Page>
+  );
+}
