@@ -6,13 +6,10 @@ import { BrowserRouter } from 'react-router';
 import { queryClient } from './api/queries.ts';
 import { AppRoutes } from './routes.tsx';
 import { AriaRouter } from './shell/AriaRouter.tsx';
-import { invalidateOnLivePush } from './state/invalidate.ts';
-import { loadConfig, loadSession, watchAuthFailures, watchLiveAccess } from './state/session.ts';
+import { loadConfig, loadSession, watchAuthFailures } from './state/session.ts';
 import { store } from './state/store.ts';
 
 watchAuthFailures(queryClient);
-watchLiveAccess(queryClient);
-invalidateOnLivePush(queryClient);
 void loadConfig();
 void loadSession(queryClient);
 

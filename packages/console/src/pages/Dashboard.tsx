@@ -1,6 +1,7 @@
 import { formatDateTime, formatTemperature, type Level, levels, type MachineEvent } from '@medlocker/core';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
+import { machinePaths } from '../paths.ts';
 import { activeAlarms, type FleetMachine, hasExcursion, useFleet } from '../state/fleet.ts';
 import { liveConnectionAtom, useLiveSubscription } from '../state/live.ts';
 import { useProductName, useSession } from '../state/session.ts';
@@ -9,7 +10,6 @@ import { Button } from '../ui/Button.tsx';
 import { Link } from '../ui/Link.tsx';
 import { LoadError } from '../ui/LoadError.tsx';
 import { Loading, Page } from '../ui/Page.tsx';
-import { machinePaths } from './machines/MachineRoutes.tsx';
 import { UsageTiles } from './usage/UsageTiles.tsx';
 
 /** How often the dashboard lets alarms that turned 24 hours old leave the list. */

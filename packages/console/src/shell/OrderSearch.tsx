@@ -13,7 +13,7 @@ import {
 import { useNavigate } from 'react-router';
 import { rpc } from '../api/client.ts';
 import { useDebounced, useQuery } from '../api/queries.ts';
-import { orderPaths } from '../pages/orders/paths.ts';
+import { orderPaths } from '../paths.ts';
 
 /** SPEC §9: searches wait until typing has paused this long. */
 const debounceMs = 500;

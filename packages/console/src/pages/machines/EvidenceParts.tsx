@@ -1,7 +1,7 @@
 import { type EvidenceMachineEvent, type EvidenceOrder, formatDateTime } from '@medlocker/core';
+import { orderPaths } from '../../paths.ts';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { orderPaths } from '../orders/paths.ts';
 
 /* Parts of the evidence pack page (issue 21): a list of machine events, and one order inside the machine. */
 

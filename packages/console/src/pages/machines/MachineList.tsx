@@ -1,13 +1,13 @@
 import type { Machine } from '@medlocker/core';
 import { useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
+import { machinePaths } from '../../paths.ts';
 import { useLiveSubscription } from '../../state/live.ts';
 import { machinesSearchAtom, machinesShowArchivedAtom } from '../../state/machines.ts';
 import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import { machinePaths } from './MachineRoutes.tsx';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
 
 type Row = Machine & { online: boolean; lastSeen: number | null };

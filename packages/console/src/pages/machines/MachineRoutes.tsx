@@ -16,15 +16,3 @@ export function MachineRoutes() {
     </Routes>
   );
 }
-
-/** The machine pages' URLs. */
-export const machinePaths = {
-  list: (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/machines`,
-  add: (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/machines/add`,
-  machine: (businessId: string, machineId: string) =>
-    `/businesses/${encodeURIComponent(businessId)}/machines/${encodeURIComponent(machineId)}`,
-  edit: (businessId: string, machineId: string) =>
-    `/businesses/${encodeURIComponent(businessId)}/machines/${encodeURIComponent(machineId)}/edit`,
-  evidence: (businessId: string, machineId: string) =>
-    `/businesses/${encodeURIComponent(businessId)}/machines/${encodeURIComponent(machineId)}/evidence`,
-};

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { queryClient } from '../../api/queries.ts';
+import { orderPaths } from '../../paths.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
@@ -13,7 +14,6 @@ import { generateBarcode } from './barcode.ts';
 import { MachinePicker, machineChoiceOf, useBusinessMachines } from './MachinePicker.tsx';
 import { orderPayloadOf } from './order-payload.ts';
 import { PatientPicker, type PickedPatient, pickedPatientOf } from './PatientPicker.tsx';
-import { orderPaths } from './paths.ts';
 import { QuickPatientDialog } from './QuickPatientDialog.tsx';
 
 const chargeDescription = 'In pounds, e.g. 9.90; blank for none';

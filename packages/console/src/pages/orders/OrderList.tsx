@@ -1,6 +1,7 @@
 import { formatDateTime, type Order, type OrderStatusFilter } from '@medlocker/core';
 import { useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
+import { orderPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { useLiveSubscription } from '../../state/live.ts';
 import { ordersOnlyCurrentAtom, ordersSearchAtom, ordersStatusAtom } from '../../state/orders.ts';
@@ -12,7 +13,6 @@ import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { OrderStatusBadge } from './OrderStatusBadge.tsx';
 import { machineOf, orderStatusLabels, paymentStatusLabels } from './order-format.ts';
-import { orderPaths } from './paths.ts';
 
 const statuses = [
   'new',

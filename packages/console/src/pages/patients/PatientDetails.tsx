@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { patientPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -11,7 +12,6 @@ import { Link } from '../../ui/Link.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { PatientOrders } from './PatientOrders.tsx';
-import { patientPaths } from './PatientRoutes.tsx';
 import { addressOf, dateOfBirthOf, displayIdOf } from './patient-format.ts';
 import { WhatsAppOptIn } from './WhatsAppOptIn.tsx';
 

@@ -1,6 +1,7 @@
 import type { Patient } from '@medlocker/core';
 import { useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
+import { patientPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { patientsOnlyCurrentAtom, patientsOnlyWithIssuesAtom, patientsSearchAtom } from '../../state/patients.ts';
 import { offByDefault, onByDefault, useUrlState } from '../../state/url-filter.ts';
@@ -8,7 +9,6 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import { patientPaths } from './PatientRoutes.tsx';
 import { dateOfBirthOf, displayIdOf } from './patient-format.ts';
 
 const issuesOf = (p: Patient) =>

@@ -1,10 +1,10 @@
 import { formatDateTime, type Order } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
+import { orderPaths } from '../../paths.ts';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { OrderStatusBadge } from '../orders/OrderStatusBadge.tsx';
 import { machineOf } from '../orders/order-format.ts';
-import { orderPaths } from '../orders/paths.ts';
 
 /**
  * The patient page's orders (orders/listOrdersByPatient, newest first), each linking to its order

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
 import { queryClient } from '../../api/queries.ts';
+import { patientPaths } from '../../paths.ts';
 import { signUpsPastAtom } from '../../state/patients.ts';
 import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
@@ -13,7 +14,6 @@ import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { patientPaths } from './PatientRoutes.tsx';
 import { dateOfBirthOf } from './patient-format.ts';
 import { DeleteSignUpDialog, EditSignUpDialog } from './SignUpEdit.tsx';
 

@@ -2,6 +2,7 @@ import { type IntegrationClientView, type IntegrationPartner, integrationRateLim
 import { useState } from 'react';
 import { errorsOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { webhookPaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
@@ -12,7 +13,6 @@ import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
-import { webhookPaths } from '../webhooks/webhook-parts.tsx';
 import { IntegrationSecrets as Secrets } from './IntegrationSecrets.tsx';
 import { SecretReveal } from './SecretReveal.tsx';
 import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';

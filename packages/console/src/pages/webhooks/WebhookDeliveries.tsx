@@ -8,6 +8,7 @@ import {
 } from '@medlocker/core';
 import { useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
+import { webhookPaths } from '../../paths.ts';
 import { choiceCodec, useUrlState } from '../../state/url-filter.ts';
 import {
   type WebhookSince,
@@ -21,7 +22,7 @@ import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { WebhookEndpointPanel } from './WebhookEndpointPanel.tsx';
-import { lastAnswer, OutcomeBadge, outcomeLabels, WebhookBreadcrumb, webhookPaths } from './webhook-parts.tsx';
+import { lastAnswer, OutcomeBadge, outcomeLabels, WebhookBreadcrumb } from './webhook-parts.tsx';
 
 const outcomeCodec = choiceCodec<WebhookOutcome>(webhookOutcomes);
 const eventTypeCodec = choiceCodec<WebhookEventType>(webhookEventTypes);

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { webhookPaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
@@ -10,7 +11,7 @@ import { Section } from '../../ui/Section.tsx';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { DetailsItem } from '../businesses/entity-parts.tsx';
-import { lastAnswer, OutcomeBadge, refreshWebhooks, WebhookBreadcrumb, webhookPaths } from './webhook-parts.tsx';
+import { lastAnswer, OutcomeBadge, refreshWebhooks, WebhookBreadcrumb } from './webhook-parts.tsx';
 
 /** While a delivery waits, its page reads it again this often: a replay's answer shows up by itself. */
 const PENDING_POLL_MS = 2000;

@@ -2,6 +2,7 @@ import { formatDateTime, type WebhookEndpoint } from '@medlocker/core';
 import { useState } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { webhookPaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -10,7 +11,7 @@ import { QueryView } from '../../ui/QueryView.tsx';
 import { DetailsItem } from '../businesses/entity-parts.tsx';
 import { SecretReveal } from '../settings/SecretReveal.tsx';
 import { ReplayFailedDialog } from './ReplayFailedDialog.tsx';
-import { refreshWebhooks, webhookPaths } from './webhook-parts.tsx';
+import { refreshWebhooks } from './webhook-parts.tsx';
 
 type Action = 'test' | 'enable' | 'rotate';
 

@@ -11,13 +11,13 @@ import {
 import { useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { messageOf, rpc } from '../../../api/client.ts';
+import { patientPaths } from '../../../paths.ts';
 import { Banner } from '../../../ui/Banner.tsx';
 import { Button } from '../../../ui/Button.tsx';
 import { Loading } from '../../../ui/Page.tsx';
 import { ProgressBar } from '../../../ui/ProgressBar.tsx';
 import { Section } from '../../../ui/Section.tsx';
 import type { FromImportWorker } from '../../../workers/import-protocol.ts';
-import { patientPaths } from '../PatientRoutes.tsx';
 import { ChooseFileStep } from './ChooseFileStep.tsx';
 import { ErrorTable, FirstLineStep, MappingStep } from './ImportSteps.tsx';
 import { guessMapping } from './mapping-guess.ts';
