@@ -1,5 +1,4 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
@@ -7,7 +6,6 @@ import { queryClient } from './api/queries.ts';
 import { AppRoutes } from './routes.tsx';
 import { AriaRouter } from './shell/AriaRouter.tsx';
 import { loadConfig, loadSession, watchAuthFailures } from './state/session.ts';
-import { store } from './state/store.ts';
 
 watchAuthFailures(queryClient);
 void loadConfig();
@@ -19,13 +17,11 @@ if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <Provider store={store}>
-        <BrowserRouter>
-          <AriaRouter>
-            <AppRoutes />
-          </AriaRouter>
-        </BrowserRouter>
-      </Provider>
+      <BrowserRouter>
+        <AriaRouter>
+          <AppRoutes />
+        </AriaRouter>
+      </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -1,3 +1,4 @@
+import { Provider } from 'jotai';
 import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { queryClient } from './api/queries.ts';
@@ -5,6 +6,7 @@ import { RequireSupport } from './shell/RequireSupport.tsx';
 import { SupportOnly } from './shell/SupportOnly.tsx';
 import { invalidateOnLivePush } from './state/invalidate.ts';
 import { watchLiveAccess } from './state/live-access.ts';
+import { store } from './state/store.ts';
 
 // Live pushes reach the signed-in console only: they start listening when this part first loads.
 watchLiveAccess(queryClient);
@@ -56,43 +58,45 @@ const UserDetails = lazy(() => import('./pages/users/UserDetails.tsx').then((m) 
 /**
  * SPEC §2, the console behind sign-in: every page requires a signed-in user with the support or
  * pharmacy scope (not logged in → /auth/login?from=…; neither → Access Restricted; blank names →
- * complete profile). Loaded after the sign-in pages, which do not need any of it.
+ * complete profile). Loaded after the sign-in pages, which need none of it, UI state (jotai) included.
  */
 export function SignedInRoutes() {
   return (
-    <Routes>
-      <Route element={<RequireSupport />}>
-        {/* Support staff see the whole fleet; pharmacy users their current business (issue 17). */}
-        <Route element={<SupportOnly otherwise={<PharmacyDashboard />} />}>
-          <Route index element={<Dashboard />} />
-        </Route>
-        <Route path="businesses/*" element={<BusinessRoutes />} />
-        <Route path="groups/*" element={<GroupRoutes />} />
-        <Route path="notifications" element={<NotificationList />} />
-        <Route path="cli" element={<CliSignIn />} />
-        {/* Support staff only: pharmacy users see Access Restricted here. */}
-        <Route element={<SupportOnly />}>
-          <Route path="users">
-            <Route index element={<SupportUsers />} />
-            <Route path="add" element={<Navigate to="/users/add/support" replace />} />
-            <Route path="add/:role/:resource?" element={<AddUserRole />} />
-            <Route path=":userId" element={<UserDetails />} />
+    <Provider store={store}>
+      <Routes>
+        <Route element={<RequireSupport />}>
+          {/* Support staff see the whole fleet; pharmacy users their current business (issue 17). */}
+          <Route element={<SupportOnly otherwise={<PharmacyDashboard />} />}>
+            <Route index element={<Dashboard />} />
           </Route>
-          <Route path="alarmMessageTemplates" element={<AlarmMessageTemplates />} />
-          <Route path="alarmMessageTemplates/edit" element={<EditAlarmMessageTemplates />} />
-          <Route path="globalSettings" element={<GlobalSettings />} />
-          <Route path="globalSettings/edit" element={<EditGlobalSettings />} />
-          <Route path="mailbox" element={<Mailbox />} />
-          <Route path="jobs" element={<JobList />} />
-          <Route path="identityProviders" element={<IdentityProviderList />} />
-          <Route path="identityProviders/add" element={<AddIdentityProvider />} />
-          <Route path="identityProviders/:id" element={<IdentityProviderDetails />} />
-          <Route path="identityProviders/:id/edit" element={<EditIdentityProvider />} />
+          <Route path="businesses/*" element={<BusinessRoutes />} />
+          <Route path="groups/*" element={<GroupRoutes />} />
+          <Route path="notifications" element={<NotificationList />} />
+          <Route path="cli" element={<CliSignIn />} />
+          {/* Support staff only: pharmacy users see Access Restricted here. */}
+          <Route element={<SupportOnly />}>
+            <Route path="users">
+              <Route index element={<SupportUsers />} />
+              <Route path="add" element={<Navigate to="/users/add/support" replace />} />
+              <Route path="add/:role/:resource?" element={<AddUserRole />} />
+              <Route path=":userId" element={<UserDetails />} />
+            </Route>
+            <Route path="alarmMessageTemplates" element={<AlarmMessageTemplates />} />
+            <Route path="alarmMessageTemplates/edit" element={<EditAlarmMessageTemplates />} />
+            <Route path="globalSettings" element={<GlobalSettings />} />
+            <Route path="globalSettings/edit" element={<EditGlobalSettings />} />
+            <Route path="mailbox" element={<Mailbox />} />
+            <Route path="jobs" element={<JobList />} />
+            <Route path="identityProviders" element={<IdentityProviderList />} />
+            <Route path="identityProviders/add" element={<AddIdentityProvider />} />
+            <Route path="identityProviders/:id" element={<IdentityProviderDetails />} />
+            <Route path="identityProviders/:id/edit" element={<EditIdentityProvider />} />
+          </Route>
         </Route>
-      </Route>
 
-      {/* Unknown paths redirect to the dashboard. */}
-      <Route path="*" element={<Navigate to="/" replace />} />
-    </Routes>
+        {/* Unknown paths redirect to the dashboard. */}
+        <Route path="*" element={<Navigate to="/" replace />} />
+      </Routes>
+    </Provider>
   );
 }

@@ -1,4 +1,4 @@
-import { Barcode, type Order, orderDisplayStatus } from '@medlocker/core';
+import { type Order, orderDisplayStatus } from '@medlocker/core';
 import { useContext, useEffect, useState } from 'react';
 import {
   ComboBox,
@@ -17,6 +17,12 @@ import { orderPaths } from '../paths.ts';
 
 /** SPEC §9: searches wait until typing has paused this long. */
 const debounceMs = 500;
+
+/**
+ * Whether the text could be a barcode. The rule's schema library loads with the first search rather
+ * than with the shell: every page shows this field, few pages need the library.
+ */
+const couldBeBarcode = async (text: string) => text !== '' && (await import('./barcode-rule.ts')).couldBeBarcode(text);
 
 /**
  * The top bar's order finder (issue 17): an exact barcode or reference, in any case, answered by
@@ -41,7 +47,9 @@ export function OrderSearch() {
     // keeps the text it is for, so an earlier search's answer is never shown as this one's.
     async (signal) => ({
       text: settled,
-      orders: Barcode.allows(settled) ? (await rpc('orders', 'findOrders', { text: settled }, { signal })).orders : [],
+      orders: (await couldBeBarcode(settled))
+        ? (await rpc('orders', 'findOrders', { text: settled }, { signal })).orders
+        : [],
     }),
     ['orders', 'findOrders', settled],
   );
