@@ -5,6 +5,7 @@ import { type Page as ListPageOf, useDebounced, usePagedQuery } from '../api/que
 import { type MethodRef, useAllowed } from '../state/access.ts';
 import { useUrlSearch } from '../state/url-filter.ts';
 import { Button } from './Button.tsx';
+import { Link, type LinkProps } from './Link.tsx';
 import { Page } from './Page.tsx';
 import { PagedList } from './PagedList.tsx';
 import { SearchField } from './SearchField.tsx';
@@ -19,6 +20,24 @@ export type ListColumn<T> = VirtualColumn<T> & { method?: MethodRef };
 
 /** A button or link beside the heading (Add, Import…); shown only to who may call `method`. */
 export type ListAction = { key: string; method?: MethodRef; element: ReactNode };
+
+/** A link beside the heading (Add, Import, Sign-ups…), shown only to who may call `method` when given. */
+export function linkAction(
+  label: string,
+  href: string,
+  method?: MethodRef,
+  variant: LinkProps['variant'] = 'primary-button',
+): ListAction {
+  return {
+    key: label,
+    method,
+    element: (
+      <Link href={href} variant={variant}>
+        {label}
+      </Link>
+    ),
+  };
+}
 
 /** What the list shows: `load` gets the debounced search (undefined when blank) and the page cursor. */
 export type ListQuery<T> = {

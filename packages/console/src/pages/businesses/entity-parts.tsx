@@ -1,6 +1,6 @@
 import { type Address, type ArchivedStamp, formatLongDate } from '@medlocker/core';
 import { useState } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation, useSearchParams } from 'react-router';
 import { messageOf } from '../../api/client.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
@@ -192,5 +192,32 @@ export function ArchivableLayout<E extends { name: string; archived: ArchivedSta
       />
       <Outlet context={context(entity)} />
     </Page>
+  );
+}
+
+/** A list's Active and Archived tabs (`?archived=true` on `base`), and whether Archived is open. */
+export function useArchivedTabs(label: string, base: string) {
+  const [params] = useSearchParams();
+  const archived = params.get('archived') === 'true';
+  const tabs = (
+    <TabLinks
+      label={label}
+      selectedId={archived ? 'archived' : 'active'}
+      tabs={[
+        { id: 'active', label: 'Active', href: base },
+        { id: 'archived', label: 'Archived', href: `${base}?archived=true` },
+      ]}
+    />
+  );
+  return { archived, tabs };
+}
+
+/** The Edit tab of a business or a group: its heading over the form. */
+export function EditSection({ children }: { children: React.ReactNode }) {
+  return (
+    <>
+      <h2 className="section-title">Edit</h2>
+      {children}
+    </>
   );
 }

@@ -11,7 +11,7 @@ import {
 } from '@medlocker/core';
 import { useMemo, useState } from 'react';
 import { CheckboxGroup, Label } from 'react-aria-components';
-import { rpc } from '../../api/client.ts';
+import { type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { groupStatsMonthAtom } from '../../state/stats.ts';
 import { useUrlState } from '../../state/url-filter.ts';
@@ -55,6 +55,53 @@ async function allGroupBusinesses(groupId: string, signal: AbortSignal): Promise
   return out;
 }
 
+type Comparison = RpcOutput<'groupReports', 'listMonthlyStats'>;
+
+/** The chart's series of one figure, the table's rows (newest month first) and the chart's summary. */
+function comparisonView(data: Comparison, measure: Measure) {
+  const m = measures[measure];
+  const months = data.months.map((x) => `${shortMonths[x.month - 1]} ${x.year}`);
+  const series = data.businesses.map((b, i) => ({
+    label: b.name,
+    values: b.stats.map((s) => m.of(s)),
+    colour: chartColours[i % chartColours.length] ?? '#000',
+  }));
+  const rows: (MonthlyTableRow & { businessName: string })[] = [];
+  for (let i = data.months.length - 1; i >= 0; i--) {
+    for (const b of data.businesses) {
+      const s = b.stats[i];
+      if (s) rows.push({ ...s, key: `${b.businessId}:${i}`, businessName: b.name });
+    }
+    const total = data.totals[i];
+    if (total && data.businesses.length > 1) rows.push({ ...total, key: `total:${i}`, businessName: 'All chosen' });
+  }
+  const span = `${formatMonth(data.months[0]?.year ?? 0, data.months[0]?.month ?? 1)} to ${formatMonth(
+    data.months.at(-1)?.year ?? 0,
+    data.months.at(-1)?.month ?? 1,
+  )}`;
+  const sums = data.businesses.map((b) => `${b.name} ${m.format(b.stats.reduce((a, s) => a + (m.of(s) ?? 0), 0))}`);
+  const summary =
+    measure === 'pickup'
+      ? `${span}: average pickup time per month for ${data.businesses.map((b) => b.name).join(', ')}.`
+      : `${span}, ${m.label.toLowerCase()} in all: ${sums.join(', ')}.`;
+  return { months, series, rows, summary, span };
+}
+
+/** The monthly figures of the chosen businesses over the 12 months ending at `last` (YYYY-MM). */
+function useComparison(groupId: string, last: string, selected: string[]) {
+  const input = {
+    groupId,
+    endMonth: Number(last.slice(5, 7)),
+    endYear: Number(last.slice(0, 4)),
+    selectedBusinessIds: selected,
+  };
+  return useQuery(
+    (signal) =>
+      selected.length === 0 ? Promise.resolve(null) : rpc('groupReports', 'listMonthlyStats', input, { signal }),
+    ['groupReports', 'listMonthlyStats', groupId, last, ...selected],
+  );
+}
+
 /**
  * `/groups/{groupId}/stats` (issue 21): chosen businesses of the group compared over the 12 months
  * ending at the month picked: a chart of one figure per business, and the table with every figure of
@@ -74,47 +121,9 @@ export function GroupStats() {
   );
   // Until someone chooses, the first five businesses by name.
   const selected = chosen ?? (businesses.data ?? []).slice(0, 5).map((b) => b.id);
-  const input = {
-    groupId: group.id,
-    endMonth: Number(last.slice(5, 7)),
-    endYear: Number(last.slice(0, 4)),
-    selectedBusinessIds: selected,
-  };
-  const comparison = useQuery(
-    (signal) =>
-      selected.length === 0 ? Promise.resolve(null) : rpc('groupReports', 'listMonthlyStats', input, { signal }),
-    ['groupReports', 'listMonthlyStats', group.id, last, ...selected],
-  );
+  const comparison = useComparison(group.id, last, selected);
   const data = comparison.data;
-  const view = useMemo(() => {
-    if (!data) return null;
-    const m = measures[measure];
-    const months = data.months.map((x) => `${shortMonths[x.month - 1]} ${x.year}`);
-    const series = data.businesses.map((b, i) => ({
-      label: b.name,
-      values: b.stats.map((s) => m.of(s)),
-      colour: chartColours[i % chartColours.length] ?? '#000',
-    }));
-    const rows: (MonthlyTableRow & { businessName: string })[] = [];
-    for (let i = data.months.length - 1; i >= 0; i--) {
-      for (const b of data.businesses) {
-        const s = b.stats[i];
-        if (s) rows.push({ ...s, key: `${b.businessId}:${i}`, businessName: b.name });
-      }
-      const total = data.totals[i];
-      if (total && data.businesses.length > 1) rows.push({ ...total, key: `total:${i}`, businessName: 'All chosen' });
-    }
-    const span = `${formatMonth(data.months[0]?.year ?? 0, data.months[0]?.month ?? 1)} to ${formatMonth(
-      data.months.at(-1)?.year ?? 0,
-      data.months.at(-1)?.month ?? 1,
-    )}`;
-    const sums = data.businesses.map((b) => `${b.name} ${m.format(b.stats.reduce((a, s) => a + (m.of(s) ?? 0), 0))}`);
-    const summary =
-      measure === 'pickup'
-        ? `${span}: average pickup time per month for ${data.businesses.map((b) => b.name).join(', ')}.`
-        : `${span}, ${m.label.toLowerCase()} in all: ${sums.join(', ')}.`;
-    return { months, series, rows, summary, span };
-  }, [data, measure]);
+  const view = useMemo(() => (data ? comparisonView(data, measure) : null), [data, measure]);
 
   function exportCsv() {
     if (!view) return;
@@ -128,56 +137,21 @@ export function GroupStats() {
 
   return (
     <section className="subpage" aria-labelledby="group-stats">
-      <div className="section-head">
-        <div>
-          <h2 className="section-title" id="group-stats">
-            Comparison
-          </h2>
-          <div className="page__lead">The group's businesses side by side, month by month (London time).</div>
-        </div>
-        <div className="page__actions">
-          <Button onPress={exportCsv} isDisabled={!view}>
-            Export comparison CSV
-          </Button>
-        </div>
-      </div>
-      {exportError && (
-        <Banner tone="error" title="The CSV could not be made">
-          {exportError}
-        </Banner>
-      )}
+      <ComparisonHead onExport={exportCsv} canExport={Boolean(view)} exportError={exportError} />
       <QueryView query={businesses}>
         {(list) =>
           list.length === 0 ? (
             <p className="empty">No businesses found</p>
           ) : (
             <>
-              <div className="toolbar">
-                <MonthField
-                  label="Last month shown"
-                  value={last}
-                  max={thisMonth}
-                  onChange={(m) => setMonth(m === thisMonth ? null : m)}
-                />
-                <Select
-                  label="Chart"
-                  options={measureOptions}
-                  selectedKey={measure}
-                  onSelectionChange={(key) => setMeasure(key as Measure)}
-                />
-              </div>
-              <CheckboxGroup
-                className="checkbox-group"
-                value={selected}
-                onChange={(ids) => setChosen(ids.slice(0, groupComparisonMaxBusinesses))}
-              >
-                <Label className="field__label">Businesses compared</Label>
-                {list.map((b) => (
-                  <Checkbox key={b.id} value={b.id}>
-                    {b.name}
-                  </Checkbox>
-                ))}
-              </CheckboxGroup>
+              <ComparisonControls
+                last={last}
+                thisMonth={thisMonth}
+                onMonth={(m) => setMonth(m === thisMonth ? null : m)}
+                measure={measure}
+                onMeasure={setMeasure}
+              />
+              <BusinessChoice businesses={list} selected={selected} onChange={setChosen} />
               {selected.length === 0 ? (
                 <p className="empty">Choose one or more businesses to compare.</p>
               ) : (
@@ -203,5 +177,92 @@ export function GroupStats() {
         }
       </QueryView>
     </section>
+  );
+}
+
+/** Which of the group's businesses are compared (at most groupComparisonMaxBusinesses). */
+function BusinessChoice({
+  businesses,
+  selected,
+  onChange,
+}: {
+  businesses: Business[];
+  selected: string[];
+  onChange: (ids: string[]) => void;
+}) {
+  return (
+    <CheckboxGroup
+      className="checkbox-group"
+      value={selected}
+      onChange={(ids) => onChange(ids.slice(0, groupComparisonMaxBusinesses))}
+    >
+      <Label className="field__label">Businesses compared</Label>
+      {businesses.map((b) => (
+        <Checkbox key={b.id} value={b.id}>
+          {b.name}
+        </Checkbox>
+      ))}
+    </CheckboxGroup>
+  );
+}
+
+/** The comparison's heading, its Export button and why an export failed. */
+function ComparisonHead({
+  onExport,
+  canExport,
+  exportError,
+}: {
+  onExport: () => void;
+  canExport: boolean;
+  exportError: string | null;
+}) {
+  return (
+    <>
+      <div className="section-head">
+        <div>
+          <h2 className="section-title" id="group-stats">
+            Comparison
+          </h2>
+          <div className="page__lead">The group's businesses side by side, month by month (London time).</div>
+        </div>
+        <div className="page__actions">
+          <Button onPress={onExport} isDisabled={!canExport}>
+            Export comparison CSV
+          </Button>
+        </div>
+      </div>
+      {exportError && (
+        <Banner tone="error" title="The CSV could not be made">
+          {exportError}
+        </Banner>
+      )}
+    </>
+  );
+}
+
+/** The last month shown and the figure the chart compares. */
+function ComparisonControls({
+  last,
+  thisMonth,
+  onMonth,
+  measure,
+  onMeasure,
+}: {
+  last: string;
+  thisMonth: string;
+  onMonth: (month: string) => void;
+  measure: Measure;
+  onMeasure: (measure: Measure) => void;
+}) {
+  return (
+    <div className="toolbar">
+      <MonthField label="Last month shown" value={last} max={thisMonth} onChange={onMonth} />
+      <Select
+        label="Chart"
+        options={measureOptions}
+        selectedKey={measure}
+        onSelectionChange={(key) => onMeasure(key as Measure)}
+      />
+    </div>
   );
 }

@@ -6,7 +6,7 @@ import { useLiveSubscription } from '../../state/live.ts';
 import { machinesSearchAtom, machinesShowArchivedAtom } from '../../state/machines.ts';
 import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
 
@@ -43,17 +43,7 @@ export function MachineList() {
     <ListPage
       title="Machines"
       frame="section"
-      actions={[
-        {
-          key: 'add',
-          method: ['machines', 'createMachine'],
-          element: (
-            <Link href={machinePaths.add(businessId)} variant="primary-button">
-              Add
-            </Link>
-          ),
-        },
-      ]}
+      actions={[linkAction('Add', machinePaths.add(businessId), ['machines', 'createMachine'])]}
       search={{ atom: machinesSearchAtom, placeholder: 'Machine name' }}
       filters={
         <Switch isSelected={showArchived} onChange={setShowArchived}>

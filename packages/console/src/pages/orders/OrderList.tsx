@@ -8,7 +8,7 @@ import { ordersOnlyCurrentAtom, ordersSearchAtom, ordersStatusAtom } from '../..
 import { choiceCodec, onByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { OrderStatusBadge } from './OrderStatusBadge.tsx';
@@ -68,17 +68,7 @@ export function OrderList() {
     <ListPage
       title="Orders"
       frame="section"
-      actions={[
-        {
-          key: 'add',
-          method: ['orders', 'create'],
-          element: (
-            <Link href={orderPaths.add(businessId)} variant="primary-button">
-              Add order
-            </Link>
-          ),
-        },
-      ]}
+      actions={[linkAction('Add order', orderPaths.add(businessId), ['orders', 'create'])]}
       banner={notice && <Banner tone="success">{notice}</Banner>}
       search={{ atom: ordersSearchAtom, placeholder: 'Barcode, reference or patient name' }}
       filters={

@@ -7,7 +7,7 @@ import { patientsOnlyCurrentAtom, patientsOnlyWithIssuesAtom, patientsSearchAtom
 import { offByDefault, onByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { dateOfBirthOf, displayIdOf } from './patient-format.ts';
 
@@ -47,24 +47,8 @@ export function PatientList() {
       title="Patients"
       frame="section"
       actions={[
-        {
-          key: 'signUps',
-          method: ['signUps', 'list'],
-          element: (
-            <Link href={patientPaths.signUps(businessId)} variant="button">
-              Sign-ups
-            </Link>
-          ),
-        },
-        {
-          key: 'import',
-          method: ['patients', 'batchUpsertPatients'],
-          element: (
-            <Link href={patientPaths.import(businessId)} variant="primary-button">
-              Import
-            </Link>
-          ),
-        },
+        linkAction('Sign-ups', patientPaths.signUps(businessId), ['signUps', 'list'], 'button'),
+        linkAction('Import', patientPaths.import(businessId), ['patients', 'batchUpsertPatients']),
       ]}
       banner={notice && <Banner tone="success">{notice}</Banner>}
       search={{ atom: patientsSearchAtom, placeholder: 'Name, ID, mobile or email' }}

@@ -11,7 +11,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { dateOfBirthOf } from './patient-format.ts';
@@ -73,16 +73,7 @@ export function SignUpList() {
       title="Sign-ups"
       frame="section"
       reload={false}
-      actions={[
-        {
-          key: 'patients',
-          element: (
-            <Link href={patientPaths.list(businessId)} variant="button">
-              Patients
-            </Link>
-          ),
-        },
-      ]}
+      actions={[linkAction('Patients', patientPaths.list(businessId), undefined, 'button')]}
       banner={notice && <Banner tone="success">{notice}</Banner>}
       filters={
         <Switch isSelected={past} onChange={setPast}>

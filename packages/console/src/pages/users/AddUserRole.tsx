@@ -1,15 +1,14 @@
 import type { AddableRoleName } from '@medlocker/core';
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
-import { ApiError, messageOf, rpc } from '../../api/client.ts';
-import { Button } from '../../ui/Button.tsx';
+import { ApiError, rpc } from '../../api/client.ts';
 import { Checkbox } from '../../ui/Checkbox.tsx';
-import { Form, FormActions } from '../../ui/Form.tsx';
-import { Link } from '../../ui/Link.tsx';
 import { Page } from '../../ui/Page.tsx';
+import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { ResourcePicker } from './ResourcePicker.tsx';
+import { AdminCheckbox, RoleEmailField } from './role-fields.tsx';
 
 /** The roles support staff can give (SPEC §6), as they appear in the URL and on screen. */
 const roles: Record<string, AddableRoleName> = {
@@ -25,71 +24,84 @@ export type AddUserRoleState = { email?: string; userId?: string; resourceName?:
 /** SPEC §2/§6 `/users/add/{role}/{resource?}`: give a role to a person by email (new or existing). */
 export function AddUserRole() {
   const params = useParams();
-  const navigate = useNavigate();
-  const location = useLocation();
-  const state = location.state as AddUserRoleState;
   const roleKey = (params.role ?? '').toLowerCase();
   const role = roles[roleKey];
+  if (!role) return <Navigate to="/users/add/support" replace />;
+  return <AddRoleForm role={role} roleKey={roleKey} resourceId={params.resource} />;
+}
 
+type Resource = { id: string; name: string };
+
+/** What addRoles is sent: Admin and the resource only for a Business or Group role, SSO only for Support. */
+function addRolesInput(
+  role: AddableRoleName,
+  email: string,
+  resourceId: string | null,
+  asAdmin: boolean,
+  sso: boolean,
+) {
+  const scoped = role === 'Business' || role === 'Group';
+  const resource = scoped ? resourceId : null;
+  return {
+    addIdpByDefault: role === 'Support' && sso,
+    email,
+    frontEnd: role === 'Support' ? ('support' as const) : ('pharmacy' as const),
+    resourceId: resource,
+    resourceType: role === 'Business' ? ('business' as const) : role === 'Group' ? ('group' as const) : null,
+    roles: [{ name: role, resource, accessLevels: scoped && asAdmin ? ['Admin' as const] : [] }],
+  };
+}
+
+/** The server's messages by field: the role's own resource reports on the picker. */
+function roleFieldErrors(errors: Record<string, string>): Record<string, string> {
+  const shown = { ...errors };
+  for (const [path, message] of Object.entries(errors)) {
+    if (path.startsWith('roles.') && path.endsWith('.resource')) shown.resourceId = message;
+  }
+  return shown;
+}
+
+function AddRoleForm({ role, roleKey, resourceId }: { role: AddableRoleName; roleKey: string; resourceId?: string }) {
+  const navigate = useNavigate();
+  const state = useLocation().state as AddUserRoleState;
   const [email, setEmail] = useState(state?.email ?? '');
   const [givenName, setGivenName] = useState('');
   const [familyName, setFamilyName] = useState('');
-  const [resource, setResource] = useState<{ id: string; name: string } | null>(
-    params.resource ? { id: params.resource, name: state?.resourceName ?? '' } : null,
+  const [resource, setResource] = useState<Resource | null>(
+    resourceId ? { id: resourceId, name: state?.resourceName ?? '' } : null,
   );
   const [asAdmin, setAsAdmin] = useState(false);
   const [ssoByDefault, setSsoByDefault] = useState(false);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
-
-  if (!role) return <Navigate to="/users/add/support" replace />;
+  const save = useSaveState();
   const scoped = role === 'Business' || role === 'Group';
   const existingUser = Boolean(state?.userId);
 
   const submit = async () => {
-    setError(undefined);
-    setFieldErrors({});
     // SPEC §5: a Business or Group role without its resource is not sent at all.
     if (scoped && !resource) {
-      setFieldErrors({ resourceId: 'Field is required' });
+      save.setError(undefined);
+      save.setFieldErrors({ resourceId: 'Field is required' });
       return;
     }
-    setPending(true);
+    save.start();
     try {
-      const resourceType = role === 'Business' ? 'business' : role === 'Group' ? 'group' : null;
-      const answer = await rpc('auth', 'addRoles', {
-        addIdpByDefault: role === 'Support' && ssoByDefault,
-        email,
-        frontEnd: role === 'Support' ? 'support' : 'pharmacy',
-        resourceId: scoped ? (resource?.id ?? null) : null,
-        resourceType,
-        roles: [
-          {
-            name: role,
-            resource: scoped ? (resource?.id ?? null) : null,
-            accessLevels: scoped && asAdmin ? ['Admin'] : [],
-          },
-        ],
-      });
+      const answer = await rpc(
+        'auth',
+        'addRoles',
+        addRolesInput(role, email, resource?.id ?? null, asAdmin, ssoByDefault),
+      );
       if (answer.created && givenName.trim() && familyName.trim()) {
         await rpc('users', 'updateUser', { id: answer.userId, givenName, familyName });
       }
       navigate(`/users/${encodeURIComponent(answer.userId)}`, { state: { notice: `${role} role added.` } });
     } catch (e) {
-      setPending(false);
+      save.fail(e);
       if (e instanceof ApiError && e.details.some((d) => d.path)) {
-        const errors = e.fieldErrors;
-        // The role's own resource reports on the picker.
-        for (const [path, message] of Object.entries(errors)) {
-          if (path.startsWith('roles.') && path.endsWith('.resource')) errors.resourceId = message;
-        }
-        setFieldErrors(errors);
+        const errors = roleFieldErrors(e.fieldErrors);
+        save.setFieldErrors(errors);
         if (!Object.keys(errors).some((k) => ['email', 'givenName', 'familyName', 'resourceId'].includes(k))) {
-          setError(e.formMessage);
+          save.setError(e.formMessage);
         }
-      } else {
-        setError(messageOf(e));
       }
     }
   };
@@ -99,14 +111,11 @@ export function AddUserRole() {
       title={existingUser ? 'Add role' : 'Add user'}
       lead="Give a role to someone by their email address. Someone new gets an email with a link to choose a password."
     >
-      <Form
-        className="form--page"
-        error={error}
-        validationErrors={fieldErrors}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
+      <PageForm
+        state={save}
+        save={submit}
+        cancelHref={state?.userId ? `/users/${encodeURIComponent(state.userId)}` : '/users'}
+        submitLabel="Add role"
       >
         <Select
           label="Role"
@@ -115,82 +124,105 @@ export function AddUserRole() {
           onSelectionChange={(key) => {
             if (key !== null && key !== roleKey) {
               setResource(null);
-              setFieldErrors({});
+              save.setFieldErrors({});
               navigate(`/users/add/${String(key)}`, { replace: true, state });
             }
           }}
           options={Object.entries(roles).map(([id, label]) => ({ id, label }))}
         />
-        <TextField
-          label="Email address"
-          name="email"
-          type="email"
-          autoComplete="off"
-          value={email}
-          onChange={setEmail}
-          isRequired
-          isReadOnly={existingUser}
-          autoFocus={!existingUser}
-        />
+        <RoleEmailField value={email} onChange={setEmail} isReadOnly={existingUser} />
         {!existingUser && (
-          <fieldset className="fieldset">
-            <legend className="fieldset__legend">New user's name (optional)</legend>
-            <p className="field__description">Used only when nobody has this email address yet.</p>
-            <div className="fieldset__row">
-              <TextField
-                label="First name"
-                name="givenName"
-                value={givenName}
-                onChange={setGivenName}
-                autoComplete="off"
-              />
-              <TextField
-                label="Surname"
-                name="familyName"
-                value={familyName}
-                onChange={setFamilyName}
-                autoComplete="off"
-              />
-            </div>
-          </fieldset>
+          <NewUserName
+            givenName={givenName}
+            familyName={familyName}
+            onGivenName={setGivenName}
+            onFamilyName={setFamilyName}
+          />
         )}
         {scoped && (
-          <>
-            <ResourcePicker
-              key={role}
-              kind={role === 'Business' ? 'business' : 'group'}
-              selectedId={resource?.id ?? null}
-              selectedName={resource?.name}
-              onChange={(picked) => {
-                setResource(picked);
-                setFieldErrors(({ resourceId: _dropped, ...rest }) => rest);
-              }}
-              errorMessage={fieldErrors.resourceId}
-              isInvalid={Boolean(fieldErrors.resourceId)}
-            />
-            <Checkbox isSelected={asAdmin} onChange={setAsAdmin}>
-              Add as a {role} administrator
-            </Checkbox>
-          </>
+          <RoleResourceFields
+            role={role}
+            resource={resource}
+            onResource={(picked) => {
+              setResource(picked);
+              save.setFieldErrors(({ resourceId: _dropped, ...rest }) => rest);
+            }}
+            error={save.fieldErrors.resourceId}
+            asAdmin={asAdmin}
+            onAsAdmin={setAsAdmin}
+          />
         )}
-        {role === 'Support' && (
-          <Checkbox
-            isSelected={ssoByDefault}
-            onChange={setSsoByDefault}
-            description="When an identity provider is set up, the user signs in through it instead of a password."
-          >
-            Use single sign-on by default
-          </Checkbox>
-        )}
-        <FormActions>
-          <Link href={state?.userId ? `/users/${encodeURIComponent(state.userId)}` : '/users'} variant="button">
-            Cancel
-          </Link>
-          <Button type="submit" variant="primary" isPending={pending}>
-            Add role
-          </Button>
-        </FormActions>
-      </Form>
+        {role === 'Support' && <SsoByDefault isSelected={ssoByDefault} onChange={setSsoByDefault} />}
+      </PageForm>
     </Page>
+  );
+}
+
+/** A new user's name, used only when nobody has the email address yet. */
+function NewUserName({
+  givenName,
+  familyName,
+  onGivenName,
+  onFamilyName,
+}: {
+  givenName: string;
+  familyName: string;
+  onGivenName: (value: string) => void;
+  onFamilyName: (value: string) => void;
+}) {
+  return (
+    <fieldset className="fieldset">
+      <legend className="fieldset__legend">New user's name (optional)</legend>
+      <p className="field__description">Used only when nobody has this email address yet.</p>
+      <div className="fieldset__row">
+        <TextField label="First name" name="givenName" value={givenName} onChange={onGivenName} autoComplete="off" />
+        <TextField label="Surname" name="familyName" value={familyName} onChange={onFamilyName} autoComplete="off" />
+      </div>
+    </fieldset>
+  );
+}
+
+/** The business or group a Business or Group role is on, and whether it comes with Admin. */
+function RoleResourceFields({
+  role,
+  resource,
+  onResource,
+  error,
+  asAdmin,
+  onAsAdmin,
+}: {
+  role: 'Business' | 'Group';
+  resource: Resource | null;
+  onResource: (picked: Resource | null) => void;
+  error?: string;
+  asAdmin: boolean;
+  onAsAdmin: (selected: boolean) => void;
+}) {
+  return (
+    <>
+      <ResourcePicker
+        key={role}
+        kind={role === 'Business' ? 'business' : 'group'}
+        selectedId={resource?.id ?? null}
+        selectedName={resource?.name}
+        onChange={onResource}
+        errorMessage={error}
+        isInvalid={Boolean(error)}
+      />
+      <AdminCheckbox roleName={role} isSelected={asAdmin} onChange={onAsAdmin} />
+    </>
+  );
+}
+
+/** A Support user may sign in through the identity provider by default. */
+function SsoByDefault({ isSelected, onChange }: { isSelected: boolean; onChange: (selected: boolean) => void }) {
+  return (
+    <Checkbox
+      isSelected={isSelected}
+      onChange={onChange}
+      description="When an identity provider is set up, the user signs in through it instead of a password."
+    >
+      Use single sign-on by default
+    </Checkbox>
   );
 }

@@ -1,7 +1,7 @@
 import type { Role } from '@medlocker/core';
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { messageOf, rpc } from '../../api/client.ts';
+import { messageOf, type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { useCurrentUser, useHasSupportScope } from '../../state/session.ts';
@@ -25,48 +25,40 @@ const roleKey = (role: Role) => `${role.name}:${role.resource ?? '*'}`;
  */
 export function UserDetails() {
   const { userId = '' } = useParams();
+  const query = useQuery((signal) => rpc('users', 'getUser', { id: userId }, { signal }), ['users', 'getUser', userId]);
+  if (!query.data) {
+    return (
+      <Page title="User">{query.error ? <LoadError error={query.error} onRetry={query.reload} /> : <Loading />}</Page>
+    );
+  }
+  return <UserPage data={query.data} reload={query.reload} />;
+}
+
+type UserAnswer = RpcOutput<'users', 'getUser'>;
+
+function UserPage({ data, reload }: { data: UserAnswer; reload: () => void }) {
   const notice = useFlashNotice();
   const support = useHasSupportScope();
   const me = useCurrentUser();
   const navigate = useNavigate();
   // The resource's users list this page sits under (`/businesses/{id}/users`), or `/users`.
   const usersPath = useLocation().pathname.replace(/\/[^/]*$/, '');
-  const query = useQuery((signal) => rpc('users', 'getUser', { id: userId }, { signal }), ['users', 'getUser', userId]);
   const [removing, setRemoving] = useState<Role | null>(null);
-  const [removeError, setRemoveError] = useState<string>();
-  const [removePending, setRemovePending] = useState(false);
   const [editingIdp, setEditingIdp] = useState(false);
   const [changed, setChanged] = useState<string>();
-
-  if (!query.data) {
-    return (
-      <Page title="User">{query.error ? <LoadError error={query.error} onRetry={query.reload} /> : <Loading />}</Page>
-    );
-  }
-
-  const { user, roles, identityProvider } = query.data;
+  const { user, roles, identityProvider } = data;
   const isSupport = roles.some((r) => r.name === 'Support' || r.name === 'support');
   const message = changed ?? notice;
 
-  const removeRole = async () => {
-    if (!removing) return;
-    setRemovePending(true);
-    setRemoveError(undefined);
-    try {
-      await rpc('auth', 'removeRole', { roleName: removing.name, roleResource: removing.resource, userId: user.id });
-      // A pharmacy Admin may no longer see the person at all: back to the list, with the news.
-      if (!support) {
-        navigate(usersPath, { state: { notice: `${removing.name} role removed from ${user.name}.` } });
-        return;
-      }
-      setChanged(`${removing.name} role removed.`);
-      setRemoving(null);
-      query.reload();
-    } catch (e) {
-      setRemoveError(messageOf(e));
-    } finally {
-      setRemovePending(false);
+  const removed = (role: Role) => {
+    // A pharmacy Admin may no longer see the person at all: back to the list, with the news.
+    if (!support) {
+      navigate(usersPath, { state: { notice: `${role.name} role removed from ${user.name}.` } });
+      return;
     }
+    setChanged(`${role.name} role removed.`);
+    setRemoving(null);
+    reload();
   };
 
   return (
@@ -89,7 +81,44 @@ export function UserDetails() {
     >
       {message && <Banner tone="success">{message}</Banner>}
       <UserDetailsBlock user={user} identityProvider={identityProvider} />
+      <RolesTable roles={roles} mayRemove={support || user.id !== me?.id} onRemove={setRemoving} />
+      <RemoveRoleDialog
+        key={removing ? roleKey(removing) : ''}
+        user={user}
+        role={removing}
+        onCancel={() => setRemoving(null)}
+        onRemoved={removed}
+      />
+      {editingIdp && (
+        <EditIdentityProviderDialog
+          email={user.email}
+          frontEnd={isSupport ? 'support' : 'pharmacy'}
+          currentId={identityProvider?.id ?? null}
+          onClose={(saved) => {
+            setEditingIdp(false);
+            if (saved) {
+              setChanged('Identity provider changed.');
+              reload();
+            }
+          }}
+        />
+      )}
+    </Page>
+  );
+}
 
+/** The person's roles, each with Remove when this user may take it away. */
+function RolesTable({
+  roles,
+  mayRemove,
+  onRemove,
+}: {
+  roles: Role[];
+  mayRemove: boolean;
+  onRemove: (role: Role) => void;
+}) {
+  return (
+    <>
       <h2 className="section-title" id="roles-title">
         Roles
       </h2>
@@ -111,14 +140,11 @@ export function UserDetails() {
               </Cell>
               <Cell>{role.accessLevels.length > 0 ? role.accessLevels.join(', ') : '—'}</Cell>
               <Cell>
-                {(support || user.id !== me?.id) && (
+                {mayRemove && (
                   <Button
                     variant="quiet"
                     aria-label={`Remove role ${role.name}${role.resourceName ? ` for ${role.resourceName}` : ''}`}
-                    onPress={() => {
-                      setRemoveError(undefined);
-                      setRemoving(role);
-                    }}
+                    onPress={() => onRemove(role)}
                   >
                     Remove
                   </Button>
@@ -128,40 +154,55 @@ export function UserDetails() {
           )}
         </TableBody>
       </Table>
+    </>
+  );
+}
 
-      <ConfirmDialog
-        title="Remove role?"
-        isOpen={removing !== null}
-        onOpenChange={(open) => !open && !removePending && setRemoving(null)}
-        cancelLabel="Keep role"
-        confirmLabel="Remove role"
-        onConfirm={() => void removeRole()}
-        isPending={removePending}
-        error={removeError}
-      >
-        {removing && (
-          <p>
-            {user.name} will lose the {removing.name} role
-            {removing.resource ? ` for ${removing.resourceName ?? 'a restricted resource'}` : ''}.
-          </p>
-        )}
-      </ConfirmDialog>
-
-      {editingIdp && (
-        <EditIdentityProviderDialog
-          email={user.email}
-          frontEnd={isSupport ? 'support' : 'pharmacy'}
-          currentId={identityProvider?.id ?? null}
-          onClose={(saved) => {
-            setEditingIdp(false);
-            if (saved) {
-              setChanged('Identity provider changed.');
-              query.reload();
-            }
-          }}
-        />
+/** "Remove role?": the role goes when confirmed; a refusal shows in the dialog. */
+function RemoveRoleDialog({
+  user,
+  role,
+  onCancel,
+  onRemoved,
+}: {
+  user: UserAnswer['user'];
+  role: Role | null;
+  onCancel: () => void;
+  onRemoved: (role: Role) => void;
+}) {
+  const [error, setError] = useState<string>();
+  const [pending, setPending] = useState(false);
+  const remove = async () => {
+    if (!role) return;
+    setPending(true);
+    setError(undefined);
+    try {
+      await rpc('auth', 'removeRole', { roleName: role.name, roleResource: role.resource, userId: user.id });
+      onRemoved(role);
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <ConfirmDialog
+      title="Remove role?"
+      isOpen={role !== null}
+      onOpenChange={(open) => !open && !pending && onCancel()}
+      cancelLabel="Keep role"
+      confirmLabel="Remove role"
+      onConfirm={() => void remove()}
+      isPending={pending}
+      error={error}
+    >
+      {role && (
+        <p>
+          {user.name} will lose the {role.name} role
+          {role.resource ? ` for ${role.resourceName ?? 'a restricted resource'}` : ''}.
+        </p>
       )}
-    </Page>
+    </ConfirmDialog>
   );
 }
 
