@@ -37,11 +37,69 @@ function saveFile(file: { fileName: string; contentType: string; data: string })
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** The readings over the range, and the excursions among them. */
+function TemperatureSummary({ t }: { t: Pack['temperature'] }) {
+  return (
+    <>
+      <h3>Temperature</h3>
+      <p>
+        {t.count === 0
+          ? 'No readings in this range.'
+          : `${t.count} readings: lowest ${formatTemperature(t.min ?? 0)}, highest ${formatTemperature(t.max ?? 0)}, average ${formatTemperature(t.average ?? 0)}. ${t.outsideCount} outside ${t.band.min}–${t.band.max} °C.`}
+      </p>
+      <h4>Excursions</h4>
+      <EventList events={t.excursions} empty="No temperature excursions." label="Excursions" />
+    </>
+  );
+}
+
+/** Who did what to the orders in the range, and when. */
+function WhoActed({ actions }: { actions: Pack['actions'] }) {
+  return (
+    <>
+      <h3>Who acted</h3>
+      {pack.actions.length === 0 ? (
+        <p className="empty">Nobody acted on these orders in this range.</p>
+      ) : (
+        <ul className="evidence__events" aria-label="Who acted">
+          {pack.actions.map((a) => (
+            <li key={a.id}>
+              <time>{formatDateTime(a.at)}</time> {a.orderReference ? `${a.orderReference}: ` : ''}
+              {a.message} — {a.by || a.via}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** Hold or release the PINs of the orders ticked (each counts only those it applies to). */
+function HoldButtons({
+  toHold,
+  toRelease,
+  onAsk,
+}: {
+  toHold: number;
+  toRelease: number;
+  onAsk: (kind: 'hold' | 'release') => void;
+}) {
+  return (
+    <div className="toolbar">
+      <Button variant="danger" isDisabled={toHold === 0} onPress={() => onAsk('hold')}>
+        Hold PINs ({toHold})
+      </Button>
+      <Button isDisabled={toRelease === 0} onPress={() => onAsk('release')}>
+        Release PINs ({toRelease})
+      </Button>
+    </div>
+  );
+}
+
 function PackView({ pack, businessId, onChanged }: { pack: Pack; businessId: string; onChanged: () => void }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [dialog, setDialog] = useState<'hold' | 'release' | null>(null);
   const [message, setMessage] = useState<string>();
-  const t = pack.temperature;
   const chosen = pack.orders.filter((o) => selected.has(o.id));
   const toHold = chosen.filter((o) => o.live && !o.pinHold);
   const toRelease = chosen.filter((o) => o.pinHold);
@@ -58,14 +116,7 @@ function PackView({ pack, businessId, onChanged }: { pack: Pack; businessId: str
   return (
     <>
       {message && <Banner tone="success">{message}</Banner>}
-      <h3>Temperature</h3>
-      <p>
-        {t.count === 0
-          ? 'No readings in this range.'
-          : `${t.count} readings: lowest ${formatTemperature(t.min ?? 0)}, highest ${formatTemperature(t.max ?? 0)}, average ${formatTemperature(t.average ?? 0)}. ${t.outsideCount} outside ${t.band.min}–${t.band.max} °C.`}
-      </p>
-      <h4>Excursions</h4>
-      <EventList events={t.excursions} empty="No temperature excursions." label="Excursions" />
+      <TemperatureSummary t={pack.temperature} />
       <h3>Alarms and outages</h3>
       <EventList events={pack.alarms} empty="No alarms or outages." label="Alarms and outages" />
       <h3>Orders inside the machine ({pack.orders.length})</h3>
@@ -73,27 +124,14 @@ function PackView({ pack, businessId, onChanged }: { pack: Pack; businessId: str
         <p className="empty">No orders were inside the machine in this range.</p>
       ) : (
         <>
-          <div className="toolbar">
-            <Button
-              variant="danger"
-              isDisabled={toHold.length === 0}
-              onPress={() => {
-                setMessage(undefined);
-                setDialog('hold');
-              }}
-            >
-              Hold PINs ({toHold.length})
-            </Button>
-            <Button
-              isDisabled={toRelease.length === 0}
-              onPress={() => {
-                setMessage(undefined);
-                setDialog('release');
-              }}
-            >
-              Release PINs ({toRelease.length})
-            </Button>
-          </div>
+          <HoldButtons
+            toHold={toHold.length}
+            toRelease={toRelease.length}
+            onAsk={(kind) => {
+              setMessage(undefined);
+              setDialog(kind);
+            }}
+          />
           <ul className="evidence__orders">
             {pack.orders.map((o) => (
               <OrderItem
@@ -114,19 +152,7 @@ function PackView({ pack, businessId, onChanged }: { pack: Pack; businessId: str
           </ul>
         </>
       )}
-      <h3>Who acted</h3>
-      {pack.actions.length === 0 ? (
-        <p className="empty">Nobody acted on these orders in this range.</p>
-      ) : (
-        <ul className="evidence__events" aria-label="Who acted">
-          {pack.actions.map((a) => (
-            <li key={a.id}>
-              <time>{formatDateTime(a.at)}</time> {a.orderReference ? `${a.orderReference}: ` : ''}
-              {a.message} — {a.by || a.via}
-            </li>
-          ))}
-        </ul>
-      )}
+      <WhoActed actions={pack.actions} />
       {dialog && (
         <ReasonDialog
           title={dialog === 'hold' ? `Hold ${toHold.length} PINs?` : `Release ${toRelease.length} PINs?`}

@@ -1,7 +1,7 @@
 import type { Role } from '@medlocker/core';
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { messageOf, type RpcOutput, rpc } from '../../api/client.ts';
+import { type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { useCurrentUser, useHasSupportScope } from '../../state/session.ts';
@@ -12,6 +12,7 @@ import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { useAction } from '../../ui/use-action.ts';
 import { EditIdentityProviderDialog } from './EditIdentityProviderDialog.tsx';
 import { UserDetailsBlock } from './UserDetailsBlock.tsx';
 
@@ -170,20 +171,13 @@ function RemoveRoleDialog({
   onCancel: () => void;
   onRemoved: (role: Role) => void;
 }) {
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const { pending, error, run } = useAction();
   const remove = async () => {
     if (!role) return;
-    setPending(true);
-    setError(undefined);
-    try {
-      await rpc('auth', 'removeRole', { roleName: role.name, roleResource: role.resource, userId: user.id });
-      onRemoved(role);
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setPending(false);
-    }
+    const done = await run(() =>
+      rpc('auth', 'removeRole', { roleName: role.name, roleResource: role.resource, userId: user.id }),
+    );
+    if (done) onRemoved(role);
   };
   return (
     <ConfirmDialog
