@@ -1,4 +1,4 @@
-import { evidenceMaxRangeDays, formatDateTime, formatTemperature, type EvidencePack as Pack } from '@medlocker/core';
+import { evidenceMaxRangeDays, type EvidencePack as Pack } from '@medlocker/core';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { messageOf, rpc } from '../../api/client.ts';
@@ -13,7 +13,7 @@ import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { ReasonDialog } from '../orders/ReasonDialog.tsx';
-import { EventList, OrderItem } from './EvidenceParts.tsx';
+import { HoldButtons, OrderItem, TemperatureSummary, WhoActed } from './EvidenceParts.tsx';
 
 const DAY = 86_400_000;
 
@@ -35,65 +35,6 @@ function saveFile(file: { fileName: string; contentType: string; data: string })
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/** The readings over the range, and the excursions among them. */
-function TemperatureSummary({ t }: { t: Pack['temperature'] }) {
-  return (
-    <>
-      <h3>Temperature</h3>
-      <p>
-        {t.count === 0
-          ? 'No readings in this range.'
-          : `${t.count} readings: lowest ${formatTemperature(t.min ?? 0)}, highest ${formatTemperature(t.max ?? 0)}, average ${formatTemperature(t.average ?? 0)}. ${t.outsideCount} outside ${t.band.min}–${t.band.max} °C.`}
-      </p>
-      <h4>Excursions</h4>
-      <EventList events={t.excursions} empty="No temperature excursions." label="Excursions" />
-    </>
-  );
-}
-
-/** Who did what to the orders in the range, and when. */
-function WhoActed({ actions }: { actions: Pack['actions'] }) {
-  return (
-    <>
-      <h3>Who acted</h3>
-      {pack.actions.length === 0 ? (
-        <p className="empty">Nobody acted on these orders in this range.</p>
-      ) : (
-        <ul className="evidence__events" aria-label="Who acted">
-          {pack.actions.map((a) => (
-            <li key={a.id}>
-              <time>{formatDateTime(a.at)}</time> {a.orderReference ? `${a.orderReference}: ` : ''}
-              {a.message} — {a.by || a.via}
-            </li>
-          ))}
-        </ul>
-      )}
-    </>
-  );
-}
-
-/** Hold or release the PINs of the orders ticked (each counts only those it applies to). */
-function HoldButtons({
-  toHold,
-  toRelease,
-  onAsk,
-}: {
-  toHold: number;
-  toRelease: number;
-  onAsk: (kind: 'hold' | 'release') => void;
-}) {
-  return (
-    <div className="toolbar">
-      <Button variant="danger" isDisabled={toHold === 0} onPress={() => onAsk('hold')}>
-        Hold PINs ({toHold})
-      </Button>
-      <Button isDisabled={toRelease === 0} onPress={() => onAsk('release')}>
-        Release PINs ({toRelease})
-      </Button>
-    </div>
-  );
 }
 
 function PackView({ pack, businessId, onChanged }: { pack: Pack; businessId: string; onChanged: () => void }) {

@@ -1,7 +1,7 @@
 import { formatDate } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { messageOf, rpc } from '../../api/client.ts';
+import { messageOf, type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { patientPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
+import { useAction } from '../../ui/use-action.ts';
 import { PatientOrders } from './PatientOrders.tsx';
 import { addressOf, dateOfBirthOf, displayIdOf } from './patient-format.ts';
 import { WhatsAppOptIn } from './WhatsAppOptIn.tsx';
@@ -18,16 +19,10 @@ import { WhatsAppOptIn } from './WhatsAppOptIn.tsx';
 /** A patient: details, Edit, and Delete with a confirmation. */
 export function PatientDetails() {
   const { businessId = '', patientId = '' } = useParams();
-  const navigate = useNavigate();
-  const notice = useFlashNotice();
   const query = useQuery(
     (signal) => rpc('patients', 'get', { id: patientId }, { signal }),
     ['patients', 'get', patientId],
   );
-  const [deleting, setDeleting] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string>();
-
   if (!query.data) {
     return (
       <Section title="Patient">
@@ -35,26 +30,22 @@ export function PatientDetails() {
       </Section>
     );
   }
-  const { patient } = query.data;
+  return <PatientPage businessId={businessId} patient={query.data.patient} />;
+}
+
+type Patient = RpcOutput<'patients', 'get'>['patient'];
+
+function PatientPage({ businessId, patient }: { businessId: string; patient: Patient }) {
+  const navigate = useNavigate();
+  const notice = useFlashNotice();
+  const [deleting, setDeleting] = useState(false);
+  const { pending, error, run } = useAction();
 
   const remove = async () => {
-    setPending(true);
-    setError(undefined);
-    try {
-      await rpc('patients', 'delete', { id: patient.id });
+    if (await run(() => rpc('patients', 'delete', { id: patient.id }))) {
       navigate(patientPaths.list(businessId), { state: { notice: `${patient.name} was deleted.` } });
-    } catch (e) {
-      setError(messageOf(e));
-      setPending(false);
     }
   };
-
-  const item = (label: string, value: string) => (
-    <div className="details__item">
-      <dt>{label}</dt>
-      <dd>{value || '—'}</dd>
-    </div>
-  );
 
   return (
     <Section
@@ -78,27 +69,7 @@ export function PatientDetails() {
           Deleted on {formatDate(patient.deleted.deletedAt)} by {patient.deleted.deletedByDisplayName}.
         </Banner>
       )}
-      <dl className="details">
-        {item('ID', displayIdOf(patient.displayId))}
-        {item('Name', patient.name)}
-        {item('Date of birth', dateOfBirthOf(patient.dateOfBirth))}
-        {item('Email', patient.email ?? '')}
-        {item('Mobile', patient.mobileNumber ?? '')}
-        <WhatsAppOptIn businessId={businessId} patient={patient} />
-        {item('Address', addressOf(patient.address))}
-        {item(
-          'Last SMS failure',
-          patient.lastSmsFailure
-            ? `${patient.lastSmsFailure.error} (${formatDate(patient.lastSmsFailure.timestamp)})`
-            : 'None',
-        )}
-        {item(
-          'Last email failure',
-          patient.lastEmailFailure
-            ? `${patient.lastEmailFailure.error} (${formatDate(patient.lastEmailFailure.timestamp)})`
-            : 'None',
-        )}
-      </dl>
+      <PatientFacts businessId={businessId} patient={patient} />
       <PatientOrders businessId={businessId} patientId={patient.id} />
       <p>
         <Link href={patientPaths.list(businessId)}>Back to patients</Link>
@@ -119,5 +90,32 @@ export function PatientDetails() {
         </p>
       </ConfirmDialog>
     </Section>
+  );
+}
+
+/** The last failure of a channel, or None. */
+const failureText = (failure: { error: string; timestamp: number } | null | undefined) =>
+  failure ? `${failure.error} (${formatDate(failure.timestamp)})` : 'None';
+
+/** Who the patient is, how to reach them (WhatsApp too), and the last message that failed. */
+function PatientFacts({ businessId, patient }: { businessId: string; patient: Patient }) {
+  const item = (label: string, value: string) => (
+    <div className="details__item">
+      <dt>{label}</dt>
+      <dd>{value || '—'}</dd>
+    </div>
+  );
+  return (
+    <dl className="details">
+      {item('ID', displayIdOf(patient.displayId))}
+      {item('Name', patient.name)}
+      {item('Date of birth', dateOfBirthOf(patient.dateOfBirth))}
+      {item('Email', patient.email ?? '')}
+      {item('Mobile', patient.mobileNumber ?? '')}
+      <WhatsAppOptIn businessId={businessId} patient={patient} />
+      {item('Address', addressOf(patient.address))}
+      {item('Last SMS failure', failureText(patient.lastSmsFailure))}
+      {item('Last email failure', failureText(patient.lastEmailFailure))}
+    </dl>
   );
 }

@@ -4,7 +4,7 @@ import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError, rpc } from '../../api/client.ts';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
+import { PageForm, type SaveState, useSaveState } from '../../ui/PageForm.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { ResourcePicker } from './ResourcePicker.tsx';
@@ -52,6 +52,19 @@ function addRolesInput(
   };
 }
 
+/**
+ * The server's refusal: beside the fields (the role's own resource on the picker), and above the form
+ * too when none of them is a field of this form.
+ */
+function showRoleErrors(e: unknown, save: SaveState) {
+  if (!(e instanceof ApiError && e.details.some((d) => d.path))) return;
+  const errors = roleFieldErrors(e.fieldErrors);
+  save.setFieldErrors(errors);
+  if (!Object.keys(errors).some((k) => ['email', 'givenName', 'familyName', 'resourceId'].includes(k))) {
+    save.setError(e.formMessage);
+  }
+}
+
 /** The server's messages by field: the role's own resource reports on the picker. */
 function roleFieldErrors(errors: Record<string, string>): Record<string, string> {
   const shown = { ...errors };
@@ -96,13 +109,7 @@ function AddRoleForm({ role, roleKey, resourceId }: { role: AddableRoleName; rol
       navigate(`/users/${encodeURIComponent(answer.userId)}`, { state: { notice: `${role} role added.` } });
     } catch (e) {
       save.fail(e);
-      if (e instanceof ApiError && e.details.some((d) => d.path)) {
-        const errors = roleFieldErrors(e.fieldErrors);
-        save.setFieldErrors(errors);
-        if (!Object.keys(errors).some((k) => ['email', 'givenName', 'familyName', 'resourceId'].includes(k))) {
-          save.setError(e.formMessage);
-        }
-      }
+      showRoleErrors(e, save);
     }
   };
 
@@ -117,18 +124,13 @@ function AddRoleForm({ role, roleKey, resourceId }: { role: AddableRoleName; rol
         cancelHref={state?.userId ? `/users/${encodeURIComponent(state.userId)}` : '/users'}
         submitLabel="Add role"
       >
-        <Select
-          label="Role"
-          name="role"
-          selectedKey={roleKey}
-          onSelectionChange={(key) => {
-            if (key !== null && key !== roleKey) {
-              setResource(null);
-              save.setFieldErrors({});
-              navigate(`/users/add/${String(key)}`, { replace: true, state });
-            }
+        <RoleSelect
+          roleKey={roleKey}
+          onChange={(key) => {
+            setResource(null);
+            save.setFieldErrors({});
+            navigate(`/users/add/${key}`, { replace: true, state });
           }}
-          options={Object.entries(roles).map(([id, label]) => ({ id, label }))}
         />
         <RoleEmailField value={email} onChange={setEmail} isReadOnly={existingUser} />
         {!existingUser && (
@@ -155,6 +157,21 @@ function AddRoleForm({ role, roleKey, resourceId }: { role: AddableRoleName; rol
         {role === 'Support' && <SsoByDefault isSelected={ssoByDefault} onChange={setSsoByDefault} />}
       </PageForm>
     </Page>
+  );
+}
+
+/** The role to give; another choice opens its own address (`/users/add/{role}`). */
+function RoleSelect({ roleKey, onChange }: { roleKey: string; onChange: (key: string) => void }) {
+  return (
+    <Select
+      label="Role"
+      name="role"
+      selectedKey={roleKey}
+      onSelectionChange={(key) => {
+        if (key !== null && key !== roleKey) onChange(String(key));
+      }}
+      options={Object.entries(roles).map(([id, label]) => ({ id, label }))}
+    />
   );
 }
 
