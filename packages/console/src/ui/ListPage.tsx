@@ -151,28 +151,11 @@ function List<T extends { id: string }>({
 
   const buttons =
     reload || shownActions.length > 0 ? (
-      <>
-        {reload && (
-          <Button onPress={list.reload} isPending={list.isLoading && list.items.length > 0}>
-            Reload
-          </Button>
-        )}
-        {shownActions.map((a) => (
-          <Fragment key={a.key}>{a.element}</Fragment>
-        ))}
-      </>
+      <ListButtons reload={reload ? list : undefined} actions={shownActions} />
     ) : undefined;
   const toolbar =
     searchField || filters || clearFilters ? (
-      <div className="toolbar">
-        {searchField}
-        {filters}
-        {clearFilters && (
-          <Button variant="quiet" onPress={clearFilters} isDisabled={!filtered}>
-            Clear filters
-          </Button>
-        )}
-      </div>
+      <Toolbar searchField={searchField} filters={filters} clearFilters={clearFilters} filtered={filtered} />
     ) : null;
   const body = (
     <>
@@ -211,5 +194,52 @@ function List<T extends { id: string }>({
       </div>
       {body}
     </>
+  );
+}
+
+/** Reload (busy while the list reloads with rows shown), then the page's own actions. */
+function ListButtons({
+  reload,
+  actions,
+}: {
+  reload?: { reload: () => void; isLoading: boolean; items: unknown[] };
+  actions: ListAction[];
+}) {
+  return (
+    <>
+      {reload && (
+        <Button onPress={reload.reload} isPending={reload.isLoading && reload.items.length > 0}>
+          Reload
+        </Button>
+      )}
+      {actions.map((a) => (
+        <Fragment key={a.key}>{a.element}</Fragment>
+      ))}
+    </>
+  );
+}
+
+/** The search, the page's filters and Clear filters. */
+function Toolbar({
+  searchField,
+  filters,
+  clearFilters,
+  filtered,
+}: {
+  searchField?: ReactNode;
+  filters?: ReactNode;
+  clearFilters?: () => void;
+  filtered?: boolean;
+}) {
+  return (
+    <div className="toolbar">
+      {searchField}
+      {filters}
+      {clearFilters && (
+        <Button variant="quiet" onPress={clearFilters} isDisabled={!filtered}>
+          Clear filters
+        </Button>
+      )}
+    </div>
   );
 }

@@ -5,13 +5,11 @@ import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { groupStatsMonthAtom } from '../../state/stats.ts';
 import { useUrlState } from '../../state/url-filter.ts';
-import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { MonthChart } from '../../ui/MonthChart.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { Select } from '../../ui/Select.tsx';
-import { downloadCsv } from '../stats/download.ts';
+import { StatsHead, useCsvExport } from '../stats/csv-export.tsx';
 import { MonthField, monthCodec } from '../stats/MonthField.tsx';
 import { MonthlyTable } from '../stats/MonthlyTable.tsx';
 import { useGroup } from './GroupLayout.tsx';
@@ -44,7 +42,7 @@ export function GroupStats() {
   const last = kept !== null && kept <= thisMonth ? kept : thisMonth;
   const [measure, setMeasure] = useState<Measure>('collected');
   const [chosen, setChosen] = useState<string[] | null>(null);
-  const [exportError, setExportError] = useState<string | null>(null);
+  const csv = useCsvExport();
   const businesses = useQuery(
     (signal) => allGroupBusinesses(group.id, signal),
     ['businesses', 'listGroupedBusinesses', group.id, 'all'],
@@ -55,19 +53,25 @@ export function GroupStats() {
   const data = comparison.data;
   const view = useMemo(() => (data ? comparisonView(data, measure) : null), [data, measure]);
 
-  function exportCsv() {
+  const exportCsv = () => {
     if (!view) return;
-    try {
-      downloadCsv(`group-comparison-${last}.csv`, monthlyStatsCsv(view.rows, { withBusiness: true }));
-      setExportError(null);
-    } catch (error) {
-      setExportError((error as Error).message);
-    }
-  }
+    void csv.exportCsv(() => ({
+      name: `group-comparison-${last}.csv`,
+      text: monthlyStatsCsv(view.rows, { withBusiness: true }),
+    }));
+  };
 
   return (
     <section className="subpage" aria-labelledby="group-stats">
-      <ComparisonHead onExport={exportCsv} canExport={Boolean(view)} exportError={exportError} />
+      <StatsHead
+        id="group-stats"
+        title="Comparison"
+        lead="The group's businesses side by side, month by month (London time)."
+        exportLabel="Export comparison CSV"
+        onExport={exportCsv}
+        canExport={Boolean(view)}
+        error={csv.error}
+      />
       <QueryView query={businesses}>
         {(list) =>
           list.length === 0 ? (
@@ -133,40 +137,6 @@ function BusinessChoice({
         </Checkbox>
       ))}
     </CheckboxGroup>
-  );
-}
-
-/** The comparison's heading, its Export button and why an export failed. */
-function ComparisonHead({
-  onExport,
-  canExport,
-  exportError,
-}: {
-  onExport: () => void;
-  canExport: boolean;
-  exportError: string | null;
-}) {
-  return (
-    <>
-      <div className="section-head">
-        <div>
-          <h2 className="section-title" id="group-stats">
-            Comparison
-          </h2>
-          <div className="page__lead">The group's businesses side by side, month by month (London time).</div>
-        </div>
-        <div className="page__actions">
-          <Button onPress={onExport} isDisabled={!canExport}>
-            Export comparison CSV
-          </Button>
-        </div>
-      </div>
-      {exportError && (
-        <Banner tone="error" title="The CSV could not be made">
-          {exportError}
-        </Banner>
-      )}
-    </>
   );
 }
 

@@ -13,7 +13,7 @@ import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { ReasonDialog } from '../orders/ReasonDialog.tsx';
-import { HoldButtons, OrderItem, TemperatureSummary, WhoActed } from './EvidenceParts.tsx';
+import { EventList, HoldButtons, OrderItem, TemperatureSummary, WhoActed } from './EvidenceParts.tsx';
 
 const DAY = 86_400_000;
 

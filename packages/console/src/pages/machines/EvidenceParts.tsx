@@ -92,11 +92,11 @@ export function WhoActed({ actions }: { actions: Pack['actions'] }) {
   return (
     <>
       <h3>Who acted</h3>
-      {pack.actions.length === 0 ? (
+      {actions.length === 0 ? (
         <p className="empty">Nobody acted on these orders in this range.</p>
       ) : (
         <ul className="evidence__events" aria-label="Who acted">
-          {pack.actions.map((a) => (
+          {actions.map((a) => (
             <li key={a.id}>
               <time>{formatDateTime(a.at)}</time> {a.orderReference ? `${a.orderReference}: ` : ''}
               {a.message} — {a.by || a.via}

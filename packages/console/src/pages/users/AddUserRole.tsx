@@ -65,6 +65,17 @@ function showRoleErrors(e: unknown, save: SaveState) {
   }
 }
 
+type NewName = { givenName: string; familyName: string };
+
+/** Gives the role; someone new gets the name typed too (both parts, or none). Answers their id. */
+async function giveRole(input: ReturnType<typeof addRolesInput>, name: NewName): Promise<string> {
+  const answer = await rpc('auth', 'addRoles', input);
+  if (answer.created && name.givenName.trim() && name.familyName.trim()) {
+    await rpc('users', 'updateUser', { id: answer.userId, ...name });
+  }
+  return answer.userId;
+}
+
 /** The server's messages by field: the role's own resource reports on the picker. */
 function roleFieldErrors(errors: Record<string, string>): Record<string, string> {
   const shown = { ...errors };
@@ -78,8 +89,7 @@ function AddRoleForm({ role, roleKey, resourceId }: { role: AddableRoleName; rol
   const navigate = useNavigate();
   const state = useLocation().state as AddUserRoleState;
   const [email, setEmail] = useState(state?.email ?? '');
-  const [givenName, setGivenName] = useState('');
-  const [familyName, setFamilyName] = useState('');
+  const [name, setName] = useState<NewName>({ givenName: '', familyName: '' });
   const [resource, setResource] = useState<Resource | null>(
     resourceId ? { id: resourceId, name: state?.resourceName ?? '' } : null,
   );
@@ -98,15 +108,8 @@ function AddRoleForm({ role, roleKey, resourceId }: { role: AddableRoleName; rol
     }
     save.start();
     try {
-      const answer = await rpc(
-        'auth',
-        'addRoles',
-        addRolesInput(role, email, resource?.id ?? null, asAdmin, ssoByDefault),
-      );
-      if (answer.created && givenName.trim() && familyName.trim()) {
-        await rpc('users', 'updateUser', { id: answer.userId, givenName, familyName });
-      }
-      navigate(`/users/${encodeURIComponent(answer.userId)}`, { state: { notice: `${role} role added.` } });
+      const userId = await giveRole(addRolesInput(role, email, resource?.id ?? null, asAdmin, ssoByDefault), name);
+      navigate(`/users/${encodeURIComponent(userId)}`, { state: { notice: `${role} role added.` } });
     } catch (e) {
       save.fail(e);
       showRoleErrors(e, save);
@@ -133,14 +136,7 @@ function AddRoleForm({ role, roleKey, resourceId }: { role: AddableRoleName; rol
           }}
         />
         <RoleEmailField value={email} onChange={setEmail} isReadOnly={existingUser} />
-        {!existingUser && (
-          <NewUserName
-            givenName={givenName}
-            familyName={familyName}
-            onGivenName={setGivenName}
-            onFamilyName={setFamilyName}
-          />
-        )}
+        {!existingUser && <NewUserName name={name} onChange={setName} />}
         {scoped && (
           <RoleResourceFields
             role={role}
@@ -176,24 +172,26 @@ function RoleSelect({ roleKey, onChange }: { roleKey: string; onChange: (key: st
 }
 
 /** A new user's name, used only when nobody has the email address yet. */
-function NewUserName({
-  givenName,
-  familyName,
-  onGivenName,
-  onFamilyName,
-}: {
-  givenName: string;
-  familyName: string;
-  onGivenName: (value: string) => void;
-  onFamilyName: (value: string) => void;
-}) {
+function NewUserName({ name, onChange }: { name: NewName; onChange: (name: NewName) => void }) {
   return (
     <fieldset className="fieldset">
       <legend className="fieldset__legend">New user's name (optional)</legend>
       <p className="field__description">Used only when nobody has this email address yet.</p>
       <div className="fieldset__row">
-        <TextField label="First name" name="givenName" value={givenName} onChange={onGivenName} autoComplete="off" />
-        <TextField label="Surname" name="familyName" value={familyName} onChange={onFamilyName} autoComplete="off" />
+        <TextField
+          label="First name"
+          name="givenName"
+          value={name.givenName}
+          onChange={(givenName) => onChange({ ...name, givenName })}
+          autoComplete="off"
+        />
+        <TextField
+          label="Surname"
+          name="familyName"
+          value={name.familyName}
+          onChange={(familyName) => onChange({ ...name, familyName })}
+          autoComplete="off"
+        />
       </div>
     </fieldset>
   );

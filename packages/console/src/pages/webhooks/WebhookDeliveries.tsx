@@ -42,18 +42,9 @@ const sinceOptions = [
 /** A Select's choice: null for 'all'. */
 const chosen = <T extends string>(key: unknown) => (key === 'all' || key === null ? null : (key as T));
 
-/**
- * `/businesses/{businessId}/settings/integration/webhooks`, the delivery console (issue 20): the
- * endpoint's state and actions, then every webhook message newest first, filtered by event type,
- * outcome and time in the URL (`?outcome=failed`); each opens its attempts and body.
- */
-export function WebhookDeliveries() {
-  const { business } = useBusiness();
-  const { businessId = business.id } = useParams();
-  const [outcome, setOutcome] = useUrlState('outcome', webhooksOutcomeAtom, outcomeCodec);
-  const [eventType, setEventType] = useUrlState('event', webhooksEventTypeAtom, eventTypeCodec);
-  const [since, setSince] = useUrlState('since', webhooksSinceAtom, sinceCodec);
-  const columns: ListColumn<WebhookDelivery>[] = [
+/** When, what, how it went, and a link to its attempts and body. */
+function deliveryColumns(businessId: string): ListColumn<WebhookDelivery>[] {
+  return [
     { key: 'created', header: 'Time', width: '11rem', render: (d) => formatDateTime(d.created) },
     { key: 'event', header: 'Event', width: 'minmax(9rem, 1fr)', render: (d) => d.eventType },
     { key: 'outcome', header: 'Outcome', width: '6.5rem', render: (d) => <OutcomeBadge outcome={d.status} /> },
@@ -73,7 +64,19 @@ export function WebhookDeliveries() {
       ),
     },
   ];
+}
 
+/**
+ * `/businesses/{businessId}/settings/integration/webhooks`, the delivery console (issue 20): the
+ * endpoint's state and actions, then every webhook message newest first, filtered by event type,
+ * outcome and time in the URL (`?outcome=failed`); each opens its attempts and body.
+ */
+export function WebhookDeliveries() {
+  const { business } = useBusiness();
+  const { businessId = business.id } = useParams();
+  const [outcome, setOutcome] = useUrlState('outcome', webhooksOutcomeAtom, outcomeCodec);
+  const [eventType, setEventType] = useUrlState('event', webhooksEventTypeAtom, eventTypeCodec);
+  const [since, setSince] = useUrlState('since', webhooksSinceAtom, sinceCodec);
   return (
     <>
       <WebhookBreadcrumb trail={[{ label: 'Webhook deliveries' }]} />
@@ -124,7 +127,7 @@ export function WebhookDeliveries() {
           },
         }}
         label="Webhook deliveries"
-        columns={columns}
+        columns={deliveryColumns(businessId)}
         emptyText="No webhook deliveries found"
       />
     </>

@@ -10,6 +10,30 @@ export type Counts = { processed: number; created: number; updated: number; unch
 
 const noCounts: Counts = { processed: 0, created: 0, updated: 0, unchanged: 0 };
 
+type Answer = { created: number; updated: number; unchanged: number };
+
+/**
+ * One batch's patients, in parts the API takes (bodies up to 1 MB): the rows refused are added to
+ * `found`, each part's counts go to `counted`.
+ */
+async function uploadBatch(
+  businessId: string,
+  batch: ImportBatch,
+  found: RowError[],
+  counted: (answer: Answer) => void,
+) {
+  for (const [from, to] of bodySizedParts(batch.patients)) {
+    const patients = batch.patients.slice(from, to);
+    const answer = await rpc('patients', 'batchUpsertPatients', { businessId, patients });
+    for (const outcome of answer.results) {
+      if (outcome.status === 'invalid') {
+        found.push({ row: batch.rows[from + outcome.index] ?? 0, errors: outcome.errors ?? ['refused'] });
+      }
+    }
+    counted(answer);
+  }
+}
+
 /**
  * The import's uploads: each 1024-row batch the worker reads goes to patients.batchUpsertPatients, at
  * most two at once (the server writes one while it reads the next), and the worker is acknowledged
@@ -25,30 +49,18 @@ export function useBatchUpload(businessId: string, send: (message: ToImportWorke
   const inFlight = useRef(new Set<Promise<void>>());
   const ackOwed = useRef(false);
 
-  /** One batch's patients, in parts the API takes (bodies up to 1 MB); the rows it refused. */
-  const upload = async (batch: ImportBatch, found: RowError[]) => {
-    for (const [from, to] of bodySizedParts(batch.patients)) {
-      const patients = batch.patients.slice(from, to);
-      const answer = await rpc('patients', 'batchUpsertPatients', { businessId, patients });
-      for (const outcome of answer.results) {
-        if (outcome.status === 'invalid') {
-          found.push({ row: batch.rows[from + outcome.index] ?? 0, errors: outcome.errors ?? ['refused'] });
-        }
-      }
-      setCounts((c) => ({
-        processed: c.processed + answer.created + answer.updated + answer.unchanged,
-        created: c.created + answer.created,
-        updated: c.updated + answer.updated,
-        unchanged: c.unchanged + answer.unchanged,
-      }));
-    }
-  };
-
   const sendBatch = async (batch: ImportBatch) => {
     const found: RowError[] = [...batch.errors];
     if (batch.patients.length > 0) {
       try {
-        await upload(batch, found);
+        await uploadBatch(businessId, batch, found, (answer) =>
+          setCounts((c) => ({
+            processed: c.processed + answer.created + answer.updated + answer.unchanged,
+            created: c.created + answer.created,
+            updated: c.updated + answer.updated,
+            unchanged: c.unchanged + answer.unchanged,
+          })),
+        );
       } catch (error) {
         // The server could not take the batch: stop here, keep what was imported.
         setFailure(messageOf(error));
