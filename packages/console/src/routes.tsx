@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { Login } from './pages/auth/Login.tsx';
 import { Register } from './pages/auth/Register.tsx';
@@ -6,10 +6,11 @@ import { Reset } from './pages/auth/Reset.tsx';
 import { ResetBegin } from './pages/auth/ResetBegin.tsx';
 import { ToLogin } from './pages/auth/ToLogin.tsx';
 import { AuthLayout } from './shell/AuthLayout.tsx';
+import { lazyPage } from './ui/lazy-page.ts';
 import { Loading } from './ui/Page.tsx';
 
 // The sign-in pages come with the first download; the console behind them loads when first needed.
-const SignedInRoutes = lazy(() => import('./signed-in-routes.tsx').then((m) => ({ default: m.SignedInRoutes })));
+const SignedInRoutes = lazyPage(() => import('./signed-in-routes.tsx'), 'SignedInRoutes');
 
 /** SPEC §2, screens and routes. */
 export function AppRoutes() {

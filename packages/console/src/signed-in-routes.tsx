@@ -1,5 +1,4 @@
 import { Provider } from 'jotai';
-import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { queryClient } from './api/queries.ts';
 import { RequireSupport } from './shell/RequireSupport.tsx';
@@ -7,53 +6,53 @@ import { SupportOnly } from './shell/SupportOnly.tsx';
 import { invalidateOnLivePush } from './state/invalidate.ts';
 import { watchLiveAccess } from './state/live-access.ts';
 import { store } from './state/store.ts';
+import { lazyPage } from './ui/lazy-page.ts';
 
 // Live pushes reach the signed-in console only: they start listening when this part first loads.
 watchLiveAccess(queryClient);
 invalidateOnLivePush(queryClient);
 
 // Each page (or area) loads when first visited.
-const Dashboard = lazy(() => import('./pages/Dashboard.tsx').then((m) => ({ default: m.Dashboard })));
-const PharmacyDashboard = lazy(() =>
-  import('./pages/pharmacy-dashboard/PharmacyDashboard.tsx').then((m) => ({ default: m.PharmacyDashboard })),
+const Dashboard = lazyPage(() => import('./pages/Dashboard.tsx'), 'Dashboard');
+const PharmacyDashboard = lazyPage(
+  () => import('./pages/pharmacy-dashboard/PharmacyDashboard.tsx'),
+  'PharmacyDashboard',
 );
-const BusinessRoutes = lazy(() =>
-  import('./pages/businesses/BusinessRoutes.tsx').then((m) => ({ default: m.BusinessRoutes })),
+const BusinessRoutes = lazyPage(() => import('./pages/businesses/BusinessRoutes.tsx'), 'BusinessRoutes');
+const GroupRoutes = lazyPage(() => import('./pages/groups/GroupRoutes.tsx'), 'GroupRoutes');
+const AlarmMessageTemplates = lazyPage(
+  () => import('./pages/alarm-templates/AlarmMessageTemplates.tsx'),
+  'AlarmMessageTemplates',
 );
-const GroupRoutes = lazy(() => import('./pages/groups/GroupRoutes.tsx').then((m) => ({ default: m.GroupRoutes })));
-const AlarmMessageTemplates = lazy(() =>
-  import('./pages/alarm-templates/AlarmMessageTemplates.tsx').then((m) => ({ default: m.AlarmMessageTemplates })),
+const EditAlarmMessageTemplates = lazyPage(
+  () => import('./pages/alarm-templates/AlarmMessageTemplates.tsx'),
+  'EditAlarmMessageTemplates',
 );
-const EditAlarmMessageTemplates = lazy(() =>
-  import('./pages/alarm-templates/AlarmMessageTemplates.tsx').then((m) => ({ default: m.EditAlarmMessageTemplates })),
+const GlobalSettings = lazyPage(() => import('./pages/global-settings/GlobalSettings.tsx'), 'GlobalSettings');
+const EditGlobalSettings = lazyPage(() => import('./pages/global-settings/GlobalSettings.tsx'), 'EditGlobalSettings');
+const SupportUsers = lazyPage(() => import('./pages/users/SupportUsers.tsx'), 'SupportUsers');
+const AddUserRole = lazyPage(() => import('./pages/users/AddUserRole.tsx'), 'AddUserRole');
+const NotificationList = lazyPage(() => import('./pages/notifications/NotificationList.tsx'), 'NotificationList');
+const JobList = lazyPage(() => import('./pages/jobs/JobList.tsx'), 'JobList');
+const IdentityProviderList = lazyPage(
+  () => import('./pages/identity-providers/IdentityProviders.tsx'),
+  'IdentityProviderList',
 );
-const GlobalSettings = lazy(() =>
-  import('./pages/global-settings/GlobalSettings.tsx').then((m) => ({ default: m.GlobalSettings })),
+const IdentityProviderDetails = lazyPage(
+  () => import('./pages/identity-providers/IdentityProviders.tsx'),
+  'IdentityProviderDetails',
 );
-const EditGlobalSettings = lazy(() =>
-  import('./pages/global-settings/GlobalSettings.tsx').then((m) => ({ default: m.EditGlobalSettings })),
+const AddIdentityProvider = lazyPage(
+  () => import('./pages/identity-providers/IdentityProviders.tsx'),
+  'AddIdentityProvider',
 );
-const SupportUsers = lazy(() => import('./pages/users/SupportUsers.tsx').then((m) => ({ default: m.SupportUsers })));
-const AddUserRole = lazy(() => import('./pages/users/AddUserRole.tsx').then((m) => ({ default: m.AddUserRole })));
-const NotificationList = lazy(() =>
-  import('./pages/notifications/NotificationList.tsx').then((m) => ({ default: m.NotificationList })),
+const EditIdentityProvider = lazyPage(
+  () => import('./pages/identity-providers/IdentityProviders.tsx'),
+  'EditIdentityProvider',
 );
-const JobList = lazy(() => import('./pages/jobs/JobList.tsx').then((m) => ({ default: m.JobList })));
-const IdentityProviderList = lazy(() =>
-  import('./pages/identity-providers/IdentityProviders.tsx').then((m) => ({ default: m.IdentityProviderList })),
-);
-const IdentityProviderDetails = lazy(() =>
-  import('./pages/identity-providers/IdentityProviders.tsx').then((m) => ({ default: m.IdentityProviderDetails })),
-);
-const AddIdentityProvider = lazy(() =>
-  import('./pages/identity-providers/IdentityProviders.tsx').then((m) => ({ default: m.AddIdentityProvider })),
-);
-const EditIdentityProvider = lazy(() =>
-  import('./pages/identity-providers/IdentityProviders.tsx').then((m) => ({ default: m.EditIdentityProvider })),
-);
-const CliSignIn = lazy(() => import('./pages/cli/CliSignIn.tsx').then((m) => ({ default: m.CliSignIn })));
-const Mailbox = lazy(() => import('./pages/mailbox/Mailbox.tsx').then((m) => ({ default: m.Mailbox })));
-const UserDetails = lazy(() => import('./pages/users/UserDetails.tsx').then((m) => ({ default: m.UserDetails })));
+const CliSignIn = lazyPage(() => import('./pages/cli/CliSignIn.tsx'), 'CliSignIn');
+const Mailbox = lazyPage(() => import('./pages/mailbox/Mailbox.tsx'), 'Mailbox');
+const UserDetails = lazyPage(() => import('./pages/users/UserDetails.tsx'), 'UserDetails');
 
 /**
  * SPEC §2, the console behind sign-in: every page requires a signed-in user with the support or

@@ -73,10 +73,7 @@ export function PageForm({
       className={wide ? 'form--page form--wide' : 'form--page'}
       error={state.error}
       validationErrors={state.fieldErrors}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void save();
-      }}
+      submit={save}
     >
       {children}
       {!readOnly && (

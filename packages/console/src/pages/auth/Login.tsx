@@ -142,15 +142,7 @@ export function Login() {
     <>
       <h1 className="card__title">Log in</h1>
       {notice && <Banner tone={sessionNotice ? 'warning' : 'success'}>{notice}</Banner>}
-      <Form
-        guardUnsaved={false}
-        error={signIn.error}
-        validationErrors={signIn.fieldErrors}
-        onSubmit={(event) => {
-          event.preventDefault();
-          signIn.submit();
-        }}
-      >
+      <Form guardUnsaved={false} error={signIn.error} validationErrors={signIn.fieldErrors} submit={signIn.submit}>
         {signIn.step === 'username' ? (
           <TextField
             label="Email address"

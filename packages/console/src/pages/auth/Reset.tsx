@@ -74,15 +74,7 @@ export function Reset() {
   return (
     <>
       <h1 className="card__title">Set a new password</h1>
-      <Form
-        guardUnsaved={false}
-        error={error}
-        validationErrors={fieldErrors}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
+      <Form guardUnsaved={false} error={error} validationErrors={fieldErrors} submit={submit}>
         <TextField
           label="New password"
           name="password"

@@ -6,11 +6,10 @@ import { groupBusinessesSearchAtom, groupBusinessesShowArchivedAtom } from '../.
 import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import { useAction } from '../../ui/use-action.ts';
 import { addressText } from '../businesses/entity-parts.tsx';
 import { useGroup } from './GroupLayout.tsx';
 import { LinkBusinessesDialog } from './LinkBusinessesDialog.tsx';
@@ -107,53 +106,26 @@ export function GroupBusinesses() {
           }
         }}
       />
-      <RemoveBusinessDialog
-        key={removing?.id ?? ''}
-        business={removing}
-        groupName={group.name}
-        groupArchived={groupArchived}
-        onCancel={() => setRemoving(null)}
-        onRemoved={(business) => {
-          setNotice(`${business.name} removed from the group.`);
-          setRemoving(null);
-          reload();
-        }}
-      />
+      {removing && (
+        <ConfirmAction
+          title="Remove business?"
+          isOpen
+          cancelLabel="Keep business"
+          confirmLabel="Remove business"
+          action={() => rpc('businesses', 'unlinkGroup', { id: removing.id })}
+          onDone={() => {
+            setNotice(`${removing.name} removed from the group.`);
+            setRemoving(null);
+            reload();
+          }}
+          onCancel={() => setRemoving(null)}
+        >
+          <p>{`${removing.name} will no longer be in the group ${group.name}.`}</p>
+          {groupArchived && (
+            <p className="warning-text">You won't be able to add it back unless group is unarchived.</p>
+          )}
+        </ConfirmAction>
+      )}
     </ListPage>
-  );
-}
-
-/** "Remove business?": unlinks it from the group when confirmed. */
-function RemoveBusinessDialog({
-  business,
-  groupName,
-  groupArchived,
-  onCancel,
-  onRemoved,
-}: {
-  business: Business | null;
-  groupName: string;
-  groupArchived: boolean;
-  onCancel: () => void;
-  onRemoved: (business: Business) => void;
-}) {
-  const { pending, error, run } = useAction();
-  const remove = async () => {
-    if (business && (await run(() => rpc('businesses', 'unlinkGroup', { id: business.id })))) onRemoved(business);
-  };
-  return (
-    <ConfirmDialog
-      title="Remove business?"
-      isOpen={business !== null}
-      onOpenChange={(open) => !open && !pending && onCancel()}
-      cancelLabel="Keep business"
-      confirmLabel="Remove business"
-      onConfirm={() => void remove()}
-      isPending={pending}
-      error={error}
-    >
-      {business && <p>{`${business.name} will no longer be in the group ${groupName}.`}</p>}
-      {groupArchived && <p className="warning-text">You won't be able to add it back unless group is unarchived.</p>}
-    </ConfirmDialog>
   );
 }

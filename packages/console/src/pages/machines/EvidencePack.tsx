@@ -170,15 +170,7 @@ export function EvidencePack() {
         What happened inside the machine between two times, the orders that were inside, what each patient was told and
         who acted. The download is a ZIP of a summary and CSV files with every reading.
       </p>
-      <Form
-        className="toolbar evidence__range"
-        guardUnsaved={false}
-        error={rangeError}
-        onSubmit={(event) => {
-          event.preventDefault();
-          show();
-        }}
-      >
+      <Form className="toolbar evidence__range" guardUnsaved={false} error={rangeError} submit={show}>
         <TextField label="From" name="from" type="datetime-local" value={fromText} onChange={setFromText} isRequired />
         <TextField label="To" name="to" type="datetime-local" value={toText} onChange={setToText} isRequired />
         <Button type="submit">Show</Button>

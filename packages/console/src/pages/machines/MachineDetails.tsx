@@ -1,7 +1,7 @@
 import { formatDate, formatDateTime } from '@medlocker/core';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { messageOf, type RpcOutput, rpc } from '../../api/client.ts';
+import { type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { machinePaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
@@ -14,6 +14,7 @@ import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
+import { useAction } from '../../ui/use-action.ts';
 import { type Confirm, MachineConfirmDialogs } from './MachineConfirmDialogs.tsx';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
 import { MachineContents, MachineEvents, MachineStatusReports } from './MachineTabs.tsx';
@@ -46,25 +47,16 @@ function MachinePage({ businessId, data, reload }: { businessId: string; data: M
   const notice = useFlashNotice();
   const [pairing, setPairing] = useState(false);
   const [confirm, setConfirm] = useState<Confirm>(null);
-  const [pending, setPending] = useState(false);
-  const [actionError, setActionError] = useState<string>();
+  const { pending, error: actionError, setError: setActionError, run: call } = useAction();
   const [message, setMessage] = useState<string>();
   const { machine } = data;
   const archived = machine.archived;
 
   const run = async (action: () => Promise<unknown>, done: string) => {
-    setPending(true);
-    setActionError(undefined);
-    try {
-      await action();
-      setMessage(done);
-      setConfirm(null);
-      reload();
-    } catch (e) {
-      setActionError(messageOf(e));
-    } finally {
-      setPending(false);
-    }
+    if (!(await call(action))) return;
+    setMessage(done);
+    setConfirm(null);
+    reload();
   };
   const ask = (what: Confirm) => {
     setActionError(undefined);

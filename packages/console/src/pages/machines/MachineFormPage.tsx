@@ -83,15 +83,7 @@ function MachineFields({ title, businessId, machine }: { title: string; business
 
   return (
     <Section title={title}>
-      <Form
-        className="form--page"
-        error={formError}
-        validationErrors={errors}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save(new FormData(event.currentTarget));
-        }}
-      >
+      <Form className="form--page" error={formError} validationErrors={errors} submit={save}>
         <TextField label="Name" name="name" isRequired defaultValue={machine?.name} autoFocus />
         <TextField
           label="Number of slots"

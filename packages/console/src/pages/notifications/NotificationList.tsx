@@ -5,10 +5,9 @@ import { queryClient } from '../../api/queries.ts';
 import { notificationsShownAtom } from '../../state/notifications.ts';
 import { choiceCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
-import { useAction } from '../../ui/use-action.ts';
 import { DismissButton } from './DismissButton.tsx';
 
 const shownCodec = choiceCodec<'unread'>(['unread']);
@@ -57,14 +56,6 @@ const columns: ListColumn<NotificationListItem>[] = [
 export function NotificationList() {
   const [shown, setShown] = useUrlState('show', notificationsShownAtom, shownCodec);
   const [confirming, setConfirming] = useState(false);
-  const { pending, error, run } = useAction();
-
-  const dismissAll = () =>
-    run(async () => {
-      await rpc('notifications', 'dismissAll', {});
-      await refresh();
-      setConfirming(false);
-    });
 
   return (
     <ListPage
@@ -98,19 +89,23 @@ export function NotificationList() {
       columns={columns}
       emptyText="No notifications found"
     >
-      <ConfirmDialog
-        title="Dismiss all notifications?"
-        isOpen={confirming}
-        onOpenChange={(open) => !open && !pending && setConfirming(false)}
-        cancelLabel="Keep them"
-        confirmLabel="Dismiss all"
-        tone="primary"
-        onConfirm={() => void dismissAll()}
-        isPending={pending}
-        error={error}
-      >
-        <p>Every notification you have not dismissed will be marked as dismissed for you. Others still see theirs.</p>
-      </ConfirmDialog>
+      {confirming && (
+        <ConfirmAction
+          title="Dismiss all notifications?"
+          isOpen
+          cancelLabel="Keep them"
+          confirmLabel="Dismiss all"
+          tone="primary"
+          action={async () => {
+            await rpc('notifications', 'dismissAll', {});
+            await refresh();
+          }}
+          onDone={() => setConfirming(false)}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>Every notification you have not dismissed will be marked as dismissed for you. Others still see theirs.</p>
+        </ConfirmAction>
+      )}
     </ListPage>
   );
 }

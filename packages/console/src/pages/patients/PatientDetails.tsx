@@ -7,11 +7,10 @@ import { patientPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
-import { useAction } from '../../ui/use-action.ts';
 import { PatientOrders } from './PatientOrders.tsx';
 import { addressOf, dateOfBirthOf, displayIdOf } from './patient-format.ts';
 import { WhatsAppOptIn } from './WhatsAppOptIn.tsx';
@@ -39,13 +38,6 @@ function PatientPage({ businessId, patient }: { businessId: string; patient: Pat
   const navigate = useNavigate();
   const notice = useFlashNotice();
   const [deleting, setDeleting] = useState(false);
-  const { pending, error, run } = useAction();
-
-  const remove = async () => {
-    if (await run(() => rpc('patients', 'delete', { id: patient.id }))) {
-      navigate(patientPaths.list(businessId), { state: { notice: `${patient.name} was deleted.` } });
-    }
-  };
 
   return (
     <Section
@@ -74,21 +66,22 @@ function PatientPage({ businessId, patient }: { businessId: string; patient: Pat
       <p>
         <Link href={patientPaths.list(businessId)}>Back to patients</Link>
       </p>
-      <ConfirmDialog
-        title="Delete patient?"
-        isOpen={deleting}
-        onOpenChange={(open) => !open && !pending && setDeleting(false)}
-        cancelLabel="Keep patient"
-        confirmLabel="Delete patient"
-        onConfirm={() => void remove()}
-        isPending={pending}
-        error={error}
-      >
-        <p>
-          {patient.name} ({displayIdOf(patient.displayId)}) will be removed from the patient list. Their orders are
-          kept.
-        </p>
-      </ConfirmDialog>
+      {deleting && (
+        <ConfirmAction
+          title="Delete patient?"
+          isOpen
+          cancelLabel="Keep patient"
+          confirmLabel="Delete patient"
+          action={() => rpc('patients', 'delete', { id: patient.id })}
+          onDone={() => navigate(patientPaths.list(businessId), { state: { notice: `${patient.name} was deleted.` } })}
+          onCancel={() => setDeleting(false)}
+        >
+          <p>
+            {patient.name} ({displayIdOf(patient.displayId)}) will be removed from the patient list. Their orders are
+            kept.
+          </p>
+        </ConfirmAction>
+      )}
     </Section>
   );
 }

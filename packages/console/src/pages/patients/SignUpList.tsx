@@ -177,14 +177,7 @@ function ConvertDialog({
   };
   return (
     <Dialog title={`Convert ${signUp.firstName} ${signUp.lastName}`} isOpen onOpenChange={(open) => !open && onClose()}>
-      <Form
-        error={errors.form}
-        validationErrors={errors.fields}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void convert();
-        }}
-      >
+      <Form error={errors.form} validationErrors={errors.fields} submit={convert}>
         {errors.needsMobile && (
           <p className="button-row">
             Add their mobile number, then convert.

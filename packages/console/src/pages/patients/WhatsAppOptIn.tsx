@@ -184,15 +184,7 @@ function CodeDialog({
 
   return (
     <Dialog title="Enter WhatsApp code" isOpen onOpenChange={(open) => !open && !pending && onClose()}>
-      <Form
-        validationErrors={validationErrors}
-        guardUnsaved={false}
-        error={formError}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void verify();
-        }}
-      >
+      <Form validationErrors={validationErrors} guardUnsaved={false} error={formError} submit={verify}>
         <CodeField sentTo={sent.sentTo} code={code} onCode={setCode} />
         <div className="dialog__actions">
           <Button onPress={() => onClose()} isDisabled={pending}>

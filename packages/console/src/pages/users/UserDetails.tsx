@@ -7,12 +7,11 @@ import { useFlashNotice } from '../../shell/flash.ts';
 import { useCurrentUser, useHasSupportScope } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
-import { useAction } from '../../ui/use-action.ts';
 import { EditIdentityProviderDialog } from './EditIdentityProviderDialog.tsx';
 import { UserDetailsBlock } from './UserDetailsBlock.tsx';
 
@@ -83,13 +82,24 @@ function UserPage({ data, reload }: { data: UserAnswer; reload: () => void }) {
       {message && <Banner tone="success">{message}</Banner>}
       <UserDetailsBlock user={user} identityProvider={identityProvider} />
       <RolesTable roles={roles} mayRemove={support || user.id !== me?.id} onRemove={setRemoving} />
-      <RemoveRoleDialog
-        key={removing ? roleKey(removing) : ''}
-        user={user}
-        role={removing}
-        onCancel={() => setRemoving(null)}
-        onRemoved={removed}
-      />
+      {removing && (
+        <ConfirmAction
+          title="Remove role?"
+          isOpen
+          cancelLabel="Keep role"
+          confirmLabel="Remove role"
+          action={() =>
+            rpc('auth', 'removeRole', { roleName: removing.name, roleResource: removing.resource, userId: user.id })
+          }
+          onDone={() => removed(removing)}
+          onCancel={() => setRemoving(null)}
+        >
+          <p>
+            {user.name} will lose the {removing.name} role
+            {removing.resource ? ` for ${removing.resourceName ?? 'a restricted resource'}` : ''}.
+          </p>
+        </ConfirmAction>
+      )}
       {editingIdp && (
         <EditIdentityProviderDialog
           email={user.email}
@@ -156,47 +166,6 @@ function RolesTable({
         </TableBody>
       </Table>
     </>
-  );
-}
-
-/** "Remove role?": the role goes when confirmed; a refusal shows in the dialog. */
-function RemoveRoleDialog({
-  user,
-  role,
-  onCancel,
-  onRemoved,
-}: {
-  user: UserAnswer['user'];
-  role: Role | null;
-  onCancel: () => void;
-  onRemoved: (role: Role) => void;
-}) {
-  const { pending, error, run } = useAction();
-  const remove = async () => {
-    if (!role) return;
-    const done = await run(() =>
-      rpc('auth', 'removeRole', { roleName: role.name, roleResource: role.resource, userId: user.id }),
-    );
-    if (done) onRemoved(role);
-  };
-  return (
-    <ConfirmDialog
-      title="Remove role?"
-      isOpen={role !== null}
-      onOpenChange={(open) => !open && !pending && onCancel()}
-      cancelLabel="Keep role"
-      confirmLabel="Remove role"
-      onConfirm={() => void remove()}
-      isPending={pending}
-      error={error}
-    >
-      {role && (
-        <p>
-          {user.name} will lose the {role.name} role
-          {role.resource ? ` for ${role.resourceName ?? 'a restricted resource'}` : ''}.
-        </p>
-      )}
-    </ConfirmDialog>
   );
 }
 
