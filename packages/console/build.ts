@@ -12,7 +12,7 @@ import { join, relative, resolve } from 'node:path';
 import { precompress } from '../../scripts/precompress.ts';
 
 const root = import.meta.dir;
-/** NODE_ENV=production builds no source maps: the console's source is not published (issue 16). */
+/** NODE_ENV=production builds no source maps: the console's source is not published. */
 const production = process.env.NODE_ENV === 'production';
 const outdir = process.env.CONSOLE_OUTDIR ? resolve(process.env.CONSOLE_OUTDIR) : join(root, 'dist');
 

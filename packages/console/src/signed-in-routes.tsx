@@ -64,7 +64,7 @@ export function SignedInRoutes() {
     <Provider store={store}>
       <Routes>
         <Route element={<RequireSupport />}>
-          {/* Support staff see the whole fleet; pharmacy users their current business (issue 17). */}
+          {/* Support staff see the whole fleet; pharmacy users only their current business, at the same address. */}
           <Route element={<SupportOnly otherwise={<PharmacyDashboard />} />}>
             <Route index element={<Dashboard />} />
           </Route>

@@ -75,7 +75,7 @@ function Results({ emptyText }: { emptyText: string }) {
 }
 
 /**
- * The top bar's order finder (issue 17): an exact barcode or reference, in any case, answered by
+ * The top bar's order finder: an exact barcode or reference, in any case, answered by
  * orders/findOrders (at most 10, only in the businesses the user reaches: the server filters). Arrows
  * move through the results, Enter or a click opens one; Enter on the typed text opens the first,
  * searching at once if the pause has not passed (a barcode scanner types the code and Enter at once).

@@ -5,7 +5,7 @@ import { useAdministers } from '../state/reach.ts';
 import { BusinessSwitcher } from './BusinessSwitcher.tsx';
 
 /**
- * The pharmacy user's side menu (issue 17): their current business (a switcher when they reach
+ * The pharmacy user's side menu: their current business (a switcher when they reach
  * several) and its Dashboard, Orders, Patients, Machines, and, for its Admins, Users and Settings.
  */
 export function PharmacyMenu() {

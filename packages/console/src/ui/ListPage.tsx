@@ -82,7 +82,7 @@ export type ListPageProps<T extends { id: string }> = {
 };
 
 /**
- * The console's one list page (issue 16 §1.6): heading and actions (each shown only to who may call
+ * The console's one list page, so every list behaves alike: heading and actions (each shown only to who may call
  * its method), banner, tabs, the search (contains, one clear button, in the URL, debounced) and the
  * page's filters, then the list itself: paged by nextToken as it scrolls (the footer only when there
  * is more than one page), 'Loading…', the error with Try again, the empty text, and cards under

@@ -31,7 +31,7 @@ function useComparison(groupId: string, last: string, selected: string[]) {
 }
 
 /**
- * `/groups/{groupId}/stats` (issue 21): chosen businesses of the group compared over the 12 months
+ * `/groups/{groupId}/stats`: chosen businesses of the group compared over the 12 months
  * ending at the month picked: a chart of one figure per business, and the table with every figure of
  * each business and month, side by side, with the month's total; its CSV is what the table shows.
  */

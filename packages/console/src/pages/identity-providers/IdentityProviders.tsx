@@ -15,7 +15,7 @@ import { useAction } from '../../ui/use-action.ts';
 import { ProviderForm } from './ProviderForm.tsx';
 
 /*
- * Identity providers (issue 22), support staff only: the list, one provider with its redirect URI and
+ * Identity providers, support staff only: the list, one provider with its redirect URI and
  * a Test of its set-up, and the add / edit form (OIDC or SAML; global, or for one business or group).
  */
 

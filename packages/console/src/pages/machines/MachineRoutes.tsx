@@ -4,7 +4,7 @@ import { MachineDetails } from './MachineDetails.tsx';
 import { MachineFormPage } from './MachineFormPage.tsx';
 import { MachineList } from './MachineList.tsx';
 
-/** SPEC §2 `/businesses/{businessId}/machines/*`: list, add, details and edit; and the evidence pack (issue 21). */
+/** SPEC §2 `/businesses/{businessId}/machines/*`: list, add, details and edit; and the evidence pack. */
 export function MachineRoutes() {
   return (
     <Routes>

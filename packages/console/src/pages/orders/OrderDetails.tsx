@@ -18,7 +18,7 @@ import { OrderTimeline } from './OrderTimeline.tsx';
 import { PinHoldBanner } from './PinHoldBanner.tsx';
 
 /**
- * `/businesses/{businessId}/orders/{orderId}` (issue 17): the order's details, the actions its state
+ * `/businesses/{businessId}/orders/{orderId}`: the order's details, the actions its state
  * allows, and its timeline. Live: the page holds the business's subscription, and a push about any of
  * its orders invalidates `['orders', ...]` (state/invalidate.ts), so a locker loading or collecting the
  * bag shows here without a reload.

@@ -28,7 +28,7 @@ const statusOptions = [
 ];
 
 /**
- * `/businesses/{businessId}/orders` (issue 17): search (barcode, reference or patient name), a status
+ * `/businesses/{businessId}/orders`: search (barcode, reference or patient name), a status
  * (`?status=`, Expired included), Only current (`?current=false` to see finished orders too; it
  * applies while no status is chosen), paged as it scrolls. A locker event that changes an order of the
  * business reaches the list live: the push invalidates every `['orders', ...]` answer.

@@ -58,7 +58,7 @@ const DayField = (props: {
 }) => <NativeDateField type="date" {...props} accepts={isIsoDate} />;
 
 /**
- * `/businesses/{businessId}/stats` (SPEC §2, issue 21): the monthly figures (charts and table, their
+ * `/businesses/{businessId}/stats` (SPEC §2): the monthly figures (charts and table, their
  * CSV), then the collection records between two London days, by filter, 50 at a time, and their CSV
  * (every record of the filter and days, not only the pages loaded).
  */

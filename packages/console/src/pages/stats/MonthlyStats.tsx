@@ -14,7 +14,7 @@ import { MonthlyTable } from './MonthlyTable.tsx';
 const monthName = (month: string) => formatMonth(Number(month.slice(0, 4)), Number(month.slice(5, 7)));
 
 /**
- * The monthly figures of a business on its stats page (issue 21): the 12 months ending at the month
+ * The monthly figures of a business on its stats page: the 12 months ending at the month
  * picked (default this month; never before the business was added), as charts and as the table with
  * every figure, and the CSV of exactly what the table shows.
  */

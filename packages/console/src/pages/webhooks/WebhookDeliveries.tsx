@@ -67,7 +67,7 @@ function deliveryColumns(businessId: string): ListColumn<WebhookDelivery>[] {
 }
 
 /**
- * `/businesses/{businessId}/settings/integration/webhooks`, the delivery console (issue 20): the
+ * `/businesses/{businessId}/settings/integration/webhooks`, the delivery console: the
  * endpoint's state and actions, then every webhook message newest first, filtered by event type,
  * outcome and time in the URL (`?outcome=failed`); each opens its attempts and body.
  */
