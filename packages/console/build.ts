@@ -29,8 +29,8 @@ const workers: Record<string, string> = { patientImport: 'src/workers/import.wor
 /**
  * React Aria ships its screen-reader strings ("Show suggestions", "selected") in 34 languages and
  * picks them by the browser's language. The console speaks English whatever the browser (SPEC: en-GB),
- * so its announcements do too: every string table keeps English only, a third of react-aria's weight
- * on the wire.
+ * so its announcements do too: every string table keeps English only (some 6 KB of brotli off each
+ * signed-in page).
  */
 const englishAriaStrings: import('bun').BunPlugin = {
   name: 'english-aria-strings',
