@@ -83,22 +83,13 @@ function UserPage({ data, reload }: { data: UserAnswer; reload: () => void }) {
       <UserDetailsBlock user={user} identityProvider={identityProvider} />
       <RolesTable roles={roles} mayRemove={support || user.id !== me?.id} onRemove={setRemoving} />
       {removing && (
-        <ConfirmAction
-          title="Remove role?"
-          isOpen
-          cancelLabel="Keep role"
-          confirmLabel="Remove role"
-          action={() =>
-            rpc('auth', 'removeRole', { roleName: removing.name, roleResource: removing.resource, userId: user.id })
-          }
+        <RemoveRoleConfirm
+          userId={user.id}
+          userName={user.name}
+          role={removing}
           onDone={() => removed(removing)}
           onCancel={() => setRemoving(null)}
-        >
-          <p>
-            {user.name} will lose the {removing.name} role
-            {removing.resource ? ` for ${removing.resourceName ?? 'a restricted resource'}` : ''}.
-          </p>
-        </ConfirmAction>
+        />
       )}
       {editingIdp && (
         <EditIdentityProviderDialog
@@ -176,4 +167,36 @@ function ResourceCell({ role }: { role: Role }) {
   const base =
     role.resourceType === 'group' || role.name === 'Group' || role.name === 'group' ? '/groups' : '/businesses';
   return <Link href={`${base}/${encodeURIComponent(role.resource)}`}>{role.resourceName}</Link>;
+}
+
+/** "Remove role?": the person loses the role when confirmed. */
+function RemoveRoleConfirm({
+  userId,
+  userName,
+  role,
+  onDone,
+  onCancel,
+}: {
+  userId: string;
+  userName: string;
+  role: Role;
+  onDone: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <ConfirmAction
+      title="Remove role?"
+      isOpen
+      cancelLabel="Keep role"
+      confirmLabel="Remove role"
+      action={() => rpc('auth', 'removeRole', { roleName: role.name, roleResource: role.resource, userId })}
+      onDone={onDone}
+      onCancel={onCancel}
+    >
+      <p>
+        {userName} will lose the {role.name} role
+        {role.resource ? ` for ${role.resourceName ?? 'a restricted resource'}` : ''}.
+      </p>
+    </ConfirmAction>
+  );
 }
