@@ -5,15 +5,16 @@
  * The page loads only same-origin files with no inline script, as the server's CSP requires.
  *
  * Run: `bun packages/console/build.ts` (from anywhere). Exits non-zero, with the messages, on any error.
+ * CONSOLE_OUTDIR builds elsewhere than dist/ (bundle.test.ts does, so a running server keeps its files).
  */
 import { rm } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { precompress } from '../../scripts/precompress.ts';
 
 const root = import.meta.dir;
-/** NODE_ENV=production builds no source maps: the console's source is not published (issue 16). */
+/** NODE_ENV=production builds no source maps: the console's source is not published. */
 const production = process.env.NODE_ENV === 'production';
-const outdir = join(root, 'dist');
+const outdir = process.env.CONSOLE_OUTDIR ? resolve(process.env.CONSOLE_OUTDIR) : join(root, 'dist');
 
 /** The page: index.html pulls in src/main.tsx and src/styles.css. */
 const entrypoints = [join(root, 'index.html')];
@@ -24,6 +25,26 @@ const entrypoints = [join(root, 'index.html')];
  * and the app reads its URL with `workerUrl(name)` (src/worker-url.ts) from a build-time constant.
  */
 const workers: Record<string, string> = { patientImport: 'src/workers/import.worker.ts' };
+
+/**
+ * React Aria ships its screen-reader strings ("Show suggestions", "selected") in 34 languages and
+ * picks them by the browser's language. The console speaks English whatever the browser (SPEC: en-GB),
+ * so its announcements do too: every string table keeps English only (some 6 KB of brotli off each
+ * signed-in page).
+ */
+const englishAriaStrings: import('bun').BunPlugin = {
+  name: 'english-aria-strings',
+  setup(build) {
+    build.onLoad({ filter: /react-aria(-components)?[\\/]dist[\\/].*intlStrings\.mjs$/ }, async ({ path }) => {
+      const source = await Bun.file(path).text();
+      const contents = source
+        .split('\n')
+        .filter((line) => !/(^import .*\/intl\/|^\s+"[a-z]{2}-[A-Z]{2}": )/.test(line) || /en-?US/.test(line))
+        .join('\n');
+      return { contents, loader: 'js' };
+    });
+  },
+};
 
 const started = performance.now();
 await rm(outdir, { recursive: true, force: true });
@@ -67,6 +88,7 @@ async function bundle(options: Pick<Parameters<typeof Bun.build>[0], 'entrypoint
         CONSOLE_WORKER_URLS: JSON.stringify(workerUrls),
       },
       throw: true,
+      plugins: [englishAriaStrings],
     });
   } catch (error) {
     const logs = (error as { errors?: unknown[] }).errors ?? (error instanceof AggregateError ? error.errors : [error]);
@@ -97,5 +119,5 @@ console.log(
   `console built in ${Math.round(performance.now() - started)} ms${production ? ' (production: no source maps)' : ''}:\n${outputs.join('\n')}`,
 );
 console.log(
-  `  all files brotli-compressed: ${(wire / 1024).toFixed(1)} KB (bench/console measures what the sign-in page loads)`,
+  `  all files brotli-compressed: ${(wire / 1024).toFixed(1)} KB (bundle.test.ts measures what the sign-in page and the dashboard load)`,
 );

@@ -3,4 +3,4 @@
  * entry exists for the workspace's package exports: other packages import nothing from the console
  * but the route list, which documents its URLs.
  */
-export { consolePaths } from './routes.tsx';
+export { consolePaths } from './paths.ts';

@@ -1,18 +1,13 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Provider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { queryClient } from './api/queries.ts';
 import { AppRoutes } from './routes.tsx';
 import { AriaRouter } from './shell/AriaRouter.tsx';
-import { invalidateOnLivePush } from './state/invalidate.ts';
-import { loadConfig, loadSession, watchAuthFailures, watchLiveAccess } from './state/session.ts';
-import { store } from './state/store.ts';
+import { loadConfig, loadSession, watchAuthFailures } from './state/session.ts';
 
 watchAuthFailures(queryClient);
-watchLiveAccess(queryClient);
-invalidateOnLivePush(queryClient);
 void loadConfig();
 void loadSession(queryClient);
 
@@ -22,13 +17,11 @@ if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <Provider store={store}>
-        <BrowserRouter>
-          <AriaRouter>
-            <AppRoutes />
-          </AriaRouter>
-        </BrowserRouter>
-      </Provider>
+      <BrowserRouter>
+        <AriaRouter>
+          <AppRoutes />
+        </AriaRouter>
+      </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,
 );

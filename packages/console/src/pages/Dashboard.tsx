@@ -1,6 +1,7 @@
 import { formatDateTime, formatTemperature, type Level, levels, type MachineEvent } from '@medlocker/core';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
+import { machinePaths } from '../paths.ts';
 import { activeAlarms, type FleetMachine, hasExcursion, useFleet } from '../state/fleet.ts';
 import { liveConnectionAtom, useLiveSubscription } from '../state/live.ts';
 import { useProductName, useSession } from '../state/session.ts';
@@ -9,7 +10,6 @@ import { Button } from '../ui/Button.tsx';
 import { Link } from '../ui/Link.tsx';
 import { LoadError } from '../ui/LoadError.tsx';
 import { Loading, Page } from '../ui/Page.tsx';
-import { machinePaths } from './machines/MachineRoutes.tsx';
 import { UsageTiles } from './usage/UsageTiles.tsx';
 
 /** How often the dashboard lets alarms that turned 24 hours old leave the list. */
@@ -29,6 +29,21 @@ function useNow(everyMs: number): number {
 const LIST_MAX = 50;
 const levelOrder: Level[] = ['critical', 'error', 'warn', 'info'];
 
+/** The fleet's machines by name, in the groups the dashboard counts and lists. */
+function fleetView(fleet: Parameters<typeof activeAlarms>[0], now: number) {
+  const all = Object.values(fleet.machines).sort((a, b) => a.machine.name.localeCompare(b.machine.name));
+  return {
+    all,
+    online: all.filter((m) => m.online),
+    offline: all.filter((m) => !m.online),
+    outOfOrder: all.filter((m) => m.machine.outOfOrderStatus !== null),
+    excursions: all.filter((m) => hasExcursion(m.machine)),
+    names: new Map(all.map((m) => [m.machine.id, m])),
+    // One answer for the Active alarms count and the list under it (core's isActiveAlarm).
+    alarms: activeAlarms(fleet, now),
+  };
+}
+
 /**
  * `/`: the fleet at a glance, live: online, offline, out of order, active alarms, temperature excursions;
  * and the estate's usage now (live orders, occupancy, messages waiting) with its usage analyses.
@@ -46,14 +61,7 @@ export function Dashboard() {
   const loginMessage = session?.loginMessage;
   useLiveSubscription({ fleet: true });
 
-  const all = Object.values(fleet.machines).sort((a, b) => a.machine.name.localeCompare(b.machine.name));
-  const online = all.filter((m) => m.online);
-  const offline = all.filter((m) => !m.online);
-  const outOfOrder = all.filter((m) => m.machine.outOfOrderStatus !== null);
-  const excursions = all.filter((m) => hasExcursion(m.machine));
-  const names = new Map(all.map((m) => [m.machine.id, m]));
-  // One answer for the Active alarms count and the list under it (core's isActiveAlarm).
-  const alarms = activeAlarms(fleet, now);
+  const { all, online, offline, outOfOrder, excursions, names, alarms } = fleetView(fleet, now);
 
   return (
     <Page
@@ -74,50 +82,15 @@ export function Dashboard() {
         <Loading label="Loading the fleet…" />
       ) : (
         <div className="fleet">
-          <ul className="fleet__counts" aria-label="Fleet">
-            <Count label="Online" value={online.length} tone="ok" />
-            <Count label="Offline" value={offline.length} tone={offline.length > 0 ? 'off' : 'ok'} />
-            <Count label="Out of order" value={outOfOrder.length} tone={outOfOrder.length > 0 ? 'warn' : 'ok'} />
-            <Count label="Active alarms" value={alarms.length} tone={alarms.length > 0 ? 'bad' : 'ok'} />
-            <Count
-              label="Temperature excursions"
-              value={excursions.length}
-              tone={excursions.length > 0 ? 'bad' : 'ok'}
-            />
-          </ul>
-
+          <FleetCounts
+            online={online.length}
+            offline={offline.length}
+            outOfOrder={outOfOrder.length}
+            alarms={alarms.length}
+            excursions={excursions.length}
+          />
           <UsageTiles businessId={null} />
-
-          <section className="fleet__section" aria-labelledby="alarms-title">
-            <h2 id="alarms-title" className="section-title">
-              Active alarms
-            </h2>
-            <p className="muted">Alarms of the last 24 hours, by level.</p>
-            {alarms.length === 0 ? (
-              <p className="empty">No active alarms.</p>
-            ) : (
-              levelOrder
-                .filter((level) => levels.includes(level))
-                .map((level) => {
-                  const of = alarms.filter((a) => a.level === level);
-                  if (of.length === 0) return null;
-                  return (
-                    <section key={level} aria-label={`${level} alarms`} className="fleet__level">
-                      <h3 className="fleet__level-title">
-                        {level} ({of.length})
-                      </h3>
-                      <ul className="fleet__list">
-                        {of.slice(0, LIST_MAX).map((a) => (
-                          <AlarmItem key={a.id} alarm={a} machine={names.get(a.machineId)} />
-                        ))}
-                        {of.length > LIST_MAX && <li className="muted">and {of.length - LIST_MAX} more</li>}
-                      </ul>
-                    </section>
-                  );
-                })
-            )}
-          </section>
-
+          <ActiveAlarms alarms={alarms} names={names} />
           <MachineSection
             title="Temperature excursions"
             empty="No temperature excursions."
@@ -148,6 +121,56 @@ export function Dashboard() {
         </div>
       )}
     </Page>
+  );
+}
+
+/** How many machines are online, offline, out of order, alarming or too warm. */
+function FleetCounts(n: { online: number; offline: number; outOfOrder: number; alarms: number; excursions: number }) {
+  return (
+    <ul className="fleet__counts" aria-label="Fleet">
+      <Count label="Online" value={n.online} tone="ok" />
+      <Count label="Offline" value={n.offline} tone={n.offline > 0 ? 'off' : 'ok'} />
+      <Count label="Out of order" value={n.outOfOrder} tone={n.outOfOrder > 0 ? 'warn' : 'ok'} />
+      <Count label="Active alarms" value={n.alarms} tone={n.alarms > 0 ? 'bad' : 'ok'} />
+      <Count label="Temperature excursions" value={n.excursions} tone={n.excursions > 0 ? 'bad' : 'ok'} />
+    </ul>
+  );
+}
+
+type Alarm = ReturnType<typeof activeAlarms>[number];
+
+/** The last 24 hours' alarms still active, by level, the worst first, each level's first few. */
+function ActiveAlarms({ alarms, names }: { alarms: Alarm[]; names: Map<string, FleetMachine> }) {
+  return (
+    <section className="fleet__section" aria-labelledby="alarms-title">
+      <h2 id="alarms-title" className="section-title">
+        Active alarms
+      </h2>
+      <p className="muted">Alarms of the last 24 hours, by level.</p>
+      {alarms.length === 0 ? (
+        <p className="empty">No active alarms.</p>
+      ) : (
+        levelOrder
+          .filter((level) => levels.includes(level))
+          .map((level) => {
+            const of = alarms.filter((a) => a.level === level);
+            if (of.length === 0) return null;
+            return (
+              <section key={level} aria-label={`${level} alarms`} className="fleet__level">
+                <h3 className="fleet__level-title">
+                  {level} ({of.length})
+                </h3>
+                <ul className="fleet__list">
+                  {of.slice(0, LIST_MAX).map((a) => (
+                    <AlarmItem key={a.id} alarm={a} machine={names.get(a.machineId)} />
+                  ))}
+                  {of.length > LIST_MAX && <li className="muted">and {of.length - LIST_MAX} more</li>}
+                </ul>
+              </section>
+            );
+          })
+      )}
+    </section>
   );
 }
 

@@ -2,7 +2,7 @@ import { expect, it } from 'bun:test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-/** A page file longer than this is split into components (issue 16: pages a reader takes in at once). */
+/** A page file longer than this is split into components (a page a reader takes in at once). */
 const maxLines = 250;
 
 function files(dir: string): string[] {

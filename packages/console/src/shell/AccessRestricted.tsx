@@ -1,8 +1,6 @@
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { logOut, useProductName } from '../state/session.ts';
-import { Button } from '../ui/Button.tsx';
+import { useProductName } from '../state/session.ts';
 import { usePageTitle } from '../ui/Page.tsx';
+import { LogOutButton } from './LogOutButton.tsx';
 
 /**
  * SPEC §2/§6: a signed-in user without access sees this and can only log out. `inShell`: a pharmacy
@@ -11,8 +9,6 @@ import { usePageTitle } from '../ui/Page.tsx';
 export function AccessRestricted({ inShell = false }: { inShell?: boolean }) {
   const Frame = inShell ? 'div' : 'main';
   const product = useProductName();
-  const navigate = useNavigate();
-  const [pending, setPending] = useState(false);
   usePageTitle('Access Restricted');
   return (
     <Frame className="centered">
@@ -23,20 +19,7 @@ export function AccessRestricted({ inShell = false }: { inShell?: boolean }) {
           Support.
         </p>
         <div className="form__actions">
-          <Button
-            variant="primary"
-            isPending={pending}
-            onPress={async () => {
-              setPending(true);
-              try {
-                await logOut();
-              } finally {
-                navigate('/auth/login', { replace: true });
-              }
-            }}
-          >
-            Log Out
-          </Button>
+          <LogOutButton variant="primary">Log Out</LogOutButton>
         </div>
       </div>
     </Frame>

@@ -1,4 +1,4 @@
-import { Barcode, type Order, orderDisplayStatus } from '@medlocker/core';
+import { type Order, orderDisplayStatus } from '@medlocker/core';
 import { useContext, useEffect, useState } from 'react';
 import {
   ComboBox,
@@ -13,13 +13,69 @@ import {
 import { useNavigate } from 'react-router';
 import { rpc } from '../api/client.ts';
 import { useDebounced, useQuery } from '../api/queries.ts';
-import { orderPaths } from '../pages/orders/paths.ts';
+import { orderPaths } from '../paths.ts';
 
 /** SPEC §9: searches wait until typing has paused this long. */
 const debounceMs = 500;
 
 /**
- * The top bar's order finder (issue 17): an exact barcode or reference, in any case, answered by
+ * Whether the text could be a barcode. The rule's schema library loads with the first search rather
+ * than with the shell: every page shows this field, few pages need the library.
+ */
+const couldBeBarcode = async (text: string) => text !== '' && (await import('./barcode-rule.ts')).couldBeBarcode(text);
+
+/**
+ * The orders found for what is typed, once typing has paused (or at once for the text Enter asked
+ * for), and the words the results list shows while it has none.
+ */
+function useOrderFinder(text: string, entered: string | null) {
+  const debounced = useDebounced(text.trim(), debounceMs);
+  const settled = entered !== null && entered === text.trim() ? entered : debounced;
+  const query = useQuery(
+    // Text no barcode can be (too long) finds nothing: no call that could only be refused. The answer
+    // keeps the text it is for, so an earlier search's answer is never shown as this one's.
+    async (signal) => ({
+      text: settled,
+      orders: (await couldBeBarcode(settled))
+        ? (await rpc('orders', 'findOrders', { text: settled }, { signal })).orders
+        : [],
+    }),
+    ['orders', 'findOrders', settled],
+  );
+  const answered = settled !== '' && settled === text.trim() && query.data?.text === settled;
+  const failed = Boolean(query.error) && settled === text.trim() && !query.isLoading;
+  const emptyText =
+    text.trim() === ''
+      ? 'Type a barcode or reference'
+      : failed
+        ? 'The search failed; try again'
+        : answered
+          ? 'No order found'
+          : 'Searching…';
+  return { settled, answered, orders: answered ? (query.data?.orders ?? []) : [], emptyText };
+}
+
+/** The orders found: reference, status, patient and business. */
+function Results({ emptyText }: { emptyText: string }) {
+  return (
+    <Popover className="popover popover--order-search" placement="bottom end">
+      <ListBox<Order> className="listbox" renderEmptyState={() => <div className="listbox__empty">{emptyText}</div>}>
+        {(order) => (
+          <ListBoxItem id={order.id} textValue={order.reference} className="listbox__item order-search__item">
+            <span className="order-search__ref">{order.reference}</span>
+            <span className="order-search__status badge">{orderDisplayStatus(order, Date.now())}</span>
+            <span className="listbox__detail">
+              {order.patientName} · {order.businessName}
+            </span>
+          </ListBoxItem>
+        )}
+      </ListBox>
+    </Popover>
+  );
+}
+
+/**
+ * The top bar's order finder: an exact barcode or reference, in any case, answered by
  * orders/findOrders (at most 10, only in the businesses the user reaches: the server filters). Arrows
  * move through the results, Enter or a click opens one; Enter on the typed text opens the first,
  * searching at once if the pause has not passed (a barcode scanner types the code and Enter at once).
@@ -34,28 +90,7 @@ export function OrderSearch() {
   // Focus stays here after a choice (the next search is typed at once): a screen reader hears which
   // order opened from this live region instead of from the new page's heading taking focus.
   const [opened, setOpened] = useState({ words: '', count: 0 });
-  const debounced = useDebounced(text.trim(), debounceMs);
-  const settled = entered !== null && entered === text.trim() ? entered : debounced;
-  const query = useQuery(
-    // Text no barcode can be (too long) finds nothing: no call that could only be refused. The answer
-    // keeps the text it is for, so an earlier search's answer is never shown as this one's.
-    async (signal) => ({
-      text: settled,
-      orders: Barcode.allows(settled) ? (await rpc('orders', 'findOrders', { text: settled }, { signal })).orders : [],
-    }),
-    ['orders', 'findOrders', settled],
-  );
-  const answered = settled !== '' && settled === text.trim() && query.data?.text === settled;
-  const orders = answered ? (query.data?.orders ?? []) : [];
-  const failed = Boolean(query.error) && settled === text.trim() && !query.isLoading;
-  const emptyText =
-    text.trim() === ''
-      ? 'Type a barcode or reference'
-      : failed
-        ? 'The search failed; try again'
-        : answered
-          ? 'No order found'
-          : 'Searching…';
+  const { settled, answered, orders, emptyText } = useOrderFinder(text, entered);
 
   const open = (order: Order | undefined) => {
     if (!order) return;
@@ -107,19 +142,7 @@ export function OrderSearch() {
       <p className="visually-hidden" role="status">
         {opened.words}
       </p>
-      <Popover className="popover popover--order-search" placement="bottom end">
-        <ListBox<Order> className="listbox" renderEmptyState={() => <div className="listbox__empty">{emptyText}</div>}>
-          {(order) => (
-            <ListBoxItem id={order.id} textValue={order.reference} className="listbox__item order-search__item">
-              <span className="order-search__ref">{order.reference}</span>
-              <span className="order-search__status badge">{orderDisplayStatus(order, Date.now())}</span>
-              <span className="listbox__detail">
-                {order.patientName} · {order.businessName}
-              </span>
-            </ListBoxItem>
-          )}
-        </ListBox>
-      </Popover>
+      <Results emptyText={emptyText} />
     </ComboBox>
   );
 }

@@ -1,12 +1,11 @@
 import { NavLink } from 'react-router';
-import { orderPaths } from '../pages/orders/paths.ts';
+import { businessSectionPaths, orderPaths } from '../paths.ts';
 import { useBusinessGroupId, useCurrentBusiness } from '../state/current-business.ts';
 import { useAdministers } from '../state/reach.ts';
 import { BusinessSwitcher } from './BusinessSwitcher.tsx';
-import { businessSectionPaths } from './business-paths.ts';
 
 /**
- * The pharmacy user's side menu (issue 17): their current business (a switcher when they reach
+ * The pharmacy user's side menu: their current business (a switcher when they reach
  * several) and its Dashboard, Orders, Patients, Machines, and, for its Admins, Users and Settings.
  */
 export function PharmacyMenu() {

@@ -22,23 +22,17 @@ const menu = [
 ] as const;
 
 /**
- * The console frame: the top bar with the order finder, the side menu (support's, or the pharmacy
- * user's with their business) and user panel, and the page in the main area. Below 768 px the menu
- * folds behind a toggle in the top bar and closes again after each navigation.
+ * After each page change, the menu closes (onNavigated) and focus moves to the new page's heading when
+ * it was left on the menu or top bar, so a screen reader announces the page.
  */
-export function Shell() {
-  const product = useProductName();
-  const support = useHasSupportScope();
-  const location = useLocation();
-  const [menuOpen, setMenuOpen] = useState(false);
-
+function useFocusAfterNavigation(pathname: string, onNavigated: () => void) {
   const sideRef = useRef<HTMLElement>(null);
   const topRef = useRef<HTMLElement>(null);
   const firstPage = useRef(true);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every page change
   useEffect(() => {
-    setMenuOpen(false);
+    onNavigated();
     if (firstPage.current) {
       firstPage.current = false;
       return;
@@ -54,7 +48,40 @@ export function Shell() {
     if (!active || active === document.body || sideRef.current?.contains(active) || fromTop) {
       document.getElementById('page-title')?.focus();
     }
-  }, [location.pathname]);
+  }, [pathname]);
+  return { sideRef, topRef };
+}
+
+/** Support staff's side menu. */
+function SupportMenu() {
+  return (
+    <nav aria-label="Main menu" className="side-menu">
+      <ul>
+        {menu.map((item) => (
+          <li key={item.to}>
+            <NavLink to={item.to} end={'end' in item} className="side-menu__link">
+              {item.label}
+            </NavLink>
+          </li>
+        ))}
+        <MailboxMenuEntry />
+      </ul>
+    </nav>
+  );
+}
+
+/**
+ * The console frame: the top bar with the order finder, the side menu (support's, or the pharmacy
+ * user's with their business) and user panel, and the page in the main area. Below 768 px the menu
+ * folds behind a toggle in the top bar and closes again after each navigation.
+ */
+export function Shell() {
+  const product = useProductName();
+  const support = useHasSupportScope();
+  const location = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  const { sideRef, topRef } = useFocusAfterNavigation(location.pathname, () => setMenuOpen(false));
 
   return (
     <div className="shell" data-menu-open={menuOpen || undefined}>
@@ -87,22 +114,7 @@ export function Shell() {
           </span>
           {product}
         </div>
-        {support ? (
-          <nav aria-label="Main menu" className="side-menu">
-            <ul>
-              {menu.map((item) => (
-                <li key={item.to}>
-                  <NavLink to={item.to} end={'end' in item} className="side-menu__link">
-                    {item.label}
-                  </NavLink>
-                </li>
-              ))}
-              <MailboxMenuEntry />
-            </ul>
-          </nav>
-        ) : (
-          <PharmacyMenu />
-        )}
+        {support ? <SupportMenu /> : <PharmacyMenu />}
         <UserPanel />
       </aside>
       <main id="main" className="shell__main" tabIndex={-1}>

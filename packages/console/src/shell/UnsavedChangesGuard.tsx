@@ -1,7 +1,12 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { discardUnsaved, hasUnsavedChanges } from '../state/unsaved.ts';
-import { ConfirmDialog } from '../ui/Dialog.tsx';
+
+/**
+ * The dialog loads with the first question: the guard sits in front of the sign-in pages too, which
+ * must not download the dialog kit; the forms that can be left unsaved bring it along anyway.
+ */
+const ConfirmDialog = lazy(() => import('../ui/Dialog.tsx').then((m) => ({ default: m.ConfirmDialog })));
 
 /** The in-app path a plain left click on `event`'s link would open, or null when it is not one. */
 function inAppTarget(event: MouseEvent): string | null {
@@ -99,27 +104,30 @@ export function UnsavedChangesGuard() {
     };
   }, []);
 
+  if (!asking) return null;
   return (
-    <ConfirmDialog
-      title="Leave without saving?"
-      isOpen={asking}
-      onOpenChange={(open) => {
-        if (open) return;
-        setLeavingTo(null);
-        setHeldBy(null);
-      }}
-      cancelLabel="Stay on this page"
-      confirmLabel="Leave without saving"
-      onConfirm={() => {
-        const to = leavingTo;
-        discardUnsaved();
-        setLeavingTo(null);
-        setHeldBy(null);
-        if (heldBy !== null) leave(heldBy);
-        else if (to) navigate(to);
-      }}
-    >
-      <p>The changes on this page have not been saved.</p>
-    </ConfirmDialog>
+    <Suspense fallback={null}>
+      <ConfirmDialog
+        title="Leave without saving?"
+        isOpen
+        onOpenChange={(open) => {
+          if (open) return;
+          setLeavingTo(null);
+          setHeldBy(null);
+        }}
+        cancelLabel="Stay on this page"
+        confirmLabel="Leave without saving"
+        onConfirm={() => {
+          const to = leavingTo;
+          discardUnsaved();
+          setLeavingTo(null);
+          setHeldBy(null);
+          if (heldBy !== null) leave(heldBy);
+          else if (to) navigate(to);
+        }}
+      >
+        <p>The changes on this page have not been saved.</p>
+      </ConfirmDialog>
+    </Suspense>
   );
 }

@@ -1,14 +1,8 @@
-import { atomWithStorage, createJSONStorage } from 'jotai/utils';
+import { keptAtom } from './kept.ts';
 
-/** SPEC §2: business list filters are kept for the session (this tab). */
-const sessionJson = createJSONStorage<string>(() => sessionStorage);
+// SPEC §2: business list filters are kept for the session (this tab).
 
 /** The search text of the Businesses list (both tabs). */
-export const businessesSearchAtom = atomWithStorage('medlocker.businesses.search', '', sessionJson, {
-  getOnInit: true,
-});
-
+export const businessesSearchAtom = keptAtom('medlocker.businesses.search', '');
 /** The search text of a business's Users page. */
-export const businessUsersSearchAtom = atomWithStorage('medlocker.businessUsers.search', '', sessionJson, {
-  getOnInit: true,
-});
+export const businessUsersSearchAtom = keptAtom('medlocker.businessUsers.search', '');

@@ -8,7 +8,7 @@ import { useQuery } from '../api/queries.ts';
 import { useHasSupportScope } from './session.ts';
 
 /**
- * The pharmacy console's current business (issue 17): the business whose Orders, Patients, Machines,
+ * The pharmacy console's current business: the business whose Orders, Patients, Machines,
  * Users and Settings the menu links to and whose dashboard `/` shows. It follows the address when a
  * business's page is open, else the one last chosen in this browser, else the first the user reaches.
  * Support staff have none: their menu and dashboard cover every business.

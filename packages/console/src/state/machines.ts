@@ -1,31 +1,14 @@
 import type { Level, Machine, MachineEvent } from '@medlocker/core';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { atom, type WritableAtom } from 'jotai';
-import { atomWithStorage, createJSONStorage } from 'jotai/utils';
 import type { RpcOutput } from '../api/client.ts';
 import { type Page, queryClient } from '../api/queries.ts';
+import { keptAtom } from './kept.ts';
 import { type LivePush, onLivePush } from './live.ts';
 
-const session = <T>(key: string, initial: T) =>
-  atomWithStorage<T>(
-    key,
-    initial,
-    createJSONStorage<T>(() => sessionStorage),
-    { getOnInit: true },
-  );
-
 // SPEC §2: the machines list's filters are kept for the session (this tab).
-const machinesSearchStorageAtom = session('medlocker.machines.search', '');
-const machinesShowArchivedStorageAtom = session('medlocker.machines.showArchived', false);
-
-export const machinesSearchAtom = atom(
-  (get) => get(machinesSearchStorageAtom),
-  (_get, set, text: string) => set(machinesSearchStorageAtom, text),
-);
-export const machinesShowArchivedAtom = atom(
-  (get) => get(machinesShowArchivedStorageAtom),
-  (_get, set, show: boolean) => set(machinesShowArchivedStorageAtom, show),
-);
+export const machinesSearchAtom = keptAtom('medlocker.machines.search', '');
+export const machinesShowArchivedAtom = keptAtom('medlocker.machines.showArchived', false);
 
 /** The filters of a machine page's tabs; the Status tab has none (listMachineStatus takes none). */
 export type MachineTabFilters = {
@@ -40,7 +23,7 @@ export type MachineTabFilters = {
 export const noMachineTabFilters: MachineTabFilters = { eventLevel: null, eventCode: null, contentsSearch: '' };
 
 // SPEC §2: machine events/contents filters are kept for the session, each machine page its own.
-const machineTabFiltersStorageAtom = session<Record<string, MachineTabFilters>>('medlocker.machineTabs.filters', {});
+const machineTabFiltersStorageAtom = keptAtom<Record<string, MachineTabFilters>>('medlocker.machineTabs.filters', {});
 
 /** The tab filters of each machine page visited this session, by machine id. */
 export const machineTabFiltersAtom = atom((get) => get(machineTabFiltersStorageAtom));

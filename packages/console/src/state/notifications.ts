@@ -1,7 +1,6 @@
-import { atom } from 'jotai';
-import { atomWithStorage, createJSONStorage } from 'jotai/utils';
 import { rpc } from '../api/client.ts';
 import { useQuery } from '../api/queries.ts';
+import { keptAtom } from './kept.ts';
 import { useLiveSubscription } from './live.ts';
 
 /** The bell's query key; a 'notification' push invalidates every ['notifications', …] (state/invalidate.ts). */
@@ -19,15 +18,5 @@ export function useUnreadNotificationCount(): number | undefined {
 }
 
 type Shown = 'unread';
-const shownStorageAtom = atomWithStorage<Shown | null>(
-  'medlocker.notifications.show',
-  null,
-  createJSONStorage<Shown | null>(() => sessionStorage),
-  { getOnInit: true },
-);
-
 /** The notifications page's filter: 'unread' for the ones not dismissed yet, null for all. Kept for the session. */
-export const notificationsShownAtom = atom(
-  (get) => get(shownStorageAtom),
-  (_get, set, shown: Shown | null) => set(shownStorageAtom, shown),
-);
+export const notificationsShownAtom = keptAtom<Shown | null>('medlocker.notifications.show', null);

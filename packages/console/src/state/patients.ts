@@ -1,31 +1,12 @@
-import { atom } from 'jotai';
-import { atomWithStorage, createJSONStorage } from 'jotai/utils';
-
-const session = <T>(key: string, initial: T) =>
-  atomWithStorage<T>(
-    key,
-    initial,
-    createJSONStorage<T>(() => sessionStorage),
-    { getOnInit: true },
-  );
+import { keptAtom } from './kept.ts';
 
 // SPEC §2: the patients list's filters are kept for the session (this tab).
-const searchStorageAtom = session('medlocker.patients.search', '');
-const onlyCurrentStorageAtom = session('medlocker.patients.onlyCurrent', true);
-const onlyWithIssuesStorageAtom = session('medlocker.patients.onlyWithIssues', false);
-const signUpsPastStorageAtom = session('medlocker.signUps.past', false);
-
-const writable = <T>(storage: ReturnType<typeof session<T>>) =>
-  atom(
-    (get) => get(storage),
-    (_get, set, value: T) => set(storage, value),
-  );
 
 /** Search text of the patients list (a prefix of name, display id, mobile or email). */
-export const patientsSearchAtom = writable(searchStorageAtom);
+export const patientsSearchAtom = keptAtom('medlocker.patients.search', '');
 /** Leave deleted patients out. */
-export const patientsOnlyCurrentAtom = writable(onlyCurrentStorageAtom);
+export const patientsOnlyCurrentAtom = keptAtom('medlocker.patients.onlyCurrent', true);
 /** Only patients whose last SMS or email failed. */
-export const patientsOnlyWithIssuesAtom = writable(onlyWithIssuesStorageAtom);
+export const patientsOnlyWithIssuesAtom = keptAtom('medlocker.patients.onlyWithIssues', false);
 /** The sign-ups list shows confirmed and rejected ones instead of waiting ones. */
-export const signUpsPastAtom = writable(signUpsPastStorageAtom);
+export const signUpsPastAtom = keptAtom('medlocker.signUps.past', false);

@@ -2,7 +2,6 @@ import type { SessionInfo } from '@medlocker/core';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, onAuthFailure, rpc, setProductName } from '../api/client.ts';
 import { queryClient } from '../api/queries.ts';
-import { onLivePush, onLiveSessionEnded } from './live.ts';
 
 /*
  * The session is server state: the answer of auth.session, kept in the TanStack Query cache under
@@ -243,23 +242,4 @@ export function watchAuthFailures(client: QueryClient = queryClient, now: () => 
       void loadSession(client);
     }
   });
-}
-
-/**
- * The live socket speaks for the session too: `switchBusiness` (the user's roles changed) and a hang-up
- * because the session ended or lost the support scope make the console read its session again, which
- * shows the login page with the timeout message or Access Restricted as the answer says.
- */
-export function watchLiveAccess(client: QueryClient = queryClient): () => void {
-  const reload = () => {
-    if (known(client)?.status === 'active') void loadSession(client);
-  };
-  const stopPushes = onLivePush((push) => {
-    if (push.action === 'switchBusiness') reload();
-  });
-  const stopRefusals = onLiveSessionEnded(reload);
-  return () => {
-    stopPushes();
-    stopRefusals();
-  };
 }

@@ -33,6 +33,48 @@ const londonDate = (ms: number) => uPlot.tzDate(new Date(ms), 'Europe/London');
 const colours = { line: '#005eb8', band: 'rgba(0, 112, 60, 0.12)', bandEdge: '#00703c', out: '#b0201a' };
 
 /**
+ * The readings as uPlot's data and series; with a band, its upper and lower limits and the readings
+ * outside it as series of their own (the red points).
+ */
+function plotData(points: LineChartProps['points'], unit: string, band: LineChartProps['band']) {
+  const xs = points.map((p) => p.at);
+  const ys = points.map((p) => p.value);
+  const outside = band ? ys.map((v) => (v < band.min || v > band.max ? v : null)) : ys.map(() => null);
+  const data: uPlot.AlignedData = band ? [xs, ys, xs.map(() => band.max), xs.map(() => band.min), outside] : [xs, ys];
+  const series: uPlot.Series[] = [
+    { label: 'Time', value: (_u, at) => (at === null ? '--' : formatDateTime(at)) },
+    { label: `Reading (${unit})`, stroke: colours.line, width: 2 },
+    ...(band
+      ? [
+          {
+            label: `Upper limit (${unit})`,
+            stroke: colours.bandEdge,
+            width: 1,
+            dash: [4, 4],
+            points: { show: false },
+          },
+          {
+            label: `Lower limit (${unit})`,
+            stroke: colours.bandEdge,
+            width: 1,
+            dash: [4, 4],
+            points: { show: false },
+          },
+          {
+            label: 'Outside the band',
+            value: (_u: uPlot, v: number | null) => (v === null ? '–' : String(v)),
+            stroke: colours.out,
+            width: 0,
+            paths: () => null,
+            points: { show: true, size: 8, fill: colours.out, stroke: colours.out },
+          },
+        ]
+      : []),
+  ];
+  return { data, series };
+}
+
+/**
  * A time-series line chart (uPlot, canvas) with an optional allowed band shaded and the points
  * outside it marked in red. The canvas is hidden from screen readers; `summary` is read instead.
  */
@@ -43,40 +85,7 @@ export function LineChart({ label, summary, points, unit, band, height = 260 }: 
   useEffect(() => {
     const box = boxRef.current;
     if (!box) return;
-    const xs = points.map((p) => p.at);
-    const ys = points.map((p) => p.value);
-    const outside = band ? ys.map((v) => (v < band.min || v > band.max ? v : null)) : ys.map(() => null);
-    const data: uPlot.AlignedData = band ? [xs, ys, xs.map(() => band.max), xs.map(() => band.min), outside] : [xs, ys];
-    const series: uPlot.Series[] = [
-      { label: 'Time', value: (_u, at) => (at === null ? '--' : formatDateTime(at)) },
-      { label: `Reading (${unit})`, stroke: colours.line, width: 2 },
-      ...(band
-        ? [
-            {
-              label: `Upper limit (${unit})`,
-              stroke: colours.bandEdge,
-              width: 1,
-              dash: [4, 4],
-              points: { show: false },
-            },
-            {
-              label: `Lower limit (${unit})`,
-              stroke: colours.bandEdge,
-              width: 1,
-              dash: [4, 4],
-              points: { show: false },
-            },
-            {
-              label: 'Outside the band',
-              value: (_u: uPlot, v: number | null) => (v === null ? '–' : String(v)),
-              stroke: colours.out,
-              width: 0,
-              paths: () => null,
-              points: { show: true, size: 8, fill: colours.out, stroke: colours.out },
-            },
-          ]
-        : []),
-    ];
+    const { data, series } = plotData(points, unit, band);
     const plot = new uPlot(
       {
         width: box.clientWidth || 600,

@@ -4,15 +4,14 @@ import {
   Button as AriaButton,
   ComboBox as AriaComboBox,
   type ComboBoxProps as AriaComboBoxProps,
-  FieldError,
   Input,
   Label,
   ListBox,
   ListBoxItem,
   ListBoxLoadMoreItem,
   Popover,
-  Text,
 } from 'react-aria-components';
+import { classes, FieldHelp } from './field-parts.tsx';
 import { useEditedHandler } from './form-edited.ts';
 
 export type ComboBoxOption = { id: Key; label: string; detail?: string };
@@ -55,7 +54,7 @@ export function ComboBox({
       {...props}
       onSelectionChange={onSelectionChange}
       items={items}
-      className={['field', 'combobox', className].filter(Boolean).join(' ')}
+      className={classes('field', 'combobox', className)}
     >
       <Label className="field__label">{label}</Label>
       <div className="combobox__box">
@@ -64,12 +63,7 @@ export function ComboBox({
           ▾
         </AriaButton>
       </div>
-      {description && (
-        <Text slot="description" className="field__description">
-          {description}
-        </Text>
-      )}
-      <FieldError className="field__error">{errorMessage}</FieldError>
+      <FieldHelp description={description} errorMessage={errorMessage} />
       <Popover className="popover popover--combobox">
         <ListBox
           className="listbox"

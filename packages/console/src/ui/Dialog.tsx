@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Button } from './Button.tsx';
+import { useAction } from './use-action.ts';
 
 export type DialogProps = {
   title: ReactNode;
@@ -71,5 +72,33 @@ export function ConfirmDialog({
         </Button>
       </div>
     </Dialog>
+  );
+}
+
+export type ConfirmActionProps = Omit<ConfirmDialogProps, 'onConfirm' | 'isPending' | 'error' | 'onOpenChange'> & {
+  /** The call made when confirmed. */
+  action: () => Promise<unknown>;
+  /** After the call went through. */
+  onDone: () => void;
+  /** Closed without acting (the cancel button, Escape). */
+  onCancel: () => void;
+};
+
+/**
+ * A confirmation that makes its call itself: busy while the call runs (and not closable meanwhile),
+ * the refusal shown inside it. Mount it when it opens, so an earlier refusal is not shown again.
+ */
+export function ConfirmAction({ action, onDone, onCancel, ...props }: ConfirmActionProps) {
+  const { pending, error, run } = useAction();
+  return (
+    <ConfirmDialog
+      {...props}
+      isPending={pending}
+      error={error}
+      onOpenChange={(open) => !open && !pending && onCancel()}
+      onConfirm={async () => {
+        if (await run(action)) onDone();
+      }}
+    />
   );
 }

@@ -13,6 +13,11 @@ export type FormProps = AriaFormProps & {
    * (signing in, a password reset).
    */
   guardUnsaved?: boolean;
+  /**
+   * Runs on submit with the form's data, the browser's own submit held back (instead of `onSubmit`,
+   * for forms that only need their data or none).
+   */
+  submit?: (data: FormData) => unknown;
 };
 
 type Cleared = { from: FormProps['validationErrors']; names: ReadonlySet<string> };
@@ -35,6 +40,7 @@ export function Form({
   validationErrors,
   guardUnsaved = true,
   onSubmit,
+  submit,
   ...props
 }: FormProps) {
   const id = useRef(Symbol('form')).current;
@@ -55,6 +61,10 @@ export function Form({
       validationErrors={shown}
       onSubmit={(event) => {
         setUnsaved(id, false);
+        if (submit) {
+          event.preventDefault();
+          void submit(new FormData(event.currentTarget));
+        }
         onSubmit?.(event);
       }}
       className={['form', className].filter(Boolean).join(' ')}

@@ -5,6 +5,7 @@ import { type Page as ListPageOf, useDebounced, usePagedQuery } from '../api/que
 import { type MethodRef, useAllowed } from '../state/access.ts';
 import { useUrlSearch } from '../state/url-filter.ts';
 import { Button } from './Button.tsx';
+import { Link, type LinkProps } from './Link.tsx';
 import { Page } from './Page.tsx';
 import { PagedList } from './PagedList.tsx';
 import { SearchField } from './SearchField.tsx';
@@ -19,6 +20,24 @@ export type ListColumn<T> = VirtualColumn<T> & { method?: MethodRef };
 
 /** A button or link beside the heading (Add, Import…); shown only to who may call `method`. */
 export type ListAction = { key: string; method?: MethodRef; element: ReactNode };
+
+/** A link beside the heading (Add, Import, Sign-ups…), shown only to who may call `method` when given. */
+export function linkAction(
+  label: string,
+  href: string,
+  method?: MethodRef,
+  variant: LinkProps['variant'] = 'primary-button',
+): ListAction {
+  return {
+    key: label,
+    method,
+    element: (
+      <Link href={href} variant={variant}>
+        {label}
+      </Link>
+    ),
+  };
+}
 
 /** What the list shows: `load` gets the debounced search (undefined when blank) and the page cursor. */
 export type ListQuery<T> = {
@@ -63,7 +82,7 @@ export type ListPageProps<T extends { id: string }> = {
 };
 
 /**
- * The console's one list page (issue 16 §1.6): heading and actions (each shown only to who may call
+ * The console's one list page, so every list behaves alike: heading and actions (each shown only to who may call
  * its method), banner, tabs, the search (contains, one clear button, in the URL, debounced) and the
  * page's filters, then the list itself: paged by nextToken as it scrolls (the footer only when there
  * is more than one page), 'Loading…', the error with Try again, the empty text, and cards under
@@ -132,28 +151,11 @@ function List<T extends { id: string }>({
 
   const buttons =
     reload || shownActions.length > 0 ? (
-      <>
-        {reload && (
-          <Button onPress={list.reload} isPending={list.isLoading && list.items.length > 0}>
-            Reload
-          </Button>
-        )}
-        {shownActions.map((a) => (
-          <Fragment key={a.key}>{a.element}</Fragment>
-        ))}
-      </>
+      <ListButtons reload={reload ? list : undefined} actions={shownActions} />
     ) : undefined;
   const toolbar =
     searchField || filters || clearFilters ? (
-      <div className="toolbar">
-        {searchField}
-        {filters}
-        {clearFilters && (
-          <Button variant="quiet" onPress={clearFilters} isDisabled={!filtered}>
-            Clear filters
-          </Button>
-        )}
-      </div>
+      <Toolbar searchField={searchField} filters={filters} clearFilters={clearFilters} filtered={filtered} />
     ) : null;
   const body = (
     <>
@@ -192,5 +194,52 @@ function List<T extends { id: string }>({
       </div>
       {body}
     </>
+  );
+}
+
+/** Reload (busy while the list reloads with rows shown), then the page's own actions. */
+function ListButtons({
+  reload,
+  actions,
+}: {
+  reload?: { reload: () => void; isLoading: boolean; items: unknown[] };
+  actions: ListAction[];
+}) {
+  return (
+    <>
+      {reload && (
+        <Button onPress={reload.reload} isPending={reload.isLoading && reload.items.length > 0}>
+          Reload
+        </Button>
+      )}
+      {actions.map((a) => (
+        <Fragment key={a.key}>{a.element}</Fragment>
+      ))}
+    </>
+  );
+}
+
+/** The search, the page's filters and Clear filters. */
+function Toolbar({
+  searchField,
+  filters,
+  clearFilters,
+  filtered,
+}: {
+  searchField?: ReactNode;
+  filters?: ReactNode;
+  clearFilters?: () => void;
+  filtered?: boolean;
+}) {
+  return (
+    <div className="toolbar">
+      {searchField}
+      {filters}
+      {clearFilters && (
+        <Button variant="quiet" onPress={clearFilters} isDisabled={!filtered}>
+          Clear filters
+        </Button>
+      )}
+    </div>
   );
 }

@@ -3,12 +3,11 @@ import {
   Button as AriaButton,
   NumberField as AriaNumberField,
   type NumberFieldProps as AriaNumberFieldProps,
-  FieldError,
   Group,
   Input,
   Label,
-  Text,
 } from 'react-aria-components';
+import { classes, FieldHelp } from './field-parts.tsx';
 
 export type NumberFieldProps = AriaNumberFieldProps & {
   label: ReactNode;
@@ -19,7 +18,7 @@ export type NumberFieldProps = AriaNumberFieldProps & {
 /** A labelled number input with − / + steppers (arrow keys step too). */
 export function NumberField({ label, description, errorMessage, className, ...props }: NumberFieldProps) {
   return (
-    <AriaNumberField {...props} className={['field', 'number-field', className].filter(Boolean).join(' ')}>
+    <AriaNumberField {...props} className={classes('field', 'number-field', className)}>
       <Label className="field__label">{label}</Label>
       <Group className="number-field__group">
         <AriaButton slot="decrement" className="number-field__step">
@@ -30,12 +29,7 @@ export function NumberField({ label, description, errorMessage, className, ...pr
           +
         </AriaButton>
       </Group>
-      {description && (
-        <Text slot="description" className="field__description">
-          {description}
-        </Text>
-      )}
-      <FieldError className="field__error">{errorMessage}</FieldError>
+      <FieldHelp description={description} errorMessage={errorMessage} />
     </AriaNumberField>
   );
 }

@@ -4,14 +4,13 @@ import {
   Button as AriaButton,
   Select as AriaSelect,
   type SelectProps as AriaSelectProps,
-  FieldError,
   Label,
   ListBox,
   ListBoxItem,
   Popover,
   SelectValue,
-  Text,
 } from 'react-aria-components';
+import { classes, FieldHelp } from './field-parts.tsx';
 import { useEditedHandler } from './form-edited.ts';
 
 export type SelectOption = { id: Key; label: string };
@@ -27,11 +26,7 @@ export type SelectProps = Omit<AriaSelectProps<SelectOption>, 'children'> & {
 export function Select({ label, description, errorMessage, options, className, ...props }: SelectProps) {
   const onSelectionChange = useEditedHandler(props.onSelectionChange);
   return (
-    <AriaSelect
-      {...props}
-      onSelectionChange={onSelectionChange}
-      className={['field', 'select', className].filter(Boolean).join(' ')}
-    >
+    <AriaSelect {...props} onSelectionChange={onSelectionChange} className={classes('field', 'select', className)}>
       <Label className="field__label">{label}</Label>
       <AriaButton className="field__input select__button">
         <SelectValue className="select__value" />
@@ -39,12 +34,7 @@ export function Select({ label, description, errorMessage, options, className, .
           ▾
         </span>
       </AriaButton>
-      {description && (
-        <Text slot="description" className="field__description">
-          {description}
-        </Text>
-      )}
-      <FieldError className="field__error">{errorMessage}</FieldError>
+      <FieldHelp description={description} errorMessage={errorMessage} />
       <Popover className="popover">
         <ListBox className="listbox" items={options}>
           {(option) => (

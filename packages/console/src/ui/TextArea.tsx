@@ -3,10 +3,9 @@ import {
   TextArea as AriaTextArea,
   TextField as AriaTextField,
   type TextFieldProps as AriaTextFieldProps,
-  FieldError,
   Label,
-  Text,
 } from 'react-aria-components';
+import { classes, FieldHelp } from './field-parts.tsx';
 
 export type TextAreaProps = AriaTextFieldProps & {
   label: ReactNode;
@@ -18,15 +17,10 @@ export type TextAreaProps = AriaTextFieldProps & {
 /** A labelled multi-line text input with an optional description and its error message beneath. */
 export function TextArea({ label, description, errorMessage, rows = 3, className, ...props }: TextAreaProps) {
   return (
-    <AriaTextField {...props} className={['field', className].filter(Boolean).join(' ')}>
+    <AriaTextField {...props} className={classes('field', className)}>
       <Label className="field__label">{label}</Label>
       <AriaTextArea className="field__input field__textarea" rows={rows} />
-      {description && (
-        <Text slot="description" className="field__description">
-          {description}
-        </Text>
-      )}
-      <FieldError className="field__error">{errorMessage}</FieldError>
+      <FieldHelp description={description} errorMessage={errorMessage} />
     </AriaTextField>
   );
 }

@@ -2,12 +2,11 @@ import type { ReactNode } from 'react';
 import {
   TextField as AriaTextField,
   type TextFieldProps as AriaTextFieldProps,
-  FieldError,
   Input,
   Label,
-  Text,
   type ValidationResult,
 } from 'react-aria-components';
+import { classes, FieldHelp } from './field-parts.tsx';
 
 export type TextFieldProps = AriaTextFieldProps & {
   label: ReactNode;
@@ -19,15 +18,10 @@ export type TextFieldProps = AriaTextFieldProps & {
 /** A labelled text input with an optional description and its error message beneath. */
 export function TextField({ label, description, errorMessage, placeholder, className, ...props }: TextFieldProps) {
   return (
-    <AriaTextField {...props} className={['field', className].filter(Boolean).join(' ')}>
+    <AriaTextField {...props} className={classes('field', className)}>
       <Label className="field__label">{label}</Label>
       <Input className="field__input" placeholder={placeholder} />
-      {description && (
-        <Text slot="description" className="field__description">
-          {description}
-        </Text>
-      )}
-      <FieldError className="field__error">{errorMessage}</FieldError>
+      <FieldHelp description={description} errorMessage={errorMessage} />
     </AriaTextField>
   );
 }

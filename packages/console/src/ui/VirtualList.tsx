@@ -1,7 +1,7 @@
 // biome-ignore-all lint/a11y/useSemanticElements: a virtualised table places its rows absolutely, which native table layout cannot do; ARIA table roles keep the semantics
 // biome-ignore-all lint/a11y/useFocusableInteractive: rows and cells of a read-only table are not widgets; their links are focusable
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, useEffect, useRef, useSyncExternalStore } from 'react';
+import { type CSSProperties, type ReactNode, useEffect, useRef, useSyncExternalStore } from 'react';
 import { Button } from './Button.tsx';
 
 export type VirtualColumn<T> = {
@@ -99,15 +99,7 @@ export function VirtualList<T>({
       aria-rowcount={items.length + 1}
       aria-busy={isLoading}
     >
-      <div className="vlist__header" role="rowgroup">
-        <div className="vlist__row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
-          {columns.map((c) => (
-            <div key={c.key} className="vlist__columnheader" role="columnheader">
-              {c.header}
-            </div>
-          ))}
-        </div>
-      </div>
+      <HeaderRow columns={columns} template={template} />
       <div ref={scrollRef} className="vlist__scroll" role="rowgroup" style={{ height: virtualizer.getTotalSize() + 2 }}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualRows.map((row) => {
@@ -115,42 +107,80 @@ export function VirtualList<T>({
             const style = cards
               ? { transform: `translateY(${row.start}px)` }
               : { gridTemplateColumns: template, height: row.size, transform: `translateY(${row.start}px)` };
-            if (item === undefined) {
-              return (
-                <div key="loading" className="vlist__row vlist__row--loading" style={style} role="row">
-                  <div role="cell">Loading more…</div>
-                </div>
-              );
-            }
-            return (
-              <div
-                key={rowKey(item)}
-                className="vlist__row"
-                role="row"
-                aria-rowindex={row.index + 2}
-                style={style}
-                data-index={row.index}
-                ref={cards ? virtualizer.measureElement : undefined}
-              >
-                {columns.map((c) => (
-                  <div key={c.key} className="vlist__cell" role="cell">
-                    {cards && c.header ? <span className="vlist__cell-label">{c.header}</span> : null}
-                    {c.render(item)}
-                  </div>
-                ))}
+            return item === undefined ? (
+              <div key="loading" className="vlist__row vlist__row--loading" style={style} role="row">
+                <div role="cell">Loading more…</div>
               </div>
+            ) : (
+              <ItemRow
+                key={rowKey(item)}
+                item={item}
+                index={row.index}
+                columns={columns}
+                style={style}
+                cards={cards}
+                measure={cards ? virtualizer.measureElement : undefined}
+              />
             );
           })}
         </div>
       </div>
-      {hasMore ? (
-        <div className="vlist__footer">
-          <span className="vlist__count">{items.length} shown</span>
-          <Button onPress={onLoadMore} isDisabled={isLoading}>
-            Show more
-          </Button>
+      {hasMore && <ShowMore shown={items.length} isLoading={isLoading} onLoadMore={onLoadMore} />}
+    </div>
+  );
+}
+
+/** The column headers, as the table's first row. */
+function HeaderRow<T>({ columns, template }: { columns: VirtualColumn<T>[]; template: string }) {
+  return (
+    <div className="vlist__header" role="rowgroup">
+      <div className="vlist__row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
+        {columns.map((c) => (
+          <div key={c.key} className="vlist__columnheader" role="columnheader">
+            {c.header}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** One item's row; as a card (on a phone) each value under its column's name, measured once drawn. */
+function ItemRow<T>({
+  item,
+  index,
+  columns,
+  style,
+  cards,
+  measure,
+}: {
+  item: T;
+  index: number;
+  columns: VirtualColumn<T>[];
+  style: CSSProperties;
+  cards: boolean;
+  measure?: (element: Element | null) => void;
+}) {
+  return (
+    <div className="vlist__row" role="row" aria-rowindex={index + 2} style={style} data-index={index} ref={measure}>
+      {columns.map((c) => (
+        <div key={c.key} className="vlist__cell" role="cell">
+          {cards && c.header ? <span className="vlist__cell-label">{c.header}</span> : null}
+          {c.render(item)}
         </div>
-      ) : null}
+      ))}
+    </div>
+  );
+}
+
+/** How many rows are shown, and Show more for keyboards and screen readers, which do not scroll. */
+function ShowMore({ shown, isLoading, onLoadMore }: { shown: number; isLoading: boolean; onLoadMore: () => void }) {
+  return (
+    <div className="vlist__footer">
+      <span className="vlist__count">{shown} shown</span>
+      <Button onPress={onLoadMore} isDisabled={isLoading}>
+        Show more
+      </Button>
     </div>
   );
 }

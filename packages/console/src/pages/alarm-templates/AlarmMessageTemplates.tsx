@@ -1,16 +1,12 @@
 import { type AlarmTemplateCode, alarmTemplateCodes, machineAlerts } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { errorsOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
-import { useFlashNotice } from '../../shell/flash.ts';
-import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { Form, FormActions } from '../../ui/Form.tsx';
-import { Link } from '../../ui/Link.tsx';
-import { Page } from '../../ui/Page.tsx';
-import { QueryView } from '../../ui/QueryView.tsx';
-import { TextArea } from '../../ui/TextArea.tsx';
+import { consolePaths } from '../../paths.ts';
+import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
+import { EditSettings, SavedSettings } from '../../ui/SavedSettings.tsx';
+import { TemplateField } from '../../ui/TemplateField.tsx';
 
 type Templates = Record<AlarmTemplateCode, string>;
 
@@ -26,47 +22,36 @@ const useTemplates = () =>
 
 /** SPEC §2 `/alarmMessageTemplates`: the message sent for each templated machine alarm. */
 export function AlarmMessageTemplates() {
-  const query = useTemplates();
-  const notice = useFlashNotice();
   return (
-    <Page
+    <SavedSettings
       title="Alarm Message Templates"
       lead="What staff are told when a machine raises one of these alarms."
-      actions={
-        <Link href="/alarmMessageTemplates/edit" variant="primary-button">
-          Edit
-        </Link>
-      }
+      editHref={`${consolePaths.alarmMessageTemplates}/edit`}
+      query={useTemplates()}
     >
-      {notice && <Banner tone="success">{notice}</Banner>}
-      <QueryView query={query}>
-        {(data) => (
-          <dl className="details details--stacked">
-            {alarmTemplateCodes.map((code) => (
-              <div key={code} className="details__item">
-                <dt>
-                  {codeLabel(code)}
-                  {data.customised.includes(code) ? '' : ' (default wording)'}
-                </dt>
-                <dd>{data.templates[code]}</dd>
-              </div>
-            ))}
-          </dl>
-        )}
-      </QueryView>
-    </Page>
+      {(data) => (
+        <dl className="details details--stacked">
+          {alarmTemplateCodes.map((code) => (
+            <div key={code} className="details__item">
+              <dt>
+                {codeLabel(code)}
+                {data.customised.includes(code) ? '' : ' (default wording)'}
+              </dt>
+              <dd>{data.templates[code]}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </SavedSettings>
   );
 }
 
 /** SPEC §2 `/alarmMessageTemplates/edit`. */
 export function EditAlarmMessageTemplates() {
-  const query = useTemplates();
   return (
-    <Page title="Edit Alarm Message Templates">
-      <QueryView query={query}>
-        {(data) => <TemplatesForm initial={data.templates} defaults={data.defaults} placeholders={data.placeholders} />}
-      </QueryView>
-    </Page>
+    <EditSettings title="Edit Alarm Message Templates" query={useTemplates()}>
+      {(data) => <TemplatesForm initial={data.templates} defaults={data.defaults} placeholders={data.placeholders} />}
+    </EditSettings>
   );
 }
 
@@ -81,61 +66,32 @@ function TemplatesForm({
 }) {
   const navigate = useNavigate();
   const [t, setT] = useState(initial);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const state = useSaveState('templates.');
 
-  const submit = async () => {
-    setError(undefined);
-    setFieldErrors({});
+  const save = async () => {
     const changed = Object.fromEntries(alarmTemplateCodes.filter((c) => t[c] !== initial[c]).map((c) => [c, t[c]]));
-    setPending(true);
+    state.start();
     try {
       await rpc('globalSettings', 'updateAlarmMessageTemplates', { templates: changed });
-      navigate('/alarmMessageTemplates', { state: { notice: 'Alarm message templates saved.' } });
+      navigate(consolePaths.alarmMessageTemplates, { state: { notice: 'Alarm message templates saved.' } });
     } catch (e) {
-      setPending(false);
-      const { fields, form } = errorsOf(e, 'templates.');
-      setFieldErrors(fields);
-      setError(form);
+      state.fail(e);
     }
   };
 
   return (
-    <Form
-      className="form--page form--wide"
-      error={error}
-      validationErrors={fieldErrors}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
+    <PageForm state={state} save={save} cancelHref={consolePaths.alarmMessageTemplates} wide>
       <p className="field__description">Placeholders: {placeholders.map((p) => `\${${p}}`).join(', ')}.</p>
       {alarmTemplateCodes.map((code) => (
-        <div key={code} className="sms-template">
-          <TextArea
-            label={codeLabel(code)}
-            name={code}
-            value={t[code]}
-            onChange={(v) => setT((before) => ({ ...before, [code]: v }))}
-            rows={3}
-          />
-          {t[code] !== defaults[code] && (
-            <Button variant="quiet" onPress={() => setT((before) => ({ ...before, [code]: defaults[code] }))}>
-              Use the default wording
-            </Button>
-          )}
-        </div>
+        <TemplateField
+          key={code}
+          label={codeLabel(code)}
+          name={code}
+          value={t[code]}
+          defaultValue={defaults[code]}
+          onChange={(v) => setT((before) => ({ ...before, [code]: v }))}
+        />
       ))}
-      <FormActions>
-        <Link href="/alarmMessageTemplates" variant="button">
-          Cancel
-        </Link>
-        <Button type="submit" variant="primary" isPending={pending}>
-          Save
-        </Button>
-      </FormActions>
-    </Form>
+    </PageForm>
   );
 }

@@ -37,6 +37,81 @@ export const ssoFailureMessages: Record<string, string> = {
 export type AuthPageState = { email?: string; notice?: string } | null;
 
 /**
+ * The two steps of signing in and what each answer leads to: the username (an email) asks whether an
+ * identity provider signs this user in (then the browser leaves for it), else the password step;
+ * the password signs in (on to `from`), or is refused (SPEC §8 messages), or must be reset first.
+ */
+function useSignIn(from: string, initialUsername: string, initialError: string | undefined) {
+  const navigate = useNavigate();
+  const [step, setStep] = useState<'username' | 'password'>('username');
+  const [username, setUsername] = useState(initialUsername);
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | undefined>(initialError);
+  const [pending, setPending] = useState(false);
+
+  const fail = (e: unknown) => {
+    if (e instanceof ApiError && e.details.some((d) => d.path)) setFieldErrors(e.fieldErrors);
+    else setError(messageOf(e));
+    setPending(false);
+  };
+
+  const submitUsername = async () => {
+    const returnUrl = new URL(from, window.location.origin).toString();
+    const { authUrl } = await rpc('auth', 'getIdentityProviderAuthUrl', { username, returnUrl });
+    if (authUrl) {
+      // The identity provider sends the browser back with a session cookie: look for it then.
+      rememberSessionHint(true);
+      window.location.assign(authUrl);
+      return; // stays pending while the browser leaves
+    }
+    setStep('password');
+    setPending(false);
+  };
+
+  const submitPassword = async () => {
+    const answer = await rpc('auth', 'login', { username, password });
+    if (answer.ok && answer.result) {
+      sessionStarted(answer.result);
+      navigate(from, { replace: true });
+      return;
+    }
+    setPending(false);
+    if (answer.reason === 'ForceReset') {
+      navigate('/auth/reset/begin', { state: { email: username, forced: true } });
+    } else if (answer.reason === 'TooManyAttempts') {
+      setError(answer.message ?? tooManyAttemptsMessage);
+    } else {
+      setError(invalidCredentialsMessage);
+      setPassword('');
+    }
+  };
+
+  return {
+    step,
+    username,
+    setUsername,
+    password,
+    setPassword,
+    fieldErrors,
+    error,
+    pending,
+    submit() {
+      setError(undefined);
+      setFieldErrors({});
+      setPending(true);
+      (step === 'username' ? submitUsername() : submitPassword()).catch(fail);
+    },
+    /** Back to the username step. */
+    change() {
+      setStep('username');
+      setPassword('');
+      setError(undefined);
+    },
+  };
+}
+
+/**
  * SPEC §2/§4 login, in two steps: the username (an email), then the password — or, when the user
  * signs in through an identity provider, a redirect there. ForceReset goes to reset-begin with the
  * username filled in.
@@ -44,79 +119,22 @@ export type AuthPageState = { email?: string; notice?: string } | null;
 export function Login() {
   usePageTitle('Log in');
   const location = useLocation();
-  const navigate = useNavigate();
   const config = useConsoleConfig();
   const session = useSessionState();
   const sessionNotice = useSessionNotice();
-  const pageState = location.state as AuthPageState;
   const flashNotice = useFlashNotice();
   const from = returnPathOf(location.search);
-
-  const [step, setStep] = useState<'username' | 'password'>('username');
-  const [username, setUsername] = useState(pageState?.email ?? '');
-  const [password, setPassword] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const ssoFailure = new URLSearchParams(location.search).get('sso');
-  const [error, setError] = useState<string | undefined>(
+  const signIn = useSignIn(
+    from,
+    (location.state as AuthPageState)?.email ?? '',
     ssoFailure ? (ssoFailureMessages[ssoFailure] ?? ssoFailureMessages.rejected) : undefined,
   );
-  const [pending, setPending] = useState(false);
 
   // Already signed in (e.g. back button), as support or pharmacy staff: straight on.
   const scopes = session.status === 'active' ? session.session.scopes : [];
   const signedIn = scopes.includes('support') || scopes.includes('pharmacy');
-  if (signedIn && !pending) return <Navigate to={from} replace />;
-
-  const fail = (e: unknown) => {
-    if (e instanceof ApiError && e.details.some((d) => d.path)) setFieldErrors(e.fieldErrors);
-    else setError(messageOf(e));
-  };
-
-  const submitUsername = async () => {
-    setPending(true);
-    try {
-      const returnUrl = new URL(from, window.location.origin).toString();
-      const { authUrl } = await rpc('auth', 'getIdentityProviderAuthUrl', { username, returnUrl });
-      if (authUrl) {
-        // The identity provider sends the browser back with a session cookie: look for it then.
-        rememberSessionHint(true);
-        window.location.assign(authUrl);
-        return; // stays pending while the browser leaves
-      }
-      setStep('password');
-      setPending(false);
-    } catch (e) {
-      fail(e);
-      setPending(false);
-    }
-  };
-
-  const submitPassword = async () => {
-    setPending(true);
-    try {
-      const answer = await rpc('auth', 'login', { username, password });
-      if (answer.ok && answer.result) {
-        sessionStarted(answer.result);
-        navigate(from, { replace: true });
-        return;
-      }
-      setPending(false);
-      switch (answer.reason) {
-        case 'ForceReset':
-          navigate('/auth/reset/begin', { state: { email: username, forced: true } });
-          return;
-        case 'TooManyAttempts':
-          setError(answer.message ?? tooManyAttemptsMessage);
-          return;
-        default:
-          setError(invalidCredentialsMessage);
-          setPassword('');
-      }
-    } catch (e) {
-      fail(e);
-      setPending(false);
-    }
-  };
+  if (signedIn && !signIn.pending) return <Navigate to={from} replace />;
 
   const notice = sessionNotice ?? flashNotice;
 
@@ -124,70 +142,75 @@ export function Login() {
     <>
       <h1 className="card__title">Log in</h1>
       {notice && <Banner tone={sessionNotice ? 'warning' : 'success'}>{notice}</Banner>}
-      <Form
-        guardUnsaved={false}
-        error={error}
-        validationErrors={fieldErrors}
-        onSubmit={(event) => {
-          event.preventDefault();
-          setError(undefined);
-          setFieldErrors({});
-          void (step === 'username' ? submitUsername() : submitPassword());
-        }}
-      >
-        {step === 'username' ? (
+      <Form guardUnsaved={false} error={signIn.error} validationErrors={signIn.fieldErrors} submit={signIn.submit}>
+        {signIn.step === 'username' ? (
           <TextField
             label="Email address"
             name="username"
             type="email"
             autoComplete="username"
-            value={username}
-            onChange={setUsername}
+            value={signIn.username}
+            onChange={signIn.setUsername}
             isRequired
             autoFocus
           />
         ) : (
-          <>
-            <div className="login__username">
-              <span className="field__label">Email address</span>
-              <span className="login__username-value">{username}</span>
-              <Button
-                variant="quiet"
-                onPress={() => {
-                  setStep('username');
-                  setPassword('');
-                  setError(undefined);
-                }}
-              >
-                Change
-              </Button>
-            </div>
-            {/* For password managers: the account the password belongs to. */}
-            <input type="email" name="username" autoComplete="username" value={username} readOnly hidden />
-            <TextField
-              label="Password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={setPassword}
-              isRequired
-              autoFocus
-            />
-          </>
+          <PasswordStep
+            username={signIn.username}
+            password={signIn.password}
+            onPassword={signIn.setPassword}
+            onChange={signIn.change}
+          />
         )}
         <FormActions>
-          <Button type="submit" variant="primary" isPending={pending}>
-            {step === 'username' ? 'Next' : 'Log in'}
+          <Button type="submit" variant="primary" isPending={signIn.pending}>
+            {signIn.step === 'username' ? 'Next' : 'Log in'}
           </Button>
         </FormActions>
       </Form>
       <nav className="auth__links" aria-label="Other sign-in options">
-        <Link href="/auth/reset/begin" routerOptions={{ state: { email: username } }}>
+        <Link href="/auth/reset/begin" routerOptions={{ state: { email: signIn.username } }}>
           I forgot my password
         </Link>
         {config.allowRegistration && <Link href="/auth/register">Register</Link>}
       </nav>
+    </>
+  );
+}
+
+/** The password, under the username it is for (with Change to go back). */
+function PasswordStep({
+  username,
+  password,
+  onPassword,
+  onChange,
+}: {
+  username: string;
+  password: string;
+  onPassword: (value: string) => void;
+  onChange: () => void;
+}) {
+  return (
+    <>
+      <div className="login__username">
+        <span className="field__label">Email address</span>
+        <span className="login__username-value">{username}</span>
+        <Button variant="quiet" onPress={onChange}>
+          Change
+        </Button>
+      </div>
+      {/* For password managers: the account the password belongs to. */}
+      <input type="email" name="username" autoComplete="username" value={username} readOnly hidden />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={onPassword}
+        isRequired
+        autoFocus
+      />
     </>
   );
 }

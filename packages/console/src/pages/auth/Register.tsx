@@ -2,12 +2,9 @@ import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
 import { useConsoleConfig } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { Form, FormActions } from '../../ui/Form.tsx';
 import { usePageTitle } from '../../ui/Page.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { useSubmit } from '../../ui/use-submit.ts';
-import { BackToLogIn, EmailSent } from './EmailSent.tsx';
+import { BackToLogIn, EmailForm, EmailSent } from './EmailSent.tsx';
 
 /** SPEC §2 register: email and names; submitting shows an email-sent message. */
 export function Register() {
@@ -16,7 +13,6 @@ export function Register() {
   const [email, setEmail] = useState('');
   const [givenName, setGivenName] = useState('');
   const [familyName, setFamilyName] = useState('');
-  const { fieldErrors, error, pending, onSubmit } = useSubmit();
   const [sentTo, setSentTo] = useState<string>();
 
   if (sentTo) {
@@ -33,25 +29,16 @@ export function Register() {
       {!config.allowRegistration && (
         <Banner tone="info">Registration is not open. Please ask {config.productName} Support for an account.</Banner>
       )}
-      <Form
-        guardUnsaved={false}
-        error={error}
-        validationErrors={fieldErrors}
-        onSubmit={onSubmit(async () => {
+      <EmailForm
+        email={email}
+        onEmail={setEmail}
+        send={async () => {
           await rpc('auth', 'register', { email, givenName, familyName, frontEnd: 'support' });
           setSentTo(email.trim());
-        })}
+        }}
+        submitLabel="Register"
+        isDisabled={!config.allowRegistration}
       >
-        <TextField
-          label="Email address"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={setEmail}
-          isRequired
-          autoFocus
-        />
         <TextField
           label="First name"
           name="givenName"
@@ -68,12 +55,7 @@ export function Register() {
           onChange={setFamilyName}
           isRequired
         />
-        <FormActions>
-          <Button type="submit" variant="primary" isPending={pending} isDisabled={!config.allowRegistration}>
-            Register
-          </Button>
-        </FormActions>
-      </Form>
+      </EmailForm>
       <BackToLogIn />
     </>
   );

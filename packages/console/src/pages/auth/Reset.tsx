@@ -19,6 +19,22 @@ function tokenOf(hash: string): string {
   return new URLSearchParams(hash.replace(/^#/, '')).get('token') ?? '';
 }
 
+/** SPEC §5: at least 12 characters, and typed the same twice. */
+function passwordProblems(password: string, confirmation: string): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (password.length < passwordMinLength) problems.password = tooShortMessage;
+  if (password !== confirmation) problems.confirmation = mismatchMessage;
+  return problems;
+}
+
+/** What a refused reset means: a message about the password, a link that no longer works, or else. */
+function refusalOf(e: unknown): { fields?: Record<string, string>; linkInvalid?: true; error?: string } {
+  if (e instanceof ApiError && e.details.some((d) => d.path === 'password')) return { fields: e.fieldErrors };
+  if (e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 429) return { linkInvalid: true };
+  if (e instanceof ApiError && e.code === 'UNEXPECTED_STATUS') return { error: 'An unknown error occurred' };
+  return { error: messageOf(e) };
+}
+
 /** SPEC §2/§4: set a new password with the emailed link; success goes to login. */
 export function Reset() {
   usePageTitle('Set a new password');
@@ -32,55 +48,33 @@ export function Reset() {
   const [linkInvalid, setLinkInvalid] = useState(token === '');
   const [pending, setPending] = useState(false);
 
-  if (linkInvalid) {
-    return (
-      <>
-        <h1 className="card__title">Set a new password</h1>
-        <Banner tone="error">{invalidLinkMessage}</Banner>
-        <p className="auth__links">
-          <Link href="/auth/reset/begin">Send a new link</Link>
-          <Link href="/auth/login">Back to log in</Link>
-        </p>
-      </>
-    );
-  }
+  if (linkInvalid) return <InvalidLink />;
+
+  const submit = async () => {
+    setError(undefined);
+    const problems = passwordProblems(password, confirmation);
+    setFieldErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    setPending(true);
+    try {
+      await rpc('auth', 'completeResetPassword', { password, token });
+      navigate('/auth/login', {
+        replace: true,
+        state: { notice: 'Your password has been set. Please log in with your new password.' },
+      });
+    } catch (e) {
+      setPending(false);
+      const refusal = refusalOf(e);
+      if (refusal.fields) setFieldErrors(refusal.fields);
+      else if (refusal.linkInvalid) setLinkInvalid(true);
+      else setError(refusal.error);
+    }
+  };
 
   return (
     <>
       <h1 className="card__title">Set a new password</h1>
-      <Form
-        guardUnsaved={false}
-        error={error}
-        validationErrors={fieldErrors}
-        onSubmit={async (event) => {
-          event.preventDefault();
-          setError(undefined);
-          const problems: Record<string, string> = {};
-          if (password.length < passwordMinLength) problems.password = tooShortMessage;
-          if (password !== confirmation) problems.confirmation = mismatchMessage;
-          setFieldErrors(problems);
-          if (Object.keys(problems).length > 0) return;
-          setPending(true);
-          try {
-            await rpc('auth', 'completeResetPassword', { password, token });
-            navigate('/auth/login', {
-              replace: true,
-              state: { notice: 'Your password has been set. Please log in with your new password.' },
-            });
-          } catch (e) {
-            setPending(false);
-            if (e instanceof ApiError && e.details.some((d) => d.path === 'password')) {
-              setFieldErrors(e.fieldErrors);
-            } else if (e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 429) {
-              setLinkInvalid(true);
-            } else if (e instanceof ApiError && e.code === 'UNEXPECTED_STATUS') {
-              setError('An unknown error occurred');
-            } else {
-              setError(messageOf(e));
-            }
-          }
-        }}
-      >
+      <Form guardUnsaved={false} error={error} validationErrors={fieldErrors} submit={submit}>
         <TextField
           label="New password"
           name="password"
@@ -107,6 +101,20 @@ export function Reset() {
           </Button>
         </FormActions>
       </Form>
+    </>
+  );
+}
+
+/** The link was used, expired or never valid: a new one can be sent. */
+function InvalidLink() {
+  return (
+    <>
+      <h1 className="card__title">Set a new password</h1>
+      <Banner tone="error">{invalidLinkMessage}</Banner>
+      <p className="auth__links">
+        <Link href="/auth/reset/begin">Send a new link</Link>
+        <Link href="/auth/login">Back to log in</Link>
+      </p>
     </>
   );
 }

@@ -2,12 +2,8 @@ import { useState } from 'react';
 import { useLocation } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { Form, FormActions } from '../../ui/Form.tsx';
 import { usePageTitle } from '../../ui/Page.tsx';
-import { TextField } from '../../ui/TextField.tsx';
-import { useSubmit } from '../../ui/use-submit.ts';
-import { BackToLogIn, EmailSent } from './EmailSent.tsx';
+import { BackToLogIn, EmailForm, EmailSent } from './EmailSent.tsx';
 
 type ResetBeginState = { email?: string; forced?: boolean } | null;
 
@@ -16,7 +12,6 @@ export function ResetBegin() {
   usePageTitle('Reset your password');
   const state = useLocation().state as ResetBeginState;
   const [email, setEmail] = useState(state?.email ?? '');
-  const { fieldErrors, error, pending, onSubmit } = useSubmit();
   const [sentTo, setSentTo] = useState<string>();
 
   if (sentTo) {
@@ -36,31 +31,15 @@ export function ResetBegin() {
       ) : (
         <p>Enter your email address and we will send you a link to set a new password.</p>
       )}
-      <Form
-        guardUnsaved={false}
-        error={error}
-        validationErrors={fieldErrors}
-        onSubmit={onSubmit(async () => {
+      <EmailForm
+        email={email}
+        onEmail={setEmail}
+        send={async () => {
           await rpc('auth', 'beginResetPassword', { email, frontEnd: 'support' });
           setSentTo(email.trim());
-        })}
-      >
-        <TextField
-          label="Email address"
-          name="email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={setEmail}
-          isRequired
-          autoFocus
-        />
-        <FormActions>
-          <Button type="submit" variant="primary" isPending={pending}>
-            Send reset link
-          </Button>
-        </FormActions>
-      </Form>
+        }}
+        submitLabel="Send reset link"
+      />
       <BackToLogIn />
     </>
   );

@@ -1,13 +1,13 @@
 import type { Business } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiError, messageOf, rpc } from '../../api/client.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Form, FormActions } from '../../ui/Form.tsx';
-import { Link } from '../../ui/Link.tsx';
+import { ApiError, rpc } from '../../api/client.ts';
+import { consolePaths } from '../../paths.ts';
 import { Page } from '../../ui/Page.tsx';
+import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { useBusiness } from './BusinessLayout.tsx';
 import { ContactFields, type ContactFieldValues, contactFieldsOf, contactInputOf } from './ContactFields.tsx';
+import { EditSection } from './entity-parts.tsx';
 import { ListField } from './ListField.tsx';
 
 type Fields = ContactFieldValues & { notificationEmails: string[]; keyholdersMobileNumbers: string[] };
@@ -19,41 +19,37 @@ const fieldsOf = (b?: Business): Fields => ({
 });
 
 /** SPEC §2 `/businesses/add`. */
-export function AddBusiness() {
-  return (
-    <Page title="Add business">
-      <BusinessFormBody />
-    </Page>
-  );
-}
+export const AddBusiness = () => (
+  <Page title="Add business">
+    <BusinessFormBody />
+  </Page>
+);
 
 /** SPEC §2 `/businesses/{businessId}/edit` (archived businesses are read-only). */
 export function EditBusiness() {
   const { business, reload } = useBusiness();
   return (
-    <>
-      <h2 className="section-title">Edit</h2>
+    <EditSection>
       <BusinessFormBody key={`${business.id}:${business.updated}`} business={business} onSaved={reload} />
-    </>
+    </EditSection>
   );
 }
+
+/** A server message about a field this form shows; any other also goes above the form. */
+const shownField = /^(name|email|address\.|notificationEmails|keyholdersMobileNumbers)/;
 
 function BusinessFormBody({ business, onSaved }: { business?: Business; onSaved?: () => void }) {
   const navigate = useNavigate();
   const [f, setF] = useState<Fields>(fieldsOf(business));
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const state = useSaveState();
   const readOnly = Boolean(business?.archived);
   const set =
     <K extends keyof Fields>(key: K) =>
     (value: Fields[K]) =>
       setF((before) => ({ ...before, [key]: value }));
 
-  const submit = async () => {
-    setError(undefined);
-    setFieldErrors({});
-    setPending(true);
+  const save = async () => {
+    state.start();
     const input = {
       ...contactInputOf(f),
       // Empty rows are left out: an Add pressed by mistake is not an invalid item.
@@ -70,32 +66,24 @@ function BusinessFormBody({ business, onSaved }: { business?: Business; onSaved?
         ? await rpc('businesses', 'updateBusiness', { ...input, id: business.id })
         : await rpc('businesses', 'createBusiness', input);
       onSaved?.();
-      navigate(`/businesses/${encodeURIComponent(saved.business.id)}`, {
+      navigate(consolePaths.business(saved.business.id), {
         state: { notice: business ? 'Business saved.' : 'Business added.' },
       });
     } catch (e) {
-      setPending(false);
-      if (e instanceof ApiError && e.details.some((d) => d.path)) {
-        setFieldErrors(e.fieldErrors);
-        const known = Object.keys(e.fieldErrors).some((k) =>
-          /^(name|email|address\.|notificationEmails|keyholdersMobileNumbers)/.test(k),
-        );
-        if (!known) setError(e.formMessage);
-      } else {
-        setError(messageOf(e));
+      state.fail(e);
+      if (e instanceof ApiError && !Object.keys(e.fieldErrors).some((k) => shownField.test(k))) {
+        state.setError(e.formMessage);
       }
     }
   };
 
   return (
-    <Form
-      className="form--page"
-      error={error}
-      validationErrors={fieldErrors}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
+    <PageForm
+      state={state}
+      save={save}
+      cancelHref={business ? consolePaths.business(business.id) : consolePaths.businesses}
+      submitLabel={business ? 'Save' : 'Add business'}
+      isDisabled={readOnly}
     >
       <ContactFields values={f} onChange={set} required isDisabled={readOnly} />
       <ListField
@@ -106,7 +94,7 @@ function BusinessFormBody({ business, onSaved }: { business?: Business; onSaved?
         description="UK mobiles texted when a machine needs a keyholder."
         values={f.keyholdersMobileNumbers}
         onChange={set('keyholdersMobileNumbers')}
-        errorMessage={fieldErrors.keyholdersMobileNumbers}
+        errorMessage={state.fieldErrors.keyholdersMobileNumbers}
         isDisabled={readOnly}
       />
       <ListField
@@ -117,17 +105,9 @@ function BusinessFormBody({ business, onSaved }: { business?: Business; onSaved?
         description="Addresses that receive the business's notifications."
         values={f.notificationEmails}
         onChange={set('notificationEmails')}
-        errorMessage={fieldErrors.notificationEmails}
+        errorMessage={state.fieldErrors.notificationEmails}
         isDisabled={readOnly}
       />
-      <FormActions>
-        <Link href={business ? `/businesses/${encodeURIComponent(business.id)}` : '/businesses'} variant="button">
-          Cancel
-        </Link>
-        <Button type="submit" variant="primary" isPending={pending} isDisabled={readOnly}>
-          {business ? 'Save' : 'Add business'}
-        </Button>
-      </FormActions>
-    </Form>
+    </PageForm>
   );
 }

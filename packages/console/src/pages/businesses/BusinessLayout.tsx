@@ -2,9 +2,8 @@ import type { Business } from '@medlocker/core';
 import { useOutletContext, useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
-import { useLivePush, useLiveSubscription } from '../../state/live.ts';
 import { useAdministers } from '../../state/reach.ts';
-import { ArchivableLayout } from './entity-parts.tsx';
+import { ArchivableLayout, useLiveArchive } from './entity-parts.tsx';
 
 export type BusinessContext = { business: Business; reload: () => void };
 
@@ -33,14 +32,10 @@ export function BusinessLayout() {
     (signal) => rpc('businesses', 'getBusiness', { id: businessId }, { signal }),
     ['businesses', 'getBusiness', businessId],
   );
-  // Archive pushes from other consoles (SPEC §4 live updates): the warning appears without a reload.
-  useLiveSubscription({ businessId });
   // Editing is for support and the business's Admins: nobody else is offered a form they cannot save.
   const manages = useAdministers({ kind: 'business', id: businessId, groupId: query.data?.business.groupId ?? null });
   const { reload } = query;
-  useLivePush((push) => {
-    if ((push.action === 'archived' || push.action === 'unarchived') && push.params.businessId === businessId) reload();
-  });
+  useLiveArchive({ businessId }, reload);
   return (
     <ArchivableLayout
       kind="business"

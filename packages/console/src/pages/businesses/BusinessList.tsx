@@ -1,11 +1,9 @@
 import type { Business } from '@medlocker/core';
-import { useSearchParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { businessesSearchAtom } from '../../state/businesses.ts';
 import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
-import { TabLinks } from '../../ui/Tabs.tsx';
-import { addressText } from './entity-parts.tsx';
+import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
+import { addressText, useArchivedTabs } from './entity-parts.tsx';
 
 const columns: ListColumn<Business>[] = [
   {
@@ -25,33 +23,13 @@ const columns: ListColumn<Business>[] = [
 
 /** SPEC §2 `/businesses`: Active and Archived tabs (`?archived=true`), search, Add (support staff). */
 export function BusinessList() {
-  const [params] = useSearchParams();
-  const archived = params.get('archived') === 'true';
+  const { archived, tabs } = useArchivedTabs('Businesses', '/businesses');
   return (
     <ListPage
       title="Businesses"
       lead="The pharmacies using the lockers."
-      actions={[
-        {
-          key: 'add',
-          method: ['businesses', 'createBusiness'],
-          element: (
-            <Link href="/businesses/add" variant="primary-button">
-              Add
-            </Link>
-          ),
-        },
-      ]}
-      tabs={
-        <TabLinks
-          label="Businesses"
-          selectedId={archived ? 'archived' : 'active'}
-          tabs={[
-            { id: 'active', label: 'Active', href: '/businesses' },
-            { id: 'archived', label: 'Archived', href: '/businesses?archived=true' },
-          ]}
-        />
-      }
+      actions={[linkAction('Add', '/businesses/add', ['businesses', 'createBusiness'])]}
+      tabs={tabs}
       search={{ atom: businessesSearchAtom, placeholder: 'Business name' }}
       query={{
         key: ['businesses', 'listBusinesses', archived],

@@ -19,7 +19,7 @@ function monthOptions(now: number) {
 }
 
 /**
- * The business's monthly report email (issue 21): sent by itself on the 1st of each month to the
+ * The business's monthly report email: sent by itself on the 1st of each month to the
  * notification emails; support and the business's admins can send any recent month now (a resend).
  */
 export function MonthlyReportEmail({

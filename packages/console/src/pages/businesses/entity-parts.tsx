@@ -1,14 +1,15 @@
 import { type Address, type ArchivedStamp, formatLongDate } from '@medlocker/core';
 import { useState } from 'react';
-import { Outlet, useLocation } from 'react-router';
-import { messageOf } from '../../api/client.ts';
+import { Outlet, useLocation, useSearchParams } from 'react-router';
 import { useFlashNotice } from '../../shell/flash.ts';
+import { useLivePush, useLiveSubscription } from '../../state/live.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
 import { TabLinks } from '../../ui/Tabs.tsx';
+import { useAction } from '../../ui/use-action.ts';
 
 /** An address on one line: '1 High Street, Leeds, LS1 1AA'. */
 export function addressText(address: Address): string {
@@ -98,26 +99,18 @@ export function ArchivableDetails({
 }) {
   const notice = useFlashNotice();
   const [confirming, setConfirming] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string>();
+  const { pending, error, setError, run } = useAction();
   const [done, setDone] = useState<string>();
   const verb = archived ? 'unarchive' : 'archive';
   const Noun = noun === 'business' ? 'Business' : 'Group';
 
-  const toggle = async () => {
-    setPending(true);
-    setError(undefined);
-    try {
+  const toggle = () =>
+    run(async () => {
       await setArchived(!archived);
       setDone(`${Noun} ${verb}d.`);
       setConfirming(false);
       reload();
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setPending(false);
-    }
-  };
+    });
 
   const message = done ?? notice;
   return (
@@ -193,4 +186,45 @@ export function ArchivableLayout<E extends { name: string; archived: ArchivedSta
       <Outlet context={context(entity)} />
     </Page>
   );
+}
+
+/** A list's Active and Archived tabs (`?archived=true` on `base`), and whether Archived is open. */
+export function useArchivedTabs(label: string, base: string) {
+  const [params] = useSearchParams();
+  const archived = params.get('archived') === 'true';
+  const tabs = (
+    <TabLinks
+      label={label}
+      selectedId={archived ? 'archived' : 'active'}
+      tabs={[
+        { id: 'active', label: 'Active', href: base },
+        { id: 'archived', label: 'Archived', href: `${base}?archived=true` },
+      ]}
+    />
+  );
+  return { archived, tabs };
+}
+
+/** The Edit tab of a business or a group: its heading over the form. */
+export function EditSection({ children }: { children: React.ReactNode }) {
+  return (
+    <>
+      <h2 className="section-title">Edit</h2>
+      {children}
+    </>
+  );
+}
+
+/**
+ * A business's or a group's pages follow its archiving done elsewhere (SPEC §4 live updates): another
+ * console's Archive or Unarchive reloads it, so the warning comes and goes without a reload.
+ */
+export function useLiveArchive(topic: { businessId: string } | { groupId: string }, reload: () => void) {
+  useLiveSubscription(topic);
+  useLivePush((push) => {
+    if (push.action !== 'archived' && push.action !== 'unarchived') return;
+    const same =
+      'businessId' in topic ? push.params.businessId === topic.businessId : push.params.groupId === topic.groupId;
+    if (same) reload();
+  });
 }

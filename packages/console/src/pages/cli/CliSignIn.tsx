@@ -6,7 +6,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Page } from '../../ui/Page.tsx';
 
 /**
- * `/cli?code=…` (issue 22): approving a command-line sign-in. The terminal shows the same code; the
+ * `/cli?code=…`: approving a command-line sign-in. The terminal shows the same code; the
  * person compares and approves, and `medlocker login --browser` receives a session of their own.
  */
 export function CliSignIn() {

@@ -1,12 +1,12 @@
 import type { Business } from '@medlocker/core';
 import { useState } from 'react';
-import { messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { queryClient } from '../../api/queries.ts';
 import { groupBusinessesSearchAtom, groupBusinessesShowArchivedAtom } from '../../state/groups.ts';
 import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
@@ -14,37 +14,10 @@ import { addressText } from '../businesses/entity-parts.tsx';
 import { useGroup } from './GroupLayout.tsx';
 import { LinkBusinessesDialog } from './LinkBusinessesDialog.tsx';
 
-/** SPEC §2 `/groups/{groupId}/businesses`: the linked businesses, remove, Show archived, Link businesses. */
-export function GroupBusinesses() {
-  const { group } = useGroup();
-  const [showArchived, setShowArchived] = useUrlState('archived', groupBusinessesShowArchivedAtom, offByDefault);
-  const [linking, setLinking] = useState(false);
-  const [removing, setRemoving] = useState<Business | null>(null);
-  const [pending, setPending] = useState(false);
-  const [removeError, setRemoveError] = useState<string>();
-  const [notice, setNotice] = useState<string>();
-  const groupArchived = Boolean(group.archived);
-  const key = ['businesses', 'listGroupedBusinesses', group.id, showArchived];
-  const reload = () => void queryClient.invalidateQueries({ queryKey: key.slice(0, 3) });
-
-  const remove = async () => {
-    if (!removing) return;
-    setPending(true);
-    setRemoveError(undefined);
-    try {
-      await rpc('businesses', 'unlinkGroup', { id: removing.id });
-      setNotice(`${removing.name} removed from the group.`);
-      setRemoving(null);
-      reload();
-    } catch (e) {
-      setRemoveError(messageOf(e));
-    } finally {
-      setPending(false);
-    }
-  };
-
-  const base = `/groups/${encodeURIComponent(group.id)}/businesses`;
-  const columns: ListColumn<Business>[] = [
+/** The group's businesses: the name opens it (archived ones say so), Remove for who may unlink. */
+function businessColumns(groupId: string, onRemove: (business: Business) => void): ListColumn<Business>[] {
+  const base = `/groups/${encodeURIComponent(groupId)}/businesses`;
+  return [
     {
       key: 'name',
       header: 'Name',
@@ -66,10 +39,7 @@ export function GroupBusinesses() {
         <Button
           variant="quiet"
           aria-label={`Remove ${b.name}`}
-          onPress={() => {
-            setRemoveError(undefined);
-            setRemoving(b);
-          }}
+          onPress={() => onRemove(b)}
           isDisabled={Boolean(b.archived)}
         >
           Remove
@@ -77,6 +47,18 @@ export function GroupBusinesses() {
       ),
     },
   ];
+}
+
+/** SPEC §2 `/groups/{groupId}/businesses`: the linked businesses, remove, Show archived, Link businesses. */
+export function GroupBusinesses() {
+  const { group } = useGroup();
+  const [showArchived, setShowArchived] = useUrlState('archived', groupBusinessesShowArchivedAtom, offByDefault);
+  const [linking, setLinking] = useState(false);
+  const [removing, setRemoving] = useState<Business | null>(null);
+  const [notice, setNotice] = useState<string>();
+  const groupArchived = Boolean(group.archived);
+  const key = ['businesses', 'listGroupedBusinesses', group.id, showArchived];
+  const reload = () => void queryClient.invalidateQueries({ queryKey: key.slice(0, 3) });
 
   return (
     <ListPage
@@ -109,7 +91,7 @@ export function GroupBusinesses() {
         },
       }}
       label="Group businesses"
-      columns={columns}
+      columns={businessColumns(group.id, setRemoving)}
       emptyText="No businesses found"
     >
       <LinkBusinessesDialog
@@ -124,19 +106,26 @@ export function GroupBusinesses() {
           }
         }}
       />
-      <ConfirmDialog
-        title="Remove business?"
-        isOpen={removing !== null}
-        onOpenChange={(open) => !open && !pending && setRemoving(null)}
-        cancelLabel="Keep business"
-        confirmLabel="Remove business"
-        onConfirm={() => void remove()}
-        isPending={pending}
-        error={removeError}
-      >
-        {removing && <p>{`${removing.name} will no longer be in the group ${group.name}.`}</p>}
-        {groupArchived && <p className="warning-text">You won't be able to add it back unless group is unarchived.</p>}
-      </ConfirmDialog>
+      {removing && (
+        <ConfirmAction
+          title="Remove business?"
+          isOpen
+          cancelLabel="Keep business"
+          confirmLabel="Remove business"
+          action={() => rpc('businesses', 'unlinkGroup', { id: removing.id })}
+          onDone={() => {
+            setNotice(`${removing.name} removed from the group.`);
+            setRemoving(null);
+            reload();
+          }}
+          onCancel={() => setRemoving(null)}
+        >
+          <p>{`${removing.name} will no longer be in the group ${group.name}.`}</p>
+          {groupArchived && (
+            <p className="warning-text">You won't be able to add it back unless group is unarchived.</p>
+          )}
+        </ConfirmAction>
+      )}
     </ListPage>
   );
 }

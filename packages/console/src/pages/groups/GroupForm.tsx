@@ -2,36 +2,33 @@ import type { Group } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Form, FormActions } from '../../ui/Form.tsx';
-import { Link } from '../../ui/Link.tsx';
+import { consolePaths } from '../../paths.ts';
 import { Page } from '../../ui/Page.tsx';
+import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import {
   ContactFields,
   type ContactFieldValues,
   contactFieldsOf,
   contactInputOf,
 } from '../businesses/ContactFields.tsx';
+import { EditSection } from '../businesses/entity-parts.tsx';
 import { useGroup } from './GroupLayout.tsx';
 import { type LogoDraft, LogoField, logoDraftOf } from './LogoField.tsx';
 
 /** SPEC §2 `/groups/add`. */
-export function AddGroup() {
-  return (
-    <Page title="Add group">
-      <GroupFormBody />
-    </Page>
-  );
-}
+export const AddGroup = () => (
+  <Page title="Add group">
+    <GroupFormBody />
+  </Page>
+);
 
 /** SPEC §2 `/groups/{groupId}/edit`: the group's fields and its logo (SPEC §4 logo save). */
 export function EditGroup() {
   const { group, reload } = useGroup();
   return (
-    <>
-      <h2 className="section-title">Edit</h2>
+    <EditSection>
       <GroupFormBody key={`${group.id}:${group.updated}`} group={group} onSaved={reload} />
-    </>
+    </EditSection>
   );
 }
 
@@ -59,16 +56,12 @@ function GroupFormBody({ group, onSaved }: { group?: Group; onSaved?: () => void
   const [f, setF] = useState(contactFieldsOf(group));
   const [logo, setLogo] = useState<LogoDraft>(logoDraftOf(group?.logo ?? null));
   const [logoErrors, setLogoErrors] = useState<string[]>([]);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const state = useSaveState();
   const readOnly = Boolean(group?.archived);
   const set = (key: keyof ContactFieldValues) => (value: string) => setF((before) => ({ ...before, [key]: value }));
 
-  const submit = async () => {
-    setError(undefined);
-    setFieldErrors({});
-    setPending(true);
+  const save = async () => {
+    state.start();
     const input = contactInputOf(f);
     let saved: Group;
     try {
@@ -76,47 +69,35 @@ function GroupFormBody({ group, onSaved }: { group?: Group; onSaved?: () => void
         ? (await rpc('groups', 'updateGroup', { ...input, id: group.id, parentId: group.parentId })).group
         : (await rpc('groups', 'createGroup', input)).group;
     } catch (e) {
-      setPending(false);
-      if (e instanceof ApiError && e.details.some((d) => d.path)) setFieldErrors(e.fieldErrors);
-      else setError(messageOf(e));
+      state.fail(e);
       return;
     }
     if (group) {
       try {
         await saveLogo(group.id, logo);
       } catch (e) {
-        setPending(false);
+        state.setPending(false);
         // The server's refusal ('Only the following extensions are accepted: …') beside the logo.
         setLogoErrors(e instanceof ApiError && e.details.length > 0 ? e.details.map((d) => d.message) : [messageOf(e)]);
         return;
       }
     }
     onSaved?.();
-    navigate(`/groups/${encodeURIComponent(saved.id)}`, { state: { notice: group ? 'Group saved.' : 'Group added.' } });
+    navigate(consolePaths.group(saved.id), { state: { notice: group ? 'Group saved.' : 'Group added.' } });
   };
 
   return (
-    <Form
-      className="form--page"
-      error={error}
-      validationErrors={fieldErrors}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
+    <PageForm
+      state={state}
+      save={save}
+      cancelHref={group ? consolePaths.group(group.id) : consolePaths.groups}
+      submitLabel={group ? 'Save' : 'Add group'}
+      isDisabled={readOnly}
     >
       <ContactFields values={f} onChange={set} required={false} isDisabled={readOnly} />
       {group && (
         <LogoField draft={logo} onChange={setLogo} errors={logoErrors} onErrors={setLogoErrors} isDisabled={readOnly} />
       )}
-      <FormActions>
-        <Link href={group ? `/groups/${encodeURIComponent(group.id)}` : '/groups'} variant="button">
-          Cancel
-        </Link>
-        <Button type="submit" variant="primary" isPending={pending} isDisabled={readOnly}>
-          {group ? 'Save' : 'Add group'}
-        </Button>
-      </FormActions>
-    </Form>
+    </PageForm>
   );
 }

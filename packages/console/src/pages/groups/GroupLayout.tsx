@@ -2,9 +2,8 @@ import type { Group } from '@medlocker/core';
 import { useOutletContext, useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
-import { useLivePush, useLiveSubscription } from '../../state/live.ts';
 import { useAdministers } from '../../state/reach.ts';
-import { ArchivableLayout } from '../businesses/entity-parts.tsx';
+import { ArchivableLayout, useLiveArchive } from '../businesses/entity-parts.tsx';
 
 export type GroupContext = { group: Group; reload: () => void };
 
@@ -29,14 +28,10 @@ export function GroupLayout() {
     (signal) => rpc('groups', 'getGroup', { id: groupId }, { signal }),
     ['groups', 'getGroup', groupId],
   );
-  // Archive pushes from other consoles (SPEC §4 live updates): the banner appears without a reload.
-  useLiveSubscription({ groupId });
   // Editing is for support and the group's Admins: nobody else is offered a form they cannot save.
   const manages = useAdministers({ kind: 'group', id: groupId });
   const { reload } = query;
-  useLivePush((push) => {
-    if ((push.action === 'archived' || push.action === 'unarchived') && push.params.groupId === groupId) reload();
-  });
+  useLiveArchive({ groupId }, reload);
   return (
     <ArchivableLayout
       kind="group"

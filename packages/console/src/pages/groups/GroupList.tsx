@@ -1,12 +1,10 @@
 import type { Group } from '@medlocker/core';
-import { useSearchParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { groupsSearchAtom } from '../../state/groups.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
-import { TabLinks } from '../../ui/Tabs.tsx';
-import { addressText } from '../businesses/entity-parts.tsx';
+import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
+import { addressText, useArchivedTabs } from '../businesses/entity-parts.tsx';
 
 const columns: ListColumn<Group>[] = [
   {
@@ -26,37 +24,17 @@ const columns: ListColumn<Group>[] = [
 
 /** SPEC §2 `/groups`: Active and Archived tabs, search, reload, clear filters, Add (support staff). */
 export function GroupList() {
-  const [params] = useSearchParams();
-  const archived = params.get('archived') === 'true';
+  const { archived, tabs } = useArchivedTabs('Groups', '/groups');
   return (
     <ListPage
       title="Groups"
-      actions={[
-        {
-          key: 'add',
-          method: ['groups', 'createGroup'],
-          element: (
-            <Link href="/groups/add" variant="primary-button">
-              Add
-            </Link>
-          ),
-        },
-      ]}
+      actions={[linkAction('Add', '/groups/add', ['groups', 'createGroup'])]}
       banner={
         <Banner tone="warning">
           Caution: This is not the businesses page. This page is only for creating and editing groups
         </Banner>
       }
-      tabs={
-        <TabLinks
-          label="Groups"
-          selectedId={archived ? 'archived' : 'active'}
-          tabs={[
-            { id: 'active', label: 'Active', href: '/groups' },
-            { id: 'archived', label: 'Archived', href: '/groups?archived=true' },
-          ]}
-        />
-      }
+      tabs={tabs}
       search={{ atom: groupsSearchAtom, placeholder: 'Group name' }}
       clearFilters={() => {}}
       query={{

@@ -1,10 +1,12 @@
+import type { Business } from '@medlocker/core';
 import { useState } from 'react';
 import { ListBox, ListBoxItem, ListBoxLoadMoreItem, type Selection } from 'react-aria-components';
-import { messageOf, rpc } from '../../api/client.ts';
-import { useDebounced, usePagedQuery } from '../../api/queries.ts';
+import { rpc } from '../../api/client.ts';
+import { type PagedQuery, useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
+import { useAction } from '../../ui/use-action.ts';
 import { addressText } from '../businesses/entity-parts.tsx';
 
 const searchDebounceMs = 500;
@@ -27,8 +29,7 @@ export function LinkBusinessesDialog({
   const [search, setSearch] = useState('');
   const filterText = useDebounced(search.trim(), searchDebounceMs);
   const [chosen, setChosen] = useState<Map<string, string>>(new Map());
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string>();
+  const { pending, error, setError, run } = useAction();
   const list = usePagedQuery(
     async (nextToken, signal) => {
       if (!isOpen) return { items: [], nextToken: null };
@@ -50,18 +51,11 @@ export function LinkBusinessesDialog({
     onClose(linked);
   };
 
-  const confirm = async () => {
-    setPending(true);
-    setError(undefined);
-    try {
+  const confirm = () =>
+    run(async () => {
       const { linked } = await rpc('businesses', 'linkGroup', { groupId, businessIds: [...chosen.keys()] });
       close(linked.length);
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setPending(false);
-    }
-  };
+    });
 
   const onSelectionChange = (selection: Selection) => {
     const next = new Map<string, string>();
@@ -77,28 +71,7 @@ export function LinkBusinessesDialog({
       <div className="dialog__body link-dialog">
         <p>Choose the businesses to put in {groupName}. Only active businesses in no group are listed.</p>
         <SearchField label="Search businesses" placeholder="Business name" value={search} onChange={setSearch} />
-        <ListBox
-          aria-label="Businesses to link"
-          className="listbox link-dialog__list"
-          selectionMode="multiple"
-          selectedKeys={new Set(chosen.keys())}
-          onSelectionChange={onSelectionChange}
-          renderEmptyState={() => (
-            <div className="listbox__empty">{list.isLoading ? 'Loading…' : 'No businesses found'}</div>
-          )}
-        >
-          {list.items.map((b) => (
-            <ListBoxItem key={b.id} id={b.id} className="listbox__item" textValue={b.name}>
-              <span className="listbox__label">{b.name}</span>
-              <span className="listbox__detail">{addressText(b.address)}</span>
-            </ListBoxItem>
-          ))}
-          {list.hasMore && (
-            <ListBoxLoadMoreItem className="listbox__more" onLoadMore={list.loadMore} isLoading={list.isLoading}>
-              Loading more…
-            </ListBoxLoadMoreItem>
-          )}
-        </ListBox>
+        <BusinessListBox list={list} chosen={chosen} onSelectionChange={onSelectionChange} />
         <p role="status">{chosen.size === 1 ? '1 business chosen' : `${chosen.size} businesses chosen`}</p>
       </div>
       {error && (
@@ -115,5 +88,43 @@ export function LinkBusinessesDialog({
         </Button>
       </div>
     </Dialog>
+  );
+}
+
+type Ungrouped = PagedQuery<Business>;
+
+/** The businesses found, each chosen or not, paged in as the list scrolls. */
+function BusinessListBox({
+  list,
+  chosen,
+  onSelectionChange,
+}: {
+  list: Ungrouped;
+  chosen: Map<string, string>;
+  onSelectionChange: (selection: Selection) => void;
+}) {
+  return (
+    <ListBox
+      aria-label="Businesses to link"
+      className="listbox link-dialog__list"
+      selectionMode="multiple"
+      selectedKeys={new Set(chosen.keys())}
+      onSelectionChange={onSelectionChange}
+      renderEmptyState={() => (
+        <div className="listbox__empty">{list.isLoading ? 'Loading…' : 'No businesses found'}</div>
+      )}
+    >
+      {list.items.map((b) => (
+        <ListBoxItem key={b.id} id={b.id} className="listbox__item" textValue={b.name}>
+          <span className="listbox__label">{b.name}</span>
+          <span className="listbox__detail">{addressText(b.address)}</span>
+        </ListBoxItem>
+      ))}
+      {list.hasMore && (
+        <ListBoxLoadMoreItem className="listbox__more" onLoadMore={list.loadMore} isLoading={list.isLoading}>
+          Loading more…
+        </ListBoxLoadMoreItem>
+      )}
+    </ListBox>
   );
 }

@@ -72,18 +72,7 @@ export function LogoField({
       <p className="field__description" id="logo-hint">
         {acceptedTypes}, up to {maxSize}. Recommended size {width}x{height} px.
       </p>
-      <div className="logo-field__preview" style={{ backgroundColor: draft.backgroundColor }}>
-        {shown ? (
-          <img src={shown} alt="Logo preview" className="logo-box__img" />
-        ) : (
-          <span className="logo-field__none">No logo</span>
-        )}
-      </div>
-      {draft.chosen && (
-        <p className="field__description">
-          Chosen: {draft.chosen.name} ({formatFileSize(draft.chosen.size)}), uploaded when you save.
-        </p>
-      )}
+      <LogoPreview draft={draft} shown={shown} />
       {errors.length > 0 && (
         <div className="field__error" role="alert">
           {errors.map((m) => (
@@ -120,5 +109,25 @@ export function LogoField({
         isDisabled={isDisabled}
       />
     </fieldset>
+  );
+}
+
+/** The logo on its background colour (or "No logo"), and the file chosen but not yet uploaded. */
+function LogoPreview({ draft, shown }: { draft: LogoDraft; shown: string | null }) {
+  return (
+    <>
+      <div className="logo-field__preview" style={{ backgroundColor: draft.backgroundColor }}>
+        {shown ? (
+          <img src={shown} alt="Logo preview" className="logo-box__img" />
+        ) : (
+          <span className="logo-field__none">No logo</span>
+        )}
+      </div>
+      {draft.chosen && (
+        <p className="field__description">
+          Chosen: {draft.chosen.name} ({formatFileSize(draft.chosen.size)}), uploaded when you save.
+        </p>
+      )}
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { messageOf, rpc } from '../../api/client.ts';
+import { type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
@@ -11,10 +11,11 @@ import { Page } from '../../ui/Page.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { useAction } from '../../ui/use-action.ts';
 import { ProviderForm } from './ProviderForm.tsx';
 
 /*
- * Identity providers (issue 22), support staff only: the list, one provider with its redirect URI and
+ * Identity providers, support staff only: the list, one provider with its redirect URI and
  * a Test of its set-up, and the add / edit form (OIDC or SAML; global, or for one business or group).
  */
 
@@ -64,37 +65,23 @@ export function IdentityProviderList() {
 const useProvider = (id: string) =>
   useQuery((signal) => rpc('identityProviders', 'get', { id }, { signal }), ['identityProviders', 'get', id]);
 
+type Provider = RpcOutput<'identityProviders', 'get'>;
+type Checks = RpcOutput<'identityProviders', 'test'>;
+
 export function IdentityProviderDetails() {
   const { id = '' } = useParams();
   const query = useProvider(id);
   const navigate = useNavigate();
   const notice = useFlashNotice();
-  const [checks, setChecks] = useState<{ ok: boolean; checks: { check: string; ok: boolean; message: string }[] }>();
-  const [testing, setTesting] = useState(false);
-  const [testError, setTestError] = useState<string>();
+  const [checks, setChecks] = useState<Checks>();
+  const test = useAction();
   const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const [deleteError, setDeleteError] = useState<string>();
+  const deletion = useAction();
 
-  const runTest = async () => {
-    setTesting(true);
-    setTestError(undefined);
-    try {
-      setChecks(await rpc('identityProviders', 'test', { id }));
-    } catch (e) {
-      setTestError(messageOf(e));
-    } finally {
-      setTesting(false);
-    }
-  };
+  const runTest = () => test.run(async () => setChecks(await rpc('identityProviders', 'test', { id })));
   const remove = async () => {
-    setDeleting(true);
-    try {
-      await rpc('identityProviders', 'delete', { id });
+    if (await deletion.run(() => rpc('identityProviders', 'delete', { id }))) {
       navigate('/identityProviders', { state: { notice: 'Identity provider deleted.' } });
-    } catch (e) {
-      setDeleting(false);
-      setDeleteError(messageOf(e));
     }
   };
 
@@ -106,7 +93,7 @@ export function IdentityProviderDetails() {
           lead={`${p.type} identity provider · ${scopeText(p)}`}
           actions={
             <>
-              <Button onPress={() => void runTest()} isPending={testing}>
+              <Button onPress={() => void runTest()} isPending={test.pending}>
                 Test
               </Button>
               <Link href={`/identityProviders/${p.id}/edit`} variant="primary-button">
@@ -119,43 +106,9 @@ export function IdentityProviderDetails() {
           }
         >
           {notice && <Banner tone="success">{notice}</Banner>}
-          {testError && <Banner tone="error">{testError}</Banner>}
-          {checks && (
-            <Section title="Test">
-              <Banner tone={checks.ok ? 'success' : 'error'}>
-                {checks.ok ? 'The provider is set up correctly.' : 'The provider has problems:'}
-              </Banner>
-              <ul className="checks">
-                {checks.checks.map((c) => (
-                  <li key={c.check}>
-                    <strong>
-                      {c.check}: {c.ok ? 'OK' : 'Problem'}
-                    </strong>{' '}
-                    — {c.message}
-                  </li>
-                ))}
-              </ul>
-            </Section>
-          )}
-          <dl className="details">
-            {p.type === 'OIDC' ? (
-              <>
-                <Item label="Redirect URI to register at the provider" value={p.callbackUrl} />
-                <Item label="Issuer URL" value={p.configuration.issuerUrl} />
-                <Item label="Client id" value={p.configuration.clientId} />
-                <Item label="Client secret" value={p.configuration.clientSecretSet ? 'Set' : 'Not set'} />
-                <Item label="Scopes" value={p.configuration.scopes || 'openid email profile'} />
-              </>
-            ) : (
-              <>
-                <Item label="Metadata URL" value={p.configuration.metadataUrl || 'Not set'} />
-                <Item label="Entity id" value={p.configuration.entityId || 'Not set'} />
-                <Item label="Sign-in URL" value={p.configuration.ssoUrl || 'From the metadata'} />
-                <Item label="Assertion consumer service URL" value={p.callbackUrl} />
-              </>
-            )}
-            <Item label="Email claim" value={p.configuration.claims.email || 'Standard'} />
-          </dl>
+          {test.error && <Banner tone="error">{test.error}</Banner>}
+          {checks && <TestResult checks={checks} />}
+          <ProviderSettings p={p} />
           {p.spMetadata && (
             <Section title="Our service-provider metadata" lead="Give this to the identity provider.">
               <pre className="code-block">{p.spMetadata}</pre>
@@ -168,14 +121,60 @@ export function IdentityProviderDetails() {
             cancelLabel="Keep provider"
             confirmLabel="Delete provider"
             onConfirm={() => void remove()}
-            isPending={deleting}
-            error={deleteError}
+            isPending={deletion.pending}
+            error={deletion.error}
           >
             Its users will have no identity provider, and will need a password to sign in.
           </ConfirmDialog>
         </Page>
       )}
     </QueryView>
+  );
+}
+
+/** What Test found: each check with its outcome. */
+function TestResult({ checks }: { checks: Checks }) {
+  return (
+    <Section title="Test">
+      <Banner tone={checks.ok ? 'success' : 'error'}>
+        {checks.ok ? 'The provider is set up correctly.' : 'The provider has problems:'}
+      </Banner>
+      <ul className="checks">
+        {checks.checks.map((c) => (
+          <li key={c.check}>
+            <strong>
+              {c.check}: {c.ok ? 'OK' : 'Problem'}
+            </strong>{' '}
+            — {c.message}
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+/** The provider's connection as set (the secret only as set or not), and where it sends users back. */
+function ProviderSettings({ p }: { p: Provider }) {
+  return (
+    <dl className="details">
+      {p.type === 'OIDC' ? (
+        <>
+          <Item label="Redirect URI to register at the provider" value={p.callbackUrl} />
+          <Item label="Issuer URL" value={p.configuration.issuerUrl} />
+          <Item label="Client id" value={p.configuration.clientId} />
+          <Item label="Client secret" value={p.configuration.clientSecretSet ? 'Set' : 'Not set'} />
+          <Item label="Scopes" value={p.configuration.scopes || 'openid email profile'} />
+        </>
+      ) : (
+        <>
+          <Item label="Metadata URL" value={p.configuration.metadataUrl || 'Not set'} />
+          <Item label="Entity id" value={p.configuration.entityId || 'Not set'} />
+          <Item label="Sign-in URL" value={p.configuration.ssoUrl || 'From the metadata'} />
+          <Item label="Assertion consumer service URL" value={p.callbackUrl} />
+        </>
+      )}
+      <Item label="Email claim" value={p.configuration.claims.email || 'Standard'} />
+    </dl>
   );
 }
 

@@ -1,81 +1,107 @@
 import type { IdentityProvider } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { errorsOf, rpc } from '../../api/client.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Form, FormActions } from '../../ui/Form.tsx';
-import { Link } from '../../ui/Link.tsx';
+import { rpc } from '../../api/client.ts';
+import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { ResourcePicker } from '../users/ResourcePicker.tsx';
 
-/* The add / edit form of an identity provider (issue 22): OIDC or SAML; global, or for one business or group. */
+/* The add / edit form of an identity provider: OIDC or SAML; global, or for one business or group. */
 
 type Scope = 'global' | 'business' | 'group';
 
+/** The connection's settings as typed (the client secret is never shown: empty keeps the stored one). */
+type Connection = Record<
+  | 'issuerUrl'
+  | 'clientId'
+  | 'clientSecret'
+  | 'scopes'
+  | 'metadataUrl'
+  | 'metadataXml'
+  | 'entityId'
+  | 'emailClaim'
+  | 'emailVerifiedClaim',
+  string
+>;
+
+const connectionOf = (c: IdentityProvider['configuration'] | undefined): Connection => ({
+  issuerUrl: c?.issuerUrl ?? '',
+  clientId: c?.clientId ?? '',
+  clientSecret: '',
+  scopes: c?.scopes ?? '',
+  metadataUrl: c?.metadataUrl ?? '',
+  metadataXml: c?.metadataXml ?? '',
+  entityId: c?.entityId ?? '',
+  emailClaim: c?.claims.email ?? '',
+  emailVerifiedClaim: c?.claims.emailVerified ?? '',
+});
+
+/** What create and update send: the connection's fields of the provider's kind only. */
+function providerInput(
+  name: string,
+  kind: 'OIDC' | 'SAML',
+  owner: { scope: 'business' | 'group'; id: string | null } | null,
+  c: Connection,
+) {
+  return {
+    name,
+    type: kind,
+    businessId: owner?.scope === 'business' ? owner.id : null,
+    groupId: owner?.scope === 'group' ? owner.id : null,
+    configuration:
+      kind === 'OIDC'
+        ? {
+            issuerUrl: c.issuerUrl,
+            clientId: c.clientId,
+            clientSecret: c.clientSecret,
+            scopes: c.scopes,
+            claims: { email: c.emailClaim, emailVerified: c.emailVerifiedClaim },
+          }
+        : {
+            metadataUrl: c.metadataUrl,
+            metadataXml: c.metadataXml,
+            entityId: c.entityId,
+            claims: { email: c.emailClaim },
+          },
+  };
+}
+
+/** A connection field's value and setter, for a TextField. */
+type Bind = (key: keyof Connection) => { value: string; onChange: (value: string) => void };
+
 export function ProviderForm({ existing }: { existing?: IdentityProvider }) {
   const navigate = useNavigate();
-  const c = existing?.configuration;
   const [name, setName] = useState(existing?.name ?? '');
   const [kind, setKind] = useState<'OIDC' | 'SAML'>(existing?.type ?? 'OIDC');
   const [scope, setScope] = useState<Scope>(existing?.businessId ? 'business' : existing?.groupId ? 'group' : 'global');
   const [resource, setResource] = useState<string | null>(existing?.businessId ?? existing?.groupId ?? null);
-  const [issuerUrl, setIssuerUrl] = useState(c?.issuerUrl ?? '');
-  const [clientId, setClientId] = useState(c?.clientId ?? '');
-  const [clientSecret, setClientSecret] = useState('');
-  const [scopes, setScopes] = useState(c?.scopes ?? '');
-  const [metadataUrl, setMetadataUrl] = useState(c?.metadataUrl ?? '');
-  const [metadataXml, setMetadataXml] = useState(c?.metadataXml ?? '');
-  const [entityId, setEntityId] = useState(c?.entityId ?? '');
-  const [emailClaim, setEmailClaim] = useState(c?.claims.email ?? '');
-  const [emailVerifiedClaim, setEmailVerifiedClaim] = useState(c?.claims.emailVerified ?? '');
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const [connection, setConnection] = useState(() => connectionOf(existing?.configuration));
+  const state = useSaveState();
+  const bind: Bind = (key) => ({
+    value: connection[key],
+    onChange: (value) => setConnection((before) => ({ ...before, [key]: value })),
+  });
 
-  const submit = async () => {
-    setPending(true);
-    setError(undefined);
-    setFieldErrors({});
-    const input = {
-      name,
-      type: kind,
-      businessId: scope === 'business' ? resource : null,
-      groupId: scope === 'group' ? resource : null,
-      configuration:
-        kind === 'OIDC'
-          ? {
-              issuerUrl,
-              clientId,
-              clientSecret,
-              scopes,
-              claims: { email: emailClaim, emailVerified: emailVerifiedClaim },
-            }
-          : { metadataUrl, metadataXml, entityId, claims: { email: emailClaim } },
-    };
+  const save = async () => {
+    state.start();
+    const input = providerInput(name, kind, scope === 'global' ? null : { scope, id: resource }, connection);
     try {
       const saved = existing
         ? await rpc('identityProviders', 'update', { ...input, id: existing.id })
         : await rpc('identityProviders', 'create', input);
       navigate(`/identityProviders/${saved.id}`, { state: { notice: 'Identity provider saved.' } });
     } catch (e) {
-      setPending(false);
-      const { fields, form } = errorsOf(e);
-      setFieldErrors(fields);
-      setError(form);
+      state.fail(e);
     }
   };
 
   return (
-    <Form
-      className="form--page"
-      error={error}
-      validationErrors={fieldErrors}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
+    <PageForm
+      state={state}
+      save={save}
+      cancelHref={existing ? `/identityProviders/${existing.id}` : '/identityProviders'}
     >
       <TextField label="Name" name="name" value={name} onChange={setName} isRequired autoFocus />
       {!existing && (
@@ -90,15 +116,52 @@ export function ProviderForm({ existing }: { existing?: IdentityProvider }) {
           ]}
         />
       )}
+      <ScopeFields
+        scope={scope}
+        resource={resource}
+        onScope={(next) => {
+          setScope(next);
+          setResource(null);
+        }}
+        onResource={setResource}
+        error={state.fieldErrors.businessId ?? state.fieldErrors.groupId}
+      />
+      {kind === 'OIDC' ? (
+        <OidcFields bind={bind} secretStored={Boolean(existing?.configuration.clientSecretSet)} />
+      ) : (
+        <SamlFields bind={bind} />
+      )}
+      <TextField
+        label="Email claim"
+        name="configuration.claims.email"
+        {...bind('emailClaim')}
+        description="Empty: email"
+      />
+    </PageForm>
+  );
+}
+
+/** Whom the provider signs in: everyone, one business's staff or one group's. */
+function ScopeFields({
+  scope,
+  resource,
+  onScope,
+  onResource,
+  error,
+}: {
+  scope: Scope;
+  resource: string | null;
+  onScope: (scope: Scope) => void;
+  onResource: (id: string | null) => void;
+  error?: string;
+}) {
+  return (
+    <>
       <Select
         label="For"
         name="scope"
         selectedKey={scope}
-        onSelectionChange={(key) => {
-          if (key === null) return;
-          setScope(key as Scope);
-          setResource(null);
-        }}
+        onSelectionChange={(key) => key !== null && onScope(key as Scope)}
         options={[
           { id: 'global', label: 'Every business (global)' },
           { id: 'business', label: 'One business' },
@@ -110,88 +173,64 @@ export function ProviderForm({ existing }: { existing?: IdentityProvider }) {
           key={scope}
           kind={scope}
           selectedId={resource}
-          onChange={(r) => setResource(r?.id ?? null)}
-          errorMessage={fieldErrors.businessId ?? fieldErrors.groupId}
-          isInvalid={Boolean(fieldErrors.businessId ?? fieldErrors.groupId)}
+          onChange={(r) => onResource(r?.id ?? null)}
+          errorMessage={error}
+          isInvalid={Boolean(error)}
         />
       )}
-      {kind === 'OIDC' ? (
-        <>
-          <TextField
-            label="Issuer URL"
-            name="configuration.issuerUrl"
-            value={issuerUrl}
-            onChange={setIssuerUrl}
-            isRequired
-            description="e.g. https://login.microsoftonline.com/{tenant}/v2.0"
-          />
-          <TextField
-            label="Client id"
-            name="configuration.clientId"
-            value={clientId}
-            onChange={setClientId}
-            isRequired
-          />
-          <TextField
-            label="Client secret"
-            name="configuration.clientSecret"
-            type="password"
-            autoComplete="off"
-            value={clientSecret}
-            onChange={setClientSecret}
-            description={
-              c?.clientSecretSet ? 'A secret is stored. Leave empty to keep it.' : 'Leave empty for a public client.'
-            }
-          />
-          <TextField
-            label="Scopes"
-            name="configuration.scopes"
-            value={scopes}
-            onChange={setScopes}
-            description="Empty: openid email profile"
-          />
-          <TextField
-            label="Email verified claim"
-            name="configuration.claims.emailVerified"
-            value={emailVerifiedClaim}
-            onChange={setEmailVerifiedClaim}
-            description="Empty: email_verified (Entra ID: xms_edov)"
-          />
-        </>
-      ) : (
-        <>
-          <TextField
-            label="Metadata URL"
-            name="configuration.metadataUrl"
-            value={metadataUrl}
-            onChange={setMetadataUrl}
-          />
-          <TextArea
-            label="Metadata XML"
-            name="configuration.metadataXml"
-            value={metadataXml}
-            onChange={setMetadataXml}
-            description="Instead of a metadata URL"
-            rows={6}
-          />
-          <TextField label="Entity id" name="configuration.entityId" value={entityId} onChange={setEntityId} />
-        </>
-      )}
+    </>
+  );
+}
+
+/** An OpenID Connect provider: where it is and how the console is known to it. */
+function OidcFields({ bind, secretStored }: { bind: Bind; secretStored: boolean }) {
+  return (
+    <>
       <TextField
-        label="Email claim"
-        name="configuration.claims.email"
-        value={emailClaim}
-        onChange={setEmailClaim}
-        description="Empty: email"
+        label="Issuer URL"
+        name="configuration.issuerUrl"
+        {...bind('issuerUrl')}
+        isRequired
+        description="e.g. https://login.microsoftonline.com/{tenant}/v2.0"
       />
-      <FormActions>
-        <Link href={existing ? `/identityProviders/${existing.id}` : '/identityProviders'} variant="button">
-          Cancel
-        </Link>
-        <Button type="submit" variant="primary" isPending={pending}>
-          Save
-        </Button>
-      </FormActions>
-    </Form>
+      <TextField label="Client id" name="configuration.clientId" {...bind('clientId')} isRequired />
+      <TextField
+        label="Client secret"
+        name="configuration.clientSecret"
+        type="password"
+        autoComplete="off"
+        {...bind('clientSecret')}
+        description={secretStored ? 'A secret is stored. Leave empty to keep it.' : 'Leave empty for a public client.'}
+      />
+      <TextField
+        label="Scopes"
+        name="configuration.scopes"
+        {...bind('scopes')}
+        description="Empty: openid email profile"
+      />
+      <TextField
+        label="Email verified claim"
+        name="configuration.claims.emailVerified"
+        {...bind('emailVerifiedClaim')}
+        description="Empty: email_verified (Entra ID: xms_edov)"
+      />
+    </>
+  );
+}
+
+/** A SAML 2.0 provider: its metadata, by URL or pasted, and the console's entity id. */
+function SamlFields({ bind }: { bind: Bind }) {
+  return (
+    <>
+      <TextField label="Metadata URL" name="configuration.metadataUrl" {...bind('metadataUrl')} />
+      <TextArea
+        label="Metadata XML"
+        name="configuration.metadataXml"
+        {...bind('metadataXml')}
+        description="Instead of a metadata URL"
+        rows={6}
+      />
+      <TextField label="Entity id" name="configuration.entityId" {...bind('entityId')} />
+    </>
   );
 }

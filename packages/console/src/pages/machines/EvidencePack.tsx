@@ -1,8 +1,9 @@
-import { evidenceMaxRangeDays, formatDateTime, formatTemperature, type EvidencePack as Pack } from '@medlocker/core';
+import { evidenceMaxRangeDays, type EvidencePack as Pack } from '@medlocker/core';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { machinePaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form } from '../../ui/Form.tsx';
@@ -12,8 +13,7 @@ import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { ReasonDialog } from '../orders/ReasonDialog.tsx';
-import { EventList, OrderItem } from './EvidenceParts.tsx';
-import { machinePaths } from './MachineRoutes.tsx';
+import { EventList, HoldButtons, OrderItem, TemperatureSummary, WhoActed } from './EvidenceParts.tsx';
 
 const DAY = 86_400_000;
 
@@ -41,7 +41,6 @@ function PackView({ pack, businessId, onChanged }: { pack: Pack; businessId: str
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [dialog, setDialog] = useState<'hold' | 'release' | null>(null);
   const [message, setMessage] = useState<string>();
-  const t = pack.temperature;
   const chosen = pack.orders.filter((o) => selected.has(o.id));
   const toHold = chosen.filter((o) => o.live && !o.pinHold);
   const toRelease = chosen.filter((o) => o.pinHold);
@@ -58,14 +57,7 @@ function PackView({ pack, businessId, onChanged }: { pack: Pack; businessId: str
   return (
     <>
       {message && <Banner tone="success">{message}</Banner>}
-      <h3>Temperature</h3>
-      <p>
-        {t.count === 0
-          ? 'No readings in this range.'
-          : `${t.count} readings: lowest ${formatTemperature(t.min ?? 0)}, highest ${formatTemperature(t.max ?? 0)}, average ${formatTemperature(t.average ?? 0)}. ${t.outsideCount} outside ${t.band.min}–${t.band.max} °C.`}
-      </p>
-      <h4>Excursions</h4>
-      <EventList events={t.excursions} empty="No temperature excursions." label="Excursions" />
+      <TemperatureSummary t={pack.temperature} />
       <h3>Alarms and outages</h3>
       <EventList events={pack.alarms} empty="No alarms or outages." label="Alarms and outages" />
       <h3>Orders inside the machine ({pack.orders.length})</h3>
@@ -73,27 +65,14 @@ function PackView({ pack, businessId, onChanged }: { pack: Pack; businessId: str
         <p className="empty">No orders were inside the machine in this range.</p>
       ) : (
         <>
-          <div className="toolbar">
-            <Button
-              variant="danger"
-              isDisabled={toHold.length === 0}
-              onPress={() => {
-                setMessage(undefined);
-                setDialog('hold');
-              }}
-            >
-              Hold PINs ({toHold.length})
-            </Button>
-            <Button
-              isDisabled={toRelease.length === 0}
-              onPress={() => {
-                setMessage(undefined);
-                setDialog('release');
-              }}
-            >
-              Release PINs ({toRelease.length})
-            </Button>
-          </div>
+          <HoldButtons
+            toHold={toHold.length}
+            toRelease={toRelease.length}
+            onAsk={(kind) => {
+              setMessage(undefined);
+              setDialog(kind);
+            }}
+          />
           <ul className="evidence__orders">
             {pack.orders.map((o) => (
               <OrderItem
@@ -114,19 +93,7 @@ function PackView({ pack, businessId, onChanged }: { pack: Pack; businessId: str
           </ul>
         </>
       )}
-      <h3>Who acted</h3>
-      {pack.actions.length === 0 ? (
-        <p className="empty">Nobody acted on these orders in this range.</p>
-      ) : (
-        <ul className="evidence__events" aria-label="Who acted">
-          {pack.actions.map((a) => (
-            <li key={a.id}>
-              <time>{formatDateTime(a.at)}</time> {a.orderReference ? `${a.orderReference}: ` : ''}
-              {a.message} — {a.by || a.via}
-            </li>
-          ))}
-        </ul>
-      )}
+      <WhoActed actions={pack.actions} />
       {dialog && (
         <ReasonDialog
           title={dialog === 'hold' ? `Hold ${toHold.length} PINs?` : `Release ${toRelease.length} PINs?`}
@@ -203,15 +170,7 @@ export function EvidencePack() {
         What happened inside the machine between two times, the orders that were inside, what each patient was told and
         who acted. The download is a ZIP of a summary and CSV files with every reading.
       </p>
-      <Form
-        className="toolbar evidence__range"
-        guardUnsaved={false}
-        error={rangeError}
-        onSubmit={(event) => {
-          event.preventDefault();
-          show();
-        }}
-      >
+      <Form className="toolbar evidence__range" guardUnsaved={false} error={rangeError} submit={show}>
         <TextField label="From" name="from" type="datetime-local" value={fromText} onChange={setFromText} isRequired />
         <TextField label="To" name="to" type="datetime-local" value={toText} onChange={setToText} isRequired />
         <Button type="submit">Show</Button>

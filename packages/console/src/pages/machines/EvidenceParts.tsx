@@ -1,9 +1,16 @@
-import { type EvidenceMachineEvent, type EvidenceOrder, formatDateTime } from '@medlocker/core';
+import {
+  type EvidenceMachineEvent,
+  type EvidenceOrder,
+  formatDateTime,
+  formatTemperature,
+  type EvidencePack as Pack,
+} from '@medlocker/core';
+import { orderPaths } from '../../paths.ts';
+import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { orderPaths } from '../orders/paths.ts';
 
-/* Parts of the evidence pack page (issue 21): a list of machine events, and one order inside the machine. */
+/* Parts of the evidence pack page: its temperature, events, orders inside the machine and who acted. */
 
 export function EventList({ events, empty, label }: { events: EvidenceMachineEvent[]; empty: string; label: string }) {
   if (events.length === 0) return <p className="empty">{empty}</p>;
@@ -61,5 +68,64 @@ export function OrderItem({
         </ul>
       )}
     </li>
+  );
+}
+
+/** The readings over the range, and the excursions among them. */
+export function TemperatureSummary({ t }: { t: Pack['temperature'] }) {
+  return (
+    <>
+      <h3>Temperature</h3>
+      <p>
+        {t.count === 0
+          ? 'No readings in this range.'
+          : `${t.count} readings: lowest ${formatTemperature(t.min ?? 0)}, highest ${formatTemperature(t.max ?? 0)}, average ${formatTemperature(t.average ?? 0)}. ${t.outsideCount} outside ${t.band.min}–${t.band.max} °C.`}
+      </p>
+      <h4>Excursions</h4>
+      <EventList events={t.excursions} empty="No temperature excursions." label="Excursions" />
+    </>
+  );
+}
+
+/** Who did what to the orders in the range, and when. */
+export function WhoActed({ actions }: { actions: Pack['actions'] }) {
+  return (
+    <>
+      <h3>Who acted</h3>
+      {actions.length === 0 ? (
+        <p className="empty">Nobody acted on these orders in this range.</p>
+      ) : (
+        <ul className="evidence__events" aria-label="Who acted">
+          {actions.map((a) => (
+            <li key={a.id}>
+              <time>{formatDateTime(a.at)}</time> {a.orderReference ? `${a.orderReference}: ` : ''}
+              {a.message} — {a.by || a.via}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** Hold or release the PINs of the orders ticked (each counts only those it applies to). */
+export function HoldButtons({
+  toHold,
+  toRelease,
+  onAsk,
+}: {
+  toHold: number;
+  toRelease: number;
+  onAsk: (kind: 'hold' | 'release') => void;
+}) {
+  return (
+    <div className="toolbar">
+      <Button variant="danger" isDisabled={toHold === 0} onPress={() => onAsk('hold')}>
+        Hold PINs ({toHold})
+      </Button>
+      <Button isDisabled={toRelease === 0} onPress={() => onAsk('release')}>
+        Release PINs ({toRelease})
+      </Button>
+    </div>
   );
 }

@@ -1,8 +1,9 @@
 import { formatDate, formatDateTime } from '@medlocker/core';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { messageOf, rpc } from '../../api/client.ts';
+import { type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { machinePaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { useLiveSubscription } from '../../state/live.ts';
 import { Banner } from '../../ui/Banner.tsx';
@@ -13,8 +14,8 @@ import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
+import { useAction } from '../../ui/use-action.ts';
 import { type Confirm, MachineConfirmDialogs } from './MachineConfirmDialogs.tsx';
-import { machinePaths } from './MachineRoutes.tsx';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
 import { MachineContents, MachineEvents, MachineStatusReports } from './MachineTabs.tsx';
 import { PairDialog } from './PairDialog.tsx';
@@ -23,16 +24,10 @@ import { TemperatureTab } from './TemperatureTab.tsx';
 /** SPEC §2 `/machines/{machineId}`: details, Pair, Edit, Archive, out of order, payments, and the tabs. */
 export function MachineDetails() {
   const { businessId = '', machineId = '' } = useParams();
-  const notice = useFlashNotice();
   const query = useQuery(
     (signal) => rpc('machines', 'getMachine', { id: machineId }, { signal }),
     ['machines', 'getMachine', machineId],
   );
-  const [pairing, setPairing] = useState(false);
-  const [confirm, setConfirm] = useState<Confirm>(null);
-  const [pending, setPending] = useState(false);
-  const [actionError, setActionError] = useState<string>();
-  const [message, setMessage] = useState<string>();
   useLiveSubscription(machineId ? { machineId } : null);
 
   if (!query.data) {
@@ -42,130 +37,57 @@ export function MachineDetails() {
       </Section>
     );
   }
-
   // Kept current by the hub's pushes (state/machines.ts writes them into this cached answer).
-  const { machine, online, lastSeen } = query.data;
+  return <MachinePage businessId={businessId} data={query.data} reload={query.reload} />;
+}
+
+type MachineAnswer = RpcOutput<'machines', 'getMachine'>;
+
+function MachinePage({ businessId, data, reload }: { businessId: string; data: MachineAnswer; reload: () => void }) {
+  const notice = useFlashNotice();
+  const [pairing, setPairing] = useState(false);
+  const [confirm, setConfirm] = useState<Confirm>(null);
+  const { pending, error: actionError, setError: setActionError, run: call } = useAction();
+  const [message, setMessage] = useState<string>();
+  const { machine } = data;
   const archived = machine.archived;
-  const outOfOrder = machine.outOfOrderStatus;
 
   const run = async (action: () => Promise<unknown>, done: string) => {
-    setPending(true);
+    if (!(await call(action))) return;
+    setMessage(done);
+    setConfirm(null);
+    reload();
+  };
+  const ask = (what: Confirm) => {
     setActionError(undefined);
-    try {
-      await action();
-      setMessage(done);
-      setConfirm(null);
-      query.reload();
-    } catch (e) {
-      setActionError(messageOf(e));
-    } finally {
-      setPending(false);
-    }
+    setConfirm(what);
   };
 
   return (
     <Section
       title={machine.name}
-      lead={<ConnectionBadge online={online} outOfOrder={outOfOrder !== null} archived={archived !== null} />}
+      lead={
+        <ConnectionBadge
+          online={data.online}
+          outOfOrder={machine.outOfOrderStatus !== null}
+          archived={archived !== null}
+        />
+      }
       actions={
-        <>
-          {!archived && <Button onPress={() => setPairing(true)}>Pair</Button>}
-          {!archived && (
-            <Link href={machinePaths.edit(businessId, machine.id)} variant="button">
-              Edit
-            </Link>
-          )}
-          <Link href={machinePaths.evidence(businessId, machine.id)} variant="button">
-            Evidence pack
-          </Link>
-          <Button variant={archived ? 'secondary' : 'danger'} onPress={() => setConfirm('archive')}>
-            {archived ? 'Unarchive' : 'Archive'}
-          </Button>
-        </>
+        <MachineActions
+          businessId={businessId}
+          machine={machine}
+          onPair={() => setPairing(true)}
+          onArchive={() => setConfirm('archive')}
+        />
       }
     >
-      {archived && (
-        <Banner tone="warning" title="This machine is archived">
-          Archived on {formatDate(archived.at)}
-          {archived.userDisplayName ? ` by ${archived.userDisplayName}` : ''}. It cannot be edited or paired.
-        </Banner>
-      )}
+      {archived && <ArchivedBanner archived={archived} />}
       {(message ?? notice) && <Banner tone="success">{message ?? notice}</Banner>}
       {actionError && !confirm && <Banner tone="error">{actionError}</Banner>}
-
-      <dl className="details">
-        <div className="details__item">
-          <dt>Connection</dt>
-          <dd>
-            {online ? 'Online' : 'Offline'}
-            {lastSeen ? ` · last seen ${formatDateTime(lastSeen)}` : query.data.paired ? '' : ' · not paired yet'}
-          </dd>
-        </div>
-        <div className="details__item">
-          <dt>Number of slots</dt>
-          <dd>{machine.numberOfSlots}</dd>
-        </div>
-        <div className="details__item">
-          <dt>Out of order</dt>
-          <dd>
-            {outOfOrder ? `Since ${formatDateTime(outOfOrder.at)}, by ${outOfOrder.userDisplayName}` : 'No, in order'}
-          </dd>
-        </div>
-        <div className="details__item">
-          <dt>Payments</dt>
-          <dd>{machine.paymentsEnabled ? 'Enabled' : 'Disabled'}</dd>
-        </div>
-      </dl>
-
-      <div className="toolbar machine-switches">
-        <Switch
-          isSelected={outOfOrder !== null}
-          isDisabled={archived !== null || pending}
-          onChange={() => {
-            setActionError(undefined);
-            setConfirm('outOfOrder');
-          }}
-        >
-          Out of order
-        </Switch>
-        <Switch
-          isSelected={machine.paymentsEnabled}
-          isDisabled={archived !== null || pending}
-          onChange={() => {
-            setActionError(undefined);
-            setConfirm('payments');
-          }}
-        >
-          Payments enabled
-        </Switch>
-      </div>
-
-      <Tabs
-        label="Machine"
-        tabs={[
-          {
-            id: 'events',
-            label: 'Events',
-            content: <MachineEvents machineId={machine.id} />,
-          },
-          {
-            id: 'contents',
-            label: 'Contents',
-            content: <MachineContents businessId={businessId} machineId={machine.id} />,
-          },
-          {
-            id: 'status',
-            label: 'Status',
-            content: <MachineStatusReports machineId={machine.id} />,
-          },
-          {
-            id: 'temperature',
-            label: 'Temperature',
-            content: <TemperatureTab machineId={machine.id} updated={machine.temperatureStatus?.updated ?? null} />,
-          },
-        ]}
-      />
-
+      <MachineFacts data={data} />
+      <MachineSwitches machine={machine} isDisabled={archived !== null || pending} onAsk={ask} />
+      <MachineTabsOf businessId={businessId} machine={machine} />
       {pairing && (
         <PairDialog
           machineId={machine.id}
@@ -173,12 +95,11 @@ export function MachineDetails() {
             setPairing(false);
             if (paired) {
               setMessage('Machine paired.');
-              query.reload();
+              reload();
             }
           }}
         />
       )}
-
       <MachineConfirmDialogs
         machine={machine}
         confirm={confirm}
@@ -188,5 +109,127 @@ export function MachineDetails() {
         run={run}
       />
     </Section>
+  );
+}
+
+type Machine = MachineAnswer['machine'];
+
+/** Pair and Edit (not for an archived machine), the evidence pack, Archive or Unarchive. */
+function MachineActions({
+  businessId,
+  machine,
+  onPair,
+  onArchive,
+}: {
+  businessId: string;
+  machine: Machine;
+  onPair: () => void;
+  onArchive: () => void;
+}) {
+  const archived = machine.archived;
+  return (
+    <>
+      {!archived && <Button onPress={onPair}>Pair</Button>}
+      {!archived && (
+        <Link href={machinePaths.edit(businessId, machine.id)} variant="button">
+          Edit
+        </Link>
+      )}
+      <Link href={machinePaths.evidence(businessId, machine.id)} variant="button">
+        Evidence pack
+      </Link>
+      <Button variant={archived ? 'secondary' : 'danger'} onPress={onArchive}>
+        {archived ? 'Unarchive' : 'Archive'}
+      </Button>
+    </>
+  );
+}
+
+/** The machine's connection, slots, out-of-order state and payments. */
+function MachineFacts({ data }: { data: MachineAnswer }) {
+  const { machine, online, lastSeen } = data;
+  const outOfOrder = machine.outOfOrderStatus;
+  return (
+    <dl className="details">
+      <div className="details__item">
+        <dt>Connection</dt>
+        <dd>
+          {online ? 'Online' : 'Offline'}
+          {lastSeen ? ` · last seen ${formatDateTime(lastSeen)}` : data.paired ? '' : ' · not paired yet'}
+        </dd>
+      </div>
+      <div className="details__item">
+        <dt>Number of slots</dt>
+        <dd>{machine.numberOfSlots}</dd>
+      </div>
+      <div className="details__item">
+        <dt>Out of order</dt>
+        <dd>
+          {outOfOrder ? `Since ${formatDateTime(outOfOrder.at)}, by ${outOfOrder.userDisplayName}` : 'No, in order'}
+        </dd>
+      </div>
+      <div className="details__item">
+        <dt>Payments</dt>
+        <dd>{machine.paymentsEnabled ? 'Enabled' : 'Disabled'}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** Out of order and Payments enabled: each asks before it changes (MachineConfirmDialogs). */
+function MachineSwitches({
+  machine,
+  isDisabled,
+  onAsk,
+}: {
+  machine: Machine;
+  isDisabled: boolean;
+  onAsk: (what: Confirm) => void;
+}) {
+  return (
+    <div className="toolbar machine-switches">
+      <Switch
+        isSelected={machine.outOfOrderStatus !== null}
+        isDisabled={isDisabled}
+        onChange={() => onAsk('outOfOrder')}
+      >
+        Out of order
+      </Switch>
+      <Switch isSelected={machine.paymentsEnabled} isDisabled={isDisabled} onChange={() => onAsk('payments')}>
+        Payments enabled
+      </Switch>
+    </div>
+  );
+}
+
+/** Events, contents, status reports and temperature, one tab each. */
+function MachineTabsOf({ businessId, machine }: { businessId: string; machine: Machine }) {
+  return (
+    <Tabs
+      label="Machine"
+      tabs={[
+        { id: 'events', label: 'Events', content: <MachineEvents machineId={machine.id} /> },
+        {
+          id: 'contents',
+          label: 'Contents',
+          content: <MachineContents businessId={businessId} machineId={machine.id} />,
+        },
+        { id: 'status', label: 'Status', content: <MachineStatusReports machineId={machine.id} /> },
+        {
+          id: 'temperature',
+          label: 'Temperature',
+          content: <TemperatureTab machineId={machine.id} updated={machine.temperatureStatus?.updated ?? null} />,
+        },
+      ]}
+    />
+  );
+}
+
+function ArchivedBanner({ archived }: { archived: NonNullable<Machine['archived']> }) {
+  return (
+    <Banner tone="warning" title="This machine is archived">
+      Archived on {formatDate(archived.at)}
+      {archived.userDisplayName ? ` by ${archived.userDisplayName}` : ''}. It cannot be edited or paired.
+    </Banner>
   );
 }

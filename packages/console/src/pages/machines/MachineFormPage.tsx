@@ -1,8 +1,9 @@
 import { fieldErrorsOf, isArkErrors, MachineForm } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { ApiError, messageOf, rpc } from '../../api/client.ts';
+import { ApiError, messageOf, type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { machinePaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
@@ -10,19 +11,14 @@ import { Link } from '../../ui/Link.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { machinePaths } from './MachineRoutes.tsx';
 
 /** SPEC §2 `/machines/add` and `/machines/{machineId}/edit`: name and number of slots (SPEC §5). */
 export function MachineFormPage() {
   const { businessId = '', machineId } = useParams();
-  const navigate = useNavigate();
   const existing = useQuery(
     async (signal) => (machineId ? rpc('machines', 'getMachine', { id: machineId }, { signal }) : null),
     ['machines', 'getMachine', machineId],
   );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string>();
-  const [pending, setPending] = useState(false);
   const title = machineId ? 'Edit machine' : 'Add machine';
 
   if (machineId && !existing.data) {
@@ -41,6 +37,18 @@ export function MachineFormPage() {
       </Section>
     );
   }
+
+  return <MachineFields title={title} businessId={businessId} machine={machine} />;
+}
+
+type Machine = RpcOutput<'machines', 'getMachine'>['machine'];
+
+/** Name and number of slots, checked with the server's own rules before they are sent. */
+function MachineFields({ title, businessId, machine }: { title: string; businessId: string; machine?: Machine }) {
+  const navigate = useNavigate();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string>();
+  const [pending, setPending] = useState(false);
 
   const save = async (data: FormData) => {
     // The server's own rules (core's MachineForm), so a name too long is caught before it is sent.
@@ -75,15 +83,7 @@ export function MachineFormPage() {
 
   return (
     <Section title={title}>
-      <Form
-        className="form--page"
-        error={formError}
-        validationErrors={errors}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save(new FormData(event.currentTarget));
-        }}
-      >
+      <Form className="form--page" error={formError} validationErrors={errors} submit={save}>
         <TextField label="Name" name="name" isRequired defaultValue={machine?.name} autoFocus />
         <TextField
           label="Number of slots"

@@ -1,13 +1,13 @@
 import type { Machine } from '@medlocker/core';
 import { useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
+import { machinePaths } from '../../paths.ts';
 import { useLiveSubscription } from '../../state/live.ts';
 import { machinesSearchAtom, machinesShowArchivedAtom } from '../../state/machines.ts';
 import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import { machinePaths } from './MachineRoutes.tsx';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
 
 type Row = Machine & { online: boolean; lastSeen: number | null };
@@ -43,17 +43,7 @@ export function MachineList() {
     <ListPage
       title="Machines"
       frame="section"
-      actions={[
-        {
-          key: 'add',
-          method: ['machines', 'createMachine'],
-          element: (
-            <Link href={machinePaths.add(businessId)} variant="primary-button">
-              Add
-            </Link>
-          ),
-        },
-      ]}
+      actions={[linkAction('Add', machinePaths.add(businessId), ['machines', 'createMachine'])]}
       search={{ atom: machinesSearchAtom, placeholder: 'Machine name' }}
       filters={
         <Switch isSelected={showArchived} onChange={setShowArchived}>

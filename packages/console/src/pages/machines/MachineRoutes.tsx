@@ -4,7 +4,7 @@ import { MachineDetails } from './MachineDetails.tsx';
 import { MachineFormPage } from './MachineFormPage.tsx';
 import { MachineList } from './MachineList.tsx';
 
-/** SPEC §2 `/businesses/{businessId}/machines/*`: list, add, details and edit; and the evidence pack (issue 21). */
+/** SPEC §2 `/businesses/{businessId}/machines/*`: list, add, details and edit; and the evidence pack. */
 export function MachineRoutes() {
   return (
     <Routes>
@@ -16,15 +16,3 @@ export function MachineRoutes() {
     </Routes>
   );
 }
-
-/** The machine pages' URLs. */
-export const machinePaths = {
-  list: (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/machines`,
-  add: (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/machines/add`,
-  machine: (businessId: string, machineId: string) =>
-    `/businesses/${encodeURIComponent(businessId)}/machines/${encodeURIComponent(machineId)}`,
-  edit: (businessId: string, machineId: string) =>
-    `/businesses/${encodeURIComponent(businessId)}/machines/${encodeURIComponent(machineId)}/edit`,
-  evidence: (businessId: string, machineId: string) =>
-    `/businesses/${encodeURIComponent(businessId)}/machines/${encodeURIComponent(machineId)}/evidence`,
-};

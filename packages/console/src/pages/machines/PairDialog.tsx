@@ -43,13 +43,7 @@ export function PairDialog({ machineId, onClose }: { machineId: string; onClose:
 
   return (
     <Dialog title="Pair machine" isOpen onOpenChange={(open) => !open && onClose(false)}>
-      <Form
-        validationErrors={validationErrors}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void pair();
-        }}
-      >
+      <Form validationErrors={validationErrors} submit={pair}>
         <div className="dialog__body">
           <TextField
             label="Code"

@@ -1,5 +1,6 @@
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { orderPaths } from '../../paths.ts';
 import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
 import { useMayCall } from '../../state/access.ts';
 import { Banner } from '../../ui/Banner.tsx';
@@ -8,7 +9,6 @@ import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { OrderForm } from './OrderForm.tsx';
-import { orderPaths } from './paths.ts';
 
 const title = 'New order';
 

@@ -39,6 +39,12 @@ const messageMethods = {
 } as const;
 const isMessageAction = (action: OrderAction): action is keyof typeof messageMethods => action in messageMethods;
 
+type OrderEvents = {
+  onDone: (message: string) => void;
+  onRefused: (message: string) => void;
+  onWarning: (message: string) => void;
+};
+
 /**
  * The order page's actions: those core's `staffOrderActions` allows in the order's state (Expired
  * included) and the contract lets this user call. Moves are behind a confirmation; a move refused
@@ -46,23 +52,33 @@ const isMessageAction = (action: OrderAction): action is keyof typeof messageMet
  * The patient messages (Resend message, Send expiry reminder) go at once: the answer says what was
  * sent, or why nothing was (a warning), and the timeline shows the request.
  */
-export function OrderActions({
-  order,
-  onDone,
-  onRefused,
-  onWarning,
-}: {
-  order: Order;
-  onDone: (message: string) => void;
-  onRefused: (message: string) => void;
-  onWarning: (message: string) => void;
-}) {
+export function OrderActions({ order, ...events }: { order: Order } & OrderEvents) {
+  const moves = useOrderMoves(order, events);
+  const allowed = new Set<OrderAction>(staffOrderActions(order, Date.now()));
+  const shown = useAllowed(buttons).filter((b) => allowed.has(b.action));
+  return (
+    <>
+      {shown.map((b) => (
+        <Button
+          key={b.action}
+          variant={b.variant}
+          isPending={moves.sending === b.action}
+          onPress={() => (isMessageAction(b.action) ? void moves.sendMessage(b.action) : moves.setOpen(b.action))}
+        >
+          {b.label}
+        </Button>
+      ))}
+      <MoveDialogs order={order} moves={moves} />
+    </>
+  );
+}
+
+/** Which dialog is open, and the moves and messages with what their answers lead to. */
+function useOrderMoves(order: Order, { onDone, onRefused, onWarning }: OrderEvents) {
   const [open, setOpen] = useState<OrderAction | null>(null);
   const [pending, setPending] = useState(false);
   const [sending, setSending] = useState<OrderAction | null>(null);
   const [error, setError] = useState<string>();
-  const allowed = new Set<OrderAction>(staffOrderActions(order, Date.now()));
-  const shown = useAllowed(buttons).filter((b) => allowed.has(b.action));
 
   const close = () => {
     setOpen(null);
@@ -89,50 +105,51 @@ export function OrderActions({
     }
   };
 
-  const confirm = async (work: () => Promise<unknown>, done: string) => {
-    setPending(true);
-    setError(undefined);
-    try {
-      await attempt(work, done);
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setPending(false);
-    }
-  };
-
-  const sendMessage = async (action: keyof typeof messageMethods) => {
-    setSending(action);
-    try {
-      const answer = await attempt(() => rpc('patientOrders', messageMethods[action], { orderId: order.id }));
-      if (answer) (answer.sent ? onDone : onWarning)(answer.message);
-    } catch (e) {
-      onRefused(messageOf(e));
-    } finally {
-      setSending(null);
-    }
-  };
-
-  const common = {
-    isPending: pending,
+  return {
+    open,
+    setOpen,
+    pending,
+    sending,
     error,
-    cancelLabel: 'Go back',
-    onOpenChange: (isOpen: boolean) => !isOpen && !pending && close(),
+    close,
+    attempt,
+    /** A confirmed move: the dialog shows the wait and any other refusal. */
+    async confirm(work: () => Promise<unknown>, done: string) {
+      setPending(true);
+      setError(undefined);
+      try {
+        await attempt(work, done);
+      } catch (e) {
+        setError(messageOf(e));
+      } finally {
+        setPending(false);
+      }
+    },
+    async sendMessage(action: keyof typeof messageMethods) {
+      setSending(action);
+      try {
+        const answer = await attempt(() => rpc('patientOrders', messageMethods[action], { orderId: order.id }));
+        if (answer) (answer.sent ? onDone : onWarning)(answer.message);
+      } catch (e) {
+        onRefused(messageOf(e));
+      } finally {
+        setSending(null);
+      }
+    },
   };
+}
 
+/** Reveal PIN, Mark collected, Mark removed and Cancel order, each asking first. */
+function MoveDialogs({ order, moves }: { order: Order; moves: ReturnType<typeof useOrderMoves> }) {
+  const { open, close, attempt, confirm } = moves;
+  const common = {
+    isPending: moves.pending,
+    error: moves.error,
+    cancelLabel: 'Go back',
+    onOpenChange: (isOpen: boolean) => !isOpen && !moves.pending && close(),
+  };
   return (
     <>
-      {shown.map((b) => (
-        <Button
-          key={b.action}
-          variant={b.variant}
-          isPending={sending === b.action}
-          onPress={() => (isMessageAction(b.action) ? void sendMessage(b.action) : setOpen(b.action))}
-        >
-          {b.label}
-        </Button>
-      ))}
-
       {open === 'revealPin' && (
         <RevealPinDialog
           order={order}

@@ -35,7 +35,7 @@ const schemeOf = (events: readonly OrderEvent[], receiptId: string | null) => {
 };
 
 /**
- * The order page's checkout parts (issue 19): how a paid order was paid (amount, Judopay's receipt id,
+ * The order page's checkout parts: how a paid order was paid (amount, Judopay's receipt id,
  * whether its receipt was sent, and Send receipt for staff whom a patient asks), and an exemption
  * declaration as made: the code and its meaning, who declared and whether on the patient's behalf,
  * when, and the drawn signature.

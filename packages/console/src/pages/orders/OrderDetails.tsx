@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { usePagedQuery, useQuery } from '../../api/queries.ts';
+import { orderPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { useLiveSubscription } from '../../state/live.ts';
 import { Banner } from '../../ui/Banner.tsx';
@@ -15,10 +16,9 @@ import { OrderStatusBadge } from './OrderStatusBadge.tsx';
 import { OrderSummary } from './OrderSummary.tsx';
 import { OrderTimeline } from './OrderTimeline.tsx';
 import { PinHoldBanner } from './PinHoldBanner.tsx';
-import { orderPaths } from './paths.ts';
 
 /**
- * `/businesses/{businessId}/orders/{orderId}` (issue 17): the order's details, the actions its state
+ * `/businesses/{businessId}/orders/{orderId}`: the order's details, the actions its state
  * allows, and its timeline. Live: the page holds the business's subscription, and a push about any of
  * its orders invalidates `['orders', ...]` (state/invalidate.ts), so a locker loading or collecting the
  * bag shows here without a reload.

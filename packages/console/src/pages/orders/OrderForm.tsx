@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { queryClient } from '../../api/queries.ts';
+import { orderPaths } from '../../paths.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
@@ -13,7 +14,6 @@ import { generateBarcode } from './barcode.ts';
 import { MachinePicker, machineChoiceOf, useBusinessMachines } from './MachinePicker.tsx';
 import { orderPayloadOf } from './order-payload.ts';
 import { PatientPicker, type PickedPatient, pickedPatientOf } from './PatientPicker.tsx';
-import { orderPaths } from './paths.ts';
 import { QuickPatientDialog } from './QuickPatientDialog.tsx';
 
 const chargeDescription = 'In pounds, e.g. 9.90; blank for none';
@@ -65,21 +65,7 @@ export function OrderForm({ businessId, settings }: { businessId: string; settin
             New patient
           </Button>
         </div>
-        <TextField
-          label="Barcode"
-          name="barcode"
-          isRequired
-          value={barcode}
-          onChange={setBarcode}
-          description={autoBarcode ? 'Generated for this order; scan or type another to replace it' : undefined}
-        />
-        {autoBarcode && (
-          <div className="button-row">
-            <Button variant="quiet" onPress={() => setBarcode(generateBarcode())}>
-              Generate another barcode
-            </Button>
-          </div>
-        )}
+        <BarcodeField generated={autoBarcode} value={barcode} onChange={setBarcode} />
         <MachinePicker businessId={businessId} chosen={machineId} onChange={setMachineId} errorMessage={machineError} />
         <NumberField
           label="Collection window (days)"
@@ -90,22 +76,7 @@ export function OrderForm({ businessId, settings }: { businessId: string; settin
           step={1}
           description={`From when the bag is loaded; 1 to ${maxCollectionWindowDays} days`}
         />
-        {prescriptionCharges && (
-          <TextField
-            label="Prescription charge (£)"
-            name="prescriptionCharge"
-            inputMode="decimal"
-            description={chargeDescription}
-          />
-        )}
-        {retailCharges && (
-          <TextField
-            label="Retail charge (£)"
-            name="retailCharge"
-            inputMode="decimal"
-            description={chargeDescription}
-          />
-        )}
+        <ChargeFields prescription={prescriptionCharges} retail={retailCharges} />
         <FormActions>
           <Button type="submit" variant="primary" isPending={pending}>
             Create order
@@ -126,6 +97,56 @@ export function OrderForm({ businessId, settings }: { businessId: string; settin
           setAddingPatient(false);
         }}
       />
+    </>
+  );
+}
+
+/** The bag's barcode: scanned or typed, or generated for the order when the business asks for that. */
+function BarcodeField({
+  generated,
+  value,
+  onChange,
+}: {
+  generated: boolean;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <>
+      <TextField
+        label="Barcode"
+        name="barcode"
+        isRequired
+        value={value}
+        onChange={onChange}
+        description={generated ? 'Generated for this order; scan or type another to replace it' : undefined}
+      />
+      {generated && (
+        <div className="button-row">
+          <Button variant="quiet" onPress={() => onChange(generateBarcode())}>
+            Generate another barcode
+          </Button>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The charges the business takes: NHS prescription and retail, each when switched on. */
+function ChargeFields({ prescription, retail }: { prescription: boolean; retail: boolean }) {
+  return (
+    <>
+      {prescription && (
+        <TextField
+          label="Prescription charge (£)"
+          name="prescriptionCharge"
+          inputMode="decimal"
+          description={chargeDescription}
+        />
+      )}
+      {retail && (
+        <TextField label="Retail charge (£)" name="retailCharge" inputMode="decimal" description={chargeDescription} />
+      )}
     </>
   );
 }

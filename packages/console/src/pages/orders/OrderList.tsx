@@ -1,18 +1,17 @@
-import { formatDateTime, type Order, type OrderStatusFilter } from '@medlocker/core';
+import type { OrderStatusFilter } from '@medlocker/core';
 import { useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
+import { orderPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { useLiveSubscription } from '../../state/live.ts';
 import { ordersOnlyCurrentAtom, ordersSearchAtom, ordersStatusAtom } from '../../state/orders.ts';
 import { choiceCodec, onByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import { OrderStatusBadge } from './OrderStatusBadge.tsx';
-import { machineOf, orderStatusLabels, paymentStatusLabels } from './order-format.ts';
-import { orderPaths } from './paths.ts';
+import { orderColumns } from './order-columns.tsx';
+import { orderStatusLabels } from './order-format.ts';
 
 const statuses = [
   'new',
@@ -29,7 +28,7 @@ const statusOptions = [
 ];
 
 /**
- * `/businesses/{businessId}/orders` (issue 17): search (barcode, reference or patient name), a status
+ * `/businesses/{businessId}/orders`: search (barcode, reference or patient name), a status
  * (`?status=`, Expired included), Only current (`?current=false` to see finished orders too; it
  * applies while no status is chosen), paged as it scrolls. A locker event that changes an order of the
  * business reaches the list live: the push invalidates every `['orders', ...]` answer.
@@ -43,42 +42,22 @@ export function OrderList() {
   // A chosen status says exactly which orders to list; Only current would only contradict a final one.
   const current = status === null && onlyCurrent;
 
-  const columns: ListColumn<Order>[] = [
-    {
-      key: 'reference',
-      header: 'Reference',
-      width: '7rem',
-      render: (o) => <Link href={orderPaths.order(businessId, o.id)}>{o.reference}</Link>,
-    },
-    { key: 'patient', header: 'Patient', width: 'minmax(9rem, 1.5fr)', render: (o) => o.patientName },
-    { key: 'barcode', header: 'Barcode', width: 'minmax(8rem, 1fr)', render: (o) => o.barcode },
-    { key: 'machine', header: 'Machine', width: 'minmax(8rem, 1fr)', render: machineOf },
-    { key: 'status', header: 'Status', width: '7rem', render: (o) => <OrderStatusBadge order={o} /> },
-    { key: 'payment', header: 'Payment', width: '8rem', render: (o) => paymentStatusLabels[o.paymentStatus] },
-    { key: 'created', header: 'Created', width: '10rem', render: (o) => formatDateTime(o.created) },
-    {
-      key: 'expires',
-      header: 'Expires',
-      width: '10rem',
-      render: (o) => (o.expiresAt === null ? '—' : formatDateTime(o.expiresAt)),
-    },
-  ];
+  const columns = orderColumns(businessId, [
+    'reference',
+    'patient',
+    'barcode',
+    'machine',
+    'status',
+    'payment',
+    'created',
+    'expires',
+  ]);
 
   return (
     <ListPage
       title="Orders"
       frame="section"
-      actions={[
-        {
-          key: 'add',
-          method: ['orders', 'create'],
-          element: (
-            <Link href={orderPaths.add(businessId)} variant="primary-button">
-              Add order
-            </Link>
-          ),
-        },
-      ]}
+      actions={[linkAction('Add order', orderPaths.add(businessId), ['orders', 'create'])]}
       banner={notice && <Banner tone="success">{notice}</Banner>}
       search={{ atom: ordersSearchAtom, placeholder: 'Barcode, reference or patient name' }}
       filters={

@@ -1,7 +1,7 @@
 import { formatDateTime, formatPence, type Order, orderAmountDue } from '@medlocker/core';
 import type { ReactNode } from 'react';
+import { patientPaths } from '../../paths.ts';
 import { Link } from '../../ui/Link.tsx';
-import { patientPaths } from '../patients/PatientRoutes.tsx';
 import { displayIdOf } from '../patients/patient-format.ts';
 import { OrderStatusBadge } from './OrderStatusBadge.tsx';
 import { createdViaLabels, paymentStatusLabels } from './order-format.ts';

@@ -6,7 +6,7 @@ import { Button } from '../../ui/Button.tsx';
 import { ReasonDialog } from './ReasonDialog.tsx';
 
 /**
- * A held PIN (the evidence pack, issue 21): who held it, when and why, and Release. The locker refuses
+ * A held PIN (held from a machine's evidence pack): who held it, when and why, and Release. The locker refuses
  * the PIN until someone releases it; the patient is told both times.
  */
 export function PinHoldBanner({ order, onReleased }: { order: Order; onReleased: (text: string) => void }) {

@@ -52,15 +52,7 @@ export function ReasonDialog({
 
   return (
     <Dialog title={title} isOpen role="alertdialog" onOpenChange={(open) => !open && !pending && onClose()}>
-      <Form
-        guardUnsaved={false}
-        validationErrors={fieldErrors}
-        error={refusal?.form}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
+      <Form guardUnsaved={false} validationErrors={fieldErrors} error={refusal?.form} submit={submit}>
         <div className="dialog__body">
           {children}
           <TextArea label={label} name="reason" value={reason} onChange={setReason} autoFocus />

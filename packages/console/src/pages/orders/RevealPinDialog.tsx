@@ -5,7 +5,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { ReasonDialog } from './ReasonDialog.tsx';
 
 /**
- * Reveal PIN (issue 17): asks why, then shows the PIN as patients read it (`1234 5678`) in this dialog
+ * Reveal PIN: asks why (the reason is recorded on the order's timeline), then shows the PIN as patients read it (`1234 5678`) in this dialog
  * only. It is not kept anywhere once the dialog closes: asking again is another recorded reveal.
  */
 export function RevealPinDialog({

@@ -1,33 +1,27 @@
 import { formatDate } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { messageOf, rpc } from '../../api/client.ts';
+import { messageOf, type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { patientPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { PatientOrders } from './PatientOrders.tsx';
-import { patientPaths } from './PatientRoutes.tsx';
 import { addressOf, dateOfBirthOf, displayIdOf } from './patient-format.ts';
 import { WhatsAppOptIn } from './WhatsAppOptIn.tsx';
 
 /** A patient: details, Edit, and Delete with a confirmation. */
 export function PatientDetails() {
   const { businessId = '', patientId = '' } = useParams();
-  const navigate = useNavigate();
-  const notice = useFlashNotice();
   const query = useQuery(
     (signal) => rpc('patients', 'get', { id: patientId }, { signal }),
     ['patients', 'get', patientId],
   );
-  const [deleting, setDeleting] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string>();
-
   if (!query.data) {
     return (
       <Section title="Patient">
@@ -35,26 +29,15 @@ export function PatientDetails() {
       </Section>
     );
   }
-  const { patient } = query.data;
+  return <PatientPage businessId={businessId} patient={query.data.patient} />;
+}
 
-  const remove = async () => {
-    setPending(true);
-    setError(undefined);
-    try {
-      await rpc('patients', 'delete', { id: patient.id });
-      navigate(patientPaths.list(businessId), { state: { notice: `${patient.name} was deleted.` } });
-    } catch (e) {
-      setError(messageOf(e));
-      setPending(false);
-    }
-  };
+type Patient = RpcOutput<'patients', 'get'>['patient'];
 
-  const item = (label: string, value: string) => (
-    <div className="details__item">
-      <dt>{label}</dt>
-      <dd>{value || '—'}</dd>
-    </div>
-  );
+function PatientPage({ businessId, patient }: { businessId: string; patient: Patient }) {
+  const navigate = useNavigate();
+  const notice = useFlashNotice();
+  const [deleting, setDeleting] = useState(false);
 
   return (
     <Section
@@ -78,46 +61,54 @@ export function PatientDetails() {
           Deleted on {formatDate(patient.deleted.deletedAt)} by {patient.deleted.deletedByDisplayName}.
         </Banner>
       )}
-      <dl className="details">
-        {item('ID', displayIdOf(patient.displayId))}
-        {item('Name', patient.name)}
-        {item('Date of birth', dateOfBirthOf(patient.dateOfBirth))}
-        {item('Email', patient.email ?? '')}
-        {item('Mobile', patient.mobileNumber ?? '')}
-        <WhatsAppOptIn businessId={businessId} patient={patient} />
-        {item('Address', addressOf(patient.address))}
-        {item(
-          'Last SMS failure',
-          patient.lastSmsFailure
-            ? `${patient.lastSmsFailure.error} (${formatDate(patient.lastSmsFailure.timestamp)})`
-            : 'None',
-        )}
-        {item(
-          'Last email failure',
-          patient.lastEmailFailure
-            ? `${patient.lastEmailFailure.error} (${formatDate(patient.lastEmailFailure.timestamp)})`
-            : 'None',
-        )}
-      </dl>
+      <PatientFacts businessId={businessId} patient={patient} />
       <PatientOrders businessId={businessId} patientId={patient.id} />
       <p>
         <Link href={patientPaths.list(businessId)}>Back to patients</Link>
       </p>
-      <ConfirmDialog
-        title="Delete patient?"
-        isOpen={deleting}
-        onOpenChange={(open) => !open && !pending && setDeleting(false)}
-        cancelLabel="Keep patient"
-        confirmLabel="Delete patient"
-        onConfirm={() => void remove()}
-        isPending={pending}
-        error={error}
-      >
-        <p>
-          {patient.name} ({displayIdOf(patient.displayId)}) will be removed from the patient list. Their orders are
-          kept.
-        </p>
-      </ConfirmDialog>
+      {deleting && (
+        <ConfirmAction
+          title="Delete patient?"
+          isOpen
+          cancelLabel="Keep patient"
+          confirmLabel="Delete patient"
+          action={() => rpc('patients', 'delete', { id: patient.id })}
+          onDone={() => navigate(patientPaths.list(businessId), { state: { notice: `${patient.name} was deleted.` } })}
+          onCancel={() => setDeleting(false)}
+        >
+          <p>
+            {patient.name} ({displayIdOf(patient.displayId)}) will be removed from the patient list. Their orders are
+            kept.
+          </p>
+        </ConfirmAction>
+      )}
     </Section>
+  );
+}
+
+/** The last failure of a channel, or None. */
+const failureText = (failure: { error: string; timestamp: number } | null | undefined) =>
+  failure ? `${failure.error} (${formatDate(failure.timestamp)})` : 'None';
+
+/** Who the patient is, how to reach them (WhatsApp too), and the last message that failed. */
+function PatientFacts({ businessId, patient }: { businessId: string; patient: Patient }) {
+  const item = (label: string, value: string) => (
+    <div className="details__item">
+      <dt>{label}</dt>
+      <dd>{value || '—'}</dd>
+    </div>
+  );
+  return (
+    <dl className="details">
+      {item('ID', displayIdOf(patient.displayId))}
+      {item('Name', patient.name)}
+      {item('Date of birth', dateOfBirthOf(patient.dateOfBirth))}
+      {item('Email', patient.email ?? '')}
+      {item('Mobile', patient.mobileNumber ?? '')}
+      <WhatsAppOptIn businessId={businessId} patient={patient} />
+      {item('Address', addressOf(patient.address))}
+      {item('Last SMS failure', failureText(patient.lastSmsFailure))}
+      {item('Last email failure', failureText(patient.lastEmailFailure))}
+    </dl>
   );
 }

@@ -2,6 +2,7 @@ import type { ImportedPatient, Patient } from '@medlocker/core';
 import { useNavigate, useParams } from 'react-router';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { patientPaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
@@ -10,7 +11,6 @@ import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useSubmit } from '../../ui/use-submit.ts';
-import { patientPaths } from './PatientRoutes.tsx';
 import { DetailFields, detailFieldName, filledAddressOf, isoDateOf, textOf } from './patient-fields.tsx';
 
 function patientOf(data: FormData): ImportedPatient {

@@ -1,14 +1,14 @@
 import type { Patient } from '@medlocker/core';
 import { useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
+import { patientPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { patientsOnlyCurrentAtom, patientsOnlyWithIssuesAtom, patientsSearchAtom } from '../../state/patients.ts';
 import { offByDefault, onByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import { patientPaths } from './PatientRoutes.tsx';
 import { dateOfBirthOf, displayIdOf } from './patient-format.ts';
 
 const issuesOf = (p: Patient) =>
@@ -47,24 +47,8 @@ export function PatientList() {
       title="Patients"
       frame="section"
       actions={[
-        {
-          key: 'signUps',
-          method: ['signUps', 'list'],
-          element: (
-            <Link href={patientPaths.signUps(businessId)} variant="button">
-              Sign-ups
-            </Link>
-          ),
-        },
-        {
-          key: 'import',
-          method: ['patients', 'batchUpsertPatients'],
-          element: (
-            <Link href={patientPaths.import(businessId)} variant="primary-button">
-              Import
-            </Link>
-          ),
-        },
+        linkAction('Sign-ups', patientPaths.signUps(businessId), ['signUps', 'list'], 'button'),
+        linkAction('Import', patientPaths.import(businessId), ['patients', 'batchUpsertPatients']),
       ]}
       banner={notice && <Banner tone="success">{notice}</Banner>}
       search={{ atom: patientsSearchAtom, placeholder: 'Name, ID, mobile or email' }}

@@ -17,14 +17,3 @@ export function PatientRoutes() {
     </Routes>
   );
 }
-
-const base = (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/patients`;
-
-/** The patient pages' URLs. */
-export const patientPaths = {
-  list: base,
-  import: (businessId: string) => `${base(businessId)}/import`,
-  signUps: (businessId: string) => `${base(businessId)}/signUps`,
-  patient: (businessId: string, id: string) => `${base(businessId)}/${encodeURIComponent(id)}`,
-  edit: (businessId: string, id: string) => `${base(businessId)}/${encodeURIComponent(id)}/edit`,
-};

@@ -1,9 +1,8 @@
 import type { PatientSignUp, SignUpForm } from '@medlocker/core';
-import { useState } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
+import { ConfirmAction, Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -98,33 +97,19 @@ export function DeleteSignUpDialog({
   signUp: PatientSignUp;
   onClose: (deleted: boolean) => void;
 }) {
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string>();
-  const remove = async () => {
-    setPending(true);
-    setError(undefined);
-    try {
-      await rpc('signUps', 'delete', { id: signUp.id });
-      onClose(true);
-    } catch (e) {
-      setError(messageOf(e));
-      setPending(false);
-    }
-  };
   return (
-    <ConfirmDialog
+    <ConfirmAction
       title="Delete sign-up?"
       isOpen
-      onOpenChange={(open) => !open && !pending && onClose(false)}
       cancelLabel="Keep sign-up"
       confirmLabel="Delete sign-up"
-      onConfirm={() => void remove()}
-      isPending={pending}
-      error={error}
+      action={() => rpc('signUps', 'delete', { id: signUp.id })}
+      onDone={() => onClose(true)}
+      onCancel={() => onClose(false)}
     >
       <p>
         {signUp.firstName} {signUp.lastName}'s sign-up will be removed. This cannot be undone.
       </p>
-    </ConfirmDialog>
+    </ConfirmAction>
   );
 }

@@ -3,36 +3,24 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
 import { queryClient } from '../../api/queries.ts';
+import { patientPaths } from '../../paths.ts';
 import { signUpsPastAtom } from '../../state/patients.ts';
 import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
-import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { patientPaths } from './PatientRoutes.tsx';
 import { dateOfBirthOf } from './patient-format.ts';
 import { DeleteSignUpDialog, EditSignUpDialog } from './SignUpEdit.tsx';
 
-/**
- * `/patients/signUps`: waiting sign-ups (or past ones). Each one not yet converted can be edited or
- * deleted; a waiting one can be converted to a patient under a display id.
- */
-export function SignUpList() {
-  const { businessId = '' } = useParams();
-  const navigate = useNavigate();
-  const [past, setPast] = useUrlState('past', signUpsPastAtom, offByDefault);
-  const [converting, setConverting] = useState<PatientSignUp | null>(null);
-  const [editing, setEditing] = useState<PatientSignUp | null>(null);
-  const [deleting, setDeleting] = useState<PatientSignUp | null>(null);
-  const [notice, setNotice] = useState<string>();
-  const key = ['signUps', 'list', businessId];
-  const reload = () => void queryClient.invalidateQueries({ queryKey: key });
+type SignUpHandlers = Record<'convert' | 'edit' | 'remove', (signUp: PatientSignUp) => void>;
 
-  const columns: ListColumn<PatientSignUp>[] = [
+/** Who signed up and how to reach them; Convert (while waiting), Edit and Delete until converted. */
+function signUpColumns(on: SignUpHandlers): ListColumn<PatientSignUp>[] {
+  return [
     { key: 'name', header: 'Name', width: 'minmax(10rem, 1.5fr)', render: (s) => `${s.firstName} ${s.lastName}` },
     { key: 'dob', header: 'Date of birth', width: '8rem', render: (s) => dateOfBirthOf(s.dateOfBirth) },
     {
@@ -52,14 +40,14 @@ export function SignUpList() {
         return (
           <div className="cell-actions">
             {(s.status === 'new' || s.status === 'validated') && (
-              <Button variant="quiet" onPress={() => setConverting(s)} aria-label={`Convert ${name}`}>
+              <Button variant="quiet" onPress={() => on.convert(s)} aria-label={`Convert ${name}`}>
                 Convert
               </Button>
             )}
-            <Button variant="quiet" onPress={() => setEditing(s)} aria-label={`Edit ${name}`}>
+            <Button variant="quiet" onPress={() => on.edit(s)} aria-label={`Edit ${name}`}>
               Edit
             </Button>
-            <Button variant="quiet" onPress={() => setDeleting(s)} aria-label={`Delete ${name}`}>
+            <Button variant="quiet" onPress={() => on.remove(s)} aria-label={`Delete ${name}`}>
               Delete
             </Button>
           </div>
@@ -67,22 +55,29 @@ export function SignUpList() {
       },
     },
   ];
+}
+
+/**
+ * `/patients/signUps`: waiting sign-ups (or past ones). Each one not yet converted can be edited or
+ * deleted; a waiting one can be converted to a patient under a display id.
+ */
+export function SignUpList() {
+  const { businessId = '' } = useParams();
+  const navigate = useNavigate();
+  const [past, setPast] = useUrlState('past', signUpsPastAtom, offByDefault);
+  const [converting, setConverting] = useState<PatientSignUp | null>(null);
+  const [editing, setEditing] = useState<PatientSignUp | null>(null);
+  const [deleting, setDeleting] = useState<PatientSignUp | null>(null);
+  const [notice, setNotice] = useState<string>();
+  const key = ['signUps', 'list', businessId];
+  const reload = () => void queryClient.invalidateQueries({ queryKey: key });
 
   return (
     <ListPage
       title="Sign-ups"
       frame="section"
       reload={false}
-      actions={[
-        {
-          key: 'patients',
-          element: (
-            <Link href={patientPaths.list(businessId)} variant="button">
-              Patients
-            </Link>
-          ),
-        },
-      ]}
+      actions={[linkAction('Patients', patientPaths.list(businessId), undefined, 'button')]}
       banner={notice && <Banner tone="success">{notice}</Banner>}
       filters={
         <Switch isSelected={past} onChange={setPast}>
@@ -97,7 +92,7 @@ export function SignUpList() {
         },
       }}
       label="Sign-ups"
-      columns={columns}
+      columns={signUpColumns({ convert: setConverting, edit: setEditing, remove: setDeleting })}
       emptyText={past ? 'No past sign-ups.' : 'No sign-ups waiting.'}
     >
       {converting && (
@@ -182,14 +177,7 @@ function ConvertDialog({
   };
   return (
     <Dialog title={`Convert ${signUp.firstName} ${signUp.lastName}`} isOpen onOpenChange={(open) => !open && onClose()}>
-      <Form
-        error={errors.form}
-        validationErrors={errors.fields}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void convert();
-        }}
-      >
+      <Form error={errors.form} validationErrors={errors.fields} submit={convert}>
         {errors.needsMobile && (
           <p className="button-row">
             Add their mobile number, then convert.

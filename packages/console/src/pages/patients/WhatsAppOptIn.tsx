@@ -7,6 +7,7 @@ import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { useAction } from '../../ui/use-action.ts';
 
 /** +447700900123 as people write it: 07700 900123. */
 export const nationalMobile = (e164: string) =>
@@ -26,8 +27,7 @@ export function WhatsAppOptIn({ businessId, patient }: { businessId: string; pat
     ['businessSettings', 'getBusinessFeatureSettings', businessId],
   );
   const [sent, setSent] = useState<Sent>();
-  const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string>();
+  const { pending: sending, error, run } = useAction();
   const [notice, setNotice] = useState<string>();
   const [optingOut, setOptingOut] = useState(false);
 
@@ -37,60 +37,31 @@ export function WhatsAppOptIn({ businessId, patient }: { businessId: string; pat
 
   const show = (next: Patient) => queryClient.setQueryData(['patients', 'get', patient.id], { patient: next });
 
-  const send = async () => {
-    setSending(true);
-    setError(undefined);
+  const send = () => {
     setNotice(undefined);
-    try {
-      setSent(await rpc('users', 'addWhatsAppOptIn', { patientId: patient.id }));
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setSending(false);
-    }
+    return run(async () => setSent(await rpc('users', 'addWhatsAppOptIn', { patientId: patient.id })));
   };
 
   const optOut = async () => {
-    setSending(true);
-    try {
-      const { patient: next } = await rpc('users', 'removeWhatsAppOptIn', { patientId: patient.id });
-      show(next);
-      setOptingOut(false);
+    await run(async () => {
+      show((await rpc('users', 'removeWhatsAppOptIn', { patientId: patient.id })).patient);
       setNotice('Opted out: their messages go by text or email again.');
-    } catch (e) {
-      setError(messageOf(e));
-      setOptingOut(false);
-    } finally {
-      setSending(false);
-    }
+    });
+    setOptingOut(false);
   };
 
   return (
     <div className="details__item">
       <dt>WhatsApp</dt>
       <dd>
-        {optIn ? (
-          <>
-            <div>
-              Opted in on {nationalMobile(optIn.mobileNumber)} since {formatDate(optIn.at)}
-            </div>
-            {optIn.byDisplayName && <div className="field__description">Recorded by {optIn.byDisplayName}</div>}
-            {!patient.deleted && (
-              <Button variant="secondary" onPress={() => setOptingOut(true)}>
-                Opt out
-              </Button>
-            )}
-          </>
-        ) : (
-          <>
-            <div>Not opted in</div>
-            {canSend && (
-              <Button variant="secondary" onPress={() => void send()} isPending={sending}>
-                Send WhatsApp code
-              </Button>
-            )}
-          </>
-        )}
+        <OptInState
+          optIn={optIn}
+          deleted={Boolean(patient.deleted)}
+          canSend={canSend}
+          sending={sending}
+          onSend={() => void send()}
+          onOptOut={() => setOptingOut(true)}
+        />
         {error && <Banner tone="error">{error}</Banner>}
         {notice && <Banner tone="success">{notice}</Banner>}
         {sent && (
@@ -120,6 +91,49 @@ export function WhatsAppOptIn({ businessId, patient }: { businessId: string; pat
         </ConfirmDialog>
       </dd>
     </div>
+  );
+}
+
+/** Opted in (on which number, since when, by whom) with Opt out; or not, with Send WhatsApp code. */
+function OptInState({
+  optIn,
+  deleted,
+  canSend,
+  sending,
+  onSend,
+  onOptOut,
+}: {
+  optIn: Patient['whatsAppOptIn'];
+  deleted: boolean;
+  canSend: boolean;
+  sending: boolean;
+  onSend: () => void;
+  onOptOut: () => void;
+}) {
+  if (!optIn) {
+    return (
+      <>
+        <div>Not opted in</div>
+        {canSend && (
+          <Button variant="secondary" onPress={onSend} isPending={sending}>
+            Send WhatsApp code
+          </Button>
+        )}
+      </>
+    );
+  }
+  return (
+    <>
+      <div>
+        Opted in on {nationalMobile(optIn.mobileNumber)} since {formatDate(optIn.at)}
+      </div>
+      {optIn.byDisplayName && <div className="field__description">Recorded by {optIn.byDisplayName}</div>}
+      {!deleted && (
+        <Button variant="secondary" onPress={onOptOut}>
+          Opt out
+        </Button>
+      )}
+    </>
   );
 }
 
@@ -170,32 +184,8 @@ function CodeDialog({
 
   return (
     <Dialog title="Enter WhatsApp code" isOpen onOpenChange={(open) => !open && !pending && onClose()}>
-      <Form
-        validationErrors={validationErrors}
-        guardUnsaved={false}
-        error={formError}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void verify();
-        }}
-      >
-        <div className="dialog__body">
-          <p>
-            A code was sent by WhatsApp to {sent.sentTo}. Ask the patient to read it out; it works for{' '}
-            {whatsAppOptInCodes.ttlMinutes} minutes.
-          </p>
-          <TextField
-            label="Code"
-            name="code"
-            description={`The ${whatsAppOptInCodes.digits}-digit code, e.g. 123 456.`}
-            value={code}
-            onChange={setCode}
-            autoFocus
-            isRequired
-            inputMode="numeric"
-            autoComplete="one-time-code"
-          />
-        </div>
+      <Form validationErrors={validationErrors} guardUnsaved={false} error={formError} submit={verify}>
+        <CodeField sentTo={sent.sentTo} code={code} onCode={setCode} />
         <div className="dialog__actions">
           <Button onPress={() => onClose()} isDisabled={pending}>
             Cancel
@@ -209,5 +199,28 @@ function CodeDialog({
         </div>
       </Form>
     </Dialog>
+  );
+}
+
+/** Where the code went, how long it works, and the field for it. */
+function CodeField({ sentTo, code, onCode }: { sentTo: string; code: string; onCode: (code: string) => void }) {
+  return (
+    <div className="dialog__body">
+      <p>
+        A code was sent by WhatsApp to {sentTo}. Ask the patient to read it out; it works for{' '}
+        {whatsAppOptInCodes.ttlMinutes} minutes.
+      </p>
+      <TextField
+        label="Code"
+        name="code"
+        description={`The ${whatsAppOptInCodes.digits}-digit code, e.g. 123 456.`}
+        value={code}
+        onChange={onCode}
+        autoFocus
+        isRequired
+        inputMode="numeric"
+        autoComplete="one-time-code"
+      />
+    </div>
   );
 }

@@ -1,10 +1,10 @@
 import { formatDateTime } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { orderPaths } from '../../paths.ts';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
-import { orderPaths } from '../orders/paths.ts';
 
 /**
  * Orders whose collection window has passed while still in a locker: someone has to take them out.

@@ -1,11 +1,11 @@
 import { isActiveAlarm, type Machine } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { usePagedQuery } from '../../api/queries.ts';
+import { machinePaths } from '../../paths.ts';
 import { hasExcursion } from '../../state/fleet.ts';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
-import { machinePaths } from '../machines/MachineRoutes.tsx';
 import { ConnectionBadge } from '../machines/MachineStatusBadges.tsx';
 
 type Row = Machine & { online: boolean; lastSeen: number | null };

@@ -10,7 +10,7 @@ import { ExpiredOrders } from './ExpiredOrders.tsx';
 import { MachinesGlance } from './MachinesGlance.tsx';
 
 /**
- * `/` for pharmacy users (issue 17): their current business at a glance, live: its machines with
+ * `/` for pharmacy users: their current business at a glance, live: its machines with
  * their state, the expired orders waiting to be taken out of the lockers, and its usage now (live
  * orders, occupancy per machine, machines down, messages waiting) with the usage analyses. Everything shown is an
  * api answer as it stands; nothing is totalled beyond what the answers hold.

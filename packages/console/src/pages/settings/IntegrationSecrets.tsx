@@ -49,28 +49,7 @@ export function IntegrationSecrets({
         Credentials
       </h3>
       {error && <Banner tone="error">{error}</Banner>}
-      <dl className="details details--flat">
-        <div className="details__item">
-          <dt>Client ID</dt>
-          <dd>
-            <code>{client.id}</code>
-          </dd>
-        </div>
-        <div className="details__item">
-          <dt>Client secret</dt>
-          <dd>{client.hasSecret ? <code>{client.secret}</code> : 'None yet'}</dd>
-        </div>
-        <div className="details__item">
-          <dt>Webhook signing secret</dt>
-          <dd>{client.webhookSecret ? <code>{client.webhookSecret}</code> : 'None'}</dd>
-        </div>
-        <div className="details__item">
-          <dt>Requests this period</dt>
-          <dd>
-            {client.rateLimit.requestsMade} of {client.rateLimit.rateLimit}
-          </dd>
-        </div>
-      </dl>
+      <Credentials client={client} />
       {!archived && (
         <div className="page__actions">
           <Button onPress={() => void run('client')} isPending={pending === 'client'}>
@@ -97,5 +76,33 @@ export function IntegrationSecrets({
         <p>{client.name} will stop working with this business: its secret no longer works.</p>
       </ConfirmDialog>
     </section>
+  );
+}
+
+/** The client's ID, its secrets as the server shows them (masked), and its use this period. */
+function Credentials({ client }: { client: IntegrationClientView }) {
+  return (
+    <dl className="details details--flat">
+      <div className="details__item">
+        <dt>Client ID</dt>
+        <dd>
+          <code>{client.id}</code>
+        </dd>
+      </div>
+      <div className="details__item">
+        <dt>Client secret</dt>
+        <dd>{client.hasSecret ? <code>{client.secret}</code> : 'None yet'}</dd>
+      </div>
+      <div className="details__item">
+        <dt>Webhook signing secret</dt>
+        <dd>{client.webhookSecret ? <code>{client.webhookSecret}</code> : 'None'}</dd>
+      </div>
+      <div className="details__item">
+        <dt>Requests this period</dt>
+        <dd>
+          {client.rateLimit.requestsMade} of {client.rateLimit.rateLimit}
+        </dd>
+      </div>
+    </dl>
   );
 }

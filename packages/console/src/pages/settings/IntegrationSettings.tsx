@@ -1,18 +1,17 @@
 import { type IntegrationClientView, type IntegrationPartner, integrationRateLimit } from '@medlocker/core';
 import { useState } from 'react';
-import { errorsOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { webhookPaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { Form, FormActions } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
+import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
-import { webhookPaths } from '../webhooks/webhook-parts.tsx';
 import { IntegrationSecrets as Secrets } from './IntegrationSecrets.tsx';
 import { SecretReveal } from './SecretReveal.tsx';
 import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
@@ -89,6 +88,15 @@ type Fields = {
   rateLimit: number;
 };
 
+const fieldsOf = (client: IntegrationClientView | null): Fields => ({
+  partnerId: client?.partnerId ?? null,
+  name: client?.name ?? '',
+  contactEmail: client?.contactEmail ?? '',
+  suppressPatientMessages: client?.suppressPatientMessages ?? false,
+  webhookUrl: client?.webhookUrl ?? '',
+  rateLimit: client?.rateLimit.rateLimit ?? integrationRateLimit.default,
+});
+
 function ClientForm({
   businessId,
   client,
@@ -102,22 +110,11 @@ function ClientForm({
   archived: boolean;
   onSaved: (message: string, webhookSecret: string | null) => void;
 }) {
-  const [f, setF] = useState<Fields>({
-    partnerId: client?.partnerId ?? null,
-    name: client?.name ?? '',
-    contactEmail: client?.contactEmail ?? '',
-    suppressPatientMessages: client?.suppressPatientMessages ?? false,
-    webhookUrl: client?.webhookUrl ?? '',
-    rateLimit: client?.rateLimit.rateLimit ?? integrationRateLimit.default,
-  });
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const [f, setF] = useState<Fields>(() => fieldsOf(client));
+  const state = useSaveState();
 
-  const submit = async () => {
-    setPending(true);
-    setError(undefined);
-    setFieldErrors({});
+  const save = async () => {
+    state.start();
     try {
       const answer = await rpc('integration', 'createOrUpdateIntegrationClient', {
         businessId,
@@ -130,13 +127,10 @@ function ClientForm({
         // The masked secret keeps the stored one (SPEC §4).
         ...(client ? { secret: client.secret } : {}),
       });
+      state.setPending(false);
       onSaved(client ? 'Integration saved.' : 'Integration added.', answer.webhookSecret);
     } catch (e) {
-      const { fields, form } = errorsOf(e);
-      setFieldErrors(fields);
-      setError(form);
-    } finally {
-      setPending(false);
+      state.fail(e);
     }
   };
 
@@ -145,88 +139,101 @@ function ClientForm({
       <h3 id="client-title" className="panel__title">
         {client ? 'Integration client' : 'Add an integration'}
       </h3>
-      <Form
-        className="form--page"
-        error={error}
-        validationErrors={fieldErrors}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <Select
-          label="Integration partner"
-          name="partnerId"
-          placeholder="Choose a known partner"
-          description="Fills in the partner's name, contact email and whether it sends its own patient messages."
-          selectedKey={f.partnerId}
-          onSelectionChange={(key) => {
-            const partner = partners.find((p) => p.id === key);
-            if (!partner) return;
-            setF({
-              ...f,
-              partnerId: partner.id,
-              name: partner.name,
-              contactEmail: partner.contactEmail,
-              suppressPatientMessages: partner.suppressPatientMessages,
-            });
-          }}
-          options={partners.map((p) => ({ id: p.id, label: p.name }))}
-          isDisabled={archived}
-        />
-        <TextField
-          label="Name"
-          name="name"
-          value={f.name}
-          onChange={(v) => setF({ ...f, name: v })}
-          isRequired
-          isDisabled={archived}
-        />
-        <TextField
-          label="Contact email"
-          name="contactEmail"
-          type="email"
-          value={f.contactEmail}
-          onChange={(v) => setF({ ...f, contactEmail: v })}
-          isRequired
-          isDisabled={archived}
-        />
-        <Switch
-          isSelected={f.suppressPatientMessages}
-          onChange={(v) => setF({ ...f, suppressPatientMessages: v })}
-          description="On when the partner's system sends patients their own messages."
-          isDisabled={archived}
-        >
-          Suppress patient messages
-        </Switch>
-        <TextField
-          label="Webhook URL"
-          name="webhookUrl"
-          type="url"
-          value={f.webhookUrl}
-          onChange={(v) => setF({ ...f, webhookUrl: v })}
-          description="Where order updates are posted (https). Blank: no webhook."
-          isDisabled={archived}
-        />
-        <NumberField
-          label="Rate limit (requests per hour)"
-          name="rateLimit"
-          minValue={integrationRateLimit.min}
-          maxValue={integrationRateLimit.max}
-          step={1}
-          value={f.rateLimit}
-          onChange={(v) => setF({ ...f, rateLimit: Number.isNaN(v) ? integrationRateLimit.default : v })}
-          description={`Between ${integrationRateLimit.min} and ${integrationRateLimit.max}.`}
-          isDisabled={archived}
-        />
-        {!archived && (
-          <FormActions>
-            <Button type="submit" variant="primary" isPending={pending}>
-              {client ? 'Save' : 'Add integration'}
-            </Button>
-          </FormActions>
-        )}
-      </Form>
+      <PageForm state={state} save={save} readOnly={archived} submitLabel={client ? 'Save' : 'Add integration'}>
+        <ClientFields f={f} onChange={setF} partners={partners} ro={archived} />
+      </PageForm>
     </section>
+  );
+}
+
+/** Who the client is (a known partner fills these in), its webhook and its hourly rate limit. */
+function ClientFields({
+  f,
+  onChange,
+  partners,
+  ro,
+}: {
+  f: Fields;
+  onChange: (f: Fields) => void;
+  partners: IntegrationPartner[];
+  ro: boolean;
+}) {
+  return (
+    <>
+      <Select
+        label="Integration partner"
+        name="partnerId"
+        placeholder="Choose a known partner"
+        description="Fills in the partner's name, contact email and whether it sends its own patient messages."
+        selectedKey={f.partnerId}
+        onSelectionChange={(key) => {
+          const partner = partners.find((p) => p.id === key);
+          if (!partner) return;
+          onChange({
+            ...f,
+            partnerId: partner.id,
+            name: partner.name,
+            contactEmail: partner.contactEmail,
+            suppressPatientMessages: partner.suppressPatientMessages,
+          });
+        }}
+        options={partners.map((p) => ({ id: p.id, label: p.name }))}
+        isDisabled={ro}
+      />
+      <TextField
+        label="Name"
+        name="name"
+        value={f.name}
+        onChange={(v) => onChange({ ...f, name: v })}
+        isRequired
+        isDisabled={ro}
+      />
+      <TextField
+        label="Contact email"
+        name="contactEmail"
+        type="email"
+        value={f.contactEmail}
+        onChange={(v) => onChange({ ...f, contactEmail: v })}
+        isRequired
+        isDisabled={ro}
+      />
+      <Switch
+        isSelected={f.suppressPatientMessages}
+        onChange={(v) => onChange({ ...f, suppressPatientMessages: v })}
+        description="On when the partner's system sends patients their own messages."
+        isDisabled={ro}
+      >
+        Suppress patient messages
+      </Switch>
+      <DeliveryFields f={f} onChange={onChange} ro={ro} />
+    </>
+  );
+}
+
+/** Where the client's webhook goes and how many requests an hour it may make. */
+function DeliveryFields({ f, onChange, ro }: { f: Fields; onChange: (f: Fields) => void; ro: boolean }) {
+  return (
+    <>
+      <TextField
+        label="Webhook URL"
+        name="webhookUrl"
+        type="url"
+        value={f.webhookUrl}
+        onChange={(v) => onChange({ ...f, webhookUrl: v })}
+        description="Where order updates are posted (https). Blank: no webhook."
+        isDisabled={ro}
+      />
+      <NumberField
+        label="Rate limit (requests per hour)"
+        name="rateLimit"
+        minValue={integrationRateLimit.min}
+        maxValue={integrationRateLimit.max}
+        step={1}
+        value={f.rateLimit}
+        onChange={(v) => onChange({ ...f, rateLimit: Number.isNaN(v) ? integrationRateLimit.default : v })}
+        description={`Between ${integrationRateLimit.min} and ${integrationRateLimit.max}.`}
+        isDisabled={ro}
+      />
+    </>
   );
 }

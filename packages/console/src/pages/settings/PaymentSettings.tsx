@@ -1,11 +1,10 @@
 import { fieldErrorsOf, isArkErrors, type JudoSettings, PaymentSettings } from '@medlocker/core';
 import { useState } from 'react';
-import { errorsOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
-import { Form, FormActions } from '../../ui/Form.tsx';
+import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -76,12 +75,7 @@ export function PaymentSettingsPage() {
         {(data) => (
           <PaymentForm
             businessId={business.id}
-            initial={{
-              contactNumber: data.settings?.contactNumber ?? '',
-              legalInfo: data.settings?.legalInfo ?? '',
-              provider: data.settings?.provider ?? null,
-              judo: data.settings?.judo ?? blankJudo,
-            }}
+            initial={fieldsOf(data.settings)}
             archived={data.archived || Boolean(business.archived)}
           />
         )}
@@ -90,15 +84,22 @@ export function PaymentSettingsPage() {
   );
 }
 
+/** What the server kept, as the form's fields. */
+const fieldsOf = (
+  settings: (Partial<Omit<Fields, 'judo'>> & { judo?: JudoSettings | null }) | null | undefined,
+): Fields => ({
+  contactNumber: settings?.contactNumber ?? '',
+  legalInfo: settings?.legalInfo ?? '',
+  provider: settings?.provider ?? null,
+  judo: settings?.judo ?? blankJudo,
+});
+
 function PaymentForm({ businessId, initial, archived }: { businessId: string; initial: Fields; archived: boolean }) {
   const [saved, setSaved] = useState(initial);
   const [f, setF] = useState(initial);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
+  const state = useSaveState();
   const [notice, setNotice] = useState<string>();
   const [confirming, setConfirming] = useState<string[] | null>(null);
-  const [pending, setPending] = useState(false);
-  const judo = (patch: Partial<JudoSettings>) => setF((before) => ({ ...before, judo: { ...before.judo, ...patch } }));
 
   const input = () => ({
     businessId,
@@ -110,14 +111,14 @@ function PaymentForm({ businessId, initial, archived }: { businessId: string; in
 
   // Checked here with core's rules first, so the confirmation only lists changes that can be saved.
   const review = () => {
-    setError(undefined);
+    state.setError(undefined);
     setNotice(undefined);
     const checked = PaymentSettings(input());
     if (isArkErrors(checked)) {
-      setFieldErrors(Object.fromEntries(fieldErrorsOf(checked).map((e) => [e.path, e.message])));
+      state.setFieldErrors(Object.fromEntries(fieldErrorsOf(checked).map((e) => [e.path, e.message])));
       return;
     }
-    setFieldErrors({});
+    state.setFieldErrors({});
     const changes = changedFields(saved, f);
     if (changes.length === 0) {
       setNotice('Nothing has changed.');
@@ -127,90 +128,36 @@ function PaymentForm({ businessId, initial, archived }: { businessId: string; in
   };
 
   const save = async () => {
-    setPending(true);
+    state.setPending(true);
     try {
-      const answer = await rpc('paymentSettings', 'updatePaymentSettings', input());
-      const next: Fields = {
-        contactNumber: answer.settings?.contactNumber ?? '',
-        legalInfo: answer.settings?.legalInfo ?? '',
-        provider: answer.settings?.provider ?? null,
-        judo: answer.settings?.judo ?? blankJudo,
-      };
+      const next = fieldsOf((await rpc('paymentSettings', 'updatePaymentSettings', input())).settings);
       setSaved(next);
       setF(next);
-      setConfirming(null);
       setNotice('Payment settings saved.');
+      state.setPending(false);
     } catch (e) {
-      const { fields, form } = errorsOf(e);
-      setFieldErrors(fields);
-      setError(form);
-      setConfirming(null);
-    } finally {
-      setPending(false);
+      state.fail(e);
     }
+    setConfirming(null);
   };
 
-  const ro = archived;
   return (
     <>
       <ReadOnlyNotice archived={archived} />
       {notice && <Banner tone="success">{notice}</Banner>}
-      <Form
-        className="form--page"
-        error={error}
-        validationErrors={fieldErrors}
-        onSubmit={(event) => {
-          event.preventDefault();
-          review();
-        }}
-      >
-        <TextField
-          label="Contact number"
-          name="contactNumber"
-          type="tel"
-          value={f.contactNumber}
-          onChange={(v) => setF({ ...f, contactNumber: v })}
-          isRequired
-          isDisabled={ro}
-        />
-        <TextField
-          label="Legal information"
-          name="legalInfo"
-          value={f.legalInfo}
-          onChange={(v) => setF({ ...f, legalInfo: v })}
-          description="Shown to patients on the payment page, e.g. the company name and registered number."
-          isRequired
-          isDisabled={ro}
-        />
-        <Select
-          label="Card payment provider"
-          name="provider"
-          selectedKey={f.provider ?? 'none'}
-          onSelectionChange={(key) => setF({ ...f, provider: key === 'judo' ? 'judo' : null })}
-          options={[
-            { id: 'none', label: 'None (no card payments)' },
-            { id: 'judo', label: 'Judopay' },
-          ]}
-          isDisabled={ro}
-        />
-        {f.provider === 'judo' && <JudoFieldset judo={f.judo} update={judo} ro={ro} />}
-        {!ro && (
-          <FormActions>
-            <Button type="submit" variant="primary">
-              Save
-            </Button>
-          </FormActions>
-        )}
-      </Form>
+      {/* The button asks first (the dialog shows the wait), so it never looks busy itself. */}
+      <PageForm state={{ ...state, pending: false }} save={review} readOnly={archived}>
+        <PaymentFields f={f} onChange={setF} ro={archived} />
+      </PageForm>
       <ConfirmDialog
         title="Save payment settings?"
         isOpen={confirming !== null}
-        onOpenChange={(open) => !open && !pending && setConfirming(null)}
+        onOpenChange={(open) => !open && !state.pending && setConfirming(null)}
         cancelLabel="Cancel"
         confirmLabel="Save"
         tone="primary"
         onConfirm={() => void save()}
-        isPending={pending}
+        isPending={state.pending}
       >
         <p>These fields will change:</p>
         <ul>
@@ -219,6 +166,46 @@ function PaymentForm({ businessId, initial, archived }: { businessId: string; in
           ))}
         </ul>
       </ConfirmDialog>
+    </>
+  );
+}
+
+/** The business's contact and legal lines for patients, and its card provider. */
+function PaymentFields({ f, onChange, ro }: { f: Fields; onChange: (f: Fields) => void; ro: boolean }) {
+  return (
+    <>
+      <TextField
+        label="Contact number"
+        name="contactNumber"
+        type="tel"
+        value={f.contactNumber}
+        onChange={(v) => onChange({ ...f, contactNumber: v })}
+        isRequired
+        isDisabled={ro}
+      />
+      <TextField
+        label="Legal information"
+        name="legalInfo"
+        value={f.legalInfo}
+        onChange={(v) => onChange({ ...f, legalInfo: v })}
+        description="Shown to patients on the payment page, e.g. the company name and registered number."
+        isRequired
+        isDisabled={ro}
+      />
+      <Select
+        label="Card payment provider"
+        name="provider"
+        selectedKey={f.provider ?? 'none'}
+        onSelectionChange={(key) => onChange({ ...f, provider: key === 'judo' ? 'judo' : null })}
+        options={[
+          { id: 'none', label: 'None (no card payments)' },
+          { id: 'judo', label: 'Judopay' },
+        ]}
+        isDisabled={ro}
+      />
+      {f.provider === 'judo' && (
+        <JudoFieldset judo={f.judo} update={(patch) => onChange({ ...f, judo: { ...f.judo, ...patch } })} ro={ro} />
+      )}
     </>
   );
 }

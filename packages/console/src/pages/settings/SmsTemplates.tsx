@@ -11,10 +11,9 @@ import { useState } from 'react';
 import { errorsOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
-import { Form, FormActions } from '../../ui/Form.tsx';
+import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
-import { TextArea } from '../../ui/TextArea.tsx';
+import { TemplateField } from '../../ui/TemplateField.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
 
@@ -83,34 +82,30 @@ function TemplatesForm({
 }) {
   const [saved, setSaved] = useState(initial);
   const [t, setT] = useState(initial);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const state = useSaveState('templates.');
 
-  const submit = async () => {
-    setError(undefined);
+  const save = async () => {
     setNotice(undefined);
-    setFieldErrors({});
     const changed = Object.fromEntries(smsTemplateKeys.filter((k) => t[k] !== saved[k]).map((k) => [k, t[k]]));
     if (Object.keys(changed).length === 0) {
+      state.setError(undefined);
+      state.setFieldErrors({});
       setNotice('Nothing has changed.');
       return;
     }
-    setPending(true);
+    state.start();
     try {
       const answer = await rpc('businessSettings', 'updateBusinessSmsTemplates', { businessId, templates: changed });
       setSaved(answer.templates);
       setT(answer.templates);
       setNotice('SMS templates saved.');
+      state.setPending(false);
     } catch (e) {
+      state.fail(e);
       const { fields, form } = errorsOf(e, 'templates.');
-      setFieldErrors(fields);
-      setError(
-        form ?? (Object.keys(fields).length > 0 ? 'Some templates need changing: see the messages below.' : undefined),
-      );
-    } finally {
-      setPending(false);
+      if (!form && Object.keys(fields).length > 0)
+        state.setError('Some templates need changing: see the messages below.');
     }
   };
 
@@ -122,47 +117,31 @@ function TemplatesForm({
         Placeholders such as <code>{pinPlaceholder}</code> are filled in for each patient. The previews use made-up
         example values (Example Pharmacy, PIN {sampleValues.pin}); a real message may be longer or shorter.
       </p>
-      <Form
-        className="form--page form--wide"
-        error={error}
-        validationErrors={fieldErrors}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        {smsTemplateKeys.map((key) => {
-          const rendered = renderTemplate(t[key], sampleValues);
-          return (
-            <div key={key} className="sms-template">
-              <TextArea
-                label={templateNames[key]}
-                name={key}
-                value={t[key]}
-                onChange={(v) => setT((before) => ({ ...before, [key]: v }))}
-                rows={3}
-                isDisabled={archived}
-              />
-              {!archived && t[key] !== defaults[key] && (
-                <Button variant="quiet" onPress={() => setT((before) => ({ ...before, [key]: defaults[key] }))}>
-                  Use the default wording
-                </Button>
-              )}
-              <figure className="sms-preview" aria-label={`${templateNames[key]} preview`}>
-                <figcaption className="sms-preview__caption">{smsPreviewCaption(rendered)}</figcaption>
-                <p className="sms-preview__text">{rendered}</p>
-              </figure>
-            </div>
-          );
-        })}
-        {!archived && (
-          <FormActions>
-            <Button type="submit" variant="primary" isPending={pending}>
-              Save
-            </Button>
-          </FormActions>
-        )}
-      </Form>
+      <PageForm state={state} save={save} readOnly={archived} wide>
+        {smsTemplateKeys.map((key) => (
+          <TemplateField
+            key={key}
+            label={templateNames[key]}
+            name={key}
+            value={t[key]}
+            defaultValue={defaults[key]}
+            onChange={(v) => setT((before) => ({ ...before, [key]: v }))}
+            isDisabled={archived}
+          >
+            <SmsPreview name={templateNames[key]} text={renderTemplate(t[key], sampleValues)} />
+          </TemplateField>
+        ))}
+      </PageForm>
     </>
+  );
+}
+
+/** How the message reads with the sample values, and how many texts it takes. */
+function SmsPreview({ name, text }: { name: string; text: string }) {
+  return (
+    <figure className="sms-preview" aria-label={`${name} preview`}>
+      <figcaption className="sms-preview__caption">{smsPreviewCaption(text)}</figcaption>
+      <p className="sms-preview__text">{text}</p>
+    </figure>
   );
 }

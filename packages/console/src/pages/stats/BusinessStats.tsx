@@ -8,17 +8,16 @@ import {
   isIsoDate,
   toIsoDate,
 } from '@medlocker/core';
-import { useId, useState } from 'react';
 import { useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { collectionFilterAtom, statsFromAtom, statsToAtom } from '../../state/stats.ts';
 import { choiceCodec, type UrlCodec, useUrlState } from '../../state/url-filter.ts';
-import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
-import { downloadCsv } from './download.ts';
+import { CsvError, useCsvExport } from './csv-export.tsx';
+import { NativeDateField } from './MonthField.tsx';
 import { MonthlyStats } from './MonthlyStats.tsx';
 
 const filterCodec = choiceCodec<CollectionFilter>(collectionFilters);
@@ -49,38 +48,17 @@ const columns: ListColumn<CollectionRecord>[] = [
   column(8, '4.5rem'),
 ];
 
-/** A native date input (the browser's date picker), labelled as the console's fields are. */
-function DayField(props: {
+/** A London day as YYYY-MM-DD, from the browser's date picker. */
+const DayField = (props: {
   label: string;
   value: string;
   min?: string;
   max?: string;
   onChange: (day: string) => void;
-}) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {props.label}
-      </label>
-      <input
-        id={id}
-        className="field__input"
-        type="date"
-        required
-        value={props.value}
-        min={props.min}
-        max={props.max}
-        onChange={(e) => {
-          if (isIsoDate(e.target.value)) props.onChange(e.target.value);
-        }}
-      />
-    </div>
-  );
-}
+}) => <NativeDateField type="date" {...props} accepts={isIsoDate} />;
 
 /**
- * `/businesses/{businessId}/stats` (SPEC §2, issue 21): the monthly figures (charts and table, their
+ * `/businesses/{businessId}/stats` (SPEC §2): the monthly figures (charts and table, their
  * CSV), then the collection records between two London days, by filter, 50 at a time, and their CSV
  * (every record of the filter and days, not only the pages loaded).
  */
@@ -93,23 +71,15 @@ export function BusinessStats() {
   const [toKept, setTo] = useUrlState('to', statsToAtom, dayCodec);
   const from = fromKept ?? `${today.slice(0, 8)}01`;
   const to = toKept ?? today;
-  const [exportError, setExportError] = useState<string | null>(null);
-  const [exporting, setExporting] = useState(false);
+  const csv = useCsvExport();
   const input = { businessId, startDate: from, endDate: to, filterType: filter ?? 'All' } as const;
 
-  async function exportCsv() {
-    setExporting(true);
-    setExportError(null);
-    try {
+  const exportCsv = () =>
+    csv.exportCsv(async () => {
       const all = await rpc('reports', 'listCollectionStats', { ...input, getAll: true });
       const name = `collection-records-${input.filterType.toLowerCase().replaceAll(' ', '-')}-${from}-to-${to}.csv`;
-      downloadCsv(name, collectionRecordsCsv(all.records));
-    } catch (error) {
-      setExportError((error as Error).message);
-    } finally {
-      setExporting(false);
-    }
-  }
+      return { name, text: collectionRecordsCsv(all.records) };
+    });
 
   return (
     <>
@@ -118,13 +88,7 @@ export function BusinessStats() {
         title="Collection records"
         frame="section"
         lead="Every collected order between the two days (London time, inclusive), newest first."
-        banner={
-          exportError && (
-            <Banner tone="error" title="The CSV could not be made">
-              {exportError}
-            </Banner>
-          )
-        }
+        banner={<CsvError error={csv.error} />}
         filters={
           <>
             <DayField label="From" value={from} max={to} onChange={(d) => setFrom(d)} />
@@ -155,7 +119,7 @@ export function BusinessStats() {
             key: 'export',
             method: ['reports', 'listCollectionStats'],
             element: (
-              <Button onPress={exportCsv} isDisabled={exporting}>
+              <Button onPress={() => void exportCsv()} isDisabled={csv.exporting}>
                 Export CSV
               </Button>
             ),

@@ -19,15 +19,17 @@ export function addMonths(month: string, by: number): string {
 }
 
 /**
- * The month picker (SPEC §2 "date picker"): the browser's own month input, labelled as the
- * console's fields are; typing or picking a month outside min..max is ignored.
+ * The browser's own date or month input (SPEC §2 "date picker"), labelled as the console's fields
+ * are; a value `accepts` refuses (typed half-way, outside min..max) is ignored.
  */
-export function MonthField(props: {
+export function NativeDateField(props: {
+  type: 'date' | 'month';
   label: string;
   value: string;
   min?: string;
   max?: string;
-  onChange: (month: string) => void;
+  accepts: (value: string) => boolean;
+  onChange: (value: string) => void;
 }) {
   const id = useId();
   return (
@@ -38,16 +40,27 @@ export function MonthField(props: {
       <input
         id={id}
         className="field__input"
-        type="month"
+        type={props.type}
         required
         value={props.value}
         min={props.min}
         max={props.max}
         onChange={(e) => {
-          const v = e.target.value;
-          if (isMonth(v) && (!props.max || v <= props.max) && (!props.min || v >= props.min)) props.onChange(v);
+          if (props.accepts(e.target.value)) props.onChange(e.target.value);
         }}
       />
     </div>
   );
+}
+
+/** The month picker: a month outside min..max is ignored. */
+export function MonthField(props: {
+  label: string;
+  value: string;
+  min?: string;
+  max?: string;
+  onChange: (month: string) => void;
+}) {
+  const inRange = (v: string) => isMonth(v) && (!props.max || v <= props.max) && (!props.min || v >= props.min);
+  return <NativeDateField type="month" {...props} accepts={inRange} />;
 }

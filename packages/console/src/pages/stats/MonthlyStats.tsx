@@ -1,13 +1,12 @@
 import { formatMonth, monthlyStatsCsv, toIsoDate } from '@medlocker/core';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { statsMonthAtom } from '../../state/stats.ts';
 import { useUrlState } from '../../state/url-filter.ts';
-import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
-import { downloadCsv } from './download.ts';
+import { StatsHead, useCsvExport } from './csv-export.tsx';
 import { MonthCharts } from './MonthCharts.tsx';
 import { addMonths, MonthField, monthCodec } from './MonthField.tsx';
 import { MonthlyTable } from './MonthlyTable.tsx';
@@ -15,7 +14,7 @@ import { MonthlyTable } from './MonthlyTable.tsx';
 const monthName = (month: string) => formatMonth(Number(month.slice(0, 4)), Number(month.slice(5, 7)));
 
 /**
- * The monthly figures of a business on its stats page (issue 21): the 12 months ending at the month
+ * The monthly figures of a business on its stats page: the 12 months ending at the month
  * picked (default this month; never before the business was added), as charts and as the table with
  * every figure, and the CSV of exactly what the table shows.
  */
@@ -23,7 +22,7 @@ export function MonthlyStats({ businessId }: { businessId: string }) {
   const thisMonth = toIsoDate(Date.now()).slice(0, 7);
   const [kept, setMonth] = useUrlState('month', statsMonthAtom, monthCodec);
   const last = kept !== null && kept <= thisMonth ? kept : thisMonth;
-  const [exportError, setExportError] = useState<string | null>(null);
+  const csv = useCsvExport();
   const query = useQuery(
     (signal) => rpc('reports', 'listBusinessStats', { businessId, lastDate: `${last}-01` }, { signal }),
     ['reports', 'listBusinessStats', businessId, last],
@@ -36,35 +35,23 @@ export function MonthlyStats({ businessId }: { businessId: string }) {
   );
   const first = rows.at(-1)?.key;
 
-  function exportCsv() {
-    try {
-      downloadCsv(`monthly-figures-${first ?? last}-to-${last}.csv`, monthlyStatsCsv(stats ?? []));
-      setExportError(null);
-    } catch (error) {
-      setExportError((error as Error).message);
-    }
-  }
+  const exportCsv = () =>
+    csv.exportCsv(() => ({
+      name: `monthly-figures-${first ?? last}-to-${last}.csv`,
+      text: monthlyStatsCsv(stats ?? []),
+    }));
 
   return (
     <section className="subpage" aria-labelledby="monthly-figures">
-      <div className="section-head">
-        <div>
-          <h2 className="section-title" id="monthly-figures">
-            Monthly figures
-          </h2>
-          <div className="page__lead">London calendar months, up to 12 at a time, ending at the month chosen.</div>
-        </div>
-        <div className="page__actions">
-          <Button onPress={exportCsv} isDisabled={!stats || stats.length === 0}>
-            Export monthly CSV
-          </Button>
-        </div>
-      </div>
-      {exportError && (
-        <Banner tone="error" title="The CSV could not be made">
-          {exportError}
-        </Banner>
-      )}
+      <StatsHead
+        id="monthly-figures"
+        title="Monthly figures"
+        lead="London calendar months, up to 12 at a time, ending at the month chosen."
+        exportLabel="Export monthly CSV"
+        onExport={() => void exportCsv()}
+        canExport={Boolean(stats && stats.length > 0)}
+        error={csv.error}
+      />
       <div className="toolbar">
         <MonthField
           label="Last month shown"

@@ -24,122 +24,113 @@ export const openingHoursText = `${openDays[0]} to ${openDays.at(-1)}, ${hh(defa
 /** "2026-03" as "March 2026". */
 const monthLabel = (ym: string) => formatMonth(Number(ym.slice(0, 4)), Number(ym.slice(5, 7)));
 
+type Row = { key: string; label: string; values: number[] };
+
+/** One analysis: its heading, a note, and its table (inside a disclosure when `summary` is given). */
+function Analysis({
+  id,
+  title,
+  note,
+  summary,
+  columns,
+  rows,
+}: {
+  id: string;
+  title: string;
+  note?: string;
+  summary?: string;
+  columns: string[];
+  rows: Row[];
+}) {
+  const table = (
+    <table className="table usage__table" aria-labelledby={id}>
+      <thead>
+        <tr>
+          {columns.map((c) => (
+            <th key={c} scope="col">
+              {c}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.key}>
+            <th scope="row">{row.label}</th>
+            {row.values.map((v, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a row's cells are its columns, in order
+              <td key={i}>{v}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+  return (
+    <section aria-labelledby={id} className="usage__part">
+      <h3 id={id} className="fleet__level-title">
+        {title}
+      </h3>
+      {note && <p className="muted">{note}</p>}
+      {summary ? (
+        <details>
+          <summary>{summary}</summary>
+          {table}
+        </details>
+      ) : (
+        table
+      )}
+    </section>
+  );
+}
+
+const inAndOut = ['During opening hours', 'Out of hours'];
+
 export function UsageAnalyses({ usage }: { usage: UsageStats }) {
   const byDay = usage.dayOfWeekAnalysis;
   const byHour = usage.timeOfDayAnalysis;
   const months = Object.keys(usage.channelSizeUsage).sort();
   return (
     <div className="usage__analyses">
-      <section aria-labelledby="usage-ages" className="usage__part">
-        <h3 id="usage-ages" className="fleet__level-title">
-          Patients who collected, by age
-        </h3>
-        <table className="table usage__table" aria-labelledby="usage-ages">
-          <thead>
-            <tr>
-              <th scope="col">Age</th>
-              <th scope="col">Patients</th>
-            </tr>
-          </thead>
-          <tbody>
-            {ageLabels.map(([key, label]) => (
-              <tr key={key}>
-                <th scope="row">{label}</th>
-                <td>{usage.ageRange[key]}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-
-      <section aria-labelledby="usage-days" className="usage__part">
-        <h3 id="usage-days" className="fleet__level-title">
-          Collections by day of week
-        </h3>
-        <p className="muted">Opening hours: {openingHoursText} (London time).</p>
-        <table className="table usage__table" aria-labelledby="usage-days">
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">During opening hours</th>
-              <th scope="col">Out of hours</th>
-            </tr>
-          </thead>
-          <tbody>
-            {days.map((day, i) => (
-              <tr key={day}>
-                <th scope="row">{day}</th>
-                <td>{byDay.duringOpeningHours[i] ?? 0}</td>
-                <td>{byDay.outOfHours[i] ?? 0}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-
-      <section aria-labelledby="usage-hours" className="usage__part">
-        <h3 id="usage-hours" className="fleet__level-title">
-          Collections by time of day
-        </h3>
-        <details>
-          <summary>Each hour (London time)</summary>
-          <table className="table usage__table" aria-labelledby="usage-hours">
-            <thead>
-              <tr>
-                <th scope="col">Hour</th>
-                <th scope="col">During opening hours</th>
-                <th scope="col">Out of hours</th>
-              </tr>
-            </thead>
-            <tbody>
-              {Array.from({ length: 24 }, (_, hour) => (
-                <tr key={hh(hour)}>
-                  <th scope="row">
-                    {hh(hour)} to {hh((hour + 1) % 24)}
-                  </th>
-                  <td>{byHour.duringOpeningHours[hour] ?? 0}</td>
-                  <td>{byHour.outOfHours[hour] ?? 0}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </details>
-      </section>
-
-      <section aria-labelledby="usage-channels" className="usage__part">
-        <h3 id="usage-channels" className="fleet__level-title">
-          Collections by locker channel size
-        </h3>
-        <p className="muted">Lockers do not report channel sizes yet: every collection is counted as Other.</p>
-        <details>
-          <summary>Each month</summary>
-          <table className="table usage__table" aria-labelledby="usage-channels">
-            <thead>
-              <tr>
-                <th scope="col">Month</th>
-                <th scope="col">Small</th>
-                <th scope="col">Medium</th>
-                <th scope="col">Large</th>
-                <th scope="col">Other</th>
-              </tr>
-            </thead>
-            <tbody>
-              {months.map((m) => {
-                const sizes = usage.channelSizeUsage[m] ?? { small: 0, medium: 0, large: 0, other: 0 };
-                return (
-                  <tr key={m}>
-                    <th scope="row">{monthLabel(m)}</th>
-                    <td>{sizes.small}</td>
-                    <td>{sizes.medium}</td>
-                    <td>{sizes.large}</td>
-                    <td>{sizes.other}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </details>
-      </section>
+      <Analysis
+        id="usage-ages"
+        title="Patients who collected, by age"
+        columns={['Age', 'Patients']}
+        rows={ageLabels.map(([key, label]) => ({ key, label, values: [usage.ageRange[key]] }))}
+      />
+      <Analysis
+        id="usage-days"
+        title="Collections by day of week"
+        note={`Opening hours: ${openingHoursText} (London time).`}
+        columns={['Day', ...inAndOut]}
+        rows={days.map((day, i) => ({
+          key: day,
+          label: day,
+          values: [byDay.duringOpeningHours[i] ?? 0, byDay.outOfHours[i] ?? 0],
+        }))}
+      />
+      <Analysis
+        id="usage-hours"
+        title="Collections by time of day"
+        summary="Each hour (London time)"
+        columns={['Hour', ...inAndOut]}
+        rows={Array.from({ length: 24 }, (_, hour) => ({
+          key: hh(hour),
+          label: `${hh(hour)} to ${hh((hour + 1) % 24)}`,
+          values: [byHour.duringOpeningHours[hour] ?? 0, byHour.outOfHours[hour] ?? 0],
+        }))}
+      />
+      <Analysis
+        id="usage-channels"
+        title="Collections by locker channel size"
+        note="Lockers do not report channel sizes yet: every collection is counted as Other."
+        summary="Each month"
+        columns={['Month', 'Small', 'Medium', 'Large', 'Other']}
+        rows={months.map((m) => {
+          const sizes = usage.channelSizeUsage[m] ?? { small: 0, medium: 0, large: 0, other: 0 };
+          return { key: m, label: monthLabel(m), values: [sizes.small, sizes.medium, sizes.large, sizes.other] };
+        })}
+      />
     </div>
   );
 }

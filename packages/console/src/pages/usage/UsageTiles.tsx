@@ -2,10 +2,10 @@ import { formatDate, formatDateTime, type UsageOverview } from '@medlocker/core'
 import { useEffect } from 'react';
 import { rpc } from '../../api/client.ts';
 import { type Query, useQuery } from '../../api/queries.ts';
+import { machinePaths } from '../../paths.ts';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
-import { machinePaths } from '../machines/MachineRoutes.tsx';
 import { UsageAnalyses } from './UsageAnalyses.tsx';
 
 /** Usage stats are asked again at most this often without a push (pushes make them stale at once). */

@@ -1,13 +1,10 @@
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
-import { Button } from '../../ui/Button.tsx';
-import { Checkbox } from '../../ui/Checkbox.tsx';
-import { Form, FormActions } from '../../ui/Form.tsx';
-import { Link } from '../../ui/Link.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import type { AddUserRoleState } from './AddUserRole.tsx';
+import { AdminCheckbox, RoleEmailField } from './role-fields.tsx';
 
 export type AddResourceUserProps = {
   /** The role given: Business on a business, Group on a group. */
@@ -29,14 +26,10 @@ export function AddResourceUser({ roleName, resource, usersPath }: AddResourceUs
   const state = useLocation().state as AddUserRoleState;
   const [email, setEmail] = useState(state?.email ?? '');
   const [asAdmin, setAsAdmin] = useState(false);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const save = useSaveState();
 
   const submit = async () => {
-    setError(undefined);
-    setFieldErrors({});
-    setPending(true);
+    save.start();
     try {
       const answer = await rpc('auth', 'addRoles', {
         addIdpByDefault: false,
@@ -48,9 +41,12 @@ export function AddResourceUser({ roleName, resource, usersPath }: AddResourceUs
       });
       navigate(`${usersPath}/${encodeURIComponent(answer.userId)}`, { state: { notice: `${roleName} role added.` } });
     } catch (e) {
-      setPending(false);
-      if (e instanceof ApiError && e.details.some((d) => d.path === 'email')) setFieldErrors(e.fieldErrors);
-      else setError(messageOf(e));
+      save.fail(e);
+      // Only the email is a field here: any other message is about the form.
+      if (!(e instanceof ApiError && e.details.some((d) => d.path === 'email'))) {
+        save.setFieldErrors({});
+        save.setError(messageOf(e));
+      }
     }
   };
 
@@ -59,37 +55,10 @@ export function AddResourceUser({ roleName, resource, usersPath }: AddResourceUs
       title="Add user"
       lead={`Give someone access to ${resource.name} by their email address. Someone new gets an email with a link to choose a password, and gives their name when they first sign in.`}
     >
-      <Form
-        className="form--page"
-        error={error}
-        validationErrors={fieldErrors}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <TextField
-          label="Email address"
-          name="email"
-          type="email"
-          autoComplete="off"
-          value={email}
-          onChange={setEmail}
-          isRequired
-          autoFocus
-        />
-        <Checkbox isSelected={asAdmin} onChange={setAsAdmin}>
-          Add as a {roleName} administrator
-        </Checkbox>
-        <FormActions>
-          <Link href={usersPath} variant="button">
-            Cancel
-          </Link>
-          <Button type="submit" variant="primary" isPending={pending}>
-            Add user
-          </Button>
-        </FormActions>
-      </Form>
+      <PageForm state={save} save={submit} cancelHref={usersPath} submitLabel="Add user">
+        <RoleEmailField value={email} onChange={setEmail} />
+        <AdminCheckbox roleName={roleName} isSelected={asAdmin} onChange={setAsAdmin} />
+      </PageForm>
     </Page>
   );
 }

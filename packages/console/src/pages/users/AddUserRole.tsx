@@ -1,15 +1,14 @@
 import type { AddableRoleName } from '@medlocker/core';
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
-import { ApiError, messageOf, rpc } from '../../api/client.ts';
-import { Button } from '../../ui/Button.tsx';
+import { ApiError, rpc } from '../../api/client.ts';
 import { Checkbox } from '../../ui/Checkbox.tsx';
-import { Form, FormActions } from '../../ui/Form.tsx';
-import { Link } from '../../ui/Link.tsx';
 import { Page } from '../../ui/Page.tsx';
+import { PageForm, type SaveState, useSaveState } from '../../ui/PageForm.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { ResourcePicker } from './ResourcePicker.tsx';
+import { AdminCheckbox, RoleEmailField } from './role-fields.tsx';
 
 /** The roles support staff can give (SPEC §6), as they appear in the URL and on screen. */
 const roles: Record<string, AddableRoleName> = {
@@ -25,72 +24,95 @@ export type AddUserRoleState = { email?: string; userId?: string; resourceName?:
 /** SPEC §2/§6 `/users/add/{role}/{resource?}`: give a role to a person by email (new or existing). */
 export function AddUserRole() {
   const params = useParams();
-  const navigate = useNavigate();
-  const location = useLocation();
-  const state = location.state as AddUserRoleState;
   const roleKey = (params.role ?? '').toLowerCase();
   const role = roles[roleKey];
+  if (!role) return <Navigate to="/users/add/support" replace />;
+  return <AddRoleForm role={role} roleKey={roleKey} resourceId={params.resource} />;
+}
 
+type Resource = { id: string; name: string };
+
+/** What addRoles is sent: Admin and the resource only for a Business or Group role, SSO only for Support. */
+function addRolesInput(
+  role: AddableRoleName,
+  email: string,
+  resourceId: string | null,
+  asAdmin: boolean,
+  sso: boolean,
+) {
+  const scoped = role === 'Business' || role === 'Group';
+  const resource = scoped ? resourceId : null;
+  return {
+    addIdpByDefault: role === 'Support' && sso,
+    email,
+    frontEnd: role === 'Support' ? ('support' as const) : ('pharmacy' as const),
+    resourceId: resource,
+    resourceType: role === 'Business' ? ('business' as const) : role === 'Group' ? ('group' as const) : null,
+    roles: [{ name: role, resource, accessLevels: scoped && asAdmin ? ['Admin' as const] : [] }],
+  };
+}
+
+/**
+ * The server's refusal: beside the fields (the role's own resource on the picker), and above the form
+ * too when none of them is a field of this form.
+ */
+function showRoleErrors(e: unknown, save: SaveState) {
+  if (!(e instanceof ApiError && e.details.some((d) => d.path))) return;
+  const errors = roleFieldErrors(e.fieldErrors);
+  save.setFieldErrors(errors);
+  if (!Object.keys(errors).some((k) => ['email', 'givenName', 'familyName', 'resourceId'].includes(k))) {
+    save.setError(e.formMessage);
+  }
+}
+
+type NewName = { givenName: string; familyName: string };
+
+/** Gives the role; someone new gets the name typed too (both parts, or none). Answers their id. */
+async function giveRole(input: ReturnType<typeof addRolesInput>, name: NewName): Promise<string> {
+  const answer = await rpc('auth', 'addRoles', input);
+  if (answer.created && name.givenName.trim() && name.familyName.trim()) {
+    await rpc('users', 'updateUser', { id: answer.userId, ...name });
+  }
+  return answer.userId;
+}
+
+/** The server's messages by field: the role's own resource reports on the picker. */
+function roleFieldErrors(errors: Record<string, string>): Record<string, string> {
+  const shown = { ...errors };
+  for (const [path, message] of Object.entries(errors)) {
+    if (path.startsWith('roles.') && path.endsWith('.resource')) shown.resourceId = message;
+  }
+  return shown;
+}
+
+function AddRoleForm({ role, roleKey, resourceId }: { role: AddableRoleName; roleKey: string; resourceId?: string }) {
+  const navigate = useNavigate();
+  const state = useLocation().state as AddUserRoleState;
   const [email, setEmail] = useState(state?.email ?? '');
-  const [givenName, setGivenName] = useState('');
-  const [familyName, setFamilyName] = useState('');
-  const [resource, setResource] = useState<{ id: string; name: string } | null>(
-    params.resource ? { id: params.resource, name: state?.resourceName ?? '' } : null,
+  const [name, setName] = useState<NewName>({ givenName: '', familyName: '' });
+  const [resource, setResource] = useState<Resource | null>(
+    resourceId ? { id: resourceId, name: state?.resourceName ?? '' } : null,
   );
   const [asAdmin, setAsAdmin] = useState(false);
   const [ssoByDefault, setSsoByDefault] = useState(false);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
-
-  if (!role) return <Navigate to="/users/add/support" replace />;
+  const save = useSaveState();
   const scoped = role === 'Business' || role === 'Group';
   const existingUser = Boolean(state?.userId);
 
   const submit = async () => {
-    setError(undefined);
-    setFieldErrors({});
     // SPEC §5: a Business or Group role without its resource is not sent at all.
     if (scoped && !resource) {
-      setFieldErrors({ resourceId: 'Field is required' });
+      save.setError(undefined);
+      save.setFieldErrors({ resourceId: 'Field is required' });
       return;
     }
-    setPending(true);
+    save.start();
     try {
-      const resourceType = role === 'Business' ? 'business' : role === 'Group' ? 'group' : null;
-      const answer = await rpc('auth', 'addRoles', {
-        addIdpByDefault: role === 'Support' && ssoByDefault,
-        email,
-        frontEnd: role === 'Support' ? 'support' : 'pharmacy',
-        resourceId: scoped ? (resource?.id ?? null) : null,
-        resourceType,
-        roles: [
-          {
-            name: role,
-            resource: scoped ? (resource?.id ?? null) : null,
-            accessLevels: scoped && asAdmin ? ['Admin'] : [],
-          },
-        ],
-      });
-      if (answer.created && givenName.trim() && familyName.trim()) {
-        await rpc('users', 'updateUser', { id: answer.userId, givenName, familyName });
-      }
-      navigate(`/users/${encodeURIComponent(answer.userId)}`, { state: { notice: `${role} role added.` } });
+      const userId = await giveRole(addRolesInput(role, email, resource?.id ?? null, asAdmin, ssoByDefault), name);
+      navigate(`/users/${encodeURIComponent(userId)}`, { state: { notice: `${role} role added.` } });
     } catch (e) {
-      setPending(false);
-      if (e instanceof ApiError && e.details.some((d) => d.path)) {
-        const errors = e.fieldErrors;
-        // The role's own resource reports on the picker.
-        for (const [path, message] of Object.entries(errors)) {
-          if (path.startsWith('roles.') && path.endsWith('.resource')) errors.resourceId = message;
-        }
-        setFieldErrors(errors);
-        if (!Object.keys(errors).some((k) => ['email', 'givenName', 'familyName', 'resourceId'].includes(k))) {
-          setError(e.formMessage);
-        }
-      } else {
-        setError(messageOf(e));
-      }
+      save.fail(e);
+      showRoleErrors(e, save);
     }
   };
 
@@ -99,98 +121,123 @@ export function AddUserRole() {
       title={existingUser ? 'Add role' : 'Add user'}
       lead="Give a role to someone by their email address. Someone new gets an email with a link to choose a password."
     >
-      <Form
-        className="form--page"
-        error={error}
-        validationErrors={fieldErrors}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
+      <PageForm
+        state={save}
+        save={submit}
+        cancelHref={state?.userId ? `/users/${encodeURIComponent(state.userId)}` : '/users'}
+        submitLabel="Add role"
       >
-        <Select
-          label="Role"
-          name="role"
-          selectedKey={roleKey}
-          onSelectionChange={(key) => {
-            if (key !== null && key !== roleKey) {
-              setResource(null);
-              setFieldErrors({});
-              navigate(`/users/add/${String(key)}`, { replace: true, state });
-            }
+        <RoleSelect
+          roleKey={roleKey}
+          onChange={(key) => {
+            setResource(null);
+            save.setFieldErrors({});
+            navigate(`/users/add/${key}`, { replace: true, state });
           }}
-          options={Object.entries(roles).map(([id, label]) => ({ id, label }))}
+        />
+        <RoleEmailField value={email} onChange={setEmail} isReadOnly={existingUser} />
+        {!existingUser && <NewUserName name={name} onChange={setName} />}
+        {scoped && (
+          <RoleResourceFields
+            role={role}
+            resource={resource}
+            onResource={(picked) => {
+              setResource(picked);
+              save.setFieldErrors(({ resourceId: _dropped, ...rest }) => rest);
+            }}
+            error={save.fieldErrors.resourceId}
+            asAdmin={asAdmin}
+            onAsAdmin={setAsAdmin}
+          />
+        )}
+        {role === 'Support' && <SsoByDefault isSelected={ssoByDefault} onChange={setSsoByDefault} />}
+      </PageForm>
+    </Page>
+  );
+}
+
+/** The role to give; another choice opens its own address (`/users/add/{role}`). */
+function RoleSelect({ roleKey, onChange }: { roleKey: string; onChange: (key: string) => void }) {
+  return (
+    <Select
+      label="Role"
+      name="role"
+      selectedKey={roleKey}
+      onSelectionChange={(key) => {
+        if (key !== null && key !== roleKey) onChange(String(key));
+      }}
+      options={Object.entries(roles).map(([id, label]) => ({ id, label }))}
+    />
+  );
+}
+
+/** A new user's name, used only when nobody has the email address yet. */
+function NewUserName({ name, onChange }: { name: NewName; onChange: (name: NewName) => void }) {
+  return (
+    <fieldset className="fieldset">
+      <legend className="fieldset__legend">New user's name (optional)</legend>
+      <p className="field__description">Used only when nobody has this email address yet.</p>
+      <div className="fieldset__row">
+        <TextField
+          label="First name"
+          name="givenName"
+          value={name.givenName}
+          onChange={(givenName) => onChange({ ...name, givenName })}
+          autoComplete="off"
         />
         <TextField
-          label="Email address"
-          name="email"
-          type="email"
+          label="Surname"
+          name="familyName"
+          value={name.familyName}
+          onChange={(familyName) => onChange({ ...name, familyName })}
           autoComplete="off"
-          value={email}
-          onChange={setEmail}
-          isRequired
-          isReadOnly={existingUser}
-          autoFocus={!existingUser}
         />
-        {!existingUser && (
-          <fieldset className="fieldset">
-            <legend className="fieldset__legend">New user's name (optional)</legend>
-            <p className="field__description">Used only when nobody has this email address yet.</p>
-            <div className="fieldset__row">
-              <TextField
-                label="First name"
-                name="givenName"
-                value={givenName}
-                onChange={setGivenName}
-                autoComplete="off"
-              />
-              <TextField
-                label="Surname"
-                name="familyName"
-                value={familyName}
-                onChange={setFamilyName}
-                autoComplete="off"
-              />
-            </div>
-          </fieldset>
-        )}
-        {scoped && (
-          <>
-            <ResourcePicker
-              key={role}
-              kind={role === 'Business' ? 'business' : 'group'}
-              selectedId={resource?.id ?? null}
-              selectedName={resource?.name}
-              onChange={(picked) => {
-                setResource(picked);
-                setFieldErrors(({ resourceId: _dropped, ...rest }) => rest);
-              }}
-              errorMessage={fieldErrors.resourceId}
-              isInvalid={Boolean(fieldErrors.resourceId)}
-            />
-            <Checkbox isSelected={asAdmin} onChange={setAsAdmin}>
-              Add as a {role} administrator
-            </Checkbox>
-          </>
-        )}
-        {role === 'Support' && (
-          <Checkbox
-            isSelected={ssoByDefault}
-            onChange={setSsoByDefault}
-            description="When an identity provider is set up, the user signs in through it instead of a password."
-          >
-            Use single sign-on by default
-          </Checkbox>
-        )}
-        <FormActions>
-          <Link href={state?.userId ? `/users/${encodeURIComponent(state.userId)}` : '/users'} variant="button">
-            Cancel
-          </Link>
-          <Button type="submit" variant="primary" isPending={pending}>
-            Add role
-          </Button>
-        </FormActions>
-      </Form>
-    </Page>
+      </div>
+    </fieldset>
+  );
+}
+
+/** The business or group a Business or Group role is on, and whether it comes with Admin. */
+function RoleResourceFields({
+  role,
+  resource,
+  onResource,
+  error,
+  asAdmin,
+  onAsAdmin,
+}: {
+  role: 'Business' | 'Group';
+  resource: Resource | null;
+  onResource: (picked: Resource | null) => void;
+  error?: string;
+  asAdmin: boolean;
+  onAsAdmin: (selected: boolean) => void;
+}) {
+  return (
+    <>
+      <ResourcePicker
+        key={role}
+        kind={role === 'Business' ? 'business' : 'group'}
+        selectedId={resource?.id ?? null}
+        selectedName={resource?.name}
+        onChange={onResource}
+        errorMessage={error}
+        isInvalid={Boolean(error)}
+      />
+      <AdminCheckbox roleName={role} isSelected={asAdmin} onChange={onAsAdmin} />
+    </>
+  );
+}
+
+/** A Support user may sign in through the identity provider by default. */
+function SsoByDefault({ isSelected, onChange }: { isSelected: boolean; onChange: (selected: boolean) => void }) {
+  return (
+    <Checkbox
+      isSelected={isSelected}
+      onChange={onChange}
+      description="When an identity provider is set up, the user signs in through it instead of a password."
+    >
+      Use single sign-on by default
+    </Checkbox>
   );
 }

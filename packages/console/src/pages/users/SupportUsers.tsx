@@ -2,7 +2,7 @@ import type { User } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { supportUsersSearchAtom } from '../../state/users.ts';
 import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
 
 const columns: ListColumn<User>[] = [
   {
@@ -25,17 +25,7 @@ export function SupportUsers() {
     <ListPage
       title="Support Users"
       lead="People who can use this console."
-      actions={[
-        {
-          key: 'add',
-          method: ['auth', 'addRoles'],
-          element: (
-            <Link href="/users/add/support" variant="primary-button">
-              Add
-            </Link>
-          ),
-        },
-      ]}
+      actions={[linkAction('Add', '/users/add/support', ['auth', 'addRoles'])]}
       search={{ atom: supportUsersSearchAtom, placeholder: 'Name or email' }}
       query={{
         key: ['users', 'getUsersByRole', 'Support', null],

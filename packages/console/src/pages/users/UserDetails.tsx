@@ -1,13 +1,13 @@
 import type { Role } from '@medlocker/core';
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { messageOf, rpc } from '../../api/client.ts';
+import { type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { useCurrentUser, useHasSupportScope } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
@@ -25,48 +25,40 @@ const roleKey = (role: Role) => `${role.name}:${role.resource ?? '*'}`;
  */
 export function UserDetails() {
   const { userId = '' } = useParams();
+  const query = useQuery((signal) => rpc('users', 'getUser', { id: userId }, { signal }), ['users', 'getUser', userId]);
+  if (!query.data) {
+    return (
+      <Page title="User">{query.error ? <LoadError error={query.error} onRetry={query.reload} /> : <Loading />}</Page>
+    );
+  }
+  return <UserPage data={query.data} reload={query.reload} />;
+}
+
+type UserAnswer = RpcOutput<'users', 'getUser'>;
+
+function UserPage({ data, reload }: { data: UserAnswer; reload: () => void }) {
   const notice = useFlashNotice();
   const support = useHasSupportScope();
   const me = useCurrentUser();
   const navigate = useNavigate();
   // The resource's users list this page sits under (`/businesses/{id}/users`), or `/users`.
   const usersPath = useLocation().pathname.replace(/\/[^/]*$/, '');
-  const query = useQuery((signal) => rpc('users', 'getUser', { id: userId }, { signal }), ['users', 'getUser', userId]);
   const [removing, setRemoving] = useState<Role | null>(null);
-  const [removeError, setRemoveError] = useState<string>();
-  const [removePending, setRemovePending] = useState(false);
   const [editingIdp, setEditingIdp] = useState(false);
   const [changed, setChanged] = useState<string>();
-
-  if (!query.data) {
-    return (
-      <Page title="User">{query.error ? <LoadError error={query.error} onRetry={query.reload} /> : <Loading />}</Page>
-    );
-  }
-
-  const { user, roles, identityProvider } = query.data;
+  const { user, roles, identityProvider } = data;
   const isSupport = roles.some((r) => r.name === 'Support' || r.name === 'support');
   const message = changed ?? notice;
 
-  const removeRole = async () => {
-    if (!removing) return;
-    setRemovePending(true);
-    setRemoveError(undefined);
-    try {
-      await rpc('auth', 'removeRole', { roleName: removing.name, roleResource: removing.resource, userId: user.id });
-      // A pharmacy Admin may no longer see the person at all: back to the list, with the news.
-      if (!support) {
-        navigate(usersPath, { state: { notice: `${removing.name} role removed from ${user.name}.` } });
-        return;
-      }
-      setChanged(`${removing.name} role removed.`);
-      setRemoving(null);
-      query.reload();
-    } catch (e) {
-      setRemoveError(messageOf(e));
-    } finally {
-      setRemovePending(false);
+  const removed = (role: Role) => {
+    // A pharmacy Admin may no longer see the person at all: back to the list, with the news.
+    if (!support) {
+      navigate(usersPath, { state: { notice: `${role.name} role removed from ${user.name}.` } });
+      return;
     }
+    setChanged(`${role.name} role removed.`);
+    setRemoving(null);
+    reload();
   };
 
   return (
@@ -89,7 +81,46 @@ export function UserDetails() {
     >
       {message && <Banner tone="success">{message}</Banner>}
       <UserDetailsBlock user={user} identityProvider={identityProvider} />
+      <RolesTable roles={roles} mayRemove={support || user.id !== me?.id} onRemove={setRemoving} />
+      {removing && (
+        <RemoveRoleConfirm
+          userId={user.id}
+          userName={user.name}
+          role={removing}
+          onDone={() => removed(removing)}
+          onCancel={() => setRemoving(null)}
+        />
+      )}
+      {editingIdp && (
+        <EditIdentityProviderDialog
+          email={user.email}
+          frontEnd={isSupport ? 'support' : 'pharmacy'}
+          currentId={identityProvider?.id ?? null}
+          onClose={(saved) => {
+            setEditingIdp(false);
+            if (saved) {
+              setChanged('Identity provider changed.');
+              reload();
+            }
+          }}
+        />
+      )}
+    </Page>
+  );
+}
 
+/** The person's roles, each with Remove when this user may take it away. */
+function RolesTable({
+  roles,
+  mayRemove,
+  onRemove,
+}: {
+  roles: Role[];
+  mayRemove: boolean;
+  onRemove: (role: Role) => void;
+}) {
+  return (
+    <>
       <h2 className="section-title" id="roles-title">
         Roles
       </h2>
@@ -111,14 +142,11 @@ export function UserDetails() {
               </Cell>
               <Cell>{role.accessLevels.length > 0 ? role.accessLevels.join(', ') : '—'}</Cell>
               <Cell>
-                {(support || user.id !== me?.id) && (
+                {mayRemove && (
                   <Button
                     variant="quiet"
                     aria-label={`Remove role ${role.name}${role.resourceName ? ` for ${role.resourceName}` : ''}`}
-                    onPress={() => {
-                      setRemoveError(undefined);
-                      setRemoving(role);
-                    }}
+                    onPress={() => onRemove(role)}
                   >
                     Remove
                   </Button>
@@ -128,40 +156,7 @@ export function UserDetails() {
           )}
         </TableBody>
       </Table>
-
-      <ConfirmDialog
-        title="Remove role?"
-        isOpen={removing !== null}
-        onOpenChange={(open) => !open && !removePending && setRemoving(null)}
-        cancelLabel="Keep role"
-        confirmLabel="Remove role"
-        onConfirm={() => void removeRole()}
-        isPending={removePending}
-        error={removeError}
-      >
-        {removing && (
-          <p>
-            {user.name} will lose the {removing.name} role
-            {removing.resource ? ` for ${removing.resourceName ?? 'a restricted resource'}` : ''}.
-          </p>
-        )}
-      </ConfirmDialog>
-
-      {editingIdp && (
-        <EditIdentityProviderDialog
-          email={user.email}
-          frontEnd={isSupport ? 'support' : 'pharmacy'}
-          currentId={identityProvider?.id ?? null}
-          onClose={(saved) => {
-            setEditingIdp(false);
-            if (saved) {
-              setChanged('Identity provider changed.');
-              query.reload();
-            }
-          }}
-        />
-      )}
-    </Page>
+    </>
   );
 }
 
@@ -172,4 +167,36 @@ function ResourceCell({ role }: { role: Role }) {
   const base =
     role.resourceType === 'group' || role.name === 'Group' || role.name === 'group' ? '/groups' : '/businesses';
   return <Link href={`${base}/${encodeURIComponent(role.resource)}`}>{role.resourceName}</Link>;
+}
+
+/** "Remove role?": the person loses the role when confirmed. */
+function RemoveRoleConfirm({
+  userId,
+  userName,
+  role,
+  onDone,
+  onCancel,
+}: {
+  userId: string;
+  userName: string;
+  role: Role;
+  onDone: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <ConfirmAction
+      title="Remove role?"
+      isOpen
+      cancelLabel="Keep role"
+      confirmLabel="Remove role"
+      action={() => rpc('auth', 'removeRole', { roleName: role.name, roleResource: role.resource, userId })}
+      onDone={onDone}
+      onCancel={onCancel}
+    >
+      <p>
+        {userName} will lose the {role.name} role
+        {role.resource ? ` for ${role.resourceName ?? 'a restricted resource'}` : ''}.
+      </p>
+    </ConfirmAction>
+  );
 }

@@ -53,15 +53,7 @@ export function ReplayFailedDialog({
 
   return (
     <Dialog title="Replay failed deliveries" isOpen onOpenChange={(open) => !open && onClose()}>
-      <Form
-        className="dialog__body"
-        error={error}
-        guardUnsaved={false}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
+      <Form className="dialog__body" error={error} guardUnsaved={false} submit={submit}>
         <p>Every delivery that failed, made at or after this time, is sent again with the same webhook-id.</p>
         <TextField
           label="Failed since"

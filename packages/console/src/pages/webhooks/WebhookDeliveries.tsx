@@ -8,6 +8,7 @@ import {
 } from '@medlocker/core';
 import { useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
+import { webhookPaths } from '../../paths.ts';
 import { choiceCodec, useUrlState } from '../../state/url-filter.ts';
 import {
   type WebhookSince,
@@ -21,7 +22,7 @@ import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { WebhookEndpointPanel } from './WebhookEndpointPanel.tsx';
-import { lastAnswer, OutcomeBadge, outcomeLabels, WebhookBreadcrumb, webhookPaths } from './webhook-parts.tsx';
+import { lastAnswer, OutcomeBadge, outcomeLabels, WebhookBreadcrumb } from './webhook-parts.tsx';
 
 const outcomeCodec = choiceCodec<WebhookOutcome>(webhookOutcomes);
 const eventTypeCodec = choiceCodec<WebhookEventType>(webhookEventTypes);
@@ -41,18 +42,9 @@ const sinceOptions = [
 /** A Select's choice: null for 'all'. */
 const chosen = <T extends string>(key: unknown) => (key === 'all' || key === null ? null : (key as T));
 
-/**
- * `/businesses/{businessId}/settings/integration/webhooks`, the delivery console (issue 20): the
- * endpoint's state and actions, then every webhook message newest first, filtered by event type,
- * outcome and time in the URL (`?outcome=failed`); each opens its attempts and body.
- */
-export function WebhookDeliveries() {
-  const { business } = useBusiness();
-  const { businessId = business.id } = useParams();
-  const [outcome, setOutcome] = useUrlState('outcome', webhooksOutcomeAtom, outcomeCodec);
-  const [eventType, setEventType] = useUrlState('event', webhooksEventTypeAtom, eventTypeCodec);
-  const [since, setSince] = useUrlState('since', webhooksSinceAtom, sinceCodec);
-  const columns: ListColumn<WebhookDelivery>[] = [
+/** When, what, how it went, and a link to its attempts and body. */
+function deliveryColumns(businessId: string): ListColumn<WebhookDelivery>[] {
+  return [
     { key: 'created', header: 'Time', width: '11rem', render: (d) => formatDateTime(d.created) },
     { key: 'event', header: 'Event', width: 'minmax(9rem, 1fr)', render: (d) => d.eventType },
     { key: 'outcome', header: 'Outcome', width: '6.5rem', render: (d) => <OutcomeBadge outcome={d.status} /> },
@@ -72,7 +64,19 @@ export function WebhookDeliveries() {
       ),
     },
   ];
+}
 
+/**
+ * `/businesses/{businessId}/settings/integration/webhooks`, the delivery console: the
+ * endpoint's state and actions, then every webhook message newest first, filtered by event type,
+ * outcome and time in the URL (`?outcome=failed`); each opens its attempts and body.
+ */
+export function WebhookDeliveries() {
+  const { business } = useBusiness();
+  const { businessId = business.id } = useParams();
+  const [outcome, setOutcome] = useUrlState('outcome', webhooksOutcomeAtom, outcomeCodec);
+  const [eventType, setEventType] = useUrlState('event', webhooksEventTypeAtom, eventTypeCodec);
+  const [since, setSince] = useUrlState('since', webhooksSinceAtom, sinceCodec);
   return (
     <>
       <WebhookBreadcrumb trail={[{ label: 'Webhook deliveries' }]} />
@@ -123,7 +127,7 @@ export function WebhookDeliveries() {
           },
         }}
         label="Webhook deliveries"
-        columns={columns}
+        columns={deliveryColumns(businessId)}
         emptyText="No webhook deliveries found"
       />
     </>

@@ -1,16 +1,18 @@
 import { formatDateTime, type WebhookAttempt } from '@medlocker/core';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
-import { messageOf, rpc } from '../../api/client.ts';
+import { type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { webhookPaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { useAction } from '../../ui/use-action.ts';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { DetailsItem } from '../businesses/entity-parts.tsx';
-import { lastAnswer, OutcomeBadge, refreshWebhooks, WebhookBreadcrumb, webhookPaths } from './webhook-parts.tsx';
+import { lastAnswer, OutcomeBadge, refreshWebhooks, WebhookBreadcrumb } from './webhook-parts.tsx';
 
 /** While a delivery waits, its page reads it again this often: a replay's answer shows up by itself. */
 const PENDING_POLL_MS = 2000;
@@ -33,8 +35,7 @@ export function WebhookDeliveryPage() {
     (signal) => rpc('webhooks', 'getDelivery', { id: deliveryId }, { signal }),
     ['webhooks', 'getDelivery', deliveryId],
   );
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string>();
+  const { pending, error, run } = useAction();
   const [notice, setNotice] = useState<string>();
   const waiting = query.data?.delivery.status === 'pending';
   const { reload } = query;
@@ -45,18 +46,12 @@ export function WebhookDeliveryPage() {
   }, [waiting, reload]);
 
   const replay = async () => {
-    setPending(true);
-    setError(undefined);
     setNotice(undefined);
-    try {
+    await run(async () => {
       await rpc('webhooks', 'replayDelivery', { id: deliveryId });
       setNotice('Queued again: its attempts appear below.');
       await refreshWebhooks();
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setPending(false);
-    }
+    });
   };
 
   return (
@@ -76,59 +71,71 @@ export function WebhookDeliveryPage() {
       >
         {error && <Banner tone="error">{error}</Banner>}
         {notice && <Banner tone="success">{notice}</Banner>}
-        <QueryView query={query}>
-          {({ delivery: d, event, attempts }) => (
-            <>
-              <dl className="details details--flat">
-                <DetailsItem term="Event">{d.eventType}</DetailsItem>
-                <DetailsItem term="webhook-id">
-                  <code>{d.id}</code>
-                </DetailsItem>
-                <DetailsItem term="Outcome">
-                  <OutcomeBadge outcome={d.status} /> {lastAnswer(d)}
-                </DetailsItem>
-                <DetailsItem term="Made">{formatDateTime(d.created)}</DetailsItem>
-                <DetailsItem term={d.status === 'pending' ? 'Next attempt' : 'Delivered at'}>
-                  {d.status === 'pending'
-                    ? d.nextAttemptAt === null
-                      ? 'Soon'
-                      : formatDateTime(d.nextAttemptAt)
-                    : d.deliveredAt === null
-                      ? 'No'
-                      : formatDateTime(d.deliveredAt)}
-                </DetailsItem>
-              </dl>
-              <h3 className="panel__title">Attempts</h3>
-              <Table aria-label="Attempts">
-                <TableHeader>
-                  <Column isRowHeader>Time</Column>
-                  <Column>Why</Column>
-                  <Column>Status</Column>
-                  <Column>Latency</Column>
-                  <Column>Error</Column>
-                  <Column>Response</Column>
-                </TableHeader>
-                <TableBody items={attempts} emptyText="Not tried yet.">
-                  {(a) => (
-                    <Row id={a.id}>
-                      <Cell>{formatDateTime(a.attemptedAt)}</Cell>
-                      <Cell>{triggerLabels[a.trigger]}</Cell>
-                      <Cell>{a.status === null ? 'No answer' : `HTTP ${a.status}`}</Cell>
-                      <Cell>{`${a.latencyMs} ms`}</Cell>
-                      <Cell>{a.error ?? ''}</Cell>
-                      <Cell>
-                        <span className="message-text">{a.responseExcerpt ?? ''}</span>
-                      </Cell>
-                    </Row>
-                  )}
-                </TableBody>
-              </Table>
-              <h3 className="panel__title">Body</h3>
-              <pre className="code-block">{JSON.stringify(event, null, 2)}</pre>
-            </>
-          )}
-        </QueryView>
+        <QueryView query={query}>{(data) => <DeliveryView data={data} />}</QueryView>
       </Section>
     </>
+  );
+}
+
+type Delivery = RpcOutput<'webhooks', 'getDelivery'>;
+
+/** The message's event and outcome, each attempt, and the body it sends. */
+function DeliveryView({ data: { delivery: d, event, attempts } }: { data: Delivery }) {
+  return (
+    <>
+      <dl className="details details--flat">
+        <DetailsItem term="Event">{d.eventType}</DetailsItem>
+        <DetailsItem term="webhook-id">
+          <code>{d.id}</code>
+        </DetailsItem>
+        <DetailsItem term="Outcome">
+          <OutcomeBadge outcome={d.status} /> {lastAnswer(d)}
+        </DetailsItem>
+        <DetailsItem term="Made">{formatDateTime(d.created)}</DetailsItem>
+        <DetailsItem term={d.status === 'pending' ? 'Next attempt' : 'Delivered at'}>
+          {d.status === 'pending'
+            ? d.nextAttemptAt === null
+              ? 'Soon'
+              : formatDateTime(d.nextAttemptAt)
+            : d.deliveredAt === null
+              ? 'No'
+              : formatDateTime(d.deliveredAt)}
+        </DetailsItem>
+      </dl>
+      <h3 className="panel__title">Attempts</h3>
+      <AttemptsTable attempts={attempts} />
+      <h3 className="panel__title">Body</h3>
+      <pre className="code-block">{JSON.stringify(event, null, 2)}</pre>
+    </>
+  );
+}
+
+/** Each attempt: when, why, the answer (status, latency, error, the start of the body). */
+function AttemptsTable({ attempts }: { attempts: Delivery['attempts'] }) {
+  return (
+    <Table aria-label="Attempts">
+      <TableHeader>
+        <Column isRowHeader>Time</Column>
+        <Column>Why</Column>
+        <Column>Status</Column>
+        <Column>Latency</Column>
+        <Column>Error</Column>
+        <Column>Response</Column>
+      </TableHeader>
+      <TableBody items={attempts} emptyText="Not tried yet.">
+        {(a) => (
+          <Row id={a.id}>
+            <Cell>{formatDateTime(a.attemptedAt)}</Cell>
+            <Cell>{triggerLabels[a.trigger]}</Cell>
+            <Cell>{a.status === null ? 'No answer' : `HTTP ${a.status}`}</Cell>
+            <Cell>{`${a.latencyMs} ms`}</Cell>
+            <Cell>{a.error ?? ''}</Cell>
+            <Cell>
+              <span className="message-text">{a.responseExcerpt ?? ''}</span>
+            </Cell>
+          </Row>
+        )}
+      </TableBody>
+    </Table>
   );
 }

@@ -2,6 +2,7 @@ import { formatDateTime, type WebhookEndpoint } from '@medlocker/core';
 import { useState } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { webhookPaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -10,7 +11,7 @@ import { QueryView } from '../../ui/QueryView.tsx';
 import { DetailsItem } from '../businesses/entity-parts.tsx';
 import { SecretReveal } from '../settings/SecretReveal.tsx';
 import { ReplayFailedDialog } from './ReplayFailedDialog.tsx';
-import { refreshWebhooks, webhookPaths } from './webhook-parts.tsx';
+import { refreshWebhooks } from './webhook-parts.tsx';
 
 type Action = 'test' | 'enable' | 'rotate';
 
@@ -40,23 +41,16 @@ export function WebhookEndpointPanel({ businessId, archived }: { businessId: str
   );
 }
 
-function Endpoint({
-  endpoint: e,
-  businessId,
-  archived,
-}: {
-  endpoint: WebhookEndpoint;
-  businessId: string;
-  archived: boolean;
-}) {
+/**
+ * Send test event, Enable again and Rotate secret: which one is running, and what it answered (a
+ * notice, the new secret shown once, or the refusal).
+ */
+function useEndpointActions(businessId: string, clientId: string) {
   const [pending, setPending] = useState<Action>();
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const [secret, setSecret] = useState<string>();
   const [confirmRotate, setConfirmRotate] = useState(false);
-  const [replaying, setReplaying] = useState(false);
-  const sendable = e.url !== null && e.disabledAt === null && !archived;
-
   const run = async (action: Action) => {
     setPending(action);
     setError(undefined);
@@ -69,7 +63,7 @@ function Endpoint({
         await rpc('webhooks', 'enableEndpoint', { businessId });
         setNotice('Webhooks enabled again: waiting deliveries are being sent.');
       } else {
-        const { webhookSecret } = await rpc('integration', 'generateWebhookSecret', { id: e.clientId });
+        const { webhookSecret } = await rpc('integration', 'generateWebhookSecret', { id: clientId });
         setConfirmRotate(false);
         setSecret(webhookSecret);
       }
@@ -81,48 +75,40 @@ function Endpoint({
     }
   };
 
+  return { pending, error, notice, setNotice, secret, setSecret, confirmRotate, setConfirmRotate, run };
+}
+
+function Endpoint({
+  endpoint: e,
+  businessId,
+  archived,
+}: {
+  endpoint: WebhookEndpoint;
+  businessId: string;
+  archived: boolean;
+}) {
+  const { pending, error, notice, setNotice, secret, setSecret, confirmRotate, setConfirmRotate, run } =
+    useEndpointActions(businessId, e.clientId);
+  const [replaying, setReplaying] = useState(false);
+  const sendable = e.url !== null && e.disabledAt === null && !archived;
+
   return (
     <section className="panel" aria-labelledby="endpoint-title">
       <h3 id="endpoint-title" className="panel__title">
         Endpoint
       </h3>
       {e.disabledAt !== null && (
-        <Banner
-          tone="warning"
-          title="Webhooks are disabled"
-          action={
-            archived ? undefined : (
-              <Button onPress={() => void run('enable')} isPending={pending === 'enable'}>
-                Enable again
-              </Button>
-            )
-          }
-        >
-          Disabled {formatDateTime(e.disabledAt)}
-          {e.failingSince !== null && ` after failing since ${formatDateTime(e.failingSince)}`}. Nothing is sent until
-          it is enabled again.
-        </Banner>
+        <DisabledBanner
+          disabledAt={e.disabledAt}
+          failingSince={e.failingSince}
+          onEnable={archived ? undefined : () => void run('enable')}
+          pending={pending === 'enable'}
+        />
       )}
       {error && <Banner tone="error">{error}</Banner>}
       {notice && <Banner tone="success">{notice}</Banner>}
       {secret && <SecretReveal label="webhook signing secret" secret={secret} onDone={() => setSecret(undefined)} />}
-      <dl className="details details--flat">
-        <DetailsItem term="Webhook URL">
-          {e.url ? <code>{e.url}</code> : 'None: add one in the integration settings'}
-        </DetailsItem>
-        <DetailsItem term="State">
-          {e.disabledAt !== null
-            ? 'Disabled'
-            : e.failingSince !== null
-              ? `Failing since ${formatDateTime(e.failingSince)}`
-              : 'Enabled'}
-        </DetailsItem>
-        <DetailsItem term="Waiting to be sent">{String(e.pendingCount)}</DetailsItem>
-        <DetailsItem term="Failed">{String(e.failedCount)}</DetailsItem>
-        <DetailsItem term="Last delivered">
-          {e.lastSuccessAt === null ? 'Never' : formatDateTime(e.lastSuccessAt)}
-        </DetailsItem>
-      </dl>
+      <EndpointFacts endpoint={e} />
       {!archived && (
         <div className="page__actions">
           <Button onPress={() => void run('test')} isPending={pending === 'test'} isDisabled={!sendable}>
@@ -160,5 +146,59 @@ function Endpoint({
         />
       )}
     </section>
+  );
+}
+
+/** Why nothing is sent, since when, and Enable again (not for an archived business). */
+function DisabledBanner({
+  disabledAt,
+  failingSince,
+  onEnable,
+  pending,
+}: {
+  disabledAt: number;
+  failingSince: number | null;
+  onEnable?: () => void;
+  pending: boolean;
+}) {
+  return (
+    <Banner
+      tone="warning"
+      title="Webhooks are disabled"
+      action={
+        onEnable && (
+          <Button onPress={onEnable} isPending={pending}>
+            Enable again
+          </Button>
+        )
+      }
+    >
+      Disabled {formatDateTime(disabledAt)}
+      {failingSince !== null && ` after failing since ${formatDateTime(failingSince)}`}. Nothing is sent until it is
+      enabled again.
+    </Banner>
+  );
+}
+
+/** Where the endpoint is, whether it works, and what waits or failed. */
+function EndpointFacts({ endpoint: e }: { endpoint: WebhookEndpoint }) {
+  return (
+    <dl className="details details--flat">
+      <DetailsItem term="Webhook URL">
+        {e.url ? <code>{e.url}</code> : 'None: add one in the integration settings'}
+      </DetailsItem>
+      <DetailsItem term="State">
+        {e.disabledAt !== null
+          ? 'Disabled'
+          : e.failingSince !== null
+            ? `Failing since ${formatDateTime(e.failingSince)}`
+            : 'Enabled'}
+      </DetailsItem>
+      <DetailsItem term="Waiting to be sent">{String(e.pendingCount)}</DetailsItem>
+      <DetailsItem term="Failed">{String(e.failedCount)}</DetailsItem>
+      <DetailsItem term="Last delivered">
+        {e.lastSuccessAt === null ? 'Never' : formatDateTime(e.lastSuccessAt)}
+      </DetailsItem>
+    </dl>
   );
 }

@@ -1,5 +1,6 @@
 import type { WebhookDelivery, WebhookOutcome } from '@medlocker/core';
 import { queryClient } from '../../api/queries.ts';
+import { webhookPaths } from '../../paths.ts';
 import { Link } from '../../ui/Link.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 
@@ -17,13 +18,6 @@ export function OutcomeBadge({ outcome }: { outcome: WebhookOutcome }) {
 /** The last HTTP status a delivery got, or why it got none. */
 export const lastAnswer = (d: Pick<WebhookDelivery, 'attempts' | 'lastStatus' | 'lastError'>) =>
   d.attempts === 0 ? 'Not tried yet' : d.lastStatus !== null ? `HTTP ${d.lastStatus}` : (d.lastError ?? 'No answer');
-
-/** The console's addresses of the delivery console, under the business's integration settings. */
-export const webhookPaths = {
-  integration: (businessId: string) => `/businesses/${encodeURIComponent(businessId)}/settings/integration`,
-  deliveries: (businessId: string) => `${webhookPaths.integration(businessId)}/webhooks`,
-  delivery: (businessId: string, id: string) => `${webhookPaths.deliveries(businessId)}/${encodeURIComponent(id)}`,
-};
 
 /** After a replay, a test event or an endpoint change: the list, the header and any delivery read again. */
 export const refreshWebhooks = () => queryClient.invalidateQueries({ queryKey: ['webhooks'] });

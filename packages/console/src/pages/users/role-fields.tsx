@@ -1,0 +1,44 @@
+import { Checkbox } from '../../ui/Checkbox.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+
+/** The person given a role, by email (read-only when adding a role to a known user). */
+export function RoleEmailField({
+  value,
+  onChange,
+  isReadOnly = false,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  isReadOnly?: boolean;
+}) {
+  return (
+    <TextField
+      label="Email address"
+      name="email"
+      type="email"
+      autoComplete="off"
+      value={value}
+      onChange={onChange}
+      isRequired
+      isReadOnly={isReadOnly}
+      autoFocus={!isReadOnly}
+    />
+  );
+}
+
+/** A Business or Group role with the Admin access level (SPEC §6). */
+export function AdminCheckbox({
+  roleName,
+  isSelected,
+  onChange,
+}: {
+  roleName: string;
+  isSelected: boolean;
+  onChange: (selected: boolean) => void;
+}) {
+  return (
+    <Checkbox isSelected={isSelected} onChange={onChange}>
+      Add as a {roleName} administrator
+    </Checkbox>
+  );
+}
