@@ -2,9 +2,9 @@ import { describe, expect, it } from 'bun:test';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describeApi } from '../../api/src/testing/api.ts';
 // The simulator against a real hub: the api's test kit, used here only by the locker-sim tests.
 import { asSupport, eventually, listen, seedBusiness, withTestAuth } from '../../api/src/testing/hub.ts';
-import { describeApi } from '../../api/src/testing/api.ts';
 import { SimLocker } from './locker.ts';
 import { machineAlertCode } from './protocol.ts';
 import { loadScenario, runScenario, type Scenario } from './scenario.ts';

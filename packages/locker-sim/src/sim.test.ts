@@ -2,10 +2,10 @@ import { expect, it } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testPatient } from '../../api/src/testing/patients.ts';
+import { describeApi } from '../../api/src/testing/api.ts';
 // The simulator against a real hub: the api's test kit, used here only by this test.
 import { asSupport, eventually, listen, seedBusiness, withTestAuth } from '../../api/src/testing/hub.ts';
-import { describeApi } from '../../api/src/testing/api.ts';
+import { testPatient } from '../../api/src/testing/patients.ts';
 import { startControl } from './control.ts';
 import { SimLocker } from './locker.ts';
 
