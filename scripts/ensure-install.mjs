@@ -32,7 +32,8 @@ export function ensureInstall() {
   if (existsSync(bun) && existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return;
   // `npm install`, not `npm ci`: it follows package-lock.json just the same, and it also accepts a lock
   // file written on another platform, whose optional native packages (Biome's, Bun's) differ.
-  console.log('Installing dependencies (npm install)…');
+  // On standard error: a tool's standard output may be read by a script (--json).
+  console.error('Installing dependencies (npm install)…');
   const run = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: root,
     stdio: 'inherit',

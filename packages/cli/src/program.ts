@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { version } from '../package.json' with { type: 'json' };
 import { ApiError, UnreachableError } from './client.ts';
 import { authCommands } from './commands/auth.ts';
 import { businessesCommands } from './commands/businesses.ts';
@@ -23,6 +24,11 @@ export function buildProgram(io: CliIo): Command {
     .description('MedLocker operations from the command line, over the same API as the console')
     .option('--api <url>', 'API base URL (default: $MEDLOCKER_API or http://localhost:3000)')
     .option('--json', 'print results as JSON, for scripts')
+    .version(version, '-V, --version', 'print the version')
+    .addHelpText(
+      'after',
+      `\nExit codes:\n  ${exitCodes.ok}  done\n  ${exitCodes.refused}  refused (by the server, or not logged in)\n  ${exitCodes.usage}  wrong command line\n  ${exitCodes.unreachable}  the server could not be reached\n`,
+    )
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run medlocker --help for usage)');

@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 import { join, resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, type CommanderError, InvalidArgumentError } from 'commander';
+import { version } from '../package.json' with { type: 'json' };
 import { defaultApi } from './api-address.ts';
 import { formatTable, runConformance } from './conformance/index.ts';
 import { startControl } from './control.ts';
@@ -15,6 +16,24 @@ const int = (value: string) => {
   return n;
 };
 
+/** Exit codes: 0 stopped when asked (or every conformance check passed), 1 failed, 2 wrong command line. */
+export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
+
+const exitCodesHelp = `
+Exit codes:
+  ${exitCodes.ok}  stopped when asked; conformance: every check passed
+  ${exitCodes.failed}  could not run (the server unreachable, a test machine refused); conformance: a check failed
+  ${exitCodes.usage}  wrong command line
+`;
+
+/** Help and version end well; any other complaint of commander's is a wrong command line. */
+const usageExit = (error: CommanderError): never =>
+  process.exit(
+    ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)
+      ? exitCodes.ok
+      : exitCodes.usage,
+  );
+
 const program = new Command('locker-sim')
   .description('Simulated MedLocker lockers speaking the locker protocol (docs/LOCKER-PROTOCOL.md)')
   .option('--api <url>', 'the MedLocker server (default: MEDLOCKER_API, else http://localhost:3000)', defaultApi())
@@ -28,7 +47,10 @@ const program = new Command('locker-sim')
   .option('--reading-interval <seconds>', 'seconds between temperature readings', int, 10)
   .option('--batch <seconds>', 'seconds between TemperatureReadings messages', int, 60)
   .option('--random-alarms <perHour>', 'random alarms per locker per hour', int, 0)
-  .option('--plain', 'plain log lines instead of the Ink screen (automatic when stdout is not a TTY)');
+  .option('--plain', 'plain log lines instead of the Ink screen (automatic when stdout is not a TTY)')
+  .version(version, '-V, --version', 'print the version')
+  .addHelpText('after', `\nRun \`locker-sim conformance --help\` for the protocol conformance run.\n${exitCodesHelp}`)
+  .exitOverride(usageExit);
 
 type Options = {
   api: string;
@@ -88,6 +110,8 @@ async function conformance(argv: string[]) {
     .option('--business <id>', 'the business the conformance machine is created in (default: the first active one)')
     .option('--json', 'print the checks as JSON instead of a table')
     .option('--verbose', 'print each check as it runs')
+    .addHelpText('after', exitCodesHelp)
+    .exitOverride(usageExit)
     .parse(argv, { from: 'user' })
     .opts<{
       url: string;
@@ -112,7 +136,7 @@ async function conformance(argv: string[]) {
   console.log(
     o.json ? JSON.stringify({ url: o.url, passed: checks.every((c) => c.ok), checks }, null, 2) : formatTable(checks),
   );
-  process.exit(checks.every((c) => c.ok) ? 0 : 1);
+  process.exit(checks.every((c) => c.ok) ? exitCodes.ok : exitCodes.failed);
 }
 
 async function main() {
@@ -151,7 +175,7 @@ async function main() {
     for (const locker of lockers) locker.stop();
     control?.stop(true);
     screen?.unmount();
-    setTimeout(() => process.exit(0), 200);
+    setTimeout(() => process.exit(exitCodes.ok), 200);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -159,5 +183,5 @@ async function main() {
 
 main().catch((error) => {
   console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
+  process.exit(exitCodes.failed);
 });
