@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { type Compilable, Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 import { emptyClusterTarball } from './empty-cluster.ts';
 import type { Database } from './schema.ts';
 
@@ -102,18 +103,26 @@ export async function createDb(options: DbOptions): Promise<Db> {
   }
   const inMemory = options.dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
+  // One process per folder: a second one stops here with the first one's process id.
+  const unlock = inMemory ? () => {} : lockDataDir(options.dataDir);
   // A new database starts from the shipped empty cluster instead of running initdb (~1 GB of memory
   // and seconds of CPU): see empty-cluster.ts. Without a tarball for this PGlite, PGlite runs initdb.
   const isNew = inMemory || !existsSync(join(options.dataDir, 'PG_VERSION'));
-  const pglite = await PGlite.create(options.dataDir, {
-    loadDataDir: isNew ? await emptyClusterTarball() : undefined,
-    parsers: { [INT8]: parseInt8 },
-    // PostgreSQL's default 128 MB of shared buffers is all touched in PGlite's WebAssembly memory (RSS);
-    // the embedded database is small and the OS caches its files anyway (docs/PERFORMANCE.md, memory).
-    postgresqlconf: PGLITE_CONF,
-    // pg_trgm: the lists' "contains" search indexes (migration 0013).
-    extensions: { pg_trgm },
-  });
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(options.dataDir, {
+      loadDataDir: isNew ? await emptyClusterTarball() : undefined,
+      parsers: { [INT8]: parseInt8 },
+      // PostgreSQL's default 128 MB of shared buffers is all touched in PGlite's WebAssembly memory (RSS);
+      // the embedded database is small and the OS caches its files anyway (docs/PERFORMANCE.md, memory).
+      postgresqlconf: PGLITE_CONF,
+      // pg_trgm: the lists' "contains" search indexes (migration 0013).
+      extensions: { pg_trgm },
+    });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {
     db,
@@ -122,6 +131,7 @@ export async function createDb(options: DbOptions): Promise<Db> {
     close: async () => {
       await db.destroy();
       if (!pglite.closed) await pglite.close();
+      unlock();
     },
   };
 }

@@ -125,32 +125,85 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'no' })).toThrow(/DATABASE_PREPARED_STATEMENTS/);
   });
 
+  /** What production needs to start: its own secrets key, a mail server and its https address. */
+  const live = {
+    NODE_ENV: 'production',
+    SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+    SMTP_URL: 'smtp://mail.example.test:587',
+    PUBLIC_URL: 'https://lockers.example.test',
+  };
+
   it('hashes passwords at the standard argon2id cost everywhere but under NODE_ENV=test', () => {
-    const SECRETS_KEY = Buffer.alloc(32, 1).toString('base64');
-    expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY }).passwordHashing).toBe('standard');
+    expect(loadConfig(live).passwordHashing).toBe('standard');
     expect(loadConfig({ NODE_ENV: 'development' }).passwordHashing).toBe('standard');
     expect(loadConfig({}).passwordHashing).toBe('standard');
     expect(loadConfig({ NODE_ENV: 'test' }).passwordHashing).toBe('test');
   });
 
   it('never seeds a default password in production', () => {
-    const SECRETS_KEY = Buffer.alloc(32, 1).toString('base64');
-    expect(loadConfig({ NODE_ENV: 'production', SECRETS_KEY }).seedAdminPassword).toBeUndefined();
-    expect(() => loadConfig({ NODE_ENV: 'production', SECRETS_KEY, SEED_ADMIN_EMAIL: 'a@b.co' })).toThrow(
-      /SEED_ADMIN_PASSWORD/,
-    );
+    expect(loadConfig(live).seedAdminPassword).toBeUndefined();
+    expect(() => loadConfig({ ...live, SEED_ADMIN_EMAIL: 'a@b.co' })).toThrow(/SEED_ADMIN_PASSWORD/);
     const c = loadConfig({
-      NODE_ENV: 'production',
-      SECRETS_KEY,
+      ...live,
       SEED_ADMIN_EMAIL: 'a@b.co',
       SEED_ADMIN_PASSWORD: 'a-long-secret-9',
     });
     expect(c.seedAdminPassword).toBe('a-long-secret-9');
   });
 
+  describe('production refuses to start unsafe', () => {
+    const without = (name: keyof typeof live) => Object.fromEntries(Object.entries(live).filter(([k]) => k !== name));
+
+    it('starts with its own secrets key, a mail server and an https address', () => {
+      const c = loadConfig(live);
+      expect(c.production).toBe(true);
+      expect(c.smtpUrl).toBe(live.SMTP_URL);
+      expect(c.publicUrls).toEqual([live.PUBLIC_URL]);
+    });
+
+    it('refuses without SMTP_URL: staff mail would go to a mailbox every support user can read', () => {
+      expect(() => loadConfig(without('SMTP_URL'))).toThrow(/SMTP_URL: must be set in production/);
+      expect(loadConfig({ ...without('SMTP_URL'), NODE_ENV: 'development' }).smtpUrl).toBeUndefined();
+    });
+
+    it("refuses without PUBLIC_URL: patients' links would name no real address", () => {
+      expect(() => loadConfig(without('PUBLIC_URL'))).toThrow(/PUBLIC_URL: must be set in production/);
+    });
+
+    it('refuses a PUBLIC_URL that is not https', () => {
+      expect(() => loadConfig({ ...live, PUBLIC_URL: 'http://localhost:8080' })).toThrow(
+        /PUBLIC_URL: 'http:\/\/localhost:8080' must be https in production/,
+      );
+      expect(() => loadConfig({ ...live, PUBLIC_URL: 'https://a.example.test,http://b.example.test' })).toThrow(
+        /'http:\/\/b.example.test' must be https/,
+      );
+      expect(loadConfig({ ...live, NODE_ENV: 'development', PUBLIC_URL: 'http://localhost:8080' }).publicUrls).toEqual([
+        'http://localhost:8080',
+      ]);
+    });
+
+    it('refuses the development secrets key', () => {
+      const devKey = Buffer.from(new Bun.CryptoHasher('sha256').update(DEV_SECRETS_SEED).digest()).toString('base64');
+      expect(() => loadConfig({ ...live, SECRETS_KEY: devKey })).toThrow(/SECRETS_KEY: is the development key/);
+    });
+
+    it('names every missing variable at once', () => {
+      const error = (() => {
+        try {
+          loadConfig({ NODE_ENV: 'production', SECRETS_KEY: live.SECRETS_KEY });
+        } catch (e) {
+          return (e as Error).message;
+        }
+        return '';
+      })();
+      expect(error).toContain('SMTP_URL:');
+      expect(error).toContain('PUBLIC_URL:');
+    });
+  });
+
   describe('SECRETS_KEY', () => {
     const key = Buffer.alloc(32, 7).toString('base64');
-    const prod = { NODE_ENV: 'production' };
+    const prod = { NODE_ENV: 'production', SMTP_URL: live.SMTP_URL, PUBLIC_URL: live.PUBLIC_URL };
 
     it('reads 32 bytes of base64', () => {
       const c = loadConfig({ ...prod, SECRETS_KEY: key });

@@ -213,23 +213,58 @@ function secretsKeyOf(env: Env, production: boolean): Uint8Array {
   if (env.NODE_ENV !== 'test') {
     console.warn('  SECRETS_KEY is not set: using the development key. Set SECRETS_KEY before storing real secrets.');
   }
-  return new Uint8Array(new Bun.CryptoHasher('sha256').update(DEV_SECRETS_SEED).digest());
+  return devSecretsKey();
 }
 
+/**
+ * What production refuses to start without, all named at once: a real mail server (staff mail would go
+ * to a mailbox every support user can read), https addresses for the links in patients' messages, and a
+ * secrets key of its own. Each line names the variable and what to set.
+ */
+function refuseUnsafeProduction(env: Env): void {
+  const problems: string[] = [];
+  if (!env.SMTP_URL) {
+    problems.push(
+      '  SMTP_URL: must be set in production: staff mail (invitations, password reset links, digests, monthly reports) goes through it (smtp://user:password@host:587 or smtps://user:password@host:465)',
+    );
+  }
+  const publicUrls = (env.PUBLIC_URL ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  if (publicUrls.length === 0) {
+    problems.push(
+      "  PUBLIC_URL: must be set in production to this server's https address (e.g. https://lockers.example.co.uk): the links in patients' messages and the providers' report addresses are built on it",
+    );
+  }
+  for (const url of publicUrls) {
+    if (URL.canParse(url) && new URL(url).protocol !== 'https:') {
+      problems.push(`  PUBLIC_URL: '${url}' must be https in production (patients open these links on their phones)`);
+    }
+  }
+  if (env.SECRETS_KEY && isDevSecretsKey(env.SECRETS_KEY)) {
+    problems.push(
+      '  SECRETS_KEY: is the development key: set 32 random bytes in base64 of your own (openssl rand -base64 32)',
+    );
+  }
+  if (problems.length > 0) throw invalid(problems.join('\n'));
+}
+
+const devSecretsKey = () => new Uint8Array(new Bun.CryptoHasher('sha256').update(DEV_SECRETS_SEED).digest());
+
+const isDevSecretsKey = (value: string) => {
+  const key = parseSecretsKey(value);
+  return typeof key !== 'string' && Buffer.from(key).equals(Buffer.from(devSecretsKey()));
+};
+
 /** PUBLIC_URL's origins, each a URL, without a trailing slash. */
-function publicUrlsOf(env: Env, production: boolean): string[] {
+function publicUrlsOf(env: Env): string[] {
   const publicUrls = (env.PUBLIC_URL ?? '')
     .split(',')
     .map((u) => u.trim().replace(/\/$/, ''))
     .filter(Boolean);
   for (const u of publicUrls) {
     if (!URL.canParse(u)) throw invalid(`  PUBLIC_URL: '${u}' is not a URL`);
-  }
-  if (production && publicUrls.length === 0) {
-    // Links in patients' messages, staff digests and the providers' report addresses are built on it.
-    console.warn(
-      '  PUBLIC_URL is not set: links in messages will be relative and no delivery report address is given to the SMS gateways.',
-    );
   }
   return publicUrls;
 }
@@ -299,7 +334,8 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
   }
   const secretsKey = secretsKeyOf(env, production);
   const judopay = judopayOf(env);
-  const publicUrls = publicUrlsOf(env, production);
+  const publicUrls = publicUrlsOf(env);
+  if (production) refuseUnsafeProduction(env);
   return {
     port: env.PORT ?? 3000,
     host: env.HOST ?? '0.0.0.0',

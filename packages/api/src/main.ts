@@ -25,7 +25,8 @@ function initPgliteDataDir(env: Record<string, string | undefined>) {
 
 initPgliteDataDir(process.env);
 const { ConfigError } = await import('./config.ts');
-const { startServer } = await import('./server.ts');
+const { startServer, PortInUse } = await import('./server.ts');
+const { DataDirInUse } = await import('@medlocker/db');
 
 try {
   const server = await startServer();
@@ -61,6 +62,11 @@ try {
   if (error instanceof ConfigError) {
     console.error(`\n${error.message}\n`);
     process.exit(2);
+  }
+  // Another server has this port or data folder: one per each, or they would share (and corrupt) them.
+  if (error instanceof PortInUse || error instanceof DataDirInUse) {
+    console.error(`\n  ${error.message}\n`);
+    process.exit(1);
   }
   throw error;
 }

@@ -1,13 +1,14 @@
-import { seedDemo } from '@medlocker/db';
+import { seedDemo, seedFirstAdmin } from '@medlocker/db';
 import { drawSealedPin } from './areas/orders/index.ts';
 import { DEV_ADMIN_PASSWORD } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { hashPassword } from './sessions/passwords.ts';
 
 /**
- * Seeds the demo and its admin into an empty database, as every start does (`npm start`, the e2e
- * harness). The api draws and seals the demo orders' PINs with SECRETS_KEY, so demo orders reveal their
- * PIN and open their slot at a locker like orders made through the api.
+ * Seeds an empty database at start: outside production the demo and its admin (`npm start`, the e2e
+ * harness), whose orders' PINs the api draws and seals with SECRETS_KEY, so demo orders reveal their PIN
+ * and open their slot at a locker like orders made through the api; in production the first admin alone
+ * (SEED_ADMIN_EMAIL and SEED_ADMIN_PASSWORD), never any demo data.
  */
 export async function seedIfEmpty(
   deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'now'>,
@@ -15,18 +16,19 @@ export async function seedIfEmpty(
 ): Promise<void> {
   const { config, logger } = deps;
   if (!config.seedAdminPassword) {
-    logger.warn('no SEED_ADMIN_PASSWORD in production: the demo and first admin are not seeded');
+    logger.warn('no SEED_ADMIN_PASSWORD in production: no first admin is seeded');
     return;
   }
   const adminPasswordHash = await hashPassword(config.seedAdminPassword, config.passwordHashing);
-  const { seeded } = await seedDemo(deps.db, {
+  const seed = config.production ? seedFirstAdmin : seedDemo;
+  const { seeded } = await seed(deps.db, {
     adminEmail: config.seedAdminEmail,
     adminPasswordHash,
     now: deps.now(),
     orderPin: (orderId) => drawSealedPin(config.secretsKey, orderId),
   });
   const isDefault = config.seedAdminPassword === DEV_ADMIN_PASSWORD;
-  if (seeded) console.log('\n  Demo data seeded.');
+  if (seeded) console.log(config.production ? '\n  First admin seeded.' : '\n  Demo data seeded.');
   // Printed at every development start, so whoever runs `npm start` knows how to log in; a password
   // given through SEED_ADMIN_PASSWORD is never printed.
   if (isDefault) {

@@ -48,7 +48,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     consoleDir: CONSOLE_DIR,
     patientDir: PATIENT_DIR,
   };
-  const app = createApp(deps).wrap(withAbsoluteUrl).listen({ port: config.port, hostname: config.host });
+  const app = listenOrClose(createApp(deps).wrap(withAbsoluteUrl), config, opened.close);
   const url = `http://localhost:${app.server?.port ?? config.port}`;
   if (localMailboxOf(deps.mailer)) {
     // Without SMTP, invitation and reset links are reachable only here: say where.
@@ -96,6 +96,32 @@ export async function startServer(env: Record<string, string | undefined> = proc
       logger.info('stopped');
     },
   };
+}
+
+/** Thrown when another process listens on the port already. */
+export class PortInUse extends Error {
+  constructor(readonly port: number) {
+    super(`Port ${port} is in use by another process: stop it, or set PORT to another port`);
+  }
+}
+
+/**
+ * Listens on the configured port alone: Elysia asks for SO_REUSEPORT by default, which would let a second
+ * server share the port (and half the calls land on a process without their sessions). A port in use
+ * closes the database again and stops the start with PortInUse.
+ */
+function listenOrClose<A extends { listen: (options: Record<string, unknown>) => A }>(
+  app: A,
+  config: { port: number; host: string },
+  closeDb: () => Promise<void>,
+): A {
+  try {
+    return app.listen({ port: config.port, hostname: config.host, reusePort: false });
+  } catch (error) {
+    void closeDb();
+    if (String(error).includes('in use')) throw new PortInUse(config.port);
+    throw error;
+  }
 }
 
 /** How long requests in flight may take to finish at shutdown (the process exits within 10 s). */

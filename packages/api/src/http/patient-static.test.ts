@@ -133,5 +133,10 @@ describeApi(
     });
   },
   () => ({ consoleDir, patientDir }),
-  { NODE_ENV: 'production', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), PUBLIC_URL: 'https://medlocker.test' },
+  {
+    NODE_ENV: 'production',
+    SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+    PUBLIC_URL: 'https://medlocker.test',
+    SMTP_URL: 'smtp://mail.example.test:587',
+  },
 );

@@ -80,10 +80,13 @@ export function createMemoryMailer(logger?: Logger, clock: () => number = Date.n
 export const localMailboxOf = (mailer: Mailer): MemoryMailer | undefined =>
   (mailer as Partial<MemoryMailer>).localMailbox === true ? (mailer as MemoryMailer) : undefined;
 
-/** The mailer the configuration asks for: SMTP when SMTP_URL is set, else the local mailbox. */
+/**
+ * The mailer the configuration asks for: SMTP when SMTP_URL is set, else (outside production only) the
+ * local mailbox, which support staff read in the console.
+ */
 export function createMailer(config: Config, logger: Logger): Mailer {
   if (config.smtpUrl) return createSmtpMailer(config.smtpUrl, config.mailFrom);
-  if (config.production)
-    logger.warn('SMTP_URL is not set: emails (password reset, invitations) go to the local mailbox only');
+  // loadConfig refuses production without SMTP_URL; a hand-made configuration gets no mailbox either.
+  if (config.production) throw new Error('SMTP_URL: must be set in production');
   return createMemoryMailer(logger);
 }

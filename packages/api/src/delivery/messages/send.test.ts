@@ -467,5 +467,10 @@ describeApi(
     });
   },
   withTestAuth,
-  { NODE_ENV: 'production', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') },
+  {
+    NODE_ENV: 'production',
+    SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+    SMTP_URL: 'smtp://mail.example.test:587',
+    PUBLIC_URL: 'https://lockers.example.test',
+  },
 );
