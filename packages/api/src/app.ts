@@ -187,12 +187,13 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
         const status = typeof set.status === 'number' ? set.status : 200;
         // By the matched route's pattern (undefined when none matched), never the raw path: bounded labels.
         metrics.observeRequest({ method: request.method, route: route || undefined, status, seconds: ms / 1000 });
-        // Access lines are debug-level; the probes' paths are never logged (a balancer calls them every second).
-        if (!deps.logger.enabled('debug')) return;
+        // One access line per request at info; the probes' paths are never logged (a balancer calls them
+        // every second).
+        if (!deps.logger.enabled('info')) return;
         const path = new URL(request.url).pathname;
         if (UNLOGGED.has(path)) return;
         // Path only, never the query string or body: those can carry patient details.
-        deps.logger.debug('request', {
+        deps.logger.info('request', {
           requestId: requestMeta(request).requestId,
           method: request.method,
           path: loggablePath(path),

@@ -15,10 +15,15 @@ function initPgliteDataDir(env: Record<string, string | undefined>) {
   if (env.DATABASE_URL?.trim()) return;
   const dataDir = resolve(env.DATA_DIR?.trim() || 'data');
   if (existsSync(join(dataDir, 'PG_VERSION'))) return;
-  console.log(`  Creating the database in ${dataDir} (first start)…`);
+  if (env.NODE_ENV !== 'production') console.log(`  Creating the database in ${dataDir} (first start)…`);
   const made = spawnSync(process.execPath, [join(import.meta.dir, 'init-data-dir.ts'), dataDir], { stdio: 'inherit' });
   if (made.status !== 0) {
-    console.error(`\n  The database could not be created in ${dataDir}; see the messages above.\n`);
+    const message = `The database could not be created in ${dataDir}; see the messages above.`;
+    console.error(
+      env.NODE_ENV === 'production'
+        ? JSON.stringify({ level: 'fatal', time: new Date().toISOString(), pid: process.pid, msg: message })
+        : `\n  ${message}\n`,
+    );
     process.exit(1);
   }
 }
@@ -27,24 +32,39 @@ initPgliteDataDir(process.env);
 const { ConfigError } = await import('./config.ts');
 const { startServer, PortInUse } = await import('./server.ts');
 const { DataDirInUse } = await import('@medlocker/db');
+const { announce, startupFailure } = await import('./log/logger.ts');
 
 try {
   const server = await startServer();
-  console.log(`\n  MedLocker console and API: ${server.url}   (API docs: ${server.url}/api/docs)\n`);
+  const { logger } = server;
+  const production = server.config.production;
+  announce(
+    logger,
+    production,
+    'ready',
+    { url: server.url, docs: `${server.url}/api/docs` },
+    `\n  MedLocker console and API: ${server.url}   (API docs: ${server.url}/api/docs)\n`,
+  );
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals) => {
     // A second Ctrl-C stops at once.
     if (stopping) process.exit(130);
     stopping = true;
-    console.log(`\n  ${signal}: stopping (lockers are told to reconnect; requests in flight finish)…`);
+    announce(
+      logger,
+      production,
+      'stopping',
+      { signal },
+      `\n  ${signal}: stopping (lockers are told to reconnect; requests in flight finish)…`,
+    );
     setTimeout(() => {
-      console.error('  Not stopped after 10 s: exiting anyway.');
+      logger.error('not stopped after 10 s: exiting anyway');
       process.exit(1);
     }, EXIT_WITHIN_MS).unref();
     server.stop().then(
       () => process.exit(0),
       (error) => {
-        console.error('  Stopping failed:', error);
+        logger.error('stopping failed', { error: error instanceof Error ? error.message : String(error) });
         process.exit(1);
       },
     );
@@ -56,16 +76,16 @@ try {
   process.on('unhandledRejection', (reason) => {
     const where = reason instanceof Error ? (reason.stack ?? '').split('\n').slice(1, 6).join('\n') : '';
     const kind = reason instanceof Error ? reason.name : typeof reason;
-    console.error(`  Unhandled rejection (${kind}); the server goes on.\n${where}`);
+    logger.error('unhandled rejection; the server goes on', { kind, where });
   });
 } catch (error) {
   if (error instanceof ConfigError) {
-    console.error(`\n${error.message}\n`);
+    startupFailure(process.env, 'invalid configuration', error.message);
     process.exit(2);
   }
   // Another server has this port or data folder: one per each, or they would share (and corrupt) them.
   if (error instanceof PortInUse || error instanceof DataDirInUse) {
-    console.error(`\n  ${error.message}\n`);
+    startupFailure(process.env, 'cannot start', `  ${error.message}`);
     process.exit(1);
   }
   throw error;

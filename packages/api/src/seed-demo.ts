@@ -2,6 +2,7 @@ import { seedDemo, seedFirstAdmin } from '@medlocker/db';
 import { drawSealedPin } from './areas/orders/index.ts';
 import { DEV_ADMIN_PASSWORD } from './config.ts';
 import type { AppDeps } from './deps.ts';
+import { announce } from './log/logger.ts';
 import { hashPassword } from './sessions/passwords.ts';
 
 /**
@@ -28,13 +29,22 @@ export async function seedIfEmpty(
     orderPin: (orderId) => drawSealedPin(config.secretsKey, orderId),
   });
   const isDefault = config.seedAdminPassword === DEV_ADMIN_PASSWORD;
-  if (seeded) console.log(config.production ? '\n  First admin seeded.' : '\n  Demo data seeded.');
+  if (seeded) {
+    const what = config.production ? 'first admin seeded' : 'demo data seeded';
+    announce(
+      logger,
+      config.production,
+      what,
+      { admin: config.seedAdminEmail },
+      `\n  ${what[0]?.toUpperCase()}${what.slice(1)}.`,
+    );
+  }
   // Printed at every development start, so whoever runs `npm start` knows how to log in; a password
-  // given through SEED_ADMIN_PASSWORD is never printed.
+  // given through SEED_ADMIN_PASSWORD is never printed (nor, in production, anything but JSON lines).
   if (isDefault) {
     if (options.printDevLogin !== false)
       console.log(`\n  Log in as ${config.seedAdminEmail} with the development password ${DEV_ADMIN_PASSWORD}\n`);
-  } else if (seeded) {
+  } else if (seeded && !config.production) {
     console.log(`\n  Log in as ${config.seedAdminEmail} with the SEED_ADMIN_PASSWORD you set.\n`);
   }
 }

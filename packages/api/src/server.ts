@@ -7,7 +7,7 @@ import type { AppDeps } from './deps.ts';
 import { startJobRunner } from './job-handlers.ts';
 import { LiveHub, localTransport } from './live/live.ts';
 import { pgTransport } from './live/pg-transport.ts';
-import { createLogger } from './log/logger.ts';
+import { announce, createLogger } from './log/logger.ts';
 import { createMailer, localMailboxOf } from './mail/mailer.ts';
 import { seedIfEmpty } from './seed-demo.ts';
 import { cachedAuth } from './sessions/session-cache.ts';
@@ -51,9 +51,14 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const app = listenOrClose(createApp(deps).wrap(withAbsoluteUrl), config, opened.close);
   const url = `http://localhost:${app.server?.port ?? config.port}`;
   if (localMailboxOf(deps.mailer)) {
-    // Without SMTP, invitation and reset links are reachable only here: say where.
-    logger.info('no SMTP_URL: mail goes to the local mailbox', { url: `${url}/mailbox` });
-    console.log(`\n  No SMTP_URL: emails (invitations, password resets) go to the local mailbox, ${url}/mailbox\n`);
+    // Without SMTP (never in production), invitation and reset links are reachable only here: say where.
+    announce(
+      logger,
+      config.production,
+      'no SMTP_URL: mail goes to the local mailbox',
+      { url: `${url}/mailbox` },
+      `\n  No SMTP_URL: emails (invitations, password resets) go to the local mailbox, ${url}/mailbox\n`,
+    );
   }
   logger.info('serving', {
     url,
@@ -68,6 +73,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     app,
     url,
     config,
+    logger,
     /** The open database (the e2e harness seeds what no flow can make yet, e.g. a dead job). */
     db: opened.db,
     /**

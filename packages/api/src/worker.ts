@@ -7,7 +7,7 @@ import type { AppDeps } from './deps.ts';
 import { runJobs } from './job-handlers.ts';
 import { LiveHub } from './live/live.ts';
 import { pgTransport } from './live/pg-transport.ts';
-import { createLogger } from './log/logger.ts';
+import { createLogger, startupFailure } from './log/logger.ts';
 import { createMailer } from './mail/mailer.ts';
 import { createSessionAuth } from './sessions/sessions.ts';
 
@@ -55,7 +55,7 @@ try {
   process.on('SIGTERM', shutdown);
 } catch (error) {
   if (error instanceof ConfigError) {
-    console.error(`\n${error.message}\n`);
+    startupFailure(process.env, 'invalid configuration', error.message);
     process.exit(2);
   }
   throw error;

@@ -51,3 +51,27 @@ export function createLogger(level: Config['logLevel'], write?: (line: string) =
 }
 
 export const silentLogger: Logger = createLogger('silent');
+
+/**
+ * A line for whoever started the process: in production only the JSON line (a log collector reads
+ * stdout, and a second, plain format would break it); outside production the JSON line and, for the
+ * developer at the terminal, `text` as it reads best.
+ */
+export function announce(logger: Logger, production: boolean, msg: string, fields: LogFields, text: string): void {
+  logger.info(msg, fields);
+  if (!production) console.log(text);
+}
+
+/**
+ * A failure before the logger exists (the configuration itself, a port or data folder in use): a JSON
+ * line on stderr in production (NODE_ENV=production), else the message as people read it.
+ */
+export function startupFailure(env: Record<string, string | undefined>, msg: string, message: string): void {
+  if (env.NODE_ENV === 'production') {
+    console.error(
+      JSON.stringify({ level: 'fatal', time: new Date().toISOString(), pid: process.pid, msg, error: message }),
+    );
+  } else {
+    console.error(`\n${message}\n`);
+  }
+}
