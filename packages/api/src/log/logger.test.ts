@@ -3,7 +3,7 @@ import { describeApi } from '../testing/api.ts';
 import { createLogger } from './logger.ts';
 
 const infoLines: string[] = [];
-const debugLines: string[] = [];
+const accessLines: string[] = [];
 const parsed = (lines: string[]) => lines.map((l) => JSON.parse(l));
 // onAfterResponse runs once the response is handed over.
 const settle = () => Bun.sleep(5);
@@ -30,7 +30,7 @@ describe('the logger', () => {
 });
 
 describeApi(
-  'request logging at the default level (info)',
+  'request logging at warn',
   (t) => {
     it('writes no access line for 100 requests', async () => {
       infoLines.length = 0;
@@ -42,21 +42,21 @@ describeApi(
       expect(parsed(infoLines).filter((e) => e.msg === 'request')).toEqual([]);
     });
   },
-  () => ({ logger: createLogger('info', (line) => infoLines.push(line)) }),
+  () => ({ logger: createLogger('warn', (line) => infoLines.push(line)) }),
 );
 
 describeApi(
-  'request logging at debug',
+  'request logging at the default level (info)',
   (t) => {
     it('logs one JSON line per request with its id, path and status, but no query string or body', async () => {
-      debugLines.length = 0;
+      accessLines.length = 0;
       const res = await t.call('health', 'ping', { echo: 'Margaret Thatcher 943 476 5919' });
       await t.raw('/api/health/ping?patient=Jane+Doe', { method: 'GET' });
       await settle();
-      const ping = parsed(debugLines).find((e) => e.path === '/api/health/ping' && e.method === 'POST');
-      expect(ping).toMatchObject({ level: 'debug', msg: 'request', method: 'POST', status: 200 });
+      const ping = parsed(accessLines).find((e) => e.path === '/api/health/ping' && e.method === 'POST');
+      expect(ping).toMatchObject({ level: 'info', msg: 'request', method: 'POST', status: 200 });
       expect(ping.requestId).toBe(res.headers.get('x-request-id'));
-      const all = debugLines.join('\n');
+      const all = accessLines.join('\n');
       expect(all).not.toContain('Thatcher');
       expect(all).not.toContain('Jane');
       expect(all).not.toContain('476 5919');
@@ -64,25 +64,25 @@ describeApi(
     });
 
     it('never logs the health and readiness probes', async () => {
-      debugLines.length = 0;
+      accessLines.length = 0;
       await t.raw('/healthz');
       await t.raw('/readyz');
       await t.raw('/healthz?x=1');
       await t.call('health', 'ping', { echo: 'x' });
       await settle();
-      const paths = parsed(debugLines)
+      const paths = parsed(accessLines)
         .filter((e) => e.msg === 'request')
         .map((e) => e.path);
       expect(paths).toEqual(['/api/health/ping']);
     });
 
     it('logs the status of a refused request', async () => {
-      debugLines.length = 0;
+      accessLines.length = 0;
       await t.call('health', 'ping', { echo: 7 });
       await settle();
-      const entry = parsed(debugLines).find((e) => e.path === '/api/health/ping');
+      const entry = parsed(accessLines).find((e) => e.path === '/api/health/ping');
       expect(entry?.status).toBe(400);
     });
   },
-  () => ({ logger: createLogger('debug', (line) => debugLines.push(line)) }),
+  () => ({ logger: createLogger('info', (line) => accessLines.push(line)) }),
 );
