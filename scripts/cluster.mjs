@@ -1,5 +1,5 @@
 // `npm run cluster`: CLUSTER_SIZE api processes (default 3) on the PostgreSQL named by DATABASE_URL, behind
-// HAProxy on PORT (default 3000), with WebSockets and health checks on /healthz.
+// HAProxy on PORT (default 3000), with WebSockets and readiness checks on /readyz.
 //
 // Prints one JSON line on stdout per part as it comes up (the processes' own output goes to stderr):
 //   {"role":"api","pid":…,"port":…}   then   {"role":"balancer","pid":…,"url":"http://localhost:3000"}
@@ -110,6 +110,9 @@ async function startApi(index, restarted = false) {
     HOST: '127.0.0.1',
     // HAProxy's X-Forwarded-For is believed: rate limits and logs see the client, not the balancer.
     TRUST_PROXY: env.TRUST_PROXY?.trim() || 'loopback',
+    // A stopping process fails /readyz this long first: HAProxy (checks every second, down after two
+    // failures) takes it out of rotation before it stops taking requests, so a restart loses nothing.
+    SHUTDOWN_DRAIN_SECONDS: env.SHUTDOWN_DRAIN_SECONDS ?? '3',
     DEMO_FLEET: env.DEMO_FLEET ?? (index === 0 ? '1' : '0'),
     ...(env.CLUSTER_WORKER === '1' ? { JOBS: 'off' } : {}),
   });
@@ -157,7 +160,6 @@ defaults
   mode http
   log global
   option dontlognull
-  option forwardfor
   option redispatch 1
   retries 3
   timeout connect 3s
@@ -169,6 +171,9 @@ defaults
 
 frontend medlocker
   bind ${env.HOST?.trim() || '0.0.0.0'}:${port}
+  # The client's address as HAProxy saw it, replacing any X-Forwarded-For the client sent: appended to
+  # one, a client could name its own address and slip past the per-address limits.
+  http-request set-header X-Forwarded-For %[src]
   default_backend api
 
 backend api
@@ -179,8 +184,9 @@ backend api
   # Idempotency-Key (the integration API's). Any other gets the 502: it may have been carried out.
   retry-on conn-failure empty-response
   http-request disable-l7-retry if !{ method GET HEAD } !{ req.hdr(idempotency-key) -m found }
+  # /readyz: a process that lost its database, or is stopping, gets no new requests.
   option httpchk
-  http-check send meth GET uri /healthz ver HTTP/1.1 hdr Host localhost
+  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host localhost
   http-check expect status 200
 ${servers.join('\n')}
 `;

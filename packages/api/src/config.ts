@@ -68,6 +68,11 @@ export type Config = {
    */
   ssoAllowHttpLoopback: boolean;
   /** Background jobs one process runs at once (JOBS_CONCURRENCY, default 16): most wait on a provider's answer. */
+  /**
+   * How long a stopping process answers /readyz with 503 (while still serving) before it stops taking
+   * requests, so a balancer checking it has taken it out first (SHUTDOWN_DRAIN_SECONDS; production 5, else 0).
+   */
+  shutdownDrainMs: number;
   jobsConcurrency: number;
   /**
    * How long an unconfirmed message (its sender died between handing it to the gateway and recording the
@@ -155,6 +160,7 @@ const Env = type({
   'DATABASE_PREPARED_STATEMENTS?': "'on' | 'off'",
   'WEBHOOK_ALLOW_PRIVATE_ADDRESSES?': "'0' | '1'",
   'SSO_ALLOW_HTTP_LOOPBACK?': "'0' | '1'",
+  'SHUTDOWN_DRAIN_SECONDS?': type('string.integer.parse').to('0 <= number.integer <= 60'),
   'JOBS_CONCURRENCY?': type('string.integer.parse').to('1 <= number.integer <= 256'),
   'MESSAGES_UNCONFIRMED_GRACE_SECONDS?': type('string.integer.parse').to('1 <= number.integer <= 86400'),
   'SMSWORKS_JWT?': 'string > 0',
@@ -359,6 +365,8 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     webhookAllowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === '1',
     ssoAllowHttpLoopback: !production && env.SSO_ALLOW_HTTP_LOOPBACK === '1',
     jobsConcurrency: env.JOBS_CONCURRENCY ?? 16,
+    // Behind a balancer (production) a stopping process first fails /readyz long enough to be taken out.
+    shutdownDrainMs: (env.SHUTDOWN_DRAIN_SECONDS ?? (production ? 5 : 0)) * 1000,
     messagesUnconfirmedGraceMs: (env.MESSAGES_UNCONFIRMED_GRACE_SECONDS ?? 600) * 1000,
     passwordHashing: env.NODE_ENV === 'test' ? 'test' : 'standard',
     gateways: gatewaysOf(env),

@@ -24,6 +24,11 @@ export type AppDeps = {
    * per app (`liveOf(deps)`); server.ts gives a PostgreSQL LISTEN/NOTIFY one so several processes share it.
    */
   live?: LiveHub;
+  /**
+   * Set while the process is stopping: /readyz answers 503 so the balancer takes it out of rotation
+   * before it stops taking requests (server.ts). Absent: always ready.
+   */
+  lifecycle?: { draining: boolean };
   /** Where the built console lives (index.html and assets); absent in API-only tests. */
   consoleDir?: string;
   /** Where the built patient page lives (packages/patient/dist); absent in API-only tests. */

@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** The process exits within this long of SIGTERM or Ctrl-C, whatever is still open. */
-const EXIT_WITHIN_MS = 10_000;
+/** The process exits within this long of SIGTERM or Ctrl-C (after its drain), whatever is still open. */
+const EXIT_AFTER_DRAIN_MS = 10_000;
 
 /**
  * On PGlite with no database yet, creates it in a child process that exits (see init-data-dir.ts).
@@ -58,9 +58,9 @@ try {
       `\n  ${signal}: stopping (lockers are told to reconnect; requests in flight finish)…`,
     );
     setTimeout(() => {
-      logger.error('not stopped after 10 s: exiting anyway');
+      logger.error('not stopped in time: exiting anyway');
       process.exit(1);
-    }, EXIT_WITHIN_MS).unref();
+    }, server.config.shutdownDrainMs + EXIT_AFTER_DRAIN_MS).unref();
     server.stop().then(
       () => process.exit(0),
       (error) => {

@@ -31,6 +31,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
   const live = config.databaseUrl
     ? new LiveHub(await pgTransport(config.databaseUrl, logger), logger)
     : new LiveHub(localTransport(), logger);
+  const lifecycle = { draining: false };
   const deps: AppDeps = {
     db: opened.db,
     dbKind: opened.kind,
@@ -45,6 +46,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     ),
     mailer: createMailer(config, logger),
     live,
+    lifecycle,
     consoleDir: CONSOLE_DIR,
     patientDir: PATIENT_DIR,
   };
@@ -77,11 +79,17 @@ export async function startServer(env: Record<string, string | undefined> = proc
     /** The open database (the e2e harness seeds what no flow can make yet, e.g. a dead job). */
     db: opened.db,
     /**
-     * Graceful shutdown: stop accepting connections; close the lockers' sockets with 1001 (going away,
+     * Graceful shutdown: fail /readyz for SHUTDOWN_DRAIN_SECONDS (a balancer takes the process out); stop accepting connections; close the lockers' sockets with 1001 (going away,
      * so they reconnect to another instance) and the consoles' sockets; let requests in flight finish;
      * then close the database. Whatever is still open after `graceMs` is cut.
      */
     stop: async (graceMs = STOP_GRACE_MS) => {
+      if (config.shutdownDrainMs > 0 && app.server) {
+        // Out of the balancer's rotation first: /readyz fails while requests are still served.
+        lifecycle.draining = true;
+        logger.info('draining', { ms: config.shutdownDrainMs });
+        await Bun.sleep(config.shutdownDrainMs);
+      }
       await demoFleet?.stop();
       const server = app.server;
       if (server) {

@@ -3,11 +3,16 @@ import { pingDatabase } from '../../areas/health/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 
-/** `/healthz`: the process answers. `/readyz`: and its database does too. */
+/** `/healthz`: the process answers. `/readyz`: and its database does too, and it is not stopping. */
 export function healthRoutes(deps: AppDeps) {
   return new Elysia({ name: 'health' })
     .get('/healthz', () => ({ ok: true }))
     .get('/readyz', async ({ set }) => {
+      if (deps.lifecycle?.draining) {
+        // Stopping: the balancer stops sending new requests here while those in flight finish.
+        set.status = 503;
+        return { ok: false, draining: true, database: deps.dbKind };
+      }
       try {
         await pingDatabase(deps.db);
         return { ok: true, database: deps.dbKind };
