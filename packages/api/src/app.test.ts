@@ -11,6 +11,27 @@ describeApi('the api skeleton', (t) => {
     expect(await ready.json()).toEqual({ ok: true, database: t.kind });
   });
 
+  it('fails /readyz while the process is draining, so a balancer takes it out before it stops', async () => {
+    t.deps.lifecycle = { draining: true };
+    try {
+      const draining = await t.raw('/readyz');
+      expect(draining.status).toBe(503);
+      expect(await draining.json()).toMatchObject({ ok: false, draining: true });
+      expect((await t.raw('/healthz')).status).toBe(200);
+    } finally {
+      t.deps.lifecycle = undefined;
+    }
+    expect((await t.raw('/readyz')).status).toBe(200);
+  });
+
+  it('names the version and commit it runs at /version', async () => {
+    const answer = await t.raw('/version');
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { version: string; commit: string };
+    expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(body.commit.length).toBeGreaterThan(0);
+  });
+
   it('answers a path with a broken %-escape with 400, whatever route it would reach', async () => {
     for (const path of ['/files/logos/%ZZ', '/hooks/messages/aws-sms/%ZZ', '/api/health/%ZZ']) {
       const answer = await t.raw(path);
@@ -127,6 +148,16 @@ describeApi('the api skeleton', (t) => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const bad = await t.call('health', 'ping', { echo: 5 });
     expect(bad.headers.get('x-request-id')).toMatch(/.{8,}/);
+    // Plain http (tests, a dev server): no HSTS, which would lock a browser out of http://localhost.
+    expect(res.headers.get('strict-transport-security')).toBeNull();
+  });
+
+  it('asks browsers for https only (HSTS) on every answer to an https request', async () => {
+    const res = await t.app.handle(new Request('https://medlocker.example.test/healthz'));
+    expect(res.headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
+    const refused = await t.app.handle(new Request('https://medlocker.example.test/api/health/%ZZ'));
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
   });
 
   it('serves every method of the contract', async () => {

@@ -10,7 +10,7 @@ import { toErrorResponse } from './http/errors.ts';
 import { metricsRoutes } from './http/metrics-routes.ts';
 import { patientStatic } from './http/patient-static.ts';
 import { requestMeta } from './http/request-meta.ts';
-import { assertSameOrigin, securityHeaders } from './http/security.ts';
+import { assertSameOrigin, HSTS, securityHeaders } from './http/security.ts';
 import { consoleHub } from './hubs/console/index.ts';
 import { defaultMachineHubOptions, type MachineHubOptions, machineHub } from './hubs/machine/index.ts';
 import { integrationApiRoutes } from './integration-api/index.ts';
@@ -152,7 +152,7 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
         const meta = requestMeta(request, server, deps.config.trustProxy);
         enterRequestScope(meta.requestId);
         set.headers['x-request-id'] = meta.requestId;
-        Object.assign(set.headers, securityHeaders);
+        Object.assign(set.headers, securityHeaders, meta.secure ? HSTS : {});
         const { pathname } = new URL(request.url);
         // A path with a broken %-escape (`/files/logos/%ZZ`) reaches no route with a readable parameter.
         // (A short link answers any code it cannot read with its own plain 404 page, which patients see.)
@@ -171,12 +171,20 @@ export function createApp(deps: AppDeps, hubOptions: HubOptions = defaultMachine
           const p = problemOf(error, code, deps.logger, meta.requestId, decodablePath(path) ? path : '');
           return new Response(JSON.stringify(p.problem), {
             status: p.status,
-            headers: { ...p.headers, ...securityHeaders, 'x-request-id': meta.requestId, 'content-type': PROBLEM_TYPE },
+            headers: {
+              ...p.headers,
+              ...securityHeaders,
+              ...(meta.secure ? HSTS : {}),
+              'x-request-id': meta.requestId,
+              'content-type': PROBLEM_TYPE,
+            },
           });
         }
         const { status, body, headers } = toErrorResponse(error, code, deps.logger, meta.requestId);
         set.status = status;
-        Object.assign(set.headers, headers, securityHeaders, { 'x-request-id': meta.requestId });
+        Object.assign(set.headers, headers, securityHeaders, meta.secure ? HSTS : {}, {
+          'x-request-id': meta.requestId,
+        });
         return body;
       })
       .onAfterResponse((context) => {

@@ -49,6 +49,7 @@ export const floors: Record<string, number> = {
   // Machinery: what every floor above may use.
   access: MACHINERY,
   'actor.ts': MACHINERY,
+  'build-info.ts': MACHINERY,
   audit: MACHINERY,
   cluster: MACHINERY,
   'config.ts': MACHINERY,

@@ -27,3 +27,9 @@ export const securityHeaders: Record<string, string> = {
   'content-security-policy':
     "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
 };
+
+/**
+ * On every answer to a request that came over https (directly or through a trusted proxy that says so):
+ * browsers then refuse plain http to this host for two years, so nobody on the way can strip TLS.
+ */
+export const HSTS = { 'strict-transport-security': 'max-age=63072000; includeSubDomains' };
