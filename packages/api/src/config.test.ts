@@ -201,6 +201,39 @@ describe('configuration', () => {
     });
   });
 
+  describe('secrets from files (container secrets)', () => {
+    const files: Record<string, string> = {
+      '/run/secrets/key': `${live.SECRETS_KEY}\n`,
+      '/run/secrets/smtp': 'smtp://user:pw@mail.example.test:587\n',
+    };
+    const read = (path: string) => {
+      const text = files[path];
+      if (text === undefined) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+      return text;
+    };
+
+    it('reads a secret from the file its _FILE variable names, without the trailing line break', () => {
+      const { SECRETS_KEY: _key, SMTP_URL: _smtp, ...rest } = live;
+      const c = loadConfig(
+        { ...rest, SECRETS_KEY_FILE: '/run/secrets/key', SMTP_URL_FILE: '/run/secrets/smtp' },
+        '/',
+        read,
+      );
+      expect(Buffer.from(c.secretsKey).equals(Buffer.alloc(32, 1))).toBe(true);
+      expect(c.smtpUrl).toBe('smtp://user:pw@mail.example.test:587');
+    });
+
+    it('refuses a secret given twice, or a file it cannot read, naming the variable', () => {
+      expect(() => loadConfig({ ...live, SECRETS_KEY_FILE: '/run/secrets/key' }, '/', read)).toThrow(
+        /SECRETS_KEY_FILE: set SECRETS_KEY or SECRETS_KEY_FILE, not both/,
+      );
+      const { SMTP_URL: _smtp, ...rest } = live;
+      expect(() => loadConfig({ ...rest, SMTP_URL_FILE: '/run/secrets/nope' }, '/', read)).toThrow(
+        /SMTP_URL_FILE: cannot read \/run\/secrets\/nope \(ENOENT\)/,
+      );
+    });
+  });
+
   describe('SECRETS_KEY', () => {
     const key = Buffer.alloc(32, 7).toString('base64');
     const prod = { NODE_ENV: 'production', SMTP_URL: live.SMTP_URL, PUBLIC_URL: live.PUBLIC_URL };

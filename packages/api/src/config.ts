@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type } from 'arktype';
 import proxyaddr from 'proxy-addr';
@@ -191,13 +192,54 @@ function present(env: Record<string, string | undefined>): Record<string, string
   return out;
 }
 
+/**
+ * The variables that hold a secret: each may instead name a file holding it (`SECRETS_KEY_FILE`…), as
+ * container secrets are mounted (compose.yaml), so no secret need sit in the environment.
+ */
+export const SECRET_VARIABLES = [
+  'SECRETS_KEY',
+  'DATABASE_URL',
+  'SEED_ADMIN_PASSWORD',
+  'SMTP_URL',
+  'METRICS_TOKEN',
+  'SMSWORKS_JWT',
+  'MESSAGEBIRD_ACCESS_KEY',
+  'WHATSAPP_TOKEN',
+  'WHATSAPP_APP_SECRET',
+  'WHATSAPP_VERIFY_TOKEN',
+  'JUDOPAY_WEBHOOK_PASSWORD',
+] as const;
+
+/** Reads each `X_FILE` into `X` (trailing line breaks dropped); both set, or an unreadable file, is refused. */
+function fromFiles(env: Record<string, string>, readFile: (path: string) => string): Record<string, string> {
+  const out = { ...env };
+  const problems: string[] = [];
+  for (const name of SECRET_VARIABLES) {
+    const path = env[`${name}_FILE`];
+    if (path === undefined) continue;
+    delete out[`${name}_FILE`];
+    if (env[name] !== undefined) {
+      problems.push(`  ${name}_FILE: set ${name} or ${name}_FILE, not both`);
+      continue;
+    }
+    try {
+      const value = readFile(path).replace(/[\r\n]+$/, '');
+      if (value.trim() !== '') out[name] = value.trim();
+    } catch (error) {
+      problems.push(`  ${name}_FILE: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  if (problems.length > 0) throw invalid(problems.join('\n'));
+  return out;
+}
+
 type Env = typeof Env.infer;
 
 const invalid = (lines: string) => new ConfigError(`Invalid configuration:\n${lines}`);
 
 /** The declared variables, checked; undeclared ones are ignored: the environment holds far more than ours. */
-function readEnv(rawEnv: Record<string, string | undefined>): Env {
-  const parsed = Env(present(rawEnv));
+function readEnv(rawEnv: Record<string, string | undefined>, readFile: (path: string) => string): Env {
+  const parsed = Env(fromFiles(present(rawEnv), readFile));
   if (parsed instanceof type.errors) {
     throw invalid(parsed.map((e) => `  ${e.path.join('.')}: ${e.message}`).join('\n'));
   }
@@ -330,8 +372,12 @@ function judopayOf(env: Env): Config['judopay'] {
 }
 
 /** The configuration from the environment; a bad value throws a ConfigError naming the variable. */
-export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = process.cwd()): Config {
-  const env = readEnv(rawEnv);
+export function loadConfig(
+  rawEnv: Record<string, string | undefined>,
+  cwd = process.cwd(),
+  readFile: (path: string) => string = (path) => readFileSync(resolve(cwd, path), 'utf8'),
+): Config {
+  const env = readEnv(rawEnv, readFile);
   const production = env.NODE_ENV === 'production';
   if (production && !env.SEED_ADMIN_PASSWORD && env.SEED_ADMIN_EMAIL) {
     throw invalid(
