@@ -17,7 +17,7 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 /*
  * SPEC §1 "Pharmacy administrators manage their own business": a pharmacy Admin adds and removes the
  * users of their business from its Users tab; a pharmacy user without Admin reads the list only. And
- * the console's answers to a pharmacy user's refusals (docs/DECISIONS.md): Access Restricted where a
+ * the console's answers to a pharmacy user's refusals (docs/decisions/auth.md): Access Restricted where a
  * page is not theirs, never a sign-out.
  */
 

@@ -6,7 +6,7 @@
  * freshly initialised instance, costs a few tens of MB. The cluster's files are only valid for the
  * PostgreSQL build inside the PGlite version that made them, so the file is named after that version:
  * when PGlite changes, the file is missing, a new database falls back to initdb, and
- * empty-cluster.test.ts fails until `bun db/scripts/make-empty-cluster.ts` is run (docs/DECISIONS.md).
+ * empty-cluster.test.ts fails until `bun db/scripts/make-empty-cluster.ts` is run (docs/decisions/database.md).
  *
  * Imports only node modules: packages/api/src/main.ts checks for the file before loading anything heavy.
  */

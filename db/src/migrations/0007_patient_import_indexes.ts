@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely';
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
  * Fewer indexes on patients, so a 100,000-row import writes each row into three indexes instead of nine
- * (docs/PERFORMANCE.md measures each one; docs/DECISIONS.md has the reasoning):
+ * (docs/PERFORMANCE.md measures each one; docs/decisions/database.md has the reasoning):
  * - patients_business_idx duplicated unique (business_id, id);
  * - the display id's prefix-search index is folded into its unique key, rebuilt with text_pattern_ops
  *   (equality, the upsert's conflict target and `like 'prefix%'` all use it);

@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely';
  * Frozen in time: imports nothing from packages/ or the rest of db/src. A change is a new migration.
  *
  * Short links (`/u/{code}` on PUBLIC_URL) that messages carry instead of long portal addresses, and each
- * staff member's own dismissals of notifications (docs/DECISIONS.md, Notifications are dismissed per user).
+ * staff member's own dismissals of notifications (docs/decisions/messaging.md, Notifications are dismissed per user).
  */
 
 const up_ = [

@@ -8,7 +8,7 @@ import { type Kysely, sql } from 'kysely';
  * one row per business the statement touched (row-level for the rarer changes that matter: a
  * message's status, a patient's deletion), with the span of the touched rows' times, IN THE SAME TRANSACTION
  * as the change: a change row is visible exactly when its data is, whatever order transactions commit
- * in, so the job never misses a late commit (docs/DECISIONS.md, "Monthly figures"). Rows are only
+ * in, so the job never misses a late commit (docs/decisions/reports.md, "Monthly figures"). Rows are only
  * appended (no upsert, so writers never wait on each other); the job reads them, recomputes the
  * months they name and deletes exactly the rows it read.
  * - `source`: order | message | machine | patient. Machine and patient changes also reach every

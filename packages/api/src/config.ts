@@ -78,7 +78,7 @@ export type Config = {
   /**
    * How long an unconfirmed message (its sender died between handing it to the gateway and recording the
    * answer) waits for the provider's delivery report before it is taken as never received and sent again
-   * (MESSAGES_UNCONFIRMED_GRACE_SECONDS, default 600; docs/DECISIONS.md "Unconfirmed messages").
+   * (MESSAGES_UNCONFIRMED_GRACE_SECONDS, default 600; docs/decisions/messaging.md "Unconfirmed messages").
    */
   messagesUnconfirmedGraceMs: number;
   /** The argon2id cost of new password hashes: `test` only when NODE_ENV=test (never in production). */

@@ -4,7 +4,7 @@ import { type KeyObject, verify, X509Certificate } from 'node:crypto';
  * Amazon SNS messages posted to an HTTPS subscription (how AWS End User Messaging SMS events reach us),
  * checked as AWS documents ("Verifying the signatures of Amazon SNS messages"): the signing certificate
  * only from SNS's own hosts over HTTPS, the fields of the message type in their fixed order, RSA with
- * SHA1 (SignatureVersion 1) or SHA256 (2). docs/DECISIONS.md "Delivery reports against the providers'
+ * SHA1 (SignatureVersion 1) or SHA256 (2). docs/decisions/messaging.md "Delivery reports against the providers'
  * documentation".
  */
 

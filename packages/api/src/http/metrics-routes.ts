@@ -17,7 +17,7 @@ function isLoopback(address: string | null): boolean {
 }
 
 /**
- * Who may read /metrics (docs/DECISIONS.md "Metrics access"). With METRICS_TOKEN set: a request whose
+ * Who may read /metrics (docs/decisions/operations.md "Metrics access"). With METRICS_TOKEN set: a request whose
  * `Authorization: Bearer` is that token, from anywhere. Without it: only a request whose socket peer is
  * this machine (loopback) and which passed no proxy (no X-Forwarded-For or Forwarded header: a balancer
  * on the same machine connects from loopback on behalf of anyone). TRUST_PROXY plays no part.

@@ -5,7 +5,7 @@ import { isFile, sendFile } from './static-files.ts';
 
 /*
  * The patient page (packages/patient): its own bundle, served here and not by the console's catch-all,
- * under its own strict Content-Security-Policy. docs/DECISIONS.md, "The patient page".
+ * under its own strict Content-Security-Policy. docs/decisions/patients.md, "The patient page".
  */
 
 /**

@@ -1,4 +1,4 @@
-/** The job runner: background work for every area (docs/DECISIONS.md "Job runner"). */
+/** The job runner: background work for every area (docs/decisions/jobs.md "Job runner"). */
 
 export type { JobPayloads, JobType, NoPayload } from './catalogue.ts';
 export { enqueueJob, type JobRow, type NewJob } from './repository.ts';

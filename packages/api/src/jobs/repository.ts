@@ -95,7 +95,7 @@ export async function enqueueJob<Payloads = JobPayloads>(
  * Oldest job first among those due (ids are UUIDv7: creation order; `jobs_status_idx` is (status, id)):
  * a retry that comes due goes before jobs queued after it, rather than behind every job due before its
  * retry time (a backlog of 10,000 messages pushed each refused one behind the whole backlog, then its
- * next refusal behind all the second tries: docs/DECISIONS.md "Oldest due job first").
+ * next refusal behind all the second tries: docs/decisions/jobs.md "Oldest due job first").
  */
 export async function claimJobs(
   db: Db,

@@ -144,13 +144,13 @@ export type Runner = {
 };
 
 /**
- * The one runner of background work (docs/DECISIONS.md "Job runner"): claims due jobs of the types it
+ * The one runner of background work (docs/decisions/jobs.md "Job runner"): claims due jobs of the types it
  * has handlers for with SKIP LOCKED in batches, runs them (up to `concurrency` at once), retries a
  * failure with backoff until its last attempt, then marks it dead. Renews the leases of the jobs in
  * hand, frees jobs whose worker died (their lease ran out), queues due schedules, and clears out old
  * done jobs. Safe with any number of processes on one PostgreSQL; on PGlite there is one process.
  *
- * Retry pace (docs/DECISIONS.md "Retries: blips and outages"): a failure on a service whose other
+ * Retry pace (docs/decisions/jobs.md "Retries: blips and outages"): a failure on a service whose other
  * recent attempts mostly succeed (a provider refusing one request in three) is retried within seconds
  * (`blipDelayMs`, capped at `blipMaxDelayMs`); otherwise (an outage, or too few attempts to tell) with
  * the full backoff (`baseDelayMs` doubling to `maxDelayMs`). Both count the job's attempts.

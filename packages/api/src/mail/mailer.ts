@@ -57,7 +57,7 @@ export type StoredMail = MailMessage & { id: string; sentAt: number };
  * in this process's memory, newest last, for support staff to read on the console's Mailbox page
  * (`mailbox.list`), and logs only who and what about — never the body, which holds sign-in links.
  * Memory rather than the database: these are throw-away development messages holding live sign-in
- * links, which should not outlive the process or land in backups (docs/DECISIONS.md).
+ * links, which should not outlive the process or land in backups (docs/decisions/operations.md).
  */
 export type MemoryMailer = Mailer & { readonly messages: StoredMail[]; readonly localMailbox: true };
 

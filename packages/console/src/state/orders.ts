@@ -8,7 +8,7 @@ export const ordersSearchAtom = keptAtom('medlocker.orders.search', '');
 /** One status (or Expired) to list; null lists all. */
 export const ordersStatusAtom = keptAtom<OrderStatusFilter | null>('medlocker.orders.status', null);
 /**
- * Only new and loaded orders (applies while no status is chosen). On by default (docs/DECISIONS.md):
+ * Only new and loaded orders (applies while no status is chosen). On by default (docs/decisions/orders.md):
  * the list a pharmacy works from is the bags still to be collected.
  */
 export const ordersOnlyCurrentAtom = keptAtom('medlocker.orders.onlyCurrent', true);

@@ -219,7 +219,7 @@ export function useConsoleConfig(): ConsoleConfig {
 /** The product name for titles and messages (SPEC: `{product}`). */
 export const useProductName = (): string => useConsoleConfig().productName;
 
-/** How often a 403 may make the console re-read its session (docs/DECISIONS.md, 403 is not a sign-out). */
+/** How often a 403 may make the console re-read its session (docs/decisions/auth.md, 403 is not a sign-out). */
 export const forbiddenRecheckMs = 30_000;
 
 /**

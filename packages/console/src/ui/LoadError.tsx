@@ -6,7 +6,7 @@ import { Button } from './Button.tsx';
 /**
  * What a page or list shows when loading it failed: the error in words, and 'Try again'. A 403 (a
  * pharmacy user on what their roles do not allow) is SPEC §2's Access Restricted in its place: trying
- * again would not help, and the rest of the console still works (docs/DECISIONS.md).
+ * again would not help, and the rest of the console still works (docs/decisions/auth.md).
  */
 export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   if (error instanceof ApiError && error.status === 403) return <AccessRestricted inShell />;

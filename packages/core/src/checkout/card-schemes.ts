@@ -5,7 +5,7 @@ import type { JudoSettings } from '../settings/payment-settings.ts';
  * Judopay's Web Payments request has no field to limit the schemes of one payment (the schemes a judoId
  * takes are set up on the Judopay account), so the toggles are honoured on our side: the patient page
  * lists the accepted ones, and a receipt paid with a scheme switched off does not settle the order
- * (docs/DECISIONS.md, "Receipts, card schemes, nations, declarations").
+ * (docs/decisions/checkout.md, "Receipts, card schemes, nations, declarations").
  */
 
 export const cardSchemes = ['visa', 'mastercard', 'amex'] as const;

@@ -43,7 +43,7 @@ export type OrderCharges = {
  * What is still owed on an order, in pence: nothing once it is paid, declared exempt or free; else its
  * retail charge, plus its prescription charge unless an exemption has been declared. An exemption waives
  * the NHS prescription charge only: on an order with both charges the declaration is recorded and the
- * order stays `unpaid` for the retail charge until it is paid by card (docs/DECISIONS.md, "An exemption
+ * order stays `unpaid` for the retail charge until it is paid by card (docs/decisions/checkout.md, "An exemption
  * covers the prescription charge only").
  */
 export function orderAmountDue(order: OrderCharges): number {

@@ -33,7 +33,7 @@ export const smsGatewayNames: Record<SmsGatewayId, string> = {
   thesmsworks: 'The SMS Works',
 };
 
-/** The settings only support staff control (see docs/DECISIONS.md, Settings). */
+/** The settings only support staff control (see docs/decisions/businesses.md, Settings). */
 export const controlledSettingKeys = ['smsGateway', 'enableWhatsApp', 'qrCodeIntegration'] as const;
 export type ControlledSettingKey = (typeof controlledSettingKeys)[number];
 

@@ -13,7 +13,7 @@ import { PatientOrderSummary } from './patient-orders.ts';
 /*
  * The checkout (SPEC §7 checkout), for the patient of a patient session on their own order: a card
  * payment on Judopay's hosted page and its receipt, or an NHS exemption declaration. The rules are the api's
- * areas/checkout (docs/DECISIONS.md, "Checkout core"). `sendReceipt` is staff's too (a patient asking
+ * areas/checkout (docs/decisions/checkout.md, "Checkout core"). `sendReceipt` is staff's too (a patient asking
  * the pharmacy for their receipt).
  */
 export const checkout = defineArea({

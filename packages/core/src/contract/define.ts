@@ -117,7 +117,7 @@ export type Area = Record<string, Method>;
 
 /**
  * Keeps the literal types of an area while checking its shape. Every input refuses keys it does not
- * declare, at any depth (docs/DECISIONS.md, Nothing silently ignored): a misspelt or unsettable field
+ * declare, at any depth (docs/decisions/contract.md, Nothing silently ignored): a misspelt or unsettable field
  * is a 400 naming it, never dropped.
  */
 export const defineArea = <const A extends Area>(area: A): A => rejectingUndeclaredKeys(area);

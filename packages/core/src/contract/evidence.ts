@@ -10,7 +10,7 @@ import { defineArea, staff } from './define.ts';
 /*
  * The evidence pack: for one machine and a time range, what happened inside it (temperature,
  * alarms, outages), which orders were in it meanwhile, what each patient was told and who acted; and
- * from it, holding the PINs of affected orders until staff have checked them. docs/DECISIONS.md, "The evidence pack".
+ * from it, holding the PINs of affected orders until staff have checked them. docs/decisions/reports.md, "The evidence pack".
  */
 
 /** The longest range one pack covers: a month of minute readings, and a page a person can read. */

@@ -14,7 +14,7 @@ export type NotificationListItem = typeof NotificationListItem.infer;
 
 /*
  * Staff notifications (machine alarms today). Support sees every business's, a pharmacy user those of
- * the businesses their roles reach. Dismissal is per user (docs/DECISIONS.md): the bell counts what the
+ * the businesses their roles reach. Dismissal is per user (docs/decisions/messaging.md): the bell counts what the
  * caller has not dismissed yet.
  */
 export const notifications = defineArea({

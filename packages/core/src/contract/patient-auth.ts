@@ -7,7 +7,7 @@ import { type Access, publicAccess } from './define.ts';
 /*
  * The patient session: a patient proves who they are for the order their link names, by date
  * of birth or by a code texted to the order's mobile, and gets a session of their own (its own cookie,
- * not the staff session's) that reaches that patient and their orders only. docs/DECISIONS.md,
+ * not the staff session's) that reaches that patient and their orders only. docs/decisions/patients.md,
  * "Patient session".
  */
 

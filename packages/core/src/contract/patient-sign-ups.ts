@@ -8,7 +8,7 @@ import { SignUpForm, SignUpVerification } from './sign-ups.ts';
  * Online sign-ups on the patient page (`/signup/{businessId}`). Public: anyone may start one
  * with a business that has `onlineSignups.enabled`. Starting one hands the browser an HttpOnly cookie
  * whose token is the only proof that reaches that one sign-up: `get`, `verify` and `resendCodes` take
- * no id, so a caller can never name someone else's. docs/DECISIONS.md, "Online sign-ups".
+ * no id, so a caller can never name someone else's. docs/decisions/patients.md, "Online sign-ups".
  */
 
 /** The limits on online sign-ups (each code sent can cost an SMS), stated in docs/SECURITY.md. */

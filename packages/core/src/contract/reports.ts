@@ -9,7 +9,7 @@ import { defineArea, type Method, staff, supportOnly } from './define.ts';
 
 /*
  * Reports (SPEC §7): the collection records and the monthly figures of a business. The filters are
- * defined in docs/DECISIONS.md ("Collection records"); the api's reports/repository.ts is their SQL.
+ * defined in docs/decisions/reports.md ("Collection records"); the api's reports/repository.ts is their SQL.
  */
 
 /** Pages of collection records are 50 long, newest collection first (keyset on collected, id). */
@@ -28,7 +28,7 @@ export const YearMonth = textInput('INVALID_DATE', undefined, 7).narrow(
  * Usage stats: the estate now (support, no businessId) or one business now. The live
  * figures are read as they stand; the analyses (SPEC §3's UsageStats) cover a period: a business's
  * last 12 London calendar months (this one included), the estate's last 7 London days (today
- * included). docs/DECISIONS.md, "Usage stats".
+ * included). docs/decisions/reports.md, "Usage stats".
  */
 
 /** A business's usage analyses cover this many London calendar months, the current one included. */
@@ -78,7 +78,7 @@ export type UsageOverview = typeof UsageOverview.infer;
  * The monthly report email: `reports/sendMonthlyEmail` sends a business's figures for one
  * London month (default: the one just ended) to its notification emails, with a CSV of that month and
  * the 12 before it. The `reports.monthlyEmails` job sends the same on the 1st of each month
- * (docs/DECISIONS.md, "The monthly report email").
+ * (docs/decisions/reports.md, "The monthly report email").
  */
 const sendMonthlyEmail = {
   input: type({

@@ -10,7 +10,7 @@ export type IdentityProviderRef = typeof IdentityProviderRef.infer;
 
 /**
  * WhatsApp opt-in codes: 6 digits from the CSPRNG, valid 15 minutes, 5 wrong tries spend one; at most one
- * new code a minute and 5 a day per patient (docs/DECISIONS.md, WhatsApp opt-in).
+ * new code a minute and 5 a day per patient (docs/decisions/messaging.md, WhatsApp opt-in).
  */
 export const whatsAppOptInCodes = {
   digits: 6,

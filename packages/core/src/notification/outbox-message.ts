@@ -10,7 +10,7 @@ export type MessageChannel = typeof MessageChannel.infer;
 /**
  * A message in a business's outbox (SPEC §4 delivery status pending → success or failed), as support
  * reads it. `body` is null when it is hidden: the message may carry a secret (a sign-up code, a
- * collection PIN), so only wording known to hold none is ever sent back (docs/DECISIONS.md).
+ * collection PIN), so only wording known to hold none is ever sent back (docs/decisions/messaging.md).
  */
 export const OutboxMessage = type({
   id: Id,

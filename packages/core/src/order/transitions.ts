@@ -52,7 +52,7 @@ export const isLiveOrderStatus = (status: OrderStatus): boolean =>
   (liveOrderStatuses as readonly OrderStatus[]).includes(status);
 
 /**
- * Expired is derived, not stored (docs/DECISIONS.md): a loaded order whose collection window has passed.
+ * Expired is derived, not stored (docs/decisions/orders.md): a loaded order whose collection window has passed.
  * Its PIN stops working at `expiresAt`; the order stays `loaded` until the bag is removed or collected.
  */
 export const isOrderExpired = (order: { status: OrderStatus; expiresAt: number | null }, now: number): boolean =>

@@ -4,7 +4,7 @@ import type { SmsTemplateKey } from './sms-templates.ts';
 /**
  * Patient messages SPEC §3 has no template for, so businesses cannot reword them: the order expired
  * uncollected, and staff cancelled an order the patient had been told about. Same placeholders as the
- * templates; each fits one 160-character SMS page with typical values (docs/DECISIONS.md). Staff holding
+ * templates; each fits one 160-character SMS page with typical values (docs/decisions/reports.md). Staff holding
  * an order's PIN (the evidence pack) pauses its collection: the patient is told, and told again on
  * release (without the PIN: the one they were sent works again).
  */

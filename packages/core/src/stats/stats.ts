@@ -11,7 +11,7 @@ const ChannelCounts = type({ sent: count, failed: count });
 /**
  * One business's numbers for one Europe/London calendar month (SPEC §3's fields, and the monthly report's).
  * `month` is 1–12. Money in pence. Computed from the month's order events, messages and machine
- * events by the `stats.monthly` job (docs/DECISIONS.md, "Monthly figures").
+ * events by the `stats.monthly` job (docs/decisions/reports.md, "Monthly figures").
  */
 export const MonthlyBusinessStats = type({
   businessId: Id,

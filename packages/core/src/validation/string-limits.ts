@@ -2,7 +2,7 @@ import { type Type, type } from 'arktype';
 import { atMostLength } from './rule.ts';
 
 /**
- * The longest string each kind of input field takes (docs/DECISIONS.md, Input lengths). Every string
+ * The longest string each kind of input field takes (docs/decisions/contract.md, Input lengths). Every string
  * of every contract input has one, so nothing reaches a database index or column it cannot fit
  * (a 2,700-character name used to answer 500) and a client learns the limit from the OpenAPI page.
  * Lengths count UTF-16 code units, as the browser's maxlength does.

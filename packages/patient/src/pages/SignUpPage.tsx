@@ -8,7 +8,7 @@ import { SignUpForm } from './SignUpForm.tsx';
 
 /*
  * `/signup/{businessId}`: a new patient signs up with a pharmacy that takes sign-ups online
- * (docs/DECISIONS.md, "Online sign-ups"). Three screens: the form (SignUpForm); a code for each
+ * (docs/decisions/patients.md, "Online sign-ups"). Three screens: the form (SignUpForm); a code for each
  * contact given, with a way to send new ones (SignUpCodes); then thanks. The server keeps the sign-up
  * behind an HttpOnly cookie, so a reload comes back to the screen the patient was on.
  */

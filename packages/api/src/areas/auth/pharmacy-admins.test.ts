@@ -9,7 +9,7 @@ setDefaultTimeout(30_000);
 /*
  * SPEC §1 "Pharmacy administrators manage their own business or group": the `roles` scope of
  * users.getUsersByRole, users.getUser, auth.addRoles and auth.removeRole for pharmacy users
- * (docs/DECISIONS.md, Pharmacy administrators and their users).
+ * (docs/decisions/auth.md, Pharmacy administrators and their users).
  */
 
 const mailer: MemoryMailer = createMemoryMailer();

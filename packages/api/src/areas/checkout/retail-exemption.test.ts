@@ -20,7 +20,7 @@ import { sendReceipt } from './receipt.ts';
 import { completeJudoOrderPayment, createJudoPaymentSession } from './service.ts';
 
 /*
- * An exemption waives the NHS prescription charge only (docs/DECISIONS.md, "An exemption covers the
+ * An exemption waives the NHS prescription charge only (docs/decisions/checkout.md, "An exemption covers the
  * prescription charge only"): on an order with a retail charge too, the declaration is recorded and the
  * order stays unpaid for the retail charge, which a card payment then settles.
  */

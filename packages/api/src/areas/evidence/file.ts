@@ -2,7 +2,7 @@ import { type EvidencePack, formatDateTime, formatTemperature, toIsoDate } from 
 import { strToU8, zipSync } from 'fflate';
 
 /*
- * The evidence pack as one ZIP (docs/DECISIONS.md "Evidence pack"): a summary a person reads, and a
+ * The evidence pack as one ZIP (docs/decisions/reports.md "Evidence pack"): a summary a person reads, and a
  * CSV per section that a spreadsheet opens, with every temperature reading of the range. Times are
  * London wall-clock (DD-MM-YYYY HH:mm:ss) beside the exact milliseconds.
  */

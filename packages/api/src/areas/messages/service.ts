@@ -13,7 +13,7 @@ type Messages = Contract['messages'];
  * the alarm template's wording: no secret in it, no patient behind it. Every other message is to a
  * patient or a person signing up, and may carry a secret (a sign-up code, a collection PIN): its body
  * is never sent back, and showing it (recipient, when, what kind) is a read of personal data, audited.
- * A kind of message added later is treated so until it is classed here (docs/DECISIONS.md).
+ * A kind of message added later is treated so until it is classed here (docs/decisions/messaging.md).
  */
 const isStaffAlarm = (templateKey: string) => templateKey.startsWith('alarm.');
 

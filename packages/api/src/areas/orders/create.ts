@@ -152,7 +152,7 @@ export async function createOrder(
         });
         // A bag with this barcode may already wait in a locker: then the order is loaded at once. Its
         // order.created goes just before its order.loaded, after the load's locks (the bag, the machine's
-        // counter): the integration client's row is locked last (docs/DECISIONS.md "Integration events").
+        // counter): the integration client's row is locked last (docs/decisions/integration.md "Integration events").
         const created = () => emitOrderEvent(tx, deps, 'order.created', toOrder(inserted));
         const loaded = await loadWaitingBag(tx, deps, actor, inserted, created);
         if (!loaded) await created();

@@ -45,7 +45,7 @@ export async function recordExpiredOrders(deps: AppDeps, limit = 500): Promise<n
 /**
  * The expiry reminders (`orderExpiring`): each loaded order whose expiry is within a day (or half its
  * window, for a one-day window) and not yet reminded of gets the reminder once, queued in the
- * transaction that marks it reminded (docs/DECISIONS.md, Patient messages). A business with
+ * transaction that marks it reminded (docs/decisions/messaging.md, Patient messages). A business with
  * `sendOrderExpiringSms` off is marked but sent nothing. Returns how many orders it took; call again
  * until it returns less than `limit`.
  */

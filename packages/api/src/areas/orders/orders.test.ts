@@ -376,7 +376,7 @@ describeApi('orders', (t) => {
   }, 30_000);
 
   it('searches a barcode or reference as contained text, not as an exact match', async () => {
-    // Why the list has no exact-barcode shortcut (DECISIONS): a typed barcode also finds the orders whose
+    // Why the list has no exact-barcode shortcut (docs/decisions/orders.md): a typed barcode also finds the orders whose
     // barcode or reference contains it, and an exact match first would drop them.
     const as = await support();
     const e = await estate(t, as);

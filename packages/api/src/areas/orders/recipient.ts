@@ -6,7 +6,7 @@ import type { Db } from './repository.ts';
 export type PatientRoute = { channel: 'whatsapp' | 'sms' | 'email'; recipient: string };
 
 /**
- * Where a message to a patient goes (docs/DECISIONS.md, WhatsApp opt-in): by WhatsApp when the business
+ * Where a message to a patient goes (docs/decisions/messaging.md, WhatsApp opt-in): by WhatsApp when the business
  * enables it (controlled setting `enableWhatsApp`) and the patient opted in on their current mobile;
  * else by email when the business sends only email where it can (`sendOnlyEmailIfPossible`) and the
  * patient has an address; else by SMS to their mobile; else by email; null when they have neither.

@@ -316,7 +316,7 @@ export type PinOutcome = 'ok' | 'wrong' | 'expired' | 'paymentRequired' | 'locke
  * Turns `synchronous_commit` off for the statement's own transaction (as the readings batch does): the
  * commit is made and seen by every other session at once, so the wrong-PIN count stays exact; only its
  * flush to disk is not waited on (a database crash may lose the last ~0.6 s of PIN tries). The disk's
- * flush was two thirds of a VerifyPin and its stalls its p99 (bench/hub/verify-pin.ts, DECISIONS).
+ * flush was two thirds of a VerifyPin and its stalls its p99 (bench/hub/verify-pin.ts, docs/decisions/orders.md).
  */
 const fastCommit = sql<string>`set_config('synchronous_commit', 'off', true)`.as('fast_commit');
 

@@ -44,7 +44,7 @@ export function toPatient(row: PatientRow): Patient {
           },
     lastEmailFailure: failureOf(row.last_email_failure),
     lastSmsFailure: failureOf(row.last_sms_failure),
-    // An opt-in holds only for the number it was made on (docs/DECISIONS.md, WhatsApp opt-in).
+    // An opt-in holds only for the number it was made on (docs/decisions/messaging.md, WhatsApp opt-in).
     whatsAppOptIn:
       row.whatsapp_opt_in_at !== null && row.whatsapp_opt_in_mobile === row.mobile_number && row.mobile_number
         ? {

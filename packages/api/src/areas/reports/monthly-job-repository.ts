@@ -7,7 +7,7 @@ import type { Db } from './repository.ts';
  * The WRITING of the monthly figures (issue 21): the `stats.monthly` job and `reports/rebuildMonthlyStats`.
  * Each (business, month) row is recomputed whole from the raw data of its month (idempotent), so the
  * job and a rebuild are the same code with a different list of months. What each figure means is in
- * docs/DECISIONS.md, "Monthly figures (issue 21)".
+ * docs/decisions/reports.md, "Monthly figures (issue 21)".
  *
  * Incremental: triggers (migration 0028) append a row to monthly_stats_changes in the transaction of
  * every order event, patient message, machine event and patient change. The job reads the committed

@@ -12,7 +12,7 @@ import type { Kysely, Transaction } from 'kysely';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
-/** Where each collection filter puts an order (docs/DECISIONS.md, "Collection records"). */
+/** Where each collection filter puts an order (docs/decisions/reports.md, "Collection records"). */
 export async function listCollectionRows(
   db: Db,
   q: {

@@ -26,7 +26,7 @@ import {
 /*
  * reports/getUsageStats (issue 21): the estate now (support, no businessId) or a business now. The
  * answer holds counts only, never a patient: nothing in it is a read of patient data to audit.
- * docs/DECISIONS.md, "Usage stats".
+ * docs/decisions/reports.md, "Usage stats".
  */
 
 type Area = Contract['reports'];
@@ -162,7 +162,7 @@ export async function getUsageStats(
     const side = isOpen(isoDow, hour) ? 'duringOpeningHours' : 'outOfHours';
     dayOfWeekAnalysis[side][isoDow - 1] = (dayOfWeekAnalysis[side][isoDow - 1] ?? 0) + count;
     timeOfDayAnalysis[side][hour] = (timeOfDayAnalysis[side][hour] ?? 0) + count;
-    // Lockers record no slot sizes: every collection is 'other' (docs/DECISIONS.md, "Usage stats").
+    // Lockers record no slot sizes: every collection is 'other' (docs/decisions/reports.md, "Usage stats").
     const sizes = channelSizeUsage[month] ?? { small: 0, medium: 0, large: 0, other: 0 };
     sizes.other += count;
     channelSizeUsage[month] = sizes;

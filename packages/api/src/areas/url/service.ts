@@ -8,7 +8,7 @@ type Url = Contract['url'];
 
 /**
  * How long a link lives when its order has no expiry yet (not loaded) or there is no order: the longest
- * collection window (docs/DECISIONS.md, Short links). Once the order has an expiry, that one counts.
+ * collection window (docs/decisions/messaging.md, Short links). Once the order has an expiry, that one counts.
  */
 export const SHORT_URL_CAP_MS = 30 * 24 * 60 * 60 * 1000;
 

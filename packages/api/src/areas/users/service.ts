@@ -30,7 +30,7 @@ export async function getUsersByRole(
   input: In<'getUsersByRole'>,
 ): Promise<Out<'getUsersByRole'>> {
   // Pharmacy users list the holders of a Business or Group role on what they reach, Admin or not
-  // (docs/DECISIONS.md, Pharmacy administrators and their users).
+  // (docs/decisions/auth.md, Pharmacy administrators and their users).
   enforceRoleScope(callerOf(actor), [{ name: input.roleName, resource: input.roleResource ?? null }], {
     admin: false,
   });

@@ -105,7 +105,7 @@ export async function applyDeliveryReport(
       updated: now,
     });
     // Its integration event goes after the order's row is locked: the client's row is locked last
-    // (docs/DECISIONS.md "Integration events").
+    // (docs/decisions/integration.md "Integration events").
     const announce = async () => {
       if (changed) {
         const error = report.reason ?? report.providerStatus;

@@ -66,7 +66,7 @@ export async function queueReconciliation(tx: Tx, deps: AppDeps, message: Messag
 }
 
 /**
- * The check of an unconfirmed message, its grace period over (docs/DECISIONS.md "Unconfirmed messages
+ * The check of an unconfirmed message, its grace period over (docs/decisions/messaging.md "Unconfirmed messages
  * are reconciled by delivery reports"), with the message locked (a report arriving meanwhile waits, and
  * then finds what this decided):
  * - a report arrived (the provider's id adopted, or the status moved on): nothing to do;
@@ -131,7 +131,7 @@ export async function reconcileMessage(
       },
       now,
     );
-    // After the order's row: the integration client's row is locked last (docs/DECISIONS.md "Integration events").
+    // After the order's row: the integration client's row is locked last (docs/decisions/integration.md "Integration events").
     await emitMessageStatus(tx, deps, message, 'failed', reason);
     return { outcome: 'failed' as const, publish };
   });

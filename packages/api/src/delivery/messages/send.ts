@@ -99,7 +99,7 @@ type Prepared =
   | { kind: 'refused'; message: MessageRow; provider: ProviderName; reason: string };
 
 /**
- * Sends one outbox message, at most once (docs/DECISIONS.md "Sending messages"). Before the gateway is
+ * Sends one outbox message, at most once (docs/decisions/messaging.md "Sending messages"). Before the gateway is
  * called the message is marked handed over (`sent_at`, `provider`) in a committed transaction; a retry
  * that finds it so marked without a provider id knows an earlier attempt died after (or while) sending
  * and records it as sent rather than sending again. Retryable gateway failures clear the mark and throw
@@ -351,7 +351,7 @@ async function recordSent(
     },
     now,
   );
-  // After the order's row: the integration client's row is locked last (docs/DECISIONS.md "Integration events").
+  // After the order's row: the integration client's row is locked last (docs/decisions/integration.md "Integration events").
   await emitMessageStatus(tx, deps, message, messageStatusOf(status));
   return publish;
 }
@@ -413,7 +413,7 @@ async function recordFailed(
       },
       now,
     );
-    // After the order's row: the integration client's row is locked last (docs/DECISIONS.md "Integration events").
+    // After the order's row: the integration client's row is locked last (docs/decisions/integration.md "Integration events").
     await emitMessageStatus(tx, deps, message, 'failed', reason);
     return published;
   });

@@ -24,7 +24,7 @@ import { openSealedWebhookSecret } from './secrets.ts';
 import { type AttemptOutcome, sendWebhook, signerOf } from './send.ts';
 
 /*
- * The webhook dispatch job (issue 20, docs/DECISIONS.md "Webhook dispatch"): one per client, queued by
+ * The webhook dispatch job (issue 20, docs/decisions/webhooks.md "Webhook dispatch"): one per client, queued by
  * recordEvent (webhooks/events.ts), the delivery console and the sweep. It drains the client's due
  * deliveries batch by batch: the heads of their ordering keys (per-order order kept), sent at once by a
  * bounded pool over kept-alive connections, each batch's attempts and outcomes recorded in one
@@ -221,7 +221,7 @@ export function webhookDispatchHandler(
       }
       // Stopping: the runner returns the job to waiting; what was sent is recorded.
       if (signal.aborted) return;
-      // complete() FIRST, then the look for due work (docs/DECISIONS.md "Webhook dispatch"): a delivery
+      // complete() FIRST, then the look for due work (docs/decisions/webhooks.md "Webhook dispatch"): a delivery
       // committed after that look found the job done and queued a new one itself.
       await deps.db.transaction().execute(async (tx) => {
         await complete(tx);

@@ -22,7 +22,7 @@ import { DISPATCH_JOB } from './repository.ts';
 
 /*
  * Every flow that changes what a pharmacy's record system hears of records its integration event in
- * the change's transaction (issue 20; docs/DECISIONS.md "Integration events"). Each test drives the
+ * the change's transaction (issue 20; docs/decisions/integration.md "Integration events"). Each test drives the
  * real flow (RPC, the locker protocol, the sweeps, the checkout against the fake Judopay, a delivery
  * report) and reads the business's feed.
  */

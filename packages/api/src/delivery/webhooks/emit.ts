@@ -15,7 +15,7 @@ import { recordEvent } from './events.ts';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /*
- * What each flow tells a pharmacy's record system (issue 20; the table is in docs/DECISIONS.md,
+ * What each flow tells a pharmacy's record system (issue 20; the table is in docs/decisions/integration.md,
  * "Integration events"): called by the flows in the transaction of their change, so an event commits
  * or rolls back with it. Each costs one statement, which stores nothing for a business without an
  * integration client.
@@ -102,7 +102,7 @@ const NUMBER = /\+?(?:\d[\s().-]{0,2}){6,}\d/g;
 
 /**
  * A failure's words without whom the message was for: providers' refusals and SMTP replies often name
- * the number or address they refused, and the event carries no recipient (docs/DECISIONS.md).
+ * the number or address they refused, and the event carries no recipient (docs/decisions/integration.md).
  */
 export function withoutRecipient(error: string, recipient: string | null | undefined): string {
   const mentioned = recipient?.trim();

@@ -57,7 +57,7 @@ export async function insertEvent(
  * Makes sure the client's dispatch job runs by `runAfter` (with the id of the request being handled, as
  * enqueueJob stores it): queues it, or brings a waiting one forward.
  * A running one is left alone: it looks for due deliveries again before it ends (dispatch.ts), and the
- * row lock this upsert takes on it orders the two (see docs/DECISIONS.md "Webhook dispatch").
+ * row lock this upsert takes on it orders the two (see docs/decisions/webhooks.md "Webhook dispatch").
  */
 export async function queueDispatch(
   tx: Db,
@@ -105,7 +105,7 @@ export type DispatchClient = NonNullable<Awaited<ReturnType<typeof findDispatchC
  * key is a key of its own). A delivery that is dead ('failed') or done no longer holds the ones after it.
  * One pass over the pending rows with a window, not a lookup per row: the plan does not depend on the
  * table's statistics (a fresh table's lookup plan scanned the client's whole backlog once per row:
- * bench/webhooks, docs/DECISIONS.md "Webhook dispatch").
+ * bench/webhooks, docs/decisions/webhooks.md "Webhook dispatch").
  */
 const pendingWithPlace = (where: RawBuilder<boolean>) => sql`(
   select d.id, d.client_id, d.business_id, d.event_id, d.event_type, d.schedule_step, d.replay_requested,

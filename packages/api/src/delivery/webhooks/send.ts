@@ -16,7 +16,7 @@ const USER_AGENT = 'MedLocker-Webhooks/1';
 /**
  * The key of a stored secret: `whsec_` + base64. Secrets made before issue 20 are base64url, which the
  * library's decoder refuses ("-" and "_"): their bytes are the same key, so they are decoded here with
- * both alphabets and handed over raw (docs/DECISIONS.md "Webhook dispatch").
+ * both alphabets and handed over raw (docs/decisions/webhooks.md "Webhook dispatch").
  */
 export function signerOf(secret: string): Webhook {
   const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;

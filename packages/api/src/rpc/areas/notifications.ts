@@ -2,6 +2,6 @@ import { count, dismiss, dismissAll, list, sendUnreadNotificationsEmail } from '
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 
-/** `POST /api/notifications/*`: staff notifications, read and dismissed per user (docs/DECISIONS.md). */
+/** `POST /api/notifications/*`: staff notifications, read and dismissed per user (docs/decisions/messaging.md). */
 export const notificationsRoutes = (deps: AppDeps) =>
   rpcArea(deps, 'notifications', { list, count, dismiss, dismissAll, sendUnreadNotificationsEmail });

@@ -51,7 +51,7 @@ const columns: ListColumn<NotificationListItem>[] = [
 /**
  * `/notifications`: the staff notifications the user may see (support: every business's; a pharmacy
  * user: their businesses'), newest first, paged as it scrolls; Dismiss per row and Dismiss all behind
- * a confirmation. Dismissing is the user's own (docs/DECISIONS.md).
+ * a confirmation. Dismissing is the user's own (docs/decisions/messaging.md).
  */
 export function NotificationList() {
   const [shown, setShown] = useUrlState('show', notificationsShownAtom, shownCodec);

@@ -61,7 +61,7 @@ function useBusinessTestMachines(businessId: string) {
 
 /**
  * The machine the bag goes into, or none yet (the API allows it: the locker that loads the bag binds
- * it). A business with a single machine has it chosen from the start (docs/DECISIONS.md).
+ * it). A business with a single machine has it chosen from the start (docs/decisions/orders.md).
  */
 export function MachinePicker({
   businessId,

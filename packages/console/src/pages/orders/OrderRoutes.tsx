@@ -3,7 +3,7 @@ import { CreateOrder } from './CreateOrder.tsx';
 import { OrderDetails } from './OrderDetails.tsx';
 import { OrderList } from './OrderList.tsx';
 
-/** `/businesses/{businessId}/orders/*` (routes not in SPEC §2; docs/DECISIONS.md): list, add, an order. */
+/** `/businesses/{businessId}/orders/*` (routes not in SPEC §2; docs/decisions/orders.md): list, add, an order. */
 export function OrderRoutes() {
   return (
     <Routes>

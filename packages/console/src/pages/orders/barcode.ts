@@ -1,5 +1,5 @@
 /**
- * A barcode the console offers when the business's autoBarcodes.autoGenerate is on (docs/DECISIONS.md,
+ * A barcode the console offers when the business's autoBarcodes.autoGenerate is on (docs/decisions/orders.md,
  * "Generated barcodes"): 'ML' and ten characters of Crockford base 32 from the browser's CSPRNG. Upper
  * case letters and digits only, without I, L, O and U, so it survives being read aloud or retyped and
  * prints as Code 128 or Code 39. 50 bits: a clash with a live order of the business is vanishingly rare,

@@ -9,7 +9,7 @@ import { SmsTemplatesPage } from './SmsTemplates.tsx';
 
 /**
  * SPEC §2 `/businesses/{businessId}/settings` and its four pages, and under the integration its
- * webhook delivery console (docs/DECISIONS.md).
+ * webhook delivery console (docs/decisions/webhooks.md).
  */
 export function SettingsRoutes() {
   return (

@@ -22,7 +22,7 @@ export type FeatureFieldsetProps = {
   ro: boolean;
 };
 
-/** The patient page's sign-up form of a business, served by this server (docs/DECISIONS.md, Online sign-ups). */
+/** The patient page's sign-up form of a business, served by this server (docs/decisions/patients.md, Online sign-ups). */
 export const ourSignUpPage = (businessId: string) => `${window.location.origin}/signup/${businessId}`;
 
 /**

@@ -19,7 +19,7 @@ export type RoleUsersProps = {
   listLabel: string;
   /**
    * Whether the signed-in user manages these users (support staff, the resource's pharmacy Admins):
-   * Add and the links to each user's page. Others get the list to read (docs/DECISIONS.md).
+   * Add and the links to each user's page. Others get the list to read (docs/decisions/auth.md).
    */
   canManage: boolean;
 };

@@ -3,7 +3,7 @@ import { e164Or, type Gateway, GatewayError, postJson } from '../gateway.ts';
 /**
  * The approved template every business-initiated WhatsApp message goes out as: Meta only lets a
  * business start a conversation with a template, so the rendered text is its one body parameter
- * (docs/DECISIONS.md "WhatsApp messages are one approved template", which gives the template's text
+ * (docs/decisions/messaging.md "WhatsApp messages are one approved template", which gives the template's text
  * to submit to Meta: fixed words before and after the one placeholder, as Meta requires).
  */
 export const WHATSAPP_TEMPLATE = { name: 'medlocker_message', language: 'en_GB' } as const;
