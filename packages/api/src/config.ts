@@ -27,7 +27,7 @@ export type Config = {
   allowRegistration: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
-  /** LOG_LEVEL: trace, debug (adds one access line per request), info (the default), warn, error; silent for tests. */
+  /** LOG_LEVEL: trace, debug, info (the default: one access line per request), warn, error; silent for tests. */
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** 32 bytes (SECRETS_KEY, base64): the AES-256-GCM key of the secrets stored encrypted (secrets/). */
   secretsKey: Uint8Array;

@@ -3,7 +3,7 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** Inserts message jobs; one whose dedupe key is taken is skipped. Returns the ids inserted. */
+/** Stores outbox messages; one whose dedupe key is taken is skipped. Returns the ids stored. */
 export async function insertMessageJobs(db: Db, rows: Insertable<Database['message_outbox']>[]): Promise<string[]> {
   if (rows.length === 0) return [];
   const inserted = await db
@@ -14,5 +14,3 @@ export async function insertMessageJobs(db: Db, rows: Insertable<Database['messa
     .execute();
   return inserted.map((r) => r.id);
 }
-
-/** Inserts webhook jobs; one whose dedupe key is taken is skipped. Returns the ids inserted. */

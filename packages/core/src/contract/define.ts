@@ -43,7 +43,7 @@ export type Scope =
   | 'roles';
 
 /**
- * A method's access, declared in the contract and enforced in one place (the api's rpc/access.ts):
+ * A method's access, declared in the contract and enforced in one place (the api's access/enforce.ts):
  * - `actors`: who may call at all (anyone else: 401 when nobody is signed in, else 403);
  * - `scope`: for pharmacy users, what the input must belong to (required when `pharmacy` is listed);
  * - `admin`: pharmacy users need the Admin access level on that business or group.
