@@ -101,7 +101,7 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
     [MONTHLY_EMAIL_JOB]: {
       run: async ({ job, complete }) => {
         const outcome = await sendScheduledMonthlyEmail(deps, { complete }, job.payload);
-        deps.logger.info('monthly report email', { businessId: job.business_id, outcome });
+        deps.logger.info('monthly report email', { businessId: job.businessId, outcome });
       },
     },
   };

@@ -27,13 +27,26 @@ export type JobRow<P = unknown> = {
   request_id: string | null;
 };
 
+/** A job as the runner hands it to its handler (`P`: its payload's type). */
+export type Job<P = unknown> = {
+  id: string;
+  type: string;
+  businessId: string | null;
+  payload: P;
+  /** This attempt's number (1 for the first). */
+  attempts: number;
+  maxAttempts: number;
+  /** The id of the request that queued it (X-Request-Id), for the logs; null when no request did. */
+  requestId: string | null;
+};
+
 /**
- * A job as a claim hands it over, with `previous_delay`: how long its last failure put it off (ms from
+ * A job as a claim hands it over, with `previousDelay`: how long its last failure put it off (ms from
  * that failure to the due time it set), so a process that cannot yet judge the service itself can keep
- * the pace the last one chose (jobs/runner.ts); null for a first attempt, or a job that was not put off
+ * the pace the last one chose (jobs/pace.ts); null for a first attempt, or a job that was not put off
  * by a failure (its lease ran out, returned at a stop, retried by staff).
  */
-export type ClaimedJob = JobRow & { previous_delay: number | null };
+export type ClaimedJob = Job & { previousDelay: number | null };
 
 /**
  * A job to queue, of one of the catalogue's types with that type's payload (`Payloads`: the catalogue;
@@ -116,9 +129,15 @@ export async function claimJobs(
     returning j.*, due.previous_delay`.execute(db);
   // Oldest first, as chosen (an update's returning has no order of its own): the runner starts them so.
   rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return rows.map(({ previous_delay, ...row }) => ({
-    ...normalise(row),
-    previous_delay: previous_delay === null ? null : Number(previous_delay),
+  return rows.map((row) => ({
+    id: row.id,
+    type: row.type,
+    businessId: row.business_id,
+    payload: row.payload,
+    attempts: Number(row.attempts),
+    maxAttempts: Number(row.max_attempts),
+    requestId: row.request_id,
+    previousDelay: row.previous_delay === null ? null : Number(row.previous_delay),
   }));
 }
 

@@ -121,7 +121,8 @@ describeDb('the job runner', (t) => {
       leaseMs: 60_000,
       limit: 5,
     });
-    expect(taken).toMatchObject({ id, status: 'running', locked_by: 'dead-worker' });
+    expect(taken).toMatchObject({ id, attempts: 1 });
+    expect(await findJob(t.db, id)).toMatchObject({ status: 'running', locked_by: 'dead-worker' });
     let runs = 0;
     const runner = runnerWith({ a: { run: async () => void runs++ } });
     // A runner looks for run-out leases at most once a second (the boundary itself: start.test.ts).
@@ -262,8 +263,8 @@ describeDb('the job runner', (t) => {
     clock = T0 + 1_000;
     const next = await claimJobs(t.db, { types: ['fifo'], worker: 'w', now: clock, leaseMs: 60_000, limit: 2 });
     expect(next.map((j) => j.payload).sort()).toEqual([0, 'first'].sort());
-    expect(next.find((j) => j.id === first)).toMatchObject({ attempts: 2, previous_delay: 1_000 });
-    expect(next.find((j) => j.payload === 0)?.previous_delay).toBeNull();
+    expect(next.find((j) => j.id === first)).toMatchObject({ attempts: 2, previousDelay: 1_000 });
+    expect(next.find((j) => j.payload === 0)?.previousDelay).toBeNull();
   });
 
   it('a runner just started keeps the blip pace a job was given by one that could judge its service', async () => {

@@ -4,6 +4,7 @@ import type { Logger } from '../log/logger.ts';
 import { withRequestId } from '../log/request-scope.ts';
 import type { JobPayloads } from './catalogue.ts';
 import { jobFailures } from './failures.ts';
+import { RetryPace } from './pace.ts';
 import {
   type ClaimedJob,
   claimJobs,
@@ -11,7 +12,7 @@ import {
   deleteDoneJobs,
   extendLeases,
   failJob,
-  type JobRow,
+  type Job,
   releaseExpiredLeases,
   releaseJobsOf,
   returnJob,
@@ -30,7 +31,7 @@ import { goneWorkers, pidSpace, workerName } from './worker-name.ts';
  * mark with it; the handler's error then fails the attempt as usual.)
  */
 export type JobContext<P = unknown> = {
-  job: JobRow<P>;
+  job: Job<P>;
   signal: AbortSignal;
   dependsOn: (service: string) => void;
   complete: (tx: Kysely<Database> | Transaction<Database>) => Promise<void>;
@@ -82,52 +83,7 @@ export type RunnerOptions<Payloads = JobPayloads> = {
 
 export const DEFAULT_LEASE_MS = 5 * 60_000;
 
-/** How far back a service's attempts count towards whether it is working, and how many are kept. */
-const HEALTH_WINDOW_MS = 30_000;
-const HEALTH_KEEP = 200;
-/** A failure is a blip when at least this many attempts on its service ended in the window… */
-const BLIP_MIN_ATTEMPTS = 10;
-/** …and fewer than this share of them failed. */
-const BLIP_MAX_FAILED = 0.5;
-
-/**
- * The recent attempts on one service (a job type, or the gateway a handler named with `dependsOn`) in
- * this process, to tell a blip (a failure among successes: a flaky provider) from an outage (most
- * attempts fail, or too few to tell).
- */
-export class ServiceHealth {
-  private readonly at: number[] = [];
-  private readonly ok: boolean[] = [];
-  record(at: number, ok: boolean) {
-    this.at.push(at);
-    this.ok.push(ok);
-    if (this.at.length > HEALTH_KEEP) {
-      this.at.shift();
-      this.ok.shift();
-    }
-  }
-  /** A blip, an outage (most attempts in the window failed), or unknown (too few attempts to tell). */
-  verdict(now: number): 'blip' | 'outage' | 'unknown' {
-    let attempts = 0;
-    let failed = 0;
-    for (let i = this.at.length - 1; i >= 0 && now - (this.at[i] as number) <= HEALTH_WINDOW_MS; i--) {
-      attempts += 1;
-      if (!this.ok[i]) failed += 1;
-    }
-    if (attempts < BLIP_MIN_ATTEMPTS) return 'unknown';
-    return failed < attempts * BLIP_MAX_FAILED ? 'blip' : 'outage';
-  }
-}
-
-/**
- * The delay before attempt `attempts + 1`: exponential, capped, with "equal jitter" (half fixed, half
- * random), so retries of many jobs that failed together (a gateway outage) spread out instead of
- * arriving together, and never come sooner than half the nominal delay.
- */
-export function backoffMs(attempts: number, base: number, max: number, random: () => number = Math.random): number {
-  const nominal = Math.min(max, base * 2 ** Math.max(0, attempts - 1));
-  return Math.round(nominal / 2 + (random() * nominal) / 2);
-}
+export { backoffMs } from './pace.ts';
 
 export type Runner = {
   readonly worker: string;
@@ -156,71 +112,129 @@ export type Runner = {
  * the full backoff (`baseDelayMs` doubling to `maxDelayMs`). Both count the job's attempts.
  */
 export function createRunner<Payloads = JobPayloads>(options: RunnerOptions<NoInfer<Payloads>>): Runner {
-  const now = options.now ?? Date.now;
-  const { db, logger } = options;
+  const runner = new JobRunner(options as RunnerOptions<unknown>);
+  return {
+    worker: runner.worker,
+    start: () => runner.start(),
+    tick: () => runner.tickNow(),
+    stop: (graceMs) => runner.stop(graceMs),
+    idle: () => runner.idle(),
+  };
+}
+
+type InHand = { job: Job; done: Promise<void>; abort: AbortController };
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+class JobRunner {
+  readonly worker: string;
+  private readonly db: Kysely<Database>;
+  private readonly logger: Logger;
+  private readonly now: () => number;
   // Claimed rows carry their type as text: looked up by it, each handler gets the payload its type stores.
-  const handlers = options.handlers as Record<string, JobHandler | undefined>;
-  const concurrency = options.concurrency ?? 8;
-  const claimBatch = Math.max(1, Math.floor(concurrency / 4));
-  const pollMs = options.pollMs ?? 1_000;
-  const base = options.baseDelayMs ?? 5_000;
-  const max = options.maxDelayMs ?? 3_600_000;
-  const blipBase = options.blipDelayMs ?? 1_000;
-  const blipMax = options.blipMaxDelayMs ?? 4_000;
-  const keepDoneMs = options.keepDoneMs ?? 7 * 86_400_000;
-  const random = options.random ?? Math.random;
-  const space = pidSpace();
-  const worker = options.worker ?? workerName(space);
-  const schedules = options.schedules ?? [];
-  for (const s of schedules) checkPattern(s.pattern);
-  const types = Object.keys(handlers);
-  const leaseOf = (type: string) => handlers[type]?.leaseMs ?? DEFAULT_LEASE_MS;
-  const health = new Map<string, ServiceHealth>();
-  const healthOf = (service: string) => {
-    const known = health.get(service);
-    if (known) return known;
-    const h = new ServiceHealth();
-    health.set(service, h);
-    return h;
-  };
+  private readonly handlers: Record<string, JobHandler | undefined>;
+  private readonly types: string[];
+  private readonly concurrency: number;
+  /** Slots that must come free before a finished job makes the runner look again at once. */
+  private readonly claimBatch: number;
+  private readonly pollMs: number;
+  private readonly keepDoneMs: number;
+  private readonly space: string | undefined;
+  private readonly schedules: Schedule<unknown>[];
+  private readonly pace: RetryPace;
+  private readonly inHand = new Map<string, InHand>();
+  private running = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private ticking: Promise<number> | undefined;
+  private lastCleanup = 0;
+  private lastHousekeeping = Number.NEGATIVE_INFINITY;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private renewing = false;
 
-  /**
-   * Whether the job's last failure was put off at the blip pace (a process that could judge the service
-   * chose it): the delays of the two paces never overlap (blip at most `blipBase · 2^(n-1)` capped at
-   * `blipMax`, the full backoff at least half of `base · 2^(n-1)`).
-   */
-  const putOffAsBlip = (job: ClaimedJob) => {
-    const previous = job.attempts - 1;
-    const delay = job.previous_delay;
-    return (
-      previous >= 1 &&
-      delay !== null &&
-      delay > 0 &&
-      delay <= Math.min(blipMax, blipBase * 2 ** (previous - 1)) &&
-      delay < Math.min(max, base * 2 ** (previous - 1)) / 2
+  constructor(options: RunnerOptions<unknown>) {
+    this.now = options.now ?? Date.now;
+    this.db = options.db;
+    this.logger = options.logger;
+    this.handlers = options.handlers as Record<string, JobHandler | undefined>;
+    this.types = Object.keys(this.handlers);
+    this.concurrency = options.concurrency ?? 8;
+    this.claimBatch = Math.max(1, Math.floor(this.concurrency / 4));
+    this.pollMs = options.pollMs ?? 1_000;
+    this.keepDoneMs = options.keepDoneMs ?? 7 * 86_400_000;
+    this.space = pidSpace();
+    this.worker = options.worker ?? workerName(this.space);
+    this.schedules = options.schedules ?? [];
+    for (const s of this.schedules) checkPattern(s.pattern);
+    this.pace = new RetryPace(
+      {
+        base: options.baseDelayMs ?? 5_000,
+        max: options.maxDelayMs ?? 3_600_000,
+        blipBase: options.blipDelayMs ?? 1_000,
+        blipMax: options.blipMaxDelayMs ?? 4_000,
+        random: options.random ?? Math.random,
+      },
+      this.now(),
     );
-  };
-  const startedAt = now();
+  }
 
-  const inHand = new Map<string, { job: JobRow; done: Promise<void>; abort: AbortController }>();
-  let running = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let ticking: Promise<number> | undefined;
-  let lastCleanup = 0;
-  let lastHousekeeping = Number.NEGATIVE_INFINITY;
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
-  let renewing = false;
+  private leaseOf(type: string): number {
+    return this.handlers[type]?.leaseMs ?? DEFAULT_LEASE_MS;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+    const shortest = Math.min(DEFAULT_LEASE_MS, ...this.types.map((t) => this.leaseOf(t)));
+    this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(100, Math.floor(shortest / 3)));
+  }
+
+  /** One pass at once, claiming even when not started (tests, and after an enqueue in this process). */
+  async tickNow(): Promise<number> {
+    const wasRunning = this.running;
+    this.running = true; // a pass only claims while running
+    try {
+      return await this.tick();
+    } finally {
+      this.running = wasRunning;
+    }
+  }
+
+  async idle(): Promise<void> {
+    while (this.inHand.size > 0) await Promise.all([...this.inHand.values()].map((h) => h.done));
+  }
+
+  async stop(graceMs = 5_000): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    await this.ticking;
+    const all = Promise.all([...this.inHand.values()].map((h) => h.done));
+    const finished = await Promise.race([all.then(() => true), Bun.sleep(graceMs).then(() => false)]);
+    if (finished) return;
+    for (const [id, h] of this.inHand) {
+      h.abort.abort();
+      await returnJob(this.db, id, this.worker, this.now());
+      this.logger.warn('job returned to waiting at shutdown', {
+        jobId: id,
+        type: h.job.type,
+        requestId: h.job.requestId ?? undefined,
+      });
+    }
+  }
 
   /**
    * Runs one attempt on behalf of the request that queued the job: its log lines, and the jobs it queues,
-   * carry that request's id (http/request-meta.ts).
+   * carry that request's id (log/request-scope.ts).
    */
-  function runOne(job: ClaimedJob, abort: AbortController): Promise<void> {
-    return withRequestId(job.request_id, () => attempt(job, abort));
+  private runOne(job: ClaimedJob, abort: AbortController): Promise<void> {
+    return withRequestId(job.requestId, () => this.attempt(job, abort));
   }
 
-  async function attempt(job: ClaimedJob, abort: AbortController): Promise<void> {
-    const handler = handlers[job.type];
+  private async attempt(job: ClaimedJob, abort: AbortController): Promise<void> {
+    const handler = this.handlers[job.type];
     let service = job.type;
     const dependsOn = (name: string) => {
       service = `${job.type}:${name}`;
@@ -228,197 +242,170 @@ export function createRunner<Payloads = JobPayloads>(options: RunnerOptions<NoIn
     let completed = false;
     const complete = async (tx: Kysely<Database> | Transaction<Database>) => {
       completed = true;
-      if (!(await completeJob(tx, job.id, worker, now()))) {
-        logger.warn('job finished after its lease was lost', { jobId: job.id, type: job.type });
-      }
+      await this.markDone(tx, job);
     };
     try {
       if (!handler) throw new PermanentJobError(`No handler for jobs of type ${job.type}`);
       await handler.run({ job, signal: abort.signal, dependsOn, complete });
-      healthOf(service).record(now(), true);
+      this.pace.record(service, this.now(), true);
       if (!abort.signal.aborted) {
-        logger.debug('job done', {
+        this.logger.debug('job done', {
           jobId: job.id,
           type: job.type,
           attempts: job.attempts,
-          requestId: job.request_id ?? undefined,
+          requestId: job.requestId ?? undefined,
         });
       }
       // Marked done in the handler's own transaction; or stop() returned it to waiting (a late finish changes nothing).
       if (completed || abort.signal.aborted) return;
-      if (!(await completeJob(db, job.id, worker, now()))) {
-        logger.warn('job finished after its lease was lost', { jobId: job.id, type: job.type });
-      }
+      await this.markDone(this.db, job);
     } catch (error) {
-      if (abort.signal.aborted) return;
-      const message = error instanceof Error ? error.message : String(error);
-      const permanent = error instanceof PermanentJobError;
-      const last = permanent || job.attempts >= job.max_attempts;
-      const at = now();
-      // A permanent refusal is an answer: the service is up.
-      healthOf(service).record(at, permanent);
-      // A process too new to have seen enough attempts on the service (a replacement worker just
-      // started) keeps the pace the job's last failure was given by one that had: without that, a
-      // replacement put every retry it took in its first moments off by the full backoff (5 s doubling:
-      // a minute or more for a job on its fifth attempt), as though the provider were down.
-      const verdict = healthOf(service).verdict(at);
-      const blip =
-        !last &&
-        (verdict === 'blip' || (verdict === 'unknown' && at - startedAt < HEALTH_WINDOW_MS && putOffAsBlip(job)));
-      const retryAt = last
-        ? null
-        : at + (blip ? backoffMs(job.attempts, blipBase, blipMax, random) : backoffMs(job.attempts, base, max, random));
-      await failJob(db, { id: job.id, worker, now: at, error: message, retryAt });
-      jobFailures.inc({ type: job.type, outcome: last ? 'dead' : 'retry' });
-      (last ? logger.error : logger.warn).call(logger, last ? 'job dead' : 'job failed; will retry', {
-        jobId: job.id,
-        type: job.type,
-        requestId: job.request_id ?? undefined,
-        attempts: job.attempts,
-        error: message,
-        ...(retryAt === null ? {} : { retryInMs: retryAt - at, blip }),
-      });
+      if (!abort.signal.aborted) await this.failed(job, service, error);
     }
+  }
+
+  private async markDone(tx: Kysely<Database> | Transaction<Database>, job: Job): Promise<void> {
+    if (!(await completeJob(tx, job.id, this.worker, this.now()))) {
+      this.logger.warn('job finished after its lease was lost', { jobId: job.id, type: job.type });
+    }
+  }
+
+  /** A failed attempt: tried again at the pace its service calls for, or dead after its last attempt. */
+  private async failed(job: ClaimedJob, service: string, error: unknown): Promise<void> {
+    const message = errorText(error);
+    const permanent = error instanceof PermanentJobError;
+    const last = permanent || job.attempts >= job.maxAttempts;
+    const at = this.now();
+    // A permanent refusal is an answer: the service is up.
+    this.pace.record(service, at, permanent);
+    const retry = last ? null : this.pace.retry(job, service, at);
+    await failJob(this.db, {
+      id: job.id,
+      worker: this.worker,
+      now: at,
+      error: message,
+      retryAt: retry?.retryAt ?? null,
+    });
+    jobFailures.inc({ type: job.type, outcome: last ? 'dead' : 'retry' });
+    (last ? this.logger.error : this.logger.warn).call(this.logger, last ? 'job dead' : 'job failed; will retry', {
+      jobId: job.id,
+      type: job.type,
+      requestId: job.requestId ?? undefined,
+      attempts: job.attempts,
+      error: message,
+      ...(retry === null ? {} : { retryInMs: retry.retryAt - at, blip: retry.blip }),
+    });
   }
 
   /** Extends the lease of every job in hand, so only a process that died or stalled lets one run out. */
-  async function renewLeases() {
-    if (renewing || inHand.size === 0) return;
-    renewing = true;
+  private async renewLeases(): Promise<void> {
+    if (this.renewing || this.inHand.size === 0) return;
+    this.renewing = true;
     try {
-      const byLease = new Map<number, string[]>();
-      for (const { job } of inHand.values()) {
-        const lease = leaseOf(job.type);
-        byLease.set(lease, [...(byLease.get(lease) ?? []), job.id]);
+      const byLease = this.byLease([...this.inHand.values()].map(({ job }) => [job.type, job.id]));
+      for (const [leaseMs, ids] of byLease) {
+        await extendLeases(this.db, { ids, worker: this.worker, until: this.now() + leaseMs });
       }
-      for (const [leaseMs, ids] of byLease) await extendLeases(db, { ids, worker, until: now() + leaseMs });
     } catch (error) {
-      logger.error('job runner: renewing leases failed', {
-        error: error instanceof Error ? error.message : String(error),
-      });
+      this.logger.error('job runner: renewing leases failed', { error: errorText(error) });
     } finally {
-      renewing = false;
+      this.renewing = false;
     }
   }
 
-  async function pass(): Promise<number> {
-    const at = now();
-    // Run-out leases and due schedules at most once a second: leases last seconds at the shortest and
-    // schedules name minutes, while a busy runner passes several times a second. (Each schedule look was
-    // four statements and a croner time-zone walk: a third of a busy worker's CPU, bench/messages.)
-    if (at - lastHousekeeping >= 1_000) {
-      lastHousekeeping = at;
-      await releaseExpiredLeases(db, at);
+  /** Values grouped by the lease length of their job type. */
+  private byLease(entries: [type: string, value: string][]): Map<number, string[]> {
+    const grouped = new Map<number, string[]>();
+    for (const [type, value] of entries) {
+      const lease = this.leaseOf(type);
+      grouped.set(lease, [...(grouped.get(lease) ?? []), value]);
+    }
+    return grouped;
+  }
+
+  /**
+   * Run-out leases, the jobs of gone workers and due schedules, at most once a second: leases last seconds
+   * at the shortest and schedules name minutes, while a busy runner passes several times a second. (Each
+   * schedule look was four statements and a croner time-zone walk: a third of a busy worker's CPU,
+   * bench/messages.) Old done jobs are deleted once an hour.
+   */
+  private async housekeeping(at: number): Promise<void> {
+    if (at - this.lastHousekeeping >= 1_000) {
+      this.lastHousekeeping = at;
+      await releaseExpiredLeases(this.db, at);
       // A runner in this pid space whose process is gone (killed, crashed) holds its jobs no more: they
       // are taken again now rather than when their leases run out (10 s for a message). Runners elsewhere
       // are left to their leases: a pid means nothing outside its space (jobs/worker-name.ts).
-      if (space) {
-        const gone = goneWorkers(await runningWorkersIn(db, space), space);
-        const released = await releaseJobsOf(db, gone, at);
-        if (released > 0)
-          logger.warn('jobs of a stopped worker taken back', { workers: gone.join(' '), jobs: released });
+      if (this.space) {
+        const gone = goneWorkers(await runningWorkersIn(this.db, this.space), this.space);
+        const released = await releaseJobsOf(this.db, gone, at);
+        if (released > 0) {
+          this.logger.warn('jobs of a stopped worker taken back', { workers: gone.join(' '), jobs: released });
+        }
       }
-      if (schedules.length > 0) await queueDueSchedules(db, schedules, at);
+      if (this.schedules.length > 0) await queueDueSchedules(this.db, this.schedules, at);
     }
-    if (at - lastCleanup > 3_600_000) {
-      lastCleanup = at;
-      await deleteDoneJobs(db, at - keepDoneMs);
+    if (at - this.lastCleanup > 3_600_000) {
+      this.lastCleanup = at;
+      await deleteDoneJobs(this.db, at - this.keepDoneMs);
     }
+  }
+
+  /** One look for due work: housekeeping, then claims per lease length into the free slots. */
+  private async pass(): Promise<number> {
+    await this.housekeeping(this.now());
     let taken = 0;
     // Claim per lease length: handlers with their own lease are claimed apart from the rest.
-    const byLease = new Map<number, string[]>();
-    for (const type of types) {
-      const lease = leaseOf(type);
-      byLease.set(lease, [...(byLease.get(lease) ?? []), type]);
-    }
-    for (const [leaseMs, leaseTypes] of byLease) {
-      const free = concurrency - inHand.size;
-      if (free <= 0 || !running) break;
-      const jobs = await claimJobs(db, { types: leaseTypes, worker, now: now(), leaseMs, limit: free });
+    for (const [leaseMs, types] of this.byLease(this.types.map((type) => [type, type]))) {
+      const free = this.concurrency - this.inHand.size;
+      if (free <= 0 || !this.running) break;
+      const jobs = await claimJobs(this.db, { types, worker: this.worker, now: this.now(), leaseMs, limit: free });
       taken += jobs.length;
-      for (const job of jobs) {
-        const abort = new AbortController();
-        const done = runOne(job, abort)
-          .catch((error) => logger.error('job runner: recording a job failed', { jobId: job.id, error: String(error) }))
-          .finally(() => {
-            inHand.delete(job.id);
-            // Slots came free: look again now rather than after a full poll interval, once a quarter of
-            // them are free (one claim, one commit, for several jobs rather than one each).
-            if (running && concurrency - inHand.size >= claimBatch) schedule(0);
-          });
-        inHand.set(job.id, { job, done, abort });
-      }
+      for (const job of jobs) this.take(job);
     }
     return taken;
   }
 
-  function schedule(ms: number) {
-    if (!running) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(loop, ms);
+  /** Runs a claimed job; when it ends and enough slots are free, looks again at once. */
+  private take(job: ClaimedJob): void {
+    const abort = new AbortController();
+    const done = this.runOne(job, abort)
+      .catch((error) =>
+        this.logger.error('job runner: recording a job failed', { jobId: job.id, error: String(error) }),
+      )
+      .finally(() => {
+        this.inHand.delete(job.id);
+        // Slots came free: look again now rather than after a full poll interval, once a quarter of
+        // them are free (one claim, one commit, for several jobs rather than one each).
+        if (this.running && this.concurrency - this.inHand.size >= this.claimBatch) this.schedule(0);
+      });
+    this.inHand.set(job.id, { job, done, abort });
   }
 
-  async function loop() {
-    timer = undefined;
-    if (!running || ticking) return;
-    const taken = await tick();
-    // A full batch means more may be due: look again at once when a slot frees (see runOne).
-    if (running && !timer) schedule(taken > 0 && inHand.size < concurrency ? 0 : pollMs);
+  private schedule(ms: number): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.loop(), ms);
   }
 
-  async function tick(): Promise<number> {
-    if (ticking) return ticking;
-    ticking = pass()
+  private async loop(): Promise<void> {
+    this.timer = undefined;
+    if (!this.running || this.ticking) return;
+    const taken = await this.tick();
+    // A full batch means more may be due: look again at once when a slot frees (see take).
+    if (this.running && !this.timer) this.schedule(taken > 0 && this.inHand.size < this.concurrency ? 0 : this.pollMs);
+  }
+
+  private tick(): Promise<number> {
+    if (this.ticking) return this.ticking;
+    this.ticking = this.pass()
       .catch((error) => {
-        logger.error('job runner: a pass failed', { error: error instanceof Error ? error.message : String(error) });
+        this.logger.error('job runner: a pass failed', { error: errorText(error) });
         return 0;
       })
       .finally(() => {
-        ticking = undefined;
+        this.ticking = undefined;
       });
-    return ticking;
+    return this.ticking;
   }
-
-  return {
-    worker,
-    start() {
-      if (running) return;
-      running = true;
-      schedule(0);
-      const shortest = Math.min(DEFAULT_LEASE_MS, ...types.map(leaseOf));
-      heartbeat = setInterval(() => void renewLeases(), Math.max(100, Math.floor(shortest / 3)));
-    },
-    tick: async () => {
-      const wasRunning = running;
-      running = true; // a pass only claims while running
-      try {
-        return await tick();
-      } finally {
-        running = wasRunning;
-      }
-    },
-    async idle() {
-      while (inHand.size > 0) await Promise.all([...inHand.values()].map((h) => h.done));
-    },
-    async stop(graceMs = 5_000) {
-      running = false;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      if (heartbeat) clearInterval(heartbeat);
-      heartbeat = undefined;
-      await ticking;
-      const all = Promise.all([...inHand.values()].map((h) => h.done));
-      const finished = await Promise.race([all.then(() => true), Bun.sleep(graceMs).then(() => false)]);
-      if (finished) return;
-      for (const [id, h] of inHand) {
-        h.abort.abort();
-        await returnJob(db, id, worker, now());
-        logger.warn('job returned to waiting at shutdown', {
-          jobId: id,
-          type: h.job.type,
-          requestId: h.job.request_id ?? undefined,
-        });
-      }
-    },
-  };
 }

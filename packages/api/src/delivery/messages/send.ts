@@ -78,7 +78,7 @@ export const messageSendHandler = (deps: AppDeps, options: SendOptions): JobHand
       deps,
       options,
       messageId,
-      { lastAttempt: job.attempts >= job.max_attempts, attempts: job.attempts, complete },
+      { lastAttempt: job.attempts >= job.maxAttempts, attempts: job.attempts, complete },
       dependsOn,
     );
   },

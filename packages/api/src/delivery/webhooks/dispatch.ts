@@ -227,7 +227,7 @@ export function webhookDispatchHandler(
         await complete(tx);
         const next = await nextDueHead(tx, clientId);
         if (next !== null) {
-          await queueDispatch(tx, { clientId, businessId: job.business_id ?? '', runAfter: next, now: deps.now() });
+          await queueDispatch(tx, { clientId, businessId: job.businessId ?? '', runAfter: next, now: deps.now() });
         }
       });
     },
