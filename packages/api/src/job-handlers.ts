@@ -21,9 +21,19 @@ import { createRunner, type JobHandlers, type Runner } from './jobs/runner.ts';
 import type { Schedule } from './jobs/schedule.ts';
 import { BUCKET_KEEP_MS, deleteIdleBuckets } from './rate-limits/repository.ts';
 
+/** A scheduled sweep: does its work and logs how much it did (when it did any, unless `always`). */
+function sweep(deps: AppDeps, message: string, counted: string, work: () => Promise<number>, always = false) {
+  return {
+    run: async () => {
+      const done = await work();
+      if (done > 0 || always) deps.logger.info(message, { [counted]: done });
+    },
+  };
+}
+
 /**
  * The handler of each job type and the schedules, for the runner in the api process and in
- * `npm run worker`. Areas add theirs here.
+ * `npm run worker`. Every type of jobs/catalogue.ts has one here, or this does not compile.
  */
 export function jobHandlers(deps: AppDeps): JobHandlers {
   const areas = messagePort(deps);
@@ -32,35 +42,19 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
     // An unconfirmed message whose grace period is over: confirmed by its report, or sent once more.
     [RECONCILE_JOB]: messageReconcileHandler(deps, areas),
     // Loaded orders whose window passed: their expiry event and the patient's expired message.
-    'orders.recordExpired': {
-      run: async () => {
-        const recorded = await inBatches(() => recordExpiredOrders(deps, 500), 500);
-        if (recorded > 0) deps.logger.info('order expiries recorded', { recorded });
-      },
-    },
+    'orders.recordExpired': sweep(deps, 'order expiries recorded', 'recorded', () =>
+      inBatches(() => recordExpiredOrders(deps, 500), 500),
+    ),
     // Loaded orders expiring within a day: the patient's reminder, once per expiry.
-    'orders.expiryReminders': {
-      run: async () => {
-        const reminded = await inBatches(() => sendExpiryReminders(deps, 200), 200);
-        if (reminded > 0) deps.logger.info('order expiry reminders queued', { reminded });
-      },
-    },
+    'orders.expiryReminders': sweep(deps, 'order expiry reminders queued', 'reminded', () =>
+      inBatches(() => sendExpiryReminders(deps, 200), 200),
+    ),
     // Idempotency keys older than 24 hours and expired bearer tokens of the integration API.
-    'integration.prune': {
-      run: async () => {
-        const pruned = await pruneIntegration(deps);
-        if (pruned > 0) deps.logger.info('integration keys and tokens pruned', { pruned });
-      },
-    },
-    // One client's due webhooks (webhooks/dispatch.ts), and the safety net that queues any forgotten.
+    'integration.prune': sweep(deps, 'integration keys and tokens pruned', 'pruned', () => pruneIntegration(deps)),
+    // One client's due webhooks (delivery/webhooks/dispatch.ts), and the safety net that queues any forgotten.
     [DISPATCH_JOB]: webhookDispatchHandler(deps),
-    [SWEEP_JOB]: {
-      run: async () => {
-        const queued = await sweepDueDeliveries(deps);
-        if (queued > 0) deps.logger.info('webhook dispatch queued by the sweep', { clients: queued });
-      },
-    },
-    // The monthly figures of the months touched since the last run (reports/monthly-job-repository.ts).
+    [SWEEP_JOB]: sweep(deps, 'webhook dispatch queued by the sweep', 'clients', () => sweepDueDeliveries(deps)),
+    // The monthly figures of the months touched since the last run (areas/reports/monthly-job-repository.ts).
     'stats.monthly': {
       run: async () => {
         const { months, changed } = await runMonthlyStats(deps.db, deps.now(), {
@@ -71,32 +65,25 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
         if (months > 0) deps.logger.info('monthly stats recomputed', { months, changed });
       },
     },
-    'notifications.dailyDigest': {
-      run: async () => {
-        const queued = await queueDailyDigests(deps);
-        deps.logger.info('daily notification digests queued', { queued });
-      },
-    },
+    'notifications.dailyDigest': sweep(
+      deps,
+      'daily notification digests queued',
+      'queued',
+      () => queueDailyDigests(deps),
+      true,
+    ),
     // Rate-limit buckets nobody has touched for a day (full again, so the same as none): addresses
     // and contacts are not kept longer than their limits need them.
-    'housekeeping.idleBuckets': {
-      run: async () => {
-        const deleted = await inBatches(() => deleteIdleBuckets(deps.db, deps.now() - BUCKET_KEEP_MS, 5_000), 5_000);
-        if (deleted > 0) deps.logger.info('idle rate-limit buckets deleted', { deleted });
-      },
-    },
+    'housekeeping.idleBuckets': sweep(deps, 'idle rate-limit buckets deleted', 'deleted', () =>
+      inBatches(() => deleteIdleBuckets(deps.db, deps.now() - BUCKET_KEEP_MS, 5_000), 5_000),
+    ),
     'notifications.digest': {
       run: async ({ job }) => {
         await sendDailyDigestTo(deps, job.payload.userId);
       },
     },
-    // The 1st of each month: one report job per active business with notification emails (issue 21).
-    [MONTHLY_EMAILS_JOB]: {
-      run: async () => {
-        const queued = await queueMonthlyEmails(deps);
-        deps.logger.info('monthly report emails queued', { queued });
-      },
-    },
+    // The 1st of each month: one report job per active business with notification emails.
+    [MONTHLY_EMAILS_JOB]: sweep(deps, 'monthly report emails queued', 'queued', () => queueMonthlyEmails(deps), true),
     // One business's report for the month just ended, exactly once (areas/reports/monthly-email.ts).
     [MONTHLY_EMAIL_JOB]: {
       run: async ({ job, complete }) => {
