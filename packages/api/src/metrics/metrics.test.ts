@@ -98,6 +98,9 @@ describeApi(
       expect(sample(text, 'medlocker_db_pool_connections', { state: 'total' })).toBe(7);
       expect(sample(text, 'medlocker_db_pool_connections', { state: 'waiting' })).toBe(1);
       expect(sample(text, 'medlocker_db_info', { kind: t.kind })).toBe(1);
+      // Which build runs, as /version says it.
+      const version = (await (await t.raw('/version')).json()) as { version: string; commit: string };
+      expect(sample(text, 'medlocker_build_info', version)).toBe(1);
       expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
       expect(text).toContain('process_cpu_seconds_total');
     });

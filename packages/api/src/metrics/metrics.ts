@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { buildInfo } from '../build-info.ts';
 import type { AppDeps } from '../deps.ts';
 import { jobFailures } from '../jobs/failures.ts';
 import { countQueues } from '../jobs/repository.ts';
@@ -20,6 +21,13 @@ function processMetrics(): Registry {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
     processRegistry.registerMetric(jobFailures);
+    // Which build runs: one series, value 1, labelled with the version and commit (as /version says).
+    new Gauge({
+      name: 'medlocker_build_info',
+      help: 'The version and commit this process runs (value 1)',
+      labelNames: ['version', 'commit'] as const,
+      registers: [processRegistry],
+    }).set({ version: buildInfo.version, commit: buildInfo.commit }, 1);
   }
   return processRegistry;
 }
@@ -50,22 +58,10 @@ export function metricsOf(deps: AppDeps): AppMetrics {
   return made;
 }
 
-function createAppMetrics(deps: AppDeps): AppMetrics {
-  const registry = new Registry();
-  const counts: Record<'lockers' | 'consoles', () => number> = { lockers: () => 0, consoles: () => 0 };
-  const requests = new Counter({
-    name: 'medlocker_http_requests_total',
-    help: 'HTTP requests answered, by matched route pattern (or "unmatched"), method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'medlocker_http_request_duration_seconds',
-    help: 'Time from a request arriving to its response being sent, by matched route pattern and method',
-    labelNames: ['route', 'method'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
+type Counts = Record<'lockers' | 'consoles', () => number>;
+
+/** Lockers and consoles connected to this process's hubs, read at each scrape. */
+function connectionGauges(registry: Registry, counts: Counts): void {
   new Gauge({
     name: 'medlocker_lockers_connected',
     help: "Lockers connected to this process's machine hub",
@@ -82,6 +78,10 @@ function createAppMetrics(deps: AppDeps): AppMetrics {
       this.set(counts.consoles());
     },
   });
+}
+
+/** The database: its pool, its kind, and the job queue it holds (read at each scrape). */
+function databaseGauges(registry: Registry, deps: AppDeps): void {
   // Before the job queue's gauge: a scrape collects every metric at once, and the pool is read before
   // the queue's own query takes a connection from it.
   new Gauge({
@@ -128,6 +128,26 @@ function createAppMetrics(deps: AppDeps): AppMetrics {
       this.set({ kind: deps.dbKind }, 1);
     },
   });
+}
+
+function createAppMetrics(deps: AppDeps): AppMetrics {
+  const registry = new Registry();
+  const counts: Counts = { lockers: () => 0, consoles: () => 0 };
+  const requests = new Counter({
+    name: 'medlocker_http_requests_total',
+    help: 'HTTP requests answered, by matched route pattern (or "unmatched"), method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'medlocker_http_request_duration_seconds',
+    help: 'Time from a request arriving to its response being sent, by matched route pattern and method',
+    labelNames: ['route', 'method'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  connectionGauges(registry, counts);
+  databaseGauges(registry, deps);
   return {
     observeRequest({ method, route, status, seconds }) {
       const r = route ?? UNMATCHED_ROUTE;
