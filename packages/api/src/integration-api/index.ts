@@ -102,87 +102,102 @@ function oauthError(deps: AppDeps, error: unknown, meta: RequestMeta, instance: 
 
 const PARAM = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** `POST /oauth/token`: client credentials (Basic, or form fields) for a one-hour bearer token. */
+function tokenRoute(deps: AppDeps) {
+  return async ({ request, server }: { request: Request; server: unknown }) => {
+    const meta = requestMeta(request, server as never, deps.config.trustProxy);
+    const instance = new URL(request.url).pathname;
+    const basic = basicCredentials(request);
+    try {
+      const fields = checked(
+        IntegrationTokenRequest,
+        await tokenFields(request),
+      ) as typeof IntegrationTokenRequest.infer;
+      const { clientId, clientSecret } = storable({
+        clientId: basic?.clientId ?? fields.client_id,
+        clientSecret: basic?.clientSecret ?? fields.client_secret,
+      });
+      if (!clientId || !clientSecret) throw new AppError('UNAUTHENTICATED', 'Send the client id and secret');
+      const token = await issueToken(deps, originOf(meta, 'integration'), { clientId, clientSecret });
+      return json(200, token, { 'cache-control': 'no-store', pragma: 'no-cache' });
+    } catch (error) {
+      return oauthError(deps, error, meta, instance, basic !== null);
+    }
+  };
+}
+
+/** The rate-limit headers of the client's window after this request was counted. */
+async function countedRequest(deps: AppDeps, actor: Awaited<ReturnType<typeof actorOfToken>>) {
+  const window = await countClientRequest(deps, actor);
+  return {
+    'ratelimit-limit': String(window.rateLimit),
+    'ratelimit-remaining': String(Math.max(0, window.rateLimit - window.requestsMade)),
+    'ratelimit-reset': String(Math.max(0, Math.ceil((window.periodStart + RATE_WINDOW_MS - deps.now()) / 1000))),
+  };
+}
+
+type Route = (typeof integrationRoutesTable)[number];
+
+/**
+ * One resource route: the bearer token's client, its hourly window counted, the path's parameters, the
+ * body (a POST: claimed under its Idempotency-Key, a replay answered as stored) or the query, checked by
+ * the route's schema, then the route's service; any failure as an RFC 9457 problem.
+ */
+function resourceRoute(deps: AppDeps, route: Route) {
+  return async ({ request, server, params }: { request: Request; server: unknown; params: unknown }) => {
+    const meta = requestMeta(request, server as never, deps.config.trustProxy);
+    const url = new URL(request.url);
+    const origin: Origin = originOf(meta, 'integration');
+    let rateHeaders: Record<string, string> = {};
+    let idempotent: Idempotent | null = null;
+    try {
+      const actor = await actorOfToken(deps, bearerOf(request), origin);
+      rateHeaders = await countedRequest(deps, actor);
+      const pathParams = (params ?? {}) as Record<string, string>;
+      for (const value of Object.values(pathParams)) {
+        if (!PARAM.test(value)) throw new AppError('NOT_FOUND', 'No such resource');
+      }
+      let input: Record<string, unknown>;
+      if (route.method === 'POST') {
+        const body = await jsonBody(request);
+        idempotent = await beginIdempotent(deps, actor, request, url.pathname, body);
+        if (idempotent?.replay) {
+          return json(idempotent.replay.status, idempotent.replay.body, {
+            ...rateHeaders,
+            'idempotent-replayed': 'true',
+            ...(idempotent.replay.status >= 400 ? { 'content-type': PROBLEM_TYPE } : {}),
+          });
+        }
+        input = { ...(checked(route.body ?? type({}), body) as object), ...pathParams };
+      } else {
+        const query = storable(Object.fromEntries(url.searchParams));
+        input = { ...(route.query ? (checked(route.query, query) as object) : {}), ...pathParams };
+      }
+      const answer = await route.run(deps, actor, input as never);
+      await idempotent?.finish(answer.status, answer.body);
+      return json(answer.status, answer.body, rateHeaders);
+    } catch (error) {
+      const p = problemOf(error, 'UNKNOWN', deps.logger, meta.requestId, url.pathname);
+      if (idempotent) {
+        if (p.status < 500 && !(error instanceof ProblemError)) await idempotent.finish(p.status, p.problem);
+        else await idempotent.abandon();
+      }
+      return problemResponse(p, rateHeaders);
+    }
+  };
+}
+
+/** `/integration/v1`: the OpenAPI document, the token endpoint, every resource route, and 404 problems. */
 export function integrationApiRoutes(deps: AppDeps) {
   const app = new Elysia({ prefix: INTEGRATION_PREFIX, name: 'integration-api' });
   let document: Record<string, unknown> | undefined;
-
   app.get('/openapi.json', () => {
     document ??= buildIntegrationOpenApi(deps.config.productName);
     return json(200, document);
   });
-
-  app.post(
-    '/oauth/token',
-    async ({ request, server }) => {
-      const meta = requestMeta(request, server, deps.config.trustProxy);
-      const instance = new URL(request.url).pathname;
-      const basic = basicCredentials(request);
-      try {
-        const fields = checked(
-          IntegrationTokenRequest,
-          await tokenFields(request),
-        ) as typeof IntegrationTokenRequest.infer;
-        const { clientId, clientSecret } = storable({
-          clientId: basic?.clientId ?? fields.client_id,
-          clientSecret: basic?.clientSecret ?? fields.client_secret,
-        });
-        if (!clientId || !clientSecret) throw new AppError('UNAUTHENTICATED', 'Send the client id and secret');
-        const token = await issueToken(deps, originOf(meta, 'integration'), { clientId, clientSecret });
-        return json(200, token, { 'cache-control': 'no-store', pragma: 'no-cache' });
-      } catch (error) {
-        return oauthError(deps, error, meta, instance, basic !== null);
-      }
-    },
-    { parse: 'none' },
-  );
-
+  app.post('/oauth/token', tokenRoute(deps), { parse: 'none' });
   for (const route of integrationRoutesTable) {
-    const handle = async ({ request, server, params }: { request: Request; server: unknown; params: unknown }) => {
-      const meta = requestMeta(request, server as never, deps.config.trustProxy);
-      const url = new URL(request.url);
-      const origin: Origin = originOf(meta, 'integration');
-      let rateHeaders: Record<string, string> = {};
-      let idempotent: Idempotent | null = null;
-      try {
-        const actor = await actorOfToken(deps, bearerOf(request), origin);
-        const window = await countClientRequest(deps, actor);
-        rateHeaders = {
-          'ratelimit-limit': String(window.rateLimit),
-          'ratelimit-remaining': String(Math.max(0, window.rateLimit - window.requestsMade)),
-          'ratelimit-reset': String(Math.max(0, Math.ceil((window.periodStart + RATE_WINDOW_MS - deps.now()) / 1000))),
-        };
-        const pathParams = (params ?? {}) as Record<string, string>;
-        for (const value of Object.values(pathParams)) {
-          if (!PARAM.test(value)) throw new AppError('NOT_FOUND', 'No such resource');
-        }
-        let input: Record<string, unknown>;
-        if (route.method === 'POST') {
-          const body = await jsonBody(request);
-          idempotent = await beginIdempotent(deps, actor, request, url.pathname, body);
-          if (idempotent?.replay) {
-            return json(idempotent.replay.status, idempotent.replay.body, {
-              ...rateHeaders,
-              'idempotent-replayed': 'true',
-              ...(idempotent.replay.status >= 400 ? { 'content-type': PROBLEM_TYPE } : {}),
-            });
-          }
-          input = { ...(checked(route.body ?? type({}), body) as object), ...pathParams };
-        } else {
-          const query = storable(Object.fromEntries(url.searchParams));
-          input = { ...(route.query ? (checked(route.query, query) as object) : {}), ...pathParams };
-        }
-        const answer = await route.run(deps, actor, input as never);
-        await idempotent?.finish(answer.status, answer.body);
-        return json(answer.status, answer.body, rateHeaders);
-      } catch (error) {
-        const p = problemOf(error, 'UNKNOWN', deps.logger, meta.requestId, url.pathname);
-        if (idempotent) {
-          if (p.status < 500 && !(error instanceof ProblemError)) await idempotent.finish(p.status, p.problem);
-          else await idempotent.abandon();
-        }
-        return problemResponse(p, rateHeaders);
-      }
-    };
+    const handle = resourceRoute(deps, route);
     if (route.method === 'GET') app.get(route.path, handle, { parse: 'none' });
     else app.post(route.path, handle, { parse: 'none' });
   }
