@@ -87,25 +87,12 @@ function ageBucket(age: number): keyof UsageStats['ageRange'] | null {
   return 'age70plus';
 }
 
-export async function getUsageStats(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: ParsedInputOf<Area['getUsageStats']>,
-): Promise<Out> {
-  const businessId = input.businessId ?? null;
-  if (businessId === null && actor.kind !== 'support') {
-    // The estate is support's; a pharmacy user asks for one of their businesses.
-    throw new AppError('VALIDATION', 'Choose a business', [
-      { path: 'businessId', id: 'REQUIRED', message: 'Please choose a business' },
-    ]);
-  }
-  if (businessId !== null) await requireBusiness(deps.db, businessId);
-  const now = deps.now();
-  const period = usagePeriod(now, businessId === null);
-  const range = { businessId, from: period.from, to: period.to };
+type Machines = Awaited<ReturnType<typeof activeMachines>>;
+type Machine = Machines[number];
 
-  // Six bounded reads. On PostgreSQL they run at once on the pool's connections (the estate's answer
-  // in about the time of its slowest read: bench/reports/run.ts); PGlite is one connection: in turn.
+/** The six bounded reads: on PostgreSQL at once on the pool's connections, on PGlite (one connection) in turn. */
+async function readUsage(deps: AppDeps, businessId: string | null, range: { from: number; to: number }, now: number) {
+  // The estate's answer comes in about the time of its slowest read (bench/reports/run.ts).
   let queue: Promise<unknown> = Promise.resolve();
   const read = <T>(f: () => Promise<T>): Promise<T> => {
     if (deps.dbKind === 'postgres') return f();
@@ -113,66 +100,37 @@ export async function getUsageStats(
     queue = next.catch(() => {});
     return next;
   };
+  const scoped = { businessId, ...range };
   const [live, loaded, machines, waiting, hours, ages] = await Promise.all([
     read(() => countLiveOrders(deps.db, businessId)),
     read(() => loadedByMachine(deps.db, businessId)),
     read(() => activeMachines(deps.db, businessId)),
     read(() => messagesWaiting(deps.db, businessId)),
-    read(() => collectionsByHour(deps.db, range)),
-    read(() => collectingPatientAges(deps.db, { ...range, onDay: londonIsoDate(now) })),
+    read(() => collectionsByHour(deps.db, scoped)),
+    read(() => collectingPatientAges(deps.db, { ...scoped, onDay: londonIsoDate(now) })),
   ]);
+  return { live, loaded, machines, waiting, hours, ages };
+}
 
-  const inMachines = loaded.reduce((sum, r) => sum + r.count, 0);
+const ident = (m: Machine) => ({
+  machineId: m.id,
+  machineName: m.name,
+  businessId: m.businessId,
+  businessName: m.businessName,
+});
+const byName = (a: Machine, b: Machine) =>
+  a.businessName.localeCompare(b.businessName) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
+
+/** The lockers fullest first, and those offline or out of order (out of order first). */
+function lockers(machines: Machines, loaded: { machineId: string | null; count: number }[]) {
   const used = new Map(loaded.map((r) => [r.machineId, r.count]));
-  const ident = (m: (typeof machines)[number]) => ({
-    machineId: m.id,
-    machineName: m.name,
-    businessId: m.businessId,
-    businessName: m.businessName,
-  });
-  const byName = (a: (typeof machines)[number], b: (typeof machines)[number]) =>
-    a.businessName.localeCompare(b.businessName) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
   const occupancy = machines
     .map((m) => ({ m, slotsUsed: used.get(m.id) ?? 0 }))
     .sort((a, b) => b.slotsUsed / b.m.numberOfSlots - a.slotsUsed / a.m.numberOfSlots || byName(a.m, b.m));
   const down = machines
     .filter((m) => !m.online || m.outOfOrderAt !== null)
     .sort((a, b) => Number(b.outOfOrderAt !== null) - Number(a.outOfOrderAt !== null) || byName(a, b));
-
-  const ageRange: UsageStats['ageRange'] = {
-    age18To30: 0,
-    age30To40: 0,
-    age40To50: 0,
-    age50To60: 0,
-    age60To70: 0,
-    age70plus: 0,
-  };
-  for (const { age, count } of ages) {
-    const bucket = ageBucket(age);
-    if (bucket) ageRange[bucket] += count;
-  }
-  const zeros = (n: number) => Array.from({ length: n }, () => 0);
-  const dayOfWeekAnalysis = { duringOpeningHours: zeros(7), outOfHours: zeros(7) };
-  const timeOfDayAnalysis = { duringOpeningHours: zeros(24), outOfHours: zeros(24) };
-  const channelSizeUsage: UsageStats['channelSizeUsage'] = Object.fromEntries(
-    period.months.map((m) => [m, { small: 0, medium: 0, large: 0, other: 0 }]),
-  );
-  for (const { hour: epochHour, count } of hours) {
-    const { isoDow, hour, month } = londonHour(epochHour);
-    const side = isOpen(isoDow, hour) ? 'duringOpeningHours' : 'outOfHours';
-    dayOfWeekAnalysis[side][isoDow - 1] = (dayOfWeekAnalysis[side][isoDow - 1] ?? 0) + count;
-    timeOfDayAnalysis[side][hour] = (timeOfDayAnalysis[side][hour] ?? 0) + count;
-    // Lockers record no slot sizes: every collection is 'other' (docs/decisions/reports.md, "Usage stats").
-    const sizes = channelSizeUsage[month] ?? { small: 0, medium: 0, large: 0, other: 0 };
-    sizes.other += count;
-    channelSizeUsage[month] = sizes;
-  }
-
   return {
-    businessId,
-    from: period.from,
-    to: period.to,
-    liveOrders: { total: live, awaitingLoad: Math.max(0, live - inMachines), inMachines },
     occupancy: {
       machineCount: machines.length,
       slotsTotal: machines.reduce((sum, m) => sum + m.numberOfSlots, 0),
@@ -192,10 +150,72 @@ export async function getUsageStats(
         outOfOrderSince: m.outOfOrderAt,
       })),
     },
+  };
+}
+
+/** Collecting patients by age band. */
+function ageRangeOf(ages: { age: number; count: number }[]): UsageStats['ageRange'] {
+  const ageRange: UsageStats['ageRange'] = {
+    age18To30: 0,
+    age30To40: 0,
+    age40To50: 0,
+    age50To60: 0,
+    age60To70: 0,
+    age70plus: 0,
+  };
+  for (const { age, count } of ages) {
+    const bucket = ageBucket(age);
+    if (bucket) ageRange[bucket] += count;
+  }
+  return ageRange;
+}
+
+/** Collections by day of the week and hour (in and out of opening hours), and by month's channel size. */
+function collectionTimes(hours: { hour: number; count: number }[], months: string[]) {
+  const zeros = (n: number) => Array.from({ length: n }, () => 0);
+  const dayOfWeekAnalysis = { duringOpeningHours: zeros(7), outOfHours: zeros(7) };
+  const timeOfDayAnalysis = { duringOpeningHours: zeros(24), outOfHours: zeros(24) };
+  const channelSizeUsage: UsageStats['channelSizeUsage'] = Object.fromEntries(
+    months.map((m) => [m, { small: 0, medium: 0, large: 0, other: 0 }]),
+  );
+  for (const { hour: epochHour, count } of hours) {
+    const { isoDow, hour, month } = londonHour(epochHour);
+    const side = isOpen(isoDow, hour) ? 'duringOpeningHours' : 'outOfHours';
+    dayOfWeekAnalysis[side][isoDow - 1] = (dayOfWeekAnalysis[side][isoDow - 1] ?? 0) + count;
+    timeOfDayAnalysis[side][hour] = (timeOfDayAnalysis[side][hour] ?? 0) + count;
+    // Lockers record no slot sizes: every collection is 'other' (docs/decisions/reports.md, "Usage stats").
+    const sizes = channelSizeUsage[month] ?? { small: 0, medium: 0, large: 0, other: 0 };
+    sizes.other += count;
+    channelSizeUsage[month] = sizes;
+  }
+  return { dayOfWeekAnalysis, timeOfDayAnalysis, channelSizeUsage };
+}
+
+export async function getUsageStats(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: ParsedInputOf<Area['getUsageStats']>,
+): Promise<Out> {
+  const businessId = input.businessId ?? null;
+  if (businessId === null && actor.kind !== 'support') {
+    // The estate is support's; a pharmacy user asks for one of their businesses.
+    throw new AppError('VALIDATION', 'Choose a business', [
+      { path: 'businessId', id: 'REQUIRED', message: 'Please choose a business' },
+    ]);
+  }
+  if (businessId !== null) await requireBusiness(deps.db, businessId);
+  const now = deps.now();
+  const period = usagePeriod(now, businessId === null);
+  const { live, loaded, machines, waiting, hours, ages } = await readUsage(deps, businessId, period, now);
+  const inMachines = loaded.reduce((sum, r) => sum + r.count, 0);
+  return {
+    businessId,
+    from: period.from,
+    to: period.to,
+    liveOrders: { total: live, awaitingLoad: Math.max(0, live - inMachines), inMachines },
+    ...lockers(machines, loaded),
     messagesWaiting: waiting,
-    ageRange,
-    channelSizeUsage,
-    dayOfWeekAnalysis,
-    timeOfDayAnalysis,
+    ageRange: ageRangeOf(ages),
+    ...collectionTimes(hours, period.months),
   };
 }
