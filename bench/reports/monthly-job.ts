@@ -25,11 +25,8 @@
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { createDb, migrateToLatest } from '../../db/src/index.ts';
-import {
-  monthBounds,
-  rebuildMonthlyStats,
-  runMonthlyStats,
-} from '../../packages/api/src/areas/reports/monthly-job-repository.ts';
+import { monthBounds } from '../../packages/api/src/areas/reports/monthly-compute-repository.ts';
+import { rebuildMonthlyStats, runMonthlyStats } from '../../packages/api/src/areas/reports/monthly-job-repository.ts';
 import { monthIndex } from '../../packages/api/src/areas/reports/monthly-repository.ts';
 import { adminQuery } from '../admin-query.ts';
 import { businessId, generateEstate } from './generate.ts';

@@ -9,7 +9,8 @@ import { testPatient } from '../../testing/patients.ts';
 import { declareExemption } from '../checkout/exemption.ts';
 import { completeJudoOrderPayment, createJudoPaymentSession } from '../checkout/service.ts';
 import { recordExpiredOrders } from '../orders/expiry.ts';
-import { medianMinutes, monthBounds, runMonthlyStats } from './monthly-job-repository.ts';
+import { medianMinutes, monthBounds } from './monthly-compute-repository.ts';
+import { runMonthlyStats } from './monthly-job-repository.ts';
 import { emptyMonth, monthIndex, monthlyRows } from './monthly-repository.ts';
 
 /*

@@ -14,12 +14,8 @@ import { auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeCursor, decodeTimeIdCursor, encodeCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness } from '../business-settings/index.ts';
-import {
-  monthError,
-  monthOf,
-  type OnMonthError,
-  rebuildMonthlyStats as rebuildMonths,
-} from './monthly-job-repository.ts';
+import { monthOf } from './monthly-compute-repository.ts';
+import { monthError, type OnMonthError, rebuildMonthlyStats as rebuildMonths } from './monthly-job-repository.ts';
 import { businessCreated, monthIndex, monthlyRows } from './monthly-repository.ts';
 import { businessIdsAfter, listCollectionRows } from './repository.ts';
 
