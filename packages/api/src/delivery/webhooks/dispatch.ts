@@ -75,7 +75,7 @@ export function nextState(
 }
 
 const triggerOf = (d: DueDelivery): AttemptRecord['trigger'] =>
-  d.replay_requested ? 'replay' : d.event_type === WEBHOOK_TEST_EVENT ? 'test' : 'schedule';
+  d.replayRequested ? 'replay' : d.eventType === WEBHOOK_TEST_EVENT ? 'test' : 'schedule';
 
 /** Runs `work` over `items` with at most `limit` at once, answers in the items' order. */
 async function pooled<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
@@ -93,11 +93,9 @@ async function pooled<T, R>(items: T[], limit: number, work: (item: T) => Promis
 
 /** The secrets that sign now: the current one, and the previous one until its rotation's 24 h are over. */
 function signersOf(deps: AppDeps, client: DispatchClient, now: number) {
-  const sealed = [client.webhook_secret_encrypted];
-  const until = client.webhook_secret_previous_until;
-  if (client.webhook_secret_previous_encrypted && until !== null && Number(until) > now) {
-    sealed.push(client.webhook_secret_previous_encrypted);
-  }
+  const sealed = [client.webhookSecretSealed];
+  const until = client.previousSecretUntil;
+  if (client.previousSecretSealed && until !== null && until > now) sealed.push(client.previousSecretSealed);
   return sealed.flatMap((s) => (s ? [signerOf(openSealedWebhookSecret(deps, client.id, s))] : []));
 }
 
@@ -110,25 +108,25 @@ export const policyOf = (deps: Pick<AppDeps, 'config'>): SsrfPolicy => ({
 async function tellDisabled(tx: Parameters<typeof queueMessages>[0], client: DispatchClient, now: number) {
   const title = `Webhooks stopped for ${client.name}`;
   const body =
-    `Every webhook delivery to ${client.webhook_url} has failed for 5 days, so deliveries to it are paused. ` +
+    `Every webhook delivery to ${client.webhookUrl} has failed for 5 days, so deliveries to it are paused. ` +
     'Nothing is lost: they wait, and go out in order once the endpoint is enabled again in the delivery console.';
   await insertBusinessNotification(tx, {
-    businessId: client.business_id,
+    businessId: client.businessId,
     level: 'error',
     title,
     body,
-    details: { integrationClientId: client.id, webhookUrl: client.webhook_url },
+    details: { integrationClientId: client.id, webhookUrl: client.webhookUrl },
     now,
   });
-  if (!client.contact_email) return;
+  if (!client.contactEmail) return;
   await queueMessages(
     tx,
     [
       {
-        businessId: client.business_id,
+        businessId: client.businessId,
         message: {
           channel: 'email',
-          recipient: client.contact_email,
+          recipient: client.contactEmail,
           templateKey: 'webhook.disabled',
           subject: title,
           body,
@@ -143,13 +141,13 @@ async function tellDisabled(tx: Parameters<typeof queueMessages>[0], client: Dis
 /** One batch: sends the due heads, records every attempt and the endpoint's health. Answers how many went. */
 async function sendBatch(deps: AppDeps, client: DispatchClient, options: Required<DispatchOptions>): Promise<number> {
   const heads = await dueHeads(deps.db, client.id, deps.now(), options.batch);
-  if (heads.length === 0 || client.webhook_url === null) return 0;
+  if (heads.length === 0 || client.webhookUrl === null) return 0;
   const signers = signersOf(deps, client, deps.now());
-  const url = client.webhook_url;
+  const url = client.webhookUrl;
   const policy = policyOf(deps);
   const outcomes = await pooled(heads, options.concurrency, (d) =>
     sendWebhook(
-      { url, id: d.id, body: JSON.stringify(eventBody({ ...d, type: d.event_type })), signers },
+      { url, id: d.id, body: JSON.stringify(eventBody({ ...d, type: d.eventType })), signers },
       { policy, timeoutMs: options.timeoutMs },
     ),
   );
@@ -164,14 +162,14 @@ async function sendBatch(deps: AppDeps, client: DispatchClient, options: Require
       latencyMs: o.latencyMs,
       error: o.error,
       excerpt: o.excerpt,
-      ...nextState(d.schedule_step, o.ok, now),
+      ...nextState(d.scheduleStep, o.ok, now),
     };
   });
   await deps.db.transaction().execute(async (tx) => {
     // The business's row (key share), the client's, then its deliveries': the order of every other
     // transaction that takes them (staff lock the business, then the client; deleting the client cascades
     // from its row to its deliveries), so none waits on another in a circle.
-    await lockBusinessKey(tx, client.business_id);
+    await lockBusinessKey(tx, client.businessId);
     const succeeded = outcomes.some((o) => o.ok);
     const failingSince = await updateEndpointHealth(tx, client.id, {
       succeeded,
@@ -179,7 +177,7 @@ async function sendBatch(deps: AppDeps, client: DispatchClient, options: Require
     });
     // Deleted meanwhile: its deliveries went with it, nothing to record.
     if (failingSince === undefined) return;
-    await recordAttempts(tx, client.business_id, attempts, now);
+    await recordAttempts(tx, client.businessId, attempts, now);
     if (
       failingSince !== null &&
       now - failingSince >= DISABLE_AFTER_MS &&
@@ -216,7 +214,7 @@ export function webhookDispatchHandler(
       while (!signal.aborted && performance.now() - started < o.budgetMs) {
         // Read again each batch: staff may disable the endpoint, change its URL or rotate its secret meanwhile.
         const client = await findDispatchClient(deps.db, clientId);
-        if (!client || client.webhook_disabled_at !== null) break;
+        if (!client || client.disabledAt !== null) break;
         if ((await sendBatch(deps, client, o)) === 0) break;
       }
       // Stopping: the runner returns the job to waiting; what was sent is recorded.
@@ -239,7 +237,7 @@ export async function sweepDueDeliveries(deps: AppDeps): Promise<number> {
   const now = deps.now();
   const clients = await clientsWithDueHeads(deps.db, now);
   for (const c of clients) {
-    await queueDispatch(deps.db, { clientId: c.client_id, businessId: c.business_id, runAfter: now, now });
+    await queueDispatch(deps.db, { clientId: c.clientId, businessId: c.businessId, runAfter: now, now });
   }
   return clients.length;
 }

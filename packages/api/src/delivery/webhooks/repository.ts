@@ -80,8 +80,22 @@ export async function queueDispatch(
 }
 
 /** What the dispatch job needs of a client: where to send, with which secrets, and its endpoint's health. */
-export const findDispatchClient = (db: Db, clientId: string) =>
-  db
+export type DispatchClient = {
+  id: string;
+  businessId: string;
+  name: string;
+  contactEmail: string | null;
+  webhookUrl: string | null;
+  webhookSecretSealed: string | null;
+  /** The secret before the last rotation, sealed, and until when it still signs beside the new one. */
+  previousSecretSealed: string | null;
+  previousSecretUntil: number | null;
+  failingSince: number | null;
+  disabledAt: number | null;
+};
+
+export async function findDispatchClient(db: Db, clientId: string): Promise<DispatchClient | undefined> {
+  const row = await db
     .selectFrom('integration_clients')
     .select([
       'id',
@@ -97,7 +111,21 @@ export const findDispatchClient = (db: Db, clientId: string) =>
     ])
     .where('id', '=', clientId)
     .executeTakeFirst();
-export type DispatchClient = NonNullable<Awaited<ReturnType<typeof findDispatchClient>>>;
+  return (
+    row && {
+      id: row.id,
+      businessId: row.business_id,
+      name: row.name,
+      contactEmail: row.contact_email,
+      webhookUrl: row.webhook_url,
+      webhookSecretSealed: row.webhook_secret_encrypted,
+      previousSecretSealed: row.webhook_secret_previous_encrypted,
+      previousSecretUntil: row.webhook_secret_previous_until === null ? null : Number(row.webhook_secret_previous_until),
+      failingSince: row.webhook_failing_since === null ? null : Number(row.webhook_failing_since),
+      disabledAt: row.webhook_disabled_at === null ? null : Number(row.webhook_disabled_at),
+    }
+  );
+}
 
 /**
  * The pending deliveries with their place in their ordering key: place 1 is the head (no earlier pending
@@ -116,24 +144,41 @@ const pendingWithPlace = (where: RawBuilder<boolean>) => sql`(
 
 export type DueDelivery = {
   id: string;
-  event_type: string;
-  schedule_step: number;
-  replay_requested: boolean;
-  seq: string | number;
+  eventType: string;
+  /** How far along the retry schedule it is (0: not yet tried). */
+  scheduleStep: number;
+  replayRequested: boolean;
+  seq: number;
   payload: unknown;
-  created: string | number;
+  created: number;
 };
 
 /** The client's due deliveries that head their ordering key, oldest due first, with their events. */
 export async function dueHeads(db: Db, clientId: string, now: number, limit: number): Promise<DueDelivery[]> {
-  const { rows } = await sql<DueDelivery>`
+  const { rows } = await sql<{
+    id: string;
+    event_type: string;
+    schedule_step: number;
+    replay_requested: boolean;
+    seq: string | number;
+    payload: unknown;
+    created: string | number;
+  }>`
     select h.id, h.event_type, h.schedule_step, h.replay_requested, e.seq, e.payload, e.created
     from ${pendingWithPlace(sql`d.client_id = ${clientId}`)} h
     join integration_events e on e.id = h.event_id
     where h.place = 1 and h.next_attempt_at <= ${now}
     order by h.next_attempt_at, h.id
     limit ${limit}`.execute(db);
-  return rows;
+  return rows.map((r) => ({
+    id: r.id,
+    eventType: r.event_type,
+    scheduleStep: Number(r.schedule_step),
+    replayRequested: r.replay_requested,
+    seq: Number(r.seq),
+    payload: r.payload,
+    created: Number(r.created),
+  }));
 }
 
 /** The earliest time one of the client's pending heads is due, or null (none, or the endpoint is off). */
@@ -155,7 +200,7 @@ export async function clientsWithDueHeads(db: Db, now: number) {
     join integration_clients c on c.id = h.client_id
     where h.place = 1 and h.next_attempt_at <= ${now}
       and c.webhook_url is not null and c.webhook_disabled_at is null`.execute(db);
-  return rows;
+  return rows.map((r) => ({ clientId: r.client_id, businessId: r.business_id }));
 }
 
 export type AttemptRecord = {
