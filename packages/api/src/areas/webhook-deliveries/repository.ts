@@ -11,7 +11,7 @@ export type Db = Kysely<Database> | Transaction<Database>;
 type DeliveryRow = Selectable<Database['webhook_deliveries']>;
 type AttemptRow = Selectable<Database['webhook_attempts']>;
 
-export function toDelivery(r: DeliveryRow): WebhookDelivery {
+function toDelivery(r: DeliveryRow): WebhookDelivery {
   return {
     id: r.id,
     eventType: r.event_type,
@@ -26,6 +26,16 @@ export function toDelivery(r: DeliveryRow): WebhookDelivery {
     created: r.created,
   };
 }
+
+/** A delivery with whose it is and the event it sends. */
+export type StoredDelivery = { delivery: WebhookDelivery; clientId: string; businessId: string; eventId: string };
+
+const toStored = (r: DeliveryRow): StoredDelivery => ({
+  delivery: toDelivery(r),
+  clientId: r.client_id,
+  businessId: r.business_id,
+  eventId: r.event_id,
+});
 
 const toAttempt = (r: AttemptRow): WebhookAttempt => ({
   id: r.id,
@@ -51,23 +61,25 @@ export async function listDeliveryRows(
     before?: string;
     limit: number;
   },
-): Promise<DeliveryRow[]> {
+): Promise<WebhookDelivery[]> {
   let query = db.selectFrom('webhook_deliveries').selectAll().where('business_id', '=', q.businessId);
   if (q.eventType) query = query.where('event_type', '=', q.eventType);
   if (q.outcome) query = query.where('status', '=', q.outcome);
   if (q.since !== undefined) query = query.where('created', '>=', q.since);
   if (q.before) query = query.where('id', '<', q.before);
-  return query
+  const rows = await query
     .orderBy('id', 'desc')
     .limit(q.limit + 1)
     .execute();
+  return rows.map(toDelivery);
 }
 
 /** One delivery; with `lock`, its row is held to the end of the transaction (a replay against the dispatcher). */
-export async function findDelivery(db: Db, id: string, lock = false): Promise<DeliveryRow | undefined> {
+export async function findDelivery(db: Db, id: string, lock = false): Promise<StoredDelivery | undefined> {
   let query = db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id);
   if (lock) query = query.forUpdate();
-  return query.executeTakeFirst();
+  const row = await query.executeTakeFirst();
+  return row && toStored(row);
 }
 
 /** The stored event a delivery sends (its body is `eventBody` of this row). */
@@ -98,14 +110,16 @@ const replayed = (now: number) =>
   ({ status: 'pending', schedule_step: 0, next_attempt_at: now, replay_requested: true, updated: now }) as const;
 
 /** Replays one delivery unless it is pending already (it is queued): the row, or undefined when not replayed. */
-export const replayDeliveryRow = (db: Db, id: string, now: number): Promise<DeliveryRow | undefined> =>
-  db
+export async function replayDeliveryRow(db: Db, id: string, now: number): Promise<StoredDelivery | undefined> {
+  const row = await db
     .updateTable('webhook_deliveries')
     .set(replayed(now))
     .where('id', '=', id)
     .where('status', '<>', 'pending')
     .returningAll()
     .executeTakeFirst();
+  return row && toStored(row);
+}
 
 /** Replays every failed delivery of the client made at or after `since`; answers how many. */
 export async function replayFailedRows(db: Db, q: { clientId: string; since: number; now: number }): Promise<number> {
@@ -119,16 +133,37 @@ export async function replayFailedRows(db: Db, q: { clientId: string; since: num
   return Number(result.numUpdatedRows);
 }
 
-/** The business's integration client, its endpoint columns only. */
-export const findEndpointClient = (db: Db, businessId: string, lock = false) => {
+/** The business's integration client as its webhook endpoint. */
+export type EndpointClient = {
+  id: string;
+  businessId: string;
+  webhookUrl: string | null;
+  disabledAt: number | null;
+  failingSince: number | null;
+};
+
+/** The business's integration client, its endpoint columns only; with `lock`, held to the transaction's end. */
+export async function findEndpointClient(
+  db: Db,
+  businessId: string,
+  lock = false,
+): Promise<EndpointClient | undefined> {
   let query = db
     .selectFrom('integration_clients')
     .select(['id', 'business_id', 'webhook_url', 'webhook_disabled_at', 'webhook_failing_since'])
     .where('business_id', '=', businessId);
   if (lock) query = query.forUpdate();
-  return query.executeTakeFirst();
-};
-export type EndpointClient = NonNullable<Awaited<ReturnType<typeof findEndpointClient>>>;
+  const row = await query.executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      businessId: row.business_id,
+      webhookUrl: row.webhook_url,
+      disabledAt: row.webhook_disabled_at,
+      failingSince: row.webhook_failing_since,
+    }
+  );
+}
 
 /** The endpoint as the console's header shows it: the client's columns and counts of its deliveries. */
 export async function endpointOf(db: Db, client: EndpointClient): Promise<WebhookEndpoint> {
@@ -144,9 +179,9 @@ export async function endpointOf(db: Db, client: EndpointClient): Promise<Webhoo
   const lastSuccess = counts?.last_success;
   return {
     clientId: client.id,
-    url: client.webhook_url,
-    disabledAt: client.webhook_disabled_at,
-    failingSince: client.webhook_failing_since,
+    url: client.webhookUrl,
+    disabledAt: client.disabledAt,
+    failingSince: client.failingSince,
     pendingCount: Number(counts?.pending ?? 0),
     failedCount: Number(counts?.failed ?? 0),
     lastSuccessAt: lastSuccess === null || lastSuccess === undefined ? null : Number(lastSuccess),

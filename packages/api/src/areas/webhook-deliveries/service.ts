@@ -25,7 +25,6 @@ import {
   listDeliveryRows,
   replayDeliveryRow,
   replayFailedRows,
-  toDelivery,
 } from './repository.ts';
 
 /*
@@ -46,10 +45,10 @@ async function requireClient(db: Db, businessId: string, lock = false): Promise<
 
 /** A client whose endpoint can be sent to now: it has a webhook URL and is not disabled. */
 function refuseUnsendable(client: EndpointClient): void {
-  if (client.webhook_url === null) {
+  if (client.webhookUrl === null) {
     throw new AppError('CONFLICT', 'The integration has no webhook URL: add one in the integration settings first');
   }
-  if (client.webhook_disabled_at !== null) {
+  if (client.disabledAt !== null) {
     throw new AppError('CONFLICT', 'The webhook endpoint is disabled: enable it again first');
   }
 }
@@ -76,14 +75,14 @@ export async function listDeliveries(
     limit: webhooksPageSize,
   });
   const page = pageOf(rows, webhooksPageSize, (r) => [r.id]);
-  return { deliveries: page.items.map(toDelivery), nextToken: page.nextToken };
+  return { deliveries: page.items, nextToken: page.nextToken };
 }
 
 export async function getDelivery(deps: AppDeps, _actor: StaffActor, input: In<'getDelivery'>): Out<'getDelivery'> {
-  const row = await findDelivery(deps.db, input.id);
-  const event = row && (await findEventOf(deps.db, row.event_id));
-  if (!row || !event) throw new AppError('NOT_FOUND', `No webhook delivery with id ${input.id}`);
-  return { delivery: toDelivery(row), event: eventBody(event), attempts: await listAttempts(deps.db, row.id) };
+  const found = await findDelivery(deps.db, input.id);
+  const event = found && (await findEventOf(deps.db, found.eventId));
+  if (!found || !event) throw new AppError('NOT_FOUND', `No webhook delivery with id ${input.id}`);
+  return { delivery: found.delivery, event: eventBody(event), attempts: await listAttempts(deps.db, input.id) };
 }
 
 export async function replayDelivery(
@@ -95,20 +94,20 @@ export async function replayDelivery(
   return deps.db.transaction().execute(async (tx) => {
     const found = await findDelivery(tx, input.id);
     if (!found) throw new AppError('NOT_FOUND', `No webhook delivery with id ${input.id}`);
-    await requireEditableBusiness(tx, found.business_id);
-    refuseUnsendable(await requireClient(tx, found.business_id));
-    const row = await replayDeliveryRow(tx, input.id, now);
+    await requireEditableBusiness(tx, found.businessId);
+    refuseUnsendable(await requireClient(tx, found.businessId));
+    const replayed = await replayDeliveryRow(tx, input.id, now);
     // Pending already: its next attempt is queued, a replay would only move it forward.
-    if (!row) throw new AppError('CONFLICT', 'This delivery is waiting to be sent already');
-    await queueDispatch(tx, { clientId: row.client_id, businessId: row.business_id, runAfter: now, now });
+    if (!replayed) throw new AppError('CONFLICT', 'This delivery is waiting to be sent already');
+    await queueDispatch(tx, { clientId: replayed.clientId, businessId: replayed.businessId, runAfter: now, now });
     await audit(tx, deps, actor, {
       action: 'webhookDelivery.replay',
       entityType: 'webhookDelivery',
-      entityId: row.id,
-      businessId: row.business_id,
-      details: { eventType: row.event_type, was: found.status },
+      entityId: input.id,
+      businessId: replayed.businessId,
+      details: { eventType: replayed.delivery.eventType, was: found.delivery.status },
     });
-    return { delivery: toDelivery(row) };
+    return { delivery: replayed.delivery };
   });
 }
 
@@ -152,15 +151,15 @@ export async function sendTestEvent(
       },
       now,
     );
-    const row = stored?.delivered ? await findDelivery(tx, stored.eventId) : undefined;
-    if (!row) throw new AppError('CONFLICT', 'The integration has no webhook URL: add one first');
+    const test = stored?.delivered ? await findDelivery(tx, stored.eventId) : undefined;
+    if (!test) throw new AppError('CONFLICT', 'The integration has no webhook URL: add one first');
     await audit(tx, deps, actor, {
       action: 'webhookDelivery.test',
       entityType: 'webhookDelivery',
-      entityId: row.id,
+      entityId: test.delivery.id,
       businessId: input.businessId,
     });
-    return { delivery: toDelivery(row) };
+    return { delivery: test.delivery };
   });
 }
 
@@ -173,7 +172,7 @@ export async function enableEndpoint(
   return deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
     const client = await requireClient(tx, input.businessId, true);
-    if (client.webhook_disabled_at === null) throw new AppError('CONFLICT', 'The webhook endpoint is not disabled');
+    if (client.disabledAt === null) throw new AppError('CONFLICT', 'The webhook endpoint is not disabled');
     await enableEndpointOf(tx, client.id, now);
     // Its deliveries left pending while it was disabled go now.
     await queueDispatch(tx, { clientId: client.id, businessId: input.businessId, runAfter: now, now });
@@ -182,7 +181,7 @@ export async function enableEndpoint(
       entityType: 'integrationClient',
       entityId: client.id,
       businessId: input.businessId,
-      details: { disabledAt: client.webhook_disabled_at },
+      details: { disabledAt: client.disabledAt },
     });
     return { endpoint: await endpointOf(tx, (await findEndpointClient(tx, input.businessId)) ?? client) };
   });
