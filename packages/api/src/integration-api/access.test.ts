@@ -1,5 +1,5 @@
 import { expect, it } from 'bun:test';
-import { deleteTokensOfClient, updateClient } from '../areas/integration-clients/repository.ts';
+import { deleteTokensOfClient, setClientSecret } from '../areas/integration-clients/repository.ts';
 import { hashToken } from '../sessions/tokens.ts';
 import { describeApi } from '../testing/api.ts';
 import { asSupport, withTestAuth } from '../testing/hub.ts';
@@ -124,7 +124,7 @@ describeApi(
       });
       // generateClientSecret's writes, not yet committed when the token (whose secret was right) is stored.
       const rotation = t.db.transaction().execute(async (tx) => {
-        await updateClient(tx, e.clientId, { secret_hash: hashToken('mlc_new'), updated: t.deps.now() });
+        await setClientSecret(tx, e.clientId, { hash: hashToken('mlc_new'), hint: 'new' }, t.deps.now());
         await deleteTokensOfClient(tx, e.clientId);
         changed();
         await released;

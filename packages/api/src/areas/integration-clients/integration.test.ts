@@ -3,6 +3,7 @@ import { listAudit } from '../../audit/audit.ts';
 import { hashToken } from '../../sessions/tokens.ts';
 import { describeApi } from '../../testing/api.ts';
 import { asSupport, seedBusiness, withTestAuth } from '../../testing/hub.ts';
+import { findClient } from './repository.ts';
 import { openWebhookSecret } from './service.ts';
 
 const client = {
@@ -72,7 +73,8 @@ describeApi(
       expect(created.body.client.webhookSecret).toBe(`********${webhookSecret.slice(-4)}`);
       const row = await t.db.selectFrom('integration_clients').selectAll().executeTakeFirstOrThrow();
       expect(JSON.stringify(row)).not.toContain(webhookSecret);
-      expect(openWebhookSecret(t.deps, row)).toBe(webhookSecret);
+      const client = await findClient(t.db, row.id);
+      expect(client && openWebhookSecret(t.deps, client)).toBe(webhookSecret);
       expect((await upsert()).body.webhookSecret).toBeNull();
     });
 

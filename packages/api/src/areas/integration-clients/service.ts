@@ -9,7 +9,7 @@ import { hashToken } from '../../sessions/tokens.ts';
 import { checkTarget, RefusedTarget } from '../../ssrf/ssrf.ts';
 import { changedPaths, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
 import {
-  type ClientRow,
+  type ClientSettings,
   clientsOfPartner,
   type Db,
   deleteClient,
@@ -18,11 +18,14 @@ import {
   findClient,
   findClientOfBusiness,
   findPartner,
+  type IntegrationClient,
   insertClient,
   insertPartner,
   listPartners,
+  rotateWebhookSecret,
+  setClientSecret,
   toClientView,
-  updateClient,
+  updateClientSettings,
   updatePartner,
 } from './repository.ts';
 
@@ -31,9 +34,9 @@ type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
 type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
 
 /** The webhook signing secret in the clear: for the webhook sender, never for a response. */
-export function openWebhookSecret(deps: Pick<AppDeps, 'config'>, row: ClientRow): string | null {
-  if (!row.webhook_secret_encrypted) return null;
-  return openSealedWebhookSecret(deps, row.id, row.webhook_secret_encrypted);
+export function openWebhookSecret(deps: Pick<AppDeps, 'config'>, client: IntegrationClient): string | null {
+  if (!client.webhookSecretSealed) return null;
+  return openSealedWebhookSecret(deps, client.id, client.webhookSecretSealed);
 }
 
 /** How long the previous webhook secret keeps signing beside a new one. */
@@ -59,15 +62,15 @@ async function refuseUnsafeWebhookUrl(deps: AppDeps, url: string | null) {
   }
 }
 
-const view = (deps: AppDeps, row: ClientRow) => {
-  const webhookSecret = openWebhookSecret(deps, row);
-  return toClientView(row, webhookSecret === null ? null : maskSecret(webhookSecret));
+const view = (deps: AppDeps, client: IntegrationClient) => {
+  const webhookSecret = openWebhookSecret(deps, client);
+  return toClientView(client, webhookSecret === null ? null : maskSecret(webhookSecret));
 };
 
-async function requireClient(db: Db, id: string): Promise<ClientRow> {
-  const row = await findClient(db, id);
-  if (!row) throw new AppError('NOT_FOUND', `Integration client ${id} not found`);
-  return row;
+async function requireClient(db: Db, id: string): Promise<IntegrationClient> {
+  const client = await findClient(db, id);
+  if (!client) throw new AppError('NOT_FOUND', `Integration client ${id} not found`);
+  return client;
 }
 
 /** Secrets are generated, never typed in: anything but the masked form (or nothing) is refused. */
@@ -105,18 +108,18 @@ export async function createOrUpdateIntegrationClient(
         { path: 'partnerId', id: 'INVALID_FORMAT', message: 'Choose one of the known integration partners' },
       ]);
     }
-    const fields = {
-      partner_id: input.partnerId ?? null,
+    const settings: ClientSettings = {
+      partnerId: input.partnerId ?? null,
       name: input.name.trim(),
-      contact_email: input.contactEmail,
-      suppress_patient_messages: input.suppressPatientMessages,
-      webhook_url: input.webhookUrl,
-      rate_limit: input.rateLimit,
+      contactEmail: input.contactEmail,
+      suppressPatientMessages: input.suppressPatientMessages,
+      webhookUrl: input.webhookUrl,
+      rateLimit: input.rateLimit,
     };
     const existing = await findClientOfBusiness(tx, input.businessId);
     if (existing) {
-      await updateClient(tx, existing.id, { ...fields, updated: now });
-      const changed = changedPaths(editable(existing), editable({ ...existing, ...fields }));
+      await updateClientSettings(tx, existing.id, settings, now);
+      const changed = changedPaths(editable(existing), settings);
       if (changed.length > 0) {
         await audit(tx, deps, actor, {
           action: 'integrationClient.update',
@@ -130,43 +133,32 @@ export async function createOrUpdateIntegrationClient(
     }
     const id = Bun.randomUUIDv7();
     const webhookSecret = newWebhookSecret();
-    const row: ClientRow = {
+    const client = await insertClient(tx, {
       id,
-      business_id: input.businessId,
-      ...fields,
-      secret_hash: null,
-      secret_hint: null,
-      webhook_secret_encrypted: sealWebhookSecret(deps, id, webhookSecret),
-      webhook_secret_previous_encrypted: null,
-      webhook_secret_previous_until: null,
-      webhook_failing_since: null,
-      webhook_disabled_at: null,
-      event_seq: 0,
-      period_start: now,
-      requests_made: 0,
-      created: now,
-      updated: now,
-    };
-    await insertClient(tx, row);
+      businessId: input.businessId,
+      settings,
+      webhookSecretSealed: sealWebhookSecret(deps, id, webhookSecret),
+      now,
+    });
     await audit(tx, deps, actor, {
       action: 'integrationClient.create',
       entityType: 'integrationClient',
       entityId: id,
       businessId: input.businessId,
-      details: { fields: [...Object.keys(editable(row)), 'webhookSecret'] },
+      details: { fields: [...Object.keys(settings), 'webhookSecret'] },
     });
-    return { client: view(deps, row), webhookSecret };
+    return { client: view(deps, client), webhookSecret };
   });
 }
 
 /** The fields the form edits, as the contract names them: what an audit entry lists. */
-const editable = (r: ClientRow) => ({
-  partnerId: r.partner_id,
-  name: r.name,
-  contactEmail: r.contact_email,
-  suppressPatientMessages: r.suppress_patient_messages,
-  webhookUrl: r.webhook_url,
-  rateLimit: r.rate_limit,
+const editable = (c: IntegrationClient): ClientSettings => ({
+  partnerId: c.partnerId,
+  name: c.name,
+  contactEmail: c.contactEmail,
+  suppressPatientMessages: c.suppressPatientMessages,
+  webhookUrl: c.webhookUrl,
+  rateLimit: c.rateLimit,
 });
 
 export async function deleteIntegrationClient(
@@ -176,13 +168,13 @@ export async function deleteIntegrationClient(
 ): Out<'deleteIntegrationClient'> {
   await deps.db.transaction().execute(async (tx) => {
     const client = await requireClient(tx, input.id);
-    await requireEditableBusiness(tx, client.business_id);
-    await deleteClient(tx, client);
+    await requireEditableBusiness(tx, client.businessId);
+    await deleteClient(tx, client.id);
     await audit(tx, deps, actor, {
       action: 'integrationClient.delete',
       entityType: 'integrationClient',
       entityId: client.id,
-      businessId: client.business_id,
+      businessId: client.businessId,
     });
   });
   return { ok: true };
@@ -196,20 +188,16 @@ export async function generateClientSecret(
   const secret = newSecret('mlc');
   await deps.db.transaction().execute(async (tx) => {
     const client = await requireClient(tx, input.id);
-    await requireEditableBusiness(tx, client.business_id);
-    // A 256-bit random secret: a fast hash is enough, nothing to guess (see auth/tokens.ts).
-    await updateClient(tx, client.id, {
-      secret_hash: hashToken(secret),
-      secret_hint: secretHint(secret),
-      updated: deps.now(),
-    });
+    await requireEditableBusiness(tx, client.businessId);
+    // A 256-bit random secret: a fast hash is enough, nothing to guess (see sessions/tokens.ts).
+    await setClientSecret(tx, client.id, { hash: hashToken(secret), hint: secretHint(secret) }, deps.now());
     // A new secret is given when the old one may have leaked: the bearer tokens it got stop at once too.
     await deleteTokensOfClient(tx, client.id);
     await audit(tx, deps, actor, {
       action: 'integrationClient.secret.generate',
       entityType: 'integrationClient',
       entityId: client.id,
-      businessId: client.business_id,
+      businessId: client.businessId,
       details: { fields: ['secret'] },
     });
   });
@@ -225,22 +213,26 @@ export async function generateWebhookSecret(
   const now = deps.now();
   await deps.db.transaction().execute(async (tx) => {
     const found = await requireClient(tx, input.id);
-    await requireEditableBusiness(tx, found.business_id);
+    await requireEditableBusiness(tx, found.businessId);
     // Read again under the business's lock: a rotation at the same moment (a double click) has committed by
     // now, and its secret is the one this rotation keeps signing (read before, it was lost: never signing).
     const client = await requireClient(tx, input.id);
     // Rotation: the secret it replaces keeps signing beside it for 24 hours, while the receiver changes over.
-    await updateClient(tx, client.id, {
-      webhook_secret_encrypted: sealWebhookSecret(deps, client.id, webhookSecret),
-      webhook_secret_previous_encrypted: client.webhook_secret_encrypted,
-      webhook_secret_previous_until: client.webhook_secret_encrypted ? now + WEBHOOK_SECRET_OVERLAP_MS : null,
-      updated: now,
-    });
+    await rotateWebhookSecret(
+      tx,
+      client.id,
+      {
+        sealed: sealWebhookSecret(deps, client.id, webhookSecret),
+        previousSealed: client.webhookSecretSealed,
+        previousUntil: client.webhookSecretSealed ? now + WEBHOOK_SECRET_OVERLAP_MS : null,
+      },
+      now,
+    );
     await audit(tx, deps, actor, {
       action: 'integrationClient.webhookSecret.generate',
       entityType: 'integrationClient',
       entityId: client.id,
-      businessId: client.business_id,
+      businessId: client.businessId,
       details: { fields: ['webhookSecret'] },
     });
   });

@@ -80,7 +80,7 @@ export async function queueOrderMessage(
     return notSent('No message sent: messages are suppressed for this order', 'order');
   }
   const client = await findClientOfBusiness(db, order.business_id);
-  if (client?.suppress_patient_messages) {
+  if (client?.suppressPatientMessages) {
     return notSent(`No message sent: ${client.name} sends this business's patient messages`, 'integration');
   }
   const { settings } = await effectiveFeatureSettings(db, order.business_id);

@@ -1,6 +1,5 @@
 import { expect, it } from 'bun:test';
 import { requireEditableBusiness } from '../../areas/business-settings/service.ts';
-import { updateClient } from '../../areas/integration-clients/repository.ts';
 import { describeApi } from '../../testing/api.ts';
 import { asSupport, seedBusiness, withTestAuth } from '../../testing/hub.ts';
 import { recordEvent } from './events.ts';
@@ -44,7 +43,7 @@ describeApi(
         await requireEditableBusiness(tx, 'b1');
         locked();
         await released;
-        await updateClient(tx, clientId, { updated: 5_000 });
+        await tx.updateTable('integration_clients').set({ updated: 5_000 }).where('id', '=', clientId).execute();
       });
       await hasLock;
       // Meanwhile a flow records an event (and queues the dispatch job, whose row refers to the business).

@@ -120,7 +120,8 @@ export async function findDispatchClient(db: Db, clientId: string): Promise<Disp
       webhookUrl: row.webhook_url,
       webhookSecretSealed: row.webhook_secret_encrypted,
       previousSecretSealed: row.webhook_secret_previous_encrypted,
-      previousSecretUntil: row.webhook_secret_previous_until === null ? null : Number(row.webhook_secret_previous_until),
+      previousSecretUntil:
+        row.webhook_secret_previous_until === null ? null : Number(row.webhook_secret_previous_until),
       failingSince: row.webhook_failing_since === null ? null : Number(row.webhook_failing_since),
       disabledAt: row.webhook_disabled_at === null ? null : Number(row.webhook_disabled_at),
     }
