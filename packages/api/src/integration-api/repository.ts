@@ -14,12 +14,15 @@ type MachineRow = Selectable<Database['machines']>;
 
 // ── clients and tokens ────────────────────────────────────────────────────────────────────────
 
-export const findClientSecret = (db: Db, clientId: string) =>
-  db
+/** A client's id and the hash of its secret (null: none generated yet). */
+export async function findClientSecret(db: Db, clientId: string) {
+  const row = await db
     .selectFrom('integration_clients')
-    .select(['id', 'business_id', 'secret_hash'])
+    .select(['id', 'secret_hash'])
     .where('id', '=', clientId)
     .executeTakeFirst();
+  return row && { id: row.id, secretHash: row.secret_hash };
+}
 
 /**
  * Stores a new token (its hash only) and drops the client's expired ones; false (nothing stored) when
@@ -47,14 +50,17 @@ export async function insertToken(
 }
 
 /** The client of a live token: the token's row goes when its client is deleted (on delete cascade). */
-export const findLiveToken = (db: Db, hash: string, now: number) =>
-  db
+/** The client and business of a bearer token that has not expired. */
+export async function findLiveToken(db: Db, hash: string, now: number) {
+  const row = await db
     .selectFrom('integration_tokens as t')
     .innerJoin('integration_clients as c', 'c.id', 't.client_id')
-    .select(['t.client_id', 'c.business_id', 't.expires_at'])
+    .select(['t.client_id', 'c.business_id'])
     .where('t.token_hash', '=', hash)
     .where('t.expires_at', '>', now)
     .executeTakeFirst();
+  return row && { clientId: row.client_id, businessId: row.business_id };
+}
 
 // ── the request window ─────────────────────────────────────────────────────────────────────────
 

@@ -77,13 +77,13 @@ export async function issueToken(
     throw new AppError('RATE_LIMITED', 'Too many token requests from this address: try again later', undefined, wait);
   }
   const client = await findClientSecret(deps.db, credentials.clientId);
-  if (!client?.secret_hash || !sameHash(hashToken(credentials.clientSecret), client.secret_hash)) throw invalidClient();
+  if (!client?.secretHash || !sameHash(hashToken(credentials.clientSecret), client.secretHash)) throw invalidClient();
   await releaseToken(deps.db, bucketKey, TOKEN_GUESSES);
   const token = `mlt_${newToken()}`;
   const stored = await insertToken(deps.db, {
     hash: hashToken(token),
     clientId: client.id,
-    secretHash: client.secret_hash,
+    secretHash: client.secretHash,
     expiresAt: now + TOKEN_TTL_SECONDS * 1000,
     now,
   });
@@ -97,7 +97,7 @@ export async function actorOfToken(deps: AppDeps, token: string | null, origin: 
   if (!token) throw new AppError('UNAUTHENTICATED', 'Send a bearer token from POST /integration/v1/oauth/token');
   const found = await findLiveToken(deps.db, hashToken(token), deps.now());
   if (!found) throw new AppError('UNAUTHENTICATED', 'The bearer token is unknown or has expired');
-  return { kind: 'integration', clientId: found.client_id, businessId: found.business_id, origin: { ...origin } };
+  return { kind: 'integration', clientId: found.clientId, businessId: found.businessId, origin: { ...origin } };
 }
 
 /**
