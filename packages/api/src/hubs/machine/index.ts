@@ -1,6 +1,7 @@
 import { AppError, protocolTiming } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import { checkAccessToken } from '../../areas/device-auth/index.ts';
+import { sweepOffline } from '../../areas/machines/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { metricsOf } from '../../metrics/metrics.ts';
@@ -8,7 +9,6 @@ import { handle } from './handlers.ts';
 import type { LockerIdentity } from './identity.ts';
 import { type BatcherOptions, ReadingsBatcher } from './readings.ts';
 import { LockerSession } from './session.ts';
-import { sweepOffline } from './sweeper.ts';
 
 /** The subprotocol a locker offers (and the hub answers with) on `/machine`. */
 export const LOCKER_SUBPROTOCOL = 'medlocker.locker.v1';
