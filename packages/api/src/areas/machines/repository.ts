@@ -192,7 +192,7 @@ export async function findBusinessSummary(db: Db, id: string) {
 }
 
 /** A new machine, not archived, not out of order, never seen. */
-export async function insertMachineRow(
+export async function insertNewMachine(
   db: Db,
   m: { businessId: string; name: string; numberOfSlots: number; paymentsEnabled: boolean; test: boolean; now: number },
 ): Promise<MachineRecord> {

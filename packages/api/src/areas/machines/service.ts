@@ -20,7 +20,7 @@ import {
   type Db,
   findBusinessSummary,
   findMachine,
-  insertMachineRow,
+  insertNewMachine,
   isPaired,
   listMachineStatuses,
   listMachinesByName,
@@ -67,7 +67,7 @@ export async function insertMachine(
   try {
     const machine = await deps.db.transaction().execute(async (tx) => {
       if (await nameTaken(tx, input.businessId, input.name)) throw duplicateName();
-      const { machine } = await insertMachineRow(tx, {
+      const { machine } = await insertNewMachine(tx, {
         businessId: input.businessId,
         name: input.name,
         numberOfSlots: input.numberOfSlots,
