@@ -181,16 +181,6 @@ export async function revokeCredentials(db: Db, machineId: string, now: number):
   return rows.length;
 }
 
-/** The business a machine page needs: its name and whether it is archived. */
-export async function findBusinessSummary(db: Db, id: string) {
-  const row = await db
-    .selectFrom('businesses')
-    .select(['id', 'name', 'archived_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row && { id: row.id, name: row.name, archived: row.archived_at !== null };
-}
-
 /** A new machine, not archived, not out of order, never seen. */
 export async function insertNewMachine(
   db: Db,

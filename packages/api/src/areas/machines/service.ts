@@ -14,11 +14,11 @@ import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
+import { requireBusiness } from '../business-settings/index.ts';
 import { listMachineEvents } from './event-repository.ts';
 import {
   chartReadings,
   type Db,
-  findBusinessSummary,
   findMachine,
   insertNewMachine,
   isPaired,
@@ -46,12 +46,6 @@ export async function requireMachine(db: Db, id: string, test?: boolean): Promis
     throw new AppError('NOT_FOUND', `${test ? 'Test machine' : 'Machine'} ${id} not found`);
   }
   return found;
-}
-
-export async function requireBusiness(db: Db, id: string) {
-  const row = await findBusinessSummary(db, id);
-  if (!row) throw new AppError('NOT_FOUND', `Business ${id} not found`);
-  return row;
 }
 
 export async function insertMachine(

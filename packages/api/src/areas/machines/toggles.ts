@@ -3,9 +3,9 @@ import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
+import { requireBusiness } from '../business-settings/index.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
 import { type Db, lockMachine, type MachineRecord, patchMachine, revokeCredentials } from './repository.ts';
-import { requireBusiness } from './service.ts';
 
 type Machines = Contract['machines'];
 type In<M extends keyof Machines> = ParsedInputOf<Machines[M]>;
