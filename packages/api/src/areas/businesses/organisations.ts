@@ -22,7 +22,7 @@ export type Organisation = { id: string; name: string; archived: ArchivedStamp |
 export type OrganisationKind<T extends Organisation, P extends OrganisationPatch = OrganisationPatch> = {
   entity: 'business' | 'group';
   find(db: Db, id: string, options?: { lock?: boolean }): Promise<T | undefined>;
-  patch(db: Db, id: string, patch: P): Promise<T>;
+  patch(db: Db, id: string, patch: Omit<P, 'updated'> & { updated: number }): Promise<T>;
 };
 
 type Kind<T extends Organisation> = OrganisationKind<T, OrganisationPatch>;
@@ -30,7 +30,12 @@ type Kind<T extends Organisation> = OrganisationKind<T, OrganisationPatch>;
 /** A business's audit entries carry its id as their business; a group's carry none. */
 const auditedBusiness = (kind: { entity: string }, id: string) => (kind.entity === 'business' ? id : null);
 
-export async function mustFind<T extends Organisation>(kind: Kind<T>, db: Db, id: string, lock = false): Promise<T> {
+export async function mustFind<T extends Organisation>(
+  kind: Pick<Kind<T>, 'entity' | 'find'>,
+  db: Db,
+  id: string,
+  lock = false,
+): Promise<T> {
   const found = await kind.find(db, id, { lock });
   if (!found) throw new AppError('NOT_FOUND', `No ${kind.entity} with id ${id}`);
   return found;
@@ -93,10 +98,10 @@ export async function updateOrganisation<T extends Organisation, P extends Organ
   change: { patch: Omit<P, 'updated'>; fields: readonly (keyof T & string)[]; check?: (trx: Db) => Promise<void> },
 ): Promise<T> {
   return deps.db.transaction().execute(async (trx) => {
-    const before = await mustFind(kind as Kind<T>, trx, id, true);
+    const before = await mustFind(kind, trx, id, true);
     assertEditable(kind, before);
     await change.check?.(trx);
-    const after = await kind.patch(trx, id, { ...change.patch, updated: deps.now() } as P);
+    const after = await kind.patch(trx, id, { ...change.patch, updated: deps.now() });
     await audit(trx, deps, actor, {
       action: `${kind.entity}.update`,
       entityType: kind.entity,
