@@ -3,7 +3,7 @@
  * (10% archived), on PGlite and PostgreSQL. For each case, in the same run and on the same data:
  * - `naive`: `lower(name) like 'x%' order by lower(name), id limit 26`, the obvious query;
  * - `bare`: the same by hand with the prefix also written as a range (`>= 'x' and < 'y'`);
- * - `repository`: the area's `listBusinessRows` (Kysely, what the service runs);
+ * - `repository`: the area's `listBusinessesByName` (Kysely, what the service runs);
  * - `rpc`: the whole method through the in-process app (HTTP request, session, validation, paging).
  * and the EXPLAIN of the repository's query, to show which index serves it.
  *
@@ -17,7 +17,7 @@ import { createDb, type Database, type DbKind, migrateToLatest } from '../../db/
 import { createApp } from '../../packages/api/src/app.ts';
 import {
   hasCodePointCollation,
-  listBusinessRows,
+  listBusinessesByName,
   prefixMatch,
 } from '../../packages/api/src/areas/businesses/repository.ts';
 import { loadConfig } from '../../packages/api/src/config.ts';
@@ -155,7 +155,7 @@ async function run(kind: DbKind, url?: string) {
             and (${c.after?.[0] ?? null}::text is null or (lower(name), id) > (${c.after?.[0] ?? ''}, ${c.after?.[1] ?? ''}))
             order by lower(name), id limit 26`.execute(db);
       const repo = () =>
-        listBusinessRows(db, {
+        listBusinessesByName(db, {
           archived: 'active',
           ...(c.filter ? { filter: c.filter } : {}),
           ...(c.after ? { after: c.after } : {}),

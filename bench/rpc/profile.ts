@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { createDb, migrateToLatest } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
 import { createApp } from '../../packages/api/src/app.ts';
-import { listBusinessRows } from '../../packages/api/src/areas/businesses/repository.ts';
+import { listBusinessesByName } from '../../packages/api/src/areas/businesses/repository.ts';
 import { loadConfig } from '../../packages/api/src/config.ts';
 import { LiveHub, localTransport } from '../../packages/api/src/live/live.ts';
 import { silentLogger } from '../../packages/api/src/log/logger.ts';
@@ -65,7 +65,7 @@ const time = async (label: string, n: number, fn: () => Promise<unknown>) => {
   console.log(`${label}: ${((performance.now() - t0) / n).toFixed(3)} ms`);
 };
 await time('listBusinesses through app.handle', 500, async () => (await call()).text());
-await time('listBusinessRows alone', 500, () => listBusinessRows(opened.db, { limit: 25 }));
+await time('listBusinessesByName alone', 500, () => listBusinessesByName(opened.db, { archived: 'active', limit: 25 }));
 await time('select 1', 500, () => opened.db.selectFrom('businesses').select('id').limit(1).execute());
 const compiled = opened.db
   .selectFrom('businesses')

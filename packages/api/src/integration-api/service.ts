@@ -280,19 +280,19 @@ export async function machineAvailability(
   actor: IntegrationActor,
   input: { id: string },
 ): Promise<{ availability: IntegrationAvailability }> {
-  const machine = await findMachine(deps.db, input.id);
-  if (!machine || machine.business_id !== actor.businessId)
+  const machine = (await findMachine(deps.db, input.id))?.machine;
+  if (!machine || machine.businessId !== actor.businessId)
     throw new AppError('NOT_FOUND', `No machine with id ${input.id}`);
-  const occupied = Math.min(machine.number_of_slots, await occupiedSlots(deps.db, machine.id));
-  const free = machine.number_of_slots - occupied;
+  const occupied = Math.min(machine.numberOfSlots, await occupiedSlots(deps.db, machine.id));
+  const free = machine.numberOfSlots - occupied;
   const reasons: IntegrationAvailability['reasons'] = [];
-  if (machine.archived_at !== null) reasons.push('archived');
-  if (machine.out_of_order_at !== null) reasons.push('outOfOrder');
+  if (machine.archived !== null) reasons.push('archived');
+  if (machine.outOfOrderStatus !== null) reasons.push('outOfOrder');
   if (free === 0) reasons.push('full');
   return {
     availability: {
       machineId: machine.id,
-      numberOfSlots: machine.number_of_slots,
+      numberOfSlots: machine.numberOfSlots,
       occupiedSlots: occupied,
       freeSlots: free,
       canTakeOrder: reasons.length === 0,

@@ -32,19 +32,19 @@ export async function reprocessBags(
   actor: StaffActor,
   input: ParsedInputOf<Bags['reprocessBags']>,
 ): Promise<OutputOf<Bags['reprocessBags']>> {
-  const machine = await requireMachine(deps.db, input.machineId);
+  const { machine } = await requireMachine(deps.db, input.machineId);
   // Each match loads its order as if the locker had just reported the bag (docs/ORDERS.md).
   const locker = {
     kind: 'locker',
     machineId: machine.id,
-    businessId: machine.business_id,
+    businessId: machine.businessId,
     origin: actor.origin,
   } as const;
   const { result, loaded } = await deps.db.transaction().execute(async (tx) => {
-    const bags = await unmatchedBagsOfMachine(tx, machine.business_id, machine.id);
+    const bags = await unmatchedBagsOfMachine(tx, machine.businessId, machine.id);
     const loaded = [];
     for (const bag of bags) {
-      const order = await currentOrderByBarcode(tx, machine.business_id, bag.barcode);
+      const order = await currentOrderByBarcode(tx, machine.businessId, bag.barcode);
       if (!order || bag.location === null) continue;
       await setBagOrder(tx, bag.id, order.id, deps.now());
       const moved = await loadOrder(tx, deps, locker, order.id, { location: bag.location });
@@ -55,7 +55,7 @@ export async function reprocessBags(
       action: 'bags.reprocess',
       entityType: 'machine',
       entityId: machine.id,
-      businessId: machine.business_id,
+      businessId: machine.businessId,
       details: result,
     });
     return { result, loaded };

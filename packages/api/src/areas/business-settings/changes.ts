@@ -35,8 +35,8 @@ export function overDefaults<T>(defaults: T, stored: unknown): T {
 }
 
 /** 409: the SPEC §4 rule that archived businesses cannot have settings edited. */
-export function refuseArchived(business: { archived_at: number | null }): void {
-  if (business.archived_at !== null) {
+export function refuseArchived(business: { archived: boolean }): void {
+  if (business.archived) {
     throw new AppError(
       'CONFLICT',
       'This business is archived: its settings cannot be changed. Unarchive the business first.',

@@ -4,11 +4,15 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
+/** A business as its settings pages and other areas' checks need it: its name and whether it is archived. */
+export type SettingsBusiness = { id: string; name: string; archived: boolean };
+
 /** The business settings are written to, with its archive mark; `lock` holds it against a concurrent archive. */
-export async function findBusiness(db: Db, id: string, lock = false) {
-  let q = db.selectFrom('businesses').select(['id', 'archived_at']).where('id', '=', id);
+export async function findBusiness(db: Db, id: string, lock = false): Promise<SettingsBusiness | undefined> {
+  let q = db.selectFrom('businesses').select(['id', 'name', 'archived_at']).where('id', '=', id);
   if (lock) q = q.forUpdate();
-  return q.executeTakeFirst();
+  const row = await q.executeTakeFirst();
+  return row && { id: row.id, name: row.name, archived: row.archived_at !== null };
 }
 
 type JsonTable = 'business_feature_settings' | 'business_controlled_settings';

@@ -28,6 +28,7 @@ import {
   readFeatureAndControlledJson,
   readSettingsJson,
   readSmsTemplates,
+  type SettingsBusiness,
   writeSettingsJson,
   writeSmsTemplate,
 } from './repository.ts';
@@ -90,7 +91,7 @@ export async function getBusinessFeatureSettings(
   const { db } = deps;
   const business = await requireBusiness(db, input.businessId);
   const { settings, featureUpdated } = await effectiveFeatureSettings(db, input.businessId);
-  return { businessId: business.id, settings, archived: business.archived_at !== null, updated: featureUpdated };
+  return { businessId: business.id, settings, archived: business.archived, updated: featureUpdated };
 }
 
 export async function updateBusinessFeatureSettings(
@@ -162,7 +163,7 @@ export async function getBusinessControlledSettings(
   return {
     businessId: business.id,
     settings: pickControlled(settings),
-    archived: business.archived_at !== null,
+    archived: business.archived,
     updated: controlledUpdated,
   };
 }
@@ -199,7 +200,7 @@ export async function updateBusinessControlledSettings(
   return getBusinessControlledSettings(deps, actor, input);
 }
 
-async function smsTemplatesOf(db: Db, business: { id: string; archived_at: number | null }) {
+async function smsTemplatesOf(db: Db, business: SettingsBusiness) {
   const own = await readSmsTemplates(db, business.id);
   const templates = { ...defaultSmsTemplates };
   const customised: SmsTemplateKey[] = [];
@@ -215,7 +216,7 @@ async function smsTemplatesOf(db: Db, business: { id: string; archived_at: numbe
     templates,
     defaults: { ...defaultSmsTemplates },
     customised,
-    archived: business.archived_at !== null,
+    archived: business.archived,
   };
 }
 

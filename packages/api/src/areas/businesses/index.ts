@@ -1,10 +1,27 @@
-export { changedFields } from './changes.ts';
 export { deleteLogo } from './logo-delete.ts';
-export { readLogo, storeLogo } from './logos.ts';
-export { archivedOf, type Db } from './repository.ts';
+export { readLogo } from './logos.ts';
+export {
+  addressOf,
+  archivedOf,
+  type ByName,
+  type ByNameQuery,
+  byNameConditions,
+  type Db,
+  logoOf,
+  newOrganisationColumns,
+  type OrganisationPatch,
+  organisationColumns,
+} from './organisation-repository.ts';
+export {
+  createOrganisation,
+  filterOf,
+  type OrganisationKind,
+  organisationMethods,
+  pageByName,
+  updateOrganisation,
+} from './organisations.ts';
 export {
   archiveBusiness,
-  assertLogoPath,
   createBusiness,
   getBusiness,
   getBusinessInfo,

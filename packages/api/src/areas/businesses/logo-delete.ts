@@ -16,7 +16,7 @@ export async function deleteLogo(deps: AppDeps, actor: StaffActor, input: { key:
   const path = `${logoUrlPrefix}${name}`;
   await deps.db.transaction().execute(async (trx) => {
     const users = await lockLogoUsers(trx, path);
-    const archived = users.find((u) => u.archived_at !== null);
+    const archived = users.find((u) => u.archived);
     if (archived) throw new AppError('CONFLICT', `${archived.name} is archived: its logo cannot be deleted`);
     const now = deps.now();
     for (const u of users) {

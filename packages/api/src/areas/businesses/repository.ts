@@ -1,32 +1,20 @@
-import type { Business, BusinessInfo } from '@medlocker/core';
+import type { Address, Business } from '@medlocker/core';
 import { type Database, executePrepared } from '@medlocker/db';
-import { type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
-import { contains } from '../../lists/contains-repository.ts';
-import type { Cursor } from '../../lists/paging.ts';
+import { type Selectable, sql } from 'kysely';
+import {
+  addressOf,
+  archivedOf,
+  type ByName,
+  type ByNameQuery,
+  byNameConditions,
+  type Db,
+  logoOf,
+  newOrganisationColumns,
+  type OrganisationPatch,
+  organisationColumns,
+} from './organisation-repository.ts';
 
-export type Db = Kysely<Database> | Transaction<Database>;
-export type BusinessRow = Selectable<Database['businesses']>;
-
-const addressOf = (
-  row: Pick<BusinessRow, 'address_line1' | 'address_line2' | 'address_line3' | 'post_town' | 'postcode'>,
-) => ({
-  line1: row.address_line1,
-  line2: row.address_line2,
-  line3: row.address_line3,
-  postTown: row.post_town,
-  postcode: row.postcode,
-});
-
-export const archivedOf = (row: Pick<BusinessRow, 'archived_at' | 'archived_by_id' | 'archived_by_display'>) =>
-  row.archived_at === null
-    ? null
-    : { at: Number(row.archived_at), userId: row.archived_by_id, userDisplayName: row.archived_by_display };
-
-export function toBusinessInfo(row: BusinessRow): BusinessInfo {
-  return { id: row.id, name: row.name, address: addressOf(row), archived: archivedOf(row) };
-}
-
-export function toBusiness(row: BusinessRow): Business {
+function toBusiness(row: Selectable<Database['businesses']>): Business {
   return {
     id: row.id,
     name: row.name,
@@ -37,7 +25,7 @@ export function toBusiness(row: BusinessRow): Business {
     keyholdersMobileNumbers: row.keyholders_mobile_numbers,
     notificationEmails: row.notification_emails,
     archived: archivedOf(row),
-    logo: row.logo_path ? { path: row.logo_path, backgroundColor: row.logo_background_color ?? '#ffffff' } : null,
+    logo: logoOf(row),
     created: Number(row.created),
     updated: Number(row.updated),
   };
@@ -86,34 +74,20 @@ export function hasCodePointCollation(db: Db): Promise<boolean> {
   return known;
 }
 
-export type BusinessQuery = {
-  /** 'active' (default), 'archived', or 'any'. */
-  archived?: 'active' | 'archived' | 'any';
-  filter?: string;
+export type BusinessQuery = ByNameQuery & {
   /** A group's businesses; null for the businesses in no group. */
   groupId?: string | null;
   /** Only businesses this user holds a Business role on, or a Group role on their group. */
   accessibleTo?: string;
-  after?: Cursor;
-  limit: number;
 };
 
-/**
- * Businesses in (lower(name), id) order, strictly after the cursor, `limit + 1` of them. The order
- * ends with the unique id, so a row inserted while someone pages lands either before the cursor
- * (never shown, never shifting a page) or after it (shown once): no repeats, no skips. The name
- * filter matches anywhere in the name, in any case (areas/contains-repository.ts; the trigram index of migration 0013).
- */
-export async function listBusinessRows(db: Db, q: BusinessQuery): Promise<{ row: BusinessRow; key: Cursor }[]> {
+/** Businesses in (lower(name), id) order, strictly after the cursor, `limit + 1` of them (byNameConditions). */
+export async function listBusinessesByName(db: Db, q: BusinessQuery): Promise<ByName<Business>[]> {
   let query = db.selectFrom('businesses').selectAll().select(sql<string>`lower(name)`.as('name_key'));
-  const archived = q.archived ?? 'active';
-  if (archived === 'active') query = query.where('archived_at', 'is', null);
-  if (archived === 'archived') query = query.where('archived_at', 'is not', null);
+  for (const condition of byNameConditions('businesses', q)) query = query.where(condition);
   if (q.groupId !== undefined) {
     query = q.groupId === null ? query.where('group_id', 'is', null) : query.where('group_id', '=', q.groupId);
   }
-  const filter = q.filter?.trim();
-  if (filter) query = query.where(contains('businesses', filter));
   if (q.accessibleTo !== undefined) {
     const userId = q.accessibleTo;
     query = query.where((eb) =>
@@ -137,11 +111,6 @@ export async function listBusinessRows(db: Db, q: BusinessQuery): Promise<{ row:
       ),
     );
   }
-  if (q.after) {
-    const [name, id] = q.after as [string, string];
-    // A row comparison: one index range scan on (lower(name), id) from the cursor on.
-    query = query.where(sql<boolean>`(lower(name), id) > (${name}, ${id})`);
-  }
   const ordered = query
     .orderBy(sql`lower(name)`)
     .orderBy('id')
@@ -149,31 +118,59 @@ export async function listBusinessRows(db: Db, q: BusinessQuery): Promise<{ row:
   // Without a text filter the statement is one of a few fixed shapes (the lists' hot path: bench/rpc),
   // so on PostgreSQL it is parsed and planned once per connection; a filter's best plan depends on its
   // text (trigram index or ordered walk), so filtered lists are planned at each call.
-  const rows = filter ? await ordered.execute() : await executePrepared(db, 'list_businesses', ordered);
-  // The row keeps its name_key (toBusiness reads the columns it needs): a rest copy of every row cost more.
-  return rows.map((row) => ({ row, key: [row.name_key, row.id] }));
+  const rows = q.filter?.trim() ? await ordered.execute() : await executePrepared(db, 'list_businesses', ordered);
+  return rows.map((row) => ({ item: toBusiness(row), key: [row.name_key, row.id] }));
 }
 
 export async function findBusiness(db: Db, id: string, options: { lock?: boolean } = {}) {
   let q = db.selectFrom('businesses').selectAll().where('id', '=', id);
   if (options.lock) q = q.forUpdate();
-  return q.executeTakeFirst();
+  const row = await q.executeTakeFirst();
+  return row && toBusiness(row);
 }
 
-export async function insertBusiness(db: Db, row: Selectable<Database['businesses']>): Promise<BusinessRow> {
-  return db.insertInto('businesses').values(row).returningAll().executeTakeFirstOrThrow();
+/** What a business form sets. */
+export type BusinessFields = Pick<Business, 'name' | 'email' | 'notificationEmails' | 'keyholdersMobileNumbers'> & {
+  address: Address;
+};
+
+/** A new business in no group, not archived, without a logo. */
+export async function insertBusiness(db: Db, b: BusinessFields & { id: string; now: number }): Promise<Business> {
+  const row = await db
+    .insertInto('businesses')
+    .values({
+      ...newOrganisationColumns(b),
+      group_id: null,
+      notification_emails: b.notificationEmails,
+      keyholders_mobile_numbers: b.keyholdersMobileNumbers,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toBusiness(row);
 }
 
-export async function updateBusinessRow(
-  db: Db,
-  id: string,
-  patch: Updateable<Database['businesses']>,
-): Promise<BusinessRow> {
-  return db.updateTable('businesses').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+export type BusinessPatch = OrganisationPatch &
+  Partial<Pick<Business, 'groupId' | 'notificationEmails' | 'keyholdersMobileNumbers'>>;
+
+/** Changes a business and answers it as it now is. */
+export async function patchBusiness(db: Db, id: string, patch: BusinessPatch): Promise<Business> {
+  const { groupId, notificationEmails, keyholdersMobileNumbers, ...shared } = patch;
+  const row = await db
+    .updateTable('businesses')
+    .set({
+      ...organisationColumns(shared),
+      ...(groupId !== undefined ? { group_id: groupId } : {}),
+      ...(notificationEmails !== undefined ? { notification_emails: notificationEmails } : {}),
+      ...(keyholdersMobileNumbers !== undefined ? { keyholders_mobile_numbers: keyholdersMobileNumbers } : {}),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toBusiness(row);
 }
 
 /** True when the user holds a Business role on the business or a Group role on its group. */
-export async function hasRoleOn(db: Db, userId: string, business: BusinessRow): Promise<boolean> {
+export async function hasRoleOn(db: Db, userId: string, business: Pick<Business, 'id' | 'groupId'>): Promise<boolean> {
   const row = await db
     .selectFrom('user_roles')
     .select('id')
@@ -181,8 +178,8 @@ export async function hasRoleOn(db: Db, userId: string, business: BusinessRow): 
     .where((r) =>
       r.or([
         r.and([r('resource_type', '=', 'business'), r('resource_id', '=', business.id)]),
-        ...(business.group_id
-          ? [r.and([r('resource_type', '=', 'group'), r('resource_id', '=', business.group_id)])]
+        ...(business.groupId
+          ? [r.and([r('resource_type', '=', 'group'), r('resource_id', '=', business.groupId)])]
           : []),
       ]),
     )
@@ -199,7 +196,7 @@ export async function lockLogoUsers(db: Db, logoPath: string) {
       .where('logo_path', '=', logoPath)
       .forUpdate()
       .execute()
-      .then((rows) => rows.map((r) => ({ ...r, table })));
+      .then((rows) => rows.map((r) => ({ table, id: r.id, name: r.name, archived: r.archived_at !== null })));
   return [...(await of('businesses')), ...(await of('groups'))];
 }
 
@@ -219,5 +216,6 @@ export async function clearLogo(db: Db, table: 'businesses' | 'groups', id: stri
 export async function findGroupToLink(db: Db, id: string, options: { lock?: boolean } = {}) {
   let q = db.selectFrom('groups').select(['id', 'name', 'archived_at']).where('id', '=', id);
   if (options.lock) q = q.forUpdate();
-  return q.executeTakeFirst();
+  const row = await q.executeTakeFirst();
+  return row && { id: row.id, name: row.name, archived: row.archived_at !== null };
 }

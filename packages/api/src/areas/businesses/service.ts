@@ -1,90 +1,108 @@
-import { AppError, type Contract, infoPageSize, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import {
+  AppError,
+  type Business,
+  type BusinessInfo,
+  type Contract,
+  type OutputOf,
+  type ParsedInputOf,
+} from '@medlocker/core';
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { decodeCursor, pageOf } from '../../lists/paging.ts';
-import { liveOf } from '../../live/live.ts';
-import { changedFields } from './changes.ts';
-import { logoExists, storeLogo } from './logos.ts';
+import type { Db } from './organisation-repository.ts';
 import {
+  assertEditable,
+  createOrganisation,
+  filterOf,
+  mustFind,
+  type OrganisationKind,
+  organisationMethods,
+  pageByName,
+  updateOrganisation,
+} from './organisations.ts';
+import {
+  type BusinessPatch,
   type BusinessQuery,
-  type BusinessRow,
-  type Db,
   findBusiness,
   findGroupToLink,
   hasRoleOn,
   insertBusiness,
-  listBusinessRows,
-  toBusiness,
-  toBusinessInfo,
-  updateBusinessRow,
+  listBusinessesByName,
+  patchBusiness,
 } from './repository.ts';
 
 type Businesses = Contract['businesses'];
 type In<M extends keyof Businesses> = ParsedInputOf<Businesses[M]>;
 type Out<M extends keyof Businesses> = OutputOf<Businesses[M]>;
 
+const businesses: OrganisationKind<Business, BusinessPatch> = {
+  entity: 'business',
+  find: findBusiness,
+  patch: patchBusiness,
+};
+
+/** getBusiness, archiveBusiness, unarchiveBusiness, uploadLogo and updateLogo: as groups answer them. */
+export const {
+  get: getBusiness,
+  archive: archiveBusiness,
+  unarchive: unarchiveBusiness,
+  uploadLogo,
+  updateLogo,
+} = organisationMethods(businesses, (business) => ({ business }));
+
 const isSupport = (actor: StaffActor) => actor.kind === 'support';
 
-async function page(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: { nextToken?: string | null },
-  q: Omit<BusinessQuery, 'limit'>,
-) {
-  const after = decodeCursor(input.nextToken, 2);
-  const rows = await listBusinessRows(deps.db, { ...q, ...(after ? { after } : {}), limit: infoPageSize });
-  return pageOf(rows, infoPageSize, (r) => r.key);
-}
+const toBusinessInfo = ({ id, name, address, archived }: Business): BusinessInfo => ({ id, name, address, archived });
 
-const filterOf = (text: string | undefined) => (text?.trim() ? { filter: text } : {});
+const page = (deps: AppDeps, input: { nextToken?: string | null }, q: Omit<BusinessQuery, 'after' | 'limit'>) =>
+  pageByName(input, (at) => listBusinessesByName(deps.db, { ...q, ...at }));
 
 export async function listBusinesses(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'listBusinesses'>,
 ): Promise<Out<'listBusinesses'>> {
-  const p = await page(deps, actor, input, {
+  const p = await page(deps, input, {
     archived: input.archived ? 'archived' : 'active',
     ...filterOf(input.filterText),
     // Declared `scope: 'filtered'`: a pharmacy user sees the businesses their roles reach.
     ...(isSupport(actor) ? {} : { accessibleTo: actor.userId }),
   });
-  return { businesses: p.items.map((r) => toBusiness(r.row)), nextToken: p.nextToken };
+  return { businesses: p.items, nextToken: p.nextToken };
 }
 
 export async function listBusinessesInfo(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: In<'listBusinessesInfo'>,
 ): Promise<Out<'listBusinessesInfo'>> {
   // The Add-role picker shows archived businesses too, marked (the role's resource cell needs them).
-  const p = await page(deps, actor, input, { archived: 'any', ...filterOf(input.filter) });
-  return { data: p.items.map((r) => toBusinessInfo(r.row)), nextToken: p.nextToken };
+  const p = await page(deps, input, { archived: 'any', ...filterOf(input.filter) });
+  return { data: p.items.map(toBusinessInfo), nextToken: p.nextToken };
 }
 
 export async function listGroupedBusinesses(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: In<'listGroupedBusinesses'>,
 ): Promise<Out<'listGroupedBusinesses'>> {
   if (!(await findGroupToLink(deps.db, input.groupId)))
     throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
-  const p = await page(deps, actor, input, {
+  const p = await page(deps, input, {
     groupId: input.groupId,
     archived: input.archived ? 'any' : 'active',
     ...filterOf(input.filterText),
   });
-  return { businesses: p.items.map((r) => toBusiness(r.row)), nextToken: p.nextToken };
+  return { businesses: p.items, nextToken: p.nextToken };
 }
 
 export async function listUngroupedBusinesses(
   deps: AppDeps,
-  actor: StaffActor,
+  _actor: StaffActor,
   input: In<'listUngroupedBusinesses'>,
 ): Promise<Out<'listUngroupedBusinesses'>> {
-  const p = await page(deps, actor, input, { groupId: null, archived: 'active', ...filterOf(input.filterText) });
-  return { businesses: p.items.map((r) => toBusiness(r.row)), nextToken: p.nextToken };
+  const p = await page(deps, input, { groupId: null, archived: 'active', ...filterOf(input.filterText) });
+  return { businesses: p.items, nextToken: p.nextToken };
 }
 
 export async function listAccessibleBusinesses(
@@ -92,33 +110,12 @@ export async function listAccessibleBusinesses(
   actor: StaffActor,
   input: In<'listAccessibleBusinesses'>,
 ): Promise<Out<'listAccessibleBusinesses'>> {
-  const p = await page(deps, actor, input, {
+  const p = await page(deps, input, {
     archived: 'active',
     ...filterOf(input.filterText),
     ...(isSupport(actor) ? {} : { accessibleTo: actor.userId }),
   });
-  return { businesses: p.items.map((r) => toBusinessInfo(r.row)), nextToken: p.nextToken };
-}
-
-async function mustFind(db: Db, id: string, lock = false): Promise<BusinessRow> {
-  const row = await findBusiness(db, id, { lock });
-  if (!row) throw new AppError('NOT_FOUND', `No business with id ${id}`);
-  return row;
-}
-
-/** SPEC §4: an archived business cannot be edited (409, with a message the console shows as is). */
-export function assertBusinessEditable(row: BusinessRow): void {
-  if (row.archived_at !== null) {
-    throw new AppError('CONFLICT', `The business ${row.name} is archived: unarchive it before changing it`);
-  }
-}
-
-export async function getBusiness(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'getBusiness'>,
-): Promise<Out<'getBusiness'>> {
-  return { business: toBusiness(await mustFind(deps.db, input.id)) };
+  return { businesses: p.items.map(toBusinessInfo), nextToken: p.nextToken };
 }
 
 export async function getBusinessInfo(
@@ -126,23 +123,25 @@ export async function getBusinessInfo(
   actor: StaffActor,
   input: In<'getBusinessInfo'>,
 ): Promise<Out<'getBusinessInfo'>> {
-  const row = await mustFind(deps.db, input.id);
-  if (!isSupport(actor) && !(await hasRoleOn(deps.db, actor.userId, row))) {
+  const business = await mustFind(businesses, deps.db, input.id);
+  if (!isSupport(actor) && !(await hasRoleOn(deps.db, actor.userId, business))) {
     throw new AppError('FORBIDDEN', 'You do not have access to this business');
   }
-  return { business: toBusinessInfo(row) };
+  return { business: toBusinessInfo(business) };
 }
 
 const formFields = (input: In<'createBusiness'>) => ({
   name: input.name,
   email: input.email,
-  address_line1: input.address.line1,
-  address_line2: input.address.line2 ?? null,
-  address_line3: input.address.line3 ?? null,
-  post_town: input.address.postTown,
-  postcode: input.address.postcode,
-  notification_emails: (input.notificationEmails ?? []) as string[],
-  keyholders_mobile_numbers: (input.keyholdersMobileNumbers ?? []) as string[],
+  address: {
+    line1: input.address.line1,
+    line2: input.address.line2 ?? null,
+    line3: input.address.line3 ?? null,
+    postTown: input.address.postTown,
+    postcode: input.address.postcode,
+  },
+  notificationEmails: (input.notificationEmails ?? []) as string[],
+  keyholdersMobileNumbers: (input.keyholdersMobileNumbers ?? []) as string[],
 });
 
 const editableFields = ['name', 'email', 'address', 'notificationEmails', 'keyholdersMobileNumbers'] as const;
@@ -153,29 +152,14 @@ export async function createBusiness(
   input: In<'createBusiness'>,
 ): Promise<Out<'createBusiness'>> {
   const now = deps.now();
-  const row = await deps.db.transaction().execute(async (trx) => {
-    const row = await insertBusiness(trx, {
-      id: Bun.randomUUIDv7(),
-      ...formFields(input),
-      group_id: null,
-      archived_at: null,
-      archived_by_id: null,
-      archived_by_display: null,
-      logo_path: null,
-      logo_background_color: null,
-      created: now,
-      updated: now,
-    });
-    await audit(trx, deps, actor, {
-      action: 'business.create',
-      entityType: 'business',
-      entityId: row.id,
-      businessId: row.id,
-      details: { changed: [...editableFields] },
-    });
-    return row;
-  });
-  return { business: toBusiness(row) };
+  const business = await createOrganisation(
+    businesses,
+    deps,
+    actor,
+    (trx) => insertBusiness(trx, { id: Bun.randomUUIDv7(), ...formFields(input), now }),
+    editableFields,
+  );
+  return { business };
 }
 
 export async function updateBusiness(
@@ -183,113 +167,60 @@ export async function updateBusiness(
   actor: StaffActor,
   input: In<'updateBusiness'>,
 ): Promise<Out<'updateBusiness'>> {
-  const row = await deps.db.transaction().execute(async (trx) => {
-    const before = await mustFind(trx, input.id, true);
-    assertBusinessEditable(before);
-    const after = await updateBusinessRow(trx, input.id, { ...formFields(input), updated: deps.now() });
-    const changed = changedFields(toBusiness(before), toBusiness(after), [...editableFields]);
-    await audit(trx, deps, actor, {
-      action: 'business.update',
-      entityType: 'business',
-      entityId: input.id,
-      businessId: input.id,
-      details: { changed },
-    });
-    return after;
+  const business = await updateOrganisation(businesses, deps, actor, input.id, {
+    patch: formFields(input),
+    fields: editableFields,
   });
-  return { business: toBusiness(row) };
+  return { business };
 }
 
 /**
- * Archives or unarchives, recording who and when; doing it twice is harmless (no second audit entry
- * or push), so a bulk run from the cli can be repeated after a partial failure.
+ * The businesses that can join a group, locked: each must exist, not be archived and be in no other
+ * group. All are refused together (404 when none exists, else 409) with a reason per business.
  */
-async function setArchived(id: string, archive: boolean, deps: AppDeps, actor: StaffActor): Promise<BusinessRow> {
-  const { row, changed } = await deps.db.transaction().execute(async (trx) => {
-    const before = await mustFind(trx, id, true);
-    if ((before.archived_at !== null) === archive) return { row: before, changed: false };
-    const now = deps.now();
-    const row = await updateBusinessRow(trx, id, {
-      archived_at: archive ? now : null,
-      archived_by_id: archive ? actor.userId : null,
-      archived_by_display: archive ? actor.displayName : null,
-      updated: now,
-    });
-    await audit(trx, deps, actor, {
-      action: archive ? 'business.archive' : 'business.unarchive',
-      entityType: 'business',
-      entityId: id,
-      businessId: id,
-      details: { changed: ['archived'] },
-    });
-    return { row, changed: true };
-  });
-  if (changed) {
-    const business = toBusiness(row);
-    liveOf(deps).publish({
-      businessId: id,
-      message: { action: archive ? 'archived' : 'unarchived', params: { businessId: id, archived: business.archived } },
-    });
+async function linkableBusinesses(trx: Db, groupId: string, input: In<'linkGroup'>) {
+  const problems: { path: string; id: string; message: string }[] = [];
+  const found: Business[] = [];
+  for (const id of new Set(input.businessIds)) {
+    const path = `businessIds.${input.businessIds.indexOf(id)}`;
+    const business = await findBusiness(trx, id, { lock: true });
+    if (!business) problems.push({ path, id: 'NOT_FOUND', message: `No business with id ${id}` });
+    else if (business.archived !== null)
+      problems.push({ path, id: 'ARCHIVED', message: `The business ${business.name} is archived` });
+    else if (business.groupId !== null && business.groupId !== groupId)
+      problems.push({ path, id: 'IN_ANOTHER_GROUP', message: `The business ${business.name} is in another group` });
+    else found.push(business);
   }
-  return row;
-}
-
-export async function archiveBusiness(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'archiveBusiness'>,
-): Promise<Out<'archiveBusiness'>> {
-  return { business: toBusiness(await setArchived(input.id, true, deps, actor)) };
-}
-
-export async function unarchiveBusiness(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'unarchiveBusiness'>,
-): Promise<Out<'unarchiveBusiness'>> {
-  return { business: toBusiness(await setArchived(input.id, false, deps, actor)) };
+  if (problems.length > 0) {
+    const code = problems.every((p) => p.id === 'NOT_FOUND') ? 'NOT_FOUND' : 'CONFLICT';
+    throw new AppError(code, problems.map((p) => p.message).join('; '), problems);
+  }
+  return found;
 }
 
 export async function linkGroup(deps: AppDeps, actor: StaffActor, input: In<'linkGroup'>): Promise<Out<'linkGroup'>> {
-  const ids = [...new Set(input.businessIds)];
   const linked = await deps.db.transaction().execute(async (trx) => {
     const group = await findGroupToLink(trx, input.groupId, { lock: true });
     if (!group) throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
-    if (group.archived_at !== null) {
+    if (group.archived) {
       throw new AppError(
         'CONFLICT',
         `The group ${group.name} is archived: businesses cannot be linked to it until it is unarchived`,
       );
     }
-    const problems: { path: string; id: string; message: string }[] = [];
-    const rows: BusinessRow[] = [];
-    for (const id of ids) {
-      const path = `businessIds.${input.businessIds.indexOf(id)}`;
-      const row = await findBusiness(trx, id, { lock: true });
-      if (!row) problems.push({ path, id: 'NOT_FOUND', message: `No business with id ${id}` });
-      else if (row.archived_at !== null)
-        problems.push({ path, id: 'ARCHIVED', message: `The business ${row.name} is archived` });
-      else if (row.group_id !== null && row.group_id !== group.id)
-        problems.push({ path, id: 'IN_ANOTHER_GROUP', message: `The business ${row.name} is in another group` });
-      else rows.push(row);
-    }
-    if (problems.length > 0) {
-      const code = problems.every((p) => p.id === 'NOT_FOUND') ? 'NOT_FOUND' : 'CONFLICT';
-      throw new AppError(code, problems.map((p) => p.message).join('; '), problems);
-    }
     const now = deps.now();
     const linked: string[] = [];
-    for (const row of rows) {
-      if (row.group_id === group.id) continue;
-      await updateBusinessRow(trx, row.id, { group_id: group.id, updated: now });
+    for (const business of await linkableBusinesses(trx, group.id, input)) {
+      if (business.groupId === group.id) continue;
+      await patchBusiness(trx, business.id, { groupId: group.id, updated: now });
       await audit(trx, deps, actor, {
         action: 'business.linkGroup',
         entityType: 'business',
-        entityId: row.id,
-        businessId: row.id,
+        entityId: business.id,
+        businessId: business.id,
         details: { changed: ['groupId'], groupId: group.id },
       });
-      linked.push(row.id);
+      linked.push(business.id);
     }
     return linked;
   });
@@ -301,71 +232,19 @@ export async function unlinkGroup(
   actor: StaffActor,
   input: In<'unlinkGroup'>,
 ): Promise<Out<'unlinkGroup'>> {
-  const row = await deps.db.transaction().execute(async (trx) => {
-    const before = await mustFind(trx, input.id, true);
-    assertBusinessEditable(before);
-    if (before.group_id === null) return before;
-    const after = await updateBusinessRow(trx, input.id, { group_id: null, updated: deps.now() });
+  const business = await deps.db.transaction().execute(async (trx) => {
+    const before = await mustFind(businesses, trx, input.id, true);
+    assertEditable(businesses, before);
+    if (before.groupId === null) return before;
+    const after = await patchBusiness(trx, input.id, { groupId: null, updated: deps.now() });
     await audit(trx, deps, actor, {
       action: 'business.unlinkGroup',
       entityType: 'business',
       entityId: input.id,
       businessId: input.id,
-      details: { changed: ['groupId'], groupId: before.group_id },
+      details: { changed: ['groupId'], groupId: before.groupId },
     });
     return after;
   });
-  return { business: toBusiness(row) };
-}
-
-export async function uploadLogo(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'uploadLogo'>,
-): Promise<Out<'uploadLogo'>> {
-  assertBusinessEditable(await mustFind(deps.db, input.entityId));
-  const path = await storeLogo(deps, input.dataUrl);
-  await audit(deps.db, deps, actor, {
-    action: 'business.logo.upload',
-    entityType: 'business',
-    entityId: input.entityId,
-    businessId: input.entityId,
-    details: { path },
-  });
-  return { path };
-}
-
-/** Checks an updateLogo path: null (no logo) or a logo file that exists. */
-export async function assertLogoPath(deps: AppDeps, path: string | null): Promise<void> {
-  if (path !== null && !(await logoExists(deps, path))) {
-    throw new AppError('VALIDATION', 'No uploaded logo has that path', [
-      { path: 'path', id: 'NOT_FOUND', message: 'No uploaded logo has that path: upload it first' },
-    ]);
-  }
-}
-
-export async function updateLogo(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'updateLogo'>,
-): Promise<Out<'updateLogo'>> {
-  await assertLogoPath(deps, input.path);
-  const row = await deps.db.transaction().execute(async (trx) => {
-    const before = await mustFind(trx, input.id, true);
-    assertBusinessEditable(before);
-    const after = await updateBusinessRow(trx, input.id, {
-      logo_path: input.path,
-      logo_background_color: input.path === null ? null : input.backgroundColor,
-      updated: deps.now(),
-    });
-    await audit(trx, deps, actor, {
-      action: 'business.logo.update',
-      entityType: 'business',
-      entityId: input.id,
-      businessId: input.id,
-      details: { changed: changedFields(toBusiness(before), toBusiness(after), ['logo']), path: input.path },
-    });
-    return after;
-  });
-  return { business: toBusiness(row) };
+  return { business };
 }

@@ -1,3 +1,3 @@
 export { tokenSealer } from './credentials.ts';
 export { checkAccessToken, type IssuedCredentials, issueCredentials } from './repository.ts';
-export { activateDeviceAuth, exchangeToken, startDeviceAuth, TokenRefusal } from './service.ts';
+export { activateDeviceAuth, exchangeToken, startDeviceAuth, TokenRefusal, type TokenRequest } from './service.ts';

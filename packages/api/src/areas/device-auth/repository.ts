@@ -96,29 +96,66 @@ export async function checkAccessToken(db: Db, token: string, now: number): Prom
   };
 }
 
-export const findDeviceAuthByCode = (db: Db, deviceCode: string) =>
-  db
+/**
+ * A device code a locker polls with: pending until staff enter its user code for a machine
+ * (activated, naming the machine), then used once (consumed) to issue the locker's tokens.
+ */
+export type DeviceAuthorization = {
+  id: string;
+  expiresAt: number;
+  activated: { businessId: string; machineId: string } | null;
+  consumed: boolean;
+};
+
+export async function findDeviceAuthByCode(db: Db, deviceCode: string): Promise<DeviceAuthorization | undefined> {
+  const row = await db
     .selectFrom('device_authorizations')
     .selectAll()
     .where('device_code_hash', '=', hashToken(deviceCode))
     .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      expiresAt: row.expires_at,
+      activated:
+        row.activated_at === null || row.machine_id === null || row.business_id === null
+          ? null
+          : { businessId: row.business_id, machineId: row.machine_id },
+      consumed: row.consumed_at !== null,
+    }
+  );
+}
 
-export const findPendingUserCode = (db: Db, userCode: string, now: number) =>
-  db
+/** The id of the pending (not yet entered, not expired) device code with this user code, locked. */
+export async function findPendingUserCode(db: Db, userCode: string, now: number): Promise<string | undefined> {
+  const row = await db
     .selectFrom('device_authorizations')
-    .selectAll()
+    .select('id')
     .where('user_code', '=', userCode)
     .where('activated_at', 'is', null)
     .where('expires_at', '>', now)
     .forUpdate()
     .executeTakeFirst();
+  return row?.id;
+}
 
-export const findLiveRefresh = (db: Db, refreshToken: string) =>
-  db
+/** The credential a refresh token belongs to, revoked or not. */
+export async function findRefreshCredential(db: Db, refreshToken: string) {
+  const row = await db
     .selectFrom('machine_credentials')
-    .selectAll()
+    .select(['id', 'business_id', 'machine_id', 'refresh_token_expires_at', 'revoked_at'])
     .where('refresh_token_hash', '=', hashToken(refreshToken))
     .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      businessId: row.business_id,
+      machineId: row.machine_id,
+      refreshTokenExpiresAt: row.refresh_token_expires_at,
+      revoked: row.revoked_at !== null,
+    }
+  );
+}
 
 /** Stores a new pending device code; expired pending rows go first so their user codes can be used again. */
 export async function insertDeviceAuth(

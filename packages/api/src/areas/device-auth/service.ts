@@ -14,15 +14,15 @@ import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { newToken } from '../../sessions/tokens.ts';
-import { type MachineRow, requireMachine, revokeCredentials } from '../machines/index.ts';
+import { type MachineRecord, requireMachine, revokeCredentials } from '../machines/index.ts';
 import { tokenSealer } from './credentials.ts';
 import {
   activateDeviceCode,
   consumeDeviceCode,
   credentialPolicy,
   findDeviceAuthByCode,
-  findLiveRefresh,
   findPendingUserCode,
+  findRefreshCredential,
   insertDeviceAuth,
   issueCredentials,
 } from './repository.ts';
@@ -85,8 +85,8 @@ export async function startDeviceAuth(
  * always shows the ones its locker holds: testMachines.get never has to issue new ones, which would
  * revoke the locker's. Real lockers' tokens are only ever stored as hashes.
  */
-const sealFor = (deps: AppDeps, machine: MachineRow) =>
-  machine.is_test ? tokenSealer(deps, machine.id).seal : undefined;
+const sealFor = (deps: AppDeps, { machine, test }: MachineRecord) =>
+  test ? tokenSealer(deps, machine.id).seal : undefined;
 
 function tokenResponse(machineId: string, issued: Awaited<ReturnType<typeof issueCredentials>>, now: number) {
   return {
@@ -99,80 +99,85 @@ function tokenResponse(machineId: string, issued: Awaited<ReturnType<typeof issu
   } satisfies TokenResponse;
 }
 
+/** A token request's fields (RFC 6749 §4.5 and §6, RFC 8628 §3.4), as the controller read them. */
+export type TokenRequest = { grantType: unknown; deviceCode: unknown; refreshToken: unknown };
+
 /** `POST /machine/token`: exchanges a device code once staff have entered its user code, or rotates a refresh token. */
-export async function exchangeToken(
-  deps: AppDeps,
-  _actor: Actor,
-  body: Record<string, unknown>,
-): Promise<TokenResponse> {
-  const now = deps.now();
-  if (body.grant_type === DEVICE_CODE_GRANT && typeof body.device_code === 'string' && body.device_code) {
-    const deviceCode = body.device_code;
-    const result = await deps.db.transaction().execute(async (tx) => {
-      const row = await findDeviceAuthByCode(tx, deviceCode);
-      if (!row || row.consumed_at !== null) throw new TokenRefusal('invalid_grant', 'Unknown or used device code');
-      if (row.activated_at === null || row.machine_id === null || row.business_id === null) {
-        if (now >= row.expires_at) throw new TokenRefusal('expired_token', 'The device code has expired');
-        const previous = polls.get(row.id);
-        const intervalMs = previous?.intervalMs ?? credentialPolicy.pollIntervalSeconds * 1000;
-        if (previous !== undefined && now - previous.last < intervalMs - pollEarlyAllowanceMs) {
-          polls.set(row.id, { last: now, intervalMs: intervalMs + slowDownStepMs });
-          throw new TokenRefusal(
-            'slow_down',
-            `Polling too fast: poll every ${(intervalMs + slowDownStepMs) / 1000} seconds`,
-          );
-        }
-        polls.set(row.id, { last: now, intervalMs });
-        throw new TokenRefusal('authorization_pending', 'Waiting for staff to enter the user code');
-      }
-      polls.delete(row.id);
-      if (!(await consumeDeviceCode(tx, row.id, now)))
-        throw new TokenRefusal('invalid_grant', 'Unknown or used device code');
-      const machine = await requireMachine(tx, row.machine_id).catch(() => undefined);
-      if (!machine || machine.archived_at !== null) throw new TokenRefusal('invalid_grant', 'The machine is archived');
-      const issued = await issueCredentials(
-        tx,
-        { businessId: row.business_id, machineId: row.machine_id },
-        now,
-        sealFor(deps, machine),
-      );
-      return tokenResponse(row.machine_id, issued, now);
-    });
-    return result;
+export async function exchangeToken(deps: AppDeps, _actor: Actor, request: TokenRequest): Promise<TokenResponse> {
+  const { grantType, deviceCode, refreshToken } = request;
+  if (grantType === DEVICE_CODE_GRANT && typeof deviceCode === 'string' && deviceCode) {
+    return exchangeDeviceCode(deps, deviceCode);
   }
-  if (body.grant_type === REFRESH_TOKEN_GRANT && typeof body.refresh_token === 'string' && body.refresh_token) {
-    const refreshToken = body.refresh_token;
-    const refreshed = await deps.db.transaction().execute(async (tx) => {
-      const row = await findLiveRefresh(tx, refreshToken);
-      if (!row || row.revoked_at !== null) throw new TokenRefusal('invalid_grant', 'Unknown or revoked refresh token');
-      if (row.refresh_token_expires_at !== null && now >= row.refresh_token_expires_at) {
-        throw new TokenRefusal('invalid_grant', 'The refresh token has expired: pair again');
-      }
-      const machine = await requireMachine(tx, row.machine_id);
-      if (machine.archived_at !== null) throw new TokenRefusal('invalid_grant', 'The machine is archived');
-      // Rotation: the old pair is revoked by issueCredentials, so a stolen refresh token works once at most.
-      const issued = await issueCredentials(
-        tx,
-        { businessId: row.business_id, machineId: row.machine_id },
-        now,
-        sealFor(deps, machine),
-      );
-      return { response: tokenResponse(row.machine_id, issued, now), replaced: row.id, machineId: row.machine_id };
-    });
-    // The connection made with the old access token ends now (4004): the locker reconnects with the new one.
-    liveOf(deps).commandLocker({
-      machineId: refreshed.machineId,
-      kind: 'disconnect',
-      reason: 'Access token replaced by a refresh',
-      credentialId: refreshed.replaced,
-      code: 4004,
-    });
-    return refreshed.response;
+  if (grantType === REFRESH_TOKEN_GRANT && typeof refreshToken === 'string' && refreshToken) {
+    return rotateRefreshToken(deps, refreshToken);
   }
-  if (body.grant_type !== DEVICE_CODE_GRANT && body.grant_type !== REFRESH_TOKEN_GRANT) {
+  if (grantType !== DEVICE_CODE_GRANT && grantType !== REFRESH_TOKEN_GRANT) {
     throw new TokenRefusal('unsupported_grant_type', 'Use the device_code or refresh_token grant');
   }
   throw new TokenRefusal('invalid_request', 'device_code or refresh_token is missing');
+}
+
+/**
+ * The device_code grant: refused until staff have entered the user code (authorization_pending, or
+ * slow_down for a locker polling too fast), then answered once with the machine's new tokens.
+ */
+async function exchangeDeviceCode(deps: AppDeps, deviceCode: string): Promise<TokenResponse> {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (tx) => {
+    const code = await findDeviceAuthByCode(tx, deviceCode);
+    if (!code || code.consumed) throw new TokenRefusal('invalid_grant', 'Unknown or used device code');
+    if (!code.activated) {
+      if (now >= code.expiresAt) throw new TokenRefusal('expired_token', 'The device code has expired');
+      const previous = polls.get(code.id);
+      const intervalMs = previous?.intervalMs ?? credentialPolicy.pollIntervalSeconds * 1000;
+      if (previous !== undefined && now - previous.last < intervalMs - pollEarlyAllowanceMs) {
+        polls.set(code.id, { last: now, intervalMs: intervalMs + slowDownStepMs });
+        throw new TokenRefusal(
+          'slow_down',
+          `Polling too fast: poll every ${(intervalMs + slowDownStepMs) / 1000} seconds`,
+        );
+      }
+      polls.set(code.id, { last: now, intervalMs });
+      throw new TokenRefusal('authorization_pending', 'Waiting for staff to enter the user code');
+    }
+    polls.delete(code.id);
+    if (!(await consumeDeviceCode(tx, code.id, now)))
+      throw new TokenRefusal('invalid_grant', 'Unknown or used device code');
+    const { businessId, machineId } = code.activated;
+    const found = await requireMachine(tx, machineId).catch(() => undefined);
+    if (!found || found.machine.archived !== null) throw new TokenRefusal('invalid_grant', 'The machine is archived');
+    const issued = await issueCredentials(tx, { businessId, machineId }, now, sealFor(deps, found));
+    return tokenResponse(machineId, issued, now);
+  });
+}
+
+/**
+ * The refresh_token grant: a new pair for a live refresh token, the old pair revoked (rotation: a
+ * stolen refresh token works once at most), and the connection made with the old access token ended.
+ */
+async function rotateRefreshToken(deps: AppDeps, refreshToken: string): Promise<TokenResponse> {
+  const now = deps.now();
+  const refreshed = await deps.db.transaction().execute(async (tx) => {
+    const credential = await findRefreshCredential(tx, refreshToken);
+    if (!credential || credential.revoked) throw new TokenRefusal('invalid_grant', 'Unknown or revoked refresh token');
+    if (credential.refreshTokenExpiresAt !== null && now >= credential.refreshTokenExpiresAt) {
+      throw new TokenRefusal('invalid_grant', 'The refresh token has expired: pair again');
+    }
+    const { businessId, machineId } = credential;
+    const found = await requireMachine(tx, machineId);
+    if (found.machine.archived !== null) throw new TokenRefusal('invalid_grant', 'The machine is archived');
+    const issued = await issueCredentials(tx, { businessId, machineId }, now, sealFor(deps, found));
+    return { response: tokenResponse(machineId, issued, now), replaced: credential.id, machineId };
+  });
+  // The connection made with the old access token ends now (4004): the locker reconnects with the new one.
+  liveOf(deps).commandLocker({
+    machineId: refreshed.machineId,
+    kind: 'disconnect',
+    reason: 'Access token replaced by a refresh',
+    credentialId: refreshed.replaced,
+    code: 4004,
+  });
+  return refreshed.response;
 }
 
 const invalidCode = () =>
@@ -188,14 +193,14 @@ export async function activateDeviceAuth(
 ): Promise<{ ok: true }> {
   const now = deps.now();
   const code = normaliseUserCode(input.userCode);
-  const machine = await requireMachine(deps.db, input.machineId);
-  if (machine.archived_at !== null) throw new AppError('CONFLICT', 'An archived machine cannot be paired');
+  const { machine } = await requireMachine(deps.db, input.machineId);
+  if (machine.archived !== null) throw new AppError('CONFLICT', 'An archived machine cannot be paired');
   if (!code) throw invalidCode();
   await deps.db.transaction().execute(async (tx) => {
     const pending = await findPendingUserCode(tx, code, now);
     if (!pending) throw invalidCode();
-    await activateDeviceCode(tx, pending.id, {
-      businessId: machine.business_id,
+    await activateDeviceCode(tx, pending, {
+      businessId: machine.businessId,
       machineId: machine.id,
       now,
       byId: actor.userId,
@@ -207,7 +212,7 @@ export async function activateDeviceAuth(
       action: 'machine.pair',
       entityType: 'machine',
       entityId: machine.id,
-      businessId: machine.business_id,
+      businessId: machine.businessId,
     });
   });
   liveOf(deps).commandLocker({ machineId: machine.id, kind: 'disconnect', reason: 'Machine paired again' });

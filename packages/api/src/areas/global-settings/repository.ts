@@ -19,7 +19,10 @@ export async function writeGlobalSettings(db: Db, pence: number, now: number, us
     .execute();
 }
 
-/** Support's wording of alarm messages, by code; the machine hub reads the same rows (areas/machines/events.ts). */
+/**
+ * Support's wording of alarm messages, by code; a machine's alarm reads the same rows
+ * (areas/machines/event-repository.ts).
+ */
 export async function readAlarmTemplates(db: Db): Promise<Map<string, string>> {
   const rows = await db.selectFrom('alarm_message_templates').select(['code', 'body']).execute();
   return new Map(rows.map((r) => [r.code, r.body]));

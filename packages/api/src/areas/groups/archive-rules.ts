@@ -10,7 +10,7 @@ import { findGroup } from './repository.ts';
 export async function assertGroupAcceptsMembers(db: Db, groupId: string, what: 'businesses' | 'users'): Promise<void> {
   const group = await findGroup(db, groupId);
   if (!group) throw new AppError('NOT_FOUND', `No group with id ${groupId}`);
-  if (group.archived_at !== null) {
+  if (group.archived !== null) {
     throw new AppError(
       'CONFLICT',
       `The group ${group.name} is archived: ${what} cannot be added to it until it is unarchived`,

@@ -89,7 +89,7 @@ export async function getIntegrationClient(
 ): Out<'getIntegrationClient'> {
   const business = await requireBusiness(deps.db, input.businessId);
   const row = await findClientOfBusiness(deps.db, input.businessId);
-  return { client: row ? view(deps, row) : null, archived: business.archived_at !== null };
+  return { client: row ? view(deps, row) : null, archived: business.archived };
 }
 
 export async function createOrUpdateIntegrationClient(

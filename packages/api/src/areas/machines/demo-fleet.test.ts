@@ -1,10 +1,10 @@
 import { expect, it } from 'bun:test';
 import { seedDemo } from '@medlocker/db';
 import { stubOrderPin } from '@medlocker/db/testing';
-import { sweepOffline } from '../../hubs/machine/sweeper.ts';
 import { describeApi, T0 } from '../../testing/api.ts';
 import { asSupport, withTestAuth } from '../../testing/hub.ts';
 import { startDemoFleet } from './fleet.ts';
+import { sweepOffline } from './presence.ts';
 
 const MINUTE = 60_000;
 

@@ -4,6 +4,7 @@ import {
   defaultAlarmMessages,
   formatTemperature,
   type Level,
+  type Machine,
   type MachineEvent,
   machineAlerts,
   type Notification,
@@ -14,14 +15,12 @@ import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import {
-  type Db,
   findAlarmRecipients,
   findAlarmTemplateBody,
-  insertMachineEventRow,
-  insertNotificationRow,
-  type MachineRow,
-  toMachineEvent,
-} from './repository.ts';
+  insertBusinessNotification,
+  insertMachineEvent,
+} from './event-repository.ts';
+import type { Db, MachineRecord } from './repository.ts';
 
 /** Where an alarm message's `${supportArticle}` points: the support article of the code. */
 export const supportArticleUrl = (code: string): string => `https://support.medlocker.co.uk/alarms/${code}`;
@@ -57,48 +56,47 @@ const humanName = (name: string): string => {
  * Stores an event of a machine, inside the caller's transaction. When its code has an alarm message
  * template it also creates the staff notification and queues the alarm to the business's keyholder
  * mobiles (SMS) and notification emails in the message outbox, all in the same transaction.
- * A change of the machine's state or an alarm is also an integration event (webhooks/emit.ts), pass the
- * machine row as it is after the change. Publish the result with {@link publishRecorded} once the
+ * A change of the machine's state or an alarm is also an integration event (delivery/webhooks/emit.ts):
+ * pass the machine as it is after the change. Publish the result with {@link publishRecorded} once the
  * transaction has committed.
  */
 export async function recordMachineEvent(
   db: Db,
   deps: AppDeps,
-  machine: MachineRow,
+  { machine, online, test }: MachineRecord,
   e: NewMachineEvent,
 ): Promise<RecordedEvent> {
   const entry = catalogueEntry(e.code);
   const level = e.level ?? entry?.level ?? 'info';
   const now = deps.now();
-  const row = await insertMachineEventRow(db, {
+  const event = await insertMachineEvent(db, {
     id: Bun.randomUUIDv7(),
-    business_id: machine.business_id,
-    machine_id: machine.id,
-    bag_id: e.bagId ?? null,
+    businessId: machine.businessId,
+    machineId: machine.id,
+    bagId: e.bagId ?? null,
     barcode: e.barcode ?? null,
     code: e.code,
     level,
     message: e.message ?? (entry ? humanName(entry.name) : e.code),
-    data: JSON.stringify(e.data ?? {}),
-    locker_event_id: e.lockerEventId ?? null,
-    sequence: e.seq ?? null,
+    data: e.data ?? {},
+    lockerEventId: e.lockerEventId ?? null,
+    seq: e.seq ?? null,
     created: e.created,
   });
-  const event = toMachineEvent(row);
   await emitMachineEvent(
     db,
     deps,
     {
       id: machine.id,
-      businessId: machine.business_id,
+      businessId: machine.businessId,
       name: machine.name,
-      online: machine.online,
-      inOrder: machine.out_of_order_at === null,
-      archived: machine.archived_at !== null,
+      online,
+      inOrder: machine.outOfOrderStatus === null,
+      archived: machine.archived !== null,
     },
     event,
   );
-  const fleet = !machine.is_test;
+  const fleet = !test;
   if (!isAlarmCode(e.code)) return { event, notification: null, fleet };
   const notification = await raiseAlarm(db, machine, e.code, level, event, now);
   return { event, notification, fleet };
@@ -106,13 +104,13 @@ export async function recordMachineEvent(
 
 async function raiseAlarm(
   db: Db,
-  machine: MachineRow,
+  machine: Machine,
   code: AlarmTemplateCode,
   level: Level,
   event: MachineEvent,
   now: number,
 ): Promise<Notification> {
-  const business = await findAlarmRecipients(db, machine.business_id);
+  const business = await findAlarmRecipients(db, machine.businessId);
   const template = await findAlarmTemplateBody(db, code);
   const average = typeof event.data?.average === 'number' ? event.data.average : undefined;
   const body = renderTemplate(template ?? defaultAlarmMessages[code], {
@@ -122,25 +120,23 @@ async function raiseAlarm(
   });
   const title = `${humanName(machineAlerts[code].name)}: ${machine.name}`;
   const details = { machineId: machine.id, machineName: machine.name, code, eventId: event.id };
-  const notification = await insertNotificationRow(db, {
+  const notification = await insertBusinessNotification(db, {
     id: Bun.randomUUIDv7(),
-    business_id: machine.business_id,
-    user_id: null,
+    businessId: machine.businessId,
     level,
     title,
     body,
-    details: JSON.stringify(details),
-    created: now,
-    updated: now,
+    details,
+    now,
   });
   const recipients = [
-    ...business.keyholders_mobile_numbers.map((to) => ({ channel: 'sms' as const, to })),
-    ...business.notification_emails.map((to) => ({ channel: 'email' as const, to })),
+    ...business.keyholdersMobileNumbers.map((to) => ({ channel: 'sms' as const, to })),
+    ...business.notificationEmails.map((to) => ({ channel: 'email' as const, to })),
   ];
   await queueMessages(
     db,
     recipients.map((r) => ({
-      businessId: machine.business_id,
+      businessId: machine.businessId,
       message: {
         channel: r.channel,
         recipient: r.to,
@@ -152,18 +148,7 @@ async function raiseAlarm(
     })),
     now,
   );
-  return {
-    id: notification.id,
-    businessId: notification.business_id,
-    userId: notification.user_id,
-    level: notification.level,
-    title: notification.title,
-    body: notification.body,
-    details,
-    dismissed: null,
-    created: notification.created,
-    updated: notification.updated,
-  };
+  return notification;
 }
 
 /** Tells the consoles about a committed event (and its notification). */

@@ -13,15 +13,8 @@ import type { StaffActor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
-import {
-  demoLockerRows,
-  heartbeatMachines,
-  insertDemoReadings,
-  listAlarmRows,
-  listFleetRows,
-  toMachine,
-  toMachineEvent,
-} from './repository.ts';
+import { listRecentAlarms } from './event-repository.ts';
+import { demoLockers, heartbeatMachines, insertDemoReadings, listFleet } from './fleet-repository.ts';
 
 type FleetSummary = Contract['machines']['fleetSummary'];
 
@@ -37,34 +30,25 @@ export async function fleetSummary(
 ): Promise<OutputOf<FleetSummary>> {
   const { db, now } = deps;
   const after = decodeIdCursor(input.nextToken);
-  const rows = await listFleetRows(db, { ...(after ? { after } : {}), limit: fleetPageSize });
-  const page = pageOf(rows, fleetPageSize, (r) => [r.id]);
-  const alarms = await listAlarmRows(db, {
-    machineIds: page.items.map((r) => r.id),
+  const fleet = await listFleet(db, { ...(after ? { after } : {}), limit: fleetPageSize });
+  const page = pageOf(fleet, fleetPageSize, (r) => [r.machine.id]);
+  const alarms = await listRecentAlarms(db, {
+    machineIds: page.items.map((r) => r.machine.id),
     since: now() - ACTIVE_ALARM_MS,
     codes: alarmTemplateCodes,
     levels: alarmLevels,
     perMachine: fleetAlarmsPerMachine,
   });
-  const machines = page.items.map((row) => {
-    const { id, businessId, name, outOfOrderStatus, temperatureStatus } = toMachine(row);
-    return {
-      id,
-      businessId,
-      businessName: row.business_name,
-      name,
-      online: row.online,
-      lastSeen: row.last_seen,
-      outOfOrderStatus,
-      temperatureStatus,
-    };
+  const machines = page.items.map(({ machine, businessName, online, lastSeen }) => {
+    const { id, businessId, name, outOfOrderStatus, temperatureStatus } = machine;
+    return { id, businessId, businessName, name, online, lastSeen, outOfOrderStatus, temperatureStatus };
   });
   // The SQL narrows by time, code and level; core's rule has the last word (a cleared excursion).
   const byId = new Map(machines.map((m) => [m.id, m]));
   const at = now();
   return {
     machines,
-    alarms: alarms.map(toMachineEvent).filter((a) => isActiveAlarm(a, at, byId.get(a.machineId))),
+    alarms: alarms.filter((a) => isActiveAlarm(a, at, byId.get(a.machineId))),
     nextToken: page.nextToken,
   };
 }
@@ -75,7 +59,7 @@ export const DEMO_HEARTBEAT_MS = 30_000;
 export const DEMO_READING_MS = 15 * 60_000;
 
 /**
- * The demo fleet: while the server runs, the seeded demo lockers (demoLockerRows: never paired, in
+ * The demo fleet: while the server runs, the seeded demo lockers (demoLockers: never paired, in
  * service) send a heartbeat every DEMO_HEARTBEAT_MS and a temperature reading every DEMO_READING_MS,
  * as real lockers connected to the hub would. Without it the seed's lockers, marked online at seed
  * time, were marked offline by the hub's sweep seconds after start and the demo dashboard went red.
@@ -85,8 +69,8 @@ export function startDemoFleet(deps: AppDeps, everyMs = DEMO_HEARTBEAT_MS) {
   let running: Promise<unknown> = Promise.resolve();
   const round = async (): Promise<string[]> => {
     const now = deps.now();
-    const lockers = await demoLockerRows(deps.db);
-    const rows = await heartbeatMachines(
+    const lockers = await demoLockers(deps.db);
+    const heard = await heartbeatMachines(
       deps.db,
       lockers.map((l) => l.id),
       now,
@@ -94,28 +78,28 @@ export function startDemoFleet(deps: AppDeps, everyMs = DEMO_HEARTBEAT_MS) {
     // A locker that was offline (the server was down a while) is back: consoles see it at once.
     const back = new Set(lockers.filter((l) => !l.online).map((l) => l.id));
     const live = liveOf(deps);
-    for (const row of rows) {
-      if (!back.has(row.id)) continue;
+    for (const { machine } of heard) {
+      if (!back.has(machine.id)) continue;
       live.publish({
-        businessId: row.business_id,
-        machineId: row.id,
+        businessId: machine.businessId,
+        machineId: machine.id,
         fleet: true,
-        message: { action: 'statusUpdate', params: { machine: toMachine(row), online: true, lastSeen: now } },
+        message: { action: 'statusUpdate', params: { machine, online: true, lastSeen: now } },
       });
     }
     await insertDemoReadings(
       deps.db,
       lockers
-        .filter((l) => l.temperature_updated === null || now - l.temperature_updated >= DEMO_READING_MS)
+        .filter((l) => l.temperatureUpdated === null || now - l.temperatureUpdated >= DEMO_READING_MS)
         .map((l) => ({
-          businessId: l.business_id,
+          businessId: l.businessId,
           machineId: l.id,
           created: now,
           // A fridge-cool cabinet wandering between 18.5 and 20.1 °C.
           value: Math.round((18.5 + ((now / DEMO_READING_MS + l.id.charCodeAt(l.id.length - 1)) % 5) * 0.4) * 10) / 10,
         })),
     );
-    return rows.map((r) => r.id);
+    return heard.map((r) => r.machine.id);
   };
   // One round at a time: two at once would both find a reading due and store it twice.
   const tick = (): Promise<string[]> => {

@@ -1,27 +1,9 @@
 export { publishRecorded, type RecordedEvent, recordMachineEvent } from './events.ts';
 export { fleetSummary, startDemoFleet } from './fleet.ts';
-export {
-  claimEvent,
-  existingMachines,
-  insertReadingsBatch,
-  insertStatus,
-  lastStoredSeq,
-  machineRow,
-  markSilentOffline,
-  saveResult,
-  storedResult,
-  temperatureAlertsOn,
-  touchOnline,
-  updateTemperatureAverages,
-} from './hub-repository.ts';
-export {
-  findMachine,
-  listMachineRows,
-  lockMachine,
-  type MachineRow,
-  revokeCredentials,
-  toMachine,
-} from './repository.ts';
+export { applyLockerEventOnce, MachineGone } from './locker-events.ts';
+export { existingMachines, insertReadingsBatch, insertStatus, lastStoredSeq } from './locker-repository.ts';
+export { type LockerMachine, markOnline, sweepOffline } from './presence.ts';
+export { findMachine, lockMachine, type MachineRecord, revokeCredentials, toMachine } from './repository.ts';
 export {
   changeMachine,
   createMachine,
@@ -31,8 +13,9 @@ export {
   listEvents,
   listMachineStatus,
   listMachines,
+  pageMachines,
   requireMachine,
-  toggleArchive,
-  toggleOutOfOrderStatus,
   updateMachine,
 } from './service.ts';
+export { updateTemperatureStatuses } from './temperature.ts';
+export { toggleArchive, toggleOutOfOrderStatus } from './toggles.ts';

@@ -1,11 +1,17 @@
-import type { Machine, MachineEvent, MachineStatus } from '@medlocker/core';
+import type { ArchivedStamp, Machine, MachineStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { contains } from '../../lists/contains-repository.ts';
 import type { Cursor } from '../../lists/paging.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
-export type MachineRow = Selectable<Database['machines']>;
+type MachineRow = Selectable<Database['machines']>;
+
+/**
+ * A machine as the api keeps it: core's Machine (without readings: the chart fetches them), whether it
+ * is a QA test machine, and whether its locker is connected (online) and when it was last heard from.
+ */
+export type MachineRecord = { machine: Machine; test: boolean; online: boolean; lastSeen: number | null };
 
 /** A machine as core describes it; `readings` are the recent ones when the caller fetched them. */
 export function toMachine(row: MachineRow, readings: { created: number; value: number }[] = []): Machine {
@@ -41,12 +47,23 @@ export function toMachine(row: MachineRow, readings: { created: number; value: n
   };
 }
 
-export const findMachine = (db: Db, id: string): Promise<MachineRow | undefined> =>
-  db.selectFrom('machines').selectAll().where('id', '=', id).executeTakeFirst();
+export const toMachineRecord = (row: MachineRow): MachineRecord => ({
+  machine: toMachine(row),
+  test: row.is_test,
+  online: row.online,
+  lastSeen: row.last_seen,
+});
 
-/** The row locked for an update in a transaction, so two staff toggling at once take turns. */
-export const lockMachine = (db: Db, id: string): Promise<MachineRow | undefined> =>
-  db.selectFrom('machines').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+export async function findMachine(db: Db, id: string): Promise<MachineRecord | undefined> {
+  const row = await db.selectFrom('machines').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toMachineRecord(row);
+}
+
+/** The machine locked for an update in a transaction, so two staff toggling at once take turns. */
+export async function lockMachine(db: Db, id: string): Promise<MachineRecord | undefined> {
+  const row = await db.selectFrom('machines').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  return row && toMachineRecord(row);
+}
 
 /** True when another machine of the business has this name, whatever the case. */
 export async function nameTaken(db: Db, businessId: string, name: string, exceptId?: string): Promise<boolean> {
@@ -99,10 +116,10 @@ export async function chartReadings(
 }
 
 /** A business's machines by (lower(name), id), strictly after the cursor, `limit + 1` of them. */
-export async function listMachineRows(
+export async function listMachinesByName(
   db: Db,
   q: { businessId: string; archived: boolean; test: boolean; filter?: string; after?: Cursor; limit: number },
-): Promise<{ row: MachineRow; key: Cursor }[]> {
+): Promise<{ record: MachineRecord; key: Cursor }[]> {
   let query = db
     .selectFrom('machines')
     .selectAll()
@@ -126,44 +143,10 @@ export async function listMachineRows(
     .orderBy('id')
     .limit(q.limit + 1)
     .execute();
-  return rows.map(({ name_key, ...row }) => ({ row, key: [name_key, row.id] }));
+  return rows.map(({ name_key, ...row }) => ({ record: toMachineRecord(row), key: [name_key, row.id] }));
 }
 
-export function toMachineEvent(row: Selectable<Database['machine_events']>): MachineEvent {
-  return {
-    id: row.id,
-    businessId: row.business_id,
-    machineId: row.machine_id,
-    bagId: row.bag_id,
-    barcode: row.barcode,
-    code: row.code,
-    level: row.level,
-    message: row.message,
-    data: (row.data ?? null) as Record<string, unknown> | null,
-    created: row.created,
-  };
-}
-
-/** Events of a machine newest first (by time-sortable id), strictly before the cursor. */
-export async function listEventRows(
-  db: Db,
-  q: { businessId: string; machineId: string; level?: string; code?: string; before?: string; limit: number },
-) {
-  let query = db
-    .selectFrom('machine_events')
-    .selectAll()
-    .where('business_id', '=', q.businessId)
-    .where('machine_id', '=', q.machineId);
-  if (q.level) query = query.where('level', '=', q.level as MachineEvent['level']);
-  if (q.code) query = query.where('code', '=', q.code);
-  if (q.before) query = query.where('id', '<', q.before);
-  return query
-    .orderBy('id', 'desc')
-    .limit(q.limit + 1)
-    .execute();
-}
-
-export async function listStatusRows(
+export async function listMachineStatuses(
   db: Db,
   q: { businessId: string; machineId: string; before?: string; limit: number },
 ): Promise<MachineStatus[]> {
@@ -198,121 +181,12 @@ export async function revokeCredentials(db: Db, machineId: string, now: number):
   return rows.length;
 }
 
-export type FleetRow = MachineRow & { business_name: string };
-
-/**
- * The fleet in id order, strictly after the cursor, `limit + 1` of them: machines (not test machines)
- * that are not archived, of businesses that are not archived.
- */
-export async function listFleetRows(db: Db, q: { after?: string; limit: number }): Promise<FleetRow[]> {
-  let query = db
-    .selectFrom('machines as m')
-    .innerJoin('businesses as b', 'b.id', 'm.business_id')
-    .selectAll('m')
-    .select('b.name as business_name')
-    .where('m.is_test', '=', false)
-    .where('m.archived_at', 'is', null)
-    .where('b.archived_at', 'is', null);
-  if (q.after) query = query.where('m.id', '>', q.after);
-  return query
-    .orderBy('m.id')
-    .limit(q.limit + 1)
-    .execute();
-}
-
-/**
- * Alarms of these machines raised since a time (codes or levels that make an alarm), newest first, at
- * most `perMachine` a machine. One lateral probe of machine_events_machine_created_idx per machine,
- * so the cost follows the day's events of the page's machines, not their whole history.
- */
-export async function listAlarmRows(
-  db: Db,
-  q: { machineIds: string[]; since: number; codes: readonly string[]; levels: readonly string[]; perMachine: number },
-) {
-  if (q.machineIds.length === 0) return [];
-  return db
-    .selectFrom('machines as m')
-    .innerJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('machine_events as e')
-          .selectAll('e')
-          .whereRef('e.business_id', '=', 'm.business_id')
-          .whereRef('e.machine_id', '=', 'm.id')
-          .where('e.created', '>=', q.since)
-          .where((w) =>
-            w.or([w('e.code', 'in', [...q.codes]), w('e.level', 'in', [...q.levels] as MachineEvent['level'][])]),
-          )
-          .orderBy('e.created', 'desc')
-          .orderBy('e.id', 'desc')
-          .limit(q.perMachine)
-          .as('a'),
-      (join) => join.onTrue(),
-    )
-    .selectAll('a')
-    .where('m.id', 'in', q.machineIds)
-    .orderBy('a.created', 'desc')
-    .orderBy('a.id', 'desc')
-    .execute();
-}
-
-/**
- * The demo's lockers (seeded, never paired: no credentials ever issued, yet heard from) that are in
- * service: what the demo fleet keeps reporting. A machine someone adds has never been heard from and a
- * real locker has credentials, so neither is ever reported for.
- */
-export function demoLockerRows(db: Db) {
-  return db
-    .selectFrom('machines')
-    .select(['id', 'business_id', 'online', 'temperature_updated'])
-    .where('is_test', '=', false)
-    .where('archived_at', 'is', null)
-    .where('out_of_order_at', 'is', null)
-    .where('last_seen', 'is not', null)
-    .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom('machine_credentials').select('id').whereRef('machine_id', '=', 'machines.id'))),
-    )
-    .execute();
-}
-
-/** A heartbeat from each of these machines at `now`: online, last seen now. The rows as they are now. */
-export function heartbeatMachines(db: Db, ids: string[], now: number): Promise<MachineRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db
-    .updateTable('machines')
-    .set({ online: true, last_seen: now })
-    .where('id', 'in', ids)
-    .returningAll()
-    .execute();
-}
-
-/** One temperature reading each, as a locker's TemperatureReadings would store it. */
-export async function insertDemoReadings(
-  db: Db,
-  readings: { businessId: string; machineId: string; created: number; value: number }[],
-): Promise<void> {
-  if (readings.length === 0) return;
-  await db
-    .insertInto('temperature_readings')
-    .values(
-      readings.map((r) => ({ business_id: r.businessId, machine_id: r.machineId, created: r.created, value: r.value })),
-    )
-    .execute();
-  for (const r of readings) {
-    await db.updateTable('machines').set({ temperature_updated: r.created }).where('id', '=', r.machineId).execute();
-  }
-}
-
-/** The business a machine page needs: its name and whether it is archived. */
-export const findBusinessSummary = (db: Db, id: string) =>
-  db.selectFrom('businesses').select(['id', 'name', 'archived_at']).where('id', '=', id).executeTakeFirst();
-
 /** A new machine, not archived, not out of order, never seen. */
-export async function insertMachineRow(
+export async function insertNewMachine(
   db: Db,
   m: { businessId: string; name: string; numberOfSlots: number; paymentsEnabled: boolean; test: boolean; now: number },
-): Promise<MachineRow> {
-  return db
+): Promise<MachineRecord> {
+  const row = await db
     .insertInto('machines')
     .values({
       id: Bun.randomUUIDv7(),
@@ -336,11 +210,54 @@ export async function insertMachineRow(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  return toMachineRecord(row);
 }
 
-/** Changes a machine's columns and returns the row as it now is. */
-export const updateMachineRow = (db: Db, id: string, patch: Updateable<Database['machines']>): Promise<MachineRow> =>
-  db.updateTable('machines').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+/** Who put a machine out of order, and when. */
+type OutOfOrderStamp = NonNullable<Machine['outOfOrderStatus']>;
+
+/** A change to a machine; a field left out stays as it is. */
+export type MachinePatch = {
+  name?: string;
+  numberOfSlots?: number;
+  paymentsEnabled?: boolean;
+  archived?: ArchivedStamp | null;
+  outOfOrder?: OutOfOrderStamp | null;
+  online?: boolean;
+  updated: number;
+};
+
+/** Changes a machine and answers it as it now is. */
+export async function patchMachine(db: Db, id: string, patch: MachinePatch): Promise<MachineRecord> {
+  const { name, numberOfSlots, paymentsEnabled, archived, outOfOrder, online, updated } = patch;
+  const row = await db
+    .updateTable('machines')
+    .set({
+      ...(name !== undefined ? { name } : {}),
+      ...(numberOfSlots !== undefined ? { number_of_slots: numberOfSlots } : {}),
+      ...(paymentsEnabled !== undefined ? { payments_enabled: paymentsEnabled } : {}),
+      ...(archived !== undefined
+        ? {
+            archived_at: archived?.at ?? null,
+            archived_by_id: archived?.userId ?? null,
+            archived_by_display: archived?.userDisplayName ?? null,
+          }
+        : {}),
+      ...(outOfOrder !== undefined
+        ? {
+            out_of_order_at: outOfOrder?.at ?? null,
+            out_of_order_by_id: outOfOrder?.userId ?? null,
+            out_of_order_by_display: outOfOrder?.userDisplayName ?? null,
+          }
+        : {}),
+      ...(online !== undefined ? { online } : {}),
+      updated,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toMachineRecord(row);
+}
 
 /** Whether a machine holds live (unrevoked) credentials: it is paired. */
 export async function isPaired(db: Db, machineId: string): Promise<boolean> {
@@ -352,25 +269,3 @@ export async function isPaired(db: Db, machineId: string): Promise<boolean> {
     .executeTakeFirst();
   return row !== undefined;
 }
-
-/** Stores a machine event as it is. */
-export const insertMachineEventRow = (db: Db, row: Insertable<Database['machine_events']>) =>
-  db.insertInto('machine_events').values(row).returningAll().executeTakeFirstOrThrow();
-
-/** What an alarm message needs of the machine's business: its name and who hears about alarms. */
-export const findAlarmRecipients = (db: Db, businessId: string) =>
-  db
-    .selectFrom('businesses')
-    .select(['name', 'keyholders_mobile_numbers', 'notification_emails'])
-    .where('id', '=', businessId)
-    .executeTakeFirstOrThrow();
-
-/** The support-edited wording of an alarm's message, if any (else core's default). */
-export async function findAlarmTemplateBody(db: Db, code: string): Promise<string | undefined> {
-  const row = await db.selectFrom('alarm_message_templates').select('body').where('code', '=', code).executeTakeFirst();
-  return row?.body;
-}
-
-/** Stores a staff notification as it is. */
-export const insertNotificationRow = (db: Db, row: Insertable<Database['notifications']>) =>
-  db.insertInto('notifications').values(row).returningAll().executeTakeFirstOrThrow();

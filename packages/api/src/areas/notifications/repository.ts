@@ -1,6 +1,6 @@
 import type { NotificationListItem } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import { type ExpressionBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 
 type Db = Kysely<Database>;
 
@@ -29,12 +29,15 @@ const dismissedBy = (who: Audience) => (eb: ExpressionBuilder<From, 'n'>) =>
     .whereRef('d.notification_id', '=', 'n.id')
     .where('d.user_id', '=', who.userId);
 
-/** A page of notifications, newest first (ids are UUIDv7, so id order is time order). */
-export function listNotificationRows(
+/**
+ * A page of notifications the audience sees, newest first (ids are UUIDv7, so id order is time order),
+ * each with the audience's own dismissal.
+ */
+export async function listNotifications(
   db: Db,
   who: Audience,
   filter: { businessId?: string; unreadOnly?: boolean; before?: string; id?: string; limit: number },
-) {
+): Promise<NotificationListItem[]> {
   let q = visibleTo(
     db
       .selectFrom('notifications as n')
@@ -55,12 +58,18 @@ export function listNotificationRows(
   if (filter.id !== undefined) q = q.where('n.id', '=', filter.id);
   if (filter.unreadOnly) q = q.where((eb) => eb.not(eb.exists(dismissedBy(who)(eb))));
   if (filter.before !== undefined) q = q.where('n.id', '<', filter.before);
-  return q.orderBy('n.id', 'desc').limit(filter.limit).execute();
+  const rows = await q.orderBy('n.id', 'desc').limit(filter.limit).execute();
+  return rows.map((row) => toListItem(row, who));
 }
 
-export type NotificationRow = Awaited<ReturnType<typeof listNotificationRows>>[number];
+type NotificationRow = Selectable<Database['notifications']> & {
+  business_name: string;
+  my_dismissed_at: number | null;
+  my_dismissed_by: string | null;
+  my_in_bulk: boolean | null;
+};
 
-export function toListItem(row: NotificationRow, who: Audience): NotificationListItem {
+function toListItem(row: NotificationRow, who: Audience): NotificationListItem {
   const details = row.details;
   return {
     id: row.id,

@@ -17,8 +17,7 @@ import {
   digestAudiences,
   dismissAllFor,
   insertDismissal,
-  listNotificationRows,
-  toListItem,
+  listNotifications,
 } from './repository.ts';
 
 type Notifications = Contract['notifications'];
@@ -43,14 +42,14 @@ export async function list(
   const who = audienceOf(actor);
   requireReach(who, input.businessId);
   const before = decodeIdCursor(input.nextToken);
-  const rows = await listNotificationRows(deps.db, who, {
+  const notifications = await listNotifications(deps.db, who, {
     ...(input.businessId !== undefined ? { businessId: input.businessId } : {}),
     ...(input.unreadOnly ? { unreadOnly: true } : {}),
     ...(before !== undefined ? { before } : {}),
     limit: notificationsPageSize + 1,
   });
-  const page = pageOf(rows, notificationsPageSize, (r) => [r.id]);
-  return { notifications: page.items.map((r) => toListItem(r, who)), nextToken: page.nextToken };
+  const page = pageOf(notifications, notificationsPageSize, (r) => [r.id]);
+  return { notifications: page.items, nextToken: page.nextToken };
 }
 
 export async function count(deps: AppDeps, actor: StaffActor): Promise<OutputOf<Notifications['count']>> {
@@ -58,9 +57,9 @@ export async function count(deps: AppDeps, actor: StaffActor): Promise<OutputOf<
 }
 
 async function findVisible(deps: AppDeps, who: Audience, id: string): Promise<NotificationListItem> {
-  const [row] = await listNotificationRows(deps.db, who, { id, limit: 1 });
-  if (!row) throw new AppError('NOT_FOUND', `No notification with id ${id}`);
-  return toListItem(row, who);
+  const [notification] = await listNotifications(deps.db, who, { id, limit: 1 });
+  if (!notification) throw new AppError('NOT_FOUND', `No notification with id ${id}`);
+  return notification;
 }
 
 export async function dismiss(
@@ -101,10 +100,10 @@ export async function sendUnreadDigest(
 ): Promise<{ sent: boolean; count: number }> {
   const total = await countUnread(deps.db, to);
   if (total === 0) return { sent: false, count: 0 };
-  const rows = await listNotificationRows(deps.db, to, { unreadOnly: true, limit: DIGEST_MAX_ITEMS });
+  const unread = await listNotifications(deps.db, to, { unreadOnly: true, limit: DIGEST_MAX_ITEMS });
   const site = (deps.config.publicUrls[0] ?? '').replace(/\/+$/, '');
-  const lines = rows.map((r) => `- ${londonTime(r.created)} · ${r.business_name} · ${r.title}\n  ${r.body}`);
-  if (total > rows.length) lines.push(`…and ${total - rows.length} more.`);
+  const lines = unread.map((n) => `- ${londonTime(n.created)} · ${n.businessName} · ${n.title}\n  ${n.body}`);
+  if (total > unread.length) lines.push(`…and ${total - unread.length} more.`);
   await deps.mailer.send({
     to: to.email,
     subject: `${deps.config.productName}: ${total} unread notification${total === 1 ? '' : 's'}`,

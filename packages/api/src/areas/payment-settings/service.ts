@@ -16,8 +16,7 @@ import {
   type Db,
   deletePaymentSettingsRow,
   findPaymentSettings,
-  NO_PROVIDER,
-  type PaymentSettingsRow,
+  type StoredPaymentSettings,
   upsertPaymentSettings,
 } from './repository.ts';
 
@@ -33,28 +32,48 @@ const boxOf = (deps: AppDeps): SecretBox => createSecretBox(deps.config.secretsK
 
 /** The stored settings with the secret and token opened: for the payment adapter, never for a response. */
 export async function readPaymentSettings(db: Db, box: SecretBox, businessId: string): Promise<PaymentSettings | null> {
-  const row = await findPaymentSettings(db, businessId);
-  return row ? toSettings(row, (sealed, context) => box.open(sealed, context)) : null;
+  const stored = await findPaymentSettings(db, businessId);
+  return stored ? opened(stored, box) : null;
 }
 
-function toSettings(row: PaymentSettingsRow, reveal: (sealed: string, context: string) => string): PaymentSettings {
-  const judo = row.provider === 'judo';
+/** The stored settings with the token and secret opened. */
+function opened(stored: StoredPaymentSettings, box: SecretBox): PaymentSettings {
+  const { businessId, contactNumber, legalInfo, provider, sealedToken, sealedSecret } = stored;
   return {
-    businessId: row.business_id,
-    contactNumber: row.contact_number,
-    legalInfo: row.legal_info,
-    provider: judo ? 'judo' : null,
-    judo: judo
-      ? {
-          id: row.judo_id ?? '',
-          sandbox: row.judo_sandbox,
-          token: row.judo_token_encrypted ? reveal(row.judo_token_encrypted, tokenContext(row.business_id)) : '',
-          secret: row.judo_secret_encrypted ? reveal(row.judo_secret_encrypted, secretContext(row.business_id)) : '',
-          showVisa: row.judo_show_visa,
-          showAmex: row.judo_show_amex,
-          showMastercard: row.judo_show_mastercard,
-        }
-      : null,
+    businessId,
+    contactNumber,
+    legalInfo,
+    provider,
+    judo:
+      provider === 'judo'
+        ? {
+            id: stored.judoId ?? '',
+            sandbox: stored.sandbox,
+            token: sealedToken ? box.open(sealedToken, tokenContext(businessId)) : '',
+            secret: sealedSecret ? box.open(sealedSecret, secretContext(businessId)) : '',
+            showVisa: stored.showVisa,
+            showAmex: stored.showAmex,
+            showMastercard: stored.showMastercard,
+          }
+        : null,
+  };
+}
+
+/** The settings to store, the token and secret sealed. */
+function sealed(settings: PaymentSettings, box: SecretBox): StoredPaymentSettings {
+  const { businessId, contactNumber, legalInfo, provider, judo } = settings;
+  return {
+    businessId,
+    contactNumber,
+    legalInfo,
+    provider,
+    judoId: judo?.id ?? null,
+    sandbox: judo?.sandbox ?? false,
+    sealedToken: judo ? box.seal(judo.token, tokenContext(businessId)) : null,
+    sealedSecret: judo ? box.seal(judo.secret, secretContext(businessId)) : null,
+    showVisa: judo?.showVisa ?? true,
+    showAmex: judo?.showAmex ?? true,
+    showMastercard: judo?.showMastercard ?? true,
   };
 }
 
@@ -74,7 +93,7 @@ export async function getPaymentSettings(
 ): Out<'getPaymentSettings'> {
   const business = await requireBusiness(deps.db, input.businessId);
   const settings = await readPaymentSettings(deps.db, boxOf(deps), input.businessId);
-  return { settings: settings && masked(settings), archived: business.archived_at !== null };
+  return { settings: settings && masked(settings), archived: business.archived };
 }
 
 /** A masked value keeps the stored one; without a stored one it is a mistake, not a secret. */
@@ -113,21 +132,7 @@ export async function updatePaymentSettings(
             }
           : null,
     };
-    await upsertPaymentSettings(tx, {
-      business_id: next.businessId,
-      contact_number: next.contactNumber,
-      legal_info: next.legalInfo,
-      provider: next.provider ?? NO_PROVIDER,
-      judo_id: next.judo?.id ?? null,
-      judo_sandbox: next.judo?.sandbox ?? false,
-      judo_token_encrypted: next.judo ? box.seal(next.judo.token, tokenContext(next.businessId)) : null,
-      judo_secret_encrypted: next.judo ? box.seal(next.judo.secret, secretContext(next.businessId)) : null,
-      judo_show_visa: next.judo?.showVisa ?? true,
-      judo_show_amex: next.judo?.showAmex ?? true,
-      judo_show_mastercard: next.judo?.showMastercard ?? true,
-      created: now,
-      updated: now,
-    });
+    await upsertPaymentSettings(tx, sealed(next, box), now);
     // Compared in the clear inside the transaction; only the names of the fields leave it.
     const changedFields = changedPaths(before ?? {}, next).filter((p) => p !== 'businessId');
     if (changedFields.length > 0) {
@@ -169,20 +174,21 @@ export async function getPaymentClientSettings(
   input: In<'getPaymentClientSettings'>,
 ): Out<'getPaymentClientSettings'> {
   await requireBusiness(deps.db, input.businessId);
-  const row = await findPaymentSettings(deps.db, input.businessId);
-  if (!row) return { settings: null };
-  // Built from the row's plain columns: the sealed ones are never even opened here.
-  const judo = row.provider === 'judo';
+  const stored = await findPaymentSettings(deps.db, input.businessId);
+  if (!stored) return { settings: null };
+  // Built from the plain settings: the sealed token and secret are never even opened here.
+  const { businessId, provider, contactNumber, legalInfo, judoId, sandbox, showVisa, showAmex, showMastercard } =
+    stored;
   const settings: PaymentClientSettings = {
-    businessId: row.business_id,
-    provider: judo ? 'judo' : null,
-    contactNumber: row.contact_number,
-    legalInfo: row.legal_info,
-    judoId: judo ? row.judo_id : null,
-    sandbox: row.judo_sandbox,
-    showVisa: row.judo_show_visa,
-    showAmex: row.judo_show_amex,
-    showMastercard: row.judo_show_mastercard,
+    businessId,
+    provider,
+    contactNumber,
+    legalInfo,
+    judoId: provider === 'judo' ? judoId : null,
+    sandbox,
+    showVisa,
+    showAmex,
+    showMastercard,
   };
   return { settings };
 }

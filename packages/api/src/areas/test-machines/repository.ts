@@ -1,16 +1,26 @@
+import type { Bag } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
+import { toBag } from '../bags/index.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** The live credential of a test machine, still encrypted. */
-export const liveCredential = (db: Db, machineId: string) =>
-  db
+/** The live credential of a test machine, its tokens still sealed (null: issued without a kept copy). */
+export async function liveCredential(db: Db, machineId: string) {
+  const row = await db
     .selectFrom('machine_credentials')
     .select(['access_token_encrypted', 'access_token_expires_at', 'refresh_token_encrypted'])
     .where('machine_id', '=', machineId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
+  return (
+    row && {
+      sealedAccessToken: row.access_token_encrypted,
+      accessTokenExpires: row.access_token_expires_at,
+      sealedRefreshToken: row.refresh_token_encrypted,
+    }
+  );
+}
 
 /** Deletes a test machine and everything it reported: test data has no history worth keeping. */
 export async function deleteTestMachine(db: Db, machineId: string): Promise<void> {
@@ -32,5 +42,14 @@ export async function deleteTestMachine(db: Db, machineId: string): Promise<void
   await db.deleteFrom('machines').where('id', '=', machineId).where('is_test', '=', true).execute();
 }
 
-export const machineBags = (db: Db, machineId: string) =>
-  db.selectFrom('bags').selectAll().where('machine_id', '=', machineId).orderBy('location').orderBy('id').execute();
+/** The bags a test machine holds, by location. */
+export async function machineBags(db: Db, machineId: string): Promise<Bag[]> {
+  const rows = await db
+    .selectFrom('bags')
+    .selectAll()
+    .where('machine_id', '=', machineId)
+    .orderBy('location')
+    .orderBy('id')
+    .execute();
+  return rows.map(toBag);
+}

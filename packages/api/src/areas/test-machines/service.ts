@@ -1,7 +1,7 @@
 import {
   AppError,
   type Contract,
-  machinesPageSize,
+  type Machine,
   type OutputOf,
   type ParsedInputOf,
   type TestMachine,
@@ -9,19 +9,9 @@ import {
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { decodeCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
-import { toBag } from '../bags/index.ts';
 import { type IssuedCredentials, issueCredentials, tokenSealer } from '../device-auth/index.ts';
-import {
-  changeMachine,
-  insertMachine,
-  listMachineRows,
-  lockMachine,
-  type MachineRow,
-  requireMachine,
-  toMachine,
-} from '../machines/index.ts';
+import { changeMachine, insertMachine, lockMachine, pageMachines, requireMachine } from '../machines/index.ts';
 import { deleteTestMachine, liveCredential, machineBags } from './repository.ts';
 
 type TestMachines = Contract['testMachines'];
@@ -41,34 +31,34 @@ export const credentialsNotes = {
  * by pairing before its locker collected its tokens), so no connected locker can be cut off. Live
  * tokens without a copy (issued before every issue kept one) are not shown, and not replaced.
  */
-async function withCredentials(deps: AppDeps, _actor: StaffActor, row: MachineRow): Promise<TestMachine> {
+async function withCredentials(deps: AppDeps, _actor: StaffActor, found: Machine): Promise<TestMachine> {
   const { db, now } = deps;
-  const sealer = tokenSealer(deps, row.id);
-  const machine = { ...toMachine(row), machineId: row.id };
-  let stored = await liveCredential(db, row.id);
-  if (!stored && row.archived_at !== null) {
+  const sealer = tokenSealer(deps, found.id);
+  const machine = { ...found, machineId: found.id };
+  let stored = await liveCredential(db, found.id);
+  if (!stored && found.archived !== null) {
     return { ...machine, credentials: null, credentialsNote: credentialsNotes.archived };
   }
   if (!stored) {
     stored = await db.transaction().execute(async (tx) => {
       // Locked, then looked at again: two reads at once issue one pair, not a pair the other revokes.
-      const locked = await lockMachine(tx, row.id);
-      const live = await liveCredential(tx, row.id);
-      if (live || !locked || locked.archived_at !== null) return live;
-      await issueCredentials(tx, { businessId: row.business_id, machineId: row.id }, now(), sealer.seal);
-      return liveCredential(tx, row.id);
+      const locked = await lockMachine(tx, found.id);
+      const live = await liveCredential(tx, found.id);
+      if (live || !locked || locked.machine.archived !== null) return live;
+      await issueCredentials(tx, { businessId: found.businessId, machineId: found.id }, now(), sealer.seal);
+      return liveCredential(tx, found.id);
     });
   }
   if (!stored) return { ...machine, credentials: null, credentialsNote: credentialsNotes.archived };
-  if (!stored.access_token_encrypted || !stored.refresh_token_encrypted) {
+  if (!stored.sealedAccessToken || !stored.sealedRefreshToken) {
     return { ...machine, credentials: null, credentialsNote: credentialsNotes.noCopy };
   }
   return {
     ...machine,
     credentials: {
-      accessToken: sealer.open(stored.access_token_encrypted),
-      accessTokenExpires: stored.access_token_expires_at,
-      refreshToken: sealer.open(stored.refresh_token_encrypted),
+      accessToken: sealer.open(stored.sealedAccessToken),
+      accessTokenExpires: stored.accessTokenExpires,
+      refreshToken: sealer.open(stored.sealedRefreshToken),
     },
     credentialsNote: null,
   };
@@ -76,11 +66,11 @@ async function withCredentials(deps: AppDeps, _actor: StaffActor, row: MachineRo
 
 export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
   let issued: IssuedCredentials | undefined;
-  const { row } = await insertMachine(deps, actor, input, { test: true }, async (tx, machine) => {
+  const { machine } = await insertMachine(deps, actor, input, { test: true }, async (tx, machine) => {
     // Paired at once: a test machine needs no Pair dialog.
     issued = await issueCredentials(
       tx,
-      { businessId: machine.business_id, machineId: machine.id },
+      { businessId: machine.businessId, machineId: machine.id },
       deps.now(),
       tokenSealer(deps, machine.id).seal,
     );
@@ -89,8 +79,8 @@ export async function create(deps: AppDeps, actor: StaffActor, input: In<'create
   const { accessToken, accessTokenExpires, refreshToken } = issued;
   return {
     testMachine: {
-      ...toMachine(row),
-      machineId: row.id,
+      ...machine,
+      machineId: machine.id,
       credentials: { accessToken, accessTokenExpires, refreshToken },
       credentialsNote: null,
     },
@@ -98,49 +88,46 @@ export async function create(deps: AppDeps, actor: StaffActor, input: In<'create
 }
 
 export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
-  const row = await requireMachine(deps.db, input.id, true);
+  const { machine } = await requireMachine(deps.db, input.id, true);
   await audit(deps.db, deps, actor, {
     action: 'testMachine.credentials.read',
     entityType: 'machine',
-    entityId: row.id,
-    businessId: row.business_id,
+    entityId: machine.id,
+    businessId: machine.businessId,
   });
-  return { testMachine: await withCredentials(deps, actor, row) };
+  return { testMachine: await withCredentials(deps, actor, machine) };
 }
 
 export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
-  const after = decodeCursor(input.nextToken, 2);
-  const rows = await listMachineRows(deps.db, {
+  const page = await pageMachines(deps, {
     businessId: input.businessId,
     archived: false,
     test: true,
-    ...(after ? { after } : {}),
-    limit: machinesPageSize,
+    ...(input.nextToken ? { nextToken: input.nextToken } : {}),
   });
-  const page = pageOf(rows, machinesPageSize, (r) => r.key);
   const testMachines: TestMachine[] = [];
-  for (const { row } of page.items) testMachines.push(await withCredentials(deps, actor, row));
+  for (const { machine } of page.items) testMachines.push(await withCredentials(deps, actor, machine));
   return { testMachines, nextToken: page.nextToken };
 }
 
 export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
-  const row = await changeMachine(deps, actor, input, { test: true });
-  return { testMachine: await withCredentials(deps, actor, row) };
+  const { machine } = await changeMachine(deps, actor, input, { test: true });
+  return { testMachine: await withCredentials(deps, actor, machine) };
 }
 
 export async function remove(deps: AppDeps, actor: StaffActor, input: In<'remove'>): Out<'remove'> {
-  const row = await requireMachine(deps.db, input.id, true);
+  const { machine } = await requireMachine(deps.db, input.id, true);
   await deps.db.transaction().execute(async (tx) => {
-    await deleteTestMachine(tx, row.id);
+    await deleteTestMachine(tx, machine.id);
     await audit(tx, deps, actor, {
       action: 'testMachine.remove',
       entityType: 'machine',
-      entityId: row.id,
-      businessId: row.business_id,
+      entityId: machine.id,
+      businessId: machine.businessId,
     });
   });
   // Its credentials are gone with it: a connected locker is hung up on (4001) and pairs again.
-  liveOf(deps).commandLocker({ machineId: row.id, kind: 'disconnect', reason: 'Test machine removed' });
+  liveOf(deps).commandLocker({ machineId: machine.id, kind: 'disconnect', reason: 'Test machine removed' });
   return { ok: true };
 }
 
@@ -149,6 +136,6 @@ export async function getTestMachineBags(
   _actor: StaffActor,
   input: In<'getTestMachineBags'>,
 ): Out<'getTestMachineBags'> {
-  const row = await requireMachine(deps.db, input.id, true);
-  return { bags: (await machineBags(deps.db, row.id)).map(toBag) };
+  const { machine } = await requireMachine(deps.db, input.id, true);
+  return { bags: await machineBags(deps.db, machine.id) };
 }

@@ -10,7 +10,11 @@ import {
   withTestAuth,
 } from '../../testing/hub.ts';
 
-/** What docs/LOCKER-PROTOCOL.md promises a locker, where the server once did otherwise (issue 16 §4). */
+/**
+ * What docs/LOCKER-PROTOCOL.md promises a locker at the points where the hub once answered otherwise: a
+ * refused upgrade's body, lockerNotified, readings ahead of the clock, the refresh hang-up (4004), and a
+ * boot of an archived machine.
+ */
 describeApi(
   'the machine hub as the protocol document says',
   (t) => {

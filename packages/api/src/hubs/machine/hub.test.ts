@@ -1,6 +1,7 @@
 import { expect, it } from 'bun:test';
 import { sql } from 'kysely';
 import { credentialPolicy } from '../../areas/device-auth/repository.ts';
+import { sweepOffline } from '../../areas/machines/index.ts';
 import { liveOf } from '../../live/live.ts';
 import { describeApi } from '../../testing/api.ts';
 import {
@@ -13,7 +14,6 @@ import {
   withBootedLocker,
   withTestAuth,
 } from '../../testing/hub.ts';
-import { sweepOffline } from './sweeper.ts';
 
 describeApi(
   'the machine hub',

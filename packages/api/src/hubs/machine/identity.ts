@@ -21,16 +21,3 @@ export const lockerActor = (who: LockerIdentity, requestId: string = Bun.randomU
   businessId: who.businessId,
   origin: { via: 'locker', requestId, ip: null, userAgent: null },
 });
-
-/**
- * The locker's machine no longer exists (a test machine removed while its locker was connected) or was
- * archived: the locker is told, its connection closed with 4001, and it pairs again.
- */
-export class MachineGone extends Error {
-  constructor(
-    readonly machineId: string,
-    readonly archived = false,
-  ) {
-    super(archived ? `Machine ${machineId} is archived` : `Machine ${machineId} no longer exists`);
-  }
-}

@@ -1,14 +1,11 @@
 import { AppError, protocolTiming } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import { checkAccessToken } from '../../areas/device-auth/index.ts';
+import { sweepOffline } from '../../areas/machines/index.ts';
 import type { AppDeps } from '../../deps.ts';
-import { liveOf } from '../../live/live.ts';
-import { metricsOf } from '../../metrics/metrics.ts';
-import { handle } from './handlers.ts';
+import { ConnectedLockers } from './connected-lockers.ts';
 import type { LockerIdentity } from './identity.ts';
 import { type BatcherOptions, ReadingsBatcher } from './readings.ts';
-import { LockerSession } from './session.ts';
-import { sweepOffline } from './sweeper.ts';
 
 /** The subprotocol a locker offers (and the hub answers with) on `/machine`. */
 export const LOCKER_SUBPROTOCOL = 'medlocker.locker.v1';
@@ -53,32 +50,8 @@ export function machineHub(deps: AppDeps, options: MachineHubOptions = defaultMa
     ...options.batch,
   });
   const identities = new WeakMap<Request, LockerIdentity>();
-  const sessions = new Map<string, LockerSession>();
-  const byWs = new WeakMap<object, LockerSession>();
+  const lockers = new ConnectedLockers(deps, batcher, { heartbeatIntervalSeconds: options.heartbeatIntervalSeconds });
   let sweeper: ReturnType<typeof setInterval> | undefined;
-  metricsOf(deps).track('lockers', () => sessions.size);
-
-  const live = liveOf(deps);
-  live.onLockerCommand((command) => {
-    const session = sessions.get(command.machineId);
-    if (!session) return;
-    if (command.kind === 'disconnect') {
-      if (command.credentialId && command.credentialId !== session.who.credentialId) return;
-      session.close(command.code ?? 4001, command.reason);
-      return;
-    }
-    const { sent, answer } = session.call(command.action, command.payload);
-    if (sent && command.callId) live.lockerCallSent(command.callId);
-    void answer.then((frame) => {
-      if (frame[0] === 4) {
-        deps.logger.warn('locker refused a call', {
-          machineId: command.machineId,
-          action: command.action,
-          code: frame[2],
-        });
-      }
-    });
-  });
 
   return new Elysia({ name: 'hub:machine' })
     .onStart(() => {
@@ -93,7 +66,7 @@ export function machineHub(deps: AppDeps, options: MachineHubOptions = defaultMa
     .onStop(() => {
       if (sweeper) clearInterval(sweeper);
       sweeper = undefined;
-      for (const s of sessions.values()) s.close(1001, 'Hub stopping');
+      lockers.closeAll(1001, 'Hub stopping');
     })
     .ws('/machine', {
       async beforeHandle({ request, set }) {
@@ -118,30 +91,13 @@ export function machineHub(deps: AppDeps, options: MachineHubOptions = defaultMa
           socket.close(4401, 'Not authenticated');
           return;
         }
-        const session = new LockerSession(who, socket, deps, batcher, {
-          heartbeatIntervalSeconds: options.heartbeatIntervalSeconds,
-          handle,
-        });
-        // A second connection for the same machine replaces the first (a locker that reconnected
-        // before the hub noticed the old connection died).
-        sessions.get(who.machineId)?.close(4000, 'Replaced by a new connection');
-        sessions.set(who.machineId, session);
-        byWs.set(socket.data, session);
-        // The token was checked at the upgrade; the connection ends when it expires (the locker refreshes).
-        const left = Math.min(Math.max(0, who.expiresAt - deps.now()), 2 ** 31 - 1);
-        session.expiry = setTimeout(() => session.close(4003, 'Access token expired'), left);
+        lockers.open(socket.data, socket, who);
       },
       message(ws, message) {
-        const socket = ws as unknown as WsLike;
-        byWs.get(socket.data)?.receive(typeof message === 'string' ? message : message);
+        lockers.receive((ws as unknown as WsLike).data, message);
       },
       close(ws) {
-        const socket = ws as unknown as WsLike;
-        const session = byWs.get(socket.data);
-        if (!session) return;
-        session.dispose();
-        clearTimeout(session.expiry);
-        if (sessions.get(session.who.machineId) === session) sessions.delete(session.who.machineId);
+        lockers.closed((ws as unknown as WsLike).data);
       },
     });
 }

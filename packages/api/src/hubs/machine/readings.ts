@@ -1,19 +1,13 @@
-import { formatTemperature, type Reading, TEMPERATURE_WINDOW_MS, temperatureRange } from '@medlocker/core';
+import type { Reading } from '@medlocker/core';
 import { isForeignKeyViolation } from '@medlocker/db';
 import {
   existingMachines,
   insertReadingsBatch,
-  machineRow,
-  publishRecorded,
-  type RecordedEvent,
-  recordMachineEvent,
-  temperatureAlertsOn,
-  updateTemperatureAverages,
+  MachineGone,
+  updateTemperatureStatuses,
 } from '../../areas/machines/index.ts';
-import { inBusinessOrder } from '../../delivery/webhooks/emit.ts';
 import type { AppDeps } from '../../deps.ts';
-import { liveOf } from '../../live/live.ts';
-import { type LockerIdentity, MachineGone } from './identity.ts';
+import type { LockerIdentity } from './identity.ts';
 
 type Pending = {
   who: LockerIdentity;
@@ -208,56 +202,3 @@ export class ReadingsBatcher {
 }
 
 const keyOf = (p: { who: LockerIdentity; eventId: string }) => `${p.who.machineId}\u0000${p.eventId}`;
-
-/**
- * Recomputes machines' temperatureStatus from their last 3 hours of readings, in one transaction. An
- * excursion starts when the average leaves the allowed range (it was inside, or unknown, before): then
- * MP_0001 with the average is raised, if the business has temperature alerts on. One alarm per
- * excursion, not per batch. Averages, the excursion test and the update are one statement: the hub
- * recomputes up to 1,000 machines a second with 10,000 lockers, and reading every machine row back and
- * sending a VALUES list of them kept its event loop busy 6–7 ms per 500 machines.
- */
-export async function updateTemperatureStatuses(deps: AppDeps, machines: LockerIdentity[], now: number): Promise<void> {
-  if (machines.length === 0) return;
-  const { min, max } = temperatureRange;
-  const recorded: RecordedEvent[] = [];
-  const statuses = await deps.db.transaction().execute(async (tx) => {
-    const rows = await updateTemperatureAverages(tx, machines, { now, windowMs: TEMPERATURE_WINDOW_MS, min, max });
-    for (const row of inBusinessOrder(rows)) {
-      if (!row.started || !(await temperatureAlertsOn(tx, row.business_id))) continue;
-      const machine = await machineRow(tx, row.id);
-      if (!machine) continue;
-      recorded.push(
-        await recordMachineEvent(tx, deps, machine, {
-          code: 'MP_0001',
-          message: `Average temperature ${formatTemperature(row.average)} over the last 3 hours, outside ${min}–${max}°C`,
-          data: { average: row.average, min, max },
-          created: now,
-        }),
-      );
-    }
-    return rows.map((r) => ({
-      id: r.id,
-      businessId: r.business_id,
-      average: r.average,
-      lastExcursionAt: r.last_excursion_at === null ? null : Number(r.last_excursion_at),
-    }));
-  });
-  const live = liveOf(deps);
-  const tests = new Set(machines.filter((m) => m.isTest).map((m) => m.machineId));
-  for (const c of statuses) {
-    live.publish({
-      businessId: c.businessId,
-      machineId: c.id,
-      fleet: !tests.has(c.id),
-      message: {
-        action: 'temperature',
-        params: {
-          machineId: c.id,
-          temperatureStatus: { average: c.average, lastExcursionAt: c.lastExcursionAt, updated: now },
-        },
-      },
-    });
-  }
-  for (const r of recorded) publishRecorded(deps, r);
-}

@@ -1,8 +1,8 @@
 import { expect, it } from 'bun:test';
+import { MachineGone } from '../../areas/machines/index.ts';
 import { deleteTestMachine } from '../../areas/test-machines/repository.ts';
 import { describeApi } from '../../testing/api.ts';
 import { asSupport, fastHub, listen, seedBusiness, TestLocker, testMachine, withTestAuth } from '../../testing/hub.ts';
-import { MachineGone } from './identity.ts';
 import { ReadingsBatcher } from './readings.ts';
 
 describeApi(

@@ -17,26 +17,23 @@ import {
 import { type Database, isForeignKeyViolation } from '@medlocker/db';
 import type { Transaction } from 'kysely';
 import {
-  claimEvent,
+  applyLockerEventOnce,
   existingMachines,
+  findMachine,
   insertStatus,
   lastStoredSeq,
-  type MachineRow,
-  machineRow,
+  MachineGone,
+  type MachineRecord,
+  markOnline,
   publishRecorded,
   type RecordedEvent,
-  recordMachineEvent,
-  saveResult,
-  storedResult,
-  toMachine,
-  touchOnline,
 } from '../../areas/machines/index.ts';
 import type { OrderRow } from '../../areas/orders/index.ts';
 import { publishOrder } from '../../areas/orders/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { CallError } from './call-error.ts';
-import { type LockerActor, type LockerIdentity, lockerActor, MachineGone } from './identity.ts';
+import { type LockerActor, type LockerIdentity, lockerActor } from './identity.ts';
 import type { ReadingsBatcher } from './readings.ts';
 
 /** The socket as a session needs it. */
@@ -54,6 +51,12 @@ export type SessionOptions = {
 };
 
 type DataEvent = { eventId: string; seq: number; created: number };
+
+/** The machine a checked call says it speaks for, when it names one (every locker request may). */
+const claimedMachineOf = (payload: unknown): string | undefined =>
+  typeof payload === 'object' && payload !== null && 'machineId' in payload && typeof payload.machineId === 'string'
+    ? payload.machineId
+    : undefined;
 
 /**
  * One locker's connection. Calls are handled one after another, in arrival order, so a replayed queue is
@@ -177,12 +180,9 @@ export class LockerSession {
     try {
       const checked = checkLockerCall(id, action, payload);
       if (!checked.ok) throw new CallError(checked.error);
-      const body = checked.payload as { machineId?: string };
-      if (body.machineId !== undefined && body.machineId !== this.who.machineId) {
-        this.deps.logger.warn('locker spoke for another machine', {
-          machineId: this.who.machineId,
-          claimed: body.machineId,
-        });
+      const claimed = claimedMachineOf(checked.payload);
+      if (claimed !== undefined && claimed !== this.who.machineId) {
+        this.deps.logger.warn('locker spoke for another machine', { machineId: this.who.machineId, claimed });
         throw new CallError(errorFrame(id, 'SecurityError', 'A locker may only speak for its own machine'));
       }
       if (!this.booted && checked.action !== 'BootNotification') {
@@ -229,9 +229,9 @@ export class LockerSession {
    * a locker meets this only in a race with them: answered as a removed machine (InternalError, 4001).
    */
   async boot(p: LockerRequest<'BootNotification'>, now: number): Promise<LockerResponse<'BootNotification'>> {
-    const machine = await machineRow(this.deps.db, this.who.machineId);
-    if (!machine) throw new MachineGone(this.who.machineId);
-    if (machine.archived_at !== null) throw new MachineGone(this.who.machineId, true);
+    const found = await findMachine(this.deps.db, this.who.machineId);
+    if (!found) throw new MachineGone(this.who.machineId);
+    if (found.machine.archived !== null) throw new MachineGone(this.who.machineId, true);
     this.lastSeq = await lastStoredSeq(this.deps.db, this.who);
     if (p.lastSeq !== undefined && p.lastSeq < this.lastSeq) {
       // The locker lost its counter (a reset): its new events would look like old ones.
@@ -264,25 +264,13 @@ export class LockerSession {
       heartbeatInterval: this.options.heartbeatIntervalSeconds,
       machineId: this.who.machineId,
       lastSeq: this.lastSeq,
-      outOfOrder: machine.out_of_order_at !== null,
+      outOfOrder: found.machine.outOfOrderStatus !== null,
     };
   }
 
-  async online(now: number): Promise<void> {
-    const before = await touchOnline(this.deps.db, this.who, now);
-    if (!before || before.wasOnline) return;
-    const machine = await machineRow(this.deps.db, this.who.machineId);
-    if (!machine) return;
-    const recorded = await this.deps.db
-      .transaction()
-      .execute((tx) => recordMachineEvent(tx, this.deps, machine, { code: 'MP_0007', created: now }));
-    publishRecorded(this.deps, recorded);
-    liveOf(this.deps).publish({
-      businessId: this.who.businessId,
-      machineId: this.who.machineId,
-      fleet: !this.who.isTest,
-      message: { action: 'statusUpdate', params: { machine: toMachine(machine), online: true, lastSeen: now } },
-    });
+  /** The locker was heard from (a boot, a heartbeat): its machine is online. */
+  online(now: number): Promise<void> {
+    return markOnline(this.deps, this.who, now);
   }
 
   /** Logs a gap or a step back in the locker's sequence; the event is stored either way. */
@@ -298,15 +286,16 @@ export class LockerSession {
   }
 
   /**
-   * Applies a data-changing event exactly once: its (machine, eventId) receipt and its change commit in
-   * one transaction before the answer goes out; a replay finds the receipt and gets the stored answer.
+   * Applies a data-changing event exactly once (applyLockerEventOnce): its receipt and its change
+   * commit before the answer goes out; a replay gets the stored answer. Consoles hear of what changed
+   * once it has committed.
    */
   async once<A extends LockerAction>(
     e: DataEvent,
     action: A,
     apply: (
       tx: Transaction<Database>,
-      machine: MachineRow,
+      machine: MachineRecord,
     ) => Promise<{
       result: LockerResponse<A>;
       recorded?: RecordedEvent;
@@ -315,20 +304,7 @@ export class LockerSession {
       orders?: OrderRow[];
     }>,
   ): Promise<LockerResponse<A>> {
-    const now = this.deps.now();
-    const outcome = await this.deps.db.transaction().execute(async (tx) => {
-      if (!(await claimEvent(tx, this.who, { eventId: e.eventId, seq: e.seq, action }, now))) {
-        return {
-          duplicate: true as const,
-          result: (await storedResult(tx, this.who, e.eventId)) as LockerResponse<A>,
-        };
-      }
-      const machine = await machineRow(tx, this.who.machineId);
-      if (!machine) throw new MachineGone(this.who.machineId);
-      const applied = await apply(tx, machine);
-      await saveResult(tx, this.who, e.eventId, applied.result);
-      return { duplicate: false as const, ...applied };
-    });
+    const outcome = await applyLockerEventOnce(this.deps, this.who, { eventId: e.eventId, seq: e.seq, action }, apply);
     if (outcome.duplicate) return outcome.result;
     this.noteSeq(e);
     if (outcome.recorded) publishRecorded(this.deps, outcome.recorded);

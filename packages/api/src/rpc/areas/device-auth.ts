@@ -1,7 +1,13 @@
 import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import type { Actor } from '../../actor.ts';
-import { activateDeviceAuth, exchangeToken, startDeviceAuth, TokenRefusal } from '../../areas/device-auth/index.ts';
+import {
+  activateDeviceAuth,
+  exchangeToken,
+  startDeviceAuth,
+  TokenRefusal,
+  type TokenRequest,
+} from '../../areas/device-auth/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { type RequestMeta, requestMeta } from '../../http/request-meta.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
@@ -24,6 +30,13 @@ async function formOrJson(request: Request): Promise<Record<string, unknown>> {
     return {};
   }
 }
+
+/** A token request's fields, named on the wire as RFC 6749 and RFC 8628 name them. */
+const tokenRequestOf = ({ grant_type, device_code, refresh_token }: Record<string, unknown>): TokenRequest => ({
+  grantType: grant_type,
+  deviceCode: device_code,
+  refreshToken: refresh_token,
+});
 
 /** A locker that is not paired yet: nobody, calling from a locker. */
 const lockerCaller = (meta: RequestMeta): Actor => ({ kind: 'anonymous', origin: originOf(meta, 'locker') });
@@ -66,7 +79,7 @@ export const deviceAuthRoutes = (deps: AppDeps) => {
         set.headers['cache-control'] = 'no-store';
         const caller = lockerCaller(requestMeta(request, server, deps.config.trustProxy));
         try {
-          return await exchangeToken(deps, caller, await formOrJson(request));
+          return await exchangeToken(deps, caller, tokenRequestOf(await formOrJson(request)));
         } catch (error) {
           if (!(error instanceof TokenRefusal)) throw error;
           set.status = 400;

@@ -1,11 +1,12 @@
 import { preparedStatement } from '@medlocker/db';
 import { sql } from 'kysely';
-import type { Db, MachineRow } from './repository.ts';
+import { inBusinessOrder } from '../../delivery/webhooks/emit.ts';
+import { type Db, type MachineRecord, toMachineRecord } from './repository.ts';
 
 /*
- * The machine hub's queries (hubs/machine/): a locker's machine row, its online state, its status
- * history, the receipts that make its data events idempotent, and the readings batch. The hub itself
- * holds no SQL.
+ * What a connected locker changes (the machine hub, hubs/machine/, through locker-events.ts, presence.ts
+ * and temperature.ts): its online state, its status history, the receipts that make its data events
+ * idempotent, and its temperature readings.
  */
 
 /** The machine a locker speaks for, as the hub addresses it. */
@@ -17,9 +18,6 @@ export async function existingMachines(db: Db, ids: string[]): Promise<Set<strin
   const rows = await db.selectFrom('machines').select('id').where('id', 'in', ids).execute();
   return new Set(rows.map((r) => r.id));
 }
-
-export const machineRow = (db: Db, id: string): Promise<MachineRow | undefined> =>
-  db.selectFrom('machines').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** The highest sequence number stored for a machine, 0 for none. */
 export async function lastStoredSeq(db: Db, who: HubMachineRef): Promise<number> {
@@ -41,17 +39,20 @@ export async function touchOnline(db: Db, who: HubMachineRef, now: number): Prom
 }
 
 /**
- * Marks machines offline that were last heard from before `cutoff` and returns them. The UPDATE …
+ * Marks machines offline that were last heard from before `cutoff` and returns them, in business order
+ * (the order their integration events are recorded in: delivery/webhooks/emit.ts). The UPDATE …
  * RETURNING claims each machine once, so several api processes may sweep at the same time.
  */
-export const markSilentOffline = (db: Db, cutoff: number): Promise<MachineRow[]> =>
-  db
+export async function markSilentOffline(db: Db, cutoff: number): Promise<MachineRecord[]> {
+  const rows = await db
     .updateTable('machines')
     .set({ online: false })
     .where('online', '=', true)
     .where((eb) => eb.or([eb('last_seen', '<', cutoff), eb('last_seen', 'is', null)]))
     .returningAll()
     .execute();
+  return inBusinessOrder(rows).map(toMachineRecord);
+}
 
 export async function insertStatus(
   db: Db,
@@ -182,17 +183,20 @@ export async function insertReadingsBatch(
   return new Set(result.rows.map((r) => `${r.machine_id}\u0000${r.locker_event_id}`));
 }
 
+/** A machine's new 3-hour average, and whether an excursion started with it. */
+export type TemperatureAverage = HubMachineRef & { average: number; lastExcursionAt: number | null; started: boolean };
+
 /**
- * Recomputes machines' 3-hour temperature averages in one statement and returns, per machine, the
- * average and whether an excursion started now (the average left `min`–`max`; it was inside, or
- * unknown, before). Both keys of the (business_id, machine_id, created) index, so each machine is a
- * range scan.
+ * Recomputes machines' 3-hour temperature averages in one statement and returns, per machine in
+ * business order, the average and whether an excursion started now (the average left `min`–`max`; it
+ * was inside, or unknown, before). Both keys of the (business_id, machine_id, created) index, so each
+ * machine is a range scan.
  */
 export async function updateTemperatureAverages(
   db: Db,
   machines: HubMachineRef[],
   q: { now: number; windowMs: number; min: number; max: number },
-): Promise<{ id: string; business_id: string; average: number; last_excursion_at: number | null; started: boolean }[]> {
+): Promise<TemperatureAverage[]> {
   const { now, min, max } = q;
   const { rows } = await sql<{
     id: string;
@@ -224,5 +228,11 @@ export async function updateTemperatureAverages(
       returning m.id, m.business_id, b.average, m.temperature_last_excursion_at as last_excursion_at, b.started`.execute(
     db,
   );
-  return rows;
+  return inBusinessOrder(rows).map((r) => ({
+    machineId: r.id,
+    businessId: r.business_id,
+    average: r.average,
+    lastExcursionAt: r.last_excursion_at === null ? null : Number(r.last_excursion_at),
+    started: r.started,
+  }));
 }

@@ -1,0 +1,170 @@
+import type { Level, MachineEvent, Notification } from '@medlocker/core';
+import type { Database } from '@medlocker/db';
+import type { Selectable } from 'kysely';
+import type { Db } from './repository.ts';
+
+/* A machine's events, the alarms among them, and the staff notifications an alarm raises. */
+
+function toMachineEvent(row: Selectable<Database['machine_events']>): MachineEvent {
+  return {
+    id: row.id,
+    businessId: row.business_id,
+    machineId: row.machine_id,
+    bagId: row.bag_id,
+    barcode: row.barcode,
+    code: row.code,
+    level: row.level,
+    message: row.message,
+    data: (row.data ?? null) as Record<string, unknown> | null,
+    created: row.created,
+  };
+}
+
+/** Events of a machine newest first (by time-sortable id), strictly before the cursor. */
+export async function listMachineEvents(
+  db: Db,
+  q: { businessId: string; machineId: string; level?: string; code?: string; before?: string; limit: number },
+): Promise<MachineEvent[]> {
+  let query = db
+    .selectFrom('machine_events')
+    .selectAll()
+    .where('business_id', '=', q.businessId)
+    .where('machine_id', '=', q.machineId);
+  if (q.level) query = query.where('level', '=', q.level as MachineEvent['level']);
+  if (q.code) query = query.where('code', '=', q.code);
+  if (q.before) query = query.where('id', '<', q.before);
+  const rows = await query
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1)
+    .execute();
+  return rows.map(toMachineEvent);
+}
+
+/**
+ * Alarms of these machines raised since a time (codes or levels that make an alarm), newest first, at
+ * most `perMachine` a machine. One lateral probe of machine_events_machine_created_idx per machine,
+ * so the cost follows the day's events of the page's machines, not their whole history.
+ */
+export async function listRecentAlarms(
+  db: Db,
+  q: { machineIds: string[]; since: number; codes: readonly string[]; levels: readonly string[]; perMachine: number },
+): Promise<MachineEvent[]> {
+  if (q.machineIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('machines as m')
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('machine_events as e')
+          .selectAll('e')
+          .whereRef('e.business_id', '=', 'm.business_id')
+          .whereRef('e.machine_id', '=', 'm.id')
+          .where('e.created', '>=', q.since)
+          .where((w) =>
+            w.or([w('e.code', 'in', [...q.codes]), w('e.level', 'in', [...q.levels] as MachineEvent['level'][])]),
+          )
+          .orderBy('e.created', 'desc')
+          .orderBy('e.id', 'desc')
+          .limit(q.perMachine)
+          .as('a'),
+      (join) => join.onTrue(),
+    )
+    .selectAll('a')
+    .where('m.id', 'in', q.machineIds)
+    .orderBy('a.created', 'desc')
+    .orderBy('a.id', 'desc')
+    .execute();
+  return rows.map(toMachineEvent);
+}
+
+/** A machine event to store: `lockerEventId` and `seq` when the locker reported it. */
+export type NewMachineEventRow = Omit<MachineEvent, 'data'> & {
+  data: Record<string, unknown>;
+  lockerEventId: string | null;
+  seq: number | null;
+};
+
+/** Stores a machine event and answers it as stored. */
+export async function insertMachineEvent(db: Db, e: NewMachineEventRow): Promise<MachineEvent> {
+  const row = await db
+    .insertInto('machine_events')
+    .values({
+      id: e.id,
+      business_id: e.businessId,
+      machine_id: e.machineId,
+      bag_id: e.bagId,
+      barcode: e.barcode,
+      code: e.code,
+      level: e.level,
+      message: e.message,
+      data: JSON.stringify(e.data),
+      locker_event_id: e.lockerEventId,
+      sequence: e.seq,
+      created: e.created,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toMachineEvent(row);
+}
+
+/** What an alarm message needs of the machine's business: its name and who hears about alarms. */
+export async function findAlarmRecipients(db: Db, businessId: string) {
+  const row = await db
+    .selectFrom('businesses')
+    .select(['name', 'keyholders_mobile_numbers', 'notification_emails'])
+    .where('id', '=', businessId)
+    .executeTakeFirstOrThrow();
+  return {
+    name: row.name,
+    keyholdersMobileNumbers: row.keyholders_mobile_numbers,
+    notificationEmails: row.notification_emails,
+  };
+}
+
+/** The support-edited wording of an alarm's message, if any (else core's default). */
+export async function findAlarmTemplateBody(db: Db, code: string): Promise<string | undefined> {
+  const row = await db.selectFrom('alarm_message_templates').select('body').where('code', '=', code).executeTakeFirst();
+  return row?.body;
+}
+
+/** Stores a staff notification for a business's whole staff (no one user), not yet dismissed by anyone. */
+export async function insertBusinessNotification(
+  db: Db,
+  n: {
+    id: string;
+    businessId: string;
+    level: Level;
+    title: string;
+    body: string;
+    details: Record<string, unknown>;
+    now: number;
+  },
+): Promise<Notification> {
+  const row = await db
+    .insertInto('notifications')
+    .values({
+      id: n.id,
+      business_id: n.businessId,
+      user_id: null,
+      level: n.level,
+      title: n.title,
+      body: n.body,
+      details: JSON.stringify(n.details),
+      created: n.now,
+      updated: n.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return {
+    id: row.id,
+    businessId: row.business_id,
+    userId: row.user_id,
+    level: row.level,
+    title: row.title,
+    body: row.body,
+    details: n.details,
+    dismissed: null,
+    created: row.created,
+    updated: row.updated,
+  };
+}
