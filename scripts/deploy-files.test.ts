@@ -10,8 +10,8 @@ import { SECRET_VARIABLES } from '../packages/api/src/config.ts';
  */
 const root = join(import.meta.dir, '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
-const configSource = read('packages/api/src/config.ts');
-/** The server's variables, as config.ts declares them. */
+const configSource = read('packages/api/src/config-env.ts');
+/** The server's variables, as config-env.ts declares them. */
 const serverVariables = [...configSource.matchAll(/^ {2}'([A-Z][A-Z0-9_]+)\?':/gm)].map((m) => m[1] as string);
 
 describe('the deployment files', () => {

@@ -53,6 +53,7 @@ export const floors: Record<string, number> = {
   audit: MACHINERY,
   cluster: MACHINERY,
   'config.ts': MACHINERY,
+  'config-env.ts': MACHINERY,
   'deps.ts': MACHINERY,
   'free-port.ts': MACHINERY,
   jobs: MACHINERY,

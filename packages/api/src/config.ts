@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type } from 'arktype';
 import proxyaddr from 'proxy-addr';
+import { ConfigError, type Env, invalid, readEnv } from './config-env.ts';
+
+export { SECRET_VARIABLES } from './config-env.ts';
+export { ConfigError };
 
 /**
  * The argon2id cost of new hashes (a hash carries its own cost, so verifying follows the hash). `standard`
@@ -118,10 +121,6 @@ export type GatewaysConfig = {
   };
 };
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 /** The demo admin password used only outside production, printed at start so a developer can log in. */
 export const DEV_ADMIN_PASSWORD = 'medlocker-demo-2026';
 
@@ -140,111 +139,8 @@ export function parseSecretsKey(value: string): Uint8Array | string {
   return bytes;
 }
 
-const Env = type({
-  'PORT?': type('string.integer.parse').to('1 <= number.integer <= 65535'),
-  'HOST?': 'string > 0',
-  'DATA_DIR?': 'string > 0',
-  'DATABASE_URL?': /^postgres(ql)?:\/\/.+/,
-  'NODE_ENV?': "'production' | 'development' | 'test'",
-  'PRODUCT_NAME?': 'string > 0',
-  'PUBLIC_URL?': 'string > 0',
-  'SEED_ADMIN_EMAIL?': 'string.email',
-  'SEED_ADMIN_PASSWORD?': 'string >= 12',
-  'ALLOW_REGISTRATION?': "'true' | 'false'",
-  'SMTP_URL?': /^smtps?:\/\/.+/,
-  'MAIL_FROM?': 'string > 0',
-  'LOG_LEVEL?': "'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent'",
-  'SECRETS_KEY?': 'string > 0',
-  'TRUST_PROXY?': 'string > 0',
-  'METRICS_TOKEN?': /^[\x21-\x7e]{16,256}$/,
-  'READINGS_COMMIT?': "'fast' | 'durable'",
-  'DATABASE_PREPARED_STATEMENTS?': "'on' | 'off'",
-  'WEBHOOK_ALLOW_PRIVATE_ADDRESSES?': "'0' | '1'",
-  'SSO_ALLOW_HTTP_LOOPBACK?': "'0' | '1'",
-  'SHUTDOWN_DRAIN_SECONDS?': type('string.integer.parse').to('0 <= number.integer <= 60'),
-  'JOBS_CONCURRENCY?': type('string.integer.parse').to('1 <= number.integer <= 256'),
-  'MESSAGES_UNCONFIRMED_GRACE_SECONDS?': type('string.integer.parse').to('1 <= number.integer <= 86400'),
-  'SMSWORKS_JWT?': 'string > 0',
-  'SMSWORKS_API_URL?': /^https?:\/\/.+/,
-  'MESSAGEBIRD_ACCESS_KEY?': 'string > 0',
-  'MESSAGEBIRD_API_URL?': /^https?:\/\/.+/,
-  'AWS_REGION?': /^[a-z]{2}(-[a-z]+)+-\d+$/,
-  'AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2?': /^https?:\/\/.+/,
-  'AWS_SMS_CONFIGURATION_SET?': 'string > 0',
-  'WHATSAPP_TOKEN?': 'string > 0',
-  'WHATSAPP_PHONE_NUMBER_ID?': /^\d+$/,
-  'WHATSAPP_API_URL?': /^https?:\/\/.+/,
-  'WHATSAPP_APP_SECRET?': 'string > 0',
-  'WHATSAPP_VERIFY_TOKEN?': 'string >= 16',
-  'JUDOPAY_API_URL?': /^https?:\/\/.+/,
-  'JUDOPAY_LIVE_API_URL?': /^https?:\/\/.+/,
-  'JUDOPAY_WEBHOOK_USER?': 'string > 0',
-  'JUDOPAY_WEBHOOK_PASSWORD?': 'string >= 8',
-});
-
 /** A base address without its trailing slash, so adapters can append paths. */
 const base = (url: string | undefined, fallback: string) => (url ?? fallback).replace(/\/+$/, '');
-
-/** Empty variables count as unset, as a shell user would expect. */
-function present(env: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && v.trim() !== '') out[k] = v.trim();
-  return out;
-}
-
-/**
- * The variables that hold a secret: each may instead name a file holding it (`SECRETS_KEY_FILE`…), as
- * container secrets are mounted (compose.yaml), so no secret need sit in the environment.
- */
-export const SECRET_VARIABLES = [
-  'SECRETS_KEY',
-  'DATABASE_URL',
-  'SEED_ADMIN_PASSWORD',
-  'SMTP_URL',
-  'METRICS_TOKEN',
-  'SMSWORKS_JWT',
-  'MESSAGEBIRD_ACCESS_KEY',
-  'WHATSAPP_TOKEN',
-  'WHATSAPP_APP_SECRET',
-  'WHATSAPP_VERIFY_TOKEN',
-  'JUDOPAY_WEBHOOK_PASSWORD',
-] as const;
-
-/** Reads each `X_FILE` into `X` (trailing line breaks dropped); both set, or an unreadable file, is refused. */
-function fromFiles(env: Record<string, string>, readFile: (path: string) => string): Record<string, string> {
-  const out = { ...env };
-  const problems: string[] = [];
-  for (const name of SECRET_VARIABLES) {
-    const path = env[`${name}_FILE`];
-    if (path === undefined) continue;
-    delete out[`${name}_FILE`];
-    if (env[name] !== undefined) {
-      problems.push(`  ${name}_FILE: set ${name} or ${name}_FILE, not both`);
-      continue;
-    }
-    try {
-      const value = readFile(path).replace(/[\r\n]+$/, '');
-      if (value.trim() !== '') out[name] = value.trim();
-    } catch (error) {
-      problems.push(`  ${name}_FILE: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-  }
-  if (problems.length > 0) throw invalid(problems.join('\n'));
-  return out;
-}
-
-type Env = typeof Env.infer;
-
-const invalid = (lines: string) => new ConfigError(`Invalid configuration:\n${lines}`);
-
-/** The declared variables, checked; undeclared ones are ignored: the environment holds far more than ours. */
-function readEnv(rawEnv: Record<string, string | undefined>, readFile: (path: string) => string): Env {
-  const parsed = Env(fromFiles(present(rawEnv), readFile));
-  if (parsed instanceof type.errors) {
-    throw invalid(parsed.map((e) => `  ${e.path.join('.')}: ${e.message}`).join('\n'));
-  }
-  return parsed;
-}
 
 /** The key that seals secrets at rest: SECRETS_KEY, or outside production the development key. */
 function secretsKeyOf(env: Env, production: boolean): Uint8Array {

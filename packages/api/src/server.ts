@@ -2,12 +2,12 @@ import { join } from 'node:path';
 import { createDb, dbOptionsFromEnv, migrateToLatest } from '@medlocker/db';
 import { createApp } from './app.ts';
 import { startDemoFleet } from './areas/machines/index.ts';
-import { loadConfig } from './config.ts';
+import { type Config, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import { startJobRunner } from './job-handlers.ts';
 import { LiveHub, localTransport } from './live/live.ts';
 import { pgTransport } from './live/pg-transport.ts';
-import { announce, createLogger } from './log/logger.ts';
+import { announce, createLogger, type Logger } from './log/logger.ts';
 import { createMailer, localMailboxOf } from './mail/mailer.ts';
 import { seedIfEmpty } from './seed-demo.ts';
 import { cachedAuth } from './sessions/session-cache.ts';
@@ -16,23 +16,26 @@ import { createSessionAuth } from './sessions/sessions.ts';
 const CONSOLE_DIR = join(import.meta.dir, '../../console/dist');
 const PATIENT_DIR = join(import.meta.dir, '../../patient/dist');
 
-/** Opens the database, migrates it, seeds the demo when empty, and serves. Returns a stop function. */
-export async function startServer(env: Record<string, string | undefined> = process.env) {
-  const config = loadConfig(env);
-  const logger = createLogger(config.logLevel);
+/** Opens the database (PGlite or PostgreSQL), migrates it and seeds it when empty. */
+async function openDatabase(config: Config, logger: Logger) {
   const opened = await createDb(
     dbOptionsFromEnv({ DATABASE_URL: config.databaseUrl }, config.dataDir, { prepared: config.preparedStatements }),
   );
   const applied = await migrateToLatest(opened.db);
   if (applied.length > 0) logger.info('database migrated', { applied: applied.join(',') });
   await seedIfEmpty({ db: opened.db, config, logger, now: Date.now });
+  return opened;
+}
 
+type Opened = Awaited<ReturnType<typeof openDatabase>>;
+
+/** The app's dependencies for a real process: live pushes, cached sessions, the configured mailer. */
+async function depsOf(config: Config, logger: Logger, opened: Opened): Promise<AppDeps> {
   // On PostgreSQL, live pushes go through LISTEN/NOTIFY so any number of api processes share them.
   const live = config.databaseUrl
     ? new LiveHub(await pgTransport(config.databaseUrl, logger), logger)
     : new LiveHub(localTransport(), logger);
-  const lifecycle = { draining: false };
-  const deps: AppDeps = {
+  return {
     db: opened.db,
     dbKind: opened.kind,
     dbPool: opened.pool,
@@ -46,10 +49,18 @@ export async function startServer(env: Record<string, string | undefined> = proc
     ),
     mailer: createMailer(config, logger),
     live,
-    lifecycle,
+    lifecycle: { draining: false },
     consoleDir: CONSOLE_DIR,
     patientDir: PATIENT_DIR,
   };
+}
+
+/** Opens the database, migrates it, seeds it when empty, and serves. Returns a stop function. */
+export async function startServer(env: Record<string, string | undefined> = process.env) {
+  const config = loadConfig(env);
+  const logger = createLogger(config.logLevel);
+  const opened = await openDatabase(config, logger);
+  const deps = await depsOf(config, logger, opened);
   const app = listenOrClose(createApp(deps).wrap(withAbsoluteUrl), config, opened.close);
   const url = `http://localhost:${app.server?.port ?? config.port}`;
   if (localMailboxOf(deps.mailer)) {
@@ -67,49 +78,50 @@ export async function startServer(env: Record<string, string | undefined> = proc
     database: opened.kind,
     dataDir: opened.kind === 'pglite' ? config.dataDir : undefined,
   });
-  // The seeded demo lockers keep reporting while the server runs (DEMO_FLEET=0 turns them off).
-  const demoFleet = env.DEMO_FLEET === '0' ? undefined : startDemoFleet(deps);
+  // The demo's lockers keep reporting while the server runs (DEMO_FLEET=0 turns them off); never in production.
+  const demoFleet = config.production || env.DEMO_FLEET === '0' ? undefined : startDemoFleet(deps);
   // Background work runs here unless JOBS=off (then `npm run worker` or another api process runs it).
   const jobs = startJobRunner(deps, env);
-  return {
-    app,
-    url,
-    config,
-    logger,
-    /** The open database (the e2e harness seeds what no flow can make yet, e.g. a dead job). */
-    db: opened.db,
-    /**
-     * Graceful shutdown: fail /readyz for SHUTDOWN_DRAIN_SECONDS (a balancer takes the process out); stop accepting connections; close the lockers' sockets with 1001 (going away,
-     * so they reconnect to another instance) and the consoles' sockets; let requests in flight finish;
-     * then close the database. Whatever is still open after `graceMs` is cut.
-     */
-    stop: async (graceMs = STOP_GRACE_MS) => {
-      if (config.shutdownDrainMs > 0 && app.server) {
-        // Out of the balancer's rotation first: /readyz fails while requests are still served.
-        lifecycle.draining = true;
-        logger.info('draining', { ms: config.shutdownDrainMs });
-        await Bun.sleep(config.shutdownDrainMs);
-      }
-      await demoFleet?.stop();
-      const server = app.server;
-      if (server) {
-        const drained = server.stop(false);
-        // The hubs' onStop handlers close their sockets (lockers 1001, consoles 1001).
-        for (const hook of app.event.stop ?? []) await hook.fn(app as never);
-        app.server = null;
-        const timedOut = await Promise.race([drained.then(() => false), Bun.sleep(graceMs).then(() => true)]);
-        if (timedOut) {
-          logger.warn('stopping: requests still open after the grace period were cut', { graceMs });
-          await server.stop(true);
-        }
-      }
-      // Jobs in hand finish, or go back to waiting, before the database closes.
-      await jobs?.stop(Math.min(graceMs, JOBS_GRACE_MS));
-      await deps.live?.close();
-      await opened.close();
-      logger.info('stopped');
-    },
+  /**
+   * Graceful shutdown: fail /readyz for SHUTDOWN_DRAIN_SECONDS (a balancer takes the process out); stop
+   * accepting connections; close the lockers' sockets with 1001 (going away, so they reconnect to another
+   * instance) and the consoles' sockets; let requests in flight finish; then close the database.
+   * Whatever is still open after `graceMs` is cut.
+   */
+  const stop = async (graceMs = STOP_GRACE_MS) => {
+    if (config.shutdownDrainMs > 0 && app.server && deps.lifecycle) {
+      // Out of the balancer's rotation first: /readyz fails while requests are still served.
+      deps.lifecycle.draining = true;
+      logger.info('draining', { ms: config.shutdownDrainMs });
+      await Bun.sleep(config.shutdownDrainMs);
+    }
+    await demoFleet?.stop();
+    await stopServing(app, logger, graceMs);
+    // Jobs in hand finish, or go back to waiting, before the database closes.
+    await jobs?.stop(Math.min(graceMs, JOBS_GRACE_MS));
+    await deps.live?.close();
+    await opened.close();
+    logger.info('stopped');
   };
+  /** The open database (the e2e harness seeds what no flow can make yet, e.g. a dead job). */
+  return { app, url, config, logger, db: opened.db, stop };
+}
+
+/**
+ * Stops taking connections; the hubs' stop handlers close their sockets (lockers 1001, consoles 1001);
+ * requests in flight get `graceMs`, then are cut.
+ */
+async function stopServing(app: ReturnType<typeof createApp>, logger: Logger, graceMs: number): Promise<void> {
+  const server = app.server;
+  if (!server) return;
+  const drained = server.stop(false);
+  for (const hook of app.event.stop ?? []) await hook.fn(app as never);
+  app.server = null;
+  const timedOut = await Promise.race([drained.then(() => false), Bun.sleep(graceMs).then(() => true)]);
+  if (timedOut) {
+    logger.warn('stopping: requests still open after the grace period were cut', { graceMs });
+    await server.stop(true);
+  }
 }
 
 /** Thrown when another process listens on the port already. */
