@@ -317,6 +317,7 @@ export type MachinesTable = {
   last_seen: number | null;
   created: number;
   updated: number;
+  demo: Generated<boolean>;
 };
 
 export type MessageOutboxTable = {

@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
 import { nhsCheckDigit, testNhsNumbers } from './seed/data.ts';
-import { seedDemo } from './seed.ts';
+import { seedDemo, seedFirstAdmin } from './seed.ts';
 import { describeDb, stubOrderPin } from './testing.ts';
 
 const opts = {
@@ -101,6 +101,25 @@ describeDb('seedDemo', (t) => {
     expect(bodies.length).toBeGreaterThan(0);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder the sender fills in.
     for (const m of bodies) expect(m.body).toContain('${pin}');
+  });
+
+  it('marks the demo lockers that report (live, not test machines) and no other', async () => {
+    await seedDemo(t.db, opts);
+    const machines = await t.db.selectFrom('machines').select(['demo', 'is_test', 'last_seen']).execute();
+    expect(machines.some((m) => m.demo)).toBe(true);
+    for (const m of machines) expect(m.demo).toBe(!m.is_test && m.last_seen !== null);
+  });
+
+  it('seeds the first admin alone for production: no businesses, patients, orders or lockers', async () => {
+    expect(await seedFirstAdmin(t.db, opts)).toEqual({ seeded: true });
+    expect(await t.db.selectFrom('users').select('email').execute()).toEqual([
+      { email: 'Admin@MedLocker.example.com' },
+    ]);
+    for (const table of ['businesses', 'patients', 'orders', 'machines', 'integration_partners'] as const) {
+      expect(await t.db.selectFrom(table).select('id').execute()).toEqual([]);
+    }
+    expect(await t.db.selectFrom('global_settings').selectAll().execute()).toHaveLength(1);
+    expect(await seedFirstAdmin(t.db, opts)).toEqual({ seeded: false });
   });
 
   it('does nothing when a user already exists', async () => {

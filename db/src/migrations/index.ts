@@ -32,6 +32,7 @@ import * as pinHolds from './0031_pin_holds.ts';
 import * as sso from './0032_sso.ts';
 import * as ssoContinuations from './0034_sso_continuations.ts';
 import * as jobRequestId from './0036_job_request_id.ts';
+import * as demoMachines from './0037_demo_machines.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '0032_sso': sso,
   '0034_sso_continuations': ssoContinuations,
   '0036_job_request_id': jobRequestId,
+  '0037_demo_machines': demoMachines,
 };

@@ -119,6 +119,9 @@ export async function seedMachines(demo: Demo): Promise<void> {
         number_of_slots: machine.slots,
         payments_enabled: machine.payments,
         is_test: machine.test ?? false,
+        // The demo fleet reports for the demo's live lockers while a development server runs (never in
+        // production); one that never connected stays so, as the dashboards show it.
+        demo: live && !(machine.test ?? false),
         ...(machine.archived
           ? { archived_at: now - 10 * DAY, archived_by_id: demo.adminId, archived_by_display: ADMIN_DISPLAY }
           : {}),

@@ -27,9 +27,8 @@ export async function listFleet(
 }
 
 /**
- * The demo's lockers (seeded, never paired: no credentials ever issued, yet heard from) that are in
- * service: what the demo fleet keeps reporting. A machine someone adds has never been heard from and a
- * real locker has credentials, so neither is ever reported for.
+ * The demo's lockers (marked so by the demo seed, migration 0037) that are in service: what the demo
+ * fleet keeps reporting. A machine someone adds or pairs is never a demo locker.
  */
 export async function demoLockers(
   db: Db,
@@ -37,13 +36,9 @@ export async function demoLockers(
   const rows = await db
     .selectFrom('machines')
     .select(['id', 'business_id', 'online', 'temperature_updated'])
-    .where('is_test', '=', false)
+    .where('demo', '=', true)
     .where('archived_at', 'is', null)
     .where('out_of_order_at', 'is', null)
-    .where('last_seen', 'is not', null)
-    .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom('machine_credentials').select('id').whereRef('machine_id', '=', 'machines.id'))),
-    )
     .execute();
   return rows.map((r) => ({
     id: r.id,
