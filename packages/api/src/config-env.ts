@@ -30,6 +30,7 @@ const Env = type({
   'DATABASE_PREPARED_STATEMENTS?': "'on' | 'off'",
   'WEBHOOK_ALLOW_PRIVATE_ADDRESSES?': "'0' | '1'",
   'SSO_ALLOW_HTTP_LOOPBACK?': "'0' | '1'",
+  'WORKER_METRICS_PORT?': type('string.integer.parse').to('0 <= number.integer <= 65535'),
   'SHUTDOWN_DRAIN_SECONDS?': type('string.integer.parse').to('0 <= number.integer <= 60'),
   'JOBS_CONCURRENCY?': type('string.integer.parse').to('1 <= number.integer <= 256'),
   'MESSAGES_UNCONFIRMED_GRACE_SECONDS?': type('string.integer.parse').to('1 <= number.integer <= 86400'),

@@ -77,6 +77,8 @@ export type Config = {
    * requests, so a balancer checking it has taken it out first (SHUTDOWN_DRAIN_SECONDS; production 5, else 0).
    */
   shutdownDrainMs: number;
+  /** `npm run worker`'s /metrics and /healthz port (WORKER_METRICS_PORT, default 9464; 0: none). */
+  workerMetricsPort: number;
   jobsConcurrency: number;
   /**
    * How long an unconfirmed message (its sender died between handing it to the gateway and recording the
@@ -308,6 +310,7 @@ export function loadConfig(
     ssoAllowHttpLoopback: !production && env.SSO_ALLOW_HTTP_LOOPBACK === '1',
     jobsConcurrency: env.JOBS_CONCURRENCY ?? 16,
     // Behind a balancer (production) a stopping process first fails /readyz long enough to be taken out.
+    workerMetricsPort: env.WORKER_METRICS_PORT ?? 9464,
     shutdownDrainMs: (env.SHUTDOWN_DRAIN_SECONDS ?? (production ? 5 : 0)) * 1000,
     messagesUnconfirmedGraceMs: (env.MESSAGES_UNCONFIRMED_GRACE_SECONDS ?? 600) * 1000,
     passwordHashing: env.NODE_ENV === 'test' ? 'test' : 'standard',

@@ -2,8 +2,10 @@
 // work apart from the api processes (which then run with JOBS=off). Several workers may run on one
 // PostgreSQL. On PGlite the database belongs to one process: run the worker only while no server runs.
 import { createDb, dbOptionsFromEnv, migrateToLatest } from '@medlocker/db';
+import { Elysia } from 'elysia';
 import { ConfigError, loadConfig } from './config.ts';
 import type { AppDeps } from './deps.ts';
+import { metricsRoutes } from './http/metrics-routes.ts';
 import { runJobs } from './job-handlers.ts';
 import { LiveHub } from './live/live.ts';
 import { pgTransport } from './live/pg-transport.ts';
@@ -40,12 +42,22 @@ try {
     live,
   };
   const runner = runJobs(deps);
-  logger.info('worker started', { database: opened.kind });
+  // Its own /metrics (the job failures it counted, the queue, the pool, the build) and /healthz, on
+  // WORKER_METRICS_PORT (0: none): Prometheus scrapes the worker as it scrapes the api processes.
+  const probe =
+    config.workerMetricsPort === 0
+      ? undefined
+      : new Elysia({ name: 'worker' })
+          .get('/healthz', () => ({ ok: true }))
+          .use(metricsRoutes(deps))
+          .listen({ port: config.workerMetricsPort, hostname: config.host, reusePort: false });
+  logger.info('worker started', { database: opened.kind, metricsPort: probe?.server?.port });
   let stopping = false;
   const shutdown = async () => {
     if (stopping) process.exit(130);
     stopping = true;
     await runner.stop(STOP_GRACE_MS);
+    await probe?.stop();
     await live?.close();
     await opened.close();
     logger.info('worker stopped');
