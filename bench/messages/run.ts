@@ -11,7 +11,7 @@
  * shortly after: one api process (`packages/api/src/main.ts`, JOBS=off, production settings) receives
  * them at PUBLIC_URL, which the workers get too. A message whose worker died between handing it over and
  * recording the answer is UNCONFIRMED; its report adopts the id, and one with no report after the grace
- * period (`--grace`, 5 s here; the product's default is 600 s) is sent again (messaging/reconcile.ts).
+ * period (`--grace`, 5 s here; the product's default is 600 s) is sent again (packages/api/src/delivery/messages/reconcile.ts).
  * After the run: every message must have reached the gateway exactly once (no duplicate, none missing),
  * the id recorded on the message must be the one the gateway answered, no job dead and none left
  * waiting or running.
@@ -689,6 +689,6 @@ for (const o of outcomes) {
 log(`\nGoal: every message delivered exactly once, none dead or left, all done within ${GOAL_S} s (PostgreSQL).
 A worker killed between handing a message to the gateway and recording the answer leaves it UNCONFIRMED: its
 delivery report adopts the provider's id; with no report after the grace period it is sent once more
-(messaging/reconcile.ts); a resend unconfirmed too is left UNCONFIRMED and failed for staff (never a third time).
+(packages/api/src/delivery/messages/reconcile.ts); a resend unconfirmed too is left UNCONFIRMED and failed for staff (never a third time).
 Exit 1 when a message went twice, was lost unflagged, is dead or left, or the run took longer than the goal.`);
 process.exit(failed ? 1 : 0);

@@ -88,7 +88,7 @@ export type Config = {
   messagesUnconfirmedGraceMs: number;
   /** The argon2id cost of new password hashes: `test` only when NODE_ENV=test (never in production). */
   passwordHashing: PasswordHashing;
-  /** The message gateways (messaging/): each is usable when its credentials are set. */
+  /** The message gateways (delivery/messages/gateways/): each is usable when its credentials are set. */
   gateways: GatewaysConfig;
   /** Card payments through Judopay (payments/judopay.ts, areas/checkout). */
   judopay: JudopayConfig;

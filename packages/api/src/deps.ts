@@ -20,7 +20,7 @@ export type AppDeps = {
   /** Sends the password-reset and invitation emails. */
   mailer: Mailer;
   /**
-   * Live pushes to consoles and commands to connected lockers (hubs/live.ts). Absent: one in-process hub
+   * Live pushes to consoles and commands to connected lockers (live/live.ts). Absent: one in-process hub
    * per app (`liveOf(deps)`); server.ts gives a PostgreSQL LISTEN/NOTIFY one so several processes share it.
    */
   live?: LiveHub;

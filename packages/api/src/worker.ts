@@ -21,7 +21,7 @@ try {
   const logger = createLogger(config.logLevel);
   const opened = await createDb(
     // A connection for every job in hand and a few over: a job waiting for a connection after the gateway
-    // answered is a job whose answer a crash would lose (messaging/send.ts: then left unconfirmed).
+    // answered is a job whose answer a crash would lose (delivery/messages/send.ts: then left unconfirmed).
     dbOptionsFromEnv({ DATABASE_URL: config.databaseUrl }, config.dataDir, {
       prepared: config.preparedStatements,
       max: config.jobsConcurrency + 4,
