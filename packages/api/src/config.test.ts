@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { ConfigError, DEV_ADMIN_PASSWORD, DEV_SECRETS_SEED, loadConfig } from './config.ts';
+import { KeyRing, ringOf } from './secrets/key-ring.ts';
 
 describe('configuration', () => {
   it('defaults to port 3000, PGlite in ./data and the printed development admin password', () => {
@@ -219,7 +220,7 @@ describe('configuration', () => {
         '/',
         read,
       );
-      expect(Buffer.from(c.secretsKey).equals(Buffer.alloc(32, 1))).toBe(true);
+      expect(c.secretsKey.current.id).toBe(new KeyRing([new Uint8Array(32).fill(1)]).current.id);
       expect(c.smtpUrl).toBe('smtp://user:pw@mail.example.test:587');
     });
 
@@ -240,8 +241,24 @@ describe('configuration', () => {
 
     it('reads 32 bytes of base64', () => {
       const c = loadConfig({ ...prod, SECRETS_KEY: key });
-      expect(Buffer.from(c.secretsKey).equals(Buffer.alloc(32, 7))).toBe(true);
+      expect(c.secretsKey.keys.map((k) => k.id)).toEqual([ringOf(Buffer.alloc(32, 7)).current.id]);
       expect(c.secretsKeyIsDevDefault).toBe(false);
+    });
+
+    it('reads a ring of keys separated by commas during a rotation, the first sealing', () => {
+      const old = Buffer.alloc(32, 8).toString('base64');
+      const c = loadConfig({ ...prod, SECRETS_KEY: `${key}, ${old}` });
+      expect(c.secretsKey.keys.map((k) => k.id)).toEqual([
+        ringOf(Buffer.alloc(32, 7)).current.id,
+        ringOf(Buffer.alloc(32, 8)).current.id,
+      ]);
+      expect(() => loadConfig({ ...prod, SECRETS_KEY: `${key},${key}` })).toThrow(
+        /SECRETS_KEY: holds the same key twice/,
+      );
+      expect(() => loadConfig({ ...prod, SECRETS_KEY: `${key},short` })).toThrow(
+        /SECRETS_KEY: key 2 must be 32 bytes in base64, not 3/,
+      );
+      expect(() => loadConfig({ ...prod, SECRETS_KEY: ' , ' })).toThrow(/SECRETS_KEY: holds no key/);
     });
 
     it('is required in production', () => {
@@ -258,7 +275,7 @@ describe('configuration', () => {
     it('derives the development key outside production', () => {
       const c = loadConfig({ NODE_ENV: 'test' });
       const expected = new Bun.CryptoHasher('sha256').update(DEV_SECRETS_SEED).digest();
-      expect(Buffer.from(c.secretsKey).equals(expected)).toBe(true);
+      expect(c.secretsKey.current.id).toBe(ringOf(new Uint8Array(expected)).current.id);
       expect(c.secretsKeyIsDevDefault).toBe(true);
     });
   });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import proxyaddr from 'proxy-addr';
 import { ConfigError, type Env, invalid, readEnv } from './config-env.ts';
+import { KeyRing } from './secrets/key-ring.ts';
 
 export { SECRET_VARIABLES } from './config-env.ts';
 export { ConfigError };
@@ -32,8 +33,11 @@ export type Config = {
   mailFrom: string;
   /** LOG_LEVEL: trace, debug, info (the default: one access line per request), warn, error; silent for tests. */
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  /** 32 bytes (SECRETS_KEY, base64): the AES-256-GCM key of the secrets stored encrypted (secrets/). */
-  secretsKey: Uint8Array;
+  /**
+   * SECRETS_KEY's keys (32 bytes each, base64, separated by commas during a rotation): the key ring that
+   * seals the secrets stored encrypted and keys PIN lookups and report tokens (secrets/key-ring.ts).
+   */
+  secretsKey: KeyRing;
   /** True when secretsKey is the development key derived from DEV_SECRETS_SEED (never in production). */
   secretsKeyIsDevDefault: boolean;
   /**
@@ -144,12 +148,29 @@ export function parseSecretsKey(value: string): Uint8Array | string {
 /** A base address without its trailing slash, so adapters can append paths. */
 const base = (url: string | undefined, fallback: string) => (url ?? fallback).replace(/\/+$/, '');
 
-/** The key that seals secrets at rest: SECRETS_KEY, or outside production the development key. */
-function secretsKeyOf(env: Env, production: boolean): Uint8Array {
+/** SECRETS_KEY's keys, in order: one, or during a rotation several separated by commas. */
+const secretsKeyTexts = (value: string) =>
+  value
+    .split(',')
+    .map((text) => text.trim())
+    .filter(Boolean);
+
+/**
+ * The key ring that seals secrets at rest (secrets/key-ring.ts): SECRETS_KEY's keys, the first sealing
+ * what is new, or outside production the development key.
+ */
+function secretsKeyOf(env: Env, production: boolean): KeyRing {
   if (env.SECRETS_KEY) {
-    const key = parseSecretsKey(env.SECRETS_KEY);
-    if (typeof key === 'string') throw invalid(`  SECRETS_KEY: ${key}`);
-    return key;
+    const texts = secretsKeyTexts(env.SECRETS_KEY);
+    const keys = texts.map((text, i) => {
+      const key = parseSecretsKey(text);
+      if (typeof key === 'string') throw invalid(`  SECRETS_KEY: ${texts.length > 1 ? `key ${i + 1} ` : ''}${key}`);
+      return key;
+    });
+    if (keys.length === 0)
+      throw invalid('  SECRETS_KEY: holds no key (32 random bytes in base64: openssl rand -base64 32)');
+    if (new Set(texts).size !== texts.length) throw invalid('  SECRETS_KEY: holds the same key twice');
+    return new KeyRing(keys);
   }
   if (production) {
     throw invalid(
@@ -159,7 +180,7 @@ function secretsKeyOf(env: Env, production: boolean): Uint8Array {
   if (env.NODE_ENV !== 'test') {
     console.warn('  SECRETS_KEY is not set: using the development key. Set SECRETS_KEY before storing real secrets.');
   }
-  return devSecretsKey();
+  return new KeyRing([devSecretsKey()]);
 }
 
 /**
@@ -198,10 +219,11 @@ function refuseUnsafeProduction(env: Env): void {
 
 const devSecretsKey = () => new Uint8Array(new Bun.CryptoHasher('sha256').update(DEV_SECRETS_SEED).digest());
 
-const isDevSecretsKey = (value: string) => {
-  const key = parseSecretsKey(value);
-  return typeof key !== 'string' && Buffer.from(key).equals(Buffer.from(devSecretsKey()));
-};
+const isDevSecretsKey = (value: string) =>
+  secretsKeyTexts(value).some((text) => {
+    const key = parseSecretsKey(text);
+    return typeof key !== 'string' && Buffer.from(key).equals(Buffer.from(devSecretsKey()));
+  });
 
 /** PUBLIC_URL's origins, each a URL, without a trailing slash. */
 function publicUrlsOf(env: Env): string[] {

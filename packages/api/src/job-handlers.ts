@@ -20,6 +20,7 @@ import { enqueueJob } from './jobs/repository.ts';
 import { createRunner, type JobHandlers, type Runner } from './jobs/runner.ts';
 import type { Schedule } from './jobs/schedule.ts';
 import { BUCKET_KEEP_MS, deleteIdleBuckets } from './rate-limits/repository.ts';
+import { resealSecrets } from './secrets/reseal.ts';
 
 /** A scheduled sweep: does its work and logs how much it did (when it did any, unless `always`). */
 function sweep(deps: AppDeps, message: string, counted: string, work: () => Promise<number>, always = false) {
@@ -84,6 +85,15 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
     },
     // The 1st of each month: one report job per active business with notification emails.
     [MONTHLY_EMAILS_JOB]: sweep(deps, 'monthly report emails queued', 'queued', () => queueMonthlyEmails(deps), true),
+    // A key rotation's re-seal (docs/OPERATIONS.md): logged when it did anything or left anything behind.
+    'secrets.reseal': {
+      run: async () => {
+        const done = await resealSecrets(deps.db, deps.config.secretsKey, (column, id, reason) =>
+          deps.logger.error('a sealed secret could not be sealed again under the first key', { column, id, reason }),
+        );
+        if (done.resealed > 0 || done.left > 0) deps.logger.info('secrets sealed again under the first key', done);
+      },
+    },
     // One business's report for the month just ended, exactly once (areas/reports/monthly-email.ts).
     [MONTHLY_EMAIL_JOB]: {
       run: async ({ job, complete }) => {
@@ -127,6 +137,12 @@ export function runJobs(deps: AppDeps): Runner {
   // for its charts within seconds. Once per start; a second process's start finds it queued already.
   enqueueJob(deps.db, { type: 'stats.monthly', payload: {}, dedupeKey: 'stats.monthly:start' }, deps.now()).catch(
     (error: unknown) => deps.logger.warn('could not queue the monthly figures at start', { error: String(error) }),
+  );
+  // Whatever is not yet sealed under SECRETS_KEY's first key (a key added since the last start): once per
+  // start and key, the other processes finding it queued.
+  const key = deps.config.secretsKey.current.id;
+  enqueueJob(deps.db, { type: 'secrets.reseal', payload: {}, dedupeKey: `secrets.reseal:${key}` }, deps.now()).catch(
+    (error: unknown) => deps.logger.warn('could not queue the re-seal of secrets at start', { error: String(error) }),
   );
   return runner;
 }

@@ -28,6 +28,8 @@ export type JobPayloads = {
   'housekeeping.idleBuckets': NoPayload;
   /** The 1st of each month: one report job per active business with notification emails. */
   'reports.monthlyEmails': NoPayload;
+  /** Every sealed secret and PIN lookup under SECRETS_KEY's first key (secrets/reseal.ts): queued at each start. */
+  'secrets.reseal': NoPayload;
   /** One business's report for a month, exactly once. */
   'reports.monthlyEmail': { businessId: string; year: number; month: number };
 };

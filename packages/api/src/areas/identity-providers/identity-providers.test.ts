@@ -75,7 +75,7 @@ describeApi('identity providers', (t) => {
       .executeTakeFirstOrThrow();
     expect(JSON.stringify(stored.configuration)).not.toContain('the-secret-value');
     const sealed = (stored.configuration as { clientSecretSealed: string }).clientSecretSealed;
-    expect(sealed).toStartWith('v1.');
+    expect(sealed).toStartWith('v2.');
 
     const updated = await t.call(
       'identityProviders',

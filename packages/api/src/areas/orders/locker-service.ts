@@ -3,7 +3,7 @@ import type { Actor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
 import { queueOrderMessage, readyMessageKey } from './messages.ts';
 import { eventRow, moveOrder, publishOrder } from './moves.ts';
-import { newPin, pinLookup, sealPin } from './pin.ts';
+import { newPin, pinLookup, pinLookups, sealPin } from './pin.ts';
 import {
   type Db,
   findMachineForOrder,
@@ -297,7 +297,7 @@ export async function verifyPin(deps: AppDeps, actor: LockerActor, pin: string):
   // Both reads after the try is committed (the count must see it), side by side: one round trip's wait.
   const [wrong, found] = await Promise.all([
     wrongPinTimes(deps.db, actor.machineId, now - pinLimits.windowMs),
-    liveOrderByPin(deps.db, actor.machineId, pinLookup(deps.config.secretsKey, pin)),
+    liveOrderByPin(deps.db, actor.machineId, pinLookups(deps.config.secretsKey, pin)),
   ]);
   if (wrong.length > pinLimits.wrongPerMachine) {
     await setPinAttemptOutcome(deps.db, attemptId, 'lockedOut', null);

@@ -97,7 +97,7 @@ describeApi('orders', (t) => {
       .selectAll()
       .where('id', '=', res.body.order.id)
       .executeTakeFirstOrThrow();
-    expect(row.pin).toStartWith('v1.');
+    expect(row.pin).toStartWith('v2.');
     expect(row.pin_lookup).toHaveLength(43);
   });
 

@@ -1,12 +1,15 @@
-import { createHmac, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+import { type KeyRing, ringOf } from '../../secrets/key-ring.ts';
+import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
 
 /*
  * An order's PIN: 8 digits from a CSPRNG. Two forms are stored, never the PIN in clear:
- * - `pin`: sealed with SECRETS_KEY (AES-GCM, bound to the order id) so staff can reveal it and messages
- *   can carry it;
- * - `pin_lookup`: a keyed HMAC of the PIN, which a locker's VerifyPin looks up and a unique index keeps
- *   unique among the live orders of a machine (migration 0017).
+ * - `pin`: sealed with SECRETS_KEY's ring (AES-GCM, bound to the order id) so staff can reveal it and
+ *   messages can carry it;
+ * - `pin_lookup`: an HMAC of the PIN under the ring's PIN-lookup key, which a locker's VerifyPin looks up
+ *   and a unique index keeps unique among the live orders of a machine (migration 0017). During a key
+ *   rotation a lookup tries every key of the ring until the re-seal job has keyed it under the first.
  * A stolen database without the key gives neither: 10^8 PINs are no work to try against a plain hash.
  */
 
@@ -14,35 +17,28 @@ export const PIN_DIGITS = 8;
 
 export const newPin = (): string => String(randomInt(0, 10 ** PIN_DIGITS)).padStart(PIN_DIGITS, '0');
 
-const lookupKeys = new WeakMap<Uint8Array, Buffer>();
+type Keys = KeyRing | Uint8Array;
 
-/** The HMAC key for lookups: derived from SECRETS_KEY, so one secret stays the only one to keep. */
-function lookupKey(secretsKey: Uint8Array): Buffer {
-  let key = lookupKeys.get(secretsKey);
-  if (!key) {
-    key = createHmac('sha256', secretsKey).update('medlocker/order-pin-lookup/v1').digest();
-    lookupKeys.set(secretsKey, key);
-  }
-  return key;
-}
+/** The lookup of a PIN under the ring's first key: what is stored with a new PIN. */
+export const pinLookup = (keys: Keys, pin: string): string => ringOf(keys).mac('pin-lookup', pin);
 
-export const pinLookup = (secretsKey: Uint8Array, pin: string): string =>
-  createHmac('sha256', lookupKey(secretsKey)).update(pin).digest('base64url');
+/** The PIN's lookup under each key it may be stored under, the first key's first. */
+export const pinLookups = (keys: Keys, pin: string): string[] => ringOf(keys).macs('pin-lookup', pin);
 
-const context = (orderId: string) => `orders.pin:${orderId}`;
+const context = sealingContexts.orderPin;
 
-export const sealPin = (secretsKey: Uint8Array, orderId: string, pin: string): string =>
+export const sealPin = (secretsKey: Keys, orderId: string, pin: string): string =>
   createSecretBox(secretsKey).seal(pin, context(orderId));
 
-export const openPin = (secretsKey: Uint8Array, orderId: string, sealed: string): string =>
+export const openPin = (secretsKey: Keys, orderId: string, sealed: string): string =>
   createSecretBox(secretsKey).open(sealed, context(orderId));
 
 /** A new PIN for the order in its two stored forms only: what the demo seed writes (it has no key). */
-export function drawSealedPin(secretsKey: Uint8Array, orderId: string): { pin: string; pinLookup: string } {
+export function drawSealedPin(secretsKey: Keys, orderId: string): { pin: string; pinLookup: string } {
   const pin = newPin();
   return { pin: sealPin(secretsKey, orderId, pin), pinLookup: pinLookup(secretsKey, pin) };
 }
 
 /** The order's PIN in clear (for the message sender and staff who reveal it), or null when it has none. */
-export const pinOf = (secretsKey: Uint8Array, order: { id: string; pin: string | null }): string | null =>
+export const pinOf = (secretsKey: Keys, order: { id: string; pin: string | null }): string | null =>
   order.pin === null ? null : openPin(secretsKey, order.id, order.pin);

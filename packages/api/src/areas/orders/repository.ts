@@ -251,12 +251,14 @@ export function listOrderRows(db: Db, q: OrderListQuery) {
 }
 
 /**
- * The live order at a machine whose PIN has this lookup (the unique index holds at most one), with the
+ * The live order at a machine whose PIN has one of these lookups (its lookup under each key of the ring:
+ * during a key rotation, a PIN not yet keyed again is under an older one; the unique index holds at most
+ * one order a lookup), with the
  * bag of it the machine holds now (the slot to open), if any: one round trip for a VerifyPin. The order
  * is read `for share`: a PIN hold being committed (evidence/service.ts locks the row for update) is
  * waited for and then seen, so the locker never opens a slot for a PIN staff have just held.
  */
-export async function liveOrderByPin(db: Db, machineId: string, lookup: string) {
+export async function liveOrderByPin(db: Db, machineId: string, lookups: readonly string[]) {
   const row = await db
     .selectFrom('orders')
     .leftJoinLateral(
@@ -274,7 +276,7 @@ export async function liveOrderByPin(db: Db, machineId: string, lookup: string) 
     .selectAll('orders')
     .select(['bag.bag_id', 'bag.bag_barcode', 'bag.bag_location'])
     .where('orders.machine_id', '=', machineId)
-    .where('orders.pin_lookup', '=', lookup)
+    .where('orders.pin_lookup', 'in', lookups)
     .where('orders.status', 'in', ['new', 'loaded'])
     .forShare('orders')
     .executeTakeFirst();

@@ -37,7 +37,7 @@ describeApi(
         .where('business_id', '=', 'b1')
         .executeTakeFirstOrThrow();
       expect(JSON.stringify(row)).not.toContain('PLAINTEXT');
-      expect(row.judo_secret_encrypted?.startsWith('v1.')).toBe(true);
+      expect(row.judo_secret_encrypted?.startsWith('v2.')).toBe(true);
       const opened = await readPaymentSettings(t.db, createSecretBox(t.deps.config.secretsKey), 'b1');
       expect(opened?.judo?.secret).toBe(judo.secret);
       expect(opened?.judo?.token).toBe(judo.token);

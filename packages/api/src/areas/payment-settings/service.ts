@@ -10,6 +10,7 @@ import {
 import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
+import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox, maskSecret, type SecretBox } from '../../secrets/secret-box.ts';
 import { changedPaths, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
 import {
@@ -25,8 +26,8 @@ type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
 type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
 
 // Associated data of each sealed column: a value copied to another business or column does not open.
-const tokenContext = (businessId: string) => `payment_settings.judo_token:${businessId}`;
-const secretContext = (businessId: string) => `payment_settings.judo_secret:${businessId}`;
+const tokenContext = sealingContexts.paymentToken;
+const secretContext = sealingContexts.paymentSecret;
 
 const boxOf = (deps: AppDeps): SecretBox => createSecretBox(deps.config.secretsKey);
 

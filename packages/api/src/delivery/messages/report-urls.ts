@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { ProviderName } from './gateway.ts';
 
@@ -6,31 +6,23 @@ import type { ProviderName } from './gateway.ts';
 export const REPORTS_PATH = '/hooks/messages';
 
 /**
- * The report tokens' key: derived from SECRETS_KEY for this one purpose, so a token reveals nothing
- * about the key that encrypts the stored secrets, and rotating SECRETS_KEY retires every report URL.
+ * The token for one subject (a provider and message id, or a provider alone): an HMAC-SHA256 under the
+ * ring's first report-URL key (secrets/key-ring.ts), a key for this one use, so a token reveals nothing
+ * about the key that seals the stored secrets.
  */
-const keys = new WeakMap<Uint8Array, Buffer>();
-function reportKey(config: Config): Buffer {
-  let key = keys.get(config.secretsKey);
-  if (!key) {
-    key = createHmac('sha256', config.secretsKey).update('medlocker: message delivery report URLs').digest();
-    keys.set(config.secretsKey, key);
-  }
-  return key;
-}
-
-/** The token for one subject (a provider and message id, or a provider alone): HMAC-SHA256, base64url. */
-export const reportToken = (config: Config, subject: string): string =>
-  createHmac('sha256', reportKey(config)).update(subject).digest('base64url');
+export const reportToken = (config: Config, subject: string): string => config.secretsKey.mac('report-urls', subject);
 
 /**
- * Whether `token` is the one for `subject`, compared in constant time. (A path with a malformed
- * percent-escape never gets here: the app answers it 400 before any route.)
+ * Whether `token` is the one for `subject` under any key of the ring (a message sent before a key rotation
+ * is reported on its old URL), compared in constant time. Once a key leaves SECRETS_KEY, its URLs stop.
+ * (A path with a malformed percent-escape never gets here: the app answers it 400 before any route.)
  */
 export function reportTokenMatches(config: Config, subject: string, token: string): boolean {
-  const want = Buffer.from(reportToken(config, subject));
   const got = Buffer.from(token);
-  return got.length === want.length && timingSafeEqual(got, want);
+  return config.secretsKey.macs('report-urls', subject).some((token) => {
+    const want = Buffer.from(token);
+    return got.length === want.length && timingSafeEqual(got, want);
+  });
 }
 
 const publicUrlOf = (config: Config): string | undefined => config.publicUrls[0];

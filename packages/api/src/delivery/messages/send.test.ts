@@ -349,6 +349,7 @@ describeApi(
         'housekeeping.idleBuckets',
         'notifications.digest',
         'reports.monthlyEmails',
+        'secrets.reseal',
         'reports.monthlyEmail',
       ]);
       expect(jobSchedules).toEqual([

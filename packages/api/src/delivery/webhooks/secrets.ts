@@ -1,8 +1,9 @@
 import type { AppDeps } from '../../deps.ts';
+import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
 
 /** The sealing context of a client's webhook secret: a sealed secret opens only as that client's. */
-const webhookContext = (clientId: string) => `integration_clients.webhook_secret:${clientId}`;
+const webhookContext = sealingContexts.webhookSecret;
 
 /** A client's webhook signing secret, sealed for `integration_clients.webhook_secret_encrypted`. */
 export const sealWebhookSecret = (deps: Pick<AppDeps, 'config'>, clientId: string, secret: string): string =>
