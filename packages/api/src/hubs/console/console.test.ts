@@ -12,9 +12,9 @@ import {
 
 type Push = { action: string; params: Record<string, unknown> };
 
-function consoleSocket(url: string, cookie: string) {
+function consoleSocket(url: string, cookie: string, origin?: string) {
   const pushes: Push[] = [];
-  const ws = new WebSocket(`${url}/ws`, { headers: { cookie } } as never);
+  const ws = new WebSocket(`${url}/ws`, { headers: origin ? { cookie, origin } : { cookie } } as never);
   ws.onmessage = (m) => pushes.push(JSON.parse(String(m.data)));
   const opened = new Promise<void>((resolve, reject) => {
     ws.onopen = () => resolve();
@@ -32,6 +32,32 @@ describeApi(
       try {
         await expect(consoleSocket(hub.url, '').opened).rejects.toThrow();
         await expect(consoleSocket(hub.url, 'session=pharmacy').opened).rejects.toThrow();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it('refuses an upgrade from another site’s page, even with a valid session, as RPC calls are', async () => {
+      const hub = listen(t);
+      try {
+        const refused = await fetch(`${hub.http}/ws`, {
+          headers: {
+            ...asSupport,
+            origin: 'http://evil.example',
+            connection: 'Upgrade',
+            upgrade: 'websocket',
+            'sec-websocket-version': '13',
+            'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          },
+        });
+        expect(refused.status).toBe(403);
+        expect(await refused.json()).toMatchObject({
+          error: { code: 'FORBIDDEN', message: 'Cross-origin requests are not accepted' },
+        });
+        await expect(consoleSocket(hub.url, asSupport.cookie, 'http://evil.example').opened).rejects.toThrow();
+        const own = consoleSocket(hub.url, asSupport.cookie, hub.http);
+        await own.opened;
+        own.ws.close();
       } finally {
         hub.stop();
       }

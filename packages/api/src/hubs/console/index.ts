@@ -1,6 +1,7 @@
 import { AppError, liveCloseCodes } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../../deps.ts';
+import { assertSameOrigin } from '../../http/security.ts';
 import { accessOf, type ConsoleAccess, ConsoleConnections } from './connections.ts';
 
 /*
@@ -18,7 +19,7 @@ export type ConsoleHubOptions = {
 type WsLike = { data: { request: Request }; send(text: string): unknown; close(code?: number, reason?: string): void };
 
 /**
- * The console hub: the browser's session cookie authenticates the upgrade (support staff, or a pharmacy
+ * The console hub: the browser's session cookie authenticates an upgrade from this site's own pages (support staff, or a pharmacy
  * user with a Business or Group role); the console then subscribes to a business, a machine, a group or
  * the fleet and receives the pushes it may see: a pharmacy user only those of the businesses and groups
  * its roles reach, whatever it subscribed to.
@@ -43,6 +44,9 @@ export function consoleHub(deps: AppDeps, options: ConsoleHubOptions = { session
     })
     .ws('/ws', {
       async beforeHandle({ request }) {
+        // The session cookie rides along on any page's upgrade: only this site's pages may open the socket
+        // (a browser always names the page's origin on a WebSocket upgrade), as with RPC calls.
+        assertSameOrigin(request, deps.config.publicUrls);
         const principal = await deps.auth.principalOf(request, { ip: null, now: deps.now() });
         if (!principal) throw new AppError('UNAUTHENTICATED', 'Please log in');
         const access = await accessOf(deps, principal);
