@@ -22,8 +22,8 @@ it('reads "the 1st of the month at 06:00" in London time, summer and winter', ()
   expect(iso(nextRunAt(monthly, at('2026-12-15T12:00:00Z')))).toBe('2027-01-01T06:00:00.000Z');
 });
 
-it('runs a time the spring change skips once, an hour on (02:30 BST), and a repeated time once', () => {
-  expect(iso(nextRunAt('30 1 * * *', at('2026-03-28T12:00:00Z')))).toBe('2026-03-29T01:30:00.000Z');
+it('runs a time the spring change skips once, when the clocks have gone forward (02:00 BST), and a repeated time once', () => {
+  expect(iso(nextRunAt('30 1 * * *', at('2026-03-28T12:00:00Z')))).toBe('2026-03-29T01:00:00.000Z');
   const autumn = nextRunAt('30 1 * * *', at('2026-10-24T12:00:00Z'));
   expect(iso(autumn)).toBe('2026-10-25T00:30:00.000Z');
   expect(iso(nextRunAt('30 1 * * *', autumn))).toBe('2026-10-26T01:30:00.000Z');

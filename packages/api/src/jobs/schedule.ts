@@ -20,8 +20,8 @@ export type Schedule<Payloads = JobPayloads> = {
 
 /**
  * The first time after `after` (ms) that the pattern names, in London time. croner walks local wall
- * time in the zone: a time the spring change skips (01:30 on the last Sunday of March) runs an hour
- * on (02:30 BST), one the autumn change repeats runs once (the first, BST).
+ * time in the zone as Vixie cron does: a fixed time the spring change skips (01:30 on the last Sunday of
+ * March) runs once, at the end of the gap (02:00 BST); one the autumn change repeats runs once (the first, BST).
  */
 export function nextRunAt(pattern: string, after: number): number {
   const next = new Cron(pattern, { timezone: SCHEDULE_TIME_ZONE, paused: true }).nextRun(new Date(after));
