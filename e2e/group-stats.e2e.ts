@@ -107,15 +107,15 @@ async function walkComparison(page: Page, made: Made) {
   expect(file.startsWith('\uFEFF')).toBe(true);
   const lines = file.slice(1).split('\r\n');
   expect(lines[0]).toBe(
-    'Business,Month,Orders added,Loaded,Collected,Collected in time,Expired,Cancelled,Removed,Median pickup,Average pickup,Paid,Exemptions,PIN reveals,Messages sent,Messages failed,Machine downtime,Alarms',
+    '"Business","Month","Orders added","Loaded","Collected","Collected in time","Expired","Cancelled","Removed","Median pickup","Average pickup","Paid","Exemptions","PIN reveals","Messages sent","Messages failed","Machine downtime","Alarms"',
   );
   // 12 months of the two businesses and their total, and the last line end.
   expect(lines).toHaveLength(1 + 12 * 3 + 1);
   expect(lines.slice(1, 4)).toEqual(
     expect.arrayContaining([
-      `${made.north},${made.monthName},0,0,12,0,0,0,0,–,1 hour,£25.00,0,0,0,0,0 hours,0`,
-      `${made.south},${made.monthName},0,0,8,0,0,0,0,–,0.5 hours,£9.90,0,0,0,0,0 hours,0`,
-      `All chosen,${made.monthName},0,0,20,0,0,0,0,–,0.8 hours,£34.90,0,0,0,0,0 hours,0`,
+      `"${made.north}","${made.monthName}",0,0,12,0,0,0,0,"–","1 hour","£25.00",0,0,0,0,"0 hours",0`,
+      `"${made.south}","${made.monthName}",0,0,8,0,0,0,0,"–","0.5 hours","£9.90",0,0,0,0,"0 hours",0`,
+      `"All chosen","${made.monthName}",0,0,20,0,0,0,0,"–","0.8 hours","£34.90",0,0,0,0,"0 hours",0`,
     ]),
   );
 

@@ -92,7 +92,7 @@ test('a monthly report sent without SMTP shows its CSV in the Mailbox, to downlo
   await expect(file).toHaveText(/^monthly-report-mailbox-pharmacy-\d{4}-\d{2}\.csv$/);
   const [download] = await Promise.all([page.waitForEvent('download'), file.click()]);
   const csv = await readFile((await download.path()) ?? '', 'utf8');
-  expect(csv.split('\r\n')[0]).toMatch(/^Month,Orders added,/);
+  expect(csv.split('\r\n')[0]).toMatch(/^"Month","Orders added",/);
   expect(csv.split('\r\n').filter((l) => l !== '')).toHaveLength(14);
   await expectAccessible(page, 'the mailbox with an attached file');
 });

@@ -58,7 +58,7 @@ async function sendReport(
   expect(csv?.filename).toMatch(/^monthly-report-report-pharmacy-.*-\d{4}-\d{2}\.csv$/);
   const lines = (csv?.content ?? '').split('\r\n').filter((l) => l !== '');
   expect(lines).toHaveLength(14);
-  expect(lines[0]).toMatch(/^Month,Orders added,Orders loaded,/);
+  expect(lines[0]).toMatch(/^"Month","Orders added","Orders loaded",/);
 }
 
 test('support emails a business its monthly report with the CSV', async ({ page }) => {

@@ -118,8 +118,8 @@ async function walkMonthly(page: Page, made: { businessId: string; monthName: st
   expect(file.startsWith('\uFEFF')).toBe(true);
   const lines = file.slice(1).split('\r\n');
   expect(lines).toEqual([
-    'Month,Orders added,Loaded,Collected,Collected in time,Expired,Cancelled,Removed,Median pickup,Average pickup,Paid,Exemptions,PIN reveals,Messages sent,Messages failed,Machine downtime,Alarms',
-    `${made.monthName},31,30,25,24,3,2,1,1.6 hours,3 hours,£118.90,"4 (A 3, F 1)",2,"39 (Email 9, SMS 30)",1 (SMS 1),2.1 days,2 (EM_0001 2)`,
+    '"Month","Orders added","Loaded","Collected","Collected in time","Expired","Cancelled","Removed","Median pickup","Average pickup","Paid","Exemptions","PIN reveals","Messages sent","Messages failed","Machine downtime","Alarms"',
+    `"${made.monthName}",31,30,25,24,3,2,1,"1.6 hours","3 hours","£118.90","4 (A 3, F 1)",2,"39 (Email 9, SMS 30)","1 (SMS 1)","2.1 days","2 (EM_0001 2)"`,
     '',
   ]);
   expect(download.suggestedFilename()).toMatch(/^monthly-figures-\d{4}-\d{2}-to-\d{4}-\d{2}\.csv$/);

@@ -57,7 +57,7 @@ async function collections(): Promise<Made> {
 }
 
 const header =
-  'Reference,Patient,Collected,Amount paid,Prescription charge,Retail charge,Exemption,Auto exempt,PIN revealed';
+  '"Reference","Patient","Collected","Amount paid","Prescription charge","Retail charge","Exemption","Auto exempt","PIN revealed"';
 
 /** The CSV the Export button downloads, as text. */
 async function exported(page: Page): Promise<{ name: string; lines: string[] }> {
@@ -87,8 +87,8 @@ async function walkRecords(page: Page, made: Made) {
   const all = await exported(page);
   expect(all.lines[0]).toBe(header);
   expect(all.lines).toHaveLength(3);
-  expect(all.lines.filter((l) => l.startsWith(`${made.revealed},Cora Collins,`))).toHaveLength(1);
-  expect(all.lines.filter((l) => l.startsWith(`${made.plain},Cora Collins,`))).toHaveLength(1);
+  expect(all.lines.filter((l) => l.startsWith(`${made.revealed},"Cora Collins",`))).toHaveLength(1);
+  expect(all.lines.filter((l) => l.startsWith(`${made.plain},"Cora Collins",`))).toHaveLength(1);
 
   await page.getByRole('button', { name: /Records$/ }).click();
   await page.getByRole('option', { name: 'PIN revealed', exact: true }).click();
@@ -102,7 +102,9 @@ async function walkRecords(page: Page, made: Made) {
   expect(revealed.lines).toHaveLength(2);
   expect(revealed.lines[0]).toBe(header);
   expect(revealed.lines[1]).toMatch(
-    new RegExp(`^${made.revealed},Cora Collins,\\d{2}-\\d{2}-\\d{4} [0-9:]{8},£0\\.00,£0\\.00,£0\\.00,,No,Yes$`),
+    new RegExp(
+      `^${made.revealed},"Cora Collins","\\d{2}-\\d{2}-\\d{4} [0-9:]{8}","£0\\.00","£0\\.00","£0\\.00",,"No","Yes"$`,
+    ),
   );
 
   // A range before today: nothing.

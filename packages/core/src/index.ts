@@ -9,6 +9,7 @@ export * from './contact/uk-mobile.ts';
 export * from './contact/uk-postcode.ts';
 export * from './contract/client.ts';
 export * from './contract/index.ts';
+export * from './csv/csv-text.ts';
 export * from './errors/app-error.ts';
 // Errors, messages and machine alerts of SPEC §8.
 export * from './errors/machine-alerts.ts';

@@ -88,22 +88,28 @@ export const octoberEstate: Row[] = [
   { year: 2025, month: 9, orders_added: 99 },
 ];
 
-const header =
+/** Every text cell of the CSV is quoted (core's csvText). */
+const header = [
   'Month,Orders added,Orders loaded,Orders collected,Collected within window,Orders expired,Orders cancelled,' +
-  'Orders removed,Median pickup (minutes),Total pickup (minutes),Paid by card (£),Exemptions declared,' +
-  'Exemption A,Exemption B,Exemption D,Exemption E,Exemption F,Exemption G,Exemption L,Exemption H,Exemption K,' +
-  'Exemption M,Exemption S,Exemption U,Exemption W,PIN reveals,Patient messages sent,SMS sent,SMS failed,' +
-  'Email sent,Email failed,WhatsApp sent,WhatsApp failed,Machine downtime (minutes),Alarms,Alarms by code,' +
-  'Patients at start of month,Patient change';
+    'Orders removed,Median pickup (minutes),Total pickup (minutes),Paid by card (£),Exemptions declared,' +
+    'Exemption A,Exemption B,Exemption D,Exemption E,Exemption F,Exemption G,Exemption L,Exemption H,Exemption K,' +
+    'Exemption M,Exemption S,Exemption U,Exemption W,PIN reveals,Patient messages sent,SMS sent,SMS failed,' +
+    'Email sent,Email failed,WhatsApp sent,WhatsApp failed,Machine downtime (minutes),Alarms,Alarms by code,' +
+    'Patients at start of month,Patient change',
+]
+  .join('')
+  .split(',')
+  .map((cell) => `"${cell}"`)
+  .join(',');
 
 /** A month with no row: zeros, but the patients the month before ended with carry over. */
 const zeros = (month: string, patients = 0) =>
-  `${month},0,0,0,0,0,0,0,,0,0.00,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,,${patients},0`;
+  `"${month}",0,0,0,0,0,0,0,,0,0.00,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,,${patients},0`;
 
 /** The CSV of {@link octoberEstate} reported for October 2026: 13 months, oldest first. */
 export const octoberCsv = [
   header,
-  '2025-10,3,0,0,0,0,0,0,,0,0.00,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,,100,0',
+  '"2025-10",3,0,0,0,0,0,0,,0,0.00,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,,100,0',
   zeros('2025-11', 100),
   zeros('2025-12', 100),
   zeros('2026-01', 100),
@@ -114,7 +120,7 @@ export const octoberCsv = [
   zeros('2026-06', 100),
   zeros('2026-07', 100),
   zeros('2026-08', 100),
-  '2026-09,7,7,7,7,0,0,0,60,420,1234.56,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,,122,-2',
-  '2026-10,12,11,9,8,1,2,1,210,3030,23.80,3,1,0,0,0,2,0,0,0,0,0,0,0,0,1,20,15,1,5,0,0,0,45,3,EM_0001: 2; EM_0003: 1,120,5',
+  '"2026-09",7,7,7,7,0,0,0,60,420,1234.56,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,,122,-2',
+  '"2026-10",12,11,9,8,1,2,1,210,3030,23.80,3,1,0,0,0,2,0,0,0,0,0,0,0,0,1,20,15,1,5,0,0,0,45,3,"EM_0001: 2; EM_0003: 1",120,5',
   '',
 ].join('\r\n');

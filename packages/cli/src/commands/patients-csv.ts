@@ -2,25 +2,6 @@ import { basename, dirname, extname, join } from 'node:path';
 import { type CsvFieldKind, type CsvMapping, csvFieldKinds, csvFieldLabels } from '@medlocker/core';
 import { UsageError } from '../context.ts';
 
-/**
- * A cell a spreadsheet would run as a formula (= + - @, and the tab and carriage return that can
- * start one) is written with a leading apostrophe, so opening a report or an export in Excel or
- * LibreOffice never executes what a patient list held (OWASP "CSV injection").
- */
-export function neutralise(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
-}
-
-/** One CSV line (RFC 4180 quoting), each cell neutralised first. */
-export function csvLine(cells: readonly (string | number | null | undefined)[]): string {
-  return cells
-    .map((value) => {
-      const cell = neutralise(value === null || value === undefined ? '' : String(value));
-      return /[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
-    })
-    .join(',');
-}
-
 /** `patients.csv` → `patients.errors.csv` in the same folder. */
 export function defaultErrorsPath(file: string): string {
   const ext = extname(file);

@@ -1,10 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import {
   bodySizedParts,
+  type CsvCell,
   CsvFileError,
   type CsvInspection,
   type CsvMapping,
   checkMapping,
+  csvText,
   decodeCsvBytes,
   guessMapping,
   type ImportedPatient,
@@ -19,7 +21,6 @@ import { businessIdOf } from '../business-ref.ts';
 import type { Client } from '../client.ts';
 import { type CliIo, CliRefusal, type CommandContext, contextOf, UsageError } from '../context.ts';
 import {
-  csvLine,
   defaultErrorsPath,
   parseMapFlag,
   parseMappingFile,
@@ -110,9 +111,12 @@ async function saveMapping(path: string, firstLine: 'data' | 'fields', mapping: 
 }
 
 async function writeErrors(path: string, errors: RowError[]) {
-  const lines = [csvLine(['Row', 'Error']), ...errors.map((e) => csvLine([e.row, e.errors.join('; ')]))];
+  const csv = csvText(
+    ['Row', 'Error'],
+    errors.map((e) => [e.row, e.errors.join('; ')]),
+  );
   // The messages quote the bad values (SPEC §5), so the report is as private as the file it came from.
-  await writeFile(path, `${lines.join('\r\n')}\r\n`, { mode: 0o600 });
+  await writeFile(path, csv, { mode: 0o600 });
 }
 
 /** `medlocker patients import | export`. */
@@ -278,7 +282,7 @@ function exportCommand(patients: Command, io: CliIo): void {
         'Town',
         'Postcode',
       ];
-      const lines = [csvLine(options.includeDeleted ? [...header, 'Deleted'] : header)];
+      const rows: CsvCell[][] = [];
       let nextToken: string | null = null;
       let count = 0;
       do {
@@ -302,13 +306,13 @@ function exportCommand(patients: Command, io: CliIo): void {
             p.address?.postTown,
             p.address?.postcode,
           ];
-          lines.push(csvLine(options.includeDeleted ? [...cells, p.deleted ? 'yes' : ''] : cells));
+          rows.push(options.includeDeleted ? [...cells, p.deleted ? 'yes' : ''] : cells);
         }
         count += page.patients.length;
         nextToken = page.nextToken;
         if (options.out && io.interactive && !ctx.json) io.stderr(`\rExported ${count} patients…`);
       } while (nextToken);
-      const csv = `${lines.join('\r\n')}\r\n`;
+      const csv = csvText(options.includeDeleted ? [...header, 'Deleted'] : header, rows);
       if (options.out) {
         await writeFile(options.out, csv, { mode: 0o600 });
         if (io.interactive && !ctx.json) io.stderr('\r\x1b[K');

@@ -18,17 +18,17 @@ const record = (extra: Partial<CollectionRecord> = {}): CollectionRecord => ({
 });
 
 describe('collectionRecordsCsv', () => {
-  it('writes a header and one line per record, in London time and pounds with 2 decimals', () => {
+  it('writes a header and one line per record, in London time and pounds with 2 decimals, text quoted', () => {
     expect(collectionRecordsCsv([record(), record({ reference: '000043', exemptionCode: 'F', amountPaid: 0 })])).toBe(
-      'Reference,Patient,Collected,Amount paid,Prescription charge,Retail charge,Exemption,Auto exempt,PIN revealed\r\n' +
-        '000042,Sam Patient,25-10-2026 00:30:00,£11.90,£9.90,£2.00,,No,Yes\r\n' +
-        '000043,Sam Patient,25-10-2026 00:30:00,£0.00,£9.90,£2.00,F,No,Yes\r\n',
+      '"Reference","Patient","Collected","Amount paid","Prescription charge","Retail charge","Exemption","Auto exempt","PIN revealed"\r\n' +
+        '000042,"Sam Patient","25-10-2026 00:30:00","£11.90","£9.90","£2.00",,"No","Yes"\r\n' +
+        '000043,"Sam Patient","25-10-2026 00:30:00","£0.00","£9.90","£2.00","F","No","Yes"\r\n',
     );
   });
-  it('quotes commas and keeps a formula-like name as text', () => {
-    const csv = collectionRecordsCsv([record({ patientName: '=HYPERLINK("x"), Bob' })]);
+  it('keeps a formula-like name as text, at its start and after a separator', () => {
+    const csv = collectionRecordsCsv([record({ patientName: '=HYPERLINK("x"), Bob;=1+1' })]);
     expect(csv.split('\r\n')[1]).toBe(
-      '000042,"\'=HYPERLINK(""x""), Bob",25-10-2026 00:30:00,£11.90,£9.90,£2.00,,No,Yes',
+      '000042,"\'=HYPERLINK(""x""), Bob;\'=1+1","25-10-2026 00:30:00","£11.90","£9.90","£2.00",,"No","Yes"',
     );
   });
   it('is the header alone with no records', () => {

@@ -1,4 +1,4 @@
-import Papa from 'papaparse';
+import { csvText } from '../csv/csv-text.ts';
 import { formatDateTime } from '../format/date.ts';
 import { formatPence } from '../format/money.ts';
 import type { CollectionRecord } from '../order/order.ts';
@@ -34,14 +34,8 @@ export function collectionRecordCells(r: CollectionRecord): string[] {
 }
 
 /**
- * The CSV of collection records: a header line, then one line per record in the order given, CRLF
- * line ends (RFC 4180). A cell starting with = + - @ is prefixed with ' so a spreadsheet shows a
- * patient's name as text rather than running it as a formula.
+ * The CSV of collection records (csvText: a patient's name is quoted and never run as a formula), one
+ * line per record in the order given.
  */
-export function collectionRecordsCsv(records: readonly CollectionRecord[]): string {
-  const rows = records.map((r) => collectionRecordCells(r).map(defuseCell));
-  return `${Papa.unparse([[...collectionRecordColumns], ...rows], { newline: '\r\n' })}\r\n`;
-}
-
-/** A cell starting with = + - @ (or a tab or CR) gets a ' first: a spreadsheet shows it as text. */
-export const defuseCell = (cell: string) => (/^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell);
+export const collectionRecordsCsv = (records: readonly CollectionRecord[]): string =>
+  csvText(collectionRecordColumns, records.map(collectionRecordCells));

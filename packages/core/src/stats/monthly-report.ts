@@ -1,7 +1,6 @@
-import Papa from 'papaparse';
+import { csvText } from '../csv/csv-text.ts';
 import { penceToAmountText } from '../format/money.ts';
 import { exemptionCodes } from '../order/exemption-code.ts';
-import { defuseCell } from './collection-csv.ts';
 import type { MonthlyBusinessStats } from './stats.ts';
 
 /*
@@ -88,16 +87,8 @@ export function monthlyReportCells(row: MonthlyBusinessStats): string[] {
 }
 
 /**
- * A cell a spreadsheet would run as a formula (= + - @ first) gets a ' first and shows as text; a plain
- * number ("-3", a patient change; "-1.50") stays a number the sheet can sum.
+ * The CSV (csvText: quoted and defused text cells; the alarm codes come from the lockers), one line per
+ * row in the order given; a plain number ("-3", a patient change) stays a number the sheet can sum.
  */
-const defuseText = (cell: string) => (/^-?\d+(\.\d+)?$/.test(cell) ? cell : defuseCell(cell));
-
-/**
- * The CSV: a header line, then one line per row in the order given; CRLF line ends (RFC 4180). Text
- * cells (the alarm codes come from the lockers) are defused as the other CSVs' are.
- */
-export function monthlyReportCsv(rows: readonly MonthlyBusinessStats[]): string {
-  const lines = rows.map((r) => monthlyReportCells(r).map(defuseText));
-  return `${Papa.unparse([[...monthlyReportColumns], ...lines], { newline: '\r\n' })}\r\n`;
-}
+export const monthlyReportCsv = (rows: readonly MonthlyBusinessStats[]): string =>
+  csvText(monthlyReportColumns, rows.map(monthlyReportCells));

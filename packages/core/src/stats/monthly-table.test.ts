@@ -64,10 +64,10 @@ describe('the monthly table', () => {
   it('writes the CSV with a header, CRLF lines, the business first when asked, and formula cells defused', () => {
     const csv = monthlyStatsCsv([{ ...october, businessName: '=HYPERLINK("x")' }], { withBusiness: true });
     const [header, row, end] = csv.split('\r\n');
-    expect(header).toBe(['Business', ...monthlyStatsColumns].join(','));
-    expect(row?.startsWith(`"'=HYPERLINK(""x"")",October 2026,31,30,25,24,3,2,1,1.6 hours,3 hours,£118.90,`)).toBe(
-      true,
-    );
+    expect(header).toBe(['Business', ...monthlyStatsColumns].map((c) => `"${c}"`).join(','));
+    expect(
+      row?.startsWith(`"'=HYPERLINK(""x"")","October 2026",31,30,25,24,3,2,1,"1.6 hours","3 hours","£118.90",`),
+    ).toBe(true);
     expect(end).toBe('');
   });
 });

@@ -1,8 +1,7 @@
-import Papa from 'papaparse';
+import { csvText } from '../csv/csv-text.ts';
 import { formatMonth } from '../format/date.ts';
 import { formatMinutes } from '../format/duration.ts';
 import { formatPence } from '../format/money.ts';
-import { defuseCell } from './collection-csv.ts';
 import type { MonthlyBusinessStats } from './stats.ts';
 
 /** A month's figures, of one business or added up over several (the group's totals). */
@@ -82,7 +81,7 @@ export function monthlyStatsCsv(
 ): string {
   const header = options.withBusiness ? ['Business', ...monthlyStatsColumns] : [...monthlyStatsColumns];
   const lines = rows.map((r) =>
-    (options.withBusiness ? [r.businessName ?? '', ...monthlyStatsCells(r)] : monthlyStatsCells(r)).map(defuseCell),
+    options.withBusiness ? [r.businessName ?? '', ...monthlyStatsCells(r)] : monthlyStatsCells(r),
   );
-  return `${Papa.unparse([header, ...lines], { newline: '\r\n' })}\r\n`;
+  return csvText(header, lines);
 }

@@ -18,7 +18,7 @@ import {
 import { testPatient } from '../../testing/patients.ts';
 import { saveTestIntegrationClient } from '../../testing/webhooks.ts';
 import { sendExpiryReminders } from '../orders/expiry.ts';
-import { csvLine, packZip } from './file.ts';
+import { packZip } from './file.ts';
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
@@ -490,9 +490,9 @@ describeApi(
         expect(lines('temperature-readings.csv')[4]).toEndWith(',31,true');
         const orders = lines('orders.csv');
         expect(orders).toHaveLength(3);
-        expect(orders[1]).toStartWith(`${s.a.reference},${s.a.id},`);
+        expect(orders[1]).toStartWith(`${s.a.reference},"${s.a.id}",`);
         expect(orders[2]).toContain('Warm, check');
-        expect(lines('alarms.csv').map((l) => l.split(',')[2])).toEqual(['code', 'MP_0001', 'EM_0003']);
+        expect(lines('alarms.csv').map((l) => l.split(',')[2])).toEqual(['"code"', '"MP_0001"', '"EM_0003"']);
         expect(
           lines('messages.csv')
             .slice(1)
@@ -578,8 +578,44 @@ describeApi(
       expect(all).toContain('Files: temperature-readings.csv (every reading)');
     });
 
-    it('writes CSV cells a spreadsheet cannot run as formulas', () => {
-      expect(csvLine(['=HYPERLINK("x")', 'a,b', 3, null, '-2'])).toBe(`"'=HYPERLINK(""x"")","a,b",3,,'-2`);
+    it('writes CSV cells a spreadsheet cannot run as formulas, however its locale splits them', () => {
+      const order = {
+        id: 'o1',
+        reference: '000042',
+        patientName: '=HYPERLINK("x")',
+        patientDisplayId: 'P1',
+        barcode: 'CSV;=1+1-1796461761303',
+        status: 'loaded' as const,
+        inAt: MIN,
+        outAt: null,
+        location: 'A1',
+        live: true,
+        pinHold: null,
+        messages: [],
+      };
+      const pack = {
+        machine: { id: 'm1', name: 'Front', businessId: 'b1', businessName: 'Pharmacy b1' },
+        from: 0,
+        to: HOUR,
+        generatedAt: HOUR,
+        temperature: {
+          band: { min: 15, max: 25 },
+          count: 0,
+          min: null,
+          max: null,
+          average: null,
+          outsideCount: 0,
+          outside: [],
+          excursions: [],
+        },
+        alarms: [],
+        orders: [order],
+        actions: [],
+      };
+      const orders = strFromU8(unzipSync(packZip(pack, [], 'MedLocker'))['orders.csv'] ?? new Uint8Array());
+      expect(orders.split('\r\n')[1]).toStartWith(
+        `000042,"o1","'=HYPERLINK(""x"")","P1","CSV;'=1+1-1796461761303","loaded","A1",`,
+      );
     });
   },
   () => ({ auth: scopedAuth }),

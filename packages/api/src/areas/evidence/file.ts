@@ -1,4 +1,11 @@
-import { type EvidencePack, formatDateTime, formatTemperature, toIsoDate } from '@medlocker/core';
+import {
+  type CsvCell,
+  csvText,
+  type EvidencePack,
+  formatDateTime,
+  formatTemperature,
+  toIsoDate,
+} from '@medlocker/core';
 import { strToU8, zipSync } from 'fflate';
 
 /*
@@ -7,24 +14,8 @@ import { strToU8, zipSync } from 'fflate';
  * London wall-clock (DD-MM-YYYY HH:mm:ss) beside the exact milliseconds.
  */
 
-/**
- * One CSV line. Cells are quoted when they hold a comma, quote or line break; a cell a spreadsheet
- * would run as a formula (=, +, -, @ first) gets a leading apostrophe (OWASP's CSV injection advice):
- * patient names and messages come from outside.
- */
-export function csvLine(cells: readonly (string | number | boolean | null | undefined)[]): string {
-  return cells
-    .map((cell) => {
-      if (cell === null || cell === undefined) return '';
-      let text = String(cell);
-      if (typeof cell === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-      return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-    })
-    .join(',');
-}
-
-const csv = (header: string[], rows: (string | number | boolean | null | undefined)[][]) =>
-  `${[csvLine(header), ...rows.map(csvLine)].join('\r\n')}\r\n`;
+/** A CSV of the pack: core's csvText (text cells quoted and defused: patients' names, barcodes and messages come from outside). */
+const csv = (header: string[], rows: CsvCell[][]) => csvText(header, rows);
 
 const when = (at: number | null) => (at === null ? '' : formatDateTime(at));
 

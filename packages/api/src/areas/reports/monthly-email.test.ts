@@ -89,7 +89,7 @@ describeApi(
       const mail = await catcher.waitFor('owner@pharmacy.test');
       expect(mail.subject).toBe('MedLocker monthly report: High St Pharmacy, September 2026');
       expect(mail.attachments[0]?.content.split('\r\n').slice(1, 2)).toEqual([
-        '2025-09,99,0,0,0,0,0,0,,0,0.00,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,,0,0',
+        '"2025-09",99,0,0,0,0,0,0,,0,0.00,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,,0,0',
       ]);
       expect((await send({ businessId, year: 2026, month: 11 })).status).toBe(200);
       expect((await send({ businessId, year: 2026, month: 11 })).status).toBe(200);
