@@ -4,7 +4,7 @@ import { Business, BusinessInfo } from '../business/business.ts';
 import { BusinessContactLists } from '../business/business-input.ts';
 import { normaliseUkPostcode, UkPostcode } from '../contact/uk-postcode.ts';
 import { ArchivedStamp } from '../stamps.ts';
-import { Email, isEmail, Required } from '../validation/general.ts';
+import { Email, isEmail, Required, RequiredLine } from '../validation/general.ts';
 import { fail } from '../validation/rule.ts';
 import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
@@ -63,7 +63,7 @@ export const BusinessAddressForm = type({
  * value X already exists' at the repeat's index). The lists may be left out: empty.
  */
 export const BusinessForm = type({
-  name: upTo(stringLimits.businessName, Required).pipe((s) => s.trim()),
+  name: upTo(stringLimits.businessName, RequiredLine).pipe((s) => s.trim()),
   email: Email,
   address: BusinessAddressForm,
   'notificationEmails?': BusinessContactLists.get('notificationEmails'),

@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { Group } from '../business/group.ts';
 import { ArchivedStamp } from '../stamps.ts';
-import { Required } from '../validation/general.ts';
+import { Required, RequiredLine } from '../validation/general.ts';
 import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
 import { infoPageSize, logoMethods, OptionalEmail, OptionalLine, OptionalPostcode } from './businesses.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
@@ -21,7 +21,7 @@ const Paging = { 'nextToken?': NextToken } as const;
  * valid (postcode stored 'SW1A 1AA'). `parentId` nests the group under another (no cycles).
  */
 export const GroupForm = type({
-  name: upTo(stringLimits.businessName, Required).pipe((s) => s.trim()),
+  name: upTo(stringLimits.businessName, RequiredLine).pipe((s) => s.trim()),
   'email?': OptionalEmail,
   'address?': {
     'line1?': OptionalLine,

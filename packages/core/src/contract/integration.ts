@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { IntegrationClient } from '../settings/integration-client.ts';
-import { Bool, Email, integerInRange, Required } from '../validation/general.ts';
+import { Bool, Email, integerInRange, Required, RequiredLine } from '../validation/general.ts';
 import { reject, textInput } from '../validation/rule.ts';
 import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
@@ -33,7 +33,8 @@ export const WebhookUrl = textInput('INVALID_FORMAT', undefined, stringLimits.ur
   return reject(ctx, 'INVALID_FORMAT', 'The webhook URL must start with https://');
 });
 
-const Name = upTo(stringLimits.name, Required);
+/** A client's or partner's name: one line (it reaches mail and webhook bodies). */
+const Name = upTo(stringLimits.name, RequiredLine);
 
 /** A known pharmacy system supplier (SPEC §9). */
 export const IntegrationPartner = type({

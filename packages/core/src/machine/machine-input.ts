@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { validationMessage } from '../validation/catalogue.ts';
-import { Bool, PositiveInteger, Required, text } from '../validation/general.ts';
+import { Bool, PositiveInteger, Required, RequiredLine, text } from '../validation/general.ts';
 import { atMostLength, fail } from '../validation/rule.ts';
 
 /** The longest machine name, counted after trimming. */
@@ -21,7 +21,7 @@ export const machineSlotsMax = 1000;
  */
 export const MachineInput = type({
   // The raw text is bounded too (blanks around count there), so nothing unbounded reaches the trim.
-  name: atMostLength(2 * machineNameMaxLength, Required)
+  name: atMostLength(2 * machineNameMaxLength, RequiredLine)
     .pipe((s) => s.trim())
     .to(text({ max: machineNameMaxLength })),
   numberOfSlots: PositiveInteger.pipe((n, ctx) =>

@@ -108,6 +108,19 @@ export const text = ({ min, max, pattern }: TextOptions = {}) =>
 export const Required = textInput('REQUIRED').narrow((s, ctx) => s.trim() !== '' || reject(ctx, 'REQUIRED'));
 export type Required = typeof Required.infer;
 
+/** A control character (C0, DEL, C1) or a Unicode line or paragraph separator. */
+const isControlCode = (c: number) => c < 32 || (c >= 127 && c <= 159) || c === 0x2028 || c === 0x2029;
+
+/**
+ * Required text on one line, for the names that reach message bodies and mail headers (businesses,
+ * groups, machines, integration clients and partners): no line break or other control character
+ * ('Value is not correctly formatted', INVALID_FORMAT).
+ */
+export const RequiredLine = Required.narrow((s, ctx) => {
+  for (let i = 0; i < s.length; i++) if (isControlCode(s.charCodeAt(i))) return reject(ctx, 'INVALID_FORMAT');
+  return true;
+});
+
 /**
  * True for the characters JavaScript's `trim()` and a regular expression's `\s` treat as blank: ASCII
  * tab to carriage return and space, no-break space, and the Unicode spaces and line separators.
