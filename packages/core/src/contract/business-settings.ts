@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${name} placeholders are the content of the default templates.
 import { type } from 'arktype';
+import { maxCollectionWindowDays } from '../order/transitions.ts';
 import {
   BusinessFeatureSettings,
   Nation,
@@ -10,7 +11,7 @@ import { SmsSenderId } from '../settings/sms-sender-id.ts';
 import { SmsTemplateKey, SmsTemplates, smsTemplateKeys } from '../settings/sms-templates.ts';
 import { eachGiven, eachKey } from '../validation/by-key.ts';
 import { validationMessage } from '../validation/catalogue.ts';
-import { Bool, minimumInteger, Required } from '../validation/general.ts';
+import { Bool, integerAtLeast, Required } from '../validation/general.ts';
 import { reject } from '../validation/rule.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
@@ -101,7 +102,7 @@ export const FeatureSettingsChanges = type({
     if (s.enabled && url === null) return reject(ctx, 'REQUIRED', undefined, [...ctx.path, 'url']);
     return true;
   }),
-  'orderCollection?': { defaultCollectionWindow: minimumInteger(collectionWindowDays.min) },
+  'orderCollection?': { defaultCollectionWindow: integerAtLeast(collectionWindowDays.min, maxCollectionWindowDays) },
   'sendOnlyEmailIfPossible?': Bool,
   'sendOrderRemovedSms?': Bool,
   'sendOrderExpiringSms?': Bool,

@@ -4,6 +4,7 @@ import { Order } from '../order/order.ts';
 import { OrderReason } from '../order/order-input.ts';
 import { OrderStatus } from '../order/statuses.ts';
 import { Timestamp } from '../stamps.ts';
+import { TimeInput } from '../validation/general.ts';
 import { Id } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
 
@@ -26,7 +27,7 @@ export const evidenceOutsideReadingsMax = 500;
  */
 export const evidenceFileReadingsMax = 250_000;
 
-const Range = { machineId: Id, from: Timestamp, to: Timestamp };
+const Range = { machineId: Id, from: TimeInput, to: TimeInput };
 
 /** A machine event as the pack shows it: an alarm, an excursion or an outage (MP_0003/MP_0006). */
 export const EvidenceMachineEvent = type({

@@ -1,10 +1,11 @@
 import { type } from 'arktype';
 import { AlarmTemplateCode, alarmPlaceholders, alarmTemplateCodes } from '../errors/machine-alerts.ts';
+import { maxChargePence } from '../money/charge.ts';
 import { GlobalSettings } from '../settings/global-settings.ts';
 import { placeholdersIn } from '../settings/sms-templates.ts';
 import { anyKey, eachGiven, eachKey } from '../validation/by-key.ts';
 import { validationMessage } from '../validation/catalogue.ts';
-import { PositiveInteger } from '../validation/general.ts';
+import { positiveIntegerUpTo } from '../validation/general.ts';
 import { upTo } from '../validation/string-limits.ts';
 import { defineArea, supportOnly } from './define.ts';
 
@@ -67,10 +68,10 @@ export const globalSettings = defineArea({
     summary: 'The global settings: the NHS prescription charge in pence.',
   },
   createOrUpdateGlobalSettings: {
-    input: type({ nhsPrescriptionCharge: PositiveInteger }),
+    input: type({ nhsPrescriptionCharge: positiveIntegerUpTo(maxChargePence) }),
     output: GlobalSettingsResult,
     access: supportOnly,
-    summary: 'Sets the NHS prescription charge, in pence (a positive whole number).',
+    summary: 'Sets the NHS prescription charge, in pence (a whole number from 1 to 1000000).',
   },
   getAlarmMessageTemplates: {
     input: type({}),

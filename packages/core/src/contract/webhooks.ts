@@ -2,6 +2,7 @@ import { type } from 'arktype';
 import { IntegrationEvent, integrationEventTypes, WEBHOOK_TEST_EVENT } from '../integration/events.ts';
 import { Timestamp } from '../stamps.ts';
 import { validationMessages } from '../validation/catalogue.ts';
+import { TimeInput } from '../validation/general.ts';
 import { Id, NextToken } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
 
@@ -95,7 +96,7 @@ export const webhooks = defineArea({
       /** Only deliveries with this outcome. */
       'outcome?': WebhookOutcome.configure(invalidChoice),
       /** Only deliveries made at or after this time (ms since the epoch). */
-      'since?': Timestamp,
+      'since?': TimeInput,
       'nextToken?': NextToken,
     }),
     output: type({ deliveries: WebhookDelivery.array(), nextToken: 'string | null' }),
@@ -117,7 +118,7 @@ export const webhooks = defineArea({
       'Sends a succeeded or failed delivery again, with the same webhook-id (409 while it is pending or the endpoint is disabled).',
   },
   replayFailed: {
-    input: type({ businessId: Id, since: Timestamp }),
+    input: type({ businessId: Id, since: TimeInput }),
     output: type({ replayed: 'number.integer >= 0' }),
     access: staff({ business: 'businessId' }, true),
     summary:

@@ -223,6 +223,28 @@ export const IntegerValue = integerRule(() => true, 'INVALID_INTEGER');
 export const integerInRange = (min: number, max: number) =>
   integerRule((n) => n >= min && n <= max, 'INVALID_RANGE', validationMessage.range(min, max));
 
+/** The latest time a JavaScript date holds (ms since the epoch): no time given as input is later. */
+export const maxTimestamp = 8_640_000_000_000_000;
+
+/**
+ * A time given as input, ms since the epoch: a whole number from 0 to {@link maxTimestamp} ('Invalid
+ * range, value must be an integer between 0 and 8640000000000000'), never one the database cannot hold.
+ */
+export const TimeInput = type('number.integer').narrow(
+  (n, ctx) => (n >= 0 && n <= maxTimestamp) || reject(ctx, 'INVALID_RANGE', validationMessage.range(0, maxTimestamp)),
+);
+
+/**
+ * SPEC §5 minimum integer ('Invalid minimum integer, value cannot be smaller than N'), and a most
+ * (`Invalid range, value must be an integer between N and M`) where one is given.
+ */
+export const integerAtLeast = (min: number, max: number) =>
+  minimumInteger(min).narrow((n, ctx) => n <= max || reject(ctx, 'INVALID_RANGE', validationMessage.range(min, max)));
+
+/** SPEC §5 positive integer, and at most `max` (`Invalid range, value must be an integer between 1 and M`). */
+export const positiveIntegerUpTo = (max: number) =>
+  PositiveInteger.narrow((n, ctx) => n <= max || reject(ctx, 'INVALID_RANGE', validationMessage.range(1, max)));
+
 /** SPEC §5 minimum integer ('Invalid minimum integer, value cannot be smaller than N'). */
 export const minimumInteger = (min: number) =>
   integerRule((n) => n >= min, 'INVALID_MINIMUM_INTEGER', validationMessage.minimumInteger(min));
