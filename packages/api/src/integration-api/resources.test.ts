@@ -121,6 +121,27 @@ describeApi(
       );
     });
 
+    it('refuses a patient with fields the document does not declare (400, each named), and stores nothing', async () => {
+      const e = await estate(t);
+      const api = caller(t, await tokenOf(t, e));
+      const before = await count(t, 'patients');
+      const body = `{${JSON.stringify(testPatient(9)).slice(1, -1)},"id":"p-chosen","__proto__":{"x":1},"constructor":"y","name2":{"nested":true}}`;
+      const res = await api('POST', '/patients', body);
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((x: { path: string }) => x.path).sort()).toEqual([
+        '__proto__',
+        'constructor',
+        'id',
+        'name2',
+      ]);
+      expect(await count(t, 'patients')).toBe(before);
+      const nested = await api('POST', '/patients', {
+        ...testPatient(9),
+        address: { ...testPatient(9).address, extra: 1 },
+      });
+      expect(nested.status).toBe(400);
+    });
+
     it('finds a patient by an NHS number written as the upsert took it (with spaces)', async () => {
       const e = await estate(t);
       const displayIdField = { name: 'NHS number', required: true, validateNhsNumber: true };

@@ -115,9 +115,10 @@ export const IntegrationCancelInput = type({ '+': 'reject', reason: OrderReason 
 
 /**
  * `POST /integration/v1/patients`: a patient upserted by `displayId`, the business's own id for them
- * (its record system's id or the NHS number, as the business's Patient ID setting says).
+ * (its record system's id or the NHS number, as the business's Patient ID setting says). A field the
+ * document does not declare, at any depth, is refused (400), as in every other body.
  */
-export const IntegrationPatientInput = ImportedPatient;
+export const IntegrationPatientInput = ImportedPatient.onDeepUndeclaredKey('reject');
 
 /** `GET /integration/v1/orders` filters; `created*` are ISO 8601 times, `cursor` the last page's `next`. */
 export const IntegrationOrderQuery = type({
