@@ -658,6 +658,12 @@ export type RateBucketsTable = {
   refilled_at: number;
 };
 
+export type SamlMetadataTable = {
+  url: string;
+  xml: string;
+  fetched: number;
+};
+
 export type SessionsTable = {
   id: string;
   token_hash: string;
@@ -836,6 +842,7 @@ export type Database = {
   payment_settings: PaymentSettingsTable;
   pin_attempts: PinAttemptsTable;
   rate_buckets: RateBucketsTable;
+  saml_metadata: SamlMetadataTable;
   sessions: SessionsTable;
   short_urls: ShortUrlsTable;
   sso_assertions: SsoAssertionsTable;

@@ -1,6 +1,9 @@
 import { X509Certificate } from 'node:crypto';
+import type { AppDeps } from '../../deps.ts';
 import type { StoredConfiguration } from './config.ts';
+import { cachedMetadata, storeMetadata } from './metadata-repository.ts';
 import { type ProviderPolicy, providerFetch } from './provider-fetch.ts';
+import { readIdpMetadata } from './saml-idp-metadata.ts';
 
 /*
  * What `identityProviders.test` says of a SAML provider: whether its metadata can be read and holds a
@@ -10,35 +13,22 @@ import { type ProviderPolicy, providerFetch } from './provider-fetch.ts';
 type Check = { check: string; ok: boolean; message: string };
 
 /**
- * Metadata read by URL is kept 10 minutes (per URL, per process) rather than fetched at every sign-in
- * (twice: at the request and at the response). `identityProviders.test` always fetches it afresh, and
- * what it reads is kept: a provider that rotated its certificate is picked up by pressing Test.
+ * Metadata read by URL is kept 10 minutes rather than fetched at every sign-in (twice: at the request
+ * and at the response), in the database (migration 0038), so every api process reads what any of them
+ * fetched. `identityProviders.test` always fetches it afresh and keeps what it read: a provider that
+ * rotated its certificate is picked up by every process by pressing Test.
  */
 export const METADATA_TTL_MS = 10 * 60_000;
-const METADATA_CACHE_SIZE = 200;
-const metadataCache = new Map<string, { at: number; xml: string }>();
 
-async function metadataText(
-  c: StoredConfiguration,
-  policy: ProviderPolicy,
-  options: { fresh?: boolean } = {},
-): Promise<{ xml: string } | { problem: string } | null> {
-  if (c.metadataXml) return { xml: c.metadataXml };
-  if (!c.metadataUrl) return null;
-  const hit = metadataCache.get(c.metadataUrl);
-  if (hit && !options.fresh && Date.now() - hit.at < METADATA_TTL_MS) return { xml: hit.xml };
+/** Where fetched metadata is kept for every process, and the clock that dates it. */
+export type MetadataStore = Pick<AppDeps, 'db' | 'now'>;
+
+async function fetchMetadata(url: string, policy: ProviderPolicy): Promise<{ xml: string } | { problem: string }> {
   try {
     // Checked (https, public address, every redirect), 5 s and 1 MB at most: sso/provider-fetch.ts.
-    const response = await providerFetch(policy)(c.metadataUrl);
+    const response = await providerFetch(policy)(url);
     if (!response.ok) return { problem: `The metadata URL answered HTTP ${response.status}` };
-    const xml = await response.text();
-    metadataCache.delete(c.metadataUrl);
-    if (metadataCache.size >= METADATA_CACHE_SIZE) {
-      const oldest = metadataCache.keys().next().value;
-      if (oldest !== undefined) metadataCache.delete(oldest);
-    }
-    metadataCache.set(c.metadataUrl, { at: Date.now(), xml });
-    return { xml };
+    return { xml: await response.text() };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     return {
@@ -47,7 +37,22 @@ async function metadataText(
   }
 }
 
-const attr = (tag: string, name: string): string | null => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1] ?? null;
+async function metadataText(
+  c: StoredConfiguration,
+  policy: ProviderPolicy,
+  store: MetadataStore | undefined,
+  options: { fresh?: boolean } = {},
+): Promise<{ xml: string } | { problem: string } | null> {
+  if (c.metadataXml) return { xml: c.metadataXml };
+  if (!c.metadataUrl) return null;
+  if (store && !options.fresh) {
+    const hit = await cachedMetadata(store.db, c.metadataUrl);
+    if (hit && store.now() - hit.fetched < METADATA_TTL_MS) return { xml: hit.xml };
+  }
+  const fetched = await fetchMetadata(c.metadataUrl, policy);
+  if (store && 'xml' in fetched) await storeMetadata(store.db, c.metadataUrl, fetched.xml, store.now());
+  return fetched;
+}
 
 function certificateCheck(pem: string): Check {
   const body = pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
@@ -70,75 +75,47 @@ function certificateCheck(pem: string): Check {
   }
 }
 
-/** The IdP's sign-in URL, certificate and entity id, from its metadata or as typed; or a problem in words. */
+/**
+ * The IdP's sign-in URL, signing certificates and entity id, from its metadata or as typed (a typed
+ * value wins); or a problem in words.
+ */
 export async function readSamlMetadata(
   c: StoredConfiguration,
   policy: ProviderPolicy,
-): Promise<{ ssoUrl: string; certificate: string; entityId: string } | { problem: string }> {
-  const read = await metadataText(c, policy);
+  store: MetadataStore,
+): Promise<{ ssoUrl: string; certificates: string[]; entityId: string } | { problem: string }> {
+  const read = await metadataText(c, policy, store);
   if (read && 'problem' in read) return read;
-  let ssoUrl = c.ssoUrl;
-  let certificate = c.certificate;
-  let entityId = c.entityId;
-  if (read && 'xml' in read) {
-    const entity = /<(?:\w+:)?EntityDescriptor\b[^>]*>/.exec(read.xml);
-    if (!entity || !/<(?:\w+:)?IDPSSODescriptor\b/.test(read.xml))
-      return { problem: 'The metadata is not a SAML identity provider description' };
-    entityId = entityId || (attr(entity[0], 'entityID') ?? '');
-    const sso =
-      /<(?:\w+:)?SingleSignOnService\b[^>]*Binding="urn:oasis:names:tc:SAML:2\.0:bindings:HTTP-Redirect"[^>]*>/.exec(
-        read.xml,
-      );
-    ssoUrl = ssoUrl || (sso ? (attr(sso[0], 'Location') ?? '') : '');
-    certificate = certificate || (/<(?:\w+:)?X509Certificate>([^<]+)</.exec(read.xml)?.[1]?.replace(/\s+/g, '') ?? '');
-  }
-  return { ssoUrl, certificate, entityId };
+  const meta = read ? readIdpMetadata(read.xml, c.entityId) : null;
+  if (meta && 'problem' in meta) return meta;
+  return {
+    ssoUrl: c.ssoUrl || (meta?.ssoUrl ?? ''),
+    certificates: c.certificate ? [c.certificate] : (meta?.certificates ?? []),
+    entityId: c.entityId || (meta?.entityId ?? ''),
+  };
 }
 
-export async function checkSamlMetadata(c: StoredConfiguration, policy: ProviderPolicy): Promise<Check[]> {
+/** What Test says of a SAML provider: its metadata, sign-in URL and each signing certificate. */
+export async function checkSamlMetadata(
+  c: StoredConfiguration,
+  policy: ProviderPolicy,
+  store?: MetadataStore,
+): Promise<Check[]> {
   const checks: Check[] = [];
-  const read = await metadataText(c, policy, { fresh: true });
-  let ssoUrl = c.ssoUrl;
-  let certificate = c.certificate;
+  const read = await metadataText(c, policy, store, { fresh: true });
+  const meta = read && 'xml' in read ? readIdpMetadata(read.xml, c.entityId) : null;
   if (read && 'problem' in read) checks.push({ check: 'Metadata', ok: false, message: read.problem });
-  if (read && 'xml' in read) {
-    const xml = read.xml;
-    const entity = /<(?:\w+:)?EntityDescriptor\b[^>]*>/.exec(xml);
-    const idp = /<(?:\w+:)?IDPSSODescriptor\b/.test(xml);
-    if (!entity || !idp) {
-      checks.push({
-        check: 'Metadata',
-        ok: false,
-        message:
-          'The metadata is not a SAML identity provider description (no EntityDescriptor with an IDPSSODescriptor)',
-      });
-    } else {
-      const entityId = attr(entity[0], 'entityID');
-      checks.push({ check: 'Metadata', ok: true, message: `Entity ${entityId ?? '(no entityID)'}` });
-      if (c.entityId && entityId && c.entityId !== entityId)
-        checks.push({
-          check: 'Entity id',
-          ok: false,
-          message: `The metadata says ${entityId}, the provider is set to ${c.entityId}`,
-        });
-      const sso =
-        /<(?:\w+:)?SingleSignOnService\b[^>]*Binding="urn:oasis:names:tc:SAML:2\.0:bindings:HTTP-Redirect"[^>]*>/.exec(
-          xml,
-        ) ?? /<(?:\w+:)?SingleSignOnService\b[^>]*>/.exec(xml);
-      ssoUrl = ssoUrl || (sso ? (attr(sso[0], 'Location') ?? '') : '');
-      const cert = /<(?:\w+:)?X509Certificate>([^<]+)</.exec(xml);
-      certificate = certificate || (cert?.[1] ?? '');
-    }
-  }
+  if (meta && 'problem' in meta) checks.push({ check: 'Metadata', ok: false, message: meta.problem });
+  const found = meta && !('problem' in meta) ? meta : null;
+  if (found) checks.push({ check: 'Metadata', ok: true, message: `Entity ${found.entityId || '(no entityID)'}` });
+  const ssoUrl = c.ssoUrl || (found?.ssoUrl ?? '');
+  const certificates = c.certificate ? [c.certificate] : (found?.certificates ?? []);
   checks.push(
     ssoUrl
       ? { check: 'Sign-in URL', ok: true, message: ssoUrl }
       : { check: 'Sign-in URL', ok: false, message: 'No single sign-on URL: the metadata has no SingleSignOnService' },
   );
-  checks.push(
-    certificate
-      ? certificateCheck(certificate)
-      : { check: 'Certificate', ok: false, message: 'No signing certificate' },
-  );
+  if (certificates.length === 0) checks.push({ check: 'Certificate', ok: false, message: 'No signing certificate' });
+  for (const certificate of certificates) checks.push(certificateCheck(certificate));
   return checks;
 }

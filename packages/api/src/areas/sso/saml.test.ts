@@ -19,16 +19,15 @@ beforeAll(() => {
 const response = (o: { requestId: string; acs: string; audience: string; email: string; signed?: boolean }) =>
   samlResponse({ ...o, signing, issuer: IDP_ENTITY });
 
-async function setUp(t: TestApi) {
+async function setUp(
+  t: TestApi,
+  configuration: Record<string, string> = { ssoUrl: `${IDP_ENTITY}/sso`, certificate: cert, entityId: IDP_ENTITY },
+) {
   const admin = await t.signIn({ support: true });
   const created = await t.call(
     'identityProviders',
     'create',
-    {
-      name: `SAML ${Bun.randomUUIDv7()}`,
-      type: 'SAML',
-      configuration: { ssoUrl: `${IDP_ENTITY}/sso`, certificate: cert, entityId: IDP_ENTITY },
-    },
+    { name: `SAML ${Bun.randomUUIDv7()}`, type: 'SAML', configuration },
     { cookie: admin.cookie },
   );
   expect(created.status).toBe(200);
@@ -188,6 +187,30 @@ describeApi('single sign-on with SAML', (t) => {
       browser,
     );
     expect(unknown.location).toBe('/auth/login?sso=unknown');
+  });
+
+  it('during a certificate rollover takes a response signed with either published key, never with the encryption key', async () => {
+    const [rolled, encryption] = [makeSigningKey(), makeSigningKey()];
+    const keyOf = (pem: string, use: string) =>
+      `<md:KeyDescriptor use="${use}"><ds:KeyInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:X509Data><ds:X509Certificate>${pem.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '')}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>`;
+    const metadataXml = `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${IDP_ENTITY}"><md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">${keyOf(encryption.cert, 'encryption')}${keyOf(cert, 'signing')}${keyOf(rolled.cert, 'signing')}<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${IDP_ENTITY}/sso"/></md:IDPSSODescriptor></md:EntityDescriptor>`;
+    const { user, acs } = await setUp(t, { metadataXml, entityId: IDP_ENTITY });
+    const audience = acs.replace(/\/acs$/, '');
+    for (const key of [signing, rolled]) {
+      const { requestId, browser } = await startAt(t, user.email);
+      const signed = samlResponse({ requestId, acs, audience, email: user.email, signing: key, issuer: IDP_ENTITY });
+      expect((await postAndContinue(t, acs, signed, browser)).location).toBe('/groups');
+    }
+    const { requestId } = await startAt(t, user.email);
+    const forged = samlResponse({
+      requestId,
+      acs,
+      audience,
+      email: user.email,
+      signing: encryption,
+      issuer: IDP_ENTITY,
+    });
+    expect((await post(t, acs, forged)).headers.get('location')).toBe('/auth/login?sso=rejected');
   });
 
   it('refuses a signed response that names no one (an empty NameID), storing nothing', async () => {

@@ -43,20 +43,21 @@ export function samlCache(deps: AppDeps, taken: { requestId: string | null }): C
 }
 
 async function samlFor(
-  deps: Pick<AppDeps, 'config'>,
+  deps: Pick<AppDeps, 'config' | 'db' | 'now'>,
   row: IdentityProviderRow,
   origin: string,
   cache: CacheProvider,
 ): Promise<SAML> {
   const c = storedConfiguration(row);
-  const meta = await readSamlMetadata(c, providerPolicy(deps.config));
+  const meta = await readSamlMetadata(c, providerPolicy(deps.config), deps);
   if ('problem' in meta) throw new ProviderProblem(meta.problem);
   if (!meta.ssoUrl) throw new ProviderProblem('The provider has no single sign-on URL');
-  if (!meta.certificate) throw new ProviderProblem('The provider has no signing certificate');
+  if (meta.certificates.length === 0) throw new ProviderProblem('The provider has no signing certificate');
   const entityId = samlEntityId(origin, row.id);
   return new SAML({
     entryPoint: meta.ssoUrl,
-    idpCert: meta.certificate,
+    // Every signing certificate the provider publishes: during its rollover, responses signed with either verify.
+    idpCert: meta.certificates,
     idpIssuer: c.entityId || meta.entityId || undefined,
     issuer: entityId,
     audience: entityId,
