@@ -19,7 +19,8 @@ const MAX_SIGN_IN_BYTES = 60 * 1024;
 /**
  * The most JavaScript either dashboard may fetch after sign-in: signing in opens the console with a
  * page load, so that is index.html's scripts, the signed-in part and the dashboard's own chunk (the
- * sign-in page's scripts are not counted: they belong to the page that was left).
+ * sign-in page's scripts are not counted: they belong to the page that was left). The goal is 200 KB:
+ * some 41 KB of it is arktype, which core's live-push and alarm-level modules bring with them.
  */
 const MAX_DASHBOARD_BYTES = 205 * 1024;
 
@@ -129,4 +130,4 @@ it('loads at most 205 KB of JavaScript for either dashboard after sign-in', () =
     report(dashboard, s);
     expect(s.brotli).toBeLessThanOrEqual(MAX_DASHBOARD_BYTES);
   }
-});
+}, 30_000); // brotli 11 over 700 KB takes seconds on a busy machine
