@@ -116,6 +116,33 @@ test('unknown paths go to the dashboard and other /auth paths to login, keeping 
   await expect(page).toHaveTitle('Dashboard | MedLocker');
 });
 
+test('the sign-in page loads none of the console, moves between its pages without a load, and signs in to the page asked for', async ({
+  page,
+}) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/auth/login?from=%2Fgroups');
+  await expect(page).toHaveTitle('Log in | MedLocker');
+  await expect(page.getByLabel('Email address')).toBeFocused();
+  await page.getByLabel('Email address').fill(admin.email);
+  // The email typed goes along to the reset page, without a page load (the marker would be gone).
+  await page.evaluate(() => Object.assign(window, { stayed: true }));
+  await page.getByRole('link', { name: 'I forgot my password' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Reset your password' })).toBeVisible();
+  await expect(page.getByLabel('Email address')).toHaveValue(admin.email);
+  expect(await page.evaluate(() => 'stayed' in window)).toBe(true);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/auth\/login\?from=%2Fgroups$/);
+  expect(scripts.some((path) => /\/(signed-in-routes|Dashboard)-/.test(path))).toBe(false);
+  expect(scripts.length).toBeLessThanOrEqual(2);
+
+  await logIn(page, admin.email, admin.password);
+  await expect(page).toHaveURL(/\/groups$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible();
+});
+
 test('the Register link appears only when configuration allows registration', async ({ page }) => {
   await page.goto('/auth/login');
   await expect(page.getByRole('link', { name: 'Register' })).toHaveAttribute('href', '/auth/register');

@@ -252,6 +252,11 @@ export function liveSubscribed(page: Page): Promise<void> {
 }
 
 export async function logIn(page: Page, email: string, password: string) {
+  // A console page sends a signed-out visitor to the sign-in page, a page of its own: wait for that
+  // page load rather than race it.
+  if (!page.url().includes('/auth/login') && page.url().startsWith(baseURL)) {
+    await page.waitForURL(/\/auth\/login/, { timeout: 10_000 }).catch(() => undefined);
+  }
   if (!page.url().includes('/auth/login')) await page.goto('/auth/login');
   await page.getByLabel('Email address').fill(email);
   await page.getByRole('button', { name: 'Next' }).click();

@@ -1,5 +1,5 @@
 /**
- * Builds the support console into packages/console/dist: index.html plus content-hashed files under
+ * Builds the support console into packages/console/dist: index.html and sign-in.html plus content-hashed files under
  * dist/assets/, each text file with precompressed .br and .gz copies, which the api serves (index.html for
  * console paths, assets cached for a year). NODE_ENV=production builds no source maps.
  * The page loads only same-origin files with no inline script, as the server's CSP requires.
@@ -16,8 +16,13 @@ const root = import.meta.dir;
 const production = process.env.NODE_ENV === 'production';
 const outdir = process.env.CONSOLE_OUTDIR ? resolve(process.env.CONSOLE_OUTDIR) : join(root, 'dist');
 
-/** The page: index.html pulls in src/main.tsx and src/styles.css. */
-const entrypoints = [join(root, 'index.html')];
+/**
+ * The pages: index.html pulls in src/main.tsx (the console, React) and src/styles.css; sign-in.html
+ * the sign-in pages (src/sign-in, plain DOM, no React) and the same styles. The api serves
+ * sign-in.html for /auth/* and index.html for every other console path.
+ */
+const pages = ['index.html', 'sign-in.html'];
+const entrypoints = pages.map((page) => join(root, page));
 
 /**
  * Web Workers, name → source (e.g. `csvImport: 'src/import/csv-import.worker.ts'`). Bun does not
@@ -110,10 +115,12 @@ const wire = (await precompress(outdir))
   .reduce((sum, file) => sum + file.wire, 0);
 
 const outputs = result.outputs.map((o) => `  ${relative(process.cwd(), o.path)}  ${(o.size / 1024).toFixed(1)} KB`);
-const index = Bun.file(join(outdir, 'index.html'));
-if (!(await index.exists())) fail('dist/index.html was not written');
-if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(await index.text())) {
-  fail('dist/index.html has an inline script, which the CSP forbids');
+for (const page of pages) {
+  const html = Bun.file(join(outdir, page));
+  if (!(await html.exists())) fail(`dist/${page} was not written`);
+  if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(await html.text())) {
+    fail(`dist/${page} has an inline script, which the CSP forbids`);
+  }
 }
 console.log(
   `console built in ${Math.round(performance.now() - started)} ms${production ? ' (production: no source maps)' : ''}:\n${outputs.join('\n')}`,

@@ -1,30 +1,18 @@
 import { Suspense } from 'react';
 import { Route, Routes } from 'react-router';
-import { Login } from './pages/auth/Login.tsx';
-import { Register } from './pages/auth/Register.tsx';
-import { Reset } from './pages/auth/Reset.tsx';
-import { ResetBegin } from './pages/auth/ResetBegin.tsx';
-import { ToLogin } from './pages/auth/ToLogin.tsx';
-import { AuthLayout } from './shell/AuthLayout.tsx';
+import { ToSignInPage } from './shell/ToSignInPage.tsx';
 import { lazyPage } from './ui/lazy-page.ts';
 import { Loading } from './ui/Page.tsx';
 
-// The sign-in pages come with the first download; the console behind them loads when first needed.
+// The console behind sign-in loads when first needed; the sign-in pages are not part of this app.
 const SignedInRoutes = lazyPage(() => import('./signed-in-routes.tsx'), 'SignedInRoutes');
 
 /** SPEC §2, screens and routes. */
 export function AppRoutes() {
   return (
     <Routes>
-      {/* Auth routes: open to everyone. Any other /auth path goes to login, keeping the origin. */}
-      <Route path="auth" element={<AuthLayout />}>
-        <Route path="login" element={<Login />} />
-        <Route path="register" element={<Register />} />
-        <Route path="reset/begin" element={<ResetBegin />} />
-        <Route path="reset" element={<Reset />} />
-        <Route index element={<ToLogin />} />
-        <Route path="*" element={<ToLogin />} />
-      </Route>
+      {/* Auth routes: the sign-in page (sign-in.html), open to everyone, loaded with a page load. */}
+      <Route path="auth/*" element={<ToSignInPage />} />
       <Route
         path="*"
         element={

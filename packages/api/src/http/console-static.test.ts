@@ -6,13 +6,19 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { acceptedEncodings, consoleStatic } from './console-static.ts';
 
 const page = '<!doctype html><title>MedLocker</title><script type="module" src="/assets/index-abc123.js"></script>';
+const signInPage =
+  '<!doctype html><title>MedLocker</title><script type="module" src="/assets/sign-in-abc123.js"></script>';
 const script = `console.log(${JSON.stringify('sign in '.repeat(200))});`;
 let dir: string;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'console-static-'));
   mkdirSync(join(dir, 'assets'));
-  const files: Record<string, string> = { 'index.html': page, 'assets/index-abc123.js': script };
+  const files: Record<string, string> = {
+    'index.html': page,
+    'sign-in.html': signInPage,
+    'assets/index-abc123.js': script,
+  };
   for (const [name, text] of Object.entries(files)) {
     writeFileSync(join(dir, name), text);
     writeFileSync(join(dir, `${name}.br`), brotliCompressSync(text));
@@ -48,12 +54,28 @@ describe('console assets', () => {
   });
 
   it('sends the page compressed for console routes, revalidated on every load', async () => {
-    for (const path of ['/', '/auth/login', '/businesses/123/machines']) {
+    for (const path of ['/', '/businesses/123/machines', '/authors', '/users/auth']) {
       const res = await get(path, { 'accept-encoding': 'br' });
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('no-cache');
       expect(res.headers.get('content-type')).toStartWith('text/html');
       expect(brotliDecompressSync(await bytes(res)).toString()).toBe(page);
+    }
+  });
+
+  it('sends the sign-in page, compressed and revalidated, for /auth and every path under it', async () => {
+    for (const path of ['/auth', '/auth/login', '/auth/login?from=%2Fusers', '/auth/reset/begin', '/auth/nowhere']) {
+      const res = await get(path, { 'accept-encoding': 'br' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(res.headers.get('content-type')).toStartWith('text/html');
+      expect(brotliDecompressSync(await bytes(res)).toString()).toBe(signInPage);
+    }
+  });
+
+  it('serves neither page by its file name', async () => {
+    for (const path of ['/index.html', '/sign-in.html']) {
+      expect(brotliDecompressSync(await bytes(await get(path, { 'accept-encoding': 'br' }))).toString()).toBe(page);
     }
   });
 

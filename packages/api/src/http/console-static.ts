@@ -16,6 +16,9 @@ const PATIENT_LINKS = /^\/u(\/|$)/;
  */
 const PATIENT_PAGE = new RegExp(`^(${[...patientPagePrefixes, `/${PATIENT_ASSETS}`].join('|')})(/|$)`);
 
+/** The sign-in pages: a page of their own (sign-in.html), without the console's app (see the console's build.ts). */
+const SIGN_IN_PATHS = /^\/auth(\/|$)/;
+
 const YEAR = 'public, max-age=31536000, immutable';
 
 /** The page an unknown or expired short link shows (areas/url answers /u/{code} with it too). */
@@ -32,14 +35,16 @@ export type ConsoleStaticOptions = {
 /**
  * Serves the built console. Files under `dir` as they are, or their brotli/gzip copy made at build
  * time (`name.br`, `name.gz`) when the client accepts it (`Vary: Accept-Encoding`); hashed files under
- * /assets/ are cached for a year, index.html is revalidated every time. Console routes (any other
- * path) get index.html so the console's router takes them (deep links, reloads). API paths answer a
+ * /assets/ are cached for a year, the pages are revalidated every time. The sign-in pages (/auth and
+ * /auth/*) get sign-in.html; console routes (any other path) get index.html so the console's router
+ * takes them (deep links, reloads). API paths answer a
  * JSON 404, /u/ links and the patient page's paths (when they reach here) a plain 404 page, a missing
  * asset a 404.
  */
 export function consoleStatic(dir: string | undefined, options: ConsoleStaticOptions = {}) {
   const app = new Elysia({ name: 'console-static' });
   const index = dir ? join(dir, 'index.html') : undefined;
+  const signIn = dir ? join(dir, 'sign-in.html') : undefined;
 
   return app.get('/*', ({ request, set }) => {
     let path: string;
@@ -65,7 +70,8 @@ export function consoleStatic(dir: string | undefined, options: ConsoleStaticOpt
     }
     const hidden = path.endsWith('.br') || path.endsWith('.gz') || (options.production && path.endsWith('.map'));
     const file = normalize(join(dir, path));
-    if (!hidden && file.startsWith(dir + sep) && path !== '/' && file !== index && isFile(file)) {
+    const page = file === index || file === signIn;
+    if (!hidden && file.startsWith(dir + sep) && path !== '/' && !page && isFile(file)) {
       set.headers['cache-control'] = path.startsWith('/assets/') ? YEAR : 'no-cache';
       return sendFile(file, request, set);
     }
@@ -76,6 +82,6 @@ export function consoleStatic(dir: string | undefined, options: ConsoleStaticOpt
       return 'Not found';
     }
     set.headers['cache-control'] = 'no-cache';
-    return sendFile(index, request, set);
+    return sendFile(SIGN_IN_PATHS.test(path) && signIn && isFile(signIn) ? signIn : index, request, set);
   });
 }

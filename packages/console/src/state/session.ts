@@ -2,6 +2,9 @@ import type { SessionInfo } from '@medlocker/core';
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, onAuthFailure, rpc, setProductName } from '../api/client.ts';
 import { queryClient } from '../api/queries.ts';
+import { hasSessionHint, rememberSessionHint, sessionTimedOutMessage } from './session-hint.ts';
+
+export { hasSessionHint, rememberSessionHint, sessionTimedOutMessage } from './session-hint.ts';
 
 /*
  * The session is server state: the answer of auth.session, kept in the TanStack Query cache under
@@ -10,9 +13,6 @@ import { queryClient } from '../api/queries.ts';
  * listener, the live socket, main.tsx) through the plain functions, each taking the client (the
  * console's by default, a fresh one in tests).
  */
-
-/** SPEC §4/§8: the message the login page shows after a session ended by itself. */
-export const sessionTimedOutMessage = 'Your session has timed out. Please log in again';
 
 export type ConsoleConfig = { allowRegistration: boolean; productName: string };
 
@@ -35,32 +35,6 @@ const loading: SessionState = { status: 'loading' };
 
 /** Where the session is cached. */
 export const sessionKey = ['auth', 'session'] as const;
-
-/**
- * Whether this browser may hold a session cookie (the cookie is HttpOnly, so the console cannot see
- * it). Without the hint the first load asks nothing and shows the login page: a new visitor's browser
- * console stays free of a 401 for auth.session. It is set when a session starts or is found (and
- * before leaving for an identity provider, which sets the cookie on the way back) and cleared when
- * the session ends. Without localStorage the console always asks, as before.
- */
-const sessionHintKey = 'medlocker.session';
-
-export function hasSessionHint(): boolean {
-  try {
-    return globalThis.localStorage === undefined || localStorage.getItem(sessionHintKey) === '1';
-  } catch {
-    return true;
-  }
-}
-
-export function rememberSessionHint(on: boolean): void {
-  try {
-    if (on) localStorage.setItem(sessionHintKey, '1');
-    else localStorage.removeItem(sessionHintKey);
-  } catch {
-    // Storage refused (private mode, quota): the console asks the server on every load.
-  }
-}
 
 /** Keeps the hint in step with a session state (active: set; anonymous: cleared) and returns it. */
 function hinted<S extends KnownSession>(state: S): S {

@@ -1,0 +1,89 @@
+import { ApiError, messageOf, rpc } from './api.ts';
+import type { PageContext } from './context.ts';
+import { banner, button, field, form, h, link } from './dom.ts';
+
+/** SPEC §5/§8 wording. */
+const tooShortMessage = 'Please enter at least 12 characters';
+const mismatchMessage = 'Passwords do not match';
+const invalidLinkMessage = 'You have clicked on an expired or invalid link. Please try again.';
+const passwordMinLength = 12;
+
+/** The token from the fragment (`#token=…`): fragments never reach servers or logs. */
+function tokenOf(hash: string): string {
+  return new URLSearchParams(hash.replace(/^#/, '')).get('token') ?? '';
+}
+
+/** SPEC §5: at least 12 characters, and typed the same twice. */
+function passwordProblems(password: string, confirmation: string): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (password.length < passwordMinLength) problems.password = tooShortMessage;
+  if (password !== confirmation) problems.confirmation = mismatchMessage;
+  return problems;
+}
+
+/** What a refused reset means: a message about the password, a link that no longer works, or else. */
+function refusalOf(e: unknown): { fields?: Record<string, string>; linkInvalid?: true; error?: string } {
+  if (e instanceof ApiError && e.details.some((d) => d.path === 'password')) return { fields: e.fieldErrors };
+  if (e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 429) return { linkInvalid: true };
+  if (e instanceof ApiError && e.code === 'UNEXPECTED_STATUS') return { error: 'An unknown error occurred' };
+  return { error: messageOf(e) };
+}
+
+/** SPEC §2/§4: set a new password with the emailed link; success goes to login. */
+export function reset(ctx: PageContext): void {
+  ctx.title('Set a new password');
+  const token = tokenOf(window.location.hash);
+  if (token === '') {
+    invalidLink(ctx);
+    return;
+  }
+  const password = field({
+    label: 'New password',
+    name: 'password',
+    type: 'password',
+    autocomplete: 'new-password',
+    description: `At least ${passwordMinLength} characters.`,
+    autofocus: true,
+  });
+  const confirmation = field({
+    label: 'Confirm new password',
+    name: 'confirmation',
+    type: 'password',
+    autocomplete: 'new-password',
+  });
+  const submit = button('Set password', 'primary');
+  const f = form([password, confirmation], [h('div', { class: 'form__actions' }, submit.el)], async () => {
+    const problems = passwordProblems(password.input.value, confirmation.input.value);
+    f.errors(undefined, problems);
+    if (Object.keys(problems).length > 0) return;
+    submit.pending = true;
+    try {
+      await rpc('auth', 'completeResetPassword', { password: password.input.value, token });
+      ctx.navigate('/auth/login', {
+        replace: true,
+        state: { notice: 'Your password has been set. Please log in with your new password.' },
+      });
+    } catch (e) {
+      submit.pending = false;
+      const refusal = refusalOf(e);
+      if (refusal.fields) f.errors(undefined, refusal.fields);
+      else if (refusal.linkInvalid) invalidLink(ctx);
+      else f.errors(refusal.error);
+    }
+  });
+  ctx.show(h('h1', { class: 'card__title' }, 'Set a new password'), f.el);
+}
+
+/** The link was used, expired or never valid: a new one can be sent. */
+function invalidLink(ctx: PageContext): void {
+  ctx.show(
+    h('h1', { class: 'card__title' }, 'Set a new password'),
+    banner('error', invalidLinkMessage),
+    h(
+      'p',
+      { class: 'auth__links' },
+      link('/auth/reset/begin', 'Send a new link'),
+      link('/auth/login', 'Back to log in'),
+    ),
+  );
+}
