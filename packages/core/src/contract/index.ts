@@ -86,7 +86,6 @@ export { NotificationListItem, notificationsPageSize } from './notifications.ts'
 export {
   collectionRecordsMaxAll,
   collectionRecordsPageSize,
-  defaultOpeningHours,
   monthlyStatsPageSize,
   UsageOverview,
   usageBusinessMonths,

@@ -37,8 +37,6 @@ export const usageBusinessMonths = 12;
 export const usageEstateDays = 7;
 /** The machine lists of usage stats (occupancy, offline or out of order) hold at most this many. */
 export const usageMachineListMax = 50;
-/** Opening hours assumed for every business (none is recorded): Monday–Saturday 09:00–18:00 London. */
-export const defaultOpeningHours = { days: [1, 2, 3, 4, 5, 6], fromHour: 9, toHour: 18 } as const;
 
 const usageCount = 'number.integer >= 0';
 const UsageMachine = type({ machineId: Id, machineName: 'string', businessId: Id, businessName: 'string' });

@@ -1,7 +1,9 @@
 import { type } from 'arktype';
 
-/** Severity of a machine event or notification (SPEC §4). */
-export const levels = ['critical', 'error', 'info', 'warn'] as const;
+import { alarmTemplateCodes, levels } from './levels.ts';
+
+export { alarmTemplateCodes };
+
 export const Level = type.enumerated(...levels);
 export type Level = typeof Level.infer;
 
@@ -50,16 +52,6 @@ export type MachineAlertCode = keyof typeof machineAlerts;
 export const machineAlertCodes = Object.keys(machineAlerts) as MachineAlertCode[];
 export const MachineAlertCode = type.enumerated(...machineAlertCodes);
 
-/** The codes with an alarm message template (SPEC §3). */
-export const alarmTemplateCodes = [
-  'EM_0001',
-  'EM_0002',
-  'EM_0003',
-  'EM_0009',
-  'EM_0010',
-  'EM_0016',
-  'MP_0001',
-] as const;
 export const AlarmTemplateCode = type.enumerated(...alarmTemplateCodes);
 export type AlarmTemplateCode = typeof AlarmTemplateCode.infer;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { ACTIVE_ALARM_MS, isActiveAlarm, isAlarm } from './fleet.ts';
+import { ACTIVE_ALARM_MS, isActiveAlarm, isAlarm } from './fleet-rules.ts';
 
 describe('active alarms', () => {
   it('counts an event with an alarm message template as an alarm, even a warning', () => {

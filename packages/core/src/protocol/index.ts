@@ -5,6 +5,7 @@
 export * from './actions.ts';
 export * from './frames.ts';
 export * from './live.ts';
+export * from './live-push.ts';
 export * from './pairing.ts';
 export * from './temperature.ts';
 export * from './timing.ts';
