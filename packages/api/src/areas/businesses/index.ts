@@ -1,17 +1,6 @@
 export { deleteLogo } from './logo-delete.ts';
 export { readLogo } from './logos.ts';
-export {
-  addressOf,
-  archivedOf,
-  type ByName,
-  type ByNameQuery,
-  byNameConditions,
-  type Db,
-  logoOf,
-  newOrganisationColumns,
-  type OrganisationPatch,
-  organisationColumns,
-} from './organisation-repository.ts';
+export * from './organisation-repository.ts';
 export {
   createOrganisation,
   filterOf,
