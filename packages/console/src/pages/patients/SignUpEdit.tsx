@@ -2,7 +2,7 @@ import type { PatientSignUp, SignUpForm } from '@medlocker/core';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmAction, Dialog } from '../../ui/Dialog.tsx';
+import { ConfirmAction, confirmWords, Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -99,10 +99,8 @@ export function DeleteSignUpDialog({
 }) {
   return (
     <ConfirmAction
-      title="Delete sign-up?"
+      {...confirmWords('Delete', 'sign-up')}
       isOpen
-      cancelLabel="Keep sign-up"
-      confirmLabel="Delete sign-up"
       action={() => rpc('signUps', 'delete', { id: signUp.id })}
       onDone={() => onClose(true)}
       onCancel={() => onClose(false)}
