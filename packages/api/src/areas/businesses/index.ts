@@ -4,9 +4,10 @@ export * from './organisation-repository.ts';
 export {
   createOrganisation,
   filterOf,
+  listMethod,
   type OrganisationKind,
   organisationMethods,
-  pageByName,
+  reachOf,
   updateOrganisation,
 } from './organisations.ts';
 export {
