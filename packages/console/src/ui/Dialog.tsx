@@ -29,6 +29,42 @@ export function Dialog({ title, isOpen, onOpenChange, children, role = 'dialog',
   );
 }
 
+/**
+ * The foot of a dialog: its error, read out when it appears, then the buttons: the way out (off while
+ * `pending`; first in focus with `autoFocus`, as confirmations want) and `children`, the way on.
+ */
+export function DialogFooter({
+  error,
+  cancelLabel = 'Cancel',
+  onCancel,
+  pending,
+  autoFocus,
+  children,
+}: {
+  error?: ReactNode;
+  cancelLabel?: string;
+  onCancel: () => void;
+  pending?: boolean | undefined;
+  autoFocus?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      {error && (
+        <p className="dialog__error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="dialog__actions">
+        <Button autoFocus={autoFocus} onPress={onCancel} isDisabled={pending}>
+          {cancelLabel}
+        </Button>
+        {children}
+      </div>
+    </>
+  );
+}
+
 export type ConfirmDialogProps = {
   title: string;
   isOpen: boolean;
@@ -58,22 +94,27 @@ export function ConfirmDialog({
   return (
     <Dialog title={title} isOpen={isOpen} onOpenChange={onOpenChange} role="alertdialog">
       {children && <div className="dialog__body">{children}</div>}
-      {error && (
-        <p className="dialog__error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="dialog__actions">
-        <Button autoFocus onPress={() => onOpenChange(false)} isDisabled={isPending}>
-          {cancelLabel}
-        </Button>
+      <DialogFooter
+        error={error}
+        cancelLabel={cancelLabel}
+        onCancel={() => onOpenChange(false)}
+        pending={isPending}
+        autoFocus
+      >
         <Button variant={tone} onPress={onConfirm} isPending={isPending}>
           {confirmLabel}
         </Button>
-      </div>
+      </DialogFooter>
     </Dialog>
   );
 }
+
+/** 'Delete patient?' with Keep patient / Delete patient: the words of a confirmation that does one thing to one thing. */
+export const confirmWords = (verb: string, thing: string) => ({
+  title: `${verb} ${thing}?`,
+  cancelLabel: `Keep ${thing}`,
+  confirmLabel: `${verb} ${thing}`,
+});
 
 export type ConfirmActionProps = Omit<ConfirmDialogProps, 'onConfirm' | 'isPending' | 'error' | 'onOpenChange'> & {
   /** The call made when confirmed. */

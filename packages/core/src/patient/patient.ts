@@ -14,6 +14,17 @@ export const WhatsAppOptIn = type({ mobileNumber: 'string', at: Timestamp, byDis
 export type WhatsAppOptIn = typeof WhatsAppOptIn.infer;
 
 /**
+ * What a patient and a sign-up both hold (SPEC §3): date of birth (YYYY-MM-DD), email, mobile (+447…)
+ * and address, each null when not given.
+ */
+const contactDetails = {
+  dateOfBirth: 'string | null',
+  email: 'string | null',
+  mobileNumber: 'string | null',
+  address: Address.or('null'),
+} as const;
+
+/**
  * A patient of a business (SPEC §3). `displayId` is the business's own id for them (often the NHS
  * number); `dateOfBirth` is YYYY-MM-DD; `mobileNumber` is +447…; deleted patients keep their row.
  */
@@ -22,10 +33,7 @@ export const Patient = type({
   businessId: Id,
   displayId: 'string',
   name: 'string',
-  dateOfBirth: 'string | null',
-  email: 'string | null',
-  mobileNumber: 'string | null',
-  address: Address.or('null'),
+  ...contactDetails,
   deleted: type({ deletedAt: Timestamp, deletedById: Id, deletedByDisplayName: 'string' }).or('null'),
   lastEmailFailure: DeliveryFailure.or('null'),
   lastSmsFailure: DeliveryFailure.or('null'),
@@ -50,10 +58,7 @@ export const PatientSignUp = type({
   businessId: Id,
   firstName: 'string',
   lastName: 'string',
-  dateOfBirth: 'string | null',
-  email: 'string | null',
-  mobileNumber: 'string | null',
-  address: Address.or('null'),
+  ...contactDetails,
   status: SignUpStatus,
   created: Timestamp,
   updated: Timestamp,

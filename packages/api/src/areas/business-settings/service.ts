@@ -54,6 +54,25 @@ export async function requireEditableBusiness(db: Db, id: string) {
   return row;
 }
 
+/** Audits `businessSettings.<what>.update` on the business when the update changed any field. */
+async function auditChanged(
+  tx: Db,
+  deps: AppDeps,
+  actor: StaffActor,
+  what: string,
+  businessId: string,
+  fields: string[],
+) {
+  if (fields.length === 0) return;
+  await audit(tx, deps, actor, {
+    action: `businessSettings.${what}.update`,
+    entityType: 'business',
+    entityId: businessId,
+    businessId,
+    details: { fields },
+  });
+}
+
 const pickControlled = (s: BusinessFeatureSettings): ControlledSettings => ({
   smsGateway: s.smsGateway,
   enableWhatsApp: s.enableWhatsApp,
@@ -111,15 +130,7 @@ export async function updateBusinessFeatureSettings(
     await writeSettingsJson(tx, 'business_feature_settings', input.businessId, next, now);
     const after = await effectiveFeatureSettings(tx, input.businessId);
     const fields = changedPaths(before.settings, after.settings);
-    if (fields.length > 0) {
-      await audit(tx, deps, actor, {
-        action: 'businessSettings.features.update',
-        entityType: 'business',
-        entityId: input.businessId,
-        businessId: input.businessId,
-        details: { fields },
-      });
-    }
+    await auditChanged(tx, deps, actor, 'features', input.businessId, fields);
   });
   return getBusinessFeatureSettings(deps, actor, input);
 }
@@ -187,15 +198,7 @@ export async function updateBusinessControlledSettings(
     );
     const after = pickControlled((await effectiveFeatureSettings(tx, input.businessId)).settings);
     const fields = changedPaths(before, after);
-    if (fields.length > 0) {
-      await audit(tx, deps, actor, {
-        action: 'businessSettings.controlled.update',
-        entityType: 'business',
-        entityId: input.businessId,
-        businessId: input.businessId,
-        details: { fields },
-      });
-    }
+    await auditChanged(tx, deps, actor, 'controlled', input.businessId, fields);
   });
   return getBusinessControlledSettings(deps, actor, input);
 }
@@ -250,15 +253,7 @@ export async function updateBusinessSmsTemplates(
     )
       .filter((p) => p.startsWith('templates.'))
       .map((p) => p.slice('templates.'.length));
-    if (fields.length > 0) {
-      await audit(tx, deps, actor, {
-        action: 'businessSettings.smsTemplates.update',
-        entityType: 'business',
-        entityId: business.id,
-        businessId: business.id,
-        details: { fields },
-      });
-    }
+    await auditChanged(tx, deps, actor, 'smsTemplates', business.id, fields);
     return after;
   });
 }

@@ -1,23 +1,13 @@
 export { deleteLogo } from './logo-delete.ts';
 export { readLogo } from './logos.ts';
-export {
-  addressOf,
-  archivedOf,
-  type ByName,
-  type ByNameQuery,
-  byNameConditions,
-  type Db,
-  logoOf,
-  newOrganisationColumns,
-  type OrganisationPatch,
-  organisationColumns,
-} from './organisation-repository.ts';
+export * from './organisation-repository.ts';
 export {
   createOrganisation,
   filterOf,
+  listMethod,
   type OrganisationKind,
   organisationMethods,
-  pageByName,
+  reachOf,
   updateOrganisation,
 } from './organisations.ts';
 export {

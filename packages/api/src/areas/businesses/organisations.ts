@@ -62,6 +62,25 @@ export async function pageByName<T>(
 /** A name filter as typed: none when blank. */
 export const filterOf = (text: string | undefined) => (text?.trim() ? { filter: text } : {});
 
+/** Declared `scope: 'filtered'`: support staff see every one, a pharmacy user those their roles reach. */
+export const reachOf = (actor: StaffActor) => (actor.kind === 'support' ? {} : { accessibleTo: actor.userId });
+
+/**
+ * A list method: the page of `list` that `where` picks for the input and the caller, answered under
+ * `key` (each item as `as` gives it) with the next page's token.
+ */
+export function listMethod<Q, T, I extends { nextToken?: string | null }, K extends string, R = T>(
+  list: (db: Db, q: Q) => Promise<ByName<T>[]>,
+  key: K,
+  where: (input: I, actor: StaffActor) => Omit<NoInfer<Q>, 'after' | 'limit'>,
+  as: (item: T) => R = (item) => item as unknown as R,
+) {
+  return async (deps: AppDeps, actor: StaffActor, input: I) => {
+    const page = await pageByName(input, (at) => list(deps.db, { ...where(input, actor), ...at } as Q));
+    return { [key]: page.items.map(as), nextToken: page.nextToken } as { [P in K]: R[] } & { nextToken: string | null };
+  };
+}
+
 /**
  * Adds a business or group in one transaction with its `<entity>.create` audit entry; `insert` may
  * check first (a group's parent).

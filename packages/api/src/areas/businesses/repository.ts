@@ -1,16 +1,13 @@
 import type { Address, Business } from '@medlocker/core';
 import { type Database, executePrepared } from '@medlocker/db';
 import { type Selectable, sql } from 'kysely';
+import type { ByName, ByNameQuery, Db, OrganisationPatch } from './organisation-repository.ts';
 import {
   addressOf,
   archivedOf,
-  type ByName,
-  type ByNameQuery,
   byNameConditions,
-  type Db,
   logoOf,
   newOrganisationColumns,
-  type OrganisationPatch,
   organisationColumns,
 } from './organisation-repository.ts';
 

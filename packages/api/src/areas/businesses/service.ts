@@ -14,10 +14,11 @@ import {
   assertEditable,
   createOrganisation,
   filterOf,
+  listMethod,
   mustFind,
   type OrganisationKind,
   organisationMethods,
-  pageByName,
+  reachOf,
   updateOrganisation,
 } from './organisations.ts';
 import {
@@ -52,71 +53,69 @@ export const {
 
 const isSupport = (actor: StaffActor) => actor.kind === 'support';
 
+/** What a list asks of the repository, but the page. */
+type Where = Omit<BusinessQuery, 'after' | 'limit'>;
+
 const toBusinessInfo = ({ id, name, address, archived }: Business): BusinessInfo => ({ id, name, address, archived });
 
-const page = (deps: AppDeps, input: { nextToken?: string | null }, q: Omit<BusinessQuery, 'after' | 'limit'>) =>
-  pageByName(input, (at) => listBusinessesByName(deps.db, { ...q, ...at }));
-
-export async function listBusinesses(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'listBusinesses'>,
-): Promise<Out<'listBusinesses'>> {
-  const p = await page(deps, input, {
+export const listBusinesses = listMethod(
+  listBusinessesByName,
+  'businesses',
+  (input: In<'listBusinesses'>, actor): Where => ({
     archived: input.archived ? 'archived' : 'active',
     ...filterOf(input.filterText),
-    // Declared `scope: 'filtered'`: a pharmacy user sees the businesses their roles reach.
-    ...(isSupport(actor) ? {} : { accessibleTo: actor.userId }),
-  });
-  return { businesses: p.items, nextToken: p.nextToken };
-}
+    ...reachOf(actor),
+  }),
+);
 
-export async function listBusinessesInfo(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'listBusinessesInfo'>,
-): Promise<Out<'listBusinessesInfo'>> {
-  // The Add-role picker shows archived businesses too, marked (the role's resource cell needs them).
-  const p = await page(deps, input, { archived: 'any', ...filterOf(input.filter) });
-  return { data: p.items.map(toBusinessInfo), nextToken: p.nextToken };
-}
+// The Add-role picker shows archived businesses too, marked (the role's resource cell needs them).
+export const listBusinessesInfo = listMethod(
+  listBusinessesByName,
+  'data',
+  (input: In<'listBusinessesInfo'>): Where => ({ archived: 'any', ...filterOf(input.filter) }),
+  toBusinessInfo,
+);
+
+const groupedBusinesses = listMethod(
+  listBusinessesByName,
+  'businesses',
+  (input: In<'listGroupedBusinesses'>): Where => ({
+    groupId: input.groupId,
+    archived: input.archived ? 'any' : 'active',
+    ...filterOf(input.filterText),
+  }),
+);
 
 export async function listGroupedBusinesses(
   deps: AppDeps,
-  _actor: StaffActor,
+  actor: StaffActor,
   input: In<'listGroupedBusinesses'>,
 ): Promise<Out<'listGroupedBusinesses'>> {
   if (!(await findGroupToLink(deps.db, input.groupId)))
     throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
-  const p = await page(deps, input, {
-    groupId: input.groupId,
-    archived: input.archived ? 'any' : 'active',
-    ...filterOf(input.filterText),
-  });
-  return { businesses: p.items, nextToken: p.nextToken };
+  return groupedBusinesses(deps, actor, input);
 }
 
-export async function listUngroupedBusinesses(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'listUngroupedBusinesses'>,
-): Promise<Out<'listUngroupedBusinesses'>> {
-  const p = await page(deps, input, { groupId: null, archived: 'active', ...filterOf(input.filterText) });
-  return { businesses: p.items, nextToken: p.nextToken };
-}
-
-export async function listAccessibleBusinesses(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'listAccessibleBusinesses'>,
-): Promise<Out<'listAccessibleBusinesses'>> {
-  const p = await page(deps, input, {
+export const listUngroupedBusinesses = listMethod(
+  listBusinessesByName,
+  'businesses',
+  (input: In<'listUngroupedBusinesses'>): Where => ({
+    groupId: null,
     archived: 'active',
     ...filterOf(input.filterText),
-    ...(isSupport(actor) ? {} : { accessibleTo: actor.userId }),
-  });
-  return { businesses: p.items.map(toBusinessInfo), nextToken: p.nextToken };
-}
+  }),
+);
+
+export const listAccessibleBusinesses = listMethod(
+  listBusinessesByName,
+  'businesses',
+  (input: In<'listAccessibleBusinesses'>, actor): Where => ({
+    archived: 'active',
+    ...filterOf(input.filterText),
+    ...reachOf(actor),
+  }),
+  toBusinessInfo,
+);
 
 export async function getBusinessInfo(
   deps: AppDeps,

@@ -1,18 +1,7 @@
 import type { Address, Group } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Selectable, sql } from 'kysely';
-import {
-  addressOf,
-  archivedOf,
-  type ByName,
-  type ByNameQuery,
-  byNameConditions,
-  type Db,
-  logoOf,
-  newOrganisationColumns,
-  type OrganisationPatch,
-  organisationColumns,
-} from '../businesses/index.ts';
+import * as organisations from '../businesses/index.ts';
 
 function toGroup(row: Selectable<Database['groups']>): Group {
   return {
@@ -21,23 +10,23 @@ function toGroup(row: Selectable<Database['groups']>): Group {
     parentId: row.parent_id,
     // Core's Group has a string email; a group may have none (the form leaves it optional).
     email: row.email ?? '',
-    address: addressOf(row),
-    logo: logoOf(row),
-    archived: archivedOf(row),
+    address: organisations.addressOf(row),
+    logo: organisations.logoOf(row),
+    archived: organisations.archivedOf(row),
     created: Number(row.created),
     updated: Number(row.updated),
   };
 }
 
-export type GroupQuery = ByNameQuery & {
+export type GroupQuery = organisations.ByNameQuery & {
   /** Only groups this user holds a Group role on. */
   accessibleTo?: string;
 };
 
 /** Groups in (lower(name), id) order, strictly after the cursor, `limit + 1` of them (byNameConditions). */
-export async function listGroupsByName(db: Db, q: GroupQuery): Promise<ByName<Group>[]> {
+export async function listGroupsByName(db: organisations.Db, q: GroupQuery): Promise<organisations.ByName<Group>[]> {
   let query = db.selectFrom('groups').selectAll().select(sql<string>`lower(name)`.as('name_key'));
-  for (const condition of byNameConditions('groups', q)) query = query.where(condition);
+  for (const condition of organisations.byNameConditions('groups', q)) query = query.where(condition);
   if (q.accessibleTo !== undefined) {
     const userId = q.accessibleTo;
     query = query.where((eb) =>
@@ -59,7 +48,11 @@ export async function listGroupsByName(db: Db, q: GroupQuery): Promise<ByName<Gr
   return rows.map((row) => ({ item: toGroup(row), key: [row.name_key, row.id] }));
 }
 
-export async function findGroup(db: Db, id: string, options: { lock?: boolean } = {}): Promise<Group | undefined> {
+export async function findGroup(
+  db: organisations.Db,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<Group | undefined> {
   let q = db.selectFrom('groups').selectAll().where('id', '=', id);
   if (options.lock) q = q.forUpdate();
   const row = await q.executeTakeFirst();
@@ -70,23 +63,23 @@ export async function findGroup(db: Db, id: string, options: { lock?: boolean } 
 export type GroupFields = { name: string; email: string | null; address: Address; parentId: string | null };
 
 /** A new group, not archived, without a logo. */
-export async function insertGroup(db: Db, g: GroupFields & { id: string; now: number }): Promise<Group> {
+export async function insertGroup(db: organisations.Db, g: GroupFields & { id: string; now: number }): Promise<Group> {
   const row = await db
     .insertInto('groups')
-    .values({ ...newOrganisationColumns(g), parent_id: g.parentId })
+    .values({ ...organisations.newOrganisationColumns(g), parent_id: g.parentId })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toGroup(row);
 }
 
-export type GroupPatch = OrganisationPatch & { parentId?: string | null };
+export type GroupPatch = organisations.OrganisationPatch & { parentId?: string | null };
 
 /** Changes a group and answers it as it now is. */
-export async function patchGroup(db: Db, id: string, patch: GroupPatch): Promise<Group> {
+export async function patchGroup(db: organisations.Db, id: string, patch: GroupPatch): Promise<Group> {
   const { parentId, ...shared } = patch;
   const row = await db
     .updateTable('groups')
-    .set({ ...organisationColumns(shared), ...(parentId !== undefined ? { parent_id: parentId } : {}) })
+    .set({ ...organisations.organisationColumns(shared), ...(parentId !== undefined ? { parent_id: parentId } : {}) })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();

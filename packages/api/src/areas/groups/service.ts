@@ -12,9 +12,10 @@ import {
   createOrganisation,
   type Db,
   filterOf,
+  listMethod,
   type OrganisationKind,
   organisationMethods,
-  pageByName,
+  reachOf,
   updateOrganisation,
 } from '../businesses/index.ts';
 import {
@@ -41,46 +42,38 @@ export const {
   updateLogo,
 } = organisationMethods(groups, (group) => ({ group }));
 
+/** What a list asks of the repository, but the page. */
+type Where = Omit<GroupQuery, 'after' | 'limit'>;
+
 const toGroupInfo = ({ id, name, archived }: Group): GroupInfo => ({ id, name, archived });
 
-const page = (deps: AppDeps, input: { nextToken?: string | null }, q: Omit<GroupQuery, 'after' | 'limit'>) =>
-  pageByName(input, (at) => listGroupsByName(deps.db, { ...q, ...at }));
-
-export async function listGroups(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'listGroups'>,
-): Promise<Out<'listGroups'>> {
-  const p = await page(deps, input, {
+export const listGroups = listMethod(
+  listGroupsByName,
+  'groups',
+  (input: In<'listGroups'>, actor): Where => ({
     archived: input.archived ? 'archived' : 'active',
     ...filterOf(input.filter),
-    // Declared `scope: 'filtered'`: a pharmacy user sees the groups their roles name.
-    ...(actor.kind === 'support' ? {} : { accessibleTo: actor.userId }),
-  });
-  return { groups: p.items, nextToken: p.nextToken };
-}
+    ...reachOf(actor),
+  }),
+);
 
-export async function listGroupsInfo(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'listGroupsInfo'>,
-): Promise<Out<'listGroupsInfo'>> {
-  const p = await page(deps, input, { archived: 'any', ...filterOf(input.filter) });
-  return { data: p.items.map(toGroupInfo), nextToken: p.nextToken };
-}
+export const listGroupsInfo = listMethod(
+  listGroupsByName,
+  'data',
+  (input: In<'listGroupsInfo'>): Where => ({ archived: 'any', ...filterOf(input.filter) }),
+  toGroupInfo,
+);
 
-export async function listAccessibleGroups(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'listAccessibleGroups'>,
-): Promise<Out<'listAccessibleGroups'>> {
-  const p = await page(deps, input, {
+export const listAccessibleGroups = listMethod(
+  listGroupsByName,
+  'groups',
+  (input: In<'listAccessibleGroups'>, actor): Where => ({
     archived: 'active',
     ...filterOf(input.filter),
-    ...(actor.kind === 'support' ? {} : { accessibleTo: actor.userId }),
-  });
-  return { groups: p.items.map(toGroupInfo), nextToken: p.nextToken };
-}
+    ...reachOf(actor),
+  }),
+  toGroupInfo,
+);
 
 /** A parent must exist and must not be the group itself or one of its descendants. */
 async function assertParent(db: Db, id: string, parentId: string | null): Promise<void> {

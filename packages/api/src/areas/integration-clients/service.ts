@@ -121,13 +121,7 @@ export async function createOrUpdateIntegrationClient(
       await updateClientSettings(tx, existing.id, settings, now);
       const changed = changedPaths(editable(existing), settings);
       if (changed.length > 0) {
-        await audit(tx, deps, actor, {
-          action: 'integrationClient.update',
-          entityType: 'integrationClient',
-          entityId: existing.id,
-          businessId: input.businessId,
-          details: { fields: changed },
-        });
+        await auditClient(tx, deps, actor, 'update', existing, changed);
       }
       return { client: view(deps, await requireClient(tx, existing.id)), webhookSecret: null };
     }
@@ -140,16 +134,27 @@ export async function createOrUpdateIntegrationClient(
       webhookSecretSealed: sealWebhookSecret(deps, id, webhookSecret),
       now,
     });
-    await audit(tx, deps, actor, {
-      action: 'integrationClient.create',
-      entityType: 'integrationClient',
-      entityId: id,
-      businessId: input.businessId,
-      details: { fields: [...Object.keys(settings), 'webhookSecret'] },
-    });
+    await auditClient(tx, deps, actor, 'create', client, [...Object.keys(settings), 'webhookSecret']);
     return { client: view(deps, client), webhookSecret };
   });
 }
+
+/** Audits `integrationClient.<what>` on a business's client, naming the fields it changed when it has any. */
+const auditClient = (
+  tx: Db,
+  deps: AppDeps,
+  actor: StaffActor,
+  what: string,
+  client: { id: string; businessId: string },
+  fields?: string[],
+) =>
+  audit(tx, deps, actor, {
+    action: `integrationClient.${what}`,
+    entityType: 'integrationClient',
+    entityId: client.id,
+    businessId: client.businessId,
+    ...(fields && { details: { fields } }),
+  });
 
 /** The fields the form edits, as the contract names them: what an audit entry lists. */
 const editable = (c: IntegrationClient): ClientSettings => ({
@@ -170,12 +175,7 @@ export async function deleteIntegrationClient(
     const client = await requireClient(tx, input.id);
     await requireEditableBusiness(tx, client.businessId);
     await deleteClient(tx, client.id);
-    await audit(tx, deps, actor, {
-      action: 'integrationClient.delete',
-      entityType: 'integrationClient',
-      entityId: client.id,
-      businessId: client.businessId,
-    });
+    await auditClient(tx, deps, actor, 'delete', client);
   });
   return { ok: true };
 }
@@ -193,13 +193,7 @@ export async function generateClientSecret(
     await setClientSecret(tx, client.id, { hash: hashToken(secret), hint: secretHint(secret) }, deps.now());
     // A new secret is given when the old one may have leaked: the bearer tokens it got stop at once too.
     await deleteTokensOfClient(tx, client.id);
-    await audit(tx, deps, actor, {
-      action: 'integrationClient.secret.generate',
-      entityType: 'integrationClient',
-      entityId: client.id,
-      businessId: client.businessId,
-      details: { fields: ['secret'] },
-    });
+    await auditClient(tx, deps, actor, 'secret.generate', client, ['secret']);
   });
   return { secret };
 }
@@ -228,18 +222,21 @@ export async function generateWebhookSecret(
       },
       now,
     );
-    await audit(tx, deps, actor, {
-      action: 'integrationClient.webhookSecret.generate',
-      entityType: 'integrationClient',
-      entityId: client.id,
-      businessId: client.businessId,
-      details: { fields: ['webhookSecret'] },
-    });
+    await auditClient(tx, deps, actor, 'webhookSecret.generate', client, ['webhookSecret']);
   });
   return { webhookSecret };
 }
 
 // --- known partners ----------------------------------------------------------------------------
+
+/** Audits `integrationPartner.<what>`: partners belong to no business. */
+const auditPartner = (tx: Db, deps: AppDeps, actor: StaffActor, what: string, id: string, fields?: string[]) =>
+  audit(tx, deps, actor, {
+    action: `integrationPartner.${what}`,
+    entityType: 'integrationPartner',
+    entityId: id,
+    ...(fields && { details: { fields } }),
+  });
 
 const duplicatePartner = () =>
   new AppError('CONFLICT', 'A partner with that name already exists', [
@@ -270,12 +267,7 @@ export async function createIntegrationPartner(
         created: now,
         updated: now,
       });
-      await audit(tx, deps, actor, {
-        action: 'integrationPartner.create',
-        entityType: 'integrationPartner',
-        entityId: partner.id,
-        details: { fields: ['name', 'contactEmail', 'suppressPatientMessages'] },
-      });
+      await auditPartner(tx, deps, actor, 'create', partner.id, ['name', 'contactEmail', 'suppressPatientMessages']);
       return { partner };
     });
   } catch (error) {
@@ -312,12 +304,7 @@ export async function updateIntegrationPartner(
         fields,
       );
       if (changed.length > 0) {
-        await audit(tx, deps, actor, {
-          action: 'integrationPartner.update',
-          entityType: 'integrationPartner',
-          entityId: input.id,
-          details: { fields: changed },
-        });
+        await auditPartner(tx, deps, actor, 'update', input.id, changed);
       }
       const partner = await findPartner(tx, input.id);
       if (!partner) throw new AppError('NOT_FOUND', `Integration partner ${input.id} not found`);
@@ -341,11 +328,7 @@ export async function deleteIntegrationPartner(
     if (!(await deletePartner(tx, input.id))) {
       throw new AppError('NOT_FOUND', `Integration partner ${input.id} not found`);
     }
-    await audit(tx, deps, actor, {
-      action: 'integrationPartner.delete',
-      entityType: 'integrationPartner',
-      entityId: input.id,
-    });
+    await auditPartner(tx, deps, actor, 'delete', input.id);
   });
   return { ok: true };
 }

@@ -36,6 +36,7 @@ const COUNTED = {
   ORDER_MARKED_REMOVED: 'ordersRemoved',
   PIN_REVEALED: 'pinReveals',
 } as const;
+type Counted = (typeof COUNTED)[keyof typeof COUNTED];
 const ORDER_CODES = [...Object.keys(COUNTED), 'PAYMENT_SUCCEEDED', 'PAYMENT_OVERPAID', 'EXEMPTION_DECLARED'];
 const COLLECTION_CODES = ['ORDER_COLLECTED', 'ORDER_MARKED_COLLECTED'];
 
@@ -123,15 +124,8 @@ type Window = { businessId: string; start: number; end: number };
 
 /** Orders added, loaded, collected…, the amount paid and the exemptions declared, from the order events. */
 async function orderFigures(db: Db, { businessId, start, end }: Window) {
-  const counts = {
-    ordersAdded: 0,
-    ordersLoaded: 0,
-    ordersCollected: 0,
-    ordersExpired: 0,
-    ordersCancelled: 0,
-    ordersRemoved: 0,
-    pinReveals: 0,
-  };
+  // Every figure COUNTED adds to, from zero.
+  const counts = Object.fromEntries(Object.values(COUNTED).map((figure) => [figure, 0])) as Record<Counted, number>;
   let paidAmount = 0;
   const exemptionsByCode: Record<string, number> = {};
   // Paid: the card payments that settled an order, less the part of one owed back to the patient

@@ -1,27 +1,6 @@
-import {
-  createIntegrationPartner,
-  createOrUpdateIntegrationClient,
-  deleteIntegrationClient,
-  deleteIntegrationPartner,
-  generateClientSecret,
-  generateWebhookSecret,
-  getIntegrationClient,
-  listIntegrationPartners,
-  updateIntegrationPartner,
-} from '../../areas/integration-clients/index.ts';
+import * as integrationClients from '../../areas/integration-clients/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/integration/*`: a business's integration client, its secrets, and the known partners. */
-export const integrationRoutes = (deps: AppDeps) =>
-  rpcArea(deps, 'integration', {
-    getIntegrationClient,
-    createOrUpdateIntegrationClient,
-    deleteIntegrationClient,
-    generateClientSecret,
-    generateWebhookSecret,
-    listIntegrationPartners,
-    createIntegrationPartner,
-    updateIntegrationPartner,
-    deleteIntegrationPartner,
-  });
+export const integrationRoutes = (deps: AppDeps) => rpcArea(deps, 'integration', integrationClients);

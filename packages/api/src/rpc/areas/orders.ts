@@ -1,29 +1,6 @@
-import {
-  cancel,
-  create,
-  findOrders,
-  get,
-  listEvents,
-  listOrdersByBusiness,
-  listOrdersByPatient,
-  markCollected,
-  markRemoved,
-  setRevealPinReason,
-} from '../../areas/orders/index.ts';
+import * as orders from '../../areas/orders/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/orders/*`: orders of a business, their PINs and timelines (docs/ORDERS.md). */
-export const ordersRoutes = (deps: AppDeps) =>
-  rpcArea(deps, 'orders', {
-    create,
-    get,
-    cancel,
-    markCollected,
-    markRemoved,
-    setRevealPinReason,
-    listEvents,
-    findOrders,
-    listOrdersByPatient,
-    listOrdersByBusiness,
-  });
+export const ordersRoutes = (deps: AppDeps) => rpcArea(deps, 'orders', orders);

@@ -1,27 +1,6 @@
-import {
-  convert,
-  count,
-  create,
-  get,
-  getBusinessId,
-  list,
-  remove,
-  update,
-  verifyContactMethods,
-} from '../../areas/sign-ups/index.ts';
+import * as signUps from '../../areas/sign-ups/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/signUps/*`: patients' online sign-ups, their contact checks and conversion to patients. */
-export const signUpsRoutes = (deps: AppDeps) =>
-  rpcArea(deps, 'signUps', {
-    create,
-    update,
-    delete: remove,
-    get,
-    list,
-    count,
-    convert,
-    getBusinessId,
-    verifyContactMethods,
-  });
+export const signUpsRoutes = (deps: AppDeps) => rpcArea(deps, 'signUps', { ...signUps, delete: signUps.remove });

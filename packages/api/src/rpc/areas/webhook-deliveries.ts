@@ -1,23 +1,6 @@
-import {
-  enableEndpoint,
-  getDelivery,
-  getEndpoint,
-  listDeliveries,
-  replayDelivery,
-  replayFailed,
-  sendTestEvent,
-} from '../../areas/webhook-deliveries/index.ts';
+import * as webhookDeliveries from '../../areas/webhook-deliveries/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/webhooks/*`: the webhook delivery console of a business. */
-export const webhooksRoutes = (deps: AppDeps) =>
-  rpcArea(deps, 'webhooks', {
-    getEndpoint,
-    listDeliveries,
-    getDelivery,
-    replayDelivery,
-    replayFailed,
-    sendTestEvent,
-    enableEndpoint,
-  });
+export const webhooksRoutes = (deps: AppDeps) => rpcArea(deps, 'webhooks', webhookDeliveries);

@@ -18,6 +18,24 @@ const fieldsOf = (b?: Business): Fields => ({
   keyholdersMobileNumbers: b?.keyholdersMobileNumbers ?? [],
 });
 
+/** The business's two lists: who is texted about its machines, and where its notifications go. */
+const listFields = [
+  {
+    legend: 'Keyholder mobiles',
+    itemLabel: 'Mobile number',
+    name: 'keyholdersMobileNumbers',
+    type: 'tel',
+    description: 'UK mobiles texted when a machine needs a keyholder.',
+  },
+  {
+    legend: 'Notification emails',
+    itemLabel: 'Email address',
+    name: 'notificationEmails',
+    type: 'email',
+    description: "Addresses that receive the business's notifications.",
+  },
+] as const;
+
 /** SPEC §2 `/businesses/add`. */
 export const AddBusiness = () => (
   <Page title="Add business">
@@ -86,28 +104,16 @@ function BusinessFormBody({ business, onSaved }: { business?: Business; onSaved?
       isDisabled={readOnly}
     >
       <ContactFields values={f} onChange={set} required isDisabled={readOnly} />
-      <ListField
-        legend="Keyholder mobiles"
-        itemLabel="Mobile number"
-        name="keyholdersMobileNumbers"
-        type="tel"
-        description="UK mobiles texted when a machine needs a keyholder."
-        values={f.keyholdersMobileNumbers}
-        onChange={set('keyholdersMobileNumbers')}
-        errorMessage={state.fieldErrors.keyholdersMobileNumbers}
-        isDisabled={readOnly}
-      />
-      <ListField
-        legend="Notification emails"
-        itemLabel="Email address"
-        name="notificationEmails"
-        type="email"
-        description="Addresses that receive the business's notifications."
-        values={f.notificationEmails}
-        onChange={set('notificationEmails')}
-        errorMessage={state.fieldErrors.notificationEmails}
-        isDisabled={readOnly}
-      />
+      {listFields.map((field) => (
+        <ListField
+          key={field.name}
+          {...field}
+          values={f[field.name]}
+          onChange={set(field.name)}
+          errorMessage={state.fieldErrors[field.name]}
+          isDisabled={readOnly}
+        />
+      ))}
     </PageForm>
   );
 }

@@ -6,7 +6,7 @@ import { groupBusinessesSearchAtom, groupBusinessesShowArchivedAtom } from '../.
 import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmAction } from '../../ui/Dialog.tsx';
+import { ConfirmAction, confirmWords } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
@@ -108,10 +108,8 @@ export function GroupBusinesses() {
       />
       {removing && (
         <ConfirmAction
-          title="Remove business?"
+          {...confirmWords('Remove', 'business')}
           isOpen
-          cancelLabel="Keep business"
-          confirmLabel="Remove business"
           action={() => rpc('businesses', 'unlinkGroup', { id: removing.id })}
           onDone={() => {
             setNotice(`${removing.name} removed from the group.`);

@@ -4,7 +4,7 @@ import { ListBox, ListBoxItem, ListBoxLoadMoreItem, type Selection } from 'react
 import { rpc } from '../../api/client.ts';
 import { type PagedQuery, useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { useAction } from '../../ui/use-action.ts';
 import { addressText } from '../businesses/entity-parts.tsx';
@@ -74,19 +74,11 @@ export function LinkBusinessesDialog({
         <BusinessListBox list={list} chosen={chosen} onSelectionChange={onSelectionChange} />
         <p role="status">{chosen.size === 1 ? '1 business chosen' : `${chosen.size} businesses chosen`}</p>
       </div>
-      {error && (
-        <p className="dialog__error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="dialog__actions">
-        <Button onPress={() => close(0)} isDisabled={pending}>
-          Cancel
-        </Button>
+      <DialogFooter error={error} onCancel={() => close(0)} pending={pending}>
         <Button variant="primary" onPress={() => void confirm()} isPending={pending} isDisabled={chosen.size === 0}>
           Confirm
         </Button>
-      </div>
+      </DialogFooter>
     </Dialog>
   );
 }

@@ -2,7 +2,7 @@ import { messages, normaliseUserCode } from '@medlocker/core';
 import { useMemo, useState } from 'react';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 
@@ -56,14 +56,11 @@ export function PairDialog({ machineId, onClose }: { machineId: string; onClose:
             autoComplete="off"
           />
         </div>
-        <div className="dialog__actions">
-          <Button onPress={() => onClose(false)} isDisabled={pending}>
-            Cancel
-          </Button>
+        <DialogFooter onCancel={() => onClose(false)} pending={pending}>
           <Button type="submit" variant="primary" isPending={pending}>
             Pair
           </Button>
-        </div>
+        </DialogFooter>
       </Form>
     </Dialog>
   );

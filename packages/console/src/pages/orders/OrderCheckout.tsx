@@ -34,23 +34,21 @@ const schemeOf = (events: readonly OrderEvent[], receiptId: string | null) => {
     : null;
 };
 
+/** An order and its events, and where a receipt sent or refused is told. */
+type CheckoutProps = {
+  order: Order;
+  events: readonly OrderEvent[];
+  onSent: (message: string) => void;
+  onRefused: (message: string) => void;
+};
+
 /**
  * The order page's checkout parts: how a paid order was paid (amount, Judopay's receipt id,
  * whether its receipt was sent, and Send receipt for staff whom a patient asks), and an exemption
  * declaration as made: the code and its meaning, who declared and whether on the patient's behalf,
  * when, and the drawn signature.
  */
-export function OrderCheckout({
-  order,
-  events,
-  onSent,
-  onRefused,
-}: {
-  order: Order;
-  events: readonly OrderEvent[];
-  onSent: (message: string) => void;
-  onRefused: (message: string) => void;
-}) {
+export function OrderCheckout({ order, events, onSent, onRefused }: CheckoutProps) {
   return (
     <>
       {order.paymentStatus === 'paid' && (
@@ -61,17 +59,7 @@ export function OrderCheckout({
   );
 }
 
-function PaymentDetails({
-  order,
-  events,
-  onSent,
-  onRefused,
-}: {
-  order: Order;
-  events: readonly OrderEvent[];
-  onSent: (message: string) => void;
-  onRefused: (message: string) => void;
-}) {
+function PaymentDetails({ order, events, onSent, onRefused }: CheckoutProps) {
   const maySend = useMayCall(['checkout', 'sendReceipt']);
   const [pending, setPending] = useState(false);
   const send = async () => {

@@ -1,4 +1,4 @@
-import type { BusinessFeatureSettings, ImportedPatient, Patient } from '@medlocker/core';
+import type { BusinessFeatureSettings, Patient } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { queryClient } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -6,20 +6,9 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useSubmit } from '../../ui/use-submit.ts';
-import { detailFieldName, isoDateOf, textOf } from '../patients/patient-fields.tsx';
+import { basicPatientOf, detailFieldName } from '../patients/patient-fields.tsx';
 
 type DisplayIdField = BusinessFeatureSettings['displayIdField'];
-
-function patientOf(data: FormData): ImportedPatient {
-  const text = (name: string) => textOf(data, name);
-  return {
-    displayId: text('displayId'),
-    name: { full: text('name') },
-    mobileNumber: text('mobileNumber'),
-    ...(text('dateOfBirth') ? { dateOfBirth: isoDateOf(text('dateOfBirth')) } : {}),
-    ...(text('email') ? { email: text('email') } : {}),
-  };
-}
 
 /**
  * 'New patient' from the create-order form: the few details an order needs (ID, name, mobile for the
@@ -70,7 +59,7 @@ function QuickPatientForm({
       error={error}
       validationErrors={fieldErrors}
       onSubmit={onSubmit(async (data) => {
-        const { patient } = await rpc('patients', 'create', { businessId, patient: patientOf(data) });
+        const { patient } = await rpc('patients', 'create', { businessId, patient: basicPatientOf(data) });
         void queryClient.invalidateQueries({ queryKey: ['patients'] });
         onCreated(patient);
       })}

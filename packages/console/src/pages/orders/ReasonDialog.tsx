@@ -1,7 +1,7 @@
 import { type ReactNode, useMemo, useState } from 'react';
 import { errorsOf } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 
@@ -57,14 +57,11 @@ export function ReasonDialog({
           {children}
           <TextArea label={label} name="reason" value={reason} onChange={setReason} autoFocus />
         </div>
-        <div className="dialog__actions">
-          <Button onPress={onClose} isDisabled={pending}>
-            {cancelLabel}
-          </Button>
+        <DialogFooter onCancel={onClose} pending={pending} cancelLabel={cancelLabel}>
           <Button type="submit" variant={tone} isPending={pending}>
             {confirmLabel}
           </Button>
-        </div>
+        </DialogFooter>
       </Form>
     </Dialog>
   );

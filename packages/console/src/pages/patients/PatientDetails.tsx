@@ -7,7 +7,7 @@ import { patientPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmAction } from '../../ui/Dialog.tsx';
+import { ConfirmAction, confirmWords } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
@@ -68,10 +68,8 @@ function PatientPage({ businessId, patient }: { businessId: string; patient: Pat
       </p>
       {deleting && (
         <ConfirmAction
-          title="Delete patient?"
+          {...confirmWords('Delete', 'patient')}
           isOpen
-          cancelLabel="Keep patient"
-          confirmLabel="Delete patient"
           action={() => rpc('patients', 'delete', { id: patient.id })}
           onDone={() => navigate(patientPaths.list(businessId), { state: { notice: `${patient.name} was deleted.` } })}
           onCancel={() => setDeleting(false)}

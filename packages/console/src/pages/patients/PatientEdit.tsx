@@ -11,19 +11,12 @@ import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useSubmit } from '../../ui/use-submit.ts';
-import { DetailFields, detailFieldName, filledAddressOf, isoDateOf, textOf } from './patient-fields.tsx';
+import { basicPatientOf, DetailFields, detailFieldName, filledAddressOf } from './patient-fields.tsx';
 
+/** The form as the patient's details: what an order needs, and the address when any line is filled. */
 function patientOf(data: FormData): ImportedPatient {
-  const text = (name: string) => textOf(data, name);
   const address = filledAddressOf(data);
-  return {
-    displayId: text('displayId'),
-    name: { full: text('name') },
-    mobileNumber: text('mobileNumber'),
-    ...(text('dateOfBirth') ? { dateOfBirth: isoDateOf(text('dateOfBirth')) } : {}),
-    ...(text('email') ? { email: text('email') } : {}),
-    ...(Object.keys(address).length > 0 ? { address } : {}),
-  };
+  return { ...basicPatientOf(data), ...(Object.keys(address).length > 0 ? { address } : {}) };
 }
 
 /** `/patients/{patientId}/edit`: a current patient's details, checked again by the server. */

@@ -2,7 +2,7 @@ import type { PatientSignUp, SignUpForm } from '@medlocker/core';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmAction, Dialog } from '../../ui/Dialog.tsx';
+import { ConfirmAction, confirmWords, Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -75,14 +75,11 @@ export function EditSignUpDialog({
           <TextField label="First name" name="firstName" isRequired defaultValue={current.firstName} autoFocus />
           <TextField label="Last name" name="lastName" isRequired defaultValue={current.lastName} />
           <DetailFields value={current} mobileDescription="A patient needs one: add it before converting." />
-          <div className="dialog__actions">
-            <Button onPress={() => onClose()} isDisabled={pending}>
-              Cancel
-            </Button>
+          <DialogFooter onCancel={() => onClose()} pending={pending}>
             <Button type="submit" variant="primary" isPending={pending}>
               Save
             </Button>
-          </div>
+          </DialogFooter>
         </Form>
       )}
     </Dialog>
@@ -99,10 +96,8 @@ export function DeleteSignUpDialog({
 }) {
   return (
     <ConfirmAction
-      title="Delete sign-up?"
+      {...confirmWords('Delete', 'sign-up')}
       isOpen
-      cancelLabel="Keep sign-up"
-      confirmLabel="Delete sign-up"
       action={() => rpc('signUps', 'delete', { id: signUp.id })}
       onDone={() => onClose(true)}
       onCancel={() => onClose(false)}

@@ -8,7 +8,7 @@ import { signUpsPastAtom } from '../../state/patients.ts';
 import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
@@ -195,14 +195,11 @@ function ConvertDialog({
             autoFocus
           />
         </div>
-        <div className="dialog__actions">
-          <Button onPress={() => onClose()} isDisabled={pending}>
-            Cancel
-          </Button>
+        <DialogFooter onCancel={() => onClose()} pending={pending}>
           <Button type="submit" variant="primary" isPending={pending}>
             Convert
           </Button>
-        </div>
+        </DialogFooter>
       </Form>
     </Dialog>
   );

@@ -4,7 +4,7 @@ import { ApiError, messageOf, rpc } from '../../api/client.ts';
 import { queryClient, useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog, Dialog } from '../../ui/Dialog.tsx';
+import { ConfirmDialog, Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useAction } from '../../ui/use-action.ts';
@@ -186,17 +186,14 @@ function CodeDialog({
     <Dialog title="Enter WhatsApp code" isOpen onOpenChange={(open) => !open && !pending && onClose()}>
       <Form validationErrors={validationErrors} guardUnsaved={false} error={formError} submit={verify}>
         <CodeField sentTo={sent.sentTo} code={code} onCode={setCode} />
-        <div className="dialog__actions">
-          <Button onPress={() => onClose()} isDisabled={pending}>
-            Cancel
-          </Button>
+        <DialogFooter onCancel={() => onClose()} pending={pending}>
           <Button onPress={() => void resend()} isDisabled={pending}>
             Send a new code
           </Button>
           <Button type="submit" variant="primary" isPending={pending}>
             Opt in
           </Button>
-        </div>
+        </DialogFooter>
       </Form>
     </Dialog>
   );

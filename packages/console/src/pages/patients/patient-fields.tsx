@@ -1,4 +1,4 @@
-import type { Address } from '@medlocker/core';
+import type { Address, ImportedPatient } from '@medlocker/core';
 import { TextField } from '../../ui/TextField.tsx';
 import { dateOfBirthOf } from './patient-format.ts';
 
@@ -23,6 +23,18 @@ export function isoDateOf(text: string): string {
 
 /** A form's trimmed text field, '' when absent. */
 export const textOf = (data: FormData, name: string) => String(data.get(name) ?? '').trim();
+
+/** The details an order needs of a patient, as typed in (date of birth and email only when given). */
+export function basicPatientOf(data: FormData): ImportedPatient {
+  const text = (name: string) => textOf(data, name);
+  return {
+    displayId: text('displayId'),
+    name: { full: text('name') },
+    mobileNumber: text('mobileNumber'),
+    ...(text('dateOfBirth') ? { dateOfBirth: isoDateOf(text('dateOfBirth')) } : {}),
+    ...(text('email') ? { email: text('email') } : {}),
+  };
+}
 
 /** The address lines filled in, by their contract names (a blank line is left out). */
 export function filledAddressOf(data: FormData): Partial<Record<(typeof addressFields)[number][0], string>> {

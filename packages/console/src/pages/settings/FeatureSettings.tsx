@@ -1,36 +1,22 @@
 import type { BusinessFeatureSettings } from '@medlocker/core';
 import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
 import { useMayCall } from '../../state/access.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
-import { QueryView } from '../../ui/QueryView.tsx';
-import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { MessageFieldsets, OrderFieldsets } from './feature-fieldsets.tsx';
-import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
+import { BusinessSettingsPage, ReadOnlyNotice } from './settings-parts.tsx';
 
 /** SPEC §2 `/businesses/{businessId}/settings/features`: the business's feature settings. */
-export function FeatureSettingsPage() {
-  const { business } = useBusiness();
-  const query = useQuery(
-    (signal) => rpc('businessSettings', 'getBusinessFeatureSettings', { businessId: business.id }, { signal }),
-    ['businessSettings', 'getBusinessFeatureSettings', business.id],
-  );
-  return (
-    <SettingsHeader title="Features">
-      <QueryView query={query}>
-        {(data) => (
-          <FeatureForm
-            businessId={business.id}
-            initial={data.settings}
-            archived={data.archived || Boolean(business.archived)}
-          />
-        )}
-      </QueryView>
-    </SettingsHeader>
-  );
-}
+export const FeatureSettingsPage = () => (
+  <BusinessSettingsPage
+    title="Features"
+    read={['businessSettings', 'getBusinessFeatureSettings']}
+    form={(data, { businessId, archived }) => (
+      <FeatureForm businessId={businessId} initial={data.settings} archived={archived} />
+    )}
+  />
+);
 
 /** The settings sent to updateBusinessFeatureSettings: everything but the controlled ones. */
 const featureInput = (s: BusinessFeatureSettings, senderName: string) => ({

@@ -24,26 +24,19 @@ export function JudoFieldset({
         isRequired
         isDisabled={ro}
       />
-      <TextField
-        label="API token"
-        name="judo.token"
-        value={judo.token}
-        onChange={(v) => update({ token: v })}
-        description="At least 8 characters. A saved token shows masked; leave it to keep it."
-        isRequired
-        autoComplete="off"
-        isDisabled={ro}
-      />
-      <TextField
-        label="API secret"
-        name="judo.secret"
-        value={judo.secret}
-        onChange={(v) => update({ secret: v })}
-        description="At least 8 characters. A saved secret shows masked; leave it to keep it."
-        isRequired
-        autoComplete="off"
-        isDisabled={ro}
-      />
+      {(['token', 'secret'] as const).map((key) => (
+        <TextField
+          key={key}
+          label={`API ${key}`}
+          name={`judo.${key}`}
+          value={judo[key]}
+          onChange={(v) => update({ [key]: v })}
+          description={`At least 8 characters. A saved ${key} shows masked; leave it to keep it.`}
+          isRequired
+          autoComplete="off"
+          isDisabled={ro}
+        />
+      ))}
       <Switch isSelected={judo.sandbox} onChange={(v) => update({ sandbox: v })} isDisabled={ro}>
         Sandbox (test payments)
       </Switch>

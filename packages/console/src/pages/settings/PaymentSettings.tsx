@@ -1,16 +1,13 @@
 import { fieldErrorsOf, isArkErrors, type JudoSettings, PaymentSettings } from '@medlocker/core';
 import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
-import { QueryView } from '../../ui/QueryView.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
-import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { JudoFieldset } from './JudoFieldset.tsx';
-import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
+import { BusinessSettingsPage, ReadOnlyNotice } from './settings-parts.tsx';
 
 type Fields = {
   contactNumber: string;
@@ -63,26 +60,15 @@ function changedFields(before: Fields, after: Fields): string[] {
 }
 
 /** SPEC §2 `/businesses/{businessId}/settings/payment`: contact, legal info and card provider. */
-export function PaymentSettingsPage() {
-  const { business } = useBusiness();
-  const query = useQuery(
-    (signal) => rpc('paymentSettings', 'getPaymentSettings', { businessId: business.id }, { signal }),
-    ['paymentSettings', 'getPaymentSettings', business.id],
-  );
-  return (
-    <SettingsHeader title="Payment">
-      <QueryView query={query}>
-        {(data) => (
-          <PaymentForm
-            businessId={business.id}
-            initial={fieldsOf(data.settings)}
-            archived={data.archived || Boolean(business.archived)}
-          />
-        )}
-      </QueryView>
-    </SettingsHeader>
-  );
-}
+export const PaymentSettingsPage = () => (
+  <BusinessSettingsPage
+    title="Payment"
+    read={['paymentSettings', 'getPaymentSettings']}
+    form={(data, { businessId, archived }) => (
+      <PaymentForm businessId={businessId} initial={fieldsOf(data.settings)} archived={archived} />
+    )}
+  />
+);
 
 /** What the server kept, as the form's fields. */
 const fieldsOf = (

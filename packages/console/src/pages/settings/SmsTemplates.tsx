@@ -9,13 +9,10 @@ import {
 } from '@medlocker/core';
 import { useState } from 'react';
 import { errorsOf, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
-import { QueryView } from '../../ui/QueryView.tsx';
 import { TemplateField } from '../../ui/TemplateField.tsx';
-import { useBusiness } from '../businesses/BusinessLayout.tsx';
-import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
+import { BusinessSettingsPage, ReadOnlyNotice } from './settings-parts.tsx';
 
 /** What each template is for, as staff know it. */
 const templateNames: Record<SmsTemplateKey, string> = {
@@ -47,27 +44,15 @@ type Templates = Record<SmsTemplateKey, string>;
 const pinPlaceholder = '${pin}';
 
 /** SPEC §2 `/businesses/{businessId}/settings/sms`: the eight templates, each with a live preview. */
-export function SmsTemplatesPage() {
-  const { business } = useBusiness();
-  const query = useQuery(
-    (signal) => rpc('businessSettings', 'getBusinessSmsTemplates', { businessId: business.id }, { signal }),
-    ['businessSettings', 'getBusinessSmsTemplates', business.id],
-  );
-  return (
-    <SettingsHeader title="SMS templates">
-      <QueryView query={query}>
-        {(data) => (
-          <TemplatesForm
-            businessId={business.id}
-            initial={data.templates}
-            defaults={data.defaults}
-            archived={data.archived || Boolean(business.archived)}
-          />
-        )}
-      </QueryView>
-    </SettingsHeader>
-  );
-}
+export const SmsTemplatesPage = () => (
+  <BusinessSettingsPage
+    title="SMS templates"
+    read={['businessSettings', 'getBusinessSmsTemplates']}
+    form={(data, { businessId, archived }) => (
+      <TemplatesForm businessId={businessId} initial={data.templates} defaults={data.defaults} archived={archived} />
+    )}
+  />
+);
 
 function TemplatesForm({
   businessId,

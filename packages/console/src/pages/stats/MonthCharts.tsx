@@ -47,52 +47,51 @@ export function MonthCharts({ figures }: { figures: readonly MonthFigures[] }) {
     }));
     const collected = sum(figures.map((f) => f.ordersCollected));
     const minutes = sum(figures.map((f) => f.totalPickupMinutes));
-    return {
-      months,
-      outcomes,
-      outcomesSummary: `${span}, orders by outcome in all: ${totals(outcomes)}.`,
-      pickup,
-      pickupSummary:
-        collected === 0
-          ? `${span}: no collections, so no pickup times.`
-          : `${span}: on average ${formatMinutes(Math.round(minutes / collected))} from loading to collection over ${collected} collections.`,
-      paid,
-      paidSummary: `${span}: ${formatPence(sum(paid[0]?.values ?? []))} paid by card in all.`,
-      exemptions,
-      exemptionsSummary:
-        codes.length === 0
-          ? `${span}: no exemptions declared.`
-          : `${span}, exemptions declared by code: ${totals(exemptions)}.`,
-    };
+    // Each chart: its label, what it shows in words, its series and how its values read.
+    const shown: { label: string; summary: string; series: MonthSeries[]; format?: (n: number) => string }[] = [
+      {
+        label: 'Orders per month by outcome',
+        summary: `${span}, orders by outcome in all: ${totals(outcomes)}.`,
+        series: outcomes,
+      },
+      {
+        label: 'Pickup time',
+        summary:
+          collected === 0
+            ? `${span}: no collections, so no pickup times.`
+            : `${span}: on average ${formatMinutes(Math.round(minutes / collected))} from loading to collection over ${collected} collections.`,
+        series: pickup,
+        format: formatMinutes,
+      },
+      {
+        label: 'Payments',
+        summary: `${span}: ${formatPence(sum(paid[0]?.values ?? []))} paid by card in all.`,
+        series: paid,
+        format: formatPence,
+      },
+      {
+        label: 'Exemptions by code',
+        summary:
+          codes.length === 0
+            ? `${span}: no exemptions declared.`
+            : `${span}, exemptions declared by code: ${totals(exemptions)}.`,
+        series: exemptions,
+      },
+    ];
+    return { months, shown };
   }, [figures]);
   return (
     <div className="chart-grid">
-      <MonthChart
-        label="Orders per month by outcome"
-        summary={charts.outcomesSummary}
-        months={charts.months}
-        series={charts.outcomes}
-      />
-      <MonthChart
-        label="Pickup time"
-        summary={charts.pickupSummary}
-        months={charts.months}
-        series={charts.pickup}
-        format={formatMinutes}
-      />
-      <MonthChart
-        label="Payments"
-        summary={charts.paidSummary}
-        months={charts.months}
-        series={charts.paid}
-        format={formatPence}
-      />
-      <MonthChart
-        label="Exemptions by code"
-        summary={charts.exemptionsSummary}
-        months={charts.months}
-        series={charts.exemptions}
-      />
+      {charts.shown.map((chart) => (
+        <MonthChart
+          key={chart.label}
+          label={chart.label}
+          summary={chart.summary}
+          months={charts.months}
+          series={chart.series}
+          format={chart.format}
+        />
+      ))}
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Select } from '../../ui/Select.tsx';
 
 const NONE = 'none';
@@ -58,19 +58,11 @@ export function EditIdentityProviderDialog({ email, frontEnd, currentId, onClose
           description={providers.error ? messageOf(providers.error) : undefined}
         />
       </div>
-      {error && (
-        <p className="dialog__error" role="alert">
-          {error}
-        </p>
-      )}
-      <div className="dialog__actions">
-        <Button onPress={() => onClose(false)} isDisabled={pending}>
-          Cancel
-        </Button>
+      <DialogFooter error={error} onCancel={() => onClose(false)} pending={pending}>
         <Button variant="primary" onPress={() => void save()} isPending={pending}>
           Save
         </Button>
-      </div>
+      </DialogFooter>
     </Dialog>
   );
 }

@@ -7,7 +7,7 @@ import { useFlashNotice } from '../../shell/flash.ts';
 import { useCurrentUser, useHasSupportScope } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmAction } from '../../ui/Dialog.tsx';
+import { ConfirmAction, confirmWords } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
@@ -185,10 +185,8 @@ function RemoveRoleConfirm({
 }) {
   return (
     <ConfirmAction
-      title="Remove role?"
+      {...confirmWords('Remove', 'role')}
       isOpen
-      cancelLabel="Keep role"
-      confirmLabel="Remove role"
       action={() => rpc('auth', 'removeRole', { roleName: role.name, roleResource: role.resource, userId })}
       onDone={onDone}
       onCancel={onCancel}

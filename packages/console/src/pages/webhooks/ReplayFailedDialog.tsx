@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { refreshWebhooks } from './webhook-parts.tsx';
@@ -64,14 +64,11 @@ export function ReplayFailedDialog({
           isRequired
           autoFocus
         />
-        <div className="dialog__actions">
-          <Button onPress={() => onClose()} isDisabled={pending}>
-            Cancel
-          </Button>
+        <DialogFooter onCancel={() => onClose()} pending={pending}>
           <Button type="submit" variant="primary" isPending={pending}>
             Replay failed deliveries
           </Button>
-        </div>
+        </DialogFooter>
       </Form>
     </Dialog>
   );
