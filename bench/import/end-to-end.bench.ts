@@ -30,7 +30,7 @@ import { PGlite } from '@electric-sql/pglite';
 import Papa from 'papaparse';
 import pg from 'pg';
 import { createDb } from '../../db/src/index.ts';
-import { textArrayLiteral } from '../../packages/api/src/areas/patients/repository.ts';
+import { textArrayLiteral } from '../../packages/api/src/areas/patients/import-repository.ts';
 import { createClient, sessionTokenOf } from '../../packages/cli/src/client.ts';
 import { importPatientCsv } from '../../packages/core/src/import/index.ts';
 import { generatePatientCsv } from './generate.ts';

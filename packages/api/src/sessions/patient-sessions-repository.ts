@@ -12,8 +12,28 @@ export const insertPatientSession = (db: Db, row: Insertable<Database['patient_s
  * The session of a token hash with its patient's given name; a patient deleted since (erased by the
  * pharmacy) is reported as such, so the session ends with them.
  */
-export const findPatientSessionByHash = (db: Db, tokenHash: string) =>
-  db
+export type PatientSessionRecord = {
+  id: string;
+  businessId: string;
+  patientId: string;
+  orderId: string;
+  expiresAt: number;
+  idleExpiresAt: number;
+  lastSeen: number;
+  revokedAt: number | null;
+  givenName: string;
+  fullName: string;
+  /** Set when the patient was deleted since. */
+  patientDeletedAt: number | null;
+};
+
+const ms = (value: number | null) => (value === null ? null : Number(value));
+
+export const findPatientSessionByHash = async (
+  db: Db,
+  tokenHash: string,
+): Promise<PatientSessionRecord | undefined> => {
+  const row = await db
     .selectFrom('patient_sessions as s')
     .innerJoin('patients as p', (j) =>
       j.onRef('p.id', '=', 's.patient_id').onRef('p.business_id', '=', 's.business_id'),
@@ -33,6 +53,22 @@ export const findPatientSessionByHash = (db: Db, tokenHash: string) =>
     ])
     .where('s.token_hash', '=', tokenHash)
     .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      businessId: row.business_id,
+      patientId: row.patient_id,
+      orderId: row.order_id,
+      expiresAt: Number(row.expires_at),
+      idleExpiresAt: Number(row.idle_expires_at),
+      lastSeen: Number(row.last_seen),
+      revokedAt: ms(row.revoked_at),
+      givenName: row.given_name,
+      fullName: row.full_name,
+      patientDeletedAt: ms(row.deleted_at),
+    }
+  );
+};
 
 export const touchPatientSession = (db: Db, id: string, now: number, idleExpiresAt: number) =>
   db

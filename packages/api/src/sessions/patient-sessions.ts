@@ -80,20 +80,20 @@ export async function patientPrincipalOf(
   if (!token) return null;
   const row = await findPatientSessionByHash(db, hashToken(token));
   if (!row) return null;
-  const expires = Number(row.expires_at);
-  let idleExpires = Number(row.idle_expires_at);
-  if (row.revoked_at !== null || row.deleted_at !== null || now >= expires || now >= idleExpires) {
+  const expires = row.expiresAt;
+  let idleExpires = row.idleExpiresAt;
+  if (row.revokedAt !== null || row.patientDeletedAt !== null || now >= expires || now >= idleExpires) {
     throw new AppError('UNAUTHENTICATED', patientSessionTimedOut);
   }
-  if (now - Number(row.last_seen) >= touchAfterMs) {
+  if (now - row.lastSeen >= touchAfterMs) {
     idleExpires = Math.min(now + idleMs, expires);
     await touchPatientSession(db, row.id, now, idleExpires);
   }
   return {
     sessionId: row.id,
-    patientId: row.patient_id,
-    businessId: row.business_id,
-    givenName: row.given_name || row.full_name,
+    patientId: row.patientId,
+    businessId: row.businessId,
+    givenName: row.givenName || row.fullName,
     expires,
     idleExpires,
   };

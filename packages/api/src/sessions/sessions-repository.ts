@@ -35,14 +35,19 @@ export async function insertSession(db: Db, s: SessionRow): Promise<void> {
 }
 
 /** Revokes the live session of a token hash; answers its user, if there was one. */
-export async function revokeSessionByTokenHash(db: Db, tokenHash: string, now: number) {
-  return db
+export async function revokeSessionByTokenHash(
+  db: Db,
+  tokenHash: string,
+  now: number,
+): Promise<{ userId: string } | undefined> {
+  const row = await db
     .updateTable('sessions')
     .set({ revoked_at: now })
     .where('token_hash', '=', tokenHash)
     .where('revoked_at', 'is', null)
     .returning(['user_id'])
     .executeTakeFirst();
+  return row && { userId: row.user_id };
 }
 
 export async function revokeSessionsOfUser(db: Db, userId: string, now: number): Promise<void> {
@@ -54,8 +59,20 @@ export async function revokeSessionsOfUser(db: Db, userId: string, now: number):
     .execute();
 }
 
-export async function findSessionRow(db: Db, id: string) {
-  return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findSessionRow(
+  db: Db,
+  id: string,
+): Promise<{ id: string; userId: string; created: number; expiresAt: number; idleExpiresAt: number } | undefined> {
+  const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      userId: row.user_id,
+      created: row.created,
+      expiresAt: row.expires_at,
+      idleExpiresAt: row.idle_expires_at,
+    }
+  );
 }
 
 /** The names of a user's Support and Developer roles, and whether they hold any Business or Group role. */
@@ -82,8 +99,26 @@ export type ReachRow = ['business' | 'group', string, boolean];
  * Business and Group roles reach: one round trip, because it runs on every call. Read fresh each
  * time, so a role added or removed takes effect at the user's next call.
  */
-export async function findSessionPrincipal(db: Kysely<Database>, tokenHash: string) {
-  return db
+export type SessionPrincipalRecord = {
+  sessionId: string;
+  expiresAt: number;
+  idleExpiresAt: number;
+  lastSeen: number;
+  revokedAt: number | null;
+  userId: string;
+  email: string;
+  givenName: string;
+  familyName: string;
+  /** The user's role names, comma-separated; null when none. */
+  roleNames: string | null;
+  reach: ReachRow[] | string | null;
+};
+
+export async function findSessionPrincipal(
+  db: Kysely<Database>,
+  tokenHash: string,
+): Promise<SessionPrincipalRecord | undefined> {
+  const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select([
@@ -121,6 +156,21 @@ export async function findSessionPrincipal(db: Kysely<Database>, tokenHash: stri
     ])
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
+  return (
+    row && {
+      sessionId: row.session_id,
+      expiresAt: row.expires_at,
+      idleExpiresAt: row.idle_expires_at,
+      lastSeen: row.last_seen,
+      revokedAt: row.revoked_at,
+      userId: row.user_id,
+      email: row.email,
+      givenName: row.given_name,
+      familyName: row.family_name,
+      roleNames: row.role_names,
+      reach: row.reach,
+    }
+  );
 }
 
 /** Counts a call as activity: moves the idle expiry on (never past the absolute one). */

@@ -67,7 +67,7 @@ export function tokenOf(request: Request): string | null {
 /** Revokes the session of a token (logout, a new login over an old cookie). Returns its user, if any. */
 export async function revokeSessionByToken(db: Db, token: string, now: number): Promise<{ userId: string } | null> {
   const row = await revokeSessionByTokenHash(db, hashToken(token), now);
-  return row ? { userId: row.user_id } : null;
+  return row ?? null;
 }
 
 /** Ends every session of a user (password set, account change). */
@@ -76,16 +76,7 @@ export async function revokeUserSessions(db: Db, userId: string, now: number): P
 }
 
 export async function findSession(db: Db, id: string): Promise<SessionRecord | undefined> {
-  const row = await findSessionRow(db, id);
-  return row
-    ? {
-        id: row.id,
-        userId: row.user_id,
-        created: row.created,
-        expiresAt: row.expires_at,
-        idleExpiresAt: row.idle_expires_at,
-      }
-    : undefined;
+  return findSessionRow(db, id);
 }
 
 /**
@@ -114,8 +105,8 @@ export function reachOf(rows: ReachRow[] | string | null): Pick<Principal, 'busi
   return { businesses, groups };
 }
 
-export const displayNameOf = (u: { given_name: string; family_name: string; email: string }): string =>
-  `${u.given_name} ${u.family_name}`.trim() || u.email;
+export const displayNameOf = (u: { givenName: string; familyName: string; email: string }): string =>
+  `${u.givenName} ${u.familyName}`.trim() || u.email;
 
 /**
  * The real AuthPort: the session of the bearer token or cookie. No token or an unknown one: nobody.
@@ -129,18 +120,18 @@ export function createSessionAuth(db: () => Kysely<Database>): AuthPort {
       if (!token) return null;
       const row = await findSessionPrincipal(db(), hashToken(token));
       if (!row) return null;
-      if (row.revoked_at !== null || now >= row.expires_at || now >= row.idle_expires_at) {
+      if (row.revokedAt !== null || now >= row.expiresAt || now >= row.idleExpiresAt) {
         throw new AppError('UNAUTHENTICATED', authMessages.sessionTimedOut);
       }
-      if (touch && now - row.last_seen >= authPolicy.sessionTouchAfterMs) {
-        await touchSession(db(), row.session_id, now, Math.min(now + authPolicy.sessionIdleMs, row.expires_at));
+      if (touch && now - row.lastSeen >= authPolicy.sessionTouchAfterMs) {
+        await touchSession(db(), row.sessionId, now, Math.min(now + authPolicy.sessionIdleMs, row.expiresAt));
       }
       return {
-        userId: row.user_id,
-        sessionId: row.session_id,
+        userId: row.userId,
+        sessionId: row.sessionId,
         email: row.email,
         displayName: displayNameOf(row),
-        scopes: scopesOfRoles(row.role_names?.split(',') ?? []),
+        scopes: scopesOfRoles(row.roleNames?.split(',') ?? []),
         ...reachOf(row.reach),
       };
     },

@@ -11,12 +11,13 @@ import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
+import { checkResendWait } from './code-resend.ts';
 import {
   countPatientTexts,
   type Db,
   deletePatientMobile,
   findPatientMobileOnRecord,
-  listPatientMobileRows,
+  listAddedMobiles,
   lockPatientRow,
   markMobileVerified,
   takeMobileCodeTry,
@@ -42,13 +43,13 @@ const mobileHash = (patientId: string, mobile: string, code: string) =>
 
 async function mobilesOf(db: Db, actor: PatientActor): Promise<PatientMobile[]> {
   const record = await findPatientMobileOnRecord(db, actor.businessId, actor.patientId);
-  const added = await listPatientMobileRows(db, actor.businessId, actor.patientId);
-  const onRecord = record?.mobile_number ?? null;
+  const added = await listAddedMobiles(db, actor.businessId, actor.patientId);
+  const onRecord = record?.mobileNumber ?? null;
   return [
     ...(onRecord ? [{ mobileNumber: onRecord, onRecord: true, verified: true }] : []),
     ...added
       .filter((m) => m.mobile !== onRecord)
-      .map((m) => ({ mobileNumber: m.mobile, onRecord: false, verified: m.verified_at !== null })),
+      .map((m) => ({ mobileNumber: m.mobile, onRecord: false, verified: m.verifiedAt !== null })),
   ];
 }
 
@@ -64,85 +65,98 @@ export async function addPatientMobile(
   actor: PatientActor,
   input: In<'addPatientMobile'>,
 ): Promise<Out<'addPatientMobile'>> {
-  const now = deps.now();
-  const mobile = input.mobileNumber;
   if (input.code === undefined) {
-    // One patient's requests one at a time (the patient's row locked), so concurrent calls cannot all
-    // pass the checks below before any of them has added its mobile or queued its text.
-    await deps.db.transaction().execute(async (tx) => {
-      await lockPatientRow(tx, actor.businessId, actor.patientId);
-      const current = await mobilesOf(tx, actor);
-      const known = current.find((m) => m.mobileNumber === mobile);
-      if (known?.verified) return;
-      if (current.filter((m) => !m.onRecord).length >= policy.maxAddedMobiles && !known) {
-        throw new AppError('CONFLICT', `You can add at most ${policy.maxAddedMobiles} mobiles: remove one first`);
-      }
-      const rows = await listPatientMobileRows(tx, actor.businessId, actor.patientId);
-      const sentAt = rows.find((r) => r.mobile === mobile)?.code_sent_at;
-      if (sentAt != null && now - Number(sentAt) < policy.resendAfterSeconds * 1000) {
-        const wait = Math.ceil((Number(sentAt) + policy.resendAfterSeconds * 1000 - now) / 1000);
-        throw new AppError(
-          'RATE_LIMITED',
-          `A code was sent a moment ago. Please wait ${wait} seconds before asking for another.`,
-          undefined,
-          wait,
-        );
-      }
-      // Adding, removing and adding again must not make the server text any number at will.
-      if (
-        (await countPatientTexts(tx, actor.patientId, 'patientMobileCode', now - 60 * 60_000)) >= policy.maxCodesPerHour
-      ) {
-        throw new AppError(
-          'RATE_LIMITED',
-          'Too many codes were sent to new mobiles. Please try again in an hour.',
-          undefined,
-          60 * 60,
-        );
-      }
-      const code = newCode();
-      await upsertPendingMobile(tx, {
-        businessId: actor.businessId,
-        patientId: actor.patientId,
-        mobile,
-        codeHash: mobileHash(actor.patientId, mobile, code),
-        expiresAt: now + policy.codeTtlMinutes * 60_000,
-        now,
-      });
-      await queueMessages(
-        tx,
-        {
-          businessId: actor.businessId,
-          message: {
-            channel: 'sms',
-            recipient: mobile,
-            templateKey: 'patientMobileCode',
-            body: `${code} is your ${deps.config.productName} code to add this mobile. It expires in ${policy.codeTtlMinutes} minutes. Do not share it.`,
-            patientId: actor.patientId,
-          },
-          runAfter: now,
-        },
-        now,
-      );
-      await audit(tx, deps, actor, {
-        action: 'patient.mobile.codeSent',
-        entityType: 'patient',
-        entityId: actor.patientId,
-        businessId: actor.businessId,
-      });
-    });
+    await textMobileCode(deps, actor, input.mobileNumber);
     return { mobiles: await mobilesOf(deps.db, actor), added: false };
   }
+  return confirmMobileCode(deps, actor, input.mobileNumber, input.code);
+}
+
+/**
+ * Texts a code to a new mobile, unless it is verified already. One patient's requests run one at a time
+ * (the patient's row locked), so concurrent calls cannot all pass the checks before any of them has added
+ * its mobile or queued its text.
+ */
+async function textMobileCode(deps: AppDeps, actor: PatientActor, mobile: string): Promise<void> {
+  const now = deps.now();
+  await deps.db.transaction().execute(async (tx) => {
+    await lockPatientRow(tx, actor.businessId, actor.patientId);
+    const current = await mobilesOf(tx, actor);
+    const known = current.find((m) => m.mobileNumber === mobile);
+    if (known?.verified) return;
+    if (current.filter((m) => !m.onRecord).length >= policy.maxAddedMobiles && !known) {
+      throw new AppError('CONFLICT', `You can add at most ${policy.maxAddedMobiles} mobiles: remove one first`);
+    }
+    await checkMobileCodeRate(tx, actor, mobile, now);
+    const code = newCode();
+    await upsertPendingMobile(tx, {
+      businessId: actor.businessId,
+      patientId: actor.patientId,
+      mobile,
+      codeHash: mobileHash(actor.patientId, mobile, code),
+      expiresAt: now + policy.codeTtlMinutes * 60_000,
+      now,
+    });
+    await queueMessages(
+      tx,
+      {
+        businessId: actor.businessId,
+        message: {
+          channel: 'sms',
+          recipient: mobile,
+          templateKey: 'patientMobileCode',
+          body: `${code} is your ${deps.config.productName} code to add this mobile. It expires in ${policy.codeTtlMinutes} minutes. Do not share it.`,
+          patientId: actor.patientId,
+        },
+        runAfter: now,
+      },
+      now,
+    );
+    await audit(tx, deps, actor, {
+      action: 'patient.mobile.codeSent',
+      entityType: 'patient',
+      entityId: actor.patientId,
+      businessId: actor.businessId,
+    });
+  });
+}
+
+/** One code a minute to a mobile, and so many an hour to new mobiles of one patient. */
+async function checkMobileCodeRate(db: Db, actor: PatientActor, mobile: string, now: number): Promise<void> {
+  const rows = await listAddedMobiles(db, actor.businessId, actor.patientId);
+  checkResendWait(rows.find((r) => r.mobile === mobile)?.codeSentAt ?? null, now);
+  // Adding, removing and adding again must not make the server text any number at will.
+  if (
+    (await countPatientTexts(db, actor.patientId, 'patientMobileCode', now - 60 * 60_000)) >= policy.maxCodesPerHour
+  ) {
+    throw new AppError(
+      'RATE_LIMITED',
+      'Too many codes were sent to new mobiles. Please try again in an hour.',
+      undefined,
+      60 * 60,
+    );
+  }
+}
+
+/** The code texted to a new mobile: right, unexpired and within its tries, the mobile is verified. */
+async function confirmMobileCode(
+  deps: AppDeps,
+  actor: PatientActor,
+  mobile: string,
+  code: string,
+): Promise<Out<'addPatientMobile'>> {
+  const now = deps.now();
   const current = await mobilesOf(deps.db, actor);
   if (current.find((m) => m.mobileNumber === mobile)?.verified) return { mobiles: current, added: false };
   // The try is counted before the code is checked, so concurrent guesses share the 5 tries.
   const row = await takeMobileCodeTry(deps.db, actor.patientId, mobile, now);
   const right =
     row !== undefined &&
-    row.code_hash !== null &&
-    row.code_attempts <= policy.maxMobileCodeTries &&
-    row.code_expires_at !== null &&
-    now < Number(row.code_expires_at) &&
-    sameHash(mobileHash(actor.patientId, mobile, input.code.trim()), row.code_hash);
+    row.codeHash !== null &&
+    row.codeAttempts <= policy.maxMobileCodeTries &&
+    row.codeExpiresAt !== null &&
+    now < row.codeExpiresAt &&
+    sameHash(mobileHash(actor.patientId, mobile, code.trim()), row.codeHash);
   if (!row || !right) {
     const message = 'That code is wrong or has expired: check it, or ask for a new one';
     throw new AppError('VALIDATION', message, [{ path: 'code', id: 'IDENTITY_NOT_CONFIRMED', message }]);

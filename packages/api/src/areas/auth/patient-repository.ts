@@ -1,14 +1,27 @@
 import { patientAuthPolicy } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 
 /** Every query of the patient's identity checks (patient-service.ts) lives here. */
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
-/** An order with what proves its patient: date of birth and mobile on record; null for a deleted patient. */
-export const findOrderPatient = (db: Db, orderId: string) =>
-  db
+/** An order and what proves its patient: date of birth and mobile on record. */
+export type OrderPatient = {
+  orderId: string;
+  businessId: string;
+  patientId: string;
+  dateOfBirth: string | null;
+  mobileNumber: string | null;
+  givenName: string;
+  fullName: string;
+  /** Set for a deleted patient. */
+  deletedAt: number | null;
+};
+
+/** An order with what proves its patient; undefined for an unknown order. */
+export const findOrderPatient = async (db: Db, orderId: string): Promise<OrderPatient | undefined> => {
+  const row = await db
     .selectFrom('orders as o')
     .innerJoin('patients as p', (j) =>
       j.onRef('p.id', '=', 'o.patient_id').onRef('p.business_id', '=', 'o.business_id'),
@@ -25,6 +38,19 @@ export const findOrderPatient = (db: Db, orderId: string) =>
     ])
     .where('o.id', '=', orderId)
     .executeTakeFirst();
+  return (
+    row && {
+      orderId: row.order_id,
+      businessId: row.business_id,
+      patientId: row.patient_id,
+      dateOfBirth: row.date_of_birth,
+      mobileNumber: row.mobile_number,
+      givenName: row.given_name,
+      fullName: row.full_name,
+      deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
+    }
+  );
+};
 
 const windowMs = patientAuthPolicy.lockMinutes * 60_000;
 
@@ -77,23 +103,53 @@ export const clearWrongTries = (db: Db, orderId: string, now: number) =>
     .where('order_id', '=', orderId)
     .execute();
 
+/** An order's link: its wrong tries and its texted code. Times are epoch ms. */
+export type Verification = {
+  failures: number;
+  lockedUntil: number | null;
+  codeHash: string | null;
+  codeExpiresAt: number | null;
+  codeSends: number;
+  firstSendAt: number | null;
+  lastSendAt: number | null;
+};
+
+const ms = (value: number | null) => (value === null ? null : Number(value));
+
+const toVerification = (row: Selectable<Database['patient_verifications']>): Verification => ({
+  failures: row.failures,
+  lockedUntil: ms(row.locked_until),
+  codeHash: row.code_hash,
+  codeExpiresAt: ms(row.code_expires_at),
+  codeSends: row.code_sends,
+  firstSendAt: ms(row.first_send_at),
+  lastSendAt: ms(row.last_send_at),
+});
+
 /** The order's verification row, locked for the caller's transaction (made first when missing). */
-export async function lockVerification(tx: Transaction<Database>, orderId: string, now: number) {
+export async function lockVerification(tx: Transaction<Database>, orderId: string, now: number): Promise<Verification> {
   await tx
     .insertInto('patient_verifications')
     .values({ order_id: orderId, updated: now })
     .onConflict((oc) => oc.column('order_id').doNothing())
     .execute();
-  return tx
+  const row = await tx
     .selectFrom('patient_verifications')
     .selectAll()
     .where('order_id', '=', orderId)
     .forUpdate()
     .executeTakeFirstOrThrow();
+  return toVerification(row);
 }
 
-export const findVerification = (db: Db, orderId: string) =>
-  db.selectFrom('patient_verifications').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+export const findVerification = async (db: Db, orderId: string): Promise<Verification | undefined> => {
+  const row = await db
+    .selectFrom('patient_verifications')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .executeTakeFirst();
+  return row && toVerification(row);
+};
 
 export const setCode = (
   db: Db,
@@ -125,17 +181,38 @@ export const spendCode = async (db: Db, orderId: string, codeHash: string, now: 
 
 // --- mobiles a patient added from their session -------------------------------------------------
 
-export type PatientMobileRow = Awaited<ReturnType<typeof listPatientMobileRows>>[number];
+/** A mobile a patient added (beside the one on record): pending until its texted code is given back, then verified. */
+export type AddedMobile = {
+  id: string;
+  mobile: string;
+  verifiedAt: number | null;
+  codeHash: string | null;
+  codeExpiresAt: number | null;
+  codeAttempts: number;
+  codeSentAt: number | null;
+};
 
-export const listPatientMobileRows = (db: Db, businessId: string, patientId: string) =>
-  db
-    .selectFrom('patient_mobiles')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .where('patient_id', '=', patientId)
-    .orderBy('created')
-    .orderBy('id')
-    .execute();
+const toAddedMobile = (row: Selectable<Database['patient_mobiles']>): AddedMobile => ({
+  id: row.id,
+  mobile: row.mobile,
+  verifiedAt: ms(row.verified_at),
+  codeHash: row.code_hash,
+  codeExpiresAt: ms(row.code_expires_at),
+  codeAttempts: row.code_attempts,
+  codeSentAt: ms(row.code_sent_at),
+});
+
+export const listAddedMobiles = async (db: Db, businessId: string, patientId: string): Promise<AddedMobile[]> =>
+  (
+    await db
+      .selectFrom('patient_mobiles')
+      .selectAll()
+      .where('business_id', '=', businessId)
+      .where('patient_id', '=', patientId)
+      .orderBy('created')
+      .orderBy('id')
+      .execute()
+  ).map(toAddedMobile);
 
 /** Locks the patient's row for the caller's transaction: one patient's mobile requests run one at a time. */
 export const lockPatientRow = (tx: Transaction<Database>, businessId: string, patientId: string) =>
@@ -148,13 +225,19 @@ export const lockPatientRow = (tx: Transaction<Database>, businessId: string, pa
     .executeTakeFirst();
 
 /** The patient's own record: the mobile on record (the pharmacy's), for the mobiles list. */
-export const findPatientMobileOnRecord = (db: Db, businessId: string, patientId: string) =>
-  db
+export const findPatientMobileOnRecord = async (
+  db: Db,
+  businessId: string,
+  patientId: string,
+): Promise<{ mobileNumber: string | null } | undefined> => {
+  const row = await db
     .selectFrom('patients')
     .select('mobile_number')
     .where('business_id', '=', businessId)
     .where('id', '=', patientId)
     .executeTakeFirst();
+  return row && { mobileNumber: row.mobile_number };
+};
 
 /** A pending (or verified) mobile with a fresh code: made, or its code replaced. */
 export const upsertPendingMobile = (
@@ -187,14 +270,21 @@ export const upsertPendingMobile = (
     .execute();
 
 /** Counts a try at an added mobile's code before it is checked; answers the row as it now is. */
-export const takeMobileCodeTry = (db: Db, patientId: string, mobile: string, now: number) =>
-  db
+export const takeMobileCodeTry = async (
+  db: Db,
+  patientId: string,
+  mobile: string,
+  now: number,
+): Promise<AddedMobile | undefined> => {
+  const row = await db
     .updateTable('patient_mobiles')
     .set((eb) => ({ code_attempts: eb('code_attempts', '+', 1), updated: now }))
     .where('patient_id', '=', patientId)
     .where('mobile', '=', mobile)
     .returningAll()
     .executeTakeFirst();
+  return row && toAddedMobile(row);
+};
 
 export const markMobileVerified = (db: Db, id: string, now: number) =>
   db

@@ -17,16 +17,19 @@ import {
   type NewPatientSession,
   type PatientPrincipal,
 } from '../../sessions/patient-sessions.ts';
+import { checkResendWait } from './code-resend.ts';
 import { type GiveBack, takeAddress } from './patient-address-limits.ts';
 import {
   clearWrongTries,
   findOrderPatient,
   findVerification,
-  listPatientMobileRows,
+  listAddedMobiles,
   lockVerification,
+  type OrderPatient,
   reserveTry,
   setCode,
   spendCode,
+  type Verification,
 } from './patient-repository.ts';
 
 /*
@@ -71,7 +74,7 @@ function notConfirmed(path: 'dateOfBirth' | 'code', failures: number): AppError 
 /** The order and its (not deleted) patient, or 404 the same for both. */
 async function orderPatient(deps: AppDeps, orderId: string) {
   const found = await findOrderPatient(deps.db, orderId);
-  if (!found || found.deleted_at !== null) throw notFound(orderId);
+  if (!found || found.deletedAt !== null) throw notFound(orderId);
   return found;
 }
 
@@ -80,31 +83,31 @@ type Proven = { session: NewPatientSession; info: PatientSessionInfo };
 async function startSession(
   deps: AppDeps,
   actor: Actor,
-  found: Awaited<ReturnType<typeof orderPatient>>,
+  found: OrderPatient,
   method: 'dateOfBirth' | 'sms',
   now: number,
 ): Promise<Proven> {
-  await clearWrongTries(deps.db, found.order_id, now);
+  await clearWrongTries(deps.db, found.orderId, now);
   const session = await createPatientSession(
     deps.db,
-    { businessId: found.business_id, patientId: found.patient_id, orderId: found.order_id, method },
+    { businessId: found.businessId, patientId: found.patientId, orderId: found.orderId, method },
     now,
     { ip: actor.origin.ip, userAgent: actor.origin.userAgent },
   );
   await audit(deps.db, deps, actor, {
     action: 'patient.session.start',
     entityType: 'patient',
-    entityId: found.patient_id,
-    businessId: found.business_id,
-    who: { userId: null, display: `patient ${found.patient_id}` },
-    details: { orderId: found.order_id, method },
+    entityId: found.patientId,
+    businessId: found.businessId,
+    who: { userId: null, display: `patient ${found.patientId}` },
+    details: { orderId: found.orderId, method },
   });
   return {
     session,
     info: {
       expires: session.expires,
       idleExpires: session.idleExpires,
-      givenName: found.given_name || found.full_name,
+      givenName: found.givenName || found.fullName,
     },
   };
 }
@@ -138,15 +141,15 @@ async function takeTry(
 async function refuse(
   deps: AppDeps,
   actor: Actor,
-  found: { order_id: string; business_id: string },
+  found: { orderId: string; businessId: string },
   path: 'dateOfBirth' | 'code',
   failures: number,
 ): Promise<never> {
   await audit(deps.db, deps, actor, {
     action: 'patient.verify.failed',
     entityType: 'order',
-    entityId: found.order_id,
-    businessId: found.business_id,
+    entityId: found.orderId,
+    businessId: found.businessId,
     details: { method: path === 'code' ? 'sms' : 'dateOfBirth', failures },
   });
   throw notConfirmed(path, failures);
@@ -157,8 +160,8 @@ export async function verifyPatient(deps: AppDeps, actor: Actor, input: In<'veri
   const giveBack = await takeAddress(deps, actor, 'tries', input.orderId);
   const found = await orderPatient(deps, input.orderId);
   const now = deps.now();
-  const failures = await takeTry(deps, actor, found.order_id, found.business_id, now, giveBack);
-  if (found.date_of_birth === null || found.date_of_birth !== input.dateOfBirth) {
+  const failures = await takeTry(deps, actor, found.orderId, found.businessId, now, giveBack);
+  if (found.dateOfBirth === null || found.dateOfBirth !== input.dateOfBirth) {
     return refuse(deps, actor, found, 'dateOfBirth', failures);
   }
   await giveBack();
@@ -170,8 +173,8 @@ export async function verifyPatient(deps: AppDeps, actor: Actor, input: In<'veri
  * goes to each of that patient's mobiles): should the order move to another patient, a code texted to
  * the first one's phones opens nothing of the second's.
  */
-const codeHash = (found: { order_id: string; patient_id: string }, code: string) =>
-  hashCode(`patient:${found.order_id}:${found.patient_id}`, 'mobile', code);
+const codeHash = (found: { orderId: string; patientId: string }, code: string) =>
+  hashCode(`patient:${found.orderId}:${found.patientId}`, 'mobile', code);
 
 /**
  * Texts a fresh code to the patient's mobile through the outbox (the job runner sends it): at most one
@@ -192,58 +195,17 @@ export async function verifySms(deps: AppDeps, actor: Actor, input: In<'verifySm
 }
 
 /** The per-order part of verifySms: the lock, the patient's mobiles, one a minute and five an hour. */
-async function textCode(
-  deps: AppDeps,
-  actor: Actor,
-  found: Awaited<ReturnType<typeof orderPatient>>,
-): Promise<Out<'verifySms'>> {
+async function textCode(deps: AppDeps, actor: Actor, found: OrderPatient): Promise<Out<'verifySms'>> {
   const now = deps.now();
-  const current = await findVerification(deps.db, found.order_id);
-  if (current?.locked_until != null && Number(current.locked_until) > now && current.failures >= policy.maxWrongTries) {
-    throw locked(Number(current.locked_until), now);
+  const current = await findVerification(deps.db, found.orderId);
+  if (current?.lockedUntil != null && current.lockedUntil > now && current.failures >= policy.maxWrongTries) {
+    throw locked(current.lockedUntil, now);
   }
-  const added = await listPatientMobileRows(deps.db, found.business_id, found.patient_id);
-  const mobiles = [
-    ...new Set([
-      ...(found.mobile_number ? [found.mobile_number] : []),
-      ...added.filter((m) => m.verified_at !== null).map((m) => m.mobile),
-    ]),
-  ];
-  if (mobiles.length === 0) {
-    throw new AppError(
-      'CONFLICT',
-      'We cannot text a code for this order: confirm your date of birth instead, or contact the pharmacy',
-      [{ path: 'orderId', id: 'NO_MOBILE', message: 'No mobile number on record' }],
-    );
-  }
+  const mobiles = await mobilesToText(deps, found);
   const code = newCode();
   await deps.db.transaction().execute(async (tx) => {
-    const row = await lockVerification(tx, found.order_id, now);
-    const lastSend = row.last_send_at === null ? null : Number(row.last_send_at);
-    if (lastSend !== null && now - lastSend < policy.resendAfterSeconds * 1000) {
-      const wait = Math.ceil((lastSend + policy.resendAfterSeconds * 1000 - now) / 1000);
-      throw new AppError(
-        'RATE_LIMITED',
-        `A code was sent a moment ago. Please wait ${wait} seconds before asking for another.`,
-        undefined,
-        wait,
-      );
-    }
-    const hourAgo = now - 60 * 60_000;
-    const windowStart =
-      row.first_send_at === null || Number(row.first_send_at) <= hourAgo ? now : Number(row.first_send_at);
-    const sends = windowStart === now ? 1 : row.code_sends + 1;
-    if (sends > policy.maxCodesPerHour) {
-      const wait = Math.ceil((windowStart + 60 * 60_000 - now) / 1000);
-      const minutes = Math.ceil(wait / 60);
-      throw new AppError(
-        'RATE_LIMITED',
-        `Too many codes were sent for this order. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or contact the pharmacy.`,
-        undefined,
-        wait,
-      );
-    }
-    await setCode(tx, found.order_id, {
+    const { sends, windowStart } = countSend(await lockVerification(tx, found.orderId, now), now);
+    await setCode(tx, found.orderId, {
       codeHash: codeHash(found, code),
       expiresAt: now + policy.codeTtlMinutes * 60_000,
       sends,
@@ -253,13 +215,13 @@ async function textCode(
     await queueMessages(
       tx,
       mobiles.map((mobile) => ({
-        businessId: found.business_id,
+        businessId: found.businessId,
         message: {
           channel: 'sms' as const,
           recipient: mobile,
           templateKey: 'patientVerifyCode',
           body: `${code} is your ${deps.config.productName} code to see your order. It expires in ${policy.codeTtlMinutes} minutes. Do not share it.`,
-          patientId: found.patient_id,
+          patientId: found.patientId,
         },
         runAfter: now,
       })),
@@ -268,11 +230,49 @@ async function textCode(
     await audit(tx, deps, actor, {
       action: 'patient.verify.codeSent',
       entityType: 'order',
-      entityId: found.order_id,
-      businessId: found.business_id,
+      entityId: found.orderId,
+      businessId: found.businessId,
     });
   });
   return { sent: true, mobileEndings: mobiles.map((m) => m.slice(-3)), expiresInMinutes: policy.codeTtlMinutes };
+}
+
+/** The mobile on record and the verified ones the patient added, once each; 409 when there is none. */
+async function mobilesToText(deps: AppDeps, found: OrderPatient): Promise<string[]> {
+  const added = await listAddedMobiles(deps.db, found.businessId, found.patientId);
+  const mobiles = [
+    ...new Set([
+      ...(found.mobileNumber ? [found.mobileNumber] : []),
+      ...added.filter((m) => m.verifiedAt !== null).map((m) => m.mobile),
+    ]),
+  ];
+  if (mobiles.length === 0) {
+    throw new AppError(
+      'CONFLICT',
+      'We cannot text a code for this order: confirm your date of birth instead, or contact the pharmacy',
+      [{ path: 'orderId', id: 'NO_MOBILE', message: 'No mobile number on record' }],
+    );
+  }
+  return mobiles;
+}
+
+/** One more code for the link, or 429: at most one a minute and so many in an hour's window. */
+function countSend(row: Verification, now: number): { sends: number; windowStart: number } {
+  checkResendWait(row.lastSendAt, now);
+  const hourAgo = now - 60 * 60_000;
+  const windowStart = row.firstSendAt === null || row.firstSendAt <= hourAgo ? now : row.firstSendAt;
+  const sends = windowStart === now ? 1 : row.codeSends + 1;
+  if (sends > policy.maxCodesPerHour) {
+    const wait = Math.ceil((windowStart + 60 * 60_000 - now) / 1000);
+    const minutes = Math.ceil(wait / 60);
+    throw new AppError(
+      'RATE_LIMITED',
+      `Too many codes were sent for this order. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or contact the pharmacy.`,
+      undefined,
+      wait,
+    );
+  }
+  return { sends, windowStart };
 }
 
 /** The texted code: a session when it is the order's current one, unexpired, for the mobile on record. */
@@ -280,14 +280,14 @@ export async function verifySmsCode(deps: AppDeps, actor: Actor, input: In<'veri
   const giveBack = await takeAddress(deps, actor, 'tries', input.orderId);
   const found = await orderPatient(deps, input.orderId);
   const now = deps.now();
-  const failures = await takeTry(deps, actor, found.order_id, found.business_id, now, giveBack);
-  const row = await findVerification(deps.db, found.order_id);
+  const failures = await takeTry(deps, actor, found.orderId, found.businessId, now, giveBack);
+  const row = await findVerification(deps.db, found.orderId);
   const right =
-    row?.code_hash != null &&
-    row.code_expires_at !== null &&
-    now < Number(row.code_expires_at) &&
-    sameHash(codeHash(found, input.code.trim()), row.code_hash);
-  if (!right || !(await spendCode(deps.db, found.order_id, row.code_hash as string, now))) {
+    row?.codeHash != null &&
+    row.codeExpiresAt !== null &&
+    now < row.codeExpiresAt &&
+    sameHash(codeHash(found, input.code.trim()), row.codeHash);
+  if (!right || !(await spendCode(deps.db, found.orderId, row.codeHash as string, now))) {
     return refuse(deps, actor, found, 'code', failures);
   }
   await giveBack();

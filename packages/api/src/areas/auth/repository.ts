@@ -1,6 +1,9 @@
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { authPolicy } from '../../sessions/policy.ts';
+import { type ProviderRecord, toProviderRecord } from '../sso/index.ts';
+
+export type { ProviderRecord };
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -214,15 +217,16 @@ export async function resourceName(db: Db, type: 'business' | 'group', id: strin
 
 // --- identity providers -----------------------------------------------------------------------------
 
-export type IdentityProviderRow = Selectable<Database['identity_providers']>;
-
-export async function findIdentityProvider(db: Db, id: string): Promise<IdentityProviderRow | undefined> {
-  return db.selectFrom('identity_providers').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findIdentityProvider(db: Db, id: string): Promise<ProviderRecord | undefined> {
+  const row = await db.selectFrom('identity_providers').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toProviderRecord(row);
 }
 
 /** Every provider, oldest first: "single sign-on by default" picks among them the one that fits. */
-export async function identityProvidersOldestFirst(db: Db): Promise<IdentityProviderRow[]> {
-  return db.selectFrom('identity_providers').selectAll().orderBy('created').orderBy('id').execute();
+export async function identityProvidersOldestFirst(db: Db): Promise<ProviderRecord[]> {
+  return (await db.selectFrom('identity_providers').selectAll().orderBy('created').orderBy('id').execute()).map(
+    toProviderRecord,
+  );
 }
 
 /** The ids of a group's businesses (a group's provider serves them too). */

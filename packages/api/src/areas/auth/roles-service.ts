@@ -18,8 +18,8 @@ import {
   businessIdsOfGroup,
   deleteRole,
   findIdentityProvider,
-  type IdentityProviderRow,
   identityProvidersOldestFirst,
+  type ProviderRecord,
   type RoleToStore,
   resourceName,
   setUserIdentityProvider,
@@ -138,19 +138,19 @@ type RoleResource = { resourceType: string | null; resourceId: string | null };
  * businesses, and at least one role is there (a Support or Developer role, or another business, is
  * outside). The same rule sign-in applies (sso/repository.ts userHasRoleOutside). Null when it may, else why not.
  */
-async function providerRefusal(db: Db, idp: IdentityProviderRow, roles: RoleResource[]): Promise<string | null> {
-  if (idp.business_id === null && idp.group_id === null) return null;
-  const groupBusinesses = new Set(idp.group_id ? await businessIdsOfGroup(db, idp.group_id) : []);
+async function providerRefusal(db: Db, idp: ProviderRecord, roles: RoleResource[]): Promise<string | null> {
+  if (idp.businessId === null && idp.groupId === null) return null;
+  const groupBusinesses = new Set(idp.groupId ? await businessIdsOfGroup(db, idp.groupId) : []);
   const inside = (r: RoleResource) =>
-    idp.business_id !== null
-      ? r.resourceType === 'business' && r.resourceId === idp.business_id
-      : (r.resourceType === 'group' && r.resourceId === idp.group_id) ||
+    idp.businessId !== null
+      ? r.resourceType === 'business' && r.resourceId === idp.businessId
+      : (r.resourceType === 'group' && r.resourceId === idp.groupId) ||
         (r.resourceType === 'business' && r.resourceId !== null && groupBusinesses.has(r.resourceId));
   if (roles.length > 0 && roles.every(inside)) return null;
   const scope =
-    idp.business_id !== null
-      ? `the business ${(await resourceName(db, 'business', idp.business_id)) ?? idp.business_id}`
-      : `the group ${(await resourceName(db, 'group', idp.group_id ?? '')) ?? idp.group_id}`;
+    idp.businessId !== null
+      ? `the business ${(await resourceName(db, 'business', idp.businessId)) ?? idp.businessId}`
+      : `the group ${(await resourceName(db, 'group', idp.groupId ?? '')) ?? idp.groupId}`;
   return roles.length === 0
     ? `The identity provider ${idp.name} is for ${scope} only, and this user has no role there`
     : `The identity provider ${idp.name} is for ${scope} only, and this user has roles outside it`;
@@ -160,9 +160,9 @@ async function providerRefusal(db: Db, idp: IdentityProviderRow, roles: RoleReso
  * The provider "single sign-on by default" gives a new user: the oldest of those that may be theirs,
  * one tied to their business first, then their group's, then a global one; a refusal in words when none fits.
  */
-async function defaultProviderFor(db: Db, roles: RoleResource[]): Promise<IdentityProviderRow> {
+async function defaultProviderFor(db: Db, roles: RoleResource[]): Promise<ProviderRecord> {
   const all = await identityProvidersOldestFirst(db);
-  const rank = (idp: IdentityProviderRow) => (idp.business_id !== null ? 0 : idp.group_id !== null ? 1 : 2);
+  const rank = (idp: ProviderRecord) => (idp.businessId !== null ? 0 : idp.groupId !== null ? 1 : 2);
   for (const idp of [...all].sort((a, b) => rank(a) - rank(b))) {
     if ((await providerRefusal(db, idp, roles)) === null) return idp;
   }
@@ -207,7 +207,7 @@ export async function addRoles(
         action: 'user.create',
         entityType: 'user',
         entityId: user.id,
-        details: { frontEnd: input.frontEnd, identityProviderId: user.identity_provider_id },
+        details: { frontEnd: input.frontEnd, identityProviderId: user.identityProviderId },
       });
     }
     for (const role of roles) {
@@ -227,7 +227,7 @@ export async function addRoles(
     }
     return { user, created };
   });
-  if (created && !user.identity_provider_id) await sendPasswordLink(deps, actor, site, user, 'invite');
+  if (created && !user.identityProviderId) await sendPasswordLink(deps, actor, site, user, 'invite');
   liveOf(deps).accessChanged(user.id);
   return { userId: user.id, created };
 }
@@ -282,7 +282,7 @@ export async function editIdentityProvider(
       action: 'user.identityProvider.update',
       entityType: 'user',
       entityId: user.id,
-      details: { changed: ['identityProvider'], from: user.identity_provider_id, to: input.identityProviderId },
+      details: { changed: ['identityProvider'], from: user.identityProviderId, to: input.identityProviderId },
     });
   });
   return { ok: true };

@@ -123,8 +123,8 @@ export async function login(
   }
   const user = await findUserByEmail(db, username);
   // A single-sign-on user has no password here: whatever was typed, it is refused (same work, same answer).
-  const valid = await verifyPassword(input.password, user?.password_hash, deps.config.passwordHashing);
-  if (!valid || !user || user.identity_provider_id !== null) {
+  const valid = await verifyPassword(input.password, user?.passwordHash, deps.config.passwordHashing);
+  if (!valid || !user || user.identityProviderId !== null) {
     await audit(db, deps, actor, {
       action: 'auth.login.failed',
       entityType: 'user',
@@ -138,7 +138,7 @@ export async function login(
   await clearLoginFailures(db, username);
   if (address !== null) await releaseAddressAttempt(db, address, failedLoginBucket);
   const who = { userId: user.id, display: toUser(user).name };
-  if (user.force_reset) {
+  if (user.forceReset) {
     await audit(db, deps, actor, { action: 'auth.login.forceReset', entityType: 'user', entityId: user.id, who });
     return { answer: { ok: false, reason: 'ForceReset', message: authMessages.forceReset }, session: null };
   }
@@ -245,7 +245,7 @@ export async function register(
   const existing = await findUserByEmail(db, input.email);
   if (existing) {
     // Same answer as a new registration; the owner gets a reset link instead of a second account.
-    if (existing.identity_provider_id === null && !(await sentRecently(deps, existing.id)))
+    if (existing.identityProviderId === null && !(await sentRecently(deps, existing.id)))
       await sendPasswordLink(deps, actor, site, existing, 'reset');
     await audit(db, deps, actor, {
       action: 'user.register.existing',
@@ -268,7 +268,7 @@ export async function register(
       action: 'user.register',
       entityType: 'user',
       entityId: created.id,
-      who: { userId: null, display: created.email_normalised },
+      who: { userId: null, display: created.emailNormalised },
       details: { frontEnd: input.frontEnd },
     });
     await sendPasswordLink(deps, actor, site, created, 'register');
@@ -287,7 +287,7 @@ export async function beginResetPassword(
   const user = await findUserByEmail(db, input.email);
   const throttled = user ? await sentRecently(deps, user.id) : false;
   // Single-sign-on users have no password to reset: same answer, no link.
-  const sso = user?.identity_provider_id != null;
+  const sso = user?.identityProviderId != null;
   if (user && !throttled && !sso) await sendPasswordLink(deps, actor, site, user, 'reset');
   await audit(db, deps, actor, {
     action: 'auth.reset.requested',
@@ -320,11 +320,11 @@ export async function completeResetPassword(
     if (!consumed) throw invalidLink();
     // A link sent before the user was moved to single sign-on sets no password.
     const owner = await findUserById(trx, consumed.userId);
-    if (owner?.identity_provider_id != null) throw invalidLink();
+    if (owner?.identityProviderId != null) throw invalidLink();
     await setPassword(trx, consumed.userId, passwordHash, now);
     await revokeUserSessions(trx, consumed.userId, now);
     const user = await findUserById(trx, consumed.userId);
-    if (user) await clearLoginFailures(trx, user.email_normalised);
+    if (user) await clearLoginFailures(trx, user.emailNormalised);
     await audit(trx, deps, actor, {
       action: 'auth.password.reset',
       entityType: 'user',
@@ -351,8 +351,8 @@ export async function getIdentityProviderAuthUrl(
   site: Site,
 ): Promise<{ answer: Out<'getIdentityProviderAuthUrl'>; browserToken: string | null }> {
   const user = await findUserByEmail(deps.db, input.username);
-  if (!user?.identity_provider_id) return { answer: { authUrl: null }, browserToken: null };
-  const idp = await findIdentityProvider(deps.db, user.identity_provider_id);
+  if (!user?.identityProviderId) return { answer: { authUrl: null }, browserToken: null };
+  const idp = await findIdentityProvider(deps.db, user.identityProviderId);
   if (!idp) return { answer: { authUrl: null }, browserToken: null };
   const origin = linkOrigin(deps, site) ?? site.requestOrigin;
   const { authUrl, browserToken } = await beginSso(deps, idp, {

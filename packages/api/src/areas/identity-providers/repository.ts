@@ -1,9 +1,9 @@
 import type { IdentityProvider } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
-import { type IdentityProviderRow, storedConfiguration } from '../sso/index.ts';
+import { type ProviderRecord, storedConfiguration, toProviderRecord } from '../sso/index.ts';
 
-type Row = IdentityProviderRow;
+type Row = ProviderRecord;
 
 /** A provider as the api shows it: the configuration's client secret is left out, always. */
 export function toIdentityProvider(row: Row): IdentityProvider {
@@ -14,8 +14,8 @@ export function toIdentityProvider(row: Row): IdentityProvider {
     type: row.type,
     created: row.created,
     updated: row.updated,
-    businessId: row.business_id,
-    groupId: row.group_id,
+    businessId: row.businessId,
+    groupId: row.groupId,
     configuration: {
       clientId: c.clientId,
       issuerUrl: c.issuerUrl,
@@ -41,7 +41,8 @@ export async function listIdentityProviders(db: Kysely<Database>) {
 }
 
 export async function findIdentityProviderRow(db: Kysely<Database>, id: string): Promise<Row | undefined> {
-  return db.selectFrom('identity_providers').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await db.selectFrom('identity_providers').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toProviderRecord(row);
 }
 
 export async function getIdentityProvider(db: Kysely<Database>, id: string): Promise<IdentityProvider | undefined> {
@@ -71,7 +72,7 @@ export async function insertIdentityProvider(
   values: ProviderValues,
   now: number,
 ): Promise<Row> {
-  return db
+  const row = await db
     .insertInto('identity_providers')
     .values({
       id,
@@ -85,6 +86,7 @@ export async function insertIdentityProvider(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  return toProviderRecord(row);
 }
 
 export async function updateIdentityProvider(
@@ -93,7 +95,7 @@ export async function updateIdentityProvider(
   values: ProviderValues,
   updated: number,
 ): Promise<Row> {
-  return db
+  const row = await db
     .updateTable('identity_providers')
     .set({
       name: values.name,
@@ -105,6 +107,7 @@ export async function updateIdentityProvider(
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  return toProviderRecord(row);
 }
 
 export async function deleteIdentityProvider(db: Kysely<Database>, id: string) {

@@ -50,15 +50,10 @@ export async function get(deps: AppDeps, _actor: StaffActor, input: In<'get'>): 
   return { ...idp, callbackUrl: `${origin}${callbackPath}`, spMetadata: null };
 }
 
-/** Checks the input as a whole and gives the configuration to store (the secret sealed under `id`). */
-async function configurationOf(
-  deps: AppDeps,
-  id: string,
-  input: In<'create'>,
-  previous: StoredConfiguration | null,
-): Promise<StoredConfiguration> {
-  const c = input.configuration;
-  const trim = (v: string | undefined) => (v ?? '').trim();
+const trim = (v: string | undefined) => (v ?? '').trim();
+
+/** The business or the group a provider is for: one at most, and one that exists. */
+async function checkOwner(deps: AppDeps, input: In<'create'>): Promise<void> {
   if (input.businessId && input.groupId)
     throw fieldError('groupId', 'A provider is for one business or one group, not both');
   if (input.businessId) {
@@ -67,54 +62,87 @@ async function configurationOf(
   if (input.groupId) {
     if (!(await groupExists(deps.db, input.groupId))) throw fieldError('groupId', 'No such group');
   }
-  const url = (path: string, value: string, required: boolean) => {
-    if (!value) {
-      if (required) throw fieldError(path, 'Required');
-      return;
-    }
-    if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
-      throw fieldError(path, 'Must be a web address (https://…)');
-    if (deps.config.production && new URL(value).protocol !== 'https:')
-      throw fieldError(path, 'Must start with https://');
-  };
-  /** A URL the server fetches (issuer, metadata): https to a public address only (sso/provider-fetch.ts). */
-  const fetchedUrl = async (path: string, value: string, required: boolean) => {
-    url(path, value, required);
-    if (!value) return;
-    const policy = providerPolicy(deps.config);
-    const wrong = refusedProviderUrl(value, policy);
-    if (wrong) throw fieldError(path, wrong);
-    // A name that does not resolve yet is let through: it is checked again at every fetch.
-    await checkProviderUrl(value, policy, { unresolved: 'allow' }).catch((error: unknown) => {
-      throw fieldError(path, error instanceof Error ? error.message : String(error));
-    });
-  };
+}
+
+/** A web address the browser is sent to: http(s), and https in production. */
+function checkUrl(deps: AppDeps, path: string, value: string, required: boolean): void {
+  if (!value) {
+    if (required) throw fieldError(path, 'Required');
+    return;
+  }
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
+    throw fieldError(path, 'Must be a web address (https://…)');
+  if (deps.config.production && new URL(value).protocol !== 'https:')
+    throw fieldError(path, 'Must start with https://');
+}
+
+/** A URL the server fetches (issuer, metadata): https to a public address only (sso/provider-fetch.ts). */
+async function checkFetchedUrl(deps: AppDeps, path: string, value: string, required: boolean): Promise<void> {
+  checkUrl(deps, path, value, required);
+  if (!value) return;
+  const policy = providerPolicy(deps.config);
+  const wrong = refusedProviderUrl(value, policy);
+  if (wrong) throw fieldError(path, wrong);
+  // A name that does not resolve yet is let through: it is checked again at every fetch.
+  await checkProviderUrl(value, policy, { unresolved: 'allow' }).catch((error: unknown) => {
+    throw fieldError(path, error instanceof Error ? error.message : String(error));
+  });
+}
+
+/** Checks the input as a whole and gives the configuration to store (the secret sealed under `id`). */
+async function configurationOf(
+  deps: AppDeps,
+  id: string,
+  input: In<'create'>,
+  previous: StoredConfiguration | null,
+): Promise<StoredConfiguration> {
+  const c = input.configuration;
+  await checkOwner(deps, input);
   const claims = {
     email: trim(c.claims?.email),
     emailVerified: trim(c.claims?.emailVerified),
     givenName: trim(c.claims?.givenName),
     familyName: trim(c.claims?.familyName),
   };
-  if (input.type === 'OIDC') {
-    await fetchedUrl('configuration.issuerUrl', trim(c.issuerUrl), true);
-    if (!trim(c.clientId)) throw fieldError('configuration.clientId', 'Required');
-    const typed = c.clientSecret ?? '';
-    const keep = typed === '' || isMasked(typed);
-    return {
-      clientId: trim(c.clientId),
-      clientSecretSealed: keep ? (previous?.clientSecretSealed ?? '') : sealClientSecret(deps, id, typed),
-      issuerUrl: trim(c.issuerUrl).replace(/\/$/, ''),
-      scopes: trim(c.scopes),
-      metadataUrl: '',
-      metadataXml: '',
-      entityId: '',
-      ssoUrl: '',
-      certificate: '',
-      claims,
-    };
-  }
-  await fetchedUrl('configuration.metadataUrl', trim(c.metadataUrl), false);
-  url('configuration.ssoUrl', trim(c.ssoUrl), false);
+  return input.type === 'OIDC' ? oidcConfiguration(deps, id, c, previous, claims) : samlConfiguration(deps, c, claims);
+}
+
+type Given = In<'create'>['configuration'];
+
+/** An OIDC provider's: issuer and client id required; a masked or empty secret keeps the stored one. */
+async function oidcConfiguration(
+  deps: AppDeps,
+  id: string,
+  c: Given,
+  previous: StoredConfiguration | null,
+  claims: StoredConfiguration['claims'],
+): Promise<StoredConfiguration> {
+  await checkFetchedUrl(deps, 'configuration.issuerUrl', trim(c.issuerUrl), true);
+  if (!trim(c.clientId)) throw fieldError('configuration.clientId', 'Required');
+  const typed = c.clientSecret ?? '';
+  const keep = typed === '' || isMasked(typed);
+  return {
+    clientId: trim(c.clientId),
+    clientSecretSealed: keep ? (previous?.clientSecretSealed ?? '') : sealClientSecret(deps, id, typed),
+    issuerUrl: trim(c.issuerUrl).replace(/\/$/, ''),
+    scopes: trim(c.scopes),
+    metadataUrl: '',
+    metadataXml: '',
+    entityId: '',
+    ssoUrl: '',
+    certificate: '',
+    claims,
+  };
+}
+
+/** A SAML provider's: its metadata (by URL or as XML), or its sign-in URL and certificate. */
+async function samlConfiguration(
+  deps: AppDeps,
+  c: Given,
+  claims: StoredConfiguration['claims'],
+): Promise<StoredConfiguration> {
+  await checkFetchedUrl(deps, 'configuration.metadataUrl', trim(c.metadataUrl), false);
+  checkUrl(deps, 'configuration.ssoUrl', trim(c.ssoUrl), false);
   if (!trim(c.metadataUrl) && !trim(c.metadataXml) && !(trim(c.ssoUrl) && trim(c.certificate)))
     throw fieldError(
       'configuration.metadataUrl',

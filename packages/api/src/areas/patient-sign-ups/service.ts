@@ -23,9 +23,9 @@ import {
   deleteSignUpRow,
   findSignUpBusiness,
   findSignUpByAccessHash,
-  insertSignUpRow,
-  type SignUpRow,
+  type SignUpRecord,
   sendCodes,
+  startSignUp,
   toVerification,
   updateSignUpRow,
 } from '../sign-ups/index.ts';
@@ -74,7 +74,7 @@ const minutes = (seconds: number) => {
  */
 async function openBusiness(db: Db, businessId: string) {
   const business = await findSignUpBusiness(db, businessId);
-  if (!business || business.archived_at !== null) throw new AppError('NOT_FOUND', signUpsClosed);
+  if (!business || business.archived) throw new AppError('NOT_FOUND', signUpsClosed);
   const { settings } = await effectiveFeatureSettings(db, businessId);
   if (!settings.onlineSignups.enabled) throw new AppError('NOT_FOUND', signUpsClosed);
   return business;
@@ -156,32 +156,32 @@ async function reserveSends(
 }
 
 /** The contacts of a sign-up that codes would go to on `channels`. */
-const contactsOf = (row: { email: string | null; mobile_number: string | null }, channels: Contact['channel'][]) =>
+const contactsOf = (row: { email: string | null; mobileNumber: string | null }, channels: Contact['channel'][]) =>
   channels.flatMap((channel): Contact[] => {
-    const value = channel === 'email' ? row.email : row.mobile_number;
+    const value = channel === 'email' ? row.email : row.mobileNumber;
     return value === null ? [] : [{ channel, value }];
   });
 
 /** The sign-up this browser's token reaches, while the token lasts; 404 otherwise. */
-async function ownSignUp(db: Db, token: string | null, now: number, lock = false): Promise<SignUpRow> {
+async function ownSignUp(db: Db, token: string | null, now: number, lock = false): Promise<SignUpRecord> {
   const row = token ? await findSignUpByAccessHash(db, hashToken(token), lock) : undefined;
-  if (!row || row.access_expires_at === null || now >= Number(row.access_expires_at)) {
+  if (!row || row.accessExpiresAt === null || now >= row.accessExpiresAt) {
     throw new AppError('NOT_FOUND', noSignUpHere);
   }
   return row;
 }
 
-async function answerOf(deps: AppDeps, row: SignUpRow): Promise<OnlineSignUp> {
-  const business = await findSignUpBusiness(deps.db, row.business_id);
-  const spent = row.code_sends >= onlineSignUpLimits.sendsPerSignUp || row.status !== 'new';
+async function answerOf(deps: AppDeps, row: SignUpRecord): Promise<OnlineSignUp> {
+  const business = await findSignUpBusiness(deps.db, row.businessId);
+  const spent = row.codeSends >= onlineSignUpLimits.sendsPerSignUp || row.status !== 'new';
   return {
-    businessId: row.business_id,
+    businessId: row.businessId,
     businessName: business?.name ?? '',
     status: row.status,
     email: row.email === null ? null : maskRecipient(row.email),
-    mobileNumber: row.mobile_number === null ? null : maskRecipient(row.mobile_number),
+    mobileNumber: row.mobileNumber === null ? null : maskRecipient(row.mobileNumber),
     verification: toVerification(row),
-    resendAfter: spent ? null : Number(row.last_code_sent_at ?? 0) + resendMs,
+    resendAfter: spent ? null : (row.lastCodeSentAt ?? 0) + resendMs,
   };
 }
 
@@ -203,7 +203,7 @@ export async function create(
   const { db, now } = deps;
   await openBusiness(db, input.businessId);
   const columns = checkForm(input.signUp, londonIsoDate(now()));
-  if (columns.email === null && columns.mobile_number === null) {
+  if (columns.email === null && columns.mobileNumber === null) {
     throw new AppError('VALIDATION', contactNeeded, [
       { path: 'signUp.email', id: 'REQUIRED', message: validationMessages.REQUIRED },
       { path: 'signUp.mobileNumber', id: 'REQUIRED', message: validationMessages.REQUIRED },
@@ -215,40 +215,35 @@ export async function create(
     // The same browser starting again with this pharmacy (a typo in the email): its unfinished sign-up
     // is replaced rather than left beside the new one in the pharmacy's list.
     const previous = previousToken ? await findSignUpByAccessHash(tx, hashToken(previousToken), true) : undefined;
-    if (previous && previous.business_id === input.businessId && previous.status === 'new') {
+    if (previous && previous.businessId === input.businessId && previous.status === 'new') {
       await deleteSignUpRow(tx, previous.id);
       await audit(tx, deps, actor, {
         action: 'signUp.withdrawn',
         entityType: 'signUp',
         entityId: previous.id,
-        businessId: previous.business_id,
+        businessId: previous.businessId,
         who,
         details: { reason: 'started again' },
       });
     }
-    const inserted = await insertSignUpRow(tx, {
-      id: Bun.randomUUIDv7(),
-      business_id: input.businessId,
-      ...columns,
-      source: 'online',
-      access_token_hash: hashToken(token),
-      access_expires_at: now() + accessMs,
-      code_sends: 1,
-      last_code_sent_at: now(),
-      created: now(),
-      updated: now(),
-    });
-    const codes = await sendCodes(tx, deps, inserted, ['email', 'mobile']);
-    const withCodes = await updateSignUpRow(tx, inserted.id, codes);
-    await audit(tx, deps, actor, {
-      action: 'signUp.create',
-      entityType: 'signUp',
-      entityId: inserted.id,
-      businessId: input.businessId,
-      who,
-      details: { via: 'online' },
-    });
-    return withCodes;
+    return startSignUp(
+      tx,
+      deps,
+      actor,
+      {
+        id: Bun.randomUUIDv7(),
+        businessId: input.businessId,
+        ...columns,
+        source: 'online',
+        accessTokenHash: hashToken(token),
+        accessExpiresAt: now() + accessMs,
+        codeSends: 1,
+        lastCodeSentAt: now(),
+        created: now(),
+        updated: now(),
+      },
+      { who, details: { via: 'online' } },
+    );
   });
   return { answer: await answerOf(deps, row), access: { token, maxAgeSeconds: accessMs / 1000 } };
 }
@@ -265,20 +260,20 @@ export async function verify(deps: AppDeps, actor: Actor, input: In<'verify'>, t
 }
 
 /** Why no code can be sent now, or null when one can. */
-function resendRefusal(row: SignUpRow, now: number): AppError | null {
+function resendRefusal(row: SignUpRecord, now: number): AppError | null {
   if (row.status !== 'new') {
     return new AppError(
       'CONFLICT',
       row.status === 'validated' ? 'Every contact is already verified' : 'This sign-up is closed',
     );
   }
-  if (row.code_sends >= onlineSignUpLimits.sendsPerSignUp) {
+  if (row.codeSends >= onlineSignUpLimits.sendsPerSignUp) {
     return new AppError(
       'CONFLICT',
       'No more codes can be sent for this sign-up. Please start again or contact the pharmacy.',
     );
   }
-  const next = Number(row.last_code_sent_at ?? 0) + resendMs;
+  const next = (row.lastCodeSentAt ?? 0) + resendMs;
   if (now < next) {
     const wait = Math.ceil((next - now) / 1000);
     return new AppError('RATE_LIMITED', `Please wait ${wait} seconds before asking for a new code.`, undefined, wait);
@@ -287,10 +282,8 @@ function resendRefusal(row: SignUpRow, now: number): AppError | null {
 }
 
 /** The channels of a sign-up whose contact is not verified yet. */
-const unverified = (row: SignUpRow) =>
-  (['email', 'mobile'] as const).filter(
-    (c) => (c === 'email' ? row.email_code_status : row.mobile_code_status) !== 'verified',
-  );
+const unverified = (row: SignUpRecord) =>
+  (['email', 'mobile'] as const).filter((c) => (c === 'email' ? row.emailCode : row.mobileCode).status !== 'verified');
 
 export async function resendCodes(deps: AppDeps, actor: Actor, token: string | null): Out<'resendCodes'> {
   const { db, now } = deps;
@@ -299,8 +292,8 @@ export async function resendCodes(deps: AppDeps, actor: Actor, token: string | n
   if (early) throw early;
   // Each code can cost an SMS: none once the pharmacy stops taking sign-ups online (or is archived).
   // The codes already sent may still be checked; the pharmacy judges the sign-up in its list.
-  await openBusiness(db, current.business_id);
-  const giveBack = await reserveSends(deps, actor, current.business_id, contactsOf(current, unverified(current)));
+  await openBusiness(db, current.businessId);
+  const giveBack = await reserveSends(deps, actor, current.businessId, contactsOf(current, unverified(current)));
   const row = await db
     .transaction()
     .execute(async (tx) => {
@@ -312,15 +305,15 @@ export async function resendCodes(deps: AppDeps, actor: Actor, token: string | n
       const columns = await sendCodes(tx, deps, locked, channels);
       const updated = await updateSignUpRow(tx, locked.id, {
         ...columns,
-        code_sends: locked.code_sends + 1,
-        last_code_sent_at: now(),
+        codeSends: locked.codeSends + 1,
+        lastCodeSentAt: now(),
         updated: now(),
       });
       await audit(tx, deps, actor, {
         action: 'signUp.codesResent',
         entityType: 'signUp',
         entityId: locked.id,
-        businessId: locked.business_id,
+        businessId: locked.businessId,
         who,
         details: { channels },
       });

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { listAudit } from '../../audit/audit.ts';
 import { describeApi } from '../../testing/api.ts';
 import { insertBusiness, nhsSettings, testNhsNumber, testPatient } from '../../testing/patients.ts';
-import { storedNameParts, type UpsertRow, upsertPatients } from './repository.ts';
+import { storedNameParts, type UpsertRow, upsertPatients } from './import-repository.ts';
 import { namePartsOnUpdate, type PatientValues } from './rules.ts';
 
 describeApi('patients', (t) => {

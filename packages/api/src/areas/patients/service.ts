@@ -14,6 +14,7 @@ import type { Actor, StaffActor } from '../../actor.ts';
 import { audit, auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
+import { type UpsertRow, upsertPatients } from './import-repository.ts';
 import {
   columnsOf,
   type Db,
@@ -25,9 +26,7 @@ import {
   lockPatient,
   type PatientRow,
   toPatient,
-  type UpsertRow,
   updatePatientRow,
-  upsertPatients,
 } from './repository.ts';
 import {
   checkPatient,

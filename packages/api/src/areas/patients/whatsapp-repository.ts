@@ -1,22 +1,72 @@
 import type { Database } from '@medlocker/db';
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 
 export type Db = Kysely<Database> | Transaction<Database>;
-export type OptInCodeRow = Selectable<Database['whatsapp_opt_in_codes']>;
+/** A patient's WhatsApp opt-in code (only its hash) and the counters of the codes sent to them. */
+export type OptInCode = {
+  patientId: string;
+  businessId: string;
+  /** The number the code went to: it opts in that number only. */
+  mobileNumber: string;
+  codeHash: string | null;
+  expiresAt: number;
+  attempts: number;
+  lastSentAt: number;
+  dayStartedAt: number;
+  sentInDay: number;
+};
 
-/** The patient's business: its name (the code message names it) and archive mark. */
-export const findBusinessOfPatient = (db: Db, businessId: string) =>
-  db.selectFrom('businesses').select(['id', 'name', 'archived_at']).where('id', '=', businessId).executeTakeFirst();
+const toOptInCode = (row: Selectable<Database['whatsapp_opt_in_codes']>): OptInCode => ({
+  patientId: row.patient_id,
+  businessId: row.business_id,
+  mobileNumber: row.mobile_number,
+  codeHash: row.code_hash,
+  expiresAt: Number(row.expires_at),
+  attempts: row.attempts,
+  lastSentAt: Number(row.last_sent_at),
+  dayStartedAt: Number(row.day_started_at),
+  sentInDay: row.sent_in_day,
+});
+
+/** The patient's business: its name (the code message names it) and whether it is archived. */
+export const findBusinessOfPatient = async (
+  db: Db,
+  businessId: string,
+): Promise<{ id: string; name: string; archived: boolean } | undefined> => {
+  const row = await db
+    .selectFrom('businesses')
+    .select(['id', 'name', 'archived_at'])
+    .where('id', '=', businessId)
+    .executeTakeFirst();
+  return row && { id: row.id, name: row.name, archived: row.archived_at !== null };
+};
 
 /** The patient's outstanding code and send counters, locked until the transaction ends. */
-export const lockOptInCode = (db: Db, patientId: string): Promise<OptInCodeRow | undefined> =>
-  db.selectFrom('whatsapp_opt_in_codes').selectAll().where('patient_id', '=', patientId).forUpdate().executeTakeFirst();
+export const lockOptInCode = async (db: Db, patientId: string): Promise<OptInCode | undefined> => {
+  const row = await db
+    .selectFrom('whatsapp_opt_in_codes')
+    .selectAll()
+    .where('patient_id', '=', patientId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row && toOptInCode(row);
+};
 
 /** Stores the patient's new code (replacing any earlier one) with the send counters. */
-export const saveOptInCode = (db: Db, row: Insertable<Database['whatsapp_opt_in_codes']>) =>
+export const saveOptInCode = (db: Db, code: OptInCode) =>
   db
     .insertInto('whatsapp_opt_in_codes')
-    .values(row)
+    .values({
+      patient_id: code.patientId,
+      business_id: code.businessId,
+      mobile_number: code.mobileNumber,
+      code_hash: code.codeHash,
+      expires_at: code.expiresAt,
+      attempts: code.attempts,
+      last_sent_at: code.lastSentAt,
+      day_started_at: code.dayStartedAt,
+      sent_in_day: code.sentInDay,
+    })
     .onConflict((oc) =>
       oc.column('patient_id').doUpdateSet((eb) => ({
         business_id: eb.ref('excluded.business_id'),
@@ -32,8 +82,15 @@ export const saveOptInCode = (db: Db, row: Insertable<Database['whatsapp_opt_in_
     .execute();
 
 /** Records a check of the code: another wrong try, or the code used up (hash cleared). */
-export const updateOptInCode = (db: Db, patientId: string, patch: { attempts?: number; code_hash?: null }) =>
-  db.updateTable('whatsapp_opt_in_codes').set(patch).where('patient_id', '=', patientId).execute();
+export const updateOptInCode = (db: Db, patientId: string, patch: { attempts?: number; spent?: true }) =>
+  db
+    .updateTable('whatsapp_opt_in_codes')
+    .set({
+      ...(patch.attempts !== undefined ? { attempts: patch.attempts } : {}),
+      ...(patch.spent ? { code_hash: null } : {}),
+    })
+    .where('patient_id', '=', patientId)
+    .execute();
 
 /** Takes back the patient's outstanding code (their mobile changed): the send counters stay. */
 export const voidOptInCode = (db: Db, patientId: string) =>

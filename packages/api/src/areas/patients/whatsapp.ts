@@ -55,7 +55,7 @@ async function whatsAppPatient(tx: Db, patientId: string): Promise<{ patient: Pa
   if (patient.deleted_at !== null) throw new AppError('CONFLICT', 'A deleted patient cannot be opted in to WhatsApp');
   const business = await findBusinessOfPatient(tx, patient.business_id);
   if (!business) throw new AppError('NOT_FOUND', `Business ${patient.business_id} not found`);
-  if (business.archived_at !== null) {
+  if (business.archived) {
     throw new AppError('CONFLICT', 'An archived business cannot have its patients changed');
   }
   const { settings } = await effectiveFeatureSettings(tx, patient.business_id);
@@ -96,17 +96,17 @@ export async function addWhatsAppOptIn(
     }
     const now = deps.now();
     const previous = await lockOptInCode(tx, patient.id);
-    if (previous && now - Number(previous.last_sent_at) < MINUTE) {
-      const wait = Number(previous.last_sent_at) + MINUTE - now;
+    if (previous && now - previous.lastSentAt < MINUTE) {
+      const wait = previous.lastSentAt + MINUTE - now;
       throw tooSoon(
         `A code was sent to this patient less than a minute ago. Please wait ${Math.ceil(wait / 1000)} seconds before sending another.`,
         wait,
       );
     }
-    const sameDay = previous !== undefined && now - Number(previous.day_started_at) < DAY;
-    const sentToday = sameDay ? previous.sent_in_day : 0;
+    const sameDay = previous !== undefined && now - previous.dayStartedAt < DAY;
+    const sentToday = sameDay ? previous.sentInDay : 0;
     if (sentToday >= whatsAppOptInCodes.perDay) {
-      const wait = Number(previous?.day_started_at) + DAY - now;
+      const wait = Number(previous?.dayStartedAt) + DAY - now;
       const hours = Math.ceil(wait / (60 * MINUTE));
       throw tooSoon(
         `This patient has been sent ${whatsAppOptInCodes.perDay} WhatsApp codes today. Please try again in ${hours} hour${hours === 1 ? '' : 's'}.`,
@@ -116,15 +116,15 @@ export async function addWhatsAppOptIn(
     const code = newCode();
     const expiresAt = now + whatsAppOptInCodes.ttlMinutes * MINUTE;
     await saveOptInCode(tx, {
-      patient_id: patient.id,
-      business_id: patient.business_id,
-      mobile_number: mobile,
-      code_hash: hashCode(patient.id, mobile, code),
-      expires_at: expiresAt,
+      patientId: patient.id,
+      businessId: patient.business_id,
+      mobileNumber: mobile,
+      codeHash: hashCode(patient.id, mobile, code),
+      expiresAt,
       attempts: 0,
-      last_sent_at: now,
-      day_started_at: sameDay ? Number(previous.day_started_at) : now,
-      sent_in_day: sentToday + 1,
+      lastSentAt: now,
+      dayStartedAt: sameDay ? previous.dayStartedAt : now,
+      sentInDay: sentToday + 1,
     });
     await queueMessages(
       tx,
@@ -174,17 +174,17 @@ export async function verifyWhatsAppOptInMessage(
     const row = await lockOptInCode(tx, patient.id);
     const now = deps.now();
     if (
-      !row?.code_hash ||
-      row.mobile_number !== mobile ||
-      now > Number(row.expires_at) ||
+      !row?.codeHash ||
+      row.mobileNumber !== mobile ||
+      now > row.expiresAt ||
       row.attempts >= whatsAppOptInCodes.maxAttempts
     ) {
       return { ok: false, error: codeError('The code has expired or was used up. Send the patient a new code.') };
     }
-    if (!sameHash(hashCode(patient.id, mobile, code), row.code_hash)) {
+    if (!sameHash(hashCode(patient.id, mobile, code), row.codeHash)) {
       const attempts = row.attempts + 1;
       const left = whatsAppOptInCodes.maxAttempts - attempts;
-      await updateOptInCode(tx, patient.id, left > 0 ? { attempts } : { attempts, code_hash: null });
+      await updateOptInCode(tx, patient.id, left > 0 ? { attempts } : { attempts, spent: true });
       return {
         ok: false,
         error: codeError(
@@ -194,7 +194,7 @@ export async function verifyWhatsAppOptInMessage(
         ),
       };
     }
-    await updateOptInCode(tx, patient.id, { code_hash: null });
+    await updateOptInCode(tx, patient.id, { spent: true });
     const updated = await setPatientOptIn(
       tx,
       patient.id,

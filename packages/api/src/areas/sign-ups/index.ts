@@ -4,7 +4,7 @@ export {
   findSignUpBusiness,
   findSignUpByAccessHash,
   insertSignUpRow,
-  type SignUpRow,
+  type SignUpRecord,
   toVerification,
   updateSignUpRow,
 } from './repository.ts';
@@ -19,6 +19,7 @@ export {
   list,
   remove,
   sendCodes,
+  startSignUp,
   update,
   verifyContactMethods,
 } from './service.ts';

@@ -1,14 +1,89 @@
-import { type PatientSignUp, type SignUpVerification, signUpCodes } from '@medlocker/core';
+import { type ContactCodeStatus, type PatientSignUp, type SignUpVerification, signUpCodes } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { contains } from '../../lists/contains-repository.ts';
 import { addressOf } from '../patients/index.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
-export type SignUpRow = Selectable<Database['patient_sign_ups']>;
+type SignUpRow = Selectable<Database['patient_sign_ups']>;
+type Columns = Updateable<Database['patient_sign_ups']>;
 
-/** A sign-up as core describes it. */
-export function toSignUp(row: SignUpRow): PatientSignUp {
+export type Channel = 'email' | 'mobile';
+
+/** One contact's code: only its hash is stored; `attempts` counts the wrong tries at it. */
+export type CodeState = {
+  hash: string | null;
+  status: ContactCodeStatus;
+  expiresAt: number | null;
+  attempts: number;
+};
+
+/** What the sign-up form gives (SPEC §5), as stored. */
+export type SignUpFields = {
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string | null;
+  email: string | null;
+  mobileNumber: string | null;
+  addressLine1: string | null;
+  addressLine2: string | null;
+  addressLine3: string | null;
+  postTown: string | null;
+  postcode: string | null;
+};
+
+/** A sign-up as the services see it. */
+export type SignUpRecord = SignUpFields & {
+  id: string;
+  businessId: string;
+  status: PatientSignUp['status'];
+  emailCode: CodeState;
+  mobileCode: CodeState;
+  /** The patient it was converted to. */
+  patientId: string | null;
+  source: 'staff' | 'online';
+  /** Online sign-ups: the hash of the browser's token, and until when it reaches the sign-up. */
+  accessTokenHash: string | null;
+  accessExpiresAt: number | null;
+  /** Online sign-ups: how many times codes were sent, and when last. */
+  codeSends: number;
+  lastCodeSentAt: number | null;
+  created: number;
+  updated: number;
+};
+
+/** A change to a sign-up; each channel's code changes only in the fields given. */
+export type SignUpPatch = Partial<
+  SignUpFields &
+    Pick<SignUpRecord, 'status' | 'patientId' | 'codeSends' | 'lastCodeSentAt' | 'updated'> & {
+      emailCode: Partial<CodeState>;
+      mobileCode: Partial<CodeState>;
+    }
+>;
+
+export type NewSignUp = SignUpFields &
+  Pick<SignUpRecord, 'id' | 'businessId' | 'created' | 'updated'> &
+  Partial<Pick<SignUpRecord, 'source' | 'accessTokenHash' | 'accessExpiresAt' | 'codeSends' | 'lastCodeSentAt'>>;
+
+const ms = (value: number | null) => (value === null ? null : Number(value));
+
+const codeOf = (row: SignUpRow, channel: Channel): CodeState =>
+  channel === 'email'
+    ? {
+        hash: row.email_code_hash,
+        status: row.email_code_status,
+        expiresAt: ms(row.email_code_expires_at),
+        attempts: row.email_code_attempts,
+      }
+    : {
+        hash: row.mobile_code_hash,
+        status: row.mobile_code_status,
+        expiresAt: ms(row.mobile_code_expires_at),
+        attempts: row.mobile_code_attempts,
+      };
+
+/** The one mapping from a `patient_sign_ups` row. */
+function toSignUpRecord(row: SignUpRow): SignUpRecord {
   return {
     id: row.id,
     businessId: row.business_id,
@@ -17,31 +92,111 @@ export function toSignUp(row: SignUpRow): PatientSignUp {
     dateOfBirth: row.date_of_birth,
     email: row.email,
     mobileNumber: row.mobile_number,
-    address: addressOf(row),
+    addressLine1: row.address_line1,
+    addressLine2: row.address_line2,
+    addressLine3: row.address_line3,
+    postTown: row.post_town,
+    postcode: row.postcode,
     status: row.status,
+    emailCode: codeOf(row, 'email'),
+    mobileCode: codeOf(row, 'mobile'),
+    patientId: row.patient_id,
+    source: row.source,
+    accessTokenHash: row.access_token_hash,
+    accessExpiresAt: ms(row.access_expires_at),
+    codeSends: row.code_sends,
+    lastCodeSentAt: ms(row.last_code_sent_at),
     created: Number(row.created),
     updated: Number(row.updated),
   };
 }
 
-const attemptsLeft = (hash: string | null, status: string, attempts: number) =>
-  hash === null || status === 'verified' ? 0 : Math.max(0, signUpCodes.maxAttempts - attempts);
+const maybeRecord = (row: SignUpRow | undefined) => (row ? toSignUpRecord(row) : undefined);
 
-/** Where the contact checks stand; the codes (only their hashes are stored) never leave the server. */
-export function toVerification(row: SignUpRow): SignUpVerification {
+const fieldColumns = {
+  firstName: 'first_name',
+  lastName: 'last_name',
+  dateOfBirth: 'date_of_birth',
+  email: 'email',
+  mobileNumber: 'mobile_number',
+  addressLine1: 'address_line1',
+  addressLine2: 'address_line2',
+  addressLine3: 'address_line3',
+  postTown: 'post_town',
+  postcode: 'postcode',
+} as const satisfies Record<keyof SignUpFields, keyof Columns>;
+
+/** A form field's column name: what the audit log names a changed field by. */
+export const columnOf = (field: keyof SignUpFields): string => fieldColumns[field];
+
+/** The one mapping to `patient_sign_ups` columns: only the fields given. */
+function columnsOf(patch: SignUpPatch): Columns {
+  const pairs: [keyof Columns, unknown][] = [
+    ...Object.entries(fieldColumns).map(([field, column]): [keyof Columns, unknown] => [
+      column,
+      patch[field as keyof SignUpFields],
+    ]),
+    ['status', patch.status],
+    ['patient_id', patch.patientId],
+    ['code_sends', patch.codeSends],
+    ['last_code_sent_at', patch.lastCodeSentAt],
+    ['updated', patch.updated],
+  ];
+  for (const channel of ['email', 'mobile'] as const) {
+    const code = patch[`${channel}Code`];
+    if (!code) continue;
+    pairs.push(
+      [`${channel}_code_hash`, code.hash],
+      [`${channel}_code_status`, code.status],
+      [`${channel}_code_expires_at`, code.expiresAt],
+      [`${channel}_code_attempts`, code.attempts],
+    );
+  }
+  return Object.fromEntries(pairs.filter(([, value]) => value !== undefined)) as Columns;
+}
+
+/** A sign-up as core describes it. */
+export function toSignUp(record: SignUpRecord): PatientSignUp {
   return {
-    emailCodeStatus: row.email_code_status,
-    mobileCodeStatus: row.mobile_code_status,
-    emailAttemptsLeft: attemptsLeft(row.email_code_hash, row.email_code_status, row.email_code_attempts),
-    mobileAttemptsLeft: attemptsLeft(row.mobile_code_hash, row.mobile_code_status, row.mobile_code_attempts),
-    emailCodeExpires: row.email_code_hash === null ? null : Number(row.email_code_expires_at),
-    mobileCodeExpires: row.mobile_code_hash === null ? null : Number(row.mobile_code_expires_at),
+    id: record.id,
+    businessId: record.businessId,
+    firstName: record.firstName,
+    lastName: record.lastName,
+    dateOfBirth: record.dateOfBirth,
+    email: record.email,
+    mobileNumber: record.mobileNumber,
+    address: addressOf({
+      address_line1: record.addressLine1,
+      address_line2: record.addressLine2,
+      address_line3: record.addressLine3,
+      post_town: record.postTown,
+      postcode: record.postcode,
+    }),
+    status: record.status,
+    created: record.created,
+    updated: record.updated,
   };
 }
 
-export const findSignUp = (db: Db, id: string, lock = false): Promise<SignUpRow | undefined> => {
+const attemptsLeft = (code: CodeState) =>
+  code.hash === null || code.status === 'verified' ? 0 : Math.max(0, signUpCodes.maxAttempts - code.attempts);
+
+/** Where the contact checks stand; the codes (only their hashes are stored) never leave the server. */
+export function toVerification(record: SignUpRecord): SignUpVerification {
+  const { emailCode, mobileCode } = record;
+  return {
+    emailCodeStatus: emailCode.status,
+    mobileCodeStatus: mobileCode.status,
+    emailAttemptsLeft: attemptsLeft(emailCode),
+    mobileAttemptsLeft: attemptsLeft(mobileCode),
+    emailCodeExpires: emailCode.hash === null ? null : Number(emailCode.expiresAt),
+    mobileCodeExpires: mobileCode.hash === null ? null : Number(mobileCode.expiresAt),
+  };
+}
+
+export const findSignUp = async (db: Db, id: string, lock = false): Promise<SignUpRecord | undefined> => {
   const q = db.selectFrom('patient_sign_ups').selectAll().where('id', '=', id);
-  return (lock ? q.forUpdate() : q).executeTakeFirst();
+  return maybeRecord(await (lock ? q.forUpdate() : q).executeTakeFirst());
 };
 
 const PAST = ['confirmed', 'rejected'] as const;
@@ -54,7 +209,7 @@ const WAITING = ['new', 'validated'] as const;
 export async function listSignUpRows(
   db: Db,
   q: { businessId: string; past: boolean; filter?: string; mobilePrefix?: string; after?: string; limit: number },
-): Promise<SignUpRow[]> {
+): Promise<SignUpRecord[]> {
   let query = db
     .selectFrom('patient_sign_ups')
     .selectAll()
@@ -66,10 +221,11 @@ export async function listSignUpRows(
     query = query.where(contains('patient_sign_ups', filter, q.mobilePrefix ?? ''));
   }
   if (q.after) query = query.where('id', '>', q.after);
-  return query
+  const rows = await query
     .orderBy('id')
     .limit(q.limit + 1)
     .execute();
+  return rows.map(toSignUpRecord);
 }
 
 export async function countSignUps(db: Db, businessId: string, past: boolean): Promise<number> {
@@ -83,16 +239,34 @@ export async function countSignUps(db: Db, businessId: string, past: boolean): P
 }
 
 /** Stores a new sign-up as it is. */
-export const insertSignUpRow = (db: Db, row: Insertable<Database['patient_sign_ups']>): Promise<SignUpRow> =>
-  db.insertInto('patient_sign_ups').values(row).returningAll().executeTakeFirstOrThrow();
+export const insertSignUpRow = async (db: Db, signUp: NewSignUp): Promise<SignUpRecord> => {
+  const values: Insertable<Database['patient_sign_ups']> = {
+    ...columnsOf(signUp),
+    id: signUp.id,
+    business_id: signUp.businessId,
+    first_name: signUp.firstName,
+    last_name: signUp.lastName,
+    created: signUp.created,
+    updated: signUp.updated,
+    ...(signUp.source ? { source: signUp.source } : {}),
+    ...(signUp.accessTokenHash !== undefined ? { access_token_hash: signUp.accessTokenHash } : {}),
+    ...(signUp.accessExpiresAt !== undefined ? { access_expires_at: signUp.accessExpiresAt } : {}),
+  };
+  return toSignUpRecord(
+    await db.insertInto('patient_sign_ups').values(values).returningAll().executeTakeFirstOrThrow(),
+  );
+};
 
-/** Changes a sign-up's columns and returns the row as it now is. */
-export const updateSignUpRow = (
-  db: Db,
-  id: string,
-  patch: Updateable<Database['patient_sign_ups']>,
-): Promise<SignUpRow> =>
-  db.updateTable('patient_sign_ups').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+/** Changes a sign-up and returns it as it now is. */
+export const updateSignUpRow = async (db: Db, id: string, patch: SignUpPatch): Promise<SignUpRecord> =>
+  toSignUpRecord(
+    await db
+      .updateTable('patient_sign_ups')
+      .set(columnsOf(patch))
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 
 export async function deleteSignUpRow(db: Db, id: string): Promise<void> {
   await db.deleteFrom('patient_sign_ups').where('id', '=', id).execute();
@@ -102,11 +276,11 @@ export async function deleteSignUpRow(db: Db, id: string): Promise<void> {
  * Removes the `new` online sign-ups of `proven`'s business (other than it) whose every contact is one
  * `proven` has verified, and returns their ids. Staff-entered sign-ups are never removed.
  */
-export async function deleteUnfinishedOnlineDuplicates(db: Db, proven: SignUpRow): Promise<string[]> {
-  if (proven.email === null && proven.mobile_number === null) return [];
+export async function deleteUnfinishedOnlineDuplicates(db: Db, proven: SignUpRecord): Promise<string[]> {
+  if (proven.email === null && proven.mobileNumber === null) return [];
   const rows = await db
     .deleteFrom('patient_sign_ups')
-    .where('business_id', '=', proven.business_id)
+    .where('business_id', '=', proven.businessId)
     .where('id', '!=', proven.id)
     .where('source', '=', 'online')
     .where('status', '=', 'new')
@@ -115,9 +289,9 @@ export async function deleteUnfinishedOnlineDuplicates(db: Db, proven: SignUpRow
         proven.email === null
           ? eb('email', 'is', null)
           : eb.or([eb('email', 'is', null), eb('email', '=', proven.email)]),
-        proven.mobile_number === null
+        proven.mobileNumber === null
           ? eb('mobile_number', 'is', null)
-          : eb.or([eb('mobile_number', 'is', null), eb('mobile_number', '=', proven.mobile_number)]),
+          : eb.or([eb('mobile_number', 'is', null), eb('mobile_number', '=', proven.mobileNumber)]),
         eb.or([eb('email', 'is not', null), eb('mobile_number', 'is not', null)]),
       ]),
     )
@@ -127,11 +301,20 @@ export async function deleteUnfinishedOnlineDuplicates(db: Db, proven: SignUpRow
 }
 
 /** The sign-up a browser's sign-up cookie reaches (by the token's hash); `lock` holds it for a change. */
-export const findSignUpByAccessHash = (db: Db, hash: string, lock = false): Promise<SignUpRow | undefined> => {
+export const findSignUpByAccessHash = async (db: Db, hash: string, lock = false): Promise<SignUpRecord | undefined> => {
   const q = db.selectFrom('patient_sign_ups').selectAll().where('access_token_hash', '=', hash);
-  return (lock ? q.forUpdate() : q).executeTakeFirst();
+  return maybeRecord(await (lock ? q.forUpdate() : q).executeTakeFirst());
 };
 
 /** A business as the public sign-up page needs it: its name, archive mark and stored feature settings. */
-export const findSignUpBusiness = (db: Db, id: string) =>
-  db.selectFrom('businesses').select(['id', 'name', 'archived_at']).where('id', '=', id).executeTakeFirst();
+export const findSignUpBusiness = async (
+  db: Db,
+  id: string,
+): Promise<{ id: string; name: string; archived: boolean } | undefined> => {
+  const row = await db
+    .selectFrom('businesses')
+    .select(['id', 'name', 'archived_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && { id: row.id, name: row.name, archived: row.archived_at !== null };
+};

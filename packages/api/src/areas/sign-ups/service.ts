@@ -14,8 +14,9 @@ import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { newCode } from '../../secrets/one-time-codes.ts';
 import { checkedPatient, insertPatient, mobilePrefixOf, toPatient, writableBusiness } from '../patients/index.ts';
-import { type Channel, checkCode, clearedColumns, issuedColumns, queueCode } from './codes.ts';
+import { type Channel, checkCode, clearedCode, codeKey, issuedCode, queueCode } from './codes.ts';
 import {
+  columnOf,
   countSignUps,
   type Db,
   deleteSignUpRow,
@@ -23,7 +24,10 @@ import {
   findSignUp,
   insertSignUpRow,
   listSignUpRows,
-  type SignUpRow,
+  type NewSignUp,
+  type SignUpFields,
+  type SignUpPatch,
+  type SignUpRecord,
   toSignUp,
   toVerification,
   updateSignUpRow,
@@ -36,69 +40,69 @@ type Out<M extends keyof SignUps> = Promise<OutputOf<SignUps[M]>>;
 const MAX_NAME = 100;
 const MAX_TEXT = 200;
 
-type SignUpColumns = {
-  first_name: string;
-  last_name: string;
-  date_of_birth: string | null;
-  email: string | null;
-  mobile_number: string | null;
-  address_line1: string | null;
-  address_line2: string | null;
-  address_line3: string | null;
-  post_town: string | null;
-  postcode: string | null;
-};
-
 /** SPEC §5's form rules for a sign-up (core `FormCheck`, shared with patients' create and update); 400 per field. */
-export function checkForm(form: SignUpForm, today: string): SignUpColumns {
+export function checkForm(form: SignUpForm, today: string): SignUpFields {
   const check = new FormCheck('signUp.', today);
   const address = form.address;
   const line = (key: 'line1' | 'line2' | 'line3' | 'postTown') =>
     check.text(`address.${key}`, address?.[key], { max: MAX_TEXT });
-  const columns = {
-    first_name: check.text('firstName', form.firstName, { max: MAX_NAME, required: true }) ?? '',
-    last_name: check.text('lastName', form.lastName, { max: MAX_NAME, required: true }) ?? '',
-    date_of_birth: check.dateOfBirth('dateOfBirth', form.dateOfBirth),
+  const fields = {
+    firstName: check.text('firstName', form.firstName, { max: MAX_NAME, required: true }) ?? '',
+    lastName: check.text('lastName', form.lastName, { max: MAX_NAME, required: true }) ?? '',
+    dateOfBirth: check.dateOfBirth('dateOfBirth', form.dateOfBirth),
     email: check.email('email', form.email),
-    mobile_number: check.ukMobile('mobileNumber', form.mobileNumber),
-    address_line1: line('line1'),
-    address_line2: line('line2'),
-    address_line3: line('line3'),
-    post_town: line('postTown'),
+    mobileNumber: check.ukMobile('mobileNumber', form.mobileNumber),
+    addressLine1: line('line1'),
+    addressLine2: line('line2'),
+    addressLine3: line('line3'),
+    postTown: line('postTown'),
     postcode: check.ukPostcode('address.postcode', address?.postcode),
   };
   if (check.errors.length > 0) throw new AppError('VALIDATION', check.summary, check.errors);
-  return columns;
+  return fields;
 }
 
+/** The sign-up as it will be once `patch` is written. */
+const patched = (record: SignUpRecord, patch: SignUpPatch): SignUpRecord => ({
+  ...record,
+  ...patch,
+  emailCode: { ...record.emailCode, ...patch.emailCode },
+  mobileCode: { ...record.mobileCode, ...patch.mobileCode },
+});
+
 /** new or validated: validated once every contact the sign-up has is verified (and it has one). */
-function waitingStatus(row: Pick<SignUpRow, 'email' | 'mobile_number' | 'email_code_status' | 'mobile_code_status'>) {
-  const hasContact = row.email !== null || row.mobile_number !== null;
-  const emailOk = row.email === null || row.email_code_status === 'verified';
-  const mobileOk = row.mobile_number === null || row.mobile_code_status === 'verified';
+function waitingStatus(record: SignUpRecord) {
+  const hasContact = record.email !== null || record.mobileNumber !== null;
+  const emailOk = record.email === null || record.emailCode.status === 'verified';
+  const mobileOk = record.mobileNumber === null || record.mobileCode.status === 'verified';
   return hasContact && emailOk && mobileOk ? ('validated' as const) : ('new' as const);
 }
 
-async function requireSignUp(db: Db, id: string, lock = false): Promise<SignUpRow> {
+async function requireSignUp(db: Db, id: string, lock = false): Promise<SignUpRecord> {
   const row = await findSignUp(db, id, lock);
   if (!row) throw new AppError('NOT_FOUND', `Sign-up ${id} not found`);
   return row;
 }
 
-export const recipientOf = (columns: Pick<SignUpColumns, 'email' | 'mobile_number'>, channel: Channel) =>
-  channel === 'email' ? columns.email : columns.mobile_number;
+export const recipientOf = (fields: Pick<SignUpFields, 'email' | 'mobileNumber'>, channel: Channel) =>
+  channel === 'email' ? fields.email : fields.mobileNumber;
 
-/** Sends fresh codes on `channels` and returns the columns recording them. */
-export async function sendCodes(tx: Db, deps: AppDeps, row: SignUpRow, channels: Channel[]) {
+/** Sends fresh codes on `channels` and returns the change recording them. */
+export async function sendCodes(
+  tx: Db,
+  deps: AppDeps,
+  record: SignUpRecord,
+  channels: Channel[],
+): Promise<SignUpPatch> {
   const now = deps.now();
-  let columns = {};
+  const patch: SignUpPatch = {};
   for (const channel of channels) {
-    const recipient = recipientOf(row, channel);
+    const recipient = recipientOf(record, channel);
     if (!recipient) continue;
     const code = newCode();
-    columns = { ...columns, ...issuedColumns(channel, row.id, code, now) };
+    patch[codeKey(channel)] = issuedCode(record.id, channel, code, now);
     await queueCode(tx, {
-      businessId: row.business_id,
+      businessId: record.businessId,
       channel,
       recipient,
       code,
@@ -106,69 +110,86 @@ export async function sendCodes(tx: Db, deps: AppDeps, row: SignUpRow, channels:
       now,
     });
   }
-  return columns;
+  return patch;
 }
 
-export const withVerification = (row: SignUpRow) => ({ signUp: toSignUp(row), verification: toVerification(row) });
+export const withVerification = (record: SignUpRecord) => ({
+  signUp: toSignUp(record),
+  verification: toVerification(record),
+});
+
+/**
+ * Stores a new sign-up and sends a code to each contact it has, staff-entered or online alike; audited
+ * as `signUp.create` (with `audited`'s who and details).
+ */
+export async function startSignUp(
+  tx: Db,
+  deps: AppDeps,
+  actor: Actor,
+  signUp: NewSignUp,
+  audited: { who?: { userId: string | null; display: string | null }; details?: Record<string, unknown> } = {},
+): Promise<SignUpRecord> {
+  const inserted = await insertSignUpRow(tx, signUp);
+  const codes = await sendCodes(tx, deps, inserted, ['email', 'mobile']);
+  const withCodes = await updateSignUpRow(tx, inserted.id, codes);
+  await audit(tx, deps, actor, {
+    action: 'signUp.create',
+    entityType: 'signUp',
+    entityId: inserted.id,
+    businessId: signUp.businessId,
+    ...audited,
+  });
+  return withCodes;
+}
 
 export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
   const { db, now } = deps;
   await writableBusiness(db, input.businessId);
   const columns = checkForm(input.signUp, londonIsoDate(now()));
-  const row = await db.transaction().execute(async (tx) => {
-    const inserted = await insertSignUpRow(tx, {
+  const row = await db.transaction().execute((tx) =>
+    startSignUp(tx, deps, actor, {
       id: Bun.randomUUIDv7(),
-      business_id: input.businessId,
+      businessId: input.businessId,
       ...columns,
       created: now(),
       updated: now(),
-    });
-    const codes = await sendCodes(tx, deps, inserted, ['email', 'mobile']);
-    const withCodes = await updateSignUpRow(tx, inserted.id, codes);
-    await audit(tx, deps, actor, {
-      action: 'signUp.create',
-      entityType: 'signUp',
-      entityId: inserted.id,
-      businessId: input.businessId,
-    });
-    return withCodes;
-  });
+    }),
+  );
   return withVerification(row);
 }
 
 export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
   const { db, now } = deps;
   const existing = await requireSignUp(db, input.id);
-  await writableBusiness(db, existing.business_id);
+  await writableBusiness(db, existing.businessId);
   const columns = checkForm(input.signUp, londonIsoDate(now()));
   const row = await db.transaction().execute(async (tx) => {
     const current = await requireSignUp(tx, input.id, true);
     if (current.status === 'confirmed') throw new AppError('CONFLICT', 'A converted sign-up cannot be changed');
     const next = { ...current, ...columns };
-    let contactColumns = {};
+    let contactPatch: SignUpPatch = {};
     const resend: Channel[] = [];
     for (const channel of ['email', 'mobile'] as const) {
       const before = recipientOf(current, channel);
       const after = recipientOf(columns, channel);
-      const verified = (channel === 'email' ? current.email_code_status : current.mobile_code_status) === 'verified';
-      if (after === null) contactColumns = { ...contactColumns, ...clearedColumns(channel) };
+      const verified = current[codeKey(channel)].status === 'verified';
+      if (after === null) contactPatch = { ...contactPatch, [codeKey(channel)]: clearedCode };
       else if (after !== before || (input.resendCodes && !verified)) resend.push(channel);
     }
-    contactColumns = { ...contactColumns, ...(await sendCodes(tx, deps, next, resend)) };
-    const merged = { ...next, ...contactColumns } as SignUpRow;
+    contactPatch = { ...contactPatch, ...(await sendCodes(tx, deps, next, resend)) };
     const status =
       input.status === 'rejected' || (current.status === 'rejected' && input.status !== 'new')
         ? ('rejected' as const)
-        : waitingStatus(merged);
-    const changed = Object.keys(columns).filter(
-      (k) => current[k as keyof SignUpRow] !== columns[k as keyof SignUpColumns],
-    );
-    const updated = await updateSignUpRow(tx, current.id, { ...columns, ...contactColumns, status, updated: now() });
+        : waitingStatus(patched(next, contactPatch));
+    const changed = (Object.keys(columns) as (keyof SignUpFields)[])
+      .filter((k) => current[k] !== columns[k])
+      .map(columnOf);
+    const updated = await updateSignUpRow(tx, current.id, { ...columns, ...contactPatch, status, updated: now() });
     await audit(tx, deps, actor, {
       action: 'signUp.update',
       entityType: 'signUp',
       entityId: current.id,
-      businessId: current.business_id,
+      businessId: current.businessId,
       details: { fields: changed, status, codesSent: resend },
     });
     return updated;
@@ -179,7 +200,7 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
 export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Out<'delete'> {
   const { db } = deps;
   const existing = await requireSignUp(db, input.id);
-  await writableBusiness(db, existing.business_id);
+  await writableBusiness(db, existing.businessId);
   await db.transaction().execute(async (tx) => {
     const current = await requireSignUp(tx, input.id, true);
     if (current.status === 'confirmed') throw new AppError('CONFLICT', 'A converted sign-up cannot be deleted');
@@ -188,14 +209,14 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete
       action: 'signUp.delete',
       entityType: 'signUp',
       entityId: current.id,
-      businessId: current.business_id,
+      businessId: current.businessId,
     });
   });
   return { ok: true as const };
 }
 
 /** Records that the caller saw these sign-ups: ids only. */
-const auditRead = (deps: AppDeps, actor: StaffActor, rows: SignUpRow[], via: string): Promise<void> =>
+const auditRead = (deps: AppDeps, actor: StaffActor, rows: SignUpRecord[], via: string): Promise<void> =>
   auditReads(
     deps.db,
     deps,
@@ -204,7 +225,7 @@ const auditRead = (deps: AppDeps, actor: StaffActor, rows: SignUpRow[], via: str
       action: 'signUp.read',
       entityType: 'signUp',
       entityId: row.id,
-      businessId: row.business_id,
+      businessId: row.businessId,
       details: { via },
     })),
   );
@@ -241,7 +262,7 @@ export async function getBusinessId(
   input: In<'getBusinessId'>,
 ): Out<'getBusinessId'> {
   const row = await requireSignUp(deps.db, input.id);
-  return { businessId: row.business_id };
+  return { businessId: row.businessId };
 }
 
 /** Said of a sign-up with no mobile: SPEC §5 requires one of a patient, and only the sign-up can give it. */
@@ -250,10 +271,10 @@ export const noMobileToConvert = 'A patient needs a mobile number, and this sign
 export async function convert(deps: AppDeps, actor: StaffActor, input: In<'convert'>): Out<'convert'> {
   const { db, now } = deps;
   const existing = await requireSignUp(db, input.id);
-  const { displayIdField } = await writableBusiness(db, existing.business_id);
+  const { displayIdField } = await writableBusiness(db, existing.businessId);
   // Checked before the patient is, so the answer names the sign-up, not the patient form's empty
   // mobile field (a client showing it beside the display id it asked for would puzzle the person).
-  if (existing.mobile_number === null) {
+  if (existing.mobileNumber === null) {
     throw new AppError('VALIDATION', noMobileToConvert, [
       { path: 'signUp.mobileNumber', id: 'REQUIRED', message: noMobileToConvert },
     ]);
@@ -262,16 +283,16 @@ export async function convert(deps: AppDeps, actor: StaffActor, input: In<'conve
     deps,
     {
       displayId: input.displayId,
-      name: { given: existing.first_name, family: existing.last_name },
-      mobileNumber: existing.mobile_number,
-      ...(existing.date_of_birth ? { dateOfBirth: existing.date_of_birth } : {}),
+      name: { given: existing.firstName, family: existing.lastName },
+      mobileNumber: existing.mobileNumber,
+      ...(existing.dateOfBirth ? { dateOfBirth: existing.dateOfBirth } : {}),
       ...(existing.email ? { email: existing.email } : {}),
       address: Object.fromEntries(
         Object.entries({
-          line1: existing.address_line1,
-          line2: existing.address_line2,
-          line3: existing.address_line3,
-          postTown: existing.post_town,
+          line1: existing.addressLine1,
+          line2: existing.addressLine2,
+          line3: existing.addressLine3,
+          postTown: existing.postTown,
           postcode: existing.postcode,
         }).filter(([, v]) => v !== null),
       ),
@@ -282,25 +303,17 @@ export async function convert(deps: AppDeps, actor: StaffActor, input: In<'conve
     const current = await requireSignUp(tx, input.id, true);
     if (current.status === 'confirmed') throw new AppError('CONFLICT', 'This sign-up has already been converted');
     if (current.status === 'rejected') throw new AppError('CONFLICT', 'A rejected sign-up cannot be converted');
-    const patient = await insertPatient(
-      tx,
-      deps,
-      actor,
-      current.business_id,
-      values,
-      displayIdField,
-      'signUps.convert',
-    );
+    const patient = await insertPatient(tx, deps, actor, current.businessId, values, displayIdField, 'signUps.convert');
     const signUp = await updateSignUpRow(tx, current.id, {
       status: 'confirmed',
-      patient_id: patient.id,
+      patientId: patient.id,
       updated: now(),
     });
     await audit(tx, deps, actor, {
       action: 'signUp.convert',
       entityType: 'signUp',
       entityId: current.id,
-      businessId: current.business_id,
+      businessId: current.businessId,
       details: { patientId: patient.id },
     });
     return { patient: toPatient(patient), signUp: toSignUp(signUp) };
@@ -325,31 +338,33 @@ export async function verifyContactMethods(
 export async function checkContactCodes(
   deps: AppDeps,
   actor: Actor,
-  lockedRow: (tx: Db) => Promise<SignUpRow>,
+  lockedRow: (tx: Db) => Promise<SignUpRecord>,
   codes: { emailCode?: string | null | undefined; mobileCode?: string | null | undefined },
   who?: { userId: string | null; display: string | null },
-): Promise<SignUpRow> {
+): Promise<SignUpRecord> {
   const { db, now } = deps;
   return db.transaction().execute(async (tx) => {
     const current = await lockedRow(tx);
-    let columns = {};
+    const columns: SignUpPatch = {};
     const checked: Partial<Record<Channel, string>> = {};
     for (const channel of ['email', 'mobile'] as const) {
       const code = channel === 'email' ? codes.emailCode : codes.mobileCode;
       if (!code?.trim() || recipientOf(current, channel) === null) continue;
       const result = checkCode(current, channel, code, now());
-      columns = { ...columns, ...result.columns };
+      columns[codeKey(channel)] = result.code;
       checked[channel] = result.status;
     }
     if (Object.keys(columns).length === 0) return current;
-    const merged = { ...current, ...columns } as SignUpRow;
-    const status = current.status === 'new' || current.status === 'validated' ? waitingStatus(merged) : current.status;
+    const status =
+      current.status === 'new' || current.status === 'validated'
+        ? waitingStatus(patched(current, columns))
+        : current.status;
     const updated = await updateSignUpRow(tx, current.id, { ...columns, status, updated: now() });
     await audit(tx, deps, actor, {
       action: 'signUp.verify',
       entityType: 'signUp',
       entityId: current.id,
-      businessId: current.business_id,
+      businessId: current.businessId,
       ...(who ? { who } : {}),
       details: checked,
     });
@@ -360,7 +375,7 @@ export async function checkContactCodes(
           action: 'signUp.superseded',
           entityType: 'signUp',
           entityId: id,
-          businessId: current.business_id,
+          businessId: current.businessId,
           ...(who ? { who } : {}),
           details: { by: current.id },
         });

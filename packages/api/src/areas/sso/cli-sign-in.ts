@@ -123,9 +123,9 @@ export async function pollCliSignIn(deps: AppDeps, actor: Actor, deviceCode: str
   const hash = hashToken(deviceCode);
   // Taken once: the row goes as the token is handed out.
   const taken = await takeApprovedCliSignIn(deps.db, hash);
-  if (taken?.token_sealed) {
-    const token = createSecretBox(deps.config.secretsKey).open(taken.token_sealed, context(taken.id));
-    return { status: 'approved' as const, token, expires: taken.session_expires ?? now + authPolicy.sessionAbsoluteMs };
+  if (taken?.tokenSealed) {
+    const token = createSecretBox(deps.config.secretsKey).open(taken.tokenSealed, context(taken.id));
+    return { status: 'approved' as const, token, expires: taken.sessionExpires ?? now + authPolicy.sessionAbsoluteMs };
   }
   const pending = await cliSignInPending(deps.db, hash, now);
   return { status: pending ? ('pending' as const) : ('expired' as const) };

@@ -1,9 +1,19 @@
-import type { Database } from '@medlocker/db';
-import type { Selectable } from 'kysely';
+import type { JsonValue } from '@medlocker/db';
 import type { AppDeps } from '../../deps.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
 
-export type IdentityProviderRow = Selectable<Database['identity_providers']>;
+/** An identity provider as stored, its configuration unread (`storedConfiguration` reads it). */
+export type ProviderRecord = {
+  id: string;
+  name: string;
+  type: 'OIDC' | 'SAML';
+  configuration: JsonValue;
+  created: number;
+  updated: number;
+  /** The business, or the group, whose users it signs in; both null: anyone's it is given to. */
+  businessId: string | null;
+  groupId: string | null;
+};
 
 /** Claim names as stored; empty means the standard name. */
 export type StoredClaims = { email: string; emailVerified: string; givenName: string; familyName: string };
@@ -26,7 +36,7 @@ export type StoredConfiguration = {
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** Reads a row's configuration, whatever older rows hold (0001 kept `clientSecret` in clear). */
-export function storedConfiguration(row: Pick<IdentityProviderRow, 'configuration'>): StoredConfiguration & {
+export function storedConfiguration(row: Pick<ProviderRecord, 'configuration'>): StoredConfiguration & {
   legacyClientSecret: string;
 } {
   const c = (row.configuration ?? {}) as Record<string, unknown>;
@@ -59,7 +69,7 @@ export function sealClientSecret(deps: Pick<AppDeps, 'config'>, idpId: string, s
 }
 
 /** The provider's client secret in clear, for the token request only; '' when it has none. */
-export function clientSecretOf(deps: Pick<AppDeps, 'config'>, row: IdentityProviderRow): string {
+export function clientSecretOf(deps: Pick<AppDeps, 'config'>, row: ProviderRecord): string {
   const c = storedConfiguration(row);
   if (c.clientSecretSealed)
     return createSecretBox(deps.config.secretsKey).open(c.clientSecretSealed, secretContext(row.id));

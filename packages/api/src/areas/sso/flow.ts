@@ -6,12 +6,12 @@ import type { AppDeps } from '../../deps.ts';
 import { replaceSession, tokenOf } from '../../sessions/sessions.ts';
 import { cookieToken, hashToken, newToken } from '../../sessions/tokens.ts';
 import { findUserByEmail, toUser } from '../users/index.ts';
-import type { IdentityProviderRow } from './config.ts';
+import type { ProviderRecord } from './config.ts';
 import { completeOidc, ProviderProblem, startOidc } from './oidc.ts';
 import {
   deleteSsoContinuationsBefore,
   deleteSsoLoginsBefore,
-  findProviderRow,
+  findProvider,
   findSsoContinuation,
   findSsoLoginByState,
   forgetSsoSecrets,
@@ -61,7 +61,7 @@ export function safeReturnPath(returnUrl: string, origin: string): string {
 
 export async function beginSso(
   deps: AppDeps,
-  idp: IdentityProviderRow,
+  idp: ProviderRecord,
   options: { origin: string; loginHint: string; returnUrl: string },
 ): Promise<{ authUrl: string; browserToken: string }> {
   let started: { url: string; stateHash: string; nonce: string | null; codeVerifier: string | null };
@@ -131,8 +131,8 @@ export async function ssoCallback(
   const login = await takeSsoLogin(db, hashToken(state), now);
   if (!login) return fail('expired', { state: 'unknown, used or expired' });
   const browser = cookieToken(request, SSO_COOKIE);
-  if (!browser || hashToken(browser) !== login.browser_hash) return fail('browser', {}, login.identity_provider_id);
-  const idp = await findProviderRow(db, login.identity_provider_id);
+  if (!browser || hashToken(browser) !== login.browserHash) return fail('browser', {}, login.identityProviderId);
+  const idp = await findProvider(db, login.identityProviderId);
   if (!idp) return fail('expired', { provider: 'deleted' });
   if (url.searchParams.get('error')) {
     const error = url.searchParams.get('error') ?? '';
@@ -150,7 +150,7 @@ export async function ssoCallback(
     identity = await completeOidc(deps, idp, callbackUrl, {
       state,
       nonce: login.nonce ?? '',
-      codeVerifier: login.code_verifier ?? '',
+      codeVerifier: login.codeVerifier ?? '',
     });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
@@ -163,7 +163,7 @@ export async function ssoCallback(
   } finally {
     await forgetSsoSecrets(db, login.id);
   }
-  return signInMatched(deps, actor, request, idp, identity, login.return_path, fail, sessionMaxAgeSeconds);
+  return signInMatched(deps, actor, request, idp, identity, login.returnPath, fail, sessionMaxAgeSeconds);
 }
 
 type Fail = (reason: SsoFailure, details?: Record<string, unknown>, idpId?: string | null) => Promise<CallbackOutcome>;
@@ -179,7 +179,7 @@ async function signInMatched(
   deps: AppDeps,
   actor: Actor,
   request: Request,
-  idp: IdentityProviderRow,
+  idp: ProviderRecord,
   identity: { subject: string; email: string; emailVerified: boolean },
   returnPath: string,
   fail: Fail,
@@ -192,9 +192,9 @@ async function signInMatched(
   if (!identity.emailVerified) return fail('unverified', { subject: identity.subject }, idpId);
   const user = await findUserByEmail(db, identity.email);
   if (!user) return fail('unknown', { email: identity.email }, idpId);
-  if (user.identity_provider_id !== idpId)
+  if (user.identityProviderId !== idpId)
     return fail('unknown', { email: identity.email, userId: user.id, assigned: false }, idpId);
-  const scope = { businessId: idp.business_id, groupId: idp.group_id };
+  const scope = { businessId: idp.businessId, groupId: idp.groupId };
   if ((scope.businessId !== null || scope.groupId !== null) && (await userHasRoleOutside(db, user.id, scope)))
     return fail('unknown', { email: identity.email, userId: user.id, outsideProviderScope: true }, idpId);
 
@@ -249,7 +249,7 @@ export async function samlCallback(
 ): Promise<CallbackOutcome> {
   const keep = { keepBrowserCookie: true } as const;
   const fail: Fail = async (...args) => ({ ...(await failWith(deps, actor)(...args)), ...keep });
-  const idp = await findProviderRow(deps.db, idpId);
+  const idp = await findProvider(deps.db, idpId);
   if (idp?.type !== 'SAML') return fail('expired', { provider: 'unknown' });
   if (body === null) return fail('rejected', { error: 'The SAML response is larger than 512 KB' }, idp.id);
   let result: Awaited<ReturnType<typeof completeSaml>>;
@@ -277,10 +277,10 @@ export async function samlCallback(
     ticketHash: hashToken(ticket),
     identityProviderId: idp.id,
     ssoLoginId: login.id,
-    browserHash: login.browser_hash,
+    browserHash: login.browserHash,
     subject: identity.subject,
     email: identity.email,
-    returnPath: login.return_path,
+    returnPath: login.returnPath,
     now,
     expires: now + SAML_CONTINUATION_TTL_MS,
   });
@@ -310,12 +310,12 @@ export async function samlContinue(
   if (!taken) {
     const found = await findSsoContinuation(deps.db, ticketHash);
     if (!found) return fail('expired', { ticket: 'unknown' });
-    if (found.used !== null) return fail('expired', { ticket: 'used' }, found.identity_provider_id);
-    if (found.expires <= now) return fail('expired', { ticket: 'expired' }, found.identity_provider_id);
-    const refused = await fail('browser', { ticket: 'another browser' }, found.identity_provider_id);
+    if (found.used !== null) return fail('expired', { ticket: 'used' }, found.identityProviderId);
+    if (found.expires <= now) return fail('expired', { ticket: 'expired' }, found.identityProviderId);
+    const refused = await fail('browser', { ticket: 'another browser' }, found.identityProviderId);
     return { ...refused, keepBrowserCookie: true };
   }
-  const idp = await findProviderRow(deps.db, taken.identity_provider_id);
+  const idp = await findProvider(deps.db, taken.identityProviderId);
   if (!idp) return fail('expired', { provider: 'deleted' });
   // A signed assertion from the organisation's own provider vouches for the address it names.
   return signInMatched(
@@ -324,7 +324,7 @@ export async function samlContinue(
     request,
     idp,
     { subject: taken.subject, email: taken.email, emailVerified: true },
-    taken.return_path,
+    taken.returnPath,
     fail,
     sessionMaxAgeSeconds,
   );

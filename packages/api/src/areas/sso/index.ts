@@ -1,5 +1,10 @@
 export { approveCliSignIn, beginCliSignIn, pollCliSignIn } from './cli-sign-in.ts';
-export { type IdentityProviderRow, type StoredConfiguration, sealClientSecret, storedConfiguration } from './config.ts';
+export {
+  type ProviderRecord,
+  type StoredConfiguration,
+  sealClientSecret,
+  storedConfiguration,
+} from './config.ts';
 export {
   beginSso,
   type CallbackOutcome,
@@ -13,5 +18,6 @@ export {
 } from './flow.ts';
 export { checkOidc } from './oidc.ts';
 export { checkProviderUrl, providerPolicy, refusedProviderUrl } from './provider-fetch.ts';
+export { toProviderRecord } from './repository.ts';
 export { samlAcsPath, samlSpMetadata } from './saml.ts';
 export { checkSamlMetadata } from './saml-metadata.ts';

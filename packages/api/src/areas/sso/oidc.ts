@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import type { AppDeps } from '../../deps.ts';
-import { clientSecretOf, type IdentityProviderRow, scopesOf, storedConfiguration } from './config.ts';
+import { clientSecretOf, type ProviderRecord, scopesOf, storedConfiguration } from './config.ts';
 import {
   checkProviderUrl,
   PROVIDER_FETCH_TIMEOUT_MS,
@@ -36,7 +36,7 @@ function words(error: unknown): string {
 /** Runs discovery (cached for 10 minutes per provider version) and gives the client configuration. */
 export async function oidcConfiguration(
   deps: Pick<AppDeps, 'config'>,
-  row: IdentityProviderRow,
+  row: ProviderRecord,
   options: { fresh?: boolean } = {},
 ): Promise<client.Configuration> {
   const key = `${row.id}:${row.updated}`;
@@ -77,7 +77,7 @@ export type OidcStart = { url: string; state: string; nonce: string; codeVerifie
 
 export async function startOidc(
   deps: Pick<AppDeps, 'config'>,
-  row: IdentityProviderRow,
+  row: ProviderRecord,
   redirectUri: string,
   loginHint: string,
 ): Promise<OidcStart> {
@@ -112,7 +112,7 @@ export type OidcIdentity = {
  */
 export async function completeOidc(
   deps: Pick<AppDeps, 'config'>,
-  row: IdentityProviderRow,
+  row: ProviderRecord,
   callbackUrl: URL,
   expected: { state: string; nonce: string; codeVerifier: string },
 ): Promise<OidcIdentity> {
@@ -152,7 +152,7 @@ export async function completeOidc(
 /** Problems of a provider's OIDC set-up, in words (the `test` method). */
 export async function checkOidc(
   deps: Pick<AppDeps, 'config'>,
-  row: IdentityProviderRow,
+  row: ProviderRecord,
 ): Promise<{ check: string; ok: boolean; message: string }[]> {
   const checks: { check: string; ok: boolean; message: string }[] = [];
   const c = storedConfiguration(row);

@@ -1,13 +1,45 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 
+import type { ProviderRecord } from './config.ts';
+
 type Db = Kysely<Database> | Transaction<Database>;
-export type SsoLoginRow = Selectable<Database['sso_logins']>;
+
+/** The one mapping of an `identity_providers` row, for every repository that reads the table. */
+export const toProviderRecord = (row: Selectable<Database['identity_providers']>): ProviderRecord => ({
+  id: row.id,
+  name: row.name,
+  type: row.type,
+  configuration: row.configuration,
+  created: row.created,
+  updated: row.updated,
+  businessId: row.business_id,
+  groupId: row.group_id,
+});
+/** A started sign-in: the browser that started it, where it returns, and the OIDC secrets it keeps. */
+export type SsoLogin = {
+  id: string;
+  identityProviderId: string;
+  browserHash: string;
+  nonce: string | null;
+  codeVerifier: string | null;
+  returnPath: string;
+};
+
+const toSsoLogin = (row: Selectable<Database['sso_logins']>): SsoLogin => ({
+  id: row.id,
+  identityProviderId: row.identity_provider_id,
+  browserHash: row.browser_hash,
+  nonce: row.nonce,
+  codeVerifier: row.code_verifier,
+  returnPath: row.return_path,
+});
 
 /** The SQL of single sign-on: started sign-ins, seen SAML assertions, the cli's browser hand-off. */
 
-export async function findProviderRow(db: Db, id: string) {
-  return db.selectFrom('identity_providers').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findProvider(db: Db, id: string): Promise<ProviderRecord | undefined> {
+  const row = await db.selectFrom('identity_providers').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toProviderRecord(row);
 }
 
 /**
@@ -74,8 +106,8 @@ export async function deleteSsoLoginsBefore(db: Db, before: number): Promise<voi
 }
 
 /** Takes a started sign-in by its state hash, once: null when unknown, used or expired. */
-export async function takeSsoLogin(db: Db, stateHash: string, now: number): Promise<SsoLoginRow | undefined> {
-  return db
+export async function takeSsoLogin(db: Db, stateHash: string, now: number): Promise<SsoLogin | undefined> {
+  const row = await db
     .updateTable('sso_logins')
     .set({ used: now })
     .where('state_hash', '=', stateHash)
@@ -83,6 +115,7 @@ export async function takeSsoLogin(db: Db, stateHash: string, now: number): Prom
     .where('expires', '>', now)
     .returningAll()
     .executeTakeFirst();
+  return row && toSsoLogin(row);
 }
 
 export async function forgetSsoSecrets(db: Db, id: string): Promise<void> {
@@ -113,12 +146,16 @@ export async function markSsoLoginUsed(db: Db, stateHash: string, now: number): 
 }
 
 /** The sign-in a SAML response answered (by its request key): its id, browser and return path. */
-export async function findSsoLoginByState(db: Db, stateHash: string) {
-  return db
+export async function findSsoLoginByState(
+  db: Db,
+  stateHash: string,
+): Promise<Pick<SsoLogin, 'id' | 'browserHash' | 'returnPath'> | undefined> {
+  const row = await db
     .selectFrom('sso_logins')
     .select(['id', 'browser_hash', 'return_path'])
     .where('state_hash', '=', stateHash)
     .executeTakeFirst();
+  return row && { id: row.id, browserHash: row.browser_hash, returnPath: row.return_path };
 }
 
 // --- SAML continuations: a checked response waiting for the browser that started the sign-in -------
@@ -162,8 +199,13 @@ export async function deleteSsoContinuationsBefore(db: Db, before: number): Prom
  * Takes a continuation once, and only in its own browser (one statement): undefined when the ticket is
  * unknown, used, expired or the browser is another one (then nothing changes; see `findSsoContinuation`).
  */
-export async function takeSsoContinuation(db: Db, ticketHash: string, browserHash: string, now: number) {
-  return db
+export async function takeSsoContinuation(
+  db: Db,
+  ticketHash: string,
+  browserHash: string,
+  now: number,
+): Promise<{ identityProviderId: string; subject: string; email: string; returnPath: string } | undefined> {
+  const row = await db
     .updateTable('sso_continuations')
     .set({ used: now })
     .where('ticket_hash', '=', ticketHash)
@@ -172,15 +214,27 @@ export async function takeSsoContinuation(db: Db, ticketHash: string, browserHas
     .where('expires', '>', now)
     .returningAll()
     .executeTakeFirst();
+  return (
+    row && {
+      identityProviderId: row.identity_provider_id,
+      subject: row.subject,
+      email: row.email,
+      returnPath: row.return_path,
+    }
+  );
 }
 
 /** A continuation by its ticket whatever its state: to say why one was not taken. */
-export async function findSsoContinuation(db: Db, ticketHash: string) {
-  return db
+export async function findSsoContinuation(
+  db: Db,
+  ticketHash: string,
+): Promise<{ identityProviderId: string; used: number | null; expires: number } | undefined> {
+  const row = await db
     .selectFrom('sso_continuations')
     .select(['identity_provider_id', 'used', 'expires'])
     .where('ticket_hash', '=', ticketHash)
     .executeTakeFirst();
+  return row && { identityProviderId: row.identity_provider_id, used: row.used, expires: row.expires };
 }
 
 export async function deleteAssertionsBefore(db: Db, before: number): Promise<void> {
@@ -250,13 +304,17 @@ export async function storeCliSignInToken(
 }
 
 /** Takes an approved sign-in (the row goes as its token is handed out), once. */
-export async function takeApprovedCliSignIn(db: Db, deviceHash: string) {
-  return db
+export async function takeApprovedCliSignIn(
+  db: Db,
+  deviceHash: string,
+): Promise<{ id: string; tokenSealed: string | null; sessionExpires: number | null } | undefined> {
+  const row = await db
     .deleteFrom('cli_sign_ins')
     .where('device_hash', '=', deviceHash)
     .where('token_sealed', 'is not', null)
     .returningAll()
     .executeTakeFirst();
+  return row && { id: row.id, tokenSealed: row.token_sealed, sessionExpires: row.session_expires };
 }
 
 export async function cliSignInPending(db: Db, deviceHash: string, now: number): Promise<boolean> {

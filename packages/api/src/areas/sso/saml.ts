@@ -2,7 +2,7 @@ import { isUniqueViolation } from '@medlocker/db';
 import { type CacheProvider, SAML } from '@node-saml/node-saml';
 import type { AppDeps } from '../../deps.ts';
 import { hashToken } from '../../sessions/tokens.ts';
-import { type IdentityProviderRow, storedConfiguration } from './config.ts';
+import { type ProviderRecord, storedConfiguration } from './config.ts';
 import { ProviderProblem } from './oidc.ts';
 import { providerPolicy } from './provider-fetch.ts';
 import { deleteAssertionsBefore, insertAssertion, markSsoLoginUsed, ssoLoginUsable } from './repository.ts';
@@ -44,7 +44,7 @@ export function samlCache(deps: AppDeps, taken: { requestId: string | null }): C
 
 async function samlFor(
   deps: Pick<AppDeps, 'config' | 'db' | 'now'>,
-  row: IdentityProviderRow,
+  row: ProviderRecord,
   origin: string,
   cache: CacheProvider,
 ): Promise<SAML> {
@@ -89,7 +89,7 @@ export function samlSpMetadata(origin: string, idpId: string): string {
 /** Starts a SAML sign-in: the provider's URL with a signed-for-us AuthnRequest; its id is kept. */
 export async function startSaml(
   deps: AppDeps,
-  row: IdentityProviderRow,
+  row: ProviderRecord,
   origin: string,
 ): Promise<{ url: string; requestKey: string }> {
   const cache = samlCache(deps, { requestId: null });
@@ -105,7 +105,7 @@ export type SamlIdentity = { subject: string; email: string; assertionId: string
 /** Checks a posted SAMLResponse; throws for anything refused. `requestKey` is the login row's key it used. */
 export async function completeSaml(
   deps: AppDeps,
-  row: IdentityProviderRow,
+  row: ProviderRecord,
   origin: string,
   body: Record<string, string>,
 ): Promise<{ identity: SamlIdentity; requestKey: string | null }> {

@@ -1,2 +1,2 @@
-export { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from './repository.ts';
+export { type Account, findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from './repository.ts';
 export { getUser, getUsersByRole, updateUser } from './service.ts';

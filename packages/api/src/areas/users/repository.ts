@@ -11,26 +11,61 @@ type RoleRow = Selectable<Database['user_roles']>;
 /** Usernames are emails compared case-insensitively: trimmed and lower-cased. */
 export const normaliseEmail = (email: string): string => email.trim().toLowerCase();
 
-/** A user row as core's User; `accessLevels` are the caller's to give (of one role, or of all). */
-export function toUser(row: UserRow, accessLevels: string[] = []): User {
+/** A user's account as the services see it: core's User fields and what signing in checks. */
+export type Account = {
+  id: string;
+  email: string;
+  emailNormalised: string;
+  givenName: string;
+  familyName: string;
+  passwordHash: string | null;
+  /** The user must set a new password before signing in. */
+  forceReset: boolean;
+  /** Set when the user signs in through this single sign-on provider (and never with a password). */
+  identityProviderId: string | null;
+  frontEnd: 'support' | 'pharmacy';
+  created: number;
+  updated: number;
+};
+
+const toAccount = (row: UserRow): Account => ({
+  id: row.id,
+  email: row.email,
+  emailNormalised: row.email_normalised,
+  givenName: row.given_name,
+  familyName: row.family_name,
+  passwordHash: row.password_hash,
+  forceReset: row.force_reset,
+  identityProviderId: row.identity_provider_id,
+  frontEnd: row.front_end,
+  created: row.created,
+  updated: row.updated,
+});
+
+const maybeAccount = (row: UserRow | undefined): Account | undefined => row && toAccount(row);
+
+/** An account as core's User; `accessLevels` are the caller's to give (of one role, or of all). */
+export function toUser(account: Account, accessLevels: string[] = []): User {
   return {
-    id: row.id,
-    email: row.email,
-    givenName: row.given_name,
-    familyName: row.family_name,
-    name: `${row.given_name} ${row.family_name}`.trim() || row.email,
-    created: row.created,
-    updated: row.updated,
+    id: account.id,
+    email: account.email,
+    givenName: account.givenName,
+    familyName: account.familyName,
+    name: `${account.givenName} ${account.familyName}`.trim() || account.email,
+    created: account.created,
+    updated: account.updated,
     accessLevels,
   };
 }
 
-export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findUserById(db: Db, id: string): Promise<Account | undefined> {
+  return maybeAccount(await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst());
 }
 
-export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email_normalised', '=', normaliseEmail(email)).executeTakeFirst();
+export async function findUserByEmail(db: Db, email: string): Promise<Account | undefined> {
+  return maybeAccount(
+    await db.selectFrom('users').selectAll().where('email_normalised', '=', normaliseEmail(email)).executeTakeFirst(),
+  );
 }
 
 export type NewUser = {
@@ -46,8 +81,8 @@ export type NewUser = {
  * Creates an account with no password that must set one (force reset) through an emailed link.
  * Returns undefined when the email already has an account (a concurrent creation included).
  */
-export async function insertUser(db: Db, user: NewUser): Promise<UserRow | undefined> {
-  return db
+export async function insertUser(db: Db, user: NewUser): Promise<Account | undefined> {
+  const row = await db
     .insertInto('users')
     .values({
       id: Bun.randomUUIDv7(),
@@ -65,6 +100,7 @@ export async function insertUser(db: Db, user: NewUser): Promise<UserRow | undef
     .onConflict((oc) => oc.column('email_normalised').doNothing())
     .returningAll()
     .executeTakeFirst();
+  return maybeAccount(row);
 }
 
 export async function updateUserNames(
@@ -72,13 +108,15 @@ export async function updateUserNames(
   id: string,
   names: { givenName: string; familyName: string },
   now: number,
-): Promise<UserRow | undefined> {
-  return db
-    .updateTable('users')
-    .set({ given_name: names.givenName.trim(), family_name: names.familyName.trim(), updated: now })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+): Promise<Account | undefined> {
+  return maybeAccount(
+    await db
+      .updateTable('users')
+      .set({ given_name: names.givenName.trim(), family_name: names.familyName.trim(), updated: now })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst(),
+  );
 }
 
 export type UsersByRoleQuery = {
@@ -97,7 +135,7 @@ export type UsersByRoleQuery = {
 export async function listUsersByRole(
   db: Db,
   q: UsersByRoleQuery,
-): Promise<{ row: UserRow; accessLevels: string[] }[]> {
+): Promise<{ account: Account; accessLevels: string[] }[]> {
   const resource = q.roleResource ?? null;
   let query = db
     .selectFrom('users')
@@ -140,7 +178,7 @@ export async function listUsersByRole(
     for (const level of r.access_levels) set.add(level);
     levels.set(r.user_id, set);
   }
-  return rows.map((row) => ({ row, accessLevels: [...(levels.get(row.id) ?? [])].sort() }));
+  return rows.map((row) => ({ account: toAccount(row), accessLevels: [...(levels.get(row.id) ?? [])].sort() }));
 }
 
 /** A user's roles, with the name of the business or group each is on (null when it cannot be found). */
@@ -176,12 +214,12 @@ export async function rolesOfUser(db: Db, userId: string): Promise<Role[]> {
   }));
 }
 
-export async function identityProviderOfUser(db: Db, row: UserRow): Promise<IdentityProviderRef | null> {
-  if (!row.identity_provider_id) return null;
+export async function identityProviderOfUser(db: Db, account: Account): Promise<IdentityProviderRef | null> {
+  if (!account.identityProviderId) return null;
   const idp = await db
     .selectFrom('identity_providers')
     .select(['id', 'name'])
-    .where('id', '=', row.identity_provider_id)
+    .where('id', '=', account.identityProviderId)
     .executeTakeFirst();
   return idp ?? null;
 }

@@ -42,8 +42,8 @@ export async function getUsersByRole(
     ...(after ? { after } : {}),
     limit: usersPageSize,
   });
-  const page = pageOf(rows, usersPageSize, (r) => [r.row.email_normalised]);
-  const users = page.items.map((r) => toUser(r.row, r.accessLevels));
+  const page = pageOf(rows, usersPageSize, (r) => [r.account.emailNormalised]);
+  const users = page.items.map((r) => toUser(r.account, r.accessLevels));
   await audit(deps.db, deps, actor, {
     action: 'user.list',
     entityType: 'user',
@@ -94,8 +94,8 @@ export async function updateUser(
     const after = await updateUserNames(trx, input.id, input, deps.now());
     if (!after) throw new AppError('NOT_FOUND', 'No such user');
     const changed = [
-      ...(before.given_name !== after.given_name ? ['givenName'] : []),
-      ...(before.family_name !== after.family_name ? ['familyName'] : []),
+      ...(before.givenName !== after.givenName ? ['givenName'] : []),
+      ...(before.familyName !== after.familyName ? ['familyName'] : []),
     ];
     await audit(trx, deps, actor, {
       action: 'user.update',
