@@ -20,7 +20,7 @@ export const currentOrderByBarcode = (db: Db, businessId: string, barcode: strin
 export const loadableBag = (db: Db, q: { businessId: string; machineId: string; barcode: string }) =>
   db
     .selectFrom('bags')
-    .select(['id', 'order_id'])
+    .select(['id', 'order_id as orderId'])
     .where('business_id', '=', q.businessId)
     .where('barcode', '=', q.barcode)
     .where((eb) => eb.or([eb('machine_id', 'is', null), eb('machine_id', '=', q.machineId)]))
@@ -31,7 +31,7 @@ export const loadableBag = (db: Db, q: { businessId: string; machineId: string; 
 export const bagInMachine = (db: Db, q: { businessId: string; machineId: string; barcode: string }) =>
   db
     .selectFrom('bags')
-    .select(['id', 'order_id'])
+    .select(['id', 'order_id as orderId'])
     .where('business_id', '=', q.businessId)
     .where('machine_id', '=', q.machineId)
     .where('barcode', '=', q.barcode)

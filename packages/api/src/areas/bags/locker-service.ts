@@ -25,7 +25,7 @@ export async function bagLoaded(
   const existing = await loadableBag(deps.db, where);
   // The live order with the barcode wins over the one the bag last carried: a barcode is unique only
   // among live orders, so a bag reused after its order ended belongs to the new one.
-  const orderId = order?.id ?? existing?.order_id ?? null;
+  const orderId = order?.id ?? existing?.orderId ?? null;
   if (existing) {
     await placeBag(deps.db, existing.id, { machineId: actor.machineId, location: input.location, orderId }, now);
     return { bagId: existing.id, orderId };
@@ -48,5 +48,5 @@ export async function bagLeft(
   });
   if (!bag) return { bagId: null, orderId: null };
   await placeBag(deps.db, bag.id, { machineId: null, location: null }, deps.now());
-  return { bagId: bag.id, orderId: bag.order_id };
+  return { bagId: bag.id, orderId: bag.orderId };
 }

@@ -18,8 +18,8 @@ import { audit } from '../../audit/audit.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { eventRow, findOrder, insertOrderEventRows, type OrderRow, publishOrder, toOrder } from '../orders/index.ts';
-import { lockOrder, settleOrderPayment } from './repository.ts';
-import { requireReach, requireUnpaidLiveOrder } from './service.ts';
+import { type Db, lockOrder, settleOrderPayment } from './repository.ts';
+import { requireReach, requireUnpaidLiveOrder } from './rules.ts';
 
 const refuse = (details: FieldError[]): never => {
   throw new AppError('VALIDATION', details.map((d) => d.message).join('; '), details);
@@ -60,14 +60,87 @@ export function readSignature(dataUrl: string): string {
 }
 
 /** 409 unless the order can take a declaration: unpaid, charged, live, and none declared yet. */
-function requireDeclarable(order: OrderRow, now: number): void {
+function requireDeclarable(order: Order, now: number): void {
   requireUnpaidLiveOrder(order, now);
   // On an order with a retail charge too, a declaration leaves it unpaid: one is enough.
-  if (order.exemption_code !== null) {
+  if (order.exemptionCode !== null) {
     throw new AppError('CONFLICT', 'An exemption has been declared for this order already', [
-      { path: 'orderId', id: 'EXEMPTION_DECLARED', message: `Exemption ${order.exemption_code} declared already` },
+      { path: 'orderId', id: 'EXEMPTION_DECLARED', message: `Exemption ${order.exemptionCode} declared already` },
     ]);
   }
+}
+
+/** M (Tax Credit exemption certificates) ended on 6 April 2025: refused on or after. */
+function refuseEndedCode(code: DeclareExemptionInput['exemptionCode'], now: number): void {
+  if (code === 'M' && now >= exemptionMEndsAt) {
+    refuse([
+      {
+        path: 'exemptionCode',
+        id: 'INVALID_EXEMPTION_CODE',
+        message: 'Tax Credit exemption certificates (M) cannot be declared on or after 6 April 2025',
+      },
+    ]);
+  }
+}
+
+/**
+ * 409 for an order without an NHS prescription charge (a retail charge alone, or a pharmacy outside
+ * England): an exemption waives that charge only, so there is nothing it could waive.
+ */
+function requirePrescriptionCharge(order: Order): void {
+  if (order.prescriptionCharge <= 0) {
+    throw new AppError(
+      'CONFLICT',
+      'This order has no NHS prescription charge: there is nothing to declare an exemption from',
+      [{ path: 'orderId', id: 'NO_PRESCRIPTION_CHARGE', message: 'No NHS prescription charge on this order' }],
+    );
+  }
+}
+
+/** A declaration made: the order's event, its integration event and its audit. */
+async function recordDeclaration(
+  tx: Db,
+  deps: AppDeps,
+  actor: Actor,
+  input: DeclareExemptionInput,
+  declared: OrderRow,
+  { nameOfDeclarant, hrtOnly, retail, now }: { nameOfDeclarant: string; hrtOnly: boolean; retail: number; now: number },
+): Promise<void> {
+  const label = exemptionCodeLabels[input.exemptionCode];
+  const who = input.onBehalfOfPatient ? `${nameOfDeclarant}, on behalf of the patient` : nameOfDeclarant;
+  await insertOrderEventRows(tx, [
+    eventRow(
+      deps,
+      actor,
+      declared,
+      'EXEMPTION_DECLARED',
+      `Exemption ${input.exemptionCode} (${label}) declared by ${who}${hrtOnly ? ': valid for HRT items only' : ''}${
+        retail > 0 ? `; the retail charge of ${formatPence(retail)} is still to pay` : ''
+      }`,
+      {
+        exemptionCode: input.exemptionCode,
+        nameOfDeclarant,
+        onBehalfOfPatient: input.onBehalfOfPatient,
+        declaredAt: now,
+        ...(hrtOnly ? { hrtItemsOnly: true } : {}),
+      },
+    ),
+  ]);
+  await emitOrderEvent(tx, deps, 'order.payment_updated', toOrder(declared), {
+    change: 'exemption_declared',
+    exemptionCode: input.exemptionCode,
+    nameOfDeclarant,
+    onBehalfOfPatient: input.onBehalfOfPatient,
+    declaredAt: isoTime(now),
+    ...(hrtOnly ? { hrtItemsOnly: true } : {}),
+  });
+  await audit(tx, deps, actor, {
+    action: 'order.declareExemption',
+    entityType: 'order',
+    entityId: declared.id,
+    businessId: toOrder(declared).businessId,
+    details: { exemptionCode: input.exemptionCode, onBehalfOfPatient: input.onBehalfOfPatient },
+  });
 }
 
 /**
@@ -85,35 +158,20 @@ export async function declareExemption(
 ): Promise<{ order: Order }> {
   const signature = readSignature(input.signature);
   const now = deps.now();
-  if (input.exemptionCode === 'M' && now >= exemptionMEndsAt) {
-    refuse([
-      {
-        path: 'exemptionCode',
-        id: 'INVALID_EXEMPTION_CODE',
-        message: 'Tax Credit exemption certificates (M) cannot be declared on or after 6 April 2025',
-      },
-    ]);
-  }
-  const found = requireReach(actor, await findOrder(deps.db, input.orderId), input.orderId);
+  refuseEndedCode(input.exemptionCode, now);
+  const found = toOrder(requireReach(actor, await findOrder(deps.db, input.orderId), input.orderId));
   requireDeclarable(found, now);
-  // An exemption waives the NHS prescription charge only: an order without one (a retail charge alone,
-  // or a pharmacy outside England) has nothing it could waive.
-  if (Number(found.prescription_charge) <= 0) {
-    throw new AppError(
-      'CONFLICT',
-      'This order has no NHS prescription charge: there is nothing to declare an exemption from',
-      [{ path: 'orderId', id: 'NO_PRESCRIPTION_CHARGE', message: 'No NHS prescription charge on this order' }],
-    );
-  }
+  requirePrescriptionCharge(found);
   const nameOfDeclarant = input.nameOfDeclarant.trim();
   const hrtOnly = hrtOnlyExemptionCodes.includes(input.exemptionCode);
   const row = await deps.db.transaction().execute(async (tx) => {
     // Checked again under the order's lock: a payment or another declaration may have come meanwhile.
-    const order = await lockOrder(tx, input.orderId);
-    if (!order) throw new AppError('NOT_FOUND', `No order with id ${input.orderId}`);
+    const locked = await lockOrder(tx, input.orderId);
+    if (!locked) throw new AppError('NOT_FOUND', `No order with id ${input.orderId}`);
+    const order = toOrder(locked);
     requireDeclarable(order, now);
     // The retail charge is no NHS charge: with one, the order stays unpaid for it (paid by card later).
-    const retail = Number(order.retail_charge);
+    const retail = order.retailCharge;
     const declared = await settleOrderPayment(tx, order.id, {
       payment_status: retail > 0 ? 'unpaid' : 'exemption_declared',
       exemption_code: input.exemptionCode,
@@ -126,41 +184,7 @@ export async function declareExemption(
       updated: now,
     });
     if (!declared) throw new AppError('CONFLICT', 'This order is settled already');
-    const label = exemptionCodeLabels[input.exemptionCode];
-    const who = input.onBehalfOfPatient ? `${nameOfDeclarant}, on behalf of the patient` : nameOfDeclarant;
-    await insertOrderEventRows(tx, [
-      eventRow(
-        deps,
-        actor,
-        declared,
-        'EXEMPTION_DECLARED',
-        `Exemption ${input.exemptionCode} (${label}) declared by ${who}${hrtOnly ? ': valid for HRT items only' : ''}${
-          retail > 0 ? `; the retail charge of ${formatPence(retail)} is still to pay` : ''
-        }`,
-        {
-          exemptionCode: input.exemptionCode,
-          nameOfDeclarant,
-          onBehalfOfPatient: input.onBehalfOfPatient,
-          declaredAt: now,
-          ...(hrtOnly ? { hrtItemsOnly: true } : {}),
-        },
-      ),
-    ]);
-    await emitOrderEvent(tx, deps, 'order.payment_updated', toOrder(declared), {
-      change: 'exemption_declared',
-      exemptionCode: input.exemptionCode,
-      nameOfDeclarant,
-      onBehalfOfPatient: input.onBehalfOfPatient,
-      declaredAt: isoTime(now),
-      ...(hrtOnly ? { hrtItemsOnly: true } : {}),
-    });
-    await audit(tx, deps, actor, {
-      action: 'order.declareExemption',
-      entityType: 'order',
-      entityId: declared.id,
-      businessId: declared.business_id,
-      details: { exemptionCode: input.exemptionCode, onBehalfOfPatient: input.onBehalfOfPatient },
-    });
+    await recordDeclaration(tx, deps, actor, input, declared, { nameOfDeclarant, hrtOnly, retail, now });
     return declared;
   });
   publishOrder(deps, row);

@@ -19,14 +19,13 @@ import {
   eventRow,
   findBusinessForOrder,
   findOrder,
-  findPatientForOrder,
+  findPatientContact,
   insertOrderEventRows,
-  type OrderRow,
   publishOrder,
   toOrder,
 } from '../orders/index.ts';
 import { findAttemptByReceipt, lockOrder, markReceiptSent, receiptsSentOf } from './repository.ts';
-import { requireReach } from './service.ts';
+import { requireReach } from './rules.ts';
 
 /*
  * `checkout/sendReceipt` (issue 19): the receipt of a paid order, to its patient, through the ordinary
@@ -39,11 +38,58 @@ import { requireReach } from './service.ts';
 export type ReceiptAnswer = { order: Order; channel: 'email' | 'sms'; sentTo: string };
 
 /** 409 unless the order is paid by card: there is nothing else to give a receipt for. */
-function requirePaid(order: OrderRow): void {
-  if (order.payment_status !== 'paid' || !order.payment_id) {
+function requirePaid(order: Order): void {
+  if (order.paymentStatus !== 'paid' || !order.paymentId) {
     throw new AppError('CONFLICT', 'This order has not been paid by card: there is no receipt to send', [
       { path: 'orderId', id: 'NOT_PAID', message: 'This order has not been paid by card' },
     ]);
+  }
+}
+
+/** Where a paid order's receipt goes (the patient's email, else their mobile) and what it says. */
+async function readReceipt(deps: AppDeps, found: Order) {
+  const patient = await findPatientContact(deps.db, found.patientId);
+  const route = patient?.email
+    ? { channel: 'email' as const, recipient: patient.email }
+    : patient?.mobileNumber
+      ? { channel: 'sms' as const, recipient: patient.mobileNumber }
+      : null;
+  if (!route) {
+    throw new AppError('CONFLICT', 'The patient has no email address or mobile number to send the receipt to', [
+      { path: 'orderId', id: 'NO_CONTACT', message: 'No email address or mobile number on record' },
+    ]);
+  }
+  const business = await findBusinessForOrder(deps.db, found.businessId);
+  const attempt = await findAttemptByReceipt(deps.db, found.paymentId as string);
+  const facts: ReceiptFacts = {
+    pharmacy: business?.name ?? found.businessName,
+    reference: found.reference,
+    amount: found.amountPaid,
+    receiptId: found.paymentId as string,
+    // When Judopay's receipt was settled; an order paid before attempts were kept: its last change.
+    paidAt: Number(attempt?.completedAt ?? found.updated),
+    exemptionCode: found.exemptionCode,
+  };
+  return { route, facts };
+}
+
+/** 429 when the receipt went less than a minute ago, or has gone as many times as an order allows. */
+function requireResendAllowed(sent: { count: number; last: number | null }, now: number): void {
+  const wait = sent.last === null ? 0 : sent.last + receiptPolicy.resendAfterSeconds * 1000 - now;
+  if (wait > 0) {
+    const seconds = Math.ceil(wait / 1000);
+    throw new AppError(
+      'RATE_LIMITED',
+      `The receipt was sent a moment ago. Please wait ${seconds} seconds before asking again.`,
+      undefined,
+      seconds,
+    );
+  }
+  if (sent.count >= receiptPolicy.maxPerOrder) {
+    throw new AppError(
+      'RATE_LIMITED',
+      `This order's receipt has been sent ${receiptPolicy.maxPerOrder} times already: please contact the pharmacy.`,
+    );
   }
 }
 
@@ -53,58 +99,23 @@ function requirePaid(order: OrderRow): void {
  * under the order's row lock, so concurrent asks cannot slip past the count.
  */
 export async function sendReceipt(deps: AppDeps, actor: Actor, input: CheckoutOrderInput): Promise<ReceiptAnswer> {
-  const found = requireReach(actor, await findOrder(deps.db, input.orderId), input.orderId);
+  const found = toOrder(requireReach(actor, await findOrder(deps.db, input.orderId), input.orderId));
   requirePaid(found);
-  const patient = await findPatientForOrder(deps.db, found.patient_id);
-  const route = patient?.email
-    ? { channel: 'email' as const, recipient: patient.email }
-    : patient?.mobile_number
-      ? { channel: 'sms' as const, recipient: patient.mobile_number }
-      : null;
-  if (!route) {
-    throw new AppError('CONFLICT', 'The patient has no email address or mobile number to send the receipt to', [
-      { path: 'orderId', id: 'NO_CONTACT', message: 'No email address or mobile number on record' },
-    ]);
-  }
-  const business = await findBusinessForOrder(deps.db, found.business_id);
-  const attempt = await findAttemptByReceipt(deps.db, found.payment_id as string);
-  const facts: ReceiptFacts = {
-    pharmacy: business?.name ?? found.business_name,
-    reference: found.reference,
-    amount: Number(found.amount_paid),
-    receiptId: found.payment_id as string,
-    // When Judopay's receipt was settled; an order paid before attempts were kept: its last change.
-    paidAt: Number(attempt?.completed_at ?? found.updated),
-    exemptionCode: found.exemption_code,
-  };
+  const { route, facts } = await readReceipt(deps, found);
   const now = deps.now();
   const sentTo = maskRecipient(route.recipient);
 
   const row = await deps.db.transaction().execute(async (tx) => {
-    const order = await lockOrder(tx, found.id);
-    if (!order) throw new AppError('NOT_FOUND', `No order with id ${found.id}`);
+    const locked = await lockOrder(tx, found.id);
+    if (!locked) throw new AppError('NOT_FOUND', `No order with id ${found.id}`);
+    const order = toOrder(locked);
     requirePaid(order);
-    const sent = await receiptsSentOf(tx, order.business_id, order.id);
-    const wait = sent.last === null ? 0 : sent.last + receiptPolicy.resendAfterSeconds * 1000 - now;
-    if (wait > 0) {
-      const seconds = Math.ceil(wait / 1000);
-      throw new AppError(
-        'RATE_LIMITED',
-        `The receipt was sent a moment ago. Please wait ${seconds} seconds before asking again.`,
-        undefined,
-        seconds,
-      );
-    }
-    if (sent.count >= receiptPolicy.maxPerOrder) {
-      throw new AppError(
-        'RATE_LIMITED',
-        `This order's receipt has been sent ${receiptPolicy.maxPerOrder} times already: please contact the pharmacy.`,
-      );
-    }
+    const sent = await receiptsSentOf(tx, order.businessId, order.id);
+    requireResendAllowed(sent, now);
     await queueMessages(
       tx,
       {
-        businessId: order.business_id,
+        businessId: order.businessId,
         message: {
           channel: route.channel,
           recipient: route.recipient,
@@ -112,7 +123,7 @@ export async function sendReceipt(deps: AppDeps, actor: Actor, input: CheckoutOr
           subject: route.channel === 'email' ? receiptSubject(facts) : null,
           body: route.channel === 'email' ? receiptEmailText(facts) : receiptSmsText(facts),
           orderId: order.id,
-          patientId: order.patient_id,
+          patientId: order.patientId,
         },
         runAfter: now,
         // One message per ask: the count above is what limits them.
@@ -136,7 +147,7 @@ export async function sendReceipt(deps: AppDeps, actor: Actor, input: CheckoutOr
       action: 'order.sendReceipt',
       entityType: 'order',
       entityId: order.id,
-      businessId: order.business_id,
+      businessId: order.businessId,
       details: { channel: route.channel },
     });
     return marked;

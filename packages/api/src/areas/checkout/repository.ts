@@ -1,37 +1,88 @@
+import type { PaymentAttemptStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 
 export type Db = Kysely<Database> | Transaction<Database>;
-export type PaymentAttemptRow = Selectable<Database['payment_attempts']>;
+type PaymentAttemptRow = Selectable<Database['payment_attempts']>;
 
-export const insertPaymentAttempt = (db: Db, row: Insertable<Database['payment_attempts']>) =>
-  db.insertInto('payment_attempts').values(row).returningAll().executeTakeFirstOrThrow();
+/** A card payment started on Judopay's hosted page for an order, and how it ended. */
+export type PaymentAttempt = {
+  id: string;
+  businessId: string;
+  orderId: string;
+  yourPaymentReference: string;
+  yourConsumerReference: string;
+  judoReference: string | null;
+  postUrl: string | null;
+  amount: number;
+  currency: string;
+  judoId: string;
+  status: PaymentAttemptStatus;
+  receiptId: string | null;
+  reason: string | null;
+  created: number;
+  updated: number;
+  completedAt: number | null;
+};
 
-export const updatePaymentAttempt = (db: Db, id: string, set: Updateable<Database['payment_attempts']>) =>
-  db.updateTable('payment_attempts').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+const toPaymentAttempt = (row: PaymentAttemptRow): PaymentAttempt => ({
+  id: row.id,
+  businessId: row.business_id,
+  orderId: row.order_id,
+  yourPaymentReference: row.your_payment_reference,
+  yourConsumerReference: row.your_consumer_reference,
+  judoReference: row.judo_reference,
+  postUrl: row.post_url,
+  amount: Number(row.amount),
+  currency: row.currency,
+  judoId: row.judo_id,
+  status: row.status,
+  receiptId: row.receipt_id,
+  reason: row.reason,
+  created: Number(row.created),
+  updated: Number(row.updated),
+  completedAt: row.completed_at === null ? null : Number(row.completed_at),
+});
+
+export const insertPaymentAttempt = async (db: Db, row: Insertable<Database['payment_attempts']>) =>
+  toPaymentAttempt(await db.insertInto('payment_attempts').values(row).returningAll().executeTakeFirstOrThrow());
+
+export const updatePaymentAttempt = async (db: Db, id: string, set: Updateable<Database['payment_attempts']>) =>
+  toPaymentAttempt(
+    await db.updateTable('payment_attempts').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow(),
+  );
 
 /**
  * The attempt with our payment reference. `lock` takes its row lock until the transaction ends: two
  * completions of one payment (the browser and the webhook at once) then run one after the other, and the
  * second finds the receipt already recorded.
  */
-export function findAttemptByReference(db: Db, reference: string, lock = false) {
+export async function findAttemptByReference(db: Db, reference: string, lock = false) {
   const query = db.selectFrom('payment_attempts').selectAll().where('your_payment_reference', '=', reference);
-  return (lock ? query.forUpdate() : query).executeTakeFirst();
+  const row = await (lock ? query.forUpdate() : query).executeTakeFirst();
+  return row && toPaymentAttempt(row);
 }
 
-export const findAttemptByReceipt = (db: Db, receiptId: string) =>
-  db.selectFrom('payment_attempts').selectAll().where('receipt_id', '=', receiptId).executeTakeFirst();
-
-/** An order's attempts, oldest first. */
-export const listAttemptsOfOrder = (db: Db, businessId: string, orderId: string) =>
-  db
+export async function findAttemptByReceipt(db: Db, receiptId: string) {
+  const row = await db
     .selectFrom('payment_attempts')
     .selectAll()
-    .where('business_id', '=', businessId)
-    .where('order_id', '=', orderId)
-    .orderBy('id')
-    .execute();
+    .where('receipt_id', '=', receiptId)
+    .executeTakeFirst();
+  return row && toPaymentAttempt(row);
+}
+
+/** An order's attempts, oldest first. */
+export const listAttemptsOfOrder = async (db: Db, businessId: string, orderId: string) =>
+  (
+    await db
+      .selectFrom('payment_attempts')
+      .selectAll()
+      .where('business_id', '=', businessId)
+      .where('order_id', '=', orderId)
+      .orderBy('id')
+      .execute()
+  ).map(toPaymentAttempt);
 
 /** The order, with its row lock held until the transaction ends (its payment is being settled). */
 export const lockOrder = (db: Db, id: string) =>

@@ -7,6 +7,7 @@ import {
   evidenceOutsideReadingsMax,
   isOrderExpired,
   machineAlerts,
+  type OrderEvent,
   type PatientMessageKey,
   patientMessageNames,
   temperatureRange,
@@ -15,7 +16,7 @@ import type { StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import type { AppDeps } from '../../deps.ts';
-import { json, type OrderEventRow, type OrderRow, toOrder } from '../orders/index.ts';
+import { type OrderRow, toOrder } from '../orders/index.ts';
 import {
   enteringCodes,
   findMachineWithBusiness,
@@ -64,15 +65,15 @@ export async function resolveRange(deps: AppDeps, input: PackInput): Promise<Pac
   const machine = await findMachineWithBusiness(deps.db, input.machineId);
   if (!machine) throw new AppError('NOT_FOUND', `No machine with id ${input.machineId}`);
   return {
-    businessId: machine.business_id,
+    businessId: machine.businessId,
     machineId: machine.id,
     from: input.from,
     to: input.to,
     machine: {
       id: machine.id,
       name: machine.name,
-      businessId: machine.business_id,
-      businessName: machine.business_name,
+      businessId: machine.businessId,
+      businessName: machine.businessName,
     },
   };
 }
@@ -82,11 +83,11 @@ type MachineRef = EvidencePack['machine'];
 type Stay = { inAt: number; outAt: number | null; location: string | null };
 
 /** The stays of an order's bag in the machine, from its events (oldest first). */
-export function staysInMachine(events: readonly OrderEventRow[], machineId: string): Stay[] {
+export function staysInMachine(events: readonly OrderEvent[], machineId: string): Stay[] {
   const stays: Stay[] = [];
   let open: Stay | null = null;
   for (const e of events) {
-    const data = json<{ machineId?: string; location?: string; bagLoadedAt?: number }>(e.data) ?? {};
+    const data = (e.data ?? {}) as { machineId?: string; location?: string; bagLoadedAt?: number };
     const entering = (enteringCodes as readonly string[]).includes(e.code);
     if (entering && data.machineId === machineId) {
       // A move to another slot of the same machine keeps the stay and changes the slot. A bag that
@@ -127,6 +128,89 @@ const shownBody = (body: string) =>
 
 export type BuiltPack = { pack: EvidencePack; orderRows: OrderRow[] };
 
+type Range = Awaited<ReturnType<typeof resolveRange>>;
+type EventRows = Awaited<ReturnType<typeof listEventsOfOrders>>;
+type MessageRows = Awaited<ReturnType<typeof listMessagesOfOrders>>;
+
+/** The orders in the machine during the range, each with its stay there, in the order they went in. */
+function affectedOrders(rows: OrderRow[], events: EventRows, r: Range): { row: OrderRow; stay: Stay }[] {
+  const eventsByOrder = groupBy(events, (e) => e.orderId);
+  const affected: { row: OrderRow; stay: Stay }[] = [];
+  for (const row of rows) {
+    const stay = staysInMachine(eventsByOrder.get(row.id) ?? [], r.machineId).find(
+      (s) => s.inAt <= r.to && (s.outAt === null || s.outAt >= r.from),
+    );
+    if (stay) affected.push({ row, stay });
+  }
+  affected.sort((a, b) => a.stay.inAt - b.stay.inAt || (a.row.id < b.row.id ? -1 : 1));
+  return affected;
+}
+
+/** An order as the pack shows it: its stay, whether it is live, its PIN hold and its messages. */
+function evidenceOrderOf(row: OrderRow, stay: Stay, messages: MessageRows, now: number): EvidenceOrder {
+  const order = toOrder(row);
+  return {
+    id: order.id,
+    reference: order.reference,
+    patientName: order.patientName,
+    patientDisplayId: String((order.patientDetails as { displayId?: string } | null)?.displayId ?? ''),
+    barcode: order.barcode,
+    status: order.status,
+    inAt: stay.inAt,
+    outAt: stay.outAt,
+    location: stay.location,
+    live: order.status === 'loaded' && !isOrderExpired(order, now),
+    pinHold: order.pinHold ?? null,
+    messages: messages.map((m) => ({
+      id: m.id,
+      templateKey: m.templateKey,
+      name: patientMessageNames[m.templateKey as PatientMessageKey] ?? m.templateKey,
+      channel: m.channel,
+      recipient: maskRecipient(m.recipient),
+      status: m.status,
+      body: shownBody(m.body),
+      created: Number(m.created),
+      sentAt: m.sentAt === null ? null : Number(m.sentAt),
+    })),
+  };
+}
+
+/** What was done in the range: the affected orders' events and the machine's audited changes, by time. */
+function actionsOf(
+  events: EventRows,
+  machineAudit: Awaited<ReturnType<typeof listMachineAudit>>,
+  affectedSet: Set<string>,
+  r: Range,
+): EvidenceAction[] {
+  return [
+    ...events
+      .filter((e) => affectedSet.has(e.orderId) && e.created >= r.from)
+      .map((e) => {
+        const data = (e.data ?? {}) as { byName?: string | null; via?: string };
+        return {
+          id: e.id,
+          at: e.created,
+          orderId: e.orderId,
+          orderReference: e.orderReference,
+          code: e.code,
+          message: e.message,
+          by: data.byName ?? data.via ?? '',
+          via: data.via ?? '',
+        };
+      }),
+    ...machineAudit.map((a) => ({
+      id: a.id,
+      at: Number(a.at),
+      orderId: null,
+      orderReference: null,
+      code: a.action,
+      message: `Machine ${r.machine.name}: ${a.action.replace(/^machine\./, '')}`,
+      by: a.actorDisplay ?? '',
+      via: 'portal',
+    })),
+  ].sort((a, b) => a.at - b.at);
+}
+
 /**
  * The pack of a machine over a range. Each order shown is a read of patient data: audited, one entry
  * per order, with `via` saying whether it was the page or the file.
@@ -148,73 +232,12 @@ export async function buildPack(
     listOrdersByIds(db, r.businessId, candidates),
     listMachineAudit(db, r),
   ]);
-  const eventsByOrder = groupBy(events, (e) => e.order_id);
-  const affected: { row: OrderRow; stay: Stay }[] = [];
-  for (const row of rows) {
-    const stay = staysInMachine(eventsByOrder.get(row.id) ?? [], r.machineId).find(
-      (s) => s.inAt <= r.to && (s.outAt === null || s.outAt >= r.from),
-    );
-    if (stay) affected.push({ row, stay });
-  }
-  affected.sort((a, b) => a.stay.inAt - b.stay.inAt || (a.row.id < b.row.id ? -1 : 1));
+  const affected = affectedOrders(rows, events, r);
   const affectedIds = affected.map((a) => a.row.id);
-  const messages = groupBy(await listMessagesOfOrders(db, r.businessId, affectedIds), (m) => m.order_id ?? '');
+  const messages = groupBy(await listMessagesOfOrders(db, r.businessId, affectedIds), (m) => m.orderId ?? '');
   const now = deps.now();
-  const orders: EvidenceOrder[] = affected.map(({ row, stay }) => {
-    const order = toOrder(row);
-    return {
-      id: row.id,
-      reference: row.reference,
-      patientName: row.patient_name,
-      patientDisplayId: String((order.patientDetails as { displayId?: string } | null)?.displayId ?? ''),
-      barcode: row.barcode,
-      status: row.status,
-      inAt: stay.inAt,
-      outAt: stay.outAt,
-      location: stay.location,
-      live: row.status === 'loaded' && !isOrderExpired({ status: row.status, expiresAt: order.expiresAt }, now),
-      pinHold: order.pinHold ?? null,
-      messages: (messages.get(row.id) ?? []).map((m) => ({
-        id: m.id,
-        templateKey: m.template_key,
-        name: patientMessageNames[m.template_key as PatientMessageKey] ?? m.template_key,
-        channel: m.channel,
-        recipient: maskRecipient(m.recipient),
-        status: m.status,
-        body: shownBody(m.body),
-        created: Number(m.created),
-        sentAt: m.sent_at === null ? null : Number(m.sent_at),
-      })),
-    };
-  });
-  const affectedSet = new Set(affectedIds);
-  const actions: EvidenceAction[] = [
-    ...events
-      .filter((e) => affectedSet.has(e.order_id) && Number(e.created) >= r.from)
-      .map((e) => {
-        const data = json<{ byName?: string | null; via?: string }>(e.data) ?? {};
-        return {
-          id: e.id,
-          at: Number(e.created),
-          orderId: e.order_id,
-          orderReference: e.order_reference,
-          code: e.code,
-          message: e.message,
-          by: data.byName ?? data.via ?? '',
-          via: data.via ?? '',
-        };
-      }),
-    ...machineAudit.map((a) => ({
-      id: a.id,
-      at: Number(a.at),
-      orderId: null,
-      orderReference: null,
-      code: a.action,
-      message: `Machine ${r.machine.name}: ${a.action.replace(/^machine\./, '')}`,
-      by: a.actor_display ?? '',
-      via: 'portal',
-    })),
-  ].sort((a, b) => a.at - b.at);
+  const orders = affected.map(({ row, stay }) => evidenceOrderOf(row, stay, messages.get(row.id) ?? [], now));
+  const actions = actionsOf(events, machineAudit, new Set(affectedIds), r);
   const alarms = incidents.map(alarmOf);
   await auditReads(
     db,

@@ -1,5 +1,6 @@
+import type { OrderEvent } from '@medlocker/core';
 import { sql } from 'kysely';
-import type { Db, OrderEventRow, OrderRow } from '../orders/index.ts';
+import { type Db, type OrderRow, toOrderEvent } from '../orders/index.ts';
 
 /*
  * The evidence pack's SQL (issue 21). Every query names the machine's business first: each table is
@@ -12,7 +13,7 @@ export const findMachineWithBusiness = (db: Db, id: string) =>
   db
     .selectFrom('machines')
     .innerJoin('businesses', 'businesses.id', 'machines.business_id')
-    .select(['machines.id', 'machines.name', 'machines.business_id', 'businesses.name as business_name'])
+    .select(['machines.id', 'machines.name', 'machines.business_id as businessId', 'businesses.name as businessName'])
     .where('machines.id', '=', id)
     .executeTakeFirst();
 
@@ -126,17 +127,18 @@ export const ordersEverInMachine = async (db: Db, r: PackRange): Promise<string[
   ).map((row) => row.order_id);
 
 /** Every event of these orders, oldest first. */
-export const listEventsOfOrders = (db: Db, businessId: string, orderIds: string[]): Promise<OrderEventRow[]> =>
-  orderIds.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('order_events')
-        .selectAll()
-        .where('business_id', '=', businessId)
-        .where('order_id', 'in', orderIds)
-        .orderBy('created')
-        .orderBy('id')
-        .execute();
+export async function listEventsOfOrders(db: Db, businessId: string, orderIds: string[]): Promise<OrderEvent[]> {
+  if (orderIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('order_events')
+    .selectAll()
+    .where('business_id', '=', businessId)
+    .where('order_id', 'in', orderIds)
+    .orderBy('created')
+    .orderBy('id')
+    .execute();
+  return rows.map(toOrderEvent);
+}
 
 export const listOrdersByIds = (db: Db, businessId: string, ids: string[]): Promise<OrderRow[]> =>
   ids.length === 0
@@ -149,7 +151,17 @@ export const listMessagesOfOrders = (db: Db, businessId: string, orderIds: strin
     ? Promise.resolve([])
     : db
         .selectFrom('message_outbox')
-        .select(['id', 'order_id', 'template_key', 'channel', 'recipient', 'status', 'body', 'created', 'sent_at'])
+        .select([
+          'id',
+          'order_id as orderId',
+          'template_key as templateKey',
+          'channel',
+          'recipient',
+          'status',
+          'body',
+          'created',
+          'sent_at as sentAt',
+        ])
         .where('business_id', '=', businessId)
         .where('order_id', 'in', orderIds)
         .orderBy('created')
@@ -160,7 +172,7 @@ export const listMessagesOfOrders = (db: Db, businessId: string, orderIds: strin
 export const listMachineAudit = (db: Db, r: PackRange) =>
   db
     .selectFrom('audit_log')
-    .select(['id', 'at', 'actor_display', 'action'])
+    .select(['id', 'at', 'actor_display as actorDisplay', 'action'])
     .where('business_id', '=', r.businessId)
     .where('entity_type', '=', 'machine')
     .where('entity_id', '=', r.machineId)

@@ -82,10 +82,10 @@ export async function holdPins(deps: AppDeps, actor: StaffActor, input: In<'hold
     const rows = await lockAll(tx, ids);
     const now = deps.now();
     for (const row of rows) {
-      if (row.pin_held_at !== null) throw conflict(row, 'already has its PIN held');
-      const expiresAt = row.expires_at === null ? null : Number(row.expires_at);
-      if (row.status !== 'loaded' || isOrderExpired({ status: row.status, expiresAt }, now)) {
-        const state = row.status === 'loaded' ? 'expired' : row.status;
+      const order = toOrder(row);
+      if (order.pinHold !== undefined) throw conflict(row, 'already has its PIN held');
+      if (order.status !== 'loaded' || isOrderExpired(order, now)) {
+        const state = order.status === 'loaded' ? 'expired' : order.status;
         throw conflict(row, `is ${state}: only a loaded order's PIN can be held`);
       }
     }
@@ -101,8 +101,8 @@ export async function holdPins(deps: AppDeps, actor: StaffActor, input: In<'hold
       await audit(tx, deps, actor, {
         action: 'order.holdPin',
         entityType: 'order',
-        entityId: row.id,
-        businessId: row.business_id,
+        entityId: moved.id,
+        businessId: toOrder(moved).businessId,
         details: { reason: input.reason },
       });
       await emitOrderEvent(tx, deps, 'order.pin_held', toOrder(moved), undefined, {
@@ -127,34 +127,38 @@ export async function releasePins(deps: AppDeps, actor: StaffActor, input: In<'r
   const who = actorIdentity(actor);
   const released = await deps.db.transaction().execute(async (tx) => {
     const rows = await lockAll(tx, ids);
-    for (const row of rows) if (row.pin_held_at === null) throw conflict(row, 'does not have its PIN held');
+    const holds = rows.map((row) => {
+      const { pinHold } = toOrder(row);
+      if (pinHold === undefined) throw conflict(row, 'does not have its PIN held');
+      return { row, pinHold };
+    });
     const now = deps.now();
     const out: OrderRow[] = [];
-    for (const row of rows) {
+    for (const { row, pinHold } of holds) {
       const moved = await setPinHold(tx, row.id, null, now, who.userId ?? who.display ?? '');
+      const order = toOrder(moved);
       await insertOrderEventRows(tx, [
         eventRow(deps, actor, moved, 'PIN_RELEASED', `PIN released by ${who.display ?? ''}: ${input.reason}`, {
           reason: input.reason,
-          heldAt: Number(row.pin_held_at),
-          heldBy: row.pin_held_by_display,
+          heldAt: pinHold.heldAt,
+          heldBy: pinHold.heldByDisplayName,
         }),
       ]);
       await audit(tx, deps, actor, {
         action: 'order.releasePin',
         entityType: 'order',
-        entityId: row.id,
-        businessId: row.business_id,
+        entityId: order.id,
+        businessId: order.businessId,
         details: { reason: input.reason },
       });
-      await emitOrderEvent(tx, deps, 'order.pin_released', toOrder(moved), undefined, {
-        heldAt: isoTime(Number(row.pin_held_at)),
-        reason: row.pin_hold_reason ?? '',
+      await emitOrderEvent(tx, deps, 'order.pin_released', order, undefined, {
+        heldAt: isoTime(pinHold.heldAt),
+        reason: pinHold.reason,
         releasedAt: isoTime(now),
         releaseReason: input.reason,
       });
       // Only a patient who can still collect is told so (a cancelled or expired order's PIN stays dead).
-      const expiresAt = moved.expires_at === null ? null : Number(moved.expires_at);
-      if (moved.status === 'loaded' && !isOrderExpired({ status: moved.status, expiresAt }, now)) {
+      if (order.status === 'loaded' && !isOrderExpired(order, now)) {
         await queueOrderMessage(tx, deps, moved, 'orderPinReleased', {
           actor,
           dedupeKey: `order:${row.id}:orderPinReleased:${moved.sequence}`,

@@ -1,16 +1,18 @@
+import type { Order } from '@medlocker/core';
 import { systemActor } from '../../actor.ts';
 import { emitOrderEvent, inBusinessOrder } from '../../delivery/webhooks/emit.ts';
 import type { AppDeps } from '../../deps.ts';
+import { claimExpiredOrders, claimOrdersToRemind } from './expiry-repository.ts';
 import { expiresText, queueOrderMessage } from './messages.ts';
 import { eventRow, publishOrder } from './moves.ts';
-import { claimExpiredOrders, claimOrdersToRemind, insertOrderEventRows, type OrderRow, toOrder } from './repository.ts';
+import { insertOrderEventRows, toOrder } from './repository.ts';
 
 /** How long before its expiry a patient is reminded to collect (or half the window, if shorter). */
 export const expiryReminderLeadMs = 24 * 60 * 60_000;
 
 /** The dedupe key of an order's expiry reminder: once per expiry, so a changed expiry is reminded again. */
-export const reminderKey = (row: Pick<OrderRow, 'id' | 'expires_at'>) =>
-  `order:${row.id}:orderExpiring:${row.expires_at}`;
+export const reminderKey = (order: Pick<Order, 'id' | 'expiresAt'>) =>
+  `order:${order.id}:orderExpiring:${order.expiresAt}`;
 
 /**
  * The expiry sweep (docs/ORDERS.md): each loaded order whose collection window has passed gets one
@@ -27,13 +29,20 @@ export async function recordExpiredOrders(deps: AppDeps, limit = 500): Promise<n
     await insertOrderEventRows(
       tx,
       rows.map((row) =>
-        eventRow(deps, actor, row, 'ORDER_EXPIRED', `Expired: not collected by ${expiresText(Number(row.expires_at))}`),
+        eventRow(
+          deps,
+          actor,
+          row,
+          'ORDER_EXPIRED',
+          `Expired: not collected by ${expiresText(Number(toOrder(row).expiresAt))}`,
+        ),
       ),
     );
     for (const row of inBusinessOrder(rows)) {
-      await emitOrderEvent(tx, deps, 'order.expired', toOrder(row));
+      const order = toOrder(row);
+      await emitOrderEvent(tx, deps, 'order.expired', order);
       await queueOrderMessage(tx, deps, row, 'orderExpired', {
-        dedupeKey: `order:${row.id}:orderExpired:${row.expires_at}`,
+        dedupeKey: `order:${order.id}:orderExpired:${order.expiresAt}`,
       });
     }
     return rows;
@@ -53,7 +62,8 @@ export async function sendExpiryReminders(deps: AppDeps, limit = 200): Promise<n
   const now = deps.now();
   const reminded = await deps.db.transaction().execute(async (tx) => {
     const rows = await claimOrdersToRemind(tx, now, expiryReminderLeadMs, limit);
-    for (const row of rows) await queueOrderMessage(tx, deps, row, 'orderExpiring', { dedupeKey: reminderKey(row) });
+    for (const row of rows)
+      await queueOrderMessage(tx, deps, row, 'orderExpiring', { dedupeKey: reminderKey(toOrder(row)) });
     return rows;
   });
   return reminded.length;

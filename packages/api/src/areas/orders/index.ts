@@ -1,5 +1,7 @@
 export { createOrder } from './create.ts';
 export { expiryReminderLeadMs, inBatches, recordExpiredOrders, sendExpiryReminders } from './expiry.ts';
+export { setExpiryReminded } from './expiry-repository.ts';
+export { setBagOrder } from './locker-repository.ts';
 export { collectOrder, loadOrder, removeOrder, verifyPin } from './locker-service.ts';
 export { orderToMessage, recordMessageOnOrder } from './message-outcomes.ts';
 export { queueOrderMessage, readyMessageKey } from './messages.ts';
@@ -9,6 +11,7 @@ export {
   type Db,
   findBusinessForOrder,
   findOrder,
+  findPatientContact,
   findPatientForOrder,
   insertOrderEventRows,
   json,
@@ -16,9 +19,8 @@ export {
   lockOrder,
   type OrderEventRow,
   type OrderRow,
-  setBagOrder,
-  setExpiryReminded,
   toOrder,
+  toOrderEvent,
 } from './repository.ts';
 export {
   auditOrderReads,

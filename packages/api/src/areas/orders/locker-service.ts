@@ -1,6 +1,16 @@
 import { AppError, isOrderExpired } from '@medlocker/core';
 import type { Actor } from '../../actor.ts';
 import type { AppDeps } from '../../deps.ts';
+import {
+  insertPinAttempt,
+  liveOrderByPin,
+  pinTakenAtMachine,
+  recordPinOutcome,
+  setBagOrder,
+  setPinAttemptOutcome,
+  waitingBag,
+  wrongPinTimes,
+} from './locker-repository.ts';
 import { queueOrderMessage, readyMessageKey } from './messages.ts';
 import { eventRow, moveOrder, publishOrder } from './moves.ts';
 import { newPin, pinLookup, pinLookups, sealPin } from './pin.ts';
@@ -9,16 +19,9 @@ import {
   findMachineForOrder,
   findOrder,
   insertOrderEventRows,
-  insertPinAttempt,
-  liveOrderByPin,
   nextCounter,
   type OrderRow,
-  pinTakenAtMachine,
-  recordPinOutcome,
-  setBagOrder,
-  setPinAttemptOutcome,
-  waitingBag,
-  wrongPinTimes,
+  toOrder,
 } from './repository.ts';
 
 /*
@@ -29,15 +32,78 @@ import {
 
 type LockerActor = Extract<Actor, { kind: 'locker' }>;
 
-const orderState = (row: OrderRow) => ({
-  status: row.status,
-  expiresAt: row.expires_at === null ? null : Number(row.expires_at),
-});
-
 const DAY_MS = 86_400_000;
 
 /** Wrong PINs allowed at one machine in the window; one more locks the keypad until the oldest ages out. */
 export const pinLimits = { wrongPerMachine: 10, windowMs: 10 * 60_000 } as const;
+
+type LoadMachine = NonNullable<Awaited<ReturnType<typeof findMachineForOrder>>>;
+
+/**
+ * The load of an order into a slot of this machine: its new state (the machine, a sequence there, a PIN
+ * free there, the window started by a first load) and its event; whether this is the first load, and
+ * whether the patient's machine or PIN changed.
+ */
+async function planLoad(
+  tx: Db,
+  deps: AppDeps,
+  machine: LoadMachine,
+  place: { location: string; bagLoadedAt?: number },
+  row: OrderRow,
+  now: number,
+) {
+  const firstLoad = row.status === 'new';
+  const sameMachine = row.machine_id === machine.id;
+  const sequence =
+    sameMachine && row.machine_sequence !== null
+      ? Number(row.machine_sequence)
+      : await nextCounter(tx, `machine:${machine.id}`);
+  // A PIN stays unique among the machine's live orders: one drawn elsewhere may be taken here.
+  let pin: { pin: string; pin_lookup: string } | undefined;
+  let lookup = row.pin_lookup;
+  while (lookup === null || (await pinTakenAtMachine(tx, machine.id, lookup, row.id))) {
+    const fresh = newPin();
+    pin = {
+      pin: sealPin(deps.config.secretsKey, row.id, fresh),
+      pin_lookup: pinLookup(deps.config.secretsKey, fresh),
+    };
+    lookup = pin.pin_lookup;
+  }
+  const where = `${machine.name}, slot ${place.location}`;
+  const move = {
+    set: {
+      status: 'loaded' as const,
+      machine_id: machine.id,
+      machine_name: machine.name,
+      machine_sequence: sequence,
+      machine_payment: machine.paymentsEnabled,
+      machine_details: JSON.stringify({
+        location: place.location,
+        machineId: machine.id,
+        machineName: machine.name,
+        pin: null,
+      }),
+      expires_at: firstLoad ? now + row.collection_window * DAY_MS : row.expires_at,
+      ...pin,
+    },
+    event: firstLoad
+      ? {
+          code: 'ORDER_LOADED',
+          message: `Loaded into ${where}`,
+          data: {
+            machineId: machine.id,
+            location: place.location,
+            ...(place.bagLoadedAt === undefined ? {} : { bagLoadedAt: place.bagLoadedAt }),
+          },
+        }
+      : {
+          code: 'ORDER_MOVED',
+          message: `Moved to ${where}`,
+          data: { machineId: machine.id, location: place.location, fromMachineId: row.machine_id },
+        },
+  };
+  return { move, firstLoad, patientSeesChange: !sameMachine || pin !== undefined };
+}
 
 /**
  * A bag with this order's barcode went into a slot of the locker's machine: the order is loaded there.
@@ -90,64 +156,17 @@ export async function loadOrder(
     orderId,
     'load',
     async (row, now) => {
-      firstLoad = row.status === 'new';
-      const sameMachine = row.machine_id === machine.id;
-      const sequence =
-        sameMachine && row.machine_sequence !== null
-          ? Number(row.machine_sequence)
-          : await nextCounter(tx, `machine:${machine.id}`);
-      // A PIN stays unique among the machine's live orders: one drawn elsewhere may be taken here.
-      let pin: { pin: string; pin_lookup: string } | undefined;
-      let lookup = row.pin_lookup;
-      while (lookup === null || (await pinTakenAtMachine(tx, machine.id, lookup, row.id))) {
-        const fresh = newPin();
-        pin = {
-          pin: sealPin(deps.config.secretsKey, row.id, fresh),
-          pin_lookup: pinLookup(deps.config.secretsKey, fresh),
-        };
-        lookup = pin.pin_lookup;
-      }
-      const where = `${machine.name}, slot ${place.location}`;
-      patientSeesChange = !sameMachine || pin !== undefined;
-      return {
-        set: {
-          status: 'loaded',
-          machine_id: machine.id,
-          machine_name: machine.name,
-          machine_sequence: sequence,
-          machine_payment: machine.payments_enabled,
-          machine_details: JSON.stringify({
-            location: place.location,
-            machineId: machine.id,
-            machineName: machine.name,
-            pin: null,
-          }),
-          expires_at: firstLoad ? now + row.collection_window * DAY_MS : row.expires_at,
-          ...pin,
-        },
-        event: firstLoad
-          ? {
-              code: 'ORDER_LOADED',
-              message: `Loaded into ${where}`,
-              data: {
-                machineId: machine.id,
-                location: place.location,
-                ...(place.bagLoadedAt === undefined ? {} : { bagLoadedAt: place.bagLoadedAt }),
-              },
-            }
-          : {
-              code: 'ORDER_MOVED',
-              message: `Moved to ${where}`,
-              data: { machineId: machine.id, location: place.location, fromMachineId: row.machine_id },
-            },
-      };
+      const plan = await planLoad(tx, deps, machine, place, row, now);
+      firstLoad = plan.firstLoad;
+      patientSeesChange = plan.patientSeesChange;
+      return plan.move;
     },
     tx,
     beforeEvent,
   );
   if (firstLoad) {
     await queueOrderMessage(tx, deps, moved, readyMessageKey(moved));
-  } else if (patientSeesChange && !isOrderExpired(orderState(moved), deps.now())) {
+  } else if (patientSeesChange && !isOrderExpired(toOrder(moved), deps.now())) {
     // Moved to another machine, or given a new PIN: the patient gets both again (orderUpdated), once per
     // move. A bag put into another slot of the same machine changes nothing they do: no message.
     await queueOrderMessage(tx, deps, moved, 'orderUpdated', {
@@ -253,13 +272,14 @@ export async function loadWaitingBag(
   order: OrderRow,
   beforeEvent?: () => Promise<unknown>,
 ): Promise<OrderRow | null> {
-  const bag = await waitingBag(tx, order.business_id, order.barcode);
-  if (!bag?.machine_id || bag.location === null) return null;
+  const { businessId } = toOrder(order);
+  const bag = await waitingBag(tx, businessId, order.barcode);
+  if (!bag?.machineId || bag.location === null) return null;
   await setBagOrder(tx, bag.id, order.id, deps.now());
   const locker: LockerActor = {
     kind: 'locker',
-    machineId: bag.machine_id,
-    businessId: order.business_id,
+    machineId: bag.machineId,
+    businessId,
     origin: actor.origin,
   };
   return loadOrder(

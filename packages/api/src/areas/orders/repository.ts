@@ -7,6 +7,7 @@ import { contains } from '../../lists/contains-repository.ts';
 export type Db = Kysely<Database> | Transaction<Database>;
 export type OrderRow = Selectable<Database['orders']>;
 export type OrderEventRow = Selectable<Database['order_events']>;
+export type NewOrderRow = Insertable<Database['orders']>;
 
 /**
  * A jsonb column as read: parsed already (PostgreSQL) or text (some drivers); null stays null. A parsed
@@ -118,7 +119,11 @@ export function toOrderEvent(row: OrderEventRow): OrderEvent {
 
 /** What creating an order needs to know of its business. */
 export const findBusinessForOrder = (db: Db, id: string) =>
-  db.selectFrom('businesses').select(['id', 'name', 'postcode', 'archived_at']).where('id', '=', id).executeTakeFirst();
+  db
+    .selectFrom('businesses')
+    .select(['id', 'name', 'postcode', 'archived_at as archivedAt'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 
 export const findPatientForOrder = (db: Db, id: string) =>
   db
@@ -127,10 +132,51 @@ export const findPatientForOrder = (db: Db, id: string) =>
     .where('id', '=', id)
     .executeTakeFirst();
 
+/** The patient an order is made for, as creating it needs them. */
+export async function findOrderPatient(db: Db, id: string) {
+  const row = await findPatientForOrder(db, id);
+  return (
+    row && {
+      id: row.id,
+      businessId: row.business_id,
+      fullName: row.full_name,
+      displayId: row.display_id,
+      email: row.email,
+      mobileNumber: row.mobile_number,
+      deletedAt: row.deleted_at,
+    }
+  );
+}
+
+/** Where a patient can be reached (a receipt goes to their email, else their mobile). */
+export async function findPatientContact(
+  db: Db,
+  id: string,
+): Promise<{ email: string | null; mobileNumber: string | null } | undefined> {
+  const row = await db
+    .selectFrom('patients')
+    .select(['email', 'mobile_number'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && { email: row.email, mobileNumber: row.mobile_number };
+}
+
+/** The business a patient belongs to (their orders are listed within it). */
+export async function findPatientBusiness(db: Db, id: string): Promise<{ id: string; businessId: string } | undefined> {
+  const row = await db.selectFrom('patients').select(['id', 'business_id']).where('id', '=', id).executeTakeFirst();
+  return row && { id: row.id, businessId: row.business_id };
+}
+
 export const findMachineForOrder = (db: Db, id: string) =>
   db
     .selectFrom('machines')
-    .select(['id', 'business_id', 'name', 'archived_at', 'payments_enabled'])
+    .select([
+      'id',
+      'business_id as businessId',
+      'name',
+      'archived_at as archivedAt',
+      'payments_enabled as paymentsEnabled',
+    ])
     .where('id', '=', id)
     .executeTakeFirst();
 
@@ -154,7 +200,7 @@ export async function nextCounter(db: Db, scope: string): Promise<number> {
  * Inserts an order unless a unique rule refuses it (a live order with its barcode, or with its PIN at
  * its machine): then nothing is written, the transaction stays usable, and the caller finds out which.
  */
-export const insertOrderRow = (db: Db, row: Insertable<Database['orders']>) =>
+export const insertOrderRow = (db: Db, row: NewOrderRow) =>
   db
     .insertInto('orders')
     .values(row)
@@ -251,151 +297,6 @@ export function listOrderRows(db: Db, q: OrderListQuery) {
 }
 
 /**
- * The live order at a machine whose PIN has one of these lookups (its lookup under each key of the ring:
- * during a key rotation, a PIN not yet keyed again is under an older one; the unique index holds at most
- * one order a lookup), with the
- * bag of it the machine holds now (the slot to open), if any: one round trip for a VerifyPin. The order
- * is read `for share`: a PIN hold being committed (evidence/service.ts locks the row for update) is
- * waited for and then seen, so the locker never opens a slot for a PIN staff have just held.
- */
-export async function liveOrderByPin(db: Db, machineId: string, lookups: readonly string[]) {
-  const row = await db
-    .selectFrom('orders')
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('bags')
-          .select(['bags.id as bag_id', 'bags.barcode as bag_barcode', 'bags.location as bag_location'])
-          .whereRef('bags.order_id', '=', 'orders.id')
-          .where('bags.machine_id', '=', machineId)
-          .orderBy('bags.id', 'desc')
-          .limit(1)
-          .as('bag'),
-      (join) => join.onTrue(),
-    )
-    .selectAll('orders')
-    .select(['bag.bag_id', 'bag.bag_barcode', 'bag.bag_location'])
-    .where('orders.machine_id', '=', machineId)
-    .where('orders.pin_lookup', 'in', lookups)
-    .where('orders.status', 'in', ['new', 'loaded'])
-    .forShare('orders')
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { bag_id, bag_barcode, bag_location, ...order } = row;
-  const bag = bag_id === null ? null : { id: bag_id, barcode: bag_barcode ?? '', location: bag_location };
-  return { order: order as OrderRow, bag };
-}
-
-/** Whether another live order at the machine already has this PIN. */
-export const pinTakenAtMachine = async (db: Db, machineId: string, lookup: string, exceptOrderId: string) =>
-  (await db
-    .selectFrom('orders')
-    .select('id')
-    .where('machine_id', '=', machineId)
-    .where('pin_lookup', '=', lookup)
-    .where('status', 'in', ['new', 'loaded'])
-    .where('id', '!=', exceptOrderId)
-    .executeTakeFirst()) !== undefined;
-
-/** A bag in a machine that waits for an order with its barcode (loaded before the order existed). */
-export const waitingBag = (db: Db, businessId: string, barcode: string) =>
-  db
-    .selectFrom('bags')
-    .select(['id', 'machine_id', 'location', 'created'])
-    .where('business_id', '=', businessId)
-    .where('barcode', '=', barcode)
-    .where('order_id', 'is', null)
-    .where('machine_id', 'is not', null)
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-
-export const setBagOrder = (db: Db, bagId: string, orderId: string, now: number) =>
-  db.updateTable('bags').set({ order_id: orderId, updated: now }).where('id', '=', bagId).execute();
-
-export type PinOutcome = 'ok' | 'wrong' | 'expired' | 'paymentRequired' | 'lockedOut' | 'held';
-
-/**
- * Turns `synchronous_commit` off for the statement's own transaction (as the readings batch does): the
- * commit is made and seen by every other session at once, so the wrong-PIN count stays exact; only its
- * flush to disk is not waited on (a database crash may lose the last ~0.6 s of PIN tries). The disk's
- * flush was two thirds of a VerifyPin and its stalls its p99 (bench/hub/verify-pin.ts, docs/decisions/orders.md).
- */
-const fastCommit = sql<string>`set_config('synchronous_commit', 'off', true)`.as('fast_commit');
-
-/** Records a PIN tried at a machine (first as wrong: the try counts before it is checked). */
-export const insertPinAttempt = (db: Db, row: Insertable<Database['pin_attempts']>) =>
-  db.insertInto('pin_attempts').values(row).returning(fastCommit).execute();
-
-export const setPinAttemptOutcome = (db: Db, id: string, outcome: PinOutcome, orderId: string | null) =>
-  db
-    .updateTable('pin_attempts')
-    .set({ outcome, order_id: orderId })
-    .where('id', '=', id)
-    .returning(fastCommit)
-    .execute();
-
-/**
- * A PIN that named an order: its try's outcome and the order's event, in one statement (one round trip,
- * atomic without BEGIN/COMMIT; both writes run whether or not the select reads them).
- */
-export const recordPinOutcome = (
-  db: Db,
-  attempt: { id: string; outcome: PinOutcome; orderId: string },
-  event: Insertable<Database['order_events']>,
-) =>
-  db
-    .with('attempt', (qb) =>
-      qb
-        .updateTable('pin_attempts')
-        .set({ outcome: attempt.outcome, order_id: attempt.orderId })
-        .where('id', '=', attempt.id)
-        .returning('id'),
-    )
-    .with('event', (qb) => qb.insertInto('order_events').values(event).returning('id'))
-    .selectNoFrom([fastCommit])
-    .execute();
-
-/** Wrong PINs at a machine after `since` (lock-outs are not counted again), oldest first. */
-export const wrongPinTimes = async (db: Db, machineId: string, since: number): Promise<number[]> =>
-  (
-    await db
-      .selectFrom('pin_attempts')
-      .select('created')
-      .where('machine_id', '=', machineId)
-      .where('created', '>', since)
-      .where('outcome', '=', 'wrong')
-      .orderBy('created')
-      .execute()
-  ).map((r) => Number(r.created));
-
-/**
- * Marks up to `limit` loaded orders whose window has passed as having their expiry recorded, and
- * returns them. `expiry_recorded_at is null` in the same statement makes it once per order, whichever
- * process sweeps; SKIP LOCKED lets two sweepers share the work instead of waiting on each other.
- */
-export const claimExpiredOrders = (db: Db, now: number, limit: number) =>
-  db
-    .updateTable('orders')
-    .set({ expiry_recorded_at: now })
-    .where(
-      'id',
-      'in',
-      db
-        .selectFrom('orders')
-        .select('id')
-        .where('status', '=', 'loaded')
-        .where('expiry_recorded_at', 'is', null)
-        .where('expires_at', '<=', now)
-        .orderBy('expires_at')
-        .limit(limit)
-        .forUpdate()
-        .skipLocked(),
-    )
-    .where('expiry_recorded_at', 'is', null)
-    .returningAll()
-    .execute();
-
-/**
  * Orders whose barcode or reference is `text` (any case), newest first: in every business, or only in
  * `businessIds` (a pharmacy user's reach).
  */
@@ -411,47 +312,6 @@ export function findOrderRows(db: Db, q: { text: string; businessIds?: readonly 
   }
   return query.orderBy('id', 'desc').limit(q.limit).execute();
 }
-
-/**
- * Marks up to `limit` loaded orders as reminded of their expiry and returns them: those whose expiry is
- * still ahead and has come within `leadMs`, or within half the collection window when that is shorter
- * (a one-day order is reminded 12 h after its ready message, not with it), and that have not been
- * reminded of this very expiry (`expiry_reminded_for`). Once per expiry, whichever process claims;
- * SKIP LOCKED lets several share the work. Read through orders_expiry_unrecorded_idx.
- */
-export const claimOrdersToRemind = (db: Db, now: number, leadMs: number, limit: number) => {
-  const notReminded = sql<boolean>`expiry_reminded_for is distinct from expires_at`;
-  return db
-    .updateTable('orders')
-    .set({ expiry_reminded_for: sql`expires_at` })
-    .where(
-      'id',
-      'in',
-      db
-        .selectFrom('orders')
-        .select('id')
-        .where('status', '=', 'loaded')
-        .where('expiry_recorded_at', 'is', null)
-        .where('expires_at', '>', now)
-        .where('expires_at', '<=', now + leadMs)
-        // A held PIN (issue 21): the reminder waits for the release rather than going unsent.
-        .where('pin_held_at', 'is', null)
-        // half the window: collection_window days × 12 h
-        .where(sql`expires_at - least(${leadMs}::bigint, collection_window::bigint * 43200000)`, '<=', now)
-        .where(notReminded)
-        .orderBy('expires_at')
-        .limit(limit)
-        .forUpdate()
-        .skipLocked(),
-    )
-    .where(notReminded)
-    .returningAll()
-    .execute();
-};
-
-/** Records that the patient was reminded of this expiry (staff sent the reminder themselves). */
-export const setExpiryReminded = (db: Db, id: string, expiresAt: number) =>
-  db.updateTable('orders').set({ expiry_reminded_for: expiresAt }).where('id', '=', id).execute();
 
 /** The order, its row locked until the transaction ends: staff requests on one order run one at a time. */
 export const lockOrder = (db: Db, id: string) =>

@@ -2,6 +2,7 @@ import {
   AppError,
   type Contract,
   findOrdersMax,
+  isOrderExpired,
   type OrderStatus,
   type OutputOf,
   ordersPageSize,
@@ -18,7 +19,7 @@ import { openPin } from './pin.ts';
 import {
   findOrder,
   findOrderRows,
-  findPatientForOrder,
+  findPatientBusiness,
   listOrderEventRows,
   listOrderRows,
   type OrderRow,
@@ -61,7 +62,7 @@ export async function cancel(deps: AppDeps, actor: Actor, input: In<'cancel'>): 
       'cancel',
       (before, now) => {
         // The patient was told of a loaded order (its ready message); an expired one was told it expired.
-        announced = before.status === 'loaded' && !(before.expires_at !== null && now >= Number(before.expires_at));
+        announced = before.status === 'loaded' && !isOrderExpired(toOrder(before), now);
         const s = stampOf(actor, now);
         return {
           set: {
@@ -156,7 +157,7 @@ export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'l
     throw field('nextToken', 'INVALID_FORMAT', 'Value is not correctly formatted');
   }
   const rows = await listOrderEventRows(deps.db, {
-    businessId: order.business_id,
+    businessId: toOrder(order).businessId,
     orderId: order.id,
     after: cursor as [number, string] | undefined,
     limit: ordersPageSize + 1,
@@ -178,11 +179,11 @@ export const auditOrderReads = (deps: AppDeps, actor: Actor, rows: OrderRow[], v
     deps.db,
     deps,
     actor,
-    rows.map((row) => ({
+    rows.map(toOrder).map((order) => ({
       action: 'order.read',
       entityType: 'order',
-      entityId: row.id,
-      businessId: row.business_id,
+      entityId: order.id,
+      businessId: order.businessId,
       details: { via },
     })),
   );
@@ -192,10 +193,10 @@ export async function listOrdersByPatient(
   actor: StaffActor,
   input: In<'listOrdersByPatient'>,
 ): Out<'listOrdersByPatient'> {
-  const patient = await findPatientForOrder(deps.db, input.patientId);
+  const patient = await findPatientBusiness(deps.db, input.patientId);
   if (!patient) throw new AppError('NOT_FOUND', `No patient with id ${input.patientId}`);
   const rows = await listOrderRows(deps.db, {
-    businessId: patient.business_id,
+    businessId: patient.businessId,
     patientId: patient.id,
     before: decodeIdCursor(input.nextToken),
     limit: ordersPageSize + 1,

@@ -89,36 +89,36 @@ export async function listPatientOrders(deps: AppDeps, actor: PatientActor, _inp
 /** One of the patient's orders, with where to collect it and, once usable, its PIN. */
 export async function getPatientOrder(deps: AppDeps, actor: PatientActor, input: In<'get'>): Promise<Out<'get'>> {
   const row = await findOrder(deps.db, input.orderId);
-  if (!row || row.patient_id !== actor.patientId || row.business_id !== actor.businessId) {
+  const order = row && toOrder(row);
+  if (!row || !order || order.patientId !== actor.patientId || order.businessId !== actor.businessId) {
     throw new AppError('NOT_FOUND', `No order with id ${input.orderId}`);
   }
   const now = deps.now();
-  const order = toOrder(row);
   const pin = pinUsable(order, now) ? pinOf(deps.config.secretsKey, row) : null;
   const [pharmacy, payments, receiptSentTo] = await Promise.all([
-    findPharmacy(deps.db, row.business_id),
-    readPaymentSettings(deps.db, createSecretBox(deps.config.secretsKey), row.business_id),
-    row.receipt_sent ? lastReceiptSentTo(deps.db, row.business_id, row.id) : null,
+    findPharmacy(deps.db, order.businessId),
+    readPaymentSettings(deps.db, createSecretBox(deps.config.secretsKey), order.businessId),
+    order.receiptSent ? lastReceiptSentTo(deps.db, order.businessId, order.id) : null,
   ]);
   const judo = payments?.provider === 'judo' ? payments.judo : null;
   const acceptedCards = judo?.id && judo.token && judo.secret ? acceptedCardSchemes(judo) : [];
   if (pin !== null) {
     // The patient page showing a PIN is a read of a secret: recorded like staff reading patients.
     await auditReads(deps.db, deps, actor, [
-      { action: 'order.pin.shownToPatient', entityType: 'order', entityId: row.id, businessId: row.business_id },
+      { action: 'order.pin.shownToPatient', entityType: 'order', entityId: order.id, businessId: order.businessId },
     ]);
   }
   return {
     order: patientSummaryOf(order, now),
     location: order.machineDetails?.location ?? null,
     pharmacy: {
-      name: pharmacy?.name ?? row.business_name,
+      name: pharmacy?.name ?? order.businessName,
       address: pharmacy
         ? {
-            line1: pharmacy.address_line1,
-            line2: pharmacy.address_line2,
-            line3: pharmacy.address_line3,
-            postTown: pharmacy.post_town,
+            line1: pharmacy.line1,
+            line2: pharmacy.line2,
+            line3: pharmacy.line3,
+            postTown: pharmacy.postTown,
             postcode: pharmacy.postcode,
           }
         : null,

@@ -21,7 +21,14 @@ export const listPatientOrderRows = (db: Db, businessId: string, patientId: stri
 export const findPharmacy = (db: Db, businessId: string) =>
   db
     .selectFrom('businesses')
-    .select(['name', 'address_line1', 'address_line2', 'address_line3', 'post_town', 'postcode'])
+    .select([
+      'name',
+      'address_line1 as line1',
+      'address_line2 as line2',
+      'address_line3 as line3',
+      'post_town as postTown',
+      'postcode',
+    ])
     .where('id', '=', businessId)
     .executeTakeFirst();
 

@@ -53,10 +53,11 @@ async function requestMessage(
     const row = await lockOrder(tx, orderId);
     if (!row) throw new AppError('NOT_FOUND', `No order with id ${orderId}`);
     const now = deps.now();
-    const state = { status: row.status, expiresAt: row.expires_at === null ? null : Number(row.expires_at) };
+    const order = toOrder(row);
+    const state = { status: order.status, expiresAt: order.expiresAt };
     if (!mayMoveOrder(action, 'staff', state, now)) throw invalidTransition(action, row, now);
     // A held PIN (issue 21): the patient was told collection is paused; the release message tells them again.
-    if (row.pin_held_at !== null) {
+    if (order.pinHold !== undefined) {
       throw new AppError('INVALID_TRANSITION', 'This order’s PIN is held: release it before messaging the patient', [
         { path: 'status', id: 'INVALID_TRANSITION', message: 'held' },
       ]);
@@ -88,8 +89,8 @@ async function requestMessage(
     await audit(tx, deps, actor, {
       action: `order.${action}`,
       entityType: 'order',
-      entityId: row.id,
-      businessId: row.business_id,
+      entityId: order.id,
+      businessId: order.businessId,
       details: { templateKey: key, sent: outcome.sent },
     });
     return { row, sent: outcome.sent, message: `${outcome.text}.` };
@@ -123,7 +124,7 @@ export const sendOrderExpiryMessage = (
     () => 'orderExpiring',
     ['orderExpiring'],
     async (tx, row, now) => {
-      const expiresAt = Number(row.expires_at);
+      const expiresAt = Number(toOrder(row).expiresAt);
       if (now >= expiresAt - expiryReminderLeadMs) await setExpiryReminded(tx, row.id, expiresAt);
     },
   );

@@ -4,8 +4,17 @@ import type { Kysely, Transaction } from 'kysely';
 export type Db = Kysely<Database> | Transaction<Database>;
 
 /** What a link needs of its order: the business it belongs to and its expiry (null until loaded). */
-export const findOrderForLink = (db: Db, orderId: string) =>
-  db.selectFrom('orders').select(['business_id', 'expires_at']).where('id', '=', orderId).executeTakeFirst();
+export async function findOrderForLink(
+  db: Db,
+  orderId: string,
+): Promise<{ businessId: string; expiresAt: number | null } | undefined> {
+  const row = await db
+    .selectFrom('orders')
+    .select(['business_id', 'expires_at'])
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+  return row && { businessId: row.business_id, expiresAt: row.expires_at };
+}
 
 export async function insertShortUrl(
   db: Db,
@@ -32,10 +41,15 @@ export async function insertShortUrl(
 }
 
 /** A link with its own expiry and, when it has an order, the order's current one. */
-export const findShortUrl = (db: Db, code: string) =>
-  db
+export async function findShortUrl(
+  db: Db,
+  code: string,
+): Promise<{ target: string; expiresAt: number; orderExpiresAt: number | null } | undefined> {
+  const row = await db
     .selectFrom('short_urls as s')
     .leftJoin('orders as o', 'o.id', 's.order_id')
     .select(['s.target', 's.expires_at', 'o.expires_at as order_expires_at'])
     .where('s.code', '=', code)
     .executeTakeFirst();
+  return row && { target: row.target, expiresAt: row.expires_at, orderExpiresAt: row.order_expires_at };
+}

@@ -60,8 +60,8 @@ export async function createShortUrl(
   let expiresAt = input.expiresAt ?? null;
   if (input.orderId && (businessId === null || expiresAt === null)) {
     const order = await findOrderForLink(db, input.orderId);
-    businessId ??= order?.business_id ?? null;
-    expiresAt ??= order?.expires_at ?? null;
+    businessId ??= order?.businessId ?? null;
+    expiresAt ??= order?.expiresAt ?? null;
   }
   expiresAt ??= now + SHORT_URL_CAP_MS;
   await insertShortUrl(db, { code, target: input.target, orderId: input.orderId ?? null, businessId, expiresAt, now });
@@ -75,7 +75,7 @@ export async function createShortUrl(
 export async function findLiveTarget(db: Db, code: string, now: number): Promise<string | null> {
   const row = await findShortUrl(db, code);
   if (!row) return null;
-  const expiresAt = row.order_expires_at ?? row.expires_at;
+  const expiresAt = row.orderExpiresAt ?? row.expiresAt;
   return expiresAt > now ? row.target : null;
 }
 
@@ -85,7 +85,7 @@ export async function createUrl(
   input: ParsedInputOf<Url['createUrl']>,
 ): Promise<OutputOf<Url['createUrl']>> {
   const target = normaliseTarget(deps, input.target);
-  let order: { business_id: string; expires_at: number | null } | undefined;
+  let order: { businessId: string; expiresAt: number | null } | undefined;
   if (input.orderId) {
     // The access check already refused a pharmacy user an order of another business; support gets the same 404 for none.
     order = await findOrderForLink(deps.db, input.orderId);
@@ -94,8 +94,8 @@ export async function createUrl(
   const link = await createShortUrl(deps.db, deps, {
     target,
     orderId: input.orderId ?? null,
-    businessId: order?.business_id ?? null,
-    expiresAt: order?.expires_at ?? null,
+    businessId: order?.businessId ?? null,
+    expiresAt: order?.expiresAt ?? null,
   });
   return { code: link.code, url: shortUrlOf(deps, link.code), expiresAt: link.expiresAt };
 }

@@ -1,0 +1,70 @@
+import { sql } from 'kysely';
+import type { Db } from './repository.ts';
+
+/**
+ * Marks up to `limit` loaded orders whose window has passed as having their expiry recorded, and
+ * returns them. `expiry_recorded_at is null` in the same statement makes it once per order, whichever
+ * process sweeps; SKIP LOCKED lets two sweepers share the work instead of waiting on each other.
+ */
+export const claimExpiredOrders = (db: Db, now: number, limit: number) =>
+  db
+    .updateTable('orders')
+    .set({ expiry_recorded_at: now })
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('orders')
+        .select('id')
+        .where('status', '=', 'loaded')
+        .where('expiry_recorded_at', 'is', null)
+        .where('expires_at', '<=', now)
+        .orderBy('expires_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .where('expiry_recorded_at', 'is', null)
+    .returningAll()
+    .execute();
+
+/**
+ * Marks up to `limit` loaded orders as reminded of their expiry and returns them: those whose expiry is
+ * still ahead and has come within `leadMs`, or within half the collection window when that is shorter
+ * (a one-day order is reminded 12 h after its ready message, not with it), and that have not been
+ * reminded of this very expiry (`expiry_reminded_for`). Once per expiry, whichever process claims;
+ * SKIP LOCKED lets several share the work. Read through orders_expiry_unrecorded_idx.
+ */
+export const claimOrdersToRemind = (db: Db, now: number, leadMs: number, limit: number) => {
+  const notReminded = sql<boolean>`expiry_reminded_for is distinct from expires_at`;
+  return db
+    .updateTable('orders')
+    .set({ expiry_reminded_for: sql`expires_at` })
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('orders')
+        .select('id')
+        .where('status', '=', 'loaded')
+        .where('expiry_recorded_at', 'is', null)
+        .where('expires_at', '>', now)
+        .where('expires_at', '<=', now + leadMs)
+        // A held PIN (issue 21): the reminder waits for the release rather than going unsent.
+        .where('pin_held_at', 'is', null)
+        // half the window: collection_window days × 12 h
+        .where(sql`expires_at - least(${leadMs}::bigint, collection_window::bigint * 43200000)`, '<=', now)
+        .where(notReminded)
+        .orderBy('expires_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .where(notReminded)
+    .returningAll()
+    .execute();
+};
+
+/** Records that the patient was reminded of this expiry (staff sent the reminder themselves). */
+export const setExpiryReminded = (db: Db, id: string, expiresAt: number) =>
+  db.updateTable('orders').set({ expiry_reminded_for: expiresAt }).where('id', '=', id).execute();
