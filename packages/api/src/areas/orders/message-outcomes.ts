@@ -46,8 +46,7 @@ export async function recordMessageOnOrder(
   const kinds = message.channel === 'email' ? (['email'] as const) : (['sms', 'whatsapp'] as const);
   const { delivery } = change;
   const setsStatus =
-    delivery !== undefined &&
-    !(change.onlyIfLatest && (await laterSentMessageExists(tx, orderId, message.id, kinds)));
+    delivery !== undefined && !(change.onlyIfLatest && (await laterSentMessageExists(tx, orderId, message.id, kinds)));
   const order = setsStatus
     ? await setOrderDeliveryStatus(tx, orderId, toDeliveredMessage(message), delivery, now)
     : await findOrder(tx, orderId);
