@@ -113,9 +113,11 @@ function tokenRoute(deps: AppDeps) {
         IntegrationTokenRequest,
         await tokenFields(request),
       ) as typeof IntegrationTokenRequest.infer;
+      // RFC 6749's form fields, when the credentials are not in the Basic header.
+      const { client_id: formId, client_secret: formSecret } = fields;
       const { clientId, clientSecret } = storable({
-        clientId: basic?.clientId ?? fields.client_id,
-        clientSecret: basic?.clientSecret ?? fields.client_secret,
+        clientId: basic?.clientId ?? formId,
+        clientSecret: basic?.clientSecret ?? formSecret,
       });
       if (!clientId || !clientSecret) throw new AppError('UNAUTHENTICATED', 'Send the client id and secret');
       const token = await issueToken(deps, originOf(meta, 'integration'), { clientId, clientSecret });

@@ -25,7 +25,7 @@ export async function lockSchedules(tx: Transaction<Database>, names: string[]) 
     .forUpdate()
     .skipLocked()
     .execute();
-  return rows.map((r) => ({ ...r, next_run_at: Number(r.next_run_at) }));
+  return rows.map((r) => ({ name: r.name, pattern: r.pattern, nextRunAt: Number(r.next_run_at) }));
 }
 
 export async function updateSchedule(

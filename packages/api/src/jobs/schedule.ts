@@ -67,7 +67,7 @@ export async function queueDueSchedules<Payloads>(
         });
         continue;
       }
-      const due = row.next_run_at;
+      const due = row.nextRunAt;
       if (due > now) continue;
       const job = { ...schedule.job, runAfter: due, dedupeKey: `schedule:${row.name}:${due}` } as NewJob<Payloads>;
       await enqueueJob<Payloads>(tx, job, now);

@@ -51,31 +51,34 @@ export async function queueMessages(
   const list = Array.isArray(messages) ? messages : [messages];
   if (list.length === 0) return { enqueued: 0 };
   const at = now ?? Math.min(...list.map((m) => m.runAfter));
-  const rows = list.map((m) => ({
-    id: Bun.randomUUIDv7(),
-    business_id: m.businessId,
-    order_id: m.message.orderId ?? null,
-    patient_id: m.message.patientId ?? null,
-    channel: m.message.channel,
-    recipient: m.message.recipient,
-    template_key: m.message.templateKey,
-    subject: m.message.subject ?? null,
-    body: m.message.body,
-    next_attempt_at: m.runAfter,
-    dedupe_key: m.dedupeKey ?? null,
-    created: at,
-    updated: at,
-  }));
-  const ids = await insertMessageJobs(tx, rows);
-  for (const row of rows.filter((r) => ids.includes(r.id))) {
+  const queued = list.map((m) => ({ id: Bun.randomUUIDv7(), ...m }));
+  const ids = await insertMessageJobs(
+    tx,
+    queued.map(({ id, businessId, runAfter, dedupeKey, message }) => ({
+      id,
+      business_id: businessId,
+      order_id: message.orderId ?? null,
+      patient_id: message.patientId ?? null,
+      channel: message.channel,
+      recipient: message.recipient,
+      template_key: message.templateKey,
+      subject: message.subject ?? null,
+      body: message.body,
+      next_attempt_at: runAfter,
+      dedupe_key: dedupeKey ?? null,
+      created: at,
+      updated: at,
+    })),
+  );
+  for (const m of queued.filter((q) => ids.includes(q.id))) {
     await enqueueJob(
       tx,
       {
         type: 'message.send',
-        payload: { messageId: row.id },
-        businessId: row.business_id,
-        runAfter: row.next_attempt_at,
-        dedupeKey: row.id,
+        payload: { messageId: m.id },
+        businessId: m.businessId,
+        runAfter: m.runAfter,
+        dedupeKey: m.id,
         maxAttempts: MESSAGE_MAX_ATTEMPTS,
       },
       at,

@@ -25,10 +25,14 @@ const listed = [
  * A business's outbox newest first (ids are UUIDv7, so id order is creation order), of one delivery
  * status if given, strictly before the cursor, `limit + 1` rows.
  */
-export function listOutboxRows(
+export async function listOutboxMessages(
   db: Db,
   q: { businessId: string; status?: DeliveryStatus; before?: string; limit: number },
-) {
+): Promise<ListedMessage[]> {
+  return (await selectOutbox(db, q)).map(toListedMessage);
+}
+
+function selectOutbox(db: Db, q: { businessId: string; status?: DeliveryStatus; before?: string; limit: number }) {
   let query = db.selectFrom('message_outbox').select(listed).where('business_id', '=', q.businessId);
   if (q.status) query = query.where('status', '=', q.status);
   if (q.before) query = query.where('id', '<', q.before);
@@ -38,21 +42,21 @@ export function listOutboxRows(
     .execute();
 }
 
-export type OutboxRow = Awaited<ReturnType<typeof listOutboxRows>>[number];
+/** A listed message: core's OutboxMessage with its body, and whose it is (for the audit of the read). */
+export type ListedMessage = OutboxMessage & { businessId: string | null; patientId: string | null };
 
-/** The row as core's OutboxMessage; `showBody` false leaves the body out (null). */
-export function toOutboxMessage(row: OutboxRow, showBody: boolean): OutboxMessage {
-  return {
-    id: row.id,
-    channel: row.channel,
-    recipient: row.recipient,
-    templateKey: row.template_key,
-    subject: row.subject,
-    body: showBody ? row.body : null,
-    status: row.status,
-    attempts: row.attempts,
-    lastError: row.last_error,
-    created: row.created,
-    sentAt: row.sent_at,
-  };
-}
+const toListedMessage = (row: Awaited<ReturnType<typeof selectOutbox>>[number]): ListedMessage => ({
+  id: row.id,
+  channel: row.channel,
+  recipient: row.recipient,
+  templateKey: row.template_key,
+  subject: row.subject,
+  body: row.body,
+  status: row.status,
+  attempts: row.attempts,
+  lastError: row.last_error,
+  created: row.created,
+  sentAt: row.sent_at,
+  businessId: row.business_id,
+  patientId: row.patient_id,
+});

@@ -1,10 +1,16 @@
-import { type Contract, messagesPageSize, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import {
+  type Contract,
+  messagesPageSize,
+  type OutboxMessage,
+  type OutputOf,
+  type ParsedInputOf,
+} from '@medlocker/core';
 import type { StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness } from '../business-settings/index.ts';
-import { listOutboxRows, type OutboxRow, toOutboxMessage } from './repository.ts';
+import { type ListedMessage, listOutboxMessages } from './repository.ts';
 
 type Messages = Contract['messages'];
 
@@ -18,22 +24,26 @@ type Messages = Contract['messages'];
 const isStaffAlarm = (templateKey: string) => templateKey.startsWith('alarm.');
 
 /** Records that the caller saw these patient-facing messages: message and patient ids only. */
-function auditPatientMessages(deps: AppDeps, actor: StaffActor, rows: OutboxRow[]) {
+function auditPatientMessages(deps: AppDeps, actor: StaffActor, messages: ListedMessage[]) {
   return auditReads(
     deps.db,
     deps,
     actor,
-    rows
-      .filter((r) => !isStaffAlarm(r.template_key))
-      .map((r) => ({
+    messages
+      .filter((m) => !isStaffAlarm(m.templateKey))
+      .map((m) => ({
         action: 'message.read',
         entityType: 'message',
-        entityId: r.id,
-        businessId: r.business_id,
-        details: { via: 'listOutbox', templateKey: r.template_key, patientId: r.patient_id },
+        entityId: m.id,
+        businessId: m.businessId,
+        details: { via: 'listOutbox', templateKey: m.templateKey, patientId: m.patientId },
       })),
   );
 }
+
+/** A message as the list shows it: core's OutboxMessage, the body left out (null) unless a staff alarm's. */
+const shown = ({ businessId: _business, patientId: _patient, ...message }: ListedMessage): OutboxMessage =>
+  isStaffAlarm(message.templateKey) ? message : { ...message, body: null };
 
 export async function listOutbox(
   deps: AppDeps,
@@ -42,7 +52,7 @@ export async function listOutbox(
 ): Promise<OutputOf<Messages['listOutbox']>> {
   const before = decodeIdCursor(input.nextToken);
   await requireBusiness(deps.db, input.businessId);
-  const rows = await listOutboxRows(deps.db, {
+  const rows = await listOutboxMessages(deps.db, {
     businessId: input.businessId,
     ...(input.status ? { status: input.status } : {}),
     ...(before ? { before } : {}),
@@ -51,7 +61,7 @@ export async function listOutbox(
   const page = pageOf(rows, messagesPageSize, (r) => [r.id]);
   await auditPatientMessages(deps, actor, page.items);
   return {
-    messages: page.items.map((r) => toOutboxMessage(r, isStaffAlarm(r.template_key))),
+    messages: page.items.map(shown),
     nextToken: page.nextToken,
   };
 }

@@ -41,15 +41,15 @@ export async function recordMessageOnOrder(
   change: OrderChange,
   now: number,
 ): Promise<Publish | undefined> {
-  if (!message.order_id) return undefined;
+  const { orderId } = message;
+  if (!orderId) return undefined;
   const kinds = message.channel === 'email' ? (['email'] as const) : (['sms', 'whatsapp'] as const);
   const { delivery } = change;
   const setsStatus =
-    delivery !== undefined &&
-    !(change.onlyIfLatest && (await laterSentMessageExists(tx, message.order_id, message.id, kinds)));
+    delivery !== undefined && !(change.onlyIfLatest && (await laterSentMessageExists(tx, orderId, message.id, kinds)));
   const order = setsStatus
-    ? await setOrderDeliveryStatus(tx, message.order_id, message, delivery, now)
-    : await findOrder(tx, message.order_id);
+    ? await setOrderDeliveryStatus(tx, orderId, toDeliveredMessage(message), delivery, now)
+    : await findOrder(tx, orderId);
   if (!order) return undefined;
   const { event } = change;
   if (event) {
@@ -57,3 +57,10 @@ export async function recordMessageOnOrder(
   }
   return () => publishOrder(deps, order);
 }
+
+/** The message as the order's delivery status names it (the orders repository's shape). */
+const toDeliveredMessage = ({ channel, recipient, templateKey }: MessageOnOrder) => ({
+  channel,
+  recipient,
+  template_key: templateKey,
+});

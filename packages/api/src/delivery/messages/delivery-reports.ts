@@ -112,7 +112,7 @@ export async function applyDeliveryReport(
         await emitMessageStatus(tx, deps, message, messageStatusOf(report.status), error);
       }
     };
-    if (!message.order_id) {
+    if (!message.orderId) {
       await announce();
       return { outcome: 'applied' as const };
     }
@@ -132,7 +132,7 @@ export async function applyDeliveryReport(
               channel: message.channel,
               provider: report.provider,
               providerStatus: report.providerStatus,
-              templateKey: message.template_key,
+              templateKey: message.templateKey,
             },
           }
         : undefined;

@@ -1,5 +1,5 @@
 import type { SmsGateway } from '@medlocker/core';
-import type { MessageRow, Tx } from './repository.ts';
+import type { QueuedMessage, Tx } from './repository.ts';
 
 export type { Tx };
 
@@ -11,7 +11,7 @@ export type OrderDelivery = {
 };
 
 /** The message as the order's side of it needs it. */
-export type MessageOnOrder = Pick<MessageRow, 'id' | 'order_id' | 'channel' | 'recipient' | 'template_key'>;
+export type MessageOnOrder = Pick<QueuedMessage, 'id' | 'orderId' | 'channel' | 'recipient' | 'templateKey'>;
 
 /** A line on the order's timeline: the system actor that writes it (`message.send`…), its code and words. */
 export type TimelineEntry = { by: string; code: string; words: string; data: Record<string, unknown> };

@@ -7,7 +7,7 @@ import { MESSAGE_MAX_ATTEMPTS } from '../../outbox/index.ts';
 import { emitMessageStatus } from '../webhooks/emit.ts';
 import { channelNames, type ProviderName } from './gateway.ts';
 import type { MessagePort, Publish } from './port.ts';
-import { lockMessage, type MessageRow, RESEND, type Tx, updateMessageDelivery } from './repository.ts';
+import { lockMessage, type QueuedMessage, RESEND, type Tx, updateMessageDelivery } from './repository.ts';
 
 /** `provider_status` of a message whose sender died between handing it over and recording the answer. */
 export const UNCONFIRMED = 'UNCONFIRMED';
@@ -49,7 +49,7 @@ export function reportsEveryMessage(config: Config, provider: ProviderName | str
  * Queues the check of an unconfirmed message after the grace period (one per message at a time), in the
  * transaction that records it unconfirmed. Nothing for providers that do not report every message.
  */
-export async function queueReconciliation(tx: Tx, deps: AppDeps, message: MessageRow, provider: string | null) {
+export async function queueReconciliation(tx: Tx, deps: AppDeps, message: QueuedMessage, provider: string | null) {
   if (!reportsEveryMessage(deps.config, provider)) return;
   const now = deps.now();
   await enqueueJob(
@@ -57,7 +57,7 @@ export async function queueReconciliation(tx: Tx, deps: AppDeps, message: Messag
     {
       type: RECONCILE_JOB,
       payload: { messageId: message.id },
-      businessId: message.business_id,
+      businessId: message.businessId,
       runAfter: now + deps.config.messagesUnconfirmedGraceMs,
       dedupeKey: `${RECONCILE_JOB}:${message.id}`,
     },
@@ -86,9 +86,9 @@ export async function reconcileMessage(
     const message = await lockMessage(tx, messageId);
     if (
       !message ||
-      message.provider_message_id !== null ||
+      message.providerMessageId !== null ||
       message.status !== 'pending' ||
-      (message.provider_status !== UNCONFIRMED && message.provider_status !== UNCONFIRMED_RESEND)
+      (message.providerStatus !== UNCONFIRMED && message.providerStatus !== UNCONFIRMED_RESEND)
     )
       return { outcome: 'confirmed' as const };
     const now = deps.now();
@@ -97,7 +97,7 @@ export async function reconcileMessage(
     // Mid-sentence: "the SMS", "the WhatsApp message", "the email".
     const what = message.channel === 'email' ? 'email' : name;
     const data = { messageId: message.id, channel: message.channel, provider: message.provider };
-    if (message.provider_status === UNCONFIRMED) {
+    if (message.providerStatus === UNCONFIRMED) {
       const words = `No word from ${gateway} about the ${what} sent before a restart: sent again`;
       await updateMessageDelivery(tx, message.id, {
         sent_at: null,
@@ -110,7 +110,7 @@ export async function reconcileMessage(
         {
           type: 'message.send',
           payload: { messageId: message.id },
-          businessId: message.business_id,
+          businessId: message.businessId,
           dedupeKey: message.id,
           maxAttempts: MESSAGE_MAX_ATTEMPTS,
           runAfter: now,

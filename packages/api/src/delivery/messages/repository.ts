@@ -1,5 +1,5 @@
 import type { Database } from '@medlocker/db';
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 
 type Db = Kysely<Database> | Transaction<Database>;
 /** A connection or a transaction: what every function here takes first. */
@@ -8,28 +8,62 @@ export type Tx = Db;
 /** `provider_status` of a message queued to be sent once more after an unconfirmed send (messaging/reconcile.ts). */
 export const RESEND = 'RESEND';
 
+/** An outbox message as the sender, the reports and the reconciliation read it. */
+export type QueuedMessage = {
+  id: string;
+  businessId: string | null;
+  orderId: string | null;
+  patientId: string | null;
+  channel: 'sms' | 'email' | 'whatsapp';
+  recipient: string;
+  templateKey: string;
+  subject: string | null;
+  body: string;
+  status: 'pending' | 'success' | 'failed';
+  attempts: number;
+  provider: string | null;
+  providerMessageId: string | null;
+  providerStatus: string | null;
+  /** ms: when it was handed to a gateway (the hand-over mark), null before. */
+  sentAt: number | null;
+};
+
+const toQueuedMessage = (row: Selectable<Database['message_outbox']>): QueuedMessage => ({
+  id: row.id,
+  businessId: row.business_id,
+  orderId: row.order_id,
+  patientId: row.patient_id,
+  channel: row.channel,
+  recipient: row.recipient,
+  templateKey: row.template_key,
+  subject: row.subject,
+  body: row.body,
+  status: row.status,
+  attempts: row.attempts,
+  provider: row.provider,
+  providerMessageId: row.provider_message_id,
+  providerStatus: row.provider_status,
+  sentAt: row.sent_at === null ? null : Number(row.sent_at),
+});
+
 /**
  * The outbox message a provider's report names, locked until the transaction ends so two reports for
  * one message (providers send several, sometimes at once) apply one after the other.
  */
-export const lockMessageByProviderId = (db: Db, provider: string, providerMessageId: string) =>
-  db
+export const lockMessageByProviderId = async (
+  db: Db,
+  provider: string,
+  providerMessageId: string,
+): Promise<QueuedMessage | undefined> => {
+  const row = await db
     .selectFrom('message_outbox')
-    .select([
-      'id',
-      'business_id',
-      'order_id',
-      'patient_id',
-      'channel',
-      'recipient',
-      'template_key',
-      'status',
-      'provider_status',
-    ])
+    .selectAll()
     .where('provider', '=', provider)
     .where('provider_message_id', '=', providerMessageId)
     .forUpdate()
     .executeTakeFirst();
+  return row && toQueuedMessage(row);
+};
 
 /**
  * A message sent without its provider id recorded (the sender died after the send: UNCONFIRMED), or
@@ -88,7 +122,7 @@ export const updateMessageDelivery = (db: Db, id: string, set: Updateable<Databa
   db.updateTable('message_outbox').set(set).where('id', '=', id).execute();
 
 /** One outbox message, locked until the transaction ends: the sender holds it while it decides and records. */
-export const lockMessage = (db: Db, id: string) =>
-  db.selectFrom('message_outbox').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
-
-export type MessageRow = NonNullable<Awaited<ReturnType<typeof lockMessage>>>;
+export const lockMessage = async (db: Db, id: string): Promise<QueuedMessage | undefined> => {
+  const row = await db.selectFrom('message_outbox').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  return row && toQueuedMessage(row);
+};

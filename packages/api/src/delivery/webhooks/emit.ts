@@ -88,11 +88,11 @@ export const messageStatusOf = (status: 'pending' | 'success' | 'failed'): Messa
 
 type MessageRef = {
   id: string;
-  business_id: string | null;
-  order_id: string | null;
-  patient_id: string | null;
+  businessId: string | null;
+  orderId: string | null;
+  patientId: string | null;
   channel: string;
-  template_key: string;
+  templateKey: string;
   recipient?: string | null;
 };
 
@@ -122,20 +122,20 @@ export async function emitMessageStatus(
   status: MessageStatus,
   error?: string | null,
 ) {
-  if (message.business_id === null || (message.order_id === null && message.patient_id === null)) return null;
+  if (message.businessId === null || (message.orderId === null && message.patientId === null)) return null;
   const now = deps.now();
   return recordEvent(
     tx,
     {
-      businessId: message.business_id,
+      businessId: message.businessId,
       type: 'message.status',
-      orderingKey: message.order_id ?? message.id,
+      orderingKey: message.orderId ?? message.id,
       data: {
         messageId: message.id,
-        orderId: message.order_id,
-        patientId: message.patient_id,
+        orderId: message.orderId,
+        patientId: message.patientId,
         channel: message.channel,
-        templateKey: message.template_key,
+        templateKey: message.templateKey,
         status,
         ...(status === 'failed' && error ? { error: withoutRecipient(error, message.recipient) } : {}),
         at: isoTime(now),
