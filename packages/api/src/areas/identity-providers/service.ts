@@ -247,7 +247,7 @@ export async function test(deps: AppDeps, _actor: StaffActor, input: In<'test'>)
   const checks =
     row.type === 'OIDC'
       ? await checkOidc(deps, row)
-      : await checkSamlMetadata(storedConfiguration(row), providerPolicy(deps.config));
+      : await checkSamlMetadata(storedConfiguration(row), providerPolicy(deps.config), deps);
   if (deps.config.production && !deps.config.publicUrls[0])
     checks.push({ check: 'Public URL', ok: false, message: 'PUBLIC_URL is not set: the redirect URI cannot be known' });
   return { ok: checks.every((c) => c.ok), checks };

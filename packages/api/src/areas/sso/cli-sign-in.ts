@@ -5,6 +5,7 @@ import { audit } from '../../audit/audit.ts';
 import type { AppDeps } from '../../deps.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { type Bucket, reserveToken } from '../../rate-limits/repository.ts';
+import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
 import { authPolicy } from '../../sessions/policy.ts';
 import { createSession } from '../../sessions/sessions.ts';
@@ -57,7 +58,7 @@ async function limit(deps: AppDeps, key: string, bucket: Bucket, what: string) {
   );
 }
 
-const context = (id: string) => `cli_sign_ins.token:${id}`;
+const context = sealingContexts.cliSessionToken;
 const invalidCode = () =>
   new AppError('BAD_REQUEST', 'invalid code', [{ path: 'userCode', id: 'INVALID_CODE', message: 'invalid code' }]);
 

@@ -1,5 +1,6 @@
 import type { JsonValue } from '@medlocker/db';
 import type { AppDeps } from '../../deps.ts';
+import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
 
 /** An identity provider as stored, its configuration unread (`storedConfiguration` reads it). */
@@ -62,7 +63,7 @@ export function storedConfiguration(row: Pick<ProviderRecord, 'configuration'>):
 }
 
 /** Where a provider's client secret is sealed: bound to its id, so a copied value does not open elsewhere. */
-export const secretContext = (idpId: string): string => `identity_providers.client_secret:${idpId}`;
+export const secretContext = sealingContexts.identityProviderSecret;
 
 export function sealClientSecret(deps: Pick<AppDeps, 'config'>, idpId: string, secret: string): string {
   return secret === '' ? '' : createSecretBox(deps.config.secretsKey).seal(secret, secretContext(idpId));
