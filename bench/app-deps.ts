@@ -1,6 +1,6 @@
 import type { Db } from '../db/src/index.ts';
-import { loadConfig } from '../packages/api/src/config.ts';
-import type { AppDeps } from '../packages/api/src/deps.ts';
+import { loadConfig } from '../packages/api/src/config/config.ts';
+import type { AppDeps } from '../packages/api/src/context/deps.ts';
 import { createLogger } from '../packages/api/src/log/logger.ts';
 import { createMailer } from '../packages/api/src/mail/mailer.ts';
 import { createSessionAuth } from '../packages/api/src/sessions/sessions.ts';

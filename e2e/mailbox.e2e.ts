@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../packages/api/src/free-port.ts';
+import { freePort } from '../packages/api/src/cluster/free-port.ts';
 import { expectAccessible } from './harness/axe.ts';
 import { admin, expect, test } from './harness/fixtures.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'bun:test';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SECRET_VARIABLES } from '../packages/api/src/config.ts';
+import { SECRET_VARIABLES } from '../packages/api/src/config/config.ts';
 
 /**
  * What an operator deploys from (Dockerfile, compose.yaml, .env.example, deploy/haproxy.cfg), read as
@@ -10,7 +10,7 @@ import { SECRET_VARIABLES } from '../packages/api/src/config.ts';
  */
 const root = join(import.meta.dir, '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
-const configSource = read('packages/api/src/config-env.ts');
+const configSource = read('packages/api/src/config/config-env.ts');
 /** The server's variables, as config-env.ts declares them. */
 const serverVariables = [...configSource.matchAll(/^ {2}'([A-Z][A-Z0-9_]+)\?':/gm)].map((m) => m[1] as string);
 

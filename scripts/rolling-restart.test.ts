@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { seed } from '../bench/hub/harness.ts';
 import { createDb } from '../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../db/src/testing.ts';
-import { DEV_ADMIN_PASSWORD } from '../packages/api/src/config.ts';
+import { DEV_ADMIN_PASSWORD } from '../packages/api/src/config/config.ts';
 import { testPatient } from '../packages/api/src/testing/patients.ts';
 import { type RunningCluster, startCluster } from './cluster-kit.ts';
 

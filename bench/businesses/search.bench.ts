@@ -20,7 +20,7 @@ import {
   listBusinessesByName,
   prefixMatch,
 } from '../../packages/api/src/areas/businesses/repository.ts';
-import { loadConfig } from '../../packages/api/src/config.ts';
+import { loadConfig } from '../../packages/api/src/config/config.ts';
 import { encodeCursor } from '../../packages/api/src/lists/paging.ts';
 import { silentLogger } from '../../packages/api/src/log/logger.ts';
 import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';

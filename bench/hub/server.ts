@@ -4,10 +4,10 @@
  */
 
 import { createDb } from '../../db/src/index.ts';
-import { anonymousAuth } from '../../packages/api/src/actor.ts';
 import { createApp } from '../../packages/api/src/app.ts';
-import { loadConfig } from '../../packages/api/src/config.ts';
-import type { AppDeps } from '../../packages/api/src/deps.ts';
+import { loadConfig } from '../../packages/api/src/config/config.ts';
+import { anonymousAuth } from '../../packages/api/src/context/actor.ts';
+import type { AppDeps } from '../../packages/api/src/context/deps.ts';
 import { createLogger, silentLogger } from '../../packages/api/src/log/logger.ts';
 import { createMailer } from '../../packages/api/src/mail/mailer.ts';
 

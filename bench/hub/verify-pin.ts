@@ -23,7 +23,7 @@ import { sql } from 'kysely';
 import { createDb, type Db } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
 import { pinLookup } from '../../packages/api/src/areas/orders/pin.ts';
-import { loadConfig } from '../../packages/api/src/config.ts';
+import { loadConfig } from '../../packages/api/src/config/config.ts';
 import { children, machineBusy, type Percentiles, percentiles, seed, spawnReady } from './harness.ts';
 import type { LoadConfig, LoadResult } from './load.ts';
 import type { PinLoadConfig, PinLoadResult } from './pin-load.ts';

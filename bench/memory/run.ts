@@ -13,7 +13,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../../packages/api/src/free-port.ts';
+import { freePort } from '../../packages/api/src/cluster/free-port.ts';
 
 const GOAL_IDLE_MB = 250;
 const GOAL_PEAK_MB = 700;

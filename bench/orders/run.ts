@@ -29,7 +29,7 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { createDb, type Database, migrateToLatest } from '../../db/src/index.ts';
 import { createApp } from '../../packages/api/src/app.ts';
-import { loadConfig } from '../../packages/api/src/config.ts';
+import { loadConfig } from '../../packages/api/src/config/config.ts';
 import { encodeCursor } from '../../packages/api/src/lists/paging.ts';
 import { LiveHub, localTransport } from '../../packages/api/src/live/live.ts';
 import { silentLogger } from '../../packages/api/src/log/logger.ts';

@@ -8,7 +8,7 @@ import { createDb, migrateToLatest } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
 import { createApp } from '../../packages/api/src/app.ts';
 import { listBusinessesByName } from '../../packages/api/src/areas/businesses/repository.ts';
-import { loadConfig } from '../../packages/api/src/config.ts';
+import { loadConfig } from '../../packages/api/src/config/config.ts';
 import { LiveHub, localTransport } from '../../packages/api/src/live/live.ts';
 import { silentLogger } from '../../packages/api/src/log/logger.ts';
 import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';

@@ -7,8 +7,8 @@
 import { createDb } from '../../db/src/index.ts';
 import { migrateToLatest } from '../../db/src/migrate.ts';
 import { createApp } from '../../packages/api/src/app.ts';
-import { loadConfig } from '../../packages/api/src/config.ts';
-import type { AppDeps } from '../../packages/api/src/deps.ts';
+import { loadConfig } from '../../packages/api/src/config/config.ts';
+import type { AppDeps } from '../../packages/api/src/context/deps.ts';
 import { LiveHub, localTransport } from '../../packages/api/src/live/live.ts';
 import { pgTransport } from '../../packages/api/src/live/pg-transport.ts';
 import { silentLogger } from '../../packages/api/src/log/logger.ts';

@@ -9,8 +9,8 @@ import {
   request as playwrightRequest,
   type TestInfo,
 } from '@playwright/test';
-import { DEV_ADMIN_PASSWORD } from '../../packages/api/src/config.ts';
-import { freePort } from '../../packages/api/src/free-port.ts';
+import { freePort } from '../../packages/api/src/cluster/free-port.ts';
+import { DEV_ADMIN_PASSWORD } from '../../packages/api/src/config/config.ts';
 import { ApiError, createRpcClient, type RpcClient } from '../../packages/core/src/index.ts';
 
 /** The seeded support admin (the demo seed runs on the harness's fresh database). */

@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import { judopayWebhookRoutes } from './callbacks/judopay.ts';
 import { messagingReportRoutes } from './callbacks/message-reports.ts';
 import { ssoRoutes } from './callbacks/sso.ts';
-import type { AppDeps } from './deps.ts';
+import type { AppDeps } from './context/deps.ts';
 import { docsRoutes } from './docs/docs-page.ts';
 import { consoleStatic } from './http/console-static.ts';
 import { toErrorResponse } from './http/errors.ts';

@@ -48,14 +48,11 @@ export const floors: Record<string, number> = {
   delivery: DELIVERY,
   // Machinery: what every floor above may use.
   access: MACHINERY,
-  'actor.ts': MACHINERY,
-  'build-info.ts': MACHINERY,
   audit: MACHINERY,
   cluster: MACHINERY,
-  'config.ts': MACHINERY,
-  'config-env.ts': MACHINERY,
-  'deps.ts': MACHINERY,
-  'free-port.ts': MACHINERY,
+  // The settings read from the environment, and what every call is given (the app's dependencies, the actor).
+  config: MACHINERY,
+  context: MACHINERY,
   jobs: MACHINERY,
   lists: MACHINERY,
   live: MACHINERY,

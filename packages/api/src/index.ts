@@ -1,4 +1,4 @@
 export { type App, createApp } from './app.ts';
-export { type Config, ConfigError, loadConfig } from './config.ts';
-export type { AppDeps } from './deps.ts';
+export { type Config, ConfigError, loadConfig } from './config/config.ts';
+export type { AppDeps } from './context/deps.ts';
 export { startServer } from './server.ts';

@@ -12,7 +12,7 @@
  * (bench/memory).
  */
 import { createDb, migrateToLatest } from '@medlocker/db';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from './config/config.ts';
 import { createLogger } from './log/logger.ts';
 import { seedIfEmpty } from './seed-demo.ts';
 

@@ -9,12 +9,12 @@ import {
   runMonthlyStats,
   sendScheduledMonthlyEmail,
 } from './areas/reports/index.ts';
+import type { AppDeps } from './context/deps.ts';
 import { configuredGateways } from './delivery/messages/gateways/index.ts';
 import { messageReconcileHandler, RECONCILE_JOB } from './delivery/messages/reconcile.ts';
 import { messageSendHandler } from './delivery/messages/send.ts';
 import { SWEEP_JOB, sweepDueDeliveries, webhookDispatchHandler } from './delivery/webhooks/dispatch.ts';
 import { DISPATCH_JOB } from './delivery/webhooks/repository.ts';
-import type { AppDeps } from './deps.ts';
 import { pruneIntegration } from './integration-api/prune.ts';
 import { enqueueJob } from './jobs/repository.ts';
 import { createRunner, type JobHandlers, type Runner } from './jobs/runner.ts';

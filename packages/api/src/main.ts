@@ -9,7 +9,7 @@ const EXIT_AFTER_DRAIN_MS = 10_000;
 
 /**
  * On PGlite with no database yet, creates it in a child process that exits (see init-data-dir.ts).
- * DATA_DIR is read as config.ts reads it; config.ts validates everything once the server loads.
+ * DATA_DIR is read as config/config.ts reads it; that validates everything once the server loads.
  */
 function initPgliteDataDir(env: Record<string, string | undefined>) {
   if (env.DATABASE_URL?.trim()) return;
@@ -29,7 +29,7 @@ function initPgliteDataDir(env: Record<string, string | undefined>) {
 }
 
 initPgliteDataDir(process.env);
-const { ConfigError } = await import('./config.ts');
+const { ConfigError } = await import('./config/config.ts');
 const { startServer, PortInUse } = await import('./server.ts');
 const { DataDirInUse } = await import('@medlocker/db');
 const { announce, startupFailure } = await import('./log/logger.ts');

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.ts';
+import { freePort } from './cluster/free-port.ts';
 
 /**
  * The server as an operator starts it in production (NODE_ENV=production, main.ts): what it refuses, that

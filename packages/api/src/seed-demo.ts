@@ -1,7 +1,7 @@
 import { seedDemo, seedFirstAdmin } from '@medlocker/db';
 import { drawSealedPin } from './areas/orders/index.ts';
-import { DEV_ADMIN_PASSWORD } from './config.ts';
-import type { AppDeps } from './deps.ts';
+import { DEV_ADMIN_PASSWORD } from './config/config.ts';
+import type { AppDeps } from './context/deps.ts';
 import { announce } from './log/logger.ts';
 import { hashPassword } from './sessions/passwords.ts';
 

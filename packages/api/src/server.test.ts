@@ -3,8 +3,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DEV_ADMIN_PASSWORD } from './config.ts';
-import { freePort } from './free-port.ts';
+import { freePort } from './cluster/free-port.ts';
+import { DEV_ADMIN_PASSWORD } from './config/config.ts';
 
 /**
  * The real server process (packages/api/src/main.ts, as `npm start` runs it after the build) on a free

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.ts';
+import { freePort } from './cluster/free-port.ts';
 
 /** `npm run worker` as a process: its own /metrics and /healthz, and a clean stop on SIGTERM. */
 const dataDir = mkdtempSync(join(tmpdir(), 'medlocker-worker-'));

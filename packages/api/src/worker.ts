@@ -3,8 +3,8 @@
 // PostgreSQL. On PGlite the database belongs to one process: run the worker only while no server runs.
 import { createDb, dbOptionsFromEnv, migrateToLatest } from '@medlocker/db';
 import { Elysia } from 'elysia';
-import { ConfigError, loadConfig } from './config.ts';
-import type { AppDeps } from './deps.ts';
+import { ConfigError, loadConfig } from './config/config.ts';
+import type { AppDeps } from './context/deps.ts';
 import { metricsRoutes } from './http/metrics-routes.ts';
 import { runJobs } from './job-handlers.ts';
 import { LiveHub } from './live/live.ts';

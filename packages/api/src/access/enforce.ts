@@ -1,7 +1,7 @@
 import { type Access, AppError, isPublic, type ScopeEntity } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
-import type { Actor, Principal, Reach } from '../actor.ts';
+import type { Actor, Principal, Reach } from '../context/actor.ts';
 import { ownersOf, patientsOf } from './repository.ts';
 
 /*

@@ -1,7 +1,7 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
-import { type Actor, actorIdentity } from '../actor.ts';
-import type { AppDeps } from '../deps.ts';
+import { type Actor, actorIdentity } from '../context/actor.ts';
+import type { AppDeps } from '../context/deps.ts';
 import { type AuditRow, insertAuditRows } from './repository.ts';
 
 export { type AuditRecord, listAudit } from './repository.ts';

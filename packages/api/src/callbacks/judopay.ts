@@ -2,9 +2,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
-import { systemActor } from '../actor.ts';
 import { completeFromWebhook } from '../areas/checkout/index.ts';
-import type { AppDeps } from '../deps.ts';
+import { systemActor } from '../context/actor.ts';
+import type { AppDeps } from '../context/deps.ts';
 import { readReceipt } from '../payments/judopay.ts';
 
 /** The largest webhook body read: a receipt is a couple of KB. */

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
+import type { AppDeps } from '../context/deps.ts';
 import { awsSmsStatus } from '../delivery/messages/delivery-reports.ts';
 import { REPORTS_PATH, reportTokenMatches } from '../delivery/messages/report-urls.ts';
-import type { AppDeps } from '../deps.ts';
 import { type ApplyReport, parseObject, rawBody, refuse, str } from './message-reports-common.ts';
 import { isSnsUrl, type SnsSigningKeys, snsSignatureValid } from './sns.ts';
 

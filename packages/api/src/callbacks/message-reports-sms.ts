@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { messageBirdStatus, smsWorksStatus } from '../delivery/messages/delivery-reports.ts';
 import { REPORTS_PATH, reportTokenMatches } from '../delivery/messages/report-urls.ts';
 import { type ApplyReport, parseObject, rawBody, refuse, str } from './message-reports-common.ts';

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Elysia } from 'elysia';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { whatsAppStatus } from '../delivery/messages/delivery-reports.ts';
 import { REPORTS_PATH } from '../delivery/messages/report-urls.ts';
 import { type ApplyReport, parseObject, rawBody, refuse, str } from './message-reports-common.ts';

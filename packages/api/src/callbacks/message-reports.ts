@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import { messagePort } from '../areas/messages/index.ts';
+import type { AppDeps } from '../context/deps.ts';
 import { applyDeliveryReport, type DeliveryReport } from '../delivery/messages/delivery-reports.ts';
-import type { AppDeps } from '../deps.ts';
 import { awsSmsReportRoute } from './message-reports-aws.ts';
 import { messageBirdReportRoute, smsWorksReportRoute } from './message-reports-sms.ts';
 import { whatsAppReportRoutes } from './message-reports-whatsapp.ts';

@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia';
-import type { Actor } from '../actor.ts';
 import { linkOrigin, siteOf } from '../areas/auth/index.ts';
 import {
   type CallbackOutcome,
@@ -10,7 +9,8 @@ import {
   samlContinuePath,
   ssoCallback,
 } from '../areas/sso/index.ts';
-import type { AppDeps } from '../deps.ts';
+import type { Actor } from '../context/actor.ts';
+import type { AppDeps } from '../context/deps.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { originOf } from '../rpc/actor-of.ts';
 import { serializeCookie } from '../rpc/area.ts';

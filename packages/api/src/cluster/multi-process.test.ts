@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { createFreshPostgresDatabase } from '@medlocker/db/testing';
 import { SimLocker } from '@medlocker/locker-sim';
 import pg from 'pg';
-import { DEV_ADMIN_PASSWORD } from '../config.ts';
+import { DEV_ADMIN_PASSWORD } from '../config/config.ts';
 import { authPolicy } from '../sessions/policy.ts';
 import { type ApiProcess, killAll, spawnApis, stopAll } from './spawn.ts';
 

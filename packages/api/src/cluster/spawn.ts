@@ -3,7 +3,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { freePort } from '../free-port.ts';
+import { freePort } from './free-port.ts';
 
 const repo = resolve(import.meta.dir, '../../../..');
 const bun = resolve(repo, 'node_modules/.bin/bun');

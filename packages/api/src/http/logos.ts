@@ -1,7 +1,7 @@
 import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import { readLogo } from '../areas/businesses/index.ts';
-import type { AppDeps } from '../deps.ts';
+import type { AppDeps } from '../context/deps.ts';
 
 /**
  * `GET /files/logos/<name>`: the stored bytes with their sniffed type and nosniff. Logos are branding

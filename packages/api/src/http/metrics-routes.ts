@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../deps.ts';
+import type { AppDeps } from '../context/deps.ts';
 import { metricsOf } from '../metrics/metrics.ts';
 
 /** Bun's server as Elysia exposes it: enough to ask for the peer's address. */

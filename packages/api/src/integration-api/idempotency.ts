@@ -1,5 +1,5 @@
 import { AppError } from '@medlocker/core';
-import type { AppDeps } from '../deps.ts';
+import type { AppDeps } from '../context/deps.ts';
 import { ProblemError } from './problem.ts';
 import { claimKey, findKey, releaseKey, saveKeyResponse } from './repository.ts';
 import type { IntegrationActor } from './service.ts';

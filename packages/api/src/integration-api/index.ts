@@ -1,8 +1,8 @@
 import { AppError, fieldErrorsOf, IntegrationTokenRequest, unstorableJson } from '@medlocker/core';
 import { type } from 'arktype';
 import { Elysia } from 'elysia';
-import type { Origin } from '../actor.ts';
-import type { AppDeps } from '../deps.ts';
+import type { Origin } from '../context/actor.ts';
+import type { AppDeps } from '../context/deps.ts';
 import { type RequestMeta, requestMeta } from '../http/request-meta.ts';
 import { originOf } from '../rpc/actor-of.ts';
 import { readCapped, readJsonBody } from '../rpc/area.ts';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../deps.ts';
+import type { AppDeps } from '../context/deps.ts';
 import { IDEMPOTENCY_TTL_MS } from './idempotency.ts';
 import { pruneIntegrationRows } from './repository.ts';
 

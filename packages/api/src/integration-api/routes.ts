@@ -12,7 +12,7 @@ import {
   IntegrationPatientQuery,
 } from '@medlocker/core';
 import { type Type, type } from 'arktype';
-import type { AppDeps } from '../deps.ts';
+import type { AppDeps } from '../context/deps.ts';
 import {
   cancelIntegrationOrder,
   createIntegrationOrder,

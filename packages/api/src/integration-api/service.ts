@@ -17,13 +17,13 @@ import {
   toIntegrationOrder,
   toIntegrationPatient,
 } from '@medlocker/core';
-import type { Actor, Origin } from '../actor.ts';
 import { findMachine, toMachine } from '../areas/machines/index.ts';
 import { auditOrderReads, cancel, createOrder, findOrder, toOrder } from '../areas/orders/index.ts';
 import * as patients from '../areas/patients/index.ts';
 import { displayIdFieldOf, findBusinessForPatients, findPatient } from '../areas/patients/index.ts';
+import type { Actor, Origin } from '../context/actor.ts';
+import type { AppDeps } from '../context/deps.ts';
 import { eventBody } from '../delivery/webhooks/events.ts';
-import type { AppDeps } from '../deps.ts';
 import { decodeIdCursor, encodeCursor } from '../lists/paging.ts';
 import { type Bucket, releaseToken, reserveToken } from '../rate-limits/repository.ts';
 import { sameHash } from '../secrets/one-time-codes.ts';

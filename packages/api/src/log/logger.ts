@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { currentRequestId } from './request-scope.ts';
 
 export type LogFields = Record<string, string | number | boolean | null | undefined>;

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Logger } from '../log/logger.ts';
 
 /** A file sent with a message (a report's CSV): its name, MIME type and content (text as UTF-8). */

@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { buildInfo } from '../build-info.ts';
-import type { AppDeps } from '../deps.ts';
+import { buildInfo } from '../config/build-info.ts';
+import type { AppDeps } from '../context/deps.ts';
 import { jobFailures } from '../jobs/failures.ts';
 import { countQueues } from '../jobs/repository.ts';
 

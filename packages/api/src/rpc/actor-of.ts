@@ -1,4 +1,4 @@
-import type { Actor, Origin, Principal } from '../actor.ts';
+import type { Actor, Origin, Principal } from '../context/actor.ts';
 import type { RequestMeta } from '../http/request-meta.ts';
 
 /**

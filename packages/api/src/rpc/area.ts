@@ -14,8 +14,8 @@ import {
 import { type } from 'arktype';
 import { Elysia } from 'elysia';
 import { callerOf, checkCaller, enforceScope } from '../access/enforce.ts';
-import type { Actor } from '../actor.ts';
-import type { AppDeps } from '../deps.ts';
+import type { Actor } from '../context/actor.ts';
+import type { AppDeps } from '../context/deps.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { patientPrincipalOf } from '../sessions/patient-sessions.ts';
 import { actorOf, originOf } from './actor-of.ts';

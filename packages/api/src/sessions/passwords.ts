@@ -1,4 +1,4 @@
-import type { PasswordHashing } from '../config.ts';
+import type { PasswordHashing } from '../config/config.ts';
 
 const costs: Record<PasswordHashing, { memoryCost?: number; timeCost?: number }> = {
   standard: {},

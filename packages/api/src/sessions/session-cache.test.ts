@@ -1,7 +1,7 @@
 import { expect, it, setDefaultTimeout } from 'bun:test';
-import type { AuthPort } from '../actor.ts';
 import { createApp } from '../app.ts';
-import type { AppDeps } from '../deps.ts';
+import type { AuthPort } from '../context/actor.ts';
+import type { AppDeps } from '../context/deps.ts';
 import { LiveHub, localTransport } from '../live/live.ts';
 import { pgTransport } from '../live/pg-transport.ts';
 import { silentLogger } from '../log/logger.ts';

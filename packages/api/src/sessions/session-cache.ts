@@ -1,4 +1,4 @@
-import type { AuthPort, Principal } from '../actor.ts';
+import type { AuthPort, Principal } from '../context/actor.ts';
 import type { LiveHub } from '../live/live.ts';
 import { tokenOf } from './sessions.ts';
 

@@ -1,8 +1,8 @@
 import { AppError } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
-import type { Actor, AuthPort, Principal, Reach } from '../actor.ts';
-import type { AppDeps } from '../deps.ts';
+import type { Actor, AuthPort, Principal, Reach } from '../context/actor.ts';
+import type { AppDeps } from '../context/deps.ts';
 import { liveOf } from '../live/live.ts';
 import { authMessages, authPolicy } from './policy.ts';
 import {

@@ -1,7 +1,7 @@
 import { expect } from 'bun:test';
 import type { AppError, OrderStatus } from '@medlocker/core';
-import { type Actor, systemActor } from '../actor.ts';
 import { createOrder } from '../areas/orders/create.ts';
+import { type Actor, systemActor } from '../context/actor.ts';
 import type { TestApi } from './api.ts';
 import { asSupport } from './hub.ts';
 import { insertBusiness, testPatient } from './patients.ts';

@@ -1,9 +1,9 @@
 import { callFrame, type Frame, parseFrame } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
-import type { AuthPort, Principal } from '../actor.ts';
 import { createApp, type HubOptions } from '../app.ts';
-import type { AppDeps } from '../deps.ts';
+import type { AuthPort, Principal } from '../context/actor.ts';
+import type { AppDeps } from '../context/deps.ts';
 import type { MachineHubOptions } from '../hubs/machine/index.ts';
 import type { TestApi } from './api.ts';
 

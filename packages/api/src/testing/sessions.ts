@@ -1,7 +1,7 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
 import { normaliseEmail } from '../areas/users/repository.ts';
-import type { PasswordHashing } from '../config.ts';
+import type { PasswordHashing } from '../config/config.ts';
 import { hashPassword } from '../sessions/passwords.ts';
 import { authPolicy } from '../sessions/policy.ts';
 import { createSession } from '../sessions/sessions.ts';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import type { MailMessage } from '../../mail/mailer.ts';
 
 /**

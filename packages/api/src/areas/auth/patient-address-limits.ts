@@ -1,7 +1,7 @@
 import { AppError, patientAuthPolicy as policy } from '@medlocker/core';
-import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { type AddressBucket, releaseAddressAttempt, reserveAddressAttempt } from './repository.ts';
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
 import { patientAuthPolicy } from '@medlocker/core';
-import { systemActor } from '../../actor.ts';
+import { systemActor } from '../../context/actor.ts';
 import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { describeApi, type TestApi } from '../../testing/api.ts';
 import { chargedOrder, chargingBusiness } from '../../testing/checkout.ts';

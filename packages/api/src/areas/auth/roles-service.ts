@@ -7,9 +7,9 @@ import {
   roleDescription,
 } from '@medlocker/core';
 import { callerOf, enforceRoleScope } from '../../access/enforce.ts';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/index.ts';
 import { findUserByEmail, insertUser } from '../users/index.ts';

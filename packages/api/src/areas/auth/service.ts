@@ -1,7 +1,7 @@
 import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
-import type { Actor, StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Actor, StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { type Bucket, reserveToken } from '../../rate-limits/repository.ts';

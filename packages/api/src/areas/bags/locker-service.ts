@@ -1,6 +1,6 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
-import type { Actor } from '../../actor.ts';
+import type { Actor } from '../../context/actor.ts';
 import { bagInMachine, currentOrderByBarcode, insertLoadedBag, loadableBag, placeBag } from './locker-repository.ts';
 
 /**

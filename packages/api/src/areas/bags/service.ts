@@ -1,7 +1,7 @@
 import { type Contract, machinesPageSize, type OutputOf, type ParsedInputOf } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireMachine } from '../machines/index.ts';
 import { loadOrder, publishOrder, setBagOrder } from '../orders/index.ts';

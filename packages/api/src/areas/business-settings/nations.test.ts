@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
 import { sql } from 'kysely';
-import { systemActor } from '../../actor.ts';
+import { systemActor } from '../../context/actor.ts';
 import { describeApi } from '../../testing/api.ts';
 import { chargedOrder, chargingBusiness, orderRow, patientActor, refusal } from '../../testing/checkout.ts';
 import { asSupport, withTestAuth } from '../../testing/hub.ts';

@@ -16,9 +16,9 @@ import {
   smsGateways,
   smsTemplateKeys,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { changedPaths, overDefaults, refuseArchived } from './changes.ts';
 import {
   countLiveChargedOrders,

@@ -1,7 +1,7 @@
 import { AppError } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { logoNameOf, logoUrlPrefix, removeLogoFile } from './logos.ts';
 import { clearLogo, lockLogoUsers } from './repository.ts';
 

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError, type FieldError, imageKindOf, imageUploadErrors, limits, validationMessage } from '@medlocker/core';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 
 /**
  * Business and group logos on disk: `${dataDir}/files/logos/<random>.png|jpg`, served read-only at

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
-import type { Actor } from '../../actor.ts';
+import type { Actor } from '../../context/actor.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
 import { describeApi } from '../../testing/api.ts';
 import {

@@ -13,10 +13,10 @@ import {
   signatureMaxBytes,
   validationMessage,
 } from '@medlocker/core';
-import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import type { Actor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
-import type { AppDeps } from '../../deps.ts';
 import { eventRow, findOrder, insertOrderEventRows, type OrderRow, publishOrder, toOrder } from '../orders/index.ts';
 import { type Db, lockOrder, settleOrderPayment } from './repository.ts';
 import { requireReach, requireUnpaidLiveOrder } from './rules.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, acceptedCardSchemes, type PaymentAttemptStatus } from '@medlocker/core';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { JudopayError, type JudoReceipt, judopayClient, sameJudoId } from '../../payments/judopay.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
 import { readPaymentSettings } from '../payment-settings/index.ts';

@@ -10,10 +10,10 @@ import {
   receiptSubject,
   receiptTemplateKey,
 } from '@medlocker/core';
-import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import type { Actor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
-import type { AppDeps } from '../../deps.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import {
   eventRow,

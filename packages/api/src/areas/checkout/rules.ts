@@ -1,5 +1,5 @@
 import { AppError, isOrderExpired, type Order, orderAmountDue } from '@medlocker/core';
-import type { Actor } from '../../actor.ts';
+import type { Actor } from '../../context/actor.ts';
 import { type OrderRow, toOrder } from '../orders/index.ts';
 
 /*

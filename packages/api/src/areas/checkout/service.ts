@@ -7,8 +7,8 @@ import {
   type JudoPaymentSession,
   type Order,
 } from '@medlocker/core';
-import type { Actor } from '../../actor.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { JudopayError, type JudoReceipt } from '../../payments/judopay.ts';
 import { eventRow, findOrder, insertOrderEventRows, publishOrder, toOrder } from '../orders/index.ts';
 import {

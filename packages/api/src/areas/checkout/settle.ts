@@ -1,8 +1,8 @@
 import { type CardScheme, cardSchemeNames, formatPence, type Order } from '@medlocker/core';
-import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import type { Actor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
-import type { AppDeps } from '../../deps.ts';
 import type { JudoReceipt } from '../../payments/judopay.ts';
 import { eventRow, insertOrderEventRows, type OrderRow, toOrder } from '../orders/index.ts';
 import type { PaymentOutcome } from './judo.ts';

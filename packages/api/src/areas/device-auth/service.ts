@@ -9,9 +9,9 @@ import {
   type TokenError,
   type TokenResponse,
 } from '@medlocker/core';
-import type { Actor, StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Actor, StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { newToken } from '../../sessions/tokens.ts';
 import { type MachineRecord, requireMachine, revokeCredentials } from '../machines/index.ts';

@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { strFromU8, unzipSync } from 'fflate';
 import { sql } from 'kysely';
-import type { AuthPort } from '../../actor.ts';
+import type { AuthPort } from '../../context/actor.ts';
 import { jobHandlers } from '../../job-handlers.ts';
 import { createRunner } from '../../jobs/runner.ts';
 import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';

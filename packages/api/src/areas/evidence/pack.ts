@@ -12,10 +12,10 @@ import {
   patientMessageNames,
   temperatureRange,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
-import type { AppDeps } from '../../deps.ts';
 import { type OrderRow, toOrder } from '../orders/index.ts';
 import {
   enteringCodes,

@@ -7,10 +7,10 @@ import {
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
-import { actorIdentity, type StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import { actorIdentity, type StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
-import type { AppDeps } from '../../deps.ts';
 import {
   eventRow,
   insertOrderEventRows,

@@ -7,9 +7,9 @@ import {
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { changedPaths } from '../business-settings/index.ts';
 import {
   type Db,

@@ -7,8 +7,8 @@ import {
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { findGroup } from '../groups/index.ts';
 import { emptyMonth, fromMonthIndex, monthIndex, monthlyRows } from '../reports/index.ts';
 import { linkedBusinesses } from './repository.ts';

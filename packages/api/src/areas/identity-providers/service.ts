@@ -1,8 +1,8 @@
 import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
 import { isUniqueViolation } from '@medlocker/db';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { isMasked } from '../../secrets/secret-box.ts';
 import {
   callbackPath,

@@ -1,9 +1,9 @@
 import { AppError, type Contract, isMaskedSecret, type OutputOf, type ParsedInputOf } from '@medlocker/core';
 import { isUniqueViolation } from '@medlocker/db';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { openSealedWebhookSecret, sealWebhookSecret } from '../../delivery/webhooks/secrets.ts';
-import type { AppDeps } from '../../deps.ts';
 import { maskSecret, newSecret, newWebhookSecret, secretHint } from '../../secrets/secret-box.ts';
 import { hashToken } from '../../sessions/tokens.ts';
 import { checkTarget, RefusedTarget } from '../../ssrf/ssrf.ts';

@@ -1,5 +1,5 @@
 import { AppError, type Contract, jobsPageSize, type OutputOf, type ParsedInputOf } from '@medlocker/core';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { countQueues, jobExists, listJobInfos, retryDead } from './repository.ts';
 

@@ -10,8 +10,8 @@ import {
   type Notification,
   renderTemplate,
 } from '@medlocker/core';
+import type { AppDeps } from '../../context/deps.ts';
 import { emitMachineEvent } from '../../delivery/webhooks/emit.ts';
-import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import {

@@ -9,8 +9,8 @@ import {
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import { listRecentAlarms } from './event-repository.ts';

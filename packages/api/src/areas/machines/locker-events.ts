@@ -1,6 +1,6 @@
 import type { Database } from '@medlocker/db';
 import type { Transaction } from 'kysely';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { claimEvent, type HubMachineRef, saveResult, storedResult } from './locker-repository.ts';
 import { findMachine, type MachineRecord } from './repository.ts';
 

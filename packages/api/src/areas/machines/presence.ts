@@ -1,5 +1,5 @@
 import { offlineAfterMs } from '@medlocker/core';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
 import { type HubMachineRef, markSilentOffline, touchOnline } from './locker-repository.ts';

@@ -9,9 +9,9 @@ import {
   TEMPERATURE_WINDOW_MS,
 } from '@medlocker/core';
 import { isUniqueViolation } from '@medlocker/db';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import { requireBusiness } from '../business-settings/index.ts';

@@ -1,5 +1,5 @@
 import { formatTemperature, TEMPERATURE_WINDOW_MS, temperatureRange } from '@medlocker/core';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { publishRecorded, type RecordedEvent, recordMachineEvent } from './events.ts';
 import { temperatureAlertsOn, updateTemperatureAverages } from './locker-repository.ts';

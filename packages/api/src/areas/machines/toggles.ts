@@ -1,7 +1,7 @@
 import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';

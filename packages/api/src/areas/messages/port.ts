@@ -1,5 +1,5 @@
+import type { AppDeps } from '../../context/deps.ts';
 import type { MessagePort } from '../../delivery/messages/port.ts';
-import type { AppDeps } from '../../deps.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { orderToMessage, recordMessageOnOrder } from '../orders/index.ts';
 import { createShortUrl, shortUrlOf } from '../url/index.ts';

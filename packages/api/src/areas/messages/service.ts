@@ -5,9 +5,9 @@ import {
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { type ListedMessage, listOutboxMessages } from './repository.ts';

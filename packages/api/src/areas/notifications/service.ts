@@ -7,8 +7,8 @@ import {
   type ParsedInputOf,
   toIsoDate,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { enqueueJob } from '../../jobs/repository.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import {

@@ -6,10 +6,10 @@ import {
   nationNames,
   type ParsedInputOf,
 } from '@medlocker/core';
-import { type Actor, actorIdentity } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import { type Actor, actorIdentity } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
-import type { AppDeps } from '../../deps.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { loadWaitingBag } from './locker-service.ts';
 import { eventRow, publishOrder } from './moves.ts';

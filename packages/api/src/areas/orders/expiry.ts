@@ -1,7 +1,7 @@
 import type { Order } from '@medlocker/core';
-import { systemActor } from '../../actor.ts';
+import { systemActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent, inBusinessOrder } from '../../delivery/webhooks/emit.ts';
-import type { AppDeps } from '../../deps.ts';
 import { claimExpiredOrders, claimOrdersToRemind } from './expiry-repository.ts';
 import { expiresText, queueOrderMessage } from './messages.ts';
 import { eventRow, publishOrder } from './moves.ts';

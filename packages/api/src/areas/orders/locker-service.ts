@@ -1,6 +1,6 @@
 import { AppError, isOrderExpired } from '@medlocker/core';
-import type { Actor } from '../../actor.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import {
   insertPinAttempt,
   liveOrderByPin,

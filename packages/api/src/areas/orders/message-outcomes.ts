@@ -1,6 +1,6 @@
-import { systemActor } from '../../actor.ts';
+import { systemActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import type { MessageOnOrder, OrderChange, OrderToMessage, Publish, Tx } from '../../delivery/messages/port.ts';
-import type { AppDeps } from '../../deps.ts';
 import { staleMessageReason } from './messages.ts';
 import { eventRow, publishOrder } from './moves.ts';
 import { pinOf } from './pin.ts';

@@ -7,9 +7,9 @@ import {
   patientMessageNames,
   renderTemplate,
 } from '@medlocker/core';
-import { type Actor, systemActor } from '../../actor.ts';
+import { type Actor, systemActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
-import type { AppDeps } from '../../deps.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { effectiveFeatureSettings, readSmsTemplates } from '../business-settings/index.ts';
 import { findClientOfBusiness } from '../integration-clients/index.ts';

@@ -1,10 +1,10 @@
 import { AppError, mayMoveOrder, type OrderAction, type OrderMover } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Updateable } from 'kysely';
-import { type Actor, actorIdentity } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import { type Actor, actorIdentity } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent, orderEventOfAction } from '../../delivery/webhooks/emit.ts';
-import type { AppDeps } from '../../deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { type Db, findOrder, insertOrderEventRows, json, moveOrderRow, type OrderRow, toOrder } from './repository.ts';
 

@@ -8,9 +8,9 @@ import {
   ordersPageSize,
   type ParsedInputOf,
 } from '@medlocker/core';
-import { type Actor, actorIdentity, type StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import { type Actor, actorIdentity, type StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { createOrder } from './create.ts';
 import { queueOrderMessage } from './messages.ts';

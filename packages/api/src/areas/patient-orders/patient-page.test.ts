@@ -1,6 +1,6 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { formatPin } from '@medlocker/core';
-import { systemActor } from '../../actor.ts';
+import { systemActor } from '../../context/actor.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
 import { PATIENT_COOKIE } from '../../sessions/patient-sessions.ts';
 import { describeApi, TEST_ORIGIN } from '../../testing/api.ts';

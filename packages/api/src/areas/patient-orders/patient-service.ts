@@ -9,9 +9,9 @@ import {
   type ParsedInputOf,
   type PatientOrderSummary,
 } from '@medlocker/core';
-import type { Actor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
 import { findOrder, pinOf, toOrder } from '../orders/index.ts';
 import { readPaymentSettings } from '../payment-settings/index.ts';

@@ -8,10 +8,10 @@ import {
   type ParsedInputOf,
   validationMessages,
 } from '@medlocker/core';
-import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import type { Actor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
-import type { AppDeps } from '../../deps.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { type Bucket, releaseToken, reserveToken } from '../../rate-limits/repository.ts';
 import { hashToken, newToken } from '../../sessions/tokens.ts';

@@ -10,9 +10,9 @@ import {
   type UpsertOutcome,
 } from '@medlocker/core';
 import { isUniqueViolation } from '@medlocker/db';
-import type { Actor, StaffActor } from '../../actor.ts';
 import { audit, auditReads } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Actor, StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { type UpsertRow, upsertPatients } from './import-repository.ts';
 import {

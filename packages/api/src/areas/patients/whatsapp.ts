@@ -6,10 +6,10 @@ import {
   type Patient,
   whatsAppOptInCodes,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
-import type { AppDeps } from '../../deps.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';

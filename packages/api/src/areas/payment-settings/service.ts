@@ -7,9 +7,9 @@ import {
   type PaymentClientSettings,
   type PaymentSettings,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox, maskSecret, type SecretBox } from '../../secrets/secret-box.ts';
 import { changedPaths, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';

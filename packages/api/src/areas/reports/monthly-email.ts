@@ -7,9 +7,9 @@ import {
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { enqueueJob } from '../../jobs/repository.ts';
 import { type JobContext, PermanentJobError } from '../../jobs/runner.ts';
 import { monthlyReportEmail } from './monthly-email-content.ts';

@@ -9,9 +9,9 @@ import {
   type ParsedInputOf,
   toIsoDate,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
 import { auditReads } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { decodeCursor, decodeTimeIdCursor, encodeCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { monthOf } from './monthly-compute-repository.ts';

@@ -1,6 +1,6 @@
 import { expect, it } from 'bun:test';
 import type { UsageOverview } from '@medlocker/core';
-import { systemActor } from '../../actor.ts';
+import { systemActor } from '../../context/actor.ts';
 import { describeApi, type TestApi } from '../../testing/api.ts';
 import { asSupport, testAuth } from '../../testing/hub.ts';
 import { insertBusiness, testPatient } from '../../testing/patients.ts';

@@ -11,8 +11,8 @@ import {
   usageEstateDays,
   usageMachineListMax,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import {
   activeMachines,

@@ -8,9 +8,9 @@ import {
   type SignUpForm,
   signUpsPageSize,
 } from '@medlocker/core';
-import type { Actor, StaffActor } from '../../actor.ts';
 import { audit, auditReads } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Actor, StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { newCode } from '../../secrets/one-time-codes.ts';
 import { checkedPatient, insertPatient, mobilePrefixOf, toPatient, writableBusiness } from '../patients/index.ts';

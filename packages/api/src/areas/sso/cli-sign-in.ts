@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { AppError } from '@medlocker/core';
-import type { Actor, StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Actor, StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { type Bucket, reserveToken } from '../../rate-limits/repository.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';

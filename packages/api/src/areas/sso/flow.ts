@@ -1,8 +1,8 @@
 import { AppError } from '@medlocker/core';
 import * as client from 'openid-client';
-import type { Actor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { replaceSession, tokenOf } from '../../sessions/sessions.ts';
 import { cookieToken, hashToken, newToken } from '../../sessions/tokens.ts';
 import { findUserByEmail, toUser } from '../users/index.ts';

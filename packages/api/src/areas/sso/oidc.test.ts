@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test';
-import { freePort } from '../../free-port.ts';
+import { freePort } from '../../cluster/free-port.ts';
 import { describeApi, TEST_ORIGIN, type TestApi } from '../../testing/api.ts';
 import { signInAtIdp, startTestIdp, type TestIdp } from '../../testing/identity-providers/test-idp.ts';
 import { insertBusiness } from '../../testing/patients.ts';

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { clientSecretOf, type ProviderRecord, scopesOf, storedConfiguration } from './config.ts';
 import {
   checkProviderUrl,

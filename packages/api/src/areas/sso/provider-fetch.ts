@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import { addressesOf, bare, pinnedFetch, refusedAddress } from '../../ssrf/ssrf.ts';
 
 /*

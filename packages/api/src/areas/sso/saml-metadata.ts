@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import type { StoredConfiguration } from './config.ts';
 import { cachedMetadata, storeMetadata } from './metadata-repository.ts';
 import { type ProviderPolicy, providerFetch } from './provider-fetch.ts';

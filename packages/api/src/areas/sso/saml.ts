@@ -1,6 +1,6 @@
 import { isUniqueViolation } from '@medlocker/db';
 import { type CacheProvider, SAML } from '@node-saml/node-saml';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { hashToken } from '../../sessions/tokens.ts';
 import { type ProviderRecord, storedConfiguration } from './config.ts';
 import { ProviderProblem } from './oidc.ts';

@@ -6,9 +6,9 @@ import {
   type ParsedInputOf,
   type TestMachine,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { type IssuedCredentials, issueCredentials, tokenSealer } from '../device-auth/index.ts';
 import { changeMachine, insertMachine, lockMachine, pageMachines, requireMachine } from '../machines/index.ts';

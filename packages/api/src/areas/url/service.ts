@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, type Contract, type OutputOf, type ParsedInputOf, validationMessages } from '@medlocker/core';
-import type { Actor, StaffActor } from '../../actor.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Actor, StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { type Db, findOrderForLink, findShortUrl, insertShortUrl } from './repository.ts';
 
 type Url = Contract['url'];

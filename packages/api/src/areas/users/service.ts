@@ -1,8 +1,8 @@
 import { AppError, type Contract, type OutputOf, type ParsedInputOf, usersPageSize } from '@medlocker/core';
 import { callerOf, enforceRoleScope, reachesRole } from '../../access/enforce.ts';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { decodeCursor, pageOf } from '../../lists/paging.ts';
 import {
   findUserById,

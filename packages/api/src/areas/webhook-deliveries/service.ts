@@ -6,11 +6,11 @@ import {
   WEBHOOK_TEST_EVENT,
   webhooksPageSize,
 } from '@medlocker/core';
-import type { StaffActor } from '../../actor.ts';
 import { audit } from '../../audit/audit.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { eventBody, recordEvent } from '../../delivery/webhooks/events.ts';
 import { queueDispatch } from '../../delivery/webhooks/repository.ts';
-import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
 import {

@@ -1,7 +1,7 @@
 import type { DeliveryStatus } from '@medlocker/core';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { emitMessageStatus, messageStatusOf } from '../webhooks/emit.ts';
-import { channelNames, type ProviderName } from './gateway.ts';
+import { channelNames, type ProviderName } from './gateways/gateway.ts';
 import type { MessagePort, Publish, TimelineEntry } from './port.ts';
 import { adoptProviderId, lockMessageByProviderId, updateMessageDelivery } from './repository.ts';
 

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { startMailCatcher } from '../../mail/mail-catcher.ts';
 import { createSmtpMailer } from '../../mail/mailer.ts';
-import { type Gateway, GatewayError, toE164 } from './gateway.ts';
 import { emailMessageId } from './gateways/email.ts';
+import { type Gateway, GatewayError, toE164 } from './gateways/gateway.ts';
 import { awsSmsGateway, emailGateway, messageBirdGateway, smsWorksGateway, whatsAppGateway } from './gateways/index.ts';
 
 /** What the fake provider received. */

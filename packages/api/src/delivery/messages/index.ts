@@ -7,6 +7,6 @@ export {
   type SendRequest,
   type SendResult,
   toE164,
-} from './gateway.ts';
+} from './gateways/gateway.ts';
 export { configuredGateways } from './gateways/index.ts';
 export { messageReportUrl, providerReportUrl, reportToken, reportUrlFor, whatsAppReportUrl } from './report-urls.ts';

@@ -1,8 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${pin} and ${portal} are the placeholders the sender fills.
 import { formatPin, type SmsGateway } from '@medlocker/core';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { emitMessageStatus } from '../webhooks/emit.ts';
-import type { Gateway, ProviderName } from './gateway.ts';
+import type { Gateway, ProviderName } from './gateways/gateway.ts';
 import { localGateway } from './gateways/local.ts';
 import type { MessagePort, OrderToMessage, Publish } from './port.ts';
 import { senderFrom } from './recipient-words.ts';

@@ -1,4 +1,4 @@
-import { toE164 } from './gateway.ts';
+import { toE164 } from './gateways/gateway.ts';
 
 /** Whom a message went to, as the timeline shows it: a phone as `07••• •••123`, an email as `a•••@example.com`. */
 export function maskRecipient(recipient: string): string {

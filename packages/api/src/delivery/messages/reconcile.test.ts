@@ -348,7 +348,7 @@ describeApi(
 );
 
 it('checks unconfirmed messages only where the provider’s reports reach us; never email', async () => {
-  const { loadConfig } = await import('../../config.ts');
+  const { loadConfig } = await import('../../config/config.ts');
   const { reportsEveryMessage } = await import('./reconcile.ts');
   const config = loadConfig({ PUBLIC_URL: 'https://medlocker.example' });
   expect(reportsEveryMessage(config, 'smsworks')).toBe(true);

@@ -1,11 +1,11 @@
-import type { Config } from '../../config.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Config } from '../../config/config.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import type { JobPayloads } from '../../jobs/catalogue.ts';
 import { enqueueJob } from '../../jobs/repository.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
 import { MESSAGE_MAX_ATTEMPTS } from '../../outbox/index.ts';
 import { emitMessageStatus } from '../webhooks/emit.ts';
-import { channelNames, type ProviderName } from './gateway.ts';
+import { channelNames, type ProviderName } from './gateways/gateway.ts';
 import type { MessagePort, Publish } from './port.ts';
 import { lockMessage, type QueuedMessage, RESEND, type Tx, updateMessageDelivery } from './repository.ts';
 

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Config } from '../../config.ts';
-import type { ProviderName } from './gateway.ts';
+import type { Config } from '../../config/config.ts';
+import type { ProviderName } from './gateways/gateway.ts';
 
 /** Where delivery reports arrive: outside /api/, since providers send no Origin and use GET and form posts too. */
 export const REPORTS_PATH = '/hooks/messages';

@@ -1,6 +1,6 @@
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { emitMessageStatus, messageStatusOf } from '../webhooks/emit.ts';
-import { channelNames, type ProviderName } from './gateway.ts';
+import { channelNames, type ProviderName } from './gateways/gateway.ts';
 import type { MessagePort, Publish } from './port.ts';
 import { maskRecipient } from './recipient-words.ts';
 import { queueReconciliation, UNCONFIRMED, UNCONFIRMED_RESEND } from './reconcile.ts';

@@ -1,8 +1,8 @@
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import type { JobPayloads } from '../../jobs/catalogue.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
 import { PermanentJobError } from '../../jobs/runner.ts';
-import { type Gateway, GatewayError, type ProviderName } from './gateway.ts';
+import { type Gateway, GatewayError, type ProviderName } from './gateways/gateway.ts';
 import type { MessagePort } from './port.ts';
 import { type HandOverMark, type Prepared, prepareSend } from './prepare-send.ts';
 import { reportsEveryMessage } from './reconcile.ts';

@@ -1,5 +1,5 @@
 import { WEBHOOK_TEST_EVENT } from '@medlocker/core';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import type { JobPayloads } from '../../jobs/catalogue.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
 import { queueMessages } from '../../outbox/index.ts';

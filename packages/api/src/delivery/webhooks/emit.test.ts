@@ -1,6 +1,5 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { offlineAfterMs } from '@medlocker/core';
-import type { Actor } from '../../actor.ts';
 import { declareExemption } from '../../areas/checkout/exemption.ts';
 import { createJudoPaymentSession } from '../../areas/checkout/service.ts';
 import { sweepOffline } from '../../areas/machines/index.ts';
@@ -8,6 +7,7 @@ import { messagePort } from '../../areas/messages/index.ts';
 import { recordExpiredOrders } from '../../areas/orders/expiry.ts';
 import { moveOrder } from '../../areas/orders/moves.ts';
 import { json } from '../../areas/orders/repository.ts';
+import type { Actor } from '../../context/actor.ts';
 import { startFakeJudopay } from '../../payments/fake-judopay.ts';
 import { describeApi } from '../../testing/api.ts';
 import { dataUrl, pngBytes } from '../../testing/businesses.ts';

@@ -9,7 +9,7 @@ import {
 } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { recordEvent } from './events.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;

@@ -1,7 +1,7 @@
 import { AppError, liveCloseCodes } from '@medlocker/core';
 import { type } from 'arktype';
-import type { Principal } from '../../actor.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Principal } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { metricsOf } from '../../metrics/metrics.ts';
 import { type ConsoleReach, reachOfUser } from './reach-repository.ts';

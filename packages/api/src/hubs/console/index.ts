@@ -1,6 +1,6 @@
 import { AppError, liveCloseCodes } from '@medlocker/core';
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { assertSameOrigin } from '../../http/security.ts';
 import { accessOf, type ConsoleAccess, ConsoleConnections } from './connections.ts';
 

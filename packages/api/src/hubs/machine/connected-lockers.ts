@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { type LockerCommand, liveOf } from '../../live/live.ts';
 import { metricsOf } from '../../metrics/metrics.ts';
 import { handle } from './handlers.ts';

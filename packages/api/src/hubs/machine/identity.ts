@@ -1,4 +1,4 @@
-import type { Actor } from '../../actor.ts';
+import type { Actor } from '../../context/actor.ts';
 
 /**
  * Who a connection speaks for: fixed at the upgrade, from the access token. `isTest`: a QA test machine,

@@ -2,7 +2,7 @@ import { AppError, protocolTiming } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import { checkAccessToken } from '../../areas/device-auth/index.ts';
 import { sweepOffline } from '../../areas/machines/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { ConnectedLockers } from './connected-lockers.ts';
 import type { LockerIdentity } from './identity.ts';
 import { type BatcherOptions, ReadingsBatcher } from './readings.ts';

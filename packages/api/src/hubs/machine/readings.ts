@@ -6,7 +6,7 @@ import {
   MachineGone,
   updateTemperatureStatuses,
 } from '../../areas/machines/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import type { LockerIdentity } from './identity.ts';
 
 type Pending = {

@@ -30,7 +30,7 @@ import {
 } from '../../areas/machines/index.ts';
 import type { OrderRow } from '../../areas/orders/index.ts';
 import { publishOrder } from '../../areas/orders/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { CallError } from './call-error.ts';
 import { type LockerActor, type LockerIdentity, lockerActor } from './identity.ts';

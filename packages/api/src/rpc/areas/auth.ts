@@ -29,7 +29,7 @@ import {
   SSO_COOKIE,
   SSO_LOGIN_TTL_MS,
 } from '../../areas/sso/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import {
   endPatientSessionByToken,
   PATIENT_COOKIE,

@@ -1,5 +1,5 @@
 import { listBags, reprocessBags } from '../../areas/bags/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/bags/*`: bags and machine contents. */

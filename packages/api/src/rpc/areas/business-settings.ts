@@ -6,7 +6,7 @@ import {
   updateBusinessFeatureSettings,
   updateBusinessSmsTemplates,
 } from '../../areas/business-settings/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/businessSettings/*`: a business's SMS templates, feature and controlled settings. */

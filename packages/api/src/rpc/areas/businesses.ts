@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import * as businesses from '../../areas/businesses/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { logoFiles } from '../../http/logos.ts';
 import { rpcArea } from '../area.ts';
 

@@ -6,7 +6,7 @@ import {
   sendReceipt,
 } from '../../areas/checkout/index.ts';
 import { patientSummaryOf } from '../../areas/patient-orders/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /**

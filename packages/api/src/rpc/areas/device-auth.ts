@@ -1,6 +1,5 @@
 import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
-import type { Actor } from '../../actor.ts';
 import {
   activateDeviceAuth,
   exchangeToken,
@@ -8,7 +7,8 @@ import {
   TokenRefusal,
   type TokenRequest,
 } from '../../areas/device-auth/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { Actor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { type RequestMeta, requestMeta } from '../../http/request-meta.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { reserveToken } from '../../rate-limits/repository.ts';

@@ -4,7 +4,7 @@ import {
   getGlobalSettings,
   updateAlarmMessageTemplates,
 } from '../../areas/global-settings/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/globalSettings/*`: the NHS prescription charge and the alarm message templates. */

@@ -1,5 +1,5 @@
 import { listMonthlyStats } from '../../areas/group-reports/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/groupReports/*`: a group's businesses compared month by month. */

@@ -1,6 +1,6 @@
 import { deleteLogo } from '../../areas/businesses/index.ts';
 import * as groups from '../../areas/groups/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /**

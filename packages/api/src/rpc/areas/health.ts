@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import { pingDatabase } from '../../areas/health/index.ts';
-import { buildInfo } from '../../build-info.ts';
-import type { AppDeps } from '../../deps.ts';
+import { buildInfo } from '../../config/build-info.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /**

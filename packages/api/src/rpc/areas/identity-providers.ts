@@ -1,5 +1,5 @@
 import { create, get, list, remove, test, update } from '../../areas/identity-providers/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/identityProviders/*`: the providers support staff pick from; secrets never leave. */

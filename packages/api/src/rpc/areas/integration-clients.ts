@@ -1,5 +1,5 @@
 import * as integrationClients from '../../areas/integration-clients/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/integration/*`: a business's integration client, its secrets, and the known partners. */

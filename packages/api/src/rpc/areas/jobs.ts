@@ -1,5 +1,5 @@
 import { listJobs, listQueues, retryJob } from '../../areas/jobs/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/jobs/*`: the background job queues, for support staff. */

@@ -10,7 +10,7 @@ import {
   toggleOutOfOrderStatus,
   updateMachine,
 } from '../../areas/machines/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/machines/*`: the support console's machine pages. */

@@ -1,5 +1,5 @@
 import type { MailboxMessage } from '@medlocker/core';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { localMailboxOf, type StoredMail } from '../../mail/mailer.ts';
 import { rpcArea } from '../area.ts';
 

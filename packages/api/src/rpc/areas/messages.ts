@@ -1,5 +1,5 @@
 import { listOutbox } from '../../areas/messages/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/messages/*`: the message outbox of a business, for support. */

@@ -1,5 +1,5 @@
 import { count, dismiss, dismissAll, list, sendUnreadNotificationsEmail } from '../../areas/notifications/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/notifications/*`: staff notifications, read and dismissed per user (docs/decisions/messaging.md). */

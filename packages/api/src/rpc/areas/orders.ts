@@ -1,5 +1,5 @@
 import * as orders from '../../areas/orders/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/orders/*`: orders of a business, their PINs and timelines (docs/ORDERS.md). */

@@ -4,7 +4,7 @@ import {
   resendOrderReadyMessage,
   sendOrderExpiryMessage,
 } from '../../areas/patient-orders/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /**

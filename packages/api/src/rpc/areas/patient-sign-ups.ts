@@ -1,5 +1,5 @@
 import { business, create, get, resendCodes, verify } from '../../areas/patient-sign-ups/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { cookieToken } from '../../sessions/tokens.ts';
 import { rpcArea } from '../area.ts';
 

@@ -4,7 +4,7 @@ import {
   getPaymentSettings,
   updatePaymentSettings,
 } from '../../areas/payment-settings/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/paymentSettings/*`: a business's card payment settings, secrets sealed at rest. */

@@ -5,7 +5,7 @@ import {
   rebuildMonthlyStats,
   sendMonthlyEmail,
 } from '../../areas/reports/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /** `POST /api/reports/*`: the reports of a business. */

@@ -1,7 +1,7 @@
 import { shortUrlCodeMaxLength } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import { createUrl, findLiveTarget, getUrl } from '../../areas/url/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { notFoundPage } from '../../http/console-static.ts';
 import { rpcArea } from '../area.ts';
 

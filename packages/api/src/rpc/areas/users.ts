@@ -1,6 +1,6 @@
 import { addWhatsAppOptIn, removeWhatsAppOptIn, verifyWhatsAppOptInMessage } from '../../areas/patients/index.ts';
 import { getUser, getUsersByRole, updateUser } from '../../areas/users/index.ts';
-import type { AppDeps } from '../../deps.ts';
+import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
 
 /**

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { SignedXml } from 'xml-crypto';
-import { freePort } from '../../free-port.ts';
+import { freePort } from '../../cluster/free-port.ts';
 
 /*
  * A small SAML 2.0 identity provider for tests, signing with a test key (openssl makes the key and a

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../free-port.ts';
+import { freePort } from '../../cluster/free-port.ts';
 
 export type TestIdp = {
   issuer: string;

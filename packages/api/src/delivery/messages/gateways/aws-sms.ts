@@ -1,5 +1,5 @@
 import type { PinpointSMSVoiceV2Client, PinpointSMSVoiceV2ClientConfig } from '@aws-sdk/client-pinpoint-sms-voice-v2';
-import { e164Or, type Gateway, GatewayError, retryableStatus, SEND_TIMEOUT_MS } from '../gateway.ts';
+import { e164Or, type Gateway, GatewayError, retryableStatus, SEND_TIMEOUT_MS } from './gateway.ts';
 
 export type AwsSmsOptions = {
   region: string;

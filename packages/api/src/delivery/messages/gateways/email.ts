@@ -1,5 +1,5 @@
 import type { Mailer } from '../../../mail/mailer.ts';
-import { type Gateway, GatewayError } from '../gateway.ts';
+import { type Gateway, GatewayError } from './gateway.ts';
 
 /** The Message-ID an outbox email goes out with: ours, so it is known before the server answers. */
 export const emailMessageId = (reference: string) => `<${reference}@messages.medlocker>`;

@@ -1,8 +1,8 @@
-import type { Config } from '../../../config.ts';
+import type { Config } from '../../../config/config.ts';
 import { localMailboxOf, type Mailer } from '../../../mail/mailer.ts';
-import type { Gateway, ProviderName } from '../gateway.ts';
 import { awsSmsGateway } from './aws-sms.ts';
 import { emailGateway } from './email.ts';
+import type { Gateway, ProviderName } from './gateway.ts';
 import { messageBirdGateway } from './messagebird.ts';
 import { smsWorksGateway } from './smsworks.ts';
 import { whatsAppGateway } from './whatsapp.ts';

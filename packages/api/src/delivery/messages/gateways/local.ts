@@ -1,4 +1,4 @@
-import type { Gateway } from '../gateway.ts';
+import type { Gateway } from './gateway.ts';
 
 /**
  * The development gateway (DESIGN.md: "a dev gateway that records to the outbox"): used outside

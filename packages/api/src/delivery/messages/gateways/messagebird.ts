@@ -1,4 +1,4 @@
-import { e164Or, type Gateway, GatewayError, postJson } from '../gateway.ts';
+import { e164Or, type Gateway, GatewayError, postJson } from './gateway.ts';
 
 /**
  * MessageBird (Bird): `POST {apiUrl}/messages` with `Authorization: AccessKey <key>`; recipients in

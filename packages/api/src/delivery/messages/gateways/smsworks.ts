@@ -1,4 +1,4 @@
-import { e164Or, type Gateway, GatewayError, postJson } from '../gateway.ts';
+import { e164Or, type Gateway, GatewayError, postJson } from './gateway.ts';
 
 /**
  * The SMS Works: `POST {apiUrl}/v1/message/send` with the account's JWT as the Authorization header;

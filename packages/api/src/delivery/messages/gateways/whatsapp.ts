@@ -1,4 +1,4 @@
-import { e164Or, type Gateway, GatewayError, postJson } from '../gateway.ts';
+import { e164Or, type Gateway, GatewayError, postJson } from './gateway.ts';
 
 /**
  * The approved template every business-initiated WhatsApp message goes out as: Meta only lets a

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { version } from '../package.json' with { type: 'json' };
+import { version } from '../../package.json' with { type: 'json' };
 
 export type BuildInfo = { version: string; commit: string };
 

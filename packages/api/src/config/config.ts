@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import proxyaddr from 'proxy-addr';
+import { KeyRing } from '../secrets/key-ring.ts';
 import { ConfigError, type Env, invalid, readEnv } from './config-env.ts';
-import { KeyRing } from './secrets/key-ring.ts';
 
 export { SECRET_VARIABLES } from './config-env.ts';
 export { ConfigError };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
+import { KeyRing, ringOf } from '../secrets/key-ring.ts';
 import { ConfigError, DEV_ADMIN_PASSWORD, DEV_SECRETS_SEED, loadConfig } from './config.ts';
-import { KeyRing, ringOf } from './secrets/key-ring.ts';
 
 describe('configuration', () => {
   it('defaults to port 3000, PGlite in ./data and the printed development admin password', () => {

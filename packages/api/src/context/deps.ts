@@ -1,10 +1,10 @@
 import type { Database, DbKind, PoolStats } from '@medlocker/db';
 import type { Kysely } from 'kysely';
+import type { Config } from '../config/config.ts';
+import type { LiveHub } from '../live/live.ts';
+import type { Logger } from '../log/logger.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import type { AuthPort } from './actor.ts';
-import type { Config } from './config.ts';
-import type { LiveHub } from './live/live.ts';
-import type { Logger } from './log/logger.ts';
-import type { Mailer } from './mail/mailer.ts';
 
 /** Everything the app needs from outside, injected so tests can swap any part. */
 export type AppDeps = {
