@@ -49,6 +49,26 @@ const MAX_BODY_BYTES = 1_000_000; // a logo data URL (256 KB) is the largest thi
  * the body checked as JSON, the caller's access checked, the input validated (and normalised) by
  * core's schema, and — outside production — the output checked against the contract too.
  */
+/** What a service may do with the HTTP exchange: its cookies and headers (sessions, downloads). */
+function httpExchange(request: Request, set: { headers: Record<string, unknown> }, secure: boolean): HttpExchange {
+  const cookies: string[] = [];
+  return {
+    secure,
+    request,
+    setCookie: (cookieName, value, options) => {
+      cookies.push(serializeCookie(cookieName, value, secure, options));
+      set.headers['set-cookie'] = cookies as unknown as string;
+    },
+    clearCookie: (cookieName, options) => {
+      cookies.push(serializeCookie(cookieName, '', secure, { ...options, maxAgeSeconds: 0 }));
+      set.headers['set-cookie'] = cookies as unknown as string;
+    },
+    setHeader: (headerName, value) => {
+      set.headers[headerName.toLowerCase()] = value;
+    },
+  };
+}
+
 export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Partial<Handlers<Contract[N]>>) {
   const area = contract[name] as Record<string, Method>;
   // An area's methods may be served from more than one module (auth's device pairing lives with the
@@ -99,22 +119,7 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
           throw new AppError('VALIDATION', input.summary, fieldErrorsOf(input));
         }
         await enforceScope(deps.db, def.access, caller, input);
-        const cookies: string[] = [];
-        const http: HttpExchange = {
-          secure: meta.secure,
-          request,
-          setCookie: (cookieName, value, options) => {
-            cookies.push(serializeCookie(cookieName, value, meta.secure, options));
-            set.headers['set-cookie'] = cookies as unknown as string;
-          },
-          clearCookie: (cookieName, options) => {
-            cookies.push(serializeCookie(cookieName, '', meta.secure, { ...options, maxAgeSeconds: 0 }));
-            set.headers['set-cookie'] = cookies as unknown as string;
-          },
-          setHeader: (headerName, value) => {
-            set.headers[headerName.toLowerCase()] = value;
-          },
-        };
+        const http = httpExchange(request, set, meta.secure);
         const result = await handler(deps, actor, input, http);
         if (!deps.config.production) {
           const checked = def.output(result);
