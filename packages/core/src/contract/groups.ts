@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { Group } from '../business/group.ts';
 import { ArchivedStamp } from '../stamps.ts';
-import { Required, RequiredLine } from '../validation/general.ts';
+import { RequiredLine } from '../validation/general.ts';
 import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
 import { infoPageSize, logoMethods, OptionalEmail, OptionalLine, OptionalPostcode } from './businesses.ts';
 import { defineArea, staff, supportOnly } from './define.ts';

@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { IntegrationClient } from '../settings/integration-client.ts';
-import { Bool, Email, integerInRange, Required, RequiredLine } from '../validation/general.ts';
+import { Bool, Email, integerInRange, RequiredLine } from '../validation/general.ts';
 import { reject, textInput } from '../validation/rule.ts';
 import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';

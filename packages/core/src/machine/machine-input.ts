@@ -1,7 +1,6 @@
 import { type } from 'arktype';
-import { validationMessage } from '../validation/catalogue.ts';
-import { Bool, PositiveInteger, Required, RequiredLine, text } from '../validation/general.ts';
-import { atMostLength, fail } from '../validation/rule.ts';
+import { Bool, positiveIntegerUpTo, RequiredLine, text } from '../validation/general.ts';
+import { atMostLength } from '../validation/rule.ts';
 
 /** The longest machine name, counted after trimming. */
 export const machineNameMaxLength = 100;
@@ -24,9 +23,7 @@ export const MachineInput = type({
   name: atMostLength(2 * machineNameMaxLength, RequiredLine)
     .pipe((s) => s.trim())
     .to(text({ max: machineNameMaxLength })),
-  numberOfSlots: PositiveInteger.pipe((n, ctx) =>
-    n <= machineSlotsMax ? n : fail(ctx, 'INVALID_RANGE', validationMessage.range(1, machineSlotsMax)),
-  ),
+  numberOfSlots: positiveIntegerUpTo(machineSlotsMax),
   'paymentsEnabled?': Bool,
 });
 export type MachineInput = typeof MachineInput.inferIn;

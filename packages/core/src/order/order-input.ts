@@ -1,8 +1,6 @@
 import { type } from 'arktype';
 import { Charge } from '../money/charge.ts';
-import { validationMessage } from '../validation/catalogue.ts';
-import { PositiveInteger, Required } from '../validation/general.ts';
-import { fail } from '../validation/rule.ts';
+import { positiveIntegerUpTo, Required } from '../validation/general.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { maxCollectionWindowDays } from './transitions.ts';
 
@@ -13,9 +11,7 @@ export const Barcode = upTo(stringLimits.barcode, Required);
  * A collection window in days: SPEC §5's positive whole number, and at most 90 (a longer one is a typo,
  * and a bag left that long in a locker is a pharmacy's problem, not a feature).
  */
-export const CollectionWindow = PositiveInteger.pipe((n, ctx) =>
-  n <= maxCollectionWindowDays ? n : fail(ctx, 'INVALID_RANGE', validationMessage.range(1, maxCollectionWindowDays)),
-);
+export const CollectionWindow = positiveIntegerUpTo(maxCollectionWindowDays);
 
 /** Why staff cancel an order or reveal its PIN: required, at most 500 characters. */
 export const OrderReason = upTo(stringLimits.reason, Required);

@@ -243,7 +243,7 @@ export const integerAtLeast = (min: number, max: number) =>
 
 /** SPEC §5 positive integer, and at most `max` (`Invalid range, value must be an integer between 1 and M`). */
 export const positiveIntegerUpTo = (max: number) =>
-  PositiveInteger.narrow((n, ctx) => n <= max || reject(ctx, 'INVALID_RANGE', validationMessage.range(1, max)));
+  PositiveInteger.pipe((n, ctx) => (n <= max ? n : fail(ctx, 'INVALID_RANGE', validationMessage.range(1, max))));
 
 /** SPEC §5 minimum integer ('Invalid minimum integer, value cannot be smaller than N'). */
 export const minimumInteger = (min: number) =>
