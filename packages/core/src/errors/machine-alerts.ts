@@ -46,6 +46,8 @@ export const machineAlerts = {
   // Beyond SPEC §8's list: the product also raises these when a locker goes silent and comes back.
   MP_0006: { name: 'MachineOffline', level: 'warn' },
   MP_0007: { name: 'MachineOnline', level: 'info' },
+  // Raised when wrong PINs at a keypad pass the keypad rule's alert count (docs/decisions/orders.md).
+  MP_0008: { name: 'PinGuessing', level: 'warn' },
 } as const satisfies Record<string, { name: string; level: Level }>;
 
 export type MachineAlertCode = keyof typeof machineAlerts;

@@ -107,15 +107,20 @@ export const recordPinOutcome = (
     .selectNoFrom([fastCommit])
     .execute();
 
-/** Wrong PINs at a machine after `since` (lock-outs are not counted again), oldest first. */
-export const wrongPinTimes = async (db: Db, machineId: string, since: number): Promise<number[]> =>
-  (
-    await db
-      .selectFrom('pin_attempts')
-      .select('created')
-      .where('machine_id', '=', machineId)
-      .where('created', '>', since)
-      .where('outcome', '=', 'wrong')
-      .orderBy('created')
-      .execute()
-  ).map((r) => Number(r.created));
+/**
+ * The times of the wrong PINs at a machine after `since` that came before the try `attemptId` (by time,
+ * then id), oldest first. Tries not yet checked are still 'wrong'; lock-outs are not counted again.
+ */
+export async function wrongPinsBefore(db: Db, machineId: string, attemptId: string, since: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('pin_attempts')
+    .select(['id', 'created'])
+    .where('machine_id', '=', machineId)
+    .where('created', '>', since)
+    .where('outcome', '=', 'wrong')
+    .orderBy('created')
+    .orderBy('id')
+    .execute();
+  const own = rows.findIndex((r) => r.id === attemptId);
+  return (own === -1 ? rows : rows.slice(0, own)).map((r) => Number(r.created));
+}

@@ -1,6 +1,8 @@
 import { AppError, isOrderExpired } from '@medlocker/core';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import { alertPinGuessing } from '../machines/index.ts';
+import { keypadRule, keypadWait } from './keypad.ts';
 import {
   insertPinAttempt,
   liveOrderByPin,
@@ -9,7 +11,7 @@ import {
   setBagOrder,
   setPinAttemptOutcome,
   waitingBag,
-  wrongPinTimes,
+  wrongPinsBefore,
 } from './locker-repository.ts';
 import { queueOrderMessage, readyMessageKey } from './messages.ts';
 import { eventRow, moveOrder, publishOrder } from './moves.ts';
@@ -33,9 +35,6 @@ import {
 type LockerActor = Extract<Actor, { kind: 'locker' }>;
 
 const DAY_MS = 86_400_000;
-
-/** Wrong PINs allowed at one machine in the window; one more locks the keypad until the oldest ages out. */
-export const pinLimits = { wrongPerMachine: 10, windowMs: 10 * 60_000 } as const;
 
 type LoadMachine = NonNullable<Awaited<ReturnType<typeof findMachineForOrder>>>;
 
@@ -292,6 +291,14 @@ export async function loadWaitingBag(
   );
 }
 
+/** A wrong PIN (its try stays recorded as wrong); the one that reaches the alert count tells staff. */
+async function wrongPin(deps: AppDeps, machineId: string, wrongInWindow: number): Promise<VerifyPinAnswer> {
+  if (wrongInWindow === keypadRule.alertAt) {
+    await alertPinGuessing(deps, machineId, { count: wrongInWindow, windowMinutes: keypadRule.windowMs / 60_000 });
+  }
+  return { status: 'Invalid' };
+}
+
 export type VerifyPinAnswer =
   | { status: 'Accepted'; bagId: string; barcode: string; location: string }
   | { status: 'Invalid' | 'Expired' | 'PaymentRequired' | 'Held' }
@@ -299,9 +306,9 @@ export type VerifyPinAnswer =
 
 /**
  * A PIN typed at a locker. The try is recorded (as wrong) before it is checked, so concurrent tries
- * cannot slip past the limit; then it gets its real outcome. More than `pinLimits.wrongPerMachine` wrong
- * PINs at a machine within the window lock its keypad until the oldest ages out: a wrong PIN names no
- * order, so the limit is the machine's. An accepted PIN names the slot that holds the order's bag.
+ * cannot slip past the keypad rule (keypad.ts: a few free wrong PINs, then a doubling wait before each
+ * try, up to two minutes; staff told when wrong PINs pile up); then it gets its real outcome. A wrong
+ * PIN names no order, so the rule is the machine's. An accepted PIN names the slot holding the bag.
  */
 export async function verifyPin(deps: AppDeps, actor: LockerActor, pin: string): Promise<VerifyPinAnswer> {
   const now = deps.now();
@@ -315,18 +322,19 @@ export async function verifyPin(deps: AppDeps, actor: LockerActor, pin: string):
     created: now,
   });
   // Both reads after the try is committed (the count must see it), side by side: one round trip's wait.
-  const [wrong, found] = await Promise.all([
-    wrongPinTimes(deps.db, actor.machineId, now - pinLimits.windowMs),
+  const [wrongBefore, found] = await Promise.all([
+    wrongPinsBefore(deps.db, actor.machineId, attemptId, now - keypadRule.windowMs),
     liveOrderByPin(deps.db, actor.machineId, pinLookups(deps.config.secretsKey, pin)),
   ]);
-  if (wrong.length > pinLimits.wrongPerMachine) {
+  const wait = keypadWait(wrongBefore, now);
+  if (wait > 0) {
+    // Refused unchecked, and not a wrong PIN: it adds nothing to the next patient's wait.
     await setPinAttemptOutcome(deps.db, attemptId, 'lockedOut', null);
-    const oldest = wrong[wrong.length - pinLimits.wrongPerMachine - 1] ?? now;
-    return { status: 'LockedOut', retryAfter: Math.max(1, Math.ceil((oldest + pinLimits.windowMs - now) / 1000)) };
+    return { status: 'LockedOut', retryAfter: Math.ceil(wait / 1000) };
   }
   const order = found?.order;
   const bag = order?.status === 'loaded' ? found?.bag : undefined;
-  if (!order || !bag || bag.location === null) return { status: 'Invalid' };
+  if (!order || !bag || bag.location === null) return wrongPin(deps, actor.machineId, wrongBefore.length + 1);
   const expired = isOrderExpired(
     { status: order.status, expiresAt: order.expires_at === null ? null : Number(order.expires_at) },
     now,

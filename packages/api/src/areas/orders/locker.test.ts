@@ -3,7 +3,7 @@ import { describeApi } from '../../testing/api.ts';
 import { asSupport, lockerEvents, type TestLocker, withBootedLocker, withTestAuth } from '../../testing/hub.ts';
 import { testPatient } from '../../testing/patients.ts';
 import { recordExpiredOrders } from './expiry.ts';
-import { pinLimits } from './locker-service.ts';
+import { keypadRule } from './keypad.ts';
 
 const DAY = 86_400_000;
 
@@ -95,26 +95,75 @@ describeApi(
       });
     }, 30_000);
 
-    it('locks the keypad after too many wrong PINs at a machine, and opens it once they age out', async () => {
+    it('slows a burst of wrong PINs instead of locking the keypad: the next patient waits seconds, not ten minutes', async () => {
       await withBootedLocker(t, async ({ locker }) => {
         const o = await newOrder('RX-3');
         await locker.call('BagLoaded', event({ barcode: 'RX-3', location: 'C1' }));
         const pin = await pinOf(o.id);
         const wrong = pin === '99999999' ? '99999998' : '99999999';
-        const answers = await Promise.all(
-          Array.from({ length: pinLimits.wrongPerMachine + 3 }, () => verify(locker, wrong)),
-        );
-        expect(answers.filter((a) => a.status === 'Invalid')).toHaveLength(pinLimits.wrongPerMachine);
-        expect(answers.filter((a) => a.status === 'LockedOut')).toHaveLength(3);
-        const locked = await verify(locker, pin);
-        expect(locked).toMatchObject({ status: 'LockedOut' });
-        expect(locked.retryAfter).toBeGreaterThan(0);
-        t.advance(pinLimits.windowMs);
+        // Sent at once: only the free tries are checked; every other waits its turn.
+        const answers = await Promise.all(Array.from({ length: 13 }, () => verify(locker, wrong)));
+        expect(answers.filter((a) => a.status === 'Invalid')).toHaveLength(keypadRule.freeTries);
+        expect(answers.filter((a) => a.status === 'LockedOut')).toHaveLength(13 - keypadRule.freeTries);
+        // The patient who comes next waits the first delay only.
+        const waiting = await verify(locker, pin);
+        expect(waiting).toEqual({ status: 'LockedOut', retryAfter: keypadRule.firstDelayMs / 1000 });
+        t.advance(keypadRule.firstDelayMs);
         expect(await verify(locker, pin)).toMatchObject({ status: 'Accepted' });
         const tries = await t.db.selectFrom('pin_attempts').select('outcome').execute();
-        expect(tries).toHaveLength(pinLimits.wrongPerMachine + 5);
+        expect(tries).toHaveLength(15);
+        expect(tries.filter((r) => r.outcome === 'wrong')).toHaveLength(keypadRule.freeTries);
       });
     }, 30_000);
+
+    it('makes a guesser wait twice as long each time, never more than two minutes, and tells staff once', async () => {
+      await withBootedLocker(t, async ({ locker, machine }) => {
+        await t.db
+          .updateTable('businesses')
+          .set({ notification_emails: ['alerts@pharmacy.test'] })
+          .execute();
+        const o = await newOrder('RX-4');
+        await locker.call('BagLoaded', event({ barcode: 'RX-4', location: 'C2' }));
+        const pin = await pinOf(o.id);
+        const wrong = pin === '99999999' ? '99999998' : '99999999';
+        const waits: number[] = [];
+        for (let tried = 0; tried < 15; ) {
+          const answer = await verify(locker, wrong);
+          if (answer.status === 'LockedOut') {
+            waits.push(answer.retryAfter ?? 0);
+            t.advance((answer.retryAfter ?? 0) * 1000);
+          } else {
+            expect(answer).toEqual({ status: 'Invalid' });
+            tried++;
+          }
+        }
+        expect(waits).toEqual([5, 10, 20, 40, 80, 120, 120, 120, 120, 120]);
+        const alerts = await t.db.selectFrom('notifications').select(['title', 'body', 'level']).execute();
+        expect(alerts).toEqual([
+          {
+            title: 'Possible PIN guessing: Locker 1',
+            body: expect.stringContaining('10 wrong PINs have been typed at Locker 1'),
+            level: 'warn',
+          },
+        ]);
+        const events = await t.db
+          .selectFrom('machine_events')
+          .select('code')
+          .where('machine_id', '=', machine.id)
+          .execute();
+        expect(events.filter((e) => e.code === 'MP_0008')).toHaveLength(1);
+        const mail = await t.db.selectFrom('message_outbox').select(['recipient', 'template_key']).execute();
+        expect(mail.filter((m) => m.template_key === 'alarm.MP_0008')).toEqual([
+          { recipient: 'alerts@pharmacy.test', template_key: 'alarm.MP_0008' },
+        ]);
+        // The patient after them: at most the ceiling, then their PIN opens the slot.
+        const next = await verify(locker, pin);
+        expect(next.status).toBe('LockedOut');
+        expect(next.retryAfter).toBeLessThanOrEqual(keypadRule.maxDelayMs / 1000);
+        t.advance((next.retryAfter ?? 0) * 1000);
+        expect(await verify(locker, pin)).toMatchObject({ status: 'Accepted', location: 'C2' });
+      });
+    }, 60_000);
 
     it('matches a bag loaded before its order existed when the order is created', async () => {
       await withBootedLocker(t, async ({ locker, machine }) => {
