@@ -578,6 +578,7 @@ export type PatientVerificationsTable = {
   first_send_at: number | null;
   last_send_at: number | null;
   updated: number;
+  spent_code_hash: string | null;
 };
 
 export type PatientsTable = {

@@ -157,11 +157,19 @@ async function confirmMobileCode(
     row.codeExpiresAt !== null &&
     now < row.codeExpiresAt &&
     sameHash(mobileHash(actor.patientId, mobile, code.trim()), row.codeHash);
+  // A right code that lost the race to another tap finds the mobile verified: that is its answer too.
+  const verifiedMeanwhile = async () => {
+    const mobiles = await mobilesOf(deps.db, actor);
+    return mobiles.find((m) => m.mobileNumber === mobile)?.verified ? { mobiles, added: false } : undefined;
+  };
   if (!row || !right) {
+    const meanwhile = row?.verifiedAt != null ? await verifiedMeanwhile() : undefined;
+    if (meanwhile) return meanwhile;
     const message = 'That code is wrong or has expired: check it, or ask for a new one';
     throw new AppError('VALIDATION', message, [{ path: 'code', id: 'IDENTITY_NOT_CONFIRMED', message }]);
   }
-  await markMobileVerified(deps.db, row.id, now);
+  if (!(await markMobileVerified(deps.db, row.id, now)))
+    return { mobiles: await mobilesOf(deps.db, actor), added: false };
   await audit(deps.db, deps, actor, {
     action: 'patient.mobile.add',
     entityType: 'patient',

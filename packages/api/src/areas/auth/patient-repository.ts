@@ -95,6 +95,20 @@ export async function reserveTry(
   return { allowed: row.failures <= max, failures: row.failures, lockedUntil };
 }
 
+/** A try that was not a wrong answer after all (a right code someone else spent first): it counts for nothing. */
+export const returnTry = (db: Db, orderId: string, now: number) =>
+  db
+    .updateTable('patient_verifications')
+    .set((eb) => ({
+      failures: sql<number>`greatest(${eb.ref('failures')} - 1, 0)`,
+      locked_until: sql<
+        number | null
+      >`case when ${eb.ref('failures')} - 1 < ${patientAuthPolicy.maxWrongTries} then null else ${eb.ref('locked_until')} end`,
+      updated: now,
+    }))
+    .where('order_id', '=', orderId)
+    .execute();
+
 /** A right answer: the link's count starts again. */
 export const clearWrongTries = (db: Db, orderId: string, now: number) =>
   db
@@ -109,6 +123,8 @@ export type Verification = {
   lockedUntil: number | null;
   codeHash: string | null;
   codeExpiresAt: number | null;
+  /** The code last spent, until `codeExpiresAt`: sent again, it is "already used", not a wrong try. */
+  spentCodeHash: string | null;
   codeSends: number;
   firstSendAt: number | null;
   lastSendAt: number | null;
@@ -121,6 +137,7 @@ const toVerification = (row: Selectable<Database['patient_verifications']>): Ver
   lockedUntil: ms(row.locked_until),
   codeHash: row.code_hash,
   codeExpiresAt: ms(row.code_expires_at),
+  spentCodeHash: row.spent_code_hash,
   codeSends: row.code_sends,
   firstSendAt: ms(row.first_send_at),
   lastSendAt: ms(row.last_send_at),
@@ -161,6 +178,7 @@ export const setCode = (
     .set({
       code_hash: set.codeHash,
       code_expires_at: set.expiresAt,
+      spent_code_hash: null,
       code_sends: set.sends,
       first_send_at: set.firstSendAt,
       last_send_at: set.now,
@@ -169,11 +187,14 @@ export const setCode = (
     .where('order_id', '=', orderId)
     .execute();
 
-/** A code is used once: spent by the right answer; false when a concurrent answer spent it first. */
+/**
+ * A code is used once: spent by the right answer, kept as the spent one until it would have expired;
+ * false when a concurrent answer spent it first.
+ */
 export const spendCode = async (db: Db, orderId: string, codeHash: string, now: number): Promise<boolean> =>
   (await db
     .updateTable('patient_verifications')
-    .set({ code_hash: null, code_expires_at: null, updated: now })
+    .set({ code_hash: null, spent_code_hash: codeHash, updated: now })
     .where('order_id', '=', orderId)
     .where('code_hash', '=', codeHash)
     .returning('order_id')
@@ -286,12 +307,15 @@ export const takeMobileCodeTry = async (
   return row && toAddedMobile(row);
 };
 
-export const markMobileVerified = (db: Db, id: string, now: number) =>
-  db
+/** Verifies an added mobile; false when a concurrent right answer verified it first. */
+export const markMobileVerified = async (db: Db, id: string, now: number): Promise<boolean> =>
+  (await db
     .updateTable('patient_mobiles')
     .set({ verified_at: now, code_hash: null, code_expires_at: null, code_attempts: 0, updated: now })
     .where('id', '=', id)
-    .execute();
+    .where('verified_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst()) !== undefined;
 
 export const deletePatientMobile = (db: Db, patientId: string, mobile: string) =>
   db.deleteFrom('patient_mobiles').where('patient_id', '=', patientId).where('mobile', '=', mobile).executeTakeFirst();

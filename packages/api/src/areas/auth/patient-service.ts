@@ -27,6 +27,7 @@ import {
   lockVerification,
   type OrderPatient,
   reserveTry,
+  returnTry,
   setCode,
   spendCode,
   type Verification,
@@ -275,23 +276,37 @@ function countSend(row: Verification, now: number): { sends: number; windowStart
   return { sends, windowStart };
 }
 
-/** The texted code: a session when it is the order's current one, unexpired, for the mobile on record. */
+/**
+ * The texted code: a session when it is the order's current one, unexpired, for the mobile on record.
+ * A right code that another answer spent first (two taps, two tabs) is what it is: not a wrong try,
+ * and answered "already used" (a code opens one session).
+ */
 export async function verifySmsCode(deps: AppDeps, actor: Actor, input: In<'verifySmsCode'>): Promise<Proven> {
   const giveBack = await takeAddress(deps, actor, 'tries', input.orderId);
   const found = await orderPatient(deps, input.orderId);
   const now = deps.now();
   const failures = await takeTry(deps, actor, found.orderId, found.businessId, now, giveBack);
   const row = await findVerification(deps.db, found.orderId);
-  const right =
-    row?.codeHash != null &&
-    row.codeExpiresAt !== null &&
-    now < row.codeExpiresAt &&
-    sameHash(codeHash(found, input.code.trim()), row.codeHash);
-  if (!right || !(await spendCode(deps.db, found.orderId, row.codeHash as string, now))) {
-    return refuse(deps, actor, found, 'code', failures);
+  const hash = codeHash(found, input.code.trim());
+  const live = row?.codeExpiresAt != null && now < row.codeExpiresAt;
+  if (live && row?.codeHash != null && sameHash(hash, row.codeHash)) {
+    if (await spendCode(deps.db, found.orderId, row.codeHash, now)) {
+      await giveBack();
+      return startSession(deps, actor, found, 'sms', now);
+    }
+    return codeUsed(deps, found.orderId, now, giveBack);
   }
+  if (live && row?.spentCodeHash != null && sameHash(hash, row.spentCodeHash)) {
+    return codeUsed(deps, found.orderId, now, giveBack);
+  }
+  return refuse(deps, actor, found, 'code', failures);
+}
+
+async function codeUsed(deps: AppDeps, orderId: string, now: number, giveBack: GiveBack): Promise<never> {
+  await returnTry(deps.db, orderId, now);
   await giveBack();
-  return startSession(deps, actor, found, 'sms', now);
+  const message = 'That code has already been used. If this page has not opened your order, ask for a new code.';
+  throw new AppError('CONFLICT', message, [{ path: 'code', id: 'CODE_USED', message }]);
 }
 
 /** The current session, as the patient page reads it. */

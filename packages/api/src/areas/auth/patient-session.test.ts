@@ -10,6 +10,7 @@ import { createOrder } from '../orders/create.ts';
 
 const MINUTE = 60_000;
 const DOB = '1980-01-02'; // testPatient's
+const usedCode = 'That code has already been used. If this page has not opened your order, ask for a new code.';
 
 /** The patient cookie a response set, as a request sends it back. */
 function patientCookie(headers: Headers): string {
@@ -179,7 +180,21 @@ describeApi(
       expect(ok.status).toBe(200);
       const cookie = patientCookie(ok.headers);
       expect((await t.call('patientOrders', 'get', { orderId }, { cookie })).status).toBe(200);
-      expect((await t.call('auth', 'verifySmsCode', { orderId, code })).status).toBe(400);
+      const again = await t.call('auth', 'verifySmsCode', { orderId, code });
+      expect([again.status, again.body.error.message]).toEqual([409, usedCode]);
+    });
+
+    it('counts right codes sent at once as right: one session, the others told it is used, no try lost', async () => {
+      const { orderId, mobile } = await estate();
+      await t.call('auth', 'verifySms', { orderId });
+      const code = await textedCode(t, mobile);
+      const answers = await Promise.all(
+        Array.from({ length: 3 }, () => t.call('auth', 'verifySmsCode', { orderId, code })),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+      for (const lost of answers.filter((a) => a.status === 409)) expect(lost.body.error.message).toBe(usedCode);
+      const wrong = await t.call('auth', 'verifySmsCode', { orderId, code: code === '000000' ? '000001' : '000000' });
+      expect(wrong.body.error.message).toContain('You have 4 tries left');
     });
 
     it('refuses a code after 10 minutes, and texts at most one a minute and five an hour', async () => {
@@ -329,6 +344,19 @@ describeApi(
       expect(link.body.mobileEndings).toEqual([onRecord.slice(-3), '456']);
       const viaNew = await codeTo(NEW, 'patientVerifyCode');
       expect((await t.call('auth', 'verifySmsCode', { orderId, code: viaNew })).status).toBe(200);
+    });
+
+    it('confirms an added mobile once when its right code is sent several times at once', async () => {
+      const { as } = await signedIn();
+      await t.call('auth', 'addPatientMobile', { mobileNumber: NEW }, as);
+      const code = await codeTo(NEW, 'patientMobileCode');
+      const answers = await Promise.all(
+        Array.from({ length: 3 }, () => t.call('auth', 'addPatientMobile', { mobileNumber: NEW, code }, as)),
+      );
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+      expect(answers.filter((a) => a.body.added)).toHaveLength(1);
+      for (const a of answers)
+        expect(a.body.mobiles[1]).toEqual({ mobileNumber: NEW, onRecord: false, verified: true });
     });
 
     it('spends an added mobile’s code after 5 wrong tries, refuses removing the one on record, removes an added one', async () => {
