@@ -246,7 +246,7 @@ export async function getIntegrationPatient(
   input: { id: string },
 ): Promise<{ patient: IntegrationPatient }> {
   const row = await findPatient(deps.db, input.id);
-  if (!row || row.business_id !== actor.businessId) throw new AppError('NOT_FOUND', `Patient ${input.id} not found`);
+  if (!row || row.businessId !== actor.businessId) throw new AppError('NOT_FOUND', `Patient ${input.id} not found`);
   const { patient } = await patients.get(deps, actor, { id: input.id });
   return { patient: toIntegrationPatient(patient) };
 }
