@@ -1,6 +1,7 @@
 import { type OrderStatus, WEBHOOK_TEST_EVENT } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { type StoredOrder, toStoredOrder } from '../areas/orders/index.ts';
 
 /*
  * The integration API's SQL (issue 20): bearer tokens, the per-client request window, idempotency keys,
@@ -9,7 +10,6 @@ import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 type EventRow = Selectable<Database['integration_events']>;
-type OrderRow = Selectable<Database['orders']>;
 type MachineRow = Selectable<Database['machines']>;
 
 // ── clients and tokens ────────────────────────────────────────────────────────────────────────
@@ -195,7 +195,7 @@ export type IntegrationOrderFilter = {
 };
 
 /** A business's orders, newest first (ids are time-ordered), `limit` of them, keyset-paged on the id. */
-export function listOrderRowsFiltered(db: Db, q: IntegrationOrderFilter): Promise<OrderRow[]> {
+export async function listOrdersFiltered(db: Db, q: IntegrationOrderFilter): Promise<StoredOrder[]> {
   let query = db.selectFrom('orders').selectAll().where('business_id', '=', q.businessId);
   if (q.status !== undefined) query = query.where('status', '=', q.status);
   if (q.patientId !== undefined) query = query.where('patient_id', '=', q.patientId);
@@ -203,7 +203,7 @@ export function listOrderRowsFiltered(db: Db, q: IntegrationOrderFilter): Promis
   if (q.createdFrom !== undefined) query = query.where('created', '>=', q.createdFrom);
   if (q.createdTo !== undefined) query = query.where('created', '<', q.createdTo);
   if (q.before !== undefined) query = query.where('id', '<', q.before);
-  return query.orderBy('id', 'desc').limit(q.limit).execute();
+  return (await query.orderBy('id', 'desc').limit(q.limit).execute()).map(toStoredOrder);
 }
 
 /** The current patient of a business with this display id (the unique index holds at most one). */

@@ -36,7 +36,7 @@ import {
   insertToken,
   listBusinessMachines,
   listFeedEvents,
-  listOrderRowsFiltered,
+  listOrdersFiltered,
   occupiedSlots,
   type Window,
 } from './repository.ts';
@@ -127,7 +127,7 @@ const orderNotFound = (id: string) => new AppError('NOT_FOUND', `No order with i
 /** An order of the actor's business; another business's is as unknown as one that does not exist. */
 async function ownOrder(deps: AppDeps, actor: IntegrationActor, id: string) {
   const row = await findOrder(deps.db, id);
-  if (!row || row.business_id !== actor.businessId) throw orderNotFound(id);
+  if (!row || row.businessId !== actor.businessId) throw orderNotFound(id);
   return row;
 }
 
@@ -168,7 +168,7 @@ export async function listIntegrationOrders(
   input: typeof IntegrationOrderQuery.infer,
 ): Promise<{ orders: IntegrationOrder[]; next: string | null }> {
   const limit = input.limit ?? DEFAULT_LIMIT;
-  const rows = await listOrderRowsFiltered(deps.db, {
+  const rows = await listOrdersFiltered(deps.db, {
     businessId: actor.businessId,
     status: input.status,
     patientId: input.patientId,
@@ -246,7 +246,7 @@ export async function getIntegrationPatient(
   input: { id: string },
 ): Promise<{ patient: IntegrationPatient }> {
   const row = await findPatient(deps.db, input.id);
-  if (!row || row.business_id !== actor.businessId) throw new AppError('NOT_FOUND', `Patient ${input.id} not found`);
+  if (!row || row.businessId !== actor.businessId) throw new AppError('NOT_FOUND', `Patient ${input.id} not found`);
   const { patient } = await patients.get(deps, actor, { id: input.id });
   return { patient: toIntegrationPatient(patient) };
 }

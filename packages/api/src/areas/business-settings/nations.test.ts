@@ -177,9 +177,9 @@ describeApi(
         },
       ]);
       const free = await create({});
-      expect(free).toMatchObject({ payment_status: 'not_required', prescription_charge: 0 });
+      expect(free).toMatchObject({ paymentStatus: 'not_required', prescriptionCharge: 0 });
       const retail = await create({ retailCharge: 350 });
-      expect(retail.payment_status).toBe('unpaid');
+      expect(retail.paymentStatus).toBe('unpaid');
 
       // A retail charge is not an NHS charge: an exemption cannot waive it.
       const declared = await refusal(

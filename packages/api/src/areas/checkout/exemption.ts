@@ -17,7 +17,7 @@ import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
-import { eventRow, findOrder, insertOrderEventRows, type OrderRow, publishOrder, toOrder } from '../orders/index.ts';
+import { eventRow, findOrder, insertOrderEventRows, publishOrder, type StoredOrder, toOrder } from '../orders/index.ts';
 import { type Db, lockOrder, settleOrderPayment } from './repository.ts';
 import { requireReach, requireUnpaidLiveOrder } from './rules.ts';
 
@@ -103,7 +103,7 @@ async function recordDeclaration(
   deps: AppDeps,
   actor: Actor,
   input: DeclareExemptionInput,
-  declared: OrderRow,
+  declared: StoredOrder,
   { nameOfDeclarant, hrtOnly, retail, now }: { nameOfDeclarant: string; hrtOnly: boolean; retail: number; now: number },
 ): Promise<void> {
   const label = exemptionCodeLabels[input.exemptionCode];

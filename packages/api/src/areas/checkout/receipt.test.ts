@@ -13,6 +13,7 @@ import {
   webhookAuth,
 } from '../../testing/checkout.ts';
 import { asSupport, withTestAuth } from '../../testing/hub.ts';
+import { toStoredOrder } from '../orders/mapping-repository.ts';
 import { pinOf } from '../orders/pin.ts';
 import { declareExemption } from './exemption.ts';
 import { completeJudoOrderPayment, createJudoPaymentSession } from './service.ts';
@@ -76,7 +77,7 @@ describeApi(
       ]) {
         expect(mail?.body).toContain(fact);
       }
-      const pin = pinOf(t.deps.config.secretsKey, row) ?? '';
+      const pin = pinOf(t.deps.config.secretsKey, toStoredOrder(row)) ?? '';
       expect(pin).toMatch(/^\d{8}$/);
       expect(mail?.body).not.toContain(pin);
       expect(mail?.body).not.toContain('${pin}');

@@ -1,6 +1,7 @@
 import type { PaymentAttemptStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
+import { type StoredOrder, toStoredOrder } from '../orders/index.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 type PaymentAttemptRow = Selectable<Database['payment_attempts']>;
@@ -85,30 +86,40 @@ export const listAttemptsOfOrder = async (db: Db, businessId: string, orderId: s
   ).map(toPaymentAttempt);
 
 /** The order, with its row lock held until the transaction ends (its payment is being settled). */
-export const lockOrder = (db: Db, id: string) =>
-  db.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+export const lockOrder = async (db: Db, id: string): Promise<StoredOrder | undefined> => {
+  const row = await db.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  return row && toStoredOrder(row);
+};
 
 /**
  * Settles an unpaid order's payment (paid, or an exemption declared), bumping its version; nothing when
  * it is no longer unpaid (undefined), so a payment is never recorded over another or over a declaration.
  */
-export const settleOrderPayment = (db: Db, id: string, set: Updateable<Database['orders']>) =>
-  db
+export const settleOrderPayment = async (
+  db: Db,
+  id: string,
+  set: Updateable<Database['orders']>,
+): Promise<StoredOrder | undefined> => {
+  const row = await db
     .updateTable('orders')
     .set({ ...set, sequence: sql`sequence + 1` })
     .where('id', '=', id)
     .where('payment_status', '=', 'unpaid')
     .returningAll()
     .executeTakeFirst();
+  return row && toStoredOrder(row);
+};
 
 /** Marks an order's receipt sent, bumping its version (consoles reload it). */
-export const markReceiptSent = (db: Db, id: string, now: number) =>
-  db
-    .updateTable('orders')
-    .set({ receipt_sent: true, updated: now, sequence: sql`sequence + 1` })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+export const markReceiptSent = async (db: Db, id: string, now: number): Promise<StoredOrder> =>
+  toStoredOrder(
+    await db
+      .updateTable('orders')
+      .set({ receipt_sent: true, updated: now, sequence: sql`sequence + 1` })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 
 /** How many receipts an order has had sent, and when the last one was (its RECEIPT_SENT events). */
 export async function receiptsSentOf(db: Db, businessId: string, orderId: string) {

@@ -13,7 +13,7 @@ import {
   refusal,
 } from '../../testing/checkout.ts';
 import { withTestAuth } from '../../testing/hub.ts';
-import { toOrder } from '../orders/repository.ts';
+import { toOrder, toStoredOrder } from '../orders/mapping-repository.ts';
 import { patientSummaryOf } from '../patient-orders/patient-service.ts';
 import { declareExemption } from './exemption.ts';
 import { sendReceipt } from './receipt.ts';
@@ -47,7 +47,8 @@ describeApi(
       onBehalfOfPatient: false,
       signature,
     });
-    const summary = async (orderId: string) => patientSummaryOf(toOrder(await orderRow(t, orderId)), t.deps.now());
+    const summary = async (orderId: string) =>
+      patientSummaryOf(toOrder(toStoredOrder(await orderRow(t, orderId))), t.deps.now());
 
     it('records the declaration and leaves the order unpaid for the retail charge alone', async () => {
       const { orderId, patient } = await both();

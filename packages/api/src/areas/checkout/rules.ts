@@ -1,6 +1,6 @@
 import { AppError, isOrderExpired, type Order, orderAmountDue } from '@medlocker/core';
 import type { Actor } from '../../context/actor.ts';
-import { type OrderRow, toOrder } from '../orders/index.ts';
+import { type StoredOrder, toOrder } from '../orders/index.ts';
 
 /*
  * Who may settle an order's charge, what it still owes, and whether it can be settled now: the checks
@@ -14,7 +14,7 @@ export const notFound = (id: string) => new AppError('NOT_FOUND', `No order with
  * business (support: any), the system (Judopay's webhook). Anyone else gets the same 404 as a missing
  * order, so an id never tells whether another patient's order exists.
  */
-export function requireReach(actor: Actor, order: OrderRow | undefined, id: string): OrderRow {
+export function requireReach(actor: Actor, order: StoredOrder | undefined, id: string): StoredOrder {
   if (!order) throw notFound(id);
   const { businessId, patientId } = toOrder(order);
   const ok =

@@ -4,7 +4,7 @@ import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import type { JudoReceipt } from '../../payments/judopay.ts';
-import { eventRow, insertOrderEventRows, type OrderRow, toOrder } from '../orders/index.ts';
+import { eventRow, insertOrderEventRows, type StoredOrder, toOrder } from '../orders/index.ts';
 import type { PaymentOutcome } from './judo.ts';
 import { type Db, lockOrder, type PaymentAttempt, settleOrderPayment, updatePaymentAttempt } from './repository.ts';
 import { amountDue, notFound } from './rules.ts';
@@ -21,7 +21,7 @@ export async function settle(
   attempt: PaymentAttempt,
   receipt: JudoReceipt,
   outcome: PaymentOutcome,
-): Promise<{ row: OrderRow }> {
+): Promise<{ row: StoredOrder }> {
   const now = deps.now();
   const amount = attempt.amount;
   const reason = outcome === 'succeeded' ? null : (receipt.message ?? receipt.result);
@@ -74,11 +74,11 @@ export async function settle(
 async function settleSuccess(
   tx: Db,
   deps: AppDeps,
-  current: OrderRow,
+  current: StoredOrder,
   receipt: JudoReceipt,
   amount: number,
   data: Record<string, unknown>,
-): Promise<{ row: OrderRow; events: TimelineEvent[] }> {
+): Promise<{ row: StoredOrder; events: TimelineEvent[] }> {
   // What the order owes now: less than when the payment started if an exemption was declared meanwhile
   // on an order with a retail charge too (the attempt still carries both charges).
   const order = toOrder(current);
@@ -160,7 +160,7 @@ export async function refuseScheme(
   attempt: PaymentAttempt,
   receipt: JudoReceipt,
   scheme: CardScheme,
-): Promise<{ row: OrderRow; outcome: 'declined' }> {
+): Promise<{ row: StoredOrder; outcome: 'declined' }> {
   const now = deps.now();
   const amount = attempt.amount;
   const name = cardSchemeNames[scheme];

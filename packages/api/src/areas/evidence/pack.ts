@@ -16,7 +16,7 @@ import { auditReads } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
-import { type OrderRow, toOrder } from '../orders/index.ts';
+import { type StoredOrder, toOrder } from '../orders/index.ts';
 import {
   enteringCodes,
   findMachineWithBusiness,
@@ -126,16 +126,16 @@ const shownBody = (body: string) =>
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholders as the outbox keeps them.
   body.replaceAll('${pin}', '[PIN]').replaceAll('${portal}', '[payment link]');
 
-export type BuiltPack = { pack: EvidencePack; orderRows: OrderRow[] };
+export type BuiltPack = { pack: EvidencePack; orderRows: StoredOrder[] };
 
 type Range = Awaited<ReturnType<typeof resolveRange>>;
 type EventRows = Awaited<ReturnType<typeof listEventsOfOrders>>;
 type MessageRows = Awaited<ReturnType<typeof listMessagesOfOrders>>;
 
 /** The orders in the machine during the range, each with its stay there, in the order they went in. */
-function affectedOrders(rows: OrderRow[], events: EventRows, r: Range): { row: OrderRow; stay: Stay }[] {
+function affectedOrders(rows: StoredOrder[], events: EventRows, r: Range): { row: StoredOrder; stay: Stay }[] {
   const eventsByOrder = groupBy(events, (e) => e.orderId);
-  const affected: { row: OrderRow; stay: Stay }[] = [];
+  const affected: { row: StoredOrder; stay: Stay }[] = [];
   for (const row of rows) {
     const stay = staysInMachine(eventsByOrder.get(row.id) ?? [], r.machineId).find(
       (s) => s.inAt <= r.to && (s.outAt === null || s.outAt >= r.from),
@@ -147,7 +147,7 @@ function affectedOrders(rows: OrderRow[], events: EventRows, r: Range): { row: O
 }
 
 /** An order as the pack shows it: its stay, whether it is live, its PIN hold and its messages. */
-function evidenceOrderOf(row: OrderRow, stay: Stay, messages: MessageRows, now: number): EvidenceOrder {
+function evidenceOrderOf(row: StoredOrder, stay: Stay, messages: MessageRows, now: number): EvidenceOrder {
   const order = toOrder(row);
   return {
     id: order.id,

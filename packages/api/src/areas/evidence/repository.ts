@@ -1,6 +1,6 @@
 import type { OrderEvent } from '@medlocker/core';
 import { sql } from 'kysely';
-import { type Db, type OrderRow, toOrderEvent } from '../orders/index.ts';
+import { type Db, type StoredOrder, toOrderEvent, toStoredOrder } from '../orders/index.ts';
 
 /*
  * The evidence pack's SQL (issue 21). Every query names the machine's business first: each table is
@@ -140,10 +140,12 @@ export async function listEventsOfOrders(db: Db, businessId: string, orderIds: s
   return rows.map(toOrderEvent);
 }
 
-export const listOrdersByIds = (db: Db, businessId: string, ids: string[]): Promise<OrderRow[]> =>
+export const listOrdersByIds = async (db: Db, businessId: string, ids: string[]): Promise<StoredOrder[]> =>
   ids.length === 0
-    ? Promise.resolve([])
-    : db.selectFrom('orders').selectAll().where('business_id', '=', businessId).where('id', 'in', ids).execute();
+    ? []
+    : (
+        await db.selectFrom('orders').selectAll().where('business_id', '=', businessId).where('id', 'in', ids).execute()
+      ).map(toStoredOrder);
 
 /** The messages queued for these orders, oldest first. */
 export const listMessagesOfOrders = (db: Db, businessId: string, orderIds: string[]) =>
@@ -182,27 +184,31 @@ export const listMachineAudit = (db: Db, r: PackRange) =>
     .execute();
 
 /** The rows to hold or release, locked in id order (two bulk holds never wait on each other in a circle). */
-export const lockOrders = (db: Db, ids: string[]) =>
-  db.selectFrom('orders').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
+export const lockOrders = async (db: Db, ids: string[]): Promise<StoredOrder[]> =>
+  (await db.selectFrom('orders').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute()).map(
+    toStoredOrder,
+  );
 
-export const setPinHold = (
+export const setPinHold = async (
   db: Db,
   id: string,
   hold: { at: number; by: string; display: string; reason: string } | null,
   now: number,
   updatedBy: string,
-) =>
-  db
-    .updateTable('orders')
-    .set({
-      pin_held_at: hold?.at ?? null,
-      pin_held_by: hold?.by ?? null,
-      pin_held_by_display: hold?.display ?? null,
-      pin_hold_reason: hold?.reason ?? null,
-      updated: now,
-      updated_by: updatedBy,
-      sequence: sql`sequence + 1`,
-    })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+): Promise<StoredOrder> =>
+  toStoredOrder(
+    await db
+      .updateTable('orders')
+      .set({
+        pin_held_at: hold?.at ?? null,
+        pin_held_by: hold?.by ?? null,
+        pin_held_by_display: hold?.display ?? null,
+        pin_hold_reason: hold?.reason ?? null,
+        updated: now,
+        updated_by: updatedBy,
+        sequence: sql`sequence + 1`,
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );

@@ -14,9 +14,9 @@ import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import {
   eventRow,
   insertOrderEventRows,
-  type OrderRow,
   publishOrder,
   queueOrderMessage,
+  type StoredOrder,
   toOrder,
 } from '../orders/index.ts';
 import { packFileName, packZip } from './file.ts';
@@ -62,13 +62,13 @@ export async function downloadEvidencePack(
   return { fileName: packFileName(pack), contentType: 'application/zip', data: Buffer.from(zip).toString('base64') };
 }
 
-const conflict = (row: OrderRow, why: string) =>
+const conflict = (row: StoredOrder, why: string) =>
   new AppError('CONFLICT', `Order ${row.reference} ${why}`, [
     { path: 'orderIds', id: 'INVALID_TRANSITION', message: why },
   ]);
 
 /** Locks the named orders (all must exist: else 404, as for any order the caller does not reach). */
-async function lockAll(tx: Parameters<typeof lockOrders>[0], ids: string[]): Promise<OrderRow[]> {
+async function lockAll(tx: Parameters<typeof lockOrders>[0], ids: string[]): Promise<StoredOrder[]> {
   const rows = await lockOrders(tx, ids);
   const missing = ids.find((id) => !rows.some((r) => r.id === id));
   if (missing) throw new AppError('NOT_FOUND', `No order with id ${missing}`);
@@ -89,7 +89,7 @@ export async function holdPins(deps: AppDeps, actor: StaffActor, input: In<'hold
         throw conflict(row, `is ${state}: only a loaded order's PIN can be held`);
       }
     }
-    const out: OrderRow[] = [];
+    const out: StoredOrder[] = [];
     for (const row of rows) {
       const hold = { at: now, by: who.userId ?? '', display: who.display ?? '', reason: input.reason };
       const moved = await setPinHold(tx, row.id, hold, now, who.userId ?? who.display ?? '');
@@ -133,7 +133,7 @@ export async function releasePins(deps: AppDeps, actor: StaffActor, input: In<'r
       return { row, pinHold };
     });
     const now = deps.now();
-    const out: OrderRow[] = [];
+    const out: StoredOrder[] = [];
     for (const { row, pinHold } of holds) {
       const moved = await setPinHold(tx, row.id, null, now, who.userId ?? who.display ?? '');
       const order = toOrder(moved);
@@ -173,5 +173,5 @@ export async function releasePins(deps: AppDeps, actor: StaffActor, input: In<'r
 }
 
 /** Rows in the order the caller named them. */
-const ordered = (rows: OrderRow[], ids: string[]) =>
-  ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is OrderRow => r !== undefined);
+const ordered = (rows: StoredOrder[], ids: string[]) =>
+  ids.map((id) => rows.find((r) => r.id === id)).filter((r): r is StoredOrder => r !== undefined);

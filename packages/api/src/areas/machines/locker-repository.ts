@@ -51,7 +51,7 @@ export async function markSilentOffline(db: Db, cutoff: number): Promise<Machine
     .where((eb) => eb.or([eb('last_seen', '<', cutoff), eb('last_seen', 'is', null)]))
     .returningAll()
     .execute();
-  return inBusinessOrder(rows).map(toMachineRecord);
+  return inBusinessOrder(rows, (r) => r.business_id).map(toMachineRecord);
 }
 
 export async function insertStatus(
@@ -228,7 +228,7 @@ export async function updateTemperatureAverages(
       returning m.id, m.business_id, b.average, m.temperature_last_excursion_at as last_excursion_at, b.started`.execute(
     db,
   );
-  return inBusinessOrder(rows).map((r) => ({
+  return inBusinessOrder(rows, (r) => r.business_id).map((r) => ({
     machineId: r.id,
     businessId: r.business_id,
     average: r.average,

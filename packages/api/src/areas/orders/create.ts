@@ -12,20 +12,17 @@ import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { loadWaitingBag } from './locker-service.ts';
+import { type Db, type NewOrderRow, type StoredOrder, toOrder } from './mapping-repository.ts';
 import { eventRow, publishOrder } from './moves.ts';
 import { newPin, pinLookup, sealPin } from './pin.ts';
 import {
-  type Db,
   findBusinessForOrder,
   findMachineForOrder,
-  findOrderPatient,
+  findPatientForOrder,
   insertOrderEventRows,
   insertOrderRow,
   liveOrderWithBarcode,
-  type NewOrderRow,
   nextCounter,
-  type OrderRow,
-  toOrder,
 } from './repository.ts';
 
 type In = ParsedInputOf<Contract['orders']['create']>;
@@ -57,7 +54,7 @@ async function readForCreate(deps: AppDeps, input: In) {
   const business = await findBusinessForOrder(deps.db, input.businessId);
   if (!business) throw new AppError('NOT_FOUND', `No business with id ${input.businessId}`);
   if (business.archivedAt !== null) throw new AppError('CONFLICT', 'An archived business cannot have orders added');
-  const patient = await findOrderPatient(deps.db, input.patientId);
+  const patient = await findPatientForOrder(deps.db, input.patientId);
   if (!patient || patient.businessId !== input.businessId) {
     throw field('patientId', 'NOT_FOUND', 'No patient with this id in this business');
   }
@@ -138,7 +135,7 @@ function newOrderRow(deps: AppDeps, actor: Actor, input: In, c: Create, pin: str
  * What follows the insert, in its transaction: the nation checked again, the order's event, its audit,
  * its webhook, and a bag already waiting for it loaded. The order as it now is.
  */
-async function afterInsert(tx: Db, deps: AppDeps, actor: Actor, input: In, c: Create, inserted: OrderRow) {
+async function afterInsert(tx: Db, deps: AppDeps, actor: Actor, input: In, c: Create, inserted: StoredOrder) {
   if (c.prescriptionCharge > 0) {
     // Read again now the row is in: its foreign key held the business row, so a move out of England
     // either committed before (seen here, and refused) or waits for this order and counts it (409).
@@ -147,8 +144,8 @@ async function afterInsert(tx: Db, deps: AppDeps, actor: Actor, input: In, c: Cr
   }
   const events = [
     eventRow(deps, actor, inserted, 'ORDER_CREATED', `Order ${c.reference} created`, {
-      machineId: toOrder(inserted).machineId,
-      collectionWindow: toOrder(inserted).collectionWindow,
+      machineId: inserted.machineId,
+      collectionWindow: inserted.collectionWindow,
     }),
   ];
   await insertOrderEventRows(tx, events);
@@ -179,7 +176,7 @@ export async function createOrder(
   actor: Actor,
   input: In,
   via: 'portal' | 'integration-api' | 'qr-code' = 'portal',
-): Promise<OrderRow> {
+): Promise<StoredOrder> {
   const read = await readForCreate(deps, input);
   const now = deps.now();
   // The numbers are taken first, each in its own one-statement transaction: held until the order's

@@ -1,32 +1,34 @@
 import { sql } from 'kysely';
-import type { Db } from './repository.ts';
+import { type Db, type StoredOrder, toStoredOrder } from './mapping-repository.ts';
 
 /**
  * Marks up to `limit` loaded orders whose window has passed as having their expiry recorded, and
  * returns them. `expiry_recorded_at is null` in the same statement makes it once per order, whichever
  * process sweeps; SKIP LOCKED lets two sweepers share the work instead of waiting on each other.
  */
-export const claimExpiredOrders = (db: Db, now: number, limit: number) =>
-  db
-    .updateTable('orders')
-    .set({ expiry_recorded_at: now })
-    .where(
-      'id',
-      'in',
-      db
-        .selectFrom('orders')
-        .select('id')
-        .where('status', '=', 'loaded')
-        .where('expiry_recorded_at', 'is', null)
-        .where('expires_at', '<=', now)
-        .orderBy('expires_at')
-        .limit(limit)
-        .forUpdate()
-        .skipLocked(),
-    )
-    .where('expiry_recorded_at', 'is', null)
-    .returningAll()
-    .execute();
+export const claimExpiredOrders = async (db: Db, now: number, limit: number): Promise<StoredOrder[]> =>
+  (
+    await db
+      .updateTable('orders')
+      .set({ expiry_recorded_at: now })
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('orders')
+          .select('id')
+          .where('status', '=', 'loaded')
+          .where('expiry_recorded_at', 'is', null)
+          .where('expires_at', '<=', now)
+          .orderBy('expires_at')
+          .limit(limit)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .where('expiry_recorded_at', 'is', null)
+      .returningAll()
+      .execute()
+  ).map(toStoredOrder);
 
 /**
  * Marks up to `limit` loaded orders as reminded of their expiry and returns them: those whose expiry is
@@ -35,9 +37,14 @@ export const claimExpiredOrders = (db: Db, now: number, limit: number) =>
  * reminded of this very expiry (`expiry_reminded_for`). Once per expiry, whichever process claims;
  * SKIP LOCKED lets several share the work. Read through orders_expiry_unrecorded_idx.
  */
-export const claimOrdersToRemind = (db: Db, now: number, leadMs: number, limit: number) => {
+export const claimOrdersToRemind = async (
+  db: Db,
+  now: number,
+  leadMs: number,
+  limit: number,
+): Promise<StoredOrder[]> => {
   const notReminded = sql<boolean>`expiry_reminded_for is distinct from expires_at`;
-  return db
+  const rows = await db
     .updateTable('orders')
     .set({ expiry_reminded_for: sql`expires_at` })
     .where(
@@ -63,6 +70,7 @@ export const claimOrdersToRemind = (db: Db, now: number, leadMs: number, limit: 
     .where(notReminded)
     .returningAll()
     .execute();
+  return rows.map(toStoredOrder);
 };
 
 /** Records that the patient was reminded of this expiry (staff sent the reminder themselves). */

@@ -3,9 +3,10 @@ import { systemActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent, inBusinessOrder } from '../../delivery/webhooks/emit.ts';
 import { claimExpiredOrders, claimOrdersToRemind } from './expiry-repository.ts';
+import { toOrder } from './mapping-repository.ts';
 import { expiresText, queueOrderMessage } from './messages.ts';
 import { eventRow, publishOrder } from './moves.ts';
-import { insertOrderEventRows, toOrder } from './repository.ts';
+import { insertOrderEventRows } from './repository.ts';
 
 /** How long before its expiry a patient is reminded to collect (or half the window, if shorter). */
 export const expiryReminderLeadMs = 24 * 60 * 60_000;
@@ -29,19 +30,13 @@ export async function recordExpiredOrders(deps: AppDeps, limit = 500): Promise<n
     await insertOrderEventRows(
       tx,
       rows.map((row) =>
-        eventRow(
-          deps,
-          actor,
-          row,
-          'ORDER_EXPIRED',
-          `Expired: not collected by ${expiresText(Number(toOrder(row).expiresAt))}`,
-        ),
+        eventRow(deps, actor, row, 'ORDER_EXPIRED', `Expired: not collected by ${expiresText(Number(row.expiresAt))}`),
       ),
     );
-    for (const row of inBusinessOrder(rows)) {
+    for (const row of inBusinessOrder(rows, (o) => o.businessId)) {
       const order = toOrder(row);
       await emitOrderEvent(tx, deps, 'order.expired', order);
-      await queueOrderMessage(tx, deps, row, 'orderExpired', {
+      await queueOrderMessage(tx, deps, order, 'orderExpired', {
         dedupeKey: `order:${order.id}:orderExpired:${order.expiresAt}`,
       });
     }
@@ -62,8 +57,7 @@ export async function sendExpiryReminders(deps: AppDeps, limit = 200): Promise<n
   const now = deps.now();
   const reminded = await deps.db.transaction().execute(async (tx) => {
     const rows = await claimOrdersToRemind(tx, now, expiryReminderLeadMs, limit);
-    for (const row of rows)
-      await queueOrderMessage(tx, deps, row, 'orderExpiring', { dedupeKey: reminderKey(toOrder(row)) });
+    for (const row of rows) await queueOrderMessage(tx, deps, row, 'orderExpiring', { dedupeKey: reminderKey(row) });
     return rows;
   });
   return reminded.length;

@@ -3,24 +3,28 @@ export { expiryReminderLeadMs, inBatches, recordExpiredOrders, sendExpiryReminde
 export { setExpiryReminded } from './expiry-repository.ts';
 export { setBagOrder } from './locker-repository.ts';
 export { collectOrder, loadOrder, removeOrder, verifyPin } from './locker-service.ts';
+export {
+  type Db,
+  json,
+  type OrderEventRow,
+  type OrderRow,
+  type StoredOrder,
+  toOrder,
+  toOrderEvent,
+  toStoredOrder,
+} from './mapping-repository.ts';
 export { orderToMessage, recordMessageOnOrder } from './message-outcomes.ts';
 export { queueOrderMessage, readyMessageKey } from './messages.ts';
 export { eventRow, invalidTransition, publishOrder } from './moves.ts';
 export { drawSealedPin, pinOf } from './pin.ts';
 export {
-  type Db,
   findBusinessForOrder,
   findOrder,
   findPatientContact,
   findPatientForOrder,
   insertOrderEventRows,
-  json,
   latestRequestedMessageSince,
   lockOrder,
-  type OrderEventRow,
-  type OrderRow,
-  toOrder,
-  toOrderEvent,
 } from './repository.ts';
 export {
   auditOrderReads,

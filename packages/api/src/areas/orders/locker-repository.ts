@@ -1,6 +1,6 @@
 import type { Database } from '@medlocker/db';
 import { type Insertable, sql } from 'kysely';
-import type { Db, OrderRow } from './repository.ts';
+import { type Db, type OrderRow, toStoredOrder } from './mapping-repository.ts';
 
 /**
  * The live order at a machine whose PIN has one of these lookups (its lookup under each key of the ring:
@@ -35,7 +35,7 @@ export async function liveOrderByPin(db: Db, machineId: string, lookups: readonl
   if (!row) return undefined;
   const { bag_id, bag_barcode, bag_location, ...order } = row;
   const bag = bag_id === null ? null : { id: bag_id, barcode: bag_barcode ?? '', location: bag_location };
-  return { order: order as OrderRow, bag };
+  return { order: toStoredOrder(order as OrderRow), bag };
 }
 
 /** Whether another live order at the machine already has this PIN. */

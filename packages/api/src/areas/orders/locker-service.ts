@@ -13,18 +13,11 @@ import {
   waitingBag,
   wrongPinsBefore,
 } from './locker-repository.ts';
+import type { Db, StoredOrder } from './mapping-repository.ts';
 import { queueOrderMessage, readyMessageKey } from './messages.ts';
 import { eventRow, moveOrder, publishOrder } from './moves.ts';
 import { newPin, pinLookup, pinLookups, sealPin } from './pin.ts';
-import {
-  type Db,
-  findMachineForOrder,
-  findOrder,
-  insertOrderEventRows,
-  nextCounter,
-  type OrderRow,
-  toOrder,
-} from './repository.ts';
+import { findMachineForOrder, findOrder, insertOrderEventRows, nextCounter } from './repository.ts';
 
 /*
  * What a locker's bag events and PIN checks do to orders (docs/LOCKER-PROTOCOL.md §6, docs/ORDERS.md).
@@ -48,25 +41,23 @@ async function planLoad(
   deps: AppDeps,
   machine: LoadMachine,
   place: { location: string; bagLoadedAt?: number },
-  row: OrderRow,
+  order: StoredOrder,
   now: number,
 ) {
-  const firstLoad = row.status === 'new';
-  const sameMachine = row.machine_id === machine.id;
+  const firstLoad = order.status === 'new';
+  const sameMachine = order.machineId === machine.id;
   const sequence =
-    sameMachine && row.machine_sequence !== null
-      ? Number(row.machine_sequence)
+    sameMachine && order.machineSequence !== null
+      ? order.machineSequence
       : await nextCounter(tx, `machine:${machine.id}`);
   // A PIN stays unique among the machine's live orders: one drawn elsewhere may be taken here.
   let pin: { pin: string; pin_lookup: string } | undefined;
-  let lookup = row.pin_lookup;
-  while (lookup === null || (await pinTakenAtMachine(tx, machine.id, lookup, row.id))) {
+  let lookup = order.pinLookup;
+  while (lookup === null || (await pinTakenAtMachine(tx, machine.id, lookup, order.id))) {
     const fresh = newPin();
-    pin = {
-      pin: sealPin(deps.config.secretsKey, row.id, fresh),
-      pin_lookup: pinLookup(deps.config.secretsKey, fresh),
-    };
-    lookup = pin.pin_lookup;
+    const freshLookup = pinLookup(deps.config.secretsKey, fresh);
+    pin = { pin: sealPin(deps.config.secretsKey, order.id, fresh), pin_lookup: freshLookup };
+    lookup = freshLookup;
   }
   const where = `${machine.name}, slot ${place.location}`;
   const move = {
@@ -82,7 +73,7 @@ async function planLoad(
         machineName: machine.name,
         pin: null,
       }),
-      expires_at: firstLoad ? now + row.collection_window * DAY_MS : row.expires_at,
+      expires_at: firstLoad ? now + order.collectionWindow * DAY_MS : order.expiresAt,
       ...pin,
     },
     event: firstLoad
@@ -98,7 +89,7 @@ async function planLoad(
       : {
           code: 'ORDER_MOVED',
           message: `Moved to ${where}`,
-          data: { machineId: machine.id, location: place.location, fromMachineId: row.machine_id },
+          data: { machineId: machine.id, location: place.location, fromMachineId: order.machineId },
         },
   };
   return { move, firstLoad, patientSeesChange: !sameMachine || pin !== undefined };
@@ -123,7 +114,7 @@ export async function loadOrder(
   place: { location: string; bagLoadedAt?: number },
   /** Runs just before the load's integration event (moveOrder's `beforeEvent`). */
   beforeEvent?: () => Promise<unknown>,
-): Promise<OrderRow | null> {
+): Promise<StoredOrder | null> {
   const machine = await findMachineForOrder(tx, actor.machineId);
   if (!machine) throw new AppError('NOT_FOUND', `No machine with id ${actor.machineId}`);
   // A bag whose order is over (cancelled, collected, removed) loaded again: the locker's report is a
@@ -165,7 +156,7 @@ export async function loadOrder(
   );
   if (firstLoad) {
     await queueOrderMessage(tx, deps, moved, readyMessageKey(moved));
-  } else if (patientSeesChange && !isOrderExpired(toOrder(moved), deps.now())) {
+  } else if (patientSeesChange && !isOrderExpired(moved, deps.now())) {
     // Moved to another machine, or given a new PIN: the patient gets both again (orderUpdated), once per
     // move. A bag put into another slot of the same machine changes nothing they do: no message.
     await queueOrderMessage(tx, deps, moved, 'orderUpdated', {
@@ -186,7 +177,7 @@ export async function collectOrder(
   actor: LockerActor,
   orderId: string,
   place: { location: string },
-): Promise<OrderRow | null> {
+): Promise<StoredOrder | null> {
   const row = await findOrder(tx, orderId);
   if (!row) return null;
   if (row.status !== 'loaded') {
@@ -213,7 +204,7 @@ export async function collectOrder(
       set: { status: 'collected', collected: now },
       event: {
         code: 'ORDER_COLLECTED',
-        message: `Collected from ${row.machine_name ?? 'the locker'}, slot ${place.location}`,
+        message: `Collected from ${row.machineName ?? 'the locker'}, slot ${place.location}`,
         data: { location: place.location },
       },
     }),
@@ -230,7 +221,7 @@ export async function removeOrder(
   actor: LockerActor,
   orderId: string,
   reason: 'staff' | 'expired' | 'unknown',
-): Promise<OrderRow | null> {
+): Promise<StoredOrder | null> {
   const row = await findOrder(tx, orderId);
   if (!row) return null;
   if (row.status !== 'loaded') {
@@ -250,7 +241,7 @@ export async function removeOrder(
       set: { status: 'removed' },
       event: {
         code: 'ORDER_REMOVED',
-        message: `Removed from ${row.machine_name ?? 'the locker'}${reason === 'expired' ? ' after it expired' : ''}`,
+        message: `Removed from ${row.machineName ?? 'the locker'}${reason === 'expired' ? ' after it expired' : ''}`,
         data: { reason },
       },
     }),
@@ -268,10 +259,10 @@ export async function loadWaitingBag(
   tx: Db,
   deps: AppDeps,
   actor: Actor,
-  order: OrderRow,
+  order: StoredOrder,
   beforeEvent?: () => Promise<unknown>,
-): Promise<OrderRow | null> {
-  const { businessId } = toOrder(order);
+): Promise<StoredOrder | null> {
+  const { businessId } = order;
   const bag = await waitingBag(tx, businessId, order.barcode);
   if (!bag?.machineId || bag.location === null) return null;
   await setBagOrder(tx, bag.id, order.id, deps.now());
@@ -335,17 +326,14 @@ export async function verifyPin(deps: AppDeps, actor: LockerActor, pin: string):
   const order = found?.order;
   const bag = order?.status === 'loaded' ? found?.bag : undefined;
   if (!order || !bag || bag.location === null) return wrongPin(deps, actor.machineId, wrongBefore.length + 1);
-  const expired = isOrderExpired(
-    { status: order.status, expiresAt: order.expires_at === null ? null : Number(order.expires_at) },
-    now,
-  );
-  // A held PIN (staff paused the collection, issue 21) opens nothing until released, expired or not.
+  const expired = isOrderExpired(order, now);
+  // A held PIN (staff paused the collection) opens nothing until released, expired or not.
   const outcome =
-    order.pin_held_at !== null
+    order.pinHold !== undefined
       ? 'held'
       : expired
         ? 'expired'
-        : order.payment_status === 'unpaid' && order.machine_payment
+        : order.paymentStatus === 'unpaid' && order.machinePayment
           ? 'paymentRequired'
           : 'ok';
   const [code, message] = (

@@ -25,7 +25,7 @@ export async function orderToMessage(
     id: order.id,
     stale: staleMessageReason(templateKey, order, now),
     pin: () => pinOf(deps.config.secretsKey, order),
-    businessName: order.business_name,
+    businessName: order.businessName,
   };
 }
 
@@ -48,7 +48,7 @@ export async function recordMessageOnOrder(
   const setsStatus =
     delivery !== undefined && !(change.onlyIfLatest && (await laterSentMessageExists(tx, orderId, message.id, kinds)));
   const order = setsStatus
-    ? await setOrderDeliveryStatus(tx, orderId, toDeliveredMessage(message), delivery, now)
+    ? await setOrderDeliveryStatus(tx, orderId, message, delivery, now)
     : await findOrder(tx, orderId);
   if (!order) return undefined;
   const { event } = change;
@@ -57,10 +57,3 @@ export async function recordMessageOnOrder(
   }
   return () => publishOrder(deps, order);
 }
-
-/** The message as the order's delivery status names it (the orders repository's shape). */
-const toDeliveredMessage = ({ channel, recipient, templateKey }: MessageOnOrder) => ({
-  channel,
-  recipient,
-  template_key: templateKey,
-});

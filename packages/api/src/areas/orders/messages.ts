@@ -3,6 +3,7 @@ import {
   fixedPatientMessages,
   formatLongDate,
   formatTime,
+  type Order,
   type PatientMessageKey,
   patientMessageNames,
   renderTemplate,
@@ -13,15 +14,10 @@ import { maskRecipient } from '../../delivery/messages/send.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { effectiveFeatureSettings, readSmsTemplates } from '../business-settings/index.ts';
 import { findClientOfBusiness } from '../integration-clients/index.ts';
+import type { Db } from './mapping-repository.ts';
 import { eventRow } from './moves.ts';
 import { type PatientRoute, patientRoute } from './recipient.ts';
-import {
-  type Db,
-  findBusinessForOrder,
-  findPatientForOrder,
-  insertOrderEventRows,
-  type OrderRow,
-} from './repository.ts';
+import { findBusinessForOrder, findPatientForOrder, insertOrderEventRows } from './repository.ts';
 
 /** When a patient must collect by, as messages say it: '27 November 2026 at 18:30' (London time). */
 export const expiresText = (at: number): string => `${formatLongDate(at)} at ${formatTime(at, { seconds: false })}`;
@@ -32,8 +28,8 @@ export const expiresText = (at: number): string => `${formatLongDate(at)} at ${f
  * nothing until they pay or declare an exemption (the locker answers PaymentRequired, as verifyPin
  * decides); otherwise order ready with the PIN.
  */
-export const readyMessageKey = (order: Pick<OrderRow, 'payment_status' | 'machine_payment'>) =>
-  order.payment_status === 'unpaid' && order.machine_payment ? 'paymentRequired' : 'orderReady';
+export const readyMessageKey = (order: Pick<Order, 'paymentStatus' | 'machinePayment'>) =>
+  order.paymentStatus === 'unpaid' && order.machinePayment ? 'paymentRequired' : 'orderReady';
 
 /** What became of a patient message: queued (to whom), or why not, in a sentence staff can read. */
 export type MessageOutcome =
@@ -62,7 +58,7 @@ export type QueueOptions = {
 export async function queueOrderMessage(
   db: Db,
   deps: AppDeps,
-  order: OrderRow,
+  order: Order,
   key: PatientMessageKey,
   options: QueueOptions = {},
 ): Promise<MessageOutcome> {
@@ -76,14 +72,14 @@ export async function queueOrderMessage(
     ]);
     return { sent: false, text };
   };
-  if (order.messages_suppressed) {
+  if (order.messagesSuppressed) {
     return notSent('No message sent: messages are suppressed for this order', 'order');
   }
-  const client = await findClientOfBusiness(db, order.business_id);
+  const client = await findClientOfBusiness(db, order.businessId);
   if (client?.suppressPatientMessages) {
     return notSent(`No message sent: ${client.name} sends this business's patient messages`, 'integration');
   }
-  const { settings } = await effectiveFeatureSettings(db, order.business_id);
+  const { settings } = await effectiveFeatureSettings(db, order.businessId);
   if (!options.requested) {
     if (key === 'orderRemoved' && !settings.sendOrderRemovedSms) {
       return { sent: false, text: 'No message sent: the business does not send order-removed messages' };
@@ -92,22 +88,22 @@ export async function queueOrderMessage(
       return { sent: false, text: 'No message sent: the business does not send expiry reminders' };
     }
   }
-  const patient = await findPatientForOrder(db, order.patient_id);
+  const patient = await findPatientForOrder(db, order.patientId);
   const to = patient ? await patientRoute(db, settings, patient) : null;
   if (!to) return notSent('No message sent: the patient has no mobile number or email address', 'noContact');
-  const business = await findBusinessForOrder(db, order.business_id);
+  const business = await findBusinessForOrder(db, order.businessId);
   const template =
     key in fixedPatientMessages
       ? fixedPatientMessages[key as keyof typeof fixedPatientMessages]
-      : ((await readSmsTemplates(db, order.business_id)).get(key) ??
+      : ((await readSmsTemplates(db, order.businessId)).get(key) ??
         defaultSmsTemplates[key as keyof typeof defaultSmsTemplates]);
-  const businessName = business?.name ?? order.business_name;
-  const machineName = order.machine_name ?? '';
+  const businessName = business?.name ?? order.businessName;
+  const machineName = order.machineName ?? '';
   const body = renderTemplate(template, {
     businessName,
     machineName,
     machineAndBusiness: machineName ? `${machineName} at ${businessName}` : businessName,
-    expires: order.expires_at === null ? undefined : expiresText(Number(order.expires_at)),
+    expires: order.expiresAt === null ? undefined : expiresText(order.expiresAt),
     // SPEC §9's postcode: the business's (where its lockers are; machines have none of their own).
     postcode: business?.postcode ?? undefined,
     temperature: undefined,
@@ -116,7 +112,7 @@ export async function queueOrderMessage(
   const { enqueued } = await queueMessages(
     db,
     {
-      businessId: order.business_id,
+      businessId: order.businessId,
       message: {
         channel: to.channel,
         recipient: to.recipient,
@@ -124,7 +120,7 @@ export async function queueOrderMessage(
         subject: to.channel === 'email' ? `Your order from ${businessName}` : null,
         body,
         orderId: order.id,
-        patientId: order.patient_id,
+        patientId: order.patientId,
       },
       runAfter: now,
       dedupeKey: options.dedupeKey ?? `order:${order.id}:${key}`,
@@ -159,17 +155,18 @@ const collectNowMessages: readonly string[] = ['orderReady', 'orderUpdated', 'or
  */
 export function staleMessageReason(
   templateKey: string,
-  order: Pick<OrderRow, 'status' | 'expires_at' | 'pin_held_at'>,
+  order: Pick<Order, 'status' | 'expiresAt' | 'pinHold'>,
   now: number,
 ): string | null {
   if (!liveOrderMessages.includes(templateKey)) return null;
   const name = patientMessageNames[templateKey as PatientMessageKey].toLowerCase();
-  const expired = order.status === 'loaded' && order.expires_at !== null && now >= Number(order.expires_at);
+  const expired = order.status === 'loaded' && order.expiresAt !== null && now >= order.expiresAt;
   if (order.status === 'loaded' && !expired) {
-    if (order.pin_held_at !== null && collectNowMessages.includes(templateKey)) {
+    const held = order.pinHold !== undefined;
+    if (held && collectNowMessages.includes(templateKey)) {
       return `No message sent: the PIN was held before the ${name} message went`;
     }
-    if (order.pin_held_at === null && templateKey === 'orderPinHeld') {
+    if (!held && templateKey === 'orderPinHeld') {
       return `No message sent: the PIN was released before the ${name} message went`;
     }
     return null;

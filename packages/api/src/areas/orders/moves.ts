@@ -1,4 +1,4 @@
-import { AppError, mayMoveOrder, type OrderAction, type OrderMover } from '@medlocker/core';
+import { AppError, mayMoveOrder, type Order, type OrderAction, type OrderMover } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Updateable } from 'kysely';
 import { audit } from '../../audit/audit.ts';
@@ -6,7 +6,8 @@ import { type Actor, actorIdentity } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent, orderEventOfAction } from '../../delivery/webhooks/emit.ts';
 import { liveOf } from '../../live/live.ts';
-import { type Db, findOrder, insertOrderEventRows, json, moveOrderRow, type OrderRow, toOrder } from './repository.ts';
+import { type Db, type StoredOrder, toOrder } from './mapping-repository.ts';
+import { findOrder, insertOrderEventRows, moveOrderRow } from './repository.ts';
 
 /*
  * How an order moves from one state to the next: who may move it, the row and its event in one
@@ -58,9 +59,9 @@ const verbs: Record<OrderAction, string> = {
 };
 
 /** 409 INVALID_TRANSITION naming the order's current state (and Expired where that is why). */
-export function invalidTransition(action: OrderAction, row: Pick<OrderRow, 'status' | 'expires_at'>, now: number) {
-  const expired = row.status === 'loaded' && row.expires_at !== null && now >= Number(row.expires_at);
-  const state = expired ? 'expired' : row.status;
+export function invalidTransition(action: OrderAction, order: Pick<Order, 'status' | 'expiresAt'>, now: number) {
+  const expired = order.status === 'loaded' && order.expiresAt !== null && now >= order.expiresAt;
+  const state = expired ? 'expired' : order.status;
   return new AppError('INVALID_TRANSITION', `This order is ${state}: it cannot ${verbs[action]}`, [
     { path: 'status', id: 'INVALID_TRANSITION', message: state },
   ]);
@@ -70,38 +71,38 @@ export function invalidTransition(action: OrderAction, row: Pick<OrderRow, 'stat
 export function eventRow(
   deps: AppDeps,
   actor: Actor,
-  order: OrderRow,
+  order: Order,
   code: string,
   message: string,
   data: Record<string, unknown> = {},
 ) {
   const who = actorIdentity(actor);
-  const patientDetails = json<{ displayId?: string }>(order.patient_details) ?? {};
+  const patientDetails = (order.patientDetails ?? {}) as { displayId?: string };
   return {
     id: Bun.randomUUIDv7(),
-    business_id: order.business_id,
+    business_id: order.businessId,
     order_id: order.id,
     order_reference: order.reference,
-    patient_id: order.patient_id,
+    patient_id: order.patientId,
     code,
     barcode: order.barcode,
     message,
     data: JSON.stringify({ ...data, via: sourceOf(actor), byUserId: who.userId, byName: who.display }),
-    full_patient_name: order.patient_name,
+    full_patient_name: order.patientName,
     patient_display_id: patientDetails.displayId ?? null,
     created: deps.now(),
   };
 }
 
 /** Tells consoles watching the business that an order changed (after the change commits). */
-export const publishOrder = (deps: AppDeps, row: OrderRow) =>
+export const publishOrder = (deps: AppDeps, order: Order) =>
   liveOf(deps).publish({
-    businessId: row.business_id,
-    machineId: row.machine_id,
+    businessId: order.businessId,
+    machineId: order.machineId,
     fleet: false,
     message: {
       action: 'statusUpdate',
-      params: { orderId: row.id, status: row.status, sequence: Number(row.sequence) },
+      params: { orderId: order.id, status: order.status, sequence: order.sequence },
     },
   });
 
@@ -122,23 +123,23 @@ export async function moveOrder(
   actor: Actor,
   id: string,
   action: OrderAction,
-  change: (row: OrderRow, now: number, db: Db) => OrderChange | Promise<OrderChange>,
+  change: (order: StoredOrder, now: number, db: Db) => OrderChange | Promise<OrderChange>,
   tx?: Db,
   /** Runs just before the move's integration event (an order created and loaded at once: its order.created). */
   beforeEvent?: () => Promise<unknown>,
-): Promise<OrderRow> {
+): Promise<StoredOrder> {
   const run = async (db: Db) => {
     const row = await findOrder(db, id);
     if (!row) throw notFound(id);
     const now = deps.now();
-    if (!mayMoveOrder(action, moverOf(actor), { status: row.status, expiresAt: num(row.expires_at) }, now)) {
+    if (!mayMoveOrder(action, moverOf(actor), { status: row.status, expiresAt: row.expiresAt }, now)) {
       throw invalidTransition(action, row, now);
     }
     const who = actorIdentity(actor);
     const { set, event } = await change(row, now, db);
     const moved = await moveOrderRow(
       db,
-      { id, status: row.status, sequence: Number(row.sequence) },
+      { id, status: row.status, sequence: row.sequence },
       { ...set, updated: now, updated_by: who.userId ?? who.display },
     );
     if (!moved) {
@@ -153,7 +154,7 @@ export async function moveOrder(
       action: `order.${action}`,
       entityType: 'order',
       entityId: id,
-      businessId: moved.business_id,
+      businessId: moved.businessId,
       details: { from: row.status, to: moved.status },
     });
     return moved;
@@ -162,5 +163,3 @@ export async function moveOrder(
   if (!tx) publishOrder(deps, moved);
   return moved;
 }
-
-const num = (v: number | string | null) => (v === null ? null : Number(v));

@@ -40,5 +40,5 @@ export function drawSealedPin(secretsKey: Keys, orderId: string): { pin: string;
 }
 
 /** The order's PIN in clear (for the message sender and staff who reveal it), or null when it has none. */
-export const pinOf = (secretsKey: Keys, order: { id: string; pin: string | null }): string | null =>
-  order.pin === null ? null : openPin(secretsKey, order.id, order.pin);
+export const pinOf = (secretsKey: Keys, order: { id: string; sealedPin: string | null }): string | null =>
+  order.sealedPin === null ? null : openPin(secretsKey, order.id, order.sealedPin);

@@ -1,6 +1,6 @@
 import type { BusinessFeatureSettings } from '@medlocker/core';
 import { findWhatsAppOptIn } from '../patients/index.ts';
-import type { Db } from './repository.ts';
+import type { Db } from './mapping-repository.ts';
 
 /** How and to whom a patient's message goes. */
 export type PatientRoute = { channel: 'whatsapp' | 'sms' | 'email'; recipient: string };
@@ -14,9 +14,9 @@ export type PatientRoute = { channel: 'whatsapp' | 'sms' | 'email'; recipient: s
 export async function patientRoute(
   db: Db,
   settings: Pick<BusinessFeatureSettings, 'enableWhatsApp' | 'sendOnlyEmailIfPossible'>,
-  patient: { id: string; email: string | null; mobile_number: string | null },
+  patient: { id: string; email: string | null; mobileNumber: string | null },
 ): Promise<PatientRoute | null> {
-  const mobile = patient.mobile_number;
+  const mobile = patient.mobileNumber;
   if (settings.enableWhatsApp && mobile && (await findWhatsAppOptIn(db, patient.id)) === mobile) {
     return { channel: 'whatsapp', recipient: mobile };
   }

@@ -1,121 +1,19 @@
-import type { Order, OrderEvent, OrderStatus } from '@medlocker/core';
+import type { OrderEvent, OrderStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import type { OrderDelivery } from '../../delivery/messages/port.ts';
 import { contains } from '../../lists/contains-repository.ts';
+import {
+  type Db,
+  type NewOrderRow,
+  type OrderRow,
+  type StoredOrder,
+  toOrderEvent,
+  toStoredOrder,
+} from './mapping-repository.ts';
 
-export type Db = Kysely<Database> | Transaction<Database>;
-export type OrderRow = Selectable<Database['orders']>;
-export type OrderEventRow = Selectable<Database['order_events']>;
-export type NewOrderRow = Insertable<Database['orders']>;
-
-/**
- * A jsonb column as read: parsed already (PostgreSQL) or text (some drivers); null stays null. A parsed
- * jsonb string (lastNotificationStatus holds `"success"`) comes as a plain string that is not JSON text:
- * it is the value itself.
- */
-export const json = <T>(value: unknown): T | null => {
-  if (value === null || value === undefined) return null;
-  if (typeof value !== 'string') return value as T;
-  try {
-    return JSON.parse(value) as T;
-  } catch {
-    return value as T;
-  }
-};
-
-/** An order as core describes it, never with its PIN: `setRevealPinReason` is the only way to it. */
-export function toOrder(row: OrderRow): Order {
-  const machineDetails = json<Order['machineDetails']>(row.machine_details);
-  const stamp = (at: number | null, by: string | null, display: string | null) =>
-    at === null ? null : { changedAt: Number(at), changedBy: by ?? '', changedByDisplayName: display ?? '' };
-  return {
-    id: row.id,
-    reference: row.reference,
-    businessId: row.business_id,
-    businessName: row.business_name,
-    patientId: row.patient_id,
-    patientName: row.patient_name,
-    barcode: row.barcode,
-    machineId: row.machine_id,
-    machineName: row.machine_name,
-    machineSequence: row.machine_sequence === null ? null : Number(row.machine_sequence),
-    machinePayment: row.machine_payment,
-    pin: null,
-    status: row.status,
-    paymentStatus: row.payment_status,
-    paymentId: row.payment_id,
-    amountPaid: Number(row.amount_paid),
-    prescriptionCharge: Number(row.prescription_charge),
-    retailCharge: Number(row.retail_charge),
-    exemptionCode: row.exemption_code,
-    exemptionDetails: json<Order['exemptionDetails']>(row.exemption_details),
-    collectionWindow: row.collection_window,
-    collected: row.collected === null ? null : Number(row.collected),
-    cancelled:
-      row.cancelled_at === null
-        ? null
-        : {
-            cancelledAt: Number(row.cancelled_at),
-            cancelledBy: row.cancelled_by ?? '',
-            cancelledByDisplayName: row.cancelled_by_display ?? '',
-          },
-    markedCollected: stamp(row.marked_collected_at, row.marked_collected_by, row.marked_collected_by_display),
-    markedRemoved: stamp(row.marked_removed_at, row.marked_removed_by, row.marked_removed_by_display),
-    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
-    createdVia: row.created_via,
-    createdBy: row.created_by,
-    updatedBy: row.updated_by,
-    userId: row.user_id,
-    receiptSent: row.receipt_sent,
-    messagesSuppressed: row.messages_suppressed,
-    lastEmailStatus: json<Order['lastEmailStatus']>(row.last_email_status),
-    lastNotificationStatus: json<Order['lastNotificationStatus']>(row.last_notification_status),
-    machineDetails: machineDetails === null ? null : { ...machineDetails, pin: null },
-    patientDetails: json<Record<string, unknown>>(row.patient_details),
-    ...(row.pin_held_at === null
-      ? {}
-      : {
-          pinHold: {
-            heldAt: Number(row.pin_held_at),
-            heldBy: row.pin_held_by ?? '',
-            heldByDisplayName: row.pin_held_by_display ?? '',
-            reason: row.pin_hold_reason ?? '',
-          },
-        }),
-    sequence: Number(row.sequence),
-    created: Number(row.created),
-    updated: Number(row.updated),
-  };
-}
-
-/**
- * An order as a list shows it: without the declaration's signature (a data URL of up to 64 KB, which a
- * page of 25 would carry 25 times); `orders/get` has it.
- */
-export function toListedOrder(row: OrderRow): Order {
-  const order = toOrder(row);
-  return order.exemptionDetails
-    ? { ...order, exemptionDetails: { ...order.exemptionDetails, signature: null } }
-    : order;
-}
-
-export function toOrderEvent(row: OrderEventRow): OrderEvent {
-  return {
-    id: row.id,
-    businessId: row.business_id,
-    orderId: row.order_id,
-    orderReference: row.order_reference,
-    patientId: row.patient_id ?? '',
-    code: row.code,
-    barcode: row.barcode,
-    message: row.message,
-    data: json<Record<string, unknown>>(row.data),
-    fullPatientName: row.full_patient_name ?? '',
-    patientDisplayId: row.patient_display_id ?? '',
-    created: Number(row.created),
-  };
-}
+/** A row read, if any, as a stored order. */
+const stored = (row: OrderRow | undefined): StoredOrder | undefined => row && toStoredOrder(row);
 
 /** What creating an order needs to know of its business. */
 export const findBusinessForOrder = (db: Db, id: string) =>
@@ -125,16 +23,13 @@ export const findBusinessForOrder = (db: Db, id: string) =>
     .where('id', '=', id)
     .executeTakeFirst();
 
-export const findPatientForOrder = (db: Db, id: string) =>
-  db
+/** The patient an order is made for, as creating it and its messages need them. */
+export async function findPatientForOrder(db: Db, id: string) {
+  const row = await db
     .selectFrom('patients')
     .select(['id', 'business_id', 'full_name', 'display_id', 'email', 'mobile_number', 'deleted_at'])
     .where('id', '=', id)
     .executeTakeFirst();
-
-/** The patient an order is made for, as creating it needs them. */
-export async function findOrderPatient(db: Db, id: string) {
-  const row = await findPatientForOrder(db, id);
   return (
     row && {
       id: row.id,
@@ -200,13 +95,15 @@ export async function nextCounter(db: Db, scope: string): Promise<number> {
  * Inserts an order unless a unique rule refuses it (a live order with its barcode, or with its PIN at
  * its machine): then nothing is written, the transaction stays usable, and the caller finds out which.
  */
-export const insertOrderRow = (db: Db, row: NewOrderRow) =>
-  db
-    .insertInto('orders')
-    .values(row)
-    .onConflict((oc) => oc.doNothing())
-    .returningAll()
-    .executeTakeFirst();
+export const insertOrderRow = async (db: Db, row: NewOrderRow): Promise<StoredOrder | undefined> =>
+  stored(
+    await db
+      .insertInto('orders')
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .returningAll()
+      .executeTakeFirst(),
+  );
 
 export const liveOrderWithBarcode = (db: Db, businessId: string, barcode: string) =>
   db
@@ -217,36 +114,38 @@ export const liveOrderWithBarcode = (db: Db, businessId: string, barcode: string
     .where('status', 'in', ['new', 'loaded'])
     .executeTakeFirst();
 
-export const findOrder = (db: Db, id: string) =>
-  db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+export const findOrder = async (db: Db, id: string): Promise<StoredOrder | undefined> =>
+  stored(await db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst());
 
 /**
  * Moves an order only if it is still as the caller read it (same state, same version): of two staff
  * acting at once, one update matches and the other finds nothing and is refused. Bumps the version.
  */
-export const moveOrderRow = (
+export const moveOrderRow = async (
   db: Db,
   expected: { id: string; status: OrderStatus; sequence: number },
   set: Updateable<Database['orders']>,
-) =>
-  db
-    .updateTable('orders')
-    .set({ ...set, sequence: sql`sequence + 1` })
-    .where('id', '=', expected.id)
-    .where('status', '=', expected.status)
-    .where('sequence', '=', expected.sequence)
-    .returningAll()
-    .executeTakeFirst();
+): Promise<StoredOrder | undefined> =>
+  stored(
+    await db
+      .updateTable('orders')
+      .set({ ...set, sequence: sql`sequence + 1` })
+      .where('id', '=', expected.id)
+      .where('status', '=', expected.status)
+      .where('sequence', '=', expected.sequence)
+      .returningAll()
+      .executeTakeFirst(),
+  );
 
 export const insertOrderEventRows = async (db: Db, rows: Insertable<Database['order_events']>[]) => {
   if (rows.length > 0) await db.insertInto('order_events').values(rows).execute();
 };
 
 /** An order's events, oldest first, after the cursor (created, id). */
-export const listOrderEventRows = (
+export const listOrderEvents = async (
   db: Db,
   q: { businessId: string; orderId: string; after?: [number, string]; limit: number },
-) => {
+): Promise<OrderEvent[]> => {
   let query = db
     .selectFrom('order_events')
     .selectAll()
@@ -258,7 +157,7 @@ export const listOrderEventRows = (
       eb.or([eb('created', '>', created), eb.and([eb('created', '=', created), eb('id', '>', id)])]),
     );
   }
-  return query.orderBy('created').orderBy('id').limit(q.limit).execute();
+  return (await query.orderBy('created').orderBy('id').limit(q.limit).execute()).map(toOrderEvent);
 };
 
 export type OrderListQuery = {
@@ -275,14 +174,16 @@ export type OrderListQuery = {
 };
 
 /** Orders of a business (or of one of its patients), newest first, keyset-paged on the id. */
-export function listOrderRows(db: Db, q: OrderListQuery) {
+export async function listOrders(db: Db, q: OrderListQuery): Promise<StoredOrder[]> {
   let query = db.selectFrom('orders').where('business_id', '=', q.businessId);
   if (q.patientId !== undefined) query = query.where('patient_id', '=', q.patientId);
   if (q.onlyCurrent) query = query.where('status', 'in', ['new', 'loaded']);
   if (q.status !== undefined) query = query.where('status', '=', q.status);
   if (q.filterText) query = query.where(contains('orders', q.filterText));
   if (q.before !== undefined) query = query.where('id', '<', q.before);
-  if (q.expiredAt === undefined) return query.selectAll().orderBy('id', 'desc').limit(q.limit).execute();
+  if (q.expiredAt === undefined) {
+    return (await query.selectAll().orderBy('id', 'desc').limit(q.limit).execute()).map(toStoredOrder);
+  }
   // Expired: the page's ids first, from orders_business_loaded_idx alone (migration 0018: loaded orders
   // by id, the expiry in the index), then those rows. `expires_at + 0` keeps the planner off
   // orders_expiry_idx: taking status and expiry as independent, it expects ~50× fewer expired orders than
@@ -293,29 +194,34 @@ export function listOrderRows(db: Db, q: OrderListQuery) {
     .where(sql`expires_at + 0`, '<=', q.expiredAt)
     .orderBy('id', 'desc')
     .limit(q.limit);
-  return db.selectFrom('orders').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
+  return (await db.selectFrom('orders').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute()).map(
+    toStoredOrder,
+  );
 }
 
 /**
  * Orders whose barcode or reference is `text` (any case), newest first: in every business, or only in
  * `businessIds` (a pharmacy user's reach).
  */
-export function findOrderRows(db: Db, q: { text: string; businessIds?: readonly string[]; limit: number }) {
+export async function findOrdersByText(
+  db: Db,
+  q: { text: string; businessIds?: readonly string[]; limit: number },
+): Promise<StoredOrder[]> {
   const text = q.text.toLowerCase();
   let query = db
     .selectFrom('orders')
     .selectAll()
     .where((eb) => eb.or([eb(sql`lower(barcode)`, '=', text), eb(sql`lower(reference)`, '=', text)]));
   if (q.businessIds !== undefined) {
-    if (q.businessIds.length === 0) return Promise.resolve([] as OrderRow[]);
+    if (q.businessIds.length === 0) return [];
     query = query.where('business_id', 'in', [...q.businessIds]);
   }
-  return query.orderBy('id', 'desc').limit(q.limit).execute();
+  return (await query.orderBy('id', 'desc').limit(q.limit).execute()).map(toStoredOrder);
 }
 
 /** The order, its row locked until the transaction ends: staff requests on one order run one at a time. */
-export const lockOrder = (db: Db, id: string) =>
-  db.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+export const lockOrder = async (db: Db, id: string): Promise<StoredOrder | undefined> =>
+  stored(await db.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst());
 
 /**
  * When staff last asked for one of these messages of the order (dedupe key `order:{id}:{key}:request:…`),
@@ -362,30 +268,32 @@ export async function laterSentMessageExists(
  * status and details) for email, `last_notification_status` for SMS and WhatsApp. Answers the order as
  * it now is. The sender and the delivery reports both record through here.
  */
-export const setOrderDeliveryStatus = (
+export const setOrderDeliveryStatus = async (
   db: Db,
   orderId: string,
-  message: { channel: 'sms' | 'email' | 'whatsapp'; recipient: string; template_key: string },
+  message: { channel: 'sms' | 'email' | 'whatsapp'; recipient: string; templateKey: string },
   delivery: OrderDelivery,
   now: number,
-) =>
-  db
-    .updateTable('orders')
-    .set({
-      ...(message.channel === 'email'
-        ? {
-            last_email_status: JSON.stringify({
-              address: message.recipient,
-              providerStatus: delivery.providerStatus,
-              providerDetails: delivery.details,
-              status: delivery.status,
-              templateKey: message.template_key,
-              timestamp: now,
-            }),
-          }
-        : { last_notification_status: JSON.stringify(delivery.status) }),
-      updated: now,
-    })
-    .where('id', '=', orderId)
-    .returningAll()
-    .executeTakeFirst();
+): Promise<StoredOrder | undefined> =>
+  stored(
+    await db
+      .updateTable('orders')
+      .set({
+        ...(message.channel === 'email'
+          ? {
+              last_email_status: JSON.stringify({
+                address: message.recipient,
+                providerStatus: delivery.providerStatus,
+                providerDetails: delivery.details,
+                status: delivery.status,
+                templateKey: message.templateKey,
+                timestamp: now,
+              }),
+            }
+          : { last_notification_status: JSON.stringify(delivery.status) }),
+        updated: now,
+      })
+      .where('id', '=', orderId)
+      .returningAll()
+      .executeTakeFirst(),
+  );

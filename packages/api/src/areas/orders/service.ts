@@ -3,6 +3,7 @@ import {
   type Contract,
   findOrdersMax,
   isOrderExpired,
+  type Order,
   type OrderStatus,
   type OutputOf,
   ordersPageSize,
@@ -13,20 +14,11 @@ import { type Actor, actorIdentity, type StaffActor } from '../../context/actor.
 import type { AppDeps } from '../../context/deps.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { createOrder } from './create.ts';
+import { type StoredOrder, toListedOrder, toOrder } from './mapping-repository.ts';
 import { queueOrderMessage } from './messages.ts';
 import { moveOrder, notFound, publishOrder } from './moves.ts';
 import { openPin } from './pin.ts';
-import {
-  findOrder,
-  findOrderRows,
-  findPatientBusiness,
-  listOrderEventRows,
-  listOrderRows,
-  type OrderRow,
-  toListedOrder,
-  toOrder,
-  toOrderEvent,
-} from './repository.ts';
+import { findOrder, findOrdersByText, findPatientBusiness, listOrderEvents, listOrders } from './repository.ts';
 
 type Orders = Contract['orders'];
 type In<M extends keyof Orders> = ParsedInputOf<Orders[M]>;
@@ -145,8 +137,8 @@ export async function setRevealPinReason(
       },
     };
   });
-  if (row.pin === null) throw new AppError('CONFLICT', 'This order has no PIN');
-  return { order: toOrder(row), pin: openPin(deps.config.secretsKey, row.id, row.pin) };
+  if (row.sealedPin === null) throw new AppError('CONFLICT', 'This order has no PIN');
+  return { order: toOrder(row), pin: openPin(deps.config.secretsKey, row.id, row.sealedPin) };
 }
 
 export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'listEvents'>): Out<'listEvents'> {
@@ -156,30 +148,30 @@ export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'l
   if (cursor && (typeof cursor[0] !== 'number' || typeof cursor[1] !== 'string')) {
     throw field('nextToken', 'INVALID_FORMAT', 'Value is not correctly formatted');
   }
-  const rows = await listOrderEventRows(deps.db, {
-    businessId: toOrder(order).businessId,
+  const events = await listOrderEvents(deps.db, {
+    businessId: order.businessId,
     orderId: order.id,
     after: cursor as [number, string] | undefined,
     limit: ordersPageSize + 1,
   });
-  const page = pageOf(rows, ordersPageSize, (r) => [Number(r.created), r.id]);
-  return { events: page.items.map(toOrderEvent), nextToken: page.nextToken };
+  const page = pageOf(events, ordersPageSize, (e) => [e.created, e.id]);
+  return { events: page.items, nextToken: page.nextToken };
 }
 
 /** A page of orders with their reads audited: who saw which orders (ids only). */
-async function orderPage(deps: AppDeps, actor: StaffActor, rows: OrderRow[], via: string) {
+async function orderPage(deps: AppDeps, actor: StaffActor, rows: StoredOrder[], via: string) {
   const page = pageOf(rows, ordersPageSize, (r) => [r.id]);
   await auditOrderReads(deps, actor, page.items, via);
   return { orders: page.items.map(toListedOrder), nextToken: page.nextToken };
 }
 
 /** Records that the caller saw these orders (a patient's name and what they collect): ids only. */
-export const auditOrderReads = (deps: AppDeps, actor: Actor, rows: OrderRow[], via: string) =>
+export const auditOrderReads = (deps: AppDeps, actor: Actor, orders: readonly Order[], via: string) =>
   auditReads(
     deps.db,
     deps,
     actor,
-    rows.map(toOrder).map((order) => ({
+    orders.map((order) => ({
       action: 'order.read',
       entityType: 'order',
       entityId: order.id,
@@ -195,7 +187,7 @@ export async function listOrdersByPatient(
 ): Out<'listOrdersByPatient'> {
   const patient = await findPatientBusiness(deps.db, input.patientId);
   if (!patient) throw new AppError('NOT_FOUND', `No patient with id ${input.patientId}`);
-  const rows = await listOrderRows(deps.db, {
+  const rows = await listOrders(deps.db, {
     businessId: patient.businessId,
     patientId: patient.id,
     before: decodeIdCursor(input.nextToken),
@@ -210,7 +202,7 @@ export async function listOrdersByBusiness(
   input: In<'listOrdersByBusiness'>,
 ): Out<'listOrdersByBusiness'> {
   const status = input.statusCode;
-  const rows = await listOrderRows(deps.db, {
+  const rows = await listOrders(deps.db, {
     businessId: input.businessId,
     filterText: input.filterText?.trim() || undefined,
     onlyCurrent: input.onlyCurrent,
@@ -224,7 +216,7 @@ export async function listOrdersByBusiness(
 
 /** The top bar's search: an order by barcode or reference, in what the caller reaches (scope 'filtered'). */
 export async function findOrders(deps: AppDeps, actor: StaffActor, input: In<'findOrders'>): Out<'findOrders'> {
-  const rows = await findOrderRows(deps.db, {
+  const rows = await findOrdersByText(deps.db, {
     text: input.text.trim(),
     ...(actor.kind === 'pharmacy' ? { businessIds: [...actor.businesses.keys()] } : {}),
     limit: findOrdersMax,

@@ -15,6 +15,7 @@ import {
 import { asSupport, withBootedLocker, withTestAuth } from '../../testing/hub.ts';
 import { testPatient } from '../../testing/patients.ts';
 import { createOrder } from '../orders/create.ts';
+import { toStoredOrder } from '../orders/mapping-repository.ts';
 import { pinOf } from '../orders/pin.ts';
 
 const judo = startFakeJudopay([judoAccount]);
@@ -50,7 +51,7 @@ describeApi(
         .execute();
     };
     const pinIn = async (orderId: string) =>
-      formatPin(pinOf(t.deps.config.secretsKey, await orderRow(t, orderId)) ?? '');
+      formatPin(pinOf(t.deps.config.secretsKey, toStoredOrder(await orderRow(t, orderId))) ?? '');
 
     it('shows an order not yet loaded with what is owed, and nothing of the staff’s', async () => {
       const { orderId, as, businessId } = await signedIn();

@@ -15,7 +15,7 @@ import type { AppDeps } from '../../context/deps.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
 import { findOrder, pinOf, toOrder } from '../orders/index.ts';
 import { readPaymentSettings } from '../payment-settings/index.ts';
-import { findPharmacy, lastReceiptSentTo, listPatientOrderRows } from './repository.ts';
+import { findOrdersOfPatient, findPharmacy, lastReceiptSentTo } from './repository.ts';
 
 /*
  * The patient page's orders (issue 19): what the signed-in patient sees of their own orders. The access
@@ -78,7 +78,7 @@ export const pinUsable = (o: Order, now: number): boolean =>
 /** The patient's orders: live ones first (soonest expiry first), then the rest newest first. */
 export async function listPatientOrders(deps: AppDeps, actor: PatientActor, _input: In<'list'>): Promise<Out<'list'>> {
   const now = deps.now();
-  const rows = await listPatientOrderRows(deps.db, actor.businessId, actor.patientId, patientOrdersMax);
+  const rows = await findOrdersOfPatient(deps.db, actor.businessId, actor.patientId, patientOrdersMax);
   const orders = rows.map((row) => patientSummaryOf(toOrder(row), now));
   const live = orders
     .filter((o) => o.live)

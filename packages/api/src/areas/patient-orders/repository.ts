@@ -1,21 +1,29 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
+import { type StoredOrder, toStoredOrder } from '../orders/index.ts';
 
 /** The patient page's reads of orders (patient-service.ts); staff reads are in areas/orders. */
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /** A patient's orders, newest first. */
-export const listPatientOrderRows = (db: Db, businessId: string, patientId: string, limit: number) =>
-  db
-    .selectFrom('orders')
-    .selectAll()
-    .where('business_id', '=', businessId)
-    .where('patient_id', '=', patientId)
-    .orderBy('created', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+export const findOrdersOfPatient = async (
+  db: Db,
+  businessId: string,
+  patientId: string,
+  limit: number,
+): Promise<StoredOrder[]> =>
+  (
+    await db
+      .selectFrom('orders')
+      .selectAll()
+      .where('business_id', '=', businessId)
+      .where('patient_id', '=', patientId)
+      .orderBy('created', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute()
+  ).map(toStoredOrder);
 
 /** The business an order belongs to: its name and address, for the patient page. */
 export const findPharmacy = (db: Db, businessId: string) =>

@@ -17,10 +17,10 @@ import {
   invalidTransition,
   latestRequestedMessageSince,
   lockOrder,
-  type OrderRow,
   publishOrder,
   queueOrderMessage,
   readyMessageKey,
+  type StoredOrder,
   setExpiryReminded,
   toOrder,
 } from '../orders/index.ts';
@@ -45,9 +45,9 @@ async function requestMessage(
   actor: StaffActor,
   orderId: string,
   action: 'resendMessage' | 'sendExpiryReminder',
-  keyOf: (row: OrderRow) => PatientMessageKey,
+  keyOf: (row: StoredOrder) => PatientMessageKey,
   guardKeys: PatientMessageKey[],
-  after?: (tx: Parameters<typeof lockOrder>[0], row: OrderRow, now: number) => Promise<void>,
+  after?: (tx: Parameters<typeof lockOrder>[0], row: StoredOrder, now: number) => Promise<void>,
 ) {
   const answer = await deps.db.transaction().execute(async (tx) => {
     const row = await lockOrder(tx, orderId);

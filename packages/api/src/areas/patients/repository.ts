@@ -23,8 +23,15 @@ export function addressOf(row: AddressColumns): Patient['address'] {
   return { line1: address_line1, line2: address_line2, line3: address_line3, postTown: post_town, postcode };
 }
 
-/** A patient as core describes it; snake_case stops here. */
-export function toPatient(row: PatientRow): Patient {
+/**
+ * A patient as this area keeps it: core's Patient with what its forms and its WhatsApp opt-in read
+ * beside it: the name's parts, and when the opt-in was made whatever number it was made on (core's
+ * `whatsAppOptIn` holds only on the current mobile). `toPatient` is how a patient leaves the area.
+ */
+export type StoredPatient = Patient & { givenName: string; familyName: string; whatsAppOptInAt: number | null };
+
+/** A patient's row as the area's StoredPatient; snake_case stops here. */
+export function toStoredPatient(row: PatientRow): StoredPatient {
   return {
     id: row.id,
     businessId: row.business_id,
@@ -55,7 +62,16 @@ export function toPatient(row: PatientRow): Patient {
         : null,
     created: Number(row.created),
     updated: Number(row.updated),
+    givenName: row.given_name,
+    familyName: row.family_name,
+    whatsAppOptInAt: row.whatsapp_opt_in_at === null ? null : Number(row.whatsapp_opt_in_at),
   };
+}
+
+/** A patient as core describes it. */
+export function toPatient(stored: StoredPatient): Patient {
+  const { givenName: _given, familyName: _family, whatsAppOptInAt: _optedIn, ...patient } = stored;
+  return patient;
 }
 
 /** The stored columns of checked values. */
@@ -74,29 +90,51 @@ export const columnsOf = (v: PatientValues) => ({
   postcode: v.postcode,
 });
 
+/**
+ * A stored patient's columns as `columnsOf` writes them: what an update compares its new columns with,
+ * to name the ones it changes.
+ */
+export const storedColumnsOf = (p: StoredPatient): Record<keyof ReturnType<typeof columnsOf>, unknown> => ({
+  display_id: p.displayId,
+  given_name: p.givenName,
+  family_name: p.familyName,
+  full_name: p.name,
+  date_of_birth: p.dateOfBirth,
+  email: p.email,
+  mobile_number: p.mobileNumber,
+  address_line1: p.address?.line1 ?? null,
+  address_line2: p.address?.line2 ?? null,
+  address_line3: p.address?.line3 ?? null,
+  post_town: p.address?.postTown ?? null,
+  postcode: p.address?.postcode ?? null,
+});
+
 /** The business a patient is written to, with its archive mark and feature settings (one query). */
 export async function findBusinessForPatients(db: Db, businessId: string) {
   return db
     .selectFrom('businesses as b')
     .leftJoin('business_feature_settings as s', 's.business_id', 'b.id')
-    .select(['b.id', 'b.archived_at', 's.settings'])
+    .select(['b.id', 'b.archived_at as archivedAt', 's.settings'])
     .where('b.id', '=', businessId)
     .executeTakeFirst();
 }
 
-export const findPatient = (db: Db, id: string): Promise<PatientRow | undefined> =>
-  db.selectFrom('patients').selectAll().where('id', '=', id).executeTakeFirst();
+const stored = (row: PatientRow | undefined): StoredPatient | undefined => row && toStoredPatient(row);
 
-export const lockPatient = (db: Db, id: string): Promise<PatientRow | undefined> =>
-  db.selectFrom('patients').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+export const findPatient = async (db: Db, id: string): Promise<StoredPatient | undefined> =>
+  stored(await db.selectFrom('patients').selectAll().where('id', '=', id).executeTakeFirst());
 
-export async function findPatients(db: Db, ids: readonly string[]): Promise<PatientRow[]> {
+export const lockPatient = async (db: Db, id: string): Promise<StoredPatient | undefined> =>
+  stored(await db.selectFrom('patients').selectAll().where('id', '=', id).forUpdate().executeTakeFirst());
+
+export async function findPatients(db: Db, ids: readonly string[]): Promise<StoredPatient[]> {
   if (ids.length === 0) return [];
-  return db
+  const rows = await db
     .selectFrom('patients')
     .selectAll()
     .where('id', 'in', [...ids])
     .execute();
+  return rows.map(toStoredPatient);
 }
 
 /**
@@ -128,7 +166,7 @@ export type ListQuery = {
  * 0013); a whole NHS number is looked up on the display-id index. Otherwise the walk follows
  * unique (business_id, id) and stops at a page.
  */
-export async function listPatientRows(db: Db, q: ListQuery): Promise<PatientRow[]> {
+export async function listPatients(db: Db, q: ListQuery): Promise<StoredPatient[]> {
   let query = db.selectFrom('patients').selectAll().where('business_id', '=', q.businessId);
   if (q.onlyCurrent) query = query.where('deleted_at', 'is', null);
   if (q.onlyWithIssues) {
@@ -147,16 +185,23 @@ export async function listPatientRows(db: Db, q: ListQuery): Promise<PatientRow[
     query = query.where(contains('patients', filter, filter.replace(/[\s-]/g, ''), mobilePrefixOf(filter) ?? ''));
   }
   if (q.after) query = query.where('id', '>', q.after);
-  return query
+  const rows = await query
     .orderBy('id')
     .limit(q.limit + 1)
     .execute();
+  return rows.map(toStoredPatient);
 }
 
 /** Stores a new patient as it is. */
-export const insertPatientRow = (db: Db, row: Insertable<Database['patients']>): Promise<PatientRow> =>
-  db.insertInto('patients').values(row).returningAll().executeTakeFirstOrThrow();
+export const insertPatientRow = async (db: Db, row: Insertable<Database['patients']>): Promise<StoredPatient> =>
+  toStoredPatient(await db.insertInto('patients').values(row).returningAll().executeTakeFirstOrThrow());
 
 /** Changes a patient's columns and returns the row as it now is. */
-export const updatePatientRow = (db: Db, id: string, patch: Updateable<Database['patients']>): Promise<PatientRow> =>
-  db.updateTable('patients').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+export const updatePatientRow = async (
+  db: Db,
+  id: string,
+  patch: Updateable<Database['patients']>,
+): Promise<StoredPatient> =>
+  toStoredPatient(
+    await db.updateTable('patients').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow(),
+  );

@@ -22,9 +22,10 @@ import {
   findPatient,
   findPatients,
   insertPatientRow,
-  listPatientRows,
+  listPatients,
   lockPatient,
-  type PatientRow,
+  type StoredPatient,
+  storedColumnsOf,
   toPatient,
   updatePatientRow,
 } from './repository.ts';
@@ -54,7 +55,7 @@ const displayIdTaken = (field: DisplayIdField) =>
 export async function writableBusiness(db: Db, businessId: string): Promise<{ displayIdField: DisplayIdField }> {
   const business = await findBusinessForPatients(db, businessId);
   if (!business) throw new AppError('NOT_FOUND', `Business ${businessId} not found`);
-  if (business.archived_at !== null) {
+  if (business.archivedAt !== null) {
     throw new AppError('CONFLICT', 'An archived business cannot have its patients changed');
   }
   return { displayIdField: displayIdFieldOf(business.settings) };
@@ -71,16 +72,16 @@ export function checkedPatient(deps: AppDeps, patient: ImportedPatient, field: D
 }
 
 /** Records that the caller saw these patients: ids only, never a name or any other detail. */
-const auditPatientReads = (deps: AppDeps, actor: Actor, rows: PatientRow[], via: string): Promise<void> =>
+const auditPatientReads = (deps: AppDeps, actor: Actor, patients: StoredPatient[], via: string): Promise<void> =>
   auditReads(
     deps.db,
     deps,
     actor,
-    rows.map((row) => ({
+    patients.map((patient) => ({
       action: 'patient.read',
       entityType: 'patient',
-      entityId: row.id,
-      businessId: row.business_id,
+      entityId: patient.id,
+      businessId: patient.businessId,
       details: { via },
     })),
   );
@@ -97,7 +98,7 @@ export async function insertPatient(
   values: PatientValues,
   field: DisplayIdField,
   via: string,
-): Promise<PatientRow> {
+): Promise<StoredPatient> {
   const now = deps.now();
   const id = Bun.randomUUIDv7();
   try {
@@ -135,7 +136,7 @@ export async function create(deps: AppDeps, actor: Actor, input: In<'create'>): 
 }
 
 /** A patient that exists (404 otherwise), locked when `tx` is a transaction. */
-async function requirePatient(db: Db, id: string, lock = false): Promise<PatientRow> {
+async function requirePatient(db: Db, id: string, lock = false): Promise<StoredPatient> {
   const row = lock ? await lockPatient(db, id) : await findPatient(db, id);
   if (!row) throw new AppError('NOT_FOUND', `Patient ${id} not found`);
   return row;
@@ -144,17 +145,18 @@ async function requirePatient(db: Db, id: string, lock = false): Promise<Patient
 export async function update(deps: AppDeps, actor: Actor, input: In<'update'>): Out<'update'> {
   const { db } = deps;
   const existing = await requirePatient(db, input.id);
-  const { displayIdField } = await writableBusiness(db, existing.business_id);
+  const { displayIdField } = await writableBusiness(db, existing.businessId);
   const values = checkedPatient(deps, input.patient, displayIdField);
   try {
     const row = await db.transaction().execute(async (tx) => {
       const current = await requirePatient(tx, input.id, true);
-      if (current.deleted_at !== null) throw new AppError('CONFLICT', 'A deleted patient cannot be changed');
-      const stored = { full: current.full_name, given: current.given_name, family: current.family_name };
+      if (current.deleted !== null) throw new AppError('CONFLICT', 'A deleted patient cannot be changed');
+      const stored = { full: current.name, given: current.givenName, family: current.familyName };
       const named = { ...values, ...namePartsOnUpdate(input.patient.name, values, stored) };
-      const columns = { ...columnsOf(named), display_id: values.displayId || current.display_id };
+      const columns = { ...columnsOf(named), display_id: values.displayId || current.displayId };
+      const before = storedColumnsOf(current);
       const changed = Object.entries(columns)
-        .filter(([key, value]) => current[key as keyof PatientRow] !== value)
+        .filter(([key, value]) => before[key as keyof typeof before] !== value)
         .map(([key]) => key);
       if (changed.length === 0) return current;
       // A WhatsApp opt-in holds for the number it was made on: a new mobile clears it, and its code.
@@ -167,7 +169,7 @@ export async function update(deps: AppDeps, actor: Actor, input: In<'update'>): 
         action: 'patient.update',
         entityType: 'patient',
         entityId: current.id,
-        businessId: current.business_id,
+        businessId: current.businessId,
         details: { via: 'update', fields: changed },
       });
       return updated;
@@ -188,10 +190,10 @@ export async function get(deps: AppDeps, actor: Actor, input: In<'get'>): Out<'g
 export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Out<'delete'> {
   const { db } = deps;
   const existing = await requirePatient(db, input.id);
-  await writableBusiness(db, existing.business_id);
+  await writableBusiness(db, existing.businessId);
   const row = await db.transaction().execute(async (tx) => {
     const current = await requirePatient(tx, input.id, true);
-    if (current.deleted_at !== null) throw new AppError('CONFLICT', 'This patient has already been deleted');
+    if (current.deleted !== null) throw new AppError('CONFLICT', 'This patient has already been deleted');
     const deleted = await updatePatientRow(tx, current.id, {
       deleted_at: deps.now(),
       deleted_by_id: actor.userId,
@@ -202,7 +204,7 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete
       action: 'patient.delete',
       entityType: 'patient',
       entityId: current.id,
-      businessId: current.business_id,
+      businessId: current.businessId,
     });
     return deleted;
   });
@@ -215,7 +217,7 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
   if (!business) throw new AppError('NOT_FOUND', `Business ${input.businessId} not found`);
   const limit = input.limit ?? patientsPageSize;
   const after = decodeIdCursor(input.nextToken);
-  const rows = await listPatientRows(db, {
+  const rows = await listPatients(db, {
     businessId: input.businessId,
     onlyCurrent: input.onlyCurrent ?? false,
     onlyWithIssues: input.onlyWithIssues ?? false,

@@ -1,5 +1,6 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type StoredPatient, toStoredPatient } from './repository.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 /** A patient's WhatsApp opt-in code (only its hash) and the counters of the codes sent to them. */
@@ -99,19 +100,26 @@ export const voidOptInCode = (db: Db, patientId: string) =>
 export type OptIn = { at: number; mobileNumber: string; byId: string | null; byDisplay: string | null };
 
 /** Sets (or, with null, clears) the patient's WhatsApp opt-in and returns the patient row as it now is. */
-export const setPatientOptIn = (db: Db, patientId: string, optIn: OptIn | null, now: number) =>
-  db
-    .updateTable('patients')
-    .set({
-      whatsapp_opt_in_at: optIn?.at ?? null,
-      whatsapp_opt_in_mobile: optIn?.mobileNumber ?? null,
-      whatsapp_opt_in_by_id: optIn?.byId ?? null,
-      whatsapp_opt_in_by_display: optIn?.byDisplay ?? null,
-      updated: now,
-    })
-    .where('id', '=', patientId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+export const setPatientOptIn = async (
+  db: Db,
+  patientId: string,
+  optIn: OptIn | null,
+  now: number,
+): Promise<StoredPatient> =>
+  toStoredPatient(
+    await db
+      .updateTable('patients')
+      .set({
+        whatsapp_opt_in_at: optIn?.at ?? null,
+        whatsapp_opt_in_mobile: optIn?.mobileNumber ?? null,
+        whatsapp_opt_in_by_id: optIn?.byId ?? null,
+        whatsapp_opt_in_by_display: optIn?.byDisplay ?? null,
+        updated: now,
+      })
+      .where('id', '=', patientId)
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 
 /** The number a patient opted in to WhatsApp on, or null: what the message router asks. */
 export async function findWhatsAppOptIn(db: Db, patientId: string): Promise<string | null> {

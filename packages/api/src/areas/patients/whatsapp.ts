@@ -13,7 +13,7 @@ import { maskRecipient } from '../../delivery/messages/send.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
-import { lockPatient, type PatientRow, toPatient } from './repository.ts';
+import { lockPatient, type StoredPatient, toPatient } from './repository.ts';
 import {
   type Db,
   findBusinessOfPatient,
@@ -49,20 +49,20 @@ const codeError = (message: string) =>
  * The patient (locked), refused when WhatsApp cannot be used for them: 404 unknown; 409 deleted,
  * business archived, WhatsApp not enabled for the business, or no UK mobile to send to.
  */
-async function whatsAppPatient(tx: Db, patientId: string): Promise<{ patient: PatientRow; businessName: string }> {
+async function whatsAppPatient(tx: Db, patientId: string): Promise<{ patient: StoredPatient; businessName: string }> {
   const patient = await lockPatient(tx, patientId);
   if (!patient) throw new AppError('NOT_FOUND', `Patient ${patientId} not found`);
-  if (patient.deleted_at !== null) throw new AppError('CONFLICT', 'A deleted patient cannot be opted in to WhatsApp');
-  const business = await findBusinessOfPatient(tx, patient.business_id);
-  if (!business) throw new AppError('NOT_FOUND', `Business ${patient.business_id} not found`);
+  if (patient.deleted !== null) throw new AppError('CONFLICT', 'A deleted patient cannot be opted in to WhatsApp');
+  const business = await findBusinessOfPatient(tx, patient.businessId);
+  if (!business) throw new AppError('NOT_FOUND', `Business ${patient.businessId} not found`);
   if (business.archived) {
     throw new AppError('CONFLICT', 'An archived business cannot have its patients changed');
   }
-  const { settings } = await effectiveFeatureSettings(tx, patient.business_id);
+  const { settings } = await effectiveFeatureSettings(tx, patient.businessId);
   if (!settings.enableWhatsApp) {
     throw new AppError('CONFLICT', 'WhatsApp messages are not enabled for this business');
   }
-  if (!patient.mobile_number || !UK_MOBILE.test(patient.mobile_number)) {
+  if (!patient.mobileNumber || !UK_MOBILE.test(patient.mobileNumber)) {
     throw new AppError('CONFLICT', 'This patient has no UK mobile number: add one before sending a WhatsApp code');
   }
   return { patient, businessName: business.name };
@@ -90,8 +90,9 @@ export async function addWhatsAppOptIn(
   }
   return deps.db.transaction().execute(async (tx) => {
     const { patient, businessName } = await whatsAppPatient(tx, input.patientId);
-    const mobile = patient.mobile_number as string;
-    if (patient.whatsapp_opt_in_at !== null && patient.whatsapp_opt_in_mobile === mobile) {
+    const mobile = patient.mobileNumber as string;
+    // Opted in on this very number (whatsAppPatient made sure it is a UK mobile).
+    if (patient.whatsAppOptIn !== null) {
       throw new AppError('CONFLICT', 'This patient is already opted in to WhatsApp on this number');
     }
     const now = deps.now();
@@ -117,7 +118,7 @@ export async function addWhatsAppOptIn(
     const expiresAt = now + whatsAppOptInCodes.ttlMinutes * MINUTE;
     await saveOptInCode(tx, {
       patientId: patient.id,
-      businessId: patient.business_id,
+      businessId: patient.businessId,
       mobileNumber: mobile,
       codeHash: hashCode(patient.id, mobile, code),
       expiresAt,
@@ -129,7 +130,7 @@ export async function addWhatsAppOptIn(
     await queueMessages(
       tx,
       {
-        businessId: patient.business_id,
+        businessId: patient.businessId,
         message: {
           channel: 'whatsapp',
           recipient: mobile,
@@ -145,7 +146,7 @@ export async function addWhatsAppOptIn(
       action: 'patient.whatsAppCodeSent',
       entityType: 'patient',
       entityId: patient.id,
-      businessId: patient.business_id,
+      businessId: patient.businessId,
     });
     return { sentTo: maskRecipient(mobile), expiresAt };
   });
@@ -170,7 +171,7 @@ export async function verifyWhatsAppOptInMessage(
   }
   const checked = await deps.db.transaction().execute(async (tx): Promise<Checked> => {
     const { patient } = await whatsAppPatient(tx, input.patientId);
-    const mobile = patient.mobile_number as string;
+    const mobile = patient.mobileNumber as string;
     const row = await lockOptInCode(tx, patient.id);
     const now = deps.now();
     if (
@@ -205,7 +206,7 @@ export async function verifyWhatsAppOptInMessage(
       action: 'patient.whatsAppOptIn',
       entityType: 'patient',
       entityId: patient.id,
-      businessId: patient.business_id,
+      businessId: patient.businessId,
     });
     return { ok: true, patient: toPatient(updated) };
   });
@@ -226,13 +227,13 @@ export async function removeWhatsAppOptIn(
     const patient = await lockPatient(tx, input.patientId);
     if (!patient) throw new AppError('NOT_FOUND', `Patient ${input.patientId} not found`);
     await voidOptInCode(tx, patient.id);
-    if (patient.whatsapp_opt_in_at === null) return { patient: toPatient(patient) };
+    if (patient.whatsAppOptInAt === null) return { patient: toPatient(patient) };
     const updated = await setPatientOptIn(tx, patient.id, null, deps.now());
     await audit(tx, deps, actor, {
       action: 'patient.whatsAppOptOut',
       entityType: 'patient',
       entityId: patient.id,
-      businessId: patient.business_id,
+      businessId: patient.businessId,
     });
     return { patient: toPatient(updated) };
   });

@@ -77,7 +77,7 @@ const events = (t: TestApi, orderId: string) =>
     .execute();
 
 import { messagePort } from '../../areas/messages/index.ts';
-import { json } from '../../areas/orders/repository.ts';
+import { json } from '../../areas/orders/mapping-repository.ts';
 
 /** A report URL's path and query, for `t.raw`. */
 const pathOf = (url: string | undefined) => {

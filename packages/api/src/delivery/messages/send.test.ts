@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${pin} and ${portal} are template placeholders.
 import { afterAll, afterEach, expect, it } from 'bun:test';
 import { messagePort } from '../../areas/messages/index.ts';
-import { json } from '../../areas/orders/repository.ts';
+import { json } from '../../areas/orders/mapping-repository.ts';
 import { jobHandlers, jobSchedules } from '../../job-handlers.ts';
 import { createRunner } from '../../jobs/runner.ts';
 import { localMailboxOf } from '../../mail/mailer.ts';

@@ -28,8 +28,11 @@ export type OrderEventType = Extract<IntegrationEventType, `order.${string}`>;
  * sweep): every process locks the businesses' client rows in the same order, so two sweeps never wait
  * on each other in a circle.
  */
-export const inBusinessOrder = <T extends { business_id: string }>(rows: readonly T[]): T[] =>
-  [...rows].sort((a, b) => (a.business_id < b.business_id ? -1 : a.business_id > b.business_id ? 1 : 0));
+export const inBusinessOrder = <T>(rows: readonly T[], businessOf: (row: T) => string): T[] =>
+  [...rows].sort((a, b) => {
+    const [x, y] = [businessOf(a), businessOf(b)];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
 
 /** The event an order move is (core's OrderAction); actions that are not a change a PMR hears of have none. */
 export const orderEventOfAction: Partial<Record<OrderAction, OrderEventType>> = {

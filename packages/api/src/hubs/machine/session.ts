@@ -28,7 +28,7 @@ import {
   publishRecorded,
   type RecordedEvent,
 } from '../../areas/machines/index.ts';
-import type { OrderRow } from '../../areas/orders/index.ts';
+import type { StoredOrder } from '../../areas/orders/index.ts';
 import { publishOrder } from '../../areas/orders/index.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
@@ -301,7 +301,7 @@ export class LockerSession {
       recorded?: RecordedEvent;
       contents?: ContentsChange;
       /** Orders the event changed: consoles hear of them once it commits. */
-      orders?: OrderRow[];
+      orders?: StoredOrder[];
     }>,
   ): Promise<LockerResponse<A>> {
     const outcome = await applyLockerEventOnce(this.deps, this.who, { eventId: e.eventId, seq: e.seq, action }, apply);
