@@ -342,6 +342,8 @@ export type MessageOutboxTable = {
   created: number;
   updated: number;
   dedupe_key: string | null;
+  unconfirmed_sends: Generated<number>;
+  undelivered_alerted_at: number | null;
 };
 
 export type MonthlyBusinessStatsTable = {

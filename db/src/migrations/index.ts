@@ -35,6 +35,7 @@ import * as jobRequestId from './0036_job_request_id.ts';
 import * as demoMachines from './0037_demo_machines.ts';
 import * as samlMetadata from './0038_saml_metadata.ts';
 import * as spentPatientCode from './0039_spent_patient_code.ts';
+import * as messageResends from './0040_message_resends.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -77,4 +78,5 @@ export const migrations: Record<string, Migration> = {
   '0037_demo_machines': demoMachines,
   '0038_saml_metadata': samlMetadata,
   '0039_spent_patient_code': spentPatientCode,
+  '0040_message_resends': messageResends,
 };

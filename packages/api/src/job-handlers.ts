@@ -40,7 +40,7 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
   const areas = messagePort(deps);
   return {
     'message.send': messageSendHandler(deps, { gateways: configuredGateways(deps.config, deps.mailer), areas }),
-    // An unconfirmed message whose grace period is over: confirmed by its report, or sent once more.
+    // An unconfirmed message whose grace period is over: confirmed by its report, or sent again.
     [RECONCILE_JOB]: messageReconcileHandler(deps, areas),
     // Loaded orders whose window passed: their expiry event and the patient's expired message.
     'orders.recordExpired': sweep(deps, 'order expiries recorded', 'recorded', () =>

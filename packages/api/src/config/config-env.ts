@@ -34,6 +34,7 @@ const Env = type({
   'SHUTDOWN_DRAIN_SECONDS?': type('string.integer.parse').to('0 <= number.integer <= 60'),
   'JOBS_CONCURRENCY?': type('string.integer.parse').to('1 <= number.integer <= 256'),
   'MESSAGES_UNCONFIRMED_GRACE_SECONDS?': type('string.integer.parse').to('1 <= number.integer <= 86400'),
+  'MESSAGES_UNDELIVERED_ALERT_MINUTES?': type('string.integer.parse').to('1 <= number.integer <= 1440'),
   'SMSWORKS_JWT?': 'string > 0',
   'SMSWORKS_API_URL?': /^https?:\/\/.+/,
   'MESSAGEBIRD_ACCESS_KEY?': 'string > 0',

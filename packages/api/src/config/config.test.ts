@@ -111,6 +111,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ JOBS_CONCURRENCY: 'many' })).toThrow(/JOBS_CONCURRENCY/);
   });
 
+  it('tells staff of a message without word after 30 minutes unless MESSAGES_UNDELIVERED_ALERT_MINUTES says otherwise', () => {
+    expect(loadConfig({}).messagesUndeliveredAlertMs).toBe(30 * 60_000);
+    expect(loadConfig({ MESSAGES_UNDELIVERED_ALERT_MINUTES: '5' }).messagesUndeliveredAlertMs).toBe(5 * 60_000);
+    expect(() => loadConfig({ MESSAGES_UNDELIVERED_ALERT_MINUTES: '0' })).toThrow(/MESSAGES_UNDELIVERED_ALERT_MINUTES/);
+  });
+
   it('gives an unconfirmed message 600 s for its report unless MESSAGES_UNCONFIRMED_GRACE_SECONDS says otherwise', () => {
     expect(loadConfig({}).messagesUnconfirmedGraceMs).toBe(600_000);
     expect(loadConfig({ MESSAGES_UNCONFIRMED_GRACE_SECONDS: '5' }).messagesUnconfirmedGraceMs).toBe(5_000);

@@ -90,6 +90,11 @@ export type Config = {
    * (MESSAGES_UNCONFIRMED_GRACE_SECONDS, default 600; docs/decisions/messaging.md "Unconfirmed messages").
    */
   messagesUnconfirmedGraceMs: number;
+  /**
+   * How long an SMS or WhatsApp message may go without word from its provider, sent again meanwhile,
+   * before staff are told it has not arrived (MESSAGES_UNDELIVERED_ALERT_MINUTES, default 30).
+   */
+  messagesUndeliveredAlertMs: number;
   /** The argon2id cost of new password hashes: `test` only when NODE_ENV=test (never in production). */
   passwordHashing: PasswordHashing;
   /** The message gateways (delivery/messages/gateways/): each is usable when its credentials are set. */
@@ -335,6 +340,7 @@ export function loadConfig(
     workerMetricsPort: env.WORKER_METRICS_PORT ?? 9464,
     shutdownDrainMs: (env.SHUTDOWN_DRAIN_SECONDS ?? (production ? 5 : 0)) * 1000,
     messagesUnconfirmedGraceMs: (env.MESSAGES_UNCONFIRMED_GRACE_SECONDS ?? 600) * 1000,
+    messagesUndeliveredAlertMs: (env.MESSAGES_UNDELIVERED_ALERT_MINUTES ?? 30) * 60_000,
     passwordHashing: env.NODE_ENV === 'test' ? 'test' : 'standard',
     gateways: gatewaysOf(env),
     judopay,

@@ -6,7 +6,7 @@
 export type JobPayloads = {
   /** One outbox message to its gateway (delivery/messages/send.ts), queued by outbox/ with the message. */
   'message.send': { messageId: string };
-  /** An unconfirmed message whose grace period is over: confirmed by its report, or sent once more. */
+  /** An unconfirmed message whose grace period is over: confirmed by its report, or sent again. */
   'message.reconcile': { messageId: string };
   /** One integration client's due webhooks (delivery/webhooks/dispatch.ts). */
   'webhooks.dispatch': { clientId: string };

@@ -6,7 +6,7 @@ import type { Gateway, ProviderName } from './gateways/gateway.ts';
 import { localGateway } from './gateways/local.ts';
 import type { MessagePort, OrderToMessage, Publish } from './port.ts';
 import { senderFrom } from './recipient-words.ts';
-import { UNCONFIRMED, UNCONFIRMED_RESEND } from './reconcile.ts';
+import { UNCONFIRMED } from './reconcile.ts';
 import { lockMessage, type QueuedMessage, type Tx, updateMessageDelivery } from './repository.ts';
 import { recordUnconfirmed } from './send-outcome.ts';
 
@@ -64,11 +64,11 @@ export async function prepareSend(
   const order = message.orderId ? await areas.orderToMessage(tx, message.orderId, message.templateKey, now) : undefined;
   // Already recorded unconfirmed (this job ran again after its worker died before finishing it): its
   // check is queued, nothing more to record.
-  if (message.providerStatus === UNCONFIRMED || message.providerStatus === UNCONFIRMED_RESEND) return { kind: 'done' };
+  if (message.providerStatus === UNCONFIRMED) return { kind: 'done' };
   if (message.sentAt !== null) {
     // An earlier attempt handed it to the gateway and died before recording the answer: it may well
     // have arrived, and a PIN sent twice is worse than a status we cannot confirm now. Its delivery
-    // report will say (messaging/reconcile.ts): none after the grace period, and it is sent once more.
+    // report will say (reconcile.ts): none after the grace period, and it is sent again.
     const publish = await recordUnconfirmed(tx, deps, areas, message, message.provider ?? 'local');
     return { kind: 'done', publish };
   }

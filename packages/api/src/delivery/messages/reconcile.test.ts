@@ -1,4 +1,5 @@
 import { afterAll, afterEach, expect, it } from 'bun:test';
+import { type AddressInfo, createServer } from 'node:net';
 import { messagePort } from '../../areas/messages/index.ts';
 import { createRunner } from '../../jobs/runner.ts';
 import { describeApi } from '../../testing/api.ts';
@@ -36,6 +37,7 @@ const env = {
   SMSWORKS_JWT: 'JWT test-token',
   SMSWORKS_API_URL: `http://127.0.0.1:${smsWorks.port}`,
   MESSAGES_UNCONFIRMED_GRACE_SECONDS: String(GRACE_MS / 1000),
+  MESSAGES_UNDELIVERED_ALERT_MINUTES: '5',
 };
 
 /** A worker dying at that point: the runner sees its attempt end in an error, as a lease running out would. */
@@ -279,29 +281,111 @@ describeApi(
       });
     });
 
-    it('sends a third time never: a resend that is unconfirmed too fails for staff after the grace period', async () => {
+    it('keeps sending a message whose connection the gateway cuts three times, and tells staff when it is late', async () => {
       await withBootedLocker(t, async ({ locker }) => {
-        const { orderId, messageId } = await loadOrder(locker);
+        // A The SMS Works that reads each request and cuts the connection without an answer, three
+        // times; the fourth request gets its answer.
+        let connections = 0;
+        const cutter = createServer((socket) => {
+          connections += 1;
+          const mine = connections;
+          socket.once('data', () => {
+            if (mine <= 3) return void setTimeout(() => socket.destroy(), 5);
+            const body = JSON.stringify({ messageid: 'sw-at-last', status: 'SENT' });
+            socket.end(
+              `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+            );
+          });
+        });
+        await new Promise<void>((resolve) => cutter.listen(0, '127.0.0.1', resolve));
+        const port = (cutter.address() as AddressInfo).port;
+        try {
+          const gateway = smsWorksGateway({ jwt: 'JWT test-token', apiUrl: `http://127.0.0.1:${port}` });
+          const runner = runnerOf({ gateways: { smsworks: gateway } });
+          const { orderId, messageId } = await loadOrder(locker);
+          await drain(runner);
+          expect(connections).toBe(1);
+          // Each check finds no report and sends again; each next check waits twice as long.
+          for (const [wait, sent] of [
+            [GRACE_MS, 2],
+            [2 * GRACE_MS, 3],
+            [4 * GRACE_MS, 4],
+          ] as const) {
+            expect(await messageOf(messageId)).toMatchObject({ provider_status: 'UNCONFIRMED', status: 'pending' });
+            t.advance(wait - 1_000);
+            await drain(runner);
+            expect(connections).toBe(sent - 1);
+            t.advance(1_000);
+            await drain(runner);
+            expect(connections).toBe(sent);
+          }
+          expect(await messageOf(messageId)).toMatchObject({
+            provider_message_id: 'sw-at-last',
+            status: 'pending',
+            unconfirmed_sends: 3,
+          });
+          expect((await events(orderId)).filter((e: string) => e.startsWith('MESSAGE_RESENT'))).toEqual([
+            resentWords,
+            'MESSAGE_RESENT: No word from The SMS Works about the SMS after 2 sends: sent again',
+            'MESSAGE_RESENT: No word from The SMS Works about the SMS after 3 sends: sent again',
+          ]);
+          // Seven minutes without word passed the alert's five: staff were told, once.
+          expect(await events(orderId)).toContain(
+            'MESSAGE_NOT_ARRIVED: SMS not confirmed by The SMS Works after 7 minutes; still being sent until it is or the order ends',
+          );
+          const told = await t.db.selectFrom('notifications').select(['title', 'body', 'level']).execute();
+          expect(told).toHaveLength(1);
+          expect(told[0]?.title).toStartWith('SMS not arrived: ');
+          expect(told[0]?.body).toContain(
+            'MedLocker keeps sending it until The SMS Works confirms it or the order ends',
+          );
+          expect(await report(messageId, 'sw-at-last', 'DELIVERED')).toEqual({ outcome: 'applied' });
+          expect(await orderOf(orderId)).toMatchObject({ lastNotificationStatus: 'success' });
+          t.advance(10 * GRACE_MS);
+          await drain(runner);
+          expect(connections).toBe(4);
+        } finally {
+          cutter.close();
+        }
+      });
+    });
+
+    it('gives a message up after a day without word, and stops sending once its order has ended', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
         const runner = runnerOf({ beforeSend: die });
+        const { orderId, messageId } = await loadOrder(locker);
         await drain(runner);
-        t.advance(1_000);
-        await drain(runner);
-        t.advance(GRACE_MS);
-        await drain(runner);
-        t.advance(1_000);
-        await drain(runner);
-        expect(await messageOf(messageId)).toMatchObject({ provider_status: 'UNCONFIRMED_RESEND', status: 'pending' });
-        t.advance(GRACE_MS);
-        await drain(runner);
-        const reason =
-          'no word from The SMS Works after it was sent again following a restart; it may not have arrived';
-        expect(await messageOf(messageId)).toMatchObject({ status: 'failed', last_error: reason });
+        for (let i = 0; i < 40 && (await messageOf(messageId)).status === 'pending'; i++) {
+          t.advance(60 * 60_000);
+          await drain(runner);
+        }
+        const failed = await messageOf(messageId);
+        expect(failed.status).toBe('failed');
+        expect(failed.last_error).toMatch(
+          /^no word from The SMS Works in a day of sending it \(\d+ sends\); it may not have arrived$/,
+        );
         expect(await orderOf(orderId)).toMatchObject({ lastNotificationStatus: 'failed' });
-        expect((await events(orderId)).at(-1)).toBe(`MESSAGE_FAILED: SMS failed: ${reason}`);
+
+        const second = await loadOrder(locker);
+        await drain(runner);
+        t.advance(1_000);
+        await drain(runner);
+        expect(await messageOf(second.messageId)).toMatchObject({ provider_status: 'UNCONFIRMED' });
+        await t.call('orders', 'cancel', { id: second.orderId, reason: 'Changed prescription' }, asSupport);
+        t.advance(GRACE_MS);
+        await drain(runner);
+        const stopped = await messageOf(second.messageId);
+        expect(stopped.status).toBe('failed');
+        expect(stopped.unconfirmed_sends).toBe(1);
         t.advance(10 * GRACE_MS);
         await drain(runner);
-        expect(seen).toHaveLength(0);
-        expect(await t.db.selectFrom('jobs').select('status').where('status', '<>', 'done').execute()).toEqual([]);
+        const left = await t.db
+          .selectFrom('jobs')
+          .select('type')
+          .where('status', '<>', 'done')
+          .where('dedupe_key', 'in', [second.messageId, `message.reconcile:${second.messageId}`])
+          .execute();
+        expect(left).toEqual([]);
       });
     });
 

@@ -5,14 +5,26 @@ import { enqueueJob } from '../../jobs/repository.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
 import { MESSAGE_MAX_ATTEMPTS } from '../../outbox/index.ts';
 import { emitMessageStatus } from '../webhooks/emit.ts';
+import { insertBusinessNotification } from '../webhooks/repository.ts';
 import { channelNames, type ProviderName } from './gateways/gateway.ts';
 import type { MessagePort, Publish } from './port.ts';
+import { maskRecipient } from './recipient-words.ts';
 import { lockMessage, type QueuedMessage, RESEND, type Tx, updateMessageDelivery } from './repository.ts';
 
-/** `provider_status` of a message whose sender died between handing it over and recording the answer. */
+/** `provider_status` of a message handed over with no answer from its provider (a restart, a cut connection). */
 export const UNCONFIRMED = 'UNCONFIRMED';
-/** The same, for the one resend after an unconfirmed send: not sent a third time. */
-export const UNCONFIRMED_RESEND = 'UNCONFIRMED_RESEND';
+
+/** The longest wait between two checks of a message that keeps getting no word. */
+const MAX_CHECK_DELAY_MS = 60 * 60_000;
+/** A message without word for this long is given up: failed for staff, who can send it again. */
+export const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
+
+/** How long the check after the n-th send without word waits: the grace period, doubled each time, at most an hour. */
+export const checkDelayMs = (config: Config, sends: number): number =>
+  Math.min(
+    Math.max(MAX_CHECK_DELAY_MS, config.messagesUnconfirmedGraceMs),
+    config.messagesUnconfirmedGraceMs * 2 ** Math.max(0, sends - 1),
+  );
 
 /** The runner job that looks at an unconfirmed message once its grace period is over. */
 export const RECONCILE_JOB = 'message.reconcile' as const;
@@ -46,10 +58,16 @@ export function reportsEveryMessage(config: Config, provider: ProviderName | str
 }
 
 /**
- * Queues the check of an unconfirmed message after the grace period (one per message at a time), in the
+ * Queues the check of an unconfirmed message after `checkDelayMs` (one per message at a time), in the
  * transaction that records it unconfirmed. Nothing for providers that do not report every message.
  */
-export async function queueReconciliation(tx: Tx, deps: AppDeps, message: QueuedMessage, provider: string | null) {
+export async function queueReconciliation(
+  tx: Tx,
+  deps: AppDeps,
+  message: QueuedMessage,
+  provider: string | null,
+  sends: number,
+) {
   if (!reportsEveryMessage(deps.config, provider)) return;
   const now = deps.now();
   await enqueueJob(
@@ -58,7 +76,7 @@ export async function queueReconciliation(tx: Tx, deps: AppDeps, message: Queued
       type: RECONCILE_JOB,
       payload: { messageId: message.id },
       businessId: message.businessId,
-      runAfter: now + deps.config.messagesUnconfirmedGraceMs,
+      runAfter: now + checkDelayMs(deps.config, sends),
       dedupeKey: `${RECONCILE_JOB}:${message.id}`,
     },
     now,
@@ -66,16 +84,18 @@ export async function queueReconciliation(tx: Tx, deps: AppDeps, message: Queued
 }
 
 /**
- * The check of an unconfirmed message, its grace period over (docs/decisions/messaging.md "Unconfirmed messages
+ * The check of an unconfirmed message, its wait over (docs/decisions/messaging.md "Unconfirmed messages
  * are reconciled by delivery reports"), with the message locked (a report arriving meanwhile waits, and
  * then finds what this decided):
  * - a report arrived (the provider's id adopted, or the status moved on): nothing to do;
- * - none after the first send: the provider never had it (every provider we reconcile reports every
- *   message it accepted). The mark is cleared and the message queued to be sent again (same id, same
- *   reference), with a timeline event; a report of the first send that still comes before the resend
- *   is handed over finds it (RESEND) and the resend sends nothing;
- * - none after the resend either: the message fails for staff to see ("may not have arrived") rather
- *   than going round again; a late report still sets it delivered.
+ * - none: the provider never had it (every provider we reconcile reports every message it accepted), so
+ *   sending again is as safe the third time as the second. The mark is cleared and the message queued
+ *   to be sent again (same id, same reference), with a timeline event; a report of an earlier send that
+ *   still comes before the resend is handed over finds it (RESEND) and the resend sends nothing. Its
+ *   order ending meanwhile stops it (the sender finds it stale). The next check waits twice as long;
+ * - none for `messagesUndeliveredAlertMs`: staff are told once (a notification, the order's status),
+ *   and it is still sent again;
+ * - none for a day: it fails for staff to see; a late report still sets it delivered.
  */
 export async function reconcileMessage(
   deps: AppDeps,
@@ -88,56 +108,125 @@ export async function reconcileMessage(
       !message ||
       message.providerMessageId !== null ||
       message.status !== 'pending' ||
-      (message.providerStatus !== UNCONFIRMED && message.providerStatus !== UNCONFIRMED_RESEND)
+      message.providerStatus !== UNCONFIRMED
     )
       return { outcome: 'confirmed' as const };
     const now = deps.now();
-    const gateway = gatewayNames[message.provider ?? ''] ?? message.provider ?? 'the gateway';
-    const name = channelNames[message.channel];
-    // Mid-sentence: "the SMS", "the WhatsApp message", "the email".
-    const what = message.channel === 'email' ? 'email' : name;
-    const data = { messageId: message.id, channel: message.channel, provider: message.provider };
-    if (message.providerStatus === UNCONFIRMED) {
-      const words = `No word from ${gateway} about the ${what} sent before a restart: sent again`;
-      await updateMessageDelivery(tx, message.id, {
-        sent_at: null,
-        provider_status: RESEND,
-        last_error: words,
-        updated: now,
-      });
-      await enqueueJob(
-        tx,
-        {
-          type: 'message.send',
-          payload: { messageId: message.id },
-          businessId: message.businessId,
-          dedupeKey: message.id,
-          maxAttempts: MESSAGE_MAX_ATTEMPTS,
-          runAfter: now,
-        },
-        now,
-      );
-      const event = { by: 'message.reconcile', code: 'MESSAGE_RESENT', words, data };
-      return { outcome: 'resent' as const, publish: await areas.recordOnOrder(tx, message, { event }, now) };
-    }
-    const reason = `no word from ${gateway} after it was sent again following a restart; it may not have arrived`;
-    await updateMessageDelivery(tx, message.id, { status: 'failed', last_error: reason, updated: now });
-    const publish = await areas.recordOnOrder(
-      tx,
-      message,
-      {
-        delivery: { status: 'failed', providerStatus: 'failed', details: reason },
-        event: { by: 'message.reconcile', code: 'MESSAGE_FAILED', words: `${name} failed: ${reason}`, data },
+    if (now - message.created >= GIVE_UP_AFTER_MS) return giveUp(tx, deps, areas, message, now);
+    const publish = await sendAgain(tx, areas, message, now);
+    const alerted =
+      message.undeliveredAlertedAt === null && now - message.created >= deps.config.messagesUndeliveredAlertMs
+        ? await tellStaff(tx, areas, message, now)
+        : undefined;
+    return {
+      outcome: 'resent' as const,
+      publish: async () => {
+        await publish?.();
+        await alerted?.();
       },
-      now,
-    );
-    // After the order's row: the integration client's row is locked last (docs/decisions/integration.md "Integration events").
-    await emitMessageStatus(tx, deps, message, 'failed', reason);
-    return { outcome: 'failed' as const, publish };
+    };
   });
   const publish: Publish | undefined = 'publish' in result ? result.publish : undefined;
   await publish?.();
   return result.outcome;
+}
+
+/** Words about a message for its timeline: who sends it, and what it is mid-sentence. */
+function wordsOf(message: QueuedMessage) {
+  const gateway = gatewayNames[message.provider ?? ''] ?? message.provider ?? 'the gateway';
+  const name = channelNames[message.channel];
+  // Mid-sentence: "the SMS", "the WhatsApp message", "the email".
+  const what = message.channel === 'email' ? 'email' : name;
+  const data = { messageId: message.id, channel: message.channel, provider: message.provider };
+  return { gateway, name, what, data };
+}
+
+/** No word from the provider: the message is queued to be sent again at once. */
+async function sendAgain(tx: Tx, areas: MessagePort, message: QueuedMessage, now: number) {
+  const { gateway, what, data } = wordsOf(message);
+  const sends = message.unconfirmedSends;
+  const words =
+    sends <= 1
+      ? `No word from ${gateway} about the ${what} sent before a restart: sent again`
+      : `No word from ${gateway} about the ${what} after ${sends} sends: sent again`;
+  await updateMessageDelivery(tx, message.id, {
+    sent_at: null,
+    provider_status: RESEND,
+    last_error: words,
+    updated: now,
+  });
+  await enqueueJob(
+    tx,
+    {
+      type: 'message.send',
+      payload: { messageId: message.id },
+      businessId: message.businessId,
+      dedupeKey: message.id,
+      maxAttempts: MESSAGE_MAX_ATTEMPTS,
+      runAfter: now,
+    },
+    now,
+  );
+  return areas.recordOnOrder(
+    tx,
+    message,
+    { event: { by: 'message.reconcile', code: 'MESSAGE_RESENT', words, data } },
+    now,
+  );
+}
+
+/**
+ * The message has not arrived after the set time: its order shows it (status failed, the words say it
+ * is still being sent), its timeline says so, and the business's staff get a notification. Once.
+ */
+async function tellStaff(tx: Tx, areas: MessagePort, message: QueuedMessage, now: number) {
+  const { gateway, name, data } = wordsOf(message);
+  const minutes = Math.round((now - message.created) / 60_000);
+  const details = `not confirmed by ${gateway} after ${minutes} minutes; still being sent until it is or the order ends`;
+  await updateMessageDelivery(tx, message.id, { undelivered_alerted_at: now });
+  const publish = await areas.recordOnOrder(
+    tx,
+    message,
+    {
+      delivery: { status: 'failed', providerStatus: 'not arrived', details },
+      event: { by: 'message.reconcile', code: 'MESSAGE_NOT_ARRIVED', words: `${name} ${details}`, data },
+    },
+    now,
+  );
+  if (message.businessId) {
+    await insertBusinessNotification(tx, {
+      businessId: message.businessId,
+      level: 'warn',
+      title: `${name} not arrived: ${maskRecipient(message.recipient)}`,
+      body:
+        `The ${name} to ${maskRecipient(message.recipient)} has had no word from ${gateway} for ` +
+        `${minutes} minutes. MedLocker keeps sending it until ${gateway} confirms it or the order ends. ` +
+        'If the patient is waiting, check their number or call them.',
+      details: { messageId: message.id, orderId: message.orderId, channel: message.channel },
+      now,
+    });
+  }
+  return publish;
+}
+
+/** No word for a day of sending: the message fails for staff, who can send it again. */
+async function giveUp(tx: Tx, deps: AppDeps, areas: MessagePort, message: QueuedMessage, now: number) {
+  const { gateway, name, data } = wordsOf(message);
+  const sends = message.unconfirmedSends;
+  const reason = `no word from ${gateway} in a day of sending it (${sends} ${sends === 1 ? 'send' : 'sends'}); it may not have arrived`;
+  await updateMessageDelivery(tx, message.id, { status: 'failed', last_error: reason, updated: now });
+  const publish = await areas.recordOnOrder(
+    tx,
+    message,
+    {
+      delivery: { status: 'failed', providerStatus: 'failed', details: reason },
+      event: { by: 'message.reconcile', code: 'MESSAGE_FAILED', words: `${name} failed: ${reason}`, data },
+    },
+    now,
+  );
+  // After the order's row: the integration client's row is locked last (docs/decisions/integration.md "Integration events").
+  await emitMessageStatus(tx, deps, message, 'failed', reason);
+  return { outcome: 'failed' as const, publish };
 }
 
 /** The runner's handler for `message.reconcile` jobs (payload `{ messageId }`). */

@@ -5,7 +5,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** A connection or a transaction: what every function here takes first. */
 export type Tx = Db;
 
-/** `provider_status` of a message queued to be sent once more after an unconfirmed send (messaging/reconcile.ts). */
+/** `provider_status` of a message queued to be sent again after an unconfirmed send (reconcile.ts). */
 export const RESEND = 'RESEND';
 
 /** An outbox message as the sender, the reports and the reconciliation read it. */
@@ -26,6 +26,12 @@ export type QueuedMessage = {
   providerStatus: string | null;
   /** ms: when it was handed to a gateway (the hand-over mark), null before. */
   sentAt: number | null;
+  /** ms: when it was queued. */
+  created: number;
+  /** How many of its sends had no word from the provider (reconcile.ts sends it again after each). */
+  unconfirmedSends: number;
+  /** ms: when staff were told it has not arrived, null before. */
+  undeliveredAlertedAt: number | null;
 };
 
 const toQueuedMessage = (row: Selectable<Database['message_outbox']>): QueuedMessage => ({
@@ -44,6 +50,9 @@ const toQueuedMessage = (row: Selectable<Database['message_outbox']>): QueuedMes
   providerMessageId: row.provider_message_id,
   providerStatus: row.provider_status,
   sentAt: row.sent_at === null ? null : Number(row.sent_at),
+  created: Number(row.created),
+  unconfirmedSends: row.unconfirmed_sends,
+  undeliveredAlertedAt: row.undelivered_alerted_at === null ? null : Number(row.undelivered_alerted_at),
 });
 
 /**

@@ -3,8 +3,8 @@ import { emitMessageStatus, messageStatusOf } from '../webhooks/emit.ts';
 import { channelNames, type ProviderName } from './gateways/gateway.ts';
 import type { MessagePort, Publish } from './port.ts';
 import { maskRecipient } from './recipient-words.ts';
-import { queueReconciliation, UNCONFIRMED, UNCONFIRMED_RESEND } from './reconcile.ts';
-import { type QueuedMessage, RESEND, type Tx, updateMessageDelivery } from './repository.ts';
+import { queueReconciliation, UNCONFIRMED } from './reconcile.ts';
+import { type QueuedMessage, type Tx, updateMessageDelivery } from './repository.ts';
 
 /*
  * What a send attempt records about its message once it knows: sent, sent but unconfirmed, or failed,
@@ -21,7 +21,7 @@ export async function recordSent(
   deps: AppDeps,
   areas: MessagePort,
   message: QueuedMessage,
-  result: { provider: ProviderName | string; providerMessageId: string | null; unconfirmed?: string },
+  result: { provider: ProviderName | string; providerMessageId: string | null },
 ): Promise<Publish | undefined> {
   const now = deps.now();
   const final = result.provider === 'email' || result.provider === 'local';
@@ -29,8 +29,7 @@ export async function recordSent(
   await updateMessageDelivery(tx, message.id, {
     provider: result.provider,
     provider_message_id: result.providerMessageId,
-    provider_status:
-      result.providerMessageId === null ? (result.unconfirmed ?? UNCONFIRMED) : final ? 'DELIVERED' : 'SENT',
+    provider_status: result.providerMessageId === null ? UNCONFIRMED : final ? 'DELIVERED' : 'SENT',
     status,
     sent_at: message.sentAt ?? now,
     updated: now,
@@ -66,7 +65,8 @@ export async function recordSent(
 
 /**
  * Records a message handed over with no provider answer (a crash, or no answer in time) as unconfirmed,
- * a resend's as unconfirmed again, and queues the check that its delivery report settles.
+ * a resend's as unconfirmed again (one more send without word), and queues the check that its delivery
+ * report settles.
  */
 export async function recordUnconfirmed(
   tx: Tx,
@@ -75,12 +75,10 @@ export async function recordUnconfirmed(
   message: QueuedMessage,
   provider: ProviderName | string,
 ): Promise<Publish | undefined> {
-  const publish = await recordSent(tx, deps, areas, message, {
-    provider,
-    providerMessageId: null,
-    unconfirmed: message.providerStatus === RESEND ? UNCONFIRMED_RESEND : UNCONFIRMED,
-  });
-  await queueReconciliation(tx, deps, message, provider);
+  const publish = await recordSent(tx, deps, areas, message, { provider, providerMessageId: null });
+  const sends = message.unconfirmedSends + 1;
+  await updateMessageDelivery(tx, message.id, { unconfirmed_sends: sends });
+  await queueReconciliation(tx, deps, message, provider, sends);
   return publish;
 }
 

@@ -129,7 +129,7 @@ async function onGatewayError(
   if (error.retryable && error.maybeSent && reportsEveryMessage(deps.config, gateway.provider)) {
     // No answer in time (or the connection dropped after the request went): it may be on its way.
     // Recorded unconfirmed, as after a crash: its report confirms it, or after the grace period with
-    // no report it is sent once more (messaging/reconcile.ts). Never sent again blindly.
+    // no report it is sent again (reconcile.ts). Never sent again blindly.
     const publish = await deps.db.transaction().execute(async (tx) => {
       const locked = await lockMessage(tx, message.id);
       const ours =
