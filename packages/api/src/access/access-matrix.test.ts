@@ -493,6 +493,8 @@ describeApi(
           expect(bySupport.status).toBe(403);
         }
         expect(bySupport.status).toBeLessThan(500);
+        // An order's sealed PIN and its lookup hash stay in the api (areas/orders StoredOrder): no answer carries them.
+        for (const answer of [own, bySupport]) expect(JSON.stringify(answer.body)).not.toMatch(/sealedPin|pinLookup/);
 
         // The patient of A's order, with a patient session: B's rows are a 404 that changes nothing, A's
         // own pass; a method not for patients never reads the patient cookie (nobody is signed in: 401).
