@@ -34,6 +34,7 @@ import * as ssoContinuations from './0034_sso_continuations.ts';
 import * as jobRequestId from './0036_job_request_id.ts';
 import * as demoMachines from './0037_demo_machines.ts';
 import * as samlMetadata from './0038_saml_metadata.ts';
+import * as roleInvitations from './0039_role_invitations.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '0036_job_request_id': jobRequestId,
   '0037_demo_machines': demoMachines,
   '0038_saml_metadata': samlMetadata,
+  '0039_role_invitations': roleInvitations,
 };
