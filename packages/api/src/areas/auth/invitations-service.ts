@@ -197,7 +197,8 @@ export async function acceptInvitation(
   await deps.db.transaction().execute(async (trx) => {
     const invitation = mine(actor, await findInvitation(trx, input.id));
     if (invitation.expires <= now) throw new AppError('CONFLICT', 'This invitation has expired: ask for a new one');
-    if (invitation.resourceName === null) throw new AppError('NOT_FOUND', `No ${invitation.resourceType} any more`);
+    if (invitation.resourceName === null)
+      throw new AppError('NOT_FOUND', `No ${invitation.resourceType} with id ${invitation.resourceId}`);
     if (invitation.resourceType === 'group') await assertGroupAcceptsMembers(trx, invitation.resourceId, 'users');
     const role: RoleToStore = {
       name: invitation.roleName,

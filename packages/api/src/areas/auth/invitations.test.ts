@@ -297,6 +297,18 @@ describeApi(
       ]);
     });
 
+    it("refuses support a role that would break an existing user's identity provider, changing nothing", async () => {
+      const e = await estate(t);
+      const added = await t.call('auth', 'addRoles', invite(e.one, 'pharmacist@two.test'), {
+        cookie: e.supporter.cookie,
+      });
+      expect(added.status).toBe(400);
+      expect(added.body.error.message).toBe(
+        'The identity provider Two SSO is for the business Two Pharmacy only, and this user has roles outside it',
+      );
+      expect(await rolesOf(t, e.twoUser.userId)).toEqual([['Business', e.two]]);
+    });
+
     it("shows and lets each business's Admin remove that business's roles of a user of both", async () => {
       const e = await estate(t);
       const locum = await t.createUser({
