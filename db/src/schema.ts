@@ -661,6 +661,19 @@ export type RateBucketsTable = {
   refilled_at: number;
 };
 
+export type RoleInvitationsTable = {
+  id: string;
+  user_id: string;
+  name: 'Business' | 'Group';
+  resource_type: 'business' | 'group';
+  resource_id: string;
+  access_levels: Generated<string[]>;
+  description: Generated<string>;
+  invited_by: string | null;
+  created: number;
+  expires: number;
+};
+
 export type SamlMetadataTable = {
   url: string;
   xml: string;
@@ -845,6 +858,7 @@ export type Database = {
   payment_settings: PaymentSettingsTable;
   pin_attempts: PinAttemptsTable;
   rate_buckets: RateBucketsTable;
+  role_invitations: RoleInvitationsTable;
   saml_metadata: SamlMetadataTable;
   sessions: SessionsTable;
   short_urls: ShortUrlsTable;

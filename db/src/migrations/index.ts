@@ -36,6 +36,7 @@ import * as demoMachines from './0037_demo_machines.ts';
 import * as samlMetadata from './0038_saml_metadata.ts';
 import * as spentPatientCode from './0039_spent_patient_code.ts';
 import * as messageResends from './0040_message_resends.ts';
+import * as roleInvitations from './0041_role_invitations.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '0038_saml_metadata': samlMetadata,
   '0039_spent_patient_code': spentPatientCode,
   '0040_message_resends': messageResends,
+  '0041_role_invitations': roleInvitations,
 };

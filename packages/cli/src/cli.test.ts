@@ -152,6 +152,22 @@ describeApi('the medlocker cli', (t) => {
     expect(badResource.stderr).toContain('No group with id nope');
   });
 
+  it("says a pharmacy Admin's add-role is an invitation, in the same words for a new and an existing email", async () => {
+    await t.db.insertInto('businesses').values({ id: 'biz-2', name: 'Two Pharmacy', created: 1, updated: 1 }).execute();
+    await t.createUser({
+      email: 'admin@two.test',
+      password: TEST_PASSWORD,
+      roles: [{ name: 'Business', resourceType: 'business', resourceId: 'biz-2', accessLevels: ['Admin'] }],
+    });
+    await t.createUser({ email: 'someone@elsewhere.test' });
+    await loginAs('admin@two.test');
+    for (const email of ['someone@elsewhere.test', 'new@two.test']) {
+      const res = await cli(['users', 'add-role', '--email', email, '--role', 'Business', '--resource', 'biz-2']);
+      expect(res.code).toBe(0);
+      expect(res.stdout).toBe(`Invited ${email}: the Business role on biz-2 is theirs once they accept it\n`);
+    }
+  });
+
   it('passes on the API refusal for a user without the support scope', async () => {
     await t.createUser({ email: 'pharmacist@pharmacy.test', password: TEST_PASSWORD });
     await loginAs('pharmacist@pharmacy.test');

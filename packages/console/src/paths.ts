@@ -22,6 +22,7 @@ export const consolePaths = {
   user: (id: string) => `/users/${part(id)}`,
   alarmMessageTemplates: '/alarmMessageTemplates',
   globalSettings: '/globalSettings',
+  invitations: '/invitations',
 } as const;
 
 /** A business's section pages (the shell's menu, the business tabs). */

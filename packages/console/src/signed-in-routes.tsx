@@ -53,6 +53,7 @@ const EditIdentityProvider = lazyPage(
 const CliSignIn = lazyPage(() => import('./pages/cli/CliSignIn.tsx'), 'CliSignIn');
 const Mailbox = lazyPage(() => import('./pages/mailbox/Mailbox.tsx'), 'Mailbox');
 const UserDetails = lazyPage(() => import('./pages/users/UserDetails.tsx'), 'UserDetails');
+const Invitations = lazyPage(() => import('./pages/invitations/Invitations.tsx'), 'Invitations');
 
 /**
  * SPEC §2, the console behind sign-in: every page requires a signed-in user with the support or
@@ -72,6 +73,7 @@ export function SignedInRoutes() {
           <Route path="groups/*" element={<GroupRoutes />} />
           <Route path="notifications" element={<NotificationList />} />
           <Route path="cli" element={<CliSignIn />} />
+          <Route path="invitations" element={<Invitations />} />
           {/* Support staff only: pharmacy users see Access Restricted here. */}
           <Route element={<SupportOnly />}>
             <Route path="users">

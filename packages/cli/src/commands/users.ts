@@ -95,7 +95,9 @@ type AddRoleOptions = { email: string; role: RoleChoice; resource?: string; admi
 function addRoleCommand(users: Command, io: CliIo): void {
   users
     .command('add-role')
-    .description('Give a role to the user of an email (the user is created and invited when new)')
+    .description(
+      'Give a role to the user of an email (the user is created and invited when new; a pharmacy Admin invites anyone not already theirs)',
+    )
     .requiredOption('--email <email>', "the user's email address")
     .addOption(new Option('--role <role>', 'role to add').choices(ROLES).makeOptionMandatory())
     .option('--resource <id>', 'business or group id (required for Business and Group)')
@@ -127,10 +129,10 @@ function addRoleCommand(users: Command, io: CliIo): void {
         ],
       });
       const on = `${options.resource ? ` on ${options.resource}` : ''}${options.admin ? ' (Admin)' : ''}`;
-      ctx.print(
-        result,
-        () =>
-          `${result.created ? 'Created and invited' : 'Updated'} user ${result.userId}: ${options.role} role added${on}`,
+      ctx.print(result, () =>
+        result.outcome === 'invited'
+          ? `Invited ${options.email}: the ${options.role} role${on} is theirs once they accept it`
+          : `${result.created ? 'Created and invited' : 'Updated'} user ${result.userId}: ${options.role} role added${on}`,
       );
     });
 }

@@ -6,6 +6,7 @@ import { cliSignInMethods } from './cli-sign-in.ts';
 import { defineArea, publicAccess, signedInSelf, staff, supportOnly } from './define.ts';
 import { activateDeviceAuth } from './device-auth.ts';
 import { patientAuthMethods } from './patient-auth.ts';
+import { roleInvitationMethods } from './role-invitations.ts';
 
 /*
  * Sign-in, sessions, password reset and roles (SPEC §2 auth routes, §4 login/reset, §6, §7 auth).
@@ -108,10 +109,21 @@ export type RoleToAdd = typeof RoleToAdd.infer;
 
 const Ok = type({ ok: 'true' });
 
+/**
+ * What Add role did: `added` (support staff, or a pharmacy Admin's colleague already in reach: `created`
+ * says whether the account is new), or `invited` (a pharmacy Admin adding anyone else: the person accepts
+ * the role after signing in; the same answer whether the email had an account, docs/decisions/auth.md).
+ */
+export const AddRolesOutcome = type({ outcome: "'added'", userId: 'string', created: 'boolean' }).or({
+  outcome: "'invited'",
+});
+export type AddRolesOutcome = typeof AddRolesOutcome.infer;
+
 export const auth = defineArea({
   activateDeviceAuth,
   ...cliSignInMethods,
   ...patientAuthMethods,
+  ...roleInvitationMethods,
   config: {
     input: type({}),
     output: type({ allowRegistration: 'boolean', productName: 'string' }),
@@ -176,10 +188,10 @@ export const auth = defineArea({
       'resourceType?': "'business' | 'group' | null",
       roles: RoleToAdd.array().atLeastLength(1),
     }),
-    output: type({ userId: 'string', created: 'boolean' }),
+    output: AddRolesOutcome,
     access: staff('roles', true),
     summary:
-      'Adds roles to the user of an email, creating the user (no password, must set one via reset) when new. Pharmacy Admins: Business and Group roles on what they administer, front end pharmacy, no single sign-on by default.',
+      "Adds roles to the user of an email, creating the user (no password, must set one via reset) when new. Pharmacy Admins: Business and Group roles on what they administer, front end pharmacy, no single sign-on by default; anyone not already holding a role there is invited (outcome 'invited', the same answer for a new email as for an existing one) and gets the role on accepting.",
   },
   removeRole: {
     input: type({ roleName: RoleName, roleResource: IdOrNull, userId: Id }),

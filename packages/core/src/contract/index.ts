@@ -97,6 +97,7 @@ export type AreaName = keyof Contract;
 export {
   AccessLevel,
   AddableRoleName,
+  AddRolesOutcome,
   FrontEnd,
   LoginReason,
   ResourceType,
@@ -135,6 +136,7 @@ export { PatientOrderDetails, PatientOrderSummary } from './patient-orders.ts';
 export { OnlineSignUp, onlineSignUpLimits, SignUpBusiness } from './patient-sign-ups.ts';
 export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome, UpsertStatus } from './patients.ts';
 export { PaymentClientSettings, paymentSecretMask } from './payment-settings.ts';
+export { MyRoleInvitation, RoleInvitation, roleInvitationDays } from './role-invitations.ts';
 export { SignUpForm, SignUpVerification, signUpCodes, signUpsPageSize } from './sign-ups.ts';
 export { IdentityProviderRef, usersPageSize, WhatsAppCodeSent, whatsAppOptInCodes } from './users.ts';
 export {

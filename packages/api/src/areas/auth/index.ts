@@ -1,3 +1,10 @@
+export {
+  acceptInvitation,
+  cancelInvitation,
+  declineInvitation,
+  listInvitations,
+  listMyInvitations,
+} from './invitations-service.ts';
 export { linkOrigin, siteOf } from './mails.ts';
 export { addPatientMobile, listPatientMobile, removePatientMobile } from './patient-mobiles.ts';
 export { endPatientSession, patientSessionInfo, verifyPatient, verifySms, verifySmsCode } from './patient-service.ts';

@@ -46,3 +46,15 @@ export function authMail(kind: MailKind, to: string, link: string, productName: 
   const t = texts[kind];
   return { to, subject: t.subject, text: `${t.intro}\n\n${link}\n\n${t.expiry}\n` };
 }
+
+/** The console page where a signed-in user answers their role invitations. */
+export const invitationsLink = (origin: string): string => `${origin}/invitations`;
+
+/** Tells someone who already has an account that they are invited to a business or group (issue 35 §1). */
+export function invitationMail(to: string, resource: string, link: string, productName: string): MailMessage {
+  return {
+    to,
+    subject: `You are invited to ${resource} on ${productName}`,
+    text: `You have been invited to ${resource} on ${productName}. Sign in to accept or decline the invitation:\n\n${link}\n\nThe invitation expires in 14 days. If you do not know ${resource}, you can ignore this email.\n`,
+  };
+}

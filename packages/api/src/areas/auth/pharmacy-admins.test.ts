@@ -100,12 +100,13 @@ describeApi(
       expect((await list(e.admin, { roleName: 'Developer' })).status).toBe(403);
     });
 
-    it('lets an Admin add a new user by email to their business, with or without Admin, and audits it', async () => {
+    it('lets an Admin invite a new user by email to their business, with or without Admin, and audits it', async () => {
       const e = await estate(t);
       mailer.messages.length = 0;
       const added = await t.call('auth', 'addRoles', addInput(e.one), { cookie: e.admin.cookie });
       expect(added.status).toBe(200);
-      expect(added.body.created).toBe(true);
+      // New or not, the person is invited: they get the role by accepting it (invitations.test.ts).
+      expect(added.body).toEqual({ outcome: 'invited' });
       await Bun.sleep(10);
       expect(mailer.messages.map((m) => m.to)).toEqual(['new.colleague@one.test']);
 
@@ -116,21 +117,25 @@ describeApi(
         { cookie: e.admin.cookie },
       );
       expect(asAdmin.status).toBe(200);
-      const roles = await t.db
-        .selectFrom('user_roles')
-        .select(['user_id', 'name', 'resource_id', 'access_levels'])
-        .where('user_id', 'in', [added.body.userId, asAdmin.body.userId])
-        .orderBy('created')
-        .orderBy('id')
-        .execute();
-      expect(roles.map((r) => [r.user_id, r.name, r.resource_id, r.access_levels])).toEqual([
-        [added.body.userId, 'Business', e.one, []],
-        [asAdmin.body.userId, 'Business', e.one, ['Admin']],
+      const pending = await t.call(
+        'auth',
+        'listInvitations',
+        { roleName: 'Business', roleResource: e.one },
+        { cookie: e.admin.cookie },
+      );
+      expect(pending.body.invitations.map((i) => [i.email, i.roleName, i.accessLevels])).toEqual([
+        ['new.colleague@one.test', 'Business', []],
+        ['deputy@one.test', 'Business', ['Admin']],
       ]);
-      const audit = (await listAudit(t.db)).filter((r) => r.entityId === added.body.userId);
+      const user = await t.db
+        .selectFrom('users')
+        .select('id')
+        .where('email_normalised', '=', 'new.colleague@one.test')
+        .executeTakeFirstOrThrow();
+      const audit = (await listAudit(t.db)).filter((r) => r.entityId === user.id);
       expect(audit.map((r) => [r.action, r.actorUserId])).toEqual([
         ['user.create', e.admin.userId],
-        ['role.add', e.admin.userId],
+        ['role.invite', e.admin.userId],
       ]);
       expect(audit[1]?.details).toMatchObject({ role: 'Business', resource: e.one, accessLevels: [] });
     });

@@ -278,3 +278,16 @@ export async function resetTokenUsable(db: Db, tokenHash: string, now: number): 
     .executeTakeFirst();
   return usable !== undefined;
 }
+
+/** A user's roles: their names and what they are on. */
+export async function userRoleRefs(
+  db: Db,
+  userId: string,
+): Promise<{ name: string; resourceType: 'business' | 'group' | null; resourceId: string | null }[]> {
+  const rows = await db
+    .selectFrom('user_roles')
+    .select(['name', 'resource_type', 'resource_id'])
+    .where('user_id', '=', userId)
+    .execute();
+  return rows.map((r) => ({ name: r.name, resourceType: r.resource_type, resourceId: r.resource_id }));
+}

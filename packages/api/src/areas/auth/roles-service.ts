@@ -12,20 +12,19 @@ import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/index.ts';
-import { findUserByEmail, insertUser } from '../users/index.ts';
+import { type Account, findUserByEmail, insertUser } from '../users/index.ts';
+import { addAsPharmacyAdmin } from './invitations-service.ts';
 import type { Site } from './mails.ts';
 import {
-  businessIdsOfGroup,
   deleteRole,
   findIdentityProvider,
-  identityProvidersOldestFirst,
-  type ProviderRecord,
   type RoleToStore,
   resourceName,
   setUserIdentityProvider,
   upsertRole,
   userRoleResources,
 } from './repository.ts';
+import { defaultProviderFor, providerRefusal } from './role-rules.ts';
 import { sendPasswordLink } from './service.ts';
 
 type Auth = Contract['auth'];
@@ -33,6 +32,7 @@ type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
 type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
 
 const resourceTypeOf = { Business: 'business', Group: 'group' } as const;
+type Db = AppDeps['db'];
 
 /**
  * Checks every role of an Add-role request against SPEC §6: Business and Group need an existing
@@ -129,53 +129,11 @@ function assertPharmacyMayAdd(actor: StaffActor, input: In<'addRoles'>): void {
   }
 }
 
-type Db = AppDeps['db'];
-type RoleResource = { resourceType: string | null; resourceId: string | null };
-
-/**
- * Whether a provider may be a user's (issue 22): a global one always; one tied to a business only when
- * every role is on that business; one tied to a group only when every role is on the group or one of its
- * businesses, and at least one role is there (a Support or Developer role, or another business, is
- * outside). The same rule sign-in applies (sso/repository.ts userHasRoleOutside). Null when it may, else why not.
- */
-async function providerRefusal(db: Db, idp: ProviderRecord, roles: RoleResource[]): Promise<string | null> {
-  if (idp.businessId === null && idp.groupId === null) return null;
-  const groupBusinesses = new Set(idp.groupId ? await businessIdsOfGroup(db, idp.groupId) : []);
-  const inside = (r: RoleResource) =>
-    idp.businessId !== null
-      ? r.resourceType === 'business' && r.resourceId === idp.businessId
-      : (r.resourceType === 'group' && r.resourceId === idp.groupId) ||
-        (r.resourceType === 'business' && r.resourceId !== null && groupBusinesses.has(r.resourceId));
-  if (roles.length > 0 && roles.every(inside)) return null;
-  const scope =
-    idp.businessId !== null
-      ? `the business ${(await resourceName(db, 'business', idp.businessId)) ?? idp.businessId}`
-      : `the group ${(await resourceName(db, 'group', idp.groupId ?? '')) ?? idp.groupId}`;
-  return roles.length === 0
-    ? `The identity provider ${idp.name} is for ${scope} only, and this user has no role there`
-    : `The identity provider ${idp.name} is for ${scope} only, and this user has roles outside it`;
-}
-
-/**
- * The provider "single sign-on by default" gives a new user: the oldest of those that may be theirs,
- * one tied to their business first, then their group's, then a global one; a refusal in words when none fits.
- */
-async function defaultProviderFor(db: Db, roles: RoleResource[]): Promise<ProviderRecord> {
-  const all = await identityProvidersOldestFirst(db);
-  const rank = (idp: ProviderRecord) => (idp.businessId !== null ? 0 : idp.groupId !== null ? 1 : 2);
-  for (const idp of [...all].sort((a, b) => rank(a) - rank(b))) {
-    if ((await providerRefusal(db, idp, roles)) === null) return idp;
-  }
-  const message =
-    all.length === 0
-      ? 'There is no identity provider to sign in with: add one first'
-      : "No identity provider serves this user's roles: add a global one or one for their business or group";
-  throw new AppError('VALIDATION', message, [{ path: 'addIdpByDefault', id: 'INVALID_VALUE', message }]);
-}
-
 /**
  * Adds roles to the user of an email. A new email gets an account with no password and a forced
- * reset, and an invitation email with a link to choose a password.
+ * reset, and an invitation email with a link to choose a password. Support staff attach the roles at
+ * once (refused when the user's identity provider would then refuse them); a pharmacy Admin invites
+ * anyone not already theirs (invitations-service.ts).
  */
 export async function addRoles(
   deps: AppDeps,
@@ -185,10 +143,12 @@ export async function addRoles(
 ): Promise<Out<'addRoles'>> {
   if (actor.kind === 'pharmacy') assertPharmacyMayAdd(actor, input);
   const roles = await rolesToStore(deps, input);
+  if (actor.kind === 'pharmacy') return addAsPharmacyAdmin(deps, actor, input, roles, site);
   const now = deps.now();
   const { user, created } = await deps.db.transaction().execute(async (trx) => {
     let user = await findUserByEmail(trx, input.email);
     let created = false;
+    if (user) await assertProviderAllows(trx, user, roles);
     if (!user) {
       const idp = input.addIdpByDefault ? await defaultProviderFor(trx, roles) : undefined;
       user = await insertUser(trx, {
@@ -229,7 +189,15 @@ export async function addRoles(
   });
   if (created && !user.identityProviderId) await sendPasswordLink(deps, actor, site, user, 'invite');
   liveOf(deps).accessChanged(user.id);
-  return { userId: user.id, created };
+  return { outcome: 'added', userId: user.id, created };
+}
+
+/** An existing user's identity provider must still let them sign in with the roles added (issue 22). */
+async function assertProviderAllows(trx: Db, user: Account, roles: RoleToStore[]): Promise<void> {
+  if (user.identityProviderId === null) return;
+  const idp = await findIdentityProvider(trx, user.identityProviderId);
+  const refusal = idp && (await providerRefusal(trx, idp, [...(await userRoleResources(trx, user.id)), ...roles]));
+  if (refusal) throw new AppError('VALIDATION', refusal, [{ path: 'email', id: 'INVALID_VALUE', message: refusal }]);
 }
 
 export async function removeRole(

@@ -1,8 +1,11 @@
 import { useAtomValue } from 'jotai';
+import { consolePaths } from '../../paths.ts';
+import { useMyInvitations } from '../../shell/MyInvitations.tsx';
 import { useCurrentBusiness } from '../../state/current-business.ts';
 import { liveConnectionAtom, useLiveSubscription } from '../../state/live.ts';
 import { useCurrentUser, useProductName, useSession } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
+import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { EmptyState, Loading, Page } from '../../ui/Page.tsx';
 import { UsageTiles } from '../usage/UsageTiles.tsx';
@@ -22,6 +25,7 @@ export function PharmacyDashboard() {
   const { current, isLoading, error, reload } = useCurrentBusiness();
   const connection = useAtomValue(liveConnectionAtom);
   const loginMessage = session?.loginMessage;
+  const invited = useMyInvitations().data?.invitations.length ?? 0;
   // The business's pushes: machines going on- or offline, orders loaded, collected or expiring.
   useLiveSubscription(current ? { businessId: current.id } : null);
 
@@ -29,6 +33,12 @@ export function PharmacyDashboard() {
   return (
     <Page title="Dashboard" lead={current ? `${welcome} ${current.name} at a glance.` : welcome}>
       {loginMessage && <Banner tone="info">{loginMessage}</Banner>}
+      {invited > 0 && (
+        <Banner tone="info" action={<Link href={consolePaths.invitations}>Review invitations</Link>}>
+          {invited === 1 ? 'You have an invitation' : `You have ${invited} invitations`} to join another business or
+          group.
+        </Banner>
+      )}
       {connection === 'closed' && current && <Banner tone="warning">Live updates are paused; reconnecting…</Banner>}
       {error ? (
         <LoadError error={error} onRetry={reload} />

@@ -39,7 +39,15 @@ export function AddResourceUser({ roleName, resource, usersPath }: AddResourceUs
         resourceType: roleName === 'Business' ? 'business' : 'group',
         roles: [{ name: roleName, resource: resource.id, accessLevels: asAdmin ? ['Admin'] : [] }],
       });
-      navigate(`${usersPath}/${encodeURIComponent(answer.userId)}`, { state: { notice: `${roleName} role added.` } });
+      // A colleague already here gets the role at once; anyone else is invited, and the same is said
+      // whether the email had an account or not (docs/decisions/auth.md, Role invitations).
+      if (answer.outcome === 'added') {
+        navigate(`${usersPath}/${encodeURIComponent(answer.userId)}`, { state: { notice: `${roleName} role added.` } });
+      } else {
+        navigate(usersPath, {
+          state: { notice: `Invitation sent to ${email.trim()}. They get access once they accept it.` },
+        });
+      }
     } catch (e) {
       save.fail(e);
       // Only the email is a field here: any other message is about the form.
@@ -53,7 +61,7 @@ export function AddResourceUser({ roleName, resource, usersPath }: AddResourceUs
   return (
     <Page
       title="Add user"
-      lead={`Give someone access to ${resource.name} by their email address. Someone new gets an email with a link to choose a password, and gives their name when they first sign in.`}
+      lead={`Give someone access to ${resource.name} by their email address. They are invited by email and get access once they sign in and accept; someone new first chooses a password and gives their name.`}
     >
       <PageForm state={save} save={submit} cancelHref={usersPath} submitLabel="Add user">
         <RoleEmailField value={email} onChange={setEmail} />

@@ -70,6 +70,8 @@ type NewName = { givenName: string; familyName: string };
 /** Gives the role; someone new gets the name typed too (both parts, or none). Answers their id. */
 async function giveRole(input: ReturnType<typeof addRolesInput>, name: NewName): Promise<string> {
   const answer = await rpc('auth', 'addRoles', input);
+  // Support staff's Add role attaches at once; a pharmacy Admin's invites (AddResourceUser.tsx).
+  if (answer.outcome !== 'added') throw new Error('The role was not added: the person was invited instead');
   if (answer.created && name.givenName.trim() && name.familyName.trim()) {
     await rpc('users', 'updateUser', { id: answer.userId, ...name });
   }

@@ -5,6 +5,7 @@ import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { PendingInvitations } from './PendingInvitations.tsx';
 
 export type RoleUsersProps = {
   /** The role whose holders on `resource` are listed. */
@@ -27,7 +28,7 @@ export type RoleUsersProps = {
 /**
  * SPEC §2 `/businesses/{id}/users` and `/groups/{id}/users`: the people with a Business or Group role on
  * it (Name, Email, Access levels), searched by prefix, with Add while the resource is not archived (to
- * who may add roles).
+ * who may add roles); below it, for those who manage them, the invitations not yet answered.
  */
 export function RoleUsers({
   roleName,
@@ -102,6 +103,8 @@ export function RoleUsers({
       label={listLabel}
       columns={columns}
       emptyText="No users found."
-    />
+    >
+      {canManage && <PendingInvitations roleName={roleName} resourceId={resource.id} />}
+    </ListPage>
   );
 }

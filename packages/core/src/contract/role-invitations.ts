@@ -1,0 +1,76 @@
+import { type } from 'arktype';
+import { Id } from '../validation/string-limits.ts';
+import { type Method, signedInSelf, staff } from './define.ts';
+
+/*
+ * Role invitations (issue 35 §1, docs/decisions/auth.md "Role invitations"). A pharmacy Admin who adds
+ * someone not already among their users invites them: the role waits until the person, signed in,
+ * accepts it. The invitee sees and answers their own; the business's or group's Admins see and cancel
+ * theirs. An invitation never shows the inviting Admin more of the person than the email they typed.
+ */
+
+/** How long an invitation can be accepted. */
+export const roleInvitationDays = 14;
+
+/** A pending invitation as its invitee sees it. */
+export const MyRoleInvitation = type({
+  id: 'string',
+  roleName: "'Business' | 'Group'",
+  resourceType: "'business' | 'group'",
+  resourceId: 'string',
+  /** Null when the business or group can no longer be resolved. */
+  resourceName: 'string | null',
+  accessLevels: 'string[]',
+  description: 'string',
+  /** The inviting Admin's name (their email when they have none), null when that account is gone. */
+  invitedBy: 'string | null',
+  created: 'number',
+  expires: 'number',
+});
+export type MyRoleInvitation = typeof MyRoleInvitation.infer;
+
+/** A pending invitation as the business's or group's Admins see it: the email they typed, no more. */
+export const RoleInvitation = type({
+  id: 'string',
+  email: 'string',
+  roleName: "'Business' | 'Group'",
+  accessLevels: 'string[]',
+  invitedBy: 'string | null',
+  created: 'number',
+  expires: 'number',
+});
+export type RoleInvitation = typeof RoleInvitation.infer;
+
+export const roleInvitationMethods = {
+  listMyInvitations: {
+    input: type({}),
+    output: type({ invitations: MyRoleInvitation.array() }),
+    access: signedInSelf,
+    summary: "The signed-in user's pending role invitations (not expired), oldest first.",
+  },
+  acceptInvitation: {
+    input: type({ id: Id }),
+    output: type({ ok: 'true' }),
+    access: signedInSelf,
+    summary:
+      'Accepts one of your own invitations: its role is added. Refused (409) when expired, when you hold a Support or Developer role, or when your identity provider would no longer let you sign in.',
+  },
+  declineInvitation: {
+    input: type({ id: Id }),
+    output: type({ ok: 'true' }),
+    access: signedInSelf,
+    summary: 'Declines (deletes) one of your own invitations.',
+  },
+  listInvitations: {
+    input: type({ roleName: "'Business' | 'Group'", roleResource: Id }),
+    output: type({ invitations: RoleInvitation.array() }),
+    access: staff('roles', true),
+    summary: "A business's or group's pending invitations (not expired), for its Admins and support staff.",
+  },
+  cancelInvitation: {
+    input: type({ id: Id }),
+    output: type({ ok: 'true' }),
+    access: staff('roles', true),
+    summary: 'Cancels a pending invitation of a business or group the caller administers.',
+  },
+} as const satisfies Record<string, Method>;
