@@ -122,8 +122,11 @@ for (const page of pages) {
     fail(`dist/${page} has an inline script, which the CSP forbids`);
   }
 }
+// One line by default (`npm start` prints it above the demo's sign-in); every file with BUILD_VERBOSE=1.
+const total = result.outputs.reduce((sum, o) => sum + o.size, 0);
+const files = process.env.BUILD_VERBOSE === '1' ? `\n${outputs.join('\n')}` : '';
 console.log(
-  `console built in ${Math.round(performance.now() - started)} ms${production ? ' (production: no source maps)' : ''}:\n${outputs.join('\n')}`,
+  `console built in ${Math.round(performance.now() - started)} ms${production ? ' (production: no source maps)' : ''}: ${result.outputs.length} files, ${(total / 1024).toFixed(1)} KB${files}`,
 );
 console.log(
   `  all files brotli-compressed: ${(wire / 1024).toFixed(1)} KB (bundle.test.ts measures what the sign-in page and the dashboard load)`,

@@ -33,6 +33,12 @@ const build = Bun.spawnSync([process.execPath, join(import.meta.dir, 'build.ts')
 });
 if (build.exitCode !== 0) throw new Error(`the console did not build:\n${build.stderr.toString()}`);
 
+it('says in two lines what it built, so `npm start` keeps the demo sign-in in view (BUILD_VERBOSE=1 lists every file)', () => {
+  const printed = build.stdout.toString().trim().split('\n');
+  expect(printed).toHaveLength(2);
+  expect(printed[0]).toMatch(/^console built in \d+ ms \(production: no source maps\): \d+ files, [\d.]+ KB$/);
+});
+
 const read = (url: string) => readFileSync(join(dist, url));
 const resolveFrom = (url: string, specifier: string) => new URL(specifier, `http://console${url}`).pathname;
 

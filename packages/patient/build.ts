@@ -65,7 +65,9 @@ if (/\bstyle=/i.test(html) || /<style[\s>]/i.test(html))
 if (!html.includes(`/${assetsPrefix}/`)) fail(`dist/index.html does not load its files from /${assetsPrefix}/`);
 
 const outputs = result.outputs.map((o) => `  ${relative(process.cwd(), o.path)}  ${(o.size / 1024).toFixed(1)} KB`);
+// One line by default (`npm start` prints it above the demo's sign-in); every file with BUILD_VERBOSE=1.
+const files = process.env.BUILD_VERBOSE === '1' ? `\n${outputs.join('\n')}` : '';
 console.log(
-  `patient page built in ${Math.round(performance.now() - started)} ms${production ? ' (production: no source maps)' : ''}:\n${outputs.join('\n')}`,
+  `patient page built in ${Math.round(performance.now() - started)} ms${production ? ' (production: no source maps)' : ''}: ${result.outputs.length} files${files}`,
 );
 console.log(`  JavaScript, brotli-compressed: ${(jsOnWire / 1024).toFixed(1)} KB (at most 100 KB, bundle.test.ts)`);
