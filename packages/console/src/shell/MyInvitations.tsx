@@ -1,11 +1,10 @@
 import { formatDate, type MyRoleInvitation } from '@medlocker/core';
 import { useState } from 'react';
-import { rpc } from '../api/client.ts';
+import { messageOf, rpc } from '../api/client.ts';
 import { queryClient, useQuery } from '../api/queries.ts';
 import { loadSession } from '../state/session.ts';
 import { Banner } from '../ui/Banner.tsx';
 import { Button } from '../ui/Button.tsx';
-import { LoadError } from '../ui/LoadError.tsx';
 import { useAction } from '../ui/use-action.ts';
 
 export const myInvitationsKey = ['auth', 'listMyInvitations'] as const;
@@ -29,7 +28,14 @@ export function MyInvitations({ emptyText }: { emptyText?: string }) {
   const query = useMyInvitations();
   const { pending, error, run } = useAction();
   const [done, setDone] = useState<string>();
-  if (query.error) return <LoadError error={query.error} onRetry={query.reload} />;
+  // Not LoadError: its 403 is Access Restricted, which shows this list (a user's own invitations are never a 403).
+  if (query.error) {
+    return (
+      <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
+        {messageOf(query.error)}
+      </Banner>
+    );
+  }
   const invitations = query.data?.invitations ?? [];
   if (invitations.length === 0 && !done && !error) return emptyText ? <p>{emptyText}</p> : null;
 
