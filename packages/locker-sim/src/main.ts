@@ -2,7 +2,7 @@
 import { join, resolve } from 'node:path';
 import { Command, type CommanderError, InvalidArgumentError } from 'commander';
 import { version } from '../package.json' with { type: 'json' };
-import { defaultApi } from './api-address.ts';
+import { actingToken, defaultApi } from './api-address.ts';
 import { formatTable, runConformance } from './conformance/index.ts';
 import { startControl } from './control.ts';
 import { SimLocker } from './locker.ts';
@@ -40,7 +40,10 @@ const program = new Command('locker-sim')
   .option('--count <n>', 'how many lockers', int, 1)
   .option('--test-machine', 'create test machines (paired at once) instead of pairing with a user code')
   .option('--business <id>', 'business of the test machines (with --test-machine)')
-  .option('--token <token>', 'a support session token for creating test machines (or MEDLOCKER_TOKEN)')
+  .option(
+    '--token <token>',
+    'a support session token for creating test machines (default: MEDLOCKER_TOKEN, else the session `medlocker login` saved)',
+  )
   .option('--scenario <file>', 'a scenario file to play (see packages/locker-sim/scenarios)')
   .option('--state-dir <dir>', 'where each locker keeps its tokens and offline queue', '.locker-sim')
   .option('--control-port <port>', 'local control API on 127.0.0.1 (0: none)', int, 7070)
@@ -71,8 +74,12 @@ type Options = {
 async function testMachineCredentials(o: Options, index: number): Promise<Tokens | undefined> {
   const saved = new StateFile(join(o.stateDir, `locker-${index}.json`)).value;
   if (saved.accessToken) return undefined;
-  const token = o.token ?? process.env.MEDLOCKER_TOKEN;
-  if (!o.business || !token) throw new Error('--test-machine needs --business and --token (or MEDLOCKER_TOKEN)');
+  const token = await actingToken(o.api, o.token);
+  if (!o.business || !token) {
+    throw new Error(
+      '--test-machine needs --business, and a session: run `npm run medlocker -- login`, or give --token',
+    );
+  }
   let res: Response;
   try {
     res = await fetch(`${o.api}/api/testMachines/create`, {
@@ -104,7 +111,10 @@ async function conformance(argv: string[]) {
   const o = new Command('locker-sim conformance')
     .description('Runs every exchange of docs/LOCKER-PROTOCOL.md against a server and prints a pass/fail table')
     .option('--url <url>', 'the MedLocker server (default: MEDLOCKER_API, else http://localhost:3000)', defaultApi())
-    .option('--token <token>', 'a support session token (or MEDLOCKER_TOKEN)')
+    .option(
+      '--token <token>',
+      'a support session token (default: MEDLOCKER_TOKEN, else the session `medlocker login` saved)',
+    )
     .option('--email <email>', 'a support user to sign in as, instead of --token (or MEDLOCKER_EMAIL)')
     .option('--password <password>', 'their password (or MEDLOCKER_PASSWORD)')
     .option('--business <id>', 'the business the conformance machine is created in (default: the first active one)')
@@ -122,9 +132,10 @@ async function conformance(argv: string[]) {
       json?: boolean;
       verbose?: boolean;
     }>();
-  const token = o.token ?? process.env.MEDLOCKER_TOKEN;
   const email = o.email ?? process.env.MEDLOCKER_EMAIL;
   const password = o.password ?? process.env.MEDLOCKER_PASSWORD;
+  // Email and password when given; else a token (--token, MEDLOCKER_TOKEN or the CLI's saved session).
+  const token = email && password ? o.token : await actingToken(o.url, o.token);
   const checks = await runConformance({
     url: o.url,
     ...(token ? { token } : {}),
