@@ -1,4 +1,5 @@
 import { type } from 'arktype';
+import { RequiredLine } from '../validation/general.ts';
 import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, supportOnly } from './define.ts';
 
@@ -53,7 +54,7 @@ export type IdentityProvider = typeof IdentityProvider.infer;
 
 /** What create and update take: everything but the ids and times; `clientSecret` '' on update keeps it. */
 export const IdentityProviderInput = type({
-  name: upTo(stringLimits.name, type('string > 0')),
+  name: upTo(stringLimits.name, RequiredLine),
   type: IdentityProviderType,
   'businessId?': IdOrNull,
   'groupId?': IdOrNull,

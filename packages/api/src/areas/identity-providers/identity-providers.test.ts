@@ -183,3 +183,28 @@ describeApi('identity providers', (t) => {
     expect(bad.body.checks[0]?.message).toContain('is not a SAML identity provider description');
   });
 });
+
+describeApi(
+  'identity providers without PUBLIC_URL (development)',
+  (t) => {
+    it('gives the full redirect URI to register, and asks for a name in the words of SPEC §8', async () => {
+      const admin = await t.signIn({ support: true });
+      const input = { name: '', type: 'OIDC', configuration: { issuerUrl: 'https://sso.example', clientId: 'c' } };
+      const unnamed = await t.call('identityProviders', 'create', input, { cookie: admin.cookie });
+      expect(unnamed.status).toBe(400);
+      expect(unnamed.body.error.details).toContainEqual(
+        expect.objectContaining({ path: 'name', message: 'Please enter a value' }),
+      );
+      const created = await t.call(
+        'identityProviders',
+        'create',
+        { ...input, name: 'Dev SSO' },
+        { cookie: admin.cookie },
+      );
+      const one = await t.call('identityProviders', 'get', { id: created.body.id }, { cookie: admin.cookie });
+      expect(one.body.callbackUrl).toMatch(/^https?:\/\/[^/]+\/api\/auth\/callback$/);
+    });
+  },
+  undefined,
+  { PUBLIC_URL: '' },
+);

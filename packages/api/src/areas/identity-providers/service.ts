@@ -41,10 +41,19 @@ export async function list(deps: AppDeps, _actor: StaffActor, _input: In<'list'>
   return { identityProviders: await listIdentityProviders(deps.db) };
 }
 
-export async function get(deps: AppDeps, _actor: StaffActor, input: In<'get'>): Promise<Out<'get'>> {
+/**
+ * One provider, with the full URL to register at it (PUBLIC_URL's, else the address the console was
+ * opened at: the URL a provider is given must be absolute).
+ */
+export async function get(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'get'>,
+  requestOrigin = '',
+): Promise<Out<'get'>> {
   const idp = await getIdentityProvider(deps.db, input.id);
   if (!idp) throw notFound();
-  const origin = deps.config.publicUrls[0] ?? '';
+  const origin = (deps.config.publicUrls[0] ?? requestOrigin).replace(/\/+$/, '');
   if (idp.type === 'SAML')
     return { ...idp, callbackUrl: `${origin}${samlAcsPath(idp.id)}`, spMetadata: samlSpMetadata(origin, idp.id) };
   return { ...idp, callbackUrl: `${origin}${callbackPath}`, spMetadata: null };

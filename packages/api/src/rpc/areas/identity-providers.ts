@@ -4,4 +4,11 @@ import { rpcArea } from '../area.ts';
 
 /** `POST /api/identityProviders/*`: the providers support staff pick from; secrets never leave. */
 export const identityProvidersRoutes = (deps: AppDeps) =>
-  rpcArea(deps, 'identityProviders', { list, get, create, update, delete: remove, test });
+  rpcArea(deps, 'identityProviders', {
+    list,
+    get: (deps, actor, input, http) => get(deps, actor, input, new URL(http.request.url).origin),
+    create,
+    update,
+    delete: remove,
+    test,
+  });
