@@ -4,6 +4,7 @@ import type { JobPayloads } from '../../jobs/catalogue.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import type { SsrfPolicy } from '../../ssrf/ssrf.ts';
+import { insertBusinessNotification } from '../../staff-notifications/repository.ts';
 import { eventBody } from './events.ts';
 import {
   type AttemptRecord,
@@ -13,7 +14,6 @@ import {
   disableEndpoint,
   dueHeads,
   findDispatchClient,
-  insertBusinessNotification,
   lockBusinessKey,
   nextDueHead,
   queueDispatch,
