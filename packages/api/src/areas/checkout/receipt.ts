@@ -28,7 +28,7 @@ import { findAttemptByReceipt, lockOrder, markReceiptSent, receiptsSentOf } from
 import { requireReach } from './rules.ts';
 
 /*
- * `checkout/sendReceipt` (issue 19): the receipt of a paid order, to its patient, through the ordinary
+ * `checkout/sendReceipt`: the receipt of a paid order, to its patient, through the ordinary
  * message sending (a `message.send` job written with the change). By email when the patient has an
  * address, else by SMS; never WhatsApp (business-initiated WhatsApp needs an approved template, and a
  * receipt is none of them). It is asked for, so the automatic messages' switches (suppressed order

@@ -30,7 +30,7 @@ import { amountDue, requireReach, requireUnpaidLiveOrder } from './rules.ts';
 import { refuseScheme, settle } from './settle.ts';
 
 /*
- * The checkout of a charged order (issue 19 groundwork): a card payment on Judopay's hosted page, and
+ * The checkout of a charged order: a card payment on Judopay's hosted page, and
  * (exemption.ts) an NHS exemption declaration. Not RPC methods yet: the patient session that will call
  * them is another issue's; a patient actor reaches only its own orders here already.
  */

@@ -24,7 +24,7 @@ import { buildPack } from './pack.ts';
 import { listReadings, lockOrders, setPinHold } from './repository.ts';
 
 /*
- * The evidence pack and PIN holds (issue 21, docs/decisions/reports.md "Evidence pack"). A hold pauses an
+ * The evidence pack and PIN holds (docs/decisions/reports.md "Evidence pack"). A hold pauses an
  * order's collection: the locker answers VerifyPin `Held` (orders/locker-service.ts) until a release.
  * Neither is a state of SPEC §4 (the order stays loaded), so they are not moves of core's transition
  * table: each is a timeline event, an audit entry, an integration event (order.pin_held,

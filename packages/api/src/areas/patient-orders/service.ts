@@ -56,7 +56,7 @@ async function requestMessage(
     const order = toOrder(row);
     const state = { status: order.status, expiresAt: order.expiresAt };
     if (!mayMoveOrder(action, 'staff', state, now)) throw invalidTransition(action, row, now);
-    // A held PIN (issue 21): the patient was told collection is paused; the release message tells them again.
+    // A held PIN: the patient was told collection is paused; the release message tells them again.
     if (order.pinHold !== undefined) {
       throw new AppError('INVALID_TRANSITION', 'This order’s PIN is held: release it before messaging the patient', [
         { path: 'status', id: 'INVALID_TRANSITION', message: 'held' },

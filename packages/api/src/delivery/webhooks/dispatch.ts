@@ -24,7 +24,7 @@ import { openSealedWebhookSecret } from './secrets.ts';
 import { type AttemptOutcome, sendWebhook, signerOf } from './send.ts';
 
 /*
- * The webhook dispatch job (issue 20, docs/decisions/webhooks.md "Webhook dispatch"): one per client, queued by
+ * The webhook dispatch job (docs/decisions/webhooks.md "Webhook dispatch"): one per client, queued by
  * recordEvent (webhooks/events.ts), the delivery console and the sweep. It drains the client's due
  * deliveries batch by batch: the heads of their ordering keys (per-order order kept), sent at once by a
  * bounded pool over kept-alive connections, each batch's attempts and outcomes recorded in one
