@@ -10,12 +10,12 @@ import {
   receiptSubject,
   receiptTemplateKey,
 } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import {
+  auditOrder,
   eventRow,
   findBusinessForOrder,
   findOrder,
@@ -143,13 +143,7 @@ export async function sendReceipt(deps: AppDeps, actor: Actor, input: CheckoutOr
         { channel: route.channel, sentTo, receiptId: facts.receiptId, templateKey: receiptTemplateKey },
       ),
     ]);
-    await audit(tx, deps, actor, {
-      action: 'order.sendReceipt',
-      entityType: 'order',
-      entityId: order.id,
-      businessId: order.businessId,
-      details: { channel: route.channel },
-    });
+    await auditOrder(tx, deps, actor, 'order.sendReceipt', order, { channel: route.channel });
     return marked;
   });
   publishOrder(deps, row);

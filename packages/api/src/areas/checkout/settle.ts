@@ -1,10 +1,9 @@
 import { type CardScheme, cardSchemeNames, formatPence, type Order } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import type { JudoReceipt } from '../../payments/judopay.ts';
-import { eventRow, insertOrderEventRows, type StoredOrder, toOrder } from '../orders/index.ts';
+import { auditOrder, eventRow, insertOrderEventRows, type StoredOrder, toOrder } from '../orders/index.ts';
 import type { PaymentOutcome } from './judo.ts';
 import { type Db, lockOrder, type PaymentAttempt, settleOrderPayment, updatePaymentAttempt } from './repository.ts';
 import { amountDue, notFound } from './rules.ts';
@@ -57,13 +56,7 @@ export async function settle(
     tx,
     events.map((e) => eventRow(deps, actor, row, e.code, e.message, e.data)),
   );
-  await audit(tx, deps, actor, {
-    action: 'order.payment',
-    entityType: 'order',
-    entityId: row.id,
-    businessId: toOrder(row).businessId,
-    details: { receiptId: receipt.receiptId, result: receipt.result },
-  });
+  await auditOrder(tx, deps, actor, 'order.payment', row, { receiptId: receipt.receiptId, result: receipt.result });
   return { row };
 }
 
@@ -194,12 +187,10 @@ export async function refuseScheme(
       },
     ),
   ]);
-  await audit(tx, deps, actor, {
-    action: 'order.payment',
-    entityType: 'order',
-    entityId: row.id,
-    businessId: toOrder(row).businessId,
-    details: { receiptId: receipt.receiptId, result: receipt.result, refused: 'cardScheme' },
+  await auditOrder(tx, deps, actor, 'order.payment', row, {
+    receiptId: receipt.receiptId,
+    result: receipt.result,
+    refused: 'cardScheme',
   });
   return { row, outcome: 'declined' };
 }
