@@ -21,6 +21,7 @@ import {
   unavailable,
 } from './judo.ts';
 import {
+  completePaymentAttempt,
   findAttemptByReceipt,
   findAttemptByReference,
   insertPaymentAttempt,
@@ -85,12 +86,8 @@ export async function createJudoPaymentSession(
       ...options,
     });
   } catch (error) {
-    await updatePaymentAttempt(deps.db, attempt.id, {
-      status: 'error',
-      reason: `Not started: ${error instanceof JudopayError ? error.reason : (error as Error).message}`,
-      updated: deps.now(),
-      completed_at: deps.now(),
-    });
+    const reason = `Not started: ${error instanceof JudopayError ? error.reason : (error as Error).message}`;
+    await completePaymentAttempt(deps.db, attempt.id, { status: 'error', reason }, deps.now());
     throw unavailable(deps, error, { orderId: order.id, attemptId: attempt.id });
   }
   await deps.db.transaction().execute(async (tx) => {

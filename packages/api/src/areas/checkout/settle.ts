@@ -5,7 +5,7 @@ import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import type { JudoReceipt } from '../../payments/judopay.ts';
 import { auditOrder, eventRow, insertOrderEventRows, type StoredOrder, toOrder } from '../orders/index.ts';
 import type { PaymentOutcome } from './judo.ts';
-import { type Db, lockOrder, type PaymentAttempt, settleOrderPayment, updatePaymentAttempt } from './repository.ts';
+import { completePaymentAttempt, type Db, lockOrder, type PaymentAttempt, settleOrderPayment } from './repository.ts';
 import { amountDue, notFound } from './rules.ts';
 
 /* What a confirmed Judopay receipt does: to its attempt, to the order, and on the order's timeline. */
@@ -24,13 +24,7 @@ export async function settle(
   const now = deps.now();
   const amount = attempt.amount;
   const reason = outcome === 'succeeded' ? null : (receipt.message ?? receipt.result);
-  await updatePaymentAttempt(tx, attempt.id, {
-    status: outcome,
-    receipt_id: receipt.receiptId,
-    reason,
-    updated: now,
-    completed_at: now,
-  });
+  await completePaymentAttempt(tx, attempt.id, { status: outcome, receiptId: receipt.receiptId, reason }, now);
   const current = await lockOrder(tx, attempt.orderId);
   if (!current) throw notFound(attempt.orderId);
   const data = {
@@ -158,13 +152,7 @@ export async function refuseScheme(
   const amount = attempt.amount;
   const name = cardSchemeNames[scheme];
   const reason = `${name} cards are not accepted by this pharmacy`;
-  await updatePaymentAttempt(tx, attempt.id, {
-    status: 'declined',
-    receipt_id: receipt.receiptId,
-    reason,
-    updated: now,
-    completed_at: now,
-  });
+  await completePaymentAttempt(tx, attempt.id, { status: 'declined', receiptId: receipt.receiptId, reason }, now);
   const row = await lockOrder(tx, attempt.orderId);
   if (!row) throw notFound(attempt.orderId);
   deps.logger.warn('a Judopay payment by a card scheme switched off: refund it', {
