@@ -10,3 +10,15 @@ export const isUniqueViolation = (error: unknown): boolean => codeOf(error) === 
  * row whose parent is not there (SQLSTATE 23503).
  */
 export const isForeignKeyViolation = (error: unknown): boolean => codeOf(error) === '23503';
+
+/**
+ * Runs `write`; when a unique index refuses it (a name or id that a concurrent write took after the
+ * check made before it), throws `taken()`, the caller's own refusal, instead of the database's error.
+ */
+export async function refuseDuplicate<T>(taken: () => Error, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    throw isUniqueViolation(error) ? taken() : error;
+  }
+}

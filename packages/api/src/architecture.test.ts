@@ -65,6 +65,7 @@ export const floors: Record<string, number> = {
   secrets: MACHINERY,
   sessions: MACHINERY,
   ssrf: MACHINERY,
+  'staff-notifications': MACHINERY,
 };
 
 const floorOf = (file: string): number | undefined => floors[file.split('/')[0] ?? ''];

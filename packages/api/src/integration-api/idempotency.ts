@@ -5,7 +5,7 @@ import { claimKey, findKey, releaseKey, saveKeyResponse } from './repository.ts'
 import type { IntegrationActor } from './service.ts';
 
 /*
- * `Idempotency-Key` on a POST (issue 20): the first request with a key is answered and its answer kept
+ * `Idempotency-Key` on a POST: the first request with a key is answered and its answer kept
  * 24 hours; the same key with the same method, path and body answers that answer again; with anything
  * else it is 422; while the first is still being answered, 409.
  */

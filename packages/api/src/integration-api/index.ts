@@ -13,7 +13,7 @@ import { integrationRoutesTable } from './routes.ts';
 import { actorOfToken, countClientRequest, issueToken, RATE_WINDOW_MS } from './service.ts';
 
 /*
- * `/integration/v1` (issue 20): the REST API a pharmacy's record system calls with a bearer token from
+ * `/integration/v1`: the REST API a pharmacy's record system calls with a bearer token from
  * `POST /oauth/token`. Each request is counted in the client's hourly window before any work, a POST
  * with an Idempotency-Key answers its first answer again, and every error is an RFC 9457 problem.
  */

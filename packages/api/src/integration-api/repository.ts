@@ -4,7 +4,7 @@ import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { type StoredOrder, toStoredOrder } from '../areas/orders/index.ts';
 
 /*
- * The integration API's SQL (issue 20): bearer tokens, the per-client request window, idempotency keys,
+ * The integration API's SQL: bearer tokens, the per-client request window, idempotency keys,
  * and the reads its resources need beyond the console's repositories.
  */
 

@@ -28,7 +28,7 @@ import {
 } from './service.ts';
 
 /*
- * Every resource route of `/integration/v1` (issue 20) in one table: the controller (index.ts) serves
+ * Every resource route of `/integration/v1` in one table: the controller (index.ts) serves
  * them and the OpenAPI document (openapi.ts) describes them from the same entries, so neither can miss one.
  */
 

@@ -42,7 +42,7 @@ import {
 } from './repository.ts';
 
 /*
- * The integration API's services (issue 20): a pharmacy's record system, signed in as its business's
+ * The integration API's services: a pharmacy's record system, signed in as its business's
  * integration client, acts through the console's own services (orders.createOrder, orders.cancel,
  * patients.create/update) with an `integration` actor; everything it reads is of that one business.
  */

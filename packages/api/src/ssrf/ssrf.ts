@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 
 /*
- * Server-side request forgery (issue 20): a webhook URL is typed by staff of a business, so it must not
+ * Server-side request forgery: a webhook URL is typed by staff of a business, so it must not
  * reach our own network. Only https in production; the host is resolved (every address) and refused when
  * any address is private, loopback, link-local (the cloud metadata address 169.254.169.254 among them),
  * CGNAT, multicast, unspecified, unique-local (fd00:ec2::254, AWS's IPv6 metadata address), any other

@@ -13,11 +13,18 @@ import {
   signatureMaxBytes,
   validationMessage,
 } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
-import { eventRow, findOrder, insertOrderEventRows, publishOrder, type StoredOrder, toOrder } from '../orders/index.ts';
+import {
+  auditOrder,
+  eventRow,
+  findOrder,
+  insertOrderEventRows,
+  publishOrder,
+  type StoredOrder,
+  toOrder,
+} from '../orders/index.ts';
 import { type Db, lockOrder, settleOrderPayment } from './repository.ts';
 import { requireReach, requireUnpaidLiveOrder } from './rules.ts';
 
@@ -134,12 +141,9 @@ async function recordDeclaration(
     declaredAt: isoTime(now),
     ...(hrtOnly ? { hrtItemsOnly: true } : {}),
   });
-  await audit(tx, deps, actor, {
-    action: 'order.declareExemption',
-    entityType: 'order',
-    entityId: declared.id,
-    businessId: toOrder(declared).businessId,
-    details: { exemptionCode: input.exemptionCode, onBehalfOfPatient: input.onBehalfOfPatient },
+  await auditOrder(tx, deps, actor, 'order.declareExemption', declared, {
+    exemptionCode: input.exemptionCode,
+    onBehalfOfPatient: input.onBehalfOfPatient,
   });
 }
 

@@ -10,12 +10,12 @@ import {
   receiptSubject,
   receiptTemplateKey,
 } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import {
+  auditOrder,
   eventRow,
   findBusinessForOrder,
   findOrder,
@@ -28,7 +28,7 @@ import { findAttemptByReceipt, lockOrder, markReceiptSent, receiptsSentOf } from
 import { requireReach } from './rules.ts';
 
 /*
- * `checkout/sendReceipt` (issue 19): the receipt of a paid order, to its patient, through the ordinary
+ * `checkout/sendReceipt`: the receipt of a paid order, to its patient, through the ordinary
  * message sending (a `message.send` job written with the change). By email when the patient has an
  * address, else by SMS; never WhatsApp (business-initiated WhatsApp needs an approved template, and a
  * receipt is none of them). It is asked for, so the automatic messages' switches (suppressed order
@@ -143,13 +143,7 @@ export async function sendReceipt(deps: AppDeps, actor: Actor, input: CheckoutOr
         { channel: route.channel, sentTo, receiptId: facts.receiptId, templateKey: receiptTemplateKey },
       ),
     ]);
-    await audit(tx, deps, actor, {
-      action: 'order.sendReceipt',
-      entityType: 'order',
-      entityId: order.id,
-      businessId: order.businessId,
-      details: { channel: route.channel },
-    });
+    await auditOrder(tx, deps, actor, 'order.sendReceipt', order, { channel: route.channel });
     return marked;
   });
   publishOrder(deps, row);

@@ -53,6 +53,21 @@ export const updatePaymentAttempt = async (db: Db, id: string, set: Updateable<D
     await db.updateTable('payment_attempts').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow(),
   );
 
+/** Records how an attempt ended: its outcome, Judopay's receipt when there is one, and why it failed. */
+export const completePaymentAttempt = (
+  db: Db,
+  id: string,
+  end: { status: PaymentAttemptStatus; receiptId?: string; reason: string | null },
+  now: number,
+) =>
+  updatePaymentAttempt(db, id, {
+    status: end.status,
+    ...(end.receiptId === undefined ? {} : { receipt_id: end.receiptId }),
+    reason: end.reason,
+    updated: now,
+    completed_at: now,
+  });
+
 /**
  * The attempt with our payment reference. `lock` takes its row lock until the transaction ends: two
  * completions of one payment (the browser and the webhook at once) then run one after the other, and the

@@ -21,6 +21,7 @@ import {
   unavailable,
 } from './judo.ts';
 import {
+  completePaymentAttempt,
   findAttemptByReceipt,
   findAttemptByReference,
   insertPaymentAttempt,
@@ -30,7 +31,7 @@ import { amountDue, requireReach, requireUnpaidLiveOrder } from './rules.ts';
 import { refuseScheme, settle } from './settle.ts';
 
 /*
- * The checkout of a charged order (issue 19 groundwork): a card payment on Judopay's hosted page, and
+ * The checkout of a charged order: a card payment on Judopay's hosted page, and
  * (exemption.ts) an NHS exemption declaration. Not RPC methods yet: the patient session that will call
  * them is another issue's; a patient actor reaches only its own orders here already.
  */
@@ -85,12 +86,8 @@ export async function createJudoPaymentSession(
       ...options,
     });
   } catch (error) {
-    await updatePaymentAttempt(deps.db, attempt.id, {
-      status: 'error',
-      reason: `Not started: ${error instanceof JudopayError ? error.reason : (error as Error).message}`,
-      updated: deps.now(),
-      completed_at: deps.now(),
-    });
+    const reason = `Not started: ${error instanceof JudopayError ? error.reason : (error as Error).message}`;
+    await completePaymentAttempt(deps.db, attempt.id, { status: 'error', reason }, deps.now());
     throw unavailable(deps, error, { orderId: order.id, attemptId: attempt.id });
   }
   await deps.db.transaction().execute(async (tx) => {

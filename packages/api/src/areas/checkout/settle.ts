@@ -1,12 +1,11 @@
 import { type CardScheme, cardSchemeNames, formatPence, type Order } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import type { JudoReceipt } from '../../payments/judopay.ts';
-import { eventRow, insertOrderEventRows, type StoredOrder, toOrder } from '../orders/index.ts';
+import { auditOrder, eventRow, insertOrderEventRows, type StoredOrder, toOrder } from '../orders/index.ts';
 import type { PaymentOutcome } from './judo.ts';
-import { type Db, lockOrder, type PaymentAttempt, settleOrderPayment, updatePaymentAttempt } from './repository.ts';
+import { completePaymentAttempt, type Db, lockOrder, type PaymentAttempt, settleOrderPayment } from './repository.ts';
 import { amountDue, notFound } from './rules.ts';
 
 /* What a confirmed Judopay receipt does: to its attempt, to the order, and on the order's timeline. */
@@ -25,13 +24,7 @@ export async function settle(
   const now = deps.now();
   const amount = attempt.amount;
   const reason = outcome === 'succeeded' ? null : (receipt.message ?? receipt.result);
-  await updatePaymentAttempt(tx, attempt.id, {
-    status: outcome,
-    receipt_id: receipt.receiptId,
-    reason,
-    updated: now,
-    completed_at: now,
-  });
+  await completePaymentAttempt(tx, attempt.id, { status: outcome, receiptId: receipt.receiptId, reason }, now);
   const current = await lockOrder(tx, attempt.orderId);
   if (!current) throw notFound(attempt.orderId);
   const data = {
@@ -57,13 +50,7 @@ export async function settle(
     tx,
     events.map((e) => eventRow(deps, actor, row, e.code, e.message, e.data)),
   );
-  await audit(tx, deps, actor, {
-    action: 'order.payment',
-    entityType: 'order',
-    entityId: row.id,
-    businessId: toOrder(row).businessId,
-    details: { receiptId: receipt.receiptId, result: receipt.result },
-  });
+  await auditOrder(tx, deps, actor, 'order.payment', row, { receiptId: receipt.receiptId, result: receipt.result });
   return { row };
 }
 
@@ -165,13 +152,7 @@ export async function refuseScheme(
   const amount = attempt.amount;
   const name = cardSchemeNames[scheme];
   const reason = `${name} cards are not accepted by this pharmacy`;
-  await updatePaymentAttempt(tx, attempt.id, {
-    status: 'declined',
-    receipt_id: receipt.receiptId,
-    reason,
-    updated: now,
-    completed_at: now,
-  });
+  await completePaymentAttempt(tx, attempt.id, { status: 'declined', receiptId: receipt.receiptId, reason }, now);
   const row = await lockOrder(tx, attempt.orderId);
   if (!row) throw notFound(attempt.orderId);
   deps.logger.warn('a Judopay payment by a card scheme switched off: refund it', {
@@ -194,12 +175,10 @@ export async function refuseScheme(
       },
     ),
   ]);
-  await audit(tx, deps, actor, {
-    action: 'order.payment',
-    entityType: 'order',
-    entityId: row.id,
-    businessId: toOrder(row).businessId,
-    details: { receiptId: receipt.receiptId, result: receipt.result, refused: 'cardScheme' },
+  await auditOrder(tx, deps, actor, 'order.payment', row, {
+    receiptId: receipt.receiptId,
+    result: receipt.result,
+    refused: 'cardScheme',
   });
   return { row, outcome: 'declined' };
 }

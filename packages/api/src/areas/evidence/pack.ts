@@ -33,7 +33,7 @@ import {
 } from './repository.ts';
 
 /*
- * Building the evidence pack (issue 21, docs/decisions/reports.md "Evidence pack"). Which orders were inside
+ * Building the evidence pack (docs/decisions/reports.md "Evidence pack"). Which orders were inside
  * the machine is read from the orders' timelines, not from where they are now: a bag collected after
  * the excursion was still inside during it.
  */

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { type Db, type StoredOrder, toOrderEvent, toStoredOrder } from '../orders/index.ts';
 
 /*
- * The evidence pack's SQL (issue 21). Every query names the machine's business first: each table is
+ * The evidence pack's SQL. Every query names the machine's business first: each table is
  * keyed (and would be distributed) by business_id.
  */
 

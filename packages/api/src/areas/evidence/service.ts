@@ -7,11 +7,11 @@ import {
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import { actorIdentity, type StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import {
+  auditOrder,
   eventRow,
   insertOrderEventRows,
   publishOrder,
@@ -24,7 +24,7 @@ import { buildPack } from './pack.ts';
 import { listReadings, lockOrders, setPinHold } from './repository.ts';
 
 /*
- * The evidence pack and PIN holds (issue 21, docs/decisions/reports.md "Evidence pack"). A hold pauses an
+ * The evidence pack and PIN holds (docs/decisions/reports.md "Evidence pack"). A hold pauses an
  * order's collection: the locker answers VerifyPin `Held` (orders/locker-service.ts) until a release.
  * Neither is a state of SPEC §4 (the order stays loaded), so they are not moves of core's transition
  * table: each is a timeline event, an audit entry, an integration event (order.pin_held,
@@ -98,13 +98,7 @@ export async function holdPins(deps: AppDeps, actor: StaffActor, input: In<'hold
           reason: input.reason,
         }),
       ]);
-      await audit(tx, deps, actor, {
-        action: 'order.holdPin',
-        entityType: 'order',
-        entityId: moved.id,
-        businessId: toOrder(moved).businessId,
-        details: { reason: input.reason },
-      });
+      await auditOrder(tx, deps, actor, 'order.holdPin', moved, { reason: input.reason });
       await emitOrderEvent(tx, deps, 'order.pin_held', toOrder(moved), undefined, {
         heldAt: isoTime(now),
         reason: input.reason,
@@ -144,13 +138,7 @@ export async function releasePins(deps: AppDeps, actor: StaffActor, input: In<'r
           heldBy: pinHold.heldByDisplayName,
         }),
       ]);
-      await audit(tx, deps, actor, {
-        action: 'order.releasePin',
-        entityType: 'order',
-        entityId: order.id,
-        businessId: order.businessId,
-        details: { reason: input.reason },
-      });
+      await auditOrder(tx, deps, actor, 'order.releasePin', order, { reason: input.reason });
       await emitOrderEvent(tx, deps, 'order.pin_released', order, undefined, {
         heldAt: isoTime(pinHold.heldAt),
         reason: pinHold.reason,

@@ -14,7 +14,7 @@ import { emptyMonth, fromMonthIndex, monthIndex, monthlyRows } from '../reports/
 import { linkedBusinesses } from './repository.ts';
 
 /*
- * Group reports (issue 21, SPEC §7): a group's chosen businesses side by side, month by month. The
+ * Group reports (SPEC §7): a group's chosen businesses side by side, month by month. The
  * access check (contract: group of groupId) lets pharmacy users in on their own groups only; here each
  * chosen business must be linked to that group. One that is not, or does not exist, is the same 404,
  * so the answer never tells another group's business from a missing one.

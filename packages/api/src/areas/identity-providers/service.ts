@@ -1,5 +1,5 @@
 import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
-import { isUniqueViolation } from '@medlocker/db';
+import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
@@ -177,7 +177,7 @@ export async function create(deps: AppDeps, actor: StaffActor, input: In<'create
   const id = Bun.randomUUIDv7();
   const now = deps.now();
   const configuration = await configurationOf(deps, id, input, null);
-  try {
+  return refuseDuplicate(nameTaken, async () => {
     const row = await insertIdentityProvider(
       deps.db,
       id,
@@ -197,10 +197,7 @@ export async function create(deps: AppDeps, actor: StaffActor, input: In<'create
       details: { name: row.name, type: row.type },
     });
     return toIdentityProvider(row);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken();
-    throw error;
-  }
+  });
 }
 
 export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Promise<Out<'update'>> {
@@ -213,7 +210,7 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
     // A secret kept in clear by an older row is sealed on its first save.
     clientSecretSealed: previous.clientSecretSealed || sealClientSecret(deps, existing.id, previous.legacyClientSecret),
   });
-  try {
+  return refuseDuplicate(nameTaken, async () => {
     const row = await updateIdentityProvider(
       deps.db,
       existing.id,
@@ -232,10 +229,7 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
       details: { name: row.name, secretChanged: configuration.clientSecretSealed !== previous.clientSecretSealed },
     });
     return toIdentityProvider(row);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw nameTaken();
-    throw error;
-  }
+  });
 }
 
 export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Promise<Out<'delete'>> {

@@ -1,5 +1,5 @@
 import { AppError, type Contract, isMaskedSecret, type OutputOf, type ParsedInputOf } from '@medlocker/core';
-import { isUniqueViolation } from '@medlocker/db';
+import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
@@ -257,7 +257,7 @@ export async function createIntegrationPartner(
   input: In<'createIntegrationPartner'>,
 ): Out<'createIntegrationPartner'> {
   const now = deps.now();
-  try {
+  return refuseDuplicate(duplicatePartner, async () => {
     return await deps.db.transaction().execute(async (tx) => {
       const partner = await insertPartner(tx, {
         id: Bun.randomUUIDv7(),
@@ -270,9 +270,7 @@ export async function createIntegrationPartner(
       await auditPartner(tx, deps, actor, 'create', partner.id, ['name', 'contactEmail', 'suppressPatientMessages']);
       return { partner };
     });
-  } catch (error) {
-    throw isUniqueViolation(error) ? duplicatePartner() : error;
-  }
+  });
 }
 
 export async function updateIntegrationPartner(
@@ -280,7 +278,7 @@ export async function updateIntegrationPartner(
   actor: StaffActor,
   input: In<'updateIntegrationPartner'>,
 ): Out<'updateIntegrationPartner'> {
-  try {
+  return refuseDuplicate(duplicatePartner, async () => {
     return await deps.db.transaction().execute(async (tx) => {
       const before = await findPartner(tx, input.id);
       if (!before) throw new AppError('NOT_FOUND', `Integration partner ${input.id} not found`);
@@ -310,9 +308,7 @@ export async function updateIntegrationPartner(
       if (!partner) throw new AppError('NOT_FOUND', `Integration partner ${input.id} not found`);
       return { partner };
     });
-  } catch (error) {
-    throw isUniqueViolation(error) ? duplicatePartner() : error;
-  }
+  });
 }
 
 export async function deleteIntegrationPartner(

@@ -1,4 +1,4 @@
-import type { Level, MachineEvent, Notification } from '@medlocker/core';
+import type { MachineEvent } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Selectable } from 'kysely';
 import type { Db } from './repository.ts';
@@ -125,46 +125,4 @@ export async function findAlarmRecipients(db: Db, businessId: string) {
 export async function findAlarmTemplateBody(db: Db, code: string): Promise<string | undefined> {
   const row = await db.selectFrom('alarm_message_templates').select('body').where('code', '=', code).executeTakeFirst();
   return row?.body;
-}
-
-/** Stores a staff notification for a business's whole staff (no one user), not yet dismissed by anyone. */
-export async function insertBusinessNotification(
-  db: Db,
-  n: {
-    id: string;
-    businessId: string;
-    level: Level;
-    title: string;
-    body: string;
-    details: Record<string, unknown>;
-    now: number;
-  },
-): Promise<Notification> {
-  const row = await db
-    .insertInto('notifications')
-    .values({
-      id: n.id,
-      business_id: n.businessId,
-      user_id: null,
-      level: n.level,
-      title: n.title,
-      body: n.body,
-      details: JSON.stringify(n.details),
-      created: n.now,
-      updated: n.now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return {
-    id: row.id,
-    businessId: row.business_id,
-    userId: row.user_id,
-    level: row.level,
-    title: row.title,
-    body: row.body,
-    details: n.details,
-    dismissed: null,
-    created: row.created,
-    updated: row.updated,
-  };
 }

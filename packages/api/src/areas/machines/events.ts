@@ -14,12 +14,8 @@ import type { AppDeps } from '../../context/deps.ts';
 import { emitMachineEvent } from '../../delivery/webhooks/emit.ts';
 import { liveOf } from '../../live/live.ts';
 import { queueMessages } from '../../outbox/index.ts';
-import {
-  findAlarmRecipients,
-  findAlarmTemplateBody,
-  insertBusinessNotification,
-  insertMachineEvent,
-} from './event-repository.ts';
+import { insertBusinessNotification } from '../../staff-notifications/repository.ts';
+import { findAlarmRecipients, findAlarmTemplateBody, insertMachineEvent } from './event-repository.ts';
 import type { Db, MachineRecord } from './repository.ts';
 
 /** Where an alarm message's `${supportArticle}` points: the support article of the code. */

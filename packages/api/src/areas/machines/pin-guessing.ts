@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../context/deps.ts';
 import { queueMessages } from '../../outbox/index.ts';
-import { findAlarmRecipients, insertBusinessNotification } from './event-repository.ts';
+import { insertBusinessNotification } from '../../staff-notifications/repository.ts';
+import { findAlarmRecipients } from './event-repository.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
 import { findMachine } from './repository.ts';
 

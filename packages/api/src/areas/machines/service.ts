@@ -8,7 +8,7 @@ import {
   type ParsedInputOf,
   TEMPERATURE_WINDOW_MS,
 } from '@medlocker/core';
-import { isUniqueViolation } from '@medlocker/db';
+import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
@@ -58,7 +58,7 @@ export async function insertMachine(
   const business = await requireBusiness(deps.db, input.businessId);
   if (business.archived) throw new AppError('CONFLICT', 'An archived business cannot have machines added');
   const now = deps.now();
-  try {
+  return refuseDuplicate(duplicateName, async () => {
     const machine = await deps.db.transaction().execute(async (tx) => {
       if (await nameTaken(tx, input.businessId, input.name)) throw duplicateName();
       const { machine } = await insertNewMachine(tx, {
@@ -80,10 +80,7 @@ export async function insertMachine(
       return machine;
     });
     return { machine, businessName: business.name };
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateName();
-    throw error;
-  }
+  });
 }
 
 export async function changeMachine(
@@ -92,7 +89,7 @@ export async function changeMachine(
   input: In<'updateMachine'>,
   options: { test: boolean },
 ): Promise<MachineRecord> {
-  try {
+  return refuseDuplicate(duplicateName, async () => {
     return await deps.db.transaction().execute(async (tx) => {
       const locked = await lockMachine(tx, input.id);
       if (!locked || locked.test !== options.test) throw new AppError('NOT_FOUND', `Machine ${input.id} not found`);
@@ -120,10 +117,7 @@ export async function changeMachine(
       });
       return updated;
     });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateName();
-    throw error;
-  }
+  });
 }
 
 export async function createMachine(

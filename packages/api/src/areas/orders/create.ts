@@ -6,14 +6,13 @@ import {
   nationNames,
   type ParsedInputOf,
 } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import { type Actor, actorIdentity } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { loadWaitingBag } from './locker-service.ts';
 import { type Db, type NewOrderRow, type StoredOrder, toOrder } from './mapping-repository.ts';
-import { eventRow, publishOrder } from './moves.ts';
+import { auditOrder, eventRow, publishOrder } from './moves.ts';
 import { newPin, pinLookup, sealPin } from './pin.ts';
 import {
   findBusinessForOrder,
@@ -149,13 +148,7 @@ async function afterInsert(tx: Db, deps: AppDeps, actor: Actor, input: In, c: Cr
     }),
   ];
   await insertOrderEventRows(tx, events);
-  await audit(tx, deps, actor, {
-    action: 'order.create',
-    entityType: 'order',
-    entityId: c.id,
-    businessId: input.businessId,
-    details: { via: c.via },
-  });
+  await auditOrder(tx, deps, actor, 'order.create', { id: c.id, businessId: input.businessId }, { via: c.via });
   // A bag with this barcode may already wait in a locker: then the order is loaded at once. Its
   // order.created goes just before its order.loaded, after the load's locks (the bag, the machine's
   // counter): the integration client's row is locked last (docs/decisions/integration.md "Integration events").

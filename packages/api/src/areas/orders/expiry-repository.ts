@@ -1,10 +1,25 @@
-import { sql } from 'kysely';
+import type { Database } from '@medlocker/db';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import { type Db, type StoredOrder, toStoredOrder } from './mapping-repository.ts';
+
+type OrderIds = SelectQueryBuilder<Database, 'orders', { id: string }>;
+
+/**
+ * The ids of up to `limit` loaded orders whose expiry is not yet recorded and that `narrow` keeps,
+ * soonest expiry first, locked FOR UPDATE with SKIP LOCKED so that several sweepers share the work
+ * instead of waiting on each other.
+ */
+const loadedUnrecorded = (db: Db, limit: number, narrow: (q: OrderIds) => OrderIds) =>
+  narrow(db.selectFrom('orders').select('id').where('status', '=', 'loaded').where('expiry_recorded_at', 'is', null))
+    .orderBy('expires_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
 
 /**
  * Marks up to `limit` loaded orders whose window has passed as having their expiry recorded, and
  * returns them. `expiry_recorded_at is null` in the same statement makes it once per order, whichever
- * process sweeps; SKIP LOCKED lets two sweepers share the work instead of waiting on each other.
+ * process sweeps.
  */
 export const claimExpiredOrders = async (db: Db, now: number, limit: number): Promise<StoredOrder[]> =>
   (
@@ -14,16 +29,7 @@ export const claimExpiredOrders = async (db: Db, now: number, limit: number): Pr
       .where(
         'id',
         'in',
-        db
-          .selectFrom('orders')
-          .select('id')
-          .where('status', '=', 'loaded')
-          .where('expiry_recorded_at', 'is', null)
-          .where('expires_at', '<=', now)
-          .orderBy('expires_at')
-          .limit(limit)
-          .forUpdate()
-          .skipLocked(),
+        loadedUnrecorded(db, limit, (q) => q.where('expires_at', '<=', now)),
       )
       .where('expiry_recorded_at', 'is', null)
       .returningAll()
@@ -50,22 +56,16 @@ export const claimOrdersToRemind = async (
     .where(
       'id',
       'in',
-      db
-        .selectFrom('orders')
-        .select('id')
-        .where('status', '=', 'loaded')
-        .where('expiry_recorded_at', 'is', null)
-        .where('expires_at', '>', now)
-        .where('expires_at', '<=', now + leadMs)
-        // A held PIN (issue 21): the reminder waits for the release rather than going unsent.
-        .where('pin_held_at', 'is', null)
-        // half the window: collection_window days × 12 h
-        .where(sql`expires_at - least(${leadMs}::bigint, collection_window::bigint * 43200000)`, '<=', now)
-        .where(notReminded)
-        .orderBy('expires_at')
-        .limit(limit)
-        .forUpdate()
-        .skipLocked(),
+      loadedUnrecorded(db, limit, (q) =>
+        q
+          .where('expires_at', '>', now)
+          .where('expires_at', '<=', now + leadMs)
+          // A held PIN: the reminder waits for the release rather than going unsent.
+          .where('pin_held_at', 'is', null)
+          // half the window: collection_window days × 12 h
+          .where(sql`expires_at - least(${leadMs}::bigint, collection_window::bigint * 43200000)`, '<=', now)
+          .where(notReminded),
+      ),
     )
     .where(notReminded)
     .returningAll()

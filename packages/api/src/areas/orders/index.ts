@@ -15,7 +15,7 @@ export {
 } from './mapping-repository.ts';
 export { orderToMessage, recordMessageOnOrder } from './message-outcomes.ts';
 export { queueOrderMessage, readyMessageKey } from './messages.ts';
-export { eventRow, invalidTransition, publishOrder } from './moves.ts';
+export { auditOrder, eventRow, invalidTransition, publishOrder } from './moves.ts';
 export { drawSealedPin, pinOf } from './pin.ts';
 export {
   findBusinessForOrder,

@@ -109,7 +109,7 @@ export async function loadOrder(
   orderId: string,
   /**
    * Where the bag is; `bagLoadedAt` when it went in before its order existed (a waiting bag), which
-   * the ORDER_LOADED event keeps: the evidence pack counts the bag as inside from then (issue 21).
+   * the ORDER_LOADED event keeps: the evidence pack counts the bag as inside from then.
    */
   place: { location: string; bagLoadedAt?: number },
   /** Runs just before the load's integration event (moveOrder's `beforeEvent`). */

@@ -63,7 +63,7 @@ export async function queueOrderMessage(
   options: QueueOptions = {},
 ): Promise<MessageOutcome> {
   const notSent = async (text: string, reason: string): Promise<MessageOutcome> => {
-    // Staff looking at the timeline must see why the patient heard nothing (issue 18).
+    // Staff looking at the timeline must see why the patient heard nothing.
     await insertOrderEventRows(db, [
       eventRow(deps, options.actor ?? systemActor('messages'), order, 'MESSAGE_SUPPRESSED', text, {
         templateKey: key,
@@ -150,7 +150,7 @@ const collectNowMessages: readonly string[] = ['orderReady', 'orderUpdated', 'or
  * Why a queued message must not go any more, if so: it speaks of a loaded order (ready, payment
  * required, updated, reminder) and the order was collected, removed, cancelled or expired before the
  * sender got to it (a retry after a gateway outage can come an hour later). While staff hold the PIN
- * (issue 21) nothing inviting collection goes (the locker would refuse the PIN); a pause whose hold was
+ * nothing inviting collection goes (the locker would refuse the PIN); a pause whose hold was
  * released before it went does not go either (the release message follows it). Null: send it.
  */
 export function staleMessageReason(

@@ -67,6 +67,16 @@ export function invalidTransition(action: OrderAction, order: Pick<Order, 'statu
   ]);
 }
 
+/** The audit entry of a change to one order (`order.create`, `order.payment`…), in the order's business. */
+export const auditOrder = (
+  db: Db,
+  deps: AppDeps,
+  actor: Actor,
+  action: string,
+  order: Pick<Order, 'id' | 'businessId'>,
+  details: Record<string, unknown>,
+) => audit(db, deps, actor, { action, entityType: 'order', entityId: order.id, businessId: order.businessId, details });
+
 /** An order event row: who did what, from where, with the patient's name and id as they are now. */
 export function eventRow(
   deps: AppDeps,
@@ -150,13 +160,7 @@ export async function moveOrder(
     await beforeEvent?.();
     const integrationEvent = orderEventOfAction[action];
     if (integrationEvent) await emitOrderEvent(db, deps, integrationEvent, toOrder(moved));
-    await audit(db, deps, actor, {
-      action: `order.${action}`,
-      entityType: 'order',
-      entityId: id,
-      businessId: moved.businessId,
-      details: { from: row.status, to: moved.status },
-    });
+    await auditOrder(db, deps, actor, `order.${action}`, moved, { from: row.status, to: moved.status });
     return moved;
   };
   const moved = tx ? await run(tx) : await deps.db.transaction().execute(run);

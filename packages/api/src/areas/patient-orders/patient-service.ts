@@ -18,7 +18,7 @@ import { readPaymentSettings } from '../payment-settings/index.ts';
 import { findOrdersOfPatient, findPharmacy, lastReceiptSentTo } from './repository.ts';
 
 /*
- * The patient page's orders (issue 19): what the signed-in patient sees of their own orders. The access
+ * The patient page's orders: what the signed-in patient sees of their own orders. The access
  * layer has already refused another patient's order (404); these check it again, so a service called
  * from elsewhere with a patient actor cannot reach further.
  */
@@ -66,8 +66,8 @@ export function patientSummaryOf(o: Order, now: number): PatientOrderSummary {
 
 /**
  * Whether the PIN may be shown: the bag is in the locker, unexpired, and the locker would accept it
- * (at a machine taking payment, an unpaid charge makes VerifyPin answer PaymentRequired; a held PIN,
- * issue 21, is answered Held until staff release it).
+ * (at a machine taking payment, an unpaid charge makes VerifyPin answer PaymentRequired; a held PIN
+ * is answered Held until staff release it).
  */
 export const pinUsable = (o: Order, now: number): boolean =>
   o.status === 'loaded' &&

@@ -7,10 +7,10 @@ import {
   type PatientMessageKey,
   patientMessageNames,
 } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import {
+  auditOrder,
   eventRow,
   expiryReminderLeadMs,
   insertOrderEventRows,
@@ -56,7 +56,7 @@ async function requestMessage(
     const order = toOrder(row);
     const state = { status: order.status, expiresAt: order.expiresAt };
     if (!mayMoveOrder(action, 'staff', state, now)) throw invalidTransition(action, row, now);
-    // A held PIN (issue 21): the patient was told collection is paused; the release message tells them again.
+    // A held PIN: the patient was told collection is paused; the release message tells them again.
     if (order.pinHold !== undefined) {
       throw new AppError('INVALID_TRANSITION', 'This order’s PIN is held: release it before messaging the patient', [
         { path: 'status', id: 'INVALID_TRANSITION', message: 'held' },
@@ -86,13 +86,7 @@ async function requestMessage(
       ]);
       await after?.(tx, row, now);
     }
-    await audit(tx, deps, actor, {
-      action: `order.${action}`,
-      entityType: 'order',
-      entityId: order.id,
-      businessId: order.businessId,
-      details: { templateKey: key, sent: outcome.sent },
-    });
+    await auditOrder(tx, deps, actor, `order.${action}`, order, { templateKey: key, sent: outcome.sent });
     return { row, sent: outcome.sent, message: `${outcome.text}.` };
   });
   publishOrder(deps, answer.row);

@@ -31,7 +31,7 @@ import {
 } from '../sign-ups/index.ts';
 
 /*
- * Online sign-ups from the patient page (docs/decisions/patients.md, "Online sign-ups (issue 19)"). The browser
+ * Online sign-ups from the patient page (docs/decisions/patients.md, "Online sign-ups"). The browser
  * that starts a sign-up gets a token (the controller puts it in an HttpOnly cookie); only its hash is
  * stored on the sign-up, and it is the only way to reach that sign-up here: no method takes an id.
  */

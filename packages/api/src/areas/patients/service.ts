@@ -9,7 +9,7 @@ import {
   rowMessages,
   type UpsertOutcome,
 } from '@medlocker/core';
-import { isUniqueViolation } from '@medlocker/db';
+import { refuseDuplicate } from '@medlocker/db';
 import { audit, auditReads } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
@@ -43,7 +43,8 @@ type Patients = Contract['patients'];
 type In<M extends keyof Patients> = ParsedInputOf<Patients[M]>;
 type Out<M extends keyof Patients> = Promise<OutputOf<Patients[M]>>;
 
-const displayIdTaken = (field: DisplayIdField) =>
+/** The refusal of a display id another patient of the business has, made when the write finds it taken. */
+const displayIdTaken = (field: DisplayIdField) => () =>
   new AppError('CONFLICT', `Another patient of this business has this ${field.name}`, [
     { path: 'patient.displayId', id: 'DUPLICATE_ITEM', message: `Another patient already has this ${field.name}` },
   ]);
@@ -101,7 +102,7 @@ export async function insertPatient(
 ): Promise<StoredPatient> {
   const now = deps.now();
   const id = Bun.randomUUIDv7();
-  try {
+  return refuseDuplicate(displayIdTaken(field), async () => {
     const row = await insertPatientRow(tx, {
       id,
       business_id: businessId,
@@ -118,10 +119,7 @@ export async function insertPatient(
       details: { via },
     });
     return row;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw displayIdTaken(field);
-    throw error;
-  }
+  });
 }
 
 export async function create(deps: AppDeps, actor: Actor, input: In<'create'>): Out<'create'> {
@@ -147,7 +145,7 @@ export async function update(deps: AppDeps, actor: Actor, input: In<'update'>): 
   const existing = await requirePatient(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.businessId);
   const values = checkedPatient(deps, input.patient, displayIdField);
-  try {
+  return refuseDuplicate(displayIdTaken(displayIdField), async () => {
     const row = await db.transaction().execute(async (tx) => {
       const current = await requirePatient(tx, input.id, true);
       if (current.deleted !== null) throw new AppError('CONFLICT', 'A deleted patient cannot be changed');
@@ -175,10 +173,7 @@ export async function update(deps: AppDeps, actor: Actor, input: In<'update'>): 
       return updated;
     });
     return { patient: toPatient(row) };
-  } catch (error) {
-    if (isUniqueViolation(error)) throw displayIdTaken(displayIdField);
-    throw error;
-  }
+  });
 }
 
 export async function get(deps: AppDeps, actor: Actor, input: In<'get'>): Out<'get'> {

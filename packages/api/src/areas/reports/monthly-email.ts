@@ -26,7 +26,7 @@ import { hasPendingChanges, recomputeMonth } from './monthly-job-repository.ts';
 import { fromMonthIndex, monthIndex, monthlyRows } from './monthly-repository.ts';
 
 /*
- * The monthly report email (issue 21; docs/decisions/reports.md "The monthly report email"). Staff send it with
+ * The monthly report email (docs/decisions/reports.md "The monthly report email"). Staff send it with
  * reports/sendMonthlyEmail (always allowed: a resend; audited); the `reports.monthlyEmails` schedule
  * queues one `reports.monthlyEmail` job per active business with notification emails on the 1st of each
  * London month, and each job sends that business's report for the month just ended exactly once,

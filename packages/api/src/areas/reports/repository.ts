@@ -3,7 +3,7 @@ import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
 
 /*
- * The reports' reads (issue 21). Collection records are the business's collected orders, read with the
+ * The reports' reads. Collection records are the business's collected orders, read with the
  * index orders_business_collected_idx (business_id, collected) where collected is not null (migration
  * 0005): newest collection first, ties by id, so a keyset cursor (collected, id) pages stably. With
  * 1,000,000 orders on PostgreSQL a page is an index range scan backward plus an incremental sort of

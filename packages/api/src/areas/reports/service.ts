@@ -20,7 +20,7 @@ import { businessCreated, monthIndex, monthlyRows } from './monthly-repository.t
 import { businessIdsAfter, listCollectionRows } from './repository.ts';
 
 /*
- * Reports (issue 21, SPEC §7). Days are London calendar days: a range is from the London midnight
+ * Reports (SPEC §7). Days are London calendar days: a range is from the London midnight
  * that starts `startDate` to the one that ends `endDate`, whatever the clocks did in between.
  */
 

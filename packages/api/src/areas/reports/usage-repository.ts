@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from './repository.ts';
 
 /*
- * Usage stats' reads (issue 21): each query is bounded by an index, for one business or the estate.
+ * Usage stats' reads: each query is bounded by an index, for one business or the estate.
  * - live orders: orders_business_current_idx (0005, partial: new and loaded) counted index-only;
  * - orders in lockers by machine: orders_loaded_machine_idx (0029, partial: loaded);
  * - machines: the machines table (thousands of rows for the estate, never the orders);

@@ -24,7 +24,7 @@ import {
 } from './usage-repository.ts';
 
 /*
- * reports/getUsageStats (issue 21): the estate now (support, no businessId) or a business now. The
+ * reports/getUsageStats: the estate now (support, no businessId) or a business now. The
  * answer holds counts only, never a patient: nothing in it is a read of patient data to audit.
  * docs/decisions/reports.md, "Usage stats".
  */

@@ -20,7 +20,7 @@ import {
 } from './repository.ts';
 
 /*
- * The command line's browser hand-off (issue 22): a device code (RFC 8628 in spirit). The cli keeps the
+ * The command line's browser hand-off: a device code (RFC 8628 in spirit). The cli keeps the
  * long random device code and polls with it; the person types nothing, they open the console's
  * /cli?code=… page, compare the short code with the one the terminal shows, and approve. The
  * session made then is sealed in the row until the cli collects it, once.
@@ -34,7 +34,7 @@ const userCodeOf = () => {
   return `${code.slice(0, 4)}-${code.slice(4)}`;
 };
 /**
- * Limits (issue 22), in the database (rate_buckets, shared by every api process): starting a sign-in,
+ * Limits, in the database (rate_buckets, shared by every api process): starting a sign-in,
  * 10 per 10 minutes per client address (each writes a row); polling, 60 a minute per address (the cli
  * polls every 2 s); approving, 10 per 10 minutes per signed-in user (a code is 8 letters, but guessing
  * one another person's terminal shows is not to be left unbounded). In-process calls (tests, jobs) have

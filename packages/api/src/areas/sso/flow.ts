@@ -25,7 +25,7 @@ import { completeSaml, rememberAssertion, startSaml } from './saml.ts';
 import { loggable } from './untrusted-text.ts';
 
 /*
- * The sign-in round trip through an identity provider (issue 22).
+ * The sign-in round trip through an identity provider.
  *
  * `begin` (from auth.getIdentityProviderAuthUrl) keeps a row in `sso_logins` with the hashes of the
  * `state` and of a random browser cookie (`medlocker_sso`, Lax so the provider's redirect back carries

@@ -12,7 +12,7 @@ import {
 export { ProviderProblem };
 
 /*
- * OpenID Connect with openid-client v6 (issue 22): discovery, the authorization code flow with
+ * OpenID Connect with openid-client v6: discovery, the authorization code flow with
  * `state`, `nonce` and PKCE (S256), and the ID token's checks (issuer, audience, expiry, nonce,
  * signature), all done by the library. Every request (discovery, token, keys, userinfo) goes through
  * providerFetch: https to a public address only, 5 s, 1 MB (sso/provider-fetch.ts); plain http to a

@@ -3,7 +3,7 @@ import type { Config } from '../../config/config.ts';
 import { addressesOf, bare, pinnedFetch, refusedAddress } from '../../ssrf/ssrf.ts';
 
 /*
- * Server-side request forgery on identity providers (issue 22): an OIDC issuer (and what its discovery
+ * Server-side request forgery on identity providers: an OIDC issuer (and what its discovery
  * names: token endpoint, keys, userinfo) and a SAML metadata URL are typed by support staff and fetched
  * by the server, at `identityProviders.test` and at sign-in. Only https to a public address: the host is
  * resolved and every address checked (private, loopback, link-local with the metadata address

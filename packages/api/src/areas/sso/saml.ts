@@ -9,7 +9,7 @@ import { deleteAssertionsBefore, insertAssertion, markSsoLoginUsed, ssoLoginUsab
 import { readSamlMetadata } from './saml-metadata.ts';
 
 /*
- * SAML 2.0 with @node-saml/node-saml v5 (issue 22): we send an AuthnRequest by HTTP-Redirect and take
+ * SAML 2.0 with @node-saml/node-saml v5: we send an AuthnRequest by HTTP-Redirect and take
  * the response by HTTP-POST at our assertion consumer service. Only signed responses with signed
  * assertions are accepted, InResponseTo must name a request we made (`validateInResponseTo: 'always'`,
  * its id kept in `sso_logins`, good once), the audience must be our entity id, times are checked with

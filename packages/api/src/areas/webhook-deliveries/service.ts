@@ -28,7 +28,7 @@ import {
 } from './repository.ts';
 
 /*
- * The webhook delivery console (issue 20). The dispatcher (webhooks/dispatch.ts) sends; these methods
+ * The webhook delivery console. The dispatcher (webhooks/dispatch.ts) sends; these methods
  * read what it did and ask it to send again: a replay sets a delivery pending from the start of the
  * retry schedule and queues the client's dispatch job, in one transaction. Every change is audited.
  */

@@ -4,6 +4,7 @@ import type { JobPayloads } from '../../jobs/catalogue.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import type { SsrfPolicy } from '../../ssrf/ssrf.ts';
+import { insertBusinessNotification } from '../../staff-notifications/repository.ts';
 import { eventBody } from './events.ts';
 import {
   type AttemptRecord,
@@ -13,7 +14,6 @@ import {
   disableEndpoint,
   dueHeads,
   findDispatchClient,
-  insertBusinessNotification,
   lockBusinessKey,
   nextDueHead,
   queueDispatch,
@@ -24,7 +24,7 @@ import { openSealedWebhookSecret } from './secrets.ts';
 import { type AttemptOutcome, sendWebhook, signerOf } from './send.ts';
 
 /*
- * The webhook dispatch job (issue 20, docs/decisions/webhooks.md "Webhook dispatch"): one per client, queued by
+ * The webhook dispatch job (docs/decisions/webhooks.md "Webhook dispatch"): one per client, queued by
  * recordEvent (webhooks/events.ts), the delivery console and the sweep. It drains the client's due
  * deliveries batch by batch: the heads of their ordering keys (per-order order kept), sent at once by a
  * bounded pool over kept-alive connections, each batch's attempts and outcomes recorded in one

@@ -15,7 +15,7 @@ import { recordEvent } from './events.ts';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /*
- * What each flow tells a pharmacy's record system (issue 20; the table is in docs/decisions/integration.md,
+ * What each flow tells a pharmacy's record system (the table is in docs/decisions/integration.md,
  * "Integration events"): called by the flows in the transaction of their change, so an event commits
  * or rolls back with it. Each costs one statement, which stores nothing for a business without an
  * integration client.
@@ -58,7 +58,7 @@ export type PaymentChange =
     };
 
 /**
- * A PIN held or released by staff (issue 21, evidence pack): when and why (staff's words), never who.
+ * A PIN held or released by staff (the evidence pack's PIN holds): when and why (staff's words), never who.
  * `heldAt` is the hold's start on both: a release says which hold it ended.
  */
 export type PinHoldChange = { heldAt: string; reason: string; releasedAt?: string; releaseReason?: string };

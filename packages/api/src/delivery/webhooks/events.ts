@@ -4,7 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { insertEvent, queueDispatch, type StoredEvent } from './repository.ts';
 
 /*
- * The events of the integration API (issue 20): every change a pharmacy's record system hears of is
+ * The events of the integration API: every change a pharmacy's record system hears of is
  * recorded here, in the transaction of the change, as one row of the business's feed and (when its
  * client has a webhook URL) one webhook delivery, which the dispatch job sends (webhooks/dispatch.ts).
  */

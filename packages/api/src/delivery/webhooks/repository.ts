@@ -308,31 +308,3 @@ export async function disableEndpoint(tx: Db, clientId: string, now: number): Pr
     .executeTakeFirst();
   return row !== undefined;
 }
-
-/** A notification for the business's whole staff. */
-export async function insertBusinessNotification(
-  tx: Db,
-  n: {
-    businessId: string;
-    level: 'error' | 'warn' | 'info';
-    title: string;
-    body: string;
-    details: unknown;
-    now: number;
-  },
-) {
-  await tx
-    .insertInto('notifications')
-    .values({
-      id: Bun.randomUUIDv7(),
-      business_id: n.businessId,
-      user_id: null,
-      level: n.level,
-      title: n.title,
-      body: n.body,
-      details: JSON.stringify(n.details),
-      created: n.now,
-      updated: n.now,
-    })
-    .execute();
-}

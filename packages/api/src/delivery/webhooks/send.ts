@@ -14,7 +14,7 @@ export const RESPONSE_EXCERPT_BYTES = 1024;
 const USER_AGENT = 'MedLocker-Webhooks/1';
 
 /**
- * The key of a stored secret: `whsec_` + base64. Secrets made before issue 20 are base64url, which the
+ * The key of a stored secret: `whsec_` + base64. Secrets made before webhook signing followed Standard Webhooks are base64url, which the
  * library's decoder refuses ("-" and "_"): their bytes are the same key, so they are decoded here with
  * both alphabets and handed over raw (docs/decisions/webhooks.md "Webhook dispatch").
  */
