@@ -3,7 +3,7 @@ import { Id } from '../validation/string-limits.ts';
 import { type Method, signedInSelf, staff } from './define.ts';
 
 /*
- * Role invitations (issue 35 §1, docs/decisions/auth.md "Role invitations"). A pharmacy Admin who adds
+ * Role invitations (docs/decisions/auth.md "Role invitations"). A pharmacy Admin who adds
  * someone not already among their users invites them: the role waits until the person, signed in,
  * accepts it. The invitee sees and answers their own; the business's or group's Admins see and cancel
  * theirs. An invitation never shows the inviting Admin more of the person than the email they typed.

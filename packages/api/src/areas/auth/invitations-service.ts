@@ -27,7 +27,7 @@ import { roleGrantRefusal } from './role-rules.ts';
 import { sendPasswordLink } from './service.ts';
 
 /*
- * Role invitations (issue 35 §1, docs/decisions/auth.md "Role invitations"). A pharmacy Admin's Add user
+ * Role invitations (docs/decisions/auth.md "Role invitations"). A pharmacy Admin's Add user
  * attaches a role at once only to a colleague: someone who already holds a role on what the Admin
  * administers, holds no Support or Developer role, and whose identity provider allows the new role.
  * Anyone else (a new email, another business's user, support staff) is invited, with the same answer

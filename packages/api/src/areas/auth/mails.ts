@@ -50,7 +50,7 @@ export function authMail(kind: MailKind, to: string, link: string, productName: 
 /** The console page where a signed-in user answers their role invitations. */
 export const invitationsLink = (origin: string): string => `${origin}/invitations`;
 
-/** Tells someone who already has an account that they are invited to a business or group (issue 35 §1). */
+/** Tells someone who already has an account that they are invited to a business or group. */
 export function invitationMail(to: string, resource: string, link: string, productName: string): MailMessage {
   return {
     to,

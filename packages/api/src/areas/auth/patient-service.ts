@@ -34,8 +34,8 @@ import {
 } from './patient-repository.ts';
 
 /*
- * A patient proves who they are for the order their link names (docs/decisions/patients.md, "Patient session
- * (issue 19)"): the date of birth on record, or a code texted to the patient's mobile. Every try is
+ * A patient proves who they are for the order their link names (docs/decisions/patients.md, "Patient session"):
+ * the date of birth on record, or a code texted to the patient's mobile. Every try is
  * counted before it is checked; 5 wrong ones (dates and codes together) lock the order's link for 15
  * minutes. A wrong date, a date asked of a patient with none on record, and a wrong or late code get one
  * and the same answer, so nothing is learnt about the patient beyond what the link shows. Beside each

@@ -11,15 +11,15 @@ import {
 
 /*
  * The rules every way of giving a user a role keeps: a business's or group's identity provider vouches
- * only for that business's or group's people (issue 22), and support staff and developers get their
- * roles from support staff alone (issue 35 §1).
+ * only for that business's or group's people, and support staff and developers get their roles from
+ * support staff alone (a pharmacy Admin could otherwise take over another pharmacy's user).
  */
 
 type Db = AppDeps['db'];
 type RoleResource = { resourceType: string | null; resourceId: string | null };
 
 /**
- * Whether a provider may be a user's (issue 22): a global one always; one tied to a business only when
+ * Whether a provider may be a user's: a global one always; one tied to a business only when
  * every role is on that business; one tied to a group only when every role is on the group or one of its
  * businesses, and at least one role is there (a Support or Developer role, or another business, is
  * outside). The same rule sign-in applies (sso/repository.ts userHasRoleOutside). Null when it may, else why not.

@@ -192,7 +192,7 @@ export async function addRoles(
   return { outcome: 'added', userId: user.id, created };
 }
 
-/** An existing user's identity provider must still let them sign in with the roles added (issue 22). */
+/** An existing user's identity provider must still let them sign in with the roles added. */
 async function assertProviderAllows(trx: Db, user: Account, roles: RoleToStore[]): Promise<void> {
   if (user.identityProviderId === null) return;
   const idp = await findIdentityProvider(trx, user.identityProviderId);
