@@ -74,6 +74,8 @@ test('a new support user sets a password through the emailed link, then complete
   // The link works once.
   await page.getByRole('button', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/auth\/login$/);
+  // The sign-in page is a page of its own: let its load finish before the next navigation, or it aborts it.
+  await expect(page.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible();
   await page.goto(link);
   await page.getByLabel('New password', { exact: true }).fill('yet-another-password-1');
   await page.getByLabel('Confirm new password').fill('yet-another-password-1');

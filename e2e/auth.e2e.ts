@@ -57,6 +57,8 @@ test('logging out ends the session', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await page.getByRole('button', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/auth\/login$/);
+  // The sign-in page is a page of its own: let its load finish before the next navigation, or it aborts it.
+  await expect(page.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible();
   await page.goto('/users');
   await expect(page).toHaveURL(/\/auth\/login\?from=%2Fusers$/);
 });
