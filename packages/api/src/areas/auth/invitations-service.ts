@@ -12,7 +12,7 @@ import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/index.ts';
-import { type Account, findUserByEmail, findUserById, insertUser } from '../users/index.ts';
+import { type Account, findUserByEmail, findUserById } from '../users/index.ts';
 import {
   deleteInvitation,
   findInvitation,
@@ -22,8 +22,9 @@ import {
   upsertInvitation,
 } from './invitations-repository.ts';
 import { invitationMail, invitationsLink, linkOrigin, type Site } from './mails.ts';
-import { type RoleToStore, resourceName, upsertRole, userRoleRefs } from './repository.ts';
+import { type RoleToStore, resourceName, userRoleRefs } from './repository.ts';
 import { roleGrantRefusal } from './role-rules.ts';
+import { createAccount, giveRole } from './role-writes.ts';
 import { sendPasswordLink } from './service.ts';
 
 /*
@@ -61,22 +62,6 @@ async function isColleague(trx: Trx, actor: StaffActor, user: Account, roles: Ro
   return inReach && (await roleGrantRefusal(trx, user, roles)) === null;
 }
 
-async function auditRoleAdd(trx: Trx, deps: AppDeps, actor: StaffActor, userId: string, role: RoleToStore, extra = {}) {
-  await audit(trx, deps, actor, {
-    action: 'role.add',
-    entityType: 'user',
-    entityId: userId,
-    businessId: role.resourceType === 'business' ? role.resourceId : null,
-    details: {
-      role: role.name,
-      resourceType: role.resourceType,
-      resource: role.resourceId,
-      accessLevels: role.accessLevels,
-      ...extra,
-    },
-  });
-}
-
 /**
  * A pharmacy Admin's Add user (after assertPharmacyMayAdd and the roles' own checks): a colleague gets
  * the roles at once; anyone else an invitation per role, and an email (a new account's is its
@@ -93,26 +78,14 @@ export async function addAsPharmacyAdmin(
   const done = await deps.db.transaction().execute(async (trx) => {
     let user = await findUserByEmail(trx, input.email);
     if (user && (await isColleague(trx, actor, user, roles))) {
-      for (const role of roles) {
-        await upsertRole(trx, user.id, role, now);
-        await auditRoleAdd(trx, deps, actor, user.id, role);
-      }
+      for (const role of roles) await giveRole(trx, deps, actor, user.id, role, now);
       return { user, added: true, created: false };
     }
     let created = false;
     if (!user) {
-      const { email, frontEnd } = input;
-      user = await insertUser(trx, { email, frontEnd, givenName: '', familyName: '', identityProviderId: null, now });
-      // Created meanwhile by someone else: use theirs.
-      user ??= await findUserByEmail(trx, input.email);
-      if (!user) throw new AppError('CONFLICT', 'The user could not be created; please try again');
+      const account = { email: input.email, frontEnd: input.frontEnd, identityProviderId: null };
+      user = await createAccount(trx, deps, actor, account, now);
       created = true;
-      await audit(trx, deps, actor, {
-        action: 'user.create',
-        entityType: 'user',
-        entityId: user.id,
-        details: { frontEnd: input.frontEnd, identityProviderId: null },
-      });
     }
     for (const role of roles.filter(invitable)) {
       const { name: roleName, resourceType, resourceId, accessLevels, description } = role;
@@ -212,8 +185,7 @@ export async function acceptInvitation(
     const refusal = await roleGrantRefusal(trx, user, [role]);
     if (refusal) throw new AppError('CONFLICT', refusal);
     if (!(await deleteInvitation(trx, invitation.id))) throw new AppError('NOT_FOUND', 'No such invitation');
-    await upsertRole(trx, actor.userId, role, now);
-    await auditRoleAdd(trx, deps, actor, actor.userId, role, {
+    await giveRole(trx, deps, actor, actor.userId, role, now, {
       invitationId: invitation.id,
       invitedBy: invitation.invitedById,
     });

@@ -12,7 +12,7 @@ import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/index.ts';
-import { type Account, findUserByEmail, insertUser } from '../users/index.ts';
+import { type Account, findUserByEmail } from '../users/index.ts';
 import { addAsPharmacyAdmin } from './invitations-service.ts';
 import type { Site } from './mails.ts';
 import {
@@ -21,10 +21,10 @@ import {
   type RoleToStore,
   resourceName,
   setUserIdentityProvider,
-  upsertRole,
   userRoleResources,
 } from './repository.ts';
 import { defaultProviderFor, providerRefusal } from './role-rules.ts';
+import { createAccount, giveRole } from './role-writes.ts';
 import { sendPasswordLink } from './service.ts';
 
 type Auth = Contract['auth'];
@@ -151,40 +151,11 @@ export async function addRoles(
     if (user) await assertProviderAllows(trx, user, roles);
     if (!user) {
       const idp = input.addIdpByDefault ? await defaultProviderFor(trx, roles) : undefined;
-      user = await insertUser(trx, {
-        email: input.email,
-        givenName: '',
-        familyName: '',
-        frontEnd: input.frontEnd,
-        identityProviderId: idp?.id ?? null,
-        now,
-      });
-      // Created meanwhile by someone else: use theirs.
-      user ??= await findUserByEmail(trx, input.email);
-      if (!user) throw new AppError('CONFLICT', 'The user could not be created; please try again');
+      const account = { email: input.email, frontEnd: input.frontEnd, identityProviderId: idp?.id ?? null };
+      user = await createAccount(trx, deps, actor, account, now);
       created = true;
-      await audit(trx, deps, actor, {
-        action: 'user.create',
-        entityType: 'user',
-        entityId: user.id,
-        details: { frontEnd: input.frontEnd, identityProviderId: user.identityProviderId },
-      });
     }
-    for (const role of roles) {
-      await upsertRole(trx, user.id, role, now);
-      await audit(trx, deps, actor, {
-        action: 'role.add',
-        entityType: 'user',
-        entityId: user.id,
-        businessId: role.resourceType === 'business' ? role.resourceId : null,
-        details: {
-          role: role.name,
-          resourceType: role.resourceType,
-          resource: role.resourceId,
-          accessLevels: role.accessLevels,
-        },
-      });
-    }
+    for (const role of roles) await giveRole(trx, deps, actor, user.id, role, now);
     return { user, created };
   });
   if (created && !user.identityProviderId) await sendPasswordLink(deps, actor, site, user, 'invite');
