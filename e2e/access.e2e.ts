@@ -46,17 +46,19 @@ test('a new support user sets a password through the emailed link, then complete
   const link = linkIn(await mailTo(email));
   expect(link).toContain('/auth/reset#token=');
   await page.goto(link);
-  await expect(page).toHaveTitle('Set a new password | MedLocker');
+  // They never had a password: the page asks them to choose one, not to set a new one.
+  await expect(page).toHaveTitle('Choose your password | MedLocker');
+  await expect(page.getByRole('heading', { name: 'Choose your password' })).toBeVisible();
 
-  await page.getByLabel('New password', { exact: true }).fill('short');
-  await page.getByLabel('Confirm new password').fill('different');
+  await page.getByLabel('Password', { exact: true }).fill('short');
+  await page.getByLabel('Confirm password').fill('different');
   await page.getByRole('button', { name: 'Set password' }).click();
   await expect(page.getByText('Please enter at least 12 characters')).toBeVisible();
   await expect(page.getByText('Passwords do not match')).toBeVisible();
 
   const password = 'a-brand-new-password-2026';
-  await page.getByLabel('New password', { exact: true }).fill(password);
-  await page.getByLabel('Confirm new password').fill(password);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm password').fill(password);
   await page.getByRole('button', { name: 'Set password' }).click();
   await expect(page).toHaveURL(/\/auth\/login$/);
   await expect(page.getByText('Your password has been set')).toBeVisible();
@@ -77,8 +79,8 @@ test('a new support user sets a password through the emailed link, then complete
   // The sign-in page is a page of its own: let its load finish before the next navigation, or it aborts it.
   await expect(page.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible();
   await page.goto(link);
-  await page.getByLabel('New password', { exact: true }).fill('yet-another-password-1');
-  await page.getByLabel('Confirm new password').fill('yet-another-password-1');
+  await page.getByLabel('Password', { exact: true }).fill('yet-another-password-1');
+  await page.getByLabel('Confirm password').fill('yet-another-password-1');
   await page.getByRole('button', { name: 'Set password' }).click();
   await expect(page.getByText(invalidLink)).toBeVisible();
 });
@@ -106,9 +108,10 @@ test('someone registers, sets a password from the email, and without the support
   const mail = await mailTo(email);
   expect(mail.subject).toBe('Finish setting up your MedLocker account');
   await page.goto(linkIn(mail));
+  await expect(page.getByRole('heading', { name: 'Choose your password' })).toBeVisible();
   const password = 'registered-and-ready-1';
-  await page.getByLabel('New password', { exact: true }).fill(password);
-  await page.getByLabel('Confirm new password').fill(password);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm password').fill(password);
   await page.getByRole('button', { name: 'Set password' }).click();
   await expect(page).toHaveURL(/\/auth\/login$/);
   await logIn(page, email, password);

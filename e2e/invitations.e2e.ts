@@ -51,8 +51,8 @@ test('someone new, invited by a pharmacy Admin, chooses a password, accepts, and
   const invitee = await secondPage(browser);
   await invitee.goto(linkIn(await mailTo(newcomer)));
   const password = 'a-new-invitee-password-1';
-  await invitee.getByLabel('New password', { exact: true }).fill(password);
-  await invitee.getByLabel('Confirm new password').fill(password);
+  await invitee.getByLabel('Password', { exact: true }).fill(password);
+  await invitee.getByLabel('Confirm password').fill(password);
   await invitee.getByRole('button', { name: 'Set password' }).click();
   await expect(invitee).toHaveURL(/\/auth\/login$/);
   await logIn(invitee, newcomer, password);

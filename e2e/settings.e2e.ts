@@ -48,7 +48,7 @@ test('SMS templates preview live and refuse an order-ready message without ${pin
   await expect(preview).toContainText('Example SMS (161 letters / 2 pages)');
   await collected.fill('Thanks for collecting from ${businessName}.');
   await expect(preview).toContainText('Thanks for collecting from Example Pharmacy.');
-  await expect(preview).toContainText('Example SMS (44 letters / 1 pages)');
+  await expect(preview).toContainText('Example SMS (44 letters / 1 page)');
 
   await page.getByRole('textbox', { name: 'Order ready' }).fill('Your order is ready, collect by ${expires}.');
   await page.getByRole('button', { name: 'Save' }).click();

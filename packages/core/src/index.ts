@@ -15,6 +15,7 @@ export * from './errors/app-error.ts';
 export * from './errors/levels.ts';
 export * from './errors/machine-alerts.ts';
 export * from './errors/messages.ts';
+export * from './format/count.ts';
 export * from './format/date.ts';
 export * from './format/duration.ts';
 export * from './format/file-size.ts';

@@ -35,6 +35,16 @@ const specialV6 = {
   'discard-only': [ipaddr.IPv6.parseCIDR('100::/64')],
 };
 
+/**
+ * A refusal in words, from `why` (refusedAddress's answer for one address `host` resolves to): "Refused:
+ * 127.0.0.1 is a loopback address" for an address typed as the host, "Refused: example.test resolves to
+ * 10.0.0.1, a private address" for a name. Null when `why` is.
+ */
+export function refusedHost(host: string, address: string, why: string | null): string | null {
+  if (!why) return null;
+  return host === address ? `Refused: ${why}` : `Refused: ${host} resolves to ${why.replace(' is ', ', ')}`;
+}
+
 /** Why an address may not be called, or null when it is a public unicast address. */
 export function refusedAddress(address: string): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
@@ -100,8 +110,8 @@ export async function checkTarget(
     throw new RefusedTarget(`${host} does not resolve (${(error as { code?: string }).code ?? String(error)})`);
   }
   for (const { address } of addresses) {
-    const why = refusedAddress(address);
-    if (why) throw new RefusedTarget(`Refused: ${host} resolves to ${why}`);
+    const why = refusedHost(host, address, refusedAddress(address));
+    if (why) throw new RefusedTarget(why);
   }
   const first = addresses[0];
   if (!first) throw new RefusedTarget(`${host} does not resolve`);

@@ -48,6 +48,16 @@ describeApi('medlocker businesses and groups', (t) => {
     expect(list.stdout).not.toContain('Gamma');
     const archived = await cli(['businesses', 'list', '--archived', '--json']);
     expect(JSON.parse(archived.stdout).businesses.map((b: { name: string }) => b.name)).toContain('Gamma');
+    // A business in a group lists and shows the group's name, not its id.
+    const group = (await t.call('groups', 'createGroup', { name: 'Northern Group' }, as)).body.group;
+    const delta = (await cli(['businesses', 'list', '--filter', 'del', '--json'])).json().businesses[0];
+    expect((await t.call('businesses', 'linkGroup', { groupId: group.id, businessIds: [delta.id] }, as)).status).toBe(
+      200,
+    );
+    const grouped = await cli(['businesses', 'list', '--filter', 'del']);
+    expect(grouped.stdout).toMatch(/Delta.*Northern Group/);
+    expect(grouped.stdout).not.toContain(group.id);
+    expect((await cli(['businesses', 'show', delta.id])).stdout).toMatch(/Group:\s+Northern Group \(/);
     const show = await cli(['businesses', 'show', a]);
     expect(show.stdout).toContain('LS1 6HD');
     expect(show.stdout).toMatch(/Archived:\s+\d{4}-\d{2}-\d{2} by Test User/);

@@ -1,6 +1,8 @@
 import type { Business } from '@medlocker/core';
 import type { Command } from 'commander';
+import type { Client } from '../client.ts';
 import type { CliIo } from '../context.ts';
+import { groupNameLookup } from '../group-names.ts';
 import { archivableList } from '../paging.ts';
 import { showCommand } from '../show-command.ts';
 import { renderFields } from '../ui/table.tsx';
@@ -11,14 +13,22 @@ const oneLine = (a: Business['address']) =>
 const archivedText = (a: Business['archived']) =>
   a ? `${new Date(a.at).toISOString().slice(0, 10)} by ${a.userDisplayName ?? a.userId ?? 'the system'}` : '-';
 
-const columns = [
+/** A business as listed: with its group's name (null without a group; "restricted" when unreadable). */
+type Listed = Business & { groupName: string | null };
+
+/** The columns of a group's businesses (their group is the one shown). */
+export const businessColumns = [
   { header: 'ID', value: (b: Business) => b.id },
   { header: 'Name', value: (b: Business) => b.name },
   { header: 'Address', value: (b: Business) => oneLine(b.address) },
-  { header: 'Group', value: (b: Business) => b.groupId ?? '-' },
 ];
+const columns = [...businessColumns, { header: 'Group', value: (b: Listed) => b.groupName ?? '-' }];
 
-export const businessColumns = columns;
+/** `businesses` with their groups' names, each group read once. */
+async function withGroupNames(client: Client, businesses: Business[]): Promise<Listed[]> {
+  const nameOf = groupNameLookup(client);
+  return Promise.all(businesses.map(async (b) => ({ ...b, groupName: await nameOf(b.groupId) })));
+}
 export const businessAddress = oneLine;
 export const archivedLabel = archivedText;
 
@@ -35,7 +45,7 @@ export function businessesCommands(program: Command, io: CliIo): void {
         ...(q.filter ? { filterText: q.filter } : {}),
         nextToken: q.nextToken,
       });
-      return { items: page.businesses, nextToken: page.nextToken };
+      return { items: await withGroupNames(client, page.businesses), nextToken: page.nextToken };
     },
   });
 
@@ -43,13 +53,16 @@ export function businessesCommands(program: Command, io: CliIo): void {
     name: 'show',
     description: "Show a business's details",
     id: 'business id',
-    fetch: async (client, id) => ({ business: (await client.call('businesses', 'getBusiness', { id })).business }),
-    text: ({ business: b }) =>
+    fetch: async (client, id) => {
+      const { business } = await client.call('businesses', 'getBusiness', { id });
+      return { business, groupName: await groupNameLookup(client)(business.groupId) };
+    },
+    text: ({ business: b, groupName }) =>
       renderFields([
         ['Name', b.name],
         ['Email', b.email || '-'],
         ['Address', oneLine(b.address) || '-'],
-        ['Group', b.groupId ?? '-'],
+        ['Group', groupName ? `${groupName} (${b.groupId})` : '-'],
         ['Notification emails', b.notificationEmails.join(', ') || '-'],
         ['Keyholder mobiles', b.keyholdersMobileNumbers.join(', ') || '-'],
         ['Logo', b.logo ? `${b.logo.path} on ${b.logo.backgroundColor}` : '-'],

@@ -2,6 +2,7 @@ import type { Business, Group } from '@medlocker/core';
 import type { Command } from 'commander';
 import type { Client } from '../client.ts';
 import type { CliIo } from '../context.ts';
+import { groupNameLookup } from '../group-names.ts';
 import { archivableList, collectPages } from '../paging.ts';
 import { showCommand } from '../show-command.ts';
 import { renderFields, renderTable } from '../ui/table.tsx';
@@ -37,13 +38,13 @@ export function groupsCommands(program: Command, io: CliIo): void {
     description: "Show a group's details and its businesses (archived ones too)",
     id: 'group id',
     fetch: groupAndBusinesses,
-    text: ({ group: g, businesses }) =>
+    text: ({ group: g, parentName, businesses }) =>
       [
         renderFields([
           ['Name', g.name],
           ['Email', g.email || '-'],
           ['Address', businessAddress(g.address) || '-'],
-          ['Parent group', g.parentId ?? '-'],
+          ['Parent group', parentName ? `${parentName} (${g.parentId})` : '-'],
           ['Logo', g.logo ? `${g.logo.path} on ${g.logo.backgroundColor}` : '-'],
           ['Archived', archivedLabel(g.archived)],
           ['Group id', g.id],
@@ -75,7 +76,7 @@ async function groupAndBusinesses(client: Client, id: string) {
     },
     { all: true },
   );
-  return { group, businesses };
+  return { group, parentName: await groupNameLookup(client)(group.parentId), businesses };
 }
 
 /** `link` and `unlink`: a business joins a group, or leaves its group. */

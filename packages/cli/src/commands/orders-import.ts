@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import {
   CsvFileError,
+  counted,
   csvFileMessages,
   decodeCsvBytes,
   fieldErrorsOf,
@@ -8,14 +9,14 @@ import {
   isEmptyRow,
   type OrderInput,
   OrderInput as OrderInputRule,
-  type Patient,
   type RowError,
   streamCsv,
 } from '@medlocker/core';
 import type { Command } from 'commander';
 import { businessIdOf } from '../business-ref.ts';
-import { ApiError, type Client } from '../client.ts';
+import { ApiError } from '../client.ts';
 import { type CliIo, CliRefusal, commandContext, type GlobalOptions, UsageError } from '../context.ts';
+import { normalisedPatientId, patientIdByDisplayId } from '../patient-ref.ts';
 import { progressOf } from './patients-progress.tsx';
 
 /** Orders on their way to the server at once: each is one small request. */
@@ -107,30 +108,6 @@ export async function checkOrderCsv(
   return { good, errors, rows: data.length };
 }
 
-const normalisedId = (id: string) => id.replace(/\s+/g, '').toLowerCase();
-
-/**
- * The id of the business's current patient whose display id is `displayId` (spaces and case aside),
- * or null: patients/list's prefix filter, then the exact match.
- */
-async function patientIdByDisplayId(client: Client, businessId: string, displayId: string): Promise<string | null> {
-  const wanted = normalisedId(displayId);
-  let nextToken: string | null = null;
-  do {
-    const page: { patients: Patient[]; nextToken: string | null } = await client.call('patients', 'list', {
-      businessId,
-      filter: displayId,
-      onlyCurrent: true,
-      limit: 200,
-      ...(nextToken ? { nextToken } : {}),
-    });
-    const match = page.patients.find((p) => normalisedId(p.displayId) === wanted);
-    if (match) return match.id;
-    nextToken = page.nextToken;
-  } while (nextToken);
-  return null;
-}
-
 /** An API refusal of one row, in the API's words (SPEC §8), with each field's detail. */
 const refusalOf = (error: ApiError): string[] =>
   error.details.length > 0 ? error.details.map((d) => `${d.path || 'input'}: ${d.message}`) : [error.message];
@@ -165,7 +142,7 @@ export function importOrdersCommand(orders: Command, io: CliIo): void {
         try {
           let patientId = input.patientId;
           if (patientDisplayId !== undefined) {
-            const key = normalisedId(patientDisplayId);
+            const key = normalisedPatientId(patientDisplayId);
             if (!patientIds.has(key)) patientIds.set(key, patientIdByDisplayId(client, businessId, patientDisplayId));
             const found = await (patientIds.get(key) as Promise<string | null>);
             if (!found) {
@@ -197,13 +174,14 @@ export function importOrdersCommand(orders: Command, io: CliIo): void {
 
       errors.sort((a, b) => a.row - b.row);
       created.sort((a, b) => a.row - b.row);
-      const headline = `Import complete: ${created.length} of ${rows} orders created`;
+      const headline = `Import complete: ${created.length} of ${counted(rows, 'order')} created`;
       const failed =
         errors.length === 0
           ? 'No errors.'
-          : [`${errors.length} rows failed:`, ...errors.map((e) => `  Row ${e.row}: ${e.errors.join('; ')}`)].join(
-              '\n',
-            );
+          : [
+              `${counted(errors.length, 'row')} failed:`,
+              ...errors.map((e) => `  Row ${e.row}: ${e.errors.join('; ')}`),
+            ].join('\n');
       const result = { rows, created: created.length, failedRows: errors.length, errors, orders: created };
       // Rows that failed make the exit code 1, so a script notices; the summary goes with the refusal.
       if (errors.length > 0) throw new CliRefusal(`${headline}\n${failed}`, result);

@@ -89,6 +89,27 @@ describeApi('medlocker orders', (t) => {
     expect(json).toMatchObject({ reference: '000002', barcode: 'RX-0002', status: 'new', pin: null });
   });
 
+  it("takes the business's Patient ID for --patient, as typed with spaces, and refuses one nobody has", async () => {
+    const e = await estate();
+    const spaced = `${e.p2.displayId.slice(0, 3)} ${e.p2.displayId.slice(3)}`;
+    const order = await create(e, spaced, 'RX-ID');
+    const row = await t.db.selectFrom('orders').select('patient_id').where('id', '=', order.id).executeTakeFirst();
+    expect(row?.patient_id).toBe(e.p2.id);
+    const unknown = await cli([
+      'orders',
+      'create',
+      '--business',
+      e.businessId,
+      '--patient',
+      'NOBODY-1',
+      '--barcode',
+      'X',
+    ]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).not.toContain('Internal');
+    expect(await countOrders()).toBe(1);
+  });
+
   it('refuses bad input in SPEC words, changing nothing', async () => {
     const e = await estate();
     const bad = await cli([
@@ -132,7 +153,7 @@ describeApi('medlocker orders', (t) => {
     expect(await countOrders()).toBe(1);
     const usage = await cli(['orders', 'create', '--business', e.businessId, '--barcode', 'RX-9']);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain("required option '--patient <id>' not specified");
+    expect(usage.stderr).toContain("required option '--patient <patient-id>' not specified");
   });
 
   it('lists orders newest first, by status, current, search, expired and every page', async () => {

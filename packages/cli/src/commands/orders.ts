@@ -14,6 +14,7 @@ import { signedInFor } from '../business-ref.ts';
 import type { Client } from '../client.ts';
 import { type CliIo, signedIn } from '../context.ts';
 import { collectPages, pagingOptions, printPage } from '../paging.ts';
+import { patientIdByDisplayId } from '../patient-ref.ts';
 import { showCommand } from '../show-command.ts';
 import { renderFields, renderTable } from '../ui/table.tsx';
 import { importOrdersCommand } from './orders-import.ts';
@@ -144,9 +145,12 @@ async function orderAndEvents(client: Client, id: string) {
 function createCommand(orders: Command, io: CliIo): void {
   orders
     .command('create')
-    .description('Add an order for a current patient of the business (SPEC §5 rules)')
+    .description('Add an order for a current patient of the business')
     .requiredOption('--business <id|name>', 'the business: its id or its name')
-    .requiredOption('--patient <id>', 'the patient id')
+    .requiredOption(
+      '--patient <patient-id>',
+      "the patient: the business's Patient ID (as in the patients list and the import), or the internal id",
+    )
     .requiredOption('--barcode <code>', "the bag's barcode")
     .option('--machine <id>', 'the machine id (else the locker that loads the bag decides)')
     .option('--window <days>', "collection window in days, 1 to 90 (default: the business's)")
@@ -154,10 +158,15 @@ function createCommand(orders: Command, io: CliIo): void {
     .option('--retail-charge <pounds>', 'retail charge in pounds, e.g. 1.00')
     .action(async (options: CreateOptions, command: Command) => {
       const { ctx, client, businessId } = await signedInFor(io, command, options.business);
+      // The business's Patient ID first; a value no current patient has is passed on as an internal id,
+      // and the API refuses it in its own words if it is not one either.
+      const patientId =
+        (options.patient.trim() && (await patientIdByDisplayId(client, businessId, options.patient))) ||
+        options.patient;
       // Sent as typed: the API checks with core's OrderInput and answers SPEC §5's words per field.
       const input: OrderInput = {
         businessId,
-        patientId: options.patient,
+        patientId,
         barcode: options.barcode,
         ...(options.machine !== undefined ? { machineId: options.machine } : {}),
         ...(options.window !== undefined ? { collectionWindow: options.window } : {}),

@@ -52,6 +52,24 @@ describeApi('medlocker patients', (t) => {
       ].join('\r\n'),
     );
     expect((await stat(join(tmp(), 'mixed.errors.csv'))).mode & 0o777).toBe(0o600);
+
+    // With --json a script gets the counts and each failed row as data, not only the prose.
+    const again = await cli(['patients', 'import', '--business', businessId, '--map', byName, path, '--json']);
+    expect(again.code).toBe(1);
+    expect(again.json()).toMatchObject({
+      ok: false,
+      error: {
+        created: 0,
+        updated: 0,
+        unchanged: 3,
+        failedRows: 3,
+        errors: [
+          { row: 3, errors: ['invalid NHS number: 1234567890'] },
+          { row: 6, errors: ['missing mobile number'] },
+          { row: 8, errors: [`duplicate ID field: ${testNhsNumber(3)}`] },
+        ],
+      },
+    });
   });
 
   it('imports a file of several 1024-row batches, naming each bad row by its spreadsheet row', async () => {
@@ -168,7 +186,7 @@ describeApi('medlocker patients', (t) => {
       path,
     ]);
     expect(dry.code).toBe(1);
-    expect(dry.stderr).toContain('Dry run: 2 rows checked, 1 patients would be sent; nothing was sent');
+    expect(dry.stderr).toContain('Dry run: 2 rows checked, 1 patient would be sent; nothing was sent');
     expect(await readFile(join(tmp(), 'dry-report.csv'), 'utf8')).toBe(
       '"Row","Error"\r\n3,"missing name; invalid NHS number: x; missing mobile number"\r\n',
     );
@@ -251,7 +269,7 @@ describeApi('medlocker patients', (t) => {
       headerOnly,
     ]);
     expect(asData.stderr).toContain('Import complete: 0 patients processed');
-    expect(asData.stderr).toContain('1 rows failed');
+    expect(asData.stderr).toContain('1 row failed;');
     expect(await patientCount()).toBe(0);
   });
 

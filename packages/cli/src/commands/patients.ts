@@ -6,6 +6,7 @@ import {
   type CsvInspection,
   type CsvMapping,
   checkMapping,
+  counted,
   csvText,
   decodeCsvBytes,
   guessMapping,
@@ -129,7 +130,7 @@ export function patientsCommands(program: Command, io: CliIo): void {
 function importCommand(patients: Command, io: CliIo): void {
   patients
     .command('import')
-    .description('Import patients from a CSV file (SPEC §5 rules per row; bad rows reported, good rows imported)')
+    .description('Import patients from a CSV file, checking each row (bad rows reported, good rows imported)')
     .argument('<file>', 'the CSV file (UTF-8, with or without BOM)')
     .requiredOption('--business <id|name>', 'the business the patients belong to: its id or its name')
     .addOption(
@@ -239,10 +240,10 @@ async function reportImport(ctx: CommandContext, file: string, options: ImportOp
   if (errorsFile) await writeErrors(errorsFile, errors);
   const processed = options.dryRun ? counts.checked : counts.created + counts.updated + counts.unchanged;
   const headline = options.dryRun
-    ? `Dry run: ${summary.rowsDone} rows checked, ${counts.checked} patients would be sent; nothing was sent`
-    : `${summary.cancelled ? 'Import cancelled' : 'Import complete'}: ${processed} patients processed` +
+    ? `Dry run: ${counted(summary.rowsDone, 'row')} checked, ${counted(counts.checked, 'patient')} would be sent; nothing was sent`
+    : `${summary.cancelled ? 'Import cancelled' : 'Import complete'}: ${counted(processed, 'patient')} processed` +
       ` (created ${counts.created}, updated ${counts.updated}, unchanged ${counts.unchanged})`;
-  const failed = errorsFile ? `${errors.length} rows failed; errors written to ${errorsFile}` : 'No errors.';
+  const failed = errorsFile ? `${counted(errors.length, 'row')} failed; errors written to ${errorsFile}` : 'No errors.';
   const result = {
     ok: errors.length === 0 && !summary.cancelled,
     dryRun: options.dryRun === true,
@@ -253,8 +254,9 @@ async function reportImport(ctx: CommandContext, file: string, options: ImportOp
     failedRows: errors.length,
     errorsFile,
   };
-  // Rows that failed make the exit code 1, so a script notices; the summary goes with the refusal.
-  if (!result.ok) throw new CliRefusal(`${headline}\n${failed}`);
+  // Rows that failed make the exit code 1, so a script notices; with --json the counts and each failed
+  // row (its number and messages) go with the refusal as data, not only in the prose.
+  if (!result.ok) throw new CliRefusal(`${headline}\n${failed}`, { ...result, errors });
   ctx.print(result, () => `${headline}\n${failed}`);
 }
 

@@ -13,6 +13,14 @@ function tokenOf(hash: string): string {
   return new URLSearchParams(hash.replace(/^#/, '')).get('token') ?? '';
 }
 
+/**
+ * An invited or registering person (`#…&new=1`, see the api's resetLink) never had a
+ * password: "Set a new password" would puzzle them, so the page says "Choose your password".
+ */
+function isFirstPassword(hash: string): boolean {
+  return new URLSearchParams(hash.replace(/^#/, '')).get('new') === '1';
+}
+
 /** SPEC §5: at least 12 characters, and typed the same twice. */
 function passwordProblems(password: string, confirmation: string): Record<string, string> {
   const problems: Record<string, string> = {};
@@ -31,14 +39,16 @@ function refusalOf(e: unknown): { fields?: Record<string, string>; linkInvalid?:
 
 /** SPEC §2/§4: set a new password with the emailed link; success goes to login. */
 export function reset(ctx: PageContext): void {
-  ctx.title('Set a new password');
+  const first = isFirstPassword(window.location.hash);
+  const title = first ? 'Choose your password' : 'Set a new password';
+  ctx.title(title);
   const token = tokenOf(window.location.hash);
   if (token === '') {
-    invalidLink(ctx);
+    invalidLink(ctx, title);
     return;
   }
   const password = field({
-    label: 'New password',
+    label: first ? 'Password' : 'New password',
     name: 'password',
     type: 'password',
     autocomplete: 'new-password',
@@ -46,7 +56,7 @@ export function reset(ctx: PageContext): void {
     autofocus: true,
   });
   const confirmation = field({
-    label: 'Confirm new password',
+    label: first ? 'Confirm password' : 'Confirm new password',
     name: 'confirmation',
     type: 'password',
     autocomplete: 'new-password',
@@ -67,17 +77,17 @@ export function reset(ctx: PageContext): void {
       submit.pending = false;
       const refusal = refusalOf(e);
       if (refusal.fields) f.errors(undefined, refusal.fields);
-      else if (refusal.linkInvalid) invalidLink(ctx);
+      else if (refusal.linkInvalid) invalidLink(ctx, title);
       else f.errors(refusal.error);
     }
   });
-  ctx.show(h('h1', { class: 'card__title' }, 'Set a new password'), f.el);
+  ctx.show(h('h1', { class: 'card__title' }, title), f.el);
 }
 
 /** The link was used, expired or never valid: a new one can be sent. */
-function invalidLink(ctx: PageContext): void {
+function invalidLink(ctx: PageContext, title: string): void {
   ctx.show(
-    h('h1', { class: 'card__title' }, 'Set a new password'),
+    h('h1', { class: 'card__title' }, title),
     banner('error', invalidLinkMessage),
     h(
       'p',

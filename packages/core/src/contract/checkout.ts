@@ -53,6 +53,6 @@ export const checkout = defineArea({
     output: type({ order: PatientOrderSummary }),
     access: patientOnly({ order: 'orderId' }),
     summary:
-      'Declares an NHS prescription charge exemption (SPEC §5 codes) with the declarant and a drawn signature; the order becomes exemption_declared, or, with a retail charge too, stays unpaid for the retail charge alone. 409 without a prescription charge.',
+      'Declares an NHS prescription charge exemption (one of the NHS exemption codes A, B, D to H, K, L, M, S, U, W) with the declarant and a drawn signature; the order becomes exemption_declared, or, with a retail charge too, stays unpaid for the retail charge alone. 409 without a prescription charge.',
   },
 });

@@ -77,7 +77,7 @@ export const globalSettings = defineArea({
     input: type({}),
     output: AlarmTemplatesResult,
     access: supportOnly,
-    summary: 'The alarm message of each of the 7 templated codes (support wording or SPEC §8 default).',
+    summary: 'The alarm message of each of the 7 templated codes (as support worded it, or the default).',
   },
   updateAlarmMessageTemplates: {
     input: type({

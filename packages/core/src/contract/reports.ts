@@ -151,6 +151,6 @@ export const reports = defineArea({
     output: UsageOverview,
     access: staff({ business: 'businessId' }),
     summary:
-      "The estate now (support, no businessId) or a business now: live orders, occupancy per machine, machines offline or out of order, messages waiting; and SPEC §3's usage stats (age ranges, channel size per month, day of week and time of day in and out of opening hours) over the business's last 12 months or the estate's last 7 days.",
+      "The estate now (support, no businessId) or a business now: live orders, occupancy per machine, machines offline or out of order, messages waiting; and the usage stats (age ranges, channel size per month, day of week and time of day in and out of opening hours) over the business's last 12 months or the estate's last 7 days.",
   },
 });

@@ -72,6 +72,6 @@ export const users = defineArea({
     input: type({ patientId: Id }),
     output: type({ patient: Patient }),
     access: staff({ patient: 'patientId' }),
-    summary: 'Opts the patient out of WhatsApp: their messages go by SMS or email again (beyond SPEC §7).',
+    summary: 'Opts the patient out of WhatsApp: their messages go by SMS or email again.',
   },
 });

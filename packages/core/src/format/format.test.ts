@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'bun:test';
+import { counted } from './count.ts';
 import { formatDate, formatDateTime, formatLongDate, formatTime, londonDayStart, toIsoDate } from './date.ts';
 import { formatMinutes } from './duration.ts';
 import { formatFileSize } from './file-size.ts';
@@ -97,6 +98,7 @@ describe('SMS pages', () => {
 
   it('captions the preview in the SPEC wording', () => {
     expect(smsPreviewCaption('a'.repeat(161))).toBe('Example SMS (161 letters / 2 pages)');
+    expect(smsPreviewCaption('a'.repeat(44))).toBe('Example SMS (44 letters / 1 page)');
   });
 });
 
@@ -133,5 +135,15 @@ describe('londonDayStart', () => {
   it('adds days across a month and a year end', () => {
     expect(iso(londonDayStart('2026-12-31', 1))).toBe('2027-01-01T00:00:00.000Z');
     expect(iso(londonDayStart('2026-05-31', 1))).toBe('2026-05-31T23:00:00.000Z');
+  });
+});
+
+describe('counted', () => {
+  it('says one of a thing in the singular and any other number in the plural', () => {
+    expect(counted(1, 'row')).toBe('1 row');
+    expect(counted(0, 'row')).toBe('0 rows');
+    expect(counted(2, 'patient')).toBe('2 patients');
+    expect(counted(1200, 'letter')).toBe('1200 letters');
+    expect(counted(3, 'body', 'bodies')).toBe('3 bodies');
   });
 });

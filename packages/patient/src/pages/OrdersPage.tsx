@@ -98,11 +98,18 @@ function OrderList({ orders }: { orders: PatientOrderSummary[] }) {
               {order.businessName}, order {order.reference}
             </a>
             <br />
-            <span className={`status status--${status.tone}`}>{status.text}</span>
+            <span className={`status status--${status.tone}`}>
+              {/* "Collected 8:52am", not "Collected · Collected 8:52am" */}
+              {order.collected !== null && order.status === 'collected'
+                ? `Collected ${formatMoment(order.collected)}`
+                : status.text}
+            </span>
             {order.live && !order.expired && order.expiresAt !== null && (
               <span> · Collect by {formatMoment(order.expiresAt)}</span>
             )}
-            {order.collected !== null && <span> · Collected {formatMoment(order.collected)}</span>}
+            {order.collected !== null && order.status !== 'collected' && (
+              <span> · Collected {formatMoment(order.collected)}</span>
+            )}
             {payment && <span className="hint">{payment}</span>}
           </li>
         );

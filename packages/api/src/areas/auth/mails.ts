@@ -19,11 +19,15 @@ export type Site = { requestOrigin: string };
 /** The Site of an HTTP request. */
 export const siteOf = (request: Request): Site => ({ requestOrigin: new URL(request.url).origin });
 
-/** The console's reset page; the token travels in the fragment, which browsers never send to servers. */
-export const resetLink = (origin: string, token: string): string =>
-  `${origin}/auth/reset#token=${encodeURIComponent(token)}`;
-
 export type MailKind = 'reset' | 'invite' | 'register';
+
+/**
+ * The console's reset page; the token travels in the fragment, which browsers never send to servers.
+ * An invited or registering person never had a password: `new=1` makes the page say "Choose your
+ * password", not "Set a new password".
+ */
+export const resetLink = (origin: string, token: string, kind: MailKind = 'reset'): string =>
+  `${origin}/auth/reset#token=${encodeURIComponent(token)}${kind === 'reset' ? '' : '&new=1'}`;
 
 export function authMail(kind: MailKind, to: string, link: string, productName: string): MailMessage {
   const texts: Record<MailKind, { subject: string; intro: string; expiry: string }> = {

@@ -217,7 +217,7 @@ async function sendPasswordLink(
   const token = newToken();
   const lifetime = kind === 'reset' ? authPolicy.resetTokenMs : authPolicy.inviteTokenMs;
   await insertResetToken(deps.db, user.id, hashToken(token), deps.now(), lifetime);
-  const sending = deps.mailer.send(authMail(kind, user.email, resetLink(origin, token), deps.config.productName));
+  const sending = deps.mailer.send(authMail(kind, user.email, resetLink(origin, token, kind), deps.config.productName));
   if (options.await) return sending;
   sending.catch((error: unknown) =>
     deps.logger.error('password link email failed', {

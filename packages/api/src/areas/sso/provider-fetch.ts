@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import type { Config } from '../../config/config.ts';
-import { addressesOf, bare, pinnedFetch, refusedAddress } from '../../ssrf/ssrf.ts';
+import { addressesOf, bare, pinnedFetch, refusedAddress, refusedHost } from '../../ssrf/ssrf.ts';
 
 /*
  * Server-side request forgery on identity providers: an OIDC issuer (and what its discovery
@@ -90,8 +90,8 @@ export async function checkProviderUrl(
     throw new ProviderProblem(`${host} does not resolve (${(error as { code?: string }).code ?? String(error)})`);
   }
   for (const { address } of addresses) {
-    const why = refusedProviderAddress(address, policy);
-    if (why) throw new RefusedProviderUrl(`Refused: ${host} resolves to ${why}`);
+    const why = refusedHost(host, address, refusedProviderAddress(address, policy));
+    if (why) throw new RefusedProviderUrl(why);
   }
   const first = addresses[0];
   if (!first) throw new ProviderProblem(`${host} does not resolve`);

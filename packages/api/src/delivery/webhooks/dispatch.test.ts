@@ -726,8 +726,8 @@ describeApi(
       expect(seen).toEqual([]);
       const tries = await attempts(stored?.eventId ?? '');
       expect(tries.map((a) => [a.status, a.error])).toEqual([
-        [null, 'Refused: localhost resolves to 127.0.0.1 is a loopback address'],
-        [null, 'Refused: localhost resolves to 127.0.0.1 is a loopback address'],
+        [null, 'Refused: localhost resolves to 127.0.0.1, a loopback address'],
+        [null, 'Refused: localhost resolves to 127.0.0.1, a loopback address'],
       ]);
     });
   },
