@@ -101,6 +101,22 @@ describeDb('seedDemo', (t) => {
     expect(bodies.length).toBeGreaterThan(0);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder the sender fills in.
     for (const m of bodies) expect(m.body).toContain('${pin}');
+    // A loaded order with charges to pay at a paying machine was sent the payment-required message, as the
+    // api would (its PIN opens nothing yet), and every loaded order says its text was delivered.
+    const loaded = await t.db
+      .selectFrom('orders')
+      .innerJoin('message_outbox', 'message_outbox.order_id', 'orders.id')
+      .select(['template_key', 'payment_status', 'machine_payment', 'last_notification_status'])
+      .where('orders.status', '=', 'loaded')
+      .execute();
+    expect(loaded.some((o) => o.template_key === 'paymentRequired')).toBe(true);
+    for (const o of loaded) {
+      const payFirst = o.payment_status === 'unpaid' && o.machine_payment;
+      expect([o.template_key, o.last_notification_status]).toEqual([
+        payFirst ? 'paymentRequired' : 'orderReady',
+        'success',
+      ]);
+    }
   });
 
   it('marks the demo lockers that report (live, not test machines) and no other', async () => {

@@ -238,6 +238,8 @@ async function insertOrder(
     updated_by: demo.adminId,
     user_id: demo.adminId,
     receipt_sent: plan.payment === 'paid',
+    // The loaded order's text below was delivered: the order says so, as the provider's report would.
+    ...(plan.status === 'loaded' ? { last_notification_status: JSON.stringify('success') } : {}),
     // As the api writes it: the PIN never in here (toOrder reads it as null anyway).
     machine_details: machine
       ? JSON.stringify({ location: plan.location ?? null, machineId: machine.id, machineName: machine.name, pin: null })
@@ -316,6 +318,9 @@ async function insertOrder(
     .execute();
 
   if (plan.status === 'loaded') {
+    // As the api chooses (readyMessageKey): unpaid charges at a machine that takes payment get the
+    // payment-required message with the payment link, not the PIN, which opens nothing until they pay.
+    const payFirst = plan.payment === 'unpaid' && prescription + retail > 0;
     await tx
       .insertInto('message_outbox')
       .values({
@@ -325,11 +330,13 @@ async function insertOrder(
         patient_id: patient.id,
         channel: 'sms',
         recipient: patient.demo.mobileNumber,
-        template_key: 'orderReady',
-        // the api's key: the order-ready message is never queued a second time for this order
-        dedupe_key: `order:${id}:orderReady`,
-        // As the api queues it: the PIN left as its placeholder, so no outbox row ever holds one.
-        body: `Your order from ${business.name} is ready at ${machine?.name}. PIN: \${pin}.`,
+        template_key: payFirst ? 'paymentRequired' : 'orderReady',
+        // the api's key: the ready message is never queued a second time for this order
+        dedupe_key: `order:${id}:${payFirst ? 'paymentRequired' : 'orderReady'}`,
+        // As the api queues it: the PIN and the link left as placeholders, so no outbox row ever holds a PIN.
+        body: payFirst
+          ? `Your order from ${business.name} needs paying before you collect it. Pay here: \${portal}`
+          : `Your order from ${business.name} is ready at ${machine?.name}. PIN: \${pin}.`,
         status: 'success',
         attempts: 1,
         next_attempt_at: loaded + MINUTE,

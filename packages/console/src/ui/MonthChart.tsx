@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
+import { decimalSteps, yTicks } from './chart-ticks.ts';
 
 export type MonthSeries = {
   label: string;
@@ -18,6 +19,8 @@ export type MonthChartProps = {
   series: MonthSeries[];
   /** The y axis's and the legend's numbers (e.g. pounds, hours). */
   format?: (value: number) => string;
+  /** The y axis's steps (chart-ticks.ts): minuteSteps for durations; else 1, 2, 5, 10… */
+  steps?: readonly number[];
   height?: number;
 };
 
@@ -29,20 +32,31 @@ export const chartColours = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f0
  * canvas is hidden from screen readers and takes no focus: `summary` is read instead, and the monthly
  * table beside it is the keyboard-navigable equivalent with every figure.
  */
-export function MonthChart({ label, summary, months, series, format = String, height = 240 }: MonthChartProps) {
+export function MonthChart({
+  label,
+  summary,
+  months,
+  series,
+  format = String,
+  steps = decimalSteps,
+  height = 240,
+}: MonthChartProps) {
   const boxRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const box = boxRef.current;
     if (!box) return;
     const xs = months.map((_, i) => i);
+    // Ticks chosen here, not by uPlot: its splits of minutes stopped the axis below the highest point.
+    const ticks = yTicks(Math.max(0, ...series.flatMap((s) => s.values.map((v) => v ?? 0))), steps);
+    const top = ticks[ticks.length - 1] ?? 1;
     const plot = new uPlot(
       {
         width: box.clientWidth || 600,
         height,
         scales: {
           x: { time: false, range: [-0.5, Math.max(months.length - 0.5, 0.5)] },
-          y: { range: (_u, _lo, hi) => [0, Math.max(hi ?? 0, 1) * 1.1] },
+          y: { range: [0, top] },
         },
         series: [
           { label: 'Month', value: (_u, i) => (i === null ? '–' : (months[i] ?? '–')) },
@@ -56,7 +70,7 @@ export function MonthChart({ label, summary, months, series, format = String, he
         ],
         axes: [
           { values: (_u, splits) => splits.map((i) => (Number.isInteger(i) ? (months[i] ?? '') : '')), incrs: [1] },
-          { values: (_u, splits) => splits.map((v) => format(v)), size: 80 },
+          { splits: () => ticks, values: (_u, splits) => splits.map((v) => format(v)), size: 80 },
         ],
         legend: { show: true },
       },
@@ -69,7 +83,7 @@ export function MonthChart({ label, summary, months, series, format = String, he
       resize.disconnect();
       plot.destroy();
     };
-  }, [months, series, format, height]);
+  }, [months, series, format, steps, height]);
 
   return (
     <figure className="chart" aria-label={label}>

@@ -99,6 +99,7 @@ export function GroupStats() {
                           months={view.months}
                           series={view.series}
                           format={measures[measure].format}
+                          steps={measures[measure].steps}
                         />
                         <MonthlyTable label="Comparison by month" rows={view.rows} withBusiness />
                       </>

@@ -7,6 +7,7 @@ import {
   type MonthFigures,
 } from '@medlocker/core';
 import { type RpcOutput, rpc } from '../../api/client.ts';
+import { decimalSteps, minuteSteps } from '../../ui/chart-ticks.ts';
 import { chartColours } from '../../ui/MonthChart.tsx';
 import type { MonthlyTableRow } from '../stats/MonthlyTable.tsx';
 
@@ -14,10 +15,10 @@ import type { MonthlyTableRow } from '../stats/MonthlyTable.tsx';
 
 /** The figures the comparison chart can put side by side. */
 export const measures = {
-  collected: { label: 'Collected', of: (m: MonthFigures) => m.ordersCollected, format: String },
-  added: { label: 'Orders added', of: (m: MonthFigures) => m.ordersAdded, format: String },
-  paid: { label: 'Paid', of: (m: MonthFigures) => m.paidAmount, format: formatPence },
-  pickup: { label: 'Average pickup', of: averagePickupMinutes, format: formatMinutes },
+  collected: { label: 'Collected', of: (m: MonthFigures) => m.ordersCollected, format: String, steps: decimalSteps },
+  added: { label: 'Orders added', of: (m: MonthFigures) => m.ordersAdded, format: String, steps: decimalSteps },
+  paid: { label: 'Paid', of: (m: MonthFigures) => m.paidAmount, format: formatPence, steps: decimalSteps },
+  pickup: { label: 'Average pickup', of: averagePickupMinutes, format: formatMinutes, steps: minuteSteps },
 } as const;
 export type Measure = keyof typeof measures;
 export const measureOptions = Object.entries(measures).map(([id, m]) => ({ id, label: m.label }));

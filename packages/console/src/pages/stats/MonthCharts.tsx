@@ -1,5 +1,6 @@
 import { averagePickupMinutes, formatMinutes, formatPence, type MonthFigures } from '@medlocker/core';
 import { useMemo } from 'react';
+import { minuteSteps } from '../../ui/chart-ticks.ts';
 import { chartColours, MonthChart, type MonthSeries } from '../../ui/MonthChart.tsx';
 
 const shortMonths = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -48,7 +49,13 @@ export function MonthCharts({ figures }: { figures: readonly MonthFigures[] }) {
     const collected = sum(figures.map((f) => f.ordersCollected));
     const minutes = sum(figures.map((f) => f.totalPickupMinutes));
     // Each chart: its label, what it shows in words, its series and how its values read.
-    const shown: { label: string; summary: string; series: MonthSeries[]; format?: (n: number) => string }[] = [
+    const shown: {
+      label: string;
+      summary: string;
+      series: MonthSeries[];
+      format?: (n: number) => string;
+      steps?: readonly number[];
+    }[] = [
       {
         label: 'Orders per month by outcome',
         summary: `${span}, orders by outcome in all: ${totals(outcomes)}.`,
@@ -62,6 +69,7 @@ export function MonthCharts({ figures }: { figures: readonly MonthFigures[] }) {
             : `${span}: on average ${formatMinutes(Math.round(minutes / collected))} from loading to collection over ${collected} collections.`,
         series: pickup,
         format: formatMinutes,
+        steps: minuteSteps,
       },
       {
         label: 'Payments',
@@ -90,6 +98,7 @@ export function MonthCharts({ figures }: { figures: readonly MonthFigures[] }) {
           months={charts.months}
           series={chart.series}
           format={chart.format}
+          steps={chart.steps}
         />
       ))}
     </div>
