@@ -177,9 +177,12 @@ test("a business's users page lists its people and adds one with a Business role
   await page.getByLabel('First name').fill('Bea');
   await page.getByLabel('Surname').fill('Business');
   await page.getByRole('button', { name: 'Add role' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Bea Business' })).toBeVisible();
-
-  await page.goto(`/businesses/${business.id}/users`);
+  // Back where they started, the business's Users tab, with the business highlighted in the menu.
+  await expect(page).toHaveURL(new RegExp(`/businesses/${business.id}/users$`));
+  await expect(page.getByText(`Business role added for ${email}.`)).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Support Users' }),
+  ).not.toHaveAttribute('aria-current', 'page');
   const table = page.getByRole('table', { name: 'Business users' });
   await expect(table.getByRole('link', { name: 'Bea Business' })).toHaveAttribute(
     'href',

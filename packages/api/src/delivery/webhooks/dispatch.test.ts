@@ -530,6 +530,15 @@ describeApi(
       const [testAttempt] = await attempts(test?.eventId ?? '');
       expect([testAttempt?.trigger, testAttempt?.status]).toEqual(['test', 200]);
       expect(verify(secret, seen.at(-1) as Seen).type).toBe(WEBHOOK_TEST_EVENT);
+
+      // A failing test event is tried once, not again in the same second: its one answer is the test's.
+      answer = () => new Response('no', { status: 503 });
+      const failing = await event(null, {}, WEBHOOK_TEST_EVENT);
+      await drain();
+      t.advance(RETRY_DELAYS_MS[1] ?? 0);
+      await drain();
+      expect((await attempts(failing?.eventId ?? '')).map((a) => [a.trigger, a.status])).toEqual([['test', 503]]);
+      expect((await delivery(failing?.eventId ?? '')).status).toBe('failed');
     });
 
     it('disables an endpoint failing for 5 days, tells its business, holds its deliveries and sends them once enabled', async () => {

@@ -62,14 +62,19 @@ export type DispatchOptions = {
   timeoutMs?: number;
 };
 
-/** What a delivery becomes after an attempt: done, the next step of the schedule, or dead. */
+/**
+ * What a delivery becomes after an attempt: done, the next step of the schedule, or dead. A test event
+ * (`once`) is tried once: it is a check of the endpoint that staff watch, and a retry in the same second
+ * (the schedule's first step) read as a second test; its one answer is what they need.
+ */
 export function nextState(
   step: number,
   ok: boolean,
   now: number,
+  once = false,
 ): Pick<AttemptRecord, 'outcome' | 'scheduleStep' | 'nextAttemptAt'> {
   if (ok) return { outcome: 'succeeded', scheduleStep: step, nextAttemptAt: null };
-  const delay = RETRY_DELAYS_MS[step];
+  const delay = once ? undefined : RETRY_DELAYS_MS[step];
   if (delay === undefined) return { outcome: 'failed', scheduleStep: step, nextAttemptAt: null };
   return { outcome: 'pending', scheduleStep: step + 1, nextAttemptAt: now + delay };
 }
@@ -162,7 +167,7 @@ async function sendBatch(deps: AppDeps, client: DispatchClient, options: Require
       latencyMs: o.latencyMs,
       error: o.error,
       excerpt: o.excerpt,
-      ...nextState(d.scheduleStep, o.ok, now),
+      ...nextState(d.scheduleStep, o.ok, now, d.eventType === WEBHOOK_TEST_EVENT),
     };
   });
   await deps.db.transaction().execute(async (tx) => {

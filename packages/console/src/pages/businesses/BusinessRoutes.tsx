@@ -59,7 +59,7 @@ function AddBusinessUser() {
     <Navigate
       to={`/users/add/business/${encodeURIComponent(businessId)}`}
       replace
-      state={{ resourceName: business.name }}
+      state={{ resourceName: business.name, returnTo: usersPath }}
     />
   );
 }

@@ -51,6 +51,6 @@ function AddGroupUser() {
   if (manages === false) return <AccessRestricted inShell />;
   if (!support) return <AddResourceUser roleName="Group" resource={group} usersPath={usersPath} />;
   return (
-    <Navigate to={`/users/add/group/${encodeURIComponent(group.id)}`} replace state={{ resourceName: group.name }} />
+    <Navigate to={`/users/add/group/${encodeURIComponent(group.id)}`} replace state={{ resourceName: group.name, returnTo: usersPath }} />
   );
 }

@@ -19,7 +19,12 @@ const roles: Record<string, AddableRoleName> = {
 };
 
 /** What a user page passes when its 'Add role' button leads here. */
-export type AddUserRoleState = { email?: string; userId?: string; resourceName?: string } | null;
+/**
+ * What the page opening this one passes: the person (Add role on a user), the resource's name, and
+ * `returnTo`, the page to go back to (a business's or group's Users tab, so adding someone from there
+ * does not land on the support user page with Support Users highlighted).
+ */
+export type AddUserRoleState = { email?: string; userId?: string; resourceName?: string; returnTo?: string } | null;
 
 /** SPEC §2/§6 `/users/add/{role}/{resource?}`: give a role to a person by email (new or existing). */
 export function AddUserRole() {
@@ -111,7 +116,9 @@ function AddRoleForm({ role, roleKey, resourceId }: { role: AddableRoleName; rol
     save.start();
     try {
       const userId = await giveRole(addRolesInput(role, email, resource?.id ?? null, asAdmin, ssoByDefault), name);
-      navigate(`/users/${encodeURIComponent(userId)}`, { state: { notice: `${role} role added.` } });
+      navigate(state?.returnTo ?? `/users/${encodeURIComponent(userId)}`, {
+        state: { notice: state?.returnTo ? `${role} role added for ${email.trim()}.` : `${role} role added.` },
+      });
     } catch (e) {
       save.fail(e);
       showRoleErrors(e, save);
@@ -126,7 +133,7 @@ function AddRoleForm({ role, roleKey, resourceId }: { role: AddableRoleName; rol
       <PageForm
         state={save}
         save={submit}
-        cancelHref={state?.userId ? `/users/${encodeURIComponent(state.userId)}` : '/users'}
+        cancelHref={state?.returnTo ?? (state?.userId ? `/users/${encodeURIComponent(state.userId)}` : '/users')}
         submitLabel="Add role"
       >
         <RoleSelect
