@@ -206,7 +206,8 @@ export async function createUser(options: {
       resourceType,
       roles: [options.role],
     });
-    const token = new URL(linkIn(await mailTo(email))).hash.replace(/^#token=/, '');
+    const fragment = new URL(linkIn(await mailTo(email))).hash.slice(1);
+    const token = new URLSearchParams(fragment).get('token') ?? '';
     await call(api, 'auth/completeResetPassword', { password, token: decodeURIComponent(token) });
     return { email, password, userId };
   } finally {

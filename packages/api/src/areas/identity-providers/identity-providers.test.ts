@@ -136,6 +136,18 @@ describeApi('identity providers', (t) => {
       expect(res.status).toBe(400);
       expect(res.body.error.details[0].path).toBe(path);
     }
+    // Every empty required field at once, in SPEC's words, not one per try.
+    const empty = await t.call(
+      'identityProviders',
+      'create',
+      { name: 'X', type: 'OIDC', configuration: { issuerUrl: ' ', clientId: '' } },
+      { cookie: admin.cookie },
+    );
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.details).toEqual([
+      { path: 'configuration.issuerUrl', id: 'REQUIRED', message: 'Please enter a value' },
+      { path: 'configuration.clientId', id: 'REQUIRED', message: 'Please enter a value' },
+    ]);
     const ok = { name: 'Same', type: 'OIDC', configuration: { issuerUrl: 'https://a.example', clientId: 'a' } };
     expect((await t.call('identityProviders', 'create', ok, { cookie: admin.cookie })).status).toBe(200);
     const dup = await t.call('identityProviders', 'create', { ...ok, name: 'same' }, { cookie: admin.cookie });

@@ -1,4 +1,4 @@
-import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, type Contract, type OutputOf, type ParsedInputOf, validationMessages } from '@medlocker/core';
 import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
@@ -36,6 +36,21 @@ type Out<M extends keyof Idp> = OutputOf<Idp[M]>;
 const notFound = () => new AppError('NOT_FOUND', 'No such identity provider');
 const fieldError = (path: string, message: string) =>
   new AppError('VALIDATION', message, [{ path, id: 'INVALID_VALUE', message }]);
+
+/**
+ * Every required field left empty, refused at once (SPEC §8 REQUIRED), so the form flags them all
+ * together rather than one per try. Nothing when all are given.
+ */
+function refuseEmpty(fields: Record<string, string>): void {
+  const empty = Object.entries(fields).filter(([, value]) => value === '');
+  if (empty.length === 0) return;
+  const message = validationMessages.REQUIRED;
+  throw new AppError(
+    'VALIDATION',
+    message,
+    empty.map(([path]) => ({ path, id: 'REQUIRED', message })),
+  );
+}
 
 export async function list(deps: AppDeps, _actor: StaffActor, _input: In<'list'>): Promise<Out<'list'>> {
   return { identityProviders: await listIdentityProviders(deps.db) };
@@ -76,7 +91,7 @@ async function checkOwner(deps: AppDeps, input: In<'create'>): Promise<void> {
 /** A web address the browser is sent to: http(s), and https in production. */
 function checkUrl(deps: AppDeps, path: string, value: string, required: boolean): void {
   if (!value) {
-    if (required) throw fieldError(path, 'Required');
+    if (required) refuseEmpty({ [path]: value });
     return;
   }
   if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
@@ -126,8 +141,8 @@ async function oidcConfiguration(
   previous: StoredConfiguration | null,
   claims: StoredConfiguration['claims'],
 ): Promise<StoredConfiguration> {
+  refuseEmpty({ 'configuration.issuerUrl': trim(c.issuerUrl), 'configuration.clientId': trim(c.clientId) });
   await checkFetchedUrl(deps, 'configuration.issuerUrl', trim(c.issuerUrl), true);
-  if (!trim(c.clientId)) throw fieldError('configuration.clientId', 'Required');
   const typed = c.clientSecret ?? '';
   const keep = typed === '' || isMasked(typed);
   return {

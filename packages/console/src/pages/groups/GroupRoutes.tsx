@@ -51,6 +51,10 @@ function AddGroupUser() {
   if (manages === false) return <AccessRestricted inShell />;
   if (!support) return <AddResourceUser roleName="Group" resource={group} usersPath={usersPath} />;
   return (
-    <Navigate to={`/users/add/group/${encodeURIComponent(group.id)}`} replace state={{ resourceName: group.name, returnTo: usersPath }} />
+    <Navigate
+      to={`/users/add/group/${encodeURIComponent(group.id)}`}
+      replace
+      state={{ resourceName: group.name, returnTo: usersPath }}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import type { IdentityProvider } from '@medlocker/core';
+import { type IdentityProvider, validationMessages } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { rpc } from '../../api/client.ts';
@@ -68,6 +68,24 @@ function providerInput(
   };
 }
 
+/**
+ * The required fields left empty, each with its message, flagged together before anything is sent:
+ * the server refuses an empty name by its schema before it looks at the rest, which flagged one field
+ * per try.
+ */
+function emptyRequired(name: string, kind: 'OIDC' | 'SAML', c: Connection): Record<string, string> {
+  const empty: Record<string, string> = {};
+  const required = validationMessages.REQUIRED;
+  if (!name.trim()) empty.name = required;
+  if (kind === 'OIDC') {
+    if (!c.issuerUrl.trim()) empty['configuration.issuerUrl'] = required;
+    if (!c.clientId.trim()) empty['configuration.clientId'] = required;
+  } else if (!c.metadataUrl.trim() && !c.metadataXml.trim()) {
+    empty['configuration.metadataUrl'] = 'Give the metadata URL or the metadata XML';
+  }
+  return empty;
+}
+
 /** A connection field's value and setter, for a TextField. */
 type Bind = (key: keyof Connection) => { value: string; onChange: (value: string) => void };
 
@@ -85,6 +103,12 @@ export function ProviderForm({ existing }: { existing?: IdentityProvider }) {
   });
 
   const save = async () => {
+    const empty = emptyRequired(name, kind, connection);
+    if (Object.keys(empty).length > 0) {
+      state.setError(undefined);
+      state.setFieldErrors(empty);
+      return;
+    }
     state.start();
     const input = providerInput(name, kind, scope === 'global' ? null : { scope, id: resource }, connection);
     try {
