@@ -318,7 +318,10 @@ function exportCommand(patients: Command, io: CliIo): void {
       if (options.out) {
         await writeFile(options.out, csv, { mode: 0o600 });
         if (io.interactive && !ctx.json) io.stderr('\r\x1b[K');
-        ctx.print({ exported: count, file: options.out }, () => `Exported ${count} patients to ${options.out}`);
+        ctx.print(
+          { exported: count, file: options.out },
+          () => `Exported ${counted(count, 'patient')} to ${options.out}`,
+        );
       } else {
         io.stdout(csv);
       }

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import {
+  counted,
   type SmsTemplateKey,
   smsTemplateErrors,
   smsTemplateKeys,
@@ -131,7 +132,7 @@ function importCommand(templates: Command, io: CliIo): void {
         ctx.print(
           { ok: true, dryRun: true, businesses: businessIds, templates: keys },
           () =>
-            `Dry run: ${keys.length} templates (${keys.join(', ')}) checked for ${businessIds.length} businesses; nothing was written`,
+            `Dry run: ${counted(keys.length, 'template')} (${keys.join(', ')}) checked for ${counted(businessIds.length, 'business', 'businesses')}; nothing was written`,
         );
         return;
       }
@@ -198,7 +199,7 @@ async function writeTemplates(
     say(`Importing: ${i + 1}/${businessIds.length} businesses`);
   }
   const report = [
-    `Templates ${keys.join(', ')} set for ${updated.length} of ${businessIds.length} businesses`,
+    `Templates ${keys.join(', ')} set for ${updated.length} of ${counted(businessIds.length, 'business', 'businesses')}`,
     ...failed.map((f) => `  failed ${f.businessId}: ${f.message}`),
   ].join('\n');
   if (failed.length > 0) throw new CliRefusal(report);

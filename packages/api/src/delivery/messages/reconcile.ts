@@ -1,3 +1,4 @@
+import { counted } from '@medlocker/core';
 import type { Config } from '../../config/config.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { JobPayloads } from '../../jobs/catalogue.ts';
@@ -182,7 +183,7 @@ async function sendAgain(tx: Tx, areas: MessagePort, message: QueuedMessage, now
 async function tellStaff(tx: Tx, areas: MessagePort, message: QueuedMessage, now: number) {
   const { gateway, name, data } = wordsOf(message);
   const minutes = Math.round((now - message.created) / 60_000);
-  const details = `not confirmed by ${gateway} after ${minutes} minutes; still being sent until it is or the order ends`;
+  const details = `not confirmed by ${gateway} after ${counted(minutes, 'minute')}; still being sent until it is or the order ends`;
   await updateMessageDelivery(tx, message.id, { undelivered_alerted_at: now });
   const publish = await areas.recordOnOrder(
     tx,
@@ -200,7 +201,7 @@ async function tellStaff(tx: Tx, areas: MessagePort, message: QueuedMessage, now
       title: `${name} not arrived: ${maskRecipient(message.recipient)}`,
       body:
         `The ${name} to ${maskRecipient(message.recipient)} has had no word from ${gateway} for ` +
-        `${minutes} minutes. MedLocker keeps sending it until ${gateway} confirms it or the order ends. ` +
+        `${counted(minutes, 'minute')}. MedLocker keeps sending it until ${gateway} confirms it or the order ends. ` +
         'If the patient is waiting, check their number or call them.',
       details: { messageId: message.id, orderId: message.orderId, channel: message.channel },
       now,
