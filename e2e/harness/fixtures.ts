@@ -111,6 +111,16 @@ export async function storeStatsMonth(
   if (!response.ok) throw new Error(`the harness stored no monthly figures: ${await response.text()}`);
 }
 
+/**
+ * Records `count` wrong PINs typed at a machine earlier in the keypad's hour, through the harness
+ * (`POST /__keypad/wrong`), so the next wrong PIN counts after them without the keypad's waits.
+ */
+export async function earlierWrongPins(machineId: string, count: number): Promise<void> {
+  const query = `machine=${encodeURIComponent(machineId)}&count=${count}`;
+  const response = await fetch(`${mailURL}/__keypad/wrong?${query}`, { method: 'POST' });
+  if (!response.ok) throw new Error(`the harness recorded no wrong PINs: ${await response.text()}`);
+}
+
 /** This month in London: the newest month the stats pages show by default. */
 export function londonMonth(): { year: number; month: number } {
   const parts = new Intl.DateTimeFormat('en-GB', {

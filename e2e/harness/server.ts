@@ -18,6 +18,9 @@
  *      `POST /__stats/month?business=<id>&year=<yyyy>&month=<1-12>` with a JSON body of monthly figures
  *      (core's MonthlyBusinessStats fields; those left out are zeros) stores that month's row of
  *      monthly_business_stats, replacing one already there, as the stats.monthly job would;
+ *      `POST /__keypad/wrong?machine=<id>&count=<n>` records n wrong PINs typed at the machine earlier in
+ *      the keypad's hour (55 minutes ago on, a minute apart), so a spec reaches the PIN-guessing alert
+ *      without sitting through the keypad's waits;
  *   5. runs a local webhook receiver (webhook-receiver.ts): `GET /__webhooks/url?name=<n>` its URL for one
  *      endpoint, `POST /__webhooks/answer?name=<n>&status=<code>` what that endpoint answers from now on,
  *      `GET /__webhooks/received?name=<n>` what it got, `POST /__webhooks/give-up?business=<id>` the end of
@@ -160,6 +163,7 @@ const mailApi = Bun.serve({
     if (url.pathname === '/__mail/all') return Response.json(catcher.messages.map(withoutRaw));
     if (url.pathname === '/__jobs/dead' && request.method === 'POST') return Response.json(await deadJob(url));
     if (url.pathname === '/__stats/month' && request.method === 'POST') return statsMonth(url, request);
+    if (url.pathname === '/__keypad/wrong' && request.method === 'POST') return earlierWrongPins(url);
     if (url.pathname === '/__sms') return smsTo(url);
     if (url.pathname === '/__whatsapp') return whatsAppTo(url);
     if (url.pathname.startsWith('/__webhooks/')) {
@@ -188,6 +192,39 @@ async function statsMonth(url: URL, request: Request) {
   const figures = (await request.json()) as Record<string, unknown>;
   await storeMonth(server.db, { ...figures, businessId, year, month });
   return Response.json({ stored: { businessId, year, month } });
+}
+
+/**
+ * Wrong PINs typed at a machine earlier in the keypad's hour, a minute apart and long enough ago that no
+ * wait is left: the next wrong PIN a simulated locker types counts after them (the keypad's doubling
+ * waits would otherwise hold a spec for minutes).
+ */
+async function earlierWrongPins(url: URL) {
+  const machineId = url.searchParams.get('machine') ?? '';
+  const count = Number(url.searchParams.get('count'));
+  const machine = await server.db
+    .selectFrom('machines')
+    .select('business_id')
+    .where('id', '=', machineId)
+    .executeTakeFirst();
+  if (!machine || !Number.isInteger(count) || count < 1 || count > 50) {
+    return Response.json({ error: 'machine (an existing id) and count (1-50) are required' }, { status: 400 });
+  }
+  const start = Date.now() - 55 * 60_000;
+  await server.db
+    .insertInto('pin_attempts')
+    .values(
+      Array.from({ length: count }, (_, i) => ({
+        id: Bun.randomUUIDv7(),
+        business_id: machine.business_id,
+        machine_id: machineId,
+        order_id: null,
+        outcome: 'wrong',
+        created: start + i * 60_000,
+      })),
+    )
+    .execute();
+  return Response.json({ inserted: count });
 }
 
 /** A job of a type no handler takes, taken once and failed for good by worker `e2e`. */
