@@ -7,6 +7,7 @@ import {
   createUser,
   liveSubscribed,
   logIn,
+  logInAsAdmin,
   type SimulatedLocker,
   startLocker,
   stopLocker,
@@ -123,6 +124,70 @@ test('a pharmacy user’s bell counts their business’s alarm, not another busi
   await expect(row).toContainText('Dismissed');
   await expect(bell(page)).toHaveAttribute('aria-label', 'Notifications, 0 unread');
   await expect(bell(page).getByTestId('notification-count')).toBeHidden();
+});
+
+test('support staff open an alarm whole: its full text, the support article, the machine and the business', async ({
+  page,
+}) => {
+  const business = await createBusiness();
+  await logInAsAdmin(page);
+  const subscribed = liveSubscribed(page);
+  await page.goto('/notifications');
+  await subscribed;
+  const { machine, locker } = await pairedLocker(business.id);
+  await locker.control({ do: 'alarm', code: 'EM_0016' });
+
+  const row = page.getByRole('row').filter({ hasText: machine.name });
+  // The row's message is one line; pressing it opens the notification.
+  await row.getByRole('button', { name: /has been triggered/ }).click();
+  const dialog = page.getByRole('dialog', { name: `Alarm triggered: ${machine.name}` });
+  await expect(dialog).toContainText(
+    `The alarm of ${machine.name} at ${business.name} has been triggered: the post box has been left open or someone has tried to gain access without entering the security code.`,
+  );
+  const article = dialog.getByRole('link', { name: 'https://support.medlocker.co.uk/alarms/EM_0016' });
+  await expect(article).toHaveAttribute('href', 'https://support.medlocker.co.uk/alarms/EM_0016');
+  await expect(article).toHaveAttribute('target', '_blank');
+  await expect(dialog).toContainText('EM_0016 · Alarm triggered');
+  await expect(dialog.getByRole('link', { name: business.name })).toHaveAttribute('href', `/businesses/${business.id}`);
+  await dialog.getByRole('link', { name: machine.name }).click();
+  await expect(page).toHaveURL(new RegExp(`/businesses/${business.id}/machines/${machine.id}$`));
+  await expect(page.getByRole('heading', { level: 2, name: machine.name })).toBeVisible();
+});
+
+test('a pharmacy user opens their business’s notifications, the seeded out-of-order one with its machine and code, and dismisses from it', async ({
+  page,
+}) => {
+  const { data } = await asAdmin<{ data: { id: string; name: string }[] }>('businesses/listBusinessesInfo', {});
+  const harborne = data.find((b) => b.name === 'Harborne High Street Pharmacy');
+  if (!harborne) throw new Error('the demo seed has no Harborne High Street Pharmacy');
+  const user = await createUser({ role: { name: 'Business', resource: harborne.id, accessLevels: [] } });
+  await logInFresh(page, user.email, user.password);
+  await page.goto('/notifications');
+
+  const row = page.getByRole('row').filter({ hasText: 'Patients cannot collect from Car Park' });
+  await expect(row.getByRole('cell').nth(2)).toHaveText('Car Park');
+  await expect(row.getByRole('cell').nth(3)).toHaveText('MP_0003');
+  await row.getByRole('button', { name: /Patients cannot collect/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Car Park is out of order' });
+  await expect(dialog).toContainText('Patients cannot collect from Car Park until it is back in order.');
+  await expect(dialog).toContainText('MP_0003 · Out of order');
+  await expect(dialog.getByRole('link', { name: 'Car Park' })).toHaveAttribute(
+    'href',
+    new RegExp(`^/businesses/${harborne.id}/machines/[^/]+$`),
+  );
+  await expect(dialog.getByRole('link', { name: harborne.name })).toHaveAttribute('href', `/businesses/${harborne.id}`);
+
+  const before = await unread(page);
+  await dialog.getByRole('button', { name: 'Dismiss Car Park is out of order' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText('Dismissed');
+  await expect.poll(() => unread(page)).toBe(before - 1);
+  // Opened again, it says who dismissed it.
+  await row.getByRole('button', { name: /Patients cannot collect/ }).click();
+  await expect(dialog.getByRole('term').filter({ hasText: 'Dismissed' })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: /^Dismiss/ })).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
 });
 
 test('a short link redirects to its target; an unknown code is a plain 404 page', async ({ page }) => {

@@ -1,11 +1,13 @@
 import {
   asAdmin,
   createBusiness,
+  createGroup,
   createMachine,
   createUser,
   expect,
   logIn,
   logInAsAdmin,
+  signInAsNew,
   test,
 } from './harness/fixtures.ts';
 
@@ -65,9 +67,10 @@ test('a pharmacy user of one business sees only that business, opens its machine
   await expect(page.getByRole('switch', { name: 'Only with issues' })).toBeChecked();
   await expect(page.getByText('No patients found.')).toBeVisible();
 
+  // The groups list is support's page for creating and editing groups: Access Restricted for them.
   await page.goto('/groups');
-  await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Add', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Access Restricted' })).toBeVisible();
+  await expect(page.getByText('Caution: This is not the businesses page')).toHaveCount(0);
   await page.goBack();
 
   // Another business's page by its address: not found, and nothing of it shown.
@@ -80,13 +83,75 @@ test('a pharmacy user of one business sees only that business, opens its machine
   await expect(menu.getByRole('link', { name: 'Dashboard' })).toBeVisible();
 });
 
-test('support staff see the Add actions a pharmacy user does not', async ({ page }) => {
+/** A business in a group, with a machine: what the actions below are offered on. */
+async function businessInGroup() {
   const business = await createBusiness();
+  const group = await createGroup();
+  await asAdmin('businesses/linkGroup', { groupId: group.id, businessIds: [business.id] });
+  const machine = await createMachine(business.id);
+  return { business, group, machine };
+}
+
+test('a pharmacy Admin is not offered what the server would refuse them: archiving, pairing, editing a machine, the group', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const { business, group, machine } = await businessInGroup();
+  const user = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: ['Admin'] } });
+  await signInAsNew(page, user);
+
+  await page.goto(`/businesses/${business.id}`);
+  await expect(page.getByRole('heading', { level: 2, name: 'Details' })).toBeVisible();
+  await expect(page.getByText('1 High Street, Leeds, LS1 1AA')).toBeVisible();
+  // No Archive (support's), and no "Group: restricted" link to a page that refuses them.
+  await expect(page.getByRole('button', { name: 'Archive' })).toHaveCount(0);
+  await expect(page.getByText('restricted')).toHaveCount(0);
+  await expect(page.locator(`a[href="/groups/${group.id}"]`)).toHaveCount(0);
+  await expect(page.getByRole('term').filter({ hasText: /^Group$/ })).toHaveCount(0);
+  // Their Edit tab stays: they administer the business.
+  await expect(page.getByRole('navigation', { name: 'Business' }).getByRole('link', { name: 'Edit' })).toBeVisible();
+
+  await page.goto(`/businesses/${business.id}/machines/${machine.id}`);
+  await expect(page.getByRole('heading', { level: 2, name: machine.name })).toBeVisible();
+  // Out of order is theirs to set; Pair, Edit, Archive and the payments switch are support's.
+  await expect(page.getByRole('switch', { name: 'Out of order' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Evidence pack' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Pair' })).toHaveCount(0);
+  await expect(page.locator(`a[href$="/machines/${machine.id}/edit"]`)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Archive' })).toHaveCount(0);
+  await expect(page.getByRole('switch', { name: 'Payments enabled' })).toHaveCount(0);
+
+  // Their addresses answer Access Restricted rather than a form the server refuses.
+  for (const path of [
+    `/businesses/${business.id}/machines/${machine.id}/edit`,
+    `/businesses/${business.id}/machines/add`,
+    '/businesses/add',
+    '/groups/add',
+    '/groups',
+  ]) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: 'Access Restricted' })).toBeVisible();
+  }
+});
+
+test('support staff see the actions a pharmacy user does not', async ({ page }) => {
+  const { business, group, machine } = await businessInGroup();
   await logInAsAdmin(page);
   await page.goto('/businesses');
   await expect(page.getByRole('link', { name: 'Add', exact: true })).toBeVisible();
   await page.goto('/groups');
+  await expect(page.getByRole('heading', { level: 1, name: 'Groups' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Add', exact: true })).toBeVisible();
   await page.goto(`/businesses/${business.id}/machines`);
   await expect(page.getByRole('link', { name: 'Add', exact: true })).toBeVisible();
+
+  await page.goto(`/businesses/${business.id}`);
+  await expect(page.getByRole('button', { name: 'Archive' })).toBeVisible();
+  await expect(page.getByRole('link', { name: group.name })).toHaveAttribute('href', `/groups/${group.id}`);
+
+  await page.goto(`/businesses/${business.id}/machines/${machine.id}`);
+  await expect(page.getByRole('button', { name: 'Pair' })).toBeVisible();
+  await expect(page.locator(`a[href$="/machines/${machine.id}/edit"]`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Archive' })).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Payments enabled' })).toBeVisible();
 });

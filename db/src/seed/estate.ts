@@ -223,16 +223,19 @@ async function seedMachineEvents(demo: Demo): Promise<void> {
     },
   ];
   const sequences = new Map<string, number>();
+  const eventIds = new Map<string, string>();
   for (const e of events) {
     const machine = demo.machines.get(e.machine);
     if (!machine) throw new Error(`demo event: no machine ${e.machine}`);
     const created = demo.now - e.ago;
     const sequence = (sequences.get(e.machine) ?? 100) + 1;
     if (e.fromLocker) sequences.set(e.machine, sequence);
+    const id = demo.id(created);
+    eventIds.set(`${e.machine} ${e.code}`, id);
     await demo.tx
       .insertInto('machine_events')
       .values({
-        id: demo.id(created),
+        id,
         business_id: machine.businessId,
         machine_id: machine.id,
         code: e.code,
@@ -255,6 +258,13 @@ async function seedMachineEvents(demo: Demo): Promise<void> {
         level: 'warn',
         title: 'Car Park is out of order',
         body: 'Patients cannot collect from Car Park until it is back in order.',
+        // What the console shows and links to, as a machine's own notifications name it.
+        details: JSON.stringify({
+          machineId: carPark.id,
+          machineName: 'Car Park',
+          code: 'MP_0003',
+          eventId: eventIds.get('Car Park MP_0003'),
+        }),
         created: demo.now - 2 * DAY,
         updated: demo.now - 2 * DAY,
       })

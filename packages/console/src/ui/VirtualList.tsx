@@ -1,7 +1,7 @@
 // biome-ignore-all lint/a11y/useSemanticElements: a virtualised table places its rows absolutely, which native table layout cannot do; ARIA table roles keep the semantics
 // biome-ignore-all lint/a11y/useFocusableInteractive: rows and cells of a read-only table are not widgets; their links are focusable
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type CSSProperties, type ReactNode, useEffect, useRef, useSyncExternalStore } from 'react';
+import { type CSSProperties, isValidElement, type ReactNode, useEffect, useRef, useSyncExternalStore } from 'react';
 import { Button } from './Button.tsx';
 
 export type VirtualColumn<T> = {
@@ -26,6 +26,27 @@ export type VirtualListProps<T> = {
   rowHeight?: number;
   overscan?: number;
 };
+
+/**
+ * The narrowest the columns can be: each track's least width ('12rem', 'minmax(8rem, 1fr)'; '1fr'
+ * counts nothing) with the 1rem gaps and the row's 1rem padding either side. A table in a narrower
+ * box scrolls sideways inside it rather than cutting its last columns off (or widening the page).
+ */
+export function leastWidth(widths: readonly (string | undefined)[]): string {
+  const least = widths.reduce((sum, width) => {
+    const rem = /^(?:minmax\(\s*)?(\d+(?:\.\d+)?)rem\b/.exec((width ?? '').trim());
+    return sum + (rem ? Number(rem[1]) : 0);
+  }, 0);
+  return `${least + Math.max(widths.length - 1, 0) + 2}rem`;
+}
+
+/** The text a cell shows when it is text, or elements around text (a link, a span); else ''. */
+export function textOf(node: ReactNode): string {
+  if (typeof node === 'string' || typeof node === 'number') return String(node);
+  if (Array.isArray(node)) return node.map(textOf).join('');
+  if (isValidElement(node)) return textOf((node.props as { children?: ReactNode }).children);
+  return '';
+}
 
 /** Below this width (Bootstrap's `sm`) a list's rows become cards: each cell under its column's name. */
 export const cardsQuery = '(max-width: 575.98px)';
@@ -80,6 +101,7 @@ export function VirtualList<T>({
   }, [last, items.length, hasMore, isLoading, onLoadMore]);
 
   const template = columns.map((c) => c.width ?? '1fr').join(' ');
+  const minWidth = cards ? undefined : leastWidth(columns.map((c) => c.width));
 
   if (items.length === 0 && !hasMore) {
     return isLoading ? (
@@ -99,8 +121,13 @@ export function VirtualList<T>({
       aria-rowcount={items.length + 1}
       aria-busy={isLoading}
     >
-      <HeaderRow columns={columns} template={template} />
-      <div ref={scrollRef} className="vlist__scroll" role="rowgroup" style={{ height: virtualizer.getTotalSize() + 2 }}>
+      <HeaderRow columns={columns} template={template} minWidth={minWidth} />
+      <div
+        ref={scrollRef}
+        className="vlist__scroll"
+        role="rowgroup"
+        style={{ height: virtualizer.getTotalSize() + 2, minWidth }}
+      >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualRows.map((row) => {
             const item = items[row.index];
@@ -131,9 +158,17 @@ export function VirtualList<T>({
 }
 
 /** The column headers, as the table's first row. */
-function HeaderRow<T>({ columns, template }: { columns: VirtualColumn<T>[]; template: string }) {
+function HeaderRow<T>({
+  columns,
+  template,
+  minWidth,
+}: {
+  columns: VirtualColumn<T>[];
+  template: string;
+  minWidth: string | undefined;
+}) {
   return (
-    <div className="vlist__header" role="rowgroup">
+    <div className="vlist__header" role="rowgroup" style={{ minWidth }}>
       <div className="vlist__row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
         {columns.map((c) => (
           <div key={c.key} className="vlist__columnheader" role="columnheader">
@@ -163,12 +198,16 @@ function ItemRow<T>({
 }) {
   return (
     <div className="vlist__row" role="row" aria-rowindex={index + 2} style={style} data-index={index} ref={measure}>
-      {columns.map((c) => (
-        <div key={c.key} className="vlist__cell" role="cell">
-          {cards && c.header ? <span className="vlist__cell-label">{c.header}</span> : null}
-          {c.render(item)}
-        </div>
-      ))}
+      {columns.map((c) => {
+        const value = c.render(item);
+        // Text may be cut to its column: the whole of it shows on hover.
+        return (
+          <div key={c.key} className="vlist__cell" role="cell" title={textOf(value) || undefined}>
+            {cards && c.header ? <span className="vlist__cell-label">{c.header}</span> : null}
+            {value}
+          </div>
+        );
+      })}
     </div>
   );
 }

@@ -21,6 +21,7 @@ export function BusinessDetails() {
       setArchived={(archive) =>
         rpc('businesses', archive ? 'archiveBusiness' : 'unarchiveBusiness', { id: business.id })
       }
+      archiveMethod={['businesses', 'archiveBusiness']}
       reload={reload}
       warning="It cannot be edited while archived, and its settings become read-only."
     >
@@ -28,15 +29,19 @@ export function BusinessDetails() {
         <Item term="Name">{business.name}</Item>
         <Item term="Email">{business.email || '—'}</Item>
         <Item term="Address">{addressText(business.address) || '—'}</Item>
-        <Item term="Group">
-          {business.groupId ? (
-            <RouterLink className="link" to={`/groups/${encodeURIComponent(business.groupId)}`}>
-              {group.data?.name ?? (group.error ? 'restricted' : '…')}
-            </RouterLink>
-          ) : (
-            'None'
-          )}
-        </Item>
+        {/* A group the user cannot open (a pharmacy user of this business alone) is left out rather
+            than shown as a link to a page that would refuse them. */}
+        {!business.groupId ? (
+          <Item term="Group">None</Item>
+        ) : (
+          !group.error && (
+            <Item term="Group">
+              <RouterLink className="link" to={`/groups/${encodeURIComponent(business.groupId)}`}>
+                {group.data?.name ?? '…'}
+              </RouterLink>
+            </Item>
+          )
+        )}
         <Item term="Keyholder mobiles">
           {business.keyholdersMobileNumbers.length > 0 ? <Lines items={business.keyholdersMobileNumbers} /> : 'None'}
         </Item>

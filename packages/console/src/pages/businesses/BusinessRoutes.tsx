@@ -1,5 +1,6 @@
 import { Navigate, Route, Routes, useParams } from 'react-router';
 import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
+import { RequireMethod } from '../../shell/RequireMethod.tsx';
 import { useAdministers } from '../../state/reach.ts';
 import { useHasSupportScope } from '../../state/session.ts';
 import { MachineRoutes } from '../machines/MachineRoutes.tsx';
@@ -24,7 +25,14 @@ export function BusinessRoutes() {
   return (
     <Routes>
       <Route index element={<BusinessList />} />
-      <Route path="add" element={<AddBusiness />} />
+      <Route
+        path="add"
+        element={
+          <RequireMethod method={['businesses', 'createBusiness']}>
+            <AddBusiness />
+          </RequireMethod>
+        }
+      />
       <Route path=":businessId" element={<BusinessLayout />}>
         <Route index element={<BusinessDetails />} />
         <Route path="edit" element={<EditBusiness />} />

@@ -2,6 +2,7 @@ import { type Address, type ArchivedStamp, formatLongDate } from '@medlocker/cor
 import { useState } from 'react';
 import { Outlet, useLocation, useSearchParams } from 'react-router';
 import { useFlashNotice } from '../../shell/flash.ts';
+import { type MethodRef, useMayCall } from '../../state/access.ts';
 import { useLivePush, useLiveSubscription } from '../../state/live.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -83,6 +84,7 @@ export function ArchivableDetails({
   name,
   archived,
   setArchived,
+  archiveMethod,
   reload,
   warning,
   children,
@@ -92,6 +94,8 @@ export function ArchivableDetails({
   archived: boolean;
   /** Archives (true) or unarchives (false) on the server. */
   setArchived: (archive: boolean) => Promise<unknown>;
+  /** The contract method behind Archive: the button shows only to who may call it. */
+  archiveMethod: MethodRef;
   reload: () => void;
   /** Said after the question when archiving. */
   warning?: string;
@@ -101,6 +105,7 @@ export function ArchivableDetails({
   const [confirming, setConfirming] = useState(false);
   const { pending, error, setError, run } = useAction();
   const [done, setDone] = useState<string>();
+  const mayArchive = useMayCall(archiveMethod);
   const verb = archived ? 'unarchive' : 'archive';
   const Noun = noun === 'business' ? 'Business' : 'Group';
 
@@ -118,15 +123,17 @@ export function ArchivableDetails({
       {message && <Banner tone="success">{message}</Banner>}
       <div className="section-head">
         <h2 className="section-title">Details</h2>
-        <Button
-          variant={archived ? 'secondary' : 'danger'}
-          onPress={() => {
-            setError(undefined);
-            setConfirming(true);
-          }}
-        >
-          {archived ? 'Unarchive' : 'Archive'}
-        </Button>
+        {mayArchive && (
+          <Button
+            variant={archived ? 'secondary' : 'danger'}
+            onPress={() => {
+              setError(undefined);
+              setConfirming(true);
+            }}
+          >
+            {archived ? 'Unarchive' : 'Archive'}
+          </Button>
+        )}
       </div>
       {children}
       <ConfirmDialog

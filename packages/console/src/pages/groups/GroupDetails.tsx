@@ -12,6 +12,7 @@ export function GroupDetails() {
       name={group.name}
       archived={Boolean(group.archived)}
       setArchived={(archive) => rpc('groups', archive ? 'archiveGroup' : 'unarchiveGroup', { id: group.id })}
+      archiveMethod={['groups', 'archiveGroup']}
       reload={reload}
     >
       <dl className="details">

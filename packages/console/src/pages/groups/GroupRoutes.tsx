@@ -1,5 +1,7 @@
 import { Navigate, Route, Routes, useParams } from 'react-router';
 import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
+import { RequireMethod } from '../../shell/RequireMethod.tsx';
+import { SupportOnly } from '../../shell/SupportOnly.tsx';
 import { useAdministers } from '../../state/reach.ts';
 import { useHasSupportScope } from '../../state/session.ts';
 import { AddResourceUser } from '../users/AddResourceUser.tsx';
@@ -16,8 +18,19 @@ import { GroupUsers } from './GroupUsers.tsx';
 export function GroupRoutes() {
   return (
     <Routes>
-      <Route index element={<GroupList />} />
-      <Route path="add" element={<AddGroup />} />
+      {/* The list is support's page for creating and editing groups (SPEC §2's banner says so): a
+          pharmacy user opens their group from their business instead. */}
+      <Route element={<SupportOnly />}>
+        <Route index element={<GroupList />} />
+      </Route>
+      <Route
+        path="add"
+        element={
+          <RequireMethod method={['groups', 'createGroup']}>
+            <AddGroup />
+          </RequireMethod>
+        }
+      />
       <Route path=":groupId" element={<GroupLayout />}>
         <Route index element={<GroupDetails />} />
         <Route path="edit" element={<EditGroup />} />

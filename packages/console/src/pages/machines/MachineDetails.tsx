@@ -5,6 +5,7 @@ import { type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { machinePaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
+import { useMayCall } from '../../state/access.ts';
 import { useLiveSubscription } from '../../state/live.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -127,10 +128,14 @@ function MachineActions({
   onArchive: () => void;
 }) {
   const archived = machine.archived;
+  // Each only to who may call its method (core's contract): support staff today.
+  const mayPair = useMayCall(['auth', 'activateDeviceAuth']);
+  const mayEdit = useMayCall(['machines', 'updateMachine']);
+  const mayArchive = useMayCall(['machines', 'toggleArchive']);
   return (
     <>
-      {!archived && <Button onPress={onPair}>Pair</Button>}
-      {!archived && (
+      {!archived && mayPair && <Button onPress={onPair}>Pair</Button>}
+      {!archived && mayEdit && (
         <Link href={machinePaths.edit(businessId, machine.id)} variant="button">
           Edit
         </Link>
@@ -138,9 +143,11 @@ function MachineActions({
       <Link href={machinePaths.evidence(businessId, machine.id)} variant="button">
         Evidence pack
       </Link>
-      <Button variant={archived ? 'secondary' : 'danger'} onPress={onArchive}>
-        {archived ? 'Unarchive' : 'Archive'}
-      </Button>
+      {mayArchive && (
+        <Button variant={archived ? 'secondary' : 'danger'} onPress={onArchive}>
+          {archived ? 'Unarchive' : 'Archive'}
+        </Button>
+      )}
     </>
   );
 }
@@ -186,6 +193,8 @@ function MachineSwitches({
   isDisabled: boolean;
   onAsk: (what: Confirm) => void;
 }) {
+  // Payments are set through updateMachine: the switch only for who may call it (Details says which).
+  const mayUpdate = useMayCall(['machines', 'updateMachine']);
   return (
     <div className="toolbar machine-switches">
       <Switch
@@ -195,9 +204,11 @@ function MachineSwitches({
       >
         Out of order
       </Switch>
-      <Switch isSelected={machine.paymentsEnabled} isDisabled={isDisabled} onChange={() => onAsk('payments')}>
-        Payments enabled
-      </Switch>
+      {mayUpdate && (
+        <Switch isSelected={machine.paymentsEnabled} isDisabled={isDisabled} onChange={() => onAsk('payments')}>
+          Payments enabled
+        </Switch>
+      )}
     </div>
   );
 }

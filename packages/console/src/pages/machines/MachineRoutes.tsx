@@ -1,4 +1,5 @@
 import { Route, Routes } from 'react-router';
+import { RequireMethod } from '../../shell/RequireMethod.tsx';
 import { EvidencePack } from './EvidencePack.tsx';
 import { MachineDetails } from './MachineDetails.tsx';
 import { MachineFormPage } from './MachineFormPage.tsx';
@@ -9,9 +10,23 @@ export function MachineRoutes() {
   return (
     <Routes>
       <Route index element={<MachineList />} />
-      <Route path="add" element={<MachineFormPage />} />
+      <Route
+        path="add"
+        element={
+          <RequireMethod method={['machines', 'createMachine']}>
+            <MachineFormPage />
+          </RequireMethod>
+        }
+      />
       <Route path=":machineId" element={<MachineDetails />} />
-      <Route path=":machineId/edit" element={<MachineFormPage />} />
+      <Route
+        path=":machineId/edit"
+        element={
+          <RequireMethod method={['machines', 'updateMachine']}>
+            <MachineFormPage />
+          </RequireMethod>
+        }
+      />
       <Route path=":machineId/evidence" element={<EvidencePack />} />
     </Routes>
   );

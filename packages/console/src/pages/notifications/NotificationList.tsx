@@ -1,5 +1,5 @@
 import { formatDateTime, type NotificationListItem } from '@medlocker/core';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { rpc } from '../../api/client.ts';
 import { queryClient } from '../../api/queries.ts';
 import { notificationsShownAtom } from '../../state/notifications.ts';
@@ -9,6 +9,7 @@ import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { DismissButton } from './DismissButton.tsx';
+import { detailOf, NotificationDialog } from './NotificationDialog.tsx';
 
 const shownCodec = choiceCodec<'unread'>(['unread']);
 const shownOptions = [
@@ -16,28 +17,25 @@ const shownOptions = [
   { id: 'unread', label: 'Not dismissed' },
 ];
 
-/** What an alarm's details name (machines/events.ts writes machineName and code); other kinds may not. */
-const detail = (n: NotificationListItem, key: 'machineName' | 'code'): string => {
-  const value = n.details?.[key];
-  return typeof value === 'string' ? value : '';
-};
-
 /** Every ['notifications', …] answer: the list's pages and the bell's count. */
 const refresh = () => queryClient.invalidateQueries({ queryKey: ['notifications'] });
 
-/** When, where and what; Dismiss for who may. */
-const columns: ListColumn<NotificationListItem>[] = [
-  { key: 'time', header: 'Time', width: '11rem', render: (n) => formatDateTime(n.created) },
-  { key: 'business', header: 'Business', width: 'minmax(8rem, 1fr)', render: (n) => n.businessName },
-  { key: 'machine', header: 'Machine', width: 'minmax(7rem, 1fr)', render: (n) => detail(n, 'machineName') },
-  { key: 'code', header: 'Code', width: '6rem', render: (n) => detail(n, 'code') },
+/** When, where and what (the message opens the whole notification); Dismiss for who may. */
+const columnsOf = (open: (n: NotificationListItem) => void): ListColumn<NotificationListItem>[] => [
+  { key: 'time', header: 'Time', width: '9.5rem', render: (n) => formatDateTime(n.created) },
+  { key: 'business', header: 'Business', width: 'minmax(7rem, 1fr)', render: (n) => n.businessName },
+  { key: 'machine', header: 'Machine', width: 'minmax(6rem, 1fr)', render: (n) => detailOf(n, 'machineName') },
+  { key: 'code', header: 'Code', width: '5.5rem', render: (n) => detailOf(n, 'code') },
   {
     key: 'message',
     header: 'Message',
     width: 'minmax(10rem, 2.5fr)',
-    // Plain text, so a long alarm text is cut to the row like every list's cells (the title repeats
-    // the machine and the kind, which have their own columns).
-    render: (n) => n.body || n.title,
+    // One line here; the button opens the notification whole (its text, links and support article).
+    render: (n) => (
+      <Button variant="quiet" className="notification-open" onPress={() => open(n)}>
+        {n.body || n.title}
+      </Button>
+    ),
   },
   {
     key: 'dismiss',
@@ -50,12 +48,14 @@ const columns: ListColumn<NotificationListItem>[] = [
 
 /**
  * `/notifications`: the staff notifications the user may see (support: every business's; a pharmacy
- * user: their businesses'), newest first, paged as it scrolls; Dismiss per row and Dismiss all behind
- * a confirmation. Dismissing is the user's own (docs/decisions/messaging.md).
+ * user: their businesses'), newest first, paged as it scrolls; a row's message opens the notification
+ * whole; Dismiss per row and Dismiss all behind a confirmation. Dismissing is the user's own (docs/decisions/messaging.md).
  */
 export function NotificationList() {
   const [shown, setShown] = useUrlState('show', notificationsShownAtom, shownCodec);
   const [confirming, setConfirming] = useState(false);
+  const [opened, setOpened] = useState<NotificationListItem | null>(null);
+  const columns = useMemo(() => columnsOf(setOpened), []);
 
   return (
     <ListPage
@@ -89,6 +89,7 @@ export function NotificationList() {
       columns={columns}
       emptyText="No notifications found"
     >
+      {opened && <NotificationDialog notification={opened} onClose={() => setOpened(null)} onDismissed={refresh} />}
       {confirming && (
         <ConfirmAction
           title="Dismiss all notifications?"

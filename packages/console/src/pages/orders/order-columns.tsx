@@ -1,4 +1,4 @@
-import { formatDateTime, type Order } from '@medlocker/core';
+import { formatDate, formatTime, type Order } from '@medlocker/core';
 import { orderPaths } from '../../paths.ts';
 import { Link } from '../../ui/Link.tsx';
 import type { ListColumn } from '../../ui/ListPage.tsx';
@@ -7,25 +7,31 @@ import { machineOf, paymentStatusLabels } from './order-format.ts';
 
 type Column = 'reference' | 'patient' | 'barcode' | 'machine' | 'status' | 'payment' | 'created' | 'expires';
 
-/** Every column an order list may show; the reference opens the order. */
+/** DD-MM-YYYY HH:mm: a list's dates to the minute, so they fit beside the rest at 1366 px (the order page has the seconds). */
+const toTheMinute = (at: number) => `${formatDate(at)} ${formatTime(at, { seconds: false })}`;
+
+/**
+ * Every column an order list may show; the reference opens the order. Their least widths add up to
+ * what a 1366 px laptop leaves beside the menu (docs/decisions/console.md, Tables never widen the page).
+ */
 const columnsOf = (businessId: string): Record<Column, ListColumn<Order>> => ({
   reference: {
     key: 'reference',
     header: 'Reference',
-    width: '7rem',
+    width: '6rem',
     render: (o) => <Link href={orderPaths.order(businessId, o.id)}>{o.reference}</Link>,
   },
-  patient: { key: 'patient', header: 'Patient', width: 'minmax(9rem, 1.5fr)', render: (o) => o.patientName },
+  patient: { key: 'patient', header: 'Patient', width: 'minmax(6rem, 1.5fr)', render: (o) => o.patientName },
   barcode: { key: 'barcode', header: 'Barcode', width: 'minmax(8rem, 1fr)', render: (o) => o.barcode },
-  machine: { key: 'machine', header: 'Machine', width: 'minmax(8rem, 1fr)', render: machineOf },
-  status: { key: 'status', header: 'Status', width: '7rem', render: (o) => <OrderStatusBadge order={o} /> },
-  payment: { key: 'payment', header: 'Payment', width: '8rem', render: (o) => paymentStatusLabels[o.paymentStatus] },
-  created: { key: 'created', header: 'Created', width: '10rem', render: (o) => formatDateTime(o.created) },
+  machine: { key: 'machine', header: 'Machine', width: 'minmax(5.5rem, 1fr)', render: machineOf },
+  status: { key: 'status', header: 'Status', width: '5.5rem', render: (o) => <OrderStatusBadge order={o} /> },
+  payment: { key: 'payment', header: 'Payment', width: '6.5rem', render: (o) => paymentStatusLabels[o.paymentStatus] },
+  created: { key: 'created', header: 'Created', width: '9rem', render: (o) => toTheMinute(o.created) },
   expires: {
     key: 'expires',
     header: 'Expires',
-    width: '10rem',
-    render: (o) => (o.expiresAt === null ? '—' : formatDateTime(o.expiresAt)),
+    width: '9rem',
+    render: (o) => (o.expiresAt === null ? '—' : toTheMinute(o.expiresAt)),
   },
 });
 
