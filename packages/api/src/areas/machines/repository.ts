@@ -184,7 +184,16 @@ export async function revokeCredentials(db: Db, machineId: string, now: number):
 /** A new machine, not archived, not out of order, never seen. */
 export async function insertNewMachine(
   db: Db,
-  m: { businessId: string; name: string; numberOfSlots: number; paymentsEnabled: boolean; test: boolean; now: number },
+  m: {
+    businessId: string;
+    name: string;
+    numberOfSlots: number;
+    paymentsEnabled: boolean;
+    test: boolean;
+    /** The user adding it: a test machine's alarms go to them alone. */
+    createdBy: string | null;
+    now: number;
+  },
 ): Promise<MachineRecord> {
   const row = await db
     .insertInto('machines')
@@ -195,6 +204,7 @@ export async function insertNewMachine(
       number_of_slots: m.numberOfSlots,
       payments_enabled: m.paymentsEnabled,
       is_test: m.test,
+      created_by: m.createdBy,
       archived_at: null,
       archived_by_id: null,
       archived_by_display: null,

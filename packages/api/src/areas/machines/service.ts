@@ -67,6 +67,7 @@ export async function insertMachine(
         numberOfSlots: input.numberOfSlots,
         paymentsEnabled: input.paymentsEnabled ?? false,
         test: options.test,
+        createdBy: actor.userId,
         now,
       });
       await audit(tx, deps, actor, {
