@@ -1,4 +1,11 @@
-import { type Contract, machinesPageSize, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import {
+  type BagToRemove,
+  bagsToRemoveListMax,
+  type Contract,
+  machinesPageSize,
+  type OutputOf,
+  type ParsedInputOf,
+} from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
@@ -6,7 +13,7 @@ import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireMachine } from '../machines/index.ts';
 import { loadOrder, publishOrder, setBagOrder } from '../orders/index.ts';
 import { currentOrderByBarcode } from './locker-repository.ts';
-import { listBagRows, toBag, unmatchedBagsOfMachine } from './repository.ts';
+import { countBagsToRemove, listBagRows, listBagsToRemoveRows, toBag, unmatchedBagsOfMachine } from './repository.ts';
 
 type Bags = Contract['bags'];
 
@@ -25,6 +32,33 @@ export async function listBags(
   });
   const page = pageOf(rows, machinesPageSize, (r) => [r.id]);
   return { bags: page.items.map(toBag), nextToken: page.nextToken };
+}
+
+/** Bags to take out of the lockers: cancelled or expired orders' (docs/decisions/machines.md). */
+export async function listBagsToRemove(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: ParsedInputOf<Bags['listBagsToRemove']>,
+): Promise<OutputOf<Bags['listBagsToRemove']>> {
+  const now = deps.now();
+  const scope = { businessId: input.businessId, ...(input.machineId ? { machineId: input.machineId } : {}), now };
+  const rows = await listBagsToRemoveRows(deps.db, { ...scope, limit: bagsToRemoveListMax });
+  const { total } =
+    rows.length < bagsToRemoveListMax ? { total: rows.length } : await countBagsToRemove(deps.db, scope);
+  const bags = rows.map(
+    (r): BagToRemove => ({
+      bagId: r.id,
+      barcode: r.barcode,
+      reference: r.reference,
+      location: r.location,
+      machineId: r.machine_id ?? '',
+      machineName: r.machine_name,
+      orderId: r.order_id,
+      reason: r.status === 'cancelled' ? 'cancelled' : 'expired',
+      since: Number((r.status === 'cancelled' ? r.cancelled_at : r.expires_at) ?? 0),
+    }),
+  );
+  return { bags, total };
 }
 
 export async function reprocessBags(

@@ -279,3 +279,24 @@ export async function isPaired(db: Db, machineId: string): Promise<boolean> {
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/**
+ * Records the number of slots the locker reports, when it changed; answers the machine after the
+ * change, or undefined when the locker said the same as before (or the machine is gone).
+ */
+export async function noteReportedSlotsRow(db: Db, machineId: string, slots: number) {
+  const row = await db
+    .updateTable('machines')
+    .set({ reported_slots: slots })
+    .where('id', '=', machineId)
+    .where((eb) => eb.or([eb('reported_slots', 'is', null), eb('reported_slots', '!=', slots)]))
+    .returningAll()
+    .executeTakeFirst();
+  return row && toMachineRecord(row);
+}
+
+/** How many slots the machine's locker last said it has (null: it never said). */
+export async function reportedSlotsOf(db: Db, machineId: string): Promise<number | null> {
+  const row = await db.selectFrom('machines').select('reported_slots').where('id', '=', machineId).executeTakeFirst();
+  return row?.reported_slots ?? null;
+}
