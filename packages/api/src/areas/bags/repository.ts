@@ -1,4 +1,4 @@
-import type { Bag } from '@medlocker/core';
+import type { Bag, BagToRemove } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { contains } from '../../lists/contains-repository.ts';
@@ -81,8 +81,8 @@ function bagsToRemove(db: Db, q: { businessId: string | null; machineId?: string
 export async function listBagsToRemoveRows(
   db: Db,
   q: { businessId: string; machineId?: string; now: number; limit: number },
-) {
-  return bagsToRemove(db, q)
+): Promise<BagToRemove[]> {
+  const rows = await bagsToRemove(db, q)
     .select([
       'b.id',
       'b.barcode',
@@ -100,6 +100,17 @@ export async function listBagsToRemoveRows(
     .orderBy('b.id')
     .limit(q.limit)
     .execute();
+  return rows.map((r) => ({
+    bagId: r.id,
+    barcode: r.barcode,
+    reference: r.reference,
+    location: r.location,
+    machineId: r.machine_id ?? '',
+    machineName: r.machine_name,
+    orderId: r.order_id,
+    reason: r.status === 'cancelled' ? 'cancelled' : 'expired',
+    since: Number((r.status === 'cancelled' ? r.cancelled_at : r.expires_at) ?? 0),
+  }));
 }
 
 /** How many bags there are to remove, and of them how many for a cancelled order. */

@@ -1,5 +1,4 @@
 import {
-  type BagToRemove,
   bagsToRemoveListMax,
   type Contract,
   machinesPageSize,
@@ -45,20 +44,7 @@ export async function listBagsToRemove(
   const rows = await listBagsToRemoveRows(deps.db, { ...scope, limit: bagsToRemoveListMax });
   const { total } =
     rows.length < bagsToRemoveListMax ? { total: rows.length } : await countBagsToRemove(deps.db, scope);
-  const bags = rows.map(
-    (r): BagToRemove => ({
-      bagId: r.id,
-      barcode: r.barcode,
-      reference: r.reference,
-      location: r.location,
-      machineId: r.machine_id ?? '',
-      machineName: r.machine_name,
-      orderId: r.order_id,
-      reason: r.status === 'cancelled' ? 'cancelled' : 'expired',
-      since: Number((r.status === 'cancelled' ? r.cancelled_at : r.expires_at) ?? 0),
-    }),
-  );
-  return { bags, total };
+  return { bags: rows, total };
 }
 
 export async function reprocessBags(
