@@ -1,6 +1,7 @@
 import {
   asAdmin,
   expect as baseExpect,
+  createMachine,
   logInAsAdmin,
   mailTo,
   type SimulatedLocker,
@@ -13,7 +14,7 @@ import {
 
 /** A business's Messages page: what its alarms queued to its keyholders, with a status filter kept for the session. */
 
-// A simulated locker starts, pairs as a test machine and boots on its own clock: allow for it.
+// A simulated locker starts, pairs and boots on its own clock: allow for it.
 const expect = baseExpect.configure({ timeout: 25_000 });
 test.describe.configure({ timeout: 120_000 });
 
@@ -36,10 +37,12 @@ test("a locker's alarm queues an SMS and an email to the keyholders, sent at onc
     notificationEmails: [keyholderEmail],
   });
 
-  // QA's simulated test machine of the business comes online and raises a mains power failure.
-  locker = await startLocker({ testMachineOf: business.id });
-  const machineId = (await locker.view()).machineId as string;
-  const { machine } = await asAdmin<{ machine: { name: string } }>('machines/getMachine', { id: machineId });
+  // The business's locker is paired, comes online and raises a mains power failure. (A QA test
+  // machine's alarms would go to the person who added it alone: machine-checks.e2e.ts, hub.test.ts.)
+  const machine = await createMachine(business.id);
+  locker = await startLocker();
+  await asAdmin('auth/activateDeviceAuth', { machineId: machine.id, userCode: locker.userCode });
+  await expect.poll(async () => (await locker?.view())?.status, { timeout: 40_000 }).toBe('online');
   await locker.control({ do: 'alarm', code: 'EM_0003' });
   const statuses = async () =>
     (

@@ -65,7 +65,7 @@ async function estate(options: {
   email?: string;
   /** Charged, but no prescription charge (a retail charge alone). */
   noPrescription?: boolean;
-  /** Charged, but the pharmacy has no card payments (no Judopay settings). */
+  /** Charged, but the pharmacy has no card payments (payment settings with its contact number, no Judopay). */
   noCards?: boolean;
 }): Promise<Estate> {
   const business = await createBusiness();
@@ -78,6 +78,15 @@ async function estate(options: {
     await asAdmin('businessSettings/updateBusinessFeatureSettings', {
       businessId,
       settings: { charges: { enabled: true }, ...(options.retail ? { retailCharges: { enabled: true } } : {}) },
+    });
+  }
+  if (options.charged && options.noCards) {
+    await asAdmin('paymentSettings/updatePaymentSettings', {
+      businessId,
+      contactNumber: '0113 496 0000',
+      legalInfo: 'E2E Pharmacy Ltd',
+      provider: null,
+      judo: null,
     });
   }
   if (options.charged && !options.noCards) {
@@ -389,7 +398,7 @@ test('with a retail charge too, the patient declares an exemption, pays the reta
     .toBe('collected');
 });
 
-test('without card payments the page says to declare or contact the pharmacy; a retail-only order offers no declaration', async ({
+test('without card payments the page says to declare or contact the pharmacy on its number; a retail-only order offers no declaration', async ({
   page,
 }) => {
   const noCards = await estate({ charged: true, loaded: false, noCards: true });
@@ -398,9 +407,11 @@ test('without card payments the page says to declare or contact the pharmacy; a 
   await expect(page.getByRole('heading', { name: 'Pay £9.90' })).toBeVisible();
   await expect(
     page.getByText(
-      'This pharmacy does not take card payments here. Declare an exemption if you do not have to pay, or contact the pharmacy to pay.',
+      'This pharmacy does not take card payments here. Declare an exemption if you do not have to pay, or contact the pharmacy on 0113 496 0000 to pay.',
     ),
   ).toBeVisible();
+  // The number the pharmacy gave in its payment settings, to call from the phone.
+  await expect(page.getByRole('link', { name: '0113 496 0000' })).toHaveAttribute('href', 'tel:01134960000');
   await expect(page.getByRole('button', { name: 'Pay by card' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Declare an exemption' })).toBeVisible();
   await accessible(page, 'an order without card payments');

@@ -47,7 +47,9 @@ async function createOrder(businessId: string, barcode: string) {
       mobileNumber: '07700 900123',
     },
   });
-  const { order } = await asAdmin<{ order: { id: string; reference: string; patientName: string } }>('orders/create', {
+  const { order } = await asAdmin<{
+    order: { id: string; reference: string; patientName: string; barcode: string };
+  }>('orders/create', {
     businessId,
     patientId: patient.id,
     barcode,
@@ -106,7 +108,7 @@ test('a pharmacy user of two businesses gets the pharmacy menu and switches busi
   await expect(menu.getByRole('link', { name: 'Patients' })).toHaveAttribute('aria-current', 'page');
 });
 
-test('a one-business user sees its name without a switcher, and its dashboard shows machines and expired orders, live', async ({
+test('a one-business user sees its name without a switcher, and its dashboard shows machines and bags to remove, live', async ({
   page,
 }) => {
   const business = await createBusiness();
@@ -128,7 +130,7 @@ test('a one-business user sees its name without a switcher, and its dashboard sh
   const row = machines.getByRole('listitem').filter({ hasText: machine.name });
   await expect(row.getByText('Offline')).toBeVisible();
   await expect(machines.getByRole('listitem')).toHaveCount(1);
-  await expect(page.getByText('No expired orders to remove.')).toBeVisible();
+  await expect(page.getByText('No bags to remove.')).toBeVisible();
 
   // The locker comes online and raises an alarm; it is put out of order elsewhere: all without a reload.
   locker = await startLocker();
@@ -140,23 +142,35 @@ test('a one-business user sees its name without a switcher, and its dashboard sh
   await asAdmin('machines/toggleOutOfOrderStatus', { id: machine.id });
   await expect(row.getByText('Out of order')).toBeVisible();
 
-  // An order expires only a day or more after it was loaded, and the e2e server's clock is real: the
-  // expired answer is this business's real order as the server would list it once its window passed.
-  await page.route('**/api/orders/listOrdersByBusiness', async (route) => {
-    const body = route.request().postDataJSON() as { statusCode?: string };
-    if (body.statusCode !== 'expired') return route.continue();
-    const { order: real } = await asAdmin<{ order: Record<string, unknown> }>('orders/get', { id: order.id });
-    const expired = { ...real, status: 'loaded', machineId: machine.id, machineName: machine.name };
-    await route.fulfill({ json: { orders: [{ ...expired, expiresAt: Date.now() - 3_600_000 }], nextToken: null } });
-  });
-  await page.reload();
-  const expired = page.getByRole('list', { name: 'Expired orders' });
-  await expect(page.getByRole('heading', { name: 'Expired orders to remove (1)' })).toBeVisible();
-  await expect(expired.getByRole('link', { name: order.reference })).toHaveAttribute(
+  // The order's bag goes into the locker, then the order is cancelled: its bag is one to take out,
+  // listed with its reference and counted, without a reload.
+  await locker.control({ do: 'loadBag', barcode: order.barcode, location: 'B7' });
+  await asAdmin('orders/cancel', { id: order.id, reason: 'Prescription changed' });
+  const toRemove = page.getByRole('list', { name: 'Bags to remove' });
+  await expect(page.getByRole('heading', { name: 'Bags to remove (1)' })).toBeVisible();
+  await expect(toRemove.getByRole('link', { name: order.reference })).toHaveAttribute(
     'href',
     `/businesses/${business.id}/orders/${order.id}`,
   );
-  await expect(expired.getByText(order.patientName)).toBeVisible();
+  await expect(toRemove.getByRole('listitem')).toContainText('Cancelled');
+  await expect(toRemove.getByRole('listitem')).toContainText('slot B7');
+  const tile = page
+    .getByRole('list', { name: 'Usage now' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Bags to remove' });
+  await expect(tile.locator('.fleet__count-value')).toHaveText('1');
+  await expect(tile).toContainText('1 cancelled, 0 expired');
+  // The cancelled order's bag still fills its slot.
+  const slots = page.getByRole('list', { name: 'Usage now' }).getByRole('listitem').filter({ hasText: 'Slots used' });
+  await expect(slots.locator('.fleet__count-value')).toHaveText('1');
+
+  // On the machine's page too, with the bag's reference in its contents.
+  await row.getByRole('link', { name: machine.name }).click();
+  await expect(page.getByRole('heading', { name: 'Bags to remove (1)' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Contents' }).click();
+  await expect(page.getByRole('table', { name: 'Contents' }).getByRole('row', { name: /B7/ })).toContainText(
+    order.reference,
+  );
 });
 
 test('support staff find an order from the top bar by barcode or reference, in any case', async ({ page }) => {

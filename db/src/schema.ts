@@ -318,6 +318,8 @@ export type MachinesTable = {
   created: number;
   updated: number;
   demo: Generated<boolean>;
+  created_by: string | null;
+  reported_slots: number | null;
 };
 
 export type MessageOutboxTable = {

@@ -160,6 +160,11 @@ async function main() {
   const lockers: SimLocker[] = [];
   for (let index = 1; index <= o.count; index++) {
     const credentials = o.testMachine ? await testMachineCredentials(o, index) : undefined;
+    // Where support finds it: the business's machines list, Test machines on (docs/decisions/machines.md).
+    if (credentials && o.business) {
+      const page = `${o.api}/businesses/${encodeURIComponent(o.business)}/machines/${encodeURIComponent(credentials.machineId)}`;
+      console.error(`test machine ${index}: ${page}`);
+    }
     lockers.push(
       new SimLocker({
         api: o.api,

@@ -181,6 +181,7 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
   },
   bags: {
     listBags: (s) => ({ businessId: s.businessId, machineId: s.machineId }),
+    listBagsToRemove: (s) => ({ businessId: s.businessId, machineId: s.machineId }),
     reprocessBags: (s) => ({ machineId: s.machineId }),
   },
   messages: { listOutbox: (s) => ({ businessId: s.businessId }) },

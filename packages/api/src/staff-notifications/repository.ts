@@ -5,7 +5,8 @@ import type { Kysely, Transaction } from 'kysely';
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
- * Stores a staff notification for a business's whole staff (no one user), not yet dismissed by anyone.
+ * Stores a staff notification for a business's whole staff (no `userId`), or for one user of it alone,
+ * not yet dismissed by anyone.
  * Machinery, so that an area (a machine's alarm) and a delivery channel (a webhook endpoint disabled)
  * both raise one the same way; `id` defaults to a fresh UUIDv7.
  */
@@ -14,6 +15,8 @@ export async function insertBusinessNotification(
   n: {
     id?: string;
     businessId: string;
+    /** Only this user sees it (a QA test machine's alarm, for the person who added the machine). */
+    userId?: string | null;
     level: Level;
     title: string;
     body: string;
@@ -26,7 +29,7 @@ export async function insertBusinessNotification(
     .values({
       id: n.id ?? Bun.randomUUIDv7(),
       business_id: n.businessId,
-      user_id: null,
+      user_id: n.userId ?? null,
       level: n.level,
       title: n.title,
       body: n.body,

@@ -73,6 +73,28 @@ export async function testMachine(t: TestApi, businessId = 'b1', name = 'Locker 
   return { id: tm.id, token: tm.credentials.accessToken, refreshToken: tm.credentials.refreshToken };
 }
 
+/** Makes a test machine one of its business's real machines: its alarms then reach the business's people. */
+export async function makeReal(t: TestApi, machineId: string): Promise<void> {
+  await t.db.updateTable('machines').set({ is_test: false }).where('id', '=', machineId).execute();
+}
+
+/** The test sign-in's support user (`SUPPORT`) as a user: a test machine it adds tells it of its alarms. */
+export async function seedSupportUser(db: Kysely<Database>): Promise<void> {
+  await db
+    .insertInto('users')
+    .values({
+      id: SUPPORT.userId,
+      email: SUPPORT.email,
+      email_normalised: SUPPORT.email,
+      password_hash: null,
+      identity_provider_id: null,
+      front_end: 'support',
+      created: 0,
+      updated: 0,
+    })
+    .execute();
+}
+
 export const fastHub: MachineHubOptions = {
   heartbeatIntervalSeconds: 60,
   sweepEveryMs: 0,

@@ -80,6 +80,8 @@ describe('live pushes and the server-state cache', () => {
       ['orders', 'listEvents', 'o_1', 'pages'],
       ['orders', 'listOrdersByBusiness', 'b_1', null, true, '', 'pages'],
       ['orders', 'listOrdersByPatient', 'p_1', '', 'pages'],
+      // A cancelled or collected order changes the bags to take out.
+      ['bags', 'listBagsToRemove', 'b_1', null],
     ];
     for (const key of keys) t.client.setQueryData(key, { pages: [], pageParams: [] });
     t.push({ action: 'statusUpdate', params: { orderId: 'o_1', status: 'loaded', sequence: 2 } });

@@ -11,7 +11,8 @@ export function staleKeysOf(push: LivePush): QueryKey[] {
   switch (push.action) {
     case 'statusUpdate':
       // Usage stats count orders and machines: an order or a machine changing makes them stale.
-      if ('orderId' in push.params) return [['orders'], ['reports', 'getUsageStats']];
+      // An order cancelled, collected or expiring changes the bags to remove.
+      if ('orderId' in push.params) return [['orders'], ['reports', 'getUsageStats'], ['bags']];
       return [
         ['reports', 'getUsageStats'],
         ['machines', 'getMachine'],

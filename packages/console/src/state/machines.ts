@@ -9,6 +9,8 @@ import { type LivePush, onLivePush } from './live.ts';
 // SPEC §2: the machines list's filters are kept for the session (this tab).
 export const machinesSearchAtom = keptAtom('medlocker.machines.search', '');
 export const machinesShowArchivedAtom = keptAtom('medlocker.machines.showArchived', false);
+/** Support's filter: the business's QA test machines instead of its real ones (docs/decisions/machines.md). */
+export const machinesShowTestAtom = keptAtom('medlocker.machines.showTest', false);
 
 /** The filters of a machine page's tabs; the Status tab has none (listMachineStatus takes none). */
 export type MachineTabFilters = {

@@ -6,6 +6,26 @@ import { defineArea, staff, supportOnly } from './define.ts';
 
 const Id = 'string > 0 & string <= 64';
 
+/** At most this many bags to remove are listed at once (`total` counts them all). */
+export const bagsToRemoveListMax = 100;
+
+/**
+ * A bag still in a locker that someone has to take out: its order was cancelled, or its collection
+ * window passed (expired). `since` is when: the cancellation, or the expiry.
+ */
+export const BagToRemove = type({
+  bagId: Id,
+  barcode: 'string',
+  reference: 'string | null',
+  location: 'string | null',
+  machineId: Id,
+  machineName: 'string',
+  orderId: Id,
+  reason: "'cancelled' | 'expired'",
+  since: 'number',
+});
+export type BagToRemove = typeof BagToRemove.infer;
+
 export const bags = defineArea({
   listBags: {
     input: type({
@@ -19,6 +39,13 @@ export const bags = defineArea({
     output: type({ bags: Bag.array(), nextToken: 'string | null' }),
     access: staff({ business: 'businessId', machine: 'machineId' }),
     summary: "A business's bags, or a machine's contents, newest first, 25 a page.",
+  },
+  listBagsToRemove: {
+    input: type({ businessId: Id, 'machineId?': Id }),
+    output: type({ bags: BagToRemove.array(), total: 'number.integer >= 0' }),
+    access: staff({ business: 'businessId', machine: 'machineId' }),
+    summary:
+      "The bags to take out of a business's lockers (of one machine, or of its real machines in use): their order cancelled or expired, by machine and slot; the first 100 and how many in all.",
   },
   reprocessBags: {
     input: type({ machineId: Id }),

@@ -107,6 +107,7 @@ export {
   SessionInfo,
   User,
 } from './auth.ts';
+export { BagToRemove, bagsToRemoveListMax } from './bags.ts';
 export {
   type ControlledSettingKey,
   ControlledSettings,

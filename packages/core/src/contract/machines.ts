@@ -33,10 +33,19 @@ export const machines = defineArea({
   },
   getMachine: {
     input: type({ id: Id }),
-    output: type({ machine: Machine, online: 'boolean', lastSeen: 'number | null', paired: 'boolean' }),
+    output: type({
+      machine: Machine,
+      online: 'boolean',
+      lastSeen: 'number | null',
+      paired: 'boolean',
+      /** A QA test machine (testMachines.create), not one of the business's real lockers. */
+      test: 'boolean',
+      /** How many slots its locker last reported (StatusNotification's slotsTotal); null until it says. */
+      reportedSlots: 'number | null',
+    }),
     access: staff({ machine: 'id' }),
     summary:
-      'A machine with its temperature status (3-hour average and the readings of those 3 hours, at most 1,440: beyond that the lowest and highest of each 15 seconds) and connection state.',
+      'A machine with its temperature status (3-hour average and the readings of those 3 hours, at most 1,440: beyond that the lowest and highest of each 15 seconds), connection state, whether it is a test machine, and the slots its locker reports.',
   },
   listMachines: {
     input: type({ businessId: Id, 'archived?': 'boolean', 'filter?': text({ max: 200 }), ...Paging }),

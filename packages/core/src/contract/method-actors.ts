@@ -108,6 +108,7 @@ export const methodActors = {
   },
   bags: {
     listBags: ['support', 'pharmacy'],
+    listBagsToRemove: ['support', 'pharmacy'],
     reprocessBags: ['support'],
   },
   orders: {

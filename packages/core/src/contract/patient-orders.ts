@@ -62,8 +62,11 @@ export const PatientOrderDetails = type({
   order: PatientOrderSummary,
   /** The slot the bag is in, once loaded. */
   location: 'string | null',
-  /** The pharmacy the locker belongs to, and its address (machines have none of their own). */
-  pharmacy: type({ name: 'string', address: Address.or('null') }),
+  /**
+   * The pharmacy the locker belongs to, and its address (machines have none of their own); how to
+   * reach it: the contact number of its payment settings, and its email address (null when it has none).
+   */
+  pharmacy: type({ name: 'string', address: Address.or('null'), phone: 'string | null', email: 'string | null' }),
   pin: 'string | null',
   /** Whether the page may offer Pay by card (the pharmacy takes card payments with some scheme). */
   cardPayments: 'boolean',

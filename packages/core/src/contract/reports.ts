@@ -49,7 +49,7 @@ export const UsageOverview = type({
   to: usageCount,
   /** Orders not yet finished: waiting to be loaded (new) and in a locker (loaded). */
   liveOrders: { total: usageCount, awaitingLoad: usageCount, inMachines: usageCount },
-  /** Active machines (not archived, not test machines): slots used by loaded orders, fullest first. */
+  /** Active machines (not archived, not test machines): slots used by the bags inside, fullest first. */
   occupancy: {
     machineCount: usageCount,
     slotsTotal: usageCount,
@@ -67,6 +67,8 @@ export const UsageOverview = type({
       outOfOrderSince: type(usageCount).or('null'),
     }).array(),
   },
+  /** Bags in active machines to take out: their order cancelled, or expired (bags.listBagsToRemove). */
+  bagsToRemove: { total: usageCount, cancelled: usageCount, expired: usageCount },
   /** Patient and staff messages in the outbox not yet sent (first tries and retries). */
   messagesWaiting: { count: usageCount, oldestCreated: type(usageCount).or('null') },
 }).and(UsageStats);

@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import { Bag, NewTestMachine, TestMachine } from '../machine/machine.ts';
+import { text } from '../validation/general.ts';
 import { NextToken } from '../validation/string-limits.ts';
 import { defineArea, supportOnly } from './define.ts';
 import { MachineForm, machinesPageSize } from './machines.ts';
@@ -24,10 +25,10 @@ export const testMachines = defineArea({
       'A test machine with its current credentials, or none (credentialsNote says why) when they cannot be shown without cutting its locker off.',
   },
   list: {
-    input: type({ businessId: Id, 'nextToken?': NextToken }),
+    input: type({ businessId: Id, 'archived?': 'boolean', 'filter?': text({ max: 200 }), 'nextToken?': NextToken }),
     output: type({ testMachines: TestMachine.array(), nextToken: 'string | null' }),
     access: supportOnly,
-    summary: "A business's test machines by name, 25 a page.",
+    summary: "A business's test machines by name: active or archived, case-insensitive name prefix, 25 a page.",
   },
   update: {
     input: MachineForm.and({ id: Id }),

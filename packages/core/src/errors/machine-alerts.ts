@@ -48,6 +48,8 @@ export const machineAlerts = {
   MP_0007: { name: 'MachineOnline', level: 'info' },
   // Raised when wrong PINs at a keypad pass the keypad rule's alert count (docs/decisions/orders.md).
   MP_0008: { name: 'PinGuessing', level: 'warn' },
+  // Raised when a locker reports (StatusNotification's slotsTotal) another number of slots than its machine has.
+  MP_0009: { name: 'SlotCountMismatch', level: 'warn' },
 } as const satisfies Record<string, { name: string; level: Level }>;
 
 export type MachineAlertCode = keyof typeof machineAlerts;

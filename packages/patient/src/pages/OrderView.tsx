@@ -32,7 +32,13 @@ export function OrderView(props: {
   const owes = order.paymentRequired && order.amountDue > 0 && order.live && !order.expired;
   return (
     <Page title="Your order" headerAction={props.headerAction}>
-      {props.outcome && <Outcome outcome={props.outcome} stillToPay={owes ? order.amountDue : 0} />}
+      {props.outcome && (
+        <Outcome
+          outcome={props.outcome}
+          stillToPay={owes ? order.amountDue : 0}
+          contact={reach(props.details.pharmacy)}
+        />
+      )}
       {props.givenName && <p className="lead">Hello {props.givenName}</p>}
       <h1>Your order from {order.businessName}</h1>
       <p>
@@ -47,6 +53,7 @@ export function OrderView(props: {
           order={order}
           cardPayments={cardPayments}
           acceptedCards={acceptedCards}
+          contact={reach(props.details.pharmacy)}
           retry={props.outcome?.kind === 'declined' || props.outcome?.kind === 'failed'}
           onDeclare={props.onDeclare}
         />
@@ -93,6 +100,13 @@ function OrderDetails({ details }: { details: PatientOrderDetails }) {
           </>
         )}
       </Row>
+      {(pharmacy.phone || pharmacy.email) && (
+        <Row term="Contact">
+          {pharmacy.phone && <a href={`tel:${pharmacy.phone.replace(/[^\d+]/g, '')}`}>{pharmacy.phone}</a>}
+          {pharmacy.phone && pharmacy.email && <br />}
+          {pharmacy.email && <a href={`mailto:${pharmacy.email}`}>{pharmacy.email}</a>}
+        </Row>
+      )}
       {order.expiresAt !== null && order.live && (
         <Row term={order.expired ? 'Expired' : 'Collect by'}>{formatMoment(order.expiresAt)}</Row>
       )}
@@ -113,12 +127,23 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
+/** How to reach the pharmacy, after "Contact them": " on 0121 496 0000", " at shop@…", or nothing known. */
+function reach(pharmacy: PatientOrderDetails['pharmacy']): string {
+  if (pharmacy.phone) return ` on ${pharmacy.phone}`;
+  if (pharmacy.email) return ` at ${pharmacy.email}`;
+  return '';
+}
+
 /** One sentence on what to do (or what happened), by the order's state. */
-function sentenceOf({ order, pin }: PatientOrderDetails): string {
-  if (order.status === 'cancelled') return 'The pharmacy cancelled this order. Contact them if you have questions.';
+function sentenceOf({ order, pin, pharmacy }: PatientOrderDetails): string {
+  const contact = reach(pharmacy);
+  if (order.status === 'cancelled')
+    return `The pharmacy cancelled this order. Contact them${contact} if you have questions.`;
   if (order.status === 'collected') return 'This order has been collected.';
-  if (order.status === 'removed') return 'The pharmacy took this order out of the locker. Contact them to collect it.';
-  if (order.expired) return 'This order was not collected in time. Contact your pharmacy to arrange collection.';
+  if (order.status === 'removed')
+    return `The pharmacy took this order out of the locker. Contact them${contact} to collect it.`;
+  if (order.expired)
+    return `This order was not collected in time. Contact your pharmacy${contact} to arrange collection.`;
   if (order.status === 'new')
     return 'Your pharmacy is preparing this order. We will send you a message when it is in the locker.';
   if (order.onHold)
@@ -133,7 +158,7 @@ function sentenceOf({ order, pin }: PatientOrderDetails): string {
   return 'Your order is in the locker.';
 }
 
-function Outcome({ outcome, stillToPay }: { outcome: PaymentOutcome; stillToPay: number }) {
+function Outcome({ outcome, stillToPay, contact }: { outcome: PaymentOutcome; stillToPay: number; contact: string }) {
   switch (outcome.kind) {
     case 'paid':
       return (
@@ -169,7 +194,7 @@ function Outcome({ outcome, stillToPay }: { outcome: PaymentOutcome; stillToPay:
       return (
         <div className="notice notice--warning" role="alert">
           <p>We could not confirm your payment: {outcome.message}</p>
-          <p>If money was taken from your card, contact your pharmacy.</p>
+          <p>If money was taken from your card, contact your pharmacy{contact}.</p>
         </div>
       );
   }
@@ -222,6 +247,8 @@ function Pay(props: {
   order: PatientOrderSummary;
   cardPayments: boolean;
   acceptedCards: PatientOrderDetails['acceptedCards'];
+  /** How to reach the pharmacy (" on 0121 496 0000"), or empty. */
+  contact: string;
   retry: boolean;
   onDeclare: () => void;
 }) {
@@ -284,8 +311,8 @@ function Pay(props: {
         <p>
           This pharmacy does not take card payments here.{' '}
           {declarable
-            ? 'Declare an exemption if you do not have to pay, or contact the pharmacy to pay.'
-            : 'Contact the pharmacy to pay.'}
+            ? `Declare an exemption if you do not have to pay, or contact the pharmacy${props.contact} to pay.`
+            : `Contact the pharmacy${props.contact} to pay.`}
         </p>
       )}
     </section>

@@ -1,3 +1,3 @@
 export { bagLeft, bagLoaded } from './locker-service.ts';
-export { toBag } from './repository.ts';
-export { listBags, reprocessBags } from './service.ts';
+export { countBagsToRemove, toBag } from './repository.ts';
+export { listBags, listBagsToRemove, reprocessBags } from './service.ts';

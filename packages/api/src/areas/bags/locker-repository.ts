@@ -1,9 +1,13 @@
 import type { Database } from '@medlocker/db';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 
 /* The queries behind a locker's bag events (locker-service.ts): bags loaded into and leaving a machine. */
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** The reference of the order a bag is matched to, for the bag to carry (null: no order). */
+export const referenceOf = (orderId: string | null) =>
+  orderId === null ? null : sql<string | null>`(select reference from orders where id = ${orderId})`;
 
 /** The newest current order (new or loaded) of a business with this barcode. */
 export const currentOrderByBarcode = (db: Db, businessId: string, barcode: string) =>
@@ -50,7 +54,7 @@ export async function placeBag(
     .set({
       machine_id: place.machineId,
       location: place.location,
-      ...(place.orderId !== undefined ? { order_id: place.orderId } : {}),
+      ...(place.orderId !== undefined ? { order_id: place.orderId, reference: referenceOf(place.orderId) } : {}),
       updated: now,
     })
     .where('id', '=', bagId)
@@ -68,7 +72,7 @@ export async function insertLoadedBag(
       id: b.id,
       business_id: b.businessId,
       barcode: b.barcode,
-      reference: null,
+      reference: referenceOf(b.orderId),
       location: b.location,
       machine_id: b.machineId,
       order_id: b.orderId,

@@ -1,4 +1,10 @@
-import { type Contract, machinesPageSize, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import {
+  bagsToRemoveListMax,
+  type Contract,
+  machinesPageSize,
+  type OutputOf,
+  type ParsedInputOf,
+} from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
@@ -6,7 +12,7 @@ import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireMachine } from '../machines/index.ts';
 import { loadOrder, publishOrder, setBagOrder } from '../orders/index.ts';
 import { currentOrderByBarcode } from './locker-repository.ts';
-import { listBagRows, toBag, unmatchedBagsOfMachine } from './repository.ts';
+import { countBagsToRemove, listBagRows, listBagsToRemoveRows, toBag, unmatchedBagsOfMachine } from './repository.ts';
 
 type Bags = Contract['bags'];
 
@@ -25,6 +31,20 @@ export async function listBags(
   });
   const page = pageOf(rows, machinesPageSize, (r) => [r.id]);
   return { bags: page.items.map(toBag), nextToken: page.nextToken };
+}
+
+/** Bags to take out of the lockers: cancelled or expired orders' (docs/decisions/machines.md). */
+export async function listBagsToRemove(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: ParsedInputOf<Bags['listBagsToRemove']>,
+): Promise<OutputOf<Bags['listBagsToRemove']>> {
+  const now = deps.now();
+  const scope = { businessId: input.businessId, ...(input.machineId ? { machineId: input.machineId } : {}), now };
+  const rows = await listBagsToRemoveRows(deps.db, { ...scope, limit: bagsToRemoveListMax });
+  const { total } =
+    rows.length < bagsToRemoveListMax ? { total: rows.length } : await countBagsToRemove(deps.db, scope);
+  return { bags: rows, total };
 }
 
 export async function reprocessBags(

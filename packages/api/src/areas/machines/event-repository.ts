@@ -108,18 +108,49 @@ export async function insertMachineEvent(db: Db, e: NewMachineEventRow): Promise
 }
 
 /** What an alarm message needs of the machine's business: its name and who hears about alarms. */
-export async function findAlarmRecipients(db: Db, businessId: string) {
+/**
+ * Who a machine's alarm goes to. A real machine's: the business's staff (a notification for all of
+ * them), its keyholders' mobiles and its notification emails. A QA test machine's: only the person who
+ * added it (a notification addressed to them and an email), never the business's people; nobody when
+ * that person is unknown (added before it was recorded, or gone).
+ */
+export async function findAlarmRecipients(db: Db, machineId: string): Promise<AlarmRecipients> {
   const row = await db
-    .selectFrom('businesses')
-    .select(['name', 'keyholders_mobile_numbers', 'notification_emails'])
-    .where('id', '=', businessId)
+    .selectFrom('machines as m')
+    .innerJoin('businesses as b', 'b.id', 'm.business_id')
+    .leftJoin('users as u', 'u.id', 'm.created_by')
+    .select([
+      'b.name',
+      'b.keyholders_mobile_numbers',
+      'b.notification_emails',
+      'm.is_test',
+      'u.id as user_id',
+      'u.email',
+    ])
+    .where('m.id', '=', machineId)
     .executeTakeFirstOrThrow();
-  return {
-    name: row.name,
-    keyholdersMobileNumbers: row.keyholders_mobile_numbers,
-    notificationEmails: row.notification_emails,
-  };
+  if (!row.is_test) {
+    return {
+      name: row.name,
+      notify: 'business',
+      mobiles: row.keyholders_mobile_numbers,
+      emails: row.notification_emails,
+    };
+  }
+  if (row.user_id === null || row.email === null) return { name: row.name, notify: 'nobody', mobiles: [], emails: [] };
+  return { name: row.name, notify: { userId: row.user_id }, mobiles: [], emails: [row.email] };
 }
+
+/**
+ * The business's name, and who hears of an alarm: `business` (every member of its staff), one user
+ * (the test machine's maker) or `nobody`; the mobiles to text and the addresses to email.
+ */
+export type AlarmRecipients = {
+  name: string;
+  notify: 'business' | 'nobody' | { userId: string };
+  mobiles: string[];
+  emails: string[];
+};
 
 /** The support-edited wording of an alarm's message, if any (else core's default). */
 export async function findAlarmTemplateBody(db: Db, code: string): Promise<string | undefined> {

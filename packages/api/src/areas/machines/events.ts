@@ -13,8 +13,7 @@ import {
 import type { AppDeps } from '../../context/deps.ts';
 import { emitMachineEvent } from '../../delivery/webhooks/emit.ts';
 import { liveOf } from '../../live/live.ts';
-import { queueMessages } from '../../outbox/index.ts';
-import { insertBusinessNotification } from '../../staff-notifications/repository.ts';
+import { tellAlarm } from './alarm-delivery.ts';
 import { findAlarmRecipients, findAlarmTemplateBody, insertMachineEvent } from './event-repository.ts';
 import type { Db, MachineRecord } from './repository.ts';
 
@@ -51,7 +50,8 @@ const humanName = (name: string): string => {
 /**
  * Stores an event of a machine, inside the caller's transaction. When its code has an alarm message
  * template it also creates the staff notification and queues the alarm to the business's keyholder
- * mobiles (SMS) and notification emails in the message outbox, all in the same transaction.
+ * mobiles (SMS) and notification emails in the message outbox, all in the same transaction; a QA test
+ * machine's alarm goes to the person who added it alone (`findAlarmRecipients`).
  * A change of the machine's state or an alarm is also an integration event (delivery/webhooks/emit.ts):
  * pass the machine as it is after the change. Publish the result with {@link publishRecorded} once the
  * transaction has committed.
@@ -105,46 +105,24 @@ async function raiseAlarm(
   level: Level,
   event: MachineEvent,
   now: number,
-): Promise<Notification> {
-  const business = await findAlarmRecipients(db, machine.businessId);
+): Promise<Notification | null> {
+  const recipients = await findAlarmRecipients(db, machine.id);
   const template = await findAlarmTemplateBody(db, code);
   const average = typeof event.data?.average === 'number' ? event.data.average : undefined;
   const body = renderTemplate(template ?? defaultAlarmMessages[code], {
-    machineAndBusiness: `${machine.name} at ${business.name}`,
+    machineAndBusiness: `${machine.name} at ${recipients.name}`,
     temperature: average === undefined ? undefined : formatTemperature(average),
     supportArticle: supportArticleUrl(code),
   });
-  const title = `${humanName(machineAlerts[code].name)}: ${machine.name}`;
-  const details = { machineId: machine.id, machineName: machine.name, code, eventId: event.id };
-  const notification = await insertBusinessNotification(db, {
-    id: Bun.randomUUIDv7(),
+  return tellAlarm(db, recipients, {
     businessId: machine.businessId,
     level,
-    title,
+    title: `${humanName(machineAlerts[code].name)}: ${machine.name}`,
     body,
-    details,
+    details: { machineId: machine.id, machineName: machine.name, code, eventId: event.id },
+    templateKey: `alarm.${code}`,
     now,
   });
-  const recipients = [
-    ...business.keyholdersMobileNumbers.map((to) => ({ channel: 'sms' as const, to })),
-    ...business.notificationEmails.map((to) => ({ channel: 'email' as const, to })),
-  ];
-  await queueMessages(
-    db,
-    recipients.map((r) => ({
-      businessId: machine.businessId,
-      message: {
-        channel: r.channel,
-        recipient: r.to,
-        templateKey: `alarm.${code}`,
-        subject: r.channel === 'email' ? title : null,
-        body,
-      },
-      runAfter: now,
-    })),
-    now,
-  );
-  return notification;
 }
 
 /** Tells the consoles about a committed event (and its notification). */

@@ -18,5 +18,6 @@ export {
   requireMachine,
   updateMachine,
 } from './service.ts';
+export { noteReportedSlots } from './slots.ts';
 export { updateTemperatureStatuses } from './temperature.ts';
 export { toggleArchive, toggleOutOfOrderStatus } from './toggles.ts';

@@ -1,6 +1,5 @@
 import type { AppDeps } from '../../context/deps.ts';
-import { queueMessages } from '../../outbox/index.ts';
-import { insertBusinessNotification } from '../../staff-notifications/repository.ts';
+import { tellAlarm } from './alarm-delivery.ts';
 import { findAlarmRecipients } from './event-repository.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
 import { findMachine } from './repository.ts';
@@ -8,7 +7,8 @@ import { findMachine } from './repository.ts';
 /**
  * Tells a machine's business that someone may be guessing PINs at its keypad (the keypad rule of
  * areas/orders/keypad.ts): a PinGuessing event (MP_0008, warn: also a `machine.alarm` webhook), a
- * staff notification, and an email to the business's notification addresses. Its own transaction:
+ * staff notification, and an email to the business's notification addresses (a test machine's: to
+ * the person who added it alone). Its own transaction:
  * the wrong PIN that raised it is already recorded.
  */
 export async function alertPinGuessing(
@@ -21,10 +21,10 @@ export async function alertPinGuessing(
     const found = await findMachine(tx, machineId);
     if (!found) return undefined;
     const { machine } = found;
-    const business = await findAlarmRecipients(tx, machine.businessId);
+    const recipients = await findAlarmRecipients(tx, machine.id);
     const title = `Possible PIN guessing: ${machine.name}`;
     const body =
-      `${wrong.count} wrong PINs have been typed at ${machine.name} at ${business.name} in the last ` +
+      `${wrong.count} wrong PINs have been typed at ${machine.name} at ${recipients.name} in the last ` +
       `${wrong.windowMinutes} minutes. The keypad now makes each try wait, up to two minutes, so patients ` +
       'can still collect. If nobody at the pharmacy expects this, check the locker and its camera.';
     const event = await recordMachineEvent(tx, deps, found, {
@@ -33,23 +33,19 @@ export async function alertPinGuessing(
       data: { wrongPins: wrong.count, windowMinutes: wrong.windowMinutes },
       created: now,
     });
-    const notification = await insertBusinessNotification(tx, {
-      id: Bun.randomUUIDv7(),
-      businessId: machine.businessId,
-      level: 'warn',
-      title,
-      body,
-      details: { machineId: machine.id, machineName: machine.name, code: 'MP_0008', eventId: event.event.id },
-      now,
-    });
-    await queueMessages(
+    // The business's notification emails, not its keyholders' mobiles: nothing is broken at the locker.
+    const notification = await tellAlarm(
       tx,
-      business.notificationEmails.map((to) => ({
+      { ...recipients, mobiles: [] },
+      {
         businessId: machine.businessId,
-        message: { channel: 'email' as const, recipient: to, templateKey: 'alarm.MP_0008', subject: title, body },
-        runAfter: now,
-      })),
-      now,
+        level: 'warn',
+        title,
+        body,
+        details: { machineId: machine.id, machineName: machine.name, code: 'MP_0008', eventId: event.event.id },
+        templateKey: 'alarm.MP_0008',
+        now,
+      },
     );
     return { ...event, notification };
   });

@@ -184,7 +184,16 @@ export async function revokeCredentials(db: Db, machineId: string, now: number):
 /** A new machine, not archived, not out of order, never seen. */
 export async function insertNewMachine(
   db: Db,
-  m: { businessId: string; name: string; numberOfSlots: number; paymentsEnabled: boolean; test: boolean; now: number },
+  m: {
+    businessId: string;
+    name: string;
+    numberOfSlots: number;
+    paymentsEnabled: boolean;
+    test: boolean;
+    /** The user adding it: a test machine's alarms go to them alone. */
+    createdBy: string | null;
+    now: number;
+  },
 ): Promise<MachineRecord> {
   const row = await db
     .insertInto('machines')
@@ -195,6 +204,7 @@ export async function insertNewMachine(
       number_of_slots: m.numberOfSlots,
       payments_enabled: m.paymentsEnabled,
       is_test: m.test,
+      created_by: m.createdBy,
       archived_at: null,
       archived_by_id: null,
       archived_by_display: null,
@@ -268,4 +278,25 @@ export async function isPaired(db: Db, machineId: string): Promise<boolean> {
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * Records the number of slots the locker reports, when it changed; answers the machine after the
+ * change, or undefined when the locker said the same as before (or the machine is gone).
+ */
+export async function noteReportedSlotsRow(db: Db, machineId: string, slots: number) {
+  const row = await db
+    .updateTable('machines')
+    .set({ reported_slots: slots })
+    .where('id', '=', machineId)
+    .where((eb) => eb.or([eb('reported_slots', 'is', null), eb('reported_slots', '!=', slots)]))
+    .returningAll()
+    .executeTakeFirst();
+  return row && toMachineRecord(row);
+}
+
+/** How many slots the machine's locker last said it has (null: it never said). */
+export async function reportedSlotsOf(db: Db, machineId: string): Promise<number | null> {
+  const row = await db.selectFrom('machines').select('reported_slots').where('id', '=', machineId).executeTakeFirst();
+  return row?.reported_slots ?? null;
 }

@@ -28,6 +28,7 @@ import {
   type MachineRecord,
   nameTaken,
   patchMachine,
+  reportedSlotsOf,
 } from './repository.ts';
 
 type Machines = Contract['machines'];
@@ -67,6 +68,7 @@ export async function insertMachine(
         numberOfSlots: input.numberOfSlots,
         paymentsEnabled: input.paymentsEnabled ?? false,
         test: options.test,
+        createdBy: actor.userId,
         now,
       });
       await audit(tx, deps, actor, {
@@ -138,7 +140,7 @@ export async function createMachine(
 
 export async function getMachine(deps: AppDeps, _actor: StaffActor, input: In<'getMachine'>): Out<'getMachine'> {
   const { db, now } = deps;
-  const { machine, online, lastSeen } = await requireMachine(db, input.id);
+  const { machine, online, lastSeen, test } = await requireMachine(db, input.id);
   // The whole window the 3-hour average is judged on, thinned to a fixed number of points that keeps
   // each stretch's lowest and highest reading.
   const to = now();
@@ -149,12 +151,15 @@ export async function getMachine(deps: AppDeps, _actor: StaffActor, input: In<'g
     to,
   });
   const paired = await isPaired(db, machine.id);
+  const reportedSlots = await reportedSlotsOf(db, machine.id);
   const { temperatureStatus } = machine;
   return {
     machine: { ...machine, temperatureStatus: temperatureStatus && { ...temperatureStatus, readings } },
     online,
     lastSeen,
     paired,
+    test,
+    reportedSlots,
   };
 }
 

@@ -2,7 +2,7 @@ import { expect, it } from 'bun:test';
 import { messagesPageSize, type OutboxMessage } from '@medlocker/core';
 import { listAudit } from '../../audit/audit.ts';
 import { describeApi } from '../../testing/api.ts';
-import { asSupport, seedBusiness, testMachine, withTestAuth } from '../../testing/hub.ts';
+import { asSupport, makeReal, seedBusiness, testMachine, withTestAuth } from '../../testing/hub.ts';
 import { findMachine, type MachineRecord, recordMachineEvent } from '../machines/index.ts';
 
 const signUpForm = {
@@ -47,6 +47,7 @@ describeApi(
     it("lists the SMS and email an alarm queued to the business's keyholders, with its wording, pending", async () => {
       await seedBusiness(t.db, 'b1', { mobiles: ['+447700900123'], emails: ['alerts@pharmacy.test'], name: 'High St' });
       const m = await testMachine(t);
+      await makeReal(t, m.id);
       const machine = (await findMachine(t.db, m.id)) as MachineRecord;
       await recordMachineEvent(t.db, t.deps, machine, { code: 'EM_0003', created: t.deps.now() });
 
@@ -121,6 +122,7 @@ describeApi(
       const created = await t.call('signUps', 'create', { businessId: 'b1', signUp: signUpForm }, asSupport);
       expect(created.status).toBe(200);
       const m = await testMachine(t);
+      await makeReal(t, m.id);
       const machine = (await findMachine(t.db, m.id)) as MachineRecord;
       await recordMachineEvent(t.db, t.deps, machine, { code: 'EM_0016', created: t.deps.now() });
 

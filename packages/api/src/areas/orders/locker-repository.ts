@@ -61,8 +61,17 @@ export const waitingBag = (db: Db, businessId: string, barcode: string) =>
     .orderBy('id', 'desc')
     .executeTakeFirst();
 
+/** Matches a bag to its order; the bag carries the order's reference from then on. */
 export const setBagOrder = (db: Db, bagId: string, orderId: string, now: number) =>
-  db.updateTable('bags').set({ order_id: orderId, updated: now }).where('id', '=', bagId).execute();
+  db
+    .updateTable('bags')
+    .set({
+      order_id: orderId,
+      reference: sql<string>`(select reference from orders where id = ${orderId})`,
+      updated: now,
+    })
+    .where('id', '=', bagId)
+    .execute();
 
 export type PinOutcome = 'ok' | 'wrong' | 'expired' | 'paymentRequired' | 'lockedOut' | 'held';
 

@@ -1,6 +1,13 @@
 import { expect, it } from 'bun:test';
 import { describeApi } from '../../testing/api.ts';
-import { asSupport, lockerEvents, type TestLocker, withBootedLocker, withTestAuth } from '../../testing/hub.ts';
+import {
+  asSupport,
+  lockerEvents,
+  makeReal,
+  type TestLocker,
+  withBootedLocker,
+  withTestAuth,
+} from '../../testing/hub.ts';
 import { testPatient } from '../../testing/patients.ts';
 import { recordExpiredOrders } from './expiry.ts';
 import { keypadRule } from './keypad.ts';
@@ -118,6 +125,7 @@ describeApi(
 
     it('makes a guesser wait twice as long each time, never more than two minutes, and tells staff once', async () => {
       await withBootedLocker(t, async ({ locker, machine }) => {
+        await makeReal(t, machine.id);
         await t.db
           .updateTable('businesses')
           .set({ notification_emails: ['alerts@pharmacy.test'] })

@@ -77,10 +77,15 @@ describeApi(
       });
       const business = await t.db
         .selectFrom('businesses')
-        .select('name')
+        .select(['name', 'email'])
         .where('id', '=', businessId)
         .executeTakeFirstOrThrow();
       expect(res.body.pharmacy.name).toBe(business.name);
+      // How to reach it: the contact number of its payment settings, and its email address.
+      expect(res.body.pharmacy).toMatchObject({ phone: '0121 496 0000', email: business.email });
+      await t.call('paymentSettings', 'deletePaymentSettings', { businessId }, asSupport);
+      const noSettings = await t.call('patientOrders', 'get', { orderId }, as);
+      expect(noSettings.body.pharmacy).toMatchObject({ phone: null, email: business.email });
       const text = JSON.stringify(res.body);
       for (const secret of ['RX-', 'Family1', 'barcode', 'patientName', 'createdBy'])
         expect(text).not.toContain(secret);

@@ -122,6 +122,9 @@ export async function getPatientOrder(deps: AppDeps, actor: PatientActor, input:
             postcode: pharmacy.postcode,
           }
         : null,
+      // What the patient page gives whenever it says to contact the pharmacy (docs/decisions/checkout.md).
+      phone: payments?.contactNumber.trim() || null,
+      email: pharmacy?.email || null,
     },
     pin: pin === null ? null : formatPin(pin),
     cardPayments: acceptedCards.length > 0,

@@ -31,6 +31,7 @@ export const findPharmacy = (db: Db, businessId: string) =>
     .selectFrom('businesses')
     .select([
       'name',
+      'email',
       'address_line1 as line1',
       'address_line2 as line2',
       'address_line3 as line3',

@@ -4,7 +4,8 @@ import type { Db } from './repository.ts';
 /*
  * Usage stats' reads: each query is bounded by an index, for one business or the estate.
  * - live orders: orders_business_current_idx (0005, partial: new and loaded) counted index-only;
- * - orders in lockers by machine: orders_loaded_machine_idx (0029, partial: loaded);
+ * - orders in lockers: orders_loaded_machine_idx (0029, partial: loaded);
+ * - bags in lockers by machine, and those to take out: bags_business_machine_idx (0005, partial: in a machine);
  * - machines: the machines table (thousands of rows for the estate, never the orders);
  * - messages waiting: message_outbox_business_pending_idx (0029) or message_outbox_due_idx (0005);
  * - collections of the period: orders_business_collected_idx (0005) or orders_collected_idx (0029),
@@ -33,6 +34,23 @@ export async function loadedByMachine(
     select machine_id, count(*) as n from orders
     where status = 'loaded' ${businessFilter('business_id', businessId)}
     group by business_id, machine_id`.execute(db);
+  return rows.map((r) => ({ machineId: r.machine_id, count: Number(r.n) }));
+}
+
+/**
+ * Bags inside lockers by machine: cancelled and expired orders' too (they fill a slot until taken
+ * out) and those waiting for their order, not those staff marked collected or removed.
+ */
+export async function bagsByMachine(
+  db: Db,
+  businessId: string | null,
+): Promise<{ machineId: string | null; count: number }[]> {
+  const { rows } = await sql<{ machine_id: string; n: string | number }>`
+    select b.machine_id, count(*) as n from bags b
+    left join orders o on o.id = b.order_id
+    where b.machine_id is not null ${businessFilter('b.business_id', businessId)}
+      and (o.status is null or o.status not in ('collected', 'removed'))
+    group by b.business_id, b.machine_id`.execute(db);
   return rows.map((r) => ({ machineId: r.machine_id, count: Number(r.n) }));
 }
 

@@ -66,9 +66,30 @@ describeApi(
       return id;
     }
 
-    /** Puts an order in a locker, as the locker's BagLoaded does. */
-    const load = (id: string, machineId: string) =>
-      t.db.updateTable('orders').set({ status: 'loaded', machine_id: machineId }).where('id', '=', id).execute();
+    /** Puts an order in a locker, as the locker's BagLoaded does: the order loaded, its bag inside. */
+    const load = async (id: string, machineId: string) => {
+      const row = await t.db
+        .updateTable('orders')
+        .set({ status: 'loaded', machine_id: machineId })
+        .where('id', '=', id)
+        .returning(['business_id', 'barcode', 'reference'])
+        .executeTakeFirstOrThrow();
+      await t.db
+        .insertInto('bags')
+        .values({
+          id: Bun.randomUUIDv7(),
+          business_id: row.business_id,
+          barcode: row.barcode,
+          reference: row.reference,
+          location: 'A1',
+          machine_id: machineId,
+          order_id: id,
+          pin: null,
+          created: 1,
+          updated: 1,
+        })
+        .execute();
+    };
 
     async function collect(id: string, moment: string) {
       at(t, moment);

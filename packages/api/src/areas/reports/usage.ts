@@ -13,9 +13,11 @@ import {
 } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import { countBagsToRemove } from '../bags/index.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import {
   activeMachines,
+  bagsByMachine,
   collectingPatientAges,
   collectionsByHour,
   countLiveOrders,
@@ -90,7 +92,7 @@ function ageBucket(age: number): keyof UsageStats['ageRange'] | null {
 type Machines = Awaited<ReturnType<typeof activeMachines>>;
 type Machine = Machines[number];
 
-/** The six bounded reads: on PostgreSQL at once on the pool's connections, on PGlite (one connection) in turn. */
+/** The eight bounded reads: on PostgreSQL at once on the pool's connections, on PGlite (one connection) in turn. */
 async function readUsage(deps: AppDeps, businessId: string | null, range: { from: number; to: number }, now: number) {
   // The estate's answer comes in about the time of its slowest read (bench/reports/run.ts).
   let queue: Promise<unknown> = Promise.resolve();
@@ -101,15 +103,17 @@ async function readUsage(deps: AppDeps, businessId: string | null, range: { from
     return next;
   };
   const scoped = { businessId, ...range };
-  const [live, loaded, machines, waiting, hours, ages] = await Promise.all([
+  const [live, loaded, bags, toRemove, machines, waiting, hours, ages] = await Promise.all([
     read(() => countLiveOrders(deps.db, businessId)),
     read(() => loadedByMachine(deps.db, businessId)),
+    read(() => bagsByMachine(deps.db, businessId)),
+    read(() => countBagsToRemove(deps.db, { businessId, now })),
     read(() => activeMachines(deps.db, businessId)),
     read(() => messagesWaiting(deps.db, businessId)),
     read(() => collectionsByHour(deps.db, scoped)),
     read(() => collectingPatientAges(deps.db, { ...scoped, onDay: londonIsoDate(now) })),
   ]);
-  return { live, loaded, machines, waiting, hours, ages };
+  return { live, loaded, bags, toRemove, machines, waiting, hours, ages };
 }
 
 const ident = (m: Machine) => ({
@@ -121,9 +125,9 @@ const ident = (m: Machine) => ({
 const byName = (a: Machine, b: Machine) =>
   a.businessName.localeCompare(b.businessName) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id);
 
-/** The lockers fullest first, and those offline or out of order (out of order first). */
-function lockers(machines: Machines, loaded: { machineId: string | null; count: number }[]) {
-  const used = new Map(loaded.map((r) => [r.machineId, r.count]));
+/** The lockers fullest first (by the bags inside), and those offline or out of order (out of order first). */
+function lockers(machines: Machines, bags: { machineId: string | null; count: number }[]) {
+  const used = new Map(bags.map((r) => [r.machineId, r.count]));
   const occupancy = machines
     .map((m) => ({ m, slotsUsed: used.get(m.id) ?? 0 }))
     .sort((a, b) => b.slotsUsed / b.m.numberOfSlots - a.slotsUsed / a.m.numberOfSlots || byName(a.m, b.m));
@@ -206,14 +210,21 @@ export async function getUsageStats(
   if (businessId !== null) await requireBusiness(deps.db, businessId);
   const now = deps.now();
   const period = usagePeriod(now, businessId === null);
-  const { live, loaded, machines, waiting, hours, ages } = await readUsage(deps, businessId, period, now);
+  const { live, loaded, bags, toRemove, machines, waiting, hours, ages } = await readUsage(
+    deps,
+    businessId,
+    period,
+    now,
+  );
   const inMachines = loaded.reduce((sum, r) => sum + r.count, 0);
   return {
     businessId,
     from: period.from,
     to: period.to,
     liveOrders: { total: live, awaitingLoad: Math.max(0, live - inMachines), inMachines },
-    ...lockers(machines, loaded),
+    // A slot is used while a bag is in it, whatever became of its order.
+    ...lockers(machines, bags),
+    bagsToRemove: { ...toRemove, expired: toRemove.total - toRemove.cancelled },
     messagesWaiting: waiting,
     ageRange: ageRangeOf(ages),
     ...collectionTimes(hours, period.months),

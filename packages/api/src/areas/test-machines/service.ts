@@ -101,8 +101,9 @@ export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): O
 export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
   const page = await pageMachines(deps, {
     businessId: input.businessId,
-    archived: false,
+    archived: input.archived ?? false,
     test: true,
+    ...(input.filter ? { filter: input.filter } : {}),
     ...(input.nextToken ? { nextToken: input.nextToken } : {}),
   });
   const testMachines: TestMachine[] = [];

@@ -5,6 +5,7 @@ import {
   eventually,
   listen,
   seedBusiness,
+  seedSupportUser,
   TestLocker,
   testMachine,
   withTestAuth,
@@ -66,6 +67,8 @@ describeApi(
     it('pushes a machine’s events only to consoles watching its business or the fleet, and a test machine’s not to the fleet', async () => {
       await seedBusiness(t.db, 'b1');
       await seedBusiness(t.db, 'b2');
+      // The test machine's maker, whom its alarms notify.
+      await seedSupportUser(t.db);
       const m = await testMachine(t, 'b1');
       const hub = listen(t);
       try {
@@ -112,6 +115,7 @@ describeApi(
 
     it('a console subscribed to notifications hears every alarm’s notification, of a test machine too, and nothing else', async () => {
       await seedBusiness(t.db, 'b1');
+      await seedSupportUser(t.db);
       const m = await testMachine(t, 'b1');
       const hub = listen(t);
       try {

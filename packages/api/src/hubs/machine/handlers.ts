@@ -7,7 +7,7 @@ import {
   machineAlerts,
 } from '@medlocker/core';
 import { bagLeft, bagLoaded } from '../../areas/bags/index.ts';
-import { insertStatus, recordMachineEvent } from '../../areas/machines/index.ts';
+import { insertStatus, noteReportedSlots, recordMachineEvent } from '../../areas/machines/index.ts';
 import { collectOrder, loadOrder, removeOrder, verifyPin } from '../../areas/orders/index.ts';
 import { liveOf } from '../../live/live.ts';
 import { CallError } from './call-error.ts';
@@ -40,6 +40,8 @@ export const lockerHandlers = {
   StatusNotification: async (s, p, { now }) => {
     const created = p.created ?? now;
     const statusId = await insertStatus(s.deps.db, s.who, p.observations, created);
+    // A locker with another number of slots than its machine is flagged (MP_0009, the machine page).
+    await noteReportedSlots(s.deps, s.who.machineId, p.observations, created);
     liveOf(s.deps).publish({
       businessId: s.who.businessId,
       machineId: s.who.machineId,

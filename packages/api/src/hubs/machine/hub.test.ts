@@ -8,7 +8,9 @@ import {
   eventually,
   fastHub,
   listen,
+  makeReal,
   seedBusiness,
+  seedSupportUser,
   TestLocker,
   testMachine,
   withBootedLocker,
@@ -342,6 +344,7 @@ describeApi(
     it('turns an alarm into a staff notification and queued SMS and email to keyholders', async () => {
       await seedBusiness(t.db, 'b1', { mobiles: ['+447700900123'], emails: ['alerts@pharmacy.test'], name: 'High St' });
       const m = await testMachine(t);
+      await makeReal(t, m.id);
       const hub = listen(t);
       try {
         const locker = await TestLocker.connect(hub.url, m.token);
@@ -364,6 +367,37 @@ describeApi(
         // A code without an alarm template is stored but notifies nobody.
         await locker.call('MachineEvent', { eventId: 'a2', seq: 2, created: t.deps.now(), code: 'EM_0017' });
         expect(await t.db.selectFrom('notifications').selectAll().execute()).toHaveLength(1);
+        locker.close();
+      } finally {
+        hub.stop();
+      }
+    });
+
+    it("tells only its maker of a test machine's alarms, never the business's keyholders or addresses", async () => {
+      await seedBusiness(t.db, 'b1', { mobiles: ['+447700900123'], emails: ['alerts@pharmacy.test'], name: 'High St' });
+      await seedSupportUser(t.db);
+      const m = await testMachine(t);
+      const hub = listen(t);
+      try {
+        const locker = await TestLocker.connect(hub.url, m.token);
+        await locker.boot();
+        await locker.call('MachineEvent', { eventId: 'a1', seq: 1, created: t.deps.now(), code: 'EM_0016' });
+        const outbox = await t.db
+          .selectFrom('message_outbox')
+          .select(['channel', 'recipient', 'template_key'])
+          .execute();
+        expect(outbox).toEqual([{ channel: 'email', recipient: 'sam@medlocker.test', template_key: 'alarm.EM_0016' }]);
+        const notifications = await t.db.selectFrom('notifications').select(['user_id', 'title']).execute();
+        expect(notifications).toEqual([{ user_id: 'u-support', title: 'Alarm triggered: Locker 1' }]);
+        // Its maker gone (or never recorded): the alarm is on its Events tab, and nobody is told.
+        await t.db.deleteFrom('notifications').execute();
+        await t.db.deleteFrom('message_outbox').execute();
+        await t.db.updateTable('machines').set({ created_by: null }).execute();
+        await locker.call('MachineEvent', { eventId: 'a2', seq: 2, created: t.deps.now(), code: 'EM_0003' });
+        expect(await t.db.selectFrom('message_outbox').selectAll().execute()).toEqual([]);
+        expect(await t.db.selectFrom('notifications').selectAll().execute()).toEqual([]);
+        const codes = await t.db.selectFrom('machine_events').select('code').where('machine_id', '=', m.id).execute();
+        expect(codes.map((c) => c.code)).toEqual(expect.arrayContaining(['EM_0016', 'EM_0003']));
         locker.close();
       } finally {
         hub.stop();

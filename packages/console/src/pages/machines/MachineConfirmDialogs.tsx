@@ -1,7 +1,11 @@
-import type { Machine } from '@medlocker/core';
+import type { Machine, PaymentClientSettings } from '@medlocker/core';
 import type { ReactNode } from 'react';
 import { rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { businessSectionPaths } from '../../paths.ts';
+import { Banner } from '../../ui/Banner.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { Link } from '../../ui/Link.tsx';
 
 /** The machine page's actions that ask first. */
 export type Confirm = 'archive' | 'payments' | 'outOfOrder' | null;
@@ -12,6 +16,7 @@ export type Confirm = 'archive' | 'payments' | 'outOfOrder' | null;
  */
 export function MachineConfirmDialogs({
   machine,
+  test = false,
   confirm,
   pending,
   error,
@@ -19,6 +24,8 @@ export function MachineConfirmDialogs({
   run,
 }: {
   machine: Machine;
+  /** A QA test machine: changed through testMachines.update. */
+  test?: boolean;
   confirm: Confirm;
   pending: boolean;
   error: ReactNode;
@@ -29,7 +36,7 @@ export function MachineConfirmDialogs({
   return (
     <>
       <ArchiveDialog machine={machine} common={common} isOpen={confirm === 'archive'} run={run} />
-      <PaymentsDialog machine={machine} common={common} isOpen={confirm === 'payments'} run={run} />
+      <PaymentsDialog machine={machine} test={test} common={common} isOpen={confirm === 'payments'} run={run} />
       <OutOfOrderDialog machine={machine} common={common} isOpen={confirm === 'outOfOrder'} run={run} />
     </>
   );
@@ -69,37 +76,63 @@ function ArchiveDialog({ machine, common, isOpen, run }: DialogProps) {
   );
 }
 
-/** Turn card payments on or off at the locker. */
-function PaymentsDialog({ machine, common, isOpen, run }: DialogProps) {
+/**
+ * Turn card payments on or off at the locker. Turning them on for a business without a card provider
+ * (no Judopay settings accepting a card) warns first: its patients could only be told to contact it.
+ */
+function PaymentsDialog({ machine, test, common, isOpen, run }: DialogProps & { test: boolean }) {
+  const enabling = !machine.paymentsEnabled;
+  const input = {
+    id: machine.id,
+    name: machine.name,
+    numberOfSlots: machine.numberOfSlots,
+    paymentsEnabled: enabling,
+  };
   return (
     <ConfirmDialog
       {...common}
-      title={machine.paymentsEnabled ? 'Disable payments?' : 'Enable payments?'}
+      title={enabling ? 'Enable payments?' : 'Disable payments?'}
       isOpen={isOpen}
       cancelLabel="Cancel"
-      confirmLabel={machine.paymentsEnabled ? 'Disable payments' : 'Enable payments'}
+      confirmLabel={enabling ? 'Enable payments' : 'Disable payments'}
       tone="primary"
       onConfirm={() =>
         void run(
-          () =>
-            rpc('machines', 'updateMachine', {
-              id: machine.id,
-              name: machine.name,
-              numberOfSlots: machine.numberOfSlots,
-              paymentsEnabled: !machine.paymentsEnabled,
-            }),
-          machine.paymentsEnabled ? 'Payments disabled.' : 'Payments enabled.',
+          () => (test ? rpc('testMachines', 'update', input) : rpc('machines', 'updateMachine', input)),
+          enabling ? 'Payments enabled.' : 'Payments disabled.',
         )
       }
     >
       <p>
-        {machine.paymentsEnabled
-          ? 'Patients will no longer be asked to pay at this machine.'
-          : 'Patients will be asked to pay their charges at this machine.'}
+        {enabling
+          ? 'Patients will be asked to pay their charges at this machine.'
+          : 'Patients will no longer be asked to pay at this machine.'}
       </p>
+      {enabling && isOpen && <NoCardProviderWarning businessId={machine.businessId} />}
     </ConfirmDialog>
   );
 }
+
+/** A warning when the business takes no card payments (paymentSettings.getPaymentClientSettings). */
+function NoCardProviderWarning({ businessId }: { businessId: string }) {
+  const query = useQuery(
+    (signal) => rpc('paymentSettings', 'getPaymentClientSettings', { businessId }, { signal }),
+    ['paymentSettings', 'getPaymentClientSettings', businessId],
+  );
+  const settings = query.data?.settings;
+  if (!query.data || takesCards(settings ?? null)) return null;
+  return (
+    <Banner tone="warning" title="This business has no card provider">
+      Without card payment settings patients cannot pay by card: they will only be told to contact the pharmacy
+      {settings?.contactNumber ? ` on ${settings.contactNumber}` : ''}. Set up card payments in the business's{' '}
+      <Link href={`${businessSectionPaths(businessId).settings}/payment`}>payment settings</Link> first.
+    </Banner>
+  );
+}
+
+/** The patient page's rule: Judopay with an id and at least one card scheme shown. */
+const takesCards = (s: PaymentClientSettings | null) =>
+  s !== null && s.provider === 'judo' && !!s.judoId && (s.showVisa || s.showMastercard || s.showAmex);
 
 /** Take the machine out of order, or back in. */
 function OutOfOrderDialog({ machine, common, isOpen, run }: DialogProps) {

@@ -17,6 +17,7 @@ import { Switch } from '../../ui/Switch.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { useAction } from '../../ui/use-action.ts';
 import { type Confirm, MachineConfirmDialogs } from './MachineConfirmDialogs.tsx';
+import { MachineNotices } from './MachineNotices.tsx';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
 import { MachineContents, MachineEvents, MachineStatusReports } from './MachineTabs.tsx';
 import { PairDialog } from './PairDialog.tsx';
@@ -68,11 +69,14 @@ function MachinePage({ businessId, data, reload }: { businessId: string; data: M
     <Section
       title={machine.name}
       lead={
-        <ConnectionBadge
-          online={data.online}
-          outOfOrder={machine.outOfOrderStatus !== null}
-          archived={archived !== null}
-        />
+        <>
+          <ConnectionBadge
+            online={data.online}
+            outOfOrder={machine.outOfOrderStatus !== null}
+            archived={archived !== null}
+          />
+          {data.test && <span className="badge badge--info">Test machine</span>}
+        </>
       }
       actions={
         <MachineActions
@@ -86,6 +90,7 @@ function MachinePage({ businessId, data, reload }: { businessId: string; data: M
       {archived && <ArchivedBanner archived={archived} />}
       {(message ?? notice) && <Banner tone="success">{message ?? notice}</Banner>}
       {actionError && !confirm && <Banner tone="error">{actionError}</Banner>}
+      <MachineNotices businessId={businessId} data={data} />
       <MachineFacts data={data} />
       <MachineSwitches machine={machine} isDisabled={archived !== null || pending} onAsk={ask} />
       <MachineTabsOf businessId={businessId} machine={machine} />
@@ -103,6 +108,7 @@ function MachinePage({ businessId, data, reload }: { businessId: string; data: M
       )}
       <MachineConfirmDialogs
         machine={machine}
+        test={data.test}
         confirm={confirm}
         pending={pending}
         error={actionError}

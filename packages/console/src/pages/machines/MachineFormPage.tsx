@@ -38,13 +38,24 @@ export function MachineFormPage() {
     );
   }
 
-  return <MachineFields title={title} businessId={businessId} machine={machine} />;
+  return <MachineFields title={title} businessId={businessId} machine={machine} test={existing.data?.test ?? false} />;
 }
 
 type Machine = RpcOutput<'machines', 'getMachine'>['machine'];
 
 /** Name and number of slots, checked with the server's own rules before they are sent. */
-function MachineFields({ title, businessId, machine }: { title: string; businessId: string; machine?: Machine }) {
+function MachineFields({
+  title,
+  businessId,
+  machine,
+  test,
+}: {
+  title: string;
+  businessId: string;
+  machine?: Machine;
+  /** A QA test machine: saved through testMachines.update. */
+  test: boolean;
+}) {
   const navigate = useNavigate();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string>();
@@ -67,9 +78,11 @@ function MachineFields({ title, businessId, machine }: { title: string; business
     setPending(true);
     setFormError(undefined);
     try {
-      const saved = machine
-        ? await rpc('machines', 'updateMachine', { id: machine.id, ...form })
-        : await rpc('machines', 'createMachine', { businessId, ...form });
+      const saved = !machine
+        ? await rpc('machines', 'createMachine', { businessId, ...form })
+        : test
+          ? { machine: (await rpc('testMachines', 'update', { id: machine.id, ...form })).testMachine }
+          : await rpc('machines', 'updateMachine', { id: machine.id, ...form });
       navigate(machinePaths.machine(businessId, saved.machine.id), {
         state: { notice: machine ? 'Machine saved.' : 'Machine added.' },
       });

@@ -2,23 +2,29 @@ import type { Machine } from '@medlocker/core';
 import { useParams } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { machinePaths } from '../../paths.ts';
+import { useMayCall } from '../../state/access.ts';
 import { useLiveSubscription } from '../../state/live.ts';
-import { machinesSearchAtom, machinesShowArchivedAtom } from '../../state/machines.ts';
+import { machinesSearchAtom, machinesShowArchivedAtom, machinesShowTestAtom } from '../../state/machines.ts';
 import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
 
-type Row = Machine & { online: boolean; lastSeen: number | null };
+type Row = Machine & { online?: boolean; lastSeen?: number | null };
 
 /**
  * SPEC §2 `/businesses/{businessId}/machines`: search by name, show archived (`?archived=true`), Add
  * (support staff); live online state (the hub's pushes update the cached rows, state/machines.ts).
+ * Support staff can list the business's QA test machines instead (`?test=true`), each with a link
+ * to its events (docs/decisions/machines.md).
  */
 export function MachineList() {
   const { businessId = '' } = useParams();
   const [showArchived, setShowArchived] = useUrlState('archived', machinesShowArchivedAtom, offByDefault);
+  const mayListTest = useMayCall(['testMachines', 'list']);
+  const [testWanted, setShowTest] = useUrlState('test', machinesShowTestAtom, offByDefault);
+  const showTest = mayListTest && testWanted;
   useLiveSubscription(businessId ? { businessId } : null);
 
   const columns: ListColumn<Row>[] = [
@@ -33,10 +39,30 @@ export function MachineList() {
       key: 'state',
       header: 'State',
       width: 'minmax(10rem, 1fr)',
-      render: (m) => (
-        <ConnectionBadge online={m.online} archived={m.archived !== null} outOfOrder={m.outOfOrderStatus !== null} />
-      ),
+      render: (m) =>
+        m.online === undefined ? (
+          <span className="badges">
+            <span className="badge badge--info">Test machine</span>
+            {m.archived !== null && <span className="badge badge--off">Archived</span>}
+          </span>
+        ) : (
+          <ConnectionBadge online={m.online} archived={m.archived !== null} outOfOrder={m.outOfOrderStatus !== null} />
+        ),
     },
+    ...(showTest
+      ? [
+          {
+            key: 'events',
+            header: 'Events',
+            width: '7rem',
+            render: (m: Row) => (
+              <Link href={machinePaths.machine(businessId, m.id)} aria-label={`Events of ${m.name}`}>
+                Events
+              </Link>
+            ),
+          },
+        ]
+      : []),
   ];
 
   return (
@@ -46,20 +72,51 @@ export function MachineList() {
       actions={[linkAction('Add', machinePaths.add(businessId), ['machines', 'createMachine'])]}
       search={{ atom: machinesSearchAtom, placeholder: 'Machine name' }}
       filters={
-        <Switch isSelected={showArchived} onChange={setShowArchived}>
-          Show archived
-        </Switch>
+        <>
+          <Switch isSelected={showArchived} onChange={setShowArchived}>
+            Show archived
+          </Switch>
+          {mayListTest && (
+            <Switch isSelected={showTest} onChange={setShowTest}>
+              Test machines
+            </Switch>
+          )}
+        </>
       }
-      query={{
-        key: ['machines', 'listMachines', businessId, showArchived],
-        load: async (filter, nextToken) => {
-          const page = await rpc('machines', 'listMachines', { businessId, archived: showArchived, filter, nextToken });
-          return { items: page.machines as Row[], nextToken: page.nextToken };
-        },
-      }}
-      label="Machines"
+      query={
+        showTest
+          ? {
+              key: ['testMachines', 'list', businessId, showArchived],
+              load: async (filter, nextToken) => {
+                const page = await rpc('testMachines', 'list', {
+                  businessId,
+                  archived: showArchived,
+                  filter,
+                  nextToken,
+                });
+                return { items: page.testMachines as Row[], nextToken: page.nextToken };
+              },
+            }
+          : {
+              key: ['machines', 'listMachines', businessId, showArchived],
+              load: async (filter, nextToken) => {
+                const input = { businessId, archived: showArchived, filter, nextToken };
+                const page = await rpc('machines', 'listMachines', input);
+                return { items: page.machines as Row[], nextToken: page.nextToken };
+              },
+            }
+      }
+      label={showTest ? 'Test machines' : 'Machines'}
       columns={columns}
-      emptyText={showArchived ? 'No archived machines found.' : 'No machines found.'}
+      emptyText={
+        showTest
+          ? showArchived
+            ? 'No archived test machines found.'
+            : 'No test machines found.'
+          : showArchived
+            ? 'No archived machines found.'
+            : 'No machines found.'
+      }
     />
   );
 }

@@ -8,13 +8,13 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { EmptyState, Loading, Page } from '../../ui/Page.tsx';
+import { BagsToRemove } from '../machines/BagsToRemove.tsx';
 import { UsageTiles } from '../usage/UsageTiles.tsx';
-import { ExpiredOrders } from './ExpiredOrders.tsx';
 import { MachinesGlance } from './MachinesGlance.tsx';
 
 /**
  * `/` for pharmacy users: their current business at a glance, live: its machines with
- * their state, the expired orders waiting to be taken out of the lockers, and its usage now (live
+ * their state, the bags waiting to be taken out of the lockers (cancelled or expired orders'), and its usage now (live
  * orders, occupancy per machine, machines down, messages waiting) with the usage analyses. Everything shown is an
  * api answer as it stands; nothing is totalled beyond what the answers hold.
  */
@@ -45,7 +45,7 @@ export function PharmacyDashboard() {
       ) : current ? (
         <div className="glance">
           <MachinesGlance businessId={current.id} />
-          <ExpiredOrders businessId={current.id} />
+          <BagsToRemove businessId={current.id} />
           <UsageTiles businessId={current.id} />
         </div>
       ) : isLoading ? (

@@ -31,8 +31,8 @@ export function useUsageStats(businessId: string | null): Query<UsageOverview> {
 }
 
 /**
- * The dashboards' usage tiles: live orders, slots used, machines offline or out of order, messages
- * waiting; occupancy per machine as a bar each; then the usage analyses. `businessId` null is the
+ * The dashboards' usage tiles: live orders, slots used, machines offline or out of order, bags to
+ * remove, messages waiting; occupancy per machine as a bar each; then the usage analyses. `businessId` null is the
  * estate (the support dashboard).
  */
 export function UsageTiles({ businessId }: { businessId: string | null }) {
@@ -66,6 +66,12 @@ export function UsageTiles({ businessId }: { businessId: string | null }) {
               value={usage.machinesDown.total}
               detail={`${usage.machinesDown.offline} offline, ${usage.machinesDown.outOfOrder} out of order`}
               tone={usage.machinesDown.total > 0 ? 'warn' : 'ok'}
+            />
+            <Tile
+              label="Bags to remove"
+              value={usage.bagsToRemove.total}
+              detail={`${usage.bagsToRemove.cancelled} cancelled, ${usage.bagsToRemove.expired} expired`}
+              tone={usage.bagsToRemove.total > 0 ? 'warn' : 'ok'}
             />
             <Tile
               label="Messages waiting"

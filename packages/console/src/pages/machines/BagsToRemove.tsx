@@ -1,0 +1,64 @@
+import { formatDateTime } from '@medlocker/core';
+import { rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { machinePaths, orderPaths } from '../../paths.ts';
+import { Link } from '../../ui/Link.tsx';
+import { LoadError } from '../../ui/LoadError.tsx';
+import { Loading } from '../../ui/Page.tsx';
+
+/**
+ * The bags someone has to take out of the lockers (bags.listBagsToRemove): those of cancelled orders
+ * and of orders whose collection window passed, one list with their count; of one machine (its page),
+ * or of the business's machines (the pharmacy dashboard). Order pushes make it stale
+ * (state/invalidate.ts), so it follows cancellations, collections and removals live.
+ */
+export function BagsToRemove({ businessId, machineId }: { businessId: string; machineId?: string }) {
+  const query = useQuery(
+    (signal) => rpc('bags', 'listBagsToRemove', { businessId, ...(machineId ? { machineId } : {}) }, { signal }),
+    ['bags', 'listBagsToRemove', businessId, machineId ?? null],
+  );
+  const data = query.data;
+  const titleId = `bags-to-remove-${machineId ?? businessId}`;
+  // On a machine's page it shows only when there is something to do; the dashboard always shows it.
+  if (machineId && (!data || data.total === 0) && !query.error) return null;
+  return (
+    <section aria-labelledby={titleId} className={machineId ? 'bags-to-remove' : 'fleet__section'}>
+      <h2 id={titleId} className="section-title">
+        Bags to remove{data ? ` (${data.total})` : ''}
+      </h2>
+      {query.error ? (
+        <LoadError error={query.error} onRetry={query.reload} />
+      ) : !data ? (
+        <Loading label="Loading bags to remove…" />
+      ) : data.total === 0 ? (
+        <p className="empty">No bags to remove.</p>
+      ) : (
+        <>
+          <p>Take these bags out of the locker: their orders were cancelled or not collected in time.</p>
+          <ul className="glance__list" aria-label="Bags to remove">
+            {data.bags.map((b) => (
+              <li key={b.bagId} className="glance__item">
+                <Link href={orderPaths.order(businessId, b.orderId)}>{b.reference ?? b.barcode}</Link>
+                <span>
+                  {b.reason === 'cancelled' ? 'Cancelled' : 'Expired'} {formatDateTime(b.since)}
+                </span>
+                <span className="muted">
+                  {machineId ? (
+                    `slot ${b.location ?? '—'}`
+                  ) : (
+                    <>
+                      <Link href={machinePaths.machine(businessId, b.machineId)}>{b.machineName}</Link>, slot{' '}
+                      {b.location ?? '—'}
+                    </>
+                  )}
+                  , barcode {b.barcode}
+                </span>
+              </li>
+            ))}
+            {data.total > data.bags.length && <li className="muted">and {data.total - data.bags.length} more</li>}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
