@@ -8,6 +8,7 @@ import { startJobRunner } from './job-handlers.ts';
 import { LiveHub, localTransport } from './live/live.ts';
 import { pgTransport } from './live/pg-transport.ts';
 import { announce, createLogger, type Logger } from './log/logger.ts';
+import { createLocalTexts } from './mail/local-texts.ts';
 import { createMailer, localMailboxOf } from './mail/mailer.ts';
 import { seedIfEmpty } from './seed-demo.ts';
 import { cachedAuth } from './sessions/session-cache.ts';
@@ -48,6 +49,8 @@ async function depsOf(config: Config, logger: Logger, opened: Opened): Promise<A
       live,
     ),
     mailer: createMailer(config, logger),
+    // Outside production, texts whose provider has no credentials are kept for the Mailbox page.
+    ...(config.production ? {} : { localTexts: createLocalTexts(logger) }),
     live,
     lifecycle: { draining: false },
     consoleDir: CONSOLE_DIR,

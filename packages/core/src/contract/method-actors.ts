@@ -222,6 +222,7 @@ export const methodActors = {
   },
   mailbox: {
     list: ['support'],
+    listTexts: ['support'],
   },
   notifications: {
     list: ['support', 'pharmacy'],
