@@ -41,10 +41,10 @@ export type LocalTextMessage = typeof LocalTextMessage.infer;
 export const mailbox = defineArea({
   list: {
     input: type({}),
-    output: type({ active: 'boolean', messages: MailboxMessage.array() }),
+    output: type({ active: 'boolean', mail: 'boolean', messages: MailboxMessage.array() }),
     access: supportOnly,
     summary:
-      'The messages the local mailbox caught, newest first (active false, and none, when mail goes out through SMTP).',
+      'The emails the local mailbox caught, newest first (mail false, and none, when mail goes out through SMTP). active: the Mailbox is in use at all (emails kept here, or text messages: see listTexts); false in production.',
   },
   listTexts: {
     input: type({}),

@@ -21,7 +21,7 @@ describeApi('local mailbox', (t) => {
     await t.call('auth', 'beginResetPassword', { email: 'sam@pharmacy.test', frontEnd: 'support' });
     const res = await t.call('mailbox', 'list', {}, { cookie });
     expect(res.status).toBe(200);
-    expect(res.body.active).toBe(true);
+    expect([res.body.active, res.body.mail]).toEqual([true, true]);
     expect(res.body.messages.map((m) => [m.to, m.subject])).toEqual([
       ['sam@pharmacy.test', 'Reset your MedLocker password'],
       ['rose@pharmacy.test', 'Reset your MedLocker password'],
@@ -154,12 +154,25 @@ describeApi(
 describeApi(
   'local mailbox with SMTP configured',
   (t) => {
-    it('says it is not in use, and holds nothing', async () => {
+    it('says mail is not kept, and holds none; the Mailbox is still in use for text messages', async () => {
       const { cookie } = await t.signIn({ support: true });
       await t.call('auth', 'beginResetPassword', { email: 'nobody@pharmacy.test', frontEnd: 'support' });
       const res = await t.call('mailbox', 'list', {}, { cookie });
-      expect(res.body).toEqual({ active: false, messages: [] });
+      expect(res.body).toEqual({ active: true, mail: false, messages: [] });
     });
   },
   () => ({ mailer: { send: async () => {} } }),
+);
+
+describeApi(
+  'local mailbox with SMTP and every text provider configured',
+  (t) => {
+    it('is not in use at all', async () => {
+      const { cookie } = await t.signIn({ support: true });
+      const res = await t.call('mailbox', 'list', {}, { cookie });
+      expect(res.body).toEqual({ active: false, mail: false, messages: [] });
+    });
+  },
+  // As a production process: an SMTP mailer and no local texts.
+  () => ({ mailer: { send: async () => {} }, localTexts: undefined }),
 );

@@ -32,6 +32,12 @@ const toTextMessage = (m: LocalText): LocalTextMessage => ({
 });
 
 /**
+ * The texts the local gateway kept. Production has no local gateway (a text without a provider fails)
+ * and keeps none; none are shown there even if a hand-made process kept some.
+ */
+const localTextsOf = (deps: AppDeps) => (deps.config.production ? undefined : deps.localTexts);
+
+/**
  * `POST /api/mailbox/*`: the local mailbox (mail/mailer.ts), when mail does not go out through SMTP, and
  * the texts the local gateway stood in for (mail/local-texts.ts), never in production.
  */
@@ -39,13 +45,13 @@ export const mailboxRoutes = (deps: AppDeps) =>
   rpcArea(deps, 'mailbox', {
     list: async () => {
       const mailbox = localMailboxOf(deps.mailer);
-      if (!mailbox) return { active: false, messages: [] };
-      return { active: true, messages: [...mailbox.messages].reverse().map(toMailboxMessage) };
+      // The console's menu offers the Mailbox while either half of it is in use.
+      const active = mailbox !== undefined || localTextsOf(deps) !== undefined;
+      if (!mailbox) return { active, mail: false, messages: [] };
+      return { active, mail: true, messages: [...mailbox.messages].reverse().map(toMailboxMessage) };
     },
     listTexts: async () => {
-      // Production has no local gateway (a text without a provider fails) and keeps no texts; this
-      // refuses to show any even if a hand-made process kept some.
-      const texts = deps.config.production ? undefined : deps.localTexts;
+      const texts = localTextsOf(deps);
       if (!texts) return { active: false, messages: [] };
       return { active: true, messages: [...texts.messages].reverse().map(toTextMessage) };
     },

@@ -70,9 +70,9 @@ export function Mailbox() {
           </div>
         </div>
         <QueryView query={query}>
-          {({ active, messages }) =>
-            !active ? (
-              <Banner tone="info">Mail goes out through SMTP: the local mailbox is not in use.</Banner>
+          {({ mail, messages }) =>
+            !mail ? (
+              <Banner tone="info">Emails go out through SMTP: none are kept here.</Banner>
             ) : messages.length === 0 ? (
               <p>No emails yet.</p>
             ) : (
