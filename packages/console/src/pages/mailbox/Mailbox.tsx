@@ -54,7 +54,7 @@ function Message({ message }: { message: MailboxMessage }) {
  * the local gateway stood in for (TextMessages.tsx). Support staff only.
  */
 export function Mailbox() {
-  const query = useQuery((signal) => rpc('mailbox', 'list', {}, { signal }), []);
+  const query = useQuery((signal) => rpc('mailbox', 'list', {}, { signal }), ['mailbox', 'list']);
   return (
     <Page
       title="Mailbox"

@@ -40,7 +40,7 @@ function Text({ message }: { message: LocalTextMessage }) {
  * development machine. Never in production, where the server keeps none.
  */
 export function TextMessages() {
-  const query = useQuery((signal) => rpc('mailbox', 'listTexts', {}, { signal }), []);
+  const query = useQuery((signal) => rpc('mailbox', 'listTexts', {}, { signal }), ['mailbox', 'listTexts']);
   return (
     <section className="mailbox__section" aria-labelledby="mailbox-texts">
       <div className="section-head">
