@@ -75,13 +75,24 @@ test('payment settings refuse a 7-character secret and confirm the changed field
   await page.getByRole('button', { name: 'Card payment provider' }).click();
   await page.getByRole('option', { name: 'Judopay' }).click();
   await page.getByLabel('Judo ID').fill('100200300');
-  await page.getByLabel('API token').fill('token-12345');
-  await page.getByLabel('API secret').fill('1234567');
+  await page.getByLabel('API token', { exact: true }).fill('token-12345');
+  await page.getByLabel('API secret', { exact: true }).fill('1234567');
+  // Typed hidden, as passwords are; Show reveals what was typed, to check it, and hides it again.
+  for (const name of ['API token', 'API secret']) {
+    await expect(page.getByLabel(name, { exact: true })).toHaveAttribute('type', 'password');
+  }
+  const showToken = page.getByRole('button', { name: 'Show API token' });
+  await showToken.click();
+  await expect(showToken).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByLabel('API token', { exact: true })).toHaveAttribute('type', 'text');
+  await expect(page.getByLabel('API token', { exact: true })).toHaveValue('token-12345');
+  await showToken.click();
+  await expect(page.getByLabel('API token', { exact: true })).toHaveAttribute('type', 'password');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Value must be at least 8 characters long')).toBeVisible();
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
 
-  await page.getByLabel('API secret').fill('secret-12345');
+  await page.getByLabel('API secret', { exact: true }).fill('secret-12345');
   await page.getByRole('button', { name: 'Save' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Save payment settings?' });
   for (const field of ['Contact number', 'Legal information', 'Card payment provider', 'Judo ID', 'API secret']) {
@@ -96,8 +107,8 @@ test('payment settings refuse a 7-character secret and confirm the changed field
 
   // The secret comes back masked; changing only the contact number lists only that.
   await page.reload();
-  await expect(page.getByLabel('API secret')).toHaveValue(/^\*+/);
-  await expect(page.getByLabel('API secret')).not.toHaveValue('secret-12345');
+  await expect(page.getByLabel('API secret', { exact: true })).toHaveValue(/^\*+/);
+  await expect(page.getByLabel('API secret', { exact: true })).not.toHaveValue('secret-12345');
   await page.getByLabel('Contact number').fill('0113 496 0001');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(confirm.getByRole('listitem')).toHaveText(['Contact number']);

@@ -114,6 +114,8 @@ async function startApi(index, restarted = false) {
     // failures) takes it out of rotation before it stops taking requests, so a restart loses nothing.
     SHUTDOWN_DRAIN_SECONDS: env.SHUTDOWN_DRAIN_SECONDS ?? '3',
     DEMO_FLEET: env.DEMO_FLEET ?? (index === 0 ? '1' : '0'),
+    // One local Judopay per process could not share its payments: a cluster uses a real Judopay.
+    JUDOPAY_LOCAL: env.JUDOPAY_LOCAL ?? '0',
     ...(env.CLUSTER_WORKER === '1' ? { JOBS: 'off' } : {}),
   });
   if (!(await healthy(`http://127.0.0.1:${apiPort}/healthz`, 120_000, () => alive(child) && !stopping))) {

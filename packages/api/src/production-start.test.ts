@@ -81,6 +81,10 @@ describe('the server in production', () => {
       expect(line).toMatchObject({ level: 'fatal', msg: 'invalid configuration' });
       expect(String(line?.error)).toMatch(named);
     }
+    // A local Judopay takes no real payments: asked for in production, the start is refused.
+    const judopay = run({ ...live(), JUDOPAY_LOCAL: '1' });
+    expect(judopay.status).toBe(2);
+    expect(judopay.stderr).toContain('JUDOPAY_LOCAL: a local Judopay takes no real payments');
     const http = run({ ...live(), PUBLIC_URL: 'http://localhost:8080' });
     expect(http.status).toBe(2);
     expect(http.stderr).toContain("PUBLIC_URL: 'http://localhost:8080' must be https in production");
@@ -92,6 +96,8 @@ describe('the server in production', () => {
     const lines = jsonLines(stdout);
     expect(lines.map((l) => l.msg)).toContain('first admin seeded');
     expect(lines.map((l) => l.msg)).not.toContain('demo data seeded');
+    // Card payments go to Judopay itself: no local Judopay is started, and no business is given its account.
+    expect(lines.map((l) => l.msg)).not.toContain('sandbox card payments go to the local Judopay');
     const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: 'https://lockers.example.test' },

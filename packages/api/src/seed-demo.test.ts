@@ -1,8 +1,9 @@
 import { expect, it } from 'bun:test';
 import { verifyPin } from './areas/orders/locker-service.ts';
 import { runMonthlyStats } from './areas/reports/monthly-job-repository.ts';
+import { localJudoAccount } from './payments/local-judopay.ts';
 import { seedIfEmpty } from './seed-demo.ts';
-import { describeApi } from './testing/api.ts';
+import { describeApi, type TestApi } from './testing/api.ts';
 import { asSupport, withTestAuth } from './testing/hub.ts';
 
 describeApi(
@@ -86,4 +87,36 @@ describeApi(
     });
   },
   withTestAuth,
+);
+
+/** The businesses whose payment settings hold a Judopay account, with its id. */
+const judoBusinesses = (t: TestApi) =>
+  t.db
+    .selectFrom('payment_settings as p')
+    .innerJoin('businesses as b', 'b.id', 'p.business_id')
+    .select(['b.name', 'p.judo_id', 'p.judo_sandbox'])
+    .orderBy('b.name')
+    .execute();
+
+describeApi('the demo seed with the local Judopay (outside production, no JUDOPAY_API_URL)', (t) => {
+  it("gives each demo pharmacy taking payments the local Judopay's account, in sandbox", async () => {
+    expect(t.deps.config.judopay.local).toBe(true);
+    await seedIfEmpty(t.deps);
+    expect(await judoBusinesses(t)).toEqual([
+      { name: 'Chorlton Green Chemist', judo_id: localJudoAccount.id, judo_sandbox: true },
+      { name: 'Harborne High Street Pharmacy', judo_id: localJudoAccount.id, judo_sandbox: true },
+    ]);
+  });
+});
+
+describeApi(
+  'the demo seed with a Judopay named (JUDOPAY_API_URL)',
+  (t) => {
+    it('gives no business a Judopay account', async () => {
+      await seedIfEmpty(t.deps);
+      expect(await judoBusinesses(t)).toEqual([]);
+    });
+  },
+  () => ({}),
+  { JUDOPAY_API_URL: 'https://api-sandbox.judopay.com' },
 );

@@ -1,5 +1,6 @@
 import { seedDemo, seedFirstAdmin } from '@medlocker/db';
 import { drawSealedPin } from './areas/orders/index.ts';
+import { useLocalJudopayForDemo } from './areas/payment-settings/index.ts';
 import { DEV_ADMIN_PASSWORD } from './config/config.ts';
 import type { AppDeps } from './context/deps.ts';
 import { announce } from './log/logger.ts';
@@ -28,6 +29,11 @@ export async function seedIfEmpty(
     now: deps.now(),
     orderPin: (orderId) => drawSealedPin(config.secretsKey, orderId),
   });
+  // The demo's pharmacies that take payments take them on the local Judopay, when it runs.
+  const onLocalJudopay = seeded && !config.production ? await useLocalJudopayForDemo(deps) : [];
+  if (onLocalJudopay.length > 0) {
+    logger.info('demo card payments on the local Judopay', { businesses: onLocalJudopay.join(', ') });
+  }
   const isDefault = config.seedAdminPassword === DEV_ADMIN_PASSWORD;
   if (seeded) {
     const what = config.production ? 'first admin seeded' : 'demo data seeded';

@@ -8,7 +8,9 @@ import { startJobRunner } from './job-handlers.ts';
 import { LiveHub, localTransport } from './live/live.ts';
 import { pgTransport } from './live/pg-transport.ts';
 import { announce, createLogger, type Logger } from './log/logger.ts';
+import { createLocalTexts } from './mail/local-texts.ts';
 import { createMailer, localMailboxOf } from './mail/mailer.ts';
+import { startLocalJudopay } from './payments/local-judopay.ts';
 import { seedIfEmpty } from './seed-demo.ts';
 import { cachedAuth } from './sessions/session-cache.ts';
 import { createSessionAuth } from './sessions/sessions.ts';
@@ -48,6 +50,8 @@ async function depsOf(config: Config, logger: Logger, opened: Opened): Promise<A
       live,
     ),
     mailer: createMailer(config, logger),
+    // Outside production, texts whose provider has no credentials are kept for the Mailbox page.
+    ...(config.production ? {} : { localTexts: createLocalTexts(logger) }),
     live,
     lifecycle: { draining: false },
     consoleDir: CONSOLE_DIR,
@@ -57,9 +61,17 @@ async function depsOf(config: Config, logger: Logger, opened: Opened): Promise<A
 
 /** Opens the database, migrates it, seeds it when empty, and serves. Returns a stop function. */
 export async function startServer(env: Record<string, string | undefined> = process.env) {
-  const config = loadConfig(env);
+  const loaded = loadConfig(env);
+  // Outside production (JUDOPAY_LOCAL), sandbox card payments go to a local Judopay started here.
+  const localJudopay = loaded.judopay.local && !loaded.production ? startLocalJudopay() : undefined;
+  const config: Config = localJudopay
+    ? { ...loaded, judopay: { ...loaded.judopay, apiUrl: localJudopay.url } }
+    : loaded;
   const logger = createLogger(config.logLevel);
-  const opened = await openDatabase(config, logger);
+  const opened = await openDatabase(config, logger).catch((error) => {
+    localJudopay?.stop();
+    throw error;
+  });
   const deps = await depsOf(config, logger, opened);
   const app = listenOrClose(createApp(deps).wrap(withAbsoluteUrl), config, opened.close);
   const url = `http://localhost:${app.server?.port ?? config.port}`;
@@ -71,6 +83,15 @@ export async function startServer(env: Record<string, string | undefined> = proc
       'no SMTP_URL: mail goes to the local mailbox',
       { url: `${url}/mailbox` },
       `\n  No SMTP_URL: emails (invitations, password resets) go to the local mailbox, ${url}/mailbox\n`,
+    );
+  }
+  if (localJudopay) {
+    announce(
+      logger,
+      config.production,
+      'sandbox card payments go to the local Judopay',
+      { url: localJudopay.url },
+      `\n  Card payments (sandbox): the local Judopay, ${localJudopay.url}: no card is charged (README: "Paying by card")\n`,
     );
   }
   logger.info('serving', {
@@ -100,6 +121,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
     // Jobs in hand finish, or go back to waiting, before the database closes.
     await jobs?.stop(Math.min(graceMs, JOBS_GRACE_MS));
     await deps.live?.close();
+    localJudopay?.stop();
     await opened.close();
     logger.info('stopped');
   };

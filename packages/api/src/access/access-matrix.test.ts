@@ -57,7 +57,7 @@ const clientInput = (businessId: string) => ({
 /** A valid input for every method, built from one side's rows. */
 const samples: Record<string, Record<string, (s: Side) => Record<string, unknown>>> = {
   health: { ping: () => ({ echo: 'hi' }) },
-  mailbox: { list: () => ({}) },
+  mailbox: { list: () => ({}), listTexts: () => ({}) },
   jobs: { listQueues: () => ({}), listJobs: () => ({}), retryJob: () => ({ id: 'no-such-job' }) },
   auth: {
     config: () => ({}),

@@ -47,6 +47,7 @@ const Env = type({
   'WHATSAPP_API_URL?': /^https?:\/\/.+/,
   'WHATSAPP_APP_SECRET?': 'string > 0',
   'WHATSAPP_VERIFY_TOKEN?': 'string >= 16',
+  'JUDOPAY_LOCAL?': "'0' | '1'",
   'JUDOPAY_API_URL?': /^https?:\/\/.+/,
   'JUDOPAY_LIVE_API_URL?': /^https?:\/\/.+/,
   'JUDOPAY_WEBHOOK_USER?': 'string > 0',

@@ -59,6 +59,7 @@ describe('configuration', () => {
 
   it('reads Judopay’s addresses (sandbox and live by default) and its webhook credential, both parts or none', () => {
     expect(loadConfig({}).judopay).toEqual({
+      local: true,
       apiUrl: 'https://api-sandbox.judopay.com',
       liveApiUrl: 'https://api.judopay.com',
       webhook: undefined,
@@ -70,6 +71,7 @@ describe('configuration', () => {
       JUDOPAY_WEBHOOK_PASSWORD: 'long-enough',
     }).judopay;
     expect(set).toEqual({
+      local: false,
       apiUrl: 'http://127.0.0.1:4100',
       liveApiUrl: 'http://127.0.0.1:4101',
       webhook: { user: 'judo', password: 'long-enough' },
@@ -78,6 +80,19 @@ describe('configuration', () => {
       /JUDOPAY_WEBHOOK_USER, JUDOPAY_WEBHOOK_PASSWORD/,
     );
     expect(() => loadConfig({ JUDOPAY_API_URL: 'api.judopay.com' })).toThrow(/JUDOPAY_API_URL/);
+  });
+
+  it('serves sandbox payments from a local Judopay outside production unless told otherwise, never in production', () => {
+    expect(loadConfig({}).judopay.local).toBe(true);
+    expect(loadConfig({ JUDOPAY_LOCAL: '0' }).judopay.local).toBe(false);
+    // A Judopay named by the operator is used, unless the local one is asked for as well.
+    expect(loadConfig({ JUDOPAY_API_URL: 'https://api-sandbox.judopay.com' }).judopay.local).toBe(false);
+    expect(loadConfig({ JUDOPAY_API_URL: 'http://127.0.0.1:4100', JUDOPAY_LOCAL: '1' }).judopay.local).toBe(true);
+    expect(() => loadConfig({ JUDOPAY_LOCAL: 'yes' })).toThrow(/JUDOPAY_LOCAL/);
+    expect(loadConfig(live).judopay.local).toBe(false);
+    expect(() => loadConfig({ ...live, JUDOPAY_LOCAL: '1' })).toThrow(
+      /JUDOPAY_LOCAL: a local Judopay takes no real payments and is for development only/,
+    );
   });
 
   it('reads TRUST_PROXY as addresses, ranges and named ranges, refusing what is none of these', () => {

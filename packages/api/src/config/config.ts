@@ -109,6 +109,13 @@ export type Config = {
  * (JUDOPAY_LIVE_API_URL, Judopay's live API by default); tests point both at a local server.
  */
 export type JudopayConfig = {
+  /**
+   * Outside production only: the server starts a local Judopay (payments/fake-judopay.ts, its API and
+   * hosted payment page) and serves sandbox businesses from it instead of `apiUrl`; the demo's
+   * businesses are seeded with its account (JUDOPAY_LOCAL, on by default where JUDOPAY_API_URL is
+   * unset). Never in production: JUDOPAY_LOCAL=1 there is refused.
+   */
+  local: boolean;
   apiUrl: string;
   liveApiUrl: string;
   /** The Basic credential Judopay's portal shows for webhooks; unset, `/hooks/judopay` answers 404. */
@@ -214,6 +221,11 @@ function refuseUnsafeProduction(env: Env): void {
       problems.push(`  PUBLIC_URL: '${url}' must be https in production (patients open these links on their phones)`);
     }
   }
+  if (env.JUDOPAY_LOCAL === '1') {
+    problems.push(
+      '  JUDOPAY_LOCAL: a local Judopay takes no real payments and is for development only: unset it in production',
+    );
+  }
   if (env.SECRETS_KEY && isDevSecretsKey(env.SECRETS_KEY)) {
     problems.push(
       '  SECRETS_KEY: is the development key: set 32 random bytes in base64 of your own (openssl rand -base64 32)',
@@ -287,6 +299,7 @@ function judopayOf(env: Env): Config['judopay'] {
     );
   }
   return {
+    local: env.NODE_ENV !== 'production' && (env.JUDOPAY_LOCAL ?? (env.JUDOPAY_API_URL ? '0' : '1')) === '1',
     apiUrl: base(env.JUDOPAY_API_URL, 'https://api-sandbox.judopay.com'),
     liveApiUrl: base(env.JUDOPAY_LIVE_API_URL, 'https://api.judopay.com'),
     webhook:

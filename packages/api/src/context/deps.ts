@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config/config.ts';
 import type { LiveHub } from '../live/live.ts';
 import type { Logger } from '../log/logger.ts';
+import type { LocalTexts } from '../mail/local-texts.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { AuthPort } from './actor.ts';
 
@@ -19,6 +20,11 @@ export type AppDeps = {
   auth: AuthPort;
   /** Sends the password-reset and invitation emails. */
   mailer: Mailer;
+  /**
+   * The SMS and WhatsApp messages the local gateway stood in for (mail/local-texts.ts), read on the
+   * console's Mailbox page. Absent in production, and where nobody reads them: the local gateway keeps nothing.
+   */
+  localTexts?: LocalTexts;
   /**
    * Live pushes to consoles and commands to connected lockers (live/live.ts). Absent: one in-process hub
    * per app (`liveOf(deps)`); server.ts gives a PostgreSQL LISTEN/NOTIFY one so several processes share it.

@@ -1,3 +1,4 @@
+export { createLocalTexts, type LocalText, type LocalTexts } from './local-texts.ts';
 export { type CaughtMail, type MailCatcher, startMailCatcher } from './mail-catcher.ts';
 export {
   createMailer,

@@ -20,6 +20,7 @@ const page = (
 ) => `<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>Judopay (local)</title></head><body>
 <main><h1>Pay £${payment.amount.toFixed(2)}</h1>
+<p>A local Judopay for development and tests: no card is charged. Choose a test card, then Pay (or Decline, Error, Cancel).</p>
 <form method="post" action="/v2/pay">
 <input type="hidden" name="reference" value="${payment.reference}">
 <label>Card <select name="card">

@@ -1,4 +1,4 @@
-import { AppError, patientAuthPolicy } from '@medlocker/core';
+import { AppError, greetingName, patientAuthPolicy } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
 import {
@@ -93,7 +93,7 @@ export async function patientPrincipalOf(
     sessionId: row.id,
     patientId: row.patientId,
     businessId: row.businessId,
-    givenName: row.givenName || row.fullName,
+    givenName: greetingName(row.givenName, row.fullName),
     expires,
     idleExpires,
   };

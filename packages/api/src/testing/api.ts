@@ -5,6 +5,7 @@ import { createApp } from '../app.ts';
 import { type Config, loadConfig } from '../config/config.ts';
 import type { AppDeps } from '../context/deps.ts';
 import { silentLogger } from '../log/logger.ts';
+import { createLocalTexts } from '../mail/local-texts.ts';
 import { createMemoryMailer } from '../mail/mailer.ts';
 import { createSessionAuth } from '../sessions/sessions.ts';
 import { createTestUser, type SignedIn, signInTestUser, type TestUser, type TestUserOptions } from './sessions.ts';
@@ -80,6 +81,8 @@ export function describeApi(
           // The real session auth and an in-memory mailer; override either (e.g. a mail catcher).
           auth: createSessionAuth(() => db.db),
           mailer: createMemoryMailer(),
+          // The local gateway's texts, as a development server keeps them (never in production).
+          ...(config.production ? {} : { localTexts: createLocalTexts() }),
         };
         const deps = { ...base, ...overrides(base) };
         built = { app: createApp(deps), deps };

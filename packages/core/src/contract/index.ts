@@ -81,7 +81,7 @@ export {
   MonthlyTotals,
 } from './group-reports.ts';
 export { JobInfo, JobQueue, JobState, jobsPageSize } from './jobs.ts';
-export { MailboxAttachment, MailboxMessage } from './mailbox.ts';
+export { LocalTextMessage, MailboxAttachment, MailboxMessage } from './mailbox.ts';
 export { NotificationListItem, notificationsPageSize } from './notifications.ts';
 export {
   collectionRecordsMaxAll,

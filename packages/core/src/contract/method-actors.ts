@@ -223,6 +223,7 @@ export const methodActors = {
   },
   mailbox: {
     list: ['support'],
+    listTexts: ['support'],
   },
   notifications: {
     list: ['support', 'pharmacy'],

@@ -73,3 +73,14 @@ export const ContactVerification = type({
   emailCode: 'string | null',
 });
 export type ContactVerification = typeof ContactVerification.infer;
+
+/**
+ * The name the patient page greets a patient by ("Hello Mia"): their given name, or, for a patient
+ * stored with a full name only (the console's one Name field, an import's Name column), its first word,
+ * so every patient is greeted by first name and none by their full name.
+ */
+export function greetingName(givenName: string, fullName: string): string {
+  const given = givenName.trim();
+  if (given) return given;
+  return fullName.trim().split(/\s+/)[0] ?? '';
+}

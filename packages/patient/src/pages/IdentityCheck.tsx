@@ -126,7 +126,7 @@ function DateOfBirthStep(props: StepProps & { onUseCode: (endings: string[]) => 
         />
         <FormActions submit="Continue" busy={busy} />
       </form>
-      <h2>Do not want to use your date of birth?</h2>
+      <h2>Rather not use your date of birth?</h2>
       <p>We can text a 6-digit code to the mobile number your pharmacy has for you.</p>
       <button className="button button--secondary" type="button" id="text-me" onClick={textMe} disabled={busy}>
         Text me a code instead

@@ -1,6 +1,7 @@
 import {
   AppError,
   type Contract,
+  greetingName,
   type OutputOf,
   type ParsedInputOf,
   type PatientSessionInfo,
@@ -108,7 +109,7 @@ async function startSession(
     info: {
       expires: session.expires,
       idleExpires: session.idleExpires,
-      givenName: found.givenName || found.fullName,
+      givenName: greetingName(found.givenName, found.fullName),
     },
   };
 }

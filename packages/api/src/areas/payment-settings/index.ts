@@ -1,3 +1,4 @@
+export { useLocalJudopayForDemo } from './local-judopay.ts';
 export {
   deletePaymentSettings,
   getPaymentClientSettings,

@@ -75,3 +75,30 @@ export async function deletePaymentSettingsRow(db: Db, businessId: string): Prom
   const result = await db.deleteFrom('payment_settings').where('business_id', '=', businessId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Live businesses with a live machine taking payments and no payment settings yet, with their names. */
+export async function businessesTakingPaymentsWithoutSettings(db: Db): Promise<{ id: string; name: string }[]> {
+  return db
+    .selectFrom('businesses as b')
+    .select(['b.id', 'b.name'])
+    .where('b.archived_at', 'is', null)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('machines as m')
+          .select('m.id')
+          .whereRef('m.business_id', '=', 'b.id')
+          .where('m.payments_enabled', '=', true)
+          .where('m.archived_at', 'is', null),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('payment_settings as p').select('p.business_id').whereRef('p.business_id', '=', 'b.id'),
+        ),
+      ),
+    )
+    .orderBy('b.name')
+    .execute();
+}

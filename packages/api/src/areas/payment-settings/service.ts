@@ -61,7 +61,7 @@ function opened(stored: StoredPaymentSettings, box: SecretBox): PaymentSettings 
 }
 
 /** The settings to store, the token and secret sealed. */
-function sealed(settings: PaymentSettings, box: SecretBox): StoredPaymentSettings {
+export function sealed(settings: PaymentSettings, box: SecretBox): StoredPaymentSettings {
   const { businessId, contactNumber, legalInfo, provider, judo } = settings;
   return {
     businessId,

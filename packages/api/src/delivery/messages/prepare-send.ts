@@ -143,7 +143,7 @@ function chooseGateway(
   if (deps.config.production) {
     return { kind: 'refused', message, provider, reason: `No ${provider} gateway is configured (${needs[provider]})` };
   }
-  return { provider, gateway: localGateway };
+  return { provider, gateway: localGateway(provider, deps.localTexts) };
 }
 
 /** The message's words with `${pin}` and `${portal}` filled in, or its refusal when the order has no PIN. */

@@ -5,15 +5,14 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
-
-const sentAt = (ms: number) =>
-  new Date(ms).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'Europe/London' });
+import { sentAt } from './sent-at.ts';
+import { TextMessages } from './TextMessages.tsx';
 
 function Message({ message }: { message: MailboxMessage }) {
   return (
     <article className="card mailbox__message" aria-label={`${message.subject} to ${message.to}`}>
       <header>
-        <h2 className="mailbox__subject">{message.subject}</h2>
+        <h3 className="mailbox__subject">{message.subject}</h3>
         <p className="mailbox__meta">
           To {message.to} · {sentAt(message.sentAt)}
         </p>
@@ -51,31 +50,42 @@ function Message({ message }: { message: MailboxMessage }) {
 
 /**
  * `/mailbox`: the local mailbox (like Mailpit) where mail goes when the server has no SMTP_URL, so an
- * invitation or a password reset link can be followed on a development machine. Support staff only.
+ * invitation or a password reset link can be followed on a development machine, and the text messages
+ * the local gateway stood in for (TextMessages.tsx). Support staff only.
  */
 export function Mailbox() {
-  const query = useQuery((signal) => rpc('mailbox', 'list', {}, { signal }), []);
+  const query = useQuery((signal) => rpc('mailbox', 'list', {}, { signal }), ['mailbox', 'list']);
   return (
     <Page
       title="Mailbox"
-      lead="Emails the server would have sent: it has no SMTP_URL, so they are kept here (newest first, until it restarts)."
-      actions={<Button onClick={query.reload}>Refresh</Button>}
+      lead="Messages the server would have sent but has no provider for (no SMTP_URL; no SMS or WhatsApp credentials), kept here newest first until it restarts. Never in production."
     >
-      <QueryView query={query}>
-        {({ active, messages }) =>
-          !active ? (
-            <Banner tone="info">Mail goes out through SMTP: the local mailbox is not in use.</Banner>
-          ) : messages.length === 0 ? (
-            <p>No emails yet.</p>
-          ) : (
-            <div className="mailbox">
-              {messages.map((m) => (
-                <Message key={m.id} message={m} />
-              ))}
-            </div>
-          )
-        }
-      </QueryView>
+      <section className="mailbox__section" aria-labelledby="mailbox-emails">
+        <div className="section-head">
+          <h2 className="section-title" id="mailbox-emails">
+            Emails
+          </h2>
+          <div className="page__actions">
+            <Button onClick={query.reload}>Refresh</Button>
+          </div>
+        </div>
+        <QueryView query={query}>
+          {({ mail, messages }) =>
+            !mail ? (
+              <Banner tone="info">Emails go out through SMTP: none are kept here.</Banner>
+            ) : messages.length === 0 ? (
+              <p>No emails yet.</p>
+            ) : (
+              <div className="mailbox">
+                {messages.map((m) => (
+                  <Message key={m.id} message={m} />
+                ))}
+              </div>
+            )
+          }
+        </QueryView>
+      </section>
+      <TextMessages />
     </Page>
   );
 }

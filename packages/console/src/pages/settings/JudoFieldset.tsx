@@ -1,5 +1,6 @@
 import type { JudoSettings } from '@medlocker/core';
 import { Checkbox } from '../../ui/Checkbox.tsx';
+import { SecretField } from '../../ui/SecretField.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 
@@ -25,7 +26,7 @@ export function JudoFieldset({
         isDisabled={ro}
       />
       {(['token', 'secret'] as const).map((key) => (
-        <TextField
+        <SecretField
           key={key}
           label={`API ${key}`}
           name={`judo.${key}`}
@@ -33,7 +34,6 @@ export function JudoFieldset({
           onChange={(v) => update({ [key]: v })}
           description={`At least 8 characters. A saved ${key} shows masked; leave it to keep it.`}
           isRequired
-          autoComplete="off"
           isDisabled={ro}
         />
       ))}
