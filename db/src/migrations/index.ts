@@ -37,7 +37,7 @@ import * as samlMetadata from './0038_saml_metadata.ts';
 import * as spentPatientCode from './0039_spent_patient_code.ts';
 import * as messageResends from './0040_message_resends.ts';
 import * as roleInvitations from './0041_role_invitations.ts';
-import * as machineOwnerAndReportedSlots from './0043_machine_owner_and_reported_slots.ts';
+import * as machineOwnerAndReportedSlots from './0042_machine_owner_and_reported_slots.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -82,5 +82,5 @@ export const migrations: Record<string, Migration> = {
   '0039_spent_patient_code': spentPatientCode,
   '0040_message_resends': messageResends,
   '0041_role_invitations': roleInvitations,
-  '0043_machine_owner_and_reported_slots': machineOwnerAndReportedSlots,
+  '0042_machine_owner_and_reported_slots': machineOwnerAndReportedSlots,
 };
