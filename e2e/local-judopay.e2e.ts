@@ -62,7 +62,7 @@ test('a demo patient pays by card on the local Judopay that npm start runs, and 
   // The start says where card payments go.
   expect(log).toMatch(/Card payments \(sandbox\): the local Judopay, http:\/\/127\.0\.0\.1:\d+: no card is charged/);
 
-  // Jack Jones's order at Harborne's Front Window, £9.90 to pay (README: "Paying by card").
+  // Jack Jones's order at Harborne's Front Window, £9.90 to pay (README: "Trying it out without providers").
   const login = await page.request.post(`${origin}/api/auth/login`, {
     headers: { origin },
     data: { username: admin.email, password: admin.password },
