@@ -4,7 +4,7 @@ import { useQuery } from '../api/queries.ts';
 
 /** The side menu's Mailbox entry, shown only while the server keeps mail in its local mailbox (no SMTP). */
 export function MailboxMenuEntry() {
-  const query = useQuery((signal) => rpc('mailbox', 'list', {}, { signal }), []);
+  const query = useQuery((signal) => rpc('mailbox', 'list', {}, { signal }), ['mailbox', 'list']);
   if (!query.data?.active) return null;
   return (
     <li>
