@@ -2,9 +2,9 @@ import { formatFileSize, type MailboxMessage } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { MailboxSection, MessageLinks } from './mailbox-parts.tsx';
 import { sentAt } from './sent-at.ts';
 import { TextMessages } from './TextMessages.tsx';
 
@@ -17,15 +17,7 @@ function Message({ message }: { message: MailboxMessage }) {
           To {message.to} · {sentAt(message.sentAt)}
         </p>
       </header>
-      {message.links.length > 0 && (
-        <ul className="mailbox__links" aria-label="Links in this message">
-          {message.links.map((link) => (
-            <li key={link}>
-              <a href={link}>{link}</a>
-            </li>
-          ))}
-        </ul>
-      )}
+      <MessageLinks links={message.links} />
       {message.attachments.length > 0 && (
         <ul className="mailbox__links" aria-label="Files attached">
           {message.attachments.map((a) => (
@@ -60,15 +52,7 @@ export function Mailbox() {
       title="Mailbox"
       lead="Messages the server would have sent but has no provider for (no SMTP_URL; no SMS or WhatsApp credentials), kept here newest first until it restarts. Never in production."
     >
-      <section className="mailbox__section" aria-labelledby="mailbox-emails">
-        <div className="section-head">
-          <h2 className="section-title" id="mailbox-emails">
-            Emails
-          </h2>
-          <div className="page__actions">
-            <Button onClick={query.reload}>Refresh</Button>
-          </div>
-        </div>
+      <MailboxSection id="mailbox-emails" title="Emails" refreshLabel="Refresh" onRefresh={query.reload}>
         <QueryView query={query}>
           {({ mail, messages }) =>
             !mail ? (
@@ -84,7 +68,7 @@ export function Mailbox() {
             )
           }
         </QueryView>
-      </section>
+      </MailboxSection>
       <TextMessages />
     </Page>
   );

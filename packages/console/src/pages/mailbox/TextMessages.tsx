@@ -2,8 +2,8 @@ import type { LocalTextMessage } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { MailboxSection, MessageLinks } from './mailbox-parts.tsx';
 import { sentAt } from './sent-at.ts';
 
 const channelNames = { sms: 'SMS', whatsapp: 'WhatsApp message' } as const;
@@ -21,15 +21,7 @@ function Text({ message }: { message: LocalTextMessage }) {
       <p className="mailbox__text" style={{ whiteSpace: 'pre-wrap' }}>
         {message.text}
       </p>
-      {message.links.length > 0 && (
-        <ul className="mailbox__links" aria-label="Links in this message">
-          {message.links.map((link) => (
-            <li key={link}>
-              <a href={link}>{link}</a>
-            </li>
-          ))}
-        </ul>
-      )}
+      <MessageLinks links={message.links} />
     </article>
   );
 }
@@ -42,15 +34,7 @@ function Text({ message }: { message: LocalTextMessage }) {
 export function TextMessages() {
   const query = useQuery((signal) => rpc('mailbox', 'listTexts', {}, { signal }), ['mailbox', 'listTexts']);
   return (
-    <section className="mailbox__section" aria-labelledby="mailbox-texts">
-      <div className="section-head">
-        <h2 className="section-title" id="mailbox-texts">
-          Text messages
-        </h2>
-        <div className="page__actions">
-          <Button onClick={query.reload}>Refresh texts</Button>
-        </div>
-      </div>
+    <MailboxSection id="mailbox-texts" title="Text messages" refreshLabel="Refresh texts" onRefresh={query.reload}>
       <QueryView query={query}>
         {({ active, messages }) =>
           !active ? (
@@ -66,6 +50,6 @@ export function TextMessages() {
           )
         }
       </QueryView>
-    </section>
+    </MailboxSection>
   );
 }

@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import { Button } from '../../ui/Button.tsx';
+
+/** One half of the Mailbox page (emails, texts): its heading, its own Refresh, and what it lists. */
+export function MailboxSection({
+  id,
+  title,
+  refreshLabel,
+  onRefresh,
+  children,
+}: {
+  id: string;
+  title: string;
+  refreshLabel: string;
+  onRefresh: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <section className="mailbox__section" aria-labelledby={id}>
+      <div className="section-head">
+        <h2 className="section-title" id={id}>
+          {title}
+        </h2>
+        <div className="page__actions">
+          <Button onClick={onRefresh}>{refreshLabel}</Button>
+        </div>
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** The web addresses in a message, to follow (a reset link, a patient's short link). */
+export function MessageLinks({ links }: { links: string[] }) {
+  if (links.length === 0) return null;
+  return (
+    <ul className="mailbox__links" aria-label="Links in this message">
+      {links.map((link) => (
+        <li key={link}>
+          <a href={link}>{link}</a>
+        </li>
+      ))}
+    </ul>
+  );
+}
