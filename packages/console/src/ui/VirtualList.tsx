@@ -103,15 +103,7 @@ export function VirtualList<T>({
   const template = columns.map((c) => c.width ?? '1fr').join(' ');
   const minWidth = cards ? undefined : leastWidth(columns.map((c) => c.width));
 
-  if (items.length === 0 && !hasMore) {
-    return isLoading ? (
-      <p className="empty" role="status">
-        Loading…
-      </p>
-    ) : (
-      <p className="empty">{emptyText}</p>
-    );
-  }
+  if (items.length === 0 && !hasMore) return <EmptyList isLoading={isLoading} text={emptyText} />;
 
   return (
     <div
@@ -154,6 +146,17 @@ export function VirtualList<T>({
       </div>
       {hasMore && <ShowMore shown={items.length} isLoading={isLoading} onLoadMore={onLoadMore} />}
     </div>
+  );
+}
+
+/** A list with nothing in it: loading, or its empty text. */
+function EmptyList({ isLoading, text }: { isLoading: boolean; text: string }) {
+  return isLoading ? (
+    <p className="empty" role="status">
+      Loading…
+    </p>
+  ) : (
+    <p className="empty">{text}</p>
   );
 }
 

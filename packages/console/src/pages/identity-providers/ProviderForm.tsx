@@ -1,4 +1,4 @@
-import { type IdentityProvider, validationMessages } from '@medlocker/core';
+import type { IdentityProvider } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { rpc } from '../../api/client.ts';
@@ -7,84 +7,9 @@ import { Select } from '../../ui/Select.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { ResourcePicker } from '../users/ResourcePicker.tsx';
+import { type Connection, connectionOf, emptyRequired, providerInput, type Scope } from './provider-input.ts';
 
 /* The add / edit form of an identity provider: OIDC or SAML; global, or for one business or group. */
-
-type Scope = 'global' | 'business' | 'group';
-
-/** The connection's settings as typed (the client secret is never shown: empty keeps the stored one). */
-type Connection = Record<
-  | 'issuerUrl'
-  | 'clientId'
-  | 'clientSecret'
-  | 'scopes'
-  | 'metadataUrl'
-  | 'metadataXml'
-  | 'entityId'
-  | 'emailClaim'
-  | 'emailVerifiedClaim',
-  string
->;
-
-const connectionOf = (c: IdentityProvider['configuration'] | undefined): Connection => ({
-  issuerUrl: c?.issuerUrl ?? '',
-  clientId: c?.clientId ?? '',
-  clientSecret: '',
-  scopes: c?.scopes ?? '',
-  metadataUrl: c?.metadataUrl ?? '',
-  metadataXml: c?.metadataXml ?? '',
-  entityId: c?.entityId ?? '',
-  emailClaim: c?.claims.email ?? '',
-  emailVerifiedClaim: c?.claims.emailVerified ?? '',
-});
-
-/** What create and update send: the connection's fields of the provider's kind only. */
-function providerInput(
-  name: string,
-  kind: 'OIDC' | 'SAML',
-  owner: { scope: 'business' | 'group'; id: string | null } | null,
-  c: Connection,
-) {
-  return {
-    name,
-    type: kind,
-    businessId: owner?.scope === 'business' ? owner.id : null,
-    groupId: owner?.scope === 'group' ? owner.id : null,
-    configuration:
-      kind === 'OIDC'
-        ? {
-            issuerUrl: c.issuerUrl,
-            clientId: c.clientId,
-            clientSecret: c.clientSecret,
-            scopes: c.scopes,
-            claims: { email: c.emailClaim, emailVerified: c.emailVerifiedClaim },
-          }
-        : {
-            metadataUrl: c.metadataUrl,
-            metadataXml: c.metadataXml,
-            entityId: c.entityId,
-            claims: { email: c.emailClaim },
-          },
-  };
-}
-
-/**
- * The required fields left empty, each with its message, flagged together before anything is sent:
- * the server refuses an empty name by its schema before it looks at the rest, which flagged one field
- * per try.
- */
-function emptyRequired(name: string, kind: 'OIDC' | 'SAML', c: Connection): Record<string, string> {
-  const empty: Record<string, string> = {};
-  const required = validationMessages.REQUIRED;
-  if (!name.trim()) empty.name = required;
-  if (kind === 'OIDC') {
-    if (!c.issuerUrl.trim()) empty['configuration.issuerUrl'] = required;
-    if (!c.clientId.trim()) empty['configuration.clientId'] = required;
-  } else if (!c.metadataUrl.trim() && !c.metadataXml.trim()) {
-    empty['configuration.metadataUrl'] = 'Give the metadata URL or the metadata XML';
-  }
-  return empty;
-}
 
 /** A connection field's value and setter, for a TextField. */
 type Bind = (key: keyof Connection) => { value: string; onChange: (value: string) => void };

@@ -1,4 +1,3 @@
-import { formatDate, formatDateTime } from '@medlocker/core';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { type RpcOutput, rpc } from '../../api/client.ts';
@@ -17,6 +16,7 @@ import { Switch } from '../../ui/Switch.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { useAction } from '../../ui/use-action.ts';
 import { type Confirm, MachineConfirmDialogs } from './MachineConfirmDialogs.tsx';
+import { ArchivedBanner, MachineFacts } from './MachineFacts.tsx';
 import { MachineNotices } from './MachineNotices.tsx';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
 import { MachineContents, MachineEvents, MachineStatusReports } from './MachineTabs.tsx';
@@ -158,37 +158,6 @@ function MachineActions({
   );
 }
 
-/** The machine's connection, slots, out-of-order state and payments. */
-function MachineFacts({ data }: { data: MachineAnswer }) {
-  const { machine, online, lastSeen } = data;
-  const outOfOrder = machine.outOfOrderStatus;
-  return (
-    <dl className="details">
-      <div className="details__item">
-        <dt>Connection</dt>
-        <dd>
-          {online ? 'Online' : 'Offline'}
-          {lastSeen ? ` · last seen ${formatDateTime(lastSeen)}` : data.paired ? '' : ' · not paired yet'}
-        </dd>
-      </div>
-      <div className="details__item">
-        <dt>Number of slots</dt>
-        <dd>{machine.numberOfSlots}</dd>
-      </div>
-      <div className="details__item">
-        <dt>Out of order</dt>
-        <dd>
-          {outOfOrder ? `Since ${formatDateTime(outOfOrder.at)}, by ${outOfOrder.userDisplayName}` : 'No, in order'}
-        </dd>
-      </div>
-      <div className="details__item">
-        <dt>Payments</dt>
-        <dd>{machine.paymentsEnabled ? 'Enabled' : 'Disabled'}</dd>
-      </div>
-    </dl>
-  );
-}
-
 /** Out of order and Payments enabled: each asks before it changes (MachineConfirmDialogs). */
 function MachineSwitches({
   machine,
@@ -239,14 +208,5 @@ function MachineTabsOf({ businessId, machine }: { businessId: string; machine: M
         },
       ]}
     />
-  );
-}
-
-function ArchivedBanner({ archived }: { archived: NonNullable<Machine['archived']> }) {
-  return (
-    <Banner tone="warning" title="This machine is archived">
-      Archived on {formatDate(archived.at)}
-      {archived.userDisplayName ? ` by ${archived.userDisplayName}` : ''}. It cannot be edited or paired.
-    </Banner>
   );
 }

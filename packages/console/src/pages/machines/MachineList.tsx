@@ -7,7 +7,7 @@ import { useLiveSubscription } from '../../state/live.ts';
 import { machinesSearchAtom, machinesShowArchivedAtom, machinesShowTestAtom } from '../../state/machines.ts';
 import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
+import { type ListColumn, ListPage, type ListQuery, linkAction } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
 
@@ -27,7 +27,45 @@ export function MachineList() {
   const showTest = mayListTest && testWanted;
   useLiveSubscription(businessId ? { businessId } : null);
 
-  const columns: ListColumn<Row>[] = [
+  const columns = machineColumns(businessId, showTest);
+
+  return (
+    <ListPage
+      title="Machines"
+      frame="section"
+      actions={[linkAction('Add', machinePaths.add(businessId), ['machines', 'createMachine'])]}
+      search={{ atom: machinesSearchAtom, placeholder: 'Machine name' }}
+      filters={
+        <>
+          <Switch isSelected={showArchived} onChange={setShowArchived}>
+            Show archived
+          </Switch>
+          {mayListTest && (
+            <Switch isSelected={showTest} onChange={setShowTest}>
+              Test machines
+            </Switch>
+          )}
+        </>
+      }
+      query={machinesQuery(businessId, showTest, showArchived)}
+      label={showTest ? 'Test machines' : 'Machines'}
+      columns={columns}
+      emptyText={
+        showTest
+          ? showArchived
+            ? 'No archived test machines found.'
+            : 'No test machines found.'
+          : showArchived
+            ? 'No archived machines found.'
+            : 'No machines found.'
+      }
+    />
+  );
+}
+
+/** The list's columns: name, slots, state, and for test machines a link to their events. */
+function machineColumns(businessId: string, showTest: boolean): ListColumn<Row>[] {
+  return [
     {
       key: 'name',
       header: 'Name',
@@ -64,59 +102,29 @@ export function MachineList() {
         ]
       : []),
   ];
+}
 
-  return (
-    <ListPage
-      title="Machines"
-      frame="section"
-      actions={[linkAction('Add', machinePaths.add(businessId), ['machines', 'createMachine'])]}
-      search={{ atom: machinesSearchAtom, placeholder: 'Machine name' }}
-      filters={
-        <>
-          <Switch isSelected={showArchived} onChange={setShowArchived}>
-            Show archived
-          </Switch>
-          {mayListTest && (
-            <Switch isSelected={showTest} onChange={setShowTest}>
-              Test machines
-            </Switch>
-          )}
-        </>
+/** The business's machines, or its test machines (support), active or archived, by name. */
+function machinesQuery(businessId: string, showTest: boolean, showArchived: boolean): ListQuery<Row> {
+  return showTest
+    ? {
+        key: ['testMachines', 'list', businessId, showArchived],
+        load: async (filter, nextToken) => {
+          const page = await rpc('testMachines', 'list', {
+            businessId,
+            archived: showArchived,
+            filter,
+            nextToken,
+          });
+          return { items: page.testMachines as Row[], nextToken: page.nextToken };
+        },
       }
-      query={
-        showTest
-          ? {
-              key: ['testMachines', 'list', businessId, showArchived],
-              load: async (filter, nextToken) => {
-                const page = await rpc('testMachines', 'list', {
-                  businessId,
-                  archived: showArchived,
-                  filter,
-                  nextToken,
-                });
-                return { items: page.testMachines as Row[], nextToken: page.nextToken };
-              },
-            }
-          : {
-              key: ['machines', 'listMachines', businessId, showArchived],
-              load: async (filter, nextToken) => {
-                const input = { businessId, archived: showArchived, filter, nextToken };
-                const page = await rpc('machines', 'listMachines', input);
-                return { items: page.machines as Row[], nextToken: page.nextToken };
-              },
-            }
-      }
-      label={showTest ? 'Test machines' : 'Machines'}
-      columns={columns}
-      emptyText={
-        showTest
-          ? showArchived
-            ? 'No archived test machines found.'
-            : 'No test machines found.'
-          : showArchived
-            ? 'No archived machines found.'
-            : 'No machines found.'
-      }
-    />
-  );
+    : {
+        key: ['machines', 'listMachines', businessId, showArchived],
+        load: async (filter, nextToken) => {
+          const input = { businessId, archived: showArchived, filter, nextToken };
+          const page = await rpc('machines', 'listMachines', input);
+          return { items: page.machines as Row[], nextToken: page.nextToken };
+        },
+      };
 }

@@ -1,7 +1,7 @@
 import { averagePickupMinutes, formatMinutes, formatPence, type MonthFigures } from '@medlocker/core';
 import { useMemo } from 'react';
 import { minuteSteps } from '../../ui/chart-ticks.ts';
-import { chartColours, MonthChart, type MonthSeries } from '../../ui/MonthChart.tsx';
+import { chartColours, MonthChart, type MonthChartProps, type MonthSeries } from '../../ui/MonthChart.tsx';
 
 const shortMonths = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const shortMonth = (m: { year: number; month: number }) => `${shortMonths[m.month - 1]} ${m.year}`;
@@ -49,13 +49,7 @@ export function MonthCharts({ figures }: { figures: readonly MonthFigures[] }) {
     const collected = sum(figures.map((f) => f.ordersCollected));
     const minutes = sum(figures.map((f) => f.totalPickupMinutes));
     // Each chart: its label, what it shows in words, its series and how its values read.
-    const shown: {
-      label: string;
-      summary: string;
-      series: MonthSeries[];
-      format?: (n: number) => string;
-      steps?: readonly number[];
-    }[] = [
+    const shown: Omit<MonthChartProps, 'months'>[] = [
       {
         label: 'Orders per month by outcome',
         summary: `${span}, orders by outcome in all: ${totals(outcomes)}.`,
@@ -91,15 +85,7 @@ export function MonthCharts({ figures }: { figures: readonly MonthFigures[] }) {
   return (
     <div className="chart-grid">
       {charts.shown.map((chart) => (
-        <MonthChart
-          key={chart.label}
-          label={chart.label}
-          summary={chart.summary}
-          months={charts.months}
-          series={chart.series}
-          format={chart.format}
-          steps={chart.steps}
-        />
+        <MonthChart key={chart.label} months={charts.months} {...chart} />
       ))}
     </div>
   );

@@ -19,11 +19,7 @@ const roles: Record<string, AddableRoleName> = {
 };
 
 /** What a user page passes when its 'Add role' button leads here. */
-/**
- * What the page opening this one passes: the person (Add role on a user), the resource's name, and
- * `returnTo`, the page to go back to (a business's or group's Users tab, so adding someone from there
- * does not land on the support user page with Support Users highlighted).
- */
+/** What the opening page passes: the person, the resource's name, and the page to return to (a Users tab). */
 export type AddUserRoleState = { email?: string; userId?: string; resourceName?: string; returnTo?: string } | null;
 
 /** SPEC §2/§6 `/users/add/{role}/{resource?}`: give a role to a person by email (new or existing). */
