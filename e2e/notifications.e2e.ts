@@ -5,6 +5,7 @@ import {
   createBusiness,
   createMachine,
   createUser,
+  demoBusiness,
   liveSubscribed,
   logIn,
   logInAsAdmin,
@@ -157,9 +158,7 @@ test('support staff open an alarm whole: its full text, the support article, the
 test('a pharmacy user opens their business’s notifications, the seeded out-of-order one with its machine and code, and dismisses from it', async ({
   page,
 }) => {
-  const { data } = await asAdmin<{ data: { id: string; name: string }[] }>('businesses/listBusinessesInfo', {});
-  const harborne = data.find((b) => b.name === 'Harborne High Street Pharmacy');
-  if (!harborne) throw new Error('the demo seed has no Harborne High Street Pharmacy');
+  const harborne = await demoBusiness('Harborne High Street Pharmacy');
   const user = await createUser({ role: { name: 'Business', resource: harborne.id, accessLevels: [] } });
   await logInFresh(page, user.email, user.password);
   await page.goto('/notifications');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { asAdmin, createUser, expect, logInAsAdmin, signInAsNew, test } from './harness/fixtures.ts';
+import { createUser, demoBusiness, expect, logInAsAdmin, signInAsNew, test } from './harness/fixtures.ts';
 
 /**
  * No console page scrolls sideways at a laptop's 1366×768 or a phone's 390×844, for support staff
@@ -101,10 +101,7 @@ async function visitAll(page: Page): Promise<{ visited: string[]; problems: stri
 
 /** The demo's Harborne High Street Pharmacy: orders, machines, patients and a group. */
 async function harborne(): Promise<string> {
-  const { data } = await asAdmin<{ data: { id: string; name: string }[] }>('businesses/listBusinessesInfo', {});
-  const found = data.find((b) => b.name === 'Harborne High Street Pharmacy');
-  if (!found) throw new Error('the demo seed has no Harborne High Street Pharmacy');
-  return found.id;
+  return (await demoBusiness('Harborne High Street Pharmacy')).id;
 }
 
 for (const size of sizes) {

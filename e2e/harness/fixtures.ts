@@ -246,6 +246,19 @@ export async function firstBusiness(): Promise<{ id: string; name: string }> {
   }
 }
 
+/**
+ * A business of the demo seed, found by its name (a prefix search, so the businesses other specs made
+ * before, which sort ahead of it, do not push it off the first page).
+ */
+export async function demoBusiness(name: string): Promise<{ id: string; name: string }> {
+  const { data } = await asAdmin<{ data: { id: string; name: string }[] }>('businesses/listBusinessesInfo', {
+    filter: name,
+  });
+  const found = data.find((b) => b.name === name);
+  if (!found) throw new Error(`the demo seed has no ${name}`);
+  return found;
+}
+
 /** Logs in through the two-step form, starting wherever the page is (or at /auth/login). */
 /**
  * Resolves once the page's live socket (`/ws`) has confirmed a subscription. Call it before the
