@@ -47,14 +47,20 @@ describeApi(
         let before = await statuses();
         expect((await send('resetLocker', { type: 'Soft' })).body.status).toBe('Accepted');
         expect(sim.view().lastEvent).toBe('reset (Soft): restarting');
-        await eventually(() => sim.view().lastEvent.startsWith('online'), 5000);
+        await eventually(() => sim.view().lastEvent === 'booted after a Soft reset', 5000);
         // Booted again: it reports its status again, as after every boot.
         await eventually(async () => (await statuses()) > before, 5000);
         before = await statuses();
         expect((await send('resetLocker', { type: 'Hard' })).body.status).toBe('Accepted');
         expect(sim.view().lastEvent).toBe('reset (Hard): restarting');
-        await eventually(() => sim.view().lastEvent.startsWith('online'), 5000);
+        await eventually(() => sim.view().lastEvent === 'booted after a Hard reset', 5000);
         await eventually(async () => (await statuses()) > before, 5000);
+        const booted = t.db.selectFrom('machine_events').select('message').where('code', '=', 'EM_0019');
+        await eventually(async () => (await booted.execute()).length === 2, 5000);
+        expect((await booted.orderBy('created').execute()).map((e) => e.message)).toEqual([
+          'Booted after a Soft reset',
+          'Booted after a Hard reset',
+        ]);
       } finally {
         sim.stop();
         hub.stop();

@@ -43,6 +43,8 @@ export type LinkHost = {
   canConnect(): boolean;
   /** What StatusNotification reports. */
   observations(): Record<string, unknown>;
+  /** Booted again after the hub's Reset: a locker reports it (EM_0019 MachineBootingUp). */
+  restarted(type: string): void;
 };
 
 const wsUrl = (api: string) => `${api.replace(/^http/, 'ws')}/machine`;
@@ -61,6 +63,8 @@ export class HubLink {
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   /** HeartbeatInterval set by ChangeConfiguration: used instead of the hub's. */
   private heartbeatSeconds: number | null = null;
+  /** The Reset being carried out (Soft or Hard), until the locker has booted again. */
+  private resetting: string | null = null;
   private wake: (() => void) | undefined;
   /** Waits in progress that stop() cuts short. */
   private readonly sleepers = new Set<() => void>();
@@ -300,6 +304,8 @@ export class HubLink {
     const every = this.heartbeatSeconds ?? result.heartbeatInterval;
     this.heartbeat = setInterval(() => void this.call('Heartbeat', {}), every * 1000);
     await this.call('StatusNotification', { observations: host.observations() });
+    if (this.resetting) host.restarted(this.resetting);
+    this.resetting = null;
     void this.pump();
   }
 
@@ -349,6 +355,7 @@ export class HubLink {
         // Soft: the software restarts at once; Hard: the power is cut for a moment. Either way the
         // connection closes and the locker connects and boots again.
         clearInterval(this.heartbeat);
+        this.resetting = String(p.type);
         this.ws?.close(1012, p.type === 'Hard' ? 'hard reset' : 'soft reset');
         break;
     }
