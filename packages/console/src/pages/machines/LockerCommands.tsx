@@ -56,7 +56,7 @@ export function LockerCommands({
   };
   return (
     <div className="locker-commands">
-      <div className="toolbar" role="group" aria-label="Locker commands">
+      <div className="toolbar">
         {mayStatus && (
           <Button variant="secondary" isDisabled={!online} onPress={() => ask('status')}>
             Request status
@@ -189,7 +189,7 @@ function RestartDialog({ machineId, onClose, onAnswer }: DialogProps) {
     >
       <p>The locker goes offline while it restarts, then connects again. Patients cannot collect meanwhile.</p>
       <Select
-        label="Restart"
+        label="Kind of restart"
         options={[
           { id: 'Soft', label: 'Soft: restart its software' },
           { id: 'Hard', label: 'Hard: switch it off and on' },
