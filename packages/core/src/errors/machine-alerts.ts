@@ -53,7 +53,7 @@ export const machineAlerts = {
   // Commands staff sent the locker (TriggerStatus, ChangeConfiguration, Reset), with its answer.
   MP_0010: { name: 'StatusRequested', level: 'info' },
   MP_0011: { name: 'ConfigurationChanged', level: 'info' },
-  MP_0012: { name: 'RestartRequested', level: 'warn' },
+  MP_0012: { name: 'RestartRequested', level: 'info' },
 } as const satisfies Record<string, { name: string; level: Level }>;
 
 export type MachineAlertCode = keyof typeof machineAlerts;

@@ -61,7 +61,7 @@ describeApi(
         });
         expect((await change('Colour')).body.status).toBe('NotSupported');
         const reset = await t.call('machines', 'resetLocker', { id: machine.id, type: 'Hard' }, asSupport);
-        expect(reset.body).toMatchObject({ status: 'NotSupported', event: { code: 'MP_0012', level: 'warn' } });
+        expect(reset.body).toMatchObject({ status: 'NotSupported', event: { code: 'MP_0012', level: 'info' } });
       });
     });
 
