@@ -4,6 +4,7 @@ import { ApiError, UnreachableError } from './client.ts';
 import { authCommands } from './commands/auth.ts';
 import { businessesCommands } from './commands/businesses.ts';
 import { groupsCommands } from './commands/groups.ts';
+import { machinesCommands } from './commands/machines.ts';
 import { messagesCommands } from './commands/messages.ts';
 import { ordersCommands } from './commands/orders.ts';
 import { patientsCommands } from './commands/patients.ts';
@@ -43,6 +44,7 @@ export function buildProgram(io: CliIo): Command {
   templatesCommands(program, io);
   statsCommands(program, io);
   webhooksCommands(program, io);
+  machinesCommands(program, io);
   // `stats rebuild` (commands/stats.ts) and `stats email` share the `stats` command.
   statsEmailCommand(
     program.commands.find((c) => c.name() === 'stats') ??

@@ -43,6 +43,8 @@ export type LinkHost = {
   canConnect(): boolean;
   /** What StatusNotification reports. */
   observations(): Record<string, unknown>;
+  /** Booted again after the hub's Reset: a locker reports it (EM_0019 MachineBootingUp). */
+  restarted(type: string): void;
 };
 
 const wsUrl = (api: string) => `${api.replace(/^http/, 'ws')}/machine`;
@@ -59,6 +61,10 @@ export class HubLink {
   private readonly waiting = new Map<string, (f: Frame) => void>();
   private pumping = false;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** HeartbeatInterval set by ChangeConfiguration: used instead of the hub's. */
+  private heartbeatSeconds: number | null = null;
+  /** The Reset being carried out (Soft or Hard), until the locker has booted again. */
+  private resetting: string | null = null;
   private wake: (() => void) | undefined;
   /** Waits in progress that stop() cuts short. */
   private readonly sleepers = new Set<() => void>();
@@ -269,16 +275,20 @@ export class HubLink {
     });
   }
 
-  /** Boots; once accepted, the locker is online: heartbeats start, status is sent, the queue replays. */
-  private async onOpen(): Promise<void> {
-    const { host } = this;
-    const boot = await this.call('BootNotification', {
+  private bootPayload() {
+    return {
       vendor: 'MedLocker',
       model: 'locker-sim',
       firmwareVersion: '1.0.0',
-      serialNumber: `SIM-${host.index}`,
-      lastSeq: host.state.value.seq,
-    });
+      serialNumber: `SIM-${this.host.index}`,
+      lastSeq: this.host.state.value.seq,
+    };
+  }
+
+  /** Boots; once accepted, the locker is online: heartbeats start, status is sent, the queue replays. */
+  private async onOpen(): Promise<void> {
+    const { host } = this;
+    const boot = await this.call('BootNotification', this.bootPayload());
     if (boot[0] !== 3) return;
     const result = boot[2] as { status: string; heartbeatInterval: number; outOfOrder: boolean; lastSeq: number };
     if (result.status !== 'Accepted') {
@@ -291,8 +301,11 @@ export class HubLink {
     host.state.update({ outOfOrder: result.outOfOrder });
     host.note(`online; replaying ${host.queue.size} queued`);
     clearInterval(this.heartbeat);
-    this.heartbeat = setInterval(() => void this.call('Heartbeat', {}), result.heartbeatInterval * 1000);
+    const every = this.heartbeatSeconds ?? result.heartbeatInterval;
+    this.heartbeat = setInterval(() => void this.call('Heartbeat', {}), every * 1000);
     await this.call('StatusNotification', { observations: host.observations() });
+    if (this.resetting) host.restarted(this.resetting);
+    this.resetting = null;
     void this.pump();
   }
 
@@ -324,19 +337,47 @@ export class HubLink {
         break;
       case 'TriggerStatus':
         answer('Accepted');
+        this.host.note(`asked for a ${String(p.requested)}`);
         if (p.requested === 'StatusNotification')
           void this.call('StatusNotification', { observations: this.host.observations() });
         else if (p.requested === 'Heartbeat') void this.call('Heartbeat', {});
-        else this.ws?.close(1012, 'rebooting');
+        else void this.call('BootNotification', this.bootPayload());
         break;
-      case 'ChangeConfiguration':
-        answer('NotSupported');
+      case 'ChangeConfiguration': {
+        const status = this.configure(String(p.key), String(p.value));
+        this.host.note(`configuration ${String(p.key)}=${String(p.value)}: ${status}`);
+        answer(status);
         break;
+      }
       case 'Reset':
         answer('Accepted');
-        this.host.note(`reset (${String(p.type)})`);
-        this.ws?.close(1012, 'reset');
+        this.host.note(`reset (${String(p.type)}): restarting`);
+        // Soft: the software restarts at once; Hard: the power is cut for a moment. Either way the
+        // connection closes and the locker connects and boots again.
+        clearInterval(this.heartbeat);
+        this.resetting = String(p.type);
+        this.ws?.close(1012, p.type === 'Hard' ? 'hard reset' : 'soft reset');
         break;
     }
+  }
+
+  /**
+   * The settings ChangeConfiguration may change: `HeartbeatInterval` (whole seconds, 10 to 3600;
+   * anything else Rejected), kept until the process stops and used instead of the hub's interval.
+   * Any other key: NotSupported.
+   */
+  private configure(key: string, value: string): 'Accepted' | 'Rejected' | 'NotSupported' {
+    if (key !== 'HeartbeatInterval') return 'NotSupported';
+    const seconds = /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
+    if (!(seconds >= 10 && seconds <= 3600)) return 'Rejected';
+    this.heartbeatSeconds = seconds;
+    clearInterval(this.heartbeat);
+    this.heartbeat = setInterval(() => void this.call('Heartbeat', {}), seconds * 1000);
+    return 'Accepted';
+  }
+
+  /** The HeartbeatInterval set by ChangeConfiguration, if any. */
+  get configuredHeartbeatSeconds(): number | null {
+    return this.heartbeatSeconds;
   }
 }

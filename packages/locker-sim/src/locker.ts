@@ -97,6 +97,10 @@ export class SimLocker {
       note: (text) => this.note(text),
       canConnect: () => this.networkUp && this.powered,
       observations: () => this.observations(),
+      restarted: (type) => {
+        this.emit('MachineEvent', { code: 'EM_0019', message: `Booted after a ${type} reset` });
+        this.note(`booted after a ${type} reset`);
+      },
     });
   }
 

@@ -170,6 +170,9 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     listEvents: (s) => ({ machineId: s.machineId }),
     fleetSummary: () => ({}),
     isMachineAvailable: (s) => ({ id: s.machineId }),
+    triggerStatus: (s) => ({ id: s.machineId, requested: 'StatusNotification' }),
+    changeConfiguration: (s) => ({ id: s.machineId, key: 'HeartbeatInterval', value: '30' }),
+    resetLocker: (s) => ({ id: s.machineId, type: 'Soft' }),
   },
   testMachines: {
     create: (s) => ({ ...machineForm, businessId: s.businessId }),

@@ -1,4 +1,4 @@
-import type { HubAction, LivePush } from '@medlocker/core';
+import { type HubAction, type LivePush, protocolTiming } from '@medlocker/core';
 import type { Logger } from '../log/logger.ts';
 
 /** A push to consoles: `{ action, params }` (SPEC §3 WebSocket message body), one of core's LivePush. */
@@ -24,8 +24,26 @@ export type ConsoleEvent = {
  * refresh replaced), with `code` (default 4001).
  */
 export type LockerCommand =
-  | { machineId: string; kind: 'call'; action: HubAction; payload: Record<string, unknown>; callId?: string }
+  | {
+      machineId: string;
+      kind: 'call';
+      action: HubAction;
+      payload: Record<string, unknown>;
+      callId?: string;
+      /** Send the locker's answer back (`lockerAnswer`) to the process that asked. */
+      answer?: boolean;
+    }
   | { machineId: string; kind: 'disconnect'; reason: string; credentialId?: string; code?: number };
+
+/**
+ * What became of a call made with `askLocker`: the locker's result payload, its error frame, no
+ * connection took it (`unreached`), or no answer came in time (`noAnswer`).
+ */
+export type LockerAnswer =
+  | { kind: 'answered'; payload: Record<string, unknown> }
+  | { kind: 'refused'; code: string; description: string }
+  | { kind: 'unreached' }
+  | { kind: 'noAnswer' };
 
 /** A user's sessions or roles changed (logout, password reset, roles added or removed). */
 export type AccessChange = { userId: string };
@@ -34,7 +52,8 @@ export type Envelope =
   | { kind: 'console'; event: ConsoleEvent }
   | { kind: 'locker'; command: LockerCommand }
   | { kind: 'access'; change: AccessChange }
-  | { kind: 'lockerAck'; callId: string };
+  | { kind: 'lockerAck'; callId: string }
+  | { kind: 'lockerAnswer'; callId: string; answer: LockerAnswer };
 
 /**
  * How envelopes travel between api processes. The local transport hands them straight back; the
@@ -70,16 +89,20 @@ export class LiveHub {
   private readonly lockerHandlers = new Set<(command: LockerCommand) => void>();
   private readonly accessHandlers = new Set<(change: AccessChange) => void>();
   private readonly acks = new Map<string, () => void>();
+  private readonly answers = new Map<string, (answer: LockerAnswer) => void>();
 
   constructor(
     private readonly transport: LiveTransport = localTransport(),
     private readonly logger?: Logger,
+    /** How long askLocker waits for a locker's answer once its call went out (tests shorten it). */
+    private readonly options: { answerWaitMs?: number } = {},
   ) {
     transport.onReceive((envelope) => {
       try {
         if (envelope.kind === 'console') for (const h of this.consoleHandlers) h(envelope.event);
         else if (envelope.kind === 'locker') for (const h of this.lockerHandlers) h(envelope.command);
         else if (envelope.kind === 'lockerAck') this.acks.get(envelope.callId)?.();
+        else if (envelope.kind === 'lockerAnswer') this.answers.get(envelope.callId)?.(envelope.answer);
         else for (const h of this.accessHandlers) h(envelope.change);
       } catch (error) {
         this.logger?.error('live handler failed', { error: String(error) });
@@ -117,6 +140,40 @@ export class LiveHub {
       });
       this.commandLocker({ ...command, kind: 'call', callId });
     });
+  }
+
+  /**
+   * Makes a call to a locker, whichever process holds its connection, and resolves with its answer:
+   * `unreached` when no connection took the call within `reachMs`, `noAnswer` when none came within
+   * the protocol's 30 s (plus a second for the way back between processes).
+   */
+  askLocker(
+    command: { machineId: string; action: HubAction; payload: Record<string, unknown> },
+    reachMs = 2000,
+  ): Promise<LockerAnswer> {
+    const callId = Bun.randomUUIDv7();
+    const answerWaitMs = this.options.answerWaitMs ?? protocolTiming.callTimeoutMs + 1000;
+    return new Promise((resolve) => {
+      let timer = setTimeout(() => done({ kind: 'unreached' }), reachMs);
+      const done = (answer: LockerAnswer) => {
+        clearTimeout(timer);
+        this.acks.delete(callId);
+        this.answers.delete(callId);
+        resolve(answer);
+      };
+      this.acks.set(callId, () => {
+        this.acks.delete(callId);
+        clearTimeout(timer);
+        timer = setTimeout(() => done({ kind: 'noAnswer' }), answerWaitMs);
+      });
+      this.answers.set(callId, done);
+      this.commandLocker({ ...command, kind: 'call', callId, answer: true });
+    });
+  }
+
+  /** Sends the answer to the call `callId` back to the process that asked (the machine hub). */
+  lockerAnswered(callId: string, answer: LockerAnswer): void {
+    this.transport.send({ kind: 'lockerAnswer', callId, answer });
   }
 
   /** Says that the call `callId` went out on a locker's connection (the machine hub, after sending it). */

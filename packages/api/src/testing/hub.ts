@@ -144,6 +144,8 @@ export class TestLocker {
   private n = 0;
   /** Answer the hub's calls automatically. */
   autoAnswer = true;
+  /** The result payload of a hub call answered automatically (default `{ status: 'Accepted' }`); null: an error frame. */
+  reply: (action: string, payload: unknown) => Record<string, unknown> | null = () => ({ status: 'Accepted' });
   /** The close code once the connection has closed, from either side. */
   closed!: Promise<number>;
 
@@ -166,7 +168,13 @@ export class TestLocker {
       this.received.push(frame);
       if (frame[0] === 2) {
         this.hubCalls.push(frame);
-        if (this.autoAnswer) this.ws.send(JSON.stringify([3, frame[1], { status: 'Accepted' }]));
+        if (!this.autoAnswer) return;
+        const result = this.reply(frame[2], frame[3]);
+        this.ws.send(
+          JSON.stringify(
+            result ? [3, frame[1], result] : [4, frame[1], 'NotImplemented', `Unknown action ${frame[2]}`, {}],
+          ),
+        );
         return;
       }
       this.waiting.get(frame[1])?.(frame);

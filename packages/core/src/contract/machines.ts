@@ -19,6 +19,20 @@ export const fleetPageSize = 500;
 export const fleetAlarmsPerMachine = 25;
 
 const Id = 'string > 0 & string <= 64';
+
+/** The fields of the three commands staff send a locker (docs/LOCKER-PROTOCOL.md §7). */
+const LockerCommandInput = {
+  requested: "'StatusNotification' | 'Heartbeat' | 'BootNotification'",
+  key: 'string > 0 & string <= 64',
+  value: 'string <= 500',
+  type: "'Soft' | 'Hard'",
+} as const;
+
+/** What a locker answered a command, and the event (MP_0010 to MP_0012) on its timeline. */
+const LockerCommandOutput = type({
+  status: "'Accepted' | 'Rejected' | 'NotSupported'",
+  event: MachineEvent,
+});
 const Paging = { 'nextToken?': NextToken } as const;
 
 /** What staff fill in to add or edit a machine or a test machine: core's {@link MachineInput}. */
@@ -92,6 +106,27 @@ export const machines = defineArea({
     access: supportOnly,
     summary:
       "The dashboard's fleet, 500 machines a page (active machines of active businesses, by id) with their active alarms: events of the last 24 hours with an alarm message template or critical or error, newest first, 25 a machine.",
+  },
+  triggerStatus: {
+    input: type({ id: Id, requested: LockerCommandInput.requested }),
+    output: LockerCommandOutput,
+    access: staff({ machine: 'id' }, true),
+    summary:
+      'Asks the locker to send a StatusNotification, Heartbeat or BootNotification now (TriggerStatus, MP_0010): its answer, or 409 when offline or archived, 503 without an answer in 30 s.',
+  },
+  changeConfiguration: {
+    input: type({ id: Id, key: LockerCommandInput.key, value: LockerCommandInput.value }),
+    output: LockerCommandOutput,
+    access: supportOnly,
+    summary:
+      'Changes one setting of the locker (ChangeConfiguration, MP_0011): Accepted, Rejected or NotSupported as the locker answers; 409 when offline or archived, 503 without an answer in 30 s.',
+  },
+  resetLocker: {
+    input: type({ id: Id, type: LockerCommandInput.type }),
+    output: LockerCommandOutput,
+    access: supportOnly,
+    summary:
+      'Restarts the locker, Soft or Hard (Reset, MP_0012): its answer; 409 when offline or archived, 503 without an answer in 30 s.',
   },
   isMachineAvailable: {
     input: type({ id: Id }),

@@ -96,6 +96,9 @@ export const methodActors = {
     listMachineStatus: ['support', 'pharmacy'],
     listEvents: ['support', 'pharmacy'],
     fleetSummary: ['support'],
+    triggerStatus: ['support', 'pharmacy'],
+    changeConfiguration: ['support'],
+    resetLocker: ['support'],
     isMachineAvailable: ['support', 'pharmacy'],
   },
   testMachines: {

@@ -50,6 +50,10 @@ export const machineAlerts = {
   MP_0008: { name: 'PinGuessing', level: 'warn' },
   // Raised when a locker reports (StatusNotification's slotsTotal) another number of slots than its machine has.
   MP_0009: { name: 'SlotCountMismatch', level: 'warn' },
+  // Commands staff sent the locker (TriggerStatus, ChangeConfiguration, Reset), with its answer.
+  MP_0010: { name: 'StatusRequested', level: 'info' },
+  MP_0011: { name: 'ConfigurationChanged', level: 'info' },
+  MP_0012: { name: 'RestartRequested', level: 'info' },
 } as const satisfies Record<string, { name: string; level: Level }>;
 
 export type MachineAlertCode = keyof typeof machineAlerts;

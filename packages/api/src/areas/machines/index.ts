@@ -1,3 +1,4 @@
+export { changeConfiguration, lockerOffline, lockerSilent, resetLocker, triggerStatus } from './commands.ts';
 export { publishRecorded, type RecordedEvent, recordMachineEvent } from './events.ts';
 export { fleetSummary, startDemoFleet } from './fleet.ts';
 export { applyLockerEventOnce, MachineGone } from './locker-events.ts';

@@ -1,10 +1,25 @@
+import type { Frame } from '@medlocker/core';
 import type { AppDeps } from '../../context/deps.ts';
-import { type LockerCommand, liveOf } from '../../live/live.ts';
+import { type LockerAnswer, type LockerCommand, liveOf } from '../../live/live.ts';
 import { metricsOf } from '../../metrics/metrics.ts';
 import { handle } from './handlers.ts';
 import type { LockerIdentity } from './identity.ts';
 import type { ReadingsBatcher } from './readings.ts';
-import { LockerSession, type LockerSocket } from './session.ts';
+import { LockerSession, type LockerSocket, lostCallMessages } from './session.ts';
+
+/** A locker's answer frame as the process that asked hears it; the hub's own stand-ins are no answer. */
+function answerOf(frame: Frame): LockerAnswer {
+  if (frame[0] === 3) {
+    const payload = frame[2];
+    return {
+      kind: 'answered',
+      payload: typeof payload === 'object' && payload ? (payload as Record<string, unknown>) : {},
+    };
+  }
+  if (frame[0] === 4 && frame[2] === 'InternalError' && lostCallMessages.includes(frame[3]))
+    return { kind: 'noAnswer' };
+  return frame[0] === 4 ? { kind: 'refused', code: frame[2], description: frame[3] } : { kind: 'noAnswer' };
+}
 
 /**
  * The lockers connected to this process, one session a machine: each receives its socket's frames,
@@ -67,6 +82,7 @@ export class ConnectedLockers {
     const { sent, answer } = session.call(command.action, command.payload);
     if (sent && command.callId) live.lockerCallSent(command.callId);
     void answer.then((frame) => {
+      if (command.answer && command.callId && sent) live.lockerAnswered(command.callId, answerOf(frame));
       if (frame[0] === 4) {
         this.deps.logger.warn('locker refused a call', {
           machineId: command.machineId,

@@ -58,6 +58,14 @@ const claimedMachineOf = (payload: unknown): string | undefined =>
     ? payload.machineId
     : undefined;
 
+/** The stand-in answers the hub gives its own call when the locker's never came. */
+const lost = {
+  timeout: 'The locker did not answer in time',
+  unsent: 'The call could not be sent',
+  closed: 'Connection closed',
+} as const;
+export const lostCallMessages: readonly string[] = Object.values(lost);
+
 /**
  * One locker's connection. Calls are handled one after another, in arrival order, so a replayed queue is
  * stored in its sequence order; every call gets exactly one answer, errors included.
@@ -137,14 +145,14 @@ export class LockerSession {
     });
     const timer = setTimeout(() => {
       this.pending.delete(id);
-      resolveAnswer(errorFrame(id, 'InternalError', 'The locker did not answer in time'));
+      resolveAnswer(errorFrame(id, 'InternalError', lost.timeout));
     }, protocolTiming.callTimeoutMs);
     this.pending.set(id, { resolve: resolveAnswer, timer });
     const sent = this.send(callFrame(id, action, payload));
     if (!sent) {
       clearTimeout(timer);
       this.pending.delete(id);
-      resolveAnswer(errorFrame(id, 'InternalError', 'The call could not be sent'));
+      resolveAnswer(errorFrame(id, 'InternalError', lost.unsent));
     }
     return { sent, answer };
   }
@@ -156,7 +164,7 @@ export class LockerSession {
   dispose(): void {
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
-      p.resolve(errorFrame(id, 'InternalError', 'Connection closed'));
+      p.resolve(errorFrame(id, 'InternalError', lost.closed));
     }
     this.pending.clear();
   }

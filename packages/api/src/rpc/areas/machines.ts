@@ -1,4 +1,5 @@
 import {
+  changeConfiguration,
   createMachine,
   fleetSummary,
   getMachine,
@@ -6,8 +7,10 @@ import {
   listEvents,
   listMachineStatus,
   listMachines,
+  resetLocker,
   toggleArchive,
   toggleOutOfOrderStatus,
+  triggerStatus,
   updateMachine,
 } from '../../areas/machines/index.ts';
 import type { AppDeps } from '../../context/deps.ts';
@@ -26,4 +29,7 @@ export const machinesRoutes = (deps: AppDeps) =>
     listEvents,
     fleetSummary,
     isMachineAvailable,
+    triggerStatus,
+    changeConfiguration,
+    resetLocker,
   });

@@ -15,6 +15,7 @@ import { Section } from '../../ui/Section.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { useAction } from '../../ui/use-action.ts';
+import { LockerCommands } from './LockerCommands.tsx';
 import { type Confirm, MachineConfirmDialogs } from './MachineConfirmDialogs.tsx';
 import { ArchivedBanner, MachineFacts } from './MachineFacts.tsx';
 import { MachineNotices } from './MachineNotices.tsx';
@@ -93,6 +94,7 @@ function MachinePage({ businessId, data, reload }: { businessId: string; data: M
       <MachineNotices businessId={businessId} data={data} />
       <MachineFacts data={data} />
       <MachineSwitches machine={machine} isDisabled={archived !== null || pending} onAsk={ask} />
+      {!archived && <LockerCommands machineId={machine.id} businessId={businessId} online={data.online} />}
       <MachineTabsOf businessId={businessId} machine={machine} />
       {pairing && (
         <PairDialog
