@@ -1,4 +1,4 @@
-import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, type Contract, messages, type OutputOf, type ParsedInputOf } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
@@ -8,6 +8,7 @@ import { type Bucket, reserveToken } from '../../rate-limits/repository.ts';
 import { hashPassword, verifyPassword } from '../../sessions/passwords.ts';
 import { authMessages, authPolicy } from '../../sessions/policy.ts';
 import {
+  accountDisabled,
   findSession,
   replaceSession,
   revokeSessionByToken,
@@ -138,6 +139,14 @@ export async function login(
   await clearLoginFailures(db, username);
   if (address !== null) await releaseAddressAttempt(db, address, failedLoginBucket);
   const who = { userId: user.id, display: toUser(user).name };
+  // Told only to whoever knows the password: an account disabled for not being used (docs/decisions/auth.md).
+  if (await accountDisabled(db, user.id)) {
+    await audit(db, deps, actor, { action: 'auth.login.disabled', entityType: 'user', entityId: user.id, who });
+    return {
+      answer: { ok: false, reason: 'AccountDisabled', message: messages.accountDisabled(deps.config.productName) },
+      session: null,
+    };
+  }
   if (user.forceReset) {
     await audit(db, deps, actor, { action: 'auth.login.forceReset', entityType: 'user', entityId: user.id, who });
     return { answer: { ok: false, reason: 'ForceReset', message: authMessages.forceReset }, session: null };
