@@ -139,14 +139,8 @@ export async function login(
   await clearLoginFailures(db, username);
   if (address !== null) await releaseAddressAttempt(db, address, failedLoginBucket);
   const who = { userId: user.id, display: toUser(user).name };
-  // Told only to whoever knows the password: an account disabled for not being used (docs/decisions/auth.md).
-  if (await accountDisabled(db, user.id)) {
-    await audit(db, deps, actor, { action: 'auth.login.disabled', entityType: 'user', entityId: user.id, who });
-    return {
-      answer: { ok: false, reason: 'AccountDisabled', message: messages.accountDisabled(deps.config.productName) },
-      session: null,
-    };
-  }
+  const disabled = await refusedAsDisabled(deps, actor, user.id, who);
+  if (disabled) return { answer: disabled, session: null };
   if (user.forceReset) {
     await audit(db, deps, actor, { action: 'auth.login.forceReset', entityType: 'user', entityId: user.id, who });
     return { answer: { ok: false, reason: 'ForceReset', message: authMessages.forceReset }, session: null };
@@ -167,6 +161,21 @@ export async function login(
     },
     session: { token, maxAgeSeconds: authPolicy.sessionAbsoluteMs / 1000 },
   };
+}
+
+/**
+ * The answer to the right password of an account disabled for not being used, told only to whoever knows
+ * the password (docs/decisions/auth.md); null when the account is enabled.
+ */
+async function refusedAsDisabled(
+  deps: AppDeps,
+  actor: Actor,
+  userId: string,
+  who: { userId: string; display: string },
+): Promise<Out<'login'> | null> {
+  if (!(await accountDisabled(deps.db, userId))) return null;
+  await audit(deps.db, deps, actor, { action: 'auth.login.disabled', entityType: 'user', entityId: userId, who });
+  return { ok: false, reason: 'AccountDisabled', message: messages.accountDisabled(deps.config.productName) };
 }
 
 /** Ends the session of `token` server-side (expired ones too); the controller clears the cookie. */

@@ -58,33 +58,10 @@ export function ChangePassword() {
           void queryClient.invalidateQueries({ queryKey: sessionsKey(undefined) });
         })}
       >
-        <TextField
-          label="Current password"
-          name="currentPassword"
-          type="password"
-          autoComplete="current-password"
-          value={current}
-          onChange={setCurrent}
-          isRequired
-        />
-        <TextField
-          label="New password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          description="At least 12 characters."
-          value={password}
-          onChange={setPassword}
-          isRequired
-        />
-        <TextField
-          label="Confirm new password"
-          name="confirmation"
-          type="password"
-          autoComplete="new-password"
-          value={confirmation}
-          onChange={setConfirmation}
-          isRequired
+        <PasswordFields
+          current={[current, setCurrent]}
+          password={[password, setPassword]}
+          confirmation={[confirmation, setConfirmation]}
         />
         <FormActions>
           <Button type="submit" variant="primary" isPending={pending}>
@@ -93,5 +70,43 @@ export function ChangePassword() {
         </FormActions>
       </Form>
     </section>
+  );
+}
+
+type Value = [string, (value: string) => void];
+
+/** The current password, the new one and its confirmation. */
+function PasswordFields({ current, password, confirmation }: { current: Value; password: Value; confirmation: Value }) {
+  return (
+    <>
+      <TextField
+        label="Current password"
+        name="currentPassword"
+        type="password"
+        autoComplete="current-password"
+        value={current[0]}
+        onChange={current[1]}
+        isRequired
+      />
+      <TextField
+        label="New password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        description="At least 12 characters."
+        value={password[0]}
+        onChange={password[1]}
+        isRequired
+      />
+      <TextField
+        label="Confirm new password"
+        name="confirmation"
+        type="password"
+        autoComplete="new-password"
+        value={confirmation[0]}
+        onChange={confirmation[1]}
+        isRequired
+      />
+    </>
   );
 }

@@ -54,80 +54,125 @@ export function SessionsSection({ userId, userName }: { userId?: string; userNam
       ) : !query.data ? (
         <Loading />
       ) : (
-        <Table aria-labelledby="sessions-title">
-          <TableHeader>
-            <Column isRowHeader>Device</Column>
-            <Column>Address</Column>
-            <Column>Signed in</Column>
-            <Column>Last seen</Column>
-            <Column>
-              <span className="visually-hidden">Actions</span>
-            </Column>
-          </TableHeader>
-          <TableBody items={sessions} emptyText={own ? 'No other sessions' : 'No sessions: the user is not signed in'}>
-            {(session) => (
-              <Row id={session.id}>
-                <Cell>
-                  <span title={session.userAgent ?? undefined}>{session.device}</span>
-                  {session.current && (
-                    <>
-                      {' '}
-                      <span className="badge badge--ok">This session</span>
-                    </>
-                  )}
-                </Cell>
-                <Cell>{session.ip ?? '—'}</Cell>
-                <Cell>{formatDateTime(session.created)}</Cell>
-                <Cell>{formatDateTime(session.lastSeen)}</Cell>
-                <Cell>
-                  {!session.current && (
-                    <Button
-                      variant="quiet"
-                      aria-label={`End session ${session.device}, signed in ${formatDateTime(session.created)}`}
-                      onPress={() => setEnding(session)}
-                    >
-                      End
-                    </Button>
-                  )}
-                </Cell>
-              </Row>
-            )}
-          </TableBody>
-        </Table>
+        <SessionsTable sessions={sessions} own={own} onEnd={setEnding} />
       )}
-      {ending === 'others' && (
-        <ConfirmAction
-          title={own ? 'End all other sessions?' : 'End all sessions?'}
-          cancelLabel="Keep sessions"
-          confirmLabel={own ? 'End other sessions' : 'End sessions'}
-          isOpen
-          action={() => rpc('auth', 'endOtherSessions', userId ? { userId } : {})}
-          onDone={() => done(own ? 'Your other sessions have been ended.' : 'Sessions ended.')}
+      {ending !== null && (
+        <EndConfirm
+          ending={ending}
+          own={own}
+          userId={userId}
+          userName={userName}
+          onDone={done}
           onCancel={() => setEnding(null)}
-        >
-          <p>
-            {own
-              ? 'Every other browser and device signed in as you is signed out at once. This one stays.'
-              : `${userName ?? 'The user'} is signed out everywhere at once.`}
-          </p>
-        </ConfirmAction>
-      )}
-      {ending !== null && ending !== 'others' && (
-        <ConfirmAction
-          title="End session?"
-          cancelLabel="Keep session"
-          confirmLabel="End session"
-          isOpen
-          action={() => rpc('auth', 'endSession', { sessionId: ending.id })}
-          onDone={() => done('Session ended.')}
-          onCancel={() => setEnding(null)}
-        >
-          <p>
-            {ending.device}
-            {ending.ip ? ` at ${ending.ip}` : ''}, signed in {formatDateTime(ending.created)}, is signed out at once.
-          </p>
-        </ConfirmAction>
+        />
       )}
     </section>
+  );
+}
+
+/** The sessions, "This session" marked, End on every other row. */
+function SessionsTable({
+  sessions,
+  own,
+  onEnd,
+}: {
+  sessions: StaffSession[];
+  own: boolean;
+  onEnd: (session: StaffSession) => void;
+}) {
+  return (
+    <Table aria-labelledby="sessions-title">
+      <TableHeader>
+        <Column isRowHeader>Device</Column>
+        <Column>Address</Column>
+        <Column>Signed in</Column>
+        <Column>Last seen</Column>
+        <Column>
+          <span className="visually-hidden">Actions</span>
+        </Column>
+      </TableHeader>
+      <TableBody items={sessions} emptyText={own ? 'No other sessions' : 'No sessions: the user is not signed in'}>
+        {(session) => (
+          <Row id={session.id}>
+            <Cell>
+              <span title={session.userAgent ?? undefined}>{session.device}</span>
+              {session.current && (
+                <>
+                  {' '}
+                  <span className="badge badge--ok">This session</span>
+                </>
+              )}
+            </Cell>
+            <Cell>{session.ip ?? '—'}</Cell>
+            <Cell>{formatDateTime(session.created)}</Cell>
+            <Cell>{formatDateTime(session.lastSeen)}</Cell>
+            <Cell>
+              {!session.current && (
+                <Button
+                  variant="quiet"
+                  aria-label={`End session ${session.device}, signed in ${formatDateTime(session.created)}`}
+                  onPress={() => onEnd(session)}
+                >
+                  End
+                </Button>
+              )}
+            </Cell>
+          </Row>
+        )}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** "End session?" for one, "End all other sessions?" (one's own) or "End all sessions?" (support's) for the rest. */
+function EndConfirm({
+  ending,
+  own,
+  userId,
+  userName,
+  onDone,
+  onCancel,
+}: {
+  ending: StaffSession | 'others';
+  own: boolean;
+  userId: string | undefined;
+  userName: string | undefined;
+  onDone: (message: string) => void;
+  onCancel: () => void;
+}) {
+  if (ending === 'others') {
+    return (
+      <ConfirmAction
+        title={own ? 'End all other sessions?' : 'End all sessions?'}
+        cancelLabel="Keep sessions"
+        confirmLabel={own ? 'End other sessions' : 'End sessions'}
+        isOpen
+        action={() => rpc('auth', 'endOtherSessions', userId ? { userId } : {})}
+        onDone={() => onDone(own ? 'Your other sessions have been ended.' : 'Sessions ended.')}
+        onCancel={onCancel}
+      >
+        <p>
+          {own
+            ? 'Every other browser and device signed in as you is signed out at once. This one stays.'
+            : `${userName ?? 'The user'} is signed out everywhere at once.`}
+        </p>
+      </ConfirmAction>
+    );
+  }
+  return (
+    <ConfirmAction
+      title="End session?"
+      cancelLabel="Keep session"
+      confirmLabel="End session"
+      isOpen
+      action={() => rpc('auth', 'endSession', { sessionId: ending.id })}
+      onDone={() => onDone('Session ended.')}
+      onCancel={onCancel}
+    >
+      <p>
+        {ending.device}
+        {ending.ip ? ` at ${ending.ip}` : ''}, signed in {formatDateTime(ending.created)}, is signed out at once.
+      </p>
+    </ConfirmAction>
   );
 }
