@@ -8,6 +8,9 @@ import { type Kysely, sql } from 'kysely';
  * - `users.disabled_at`: set when the account was disabled (null: enabled); `disabled_reason` says why
  *   ('inactive': not signed in for the global setting's number of days); `enabled_at`: when support or an
  *   Admin last enabled it again (the days are counted from the latest of sign-in, creation and this);
+ * - existing accounts: `last_sign_in` from their newest session, and `enabled_at` set to the upgrade's
+ *   time, so nobody is disabled the first night after an upgrade for days counted before the product
+ *   counted them (every account gets the full number of days from the upgrade);
  * - `global_settings.inactive_account_days`: after how many days without a sign-in an account is disabled.
  */
 
@@ -16,6 +19,9 @@ const UP = [
   'alter table users add column disabled_at bigint',
   `alter table users add column disabled_reason text check (disabled_reason in ('inactive'))`,
   'alter table users add column enabled_at bigint',
+  `update users set
+     last_sign_in = (select max(s.created) from sessions s where s.user_id = users.id),
+     enabled_at = (extract(epoch from clock_timestamp()) * 1000)::bigint`,
   `alter table global_settings add column inactive_account_days integer not null default 90
      check (inactive_account_days between 1 and 3650)`,
 ];
