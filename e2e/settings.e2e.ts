@@ -172,7 +172,7 @@ test('global settings take the charge in pounds, refuse 9.999 and show £9.90', 
   await charge.fill('9.90');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page).toHaveURL(/\/globalSettings$/);
-  await expect(page.getByRole('definition')).toHaveText('£9.90');
+  await expect(page.getByRole('definition').first()).toHaveText('£9.90');
   const saved = await asAdmin<{ settings: { nhsPrescriptionCharge: number } }>('globalSettings/getGlobalSettings');
   expect(saved.settings.nhsPrescriptionCharge).toBe(990);
 });

@@ -116,6 +116,7 @@ export type GlobalSettingsTable = {
   nhs_prescription_charge: number;
   updated: number;
   updated_by: string | null;
+  inactive_account_days: Generated<number>;
 };
 
 export type GroupsTable = {
@@ -768,6 +769,10 @@ export type UsersTable = {
   front_end: 'support' | 'pharmacy';
   created: number;
   updated: number;
+  last_sign_in: number | null;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  enabled_at: number | null;
 };
 
 export type WebhookAttemptsTable = {

@@ -121,6 +121,16 @@ export async function earlierWrongPins(machineId: string, count: number): Promis
   if (!response.ok) throw new Error(`the harness recorded no wrong PINs: ${await response.text()}`);
 }
 
+/**
+ * Makes a user's account look unused for `days` days and runs the server's inactive-accounts job through
+ * the harness (`POST /__accounts/unused`): resolves once the account is disabled.
+ */
+export async function disableAsUnused(userId: string, days = 4000): Promise<void> {
+  const query = `user=${encodeURIComponent(userId)}&days=${days}`;
+  const response = await fetch(`${mailURL}/__accounts/unused?${query}`, { method: 'POST' });
+  if (!response.ok) throw new Error(`the harness disabled no account: ${await response.text()}`);
+}
+
 /** This month in London: the newest month the stats pages show by default. */
 export function londonMonth(): { year: number; month: number } {
   const parts = new Intl.DateTimeFormat('en-GB', {

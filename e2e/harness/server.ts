@@ -21,6 +21,9 @@
  *      `POST /__keypad/wrong?machine=<id>&count=<n>` records n wrong PINs typed at the machine earlier in
  *      the keypad's hour (55 minutes ago on, a minute apart), so a spec reaches the PIN-guessing alert
  *      without sitting through the keypad's waits;
+ *      `POST /__accounts/unused?user=<id>&days=<n>` makes a user's account look unused for n days (its
+ *      sign-in, creation and enabling moved back) and runs the server's own `accounts.disableInactive`
+ *      job, answering once the account is disabled (issue 37 §2);
  *   5. runs a local webhook receiver (webhook-receiver.ts): `GET /__webhooks/url?name=<n>` its URL for one
  *      endpoint, `POST /__webhooks/answer?name=<n>&status=<code>` what that endpoint answers from now on,
  *      `GET /__webhooks/received?name=<n>` what it got, `POST /__webhooks/give-up?business=<id>` the end of
@@ -164,6 +167,7 @@ const mailApi = Bun.serve({
     if (url.pathname === '/__jobs/dead' && request.method === 'POST') return Response.json(await deadJob(url));
     if (url.pathname === '/__stats/month' && request.method === 'POST') return statsMonth(url, request);
     if (url.pathname === '/__keypad/wrong' && request.method === 'POST') return earlierWrongPins(url);
+    if (url.pathname === '/__accounts/unused' && request.method === 'POST') return unusedAccount(url);
     if (url.pathname === '/__sms') return smsTo(url);
     if (url.pathname === '/__whatsapp') return whatsAppTo(url);
     if (url.pathname.startsWith('/__webhooks/')) {
@@ -225,6 +229,30 @@ async function earlierWrongPins(url: URL) {
     )
     .execute();
   return Response.json({ inserted: count });
+}
+
+/**
+ * An account nobody has used for `days` days, then the server's nightly job run now (queued for its job
+ * runner, as the schedule would): answers when the account is disabled, or 504 after 20 s.
+ */
+async function unusedAccount(url: URL) {
+  const userId = url.searchParams.get('user') ?? '';
+  const days = Number(url.searchParams.get('days') ?? '91');
+  const then = Date.now() - days * 24 * 60 * 60_000;
+  const moved = await server.db
+    .updateTable('users')
+    .set({ last_sign_in: then, created: then, enabled_at: null })
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) return Response.json({ error: 'no such user' }, { status: 400 });
+  await enqueueJob(server.db, { type: 'accounts.disableInactive', payload: {} }, Date.now());
+  const until = Date.now() + 20_000;
+  while (Date.now() < until) {
+    const row = await server.db.selectFrom('users').select('disabled_at').where('id', '=', userId).executeTakeFirst();
+    if (row?.disabled_at != null) return Response.json({ disabledAt: row.disabled_at });
+    await Bun.sleep(100);
+  }
+  return Response.json({ error: 'the account was not disabled within 20 s' }, { status: 504 });
 }
 
 /** A job of a type no handler takes, taken once and failed for good by worker `e2e`. */

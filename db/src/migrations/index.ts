@@ -38,6 +38,7 @@ import * as spentPatientCode from './0039_spent_patient_code.ts';
 import * as messageResends from './0040_message_resends.ts';
 import * as roleInvitations from './0041_role_invitations.ts';
 import * as machineOwnerAndReportedSlots from './0042_machine_owner_and_reported_slots.ts';
+import * as accountActivity from './0043_account_activity.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '0040_message_resends': messageResends,
   '0041_role_invitations': roleInvitations,
   '0042_machine_owner_and_reported_slots': machineOwnerAndReportedSlots,
+  '0043_account_activity': accountActivity,
 };

@@ -1,3 +1,4 @@
+import { disableInactiveAccounts } from './areas/auth/index.ts';
 import { messagePort } from './areas/messages/index.ts';
 import { queueDailyDigests, sendDailyDigestTo } from './areas/notifications/index.ts';
 import { inBatches, recordExpiredOrders, sendExpiryReminders } from './areas/orders/index.ts';
@@ -78,6 +79,10 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
     'housekeeping.idleBuckets': sweep(deps, 'idle rate-limit buckets deleted', 'deleted', () =>
       inBatches(() => deleteIdleBuckets(deps.db, deps.now() - BUCKET_KEEP_MS, 5_000), 5_000),
     ),
+    // Accounts not used for the global setting's days (default 90): disabled, their sessions ended.
+    'accounts.disableInactive': sweep(deps, 'inactive accounts disabled', 'disabled', () =>
+      disableInactiveAccounts(deps),
+    ),
     'notifications.digest': {
       run: async ({ job }) => {
         await sendDailyDigestTo(deps, job.payload.userId);
@@ -115,6 +120,8 @@ export const jobSchedules: Schedule[] = [
   { name: SWEEP_JOB, pattern: '* * * * *', job: { type: SWEEP_JOB, payload: {} } },
   { name: 'housekeeping.idleBuckets', pattern: '47 * * * *', job: { type: 'housekeeping.idleBuckets', payload: {} } },
   { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
+  // 03:23 London each night: accounts unused for the global setting's days are disabled.
+  { name: 'accounts.disableInactive', pattern: '23 3 * * *', job: { type: 'accounts.disableInactive', payload: {} } },
   { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
   { name: 'stats.monthly', pattern: '*/5 * * * *', job: { type: 'stats.monthly', payload: {} } },
   // 06:00 London on the 1st: the month just ended, hours after stats.monthly folded in its last events.

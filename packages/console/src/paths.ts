@@ -17,6 +17,8 @@ export const consolePaths = {
   business: (id: string) => `/businesses/${part(id)}`,
   groups: '/groups',
   group: (id: string) => `/groups/${part(id)}`,
+  /** The signed-in user's own account: password and sessions (issue 37 §2). */
+  account: '/account',
   users: '/users',
   addUser: (role: string, resource?: string) => `/users/add/${part(role)}${resource ? `/${part(resource)}` : ''}`,
   user: (id: string) => `/users/${part(id)}`,

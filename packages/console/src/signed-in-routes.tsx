@@ -52,6 +52,7 @@ const EditIdentityProvider = lazyPage(
 );
 const CliSignIn = lazyPage(() => import('./pages/cli/CliSignIn.tsx'), 'CliSignIn');
 const Mailbox = lazyPage(() => import('./pages/mailbox/Mailbox.tsx'), 'Mailbox');
+const Account = lazyPage(() => import('./pages/account/Account.tsx'), 'Account');
 const UserDetails = lazyPage(() => import('./pages/users/UserDetails.tsx'), 'UserDetails');
 const Invitations = lazyPage(() => import('./pages/invitations/Invitations.tsx'), 'Invitations');
 
@@ -74,6 +75,7 @@ export function SignedInRoutes() {
           <Route path="notifications" element={<NotificationList />} />
           <Route path="cli" element={<CliSignIn />} />
           <Route path="invitations" element={<Invitations />} />
+          <Route path="account" element={<Account />} />
           {/* Support staff only: pharmacy users see Access Restricted here. */}
           <Route element={<SupportOnly />}>
             <Route path="users">

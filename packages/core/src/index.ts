@@ -64,6 +64,7 @@ export * from './stats/monthly-table.ts';
 export * from './stats/opening-hours.ts';
 export * from './stats/stats.ts';
 export * from './upload/image-upload.ts';
+export * from './user/device.ts';
 export * from './user/password.ts';
 export {
   accessLevels,

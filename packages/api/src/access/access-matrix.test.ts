@@ -60,6 +60,12 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
   mailbox: { list: () => ({}), listTexts: () => ({}) },
   jobs: { listQueues: () => ({}), listJobs: () => ({}), retryJob: () => ({ id: 'no-such-job' }) },
   auth: {
+    changePassword: () => ({ currentPassword: 'wrong password 123', newPassword: 'A new password 123!' }),
+    listSessions: (s) => ({ userId: s.userId }),
+    endSession: () => ({ sessionId: 'no-such-session' }),
+    endOtherSessions: () => ({}),
+    getAccountStatus: (s) => ({ userId: s.userId }),
+    enableUser: (s) => ({ userId: s.userId }),
     config: () => ({}),
     login: (s) => ({ username: s.email, password: 'wrong password 123' }),
     logout: () => ({}),

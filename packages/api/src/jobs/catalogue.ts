@@ -24,6 +24,8 @@ export type JobPayloads = {
   'notifications.dailyDigest': NoPayload;
   /** One staff member's digest of unread notifications. */
   'notifications.digest': { userId: string };
+  /** Accounts not used for the global setting's days: disabled, their sessions ended. */
+  'accounts.disableInactive': NoPayload;
   /** Rate-limit buckets nobody has touched for a day. */
   'housekeeping.idleBuckets': NoPayload;
   /** The 1st of each month: one report job per active business with notification emails. */

@@ -8,7 +8,7 @@ import { silentLogger } from '../log/logger.ts';
 import type { MemoryMailer } from '../mail/mailer.ts';
 import { describeApi, TEST_ORIGIN } from '../testing/api.ts';
 import { cachedAuth } from './session-cache.ts';
-import { createSessionAuth } from './sessions.ts';
+import { createSession, createSessionAuth } from './sessions.ts';
 
 // Each login hashes with argon2id, which is slow on purpose.
 setDefaultTimeout(30_000);
@@ -82,6 +82,24 @@ describeApi(
       const done = await t.call('auth', 'completeResetPassword', { password: 'a brand new passphrase', token });
       expect(done.status).toBe(200);
       expect((await supportCall(cookie)).status).toBe(401);
+    });
+
+    it('refuses the very next call of a session ended from the account page, by its owner or by support', async () => {
+      const mine = await t.signIn({ support: true, email: 'sam@medlocker.test' });
+      const second = await createSession(t.db, mine.userId, t.deps.now(), { ip: null, userAgent: 'test' });
+      const other = { cookie: `medlocker_session=${second.token}` };
+      const theirs = await t.signIn({ email: 'pat@pharmacy.test' });
+      expect((await supportCall(other.cookie)).status).toBe(200);
+      expect((await session(theirs.cookie)).status).toBe(200);
+      const listed = await t.call('auth', 'listSessions', {}, { cookie: mine.cookie });
+      const otherId = listed.body.sessions.find((s) => !s.current)?.id ?? '';
+      expect((await t.call('auth', 'endSession', { sessionId: otherId }, { cookie: mine.cookie })).status).toBe(200);
+      expect((await supportCall(other.cookie)).status).toBe(401);
+      const listedTheirs = await t.call('auth', 'listSessions', { userId: theirs.userId }, { cookie: mine.cookie });
+      const theirId = listedTheirs.body.sessions[0]?.id ?? '';
+      expect((await t.call('auth', 'endSession', { sessionId: theirId }, { cookie: mine.cookie })).status).toBe(200);
+      expect((await session(theirs.cookie)).status).toBe(401);
+      expect((await supportCall(mine.cookie)).status).toBe(200);
     });
 
     it('keeps no answer read before a change that arrived while it was being read', async () => {

@@ -106,6 +106,8 @@ export type SessionPrincipalRecord = {
   lastSeen: number;
   revokedAt: number | null;
   userId: string;
+  /** Set while the account is disabled: its sessions are refused even if one was missed when it was. */
+  disabledAt: number | null;
   email: string;
   givenName: string;
   familyName: string;
@@ -128,6 +130,7 @@ export async function findSessionPrincipal(
       'sessions.last_seen',
       'sessions.revoked_at',
       'users.id as user_id',
+      'users.disabled_at',
       'users.email',
       'users.given_name',
       'users.family_name',
@@ -164,6 +167,7 @@ export async function findSessionPrincipal(
       lastSeen: row.last_seen,
       revokedAt: row.revoked_at,
       userId: row.user_id,
+      disabledAt: row.disabled_at,
       email: row.email,
       givenName: row.given_name,
       familyName: row.family_name,
@@ -180,4 +184,78 @@ export async function touchSession(db: Kysely<Database>, id: string, now: number
     .set({ last_seen: now, idle_expires_at: idleExpiresAt })
     .where('id', '=', id)
     .execute();
+}
+
+/** A live session as its owner's account page lists it. */
+export type LiveSessionRow = {
+  id: string;
+  userId: string;
+  created: number;
+  lastSeen: number;
+  ip: string | null;
+  userAgent: string | null;
+};
+
+/** The sessions of a user that still work (not revoked, not past either expiry), newest first. */
+export async function listLiveSessionsOfUser(db: Db, userId: string, now: number): Promise<LiveSessionRow[]> {
+  const rows = await db
+    .selectFrom('sessions')
+    .select(['id', 'user_id', 'created', 'last_seen', 'ip', 'user_agent'])
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('idle_expires_at', '>', now)
+    .orderBy('created', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    userId: r.user_id,
+    created: r.created,
+    lastSeen: r.last_seen,
+    ip: r.ip,
+    userAgent: r.user_agent,
+  }));
+}
+
+/** Revokes one live session by its id; answers its user, or nothing when it was not live. */
+export async function revokeSessionById(db: Db, id: string, now: number): Promise<{ userId: string } | undefined> {
+  const row = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .returning(['user_id'])
+    .executeTakeFirst();
+  return row && { userId: row.user_id };
+}
+
+/** Revokes every live session of a user but one (null: all); answers how many ended. */
+export async function revokeSessionsOfUserExcept(
+  db: Db,
+  userId: string,
+  keepId: string | null,
+  now: number,
+): Promise<number> {
+  let query = db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('idle_expires_at', '>', now);
+  if (keepId !== null) query = query.where('id', '<>', keepId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** A sign-in's mark on the account: the time the inactive-accounts job measures from. */
+export async function recordSignIn(db: Db, userId: string, now: number): Promise<void> {
+  await db.updateTable('users').set({ last_sign_in: now }).where('id', '=', userId).execute();
+}
+
+/** Whether the account is disabled (it signs in no way while it is). */
+export async function isUserDisabled(db: Db, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('disabled_at').where('id', '=', userId).executeTakeFirst();
+  return row?.disabled_at != null;
 }

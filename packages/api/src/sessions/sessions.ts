@@ -10,9 +10,15 @@ import {
   findSessionPrincipal,
   findSessionRow,
   insertSession,
+  isUserDisabled,
+  type LiveSessionRow,
+  listLiveSessionsOfUser,
   type ReachRow,
+  recordSignIn,
+  revokeSessionById,
   revokeSessionByTokenHash,
   revokeSessionsOfUser,
+  revokeSessionsOfUserExcept,
   roleNamesOf,
   touchSession,
 } from './sessions-repository.ts';
@@ -53,7 +59,28 @@ export async function replaceSession(
 ): Promise<{ token: string; session: SessionRecord }> {
   const replaced = previousToken ? await revokeSessionByToken(deps.db, previousToken, now) : null;
   if (replaced) liveOf(deps).accessChanged(replaced.userId);
+  await recordSignIn(deps.db, userId, now);
   return createSession(deps.db, userId, now, { ip: actor.origin.ip, userAgent: actor.origin.userAgent });
+}
+
+/** Whether a user's account is disabled (not used for the global setting's days): it signs in no way. */
+export async function accountDisabled(db: Db, userId: string): Promise<boolean> {
+  return isUserDisabled(db, userId);
+}
+
+/** The sessions of a user that still work, newest first. */
+export async function liveSessionsOf(db: Db, userId: string, now: number): Promise<LiveSessionRow[]> {
+  return listLiveSessionsOfUser(db, userId, now);
+}
+
+/** Ends one session by id; answers its user when it was live. The caller tells the live hub. */
+export async function revokeSession(db: Db, id: string, now: number): Promise<{ userId: string } | null> {
+  return (await revokeSessionById(db, id, now)) ?? null;
+}
+
+/** Ends every live session of a user but `keepId` (null: all of them); answers how many ended. */
+export async function revokeOtherSessions(db: Db, userId: string, keepId: string | null, now: number) {
+  return revokeSessionsOfUserExcept(db, userId, keepId, now);
 }
 
 /** The token a request carries: `Authorization: Bearer` (the cli) first, else the session cookie. */
@@ -120,7 +147,7 @@ export function createSessionAuth(db: () => Kysely<Database>): AuthPort {
       if (!token) return null;
       const row = await findSessionPrincipal(db(), hashToken(token));
       if (!row) return null;
-      if (row.revokedAt !== null || now >= row.expiresAt || now >= row.idleExpiresAt) {
+      if (row.revokedAt !== null || row.disabledAt !== null || now >= row.expiresAt || now >= row.idleExpiresAt) {
         throw new AppError('UNAUTHENTICATED', authMessages.sessionTimedOut);
       }
       if (touch && now - row.lastSeen >= authPolicy.sessionTouchAfterMs) {

@@ -17,6 +17,8 @@ export const ssoFailureMessages: Record<string, string> = {
   rejected: 'Your identity provider did not confirm the sign-in. Please try again or contact Support.',
   cancelled: 'The sign-in was cancelled at your identity provider.',
   unverified: 'Your identity provider did not confirm your email address, so you cannot be signed in.',
+  disabled:
+    'Your account has been disabled because it has not been used for a while. Please speak to your manager or Support to enable it again.',
   unknown:
     'There is no account for this email address with your identity provider. Please ask your manager or Support to add you.',
 };
@@ -122,6 +124,8 @@ async function signIn(ctx: PageContext, username: string, password: string, from
     return undefined;
   }
   if (answer.reason === 'TooManyAttempts') return answer.message ?? tooManyAttemptsMessage;
+  // A disabled account (not used for the global setting's days): the server's words say who can enable it.
+  if (answer.reason === 'AccountDisabled' && answer.message) return answer.message;
   return invalidCredentialsMessage;
 }
 

@@ -2,6 +2,7 @@ import { type } from 'arktype';
 import { Password } from '../user/password.ts';
 import { FormEmail, Required } from '../validation/general.ts';
 import { FreeText, Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
+import { accountMethods } from './account.ts';
 import { cliSignInMethods } from './cli-sign-in.ts';
 import { defineArea, publicAccess, signedInSelf, staff, supportOnly } from './define.ts';
 import { activateDeviceAuth } from './device-auth.ts';
@@ -94,7 +95,7 @@ export const SessionInfo = type({
 });
 export type SessionInfo = typeof SessionInfo.infer;
 
-export const LoginReason = type("'InvalidCredentials' | 'ForceReset' | 'TooManyAttempts'");
+export const LoginReason = type("'InvalidCredentials' | 'ForceReset' | 'TooManyAttempts' | 'AccountDisabled'");
 export type LoginReason = typeof LoginReason.infer;
 
 /** A role in an Add-role request. Business and Group need a resource (here or the request's resourceId). */
@@ -120,6 +121,7 @@ export const AddRolesOutcome = type({ outcome: "'added'", userId: 'string', crea
 export type AddRolesOutcome = typeof AddRolesOutcome.infer;
 
 export const auth = defineArea({
+  ...accountMethods,
   activateDeviceAuth,
   ...cliSignInMethods,
   ...patientAuthMethods,

@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { AlarmTemplateCode, alarmPlaceholders, alarmTemplateCodes } from '../errors/machine-alerts.ts';
 import { maxChargePence } from '../money/charge.ts';
-import { GlobalSettings } from '../settings/global-settings.ts';
+import { GlobalSettings, maxInactiveAccountDays } from '../settings/global-settings.ts';
 import { placeholdersIn } from '../settings/sms-templates.ts';
 import { anyKey, eachGiven, eachKey } from '../validation/by-key.ts';
 import { validationMessage } from '../validation/catalogue.ts';
@@ -65,13 +65,19 @@ export const globalSettings = defineArea({
     input: type({}),
     output: GlobalSettingsResult,
     access: supportOnly,
-    summary: 'The global settings: the NHS prescription charge in pence.',
+    summary:
+      'The global settings: the NHS prescription charge in pence, and the days after which an unused account is disabled.',
   },
   createOrUpdateGlobalSettings: {
-    input: type({ nhsPrescriptionCharge: positiveIntegerUpTo(maxChargePence) }),
+    input: type({
+      nhsPrescriptionCharge: positiveIntegerUpTo(maxChargePence),
+      /** Left out: unchanged (90 until first set). */
+      'inactiveAccountDays?': positiveIntegerUpTo(maxInactiveAccountDays),
+    }),
     output: GlobalSettingsResult,
     access: supportOnly,
-    summary: 'Sets the NHS prescription charge, in pence (a whole number from 1 to 1000000).',
+    summary:
+      'Sets the NHS prescription charge, in pence (a whole number from 1 to 1000000), and the days without a sign-in after which a staff account is disabled (1 to 3650; 90 by default).',
   },
   getAlarmMessageTemplates: {
     input: type({}),

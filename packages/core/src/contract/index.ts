@@ -94,6 +94,7 @@ export {
 } from './reports.ts';
 export { shortUrlCodeMaxLength } from './url.ts';
 export type AreaName = keyof Contract;
+export { AccountStatus, StaffSession } from './account.ts';
 export {
   AccessLevel,
   AddableRoleName,

@@ -10,6 +10,12 @@ export const methodActors = {
     ping: ['anonymous', 'support', 'pharmacy'],
   },
   auth: {
+    changePassword: ['support', 'pharmacy'],
+    listSessions: ['support', 'pharmacy'],
+    endSession: ['support', 'pharmacy'],
+    endOtherSessions: ['support', 'pharmacy'],
+    getAccountStatus: ['support', 'pharmacy'],
+    enableUser: ['support', 'pharmacy'],
     activateDeviceAuth: ['support'],
     beginCliSignIn: ['anonymous', 'support', 'pharmacy'],
     approveCliSignIn: ['support', 'pharmacy'],

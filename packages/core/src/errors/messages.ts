@@ -8,6 +8,9 @@ export const messages = {
   invalidCredentials: 'Invalid username or password',
   tooManyAttempts:
     'Your account has been temporarily disabled due to too many incorrect login attempts. Please try again in 5 minutes.',
+  /** A staff account disabled for not being used (issue 37 §2, docs/decisions/auth.md). */
+  accountDisabled: (product: string) =>
+    `Your account has been disabled because it has not been used for a while. Please speak to your manager or ${product} Support to enable it again.`,
   expiredOrInvalidLink: 'You have clicked on an expired or invalid link. Please try again.',
   unknownError: 'An unknown error occurred',
   invalidPairingCode: 'invalid code',
@@ -35,13 +38,21 @@ export const emptyStates = {
   importErrors: 'No errors.',
 } as const;
 
-/** Why a login did not succeed (SPEC §4, §8); the contract's `LoginReason` schema has the same three. */
-export const loginFailureReasons = ['InvalidCredentials', 'ForceReset', 'TooManyAttempts'] as const;
+/**
+ * Why a login did not succeed (SPEC §4, §8, and a disabled account: docs/decisions/auth.md); the
+ * contract's `LoginReason` schema has the same.
+ */
+export const loginFailureReasons = ['InvalidCredentials', 'ForceReset', 'TooManyAttempts', 'AccountDisabled'] as const;
 
 /** The message shown for a login failure; ForceReset shows none, it sends the user to reset. */
-export const loginFailureMessage = (reason: (typeof loginFailureReasons)[number]): string | undefined =>
+export const loginFailureMessage = (
+  reason: (typeof loginFailureReasons)[number],
+  product = 'MedLocker',
+): string | undefined =>
   reason === 'InvalidCredentials'
     ? messages.invalidCredentials
     : reason === 'TooManyAttempts'
       ? messages.tooManyAttempts
-      : undefined;
+      : reason === 'AccountDisabled'
+        ? messages.accountDisabled(product)
+        : undefined;

@@ -2,8 +2,19 @@ import { type } from 'arktype';
 import type { AlarmTemplateCode } from '../errors/machine-alerts.ts';
 import { Charge } from '../money/charge.ts';
 
-/** Product-wide settings (SPEC §3): the NHS prescription charge per item, in pence. */
-export const GlobalSettings = type({ nhsPrescriptionCharge: 'number.integer > 0' });
+/** Days without a sign-in after which a staff account is disabled, until support sets another number. */
+export const defaultInactiveAccountDays = 90;
+/** The most days support may set (the database checks the same range). */
+export const maxInactiveAccountDays = 3650;
+
+/**
+ * Product-wide settings (SPEC §3): the NHS prescription charge per item, in pence; after how many days
+ * without a sign-in a staff account is disabled (issue 37 §2, docs/decisions/auth.md).
+ */
+export const GlobalSettings = type({
+  nhsPrescriptionCharge: 'number.integer > 0',
+  inactiveAccountDays: 'number.integer > 0',
+});
 export type GlobalSettings = typeof GlobalSettings.infer;
 
 /** The alarm message templates support can reword, by code; a code left out uses the default. */

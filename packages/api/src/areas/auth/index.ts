@@ -1,4 +1,13 @@
 export {
+  changePassword,
+  enableUser,
+  endOtherSessions,
+  endSession,
+  getAccountStatus,
+  listSessions,
+} from './account-service.ts';
+export { disableInactiveAccounts } from './inactive-accounts.ts';
+export {
   acceptInvitation,
   cancelInvitation,
   declineInvitation,

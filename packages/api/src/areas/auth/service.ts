@@ -1,4 +1,4 @@
-import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, type Contract, messages, type OutputOf, type ParsedInputOf } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
@@ -8,6 +8,7 @@ import { type Bucket, reserveToken } from '../../rate-limits/repository.ts';
 import { hashPassword, verifyPassword } from '../../sessions/passwords.ts';
 import { authMessages, authPolicy } from '../../sessions/policy.ts';
 import {
+  accountDisabled,
   findSession,
   replaceSession,
   revokeSessionByToken,
@@ -138,6 +139,8 @@ export async function login(
   await clearLoginFailures(db, username);
   if (address !== null) await releaseAddressAttempt(db, address, failedLoginBucket);
   const who = { userId: user.id, display: toUser(user).name };
+  const disabled = await refusedAsDisabled(deps, actor, user.id, who);
+  if (disabled) return { answer: disabled, session: null };
   if (user.forceReset) {
     await audit(db, deps, actor, { action: 'auth.login.forceReset', entityType: 'user', entityId: user.id, who });
     return { answer: { ok: false, reason: 'ForceReset', message: authMessages.forceReset }, session: null };
@@ -158,6 +161,21 @@ export async function login(
     },
     session: { token, maxAgeSeconds: authPolicy.sessionAbsoluteMs / 1000 },
   };
+}
+
+/**
+ * The answer to the right password of an account disabled for not being used, told only to whoever knows
+ * the password (docs/decisions/auth.md); null when the account is enabled.
+ */
+async function refusedAsDisabled(
+  deps: AppDeps,
+  actor: Actor,
+  userId: string,
+  who: { userId: string; display: string },
+): Promise<Out<'login'> | null> {
+  if (!(await accountDisabled(deps.db, userId))) return null;
+  await audit(deps.db, deps, actor, { action: 'auth.login.disabled', entityType: 'user', entityId: userId, who });
+  return { ok: false, reason: 'AccountDisabled', message: messages.accountDisabled(deps.config.productName) };
 }
 
 /** Ends the session of `token` server-side (expired ones too); the controller clears the cookie. */

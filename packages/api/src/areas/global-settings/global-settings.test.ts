@@ -13,11 +13,44 @@ describeApi(
       const typed = GlobalSettingsInput({ nhsPrescriptionCharge: '9.90' });
       if (isArkErrors(typed)) throw new Error(typed.summary);
       const res = await t.call('globalSettings', 'createOrUpdateGlobalSettings', typed, asSupport);
-      expect(res.body.settings).toEqual({ nhsPrescriptionCharge: 990 });
+      expect(res.body.settings).toEqual({ nhsPrescriptionCharge: 990, inactiveAccountDays: 90 });
       await t.call('globalSettings', 'createOrUpdateGlobalSettings', { nhsPrescriptionCharge: 1000 }, asSupport);
       const read = await t.call('globalSettings', 'getGlobalSettings', {}, asSupport);
-      expect(read.body).toEqual({ settings: { nhsPrescriptionCharge: 1000 }, updated: t.deps.now() });
+      expect(read.body).toEqual({
+        settings: { nhsPrescriptionCharge: 1000, inactiveAccountDays: 90 },
+        updated: t.deps.now(),
+      });
       expect((await listAudit(t.db, 'globalSettings.update')).length).toBe(2);
+    });
+
+    it('sets the days after which an unused account is disabled (90 until set), within 1 to 3650', async () => {
+      const set = await t.call(
+        'globalSettings',
+        'createOrUpdateGlobalSettings',
+        { nhsPrescriptionCharge: 990, inactiveAccountDays: 30 },
+        asSupport,
+      );
+      expect(set.body.settings).toEqual({ nhsPrescriptionCharge: 990, inactiveAccountDays: 30 });
+      // Left out: kept.
+      const kept = await t.call(
+        'globalSettings',
+        'createOrUpdateGlobalSettings',
+        { nhsPrescriptionCharge: 980 },
+        asSupport,
+      );
+      expect(kept.body.settings?.inactiveAccountDays).toBe(30);
+      const audited = await listAudit(t.db, 'globalSettings.update');
+      expect(audited.map((a) => a.details)).toContainEqual({ fields: ['inactiveAccountDays'], from: 90, to: 30 });
+      for (const inactiveAccountDays of [0, 3651, 1.5]) {
+        const res = await t.call(
+          'globalSettings',
+          'createOrUpdateGlobalSettings',
+          { nhsPrescriptionCharge: 990, inactiveAccountDays },
+          asSupport,
+        );
+        expect(res.status).toBe(400);
+        expect(res.body.error.details[0].path).toBe('inactiveAccountDays');
+      }
     });
 
     it('refuses a charge of 9.999 typed in pounds, and anything but whole pence', async () => {

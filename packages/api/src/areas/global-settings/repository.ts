@@ -5,17 +5,32 @@ export type Db = Kysely<Database> | Transaction<Database>;
 
 export async function readGlobalSettings(db: Db) {
   const row = await db.selectFrom('global_settings').selectAll().executeTakeFirst();
-  return row ? { nhsPrescriptionCharge: Number(row.nhs_prescription_charge), updated: Number(row.updated) } : undefined;
+  return row
+    ? {
+        nhsPrescriptionCharge: Number(row.nhs_prescription_charge),
+        inactiveAccountDays: row.inactive_account_days,
+        updated: Number(row.updated),
+      }
+    : undefined;
 }
 
 /** The single row (its key can only be true), inserted or replaced. */
-export async function writeGlobalSettings(db: Db, pence: number, now: number, userId: string) {
+export async function writeGlobalSettings(
+  db: Db,
+  values: { pence: number; inactiveAccountDays: number },
+  now: number,
+  userId: string,
+) {
+  const row = {
+    nhs_prescription_charge: values.pence,
+    inactive_account_days: values.inactiveAccountDays,
+    updated: now,
+    updated_by: userId,
+  };
   await db
     .insertInto('global_settings')
-    .values({ id: true, nhs_prescription_charge: pence, updated: now, updated_by: userId })
-    .onConflict((oc) =>
-      oc.column('id').doUpdateSet({ nhs_prescription_charge: pence, updated: now, updated_by: userId }),
-    )
+    .values({ id: true, ...row })
+    .onConflict((oc) => oc.column('id').doUpdateSet(row))
     .execute();
 }
 

@@ -4,6 +4,7 @@ import {
   alarmTemplateCodes,
   type Contract,
   defaultAlarmMessages,
+  defaultInactiveAccountDays,
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
@@ -31,7 +32,10 @@ export async function getGlobalSettings(
 ): Out<'getGlobalSettings'> {
   const row = await readGlobalSettings(deps.db);
   return row
-    ? { settings: { nhsPrescriptionCharge: row.nhsPrescriptionCharge }, updated: row.updated }
+    ? {
+        settings: { nhsPrescriptionCharge: row.nhsPrescriptionCharge, inactiveAccountDays: row.inactiveAccountDays },
+        updated: row.updated,
+      }
     : { settings: null, updated: null };
 }
 
@@ -43,7 +47,8 @@ export async function createOrUpdateGlobalSettings(
   const now = deps.now();
   await deps.db.transaction().execute(async (tx) => {
     const before = await readGlobalSettings(tx);
-    await writeGlobalSettings(tx, input.nhsPrescriptionCharge, now, actor.userId);
+    const inactiveAccountDays = input.inactiveAccountDays ?? before?.inactiveAccountDays ?? defaultInactiveAccountDays;
+    await writeGlobalSettings(tx, { pence: input.nhsPrescriptionCharge, inactiveAccountDays }, now, actor.userId);
     if (before?.nhsPrescriptionCharge !== input.nhsPrescriptionCharge) {
       // A charge is not a secret: the old and new amounts make the entry useful.
       await audit(tx, deps, actor, {
@@ -53,6 +58,17 @@ export async function createOrUpdateGlobalSettings(
           fields: ['nhsPrescriptionCharge'],
           from: before?.nhsPrescriptionCharge ?? null,
           to: input.nhsPrescriptionCharge,
+        },
+      });
+    }
+    if ((before?.inactiveAccountDays ?? defaultInactiveAccountDays) !== inactiveAccountDays) {
+      await audit(tx, deps, actor, {
+        action: 'globalSettings.update',
+        entityType: 'globalSettings',
+        details: {
+          fields: ['inactiveAccountDays'],
+          from: before?.inactiveAccountDays ?? defaultInactiveAccountDays,
+          to: inactiveAccountDays,
         },
       });
     }

@@ -3,7 +3,7 @@ import * as client from 'openid-client';
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import { replaceSession, tokenOf } from '../../sessions/sessions.ts';
+import { accountDisabled, replaceSession, tokenOf } from '../../sessions/sessions.ts';
 import { cookieToken, hashToken, newToken } from '../../sessions/tokens.ts';
 import { findUserByEmail, toUser } from '../users/index.ts';
 import type { ProviderRecord } from './config.ts';
@@ -40,7 +40,15 @@ export const SSO_COOKIE = 'medlocker_sso';
 /** How long a started sign-in may take at the provider. */
 export const SSO_LOGIN_TTL_MS = 10 * 60_000;
 
-export type SsoFailure = 'expired' | 'browser' | 'provider' | 'rejected' | 'unverified' | 'unknown' | 'cancelled';
+export type SsoFailure =
+  | 'expired'
+  | 'browser'
+  | 'provider'
+  | 'rejected'
+  | 'unverified'
+  | 'unknown'
+  | 'cancelled'
+  | 'disabled';
 
 export const callbackPath = '/api/auth/callback';
 
@@ -197,6 +205,8 @@ async function signInMatched(
   const scope = { businessId: idp.businessId, groupId: idp.groupId };
   if ((scope.businessId !== null || scope.groupId !== null) && (await userHasRoleOutside(db, user.id, scope)))
     return fail('unknown', { email: identity.email, userId: user.id, outsideProviderScope: true }, idpId);
+  // An account disabled for not being used signs in no way at all (docs/decisions/auth.md).
+  if (await accountDisabled(db, user.id)) return fail('disabled', { email: identity.email, userId: user.id }, idpId);
 
   const { token, session } = await replaceSession(deps, actor, user.id, tokenOf(request), now);
   await audit(db, deps, actor, {

@@ -1,2 +1,10 @@
-export { type Account, findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from './repository.ts';
+export {
+  type Account,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  normaliseEmail,
+  rolesOfUser,
+  toUser,
+} from './repository.ts';
 export { getUser, getUsersByRole, updateUser } from './service.ts';

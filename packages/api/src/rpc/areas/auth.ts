@@ -5,16 +5,22 @@ import {
   addRoles,
   beginResetPassword,
   cancelInvitation,
+  changePassword,
   completeResetPassword,
   config,
   declineInvitation,
   editIdentityProvider,
+  enableUser,
+  endOtherSessions,
   endPatientSession,
+  endSession,
+  getAccountStatus,
   getIdentityProviderAuthUrl,
   linkOrigin,
   listInvitations,
   listMyInvitations,
   listPatientMobile,
+  listSessions,
   login,
   logout,
   patientSessionInfo,
@@ -70,6 +76,12 @@ async function withPatientCookie<T extends { session: { token: string; maxAgeSec
  */
 export const authRoutes = (deps: AppDeps) =>
   rpcArea(deps, 'auth', {
+    changePassword,
+    listSessions,
+    endSession,
+    endOtherSessions,
+    getAccountStatus,
+    enableUser,
     config,
     login: async (deps, actor, input, http) => {
       const { answer, session } = await login(deps, actor, input, { previousToken: tokenOf(http.request) });

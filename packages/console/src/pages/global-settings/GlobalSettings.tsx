@@ -1,4 +1,11 @@
-import { Charge, formatPence, isArkErrors, penceToAmountText } from '@medlocker/core';
+import {
+  Charge,
+  defaultInactiveAccountDays,
+  formatPence,
+  isArkErrors,
+  maxInactiveAccountDays,
+  penceToAmountText,
+} from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { rpc } from '../../api/client.ts';
@@ -14,7 +21,10 @@ const useGlobalSettings = () =>
     ['globalSettings', 'getGlobalSettings'],
   );
 
-/** SPEC §2 `/globalSettings`: settings for every business, the NHS prescription charge. */
+/**
+ * SPEC §2 `/globalSettings`: settings for every business, the NHS prescription charge; and after how
+ * many days without a sign-in a staff account is disabled (issue 37 §2).
+ */
 export function GlobalSettings() {
   return (
     <SavedSettings
@@ -31,6 +41,10 @@ export function GlobalSettings() {
               {settings?.nhsPrescriptionCharge === undefined ? 'Not set' : formatPence(settings.nhsPrescriptionCharge)}
             </dd>
           </div>
+          <div className="details__item">
+            <dt>Disable accounts not used for</dt>
+            <dd>{settings?.inactiveAccountDays ?? defaultInactiveAccountDays} days</dd>
+          </div>
         </dl>
       )}
     </SavedSettings>
@@ -41,14 +55,20 @@ export function GlobalSettings() {
 export function EditGlobalSettings() {
   return (
     <EditSettings title="Edit Global Settings" query={useGlobalSettings()}>
-      {(data) => <ChargeForm pence={data.settings?.nhsPrescriptionCharge} />}
+      {(data) => (
+        <ChargeForm
+          pence={data.settings?.nhsPrescriptionCharge}
+          days={data.settings?.inactiveAccountDays ?? defaultInactiveAccountDays}
+        />
+      )}
     </EditSettings>
   );
 }
 
-function ChargeForm({ pence }: { pence: number | undefined }) {
+function ChargeForm({ pence, days }: { pence: number | undefined; days: number }) {
   const navigate = useNavigate();
   const [amount, setAmount] = useState(pence === undefined ? '' : penceToAmountText(pence));
+  const [inactiveDays, setInactiveDays] = useState(String(days));
   const state = useSaveState();
 
   const save = async () => {
@@ -61,7 +81,12 @@ function ChargeForm({ pence }: { pence: number | undefined }) {
     }
     state.start();
     try {
-      await rpc('globalSettings', 'createOrUpdateGlobalSettings', { nhsPrescriptionCharge: parsed });
+      // The server checks the days (a whole number from 1 to 3650) and answers on the field.
+      const inactiveAccountDays = Number(inactiveDays.trim() === '' ? Number.NaN : inactiveDays);
+      await rpc('globalSettings', 'createOrUpdateGlobalSettings', {
+        nhsPrescriptionCharge: parsed,
+        inactiveAccountDays: Number.isFinite(inactiveAccountDays) ? inactiveAccountDays : 0,
+      });
       navigate(consolePaths.globalSettings, { state: { notice: 'Global settings saved.' } });
     } catch (e) {
       state.fail(e);
@@ -80,6 +105,15 @@ function ChargeForm({ pence }: { pence: number | undefined }) {
         description="In pounds, with at most 2 decimals, e.g. 9.80."
         isRequired
         autoFocus
+      />
+      <TextField
+        label="Disable accounts not used for (days)"
+        name="inactiveAccountDays"
+        inputMode="numeric"
+        value={inactiveDays}
+        onChange={setInactiveDays}
+        description={`A staff account nobody has signed in to for this many days is disabled until support or an Admin enables it (1 to ${maxInactiveAccountDays}).`}
+        isRequired
       />
     </PageForm>
   );

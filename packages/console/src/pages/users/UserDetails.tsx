@@ -12,6 +12,8 @@ import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { SessionsSection } from '../account/Sessions.tsx';
+import { AccountStatusBanner } from './AccountStatusBanner.tsx';
 import { EditIdentityProviderDialog } from './EditIdentityProviderDialog.tsx';
 import { UserDetailsBlock } from './UserDetailsBlock.tsx';
 
@@ -81,7 +83,10 @@ function UserPage({ data, reload }: { data: UserAnswer; reload: () => void }) {
     >
       {message && <Banner tone="success">{message}</Banner>}
       <UserDetailsBlock user={user} identityProvider={identityProvider} />
+      <AccountStatusBanner userId={user.id} />
       <RolesTable roles={roles} mayRemove={support || user.id !== me?.id} onRemove={setRemoving} />
+      {/* Support staff only: a pharmacy Admin does not see a colleague's sessions (docs/decisions/auth.md). */}
+      {support && <SessionsSection userId={user.id} userName={user.name} />}
       {removing && (
         <RemoveRoleConfirm
           userId={user.id}

@@ -1,0 +1,37 @@
+import { rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { useCurrentUser } from '../../state/session.ts';
+import { LoadError } from '../../ui/LoadError.tsx';
+import { Loading, Page } from '../../ui/Page.tsx';
+import { UserDetailsBlock } from '../users/UserDetailsBlock.tsx';
+import { ChangePassword } from './ChangePassword.tsx';
+import { SessionsSection } from './Sessions.tsx';
+
+/**
+ * `/account`: the signed-in user's own account, for support and pharmacy users alike (issue 37 §2): their
+ * details, Change password (not for single sign-on users: their provider keeps it) and their sessions.
+ */
+export function Account() {
+  const me = useCurrentUser();
+  const id = me?.id ?? '';
+  const query = useQuery((signal) => rpc('users', 'getUser', { id }, { signal }), ['users', 'getUser', id]);
+  if (!query.data) {
+    return (
+      <Page title="Your account">
+        {query.error ? <LoadError error={query.error} onRetry={query.reload} /> : <Loading />}
+      </Page>
+    );
+  }
+  const { user, identityProvider } = query.data;
+  return (
+    <Page title="Your account">
+      <UserDetailsBlock user={user} identityProvider={identityProvider} />
+      {identityProvider ? (
+        <p className="muted">You sign in through {identityProvider.name}: your password is kept there.</p>
+      ) : (
+        <ChangePassword />
+      )}
+      <SessionsSection />
+    </Page>
+  );
+}

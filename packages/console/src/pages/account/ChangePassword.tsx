@@ -1,0 +1,112 @@
+import { isArkErrors, NewPassword } from '@medlocker/core';
+import { useState } from 'react';
+import { rpc } from '../../api/client.ts';
+import { queryClient } from '../../api/queries.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Form, FormActions } from '../../ui/Form.tsx';
+import { TextField } from '../../ui/TextField.tsx';
+import { useSubmit } from '../../ui/use-submit.ts';
+import { sessionsKey } from './Sessions.tsx';
+
+/**
+ * Change password while signed in: the current password (checked under the sign-in limits), the new one
+ * (SPEC §5: at least 12 characters) and its confirmation ('Passwords do not match'). Every other session
+ * of the user ends; this one stays.
+ */
+export function ChangePassword() {
+  const [current, setCurrent] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [changed, setChanged] = useState<string>();
+  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
+  const { fieldErrors, error, pending, onSubmit } = useSubmit((path) => (path === 'newPassword' ? 'password' : path));
+
+  return (
+    <section aria-labelledby="password-title">
+      <h2 className="section-title" id="password-title">
+        Change password
+      </h2>
+      {changed && <Banner tone="success">{changed}</Banner>}
+      <Form
+        guardUnsaved={false}
+        error={error}
+        validationErrors={{ ...fieldErrors, ...localErrors }}
+        onSubmit={onSubmit(async () => {
+          setChanged(undefined);
+          // Core's SPEC §5 rules first, as the reset form has them.
+          const checked = NewPassword({ password, confirmation });
+          if (isArkErrors(checked)) {
+            setLocalErrors(
+              Object.fromEntries(checked.map((e) => [String(e.path.at(-1) ?? 'password'), e.message] as const)),
+            );
+            return;
+          }
+          setLocalErrors({});
+          const { endedSessions } = await rpc('auth', 'changePassword', {
+            currentPassword: current,
+            newPassword: password,
+          });
+          setCurrent('');
+          setPassword('');
+          setConfirmation('');
+          setChanged(
+            endedSessions > 0
+              ? `Your password has been changed. Your other sessions (${endedSessions}) have been signed out.`
+              : 'Your password has been changed.',
+          );
+          void queryClient.invalidateQueries({ queryKey: sessionsKey(undefined) });
+        })}
+      >
+        <PasswordFields
+          current={[current, setCurrent]}
+          password={[password, setPassword]}
+          confirmation={[confirmation, setConfirmation]}
+        />
+        <FormActions>
+          <Button type="submit" variant="primary" isPending={pending}>
+            Change password
+          </Button>
+        </FormActions>
+      </Form>
+    </section>
+  );
+}
+
+type Value = [string, (value: string) => void];
+
+/** The current password, the new one and its confirmation. */
+function PasswordFields({ current, password, confirmation }: { current: Value; password: Value; confirmation: Value }) {
+  return (
+    <>
+      <TextField
+        label="Current password"
+        name="currentPassword"
+        type="password"
+        autoComplete="current-password"
+        value={current[0]}
+        onChange={current[1]}
+        isRequired
+      />
+      <TextField
+        label="New password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        description="At least 12 characters."
+        value={password[0]}
+        onChange={password[1]}
+        isRequired
+      />
+      <TextField
+        label="Confirm new password"
+        name="confirmation"
+        type="password"
+        autoComplete="new-password"
+        value={confirmation[0]}
+        onChange={confirmation[1]}
+        isRequired
+      />
+    </>
+  );
+}
