@@ -174,7 +174,7 @@ function HeaderRow<T>({
     <div className="vlist__header" role="rowgroup" style={{ minWidth }}>
       <div className="vlist__row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
         {columns.map((c) => (
-          <div key={c.key} className="vlist__columnheader" role="columnheader">
+          <div key={c.key} className="vlist__columnheader" role="columnheader" title={c.header}>
             {c.header}
           </div>
         ))}
