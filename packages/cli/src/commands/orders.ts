@@ -1,4 +1,5 @@
 import {
+  counted,
   formatDateTime,
   formatPence,
   type Order,
@@ -46,7 +47,7 @@ function orderFields(o: Order): [string, string][] {
     ['Payment', o.paymentStatus],
     ['Prescription charge', formatPence(o.prescriptionCharge)],
     ['Retail charge', formatPence(o.retailCharge)],
-    ['Collection window', `${o.collectionWindow} day${o.collectionWindow === 1 ? '' : 's'}`],
+    ['Collection window', counted(o.collectionWindow, 'day')],
     ['Expires', o.expiresAt === null ? '-' : formatDateTime(o.expiresAt)],
     ['Created', `${formatDateTime(o.created)} via ${o.createdVia}`],
   ];

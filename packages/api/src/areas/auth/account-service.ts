@@ -1,4 +1,4 @@
-import { AppError, type Contract, deviceOf, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, type Contract, counted, deviceOf, type OutputOf, type ParsedInputOf } from '@medlocker/core';
 import { callerOf, reachesRole } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
@@ -54,7 +54,7 @@ export async function changePassword(
     const wait = Math.max(1, Math.ceil(retryAfter / 60));
     throw new AppError(
       'RATE_LIMITED',
-      `Too many failed logins from this address. Please try again in ${wait} minute${wait === 1 ? '' : 's'}.`,
+      `Too many failed logins from this address. Please try again in ${counted(wait, 'minute')}.`,
       undefined,
       retryAfter,
     );

@@ -1,4 +1,4 @@
-import { AppError, patientAuthPolicy as policy } from '@medlocker/core';
+import { AppError, counted, patientAuthPolicy as policy } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
@@ -43,7 +43,7 @@ export async function takeAddress(
     details: { kind },
   });
   const minutes = Math.max(1, Math.ceil(retryAfter / 60));
-  const wait = `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const wait = counted(minutes, 'minute');
   throw new AppError(
     'RATE_LIMITED',
     kind === 'tries'

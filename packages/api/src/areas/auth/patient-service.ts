@@ -1,6 +1,7 @@
 import {
   AppError,
   type Contract,
+  counted,
   greetingName,
   type OutputOf,
   type ParsedInputOf,
@@ -57,7 +58,7 @@ function locked(lockedUntil: number | null, now: number): AppError {
   const minutes = Math.ceil(seconds / 60);
   return new AppError(
     'RATE_LIMITED',
-    `Too many wrong tries: for your security this link is locked. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    `Too many wrong tries: for your security this link is locked. Please try again in ${counted(minutes, 'minute')}.`,
     undefined,
     seconds,
   );
@@ -69,7 +70,7 @@ function notConfirmed(path: 'dateOfBirth' | 'code', failures: number): AppError 
   const message =
     left === 0
       ? `${what}. For your security this link is now locked for ${policy.lockMinutes} minutes.`
-      : `${what}. You have ${left} ${left === 1 ? 'try' : 'tries'} left before this link is locked for ${policy.lockMinutes} minutes.`;
+      : `${what}. You have ${counted(left, 'try', 'tries')} left before this link is locked for ${policy.lockMinutes} minutes.`;
   return new AppError('VALIDATION', message, [{ path, id: 'IDENTITY_NOT_CONFIRMED', message }]);
 }
 
@@ -269,7 +270,7 @@ function countSend(row: Verification, now: number): { sends: number; windowStart
     const minutes = Math.ceil(wait / 60);
     throw new AppError(
       'RATE_LIMITED',
-      `Too many codes were sent for this order. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or contact the pharmacy.`,
+      `Too many codes were sent for this order. Please try again in ${counted(minutes, 'minute')}, or contact the pharmacy.`,
       undefined,
       wait,
     );

@@ -1,4 +1,4 @@
-import { AppError, type Contract, messages, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, type Contract, counted, messages, type OutputOf, type ParsedInputOf } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
@@ -58,7 +58,7 @@ function tooMany(what: string, retryAfterSeconds: number): AppError {
   const wait = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   return new AppError(
     'RATE_LIMITED',
-    `Too many ${what} from this address. Please try again in ${wait} minute${wait === 1 ? '' : 's'}.`,
+    `Too many ${what} from this address. Please try again in ${counted(wait, 'minute')}.`,
     undefined,
     retryAfterSeconds,
   );

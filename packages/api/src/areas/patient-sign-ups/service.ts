@@ -1,6 +1,7 @@
 import {
   AppError,
   type Contract,
+  counted,
   londonIsoDate,
   type OnlineSignUp,
   type OutputOf,
@@ -65,7 +66,7 @@ const who = { userId: null, display: 'online sign-up' };
 
 const minutes = (seconds: number) => {
   const n = Math.max(1, Math.ceil(seconds / 60));
-  return `${n} minute${n === 1 ? '' : 's'}`;
+  return counted(n, 'minute');
 };
 
 /**

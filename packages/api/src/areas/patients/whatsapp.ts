@@ -1,6 +1,7 @@
 import {
   AppError,
   type Contract,
+  counted,
   type OutputOf,
   type ParsedInputOf,
   type Patient,
@@ -110,7 +111,7 @@ export async function addWhatsAppOptIn(
       const wait = Number(previous?.dayStartedAt) + DAY - now;
       const hours = Math.ceil(wait / (60 * MINUTE));
       throw tooSoon(
-        `This patient has been sent ${whatsAppOptInCodes.perDay} WhatsApp codes today. Please try again in ${hours} hour${hours === 1 ? '' : 's'}.`,
+        `This patient has been sent ${whatsAppOptInCodes.perDay} WhatsApp codes today. Please try again in ${counted(hours, 'hour')}.`,
         wait,
       );
     }
@@ -190,7 +191,7 @@ export async function verifyWhatsAppOptInMessage(
         ok: false,
         error: codeError(
           left > 0
-            ? `The code is wrong. Check it with the patient and try again (${left} ${left === 1 ? 'try' : 'tries'} left).`
+            ? `The code is wrong. Check it with the patient and try again (${counted(left, 'try', 'tries')} left).`
             : 'The code is wrong, and that was the last try. Send the patient a new code.',
         ),
       };

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { AppError } from '@medlocker/core';
+import { AppError, counted } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
@@ -52,7 +52,7 @@ async function limit(deps: AppDeps, key: string, bucket: Bucket, what: string) {
   const minutes = Math.max(1, Math.ceil(wait / 60));
   throw new AppError(
     'RATE_LIMITED',
-    `Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    `Too many ${what}. Please try again in ${counted(minutes, 'minute')}.`,
     undefined,
     wait,
   );

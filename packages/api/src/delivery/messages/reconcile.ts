@@ -214,7 +214,7 @@ async function tellStaff(tx: Tx, areas: MessagePort, message: QueuedMessage, now
 async function giveUp(tx: Tx, deps: AppDeps, areas: MessagePort, message: QueuedMessage, now: number) {
   const { gateway, name, data } = wordsOf(message);
   const sends = message.unconfirmedSends;
-  const reason = `no word from ${gateway} in a day of sending it (${sends} ${sends === 1 ? 'send' : 'sends'}); it may not have arrived`;
+  const reason = `no word from ${gateway} in a day of sending it (${counted(sends, 'send')}); it may not have arrived`;
   await updateMessageDelivery(tx, message.id, { status: 'failed', last_error: reason, updated: now });
   const publish = await areas.recordOnOrder(
     tx,

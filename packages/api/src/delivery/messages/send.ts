@@ -1,3 +1,4 @@
+import { counted } from '@medlocker/core';
 import type { AppDeps } from '../../context/deps.ts';
 import type { JobPayloads } from '../../jobs/catalogue.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
@@ -165,7 +166,7 @@ async function onGatewayError(
     // The runner's last try: the message failed, and the order and its timeline say so (a staff retry
     // of the dead job sends it again).
     const tries = attempt.attempts ?? 1;
-    const reason = `${error.reason} (gave up after ${tries} ${tries === 1 ? 'attempt' : 'attempts'})`;
+    const reason = `${error.reason} (gave up after ${counted(tries, 'attempt')})`;
     await recordFailed(deps, areas, message, gateway.provider, reason, 'GAVE_UP');
     throw new PermanentJobError(reason);
   }

@@ -1,4 +1,4 @@
-import { formatDateTime, formatPence, type Order, orderAmountDue } from '@medlocker/core';
+import { counted, formatDateTime, formatPence, type Order, orderAmountDue } from '@medlocker/core';
 import type { ReactNode } from 'react';
 import { patientPaths } from '../../paths.ts';
 import { Link } from '../../ui/Link.tsx';
@@ -85,7 +85,7 @@ export function OrderSummary({ order, creator }: { order: Order; creator: string
         'Created',
         `${formatDateTime(order.created)} via ${createdViaLabels[order.createdVia]}${creator ? ` by ${creator}` : ''}`,
       )}
-      {item('Collection window', `${order.collectionWindow} ${order.collectionWindow === 1 ? 'day' : 'days'}`)}
+      {item('Collection window', counted(order.collectionWindow, 'day'))}
       {item(
         'Expires',
         order.expiresAt === null ? 'When loaded, after the collection window' : formatDateTime(order.expiresAt),
