@@ -91,7 +91,7 @@ export async function startServer(env: Record<string, string | undefined> = proc
       config.production,
       'sandbox card payments go to the local Judopay',
       { url: localJudopay.url },
-      `\n  Card payments (sandbox): the local Judopay, ${localJudopay.url}: no card is charged (README: "Paying by card")\n`,
+      `\n  Card payments (sandbox): the local Judopay, ${localJudopay.url}: no card is charged (README: "Trying it out without providers")\n`,
     );
   }
   logger.info('serving', {
