@@ -1,13 +1,12 @@
 import {
-  asAdmin,
   expect as baseExpect,
   createBusiness,
   createMachine,
   createUser,
   logInAsAdmin,
+  pairedLocker,
   type SimulatedLocker,
   signInAsNew,
-  startLocker,
   stopLocker,
   test,
 } from './harness/fixtures.ts';
@@ -28,20 +27,18 @@ test.afterEach(async () => {
 });
 
 /** A machine of a new business with a simulated locker paired to it and online. */
-async function pairedLocker() {
+async function machineWithLocker() {
   const business = await createBusiness();
   const machine = await createMachine(business.id);
-  locker = await startLocker();
-  const started = locker;
-  await asAdmin('auth/activateDeviceAuth', { machineId: machine.id, userCode: started.userCode });
-  await expect.poll(async () => (await started.view()).status).toBe('online');
+  const started = await pairedLocker(machine.id);
+  locker = started;
   return { business, machine, locker: started };
 }
 
 test('support restarts a locker and sees it boot again, and changes a setting it accepts or rejects', async ({
   page,
 }) => {
-  const { business, machine, locker } = await pairedLocker();
+  const { business, machine, locker } = await machineWithLocker();
   await logInAsAdmin(page);
   await page.goto(`/businesses/${business.id}/machines/${machine.id}`);
   await expect(page.getByRole('heading', { name: machine.name })).toBeVisible();
@@ -94,7 +91,7 @@ test('support restarts a locker and sees it boot again, and changes a setting it
 test("a pharmacy's Admin requests a locker's status, and is not offered a restart or a configuration change", async ({
   page,
 }) => {
-  const { business, machine } = await pairedLocker();
+  const { business, machine } = await machineWithLocker();
   const user = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: ['Admin'] } });
   await signInAsNew(page, user);
   await page.goto(`/businesses/${business.id}/machines/${machine.id}`);

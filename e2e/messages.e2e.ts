@@ -4,8 +4,8 @@ import {
   createMachine,
   logInAsAdmin,
   mailTo,
+  pairedLocker,
   type SimulatedLocker,
-  startLocker,
   stopLocker,
   test,
   uniqueEmail,
@@ -40,9 +40,7 @@ test("a locker's alarm queues an SMS and an email to the keyholders, sent at onc
   // The business's locker is paired, comes online and raises a mains power failure. (A QA test
   // machine's alarms would go to the person who added it alone: machine-checks.e2e.ts, hub.test.ts.)
   const machine = await createMachine(business.id);
-  locker = await startLocker();
-  await asAdmin('auth/activateDeviceAuth', { machineId: machine.id, userCode: locker.userCode });
-  await expect.poll(async () => (await locker?.view())?.status, { timeout: 40_000 }).toBe('online');
+  locker = await pairedLocker(machine.id);
   await locker.control({ do: 'alarm', code: 'EM_0003' });
   const statuses = async () =>
     (

@@ -9,8 +9,8 @@ import {
   liveSubscribed,
   logIn,
   logInAsAdmin,
+  pairedLocker,
   type SimulatedLocker,
-  startLocker,
   stopLocker,
   test,
 } from './harness/fixtures.ts';
@@ -33,12 +33,10 @@ test.afterEach(async () => {
 });
 
 /** A machine of the business paired with a simulated locker, as staff pair a real one. */
-async function pairedLocker(businessId: string) {
+async function machineWithLocker(businessId: string) {
   const machine = await createMachine(businessId);
-  const locker = await startLocker();
+  const locker = await pairedLocker(machine.id);
   lockers.push(locker);
-  await asAdmin('auth/activateDeviceAuth', { machineId: machine.id, userCode: locker.userCode });
-  await expect.poll(async () => (await locker.view()).status).toBe('online');
   return { machine, locker };
 }
 
@@ -80,7 +78,7 @@ test('support staff see an alarm in the bell live, find it on the notifications 
   await subscribed;
   const before = await unread(page);
 
-  const { machine, locker } = await pairedLocker(business.id);
+  const { machine, locker } = await machineWithLocker(business.id);
   await locker.control({ do: 'alarm', code: 'EM_0016' });
   // Live: no reload, the bell and the list follow the push.
   await expect.poll(() => unread(page)).toBeGreaterThan(before);
@@ -101,8 +99,8 @@ test('a pharmacy user’s bell counts their business’s alarm, not another busi
   const own = await createBusiness();
   const other = await createBusiness();
   const user = await createUser({ role: { name: 'Business', resource: own.id, accessLevels: [] } });
-  const theirs = await pairedLocker(other.id);
-  const mine = await pairedLocker(own.id);
+  const theirs = await machineWithLocker(other.id);
+  const mine = await machineWithLocker(own.id);
   const subscribed = liveSubscribed(page);
   await logInFresh(page, user.email, user.password);
   await subscribed;
@@ -135,7 +133,7 @@ test('support staff open an alarm whole: its full text, the support article, the
   const subscribed = liveSubscribed(page);
   await page.goto('/notifications');
   await subscribed;
-  const { machine, locker } = await pairedLocker(business.id);
+  const { machine, locker } = await machineWithLocker(business.id);
   await locker.control({ do: 'alarm', code: 'EM_0016' });
 
   const row = page.getByRole('row').filter({ hasText: machine.name });

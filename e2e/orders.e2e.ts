@@ -9,9 +9,9 @@ import {
   liveSubscribed,
   logIn,
   logInAsAdmin,
+  pairedLocker,
   type SimulatedLocker,
   signedInApi,
-  startLocker,
   stopLocker,
   test,
   uniqueName,
@@ -161,10 +161,8 @@ async function lockerLoop(page: Page, as: Caller, businessId: string) {
   // A machine of the business, paired with a simulated locker as staff pair a real one.
   const machine = await createMachine(businessId);
   const machineId = machine.id;
-  const started = await startLocker();
+  const started = await pairedLocker(machineId);
   locker = started;
-  await asAdmin('auth/activateDeviceAuth', { machineId, userCode: started.userCode });
-  await expect.poll(async () => (await started.view()).status).toBe('online');
   const patient = await createPatient(as, businessId, 'Lena', 'Locker');
   const other = await createOrder(as, { businessId, patientId: patient.id, machineId });
 

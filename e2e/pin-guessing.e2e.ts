@@ -1,5 +1,4 @@
 import {
-  asAdmin,
   expect as baseExpect,
   createBusiness,
   createMachine,
@@ -7,9 +6,9 @@ import {
   earlierWrongPins,
   liveSubscribed,
   logInAsAdmin,
+  pairedLocker,
   type SimulatedLocker,
   signInAsNew,
-  startLocker,
   stopLocker,
   test,
 } from './harness/fixtures.ts';
@@ -37,10 +36,8 @@ test('the tenth wrong PIN in an hour shows in the machine’s events and in the 
 }) => {
   const business = await createBusiness();
   const machine = await createMachine(business.id);
-  locker = await startLocker();
+  locker = await pairedLocker(machine.id);
   const started = locker;
-  await asAdmin('auth/activateDeviceAuth', { machineId: machine.id, userCode: started.userCode });
-  await expect.poll(async () => (await started.view()).status).toBe('online');
 
   const user = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: [] } });
   const subscribed = liveSubscribed(page);

@@ -505,7 +505,8 @@ export async function startLocker(
     await rm(stateDir, { recursive: true, force: true });
   };
   const controlUrl = `http://127.0.0.1:${controlPort}/lockers`;
-  const deadline = Date.now() + 15_000;
+  // Generous: a busy 2-core CI machine has taken over 15 s to start the simulator.
+  const deadline = Date.now() + 30_000;
   let userCode: string | undefined = options.testMachineOf ? '' : undefined;
   while (options.testMachineOf) {
     const status = await fetch(controlUrl)
@@ -545,6 +546,22 @@ export async function startLocker(
       if (!response.ok) throw new Error(`locker-sim control answered ${response.status}: ${await response.text()}`);
     },
   };
+}
+
+/**
+ * A simulated locker paired with `machineId` as support pairs one (the code it prints, activated by the
+ * admin), once the simulator reports it online. Stop it in afterEach.
+ */
+export async function pairedLocker(machineId: string): Promise<SimulatedLocker> {
+  const locker = await startLocker();
+  try {
+    await asAdmin('auth/activateDeviceAuth', { machineId, userCode: locker.userCode });
+    await expect.poll(async () => (await locker.view()).status, { timeout: 40_000 }).toBe('online');
+  } catch (error) {
+    await locker.stop();
+    throw error;
+  }
+  return locker;
 }
 
 /**
