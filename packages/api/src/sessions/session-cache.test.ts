@@ -1,5 +1,6 @@
 import { expect, it, setDefaultTimeout } from 'bun:test';
 import { createApp } from '../app.ts';
+import { listAudit } from '../audit/audit.ts';
 import type { AuthPort } from '../context/actor.ts';
 import type { AppDeps } from '../context/deps.ts';
 import { LiveHub, localTransport } from '../live/live.ts';
@@ -100,6 +101,16 @@ describeApi(
       expect((await t.call('auth', 'endSession', { sessionId: theirId }, { cookie: mine.cookie })).status).toBe(200);
       expect((await session(theirs.cookie)).status).toBe(401);
       expect((await supportCall(mine.cookie)).status).toBe(200);
+    });
+
+    it('names a user by the name they just gave on the very next call, not the one remembered', async () => {
+      const me = await t.signIn({ support: true, givenName: '', familyName: '' });
+      await supportCall(me.cookie); // remembered under the empty name
+      const names = { id: me.userId, givenName: 'Nia', familyName: 'Obi' };
+      expect((await t.call('users', 'updateUser', names, { cookie: me.cookie })).status).toBe(200);
+      await t.call('users', 'getUser', { id: me.userId }, { cookie: me.cookie });
+      const rows = await listAudit(t.db);
+      expect(rows.filter((r) => r.action === 'user.read').map((r) => r.actorDisplay)).toEqual(['Nia Obi']);
     });
 
     it('keeps no answer read before a change that arrived while it was being read', async () => {

@@ -4,6 +4,7 @@ import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { decodeCursor, pageOf } from '../../lists/paging.ts';
+import { liveOf } from '../../live/live.ts';
 import {
   findUserById,
   identityProviderOfUser,
@@ -88,7 +89,7 @@ export async function updateUser(
   input: In<'updateUser'>,
 ): Promise<Out<'updateUser'>> {
   assertSelfOrSupport(actor, input.id);
-  return deps.db.transaction().execute(async (trx) => {
+  const updated = await deps.db.transaction().execute(async (trx) => {
     const before = await findUserById(trx, input.id);
     if (!before) throw new AppError('NOT_FOUND', 'No such user');
     const after = await updateUserNames(trx, input.id, input, deps.now());
@@ -105,4 +106,8 @@ export async function updateUser(
     });
     return { user: toUser(after) };
   });
+  // Sessions carry the user's name (audit entries, dismissals, "held by"): every process looks it up
+  // again on the next call instead of answering from its remembered session.
+  liveOf(deps).accessChanged(input.id);
+  return updated;
 }
