@@ -62,7 +62,11 @@ export async function estateOrder(
   const orderId = nextId('ord');
   const reference = `R${n}`;
   const updated = options.updated ?? options.created;
-  const patient = await db.selectFrom('patients').select('full_name').where('id', '=', patientId).executeTakeFirstOrThrow();
+  const patient = await db
+    .selectFrom('patients')
+    .select('full_name')
+    .where('id', '=', patientId)
+    .executeTakeFirstOrThrow();
   await db
     .insertInto('orders')
     .values({
@@ -80,9 +84,15 @@ export async function estateOrder(
       created_via: 'portal',
       ...(options.status === 'collected' || options.status === undefined ? { collected: updated } : {}),
       ...(options.exemption
-        ? { exemption_code: 'E' as const, payment_status: 'exemption_declared' as const, exemption_details: JSON.stringify({ nameOfDeclarant: 'Ada Lovelace' }) }
+        ? {
+            exemption_code: 'E' as const,
+            payment_status: 'exemption_declared' as const,
+            exemption_details: JSON.stringify({ nameOfDeclarant: 'Ada Lovelace' }),
+          }
         : {}),
-      ...(options.pinRevealed ? { pin_revealed_at: updated, pin_revealed_by: 'Pat Pharmacist', pin_reveal_reason: 'Patient rang' } : {}),
+      ...(options.pinRevealed
+        ? { pin_revealed_at: updated, pin_revealed_by: 'Pat Pharmacist', pin_reveal_reason: 'Patient rang' }
+        : {}),
       created: options.created,
       updated,
     })
@@ -130,7 +140,10 @@ export async function estateReadings(db: Kysely<Database>, businessId: string, t
     .values({ id: machineId, business_id: businessId, name: `Locker ${n}`, number_of_slots: 8, created: 1, updated: 1 })
     .execute();
   for (const created of times) {
-    await db.insertInto('temperature_readings').values({ business_id: businessId, machine_id: machineId, created, value: 20 }).execute();
+    await db
+      .insertInto('temperature_readings')
+      .values({ business_id: businessId, machine_id: machineId, created, value: 20 })
+      .execute();
   }
   return machineId;
 }
@@ -140,7 +153,14 @@ export async function estateAudit(db: Kysely<Database>, businessId: string | nul
   for (const at of times) {
     await db
       .insertInto('audit_log')
-      .values({ id: nextId('aud'), at, action: 'test.entry', entity_type: 'test', business_id: businessId, details: '{}' })
+      .values({
+        id: nextId('aud'),
+        at,
+        action: 'test.entry',
+        entity_type: 'test',
+        business_id: businessId,
+        details: '{}',
+      })
       .execute();
   }
 }
@@ -150,7 +170,16 @@ export async function estateClient(db: Kysely<Database>, businessId: string): Pr
   const id = nextId('cli');
   await db
     .insertInto('integration_clients')
-    .values({ id, business_id: businessId, name: 'PMR', webhook_url: 'https://pmr.example/hook', rate_limit: 1200, period_start: 1, created: 1, updated: 1 })
+    .values({
+      id,
+      business_id: businessId,
+      name: 'PMR',
+      webhook_url: 'https://pmr.example/hook',
+      rate_limit: 1200,
+      period_start: 1,
+      created: 1,
+      updated: 1,
+    })
     .execute();
   return id;
 }
@@ -166,16 +195,42 @@ export async function estateDelivery(
   const eventId = nextId('iev');
   await db
     .insertInto('integration_events')
-    .values({ id: eventId, business_id: businessId, client_id: clientId, seq: n, type: 'order.created', payload: '{}', created })
+    .values({
+      id: eventId,
+      business_id: businessId,
+      client_id: clientId,
+      seq: n,
+      type: 'order.created',
+      payload: '{}',
+      created,
+    })
     .execute();
   const deliveryId = nextId('del');
   await db
     .insertInto('webhook_deliveries')
-    .values({ id: deliveryId, business_id: businessId, client_id: clientId, event_id: eventId, event_type: 'order.created', status, next_attempt_at: created, created, updated: created })
+    .values({
+      id: deliveryId,
+      business_id: businessId,
+      client_id: clientId,
+      event_id: eventId,
+      event_type: 'order.created',
+      status,
+      next_attempt_at: created,
+      created,
+      updated: created,
+    })
     .execute();
   await db
     .insertInto('webhook_attempts')
-    .values({ id: nextId('att'), delivery_id: deliveryId, business_id: businessId, attempted_at: created, trigger: 'schedule', status: 200, latency_ms: 10 })
+    .values({
+      id: nextId('att'),
+      delivery_id: deliveryId,
+      business_id: businessId,
+      attempted_at: created,
+      trigger: 'schedule',
+      status: 200,
+      latency_ms: 10,
+    })
     .execute();
   return eventId;
 }
@@ -185,7 +240,18 @@ export async function estateStaffEmail(db: Kysely<Database>, businessId: string 
   const id = nextId('mail');
   await db
     .insertInto('message_outbox')
-    .values({ id, business_id: businessId, channel: 'email', recipient: 'staff@pharmacy.test', template_key: 'digest', body: 'Digest', status: 'success', next_attempt_at: created, created, updated: created })
+    .values({
+      id,
+      business_id: businessId,
+      channel: 'email',
+      recipient: 'staff@pharmacy.test',
+      template_key: 'digest',
+      body: 'Digest',
+      status: 'success',
+      next_attempt_at: created,
+      created,
+      updated: created,
+    })
     .execute();
   return id;
 }
