@@ -10,31 +10,16 @@ import type { PatientHoldings } from './export-repository.ts';
 
 type Row = Record<string, unknown>;
 
-/** Columns that hold a time (ms since the epoch; bigint columns arrive as text from PostgreSQL). */
-const TIME = /(^|_)(at|created|updated|collected|expires|last_seen|first_at|last_at|cancelled_at|completed_at)$/;
-
-const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
-/** A row with camelCase keys and its times as numbers. */
-function tidy(row: Row): Row {
-  return Object.fromEntries(
-    Object.entries(row).map(([key, value]) => [
-      camel(key),
-      TIME.test(key) && (typeof value === 'string' || typeof value === 'bigint') ? Number(value) : value,
-    ]),
-  );
-}
-
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const time = (v: unknown) => (v === null || v === undefined || v === '' ? '' : formatDateTime(Number(v)));
 
 /** The machine-readable document. */
 export function subjectAccessJson(h: PatientHoldings, generatedAt: number, productName: string) {
   const orders = h.orders.map((order) => ({
-    ...tidy(order),
-    events: h.orderEvents.filter((e) => e.order_id === order.id).map(tidy),
-    payments: h.payments.filter((p) => p.order_id === order.id).map(tidy),
-    pinAttempts: h.pinAttempts.filter((p) => p.order_id === order.id).map(tidy),
+    ...order,
+    events: h.orderEvents.filter((e) => e.orderId === order.id),
+    payments: h.payments.filter((p) => p.orderId === order.id),
+    pinAttempts: h.pinAttempts.filter((p) => p.orderId === order.id),
   }));
   return {
     format: 'subject-access/1',
@@ -42,31 +27,31 @@ export function subjectAccessJson(h: PatientHoldings, generatedAt: number, produ
     generatedAt,
     generatedAtIso: isoTime(generatedAt),
     business: h.business,
-    patient: tidy(h.patient),
+    patient: h.patient,
     orders,
     declarations: h.orders
-      .filter((o) => o.exemption_code !== null)
+      .filter((o) => o.exemptionCode !== null)
       .map((o) => ({
         orderId: o.id,
         reference: o.reference,
-        exemptionCode: o.exemption_code,
-        autoExempt: o.auto_exempt,
-        details: o.exemption_details,
+        exemptionCode: o.exemptionCode,
+        autoExempt: o.autoExempt,
+        details: o.exemptionDetails,
       })),
     pinReveals: h.orders
-      .filter((o) => o.pin_revealed_at !== null)
+      .filter((o) => o.pinRevealedAt !== null)
       .map((o) => ({
         orderId: o.id,
         reference: o.reference,
-        revealedAt: Number(o.pin_revealed_at),
-        revealedBy: o.pin_revealed_by,
-        reason: o.pin_reveal_reason,
+        revealedAt: Number(o.pinRevealedAt),
+        revealedBy: o.pinRevealedBy,
+        reason: o.pinRevealReason,
       })),
-    messages: h.messages.map(tidy),
-    mobiles: h.mobiles.map(tidy),
-    signUps: h.signUps.map(tidy),
-    sessions: h.sessions.map(tidy),
-    auditEntries: h.audit.map(tidy),
+    messages: h.messages,
+    mobiles: h.mobiles,
+    signUps: h.signUps,
+    sessions: h.sessions,
+    auditEntries: h.audit,
   };
 }
 
@@ -91,33 +76,31 @@ const CSS =
   'body{font-family:system-ui,sans-serif;margin:2rem;color:#111}table{border-collapse:collapse;margin-bottom:1.5rem}th,td{border:1px solid #999;padding:4px 8px;text-align:left;vertical-align:top}';
 
 /** The readable summary: one table per kind of data, times in UK time. */
+/** The patient's own fields, as the summary's first table lists them. */
+function patientDetails(p: PatientHoldings['patient']): string[][] {
+  const rows: [string, string][] = [
+    ['Name', str(p.fullName)],
+    ['Patient ID', str(p.displayId)],
+    ['Date of birth', str(p.dateOfBirth)],
+    ['Email', str(p.email)],
+    ['Mobile', str(p.mobileNumber)],
+    ['Address', [p.addressLine1, p.addressLine2, p.addressLine3, p.postTown, p.postcode].filter(Boolean).join(', ')],
+    ['Added', time(p.created)],
+    ['Deleted', time(p.deletedAt)],
+    ['WhatsApp opt-in', time(p.whatsappOptInAt)],
+  ];
+  return rows;
+}
+
 export function subjectAccessHtml(h: PatientHoldings, generatedAt: number, productName: string): string {
   const p = h.patient;
-  const details: [string, unknown][] = [
-    ['Name', p.full_name],
-    ['Patient ID', p.display_id],
-    ['Date of birth', p.date_of_birth],
-    ['Email', p.email],
-    ['Mobile', p.mobile_number],
-    [
-      'Address',
-      [p.address_line1, p.address_line2, p.address_line3, p.post_town, p.postcode].filter(Boolean).join(', '),
-    ],
-    ['Added', time(p.created)],
-    ['Deleted', time(p.deleted_at)],
-    ['WhatsApp opt-in', time(p.whatsapp_opt_in_at)],
-  ];
   const ref = (orderId: unknown) => str(h.orders.find((o) => o.id === orderId)?.reference);
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(`${productName}: data held about ${str(p.full_name)}`)}</title><style>${CSS}</style></head>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(`${productName}: data held about ${str(p.fullName)}`)}</title><style>${CSS}</style></head>
 <body>
-<h1>${escapeHtml(`Data held about ${str(p.full_name)}`)}</h1>
+<h1>${escapeHtml(`Data held about ${str(p.fullName)}`)}</h1>
 <p>${escapeHtml(`${h.business.name}, using ${productName}. Generated ${formatDateTime(generatedAt)} (UK time). data.json in this file holds the same data for a computer to read.`)}</p>
-${table(
-  'Your details',
-  ['Field', 'Value'],
-  details.map(([k, v]) => [k, str(v)]),
-)}
+${table('Your details', ['Field', 'Value'], patientDetails(p))}
 ${table(
   'Orders',
   ['Reference', 'Created', 'Status', 'Payment', 'Collected', 'Machine'],
@@ -125,33 +108,29 @@ ${table(
     str(o.reference),
     time(o.created),
     str(o.status),
-    str(o.payment_status),
+    str(o.paymentStatus),
     time(o.collected),
-    str(o.machine_name),
+    str(o.machineName),
   ]),
 )}
 ${table(
   'Declarations (prescription charge exemptions)',
   ['Order', 'Exemption code', 'Details'],
   h.orders
-    .filter((o) => o.exemption_code !== null)
-    .map((o) => [
-      str(o.reference),
-      str(o.exemption_code),
-      o.exemption_details ? JSON.stringify(o.exemption_details) : '',
-    ]),
+    .filter((o) => o.exemptionCode !== null)
+    .map((o) => [str(o.reference), str(o.exemptionCode), o.exemptionDetails ? JSON.stringify(o.exemptionDetails) : '']),
 )}
 ${table(
   'PIN reveals',
   ['Order', 'When', 'By', 'Reason'],
   h.orders
-    .filter((o) => o.pin_revealed_at !== null)
-    .map((o) => [str(o.reference), time(o.pin_revealed_at), str(o.pin_revealed_by), str(o.pin_reveal_reason)]),
+    .filter((o) => o.pinRevealedAt !== null)
+    .map((o) => [str(o.reference), time(o.pinRevealedAt), str(o.pinRevealedBy), str(o.pinRevealReason)]),
 )}
 ${table(
   'Payments',
   ['Order', 'When', 'Amount (pence)', 'Status'],
-  h.payments.map((x) => [ref(x.order_id), time(x.created), str(x.amount), str(x.status)]),
+  h.payments.map((x) => [ref(x.orderId), time(x.created), str(x.amount), str(x.status)]),
 )}
 ${table(
   'Messages sent',
@@ -161,17 +140,17 @@ ${table(
 ${table(
   'Order history',
   ['When', 'Order', 'What happened'],
-  h.orderEvents.map((e) => [time(e.created), str(e.order_reference), str(e.message || e.code)]),
+  h.orderEvents.map((e) => [time(e.created), str(e.orderReference), str(e.message || e.code)]),
 )}
 ${table(
   'Online sign-ins',
   ['When', 'Order', 'Address', 'Browser'],
-  h.sessions.map((s) => [time(s.created), ref(s.order_id), str(s.ip), str(s.user_agent)]),
+  h.sessions.map((s) => [time(s.created), ref(s.orderId), str(s.ip), str(s.userAgent)]),
 )}
 ${table(
   'Who did what with your record (audit)',
   ['When', 'Who', 'Action'],
-  h.audit.map((a) => [time(a.at), str(a.actor_display), str(a.action)]),
+  h.audit.map((a) => [time(a.at), str(a.actorDisplay), str(a.action)]),
 )}
 </body></html>
 `;

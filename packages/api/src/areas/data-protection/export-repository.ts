@@ -3,7 +3,7 @@ import type { Db } from './policy-repository.ts';
 /*
  * Everything held about one patient, for a subject access request (docs/decisions/retention.md):
  * rows as stored, less the secrets that are no information about the patient (PINs and their lookups,
- * code and token hashes). Keys become camelCase in export-file.ts.
+ * code and token hashes), with camelCase keys.
  */
 
 type Row = Record<string, unknown>;
@@ -20,8 +20,23 @@ const SECRET = new Set([
   'access_token_hash',
 ]);
 
+/** Columns that hold a time (ms since the epoch; bigint columns arrive as text from PostgreSQL). */
+const TIME = /(^|_)(at|created|updated|collected|expires|last_seen|first_at|last_at)$/;
+
+const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** Rows without their secrets, with camelCase keys and their times as numbers. */
 const withoutSecrets = (rows: Row[]): Row[] =>
-  rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !SECRET.has(key))));
+  rows.map((row) =>
+    Object.fromEntries(
+      Object.entries(row)
+        .filter(([key]) => !SECRET.has(key))
+        .map(([key, value]) => [
+          camel(key),
+          TIME.test(key) && (typeof value === 'string' || typeof value === 'bigint') ? Number(value) : value,
+        ]),
+    ),
+  );
 
 export type PatientHoldings = {
   patient: Row;
