@@ -8,8 +8,6 @@ import type { PatientHoldings } from './export-repository.ts';
  * (UK time), in one ZIP.
  */
 
-type Row = Record<string, unknown>;
-
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const time = (v: unknown) => (v === null || v === undefined || v === '' ? '' : formatDateTime(Number(v)));
 
