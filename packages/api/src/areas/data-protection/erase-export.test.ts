@@ -56,6 +56,22 @@ const admin = (t: TestApi, businessId: string) =>
 describeApi('erasing a patient and a patient’s data', (t) => {
   it('erases a patient for a business Admin: personal fields gone, orders anonymised, audited without the data, partners told', async () => {
     const h = await patientWithHistory(t);
+    // A message still waiting to be sent: failed, never sent emptied.
+    await t.db
+      .insertInto('message_outbox')
+      .values({
+        id: 'waiting-1',
+        business_id: h.businessId,
+        patient_id: h.patientId,
+        channel: 'email',
+        recipient: 'grace@example.com',
+        template_key: 'optIn',
+        body: 'Hello Grace Hopper',
+        next_attempt_at: t.deps.now(),
+        created: t.deps.now(),
+        updated: t.deps.now(),
+      })
+      .execute();
     const me = await admin(t, h.businessId);
     const res = await t.call('dataProtection', 'erasePatient', { patientId: h.patientId }, me);
     expect(res.body).toEqual({ patientId: h.patientId, erasedAt: t.deps.now(), ordersAnonymised: 2 });
@@ -78,9 +94,10 @@ describeApi('erasing a patient and a patient’s data', (t) => {
       .selectAll()
       .where('patient_id', '=', h.patientId)
       .execute();
-    expect(messages.map((m) => [m.recipient, m.body])).toEqual([
-      ['', ''],
-      ['', ''],
+    expect(messages.map((m) => [m.recipient, m.body, m.status]).sort()).toEqual([
+      ['', '', 'failed'],
+      ['', '', 'success'],
+      ['', '', 'success'],
     ]);
     expect(await t.db.selectFrom('patient_sessions').selectAll().execute()).toEqual([]);
     const [entry] = await listAudit(t.db, 'patient.erase');

@@ -63,7 +63,10 @@ export async function anonymiseOrders(db: Db, businessId: string, ids: string[],
   return Number(done.numUpdatedRows);
 }
 
-/** Empties the content of the outbox messages `where` picks: recipient, subject, body and what providers said. */
+/**
+ * Empties the content of the outbox messages `where` picks: recipient, subject, body and what providers
+ * said. One still waiting to be sent is failed first, so the sender never sends an emptied message.
+ */
 async function emptyMessages(
   db: Db,
   // biome-ignore lint/suspicious/noExplicitAny: a where clause on message_outbox, built by the caller.
@@ -77,6 +80,12 @@ async function emptyMessages(
       last_error: null,
       provider_details: null,
     }),
+  ).execute();
+  await where(
+    db
+      .updateTable('message_outbox')
+      .set({ status: 'failed', last_error: 'Not sent: the patient was erased or anonymised' })
+      .where('status', '=', 'pending'),
   ).execute();
 }
 
