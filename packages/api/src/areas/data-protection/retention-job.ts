@@ -31,6 +31,30 @@ async function drain(deps: AppDeps, step: (tx: Db) => Promise<number>, batch: nu
   }
 }
 
+/**
+ * Erases the business's patients past their time, one transaction each. A patient who cannot be erased
+ * (an order loaded meanwhile: a 409) is logged and left to the next night; a batch in which none could
+ * be erased ends the step, so one such patient never keeps the job going round.
+ */
+async function erasePatientsPastTime(deps: AppDeps, businessId: string, before: number): Promise<number> {
+  const actor = systemActor(RETENTION_JOB);
+  let erased = 0;
+  for (;;) {
+    const ids = await patientsPastTime(deps.db, businessId, before, PATIENT_BATCH);
+    let done = 0;
+    for (const id of ids) {
+      try {
+        await erasePatientNow(deps, actor, id, 'retention');
+        done++;
+      } catch (error) {
+        deps.logger.warn('retention: a patient could not be erased', { patientId: id, error: String(error) });
+      }
+    }
+    erased += done;
+    if (ids.length < PATIENT_BATCH || done === 0) return erased;
+  }
+}
+
 /** One business's rows past their time under its policy, removed or anonymised batch by batch. */
 async function applyToBusiness(
   deps: AppDeps,
@@ -45,16 +69,7 @@ async function applyToBusiness(
     async (tx) => anonymiseOrders(tx, businessId, await ordersPastTime(tx, businessId, cut.orders, batch), now),
     batch,
   );
-  let patients = 0;
-  const actor = systemActor(RETENTION_JOB);
-  for (;;) {
-    const ids = await patientsPastTime(deps.db, businessId, cut.patients, PATIENT_BATCH);
-    for (const id of ids) {
-      await erasePatientNow(deps, actor, id, 'retention');
-      patients++;
-    }
-    if (ids.length < PATIENT_BATCH) break;
-  }
+  const patients = await erasePatientsPastTime(deps, businessId, cut.patients);
   const temperatureReadings = await drain(deps, (tx) => deleteReadings(tx, businessId, cut.temperature, batch), batch);
   const auditEntries = await drain(deps, (tx) => deleteAuditEntries(tx, businessId, cut.audit, batch), batch);
   const deliveries = await drain(deps, (tx) => deleteDeliveries(tx, businessId, cut.deliveries, batch), batch);

@@ -8,8 +8,14 @@ import type { Db } from './policy-repository.ts';
  * transaction: the job loops until a batch comes back short (retention-job.ts).
  */
 
-const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
 const YEAR = 365 * DAY;
+/**
+ * The youngest audit cutoff asked of the database: a year and an hour. audit_log refuses a limit under
+ * a year by the database's clock (migration 0046); the hour absorbs a server clock ahead of it.
+ */
+const AUDIT_FLOOR = YEAR + HOUR;
 
 /** The finished states: an order in none of them is still waiting to be loaded or inside a locker. */
 export const FINISHED = ['collected', 'cancelled', 'removed'] as const;
@@ -20,7 +26,7 @@ export function cutoffs(policy: RetentionPolicy, now: number) {
     orders: now - policy.orderDays * DAY,
     patients: now - policy.patientYears * YEAR,
     temperature: now - policy.temperatureDays * DAY,
-    audit: now - policy.auditDays * DAY,
+    audit: Math.min(now - policy.auditDays * DAY, now - AUDIT_FLOOR),
     deliveries: now - policy.deliveryDays * DAY,
   };
 }
