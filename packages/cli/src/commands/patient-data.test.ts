@@ -7,7 +7,7 @@ import { describeApi } from '../../../api/src/testing/api.ts';
 import { DAY, estateBusiness, estateOrder, estatePatient } from '../../../api/src/testing/estate.ts';
 import { cliHarness } from '../test-harness.ts';
 
-describeApi('medlocker patients erase | export-data', (t) => {
+describeApi('medlocker patients erase | export-data, medlocker retention', (t) => {
   const { cli, loggedIn, dir } = cliHarness(t);
 
   async function patient() {
@@ -56,5 +56,16 @@ describeApi('medlocker patients erase | export-data', (t) => {
       .where('id', '=', p.patientId)
       .executeTakeFirstOrThrow();
     expect(row.full_name).toBe('Erased patient');
+  });
+
+  it('shows the retention policy and what the next run would remove, the product’s or a business’s', async () => {
+    const support = await loggedIn();
+    const p = await patient();
+    await t.call('dataProtection', 'updateBusinessRetention', { businessId: p.businessId, orderDays: 30 }, support);
+    const product = await cli(['retention']);
+    expect(product.code).toBe(0);
+    expect(product.stdout).toContain('Finished orders and their messages: 730 days');
+    const business = await cli(['retention', '--business', p.businessId, '--json']);
+    expect(business.json()).toMatchObject({ effective: { orderDays: 30 }, preview: { orders: 0 } });
   });
 });
