@@ -58,6 +58,17 @@ export type BusinessFeatureSettingsTable = {
   updated: number;
 };
 
+export type BusinessRetentionTable = {
+  business_id: string;
+  order_days: number | null;
+  patient_years: number | null;
+  temperature_days: number | null;
+  audit_days: number | null;
+  delivery_days: number | null;
+  updated: number;
+  updated_by: string | null;
+};
+
 export type BusinessSmsTemplatesTable = {
   business_id: string;
   key: 'machineBackInOrder' | 'machineOutOfOrder' | 'orderReady' | 'orderUpdated' | 'orderRemoved' | 'orderExpiring' | 'paymentRequired' | 'orderCollected';
@@ -499,6 +510,7 @@ export type OrdersTable = {
   pin_held_by: string | null;
   pin_held_by_display: string | null;
   pin_hold_reason: string | null;
+  anonymised_at: number | null;
 };
 
 export type PasswordResetTokensTable = {
@@ -612,6 +624,7 @@ export type PatientsTable = {
   whatsapp_opt_in_mobile: string | null;
   whatsapp_opt_in_by_id: string | null;
   whatsapp_opt_in_by_display: string | null;
+  erased_at: number | null;
 };
 
 export type PaymentAttemptsTable = {
@@ -662,6 +675,17 @@ export type RateBucketsTable = {
   key: string;
   tokens: number;
   refilled_at: number;
+};
+
+export type RetentionPolicyTable = {
+  id: Generated<boolean>;
+  order_days: Generated<number>;
+  patient_years: Generated<number>;
+  temperature_days: Generated<number>;
+  audit_days: Generated<number>;
+  delivery_days: Generated<number>;
+  updated: number;
+  updated_by: string | null;
 };
 
 export type RoleInvitationsTable = {
@@ -825,6 +849,7 @@ export type Database = {
   bags: BagsTable;
   business_controlled_settings: BusinessControlledSettingsTable;
   business_feature_settings: BusinessFeatureSettingsTable;
+  business_retention: BusinessRetentionTable;
   business_sms_templates: BusinessSmsTemplatesTable;
   businesses: BusinessesTable;
   cli_sign_ins: CliSignInsTable;
@@ -865,6 +890,7 @@ export type Database = {
   payment_settings: PaymentSettingsTable;
   pin_attempts: PinAttemptsTable;
   rate_buckets: RateBucketsTable;
+  retention_policy: RetentionPolicyTable;
   role_invitations: RoleInvitationsTable;
   saml_metadata: SamlMetadataTable;
   sessions: SessionsTable;

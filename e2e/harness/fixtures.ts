@@ -131,6 +131,13 @@ export async function disableAsUnused(userId: string, days = 4000): Promise<void
   if (!response.ok) throw new Error(`the harness disabled no account: ${await response.text()}`);
 }
 
+/** Writes `count` audit entries of the business `days` old through the harness (`POST /__audit/old`). */
+export async function oldAuditEntries(businessId: string, days: number, count: number): Promise<void> {
+  const query = `business=${encodeURIComponent(businessId)}&days=${days}&count=${count}`;
+  const response = await fetch(`${mailURL}/__audit/old?${query}`, { method: 'POST' });
+  if (!response.ok) throw new Error(`the harness wrote no audit entries: ${await response.text()}`);
+}
+
 /** This month in London: the newest month the stats pages show by default. */
 export function londonMonth(): { year: number; month: number } {
   const parts = new Intl.DateTimeFormat('en-GB', {

@@ -24,6 +24,8 @@
  *      `POST /__accounts/unused?user=<id>&days=<n>` makes a user's account look unused for n days (its
  *      sign-in, creation and enabling moved back) and runs the server's own `accounts.disableInactive`
  *      job, answering once the account is disabled (issue 37 §2);
+ *      `POST /__audit/old?business=<id>&days=<n>&count=<k>` writes k audit entries of the business n days
+ *      old, so a spec sees the retention preview count them;
  *   5. runs a local webhook receiver (webhook-receiver.ts): `GET /__webhooks/url?name=<n>` its URL for one
  *      endpoint, `POST /__webhooks/answer?name=<n>&status=<code>` what that endpoint answers from now on,
  *      `GET /__webhooks/received?name=<n>` what it got, `POST /__webhooks/give-up?business=<id>` the end of
@@ -168,6 +170,7 @@ const mailApi = Bun.serve({
     if (url.pathname === '/__stats/month' && request.method === 'POST') return statsMonth(url, request);
     if (url.pathname === '/__keypad/wrong' && request.method === 'POST') return earlierWrongPins(url);
     if (url.pathname === '/__accounts/unused' && request.method === 'POST') return unusedAccount(url);
+    if (url.pathname === '/__audit/old' && request.method === 'POST') return oldAuditEntries(url);
     if (url.pathname === '/__sms') return smsTo(url);
     if (url.pathname === '/__whatsapp') return whatsAppTo(url);
     if (url.pathname.startsWith('/__webhooks/')) {
@@ -253,6 +256,28 @@ async function unusedAccount(url: URL) {
     await Bun.sleep(100);
   }
   return Response.json({ error: 'the account was not disabled within 20 s' }, { status: 504 });
+}
+
+/** Audit entries of a business as old as asked (inserts are what audit_log allows). */
+async function oldAuditEntries(url: URL) {
+  const businessId = url.searchParams.get('business') ?? '';
+  const at = Date.now() - Number(url.searchParams.get('days') ?? '3000') * 24 * 60 * 60_000;
+  const count = Math.min(Number(url.searchParams.get('count') ?? '1'), 100);
+  for (let i = 0; i < count; i++) {
+    await server.db
+      .insertInto('audit_log')
+      .values({
+        id: Bun.randomUUIDv7(),
+        at: at - i,
+        action: 'e2e.old',
+        entity_type: 'business',
+        entity_id: businessId,
+        business_id: businessId,
+        details: '{}',
+      })
+      .execute();
+  }
+  return Response.json({ inserted: count });
 }
 
 /** A job of a type no handler takes, taken once and failed for good by worker `e2e`. */

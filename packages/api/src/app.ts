@@ -22,6 +22,7 @@ import { bagsRoutes } from './rpc/areas/bags.ts';
 import { businessSettingsRoutes } from './rpc/areas/business-settings.ts';
 import { businessesRoutes } from './rpc/areas/businesses.ts';
 import { checkoutRoutes } from './rpc/areas/checkout.ts';
+import { dataProtectionRoutes } from './rpc/areas/data-protection.ts';
 import { deviceAuthRoutes } from './rpc/areas/device-auth.ts';
 import { evidenceRoutes } from './rpc/areas/evidence.ts';
 import { globalSettingsRoutes } from './rpc/areas/global-settings.ts';
@@ -87,13 +88,14 @@ function routes(deps: AppDeps, hubOptions: HubOptions) {
     .use(integrationRoutes(deps))
     .use(webhooksRoutes(deps))
     .use(integrationApiRoutes(deps));
-  // The job runner's console, the reports, the evidence pack and the metrics scrape, likewise.
+  // The job runner's console, the reports, the evidence pack, data protection and the metrics scrape, likewise.
   const adminAreas = new Elysia({ name: 'areas:jobsReports' })
     .use(jobsRoutes(deps))
     .use(metricsRoutes(deps))
     .use(reportsRoutes(deps))
     .use(groupReportsRoutes(deps))
-    .use(evidenceRoutes(deps));
+    .use(evidenceRoutes(deps))
+    .use(dataProtectionRoutes(deps));
   // Sign-in through an identity provider: the auth area's RPC methods and the provider's way back.
   const authAreas = new Elysia({ name: 'areas:auth' }).use(authRoutes(deps)).use(ssoRoutes(deps));
   // The chain is split in three: one chain of every route is past TypeScript's depth limit.

@@ -1,4 +1,5 @@
 import { disableInactiveAccounts } from './areas/auth/index.ts';
+import { applyRetention } from './areas/data-protection/index.ts';
 import { messagePort } from './areas/messages/index.ts';
 import { queueDailyDigests, sendDailyDigestTo } from './areas/notifications/index.ts';
 import { inBatches, recordExpiredOrders, sendExpiryReminders } from './areas/orders/index.ts';
@@ -83,6 +84,12 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
     'accounts.disableInactive': sweep(deps, 'inactive accounts disabled', 'disabled', () =>
       disableInactiveAccounts(deps),
     ),
+    // What is past its retention period (docs/decisions/retention.md): counts logged and audited.
+    'retention.apply': {
+      run: async () => {
+        deps.logger.info('retention applied', await applyRetention(deps));
+      },
+    },
     'notifications.digest': {
       run: async ({ job }) => {
         await sendDailyDigestTo(deps, job.payload.userId);
@@ -122,6 +129,8 @@ export const jobSchedules: Schedule[] = [
   { name: 'notifications.dailyDigest', pattern: '0 7 * * *', job: { type: 'notifications.dailyDigest', payload: {} } },
   // 03:23 London each night: accounts unused for the global setting's days are disabled.
   { name: 'accounts.disableInactive', pattern: '23 3 * * *', job: { type: 'accounts.disableInactive', payload: {} } },
+  // 02:41 London each night: what is past its retention period, removed or anonymised in small batches.
+  { name: 'retention.apply', pattern: '41 2 * * *', job: { type: 'retention.apply', payload: {} } },
   { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
   { name: 'stats.monthly', pattern: '*/5 * * * *', job: { type: 'stats.monthly', payload: {} } },
   // 06:00 London on the 1st: the month just ended, hours after stats.monthly folded in its last events.

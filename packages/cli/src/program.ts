@@ -8,6 +8,7 @@ import { machinesCommands } from './commands/machines.ts';
 import { messagesCommands } from './commands/messages.ts';
 import { ordersCommands } from './commands/orders.ts';
 import { patientsCommands } from './commands/patients.ts';
+import { retentionCommands } from './commands/retention.ts';
 import { settingsCommands } from './commands/settings.ts';
 import { statsCommands } from './commands/stats.ts';
 import { statsEmailCommand } from './commands/stats-email.ts';
@@ -45,6 +46,7 @@ export function buildProgram(io: CliIo): Command {
   statsCommands(program, io);
   webhooksCommands(program, io);
   machinesCommands(program, io);
+  retentionCommands(program, io);
   // `stats rebuild` (commands/stats.ts) and `stats email` share the `stats` command.
   statsEmailCommand(
     program.commands.find((c) => c.name() === 'stats') ??

@@ -49,6 +49,8 @@ export * from './patient/nhs-number.ts';
 export * from './patient/patient.ts';
 // The locker protocol (docs/LOCKER-PROTOCOL.md).
 export * from './protocol/index.ts';
+// Retention (docs/decisions/retention.md).
+export * from './retention/policy.ts';
 export * from './settings/feature-settings.ts';
 export * from './settings/global-settings.ts';
 export * from './settings/integration-client.ts';

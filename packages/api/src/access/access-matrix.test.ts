@@ -309,6 +309,14 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     holdPins: (s) => ({ orderIds: [s.orderId], reason: 'matrix' }),
     releasePins: (s) => ({ orderIds: [s.orderId], reason: 'matrix' }),
   },
+  dataProtection: {
+    getRetentionPolicy: () => ({}),
+    updateRetentionPolicy: () => ({ orderDays: 800 }),
+    getBusinessRetention: (s) => ({ businessId: s.businessId }),
+    updateBusinessRetention: (s) => ({ businessId: s.businessId, orderDays: 900 }),
+    erasePatient: (s) => ({ patientId: s.patientId }),
+    exportPatientData: (s) => ({ patientId: s.patientId }),
+  },
   groupReports: {
     listMonthlyStats: (s) => ({ groupId: s.groupId, endMonth: 3, endYear: 2026, selectedBusinessIds: [s.businessId] }),
   },

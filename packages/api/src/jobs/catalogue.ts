@@ -26,6 +26,8 @@ export type JobPayloads = {
   'notifications.digest': { userId: string };
   /** Accounts not used for the global setting's days: disabled, their sessions ended. */
   'accounts.disableInactive': NoPayload;
+  /** What is past its retention period: removed or anonymised in batches (areas/data-protection). */
+  'retention.apply': NoPayload;
   /** Rate-limit buckets nobody has touched for a day. */
   'housekeeping.idleBuckets': NoPayload;
   /** The 1st of each month: one report job per active business with notification emails. */

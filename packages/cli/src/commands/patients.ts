@@ -21,6 +21,7 @@ import { type Command, Option } from 'commander';
 import { businessIdOf } from '../business-ref.ts';
 import type { Client } from '../client.ts';
 import { type CliIo, CliRefusal, type CommandContext, contextOf, UsageError } from '../context.ts';
+import { patientDataCommands } from './patient-data.ts';
 import {
   defaultErrorsPath,
   parseMapFlag,
@@ -120,11 +121,14 @@ async function writeErrors(path: string, errors: RowError[]) {
   await writeFile(path, csv, { mode: 0o600 });
 }
 
-/** `medlocker patients import | export`. */
+/** `medlocker patients import | export | erase | export-data`. */
 export function patientsCommands(program: Command, io: CliIo): void {
-  const patients = program.command('patients').description("A business's patients: CSV import and export");
+  const patients = program
+    .command('patients')
+    .description("A business's patients: CSV import and export, erasure and a patient's data");
   importCommand(patients, io);
   exportCommand(patients, io);
+  patientDataCommands(patients, io);
 }
 
 function importCommand(patients: Command, io: CliIo): void {

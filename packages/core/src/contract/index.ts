@@ -3,6 +3,7 @@ import { bags } from './bags.ts';
 import { businessSettings } from './business-settings.ts';
 import { businesses } from './businesses.ts';
 import { checkout } from './checkout.ts';
+import { dataProtection } from './data-protection.ts';
 import { evidence } from './evidence.ts';
 import { globalSettings } from './global-settings.ts';
 import { groupReports } from './group-reports.ts';
@@ -56,6 +57,7 @@ export const contract = {
   evidence,
   groupReports,
   globalSettings,
+  dataProtection,
   mailbox,
   notifications,
   url,

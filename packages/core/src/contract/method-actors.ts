@@ -230,6 +230,14 @@ export const methodActors = {
     getAlarmMessageTemplates: ['support'],
     updateAlarmMessageTemplates: ['support'],
   },
+  dataProtection: {
+    getRetentionPolicy: ['support'],
+    updateRetentionPolicy: ['support'],
+    getBusinessRetention: ['support', 'pharmacy'],
+    updateBusinessRetention: ['support', 'pharmacy'],
+    erasePatient: ['support', 'pharmacy'],
+    exportPatientData: ['support', 'pharmacy'],
+  },
   mailbox: {
     list: ['support'],
     listTexts: ['support'],

@@ -23,6 +23,7 @@ export const integrationEventTypes = [
   'message.status',
   'machine.alarm',
   'machine.status',
+  'patient.erased',
 ] as const;
 export const IntegrationEventType = type.enumerated(...integrationEventTypes);
 export type IntegrationEventType = typeof IntegrationEventType.infer;

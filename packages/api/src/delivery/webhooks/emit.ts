@@ -208,3 +208,26 @@ export async function emitMachineEvent(tx: Db, deps: AppDeps, machine: MachineSt
     );
   }
 }
+
+/**
+ * patient.erased: a patient's personal fields were removed (by staff, or by the retention policy after
+ * years without an order). The partner should erase its copy; the event says only who and when.
+ */
+export function emitPatientErased(
+  tx: Db,
+  deps: AppDeps,
+  patient: { id: string; businessId: string },
+  reason: 'request' | 'retention',
+) {
+  const now = deps.now();
+  return recordEvent(
+    tx,
+    {
+      businessId: patient.businessId,
+      type: 'patient.erased',
+      orderingKey: patient.id,
+      data: { patientId: patient.id, reason, erasedAt: isoTime(now) },
+    },
+    now,
+  );
+}

@@ -14,6 +14,7 @@ import { consolePaths } from '../../paths.ts';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { EditSettings, SavedSettings } from '../../ui/SavedSettings.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { ProductRetention } from '../retention/ProductRetention.tsx';
 
 const useGlobalSettings = () =>
   useQuery(
@@ -34,18 +35,23 @@ export function GlobalSettings() {
       query={useGlobalSettings()}
     >
       {({ settings }) => (
-        <dl className="details">
-          <div className="details__item">
-            <dt>NHS prescription charge</dt>
-            <dd>
-              {settings?.nhsPrescriptionCharge === undefined ? 'Not set' : formatPence(settings.nhsPrescriptionCharge)}
-            </dd>
-          </div>
-          <div className="details__item">
-            <dt>Disable accounts not used for</dt>
-            <dd>{settings?.inactiveAccountDays ?? defaultInactiveAccountDays} days</dd>
-          </div>
-        </dl>
+        <>
+          <dl className="details">
+            <div className="details__item">
+              <dt>NHS prescription charge</dt>
+              <dd>
+                {settings?.nhsPrescriptionCharge === undefined
+                  ? 'Not set'
+                  : formatPence(settings.nhsPrescriptionCharge)}
+              </dd>
+            </div>
+            <div className="details__item">
+              <dt>Disable accounts not used for</dt>
+              <dd>{settings?.inactiveAccountDays ?? defaultInactiveAccountDays} days</dd>
+            </div>
+          </dl>
+          <ProductRetention />
+        </>
       )}
     </SavedSettings>
   );

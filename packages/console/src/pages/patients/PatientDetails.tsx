@@ -11,6 +11,7 @@ import { ConfirmAction, confirmWords } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
+import { PatientDataActions } from './PatientDataActions.tsx';
 import { PatientOrders } from './PatientOrders.tsx';
 import { addressOf, dateOfBirthOf, displayIdOf } from './patient-format.ts';
 import { WhatsAppOptIn } from './WhatsAppOptIn.tsx';
@@ -63,6 +64,10 @@ function PatientPage({ businessId, patient }: { businessId: string; patient: Pat
       )}
       <PatientFacts businessId={businessId} patient={patient} />
       <PatientOrders businessId={businessId} patientId={patient.id} />
+      <PatientDataActions
+        patient={patient}
+        onErased={() => navigate(patientPaths.list(businessId), { state: { notice: `${patient.name} was erased.` } })}
+      />
       <p>
         <Link href={patientPaths.list(businessId)}>Back to patients</Link>
       </p>

@@ -15,6 +15,11 @@ const pages = [
     title: 'Integration',
     text: 'The connection to a patient-record system: client secret and webhook.',
   },
+  {
+    path: 'retention',
+    title: 'Retention',
+    text: 'How long orders, patients, readings, audit entries and delivery attempts are kept.',
+  },
 ] as const;
 
 /** SPEC §2 `/businesses/{businessId}/settings`: the settings pages of a business. */

@@ -1,4 +1,5 @@
 import { Route, Routes } from 'react-router';
+import { BusinessRetentionPage } from '../retention/BusinessRetention.tsx';
 import { WebhookDeliveries } from '../webhooks/WebhookDeliveries.tsx';
 import { WebhookDeliveryPage } from '../webhooks/WebhookDeliveryPage.tsx';
 import { FeatureSettingsPage } from './FeatureSettings.tsx';
@@ -19,6 +20,7 @@ export function SettingsRoutes() {
       <Route path="payment" element={<PaymentSettingsPage />} />
       <Route path="sms" element={<SmsTemplatesPage />} />
       <Route path="integration" element={<IntegrationSettings />} />
+      <Route path="retention" element={<BusinessRetentionPage />} />
       <Route path="integration/webhooks" element={<WebhookDeliveries />} />
       <Route path="integration/webhooks/:deliveryId" element={<WebhookDeliveryPage />} />
     </Routes>

@@ -1,0 +1,127 @@
+import {
+  AppError,
+  type Contract,
+  effectiveRetention,
+  type OutputOf,
+  type ParsedInputOf,
+  type RetentionCounts,
+  type RetentionField,
+  type RetentionPolicy,
+  retentionFields,
+} from '@medlocker/core';
+import { audit } from '../../audit/audit.ts';
+import type { StaffActor } from '../../context/actor.ts';
+import type { AppDeps } from '../../context/deps.ts';
+import {
+  businessExists,
+  type Db,
+  listBusinessIds,
+  listOverrides,
+  readOverrides,
+  readProductPolicy,
+  writeOverrides,
+  writeProductPolicy,
+} from './policy-repository.ts';
+import { countPastTime, countProductPastTime, cutoffs } from './retention-repository.ts';
+
+/*
+ * The retention policy (docs/decisions/retention.md): support sets the product's periods; a business's
+ * Admin (or support) may override them for that business within the same bounds. Each page shows what
+ * the next nightly run would remove, counted with the job's own conditions.
+ */
+
+type Area = Contract['dataProtection'];
+type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
+type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+
+const add = (a: RetentionCounts, b: RetentionCounts): RetentionCounts => ({
+  orders: a.orders + b.orders,
+  patients: a.patients + b.patients,
+  temperatureReadings: a.temperatureReadings + b.temperatureReadings,
+  auditEntries: a.auditEntries + b.auditEntries,
+  deliveries: a.deliveries + b.deliveries,
+});
+
+/** What the next run would remove across the estate, each business under its own policy. */
+export async function previewEstate(db: Db, now: number): Promise<RetentionCounts> {
+  const { policy } = await readProductPolicy(db);
+  const overrides = await listOverrides(db);
+  let total = await countProductPastTime(db, cutoffs(policy, now));
+  for (const businessId of await listBusinessIds(db)) {
+    const effective = effectiveRetention(policy, overrides.get(businessId) ?? null);
+    total = add(total, await countPastTime(db, businessId, cutoffs(effective, now)));
+  }
+  return total;
+}
+
+async function productView(deps: AppDeps): Out<'getRetentionPolicy'> {
+  const { policy, updated } = await readProductPolicy(deps.db);
+  return { policy, updated, preview: await previewEstate(deps.db, deps.now()) };
+}
+
+/** The fields whose value differs, with both values: the audit entry's details. */
+function changes<T>(before: Record<RetentionField, T>, after: Record<RetentionField, T>) {
+  const fields = retentionFields.filter((f) => before[f] !== after[f]);
+  return {
+    fields,
+    from: Object.fromEntries(fields.map((f) => [f, before[f]])),
+    to: Object.fromEntries(fields.map((f) => [f, after[f]])),
+  };
+}
+
+export function getRetentionPolicy(deps: AppDeps, _actor: StaffActor, _input: In<'getRetentionPolicy'>) {
+  return productView(deps);
+}
+
+export async function updateRetentionPolicy(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'updateRetentionPolicy'>,
+): Out<'updateRetentionPolicy'> {
+  await deps.db.transaction().execute(async (tx) => {
+    const { policy: before } = await readProductPolicy(tx);
+    const after: RetentionPolicy = { ...before, ...input };
+    const changed = changes(before, after);
+    if (changed.fields.length === 0) return;
+    await writeProductPolicy(tx, after, deps.now(), actor.userId);
+    await audit(tx, deps, actor, { action: 'retention.update', entityType: 'retentionPolicy', details: changed });
+  });
+  return productView(deps);
+}
+
+async function businessView(deps: AppDeps, businessId: string): Out<'getBusinessRetention'> {
+  if (!(await businessExists(deps.db, businessId))) throw new AppError('NOT_FOUND', `Business ${businessId} not found`);
+  const { policy: product } = await readProductPolicy(deps.db);
+  const { overrides, updated } = await readOverrides(deps.db, businessId);
+  const effective = effectiveRetention(product, overrides);
+  const preview = await countPastTime(deps.db, businessId, cutoffs(effective, deps.now()));
+  return { businessId, overrides, product, effective, updated, preview };
+}
+
+export function getBusinessRetention(deps: AppDeps, _actor: StaffActor, input: In<'getBusinessRetention'>) {
+  return businessView(deps, input.businessId);
+}
+
+export async function updateBusinessRetention(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'updateBusinessRetention'>,
+): Out<'updateBusinessRetention'> {
+  const { businessId, ...given } = input;
+  if (!(await businessExists(deps.db, businessId))) throw new AppError('NOT_FOUND', `Business ${businessId} not found`);
+  await deps.db.transaction().execute(async (tx) => {
+    const { overrides: before } = await readOverrides(tx, businessId);
+    const after = { ...before, ...given };
+    const changed = changes(before, after);
+    if (changed.fields.length === 0) return;
+    await writeOverrides(tx, businessId, after, deps.now(), actor.userId);
+    await audit(tx, deps, actor, {
+      action: 'retention.business.update',
+      entityType: 'business',
+      entityId: businessId,
+      businessId,
+      details: changed,
+    });
+  });
+  return businessView(deps, businessId);
+}

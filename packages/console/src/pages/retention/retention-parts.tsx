@@ -1,0 +1,83 @@
+import {
+  type RetentionCounts,
+  type RetentionField,
+  type RetentionPolicy,
+  retentionBounds,
+  retentionFields,
+  retentionKindLabels,
+} from '@medlocker/core';
+import { TextField } from '../../ui/TextField.tsx';
+
+/*
+ * The retention periods as a form, and what the next nightly run would remove (docs/decisions/retention.md):
+ * shared by Global Settings and a business's Retention settings.
+ */
+
+/** Each period's label, with its unit. */
+export const periodLabels: Record<RetentionField, string> = {
+  orderDays: 'Keep collected, cancelled and removed orders with their messages for (days)',
+  patientYears: 'Erase patients with no order for (years)',
+  temperatureDays: 'Keep temperature readings for (days)',
+  auditDays: 'Keep audit entries for (days)',
+  deliveryDays: 'Keep delivery attempts (webhooks, staff emails) for (days)',
+};
+
+/** Each period's unit, for the read-only lists. */
+export const periodUnit = (field: RetentionField) => (field === 'patientYears' ? 'years' : 'days');
+
+export type PeriodTexts = Record<RetentionField, string>;
+
+export const textsOf = (values: Record<RetentionField, number | null>): PeriodTexts =>
+  Object.fromEntries(retentionFields.map((f) => [f, values[f] === null ? '' : String(values[f])])) as PeriodTexts;
+
+/** A typed period: a number when it is one (the server checks the range), else the words as typed. */
+export const periodValue = (text: string): number | string => (/^\s*\d+\s*$/.test(text) ? Number(text) : text);
+
+/** The five period fields; `placeholders` shows what a blank field means (a business's product values). */
+export function PeriodFields({
+  texts,
+  onChange,
+  placeholders,
+  isDisabled,
+}: {
+  texts: PeriodTexts;
+  onChange: (texts: PeriodTexts) => void;
+  placeholders?: RetentionPolicy;
+  isDisabled?: boolean;
+}) {
+  return (
+    <>
+      {retentionFields.map((field) => (
+        <TextField
+          key={field}
+          label={periodLabels[field]}
+          name={field}
+          inputMode="numeric"
+          value={texts[field]}
+          onChange={(value) => onChange({ ...texts, [field]: value })}
+          placeholder={placeholders ? String(placeholders[field]) : undefined}
+          isDisabled={isDisabled}
+          description={`${retentionBounds[field].min} to ${retentionBounds[field].max}${placeholders ? `; blank: the product's ${placeholders[field]}` : ''}.`}
+        />
+      ))}
+    </>
+  );
+}
+
+/** What the next nightly run would remove, by kind. */
+export function RetentionPreview({ counts, title }: { counts: RetentionCounts; title: string }) {
+  const kinds = Object.keys(retentionKindLabels) as (keyof RetentionCounts)[];
+  return (
+    <section aria-label={title}>
+      <h3 className="section-title">{title}</h3>
+      <dl className="details">
+        {kinds.map((kind) => (
+          <div className="details__item" key={kind}>
+            <dt>{retentionKindLabels[kind]}</dt>
+            <dd>{counts[kind].toLocaleString('en-GB')}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
