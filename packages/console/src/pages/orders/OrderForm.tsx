@@ -21,7 +21,8 @@ const chargeDescription = 'In pounds, e.g. 9.90; blank for none';
 /**
  * The create-order form (SPEC §5 order create): patient (searched, or added on the spot), barcode,
  * machine, collection window and, when the business takes them, charges. The server checks every field
- * and its messages land beside the field they name; a created order opens its own page.
+ * and its messages land beside the field they name; a created order opens its own page (or, with
+ * autoBarcodes.autoPrint, the print of its bag label).
  */
 export function OrderForm({ businessId, settings }: { businessId: string; settings: BusinessFeatureSettings }) {
   const navigate = useNavigate();
@@ -52,7 +53,11 @@ export function OrderForm({ businessId, settings }: { businessId: string; settin
     const input = orderPayloadOf(data, { businessId, ...choices, prescriptionCharges, retailCharges });
     const { order } = await rpc('orders', 'create', input);
     void queryClient.invalidateQueries({ queryKey: ['orders'] });
-    navigate(orderPaths.order(businessId, order.id), { state: { notice: `Order ${order.reference} created.` } });
+    // With "Print barcodes automatically" the new order's label prints at once (its print view), else its page opens.
+    const next = settings.autoBarcodes.autoPrint
+      ? orderPaths.labels(businessId, [order.id])
+      : orderPaths.order(businessId, order.id);
+    navigate(next, { state: { notice: `Order ${order.reference} created.` } });
   };
 
   return (
