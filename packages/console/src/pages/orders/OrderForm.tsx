@@ -18,6 +18,10 @@ import { QuickPatientDialog } from './QuickPatientDialog.tsx';
 
 const chargeDescription = 'In pounds, e.g. 9.90; blank for none';
 
+/** Where a new order leads: with "Print barcodes automatically", the print of its label; else its page. */
+const afterCreate = (settings: BusinessFeatureSettings, businessId: string, orderId: string) =>
+  settings.autoBarcodes.autoPrint ? orderPaths.labels(businessId, [orderId]) : orderPaths.order(businessId, orderId);
+
 /**
  * The create-order form (SPEC §5 order create): patient (searched, or added on the spot), barcode,
  * machine, collection window and, when the business takes them, charges. The server checks every field
@@ -53,11 +57,7 @@ export function OrderForm({ businessId, settings }: { businessId: string; settin
     const input = orderPayloadOf(data, { businessId, ...choices, prescriptionCharges, retailCharges });
     const { order } = await rpc('orders', 'create', input);
     void queryClient.invalidateQueries({ queryKey: ['orders'] });
-    // With "Print barcodes automatically" the new order's label prints at once (its print view), else its page opens.
-    const next = settings.autoBarcodes.autoPrint
-      ? orderPaths.labels(businessId, [order.id])
-      : orderPaths.order(businessId, order.id);
-    navigate(next, { state: { notice: `Order ${order.reference} created.` } });
+    navigate(afterCreate(settings, businessId, order.id), { state: { notice: `Order ${order.reference} created.` } });
   };
 
   return (
