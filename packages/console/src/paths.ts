@@ -67,6 +67,9 @@ export const orderPaths = {
   list: ordersOf,
   add: (businessId: string) => `${ordersOf(businessId)}/add`,
   order: (businessId: string, orderId: string) => `${ordersOf(businessId)}/${part(orderId)}`,
+  /** The print view of these orders' bag labels (it opens the browser's print when they are drawn). */
+  labels: (businessId: string, orderIds: readonly string[]) =>
+    `${ordersOf(businessId)}/labels?ids=${orderIds.map(part).join(',')}`,
 };
 
 const integrationOf = (businessId: string) => `${consolePaths.business(businessId)}/settings/integration`;

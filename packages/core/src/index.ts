@@ -40,6 +40,7 @@ export * from './notification/notification.ts';
 export * from './notification/outbox-message.ts';
 export * from './notification/short-url.ts';
 export * from './order/exemption-code.ts';
+export * from './order/label.ts';
 export * from './order/order.ts';
 export * from './order/order-input.ts';
 export * from './order/statuses.ts';

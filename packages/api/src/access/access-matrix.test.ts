@@ -216,6 +216,7 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     listOrdersByPatient: (s) => ({ patientId: s.patientId }),
     listOrdersByBusiness: (s) => ({ businessId: s.businessId }),
     findOrders: () => ({ text: 'RX-1' }),
+    getLabels: (s) => ({ ids: [s.orderId] }),
   },
   patientOrders: {
     list: () => ({}),

@@ -19,6 +19,7 @@ import { patientIdByDisplayId } from '../patient-ref.ts';
 import { showCommand } from '../show-command.ts';
 import { renderFields, renderTable } from '../ui/table.tsx';
 import { importOrdersCommand } from './orders-import.ts';
+import { labelsCommand } from './orders-labels.ts';
 
 /** The statuses `--status` takes: SPEC §4's, and `expired` (loaded, window passed). */
 const statusChoices: OrderStatusFilter[] = [...orderStatuses, 'expired'];
@@ -82,11 +83,11 @@ type CreateOptions = {
   retailCharge?: string;
 };
 
-/** `medlocker orders list | get | create | cancel | import`. */
+/** `medlocker orders list | get | create | cancel | import | labels`. */
 export function ordersCommands(program: Command, io: CliIo): void {
   const orders = program
     .command('orders')
-    .description("A business's orders: list, look at, create, cancel, and import from CSV");
+    .description("A business's orders: list, look at, create, cancel, import from CSV, and print bag labels");
   listCommand(orders, io);
   showCommand(orders, io, {
     name: 'get',
@@ -100,6 +101,7 @@ export function ordersCommands(program: Command, io: CliIo): void {
   createCommand(orders, io);
   cancelCommand(orders, io);
   importOrdersCommand(orders, io);
+  labelsCommand(orders, io);
 }
 
 function listCommand(orders: Command, io: CliIo): void {

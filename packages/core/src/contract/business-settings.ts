@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${name} placeholders are the content of the default templates.
 import { type } from 'arktype';
+import { defaultLabelSize, LabelSize } from '../order/label.ts';
 import { maxCollectionWindowDays } from '../order/transitions.ts';
 import {
   BusinessFeatureSettings,
@@ -46,6 +47,7 @@ export const defaultFeatureSettings: BusinessFeatureSettings = {
   retailCharges: { enabled: false },
   // The patients area reads this jsonb shape (areas/patients/rules.ts); keep its defaults equal.
   displayIdField: { name: 'Patient ID', required: true, validateNhsNumber: false },
+  labels: { size: defaultLabelSize },
   enableWhatsApp: false,
   onlineSignups: { enabled: false, url: null },
   orderCollection: { defaultCollectionWindow: collectionWindowDays.default },
@@ -96,6 +98,7 @@ export const FeatureSettingsChanges = type({
     required: Bool,
     validateNhsNumber: Bool,
   },
+  'labels?': { size: LabelSize.configure({ message: 'Choose the 62 mm roll or 4 × 6 inch labels' }) },
   'onlineSignups?': type({ enabled: Bool, url: upTo(stringLimits.url).or('null') }).narrow((s, ctx) => {
     const url = s.url?.trim() ? s.url.trim() : null;
     if (url !== null && !isWebUrl(url)) return reject(ctx, 'INVALID_FORMAT', undefined, [...ctx.path, 'url']);

@@ -130,6 +130,7 @@ export const methodActors = {
     listEvents: ['support', 'pharmacy'],
     listOrdersByPatient: ['support', 'pharmacy'],
     findOrders: ['support', 'pharmacy'],
+    getLabels: ['support', 'pharmacy'],
     listOrdersByBusiness: ['support', 'pharmacy'],
   },
   patientOrders: {

@@ -1,4 +1,5 @@
 import { type } from 'arktype';
+import { BagLabel, labelsMax } from '../order/label.ts';
 import { Order, OrderEvent } from '../order/order.ts';
 import { Barcode, OrderInput, OrderReason } from '../order/order-input.ts';
 import { OrderStatus } from '../order/statuses.ts';
@@ -80,6 +81,13 @@ export const orders = defineArea({
     access: staff('filtered'),
     summary:
       'The top bar’s search: orders whose barcode or reference is this text (any case, blanks around ignored), in the businesses the caller reaches; at most 10, newest first.',
+  },
+  getLabels: {
+    input: type({ ids: Id.array().atLeastLength(1).atMostLength(labelsMax) }),
+    output: type({ labels: BagLabel.array() }),
+    access: staff({ order: 'ids' }),
+    summary:
+      "The bag labels of up to 100 orders, in the order asked (the business's label size on each); read as the orders are, and audited so. GET /api/orders/labels.pdf?ids=… gives the same labels as a PDF.",
   },
   listOrdersByBusiness: {
     input: type({

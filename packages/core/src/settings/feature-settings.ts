@@ -1,4 +1,5 @@
 import { type } from 'arktype';
+import { LabelSize } from '../order/label.ts';
 
 /** The message gateways a business can send SMS through (SPEC §9). */
 export const smsGateways = ['aws', 'messagebird', 'thesmsworks'] as const;
@@ -34,6 +35,8 @@ export const BusinessFeatureSettings = type({
   nation: Nation,
   retailCharges: { enabled: 'boolean' },
   displayIdField: { name: 'string', required: 'boolean', validateNhsNumber: 'boolean' },
+  /** The bag labels' size: the label printer the pharmacy uses. */
+  labels: { size: LabelSize },
   enableWhatsApp: 'boolean',
   onlineSignups: { enabled: 'boolean', url: 'string | null' },
   orderCollection: { defaultCollectionWindow: 'number.integer > 0' },

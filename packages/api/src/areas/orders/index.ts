@@ -1,6 +1,7 @@
 export { createOrder } from './create.ts';
 export { expiryReminderLeadMs, inBatches, recordExpiredOrders, sendExpiryReminders } from './expiry.ts';
 export { setExpiryReminded } from './expiry-repository.ts';
+export { getLabels, getLabelsPdf } from './labels.ts';
 export { setBagOrder } from './locker-repository.ts';
 export { collectOrder, loadOrder, removeOrder, verifyPin } from './locker-service.ts';
 export {

@@ -1,6 +1,9 @@
+import { Elysia } from 'elysia';
 import * as orders from '../../areas/orders/index.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
+import { labelsPdfRoute } from '../labels-pdf.ts';
 
-/** `POST /api/orders/*`: orders of a business, their PINs and timelines (docs/ORDERS.md). */
-export const ordersRoutes = (deps: AppDeps) => rpcArea(deps, 'orders', orders);
+/** `POST /api/orders/*`: orders of a business, their PINs, timelines and labels (docs/ORDERS.md); their labels as a PDF. */
+export const ordersRoutes = (deps: AppDeps) =>
+  new Elysia({ name: 'routes:ordersArea' }).use(rpcArea(deps, 'orders', orders)).use(labelsPdfRoute(deps));

@@ -52,12 +52,17 @@ export function OrderDetails() {
       title={`Order ${order.reference}`}
       lead={<OrderStatusBadge order={order} />}
       actions={
-        <OrderActions
-          order={order}
-          onDone={(text) => setMessage({ tone: 'success', text })}
-          onRefused={(text) => setMessage({ tone: 'error', text })}
-          onWarning={(text) => setMessage({ tone: 'warning', text })}
-        />
+        <>
+          <OrderActions
+            order={order}
+            onDone={(text) => setMessage({ tone: 'success', text })}
+            onRefused={(text) => setMessage({ tone: 'error', text })}
+            onWarning={(text) => setMessage({ tone: 'warning', text })}
+          />
+          <Link href={orderPaths.labels(businessId, [order.id])} variant="button">
+            Print label
+          </Link>
+        </>
       }
     >
       {(message ?? notice) && <Banner tone={message?.tone ?? 'success'}>{message?.text ?? notice}</Banner>}

@@ -18,10 +18,15 @@ import { QuickPatientDialog } from './QuickPatientDialog.tsx';
 
 const chargeDescription = 'In pounds, e.g. 9.90; blank for none';
 
+/** Where a new order leads: with "Print barcodes automatically", the print of its label; else its page. */
+const afterCreate = (settings: BusinessFeatureSettings, businessId: string, orderId: string) =>
+  settings.autoBarcodes.autoPrint ? orderPaths.labels(businessId, [orderId]) : orderPaths.order(businessId, orderId);
+
 /**
  * The create-order form (SPEC §5 order create): patient (searched, or added on the spot), barcode,
  * machine, collection window and, when the business takes them, charges. The server checks every field
- * and its messages land beside the field they name; a created order opens its own page.
+ * and its messages land beside the field they name; a created order opens its own page (or, with
+ * autoBarcodes.autoPrint, the print of its bag label).
  */
 export function OrderForm({ businessId, settings }: { businessId: string; settings: BusinessFeatureSettings }) {
   const navigate = useNavigate();
@@ -52,7 +57,7 @@ export function OrderForm({ businessId, settings }: { businessId: string; settin
     const input = orderPayloadOf(data, { businessId, ...choices, prescriptionCharges, retailCharges });
     const { order } = await rpc('orders', 'create', input);
     void queryClient.invalidateQueries({ queryKey: ['orders'] });
-    navigate(orderPaths.order(businessId, order.id), { state: { notice: `Order ${order.reference} created.` } });
+    navigate(afterCreate(settings, businessId, order.id), { state: { notice: `Order ${order.reference} created.` } });
   };
 
   return (

@@ -1,5 +1,7 @@
 import { formatDate, formatTime, type Order } from '@medlocker/core';
 import { orderPaths } from '../../paths.ts';
+import type { RowSelection } from '../../state/row-selection.ts';
+import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Link } from '../../ui/Link.tsx';
 import type { ListColumn } from '../../ui/ListPage.tsx';
 import { OrderStatusBadge } from './OrderStatusBadge.tsx';
@@ -40,3 +42,15 @@ export const orderColumns = (businessId: string, shown: Column[]): ListColumn<Or
   const all = columnsOf(businessId);
   return shown.map((key) => all[key]);
 };
+
+/** A box per row choosing the order (state/row-selection.ts): its labels print with the others chosen. */
+export const selectColumn = (selection: RowSelection): ListColumn<Order> => ({
+  key: 'select',
+  header: 'Select',
+  width: '4rem',
+  render: (o) => (
+    <Checkbox isSelected={selection.has(o.id)} onChange={(on) => selection.set([o.id], on)}>
+      <span className="visually-hidden">Select order {o.reference}</span>
+    </Checkbox>
+  ),
+});

@@ -5,6 +5,7 @@ import { useMayCall } from '../../state/access.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { MessageFieldsets, OrderFieldsets } from './feature-fieldsets.tsx';
+import { LabelsFieldset } from './LabelsFieldset.tsx';
 import { BusinessSettingsPage, ReadOnlyNotice } from './settings-parts.tsx';
 
 /** SPEC §2 `/businesses/{businessId}/settings/features`: the business's feature settings. */
@@ -21,6 +22,7 @@ export const FeatureSettingsPage = () => (
 /** The settings sent to updateBusinessFeatureSettings: everything but the controlled ones. */
 const featureInput = (s: BusinessFeatureSettings, senderName: string) => ({
   autoBarcodes: s.autoBarcodes,
+  labels: s.labels,
   nation: s.nation,
   charges: s.charges,
   retailCharges: s.retailCharges,
@@ -94,6 +96,7 @@ function FeatureForm({
       {saved && <Banner tone="success">Feature settings saved.</Banner>}
       <PageForm state={state} save={save} readOnly={archived}>
         <OrderFieldsets s={s} update={update} ro={archived} businessId={businessId} />
+        <LabelsFieldset s={s} update={update} ro={archived} />
         <MessageFieldsets
           s={s}
           update={update}
