@@ -76,7 +76,11 @@ for (let i = 1; i <= 40; i++) {
   orders.push(o.id);
 }
 // Collected orders for the records (a collection record is a collected order).
-await db.updateTable('orders').set({ status: 'collected', collected: now }).where('business_id', '=', businessId).execute();
+await db
+  .updateTable('orders')
+  .set({ status: 'collected', collected: now })
+  .where('business_id', '=', businessId)
+  .execute();
 // The seeding's own entries are not the hour's (TRUNCATE: the append-only trigger refuses DELETE).
 await sql`truncate audit_log`.execute(db);
 
