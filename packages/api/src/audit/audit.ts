@@ -79,3 +79,20 @@ export async function auditReads(
     entries.map((entry) => rowOf(actor, entry, at)),
   );
 }
+
+/**
+ * One entry for a page of a list the caller was shown (`patient.list`, `order.list`…): the ids of its
+ * rows in `details.ids`, never the data. A record opened (`patient.read`, `order.read`) keeps its own
+ * entry per entity; a page of a list is one entry (docs/decisions/auth.md, "What reads are audited").
+ * Nothing is written for an empty page.
+ */
+export async function auditListPage(
+  db: Db,
+  deps: AppDeps,
+  actor: Actor,
+  entry: Omit<AuditEntry, 'who' | 'entityId'> & { ids: readonly string[] },
+): Promise<void> {
+  const { ids, details, ...rest } = entry;
+  if (ids.length === 0) return;
+  await audit(db, deps, actor, { ...rest, details: { ...details, ids } });
+}

@@ -45,7 +45,7 @@ describeApi('audit trail', (t) => {
     await t.call('orders', 'get', { id: b.orderId }, as);
     const res = await t.call('audit', 'search', { patientId: a.patientId }, as);
     expect(res.status).toBe(200);
-    expect(res.body.entries.map((e: { action: string }) => e.action)).toEqual([
+    expect(res.body.entries.map((e) => e.action)).toEqual([
       'order.read',
       'patient.read',
       'order.create',
@@ -59,7 +59,7 @@ describeApi('audit trail', (t) => {
       patientId: a.patientId,
     });
     const byOrder = await t.call('audit', 'search', { orderId: b.orderId }, as);
-    expect(byOrder.body.entries.map((e: { action: string }) => e.action)).toEqual(['order.read', 'order.create']);
+    expect(byOrder.body.entries.map((e) => e.action)).toEqual(['order.read', 'order.create']);
   });
 
   it('filters by user, business, action and time, and pages by next token without repeating an entry', async () => {
@@ -73,7 +73,7 @@ describeApi('audit trail', (t) => {
     }
     const mine = await t.call('audit', 'search', { userId: other.userId, action: 'patient.read' }, as);
     expect(mine.body.entries).toHaveLength(30);
-    expect(mine.body.entries.every((e: { actorUserId: string }) => e.actorUserId === other.userId)).toBe(true);
+    expect(mine.body.entries.every((e) => e.actorUserId === other.userId)).toBe(true);
     const first = await t.call('audit', 'search', { businessId: a.businessId, action: 'patient.read' }, as);
     expect(first.body.entries).toHaveLength(50);
     const second = await t.call(
@@ -84,17 +84,10 @@ describeApi('audit trail', (t) => {
     );
     expect(second.body.entries).toHaveLength(10);
     expect(second.body.nextToken).toBeNull();
-    const ids = [...first.body.entries, ...second.body.entries].map((e: { id: string }) => e.id);
+    const ids = [...first.body.entries, ...second.body.entries].map((e) => e.id);
     expect(new Set(ids).size).toBe(60);
-    const window = await t.call(
-      'audit',
-      'search',
-      { action: 'patient.read', since: t1 + 105, until: t1 + 205 },
-      as,
-    );
-    expect(window.body.entries.map((e: { at: number }) => e.at - t1)).toEqual([
-      200, 190, 180, 170, 160, 150, 140, 130, 120, 110,
-    ]);
+    const window = await t.call('audit', 'search', { action: 'patient.read', since: t1 + 105, until: t1 + 205 }, as);
+    expect(window.body.entries.map((e) => e.at - t1)).toEqual([200, 190, 180, 170, 160, 150, 140, 130, 120, 110]);
   });
 
   it('shows a pharmacy Admin only their businesses entries, never support entries about no business', async () => {
@@ -106,7 +99,7 @@ describeApi('audit trail', (t) => {
     const res = await t.call('audit', 'search', {}, { cookie: pharmacist.cookie });
     expect(res.status).toBe(200);
     expect(res.body.entries.length).toBeGreaterThan(0);
-    expect(res.body.entries.every((e: { businessId: string }) => e.businessId === a.businessId)).toBe(true);
+    expect(res.body.entries.every((e) => e.businessId === a.businessId)).toBe(true);
     const theirs = await t.call('audit', 'search', { businessId: b.businessId }, { cookie: pharmacist.cookie });
     expect(theirs.status).toBe(404);
     const byPatient = await t.call('audit', 'search', { patientId: b.patientId }, { cookie: pharmacist.cookie });
@@ -130,9 +123,9 @@ describeApi('audit trail', (t) => {
       })),
     });
     const res = await t.call('audit', 'search', {}, { cookie: pharmacist.cookie });
-    const businesses = res.body.entries.map((e: { businessId: string }) => e.businessId);
+    const businesses = res.body.entries.map((e) => e.businessId);
     expect(new Set(businesses)).toEqual(new Set([a.businessId, b.businessId]));
-    const ats = res.body.entries.map((e: { at: number }) => e.at);
+    const ats = res.body.entries.map((e) => e.at);
     expect(ats).toEqual([...ats].sort((x, y) => y - x));
   });
 
@@ -142,7 +135,11 @@ describeApi('audit trail', (t) => {
     await t.call('audit', 'search', { patientId: a.patientId }, as);
     const [entry] = await listAudit(t.db, 'audit.search');
     expect(entry?.details).toEqual({ filters: { patientId: a.patientId }, shown: 2 });
-    const row = await t.db.selectFrom('audit_log').select('patient_id').where('action', '=', 'audit.search').executeTakeFirst();
+    const row = await t.db
+      .selectFrom('audit_log')
+      .select('patient_id')
+      .where('action', '=', 'audit.search')
+      .executeTakeFirst();
     expect(row?.patient_id).toBeNull();
     const exported = await t.call('audit', 'export', { patientId: a.patientId }, as);
     expect(exported.status).toBe(200);
