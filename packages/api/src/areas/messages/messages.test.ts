@@ -142,7 +142,9 @@ describeApi(
       const reads = await listAudit(t.db, 'message.list');
       expect(reads).toHaveLength(1);
       expect(reads[0]).toMatchObject({ actorUserId: 'u-support', entityType: 'message', entityId: null });
-      expect((reads[0]?.details as { ids: string[] }).ids.sort()).toEqual(codes.map((m) => m.id).sort());
+      expect(((reads[0]?.details ?? { ids: [] }) as { ids: string[] }).ids.sort()).toEqual(
+        codes.map((m) => m.id).sort(),
+      );
       expect(reads[0]?.details).toMatchObject({ via: 'listOutbox', patientIds: [] });
       // Ids only: neither the recipient nor the wording goes into the audit log.
       expect(JSON.stringify(reads)).not.toMatch(/ada@example|07700|\+447700/);

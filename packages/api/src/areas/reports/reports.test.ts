@@ -242,7 +242,7 @@ describeApi(
         (a) => a.actorUserId === pharmacy.userId,
       );
       expect(reads).toHaveLength(1);
-      expect((reads[0]?.details as { ids: string[] }).ids.sort()).toEqual(
+      expect(((reads[0]?.details ?? { ids: [] }) as { ids: string[] }).ids.sort()).toEqual(
         own.body.records.map((r: CollectionRecord) => r.id).sort(),
       );
       expect(reads[0]).toMatchObject({ entityType: 'order', details: { ...range, filter: 'All' } });
