@@ -83,7 +83,7 @@ export async function auditReads(
 /**
  * One entry for a page of a list the caller was shown (`patient.list`, `order.list`…): the ids of its
  * rows in `details.ids`, never the data. A record opened (`patient.read`, `order.read`) keeps its own
- * entry per entity; a page of a list is one entry (docs/decisions/auth.md, "What reads are audited").
+ * entry per entity; a page of a list is one entry (docs/decisions/audit.md, "What reads are audited").
  * Nothing is written for an empty page.
  */
 export async function auditListPage(
