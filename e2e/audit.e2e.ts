@@ -30,6 +30,7 @@ test('support opens who looked at a patient from the patient page, searches the 
   const patientId = await patientOf(business.id, 'Lovelace');
   await page.goto('/auth/login');
   await logIn(page, admin.email, admin.password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await page.goto(`/businesses/${business.id}/patients/${patientId}`);
   await expect(page.getByRole('heading', { name: 'Ada Lovelace' })).toBeVisible();
 
@@ -38,7 +39,7 @@ test('support opens who looked at a patient from the patient page, searches the 
   await expect(page.getByRole('heading', { level: 1, name: 'Audit trail' })).toBeVisible();
   const list = page.getByRole('table', { name: 'Audit entries' });
   await expect(list.getByRole('row').nth(1)).toContainText('Patient record opened');
-  await expect(list.getByRole('row').nth(1)).toContainText(/Admin/);
+  await expect(list.getByRole('row').nth(1)).toContainText('127.0.0.1');
   await expect(list.getByRole('row', { name: /Patient added/ })).toBeVisible();
   await expect(page.getByLabel('Patient id')).toHaveValue(patientId);
 
@@ -101,5 +102,6 @@ test('pharmacy staff without Admin have no audit trail entry and are refused the
     page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Audit trail' }),
   ).toHaveCount(0);
   await page.goto('/audit');
-  await expect(page.getByText(/Admins read its audit trail/)).toBeVisible();
+  // The api answers 403: the console's Access Restricted screen.
+  await expect(page.getByText(/You do not have access to this area/)).toBeVisible();
 });
