@@ -72,7 +72,15 @@ test('a pharmacy user of two businesses gets the pharmacy menu and switches busi
 
   const side = page.locator('#side-menu');
   const menu = page.getByRole('navigation', { name: 'Main menu' });
-  await expect(menu.getByRole('link')).toHaveText(['Dashboard', 'Orders', 'Patients', 'Machines', 'Users', 'Settings']);
+  await expect(menu.getByRole('link')).toHaveText([
+    'Dashboard',
+    'Orders',
+    'Patients',
+    'Machines',
+    'Users',
+    'Settings',
+    'Audit trail',
+  ]);
   // Support's entries are not theirs.
   await expect(menu.getByRole('link', { name: 'Businesses' })).toHaveCount(0);
   await expect(menu.getByRole('link', { name: 'Global Settings' })).toHaveCount(0);

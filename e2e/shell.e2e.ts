@@ -13,6 +13,7 @@ test('the side menu leads to every area, each page titled with the product name'
     ['Alarm Message Templates', '/alarmMessageTemplates'],
     ['Global Settings', '/globalSettings'],
     ['Jobs', '/jobs'],
+    ['Audit trail', '/audit'],
     ['Identity Providers', '/identityProviders'],
     ['Dashboard', '/'],
   ] as const;

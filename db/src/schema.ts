@@ -28,6 +28,7 @@ export type AuditLogTable = {
   ip: string | null;
   request_id: string | null;
   details: ColumnType<JsonValue, string | undefined, string>;
+  patient_id: string | null;
 };
 
 export type BagsTable = {

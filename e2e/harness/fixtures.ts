@@ -180,7 +180,7 @@ export function rpcOf(api: APIRequestContext): RpcClient {
       const nullBody = status === 204 || status === 304;
       return new Response(nullBody ? null : await answer.text(), {
         status,
-        headers: answer.headersArray().map((h) => [h.name, h.value]),
+        headers: answer.headersArray().map((h): [string, string] => [h.name, h.value]),
       });
     },
   });

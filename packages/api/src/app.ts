@@ -17,6 +17,7 @@ import { integrationApiRoutes } from './integration-api/index.ts';
 import { isIntegrationPath, PROBLEM_TYPE, problemOf } from './integration-api/problem.ts';
 import { enterRequestScope, withRequestScope } from './log/request-scope.ts';
 import { metricsOf } from './metrics/metrics.ts';
+import { auditRoutes } from './rpc/areas/audit-trail.ts';
 import { authRoutes } from './rpc/areas/auth.ts';
 import { bagsRoutes } from './rpc/areas/bags.ts';
 import { businessSettingsRoutes } from './rpc/areas/business-settings.ts';
@@ -95,7 +96,8 @@ function routes(deps: AppDeps, hubOptions: HubOptions) {
     .use(reportsRoutes(deps))
     .use(groupReportsRoutes(deps))
     .use(evidenceRoutes(deps))
-    .use(dataProtectionRoutes(deps));
+    .use(dataProtectionRoutes(deps))
+    .use(auditRoutes(deps));
   // Sign-in through an identity provider: the auth area's RPC methods and the provider's way back.
   const authAreas = new Elysia({ name: 'areas:auth' }).use(authRoutes(deps)).use(ssoRoutes(deps));
   // The chain is split in three: one chain of every route is past TypeScript's depth limit.

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { version } from '../package.json' with { type: 'json' };
 import { ApiError, UnreachableError } from './client.ts';
+import { auditCommand } from './commands/audit.ts';
 import { authCommands } from './commands/auth.ts';
 import { businessesCommands } from './commands/businesses.ts';
 import { groupsCommands } from './commands/groups.ts';
@@ -41,6 +42,7 @@ export function buildProgram(io: CliIo): Command {
   businessesCommands(program, io);
   groupsCommands(program, io);
   messagesCommands(program, io);
+  auditCommand(program, io);
   settingsCommands(program, io);
   templatesCommands(program, io);
   statsCommands(program, io);

@@ -25,6 +25,9 @@ export const consolePaths = {
   alarmMessageTemplates: '/alarmMessageTemplates',
   globalSettings: '/globalSettings',
   invitations: '/invitations',
+  /** The audit trail; `?patient=` is "who looked at this patient". */
+  audit: '/audit',
+  patientAudit: (patientId: string) => `/audit?patient=${part(patientId)}`,
 } as const;
 
 /** A business's section pages (the shell's menu, the business tabs). */

@@ -34,6 +34,7 @@ const SupportUsers = lazyPage(() => import('./pages/users/SupportUsers.tsx'), 'S
 const AddUserRole = lazyPage(() => import('./pages/users/AddUserRole.tsx'), 'AddUserRole');
 const NotificationList = lazyPage(() => import('./pages/notifications/NotificationList.tsx'), 'NotificationList');
 const JobList = lazyPage(() => import('./pages/jobs/JobList.tsx'), 'JobList');
+const AuditTrail = lazyPage(() => import('./pages/audit/AuditTrail.tsx'), 'AuditTrail');
 const IdentityProviderList = lazyPage(
   () => import('./pages/identity-providers/IdentityProviders.tsx'),
   'IdentityProviderList',
@@ -76,6 +77,8 @@ export function SignedInRoutes() {
           <Route path="cli" element={<CliSignIn />} />
           <Route path="invitations" element={<Invitations />} />
           <Route path="account" element={<Account />} />
+          {/* Support: every entry; pharmacy Admins: their businesses' (the api answers 403 to anyone else). */}
+          <Route path="audit" element={<AuditTrail />} />
           {/* Support staff only: pharmacy users see Access Restricted here. */}
           <Route element={<SupportOnly />}>
             <Route path="users">

@@ -1,3 +1,5 @@
+export * from './audit/actions.ts';
+export * from './audit/audit-csv.ts';
 export * from './business/address.ts';
 export { Business, Logo } from './business/business.ts';
 export * from './business/business-input.ts';

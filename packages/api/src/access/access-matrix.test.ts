@@ -59,6 +59,7 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
   health: { ping: () => ({ echo: 'hi' }) },
   mailbox: { list: () => ({}), listTexts: () => ({}) },
   jobs: { listQueues: () => ({}), listJobs: () => ({}), retryJob: () => ({ id: 'no-such-job' }) },
+  audit: { search: (s) => ({ patientId: s.patientId }), export: (s) => ({ orderId: s.orderId }) },
   auth: {
     changePassword: () => ({ currentPassword: 'wrong password 123', newPassword: 'A new password 123!' }),
     listSessions: (s) => ({ userId: s.userId }),

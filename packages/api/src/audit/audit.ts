@@ -1,10 +1,10 @@
 import type { Database } from '@medlocker/db';
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { type Actor, actorIdentity } from '../context/actor.ts';
 import type { AppDeps } from '../context/deps.ts';
 import { type AuditRow, insertAuditRows } from './repository.ts';
 
-export { type AuditRecord, listAudit } from './repository.ts';
+export { type AuditRecord, listAudit, searchAudit } from './repository.ts';
 
 /**
  * One audit entry: who (the actor, or `who` when the caller is not signed in yet), did what
@@ -17,12 +17,27 @@ export type AuditEntry = {
   entityType: string;
   entityId?: string | null;
   businessId?: string | null;
+  /**
+   * The patient the entry is about, for "who looked at this patient". Left out: a patient entry's own id,
+   * an order entry's order's patient (looked up as the row is written), else none.
+   */
+  patientId?: string | null;
   /** For calls without a session: the account the action is about (a login, a reset). */
   who?: { userId: string | null; display: string | null };
   details?: Record<string, unknown>;
 };
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** The patient an entry is about: given, the entity itself, or an order's patient (read by the insert). */
+function patientIdOf(entry: AuditEntry): AuditRow['patient_id'] {
+  if (entry.patientId !== undefined) return entry.patientId;
+  if (!entry.entityId) return null;
+  if (entry.entityType === 'patient') return entry.entityId;
+  if (entry.entityType === 'order')
+    return sql<string | null>`(select patient_id from orders where id = ${entry.entityId})`;
+  return null;
+}
 
 /** The audit_log row of `entry`, written at `at`. */
 function rowOf(actor: Actor, entry: AuditEntry, at: number): AuditRow {
@@ -36,6 +51,7 @@ function rowOf(actor: Actor, entry: AuditEntry, at: number): AuditRow {
     entity_type: entry.entityType,
     entity_id: entry.entityId ?? null,
     business_id: entry.businessId ?? null,
+    patient_id: patientIdOf(entry),
     ip: actor.origin.ip,
     request_id: actor.origin.requestId,
     details: JSON.stringify(entry.details ?? {}),
@@ -62,4 +78,21 @@ export async function auditReads(
     db,
     entries.map((entry) => rowOf(actor, entry, at)),
   );
+}
+
+/**
+ * One entry for a page of a list the caller was shown (`patient.list`, `order.list`…): the ids of its
+ * rows in `details.ids`, never the data. A record opened (`patient.read`, `order.read`) keeps its own
+ * entry per entity; a page of a list is one entry (docs/decisions/audit.md, "What reads are audited").
+ * Nothing is written for an empty page.
+ */
+export async function auditListPage(
+  db: Db,
+  deps: AppDeps,
+  actor: Actor,
+  entry: Omit<AuditEntry, 'who' | 'entityId'> & { ids: readonly string[] },
+): Promise<void> {
+  const { ids, details, ...rest } = entry;
+  if (ids.length === 0) return;
+  await audit(db, deps, actor, { ...rest, details: { ...details, ids } });
 }

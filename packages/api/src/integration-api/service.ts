@@ -21,6 +21,7 @@ import { findMachine, toMachine } from '../areas/machines/index.ts';
 import { auditOrderReads, cancel, createOrder, findOrder, toOrder } from '../areas/orders/index.ts';
 import * as patients from '../areas/patients/index.ts';
 import { displayIdFieldOf, findBusinessForPatients, findPatient } from '../areas/patients/index.ts';
+import { auditListPage } from '../audit/audit.ts';
 import type { Actor, Origin } from '../context/actor.ts';
 import type { AppDeps } from '../context/deps.ts';
 import { eventBody } from '../delivery/webhooks/events.ts';
@@ -179,7 +180,14 @@ export async function listIntegrationOrders(
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
-  await auditOrderReads(deps, actor, page, 'integration.listOrders');
+  await auditListPage(deps.db, deps, actor, {
+    action: 'order.list',
+    entityType: 'order',
+    businessId: actor.businessId,
+    patientId: input.patientId ?? null,
+    details: { via: 'integration.listOrders' },
+    ids: page.map((row) => row.id),
+  });
   const last = page[page.length - 1];
   return {
     orders: page.map((row) => toIntegrationOrder(toOrder(row))),

@@ -1,5 +1,5 @@
 import { NavLink } from 'react-router';
-import { businessSectionPaths, orderPaths } from '../paths.ts';
+import { businessSectionPaths, consolePaths, orderPaths } from '../paths.ts';
 import { useBusinessGroupId, useCurrentBusiness } from '../state/current-business.ts';
 import { useAdministers } from '../state/reach.ts';
 import { BusinessSwitcher } from './BusinessSwitcher.tsx';
@@ -41,6 +41,7 @@ function BusinessLinks({ businessId }: { businessId: string }) {
       ? [
           { to: paths.users, label: 'Users' },
           { to: paths.settings, label: 'Settings' },
+          { to: consolePaths.audit, label: 'Audit trail' },
         ]
       : []),
   ];

@@ -19,6 +19,7 @@ const menu = [
   { to: '/globalSettings', label: 'Global Settings' },
   { to: '/identityProviders', label: 'Identity Providers' },
   { to: '/jobs', label: 'Jobs' },
+  { to: '/audit', label: 'Audit trail' },
 ] as const;
 
 /**

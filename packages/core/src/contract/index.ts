@@ -1,3 +1,4 @@
+import { audit } from './audit.ts';
 import { auth } from './auth.ts';
 import { bags } from './bags.ts';
 import { businessSettings } from './business-settings.ts';
@@ -62,9 +63,11 @@ export const contract = {
   notifications,
   url,
   jobs,
+  audit,
 } as const;
 
 export type Contract = typeof contract;
+export { AuditEntry, type AuditFilters, auditExportMax, auditPageSize } from './audit.ts';
 export {
   EvidenceAction,
   EvidenceMachineEvent,

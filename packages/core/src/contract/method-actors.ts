@@ -259,4 +259,8 @@ export const methodActors = {
     listJobs: ['support'],
     retryJob: ['support'],
   },
+  audit: {
+    search: ['support', 'pharmacy'],
+    export: ['support', 'pharmacy'],
+  },
 } as const satisfies Record<string, Record<string, readonly ActorKind[]>>;

@@ -73,7 +73,7 @@ describeApi(
         expect(message.body).toContain('There has been a power disruption at Locker 1 at High St');
       }
       // Alarms go to the business's own staff contacts: not a read of anyone's personal data.
-      expect(await listAudit(t.db, 'message.read')).toEqual([]);
+      expect(await listAudit(t.db, 'message.list')).toEqual([]);
     });
 
     it('pages newest first, 50 a page, without repeats, and filters by delivery status', async () => {
@@ -117,7 +117,7 @@ describeApi(
       expect(sent.body.messages.every((m) => m.status === 'success')).toBe(true);
     });
 
-    it('never returns a sign-up code, and audits each patient-facing message shown, not the alarms', async () => {
+    it('never returns a sign-up code, and audits the patient-facing messages a page shows, not the alarms', async () => {
       await seedBusiness(t.db, 'b1', { mobiles: ['+447700900999'] });
       const created = await t.call('signUps', 'create', { businessId: 'b1', signUp: signUpForm }, asSupport);
       expect(created.status).toBe(200);
@@ -138,10 +138,14 @@ describeApi(
       const alarm = res.body.messages.find((m) => m.templateKey === 'alarm.EM_0016');
       expect(alarm?.body).toContain('post box has been left open');
 
-      const reads = await listAudit(t.db, 'message.read');
-      expect(reads.map((r) => r.entityId).sort()).toEqual(codes.map((m) => m.id).sort());
-      expect(reads[0]).toMatchObject({ actorUserId: 'u-support', entityType: 'message' });
-      expect(reads[0]?.details).toMatchObject({ via: 'listOutbox', patientId: null });
+      // The page is one entry naming the patient-facing messages it showed (not the alarm).
+      const reads = await listAudit(t.db, 'message.list');
+      expect(reads).toHaveLength(1);
+      expect(reads[0]).toMatchObject({ actorUserId: 'u-support', entityType: 'message', entityId: null });
+      expect(((reads[0]?.details ?? { ids: [] }) as { ids: string[] }).ids.sort()).toEqual(
+        codes.map((m) => m.id).sort(),
+      );
+      expect(reads[0]?.details).toMatchObject({ via: 'listOutbox', patientIds: [] });
       // Ids only: neither the recipient nor the wording goes into the audit log.
       expect(JSON.stringify(reads)).not.toMatch(/ada@example|07700|\+447700/);
     });

@@ -5,7 +5,7 @@ import {
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
-import { auditReads } from '../../audit/audit.ts';
+import { auditListPage } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
@@ -23,22 +23,22 @@ type Messages = Contract['messages'];
  */
 const isStaffAlarm = (templateKey: string) => templateKey.startsWith('alarm.');
 
-/** Records that the caller saw these patient-facing messages: message and patient ids only. */
-function auditPatientMessages(deps: AppDeps, actor: StaffActor, messages: ListedMessage[]) {
-  return auditReads(
-    deps.db,
-    deps,
-    actor,
-    messages
-      .filter((m) => !isStaffAlarm(m.templateKey))
-      .map((m) => ({
-        action: 'message.read',
-        entityType: 'message',
-        entityId: m.id,
-        businessId: m.businessId,
-        details: { via: 'listOutbox', templateKey: m.templateKey, patientId: m.patientId },
-      })),
-  );
+/**
+ * Records that the caller was shown a page of patient-facing messages: one `message.list` entry with the
+ * messages' and patients' ids, never a recipient or wording.
+ */
+function auditPatientMessages(deps: AppDeps, actor: StaffActor, businessId: string, messages: ListedMessage[]) {
+  const toPatients = messages.filter((m) => !isStaffAlarm(m.templateKey));
+  return auditListPage(deps.db, deps, actor, {
+    action: 'message.list',
+    entityType: 'message',
+    businessId,
+    details: {
+      via: 'listOutbox',
+      patientIds: [...new Set(toPatients.flatMap((m) => (m.patientId === null ? [] : [m.patientId])))],
+    },
+    ids: toPatients.map((m) => m.id),
+  });
 }
 
 /** A message as the list shows it: core's OutboxMessage, the body left out (null) unless a staff alarm's. */
@@ -59,7 +59,7 @@ export async function listOutbox(
     limit: messagesPageSize,
   });
   const page = pageOf(rows, messagesPageSize, (r) => [r.id]);
-  await auditPatientMessages(deps, actor, page.items);
+  await auditPatientMessages(deps, actor, input.businessId, page.items);
   return {
     messages: page.items.map(shown),
     nextToken: page.nextToken,

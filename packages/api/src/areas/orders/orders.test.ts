@@ -328,6 +328,37 @@ describeApi('orders', (t) => {
     expect(byPatient.body.orders).toHaveLength(25);
   }, 30_000);
 
+  it('audits an order opened as its own entry and a page of orders as one, a patient’s page naming the patient', async () => {
+    const as = await support();
+    const e = await estate(t, as);
+    const a = await t.call('orders', 'create', { ...e, barcode: 'RX-A' }, as);
+    const b = await t.call('orders', 'create', { ...e, barcode: 'RX-B' }, as);
+    await t.call('orders', 'get', { id: a.body.order.id }, as);
+    await t.call('orders', 'listOrdersByBusiness', { businessId: e.businessId, filterText: 'RX' }, as);
+    await t.call('orders', 'listOrdersByPatient', { patientId: e.patientId }, as);
+    const opened = await listAudit(t.db, 'order.read');
+    expect(opened.map((r) => [r.entityId, r.details])).toEqual([[a.body.order.id, { via: 'get' }]]);
+    const pages = await t.db
+      .selectFrom('audit_log')
+      .select(['entity_id', 'patient_id', 'details'])
+      .where('action', '=', 'order.list')
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
+    const ids = [b.body.order.id, a.body.order.id];
+    expect(pages).toEqual([
+      { entity_id: null, patient_id: null, details: { via: 'listOrdersByBusiness', filtered: true, ids } },
+      { entity_id: null, patient_id: e.patientId, details: { via: 'listOrdersByPatient', ids } },
+    ]);
+    // An order's entries carry its patient, as written: "who looked at this patient" finds them.
+    const created = await t.db
+      .selectFrom('audit_log')
+      .select('patient_id')
+      .where('action', '=', 'order.create')
+      .execute();
+    expect(created.map((r) => r.patient_id)).toEqual([e.patientId, e.patientId]);
+  });
+
   it('lists expired orders exactly as a plain filter of the rows would, across pages and with a text', async () => {
     // The expired list reads the page's ids from an index first (migration 0018): same rows, same order.
     const as = await support();

@@ -9,7 +9,7 @@ import {
   ordersPageSize,
   type ParsedInputOf,
 } from '@medlocker/core';
-import { auditReads } from '../../audit/audit.ts';
+import { auditListPage, auditReads } from '../../audit/audit.ts';
 import { type Actor, actorIdentity, type StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
@@ -158,10 +158,26 @@ export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'l
   return { events: page.items, nextToken: page.nextToken };
 }
 
-/** A page of orders with their reads audited: who saw which orders (ids only). */
-async function orderPage(deps: AppDeps, actor: StaffActor, rows: StoredOrder[], via: string) {
+/**
+ * A page of a business's orders, audited as one `order.list` entry with the orders' ids (a page of a
+ * patient's orders names the patient, so "who looked at this patient" finds it).
+ */
+async function orderPage(
+  deps: AppDeps,
+  actor: StaffActor,
+  rows: StoredOrder[],
+  list: { via: string; businessId: string; patientId?: string; filtered?: boolean },
+) {
   const page = pageOf(rows, ordersPageSize, (r) => [r.id]);
-  await auditOrderReads(deps, actor, page.items, via);
+  const { via, businessId, patientId, filtered } = list;
+  await auditListPage(deps.db, deps, actor, {
+    action: 'order.list',
+    entityType: 'order',
+    businessId,
+    patientId: patientId ?? null,
+    details: { via, ...(filtered !== undefined ? { filtered } : {}) },
+    ids: page.items.map((o) => o.id),
+  });
   return { orders: page.items.map(toListedOrder), nextToken: page.nextToken };
 }
 
@@ -176,6 +192,7 @@ export const auditOrderReads = (deps: AppDeps, actor: Actor, orders: readonly Or
       entityType: 'order',
       entityId: order.id,
       businessId: order.businessId,
+      patientId: order.patientId,
       details: { via },
     })),
   );
@@ -193,7 +210,11 @@ export async function listOrdersByPatient(
     before: decodeIdCursor(input.nextToken),
     limit: ordersPageSize + 1,
   });
-  return orderPage(deps, actor, rows, 'listOrdersByPatient');
+  return orderPage(deps, actor, rows, {
+    via: 'listOrdersByPatient',
+    businessId: patient.businessId,
+    patientId: patient.id,
+  });
 }
 
 export async function listOrdersByBusiness(
@@ -211,7 +232,11 @@ export async function listOrdersByBusiness(
     before: decodeIdCursor(input.nextToken),
     limit: ordersPageSize + 1,
   });
-  return orderPage(deps, actor, rows, 'listOrdersByBusiness');
+  return orderPage(deps, actor, rows, {
+    via: 'listOrdersByBusiness',
+    businessId: input.businessId,
+    filtered: Boolean(input.filterText?.trim()) || status !== undefined || Boolean(input.onlyCurrent),
+  });
 }
 
 /** The top bar's search: an order by barcode or reference, in what the caller reaches (scope 'filtered'). */

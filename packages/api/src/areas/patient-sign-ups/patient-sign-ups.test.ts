@@ -112,7 +112,10 @@ describeApi('online sign-ups from the patient page', (t) => {
       address: expect.objectContaining({ postcode: 'LS1 4AP' }),
     });
     const actions = (await listAudit(t.db)).filter((a) => a.entityId === list.body.signUps[0]?.id).map((a) => a.action);
-    expect(actions).toEqual(['signUp.create', 'signUp.verify', 'signUp.verify', 'signUp.read']);
+    expect(actions).toEqual(['signUp.create', 'signUp.verify', 'signUp.verify']);
+    // The list page is one entry naming the sign-ups it showed.
+    const [listed] = await listAudit(t.db, 'signUp.list');
+    expect(listed?.details).toEqual({ via: 'list', filtered: false, ids: [list.body.signUps[0]?.id] });
     const created = (await listAudit(t.db, 'signUp.create'))[0];
     expect(created?.actorDisplay).toBe('online sign-up');
   });

@@ -45,7 +45,7 @@ describeApi('patients', (t) => {
     expect(got.body.patient).toEqual(created.body.patient);
   });
 
-  it('audits who read which patient by id, never by name', async () => {
+  it('audits a patient opened as its own entry and a page of patients as one, by id, never by name', async () => {
     const as = await support();
     const businessId = await insertBusiness(t.db);
     const { body } = await t.call('patients', 'create', { businessId, patient: testPatient(1) }, as);
@@ -53,10 +53,14 @@ describeApi('patients', (t) => {
     await t.call('patients', 'list', { businessId }, as);
     await t.call('patients', 'batchGet', { ids: [body.patient.id, 'nope'] }, as);
     const reads = await listAudit(t.db, 'patient.read');
-    expect(reads.map((r) => r.details)).toEqual([{ via: 'get' }, { via: 'list' }, { via: 'batchGet' }]);
-    for (const r of reads) {
-      expect(r).toMatchObject({ entityType: 'patient', entityId: body.patient.id, actorDisplay: 'Sam Support' });
-    }
+    expect(reads.map((r) => r.details)).toEqual([{ via: 'get' }]);
+    expect(reads[0]).toMatchObject({ entityType: 'patient', entityId: body.patient.id, actorDisplay: 'Sam Support' });
+    const pages = await listAudit(t.db, 'patient.list');
+    expect(pages.map((r) => r.details)).toEqual([
+      { via: 'list', filtered: false, ids: [body.patient.id] },
+      { via: 'batchGet', ids: [body.patient.id] },
+    ]);
+    expect(pages[0]).toMatchObject({ entityType: 'patient', entityId: null, actorDisplay: 'Sam Support' });
     const everything = JSON.stringify(await listAudit(t.db));
     expect(everything).not.toContain('Given1');
     expect(everything).not.toContain('Family1');

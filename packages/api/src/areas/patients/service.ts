@@ -10,7 +10,7 @@ import {
   type UpsertOutcome,
 } from '@medlocker/core';
 import { refuseDuplicate } from '@medlocker/db';
-import { audit, auditReads } from '../../audit/audit.ts';
+import { audit, auditListPage, auditReads } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
@@ -60,6 +60,24 @@ export async function writableBusiness(db: Db, businessId: string): Promise<{ di
     throw new AppError('CONFLICT', 'An archived business cannot have its patients changed');
   }
   return { displayIdField: displayIdFieldOf(business.settings) };
+}
+
+/** Records that the caller was shown a page of patients: one entry per business, their ids only. */
+async function auditPatientList(
+  deps: AppDeps,
+  actor: Actor,
+  patients: StoredPatient[],
+  details: Record<string, unknown>,
+): Promise<void> {
+  for (const businessId of new Set(patients.map((p) => p.businessId))) {
+    await auditListPage(deps.db, deps, actor, {
+      action: 'patient.list',
+      entityType: 'patient',
+      businessId,
+      details,
+      ids: patients.filter((p) => p.businessId === businessId).map((p) => p.id),
+    });
+  }
 }
 
 /**
@@ -221,7 +239,7 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
     ...(after ? { after } : {}),
   });
   const page = pageOf(rows, limit, (r) => [r.id]);
-  await auditPatientReads(deps, actor, page.items, 'list');
+  await auditPatientList(deps, actor, page.items, { via: 'list', filtered: Boolean(input.filter) });
   return { patients: page.items.map(toPatient), nextToken: page.nextToken };
 }
 
@@ -229,7 +247,7 @@ export async function batchGet(deps: AppDeps, actor: StaffActor, input: In<'batc
   const rows = await findPatients(deps.db, input.ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = [...new Set(input.ids)].flatMap((id) => byId.get(id) ?? []);
-  await auditPatientReads(deps, actor, ordered, 'batchGet');
+  await auditPatientList(deps, actor, ordered, { via: 'batchGet' });
   return { patients: ordered.map(toPatient) };
 }
 

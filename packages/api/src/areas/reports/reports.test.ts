@@ -237,9 +237,15 @@ describeApi(
       const own = await list({ ...range, businessId: o.estate.businessId }, pharmacy);
       expect([own.status, own.body.records?.length, own.body.error]).toEqual([200, 5, undefined]);
       // Who saw which orders (a patient's name and what they collected) is audited, as order reads are.
-      const reads = (await listAudit(t.db, 'order.read')).filter((a) => a.actorUserId === pharmacy.userId);
-      expect(reads.map((a) => a.entityId).sort()).toEqual(own.body.records.map((r: CollectionRecord) => r.id).sort());
-      expect(reads[0]).toMatchObject({ entityType: 'order', details: { via: 'collectionRecords.list' } });
+      // One entry per page shown, naming its orders.
+      const reads = (await listAudit(t.db, 'report.collectionRecords.list')).filter(
+        (a) => a.actorUserId === pharmacy.userId,
+      );
+      expect(reads).toHaveLength(1);
+      expect(((reads[0]?.details ?? { ids: [] }) as { ids: string[] }).ids.sort()).toEqual(
+        own.body.records.map((r: CollectionRecord) => r.id).sort(),
+      );
+      expect(reads[0]).toMatchObject({ entityType: 'order', details: { ...range, filter: 'All' } });
       for (const input of [
         { ...range, businessId: o.other.businessId },
         { ...range, businessId: o.other.businessId, getAll: true },

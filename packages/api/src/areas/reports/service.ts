@@ -9,7 +9,7 @@ import {
   type ParsedInputOf,
   toIsoDate,
 } from '@medlocker/core';
-import { auditReads } from '../../audit/audit.ts';
+import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { decodeCursor, decodeTimeIdCursor, encodeCursor, pageOf } from '../../lists/paging.ts';
@@ -28,30 +28,30 @@ type Area = Contract['reports'];
 type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
 type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
 
-/** A record names a patient and what they collected: who saw which orders is audited as orders' reads are. */
-async function auditRecordReads(
+/**
+ * A record names a patient and what they collected. A page shown is one entry with the orders' ids; an
+ * export (up to 10,000) one entry with its range, filter and count: the same query gives its records.
+ */
+const auditRecords = (
   deps: AppDeps,
   actor: StaffActor,
-  businessId: string,
-  records: { id: string }[],
+  input: In<'listCollectionStats'>,
+  ids: string[],
   via: 'list' | 'export',
-): Promise<void> {
-  // An export's 10,000 entries go 1,000 an INSERT: one would pass PostgreSQL's 65,535 parameters.
-  for (let i = 0; i < records.length; i += 1000) {
-    await auditReads(
-      deps.db,
-      deps,
-      actor,
-      records.slice(i, i + 1000).map((r) => ({
-        action: 'order.read',
-        entityType: 'order',
-        entityId: r.id,
-        businessId,
-        details: { via: `collectionRecords.${via}` },
-      })),
-    );
-  }
-}
+): Promise<void> | undefined => {
+  if (ids.length === 0) return;
+  return audit(deps.db, deps, actor, {
+    action: `report.collectionRecords.${via}`,
+    entityType: 'order',
+    businessId: input.businessId,
+    details: {
+      startDate: input.startDate,
+      endDate: input.endDate,
+      filter: input.filterType ?? 'All',
+      ...(via === 'export' ? { count: ids.length } : { ids }),
+    },
+  });
+};
 
 export async function listCollectionStats(
   deps: AppDeps,
@@ -81,7 +81,13 @@ export async function listCollectionStats(
         [{ path: 'startDate', id: 'TOO_MANY_RECORDS', message: 'Too many records: choose a shorter date range' }],
       );
     }
-    await auditRecordReads(deps, actor, input.businessId, rows, 'export');
+    await auditRecords(
+      deps,
+      actor,
+      input,
+      rows.map((r) => r.id),
+      'export',
+    );
     return { records: rows, nextToken: null };
   }
   const rows = await listCollectionRows(deps.db, {
@@ -90,7 +96,13 @@ export async function listCollectionStats(
     limit: collectionRecordsPageSize + 1,
   });
   const page = pageOf(rows, collectionRecordsPageSize, (r) => [r.collected ?? 0, r.id]);
-  await auditRecordReads(deps, actor, input.businessId, page.items, 'list');
+  await auditRecords(
+    deps,
+    actor,
+    input,
+    page.items.map((r) => r.id),
+    'list',
+  );
   return { records: page.items, nextToken: page.nextToken };
 }
 

@@ -8,7 +8,7 @@ import {
   type SignUpForm,
   signUpsPageSize,
 } from '@medlocker/core';
-import { audit, auditReads } from '../../audit/audit.ts';
+import { audit, auditListPage } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
@@ -216,23 +216,18 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete
 }
 
 /** Records that the caller saw these sign-ups: ids only. */
-const auditRead = (deps: AppDeps, actor: StaffActor, rows: SignUpRecord[], via: string): Promise<void> =>
-  auditReads(
-    deps.db,
-    deps,
-    actor,
-    rows.map((row) => ({
-      action: 'signUp.read',
-      entityType: 'signUp',
-      entityId: row.id,
-      businessId: row.businessId,
-      details: { via },
-    })),
-  );
+const auditRead = (deps: AppDeps, actor: StaffActor, row: SignUpRecord): Promise<void> =>
+  audit(deps.db, deps, actor, {
+    action: 'signUp.read',
+    entityType: 'signUp',
+    entityId: row.id,
+    businessId: row.businessId,
+    details: { via: 'get' },
+  });
 
 export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
   const row = await requireSignUp(deps.db, input.id);
-  await auditRead(deps, actor, [row], 'get');
+  await auditRead(deps, actor, row);
   return withVerification(row);
 }
 
@@ -248,7 +243,13 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
     ...(after ? { after } : {}),
   });
   const page = pageOf(rows, signUpsPageSize, (r) => [r.id]);
-  await auditRead(deps, actor, page.items, 'list');
+  await auditListPage(deps.db, deps, actor, {
+    action: 'signUp.list',
+    entityType: 'signUp',
+    businessId: input.businessId,
+    details: { via: 'list', filtered: Boolean(input.filter) },
+    ids: page.items.map((r) => r.id),
+  });
   return { signUps: page.items.map(toSignUp), nextToken: page.nextToken };
 }
 

@@ -3,8 +3,10 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { messageOf, type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
-import { patientPaths } from '../../paths.ts';
+import { consolePaths, patientPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
+import { useBusinessGroupId } from '../../state/current-business.ts';
+import { useAdministers } from '../../state/reach.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction, confirmWords } from '../../ui/Dialog.tsx';
@@ -44,16 +46,19 @@ function PatientPage({ businessId, patient }: { businessId: string; patient: Pat
     <Section
       title={patient.name}
       actions={
-        !patient.deleted && (
-          <>
-            <Link href={patientPaths.edit(businessId, patient.id)} variant="button">
-              Edit
-            </Link>
-            <Button variant="danger" onPress={() => setDeleting(true)}>
-              Delete
-            </Button>
-          </>
-        )
+        <>
+          <WhoLooked businessId={businessId} patientId={patient.id} />
+          {!patient.deleted && (
+            <>
+              <Link href={patientPaths.edit(businessId, patient.id)} variant="button">
+                Edit
+              </Link>
+              <Button variant="danger" onPress={() => setDeleting(true)}>
+                Delete
+              </Button>
+            </>
+          )}
+        </>
       }
     >
       {notice && <Banner tone="success">{notice}</Banner>}
@@ -86,6 +91,18 @@ function PatientPage({ businessId, patient }: { businessId: string; patient: Pat
         </ConfirmAction>
       )}
     </Section>
+  );
+}
+
+/** "Who looked at this patient": the audit trail filtered to them, for support and the business's Admins. */
+function WhoLooked({ businessId, patientId }: { businessId: string; patientId: string }) {
+  const groupId = useBusinessGroupId(businessId);
+  const manages = useAdministers({ kind: 'business', id: businessId, groupId: groupId ?? null });
+  if (!manages || groupId === undefined) return null;
+  return (
+    <Link href={consolePaths.patientAudit(patientId)} variant="button">
+      Who looked at this patient
+    </Link>
   );
 }
 

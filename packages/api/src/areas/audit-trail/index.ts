@@ -1,0 +1,1 @@
+export { exportCsv, search } from './service.ts';
