@@ -47,6 +47,7 @@ export const defaultFeatureSettings: BusinessFeatureSettings = {
   // The patients area reads this jsonb shape (areas/patients/rules.ts); keep its defaults equal.
   displayIdField: { name: 'Patient ID', required: true, validateNhsNumber: false },
   enableWhatsApp: false,
+  nhsLogin: { enabled: false },
   onlineSignups: { enabled: false, url: null },
   orderCollection: { defaultCollectionWindow: collectionWindowDays.default },
   qrCodeIntegration: { enabled: false },
@@ -96,6 +97,7 @@ export const FeatureSettingsChanges = type({
     required: Bool,
     validateNhsNumber: Bool,
   },
+  'nhsLogin?': { enabled: Bool },
   'onlineSignups?': type({ enabled: Bool, url: upTo(stringLimits.url).or('null') }).narrow((s, ctx) => {
     const url = s.url?.trim() ? s.url.trim() : null;
     if (url !== null && !isWebUrl(url)) return reject(ctx, 'INVALID_FORMAT', undefined, [...ctx.path, 'url']);
@@ -172,6 +174,8 @@ const FeatureSettingsResult = type({
   settings: BusinessFeatureSettings,
   archived: Archived,
   updated: 'number | null',
+  /** Why NHS login cannot be switched on here (the server lacks its configuration), or null. */
+  nhsLoginUnavailable: 'string | null',
 });
 
 const ControlledSettingsResult = type({

@@ -35,6 +35,8 @@ export const BusinessFeatureSettings = type({
   retailCharges: { enabled: 'boolean' },
   displayIdField: { name: 'string', required: 'boolean', validateNhsNumber: 'boolean' },
   enableWhatsApp: 'boolean',
+  /** Patients may prove who they are with NHS login (needs NHS_LOGIN_* and the display id as NHS number). */
+  nhsLogin: { enabled: 'boolean' },
   onlineSignups: { enabled: 'boolean', url: 'string | null' },
   orderCollection: { defaultCollectionWindow: 'number.integer > 0' },
   qrCodeIntegration: { enabled: 'boolean' },
