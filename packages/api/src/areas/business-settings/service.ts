@@ -136,7 +136,8 @@ function checkNhsLogin(
   const refuse = (path: string, message: string) => {
     throw new AppError('VALIDATION', message, [{ path, id: 'NOT_ENABLED', message }]);
   };
-  if (input.nhsLogin?.enabled && !deps.config.nhsLogin)
+  // Only turning it on needs the configuration: a switch left on from before does not block other saves.
+  if (input.nhsLogin?.enabled && !before.nhsLogin.enabled && !deps.config.nhsLogin)
     refuse('settings.nhsLogin.enabled', `${nhsLoginNotConfigured}: it cannot be switched on`);
   if (!(input.displayIdField ?? before.displayIdField).validateNhsNumber) {
     const message =

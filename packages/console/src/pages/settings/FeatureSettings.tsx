@@ -5,6 +5,7 @@ import { useMayCall } from '../../state/access.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { MessageFieldsets, OrderFieldsets } from './feature-fieldsets.tsx';
+import { NhsLoginFieldset } from './NhsLoginFieldset.tsx';
 import { BusinessSettingsPage, ReadOnlyNotice } from './settings-parts.tsx';
 
 /** SPEC §2 `/businesses/{businessId}/settings/features`: the business's feature settings. */
@@ -13,7 +14,12 @@ export const FeatureSettingsPage = () => (
     title="Features"
     read={['businessSettings', 'getBusinessFeatureSettings']}
     form={(data, { businessId, archived }) => (
-      <FeatureForm businessId={businessId} initial={data.settings} archived={archived} />
+      <FeatureForm
+        businessId={businessId}
+        initial={data.settings}
+        archived={archived}
+        nhsLoginUnavailable={data.nhsLoginUnavailable}
+      />
     )}
   />
 );
@@ -25,6 +31,7 @@ const featureInput = (s: BusinessFeatureSettings, senderName: string) => ({
   charges: s.charges,
   retailCharges: s.retailCharges,
   displayIdField: s.displayIdField,
+  nhsLogin: s.nhsLogin,
   onlineSignups: { enabled: s.onlineSignups.enabled, url: s.onlineSignups.url?.trim() || null },
   orderCollection: s.orderCollection,
   sendOnlyEmailIfPossible: s.sendOnlyEmailIfPossible,
@@ -45,10 +52,13 @@ function FeatureForm({
   businessId,
   initial,
   archived,
+  nhsLoginUnavailable,
 }: {
   businessId: string;
   initial: BusinessFeatureSettings;
   archived: boolean;
+  /** Why NHS login cannot be switched on (the server lacks its configuration), or null. */
+  nhsLoginUnavailable: string | null;
 }) {
   const [s, setS] = useState(initial);
   const [senderName, setSenderName] = useState(initial.smsSenderName ?? '');
@@ -94,6 +104,7 @@ function FeatureForm({
       {saved && <Banner tone="success">Feature settings saved.</Banner>}
       <PageForm state={state} save={save} readOnly={archived}>
         <OrderFieldsets s={s} update={update} ro={archived} businessId={businessId} />
+        <NhsLoginFieldset s={s} update={update} ro={archived} unavailable={nhsLoginUnavailable} />
         <MessageFieldsets
           s={s}
           update={update}
