@@ -98,7 +98,9 @@ test.describe('on a phone', () => {
     await expect(page.getByRole('button', { name: 'Text me a code instead' })).toBeVisible();
     await accessible(page, 'a mismatched NHS login');
 
-    // A low vector of trust (no verified NHS number) is refused in words too.
+    // A low vector of trust (no verified NHS number) is refused in words too. (Signed out at NHS login
+    // first: its session would sign the first account in again.)
+    await page.context().clearCookies();
     await page.getByRole('button', { name: 'Continue with NHS login' }).click();
     await signInAtNhsLogin(page, `${NHS_NUMBER}/${DATE_OF_BIRTH}/P5.Cp.Cd`);
     await expect(page.getByRole('alert')).toContainText('Your NHS login has not been fully verified');
@@ -126,7 +128,8 @@ async function switchOn(page: Page, businessId: string) {
   const nhsSwitch = page.getByRole('switch', { name: 'Patients can continue with NHS login' });
   await expect(nhsSwitch).not.toBeChecked();
   await expect(nhsSwitch).toBeEnabled();
-  await nhsSwitch.click();
+  await page.locator('label.switch', { hasText: 'Patients can continue with NHS login' }).click();
+  await expect(nhsSwitch).toBeChecked();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Feature settings saved.')).toBeVisible();
   await page.reload();
