@@ -409,6 +409,18 @@ export type MonthlyStatsChangesTable = {
   last_at: number;
 };
 
+export type NhsLoginsTable = {
+  id: string;
+  order_id: string;
+  state_hash: string;
+  browser_hash: string;
+  nonce: string | null;
+  code_verifier: string | null;
+  created: number;
+  expires: number;
+  used: number | null;
+};
+
 export type NotificationDismissalsTable = {
   user_id: string;
   notification_id: string;
@@ -543,7 +555,7 @@ export type PatientSessionsTable = {
   business_id: string;
   patient_id: string;
   order_id: string;
-  method: 'dateOfBirth' | 'sms';
+  method: 'dateOfBirth' | 'sms' | 'nhsLogin';
   created: number;
   expires_at: number;
   idle_expires_at: number;
@@ -876,6 +888,7 @@ export type Database = {
   monthly_business_stats: MonthlyBusinessStatsTable;
   monthly_report_sends: MonthlyReportSendsTable;
   monthly_stats_changes: MonthlyStatsChangesTable;
+  nhs_logins: NhsLoginsTable;
   notification_dismissals: NotificationDismissalsTable;
   notifications: NotificationsTable;
   order_counters: OrderCountersTable;

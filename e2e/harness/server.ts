@@ -33,7 +33,10 @@
  *      127.0.0.1 (WEBHOOK_ALLOW_PRIVATE_ADDRESSES=1);
  *   6. runs a local Judopay (payments/fake-judopay.ts: its API and the hosted payment page the patient
  *      page sends the browser to), given to the server as JUDOPAY_API_URL and JUDOPAY_LIVE_API_URL; it
- *      accepts harness/judopay.ts's account, which a spec saves as a business's payment settings.
+ *      accepts harness/judopay.ts's account, which a spec saves as a business's payment settings;
+ *   7. runs a local NHS login (testing/identity-providers/nhs-login-idp.mjs: private_key_jwt, RS512,
+ *      vtr/vot, nhs_number and birthdate), given to the server as NHS_LOGIN_*; its login is written
+ *      `<nhs number>/<birth date>/<vot>`.
  * SIGTERM/SIGINT stop everything and delete the temporary directory.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -43,6 +46,7 @@ import { claimJobs, enqueueJob, failJob } from '../../packages/api/src/jobs/repo
 import { startMailCatcher } from '../../packages/api/src/mail/index.ts';
 import { startFakeJudopay } from '../../packages/api/src/payments/fake-judopay.ts';
 import { startServer } from '../../packages/api/src/server.ts';
+import { startNhsLoginIdp } from '../../packages/api/src/testing/identity-providers/nhs-login-idp.ts';
 import { storeMonth } from '../../packages/api/src/testing/monthly-stats.ts';
 import { e2eJudo, e2eJudoWebhook } from './judopay.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
@@ -131,6 +135,7 @@ const webhookReceiver = startWebhookReceiver();
 const dataDir = await mkdtemp(join(tmpdir(), 'medlocker-e2e-'));
 const catcher = await startMailCatcher();
 const publicUrl = `http://127.0.0.1:${port}`;
+const nhsLogin = await startNhsLoginIdp(`${publicUrl}/api/auth/nhs-login/callback`);
 const server = await startServer({
   ...process.env,
   PORT: String(port),
@@ -158,6 +163,9 @@ const server = await startServer({
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: '1',
   // The e2e OpenID provider (oidc-provider) listens on http://127.0.0.1.
   SSO_ALLOW_HTTP_LOOPBACK: '1',
+  NHS_LOGIN_ISSUER: nhsLogin.issuer,
+  NHS_LOGIN_CLIENT_ID: nhsLogin.clientId,
+  NHS_LOGIN_PRIVATE_KEY: nhsLogin.privateKeyPem,
 });
 
 const mailApi = Bun.serve({
@@ -307,6 +315,7 @@ async function stop() {
   smsWorks.stop(true);
   whatsApp.stop(true);
   judopay.stop();
+  nhsLogin.stop();
   webhookReceiver.stop();
   // Playwright waits 5 s before killing: the server gets 3 s to close, so the data is always removed.
   await Promise.race([Promise.all([server.stop(), catcher.stop()]).catch(() => {}), Bun.sleep(3000)]);

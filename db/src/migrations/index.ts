@@ -41,6 +41,7 @@ import * as machineOwnerAndReportedSlots from './0042_machine_owner_and_reported
 import * as accountActivity from './0043_account_activity.ts';
 import * as auditTrailSearch from './0045_audit_trail_search.ts';
 import * as retention from './0046_retention.ts';
+import * as nhsLogin from './0048_nhs_login.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -89,4 +90,5 @@ export const migrations: Record<string, Migration> = {
   '0043_account_activity': accountActivity,
   '0045_audit_trail_search': auditTrailSearch,
   '0046_retention': retention,
+  '0048_nhs_login': nhsLogin,
 };

@@ -2,6 +2,7 @@ import { AppError } from '@medlocker/core';
 import { Elysia } from 'elysia';
 import { judopayWebhookRoutes } from './callbacks/judopay.ts';
 import { messagingReportRoutes } from './callbacks/message-reports.ts';
+import { nhsLoginRoutes } from './callbacks/nhs-login.ts';
 import { ssoRoutes } from './callbacks/sso.ts';
 import type { AppDeps } from './context/deps.ts';
 import { docsRoutes } from './docs/docs-page.ts';
@@ -99,7 +100,10 @@ function routes(deps: AppDeps, hubOptions: HubOptions) {
     .use(dataProtectionRoutes(deps))
     .use(auditRoutes(deps));
   // Sign-in through an identity provider: the auth area's RPC methods and the provider's way back.
-  const authAreas = new Elysia({ name: 'areas:auth' }).use(authRoutes(deps)).use(ssoRoutes(deps));
+  const authAreas = new Elysia({ name: 'areas:auth' })
+    .use(authRoutes(deps))
+    .use(ssoRoutes(deps))
+    .use(nhsLoginRoutes(deps));
   // The chain is split in three: one chain of every route is past TypeScript's depth limit.
   const people = new Elysia({ name: 'routes:people' })
     .use(healthRoutes(deps))

@@ -48,6 +48,7 @@ export * from './order/order-input.ts';
 export * from './order/statuses.ts';
 export * from './order/transitions.ts';
 export * from './patient/imported-patient.ts';
+export * from './patient/nhs-login.ts';
 export * from './patient/nhs-number.ts';
 export * from './patient/patient.ts';
 // The locker protocol (docs/LOCKER-PROTOCOL.md).

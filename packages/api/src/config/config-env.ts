@@ -52,6 +52,9 @@ const Env = type({
   'JUDOPAY_LIVE_API_URL?': /^https?:\/\/.+/,
   'JUDOPAY_WEBHOOK_USER?': 'string > 0',
   'JUDOPAY_WEBHOOK_PASSWORD?': 'string >= 8',
+  'NHS_LOGIN_ISSUER?': /^https?:\/\/.+/,
+  'NHS_LOGIN_CLIENT_ID?': 'string > 0',
+  'NHS_LOGIN_PRIVATE_KEY?': 'string > 0',
 });
 
 /** Empty variables count as unset, as a shell user would expect. */
@@ -77,6 +80,7 @@ export const SECRET_VARIABLES = [
   'WHATSAPP_APP_SECRET',
   'WHATSAPP_VERIFY_TOKEN',
   'JUDOPAY_WEBHOOK_PASSWORD',
+  'NHS_LOGIN_PRIVATE_KEY',
 ] as const;
 
 /** Reads each `X_FILE` into `X` (trailing line breaks dropped); both set, or an unreadable file, is refused. */

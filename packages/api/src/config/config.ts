@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import proxyaddr from 'proxy-addr';
 import { KeyRing } from '../secrets/key-ring.ts';
 import { ConfigError, type Env, invalid, readEnv } from './config-env.ts';
+import { type NhsLoginConfig, nhsLoginOf } from './nhs-login-config.ts';
 
 export { SECRET_VARIABLES } from './config-env.ts';
 export { ConfigError };
@@ -101,6 +102,8 @@ export type Config = {
   gateways: GatewaysConfig;
   /** Card payments through Judopay (payments/judopay.ts, areas/checkout). */
   judopay: JudopayConfig;
+  /** NHS login for patients (NHS_LOGIN_*): undefined when not configured (config/nhs-login-config.ts). */
+  nhsLogin: NhsLoginConfig | undefined;
 };
 
 /**
@@ -325,6 +328,7 @@ export function loadConfig(
   const secretsKey = secretsKeyOf(env, production);
   const judopay = judopayOf(env);
   const publicUrls = publicUrlsOf(env);
+  const nhsLogin = nhsLoginOf(env, production);
   if (production) refuseUnsafeProduction(env);
   return {
     port: env.PORT ?? 3000,
@@ -357,5 +361,6 @@ export function loadConfig(
     passwordHashing: env.NODE_ENV === 'test' ? 'test' : 'standard',
     gateways: gatewaysOf(env),
     judopay,
+    nhsLogin,
   };
 }

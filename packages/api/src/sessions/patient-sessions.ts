@@ -38,7 +38,7 @@ export type NewPatientSession = { token: string; maxAgeSeconds: number; expires:
 
 export async function createPatientSession(
   db: Kysely<Database>,
-  who: { businessId: string; patientId: string; orderId: string; method: 'dateOfBirth' | 'sms' },
+  who: { businessId: string; patientId: string; orderId: string; method: 'dateOfBirth' | 'sms' | 'nhsLogin' },
   now: number,
   meta: { ip: string | null; userAgent: string | null },
 ): Promise<NewPatientSession> {

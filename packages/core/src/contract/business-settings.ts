@@ -49,6 +49,7 @@ export const defaultFeatureSettings: BusinessFeatureSettings = {
   displayIdField: { name: 'Patient ID', required: true, validateNhsNumber: false },
   labels: { size: defaultLabelSize },
   enableWhatsApp: false,
+  nhsLogin: { enabled: false },
   onlineSignups: { enabled: false, url: null },
   orderCollection: { defaultCollectionWindow: collectionWindowDays.default },
   qrCodeIntegration: { enabled: false },
@@ -99,6 +100,7 @@ export const FeatureSettingsChanges = type({
     validateNhsNumber: Bool,
   },
   'labels?': { size: LabelSize.configure({ message: 'Choose the 62 mm roll or 4 × 6 inch labels' }) },
+  'nhsLogin?': { enabled: Bool },
   'onlineSignups?': type({ enabled: Bool, url: upTo(stringLimits.url).or('null') }).narrow((s, ctx) => {
     const url = s.url?.trim() ? s.url.trim() : null;
     if (url !== null && !isWebUrl(url)) return reject(ctx, 'INVALID_FORMAT', undefined, [...ctx.path, 'url']);
@@ -175,6 +177,8 @@ const FeatureSettingsResult = type({
   settings: BusinessFeatureSettings,
   archived: Archived,
   updated: 'number | null',
+  /** Why NHS login cannot be switched on here (the server lacks its configuration), or null. */
+  nhsLoginUnavailable: 'string | null',
 });
 
 const ControlledSettingsResult = type({

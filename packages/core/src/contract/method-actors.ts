@@ -21,6 +21,8 @@ export const methodActors = {
     approveCliSignIn: ['support', 'pharmacy'],
     pollCliSignIn: ['anonymous', 'support', 'pharmacy'],
     verifyPatient: ['anonymous', 'support', 'pharmacy'],
+    patientSignInOptions: ['anonymous', 'support', 'pharmacy'],
+    startNhsLogin: ['anonymous', 'support', 'pharmacy'],
     verifySms: ['anonymous', 'support', 'pharmacy'],
     verifySmsCode: ['anonymous', 'support', 'pharmacy'],
     patientSession: ['patient'],

@@ -38,6 +38,8 @@ export const BusinessFeatureSettings = type({
   /** The bag labels' size: the label printer the pharmacy uses. */
   labels: { size: LabelSize },
   enableWhatsApp: 'boolean',
+  /** Patients may prove who they are with NHS login (needs NHS_LOGIN_* and the display id as NHS number). */
+  nhsLogin: { enabled: 'boolean' },
   onlineSignups: { enabled: 'boolean', url: 'string | null' },
   orderCollection: { defaultCollectionWindow: 'number.integer > 0' },
   qrCodeIntegration: { enabled: 'boolean' },

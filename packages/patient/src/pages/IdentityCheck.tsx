@@ -13,10 +13,11 @@ import {
 } from '../form.tsx';
 import { Page, StatusNotice } from '../ui.tsx';
 import { DateOfBirthFields, type DateParts, dateOfBirthOf, noDate } from './DateOfBirth.tsx';
+import { NhsLoginOption, nhsLoginRefusalInUrl, useForgetNhsLoginRefusal, useNhsLoginOffered } from './NhsLogin.tsx';
 
 /**
  * Before anything personal: the patient confirms their date of birth for the order their link names,
- * or asks for a code by text and enters it. Nothing about the order or the patient is shown here (not
+ * or asks for a code by text and enters it, or (where the business offers it) continues with NHS login. Nothing about the order or the patient is shown here (not
  * even a name); the server's answer to a wrong try (tries left, or the lock) is shown beside the field.
  */
 export function IdentityCheck(props: {
@@ -61,8 +62,8 @@ function checkErrorsOf(error: unknown, field: string): ErrorItem[] {
  * checked here first (the problem beside `field`), then sent to `verify`, which signs the patient in.
  * An order no one can open is Not found; anything else the server says goes on the form.
  */
-function useStep(props: StepProps) {
-  const [errors, setErrors] = useState<ErrorItem[]>([]);
+function useStep(props: StepProps, initial: () => ErrorItem[] = () => []) {
+  const [errors, setErrors] = useState<ErrorItem[]>(initial);
   const { busy, run } = useBusy();
   const failed =
     (field: string, show: (found: ErrorItem[]) => void = setErrors) =>
@@ -89,7 +90,12 @@ function useStep(props: StepProps) {
 
 function DateOfBirthStep(props: StepProps & { onUseCode: (endings: string[]) => void }) {
   const [date, setDate] = useState<DateParts>(noDate);
-  const { errors, setErrors, busy, run, failed, submitter } = useStep(props);
+  const { errors, setErrors, busy, run, failed, submitter } = useStep(props, () => {
+    const refusal = nhsLoginRefusalInUrl();
+    return refusal ? [{ message: refusal }] : [];
+  });
+  useForgetNhsLoginRefusal();
+  const nhsLogin = useNhsLoginOffered(props.orderId);
   const submit = submitter(
     'dob-day',
     () => {
@@ -131,6 +137,16 @@ function DateOfBirthStep(props: StepProps & { onUseCode: (endings: string[]) => 
       <button className="button button--secondary" type="button" id="text-me" onClick={textMe} disabled={busy}>
         Text me a code instead
       </button>
+      {nhsLogin && (
+        <NhsLoginOption
+          orderId={props.orderId}
+          busy={busy}
+          run={run}
+          failed={failed('nhs-login', (found) =>
+            setErrors(found.map((e) => ({ ...e, field: e.field === 'orderId' ? undefined : e.field }))),
+          )}
+        />
+      )}
     </Page>
   );
 }

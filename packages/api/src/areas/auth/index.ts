@@ -15,6 +15,15 @@ export {
   listMyInvitations,
 } from './invitations-service.ts';
 export { linkOrigin, siteOf } from './mails.ts';
+export {
+  NHS_LOGIN_COOKIE,
+  NHS_LOGIN_TTL_MS,
+  type NhsLoginOutcome,
+  nhsLoginCallback,
+  nhsLoginCallbackPath,
+  patientSignInOptions,
+  startNhsLogin,
+} from './nhs-login.ts';
 export { addPatientMobile, listPatientMobile, removePatientMobile } from './patient-mobiles.ts';
 export { endPatientSession, patientSessionInfo, verifyPatient, verifySms, verifySmsCode } from './patient-service.ts';
 export { addRoles, editIdentityProvider, removeRole } from './roles-service.ts';

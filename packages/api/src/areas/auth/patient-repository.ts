@@ -13,6 +13,8 @@ export type OrderPatient = {
   patientId: string;
   dateOfBirth: string | null;
   mobileNumber: string | null;
+  /** The business's display id: the NHS number where its display id field validates NHS numbers. */
+  displayId: string;
   givenName: string;
   fullName: string;
   /** Set for a deleted patient. */
@@ -32,6 +34,7 @@ export const findOrderPatient = async (db: Db, orderId: string): Promise<OrderPa
       'o.patient_id',
       'p.date_of_birth',
       'p.mobile_number',
+      'p.display_id',
       'p.given_name',
       'p.full_name',
       'p.deleted_at',
@@ -45,6 +48,7 @@ export const findOrderPatient = async (db: Db, orderId: string): Promise<OrderPa
       patientId: row.patient_id,
       dateOfBirth: row.date_of_birth,
       mobileNumber: row.mobile_number,
+      displayId: row.display_id,
       givenName: row.given_name,
       fullName: row.full_name,
       deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),

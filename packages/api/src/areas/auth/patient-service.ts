@@ -75,19 +75,20 @@ function notConfirmed(path: 'dateOfBirth' | 'code', failures: number): AppError 
 }
 
 /** The order and its (not deleted) patient, or 404 the same for both. */
-async function orderPatient(deps: AppDeps, orderId: string) {
+export async function orderPatient(deps: AppDeps, orderId: string) {
   const found = await findOrderPatient(deps.db, orderId);
   if (!found || found.deletedAt !== null) throw notFound(orderId);
   return found;
 }
 
-type Proven = { session: NewPatientSession; info: PatientSessionInfo };
+export type Proven = { session: NewPatientSession; info: PatientSessionInfo };
 
-async function startSession(
+/** The patient's session once they proved who they are, by any way (audited with the way). */
+export async function startSession(
   deps: AppDeps,
   actor: Actor,
   found: OrderPatient,
-  method: 'dateOfBirth' | 'sms',
+  method: 'dateOfBirth' | 'sms' | 'nhsLogin',
   now: number,
 ): Promise<Proven> {
   await clearWrongTries(deps.db, found.orderId, now);
@@ -119,7 +120,7 @@ async function startSession(
  * Counts the try, or refuses it unchecked when the link is locked (then the address's token comes back:
  * nothing was checked). Answers the count with this try.
  */
-async function takeTry(
+export async function takeTry(
   deps: AppDeps,
   actor: Actor,
   orderId: string,
@@ -200,10 +201,7 @@ export async function verifySms(deps: AppDeps, actor: Actor, input: In<'verifySm
 /** The per-order part of verifySms: the lock, the patient's mobiles, one a minute and five an hour. */
 async function textCode(deps: AppDeps, actor: Actor, found: OrderPatient): Promise<Out<'verifySms'>> {
   const now = deps.now();
-  const current = await findVerification(deps.db, found.orderId);
-  if (current?.lockedUntil != null && current.lockedUntil > now && current.failures >= policy.maxWrongTries) {
-    throw locked(current.lockedUntil, now);
-  }
+  await refuseWhileLocked(deps, found.orderId, now);
   const mobiles = await mobilesToText(deps, found);
   const code = newCode();
   await deps.db.transaction().execute(async (tx) => {
@@ -238,6 +236,14 @@ async function textCode(deps: AppDeps, actor: Actor, found: OrderPatient): Promi
     });
   });
   return { sent: true, mobileEndings: mobiles.map((m) => m.slice(-3)), expiresInMinutes: policy.codeTtlMinutes };
+}
+
+/** 429 while the order's link is locked by wrong tries (nothing is checked then). */
+export async function refuseWhileLocked(deps: AppDeps, orderId: string, now: number): Promise<void> {
+  const current = await findVerification(deps.db, orderId);
+  if (current?.lockedUntil != null && current.lockedUntil > now && current.failures >= policy.maxWrongTries) {
+    throw locked(current.lockedUntil, now);
+  }
 }
 
 /** The mobile on record and the verified ones the patient added, once each; 409 when there is none. */

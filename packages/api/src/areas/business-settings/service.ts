@@ -110,7 +110,40 @@ export async function getBusinessFeatureSettings(
   const { db } = deps;
   const business = await requireBusiness(db, input.businessId);
   const { settings, featureUpdated } = await effectiveFeatureSettings(db, input.businessId);
-  return { businessId: business.id, settings, archived: business.archived, updated: featureUpdated };
+  return {
+    businessId: business.id,
+    settings,
+    archived: business.archived,
+    updated: featureUpdated,
+    nhsLoginUnavailable: deps.config.nhsLogin ? null : nhsLoginNotConfigured,
+  };
+}
+
+const nhsLoginNotConfigured =
+  'NHS login is not configured on this server (NHS_LOGIN_ISSUER, NHS_LOGIN_CLIENT_ID, NHS_LOGIN_PRIVATE_KEY)';
+
+/**
+ * NHS login may be switched on only where the server has it configured and the business's display id is
+ * the NHS number (its display id field validates NHS numbers): that is what a login is matched against.
+ */
+function checkNhsLogin(
+  deps: AppDeps,
+  before: BusinessFeatureSettings,
+  input: In<'updateBusinessFeatureSettings'>['settings'],
+): void {
+  const on = input.nhsLogin?.enabled ?? before.nhsLogin.enabled;
+  if (!on) return;
+  const refuse = (path: string, message: string) => {
+    throw new AppError('VALIDATION', message, [{ path, id: 'NOT_ENABLED', message }]);
+  };
+  // Only turning it on needs the configuration: a switch left on from before does not block other saves.
+  if (input.nhsLogin?.enabled && !before.nhsLogin.enabled && !deps.config.nhsLogin)
+    refuse('settings.nhsLogin.enabled', `${nhsLoginNotConfigured}: it cannot be switched on`);
+  if (!(input.displayIdField ?? before.displayIdField).validateNhsNumber) {
+    const message =
+      'NHS login matches patients by NHS number: the display id must be validated as an NHS number while NHS login is on';
+    refuse(input.displayIdField ? 'settings.displayIdField.validateNhsNumber' : 'settings.nhsLogin.enabled', message);
+  }
 }
 
 export async function updateBusinessFeatureSettings(
@@ -127,6 +160,7 @@ export async function updateBusinessFeatureSettings(
     const next: Record<string, unknown> = { ...stored, ...input.settings };
     for (const key of controlledSettingKeys) delete next[key];
     await applyNation(tx, input.businessId, before.settings.nation, input.settings, next);
+    checkNhsLogin(deps, before.settings, input.settings);
     await writeSettingsJson(tx, 'business_feature_settings', input.businessId, next, now);
     const after = await effectiveFeatureSettings(tx, input.businessId);
     const fields = changedPaths(before.settings, after.settings);

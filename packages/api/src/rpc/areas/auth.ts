@@ -23,12 +23,16 @@ import {
   listSessions,
   login,
   logout,
+  NHS_LOGIN_COOKIE,
+  NHS_LOGIN_TTL_MS,
   patientSessionInfo,
+  patientSignInOptions,
   register,
   removePatientMobile,
   removeRole,
   session,
   siteOf,
+  startNhsLogin,
   verifyPatient,
   verifySms,
   verifySmsCode,
@@ -117,6 +121,14 @@ export const authRoutes = (deps: AppDeps) =>
     listInvitations,
     cancelInvitation,
     verifyPatient: (deps, actor, input, http) => withPatientCookie(deps, http, () => verifyPatient(deps, actor, input)),
+    patientSignInOptions,
+    startNhsLogin: async (deps, actor, input, http) => {
+      const origin = linkOrigin(deps, siteOf(http.request)) ?? siteOf(http.request).requestOrigin;
+      const { answer, browserToken } = await startNhsLogin(deps, actor, input, origin);
+      // Lax: NHS login's redirect back is a cross-site navigation, which a Strict cookie would miss.
+      http.setCookie(NHS_LOGIN_COOKIE, browserToken, { maxAgeSeconds: NHS_LOGIN_TTL_MS / 1000, sameSite: 'lax' });
+      return answer;
+    },
     verifySms,
     verifySmsCode: (deps, actor, input, http) => withPatientCookie(deps, http, () => verifySmsCode(deps, actor, input)),
     patientSession: async (deps, _actor, _input, http) => {

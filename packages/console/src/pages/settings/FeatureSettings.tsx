@@ -6,6 +6,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { MessageFieldsets, OrderFieldsets } from './feature-fieldsets.tsx';
 import { LabelsFieldset } from './LabelsFieldset.tsx';
+import { NhsLoginFieldset } from './NhsLoginFieldset.tsx';
 import { BusinessSettingsPage, ReadOnlyNotice } from './settings-parts.tsx';
 
 /** SPEC §2 `/businesses/{businessId}/settings/features`: the business's feature settings. */
@@ -14,7 +15,12 @@ export const FeatureSettingsPage = () => (
     title="Features"
     read={['businessSettings', 'getBusinessFeatureSettings']}
     form={(data, { businessId, archived }) => (
-      <FeatureForm businessId={businessId} initial={data.settings} archived={archived} />
+      <FeatureForm
+        businessId={businessId}
+        initial={data.settings}
+        archived={archived}
+        nhsLoginUnavailable={data.nhsLoginUnavailable}
+      />
     )}
   />
 );
@@ -27,6 +33,7 @@ const featureInput = (s: BusinessFeatureSettings, senderName: string) => ({
   charges: s.charges,
   retailCharges: s.retailCharges,
   displayIdField: s.displayIdField,
+  nhsLogin: s.nhsLogin,
   onlineSignups: { enabled: s.onlineSignups.enabled, url: s.onlineSignups.url?.trim() || null },
   orderCollection: s.orderCollection,
   sendOnlyEmailIfPossible: s.sendOnlyEmailIfPossible,
@@ -47,10 +54,13 @@ function FeatureForm({
   businessId,
   initial,
   archived,
+  nhsLoginUnavailable,
 }: {
   businessId: string;
   initial: BusinessFeatureSettings;
   archived: boolean;
+  /** Why NHS login cannot be switched on (the server lacks its configuration), or null. */
+  nhsLoginUnavailable: string | null;
 }) {
   const [s, setS] = useState(initial);
   const [senderName, setSenderName] = useState(initial.smsSenderName ?? '');
@@ -97,6 +107,7 @@ function FeatureForm({
       <PageForm state={state} save={save} readOnly={archived}>
         <OrderFieldsets s={s} update={update} ro={archived} businessId={businessId} />
         <LabelsFieldset s={s} update={update} ro={archived} />
+        <NhsLoginFieldset s={s} update={update} ro={archived} unavailable={nhsLoginUnavailable} />
         <MessageFieldsets
           s={s}
           update={update}
