@@ -39,6 +39,7 @@ import * as messageResends from './0040_message_resends.ts';
 import * as roleInvitations from './0041_role_invitations.ts';
 import * as machineOwnerAndReportedSlots from './0042_machine_owner_and_reported_slots.ts';
 import * as accountActivity from './0043_account_activity.ts';
+import * as secondFactors from './0044_second_factors.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -85,4 +86,5 @@ export const migrations: Record<string, Migration> = {
   '0041_role_invitations': roleInvitations,
   '0042_machine_owner_and_reported_slots': machineOwnerAndReportedSlots,
   '0043_account_activity': accountActivity,
+  '0044_second_factors': secondFactors,
 };
