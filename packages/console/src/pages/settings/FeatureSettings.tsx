@@ -32,6 +32,7 @@ const featureInput = (s: BusinessFeatureSettings, senderName: string) => ({
   sendOrderExpiringSms: s.sendOrderExpiringSms,
   smsSenderName: senderName.trim() === '' ? null : senderName,
   temperatureSettings: s.temperatureSettings,
+  secondFactorRequired: s.secondFactorRequired,
 });
 
 /** The controlled settings: support staff's to change. */
