@@ -13,6 +13,7 @@ describeApi('the medlocker cli', (t) => {
   const { cli, api: apiUrl, credentialsFile } = cliHarness(t);
 
   async function loginAs(email: string) {
+    await supportWithoutSecondFactor(t);
     const res = await cli(['login', '--email', email, '--password-stdin'], { stdin: `${TEST_PASSWORD}\n` });
     expect(res.code).toBe(0);
     return res;

@@ -12,6 +12,8 @@ import { AddAuthenticatorApp, AddPasskey, RecoveryCodes } from './AddSecondFacto
 
 export const secondFactorsKey = ['auth', 'listSecondFactors', 'me'];
 
+const what = 'sign in with a passkey or a code from an authenticator app as well as your password.';
+
 const kindName = { totp: 'Authenticator app', passkey: 'Passkey' } as const;
 
 /**
@@ -49,11 +51,7 @@ export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
           </div>
         )}
       </div>
-      <p className="muted">
-        {data?.required
-          ? 'You must sign in with a passkey or a code from an authenticator app as well as your password.'
-          : 'Sign in with a passkey or a code from an authenticator app as well as your password.'}
-      </p>
+      <p className="muted">{data?.required ? `You must ${what}` : `S${what.slice(1)}`}</p>
       {notice && <Banner tone="success">{notice}</Banner>}
       {codes && (
         <RecoveryCodes
@@ -83,39 +81,21 @@ export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
           )}
         </>
       )}
-      {removing && (
-        <ConfirmAction
-          title="Remove second factor?"
-          cancelLabel="Keep it"
-          confirmLabel="Remove"
-          isOpen
-          action={() => rpc('auth', 'removeSecondFactor', { id: removing.id })}
-          onDone={() => {
-            setRemoving(null);
-            setNotice(`${removing.name} removed.`);
-            query.reload();
-          }}
-          onCancel={() => setRemoving(null)}
-        >
-          <p>{removing.name} will no longer sign you in.</p>
-        </ConfirmAction>
-      )}
-      {renewing && (
-        <ConfirmAction
-          title="New recovery codes?"
-          cancelLabel="Keep the old ones"
-          confirmLabel="Make new codes"
-          isOpen
-          action={async () => setCodes((await rpc('auth', 'regenerateRecoveryCodes', {})).recoveryCodes)}
-          onDone={() => {
-            setRenewing(false);
-            query.reload();
-          }}
-          onCancel={() => setRenewing(false)}
-        >
-          <p>Your current recovery codes stop working at once.</p>
-        </ConfirmAction>
-      )}
+      <FactorConfirms
+        removing={removing}
+        renewing={renewing}
+        onRemoved={(name) => {
+          setRemoving(null);
+          setNotice(`${name} removed.`);
+          query.reload();
+        }}
+        onRenewed={(recoveryCodes) => {
+          setRenewing(false);
+          setCodes(recoveryCodes);
+          query.reload();
+        }}
+        onCancel={() => void [setRemoving(null), setRenewing(false)]}
+      />
     </section>
   );
 }
@@ -148,5 +128,53 @@ function FactorsTable({ factors, onRemove }: { factors: SecondFactor[]; onRemove
         )}
       </TableBody>
     </Table>
+  );
+}
+
+/** Remove second factor? and New recovery codes? */
+function FactorConfirms({
+  removing,
+  renewing,
+  onRemoved,
+  onRenewed,
+  onCancel,
+}: {
+  removing: SecondFactor | null;
+  renewing: boolean;
+  onRemoved: (name: string) => void;
+  onRenewed: (codes: string[]) => void;
+  onCancel: () => void;
+}) {
+  let renewed: string[] = [];
+  if (removing) {
+    return (
+      <ConfirmAction
+        title="Remove second factor?"
+        cancelLabel="Keep it"
+        confirmLabel="Remove"
+        isOpen
+        action={() => rpc('auth', 'removeSecondFactor', { id: removing.id })}
+        onDone={() => onRemoved(removing.name)}
+        onCancel={onCancel}
+      >
+        <p>{removing.name} will no longer sign you in.</p>
+      </ConfirmAction>
+    );
+  }
+  if (!renewing) return null;
+  return (
+    <ConfirmAction
+      title="New recovery codes?"
+      cancelLabel="Keep the old ones"
+      confirmLabel="Make new codes"
+      isOpen
+      action={async () => {
+        renewed = (await rpc('auth', 'regenerateRecoveryCodes', {})).recoveryCodes;
+      }}
+      onDone={() => onRenewed(renewed)}
+      onCancel={onCancel}
+    >
+      <p>Your current recovery codes stop working at once.</p>
+    </ConfirmAction>
   );
 }

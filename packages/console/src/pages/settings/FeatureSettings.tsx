@@ -5,6 +5,7 @@ import { useMayCall } from '../../state/access.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { MessageFieldsets, OrderFieldsets } from './feature-fieldsets.tsx';
+import { SignInFieldset } from './SignInFieldset.tsx';
 import { BusinessSettingsPage, ReadOnlyNotice } from './settings-parts.tsx';
 
 /** SPEC §2 `/businesses/{businessId}/settings/features`: the business's feature settings. */
@@ -106,6 +107,7 @@ function FeatureForm({
             setSenderName(v);
           }}
         />
+        <SignInFieldset s={s} update={update} ro={archived} />
       </PageForm>
     </>
   );

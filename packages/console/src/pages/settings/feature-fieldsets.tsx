@@ -244,16 +244,6 @@ export function MessageFieldsets({
           Temperature alerts
         </Switch>
       </fieldset>
-      <fieldset className="fieldset">
-        <legend className="fieldset__legend">Sign-in</legend>
-        <Switch
-          isSelected={s.secondFactorRequired}
-          onChange={(v) => update({ secondFactorRequired: v })}
-          isDisabled={ro}
-        >
-          Require a second factor of this business's users
-        </Switch>
-      </fieldset>
     </>
   );
 }
