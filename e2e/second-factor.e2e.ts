@@ -74,7 +74,7 @@ test('an authenticator app signs in, a recovery code works once, and support res
   await passwordAgain(page, user);
   await page.getByLabel('Code').fill(recovery);
   await page.getByRole('button', { name: 'Verify' }).click();
-  await expect(page.getByRole('alert')).toContainText('was not accepted');
+  await expect(page.getByRole('alert')).toContainText('Enter the code from your authenticator app');
 
   await page.context().clearCookies();
   await logInAsAdmin(page);
