@@ -80,7 +80,7 @@ test('an authenticator app signs in, a recovery code works once, and support res
   await logInAsAdmin(page);
   await page.goto(`/users/${user.userId}`);
   await page.getByRole('button', { name: 'Reset second factors' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Reset second factors' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Reset second factors' }).click();
   await expect(page.getByText('were removed and they were told by email')).toBeVisible();
   await expect(page.getByText('No second factor')).toBeVisible();
 });
