@@ -129,6 +129,7 @@ export type GlobalSettingsTable = {
   updated: number;
   updated_by: string | null;
   inactive_account_days: Generated<number>;
+  support_second_factor_required: Generated<boolean>;
 };
 
 export type GroupsTable = {
@@ -690,6 +691,14 @@ export type RateBucketsTable = {
   refilled_at: number;
 };
 
+export type RecoveryCodesTable = {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  created: number;
+  used_at: number | null;
+};
+
 export type RetentionPolicyTable = {
   id: Generated<boolean>;
   order_days: Generated<number>;
@@ -720,6 +729,21 @@ export type SamlMetadataTable = {
   fetched: number;
 };
 
+export type SecondFactorsTable = {
+  id: string;
+  user_id: string;
+  kind: 'totp' | 'passkey';
+  name: string;
+  totp_secret: string | null;
+  totp_last_step: number | null;
+  credential_id: string | null;
+  public_key: string | null;
+  sign_count: number | null;
+  transports: string[] | null;
+  created: number;
+  last_used_at: number | null;
+};
+
 export type SessionsTable = {
   id: string;
   token_hash: string;
@@ -731,6 +755,10 @@ export type SessionsTable = {
   ip: string | null;
   user_agent: string | null;
   revoked_at: number | null;
+  pending: 'second_factor' | 'setup' | null;
+  challenge: string | null;
+  challenge_expires_at: number | null;
+  auth_methods: string[] | null;
 };
 
 export type ShortUrlsTable = {
@@ -760,6 +788,7 @@ export type SsoContinuationsTable = {
   created: number;
   expires: number;
   used: number | null;
+  auth_methods: string[] | null;
 };
 
 export type SsoLoginsTable = {
@@ -904,9 +933,11 @@ export type Database = {
   payment_settings: PaymentSettingsTable;
   pin_attempts: PinAttemptsTable;
   rate_buckets: RateBucketsTable;
+  recovery_codes: RecoveryCodesTable;
   retention_policy: RetentionPolicyTable;
   role_invitations: RoleInvitationsTable;
   saml_metadata: SamlMetadataTable;
+  second_factors: SecondFactorsTable;
   sessions: SessionsTable;
   short_urls: ShortUrlsTable;
   sso_assertions: SsoAssertionsTable;

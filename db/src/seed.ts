@@ -9,7 +9,12 @@ import { seedPatients } from './seed/patients.ts';
 export type { SeedDemoOptions };
 
 /** Runs `fill` in one transaction on a database that has no user yet; answers whether it ran. */
-function intoEmpty(db: Kysely<Database>, opts: SeedDemoOptions, fill: (demo: Demo) => Promise<void>) {
+function intoEmpty(
+  db: Kysely<Database>,
+  opts: SeedDemoOptions,
+  fill: (demo: Demo) => Promise<void>,
+  settings: { supportSecondFactorRequired: boolean } = { supportSecondFactorRequired: true },
+) {
   const now = opts.now ?? Date.now();
   return db.transaction().execute(async (tx) => {
     // Two processes starting together must not both seed: the second waits here, then sees the users.
@@ -30,7 +35,12 @@ function intoEmpty(db: Kysely<Database>, opts: SeedDemoOptions, fill: (demo: Dem
     await fill(demo);
     await tx
       .insertInto('global_settings')
-      .values({ nhs_prescription_charge: NHS_PRESCRIPTION_CHARGE, updated: now, updated_by: demo.adminId })
+      .values({
+        nhs_prescription_charge: NHS_PRESCRIPTION_CHARGE,
+        support_second_factor_required: settings.supportSecondFactorRequired,
+        updated: now,
+        updated_by: demo.adminId,
+      })
       .execute();
     return { seeded: true };
   });
@@ -50,25 +60,33 @@ export function seedFirstAdmin(db: Kysely<Database>, opts: SeedDemoOptions): Pro
  * history, machine events, temperature readings, the global settings and example integration partners.
  * Does nothing once any user exists, so it is safe to call on every start. All in one transaction: a
  * failed seed leaves nothing. Never in production (the api seeds the first admin alone there).
+ * The demo is the one world where support staff need no second factor (set here, explicitly: the
+ * end-to-end suite and `npm start` sign its admin in with a password alone); the first admin of a
+ * production database gets the default, on (docs/decisions/auth.md).
  */
 export function seedDemo(db: Kysely<Database>, opts: SeedDemoOptions): Promise<{ seeded: boolean }> {
-  return intoEmpty(db, opts, async (demo) => {
-    await seedEstate(demo);
-    await seedMachines(demo);
-    await seedPatients(demo);
-    await seedOrders(demo);
-    await demo.tx
-      .insertInto('integration_partners')
-      .values(
-        DEMO_INTEGRATION_PARTNERS.map((p) => ({
-          id: demo.id(demo.now),
-          name: p.name,
-          contact_email: p.contactEmail,
-          suppress_patient_messages: p.suppressPatientMessages,
-          created: demo.now,
-          updated: demo.now,
-        })),
-      )
-      .execute();
-  });
+  return intoEmpty(
+    db,
+    opts,
+    async (demo) => {
+      await seedEstate(demo);
+      await seedMachines(demo);
+      await seedPatients(demo);
+      await seedOrders(demo);
+      await demo.tx
+        .insertInto('integration_partners')
+        .values(
+          DEMO_INTEGRATION_PARTNERS.map((p) => ({
+            id: demo.id(demo.now),
+            name: p.name,
+            contact_email: p.contactEmail,
+            suppress_patient_messages: p.suppressPatientMessages,
+            created: demo.now,
+            updated: demo.now,
+          })),
+        )
+        .execute();
+    },
+    { supportSecondFactorRequired: false },
+  );
 }

@@ -144,7 +144,8 @@ const server = await startServer({
   DATABASE_URL: '',
   NODE_ENV: 'test',
   SMTP_URL: catcher.url,
-  PUBLIC_URL: publicUrl,
+  // localhost too: a passkey cannot be bound to an IP address (second-factor.e2e.ts signs in there).
+  PUBLIC_URL: `${publicUrl},http://localhost:${port}`,
   LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
   // Registration open, so the Register flow runs for real (its absence is checked with a stubbed config).
   ALLOW_REGISTRATION: process.env.E2E_ALLOW_REGISTRATION ?? 'true',

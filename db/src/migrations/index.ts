@@ -39,6 +39,7 @@ import * as messageResends from './0040_message_resends.ts';
 import * as roleInvitations from './0041_role_invitations.ts';
 import * as machineOwnerAndReportedSlots from './0042_machine_owner_and_reported_slots.ts';
 import * as accountActivity from './0043_account_activity.ts';
+import * as secondFactors from './0044_second_factors.ts';
 import * as auditTrailSearch from './0045_audit_trail_search.ts';
 import * as retention from './0046_retention.ts';
 import * as nhsLogin from './0048_nhs_login.ts';
@@ -88,6 +89,7 @@ export const migrations: Record<string, Migration> = {
   '0041_role_invitations': roleInvitations,
   '0042_machine_owner_and_reported_slots': machineOwnerAndReportedSlots,
   '0043_account_activity': accountActivity,
+  '0044_second_factors': secondFactors,
   '0045_audit_trail_search': auditTrailSearch,
   '0046_retention': retention,
   '0048_nhs_login': nhsLogin,

@@ -1,7 +1,9 @@
 import { expect, it, setDefaultTimeout } from 'bun:test';
 import { readFile, stat } from 'node:fs/promises';
+import { Secret, TOTP } from 'otpauth';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
 import { describeApi } from '../../api/src/testing/api.ts';
+import { supportWithoutSecondFactor } from '../../api/src/testing/auth.ts';
 import { cliHarness, TEST_PASSWORD } from './test-harness.ts';
 
 // Each login hashes with argon2id, which is slow on purpose; a loaded machine needs more than 5 s a test.
@@ -11,12 +13,14 @@ describeApi('the medlocker cli', (t) => {
   const { cli, api: apiUrl, credentialsFile } = cliHarness(t);
 
   async function loginAs(email: string) {
+    await supportWithoutSecondFactor(t);
     const res = await cli(['login', '--email', email, '--password-stdin'], { stdin: `${TEST_PASSWORD}\n` });
     expect(res.code).toBe(0);
     return res;
   }
 
   it('logs in with --password-stdin, keeps the token in a 0600 file keyed by API URL, and says who you are', async () => {
+    await supportWithoutSecondFactor(t);
     await t.createUser({
       email: 'ops@medlocker.test',
       password: TEST_PASSWORD,
@@ -55,6 +59,30 @@ describeApi('the medlocker cli', (t) => {
     expect(res.stdout).toContain(`Logged in to ${apiUrl()} as Sam Sso <sso.cli@medlocker.test>`);
     const who = await cli(['whoami', '--json']);
     expect(who.json()).toMatchObject({ user: { email: 'sso.cli@medlocker.test' } });
+  });
+
+  it('answers a second factor with --code, and sends a user who must set one up to the console', async () => {
+    const user = await t.signIn({ email: 'two@medlocker.test', password: TEST_PASSWORD });
+    const { secret } = (await t.call('auth', 'beginTotpSetup', {}, { cookie: user.cookie })).body;
+    const code = () => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: t.deps.now() });
+    await t.call('auth', 'finishTotpSetup', { name: 'Phone', secret, code: code() }, { cookie: user.cookie });
+    t.advance(30_000);
+    const noCode = await cli(['login', '--email', 'two@medlocker.test', '--password-stdin'], { stdin: TEST_PASSWORD });
+    expect(noCode.code).not.toBe(0);
+    expect(noCode.stderr).toContain('--code');
+    const res = await cli(['login', '--email', 'two@medlocker.test', '--password-stdin', '--code', code()], {
+      stdin: TEST_PASSWORD,
+    });
+    expect(res.code).toBe(0);
+    expect((await cli(['whoami'])).stdout).toContain('two@medlocker.test');
+
+    await t.db.deleteFrom('global_settings').execute();
+    await t.createUser({ email: 'new.support@medlocker.test', password: TEST_PASSWORD, support: true });
+    const setup = await cli(['login', '--email', 'new.support@medlocker.test', '--password-stdin'], {
+      stdin: TEST_PASSWORD,
+    });
+    expect(setup.code).toBe(1);
+    expect(setup.stderr).toContain('sign in to the console once to set one up');
   });
 
   it('explains a refused login and exits 1', async () => {

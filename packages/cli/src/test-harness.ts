@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // Test-only: the cli talks to the API over HTTP; the API's test harness gives it a real server.
 import type { TestApi } from '../../api/src/testing/api.ts';
+import { supportWithoutSecondFactor } from '../../api/src/testing/auth.ts';
 import type { CliIo } from './context.ts';
 import { runCli } from './program.ts';
 
@@ -49,6 +50,8 @@ export function cliHarness(t: TestApi) {
 
   /** Logs the cli in as a new support user; answers a support session for direct API calls. */
   async function loggedIn() {
+    // As in the demo world: support staff sign in with the password alone (cli.test.ts signs in with a code).
+    await supportWithoutSecondFactor(t);
     const email = `ops.${Math.random().toString(36).slice(2)}@medlocker.test`;
     await t.createUser({ email, password: TEST_PASSWORD, support: true });
     expect((await cli(['login', '--email', email, '--password-stdin'], { stdin: TEST_PASSWORD })).code).toBe(0);

@@ -94,6 +94,11 @@ export type Principal = {
    */
   businesses?: ReadonlyMap<string, Reach>;
   groups?: ReadonlyMap<string, Reach>;
+  /**
+   * A session that has proved the password only: 'second_factor' may only finish the sign-in, 'setup'
+   * may only set up a second factor (sessions/pending.ts lists what each may call). Absent: signed in fully.
+   */
+  pending?: 'second_factor' | 'setup';
 };
 
 /** Resolves who is calling; the auth area provides the real one. */
@@ -103,8 +108,13 @@ export type AuthPort = {
    * Throws AppError('UNAUTHENTICATED', …) for a session that existed but has expired, so the
    * client can tell a timeout from never having logged in. `touch: false` looks without counting it
    * as activity (the console hub checking an open socket must not keep an idle session alive).
+   * A session still waiting for its second factor (or limited to setting one up) is refused as
+   * UNAUTHENTICATED unless `allowPending` (only the RPC dispatcher, which lets it call its few methods).
    */
-  principalOf(request: Request, ctx: { ip: string | null; now: number; touch?: boolean }): Promise<Principal | null>;
+  principalOf(
+    request: Request,
+    ctx: { ip: string | null; now: number; touch?: boolean; allowPending?: boolean },
+  ): Promise<Principal | null>;
 };
 
 export const anonymousAuth: AuthPort = { principalOf: async () => null };

@@ -14,10 +14,12 @@ import {
 import { type } from 'arktype';
 import { Elysia } from 'elysia';
 import { callerOf, checkCaller, enforceScope } from '../access/enforce.ts';
-import type { Actor } from '../context/actor.ts';
+import type { Actor, Principal } from '../context/actor.ts';
 import type { AppDeps } from '../context/deps.ts';
 import { requestMeta } from '../http/request-meta.ts';
 import { patientPrincipalOf } from '../sessions/patient-sessions.ts';
+import { mayCallWhilePending } from '../sessions/pending.ts';
+import { authMessages } from '../sessions/policy.ts';
 import { actorOf, originOf } from './actor-of.ts';
 import type { CookieOptions, HttpExchange } from './context.ts';
 
@@ -76,14 +78,24 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
   // be an area's whole index: only what the contract names is served.
   const served = Object.keys(handlers).filter((method) => Object.hasOwn(area, method));
   const app = new Elysia({ prefix: `/api/${name}`, name: `area:${name}:${served.sort().join(',')}` });
-  /** A timed-out session answers 401 where one is needed; on a public method (login) it is nobody. */
-  const principalFor = async (def: Method, request: Request, ip: string | null) => {
+  /**
+   * A timed-out session answers 401 where one is needed; on a public method (login) it is nobody. A
+   * session that has proved the password only reaches the few methods of its step (sessions/pending.ts):
+   * elsewhere it is nobody on a public method, a 401 while the second factor is awaited, and a 403 telling
+   * the user to set one up while policy wants one.
+   */
+  const principalFor = async (def: Method, method: string, request: Request, ip: string | null) => {
+    let principal: Principal | null;
     try {
-      return await deps.auth.principalOf(request, { ip, now: deps.now() });
+      principal = await deps.auth.principalOf(request, { ip, now: deps.now(), allowPending: true });
     } catch (error) {
       if (isPublic(def.access) && error instanceof AppError && error.code === 'UNAUTHENTICATED') return null;
       throw error;
     }
+    if (!principal?.pending || mayCallWhilePending(principal.pending, name, method)) return principal;
+    if (isPublic(def.access)) return null;
+    if (principal.pending === 'setup') throw new AppError('FORBIDDEN', authMessages.setUpSecondFactor);
+    throw new AppError('UNAUTHENTICATED', authMessages.notLoggedIn);
   };
   for (const [method, def] of Object.entries(area)) {
     const handler = (
@@ -102,7 +114,7 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
         // opening a patient's link in the browser they use for the console is the patient there); other
         // methods never read it, so a patient session reaches nothing else.
         const patient = mayBePatient(def) ? await patientPrincipalOf(deps.db, request, deps.now()) : null;
-        const principal = patient ? null : await principalFor(def, request, meta.ip);
+        const principal = patient ? null : await principalFor(def, method, request, meta.ip);
         const actor: Actor = patient
           ? {
               kind: 'patient',

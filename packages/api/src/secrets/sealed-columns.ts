@@ -27,6 +27,7 @@ const machineToken = (machineId: string) => `machine_credentials.token:${machine
 const identityProviderSecret = (idpId: string) => `identity_providers.client_secret:${idpId}`;
 const cliSessionToken = (signInId: string) => `cli_sign_ins.token:${signInId}`;
 const orderPin = (orderId: string) => `orders.pin:${orderId}`;
+const totpSecret = (factorId: string) => `second_factors.totp_secret:${factorId}`;
 
 /** The contexts, by what is sealed: the one place each is spelled. */
 export const sealingContexts = {
@@ -37,6 +38,7 @@ export const sealingContexts = {
   identityProviderSecret,
   cliSessionToken,
   orderPin,
+  totpSecret,
 } as const;
 
 export const sealedColumns: readonly SealedColumn[] = [
@@ -106,4 +108,12 @@ export const sealedColumns: readonly SealedColumn[] = [
     context: cliSessionToken,
   },
   { name: 'order PINs', table: 'orders', id: 'id', ref: 'id', column: 'pin', context: orderPin, pinLookup: true },
+  {
+    name: 'authenticator-app secrets',
+    table: 'second_factors',
+    id: 'id',
+    ref: 'id',
+    column: 'totp_secret',
+    context: totpSecret,
+  },
 ];

@@ -17,6 +17,16 @@ export const authPolicy = {
   resetTokenMs: 60 * 60 * 1000,
   /** The link in an invitation or registration email: the recipient may not read it within the hour. */
   inviteTokenMs: 24 * 60 * 60 * 1000,
+  /** A session that has proved the password waits this long for the second factor. */
+  secondFactorStepMs: 10 * 60 * 1000,
+  /** A WebAuthn challenge (passkey sign-in or set-up) is answered within this. */
+  webAuthnChallengeMs: 5 * 60 * 1000,
+  /** Authenticator-app codes: RFC 6238's 30-second steps, 6 digits, SHA-1; one step either side accepted. */
+  totpPeriodSeconds: 30,
+  totpDigits: 6,
+  totpWindow: 1,
+  /** Recovery codes issued at a time. */
+  recoveryCodes: 10,
 } as const;
 
 export const authMessages = {
@@ -27,4 +37,8 @@ export const authMessages = {
   sessionTimedOut: 'Your session has timed out. Please log in again',
   notLoggedIn: 'Please log in',
   invalidResetLink: 'You have clicked on an expired or invalid link. Please try again.',
+  invalidSecondFactor: 'That code or passkey was not accepted. Please try again.',
+  setUpSecondFactor: 'Set up a second factor (a passkey or an authenticator app) before you continue.',
+  lastSecondFactor:
+    'You must keep at least one second factor: add another (a passkey or an authenticator app) before removing this one.',
 } as const;

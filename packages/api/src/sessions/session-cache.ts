@@ -1,5 +1,6 @@
 import type { AuthPort, Principal } from '../context/actor.ts';
 import type { LiveHub } from '../live/live.ts';
+import { refusePending } from './pending.ts';
 import { tokenOf } from './sessions.ts';
 
 export type SessionCacheOptions = {
@@ -58,11 +59,13 @@ export function cachedAuth(inner: AuthPort, live: LiveHub, options: SessionCache
       const token = tokenOf(request);
       if (!token) return inner.principalOf(request, ctx);
       const entry = byToken.get(token);
-      if (entry && ctx.now - entry.loadedAt < ttlMs && ctx.now >= entry.loadedAt) return entry.principal;
+      if (entry && ctx.now - entry.loadedAt < ttlMs && ctx.now >= entry.loadedAt)
+        return refusePending(entry.principal, ctx.allowPending);
       if (entry) forget(token);
       const started = generation;
       const loadedAt = ctx.now;
-      const principal = await inner.principalOf(request, ctx);
+      // Pending sessions are remembered too; each caller's own `allowPending` decides below.
+      const principal = await inner.principalOf(request, { ...ctx, allowPending: true });
       if (principal && generation === started) {
         if (byToken.size >= max) {
           const oldest = byToken.keys().next().value;
@@ -73,7 +76,7 @@ export function cachedAuth(inner: AuthPort, live: LiveHub, options: SessionCache
         tokens.add(token);
         tokensOfUser.set(principal.userId, tokens);
       }
-      return principal;
+      return refusePending(principal, ctx.allowPending);
     },
   };
 }

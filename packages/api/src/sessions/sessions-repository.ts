@@ -14,6 +14,9 @@ export type SessionRow = {
   idleExpiresAt: number;
   ip: string | null;
   userAgent: string | null;
+  pending?: 'second_factor' | 'setup' | null;
+  /** How it signed in (RFC 8176 amr values). */
+  authMethods?: string[] | null;
 };
 
 export async function insertSession(db: Db, s: SessionRow): Promise<void> {
@@ -30,6 +33,8 @@ export async function insertSession(db: Db, s: SessionRow): Promise<void> {
       ip: s.ip,
       user_agent: s.userAgent,
       revoked_at: null,
+      pending: s.pending ?? null,
+      auth_methods: s.authMethods ? sql`${sql.val(s.authMethods)}::text[]` : null,
     })
     .execute();
 }
@@ -105,6 +110,7 @@ export type SessionPrincipalRecord = {
   idleExpiresAt: number;
   lastSeen: number;
   revokedAt: number | null;
+  pending: 'second_factor' | 'setup' | null;
   userId: string;
   /** Set while the account is disabled: its sessions are refused even if one was missed when it was. */
   disabledAt: number | null;
@@ -129,6 +135,7 @@ export async function findSessionPrincipal(
       'sessions.idle_expires_at',
       'sessions.last_seen',
       'sessions.revoked_at',
+      'sessions.pending',
       'users.id as user_id',
       'users.disabled_at',
       'users.email',
@@ -166,6 +173,7 @@ export async function findSessionPrincipal(
       idleExpiresAt: row.idle_expires_at,
       lastSeen: row.last_seen,
       revokedAt: row.revoked_at,
+      pending: row.pending as SessionPrincipalRecord['pending'],
       userId: row.user_id,
       disabledAt: row.disabled_at,
       email: row.email,
@@ -258,4 +266,67 @@ export async function recordSignIn(db: Db, userId: string, now: number): Promise
 export async function isUserDisabled(db: Db, userId: string): Promise<boolean> {
   const row = await db.selectFrom('users').select('disabled_at').where('id', '=', userId).executeTakeFirst();
   return row?.disabled_at != null;
+}
+
+/** What a session has proved so far: pending (null: signed in fully) and how it signed in. */
+export async function sessionStepOf(
+  db: Db,
+  id: string,
+): Promise<{ pending: 'second_factor' | 'setup' | null; authMethods: string[] } | undefined> {
+  const row = await db
+    .selectFrom('sessions')
+    .select(['pending', 'auth_methods'])
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row && { pending: row.pending as 'second_factor' | 'setup' | null, authMethods: row.auth_methods ?? [] };
+}
+
+/** Keeps a WebAuthn challenge on the session until `expiresAt` (a new one replaces any earlier). */
+export async function setSessionChallenge(db: Db, id: string, challenge: string, expiresAt: number): Promise<void> {
+  await db.updateTable('sessions').set({ challenge, challenge_expires_at: expiresAt }).where('id', '=', id).execute();
+}
+
+/** Takes the session's WebAuthn challenge (it is answered once): null when there is none or it expired. */
+export async function takeSessionChallenge(db: Db, id: string, now: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('sessions')
+    .select(['challenge', 'challenge_expires_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row?.challenge) return null;
+  const taken = await db
+    .updateTable('sessions')
+    .set({ challenge: null, challenge_expires_at: null })
+    .where('id', '=', id)
+    .where('challenge', '=', row.challenge)
+    .returning('id')
+    .executeTakeFirst();
+  return taken && (row.challenge_expires_at ?? 0) > now ? row.challenge : null;
+}
+
+/**
+ * A session limited to setting up a second factor becomes a full one once it has: its lifetimes start
+ * again as a sign-in's, and how it signed in gains the new factor.
+ */
+export async function completeSessionSetup(
+  db: Db,
+  id: string,
+  now: number,
+  lifetimes: { absoluteMs: number; idleMs: number },
+  method: string,
+): Promise<boolean> {
+  const row = await db
+    .updateTable('sessions')
+    .set({
+      pending: null,
+      expires_at: now + lifetimes.absoluteMs,
+      idle_expires_at: now + lifetimes.idleMs,
+      auth_methods: sql`array_append(coalesce(auth_methods, '{}'::text[]), ${method}::text)`,
+    })
+    .where('id', '=', id)
+    .where('pending', '=', 'setup')
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }

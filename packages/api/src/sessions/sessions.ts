@@ -4,8 +4,10 @@ import type { Kysely } from 'kysely';
 import type { Actor, AuthPort, Principal, Reach } from '../context/actor.ts';
 import type { AppDeps } from '../context/deps.ts';
 import { liveOf } from '../live/live.ts';
+import { refusePending } from './pending.ts';
 import { authMessages, authPolicy } from './policy.ts';
 import {
+  completeSessionSetup,
   type Db,
   findSessionPrincipal,
   findSessionRow,
@@ -22,27 +24,61 @@ import {
   roleNamesOf,
   touchSession,
 } from './sessions-repository.ts';
+
+export { sessionStepOf, setSessionChallenge, takeSessionChallenge } from './sessions-repository.ts';
+
+/** A session limited to setting up a second factor, now that it has one: a full sign-in from here. */
+export async function completeSetupSession(db: Db, id: string, now: number, method: string): Promise<boolean> {
+  return completeSessionSetup(
+    db,
+    id,
+    now,
+    { absoluteMs: authPolicy.sessionAbsoluteMs, idleMs: authPolicy.sessionIdleMs },
+    method,
+  );
+}
+
 import { cookieToken, hashToken, newToken } from './tokens.ts';
 
 /** A stored session as the auth code needs it. */
 export type SessionRecord = { id: string; userId: string; created: number; expiresAt: number; idleExpiresAt: number };
 
-/** Starts a session: a new random token, only its hash stored. Returns the token for the cookie. */
+/** How a session starts: signed in fully, or waiting for a second factor, or limited to setting one up. */
+export type SessionStart = { pending?: 'second_factor' | 'setup' | null; authMethods?: string[] | null };
+
+/**
+ * Starts a session: a new random token, only its hash stored. Returns the token for the cookie. A
+ * session waiting for its second factor lasts minutes, not hours (authPolicy.secondFactorStepMs).
+ */
 export async function createSession(
   db: Db,
   userId: string,
   now: number,
   meta: { ip: string | null; userAgent: string | null },
+  start: SessionStart = {},
 ): Promise<{ token: string; session: SessionRecord }> {
   const token = newToken();
+  const lifetime =
+    start.pending === 'second_factor'
+      ? authPolicy.secondFactorStepMs
+      : start.pending === 'setup'
+        ? authPolicy.sessionIdleMs
+        : authPolicy.sessionAbsoluteMs;
   const session: SessionRecord = {
     id: Bun.randomUUIDv7(),
     userId,
     created: now,
-    expiresAt: now + authPolicy.sessionAbsoluteMs,
-    idleExpiresAt: Math.min(now + authPolicy.sessionIdleMs, now + authPolicy.sessionAbsoluteMs),
+    expiresAt: now + lifetime,
+    idleExpiresAt: Math.min(now + authPolicy.sessionIdleMs, now + lifetime),
   };
-  await insertSession(db, { ...session, tokenHash: hashToken(token), ip: meta.ip, userAgent: meta.userAgent });
+  await insertSession(db, {
+    ...session,
+    tokenHash: hashToken(token),
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+    pending: start.pending ?? null,
+    authMethods: start.authMethods ?? null,
+  });
   return { token, session };
 }
 
@@ -56,11 +92,13 @@ export async function replaceSession(
   userId: string,
   previousToken: string | null,
   now: number,
+  start: SessionStart = {},
 ): Promise<{ token: string; session: SessionRecord }> {
   const replaced = previousToken ? await revokeSessionByToken(deps.db, previousToken, now) : null;
   if (replaced) liveOf(deps).accessChanged(replaced.userId);
-  await recordSignIn(deps.db, userId, now);
-  return createSession(deps.db, userId, now, { ip: actor.origin.ip, userAgent: actor.origin.userAgent });
+  // Waiting for the second factor is not yet a sign-in (the inactive-accounts job measures from these).
+  if (start.pending !== 'second_factor') await recordSignIn(deps.db, userId, now);
+  return createSession(deps.db, userId, now, { ip: actor.origin.ip, userAgent: actor.origin.userAgent }, start);
 }
 
 /** Whether a user's account is disabled (not used for the global setting's days): it signs in no way. */
@@ -142,7 +180,7 @@ export const displayNameOf = (u: { givenName: string; familyName: string; email:
  */
 export function createSessionAuth(db: () => Kysely<Database>): AuthPort {
   return {
-    async principalOf(request, { now, touch = true }): Promise<Principal | null> {
+    async principalOf(request, { now, touch = true, allowPending }): Promise<Principal | null> {
       const token = tokenOf(request);
       if (!token) return null;
       const row = await findSessionPrincipal(db(), hashToken(token));
@@ -153,14 +191,18 @@ export function createSessionAuth(db: () => Kysely<Database>): AuthPort {
       if (touch && now - row.lastSeen >= authPolicy.sessionTouchAfterMs) {
         await touchSession(db(), row.sessionId, now, Math.min(now + authPolicy.sessionIdleMs, row.expiresAt));
       }
-      return {
-        userId: row.userId,
-        sessionId: row.sessionId,
-        email: row.email,
-        displayName: displayNameOf(row),
-        scopes: scopesOfRoles(row.roleNames?.split(',') ?? []),
-        ...reachOf(row.reach),
-      };
+      return refusePending(
+        {
+          userId: row.userId,
+          sessionId: row.sessionId,
+          email: row.email,
+          displayName: displayNameOf(row),
+          scopes: scopesOfRoles(row.roleNames?.split(',') ?? []),
+          ...reachOf(row.reach),
+          ...(row.pending ? { pending: row.pending } : {}),
+        },
+        allowPending,
+      );
     },
   };
 }

@@ -19,3 +19,15 @@ export async function login(t: TestApi, username: string, password = PASSWORD, c
   const set = sessionCookieOf(res);
   return { ...res, token: set?.token, cookie: set ? `medlocker_session=${set.token}` : undefined };
 }
+
+/**
+ * Support staff sign in with the password alone from here on: the global setting turned off, as the demo
+ * seed has it (a database without the settings row requires a second factor of support staff).
+ */
+export async function supportWithoutSecondFactor(t: TestApi): Promise<void> {
+  await t.db
+    .insertInto('global_settings')
+    .values({ nhs_prescription_charge: 990, support_second_factor_required: false, updated: t.deps.now() })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ support_second_factor_required: false }))
+    .execute();
+}

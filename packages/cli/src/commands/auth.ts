@@ -20,7 +20,8 @@ export function authCommands(program: Command, io: CliIo): void {
     .option('--email <email>', 'your email address (asked for when omitted on a terminal)')
     .option('--password-stdin', 'read the password from standard input (for scripts)')
     .option('--browser', 'sign in through the console in a browser (single sign-on users have no password)')
-    .action(async (options: LoginOptions, command: Command) => {
+    .option('--code <code>', 'the second-factor code (authenticator app or recovery code), asked for when needed')
+    .action(async (options: LoginOptionsWithCode, command: Command) => {
       const ctx = contextOf(io, command);
       if (options.browser) {
         if (options.passwordStdin) throw new UsageError('--browser and --password-stdin cannot be used together');
@@ -79,16 +80,53 @@ async function credentialsOf(io: CliIo, options: LoginOptions): Promise<{ email?
   return { email: email ?? answers.email, password: answers.password };
 }
 
-async function passwordLogin(ctx: CommandContext, options: LoginOptions): Promise<void> {
-  const { email, password } = await credentialsOf(ctx.io, options);
-  const { body, headers } = await ctx.client().raw('auth', 'login', { username: email, password });
-  const answer = body as {
-    ok: boolean;
-    reason?: string;
-    message?: string;
-    result?: { expires: number; scopes: string[]; user: { email: string; name: string } };
+type LoginAnswer = {
+  ok: boolean;
+  reason?: string;
+  message?: string;
+  result?: {
+    expires: number;
+    scopes: string[];
+    user: { email: string; name: string };
+    secondFactorSetupRequired?: boolean;
   };
-  const token = sessionTokenOf(headers);
+  secondFactor?: { methods: string[] };
+};
+
+type LoginOptionsWithCode = LoginOptions & { code?: string };
+
+/**
+ * The second step of a sign-in whose account has a second factor: a code from the authenticator app or a
+ * recovery code (--code in a script, else asked for), sent with the waiting session's token; a passkey
+ * needs a browser (`medlocker login --browser`).
+ */
+async function answerSecondFactor(
+  ctx: CommandContext,
+  options: LoginOptionsWithCode,
+  waitingToken: string,
+  methods: string[],
+): Promise<{ body: LoginAnswer; token: string | undefined }> {
+  let code = options.code?.trim();
+  if (!code && methods.every((m) => m === 'passkey'))
+    throw new CliRefusal('This account signs in with a passkey: use medlocker login --browser');
+  if (!code) {
+    if (!ctx.io.interactive) throw new UsageError('This account has a second factor: pass --code');
+    const answers = await ctx.io.ask([{ name: 'code', label: 'Code from your authenticator app, or a recovery code' }]);
+    if (!answers) throw new CliRefusal('Cancelled');
+    code = answers.code?.trim();
+  }
+  const { body, headers } = await ctx.client(waitingToken).raw('auth', 'verifySecondFactor', { code });
+  return { body: body as LoginAnswer, token: sessionTokenOf(headers) };
+}
+
+async function passwordLogin(ctx: CommandContext, options: LoginOptionsWithCode): Promise<void> {
+  const { email, password } = await credentialsOf(ctx.io, options);
+  const first = await ctx.client().raw('auth', 'login', { username: email, password });
+  let answer = first.body as LoginAnswer;
+  let token = sessionTokenOf(first.headers);
+  if (answer.reason === 'SecondFactorRequired' && token) {
+    ({ body: answer, token } = await answerSecondFactor(ctx, options, token, answer.secondFactor?.methods ?? []));
+  }
   const result = answer.result;
   if (!answer.ok || !result || !token) {
     const message =
@@ -96,6 +134,16 @@ async function passwordLogin(ctx: CommandContext, options: LoginOptions): Promis
         ? `${answer.message ?? 'You must set a new password.'} Use 'I forgot my password' on the login page.`
         : (answer.message ?? 'Login failed');
     throw new ApiError(200, answer.reason ?? 'LOGIN_FAILED', message);
+  }
+  if (result.secondFactorSetupRequired) {
+    // That session can only set up a factor, which needs the console: end it rather than keep it.
+    await ctx
+      .client(token)
+      .call('auth', 'logout', {})
+      .catch(() => undefined);
+    throw new CliRefusal(
+      'Your account must have a second factor: sign in to the console once to set one up, then run medlocker login again.',
+    );
   }
   await saveSession(ctx.credentialsFile, ctx.apiUrl, { token, email: result.user.email, expires: result.expires });
   const scopes = result.scopes.length ? ` (scopes: ${result.scopes.join(', ')})` : '';

@@ -1,20 +1,24 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { loadConfig, loadSession, useSessionState } from '../state/session.ts';
 import { Banner } from '../ui/Banner.tsx';
 import { Button } from '../ui/Button.tsx';
+import { lazyPage } from '../ui/lazy-page.ts';
 import { Loading } from '../ui/Page.tsx';
 import { AccessRestricted } from './AccessRestricted.tsx';
 import { CompleteProfile } from './CompleteProfile.tsx';
 import { Shell } from './Shell.tsx';
+
+// The set-up screen brings the QR code and WebAuthn code: loaded only for the few who need it.
+const SetUpSecondFactor = lazyPage(() => import('./SetUpSecondFactor.tsx'), 'SetUpSecondFactor');
 
 /** How often moving between pages re-checks the session, so an ended session is noticed. */
 const RECHECK_ON_NAVIGATION_MS = 30_000;
 
 /**
  * The gate in front of every console page (SPEC §2): not logged in → /auth/login?from=…; logged
- * in with neither the support nor the pharmacy scope → Access Restricted; a blank given or family
- * name → complete profile; otherwise the shell with the page (support-only pages: see SupportOnly).
+ * in with neither the support nor the pharmacy scope → Access Restricted; a second factor to set up →
+ * that alone; a blank given or family name → complete profile; otherwise the shell with the page (support-only pages: see SupportOnly).
  */
 export function RequireSupport() {
   const state = useSessionState();
@@ -40,6 +44,13 @@ export function RequireSupport() {
       const { session } = state;
       // Support staff, and pharmacy users (Business or Group roles) for what they reach; nobody else.
       if (!session.scopes.includes('support') && !session.scopes.includes('pharmacy')) return <AccessRestricted />;
+      // Policy wants a second factor and the user has none: nothing else until one is set up.
+      if (session.secondFactorSetupRequired)
+        return (
+          <Suspense fallback={<Loading />}>
+            <SetUpSecondFactor />
+          </Suspense>
+        );
       if (!session.user.givenName.trim() || !session.user.familyName.trim()) return <CompleteProfile />;
       return <Shell />;
     }

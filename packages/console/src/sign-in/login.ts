@@ -3,6 +3,7 @@ import { ApiError, messageOf, rpc } from './api.ts';
 import type { PageContext } from './context.ts';
 import { banner, button, type Field, field, form, h, link } from './dom.ts';
 import { returnPathOf } from './return-path.ts';
+import { secondFactorStep } from './second-factor.ts';
 
 /** SPEC §8 login messages. */
 const invalidCredentialsMessage = 'Invalid username or password';
@@ -117,6 +118,12 @@ async function signIn(ctx: PageContext, username: string, password: string, from
   if (answer.ok && answer.result) {
     rememberSessionHint(true);
     window.location.replace(from);
+    return undefined;
+  }
+  if (answer.reason === 'SecondFactorRequired') {
+    secondFactorStep(ctx, answer.secondFactor?.methods ?? ['totp', 'recovery'], from, () =>
+      ctx.navigate('/auth/login', { replace: true, state: { email: username } }),
+    );
     return undefined;
   }
   if (answer.reason === 'ForceReset') {

@@ -8,6 +8,7 @@ import { defineArea, publicAccess, signedInSelf, staff, supportOnly } from './de
 import { activateDeviceAuth } from './device-auth.ts';
 import { patientAuthMethods } from './patient-auth.ts';
 import { roleInvitationMethods } from './role-invitations.ts';
+import { SecondFactorAnswer, SecondFactorMethod, secondFactorMethods } from './second-factor.ts';
 
 /*
  * Sign-in, sessions, password reset and roles (SPEC §2 auth routes, §4 login/reset, §6, §7 auth).
@@ -92,10 +93,14 @@ export const SessionInfo = type({
   scopes: 'string[]',
   user: User,
   'loginMessage?': 'string',
+  /** Policy wants a second factor and the user has none: this session may only set one up. */
+  'secondFactorSetupRequired?': 'boolean',
 });
 export type SessionInfo = typeof SessionInfo.infer;
 
-export const LoginReason = type("'InvalidCredentials' | 'ForceReset' | 'TooManyAttempts' | 'AccountDisabled'");
+export const LoginReason = type(
+  "'InvalidCredentials' | 'ForceReset' | 'TooManyAttempts' | 'AccountDisabled' | 'SecondFactorRequired'",
+);
 export type LoginReason = typeof LoginReason.infer;
 
 /** A role in an Add-role request. Business and Group need a resource (here or the request's resourceId). */
@@ -109,6 +114,16 @@ export const RoleToAdd = type({
 export type RoleToAdd = typeof RoleToAdd.infer;
 
 const Ok = type({ ok: 'true' });
+
+/** A sign-in's answer (login, verifySecondFactor). */
+const LoginAnswer = type({
+  ok: 'boolean',
+  'reason?': LoginReason,
+  'message?': 'string',
+  'result?': SessionInfo,
+  /** With reason SecondFactorRequired: what the user can answer with. */
+  'secondFactor?': { methods: SecondFactorMethod.array() },
+});
 
 /**
  * What Add role did: `added` (support staff, or a pharmacy Admin's colleague already in reach: `created`
@@ -126,6 +141,7 @@ export const auth = defineArea({
   ...cliSignInMethods,
   ...patientAuthMethods,
   ...roleInvitationMethods,
+  ...secondFactorMethods,
   config: {
     input: type({}),
     output: type({ allowRegistration: 'boolean', productName: 'string' }),
@@ -134,15 +150,17 @@ export const auth = defineArea({
   },
   login: {
     input: type({ username: FormEmailInput, password: PasswordInput }),
-    output: type({
-      ok: 'boolean',
-      'reason?': LoginReason,
-      'message?': 'string',
-      'result?': SessionInfo,
-    }),
+    output: LoginAnswer,
     access: publicAccess,
     summary:
-      'Signs in with email and password; sets the session cookie and returns its token-free result. Credential outcomes answer 200 with ok:false and a reason.',
+      'Signs in with email and password; sets the session cookie and returns its token-free result. Credential outcomes answer 200 with ok:false and a reason; SecondFactorRequired sets a cookie that can only finish the sign-in (verifySecondFactor).',
+  },
+  verifySecondFactor: {
+    input: SecondFactorAnswer,
+    output: LoginAnswer,
+    access: signedInSelf,
+    summary:
+      "The second step of a sign-in: a code from the user's authenticator app, a recovery code (each works once) or a passkey's answer to beginPasskeySignIn. Counts towards the login limits as a password does; on success the session cookie is replaced by a full one.",
   },
   logout: {
     input: type({}),

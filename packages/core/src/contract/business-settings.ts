@@ -60,6 +60,8 @@ export const defaultFeatureSettings: BusinessFeatureSettings = {
   smsGateway: 'aws',
   // The machine hub sends temperature alarms unless this is false (hubs/machine/store.ts).
   temperatureSettings: { enableTemperatureAlerts: true },
+  // Read by the sign-in policy (api areas/auth/second-factor-repository.ts): keep the default equal.
+  secondFactorRequired: false,
 };
 
 /** The controlled part of the settings. */
@@ -114,6 +116,7 @@ export const FeatureSettingsChanges = type({
   /** null: the gateway's default sender. */
   'smsSenderName?': SmsSenderId.or('null'),
   'temperatureSettings?': { enableTemperatureAlerts: Bool },
+  'secondFactorRequired?': Bool,
 });
 export type FeatureSettingsChanges = typeof FeatureSettingsChanges.infer;
 

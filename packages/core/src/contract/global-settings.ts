@@ -5,7 +5,7 @@ import { GlobalSettings, maxInactiveAccountDays } from '../settings/global-setti
 import { placeholdersIn } from '../settings/sms-templates.ts';
 import { anyKey, eachGiven, eachKey } from '../validation/by-key.ts';
 import { validationMessage } from '../validation/catalogue.ts';
-import { positiveIntegerUpTo } from '../validation/general.ts';
+import { Bool, positiveIntegerUpTo } from '../validation/general.ts';
 import { upTo } from '../validation/string-limits.ts';
 import { defineArea, supportOnly } from './define.ts';
 
@@ -73,11 +73,13 @@ export const globalSettings = defineArea({
       nhsPrescriptionCharge: positiveIntegerUpTo(maxChargePence),
       /** Left out: unchanged (90 until first set). */
       'inactiveAccountDays?': positiveIntegerUpTo(maxInactiveAccountDays),
+      /** Left out: unchanged (on until set). */
+      'supportSecondFactorRequired?': Bool,
     }),
     output: GlobalSettingsResult,
     access: supportOnly,
     summary:
-      'Sets the NHS prescription charge, in pence (a whole number from 1 to 1000000), and the days without a sign-in after which a staff account is disabled (1 to 3650; 90 by default).',
+      'Sets the NHS prescription charge, in pence (a whole number from 1 to 1000000), and the days without a sign-in after which a staff account is disabled (1 to 3650; 90 by default), and whether support staff must have a second factor (true by default).',
   },
   getAlarmMessageTemplates: {
     input: type({}),

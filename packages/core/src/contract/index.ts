@@ -144,6 +144,13 @@ export { OnlineSignUp, onlineSignUpLimits, SignUpBusiness } from './patient-sign
 export { patientsBatchGetMax, patientsPageSize, patientsUpsertMax, UpsertOutcome, UpsertStatus } from './patients.ts';
 export { PaymentClientSettings, paymentSecretMask } from './payment-settings.ts';
 export { MyRoleInvitation, RoleInvitation, roleInvitationDays } from './role-invitations.ts';
+export {
+  PasskeyAssertion,
+  PasskeyAttestation,
+  SecondFactor,
+  SecondFactorKind,
+  SecondFactorMethod,
+} from './second-factor.ts';
 export { SignUpForm, SignUpVerification, signUpCodes, signUpsPageSize } from './sign-ups.ts';
 export { IdentityProviderRef, usersPageSize, WhatsAppCodeSent, whatsAppOptInCodes } from './users.ts';
 export {

@@ -50,5 +50,7 @@ export const BusinessFeatureSettings = type({
   smsSenderName: 'string | null',
   smsGateway: SmsGateway,
   temperatureSettings: { enableTemperatureAlerts: 'boolean' },
+  /** Whether the business's users must sign in with a second factor. */
+  secondFactorRequired: 'boolean',
 });
 export type BusinessFeatureSettings = typeof BusinessFeatureSettings.infer;

@@ -14,6 +14,8 @@ export const maxInactiveAccountDays = 3650;
 export const GlobalSettings = type({
   nhsPrescriptionCharge: 'number.integer > 0',
   inactiveAccountDays: 'number.integer > 0',
+  /** Whether support staff must sign in with a second factor (on until support turns it off). */
+  supportSecondFactorRequired: 'boolean',
 });
 export type GlobalSettings = typeof GlobalSettings.infer;
 

@@ -28,6 +28,17 @@ export { addPatientMobile, listPatientMobile, removePatientMobile } from './pati
 export { endPatientSession, patientSessionInfo, verifyPatient, verifySms, verifySmsCode } from './patient-service.ts';
 export { addRoles, editIdentityProvider, removeRole } from './roles-service.ts';
 export {
+  beginPasskeySetup,
+  beginTotpSetup,
+  finishPasskeySetup,
+  finishTotpSetup,
+  listSecondFactors,
+  regenerateRecoveryCodes,
+  removeSecondFactor,
+  resetSecondFactors,
+} from './second-factor-service.ts';
+export { beginPasskeySignIn } from './second-factor-sign-in.ts';
+export {
   beginResetPassword,
   completeResetPassword,
   config,
@@ -37,3 +48,4 @@ export {
   register,
   session,
 } from './service.ts';
+export { verifySecondFactor } from './sign-in-step.ts';

@@ -62,3 +62,12 @@ export function invitationMail(to: string, resource: string, link: string, produ
     text: `You have been invited to ${resource} on ${productName}. Sign in to accept or decline the invitation:\n\n${link}\n\nThe invitation expires in 14 days. If you do not know ${resource}, you can ignore this email.\n`,
   };
 }
+
+/** Tells a user that support removed their second factors (they did not necessarily ask). */
+export function secondFactorsResetMail(to: string, productName: string): MailMessage {
+  return {
+    to,
+    subject: `Your ${productName} second factors were reset`,
+    text: `${productName} Support removed the passkeys, authenticator apps and recovery codes of your account, and signed you out everywhere.\n\nThe next time you sign in you may be asked to set up a new second factor.\n\nIf you did not ask for this, tell your manager or ${productName} Support at once.\n`,
+  };
+}

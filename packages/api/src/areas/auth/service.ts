@@ -1,23 +1,30 @@
-import { AppError, type Contract, counted, messages, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, type Contract, messages, type OutputOf, type ParsedInputOf } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
-import { type Bucket, reserveToken } from '../../rate-limits/repository.ts';
+import { reserveToken } from '../../rate-limits/repository.ts';
 import { hashPassword, verifyPassword } from '../../sessions/passwords.ts';
 import { authMessages, authPolicy } from '../../sessions/policy.ts';
 import {
   accountDisabled,
   findSession,
-  replaceSession,
   revokeSessionByToken,
   revokeUserSessions,
-  scopesOf,
+  sessionStepOf,
 } from '../../sessions/sessions.ts';
 import { hashToken, newToken } from '../../sessions/tokens.ts';
 import { beginSso } from '../sso/index.ts';
 import { findUserByEmail, findUserById, insertUser, normaliseEmail, toUser } from '../users/index.ts';
+import {
+  addressLimits,
+  failedLoginBucket,
+  invalidCredentials,
+  mailBucket,
+  tooMany,
+  tooManyAttempts,
+} from './login-limits.ts';
 import { authMail, linkOrigin, type MailKind, resetLink, type Site } from './mails.ts';
 import {
   clearLoginFailures,
@@ -31,38 +38,12 @@ import {
   resetTokenUsable,
   setPassword,
 } from './repository.ts';
+import { secondFactorStepFor } from './second-factor-sign-in.ts';
+import { type NewSession, sessionAfterPassword } from './sign-in-step.ts';
 
 type Auth = Contract['auth'];
 type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
 type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
-
-const tooManyAttempts = { ok: false, reason: 'TooManyAttempts', message: authMessages.tooManyAttempts } as const;
-const invalidCredentials = {
-  ok: false,
-  reason: 'InvalidCredentials',
-  message: authMessages.invalidCredentials,
-} as const;
-
-/**
- * Per client address, beside the per-account lockout: failed sign-ins (30 per 15 minutes, so one
- * address cannot try a password across many accounts; in the database, shared by every process), and
- * the calls that send mail to whoever is named (registration and reset requests, 10 an hour; in the
- * database too).
- */
-export const addressLimits = { failedLogins: 30, failedLoginsPerMs: 15 * 60_000, mails: 10, mailsPerMs: 60 * 60_000 };
-const failedLoginBucket = { capacity: addressLimits.failedLogins, perMs: addressLimits.failedLoginsPerMs };
-const mailBucket: Bucket = { capacity: addressLimits.mails, perMs: addressLimits.mailsPerMs };
-
-/** The 429 of an address limit: 'Too many {what} from this address. Please try again in N minutes.' */
-function tooMany(what: string, retryAfterSeconds: number): AppError {
-  const wait = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return new AppError(
-    'RATE_LIMITED',
-    `Too many ${what} from this address. Please try again in ${counted(wait, 'minute')}.`,
-    undefined,
-    retryAfterSeconds,
-  );
-}
 
 /** Refuses a call that would send mail when this address has sent too many (no address: in-process). */
 async function takeMail(deps: AppDeps, actor: Actor) {
@@ -77,8 +58,7 @@ export function config(deps: AppDeps, _actor: Actor, _input: In<'config'>): Out<
   return { allowRegistration: deps.config.allowRegistration, productName: deps.config.productName };
 }
 
-/** A signed-in session to hand the browser: the controller sets it as the session cookie. */
-export type NewSession = { token: string; maxAgeSeconds: number };
+export type { NewSession };
 
 /**
  * Password login. A locked username is refused before any hashing; an unknown username costs the same
@@ -135,8 +115,15 @@ export async function login(
     });
     return { answer: attempt.lockedUntil !== null ? tooManyAttempts : invalidCredentials, session: null };
   }
-  // The right password: neither reservation was a failure.
-  await clearLoginFailures(db, username);
+  // The right password. With a second factor to come, the username's reservation stays a failure until
+  // the factor clears it (a stolen password alone cannot buy unlimited tries at the codes); the lock it
+  // may have reached holds. Otherwise neither reservation was a failure.
+  const step = await secondFactorStepFor(deps, user.id);
+  if (step?.pending === 'second_factor' && attempt.lockedUntil !== null) {
+    if (address !== null) await releaseAddressAttempt(db, address, failedLoginBucket);
+    return { answer: tooManyAttempts, session: null };
+  }
+  if (step?.pending !== 'second_factor') await clearLoginFailures(db, username);
   if (address !== null) await releaseAddressAttempt(db, address, failedLoginBucket);
   const who = { userId: user.id, display: toUser(user).name };
   const disabled = await refusedAsDisabled(deps, actor, user.id, who);
@@ -145,22 +132,7 @@ export async function login(
     await audit(db, deps, actor, { action: 'auth.login.forceReset', entityType: 'user', entityId: user.id, who });
     return { answer: { ok: false, reason: 'ForceReset', message: authMessages.forceReset }, session: null };
   }
-
-  const { token, session } = await replaceSession(deps, actor, user.id, options.previousToken, now);
-  await audit(db, deps, actor, {
-    action: 'auth.login',
-    entityType: 'user',
-    entityId: user.id,
-    who,
-    details: { sessionId: session.id },
-  });
-  return {
-    answer: {
-      ok: true,
-      result: { expires: session.expiresAt, scopes: await scopesOf(db, user.id), user: toUser(user) },
-    },
-    session: { token, maxAgeSeconds: authPolicy.sessionAbsoluteMs / 1000 },
-  };
+  return sessionAfterPassword(deps, actor, user, options.previousToken, step);
 }
 
 /**
@@ -210,7 +182,13 @@ export async function session(deps: AppDeps, actor: StaffActor, _input: In<'sess
   const current = await findSession(db, actor.sessionId);
   const user = await findUserById(db, actor.userId);
   if (!current || !user) throw new AppError('UNAUTHENTICATED', authMessages.sessionTimedOut);
-  return { expires: current.expiresAt, scopes: actor.scopes, user: toUser(user) };
+  const step = await sessionStepOf(db, actor.sessionId);
+  return {
+    expires: current.expiresAt,
+    scopes: actor.scopes,
+    user: toUser(user),
+    ...(step?.pending === 'setup' ? { secondFactorSetupRequired: true } : {}),
+  };
 }
 
 /**
@@ -381,4 +359,4 @@ export async function getIdentityProviderAuthUrl(
   return { answer: { authUrl }, browserToken };
 }
 
-export { sendPasswordLink };
+export { addressLimits, sendPasswordLink };

@@ -1,7 +1,7 @@
 import { expect, it, setDefaultTimeout } from 'bun:test';
 import { authPolicy } from '../../sessions/policy.ts';
 import { describeApi } from '../../testing/api.ts';
-import { login, PASSWORD, sessionCookieOf } from '../../testing/auth.ts';
+import { login, PASSWORD, sessionCookieOf, supportWithoutSecondFactor } from '../../testing/auth.ts';
 
 // Each login hashes with argon2id, which is slow on purpose; a loaded machine needs more than 5 s a test.
 setDefaultTimeout(30_000);
@@ -10,6 +10,7 @@ const TIMED_OUT = 'Your session has timed out. Please log in again';
 
 describeApi('sessions', (t) => {
   it('answers the current session to its cookie and to its bearer token', async () => {
+    await supportWithoutSecondFactor(t);
     await t.createUser({
       email: 'pat@pharmacy.test',
       password: PASSWORD,

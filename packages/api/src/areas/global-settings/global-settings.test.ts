@@ -13,11 +13,15 @@ describeApi(
       const typed = GlobalSettingsInput({ nhsPrescriptionCharge: '9.90' });
       if (isArkErrors(typed)) throw new Error(typed.summary);
       const res = await t.call('globalSettings', 'createOrUpdateGlobalSettings', typed, asSupport);
-      expect(res.body.settings).toEqual({ nhsPrescriptionCharge: 990, inactiveAccountDays: 90 });
+      expect(res.body.settings).toEqual({
+        nhsPrescriptionCharge: 990,
+        inactiveAccountDays: 90,
+        supportSecondFactorRequired: true,
+      });
       await t.call('globalSettings', 'createOrUpdateGlobalSettings', { nhsPrescriptionCharge: 1000 }, asSupport);
       const read = await t.call('globalSettings', 'getGlobalSettings', {}, asSupport);
       expect(read.body).toEqual({
-        settings: { nhsPrescriptionCharge: 1000, inactiveAccountDays: 90 },
+        settings: { nhsPrescriptionCharge: 1000, inactiveAccountDays: 90, supportSecondFactorRequired: true },
         updated: t.deps.now(),
       });
       expect((await listAudit(t.db, 'globalSettings.update')).length).toBe(2);
@@ -30,7 +34,11 @@ describeApi(
         { nhsPrescriptionCharge: 990, inactiveAccountDays: 30 },
         asSupport,
       );
-      expect(set.body.settings).toEqual({ nhsPrescriptionCharge: 990, inactiveAccountDays: 30 });
+      expect(set.body.settings).toEqual({
+        nhsPrescriptionCharge: 990,
+        inactiveAccountDays: 30,
+        supportSecondFactorRequired: true,
+      });
       // Left out: kept.
       const kept = await t.call(
         'globalSettings',

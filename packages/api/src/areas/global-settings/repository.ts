@@ -9,6 +9,7 @@ export async function readGlobalSettings(db: Db) {
     ? {
         nhsPrescriptionCharge: Number(row.nhs_prescription_charge),
         inactiveAccountDays: row.inactive_account_days,
+        supportSecondFactorRequired: row.support_second_factor_required,
         updated: Number(row.updated),
       }
     : undefined;
@@ -17,13 +18,14 @@ export async function readGlobalSettings(db: Db) {
 /** The single row (its key can only be true), inserted or replaced. */
 export async function writeGlobalSettings(
   db: Db,
-  values: { pence: number; inactiveAccountDays: number },
+  values: { pence: number; inactiveAccountDays: number; supportSecondFactorRequired: boolean },
   now: number,
   userId: string,
 ) {
   const row = {
     nhs_prescription_charge: values.pence,
     inactive_account_days: values.inactiveAccountDays,
+    support_second_factor_required: values.supportSecondFactorRequired,
     updated: now,
     updated_by: userId,
   };

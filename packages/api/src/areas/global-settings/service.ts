@@ -33,7 +33,11 @@ export async function getGlobalSettings(
   const row = await readGlobalSettings(deps.db);
   return row
     ? {
-        settings: { nhsPrescriptionCharge: row.nhsPrescriptionCharge, inactiveAccountDays: row.inactiveAccountDays },
+        settings: {
+          nhsPrescriptionCharge: row.nhsPrescriptionCharge,
+          inactiveAccountDays: row.inactiveAccountDays,
+          supportSecondFactorRequired: row.supportSecondFactorRequired,
+        },
         updated: row.updated,
       }
     : { settings: null, updated: null };
@@ -48,7 +52,22 @@ export async function createOrUpdateGlobalSettings(
   await deps.db.transaction().execute(async (tx) => {
     const before = await readGlobalSettings(tx);
     const inactiveAccountDays = input.inactiveAccountDays ?? before?.inactiveAccountDays ?? defaultInactiveAccountDays;
-    await writeGlobalSettings(tx, { pence: input.nhsPrescriptionCharge, inactiveAccountDays }, now, actor.userId);
+    // A database without the row requires support staff to have a second factor, as the column's default.
+    const supportSecondFactorRequired =
+      input.supportSecondFactorRequired ?? before?.supportSecondFactorRequired ?? true;
+    await writeGlobalSettings(
+      tx,
+      { pence: input.nhsPrescriptionCharge, inactiveAccountDays, supportSecondFactorRequired },
+      now,
+      actor.userId,
+    );
+    await auditSecondFactorPolicy(
+      tx,
+      deps,
+      actor,
+      before?.supportSecondFactorRequired ?? true,
+      supportSecondFactorRequired,
+    );
     if (before?.nhsPrescriptionCharge !== input.nhsPrescriptionCharge) {
       // A charge is not a secret: the old and new amounts make the entry useful.
       await audit(tx, deps, actor, {
@@ -74,6 +93,16 @@ export async function createOrUpdateGlobalSettings(
     }
   });
   return getGlobalSettings(deps, actor, {});
+}
+
+/** Turning the support staff's second factor on or off is audited with both values. */
+async function auditSecondFactorPolicy(tx: Db, deps: AppDeps, actor: StaffActor, from: boolean, to: boolean) {
+  if (from === to) return;
+  await audit(tx, deps, actor, {
+    action: 'globalSettings.update',
+    entityType: 'globalSettings',
+    details: { fields: ['supportSecondFactorRequired'], from, to },
+  });
 }
 
 async function alarmTemplatesOf(db: Db) {

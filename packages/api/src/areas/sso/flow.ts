@@ -188,7 +188,7 @@ async function signInMatched(
   actor: Actor,
   request: Request,
   idp: ProviderRecord,
-  identity: { subject: string; email: string; emailVerified: boolean },
+  identity: { subject: string; email: string; emailVerified: boolean; authMethods: string[] },
   returnPath: string,
   fail: Fail,
   sessionMaxAgeSeconds: number,
@@ -208,13 +208,21 @@ async function signInMatched(
   // An account disabled for not being used signs in no way at all (docs/decisions/auth.md).
   if (await accountDisabled(db, user.id)) return fail('disabled', { email: identity.email, userId: user.id }, idpId);
 
-  const { token, session } = await replaceSession(deps, actor, user.id, tokenOf(request), now);
+  // The provider decides how its users prove who they are: what it asserted is kept on the session and
+  // in the audit log (docs/SECURITY.md "Second factor"); it is not asked for a factor of ours.
+  const authMethods = identity.authMethods.length > 0 ? identity.authMethods : ['sso'];
+  const { token, session } = await replaceSession(deps, actor, user.id, tokenOf(request), now, { authMethods });
   await audit(db, deps, actor, {
     action: 'auth.login.sso',
     entityType: 'user',
     entityId: user.id,
     who: { userId: user.id, display: toUser(user).name },
-    details: { sessionId: session.id, identityProviderId: idpId, subject: identity.subject },
+    details: {
+      sessionId: session.id,
+      identityProviderId: idpId,
+      subject: identity.subject,
+      providerAuthMethods: identity.authMethods,
+    },
   });
   return { ok: true, location: returnPath, session: { token, maxAgeSeconds: sessionMaxAgeSeconds } };
 }
@@ -291,6 +299,7 @@ export async function samlCallback(
     subject: identity.subject,
     email: identity.email,
     returnPath: login.returnPath,
+    authMethods: identity.authMethods,
     now,
     expires: now + SAML_CONTINUATION_TTL_MS,
   });
@@ -333,7 +342,7 @@ export async function samlContinue(
     actor,
     request,
     idp,
-    { subject: taken.subject, email: taken.email, emailVerified: true },
+    { subject: taken.subject, email: taken.email, emailVerified: true, authMethods: taken.authMethods },
     taken.returnPath,
     fail,
     sessionMaxAgeSeconds,

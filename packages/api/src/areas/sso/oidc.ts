@@ -104,6 +104,8 @@ export type OidcIdentity = {
   emailVerified: boolean;
   givenName: string;
   familyName: string;
+  /** The ID token's `amr` (RFC 8176: how the person proved who they are at the provider), if it says. */
+  authMethods: string[];
 };
 
 /**
@@ -134,7 +136,9 @@ export async function completeOidc(
     claims = { ...info, ...claims };
   }
   const verified = claims[mapping.emailVerified || 'email_verified'];
+  const amr = Array.isArray(idClaims.amr) ? idClaims.amr : [];
   return {
+    authMethods: amr.filter((m): m is string => typeof m === 'string' && m.length <= 100).slice(0, 10),
     subject: idClaims.sub,
     email: typeof claims[emailClaim] === 'string' ? (claims[emailClaim] as string) : '',
     emailVerified: verified === true || verified === 'true',

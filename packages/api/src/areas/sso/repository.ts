@@ -1,5 +1,5 @@
 import type { Database } from '@medlocker/db';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 
 import type { ProviderRecord } from './config.ts';
 
@@ -172,6 +172,7 @@ export async function insertSsoContinuation(
     returnPath: string;
     now: number;
     expires: number;
+    authMethods: string[];
   },
 ): Promise<void> {
   await db
@@ -185,6 +186,7 @@ export async function insertSsoContinuation(
       subject: row.subject,
       email: row.email,
       return_path: row.returnPath,
+      auth_methods: sql`${sql.val(row.authMethods)}::text[]`,
       created: row.now,
       expires: row.expires,
     })
@@ -204,7 +206,9 @@ export async function takeSsoContinuation(
   ticketHash: string,
   browserHash: string,
   now: number,
-): Promise<{ identityProviderId: string; subject: string; email: string; returnPath: string } | undefined> {
+): Promise<
+  { identityProviderId: string; subject: string; email: string; returnPath: string; authMethods: string[] } | undefined
+> {
   const row = await db
     .updateTable('sso_continuations')
     .set({ used: now })
@@ -220,6 +224,7 @@ export async function takeSsoContinuation(
       subject: row.subject,
       email: row.email,
       returnPath: row.return_path,
+      authMethods: row.auth_methods ?? [],
     }
   );
 }

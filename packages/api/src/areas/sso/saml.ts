@@ -100,7 +100,14 @@ export async function startSaml(
   return { url, requestKey: key(requestId) };
 }
 
-export type SamlIdentity = { subject: string; email: string; assertionId: string; expires: number };
+export type SamlIdentity = {
+  subject: string;
+  email: string;
+  assertionId: string;
+  expires: number;
+  /** The AuthnContextClassRef the provider asserted (how the person proved who they are there), if any. */
+  authMethods: string[];
+};
 
 /** Checks a posted SAMLResponse; throws for anything refused. `requestKey` is the login row's key it used. */
 export async function completeSaml(
@@ -123,9 +130,18 @@ export async function completeSaml(
   const attribute = mapping.email ? profile[mapping.email] : undefined;
   const email = typeof attribute === 'string' ? attribute : (profile.email ?? profile.mail ?? profile.nameID ?? '');
   return {
-    identity: { subject, email: String(email), assertionId, expires },
+    identity: { subject, email: String(email), assertionId, expires, authMethods: authnContextOf(assertionXml) },
     requestKey: taken.requestId ? key(taken.requestId) : null,
   };
+}
+
+/** The assertion's AuthnContextClassRef values (bounded: at most 5 of at most 200 characters). */
+function authnContextOf(assertionXml: string): string[] {
+  const found = assertionXml.matchAll(/<(?:\w+:)?AuthnContextClassRef>\s*([^<]{1,200}?)\s*<\//g);
+  return [...found]
+    .map((m) => m[1] ?? '')
+    .filter(Boolean)
+    .slice(0, 5);
 }
 
 /** Records an accepted assertion; false when it was seen before (a replay). */

@@ -3,7 +3,10 @@ import {
   acceptInvitation,
   addPatientMobile,
   addRoles,
+  beginPasskeySetup,
+  beginPasskeySignIn,
   beginResetPassword,
+  beginTotpSetup,
   cancelInvitation,
   changePassword,
   completeResetPassword,
@@ -14,12 +17,15 @@ import {
   endOtherSessions,
   endPatientSession,
   endSession,
+  finishPasskeySetup,
+  finishTotpSetup,
   getAccountStatus,
   getIdentityProviderAuthUrl,
   linkOrigin,
   listInvitations,
   listMyInvitations,
   listPatientMobile,
+  listSecondFactors,
   listSessions,
   login,
   logout,
@@ -27,13 +33,17 @@ import {
   NHS_LOGIN_TTL_MS,
   patientSessionInfo,
   patientSignInOptions,
+  regenerateRecoveryCodes,
   register,
   removePatientMobile,
   removeRole,
+  removeSecondFactor,
+  resetSecondFactors,
   session,
   siteOf,
   startNhsLogin,
   verifyPatient,
+  verifySecondFactor,
   verifySms,
   verifySmsCode,
 } from '../../areas/auth/index.ts';
@@ -97,6 +107,25 @@ export const authRoutes = (deps: AppDeps) =>
       http.clearCookie(authPolicy.sessionCookie);
       return answer;
     },
+    verifySecondFactor: async (deps, actor, input, http) => {
+      const { answer, session } = await verifySecondFactor(deps, actor, input, {
+        token: tokenOf(http.request),
+        site: siteOf(http.request),
+      });
+      if (session) http.setCookie(authPolicy.sessionCookie, session.token, { maxAgeSeconds: session.maxAgeSeconds });
+      // A locked account's waiting session has ended: so does its cookie.
+      else if (answer.reason === 'TooManyAttempts') http.clearCookie(authPolicy.sessionCookie);
+      return answer;
+    },
+    beginPasskeySignIn: (deps, actor, input, http) => beginPasskeySignIn(deps, actor, input, siteOf(http.request)),
+    listSecondFactors,
+    beginTotpSetup,
+    finishTotpSetup,
+    beginPasskeySetup: (deps, actor, input, http) => beginPasskeySetup(deps, actor, input, siteOf(http.request)),
+    finishPasskeySetup: (deps, actor, input, http) => finishPasskeySetup(deps, actor, input, siteOf(http.request)),
+    removeSecondFactor,
+    regenerateRecoveryCodes,
+    resetSecondFactors,
     session,
     register: (deps, actor, input, http) => register(deps, actor, input, siteOf(http.request)),
     beginResetPassword: (deps, actor, input, http) => beginResetPassword(deps, actor, input, siteOf(http.request)),

@@ -5,11 +5,13 @@ import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
 import { UserDetailsBlock } from '../users/UserDetailsBlock.tsx';
 import { ChangePassword } from './ChangePassword.tsx';
+import { SecondFactorsSection } from './SecondFactors.tsx';
 import { SessionsSection } from './Sessions.tsx';
 
 /**
  * `/account`: the signed-in user's own account, for support and pharmacy users alike (issue 37 §2): their
- * details, Change password (not for single sign-on users: their provider keeps it) and their sessions.
+ * details, Change password and their second factors (not for single sign-on users: their provider keeps both) and
+ * their sessions.
  */
 export function Account() {
   const me = useCurrentUser();
@@ -29,7 +31,10 @@ export function Account() {
       {identityProvider ? (
         <p className="muted">You sign in through {identityProvider.name}: your password is kept there.</p>
       ) : (
-        <ChangePassword />
+        <>
+          <ChangePassword />
+          <SecondFactorsSection />
+        </>
       )}
       <SessionsSection />
     </Page>

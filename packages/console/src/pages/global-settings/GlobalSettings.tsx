@@ -13,6 +13,7 @@ import { useQuery } from '../../api/queries.ts';
 import { consolePaths } from '../../paths.ts';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { EditSettings, SavedSettings } from '../../ui/SavedSettings.tsx';
+import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { ProductRetention } from '../retention/ProductRetention.tsx';
 
@@ -49,6 +50,10 @@ export function GlobalSettings() {
               <dt>Disable accounts not used for</dt>
               <dd>{settings?.inactiveAccountDays ?? defaultInactiveAccountDays} days</dd>
             </div>
+            <div className="details__item">
+              <dt>Support staff need a second factor</dt>
+              <dd>{(settings?.supportSecondFactorRequired ?? true) ? 'Yes' : 'No'}</dd>
+            </div>
           </dl>
           <ProductRetention />
         </>
@@ -65,16 +70,18 @@ export function EditGlobalSettings() {
         <ChargeForm
           pence={data.settings?.nhsPrescriptionCharge}
           days={data.settings?.inactiveAccountDays ?? defaultInactiveAccountDays}
+          secondFactor={data.settings?.supportSecondFactorRequired ?? true}
         />
       )}
     </EditSettings>
   );
 }
 
-function ChargeForm({ pence, days }: { pence: number | undefined; days: number }) {
+function ChargeForm({ pence, days, secondFactor }: { pence: number | undefined; days: number; secondFactor: boolean }) {
   const navigate = useNavigate();
   const [amount, setAmount] = useState(pence === undefined ? '' : penceToAmountText(pence));
   const [inactiveDays, setInactiveDays] = useState(String(days));
+  const [supportSecondFactorRequired, setSupportSecondFactorRequired] = useState(secondFactor);
   const state = useSaveState();
 
   const save = async () => {
@@ -92,6 +99,7 @@ function ChargeForm({ pence, days }: { pence: number | undefined; days: number }
       await rpc('globalSettings', 'createOrUpdateGlobalSettings', {
         nhsPrescriptionCharge: parsed,
         inactiveAccountDays: Number.isFinite(inactiveAccountDays) ? inactiveAccountDays : 0,
+        supportSecondFactorRequired,
       });
       navigate(consolePaths.globalSettings, { state: { notice: 'Global settings saved.' } });
     } catch (e) {
@@ -121,6 +129,9 @@ function ChargeForm({ pence, days }: { pence: number | undefined; days: number }
         description={`A staff account nobody has signed in to for this many days is disabled until support or an Admin enables it (1 to ${maxInactiveAccountDays}).`}
         isRequired
       />
+      <Switch isSelected={supportSecondFactorRequired} onChange={setSupportSecondFactorRequired}>
+        Support staff must sign in with a second factor
+      </Switch>
     </PageForm>
   );
 }

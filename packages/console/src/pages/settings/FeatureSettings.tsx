@@ -7,6 +7,7 @@ import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { MessageFieldsets, OrderFieldsets } from './feature-fieldsets.tsx';
 import { LabelsFieldset } from './LabelsFieldset.tsx';
 import { NhsLoginFieldset } from './NhsLoginFieldset.tsx';
+import { SignInFieldset } from './SignInFieldset.tsx';
 import { BusinessSettingsPage, ReadOnlyNotice } from './settings-parts.tsx';
 
 /** SPEC §2 `/businesses/{businessId}/settings/features`: the business's feature settings. */
@@ -41,6 +42,7 @@ const featureInput = (s: BusinessFeatureSettings, senderName: string) => ({
   sendOrderExpiringSms: s.sendOrderExpiringSms,
   smsSenderName: senderName.trim() === '' ? null : senderName,
   temperatureSettings: s.temperatureSettings,
+  secondFactorRequired: s.secondFactorRequired,
 });
 
 /** The controlled settings: support staff's to change. */
@@ -119,6 +121,7 @@ function FeatureForm({
             setSenderName(v);
           }}
         />
+        <SignInFieldset s={s} update={update} ro={archived} />
       </PageForm>
     </>
   );

@@ -16,6 +16,7 @@ import { SessionsSection } from '../account/Sessions.tsx';
 import { AccountStatusBanner } from './AccountStatusBanner.tsx';
 import { EditIdentityProviderDialog } from './EditIdentityProviderDialog.tsx';
 import { UserDetailsBlock } from './UserDetailsBlock.tsx';
+import { UserSecondFactors } from './UserSecondFactors.tsx';
 
 const roleKey = (role: Role) => `${role.name}:${role.resource ?? '*'}`;
 
@@ -87,6 +88,7 @@ function UserPage({ data, reload }: { data: UserAnswer; reload: () => void }) {
       <RolesTable roles={roles} mayRemove={support || user.id !== me?.id} onRemove={setRemoving} />
       {/* Support staff only: a pharmacy Admin does not see a colleague's sessions (docs/decisions/auth.md). */}
       {support && <SessionsSection userId={user.id} userName={user.name} />}
+      {support && !identityProvider && <UserSecondFactors userId={user.id} userName={user.name} />}
       {removing && (
         <RemoveRoleConfirm
           userId={user.id}

@@ -1,0 +1,180 @@
+import { formatDateTime, type SecondFactor } from '@medlocker/core';
+import { useState } from 'react';
+import { rpc } from '../../api/client.ts';
+import { useQuery } from '../../api/queries.ts';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmAction } from '../../ui/Dialog.tsx';
+import { LoadError } from '../../ui/LoadError.tsx';
+import { Loading } from '../../ui/Page.tsx';
+import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { AddAuthenticatorApp, AddPasskey, RecoveryCodes } from './AddSecondFactor.tsx';
+
+export const secondFactorsKey = ['auth', 'listSecondFactors', 'me'];
+
+const what = 'sign in with a passkey or a code from an authenticator app as well as your password.';
+
+const kindName = { totp: 'Authenticator app', passkey: 'Passkey' } as const;
+
+/**
+ * The signed-in user's second factors (docs/SECURITY.md "Second factor"): passkeys and authenticator apps,
+ * each with its name and last use, removable (not the last while policy requires one), and the recovery
+ * codes left, with New recovery codes. `onAdded` runs after a factor is added (the set-up screen moves on).
+ */
+export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
+  const query = useQuery((signal) => rpc('auth', 'listSecondFactors', {}, { signal }), secondFactorsKey);
+  const [adding, setAdding] = useState<'totp' | 'passkey' | null>(null);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [removing, setRemoving] = useState<SecondFactor | null>(null);
+  const [renewing, setRenewing] = useState(false);
+  const [notice, setNotice] = useState<string>();
+  const data = query.data;
+
+  const added = (recoveryCodes: string[] | null) => {
+    setAdding(null);
+    setNotice('Second factor added.');
+    setCodes(recoveryCodes);
+    query.reload();
+    if (!recoveryCodes) onAdded?.();
+  };
+
+  return (
+    <section aria-labelledby="second-factor-title">
+      <div className="section-head">
+        <h2 className="section-title" id="second-factor-title">
+          Second factor
+        </h2>
+        {adding === null && codes === null && (
+          <div className="page__actions">
+            <Button onPress={() => setAdding('passkey')}>Add a passkey</Button>
+            <Button onPress={() => setAdding('totp')}>Add an authenticator app</Button>
+          </div>
+        )}
+      </div>
+      <p className="muted">{data?.required ? `You must ${what}` : `S${what.slice(1)}`}</p>
+      {notice && <Banner tone="success">{notice}</Banner>}
+      {codes && (
+        <RecoveryCodes
+          codes={codes}
+          onDone={() => {
+            setCodes(null);
+            onAdded?.();
+          }}
+        />
+      )}
+      {adding === 'totp' && <AddAuthenticatorApp onAdded={added} onCancel={() => setAdding(null)} />}
+      {adding === 'passkey' && <AddPasskey onAdded={added} onCancel={() => setAdding(null)} />}
+      {query.error ? (
+        <LoadError error={query.error} onRetry={query.reload} />
+      ) : !data ? (
+        <Loading />
+      ) : (
+        <>
+          <FactorsTable factors={data.factors} onRemove={setRemoving} />
+          {data.factors.length > 0 && (
+            <p>
+              Recovery codes left: {data.recoveryCodesLeft}{' '}
+              <Button variant="quiet" onPress={() => setRenewing(true)}>
+                New recovery codes
+              </Button>
+            </p>
+          )}
+        </>
+      )}
+      <FactorConfirms
+        removing={removing}
+        renewing={renewing}
+        onRemoved={(name) => {
+          setRemoving(null);
+          setNotice(`${name} removed.`);
+          query.reload();
+        }}
+        onRenewed={(recoveryCodes) => {
+          setRenewing(false);
+          setCodes(recoveryCodes);
+          query.reload();
+        }}
+        onCancel={() => void [setRemoving(null), setRenewing(false)]}
+      />
+    </section>
+  );
+}
+
+function FactorsTable({ factors, onRemove }: { factors: SecondFactor[]; onRemove: (f: SecondFactor) => void }) {
+  return (
+    <Table aria-labelledby="second-factor-title">
+      <TableHeader>
+        <Column isRowHeader>Name</Column>
+        <Column>Kind</Column>
+        <Column>Added</Column>
+        <Column>Last used</Column>
+        <Column>
+          <span className="visually-hidden">Actions</span>
+        </Column>
+      </TableHeader>
+      <TableBody items={factors} emptyText="No second factor yet">
+        {(factor) => (
+          <Row id={factor.id}>
+            <Cell>{factor.name}</Cell>
+            <Cell>{kindName[factor.kind]}</Cell>
+            <Cell>{formatDateTime(factor.created)}</Cell>
+            <Cell>{factor.lastUsed === null ? 'Never' : formatDateTime(factor.lastUsed)}</Cell>
+            <Cell>
+              <Button variant="quiet" aria-label={`Remove ${factor.name}`} onPress={() => onRemove(factor)}>
+                Remove
+              </Button>
+            </Cell>
+          </Row>
+        )}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** Remove second factor? and New recovery codes? */
+function FactorConfirms({
+  removing,
+  renewing,
+  onRemoved,
+  onRenewed,
+  onCancel,
+}: {
+  removing: SecondFactor | null;
+  renewing: boolean;
+  onRemoved: (name: string) => void;
+  onRenewed: (codes: string[]) => void;
+  onCancel: () => void;
+}) {
+  let renewed: string[] = [];
+  if (removing) {
+    return (
+      <ConfirmAction
+        title="Remove second factor?"
+        cancelLabel="Keep it"
+        confirmLabel="Remove"
+        isOpen
+        action={() => rpc('auth', 'removeSecondFactor', { id: removing.id })}
+        onDone={() => onRemoved(removing.name)}
+        onCancel={onCancel}
+      >
+        <p>{removing.name} will no longer sign you in.</p>
+      </ConfirmAction>
+    );
+  }
+  if (!renewing) return null;
+  return (
+    <ConfirmAction
+      title="New recovery codes?"
+      cancelLabel="Keep the old ones"
+      confirmLabel="Make new codes"
+      isOpen
+      action={async () => {
+        renewed = (await rpc('auth', 'regenerateRecoveryCodes', {})).recoveryCodes;
+      }}
+      onDone={() => onRenewed(renewed)}
+      onCancel={onCancel}
+    >
+      <p>Your current recovery codes stop working at once.</p>
+    </ConfirmAction>
+  );
+}

@@ -1,0 +1,89 @@
+import type { SecondFactorMethod } from '../../../core/src/contract/second-factor.ts';
+import { rememberSessionHint } from '../state/session-hint.ts';
+import { messageOf, rpc } from './api.ts';
+import type { PageContext } from './context.ts';
+import { banner, button, field, form, h } from './dom.ts';
+
+const passkeyNotUsed = 'The passkey was not used. Try again, or enter a code instead.';
+
+/**
+ * The second step of a sign-in, after the right password of a user with a second factor: a code from
+ * their authenticator app or a recovery code, or their passkey (the WebAuthn library is fetched only when
+ * the button is pressed, so the sign-in page stays small). A right answer opens `from`; too many wrong
+ * ones end the attempt (back to the first step with the lockout message).
+ */
+export function secondFactorStep(
+  ctx: PageContext,
+  methods: readonly SecondFactorMethod[],
+  from: string,
+  restart: () => void,
+): void {
+  ctx.title('Log in');
+  const codes = methods.includes('totp') || methods.includes('recovery');
+  const code = field({
+    label: 'Code',
+    name: 'code',
+    autocomplete: 'one-time-code',
+    description: 'The 6 digits your authenticator app shows, or one of your recovery codes.',
+    autofocus: true,
+  });
+  code.input.setAttribute('inputmode', methods.includes('totp') ? 'numeric' : 'text');
+  const submit = button('Verify', 'primary');
+  const passkey = methods.includes('passkey') ? button('Use a passkey', codes ? 'quiet' : 'primary', 'button') : null;
+  const f = form(
+    codes ? [code] : [],
+    [h('div', { class: 'form__actions' }, codes && submit.el, passkey?.el)],
+    async () => {
+      if (!codes) return;
+      submit.pending = true;
+      await verify({ code: code.input.value }).finally(() => {
+        submit.pending = false;
+      });
+    },
+  );
+
+  async function verify(answer: Parameters<typeof rpc<'auth', 'verifySecondFactor'>>[2]) {
+    f.errors(undefined);
+    try {
+      const result = await rpc('auth', 'verifySecondFactor', answer);
+      if (result.ok) {
+        rememberSessionHint(true);
+        window.location.replace(from);
+        return;
+      }
+      code.input.value = '';
+      // Locked: this attempt is over (the server ended it); Start again once the wait is done.
+      if (result.reason === 'TooManyAttempts') {
+        submit.disabled = true;
+        if (passkey) passkey.disabled = true;
+      }
+      f.errors(result.message ?? 'That code or passkey was not accepted. Please try again.');
+    } catch (e) {
+      f.errors(messageOf(e));
+    }
+  }
+
+  passkey?.el.addEventListener('click', async () => {
+    passkey.pending = true;
+    try {
+      const { startAuthentication } = await import('@simplewebauthn/browser');
+      const { options } = await rpc('auth', 'beginPasskeySignIn', {});
+      const response = await startAuthentication({ optionsJSON: options as never }).catch(() => null);
+      if (response) await verify({ passkey: response as never });
+      else f.errors(passkeyNotUsed);
+    } catch (e) {
+      f.errors(messageOf(e));
+    } finally {
+      passkey.pending = false;
+    }
+  });
+
+  const again = button('Start again', 'quiet', 'button');
+  again.el.addEventListener('click', () => restart());
+  ctx.show(
+    h('h1', { class: 'card__title' }, 'Log in'),
+    banner('info', 'Your account has a second factor: confirm it is you to finish signing in.'),
+    f.el,
+    h('nav', { class: 'auth__links', 'aria-label': 'Other sign-in options' }, again.el),
+  );
+}
