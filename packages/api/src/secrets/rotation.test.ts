@@ -105,7 +105,7 @@ describeDb('rotating SECRETS_KEY', (db) => {
   it('seals every secret and PIN lookup again under a new key while serving, after which the old key can go', async () => {
     // An estate sealed under A: the demo's orders and PINs, card payment credentials, a test machine's
     // tokens, an integration client's current and previous webhook secrets, an identity provider's client
-    // secret, and one card secret still sealed as before the key ring.
+    // secret, an authenticator app's secret, and one card secret still sealed as before the key ring.
     const before = await apiWith(db, A);
     const { businesses } = (await before.call('businesses/listBusinesses', {})) as { businesses: { id: string }[] };
     const businessId = businesses[0]?.id as string;
@@ -158,6 +158,39 @@ describeDb('rotating SECRETS_KEY', (db) => {
         }),
         created: 1,
         updated: 1,
+      })
+      .execute();
+    // Someone other than the admin these calls sign in as (a factor would ask them for a code).
+    const someone = { id: 'user-rotation' };
+    await db.db
+      .insertInto('users')
+      .values({
+        id: someone.id,
+        email: 'totp@example.test',
+        email_normalised: 'totp@example.test',
+        password_hash: null,
+        identity_provider_id: null,
+        front_end: 'pharmacy',
+        created: 1,
+        updated: 1,
+        last_sign_in: null,
+        disabled_at: null,
+        disabled_reason: null,
+        enabled_at: null,
+      })
+      .execute();
+    await db.db
+      .insertInto('second_factors')
+      .values({
+        id: 'factor-rotation',
+        user_id: someone.id,
+        kind: 'totp',
+        name: 'Phone',
+        totp_secret: createSecretBox(before.deps.config.secretsKey).seal(
+          'JBSWY3DPEHPK3PXP',
+          sealingContexts.totpSecret('factor-rotation'),
+        ),
+        created: 1,
       })
       .execute();
     const secrets = await openEverything(db, before.deps);
