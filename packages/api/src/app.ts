@@ -39,6 +39,7 @@ import { mailboxRoutes } from './rpc/areas/mailbox.ts';
 import { messagesRoutes } from './rpc/areas/messages.ts';
 import { notificationsRoutes } from './rpc/areas/notifications.ts';
 import { ordersRoutes } from './rpc/areas/orders.ts';
+import { patientAuthRoutes } from './rpc/areas/patient-auth.ts';
 import { patientOrdersRoutes } from './rpc/areas/patient-orders.ts';
 import { patientSignUpsRoutes } from './rpc/areas/patient-sign-ups.ts';
 import { patientsRoutes } from './rpc/areas/patients.ts';
@@ -99,9 +100,11 @@ function routes(deps: AppDeps, hubOptions: HubOptions) {
     .use(evidenceRoutes(deps))
     .use(dataProtectionRoutes(deps))
     .use(auditRoutes(deps));
-  // Sign-in through an identity provider: the auth area's RPC methods and the provider's way back.
+  // Sign-in through an identity provider: the auth area's RPC methods (staff's, patients') and the
+  // providers' ways back.
   const authAreas = new Elysia({ name: 'areas:auth' })
     .use(authRoutes(deps))
+    .use(patientAuthRoutes(deps))
     .use(ssoRoutes(deps))
     .use(nhsLoginRoutes(deps));
   // The chain is split in three: one chain of every route is past TypeScript's depth limit.

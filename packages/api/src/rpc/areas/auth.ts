@@ -1,7 +1,5 @@
-import { AppError } from '@medlocker/core';
 import {
   acceptInvitation,
-  addPatientMobile,
   addRoles,
   beginPasskeySetup,
   beginPasskeySignIn,
@@ -15,7 +13,6 @@ import {
   editIdentityProvider,
   enableUser,
   endOtherSessions,
-  endPatientSession,
   endSession,
   finishPasskeySetup,
   finishTotpSetup,
@@ -24,28 +21,18 @@ import {
   linkOrigin,
   listInvitations,
   listMyInvitations,
-  listPatientMobile,
   listSecondFactors,
   listSessions,
   login,
   logout,
-  NHS_LOGIN_COOKIE,
-  NHS_LOGIN_TTL_MS,
-  patientSessionInfo,
-  patientSignInOptions,
   regenerateRecoveryCodes,
   register,
-  removePatientMobile,
   removeRole,
   removeSecondFactor,
   resetSecondFactors,
   session,
   siteOf,
-  startNhsLogin,
-  verifyPatient,
   verifySecondFactor,
-  verifySms,
-  verifySmsCode,
 } from '../../areas/auth/index.ts';
 import {
   approveCliSignIn,
@@ -55,38 +42,15 @@ import {
   SSO_LOGIN_TTL_MS,
 } from '../../areas/sso/index.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import {
-  endPatientSessionByToken,
-  PATIENT_COOKIE,
-  patientPrincipalOf,
-  patientTokenOf,
-} from '../../sessions/patient-sessions.ts';
-import { authMessages, authPolicy } from '../../sessions/policy.ts';
+import { authPolicy } from '../../sessions/policy.ts';
 import { tokenOf } from '../../sessions/sessions.ts';
 import { rpcArea } from '../area.ts';
-import type { HttpExchange } from '../context.ts';
-
-/**
- * Hands a proven patient their session cookie (Lax: see auth/patient-sessions.ts), ending any older one.
- * `prove` starts only once the old cookie is read: a promise made earlier would be left unhandled if
- * anything in between threw, and an unhandled rejection ends the Bun process.
- */
-async function withPatientCookie<T extends { session: { token: string; maxAgeSeconds: number }; info: unknown }>(
-  deps: AppDeps,
-  http: HttpExchange,
-  prove: () => Promise<T>,
-): Promise<T['info']> {
-  const previous = patientTokenOf(http.request);
-  const { session, info } = await prove();
-  if (previous) await endPatientSessionByToken(deps.db, previous, deps.now());
-  http.setCookie(PATIENT_COOKIE, session.token, { maxAgeSeconds: session.maxAgeSeconds, sameSite: 'lax' });
-  return info;
-}
 
 /**
  * `POST /api/auth/*`: sign-in, sessions, password reset, roles (SPEC §2 auth routes, §4, §6, §7 auth).
  * The controllers here keep the HTTP parts: the session cookie, and the request's own origin for
- * links in emails when no PUBLIC_URL is set (outside production).
+ * links in emails when no PUBLIC_URL is set (outside production). The patient's ways in are in
+ * patient-auth.ts.
  */
 export const authRoutes = (deps: AppDeps) =>
   rpcArea(deps, 'auth', {
@@ -149,29 +113,4 @@ export const authRoutes = (deps: AppDeps) =>
     declineInvitation,
     listInvitations,
     cancelInvitation,
-    verifyPatient: (deps, actor, input, http) => withPatientCookie(deps, http, () => verifyPatient(deps, actor, input)),
-    patientSignInOptions,
-    startNhsLogin: async (deps, actor, input, http) => {
-      const origin = linkOrigin(deps, siteOf(http.request)) ?? siteOf(http.request).requestOrigin;
-      const { answer, browserToken } = await startNhsLogin(deps, actor, input, origin);
-      // Lax: NHS login's redirect back is a cross-site navigation, which a Strict cookie would miss.
-      http.setCookie(NHS_LOGIN_COOKIE, browserToken, { maxAgeSeconds: NHS_LOGIN_TTL_MS / 1000, sameSite: 'lax' });
-      return answer;
-    },
-    verifySms,
-    verifySmsCode: (deps, actor, input, http) => withPatientCookie(deps, http, () => verifySmsCode(deps, actor, input)),
-    patientSession: async (deps, _actor, _input, http) => {
-      // rpc/area.ts let the call through only with a live patient session: read it again for its times.
-      const principal = await patientPrincipalOf(deps.db, http.request, deps.now());
-      if (!principal) throw new AppError('UNAUTHENTICATED', authMessages.notLoggedIn);
-      return patientSessionInfo(principal);
-    },
-    listPatientMobile,
-    addPatientMobile,
-    removePatientMobile,
-    endPatientSession: async (deps, _actor, _input, http) => {
-      const answer = await endPatientSession(deps, patientTokenOf(http.request));
-      http.clearCookie(PATIENT_COOKIE, { sameSite: 'lax' });
-      return answer;
-    },
   });
