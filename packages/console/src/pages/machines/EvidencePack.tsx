@@ -6,6 +6,7 @@ import { useQuery } from '../../api/queries.ts';
 import { machinePaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { downloadFile } from '../../ui/download.ts';
 import { Form } from '../../ui/Form.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
@@ -23,19 +24,6 @@ const toLocalInput = (at: number) => {
   const two = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
 };
-
-/** Saves the downloaded pack as the browser's download of a file. */
-function saveFile(file: { fileName: string; contentType: string; data: string }) {
-  const bytes = Uint8Array.from(atob(file.data), (c) => c.charCodeAt(0));
-  const url = URL.createObjectURL(new Blob([bytes], { type: file.contentType }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = file.fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 function PackView({ pack, businessId, onChanged }: { pack: Pack; businessId: string; onChanged: () => void }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -144,7 +132,7 @@ export function EvidencePack() {
     setDownloading(true);
     setDownloadError(undefined);
     try {
-      saveFile(await rpc('evidence', 'downloadEvidencePack', { machineId, ...range }));
+      downloadFile(await rpc('evidence', 'downloadEvidencePack', { machineId, ...range }));
     } catch (e) {
       setDownloadError(messageOf(e));
     } finally {

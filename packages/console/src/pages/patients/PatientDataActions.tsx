@@ -3,19 +3,7 @@ import { messageOf, rpc } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction, confirmWords } from '../../ui/Dialog.tsx';
-
-/** Saves a downloaded file (base64) as the browser's download. */
-function saveFile(file: { fileName: string; contentType: string; data: string }) {
-  const bytes = Uint8Array.from(atob(file.data), (c) => c.charCodeAt(0));
-  const url = URL.createObjectURL(new Blob([bytes], { type: file.contentType }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = file.fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+import { downloadFile } from '../../ui/download.ts';
 
 /**
  * A patient's data-protection actions (docs/decisions/retention.md), for support and the business's
@@ -36,7 +24,7 @@ export function PatientDataActions({
     setDownloading(true);
     setError(undefined);
     try {
-      saveFile(await rpc('dataProtection', 'exportPatientData', { patientId: patient.id }));
+      downloadFile(await rpc('dataProtection', 'exportPatientData', { patientId: patient.id }));
     } catch (e) {
       setError(messageOf(e));
     } finally {

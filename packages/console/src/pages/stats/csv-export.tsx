@@ -1,7 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { downloadCsv } from './download.ts';
+import { downloadCsv } from '../../ui/download.ts';
 
 /**
  * A stats page's CSV export: `exportCsv(make)` downloads the file `make` answers (loading it first if
