@@ -685,6 +685,13 @@ export type PinAttemptsTable = {
   created: number;
 };
 
+export type QrSigningKeysTable = {
+  business_id: string;
+  key_sealed: string;
+  created: number;
+  created_by: string;
+};
+
 export type RateBucketsTable = {
   key: string;
   tokens: number;
@@ -932,6 +939,7 @@ export type Database = {
   payment_attempts: PaymentAttemptsTable;
   payment_settings: PaymentSettingsTable;
   pin_attempts: PinAttemptsTable;
+  qr_signing_keys: QrSigningKeysTable;
   rate_buckets: RateBucketsTable;
   recovery_codes: RecoveryCodesTable;
   retention_policy: RetentionPolicyTable;

@@ -44,6 +44,7 @@ import { patientOrdersRoutes } from './rpc/areas/patient-orders.ts';
 import { patientSignUpsRoutes } from './rpc/areas/patient-sign-ups.ts';
 import { patientsRoutes } from './rpc/areas/patients.ts';
 import { paymentSettingsRoutes } from './rpc/areas/payment-settings.ts';
+import { qrCodesRoutes } from './rpc/areas/qr-codes.ts';
 import { reportsRoutes } from './rpc/areas/reports.ts';
 import { signUpsRoutes } from './rpc/areas/sign-ups.ts';
 import { testMachinesRoutes } from './rpc/areas/test-machines.ts';
@@ -135,7 +136,8 @@ function routes(deps: AppDeps, hubOptions: HubOptions) {
     .use(checkoutRoutes(deps))
     .use(judopayWebhookRoutes(deps))
     .use(urlRoutes(deps))
-    .use(adminAreas);
+    .use(adminAreas)
+    .use(qrCodesRoutes(deps));
   return new Elysia({ name: 'routes' })
     .use(people)
     .use(orders)

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { drawAlarm } from './alarms.ts';
 import { HubLink, type LockerStatus } from './hub-link.ts';
 import type { Tokens } from './pairing.ts';
-import { type LockerAction, machineAlertCode } from './protocol.ts';
+import { type LockerAction, machineAlertCode, readQrCode } from './protocol.ts';
 import { DurableQueue, type QueuedEvent } from './queue.ts';
 import { StateFile } from './state.ts';
 import { type TemperatureMode, TemperatureModel } from './temperature.ts';
@@ -163,11 +163,26 @@ export class SimLocker {
     this.note(`temperature ${mode}`);
   }
 
-  loadBag(barcode = `RX-${Math.floor(this.random() * 1e6)}`, location?: string): void {
+  loadBag(barcode = `RX-${Math.floor(this.random() * 1e6)}`, location?: string, qrCode?: string): void {
     const slot = location ?? `A${this.bags.size + 1}`;
     this.bags.set(slot, barcode);
-    this.emit('BagLoaded', { barcode, location: slot });
-    this.note(`loaded ${barcode} in ${slot}`);
+    this.emit('BagLoaded', { barcode, location: slot, ...(qrCode === undefined ? {} : { qrCode }) });
+    this.note(`loaded ${barcode} in ${slot}${qrCode === undefined ? '' : ' with its QR code'}`);
+  }
+
+  /**
+   * Staff load a bag whose label carries a pharmacy-signed QR code (docs/LOCKER-PROTOCOL.md, BagLoaded):
+   * the bag's barcode is the one the code names, and the code goes with it so the hub can create the
+   * order. A text that is no MedLocker QR code loads nothing (a real scanner would read the barcode).
+   */
+  scanQrCode(qrCode: string, location?: string): boolean {
+    const code = readQrCode(qrCode);
+    if (!code.ok) {
+      this.note(`QR code not read: ${code.problem.message}`);
+      return false;
+    }
+    this.loadBag(code.payload.barcode, location, qrCode.trim());
+    return true;
   }
 
   removeBag(barcode?: string): void {

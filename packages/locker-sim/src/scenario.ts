@@ -13,6 +13,7 @@ const actions = [
   'removeBag',
   'enterPin',
   'collectBag',
+  'scanQrCode',
 ] as const;
 
 /** One thing to do to some lockers (1-based numbers, or all of them), `at` seconds from the start. */
@@ -29,6 +30,8 @@ export type ScenarioStep = {
   location?: string;
   /** enterPin: the digits a patient types. */
   pin?: string;
+  /** scanQrCode: the text of the bag's QR code, as a scanner reads it. */
+  qrCode?: string;
 };
 
 /**
@@ -63,7 +66,7 @@ export function parseStep(value: unknown, at = 0): ScenarioStep | string {
   if (step.seconds !== undefined && (typeof step.seconds !== 'number' || step.seconds < 0)) {
     return '"seconds" must be a number of seconds';
   }
-  for (const key of ['code', 'message', 'barcode', 'location'] as const) {
+  for (const key of ['code', 'message', 'barcode', 'location', 'qrCode'] as const) {
     if (step[key] !== undefined && typeof step[key] !== 'string') return `"${key}" must be text`;
   }
   if (step.do === 'enterPin' && (typeof step.pin !== 'string' || !/^\d{4,12}$/.test(step.pin))) {
@@ -120,6 +123,8 @@ export function applyStep(locker: SimLocker, step: ScenarioStep): Promise<unknow
       return locker.enterPin(step.pin ?? '');
     case 'collectBag':
       return Promise.resolve({ collected: locker.collectBag(step.location) });
+    case 'scanQrCode':
+      return Promise.resolve({ loaded: locker.scanQrCode(step.qrCode ?? '', step.location) });
   }
   return undefined;
 }

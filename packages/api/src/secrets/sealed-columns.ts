@@ -28,6 +28,7 @@ const identityProviderSecret = (idpId: string) => `identity_providers.client_sec
 const cliSessionToken = (signInId: string) => `cli_sign_ins.token:${signInId}`;
 const orderPin = (orderId: string) => `orders.pin:${orderId}`;
 const totpSecret = (factorId: string) => `second_factors.totp_secret:${factorId}`;
+const qrSigningKey = (businessId: string) => `qr_signing_keys.key:${businessId}`;
 
 /** The contexts, by what is sealed: the one place each is spelled. */
 export const sealingContexts = {
@@ -39,6 +40,7 @@ export const sealingContexts = {
   cliSessionToken,
   orderPin,
   totpSecret,
+  qrSigningKey,
 } as const;
 
 export const sealedColumns: readonly SealedColumn[] = [
@@ -115,5 +117,13 @@ export const sealedColumns: readonly SealedColumn[] = [
     ref: 'id',
     column: 'totp_secret',
     context: totpSecret,
+  },
+  {
+    name: 'QR signing keys',
+    table: 'qr_signing_keys',
+    id: 'business_id',
+    ref: 'business_id',
+    column: 'key_sealed',
+    context: qrSigningKey,
   },
 ];

@@ -22,6 +22,7 @@ import { patientOrders } from './patient-orders.ts';
 import { patientSignUps } from './patient-sign-ups.ts';
 import { patients } from './patients.ts';
 import { paymentSettings } from './payment-settings.ts';
+import { qrCodes } from './qr-codes.ts';
 import { reports } from './reports.ts';
 import { signUps } from './sign-ups.ts';
 import { testMachines } from './test-machines.ts';
@@ -64,6 +65,7 @@ export const contract = {
   url,
   jobs,
   audit,
+  qrCodes,
 } as const;
 
 export type Contract = typeof contract;

@@ -275,4 +275,9 @@ export const methodActors = {
     search: ['support', 'pharmacy'],
     export: ['support', 'pharmacy'],
   },
+  qrCodes: {
+    createOrder: ['support', 'pharmacy'],
+    getSigningKey: ['support', 'pharmacy'],
+    rotateSigningKey: ['support', 'pharmacy'],
+  },
 } as const satisfies Record<string, Record<string, readonly ActorKind[]>>;

@@ -99,8 +99,22 @@ export const lockerActions = {
   },
   BagLoaded: {
     dataChanging: true,
-    request: type({ ...EventFields, barcode: 'string > 0 & string <= 128', location: 'string > 0 & string <= 32' }),
-    response: type({ bagId: 'string', orderId: 'string | null' }),
+    request: type({
+      ...EventFields,
+      barcode: 'string > 0 & string <= 128',
+      location: 'string > 0 & string <= 32',
+      /**
+       * The text of the bag's QR code when the locker read one (a pharmacy-signed order, core's
+       * order/qr-code.ts): with no live order for the barcode, the hub creates it from the code.
+       */
+      'qrCode?': 'string > 0 & string <= 1024',
+    }),
+    response: type({
+      bagId: 'string',
+      orderId: 'string | null',
+      /** With a qrCode: `Created` (its order made now), `Matched` (it existed), or `Refused` and why. */
+      'qrCode?': type({ status: "'Created' | 'Matched' | 'Refused'", 'reason?': 'string' }),
+    }),
   },
   BagRemoved: {
     dataChanging: true,

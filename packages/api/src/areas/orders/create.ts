@@ -81,11 +81,13 @@ async function readForCreate(deps: AppDeps, input: In) {
   return { business, patient, machine, prescriptionCharge, retailCharge, collectionWindow };
 }
 
+type Via = 'portal' | 'integration-api' | 'qr-code';
+
 type Create = Awaited<ReturnType<typeof readForCreate>> & {
   id: string;
   reference: string;
   machineSequence: number | null;
-  via: 'portal' | 'integration-api' | 'qr-code';
+  via: Via;
   now: number;
 };
 
@@ -158,18 +160,24 @@ async function afterInsert(tx: Db, deps: AppDeps, actor: Actor, input: In, c: Cr
   return loaded ?? inserted;
 }
 
+/** Inserts the order in `tx`, drawing PINs until one is free at its machine, and what follows the insert. */
+async function insertNew(tx: Db, deps: AppDeps, actor: Actor, input: In, c: Create): Promise<StoredOrder> {
+  for (let draw = 0; draw < PIN_DRAWS; draw++) {
+    const inserted = await insertOrderRow(tx, newOrderRow(deps, actor, input, c, newPin()));
+    if (inserted) return afterInsert(tx, deps, actor, input, c, inserted);
+    // Nothing written: the barcode went live meanwhile (409), or the PIN is live at this machine (draw again).
+    if (await liveOrderWithBarcode(tx, input.businessId, input.barcode)) throw duplicate();
+  }
+  throw new AppError('UNAVAILABLE', 'Could not find a free PIN for this machine: try again');
+}
+
 /**
  * Creates an order (SPEC §5 order create): for a current patient of a business that is not archived,
  * in the machine given if any (of the same business, not archived). Charges need the business's charge
  * settings on. The reference, the machine sequence and the PIN are unique by database rules, so any
  * number of concurrent creates stay correct.
  */
-export async function createOrder(
-  deps: AppDeps,
-  actor: Actor,
-  input: In,
-  via: 'portal' | 'integration-api' | 'qr-code' = 'portal',
-): Promise<StoredOrder> {
+export async function createOrder(deps: AppDeps, actor: Actor, input: In, via: Via = 'portal'): Promise<StoredOrder> {
   const read = await readForCreate(deps, input);
   const now = deps.now();
   // The numbers are taken first, each in its own one-statement transaction: held until the order's
@@ -179,14 +187,21 @@ export async function createOrder(
   const machineSequence = read.machine ? await nextCounter(deps.db, `machine:${read.machine.id}`) : null;
   const row = await deps.db.transaction().execute(async (tx) => {
     const c: Create = { ...read, id: Bun.randomUUIDv7(), reference, machineSequence, via, now };
-    for (let draw = 0; draw < PIN_DRAWS; draw++) {
-      const inserted = await insertOrderRow(tx, newOrderRow(deps, actor, input, c, newPin()));
-      if (inserted) return afterInsert(tx, deps, actor, input, c, inserted);
-      // Nothing written: the barcode went live meanwhile (409), or the PIN is live at this machine (draw again).
-      if (await liveOrderWithBarcode(tx, input.businessId, input.barcode)) throw duplicate();
-    }
-    throw new AppError('UNAVAILABLE', 'Could not find a free PIN for this machine: try again');
+    return insertNew(tx, deps, actor, input, c);
   });
   publishOrder(deps, row);
   return row;
+}
+
+/**
+ * Creates an order inside the caller's transaction: a locker's event that makes its order (a bag's QR
+ * code) commits both or neither, so a replayed event cannot make a second order. The reference counter
+ * is held until that commit (rare: one bag loaded). The caller publishes the order once committed.
+ */
+export async function createOrderIn(tx: Db, deps: AppDeps, actor: Actor, input: In, via: Via): Promise<StoredOrder> {
+  const read = await readForCreate({ ...deps, db: tx }, input);
+  const reference = String(await nextCounter(tx, `reference:${input.businessId}`)).padStart(6, '0');
+  const machineSequence = read.machine ? await nextCounter(tx, `machine:${read.machine.id}`) : null;
+  const c: Create = { ...read, id: Bun.randomUUIDv7(), reference, machineSequence, via, now: deps.now() };
+  return insertNew(tx, deps, actor, input, c);
 }

@@ -1,4 +1,4 @@
-export { createOrder } from './create.ts';
+export { createOrder, createOrderIn } from './create.ts';
 export { expiryReminderLeadMs, inBatches, recordExpiredOrders, sendExpiryReminders } from './expiry.ts';
 export { setExpiryReminded } from './expiry-repository.ts';
 export { getLabels, getLabelsPdf } from './labels.ts';

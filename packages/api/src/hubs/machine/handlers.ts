@@ -9,9 +9,16 @@ import {
 import { bagLeft, bagLoaded } from '../../areas/bags/index.ts';
 import { insertStatus, noteReportedSlots, recordMachineEvent } from '../../areas/machines/index.ts';
 import { collectOrder, loadOrder, removeOrder, verifyPin } from '../../areas/orders/index.ts';
+import { orderForScannedBag } from '../../areas/qr-codes/index.ts';
 import { liveOf } from '../../live/live.ts';
 import { CallError } from './call-error.ts';
 import type { LockerSession } from './session.ts';
+
+/** What BagLoaded answers about the QR code it carried. */
+const qrOutcome = (scanned: { created: unknown; refusal: string | null }) =>
+  scanned.refusal !== null
+    ? { status: 'Refused' as const, reason: scanned.refusal }
+    : { status: scanned.created ? ('Created' as const) : ('Matched' as const) };
 
 /** One call being handled: its frame id and the hub's clock when it started. */
 export type CallInfo = { id: string; now: number };
@@ -95,8 +102,18 @@ export const lockerHandlers = {
 
   BagLoaded: (s, e) =>
     s.once(e, 'BagLoaded', async (tx) => {
-      const result = await bagLoaded({ db: tx, now: s.deps.now }, s.actor, e);
-      const order = result.orderId ? await loadOrder(tx, s.deps, s.actor, result.orderId, e) : null;
+      // A bag with a signed QR code brings its order: made first, in this event's transaction, so the
+      // bag is bound to it and loads it as any bag whose order exists (docs/LOCKER-PROTOCOL.md, BagLoaded).
+      const scanned =
+        e.qrCode === undefined
+          ? null
+          : await orderForScannedBag(tx, s.deps, s.actor, { barcode: e.barcode, qrCode: e.qrCode });
+      if (scanned?.refusal) {
+        s.deps.logger.warn('locker QR code refused', { machineId: s.who.machineId, reason: scanned.refusal });
+      }
+      const bag = await bagLoaded({ db: tx, now: s.deps.now }, s.actor, e);
+      const order = bag.orderId ? await loadOrder(tx, s.deps, s.actor, bag.orderId, e) : null;
+      const result = scanned ? { ...bag, qrCode: qrOutcome(scanned) } : bag;
       return { result, contents: 'loaded', orders: order ? [order] : [] };
     }),
 

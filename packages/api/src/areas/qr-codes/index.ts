@@ -1,0 +1,1 @@
+export { createOrderFromQr as createOrder, getSigningKey, orderForScannedBag, rotateSigningKey } from './service.ts';
