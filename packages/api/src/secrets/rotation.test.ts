@@ -142,6 +142,7 @@ describeDb('rotating SECRETS_KEY', (db) => {
     })) as { client: { id: string } };
     await before.call('integration/generateWebhookSecret', { id: client.id });
     await before.call('integration/generateWebhookSecret', { id: client.id });
+    await before.call('qrCodes/rotateSigningKey', { businessId });
     await db.db
       .insertInto('identity_providers')
       .values({

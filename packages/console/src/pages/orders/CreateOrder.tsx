@@ -9,6 +9,7 @@ import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { OrderForm } from './OrderForm.tsx';
+import { ScanQrCode } from './ScanQrCode.tsx';
 
 const title = 'New order';
 
@@ -20,6 +21,7 @@ const title = 'New order';
 export function CreateOrder() {
   const { business } = useBusiness();
   const mayCreate = useMayCall(['orders', 'create']);
+  const mayScan = useMayCall(['qrCodes', 'createOrder']);
   const settings = useQuery(
     (signal) => rpc('businessSettings', 'getBusinessFeatureSettings', { businessId: business.id }, { signal }),
     ['businessSettings', 'getBusinessFeatureSettings', business.id],
@@ -37,7 +39,10 @@ export function CreateOrder() {
   return (
     <Section title={title}>
       {settings.data ? (
-        <OrderForm businessId={business.id} settings={settings.data.settings} />
+        <>
+          {mayScan && settings.data.settings.qrCodeIntegration.enabled && <ScanQrCode businessId={business.id} />}
+          <OrderForm businessId={business.id} settings={settings.data.settings} />
+        </>
       ) : settings.error ? (
         <Banner tone="error">{messageOf(settings.error)}</Banner>
       ) : (

@@ -13,6 +13,7 @@ import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { IntegrationSecrets as Secrets } from './IntegrationSecrets.tsx';
+import { QrSigningKey } from './QrSigningKey.tsx';
 import { SecretReveal } from './SecretReveal.tsx';
 import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
 
@@ -72,6 +73,7 @@ export function IntegrationSettings() {
                 query.reload();
               }}
             />
+            <QrSigningKey businessId={business.id} archived={data.archived || Boolean(business.archived)} />
           </>
         )}
       </QueryView>

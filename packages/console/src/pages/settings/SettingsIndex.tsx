@@ -13,7 +13,7 @@ const pages = [
   {
     path: 'integration',
     title: 'Integration',
-    text: 'The connection to a patient-record system: client secret and webhook.',
+    text: 'The connection to a patient-record system: client secret, webhook and QR signing key.',
   },
   {
     path: 'retention',
