@@ -240,6 +240,11 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     findOrders: () => ({ text: 'RX-1' }),
     getLabels: (s) => ({ ids: [s.orderId] }),
   },
+  qrCodes: {
+    createOrder: (s) => ({ businessId: s.businessId, qrCode: `MLQR1.e30.${'A'.repeat(43)}` }),
+    getSigningKey: (s) => ({ businessId: s.businessId }),
+    rotateSigningKey: (s) => ({ businessId: s.businessId }),
+  },
   patientOrders: {
     list: () => ({}),
     get: (s) => ({ orderId: s.orderId }),

@@ -82,7 +82,8 @@ describeApi(
       const b = await qrBusiness(t, 'b1', false);
       const code = await signQrCode(b.key, { business: 'b1', patient: b.patient.displayId, barcode: 'RX-QR-4' });
       const off = await scan('b1', code);
-      expect(off.status).toBe(403);
+      expect(off.status).toBe(400);
+      expect(off.body.error.details[0].id).toBe('NOT_ENABLED');
       expect(off.body.error.message).toBe('QR-code integration is not enabled for this business');
       await t.call(
         'businessSettings',

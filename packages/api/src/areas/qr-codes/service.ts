@@ -53,10 +53,10 @@ export async function resolveQrCode(
   }
   if (payload.business !== businessId) throw refused('OTHER_BUSINESS', 'This QR code is for another business');
   const { settings } = await effectiveFeatureSettings(db, businessId);
+  // Refused as the order create refuses charges a business has not switched on: 400 NOT_ENABLED (a 403
+  // would say the caller may not call this at all).
   if (!settings.qrCodeIntegration.enabled) {
-    throw new AppError('FORBIDDEN', 'QR-code integration is not enabled for this business', [
-      { path: 'qrCode', id: 'NOT_ENABLED', message: 'QR-code integration is not enabled for this business' },
-    ]);
+    throw refused('NOT_ENABLED', 'QR-code integration is not enabled for this business');
   }
   const stored = await findSigningKey(db, businessId);
   if (!stored) throw refused('QR_CODE_SIGNATURE', 'This business has no QR signing key yet');
