@@ -20,6 +20,7 @@ import { showCommand } from '../show-command.ts';
 import { renderFields, renderTable } from '../ui/table.tsx';
 import { importOrdersCommand } from './orders-import.ts';
 import { labelsCommand } from './orders-labels.ts';
+import { qrSignCommand } from './orders-qr.ts';
 
 /** The statuses `--status` takes: SPEC §4's, and `expired` (loaded, window passed). */
 const statusChoices: OrderStatusFilter[] = [...orderStatuses, 'expired'];
@@ -83,7 +84,7 @@ type CreateOptions = {
   retailCharge?: string;
 };
 
-/** `medlocker orders list | get | create | cancel | import | labels`. */
+/** `medlocker orders list | get | create | cancel | import | labels | qr-sign`. */
 export function ordersCommands(program: Command, io: CliIo): void {
   const orders = program
     .command('orders')
@@ -102,6 +103,7 @@ export function ordersCommands(program: Command, io: CliIo): void {
   cancelCommand(orders, io);
   importOrdersCommand(orders, io);
   labelsCommand(orders, io);
+  qrSignCommand(orders, io);
 }
 
 function listCommand(orders: Command, io: CliIo): void {
