@@ -68,7 +68,7 @@ test('support staff make the signing key, scan a bag’s QR code into an order, 
 
   const forged = await signQrCode('mlqr_not-the-key', { business: business.id, patient: 'P-QR-1', barcode });
   const box = await scan(page, business.id, forged);
-  await expect(box).toHaveAccessibleDescription("This QR code is not signed with this business's QR signing key");
+  await expect(box).toHaveAccessibleDescription(/This QR code is not signed with this business's QR signing key$/);
   await expect(page).toHaveURL(/\/orders\/add$/);
 
   const code = await signQrCode(key, { business: business.id, patient: 'P-QR-1', barcode });
@@ -93,6 +93,8 @@ test.describe('at the locker', () => {
     page,
   }) => {
     const { business } = await qrBusiness();
+    // The simulated locker first: on a loaded machine its start is the slow part (one more try if it is late).
+    locker = await startLocker({ testMachineOf: business.id }).catch(() => startLocker({ testMachineOf: business.id }));
     const user = await createUser({ role: { name: 'Business', resource: business.id, accessLevels: ['Admin'] } });
     await page.goto('/auth/login');
     await logIn(page, user.email, user.password);
@@ -113,10 +115,9 @@ test.describe('at the locker', () => {
     await expect(page.getByText(/via QR code by Priya Patel/)).toBeVisible();
 
     // Loaded at a locker (the simulator): the hub creates the order from the code and loads it.
-    locker = await startLocker({ testMachineOf: business.id });
     const bag = uniqueName('QR').replace(' ', '-');
     const code = await signQrCode(key, { business: business.id, patient: 'P-QR-1', barcode: bag });
-    await locker.control({ do: 'scanQrCode', qrCode: code, location: 'B2' });
+    await locker?.control({ do: 'scanQrCode', qrCode: code, location: 'B2' });
     const loaded = async () =>
       (await asAdmin<{ orders: Order[] }>('orders/listOrdersByBusiness', { businessId: business.id })).orders.find(
         (o) => o.barcode === bag,
