@@ -27,6 +27,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { Secret, TOTP } from 'otpauth';
 import Papa from 'papaparse';
 import pg from 'pg';
 import { createDb } from '../../db/src/index.ts';
@@ -105,7 +106,9 @@ async function startServer(kind: Kind, databaseUrl: string | undefined, dataDir:
       NODE_ENV: 'production',
       PORT: String(port),
       HOST: '127.0.0.1',
-      PUBLIC_URL: baseUrl,
+      // Production refuses an http PUBLIC_URL and no SMTP_URL; the bench's client sends no Origin (as the cli).
+      PUBLIC_URL: 'https://bench.medlocker.test',
+      SMTP_URL: 'smtp://127.0.0.1:9/',
       DATA_DIR: dataDir,
       DATABASE_URL: kind === 'postgres' ? databaseUrl : '',
       LOG_LEVEL: 'error',
@@ -192,6 +195,10 @@ async function runOnce(kind: Kind, pglite: Engine | undefined) {
     const token = sessionTokenOf(login.headers);
     if (!token) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
     const client = createClient({ baseUrl: server.baseUrl, token });
+    // Support staff need a second factor in production: the seeded admin sets up an authenticator app.
+    const { secret } = await client.call('auth', 'beginTotpSetup', {});
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+    await client.call('auth', 'finishTotpSetup', { name: 'Bench', secret, code });
 
     /** CPU of the server process and, for PostgreSQL, of the bench database's backends. */
     const cpuSplit = async () => {
