@@ -45,6 +45,7 @@ export type Handlers<A extends Record<string, Method>> = {
 const mayBePatient = (def: Method) => def.access.actors.includes('patient');
 
 const MAX_BODY_BYTES = 1_000_000; // a logo data URL (256 KB) is the largest thing the console sends
+const UTF8 = new TextDecoder();
 
 /**
  * One Elysia instance per area: `POST /api/{area}/{method}` for each method given, with
@@ -185,7 +186,14 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large (at most 1 MB)');
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const text = new TextDecoder().decode(await readCapped(request, MAX_BODY_BYTES, tooLarge));
+  // A declared length frames the body (the server reads no more than it): read at once, the limit
+  // checked again on what came. Without one (chunked), counted as it streams in (readCapped).
+  const bytes =
+    request.headers.has('content-length') && !request.headers.has('transfer-encoding')
+      ? new Uint8Array(await request.arrayBuffer())
+      : await readCapped(request, MAX_BODY_BYTES, tooLarge);
+  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  const text = UTF8.decode(bytes);
   if (text.trim() === '') return {};
   let body: unknown;
   try {
