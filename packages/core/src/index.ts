@@ -93,3 +93,6 @@ export * from './validation/form-check.ts';
 export * from './validation/general.ts';
 export { fail, isArkErrors, reject, textInput } from './validation/rule.ts';
 export * from './validation/unique-items.ts';
+// Languages patients read (docs/ARCHITECTURE.md, Languages).
+export * from './i18n/language.ts';
+export * from './i18n/patient-wording.ts';

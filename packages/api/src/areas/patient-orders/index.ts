@@ -1,2 +1,3 @@
 export { getPatientOrder, listPatientOrders, patientSummaryOf } from './patient-service.ts';
 export { resendOrderReadyMessage, sendOrderExpiryMessage } from './service.ts';
+export { patientPageLanguage, setPatientLanguage } from './language.ts';

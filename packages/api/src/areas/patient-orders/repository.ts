@@ -4,7 +4,7 @@ import { type StoredOrder, toStoredOrder } from '../orders/index.ts';
 
 /** The patient page's reads of orders (patient-service.ts); staff reads are in areas/orders. */
 
-type Db = Kysely<Database> | Transaction<Database>;
+export type Db = Kysely<Database> | Transaction<Database>;
 
 /** A patient's orders, newest first. */
 export const findOrdersOfPatient = async (
