@@ -1,7 +1,7 @@
 import { type } from 'arktype';
-import { Locale } from '../i18n/language.ts';
 import { Address } from '../business/address.ts';
 import { cardSchemes } from '../checkout/card-schemes.ts';
+import { Locale } from '../i18n/language.ts';
 import { ExemptionCode } from '../order/exemption-code.ts';
 import { Order } from '../order/order.ts';
 import { OrderStatus, PaymentStatus } from '../order/statuses.ts';

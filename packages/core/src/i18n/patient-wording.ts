@@ -44,9 +44,7 @@ export function machineAndBusinessIn(locale: Locale, machineName: string, busine
 
 /** The subject of a patient's email about an order, in each language asked for, joined. */
 export const orderEmailSubject = (locales: readonly Locale[], businessName: string): string =>
-  locales
-    .map((l) => (l === 'cy' ? `Eich archeb gan ${businessName}` : `Your order from ${businessName}`))
-    .join(' / ');
+  locales.map((l) => (l === 'cy' ? `Eich archeb gan ${businessName}` : `Your order from ${businessName}`)).join(' / ');
 
 /** A message in several languages, first language first (bilingual: Welsh, then English). */
 export const patientMessageIn = (locales: readonly Locale[], render: (locale: Locale) => string): string =>

@@ -14,12 +14,12 @@ export const welshSmsTemplates: Record<SmsTemplateKey, string> = {
   machineBackInOrder: "Mae ${machineAndBusiness} yn gweithio eto. Gallwch gasglu'ch archeb yno fel arfer.",
   machineOutOfOrder:
     'Nid yw ${machineAndBusiness} yn gweithio ar hyn o bryd. Cysylltwch â ${businessName} ynghylch casglu eich archeb.',
-  orderReady: 'Mae eich archeb gan ${businessName} yn barod yn ${machineName}. PIN: ${pin}. Casglwch hi erbyn ${expires}.',
+  orderReady:
+    'Mae eich archeb gan ${businessName} yn barod yn ${machineName}. PIN: ${pin}. Casglwch hi erbyn ${expires}.',
   orderUpdated: 'Mae eich archeb gan ${businessName} wedi newid. PIN newydd: ${pin}. Casglwch hi erbyn ${expires}.',
   orderRemoved: 'Mae eich archeb wedi cael ei thynnu allan o ${machineAndBusiness}. Cysylltwch â ${businessName}.',
   orderExpiring: 'Mae eich archeb yn ${machineAndBusiness} yn dal i aros. Casglwch hi erbyn ${expires}.',
-  paymentRequired:
-    'Mae angen talu am eich archeb gan ${businessName} cyn i chi ei chasglu. Talwch yma: ${portal}',
+  paymentRequired: 'Mae angen talu am eich archeb gan ${businessName} cyn i chi ei chasglu. Talwch yma: ${portal}',
   orderCollected: 'Diolch am gasglu eich archeb o ${machineAndBusiness}.',
 };
 

@@ -35,11 +35,7 @@ export async function setPatientLanguage(deps: AppDeps, actor: PatientActor, inp
     throw new AppError('NOT_FOUND', `No order with id ${input.orderId}`);
   }
   await deps.db.transaction().execute(async (tx) => {
-    await tx
-      .updateTable('patients')
-      .set({ language: input.language })
-      .where('id', '=', actor.patientId)
-      .execute();
+    await tx.updateTable('patients').set({ language: input.language }).where('id', '=', actor.patientId).execute();
     await audit(tx, deps, actor, {
       action: 'patient.language.changed',
       entityType: 'patient',

@@ -43,6 +43,7 @@ const featureInput = (s: BusinessFeatureSettings, senderName: string) => ({
   smsSenderName: senderName.trim() === '' ? null : senderName,
   temperatureSettings: s.temperatureSettings,
   secondFactorRequired: s.secondFactorRequired,
+  patientLanguage: s.patientLanguage,
 });
 
 /** The controlled settings: support staff's to change. */
