@@ -85,7 +85,7 @@ const welshDay = new Intl.DateTimeFormat('cy-GB', {
 });
 
 /**
- * '3:15pm, Friday 28 November'; in Welsh '15:15, Dydd Gwener 28 Tachwedd' (the 24-hour clock, as Welsh
+ * '3:15pm, Friday 28 November'; in Welsh '15:15, Dydd Gwener, 28 Tachwedd' (the 24-hour clock, as Welsh
  * writes it), each with the year when it is not this year's.
  */
 export function formatMoment(ms: number, now = Date.now()): string {
