@@ -39,6 +39,7 @@ export const en = {
   'language.en': 'English',
   'language.cy': 'Welsh (Cymraeg)',
   'language.bilingual': 'Both, Welsh first (bilingual)',
+  'settings.languageLegend': 'Language',
   'settings.patientLanguage': "Patients' language",
   'settings.patientLanguageHint':
     'The patient page and messages use this language until a patient chooses another on their page.',

@@ -4,22 +4,16 @@ import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { findOrder, toOrder } from '../orders/index.ts';
-import type { Db } from './repository.ts';
+import { type Db, findPatientLanguage, writePatientLanguage } from './repository.ts';
 
 type PatientActor = Extract<Actor, { kind: 'patient' }>;
 type In = ParsedInputOf<Contract['patientOrders']['setLanguage']>;
-
-/** The patient's chosen language (null: not chosen). */
-async function chosenLanguage(db: Db, patientId: string): Promise<Locale | null> {
-  const row = await db.selectFrom('patients').select('language').where('id', '=', patientId).executeTakeFirst();
-  return row?.language === 'en' || row?.language === 'cy' ? row.language : null;
-}
 
 /** The language the patient page shows a patient: their choice, else the business's default (bilingual: Welsh). */
 export async function patientPageLanguage(db: Db, businessId: string, patientId: string): Promise<Locale> {
   const [{ settings }, chosen] = await Promise.all([
     effectiveFeatureSettings(db, businessId),
-    chosenLanguage(db, patientId),
+    findPatientLanguage(db, patientId),
   ]);
   return pageLocale(settings.patientLanguage, chosen);
 }
@@ -35,7 +29,7 @@ export async function setPatientLanguage(deps: AppDeps, actor: PatientActor, inp
     throw new AppError('NOT_FOUND', `No order with id ${input.orderId}`);
   }
   await deps.db.transaction().execute(async (tx) => {
-    await tx.updateTable('patients').set({ language: input.language }).where('id', '=', actor.patientId).execute();
+    await writePatientLanguage(tx, actor.patientId, input.language);
     await audit(tx, deps, actor, {
       action: 'patient.language.changed',
       entityType: 'patient',

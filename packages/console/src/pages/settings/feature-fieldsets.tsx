@@ -5,13 +5,10 @@ import {
   nationHasPrescriptionCharges,
   nationNames,
   nations,
-  type PatientLanguage,
-  patientLanguages,
   type SmsGateway,
   smsGatewayNames,
   smsGateways,
 } from '@medlocker/core';
-import { t } from '../../i18n/index.ts';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
 import { Select } from '../../ui/Select.tsx';
@@ -60,15 +57,6 @@ function ChargesFieldset({ s, update, ro }: FeatureFieldsetProps) {
         }}
         options={nations.map((n) => ({ id: n, label: nationNames[n] }))}
         description="Wales, Scotland and Northern Ireland have no NHS prescription charge."
-        isDisabled={ro}
-      />
-      <Select
-        label={t('settings.patientLanguage')}
-        name="patientLanguage"
-        selectedKey={s.patientLanguage}
-        onSelectionChange={(key) => key !== null && update({ patientLanguage: key as PatientLanguage })}
-        options={patientLanguages.map((l) => ({ id: l, label: t(`language.${l}`) }))}
-        description={t('settings.patientLanguageHint')}
         isDisabled={ro}
       />
       <Switch
