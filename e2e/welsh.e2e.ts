@@ -37,7 +37,7 @@ const DATE_OF_BIRTH = { day: '14', month: '6', year: '1979', iso: '1979-06-14' }
 
 /**
  * A business in Wales whose patients' language is `language`, on The SMS Works, with a paired
- * locker and one patient (a mobile unless `email` is given, then the email alone).
+ * locker and one patient (with `email`, their messages go by email).
  */
 async function welshEstate(language: 'cy' | 'bilingual', email?: string) {
   const business = await createBusiness();
@@ -48,7 +48,8 @@ async function welshEstate(language: 'cy' | 'bilingual', email?: string) {
   });
   await asAdmin('businessSettings/updateBusinessFeatureSettings', {
     businessId,
-    settings: { nation: 'wales', patientLanguage: language },
+    // With an email address, the patient's messages go there (the business sends email when it can).
+    settings: { nation: 'wales', patientLanguage: language, sendOnlyEmailIfPossible: Boolean(email) },
   });
   const { machine } = await asAdmin<{ machine: { id: string } }>('machines/createMachine', {
     businessId,
@@ -61,7 +62,8 @@ async function welshEstate(language: 'cy' | 'bilingual', email?: string) {
     patient: {
       displayId: uniqueName('P').replace(' ', '-'),
       name: { given: 'Eleri', family: 'Huws' },
-      ...(email ? { email } : { mobileNumber: `07700 9${digits}` }),
+      mobileNumber: `07700 9${digits}`,
+      ...(email ? { email } : {}),
       dateOfBirth: DATE_OF_BIRTH.iso,
     },
   });

@@ -58,6 +58,32 @@ export const cy: Record<keyof typeof en, string> = {
   'pin.notCopied': 'Methu copïo: dewiswch y PIN a’i gopïo eich hun',
   'orders.count':
     '{count, plural, =0 {Does gennych chi ddim archebion} one {Mae gennych # archeb} two {Mae gennych # archeb} few {Mae gennych # archeb} many {Mae gennych # archeb} other {Mae gennych # archeb}}',
-  'identity.title': 'Cadarnhewch pwy ydych chi',
-  'signUp.title': 'Cofrestru ar gyfer negeseuon testun',
+  'identity.heading': 'Cadarnhewch mai chi sydd yma',
+  'identity.why':
+    'Er mwyn cadw eich presgripsiwn yn breifat, mae angen i ni wirio pwy ydych chi cyn dangos eich archeb.',
+  'identity.dateOfBirth': 'Beth yw eich dyddiad geni?',
+  'identity.continue': 'Parhau',
+  'identity.noDate': 'Byddai’n well gennych beidio â defnyddio eich dyddiad geni?',
+  'identity.textOffer':
+    'Gallwn anfon cod 6 digid mewn neges destun i’r rhif ffôn symudol sydd gan eich fferyllfa ar eich cyfer.',
+  'identity.textMe': 'Anfonwch god ataf mewn neges destun',
+  'date.day': 'Diwrnod',
+  'date.month': 'Mis',
+  'date.year': 'Blwyddyn',
+  'notFound.text': 'Nid yw’r ddolen hon yn ddilys. Gwiriwch y neges y daeth ynddi, neu cysylltwch â’ch fferyllfa.',
+  'signedOut.title': 'Rydych wedi allgofnodi',
+  'signedOut.text': 'Nid yw eich archeb yn cael ei dangos ar y ddyfais hon mwyach.',
+  'signedOut.again': 'Gweld eich archeb eto',
+  'signUp.page': 'Cofrestru',
+  'signUp.heading': 'Cofrestru gyda {business}',
+  'signUp.lead':
+    'Rhowch eich manylion a bydd y fferyllfa’n eich ychwanegu fel claf. Byddwn yn anfon cod i’ch cyfeiriad e-bost a’ch ffôn symudol i wirio mai chi piau nhw.',
+  'signUp.contact': 'Sut gallwn gysylltu â chi',
+  'signUp.contactHint': 'Rhowch o leiaf un. Bydd pob un yn cael cod i wirio mai chi piau hwnnw.',
+  'signUp.address': 'Eich cyfeiriad (dewisol)',
+  'signUp.thanksTitle': 'Diolch',
+  'signUp.thanks': 'Diolch — bydd y fferyllfa’n cysylltu â chi',
+  'signUp.thanksText':
+    'Mae eich manylion gan {business}. Byddan nhw’n cysylltu â chi i orffen eich ychwanegu fel claf.',
+  'signUp.close': 'Gallwch gau’r dudalen hon.',
 };

@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${name} placeholders are the subject of these tests.
 import { expect, it } from 'bun:test';
 import { defaultSmsTemplates, defaultSmsTemplatesIn } from '@medlocker/core';
+import type { Actor } from '../../context/actor.ts';
 import { describeApi, type TestApi } from '../../testing/api.ts';
 import { patientActor } from '../../testing/checkout.ts';
 import { insertBusiness, testPatient } from '../../testing/patients.ts';
@@ -89,7 +90,7 @@ describeApi('patients’ languages', (t) => {
   it('keeps the patient’s choice from their page and uses it for the next message and the page', async () => {
     const e = await estate(t, 'bilingual');
     const first = await e.loaded();
-    const patient = patientActor(e);
+    const patient = patientActor(e) as Extract<Actor, { kind: 'patient' }>;
     expect((await getPatientOrder(t.deps, patient, { orderId: first })).language).toBe('cy');
     expect(await setPatientLanguage(t.deps, patient, { orderId: first, language: 'en' })).toEqual({ language: 'en' });
     const row = await t.db.selectFrom('patients').select('language').where('id', '=', e.patientId).executeTakeFirst();
