@@ -75,6 +75,7 @@ export type BusinessSmsTemplatesTable = {
   key: 'machineBackInOrder' | 'machineOutOfOrder' | 'orderReady' | 'orderUpdated' | 'orderRemoved' | 'orderExpiring' | 'paymentRequired' | 'orderCollected';
   body: string;
   updated: number;
+  language: Generated<'en' | 'cy'>;
 };
 
 export type BusinessesTable = {
@@ -639,6 +640,7 @@ export type PatientsTable = {
   whatsapp_opt_in_by_id: string | null;
   whatsapp_opt_in_by_display: string | null;
   erased_at: number | null;
+  language: 'en' | 'cy' | null;
 };
 
 export type PaymentAttemptsTable = {

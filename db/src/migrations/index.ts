@@ -44,6 +44,7 @@ import * as auditTrailSearch from './0045_audit_trail_search.ts';
 import * as retention from './0046_retention.ts';
 import * as nhsLogin from './0048_nhs_login.ts';
 import * as qrSigningKeys from './0049_qr_signing_keys.ts';
+import * as languages from './0052_languages.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -95,4 +96,5 @@ export const migrations: Record<string, Migration> = {
   '0046_retention': retention,
   '0048_nhs_login': nhsLogin,
   '0049_qr_signing_keys': qrSigningKeys,
+  '0052_languages': languages,
 };

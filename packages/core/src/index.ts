@@ -27,6 +27,9 @@ export * from './format/pin.ts';
 export * from './format/sms.ts';
 export * from './format/temperature.ts';
 export * from './format/template.ts';
+// Languages patients read (docs/ARCHITECTURE.md, Languages).
+export * from './i18n/language.ts';
+export * from './i18n/patient-wording.ts';
 // The patient CSV import pipeline, shared by the console's Web Worker and the cli.
 export * from './import/index.ts';
 export * from './integration/events.ts';

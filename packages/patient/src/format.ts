@@ -1,4 +1,5 @@
 import type { PatientOrderDetails, PatientOrderSummary } from '@medlocker/core';
+import { intlLocale, t } from './i18n/index.ts';
 
 /*
  * What the patient page says about an order, in words. A few facts are copied from core rather than
@@ -70,19 +71,39 @@ export function formatDay(ms: number, now = Date.now()): string {
   return `${get('weekday')} ${get('day')} ${get('month')}${year === yearOf.format(now) ? '' : ` ${year}`}`;
 }
 
-/** '3:15pm, Friday 28 November'. */
-export const formatMoment = (ms: number, now = Date.now()) => `${formatTime(ms)}, ${formatDay(ms, now)}`;
+const welshMoment = new Intl.DateTimeFormat('cy-GB', {
+  timeZone: 'Europe/London',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+const welshDay = new Intl.DateTimeFormat('cy-GB', {
+  timeZone: 'Europe/London',
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+});
+
+/**
+ * '3:15pm, Friday 28 November'; in Welsh '15:15, Dydd Gwener, 28 Tachwedd' (the 24-hour clock, as Welsh
+ * writes it), each with the year when it is not this year's.
+ */
+export function formatMoment(ms: number, now = Date.now()): string {
+  if (intlLocale() !== 'cy-GB') return `${formatTime(ms)}, ${formatDay(ms, now)}`;
+  const year = yearOf.format(ms);
+  return `${welshMoment.format(ms)}, ${welshDay.format(ms)}${year === yearOf.format(now) ? '' : ` ${year}`}`;
+}
 
 /** The order's state as a patient would put it, and how the badge looks. */
 export function statusOf(order: PatientOrderSummary): { text: string; tone: 'ready' | 'waiting' | 'past' } {
-  if (order.status === 'cancelled') return { text: 'Cancelled', tone: 'past' };
-  if (order.status === 'collected') return { text: 'Collected', tone: 'past' };
-  if (order.status === 'removed') return { text: 'Removed from the locker', tone: 'past' };
-  if (order.expired) return { text: 'Expired', tone: 'past' };
-  if (order.status === 'new') return { text: 'Being prepared', tone: 'waiting' };
-  if (order.onHold) return { text: 'Collection paused', tone: 'waiting' };
-  if (order.paymentRequired) return { text: 'Ready once paid', tone: 'waiting' };
-  return { text: 'Ready to collect', tone: 'ready' };
+  if (order.status === 'cancelled') return { text: t('status.cancelled'), tone: 'past' };
+  if (order.status === 'collected') return { text: t('status.collected'), tone: 'past' };
+  if (order.status === 'removed') return { text: t('status.removed'), tone: 'past' };
+  if (order.expired) return { text: t('status.expired'), tone: 'past' };
+  if (order.status === 'new') return { text: t('status.new'), tone: 'waiting' };
+  if (order.onHold) return { text: t('status.onHold'), tone: 'waiting' };
+  if (order.paymentRequired) return { text: t('status.paymentRequired'), tone: 'waiting' };
+  return { text: t('status.ready'), tone: 'ready' };
 }
 
 /** The card schemes as people name them (core's cardSchemeNames). */

@@ -1,3 +1,4 @@
+import { usePatientLocale } from './i18n/index.ts';
 import { NotFound } from './pages/NotFound.tsx';
 import { OrderPage } from './pages/OrderPage.tsx';
 import { OrdersPage } from './pages/OrdersPage.tsx';
@@ -7,6 +8,8 @@ import { routeOf, useLocation } from './router.ts';
 /** The page for each route of router.ts: one line per page. */
 export function App() {
   const { path } = useLocation();
+  // A change of language renders every screen again in the new one.
+  usePatientLocale();
   const route = routeOf(path);
   switch (route.name) {
     case 'orders':

@@ -1,5 +1,7 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { rpc, setProductName } from './api.ts';
+import { t } from './i18n/index.ts';
+import { LanguageSwitch } from './LanguageSwitch.tsx';
 
 /*
  * The frame every patient screen shares (header, skip link, title) and the few screens and notices
@@ -52,11 +54,12 @@ export function Page(props: { title: string; children: ReactNode; headerAction?:
   return (
     <>
       <a className="skip-link" href="#main">
-        Skip to main content
+        {t('page.skipLink')}
       </a>
       <header className="header">
         <div className="header__inner">
           <span className="header__name">{product}</span>
+          <LanguageSwitch />
           {props.headerAction}
         </div>
       </header>
@@ -79,11 +82,11 @@ export function StatusNotice({ text }: { text: string }) {
 /** A screen for a failure the patient can only retry. */
 export function SomethingWentWrong({ message, onRetry }: { message: string; onRetry: () => void }) {
   return (
-    <Page title="Something went wrong">
-      <h1>Something went wrong</h1>
+    <Page title={t('page.somethingWentWrong')}>
+      <h1>{t('page.somethingWentWrong')}</h1>
       <p role="alert">{message}</p>
       <button className="button" type="button" onClick={onRetry}>
-        Try again
+        {t('page.tryAgain')}
       </button>
     </Page>
   );
@@ -93,7 +96,7 @@ export function SomethingWentWrong({ message, onRetry }: { message: string; onRe
 export function Loading({ title }: { title: string }) {
   return (
     <Page title={title}>
-      <p role="status">Loading…</p>
+      <p role="status">{t('page.loading')}</p>
     </Page>
   );
 }

@@ -248,6 +248,7 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
   patientOrders: {
     list: () => ({}),
     get: (s) => ({ orderId: s.orderId }),
+    setLanguage: (s) => ({ orderId: s.orderId, language: 'cy' }),
     resendOrderReadyMessage: (s) => ({ orderId: s.orderId }),
     sendOrderExpiryMessage: (s) => ({ orderId: s.orderId }),
   },

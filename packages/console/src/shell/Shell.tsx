@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
+import { type ConsoleMessageId, t } from '../i18n/index.ts';
 import { useHasSupportScope, useProductName } from '../state/session.ts';
 import { Loading } from '../ui/Page.tsx';
 import { MailboxMenuEntry } from './MailboxMenuEntry.tsx';
@@ -11,16 +12,16 @@ import { UserPanel } from './UserPanel.tsx';
 
 /** SPEC §2 side menu of support staff, in its order; pharmacy users have their own (PharmacyMenu). */
 const menu = [
-  { to: '/', label: 'Dashboard', end: true },
-  { to: '/businesses', label: 'Businesses' },
-  { to: '/groups', label: 'Groups' },
-  { to: '/users', label: 'Support Users' },
-  { to: '/alarmMessageTemplates', label: 'Alarm Message Templates' },
-  { to: '/globalSettings', label: 'Global Settings' },
-  { to: '/identityProviders', label: 'Identity Providers' },
-  { to: '/jobs', label: 'Jobs' },
-  { to: '/audit', label: 'Audit trail' },
-] as const;
+  { to: '/', label: 'menu.dashboard', end: true },
+  { to: '/businesses', label: 'menu.businesses' },
+  { to: '/groups', label: 'menu.groups' },
+  { to: '/users', label: 'menu.supportUsers' },
+  { to: '/alarmMessageTemplates', label: 'menu.alarmMessageTemplates' },
+  { to: '/globalSettings', label: 'menu.globalSettings' },
+  { to: '/identityProviders', label: 'menu.identityProviders' },
+  { to: '/jobs', label: 'menu.jobs' },
+  { to: '/audit', label: 'menu.audit' },
+] as const satisfies readonly { to: string; label: ConsoleMessageId; end?: boolean }[];
 
 /**
  * After each page change, the menu closes (onNavigated) and focus moves to the new page's heading when
@@ -61,7 +62,7 @@ function SupportMenu() {
         {menu.map((item) => (
           <li key={item.to}>
             <NavLink to={item.to} end={'end' in item} className="side-menu__link">
-              {item.label}
+              {t(item.label)}
             </NavLink>
           </li>
         ))}
@@ -105,7 +106,7 @@ export function Shell() {
           aria-controls="side-menu"
           onClick={() => setMenuOpen((open) => !open)}
         >
-          {menuOpen ? 'Close menu' : 'Menu'}
+          {menuOpen ? t('menu.close') : t('menu.open')}
         </button>
       </header>
       <aside id="side-menu" className="shell__side" ref={sideRef}>

@@ -1,3 +1,4 @@
+import { t } from '../i18n/index.ts';
 import { consolePaths } from '../paths.ts';
 import { useCurrentUser } from '../state/session.ts';
 import { Link } from '../ui/Link.tsx';
@@ -8,15 +9,15 @@ export function UserPanel() {
   const user = useCurrentUser();
   if (!user) return null;
   return (
-    <section className="user-panel" aria-label="Your account">
+    <section className="user-panel" aria-label={t('user.account')}>
       <p className="user-panel__who">
-        Logged in as <strong>{user.name}</strong>
+        {t('user.loggedInAs')} <strong>{user.name}</strong>
       </p>
       <Link href={consolePaths.account} className="user-panel__account">
-        Your account
+        {t('user.account')}
       </Link>
       <LogOutButton variant="quiet" className="user-panel__logout">
-        Log out
+        {t('user.logOut')}
       </LogOutButton>
     </section>
   );

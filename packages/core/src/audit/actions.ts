@@ -38,6 +38,7 @@ export const auditActionLabels: Readonly<Record<string, string>> = {
   'patient.delete': 'Patient deleted',
   'patient.import': 'Patients imported',
   'patient.session.start': 'Patient signed in to their page',
+  'patient.language.changed': 'Patient chose their language',
   'report.collectionRecords.list': 'Collection records shown',
   'report.collectionRecords.export': 'Collection records exported',
   'report.evidencePack': 'Evidence pack made',

@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${name} placeholders are the content of the default templates.
 import { type } from 'arktype';
+import { Locale, PatientLanguage } from '../i18n/language.ts';
 import { defaultLabelSize, LabelSize } from '../order/label.ts';
 import { maxCollectionWindowDays } from '../order/transitions.ts';
 import {
@@ -62,6 +63,7 @@ export const defaultFeatureSettings: BusinessFeatureSettings = {
   temperatureSettings: { enableTemperatureAlerts: true },
   // Read by the sign-in policy (api areas/auth/second-factor-repository.ts): keep the default equal.
   secondFactorRequired: false,
+  patientLanguage: 'en',
 };
 
 /** The controlled part of the settings. */
@@ -117,6 +119,7 @@ export const FeatureSettingsChanges = type({
   'smsSenderName?': SmsSenderId.or('null'),
   'temperatureSettings?': { enableTemperatureAlerts: Bool },
   'secondFactorRequired?': Bool,
+  'patientLanguage?': PatientLanguage.configure({ message: 'Choose English, Welsh or both (Welsh first)' }),
 });
 export type FeatureSettingsChanges = typeof FeatureSettingsChanges.infer;
 
@@ -166,6 +169,8 @@ const Archived = 'boolean';
 
 const SmsTemplatesResult = type({
   businessId: 'string',
+  /** The language of these templates (each language has its own eight). */
+  language: Locale,
   /** Every key: the business's wording, or the default. */
   templates: AllSmsTemplates,
   defaults: AllSmsTemplates,
@@ -193,14 +198,17 @@ const ControlledSettingsResult = type({
 
 export const businessSettings = defineArea({
   getBusinessSmsTemplates: {
-    input: type({ businessId: BusinessId }),
+    input: type({ businessId: BusinessId, 'language?': Locale }),
     output: SmsTemplatesResult,
     access: staff({ business: 'businessId' }),
-    summary: "A business's eight SMS templates (its own wording or the default), with the defaults.",
+    summary:
+      "A business's eight SMS templates in one language (default en; cy: Welsh), its own wording or the default, with the defaults.",
   },
   updateBusinessSmsTemplates: {
     input: type({
       businessId: BusinessId,
+      /** Which language's templates (default en); each passes the same checks. */
+      'language?': Locale,
       /** The templates to change; keys left out keep their wording. */
       templates: SmsTemplatesChanges,
       /** Keys to return to the default wording. */

@@ -148,6 +148,7 @@ export const methodActors = {
   patientOrders: {
     list: ['patient'],
     get: ['patient'],
+    setLanguage: ['patient'],
     resendOrderReadyMessage: ['support', 'pharmacy'],
     sendOrderExpiryMessage: ['support', 'pharmacy'],
   },

@@ -1,6 +1,7 @@
 import { type } from 'arktype';
 import { Address } from '../business/address.ts';
 import { cardSchemes } from '../checkout/card-schemes.ts';
+import { Locale } from '../i18n/language.ts';
 import { ExemptionCode } from '../order/exemption-code.ts';
 import { Order } from '../order/order.ts';
 import { OrderStatus, PaymentStatus } from '../order/statuses.ts';
@@ -74,6 +75,8 @@ export const PatientOrderDetails = type({
   acceptedCards: type.enumerated(...cardSchemes).array(),
   /** Where the last receipt went, masked (`p•••@example.com`), once one was sent; else null. */
   receiptSentTo: 'string | null',
+  /** The language the page shows: the patient's choice, else the business's default (bilingual: Welsh). */
+  language: Locale,
 });
 export type PatientOrderDetails = typeof PatientOrderDetails.infer;
 
@@ -95,6 +98,13 @@ export const patientOrders = defineArea({
     access: patientOnly({ order: 'orderId' }),
     summary:
       "One of the signed-in patient's orders: where to collect it, what is owed, and the PIN once it may be used (another patient's order: 404).",
+  },
+  setLanguage: {
+    input: type({ orderId: Id, language: Locale.configure({ message: 'Choose English or Cymraeg' }) }),
+    output: type({ language: Locale }),
+    access: patientOnly({ order: 'orderId' }),
+    summary:
+      "Keeps the signed-in patient's language (en or cy) for the page and their next messages, in place of the business's default.",
   },
   resendOrderReadyMessage: {
     input: type({ orderId: Id }),

@@ -1,4 +1,5 @@
 import { type } from 'arktype';
+import { PatientLanguage } from '../i18n/language.ts';
 import { LabelSize } from '../order/label.ts';
 
 /** The message gateways a business can send SMS through (SPEC §9). */
@@ -52,5 +53,7 @@ export const BusinessFeatureSettings = type({
   temperatureSettings: { enableTemperatureAlerts: 'boolean' },
   /** Whether the business's users must sign in with a second factor. */
   secondFactorRequired: 'boolean',
+  /** The language its patients' page and messages are in until a patient chooses (en, cy, bilingual). */
+  patientLanguage: PatientLanguage,
 });
 export type BusinessFeatureSettings = typeof BusinessFeatureSettings.infer;

@@ -1,4 +1,5 @@
 import { Fieldset } from '../form.tsx';
+import { t } from '../i18n/index.ts';
 
 /** What the patient typed in the three boxes. */
 export type DateParts = { day: string; month: string; year: string };
@@ -63,9 +64,9 @@ export function DateOfBirthFields(props: {
       errorId="dob-error"
     >
       <div className="date-input">
-        {part('day', 'Day')}
-        {part('month', 'Month')}
-        {part('year', 'Year')}
+        {part('day', t('date.day'))}
+        {part('month', t('date.month'))}
+        {part('year', t('date.year'))}
       </div>
     </Fieldset>
   );

@@ -11,6 +11,7 @@ import {
   sixDigits,
   useBusy,
 } from '../form.tsx';
+import { t } from '../i18n/index.ts';
 import { Page, StatusNotice } from '../ui.tsx';
 import { DateOfBirthFields, type DateParts, dateOfBirthOf, noDate } from './DateOfBirth.tsx';
 import { NhsLoginOption, nhsLoginRefusalInUrl, useForgetNhsLoginRefusal, useNhsLoginOffered } from './NhsLogin.tsx';
@@ -117,25 +118,25 @@ function DateOfBirthStep(props: StepProps & { onUseCode: (endings: string[]) => 
     );
 
   return (
-    <Page title="Confirm it is you">
+    <Page title={t('identity.heading')}>
       {props.notice && <StatusNotice text={props.notice} />}
       <ErrorSummary errors={errors} />
-      <h1>Confirm it is you</h1>
-      <p>To keep your prescription private, we need to check who you are before showing your order.</p>
+      <h1>{t('identity.heading')}</h1>
+      <p>{t('identity.why')}</p>
       <form onSubmit={submit} noValidate>
         <DateOfBirthFields
-          legend="What is your date of birth?"
+          legend={t('identity.dateOfBirth')}
           legendClassName="legend-heading"
           value={date}
           onChange={(part, value) => setDate((d) => ({ ...d, [part]: value }))}
           error={errorFor(errors, 'dob-day')}
         />
-        <FormActions submit="Continue" busy={busy} />
+        <FormActions submit={t('identity.continue')} busy={busy} />
       </form>
-      <h2>Rather not use your date of birth?</h2>
-      <p>We can text a 6-digit code to the mobile number your pharmacy has for you.</p>
+      <h2>{t('identity.noDate')}</h2>
+      <p>{t('identity.textOffer')}</p>
       <button className="button button--secondary" type="button" id="text-me" onClick={textMe} disabled={busy}>
-        Text me a code instead
+        {t('identity.textMe')}
       </button>
       {nhsLogin && (
         <NhsLoginOption
@@ -193,7 +194,7 @@ function CodeStep(
           onChange={setCode}
           spellCheck={false}
         />
-        <FormActions submit="Continue" busy={busy} />
+        <FormActions submit={t('identity.continue')} busy={busy} />
       </form>
       <p>
         <button className="link-button" type="button" onClick={resend} disabled={busy}>

@@ -1,11 +1,12 @@
+import { t } from '../i18n/index.ts';
 import { Page } from '../ui.tsx';
 
 /** A path the patient page does not know, or an order no one can open. */
 export function NotFound({ message }: { message?: string }) {
   return (
-    <Page title="Page not found">
-      <h1>Page not found</h1>
-      <p>{message ?? 'This link is not valid. Check the message it came in, or contact your pharmacy.'}</p>
+    <Page title={t('notFound.title')}>
+      <h1>{t('notFound.title')}</h1>
+      <p>{message ?? t('notFound.text')}</p>
     </Page>
   );
 }

@@ -1,6 +1,7 @@
 import type { PatientOrderDetails, PatientOrderSummary, PatientSessionInfo } from '@medlocker/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, messageOf, onSessionEnded, rpc } from '../api.ts';
+import { keepLanguageWith, patientLayer, showIn, t } from '../i18n/index.ts';
 import { navigate } from '../router.ts';
 import { rememberOrder, useSessionTimeout } from '../session.ts';
 import { Loading, SomethingWentWrong } from '../ui.tsx';
@@ -43,6 +44,7 @@ function useOrderPage(orderId: string) {
 
   /** The identity check; saying the session timed out when there was one. */
   const askIdentity = useCallback(() => {
+    keepLanguageWith(null);
     const notice = known.current ? timedOutNotice : undefined;
     setSession(null);
     setState({ kind: 'identity', notice });
@@ -63,6 +65,10 @@ function useOrderPage(orderId: string) {
           rpc('patientOrders', 'get', { orderId }),
         ]);
         rememberOrder(orderId);
+        // The patient's language (their choice, else the pharmacy's): the page shows it, and the
+        // switch keeps a new choice on their record for the next messages.
+        if (details.language !== patientLayer.locale()) await showIn(details.language);
+        keepLanguageWith((language) => rpc('patientOrders', 'setLanguage', { orderId, language }));
         setSession(info);
         setState({ kind: 'order', details, outcome });
       } catch (error) {
@@ -119,7 +125,7 @@ export function OrderPage({ orderId }: { orderId: string }) {
 
   switch (state.kind) {
     case 'loading':
-      return <Loading title="Your order" />;
+      return <Loading title={t('order.title')} />;
     case 'identity':
       return (
         <IdentityCheck

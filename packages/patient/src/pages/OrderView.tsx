@@ -3,6 +3,7 @@ import { type ReactNode, useState } from 'react';
 import { messageOf, rpc } from '../api.ts';
 import { type ErrorItem, ErrorSummary, useBusy } from '../form.tsx';
 import { cardsInWords, formatMoment, formatPence, mayDeclare, paymentOf, statusOf } from '../format.ts';
+import { t } from '../i18n/index.ts';
 import { Page } from '../ui.tsx';
 
 /** What happened on the way back to this page: a card payment's outcome, or a declaration made. */
@@ -31,7 +32,7 @@ export function OrderView(props: {
   const status = statusOf(order);
   const owes = order.paymentRequired && order.amountDue > 0 && order.live && !order.expired;
   return (
-    <Page title="Your order" headerAction={props.headerAction}>
+    <Page title={t('order.title')} headerAction={props.headerAction}>
       {props.outcome && (
         <Outcome
           outcome={props.outcome}
@@ -39,8 +40,8 @@ export function OrderView(props: {
           contact={reach(props.details.pharmacy)}
         />
       )}
-      {props.givenName && <p className="lead">Hello {props.givenName}</p>}
-      <h1>Your order from {order.businessName}</h1>
+      {props.givenName && <p className="lead">{t('order.hello', { name: props.givenName })}</p>}
+      <h1>{t('order.heading', { business: order.businessName })}</h1>
       <p>
         <span className={`status status--${status.tone}`}>{status.text}</span>
       </p>
@@ -59,7 +60,7 @@ export function OrderView(props: {
         />
       )}
 
-      <h2>Order details</h2>
+      <h2>{t('order.details')}</h2>
       <OrderDetails details={props.details} />
 
       {order.paymentStatus === 'paid' && <Receipt order={order} sentBefore={props.details.receiptSentTo} />}
@@ -72,7 +73,7 @@ export function OrderView(props: {
             props.onOrders();
           }}
         >
-          See all your orders
+          {t('order.allOrders')}
         </a>
       </p>
     </Page>
@@ -86,10 +87,10 @@ function OrderDetails({ details }: { details: PatientOrderDetails }) {
   const address = pharmacy.address;
   return (
     <dl className="summary-list">
-      <Row term="Order reference">{order.reference}</Row>
-      {order.machineName && <Row term="Locker">{order.machineName}</Row>}
-      {location && order.live && <Row term="Slot">{location}</Row>}
-      <Row term="Pharmacy">
+      <Row term={t('order.reference')}>{order.reference}</Row>
+      {order.machineName && <Row term={t('order.locker')}>{order.machineName}</Row>}
+      {location && order.live && <Row term={t('order.slot')}>{location}</Row>}
+      <Row term={t('order.pharmacy')}>
         {pharmacy.name}
         {address && (
           <>
@@ -101,19 +102,19 @@ function OrderDetails({ details }: { details: PatientOrderDetails }) {
         )}
       </Row>
       {(pharmacy.phone || pharmacy.email) && (
-        <Row term="Contact">
+        <Row term={t('order.contact')}>
           {pharmacy.phone && <a href={`tel:${pharmacy.phone.replace(/[^\d+]/g, '')}`}>{pharmacy.phone}</a>}
           {pharmacy.phone && pharmacy.email && <br />}
           {pharmacy.email && <a href={`mailto:${pharmacy.email}`}>{pharmacy.email}</a>}
         </Row>
       )}
       {order.expiresAt !== null && order.live && (
-        <Row term={order.expired ? 'Expired' : 'Collect by'}>{formatMoment(order.expiresAt)}</Row>
+        <Row term={order.expired ? t('order.expired') : t('order.collectBy')}>{formatMoment(order.expiresAt)}</Row>
       )}
-      {payment && <Row term="Payment">{payment}</Row>}
-      {order.collected !== null && <Row term="Collected">{formatMoment(order.collected)}</Row>}
-      {order.cancelled !== null && <Row term="Cancelled">{formatMoment(order.cancelled)}</Row>}
-      <Row term="Ordered">{formatMoment(order.created)}</Row>
+      {payment && <Row term={t('order.payment')}>{payment}</Row>}
+      {order.collected !== null && <Row term={t('order.collected')}>{formatMoment(order.collected)}</Row>}
+      {order.cancelled !== null && <Row term={t('order.cancelled')}>{formatMoment(order.cancelled)}</Row>}
+      <Row term={t('order.ordered')}>{formatMoment(order.created)}</Row>
     </dl>
   );
 }
@@ -129,33 +130,26 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
 
 /** How to reach the pharmacy, after "Contact them": " on 0121 496 0000", " at shop@…", or nothing known. */
 function reach(pharmacy: PatientOrderDetails['pharmacy']): string {
-  if (pharmacy.phone) return ` on ${pharmacy.phone}`;
-  if (pharmacy.email) return ` at ${pharmacy.email}`;
+  if (pharmacy.phone) return t('contact.phone', { phone: pharmacy.phone });
+  if (pharmacy.email) return t('contact.email', { email: pharmacy.email });
   return '';
 }
 
 /** One sentence on what to do (or what happened), by the order's state. */
 function sentenceOf({ order, pin, pharmacy }: PatientOrderDetails): string {
   const contact = reach(pharmacy);
-  if (order.status === 'cancelled')
-    return `The pharmacy cancelled this order. Contact them${contact} if you have questions.`;
-  if (order.status === 'collected') return 'This order has been collected.';
-  if (order.status === 'removed')
-    return `The pharmacy took this order out of the locker. Contact them${contact} to collect it.`;
-  if (order.expired)
-    return `This order was not collected in time. Contact your pharmacy${contact} to arrange collection.`;
-  if (order.status === 'new')
-    return 'Your pharmacy is preparing this order. We will send you a message when it is in the locker.';
-  if (order.onHold)
-    return 'Your pharmacy has paused collection of this order while they check it. We will send you a message when you can collect it, with the same PIN.';
-  if (pin) return 'Enter this PIN at the locker to collect your order.';
+  if (order.status === 'cancelled') return t('sentence.cancelled', { contact });
+  if (order.status === 'collected') return t('sentence.collected');
+  if (order.status === 'removed') return t('sentence.removed', { contact });
+  if (order.expired) return t('sentence.expired', { contact });
+  if (order.status === 'new') return t('sentence.new');
+  if (order.onHold) return t('sentence.onHold');
+  if (pin) return t('sentence.pin');
   if (order.paymentRequired && order.amountDue > 0) {
-    if (order.exemptionCode) return 'Once the rest is paid, we will show you the PIN that opens the locker.';
-    return mayDeclare(order)
-      ? 'Once it is paid, or an exemption is declared, we will show you the PIN that opens the locker.'
-      : 'Once it is paid, we will show you the PIN that opens the locker.';
+    if (order.exemptionCode) return t('sentence.restToPay');
+    return mayDeclare(order) ? t('sentence.payOrDeclare') : t('sentence.pay');
   }
-  return 'Your order is in the locker.';
+  return t('sentence.inLocker');
 }
 
 function Outcome({ outcome, stillToPay, contact }: { outcome: PaymentOutcome; stillToPay: number; contact: string }) {
@@ -206,19 +200,19 @@ function Pin({ pin }: { pin: string }) {
   async function copy() {
     try {
       await navigator.clipboard.writeText(pin.replace(/\s+/g, ''));
-      setCopied('PIN copied');
+      setCopied(t('pin.copied'));
     } catch {
-      setCopied('Could not copy: select the PIN and copy it instead');
+      setCopied(t('pin.notCopied'));
     }
   }
   return (
     <div className="pin">
-      <span className="pin__label">Your collection PIN</span>
+      <span className="pin__label">{t('pin.label')}</span>
       <span className="pin__value" data-testid="pin">
         {pin}
       </span>
       <button className="button button--secondary" type="button" onClick={copy}>
-        Copy PIN
+        {t('pin.copy')}
       </button>
       <span role="status">{copied}</span>
     </div>

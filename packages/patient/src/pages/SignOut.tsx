@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { rpc } from '../api.ts';
+import { t } from '../i18n/index.ts';
 import { Page } from '../ui.tsx';
 
 /** Ends the patient session (the server clears its cookie); harmless when it already ended. */
@@ -27,12 +28,12 @@ export function SignOutButton({ onSignedOut }: { onSignedOut: () => void }) {
 
 export function SignedOut({ onSignIn }: { onSignIn?: () => void }) {
   return (
-    <Page title="You have signed out">
-      <h1>You have signed out</h1>
-      <p>Your order is no longer shown on this device.</p>
+    <Page title={t('signedOut.title')}>
+      <h1>{t('signedOut.title')}</h1>
+      <p>{t('signedOut.text')}</p>
       {onSignIn && (
         <button className="button" type="button" onClick={onSignIn}>
-          See your order again
+          {t('signedOut.again')}
         </button>
       )}
     </Page>

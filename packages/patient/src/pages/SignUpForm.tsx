@@ -10,6 +10,7 @@ import {
   type TextFieldProps,
   useBusy,
 } from '../form.tsx';
+import { t } from '../i18n/index.ts';
 import { Page } from '../ui.tsx';
 import { DateOfBirthFields, type DateParts, dateOfBirthOf } from './DateOfBirth.tsx';
 
@@ -122,13 +123,10 @@ export function SignUpForm(props: { business: SignUpBusiness; onStarted: (signUp
   );
 
   return (
-    <Page title="Sign up">
+    <Page title={t('signUp.page')}>
       <ErrorSummary errors={errors} />
-      <h1>Sign up with {props.business.name}</h1>
-      <p>
-        Give your details and the pharmacy will add you as a patient. We will send a code to your email address and
-        mobile to check they are yours.
-      </p>
+      <h1>{t('signUp.heading', { business: props.business.name })}</h1>
+      <p>{t('signUp.lead')}</p>
       <form onSubmit={submit} noValidate>
         {field('firstName', 'First name', 'given-name', { maxLength: 100 })}
         {field('lastName', 'Last name', 'family-name', { maxLength: 100 })}
@@ -139,15 +137,15 @@ export function SignUpForm(props: { business: SignUpBusiness; onStarted: (signUp
           onChange={(part: keyof DateParts, value) => set(part)(value)}
           error={errorFor(errors, 'dob-day')}
         />
-        <h2>How we can contact you</h2>
-        <p className="hint">Give at least one. Each gets a code to check it is yours.</p>
+        <h2>{t('signUp.contact')}</h2>
+        <p className="hint">{t('signUp.contactHint')}</p>
         {field('email', 'Email address (optional)', 'email', { type: 'email' })}
         {field('mobileNumber', 'UK mobile number (optional)', 'tel', {
           hint: 'For example, 07700 900123',
           type: 'tel',
           maxLength: 30,
         })}
-        <h2>Your address (optional)</h2>
+        <h2>{t('signUp.address')}</h2>
         {field('line1', 'Address line 1', 'address-line1')}
         {field('line2', 'Address line 2', 'address-line2')}
         {field('postTown', 'Town or city', 'address-level2')}

@@ -1,6 +1,7 @@
 import type { OnlineSignUp, SignUpBusiness } from '@medlocker/core';
 import { useEffect, useState } from 'react';
 import { ApiError, messageOf, rpc } from '../api.ts';
+import { t } from '../i18n/index.ts';
 import { Loading, Page } from '../ui.tsx';
 import { NotFound } from './NotFound.tsx';
 import { SignUpCodes } from './SignUpCodes.tsx';
@@ -40,12 +41,12 @@ export function SignUpPage({ businessId }: { businessId: string }) {
     };
   }, [businessId]);
 
-  if (loaded.state === 'loading') return <Loading title="Sign up" />;
+  if (loaded.state === 'loading') return <Loading title={t('signUp.page')} />;
   if (loaded.state === 'closed') return <NotFound message={loaded.message} />;
   if (loaded.state === 'error') {
     return (
-      <Page title="Sign up">
-        <h1>Sign up</h1>
+      <Page title={t('signUp.page')}>
+        <h1>{t('signUp.page')}</h1>
         <p role="alert">{loaded.message}</p>
       </Page>
     );
@@ -59,12 +60,12 @@ export function SignUpPage({ businessId }: { businessId: string }) {
 
 function Thanks({ signUp }: { signUp: OnlineSignUp }) {
   return (
-    <Page title="Thank you">
+    <Page title={t('signUp.thanksTitle')}>
       <div className="panel">
-        <h1>Thank you — the pharmacy will be in touch</h1>
-        <p>{signUp.businessName} has your details. They will contact you to finish adding you as a patient.</p>
+        <h1>{t('signUp.thanks')}</h1>
+        <p>{t('signUp.thanksText', { business: signUp.businessName })}</p>
       </div>
-      <p>You can close this page.</p>
+      <p>{t('signUp.close')}</p>
     </Page>
   );
 }

@@ -1,4 +1,4 @@
-import type { SmsTemplateKey } from '@medlocker/core';
+import type { Locale, SmsTemplateKey } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Kysely, sql, type Transaction } from 'kysely';
 
@@ -72,28 +72,43 @@ export async function writeSettingsJson(
 }
 
 /** A business's own SMS templates, by key. */
-export async function readSmsTemplates(db: Db, businessId: string): Promise<Map<string, string>> {
+/** A business's own wording of its templates in one language, by key. */
+export async function readSmsTemplates(db: Db, businessId: string, language: Locale): Promise<Map<string, string>> {
   const rows = await db
     .selectFrom('business_sms_templates')
     .select(['key', 'body'])
     .where('business_id', '=', businessId)
+    .where('language', '=', language)
     .execute();
   return new Map(rows.map((r) => [r.key, r.body]));
 }
 
-export async function writeSmsTemplate(db: Db, businessId: string, key: SmsTemplateKey, body: string, now: number) {
+export async function writeSmsTemplate(
+  db: Db,
+  businessId: string,
+  key: SmsTemplateKey,
+  body: string,
+  now: number,
+  language: Locale,
+) {
   await db
     .insertInto('business_sms_templates')
-    .values({ business_id: businessId, key, body, updated: now })
-    .onConflict((oc) => oc.columns(['business_id', 'key']).doUpdateSet({ body, updated: now }))
+    .values({ business_id: businessId, key, body, updated: now, language })
+    .onConflict((oc) => oc.columns(['business_id', 'key', 'language']).doUpdateSet({ body, updated: now }))
     .execute();
 }
 
-export async function deleteSmsTemplates(db: Db, businessId: string, keys: readonly SmsTemplateKey[]) {
+export async function deleteSmsTemplates(
+  db: Db,
+  businessId: string,
+  keys: readonly SmsTemplateKey[],
+  language: Locale,
+) {
   if (keys.length === 0) return;
   await db
     .deleteFrom('business_sms_templates')
     .where('business_id', '=', businessId)
+    .where('language', '=', language)
     .where('key', 'in', [...keys])
     .execute();
 }

@@ -5,7 +5,8 @@ import {
   type ControlledSettings,
   controlledSettingKeys,
   defaultFeatureSettings,
-  defaultSmsTemplates,
+  defaultSmsTemplatesIn,
+  type Locale,
   type Nation,
   nationHasPrescriptionCharges,
   nationNames,
@@ -237,9 +238,10 @@ export async function updateBusinessControlledSettings(
   return getBusinessControlledSettings(deps, actor, input);
 }
 
-async function smsTemplatesOf(db: Db, business: SettingsBusiness) {
-  const own = await readSmsTemplates(db, business.id);
-  const templates = { ...defaultSmsTemplates };
+async function smsTemplatesOf(db: Db, business: SettingsBusiness, language: Locale) {
+  const own = await readSmsTemplates(db, business.id, language);
+  const defaults = defaultSmsTemplatesIn[language];
+  const templates = { ...defaults };
   const customised: SmsTemplateKey[] = [];
   for (const key of smsTemplateKeys) {
     const body = own.get(key);
@@ -250,8 +252,9 @@ async function smsTemplatesOf(db: Db, business: SettingsBusiness) {
   }
   return {
     businessId: business.id,
+    language,
     templates,
-    defaults: { ...defaultSmsTemplates },
+    defaults: { ...defaults },
     customised,
     archived: business.archived,
   };
@@ -263,7 +266,7 @@ export async function getBusinessSmsTemplates(
   input: In<'getBusinessSmsTemplates'>,
 ): Out<'getBusinessSmsTemplates'> {
   const business = await requireBusiness(deps.db, input.businessId);
-  return smsTemplatesOf(deps.db, business);
+  return smsTemplatesOf(deps.db, business, input.language ?? 'en');
 }
 
 export async function updateBusinessSmsTemplates(
@@ -274,19 +277,21 @@ export async function updateBusinessSmsTemplates(
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     const business = await requireEditableBusiness(tx, input.businessId);
-    const before = await smsTemplatesOf(tx, business);
-    await deleteSmsTemplates(tx, business.id, input.reset ?? []);
+    const language = input.language ?? 'en';
+    const before = await smsTemplatesOf(tx, business, language);
+    await deleteSmsTemplates(tx, business.id, input.reset ?? [], language);
     for (const key of smsTemplateKeys) {
       const body = input.templates[key];
-      if (body !== undefined) await writeSmsTemplate(tx, business.id, key, body, now);
+      if (body !== undefined) await writeSmsTemplate(tx, business.id, key, body, now, language);
     }
-    const after = await smsTemplatesOf(tx, business);
+    const after = await smsTemplatesOf(tx, business, language);
     const fields = changedPaths(
       { templates: before.templates, customised: before.customised },
       { templates: after.templates, customised: after.customised },
     )
       .filter((p) => p.startsWith('templates.'))
-      .map((p) => p.slice('templates.'.length));
+      // A Welsh template's audit field names its language: templates.cy.orderReady.
+      .map((p) => (language === 'en' ? p.slice('templates.'.length) : `${language}.${p.slice('templates.'.length)}`));
     await auditChanged(tx, deps, actor, 'smsTemplates', business.id, fields);
     return after;
   });

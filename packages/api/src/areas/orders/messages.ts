@@ -1,26 +1,25 @@
 import {
-  defaultSmsTemplates,
-  fixedPatientMessages,
-  formatLongDate,
-  formatTime,
+  expiresIn,
+  messageLocales,
   type Order,
+  orderEmailSubject,
   type PatientMessageKey,
   patientMessageNames,
-  renderTemplate,
 } from '@medlocker/core';
 import { type Actor, systemActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import { queueMessages } from '../../outbox/index.ts';
-import { effectiveFeatureSettings, readSmsTemplates } from '../business-settings/index.ts';
+import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { findClientOfBusiness } from '../integration-clients/index.ts';
 import type { Db } from './mapping-repository.ts';
+import { orderMessageBody } from './message-wording.ts';
 import { eventRow } from './moves.ts';
 import { type PatientRoute, patientRoute } from './recipient.ts';
 import { findBusinessForOrder, findPatientForOrder, insertOrderEventRows } from './repository.ts';
 
 /** When a patient must collect by, as messages say it: '27 November 2026 at 18:30' (London time). */
-export const expiresText = (at: number): string => `${formatLongDate(at)} at ${formatTime(at, { seconds: false })}`;
+export const expiresText = (at: number): string => expiresIn('en', at);
 
 /**
  * The message that tells a patient their order is in the locker: payment required (with the link to
@@ -92,22 +91,9 @@ export async function queueOrderMessage(
   const to = patient ? await patientRoute(db, settings, patient) : null;
   if (!to) return notSent('No message sent: the patient has no mobile number or email address', 'noContact');
   const business = await findBusinessForOrder(db, order.businessId);
-  const template =
-    key in fixedPatientMessages
-      ? fixedPatientMessages[key as keyof typeof fixedPatientMessages]
-      : ((await readSmsTemplates(db, order.businessId)).get(key) ??
-        defaultSmsTemplates[key as keyof typeof defaultSmsTemplates]);
+  const locales = messageLocales(settings.patientLanguage, patient?.language);
+  const body = await orderMessageBody(db, order, key, business, locales);
   const businessName = business?.name ?? order.businessName;
-  const machineName = order.machineName ?? '';
-  const body = renderTemplate(template, {
-    businessName,
-    machineName,
-    machineAndBusiness: machineName ? `${machineName} at ${businessName}` : businessName,
-    expires: order.expiresAt === null ? undefined : expiresText(order.expiresAt),
-    // SPEC §9's postcode: the business's (where its lockers are; machines have none of their own).
-    postcode: business?.postcode ?? undefined,
-    temperature: undefined,
-  });
   const now = deps.now();
   const { enqueued } = await queueMessages(
     db,
@@ -117,7 +103,7 @@ export async function queueOrderMessage(
         channel: to.channel,
         recipient: to.recipient,
         templateKey: key,
-        subject: to.channel === 'email' ? `Your order from ${businessName}` : null,
+        subject: to.channel === 'email' ? orderEmailSubject(locales, businessName) : null,
         body,
         orderId: order.id,
         patientId: order.patientId,

@@ -27,12 +27,14 @@ export const findBusinessForOrder = (db: Db, id: string) =>
 export async function findPatientForOrder(db: Db, id: string) {
   const row = await db
     .selectFrom('patients')
-    .select(['id', 'business_id', 'full_name', 'display_id', 'email', 'mobile_number', 'deleted_at'])
+    .select(['id', 'business_id', 'full_name', 'display_id', 'email', 'mobile_number', 'deleted_at', 'language'])
     .where('id', '=', id)
     .executeTakeFirst();
   return (
     row && {
       id: row.id,
+      /** The language the patient chose on the patient page (null: the business's default). */
+      language: row.language === 'en' || row.language === 'cy' ? row.language : null,
       businessId: row.business_id,
       fullName: row.full_name,
       displayId: row.display_id,

@@ -15,6 +15,7 @@ import type { AppDeps } from '../../context/deps.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
 import { findOrder, pinOf, toOrder } from '../orders/index.ts';
 import { readPaymentSettings } from '../payment-settings/index.ts';
+import { patientPageLanguage } from './language.ts';
 import { findOrdersOfPatient, findPharmacy, lastReceiptSentTo } from './repository.ts';
 
 /*
@@ -95,10 +96,11 @@ export async function getPatientOrder(deps: AppDeps, actor: PatientActor, input:
   }
   const now = deps.now();
   const pin = pinUsable(order, now) ? pinOf(deps.config.secretsKey, row) : null;
-  const [pharmacy, payments, receiptSentTo] = await Promise.all([
+  const [pharmacy, payments, receiptSentTo, language] = await Promise.all([
     findPharmacy(deps.db, order.businessId),
     readPaymentSettings(deps.db, createSecretBox(deps.config.secretsKey), order.businessId),
     order.receiptSent ? lastReceiptSentTo(deps.db, order.businessId, order.id) : null,
+    patientPageLanguage(deps.db, order.businessId, actor.patientId),
   ]);
   const judo = payments?.provider === 'judo' ? payments.judo : null;
   const acceptedCards = judo?.id && judo.token && judo.secret ? acceptedCardSchemes(judo) : [];
@@ -130,5 +132,6 @@ export async function getPatientOrder(deps: AppDeps, actor: PatientActor, input:
     cardPayments: acceptedCards.length > 0,
     acceptedCards,
     receiptSentTo,
+    language,
   };
 }

@@ -4,7 +4,7 @@ import { type StoredOrder, toStoredOrder } from '../orders/index.ts';
 
 /** The patient page's reads of orders (patient-service.ts); staff reads are in areas/orders. */
 
-type Db = Kysely<Database> | Transaction<Database>;
+export type Db = Kysely<Database> | Transaction<Database>;
 
 /** A patient's orders, newest first. */
 export const findOrdersOfPatient = async (
@@ -57,4 +57,15 @@ export async function lastReceiptSentTo(db: Db, businessId: string, orderId: str
     .executeTakeFirst();
   const data = (typeof row?.data === 'string' ? JSON.parse(row.data) : row?.data) as { sentTo?: unknown } | null;
   return typeof data?.sentTo === 'string' ? data.sentTo : null;
+}
+
+/** The language a patient chose on their page (null: not chosen). */
+export async function findPatientLanguage(db: Db, patientId: string): Promise<'en' | 'cy' | null> {
+  const row = await db.selectFrom('patients').select('language').where('id', '=', patientId).executeTakeFirst();
+  return row?.language === 'en' || row?.language === 'cy' ? row.language : null;
+}
+
+/** Keeps the patient's language for their page and next messages. */
+export async function writePatientLanguage(db: Db, patientId: string, language: 'en' | 'cy'): Promise<void> {
+  await db.updateTable('patients').set({ language }).where('id', '=', patientId).execute();
 }

@@ -3,6 +3,7 @@ import {
   listPatientOrders,
   resendOrderReadyMessage,
   sendOrderExpiryMessage,
+  setPatientLanguage,
 } from '../../areas/patient-orders/index.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { rpcArea } from '../area.ts';
@@ -15,6 +16,7 @@ export const patientOrdersRoutes = (deps: AppDeps) =>
   rpcArea(deps, 'patientOrders', {
     list: listPatientOrders,
     get: getPatientOrder,
+    setLanguage: setPatientLanguage,
     resendOrderReadyMessage,
     sendOrderExpiryMessage,
   });

@@ -6,6 +6,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { MessageFieldsets, OrderFieldsets } from './feature-fieldsets.tsx';
 import { LabelsFieldset } from './LabelsFieldset.tsx';
+import { LanguageFieldset } from './LanguageFieldset.tsx';
 import { NhsLoginFieldset } from './NhsLoginFieldset.tsx';
 import { SignInFieldset } from './SignInFieldset.tsx';
 import { BusinessSettingsPage, ReadOnlyNotice } from './settings-parts.tsx';
@@ -43,6 +44,7 @@ const featureInput = (s: BusinessFeatureSettings, senderName: string) => ({
   smsSenderName: senderName.trim() === '' ? null : senderName,
   temperatureSettings: s.temperatureSettings,
   secondFactorRequired: s.secondFactorRequired,
+  patientLanguage: s.patientLanguage,
 });
 
 /** The controlled settings: support staff's to change. */
@@ -108,6 +110,7 @@ function FeatureForm({
       {saved && <Banner tone="success">Feature settings saved.</Banner>}
       <PageForm state={state} save={save} readOnly={archived}>
         <OrderFieldsets s={s} update={update} ro={archived} businessId={businessId} />
+        <LanguageFieldset s={s} update={update} ro={archived} />
         <LabelsFieldset s={s} update={update} ro={archived} />
         <NhsLoginFieldset s={s} update={update} ro={archived} unavailable={nhsLoginUnavailable} />
         <MessageFieldsets

@@ -1,0 +1,51 @@
+import { defaultSmsTemplates } from '../contract/business-settings.ts';
+import { formatLongDate, formatTime } from '../format/date.ts';
+import { fixedPatientMessages } from '../settings/patient-messages.ts';
+import type { SmsTemplateKey } from '../settings/sms-templates.ts';
+import { joinLanguages, type Locale } from './language.ts';
+import { welshFixedMessages, welshSmsTemplates } from './welsh-messages.ts';
+
+/** The product's default wording of each business template, per language. */
+export const defaultSmsTemplatesIn: Record<Locale, Record<SmsTemplateKey, string>> = {
+  en: defaultSmsTemplates,
+  cy: welshSmsTemplates,
+};
+
+/** The fixed patient messages, per language. */
+export const fixedPatientMessagesIn: Record<Locale, Record<keyof typeof fixedPatientMessages, string>> = {
+  en: fixedPatientMessages,
+  cy: welshFixedMessages,
+};
+
+const welshDate = new Intl.DateTimeFormat('cy-GB', {
+  timeZone: 'Europe/London',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+});
+
+/**
+ * When a patient must collect by, as messages say it (London time): '27 November 2026 at 18:30',
+ * '27 Tachwedd 2026 am 18:30' (Intl's Welsh month names, REFERENCE's list).
+ */
+export function expiresIn(locale: Locale, at: number): string {
+  const time = formatTime(at, { seconds: false });
+  return locale === 'cy' ? `${welshDate.format(at)} am ${time}` : `${formatLongDate(at)} at ${time}`;
+}
+
+/**
+ * `${machineAndBusiness}`: 'Front Window at Harborne Pharmacy'; in Welsh with a comma ('Ffenestr,
+ * Fferyllfa'), since "yn" would mutate a name that must stay as written.
+ */
+export function machineAndBusinessIn(locale: Locale, machineName: string, businessName: string): string {
+  if (!machineName) return businessName;
+  return locale === 'cy' ? `${machineName}, ${businessName}` : `${machineName} at ${businessName}`;
+}
+
+/** The subject of a patient's email about an order, in each language asked for, joined. */
+export const orderEmailSubject = (locales: readonly Locale[], businessName: string): string =>
+  locales.map((l) => (l === 'cy' ? `Eich archeb gan ${businessName}` : `Your order from ${businessName}`)).join(' / ');
+
+/** A message in several languages, first language first (bilingual: Welsh, then English). */
+export const patientMessageIn = (locales: readonly Locale[], render: (locale: Locale) => string): string =>
+  joinLanguages(locales.map(render));

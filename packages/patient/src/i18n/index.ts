@@ -1,0 +1,75 @@
+import { createLayer } from '@medlocker/core/i18n-layer';
+import { useSyncExternalStore } from 'react';
+import { messages } from './en.compiled.ts';
+import type { en } from './en.ts';
+
+/*
+ * The patient page's and sign-up page's language layer (core's i18n-layer over the catalogs beside
+ * this file). English is the page's own; Welsh is fetched only when a patient or their pharmacy's
+ * setting asks for it.
+ */
+
+export type PatientLocale = 'en' | 'cy';
+export type PatientMessageId = keyof typeof en;
+
+export const patientLocales: readonly PatientLocale[] = ['en', 'cy'];
+/** Each language in its own words, as the switch shows it. */
+export const localeNames: Record<PatientLocale, string> = { en: 'English', cy: 'Cymraeg' };
+const htmlLang: Record<PatientLocale, string> = { en: 'en-GB', cy: 'cy-GB' };
+
+export const patientLayer = createLayer<PatientMessageId, PatientLocale>('en', messages, async (locale) => {
+  if (locale === 'cy') return (await import('./cy.compiled.ts')).messages;
+  return messages;
+});
+
+/** A message in the active language: `t('order.heading', { business })`. */
+export const t = patientLayer.t;
+
+/** The Intl tag of the active language, for dates. */
+export const intlLocale = () => htmlLang[patientLayer.locale()];
+
+const isLocale = (value: unknown): value is PatientLocale => value === 'en' || value === 'cy';
+
+const CHOICE_KEY = 'medlocker.patient.language';
+
+/**
+ * Shows the page in `locale`: loads its catalog, sets `<html lang>`, and remembers it in this browser
+ * for the next visit (before the server knows who the patient is).
+ */
+export async function showIn(locale: PatientLocale): Promise<void> {
+  await patientLayer.activate(locale);
+  document.documentElement.lang = htmlLang[locale];
+  try {
+    localStorage.setItem(CHOICE_KEY, locale);
+  } catch {
+    // Storage refused: the choice lasts for this page only (the server keeps it once signed in).
+  }
+}
+
+/** The language a load starts in: `?lang=cy` on the address, else this browser's last choice, else English. */
+export function startingLocale(): PatientLocale {
+  const asked = new URLSearchParams(location.search).get('lang');
+  if (isLocale(asked)) return asked;
+  try {
+    const kept = localStorage.getItem(CHOICE_KEY);
+    if (isLocale(kept)) return kept;
+  } catch {
+    // No storage: English.
+  }
+  return 'en';
+}
+
+/** The active language, re-rendering the caller when it changes. */
+export const usePatientLocale = () => useSyncExternalStore(patientLayer.subscribe, patientLayer.locale);
+
+let keeper: ((locale: PatientLocale) => Promise<unknown>) | null = null;
+/** Who keeps a choice made on the switch beyond this browser: the order page, once signed in. */
+export function keepLanguageWith(keep: ((locale: PatientLocale) => Promise<unknown>) | null): void {
+  keeper = keep;
+}
+
+/** The switch's choice: the page changes at once; the server keeps it for the patient's next messages. */
+export async function chooseLanguage(locale: PatientLocale): Promise<void> {
+  await showIn(locale);
+  await keeper?.(locale);
+}
