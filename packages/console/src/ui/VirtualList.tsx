@@ -118,6 +118,8 @@ export function VirtualList<T>({
         ref={scrollRef}
         className="vlist__scroll"
         role="rowgroup"
+        // It scrolls: a keyboard reaches it to scroll rows that hold nothing focusable (the audit trail, jobs).
+        tabIndex={0}
         style={{ height: virtualizer.getTotalSize() + 2, minWidth }}
       >
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
