@@ -25,7 +25,8 @@ export async function expectAccessible(page: Page, state: string, options: { sof
   for (const selector of AXE_EXCLUDED) builder = builder.exclude(selector);
   const results = await builder.analyze();
   const bad = results.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')} (${n.failureSummary ?? ''})`).join(', ')}`,
   );
   (options.soft ? expect.soft : expect)(bad, `axe on ${state}`).toEqual([]);
 }

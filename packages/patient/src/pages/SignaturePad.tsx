@@ -71,11 +71,12 @@ function stroke(ctx: CanvasRenderingContext2D, from: Point, event: PointerEvent<
   return { x, y };
 }
 
-/** Writes `name` across the box in a handwriting-like face, shrunk until it fits. */
-function writeName(el: HTMLCanvasElement, ctx: CanvasRenderingContext2D, name: string): void {
+/** Clears the box and writes `name` across it in a handwriting-like face, shrunk until it fits; false when it cannot. */
+function writeName(el: HTMLCanvasElement, name: string): boolean {
+  const ctx = el.getContext('2d');
+  if (!name || !ctx || !sizeToBox(el)) return false;
   const width = el.clientWidth;
-  const height = el.clientHeight;
-  let size = Math.min(48, height * 0.6);
+  let size = Math.min(48, el.clientHeight * 0.6);
   ctx.font = `italic ${size}px cursive`;
   while (size > 10 && ctx.measureText(name).width > width - 24) {
     size -= 2;
@@ -83,7 +84,8 @@ function writeName(el: HTMLCanvasElement, ctx: CanvasRenderingContext2D, name: s
   }
   ctx.fillStyle = ctx.strokeStyle;
   ctx.textBaseline = 'middle';
-  ctx.fillText(name, 12, height / 2, width - 24);
+  ctx.fillText(name, 12, el.clientHeight / 2, width - 24);
+  return true;
 }
 
 /** The drawing as a PNG on white, scaled down until it fits the server's limit. */
@@ -139,10 +141,7 @@ export const SignaturePad = forwardRef<
         onChange.current(false);
       },
       signWith: (name: string) => {
-        const el = canvas.current;
-        const ctx = context();
-        if (!el || !ctx || !name.trim() || !sizeToBox(el)) return;
-        writeName(el, ctx, name.trim());
+        if (!canvas.current || !writeName(canvas.current, name.trim())) return;
         drawn.current = true;
         onChange.current(true);
       },
@@ -151,7 +150,7 @@ export const SignaturePad = forwardRef<
         return el && drawn.current ? pngWithin(el) : null;
       },
     }),
-    [reset, context],
+    [reset],
   );
 
   return (
