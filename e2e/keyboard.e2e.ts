@@ -179,7 +179,8 @@ test('a patient confirms who they are, declares an exemption and sees the PIN wi
 }) => {
   const made = await estate(true);
   const due = await order(made.businessId, made.patientId, { machineId: made.machineId, prescriptionCharge: '9.90' });
-  const started = await startLocker();
+  // A second try when the simulator is slow to start on a loaded machine.
+  const started = await startLocker().catch(() => startLocker());
   locker = started;
   await asAdmin('auth/activateDeviceAuth', { machineId: made.machineId, userCode: started.userCode });
   await expect.poll(async () => (await started.view()).status).toBe('online');
