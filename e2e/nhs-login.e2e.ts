@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { expectAccessible as accessible } from './harness/axe.ts';
 import {
   asAdmin,
   expect as baseExpect,
@@ -23,14 +23,6 @@ test.describe.configure({ timeout: 120_000 });
 
 const NHS_NUMBER = '9434765919';
 const DATE_OF_BIRTH = '1985-03-27';
-
-async function accessible(page: Page, state: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad, `axe on ${state}`).toEqual([]);
-}
 
 /** A business whose patient ID is the NHS number, with a patient and an order; NHS login on unless told. */
 async function estate(options: { nhsLogin?: boolean } = {}) {

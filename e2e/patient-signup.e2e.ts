@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
+import { expectAccessible as accessible } from './harness/axe.ts';
 import {
   admin,
   asAdmin,
@@ -24,15 +24,6 @@ const expect = baseExpect.configure({ timeout: 25_000 });
 test.describe.configure({ timeout: 120_000 });
 
 const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-
-/** No serious or critical WCAG problem on the page as it is now (`state` names it in the failure). */
-async function accessible(page: Page, state: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad, `axe on ${state}`).toEqual([]);
-}
 
 /** A page in a browser of its own, as a phone; its errors fail the test as the fixture's page's do. */
 async function phonePage(browser: Browser, errors: string[]) {

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { expectAccessible as accessible } from './harness/axe.ts';
 import {
   asAdmin,
   expect as baseExpect,
@@ -32,15 +32,6 @@ test.afterEach(async () => {
 });
 
 const DATE_OF_BIRTH = { day: '27', month: '3', year: '1985', iso: '1985-03-27' };
-
-/** No serious or critical WCAG problem on the page as it is now (`state` names it in the failure). */
-async function accessible(page: Page, state: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad, `axe on ${state}`).toEqual([]);
-}
 
 type Estate = {
   businessId: string;

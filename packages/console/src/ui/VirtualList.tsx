@@ -106,42 +106,41 @@ export function VirtualList<T>({
   if (items.length === 0 && !hasMore) return <EmptyList isLoading={isLoading} text={emptyText} />;
 
   return (
-    <div
-      className={cards ? 'vlist vlist--cards' : 'vlist'}
-      role="table"
-      aria-label={label}
-      aria-rowcount={items.length + 1}
-      aria-busy={isLoading}
-    >
-      <HeaderRow columns={columns} template={template} minWidth={minWidth} />
-      <div
-        ref={scrollRef}
-        className="vlist__scroll"
-        role="rowgroup"
-        style={{ height: virtualizer.getTotalSize() + 2, minWidth }}
-      >
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualRows.map((row) => {
-            const item = items[row.index];
-            const style = cards
-              ? { transform: `translateY(${row.start}px)` }
-              : { gridTemplateColumns: template, height: row.size, transform: `translateY(${row.start}px)` };
-            return item === undefined ? (
-              <div key="loading" className="vlist__row vlist__row--loading" style={style} role="row">
-                <div role="cell">Loading more…</div>
-              </div>
-            ) : (
-              <ItemRow
-                key={rowKey(item)}
-                item={item}
-                index={row.index}
-                columns={columns}
-                style={style}
-                cards={cards}
-                measure={cards ? virtualizer.measureElement : undefined}
-              />
-            );
-          })}
+    // The box scrolls sideways; the table inside it holds rows only (Show more is outside it).
+    <div className={cards ? 'vlist vlist--cards' : 'vlist'}>
+      <div role="table" aria-label={label} aria-rowcount={items.length + 1} aria-busy={isLoading}>
+        <HeaderRow columns={columns} template={template} minWidth={minWidth} />
+        <div
+          ref={scrollRef}
+          className="vlist__scroll"
+          role="rowgroup"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: it scrolls, and a keyboard must reach it to scroll rows that hold nothing focusable (the audit trail, jobs).
+          tabIndex={0}
+          style={{ height: virtualizer.getTotalSize() + 2, minWidth }}
+        >
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {virtualRows.map((row) => {
+              const item = items[row.index];
+              const style = cards
+                ? { transform: `translateY(${row.start}px)` }
+                : { gridTemplateColumns: template, height: row.size, transform: `translateY(${row.start}px)` };
+              return item === undefined ? (
+                <div key="loading" className="vlist__row vlist__row--loading" style={style} role="row">
+                  <div role="cell">Loading more…</div>
+                </div>
+              ) : (
+                <ItemRow
+                  key={rowKey(item)}
+                  item={item}
+                  index={row.index}
+                  columns={columns}
+                  style={style}
+                  cards={cards}
+                  measure={cards ? virtualizer.measureElement : undefined}
+                />
+              );
+            })}
+          </div>
         </div>
       </div>
       {hasMore && <ShowMore shown={items.length} isLoading={isLoading} onLoadMore={onLoadMore} />}

@@ -97,7 +97,7 @@ export function DeclareExemption(props: {
           maxLength={100}
         />
         <BehalfChoice behalf={behalf} onChange={setBehalf} error={errorOf('onBehalfOfPatient')} />
-        <SignatureField pad={pad} error={errorOf('signature')} />
+        <SignatureField pad={pad} name={name} error={errorOf('signature')} />
         <div className="panel">
           <p>
             I declare that the information I have given is correct and complete, and I understand that if it is not,
@@ -212,8 +212,19 @@ function BehalfChoice(props: { behalf: Behalf; onChange: (behalf: Behalf) => voi
   );
 }
 
-/** The signature box with its label, hint and error, and Clear once something is drawn. */
-function SignatureField({ pad, error }: { pad: RefObject<SignaturePadHandle | null>; error?: string }) {
+/**
+ * The signature box with its label, hint and error; Clear once something is drawn, and, once a name is
+ * typed above, signing with it (a keyboard's way to sign).
+ */
+function SignatureField({
+  pad,
+  name,
+  error,
+}: {
+  pad: RefObject<SignaturePadHandle | null>;
+  name: string;
+  error?: string;
+}) {
   const [signed, setSigned] = useState(false);
   return (
     <div className={`form-group${error ? ' form-group--error' : ''}`}>
@@ -240,6 +251,15 @@ function SignatureField({ pad, error }: { pad: RefObject<SignaturePadHandle | nu
         disabled={!signed}
       >
         Clear signature
+      </button>
+      <button
+        className="button button--secondary"
+        type="button"
+        id="signature-typed"
+        onClick={() => pad.current?.signWith(name)}
+        disabled={!name.trim()}
+      >
+        Sign with the name typed above
       </button>
     </div>
   );

@@ -1,7 +1,14 @@
 import { forwardRef, type PointerEvent, useCallback, useEffect, useImperativeHandle, useRef } from 'react';
 
-/** What the form asks of the pad: the drawing as a PNG data URL (null when nothing is drawn), and Clear. */
-export type SignaturePadHandle = { toDataUrl: () => string | null; clear: () => void };
+/**
+ * What the form asks of the pad: the drawing as a PNG data URL (null when nothing is drawn), Clear,
+ * and a typed name written in the box instead (the way to sign without a pointer).
+ */
+export type SignaturePadHandle = {
+  toDataUrl: () => string | null;
+  clear: () => void;
+  signWith: (name: string) => void;
+};
 
 /** The server takes a signature of at most 64 KB (core's signatureMaxBytes). */
 export const signatureMaxBytes = 65_536;
@@ -64,6 +71,23 @@ function stroke(ctx: CanvasRenderingContext2D, from: Point, event: PointerEvent<
   return { x, y };
 }
 
+/** Clears the box and writes `name` across it in a handwriting-like face, shrunk until it fits; false when it cannot. */
+function writeName(el: HTMLCanvasElement, name: string): boolean {
+  const ctx = el.getContext('2d');
+  if (!name || !ctx || !sizeToBox(el)) return false;
+  const width = el.clientWidth;
+  let size = Math.min(48, el.clientHeight * 0.6);
+  ctx.font = `italic ${size}px cursive`;
+  while (size > 10 && ctx.measureText(name).width > width - 24) {
+    size -= 2;
+    ctx.font = `italic ${size}px cursive`;
+  }
+  ctx.fillStyle = ctx.strokeStyle;
+  ctx.textBaseline = 'middle';
+  ctx.fillText(name, 12, el.clientHeight / 2, width - 24);
+  return true;
+}
+
 /** The drawing as a PNG on white, scaled down until it fits the server's limit. */
 function pngWithin(el: HTMLCanvasElement): string | null {
   // On white (a transparent PNG shows black on black in some viewers), at most 600 px wide.
@@ -86,8 +110,8 @@ function pngWithin(el: HTMLCanvasElement): string | null {
 /**
  * A box to sign in with a finger, pen or mouse (pointer events; the page does not scroll while
  * drawing). Drawn at the screen's pixel density; exported as a PNG on white, scaled down until it fits
- * the server's 64 KB. Labelled by the form (`aria-labelledby`); drawing has no keyboard alternative,
- * the rest of the form does.
+ * the server's 64 KB. Labelled by the form (`aria-labelledby`); drawing needs a pointer, so the form
+ * offers writing the declarant's typed name in the box instead (`signWith`), which a keyboard can do.
  */
 export const SignaturePad = forwardRef<
   SignaturePadHandle,
@@ -115,6 +139,11 @@ export const SignaturePad = forwardRef<
       clear: () => {
         reset();
         onChange.current(false);
+      },
+      signWith: (name: string) => {
+        if (!canvas.current || !writeName(canvas.current, name.trim())) return;
+        drawn.current = true;
+        onChange.current(true);
       },
       toDataUrl: () => {
         const el = canvas.current;

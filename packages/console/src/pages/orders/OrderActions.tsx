@@ -1,5 +1,5 @@
 import { type Order, type OrderAction, staffOrderActions } from '@medlocker/core';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
 import { queryClient } from '../../api/queries.ts';
 import { type MethodRef, useAllowed } from '../../state/access.ts';
@@ -75,7 +75,12 @@ export function OrderActions({ order, ...events }: { order: Order } & OrderEvent
 
 /** Which dialog is open, and the moves and messages with what their answers lead to. */
 function useOrderMoves(order: Order, { onDone, onRefused, onWarning }: OrderEvents) {
-  const [open, setOpen] = useState<OrderAction | null>(null);
+  const [open, setOpenAction] = useState<OrderAction | null>(null);
+  const opener = useFocusReturn(open !== null);
+  const setOpen = (action: OrderAction | null) => {
+    if (action) opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setOpenAction(action);
+  };
   const [pending, setPending] = useState(false);
   const [sending, setSending] = useState<OrderAction | null>(null);
   const [error, setError] = useState<string>();
@@ -207,4 +212,24 @@ function MoveDialogs({ order, moves }: { order: Order; moves: ReturnType<typeof 
       )}
     </>
   );
+}
+
+/**
+ * Focus back on the button that opened a dialog once it closes, when the closing left it nowhere (the
+ * Reveal PIN dialog swaps its question for the PIN, so the dialog's own return has no button to go back to).
+ */
+function useFocusReturn(isOpen: boolean) {
+  const opener = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    if (isOpen) return;
+    const button = opener.current;
+    opener.current = null;
+    // After the dialog's own return (react-aria's, a frame after it unmounts) has had its turn.
+    const frame = requestAnimationFrame(() => {
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (button?.isConnected && lost) button.focus();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [isOpen]);
+  return opener;
 }
