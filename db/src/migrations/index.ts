@@ -43,6 +43,7 @@ import * as secondFactors from './0044_second_factors.ts';
 import * as auditTrailSearch from './0045_audit_trail_search.ts';
 import * as retention from './0046_retention.ts';
 import * as nhsLogin from './0048_nhs_login.ts';
+import * as alarms from './0051_alarms.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -93,4 +94,5 @@ export const migrations: Record<string, Migration> = {
   '0045_audit_trail_search': auditTrailSearch,
   '0046_retention': retention,
   '0048_nhs_login': nhsLogin,
+  '0051_alarms': alarms,
 };

@@ -1,5 +1,6 @@
 import { disableInactiveAccounts } from './areas/auth/index.ts';
 import { applyRetention } from './areas/data-protection/index.ts';
+import { ESCALATE_JOB, escalateAlarm } from './areas/machines/index.ts';
 import { messagePort } from './areas/messages/index.ts';
 import { queueDailyDigests, sendDailyDigestTo } from './areas/notifications/index.ts';
 import { inBatches, recordExpiredOrders, sendExpiryReminders } from './areas/orders/index.ts';
@@ -111,6 +112,13 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
       run: async ({ job, complete }) => {
         const outcome = await sendScheduledMonthlyEmail(deps, { complete }, job.payload);
         deps.logger.info('monthly report email', { businessId: job.businessId, outcome });
+      },
+    },
+    // An unacknowledged critical alarm's next escalation step (areas/machines/alarms.ts).
+    [ESCALATE_JOB]: {
+      run: async ({ job }) => {
+        const outcome = await escalateAlarm(deps, job.payload.alarmId);
+        if (outcome === 'escalated') deps.logger.info('alarm escalated', { alarmId: job.payload.alarmId });
       },
     },
   };

@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${name} placeholders are the content of the default templates.
 import { type } from 'arktype';
+import { defaultAlarmEscalationMinutes, maxAlarmEscalationMinutes } from '../machine/alarm-rules.ts';
 import { defaultLabelSize, LabelSize } from '../order/label.ts';
 import { maxCollectionWindowDays } from '../order/transitions.ts';
 import {
@@ -62,6 +63,7 @@ export const defaultFeatureSettings: BusinessFeatureSettings = {
   temperatureSettings: { enableTemperatureAlerts: true },
   // Read by the sign-in policy (api areas/auth/second-factor-repository.ts): keep the default equal.
   secondFactorRequired: false,
+  alarmEscalationMinutes: defaultAlarmEscalationMinutes,
 };
 
 /** The controlled part of the settings. */
@@ -117,6 +119,7 @@ export const FeatureSettingsChanges = type({
   'smsSenderName?': SmsSenderId.or('null'),
   'temperatureSettings?': { enableTemperatureAlerts: Bool },
   'secondFactorRequired?': Bool,
+  'alarmEscalationMinutes?': integerAtLeast(1, maxAlarmEscalationMinutes),
 });
 export type FeatureSettingsChanges = typeof FeatureSettingsChanges.infer;
 

@@ -1,3 +1,4 @@
+import { alarms } from './alarms.ts';
 import { audit } from './audit.ts';
 import { auth } from './auth.ts';
 import { bags } from './bags.ts';
@@ -64,6 +65,7 @@ export const contract = {
   url,
   jobs,
   audit,
+  alarms,
 } as const;
 
 export type Contract = typeof contract;
@@ -100,6 +102,7 @@ export {
 export { shortUrlCodeMaxLength } from './url.ts';
 export type AreaName = keyof Contract;
 export { AccountStatus, StaffSession } from './account.ts';
+export { alarmsListMax } from './alarms.ts';
 export {
   AccessLevel,
   AddableRoleName,

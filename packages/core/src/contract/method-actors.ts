@@ -275,4 +275,9 @@ export const methodActors = {
     search: ['support', 'pharmacy'],
     export: ['support', 'pharmacy'],
   },
+  alarms: {
+    list: ['support', 'pharmacy'],
+    acknowledge: ['support', 'pharmacy'],
+    resolve: ['support', 'pharmacy'],
+  },
 } as const satisfies Record<string, Record<string, readonly ActorKind[]>>;

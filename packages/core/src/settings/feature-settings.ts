@@ -52,5 +52,7 @@ export const BusinessFeatureSettings = type({
   temperatureSettings: { enableTemperatureAlerts: 'boolean' },
   /** Whether the business's users must sign in with a second factor. */
   secondFactorRequired: 'boolean',
+  /** Minutes an unacknowledged critical alarm waits before each escalation step (machine/alarm-rules.ts). */
+  alarmEscalationMinutes: 'number.integer > 0',
 });
 export type BusinessFeatureSettings = typeof BusinessFeatureSettings.infer;
