@@ -115,12 +115,7 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
       },
     },
     // An unacknowledged critical alarm's next escalation step (areas/machines/alarms.ts).
-    [ESCALATE_JOB]: {
-      run: async ({ job }) => {
-        const outcome = await escalateAlarm(deps, job.payload.alarmId);
-        if (outcome === 'escalated') deps.logger.info('alarm escalated', { alarmId: job.payload.alarmId });
-      },
-    },
+    [ESCALATE_JOB]: { run: async ({ job }) => void (await escalateAlarm(deps, job.payload.alarmId)) },
   };
 }
 

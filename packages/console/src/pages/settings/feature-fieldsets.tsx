@@ -1,8 +1,6 @@
 import {
   type BusinessFeatureSettings,
   collectionWindowDays,
-  defaultAlarmEscalationMinutes,
-  maxAlarmEscalationMinutes,
   type Nation,
   nationHasPrescriptionCharges,
   nationNames,
@@ -245,16 +243,6 @@ export function MessageFieldsets({
         >
           Temperature alerts
         </Switch>
-        <NumberField
-          label="Escalate an unacknowledged alarm after (minutes)"
-          name="alarmEscalationMinutes"
-          minValue={1}
-          maxValue={maxAlarmEscalationMinutes}
-          step={1}
-          value={s.alarmEscalationMinutes}
-          onChange={(v) => update({ alarmEscalationMinutes: Number.isNaN(v) ? defaultAlarmEscalationMinutes : v })}
-          isDisabled={ro}
-        />
       </fieldset>
     </>
   );
