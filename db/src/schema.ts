@@ -16,6 +16,32 @@ export type AlarmMessageTemplatesTable = {
   updated: number;
 };
 
+export type AlarmsTable = {
+  id: string;
+  business_id: string;
+  machine_id: string;
+  code: string;
+  level: string;
+  event_id: string | null;
+  raised_at: number;
+  repeats: Generated<number>;
+  state: Generated<'open' | 'acknowledged' | 'resolved'>;
+  acknowledged_at: number | null;
+  acknowledged_by_id: string | null;
+  acknowledged_by_display: string | null;
+  ack_reason: string | null;
+  ack_note: string | null;
+  resolved_at: number | null;
+  resolved_by_id: string | null;
+  resolved_by_display: string | null;
+  resolved_how: 'locker' | 'person' | null;
+  resolve_note: string | null;
+  escalation_level: Generated<number>;
+  next_escalation_at: number | null;
+  created: number;
+  updated: number;
+};
+
 export type AuditLogTable = {
   id: string;
   at: number;
@@ -896,6 +922,7 @@ export type WhatsappOptInCodesTable = {
 
 export type Database = {
   alarm_message_templates: AlarmMessageTemplatesTable;
+  alarms: AlarmsTable;
   audit_log: AuditLogTable;
   bags: BagsTable;
   business_controlled_settings: BusinessControlledSettingsTable;

@@ -44,6 +44,7 @@ import * as auditTrailSearch from './0045_audit_trail_search.ts';
 import * as retention from './0046_retention.ts';
 import * as nhsLogin from './0048_nhs_login.ts';
 import * as qrSigningKeys from './0049_qr_signing_keys.ts';
+import * as alarms from './0051_alarms.ts';
 import * as languages from './0052_languages.ts';
 
 /**
@@ -96,5 +97,6 @@ export const migrations: Record<string, Migration> = {
   '0046_retention': retention,
   '0048_nhs_login': nhsLogin,
   '0049_qr_signing_keys': qrSigningKeys,
+  '0051_alarms': alarms,
   '0052_languages': languages,
 };

@@ -18,6 +18,7 @@ import { integrationApiRoutes } from './integration-api/index.ts';
 import { isIntegrationPath, PROBLEM_TYPE, problemOf } from './integration-api/problem.ts';
 import { enterRequestScope, withRequestScope } from './log/request-scope.ts';
 import { metricsOf } from './metrics/metrics.ts';
+import { alarmsRoutes } from './rpc/areas/alarms.ts';
 import { auditRoutes } from './rpc/areas/audit-trail.ts';
 import { authRoutes } from './rpc/areas/auth.ts';
 import { bagsRoutes } from './rpc/areas/bags.ts';
@@ -127,6 +128,7 @@ function routes(deps: AppDeps, hubOptions: HubOptions) {
     .use(ordersRoutes(deps))
     .use(patientOrdersRoutes(deps))
     .use(machinesRoutes(deps))
+    .use(alarmsRoutes(deps))
     .use(testMachinesRoutes(deps))
     .use(bagsRoutes(deps))
     .use(messagesRoutes(deps))

@@ -1,5 +1,6 @@
 import { disableInactiveAccounts } from './areas/auth/index.ts';
 import { applyRetention } from './areas/data-protection/index.ts';
+import { ESCALATE_JOB, escalateAlarm } from './areas/machines/index.ts';
 import { messagePort } from './areas/messages/index.ts';
 import { queueDailyDigests, sendDailyDigestTo } from './areas/notifications/index.ts';
 import { inBatches, recordExpiredOrders, sendExpiryReminders } from './areas/orders/index.ts';
@@ -113,6 +114,8 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
         deps.logger.info('monthly report email', { businessId: job.businessId, outcome });
       },
     },
+    // An unacknowledged critical alarm's next escalation step (areas/machines/alarms.ts).
+    [ESCALATE_JOB]: { run: async ({ job }) => void (await escalateAlarm(deps, job.payload.alarmId)) },
   };
 }
 

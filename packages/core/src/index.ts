@@ -35,6 +35,8 @@ export * from './import/index.ts';
 export * from './integration/events.ts';
 export * from './integration/resources.ts';
 export * from './limits.ts';
+export * from './machine/alarm.ts';
+export * from './machine/alarm-rules.ts';
 export * from './machine/fleet.ts';
 export * from './machine/fleet-rules.ts';
 export * from './machine/machine.ts';

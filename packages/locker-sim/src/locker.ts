@@ -152,6 +152,15 @@ export class SimLocker {
     this.note(`alarm ${code}`);
   }
 
+  /**
+   * The alarm of this code is over (docs/LOCKER-PROTOCOL.md, MachineEvent): the same code with
+   * `data.cleared`, which resolves the machine's unresolved alarm of that code.
+   */
+  clearAlarm(code: string): void {
+    this.emit('MachineEvent', { code, data: { cleared: true } });
+    this.note(`alarm ${code} cleared`);
+  }
+
   /** An alarm of a random code, sent with its level (`--random-alarms`). */
   randomAlarm(): void {
     const { code, level } = drawAlarm(this.random);
@@ -271,6 +280,9 @@ export class SimLocker {
   powerRestore(): void {
     this.powered = true;
     this.emit('MachineEvent', { code: 'EM_0019' });
+    // Mains is back and the locker is up again: its power and shutdown alarms are over.
+    this.clearAlarm('EM_0003');
+    this.clearAlarm('EM_0013');
     this.note('power back: booting');
     this.link.wakeUp();
   }

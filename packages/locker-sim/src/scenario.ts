@@ -4,6 +4,7 @@ import type { TemperatureMode } from './temperature.ts';
 
 const actions = [
   'alarm',
+  'clearAlarm',
   'temperature',
   'networkDrop',
   'networkRestore',
@@ -97,6 +98,9 @@ export function applyStep(locker: SimLocker, step: ScenarioStep): Promise<unknow
   switch (step.do) {
     case 'alarm':
       locker.alarm(step.code ?? 'EM_0016', step.level, step.message);
+      break;
+    case 'clearAlarm':
+      locker.clearAlarm(step.code ?? 'EM_0016');
       break;
     case 'temperature':
       locker.setTemperature(step.mode ?? 'steady');

@@ -60,6 +60,11 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
   mailbox: { list: () => ({}), listTexts: () => ({}) },
   jobs: { listQueues: () => ({}), listJobs: () => ({}), retryJob: () => ({ id: 'no-such-job' }) },
   audit: { search: (s) => ({ patientId: s.patientId }), export: (s) => ({ orderId: s.orderId }) },
+  alarms: {
+    list: (s) => ({ businessId: s.businessId, machineId: s.machineId }),
+    acknowledge: (s) => ({ machineId: s.machineId, id: 'no-such-alarm', reason: 'attending' }),
+    resolve: (s) => ({ machineId: s.machineId, id: 'no-such-alarm' }),
+  },
   auth: {
     changePassword: () => ({ currentPassword: 'wrong password 123', newPassword: 'A new password 123!' }),
     listSessions: (s) => ({ userId: s.userId }),

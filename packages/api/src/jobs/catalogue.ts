@@ -36,6 +36,8 @@ export type JobPayloads = {
   'secrets.reseal': NoPayload;
   /** One business's report for a month, exactly once. */
   'reports.monthlyEmail': { businessId: string; year: number; month: number };
+  /** An unacknowledged critical alarm's next escalation step (areas/machines/alarms.ts). */
+  'alarms.escalate': { alarmId: string };
 };
 
 /** The payload of a job that needs nothing but its type. */

@@ -10,6 +10,7 @@ import { Button } from '../ui/Button.tsx';
 import { Link } from '../ui/Link.tsx';
 import { LoadError } from '../ui/LoadError.tsx';
 import { Loading, Page } from '../ui/Page.tsx';
+import { OpenAlarms } from './machines/OpenAlarms.tsx';
 import { UsageTiles } from './usage/UsageTiles.tsx';
 
 /** How often the dashboard lets alarms that turned 24 hours old leave the list. */
@@ -90,6 +91,7 @@ export function Dashboard() {
             excursions={excursions.length}
           />
           <UsageTiles businessId={null} />
+          <OpenAlarms />
           <ActiveAlarms alarms={alarms} names={names} />
           <MachineSection
             title="Temperature excursions"

@@ -22,7 +22,8 @@ export function staleKeysOf(push: LivePush): QueryKey[] {
         ...('contents' in push.params && push.params.contents ? [['bags']] : []),
       ];
     case 'machineEvent':
-      return [['machines', 'listEvents'], ['machines', 'getMachine'], ['bags']];
+      // An alarm raised, held, escalated or resolved is an event too: the open alarms changed.
+      return [['machines', 'listEvents'], ['machines', 'getMachine'], ['bags'], ['alarms']];
     case 'notification':
       // An alarm also queued its messages; the bell's count and the notifications list changed.
       // Usage stats count the messages waiting.

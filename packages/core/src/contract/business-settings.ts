@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${name} placeholders are the content of the default templates.
 import { type } from 'arktype';
 import { Locale, PatientLanguage } from '../i18n/language.ts';
+import { defaultAlarmEscalationMinutes, maxAlarmEscalationMinutes } from '../machine/alarm-rules.ts';
 import { defaultLabelSize, LabelSize } from '../order/label.ts';
 import { maxCollectionWindowDays } from '../order/transitions.ts';
 import {
@@ -64,6 +65,7 @@ export const defaultFeatureSettings: BusinessFeatureSettings = {
   // Read by the sign-in policy (api areas/auth/second-factor-repository.ts): keep the default equal.
   secondFactorRequired: false,
   patientLanguage: 'en',
+  alarmEscalationMinutes: defaultAlarmEscalationMinutes,
 };
 
 /** The controlled part of the settings. */
@@ -120,6 +122,7 @@ export const FeatureSettingsChanges = type({
   'temperatureSettings?': { enableTemperatureAlerts: Bool },
   'secondFactorRequired?': Bool,
   'patientLanguage?': PatientLanguage.configure({ message: 'Choose English, Welsh or both (Welsh first)' }),
+  'alarmEscalationMinutes?': integerAtLeast(1, maxAlarmEscalationMinutes),
 });
 export type FeatureSettingsChanges = typeof FeatureSettingsChanges.infer;
 

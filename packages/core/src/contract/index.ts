@@ -1,3 +1,4 @@
+import { alarms } from './alarms.ts';
 import { audit } from './audit.ts';
 import { auth } from './auth.ts';
 import { bags } from './bags.ts';
@@ -66,6 +67,7 @@ export const contract = {
   jobs,
   audit,
   qrCodes,
+  alarms,
 } as const;
 
 export type Contract = typeof contract;
@@ -102,6 +104,7 @@ export {
 export { shortUrlCodeMaxLength } from './url.ts';
 export type AreaName = keyof Contract;
 export { AccountStatus, StaffSession } from './account.ts';
+export { alarmsListMax } from './alarms.ts';
 export {
   AccessLevel,
   AddableRoleName,

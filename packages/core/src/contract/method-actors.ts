@@ -281,4 +281,9 @@ export const methodActors = {
     getSigningKey: ['support', 'pharmacy'],
     rotateSigningKey: ['support', 'pharmacy'],
   },
+  alarms: {
+    list: ['support', 'pharmacy'],
+    acknowledge: ['support', 'pharmacy'],
+    resolve: ['support', 'pharmacy'],
+  },
 } as const satisfies Record<string, Record<string, readonly ActorKind[]>>;

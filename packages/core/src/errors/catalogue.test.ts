@@ -6,8 +6,9 @@ import { alarmTemplateCodes, defaultAlarmMessages, machineAlertCodes, machineAle
 import { emptyStates, loginFailureMessage, messages } from './messages.ts';
 
 describe('machine alerts', () => {
-  it('lists EM_0001 to EM_0024, MP_0001 to MP_0005, the connection codes MP_0006 and MP_0007 and the keypad MP_0008, the slot count MP_0009 and the locker commands MP_0010 to MP_0012', () => {
-    expect(machineAlertCodes).toHaveLength(36);
+  it('lists EM_0001 to EM_0024, MP_0001 to MP_0005, the connection codes MP_0006 and MP_0007 and the keypad MP_0008, the slot count MP_0009 and the locker commands MP_0010 to MP_0012 and the alarm steps MP_0013 to MP_0015', () => {
+    expect(machineAlertCodes).toHaveLength(39);
+    expect(machineAlerts.MP_0014).toEqual({ name: 'AlarmEscalated', level: 'info' });
     expect(machineAlerts.MP_0012).toEqual({ name: 'RestartRequested', level: 'info' });
     expect(machineAlerts.MP_0009).toEqual({ name: 'SlotCountMismatch', level: 'warn' });
     expect(machineAlerts.MP_0008).toEqual({ name: 'PinGuessing', level: 'warn' });

@@ -54,6 +54,10 @@ export const machineAlerts = {
   MP_0010: { name: 'StatusRequested', level: 'info' },
   MP_0011: { name: 'ConfigurationChanged', level: 'info' },
   MP_0012: { name: 'RestartRequested', level: 'info' },
+  // The steps of a critical alarm after it was raised (packages/core/src/machine/alarm.ts): on its machine's timeline.
+  MP_0013: { name: 'AlarmAcknowledged', level: 'info' },
+  MP_0014: { name: 'AlarmEscalated', level: 'info' },
+  MP_0015: { name: 'AlarmResolved', level: 'info' },
 } as const satisfies Record<string, { name: string; level: Level }>;
 
 export type MachineAlertCode = keyof typeof machineAlerts;

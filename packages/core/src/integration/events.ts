@@ -22,6 +22,9 @@ export const integrationEventTypes = [
   'order.pin_released',
   'message.status',
   'machine.alarm',
+  'machine.alarm.acknowledged',
+  'machine.alarm.escalated',
+  'machine.alarm.resolved',
   'machine.status',
   'patient.erased',
 ] as const;

@@ -55,5 +55,7 @@ export const BusinessFeatureSettings = type({
   secondFactorRequired: 'boolean',
   /** The language its patients' page and messages are in until a patient chooses (en, cy, bilingual). */
   patientLanguage: PatientLanguage,
+  /** Minutes an unacknowledged critical alarm waits before each escalation step (machine/alarm-rules.ts). */
+  alarmEscalationMinutes: 'number.integer > 0',
 });
 export type BusinessFeatureSettings = typeof BusinessFeatureSettings.infer;

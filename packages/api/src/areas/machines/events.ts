@@ -14,6 +14,7 @@ import type { AppDeps } from '../../context/deps.ts';
 import { emitMachineEvent } from '../../delivery/webhooks/emit.ts';
 import { liveOf } from '../../live/live.ts';
 import { tellAlarm } from './alarm-delivery.ts';
+import { openAlarm } from './alarm-raise.ts';
 import { findAlarmRecipients, findAlarmTemplateBody, insertMachineEvent } from './event-repository.ts';
 import type { Db, MachineRecord } from './repository.ts';
 
@@ -93,6 +94,7 @@ export async function recordMachineEvent(
     event,
   );
   const fleet = !test;
+  await openAlarm(db, deps, { id: machine.id, businessId: machine.businessId, test }, event, level);
   if (!isAlarmCode(e.code)) return { event, notification: null, fleet };
   const notification = await raiseAlarm(db, machine, e.code, level, event, now);
   return { event, notification, fleet };

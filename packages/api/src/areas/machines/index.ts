@@ -1,3 +1,5 @@
+export { ESCALATE_JOB } from './alarm-raise.ts';
+export { acknowledgeAlarm, escalateAlarm, listAlarms, resolveAlarm, resolveByLocker } from './alarms.ts';
 export { changeConfiguration, lockerOffline, lockerSilent, resetLocker, triggerStatus } from './commands.ts';
 export { publishRecorded, type RecordedEvent, recordMachineEvent } from './events.ts';
 export { fleetSummary, startDemoFleet } from './fleet.ts';

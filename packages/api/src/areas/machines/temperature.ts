@@ -1,6 +1,7 @@
 import { formatTemperature, TEMPERATURE_WINDOW_MS, temperatureRange } from '@medlocker/core';
 import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
+import { resolveByLocker } from './alarms.ts';
 import { publishRecorded, type RecordedEvent, recordMachineEvent } from './events.ts';
 import { temperatureAlertsOn, updateTemperatureAverages } from './locker-repository.ts';
 import type { LockerMachine } from './presence.ts';
@@ -38,6 +39,9 @@ export async function updateTemperatureStatuses(deps: AppDeps, machines: LockerM
         }),
       );
     }
+    // A machine whose average is back in the band: its temperature alarm is over.
+    const back = averages.filter((a) => a.average >= min && a.average <= max).map((a) => a.machineId);
+    recorded.push(...(await resolveByLocker(tx, deps, back, 'MP_0001', 'the 3-hour average is back in the band')));
     return averages;
   });
   const live = liveOf(deps);

@@ -353,6 +353,7 @@ describeApi(
         'reports.monthlyEmails',
         'secrets.reseal',
         'reports.monthlyEmail',
+        'alarms.escalate',
       ]);
       expect(jobSchedules).toEqual([
         { name: 'orders.recordExpired', pattern: '* * * * *', job: { type: 'orders.recordExpired', payload: {} } },

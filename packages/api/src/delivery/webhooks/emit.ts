@@ -1,4 +1,5 @@
 import {
+  type Alarm,
   type IntegrationEventType,
   isoTime,
   type MachineEvent,
@@ -227,6 +228,42 @@ export function emitPatientErased(
       type: 'patient.erased',
       orderingKey: patient.id,
       data: { patientId: patient.id, reason, erasedAt: isoTime(now) },
+    },
+    now,
+  );
+}
+
+/** The steps of a critical alarm a partner hears of (docs/INTEGRATION-API.md). */
+export type AlarmEventType = 'machine.alarm.acknowledged' | 'machine.alarm.escalated' | 'machine.alarm.resolved';
+
+/**
+ * machine.alarm.acknowledged, .escalated, .resolved: a critical alarm after the step, in order of its
+ * machine (with its machine.alarm and machine.status). The reason and whether a person or the locker
+ * acted, never the person's name nor the note (free text staff write for each other).
+ */
+export function emitAlarmEvent(tx: Db, deps: AppDeps, type: AlarmEventType, alarm: Alarm) {
+  const now = deps.now();
+  return recordEvent(
+    tx,
+    {
+      businessId: alarm.businessId,
+      type,
+      orderingKey: alarm.machineId,
+      data: {
+        alarmId: alarm.id,
+        machineId: alarm.machineId,
+        machineName: alarm.machineName,
+        code: alarm.code,
+        name: alarm.name,
+        state: alarm.state,
+        raisedAt: isoTime(alarm.raisedAt),
+        acknowledgedAt: alarm.acknowledged ? isoTime(alarm.acknowledged.at) : null,
+        reason: alarm.acknowledged?.reason ?? null,
+        resolvedAt: alarm.resolved ? isoTime(alarm.resolved.at) : null,
+        resolvedBy: alarm.resolved?.how ?? null,
+        escalationLevel: alarm.escalationLevel,
+        at: isoTime(now),
+      },
     },
     now,
   );

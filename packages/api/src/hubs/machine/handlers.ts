@@ -1,5 +1,6 @@
 import {
   errorFrame,
+  isCriticalAlarmCode,
   type LockerAction,
   type LockerRequest,
   type LockerResponse,
@@ -7,7 +8,7 @@ import {
   machineAlerts,
 } from '@medlocker/core';
 import { bagLeft, bagLoaded } from '../../areas/bags/index.ts';
-import { insertStatus, noteReportedSlots, recordMachineEvent } from '../../areas/machines/index.ts';
+import { insertStatus, noteReportedSlots, recordMachineEvent, resolveByLocker } from '../../areas/machines/index.ts';
 import { collectOrder, loadOrder, removeOrder, verifyPin } from '../../areas/orders/index.ts';
 import { orderForScannedBag } from '../../areas/qr-codes/index.ts';
 import { liveOf } from '../../live/live.ts';
@@ -85,6 +86,27 @@ export const lockerHandlers = {
 
   MachineEvent: (s, e) =>
     s.once(e, 'MachineEvent', async (tx, machine) => {
+      // The locker says a critical alarm is over: its unresolved alarm of the code is resolved.
+      if (e.data?.cleared === true && isCriticalAlarmCode(e.code)) {
+        const [recorded] = await resolveByLocker(
+          tx,
+          s.deps,
+          [machine.machine.id],
+          e.code,
+          'the locker reported it cleared',
+        );
+        const noted =
+          recorded ??
+          (await recordMachineEvent(tx, s.deps, machine, {
+            code: 'MP_0015',
+            message: `${e.code} cleared by the locker: no unresolved alarm`,
+            data: { code: e.code, how: 'locker' },
+            lockerEventId: e.eventId,
+            seq: e.seq,
+            created: e.created,
+          }));
+        return { result: { id: noted.event.id }, recorded: noted };
+      }
       const known = (machineAlerts as Record<string, { level: string }>)[e.code];
       const recorded = await recordMachineEvent(tx, s.deps, machine, {
         code: e.code,

@@ -21,6 +21,7 @@ import { ArchivedBanner, MachineFacts } from './MachineFacts.tsx';
 import { MachineNotices } from './MachineNotices.tsx';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
 import { MachineContents, MachineEvents, MachineStatusReports } from './MachineTabs.tsx';
+import { OpenAlarms } from './OpenAlarms.tsx';
 import { PairDialog } from './PairDialog.tsx';
 import { TemperatureTab } from './TemperatureTab.tsx';
 
@@ -92,6 +93,7 @@ function MachinePage({ businessId, data, reload }: { businessId: string; data: M
       {(message ?? notice) && <Banner tone="success">{message ?? notice}</Banner>}
       {actionError && !confirm && <Banner tone="error">{actionError}</Banner>}
       <MachineNotices businessId={businessId} data={data} />
+      <OpenAlarms machineId={machine.id} />
       <MachineFacts data={data} />
       <MachineSwitches machine={machine} isDisabled={archived !== null || pending} onAsk={ask} />
       {!archived && <LockerCommands machineId={machine.id} businessId={businessId} online={data.online} />}

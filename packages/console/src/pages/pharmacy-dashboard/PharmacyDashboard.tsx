@@ -9,6 +9,7 @@ import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { EmptyState, Loading, Page } from '../../ui/Page.tsx';
 import { BagsToRemove } from '../machines/BagsToRemove.tsx';
+import { OpenAlarms } from '../machines/OpenAlarms.tsx';
 import { UsageTiles } from '../usage/UsageTiles.tsx';
 import { MachinesGlance } from './MachinesGlance.tsx';
 
@@ -45,6 +46,7 @@ export function PharmacyDashboard() {
       ) : current ? (
         <div className="glance">
           <MachinesGlance businessId={current.id} />
+          <OpenAlarms businessId={current.id} />
           <BagsToRemove businessId={current.id} />
           <UsageTiles businessId={current.id} />
         </div>

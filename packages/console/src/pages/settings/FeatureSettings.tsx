@@ -4,6 +4,7 @@ import { rpc } from '../../api/client.ts';
 import { useMayCall } from '../../state/access.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
+import { AlarmsFieldset } from './AlarmsFieldset.tsx';
 import { MessageFieldsets, OrderFieldsets } from './feature-fieldsets.tsx';
 import { LabelsFieldset } from './LabelsFieldset.tsx';
 import { LanguageFieldset } from './LanguageFieldset.tsx';
@@ -125,6 +126,7 @@ function FeatureForm({
           }}
         />
         <SignInFieldset s={s} update={update} ro={archived} />
+        <AlarmsFieldset s={s} update={update} ro={archived} />
       </PageForm>
     </>
   );

@@ -1,0 +1,22 @@
+import { defaultAlarmEscalationMinutes, maxAlarmEscalationMinutes } from '@medlocker/core';
+import { NumberField } from '../../ui/NumberField.tsx';
+import type { FeatureFieldsetProps } from './feature-fieldsets.tsx';
+
+/** How long a critical alarm waits for someone to acknowledge it before each escalation step. */
+export function AlarmsFieldset({ s, update, ro }: FeatureFieldsetProps) {
+  return (
+    <fieldset className="fieldset">
+      <legend className="fieldset__legend">Alarms</legend>
+      <NumberField
+        label="Escalate an unacknowledged alarm after (minutes)"
+        name="alarmEscalationMinutes"
+        minValue={1}
+        maxValue={maxAlarmEscalationMinutes}
+        step={1}
+        value={s.alarmEscalationMinutes}
+        onChange={(v) => update({ alarmEscalationMinutes: Number.isNaN(v) ? defaultAlarmEscalationMinutes : v })}
+        isDisabled={ro}
+      />
+    </fieldset>
+  );
+}
