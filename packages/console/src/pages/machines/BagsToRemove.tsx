@@ -33,6 +33,9 @@ export function BagsToRemove({ businessId, machineId }: { businessId: string; ma
       <h2 id={titleId} className="section-title">
         Bags to remove{data ? ` (${data.total})` : ''}
       </h2>
+      {!machineId && (
+        <MarkAllRemoved orderIds={data?.bags.filter((b) => b.reason === 'expired').map((b) => b.orderId) ?? []} />
+      )}
       {query.error ? (
         <LoadError error={query.error} onRetry={query.reload} />
       ) : !data ? (
@@ -42,9 +45,6 @@ export function BagsToRemove({ businessId, machineId }: { businessId: string; ma
       ) : (
         <>
           <p>Take these bags out of the locker: their orders were cancelled or not collected in time.</p>
-          {!machineId && (
-            <MarkAllRemoved orderIds={data.bags.filter((b) => b.reason === 'expired').map((b) => b.orderId)} />
-          )}
           <ul className="glance__list" aria-label="Bags to remove">
             {data.bags.map((b) => (
               <li key={b.bagId} className="glance__item">
@@ -78,7 +78,7 @@ function MarkAllRemoved({ orderIds }: { orderIds: string[] }) {
   const [open, setOpen] = useState(false);
   const [outcome, setOutcome] = useState<BulkSummary>();
   const allowed = useAllowed([{ method: ['orders', 'bulkUpdate'] as const }]).length > 0;
-  const summary = useRef<BulkSummary>();
+  const summary = useRef<BulkSummary | undefined>(undefined);
   return (
     <>
       {outcome && <BulkOutcome summary={outcome} />}

@@ -133,7 +133,7 @@ function BulkDialog({
       />
     );
   }
-  const summary = useRef<BulkSummary>();
+  const summary = useRef<BulkSummary | undefined>(undefined);
   return (
     <ConfirmAction
       title={title}
