@@ -9,7 +9,7 @@ import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
-import { BulkOutcome, type BulkSummary, runBulk } from '../orders/order-bulk.tsx';
+import { BulkOutcome, type BulkSummary, runBulk } from '../orders/order-bulk-outcome.tsx';
 
 /**
  * The bags someone has to take out of the lockers (bags.listBagsToRemove): those of cancelled orders

@@ -2,7 +2,7 @@ import type { Order, OrderStatusFilter } from '@medlocker/core';
 import { useAtomValue } from 'jotai';
 import { useRef, useState } from 'react';
 import { useParams } from 'react-router';
-import { messageOf, rpc } from '../../api/client.ts';
+import { messageOf, type RpcInput, rpc } from '../../api/client.ts';
 import { orderPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { useLiveSubscription } from '../../state/live.ts';
@@ -13,7 +13,7 @@ import {
   ordersSortDirectionAtom,
   ordersStatusAtom,
 } from '../../state/orders.ts';
-import { useRowSelection } from '../../state/row-selection.ts';
+import { type RowSelection, useRowSelection } from '../../state/row-selection.ts';
 import { choiceCodec, onByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -55,21 +55,14 @@ export function OrderList() {
   const { businessId = '' } = useParams();
   const notice = useFlashNotice();
   useLiveSubscription(businessId ? { businessId } : null);
-  const { status, setStatus, onlyCurrent, setOnlyCurrent, current, sort, setSort, filter, sorted } =
-    useOrderFilters(businessId);
+  const f = useOrderFilters(businessId);
+  const { status, setStatus, onlyCurrent, setOnlyCurrent, current, sort, setSort, filter, sorted } = f;
   const [outcome, setOutcome] = useState<BulkSummary | string | null>(null);
 
   const selection = useRowSelection();
   // The rows loaded so far, as shown: "Select all on this page" chooses these, Shift a range of them.
   const shown = useRef<string[]>([]);
-  const exportCsv = async () => {
-    try {
-      const { csv } = await rpc('orders', 'exportOrders', { ...filter, ...sorted });
-      downloadCsv(`orders-${new Date().toISOString().slice(0, 10)}.csv`, csv);
-    } catch (e) {
-      setOutcome(messageOf(e));
-    }
-  };
+  const exportCsv = () => exportOrdersCsv({ ...filter, ...sorted }, setOutcome);
   const columns = [
     selectColumn(selection, () => shown.current),
     ...sortableColumns(
@@ -109,24 +102,7 @@ export function OrderList() {
         </>
       }
       search={{ atom: ordersSearchAtom, placeholder: 'Barcode, reference or patient name' }}
-      filters={
-        <>
-          <Select
-            label="Status"
-            options={statusOptions}
-            selectedKey={status ?? 'all'}
-            onSelectionChange={(key) =>
-              setStatus(key === 'all' || key === null ? null : statusCodec.parse(String(key)))
-            }
-          />
-          <Switch isSelected={current} isDisabled={status !== null} onChange={setOnlyCurrent}>
-            Only current
-          </Switch>
-          <Checkbox isSelected={selection.hasAll(shown.current)} onChange={(on) => selection.set(shown.current, on)}>
-            Select all on this page
-          </Checkbox>
-        </>
-      }
+      filters={orderFilters(f, selection, shown.current)}
       clearFilters={() => {
         setStatus(null);
         setOnlyCurrent(true);
@@ -175,4 +151,38 @@ function useOrderFilters(businessId: string) {
     filter: { businessId, filterText: search, onlyCurrent: current, statusCode: status ?? undefined },
     sorted: sortBy ? { sortBy, sortDirection: sort.direction } : {},
   };
+}
+
+/** The status, Only current and "Select all on this page" (`shown`: the rows loaded). */
+function orderFilters(
+  { status, setStatus, current, setOnlyCurrent }: ReturnType<typeof useOrderFilters>,
+  selection: RowSelection,
+  shown: string[],
+) {
+  return (
+    <>
+      <Select
+        label="Status"
+        options={statusOptions}
+        selectedKey={status ?? 'all'}
+        onSelectionChange={(key) => setStatus(key === 'all' || key === null ? null : statusCodec.parse(String(key)))}
+      />
+      <Switch isSelected={current} isDisabled={status !== null} onChange={setOnlyCurrent}>
+        Only current
+      </Switch>
+      <Checkbox isSelected={selection.hasAll(shown)} onChange={(on) => selection.set(shown, on)}>
+        Select all on this page
+      </Checkbox>
+    </>
+  );
+}
+
+/** Saves the filtered list, in its sort, as CSV (the server's file: core's columns); a refusal in words. */
+async function exportOrdersCsv(input: RpcInput<'orders', 'exportOrders'>, onError: (message: string) => void) {
+  try {
+    const { csv } = await rpc('orders', 'exportOrders', input);
+    downloadCsv(`orders-${new Date().toISOString().slice(0, 10)}.csv`, csv);
+  } catch (e) {
+    onError(messageOf(e));
+  }
 }

@@ -1,53 +1,16 @@
-import { type BulkOrderAction, type BulkOrderOutcome, bulkOrdersMax, counted } from '@medlocker/core';
+import { type BulkOrderAction, bulkOrdersMax, counted } from '@medlocker/core';
 import { useRef, useState } from 'react';
-import { messageOf, rpc } from '../../api/client.ts';
-import { queryClient } from '../../api/queries.ts';
+import { messageOf } from '../../api/client.ts';
 import { useAllowed } from '../../state/access.ts';
 import type { RowSelection } from '../../state/row-selection.ts';
-import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
+import { BulkOutcome, type BulkSummary, bulkWords, runBulk } from './order-bulk-outcome.tsx';
 import { ReasonDialog } from './ReasonDialog.tsx';
 
-/** Each bulk action's words: its button, what was done, and the reason field of those that need one. */
-const words: Record<BulkOrderAction, { button: string; done: string; reason?: string }> = {
-  markRemoved: { button: 'Mark removed', done: 'marked removed' },
-  cancel: { button: 'Cancel orders', done: 'cancelled', reason: 'Reason for cancelling' },
-  resendReadyMessage: { button: 'Resend ready message', done: 'sent the ready message again' },
-  holdPin: { button: 'Hold PINs', done: 'PIN held', reason: 'Reason for holding the PINs' },
-  releasePin: { button: 'Release PINs', done: 'PIN released', reason: 'Reason for releasing the PINs' },
-};
-const actions = Object.keys(words) as BulkOrderAction[];
+export { BulkOutcome, type BulkSummary };
 
-/** What a bulk call did: how many orders, which were refused and why. */
-export type BulkSummary = { action: BulkOrderAction; done: number; refused: BulkOrderOutcome[] };
-
-/** Runs a bulk call and refreshes every order list and the bags to remove (they follow the orders). */
-export async function runBulk(ids: readonly string[], action: BulkOrderAction, reason?: string): Promise<BulkSummary> {
-  const { outcomes } = await rpc('orders', 'bulkUpdate', { ids: [...ids], action, ...(reason ? { reason } : {}) });
-  void queryClient.invalidateQueries({ queryKey: ['orders'] });
-  void queryClient.invalidateQueries({ queryKey: ['bags'] });
-  return { action, done: outcomes.filter((o) => o.ok).length, refused: outcomes.filter((o) => !o.ok) };
-}
-
-/** "3 orders cancelled." and, when some were refused, each one's reference and the reason (or a refusal of the whole call). */
-export function BulkOutcome({ summary }: { summary: BulkSummary | string }) {
-  if (typeof summary === 'string') return <Banner tone="error">{summary}</Banner>;
-  const { action, done, refused } = summary;
-  const doneText = `${counted(done, 'order')} ${words[action].done}.`;
-  if (refused.length === 0) return <Banner tone="success">{doneText}</Banner>;
-  return (
-    <Banner tone="warning" title={`${doneText} Not done for ${counted(refused.length, 'order')}:`}>
-      <ul aria-label="Orders not changed">
-        {refused.map((o) => (
-          <li key={o.id}>
-            {o.reference ?? o.id}: {'message' in o ? o.message : ''}
-          </li>
-        ))}
-      </ul>
-    </Banner>
-  );
-}
+const actions = Object.keys(bulkWords) as BulkOrderAction[];
 
 /**
  * The chosen orders' actions above an order list: the count, "Select all matching" (the server's ids for
@@ -96,7 +59,7 @@ export function BulkOrderBar({
       {allowed &&
         actions.map((action) => (
           <Button key={action} isDisabled={ids.length === 0 || tooMany} onPress={() => setOpen(action)}>
-            {words[action].button}
+            {bulkWords[action].button}
           </Button>
         ))}
       <Button variant="quiet" isDisabled={ids.length === 0} onPress={selection.clear}>
@@ -119,7 +82,8 @@ function BulkDialog({
   onDone: (summary: BulkSummary) => void;
   onClose: () => void;
 }) {
-  const { button, reason } = words[action];
+  const { button, reason } = bulkWords[action];
+  const summary = useRef<BulkSummary | undefined>(undefined);
   const title = `${button}: ${counted(ids.length, 'order')}?`;
   if (reason) {
     return (
@@ -133,7 +97,6 @@ function BulkDialog({
       />
     );
   }
-  const summary = useRef<BulkSummary | undefined>(undefined);
   return (
     <ConfirmAction
       title={title}
