@@ -138,6 +138,13 @@ export async function oldAuditEntries(businessId: string, days: number, count: n
   if (!response.ok) throw new Error(`the harness wrote no audit entries: ${await response.text()}`);
 }
 
+/** Puts an order's bag in its machine, loaded and past its window, through the harness (`POST /__orders/expired`). */
+export async function expiredInLocker(orderId: string, location: string): Promise<void> {
+  const query = `order=${encodeURIComponent(orderId)}&location=${encodeURIComponent(location)}`;
+  const response = await fetch(`${mailURL}/__orders/expired?${query}`, { method: 'POST' });
+  if (!response.ok) throw new Error(`the harness put no expired bag in: ${await response.text()}`);
+}
+
 /** This month in London: the newest month the stats pages show by default. */
 export function londonMonth(): { year: number; month: number } {
   const parts = new Intl.DateTimeFormat('en-GB', {

@@ -24,6 +24,7 @@
  *      `POST /__accounts/unused?user=<id>&days=<n>` makes a user's account look unused for n days (its
  *      sign-in, creation and enabling moved back) and runs the server's own `accounts.disableInactive`
  *      job, answering once the account is disabled (issue 37 §2);
+ *      `POST /__orders/expired?order=<id>&location=<slot>` puts the order's bag in its machine, expired;
  *      `POST /__audit/old?business=<id>&days=<n>&count=<k>` writes k audit entries of the business n days
  *      old, so a spec sees the retention preview count them;
  *   5. runs a local webhook receiver (webhook-receiver.ts): `GET /__webhooks/url?name=<n>` its URL for one
@@ -180,6 +181,7 @@ const mailApi = Bun.serve({
     if (url.pathname === '/__keypad/wrong' && request.method === 'POST') return earlierWrongPins(url);
     if (url.pathname === '/__accounts/unused' && request.method === 'POST') return unusedAccount(url);
     if (url.pathname === '/__audit/old' && request.method === 'POST') return oldAuditEntries(url);
+    if (url.pathname === '/__orders/expired' && request.method === 'POST') return expiredInLocker(url);
     if (url.pathname === '/__sms') return smsTo(url);
     if (url.pathname === '/__whatsapp') return whatsAppTo(url);
     if (url.pathname.startsWith('/__webhooks/')) {
@@ -287,6 +289,35 @@ async function oldAuditEntries(url: URL) {
       .execute();
   }
   return Response.json({ inserted: count });
+}
+
+/**
+ * Puts an order's bag in its machine at slot `location`, loaded and already past its collection window
+ * (a day ago), as if a locker had loaded it days earlier: a bag to remove.
+ */
+async function expiredInLocker(url: URL) {
+  const orderId = url.searchParams.get('order') ?? '';
+  const now = Date.now();
+  const order = await server.db
+    .updateTable('orders')
+    .set({ status: 'loaded', expires_at: now - 86_400_000, updated: now })
+    .where('id', '=', orderId)
+    .returning(['business_id', 'barcode', 'machine_id'])
+    .executeTakeFirstOrThrow();
+  await server.db
+    .insertInto('bags')
+    .values({
+      id: Bun.randomUUIDv7(),
+      business_id: order.business_id,
+      barcode: order.barcode,
+      location: url.searchParams.get('location') ?? 'A1',
+      machine_id: order.machine_id,
+      order_id: orderId,
+      created: now,
+      updated: now,
+    })
+    .execute();
+  return Response.json({ ok: true });
 }
 
 /** A job of a type no handler takes, taken once and failed for good by worker `e2e`. */

@@ -50,6 +50,7 @@ export * from './order/exemption-code.ts';
 export * from './order/label.ts';
 export * from './order/order.ts';
 export * from './order/order-input.ts';
+export * from './order/orders-csv.ts';
 export * from './order/qr-code.ts';
 export * from './order/statuses.ts';
 export * from './order/transitions.ts';

@@ -244,6 +244,9 @@ const samples: Record<string, Record<string, (s: Side) => Record<string, unknown
     listOrdersByBusiness: (s) => ({ businessId: s.businessId }),
     findOrders: () => ({ text: 'RX-1' }),
     getLabels: (s) => ({ ids: [s.orderId] }),
+    listOrderIds: (s) => ({ businessId: s.businessId }),
+    exportOrders: (s) => ({ businessId: s.businessId }),
+    bulkUpdate: (s) => ({ ids: [s.orderId], action: 'markRemoved' }),
   },
   qrCodes: {
     createOrder: (s) => ({ businessId: s.businessId, qrCode: `MLQR1.e30.${'A'.repeat(43)}` }),

@@ -1,4 +1,4 @@
-import type { OrderStatusFilter } from '@medlocker/core';
+import type { OrderSortColumn, OrderSortDirection, OrderStatusFilter } from '@medlocker/core';
 import { keptAtom } from './kept.ts';
 
 // SPEC §2: the orders list's filters are kept for the session (this tab).
@@ -12,3 +12,7 @@ export const ordersStatusAtom = keptAtom<OrderStatusFilter | null>('medlocker.or
  * the list a pharmacy works from is the bags still to be collected.
  */
 export const ordersOnlyCurrentAtom = keptAtom('medlocker.orders.onlyCurrent', true);
+/** The column the orders list is sorted by; null: newest first. */
+export const ordersSortAtom = keptAtom<OrderSortColumn | null>('medlocker.orders.sort', null);
+/** Which way (null: ascending). */
+export const ordersSortDirectionAtom = keptAtom<OrderSortDirection | null>('medlocker.orders.sortDirection', null);

@@ -10,6 +10,10 @@ export type VirtualColumn<T> = {
   /** CSS grid track, e.g. '2fr' or '12rem'. */
   width?: string;
   render: (item: T) => ReactNode;
+  /** The header as a control (a sort button); `header` stays its name (cards, tooltips). */
+  headerCell?: ReactNode;
+  /** A sortable column's order now (aria-sort). */
+  sort?: 'ascending' | 'descending' | 'none';
 };
 
 export type VirtualListProps<T> = {
@@ -173,8 +177,8 @@ function HeaderRow<T>({
     <div className="vlist__header" role="rowgroup" style={{ minWidth }}>
       <div className="vlist__row" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
         {columns.map((c) => (
-          <div key={c.key} className="vlist__columnheader" role="columnheader" title={c.header}>
-            {c.header}
+          <div key={c.key} className="vlist__columnheader" role="columnheader" title={c.header} aria-sort={c.sort}>
+            {c.headerCell ?? c.header}
           </div>
         ))}
       </div>

@@ -142,7 +142,19 @@ export { IntegrationClientView, IntegrationPartner, integrationRateLimit, Webhoo
 export { fleetAlarmsPerMachine, fleetPageSize, MachineForm, machinesPageSize } from './machines.ts';
 export { messagesPageSize } from './messages.ts';
 export { methodActors } from './method-actors.ts';
-export { findOrdersMax, OrderStatusFilter, ordersPageSize } from './orders.ts';
+export {
+  BulkOrderAction,
+  BulkOrderOutcome,
+  bulkOrderActions,
+  bulkOrdersMax,
+  findOrdersMax,
+  OrderSortColumn,
+  OrderSortDirection,
+  OrderStatusFilter,
+  orderSortColumns,
+  ordersExportMax,
+  ordersPageSize,
+} from './orders.ts';
 export { PatientMobile, PatientSessionInfo, patientAuthPolicy, patientOnly } from './patient-auth.ts';
 export { PatientOrderDetails, PatientOrderSummary } from './patient-orders.ts';
 export { OnlineSignUp, onlineSignUpLimits, SignUpBusiness } from './patient-sign-ups.ts';

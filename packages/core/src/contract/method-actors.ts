@@ -144,6 +144,9 @@ export const methodActors = {
     findOrders: ['support', 'pharmacy'],
     getLabels: ['support', 'pharmacy'],
     listOrdersByBusiness: ['support', 'pharmacy'],
+    listOrderIds: ['support', 'pharmacy'],
+    exportOrders: ['support', 'pharmacy'],
+    bulkUpdate: ['support', 'pharmacy'],
   },
   patientOrders: {
     list: ['patient'],

@@ -19,6 +19,44 @@ const OrderOut = type({ order: Order });
 export const OrderStatusFilter = OrderStatus.or("'expired'");
 export type OrderStatusFilter = typeof OrderStatusFilter.infer;
 
+/** The columns people sort an order list by; each sort ends with the id, so pages never repeat a row. */
+export const orderSortColumns = ['created', 'expires', 'status', 'machine', 'patient'] as const;
+export const OrderSortColumn = type.enumerated(...orderSortColumns);
+export type OrderSortColumn = typeof OrderSortColumn.infer;
+export const OrderSortDirection = type("'ascending' | 'descending'");
+export type OrderSortDirection = typeof OrderSortDirection.infer;
+
+/** Which of a business's orders a list, a selection by filter and an export mean: the list's filters. */
+const OrderFilter = {
+  businessId: Id,
+  /** Barcode, reference or patient name containing this text, in any case. */
+  'filterText?': SearchText,
+  /** Only new and loaded orders. */
+  'onlyCurrent?': 'boolean',
+  'statusCode?': OrderStatusFilter,
+} as const;
+const OrderSort = { 'sortBy?': OrderSortColumn, 'sortDirection?': OrderSortDirection } as const;
+
+/** At most this many orders change in one bulk call (and a selection by filter chooses at most this many). */
+export const bulkOrdersMax = 200;
+/** At most this many orders go into one CSV export. */
+export const ordersExportMax = 10_000;
+
+/** What a bulk call does to each order: one single-order action each, in its own transaction. */
+export const bulkOrderActions = ['markRemoved', 'cancel', 'resendReadyMessage', 'holdPin', 'releasePin'] as const;
+export const BulkOrderAction = type.enumerated(...bulkOrderActions);
+export type BulkOrderAction = typeof BulkOrderAction.infer;
+
+/** One order's outcome in a bulk call: done, or refused with the single action's error code and message. */
+export const BulkOrderOutcome = type({ id: Id, reference: 'string | null', ok: 'true' }).or({
+  id: Id,
+  reference: 'string | null',
+  ok: 'false',
+  code: 'string',
+  message: 'string',
+});
+export type BulkOrderOutcome = typeof BulkOrderOutcome.infer;
+
 /**
  * Orders (SPEC §3, §4, §7): created by staff (or the integration API), bound to a bag by the locker that
  * loads it, collected with a PIN. Every change is an order event, in the same transaction. Who may move
@@ -90,18 +128,35 @@ export const orders = defineArea({
       "The bag labels of up to 100 orders, in the order asked (the business's label size on each); read as the orders are, and audited so. GET /api/orders/labels.pdf?ids=… gives the same labels as a PDF.",
   },
   listOrdersByBusiness: {
-    input: type({
-      businessId: Id,
-      /** Barcode, reference or patient name containing this text, in any case. */
-      'filterText?': SearchText,
-      'nextToken?': NextToken,
-      /** Only new and loaded orders. */
-      'onlyCurrent?': 'boolean',
-      'statusCode?': OrderStatusFilter,
-    }),
+    input: type({ ...OrderFilter, ...OrderSort, 'nextToken?': NextToken }),
     output: type({ orders: Order.array(), nextToken: 'string | null' }),
     access: staff({ business: 'businessId' }),
     summary:
-      "A business's orders, newest first, 25 a page: by status (or expired), current only, or containing a text.",
+      "A business's orders, 25 a page: by status (or expired), current only, or containing a text; newest first, or sorted by created, expires, status, machine or patient (ties by id).",
+  },
+  listOrderIds: {
+    input: type(OrderFilter),
+    output: type({ ids: Id.array() }),
+    access: staff({ business: 'businessId' }),
+    summary:
+      'The ids of every order a list\'s filters match ("all matching the filter" for a bulk action), newest first; more than 200 is 400: narrow the filters.',
+  },
+  exportOrders: {
+    input: type({ ...OrderFilter, ...OrderSort }),
+    output: type({ csv: 'string', orders: 'number.integer >= 0' }),
+    access: staff({ business: 'businessId' }),
+    summary:
+      'The orders a list shows (its filters and sort) as CSV, at most 10,000 (more is 400: narrow the filters). Audited as order.export.',
+  },
+  bulkUpdate: {
+    input: type({
+      ids: Id.array().atLeastLength(1).atMostLength(bulkOrdersMax),
+      action: BulkOrderAction,
+      'reason?': OrderReason,
+    }),
+    output: type({ outcomes: BulkOrderOutcome.array() }),
+    access: staff({ order: 'ids' }),
+    summary:
+      'Marks removed, cancels (one reason), resends the ready message, holds or releases the PINs of up to 200 orders: each order as its single action does it (one transaction, one audit entry), and each outcome ok or its error; one order refused changes nothing of it and leaves the others done.',
   },
 });

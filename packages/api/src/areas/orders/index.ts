@@ -2,6 +2,7 @@ export { createOrder, createOrderIn } from './create.ts';
 export { expiryReminderLeadMs, inBatches, recordExpiredOrders, sendExpiryReminders } from './expiry.ts';
 export { setExpiryReminded } from './expiry-repository.ts';
 export { getLabels, getLabelsPdf } from './labels.ts';
+export { listOrderIdsOf, listOrders } from './list-repository.ts';
 export { setBagOrder } from './locker-repository.ts';
 export { collectOrder, loadOrder, removeOrder, verifyPin } from './locker-service.ts';
 export {
@@ -40,3 +41,4 @@ export {
   markRemoved,
   setRevealPinReason,
 } from './service.ts';
+export { listSortedPage, orderFilterOf } from './sorted-list.ts';

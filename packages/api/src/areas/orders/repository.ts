@@ -2,7 +2,6 @@ import type { OrderEvent, OrderStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { OrderDelivery } from '../../delivery/messages/port.ts';
-import { contains } from '../../lists/contains-repository.ts';
 import {
   type Db,
   type NewOrderRow,
@@ -161,45 +160,6 @@ export const listOrderEvents = async (
   }
   return (await query.orderBy('created').orderBy('id').limit(q.limit).execute()).map(toOrderEvent);
 };
-
-export type OrderListQuery = {
-  businessId: string;
-  patientId?: string;
-  filterText?: string;
-  onlyCurrent?: boolean;
-  status?: OrderStatus;
-  /** Only loaded orders whose window has passed at this time. */
-  expiredAt?: number;
-  /** The id of the last order of the previous page (newest first). */
-  before?: string;
-  limit: number;
-};
-
-/** Orders of a business (or of one of its patients), newest first, keyset-paged on the id. */
-export async function listOrders(db: Db, q: OrderListQuery): Promise<StoredOrder[]> {
-  let query = db.selectFrom('orders').where('business_id', '=', q.businessId);
-  if (q.patientId !== undefined) query = query.where('patient_id', '=', q.patientId);
-  if (q.onlyCurrent) query = query.where('status', 'in', ['new', 'loaded']);
-  if (q.status !== undefined) query = query.where('status', '=', q.status);
-  if (q.filterText) query = query.where(contains('orders', q.filterText));
-  if (q.before !== undefined) query = query.where('id', '<', q.before);
-  if (q.expiredAt === undefined) {
-    return (await query.selectAll().orderBy('id', 'desc').limit(q.limit).execute()).map(toStoredOrder);
-  }
-  // Expired: the page's ids first, from orders_business_loaded_idx alone (migration 0018: loaded orders
-  // by id, the expiry in the index), then those rows. `expires_at + 0` keeps the planner off
-  // orders_expiry_idx: taking status and expiry as independent, it expects ~50× fewer expired orders than
-  // there are and picks reading them all by expiry and sorting (bench/orders: 9 ms against under 1 ms).
-  const ids = query
-    .select('id')
-    .where('status', '=', 'loaded')
-    .where(sql`expires_at + 0`, '<=', q.expiredAt)
-    .orderBy('id', 'desc')
-    .limit(q.limit);
-  return (await db.selectFrom('orders').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute()).map(
-    toStoredOrder,
-  );
-}
 
 /**
  * Orders whose barcode or reference is `text` (any case), newest first: in every business, or only in

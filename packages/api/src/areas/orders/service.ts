@@ -4,7 +4,6 @@ import {
   findOrdersMax,
   isOrderExpired,
   type Order,
-  type OrderStatus,
   type OutputOf,
   ordersPageSize,
   type ParsedInputOf,
@@ -12,13 +11,15 @@ import {
 import { auditListPage, auditReads } from '../../audit/audit.ts';
 import { type Actor, actorIdentity, type StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import { decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
+import { type Cursor, decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { createOrder } from './create.ts';
+import { listOrders } from './list-repository.ts';
 import { type StoredOrder, toListedOrder, toOrder } from './mapping-repository.ts';
 import { queueOrderMessage } from './messages.ts';
 import { moveOrder, notFound, publishOrder } from './moves.ts';
 import { openPin } from './pin.ts';
-import { findOrder, findOrdersByText, findPatientBusiness, listOrderEvents, listOrders } from './repository.ts';
+import { findOrder, findOrdersByText, findPatientBusiness, listOrderEvents } from './repository.ts';
+import { listSortedPage, orderFilterOf } from './sorted-list.ts';
 
 type Orders = Contract['orders'];
 type In<M extends keyof Orders> = ParsedInputOf<Orders[M]>;
@@ -167,8 +168,9 @@ async function orderPage(
   actor: StaffActor,
   rows: StoredOrder[],
   list: { via: string; businessId: string; patientId?: string; filtered?: boolean },
+  keyOf: (row: StoredOrder) => Cursor = (r) => [r.id],
 ) {
-  const page = pageOf(rows, ordersPageSize, (r) => [r.id]);
+  const page = pageOf(rows, ordersPageSize, keyOf);
   const { via, businessId, patientId, filtered } = list;
   await auditListPage(deps.db, deps, actor, {
     action: 'order.list',
@@ -222,21 +224,22 @@ export async function listOrdersByBusiness(
   actor: StaffActor,
   input: In<'listOrdersByBusiness'>,
 ): Out<'listOrdersByBusiness'> {
-  const status = input.statusCode;
-  const rows = await listOrders(deps.db, {
+  const filter = orderFilterOf(input, deps.now());
+  const list = {
+    via: 'listOrdersByBusiness',
     businessId: input.businessId,
-    filterText: input.filterText?.trim() || undefined,
-    onlyCurrent: input.onlyCurrent,
-    status: status === 'expired' || status === undefined ? undefined : (status as OrderStatus),
-    expiredAt: status === 'expired' ? deps.now() : undefined,
+    filtered: Boolean(filter.filterText) || input.statusCode !== undefined || Boolean(input.onlyCurrent),
+  };
+  if (input.sortBy !== undefined) {
+    const page = await listSortedPage(deps, filter, { ...input, sortBy: input.sortBy });
+    return orderPage(deps, actor, page.rows, list, page.keyOf);
+  }
+  const rows = await listOrders(deps.db, {
+    ...filter,
     before: decodeIdCursor(input.nextToken),
     limit: ordersPageSize + 1,
   });
-  return orderPage(deps, actor, rows, {
-    via: 'listOrdersByBusiness',
-    businessId: input.businessId,
-    filtered: Boolean(input.filterText?.trim()) || status !== undefined || Boolean(input.onlyCurrent),
-  });
+  return orderPage(deps, actor, rows, list);
 }
 
 /** The top bar's search: an order by barcode or reference, in what the caller reaches (scope 'filtered'). */

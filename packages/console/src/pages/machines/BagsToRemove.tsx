@@ -1,16 +1,23 @@
-import { formatDateTime } from '@medlocker/core';
+import { counted, formatDateTime } from '@medlocker/core';
+import { useRef, useState } from 'react';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { machinePaths, orderPaths } from '../../paths.ts';
+import { useAllowed } from '../../state/access.ts';
+import { Button } from '../../ui/Button.tsx';
+import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
+import { BulkOutcome, type BulkSummary, runBulk } from '../orders/order-bulk-outcome.tsx';
 
 /**
  * The bags someone has to take out of the lockers (bags.listBagsToRemove): those of cancelled orders
  * and of orders whose collection window passed, one list with their count; of one machine (its page),
  * or of the business's machines (the pharmacy dashboard). Order pushes make it stale
- * (state/invalidate.ts), so it follows cancellations, collections and removals live.
+ * (state/invalidate.ts), so it follows cancellations, collections and removals live. On the dashboard,
+ * once the bags are out, "Mark all removed" marks the expired orders shown removed (a cancelled order's
+ * bag is the locker's to report).
  */
 export function BagsToRemove({ businessId, machineId }: { businessId: string; machineId?: string }) {
   const query = useQuery(
@@ -26,6 +33,9 @@ export function BagsToRemove({ businessId, machineId }: { businessId: string; ma
       <h2 id={titleId} className="section-title">
         Bags to remove{data ? ` (${data.total})` : ''}
       </h2>
+      {!machineId && (
+        <MarkAllRemoved orderIds={data?.bags.filter((b) => b.reason === 'expired').map((b) => b.orderId) ?? []} />
+      )}
       {query.error ? (
         <LoadError error={query.error} onRetry={query.reload} />
       ) : !data ? (
@@ -60,5 +70,38 @@ export function BagsToRemove({ businessId, machineId }: { businessId: string; ma
         </>
       )}
     </section>
+  );
+}
+
+/** "Mark all removed" with a confirmation, then what was done and any order refused. */
+function MarkAllRemoved({ orderIds }: { orderIds: string[] }) {
+  const [open, setOpen] = useState(false);
+  const [outcome, setOutcome] = useState<BulkSummary>();
+  const allowed = useAllowed([{ method: ['orders', 'bulkUpdate'] as const }]).length > 0;
+  const summary = useRef<BulkSummary | undefined>(undefined);
+  return (
+    <>
+      {outcome && <BulkOutcome summary={outcome} />}
+      {allowed && orderIds.length > 0 && <Button onPress={() => setOpen(true)}>Mark all removed</Button>}
+      {open && (
+        <ConfirmAction
+          title={`Mark ${counted(orderIds.length, 'expired order')} removed?`}
+          cancelLabel="Go back"
+          confirmLabel="Mark all removed"
+          tone="primary"
+          isOpen
+          action={async () => {
+            summary.current = await runBulk(orderIds, 'markRemoved');
+          }}
+          onDone={() => {
+            setOpen(false);
+            setOutcome(summary.current);
+          }}
+          onCancel={() => setOpen(false)}
+        >
+          Only once their bags are out of the lockers: the orders are finished and their PINs stop working.
+        </ConfirmAction>
+      )}
+    </>
   );
 }

@@ -43,14 +43,20 @@ export const orderColumns = (businessId: string, shown: Column[]): ListColumn<Or
   return shown.map((key) => all[key]);
 };
 
-/** A box per row choosing the order (state/row-selection.ts): its labels print with the others chosen. */
-export const selectColumn = (selection: RowSelection): ListColumn<Order> => ({
+/**
+ * A box per row choosing the order (state/row-selection.ts): its labels print, and bulk actions act,
+ * with the others chosen. Shift with a box chooses the rows from the last box toggled (`order`: the rows
+ * as shown).
+ */
+export const selectColumn = (selection: RowSelection, order: () => readonly string[]): ListColumn<Order> => ({
   key: 'select',
   header: 'Select',
   width: '4rem',
   render: (o) => (
-    <Checkbox isSelected={selection.has(o.id)} onChange={(on) => selection.set([o.id], on)}>
-      <span className="visually-hidden">Select order {o.reference}</span>
-    </Checkbox>
+    <span onPointerDownCapture={selection.noteShift} onKeyDownCapture={selection.noteShift}>
+      <Checkbox isSelected={selection.has(o.id)} onChange={(on) => selection.toggle(o.id, on, order())}>
+        <span className="visually-hidden">Select order {o.reference}</span>
+      </Checkbox>
+    </span>
   ),
 });

@@ -1,0 +1,1 @@
+export { bulkUpdate, exportOrders, listOrderIds } from './service.ts';
