@@ -203,8 +203,9 @@ export async function escalateAlarm(deps: AppDeps, alarmId: string): Promise<'es
     await setEscalation(tx, alarm.id, level, next, now);
     if (next !== null) await queueEscalation(tx, alarm.id, alarm.businessId, level + 1, next, now);
     const who = alarmEscalationLevels[level] ?? 'Support';
-    const waited = Math.round((now - alarm.raisedAt) / 60_000);
-    const title = `Not acknowledged after ${waited} minutes: ${label(alarm)} at ${alarm.machineName}`;
+    const waitedMinutes = Math.round((now - alarm.raisedAt) / 60_000);
+    const waited = `${waitedMinutes} ${waitedMinutes === 1 ? 'minute' : 'minutes'}`;
+    const title = `Not acknowledged after ${waited}: ${label(alarm)} at ${alarm.machineName}`;
     const body = `${title} (${alarm.businessName}). Escalated to ${who.toLowerCase()}. Open the machine page to acknowledge it.`;
     const recipients = await escalationRecipients(tx, alarm.businessId, level);
     const notification = await tellAlarm(
@@ -227,7 +228,7 @@ export async function escalateAlarm(deps: AppDeps, alarmId: string): Promise<'es
       alarm.id,
       {
         code: 'MP_0014',
-        message: `${label(alarm)} escalated to ${who.toLowerCase()} (level ${level}): not acknowledged after ${waited} minutes`,
+        message: `${label(alarm)} escalated to ${who.toLowerCase()} (level ${level}): not acknowledged after ${waited}`,
         audit: 'alarm.escalate',
         webhook: 'machine.alarm.escalated',
       },
