@@ -170,7 +170,11 @@ export const listMessagesOfOrders = (db: Db, businessId: string, orderIds: strin
         .orderBy('id')
         .execute();
 
-/** Staff changes to the machine itself (out of order, archive, edits) from `from` on: reads are not actions. */
+/**
+ * Staff changes to the machine itself (out of order, archive, edits, an alarm acknowledged or resolved) from
+ * `from` on: reads are not actions, and what the locker or a job did (an alarm raised, escalated) is not a
+ * person acting (the pack's alarms show it).
+ */
 export const listMachineAudit = (db: Db, r: PackRange) =>
   db
     .selectFrom('audit_log')
@@ -179,6 +183,7 @@ export const listMachineAudit = (db: Db, r: PackRange) =>
     .where('entity_type', '=', 'machine')
     .where('entity_id', '=', r.machineId)
     .where('at', '>=', r.from)
+    .where('actor_user_id', 'is not', null)
     .where('action', 'not like', '%.read')
     .orderBy('at')
     .execute();
