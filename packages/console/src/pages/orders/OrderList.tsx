@@ -102,7 +102,7 @@ export function OrderList() {
         </>
       }
       search={{ atom: ordersSearchAtom, placeholder: 'Barcode, reference or patient name' }}
-      filters={orderFilters(f, selection, shown.current)}
+      filters={orderFilters(f, selection, shown)}
       clearFilters={() => {
         setStatus(null);
         setOnlyCurrent(true);
@@ -153,11 +153,14 @@ function useOrderFilters(businessId: string) {
   };
 }
 
-/** The status, Only current and "Select all on this page" (`shown`: the rows loaded). */
+/**
+ * The status, Only current and "Select all on this page" (`shown`: the rows loaded, read when the box is
+ * drawn and when it is pressed: the list fills it while rendering, after these filters).
+ */
 function orderFilters(
   { status, setStatus, current, setOnlyCurrent }: ReturnType<typeof useOrderFilters>,
   selection: RowSelection,
-  shown: string[],
+  shown: { readonly current: string[] },
 ) {
   return (
     <>
@@ -170,7 +173,7 @@ function orderFilters(
       <Switch isSelected={current} isDisabled={status !== null} onChange={setOnlyCurrent}>
         Only current
       </Switch>
-      <Checkbox isSelected={selection.hasAll(shown)} onChange={(on) => selection.set(shown, on)}>
+      <Checkbox isSelected={selection.hasAll(shown.current)} onChange={(on) => selection.set(shown.current, on)}>
         Select all on this page
       </Checkbox>
     </>
