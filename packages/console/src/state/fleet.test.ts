@@ -94,4 +94,13 @@ describe('the dashboard fleet and its pushes', () => {
     temperature(21.0);
     expect(activeAlarms(fleetOf(), T).map((a) => a.id)).toEqual(['a_2']);
   });
+
+  it('drops the alarms a critical alarm resolution ended, and keeps one raised after it', () => {
+    applyFleetPush({ action: 'machineEvent', params: { event: alarm('a_1', 'm_1', T - 1) } });
+    const resolved = { ...alarm('r_1', 'm_2', T), code: 'MP_0015', level: 'info', data: { code: 'EM_0003' } };
+    applyFleetPush({ action: 'machineEvent', params: { event: resolved as MachineEvent } });
+    expect(fleetOf().alarms.map((a) => a.id)).toEqual(['a_1']);
+    applyFleetPush({ action: 'machineEvent', params: { event: alarm('a_3', 'm_2', T + 1) } });
+    expect(fleetOf().alarms.map((a) => a.id)).toEqual(['a_3', 'a_1']);
+  });
 });

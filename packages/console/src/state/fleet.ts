@@ -1,8 +1,10 @@
 import {
+  alarmResolutionOf,
   type FleetMachine as FleetSummaryMachine,
   inTemperatureExcursion,
   isActiveAlarm,
   isAlarm,
+  isResolvedAlarmEvent,
   type Machine,
   type MachineEvent,
 } from '@medlocker/core';
@@ -151,7 +153,9 @@ export function applyFleetPush({ action, params }: LivePush, client: QueryClient
     }));
   } else if (action === 'machineEvent') {
     const event = p.event as MachineEvent | undefined;
-    if (event && isAlarm(event))
+    const resolved = event && alarmResolutionOf(event);
+    if (resolved) change((f) => ({ ...f, alarms: f.alarms.filter((a) => !isResolvedAlarmEvent(a, [resolved])) }));
+    else if (event && isAlarm(event))
       change((f) =>
         f.machines[event.machineId] || loading
           ? { ...f, alarms: [event, ...f.alarms.filter((a) => a.id !== event.id)] }

@@ -35,8 +35,9 @@ export const inTemperatureExcursion = (status: AlarmClearing['temperatureStatus'
  * An alarm that is still active at `now`: raised within {@link ACTIVE_ALARM_MS}, and not cleared. A
  * temperature excursion (MP_0001) clears when its machine's 3-hour average is back in the band, and
  * belongs to the machine's current excursion only (raised at or after `lastExcursionAt`): the one
- * condition the product sees end. Other alarms have no end signal from a locker and stay active for
- * the day. The dashboard's count, its list, and the api's fleet summary all decide with this.
+ * condition the product sees end. Other alarms stay active for the day unless their critical alarm was
+ * resolved (see {@link isResolvedAlarmEvent}). The dashboard's count, its list, and the api's fleet
+ * summary all decide with this.
  * Without `machine` (not known to the caller) an excursion counts as not cleared.
  */
 export const isActiveAlarm = (
@@ -49,3 +50,22 @@ export const isActiveAlarm = (
   const status = machine.temperatureStatus;
   return inTemperatureExcursion(status) && e.created >= (status?.lastExcursionAt ?? 0);
 };
+
+/** The last time a machine's critical alarm of a code was resolved (the alarms table, MP_0015). */
+export type AlarmResolution = { machineId: string; code: string; resolvedAt: number };
+
+/**
+ * An alarm event that a resolution has ended: same machine and code, raised at or before the alarm was
+ * resolved (by the locker or by a person). A repeat raised while the alarm was open belonged to it; one
+ * raised after is a new alarm and stays.
+ */
+export const isResolvedAlarmEvent = (
+  e: Pick<MachineEvent, 'machineId' | 'code' | 'created'>,
+  resolutions: readonly AlarmResolution[],
+): boolean => resolutions.some((r) => r.machineId === e.machineId && r.code === e.code && e.created <= r.resolvedAt);
+
+/** The resolution an AlarmResolved event (MP_0015) records: its machine and the alarm's code, at its time. */
+export const alarmResolutionOf = (e: Pick<MachineEvent, 'machineId' | 'code' | 'created' | 'data'>) =>
+  e.code === 'MP_0015' && typeof e.data?.code === 'string'
+    ? ({ machineId: e.machineId, code: e.data.code, resolvedAt: e.created } satisfies AlarmResolution)
+    : undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { ACTIVE_ALARM_MS, isActiveAlarm, isAlarm } from './fleet-rules.ts';
+import { ACTIVE_ALARM_MS, isActiveAlarm, isAlarm, isResolvedAlarmEvent } from './fleet-rules.ts';
 
 describe('active alarms', () => {
   it('counts an event with an alarm message template as an alarm, even a warning', () => {
@@ -39,5 +39,15 @@ describe('active alarms', () => {
     expect(isActiveAlarm({ code: 'EM_0003', level: 'critical', created: started }, now, back)).toBe(true);
     // A caller that does not know the machine keeps the excursion.
     expect(isActiveAlarm(excursion, now)).toBe(true);
+  });
+
+  it('ends an alarm event once its critical alarm was resolved, but not a later one of the same code', () => {
+    const resolvedAt = Date.UTC(2026, 10, 2, 9, 30);
+    const resolutions = [{ machineId: 'm1', code: 'EM_0003', resolvedAt }];
+    const event = { machineId: 'm1', code: 'EM_0003', created: resolvedAt - 60_000 };
+    expect(isResolvedAlarmEvent(event, resolutions)).toBe(true);
+    expect(isResolvedAlarmEvent({ ...event, created: resolvedAt + 1 }, resolutions)).toBe(false);
+    expect(isResolvedAlarmEvent({ ...event, machineId: 'm2' }, resolutions)).toBe(false);
+    expect(isResolvedAlarmEvent({ ...event, code: 'EM_0009' }, resolutions)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { type Alarm, type AlarmReason, type Level, machineAlerts } from '@medlocker/core';
+import { type Alarm, type AlarmReason, type AlarmResolution, type Level, machineAlerts } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Selectable } from 'kysely';
 import type { Db } from './repository.ts';
@@ -178,6 +178,20 @@ export async function unresolvedAlarmIds(db: Db, machineIds: string[], code: str
     .where('state', '<>', 'resolved')
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** The last resolution of each machine's alarm codes since `since` (the dashboard drops what they ended). */
+export async function lastResolutions(db: Db, machineIds: string[], since: number): Promise<AlarmResolution[]> {
+  if (machineIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('alarms')
+    .select(['machine_id', 'code', (eb) => eb.fn.max('resolved_at').as('resolved_at')])
+    .where('machine_id', 'in', machineIds)
+    .where('state', '=', 'resolved')
+    .where('resolved_at', '>=', since)
+    .groupBy(['machine_id', 'code'])
+    .execute();
+  return rows.map((r) => ({ machineId: r.machine_id, code: r.code, resolvedAt: Number(r.resolved_at) }));
 }
 
 export async function setEscalation(db: Db, id: string, level: number, next: number | null, now: number) {

@@ -140,10 +140,17 @@ describeApi('critical alarms: acknowledged, escalated, resolved', (t) => {
   });
 
   it('is resolved by the locker when it reports the code cleared, and an acknowledged alarm never escalates', async () => {
-    let { pat, machineId, locker, hub, event } = await setUp();
+    let { support, pat, machineId, locker, hub, event } = await setUp();
+    /** The codes of the dashboard's active alarms (the fleet summary). */
+    const dashboardAlarms = async () => {
+      const res = await t.call('machines', 'fleetSummary', {}, support);
+      expect(res.status).toBe(200);
+      return res.body.alarms.map((a) => a.code);
+    };
     try {
       await locker.call('MachineEvent', event({ code: 'EM_0016' }));
       const alarm = (await openAlarms(pat))[0] as Alarm;
+      expect(await dashboardAlarms()).toContain('EM_0016');
       await t.call('alarms', 'acknowledge', { machineId, id: alarm.id, reason: 'remote' }, pat);
       t.advance(60 * MIN);
       expect(await escalateAlarm(t.deps, alarm.id)).toBe('held');
@@ -154,6 +161,9 @@ describeApi('critical alarms: acknowledged, escalated, resolved', (t) => {
       await eventually(async () => (await openAlarms(pat)).length === 0);
       const [done] = await openAlarms(pat, { machineId, resolved: true });
       expect(done).toMatchObject({ state: 'resolved', resolved: { how: 'locker', by: null } });
+      // The dashboard's active alarms end with it, not a day later.
+      support = await t.signIn({ support: true, email: 'sam2@support.test', givenName: 'Sam', familyName: 'Support' });
+      expect(await dashboardAlarms()).not.toContain('EM_0016');
       const resolveAgain = await t.call('alarms', 'resolve', { machineId, id: alarm.id }, pat);
       expect(resolveAgain.status).toBe(409);
     } finally {

@@ -6,6 +6,7 @@ import {
   fleetAlarmsPerMachine,
   fleetPageSize,
   isActiveAlarm,
+  isResolvedAlarmEvent,
   type OutputOf,
   type ParsedInputOf,
 } from '@medlocker/core';
@@ -13,6 +14,7 @@ import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
+import { lastResolutions } from './alarms-repository.ts';
 import { listRecentAlarms } from './event-repository.ts';
 import { demoLockers, heartbeatMachines, insertDemoReadings, listFleet } from './fleet-repository.ts';
 
@@ -32,9 +34,11 @@ export async function fleetSummary(
   const after = decodeIdCursor(input.nextToken);
   const fleet = await listFleet(db, { ...(after ? { after } : {}), limit: fleetPageSize });
   const page = pageOf(fleet, fleetPageSize, (r) => [r.machine.id]);
+  const machineIds = page.items.map((r) => r.machine.id);
+  const since = now() - ACTIVE_ALARM_MS;
   const alarms = await listRecentAlarms(db, {
-    machineIds: page.items.map((r) => r.machine.id),
-    since: now() - ACTIVE_ALARM_MS,
+    machineIds,
+    since,
     codes: alarmTemplateCodes,
     levels: alarmLevels,
     perMachine: fleetAlarmsPerMachine,
@@ -43,12 +47,14 @@ export async function fleetSummary(
     const { id, businessId, name, outOfOrderStatus, temperatureStatus } = machine;
     return { id, businessId, businessName, name, online, lastSeen, outOfOrderStatus, temperatureStatus };
   });
-  // The SQL narrows by time, code and level; core's rule has the last word (a cleared excursion).
+  // The SQL narrows by time, code and level; core's rules have the last word (a cleared excursion, a
+  // critical alarm resolved by its locker or by a person).
+  const resolutions = await lastResolutions(db, machineIds, since);
   const byId = new Map(machines.map((m) => [m.id, m]));
   const at = now();
   return {
     machines,
-    alarms: alarms.filter((a) => isActiveAlarm(a, at, byId.get(a.machineId))),
+    alarms: alarms.filter((a) => isActiveAlarm(a, at, byId.get(a.machineId)) && !isResolvedAlarmEvent(a, resolutions)),
     nextToken: page.nextToken,
   };
 }

@@ -1,4 +1,4 @@
-import { isActiveAlarm, type Machine } from '@medlocker/core';
+import { alarmResolutionOf, isActiveAlarm, isResolvedAlarmEvent, type Machine } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { usePagedQuery } from '../../api/queries.ts';
 import { machinePaths } from '../../paths.ts';
@@ -73,7 +73,8 @@ function MachineItem({ machine }: { machine: Row }) {
 
 /**
  * The newest active alarm among the machine's latest events (listEvents' first page, the Events tab's
- * cached answer, which machine pushes keep current), by core's rule for the support dashboard.
+ * cached answer, which machine pushes keep current), by core's rules for the support dashboard: one a
+ * resolution among those events (MP_0015) ended is not active.
  */
 function useActiveAlarm(machine: Row) {
   const events = usePagedQuery(
@@ -84,5 +85,6 @@ function useActiveAlarm(machine: Row) {
     ['machines', 'listEvents', machine.id, null, null, ''],
   );
   const now = Date.now();
-  return events.items.find((e) => isActiveAlarm(e, now, machine));
+  const resolutions = events.items.flatMap((e) => alarmResolutionOf(e) ?? []);
+  return events.items.find((e) => isActiveAlarm(e, now, machine) && !isResolvedAlarmEvent(e, resolutions));
 }
