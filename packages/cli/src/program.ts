@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { version } from '../package.json' with { type: 'json' };
 import { ApiError, UnreachableError } from './client.ts';
+import { alarmsCommands } from './commands/alarms.ts';
 import { auditCommand } from './commands/audit.ts';
 import { authCommands } from './commands/auth.ts';
 import { businessesCommands } from './commands/businesses.ts';
@@ -48,6 +49,7 @@ export function buildProgram(io: CliIo): Command {
   statsCommands(program, io);
   webhooksCommands(program, io);
   machinesCommands(program, io);
+  alarmsCommands(program, io);
   retentionCommands(program, io);
   // `stats rebuild` (commands/stats.ts) and `stats email` share the `stats` command.
   statsEmailCommand(

@@ -50,3 +50,25 @@ export const maxAlarmEscalationMinutes = 1440;
 /** 0: the business's keyholders (when raised); 1: the group's contacts; 2: support. */
 export const alarmEscalationLevels = ['Keyholders', 'Group contacts', 'Support'] as const;
 export const lastEscalationLevel = 2;
+
+/** An alarm's name in words: 'MainsPowerFailure' → 'Mains power failure'. */
+export const alarmNameInWords = (name: string): string => {
+  const w = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return w.charAt(0).toUpperCase() + w.slice(1);
+};
+
+/** The part of an alarm that says who holds it. */
+type Holding = {
+  acknowledged: { by: { displayName: string }; reason: keyof typeof alarmReasons; note: string } | null;
+  escalationLevel: number;
+};
+
+/** Who holds an alarm, or how far it has gone while nobody does (the console's panel and the cli's list). */
+export function alarmHolder(a: Holding): string {
+  if (a.acknowledged) {
+    const note = a.acknowledged.note ? ` (${a.acknowledged.note})` : '';
+    return `Acknowledged by ${a.acknowledged.by.displayName}: ${alarmReasons[a.acknowledged.reason]}${note}`;
+  }
+  const told = alarmEscalationLevels[a.escalationLevel] ?? 'Support';
+  return `Open, nobody holds it; told: ${told.toLowerCase()}`;
+}

@@ -1,4 +1,4 @@
-import { type Alarm, alarmEscalationLevels, alarmReasons, formatDateTime } from '@medlocker/core';
+import { type Alarm, alarmHolder, alarmNameInWords, alarmReasons, formatDateTime } from '@medlocker/core';
 import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
@@ -14,22 +14,6 @@ import { useAction } from '../../ui/use-action.ts';
 
 type Reason = keyof typeof alarmReasons;
 const reasonOptions = Object.entries(alarmReasons).map(([id, label]) => ({ id, label }));
-
-/** 'MainsPowerFailure' → 'Mains power failure'. */
-const words = (name: string) => {
-  const w = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-  return w.charAt(0).toUpperCase() + w.slice(1);
-};
-
-/** Who holds an alarm, or how far it has gone while nobody does. */
-function holder(a: Alarm): string {
-  if (a.acknowledged) {
-    const note = a.acknowledged.note ? ` (${a.acknowledged.note})` : '';
-    return `Acknowledged by ${a.acknowledged.by.displayName}: ${alarmReasons[a.acknowledged.reason]}${note}`;
-  }
-  const told = alarmEscalationLevels[a.escalationLevel] ?? 'Support';
-  return `Open, nobody holds it; told: ${told.toLowerCase()}`;
-}
 
 /**
  * Unresolved critical alarms (alarms.list) with who holds them: of one machine (its page) or of every
@@ -61,7 +45,7 @@ export function OpenAlarms({ businessId, machineId }: { businessId?: string; mac
           {alarms.map((a) => (
             <li key={a.id} className="glance__item" aria-label={`${a.code} ${a.machineName}`}>
               <strong>
-                {a.code} {words(a.name)}
+                {a.code} {alarmNameInWords(a.name)}
               </strong>
               <span>
                 {machineId ? null : (
@@ -73,7 +57,7 @@ export function OpenAlarms({ businessId, machineId }: { businessId?: string; mac
                 Raised {formatDateTime(a.raisedAt)}
                 {a.repeats > 0 ? `, ${a.repeats} more time${a.repeats === 1 ? '' : 's'}` : ''}
               </span>
-              <span className="muted">{holder(a)}</span>
+              <span className="muted">{alarmHolder(a)}</span>
               <span className="toolbar">
                 {a.state === 'open' && (
                   <Button variant="secondary" onPress={() => setActing({ alarm: a, kind: 'acknowledge' })}>
@@ -132,7 +116,7 @@ function AlarmDialog({
       onConfirm={() => void run(send)}
     >
       <p>
-        {alarm.code} {words(alarm.name)} at {alarm.machineName}.{' '}
+        {alarm.code} {alarmNameInWords(alarm.name)} at {alarm.machineName}.{' '}
         {kind === 'acknowledge'
           ? 'You hold it in your name: it is not escalated further.'
           : 'It is over: it leaves the open alarms.'}
