@@ -261,7 +261,7 @@ describeApi(
       );
     });
 
-    it('keeps the 3-hour average and raises MP_0001 once when it leaves 15–25 °C', async () => {
+    it('keeps the 3-hour average, raises MP_0001 once when it leaves 15–25 °C, and resolves its alarm when it is back', async () => {
       await withBootedLocker(t, async ({ locker, machine: m }) => {
         const now = t.deps.now();
         const old = { eventId: 'old', seq: 1, created: now, readings: [{ created: now - 4 * 3600_000, value: 10 }] };
@@ -284,6 +284,16 @@ describeApi(
         const got = await t.call('machines', 'getMachine', { id: m.id }, { cookie: 'session=support' });
         expect(got.body.machine.temperatureStatus).toMatchObject({ average: 28, lastExcursionAt: now });
         expect(got.body.machine.temperatureStatus?.readings).toHaveLength(3);
+
+        // Back in the band: the excursion's alarm resolves itself, by the locker, with MP_0015.
+        const alarm = () => t.db.selectFrom('alarms').selectAll().where('code', '=', 'MP_0001').executeTakeFirst();
+        expect(await alarm()).toMatchObject({ state: 'open' });
+        await locker.call('TemperatureReadings', warm(3, 10));
+        await locker.call('TemperatureReadings', warm(4, 10));
+        await eventually(async () => (await alarm())?.state === 'resolved');
+        expect(await alarm()).toMatchObject({ resolved_how: 'locker', resolved_by_id: null });
+        const ended = await t.db.selectFrom('machine_events').selectAll().where('code', '=', 'MP_0015').execute();
+        expect(ended.map((e) => e.data)).toEqual([expect.objectContaining({ code: 'MP_0001', how: 'locker' })]);
       });
     });
 
