@@ -1,35 +1,19 @@
 import { expect, it } from 'bun:test';
 import { describeApi } from '../../api/src/testing/api.ts';
 // The simulator against a real hub: the api's test kit, used here only by this test.
-import { asSupport, eventually, listen, seedBusiness, withTestAuth } from '../../api/src/testing/hub.ts';
-import { SimLocker } from './locker.ts';
+import { asSupport, eventually, seedBusiness, withTestAuth } from '../../api/src/testing/hub.ts';
+import { withSimLocker } from './sim-harness.ts';
 
 describeApi(
   'locker-sim answers the commands staff send',
   (t) => {
     it('sends the status asked for, accepts a HeartbeatInterval and refuses the rest, and boots again after a reset', async () => {
       await seedBusiness(t.db);
-      const created = await t.call(
-        'testMachines',
-        'create',
-        { businessId: 'b1', name: 'Sim', numberOfSlots: 24 },
-        asSupport,
-      );
-      const tm = created.body.testMachine;
-      const hub = listen(t);
-      const sim = new SimLocker({
-        api: hub.http,
-        index: 1,
-        credentials: { machineId: tm.id, ...tm.credentials },
-        readingEverySeconds: 3600,
-      });
-      const statuses = async () =>
-        (await t.db.selectFrom('machine_status').select('id').where('machine_id', '=', tm.id).execute()).length;
-      const send = (method: 'triggerStatus' | 'changeConfiguration' | 'resetLocker', input: Record<string, string>) =>
-        t.call('machines', method, { id: tm.id, ...input } as never, asSupport);
-      try {
-        await sim.start();
-        await eventually(() => sim.status === 'online');
+      await withSimLocker(t, async ({ machineId, sim }) => {
+        const statuses = async () =>
+          (await t.db.selectFrom('machine_status').select('id').where('machine_id', '=', machineId).execute()).length;
+        const send = (method: 'triggerStatus' | 'changeConfiguration' | 'resetLocker', input: Record<string, string>) =>
+          t.call('machines', method, { id: machineId, ...input } as never, asSupport);
         await Bun.sleep(300);
         const atBoot = await statuses();
 
@@ -61,10 +45,7 @@ describeApi(
           'Booted after a Soft reset',
           'Booted after a Hard reset',
         ]);
-      } finally {
-        sim.stop();
-        hub.stop();
-      }
+      });
     }, 30_000);
   },
   withTestAuth,

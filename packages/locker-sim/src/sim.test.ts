@@ -6,8 +6,8 @@ import { describeApi } from '../../api/src/testing/api.ts';
 // The simulator against a real hub: the api's test kit, used here only by this test.
 import { asSupport, eventually, listen, seedBusiness, withTestAuth } from '../../api/src/testing/hub.ts';
 import { testPatient } from '../../api/src/testing/patients.ts';
-import { startControl } from './control.ts';
 import { SimLocker } from './locker.ts';
+import { withSimLocker } from './sim-harness.ts';
 
 describeApi(
   'locker-sim against the hub',
@@ -58,13 +58,6 @@ describeApi(
 
     it('has a keypad: a loaded bag is collected with its order’s PIN, through the control API', async () => {
       await seedBusiness(t.db);
-      const created = await t.call(
-        'testMachines',
-        'create',
-        { businessId: 'b1', name: 'Keypad', numberOfSlots: 8 },
-        asSupport,
-      );
-      const tm = created.body.testMachine;
       const patient = await t.call('patients', 'create', { businessId: 'b1', patient: testPatient(5) }, asSupport);
       const order = (
         await t.call(
@@ -74,39 +67,29 @@ describeApi(
           asSupport,
         )
       ).body.order;
-      const hub = listen(t);
-      const sim = new SimLocker({
-        api: hub.http,
-        index: 1,
-        credentials: { machineId: tm.id, ...tm.credentials },
-        readingEverySeconds: 3600,
-      });
-      const control = startControl([sim], 0);
-      const step = async (body: Record<string, unknown>) =>
-        (
-          await fetch(`http://127.0.0.1:${control.port}/lockers/1`, { method: 'POST', body: JSON.stringify(body) })
-        ).json();
       const status = async () => (await t.call('orders', 'get', { id: order.id }, asSupport)).body.order.status;
-      try {
-        await sim.start();
-        await eventually(() => sim.status === 'online');
-        await step({ do: 'loadBag', barcode: 'RX-KEY', location: 'C4' });
-        await eventually(async () => (await status()) === 'loaded');
-        const { pin } = (await t.call('orders', 'setRevealPinReason', { id: order.id, reason: 'QA' }, asSupport)).body;
-        expect((await step({ do: 'enterPin', pin: pin === '11111111' ? '22222222' : '11111111' })).answers).toEqual([
-          { status: 'Invalid' },
-        ]);
-        expect((await step({ do: 'enterPin', pin: '12' })).error).toBe('"pin" must be 4 to 12 digits');
-        expect((await step({ do: 'enterPin', pin })).answers[0]).toMatchObject({ status: 'Accepted', location: 'C4' });
-        expect((await step({ do: 'collectBag' })).answers).toEqual([{ collected: true }]);
-        await eventually(async () => (await status()) === 'collected');
-        expect(sim.contents().size).toBe(0);
-        expect((await step({ do: 'collectBag' })).answers).toEqual([{ collected: false }]);
-      } finally {
-        control.stop(true);
-        sim.stop();
-        hub.stop();
-      }
+      await withSimLocker(
+        t,
+        async ({ sim, step }) => {
+          await step({ do: 'loadBag', barcode: 'RX-KEY', location: 'C4' });
+          await eventually(async () => (await status()) === 'loaded');
+          const { pin } = (await t.call('orders', 'setRevealPinReason', { id: order.id, reason: 'QA' }, asSupport))
+            .body;
+          expect((await step({ do: 'enterPin', pin: pin === '11111111' ? '22222222' : '11111111' })).answers).toEqual([
+            { status: 'Invalid' },
+          ]);
+          expect((await step({ do: 'enterPin', pin: '12' })).error).toBe('"pin" must be 4 to 12 digits');
+          expect((await step({ do: 'enterPin', pin })).answers[0]).toMatchObject({
+            status: 'Accepted',
+            location: 'C4',
+          });
+          expect((await step({ do: 'collectBag' })).answers).toEqual([{ collected: true }]);
+          await eventually(async () => (await status()) === 'collected');
+          expect(sim.contents().size).toBe(0);
+          expect((await step({ do: 'collectBag' })).answers).toEqual([{ collected: false }]);
+        },
+        { name: 'Keypad', numberOfSlots: 8 },
+      );
     }, 30_000);
   },
   withTestAuth,
