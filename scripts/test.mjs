@@ -48,6 +48,9 @@ let failed = 0;
 let code = 0;
 
 if (only !== 'e2e') {
+  // The migrated database every database test file copies (db/src/test-templates.ts), made once up
+  // front rather than by the first file of each worker at the same time.
+  if (run(bun, ['db/scripts/make-test-templates.ts']) !== 0) code = 1;
   const unit = await capture(bun, [...unitArgs, ...filters]);
   passed += count(unit.out, /^\s*(\d+) pass$/gm);
   failed += count(unit.out, /^\s*(\d+) fail$/gm);

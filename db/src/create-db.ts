@@ -13,8 +13,11 @@ export type DbKind = 'pglite' | 'postgres';
 export type DbOptions =
   /** PostgreSQL over `pg`; `max` is the pool size; `prepared: false` sends preparedStatement's statements unnamed. */
   | { kind: 'postgres'; url: string; max?: number; prepared?: boolean }
-  /** Embedded PGlite: a directory on disk, or `memory://` for a throw-away database. */
-  | { kind: 'pglite'; dataDir: string };
+  /**
+   * Embedded PGlite: a directory on disk, or `memory://` for a throw-away database. `from`: the cluster a
+   * new database starts from instead of the empty one (tests start from a migrated copy, testing.ts).
+   */
+  | { kind: 'pglite'; dataDir: string; from?: File };
 
 /** A connection pool's state now: connections open, of those idle, and queries waiting for one. */
 export type PoolStats = { total: number; idle: number; waiting: number };
@@ -111,7 +114,7 @@ export async function createDb(options: DbOptions): Promise<Db> {
   let pglite: PGlite;
   try {
     pglite = await PGlite.create(options.dataDir, {
-      loadDataDir: isNew ? await emptyClusterTarball() : undefined,
+      loadDataDir: isNew ? (options.from ?? (await emptyClusterTarball())) : undefined,
       parsers: { [INT8]: parseInt8 },
       // PostgreSQL's default 128 MB of shared buffers is all touched in PGlite's WebAssembly memory (RSS);
       // the embedded database is small and the OS caches its files anyway (docs/PERFORMANCE.md, memory).

@@ -144,7 +144,7 @@ describeApi(
       });
     });
 
-    it('stores readings once whether their commit waits for the disk or not, and leaves the session durable', async () => {
+    it('stores readings once whether their commit waits for the disk or not, and leaves the connection as it was', async () => {
       await seedBusiness(t.db);
       const m = await testMachine(t);
       const hub = listen(t);
@@ -168,9 +168,12 @@ describeApi(
         const stored = await t.db.selectFrom('temperature_readings').select('value').orderBy('value').execute();
         expect(stored.map((r) => r.value)).toEqual([20, 21]);
         expect(await t.db.selectFrom('locker_event_receipts').select('locker_event_id').execute()).toHaveLength(2);
-        // The fast commit's setting ends with its own statement: the next one waits for the disk again.
-        const { rows } = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(t.db);
-        expect(rows[0]?.synchronous_commit).toBe('on');
+        // The fast commit's setting ends with its own statement: the next one is back to the connection's
+        // own (the test database's `off`, db/src/testing.ts; `on` in production), not a setting left behind.
+        const { rows } = await sql<{ setting: string; reset_val: string; source: string }>`
+          select setting, reset_val, source from pg_settings where name = 'synchronous_commit'`.execute(t.db);
+        expect(rows[0]?.setting).toBe(rows[0]?.reset_val as string);
+        expect(rows[0]?.source).not.toBe('session');
         locker.close();
       } finally {
         t.deps.config.readingsCommit = configured;
