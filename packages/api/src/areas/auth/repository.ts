@@ -1,5 +1,6 @@
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { oneTimeRowUsable, spendOneTimeRow } from '../../one-time/repository.ts';
 import { type Bucket, returnBucketToken, takeBucketToken } from '../../rate-limits/repository.ts';
 import { authPolicy } from '../../sessions/policy.ts';
 import { type ProviderRecord, toProviderRecord } from '../sso/index.ts';
@@ -104,14 +105,7 @@ export async function consumeResetToken(
   tokenHash: string,
   now: number,
 ): Promise<{ userId: string } | undefined> {
-  const row = await db
-    .updateTable('password_reset_tokens')
-    .set({ used_at: now })
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returning('user_id')
-    .executeTakeFirst();
+  const row = await spendOneTimeRow(db, 'password_reset_tokens', { token_hash: tokenHash }, now);
   return row ? { userId: row.user_id } : undefined;
 }
 
@@ -229,16 +223,8 @@ export async function linkSentSince(db: Db, userId: string, since: number): Prom
 }
 
 /** Whether a reset token is unused and unexpired: a look only, consumeResetToken decides for real. */
-export async function resetTokenUsable(db: Db, tokenHash: string, now: number): Promise<boolean> {
-  const usable = await db
-    .selectFrom('password_reset_tokens')
-    .select('id')
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  return usable !== undefined;
-}
+export const resetTokenUsable = (db: Db, tokenHash: string, now: number): Promise<boolean> =>
+  oneTimeRowUsable(db, 'password_reset_tokens', { token_hash: tokenHash }, now);
 
 /** A user's roles: their names and what they are on. */
 export async function userRoleRefs(
