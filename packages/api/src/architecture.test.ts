@@ -61,6 +61,8 @@ export const floors: Record<string, number> = {
   metrics: MACHINERY,
   outbox: MACHINERY,
   payments: MACHINERY,
+  'one-time': MACHINERY,
+  rows: MACHINERY,
   'rate-limits': MACHINERY,
   secrets: MACHINERY,
   sessions: MACHINERY,

@@ -6,48 +6,58 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** `capacity` calls at once, refilled continuously at `capacity` per `perMs`. */
 export type Bucket = { capacity: number; perMs: number };
 
+/**
+ * The tables that hold token buckets, each by the column that keys it: `rate_buckets` for every limit
+ * but one, `login_address_failures` for failed sign-ins per client address (its own table, older).
+ */
+const keyColumn = { rate_buckets: 'key', login_address_failures: 'address_key' } as const;
+export type BucketTable = keyof typeof keyColumn;
+
 /** The bucket's tokens at `now`: what was left plus the refill since, at most the capacity. */
-const refilled = (bucket: Bucket, now: number) =>
-  sql<number>`least(${bucket.capacity}::double precision, rate_buckets.tokens + greatest(0, ${now}::bigint - rate_buckets.refilled_at) * ${bucket.capacity / bucket.perMs}::double precision)`;
+const refilled = (table: BucketTable, bucket: Bucket, now: number) =>
+  sql<number>`least(${bucket.capacity}::double precision, ${sql.ref(`${table}.tokens`)} + greatest(0, ${now}::bigint - ${sql.ref(`${table}.refilled_at`)}) * ${bucket.capacity / bucket.perMs}::double precision)`;
 
 /**
- * Takes one token from the bucket `key` before the work it guards, in one statement (concurrent calls,
- * in any api process, cannot all take the last token). Returns null when taken, or the seconds until a
- * token is back when the bucket is empty (then nothing is taken).
+ * Takes one token from the bucket `key` of `table` before the work it guards, in one statement (concurrent
+ * calls, in any api process, cannot all take the last token). Returns null when taken, or the seconds
+ * until a token is back when the bucket is empty (then nothing is taken).
  */
-export async function reserveToken(db: Db, key: string, bucket: Bucket, now: number): Promise<number | null> {
-  const taken = await db
-    .insertInto('rate_buckets')
-    .values({ key, tokens: bucket.capacity - 1, refilled_at: now })
-    .onConflict((oc) =>
-      oc
-        .column('key')
-        .doUpdateSet({
-          tokens: sql`${refilled(bucket, now)} - 1`,
-          refilled_at: sql`greatest(rate_buckets.refilled_at, ${now}::bigint)`,
-        })
-        .where(refilled(bucket, now), '>=', 1),
-    )
-    .returning('tokens')
-    .executeTakeFirst();
-  if (taken) return null;
-  const row = await db
-    .selectFrom('rate_buckets')
-    .select(refilled(bucket, now).as('tokens'))
-    .where('key', '=', key)
-    .executeTakeFirst();
+export async function takeBucketToken(
+  db: Db,
+  table: BucketTable,
+  key: string,
+  bucket: Bucket,
+  now: number,
+): Promise<number | null> {
+  const column = sql.ref(keyColumn[table]);
+  const left = refilled(table, bucket, now);
+  const taken = await sql<{ tokens: number }>`
+    insert into ${sql.table(table)} (${column}, tokens, refilled_at) values (${key}, ${bucket.capacity - 1}, ${now})
+    on conflict (${column}) do update
+      set tokens = ${left} - 1, refilled_at = greatest(${sql.ref(`${table}.refilled_at`)}, ${now}::bigint)
+      where ${left} >= 1
+    returning tokens`.execute(db);
+  if (taken.rows.length > 0) return null;
+  const row = await sql<{ tokens: number }>`select ${left} as tokens from ${sql.table(table)} where ${column} = ${key}`
+    .execute(db)
+    .then((r) => r.rows[0]);
   const tokens = Number(row?.tokens ?? 0);
   return Math.max(1, Math.ceil(((1 - tokens) * bucket.perMs) / bucket.capacity / 1000));
 }
 
-/** Gives back a token taken by {@link reserveToken} when the work it was reserved for never started. */
-export async function releaseToken(db: Db, key: string, bucket: Bucket): Promise<void> {
-  await db
-    .updateTable('rate_buckets')
-    .set({ tokens: sql`least(${bucket.capacity}::double precision, tokens + 1)` })
-    .where('key', '=', key)
-    .execute();
+/** Gives back a token taken by {@link takeBucketToken} when the work it was reserved for never started. */
+export async function returnBucketToken(db: Db, table: BucketTable, key: string, bucket: Bucket): Promise<void> {
+  await sql`update ${sql.table(table)} set tokens = least(${bucket.capacity}::double precision, tokens + 1)
+    where ${sql.ref(keyColumn[table])} = ${key}`.execute(db);
 }
+
+/** Takes a token from the bucket `key` of `rate_buckets`: {@link takeBucketToken}. */
+export const reserveToken = (db: Db, key: string, bucket: Bucket, now: number): Promise<number | null> =>
+  takeBucketToken(db, 'rate_buckets', key, bucket, now);
+
+/** Gives back a token taken by {@link reserveToken} when the work it was reserved for never started. */
+export const releaseToken = (db: Db, key: string, bucket: Bucket): Promise<void> =>
+  returnBucketToken(db, 'rate_buckets', key, bucket);
 
 /**
  * Every bucket refills to full within its `perMs` (at most an hour today): a row untouched for a day
@@ -60,11 +70,12 @@ export const BUCKET_KEEP_MS = 24 * 60 * 60_000;
  * each. Answers how many went.
  */
 export async function deleteIdleBuckets(db: Db, before: number, limit = 5_000): Promise<number> {
-  const buckets = await sql`
-    delete from rate_buckets where key in (
-      select key from rate_buckets where refilled_at < ${before} limit ${limit})`.execute(db);
-  const logins = await sql`
-    delete from login_address_failures where address_key in (
-      select address_key from login_address_failures where refilled_at < ${before} limit ${limit})`.execute(db);
-  return Number(buckets.numAffectedRows ?? 0) + Number(logins.numAffectedRows ?? 0);
+  let deleted = 0;
+  for (const [table, key] of Object.entries(keyColumn)) {
+    const result = await sql`
+      delete from ${sql.table(table)} where ${sql.ref(key)} in (
+        select ${sql.ref(key)} from ${sql.table(table)} where refilled_at < ${before} limit ${limit})`.execute(db);
+    deleted += Number(result.numAffectedRows ?? 0);
+  }
+  return deleted;
 }

@@ -1,5 +1,6 @@
 import type { Database } from '@medlocker/db';
 import type { Insertable, Kysely, Transaction } from 'kysely';
+import { camelRow } from '../rows/camel-row.ts';
 
 /** Every query on patient sessions lives here. */
 
@@ -49,23 +50,18 @@ export const findPatientSessionByHash = async (
       's.revoked_at',
       'p.given_name',
       'p.full_name',
-      'p.deleted_at',
+      'p.deleted_at as patient_deleted_at',
     ])
     .where('s.token_hash', '=', tokenHash)
     .executeTakeFirst();
   return (
     row && {
-      id: row.id,
-      businessId: row.business_id,
-      patientId: row.patient_id,
-      orderId: row.order_id,
+      ...camelRow(row),
       expiresAt: Number(row.expires_at),
       idleExpiresAt: Number(row.idle_expires_at),
       lastSeen: Number(row.last_seen),
       revokedAt: ms(row.revoked_at),
-      givenName: row.given_name,
-      fullName: row.full_name,
-      patientDeletedAt: ms(row.deleted_at),
+      patientDeletedAt: ms(row.patient_deleted_at),
     }
   );
 };

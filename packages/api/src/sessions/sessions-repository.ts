@@ -1,5 +1,6 @@
 import type { Database } from '@medlocker/db';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { camelRow } from '../rows/camel-row.ts';
 
 /** Every query on sessions (and the roles a session's principal carries) lives here. */
 
@@ -68,16 +69,12 @@ export async function findSessionRow(
   db: Db,
   id: string,
 ): Promise<{ id: string; userId: string; created: number; expiresAt: number; idleExpiresAt: number } | undefined> {
-  const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
-  return (
-    row && {
-      id: row.id,
-      userId: row.user_id,
-      created: row.created,
-      expiresAt: row.expires_at,
-      idleExpiresAt: row.idle_expires_at,
-    }
-  );
+  const row = await db
+    .selectFrom('sessions')
+    .select(['id', 'user_id', 'created', 'expires_at', 'idle_expires_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row && camelRow(row);
 }
 
 /** The names of a user's Support and Developer roles, and whether they hold any Business or Group role. */
@@ -166,23 +163,7 @@ export async function findSessionPrincipal(
     ])
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
-  return (
-    row && {
-      sessionId: row.session_id,
-      expiresAt: row.expires_at,
-      idleExpiresAt: row.idle_expires_at,
-      lastSeen: row.last_seen,
-      revokedAt: row.revoked_at,
-      pending: row.pending as SessionPrincipalRecord['pending'],
-      userId: row.user_id,
-      disabledAt: row.disabled_at,
-      email: row.email,
-      givenName: row.given_name,
-      familyName: row.family_name,
-      roleNames: row.role_names,
-      reach: row.reach,
-    }
-  );
+  return row && { ...camelRow(row), pending: row.pending as SessionPrincipalRecord['pending'] };
 }
 
 /** Counts a call as activity: moves the idle expiry on (never past the absolute one). */

@@ -1,5 +1,6 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
+import { spendOneTimeRow } from '../../one-time/repository.ts';
 
 /** The queries of NHS login's round trip (nhs-login.ts): the `nhs_logins` rows. */
 
@@ -55,14 +56,7 @@ const toRow = (r: {
 
 /** Takes a started login by its state hash, once, in one statement: undefined when unknown, used or expired. */
 export async function takeNhsLogin(db: Db, stateHash: string, now: number): Promise<NhsLoginRow | undefined> {
-  const row = await db
-    .updateTable('nhs_logins')
-    .set({ used: now })
-    .where('state_hash', '=', stateHash)
-    .where('used', 'is', null)
-    .where('expires', '>', now)
-    .returning(['id', 'order_id', 'browser_hash', 'nonce', 'code_verifier'])
-    .executeTakeFirst();
+  const row = await spendOneTimeRow(db, 'nhs_logins', { state_hash: stateHash }, now);
   return row && toRow(row);
 }
 

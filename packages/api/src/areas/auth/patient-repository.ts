@@ -1,6 +1,7 @@
 import { patientAuthPolicy } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { camelRow } from '../../rows/camel-row.ts';
 
 /** Every query of the patient's identity checks (patient-service.ts) lives here. */
 
@@ -41,19 +42,7 @@ export const findOrderPatient = async (db: Db, orderId: string): Promise<OrderPa
     ])
     .where('o.id', '=', orderId)
     .executeTakeFirst();
-  return (
-    row && {
-      orderId: row.order_id,
-      businessId: row.business_id,
-      patientId: row.patient_id,
-      dateOfBirth: row.date_of_birth,
-      mobileNumber: row.mobile_number,
-      displayId: row.display_id,
-      givenName: row.given_name,
-      fullName: row.full_name,
-      deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
-    }
-  );
+  return row && { ...camelRow(row), deletedAt: row.deleted_at === null ? null : Number(row.deleted_at) };
 };
 
 const windowMs = patientAuthPolicy.lockMinutes * 60_000;

@@ -1,5 +1,7 @@
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { oneTimeRowUsable, spendOneTimeRow } from '../../one-time/repository.ts';
+import { type Bucket, returnBucketToken, takeBucketToken } from '../../rate-limits/repository.ts';
 import { authPolicy } from '../../sessions/policy.ts';
 import { type ProviderRecord, toProviderRecord } from '../sso/index.ts';
 
@@ -55,55 +57,15 @@ export async function clearLoginFailures(db: Db, username: string): Promise<void
 
 // --- failed sign-ins per client address: a token bucket in the database, shared by every process ----
 
-export type AddressBucket = { capacity: number; perMs: number };
+export type AddressBucket = Bucket;
 
-/** The bucket's tokens at `now`: what was left plus the refill since, at most the capacity. */
-const refilled = (bucket: AddressBucket, now: number) =>
-  sql<number>`least(${bucket.capacity}::double precision, login_address_failures.tokens + greatest(0, ${now}::bigint - login_address_failures.refilled_at) * ${bucket.capacity / bucket.perMs}::double precision)`;
-
-/**
- * Takes one token from the address's bucket before a password is checked, in one statement (concurrent
- * attempts cannot all see the same last token). Returns null when taken, or the seconds until one is
- * back when the bucket is empty (then nothing is taken).
- */
-export async function reserveAddressAttempt(
-  db: Db,
-  addressKey: string,
-  bucket: AddressBucket,
-  now: number,
-): Promise<number | null> {
-  const taken = await db
-    .insertInto('login_address_failures')
-    .values({ address_key: addressKey, tokens: bucket.capacity - 1, refilled_at: now })
-    .onConflict((oc) =>
-      oc
-        .column('address_key')
-        .doUpdateSet({
-          tokens: sql`${refilled(bucket, now)} - 1`,
-          refilled_at: sql`greatest(login_address_failures.refilled_at, ${now}::bigint)`,
-        })
-        .where(refilled(bucket, now), '>=', 1),
-    )
-    .returning('tokens')
-    .executeTakeFirst();
-  if (taken) return null;
-  const row = await db
-    .selectFrom('login_address_failures')
-    .select(refilled(bucket, now).as('tokens'))
-    .where('address_key', '=', addressKey)
-    .executeTakeFirst();
-  const tokens = Number(row?.tokens ?? 0);
-  return Math.max(1, Math.ceil(((1 - tokens) * bucket.perMs) / bucket.capacity / 1000));
-}
+/** Takes a token from the address's bucket before a password is checked: null, or the seconds to wait. */
+export const reserveAddressAttempt = (db: Db, addressKey: string, bucket: AddressBucket, now: number) =>
+  takeBucketToken(db, 'login_address_failures', addressKey, bucket, now);
 
 /** Gives back a token taken by {@link reserveAddressAttempt}: the attempt did not fail (right password). */
-export async function releaseAddressAttempt(db: Db, addressKey: string, bucket: AddressBucket): Promise<void> {
-  await db
-    .updateTable('login_address_failures')
-    .set({ tokens: sql`least(${bucket.capacity}::double precision, tokens + 1)` })
-    .where('address_key', '=', addressKey)
-    .execute();
-}
+export const releaseAddressAttempt = (db: Db, addressKey: string, bucket: AddressBucket) =>
+  returnBucketToken(db, 'login_address_failures', addressKey, bucket);
 
 // --- password reset tokens ---------------------------------------------------------------------------
 
@@ -143,14 +105,7 @@ export async function consumeResetToken(
   tokenHash: string,
   now: number,
 ): Promise<{ userId: string } | undefined> {
-  const row = await db
-    .updateTable('password_reset_tokens')
-    .set({ used_at: now })
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returning('user_id')
-    .executeTakeFirst();
+  const row = await spendOneTimeRow(db, 'password_reset_tokens', { token_hash: tokenHash }, now);
   return row ? { userId: row.user_id } : undefined;
 }
 
@@ -268,16 +223,8 @@ export async function linkSentSince(db: Db, userId: string, since: number): Prom
 }
 
 /** Whether a reset token is unused and unexpired: a look only, consumeResetToken decides for real. */
-export async function resetTokenUsable(db: Db, tokenHash: string, now: number): Promise<boolean> {
-  const usable = await db
-    .selectFrom('password_reset_tokens')
-    .select('id')
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  return usable !== undefined;
-}
+export const resetTokenUsable = (db: Db, tokenHash: string, now: number): Promise<boolean> =>
+  oneTimeRowUsable(db, 'password_reset_tokens', { token_hash: tokenHash }, now);
 
 /** A user's roles: their names and what they are on. */
 export async function userRoleRefs(

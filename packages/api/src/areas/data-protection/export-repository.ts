@@ -1,3 +1,4 @@
+import { camelKey } from '../../rows/camel-row.ts';
 import type { Db } from './policy-repository.ts';
 
 /*
@@ -23,8 +24,6 @@ const SECRET = new Set([
 /** Columns that hold a time (ms since the epoch; bigint columns arrive as text from PostgreSQL). */
 const TIME = /(^|_)(at|created|updated|collected|expires|last_seen|first_at|last_at)$/;
 
-const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
 /** Rows without their secrets, with camelCase keys and their times as numbers. */
 const withoutSecrets = (rows: Row[]): Row[] =>
   rows.map((row) =>
@@ -32,7 +31,7 @@ const withoutSecrets = (rows: Row[]): Row[] =>
       Object.entries(row)
         .filter(([key]) => !SECRET.has(key))
         .map(([key, value]) => [
-          camel(key),
+          camelKey(key),
           TIME.test(key) && (typeof value === 'string' || typeof value === 'bigint') ? Number(value) : value,
         ]),
     ),

@@ -1,6 +1,7 @@
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 
+import { oneTimeRowUsable, spendOneTimeRow } from '../../one-time/repository.ts';
 import type { ProviderRecord } from './config.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -107,14 +108,7 @@ export async function deleteSsoLoginsBefore(db: Db, before: number): Promise<voi
 
 /** Takes a started sign-in by its state hash, once: null when unknown, used or expired. */
 export async function takeSsoLogin(db: Db, stateHash: string, now: number): Promise<SsoLogin | undefined> {
-  const row = await db
-    .updateTable('sso_logins')
-    .set({ used: now })
-    .where('state_hash', '=', stateHash)
-    .where('used', 'is', null)
-    .where('expires', '>', now)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await spendOneTimeRow(db, 'sso_logins', { state_hash: stateHash }, now);
   return row && toSsoLogin(row);
 }
 
@@ -122,16 +116,8 @@ export async function forgetSsoSecrets(db: Db, id: string): Promise<void> {
   await db.updateTable('sso_logins').set({ nonce: null, code_verifier: null }).where('id', '=', id).execute();
 }
 
-export async function ssoLoginUsable(db: Db, stateHash: string, now: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('sso_logins')
-    .select('id')
-    .where('state_hash', '=', stateHash)
-    .where('used', 'is', null)
-    .where('expires', '>', now)
-    .executeTakeFirst();
-  return row !== undefined;
-}
+export const ssoLoginUsable = (db: Db, stateHash: string, now: number): Promise<boolean> =>
+  oneTimeRowUsable(db, 'sso_logins', { state_hash: stateHash }, now);
 
 /** Marks a sign-in used whatever its expiry (node-saml's remove); true when this call took it. */
 export async function markSsoLoginUsed(db: Db, stateHash: string, now: number): Promise<boolean> {
@@ -209,15 +195,12 @@ export async function takeSsoContinuation(
 ): Promise<
   { identityProviderId: string; subject: string; email: string; returnPath: string; authMethods: string[] } | undefined
 > {
-  const row = await db
-    .updateTable('sso_continuations')
-    .set({ used: now })
-    .where('ticket_hash', '=', ticketHash)
-    .where('browser_hash', '=', browserHash)
-    .where('used', 'is', null)
-    .where('expires', '>', now)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await spendOneTimeRow(
+    db,
+    'sso_continuations',
+    { ticket_hash: ticketHash, browser_hash: browserHash },
+    now,
+  );
   return (
     row && {
       identityProviderId: row.identity_provider_id,
