@@ -272,10 +272,15 @@ async function runOnce(kind: Kind, pglite: Engine | undefined) {
     const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
     await client.call('auth', 'finishTotpSetup', { name: 'Bench', secret, code });
 
-    /** CPU of the server process and, for PostgreSQL, of the bench database's backends. */
+    /**
+     * CPU of the server process and, for PostgreSQL, of the bench database's backends, by process id.
+     * The server's pool closes a connection idle for 10 s, so a backend alive at one reading may be gone
+     * at the next: `cpuSince` counts each backend from the earlier reading (or from 0 if it is new),
+     * never subtracting one that exited, whose CPU after the earlier reading is lost (an undercount).
+     */
     const cpuSplit = async () => {
       const own = await processCpuMs(server.child.pid);
-      let total = own;
+      const backends = new Map<number, number>();
       if (fresh) {
         const admin = new pg.Client({ connectionString: process.env.BENCH_DATABASE_URL });
         await admin.connect();
@@ -283,9 +288,15 @@ async function runOnce(kind: Kind, pglite: Engine | undefined) {
           fresh.name,
         ]);
         await admin.end();
-        for (const { pid } of rows) total += await processCpuMs(pid);
+        for (const { pid } of rows) backends.set(pid, await processCpuMs(pid));
       }
-      return { own, total };
+      return { own, backends };
+    };
+    type CpuReading = Awaited<ReturnType<typeof cpuSplit>>;
+    const cpuSince = (before: CpuReading, after: CpuReading) => {
+      let total = after.own - before.own;
+      for (const [pid, ms] of after.backends) total += ms - (before.backends.get(pid) ?? 0);
+      return { own: after.own - before.own, total };
     };
 
     const newBusiness = async () => {
@@ -336,9 +347,9 @@ async function runOnce(kind: Kind, pglite: Engine | undefined) {
       return {
         ms,
         clientCpuMs,
-        serverCpuMs: Math.round(after.total - cpuBefore.server.total),
+        serverCpuMs: Math.round(cpuSince(cpuBefore.server, after).total),
         // The server process alone; the rest of serverCpuMs is PostgreSQL's backends.
-        serverOwnCpuMs: Math.round(after.own - cpuBefore.server.own),
+        serverOwnCpuMs: Math.round(cpuSince(cpuBefore.server, after).own),
         ...totals,
       };
     };
@@ -405,7 +416,7 @@ async function runOnce(kind: Kind, pglite: Engine | undefined) {
       searchP95Ms,
       searchBeforeJobMs,
       // The job that indexed the warm import's rows: its wall time and the server's (and backends') CPU while waited for.
-      searchIndexJob: { ...job, serverCpuMs: Math.round(jobCpuAfter.total - jobCpuBefore.total) },
+      searchIndexJob: { ...job, serverCpuMs: Math.round(cpuSince(jobCpuBefore, jobCpuAfter).total) },
       rowsStored: Number(stored.n),
       serverRssMb,
     };
