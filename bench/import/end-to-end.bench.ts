@@ -231,7 +231,13 @@ async function lastRowFound(client: Client, businessId: string) {
  */
 async function searchIndexed(client: Client, since: number) {
   for (;;) {
-    const { jobs } = await client.call('jobs', 'listJobs', { type: 'patients.searchIndex' });
+    // A busy server (PGlite indexing on its one thread) may not answer in the client's time: asked again.
+    const listed = await client.call('jobs', 'listJobs', { type: 'patients.searchIndex' }).catch((error: unknown) => {
+      if (Date.now() - since > 900_000) throw error;
+      return undefined;
+    });
+    if (!listed) continue;
+    const { jobs } = listed;
     if (jobs.some((j) => j.state === 'dead')) throw new Error('the search index job died');
     // Not the 10-minute safety net's next run (far ahead), only what the import queued.
     const due = jobs.filter((j) => j.state !== 'done' && j.runAfter <= Date.now() + 25_000);

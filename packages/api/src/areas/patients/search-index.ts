@@ -16,8 +16,8 @@ export const SEARCH_INDEX_JOB = 'patients.searchIndex';
  */
 export const SEARCH_QUIET_MS = 10_000;
 
-/** Rows indexed per transaction: short row locks, and an edit of a pending patient waits at most one chunk. */
-const CHUNK = 1_000;
+/** Rows indexed per statement: short row locks, and a request (or an edit of a pending patient) waits at most one chunk. */
+const CHUNK = 500;
 
 /**
  * Queues the job after an import batch wrote rows at `now`: one job per quiet period, due a full quiet
@@ -58,6 +58,8 @@ export async function indexPendingSearch(db: Db, now: number, signal?: AbortSign
     const n = Number(numAffectedRows ?? 0);
     indexed += n;
     if (n < CHUNK) break;
+    // On PGlite the server and its database share one thread: requests waiting for it go between chunks.
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
   return indexed;
 }
