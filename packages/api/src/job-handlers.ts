@@ -20,6 +20,7 @@ import { messageSendHandler } from './delivery/messages/send.ts';
 import { SWEEP_JOB, sweepDueDeliveries, webhookDispatchHandler } from './delivery/webhooks/dispatch.ts';
 import { DISPATCH_JOB } from './delivery/webhooks/repository.ts';
 import { pruneIntegration } from './integration-api/prune.ts';
+import type { JobHandler } from './jobs/handler.ts';
 import { enqueueJob } from './jobs/repository.ts';
 import { createRunner, type JobHandlers, type Runner } from './jobs/runner.ts';
 import type { Schedule } from './jobs/schedule.ts';
@@ -35,6 +36,14 @@ function sweep(deps: AppDeps, message: string, counted: string, work: () => Prom
     },
   };
 }
+
+/** Patients an import wrote, indexed for "contains" search once it is over (areas/patients/search-index-repository.ts). */
+const searchIndexHandler = (deps: AppDeps): JobHandler => ({
+  run: async ({ signal }) => {
+    const indexed = await indexPendingSearch(deps.db, deps.now(), signal);
+    if (indexed > 0) deps.logger.info('patients indexed for search', { indexed });
+  },
+});
 
 /**
  * The handler of each job type and the schedules, for the runner in the api process and in
@@ -115,13 +124,7 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
         deps.logger.info('monthly report email', { businessId: job.businessId, outcome });
       },
     },
-    // Patients an import wrote, indexed for "contains" search once it is over (areas/patients/search-index.ts).
-    [SEARCH_INDEX_JOB]: {
-      run: async ({ signal }) => {
-        const indexed = await indexPendingSearch(deps.db, deps.now(), signal);
-        if (indexed > 0) deps.logger.info('patients indexed for search', { indexed });
-      },
-    },
+    [SEARCH_INDEX_JOB]: searchIndexHandler(deps),
     // An unacknowledged critical alarm's next escalation step (areas/machines/alarms.ts).
     [ESCALATE_JOB]: { run: async ({ job }) => void (await escalateAlarm(deps, job.payload.alarmId)) },
   };

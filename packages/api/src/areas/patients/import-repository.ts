@@ -6,7 +6,7 @@ import type { PatientValues } from './rules.ts';
 /**
  * The SQL of a batch import of patients (`batchUpsertPatients`): one statement per batch. The rows it
  * inserts or changes are marked `search_pending`: the trigram index skips them (its trigrams were ~90% of
- * the statement) and the job `patients.searchIndex` indexes them after the import (search-index.ts).
+ * the statement) and the job `patients.searchIndex` indexes them after the import (search-index-repository.ts).
  */
 
 const ARRAY_ESCAPED = /["\\]/;

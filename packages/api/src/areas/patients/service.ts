@@ -37,7 +37,7 @@ import {
   namePartsOnUpdate,
   type PatientValues,
 } from './rules.ts';
-import { queueSearchIndex } from './search-index.ts';
+import { queueSearchIndex } from './search-index-repository.ts';
 import { voidOptInCode } from './whatsapp-repository.ts';
 
 type Patients = Contract['patients'];

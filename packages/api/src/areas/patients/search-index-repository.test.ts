@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { describeApi } from '../../testing/api.ts';
 import { insertBusiness, testPatient } from '../../testing/patients.ts';
-import { indexPendingSearch, SEARCH_QUIET_MS } from './search-index.ts';
+import { indexPendingSearch, SEARCH_QUIET_MS } from './search-index-repository.ts';
 
 // "Contains" search stays exact whoever wrote the patient, whether or not the job has indexed the rows
 // an import wrote (search_pending, migration 0053).
