@@ -37,7 +37,7 @@ describeApi('patients search while imports are indexed by the job', (t) => {
     const { as, businessId, found, pending, waitingJobs } = await setUp();
     const patients = [testPatient(417), testPatient(418)];
     const { body } = await t.call('patients', 'batchUpsertPatients', { businessId, patients }, as);
-    const ids = body.results.map((r) => r.id);
+    const ids = body.results.map((r) => r.id as string);
     expect((await pending()).sort()).toEqual([...ids].sort());
     for (const filter of searches(418)) expect(await found(filter)).toEqual([ids[1]]);
     // One job, due once the import has been quiet for a full period.
@@ -65,9 +65,9 @@ describeApi('patients search while imports are indexed by the job', (t) => {
 
     const changed = [testPatient(417), testPatient(418, { email: 'moved418@example.org' })];
     await t.call('patients', 'batchUpsertPatients', { businessId, patients: changed }, as);
-    expect(await pending()).toEqual([first.body.results[1]?.id]);
+    expect(await pending()).toEqual([first.body.results[1]?.id as string]);
     expect(await waitingJobs()).toHaveLength(1);
-    expect(await found('moved418@example')).toEqual([first.body.results[1]?.id]);
+    expect(await found('moved418@example')).toEqual([first.body.results[1]?.id as string]);
     expect(await found('patient418@example')).toEqual([]);
   });
 
