@@ -39,7 +39,7 @@ describeApi('patients search while imports are indexed by the job', (t) => {
     const { body } = await t.call('patients', 'batchUpsertPatients', { businessId, patients }, as);
     const ids = body.results.map((r) => r.id as string);
     expect((await pending()).sort()).toEqual([...ids].sort());
-    for (const filter of searches(418)) expect(await found(filter)).toEqual([ids[1]]);
+    for (const filter of searches(418)) expect(await found(filter)).toEqual([ids[1] as string]);
     // One job, due once the import has been quiet for a full period.
     const jobs = await waitingJobs();
     expect(jobs).toHaveLength(1);
@@ -49,8 +49,8 @@ describeApi('patients search while imports are indexed by the job', (t) => {
     expect(await indexPendingSearch(t.db, t.deps.now() + SEARCH_QUIET_MS / 2)).toBe(0);
     expect(await indexPendingSearch(t.db, t.deps.now() + SEARCH_QUIET_MS)).toBe(2);
     expect(await pending()).toEqual([]);
-    for (const filter of searches(418)) expect(await found(filter)).toEqual([ids[1]]);
-    for (const filter of searches(417)) expect(await found(filter)).toEqual([ids[0]]);
+    for (const filter of searches(418)) expect(await found(filter)).toEqual([ids[1] as string]);
+    for (const filter of searches(417)) expect(await found(filter)).toEqual([ids[0] as string]);
   });
 
   it('queues no job for a re-import that changes nothing, and marks a changed row for the job again', async () => {
