@@ -667,6 +667,7 @@ export type PatientsTable = {
   whatsapp_opt_in_by_display: string | null;
   erased_at: number | null;
   language: 'en' | 'cy' | null;
+  search_pending: Generated<boolean>;
 };
 
 export type PaymentAttemptsTable = {

@@ -46,6 +46,7 @@ import * as nhsLogin from './0048_nhs_login.ts';
 import * as qrSigningKeys from './0049_qr_signing_keys.ts';
 import * as alarms from './0051_alarms.ts';
 import * as languages from './0052_languages.ts';
+import * as patientSearchPending from './0053_patient_search_pending.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -99,4 +100,5 @@ export const migrations: Record<string, Migration> = {
   '0049_qr_signing_keys': qrSigningKeys,
   '0051_alarms': alarms,
   '0052_languages': languages,
+  '0053_patient_search_pending': patientSearchPending,
 };

@@ -4,6 +4,7 @@ import { ESCALATE_JOB, escalateAlarm } from './areas/machines/index.ts';
 import { messagePort } from './areas/messages/index.ts';
 import { queueDailyDigests, sendDailyDigestTo } from './areas/notifications/index.ts';
 import { inBatches, recordExpiredOrders, sendExpiryReminders } from './areas/orders/index.ts';
+import { indexPendingSearch, SEARCH_INDEX_JOB } from './areas/patients/index.ts';
 import {
   MONTHLY_EMAIL_JOB,
   MONTHLY_EMAILS_JOB,
@@ -19,6 +20,7 @@ import { messageSendHandler } from './delivery/messages/send.ts';
 import { SWEEP_JOB, sweepDueDeliveries, webhookDispatchHandler } from './delivery/webhooks/dispatch.ts';
 import { DISPATCH_JOB } from './delivery/webhooks/repository.ts';
 import { pruneIntegration } from './integration-api/prune.ts';
+import type { JobHandler } from './jobs/handler.ts';
 import { enqueueJob } from './jobs/repository.ts';
 import { createRunner, type JobHandlers, type Runner } from './jobs/runner.ts';
 import type { Schedule } from './jobs/schedule.ts';
@@ -34,6 +36,14 @@ function sweep(deps: AppDeps, message: string, counted: string, work: () => Prom
     },
   };
 }
+
+/** Patients an import wrote, indexed for "contains" search once it is over (areas/patients/search-index-repository.ts). */
+const searchIndexHandler = (deps: AppDeps): JobHandler => ({
+  run: async ({ signal }) => {
+    const indexed = await indexPendingSearch(deps.db, deps.now(), signal);
+    if (indexed > 0) deps.logger.info('patients indexed for search', { indexed });
+  },
+});
 
 /**
  * The handler of each job type and the schedules, for the runner in the api process and in
@@ -114,6 +124,7 @@ export function jobHandlers(deps: AppDeps): JobHandlers {
         deps.logger.info('monthly report email', { businessId: job.businessId, outcome });
       },
     },
+    [SEARCH_INDEX_JOB]: searchIndexHandler(deps),
     // An unacknowledged critical alarm's next escalation step (areas/machines/alarms.ts).
     [ESCALATE_JOB]: { run: async ({ job }) => void (await escalateAlarm(deps, job.payload.alarmId)) },
   };
@@ -135,6 +146,8 @@ export const jobSchedules: Schedule[] = [
   // 02:41 London each night: what is past its retention period, removed or anonymised in small batches.
   { name: 'retention.apply', pattern: '41 2 * * *', job: { type: 'retention.apply', payload: {} } },
   { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
+  // The safety net for imported patients whose job was never queued (a process stopped between the two).
+  { name: SEARCH_INDEX_JOB, pattern: '*/10 * * * *', job: { type: SEARCH_INDEX_JOB, payload: {} } },
   { name: 'stats.monthly', pattern: '*/5 * * * *', job: { type: 'stats.monthly', payload: {} } },
   // 06:00 London on the 1st: the month just ended, hours after stats.monthly folded in its last events.
   { name: MONTHLY_EMAILS_JOB, pattern: '0 6 1 * *', job: { type: MONTHLY_EMAILS_JOB, payload: {} } },

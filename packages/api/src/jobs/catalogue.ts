@@ -36,6 +36,8 @@ export type JobPayloads = {
   'secrets.reseal': NoPayload;
   /** One business's report for a month, exactly once. */
   'reports.monthlyEmail': { businessId: string; year: number; month: number };
+  /** Patients an import wrote, into the trigram index of their search text (areas/patients/search-index-repository.ts). */
+  'patients.searchIndex': NoPayload;
   /** An unacknowledged critical alarm's next escalation step (areas/machines/alarms.ts). */
   'alarms.escalate': { alarmId: string };
 };

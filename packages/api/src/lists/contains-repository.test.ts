@@ -118,9 +118,14 @@ describeApi(
       await sql`set enable_seqscan = off`.execute(t.db);
       try {
         for (const [table, expression] of Object.entries(SEARCH_TEXT)) {
-          const plan = await sql<{ 'QUERY PLAN': string }>`explain select 1 from ${sql.table(table)} where ${sql.raw(
-            expression,
-          )} ilike ${'%abc%'}`.execute(t.db);
+          // Patients' index holds the rows not waiting for the search-index job (migration 0053): the
+          // list's indexed half says so, as here.
+          const indexed = table === 'patients' ? sql`not search_pending and ` : sql``;
+          const plan = await sql<{
+            'QUERY PLAN': string;
+          }>`explain select 1 from ${sql.table(table)} where ${indexed}${sql.raw(expression)} ilike ${'%abc%'}`.execute(
+            t.db,
+          );
           expect(`${table}: ${plan.rows.map((r) => r['QUERY PLAN']).join('\n')}`).toContain(
             `Bitmap Index Scan on ${table === 'patient_sign_ups' ? 'patient_sign_ups' : table}_`,
           );

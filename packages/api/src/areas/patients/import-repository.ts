@@ -3,7 +3,11 @@ import { sql } from 'kysely';
 import { columnsOf, type Db } from './repository.ts';
 import type { PatientValues } from './rules.ts';
 
-/** The SQL of a batch import of patients (`batchUpsertPatients`): one statement per batch. */
+/**
+ * The SQL of a batch import of patients (`batchUpsertPatients`): one statement per batch. The rows it
+ * inserts or changes are marked `search_pending`: the trigram index skips them (its trigrams were ~90% of
+ * the statement) and the job `patients.searchIndex` indexes them after the import (search-index-repository.ts).
+ */
 
 const ARRAY_ESCAPED = /["\\]/;
 const ARRAY_ESCAPES = /["\\]/g;
@@ -139,8 +143,9 @@ function upsertParts(q: UpsertQuery) {
   const rowColumns = sql.raw(ROW_COLUMNS.join(', '));
   // Inserts the input rows `i` as new patients; each statement below adds its own condition.
   const insertInput = sql`
-      insert into patients as p (id, business_id, ${rowColumns}, created, updated)
-      select i.id, ${q.businessId}, ${sql.raw(ROW_COLUMNS.map((c) => `i.${c}`).join(', '))}, ${q.now}::bigint, ${q.now}::bigint
+      insert into patients as p (id, business_id, ${rowColumns}, created, updated, search_pending)
+      select i.id, ${q.businessId}, ${sql.raw(ROW_COLUMNS.map((c) => `i.${c}`).join(', '))}, ${q.now}::bigint, ${q.now}::bigint,
+        true
       from input i`;
   const audited = sql`
     audited as (
@@ -195,7 +200,7 @@ function fastUpsert(q: UpsertQuery, { insertInput, audited, unnested }: UpsertPa
     changed as (
       update patients p set given_name = k.given_name, family_name = k.family_name,
         ${sql.raw(DETAIL_COLUMNS.map((c) => `${c} = i.${c}`).join(', '))}, updated = ${q.now}::bigint,
-        ${keptOptIn('p', 'i')}
+        search_pending = true, ${keptOptIn('p', 'i')}
       from current k join input i on i.display_id = k.display_id
       where p.id = k.id and not k.same and p.deleted_at is null
       returning p.id
@@ -223,7 +228,7 @@ function settledUpsert(q: UpsertQuery, { insertInput, audited, unnested }: Upser
       on conflict (business_id, display_id) where deleted_at is null
       do update set given_name = ${onConflictNames.given}, family_name = ${onConflictNames.family},
         ${sql.raw(DETAIL_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '))}, updated = excluded.updated,
-        ${keptOptIn('p', 'excluded')}
+        search_pending = true, ${keptOptIn('p', 'excluded')}
       where (${changedColumns('p')}) is distinct from
         (${onConflictNames.given}, ${onConflictNames.family}, ${detailColumns('excluded')})
       returning p.id, p.display_id, (p.xmax = 0) as inserted

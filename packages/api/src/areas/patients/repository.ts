@@ -1,6 +1,6 @@
 import { type DeliveryFailure, isNhsNumber, type Patient } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { contains } from '../../lists/contains-repository.ts';
 import type { PatientValues } from './rules.ts';
 
@@ -162,9 +162,15 @@ export type ListQuery = {
 /**
  * A business's patients by id (time-sortable, so new patients land on later pages and a page never
  * repeats), strictly after `after`, `limit + 1` of them. The filter matches anywhere in the full name,
- * the email, the display id or the mobile, in any case (areas/contains-repository.ts; one trigram index, migration
- * 0013); a whole NHS number is looked up on the display-id index. Otherwise the walk follows
- * unique (business_id, id) and stops at a page.
+ * the email, the display id or the mobile, in any case (lists/contains-repository.ts); a whole NHS
+ * number is looked up on the display-id index. Otherwise the walk follows unique (business_id, id) and
+ * stops at a page.
+ *
+ * "Contains" reads the trigram index (migrations 0013, 0053) for the rows it holds and scans the rows an
+ * import wrote that the job `patients.searchIndex` has not indexed yet (search_pending): the two halves
+ * are disjoint and each sorted by id, so the answer is exact the moment an import commits. They are two
+ * queries under `union all` because PostgreSQL folds `(not pending and X) or (pending and X)` back into
+ * `X`, and then no partial index serves it; the literal `search_pending` keeps each half's index usable.
  */
 export async function listPatients(db: Db, q: ListQuery): Promise<StoredPatient[]> {
   let query = db.selectFrom('patients').selectAll().where('business_id', '=', q.businessId);
@@ -174,6 +180,7 @@ export async function listPatients(db: Db, q: ListQuery): Promise<StoredPatient[
       eb.or([eb('last_sms_failure', 'is not', null), eb('last_email_failure', 'is not', null)]),
     );
   }
+  if (q.after) query = query.where('id', '>', q.after);
   const filter = q.filter?.trim();
   const nhsNumber = filter?.replace(/[\s-]/g, '');
   if (nhsNumber && isNhsNumber(nhsNumber)) {
@@ -182,9 +189,16 @@ export async function listPatients(db: Db, q: ListQuery): Promise<StoredPatient[
   } else if (filter) {
     // Anywhere in the full name, email, display id or mobile, in any case; also as an NHS number or a
     // mobile is stored (a typed '943 476' or '07700 900' is '943476' and '+44770090…' in the row).
-    query = query.where(contains('patients', filter, filter.replace(/[\s-]/g, ''), mobilePrefixOf(filter) ?? ''));
+    const matches = query
+      .where(contains('patients', filter, filter.replace(/[\s-]/g, ''), mobilePrefixOf(filter) ?? ''))
+      .orderBy('id')
+      .limit(q.limit + 1);
+    const indexed = matches.where(sql<boolean>`not search_pending`);
+    const pending = matches.where(sql<boolean>`search_pending`);
+    const { rows } = await sql<PatientRow>`
+      select * from ((${indexed}) union all (${pending})) p order by id limit ${q.limit + 1}`.execute(db);
+    return rows.map(toStoredPatient);
   }
-  if (q.after) query = query.where('id', '>', q.after);
   const rows = await query
     .orderBy('id')
     .limit(q.limit + 1)

@@ -37,6 +37,7 @@ import {
   namePartsOnUpdate,
   type PatientValues,
 } from './rules.ts';
+import { queueSearchIndex } from './search-index-repository.ts';
 import { voidOptInCode } from './whatsapp-repository.ts';
 
 type Patients = Contract['patients'];
@@ -288,6 +289,8 @@ export async function batchUpsertPatients(
     },
   });
   for (const r of written) results[r.ord] = { index: r.ord, status: r.status, ...(r.id ? { id: r.id } : {}) };
+  // What the batch wrote is searchable at once (scanned); the job makes it fast again after the import.
+  if (written.some((r) => r.status !== 'unchanged')) await queueSearchIndex(db, now());
   const count = (status: UpsertOutcome['status']) => results.filter((r) => r.status === status).length;
   return {
     results,

@@ -353,6 +353,7 @@ describeApi(
         'reports.monthlyEmails',
         'secrets.reseal',
         'reports.monthlyEmail',
+        'patients.searchIndex',
         'alarms.escalate',
       ]);
       expect(jobSchedules).toEqual([
@@ -380,6 +381,7 @@ describeApi(
         },
         { name: 'retention.apply', pattern: '41 2 * * *', job: { type: 'retention.apply', payload: {} } },
         { name: 'integration.prune', pattern: '17 * * * *', job: { type: 'integration.prune', payload: {} } },
+        { name: 'patients.searchIndex', pattern: '*/10 * * * *', job: { type: 'patients.searchIndex', payload: {} } },
         { name: 'stats.monthly', pattern: '*/5 * * * *', job: { type: 'stats.monthly', payload: {} } },
         { name: 'reports.monthlyEmails', pattern: '0 6 1 * *', job: { type: 'reports.monthlyEmails', payload: {} } },
       ]);
