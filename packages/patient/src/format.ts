@@ -73,18 +73,48 @@ export function formatDay(ms: number, now = Date.now()): string {
   return `${get('weekday')} ${get('day')} ${get('month')}${year === yearOf.format(now) ? '' : ` ${year}`}`;
 }
 
-const welshMoment = new Intl.DateTimeFormat('cy-GB', {
+/*
+ * Welsh names written here, not asked of Intl: browsers with reduced locale data (Chromium builds,
+ * Android) have no `cy` and would fall back to American English.
+ */
+const welshDays: Record<string, string> = {
+  Monday: 'Dydd Llun',
+  Tuesday: 'Dydd Mawrth',
+  Wednesday: 'Dydd Mercher',
+  Thursday: 'Dydd Iau',
+  Friday: 'Dydd Gwener',
+  Saturday: 'Dydd Sadwrn',
+  Sunday: 'Dydd Sul',
+};
+/** REFERENCE.md's Welsh month names, January first. */
+const welshMonths = [
+  'Ionawr',
+  'Chwefror',
+  'Mawrth',
+  'Ebrill',
+  'Mai',
+  'Mehefin',
+  'Gorffennaf',
+  'Awst',
+  'Medi',
+  'Hydref',
+  'Tachwedd',
+  'Rhagfyr',
+];
+const clock24 = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Europe/London',
   hour: '2-digit',
   minute: '2-digit',
   hourCycle: 'h23',
 });
-const welshDay = new Intl.DateTimeFormat('cy-GB', {
-  timeZone: 'Europe/London',
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-});
+const monthNumber = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', month: 'numeric' });
+
+/** 'Dydd Gwener, 28 Tachwedd' (London). */
+function welshDay(ms: number): string {
+  const parts = dayParts.formatToParts(ms);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${welshDays[get('weekday')] ?? get('weekday')}, ${get('day')} ${welshMonths[Number(monthNumber.format(ms)) - 1]}`;
+}
 
 /**
  * '3:15pm, Friday 28 November'; in Welsh '15:15, Dydd Gwener, 28 Tachwedd' (the 24-hour clock, as Welsh
@@ -93,7 +123,7 @@ const welshDay = new Intl.DateTimeFormat('cy-GB', {
 export function formatMoment(ms: number, now = Date.now()): string {
   if (intlLocale() !== 'cy-GB') return `${formatTime(ms)}, ${formatDay(ms, now)}`;
   const year = yearOf.format(ms);
-  return `${welshMoment.format(ms)}, ${welshDay.format(ms)}${year === yearOf.format(now) ? '' : ` ${year}`}`;
+  return `${clock24.format(ms)}, ${welshDay(ms)}${year === yearOf.format(now) ? '' : ` ${year}`}`;
 }
 
 /** The order's state as a patient would put it, and how the badge looks. */

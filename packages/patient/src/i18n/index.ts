@@ -64,8 +64,14 @@ function chosenLocale(): PatientLocale | null {
   return null;
 }
 
-/** The language a load starts in: the one asked for or kept (chosenLocale), else English. */
-export const startingLocale = (): PatientLocale => chosenLocale() ?? 'en';
+/**
+ * Shows the page in the language it starts in. Only a choice is remembered (`?lang=`, or one kept
+ * already): English by default is not, so a pharmacy's default can still apply (showPharmacyDefault).
+ */
+export const showStartingLocale = (): Promise<void> => {
+  const chosen = chosenLocale();
+  return chosen ? showIn(chosen) : display('en');
+};
 
 /**
  * A pharmacy's default for its patients (`en`, `cy` or `bilingual`, which reads Welsh first), shown
