@@ -1,4 +1,6 @@
 import type { AreaName, MethodName, RpcInput, RpcOutput } from '@medlocker/core';
+import { sayRefusal } from './i18n/errors.ts';
+import { t } from './i18n/index.ts';
 
 /**
  * The patient page's RPC calls: `rpc('patientOrders', 'get', { orderId })` posts JSON to
@@ -112,6 +114,6 @@ export async function rpc<A extends AreaName, M extends MethodName<A>>(
 
 /** Any thrown value as a sentence a person can read. */
 export function messageOf(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
-  return 'Something went wrong. Please try again.';
+  if (error instanceof ApiError) return sayRefusal(error, productName);
+  return t('error.unknown');
 }

@@ -1,5 +1,7 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { ApiError, messageOf } from './api.ts';
+import { sayDetail } from './i18n/errors.ts';
+import { t } from './i18n/index.ts';
 
 /*
  * The building blocks of the patient page's forms: the error summary that takes focus, fields with
@@ -17,7 +19,7 @@ export const errorFor = (errors: ErrorItem[], field: string) => errors.find((e) 
  */
 export function errorsOf(error: unknown, fieldOf: (path: string) => string | undefined, field?: string): ErrorItem[] {
   if (error instanceof ApiError && error.details.some((d) => d.path)) {
-    return error.details.map((d) => ({ field: fieldOf(d.path), message: d.message }));
+    return error.details.map((d) => ({ field: fieldOf(d.path), message: sayDetail(d) }));
   }
   return [{ field, message: messageOf(error) }];
 }
@@ -56,7 +58,7 @@ export function ErrorSummary({ errors }: { errors: ErrorItem[] }) {
   if (errors.length === 0) return null;
   return (
     <div className="error-summary" ref={ref} tabIndex={-1} role="alert" aria-labelledby="error-summary-title">
-      <h2 id="error-summary-title">There is a problem</h2>
+      <h2 id="error-summary-title">{t('error.summary')}</h2>
       <ul>
         {errors.map((e) => (
           <li key={`${e.field}:${e.message}`}>
@@ -84,7 +86,7 @@ export function ErrorSummary({ errors }: { errors: ErrorItem[] }) {
 export function ErrorMessage({ id, message }: { id: string; message: string }) {
   return (
     <span className="error-message" id={id}>
-      <span className="visually-hidden">Error:</span> {message}
+      <span className="visually-hidden">{t('error.prefix')}</span> {message}
     </span>
   );
 }

@@ -35,7 +35,9 @@ export const exemptionsOffered = (now: number) => exemptions.filter((e) => e.cod
 /** W covers HRT items only: the page says so beside it. */
 export const hrtOnly = (code: string) => code === 'W';
 
-export const exemptionLabel = (code: string) => exemptions.find((e) => e.code === code)?.label ?? code;
+/** The exemption's description in the active language (the catalogs' `exemption.<code>`). */
+export const exemptionLabel = (code: string) =>
+  exemptions.some((e) => e.code === code) ? t(`exemption.${code as ExemptionCode}`) : code;
 
 const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', minimumFractionDigits: 2 });
 
@@ -71,18 +73,48 @@ export function formatDay(ms: number, now = Date.now()): string {
   return `${get('weekday')} ${get('day')} ${get('month')}${year === yearOf.format(now) ? '' : ` ${year}`}`;
 }
 
-const welshMoment = new Intl.DateTimeFormat('cy-GB', {
+/*
+ * Welsh names written here, not asked of Intl: browsers with reduced locale data (Chromium builds,
+ * Android) have no `cy` and would fall back to American English.
+ */
+const welshDays: Record<string, string> = {
+  Monday: 'Dydd Llun',
+  Tuesday: 'Dydd Mawrth',
+  Wednesday: 'Dydd Mercher',
+  Thursday: 'Dydd Iau',
+  Friday: 'Dydd Gwener',
+  Saturday: 'Dydd Sadwrn',
+  Sunday: 'Dydd Sul',
+};
+/** REFERENCE.md's Welsh month names, January first. */
+const welshMonths = [
+  'Ionawr',
+  'Chwefror',
+  'Mawrth',
+  'Ebrill',
+  'Mai',
+  'Mehefin',
+  'Gorffennaf',
+  'Awst',
+  'Medi',
+  'Hydref',
+  'Tachwedd',
+  'Rhagfyr',
+];
+const clock24 = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Europe/London',
   hour: '2-digit',
   minute: '2-digit',
   hourCycle: 'h23',
 });
-const welshDay = new Intl.DateTimeFormat('cy-GB', {
-  timeZone: 'Europe/London',
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-});
+const monthNumber = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', month: 'numeric' });
+
+/** 'Dydd Gwener, 28 Tachwedd' (London). */
+function welshDay(ms: number): string {
+  const parts = dayParts.formatToParts(ms);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${welshDays[get('weekday')] ?? get('weekday')}, ${get('day')} ${welshMonths[Number(monthNumber.format(ms)) - 1]}`;
+}
 
 /**
  * '3:15pm, Friday 28 November'; in Welsh '15:15, Dydd Gwener, 28 Tachwedd' (the 24-hour clock, as Welsh
@@ -91,7 +123,7 @@ const welshDay = new Intl.DateTimeFormat('cy-GB', {
 export function formatMoment(ms: number, now = Date.now()): string {
   if (intlLocale() !== 'cy-GB') return `${formatTime(ms)}, ${formatDay(ms, now)}`;
   const year = yearOf.format(ms);
-  return `${welshMoment.format(ms)}, ${welshDay.format(ms)}${year === yearOf.format(now) ? '' : ` ${year}`}`;
+  return `${clock24.format(ms)}, ${welshDay(ms)}${year === yearOf.format(now) ? '' : ` ${year}`}`;
 }
 
 /** The order's state as a patient would put it, and how the badge looks. */
@@ -113,15 +145,18 @@ export const cardNames: Record<PatientOrderDetails['acceptedCards'][number], str
   amex: 'American Express',
 };
 
-/** 'Visa', 'Visa and Mastercard', 'Visa, Mastercard and American Express'. */
+/** 'Visa', 'Visa and Mastercard', 'Visa, Mastercard and American Express' ('Visa a Mastercard', 'Visa ac American Express' in Welsh). */
 export function cardsInWords(cards: readonly PatientOrderDetails['acceptedCards'][number][]): string {
   const names = cards.map((c) => cardNames[c]);
-  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  if (names.length <= 1) return names[0] ?? '';
+  const last = names.at(-1) ?? '';
+  // Welsh 'a' is 'ac' before a vowel ('Visa ac American Express').
+  return t(/^[aeiouwy]/i.test(last) ? 'list.andVowel' : 'list.and', { first: names.slice(0, -1).join(', '), last });
 }
 
 /** An exemption as a sentence: 'Exemption declared: F (prescription prepayment certificate)'. */
 const declared = (code: PatientOrderSummary['exemptionCode']) =>
-  code ? `Exemption declared: ${code} (${exemptionLabel(code)})` : 'Exemption declared';
+  code ? t('payment.declaredCode', { code, label: exemptionLabel(code) }) : t('payment.declared');
 
 /**
  * What was paid or declared, in a sentence; null when there was nothing to pay. An exemption waives the
@@ -129,15 +164,19 @@ const declared = (code: PatientOrderSummary['exemptionCode']) =>
  */
 export function paymentOf(order: PatientOrderSummary): string | null {
   switch (order.paymentStatus) {
-    case 'paid':
-      return `Paid ${formatPence(order.amountPaid)} by card${order.exemptionCode ? `. ${declared(order.exemptionCode)} for the prescription charge` : ''}`;
+    case 'paid': {
+      const paid = t('payment.paid', { amount: formatPence(order.amountPaid) });
+      return order.exemptionCode
+        ? `${paid}. ${t('payment.forCharge', { declared: declared(order.exemptionCode) })}`
+        : paid;
+    }
     case 'exemption_declared':
       return declared(order.exemptionCode);
     case 'unpaid':
       if (order.amountDue <= 0) return null;
       return order.exemptionCode
-        ? `${formatPence(order.amountDue)} to pay for other items. ${declared(order.exemptionCode)} for the prescription charge`
-        : `${formatPence(order.amountDue)} to pay`;
+        ? `${t('payment.toPayOther', { amount: formatPence(order.amountDue) })}. ${t('payment.forCharge', { declared: declared(order.exemptionCode) })}`
+        : t('payment.toPay', { amount: formatPence(order.amountDue) });
     default:
       return null;
   }

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { showIn, startingLocale } from './i18n/index.ts';
+import { showStartingLocale } from './i18n/index.ts';
 import { App } from './routes.tsx';
 
 const root = document.getElementById('root');
@@ -13,4 +13,4 @@ const render = () =>
       <App />
     </StrictMode>,
   );
-showIn(startingLocale()).then(render, render);
+showStartingLocale().then(render, render);

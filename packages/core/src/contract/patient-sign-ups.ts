@@ -1,4 +1,5 @@
 import { type } from 'arktype';
+import { PatientLanguage } from '../i18n/language.ts';
 import { SignUpStatus } from '../patient/patient.ts';
 import { Id } from '../validation/string-limits.ts';
 import { defineArea, publicAccess } from './define.ts';
@@ -34,7 +35,8 @@ export const onlineSignUpLimits = {
 } as const;
 
 /** What the sign-up page needs to show a business's form. */
-export const SignUpBusiness = type({ businessId: Id, name: 'string' });
+/** The pharmacy a sign-up page is for; `patientLanguage` is the language the page opens in (bilingual: Welsh). */
+export const SignUpBusiness = type({ businessId: Id, name: 'string', patientLanguage: PatientLanguage });
 export type SignUpBusiness = typeof SignUpBusiness.infer;
 
 /**

@@ -32,13 +32,18 @@ const isLocale = (value: unknown): value is PatientLocale => value === 'en' || v
 
 const CHOICE_KEY = 'medlocker.patient.language';
 
-/**
- * Shows the page in `locale`: loads its catalog, sets `<html lang>`, and remembers it in this browser
- * for the next visit (before the server knows who the patient is).
- */
-export async function showIn(locale: PatientLocale): Promise<void> {
+/** Shows the page in `locale`: loads its catalog and sets `<html lang>`. */
+async function display(locale: PatientLocale): Promise<void> {
   await patientLayer.activate(locale);
   document.documentElement.lang = htmlLang[locale];
+}
+
+/**
+ * Shows the page in `locale` and remembers it in this browser for the next visit (before the server
+ * knows who the patient is).
+ */
+export async function showIn(locale: PatientLocale): Promise<void> {
+  await display(locale);
   try {
     localStorage.setItem(CHOICE_KEY, locale);
   } catch {
@@ -46,17 +51,35 @@ export async function showIn(locale: PatientLocale): Promise<void> {
   }
 }
 
-/** The language a load starts in: `?lang=cy` on the address, else this browser's last choice, else English. */
-export function startingLocale(): PatientLocale {
+/** The language asked for: `?lang=cy` on the address, else this browser's last choice, else none. */
+function chosenLocale(): PatientLocale | null {
   const asked = new URLSearchParams(location.search).get('lang');
   if (isLocale(asked)) return asked;
   try {
     const kept = localStorage.getItem(CHOICE_KEY);
     if (isLocale(kept)) return kept;
   } catch {
-    // No storage: English.
+    // No storage: nothing kept.
   }
-  return 'en';
+  return null;
+}
+
+/**
+ * Shows the page in the language it starts in. Only a choice is remembered (`?lang=`, or one kept
+ * already): English by default is not, so a pharmacy's default can still apply (showPharmacyDefault).
+ */
+export const showStartingLocale = (): Promise<void> => {
+  const chosen = chosenLocale();
+  return chosen ? showIn(chosen) : display('en');
+};
+
+/**
+ * A pharmacy's default for its patients (`en`, `cy` or `bilingual`, which reads Welsh first), shown
+ * when this browser has not chosen: the choice still beats it. Not remembered, as it was not chosen.
+ */
+export async function showPharmacyDefault(language: PatientLocale | 'bilingual'): Promise<void> {
+  if (chosenLocale() !== null) return;
+  await display(language === 'en' ? 'en' : 'cy');
 }
 
 /** The active language, re-rendering the caller when it changes. */

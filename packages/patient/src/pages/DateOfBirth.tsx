@@ -1,10 +1,20 @@
 import { Fieldset } from '../form.tsx';
-import { t } from '../i18n/index.ts';
+import { type PatientMessageId, t } from '../i18n/index.ts';
 
 /** What the patient typed in the three boxes. */
 export type DateParts = { day: string; month: string; year: string };
 
 export const noDate: DateParts = { day: '', month: '', year: '' };
+
+/** Which parts are missing (day, month, year as 1s and 0s) → what to say. */
+const missingParts: Record<string, PatientMessageId> = {
+  '100': 'date.errorDay',
+  '010': 'date.errorMonth',
+  '001': 'date.errorYear',
+  '110': 'date.errorDayMonth',
+  '101': 'date.errorDayYear',
+  '011': 'date.errorMonthYear',
+};
 
 /** Day, month and year as YYYY-MM-DD, or what is wrong with them (SPEC §5's words where it has them). */
 export function dateOfBirthOf(
@@ -14,16 +24,15 @@ export function dateOfBirthOf(
   now = new Date(),
 ): { value?: string; error?: string } {
   const [d, m, y] = [day.trim(), month.trim(), year.trim()];
-  if (!d && !m && !y) return { error: 'Enter your date of birth' };
-  const missing = [!d && 'a day', !m && 'a month', !y && 'a year'].filter(Boolean);
-  if (missing.length > 0) return { error: `Date of birth must include ${missing.join(' and ')}` };
-  if (!/^\d{1,2}$/.test(d) || !/^\d{1,2}$/.test(m) || !/^\d{4}$/.test(y)) return { error: 'Expected a valid date' };
+  if (!d && !m && !y) return { error: t('date.errorEmpty') };
+  if (!d || !m || !y) return { error: t(missingParts[`${Number(!d)}${Number(!m)}${Number(!y)}`] ?? 'date.errorEmpty') };
+  if (!/^\d{1,2}$/.test(d) || !/^\d{1,2}$/.test(m) || !/^\d{4}$/.test(y)) return { error: t('date.errorInvalid') };
   const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
   if (date.getUTCFullYear() !== Number(y) || date.getUTCMonth() !== Number(m) - 1 || date.getUTCDate() !== Number(d)) {
-    return { error: 'Expected a valid date' };
+    return { error: t('date.errorInvalid') };
   }
-  if (Number(y) < 1900) return { error: 'Expected a valid date' };
-  if (date.getTime() > now.getTime()) return { error: 'Date must be in the past' };
+  if (Number(y) < 1900) return { error: t('date.errorInvalid') };
+  if (date.getTime() > now.getTime()) return { error: t('date.errorFuture') };
   return { value: `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}` };
 }
 
@@ -59,7 +68,7 @@ export function DateOfBirthFields(props: {
     <Fieldset
       legend={props.legend}
       legendClassName={props.legendClassName}
-      hint={{ id: 'dob-hint', text: 'For example, 27 3 1985' }}
+      hint={{ id: 'dob-hint', text: t('date.hint') }}
       error={props.error}
       errorId="dob-error"
     >

@@ -11,7 +11,8 @@ import {
   FormActions,
   TextField,
 } from '../form.tsx';
-import { exemptionsOffered, formatPence, hrtOnly } from '../format.ts';
+import { exemptionLabel, exemptionsOffered, formatPence, hrtOnly } from '../format.ts';
+import { t } from '../i18n/index.ts';
 import { Page } from '../ui.tsx';
 import { SignaturePad, type SignaturePadHandle } from './SignaturePad.tsx';
 
@@ -28,11 +29,10 @@ type Behalf = '' | 'self' | 'behalf';
 /** What is missing from the declaration before it can be sent. */
 function problemsOf(code: string, name: string, behalf: Behalf, signature: string | null): ErrorItem[] {
   const problems: ErrorItem[] = [];
-  if (!code) problems.push({ field: fieldIds.exemptionCode, message: 'Select the exemption that applies' });
-  if (!name.trim())
-    problems.push({ field: fieldIds.nameOfDeclarant, message: 'Enter the full name of the person declaring' });
-  if (!behalf) problems.push({ field: fieldIds.onBehalfOfPatient, message: 'Say whether you are the patient' });
-  if (!signature) problems.push({ field: fieldIds.signature, message: 'Sign in the box' });
+  if (!code) problems.push({ field: fieldIds.exemptionCode, message: t('exemption.errorCode') });
+  if (!name.trim()) problems.push({ field: fieldIds.nameOfDeclarant, message: t('exemption.errorName') });
+  if (!behalf) problems.push({ field: fieldIds.onBehalfOfPatient, message: t('exemption.errorBehalf') });
+  if (!signature) problems.push({ field: fieldIds.signature, message: t('exemption.errorSignature') });
   return problems;
 }
 
@@ -81,15 +81,15 @@ export function DeclareExemption(props: {
   }
 
   return (
-    <Page title="Declare an exemption" headerAction={props.headerAction}>
+    <Page title={t('exemption.declare')} headerAction={props.headerAction}>
       <ErrorSummary errors={errors} />
-      <h1>Declare an exemption</h1>
+      <h1>{t('exemption.declare')}</h1>
       <Intro order={order} />
       <form onSubmit={submit} noValidate>
         <ExemptionChoice code={code} onChange={setCode} error={errorOf('exemptionCode')} />
         <TextField
           id="nameOfDeclarant"
-          label="Full name of the person declaring"
+          label={t('exemption.name')}
           error={errorOf('nameOfDeclarant')}
           value={name}
           onChange={setName}
@@ -99,14 +99,11 @@ export function DeclareExemption(props: {
         <BehalfChoice behalf={behalf} onChange={setBehalf} error={errorOf('onBehalfOfPatient')} />
         <SignatureField pad={pad} name={name} error={errorOf('signature')} />
         <div className="panel">
-          <p>
-            I declare that the information I have given is correct and complete, and I understand that if it is not,
-            appropriate action may be taken.
-          </p>
+          <p>{t('exemption.statement')}</p>
         </div>
-        <FormActions submit="Declare and continue" busy={busy}>
+        <FormActions submit={t('exemption.submit')} busy={busy}>
           <button className="link-button" type="button" onClick={props.onCancel}>
-            Go back to your order
+            {t('exemption.back')}
           </button>
         </FormActions>
       </form>
@@ -118,16 +115,8 @@ export function DeclareExemption(props: {
 function Intro({ order }: { order: PatientOrderSummary }) {
   return (
     <>
-      <p>
-        If you do not have to pay the {formatPence(order.prescriptionCharge)} prescription charge, tell us why. The
-        pharmacy may ask to see proof.
-      </p>
-      {order.retailCharge > 0 && (
-        <p>
-          An exemption covers the NHS prescription charge only: the {formatPence(order.retailCharge)} for other items in
-          this order still has to be paid by card.
-        </p>
-      )}
+      <p>{t('exemption.intro', { charge: formatPence(order.prescriptionCharge) })}</p>
+      {order.retailCharge > 0 && <p>{t('exemption.chargeOnly', { other: formatPence(order.retailCharge) })}</p>}
     </>
   );
 }
@@ -169,7 +158,7 @@ const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(
 function ExemptionChoice(props: { code: string; onChange: (code: string) => void; error?: string }) {
   return (
     <Fieldset
-      legend="Why do you not have to pay?"
+      legend={t('exemption.why')}
       legendClassName="legend-heading"
       error={props.error}
       errorId="exemption-error"
@@ -182,22 +171,22 @@ function ExemptionChoice(props: { code: string; onChange: (code: string) => void
           value={e.code}
           checked={props.code === e.code}
           onChange={() => props.onChange(e.code)}
-          label={`${e.code}: ${capitalised(e.label)}`}
-          hint={hrtOnly(e.code) ? 'Only for HRT (hormone replacement therapy) items' : undefined}
+          label={`${e.code}: ${capitalised(exemptionLabel(e.code))}`}
+          hint={hrtOnly(e.code) ? t('exemption.hrtOnly') : undefined}
         />
       ))}
     </Fieldset>
   );
 }
 
-const behalfChoices: [Behalf, string][] = [
-  ['self', 'Yes, I am the patient'],
-  ['behalf', 'No, I am declaring on behalf of the patient'],
-];
+const behalfChoices = [
+  ['self', 'exemption.self'],
+  ['behalf', 'exemption.behalf'],
+] as const;
 
 function BehalfChoice(props: { behalf: Behalf; onChange: (behalf: Behalf) => void; error?: string }) {
   return (
-    <Fieldset legend="Are you the patient?" legendClassName="label" error={props.error} errorId="behalf-error">
+    <Fieldset legend={t('exemption.areYou')} legendClassName="label" error={props.error} errorId="behalf-error">
       {behalfChoices.map(([value, label]) => (
         <Choice
           key={value}
@@ -205,7 +194,7 @@ function BehalfChoice(props: { behalf: Behalf; onChange: (behalf: Behalf) => voi
           id={`behalf-${value}`}
           checked={props.behalf === value}
           onChange={() => props.onChange(value)}
-          label={label}
+          label={t(label)}
         />
       ))}
     </Fieldset>
@@ -229,10 +218,10 @@ function SignatureField({
   return (
     <div className={`form-group${error ? ' form-group--error' : ''}`}>
       <span className="label" id="signature-label">
-        Signature
+        {t('exemption.signature')}
       </span>
       <span className="hint" id="signature-hint">
-        Sign in the box with your finger or mouse.
+        {t('exemption.signatureHint')}
       </span>
       {error && <ErrorMessage id="signature-error" message={error} />}
       <SignaturePad
@@ -250,7 +239,7 @@ function SignatureField({
         onClick={() => pad.current?.clear()}
         disabled={!signed}
       >
-        Clear signature
+        {t('exemption.clearSignature')}
       </button>
       <button
         className="button button--secondary"
@@ -259,7 +248,7 @@ function SignatureField({
         onClick={() => pad.current?.signWith(name)}
         disabled={!name.trim()}
       >
-        Sign with the name typed above
+        {t('exemption.signWithName')}
       </button>
     </div>
   );

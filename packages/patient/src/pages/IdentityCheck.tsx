@@ -101,7 +101,7 @@ function DateOfBirthStep(props: StepProps & { onUseCode: (endings: string[]) => 
     'dob-day',
     () => {
       const checked = dateOfBirthOf(date.day, date.month, date.year);
-      return { value: checked.value, error: checked.error ?? 'Expected a valid date' };
+      return { value: checked.value, error: checked.error ?? t('date.errorInvalid') };
     },
     (dateOfBirth) => rpc('auth', 'verifyPatient', { orderId: props.orderId, dateOfBirth }),
   );
@@ -160,7 +160,7 @@ function CodeStep(
   const { errors, setErrors, busy, run, submitter } = useStep(props);
   const submit = submitter(
     'code',
-    () => ({ value: sixDigits(code) ?? undefined, error: 'Enter the 6-digit code from the text message' }),
+    () => ({ value: sixDigits(code) ?? undefined, error: t('codes.errorText') }),
     (digits) => rpc('auth', 'verifySmsCode', { orderId: props.orderId, code: digits }),
   );
 
@@ -175,20 +175,19 @@ function CodeStep(
       (error) => setErrors(checkErrorsOf(error, 'code')),
     );
 
-  const endings = props.sentTo.map((e) => `ending ${e}`).join(' and your mobile ');
+  const endings = props.sentTo.join(', ');
   return (
-    <Page title="Enter the code we texted you">
+    <Page title={t('identity.codeTitle')}>
       <ErrorSummary errors={errors} />
-      <h1>Enter the code we texted you</h1>
+      <h1>{t('identity.codeTitle')}</h1>
       <p role="status">
-        {resent ? 'We have sent a new code' : 'We have sent a 6-digit code'} to your mobile {endings}. It works for 10
-        minutes.
+        {t(resent ? 'identity.codeResent' : 'identity.codeSent', { count: props.sentTo.length, endings })}
       </p>
       <form onSubmit={submit} noValidate>
         <CodeField
           id="code"
-          label="Code"
-          hint="The code is 6 numbers, for example 123456"
+          label={t('identity.code')}
+          hint={t('codes.hint')}
           error={errorFor(errors, 'code')}
           value={code}
           onChange={setCode}
@@ -198,12 +197,12 @@ function CodeStep(
       </form>
       <p>
         <button className="link-button" type="button" onClick={resend} disabled={busy}>
-          Send a new code
+          {t('identity.sendNew')}
         </button>
       </p>
       <p>
         <button className="link-button" type="button" onClick={props.onUseDate}>
-          Use your date of birth instead
+          {t('identity.useDate')}
         </button>
       </p>
     </Page>

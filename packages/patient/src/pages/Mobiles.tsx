@@ -12,6 +12,7 @@ import {
   TextField,
   useBusy,
 } from '../form.tsx';
+import { t } from '../i18n/index.ts';
 
 /** +447700900123 → '07700 900123', as a UK patient writes their number. */
 export function ukMobile(e164: string): string {
@@ -58,23 +59,23 @@ export function Mobiles() {
   const remove = (mobile: string) =>
     act(async () => {
       setMobiles((await rpc('auth', 'removePatientMobile', { mobileNumber: mobile })).mobiles);
-      setNotice(`${ukMobile(mobile)} removed`);
+      setNotice(t('mobiles.removed', { mobile: ukMobile(mobile) }));
     });
 
   return (
     <section aria-labelledby="mobiles-title">
-      <h2 id="mobiles-title">Mobiles for your codes</h2>
-      <p>When you open a link from your pharmacy, we can text a code to these numbers.</p>
+      <h2 id="mobiles-title">{t('mobiles.title')}</h2>
+      <p>{t('mobiles.lead')}</p>
       <ErrorSummary errors={errors} />
       <p role="status">{notice}</p>
-      {mobiles === null ? <p>Loading…</p> : <MobileList mobiles={mobiles} busy={busy} onRemove={remove} />}
+      {mobiles === null ? <p>{t('page.loading')}</p> : <MobileList mobiles={mobiles} busy={busy} onRemove={remove} />}
       <AddMobile
         errors={errors}
         busy={busy}
         act={act}
         onProblem={(problem) => setErrors([problem])}
         onMobiles={setMobiles}
-        onAdded={(mobile) => setNotice(`${ukMobile(mobile)} added`)}
+        onAdded={(mobile) => setNotice(t('mobiles.added', { mobile: ukMobile(mobile) }))}
       />
     </section>
   );
@@ -95,7 +96,7 @@ function AddMobile(props: {
 
   const sendCode = (event: FormEvent) => {
     event.preventDefault();
-    if (!number.trim()) return props.onProblem({ field: 'new-mobile', message: 'Enter a UK mobile number' });
+    if (!number.trim()) return props.onProblem({ field: 'new-mobile', message: t('mobiles.errorNumber') });
     void props.act(async () => {
       const answer = await rpc('auth', 'addPatientMobile', { mobileNumber: number.trim() });
       props.onMobiles(answer.mobiles);
@@ -109,8 +110,7 @@ function AddMobile(props: {
   const confirm = (event: FormEvent) => {
     event.preventDefault();
     const digits = sixDigits(code);
-    if (!digits)
-      return props.onProblem({ field: 'mobile-code', message: 'Enter the 6-digit code from the text message' });
+    if (!digits) return props.onProblem({ field: 'mobile-code', message: t('codes.errorText') });
     if (!pending) return;
     void props.act(async () => {
       const answer = await rpc('auth', 'addPatientMobile', { mobileNumber: pending, code: digits });
@@ -146,21 +146,21 @@ function AddMobile(props: {
 /** Each mobile, with what it is; the ones the patient added can be removed. */
 function MobileList(props: { mobiles: PatientMobile[]; busy: boolean; onRemove: (mobile: string) => void }) {
   return (
-    <ul className="order-list" aria-label="Your mobiles">
+    <ul className="order-list" aria-label={t('mobiles.list')}>
       {props.mobiles.map((m) => (
         <li key={m.mobileNumber} className="mobile-row">
           <span>{ukMobile(m.mobileNumber)}</span>
-          {m.onRecord && <span className="hint">The number your pharmacy has for you</span>}
-          {!m.onRecord && !m.verified && <span className="hint">Waiting for its code</span>}
+          {m.onRecord && <span className="hint">{t('mobiles.onRecord')}</span>}
+          {!m.onRecord && !m.verified && <span className="hint">{t('mobiles.waiting')}</span>}
           {!m.onRecord && (
             <button
               className="link-button"
               type="button"
               onClick={() => props.onRemove(m.mobileNumber)}
               disabled={props.busy}
-              aria-label={`Remove ${ukMobile(m.mobileNumber)}`}
+              aria-label={t('mobiles.removeNumber', { mobile: ukMobile(m.mobileNumber) })}
             >
-              Remove
+              {t('mobiles.remove')}
             </button>
           )}
         </li>
@@ -183,15 +183,15 @@ function ConfirmForm(props: {
     <form onSubmit={props.onSubmit} noValidate>
       <CodeField
         id="mobile-code"
-        label={`Code texted to ${ukMobile(props.pending)}`}
-        hint="The code is 6 numbers"
+        label={t('mobiles.codeLabel', { mobile: ukMobile(props.pending) })}
+        hint={t('mobiles.codeHint')}
         error={props.error}
         value={props.code}
         onChange={props.onCode}
       />
-      <FormActions submit="Add this mobile" busy={props.busy}>
+      <FormActions submit={t('mobiles.add')} busy={props.busy}>
         <button className="link-button" type="button" onClick={props.onCancel}>
-          Cancel
+          {t('mobiles.cancel')}
         </button>
       </FormActions>
     </form>
@@ -210,8 +210,8 @@ function NumberForm(props: {
     <form onSubmit={props.onSubmit} noValidate>
       <TextField
         id="new-mobile"
-        label="Add a UK mobile number"
-        hint="We will text it a code to check it is yours, for example 07700 900123"
+        label={t('mobiles.numberLabel')}
+        hint={t('mobiles.numberHint')}
         error={props.error}
         value={props.number}
         onChange={props.onNumber}
@@ -220,7 +220,7 @@ function NumberForm(props: {
         maxLength={30}
       />
       <button className="button button--secondary" type="submit" disabled={props.busy}>
-        Text a code to this number
+        {t('mobiles.textCode')}
       </button>
     </form>
   );

@@ -1,6 +1,7 @@
 import { nhsLoginFailureOf, nhsLoginMessages } from '@medlocker/core';
 import { useEffect, useState } from 'react';
 import { rpc } from '../api.ts';
+import { t } from '../i18n/index.ts';
 
 /**
  * NHS login, the identity check's third way, where the order's business offers it: the button takes the
@@ -53,10 +54,10 @@ export function NhsLoginOption(props: {
     }, props.failed);
   return (
     <>
-      <h2>Have an NHS login?</h2>
-      <p>Use the NHS login you use for the NHS App and other NHS services. We check your NHS number with it.</p>
+      <h2>{t('nhsLogin.heading')}</h2>
+      <p>{t('nhsLogin.text')}</p>
       <button className="button nhs-login-button" type="button" id="nhs-login" onClick={start} disabled={props.busy}>
-        Continue with NHS login
+        {t('nhsLogin.continue')}
       </button>
     </>
   );

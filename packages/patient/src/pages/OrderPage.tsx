@@ -20,7 +20,7 @@ type State =
   | { kind: 'notFound' }
   | { kind: 'error'; message: string };
 
-export const timedOutNotice = 'Your session has timed out. Please confirm who you are again.';
+export const timedOutNotice = () => t('identity.timedOut');
 
 /** Judopay's return: `?ReceiptId=…&Reference=…` on this order's address (read once, then taken off). */
 function receiptInUrl(): string | null {
@@ -45,7 +45,7 @@ function useOrderPage(orderId: string) {
   /** The identity check; saying the session timed out when there was one. */
   const askIdentity = useCallback(() => {
     keepLanguageWith(null);
-    const notice = known.current ? timedOutNotice : undefined;
+    const notice = known.current ? timedOutNotice() : undefined;
     setSession(null);
     setState({ kind: 'identity', notice });
   }, [setSession]);

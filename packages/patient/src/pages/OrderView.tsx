@@ -157,38 +157,34 @@ function Outcome({ outcome, stillToPay, contact }: { outcome: PaymentOutcome; st
     case 'paid':
       return (
         <div className="notice notice--ok" role="status">
-          <p>Payment received. Thank you.</p>
+          <p>{t('outcome.paid')}</p>
         </div>
       );
     case 'declared':
       return (
         <div className="notice notice--ok" role="status">
-          <p>Your exemption has been declared. Thank you.</p>
-          {stillToPay > 0 && (
-            <p>
-              It covers the prescription charge only: there is still {formatPence(stillToPay)} to pay for other items.
-            </p>
-          )}
+          <p>{t('outcome.declared')}</p>
+          {stillToPay > 0 && <p>{t('outcome.declaredStillToPay', { amount: formatPence(stillToPay) })}</p>}
           {outcome.warning && <p>{outcome.warning}</p>}
         </div>
       );
     case 'declined':
       return (
         <div className="notice notice--warning" role="alert">
-          <p>Your card payment was declined, so no money was taken. Try again, or use another card.</p>
+          <p>{t('outcome.declined')}</p>
         </div>
       );
     case 'failed':
       return (
         <div className="notice notice--warning" role="alert">
-          <p>Your card payment did not go through, so no money was taken. Please try again.</p>
+          <p>{t('outcome.failed')}</p>
         </div>
       );
     case 'notConfirmed':
       return (
         <div className="notice notice--warning" role="alert">
-          <p>We could not confirm your payment: {outcome.message}</p>
-          <p>If money was taken from your card, contact your pharmacy{contact}.</p>
+          <p>{t('outcome.notConfirmed', { reason: outcome.message })}</p>
+          <p>{t('outcome.ifTaken', { contact })}</p>
         </div>
       );
   }
@@ -223,13 +219,17 @@ function Pin({ pin }: { pin: string }) {
 function owedFor(order: PatientOrderSummary): string {
   const due = formatPence(order.amountDue);
   if (order.exemptionCode) {
-    return `Your exemption covers the prescription charge. There is still ${due} to pay for other items in this order.`;
+    return t('pay.owedAfterExemption', { due });
   }
   if (order.prescriptionCharge > 0 && order.retailCharge > 0) {
-    return `There is ${due} to pay for this order: the ${formatPence(order.prescriptionCharge)} NHS prescription charge and ${formatPence(order.retailCharge)} for other items.`;
+    return t('pay.owedBoth', {
+      due,
+      charge: formatPence(order.prescriptionCharge),
+      other: formatPence(order.retailCharge),
+    });
   }
-  if (order.prescriptionCharge > 0) return `There is ${due} to pay for this order: the NHS prescription charge.`;
-  return `There is ${due} to pay for this order.`;
+  if (order.prescriptionCharge > 0) return t('pay.owedCharge', { due });
+  return t('pay.owed', { due });
 }
 
 /**
@@ -270,13 +270,15 @@ function Pay(props: {
 
   return (
     <section aria-labelledby="pay-title">
-      <h2 id="pay-title">{props.retry ? 'Try again' : `Pay ${formatPence(order.amountDue)}`}</h2>
+      <h2 id="pay-title">
+        {props.retry ? t('page.tryAgain') : t('pay.heading', { amount: formatPence(order.amountDue) })}
+      </h2>
       <ErrorSummary errors={errors} />
       <p>{owedFor(order)}</p>
       {declarable && (
         <p>
-          If you do not have to pay for prescriptions, declare an exemption instead.
-          {order.retailCharge > 0 && ` The ${formatPence(order.retailCharge)} for other items still has to be paid.`}
+          {t('pay.declareInstead')}
+          {order.retailCharge > 0 && ` ${t('pay.otherStillPaid', { other: formatPence(order.retailCharge) })}`}
         </p>
       )}
       <div className="actions">
@@ -288,25 +290,25 @@ function Pay(props: {
             disabled={busy}
             aria-describedby="accepted-cards"
           >
-            Pay by card
+            {t('pay.byCard')}
           </button>
         )}
         {declarable && (
           <button className="button button--secondary" type="button" onClick={props.onDeclare} disabled={busy}>
-            Declare an exemption
+            {t('exemption.declare')}
           </button>
         )}
       </div>
       {props.cardPayments ? (
         <p className="hint" id="accepted-cards">
-          Cards accepted: {cardsInWords(props.acceptedCards)}
+          {t('pay.cards', { cards: cardsInWords(props.acceptedCards) })}
         </p>
       ) : (
         <p>
-          This pharmacy does not take card payments here.{' '}
+          {t('pay.noCards')}{' '}
           {declarable
-            ? `Declare an exemption if you do not have to pay, or contact the pharmacy${props.contact} to pay.`
-            : `Contact the pharmacy${props.contact} to pay.`}
+            ? t('pay.declareOrContact', { contact: props.contact })
+            : t('pay.contact', { contact: props.contact })}
         </p>
       )}
     </section>
@@ -324,27 +326,28 @@ function Receipt({ order, sentBefore }: { order: PatientOrderSummary; sentBefore
   const [sentNow, setSentNow] = useState<string | null>(null);
   const sent = sentNow !== null || order.receiptSent;
   const said =
-    sentNow ?? (sentBefore ? `Receipt sent to ${sentBefore}.` : order.receiptSent ? 'We have sent you a receipt.' : '');
+    sentNow ??
+    (sentBefore ? t('receipt.sentTo', { to: sentBefore }) : order.receiptSent ? t('receipt.sentBefore') : '');
 
   const send = () =>
     run(
       async () => {
         setErrors([]);
         const answer = await rpc('checkout', 'sendReceipt', { orderId: order.id });
-        setSentNow(`Receipt sent ${answer.channel === 'email' ? 'by email' : 'by text'} to ${answer.sentTo}.`);
+        setSentNow(t(answer.channel === 'email' ? 'receipt.sentByEmail' : 'receipt.sentByText', { to: answer.sentTo }));
       },
       (error) => setErrors([{ message: messageOf(error) }]),
     );
 
   return (
     <section aria-labelledby="receipt-title">
-      <h2 id="receipt-title">Receipt</h2>
+      <h2 id="receipt-title">{t('receipt.title')}</h2>
       <ErrorSummary errors={errors} />
-      {!sent && <p>We can send you a receipt for your card payment, by email or by text.</p>}
+      {!sent && <p>{t('receipt.offer')}</p>}
       <p role="status">{said}</p>
       <div className="actions">
         <button className={sent ? 'button button--secondary' : 'button'} type="button" onClick={send} disabled={busy}>
-          {sent ? 'Send it again' : 'Send me a receipt'}
+          {sent ? t('receipt.again') : t('receipt.send')}
         </button>
       </div>
     </section>

@@ -2,6 +2,7 @@ import type { PatientOrderSummary, PatientSessionInfo } from '@medlocker/core';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, messageOf, onSessionEnded, rpc } from '../api.ts';
 import { formatMoment, paymentOf, statusOf } from '../format.ts';
+import { t } from '../i18n/index.ts';
 import { navigate } from '../router.ts';
 import { lastOrder, rememberOrder, useSessionTimeout } from '../session.ts';
 import { Loading, Page, SomethingWentWrong } from '../ui.tsx';
@@ -48,14 +49,14 @@ export function OrdersPage() {
 
   switch (state.kind) {
     case 'loading':
-      return <Loading title="Your orders" />;
+      return <Loading title={t('orders.title')} />;
     case 'signedOut':
       return <SignedOut />;
     case 'noSession':
       return (
-        <Page title="Your orders">
-          <h1>Your orders</h1>
-          <p>To see your orders, open the link in the message your pharmacy sent you.</p>
+        <Page title={t('orders.title')}>
+          <h1>{t('orders.title')}</h1>
+          <p>{t('orders.openLink')}</p>
         </Page>
       );
     case 'error':
@@ -64,13 +65,16 @@ export function OrdersPage() {
       const live = state.orders.filter((o) => o.live && !o.expired);
       const past = state.orders.filter((o) => !(o.live && !o.expired));
       return (
-        <Page title="Your orders" headerAction={<SignOutButton onSignedOut={() => setState({ kind: 'signedOut' })} />}>
-          <p className="lead">Hello {state.session.givenName}</p>
-          <h1>Your orders</h1>
-          <h2>To collect</h2>
-          {live.length === 0 ? <p>You have no orders to collect.</p> : <OrderList orders={live} />}
-          <h2>Past orders</h2>
-          {past.length === 0 ? <p>You have no past orders.</p> : <OrderList orders={past} />}
+        <Page
+          title={t('orders.title')}
+          headerAction={<SignOutButton onSignedOut={() => setState({ kind: 'signedOut' })} />}
+        >
+          <p className="lead">{t('order.hello', { name: state.session.givenName })}</p>
+          <h1>{t('orders.title')}</h1>
+          <h2>{t('orders.toCollect')}</h2>
+          {live.length === 0 ? <p>{t('orders.noneToCollect')}</p> : <OrderList orders={live} />}
+          <h2>{t('orders.past')}</h2>
+          {past.length === 0 ? <p>{t('orders.nonePast')}</p> : <OrderList orders={past} />}
           <Mobiles />
         </Page>
       );
@@ -95,20 +99,20 @@ function OrderList({ orders }: { orders: PatientOrderSummary[] }) {
                 navigate(href);
               }}
             >
-              {order.businessName}, order {order.reference}
+              {t('orders.link', { business: order.businessName, reference: order.reference })}
             </a>
             <br />
             <span className={`status status--${status.tone}`}>
               {/* "Collected 8:52am", not "Collected · Collected 8:52am" */}
               {order.collected !== null && order.status === 'collected'
-                ? `Collected ${formatMoment(order.collected)}`
+                ? t('orders.collectedAt', { when: formatMoment(order.collected) })
                 : status.text}
             </span>
             {order.live && !order.expired && order.expiresAt !== null && (
-              <span> · Collect by {formatMoment(order.expiresAt)}</span>
+              <span> · {t('orders.collectBy', { when: formatMoment(order.expiresAt) })}</span>
             )}
             {order.collected !== null && order.status !== 'collected' && (
-              <span> · Collected {formatMoment(order.collected)}</span>
+              <span> · {t('orders.collectedAt', { when: formatMoment(order.collected) })}</span>
             )}
             {payment && <span className="hint">{payment}</span>}
           </li>

@@ -21,7 +21,7 @@ export function SignOutButton({ onSignedOut }: { onSignedOut: () => void }) {
         onSignedOut();
       }}
     >
-      Sign out
+      {t('signOut.button')}
     </button>
   );
 }

@@ -2,16 +2,15 @@ import type { OnlineSignUp } from '@medlocker/core';
 import { type FormEvent, useState } from 'react';
 import { ApiError, messageOf, rpc } from '../api.ts';
 import { CodeField, type ErrorItem, ErrorSummary, errorFor, FormActions, sixDigits, useBusy } from '../form.tsx';
+import { t } from '../i18n/index.ts';
 import { Page, StatusNotice } from '../ui.tsx';
 
 /** What a contact's check says, beside its code field. */
 function codeProblem(status: string, attemptsLeft: number): string | undefined {
   if (status === 'codeIncorrect') {
-    return attemptsLeft > 0
-      ? `The code is not right. You can try ${attemptsLeft} more time${attemptsLeft === 1 ? '' : 's'}.`
-      : 'The code is not right, and it has been tried too many times. Send new codes.';
+    return attemptsLeft > 0 ? t('codes.wrong', { count: attemptsLeft }) : t('codes.wrongNoMore');
   }
-  if (status === 'codeExpired') return 'This code has expired or has been tried too many times. Send new codes.';
+  if (status === 'codeExpired') return t('codes.expired');
   return undefined;
 }
 
@@ -35,9 +34,9 @@ function codesTyped(codes: { email: string; mobile: string }, wants: Wants) {
   const emailCode = wants.email ? sixDigits(typed.email) : null;
   const mobileCode = wants.mobile ? sixDigits(typed.mobile) : null;
   const found: ErrorItem[] = [];
-  if (wants.email && !emailCode) found.push({ field: 'emailCode', message: 'Enter the 6-digit code from the email' });
+  if (wants.email && !emailCode) found.push({ field: 'emailCode', message: t('codes.errorEmail') });
   if (wants.mobile && !mobileCode) {
-    found.push({ field: 'mobileCode', message: 'Enter the 6-digit code from the text message' });
+    found.push({ field: 'mobileCode', message: t('codes.errorText') });
   }
   return { typed, emailCode, mobileCode, found };
 }
@@ -48,10 +47,10 @@ function Confirmed({ signUp }: { signUp: OnlineSignUp }) {
   return (
     <>
       {signUp.email !== null && v.emailCodeStatus === 'verified' && (
-        <p className="notice notice--ok">Email address {signUp.email} confirmed.</p>
+        <p className="notice notice--ok">{t('codes.emailConfirmed', { email: signUp.email })}</p>
       )}
       {signUp.mobileNumber !== null && v.mobileCodeStatus === 'verified' && (
-        <p className="notice notice--ok">Mobile number {signUp.mobileNumber} confirmed.</p>
+        <p className="notice notice--ok">{t('codes.mobileConfirmed', { mobile: signUp.mobileNumber })}</p>
       )}
     </>
   );
@@ -61,20 +60,20 @@ function Confirmed({ signUp }: { signUp: OnlineSignUp }) {
 function NoCode(props: { canResend: boolean; busy: boolean; onResend: () => void; onStartAgain: () => void }) {
   return (
     <>
-      <h2>No code?</h2>
-      <p>Codes can take a few minutes to arrive. Check your spam folder for the email.</p>
+      <h2>{t('codes.none')}</h2>
+      <p>{t('codes.mayTakeMinutes')}</p>
       {props.canResend ? (
         <p>
           <button className="button button--secondary" type="button" onClick={props.onResend} disabled={props.busy}>
-            Send new codes
+            {t('codes.sendNew')}
           </button>
         </p>
       ) : (
-        <p>We cannot send more codes for this sign-up. Please contact the pharmacy.</p>
+        <p>{t('codes.noMore')}</p>
       )}
       <p>
         <button className="link-button" type="button" onClick={props.onStartAgain}>
-          Change my details
+          {t('codes.changeDetails')}
         </button>
       </p>
     </>
@@ -132,7 +131,7 @@ export function SignUpCodes(props: {
       const next = await rpc('patientSignUps', 'resendCodes');
       setErrors([]);
       setCodes({ email: '', mobile: '' });
-      setNotice('We have sent new codes. Earlier codes no longer work.');
+      setNotice(t('codes.sentNew'));
       props.onChange(next);
     }, failed);
 
@@ -140,7 +139,7 @@ export function SignUpCodes(props: {
     <CodeField
       id={`${key}Code`}
       label={label}
-      hint="The code is 6 numbers, for example 123456"
+      hint={t('codes.hint')}
       value={codes[key]}
       onChange={(code) => setCodes((c) => ({ ...c, [key]: code }))}
       error={errorFor(errors, `${key}Code`)}
@@ -149,16 +148,16 @@ export function SignUpCodes(props: {
   );
 
   return (
-    <Page title="Check it is you">
+    <Page title={t('codes.title')}>
       <ErrorSummary errors={errors} />
-      <h1>Check it is you</h1>
-      <p>We have sent a 6-digit code to each contact you gave. The codes work for 15 minutes.</p>
+      <h1>{t('codes.title')}</h1>
+      <p>{t('codes.lead')}</p>
       {notice && <StatusNotice text={notice} />}
       <Confirmed signUp={signUp} />
       <form onSubmit={submit} noValidate>
-        {wants.email && codeField('email', `Code from the email to ${signUp.email}`)}
-        {wants.mobile && codeField('mobile', `Code from the text to ${signUp.mobileNumber}`)}
-        <FormActions submit="Continue" busy={busy} />
+        {wants.email && codeField('email', t('codes.emailLabel', { email: signUp.email ?? '' }))}
+        {wants.mobile && codeField('mobile', t('codes.mobileLabel', { mobile: signUp.mobileNumber ?? '' }))}
+        <FormActions submit={t('identity.continue')} busy={busy} />
       </form>
       <NoCode canResend={signUp.resendAfter !== null} busy={busy} onResend={resend} onStartAgain={props.onStartAgain} />
     </Page>

@@ -10,6 +10,7 @@ import {
   type TextFieldProps,
   useBusy,
 } from '../form.tsx';
+import { sayDetail } from '../i18n/errors.ts';
 import { t } from '../i18n/index.ts';
 import { Page } from '../ui.tsx';
 import { DateOfBirthFields, type DateParts, dateOfBirthOf } from './DateOfBirth.tsx';
@@ -43,12 +44,12 @@ type Form = typeof empty;
 /** What can be told before asking the server: the required fields, a contact, the date. */
 function localErrors(form: Form): { errors: ErrorItem[]; dateOfBirth?: string } {
   const found: ErrorItem[] = [];
-  if (!form.firstName.trim()) found.push({ field: 'firstName', message: 'Enter your first name' });
-  if (!form.lastName.trim()) found.push({ field: 'lastName', message: 'Enter your last name' });
+  if (!form.firstName.trim()) found.push({ field: 'firstName', message: t('signUp.errorFirstName') });
+  if (!form.lastName.trim()) found.push({ field: 'lastName', message: t('signUp.errorLastName') });
   const dob = dateOfBirthOf(form.day, form.month, form.year);
   if (dob.error) found.push({ field: 'dob-day', message: dob.error });
   if (!form.email.trim() && !form.mobileNumber.trim()) {
-    found.push({ field: 'email', message: 'Enter an email address or a mobile number, so we can check it is you' });
+    found.push({ field: 'email', message: t('signUp.errorContact') });
   }
   return { errors: found, ...(dob.value ? { dateOfBirth: dob.value } : {}) };
 }
@@ -80,7 +81,7 @@ function refusalErrors(error: unknown): ErrorItem[] {
     const field = fieldIdOf(d.path);
     if (seen.has(field)) return [];
     seen.add(field);
-    return [{ field, message: field === 'email' && d.id === 'REQUIRED' ? error.message : d.message }];
+    return [{ field, message: field === 'email' && d.id === 'REQUIRED' ? t('signUp.errorContact') : sayDetail(d) }];
   });
 }
 
@@ -128,10 +129,10 @@ export function SignUpForm(props: { business: SignUpBusiness; onStarted: (signUp
       <h1>{t('signUp.heading', { business: props.business.name })}</h1>
       <p>{t('signUp.lead')}</p>
       <form onSubmit={submit} noValidate>
-        {field('firstName', 'First name', 'given-name', { maxLength: 100 })}
-        {field('lastName', 'Last name', 'family-name', { maxLength: 100 })}
+        {field('firstName', t('signUp.firstName'), 'given-name', { maxLength: 100 })}
+        {field('lastName', t('signUp.lastName'), 'family-name', { maxLength: 100 })}
         <DateOfBirthFields
-          legend="Date of birth"
+          legend={t('signUp.dateOfBirth')}
           legendClassName="label"
           value={form}
           onChange={(part: keyof DateParts, value) => set(part)(value)}
@@ -139,18 +140,18 @@ export function SignUpForm(props: { business: SignUpBusiness; onStarted: (signUp
         />
         <h2>{t('signUp.contact')}</h2>
         <p className="hint">{t('signUp.contactHint')}</p>
-        {field('email', 'Email address (optional)', 'email', { type: 'email' })}
-        {field('mobileNumber', 'UK mobile number (optional)', 'tel', {
-          hint: 'For example, 07700 900123',
+        {field('email', t('signUp.email'), 'email', { type: 'email' })}
+        {field('mobileNumber', t('signUp.mobile'), 'tel', {
+          hint: t('signUp.mobileHint'),
           type: 'tel',
           maxLength: 30,
         })}
         <h2>{t('signUp.address')}</h2>
-        {field('line1', 'Address line 1', 'address-line1')}
-        {field('line2', 'Address line 2', 'address-line2')}
-        {field('postTown', 'Town or city', 'address-level2')}
-        {field('postcode', 'Postcode', 'postal-code', { className: 'input--postcode', maxLength: 10 })}
-        <FormActions submit="Sign up" busy={busy} />
+        {field('line1', t('signUp.line1'), 'address-line1')}
+        {field('line2', t('signUp.line2'), 'address-line2')}
+        {field('postTown', t('signUp.postTown'), 'address-level2')}
+        {field('postcode', t('signUp.postcode'), 'postal-code', { className: 'input--postcode', maxLength: 10 })}
+        <FormActions submit={t('signUp.submit')} busy={busy} />
       </form>
     </Page>
   );

@@ -1,7 +1,7 @@
 import type { OnlineSignUp, SignUpBusiness } from '@medlocker/core';
 import { useEffect, useState } from 'react';
 import { ApiError, messageOf, rpc } from '../api.ts';
-import { t } from '../i18n/index.ts';
+import { showPharmacyDefault, t } from '../i18n/index.ts';
 import { Loading, Page } from '../ui.tsx';
 import { NotFound } from './NotFound.tsx';
 import { SignUpCodes } from './SignUpCodes.tsx';
@@ -27,6 +27,8 @@ export function SignUpPage({ businessId }: { businessId: string }) {
     void (async () => {
       try {
         const business = await rpc('patientSignUps', 'business', { businessId });
+        // A Welsh or bilingual pharmacy's page opens in Welsh (the switch offers English).
+        await showPharmacyDefault(business.patientLanguage).catch(() => undefined);
         // A sign-up this browser already started with this pharmacy picks up where it was.
         const signUp = await rpc('patientSignUps', 'get').catch(() => null);
         if (live) setLoaded({ state: 'open', business, signUp: signUp?.businessId === businessId ? signUp : null });

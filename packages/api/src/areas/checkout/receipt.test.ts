@@ -92,6 +92,37 @@ describeApi(
       expect(view.body.receiptSentTo).toBe('p•••@example.com');
     });
 
+    it('words the receipt in Welsh first, then English, for a bilingual pharmacy’s patient, and in Welsh alone once they chose it', async () => {
+      const { orderId, as, businessId } = await paidOrder();
+      const set = await t.call(
+        'businessSettings',
+        'updateBusinessFeatureSettings',
+        { businessId, settings: { nation: 'wales', patientLanguage: 'bilingual' } },
+        asSupport,
+      );
+      expect(set.status).toBe(200);
+      expect((await t.call('checkout', 'sendReceipt', { orderId }, as)).status).toBe(200);
+      const row = await orderRow(t, orderId);
+      const [both] = await receipts(orderId);
+      expect(both?.subject).toMatch(
+        new RegExp(`^Eich derbynneb gan .+ \\(archeb ${row.reference}\\) / Your receipt from `),
+      );
+      expect(both?.body).toMatch(
+        /^Derbynneb gan [\s\S]+Swm a dalwyd: £11\.90 â cherdyn[\s\S]+\n\nReceipt from [\s\S]+Amount paid: £11\.90/,
+      );
+      // Welsh month names in the date.
+      expect(both?.body).toMatch(
+        /Dyddiad: \d\d? (Ionawr|Chwefror|Mawrth|Ebrill|Mai|Mehefin|Gorffennaf|Awst|Medi|Hydref|Tachwedd|Rhagfyr) \d{4} am \d\d:\d\d/,
+      );
+
+      expect((await t.call('patientOrders', 'setLanguage', { orderId, language: 'cy' }, as)).status).toBe(200);
+      t.advance(61_000);
+      expect((await t.call('checkout', 'sendReceipt', { orderId }, as)).status).toBe(200);
+      const welsh = (await receipts(orderId)).at(-1);
+      expect(welsh?.subject).toMatch(new RegExp(`^Eich derbynneb gan .+ \\(archeb ${row.reference}\\)$`));
+      expect(welsh?.body).not.toContain('Receipt from');
+    });
+
     it('texts the receipt to a patient without an email address', async () => {
       const { orderId, receiptId, as } = await paidOrder({ email: undefined });
       const res = await t.call('checkout', 'sendReceipt', { orderId }, as);

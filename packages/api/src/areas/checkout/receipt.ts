@@ -2,6 +2,7 @@ import {
   AppError,
   type CheckoutOrderInput,
   formatPence,
+  messageLocales,
   type Order,
   type ReceiptFacts,
   receiptEmailText,
@@ -14,6 +15,7 @@ import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import { queueMessages } from '../../outbox/index.ts';
+import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import {
   auditOrder,
   eventRow,
@@ -70,7 +72,9 @@ async function readReceipt(deps: AppDeps, found: Order) {
     paidAt: Number(attempt?.completedAt ?? found.updated),
     exemptionCode: found.exemptionCode,
   };
-  return { route, facts };
+  // In the patient's languages, as their order messages are (their choice, else the business's default).
+  const { settings } = await effectiveFeatureSettings(deps.db, found.businessId);
+  return { route, facts, locales: messageLocales(settings.patientLanguage, patient?.language) };
 }
 
 /** 429 when the receipt went less than a minute ago, or has gone as many times as an order allows. */
@@ -101,7 +105,7 @@ function requireResendAllowed(sent: { count: number; last: number | null }, now:
 export async function sendReceipt(deps: AppDeps, actor: Actor, input: CheckoutOrderInput): Promise<ReceiptAnswer> {
   const found = toOrder(requireReach(actor, await findOrder(deps.db, input.orderId), input.orderId));
   requirePaid(found);
-  const { route, facts } = await readReceipt(deps, found);
+  const { route, facts, locales } = await readReceipt(deps, found);
   const now = deps.now();
   const sentTo = maskRecipient(route.recipient);
 
@@ -120,8 +124,8 @@ export async function sendReceipt(deps: AppDeps, actor: Actor, input: CheckoutOr
           channel: route.channel,
           recipient: route.recipient,
           templateKey: receiptTemplateKey,
-          subject: route.channel === 'email' ? receiptSubject(facts) : null,
-          body: route.channel === 'email' ? receiptEmailText(facts) : receiptSmsText(facts),
+          subject: route.channel === 'email' ? receiptSubject(facts, locales) : null,
+          body: route.channel === 'email' ? receiptEmailText(facts, locales) : receiptSmsText(facts, locales),
           orderId: order.id,
           patientId: order.patientId,
         },

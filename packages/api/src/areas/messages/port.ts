@@ -1,7 +1,8 @@
+import { messageLocales } from '@medlocker/core';
 import type { AppDeps } from '../../context/deps.ts';
 import type { MessagePort } from '../../delivery/messages/port.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
-import { orderToMessage, recordMessageOnOrder } from '../orders/index.ts';
+import { findPatientContact, orderToMessage, recordMessageOnOrder } from '../orders/index.ts';
 import { createShortUrl, shortUrlOf } from '../url/index.ts';
 
 /**
@@ -13,6 +14,11 @@ export const messagePort = (deps: AppDeps): MessagePort => ({
   orderToMessage: (tx, orderId, templateKey, now) => orderToMessage(deps, tx, orderId, templateKey, now),
   recordOnOrder: (tx, message, change, now) => recordMessageOnOrder(deps, tx, message, change, now),
   senderSettings: async (tx, businessId) => (await effectiveFeatureSettings(tx, businessId)).settings,
+  patientLocales: async (tx, businessId, patientId) => {
+    const { settings } = await effectiveFeatureSettings(tx, businessId);
+    const patient = patientId ? await findPatientContact(tx, patientId) : undefined;
+    return messageLocales(settings.patientLanguage, patient?.language);
+  },
   portalLink: async (tx, { orderId, businessId }) => {
     const link = await createShortUrl(tx, deps, { target: orderId ? `/p/${orderId}` : '/', orderId, businessId });
     return shortUrlOf(deps, link.code);

@@ -1,4 +1,4 @@
-import type { OrderEvent, OrderStatus } from '@medlocker/core';
+import type { Locale, OrderEvent, OrderStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { OrderDelivery } from '../../delivery/messages/port.ts';
@@ -48,13 +48,19 @@ export async function findPatientForOrder(db: Db, id: string) {
 export async function findPatientContact(
   db: Db,
   id: string,
-): Promise<{ email: string | null; mobileNumber: string | null } | undefined> {
+): Promise<{ email: string | null; mobileNumber: string | null; language: Locale | null } | undefined> {
   const row = await db
     .selectFrom('patients')
-    .select(['email', 'mobile_number'])
+    .select(['email', 'mobile_number', 'language'])
     .where('id', '=', id)
     .executeTakeFirst();
-  return row && { email: row.email, mobileNumber: row.mobile_number };
+  return (
+    row && {
+      email: row.email,
+      mobileNumber: row.mobile_number,
+      language: row.language === 'en' || row.language === 'cy' ? row.language : null,
+    }
+  );
 }
 
 /** The business a patient belongs to (their orders are listed within it). */

@@ -21,14 +21,14 @@ describeApi('online sign-ups from the patient page', (t) => {
   const support = async () => ({ cookie: (await t.signIn({ support: true })).cookie });
 
   /** A business whose pharmacy turned online sign-ups on, as staff do in the settings page. */
-  const openBusiness = async () => {
+  const openBusiness = async (more: Record<string, unknown> = {}) => {
     const businessId = await insertBusiness(t.db);
     const res = await t.call(
       'businessSettings',
       'updateBusinessFeatureSettings',
       {
         businessId,
-        settings: { onlineSignups: { enabled: true, url: `https://medlocker.test/signup/${businessId}` } },
+        settings: { onlineSignups: { enabled: true, url: `https://medlocker.test/signup/${businessId}` }, ...more },
       },
       await support(),
     );
@@ -69,7 +69,7 @@ describeApi('online sign-ups from the patient page', (t) => {
     const businessId = await openBusiness();
     const page = await t.call('patientSignUps', 'business', { businessId });
     expect(page.status).toBe(200);
-    expect(page.body).toEqual({ businessId, name: expect.stringMatching(/^Pharmacy /) });
+    expect(page.body).toEqual({ businessId, name: expect.stringMatching(/^Pharmacy /), patientLanguage: 'en' });
 
     const { res, cookie } = await start(businessId);
     // The answer says where the codes went, masked, and nothing else of the sign-up (no id, no name).
@@ -197,6 +197,14 @@ describeApi('online sign-ups from the patient page', (t) => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toMatch(/No more codes can be sent for this sign-up/);
     expect(await sentCount('+447700900123')).toBe(onlineSignUpLimits.sendsPerSignUp);
+  });
+
+  it('tells the page a Welsh or bilingual pharmacy’s patient language, so it opens in Welsh', async () => {
+    for (const patientLanguage of ['cy', 'bilingual'] as const) {
+      const businessId = await openBusiness({ nation: 'wales', patientLanguage });
+      const page = await t.call('patientSignUps', 'business', { businessId });
+      expect(page.body).toMatchObject({ businessId, patientLanguage });
+    }
   });
 
   it('refuses a business without online sign-ups, an archived one and an unknown one alike, changing nothing', async () => {

@@ -78,7 +78,7 @@ async function openBusiness(db: Db, businessId: string) {
   if (!business || business.archived) throw new AppError('NOT_FOUND', signUpsClosed);
   const { settings } = await effectiveFeatureSettings(db, businessId);
   if (!settings.onlineSignups.enabled) throw new AppError('NOT_FOUND', signUpsClosed);
-  return business;
+  return { ...business, patientLanguage: settings.patientLanguage };
 }
 
 const contactBucket: Bucket = {
@@ -188,7 +188,7 @@ async function answerOf(deps: AppDeps, row: SignUpRecord): Promise<OnlineSignUp>
 
 export async function business(deps: AppDeps, _actor: Actor, input: In<'business'>): Out<'business'> {
   const found = await openBusiness(deps.db, input.businessId);
-  return { businessId: found.id, name: found.name };
+  return { businessId: found.id, name: found.name, patientLanguage: found.patientLanguage };
 }
 
 /**

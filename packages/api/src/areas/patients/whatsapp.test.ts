@@ -505,6 +505,25 @@ describeApi(
       });
     });
 
+    it('sends a Welsh pharmacy’s order-ready message in Welsh as the template’s Welsh translation', async () => {
+      await withBootedLocker(t, async ({ locker }) => {
+        await settings({ nation: 'wales', patientLanguage: 'cy' }, { enableWhatsApp: true });
+        try {
+          const patient = await optedInPatient();
+          cloudSeen.length = 0;
+          await loadOrder(locker, patient.id);
+          await drain();
+          const sent = cloudSeen[0]?.body as {
+            template: { language: { code: string }; components: { parameters: { text: string }[] }[] };
+          };
+          expect(sent.template.language).toEqual({ code: 'cy' });
+          expect(sent.template.components[0]?.parameters[0]?.text).toStartWith('Mae eich archeb gan ');
+        } finally {
+          await settings({ nation: 'england', patientLanguage: 'en' }, {});
+        }
+      });
+    });
+
     it('sends by SMS (or email-first) when the patient is not opted in, or the business turned WhatsApp off', async () => {
       await withBootedLocker(t, async ({ locker }) => {
         await settings({ sendOnlyEmailIfPossible: false }, { enableWhatsApp: true });

@@ -178,6 +178,18 @@ describe('WhatsApp Cloud API', () => {
     });
   });
 
+  it('sends a Welsh message, and a bilingual one (Welsh first), as the template’s Welsh translation', async () => {
+    for (const [locales, code] of [
+      [['cy'], 'cy'],
+      [['cy', 'en'], 'cy'],
+      [['en'], 'en_GB'],
+    ] as const) {
+      provider.answer(200, { messages: [{ id: `wamid.${code}` }] });
+      await gateway().send({ ...request, body: 'Mae eich archeb yn barod.', locales });
+      expect(JSON.parse(provider.seen.at(-1)?.body ?? '').template.language).toEqual({ code });
+    }
+  });
+
   it('sends a business’s multi-line wording as one line: a template parameter may hold no newline, tab or 4 spaces in a row', async () => {
     provider.answer(200, { messages: [{ id: 'wamid.2' }] });
     await gateway().send({ ...request, body: 'Your order is ready.\r\n\nPIN 1234 5678\tat Front.     Thanks ' });

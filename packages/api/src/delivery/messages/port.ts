@@ -1,4 +1,4 @@
-import type { SmsGateway } from '@medlocker/core';
+import type { Locale, SmsGateway } from '@medlocker/core';
 import type { QueuedMessage, Tx } from './repository.ts';
 
 export type { Tx };
@@ -56,4 +56,9 @@ export type MessagePort = {
   senderSettings(tx: Tx, businessId: string): Promise<{ smsGateway: SmsGateway; smsSenderName: string | null }>;
   /** A short link to the patient page of the order (or the site without one), stored in the transaction. */
   portalLink(tx: Tx, target: { orderId: string | null; businessId: string | null }): Promise<string>;
+  /**
+   * The languages the patient reads (their choice, else the business's default; bilingual: Welsh first),
+   * which the WhatsApp template is sent in.
+   */
+  patientLocales(tx: Tx, businessId: string, patientId: string | null): Promise<Locale[]>;
 };

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${pin} and ${portal} are the placeholders the sender fills.
-import { formatPin, type SmsGateway } from '@medlocker/core';
+import { formatPin, type Locale, type SmsGateway } from '@medlocker/core';
 import type { AppDeps } from '../../context/deps.ts';
 import { emitMessageStatus } from '../webhooks/emit.ts';
 import type { Gateway, ProviderName } from './gateways/gateway.ts';
@@ -38,7 +38,16 @@ export type HandOverMark = { sentAt: number; providerStatus: string | null };
 export type Prepared =
   | { kind: 'done'; publish?: Publish | undefined }
   | { kind: 'stale'; publish?: Publish | undefined }
-  | { kind: 'send'; message: QueuedMessage; gateway: Gateway; sender: string; body: string; mark: HandOverMark }
+  | {
+      kind: 'send';
+      message: QueuedMessage;
+      gateway: Gateway;
+      sender: string;
+      body: string;
+      mark: HandOverMark;
+      /** WhatsApp: the patient's languages, for the template's. */
+      locales?: Locale[];
+    }
   | { kind: 'refused'; message: QueuedMessage; provider: ProviderName; reason: string };
 
 type Refused = Extract<Prepared, { kind: 'refused' }>;
@@ -88,7 +97,11 @@ export async function prepareSend(
   });
   const sender = senderFrom(order?.businessName, settings?.smsSenderName ?? null);
   const mark = { sentAt: now, providerStatus: message.providerStatus };
-  return { kind: 'send', message, gateway, sender, body, mark };
+  const locales =
+    message.channel === 'whatsapp' && message.businessId
+      ? await areas.patientLocales(tx, message.businessId, message.patientId)
+      : undefined;
+  return { kind: 'send', message, gateway, sender, body, mark, ...(locales ? { locales } : {}) };
 }
 
 /**

@@ -97,6 +97,7 @@ export async function sendMessage(
       reference: message.id,
       reportUrl: reportUrlFor(deps.config, gateway.provider, message.id),
       ...(message.subject ? { subject: message.subject } : {}),
+      ...(prepared.locales ? { locales: prepared.locales } : {}),
     });
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;

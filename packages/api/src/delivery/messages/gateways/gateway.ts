@@ -1,3 +1,5 @@
+import type { Locale } from '@medlocker/core';
+
 /**
  * The common shape of every message gateway (SMS, WhatsApp, email): one `send` that either answers the
  * provider's id for the message, which its delivery reports name, or throws a {@link GatewayError} saying
@@ -15,6 +17,8 @@ export type SendRequest = {
   reportUrl?: string;
   /** Email only: the subject line. */
   subject?: string;
+  /** WhatsApp only: the languages of the body, first first (the template's language follows the first). */
+  locales?: readonly Locale[];
 };
 
 export type SendResult = { provider: ProviderName; providerMessageId: string };

@@ -1,3 +1,4 @@
+import type { Locale } from '@medlocker/core';
 import { e164Or, type Gateway, GatewayError, postJson } from './gateway.ts';
 
 /**
@@ -9,6 +10,13 @@ import { e164Or, type Gateway, GatewayError, postJson } from './gateway.ts';
 export const WHATSAPP_TEMPLATE = { name: 'medlocker_message', language: 'en_GB' } as const;
 
 /**
+ * The template's language for a body in `locales`: its Welsh translation (`cy`) for a Welsh message and
+ * for a bilingual one, which opens in Welsh; English (`en_GB`) otherwise (docs/decisions/languages.md).
+ */
+export const whatsAppLanguage = (locales: readonly Locale[] | undefined) =>
+  locales?.[0] === 'cy' ? 'cy' : WHATSAPP_TEMPLATE.language;
+
+/**
  * WhatsApp Cloud API: `POST {apiUrl}/{phoneNumberId}/messages` with a Bearer token, a template message
  * to the patient's number without `+`; `biz_opaque_callback_data` carries our message id, which Meta
  * repeats in the status webhooks.
@@ -16,7 +24,7 @@ export const WHATSAPP_TEMPLATE = { name: 'medlocker_message', language: 'en_GB' 
 export function whatsAppGateway(options: { token: string; phoneNumberId: string; apiUrl: string }): Gateway {
   return {
     provider: 'whatsapp',
-    async send({ to, body, reference }) {
+    async send({ to, body, reference, locales }) {
       const answer = (await postJson(
         'whatsapp',
         `${options.apiUrl}/${options.phoneNumberId}/messages`,
@@ -28,7 +36,7 @@ export function whatsAppGateway(options: { token: string; phoneNumberId: string;
           type: 'template',
           template: {
             name: WHATSAPP_TEMPLATE.name,
-            language: { code: WHATSAPP_TEMPLATE.language },
+            language: { code: whatsAppLanguage(locales) },
             // Meta refuses a text parameter with a newline, a tab or more than 4 spaces in a row (#132018),
             // and business templates may have line breaks: the wording goes as one line.
             components: [{ type: 'body', parameters: [{ type: 'text', text: body.replace(/\s+/g, ' ').trim() }] }],
