@@ -1,0 +1,231 @@
+import {
+  type BusinessFeatureSettings,
+  CsvFileError,
+  type CsvRecord,
+  checkOrderMapping,
+  checkOrderRows,
+  csvFileMessages,
+  guessOrderMapping,
+  type OrderCsvMapping,
+  orderCsvColumnLabels,
+  orderCsvColumns,
+  readCsvRecords,
+} from '@medlocker/core';
+import { useMemo, useState } from 'react';
+import { messageOf, rpc } from '../../../api/client.ts';
+import { useQuery } from '../../../api/queries.ts';
+import { orderPaths } from '../../../paths.ts';
+import { AccessRestricted } from '../../../shell/AccessRestricted.tsx';
+import { useMayCall } from '../../../state/access.ts';
+import { Banner } from '../../../ui/Banner.tsx';
+import { Button } from '../../../ui/Button.tsx';
+import { Link } from '../../../ui/Link.tsx';
+import { Loading } from '../../../ui/Page.tsx';
+import { ProgressBar } from '../../../ui/ProgressBar.tsx';
+import { Section } from '../../../ui/Section.tsx';
+import { useBusiness } from '../../businesses/BusinessLayout.tsx';
+import { ChooseFileStep, FirstLineStep, MappingStep } from '../../csv-import/CsvSteps.tsx';
+import { generateBarcode } from '../barcode.ts';
+import { failedRowsCsv, OrderImportResult } from './OrderImportResult.tsx';
+import { OrderPreview } from './OrderPreview.tsx';
+import { useOrderCreation } from './use-order-creation.ts';
+
+const title = 'Import orders';
+const orderFields = orderCsvColumns.map((id) => ({ id, label: orderCsvColumnLabels[id] }));
+const exampleCsv = 'barcode,patientDisplayId,collectionWindow,prescriptionCharge\nBAG-0001,943 476 5919,7,9.90\n';
+const exampleCsvHref = `data:text/csv;charset=utf-8,${encodeURIComponent(exampleCsv)}`;
+
+type Step = 'choose' | 'reading' | 'firstLine' | 'mapping' | 'preview' | 'creating' | 'finished';
+
+/**
+ * `/businesses/{businessId}/orders/import`: orders from a CSV, as the patient import goes (choose the
+ * file, say what its first line is, map its columns), then a preview of the first rows with each row's
+ * errors, then creation with progress and the result (docs/ORDERS.md, Importing orders). Who may create
+ * orders may import them.
+ */
+export function ImportOrders() {
+  const { business } = useBusiness();
+  const mayCreate = useMayCall(['orders', 'create']);
+  const settings = useQuery(
+    (signal) => rpc('businessSettings', 'getBusinessFeatureSettings', { businessId: business.id }, { signal }),
+    ['businessSettings', 'getBusinessFeatureSettings', business.id],
+  );
+  if (!mayCreate) return <AccessRestricted inShell />;
+  if (business.archived) {
+    return (
+      <Section title={title}>
+        <Banner tone="warning">This business is archived: orders cannot be added.</Banner>
+        <Link href={orderPaths.list(business.id)}>Back to the orders</Link>
+      </Section>
+    );
+  }
+  return (
+    <Section title={title}>
+      {settings.data ? (
+        <OrderImport businessId={business.id} settings={settings.data.settings} />
+      ) : settings.error ? (
+        <Banner tone="error">{messageOf(settings.error)}</Banner>
+      ) : (
+        <Loading />
+      )}
+    </Section>
+  );
+}
+
+/** The file read, its first line's meaning and the mapping; the rows checked against them. */
+function useOrderCsv(businessId: string, settings: BusinessFeatureSettings) {
+  const [file, setFile] = useState<File | null>(null);
+  const [fileError, setFileError] = useState<{ message: string; problems: string[] } | null>(null);
+  const [records, setRecords] = useState<CsvRecord[]>([]);
+  const [firstLine, setFirstLine] = useState<'data' | 'fields'>('fields');
+  const [mapping, setMapping] = useState<OrderCsvMapping>([]);
+  const autoGenerate = settings.autoBarcodes.autoGenerate;
+  const header = firstLine === 'fields' ? (records[0]?.cells ?? null) : null;
+  const data = useMemo(() => (firstLine === 'fields' ? records.slice(1) : records), [records, firstLine]);
+  // Checked once per mapping: a generated barcode stays the same from the preview to creation.
+  const checked = useMemo(
+    () =>
+      checkOrderRows(data, mapping, {
+        businessId,
+        ...(autoGenerate ? { generateBarcode: () => generateBarcode() } : {}),
+      }),
+    [data, mapping, businessId, autoGenerate],
+  );
+  return {
+    file,
+    fileError,
+    records,
+    firstLine,
+    mapping,
+    setMapping,
+    header,
+    data,
+    checked,
+    problems: checkOrderMapping(mapping, { barcodeOptional: autoGenerate }),
+    /** Reads the chosen file whole (an order file is small); false when it cannot be imported. */
+    async read(chosen: File): Promise<boolean> {
+      setFile(chosen);
+      setFileError(null);
+      try {
+        setRecords(await readCsvRecords(chosen));
+        return true;
+      } catch (error) {
+        setFileError(
+          error instanceof CsvFileError
+            ? { message: error.message, problems: error.problems }
+            : { message: csvFileMessages.unknown, problems: [] },
+        );
+        return false;
+      }
+    },
+    /** The first line as data or field names (then the columns are guessed from them). */
+    chooseFirstLine(choice: 'data' | 'fields'): boolean {
+      const first = records[0]?.cells ?? [];
+      if (choice === 'fields' && records.length < 2) {
+        setFileError({ message: csvFileMessages.noData, problems: [] });
+        return false;
+      }
+      setFirstLine(choice);
+      setMapping(choice === 'fields' ? guessOrderMapping(first) : first.map(() => null));
+      return true;
+    },
+  };
+}
+
+function OrderImport({ businessId, settings }: { businessId: string; settings: BusinessFeatureSettings }) {
+  const [step, setStep] = useState<Step>('choose');
+  const csv = useOrderCsv(businessId, settings);
+  const creation = useOrderCreation(businessId);
+  const { good, errors } = csv.checked;
+
+  const create = async () => {
+    setStep('creating');
+    await creation.run(good);
+    setStep('finished');
+  };
+  const failed = [...errors, ...creation.refused].sort((a, b) => a.row - b.row);
+  const first = csv.records[0]?.cells ?? [];
+
+  return (
+    <>
+      {csv.file && step !== 'choose' && <p className="muted">File: {csv.file.name}</p>}
+      {step === 'choose' && (
+        <ChooseFileStep
+          label="Order CSV file"
+          fileError={csv.fileError}
+          onFile={(chosen) => {
+            setStep('reading');
+            void csv.read(chosen).then((ok) => setStep(ok ? 'firstLine' : 'choose'));
+          }}
+        >
+          Choose a CSV file of orders: one order per line, the same columns on every line. Each order needs a barcode
+          {settings.autoBarcodes.autoGenerate ? ' (blank: one is generated)' : ''} and the patient's ID; a machine,
+          collection window and charges are optional.{' '}
+          <a className="link" href={exampleCsvHref} download="orders-example.csv">
+            Download an example file
+          </a>
+        </ChooseFileStep>
+      )}
+      {step === 'reading' && <Loading label="Reading the file…" />}
+      {step === 'firstLine' && (
+        <FirstLineStep
+          dataLabel="Order data"
+          firstRow={first}
+          onChoose={(choice) => setStep(csv.chooseFirstLine(choice) ? 'mapping' : 'choose')}
+          onBack={() => setStep('choose')}
+        />
+      )}
+      {step === 'mapping' && (
+        <MappingStep
+          inspection={{ firstRow: first, sample: csv.records.slice(1, 21).map((r) => r.cells) }}
+          firstLine={csv.firstLine}
+          fields={orderFields}
+          mapping={csv.mapping}
+          problems={csv.problems}
+          noun="order"
+          nextLabel="Preview"
+          onChange={csv.setMapping}
+          onBack={() => setStep('firstLine')}
+          onImport={() => setStep('preview')}
+        />
+      )}
+      {step === 'preview' && (
+        <OrderPreview
+          records={csv.data}
+          mapping={csv.mapping}
+          errors={errors}
+          goodCount={good.length}
+          onBack={() => setStep('mapping')}
+          onCreate={() => void create()}
+        />
+      )}
+      {step === 'creating' && (
+        <>
+          <ProgressBar
+            label="Creating orders…"
+            value={good.length === 0 ? 100 : Math.round((creation.done / good.length) * 100)}
+          />
+          <div className="form__actions">
+            <Button isDisabled>Back</Button>
+            <Button variant="danger" onPress={creation.cancel}>
+              Cancel
+            </Button>
+          </div>
+        </>
+      )}
+      {step === 'finished' && (
+        <>
+          {creation.failure !== null && <Banner tone="error">{messageOf(creation.failure)}</Banner>}
+          <OrderImportResult
+            businessId={businessId}
+            cancelled={creation.cancelled.current || creation.failure !== null}
+            created={creation.created}
+            failed={failed}
+            failedCsv={() => failedRowsCsv(csv.header, csv.data, failed)}
+            autoPrint={settings.autoBarcodes.autoPrint}
+          />
+        </>
+      )}
+    </>
+  );
+}
