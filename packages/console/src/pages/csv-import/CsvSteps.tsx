@@ -77,6 +77,18 @@ export function FirstLineStep(props: {
   );
 }
 
+/** A random row of `rows`, and another on refresh. */
+function useSample(rows: string[][]) {
+  const [index, setIndex] = useState(() => Math.floor(Math.random() * rows.length));
+  const refresh = () => {
+    if (rows.length < 2) return;
+    let next = index;
+    while (next === index) next = Math.floor(Math.random() * rows.length);
+    setIndex(next);
+  };
+  return { sample: rows[index] ?? [], refresh };
+}
+
 /** One Select per column, a random sample row beside it (with a refresh), and the mapping's refusals. */
 export function MappingStep<Field extends string>(props: {
   /** The file's first line and some rows of it to sample from. */
@@ -98,15 +110,7 @@ export function MappingStep<Field extends string>(props: {
   const { inspection, firstLine, mapping, problems } = props;
   const fieldOptions = [{ id: IGNORE, label: 'Ignore' }, ...props.fields];
   const rows = firstLine === 'data' ? [inspection.firstRow, ...inspection.sample] : inspection.sample;
-  const [sampleIndex, setSampleIndex] = useState(() => Math.floor(Math.random() * rows.length));
-  const sample = rows[sampleIndex] ?? [];
-
-  const refresh = () => {
-    if (rows.length < 2) return;
-    let next = sampleIndex;
-    while (next === sampleIndex) next = Math.floor(Math.random() * rows.length);
-    setSampleIndex(next);
-  };
+  const { sample, refresh } = useSample(rows);
 
   return (
     <div className="import-step">

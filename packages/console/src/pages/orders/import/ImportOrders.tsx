@@ -31,7 +31,6 @@ import { OrderPreview } from './OrderPreview.tsx';
 import { useOrderCreation } from './use-order-creation.ts';
 
 const title = 'Import orders';
-const orderFields = orderCsvColumns.map((id) => ({ id, label: orderCsvColumnLabels[id] }));
 const exampleCsv = 'barcode,patientDisplayId,collectionWindow,prescriptionCharge\nBAG-0001,943 476 5919,7,9.90\n';
 const exampleCsvHref = `data:text/csv;charset=utf-8,${encodeURIComponent(exampleCsv)}`;
 
@@ -72,6 +71,14 @@ export function ImportOrders() {
   );
 }
 
+/** The fields a column may hold: the charges only when the business takes them, as the form shows them. */
+const offeredFields = (settings: BusinessFeatureSettings) =>
+  orderCsvColumns.filter(
+    (c) =>
+      (c !== 'prescriptionCharge' || settings.charges.enabled) &&
+      (c !== 'retailCharge' || settings.retailCharges.enabled),
+  );
+
 /** The file read, its first line's meaning and the mapping; the rows checked against them. */
 function useOrderCsv(businessId: string, settings: BusinessFeatureSettings) {
   const [file, setFile] = useState<File | null>(null);
@@ -80,6 +87,7 @@ function useOrderCsv(businessId: string, settings: BusinessFeatureSettings) {
   const [firstLine, setFirstLine] = useState<'data' | 'fields'>('fields');
   const [mapping, setMapping] = useState<OrderCsvMapping>([]);
   const autoGenerate = settings.autoBarcodes.autoGenerate;
+  const offered = offeredFields(settings);
   const header = firstLine === 'fields' ? (records[0]?.cells ?? null) : null;
   const data = useMemo(() => (firstLine === 'fields' ? records.slice(1) : records), [records, firstLine]);
   // Checked once per mapping: a generated barcode stays the same from the preview to creation.
@@ -101,6 +109,7 @@ function useOrderCsv(businessId: string, settings: BusinessFeatureSettings) {
     header,
     data,
     checked,
+    fields: offered.map((id) => ({ id, label: orderCsvColumnLabels[id] })),
     problems: checkOrderMapping(mapping, { barcodeOptional: autoGenerate }),
     /** Reads the chosen file whole (an order file is small); false when it cannot be imported. */
     async read(chosen: File): Promise<boolean> {
@@ -126,7 +135,8 @@ function useOrderCsv(businessId: string, settings: BusinessFeatureSettings) {
         return false;
       }
       setFirstLine(choice);
-      setMapping(choice === 'fields' ? guessOrderMapping(first) : first.map(() => null));
+      const guessed = guessOrderMapping(first).map((c) => (c && offered.includes(c) ? c : null));
+      setMapping(choice === 'fields' ? guessed : first.map(() => null));
       return true;
     },
   };
@@ -150,21 +160,14 @@ function OrderImport({ businessId, settings }: { businessId: string; settings: B
     <>
       {csv.file && step !== 'choose' && <p className="muted">File: {csv.file.name}</p>}
       {step === 'choose' && (
-        <ChooseFileStep
-          label="Order CSV file"
+        <OrderFileStep
           fileError={csv.fileError}
+          autoGenerate={settings.autoBarcodes.autoGenerate}
           onFile={(chosen) => {
             setStep('reading');
             void csv.read(chosen).then((ok) => setStep(ok ? 'firstLine' : 'choose'));
           }}
-        >
-          Choose a CSV file of orders: one order per line, the same columns on every line. Each order needs a barcode
-          {settings.autoBarcodes.autoGenerate ? ' (blank: one is generated)' : ''} and the patient's ID; a machine,
-          collection window and charges are optional.{' '}
-          <a className="link" href={exampleCsvHref} download="orders-example.csv">
-            Download an example file
-          </a>
-        </ChooseFileStep>
+        />
       )}
       {step === 'reading' && <Loading label="Reading the file…" />}
       {step === 'firstLine' && (
@@ -179,7 +182,7 @@ function OrderImport({ businessId, settings }: { businessId: string; settings: B
         <MappingStep
           inspection={{ firstRow: first, sample: csv.records.slice(1, 21).map((r) => r.cells) }}
           firstLine={csv.firstLine}
-          fields={orderFields}
+          fields={csv.fields}
           mapping={csv.mapping}
           problems={csv.problems}
           noun="order"
@@ -199,20 +202,7 @@ function OrderImport({ businessId, settings }: { businessId: string; settings: B
           onCreate={() => void create()}
         />
       )}
-      {step === 'creating' && (
-        <>
-          <ProgressBar
-            label="Creating orders…"
-            value={good.length === 0 ? 100 : Math.round((creation.done / good.length) * 100)}
-          />
-          <div className="form__actions">
-            <Button isDisabled>Back</Button>
-            <Button variant="danger" onPress={creation.cancel}>
-              Cancel
-            </Button>
-          </div>
-        </>
-      )}
+      {step === 'creating' && <CreatingStep done={creation.done} total={good.length} onCancel={creation.cancel} />}
       {step === 'finished' && (
         <>
           {creation.failure !== null && <Banner tone="error">{messageOf(creation.failure)}</Banner>}
@@ -226,6 +216,39 @@ function OrderImport({ businessId, settings }: { businessId: string; settings: B
           />
         </>
       )}
+    </>
+  );
+}
+
+/** The import's first step: what an order file holds, an example, and the file to choose. */
+function OrderFileStep(props: {
+  fileError: { message: string; problems: string[] } | null;
+  autoGenerate: boolean;
+  onFile: (file: File) => void;
+}) {
+  return (
+    <ChooseFileStep label="Order CSV file" fileError={props.fileError} onFile={props.onFile}>
+      Choose a CSV file of orders: one order per line, the same columns on every line. Each order needs a barcode
+      {props.autoGenerate ? ' (blank: one is generated)' : ''} and the patient's ID; a machine, collection window and
+      charges are optional.{' '}
+      <a className="link" href={exampleCsvHref} download="orders-example.csv">
+        Download an example file
+      </a>
+    </ChooseFileStep>
+  );
+}
+
+/** While the orders are created: progress, and Cancel (Back waits for the end). */
+function CreatingStep({ done, total, onCancel }: { done: number; total: number; onCancel: () => void }) {
+  return (
+    <>
+      <ProgressBar label="Creating orders…" value={total === 0 ? 100 : Math.round((done / total) * 100)} />
+      <div className="form__actions">
+        <Button isDisabled>Back</Button>
+        <Button variant="danger" onPress={onCancel}>
+          Cancel
+        </Button>
+      </div>
     </>
   );
 }
