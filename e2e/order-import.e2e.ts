@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expectAccessible } from './harness/axe.ts';
 import { asAdmin, createBusiness, createUser, expect, logInAsAdmin, signInAsNew, test } from './harness/fixtures.ts';
+import { prints, stubPrint } from './harness/print.ts';
 
 /**
  * Orders from a CSV in the console, for support staff and a pharmacy user alike: a file with good and bad
@@ -40,18 +41,6 @@ async function signIn(page: Page, who: 'support' | 'pharmacy', businessId: strin
   const user = await createUser({ role: { name: 'Business', resource: businessId, accessLevels: [] } });
   await signInAsNew(page, user);
 }
-
-/** window.print replaced, before any script of the page runs, by a counter. */
-async function stubPrint(page: Page) {
-  await page.addInitScript(() => {
-    const w = window as unknown as { prints: number; print: () => void };
-    w.prints = 0;
-    w.print = () => {
-      w.prints += 1;
-    };
-  });
-}
-const prints = (page: Page) => page.evaluate(() => (window as unknown as { prints: number }).prints);
 
 const csv = (who: string) =>
   [
