@@ -111,7 +111,8 @@ for (const who of ['support', 'pharmacy'] as const) {
     expect(download.suggestedFilename()).toBe('orders-not-created.csv');
     const text = (await readFile((await download.path()) as string, 'utf8')).replace(/^\uFEFF/, '');
     const lines = text.trim().split(/\r?\n/);
-    expect(lines[0]).toBe('Barcode,NHS number,Days,Prescription charge,Notes,Errors');
+    // csvText quotes every cell.
+    expect(lines[0]).toBe('"Barcode","NHS number","Days","Prescription charge","Notes","Errors"');
     expect(lines).toHaveLength(4);
     expect(text).toContain('no patient');
     expect(text).toContain('DUP-1');
