@@ -12,25 +12,18 @@ import {
   readCsvRecords,
 } from '@medlocker/core';
 import { useMemo, useState } from 'react';
-import { messageOf, rpc } from '../../../api/client.ts';
-import { useQuery } from '../../../api/queries.ts';
-import { orderPaths } from '../../../paths.ts';
-import { AccessRestricted } from '../../../shell/AccessRestricted.tsx';
-import { useMayCall } from '../../../state/access.ts';
+import { messageOf } from '../../../api/client.ts';
 import { Banner } from '../../../ui/Banner.tsx';
 import { Button } from '../../../ui/Button.tsx';
-import { Link } from '../../../ui/Link.tsx';
 import { Loading } from '../../../ui/Page.tsx';
 import { ProgressBar } from '../../../ui/ProgressBar.tsx';
-import { Section } from '../../../ui/Section.tsx';
-import { useBusiness } from '../../businesses/BusinessLayout.tsx';
 import { ChooseFileStep, FirstLineStep, MappingStep } from '../../csv-import/CsvSteps.tsx';
 import { generateBarcode } from '../barcode.ts';
+import { OrderCreation } from '../OrderCreation.tsx';
 import { failedRowsCsv, OrderImportResult } from './OrderImportResult.tsx';
 import { OrderPreview } from './OrderPreview.tsx';
 import { useOrderCreation } from './use-order-creation.ts';
 
-const title = 'Import orders';
 const exampleCsv = 'barcode,patientDisplayId,collectionWindow,prescriptionCharge\nBAG-0001,943 476 5919,7,9.90\n';
 const exampleCsvHref = `data:text/csv;charset=utf-8,${encodeURIComponent(exampleCsv)}`;
 
@@ -40,34 +33,13 @@ type Step = 'choose' | 'reading' | 'firstLine' | 'mapping' | 'preview' | 'creati
  * `/businesses/{businessId}/orders/import`: orders from a CSV, as the patient import goes (choose the
  * file, say what its first line is, map its columns), then a preview of the first rows with each row's
  * errors, then creation with progress and the result (docs/ORDERS.md, Importing orders). Who may create
- * orders may import them.
+ * orders may import them (OrderCreation).
  */
 export function ImportOrders() {
-  const { business } = useBusiness();
-  const mayCreate = useMayCall(['orders', 'create']);
-  const settings = useQuery(
-    (signal) => rpc('businessSettings', 'getBusinessFeatureSettings', { businessId: business.id }, { signal }),
-    ['businessSettings', 'getBusinessFeatureSettings', business.id],
-  );
-  if (!mayCreate) return <AccessRestricted inShell />;
-  if (business.archived) {
-    return (
-      <Section title={title}>
-        <Banner tone="warning">This business is archived: orders cannot be added.</Banner>
-        <Link href={orderPaths.list(business.id)}>Back to the orders</Link>
-      </Section>
-    );
-  }
   return (
-    <Section title={title}>
-      {settings.data ? (
-        <OrderImport businessId={business.id} settings={settings.data.settings} />
-      ) : settings.error ? (
-        <Banner tone="error">{messageOf(settings.error)}</Banner>
-      ) : (
-        <Loading />
-      )}
-    </Section>
+    <OrderCreation title="Import orders">
+      {(settings, businessId) => <OrderImport businessId={businessId} settings={settings} />}
+    </OrderCreation>
   );
 }
 
