@@ -121,7 +121,7 @@ for (const who of ['support', 'pharmacy'] as const) {
 
     // The orders exist: the list shows them.
     await page.getByRole('link', { name: 'Complete' }).click();
-    await expect(page.getByRole('heading', { name: 'Orders' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Orders', exact: true })).toBeVisible();
     await expect(page.getByText(`IMP-${who}-1`)).toBeVisible({ timeout: 30_000 });
   });
 }
