@@ -11,6 +11,7 @@ import {
   test,
   uniqueName,
 } from './harness/fixtures.ts';
+import { prints, stubPrint } from './harness/print.ts';
 
 /**
  * Bag labels, for support staff and a pharmacy user alike: one order's label from its page, a new
@@ -51,18 +52,6 @@ async function estate(settings: Record<string, unknown> = {}) {
     ).order;
   return { business, machine, order };
 }
-
-/** window.print replaced, before any script of the page runs, by a counter. */
-async function stubPrint(page: Page) {
-  await page.addInitScript(() => {
-    const w = window as unknown as { prints: number; print: () => void };
-    w.prints = 0;
-    w.print = () => {
-      w.prints += 1;
-    };
-  });
-}
-const prints = (page: Page) => page.evaluate(() => (window as unknown as { prints: number }).prints);
 
 /** Signs in as support staff, or as a new pharmacy user of the business. */
 async function signIn(page: Page, who: 'support' | 'pharmacy', businessId: string) {

@@ -69,6 +69,8 @@ const ordersOf = (businessId: string) => `${consolePaths.business(businessId)}/o
 export const orderPaths = {
   list: ordersOf,
   add: (businessId: string) => `${ordersOf(businessId)}/add`,
+  /** Orders from a CSV file. */
+  import: (businessId: string) => `${ordersOf(businessId)}/import`,
   order: (businessId: string, orderId: string) => `${ordersOf(businessId)}/${part(orderId)}`,
   /** The print view of these orders' bag labels (it opens the browser's print when they are drawn). */
   labels: (businessId: string, orderIds: readonly string[]) =>

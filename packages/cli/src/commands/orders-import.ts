@@ -1,16 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import {
   CsvFileError,
+  type CsvRecord,
+  checkOrderRows,
   counted,
   csvFileMessages,
   decodeCsvBytes,
-  fieldErrorsOf,
-  isArkErrors,
-  isEmptyRow,
-  type OrderInput,
-  OrderInput as OrderInputRule,
+  type OrderCsvMapping,
+  type OrderCsvRow,
+  orderCsvColumns,
   type RowError,
-  streamCsv,
+  readCsvRecords,
+  rowRefusalOf,
+  unknownPatientError,
 } from '@medlocker/core';
 import type { Command } from 'commander';
 import { businessIdOf } from '../business-ref.ts';
@@ -22,95 +24,45 @@ import { progressOf } from './patients-progress.tsx';
 /** Orders on their way to the server at once: each is one small request. */
 const CREATE_IN_FLIGHT = 4;
 
-/** The columns an order CSV may have (header names, in any case); one of the two patient columns. */
-export const orderCsvColumns = [
-  'barcode',
-  'patientId',
-  'patientDisplayId',
-  'machineId',
-  'collectionWindow',
-  'prescriptionCharge',
-  'retailCharge',
-] as const;
-type OrderCsvColumn = (typeof orderCsvColumns)[number];
-
-/** A checked row: what goes to orders/create, with the patient's display id still to look up if given so. */
-export type OrderCsvRow = { row: number; input: OrderInput; patientDisplayId?: string };
-
-/** Header name → column index, refusing unknown, repeated and missing columns (a command line to fix: exit 2). */
-function columnsOf(header: readonly string[]): Map<OrderCsvColumn, number> {
-  const byName = new Map(orderCsvColumns.map((c) => [c.toLowerCase(), c]));
-  const found = new Map<OrderCsvColumn, number>();
-  header.forEach((cell, i) => {
+/** Header name → column, refusing unknown, repeated and missing columns (a command line to fix: exit 2). */
+function mappingOf(header: readonly string[]): OrderCsvMapping {
+  const mapping: OrderCsvMapping = header.map((cell) => {
     const name = cell.trim();
-    const column = byName.get(name.toLowerCase());
+    const column = orderCsvColumns.find((c) => c.toLowerCase() === name.toLowerCase());
     if (!column) throw new UsageError(`Unknown column '${name}'. Columns: ${orderCsvColumns.join(', ')}`);
-    if (found.has(column)) throw new UsageError(`The column '${column}' appears twice`);
-    found.set(column, i);
+    return column;
   });
-  if (!found.has('barcode')) throw new UsageError("The file needs a 'barcode' column");
-  if (found.has('patientId') === found.has('patientDisplayId')) {
+  const twice = mapping.find((c, i) => mapping.indexOf(c) !== i);
+  if (twice) throw new UsageError(`The column '${twice}' appears twice`);
+  if (!mapping.includes('barcode')) throw new UsageError("The file needs a 'barcode' column");
+  if (mapping.includes('patientId') === mapping.includes('patientDisplayId')) {
     throw new UsageError("The file needs one of the columns 'patientId' or 'patientDisplayId'");
   }
-  return found;
+  return mapping;
 }
 
 /**
- * Reads an order CSV and checks every row with core's OrderInput (SPEC §5): the good rows to create,
+ * Reads an order CSV and checks every row with core's order CSV rules (SPEC §5): the good rows to create,
  * and each bad row's number (as a spreadsheet shows it, the header being row 1) with its messages.
- * Blank optional cells are left out (the business's default window, no charge, no machine).
  */
 export async function checkOrderCsv(
   text: string,
   businessId: string,
 ): Promise<{ good: OrderCsvRow[]; errors: RowError[]; rows: number }> {
-  const records: { row: number; cells: string[] }[] = [];
+  let records: CsvRecord[];
   try {
-    await streamCsv(text, (rows, first) => {
-      rows.forEach((cells, i) => {
-        records.push({ row: first + i, cells });
-      });
-    });
+    records = await readCsvRecords(text);
   } catch (error) {
     if (error instanceof CsvFileError) {
       throw new CliRefusal([error.message, ...error.problems.map((p) => `  ${p}`)].join('\n'));
     }
     throw error;
   }
-  const [header, ...data] = records.filter((r) => !isEmptyRow(r.cells));
+  const [header, ...data] = records;
   if (!header || data.length === 0) throw new CliRefusal(csvFileMessages.noData);
-  const columns = columnsOf(header.cells);
-  const cell = (cells: string[], column: OrderCsvColumn) => {
-    const i = columns.get(column);
-    return i === undefined ? undefined : (cells[i] ?? '');
-  };
-  const byDisplayId = columns.has('patientDisplayId');
-  const good: OrderCsvRow[] = [];
-  const errors: RowError[] = [];
-  for (const { row, cells } of data) {
-    const patient = cell(cells, byDisplayId ? 'patientDisplayId' : 'patientId') ?? '';
-    const input: OrderInput = { businessId, barcode: cell(cells, 'barcode') ?? '', patientId: patient };
-    for (const column of ['machineId', 'collectionWindow', 'prescriptionCharge', 'retailCharge'] as const) {
-      const value = cell(cells, column);
-      if (value !== undefined && value.trim() !== '') Object.assign(input, { [column]: value.trim() });
-    }
-    const checked = OrderInputRule(input);
-    if (isArkErrors(checked)) {
-      const messages = fieldErrorsOf(checked).map((e) => {
-        const path = e.path === 'patientId' && byDisplayId ? 'patientDisplayId' : e.path;
-        return `${path}: ${e.message}`;
-      });
-      errors.push({ row, errors: messages });
-      continue;
-    }
-    good.push(byDisplayId ? { row, input, patientDisplayId: patient.trim() } : { row, input });
-  }
+  const { good, errors } = checkOrderRows(data, mappingOf(header.cells), { businessId });
   return { good, errors, rows: data.length };
 }
-
-/** An API refusal of one row, in the API's words (SPEC §8), with each field's detail. */
-const refusalOf = (error: ApiError): string[] =>
-  error.details.length > 0 ? error.details.map((d) => `${d.path || 'input'}: ${d.message}`) : [error.message];
 
 /** `medlocker orders import FILE --business B`. */
 export function importOrdersCommand(orders: Command, io: CliIo): void {
@@ -146,7 +98,7 @@ export function importOrdersCommand(orders: Command, io: CliIo): void {
             if (!patientIds.has(key)) patientIds.set(key, patientIdByDisplayId(client, businessId, patientDisplayId));
             const found = await (patientIds.get(key) as Promise<string | null>);
             if (!found) {
-              errors.push({ row, errors: [`patientDisplayId: No current patient has the ID '${patientDisplayId}'`] });
+              errors.push({ row, errors: [unknownPatientError(patientDisplayId)] });
               return;
             }
             patientId = found;
@@ -157,7 +109,7 @@ export function importOrdersCommand(orders: Command, io: CliIo): void {
           // A lost session stops the import; any other refusal (403 and 404 too: a patient or machine of
           // another business) is this row's problem.
           if (!(error instanceof ApiError) || error.status === 401) throw error;
-          errors.push({ row, errors: refusalOf(error) });
+          errors.push({ row, errors: rowRefusalOf(error) });
         }
       };
       let next = 0;

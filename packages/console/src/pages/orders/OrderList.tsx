@@ -88,6 +88,7 @@ export function OrderList() {
       actions={[
         printLabelsAction(businessId, selection.ids),
         { key: 'export', method: ['orders', 'exportOrders'], element: <Button onPress={exportCsv}>Export CSV</Button> },
+        linkAction('Import orders', orderPaths.import(businessId), ['orders', 'create'], 'button'),
         linkAction('Add order', orderPaths.add(businessId), ['orders', 'create']),
       ]}
       banner={

@@ -2,6 +2,9 @@ import {
   CsvFileError,
   type CsvInspection,
   type CsvMapping,
+  checkMapping,
+  csvFieldKinds,
+  csvFieldLabels,
   csvFileMessages,
   patientRowCount,
   type RowError,
@@ -15,11 +18,13 @@ import { Loading } from '../../../ui/Page.tsx';
 import { ProgressBar } from '../../../ui/ProgressBar.tsx';
 import { Section } from '../../../ui/Section.tsx';
 import type { FromImportWorker } from '../../../workers/import-protocol.ts';
+import { ErrorTable, FirstLineStep, MappingStep } from '../../csv-import/CsvSteps.tsx';
 import { ChooseFileStep } from './ChooseFileStep.tsx';
-import { ErrorTable, FirstLineStep, MappingStep } from './ImportSteps.tsx';
 import { guessMapping } from './mapping-guess.ts';
 import { type Counts, useBatchUpload } from './use-batch-upload.ts';
 import { useImportWorker } from './use-import-worker.ts';
+
+const patientFields = csvFieldKinds.map((kind) => ({ id: kind, label: csvFieldLabels[kind] }));
 
 type Step = 'choose' | 'parsing' | 'firstLine' | 'mapping' | 'importing' | 'finished';
 
@@ -145,6 +150,7 @@ export function ImportPatients() {
       {step === 'parsing' && <Loading label="Reading the file…" />}
       {step === 'firstLine' && inspection && (
         <FirstLineStep
+          dataLabel="Patient data"
           firstRow={inspection.firstRow}
           onChoose={(choice) => setStep(csv.chooseFirstLine(inspection, choice) ? 'mapping' : 'choose')}
           onBack={() => setStep('choose')}
@@ -154,7 +160,10 @@ export function ImportPatients() {
         <MappingStep
           inspection={inspection}
           firstLine={firstLine}
+          fields={patientFields}
           mapping={mapping}
+          problems={checkMapping(mapping)}
+          noun="patient"
           onChange={csv.setMapping}
           onBack={() => setStep('firstLine')}
           onImport={startImport}

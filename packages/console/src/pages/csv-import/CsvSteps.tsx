@@ -1,26 +1,59 @@
-import {
-  type CsvFieldKind,
-  type CsvInspection,
-  type CsvMapping,
-  checkMapping,
-  csvFieldKinds,
-  csvFieldLabels,
-  type RowError,
-} from '@medlocker/core';
-import { useState } from 'react';
-import { Banner } from '../../../ui/Banner.tsx';
-import { Button } from '../../../ui/Button.tsx';
-import { Select } from '../../../ui/Select.tsx';
-import { type VirtualColumn, VirtualList } from '../../../ui/VirtualList.tsx';
+import type { RowError } from '@medlocker/core';
+import { type ReactNode, useState } from 'react';
+import { Banner } from '../../ui/Banner.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { DropZone } from '../../ui/DropZone.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { type VirtualColumn, VirtualList } from '../../ui/VirtualList.tsx';
+
+// The steps every CSV import of the console goes through (patients, orders): choose the file, say what
+// its first line is, map its columns, see the rows refused. Each import brings its own fields and rules.
 
 const IGNORE = 'ignore';
-const fieldOptions = [
-  { id: IGNORE, label: 'Ignore' },
-  ...csvFieldKinds.map((kind) => ({ id: kind, label: csvFieldLabels[kind] })),
-];
+
+/** The import's first step: why the last file was refused, what the file holds, and the file to choose. */
+export function ChooseFileStep({
+  fileError,
+  onFile,
+  label,
+  children,
+}: {
+  /** Why the last file was refused, with its problems. */
+  fileError: { message: string; problems: string[] } | null;
+  onFile: (file: File) => void;
+  /** The drop area's name, e.g. 'Patient CSV file'. */
+  label: string;
+  /** What the file should hold (and an example to download). */
+  children: ReactNode;
+}) {
+  return (
+    <>
+      {fileError && (
+        <Banner tone="error" title={fileError.message}>
+          {fileError.problems.length > 0 && (
+            <ul className="problems">
+              {fileError.problems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          )}
+        </Banner>
+      )}
+      <p>{children}</p>
+      <DropZone
+        label={label}
+        acceptedFileTypes={['text/csv', '.csv', 'text/plain']}
+        onFile={onFile}
+        buttonLabel="Choose file"
+      />
+    </>
+  );
+}
 
 /** 'Is the first line patient data or field names?', showing the first line. */
 export function FirstLineStep(props: {
+  /** The data choice's words: 'Patient data', 'Order data'. */
+  dataLabel: string;
   firstRow: string[];
   onChoose: (choice: 'data' | 'fields') => void;
   onBack: () => void;
@@ -34,7 +67,7 @@ export function FirstLineStep(props: {
       <div className="form__actions">
         <Button onPress={props.onBack}>Back</Button>
         <Button variant="primary" onPress={() => props.onChoose('data')}>
-          Patient data
+          {props.dataLabel}
         </Button>
         <Button variant="primary" onPress={() => props.onChoose('fields')}>
           Field names
@@ -44,33 +77,46 @@ export function FirstLineStep(props: {
   );
 }
 
-/** One Select per column, a random sample row beside it (with a refresh), and checkMapping's refusals. */
-export function MappingStep(props: {
-  inspection: CsvInspection;
+/** A random row of `rows`, and another on refresh. */
+function useSample(rows: string[][]) {
+  const [index, setIndex] = useState(() => Math.floor(Math.random() * rows.length));
+  const refresh = () => {
+    if (rows.length < 2) return;
+    let next = index;
+    while (next === index) next = Math.floor(Math.random() * rows.length);
+    setIndex(next);
+  };
+  return { sample: rows[index] ?? [], refresh };
+}
+
+/** One Select per column, a random sample row beside it (with a refresh), and the mapping's refusals. */
+export function MappingStep<Field extends string>(props: {
+  /** The file's first line and some rows of it to sample from. */
+  inspection: { firstRow: string[]; sample: string[][] };
   firstLine: 'data' | 'fields';
-  mapping: CsvMapping;
-  onChange: (mapping: CsvMapping) => void;
+  /** The fields a column may hold, with the words the Select shows. */
+  fields: readonly { id: Field; label: string }[];
+  mapping: readonly (Field | null)[];
+  /** Why the mapping cannot be used yet (the import's own rules). */
+  problems: string[];
+  /** What a sample row is: 'patient', 'order'. */
+  noun: string;
+  /** The button that goes on: 'Import', 'Preview'. */
+  nextLabel?: string;
+  onChange: (mapping: (Field | null)[]) => void;
   onBack: () => void;
   onImport: () => void;
 }) {
-  const { inspection, firstLine, mapping } = props;
+  const { inspection, firstLine, mapping, problems } = props;
+  const fieldOptions = [{ id: IGNORE, label: 'Ignore' }, ...props.fields];
   const rows = firstLine === 'data' ? [inspection.firstRow, ...inspection.sample] : inspection.sample;
-  const [sampleIndex, setSampleIndex] = useState(() => Math.floor(Math.random() * rows.length));
-  const sample = rows[sampleIndex] ?? [];
-  const problems = checkMapping(mapping);
-
-  const refresh = () => {
-    if (rows.length < 2) return;
-    let next = sampleIndex;
-    while (next === sampleIndex) next = Math.floor(Math.random() * rows.length);
-    setSampleIndex(next);
-  };
+  const { sample, refresh } = useSample(rows);
 
   return (
     <div className="import-step">
       <h3 className="import-step__title">Choose the field each column holds</h3>
       <div className="toolbar">
-        <p className="muted">A sample patient from the file is shown beside each column.</p>
+        <p className="muted">A sample {props.noun} from the file is shown beside each column.</p>
         <Button onPress={refresh} isDisabled={rows.length < 2}>
           Show another sample
         </Button>
@@ -87,7 +133,7 @@ export function MappingStep(props: {
                 selectedKey={mapping[column] ?? IGNORE}
                 onSelectionChange={(key) => {
                   const next = [...mapping];
-                  next[column] = key === IGNORE || key === null ? null : (key as CsvFieldKind);
+                  next[column] = key === IGNORE || key === null ? null : (key as Field);
                   props.onChange(next);
                 }}
               />
@@ -111,7 +157,7 @@ export function MappingStep(props: {
       <div className="form__actions">
         <Button onPress={props.onBack}>Back</Button>
         <Button variant="primary" onPress={props.onImport} isDisabled={problems.length > 0}>
-          Import
+          {props.nextLabel ?? 'Import'}
         </Button>
       </div>
     </div>

@@ -1,0 +1,73 @@
+import { type CsvRecord, counted, type OrderCsvMapping, orderCsvColumnLabels, type RowError } from '@medlocker/core';
+import { Button } from '../../../ui/Button.tsx';
+import { type VirtualColumn, VirtualList } from '../../../ui/VirtualList.tsx';
+
+/** How many rows the preview shows (the rest are checked the same way; their errors are in the counts). */
+export const previewRows = 20;
+
+type PreviewRow = CsvRecord & { errors: string[] };
+
+/**
+ * The first rows as they will be read, each mapped field in its own column and the row's errors (SPEC §5
+ * words) beside it; then how many rows will be created and how many will not.
+ */
+export function OrderPreview({
+  records,
+  mapping,
+  errors,
+  goodCount,
+  onBack,
+  onCreate,
+}: {
+  records: readonly CsvRecord[];
+  mapping: OrderCsvMapping;
+  errors: readonly RowError[];
+  goodCount: number;
+  onBack: () => void;
+  onCreate: () => void;
+}) {
+  const errorsByRow = new Map(errors.map((e) => [e.row, e.errors]));
+  const rows: PreviewRow[] = records.slice(0, previewRows).map((r) => ({ ...r, errors: errorsByRow.get(r.row) ?? [] }));
+  const mapped = mapping.flatMap((column, i) => (column ? [{ column, i }] : []));
+  const columns: VirtualColumn<PreviewRow>[] = [
+    { key: 'row', header: 'Row', width: '4rem', render: (r) => r.row },
+    ...mapped.map(({ column, i }) => ({
+      key: column,
+      header: orderCsvColumnLabels[column],
+      width: 'minmax(6rem, 1fr)',
+      render: (r: PreviewRow) => r.cells[i] ?? '',
+    })),
+    {
+      key: 'errors',
+      header: 'Errors',
+      width: 'minmax(10rem, 2fr)',
+      render: (r) => (r.errors.length === 0 ? 'None' : r.errors.join('; ')),
+    },
+  ];
+  return (
+    <div className="import-step">
+      <h3 className="import-step__title">Check the orders before they are created</h3>
+      <p>
+        {counted(records.length, 'row')} in the file: {counted(goodCount, 'order')} ready to create,{' '}
+        {counted(errors.length, 'row')} with errors (not created).
+        {records.length > previewRows && ` The first ${previewRows} rows are shown.`}
+      </p>
+      <VirtualList
+        label="Preview of the orders"
+        columns={columns}
+        items={rows}
+        rowKey={(r) => String(r.row)}
+        hasMore={false}
+        isLoading={false}
+        onLoadMore={() => {}}
+        emptyText="No rows."
+      />
+      <div className="form__actions">
+        <Button onPress={onBack}>Back</Button>
+        <Button variant="primary" onPress={onCreate} isDisabled={goodCount === 0}>
+          {goodCount === 0 ? 'Create orders' : `Create ${counted(goodCount, 'order')}`}
+        </Button>
+      </div>
+    </div>
+  );
+}
