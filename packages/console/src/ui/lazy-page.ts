@@ -9,7 +9,10 @@ export function lazyPage<M extends Record<K, ComponentType>, K extends keyof M>(
 }
 
 /** Several pages of one module, by name, as `lazyPage` makes each: the module loads once, for the first shown. */
-export function lazyPages<M extends Record<K, ComponentType>, K extends keyof M>(load: () => Promise<M>, ...names: K[]) {
+export function lazyPages<M extends Record<K, ComponentType>, K extends keyof M>(
+  load: () => Promise<M>,
+  ...names: K[]
+) {
   return Object.fromEntries(names.map((name) => [name, lazyPage(load, name)])) as {
     [P in K]: LazyExoticComponent<M[P]>;
   };
