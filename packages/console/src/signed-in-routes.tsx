@@ -6,7 +6,7 @@ import { SupportOnly } from './shell/SupportOnly.tsx';
 import { invalidateOnLivePush } from './state/invalidate.ts';
 import { watchLiveAccess } from './state/live-access.ts';
 import { store } from './state/store.ts';
-import { lazyPage } from './ui/lazy-page.ts';
+import { lazyPage, lazyPages } from './ui/lazy-page.ts';
 
 // Live pushes reach the signed-in console only: they start listening when this part first loads.
 watchLiveAccess(queryClient);
@@ -20,35 +20,26 @@ const PharmacyDashboard = lazyPage(
 );
 const BusinessRoutes = lazyPage(() => import('./pages/businesses/BusinessRoutes.tsx'), 'BusinessRoutes');
 const GroupRoutes = lazyPage(() => import('./pages/groups/GroupRoutes.tsx'), 'GroupRoutes');
-const AlarmMessageTemplates = lazyPage(
+const { AlarmMessageTemplates, EditAlarmMessageTemplates } = lazyPages(
   () => import('./pages/alarm-templates/AlarmMessageTemplates.tsx'),
   'AlarmMessageTemplates',
-);
-const EditAlarmMessageTemplates = lazyPage(
-  () => import('./pages/alarm-templates/AlarmMessageTemplates.tsx'),
   'EditAlarmMessageTemplates',
 );
-const GlobalSettings = lazyPage(() => import('./pages/global-settings/GlobalSettings.tsx'), 'GlobalSettings');
-const EditGlobalSettings = lazyPage(() => import('./pages/global-settings/GlobalSettings.tsx'), 'EditGlobalSettings');
+const { GlobalSettings, EditGlobalSettings } = lazyPages(
+  () => import('./pages/global-settings/GlobalSettings.tsx'),
+  'GlobalSettings',
+  'EditGlobalSettings',
+);
 const SupportUsers = lazyPage(() => import('./pages/users/SupportUsers.tsx'), 'SupportUsers');
 const AddUserRole = lazyPage(() => import('./pages/users/AddUserRole.tsx'), 'AddUserRole');
 const NotificationList = lazyPage(() => import('./pages/notifications/NotificationList.tsx'), 'NotificationList');
 const JobList = lazyPage(() => import('./pages/jobs/JobList.tsx'), 'JobList');
 const AuditTrail = lazyPage(() => import('./pages/audit/AuditTrail.tsx'), 'AuditTrail');
-const IdentityProviderList = lazyPage(
+const { IdentityProviderList, IdentityProviderDetails, AddIdentityProvider, EditIdentityProvider } = lazyPages(
   () => import('./pages/identity-providers/IdentityProviders.tsx'),
   'IdentityProviderList',
-);
-const IdentityProviderDetails = lazyPage(
-  () => import('./pages/identity-providers/IdentityProviders.tsx'),
   'IdentityProviderDetails',
-);
-const AddIdentityProvider = lazyPage(
-  () => import('./pages/identity-providers/IdentityProviders.tsx'),
   'AddIdentityProvider',
-);
-const EditIdentityProvider = lazyPage(
-  () => import('./pages/identity-providers/IdentityProviders.tsx'),
   'EditIdentityProvider',
 );
 const CliSignIn = lazyPage(() => import('./pages/cli/CliSignIn.tsx'), 'CliSignIn');

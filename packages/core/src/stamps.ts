@@ -18,3 +18,6 @@ export type ArchivedStamp = typeof ArchivedStamp.infer;
 /** Who changed an order's state by hand (marked collected, marked removed) and when. */
 export const ChangedStamp = type({ changedAt: Timestamp, changedBy: Id, changedByDisplayName: 'string' });
 export type ChangedStamp = typeof ChangedStamp.infer;
+
+/** When a stored record was made and last changed: every entity that is edited in place has both. */
+export const stamps = { created: Timestamp, updated: Timestamp } as const;

@@ -9,7 +9,7 @@ import { Link, type LinkProps } from './Link.tsx';
 import { Page } from './Page.tsx';
 import { PagedList } from './PagedList.tsx';
 import { SearchField } from './SearchField.tsx';
-import { Section } from './Section.tsx';
+import { Section, SectionHead } from './Section.tsx';
 import type { VirtualColumn } from './VirtualList.tsx';
 
 /** SPEC §9: a search waits until typing has paused this long. */
@@ -188,10 +188,7 @@ function List<T extends { id: string }>({
   if (frame === 'bare') return body;
   return (
     <>
-      <div className="section-head">
-        <h2 className="section-title">{title}</h2>
-        {buttons && <div className="page__actions">{buttons}</div>}
-      </div>
+      <SectionHead title={title} actions={buttons} />
       {body}
     </>
   );

@@ -17,14 +17,38 @@ export function Section({ title, actions, lead, children }: SectionProps) {
   usePageTitle(title);
   return (
     <section className="subpage" aria-label={title}>
-      <div className="section-head">
-        <div>
-          <h2 className="section-title">{title}</h2>
-          {lead && <div className="page__lead">{lead}</div>}
-        </div>
-        {actions && <div className="page__actions">{actions}</div>}
-      </div>
+      <SectionHead title={title} lead={lead} actions={actions} />
       {children}
     </section>
+  );
+}
+
+/**
+ * A section's h2 (with `id` for an `aria-labelledby`), the line under it when there is a `lead`, and its
+ * actions at the other end.
+ */
+export function SectionHead({
+  id,
+  title,
+  lead,
+  actions,
+}: { id?: string; title: ReactNode } & Omit<SectionProps, 'title' | 'children'>) {
+  const heading = (
+    <h2 className="section-title" id={id}>
+      {title}
+    </h2>
+  );
+  return (
+    <div className="section-head">
+      {lead === undefined ? (
+        heading
+      ) : (
+        <div>
+          {heading}
+          {lead && <div className="page__lead">{lead}</div>}
+        </div>
+      )}
+      {actions && <div className="page__actions">{actions}</div>}
+    </div>
   );
 }

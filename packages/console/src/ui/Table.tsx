@@ -31,6 +31,15 @@ export function Column(props: ColumnProps & { children: ReactNode }) {
   return <AriaColumn {...props} className="table__column" />;
 }
 
+/** The last column, of each row's buttons: named for screen readers only. */
+export function ActionsColumn() {
+  return (
+    <Column>
+      <span className="visually-hidden">Actions</span>
+    </Column>
+  );
+}
+
 export function TableBody<T extends object>({ emptyText, ...props }: TableBodyProps<T> & { emptyText: string }) {
   return (
     <AriaTableBody {...props} className="table__body" renderEmptyState={() => <p className="empty">{emptyText}</p>} />

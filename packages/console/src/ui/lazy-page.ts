@@ -1,4 +1,4 @@
-import { type ComponentType, lazy } from 'react';
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 
 /**
  * A page whose module loads when the page is first shown (its own chunk of the build):
@@ -6,4 +6,14 @@ import { type ComponentType, lazy } from 'react';
  */
 export function lazyPage<M extends Record<K, ComponentType>, K extends keyof M>(load: () => Promise<M>, name: K) {
   return lazy(() => load().then((m) => ({ default: m[name] })));
+}
+
+/** Several pages of one module, by name, as `lazyPage` makes each: the module loads once, for the first shown. */
+export function lazyPages<M extends Record<K, ComponentType>, K extends keyof M>(
+  load: () => Promise<M>,
+  ...names: K[]
+) {
+  return Object.fromEntries(names.map((name) => [name, lazyPage(load, name)])) as {
+    [P in K]: LazyExoticComponent<M[P]>;
+  };
 }

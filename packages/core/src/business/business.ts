@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { ArchivedStamp, Id, Timestamp } from '../stamps.ts';
+import { ArchivedStamp, Id, stamps } from '../stamps.ts';
 import { Address } from './address.ts';
 
 /** A business or group logo: the stored image path and the colour shown behind it. */
@@ -18,8 +18,7 @@ export const Business = type({
   notificationEmails: 'string[]',
   archived: ArchivedStamp.or('null'),
   logo: Logo.or('null'),
-  created: Timestamp,
-  updated: Timestamp,
+  ...stamps,
 });
 export type Business = typeof Business.infer;
 

@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { ArchivedStamp, Id, Timestamp } from '../stamps.ts';
+import { ArchivedStamp, Id, stamps } from '../stamps.ts';
 import { Address } from './address.ts';
 import { Logo } from './business.ts';
 
@@ -12,7 +12,6 @@ export const Group = type({
   address: Address,
   logo: Logo.or('null'),
   archived: ArchivedStamp.or('null'),
-  created: Timestamp,
-  updated: Timestamp,
+  ...stamps,
 });
 export type Group = typeof Group.infer;

@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { ArchivedStamp, Id, Timestamp } from '../stamps.ts';
+import { ArchivedStamp, Id, stamps, Timestamp } from '../stamps.ts';
 
 /** A temperature reading, in °C. */
 export const TemperatureReading = type({ created: Timestamp, value: 'number' });
@@ -20,8 +20,7 @@ export const Machine = type({
     updated: Timestamp,
     readings: TemperatureReading.array(),
   }).or('null'),
-  created: Timestamp,
-  updated: Timestamp,
+  ...stamps,
 });
 export type Machine = typeof Machine.infer;
 
@@ -76,7 +75,6 @@ export const Bag = type({
   prescriptionCharge: 'number.integer >= 0',
   retailCharge: 'number.integer >= 0',
   outOfOrderNotificationSent: 'boolean',
-  created: Timestamp,
-  updated: Timestamp,
+  ...stamps,
 });
 export type Bag = typeof Bag.infer;

@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { Level } from '../errors/machine-alerts.ts';
-import { Id, Timestamp } from '../stamps.ts';
+import { Id, stamps, Timestamp } from '../stamps.ts';
 
 /** A notification to a business's staff (SPEC §3); `dismissed` null until someone dismisses it. */
 export const Notification = type({
@@ -18,7 +18,6 @@ export const Notification = type({
     /** True when dismissed with "dismiss all". */
     inBulk: 'boolean',
   }).or('null'),
-  created: Timestamp,
-  updated: Timestamp,
+  ...stamps,
 });
 export type Notification = typeof Notification.infer;

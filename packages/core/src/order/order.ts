@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { ChangedStamp, Id, Timestamp } from '../stamps.ts';
+import { ChangedStamp, Id, stamps, Timestamp } from '../stamps.ts';
 import { ExemptionCode } from './exemption-code.ts';
 import { DeliveryStatus, OrderCreatedVia, OrderStatus, PaymentStatus } from './statuses.ts';
 
@@ -76,8 +76,7 @@ export const Order = type({
    */
   'pinHold?': type({ heldAt: Timestamp, heldBy: 'string', heldByDisplayName: 'string', reason: 'string' }),
   sequence: 'number.integer >= 0',
-  created: Timestamp,
-  updated: Timestamp,
+  ...stamps,
 });
 export type Order = typeof Order.infer;
 

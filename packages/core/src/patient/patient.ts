@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { Address } from '../business/address.ts';
-import { Id, Timestamp } from '../stamps.ts';
+import { Id, stamps, Timestamp } from '../stamps.ts';
 
 /** The last failed delivery to a patient, shown so staff can fix the contact detail. */
 export const DeliveryFailure = type({ error: 'string', timestamp: Timestamp });
@@ -39,8 +39,7 @@ export const Patient = type({
   lastSmsFailure: DeliveryFailure.or('null'),
   /** Opted in to messages by WhatsApp on this number (their current mobile) since `at`; null when not. */
   whatsAppOptIn: WhatsAppOptIn.or('null'),
-  created: Timestamp,
-  updated: Timestamp,
+  ...stamps,
 });
 export type Patient = typeof Patient.infer;
 
@@ -60,8 +59,7 @@ export const PatientSignUp = type({
   lastName: 'string',
   ...contactDetails,
   status: SignUpStatus,
-  created: Timestamp,
-  updated: Timestamp,
+  ...stamps,
 });
 export type PatientSignUp = typeof PatientSignUp.infer;
 

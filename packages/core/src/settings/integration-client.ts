@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { Id, Timestamp } from '../stamps.ts';
+import { Id, stamps, Timestamp } from '../stamps.ts';
 
 /**
  * A third-party patient-record system connected to a business (SPEC §3). `secret` is shown in full
@@ -15,8 +15,7 @@ export const IntegrationClient = type({
   secret: 'string',
   webhookSecret: 'string | null',
   rateLimit: { rateLimit: 'number.integer > 0', periodStart: Timestamp, requestsMade: 'number.integer >= 0' },
-  created: Timestamp,
-  updated: Timestamp,
+  ...stamps,
 });
 export type IntegrationClient = typeof IntegrationClient.infer;
 

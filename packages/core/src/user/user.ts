@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { loginFailureReasons } from '../errors/messages.ts';
-import { Id, Timestamp } from '../stamps.ts';
+import { Id, stamps, Timestamp } from '../stamps.ts';
 import { AccessLevel, FrontEnd } from './roles.ts';
 
 /** A person who signs in (SPEC §3). `name` is the display name, usually given + family. */
@@ -10,8 +10,7 @@ export const User = type({
   givenName: 'string',
   familyName: 'string',
   name: 'string',
-  created: Timestamp,
-  updated: Timestamp,
+  ...stamps,
   accessLevels: AccessLevel.array(),
 });
 export type User = typeof User.infer;
@@ -50,8 +49,7 @@ export const IdentityProvider = type({
   id: Id,
   name: 'string',
   type: IdentityProviderType,
-  created: Timestamp,
-  updated: Timestamp,
+  ...stamps,
   configuration: { clientId: 'string', clientSecret: 'string', issuerUrl: 'string' },
 });
 export type IdentityProvider = typeof IdentityProvider.infer;

@@ -62,12 +62,7 @@ export function AddAuthenticatorApp({
         guardUnsaved={false}
         onSubmit={start.onSubmit(async () => setSetup(await rpc('auth', 'beginTotpSetup', {})))}
       >
-        <FormActions>
-          <Button type="submit" variant="primary" isPending={start.pending}>
-            Show the QR code
-          </Button>
-          <Button onPress={onCancel}>Cancel</Button>
-        </FormActions>
+        <SubmitOrCancel label="Show the QR code" isPending={start.pending} onCancel={onCancel} />
       </Form>
     );
   }
@@ -103,12 +98,7 @@ export function AddAuthenticatorApp({
         autoComplete="one-time-code"
         inputMode="numeric"
       />
-      <FormActions>
-        <Button type="submit" variant="primary" isPending={pending}>
-          Add authenticator app
-        </Button>
-        <Button onPress={onCancel}>Cancel</Button>
-      </FormActions>
+      <SubmitOrCancel label="Add authenticator app" isPending={pending} onCancel={onCancel} />
     </Form>
   );
 }
@@ -133,12 +123,19 @@ export function AddPasskey({ onAdded, onCancel }: { onAdded: (codes: string[] | 
       })}
     >
       <TextField label="Passkey name" name="name" value={name} onChange={setName} isRequired />
-      <FormActions>
-        <Button type="submit" variant="primary" isPending={pending}>
-          Create passkey
-        </Button>
-        <Button onPress={onCancel}>Cancel</Button>
-      </FormActions>
+      <SubmitOrCancel label="Create passkey" isPending={pending} onCancel={onCancel} />
     </Form>
+  );
+}
+
+/** The form's submit button, and Cancel to close it unsaved. */
+function SubmitOrCancel({ label, isPending, onCancel }: { label: string; isPending: boolean; onCancel: () => void }) {
+  return (
+    <FormActions>
+      <Button type="submit" variant="primary" isPending={isPending}>
+        {label}
+      </Button>
+      <Button onPress={onCancel}>Cancel</Button>
+    </FormActions>
   );
 }

@@ -79,34 +79,33 @@ type Value = [string, (value: string) => void];
 function PasswordFields({ current, password, confirmation }: { current: Value; password: Value; confirmation: Value }) {
   return (
     <>
-      <TextField
-        label="Current password"
-        name="currentPassword"
-        type="password"
-        autoComplete="current-password"
-        value={current[0]}
-        onChange={current[1]}
-        isRequired
-      />
-      <TextField
+      <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" value={current} />
+      <PasswordField
         label="New password"
         name="password"
-        type="password"
         autoComplete="new-password"
         description="At least 12 characters."
-        value={password[0]}
-        onChange={password[1]}
-        isRequired
+        value={password}
       />
-      <TextField
+      <PasswordField
         label="Confirm new password"
         name="confirmation"
-        type="password"
         autoComplete="new-password"
-        value={confirmation[0]}
-        onChange={confirmation[1]}
-        isRequired
+        value={confirmation}
       />
     </>
   );
+}
+
+function PasswordField({
+  value: [value, onChange],
+  ...props
+}: {
+  label: string;
+  name: string;
+  autoComplete: string;
+  description?: string;
+  value: Value;
+}) {
+  return <TextField {...props} type="password" value={value} onChange={onChange} isRequired />;
 }

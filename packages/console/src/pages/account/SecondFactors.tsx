@@ -7,7 +7,8 @@ import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
-import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { SectionHead } from '../../ui/Section.tsx';
+import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { AddAuthenticatorApp, AddPasskey, RecoveryCodes } from './AddSecondFactor.tsx';
 
 export const secondFactorsKey = ['auth', 'listSecondFactors', 'me'];
@@ -40,17 +41,19 @@ export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
 
   return (
     <section aria-labelledby="second-factor-title">
-      <div className="section-head">
-        <h2 className="section-title" id="second-factor-title">
-          Second factor
-        </h2>
-        {adding === null && codes === null && (
-          <div className="page__actions">
-            <Button onPress={() => setAdding('passkey')}>Add a passkey</Button>
-            <Button onPress={() => setAdding('totp')}>Add an authenticator app</Button>
-          </div>
-        )}
-      </div>
+      <SectionHead
+        id="second-factor-title"
+        title="Second factor"
+        actions={
+          adding === null &&
+          codes === null && (
+            <>
+              <Button onPress={() => setAdding('passkey')}>Add a passkey</Button>
+              <Button onPress={() => setAdding('totp')}>Add an authenticator app</Button>
+            </>
+          )
+        }
+      />
       <p className="muted">{data?.required ? `You must ${what}` : `S${what.slice(1)}`}</p>
       {notice && <Banner tone="success">{notice}</Banner>}
       {codes && (
@@ -108,9 +111,7 @@ function FactorsTable({ factors, onRemove }: { factors: SecondFactor[]; onRemove
         <Column>Kind</Column>
         <Column>Added</Column>
         <Column>Last used</Column>
-        <Column>
-          <span className="visually-hidden">Actions</span>
-        </Column>
+        <ActionsColumn />
       </TableHeader>
       <TableBody items={factors} emptyText="No second factor yet">
         {(factor) => (

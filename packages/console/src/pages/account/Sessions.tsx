@@ -8,7 +8,8 @@ import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
-import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { SectionHead } from '../../ui/Section.tsx';
+import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 
 /** The query key of a user's sessions list (undefined: one's own), so a password change can refresh it. */
 export const sessionsKey = (userId: string | undefined) => ['auth', 'listSessions', userId ?? 'me'];
@@ -38,16 +39,15 @@ export function SessionsSection({ userId, userName }: { userId?: string; userNam
 
   return (
     <section aria-labelledby="sessions-title">
-      <div className="section-head">
-        <h2 className="section-title" id="sessions-title">
-          Sessions
-        </h2>
-        {others.length > 0 && (
-          <div className="page__actions">
+      <SectionHead
+        id="sessions-title"
+        title="Sessions"
+        actions={
+          others.length > 0 && (
             <Button onPress={() => setEnding('others')}>{own ? 'End all other sessions' : 'End all sessions'}</Button>
-          </div>
-        )}
-      </div>
+          )
+        }
+      />
       {notice && <Banner tone="success">{notice}</Banner>}
       {query.error ? (
         <LoadError error={query.error} onRetry={query.reload} />
@@ -87,9 +87,7 @@ function SessionsTable({
         <Column>Address</Column>
         <Column>Signed in</Column>
         <Column>Last seen</Column>
-        <Column>
-          <span className="visually-hidden">Actions</span>
-        </Column>
+        <ActionsColumn />
       </TableHeader>
       <TableBody items={sessions} emptyText={own ? 'No other sessions' : 'No sessions: the user is not signed in'}>
         {(session) => (

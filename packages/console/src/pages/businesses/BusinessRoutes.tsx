@@ -1,15 +1,12 @@
-import { Navigate, Route, Routes, useParams } from 'react-router';
-import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
+import { Route, Routes } from 'react-router';
 import { RequireMethod } from '../../shell/RequireMethod.tsx';
-import { useAdministers } from '../../state/reach.ts';
-import { useHasSupportScope } from '../../state/session.ts';
 import { MachineRoutes } from '../machines/MachineRoutes.tsx';
 import { MessageList } from '../messages/MessageList.tsx';
 import { OrderRoutes } from '../orders/OrderRoutes.tsx';
 import { PatientRoutes } from '../patients/PatientRoutes.tsx';
 import { SettingsRoutes } from '../settings/SettingsRoutes.tsx';
 import { BusinessStats } from '../stats/BusinessStats.tsx';
-import { AddResourceUser } from '../users/AddResourceUser.tsx';
+import { AddUserHere } from '../users/AddResourceUser.tsx';
 import { UserDetails } from '../users/UserDetails.tsx';
 import { BusinessDetails } from './BusinessDetails.tsx';
 import { AddBusiness, EditBusiness } from './BusinessForm.tsx';
@@ -50,24 +47,14 @@ export function BusinessRoutes() {
   );
 }
 
-/**
- * `/businesses/{businessId}/users/add`: support staff get the Add user page with a Business role on this
- * business; a pharmacy Admin adds people to this business here (the server refuses anyone else).
- */
+/** `/businesses/{businessId}/users/add`: a Business role on this business. */
 function AddBusinessUser() {
-  const { businessId = '' } = useParams();
   const { business } = useBusiness();
-  const support = useHasSupportScope();
-  const manages = useAdministers({ kind: 'business', id: business.id, groupId: business.groupId });
-  const usersPath = `/businesses/${encodeURIComponent(businessId)}/users`;
-  if (business.archived) return <Navigate to={usersPath} replace />;
-  if (manages === false) return <AccessRestricted inShell />;
-  if (!support) return <AddResourceUser roleName="Business" resource={business} usersPath={usersPath} />;
   return (
-    <Navigate
-      to={`/users/add/business/${encodeURIComponent(businessId)}`}
-      replace
-      state={{ resourceName: business.name, returnTo: usersPath }}
+    <AddUserHere
+      roleName="Business"
+      resource={business}
+      reach={{ kind: 'business', id: business.id, groupId: business.groupId }}
     />
   );
 }

@@ -1,10 +1,7 @@
 import { Navigate, Route, Routes, useParams } from 'react-router';
-import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
 import { RequireMethod } from '../../shell/RequireMethod.tsx';
 import { SupportOnly } from '../../shell/SupportOnly.tsx';
-import { useAdministers } from '../../state/reach.ts';
-import { useHasSupportScope } from '../../state/session.ts';
-import { AddResourceUser } from '../users/AddResourceUser.tsx';
+import { AddUserHere } from '../users/AddResourceUser.tsx';
 import { UserDetails } from '../users/UserDetails.tsx';
 import { GroupBusinesses } from './GroupBusinesses.tsx';
 import { GroupDetails } from './GroupDetails.tsx';
@@ -51,23 +48,8 @@ function ToBusiness() {
   return <Navigate to={`/businesses/${encodeURIComponent(businessId)}${rest ? `/${rest}` : ''}`} replace />;
 }
 
-/**
- * `/groups/{groupId}/users/add`: support staff get the Add user page with a Group role on this group;
- * a pharmacy Admin of the group adds people to it here.
- */
+/** `/groups/{groupId}/users/add`: a Group role on this group. */
 function AddGroupUser() {
   const { group } = useGroup();
-  const support = useHasSupportScope();
-  const manages = useAdministers({ kind: 'group', id: group.id });
-  const usersPath = `/groups/${encodeURIComponent(group.id)}/users`;
-  if (group.archived) return <Navigate to={usersPath} replace />;
-  if (manages === false) return <AccessRestricted inShell />;
-  if (!support) return <AddResourceUser roleName="Group" resource={group} usersPath={usersPath} />;
-  return (
-    <Navigate
-      to={`/users/add/group/${encodeURIComponent(group.id)}`}
-      replace
-      state={{ resourceName: group.name, returnTo: usersPath }}
-    />
-  );
+  return <AddUserHere roleName="Group" resource={group} reach={{ kind: 'group', id: group.id }} />;
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button } from '../../ui/Button.tsx';
+import { SectionHead } from '../../ui/Section.tsx';
 
 /** One half of the Mailbox page (emails, texts): its heading, its own Refresh, and what it lists. */
 export function MailboxSection({
@@ -17,14 +18,7 @@ export function MailboxSection({
 }) {
   return (
     <section className="mailbox__section" aria-labelledby={id}>
-      <div className="section-head">
-        <h2 className="section-title" id={id}>
-          {title}
-        </h2>
-        <div className="page__actions">
-          <Button onClick={onRefresh}>{refreshLabel}</Button>
-        </div>
-      </div>
+      <SectionHead id={id} title={title} actions={<Button onClick={onRefresh}>{refreshLabel}</Button>} />
       {children}
     </section>
   );

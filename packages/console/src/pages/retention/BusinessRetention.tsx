@@ -1,13 +1,10 @@
-import { type RetentionPolicy, retentionFields } from '@medlocker/core';
-import { useState } from 'react';
+import { retentionFields } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
-import { Banner } from '../../ui/Banner.tsx';
-import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { SettingsHeader } from '../settings/settings-parts.tsx';
-import { PeriodFields, type PeriodTexts, periodValue, RetentionPreview, textsOf } from './retention-parts.tsx';
+import { PeriodsForm, type PeriodTexts, periodValue, RetentionPreview, textsOf } from './retention-parts.tsx';
 
 /**
  * `/businesses/{businessId}/settings/retention`: the business's own retention periods (blank: the
@@ -28,12 +25,16 @@ export function BusinessRetentionPage() {
       <QueryView query={query}>
         {(data) => (
           <>
-            <OverridesForm
-              businessId={business.id}
+            <PeriodsForm
               initial={textsOf(data.overrides)}
-              product={data.product}
-              archived={Boolean(business.archived)}
+              send={(texts) =>
+                rpc('dataProtection', 'updateBusinessRetention', { businessId: business.id, ...blankAsProduct(texts) })
+              }
+              saved="Retention saved."
+              submitLabel="Save retention"
               onSaved={query.reload}
+              placeholders={data.product}
+              isDisabled={Boolean(business.archived)}
             />
             <RetentionPreview counts={data.preview} title="The next run would remove" />
           </>
@@ -43,43 +44,6 @@ export function BusinessRetentionPage() {
   );
 }
 
-function OverridesForm({
-  businessId,
-  initial,
-  product,
-  archived,
-  onSaved,
-}: {
-  businessId: string;
-  initial: PeriodTexts;
-  product: RetentionPolicy;
-  archived: boolean;
-  onSaved: () => void;
-}) {
-  const [texts, setTexts] = useState(initial);
-  const [notice, setNotice] = useState<string>();
-  const state = useSaveState();
-  const save = async () => {
-    setNotice(undefined);
-    state.start();
-    try {
-      const input = Object.fromEntries(
-        retentionFields.map((f) => [f, texts[f].trim() === '' ? null : periodValue(texts[f])]),
-      );
-      await rpc('dataProtection', 'updateBusinessRetention', { businessId, ...input });
-      state.setPending(false);
-      setNotice('Retention saved.');
-      onSaved();
-    } catch (e) {
-      state.fail(e);
-    }
-  };
-  return (
-    <>
-      {notice && <Banner tone="success">{notice}</Banner>}
-      <PageForm state={state} save={save} submitLabel="Save retention" isDisabled={archived}>
-        <PeriodFields texts={texts} onChange={setTexts} placeholders={product} isDisabled={archived} />
-      </PageForm>
-    </>
-  );
-}
+/** A blank period follows the product's (null); any other is sent as typed. */
+const blankAsProduct = (texts: PeriodTexts) =>
+  Object.fromEntries(retentionFields.map((f) => [f, texts[f].trim() === '' ? null : periodValue(texts[f])]));

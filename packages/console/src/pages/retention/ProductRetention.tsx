@@ -1,11 +1,8 @@
 import { retentionFields } from '@medlocker/core';
-import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
-import { Banner } from '../../ui/Banner.tsx';
-import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
-import { PeriodFields, type PeriodTexts, periodValue, RetentionPreview, textsOf } from './retention-parts.tsx';
+import { PeriodsForm, periodValue, RetentionPreview, textsOf } from './retention-parts.tsx';
 
 /**
  * Global Settings' retention policy (support): the product's periods, saved in place, and what the next
@@ -28,38 +25,23 @@ export function ProductRetention() {
       <QueryView query={query}>
         {(data) => (
           <>
-            <PolicyForm initial={textsOf(data.policy)} onSaved={query.reload} />
+            <PeriodsForm
+              initial={textsOf(data.policy)}
+              send={(texts) =>
+                rpc(
+                  'dataProtection',
+                  'updateRetentionPolicy',
+                  Object.fromEntries(retentionFields.map((f) => [f, periodValue(texts[f])])),
+                )
+              }
+              saved="Retention policy saved."
+              submitLabel="Save retention policy"
+              onSaved={query.reload}
+            />
             <RetentionPreview counts={data.preview} title="The next run would remove" />
           </>
         )}
       </QueryView>
     </section>
-  );
-}
-
-function PolicyForm({ initial, onSaved }: { initial: PeriodTexts; onSaved: () => void }) {
-  const [texts, setTexts] = useState(initial);
-  const [notice, setNotice] = useState<string>();
-  const state = useSaveState();
-  const save = async () => {
-    setNotice(undefined);
-    state.start();
-    try {
-      const input = Object.fromEntries(retentionFields.map((f) => [f, periodValue(texts[f])]));
-      await rpc('dataProtection', 'updateRetentionPolicy', input);
-      state.setPending(false);
-      setNotice('Retention policy saved.');
-      onSaved();
-    } catch (e) {
-      state.fail(e);
-    }
-  };
-  return (
-    <>
-      {notice && <Banner tone="success">{notice}</Banner>}
-      <PageForm state={state} save={save} submitLabel="Save retention policy">
-        <PeriodFields texts={texts} onChange={setTexts} />
-      </PageForm>
-    </>
   );
 }

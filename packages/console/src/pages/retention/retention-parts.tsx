@@ -6,6 +6,9 @@ import {
   retentionFields,
   retentionKindLabels,
 } from '@medlocker/core';
+import { useState } from 'react';
+import { Banner } from '../../ui/Banner.tsx';
+import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 
 /*
@@ -60,6 +63,52 @@ export function PeriodFields({
           description={`${retentionBounds[field].min} to ${retentionBounds[field].max}${placeholders ? `; blank: the product's ${placeholders[field]}` : ''}.`}
         />
       ))}
+    </>
+  );
+}
+
+/**
+ * The periods as a form that saves in place and says so: `send` saves the typed texts, `saved` is the
+ * notice after it; `placeholders` and `isDisabled` as in `PeriodFields`.
+ */
+export function PeriodsForm({
+  initial,
+  send,
+  saved,
+  submitLabel,
+  onSaved,
+  placeholders,
+  isDisabled,
+}: {
+  initial: PeriodTexts;
+  send: (texts: PeriodTexts) => Promise<unknown>;
+  saved: string;
+  submitLabel: string;
+  onSaved: () => void;
+  placeholders?: RetentionPolicy;
+  isDisabled?: boolean;
+}) {
+  const [texts, setTexts] = useState(initial);
+  const [notice, setNotice] = useState<string>();
+  const state = useSaveState();
+  const save = async () => {
+    setNotice(undefined);
+    state.start();
+    try {
+      await send(texts);
+      state.setPending(false);
+      setNotice(saved);
+      onSaved();
+    } catch (e) {
+      state.fail(e);
+    }
+  };
+  return (
+    <>
+      {notice && <Banner tone="success">{notice}</Banner>}
+      <PageForm state={state} save={save} submitLabel={submitLabel} isDisabled={isDisabled}>
+        <PeriodFields texts={texts} onChange={setTexts} placeholders={placeholders} isDisabled={isDisabled} />
+      </PageForm>
     </>
   );
 }

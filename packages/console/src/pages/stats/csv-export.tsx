@@ -2,6 +2,7 @@ import { type ReactNode, useState } from 'react';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { downloadCsv } from '../../ui/download.ts';
+import { SectionHead } from '../../ui/Section.tsx';
 
 /**
  * A stats page's CSV export: `exportCsv(make)` downloads the file `make` answers (loading it first if
@@ -55,19 +56,16 @@ export function StatsHead({
 }) {
   return (
     <>
-      <div className="section-head">
-        <div>
-          <h2 className="section-title" id={id}>
-            {title}
-          </h2>
-          <div className="page__lead">{lead}</div>
-        </div>
-        <div className="page__actions">
+      <SectionHead
+        id={id}
+        title={title}
+        lead={lead}
+        actions={
           <Button onPress={onExport} isDisabled={!canExport}>
             {exportLabel}
           </Button>
-        </div>
-      </div>
+        }
+      />
       <CsvError error={error} />
     </>
   );

@@ -1,4 +1,5 @@
 import { defaultOpeningHours, formatMonth, type UsageStats } from '@medlocker/core';
+import type { ReactNode } from 'react';
 
 /*
  * SPEC §3's usage analyses (reports/getUsageStats) as tables: who collects (age ranges), when (day of
@@ -25,6 +26,28 @@ export const openingHoursText = `${openDays[0]} to ${openDays.at(-1)}, ${hh(defa
 const monthLabel = (ym: string) => formatMonth(Number(ym.slice(0, 4)), Number(ym.slice(5, 7)));
 
 type Row = { key: string; label: string; values: number[] };
+
+/** One part of the usage figures under its h3; `empty` says so in place of `children` when it has nothing. */
+export function UsagePart({
+  id,
+  title,
+  empty,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  empty?: string | false;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id} className="usage__part">
+      <h3 id={id} className="fleet__level-title">
+        {title}
+      </h3>
+      {empty ? <p className="empty">{empty}</p> : children}
+    </section>
+  );
+}
 
 /** One analysis: its heading, a note, and its table (inside a disclosure when `summary` is given). */
 function Analysis({
@@ -67,10 +90,7 @@ function Analysis({
     </table>
   );
   return (
-    <section aria-labelledby={id} className="usage__part">
-      <h3 id={id} className="fleet__level-title">
-        {title}
-      </h3>
+    <UsagePart id={id} title={title}>
       {note && <p className="muted">{note}</p>}
       {summary ? (
         <details>
@@ -80,7 +100,7 @@ function Analysis({
       ) : (
         table
       )}
-    </section>
+    </UsagePart>
   );
 }
 

@@ -6,7 +6,7 @@ import { machinePaths } from '../../paths.ts';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
-import { UsageAnalyses } from './UsageAnalyses.tsx';
+import { UsageAnalyses, UsagePart } from './UsageAnalyses.tsx';
 
 /** Usage stats are asked again at most this often without a push (pushes make them stale at once). */
 const POLL_MS = 60_000;
@@ -122,65 +122,59 @@ function machineLink(m: Omit<Machine, 'slotsUsed' | 'numberOfSlots'>, estate: bo
 function Occupancy({ usage, estate }: { usage: UsageOverview; estate: boolean }) {
   const { machines, machineCount } = usage.occupancy;
   return (
-    <section aria-labelledby="usage-occupancy" className="usage__part">
-      <h3 id="usage-occupancy" className="fleet__level-title">
-        Occupancy {estate && machineCount > machines.length ? `(the ${machines.length} fullest)` : ''}
-      </h3>
-      {machines.length === 0 ? (
-        <p className="empty">No machines yet.</p>
-      ) : (
-        <ul className="usage__bars" aria-label="Occupancy per machine">
-          {machines.map((m) => {
-            const percent = Math.round((100 * m.slotsUsed) / m.numberOfSlots);
-            return (
-              <li key={m.machineId} className="usage__bar">
-                <span className="usage__bar-name">{machineLink(m, estate)}</span>
-                <meter
-                  className="usage__meter"
-                  min={0}
-                  max={m.numberOfSlots}
-                  value={m.slotsUsed}
-                  aria-label={`${m.machineName}: ${m.slotsUsed} of ${m.numberOfSlots} slots used`}
-                />
-                <span className="usage__bar-figure">
-                  {m.slotsUsed} / {m.numberOfSlots} slots ({percent}%)
-                </span>
-              </li>
-            );
-          })}
-        </ul>
-      )}
-    </section>
+    <UsagePart
+      id="usage-occupancy"
+      title={<>Occupancy {estate && machineCount > machines.length ? `(the ${machines.length} fullest)` : ''}</>}
+      empty={machines.length === 0 && 'No machines yet.'}
+    >
+      <ul className="usage__bars" aria-label="Occupancy per machine">
+        {machines.map((m) => {
+          const percent = Math.round((100 * m.slotsUsed) / m.numberOfSlots);
+          return (
+            <li key={m.machineId} className="usage__bar">
+              <span className="usage__bar-name">{machineLink(m, estate)}</span>
+              <meter
+                className="usage__meter"
+                min={0}
+                max={m.numberOfSlots}
+                value={m.slotsUsed}
+                aria-label={`${m.machineName}: ${m.slotsUsed} of ${m.numberOfSlots} slots used`}
+              />
+              <span className="usage__bar-figure">
+                {m.slotsUsed} / {m.numberOfSlots} slots ({percent}%)
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </UsagePart>
   );
 }
 
 function MachinesDown({ usage, estate }: { usage: UsageOverview; estate: boolean }) {
   const { machines, total } = usage.machinesDown;
   return (
-    <section aria-labelledby="usage-down" className="usage__part">
-      <h3 id="usage-down" className="fleet__level-title">
-        Machines offline or out of order ({total})
-      </h3>
-      {machines.length === 0 ? (
-        <p className="empty">Every machine is online and in order.</p>
-      ) : (
-        <ul className="fleet__list" aria-label="Offline or out of order">
-          {machines.map((m) => (
-            <li key={m.machineId}>
-              {machineLink(m, estate)}{' '}
-              <span className="muted">
-                {m.outOfOrderSince !== null
-                  ? `out of order since ${formatDateTime(m.outOfOrderSince)}`
-                  : m.lastSeen !== null
-                    ? `offline, last seen ${formatDateTime(m.lastSeen)}`
-                    : 'offline, never connected'}
-                {m.outOfOrderSince !== null && !m.online ? ', offline' : ''}
-              </span>
-            </li>
-          ))}
-          {total > machines.length && <li className="muted">and {total - machines.length} more</li>}
-        </ul>
-      )}
-    </section>
+    <UsagePart
+      id="usage-down"
+      title={`Machines offline or out of order (${total})`}
+      empty={machines.length === 0 && 'Every machine is online and in order.'}
+    >
+      <ul className="fleet__list" aria-label="Offline or out of order">
+        {machines.map((m) => (
+          <li key={m.machineId}>
+            {machineLink(m, estate)}{' '}
+            <span className="muted">
+              {m.outOfOrderSince !== null
+                ? `out of order since ${formatDateTime(m.outOfOrderSince)}`
+                : m.lastSeen !== null
+                  ? `offline, last seen ${formatDateTime(m.lastSeen)}`
+                  : 'offline, never connected'}
+              {m.outOfOrderSince !== null && !m.online ? ', offline' : ''}
+            </span>
+          </li>
+        ))}
+        {total > machines.length && <li className="muted">and {total - machines.length} more</li>}
+      </ul>
+    </UsagePart>
   );
 }

@@ -1,6 +1,9 @@
 import { useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
+import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
+import { type Resource, useAdministers } from '../../state/reach.ts';
+import { useHasSupportScope } from '../../state/session.ts';
 import { Page } from '../../ui/Page.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import type { AddUserRoleState } from './AddUserRole.tsx';
@@ -68,5 +71,34 @@ export function AddResourceUser({ roleName, resource, usersPath }: AddResourceUs
         <AdminCheckbox roleName={roleName} isSelected={asAdmin} onChange={setAsAdmin} />
       </PageForm>
     </Page>
+  );
+}
+
+/**
+ * `/businesses/{id}/users/add` and `/groups/{id}/users/add` as routes: support staff get the Add user
+ * page with the Business or Group role on this one; its Admins add people here (the server refuses
+ * anyone else); an archived one takes no one and goes back to its users.
+ */
+export function AddUserHere({
+  roleName,
+  resource,
+  reach,
+}: {
+  roleName: AddResourceUserProps['roleName'];
+  resource: AddResourceUserProps['resource'] & { archived: unknown };
+  reach: Resource;
+}) {
+  const support = useHasSupportScope();
+  const manages = useAdministers(reach);
+  const usersPath = `/${roleName === 'Business' ? 'businesses' : 'groups'}/${encodeURIComponent(resource.id)}/users`;
+  if (resource.archived) return <Navigate to={usersPath} replace />;
+  if (manages === false) return <AccessRestricted inShell />;
+  if (!support) return <AddResourceUser roleName={roleName} resource={resource} usersPath={usersPath} />;
+  return (
+    <Navigate
+      to={`/users/add/${reach.kind}/${encodeURIComponent(resource.id)}`}
+      replace
+      state={{ resourceName: resource.name, returnTo: usersPath }}
+    />
   );
 }

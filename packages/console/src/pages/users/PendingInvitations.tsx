@@ -6,7 +6,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction, confirmWords } from '../../ui/Dialog.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
-import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 
 /**
  * Under a business's or group's Users list, for its Admins and support staff: the people invited and
@@ -35,9 +35,7 @@ export function PendingInvitations({ roleName, resourceId }: { roleName: 'Busine
           <Column>Role</Column>
           <Column>Invited</Column>
           <Column>Expires</Column>
-          <Column>
-            <span className="visually-hidden">Actions</span>
-          </Column>
+          <ActionsColumn />
         </TableHeader>
         <TableBody items={invitations} emptyText="No pending invitations">
           {(invitation) => (

@@ -11,7 +11,7 @@ import { ConfirmAction, confirmWords } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
-import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { SessionsSection } from '../account/Sessions.tsx';
 import { AccountStatusBanner } from './AccountStatusBanner.tsx';
 import { EditIdentityProviderDialog } from './EditIdentityProviderDialog.tsx';
@@ -136,9 +136,7 @@ function RolesTable({
           <Column isRowHeader>Role</Column>
           <Column>Resource</Column>
           <Column>Access Levels</Column>
-          <Column>
-            <span className="visually-hidden">Actions</span>
-          </Column>
+          <ActionsColumn />
         </TableHeader>
         <TableBody items={roles.map((r) => ({ ...r, id: roleKey(r) }))} emptyText="The user has no roles">
           {(role) => (

@@ -7,6 +7,7 @@ import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
+import { SectionHead } from '../../ui/Section.tsx';
 
 /**
  * Support's view of another user's second factors on `/users/{id}`, with Reset second factors for a user
@@ -22,18 +23,17 @@ export function UserSecondFactors({ userId, userName }: { userId: string; userNa
   const factors = query.data?.factors ?? [];
   return (
     <section aria-labelledby="user-second-factor-title">
-      <div className="section-head">
-        <h2 className="section-title" id="user-second-factor-title">
-          Second factor
-        </h2>
-        {factors.length > 0 && (
-          <div className="page__actions">
+      <SectionHead
+        id="user-second-factor-title"
+        title="Second factor"
+        actions={
+          factors.length > 0 && (
             <Button variant="danger" onPress={() => setResetting(true)}>
               Reset second factors
             </Button>
-          </div>
-        )}
-      </div>
+          )
+        }
+      />
       {notice && <Banner tone="success">{notice}</Banner>}
       {query.error ? (
         <LoadError error={query.error} onRetry={query.reload} />
