@@ -43,6 +43,9 @@ async function addAuthenticatorApp(page: Page) {
 
 /** Signs the page out by forgetting its cookies, then gives the password again. */
 async function passwordAgain(page: Page, user: { email: string; password: string }) {
+  // Leave the console first: a request it still has in flight, refused once the cookies are gone, would
+  // send it to "Your session has timed out" and cut off this navigation.
+  await page.goto('about:blank');
   await page.context().clearCookies();
   await page.goto('/auth/login');
   await logIn(page, user.email, user.password);
