@@ -13,7 +13,7 @@ import {
   uniqueEmail,
   uniqueName,
 } from './harness/fixtures.ts';
-import { e2eJudo } from './harness/judopay.ts';
+import { e2eJudoCards } from './harness/judopay.ts';
 
 /**
  * The patient page, on a phone (390×844): a patient opens the link in their text, proves who
@@ -85,16 +85,7 @@ async function estate(options: {
       businessId,
       contactNumber: '0113 496 0000',
       legalInfo: 'E2E Pharmacy Ltd',
-      provider: 'judo',
-      judo: {
-        id: e2eJudo.id,
-        sandbox: true,
-        token: e2eJudo.token,
-        secret: e2eJudo.secret,
-        showVisa: true,
-        showAmex: false,
-        showMastercard: true,
-      },
+      ...e2eJudoCards({ showVisa: true, showAmex: false, showMastercard: true }),
     });
   }
   const { machine } = await asAdmin<{ machine: { id: string } }>('machines/createMachine', {

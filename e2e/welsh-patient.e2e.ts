@@ -12,7 +12,7 @@ import {
   uniqueEmail,
   uniqueName,
 } from './harness/fixtures.ts';
-import { e2eJudo } from './harness/judopay.ts';
+import { e2eJudoCards } from './harness/judopay.ts';
 
 /*
  * The rest of a Welsh patient's page in Welsh: paying by card and the receipt (on the page and in the
@@ -52,16 +52,7 @@ async function chargedOrder(email: string, nation: 'wales' | 'england') {
     businessId,
     contactNumber: '029 2018 0000',
     legalInfo: 'Fferyllfa E2E Cyf',
-    provider: 'judo',
-    judo: {
-      id: e2eJudo.id,
-      sandbox: true,
-      token: e2eJudo.token,
-      secret: e2eJudo.secret,
-      showVisa: true,
-      showAmex: true,
-      showMastercard: true,
-    },
+    ...e2eJudoCards({ showVisa: true, showAmex: true, showMastercard: true }),
   });
   const { machine } = await asAdmin<{ machine: { id: string } }>('machines/createMachine', {
     businessId,

@@ -7,3 +7,10 @@ export const e2eJudo = { id: '100200300', token: 'e2e-judo-token-1', secret: 'e2
 
 /** The Basic credential of `/hooks/judopay` in the e2e run. */
 export const e2eJudoWebhook = { user: 'e2e-judo-webhook', password: 'e2e-judo-webhook-password' } as const;
+
+/** A business's card settings on the e2e account (the local Judopay), listing the cards the page shows. */
+export const e2eJudoCards = (cards: { showVisa: boolean; showAmex: boolean; showMastercard: boolean }) =>
+  ({
+    provider: 'judo',
+    judo: { id: e2eJudo.id, sandbox: true, token: e2eJudo.token, secret: e2eJudo.secret, ...cards },
+  }) as const;
