@@ -14,10 +14,9 @@ export const messagePort = (deps: AppDeps): MessagePort => ({
   orderToMessage: (tx, orderId, templateKey, now) => orderToMessage(deps, tx, orderId, templateKey, now),
   recordOnOrder: (tx, message, change, now) => recordMessageOnOrder(deps, tx, message, change, now),
   senderSettings: async (tx, businessId) => (await effectiveFeatureSettings(tx, businessId)).settings,
-  patientLocales: async (tx, businessId, patientId) => {
-    const { settings } = await effectiveFeatureSettings(tx, businessId);
+  patientLocales: async (tx, business, patientId) => {
     const patient = patientId ? await findPatientContact(tx, patientId) : undefined;
-    return messageLocales(settings.patientLanguage, patient?.language);
+    return messageLocales(business, patient?.language);
   },
   portalLink: async (tx, { orderId, businessId }) => {
     const link = await createShortUrl(tx, deps, { target: orderId ? `/p/${orderId}` : '/', orderId, businessId });

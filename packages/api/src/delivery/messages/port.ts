@@ -1,4 +1,4 @@
-import type { Locale, SmsGateway } from '@medlocker/core';
+import type { Locale, PatientLanguage, SmsGateway } from '@medlocker/core';
 import type { QueuedMessage, Tx } from './repository.ts';
 
 export type { Tx };
@@ -53,12 +53,15 @@ export type MessagePort = {
    */
   recordOnOrder(tx: Tx, message: MessageOnOrder, change: OrderChange, now: number): Promise<Publish | undefined>;
   /** The business's SMS gateway and sender name (its feature settings). */
-  senderSettings(tx: Tx, businessId: string): Promise<{ smsGateway: SmsGateway; smsSenderName: string | null }>;
+  senderSettings(
+    tx: Tx,
+    businessId: string,
+  ): Promise<{ smsGateway: SmsGateway; smsSenderName: string | null; patientLanguage: PatientLanguage }>;
   /** A short link to the patient page of the order (or the site without one), stored in the transaction. */
   portalLink(tx: Tx, target: { orderId: string | null; businessId: string | null }): Promise<string>;
   /**
-   * The languages the patient reads (their choice, else the business's default; bilingual: Welsh first),
-   * which the WhatsApp template is sent in.
+   * The languages the patient reads (their choice, else `business`, the business's default from
+   * senderSettings; bilingual: Welsh first), which the WhatsApp template is sent in.
    */
-  patientLocales(tx: Tx, businessId: string, patientId: string | null): Promise<Locale[]>;
+  patientLocales(tx: Tx, business: PatientLanguage, patientId: string | null): Promise<Locale[]>;
 };

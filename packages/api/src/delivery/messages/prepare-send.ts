@@ -97,9 +97,10 @@ export async function prepareSend(
   });
   const sender = senderFrom(order?.businessName, settings?.smsSenderName ?? null);
   const mark = { sentAt: now, providerStatus: message.providerStatus };
+  // The business's default language came with its sender settings: read once.
   const locales =
-    message.channel === 'whatsapp' && message.businessId
-      ? await areas.patientLocales(tx, message.businessId, message.patientId)
+    message.channel === 'whatsapp' && settings
+      ? await areas.patientLocales(tx, settings.patientLanguage, message.patientId)
       : undefined;
   return { kind: 'send', message, gateway, sender, body, mark, ...(locales ? { locales } : {}) };
 }
