@@ -7,12 +7,18 @@
  */
 import { compileMessageOrThrow } from '@lingui/message-utils/compileMessage';
 
-/** Every catalog: folder, locale and the name its source file exports. */
-export const catalogs = [
-  { dir: 'packages/patient/src/i18n', locale: 'en' },
-  { dir: 'packages/patient/src/i18n', locale: 'cy' },
-  { dir: 'packages/console/src/i18n', locale: 'en' },
-] as const;
+/**
+ * Every catalog: folder and locale (the name its source file exports). A front end's catalogs are its
+ * `i18n/<locale>.ts` files anywhere under `src`: the patient page's one per language, the console's one per area
+ * (`src/i18n` for the shell, `src/pages/<area>/i18n`, `src/sign-in/i18n`, …), each compiled beside it.
+ */
+export const catalogs: { dir: string; locale: string }[] = [
+  ...new Bun.Glob('packages/{patient,console}/src/**/i18n/*.ts').scanSync({ cwd: `${import.meta.dir}/..` }),
+]
+  .map((path) => path.match(/^(.*)\/([a-z]{2})\.ts$/))
+  .filter((m): m is RegExpMatchArray => m !== null)
+  .map((m) => ({ dir: m[1] as string, locale: m[2] as string }))
+  .sort((a, b) => `${a.dir}/${a.locale}`.localeCompare(`${b.dir}/${b.locale}`));
 
 /** A source catalog compiled: message id → Lingui's compiled tokens (throws on a malformed message). */
 export const compileCatalog = (source: Record<string, string>) =>
@@ -30,5 +36,10 @@ if (import.meta.main) {
     console.log(`wrote ${dir}/${locale}.compiled.ts (${Object.keys(source).length} messages)`);
   }
   // Written as Biome would format it, so the repository's check passes as is.
-  Bun.spawnSync([`${root}/node_modules/.bin/biome`, 'format', '--write', ...catalogs.map((c) => `${root}/${c.dir}`)]);
+  Bun.spawnSync([
+    `${root}/node_modules/.bin/biome`,
+    'format',
+    '--write',
+    ...new Set(catalogs.map((c) => `${root}/${c.dir}`)),
+  ]);
 }

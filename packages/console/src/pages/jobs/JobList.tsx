@@ -7,12 +7,12 @@ import { choiceCodec, textCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
+import { t } from './i18n/index.ts';
 import { JobQueues } from './JobQueues.tsx';
-import { jobStates, StateBadge, stateLabels } from './job-parts.tsx';
+import { jobStates, StateBadge, stateLabel } from './job-parts.tsx';
 import { RetryJobDialog } from './RetryJobDialog.tsx';
 
 const stateCodec = choiceCodec<JobState>(jobStates);
-const stateOptions = [{ id: 'all', label: 'All' }, ...jobStates.map((s) => ({ id: s, label: stateLabels[s] }))];
 
 /**
  * `/jobs` (support): the background job queues with their counts, then the jobs newest first, filtered
@@ -23,17 +23,24 @@ export function JobList() {
   const [state, setState] = useUrlState('state', jobsStateAtom, stateCodec);
   const [type, setType] = useUrlState('type', jobsTypeAtom, textCodec);
   const [retrying, setRetrying] = useState<JobInfo | null>(null);
+  const all = { id: 'all', label: t('jobs.all') };
+  const stateOptions = [all, ...jobStates.map((s) => ({ id: s, label: stateLabel(s) }))];
   const queues = useQuery((signal) => rpc('jobs', 'listQueues', {}, { signal }), ['jobs', 'listQueues']);
   const types = [...new Set([...(queues.data?.queues.map((q) => q.type) ?? []), ...(type ? [type] : [])])];
   const columns: ListColumn<JobInfo>[] = [
-    { key: 'queued', header: 'Queued', width: '11rem', render: (j) => formatDateTime(j.created) },
-    { key: 'type', header: 'Type', width: 'minmax(8rem, 1fr)', render: (j) => j.type },
-    { key: 'state', header: 'State', width: '6rem', render: (j) => <StateBadge state={j.state} /> },
-    { key: 'attempts', header: 'Attempts', width: '5.5rem', render: (j) => `${j.attempts} of ${j.maxAttempts}` },
-    { key: 'error', header: 'Last error', width: 'minmax(8rem, 2fr)', render: (j) => j.lastError ?? '' },
+    { key: 'queued', header: t('jobs.column.queued'), width: '11rem', render: (j) => formatDateTime(j.created) },
+    { key: 'type', header: t('jobs.column.type'), width: 'minmax(8rem, 1fr)', render: (j) => j.type },
+    { key: 'state', header: t('jobs.column.state'), width: '6rem', render: (j) => <StateBadge state={j.state} /> },
+    {
+      key: 'attempts',
+      header: t('jobs.column.attempts'),
+      width: '5.5rem',
+      render: (j) => t('jobs.attempts', { attempts: j.attempts, maxAttempts: j.maxAttempts }),
+    },
+    { key: 'error', header: t('jobs.column.lastError'), width: 'minmax(8rem, 2fr)', render: (j) => j.lastError ?? '' },
     {
       key: 'retry',
-      header: 'Retry',
+      header: t('jobs.column.retry'),
       width: '5rem',
       method: ['jobs', 'retryJob'],
       render: (j) =>
@@ -41,9 +48,9 @@ export function JobList() {
           <Button
             variant="quiet"
             onPress={() => setRetrying(j)}
-            aria-label={`Retry the ${j.type} job queued ${formatDateTime(j.created)}`}
+            aria-label={t('jobs.retryLabel', { type: j.type, queued: formatDateTime(j.created) })}
           >
-            Retry
+            {t('jobs.retry')}
           </Button>
         ) : null,
     },
@@ -51,20 +58,20 @@ export function JobList() {
 
   return (
     <ListPage
-      title="Jobs"
-      lead="Background work: messages to send, webhooks, scheduled tasks."
+      title={t('jobs.title')}
+      lead={t('jobs.lead')}
       banner={<JobQueues />}
       filters={
         <>
           <Select
-            label="State"
+            label={t('jobs.filter.state')}
             options={stateOptions}
             selectedKey={state ?? 'all'}
             onSelectionChange={(key) => setState(key === 'all' || key === null ? null : (key as JobState))}
           />
           <Select
-            label="Type"
-            options={[{ id: 'all', label: 'All' }, ...types.map((t) => ({ id: t, label: t }))]}
+            label={t('jobs.filter.type')}
+            options={[all, ...types.map((name) => ({ id: name, label: name }))]}
             selectedKey={type || 'all'}
             onSelectionChange={(key) => setType(key === 'all' || key === null ? '' : String(key))}
           />
@@ -86,9 +93,9 @@ export function JobList() {
           return { items: page.jobs, nextToken: page.nextToken };
         },
       }}
-      label="Jobs"
+      label={t('jobs.title')}
       columns={columns}
-      emptyText="No jobs found"
+      emptyText={t('jobs.empty')}
     >
       {retrying && <RetryJobDialog job={retrying} onClose={() => setRetrying(null)} />}
     </ListPage>

@@ -1,5 +1,6 @@
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { t } from './i18n/index.ts';
 
 /** Per job type, how many jobs wait, failed and wait again, run, and are dead (done ones are not counted). */
 export function JobQueues() {
@@ -7,18 +8,18 @@ export function JobQueues() {
   if (query.error) return <p role="alert">{messageOf(query.error)}</p>;
   const queues = query.data?.queues;
   if (!queues) return null;
-  if (queues.length === 0) return <p className="muted">No jobs waiting, running or dead.</p>;
+  if (queues.length === 0) return <p className="muted">{t('jobs.queues.none')}</p>;
   return (
     // In a box of its own that scrolls sideways on a phone: five columns of counts do not fit 390 px.
     <div className="table-scroll">
-      <table className="job-queues" aria-label="Queues">
+      <table className="job-queues" aria-label={t('jobs.queues.label')}>
         <thead>
           <tr>
-            <th scope="col">Queue</th>
-            <th scope="col">Waiting</th>
-            <th scope="col">Failed</th>
-            <th scope="col">Running</th>
-            <th scope="col">Dead</th>
+            <th scope="col">{t('jobs.queues.queue')}</th>
+            <th scope="col">{t('jobs.queues.waiting')}</th>
+            <th scope="col">{t('jobs.queues.failed')}</th>
+            <th scope="col">{t('jobs.queues.running')}</th>
+            <th scope="col">{t('jobs.queues.dead')}</th>
           </tr>
         </thead>
         <tbody>

@@ -2,15 +2,16 @@ import type { JobInfo } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { queryClient } from '../../api/queries.ts';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
+import { t } from './i18n/index.ts';
 
 /** Retry of a dead job, behind a confirmation: it runs again, with all its attempts. */
 export function RetryJobDialog({ job, onClose }: { job: JobInfo; onClose: () => void }) {
   return (
     <ConfirmAction
-      title="Retry job?"
+      title={t('jobs.retryDialog.title')}
       isOpen
-      cancelLabel="Cancel"
-      confirmLabel="Retry job"
+      cancelLabel={t('jobs.retryDialog.cancel')}
+      confirmLabel={t('jobs.retryDialog.confirm')}
       tone="primary"
       action={async () => {
         await rpc('jobs', 'retryJob', { id: job.id });
@@ -20,8 +21,11 @@ export function RetryJobDialog({ job, onClose }: { job: JobInfo; onClose: () => 
       onCancel={onClose}
     >
       <p>
-        The {job.type} job will run again, with {job.maxAttempts} attempts. Its last error was:{' '}
-        {job.lastError ?? 'none recorded'}.
+        {t('jobs.retryDialog.body', {
+          type: job.type,
+          maxAttempts: job.maxAttempts,
+          lastError: job.lastError ?? t('jobs.retryDialog.noError'),
+        })}
       </p>
     </ConfirmAction>
   );

@@ -1,12 +1,7 @@
 import type { JobState } from '@medlocker/core';
+import { t } from './i18n/index.ts';
 
-export const stateLabels: Record<JobState, string> = {
-  waiting: 'Waiting',
-  failed: 'Failed',
-  running: 'Running',
-  dead: 'Dead',
-  done: 'Done',
-};
+export const stateLabel = (state: JobState) => t(`jobs.state.${state}` as const);
 const stateTones: Record<JobState, string> = {
   waiting: 'info',
   failed: 'warn',
@@ -18,5 +13,5 @@ const stateTones: Record<JobState, string> = {
 export const jobStates = ['waiting', 'failed', 'running', 'dead', 'done'] as const;
 
 export function StateBadge({ state }: { state: JobState }) {
-  return <span className={`badge badge--${stateTones[state]}`}>{stateLabels[state]}</span>;
+  return <span className={`badge badge--${stateTones[state]}`}>{stateLabel(state)}</span>;
 }
