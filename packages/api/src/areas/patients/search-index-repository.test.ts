@@ -1,4 +1,5 @@
 import { expect, it } from 'bun:test';
+import { sql } from 'kysely';
 import { describeApi } from '../../testing/api.ts';
 import { insertBusiness, testPatient } from '../../testing/patients.ts';
 import { indexPendingSearch, SEARCH_QUIET_MS } from './search-index-repository.ts';
@@ -108,5 +109,24 @@ describeApi('patients search while imports are indexed by the job', (t) => {
       const [name, email, , mobile] = searches(i);
       for (const filter of [name, email, mobile] as string[]) expect(await found(filter)).toEqual([]);
     }
+  });
+
+  it('after indexing a large import, takes the table statistics again, so the planner stops scanning those rows', async () => {
+    const { as, businessId, found } = await setUp();
+    const patients = Array.from({ length: 1_000 }, (_, i) => testPatient(2_000 + i));
+    expect((await t.call('patients', 'batchUpsertPatients', { businessId, patients }, as)).status).toBe(200);
+    const analysed = async () =>
+      Number(
+        (
+          await sql<{ n: string }>`select coalesce(analyze_count, 0) + coalesce(autoanalyze_count, 0) as n
+            from pg_stat_user_tables where relname = 'patients'`.execute(t.db)
+        ).rows[0]?.n ?? 0,
+      );
+    const before = await analysed();
+    expect(await indexPendingSearch(t.db, t.deps.now() + SEARCH_QUIET_MS)).toBe(1_000);
+    // Statistics reach pg_stat_user_tables through the statistics collector: polled briefly.
+    for (let i = 0; i < 50 && (await analysed()) <= before; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await analysed()).toBeGreaterThan(before);
+    for (const filter of searches(2_999)) expect(await found(filter)).toHaveLength(1);
   });
 });
