@@ -4,6 +4,7 @@ import {
   type CallOptions,
   createRpcClient,
   type MethodName,
+  type RpcArgs,
   type RpcInput,
   type RpcOutput,
 } from '@medlocker/core';
@@ -50,9 +51,7 @@ export type RpcOptions = CallOptions;
 export function rpc<A extends AreaName, M extends MethodOf<A>>(
   area: A,
   method: M,
-  ...args: Record<never, never> extends RpcInput<A, M>
-    ? [input?: RpcInput<A, M>, options?: RpcOptions]
-    : [input: RpcInput<A, M>, options?: RpcOptions]
+  ...args: RpcArgs<A, M>
 ): Promise<RpcOutput<A, M>> {
   return client.call(area, method, ...args);
 }

@@ -3,6 +3,7 @@ import { Password } from '../user/password.ts';
 import { Required } from '../validation/general.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { type Method, signedInSelf, staff } from './define.ts';
+import { Ok } from './ok.ts';
 
 /*
  * The user's own account (issue 37 §2, docs/decisions/auth.md "The user's own account"): change the
@@ -36,8 +37,6 @@ export const AccountStatus = type({
   disabledReason: "'inactive' | null",
 });
 export type AccountStatus = typeof AccountStatus.infer;
-
-const Ok = type({ ok: 'true' });
 
 export const accountMethods = {
   changePassword: {

@@ -6,6 +6,7 @@ import { accountMethods } from './account.ts';
 import { cliSignInMethods } from './cli-sign-in.ts';
 import { defineArea, publicAccess, signedInSelf, staff, supportOnly } from './define.ts';
 import { activateDeviceAuth } from './device-auth.ts';
+import { Ok } from './ok.ts';
 import { patientAuthMethods } from './patient-auth.ts';
 import { roleInvitationMethods } from './role-invitations.ts';
 import { SecondFactorAnswer, SecondFactorMethod, secondFactorMethods } from './second-factor.ts';
@@ -112,8 +113,6 @@ export const RoleToAdd = type({
   accessLevels: AccessLevel.array(),
 });
 export type RoleToAdd = typeof RoleToAdd.infer;
-
-const Ok = type({ ok: 'true' });
 
 /** A sign-in's answer (login, verifySecondFactor). */
 const LoginAnswer = type({

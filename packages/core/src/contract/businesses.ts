@@ -8,6 +8,7 @@ import { Email, isEmail, Required, RequiredLine } from '../validation/general.ts
 import { fail } from '../validation/rule.ts';
 import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
+import { Ok } from './ok.ts';
 
 // The entities are core's (src/business/); the contract only re-exports them for its users.
 export { Address, BusinessInfo };
@@ -104,7 +105,7 @@ export const logoMethods = <O extends Type>(entity: 'business' | 'group', update
         /** The logo's path (`/files/logos/<name>`) or its name. */
         key: 'string > 0 & string <= 200',
       }),
-      output: type({ ok: 'true' }),
+      output: Ok,
       access: supportOnly,
       summary: 'Deletes a stored logo file and clears it from whatever used it (refused while that is archived).',
     },

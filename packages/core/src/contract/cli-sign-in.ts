@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import { type Method, publicAccess, signedInSelf } from './define.ts';
+import { Ok } from './ok.ts';
 
 /*
  * Signing the command line in through the browser, for users who sign in with an identity
@@ -23,7 +24,7 @@ export const cliSignInMethods = {
   },
   approveCliSignIn: {
     input: type({ userCode: 'string <= 32' }),
-    output: type({ ok: 'true' }),
+    output: Ok,
     access: signedInSelf,
     summary:
       "Approves the command-line sign-in showing this code, as the signed-in user ('invalid code' if unknown or expired).",

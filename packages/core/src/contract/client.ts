@@ -75,6 +75,12 @@ export type RpcClientOptions = {
 };
 
 export type CallOptions = { signal?: AbortSignal };
+
+/** What follows a method's name in a call: its input (optional when it needs none) and the call's options. */
+export type RpcArgs<A extends AreaName, M extends MethodName<A>> =
+  Record<never, never> extends RpcInput<A, M>
+    ? [input?: RpcInput<A, M>, options?: CallOptions]
+    : [input: RpcInput<A, M>, options?: CallOptions];
 export type RawResult = { status: number; body: unknown; headers: Headers };
 
 export function createRpcClient(options: RpcClientOptions = {}) {
@@ -145,9 +151,7 @@ export function createRpcClient(options: RpcClientOptions = {}) {
     async call<A extends AreaName, M extends MethodName<A>>(
       area: A,
       method: M,
-      ...args: Record<never, never> extends RpcInput<A, M>
-        ? [input?: RpcInput<A, M>, options?: CallOptions]
-        : [input: RpcInput<A, M>, options?: CallOptions]
+      ...args: RpcArgs<A, M>
     ): Promise<RpcOutput<A, M>> {
       const [input, call] = args;
       return (await raw(area, method, input, call)).body as RpcOutput<A, M>;

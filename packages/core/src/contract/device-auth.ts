@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import { type Method, supportOnly } from './define.ts';
+import { Ok } from './ok.ts';
 
 /**
  * `auth.activateDeviceAuth`: staff type the code a locker shows into the console's Pair dialog. A code
@@ -9,7 +10,7 @@ import { type Method, supportOnly } from './define.ts';
  */
 export const activateDeviceAuth = {
   input: type({ machineId: 'string > 0 & string <= 64', userCode: 'string <= 32' }),
-  output: type({ ok: 'true' }),
+  output: Ok,
   access: supportOnly,
   summary: 'Pairs the locker showing this user code with a machine; its old credentials are revoked.',
 } as const satisfies Method;

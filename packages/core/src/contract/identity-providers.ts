@@ -2,6 +2,7 @@ import { type } from 'arktype';
 import { RequiredLine } from '../validation/general.ts';
 import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, supportOnly } from './define.ts';
+import { Ok } from './ok.ts';
 
 /*
  * Identity providers: OpenID Connect or SAML 2.0, global or tied to one business or group,
@@ -111,7 +112,7 @@ export const identityProviders = defineArea({
   },
   delete: {
     input: type({ id: Id }),
-    output: type({ ok: 'true' }),
+    output: Ok,
     access: supportOnly,
     summary: 'Removes a provider; its users are left with none (and so sign in with a password reset).',
   },

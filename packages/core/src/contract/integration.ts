@@ -4,6 +4,7 @@ import { Bool, Email, integerInRange, RequiredLine } from '../validation/general
 import { reject, textInput } from '../validation/rule.ts';
 import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
+import { Ok } from './ok.ts';
 
 /*
  * Integration clients (SPEC §3 Integration client, §4 integration secret, §7 integration): a
@@ -91,7 +92,7 @@ export const integration = defineArea({
   },
   deleteIntegrationClient: {
     input: type({ id: Id }),
-    output: type({ ok: 'true' }),
+    output: Ok,
     access: staff({ integrationClient: 'id' }, true),
     summary: 'Removes an integration client and its undelivered webhooks; its secret stops working.',
   },
@@ -127,7 +128,7 @@ export const integration = defineArea({
   },
   deleteIntegrationPartner: {
     input: type({ id: Id }),
-    output: type({ ok: 'true' }),
+    output: Ok,
     access: supportOnly,
     summary: 'Removes a known integration partner; refused (409) while a client was made from it.',
   },

@@ -3,6 +3,7 @@ import { UkMobile } from '../contact/uk-mobile.ts';
 import { DateOfBirth, Required } from '../validation/general.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { type Access, publicAccess } from './define.ts';
+import { Ok } from './ok.ts';
 
 /*
  * The patient session: a patient proves who they are for the order their link names, by date
@@ -129,7 +130,7 @@ export const patientAuthMethods = {
   },
   endPatientSession: {
     input: type({}),
-    output: type({ ok: 'true' }),
+    output: Ok,
     access: publicAccess,
     summary: 'Ends the patient session and clears its cookie; harmless without one.',
   },

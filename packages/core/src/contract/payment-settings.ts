@@ -2,6 +2,7 @@ import { type } from 'arktype';
 import { PaymentSettings } from '../settings/payment-settings.ts';
 import { Id } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
+import { Ok } from './ok.ts';
 
 /*
  * A business's card payment settings (SPEC §3 Payment settings, §4 save with confirmation, §5 rules,
@@ -54,7 +55,7 @@ export const paymentSettings = defineArea({
   },
   deletePaymentSettings: {
     input: BusinessId,
-    output: type({ ok: 'true' }),
+    output: Ok,
     access: staff({ business: 'businessId' }, true),
     summary: "Removes a business's payment settings (card payments stop).",
   },

@@ -1,6 +1,7 @@
 import { type } from 'arktype';
 import { Id } from '../validation/string-limits.ts';
 import { type Method, signedInSelf, staff } from './define.ts';
+import { Ok } from './ok.ts';
 
 /*
  * Role invitations (docs/decisions/auth.md "Role invitations"). A pharmacy Admin who adds
@@ -50,14 +51,14 @@ export const roleInvitationMethods = {
   },
   acceptInvitation: {
     input: type({ id: Id }),
-    output: type({ ok: 'true' }),
+    output: Ok,
     access: signedInSelf,
     summary:
       'Accepts one of your own invitations: its role is added. Refused (409) when expired, when you hold a Support or Developer role, or when your identity provider would no longer let you sign in.',
   },
   declineInvitation: {
     input: type({ id: Id }),
-    output: type({ ok: 'true' }),
+    output: Ok,
     access: signedInSelf,
     summary: 'Declines (deletes) one of your own invitations.',
   },
@@ -69,7 +70,7 @@ export const roleInvitationMethods = {
   },
   cancelInvitation: {
     input: type({ id: Id }),
-    output: type({ ok: 'true' }),
+    output: Ok,
     access: staff('roles', true),
     summary: 'Cancels a pending invitation of a business or group the caller administers.',
   },

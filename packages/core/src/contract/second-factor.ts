@@ -2,6 +2,7 @@ import { type } from 'arktype';
 import { Required } from '../validation/general.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { type Method, signedInSelf, supportOnly } from './define.ts';
+import { Ok } from './ok.ts';
 
 /*
  * A second factor at staff sign-in (docs/SECURITY.md "Second factor", docs/decisions/auth.md): passkeys
@@ -76,8 +77,6 @@ const WebAuthnOptions = type({ challenge: 'string', '[string]': 'unknown' });
 
 /** A new factor and, when the user had none left, their first recovery codes (shown once). */
 const FactorAdded = type({ factor: SecondFactor, recoveryCodes: 'string[] | null' });
-
-const Ok = type({ ok: 'true' });
 
 export const secondFactorMethods = {
   beginPasskeySignIn: {

@@ -2,6 +2,7 @@ import { type } from 'arktype';
 import { ContactVerification, Patient, PatientSignUp } from '../patient/patient.ts';
 import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
+import { Ok } from './ok.ts';
 
 /** Pages of sign-ups are 25 long; `nextToken` is an opaque keyset cursor on the sign-up id. */
 export const signUpsPageSize = 25;
@@ -84,7 +85,7 @@ export const signUps = defineArea({
   },
   delete: {
     input: type({ id: Id }),
-    output: type({ ok: 'true' }),
+    output: Ok,
     access: staff({ signUp: 'id' }),
     summary: 'Removes a sign-up that has not been converted.',
   },

@@ -1,7 +1,6 @@
 import { type CsvFieldKind, csvFieldKinds } from '../patient/imported-patient.ts';
+import { fieldByHeader, guessEachOnce } from './header-match.ts';
 import { type CsvMapping, csvFieldLabels } from './mapping.ts';
-
-const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 const aliases: Record<string, CsvFieldKind> = {
   id: 'ID',
@@ -33,13 +32,5 @@ const aliases: Record<string, CsvFieldKind> = {
  * The console's mapping screen starts from it, and the cli imports with it when no mapping is given.
  */
 export function guessMapping(fieldNames: string[]): CsvMapping {
-  const used = new Set<CsvFieldKind>();
-  return fieldNames.map((name) => {
-    const key = squash(name);
-    const kind =
-      csvFieldKinds.find((k) => squash(k) === key || squash(csvFieldLabels[k]) === key) ?? aliases[key] ?? null;
-    if (!kind || used.has(kind)) return null;
-    used.add(kind);
-    return kind;
-  });
+  return guessEachOnce(fieldNames, (name) => fieldByHeader(name, csvFieldKinds, csvFieldLabels, aliases));
 }

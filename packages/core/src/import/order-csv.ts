@@ -2,6 +2,7 @@ import { OrderInput } from '../order/order-input.ts';
 import { fieldErrorsOf } from '../validation/field-errors.ts';
 import { isArkErrors } from '../validation/rule.ts';
 import { CsvFileError, type CsvSource, csvFileMessages, streamCsv } from './csv-file.ts';
+import { fieldByHeader, guessEachOnce } from './header-match.ts';
 import type { RowError } from './patient-csv.ts';
 import { isEmptyRow } from './patient-row.ts';
 
@@ -34,8 +35,6 @@ export type OrderCsvMapping = (OrderCsvColumn | null)[];
 /** A checked row: what goes to orders/create, with the patient's display id still to look up if given so. */
 export type OrderCsvRow = { row: number; input: OrderInput; patientDisplayId?: string };
 
-const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-
 const orderAliases: Record<string, OrderCsvColumn> = {
   bagbarcode: 'barcode',
   bag: 'barcode',
@@ -52,24 +51,12 @@ const orderAliases: Record<string, OrderCsvColumn> = {
 
 /** A column's field by its header name (the cli's names, the console's labels, a few aliases), any case. */
 export function orderCsvColumnOf(header: string): OrderCsvColumn | null {
-  const key = squash(header);
-  if (key === '') return null;
-  return (
-    orderCsvColumns.find((c) => squash(c) === key || squash(orderCsvColumnLabels[c]) === key) ??
-    orderAliases[key] ??
-    null
-  );
+  return fieldByHeader(header, orderCsvColumns, orderCsvColumnLabels, orderAliases);
 }
 
 /** A first guess at the mapping from a header line; each field used once (the console starts from it). */
 export function guessOrderMapping(header: readonly string[]): OrderCsvMapping {
-  const used = new Set<OrderCsvColumn>();
-  return header.map((name) => {
-    const column = orderCsvColumnOf(name);
-    if (!column || used.has(column)) return null;
-    used.add(column);
-    return column;
-  });
+  return guessEachOnce(header, orderCsvColumnOf);
 }
 
 /**

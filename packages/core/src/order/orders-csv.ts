@@ -2,7 +2,8 @@ import { csvText } from '../csv/csv-text.ts';
 import { formatDateTime } from '../format/date.ts';
 import { formatPence } from '../format/money.ts';
 import type { Order } from './order.ts';
-import { orderDisplayStatus } from './transitions.ts';
+import type { PaymentStatus } from './statuses.ts';
+import { type OrderDisplayStatus, orderDisplayStatus } from './transitions.ts';
 
 /** The columns of an order list's CSV export: what the list shows, with the charges and how it was made. */
 export const ordersCsvColumns = [
@@ -19,21 +20,23 @@ export const ordersCsvColumns = [
   'Created via',
 ] as const;
 
-const statusWords = {
+/** The words for SPEC §4's statuses and the derived Expired, in the export and the console's filters and badges. */
+export const orderStatusLabels: Record<OrderDisplayStatus, string> = {
   new: 'New',
   loaded: 'Loaded',
   expired: 'Expired',
   collected: 'Collected',
   removed: 'Removed',
   cancelled: 'Cancelled',
-} as const;
+};
 
-const paymentWords = {
+/** The words for an order's payment status, in the export and the console. */
+export const paymentStatusLabels: Record<PaymentStatus, string> = {
   not_required: 'Not required',
   unpaid: 'Unpaid',
   paid: 'Paid',
   exemption_declared: 'Exemption declared',
-} as const;
+};
 
 /** One order's cells, SPEC §9 formatted (London date and time, pounds with 2 decimals); Expired as of `now`. */
 export function orderCsvCells(order: Order, now: number): string[] {
@@ -42,8 +45,8 @@ export function orderCsvCells(order: Order, now: number): string[] {
     order.patientName,
     order.barcode,
     order.machineName ?? '',
-    statusWords[orderDisplayStatus(order, now)],
-    paymentWords[order.paymentStatus],
+    orderStatusLabels[orderDisplayStatus(order, now)],
+    paymentStatusLabels[order.paymentStatus],
     formatPence(order.prescriptionCharge),
     formatPence(order.retailCharge),
     formatDateTime(order.created),

@@ -1,20 +1,7 @@
-import {
-  type Order,
-  type OrderCreatedVia,
-  type OrderDisplayStatus,
-  orderDisplayStatus,
-  type PaymentStatus,
-} from '@medlocker/core';
+import { type Order, type OrderCreatedVia, type OrderDisplayStatus, orderDisplayStatus } from '@medlocker/core';
 
-/** The words for SPEC §4's statuses and the derived Expired, as filters and badges show them. */
-export const orderStatusLabels: Record<OrderDisplayStatus, string> = {
-  new: 'New',
-  loaded: 'Loaded',
-  expired: 'Expired',
-  collected: 'Collected',
-  removed: 'Removed',
-  cancelled: 'Cancelled',
-};
+// The status and payment words are core's, shared with the orders CSV export.
+export { orderStatusLabels, paymentStatusLabels } from '@medlocker/core';
 
 /** Badge tones: waiting (new) and in the locker (loaded) differ from done, and Expired asks for action. */
 export const orderStatusTones: Record<OrderDisplayStatus, 'ok' | 'off' | 'warn' | 'bad' | 'info'> = {
@@ -24,13 +11,6 @@ export const orderStatusTones: Record<OrderDisplayStatus, 'ok' | 'off' | 'warn' 
   collected: 'off',
   removed: 'off',
   cancelled: 'bad',
-};
-
-export const paymentStatusLabels: Record<PaymentStatus, string> = {
-  not_required: 'Not required',
-  unpaid: 'Unpaid',
-  paid: 'Paid',
-  exemption_declared: 'Exemption declared',
 };
 
 export const createdViaLabels: Record<OrderCreatedVia, string> = {
