@@ -25,22 +25,25 @@ export type AuditRecord = {
   details: unknown;
 };
 
+type StoredAuditRow = Selectable<Database['audit_log']>;
+
+const recordOf = (r: StoredAuditRow): AuditRecord => ({
+  at: Number(r.at),
+  actorUserId: r.actor_user_id,
+  actorDisplay: r.actor_display,
+  action: r.action,
+  entityType: r.entity_type,
+  entityId: r.entity_id,
+  ip: r.ip,
+  requestId: r.request_id,
+  details: r.details,
+});
+
 /** Audit rows, oldest first, optionally of one action. */
 export async function listAudit(db: Kysely<Database>, action?: string): Promise<AuditRecord[]> {
   let q = db.selectFrom('audit_log').selectAll().orderBy('at').orderBy('id');
   if (action) q = q.where('action', '=', action);
-  const rows = await q.execute();
-  return rows.map((r) => ({
-    at: Number(r.at),
-    actorUserId: r.actor_user_id,
-    actorDisplay: r.actor_display,
-    action: r.action,
-    entityType: r.entity_type,
-    entityId: r.entity_id,
-    ip: r.ip,
-    requestId: r.request_id,
-    details: r.details,
-  }));
+  return (await q.execute()).map(recordOf);
 }
 
 /** What a search of the audit trail narrows to (core's AuditFilters, a business's own filter resolved). */
@@ -72,20 +75,11 @@ function pageQuery(db: Kysely<Database>, q: AuditQuery, businessId: string | und
   return s.orderBy('at', 'desc').orderBy('id', 'desc').limit(q.limit);
 }
 
-type StoredAuditRow = Selectable<Database['audit_log']>;
-
 const entryOf = (r: StoredAuditRow): AuditEntry => ({
   id: r.id,
-  at: Number(r.at),
-  actorUserId: r.actor_user_id,
-  actorDisplay: r.actor_display,
-  action: r.action,
-  entityType: r.entity_type,
-  entityId: r.entity_id,
+  ...recordOf(r),
   businessId: r.business_id,
   patientId: r.patient_id,
-  ip: r.ip,
-  requestId: r.request_id,
   details: r.details !== null && typeof r.details === 'object' && !Array.isArray(r.details) ? r.details : {},
 });
 

@@ -206,16 +206,6 @@ export async function listOrdersFiltered(db: Db, q: IntegrationOrderFilter): Pro
   return (await query.orderBy('id', 'desc').limit(q.limit).execute()).map(toStoredOrder);
 }
 
-/** The current patient of a business with this display id (the unique index holds at most one). */
-export const findCurrentPatientByDisplayId = (db: Db, businessId: string, displayId: string) =>
-  db
-    .selectFrom('patients')
-    .select('id')
-    .where('business_id', '=', businessId)
-    .where('display_id', '=', displayId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-
 /** A business's machines that are not archived, by name (a business has a handful). */
 export const listBusinessMachines = (db: Db, businessId: string): Promise<MachineRow[]> =>
   db

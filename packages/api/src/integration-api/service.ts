@@ -20,7 +20,12 @@ import {
 import { findMachine, toMachine } from '../areas/machines/index.ts';
 import { auditOrderReads, cancel, createOrder, findOrder, toOrder } from '../areas/orders/index.ts';
 import * as patients from '../areas/patients/index.ts';
-import { displayIdFieldOf, findBusinessForPatients, findPatient } from '../areas/patients/index.ts';
+import {
+  displayIdFieldOf,
+  findBusinessForPatients,
+  findCurrentPatientByDisplayId,
+  findPatient,
+} from '../areas/patients/index.ts';
 import { auditListPage } from '../audit/audit.ts';
 import type { Actor, Origin } from '../context/actor.ts';
 import type { AppDeps } from '../context/deps.ts';
@@ -32,7 +37,6 @@ import { hashToken, newToken } from '../sessions/tokens.ts';
 import {
   countRequest,
   findClientSecret,
-  findCurrentPatientByDisplayId,
   findLiveToken,
   insertToken,
   listBusinessMachines,

@@ -15,7 +15,8 @@ export function encodeCursor(key: Cursor): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 
-const invalidToken = () =>
+/** A page token that is not one this api gave out, or not for this list: a 400. */
+export const invalidToken = () =>
   new AppError('VALIDATION', 'Invalid nextToken', [
     { path: 'nextToken', id: 'INVALID_FORMAT', message: 'Value is not correctly formatted' },
   ]);

@@ -14,7 +14,7 @@ export {
   listInvitations,
   listMyInvitations,
 } from './invitations-service.ts';
-export { linkOrigin, siteOf } from './mails.ts';
+export { linkOrigin, type Site, siteOf } from './mails.ts';
 export {
   NHS_LOGIN_COOKIE,
   NHS_LOGIN_TTL_MS,

@@ -41,50 +41,41 @@ export async function factorsOf(db: Db, userId: string, options: { lock?: boolea
   return (await query.execute()).map(toFactor);
 }
 
-export async function insertTotpFactor(
-  db: Db,
-  f: { id: string; userId: string; name: string; sealedSecret: string; step: number; now: number },
-): Promise<void> {
+/** What every new factor is, whatever its kind: whose, what it is called and when it was added. */
+type NewFactor = { id: string; userId: string; name: string; now: number };
+
+const factorColumns = (f: NewFactor, kind: 'totp' | 'passkey') => ({
+  id: f.id,
+  user_id: f.userId,
+  kind,
+  name: f.name,
+  created: f.now,
+});
+
+export async function insertTotpFactor(db: Db, f: NewFactor & { sealedSecret: string; step: number }): Promise<void> {
   await db
     .insertInto('second_factors')
     .values({
-      id: f.id,
-      user_id: f.userId,
-      kind: 'totp',
-      name: f.name,
+      ...factorColumns(f, 'totp'),
       totp_secret: f.sealedSecret,
       // The code that proved the set-up is spent: it cannot sign in too.
       totp_last_step: f.step,
-      created: f.now,
     })
     .execute();
 }
 
 export async function insertPasskeyFactor(
   db: Db,
-  f: {
-    id: string;
-    userId: string;
-    name: string;
-    credentialId: string;
-    publicKey: string;
-    signCount: number;
-    transports: string[];
-    now: number;
-  },
+  f: NewFactor & { credentialId: string; publicKey: string; signCount: number; transports: string[] },
 ): Promise<void> {
   await db
     .insertInto('second_factors')
     .values({
-      id: f.id,
-      user_id: f.userId,
-      kind: 'passkey',
-      name: f.name,
+      ...factorColumns(f, 'passkey'),
       credential_id: f.credentialId,
       public_key: f.publicKey,
       sign_count: f.signCount,
       transports: sql`${sql.val(f.transports)}::text[]`,
-      created: f.now,
     })
     .execute();
 }

@@ -1,6 +1,14 @@
 import type { Address, ArchivedStamp, Logo } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
-import { type Expression, type Kysely, type Selectable, type SqlBool, sql, type Transaction } from 'kysely';
+import {
+  type Expression,
+  expressionBuilder,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+  sql,
+  type Transaction,
+} from 'kysely';
 import { contains } from '../../lists/contains-repository.ts';
 import type { Cursor } from '../../lists/paging.ts';
 
@@ -143,3 +151,27 @@ export function byNameConditions(table: OrganisationTable, q: ByNameQuery): Expr
 
 /** A business or group as a list of them gives it: with its cursor key. */
 export type ByName<T> = { item: T; key: Cursor };
+
+/**
+ * Whether the user holds a role on one of `resources`: each a resource type and the listed row's
+ * column naming that resource (a business is reached through its own role or through its group's).
+ */
+export function holdsRoleOn(
+  userId: string,
+  resources: readonly { type: 'business' | 'group'; id: Expression<string | null> }[],
+): Expression<SqlBool> {
+  const eb = expressionBuilder<Database>();
+  return eb.exists(
+    eb
+      .selectFrom('user_roles')
+      .select('user_roles.id')
+      .where('user_roles.user_id', '=', userId)
+      .where((r) =>
+        r.or(
+          resources.map(({ type, id }) =>
+            r.and([r('user_roles.resource_type', '=', type), r('user_roles.resource_id', '=', id)]),
+          ),
+        ),
+      ),
+  );
+}

@@ -6,6 +6,7 @@ import {
   addressOf,
   archivedOf,
   byNameConditions,
+  holdsRoleOn,
   logoOf,
   newOrganisationColumns,
   organisationColumns,
@@ -88,24 +89,10 @@ export async function listBusinessesByName(db: Db, q: BusinessQuery): Promise<By
   if (q.accessibleTo !== undefined) {
     const userId = q.accessibleTo;
     query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('user_roles')
-          .select('user_roles.id')
-          .where('user_roles.user_id', '=', userId)
-          .where((r) =>
-            r.or([
-              r.and([
-                r('user_roles.resource_type', '=', 'business'),
-                r('user_roles.resource_id', '=', r.ref('businesses.id')),
-              ]),
-              r.and([
-                r('user_roles.resource_type', '=', 'group'),
-                r('user_roles.resource_id', '=', r.ref('businesses.group_id')),
-              ]),
-            ]),
-          ),
-      ),
+      holdsRoleOn(userId, [
+        { type: 'business', id: eb.ref('businesses.id') },
+        { type: 'group', id: eb.ref('businesses.group_id') },
+      ]),
     );
   }
   const ordered = query

@@ -29,16 +29,7 @@ export async function listGroupsByName(db: organisations.Db, q: GroupQuery): Pro
   for (const condition of organisations.byNameConditions('groups', q)) query = query.where(condition);
   if (q.accessibleTo !== undefined) {
     const userId = q.accessibleTo;
-    query = query.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('user_roles')
-          .select('user_roles.id')
-          .where('user_roles.user_id', '=', userId)
-          .where('user_roles.resource_type', '=', 'group')
-          .whereRef('user_roles.resource_id', '=', 'groups.id'),
-      ),
-    );
+    query = query.where((eb) => organisations.holdsRoleOn(userId, [{ type: 'group', id: eb.ref('groups.id') }]));
   }
   const rows = await query
     .orderBy(sql`lower(name)`)

@@ -15,7 +15,7 @@ import {
 } from './locker-repository.ts';
 import type { Db, StoredOrder } from './mapping-repository.ts';
 import { queueOrderMessage, readyMessageKey } from './messages.ts';
-import { eventRow, moveOrder, publishOrder } from './moves.ts';
+import { eventRow, moveOrder, type OrderChange, publishOrder } from './moves.ts';
 import { newPin, pinLookup, pinLookups, sealPin } from './pin.ts';
 import { findMachineForOrder, findOrder, insertOrderEventRows, nextCounter } from './repository.ts';
 
@@ -167,40 +167,51 @@ export async function loadOrder(
 }
 
 /**
- * The patient took the bag: a loaded order is collected and its receipt queued. On an order no longer
- * loaded (cancelled meanwhile, or already marked) the state stays and the timeline says what the locker
- * reported: the locker's report is a fact, not a request.
+ * How a locker's report that a bag left it reads: the move of a loaded order, with its timeline event
+ * and the patient's message, and the timeline's entry when the order was no longer loaded.
  */
-export async function collectOrder(
+type BagLeft = {
+  action: 'collect' | 'remove';
+  change: (order: StoredOrder, now: number) => OrderChange;
+  message: 'orderCollected' | 'orderRemoved';
+  notLoaded: (order: StoredOrder) => { code: string; message: string; data: Record<string, unknown> };
+};
+
+/**
+ * A bag left the locker: a loaded order moves and its patient is told (per settings). On an order no
+ * longer loaded (cancelled meanwhile, or already marked) the state stays and the timeline says what the
+ * locker reported: the locker's report is a fact, not a request.
+ */
+async function bagLeft(
+  tx: Db,
+  deps: AppDeps,
+  actor: LockerActor,
+  orderId: string,
+  how: BagLeft,
+): Promise<StoredOrder | null> {
+  const row = await findOrder(tx, orderId);
+  if (!row) return null;
+  if (row.status !== 'loaded') {
+    const { code, message, data } = how.notLoaded(row);
+    await insertOrderEventRows(tx, [eventRow(deps, actor, row, code, message, data)]);
+    return null;
+  }
+  const moved = await moveOrder(deps, actor, orderId, how.action, (_row, now) => how.change(row, now), tx);
+  await queueOrderMessage(tx, deps, moved, how.message);
+  return moved;
+}
+
+/** The patient took the bag: a loaded order is collected and its receipt queued. */
+export const collectOrder = (
   tx: Db,
   deps: AppDeps,
   actor: LockerActor,
   orderId: string,
   place: { location: string },
-): Promise<StoredOrder | null> {
-  const row = await findOrder(tx, orderId);
-  if (!row) return null;
-  if (row.status !== 'loaded') {
-    await insertOrderEventRows(tx, [
-      eventRow(
-        deps,
-        actor,
-        row,
-        'LOCKER_BAG_COLLECTED',
-        `The locker reported the bag collected while the order was ${row.status}`,
-        {
-          location: place.location,
-        },
-      ),
-    ]);
-    return null;
-  }
-  const moved = await moveOrder(
-    deps,
-    actor,
-    orderId,
-    'collect',
-    (_row, now) => ({
+): Promise<StoredOrder | null> =>
+  bagLeft(tx, deps, actor, orderId, {
+    action: 'collect',
+    change: (row, now) => ({
       set: { status: 'collected', collected: now },
       event: {
         code: 'ORDER_COLLECTED',
@@ -208,36 +219,25 @@ export async function collectOrder(
         data: { location: place.location },
       },
     }),
-    tx,
-  );
-  await queueOrderMessage(tx, deps, moved, 'orderCollected');
-  return moved;
-}
+    message: 'orderCollected',
+    notLoaded: (row) => ({
+      code: 'LOCKER_BAG_COLLECTED',
+      message: `The locker reported the bag collected while the order was ${row.status}`,
+      data: { location: place.location },
+    }),
+  });
 
 /** Staff took the bag out of the locker: a loaded order is removed (and its patient told, per settings). */
-export async function removeOrder(
+export const removeOrder = (
   tx: Db,
   deps: AppDeps,
   actor: LockerActor,
   orderId: string,
   reason: 'staff' | 'expired' | 'unknown',
-): Promise<StoredOrder | null> {
-  const row = await findOrder(tx, orderId);
-  if (!row) return null;
-  if (row.status !== 'loaded') {
-    await insertOrderEventRows(tx, [
-      eventRow(deps, actor, row, 'LOCKER_BAG_REMOVED', `The bag was taken out of the locker (order ${row.status})`, {
-        reason,
-      }),
-    ]);
-    return null;
-  }
-  const moved = await moveOrder(
-    deps,
-    actor,
-    orderId,
-    'remove',
-    () => ({
+): Promise<StoredOrder | null> =>
+  bagLeft(tx, deps, actor, orderId, {
+    action: 'remove',
+    change: (row) => ({
       set: { status: 'removed' },
       event: {
         code: 'ORDER_REMOVED',
@@ -245,11 +245,13 @@ export async function removeOrder(
         data: { reason },
       },
     }),
-    tx,
-  );
-  await queueOrderMessage(tx, deps, moved, 'orderRemoved');
-  return moved;
-}
+    message: 'orderRemoved',
+    notLoaded: (row) => ({
+      code: 'LOCKER_BAG_REMOVED',
+      message: `The bag was taken out of the locker (order ${row.status})`,
+      data: { reason },
+    }),
+  });
 
 /**
  * An order created while a bag with its barcode already waits in a locker (loaded before the order

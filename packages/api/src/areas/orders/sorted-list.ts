@@ -1,6 +1,6 @@
-import { AppError, type Contract, type OrderStatus, ordersPageSize, type ParsedInputOf } from '@medlocker/core';
+import { type Contract, type OrderStatus, ordersPageSize, type ParsedInputOf } from '@medlocker/core';
 import type { AppDeps } from '../../context/deps.ts';
-import { decodeCursor } from '../../lists/paging.ts';
+import { decodeCursor, invalidToken } from '../../lists/paging.ts';
 import { listSortedOrders, type OrderFilterQuery, sortValueFits, sortValueOf } from './list-repository.ts';
 import type { StoredOrder } from './mapping-repository.ts';
 
@@ -18,11 +18,6 @@ export function orderFilterOf(input: Filter, now: number): OrderFilterQuery {
     expiredAt: status === 'expired' ? now : undefined,
   };
 }
-
-const invalidToken = () =>
-  new AppError('VALIDATION', 'Invalid nextToken', [
-    { path: 'nextToken', id: 'INVALID_FORMAT', message: 'Value is not correctly formatted' },
-  ]);
 
 /**
  * One page of a sorted list (`limit + 1` rows read, so the caller knows whether there is another) and

@@ -1,4 +1,11 @@
-export { addressOf, findBusinessForPatients, findPatient, mobilePrefixOf, toPatient } from './repository.ts';
+export {
+  addressOf,
+  findBusinessForPatients,
+  findCurrentPatientByDisplayId,
+  findPatient,
+  mobilePrefixOf,
+  toPatient,
+} from './repository.ts';
 export { displayIdFieldOf } from './rules.ts';
 export { indexPendingSearch, SEARCH_INDEX_JOB } from './search-index-repository.ts';
 export {

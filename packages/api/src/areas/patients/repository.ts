@@ -124,6 +124,16 @@ const stored = (row: PatientRow | undefined): StoredPatient | undefined => row &
 export const findPatient = async (db: Db, id: string): Promise<StoredPatient | undefined> =>
   stored(await db.selectFrom('patients').selectAll().where('id', '=', id).executeTakeFirst());
 
+/** The current (not deleted) patient of a business with this display id: at most one, by a unique index. */
+export const findCurrentPatientByDisplayId = (db: Db, businessId: string, displayId: string) =>
+  db
+    .selectFrom('patients')
+    .select('id')
+    .where('business_id', '=', businessId)
+    .where('display_id', '=', displayId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+
 export const lockPatient = async (db: Db, id: string): Promise<StoredPatient | undefined> =>
   stored(await db.selectFrom('patients').selectAll().where('id', '=', id).forUpdate().executeTakeFirst());
 

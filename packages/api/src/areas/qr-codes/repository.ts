@@ -21,16 +21,6 @@ export const putSigningKey = (db: Db, businessId: string, sealed: string, create
     .onConflict((oc) => oc.column('business_id').doUpdateSet({ key_sealed: sealed, created, created_by: createdBy }))
     .execute();
 
-/** The current (not deleted) patient of a business with this display id: at most one, by a unique index. */
-export const findPatientByDisplayId = (db: Db, businessId: string, displayId: string) =>
-  db
-    .selectFrom('patients')
-    .select('id')
-    .where('business_id', '=', businessId)
-    .where('display_id', '=', displayId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-
 /** The business's live (new or loaded) order with this barcode, if any: a barcode is unique among them. */
 export const liveOrderIdWithBarcode = (db: Db, businessId: string, barcode: string) =>
   db

@@ -30,6 +30,7 @@ import {
   removeRole,
   removeSecondFactor,
   resetSecondFactors,
+  type Site,
   session,
   siteOf,
   verifySecondFactor,
@@ -45,6 +46,13 @@ import type { AppDeps } from '../../context/deps.ts';
 import { authPolicy } from '../../sessions/policy.ts';
 import { tokenOf } from '../../sessions/sessions.ts';
 import { rpcArea } from '../area.ts';
+import type { HttpExchange } from '../context.ts';
+
+/** A service that needs the request's own origin (links in mails, the passkey relying party), given it. */
+const withSite =
+  <D, A, I, O>(service: (deps: D, actor: A, input: I, site: Site) => O) =>
+  (deps: D, actor: A, input: I, http: HttpExchange) =>
+    service(deps, actor, input, siteOf(http.request));
 
 /**
  * `POST /api/auth/*`: sign-in, sessions, password reset, roles (SPEC §2 auth routes, §4, §6, §7 auth).
@@ -81,18 +89,18 @@ export const authRoutes = (deps: AppDeps) =>
       else if (answer.reason === 'TooManyAttempts') http.clearCookie(authPolicy.sessionCookie);
       return answer;
     },
-    beginPasskeySignIn: (deps, actor, input, http) => beginPasskeySignIn(deps, actor, input, siteOf(http.request)),
+    beginPasskeySignIn: withSite(beginPasskeySignIn),
     listSecondFactors,
     beginTotpSetup,
     finishTotpSetup,
-    beginPasskeySetup: (deps, actor, input, http) => beginPasskeySetup(deps, actor, input, siteOf(http.request)),
-    finishPasskeySetup: (deps, actor, input, http) => finishPasskeySetup(deps, actor, input, siteOf(http.request)),
+    beginPasskeySetup: withSite(beginPasskeySetup),
+    finishPasskeySetup: withSite(finishPasskeySetup),
     removeSecondFactor,
     regenerateRecoveryCodes,
     resetSecondFactors,
     session,
-    register: (deps, actor, input, http) => register(deps, actor, input, siteOf(http.request)),
-    beginResetPassword: (deps, actor, input, http) => beginResetPassword(deps, actor, input, siteOf(http.request)),
+    register: withSite(register),
+    beginResetPassword: withSite(beginResetPassword),
     completeResetPassword,
     getIdentityProviderAuthUrl: async (deps, actor, input, http) => {
       const { answer, browserToken } = await getIdentityProviderAuthUrl(deps, actor, input, siteOf(http.request));
@@ -105,7 +113,7 @@ export const authRoutes = (deps: AppDeps) =>
       beginCliSignIn(deps, actor, linkOrigin(deps, siteOf(http.request)) ?? siteOf(http.request).requestOrigin),
     approveCliSignIn: (deps, actor, input) => approveCliSignIn(deps, actor, input.userCode),
     pollCliSignIn: (deps, actor, input) => pollCliSignIn(deps, actor, input.deviceCode),
-    addRoles: (deps, actor, input, http) => addRoles(deps, actor, input, siteOf(http.request)),
+    addRoles: withSite(addRoles),
     removeRole,
     editIdentityProvider,
     listMyInvitations,
