@@ -55,7 +55,8 @@ export const patientMessageIn = (locales: readonly Locale[], render: (locale: Lo
 /**
  * The one-time codes sent to patients, in English (Welsh beside the other Welsh, welsh-messages.ts):
  * a sign-up's code by text or email (and the email's subject), the code that opens an order's link on
- * the patient page, and the code proving a mobile the patient adds.
+ * the patient page, the code proving a mobile the patient adds, and the WhatsApp opt-in code (staff
+ * send it; it names the pharmacy, not the product).
  */
 export const codeMessages = {
   signUpSubject: 'Your ${productName} sign-up code',
@@ -64,6 +65,8 @@ export const codeMessages = {
     '${code} is your ${productName} code to see your order. It expires in ${minutes} minutes. Do not share it.',
   patientMobileCode:
     '${code} is your ${productName} code to add this mobile. It expires in ${minutes} minutes. Do not share it.',
+  whatsAppOptInCode:
+    'Your ${businessName} code to get your pharmacy messages on WhatsApp is ${code}. It expires in ${minutes} minutes. If you did not ask for it, you can ignore this message.',
 } as const;
 
 const codeMessagesIn: Record<Locale, Record<keyof typeof codeMessages, string>> = {
@@ -77,7 +80,7 @@ type CodeText = Exclude<keyof typeof codeMessages, 'signUpSubject'>;
 export const codeTextIn = (
   locales: readonly Locale[],
   key: CodeText,
-  values: { productName: string; code: string; minutes: number },
+  values: { code: string; minutes: number } & ({ productName: string } | { businessName: string }),
 ): string =>
   joinLanguages(
     locales.map((l) => renderTemplate(codeMessagesIn[l][key], { ...values, minutes: String(values.minutes) })),

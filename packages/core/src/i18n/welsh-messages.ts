@@ -38,7 +38,8 @@ export const welshFixedMessages: Record<keyof typeof fixedPatientMessages, strin
 
 /**
  * The one-time codes sent to patients, in Welsh: a sign-up's code (text and email), the patient page's
- * "Anfonwch god ataf" text and the add-a-mobile text. "Mae'n gweithio am ${minutes} munud" is the
+ * "Anfonwch god ataf" text, the add-a-mobile text and the WhatsApp opt-in code ("cod" is masculine,
+ * hence "amdano"). "Mae'n gweithio am ${minutes} munud" is the
  * patient page's own wording for a code's life; "munud" stays unmutated after 10 and 15, the lives the
  * codes have (after 2 it would be "funud").
  */
@@ -49,4 +50,6 @@ export const welshCodeMessages: Record<keyof typeof codeMessages, string> = {
     "${code} yw eich cod ${productName} i weld eich archeb. Mae'n gweithio am ${minutes} munud. Peidiwch â'i rannu.",
   patientMobileCode:
     "${code} yw eich cod ${productName} i ychwanegu'r ffôn symudol hwn. Mae'n gweithio am ${minutes} munud. Peidiwch â'i rannu.",
+  whatsAppOptInCode:
+    "Eich cod ${businessName} i gael negeseuon eich fferyllfa ar WhatsApp yw ${code}. Mae'n gweithio am ${minutes} munud. Os na wnaethoch ofyn amdano, gallwch anwybyddu'r neges hon.",
 };
