@@ -18,7 +18,8 @@ import { e2eJudoCards } from './harness/judopay.ts';
  * The rest of a Welsh patient's page in Welsh: paying by card and the receipt (on the page and in the
  * email) at a Welsh pharmacy (no prescription charges in Wales: a retail charge); declaring an NHS
  * exemption in Welsh at an English pharmacy, the patient having pressed Cymraeg; and a Welsh
- * pharmacy's sign-up page, which opens in Welsh before the patient has chosen anything.
+ * pharmacy's sign-up page, which opens in Welsh before the patient has chosen anything, and its code
+ * email in Welsh and English.
  */
 
 const expect = baseExpect.configure({ timeout: 25_000 });
@@ -172,7 +173,7 @@ test('a patient who reads Welsh presses Cymraeg and declares an NHS exemption on
   await expectAccessible(page, 'a declared order in Welsh');
 });
 
-test('a Welsh pharmacy’s sign-up page opens in Welsh, says what is missing in Welsh, and offers English', async ({
+test('a Welsh pharmacy’s sign-up page opens in Welsh, says what is missing in Welsh, emails its code Welsh first, and offers English', async ({
   page,
 }) => {
   const business = await createBusiness();
@@ -205,7 +206,8 @@ test('a Welsh pharmacy’s sign-up page opens in Welsh, says what is missing in 
   await page.getByLabel('Diwrnod').fill('1');
   await page.getByLabel('Mis').fill('3');
   await page.getByLabel('Blwyddyn').fill('1990');
-  await page.getByLabel('Cyfeiriad e-bost (dewisol)').fill(uniqueEmail('gruffudd'));
+  const email = uniqueEmail('gruffudd');
+  await page.getByLabel('Cyfeiriad e-bost (dewisol)').fill(email);
   await page.getByLabel('Cod post').fill('NOT A POSTCODE');
   await page.getByRole('button', { name: 'Cofrestru', exact: true }).click();
   await expect(summary).toContainText('Cod post yn y DU annilys');
@@ -215,6 +217,12 @@ test('a Welsh pharmacy’s sign-up page opens in Welsh, says what is missing in 
   await expect(page.getByRole('heading', { level: 1, name: 'Gwirio mai chi sydd yno' })).toBeVisible();
   await expect(page.getByRole('textbox', { name: /^Y cod o’r e-bost i / })).toBeVisible();
   await expectAccessible(page, 'the Welsh sign-up codes screen');
+  // The bilingual pharmacy's code email: one mail, Welsh first, one code.
+  const mail = await mailTo(email, 20_000);
+  expect(mail.subject).toBe('Eich cod cofrestru MedLocker / Your MedLocker sign-up code');
+  expect(mail.text).toMatch(
+    /^Eich cod cofrestru MedLocker yw (\d{6})\. Mae'n gweithio am 15 munud\.\n\nYour MedLocker sign-up code is \1\. It expires in 15 minutes\./,
+  );
 
   await page.getByRole('button', { name: 'English' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Check it is you' })).toBeVisible();

@@ -5,8 +5,15 @@ import { smsParts, smsPreviewCaption } from '../format/sms.ts';
 import { fixedPatientMessages } from '../settings/patient-messages.ts';
 import { placeholdersIn, type SmsTemplateKey, smsTemplateErrors, smsTemplateKeys } from '../settings/sms-templates.ts';
 import { joinLanguages, messageLocales, pageLocale } from './language.ts';
-import { expiresIn, machineAndBusinessIn, orderEmailSubject } from './patient-wording.ts';
-import { welshFixedMessages, welshSmsTemplates } from './welsh-messages.ts';
+import {
+  codeMessages,
+  codeTextIn,
+  expiresIn,
+  machineAndBusinessIn,
+  orderEmailSubject,
+  signUpCodeSubjectIn,
+} from './patient-wording.ts';
+import { welshCodeMessages, welshFixedMessages, welshSmsTemplates } from './welsh-messages.ts';
 
 const sorted = (text: string) => placeholdersIn(text).sort();
 
@@ -46,6 +53,21 @@ describe('the Welsh wording', () => {
     expect(machineAndBusinessIn('cy', 'Ffenestr', 'Fferyllfa Treganna')).toBe('Ffenestr, Fferyllfa Treganna');
     expect(machineAndBusinessIn('en', 'Window', 'Harborne')).toBe('Window at Harborne');
     expect(orderEmailSubject(['cy', 'en'], 'Treganna')).toBe('Eich archeb gan Treganna / Your order from Treganna');
+  });
+
+  it('words the codes sent to patients with the English one’s placeholders, bilingual in one message', () => {
+    for (const key of Object.keys(codeMessages) as (keyof typeof codeMessages)[]) {
+      expect([key, sorted(welshCodeMessages[key])]).toEqual([key, sorted(codeMessages[key])]);
+    }
+    const values = { productName: 'MedLocker', code: '123456', minutes: 10 };
+    expect(codeTextIn(['cy', 'en'], 'patientVerifyCode', values)).toBe(
+      "123456 yw eich cod MedLocker i weld eich archeb. Mae'n gweithio am 10 munud. Peidiwch â'i rannu.\n\n" +
+        '123456 is your MedLocker code to see your order. It expires in 10 minutes. Do not share it.',
+    );
+    expect(signUpCodeSubjectIn(['cy', 'en'], 'MedLocker')).toBe(
+      'Eich cod cofrestru MedLocker / Your MedLocker sign-up code',
+    );
+    expect(signUpCodeSubjectIn(['en'], 'MedLocker')).toBe('Your MedLocker sign-up code');
   });
 });
 

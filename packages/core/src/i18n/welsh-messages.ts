@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${name} placeholders are the content of the messages.
 import type { fixedPatientMessages } from '../settings/patient-messages.ts';
 import type { SmsTemplateKey } from '../settings/sms-templates.ts';
+import type { codeMessages } from './patient-wording.ts';
 
 /*
  * The patients' messages in Welsh: reviewed text, kept here beside the English defaults
@@ -33,4 +34,22 @@ export const welshFixedMessages: Record<keyof typeof fixedPatientMessages, strin
     'Mae casglu eich archeb o ${machineAndBusiness} wedi ei oedi tra caiff ei gwirio. Byddwn yn rhoi gwybod i chi pan allwch ei chasglu.',
   orderPinReleased:
     "Newyddion da: gallwch gasglu eich archeb o ${machineAndBusiness} eto, gyda'r PIN a anfonwyd atoch, erbyn ${expires}.",
+};
+
+/**
+ * The one-time codes sent to patients, in Welsh: a sign-up's code (text and email), the patient page's
+ * "Anfonwch god ataf" text, the add-a-mobile text and the WhatsApp opt-in code ("cod" is masculine,
+ * hence "amdano"). "Mae'n gweithio am ${minutes} munud" is the
+ * patient page's own wording for a code's life; "munud" stays unmutated after 10 and 15, the lives the
+ * codes have (after 2 it would be "funud").
+ */
+export const welshCodeMessages: Record<keyof typeof codeMessages, string> = {
+  signUpSubject: 'Eich cod cofrestru ${productName}',
+  signUpCode: "Eich cod cofrestru ${productName} yw ${code}. Mae'n gweithio am ${minutes} munud.",
+  patientVerifyCode:
+    "${code} yw eich cod ${productName} i weld eich archeb. Mae'n gweithio am ${minutes} munud. Peidiwch â'i rannu.",
+  patientMobileCode:
+    "${code} yw eich cod ${productName} i ychwanegu'r ffôn symudol hwn. Mae'n gweithio am ${minutes} munud. Peidiwch â'i rannu.",
+  whatsAppOptInCode:
+    "Eich cod ${businessName} i gael negeseuon eich fferyllfa ar WhatsApp yw ${code}. Mae'n gweithio am ${minutes} munud. Os na wnaethoch ofyn amdano, gallwch anwybyddu'r neges hon.",
 };

@@ -1,4 +1,6 @@
-import { AppError, patientAuthPolicy } from '@medlocker/core';
+import { AppError, type Locale, messageLocales, patientAuthPolicy } from '@medlocker/core';
+import { effectiveFeatureSettings } from '../business-settings/index.ts';
+import { type Db, findPatientLanguage } from './patient-repository.ts';
 
 /**
  * One texted code a minute, to an order's link or to a mobile being added: 429 with the seconds left
@@ -14,4 +16,13 @@ export function checkResendWait(lastSend: number | null, now: number): void {
     undefined,
     wait,
   );
+}
+
+/**
+ * The languages a code texted to a known patient is written in, as their order messages are: their
+ * own choice, else the business's patient language (bilingual: Welsh first, one message).
+ */
+export async function codeLocales(db: Db, businessId: string, patientId: string): Promise<Locale[]> {
+  const { settings } = await effectiveFeatureSettings(db, businessId);
+  return messageLocales(settings.patientLanguage, await findPatientLanguage(db, businessId, patientId));
 }

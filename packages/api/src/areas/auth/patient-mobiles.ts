@@ -1,6 +1,7 @@
 import {
   AppError,
   type Contract,
+  codeTextIn,
   type OutputOf,
   type ParsedInputOf,
   type PatientMobile,
@@ -11,7 +12,7 @@ import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
-import { checkResendWait } from './code-resend.ts';
+import { checkResendWait, codeLocales } from './code-resend.ts';
 import {
   countPatientTexts,
   type Db,
@@ -97,6 +98,11 @@ async function textMobileCode(deps: AppDeps, actor: PatientActor, mobile: string
       expiresAt: now + policy.codeTtlMinutes * 60_000,
       now,
     });
+    const body = codeTextIn(await codeLocales(tx, actor.businessId, actor.patientId), 'patientMobileCode', {
+      productName: deps.config.productName,
+      code,
+      minutes: policy.codeTtlMinutes,
+    });
     await queueMessages(
       tx,
       {
@@ -105,7 +111,7 @@ async function textMobileCode(deps: AppDeps, actor: PatientActor, mobile: string
           channel: 'sms',
           recipient: mobile,
           templateKey: 'patientMobileCode',
-          body: `${code} is your ${deps.config.productName} code to add this mobile. It expires in ${policy.codeTtlMinutes} minutes. Do not share it.`,
+          body,
           patientId: actor.patientId,
         },
         runAfter: now,

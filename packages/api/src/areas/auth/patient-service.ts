@@ -1,6 +1,7 @@
 import {
   AppError,
   type Contract,
+  codeTextIn,
   counted,
   greetingName,
   type OutputOf,
@@ -19,7 +20,7 @@ import {
   type NewPatientSession,
   type PatientPrincipal,
 } from '../../sessions/patient-sessions.ts';
-import { checkResendWait } from './code-resend.ts';
+import { checkResendWait, codeLocales } from './code-resend.ts';
 import { type GiveBack, takeAddress } from './patient-address-limits.ts';
 import {
   clearWrongTries,
@@ -204,6 +205,12 @@ async function textCode(deps: AppDeps, actor: Actor, found: OrderPatient): Promi
   await refuseWhileLocked(deps, found.orderId, now);
   const mobiles = await mobilesToText(deps, found);
   const code = newCode();
+  const locales = await codeLocales(deps.db, found.businessId, found.patientId);
+  const body = codeTextIn(locales, 'patientVerifyCode', {
+    productName: deps.config.productName,
+    code,
+    minutes: policy.codeTtlMinutes,
+  });
   await deps.db.transaction().execute(async (tx) => {
     const { sends, windowStart } = countSend(await lockVerification(tx, found.orderId, now), now);
     await setCode(tx, found.orderId, {
@@ -221,7 +228,7 @@ async function textCode(deps: AppDeps, actor: Actor, found: OrderPatient): Promi
           channel: 'sms' as const,
           recipient: mobile,
           templateKey: 'patientVerifyCode',
-          body: `${code} is your ${deps.config.productName} code to see your order. It expires in ${policy.codeTtlMinutes} minutes. Do not share it.`,
+          body,
           patientId: found.patientId,
         },
         runAfter: now,

@@ -399,7 +399,8 @@ describeApi(
       await drain();
       const sent = cloudSeen.at(-1)?.body as { template: { components: { parameters: { text: string }[] }[] } };
       const text = sent.template.components[0]?.parameters[0]?.text ?? '';
-      const code = /is (\d{3} \d{3})\./.exec(text)?.[1] ?? '';
+      // English 'is 123 456.', Welsh 'yw 123 456.'
+      const code = /(?:is|yw) (\d{3} \d{3})\./.exec(text)?.[1] ?? '';
       const verified = await t.call('users', 'verifyWhatsAppOptInMessage', { patientId: patient.id, code }, asSupport);
       expect(verified.status).toBe(200);
       return patient as { id: string; mobileNumber: string };

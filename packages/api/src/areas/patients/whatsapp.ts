@@ -1,7 +1,10 @@
 import {
   AppError,
   type Contract,
+  codeTextIn,
   counted,
+  type Locale,
+  messageLocales,
   type OutputOf,
   type ParsedInputOf,
   type Patient,
@@ -18,6 +21,7 @@ import { lockPatient, type StoredPatient, toPatient } from './repository.ts';
 import {
   type Db,
   findBusinessOfPatient,
+  findPatientLanguage,
   lockOptInCode,
   saveOptInCode,
   setPatientOptIn,
@@ -50,7 +54,10 @@ const codeError = (message: string) =>
  * The patient (locked), refused when WhatsApp cannot be used for them: 404 unknown; 409 deleted,
  * business archived, WhatsApp not enabled for the business, or no UK mobile to send to.
  */
-async function whatsAppPatient(tx: Db, patientId: string): Promise<{ patient: StoredPatient; businessName: string }> {
+async function whatsAppPatient(
+  tx: Db,
+  patientId: string,
+): Promise<{ patient: StoredPatient; businessName: string; locales: Locale[] }> {
   const patient = await lockPatient(tx, patientId);
   if (!patient) throw new AppError('NOT_FOUND', `Patient ${patientId} not found`);
   if (patient.deleted !== null) throw new AppError('CONFLICT', 'A deleted patient cannot be opted in to WhatsApp');
@@ -66,7 +73,9 @@ async function whatsAppPatient(tx: Db, patientId: string): Promise<{ patient: St
   if (!patient.mobileNumber || !UK_MOBILE.test(patient.mobileNumber)) {
     throw new AppError('CONFLICT', 'This patient has no UK mobile number: add one before sending a WhatsApp code');
   }
-  return { patient, businessName: business.name };
+  // The code is written in the patient's languages, as their order messages are.
+  const locales = messageLocales(settings.patientLanguage, await findPatientLanguage(tx, patientId));
+  return { patient, businessName: business.name, locales };
 }
 
 /** 429 with Retry-After, in words staff can act on. */
@@ -90,7 +99,7 @@ export async function addWhatsAppOptIn(
     throw new AppError('UNAVAILABLE', 'WhatsApp is not set up on this server, so no code can be sent');
   }
   return deps.db.transaction().execute(async (tx) => {
-    const { patient, businessName } = await whatsAppPatient(tx, input.patientId);
+    const { patient, businessName, locales } = await whatsAppPatient(tx, input.patientId);
     const mobile = patient.mobileNumber as string;
     // Opted in on this very number (whatsAppPatient made sure it is a UK mobile).
     if (patient.whatsAppOptIn !== null) {
@@ -136,7 +145,11 @@ export async function addWhatsAppOptIn(
           channel: 'whatsapp',
           recipient: mobile,
           templateKey: WHATSAPP_CODE_TEMPLATE,
-          body: `Your ${businessName} code to get your pharmacy messages on WhatsApp is ${grouped(code)}. It expires in ${whatsAppOptInCodes.ttlMinutes} minutes. If you did not ask for it, you can ignore this message.`,
+          body: codeTextIn(locales, 'whatsAppOptInCode', {
+            businessName,
+            code: grouped(code),
+            minutes: whatsAppOptInCodes.ttlMinutes,
+          }),
           patientId: patient.id,
         },
         runAfter: now,

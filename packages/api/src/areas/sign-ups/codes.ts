@@ -1,4 +1,4 @@
-import { type ContactCodeStatus, signUpCodes } from '@medlocker/core';
+import { type ContactCodeStatus, codeTextIn, type Locale, signUpCodeSubjectIn, signUpCodes } from '@medlocker/core';
 import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, sameHash } from '../../secrets/one-time-codes.ts';
 import type { Channel, CodeState, Db, SignUpRecord } from './repository.ts';
@@ -47,12 +47,24 @@ export function checkCode(
   return write('codeIncorrect', { attempts: attempts + 1 });
 }
 
-/** Queues the code to the patient through the message outbox (sent by the messaging worker). */
+/**
+ * Queues the code to the patient through the message outbox (sent by the messaging worker), in
+ * `locales`: the business's patient language, the one the online sign-up page opens in (nobody is known
+ * yet to have chosen another); bilingual is one message, Welsh first.
+ */
 export async function queueCode(
   db: Db,
-  q: { businessId: string; channel: Channel; recipient: string; code: string; productName: string; now: number },
+  q: {
+    businessId: string;
+    channel: Channel;
+    recipient: string;
+    code: string;
+    productName: string;
+    locales: readonly Locale[];
+    now: number;
+  },
 ): Promise<void> {
-  const text = `Your ${q.productName} sign-up code is ${q.code}. It expires in ${signUpCodes.ttlMinutes} minutes.`;
+  const values = { productName: q.productName, code: q.code, minutes: signUpCodes.ttlMinutes };
   await queueMessages(
     db,
     {
@@ -61,8 +73,8 @@ export async function queueCode(
         channel: q.channel === 'email' ? 'email' : 'sms',
         recipient: q.recipient,
         templateKey: q.channel === 'email' ? 'signUpEmailCode' : 'signUpMobileCode',
-        subject: q.channel === 'email' ? `Your ${q.productName} sign-up code` : null,
-        body: text,
+        subject: q.channel === 'email' ? signUpCodeSubjectIn(q.locales, q.productName) : null,
+        body: codeTextIn(q.locales, 'signUpCode', values),
       },
       runAfter: q.now,
     },

@@ -3,6 +3,7 @@ import {
   type Contract,
   FormCheck,
   londonIsoDate,
+  messageLocales,
   type OutputOf,
   type ParsedInputOf,
   type SignUpForm,
@@ -13,6 +14,7 @@ import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { newCode } from '../../secrets/one-time-codes.ts';
+import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { checkedPatient, insertPatient, mobilePrefixOf, toPatient, writableBusiness } from '../patients/index.ts';
 import { type Channel, checkCode, clearedCode, codeKey, issuedCode, queueCode } from './codes.ts';
 import {
@@ -87,7 +89,7 @@ async function requireSignUp(db: Db, id: string, lock = false): Promise<SignUpRe
 export const recipientOf = (fields: Pick<SignUpFields, 'email' | 'mobileNumber'>, channel: Channel) =>
   channel === 'email' ? fields.email : fields.mobileNumber;
 
-/** Sends fresh codes on `channels` and returns the change recording them. */
+/** Sends fresh codes on `channels`, in the business's patient language, and returns the change recording them. */
 export async function sendCodes(
   tx: Db,
   deps: AppDeps,
@@ -96,6 +98,8 @@ export async function sendCodes(
 ): Promise<SignUpPatch> {
   const now = deps.now();
   const patch: SignUpPatch = {};
+  const { settings } = await effectiveFeatureSettings(tx, record.businessId);
+  const locales = messageLocales(settings.patientLanguage, null);
   for (const channel of channels) {
     const recipient = recipientOf(record, channel);
     if (!recipient) continue;
@@ -107,6 +111,7 @@ export async function sendCodes(
       recipient,
       code,
       productName: deps.config.productName,
+      locales,
       now,
     });
   }
