@@ -27,34 +27,7 @@ export function JobList() {
   const stateOptions = [all, ...jobStates.map((s) => ({ id: s, label: stateLabel(s) }))];
   const queues = useQuery((signal) => rpc('jobs', 'listQueues', {}, { signal }), ['jobs', 'listQueues']);
   const types = [...new Set([...(queues.data?.queues.map((q) => q.type) ?? []), ...(type ? [type] : [])])];
-  const columns: ListColumn<JobInfo>[] = [
-    { key: 'queued', header: t('jobs.column.queued'), width: '11rem', render: (j) => formatDateTime(j.created) },
-    { key: 'type', header: t('jobs.column.type'), width: 'minmax(8rem, 1fr)', render: (j) => j.type },
-    { key: 'state', header: t('jobs.column.state'), width: '6rem', render: (j) => <StateBadge state={j.state} /> },
-    {
-      key: 'attempts',
-      header: t('jobs.column.attempts'),
-      width: '5.5rem',
-      render: (j) => t('jobs.attempts', { attempts: j.attempts, maxAttempts: j.maxAttempts }),
-    },
-    { key: 'error', header: t('jobs.column.lastError'), width: 'minmax(8rem, 2fr)', render: (j) => j.lastError ?? '' },
-    {
-      key: 'retry',
-      header: t('jobs.column.retry'),
-      width: '5rem',
-      method: ['jobs', 'retryJob'],
-      render: (j) =>
-        j.state === 'dead' ? (
-          <Button
-            variant="quiet"
-            onPress={() => setRetrying(j)}
-            aria-label={t('jobs.retryLabel', { type: j.type, queued: formatDateTime(j.created) })}
-          >
-            {t('jobs.retry')}
-          </Button>
-        ) : null,
-    },
-  ];
+  const columns = jobColumns(setRetrying);
 
   return (
     <ListPage
@@ -100,4 +73,36 @@ export function JobList() {
       {retrying && <RetryJobDialog job={retrying} onClose={() => setRetrying(null)} />}
     </ListPage>
   );
+}
+
+/** The jobs list's columns; a dead job's Retry opens the confirmation. */
+function jobColumns(retry: (job: JobInfo) => void): ListColumn<JobInfo>[] {
+  return [
+    { key: 'queued', header: t('jobs.column.queued'), width: '11rem', render: (j) => formatDateTime(j.created) },
+    { key: 'type', header: t('jobs.column.type'), width: 'minmax(8rem, 1fr)', render: (j) => j.type },
+    { key: 'state', header: t('jobs.column.state'), width: '6rem', render: (j) => <StateBadge state={j.state} /> },
+    {
+      key: 'attempts',
+      header: t('jobs.column.attempts'),
+      width: '5.5rem',
+      render: (j) => t('jobs.attempts', { attempts: j.attempts, maxAttempts: j.maxAttempts }),
+    },
+    { key: 'error', header: t('jobs.column.lastError'), width: 'minmax(8rem, 2fr)', render: (j) => j.lastError ?? '' },
+    {
+      key: 'retry',
+      header: t('jobs.column.retry'),
+      width: '5rem',
+      method: ['jobs', 'retryJob'],
+      render: (j) =>
+        j.state === 'dead' ? (
+          <Button
+            variant="quiet"
+            onPress={() => retry(j)}
+            aria-label={t('jobs.retryLabel', { type: j.type, queued: formatDateTime(j.created) })}
+          >
+            {t('jobs.retry')}
+          </Button>
+        ) : null,
+    },
+  ];
 }
