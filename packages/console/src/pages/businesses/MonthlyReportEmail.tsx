@@ -53,12 +53,8 @@ export function MonthlyReportEmail({
         year: option.year,
         month: option.month,
       });
-      setSent(
-        t('businesses.report.sent', {
-          month: formatMonth(result.year, result.month),
-          to: result.sentTo.join(', '),
-        }),
-      );
+      const month = formatMonth(result.year, result.month);
+      setSent(t('businesses.report.sent', { month, to: result.sentTo.join(', ') }));
       setOpen(false);
     } catch (e) {
       setError(messageOf(e));

@@ -54,6 +54,13 @@ function businessColumns(groupId: string, onRemove: (business: Business) => void
   ];
 }
 
+/** The question before a business leaves the group, and its two answers. */
+const removeWords = () => ({
+  title: t('groups.businesses.removeTitle'),
+  cancelLabel: t('groups.businesses.removeKeep'),
+  confirmLabel: t('groups.businesses.removeConfirm'),
+});
+
 /** SPEC §2 `/groups/{groupId}/businesses`: the linked businesses, remove, Show archived, Link businesses. */
 export function GroupBusinesses() {
   const { group } = useGroup();
@@ -117,9 +124,7 @@ export function GroupBusinesses() {
       />
       {removing && (
         <ConfirmAction
-          title={t('groups.businesses.removeTitle')}
-          cancelLabel={t('groups.businesses.removeKeep')}
-          confirmLabel={t('groups.businesses.removeConfirm')}
+          {...removeWords()}
           isOpen
           action={() => rpc('businesses', 'unlinkGroup', { id: removing.id })}
           onDone={() => {

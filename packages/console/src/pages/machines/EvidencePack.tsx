@@ -104,6 +104,15 @@ function PackView({ pack, businessId, onChanged }: { pack: Pack; businessId: str
   );
 }
 
+/** What is wrong with a range typed in (ms from, to), if anything. */
+function rangeProblem(from: number, to: number): string | undefined {
+  if (!Number.isFinite(from) || !Number.isFinite(to)) return t('machines.evidence.rangeMissing');
+  if (to <= from) return t('machines.evidence.rangeBackwards');
+  if (to - from > evidenceMaxRangeDays * DAY)
+    return t('machines.evidence.rangeTooLong', { days: evidenceMaxRangeDays });
+  return undefined;
+}
+
 /** `/machines/{machineId}/evidence`: the machine's evidence pack over a range, holds and the download. */
 export function EvidencePack() {
   const { businessId = '', machineId = '' } = useParams();
@@ -121,13 +130,9 @@ export function EvidencePack() {
   const show = () => {
     const from = new Date(fromText).getTime();
     const to = new Date(toText).getTime();
-    if (!Number.isFinite(from) || !Number.isFinite(to)) return setRangeError(t('machines.evidence.rangeMissing'));
-    if (to <= from) return setRangeError(t('machines.evidence.rangeBackwards'));
-    if (to - from > evidenceMaxRangeDays * DAY) {
-      return setRangeError(t('machines.evidence.rangeTooLong', { days: evidenceMaxRangeDays }));
-    }
-    setRangeError(undefined);
-    setRange({ from, to });
+    const problem = rangeProblem(from, to);
+    setRangeError(problem);
+    if (!problem) setRange({ from, to });
   };
   const download = async () => {
     setDownloading(true);

@@ -56,7 +56,7 @@ export function MonthCharts({ figures }: { figures: readonly MonthFigures[] }) {
       colour: chartColours[i % chartColours.length] ?? '#000',
     }));
     const collected = sum(figures.map((f) => f.ordersCollected));
-    const minutes = sum(figures.map((f) => f.totalPickupMinutes));
+    const average = formatMinutes(Math.round(sum(figures.map((f) => f.totalPickupMinutes)) / (collected || 1)));
     // Each chart: its label, what it shows in words, its series and how its values read.
     const shown: Omit<MonthChartProps, 'months'>[] = [
       {
@@ -69,11 +69,7 @@ export function MonthCharts({ figures }: { figures: readonly MonthFigures[] }) {
         summary:
           collected === 0
             ? t('stats.chart.pickupNone', { span })
-            : t('stats.chart.pickupSummary', {
-                span,
-                average: formatMinutes(Math.round(minutes / collected)),
-                collected,
-              }),
+            : t('stats.chart.pickupSummary', { span, average, collected }),
         series: pickup,
         format: formatMinutes,
         steps: minuteSteps,
