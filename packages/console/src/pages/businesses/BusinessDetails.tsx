@@ -3,6 +3,7 @@ import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useBusiness } from './BusinessLayout.tsx';
 import { ArchivableDetails, addressText, DetailsItem as Item, Lines, LogoImage } from './entity-parts.tsx';
+import { t } from './i18n/index.ts';
 import { MonthlyReportEmail } from './MonthlyReportEmail.tsx';
 
 /** SPEC §2 `/businesses/{businessId}`: the business's details, with Archive / Unarchive. */
@@ -23,33 +24,41 @@ export function BusinessDetails() {
       }
       archiveMethod={['businesses', 'archiveBusiness']}
       reload={reload}
-      warning="It cannot be edited while archived, and its settings become read-only."
+      warning={t('businesses.details.archiveWarning')}
     >
       <dl className="details">
-        <Item term="Name">{business.name}</Item>
-        <Item term="Email">{business.email || '—'}</Item>
-        <Item term="Address">{addressText(business.address) || '—'}</Item>
+        <Item term={t('businesses.details.name')}>{business.name}</Item>
+        <Item term={t('businesses.details.email')}>{business.email || '—'}</Item>
+        <Item term={t('businesses.details.address')}>{addressText(business.address) || '—'}</Item>
         {/* A group the user cannot open (a pharmacy user of this business alone) is left out rather
             than shown as a link to a page that would refuse them. */}
         {!business.groupId ? (
-          <Item term="Group">None</Item>
+          <Item term={t('businesses.details.group')}>{t('businesses.none')}</Item>
         ) : (
           !group.error && (
-            <Item term="Group">
+            <Item term={t('businesses.details.group')}>
               <RouterLink className="link" to={`/groups/${encodeURIComponent(business.groupId)}`}>
                 {group.data?.name ?? '…'}
               </RouterLink>
             </Item>
           )
         )}
-        <Item term="Keyholder mobiles">
-          {business.keyholdersMobileNumbers.length > 0 ? <Lines items={business.keyholdersMobileNumbers} /> : 'None'}
+        <Item term={t('businesses.details.keyholders')}>
+          {business.keyholdersMobileNumbers.length > 0 ? (
+            <Lines items={business.keyholdersMobileNumbers} />
+          ) : (
+            t('businesses.none')
+          )}
         </Item>
-        <Item term="Notification emails">
-          {business.notificationEmails.length > 0 ? <Lines items={business.notificationEmails} /> : 'None'}
+        <Item term={t('businesses.details.notificationEmails')}>
+          {business.notificationEmails.length > 0 ? (
+            <Lines items={business.notificationEmails} />
+          ) : (
+            t('businesses.none')
+          )}
         </Item>
-        <Item term="Logo">
-          <LogoImage logo={business.logo} alt={`${business.name} logo`} />
+        <Item term={t('businesses.details.logo')}>
+          <LogoImage logo={business.logo} alt={t('businesses.details.logoAlt', { name: business.name })} />
         </Item>
       </dl>
       <MonthlyReportEmail business={business} />

@@ -8,6 +8,7 @@ import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { useBusiness } from './BusinessLayout.tsx';
 import { ContactFields, type ContactFieldValues, contactFieldsOf, contactInputOf } from './ContactFields.tsx';
 import { EditSection } from './entity-parts.tsx';
+import { t } from './i18n/index.ts';
 import { ListField } from './ListField.tsx';
 
 type Fields = ContactFieldValues & { notificationEmails: string[]; keyholdersMobileNumbers: string[] };
@@ -19,26 +20,27 @@ const fieldsOf = (b?: Business): Fields => ({
 });
 
 /** The business's two lists: who is texted about its machines, and where its notifications go. */
-const listFields = [
-  {
-    legend: 'Keyholder mobiles',
-    itemLabel: 'Mobile number',
-    name: 'keyholdersMobileNumbers',
-    type: 'tel',
-    description: 'UK mobiles texted when a machine needs a keyholder.',
-  },
-  {
-    legend: 'Notification emails',
-    itemLabel: 'Email address',
-    name: 'notificationEmails',
-    type: 'email',
-    description: "Addresses that receive the business's notifications.",
-  },
-] as const;
+const listFields = () =>
+  [
+    {
+      legend: t('businesses.form.keyholders'),
+      itemLabel: t('businesses.form.keyholder'),
+      name: 'keyholdersMobileNumbers',
+      type: 'tel',
+      description: t('businesses.form.keyholdersHelp'),
+    },
+    {
+      legend: t('businesses.form.notificationEmails'),
+      itemLabel: t('businesses.form.notificationEmail'),
+      name: 'notificationEmails',
+      type: 'email',
+      description: t('businesses.form.notificationEmailsHelp'),
+    },
+  ] as const;
 
 /** SPEC §2 `/businesses/add`. */
 export const AddBusiness = () => (
-  <Page title="Add business">
+  <Page title={t('businesses.form.addTitle')}>
     <BusinessFormBody />
   </Page>
 );
@@ -85,7 +87,7 @@ function BusinessFormBody({ business, onSaved }: { business?: Business; onSaved?
         : await rpc('businesses', 'createBusiness', input);
       onSaved?.();
       navigate(consolePaths.business(saved.business.id), {
-        state: { notice: business ? 'Business saved.' : 'Business added.' },
+        state: { notice: business ? t('businesses.form.saved') : t('businesses.form.added') },
       });
     } catch (e) {
       state.fail(e);
@@ -100,11 +102,11 @@ function BusinessFormBody({ business, onSaved }: { business?: Business; onSaved?
       state={state}
       save={save}
       cancelHref={business ? consolePaths.business(business.id) : consolePaths.businesses}
-      submitLabel={business ? 'Save' : 'Add business'}
+      submitLabel={business ? t('businesses.form.save') : t('businesses.form.add')}
       isDisabled={readOnly}
     >
       <ContactFields values={f} onChange={set} required isDisabled={readOnly} />
-      {listFields.map((field) => (
+      {listFields().map((field) => (
         <ListField
           key={field.name}
           {...field}

@@ -4,23 +4,16 @@ import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useAdministers } from '../../state/reach.ts';
 import { ArchivableLayout, useLiveArchive } from './entity-parts.tsx';
+import { t } from './i18n/index.ts';
 
 export type BusinessContext = { business: Business; reload: () => void };
 
 /** The business whose pages are showing, for the pages under `/businesses/{businessId}`. */
 export const useBusiness = () => useOutletContext<BusinessContext>();
 
-const tabs = [
-  { id: 'details', label: 'Details' },
-  { id: 'edit', label: 'Edit' },
-  { id: 'orders', label: 'Orders' },
-  { id: 'machines', label: 'Machines' },
-  { id: 'users', label: 'Users' },
-  { id: 'patients', label: 'Patients' },
-  { id: 'messages', label: 'Messages' },
-  { id: 'stats', label: 'Stats' },
-  { id: 'settings', label: 'Settings' },
-];
+const tabIds = ['details', 'edit', 'orders', 'machines', 'users', 'patients', 'messages', 'stats', 'settings'] as const;
+const tabsOf = (ids: readonly (typeof tabIds)[number][]) =>
+  ids.map((id) => ({ id, label: t(`businesses.tab.${id}` as const) }));
 
 /**
  * `/businesses/{businessId}/*`: loads the business once for its pages, shows its name, the tabs and,
@@ -43,7 +36,7 @@ export function BusinessLayout() {
       error={query.error}
       reload={reload}
       base={`/businesses/${encodeURIComponent(businessId)}`}
-      tabs={manages ? tabs : tabs.filter((t) => t.id !== 'edit')}
+      tabs={tabsOf(manages ? tabIds : tabIds.filter((id) => id !== 'edit'))}
       context={(business): BusinessContext => ({ business, reload })}
     />
   );

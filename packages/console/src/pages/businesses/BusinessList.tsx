@@ -4,18 +4,24 @@ import { businessesSearchAtom } from '../../state/businesses.ts';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { addressText, useArchivedTabs } from './entity-parts.tsx';
+import { t } from './i18n/index.ts';
 
-const columns: ListColumn<Business>[] = [
+const columns = (): ListColumn<Business>[] => [
   {
     key: 'name',
-    header: 'Name',
+    header: t('businesses.list.column.name'),
     width: 'minmax(10rem, 1fr)',
     render: (b) => <Link href={`/businesses/${encodeURIComponent(b.id)}`}>{b.name}</Link>,
   },
-  { key: 'address', header: 'Address', width: 'minmax(12rem, 1.6fr)', render: (b) => addressText(b.address) },
+  {
+    key: 'address',
+    header: t('businesses.list.column.address'),
+    width: 'minmax(12rem, 1.6fr)',
+    render: (b) => addressText(b.address),
+  },
   {
     key: 'email',
-    header: 'Email',
+    header: t('businesses.list.column.email'),
     width: 'minmax(10rem, 1fr)',
     render: (b) => <span className="cell-email">{b.email}</span>,
   },
@@ -23,14 +29,14 @@ const columns: ListColumn<Business>[] = [
 
 /** SPEC §2 `/businesses`: Active and Archived tabs (`?archived=true`), search, Add (support staff). */
 export function BusinessList() {
-  const { archived, tabs } = useArchivedTabs('Businesses', '/businesses');
+  const { archived, tabs } = useArchivedTabs(t('businesses.list.title'), '/businesses');
   return (
     <ListPage
-      title="Businesses"
-      lead="The pharmacies using the lockers."
-      actions={[linkAction('Add', '/businesses/add', ['businesses', 'createBusiness'])]}
+      title={t('businesses.list.title')}
+      lead={t('businesses.list.lead')}
+      actions={[linkAction(t('businesses.list.add'), '/businesses/add', ['businesses', 'createBusiness'])]}
       tabs={tabs}
-      search={{ atom: businessesSearchAtom, placeholder: 'Business name' }}
+      search={{ atom: businessesSearchAtom, placeholder: t('businesses.list.search') }}
       query={{
         key: ['businesses', 'listBusinesses', archived],
         load: async (filterText, nextToken) => {
@@ -38,9 +44,9 @@ export function BusinessList() {
           return { items: page.businesses, nextToken: page.nextToken };
         },
       }}
-      label={archived ? 'Archived businesses' : 'Active businesses'}
-      columns={columns}
-      emptyText="No businesses found"
+      label={archived ? t('businesses.list.archived') : t('businesses.list.active')}
+      columns={columns()}
+      emptyText={t('businesses.list.empty')}
     />
   );
 }

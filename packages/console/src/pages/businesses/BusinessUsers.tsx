@@ -2,6 +2,7 @@ import { businessUsersSearchAtom } from '../../state/businesses.ts';
 import { useAdministers } from '../../state/reach.ts';
 import { RoleUsers } from '../users/RoleUsers.tsx';
 import { useBusiness } from './BusinessLayout.tsx';
+import { t } from './i18n/index.ts';
 
 /** SPEC §2 `/businesses/{businessId}/users`: people with a Business role on it, searchable. */
 export function BusinessUsers() {
@@ -13,8 +14,8 @@ export function BusinessUsers() {
       resource={business}
       usersPath={`/businesses/${encodeURIComponent(business.id)}/users`}
       searchAtom={businessUsersSearchAtom}
-      placeholder="Name or email"
-      listLabel="Business users"
+      placeholder={t('businesses.users.search')}
+      listLabel={t('businesses.users.list')}
       canManage={manages === true}
     />
   );

@@ -1,5 +1,6 @@
 import type { Address } from '@medlocker/core';
 import { TextField } from '../../ui/TextField.tsx';
+import { t } from './i18n/index.ts';
 
 /** The name, email and address a business or a group is edited with, as the form holds them. */
 export type ContactFieldValues = {
@@ -36,17 +37,16 @@ export const contactInputOf = (f: ContactFieldValues) => ({
 
 type AddressField = {
   key: 'line1' | 'line2' | 'line3' | 'postTown' | 'postcode';
-  label: string;
   requiredWhen: boolean;
 };
 const addressLines: AddressField[] = [
-  { key: 'line1', label: 'Address line 1', requiredWhen: true },
-  { key: 'line2', label: 'Address line 2', requiredWhen: false },
-  { key: 'line3', label: 'Address line 3', requiredWhen: false },
+  { key: 'line1', requiredWhen: true },
+  { key: 'line2', requiredWhen: false },
+  { key: 'line3', requiredWhen: false },
 ];
 const addressPlace: AddressField[] = [
-  { key: 'postTown', label: 'Post town', requiredWhen: true },
-  { key: 'postcode', label: 'Postcode', requiredWhen: true },
+  { key: 'postTown', requiredWhen: true },
+  { key: 'postcode', requiredWhen: true },
 ];
 
 /**
@@ -64,10 +64,10 @@ export function ContactFields({
   required: boolean;
   isDisabled: boolean;
 }) {
-  const field = ({ key, label, requiredWhen }: AddressField) => (
+  const field = ({ key, requiredWhen }: AddressField) => (
     <TextField
       key={key}
-      label={label}
+      label={t(`businesses.contact.${key}` as const)}
       name={`address.${key}`}
       value={f[key]}
       onChange={onChange(key)}
@@ -78,7 +78,7 @@ export function ContactFields({
   return (
     <>
       <TextField
-        label="Name"
+        label={t('businesses.contact.name')}
         name="name"
         value={f.name}
         onChange={onChange('name')}
@@ -86,7 +86,7 @@ export function ContactFields({
         isDisabled={isDisabled}
       />
       <TextField
-        label="Email"
+        label={t('businesses.contact.email')}
         name="email"
         type="email"
         value={f.email}
@@ -95,7 +95,7 @@ export function ContactFields({
         isDisabled={isDisabled}
       />
       <fieldset className="fieldset">
-        <legend className="fieldset__legend">Address</legend>
+        <legend className="fieldset__legend">{t('businesses.contact.address')}</legend>
         {addressLines.map(field)}
         <div className="fieldset__row">{addressPlace.map(field)}</div>
       </fieldset>

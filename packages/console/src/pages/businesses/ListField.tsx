@@ -1,5 +1,6 @@
 import { Button } from '../../ui/Button.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { t } from './i18n/index.ts';
 
 export type ListFieldProps = {
   /** The legend, e.g. 'Keyholder mobiles'. */
@@ -47,7 +48,7 @@ export function ListField({
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
         <div className="list-field__item" key={index}>
           <TextField
-            label={`${itemLabel} ${index + 1}`}
+            label={t('businesses.listField.item', { item: itemLabel, number: index + 1 })}
             name={`${name}.${index}`}
             type={type}
             value={value}
@@ -56,17 +57,17 @@ export function ListField({
           />
           <Button
             variant="quiet"
-            aria-label={`Remove ${itemLabel.toLowerCase()} ${index + 1}`}
+            aria-label={t('businesses.listField.remove', { item: itemLabel.toLowerCase(), number: index + 1 })}
             onPress={() => onChange(values.filter((_, i) => i !== index))}
             isDisabled={isDisabled}
           >
-            Remove
+            {t('businesses.listField.removeButton')}
           </Button>
         </div>
       ))}
       <div>
         <Button onPress={() => onChange([...values, ''])} isDisabled={isDisabled}>
-          Add {itemLabel.toLowerCase()}
+          {t('businesses.listField.add', { item: itemLabel.toLowerCase() })}
         </Button>
       </div>
     </fieldset>

@@ -6,6 +6,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Select } from '../../ui/Select.tsx';
+import { t } from './i18n/index.ts';
 
 /** The London months a report can be sent for: this one so far, then the 12 before it, newest first. */
 function monthOptions(now: number) {
@@ -14,7 +15,12 @@ function monthOptions(now: number) {
   return Array.from({ length: 13 }, (_, i) => {
     const y = Math.floor((index - i) / 12);
     const m = ((index - i) % 12) + 1;
-    return { id: isoMonth(y, m), label: `${formatMonth(y, m)}${i === 0 ? ' (so far)' : ''}`, year: y, month: m };
+    return {
+      id: isoMonth(y, m),
+      label: i === 0 ? t('businesses.report.monthSoFar', { month: formatMonth(y, m) }) : formatMonth(y, m),
+      year: y,
+      month: m,
+    };
   });
 }
 
@@ -47,7 +53,8 @@ export function MonthlyReportEmail({
         year: option.year,
         month: option.month,
       });
-      setSent(`The ${formatMonth(result.year, result.month)} report was sent to ${result.sentTo.join(', ')}.`);
+      const month = formatMonth(result.year, result.month);
+      setSent(t('businesses.report.sent', { month, to: result.sentTo.join(', ') }));
       setOpen(false);
     } catch (e) {
       setError(messageOf(e));
@@ -60,7 +67,7 @@ export function MonthlyReportEmail({
     <section aria-labelledby="monthly-report-title" className="monthly-report">
       <div className="section-head">
         <h2 className="section-title" id="monthly-report-title">
-          Monthly report
+          {t('businesses.report.title')}
         </h2>
         {mayAct && hasRecipients && (
           <Button
@@ -70,30 +77,26 @@ export function MonthlyReportEmail({
               setOpen(true);
             }}
           >
-            Email monthly report
+            {t('businesses.report.email')}
           </Button>
         )}
       </div>
-      <p>
-        {hasRecipients
-          ? "On the 1st of each month the last month's figures, with a CSV of them and the 12 months before, are emailed to the notification emails."
-          : 'No notification emails: add one to this business to receive its monthly report by email.'}
-      </p>
+      <p>{hasRecipients ? t('businesses.report.lead') : t('businesses.report.noRecipients')}</p>
       {sent && <Banner tone="success">{sent}</Banner>}
       <ConfirmDialog
-        title="Email monthly report?"
+        title={t('businesses.report.confirmTitle')}
         isOpen={open}
         onOpenChange={(isOpen) => !isOpen && !pending && setOpen(false)}
-        cancelLabel="Cancel"
-        confirmLabel="Send"
+        cancelLabel={t('businesses.cancel')}
+        confirmLabel={t('businesses.report.send')}
         tone="primary"
         onConfirm={() => void send()}
         isPending={pending}
         error={error}
       >
-        <p>{`The report of ${business.name} goes to ${business.notificationEmails.join(', ')}.`}</p>
+        <p>{t('businesses.report.goesTo', { name: business.name, to: business.notificationEmails.join(', ') })}</p>
         <Select
-          label="Month"
+          label={t('businesses.report.month')}
           options={options.map(({ id, label }) => ({ id, label }))}
           selectedKey={chosen}
           onSelectionChange={(key) => setChosen(String(key))}

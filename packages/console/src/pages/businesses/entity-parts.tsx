@@ -11,6 +11,7 @@ import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
 import { TabLinks } from '../../ui/Tabs.tsx';
 import { useAction } from '../../ui/use-action.ts';
+import { t } from './i18n/index.ts';
 
 /** An address on one line: '1 High Street, Leeds, LS1 1AA'. */
 export function addressText(address: Address): string {
@@ -19,8 +20,10 @@ export function addressText(address: Address): string {
 
 /** 'on 05 March 2024 by Sam Support' (SPEC §4: archived items show the archive date and user). */
 export function archivedWhen(archived: ArchivedStamp): string {
-  const by = archived.userDisplayName ? ` by ${archived.userDisplayName}` : '';
-  return `on ${formatLongDate(archived.at)}${by}`;
+  const date = formatLongDate(archived.at);
+  return archived.userDisplayName
+    ? t('businesses.archivedOnBy', { date, user: archived.userDisplayName })
+    : t('businesses.archivedOn', { date });
 }
 
 /** The warning an archived business or group shows on each of its pages. */
@@ -34,11 +37,8 @@ export function ArchivedWarning({
   children?: React.ReactNode;
 }) {
   return (
-    <Banner tone="warning" title={`This ${kind} is archived`}>
-      <p>
-        It was archived {archivedWhen(archived)}. Archived {kind === 'business' ? 'businesses' : 'groups'} cannot be
-        edited{kind === 'group' ? ', have businesses linked or users added' : ' and their settings are read-only'}.
-      </p>
+    <Banner tone="warning" title={t(`businesses.archivedWarning.${kind}.title`)}>
+      <p>{t(`businesses.archivedWarning.${kind}.body`, { when: archivedWhen(archived) })}</p>
       {children}
     </Banner>
   );
@@ -107,12 +107,11 @@ export function ArchivableDetails({
   const [done, setDone] = useState<string>();
   const mayArchive = useMayCall(archiveMethod);
   const verb = archived ? 'unarchive' : 'archive';
-  const Noun = noun === 'business' ? 'Business' : 'Group';
 
   const toggle = () =>
     run(async () => {
       await setArchived(!archived);
-      setDone(`${Noun} ${verb}d.`);
+      setDone(t(`businesses.entity.${noun}.${verb}d`));
       setConfirming(false);
       reload();
     });
@@ -122,7 +121,7 @@ export function ArchivableDetails({
     <>
       {message && <Banner tone="success">{message}</Banner>}
       <div className="section-head">
-        <h2 className="section-title">Details</h2>
+        <h2 className="section-title">{t('businesses.entity.details')}</h2>
         {mayArchive && (
           <Button
             variant={archived ? 'secondary' : 'danger'}
@@ -131,23 +130,23 @@ export function ArchivableDetails({
               setConfirming(true);
             }}
           >
-            {archived ? 'Unarchive' : 'Archive'}
+            {archived ? t('businesses.entity.unarchive') : t('businesses.entity.archive')}
           </Button>
         )}
       </div>
       {children}
       <ConfirmDialog
-        title={`${archived ? 'Unarchive' : 'Archive'} ${noun}?`}
+        title={t(`businesses.entity.${noun}.${verb}Title`)}
         isOpen={confirming}
         onOpenChange={(open) => !open && !pending && setConfirming(false)}
-        cancelLabel="Cancel"
-        confirmLabel={archived ? 'Unarchive' : 'Archive'}
+        cancelLabel={t('businesses.cancel')}
+        confirmLabel={archived ? t('businesses.entity.unarchive') : t('businesses.entity.archive')}
         tone={archived ? 'primary' : 'danger'}
         onConfirm={() => void toggle()}
         isPending={pending}
         error={error}
       >
-        <p>{`Do you want to ${verb} the ${noun} ${name}?${archived || !warning ? '' : ` ${warning}`}`}</p>
+        <p>{`${t(`businesses.entity.${noun}.${verb}Question`, { name })}${archived || !warning ? '' : ` ${warning}`}`}</p>
       </ConfirmDialog>
     </>
   );
@@ -176,14 +175,14 @@ export function ArchivableLayout<E extends { name: string; archived: ArchivedSta
   context: (entity: E) => C;
 }) {
   const location = useLocation();
-  const label = kind === 'business' ? 'Business' : 'Group';
+  const label = t(`businesses.entity.${kind}.label`);
   if (!entity) {
     return <Page title={label}>{error ? <LoadError error={error} onRetry={reload} /> : <Loading />}</Page>;
   }
   const rest = location.pathname.slice(base.length).split('/')[1] ?? '';
   const selected = tabs.some((t) => t.id === rest && t.id !== 'details') ? rest : 'details';
   return (
-    <Page title={entity.name} lead={entity.archived ? `Archived ${kind}` : undefined}>
+    <Page title={entity.name} lead={entity.archived ? t(`businesses.entity.${kind}.archivedLead`) : undefined}>
       {entity.archived && <ArchivedWarning kind={kind} archived={entity.archived} />}
       <TabLinks
         label={label}
@@ -204,8 +203,8 @@ export function useArchivedTabs(label: string, base: string) {
       label={label}
       selectedId={archived ? 'archived' : 'active'}
       tabs={[
-        { id: 'active', label: 'Active', href: base },
-        { id: 'archived', label: 'Archived', href: `${base}?archived=true` },
+        { id: 'active', label: t('businesses.entity.active'), href: base },
+        { id: 'archived', label: t('businesses.entity.archived'), href: `${base}?archived=true` },
       ]}
     />
   );
@@ -216,7 +215,7 @@ export function useArchivedTabs(label: string, base: string) {
 export function EditSection({ children }: { children: React.ReactNode }) {
   return (
     <>
-      <h2 className="section-title">Edit</h2>
+      <h2 className="section-title">{t('businesses.entity.edit')}</h2>
       {children}
     </>
   );

@@ -6,12 +6,13 @@ import { groupBusinessesSearchAtom, groupBusinessesShowArchivedAtom } from '../.
 import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmAction, confirmWords } from '../../ui/Dialog.tsx';
+import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { addressText } from '../businesses/entity-parts.tsx';
 import { useGroup } from './GroupLayout.tsx';
+import { t } from './i18n/index.ts';
 import { LinkBusinessesDialog } from './LinkBusinessesDialog.tsx';
 
 /** The group's businesses: the name opens it (archived ones say so), Remove for who may unlink. */
@@ -20,34 +21,45 @@ function businessColumns(groupId: string, onRemove: (business: Business) => void
   return [
     {
       key: 'name',
-      header: 'Name',
+      header: t('groups.businesses.column.name'),
       width: 'minmax(10rem, 1fr)',
       render: (b) => (
         <Link href={`${base}/${encodeURIComponent(b.id)}`}>
-          {b.name}
-          {b.archived ? ' (archived)' : ''}
+          {b.archived ? t('groups.businesses.archivedName', { name: b.name }) : b.name}
         </Link>
       ),
     },
-    { key: 'address', header: 'Address', width: 'minmax(12rem, 1.6fr)', render: (b) => addressText(b.address) },
+    {
+      key: 'address',
+      header: t('groups.businesses.column.address'),
+      width: 'minmax(12rem, 1.6fr)',
+      render: (b) => addressText(b.address),
+    },
     {
       key: 'actions',
-      header: 'Actions',
+      header: t('groups.businesses.column.actions'),
       width: '7rem',
       method: ['businesses', 'unlinkGroup'],
       render: (b) => (
         <Button
           variant="quiet"
-          aria-label={`Remove ${b.name}`}
+          aria-label={t('groups.businesses.removeLabel', { name: b.name })}
           onPress={() => onRemove(b)}
           isDisabled={Boolean(b.archived)}
         >
-          Remove
+          {t('groups.businesses.remove')}
         </Button>
       ),
     },
   ];
 }
+
+/** The question before a business leaves the group, and its two answers. */
+const removeWords = () => ({
+  title: t('groups.businesses.removeTitle'),
+  cancelLabel: t('groups.businesses.removeKeep'),
+  confirmLabel: t('groups.businesses.removeConfirm'),
+});
 
 /** SPEC §2 `/groups/{groupId}/businesses`: the linked businesses, remove, Show archived, Link businesses. */
 export function GroupBusinesses() {
@@ -62,7 +74,7 @@ export function GroupBusinesses() {
 
   return (
     <ListPage
-      title="Businesses"
+      title={t('groups.businesses.title')}
       frame="part"
       actions={[
         {
@@ -70,16 +82,20 @@ export function GroupBusinesses() {
           method: ['businesses', 'linkGroup'],
           element: (
             <Button variant="primary" onPress={() => setLinking(true)} isDisabled={groupArchived}>
-              Link businesses
+              {t('groups.businesses.link')}
             </Button>
           ),
         },
       ]}
       banner={notice && <Banner tone="success">{notice}</Banner>}
-      search={{ atom: groupBusinessesSearchAtom, placeholder: 'Business name', label: 'Search businesses' }}
+      search={{
+        atom: groupBusinessesSearchAtom,
+        placeholder: t('groups.businesses.search'),
+        label: t('groups.businesses.searchLabel'),
+      }}
       filters={
         <Switch isSelected={showArchived} onChange={setShowArchived}>
-          Show archived
+          {t('groups.businesses.showArchived')}
         </Switch>
       }
       query={{
@@ -90,9 +106,9 @@ export function GroupBusinesses() {
           return { items: page.businesses, nextToken: page.nextToken };
         },
       }}
-      label="Group businesses"
+      label={t('groups.businesses.list')}
       columns={businessColumns(group.id, setRemoving)}
-      emptyText="No businesses found"
+      emptyText={t('groups.businesses.empty')}
     >
       <LinkBusinessesDialog
         groupId={group.id}
@@ -101,27 +117,25 @@ export function GroupBusinesses() {
         onClose={(linked) => {
           setLinking(false);
           if (linked > 0) {
-            setNotice(linked === 1 ? '1 business linked.' : `${linked} businesses linked.`);
+            setNotice(t('groups.businesses.linked', { count: linked }));
             reload();
           }
         }}
       />
       {removing && (
         <ConfirmAction
-          {...confirmWords('Remove', 'business')}
+          {...removeWords()}
           isOpen
           action={() => rpc('businesses', 'unlinkGroup', { id: removing.id })}
           onDone={() => {
-            setNotice(`${removing.name} removed from the group.`);
+            setNotice(t('groups.businesses.removed', { name: removing.name }));
             setRemoving(null);
             reload();
           }}
           onCancel={() => setRemoving(null)}
         >
-          <p>{`${removing.name} will no longer be in the group ${group.name}.`}</p>
-          {groupArchived && (
-            <p className="warning-text">You won't be able to add it back unless group is unarchived.</p>
-          )}
+          <p>{t('groups.businesses.removeBody', { name: removing.name, group: group.name })}</p>
+          {groupArchived && <p className="warning-text">{t('groups.businesses.removeArchived')}</p>}
         </ConfirmAction>
       )}
     </ListPage>

@@ -1,6 +1,7 @@
 import { rpc } from '../../api/client.ts';
 import { ArchivableDetails, DetailsItem as Item, LogoImage } from '../businesses/entity-parts.tsx';
 import { useGroup } from './GroupLayout.tsx';
+import { t } from './i18n/index.ts';
 
 /** SPEC §2 `/groups/{groupId}`: name, email, address, logo; Archive / Unarchive with confirmation. */
 export function GroupDetails() {
@@ -16,15 +17,15 @@ export function GroupDetails() {
       reload={reload}
     >
       <dl className="details">
-        <Item term="Name">{group.name}</Item>
-        <Item term="Email">{group.email || '—'}</Item>
-        <Item term="Address line 1">{a.line1 || '—'}</Item>
-        <Item term="Address line 2">{a.line2 || '—'}</Item>
-        <Item term="Address line 3">{a.line3 || '—'}</Item>
-        <Item term="Post town">{a.postTown || '—'}</Item>
-        <Item term="Postcode">{a.postcode || '—'}</Item>
-        <Item term="Logo">
-          <LogoImage logo={group.logo} alt={`${group.name} logo`} />
+        <Item term={t('groups.details.name')}>{group.name}</Item>
+        <Item term={t('groups.details.email')}>{group.email || '—'}</Item>
+        <Item term={t('groups.details.line1')}>{a.line1 || '—'}</Item>
+        <Item term={t('groups.details.line2')}>{a.line2 || '—'}</Item>
+        <Item term={t('groups.details.line3')}>{a.line3 || '—'}</Item>
+        <Item term={t('groups.details.postTown')}>{a.postTown || '—'}</Item>
+        <Item term={t('groups.details.postcode')}>{a.postcode || '—'}</Item>
+        <Item term={t('groups.details.logo')}>
+          <LogoImage logo={group.logo} alt={t('groups.details.logoAlt', { name: group.name })} />
         </Item>
       </dl>
     </ArchivableDetails>

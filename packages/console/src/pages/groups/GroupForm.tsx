@@ -13,11 +13,12 @@ import {
 } from '../businesses/ContactFields.tsx';
 import { EditSection } from '../businesses/entity-parts.tsx';
 import { useGroup } from './GroupLayout.tsx';
+import { t } from './i18n/index.ts';
 import { type LogoDraft, LogoField, logoDraftOf } from './LogoField.tsx';
 
 /** SPEC §2 `/groups/add`. */
 export const AddGroup = () => (
-  <Page title="Add group">
+  <Page title={t('groups.form.addTitle')}>
     <GroupFormBody />
   </Page>
 );
@@ -83,7 +84,9 @@ function GroupFormBody({ group, onSaved }: { group?: Group; onSaved?: () => void
       }
     }
     onSaved?.();
-    navigate(consolePaths.group(saved.id), { state: { notice: group ? 'Group saved.' : 'Group added.' } });
+    navigate(consolePaths.group(saved.id), {
+      state: { notice: group ? t('groups.form.saved') : t('groups.form.added') },
+    });
   };
 
   return (
@@ -91,7 +94,7 @@ function GroupFormBody({ group, onSaved }: { group?: Group; onSaved?: () => void
       state={state}
       save={save}
       cancelHref={group ? consolePaths.group(group.id) : consolePaths.groups}
-      submitLabel={group ? 'Save' : 'Add group'}
+      submitLabel={group ? t('groups.form.save') : t('groups.form.add')}
       isDisabled={readOnly}
     >
       <ContactFields values={f} onChange={set} required={false} isDisabled={readOnly} />

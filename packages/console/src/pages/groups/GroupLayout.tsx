@@ -4,19 +4,16 @@ import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useAdministers } from '../../state/reach.ts';
 import { ArchivableLayout, useLiveArchive } from '../businesses/entity-parts.tsx';
+import { t } from './i18n/index.ts';
 
 export type GroupContext = { group: Group; reload: () => void };
 
 /** The group whose pages are showing, for the pages under `/groups/{groupId}`. */
 export const useGroup = () => useOutletContext<GroupContext>();
 
-const tabs = [
-  { id: 'details', label: 'Details' },
-  { id: 'edit', label: 'Edit' },
-  { id: 'businesses', label: 'Businesses' },
-  { id: 'users', label: 'Users' },
-  { id: 'stats', label: 'Stats' },
-];
+const tabIds = ['details', 'edit', 'businesses', 'users', 'stats'] as const;
+const tabsOf = (ids: readonly (typeof tabIds)[number][]) =>
+  ids.map((id) => ({ id, label: t(`groups.tab.${id}` as const) }));
 
 /**
  * `/groups/{groupId}/*`: loads the group for its pages; its name, the tabs (Details/Edit, Businesses,
@@ -39,7 +36,7 @@ export function GroupLayout() {
       error={query.error}
       reload={reload}
       base={`/groups/${encodeURIComponent(groupId)}`}
-      tabs={manages ? tabs : tabs.filter((t) => t.id !== 'edit')}
+      tabs={tabsOf(manages ? tabIds : tabIds.filter((id) => id !== 'edit'))}
       context={(group): GroupContext => ({ group, reload })}
     />
   );

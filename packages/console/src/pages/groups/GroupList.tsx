@@ -5,37 +5,39 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { addressText, useArchivedTabs } from '../businesses/entity-parts.tsx';
+import { t } from './i18n/index.ts';
 
-const columns: ListColumn<Group>[] = [
+const columns = (): ListColumn<Group>[] => [
   {
     key: 'name',
-    header: 'Name',
+    header: t('groups.list.column.name'),
     width: 'minmax(10rem, 1fr)',
     render: (g) => <Link href={`/groups/${encodeURIComponent(g.id)}`}>{g.name}</Link>,
   },
   {
     key: 'email',
-    header: 'Email',
+    header: t('groups.list.column.email'),
     width: 'minmax(10rem, 1fr)',
     render: (g) => <span className="cell-email">{g.email || '—'}</span>,
   },
-  { key: 'address', header: 'Address', width: 'minmax(12rem, 1.4fr)', render: (g) => addressText(g.address) || '—' },
+  {
+    key: 'address',
+    header: t('groups.list.column.address'),
+    width: 'minmax(12rem, 1.4fr)',
+    render: (g) => addressText(g.address) || '—',
+  },
 ];
 
 /** SPEC §2 `/groups`: Active and Archived tabs, search, reload, clear filters, Add (support staff). */
 export function GroupList() {
-  const { archived, tabs } = useArchivedTabs('Groups', '/groups');
+  const { archived, tabs } = useArchivedTabs(t('groups.list.title'), '/groups');
   return (
     <ListPage
-      title="Groups"
-      actions={[linkAction('Add', '/groups/add', ['groups', 'createGroup'])]}
-      banner={
-        <Banner tone="warning">
-          Caution: This is not the businesses page. This page is only for creating and editing groups
-        </Banner>
-      }
+      title={t('groups.list.title')}
+      actions={[linkAction(t('groups.list.add'), '/groups/add', ['groups', 'createGroup'])]}
+      banner={<Banner tone="warning">{t('groups.list.caution')}</Banner>}
       tabs={tabs}
-      search={{ atom: groupsSearchAtom, placeholder: 'Group name' }}
+      search={{ atom: groupsSearchAtom, placeholder: t('groups.list.search') }}
       clearFilters={() => {}}
       query={{
         key: ['groups', 'listGroups', archived],
@@ -44,9 +46,9 @@ export function GroupList() {
           return { items: page.groups, nextToken: page.nextToken };
         },
       }}
-      label={archived ? 'Archived groups' : 'Active groups'}
-      columns={columns}
-      emptyText={`No ${archived ? 'archived' : 'active'} groups found.`}
+      label={archived ? t('groups.list.archived') : t('groups.list.active')}
+      columns={columns()}
+      emptyText={archived ? t('groups.list.emptyArchived') : t('groups.list.emptyActive')}
     />
   );
 }

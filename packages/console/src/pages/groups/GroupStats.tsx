@@ -13,7 +13,15 @@ import { StatsHead, useCsvExport } from '../stats/csv-export.tsx';
 import { MonthField, monthCodec } from '../stats/MonthField.tsx';
 import { MonthlyTable } from '../stats/MonthlyTable.tsx';
 import { useGroup } from './GroupLayout.tsx';
-import { allGroupBusinesses, comparisonView, type Measure, measureOptions, measures } from './group-comparison.ts';
+import {
+  allGroupBusinesses,
+  comparisonView,
+  type Measure,
+  measureChartLabel,
+  measureOptions,
+  measures,
+} from './group-comparison.ts';
+import { t } from './i18n/index.ts';
 
 /** The monthly figures of the chosen businesses over the 12 months ending at `last` (YYYY-MM). */
 function useComparison(groupId: string, last: string, selected: string[]) {
@@ -65,9 +73,9 @@ export function GroupStats() {
     <section className="subpage" aria-labelledby="group-stats">
       <StatsHead
         id="group-stats"
-        title="Comparison"
-        lead="The group's businesses side by side, month by month (London time)."
-        exportLabel="Export comparison CSV"
+        title={t('groups.stats.title')}
+        lead={t('groups.stats.lead')}
+        exportLabel={t('groups.stats.export')}
         onExport={exportCsv}
         canExport={Boolean(view)}
         error={csv.error}
@@ -75,7 +83,7 @@ export function GroupStats() {
       <QueryView query={businesses}>
         {(list) =>
           list.length === 0 ? (
-            <p className="empty">No businesses found</p>
+            <p className="empty">{t('groups.stats.noBusinesses')}</p>
           ) : (
             <>
               <ComparisonControls
@@ -87,21 +95,21 @@ export function GroupStats() {
               />
               <BusinessChoice businesses={list} selected={selected} onChange={setChosen} />
               {selected.length === 0 ? (
-                <p className="empty">Choose one or more businesses to compare.</p>
+                <p className="empty">{t('groups.stats.chooseSome')}</p>
               ) : (
                 <QueryView query={comparison}>
                   {() =>
                     view && (
                       <>
                         <MonthChart
-                          label={`${measures[measure].label} per month by business`}
+                          label={measureChartLabel(measure)}
                           summary={view.summary}
                           months={view.months}
                           series={view.series}
                           format={measures[measure].format}
                           steps={measures[measure].steps}
                         />
-                        <MonthlyTable label="Comparison by month" rows={view.rows} withBusiness />
+                        <MonthlyTable label={t('groups.stats.table')} rows={view.rows} withBusiness />
                       </>
                     )
                   }
@@ -131,7 +139,7 @@ function BusinessChoice({
       value={selected}
       onChange={(ids) => onChange(ids.slice(0, groupComparisonMaxBusinesses))}
     >
-      <Label className="field__label">Businesses compared</Label>
+      <Label className="field__label">{t('groups.stats.compared')}</Label>
       {businesses.map((b) => (
         <Checkbox key={b.id} value={b.id}>
           {b.name}
@@ -157,10 +165,10 @@ function ComparisonControls({
 }) {
   return (
     <div className="toolbar">
-      <MonthField label="Last month shown" value={last} max={thisMonth} onChange={onMonth} />
+      <MonthField label={t('groups.stats.lastMonth')} value={last} max={thisMonth} onChange={onMonth} />
       <Select
-        label="Chart"
-        options={measureOptions}
+        label={t('groups.stats.chart')}
+        options={measureOptions()}
         selectedKey={measure}
         onSelectionChange={(key) => onMeasure(key as Measure)}
       />

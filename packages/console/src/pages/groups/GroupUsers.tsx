@@ -2,6 +2,7 @@ import { groupUsersSearchAtom } from '../../state/groups.ts';
 import { useAdministers } from '../../state/reach.ts';
 import { RoleUsers } from '../users/RoleUsers.tsx';
 import { useGroup } from './GroupLayout.tsx';
+import { t } from './i18n/index.ts';
 
 /** SPEC §2 `/groups/{groupId}/users`: Name, Email, Access levels; prefix search (SPEC §5). */
 export function GroupUsers() {
@@ -13,8 +14,8 @@ export function GroupUsers() {
       resource={group}
       usersPath={`/groups/${encodeURIComponent(group.id)}/users`}
       searchAtom={groupUsersSearchAtom}
-      placeholder="Start of email, first name, surname or full name"
-      listLabel="Group users"
+      placeholder={t('groups.users.search')}
+      listLabel={t('groups.users.list')}
       canManage={manages === true}
     />
   );

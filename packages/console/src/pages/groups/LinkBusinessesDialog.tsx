@@ -8,6 +8,7 @@ import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { useAction } from '../../ui/use-action.ts';
 import { addressText } from '../businesses/entity-parts.tsx';
+import { t } from './i18n/index.ts';
 
 const searchDebounceMs = 500;
 
@@ -67,16 +68,21 @@ export function LinkBusinessesDialog({
   };
 
   return (
-    <Dialog title="Link businesses" isOpen={isOpen} onOpenChange={(open) => !open && !pending && close(0)}>
+    <Dialog title={t('groups.linkDialog.title')} isOpen={isOpen} onOpenChange={(open) => !open && !pending && close(0)}>
       <div className="dialog__body link-dialog">
-        <p>Choose the businesses to put in {groupName}. Only active businesses in no group are listed.</p>
-        <SearchField label="Search businesses" placeholder="Business name" value={search} onChange={setSearch} />
+        <p>{t('groups.linkDialog.lead', { group: groupName })}</p>
+        <SearchField
+          label={t('groups.linkDialog.search')}
+          placeholder={t('groups.linkDialog.searchPlaceholder')}
+          value={search}
+          onChange={setSearch}
+        />
         <BusinessListBox list={list} chosen={chosen} onSelectionChange={onSelectionChange} />
-        <p role="status">{chosen.size === 1 ? '1 business chosen' : `${chosen.size} businesses chosen`}</p>
+        <p role="status">{t('groups.linkDialog.chosen', { count: chosen.size })}</p>
       </div>
       <DialogFooter error={error} onCancel={() => close(0)} pending={pending}>
         <Button variant="primary" onPress={() => void confirm()} isPending={pending} isDisabled={chosen.size === 0}>
-          Confirm
+          {t('groups.linkDialog.confirm')}
         </Button>
       </DialogFooter>
     </Dialog>
@@ -97,13 +103,15 @@ function BusinessListBox({
 }) {
   return (
     <ListBox
-      aria-label="Businesses to link"
+      aria-label={t('groups.linkDialog.list')}
       className="listbox link-dialog__list"
       selectionMode="multiple"
       selectedKeys={new Set(chosen.keys())}
       onSelectionChange={onSelectionChange}
       renderEmptyState={() => (
-        <div className="listbox__empty">{list.isLoading ? 'Loading…' : 'No businesses found'}</div>
+        <div className="listbox__empty">
+          {list.isLoading ? t('groups.linkDialog.loading') : t('groups.linkDialog.empty')}
+        </div>
       )}
     >
       {list.items.map((b) => (
@@ -114,7 +122,7 @@ function BusinessListBox({
       ))}
       {list.hasMore && (
         <ListBoxLoadMoreItem className="listbox__more" onLoadMore={list.loadMore} isLoading={list.isLoading}>
-          Loading more…
+          {t('groups.linkDialog.loadingMore')}
         </ListBoxLoadMoreItem>
       )}
     </ListBox>

@@ -2,6 +2,7 @@ import { formatFileSize, imageUploadErrors, type Logo, limits } from '@medlocker
 import { Button } from '../../ui/Button.tsx';
 import { ColorPicker } from '../../ui/ColorPicker.tsx';
 import { FileButton } from '../../ui/FileButton.tsx';
+import { t } from './i18n/index.ts';
 
 /** The logo as being edited: what was saved, a newly chosen image, or the saved one removed. */
 export type LogoDraft = {
@@ -20,14 +21,13 @@ export const logoDraftOf = (saved: Logo | null): LogoDraft => ({
 });
 
 const { width, height } = limits.logoRecommendedSize;
-const acceptedTypes = 'JPEG or PNG';
 const maxSize = formatFileSize(limits.imageMaxBytes);
 
 function readAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read'));
+    reader.onerror = () => reject(reader.error ?? new Error(t('groups.logo.unreadable')));
     reader.readAsDataURL(file);
   });
 }
@@ -62,15 +62,15 @@ export function LogoField({
       onErrors([]);
       onChange({ ...draft, chosen: { dataUrl, name: file.name, size: file.size }, removed: false });
     } catch (e) {
-      onErrors([e instanceof Error ? e.message : 'The file could not be read']);
+      onErrors([e instanceof Error ? e.message : t('groups.logo.unreadable')]);
     }
   };
 
   return (
     <fieldset className="fieldset logo-field">
-      <legend className="fieldset__legend">Logo</legend>
+      <legend className="fieldset__legend">{t('groups.logo.legend')}</legend>
       <p className="field__description" id="logo-hint">
-        {acceptedTypes}, up to {maxSize}. Recommended size {width}x{height} px.
+        {t('groups.logo.hint', { types: t('groups.logo.types'), maxSize, width, height })}
       </p>
       <LogoPreview draft={draft} shown={shown} />
       {errors.length > 0 && (
@@ -86,7 +86,7 @@ export function LogoField({
           onSelect={(f) => void choose(f)}
           isDisabled={isDisabled}
         >
-          Choose image
+          {t('groups.logo.choose')}
         </FileButton>
         {shown && (
           <Button
@@ -97,15 +97,15 @@ export function LogoField({
             }}
             isDisabled={isDisabled}
           >
-            Remove logo
+            {t('groups.logo.remove')}
           </Button>
         )}
       </div>
       <ColorPicker
-        label="Background colour"
+        label={t('groups.logo.background')}
         value={draft.backgroundColor}
         onChange={(hex) => onChange({ ...draft, backgroundColor: hex })}
-        description="Shown behind the logo."
+        description={t('groups.logo.backgroundHelp')}
         isDisabled={isDisabled}
       />
     </fieldset>
@@ -118,14 +118,14 @@ function LogoPreview({ draft, shown }: { draft: LogoDraft; shown: string | null 
     <>
       <div className="logo-field__preview" style={{ backgroundColor: draft.backgroundColor }}>
         {shown ? (
-          <img src={shown} alt="Logo preview" className="logo-box__img" />
+          <img src={shown} alt={t('groups.logo.preview')} className="logo-box__img" />
         ) : (
-          <span className="logo-field__none">No logo</span>
+          <span className="logo-field__none">{t('groups.logo.none')}</span>
         )}
       </div>
       {draft.chosen && (
         <p className="field__description">
-          Chosen: {draft.chosen.name} ({formatFileSize(draft.chosen.size)}), uploaded when you save.
+          {t('groups.logo.chosen', { name: draft.chosen.name, size: formatFileSize(draft.chosen.size) })}
         </p>
       )}
     </>

@@ -9,21 +9,25 @@ import {
 import { type RpcOutput, rpc } from '../../api/client.ts';
 import { decimalSteps, minuteSteps } from '../../ui/chart-ticks.ts';
 import { chartColours } from '../../ui/MonthChart.tsx';
+import { shortMonth } from '../stats/MonthCharts.tsx';
 import type { MonthlyTableRow } from '../stats/MonthlyTable.tsx';
+import { t } from './i18n/index.ts';
 
 /* What the group comparison shows, worked out from the server's monthly figures. */
 
 /** The figures the comparison chart can put side by side. */
 export const measures = {
-  collected: { label: 'Collected', of: (m: MonthFigures) => m.ordersCollected, format: String, steps: decimalSteps },
-  added: { label: 'Orders added', of: (m: MonthFigures) => m.ordersAdded, format: String, steps: decimalSteps },
-  paid: { label: 'Paid', of: (m: MonthFigures) => m.paidAmount, format: formatPence, steps: decimalSteps },
-  pickup: { label: 'Average pickup', of: averagePickupMinutes, format: formatMinutes, steps: minuteSteps },
+  collected: { of: (m: MonthFigures) => m.ordersCollected, format: String, steps: decimalSteps },
+  added: { of: (m: MonthFigures) => m.ordersAdded, format: String, steps: decimalSteps },
+  paid: { of: (m: MonthFigures) => m.paidAmount, format: formatPence, steps: decimalSteps },
+  pickup: { of: averagePickupMinutes, format: formatMinutes, steps: minuteSteps },
 } as const;
 export type Measure = keyof typeof measures;
-export const measureOptions = Object.entries(measures).map(([id, m]) => ({ id, label: m.label }));
-
-const shortMonths = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** The chart's choice of figure, in words. */
+export const measureOptions = () =>
+  (Object.keys(measures) as Measure[]).map((id) => ({ id, label: t(`groups.measure.${id}` as const) }));
+/** The comparison chart's label: 'Collected per month by business'. */
+export const measureChartLabel = (measure: Measure) => t(`groups.chart.${measure}` as const);
 
 /** Every business of the group, archived ones too (their months still count), by name. */
 export async function allGroupBusinesses(groupId: string, signal: AbortSignal): Promise<Business[]> {
@@ -47,7 +51,7 @@ type Comparison = RpcOutput<'groupReports', 'listMonthlyStats'>;
 /** The chart's series of one figure, the table's rows (newest month first) and the chart's summary. */
 export function comparisonView(data: Comparison, measure: Measure) {
   const m = measures[measure];
-  const months = data.months.map((x) => `${shortMonths[x.month - 1]} ${x.year}`);
+  const months = data.months.map(shortMonth);
   const series = data.businesses.map((b, i) => ({
     label: b.name,
     values: b.stats.map((s) => m.of(s)),
@@ -60,16 +64,19 @@ export function comparisonView(data: Comparison, measure: Measure) {
       if (s) rows.push({ ...s, key: `${b.businessId}:${i}`, businessName: b.name });
     }
     const total = data.totals[i];
-    if (total && data.businesses.length > 1) rows.push({ ...total, key: `total:${i}`, businessName: 'All chosen' });
+    if (total && data.businesses.length > 1)
+      rows.push({ ...total, key: `total:${i}`, businessName: t('groups.stats.allChosen') });
   }
-  const span = `${formatMonth(data.months[0]?.year ?? 0, data.months[0]?.month ?? 1)} to ${formatMonth(
-    data.months.at(-1)?.year ?? 0,
-    data.months.at(-1)?.month ?? 1,
-  )}`;
-  const sums = data.businesses.map((b) => `${b.name} ${m.format(b.stats.reduce((a, s) => a + (m.of(s) ?? 0), 0))}`);
+  const span = t('groups.stats.span', {
+    first: formatMonth(data.months[0]?.year ?? 0, data.months[0]?.month ?? 1),
+    last: formatMonth(data.months.at(-1)?.year ?? 0, data.months.at(-1)?.month ?? 1),
+  });
+  const sums = data.businesses.map((b) =>
+    t('groups.stats.sum', { name: b.name, total: m.format(b.stats.reduce((a, s) => a + (m.of(s) ?? 0), 0)) }),
+  );
   const summary =
     measure === 'pickup'
-      ? `${span}: average pickup time per month for ${data.businesses.map((b) => b.name).join(', ')}.`
-      : `${span}, ${m.label.toLowerCase()} in all: ${sums.join(', ')}.`;
+      ? t('groups.summary.pickup', { span, names: data.businesses.map((b) => b.name).join(', ') })
+      : t(`groups.summary.${measure}`, { span, sums: sums.join(', ') });
   return { months, series, rows, summary, span };
 }

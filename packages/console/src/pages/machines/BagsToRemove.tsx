@@ -1,4 +1,4 @@
-import { counted, formatDateTime } from '@medlocker/core';
+import { formatDateTime } from '@medlocker/core';
 import { useRef, useState } from 'react';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
@@ -10,6 +10,7 @@ import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { BulkOutcome, type BulkSummary, runBulk } from '../orders/order-bulk-outcome.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * The bags someone has to take out of the lockers (bags.listBagsToRemove): those of cancelled orders
@@ -31,7 +32,7 @@ export function BagsToRemove({ businessId, machineId }: { businessId: string; ma
   return (
     <section aria-labelledby={titleId} className={machineId ? 'bags-to-remove' : 'fleet__section'}>
       <h2 id={titleId} className="section-title">
-        Bags to remove{data ? ` (${data.total})` : ''}
+        {data ? t('machines.bags.titleCounted', { count: data.total }) : t('machines.bags.title')}
       </h2>
       {!machineId && (
         <MarkAllRemoved orderIds={data?.bags.filter((b) => b.reason === 'expired').map((b) => b.orderId) ?? []} />
@@ -39,33 +40,36 @@ export function BagsToRemove({ businessId, machineId }: { businessId: string; ma
       {query.error ? (
         <LoadError error={query.error} onRetry={query.reload} />
       ) : !data ? (
-        <Loading label="Loading bags to remove…" />
+        <Loading label={t('machines.bags.loading')} />
       ) : data.total === 0 ? (
-        <p className="empty">No bags to remove.</p>
+        <p className="empty">{t('machines.bags.none')}</p>
       ) : (
         <>
-          <p>Take these bags out of the locker: their orders were cancelled or not collected in time.</p>
-          <ul className="glance__list" aria-label="Bags to remove">
+          <p>{t('machines.bags.lead')}</p>
+          <ul className="glance__list" aria-label={t('machines.bags.title')}>
             {data.bags.map((b) => (
               <li key={b.bagId} className="glance__item">
                 <Link href={orderPaths.order(businessId, b.orderId)}>{b.reference ?? b.barcode}</Link>
                 <span>
-                  {b.reason === 'cancelled' ? 'Cancelled' : 'Expired'} {formatDateTime(b.since)}
+                  {b.reason === 'cancelled'
+                    ? t('machines.bags.cancelled', { since: formatDateTime(b.since) })
+                    : t('machines.bags.expired', { since: formatDateTime(b.since) })}
                 </span>
                 <span className="muted">
                   {machineId ? (
-                    `slot ${b.location ?? '—'}`
+                    t('machines.bags.where', { slot: b.location ?? '—', barcode: b.barcode })
                   ) : (
                     <>
-                      <Link href={machinePaths.machine(businessId, b.machineId)}>{b.machineName}</Link>, slot{' '}
-                      {b.location ?? '—'}
+                      <Link href={machinePaths.machine(businessId, b.machineId)}>{b.machineName}</Link>
+                      {t('machines.bags.afterMachine', { slot: b.location ?? '—', barcode: b.barcode })}
                     </>
                   )}
-                  , barcode {b.barcode}
                 </span>
               </li>
             ))}
-            {data.total > data.bags.length && <li className="muted">and {data.total - data.bags.length} more</li>}
+            {data.total > data.bags.length && (
+              <li className="muted">{t('machines.bags.more', { count: data.total - data.bags.length })}</li>
+            )}
           </ul>
         </>
       )}
@@ -82,12 +86,12 @@ function MarkAllRemoved({ orderIds }: { orderIds: string[] }) {
   return (
     <>
       {outcome && <BulkOutcome summary={outcome} />}
-      {allowed && orderIds.length > 0 && <Button onPress={() => setOpen(true)}>Mark all removed</Button>}
+      {allowed && orderIds.length > 0 && <Button onPress={() => setOpen(true)}>{t('machines.bags.markAll')}</Button>}
       {open && (
         <ConfirmAction
-          title={`Mark ${counted(orderIds.length, 'expired order')} removed?`}
-          cancelLabel="Go back"
-          confirmLabel="Mark all removed"
+          title={t('machines.bags.markAllTitle', { count: orderIds.length })}
+          cancelLabel={t('machines.bags.goBack')}
+          confirmLabel={t('machines.bags.markAll')}
           tone="primary"
           isOpen
           action={async () => {
@@ -99,7 +103,7 @@ function MarkAllRemoved({ orderIds }: { orderIds: string[] }) {
           }}
           onCancel={() => setOpen(false)}
         >
-          Only once their bags are out of the lockers: the orders are finished and their PINs stop working.
+          {t('machines.bags.markAllBody')}
         </ConfirmAction>
       )}
     </>

@@ -8,6 +8,7 @@ import {
 import { useState } from 'react';
 import { ComboBox, type ComboBoxOption } from '../../ui/ComboBox.tsx';
 import { Select } from '../../ui/Select.tsx';
+import { t } from './i18n/index.ts';
 
 export type EventFilter = { level: Level | null; code: string | null };
 
@@ -16,8 +17,8 @@ export const matchesEventFilter = (event: MachineEvent, { level, code }: EventFi
   (level === null || event.level === level) && (code === null || event.code === code);
 
 // Most severe first, as staff look for them.
-const levelOptions = [
-  { id: 'all', label: 'All levels' },
+const levelOptions = () => [
+  { id: 'all', label: t('machines.events.allLevels') },
   ...(['critical', 'error', 'warn', 'info'] as const satisfies readonly Level[]).map((level) => ({
     id: level,
     label: level,
@@ -46,16 +47,16 @@ export function EventFilters({ filter, onChange }: { filter: EventFilter; onChan
   return (
     <>
       <Select
-        label="Level"
-        options={levelOptions}
+        label={t('machines.events.level')}
+        options={levelOptions()}
         selectedKey={filter.level ?? 'all'}
         onSelectionChange={(key) =>
           onChange({ ...filter, level: key === 'all' || key === null ? null : (key as Level) })
         }
       />
       <ComboBox
-        label="Code"
-        placeholder="All codes"
+        label={t('machines.events.code')}
+        placeholder={t('machines.events.allCodes')}
         className="toolbar__search"
         items={items}
         inputValue={input}
@@ -69,7 +70,7 @@ export function EventFilters({ filter, onChange }: { filter: EventFilter; onChan
           setInput(option?.label ?? '');
           onChange({ ...filter, code: option ? String(option.id) : null });
         }}
-        emptyText="No such code"
+        emptyText={t('machines.events.noSuchCode')}
       />
     </>
   );

@@ -15,6 +15,7 @@ import { Section } from '../../ui/Section.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { ReasonDialog } from '../orders/ReasonDialog.tsx';
 import { EventList, HoldButtons, OrderItem, TemperatureSummary, WhoActed } from './EvidenceParts.tsx';
+import { t } from './i18n/index.ts';
 
 const DAY = 86_400_000;
 
@@ -38,19 +39,19 @@ function PackView({ pack, businessId, onChanged }: { pack: Pack; businessId: str
     await rpc('evidence', kind === 'hold' ? 'holdPins' : 'releasePins', { orderIds, reason });
     setDialog(null);
     setSelected(new Set());
-    const n = `${orderIds.length} ${orderIds.length === 1 ? 'order' : 'orders'}`;
-    setMessage(kind === 'hold' ? `PINs held for ${n}. The patients are told.` : `PINs released for ${n}.`);
+    const count = orderIds.length;
+    setMessage(t(kind === 'hold' ? 'machines.evidence.held' : 'machines.evidence.released', { count }));
     onChanged();
   };
   return (
     <>
       {message && <Banner tone="success">{message}</Banner>}
-      <TemperatureSummary t={pack.temperature} />
-      <h3>Alarms and outages</h3>
-      <EventList events={pack.alarms} empty="No alarms or outages." label="Alarms and outages" />
-      <h3>Orders inside the machine ({pack.orders.length})</h3>
+      <TemperatureSummary temperature={pack.temperature} />
+      <h3>{t('machines.evidence.alarms')}</h3>
+      <EventList events={pack.alarms} empty={t('machines.evidence.noAlarms')} label={t('machines.evidence.alarms')} />
+      <h3>{t('machines.evidence.orders', { count: pack.orders.length })}</h3>
       {pack.orders.length === 0 ? (
-        <p className="empty">No orders were inside the machine in this range.</p>
+        <p className="empty">{t('machines.evidence.noOrders')}</p>
       ) : (
         <>
           <HoldButtons
@@ -84,23 +85,32 @@ function PackView({ pack, businessId, onChanged }: { pack: Pack; businessId: str
       <WhoActed actions={pack.actions} />
       {dialog && (
         <ReasonDialog
-          title={dialog === 'hold' ? `Hold ${toHold.length} PINs?` : `Release ${toRelease.length} PINs?`}
-          label={dialog === 'hold' ? 'Reason for holding' : 'Reason for releasing'}
-          cancelLabel="Cancel"
-          confirmLabel={dialog === 'hold' ? 'Hold PINs' : 'Release PINs'}
+          title={
+            dialog === 'hold'
+              ? t('machines.evidence.holdTitle', { count: toHold.length })
+              : t('machines.evidence.releaseTitle', { count: toRelease.length })
+          }
+          label={dialog === 'hold' ? t('machines.evidence.holdReason') : t('machines.evidence.releaseReason')}
+          cancelLabel={t('machines.cancel')}
+          confirmLabel={dialog === 'hold' ? t('machines.evidence.hold') : t('machines.evidence.release')}
           tone={dialog === 'hold' ? 'danger' : 'primary'}
           onConfirm={(reason) => act(dialog, reason)}
           onClose={() => setDialog(null)}
         >
-          <p>
-            {dialog === 'hold'
-              ? 'The locker will refuse these PINs until they are released. Each patient is told their collection is paused.'
-              : 'The locker will accept these PINs again. Each patient who can still collect is told.'}
-          </p>
+          <p>{dialog === 'hold' ? t('machines.evidence.holdBody') : t('machines.evidence.releaseBody')}</p>
         </ReasonDialog>
       )}
     </>
   );
+}
+
+/** What is wrong with a range typed in (ms from, to), if anything. */
+function rangeProblem(from: number, to: number): string | undefined {
+  if (!Number.isFinite(from) || !Number.isFinite(to)) return t('machines.evidence.rangeMissing');
+  if (to <= from) return t('machines.evidence.rangeBackwards');
+  if (to - from > evidenceMaxRangeDays * DAY)
+    return t('machines.evidence.rangeTooLong', { days: evidenceMaxRangeDays });
+  return undefined;
 }
 
 /** `/machines/{machineId}/evidence`: the machine's evidence pack over a range, holds and the download. */
@@ -120,13 +130,9 @@ export function EvidencePack() {
   const show = () => {
     const from = new Date(fromText).getTime();
     const to = new Date(toText).getTime();
-    if (!Number.isFinite(from) || !Number.isFinite(to)) return setRangeError('Enter a start and an end');
-    if (to <= from) return setRangeError('The end must be after the start');
-    if (to - from > evidenceMaxRangeDays * DAY) {
-      return setRangeError(`An evidence pack covers at most ${evidenceMaxRangeDays} days`);
-    }
-    setRangeError(undefined);
-    setRange({ from, to });
+    const problem = rangeProblem(from, to);
+    setRangeError(problem);
+    if (!problem) setRange({ from, to });
   };
   const download = async () => {
     setDownloading(true);
@@ -142,26 +148,37 @@ export function EvidencePack() {
   const pack = query.data?.pack;
   return (
     <Section
-      title={pack ? `Evidence pack: ${pack.machine.name}` : 'Evidence pack'}
+      title={pack ? t('machines.evidence.titleOf', { name: pack.machine.name }) : t('machines.evidence.title')}
       actions={
         <>
           <Link href={machinePaths.machine(businessId, machineId)} variant="button">
-            Back to machine
+            {t('machines.evidence.backToMachine')}
           </Link>
           <Button variant="primary" onPress={() => void download()} isPending={downloading} isDisabled={!pack}>
-            Download
+            {t('machines.evidence.download')}
           </Button>
         </>
       }
     >
-      <p>
-        What happened inside the machine between two times, the orders that were inside, what each patient was told and
-        who acted. The download is a ZIP of a summary and CSV files with every reading.
-      </p>
+      <p>{t('machines.evidence.lead')}</p>
       <Form className="toolbar evidence__range" guardUnsaved={false} error={rangeError} submit={show}>
-        <TextField label="From" name="from" type="datetime-local" value={fromText} onChange={setFromText} isRequired />
-        <TextField label="To" name="to" type="datetime-local" value={toText} onChange={setToText} isRequired />
-        <Button type="submit">Show</Button>
+        <TextField
+          label={t('machines.evidence.from')}
+          name="from"
+          type="datetime-local"
+          value={fromText}
+          onChange={setFromText}
+          isRequired
+        />
+        <TextField
+          label={t('machines.evidence.to')}
+          name="to"
+          type="datetime-local"
+          value={toText}
+          onChange={setToText}
+          isRequired
+        />
+        <Button type="submit">{t('machines.evidence.show')}</Button>
       </Form>
       {downloadError && <Banner tone="error">{downloadError}</Banner>}
       {query.error ? (

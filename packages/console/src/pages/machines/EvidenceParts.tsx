@@ -9,6 +9,7 @@ import { orderPaths } from '../../paths.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Link } from '../../ui/Link.tsx';
+import { t } from './i18n/index.ts';
 
 /* Parts of the evidence pack page: its temperature, events, orders inside the machine and who acted. */
 
@@ -37,32 +38,45 @@ export function OrderItem({
   selected: boolean;
   onSelect: (on: boolean) => void;
 }) {
-  const where = `in ${formatDateTime(order.inAt)}${order.outAt === null ? ', still inside' : `, out ${formatDateTime(order.outAt)}`}`;
+  const where =
+    order.outAt === null
+      ? t('machines.evidence.stillInside', { in: formatDateTime(order.inAt) })
+      : t('machines.evidence.inAndOut', { in: formatDateTime(order.inAt), out: formatDateTime(order.outAt) });
   return (
-    <li className="evidence__order" aria-label={`Order ${order.reference}`}>
+    <li className="evidence__order" aria-label={t('machines.evidence.order', { reference: order.reference })}>
       <div className="evidence__order-head">
         <Checkbox isSelected={selected} onChange={onSelect} isDisabled={!order.live && !order.pinHold}>
-          <span className="visually-hidden">Select order </span>
+          <span className="visually-hidden">{t('machines.evidence.selectOrder')} </span>
           {order.reference}
         </Checkbox>
         <span>
-          <Link href={orderPaths.order(businessId, order.id)}>{order.patientName}</Link> · {order.barcode} · slot{' '}
-          {order.location ?? '—'} · {where} · {order.status}
-          {!order.live && order.status === 'loaded' ? ' (expired)' : ''}
+          <Link href={orderPaths.order(businessId, order.id)}>{order.patientName}</Link> · {order.barcode} ·{' '}
+          {t('machines.evidence.slot', { slot: order.location ?? '—' })} · {where} · {order.status}
+          {!order.live && order.status === 'loaded' ? ` ${t('machines.evidence.expired')}` : ''}
         </span>
         {order.pinHold && (
           <span className="evidence__held">
-            PIN held by {order.pinHold.heldByDisplayName}: {order.pinHold.reason}
+            {t('machines.evidence.pinHeld', { user: order.pinHold.heldByDisplayName, reason: order.pinHold.reason })}
           </span>
         )}
       </div>
       {order.messages.length === 0 ? (
-        <p className="empty">No messages to the patient.</p>
+        <p className="empty">{t('machines.evidence.noMessages')}</p>
       ) : (
-        <ul className="evidence__messages" aria-label={`Messages about ${order.reference}`}>
+        <ul
+          className="evidence__messages"
+          aria-label={t('machines.evidence.messagesAbout', { reference: order.reference })}
+        >
           {order.messages.map((m) => (
             <li key={m.id}>
-              <time>{formatDateTime(m.created)}</time> {m.name} by {m.channel} to {m.recipient} ({m.status}): “{m.body}”
+              <time>{formatDateTime(m.created)}</time>{' '}
+              {t('machines.evidence.message', {
+                name: m.name,
+                channel: m.channel,
+                recipient: m.recipient,
+                status: m.status,
+                body: m.body,
+              })}
             </li>
           ))}
         </ul>
@@ -72,17 +86,30 @@ export function OrderItem({
 }
 
 /** The readings over the range, and the excursions among them. */
-export function TemperatureSummary({ t }: { t: Pack['temperature'] }) {
+export function TemperatureSummary({ temperature }: { temperature: Pack['temperature'] }) {
+  const r = temperature;
   return (
     <>
-      <h3>Temperature</h3>
+      <h3>{t('machines.evidence.temperature')}</h3>
       <p>
-        {t.count === 0
-          ? 'No readings in this range.'
-          : `${t.count} readings: lowest ${formatTemperature(t.min ?? 0)}, highest ${formatTemperature(t.max ?? 0)}, average ${formatTemperature(t.average ?? 0)}. ${t.outsideCount} outside ${t.band.min}–${t.band.max} °C.`}
+        {r.count === 0
+          ? t('machines.evidence.noReadings')
+          : t('machines.evidence.readings', {
+              count: r.count,
+              min: formatTemperature(r.min ?? 0),
+              max: formatTemperature(r.max ?? 0),
+              average: formatTemperature(r.average ?? 0),
+              outside: r.outsideCount,
+              bandMin: r.band.min,
+              bandMax: r.band.max,
+            })}
       </p>
-      <h4>Excursions</h4>
-      <EventList events={t.excursions} empty="No temperature excursions." label="Excursions" />
+      <h4>{t('machines.evidence.excursions')}</h4>
+      <EventList
+        events={r.excursions}
+        empty={t('machines.evidence.noExcursions')}
+        label={t('machines.evidence.excursions')}
+      />
     </>
   );
 }
@@ -91,11 +118,11 @@ export function TemperatureSummary({ t }: { t: Pack['temperature'] }) {
 export function WhoActed({ actions }: { actions: Pack['actions'] }) {
   return (
     <>
-      <h3>Who acted</h3>
+      <h3>{t('machines.evidence.whoActed')}</h3>
       {actions.length === 0 ? (
-        <p className="empty">Nobody acted on these orders in this range.</p>
+        <p className="empty">{t('machines.evidence.nobodyActed')}</p>
       ) : (
-        <ul className="evidence__events" aria-label="Who acted">
+        <ul className="evidence__events" aria-label={t('machines.evidence.whoActed')}>
           {actions.map((a) => (
             <li key={a.id}>
               <time>{formatDateTime(a.at)}</time> {a.orderReference ? `${a.orderReference}: ` : ''}
@@ -121,10 +148,10 @@ export function HoldButtons({
   return (
     <div className="toolbar">
       <Button variant="danger" isDisabled={toHold === 0} onPress={() => onAsk('hold')}>
-        Hold PINs ({toHold})
+        {t('machines.evidence.holdCounted', { count: toHold })}
       </Button>
       <Button isDisabled={toRelease === 0} onPress={() => onAsk('release')}>
-        Release PINs ({toRelease})
+        {t('machines.evidence.releaseCounted', { count: toRelease })}
       </Button>
     </div>
   );

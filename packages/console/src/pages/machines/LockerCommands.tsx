@@ -9,18 +9,13 @@ import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useAction } from '../../ui/use-action.ts';
+import { t } from './i18n/index.ts';
 
 type Answer = RpcOutput<'machines', 'triggerStatus'>;
 type Command = 'status' | 'configure' | 'restart' | null;
 
-/** The server's words for an offline locker, shown beside the disabled commands. */
-const offlineReason = 'The locker is offline: it cannot be reached now';
-
-const answerWords: Record<Answer['status'], string> = {
-  Accepted: 'accepted',
-  Rejected: 'rejected',
-  NotSupported: 'not supported',
-};
+/** What the locker answered, in words. */
+const answerWord = (status: Answer['status']) => t(`machines.commands.answer.${status}` as const);
 
 /**
  * The commands sent to a connected locker (docs/LOCKER-PROTOCOL.md §7): Request status (support and
@@ -48,7 +43,10 @@ export function LockerCommands({
 
   const done = (what: string) => (result: Answer) => {
     setOpen(null);
-    setAnswer({ text: `${what}: ${answerWords[result.status]}.`, accepted: result.status === 'Accepted' });
+    setAnswer({
+      text: t('machines.commands.answered', { what, answer: answerWord(result.status) }),
+      accepted: result.status === 'Accepted',
+    });
   };
   const ask = (command: Command) => {
     setAnswer(undefined);
@@ -59,23 +57,24 @@ export function LockerCommands({
       <div className="toolbar">
         {mayStatus && (
           <Button variant="secondary" isDisabled={!online} onPress={() => ask('status')}>
-            Request status
+            {t('machines.commands.status')}
           </Button>
         )}
         {mayConfigure && (
           <Button variant="secondary" isDisabled={!online} onPress={() => ask('configure')}>
-            Change configuration…
+            {t('machines.commands.configureMenu')}
           </Button>
         )}
         {mayRestart && (
           <Button variant="danger" isDisabled={!online} onPress={() => ask('restart')}>
-            Restart…
+            {t('machines.commands.restartMenu')}
           </Button>
         )}
-        {!online && <span className="muted">{offlineReason}</span>}
+        {/* The server's words for an offline locker, shown beside the disabled commands. */}
+        {!online && <span className="muted">{t('machines.commands.offline')}</span>}
       </div>
       {answer && (
-        <Banner tone={answer.accepted ? 'success' : 'warning'} title="The locker answered">
+        <Banner tone={answer.accepted ? 'success' : 'warning'} title={t('machines.commands.answerTitle')}>
           {answer.text}
         </Banner>
       )}
@@ -114,7 +113,7 @@ function CommandDialog({
     <ConfirmDialog
       title={title}
       isOpen
-      cancelLabel="Cancel"
+      cancelLabel={t('machines.cancel')}
       confirmLabel={confirmLabel}
       tone={tone}
       isPending={pending}
@@ -127,28 +126,27 @@ function CommandDialog({
   );
 }
 
-const messages = [
-  { id: 'StatusNotification', label: 'Status (StatusNotification)' },
-  { id: 'Heartbeat', label: 'Heartbeat' },
-  { id: 'BootNotification', label: 'Boot notification' },
-] as const;
-type Requested = (typeof messages)[number]['id'];
+const requestable = ['StatusNotification', 'Heartbeat', 'BootNotification'] as const;
+type Requested = (typeof requestable)[number];
+const messageOptions = () => requestable.map((id) => ({ id, label: t(`machines.commands.message.${id}` as const) }));
 
 function StatusDialog({ machineId, onClose, onAnswer }: DialogProps) {
   const [requested, setRequested] = useState<Requested>('StatusNotification');
   return (
     <CommandDialog
-      title="Request status?"
-      confirmLabel="Request status"
+      title={t('machines.commands.statusTitle')}
+      confirmLabel={t('machines.commands.status')}
       onClose={onClose}
       send={async () =>
-        onAnswer(`Send a ${requested}`)(await rpc('machines', 'triggerStatus', { id: machineId, requested }))
+        onAnswer(t('machines.commands.statusAsked', { message: requested }))(
+          await rpc('machines', 'triggerStatus', { id: machineId, requested }),
+        )
       }
     >
-      <p>The locker is asked to send this message now; what it reports appears on the Status tab.</p>
+      <p>{t('machines.commands.statusBody')}</p>
       <Select
-        label="Message"
-        options={[...messages]}
+        label={t('machines.commands.message')}
+        options={messageOptions()}
         selectedKey={requested}
         onSelectionChange={(key) => key && setRequested(key as Requested)}
       />
@@ -161,18 +159,18 @@ function ConfigureDialog({ machineId, onClose, onAnswer }: DialogProps) {
   const [value, setValue] = useState('');
   return (
     <CommandDialog
-      title="Change configuration?"
-      confirmLabel="Change configuration"
+      title={t('machines.commands.configureTitle')}
+      confirmLabel={t('machines.commands.configure')}
       onClose={onClose}
       send={async () =>
-        onAnswer(`Set ${key.trim()} to "${value}"`)(
+        onAnswer(t('machines.commands.configureAsked', { key: key.trim(), value }))(
           await rpc('machines', 'changeConfiguration', { id: machineId, key: key.trim(), value }),
         )
       }
     >
-      <p>One setting of the locker, by the name the locker gives it (e.g. HeartbeatInterval, in seconds).</p>
-      <TextField label="Key" value={key} onChange={setKey} isRequired maxLength={64} />
-      <TextField label="Value" value={value} onChange={setValue} maxLength={500} />
+      <p>{t('machines.commands.configureBody')}</p>
+      <TextField label={t('machines.commands.key')} value={key} onChange={setKey} isRequired maxLength={64} />
+      <TextField label={t('machines.commands.value')} value={value} onChange={setValue} maxLength={500} />
     </CommandDialog>
   );
 }
@@ -181,18 +179,22 @@ function RestartDialog({ machineId, onClose, onAnswer }: DialogProps) {
   const [type, setType] = useState<'Soft' | 'Hard'>('Soft');
   return (
     <CommandDialog
-      title="Restart the locker?"
-      confirmLabel="Restart"
+      title={t('machines.commands.restartTitle')}
+      confirmLabel={t('machines.commands.restart')}
       tone="danger"
       onClose={onClose}
-      send={async () => onAnswer(`Restart (${type})`)(await rpc('machines', 'resetLocker', { id: machineId, type }))}
+      send={async () =>
+        onAnswer(t('machines.commands.restartAsked', { type }))(
+          await rpc('machines', 'resetLocker', { id: machineId, type }),
+        )
+      }
     >
-      <p>The locker goes offline while it restarts, then connects again. Patients cannot collect meanwhile.</p>
+      <p>{t('machines.commands.restartBody')}</p>
       <Select
-        label="Kind of restart"
+        label={t('machines.commands.restartKind')}
         options={[
-          { id: 'Soft', label: 'Soft: restart its software' },
-          { id: 'Hard', label: 'Hard: switch it off and on' },
+          { id: 'Soft', label: t('machines.commands.restart.Soft') },
+          { id: 'Hard', label: t('machines.commands.restart.Hard') },
         ]}
         selectedKey={type}
         onSelectionChange={(key) => key && setType(key as 'Soft' | 'Hard')}

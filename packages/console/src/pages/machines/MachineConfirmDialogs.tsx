@@ -6,6 +6,7 @@ import { businessSectionPaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
+import { t } from './i18n/index.ts';
 
 /** The machine page's actions that ask first. */
 export type Confirm = 'archive' | 'payments' | 'outOfOrder' | null;
@@ -55,23 +56,19 @@ function ArchiveDialog({ machine, common, isOpen, run }: DialogProps) {
   return (
     <ConfirmDialog
       {...common}
-      title={archived ? `Unarchive ${machine.name}?` : `Archive ${machine.name}?`}
+      title={t(archived ? 'machines.confirm.unarchiveTitle' : 'machines.confirm.archiveTitle', { name: machine.name })}
       isOpen={isOpen}
-      cancelLabel="Cancel"
-      confirmLabel={archived ? 'Unarchive' : 'Archive'}
+      cancelLabel={t('machines.cancel')}
+      confirmLabel={archived ? t('machines.confirm.unarchive') : t('machines.confirm.archive')}
       tone={archived ? 'primary' : 'danger'}
       onConfirm={() =>
         void run(
           () => rpc('machines', 'toggleArchive', { id: machine.id }),
-          archived ? 'Machine unarchived.' : 'Machine archived.',
+          archived ? t('machines.confirm.unarchived') : t('machines.confirm.archived'),
         )
       }
     >
-      <p>
-        {archived
-          ? 'The machine can be edited and paired again.'
-          : 'The locker is disconnected and its credentials revoked; the machine becomes read-only.'}
-      </p>
+      <p>{archived ? t('machines.confirm.unarchiveBody') : t('machines.confirm.archiveBody')}</p>
     </ConfirmDialog>
   );
 }
@@ -91,23 +88,19 @@ function PaymentsDialog({ machine, test, common, isOpen, run }: DialogProps & { 
   return (
     <ConfirmDialog
       {...common}
-      title={enabling ? 'Enable payments?' : 'Disable payments?'}
+      title={enabling ? t('machines.confirm.enablePaymentsTitle') : t('machines.confirm.disablePaymentsTitle')}
       isOpen={isOpen}
-      cancelLabel="Cancel"
-      confirmLabel={enabling ? 'Enable payments' : 'Disable payments'}
+      cancelLabel={t('machines.cancel')}
+      confirmLabel={enabling ? t('machines.confirm.enablePayments') : t('machines.confirm.disablePayments')}
       tone="primary"
       onConfirm={() =>
         void run(
           () => (test ? rpc('testMachines', 'update', input) : rpc('machines', 'updateMachine', input)),
-          enabling ? 'Payments enabled.' : 'Payments disabled.',
+          enabling ? t('machines.confirm.paymentsEnabled') : t('machines.confirm.paymentsDisabled'),
         )
       }
     >
-      <p>
-        {enabling
-          ? 'Patients will be asked to pay their charges at this machine.'
-          : 'Patients will no longer be asked to pay at this machine.'}
-      </p>
+      <p>{enabling ? t('machines.confirm.enablePaymentsBody') : t('machines.confirm.disablePaymentsBody')}</p>
       {enabling && isOpen && <NoCardProviderWarning businessId={machine.businessId} />}
     </ConfirmDialog>
   );
@@ -122,10 +115,13 @@ function NoCardProviderWarning({ businessId }: { businessId: string }) {
   const settings = query.data?.settings;
   if (!query.data || takesCards(settings ?? null)) return null;
   return (
-    <Banner tone="warning" title="This business has no card provider">
-      Without card payment settings patients cannot pay by card: they will only be told to contact the pharmacy
-      {settings?.contactNumber ? ` on ${settings.contactNumber}` : ''}. Set up card payments in the business's{' '}
-      <Link href={`${businessSectionPaths(businessId).settings}/payment`}>payment settings</Link> first.
+    <Banner tone="warning" title={t('machines.confirm.noCardTitle')}>
+      {settings?.contactNumber
+        ? t('machines.confirm.noCardContactOn', { number: settings.contactNumber })
+        : t('machines.confirm.noCardContact')}{' '}
+      {t('machines.confirm.noCardSetUpBefore')}{' '}
+      <Link href={`${businessSectionPaths(businessId).settings}/payment`}>{t('machines.confirm.noCardSetUpLink')}</Link>{' '}
+      {t('machines.confirm.noCardSetUpAfter')}
     </Banner>
   );
 }
@@ -140,23 +136,21 @@ function OutOfOrderDialog({ machine, common, isOpen, run }: DialogProps) {
   return (
     <ConfirmDialog
       {...common}
-      title={outOfOrder ? `Put ${machine.name} back in order?` : `Take ${machine.name} out of order?`}
+      title={t(outOfOrder ? 'machines.confirm.backInOrderTitle' : 'machines.confirm.outOfOrderTitle', {
+        name: machine.name,
+      })}
       isOpen={isOpen}
-      cancelLabel="Cancel"
-      confirmLabel={outOfOrder ? 'Back in order' : 'Out of order'}
+      cancelLabel={t('machines.cancel')}
+      confirmLabel={outOfOrder ? t('machines.confirm.backInOrder') : t('machines.confirm.outOfOrder')}
       tone={outOfOrder ? 'primary' : 'danger'}
       onConfirm={() =>
         void run(
           () => rpc('machines', 'toggleOutOfOrderStatus', { id: machine.id }),
-          outOfOrder ? 'The machine is back in order.' : 'The machine is out of order.',
+          outOfOrder ? t('machines.confirm.nowInOrder') : t('machines.confirm.nowOutOfOrder'),
         )
       }
     >
-      <p>
-        {outOfOrder
-          ? 'Patients can collect from this machine again.'
-          : 'Patients cannot collect from this machine until it is put back in order.'}
-      </p>
+      <p>{outOfOrder ? t('machines.confirm.backInOrderBody') : t('machines.confirm.outOfOrderBody')}</p>
     </ConfirmDialog>
   );
 }

@@ -15,6 +15,7 @@ import { Section } from '../../ui/Section.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { useAction } from '../../ui/use-action.ts';
+import { t } from './i18n/index.ts';
 import { LockerCommands } from './LockerCommands.tsx';
 import { type Confirm, MachineConfirmDialogs } from './MachineConfirmDialogs.tsx';
 import { ArchivedBanner, MachineFacts } from './MachineFacts.tsx';
@@ -36,7 +37,7 @@ export function MachineDetails() {
 
   if (!query.data) {
     return (
-      <Section title="Machine">
+      <Section title={t('machines.page.title')}>
         {query.error ? <LoadError error={query.error} onRetry={query.reload} /> : <Loading />}
       </Section>
     );
@@ -77,7 +78,7 @@ function MachinePage({ businessId, data, reload }: { businessId: string; data: M
             outOfOrder={machine.outOfOrderStatus !== null}
             archived={archived !== null}
           />
-          {data.test && <span className="badge badge--info">Test machine</span>}
+          {data.test && <span className="badge badge--info">{t('machines.testMachine')}</span>}
         </>
       }
       actions={
@@ -104,7 +105,7 @@ function MachinePage({ businessId, data, reload }: { businessId: string; data: M
           onClose={(paired) => {
             setPairing(false);
             if (paired) {
-              setMessage('Machine paired.');
+              setMessage(t('machines.page.paired'));
               reload();
             }
           }}
@@ -144,18 +145,18 @@ function MachineActions({
   const mayArchive = useMayCall(['machines', 'toggleArchive']);
   return (
     <>
-      {!archived && mayPair && <Button onPress={onPair}>Pair</Button>}
+      {!archived && mayPair && <Button onPress={onPair}>{t('machines.page.pair')}</Button>}
       {!archived && mayEdit && (
         <Link href={machinePaths.edit(businessId, machine.id)} variant="button">
-          Edit
+          {t('machines.page.edit')}
         </Link>
       )}
       <Link href={machinePaths.evidence(businessId, machine.id)} variant="button">
-        Evidence pack
+        {t('machines.page.evidence')}
       </Link>
       {mayArchive && (
         <Button variant={archived ? 'secondary' : 'danger'} onPress={onArchive}>
-          {archived ? 'Unarchive' : 'Archive'}
+          {archived ? t('machines.page.unarchive') : t('machines.page.archive')}
         </Button>
       )}
     </>
@@ -181,11 +182,11 @@ function MachineSwitches({
         isDisabled={isDisabled}
         onChange={() => onAsk('outOfOrder')}
       >
-        Out of order
+        {t('machines.outOfOrder')}
       </Switch>
       {mayUpdate && (
         <Switch isSelected={machine.paymentsEnabled} isDisabled={isDisabled} onChange={() => onAsk('payments')}>
-          Payments enabled
+          {t('machines.page.paymentsEnabled')}
         </Switch>
       )}
     </div>
@@ -196,18 +197,22 @@ function MachineSwitches({
 function MachineTabsOf({ businessId, machine }: { businessId: string; machine: Machine }) {
   return (
     <Tabs
-      label="Machine"
+      label={t('machines.page.tabs')}
       tabs={[
-        { id: 'events', label: 'Events', content: <MachineEvents machineId={machine.id} /> },
+        { id: 'events', label: t('machines.page.tab.events'), content: <MachineEvents machineId={machine.id} /> },
         {
           id: 'contents',
-          label: 'Contents',
+          label: t('machines.page.tab.contents'),
           content: <MachineContents businessId={businessId} machineId={machine.id} />,
         },
-        { id: 'status', label: 'Status', content: <MachineStatusReports machineId={machine.id} /> },
+        {
+          id: 'status',
+          label: t('machines.page.tab.status'),
+          content: <MachineStatusReports machineId={machine.id} />,
+        },
         {
           id: 'temperature',
-          label: 'Temperature',
+          label: t('machines.page.tab.temperature'),
           content: <TemperatureTab machineId={machine.id} updated={machine.temperatureStatus?.updated ?? null} />,
         },
       ]}

@@ -1,6 +1,7 @@
 import { formatDate, formatDateTime } from '@medlocker/core';
 import type { RpcOutput } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
+import { t } from './i18n/index.ts';
 
 /* The machine page's facts: its connection, slots, out-of-order state and payments; and its archive mark. */
 
@@ -13,25 +14,34 @@ export function MachineFacts({ data }: { data: MachineAnswer }) {
   return (
     <dl className="details">
       <div className="details__item">
-        <dt>Connection</dt>
+        <dt>{t('machines.facts.connection')}</dt>
         <dd>
-          {online ? 'Online' : 'Offline'}
-          {lastSeen ? ` · last seen ${formatDateTime(lastSeen)}` : data.paired ? '' : ' · not paired yet'}
+          {online ? t('machines.online') : t('machines.offline')}
+          {lastSeen
+            ? ` · ${t('machines.facts.lastSeen', { at: formatDateTime(lastSeen) })}`
+            : data.paired
+              ? ''
+              : ` · ${t('machines.facts.notPaired')}`}
         </dd>
       </div>
       <div className="details__item">
-        <dt>Number of slots</dt>
+        <dt>{t('machines.facts.slots')}</dt>
         <dd>{machine.numberOfSlots}</dd>
       </div>
       <div className="details__item">
-        <dt>Out of order</dt>
+        <dt>{t('machines.outOfOrder')}</dt>
         <dd>
-          {outOfOrder ? `Since ${formatDateTime(outOfOrder.at)}, by ${outOfOrder.userDisplayName}` : 'No, in order'}
+          {outOfOrder
+            ? t('machines.facts.outOfOrderSince', {
+                at: formatDateTime(outOfOrder.at),
+                user: outOfOrder.userDisplayName,
+              })
+            : t('machines.facts.inOrder')}
         </dd>
       </div>
       <div className="details__item">
-        <dt>Payments</dt>
-        <dd>{machine.paymentsEnabled ? 'Enabled' : 'Disabled'}</dd>
+        <dt>{t('machines.facts.payments')}</dt>
+        <dd>{machine.paymentsEnabled ? t('machines.facts.paymentsOn') : t('machines.facts.paymentsOff')}</dd>
       </div>
     </dl>
   );
@@ -40,9 +50,10 @@ export function MachineFacts({ data }: { data: MachineAnswer }) {
 /** The warning an archived machine's page opens with. */
 export function ArchivedBanner({ archived }: { archived: NonNullable<MachineAnswer['machine']['archived']> }) {
   return (
-    <Banner tone="warning" title="This machine is archived">
-      Archived on {formatDate(archived.at)}
-      {archived.userDisplayName ? ` by ${archived.userDisplayName}` : ''}. It cannot be edited or paired.
+    <Banner tone="warning" title={t('machines.archivedBanner.title')}>
+      {archived.userDisplayName
+        ? t('machines.archivedBanner.bodyBy', { date: formatDate(archived.at), user: archived.userDisplayName })
+        : t('machines.archivedBanner.body', { date: formatDate(archived.at) })}
     </Banner>
   );
 }

@@ -11,6 +11,7 @@ import { Link } from '../../ui/Link.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { t } from './i18n/index.ts';
 
 /** SPEC §2 `/machines/add` and `/machines/{machineId}/edit`: name and number of slots (SPEC §5). */
 export function MachineFormPage() {
@@ -19,7 +20,7 @@ export function MachineFormPage() {
     async (signal) => (machineId ? rpc('machines', 'getMachine', { id: machineId }, { signal }) : null),
     ['machines', 'getMachine', machineId],
   );
-  const title = machineId ? 'Edit machine' : 'Add machine';
+  const title = machineId ? t('machines.form.editTitle') : t('machines.form.addTitle');
 
   if (machineId && !existing.data) {
     return (
@@ -32,8 +33,8 @@ export function MachineFormPage() {
   if (machine?.archived) {
     return (
       <Section title={title}>
-        <Banner tone="warning">This machine is archived and cannot be edited.</Banner>
-        <Link href={machinePaths.machine(businessId, machine.id)}>Back to the machine</Link>
+        <Banner tone="warning">{t('machines.form.archived')}</Banner>
+        <Link href={machinePaths.machine(businessId, machine.id)}>{t('machines.form.backToMachine')}</Link>
       </Section>
     );
   }
@@ -84,7 +85,7 @@ function MachineFields({
           ? { machine: (await rpc('testMachines', 'update', { id: machine.id, ...form })).testMachine }
           : await rpc('machines', 'updateMachine', { id: machine.id, ...form });
       navigate(machinePaths.machine(businessId, saved.machine.id), {
-        state: { notice: machine ? 'Machine saved.' : 'Machine added.' },
+        state: { notice: machine ? t('machines.form.saved') : t('machines.form.added') },
       });
     } catch (e) {
       if (e instanceof ApiError && Object.keys(e.fieldErrors).length > 0) setErrors(e.fieldErrors);
@@ -97,9 +98,9 @@ function MachineFields({
   return (
     <Section title={title}>
       <Form className="form--page" error={formError} validationErrors={errors} submit={save}>
-        <TextField label="Name" name="name" isRequired defaultValue={machine?.name} autoFocus />
+        <TextField label={t('machines.form.name')} name="name" isRequired defaultValue={machine?.name} autoFocus />
         <TextField
-          label="Number of slots"
+          label={t('machines.form.slots')}
           name="numberOfSlots"
           isRequired
           inputMode="numeric"
@@ -107,13 +108,13 @@ function MachineFields({
         />
         <FormActions>
           <Button type="submit" variant="primary" isPending={pending}>
-            {machine ? 'Save' : 'Add machine'}
+            {machine ? t('machines.form.save') : t('machines.form.add')}
           </Button>
           <Link
             href={machine ? machinePaths.machine(businessId, machine.id) : machinePaths.list(businessId)}
             variant="button"
           >
-            Cancel
+            {t('machines.cancel')}
           </Link>
         </FormActions>
       </Form>

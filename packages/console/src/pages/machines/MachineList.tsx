@@ -9,6 +9,7 @@ import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage, type ListQuery, linkAction } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
+import { t } from './i18n/index.ts';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
 
 type Row = Machine & { online?: boolean; lastSeen?: number | null };
@@ -31,33 +32,33 @@ export function MachineList() {
 
   return (
     <ListPage
-      title="Machines"
+      title={t('machines.list.title')}
       frame="section"
-      actions={[linkAction('Add', machinePaths.add(businessId), ['machines', 'createMachine'])]}
-      search={{ atom: machinesSearchAtom, placeholder: 'Machine name' }}
+      actions={[linkAction(t('machines.list.add'), machinePaths.add(businessId), ['machines', 'createMachine'])]}
+      search={{ atom: machinesSearchAtom, placeholder: t('machines.list.search') }}
       filters={
         <>
           <Switch isSelected={showArchived} onChange={setShowArchived}>
-            Show archived
+            {t('machines.list.showArchived')}
           </Switch>
           {mayListTest && (
             <Switch isSelected={showTest} onChange={setShowTest}>
-              Test machines
+              {t('machines.list.testMachines')}
             </Switch>
           )}
         </>
       }
       query={machinesQuery(businessId, showTest, showArchived)}
-      label={showTest ? 'Test machines' : 'Machines'}
+      label={showTest ? t('machines.list.testMachines') : t('machines.list.title')}
       columns={columns}
       emptyText={
         showTest
           ? showArchived
-            ? 'No archived test machines found.'
-            : 'No test machines found.'
+            ? t('machines.list.emptyTestArchived')
+            : t('machines.list.emptyTest')
           : showArchived
-            ? 'No archived machines found.'
-            : 'No machines found.'
+            ? t('machines.list.emptyArchived')
+            : t('machines.list.empty')
       }
     />
   );
@@ -68,20 +69,20 @@ function machineColumns(businessId: string, showTest: boolean): ListColumn<Row>[
   return [
     {
       key: 'name',
-      header: 'Name',
+      header: t('machines.list.column.name'),
       width: 'minmax(10rem, 2fr)',
       render: (m) => <Link href={machinePaths.machine(businessId, m.id)}>{m.name}</Link>,
     },
-    { key: 'slots', header: 'Slots', width: '6rem', render: (m) => m.numberOfSlots },
+    { key: 'slots', header: t('machines.list.column.slots'), width: '6rem', render: (m) => m.numberOfSlots },
     {
       key: 'state',
-      header: 'State',
+      header: t('machines.list.column.state'),
       width: 'minmax(10rem, 1fr)',
       render: (m) =>
         m.online === undefined ? (
           <span className="badges">
-            <span className="badge badge--info">Test machine</span>
-            {m.archived !== null && <span className="badge badge--off">Archived</span>}
+            <span className="badge badge--info">{t('machines.testMachine')}</span>
+            {m.archived !== null && <span className="badge badge--off">{t('machines.archived')}</span>}
           </span>
         ) : (
           <ConnectionBadge online={m.online} archived={m.archived !== null} outOfOrder={m.outOfOrderStatus !== null} />
@@ -91,11 +92,14 @@ function machineColumns(businessId: string, showTest: boolean): ListColumn<Row>[
       ? [
           {
             key: 'events',
-            header: 'Events',
+            header: t('machines.list.column.events'),
             width: '7rem',
             render: (m: Row) => (
-              <Link href={machinePaths.machine(businessId, m.id)} aria-label={`Events of ${m.name}`}>
-                Events
+              <Link
+                href={machinePaths.machine(businessId, m.id)}
+                aria-label={t('machines.list.eventsOf', { name: m.name })}
+              >
+                {t('machines.list.events')}
               </Link>
             ),
           },

@@ -4,6 +4,7 @@ import { useMayCall } from '../../state/access.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { BagsToRemove } from './BagsToRemove.tsx';
+import { t } from './i18n/index.ts';
 
 type MachineAnswer = RpcOutput<'machines', 'getMachine'>;
 
@@ -21,15 +22,14 @@ export function MachineNotices({ businessId, data }: { businessId: string; data:
       {mismatch && (
         <Banner
           tone="warning"
-          title="The locker has a different number of slots"
+          title={t('machines.slotsMismatch.title')}
           action={
             mayEdit && machine.archived === null ? (
-              <Link href={machinePaths.edit(businessId, machine.id)}>Edit the machine</Link>
+              <Link href={machinePaths.edit(businessId, machine.id)}>{t('machines.slotsMismatch.edit')}</Link>
             ) : undefined
           }
         >
-          The locker reports {reportedSlots} slots; this machine is set up with {machine.numberOfSlots}. Check the
-          locker, or change the machine's number of slots to match it.
+          {t('machines.slotsMismatch.body', { reported: reportedSlots, configured: machine.numberOfSlots })}
         </Banner>
       )}
       <BagsToRemove businessId={businessId} machineId={machine.id} />

@@ -1,4 +1,5 @@
 import type { Level } from '@medlocker/core';
+import { t } from './i18n/index.ts';
 
 /** Online / Offline, plus Out of order and Archived, as short labelled badges. */
 export function ConnectionBadge({
@@ -12,9 +13,11 @@ export function ConnectionBadge({
 }) {
   return (
     <span className="badges">
-      <span className={`badge badge--${online ? 'ok' : 'off'}`}>{online ? 'Online' : 'Offline'}</span>
-      {outOfOrder && <span className="badge badge--warn">Out of order</span>}
-      {archived && <span className="badge badge--off">Archived</span>}
+      <span className={`badge badge--${online ? 'ok' : 'off'}`}>
+        {online ? t('machines.online') : t('machines.offline')}
+      </span>
+      {outOfOrder && <span className="badge badge--warn">{t('machines.outOfOrder')}</span>}
+      {archived && <span className="badge badge--off">{t('machines.archived')}</span>}
     </span>
   );
 }

@@ -13,6 +13,7 @@ import { type MachineTabFilters, machineTabFilterAtom } from '../../state/machin
 import { choiceCodec, type UrlCodec, useUrlState } from '../../state/url-filter.ts';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { EventFilters } from './EventFilters.tsx';
+import { t } from './i18n/index.ts';
 import { LevelBadge } from './MachineStatusBadges.tsx';
 
 const levelCodec = choiceCodec<Level>(['critical', 'error', 'warn', 'info']);
@@ -31,11 +32,11 @@ function useTabFilter<K extends keyof MachineTabFilters>(
 
 const codeName = (code: string) => machineAlerts[code as keyof typeof machineAlerts]?.name;
 
-const eventColumns: ListColumn<MachineEvent>[] = [
-  { key: 'when', header: 'When', width: '11rem', render: (e) => formatDateTime(e.created) },
+const eventColumns = (): ListColumn<MachineEvent>[] => [
+  { key: 'when', header: t('machines.events.column.when'), width: '11rem', render: (e) => formatDateTime(e.created) },
   {
     key: 'code',
-    header: 'Code',
+    header: t('machines.events.column.code'),
     width: 'minmax(9rem, 1fr)',
     render: (e) => (
       <span>
@@ -44,8 +45,18 @@ const eventColumns: ListColumn<MachineEvent>[] = [
       </span>
     ),
   },
-  { key: 'level', header: 'Level', width: '6rem', render: (e) => <LevelBadge level={e.level} /> },
-  { key: 'message', header: 'Message', width: 'minmax(12rem, 2fr)', render: (e) => e.message || e.barcode || '—' },
+  {
+    key: 'level',
+    header: t('machines.events.column.level'),
+    width: '6rem',
+    render: (e) => <LevelBadge level={e.level} />,
+  },
+  {
+    key: 'message',
+    header: t('machines.events.column.message'),
+    width: 'minmax(12rem, 2fr)',
+    render: (e) => e.message || e.barcode || '—',
+  },
 ];
 
 /**
@@ -58,7 +69,7 @@ export function MachineEvents({ machineId }: { machineId: string }) {
   const filter = { level, code };
   return (
     <ListPage
-      title="Events"
+      title={t('machines.events.title')}
       frame="bare"
       reload={false}
       filters={
@@ -78,18 +89,33 @@ export function MachineEvents({ machineId }: { machineId: string }) {
           return { items: page.events, nextToken: page.nextToken };
         },
       }}
-      label="Events"
-      columns={eventColumns}
-      emptyText={level !== null || code !== null ? 'No events match these filters.' : 'No events yet.'}
+      label={t('machines.events.title')}
+      columns={eventColumns()}
+      emptyText={level !== null || code !== null ? t('machines.events.emptyFiltered') : t('machines.events.empty')}
     />
   );
 }
 
-const bagColumns: ListColumn<Bag>[] = [
-  { key: 'location', header: 'Location', width: '8rem', render: (b) => b.location ?? '—' },
-  { key: 'barcode', header: 'Barcode', width: 'minmax(10rem, 1fr)', render: (b) => b.barcode },
-  { key: 'reference', header: 'Reference', width: 'minmax(8rem, 1fr)', render: (b) => b.reference ?? '—' },
-  { key: 'loaded', header: 'Loaded', width: '11rem', render: (b) => formatDateTime(b.created) },
+const bagColumns = (): ListColumn<Bag>[] => [
+  { key: 'location', header: t('machines.contents.column.location'), width: '8rem', render: (b) => b.location ?? '—' },
+  {
+    key: 'barcode',
+    header: t('machines.contents.column.barcode'),
+    width: 'minmax(10rem, 1fr)',
+    render: (b) => b.barcode,
+  },
+  {
+    key: 'reference',
+    header: t('machines.contents.column.reference'),
+    width: 'minmax(8rem, 1fr)',
+    render: (b) => b.reference ?? '—',
+  },
+  {
+    key: 'loaded',
+    header: t('machines.contents.column.loaded'),
+    width: '11rem',
+    render: (b) => formatDateTime(b.created),
+  },
 ];
 
 /** The bags the machine holds now, found by the start of a barcode, reference or slot in any case; a bag loaded or taken out reloads the list. */
@@ -97,10 +123,10 @@ export function MachineContents({ businessId, machineId }: { businessId: string;
   const atom = useMemo(() => machineTabFilterAtom(machineId, 'contentsSearch'), [machineId]);
   return (
     <ListPage
-      title="Contents"
+      title={t('machines.contents.title')}
       frame="bare"
       reload={false}
-      search={{ atom, placeholder: 'Barcode, reference or slot', param: 'contents' }}
+      search={{ atom, placeholder: t('machines.contents.search'), param: 'contents' }}
       query={{
         key: ['bags', 'listBags', businessId, machineId],
         load: async (filter, nextToken) => {
@@ -108,18 +134,18 @@ export function MachineContents({ businessId, machineId }: { businessId: string;
           return { items: page.bags, nextToken: page.nextToken };
         },
       }}
-      label="Contents"
-      columns={bagColumns}
-      emptyText={(filter) => (filter ? `No bag in the machine matches “${filter}”.` : 'The machine is empty.')}
+      label={t('machines.contents.title')}
+      columns={bagColumns()}
+      emptyText={(filter) => (filter ? t('machines.contents.noMatch', { filter }) : t('machines.contents.empty'))}
     />
   );
 }
 
-const statusColumns: ListColumn<MachineStatus>[] = [
-  { key: 'when', header: 'When', width: '11rem', render: (s) => formatDateTime(s.created) },
+const statusColumns = (): ListColumn<MachineStatus>[] => [
+  { key: 'when', header: t('machines.status.column.when'), width: '11rem', render: (s) => formatDateTime(s.created) },
   {
     key: 'observations',
-    header: 'Observations',
+    header: t('machines.status.column.observations'),
     width: '1fr',
     render: (s) => (
       <span className="observations">
@@ -138,7 +164,7 @@ const statusColumns: ListColumn<MachineStatus>[] = [
 export function MachineStatusReports({ machineId }: { machineId: string }) {
   return (
     <ListPage
-      title="Status reports"
+      title={t('machines.status.title')}
       frame="bare"
       reload={false}
       query={{
@@ -148,9 +174,9 @@ export function MachineStatusReports({ machineId }: { machineId: string }) {
           return { items: page.statuses, nextToken: page.nextToken };
         },
       }}
-      label="Status reports"
-      columns={statusColumns}
-      emptyText="No status reports yet."
+      label={t('machines.status.title')}
+      columns={statusColumns()}
+      emptyText={t('machines.status.empty')}
     />
   );
 }

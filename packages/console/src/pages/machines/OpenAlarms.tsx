@@ -11,6 +11,7 @@ import { Loading } from '../../ui/Page.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { useAction } from '../../ui/use-action.ts';
+import { t } from './i18n/index.ts';
 
 type Reason = keyof typeof alarmReasons;
 const reasonOptions = Object.entries(alarmReasons).map(([id, label]) => ({ id, label }));
@@ -32,16 +33,16 @@ export function OpenAlarms({ businessId, machineId }: { businessId?: string; mac
   return (
     <section aria-labelledby="open-alarms" className="fleet__section">
       <h2 id="open-alarms" className="section-title">
-        Open alarms{alarms ? ` (${alarms.length})` : ''}
+        {alarms ? t('machines.alarms.titleCounted', { count: alarms.length }) : t('machines.alarms.title')}
       </h2>
       {query.error ? (
         <LoadError error={query.error} onRetry={query.reload} />
       ) : !alarms ? (
-        <Loading label="Loading alarms…" />
+        <Loading label={t('machines.alarms.loading')} />
       ) : alarms.length === 0 ? (
-        <p className="empty">No open alarms.</p>
+        <p className="empty">{t('machines.alarms.none')}</p>
       ) : (
-        <ul className="glance__list" aria-label="Open alarms">
+        <ul className="glance__list" aria-label={t('machines.alarms.title')}>
           {alarms.map((a) => (
             <li key={a.id} className="glance__item" aria-label={`${a.code} ${a.machineName}`}>
               <strong>
@@ -54,18 +55,19 @@ export function OpenAlarms({ businessId, machineId }: { businessId?: string; mac
                     {businessId ? '' : `, ${a.businessName}`}.{' '}
                   </>
                 )}
-                Raised {formatDateTime(a.raisedAt)}
-                {a.repeats > 0 ? `, ${a.repeats} more time${a.repeats === 1 ? '' : 's'}` : ''}
+                {a.repeats > 0
+                  ? t('machines.alarms.raisedRepeats', { at: formatDateTime(a.raisedAt), count: a.repeats })
+                  : t('machines.alarms.raised', { at: formatDateTime(a.raisedAt) })}
               </span>
               <span className="muted">{alarmHolder(a)}</span>
               <span className="toolbar">
                 {a.state === 'open' && (
                   <Button variant="secondary" onPress={() => setActing({ alarm: a, kind: 'acknowledge' })}>
-                    Acknowledge…
+                    {t('machines.alarms.acknowledgeMenu')}
                   </Button>
                 )}
                 <Button variant="secondary" onPress={() => setActing({ alarm: a, kind: 'resolve' })}>
-                  Resolve…
+                  {t('machines.alarms.resolveMenu')}
                 </Button>
               </span>
             </li>
@@ -106,30 +108,31 @@ function AlarmDialog({
   };
   return (
     <ConfirmDialog
-      title={kind === 'acknowledge' ? 'Acknowledge the alarm?' : 'Resolve the alarm?'}
+      title={kind === 'acknowledge' ? t('machines.alarms.acknowledgeTitle') : t('machines.alarms.resolveTitle')}
       isOpen
-      cancelLabel="Cancel"
-      confirmLabel={kind === 'acknowledge' ? 'Acknowledge' : 'Resolve'}
+      cancelLabel={t('machines.cancel')}
+      confirmLabel={kind === 'acknowledge' ? t('machines.alarms.acknowledge') : t('machines.alarms.resolve')}
       isPending={pending}
       error={error}
       onOpenChange={(isOpen) => !isOpen && !pending && onClose(false)}
       onConfirm={() => void run(send)}
     >
       <p>
-        {alarm.code} {alarmNameInWords(alarm.name)} at {alarm.machineName}.{' '}
-        {kind === 'acknowledge'
-          ? 'You hold it in your name: it is not escalated further.'
-          : 'It is over: it leaves the open alarms.'}
+        {t(kind === 'acknowledge' ? 'machines.alarms.acknowledgeBody' : 'machines.alarms.resolveBody', {
+          code: alarm.code,
+          name: alarmNameInWords(alarm.name),
+          machine: alarm.machineName,
+        })}
       </p>
       {kind === 'acknowledge' && (
         <Select
-          label="Reason"
+          label={t('machines.alarms.reason')}
           options={reasonOptions}
           selectedKey={reason}
           onSelectionChange={(key) => key && setReason(key as Reason)}
         />
       )}
-      <TextArea label="Note" value={note} onChange={setNote} maxLength={500} />
+      <TextArea label={t('machines.alarms.note')} value={note} onChange={setNote} maxLength={500} />
     </ConfirmDialog>
   );
 }

@@ -5,6 +5,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * SPEC §4 pairing dialog: staff type the code the locker shows; success closes the dialog, a refusal
@@ -42,13 +43,13 @@ export function PairDialog({ machineId, onClose }: { machineId: string; onClose:
   };
 
   return (
-    <Dialog title="Pair machine" isOpen onOpenChange={(open) => !open && onClose(false)}>
+    <Dialog title={t('machines.pair.title')} isOpen onOpenChange={(open) => !open && onClose(false)}>
       <Form validationErrors={validationErrors} submit={pair}>
         <div className="dialog__body">
           <TextField
-            label="Code"
+            label={t('machines.pair.code')}
             name="userCode"
-            description="The code the locker shows on its screen, e.g. KDNV-QXRT."
+            description={t('machines.pair.codeHelp')}
             value={code}
             onChange={setCode}
             autoFocus
@@ -58,7 +59,7 @@ export function PairDialog({ machineId, onClose }: { machineId: string; onClose:
         </div>
         <DialogFooter onCancel={() => onClose(false)} pending={pending}>
           <Button type="submit" variant="primary" isPending={pending}>
-            Pair
+            {t('machines.pair.submit')}
           </Button>
         </DialogFooter>
       </Form>

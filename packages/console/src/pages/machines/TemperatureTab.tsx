@@ -7,6 +7,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { LineChart } from '../../ui/Chart.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * The temperature chart: recent readings against the allowed band (15–25 °C on the 3-hour average),
@@ -21,42 +22,50 @@ export function TemperatureTab({ machineId, updated }: { machineId: string; upda
   const points = useMemo(() => (status?.readings ?? []).map((r) => ({ at: r.created, value: r.value })), [status]);
   if (query.error) return <LoadError error={query.error} onRetry={query.reload} />;
   if (!query.data) return <Loading />;
-  if (!status) return <p className="empty">No temperature readings yet.</p>;
+  if (!status) return <p className="empty">{t('machines.temperature.none')}</p>;
   const excursion = status.average < temperatureRange.min || status.average > temperatureRange.max;
   const outside = points.filter((p) => p.value < temperatureRange.min || p.value > temperatureRange.max).length;
   return (
     <div className="temperature">
       {excursion && (
         <Banner tone="warning">
-          Temperature excursion: the 3-hour average is {formatTemperature(status.average)}, outside{' '}
-          {temperatureRange.min}–{temperatureRange.max}°C.
+          {t('machines.temperature.excursion', {
+            average: formatTemperature(status.average),
+            min: temperatureRange.min,
+            max: temperatureRange.max,
+          })}
         </Banner>
       )}
       <dl className="details">
         <div className="details__item">
-          <dt>3-hour average</dt>
+          <dt>{t('machines.temperature.average')}</dt>
           <dd>{formatTemperature(status.average)}</dd>
         </div>
         <div className="details__item">
-          <dt>Allowed band</dt>
+          <dt>{t('machines.temperature.band')}</dt>
+          <dd>{t('machines.temperature.bandValue', { min: temperatureRange.min, max: temperatureRange.max })}</dd>
+        </div>
+        <div className="details__item">
+          <dt>{t('machines.temperature.lastExcursion')}</dt>
           <dd>
-            {temperatureRange.min}–{temperatureRange.max}°C
+            {status.lastExcursionAt ? formatDateTime(status.lastExcursionAt) : t('machines.temperature.noExcursion')}
           </dd>
         </div>
         <div className="details__item">
-          <dt>Last excursion</dt>
-          <dd>{status.lastExcursionAt ? formatDateTime(status.lastExcursionAt) : 'None'}</dd>
-        </div>
-        <div className="details__item">
-          <dt>Updated</dt>
+          <dt>{t('machines.temperature.updated')}</dt>
           <dd>{formatDateTime(status.updated)}</dd>
         </div>
       </dl>
       <LineChart
-        label="Temperature readings"
-        summary={`${points.length} readings, ${outside} outside the allowed band of ${temperatureRange.min} to ${temperatureRange.max} degrees.`}
+        label={t('machines.temperature.chart')}
+        summary={t('machines.temperature.chartSummary', {
+          count: points.length,
+          outside,
+          min: temperatureRange.min,
+          max: temperatureRange.max,
+        })}
         points={points}
-        unit="°C"
+        unit={t('machines.temperature.unit')}
         band={temperatureRange}
       />
     </div>

@@ -17,6 +17,7 @@ import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { CsvError, useCsvExport } from './csv-export.tsx';
+import { t } from './i18n/index.ts';
 import { NativeDateField } from './MonthField.tsx';
 import { MonthlyStats } from './MonthlyStats.tsx';
 
@@ -36,15 +37,19 @@ const column = (i: number, width: string, header = collectionRecordColumns[i] ??
   render: (r) => collectionRecordCells(r)[i],
 });
 const exemptionOf = (r: CollectionRecord) =>
-  r.autoExempt ? (r.exemptionCode ? `${r.exemptionCode} (auto)` : 'Auto') : (r.exemptionCode ?? '');
-const columns: ListColumn<CollectionRecord>[] = [
+  r.autoExempt
+    ? r.exemptionCode
+      ? t('stats.records.autoExemptCode', { code: r.exemptionCode })
+      : t('stats.records.autoExempt')
+    : (r.exemptionCode ?? '');
+const columns = (): ListColumn<CollectionRecord>[] => [
   column(0, '4.5rem'),
   column(1, 'minmax(6rem, 1fr)'),
   column(2, '11rem'),
   column(3, '4.5rem'),
   column(4, '6rem'),
   column(5, '4.5rem'),
-  { key: 'exemption', header: 'Exemption', width: '5.5rem', render: exemptionOf },
+  { key: 'exemption', header: t('stats.records.exemption'), width: '5.5rem', render: exemptionOf },
   column(8, '4.5rem'),
 ];
 
@@ -85,16 +90,16 @@ export function BusinessStats() {
     <>
       <MonthlyStats businessId={businessId} />
       <ListPage
-        title="Collection records"
+        title={t('stats.records.title')}
         frame="section"
-        lead="Every collected order between the two days (London time, inclusive), newest first."
+        lead={t('stats.records.lead')}
         banner={<CsvError error={csv.error} />}
         filters={
           <>
-            <DayField label="From" value={from} max={to} onChange={(d) => setFrom(d)} />
-            <DayField label="To" value={to} min={from} onChange={(d) => setTo(d)} />
+            <DayField label={t('stats.records.from')} value={from} max={to} onChange={(d) => setFrom(d)} />
+            <DayField label={t('stats.records.to')} value={to} min={from} onChange={(d) => setTo(d)} />
             <Select
-              label="Records"
+              label={t('stats.records.filter')}
               options={filterOptions}
               selectedKey={filter ?? 'All'}
               onSelectionChange={(key) => setFilter(key === 'All' ? null : (key as CollectionFilter))}
@@ -120,14 +125,14 @@ export function BusinessStats() {
             method: ['reports', 'listCollectionStats'],
             element: (
               <Button onPress={() => void exportCsv()} isDisabled={csv.exporting}>
-                Export CSV
+                {t('stats.records.export')}
               </Button>
             ),
           },
         ]}
-        label="Collection records"
-        columns={columns}
-        emptyText="No collections in these days"
+        label={t('stats.records.title')}
+        columns={columns()}
+        emptyText={t('stats.records.empty')}
       />
     </>
   );

@@ -2,15 +2,20 @@ import { averagePickupMinutes, formatMinutes, formatPence, type MonthFigures } f
 import { useMemo } from 'react';
 import { minuteSteps } from '../../ui/chart-ticks.ts';
 import { chartColours, MonthChart, type MonthChartProps, type MonthSeries } from '../../ui/MonthChart.tsx';
+import { t } from './i18n/index.ts';
 
-const shortMonths = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const shortMonth = (m: { year: number; month: number }) => `${shortMonths[m.month - 1]} ${m.year}`;
+/** A chart's month: 'Mar 2026'. */
+export const shortMonth = (m: { year: number; month: number }) => t('stats.shortMonth', m);
+
+/** A run of months in words: 'Apr 2025 to Mar 2026', or 'No months'. */
+export const monthSpan = (months: readonly string[]) =>
+  months.length === 0 ? t('stats.noMonths') : t('stats.span', { first: months[0], last: months.at(-1) });
 
 const sum = (values: (number | null)[]) => values.reduce<number>((a, v) => a + (v ?? 0), 0);
 
 /** 'Collected 25, Expired 3': each series' total over the months shown. */
 const totals = (series: MonthSeries[], format: (n: number) => string = String) =>
-  series.map((s) => `${s.label} ${format(sum(s.values))}`).join(', ');
+  series.map((s) => t('stats.chart.total', { label: s.label, total: format(sum(s.values)) })).join(', ');
 
 /**
  * The stats page's charts of a run of months (oldest first): orders by outcome, pickup time (median
@@ -20,13 +25,13 @@ const totals = (series: MonthSeries[], format: (n: number) => string = String) =
 export function MonthCharts({ figures }: { figures: readonly MonthFigures[] }) {
   const charts = useMemo(() => {
     const months = figures.map(shortMonth);
-    const span = months.length === 0 ? 'No months' : `${months[0]} to ${months.at(-1)}`;
+    const span = monthSpan(months);
     const outcomes: MonthSeries[] = (
       [
-        ['Collected', 'ordersCollected'],
-        ['Expired', 'ordersExpired'],
-        ['Cancelled', 'ordersCancelled'],
-        ['Removed', 'ordersRemoved'],
+        [t('stats.chart.collected'), 'ordersCollected'],
+        [t('stats.chart.expired'), 'ordersExpired'],
+        [t('stats.chart.cancelled'), 'ordersCancelled'],
+        [t('stats.chart.removed'), 'ordersRemoved'],
       ] as const
     ).map(([label, key], i) => ({
       label,
@@ -34,49 +39,53 @@ export function MonthCharts({ figures }: { figures: readonly MonthFigures[] }) {
       colour: chartColours[i] ?? '#000',
     }));
     const pickup: MonthSeries[] = [
-      { label: 'Median', values: figures.map((f) => f.medianPickupMinutes), colour: chartColours[0] ?? '#000' },
-      { label: 'Average', values: figures.map(averagePickupMinutes), colour: chartColours[1] ?? '#000' },
+      {
+        label: t('stats.chart.median'),
+        values: figures.map((f) => f.medianPickupMinutes),
+        colour: chartColours[0] ?? '#000',
+      },
+      { label: t('stats.chart.average'), values: figures.map(averagePickupMinutes), colour: chartColours[1] ?? '#000' },
     ];
     const paid: MonthSeries[] = [
-      { label: 'Paid', values: figures.map((f) => f.paidAmount), colour: chartColours[2] ?? '#000' },
+      { label: t('stats.chart.paid'), values: figures.map((f) => f.paidAmount), colour: chartColours[2] ?? '#000' },
     ];
     const codes = [...new Set(figures.flatMap((f) => Object.keys(f.exemptionsByCode)))].sort();
     const exemptions: MonthSeries[] = codes.map((code, i) => ({
-      label: `Exemption ${code}`,
+      label: t('stats.chart.exemption', { code }),
       values: figures.map((f) => f.exemptionsByCode[code] ?? 0),
       colour: chartColours[i % chartColours.length] ?? '#000',
     }));
     const collected = sum(figures.map((f) => f.ordersCollected));
-    const minutes = sum(figures.map((f) => f.totalPickupMinutes));
+    const average = formatMinutes(Math.round(sum(figures.map((f) => f.totalPickupMinutes)) / (collected || 1)));
     // Each chart: its label, what it shows in words, its series and how its values read.
     const shown: Omit<MonthChartProps, 'months'>[] = [
       {
-        label: 'Orders per month by outcome',
-        summary: `${span}, orders by outcome in all: ${totals(outcomes)}.`,
+        label: t('stats.chart.outcomes'),
+        summary: t('stats.chart.outcomesSummary', { span, totals: totals(outcomes) }),
         series: outcomes,
       },
       {
-        label: 'Pickup time',
+        label: t('stats.chart.pickup'),
         summary:
           collected === 0
-            ? `${span}: no collections, so no pickup times.`
-            : `${span}: on average ${formatMinutes(Math.round(minutes / collected))} from loading to collection over ${collected} collections.`,
+            ? t('stats.chart.pickupNone', { span })
+            : t('stats.chart.pickupSummary', { span, average, collected }),
         series: pickup,
         format: formatMinutes,
         steps: minuteSteps,
       },
       {
-        label: 'Payments',
-        summary: `${span}: ${formatPence(sum(paid[0]?.values ?? []))} paid by card in all.`,
+        label: t('stats.chart.payments'),
+        summary: t('stats.chart.paymentsSummary', { span, paid: formatPence(sum(paid[0]?.values ?? [])) }),
         series: paid,
         format: formatPence,
       },
       {
-        label: 'Exemptions by code',
+        label: t('stats.chart.exemptions'),
         summary:
           codes.length === 0
-            ? `${span}: no exemptions declared.`
-            : `${span}, exemptions declared by code: ${totals(exemptions)}.`,
+            ? t('stats.chart.exemptionsNone', { span })
+            : t('stats.chart.exemptionsSummary', { span, totals: totals(exemptions) }),
         series: exemptions,
       },
     ];

@@ -7,6 +7,7 @@ import { useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { StatsHead, useCsvExport } from './csv-export.tsx';
+import { t } from './i18n/index.ts';
 import { MonthCharts } from './MonthCharts.tsx';
 import { addMonths, MonthField, monthCodec } from './MonthField.tsx';
 import { MonthlyTable } from './MonthlyTable.tsx';
@@ -45,16 +46,16 @@ export function MonthlyStats({ businessId }: { businessId: string }) {
     <section className="subpage" aria-labelledby="monthly-figures">
       <StatsHead
         id="monthly-figures"
-        title="Monthly figures"
-        lead="London calendar months, up to 12 at a time, ending at the month chosen."
-        exportLabel="Export monthly CSV"
+        title={t('stats.monthly.title')}
+        lead={t('stats.monthly.lead')}
+        exportLabel={t('stats.monthly.export')}
         onExport={() => void exportCsv()}
         canExport={Boolean(stats && stats.length > 0)}
         error={csv.error}
       />
       <div className="toolbar">
         <MonthField
-          label="Last month shown"
+          label={t('stats.monthly.lastMonth')}
           value={last}
           max={thisMonth}
           onChange={(m) => setMonth(m === thisMonth ? null : m)}
@@ -64,7 +65,7 @@ export function MonthlyStats({ businessId }: { businessId: string }) {
           onPress={() => setMonth(addMonths(last, -12))}
           isDisabled={query.data?.nextToken === null}
         >
-          Previous 12 months
+          {t('stats.monthly.previous')}
         </Button>
         <Button
           variant="quiet"
@@ -74,17 +75,17 @@ export function MonthlyStats({ businessId }: { businessId: string }) {
           }}
           isDisabled={last >= thisMonth}
         >
-          Next 12 months
+          {t('stats.monthly.next')}
         </Button>
       </div>
       <QueryView query={query}>
         {(data) =>
           data.stats.length === 0 ? (
-            <p className="empty">The business was added after {monthName(last)}: no months to show.</p>
+            <p className="empty">{t('stats.monthly.addedAfter', { month: monthName(last) })}</p>
           ) : (
             <>
               <MonthCharts figures={oldestFirst} />
-              <MonthlyTable label="Monthly figures" rows={rows} />
+              <MonthlyTable label={t('stats.monthly.table')} rows={rows} />
             </>
           )
         }

@@ -1,5 +1,6 @@
 import { type MonthFigures, monthlyStatsCells, monthlyStatsColumns } from '@medlocker/core';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { t } from './i18n/index.ts';
 
 export type MonthlyTableRow = MonthFigures & { key: string; businessName?: string };
 
@@ -9,7 +10,7 @@ export type MonthlyTableRow = MonthFigures & { key: string; businessName?: strin
  * column comes first (the group comparison).
  */
 export function MonthlyTable(props: { label: string; rows: readonly MonthlyTableRow[]; withBusiness?: boolean }) {
-  const headers = props.withBusiness ? ['Business', ...monthlyStatsColumns] : [...monthlyStatsColumns];
+  const headers = props.withBusiness ? [t('stats.table.business'), ...monthlyStatsColumns] : [...monthlyStatsColumns];
   return (
     <Table aria-label={props.label} className="table--figures">
       <TableHeader>
@@ -19,7 +20,7 @@ export function MonthlyTable(props: { label: string; rows: readonly MonthlyTable
           </Column>
         ))}
       </TableHeader>
-      <TableBody emptyText="No months to show" items={props.rows.map((r) => ({ ...r, id: r.key }))}>
+      <TableBody emptyText={t('stats.table.empty')} items={props.rows.map((r) => ({ ...r, id: r.key }))}>
         {(r) => {
           const cells = props.withBusiness ? [r.businessName ?? '', ...monthlyStatsCells(r)] : monthlyStatsCells(r);
           return (

@@ -3,6 +3,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { downloadCsv } from '../../ui/download.ts';
 import { SectionHead } from '../../ui/Section.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * A stats page's CSV export: `exportCsv(make)` downloads the file `make` answers (loading it first if
@@ -30,7 +31,7 @@ export function useCsvExport() {
 export function CsvError({ error }: { error: string | null }) {
   if (!error) return null;
   return (
-    <Banner tone="error" title="The CSV could not be made">
+    <Banner tone="error" title={t('stats.csvError')}>
       {error}
     </Banner>
   );

@@ -1,5 +1,6 @@
 import { defaultOpeningHours, formatMonth, type UsageStats } from '@medlocker/core';
 import type { ReactNode } from 'react';
+import { t } from './i18n/index.ts';
 
 /*
  * SPEC §3's usage analyses (reports/getUsageStats) as tables: who collects (age ranges), when (day of
@@ -7,20 +8,29 @@ import type { ReactNode } from 'react';
  * of its own so that the business stats page can embed it too.
  */
 
-const days = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-const ageLabels: [keyof UsageStats['ageRange'], string][] = [
-  ['age18To30', '18 to 29'],
-  ['age30To40', '30 to 39'],
-  ['age40To50', '40 to 49'],
-  ['age50To60', '50 to 59'],
-  ['age60To70', '60 to 69'],
-  ['age70plus', '70 and over'],
+/** Monday (1) to Sunday (7), as the opening hours number them. */
+const dayNumbers = [1, 2, 3, 4, 5, 6, 7] as const;
+const dayName = (day: (typeof dayNumbers)[number]) => t(`usage.day.${day}` as const);
+const ageKeys: (keyof UsageStats['ageRange'])[] = [
+  'age18To30',
+  'age30To40',
+  'age40To50',
+  'age50To60',
+  'age60To70',
+  'age70plus',
 ];
 
 const hh = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
-const openDays = defaultOpeningHours.days.map((d) => days[d - 1]);
 /** e.g. "Monday to Saturday, 09:00 to 18:00". */
-export const openingHoursText = `${openDays[0]} to ${openDays.at(-1)}, ${hh(defaultOpeningHours.fromHour)} to ${hh(defaultOpeningHours.toHour)}`;
+export const openingHoursText = () => {
+  const { days, fromHour, toHour } = defaultOpeningHours;
+  return t('usage.openingHours', {
+    firstDay: dayName(days[0] as (typeof dayNumbers)[number]),
+    lastDay: dayName(days.at(-1) as (typeof dayNumbers)[number]),
+    from: hh(fromHour),
+    to: hh(toHour),
+  });
+};
 
 /** "2026-03" as "March 2026". */
 const monthLabel = (ym: string) => formatMonth(Number(ym.slice(0, 4)), Number(ym.slice(5, 7)));
@@ -104,7 +114,7 @@ function Analysis({
   );
 }
 
-const inAndOut = ['During opening hours', 'Out of hours'];
+const inAndOut = () => [t('usage.duringOpeningHours'), t('usage.outOfHours')];
 
 export function UsageAnalyses({ usage }: { usage: UsageStats }) {
   const byDay = usage.dayOfWeekAnalysis;
@@ -114,38 +124,44 @@ export function UsageAnalyses({ usage }: { usage: UsageStats }) {
     <div className="usage__analyses">
       <Analysis
         id="usage-ages"
-        title="Patients who collected, by age"
-        columns={['Age', 'Patients']}
-        rows={ageLabels.map(([key, label]) => ({ key, label, values: [usage.ageRange[key]] }))}
+        title={t('usage.ages.title')}
+        columns={[t('usage.ages.age'), t('usage.ages.patients')]}
+        rows={ageKeys.map((key) => ({ key, label: t(`usage.age.${key}` as const), values: [usage.ageRange[key]] }))}
       />
       <Analysis
         id="usage-days"
-        title="Collections by day of week"
-        note={`Opening hours: ${openingHoursText} (London time).`}
-        columns={['Day', ...inAndOut]}
-        rows={days.map((day, i) => ({
-          key: day,
-          label: day,
+        title={t('usage.days.title')}
+        note={t('usage.days.note', { hours: openingHoursText() })}
+        columns={[t('usage.days.day'), ...inAndOut()]}
+        rows={dayNumbers.map((day, i) => ({
+          key: String(day),
+          label: dayName(day),
           values: [byDay.duringOpeningHours[i] ?? 0, byDay.outOfHours[i] ?? 0],
         }))}
       />
       <Analysis
         id="usage-hours"
-        title="Collections by time of day"
-        summary="Each hour (London time)"
-        columns={['Hour', ...inAndOut]}
+        title={t('usage.hours.title')}
+        summary={t('usage.hours.summary')}
+        columns={[t('usage.hours.hour'), ...inAndOut()]}
         rows={Array.from({ length: 24 }, (_, hour) => ({
           key: hh(hour),
-          label: `${hh(hour)} to ${hh((hour + 1) % 24)}`,
+          label: t('usage.hourRange', { from: hh(hour), to: hh((hour + 1) % 24) }),
           values: [byHour.duringOpeningHours[hour] ?? 0, byHour.outOfHours[hour] ?? 0],
         }))}
       />
       <Analysis
         id="usage-channels"
-        title="Collections by locker channel size"
-        note="Lockers do not report channel sizes yet: every collection is counted as Other."
-        summary="Each month"
-        columns={['Month', 'Small', 'Medium', 'Large', 'Other']}
+        title={t('usage.channels.title')}
+        note={t('usage.channels.note')}
+        summary={t('usage.channels.summary')}
+        columns={[
+          t('usage.channels.month'),
+          t('usage.channels.small'),
+          t('usage.channels.medium'),
+          t('usage.channels.large'),
+          t('usage.channels.other'),
+        ]}
         rows={months.map((m) => {
           const sizes = usage.channelSizeUsage[m] ?? { small: 0, medium: 0, large: 0, other: 0 };
           return { key: m, label: monthLabel(m), values: [sizes.small, sizes.medium, sizes.large, sizes.other] };

@@ -6,6 +6,7 @@ import { machinePaths } from '../../paths.ts';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
+import { t } from './i18n/index.ts';
 import { UsageAnalyses, UsagePart } from './UsageAnalyses.tsx';
 
 /** Usage stats are asked again at most this often without a push (pushes make them stale at once). */
@@ -42,44 +43,56 @@ export function UsageTiles({ businessId }: { businessId: string | null }) {
   return (
     <section aria-labelledby="usage-title" className="fleet__section usage">
       <h2 id="usage-title" className="section-title">
-        {estate ? 'Estate now' : 'Now'}
+        {estate ? t('usage.title.estate') : t('usage.title.business')}
       </h2>
       {query.error ? (
         <LoadError error={query.error} onRetry={query.reload} />
       ) : !usage ? (
-        <Loading label="Loading usage…" />
+        <Loading label={t('usage.loading')} />
       ) : (
         <>
-          <ul className="fleet__counts" aria-label="Usage now">
+          <ul className="fleet__counts" aria-label={t('usage.tiles')}>
             <Tile
-              label="Live orders"
+              label={t('usage.liveOrders')}
               value={usage.liveOrders.total}
-              detail={`${usage.liveOrders.inMachines} in lockers, ${usage.liveOrders.awaitingLoad} to load`}
+              detail={t('usage.liveOrdersDetail', {
+                inMachines: usage.liveOrders.inMachines,
+                awaitingLoad: usage.liveOrders.awaitingLoad,
+              })}
             />
             <Tile
-              label="Slots used"
+              label={t('usage.slotsUsed')}
               value={usage.occupancy.slotsUsed}
-              detail={`of ${usage.occupancy.slotsTotal} in ${usage.occupancy.machineCount} ${plural(usage.occupancy.machineCount, 'machine')}`}
+              detail={t('usage.slotsUsedDetail', {
+                slots: usage.occupancy.slotsTotal,
+                count: usage.occupancy.machineCount,
+              })}
             />
             <Tile
-              label="Machines offline or out of order"
+              label={t('usage.machinesDown')}
               value={usage.machinesDown.total}
-              detail={`${usage.machinesDown.offline} offline, ${usage.machinesDown.outOfOrder} out of order`}
+              detail={t('usage.machinesDownDetail', {
+                offline: usage.machinesDown.offline,
+                outOfOrder: usage.machinesDown.outOfOrder,
+              })}
               tone={usage.machinesDown.total > 0 ? 'warn' : 'ok'}
             />
             <Tile
-              label="Bags to remove"
+              label={t('usage.bagsToRemove')}
               value={usage.bagsToRemove.total}
-              detail={`${usage.bagsToRemove.cancelled} cancelled, ${usage.bagsToRemove.expired} expired`}
+              detail={t('usage.bagsToRemoveDetail', {
+                cancelled: usage.bagsToRemove.cancelled,
+                expired: usage.bagsToRemove.expired,
+              })}
               tone={usage.bagsToRemove.total > 0 ? 'warn' : 'ok'}
             />
             <Tile
-              label="Messages waiting"
+              label={t('usage.messagesWaiting')}
               value={usage.messagesWaiting.count}
               detail={
                 usage.messagesWaiting.oldestCreated === null
-                  ? 'none queued'
-                  : `oldest ${formatDateTime(usage.messagesWaiting.oldestCreated)}`
+                  ? t('usage.messagesNone')
+                  : t('usage.messagesOldest', { at: formatDateTime(usage.messagesWaiting.oldestCreated) })
               }
               tone={usage.messagesWaiting.count > 0 ? 'warn' : 'ok'}
             />
@@ -88,15 +101,13 @@ export function UsageTiles({ businessId }: { businessId: string | null }) {
           <MachinesDown usage={usage} estate={estate} />
           <UsageAnalyses usage={usage} />
           <p className="muted">
-            Collections from {formatDate(usage.from)} to {formatDate(usage.to)}.
+            {t('usage.collectionsSpan', { from: formatDate(usage.from), to: formatDate(usage.to) })}
           </p>
         </>
       )}
     </section>
   );
 }
-
-const plural = (n: number, word: string) => (n === 1 ? word : `${word}s`);
 
 function Tile(props: { label: string; value: number; detail: string; tone?: 'ok' | 'warn' }) {
   return (
@@ -124,10 +135,14 @@ function Occupancy({ usage, estate }: { usage: UsageOverview; estate: boolean })
   return (
     <UsagePart
       id="usage-occupancy"
-      title={<>Occupancy {estate && machineCount > machines.length ? `(the ${machines.length} fullest)` : ''}</>}
-      empty={machines.length === 0 && 'No machines yet.'}
+      title={
+        estate && machineCount > machines.length
+          ? t('usage.occupancy.titleFullest', { count: machines.length })
+          : t('usage.occupancy.title')
+      }
+      empty={machines.length === 0 && t('usage.occupancy.none')}
     >
-      <ul className="usage__bars" aria-label="Occupancy per machine">
+      <ul className="usage__bars" aria-label={t('usage.occupancy.list')}>
         {machines.map((m) => {
           const percent = Math.round((100 * m.slotsUsed) / m.numberOfSlots);
           return (
@@ -138,10 +153,14 @@ function Occupancy({ usage, estate }: { usage: UsageOverview; estate: boolean })
                 min={0}
                 max={m.numberOfSlots}
                 value={m.slotsUsed}
-                aria-label={`${m.machineName}: ${m.slotsUsed} of ${m.numberOfSlots} slots used`}
+                aria-label={t('usage.occupancy.meter', {
+                  machine: m.machineName,
+                  used: m.slotsUsed,
+                  slots: m.numberOfSlots,
+                })}
               />
               <span className="usage__bar-figure">
-                {m.slotsUsed} / {m.numberOfSlots} slots ({percent}%)
+                {t('usage.occupancy.figure', { used: m.slotsUsed, slots: m.numberOfSlots, percent })}
               </span>
             </li>
           );
@@ -156,24 +175,26 @@ function MachinesDown({ usage, estate }: { usage: UsageOverview; estate: boolean
   return (
     <UsagePart
       id="usage-down"
-      title={`Machines offline or out of order (${total})`}
-      empty={machines.length === 0 && 'Every machine is online and in order.'}
+      title={t('usage.down.title', { count: total })}
+      empty={machines.length === 0 && t('usage.down.none')}
     >
-      <ul className="fleet__list" aria-label="Offline or out of order">
+      <ul className="fleet__list" aria-label={t('usage.down.list')}>
         {machines.map((m) => (
           <li key={m.machineId}>
             {machineLink(m, estate)}{' '}
             <span className="muted">
               {m.outOfOrderSince !== null
-                ? `out of order since ${formatDateTime(m.outOfOrderSince)}`
+                ? t('usage.down.outOfOrderSince', { at: formatDateTime(m.outOfOrderSince) })
                 : m.lastSeen !== null
-                  ? `offline, last seen ${formatDateTime(m.lastSeen)}`
-                  : 'offline, never connected'}
-              {m.outOfOrderSince !== null && !m.online ? ', offline' : ''}
+                  ? t('usage.down.offlineLastSeen', { at: formatDateTime(m.lastSeen) })
+                  : t('usage.down.neverConnected')}
+              {m.outOfOrderSince !== null && !m.online ? t('usage.down.alsoOffline') : ''}
             </span>
           </li>
         ))}
-        {total > machines.length && <li className="muted">and {total - machines.length} more</li>}
+        {total > machines.length && (
+          <li className="muted">{t('usage.down.more', { count: total - machines.length })}</li>
+        )}
       </ul>
     </UsagePart>
   );

@@ -1,0 +1,52 @@
+/* The stats pages' words (ICU MessageFormat): see src/i18n/index.ts, `areaCatalog`. */
+export const en = {
+  'stats.shortMonth':
+    '{month, select, 1 {Jan} 2 {Feb} 3 {Mar} 4 {Apr} 5 {May} 6 {Jun} 7 {Jul} 8 {Aug} 9 {Sep} 10 {Oct} 11 {Nov} 12 {Dec} other {}} {year}',
+  'stats.span': '{first} to {last}',
+  'stats.noMonths': 'No months',
+
+  'stats.records.title': 'Collection records',
+  'stats.records.lead': 'Every collected order between the two days (London time, inclusive), newest first.',
+  'stats.records.from': 'From',
+  'stats.records.to': 'To',
+  'stats.records.filter': 'Records',
+  'stats.records.export': 'Export CSV',
+  'stats.records.empty': 'No collections in these days',
+  'stats.records.exemption': 'Exemption',
+  'stats.records.autoExempt': 'Auto',
+  'stats.records.autoExemptCode': '{code} (auto)',
+
+  'stats.monthly.title': 'Monthly figures',
+  'stats.monthly.lead': 'London calendar months, up to 12 at a time, ending at the month chosen.',
+  'stats.monthly.export': 'Export monthly CSV',
+  'stats.monthly.lastMonth': 'Last month shown',
+  'stats.monthly.previous': 'Previous 12 months',
+  'stats.monthly.next': 'Next 12 months',
+  'stats.monthly.addedAfter': 'The business was added after {month}: no months to show.',
+  'stats.monthly.table': 'Monthly figures',
+
+  'stats.table.business': 'Business',
+  'stats.table.empty': 'No months to show',
+
+  'stats.csvError': 'The CSV could not be made',
+
+  'stats.chart.collected': 'Collected',
+  'stats.chart.expired': 'Expired',
+  'stats.chart.cancelled': 'Cancelled',
+  'stats.chart.removed': 'Removed',
+  'stats.chart.median': 'Median',
+  'stats.chart.average': 'Average',
+  'stats.chart.paid': 'Paid',
+  'stats.chart.exemption': 'Exemption {code}',
+  'stats.chart.total': '{label} {total}',
+  'stats.chart.outcomes': 'Orders per month by outcome',
+  'stats.chart.outcomesSummary': '{span}, orders by outcome in all: {totals}.',
+  'stats.chart.pickup': 'Pickup time',
+  'stats.chart.pickupNone': '{span}: no collections, so no pickup times.',
+  'stats.chart.pickupSummary': '{span}: on average {average} from loading to collection over {collected} collections.',
+  'stats.chart.payments': 'Payments',
+  'stats.chart.paymentsSummary': '{span}: {paid} paid by card in all.',
+  'stats.chart.exemptions': 'Exemptions by code',
+  'stats.chart.exemptionsNone': '{span}: no exemptions declared.',
+  'stats.chart.exemptionsSummary': '{span}, exemptions declared by code: {totals}.',
+} as const;
