@@ -133,26 +133,20 @@ function ClientForm({
         ...(client ? { secret: client.secret } : {}),
       });
       state.setPending(false);
-      onSaved(
-        client ? t('businessSettings.integration.saved') : t('businessSettings.integration.added'),
-        answer.webhookSecret,
-      );
+      const saved = client ? t('businessSettings.integration.saved') : t('businessSettings.integration.added');
+      onSaved(saved, answer.webhookSecret);
     } catch (e) {
       state.fail(e);
     }
   };
 
+  const submitLabel = client ? t('businessSettings.integration.save') : t('businessSettings.integration.add');
   return (
     <section className="panel" aria-labelledby="client-title">
       <h3 id="client-title" className="panel__title">
         {client ? t('businessSettings.integration.clientTitle') : t('businessSettings.integration.addTitle')}
       </h3>
-      <PageForm
-        state={state}
-        save={save}
-        readOnly={archived}
-        submitLabel={client ? t('businessSettings.integration.save') : t('businessSettings.integration.add')}
-      >
+      <PageForm state={state} save={save} readOnly={archived} submitLabel={submitLabel}>
         <ClientFields f={f} onChange={setF} partners={partners} ro={archived} />
       </PageForm>
     </section>
@@ -225,6 +219,7 @@ function ClientFields({
 
 /** Where the client's webhook goes and how many requests an hour it may make. */
 function DeliveryFields({ f, onChange, ro }: { f: Fields; onChange: (f: Fields) => void; ro: boolean }) {
+  const { min, max } = integrationRateLimit;
   return (
     <>
       <TextField
@@ -239,15 +234,12 @@ function DeliveryFields({ f, onChange, ro }: { f: Fields; onChange: (f: Fields) 
       <NumberField
         label={t('businessSettings.integration.rateLimit')}
         name="rateLimit"
-        minValue={integrationRateLimit.min}
-        maxValue={integrationRateLimit.max}
+        minValue={min}
+        maxValue={max}
         step={1}
         value={f.rateLimit}
         onChange={(v) => onChange({ ...f, rateLimit: Number.isNaN(v) ? integrationRateLimit.default : v })}
-        description={t('businessSettings.integration.rateLimitHint', {
-          min: integrationRateLimit.min,
-          max: integrationRateLimit.max,
-        })}
+        description={t('businessSettings.integration.rateLimitHint', { min, max })}
         isDisabled={ro}
       />
     </>

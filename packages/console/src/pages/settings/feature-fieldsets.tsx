@@ -15,6 +15,7 @@ import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { t } from './i18n/index.ts';
+import { TemperatureFieldset } from './TemperatureFieldset.tsx';
 
 export type FeatureFieldsetProps = {
   s: BusinessFeatureSettings;
@@ -236,16 +237,7 @@ export function MessageFieldsets({
           {t('businessSettings.messages.qrCodes')}
         </Switch>
       </fieldset>
-      <fieldset className="fieldset">
-        <legend className="fieldset__legend">{t('businessSettings.temperature.legend')}</legend>
-        <Switch
-          isSelected={s.temperatureSettings.enableTemperatureAlerts}
-          onChange={(v) => update({ temperatureSettings: { enableTemperatureAlerts: v } })}
-          isDisabled={ro}
-        >
-          {t('businessSettings.temperature.alerts')}
-        </Switch>
-      </fieldset>
+      <TemperatureFieldset s={s} update={update} ro={ro} />
     </>
   );
 }
