@@ -61,18 +61,7 @@ export function ProviderForm({ existing }: { existing?: IdentityProvider }) {
         isRequired
         autoFocus
       />
-      {!existing && (
-        <Select
-          label={t('identityProviders.form.type')}
-          name="type"
-          selectedKey={kind}
-          onSelectionChange={(key) => key !== null && setKind(key === 'SAML' ? 'SAML' : 'OIDC')}
-          options={[
-            { id: 'OIDC', label: t('identityProviders.form.oidc') },
-            { id: 'SAML', label: t('identityProviders.form.saml') },
-          ]}
-        />
-      )}
+      {!existing && <KindSelect kind={kind} onKind={setKind} />}
       <ScopeFields
         scope={scope}
         resource={resource}
@@ -95,6 +84,22 @@ export function ProviderForm({ existing }: { existing?: IdentityProvider }) {
         description={t('identityProviders.form.emailClaimHint')}
       />
     </PageForm>
+  );
+}
+
+/** OpenID Connect or SAML 2.0: chosen when the provider is added, kept after. */
+function KindSelect({ kind, onKind }: { kind: 'OIDC' | 'SAML'; onKind: (kind: 'OIDC' | 'SAML') => void }) {
+  return (
+    <Select
+      label={t('identityProviders.form.type')}
+      name="type"
+      selectedKey={kind}
+      onSelectionChange={(key) => key !== null && onKind(key === 'SAML' ? 'SAML' : 'OIDC')}
+      options={[
+        { id: 'OIDC', label: t('identityProviders.form.oidc') },
+        { id: 'SAML', label: t('identityProviders.form.saml') },
+      ]}
+    />
   );
 }
 
