@@ -5,6 +5,7 @@ import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
 import { UserDetailsBlock } from '../users/UserDetailsBlock.tsx';
 import { ChangePassword } from './ChangePassword.tsx';
+import { t } from './i18n/index.ts';
 import { SecondFactorsSection } from './SecondFactors.tsx';
 import { SessionsSection } from './Sessions.tsx';
 
@@ -19,17 +20,17 @@ export function Account() {
   const query = useQuery((signal) => rpc('users', 'getUser', { id }, { signal }), ['users', 'getUser', id]);
   if (!query.data) {
     return (
-      <Page title="Your account">
+      <Page title={t('account.title')}>
         {query.error ? <LoadError error={query.error} onRetry={query.reload} /> : <Loading />}
       </Page>
     );
   }
   const { user, identityProvider } = query.data;
   return (
-    <Page title="Your account">
+    <Page title={t('account.title')}>
       <UserDetailsBlock user={user} identityProvider={identityProvider} />
       {identityProvider ? (
-        <p className="muted">You sign in through {identityProvider.name}: your password is kept there.</p>
+        <p className="muted">{t('account.signsInElsewhere', { provider: identityProvider.name })}</p>
       ) : (
         <>
           <ChangePassword />

@@ -6,6 +6,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useSubmit } from '../../ui/use-submit.ts';
+import { t } from './i18n/index.ts';
 
 /** A QR code drawn as SVG squares (uqr encodes; nothing leaves the page). */
 function QrCode({ text, label }: { text: string; label: string }) {
@@ -24,17 +25,16 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () =
   return (
     <Banner tone="warning">
       <p>
-        <strong>Your recovery codes.</strong> Keep them somewhere safe, away from your phone: each one signs you in once
-        if your authenticator app or passkey is not at hand. They are not shown again.
+        <strong>{t('account.codes.title')}</strong> {t('account.codes.text')}
       </p>
-      <ul className="recovery-codes" aria-label="Recovery codes">
+      <ul className="recovery-codes" aria-label={t('account.codes.label')}>
         {codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
           </li>
         ))}
       </ul>
-      <Button onPress={onDone}>I have saved my recovery codes</Button>
+      <Button onPress={onDone}>{t('account.codes.saved')}</Button>
     </Banner>
   );
 }
@@ -51,7 +51,7 @@ export function AddAuthenticatorApp({
   onCancel: () => void;
 }) {
   const [setup, setSetup] = useState<{ secret: string; uri: string }>();
-  const [name, setName] = useState('Authenticator app');
+  const [name, setName] = useState(() => t('account.factors.totp'));
   const [code, setCode] = useState('');
   const { fieldErrors, error, pending, onSubmit } = useSubmit();
   const start = useSubmit();
@@ -62,7 +62,7 @@ export function AddAuthenticatorApp({
         guardUnsaved={false}
         onSubmit={start.onSubmit(async () => setSetup(await rpc('auth', 'beginTotpSetup', {})))}
       >
-        <SubmitOrCancel label="Show the QR code" isPending={start.pending} onCancel={onCancel} />
+        <SubmitOrCancel label={t('account.totp.start')} isPending={start.pending} onCancel={onCancel} />
       </Form>
     );
   }
@@ -76,21 +76,21 @@ export function AddAuthenticatorApp({
         onAdded(added.recoveryCodes);
       })}
     >
-      <p>Scan this QR code with your authenticator app, or type the key below into it.</p>
-      <QrCode text={setup.uri} label="QR code for your authenticator app" />
+      <p>{t('account.totp.scan')}</p>
+      <QrCode text={setup.uri} label={t('account.totp.qr')} />
       <p>
-        Key: <code data-testid="totp-secret">{setup.secret}</code>
+        {t('account.totp.key')} <code data-testid="totp-secret">{setup.secret}</code>
       </p>
       <TextField
-        label="Name"
+        label={t('account.totp.name')}
         name="name"
         value={name}
         onChange={setName}
         isRequired
-        description="So you can tell your factors apart."
+        description={t('account.totp.nameHint')}
       />
       <TextField
-        label="Code from the app"
+        label={t('account.totp.code')}
         name="code"
         value={code}
         onChange={setCode}
@@ -98,14 +98,14 @@ export function AddAuthenticatorApp({
         autoComplete="one-time-code"
         inputMode="numeric"
       />
-      <SubmitOrCancel label="Add authenticator app" isPending={pending} onCancel={onCancel} />
+      <SubmitOrCancel label={t('account.totp.submit')} isPending={pending} onCancel={onCancel} />
     </Form>
   );
 }
 
 /** Adds a passkey: the browser (or a security key) creates it for this site, under the name given. */
 export function AddPasskey({ onAdded, onCancel }: { onAdded: (codes: string[] | null) => void; onCancel: () => void }) {
-  const [name, setName] = useState('Passkey');
+  const [name, setName] = useState(() => t('account.factors.passkey'));
   const { fieldErrors, error, pending, onSubmit } = useSubmit();
   return (
     <Form
@@ -116,14 +116,14 @@ export function AddPasskey({ onAdded, onCancel }: { onAdded: (codes: string[] | 
         const { startRegistration } = await import('@simplewebauthn/browser');
         const { options } = await rpc('auth', 'beginPasskeySetup', {});
         const response = await startRegistration({ optionsJSON: options as never }).catch(() => {
-          throw new Error('The passkey was not created. Please try again.');
+          throw new Error(t('account.passkey.notCreated'));
         });
         const added = await rpc('auth', 'finishPasskeySetup', { name, response: response as never });
         onAdded(added.recoveryCodes);
       })}
     >
-      <TextField label="Passkey name" name="name" value={name} onChange={setName} isRequired />
-      <SubmitOrCancel label="Create passkey" isPending={pending} onCancel={onCancel} />
+      <TextField label={t('account.passkey.name')} name="name" value={name} onChange={setName} isRequired />
+      <SubmitOrCancel label={t('account.passkey.submit')} isPending={pending} onCancel={onCancel} />
     </Form>
   );
 }
@@ -135,7 +135,7 @@ function SubmitOrCancel({ label, isPending, onCancel }: { label: string; isPendi
       <Button type="submit" variant="primary" isPending={isPending}>
         {label}
       </Button>
-      <Button onPress={onCancel}>Cancel</Button>
+      <Button onPress={onCancel}>{t('account.form.cancel')}</Button>
     </FormActions>
   );
 }

@@ -7,6 +7,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useSubmit } from '../../ui/use-submit.ts';
+import { t } from './i18n/index.ts';
 import { sessionsKey } from './Sessions.tsx';
 
 /**
@@ -25,7 +26,7 @@ export function ChangePassword() {
   return (
     <section aria-labelledby="password-title">
       <h2 className="section-title" id="password-title">
-        Change password
+        {t('account.password.title')}
       </h2>
       {changed && <Banner tone="success">{changed}</Banner>}
       <Form
@@ -51,9 +52,7 @@ export function ChangePassword() {
           setPassword('');
           setConfirmation('');
           setChanged(
-            endedSessions > 0
-              ? `Your password has been changed. Your other sessions (${endedSessions}) have been signed out.`
-              : 'Your password has been changed.',
+            endedSessions > 0 ? t('account.password.changedEnded', { endedSessions }) : t('account.password.changed'),
           );
           void queryClient.invalidateQueries({ queryKey: sessionsKey(undefined) });
         })}
@@ -65,7 +64,7 @@ export function ChangePassword() {
         />
         <FormActions>
           <Button type="submit" variant="primary" isPending={pending}>
-            Change password
+            {t('account.password.submit')}
           </Button>
         </FormActions>
       </Form>
@@ -79,16 +78,21 @@ type Value = [string, (value: string) => void];
 function PasswordFields({ current, password, confirmation }: { current: Value; password: Value; confirmation: Value }) {
   return (
     <>
-      <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" value={current} />
       <PasswordField
-        label="New password"
+        label={t('account.password.current')}
+        name="currentPassword"
+        autoComplete="current-password"
+        value={current}
+      />
+      <PasswordField
+        label={t('account.password.new')}
         name="password"
         autoComplete="new-password"
-        description="At least 12 characters."
+        description={t('account.password.newHint')}
         value={password}
       />
       <PasswordField
-        label="Confirm new password"
+        label={t('account.password.confirm')}
         name="confirmation"
         autoComplete="new-password"
         value={confirmation}

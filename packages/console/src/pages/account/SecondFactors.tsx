@@ -10,12 +10,12 @@ import { Loading } from '../../ui/Page.tsx';
 import { SectionHead } from '../../ui/Section.tsx';
 import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { AddAuthenticatorApp, AddPasskey, RecoveryCodes } from './AddSecondFactor.tsx';
+import { t } from './i18n/index.ts';
 
 export const secondFactorsKey = ['auth', 'listSecondFactors', 'me'];
 
-const what = 'sign in with a passkey or a code from an authenticator app as well as your password.';
-
-const kindName = { totp: 'Authenticator app', passkey: 'Passkey' } as const;
+/** A factor's kind as the table names it. */
+const kindName = (kind: SecondFactor['kind']) => t(`account.factors.${kind}`);
 
 /**
  * The signed-in user's second factors (docs/SECURITY.md "Second factor"): passkeys and authenticator apps,
@@ -33,7 +33,7 @@ export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
 
   const added = (recoveryCodes: string[] | null) => {
     setAdding(null);
-    setNotice('Second factor added.');
+    setNotice(t('account.factors.added'));
     setCodes(recoveryCodes);
     query.reload();
     if (!recoveryCodes) onAdded?.();
@@ -43,18 +43,18 @@ export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
     <section aria-labelledby="second-factor-title">
       <SectionHead
         id="second-factor-title"
-        title="Second factor"
+        title={t('account.factors.title')}
         actions={
           adding === null &&
           codes === null && (
             <>
-              <Button onPress={() => setAdding('passkey')}>Add a passkey</Button>
-              <Button onPress={() => setAdding('totp')}>Add an authenticator app</Button>
+              <Button onPress={() => setAdding('passkey')}>{t('account.factors.addPasskey')}</Button>
+              <Button onPress={() => setAdding('totp')}>{t('account.factors.addApp')}</Button>
             </>
           )
         }
       />
-      <p className="muted">{data?.required ? `You must ${what}` : `S${what.slice(1)}`}</p>
+      <p className="muted">{data?.required ? t('account.factors.required') : t('account.factors.optional')}</p>
       {notice && <Banner tone="success">{notice}</Banner>}
       {codes && (
         <RecoveryCodes
@@ -76,9 +76,9 @@ export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
           <FactorsTable factors={data.factors} onRemove={setRemoving} />
           {data.factors.length > 0 && (
             <p>
-              Recovery codes left: {data.recoveryCodesLeft}{' '}
+              {t('account.factors.codesLeft', { count: data.recoveryCodesLeft })}{' '}
               <Button variant="quiet" onPress={() => setRenewing(true)}>
-                New recovery codes
+                {t('account.factors.newCodes')}
               </Button>
             </p>
           )}
@@ -89,7 +89,7 @@ export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
         renewing={renewing}
         onRemoved={(name) => {
           setRemoving(null);
-          setNotice(`${name} removed.`);
+          setNotice(t('account.factors.removed', { name }));
           query.reload();
         }}
         onRenewed={(recoveryCodes) => {
@@ -107,22 +107,26 @@ function FactorsTable({ factors, onRemove }: { factors: SecondFactor[]; onRemove
   return (
     <Table aria-labelledby="second-factor-title">
       <TableHeader>
-        <Column isRowHeader>Name</Column>
-        <Column>Kind</Column>
-        <Column>Added</Column>
-        <Column>Last used</Column>
+        <Column isRowHeader>{t('account.factors.name')}</Column>
+        <Column>{t('account.factors.kind')}</Column>
+        <Column>{t('account.factors.created')}</Column>
+        <Column>{t('account.factors.lastUsed')}</Column>
         <ActionsColumn />
       </TableHeader>
-      <TableBody items={factors} emptyText="No second factor yet">
+      <TableBody items={factors} emptyText={t('account.factors.empty')}>
         {(factor) => (
           <Row id={factor.id}>
             <Cell>{factor.name}</Cell>
-            <Cell>{kindName[factor.kind]}</Cell>
+            <Cell>{kindName(factor.kind)}</Cell>
             <Cell>{formatDateTime(factor.created)}</Cell>
-            <Cell>{factor.lastUsed === null ? 'Never' : formatDateTime(factor.lastUsed)}</Cell>
+            <Cell>{factor.lastUsed === null ? t('account.factors.never') : formatDateTime(factor.lastUsed)}</Cell>
             <Cell>
-              <Button variant="quiet" aria-label={`Remove ${factor.name}`} onPress={() => onRemove(factor)}>
-                Remove
+              <Button
+                variant="quiet"
+                aria-label={t('account.factors.removeLabel', { name: factor.name })}
+                onPress={() => onRemove(factor)}
+              >
+                {t('account.factors.remove')}
               </Button>
             </Cell>
           </Row>
@@ -150,24 +154,24 @@ function FactorConfirms({
   if (removing) {
     return (
       <ConfirmAction
-        title="Remove second factor?"
-        cancelLabel="Keep it"
-        confirmLabel="Remove"
+        title={t('account.factors.removeTitle')}
+        cancelLabel={t('account.factors.keep')}
+        confirmLabel={t('account.factors.remove')}
         isOpen
         action={() => rpc('auth', 'removeSecondFactor', { id: removing.id })}
         onDone={() => onRemoved(removing.name)}
         onCancel={onCancel}
       >
-        <p>{removing.name} will no longer sign you in.</p>
+        <p>{t('account.factors.removeBody', { name: removing.name })}</p>
       </ConfirmAction>
     );
   }
   if (!renewing) return null;
   return (
     <ConfirmAction
-      title="New recovery codes?"
-      cancelLabel="Keep the old ones"
-      confirmLabel="Make new codes"
+      title={t('account.factors.renewTitle')}
+      cancelLabel={t('account.factors.keepCodes')}
+      confirmLabel={t('account.factors.renew')}
       isOpen
       action={async () => {
         renewed = (await rpc('auth', 'regenerateRecoveryCodes', {})).recoveryCodes;
@@ -175,7 +179,7 @@ function FactorConfirms({
       onDone={() => onRenewed(renewed)}
       onCancel={onCancel}
     >
-      <p>Your current recovery codes stop working at once.</p>
+      <p>{t('account.factors.renewBody')}</p>
     </ConfirmAction>
   );
 }

@@ -10,6 +10,7 @@ import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { SectionHead } from '../../ui/Section.tsx';
 import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { t } from './i18n/index.ts';
 
 /** The query key of a user's sessions list (undefined: one's own), so a password change can refresh it. */
 export const sessionsKey = (userId: string | undefined) => ['auth', 'listSessions', userId ?? 'me'];
@@ -41,10 +42,12 @@ export function SessionsSection({ userId, userName }: { userId?: string; userNam
     <section aria-labelledby="sessions-title">
       <SectionHead
         id="sessions-title"
-        title="Sessions"
+        title={t('account.sessions.title')}
         actions={
           others.length > 0 && (
-            <Button onPress={() => setEnding('others')}>{own ? 'End all other sessions' : 'End all sessions'}</Button>
+            <Button onPress={() => setEnding('others')}>
+              {own ? t('account.sessions.endOthers') : t('account.sessions.endAll')}
+            </Button>
           )
         }
       />
@@ -83,13 +86,13 @@ function SessionsTable({
   return (
     <Table aria-labelledby="sessions-title">
       <TableHeader>
-        <Column isRowHeader>Device</Column>
-        <Column>Address</Column>
-        <Column>Signed in</Column>
-        <Column>Last seen</Column>
+        <Column isRowHeader>{t('account.sessions.device')}</Column>
+        <Column>{t('account.sessions.address')}</Column>
+        <Column>{t('account.sessions.signedIn')}</Column>
+        <Column>{t('account.sessions.lastSeen')}</Column>
         <ActionsColumn />
       </TableHeader>
-      <TableBody items={sessions} emptyText={own ? 'No other sessions' : 'No sessions: the user is not signed in'}>
+      <TableBody items={sessions} emptyText={own ? t('account.sessions.noOthers') : t('account.sessions.none')}>
         {(session) => (
           <Row id={session.id}>
             <Cell>
@@ -97,7 +100,7 @@ function SessionsTable({
               {session.current && (
                 <>
                   {' '}
-                  <span className="badge badge--ok">This session</span>
+                  <span className="badge badge--ok">{t('account.sessions.current')}</span>
                 </>
               )}
             </Cell>
@@ -108,10 +111,13 @@ function SessionsTable({
               {!session.current && (
                 <Button
                   variant="quiet"
-                  aria-label={`End session ${session.device}, signed in ${formatDateTime(session.created)}`}
+                  aria-label={t('account.sessions.endLabel', {
+                    device: session.device,
+                    created: formatDateTime(session.created),
+                  })}
                   onPress={() => onEnd(session)}
                 >
-                  End
+                  {t('account.sessions.end')}
                 </Button>
               )}
             </Cell>
@@ -141,35 +147,40 @@ function EndConfirm({
   if (ending === 'others') {
     return (
       <ConfirmAction
-        title={own ? 'End all other sessions?' : 'End all sessions?'}
-        cancelLabel="Keep sessions"
-        confirmLabel={own ? 'End other sessions' : 'End sessions'}
+        title={own ? t('account.sessions.endOthersTitle') : t('account.sessions.endAllTitle')}
+        cancelLabel={t('account.sessions.keepAll')}
+        confirmLabel={own ? t('account.sessions.endOthersConfirm') : t('account.sessions.endAllConfirm')}
         isOpen
         action={() => rpc('auth', 'endOtherSessions', userId ? { userId } : {})}
-        onDone={() => onDone(own ? 'Your other sessions have been ended.' : 'Sessions ended.')}
+        onDone={() => onDone(own ? t('account.sessions.othersEnded') : t('account.sessions.allEnded'))}
         onCancel={onCancel}
       >
         <p>
           {own
-            ? 'Every other browser and device signed in as you is signed out at once. This one stays.'
-            : `${userName ?? 'The user'} is signed out everywhere at once.`}
+            ? t('account.sessions.endOthersBody')
+            : t('account.sessions.endAllBody', { name: userName ?? t('account.sessions.theUser') })}
         </p>
       </ConfirmAction>
     );
   }
   return (
     <ConfirmAction
-      title="End session?"
-      cancelLabel="Keep session"
-      confirmLabel="End session"
+      title={t('account.sessions.endOneTitle')}
+      cancelLabel={t('account.sessions.keepOne')}
+      confirmLabel={t('account.sessions.endOneConfirm')}
       isOpen
       action={() => rpc('auth', 'endSession', { sessionId: ending.id })}
-      onDone={() => onDone('Session ended.')}
+      onDone={() => onDone(t('account.sessions.oneEnded'))}
       onCancel={onCancel}
     >
       <p>
-        {ending.device}
-        {ending.ip ? ` at ${ending.ip}` : ''}, signed in {formatDateTime(ending.created)}, is signed out at once.
+        {ending.ip
+          ? t('account.sessions.endOneBodyAt', {
+              device: ending.device,
+              ip: ending.ip,
+              created: formatDateTime(ending.created),
+            })
+          : t('account.sessions.endOneBody', { device: ending.device, created: formatDateTime(ending.created) })}
       </p>
     </ConfirmAction>
   );

@@ -12,6 +12,7 @@ import { QueryView } from '../../ui/QueryView.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { useAction } from '../../ui/use-action.ts';
+import { t } from './i18n/index.ts';
 import { ProviderForm } from './ProviderForm.tsx';
 
 /*
@@ -20,31 +21,37 @@ import { ProviderForm } from './ProviderForm.tsx';
  */
 
 const scopeText = (p: { businessId: string | null; groupId: string | null }) =>
-  p.businessId ? 'One business' : p.groupId ? 'One group' : 'Global';
+  t(
+    p.businessId
+      ? 'identityProviders.scope.business'
+      : p.groupId
+        ? 'identityProviders.scope.group'
+        : 'identityProviders.scope.global',
+  );
 
 export function IdentityProviderList() {
   const query = useQuery((signal) => rpc('identityProviders', 'list', {}, { signal }), ['identityProviders', 'list']);
   const notice = useFlashNotice();
   return (
     <Page
-      title="Identity Providers"
-      lead="Single sign-on: users given a provider sign in there instead of with a password."
+      title={t('identityProviders.list.title')}
+      lead={t('identityProviders.list.lead')}
       actions={
         <Link href="/identityProviders/add" variant="primary-button">
-          Add identity provider
+          {t('identityProviders.list.add')}
         </Link>
       }
     >
       {notice && <Banner tone="success">{notice}</Banner>}
       <QueryView query={query}>
         {({ identityProviders }) => (
-          <Table aria-label="Identity providers">
+          <Table aria-label={t('identityProviders.list.label')}>
             <TableHeader>
-              <Column isRowHeader>Name</Column>
-              <Column>Type</Column>
-              <Column>For</Column>
+              <Column isRowHeader>{t('identityProviders.list.name')}</Column>
+              <Column>{t('identityProviders.list.type')}</Column>
+              <Column>{t('identityProviders.list.for')}</Column>
             </TableHeader>
-            <TableBody items={identityProviders} emptyText="No identity providers yet">
+            <TableBody items={identityProviders} emptyText={t('identityProviders.list.empty')}>
               {(p) => (
                 <Row id={p.id}>
                   <Cell>
@@ -81,7 +88,7 @@ export function IdentityProviderDetails() {
   const runTest = () => test.run(async () => setChecks(await rpc('identityProviders', 'test', { id })));
   const remove = async () => {
     if (await deletion.run(() => rpc('identityProviders', 'delete', { id }))) {
-      navigate('/identityProviders', { state: { notice: 'Identity provider deleted.' } });
+      navigate('/identityProviders', { state: { notice: t('identityProviders.details.deleted') } });
     }
   };
 
@@ -90,17 +97,17 @@ export function IdentityProviderDetails() {
       {(p) => (
         <Page
           title={p.name}
-          lead={`${p.type} identity provider · ${scopeText(p)}`}
+          lead={t('identityProviders.details.lead', { type: p.type, scope: scopeText(p) })}
           actions={
             <>
               <Button onPress={() => void runTest()} isPending={test.pending}>
-                Test
+                {t('identityProviders.details.test')}
               </Button>
               <Link href={`/identityProviders/${p.id}/edit`} variant="primary-button">
-                Edit
+                {t('identityProviders.details.edit')}
               </Link>
               <Button variant="danger" onPress={() => setConfirming(true)}>
-                Delete
+                {t('identityProviders.details.delete')}
               </Button>
             </>
           }
@@ -110,21 +117,24 @@ export function IdentityProviderDetails() {
           {checks && <TestResult checks={checks} />}
           <ProviderSettings p={p} />
           {p.spMetadata && (
-            <Section title="Our service-provider metadata" lead="Give this to the identity provider.">
+            <Section
+              title={t('identityProviders.details.spMetadata')}
+              lead={t('identityProviders.details.spMetadataLead')}
+            >
               <pre className="code-block">{p.spMetadata}</pre>
             </Section>
           )}
           <ConfirmDialog
-            title="Delete identity provider?"
+            title={t('identityProviders.details.deleteTitle')}
             isOpen={confirming}
             onOpenChange={setConfirming}
-            cancelLabel="Keep provider"
-            confirmLabel="Delete provider"
+            cancelLabel={t('identityProviders.details.keep')}
+            confirmLabel={t('identityProviders.details.deleteConfirm')}
             onConfirm={() => void remove()}
             isPending={deletion.pending}
             error={deletion.error}
           >
-            Its users will have no identity provider, and will need a password to sign in.
+            {t('identityProviders.details.deleteBody')}
           </ConfirmDialog>
         </Page>
       )}
@@ -135,15 +145,15 @@ export function IdentityProviderDetails() {
 /** What Test found: each check with its outcome. */
 function TestResult({ checks }: { checks: Checks }) {
   return (
-    <Section title="Test">
+    <Section title={t('identityProviders.test.title')}>
       <Banner tone={checks.ok ? 'success' : 'error'}>
-        {checks.ok ? 'The provider is set up correctly.' : 'The provider has problems:'}
+        {checks.ok ? t('identityProviders.test.ok') : t('identityProviders.test.problems')}
       </Banner>
       <ul className="checks">
         {checks.checks.map((c) => (
           <li key={c.check}>
             <strong>
-              {c.check}: {c.ok ? 'OK' : 'Problem'}
+              {t(c.ok ? 'identityProviders.test.checkOk' : 'identityProviders.test.checkProblem', { check: c.check })}
             </strong>{' '}
             — {c.message}
           </li>
@@ -159,21 +169,43 @@ function ProviderSettings({ p }: { p: Provider }) {
     <dl className="details">
       {p.type === 'OIDC' ? (
         <>
-          <Item label="Redirect URI to register at the provider" value={p.callbackUrl} />
-          <Item label="Issuer URL" value={p.configuration.issuerUrl} />
-          <Item label="Client id" value={p.configuration.clientId} />
-          <Item label="Client secret" value={p.configuration.clientSecretSet ? 'Set' : 'Not set'} />
-          <Item label="Scopes" value={p.configuration.scopes || 'openid email profile'} />
+          <Item label={t('identityProviders.settings.redirectUri')} value={p.callbackUrl} />
+          <Item label={t('identityProviders.settings.issuerUrl')} value={p.configuration.issuerUrl} />
+          <Item label={t('identityProviders.settings.clientId')} value={p.configuration.clientId} />
+          <Item
+            label={t('identityProviders.settings.clientSecret')}
+            value={
+              p.configuration.clientSecretSet
+                ? t('identityProviders.settings.set')
+                : t('identityProviders.settings.notSet')
+            }
+          />
+          <Item
+            label={t('identityProviders.settings.scopes')}
+            value={p.configuration.scopes || t('identityProviders.settings.defaultScopes')}
+          />
         </>
       ) : (
         <>
-          <Item label="Metadata URL" value={p.configuration.metadataUrl || 'Not set'} />
-          <Item label="Entity id" value={p.configuration.entityId || 'Not set'} />
-          <Item label="Sign-in URL" value={p.configuration.ssoUrl || 'From the metadata'} />
-          <Item label="Assertion consumer service URL" value={p.callbackUrl} />
+          <Item
+            label={t('identityProviders.settings.metadataUrl')}
+            value={p.configuration.metadataUrl || t('identityProviders.settings.notSet')}
+          />
+          <Item
+            label={t('identityProviders.settings.entityId')}
+            value={p.configuration.entityId || t('identityProviders.settings.notSet')}
+          />
+          <Item
+            label={t('identityProviders.settings.ssoUrl')}
+            value={p.configuration.ssoUrl || t('identityProviders.settings.fromMetadata')}
+          />
+          <Item label={t('identityProviders.settings.acsUrl')} value={p.callbackUrl} />
         </>
       )}
-      <Item label="Email claim" value={p.configuration.claims.email || 'Standard'} />
+      <Item
+        label={t('identityProviders.settings.emailClaim')}
+        value={p.configuration.claims.email || t('identityProviders.settings.standard')}
+      />
     </dl>
   );
 }
@@ -189,7 +221,7 @@ function Item({ label, value }: { label: string; value: string }) {
 
 export function AddIdentityProvider() {
   return (
-    <Page title="Add Identity Provider">
+    <Page title={t('identityProviders.add.title')}>
       <ProviderForm />
     </Page>
   );
@@ -199,7 +231,7 @@ export function EditIdentityProvider() {
   const { id = '' } = useParams();
   const query = useProvider(id);
   return (
-    <Page title="Edit Identity Provider">
+    <Page title={t('identityProviders.edit.title')}>
       <QueryView query={query}>{(p) => <ProviderForm existing={p} />}</QueryView>
     </Page>
   );

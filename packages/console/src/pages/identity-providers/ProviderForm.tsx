@@ -7,6 +7,7 @@ import { Select } from '../../ui/Select.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { ResourcePicker } from '../users/ResourcePicker.tsx';
+import { t } from './i18n/index.ts';
 import { type Connection, connectionOf, emptyRequired, providerInput, type Scope } from './provider-input.ts';
 
 /* The add / edit form of an identity provider: OIDC or SAML; global, or for one business or group. */
@@ -40,7 +41,7 @@ export function ProviderForm({ existing }: { existing?: IdentityProvider }) {
       const saved = existing
         ? await rpc('identityProviders', 'update', { ...input, id: existing.id })
         : await rpc('identityProviders', 'create', input);
-      navigate(`/identityProviders/${saved.id}`, { state: { notice: 'Identity provider saved.' } });
+      navigate(`/identityProviders/${saved.id}`, { state: { notice: t('identityProviders.form.saved') } });
     } catch (e) {
       state.fail(e);
     }
@@ -52,19 +53,15 @@ export function ProviderForm({ existing }: { existing?: IdentityProvider }) {
       save={save}
       cancelHref={existing ? `/identityProviders/${existing.id}` : '/identityProviders'}
     >
-      <TextField label="Name" name="name" value={name} onChange={setName} isRequired autoFocus />
-      {!existing && (
-        <Select
-          label="Type"
-          name="type"
-          selectedKey={kind}
-          onSelectionChange={(key) => key !== null && setKind(key === 'SAML' ? 'SAML' : 'OIDC')}
-          options={[
-            { id: 'OIDC', label: 'OpenID Connect' },
-            { id: 'SAML', label: 'SAML 2.0' },
-          ]}
-        />
-      )}
+      <TextField
+        label={t('identityProviders.form.name')}
+        name="name"
+        value={name}
+        onChange={setName}
+        isRequired
+        autoFocus
+      />
+      {!existing && <KindSelect kind={kind} onKind={setKind} />}
       <ScopeFields
         scope={scope}
         resource={resource}
@@ -81,12 +78,28 @@ export function ProviderForm({ existing }: { existing?: IdentityProvider }) {
         <SamlFields bind={bind} />
       )}
       <TextField
-        label="Email claim"
+        label={t('identityProviders.form.emailClaim')}
         name="configuration.claims.email"
         {...bind('emailClaim')}
-        description="Empty: email"
+        description={t('identityProviders.form.emailClaimHint')}
       />
     </PageForm>
+  );
+}
+
+/** OpenID Connect or SAML 2.0: chosen when the provider is added, kept after. */
+function KindSelect({ kind, onKind }: { kind: 'OIDC' | 'SAML'; onKind: (kind: 'OIDC' | 'SAML') => void }) {
+  return (
+    <Select
+      label={t('identityProviders.form.type')}
+      name="type"
+      selectedKey={kind}
+      onSelectionChange={(key) => key !== null && onKind(key === 'SAML' ? 'SAML' : 'OIDC')}
+      options={[
+        { id: 'OIDC', label: t('identityProviders.form.oidc') },
+        { id: 'SAML', label: t('identityProviders.form.saml') },
+      ]}
+    />
   );
 }
 
@@ -107,14 +120,14 @@ function ScopeFields({
   return (
     <>
       <Select
-        label="For"
+        label={t('identityProviders.form.for')}
         name="scope"
         selectedKey={scope}
         onSelectionChange={(key) => key !== null && onScope(key as Scope)}
         options={[
-          { id: 'global', label: 'Every business (global)' },
-          { id: 'business', label: 'One business' },
-          { id: 'group', label: 'One group' },
+          { id: 'global', label: t('identityProviders.form.global') },
+          { id: 'business', label: t('identityProviders.form.business') },
+          { id: 'group', label: t('identityProviders.form.group') },
         ]}
       />
       {scope !== 'global' && (
@@ -136,32 +149,37 @@ function OidcFields({ bind, secretStored }: { bind: Bind; secretStored: boolean 
   return (
     <>
       <TextField
-        label="Issuer URL"
+        label={t('identityProviders.form.issuerUrl')}
         name="configuration.issuerUrl"
         {...bind('issuerUrl')}
         isRequired
-        description="e.g. https://login.microsoftonline.com/{tenant}/v2.0"
+        description={t('identityProviders.form.issuerUrlHint')}
       />
-      <TextField label="Client id" name="configuration.clientId" {...bind('clientId')} isRequired />
       <TextField
-        label="Client secret"
+        label={t('identityProviders.form.clientId')}
+        name="configuration.clientId"
+        {...bind('clientId')}
+        isRequired
+      />
+      <TextField
+        label={t('identityProviders.form.clientSecret')}
         name="configuration.clientSecret"
         type="password"
         autoComplete="off"
         {...bind('clientSecret')}
-        description={secretStored ? 'A secret is stored. Leave empty to keep it.' : 'Leave empty for a public client.'}
+        description={secretStored ? t('identityProviders.form.secretStored') : t('identityProviders.form.publicClient')}
       />
       <TextField
-        label="Scopes"
+        label={t('identityProviders.form.scopes')}
         name="configuration.scopes"
         {...bind('scopes')}
-        description="Empty: openid email profile"
+        description={t('identityProviders.form.scopesHint')}
       />
       <TextField
-        label="Email verified claim"
+        label={t('identityProviders.form.emailVerifiedClaim')}
         name="configuration.claims.emailVerified"
         {...bind('emailVerifiedClaim')}
-        description="Empty: email_verified (Entra ID: xms_edov)"
+        description={t('identityProviders.form.emailVerifiedClaimHint')}
       />
     </>
   );
@@ -171,15 +189,19 @@ function OidcFields({ bind, secretStored }: { bind: Bind; secretStored: boolean 
 function SamlFields({ bind }: { bind: Bind }) {
   return (
     <>
-      <TextField label="Metadata URL" name="configuration.metadataUrl" {...bind('metadataUrl')} />
+      <TextField
+        label={t('identityProviders.form.metadataUrl')}
+        name="configuration.metadataUrl"
+        {...bind('metadataUrl')}
+      />
       <TextArea
-        label="Metadata XML"
+        label={t('identityProviders.form.metadataXml')}
         name="configuration.metadataXml"
         {...bind('metadataXml')}
-        description="Instead of a metadata URL"
+        description={t('identityProviders.form.metadataXmlHint')}
         rows={6}
       />
-      <TextField label="Entity id" name="configuration.entityId" {...bind('entityId')} />
+      <TextField label={t('identityProviders.form.entityId')} name="configuration.entityId" {...bind('entityId')} />
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { type IdentityProvider, validationMessages } from '@medlocker/core';
+import { t } from './i18n/index.ts';
 
 /* What the identity provider form holds and sends, apart from how it is shown (ProviderForm.tsx). */
 
@@ -73,7 +74,7 @@ export function emptyRequired(name: string, kind: 'OIDC' | 'SAML', c: Connection
     if (!c.issuerUrl.trim()) empty['configuration.issuerUrl'] = required;
     if (!c.clientId.trim()) empty['configuration.clientId'] = required;
   } else if (!c.metadataUrl.trim() && !c.metadataXml.trim()) {
-    empty['configuration.metadataUrl'] = 'Give the metadata URL or the metadata XML';
+    empty['configuration.metadataUrl'] = t('identityProviders.form.metadataRequired');
   }
   return empty;
 }

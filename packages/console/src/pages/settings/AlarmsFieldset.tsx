@@ -1,14 +1,15 @@
 import { defaultAlarmEscalationMinutes, maxAlarmEscalationMinutes } from '@medlocker/core';
 import { NumberField } from '../../ui/NumberField.tsx';
 import type { FeatureFieldsetProps } from './feature-fieldsets.tsx';
+import { t } from './i18n/index.ts';
 
 /** How long a critical alarm waits for someone to acknowledge it before each escalation step. */
 export function AlarmsFieldset({ s, update, ro }: FeatureFieldsetProps) {
   return (
     <fieldset className="fieldset">
-      <legend className="fieldset__legend">Alarms</legend>
+      <legend className="fieldset__legend">{t('businessSettings.alarms.legend')}</legend>
       <NumberField
-        label="Escalate an unacknowledged alarm after (minutes)"
+        label={t('businessSettings.alarms.escalation')}
         name="alarmEscalationMinutes"
         minValue={1}
         maxValue={maxAlarmEscalationMinutes}

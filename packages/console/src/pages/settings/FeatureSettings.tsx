@@ -6,6 +6,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { AlarmsFieldset } from './AlarmsFieldset.tsx';
 import { MessageFieldsets, OrderFieldsets } from './feature-fieldsets.tsx';
+import { t } from './i18n/index.ts';
 import { LabelsFieldset } from './LabelsFieldset.tsx';
 import { LanguageFieldset } from './LanguageFieldset.tsx';
 import { NhsLoginFieldset } from './NhsLoginFieldset.tsx';
@@ -15,7 +16,7 @@ import { BusinessSettingsPage, ReadOnlyNotice } from './settings-parts.tsx';
 /** SPEC §2 `/businesses/{businessId}/settings/features`: the business's feature settings. */
 export const FeatureSettingsPage = () => (
   <BusinessSettingsPage
-    title="Features"
+    title={t('businessSettings.index.features.title')}
     read={['businessSettings', 'getBusinessFeatureSettings']}
     form={(data, { businessId, archived }) => (
       <FeatureForm
@@ -108,7 +109,7 @@ function FeatureForm({
   return (
     <>
       <ReadOnlyNotice archived={archived} />
-      {saved && <Banner tone="success">Feature settings saved.</Banner>}
+      {saved && <Banner tone="success">{t('businessSettings.features.saved')}</Banner>}
       <PageForm state={state} save={save} readOnly={archived}>
         <OrderFieldsets s={s} update={update} ro={archived} businessId={businessId} />
         <LanguageFieldset s={s} update={update} ro={archived} />

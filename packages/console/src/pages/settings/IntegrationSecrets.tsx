@@ -4,6 +4,7 @@ import { messageOf, rpc } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { t } from './i18n/index.ts';
 
 /** An integration client's credentials: its ID, masked secrets, new secrets, and removing it. */
 export function IntegrationSecrets({
@@ -27,10 +28,10 @@ export function IntegrationSecrets({
     try {
       if (what === 'client') {
         const { secret } = await rpc('integration', 'generateClientSecret', { id: client.id });
-        onNewSecret('client secret', secret);
+        onNewSecret(t('businessSettings.secret.client'), secret);
       } else if (what === 'webhook') {
         const { webhookSecret } = await rpc('integration', 'generateWebhookSecret', { id: client.id });
-        onNewSecret('webhook signing secret', webhookSecret);
+        onNewSecret(t('businessSettings.secret.webhook'), webhookSecret);
       } else {
         await rpc('integration', 'deleteIntegrationClient', { id: client.id });
         setDeleting(false);
@@ -46,34 +47,36 @@ export function IntegrationSecrets({
   return (
     <section className="panel" aria-labelledby="secrets-title">
       <h3 id="secrets-title" className="panel__title">
-        Credentials
+        {t('businessSettings.credentials.title')}
       </h3>
       {error && <Banner tone="error">{error}</Banner>}
       <Credentials client={client} />
       {!archived && (
         <div className="page__actions">
           <Button onPress={() => void run('client')} isPending={pending === 'client'}>
-            {client.hasSecret ? 'Generate a new client secret' : 'Generate client secret'}
+            {client.hasSecret
+              ? t('businessSettings.credentials.newClientSecret')
+              : t('businessSettings.credentials.firstClientSecret')}
           </Button>
           <Button onPress={() => void run('webhook')} isPending={pending === 'webhook'}>
-            Generate a new webhook secret
+            {t('businessSettings.credentials.newWebhookSecret')}
           </Button>
           <Button variant="danger" onPress={() => setDeleting(true)}>
-            Remove integration
+            {t('businessSettings.credentials.remove')}
           </Button>
         </div>
       )}
       <ConfirmDialog
-        title="Remove integration?"
+        title={t('businessSettings.credentials.removeTitle')}
         isOpen={deleting}
         onOpenChange={(open) => !open && setDeleting(false)}
-        cancelLabel="Keep integration"
-        confirmLabel="Remove integration"
+        cancelLabel={t('businessSettings.credentials.keep')}
+        confirmLabel={t('businessSettings.credentials.remove')}
         onConfirm={() => void run('delete')}
         isPending={pending === 'delete'}
         error={error}
       >
-        <p>{client.name} will stop working with this business: its secret no longer works.</p>
+        <p>{t('businessSettings.credentials.removeBody', { name: client.name })}</p>
       </ConfirmDialog>
     </section>
   );
@@ -84,23 +87,26 @@ function Credentials({ client }: { client: IntegrationClientView }) {
   return (
     <dl className="details details--flat">
       <div className="details__item">
-        <dt>Client ID</dt>
+        <dt>{t('businessSettings.credentials.clientId')}</dt>
         <dd>
           <code>{client.id}</code>
         </dd>
       </div>
       <div className="details__item">
-        <dt>Client secret</dt>
-        <dd>{client.hasSecret ? <code>{client.secret}</code> : 'None yet'}</dd>
+        <dt>{t('businessSettings.credentials.clientSecret')}</dt>
+        <dd>{client.hasSecret ? <code>{client.secret}</code> : t('businessSettings.credentials.noneYet')}</dd>
       </div>
       <div className="details__item">
-        <dt>Webhook signing secret</dt>
-        <dd>{client.webhookSecret ? <code>{client.webhookSecret}</code> : 'None'}</dd>
+        <dt>{t('businessSettings.credentials.webhookSecret')}</dt>
+        <dd>{client.webhookSecret ? <code>{client.webhookSecret}</code> : t('businessSettings.credentials.none')}</dd>
       </div>
       <div className="details__item">
-        <dt>Requests this period</dt>
+        <dt>{t('businessSettings.credentials.requests')}</dt>
         <dd>
-          {client.rateLimit.requestsMade} of {client.rateLimit.rateLimit}
+          {t('businessSettings.credentials.requestsOf', {
+            made: client.rateLimit.requestsMade,
+            limit: client.rateLimit.rateLimit,
+          })}
         </dd>
       </div>
     </dl>

@@ -13,6 +13,7 @@ import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { IntegrationSecrets as Secrets } from './IntegrationSecrets.tsx';
+import { t } from './i18n/index.ts';
 import { QrSigningKey } from './QrSigningKey.tsx';
 import { SecretReveal } from './SecretReveal.tsx';
 import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
@@ -34,7 +35,7 @@ export function IntegrationSettings() {
   const [notice, setNotice] = useState<string>();
 
   return (
-    <SettingsHeader title="Integration">
+    <SettingsHeader title={t('businessSettings.index.integration.title')}>
       <QueryView query={query}>
         {(data) => (
           <>
@@ -57,8 +58,10 @@ export function IntegrationSettings() {
             )}
             {data.client && (
               <p>
-                <Link href={webhookPaths.deliveries(business.id)}>Webhook deliveries</Link>: every message sent to the
-                webhook URL with its attempts; replay, send a test event, rotate the secret.
+                <Link href={webhookPaths.deliveries(business.id)}>
+                  {t('businessSettings.integration.deliveriesLink')}
+                </Link>
+                {t('businessSettings.integration.deliveriesAfterLink')}
               </p>
             )}
             <ClientForm
@@ -69,7 +72,7 @@ export function IntegrationSettings() {
               archived={data.archived}
               onSaved={(message, webhookSecret) => {
                 setNotice(message);
-                if (webhookSecret) setRevealed({ label: 'webhook signing secret', secret: webhookSecret });
+                if (webhookSecret) setRevealed({ label: t('businessSettings.secret.webhook'), secret: webhookSecret });
                 query.reload();
               }}
             />
@@ -130,18 +133,20 @@ function ClientForm({
         ...(client ? { secret: client.secret } : {}),
       });
       state.setPending(false);
-      onSaved(client ? 'Integration saved.' : 'Integration added.', answer.webhookSecret);
+      const saved = client ? t('businessSettings.integration.saved') : t('businessSettings.integration.added');
+      onSaved(saved, answer.webhookSecret);
     } catch (e) {
       state.fail(e);
     }
   };
 
+  const submitLabel = client ? t('businessSettings.integration.save') : t('businessSettings.integration.add');
   return (
     <section className="panel" aria-labelledby="client-title">
       <h3 id="client-title" className="panel__title">
-        {client ? 'Integration client' : 'Add an integration'}
+        {client ? t('businessSettings.integration.clientTitle') : t('businessSettings.integration.addTitle')}
       </h3>
-      <PageForm state={state} save={save} readOnly={archived} submitLabel={client ? 'Save' : 'Add integration'}>
+      <PageForm state={state} save={save} readOnly={archived} submitLabel={submitLabel}>
         <ClientFields f={f} onChange={setF} partners={partners} ro={archived} />
       </PageForm>
     </section>
@@ -163,10 +168,10 @@ function ClientFields({
   return (
     <>
       <Select
-        label="Integration partner"
+        label={t('businessSettings.integration.partner')}
         name="partnerId"
-        placeholder="Choose a known partner"
-        description="Fills in the partner's name, contact email and whether it sends its own patient messages."
+        placeholder={t('businessSettings.integration.partnerPlaceholder')}
+        description={t('businessSettings.integration.partnerHint')}
         selectedKey={f.partnerId}
         onSelectionChange={(key) => {
           const partner = partners.find((p) => p.id === key);
@@ -183,7 +188,7 @@ function ClientFields({
         isDisabled={ro}
       />
       <TextField
-        label="Name"
+        label={t('businessSettings.integration.name')}
         name="name"
         value={f.name}
         onChange={(v) => onChange({ ...f, name: v })}
@@ -191,7 +196,7 @@ function ClientFields({
         isDisabled={ro}
       />
       <TextField
-        label="Contact email"
+        label={t('businessSettings.integration.contactEmail')}
         name="contactEmail"
         type="email"
         value={f.contactEmail}
@@ -202,10 +207,10 @@ function ClientFields({
       <Switch
         isSelected={f.suppressPatientMessages}
         onChange={(v) => onChange({ ...f, suppressPatientMessages: v })}
-        description="On when the partner's system sends patients their own messages."
+        description={t('businessSettings.integration.suppressHint')}
         isDisabled={ro}
       >
-        Suppress patient messages
+        {t('businessSettings.integration.suppress')}
       </Switch>
       <DeliveryFields f={f} onChange={onChange} ro={ro} />
     </>
@@ -214,26 +219,27 @@ function ClientFields({
 
 /** Where the client's webhook goes and how many requests an hour it may make. */
 function DeliveryFields({ f, onChange, ro }: { f: Fields; onChange: (f: Fields) => void; ro: boolean }) {
+  const { min, max } = integrationRateLimit;
   return (
     <>
       <TextField
-        label="Webhook URL"
+        label={t('businessSettings.integration.webhookUrl')}
         name="webhookUrl"
         type="url"
         value={f.webhookUrl}
         onChange={(v) => onChange({ ...f, webhookUrl: v })}
-        description="Where order updates are posted (https). Blank: no webhook."
+        description={t('businessSettings.integration.webhookUrlHint')}
         isDisabled={ro}
       />
       <NumberField
-        label="Rate limit (requests per hour)"
+        label={t('businessSettings.integration.rateLimit')}
         name="rateLimit"
-        minValue={integrationRateLimit.min}
-        maxValue={integrationRateLimit.max}
+        minValue={min}
+        maxValue={max}
         step={1}
         value={f.rateLimit}
         onChange={(v) => onChange({ ...f, rateLimit: Number.isNaN(v) ? integrationRateLimit.default : v })}
-        description={`Between ${integrationRateLimit.min} and ${integrationRateLimit.max}.`}
+        description={t('businessSettings.integration.rateLimitHint', { min, max })}
         isDisabled={ro}
       />
     </>

@@ -3,6 +3,7 @@ import { Checkbox } from '../../ui/Checkbox.tsx';
 import { SecretField } from '../../ui/SecretField.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { t } from './i18n/index.ts';
 
 /** The Judopay account of a business's payment settings (shown when Judopay is the provider). */
 export function JudoFieldset({
@@ -16,9 +17,9 @@ export function JudoFieldset({
 }) {
   return (
     <fieldset className="fieldset">
-      <legend className="fieldset__legend">Judopay account</legend>
+      <legend className="fieldset__legend">{t('businessSettings.judo.legend')}</legend>
       <TextField
-        label="Judo ID"
+        label={t('businessSettings.judo.id')}
         name="judo.id"
         value={judo.id}
         onChange={(v) => update({ id: v })}
@@ -28,26 +29,26 @@ export function JudoFieldset({
       {(['token', 'secret'] as const).map((key) => (
         <SecretField
           key={key}
-          label={`API ${key}`}
+          label={t(`businessSettings.judo.${key}`)}
           name={`judo.${key}`}
           value={judo[key]}
           onChange={(v) => update({ [key]: v })}
-          description={`At least 8 characters. A saved ${key} shows masked; leave it to keep it.`}
+          description={t(`businessSettings.judo.${key}Hint`)}
           isRequired
           isDisabled={ro}
         />
       ))}
       <Switch isSelected={judo.sandbox} onChange={(v) => update({ sandbox: v })} isDisabled={ro}>
-        Sandbox (test payments)
+        {t('businessSettings.judo.sandbox')}
       </Switch>
       <Checkbox isSelected={judo.showVisa} onChange={(v) => update({ showVisa: v })} isDisabled={ro}>
-        Show Visa
+        {t('businessSettings.judo.showVisa')}
       </Checkbox>
       <Checkbox isSelected={judo.showAmex} onChange={(v) => update({ showAmex: v })} isDisabled={ro}>
-        Show Amex
+        {t('businessSettings.judo.showAmex')}
       </Checkbox>
       <Checkbox isSelected={judo.showMastercard} onChange={(v) => update({ showMastercard: v })} isDisabled={ro}>
-        Show Mastercard
+        {t('businessSettings.judo.showMastercard')}
       </Checkbox>
     </fieldset>
   );

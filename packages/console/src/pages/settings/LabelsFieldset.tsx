@@ -1,19 +1,20 @@
 import { type LabelSize, labelSizeNames, labelSizes } from '@medlocker/core';
 import { Select } from '../../ui/Select.tsx';
 import type { FeatureFieldsetProps } from './feature-fieldsets.tsx';
+import { t } from './i18n/index.ts';
 
 /** The bag labels' size: the label printer the pharmacy prints them on (docs/decisions/orders.md, Bag labels). */
 export function LabelsFieldset({ s, update, ro }: FeatureFieldsetProps) {
   return (
     <fieldset className="fieldset">
-      <legend className="fieldset__legend">Bag labels</legend>
+      <legend className="fieldset__legend">{t('businessSettings.labels.legend')}</legend>
       <Select
-        label="Label size"
+        label={t('businessSettings.labels.size')}
         name="labels.size"
         selectedKey={s.labels.size}
         onSelectionChange={(key) => key !== null && update({ labels: { size: key as LabelSize } })}
         options={labelSizes.map((size) => ({ id: size, label: labelSizeNames[size] }))}
-        description="The printer's labels: each order's label prints at this size, on screen and as a PDF."
+        description={t('businessSettings.labels.sizeHint')}
         isDisabled={ro}
       />
     </fieldset>

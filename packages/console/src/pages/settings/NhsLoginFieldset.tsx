@@ -1,5 +1,6 @@
 import type { BusinessFeatureSettings } from '@medlocker/core';
 import { Switch } from '../../ui/Switch.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * NHS login for the business's patients (docs/decisions/patients.md, "NHS login"): it matches patients
@@ -19,20 +20,17 @@ export function NhsLoginFieldset({
 }) {
   const nhsNumber = s.displayIdField.validateNhsNumber;
   const description =
-    unavailable ??
-    (nhsNumber
-      ? 'Patients can prove who they are with NHS login: their verified NHS number must be the patient ID, and their date of birth the one on record.'
-      : 'NHS login matches patients by NHS number: first check the patient ID is a valid NHS number.');
+    unavailable ?? (nhsNumber ? t('businessSettings.nhsLogin.hint') : t('businessSettings.nhsLogin.needsNhsNumber'));
   return (
     <fieldset className="fieldset">
-      <legend className="fieldset__legend">NHS login</legend>
+      <legend className="fieldset__legend">{t('businessSettings.nhsLogin.legend')}</legend>
       <Switch
         isSelected={s.nhsLogin.enabled}
         onChange={(v) => update({ nhsLogin: { enabled: v } })}
         isDisabled={ro || (!s.nhsLogin.enabled && (unavailable !== null || !nhsNumber))}
         description={description}
       >
-        Patients can continue with NHS login
+        {t('businessSettings.nhsLogin.enabled')}
       </Switch>
     </fieldset>
   );

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { t } from './i18n/index.ts';
 import { JudoFieldset } from './JudoFieldset.tsx';
 import { BusinessSettingsPage, ReadOnlyNotice } from './settings-parts.tsx';
 
@@ -26,18 +27,18 @@ const blankJudo: JudoSettings = {
   showMastercard: true,
 };
 
-/** Each field as the confirmation names it. */
+/** Each field's message id, as the confirmation names it. */
 const labels = {
-  contactNumber: 'Contact number',
-  legalInfo: 'Legal information',
-  provider: 'Card payment provider',
-  'judo.id': 'Judo ID',
-  'judo.secret': 'API secret',
-  'judo.token': 'API token',
-  'judo.sandbox': 'Sandbox (test payments)',
-  'judo.showVisa': 'Show Visa',
-  'judo.showAmex': 'Show Amex',
-  'judo.showMastercard': 'Show Mastercard',
+  contactNumber: 'businessSettings.payment.contactNumber',
+  legalInfo: 'businessSettings.payment.legalInfo',
+  provider: 'businessSettings.payment.provider',
+  'judo.id': 'businessSettings.judo.id',
+  'judo.secret': 'businessSettings.judo.secret',
+  'judo.token': 'businessSettings.judo.token',
+  'judo.sandbox': 'businessSettings.judo.sandbox',
+  'judo.showVisa': 'businessSettings.judo.showVisa',
+  'judo.showAmex': 'businessSettings.judo.showAmex',
+  'judo.showMastercard': 'businessSettings.judo.showMastercard',
 } as const;
 
 /** The fields whose values differ, as labels for the confirmation (SPEC §4 payment settings save). */
@@ -56,13 +57,13 @@ function changedFields(before: Fields, after: Fields): string[] {
   });
   const a = flat(before);
   const b = flat(after);
-  return (Object.keys(labels) as (keyof typeof labels)[]).filter((k) => a[k] !== b[k]).map((k) => labels[k]);
+  return (Object.keys(labels) as (keyof typeof labels)[]).filter((k) => a[k] !== b[k]).map((k) => t(labels[k]));
 }
 
 /** SPEC §2 `/businesses/{businessId}/settings/payment`: contact, legal info and card provider. */
 export const PaymentSettingsPage = () => (
   <BusinessSettingsPage
-    title="Payment"
+    title={t('businessSettings.index.payment.title')}
     read={['paymentSettings', 'getPaymentSettings']}
     form={(data, { businessId, archived }) => (
       <PaymentForm businessId={businessId} initial={fieldsOf(data.settings)} archived={archived} />
@@ -107,7 +108,7 @@ function PaymentForm({ businessId, initial, archived }: { businessId: string; in
     state.setFieldErrors({});
     const changes = changedFields(saved, f);
     if (changes.length === 0) {
-      setNotice('Nothing has changed.');
+      setNotice(t('businessSettings.payment.nothingChanged'));
       return;
     }
     setConfirming(changes);
@@ -119,7 +120,7 @@ function PaymentForm({ businessId, initial, archived }: { businessId: string; in
       const next = fieldsOf((await rpc('paymentSettings', 'updatePaymentSettings', input())).settings);
       setSaved(next);
       setF(next);
-      setNotice('Payment settings saved.');
+      setNotice(t('businessSettings.payment.saved'));
       state.setPending(false);
     } catch (e) {
       state.fail(e);
@@ -136,16 +137,16 @@ function PaymentForm({ businessId, initial, archived }: { businessId: string; in
         <PaymentFields f={f} onChange={setF} ro={archived} />
       </PageForm>
       <ConfirmDialog
-        title="Save payment settings?"
+        title={t('businessSettings.payment.confirmTitle')}
         isOpen={confirming !== null}
         onOpenChange={(open) => !open && !state.pending && setConfirming(null)}
-        cancelLabel="Cancel"
-        confirmLabel="Save"
+        cancelLabel={t('businessSettings.payment.confirmCancel')}
+        confirmLabel={t('businessSettings.payment.confirmSave')}
         tone="primary"
         onConfirm={() => void save()}
         isPending={state.pending}
       >
-        <p>These fields will change:</p>
+        <p>{t('businessSettings.payment.confirmBody')}</p>
         <ul>
           {confirming?.map((label) => (
             <li key={label}>{label}</li>
@@ -161,7 +162,7 @@ function PaymentFields({ f, onChange, ro }: { f: Fields; onChange: (f: Fields) =
   return (
     <>
       <TextField
-        label="Contact number"
+        label={t('businessSettings.payment.contactNumber')}
         name="contactNumber"
         type="tel"
         value={f.contactNumber}
@@ -170,22 +171,22 @@ function PaymentFields({ f, onChange, ro }: { f: Fields; onChange: (f: Fields) =
         isDisabled={ro}
       />
       <TextField
-        label="Legal information"
+        label={t('businessSettings.payment.legalInfo')}
         name="legalInfo"
         value={f.legalInfo}
         onChange={(v) => onChange({ ...f, legalInfo: v })}
-        description="Shown to patients on the payment page, e.g. the company name and registered number."
+        description={t('businessSettings.payment.legalInfoHint')}
         isRequired
         isDisabled={ro}
       />
       <Select
-        label="Card payment provider"
+        label={t('businessSettings.payment.provider')}
         name="provider"
         selectedKey={f.provider ?? 'none'}
         onSelectionChange={(key) => onChange({ ...f, provider: key === 'judo' ? 'judo' : null })}
         options={[
-          { id: 'none', label: 'None (no card payments)' },
-          { id: 'judo', label: 'Judopay' },
+          { id: 'none', label: t('businessSettings.payment.providerNone') },
+          { id: 'judo', label: t('businessSettings.payment.providerJudo') },
         ]}
         isDisabled={ro}
       />

@@ -7,6 +7,7 @@ import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { useAction } from '../../ui/use-action.ts';
+import { t } from './i18n/index.ts';
 import { SecretReveal } from './SecretReveal.tsx';
 
 /**
@@ -32,25 +33,31 @@ export function QrSigningKey({ businessId, archived }: { businessId: string; arc
   return (
     <section className="panel" aria-labelledby="qr-key-title">
       <h3 id="qr-key-title" className="panel__title">
-        QR signing key
+        {t('businessSettings.qr.title')}
       </h3>
-      <p>
-        With QR-code integration on, a pharmacy system that cannot call the API prints a QR code on each bag, signed
-        with this key (HMAC-SHA256, format MLQR1). Scanned at a locker or on New order, it creates the order.
-      </p>
+      <p>{t('businessSettings.qr.lead')}</p>
       {action.error && !confirming && <Banner tone="error">{action.error}</Banner>}
-      {revealed && <SecretReveal label="QR signing key" secret={revealed} onDone={() => setRevealed(null)} />}
+      {revealed && (
+        <SecretReveal label={t('businessSettings.secret.qr')} secret={revealed} onDone={() => setRevealed(null)} />
+      )}
       <QueryView query={query}>
         {({ key }) => (
           <>
-            <p>{key ? `Made ${formatDateTime(key.created)} by ${key.createdBy || 'support'}.` : 'No key yet.'}</p>
+            <p>
+              {key
+                ? t('businessSettings.qr.made', {
+                    when: formatDateTime(key.created),
+                    by: key.createdBy || t('businessSettings.qr.bySupport'),
+                  })
+                : t('businessSettings.qr.none')}
+            </p>
             {!archived && (
               <div className="page__actions">
                 <Button
                   onPress={() => (key ? setConfirming(true) : void make())}
                   isPending={action.pending && !confirming}
                 >
-                  {key ? 'Make a new QR signing key' : 'Make a QR signing key'}
+                  {key ? t('businessSettings.qr.makeNew') : t('businessSettings.qr.makeFirst')}
                 </Button>
               </div>
             )}
@@ -58,16 +65,16 @@ export function QrSigningKey({ businessId, archived }: { businessId: string; arc
         )}
       </QueryView>
       <ConfirmDialog
-        title="Make a new QR signing key?"
+        title={t('businessSettings.qr.confirmTitle')}
         isOpen={confirming}
         onOpenChange={(open) => !open && setConfirming(false)}
-        cancelLabel="Keep the key"
-        confirmLabel="Make a new key"
+        cancelLabel={t('businessSettings.qr.keep')}
+        confirmLabel={t('businessSettings.qr.confirm')}
         onConfirm={() => void make()}
         isPending={action.pending}
         error={action.error}
       >
-        <p>QR codes signed with the current key stop working: bags already labelled need new labels.</p>
+        <p>{t('businessSettings.qr.confirmBody')}</p>
       </ConfirmDialog>
     </section>
   );

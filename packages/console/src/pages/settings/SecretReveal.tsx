@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * SPEC §4: a new secret, shown in full this once with a Copy button. After Done (or leaving the
@@ -11,25 +12,25 @@ export function SecretReveal({ label, secret, onDone }: { label: string; secret:
   return (
     <Banner
       tone="warning"
-      title={`Your new ${label}`}
+      title={t('businessSettings.secret.title', { label })}
       action={
         <Button variant="quiet" onPress={onDone}>
-          Done
+          {t('businessSettings.secret.done')}
         </Button>
       }
     >
-      <p>Copy it now: it will not be shown again.</p>
+      <p>{t('businessSettings.secret.once')}</p>
       <div className="secret">
         <code className="secret__value">{secret}</code>
         <Button
           onPress={() => {
             navigator.clipboard.writeText(secret).then(
-              () => setCopied('Copied.'),
-              () => setCopied('Could not copy: select the text and copy it.'),
+              () => setCopied(t('businessSettings.secret.copied')),
+              () => setCopied(t('businessSettings.secret.copyFailed')),
             );
           }}
         >
-          Copy
+          {t('businessSettings.secret.copy')}
         </Button>
       </div>
       {copied && <p role="status">{copied}</p>}

@@ -14,6 +14,8 @@ import { NumberField } from '../../ui/NumberField.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { t } from './i18n/index.ts';
+import { TemperatureFieldset } from './TemperatureFieldset.tsx';
 
 export type FeatureFieldsetProps = {
   s: BusinessFeatureSettings;
@@ -44,9 +46,9 @@ function ChargesFieldset({ s, update, ro }: FeatureFieldsetProps) {
   const charging = nationHasPrescriptionCharges(s.nation);
   return (
     <fieldset className="fieldset">
-      <legend className="fieldset__legend">Orders and charges</legend>
+      <legend className="fieldset__legend">{t('businessSettings.charges.legend')}</legend>
       <Select
-        label="Where the pharmacy is"
+        label={t('businessSettings.charges.nation')}
         name="nation"
         selectedKey={s.nation}
         onSelectionChange={(key) => {
@@ -56,40 +58,40 @@ function ChargesFieldset({ s, update, ro }: FeatureFieldsetProps) {
           update(nationHasPrescriptionCharges(nation) ? { nation } : { nation, charges: { enabled: false } });
         }}
         options={nations.map((n) => ({ id: n, label: nationNames[n] }))}
-        description="Wales, Scotland and Northern Ireland have no NHS prescription charge."
+        description={t('businessSettings.charges.nationHint')}
         isDisabled={ro}
       />
       <Switch
         isSelected={s.charges.enabled}
         onChange={(v) => update({ charges: { enabled: v } })}
         isDisabled={ro || !charging}
-        description={charging ? undefined : `No NHS prescription charges in ${nationNames[s.nation]}.`}
+        description={charging ? undefined : t('businessSettings.charges.noCharges', { nation: nationNames[s.nation] })}
       >
-        Prescription charges
+        {t('businessSettings.charges.prescription')}
       </Switch>
       <Switch
         isSelected={s.retailCharges.enabled}
         onChange={(v) => update({ retailCharges: { enabled: v } })}
         isDisabled={ro}
       >
-        Retail charges
+        {t('businessSettings.charges.retail')}
       </Switch>
       <Switch
         isSelected={s.autoBarcodes.autoGenerate}
         onChange={(v) => update({ autoBarcodes: { ...s.autoBarcodes, autoGenerate: v } })}
         isDisabled={ro}
       >
-        Generate barcodes automatically
+        {t('businessSettings.charges.autoGenerate')}
       </Switch>
       <Switch
         isSelected={s.autoBarcodes.autoPrint}
         onChange={(v) => update({ autoBarcodes: { ...s.autoBarcodes, autoPrint: v } })}
         isDisabled={ro}
       >
-        Print barcodes automatically
+        {t('businessSettings.charges.autoPrint')}
       </Switch>
       <NumberField
-        label="Default collection window (days)"
+        label={t('businessSettings.charges.collectionWindow')}
         name="orderCollection.defaultCollectionWindow"
         minValue={collectionWindowDays.min}
         step={1}
@@ -107,9 +109,9 @@ function ChargesFieldset({ s, update, ro }: FeatureFieldsetProps) {
 function PatientIdFieldset({ s, update, ro }: FeatureFieldsetProps) {
   return (
     <fieldset className="fieldset">
-      <legend className="fieldset__legend">Patient ID</legend>
+      <legend className="fieldset__legend">{t('businessSettings.patientId.legend')}</legend>
       <TextField
-        label="Patient ID field name"
+        label={t('businessSettings.patientId.name')}
         name="displayIdField.name"
         value={s.displayIdField.name}
         onChange={(v) => update({ displayIdField: { ...s.displayIdField, name: v } })}
@@ -120,14 +122,14 @@ function PatientIdFieldset({ s, update, ro }: FeatureFieldsetProps) {
         onChange={(v) => update({ displayIdField: { ...s.displayIdField, required: v } })}
         isDisabled={ro}
       >
-        Patient ID required
+        {t('businessSettings.patientId.required')}
       </Checkbox>
       <Checkbox
         isSelected={s.displayIdField.validateNhsNumber}
         onChange={(v) => update({ displayIdField: { ...s.displayIdField, validateNhsNumber: v } })}
         isDisabled={ro}
       >
-        Check it is a valid NHS number
+        {t('businessSettings.patientId.nhsNumber')}
       </Checkbox>
     </fieldset>
   );
@@ -138,7 +140,7 @@ function SignUpsFieldset({ s, update, ro, businessId }: FeatureFieldsetProps & {
   const ourPage = ourSignUpPage(businessId);
   return (
     <fieldset className="fieldset">
-      <legend className="fieldset__legend">Online sign-ups</legend>
+      <legend className="fieldset__legend">{t('businessSettings.signUps.legend')}</legend>
       <Switch
         isSelected={s.onlineSignups.enabled}
         onChange={(v) =>
@@ -149,10 +151,10 @@ function SignUpsFieldset({ s, update, ro, businessId }: FeatureFieldsetProps & {
         }
         isDisabled={ro}
       >
-        Patients can sign up online
+        {t('businessSettings.signUps.enabled')}
       </Switch>
       <TextField
-        label="Sign-up page URL"
+        label={t('businessSettings.signUps.url')}
         name="onlineSignups.url"
         type="url"
         value={s.onlineSignups.url ?? ''}
@@ -160,8 +162,9 @@ function SignUpsFieldset({ s, update, ro, businessId }: FeatureFieldsetProps & {
         isDisabled={ro}
         description={
           <>
-            The address to give patients. Our sign-up page for this pharmacy is <code>{ourPage}</code>; it takes
-            sign-ups while this is on, and they appear under Sign-ups.
+            {t('businessSettings.signUps.urlHintBeforePage')}
+            <code>{ourPage}</code>
+            {t('businessSettings.signUps.urlHintAfterPage')}
           </>
         }
       />
@@ -184,22 +187,22 @@ export function MessageFieldsets({
   return (
     <>
       <fieldset className="fieldset">
-        <legend className="fieldset__legend">Messages</legend>
+        <legend className="fieldset__legend">{t('businessSettings.messages.legend')}</legend>
         <TextField
-          label="SMS sender ID"
+          label={t('businessSettings.messages.senderName')}
           name="smsSenderName"
           value={senderName}
           onChange={onSenderName}
-          description="1 to 11 letters, digits, hyphens or spaces, starting and ending with a letter or digit. Blank: the gateway's default."
+          description={t('businessSettings.messages.senderNameHint')}
           isDisabled={ro}
         />
         <Select
-          label="SMS gateway"
+          label={t('businessSettings.messages.gateway')}
           name="smsGateway"
           selectedKey={s.smsGateway}
           onSelectionChange={(key) => key !== null && update({ smsGateway: key as SmsGateway })}
           options={smsGateways.map((g) => ({ id: g, label: smsGatewayNames[g] }))}
-          description="Controlled by support staff only."
+          description={t('businessSettings.messages.controlled')}
           isDisabled={ro || !mayControl}
         />
         <Switch
@@ -207,43 +210,34 @@ export function MessageFieldsets({
           onChange={(v) => update({ sendOnlyEmailIfPossible: v })}
           isDisabled={ro}
         >
-          Send only an email when the patient has one
+          {t('businessSettings.messages.onlyEmail')}
         </Switch>
         <Switch isSelected={s.sendOrderRemovedSms} onChange={(v) => update({ sendOrderRemovedSms: v })} isDisabled={ro}>
-          Text the patient when an order is removed
+          {t('businessSettings.messages.orderRemoved')}
         </Switch>
         <Switch
           isSelected={s.sendOrderExpiringSms}
           onChange={(v) => update({ sendOrderExpiringSms: v })}
           isDisabled={ro}
         >
-          Text the patient before an order expires
+          {t('businessSettings.messages.orderExpiring')}
         </Switch>
         <Switch
           isSelected={s.enableWhatsApp}
           onChange={(v) => update({ enableWhatsApp: v })}
           isDisabled={ro || !mayControl}
         >
-          WhatsApp messages
+          {t('businessSettings.messages.whatsApp')}
         </Switch>
         <Switch
           isSelected={s.qrCodeIntegration.enabled}
           onChange={(v) => update({ qrCodeIntegration: { enabled: v } })}
           isDisabled={ro || !mayControl}
         >
-          QR-code integration
+          {t('businessSettings.messages.qrCodes')}
         </Switch>
       </fieldset>
-      <fieldset className="fieldset">
-        <legend className="fieldset__legend">Temperature</legend>
-        <Switch
-          isSelected={s.temperatureSettings.enableTemperatureAlerts}
-          onChange={(v) => update({ temperatureSettings: { enableTemperatureAlerts: v } })}
-          isDisabled={ro}
-        >
-          Temperature alerts
-        </Switch>
-      </fieldset>
+      <TemperatureFieldset s={s} update={update} ro={ro} />
     </>
   );
 }

@@ -6,14 +6,15 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
+import { t } from './i18n/index.ts';
 
 /** The heading of a settings page, with the way back to the settings index. */
 export function SettingsHeader({ title, children }: { title: string; children?: ReactNode }) {
   const { business } = useBusiness();
   return (
     <>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link href={`/businesses/${encodeURIComponent(business.id)}/settings`}>Settings</Link>
+      <nav aria-label={t('businessSettings.breadcrumb')} className="breadcrumb">
+        <Link href={`/businesses/${encodeURIComponent(business.id)}/settings`}>{t('businessSettings.title')}</Link>
         <span aria-hidden="true"> / </span>
         <span>{title}</span>
       </nav>
@@ -26,7 +27,7 @@ export function SettingsHeader({ title, children }: { title: string; children?: 
 /** SPEC §4: an archived business's settings are read-only. */
 export function ReadOnlyNotice({ archived }: { archived: boolean }) {
   if (!archived) return null;
-  return <Banner tone="info">This business is archived, so its settings are read-only.</Banner>;
+  return <Banner tone="info">{t('businessSettings.readOnly')}</Banner>;
 }
 
 /** A method answering a business's settings and whether they are archived, given the business id. */

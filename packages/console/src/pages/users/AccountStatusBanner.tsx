@@ -5,6 +5,7 @@ import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { useAction } from '../../ui/use-action.ts';
+import { t } from './i18n/index.ts';
 
 /**
  * Whether a user's account can sign in, on `/users/{id}` (support) and a business's or group's user page
@@ -20,12 +21,16 @@ export function AccountStatusBanner({ userId }: { userId: string }) {
   const status = query.data;
   if (!status) return null;
   const lastSignIn = (
-    <p className="muted">Last signed in: {status.lastSignIn === null ? 'never' : formatDateTime(status.lastSignIn)}</p>
+    <p className="muted">
+      {t('users.status.lastSignIn', {
+        when: status.lastSignIn === null ? t('users.status.never') : formatDateTime(status.lastSignIn),
+      })}
+    </p>
   );
   if (status.disabledAt === null) {
     return (
       <>
-        {enabled && <Banner tone="success">Account enabled. The user can sign in again.</Banner>}
+        {enabled && <Banner tone="success">{t('users.status.enabled')}</Banner>}
         {lastSignIn}
       </>
     );
@@ -34,7 +39,7 @@ export function AccountStatusBanner({ userId }: { userId: string }) {
     <>
       <Banner
         tone="warning"
-        title="Account disabled"
+        title={t('users.status.disabledTitle')}
         action={
           <Button
             variant="primary"
@@ -46,14 +51,14 @@ export function AccountStatusBanner({ userId }: { userId: string }) {
               }
             }}
           >
-            Enable account
+            {t('users.status.enable')}
           </Button>
         }
       >
         <p>
-          Disabled on {formatDate(status.disabledAt)}
-          {status.disabledReason === 'inactive' ? ' because it had not been used for too long' : ''}. The user cannot
-          sign in until the account is enabled.
+          {t(status.disabledReason === 'inactive' ? 'users.status.disabledInactive' : 'users.status.disabled', {
+            date: formatDate(status.disabledAt),
+          })}
         </p>
         {error && <p role="alert">{error}</p>}
       </Banner>

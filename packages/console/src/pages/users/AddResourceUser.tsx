@@ -7,6 +7,7 @@ import { useHasSupportScope } from '../../state/session.ts';
 import { Page } from '../../ui/Page.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import type { AddUserRoleState } from './AddUserRole.tsx';
+import { t } from './i18n/index.ts';
 import { AdminCheckbox, RoleEmailField } from './role-fields.tsx';
 
 export type AddResourceUserProps = {
@@ -45,10 +46,12 @@ export function AddResourceUser({ roleName, resource, usersPath }: AddResourceUs
       // A colleague already here gets the role at once; anyone else is invited, and the same is said
       // whether the email had an account or not (docs/decisions/auth.md, Role invitations).
       if (answer.outcome === 'added') {
-        navigate(`${usersPath}/${encodeURIComponent(answer.userId)}`, { state: { notice: `${roleName} role added.` } });
+        navigate(`${usersPath}/${encodeURIComponent(answer.userId)}`, {
+          state: { notice: t('users.add.roleAdded', { role: roleName }) },
+        });
       } else {
         navigate(usersPath, {
-          state: { notice: `Invitation sent to ${email.trim()}. They get access once they accept it.` },
+          state: { notice: t('users.add.invited', { email: email.trim() }) },
         });
       }
     } catch (e) {
@@ -62,11 +65,8 @@ export function AddResourceUser({ roleName, resource, usersPath }: AddResourceUs
   };
 
   return (
-    <Page
-      title="Add user"
-      lead={`Give someone access to ${resource.name} by their email address. They are invited by email and get access once they sign in and accept; someone new first chooses a password and gives their name.`}
-    >
-      <PageForm state={save} save={submit} cancelHref={usersPath} submitLabel="Add user">
+    <Page title={t('users.add.title')} lead={t('users.add.lead', { resource: resource.name })}>
+      <PageForm state={save} save={submit} cancelHref={usersPath} submitLabel={t('users.add.title')}>
         <RoleEmailField value={email} onChange={setEmail} />
         <AdminCheckbox roleName={roleName} isSelected={asAdmin} onChange={setAsAdmin} />
       </PageForm>

@@ -1,4 +1,4 @@
-import type { AddableRoleName } from '@medlocker/core';
+import { type AddableRoleName, validationMessages } from '@medlocker/core';
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError, rpc } from '../../api/client.ts';
@@ -7,6 +7,7 @@ import { Page } from '../../ui/Page.tsx';
 import { PageForm, type SaveState, useSaveState } from '../../ui/PageForm.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { t } from './i18n/index.ts';
 import { ResourcePicker } from './ResourcePicker.tsx';
 import { AdminCheckbox, RoleEmailField } from './role-fields.tsx';
 
@@ -72,7 +73,7 @@ type NewName = { givenName: string; familyName: string };
 async function giveRole(input: ReturnType<typeof addRolesInput>, name: NewName): Promise<string> {
   const answer = await rpc('auth', 'addRoles', input);
   // Support staff's Add role attaches at once; a pharmacy Admin's invites (AddResourceUser.tsx).
-  if (answer.outcome !== 'added') throw new Error('The role was not added: the person was invited instead');
+  if (answer.outcome !== 'added') throw new Error(t('users.addRole.invitedInstead'));
   if (answer.created && name.givenName.trim() && name.familyName.trim()) {
     await rpc('users', 'updateUser', { id: answer.userId, ...name });
   }
@@ -106,14 +107,18 @@ function AddRoleForm({ role, roleKey, resourceId }: { role: AddableRoleName; rol
     // SPEC §5: a Business or Group role without its resource is not sent at all.
     if (scoped && !resource) {
       save.setError(undefined);
-      save.setFieldErrors({ resourceId: 'Field is required' });
+      save.setFieldErrors({ resourceId: validationMessages.FIELD_REQUIRED });
       return;
     }
     save.start();
     try {
       const userId = await giveRole(addRolesInput(role, email, resource?.id ?? null, asAdmin, ssoByDefault), name);
       navigate(state?.returnTo ?? `/users/${encodeURIComponent(userId)}`, {
-        state: { notice: state?.returnTo ? `${role} role added for ${email.trim()}.` : `${role} role added.` },
+        state: {
+          notice: state?.returnTo
+            ? t('users.add.roleAddedFor', { role, email: email.trim() })
+            : t('users.add.roleAdded', { role }),
+        },
       });
     } catch (e) {
       save.fail(e);
@@ -122,15 +127,12 @@ function AddRoleForm({ role, roleKey, resourceId }: { role: AddableRoleName; rol
   };
 
   return (
-    <Page
-      title={existingUser ? 'Add role' : 'Add user'}
-      lead="Give a role to someone by their email address. Someone new gets an email with a link to choose a password."
-    >
+    <Page title={existingUser ? t('users.addRole.title') : t('users.add.title')} lead={t('users.addRole.lead')}>
       <PageForm
         state={save}
         save={submit}
         cancelHref={state?.returnTo ?? (state?.userId ? `/users/${encodeURIComponent(state.userId)}` : '/users')}
-        submitLabel="Add role"
+        submitLabel={t('users.addRole.submit')}
       >
         <RoleSelect
           roleKey={roleKey}
@@ -165,7 +167,7 @@ function AddRoleForm({ role, roleKey, resourceId }: { role: AddableRoleName; rol
 function RoleSelect({ roleKey, onChange }: { roleKey: string; onChange: (key: string) => void }) {
   return (
     <Select
-      label="Role"
+      label={t('users.addRole.role')}
       name="role"
       selectedKey={roleKey}
       onSelectionChange={(key) => {
@@ -180,18 +182,18 @@ function RoleSelect({ roleKey, onChange }: { roleKey: string; onChange: (key: st
 function NewUserName({ name, onChange }: { name: NewName; onChange: (name: NewName) => void }) {
   return (
     <fieldset className="fieldset">
-      <legend className="fieldset__legend">New user's name (optional)</legend>
-      <p className="field__description">Used only when nobody has this email address yet.</p>
+      <legend className="fieldset__legend">{t('users.addRole.newName')}</legend>
+      <p className="field__description">{t('users.addRole.newNameHint')}</p>
       <div className="fieldset__row">
         <TextField
-          label="First name"
+          label={t('users.addRole.givenName')}
           name="givenName"
           value={name.givenName}
           onChange={(givenName) => onChange({ ...name, givenName })}
           autoComplete="off"
         />
         <TextField
-          label="Surname"
+          label={t('users.addRole.familyName')}
           name="familyName"
           value={name.familyName}
           onChange={(familyName) => onChange({ ...name, familyName })}
@@ -237,12 +239,8 @@ function RoleResourceFields({
 /** A Support user may sign in through the identity provider by default. */
 function SsoByDefault({ isSelected, onChange }: { isSelected: boolean; onChange: (selected: boolean) => void }) {
   return (
-    <Checkbox
-      isSelected={isSelected}
-      onChange={onChange}
-      description="When an identity provider is set up, the user signs in through it instead of a password."
-    >
-      Use single sign-on by default
+    <Checkbox isSelected={isSelected} onChange={onChange} description={t('users.addRole.ssoHint')}>
+      {t('users.addRole.sso')}
     </Checkbox>
   );
 }

@@ -5,6 +5,7 @@ import { useQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Select } from '../../ui/Select.tsx';
+import { t } from './i18n/index.ts';
 
 const NONE = 'none';
 
@@ -26,7 +27,7 @@ export function EditIdentityProviderDialog({ email, frontEnd, currentId, onClose
   const [pending, setPending] = useState(false);
 
   const options = [
-    { id: NONE, label: 'None (password)' },
+    { id: NONE, label: t('users.idp.none') },
     ...(providers.data?.identityProviders ?? []).map((p) => ({ id: p.id, label: p.name })),
   ];
 
@@ -47,10 +48,10 @@ export function EditIdentityProviderDialog({ email, frontEnd, currentId, onClose
   };
 
   return (
-    <Dialog title="Edit identity provider" isOpen onOpenChange={(open) => !open && onClose(false)}>
+    <Dialog title={t('users.idp.title')} isOpen onOpenChange={(open) => !open && onClose(false)}>
       <div className="dialog__body">
         <Select
-          label="Identity provider"
+          label={t('users.idp.label')}
           options={options}
           selectedKey={selected}
           onSelectionChange={(key) => setSelected(key === null ? NONE : String(key))}
@@ -60,7 +61,7 @@ export function EditIdentityProviderDialog({ email, frontEnd, currentId, onClose
       </div>
       <DialogFooter error={error} onCancel={() => onClose(false)} pending={pending}>
         <Button variant="primary" onPress={() => void save()} isPending={pending}>
-          Save
+          {t('users.idp.save')}
         </Button>
       </DialogFooter>
     </Dialog>

@@ -4,9 +4,10 @@ import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmAction, confirmWords } from '../../ui/Dialog.tsx';
+import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * Under a business's or group's Users list, for its Admins and support staff: the people invited and
@@ -26,33 +27,41 @@ export function PendingInvitations({ roleName, resourceId }: { roleName: 'Busine
   return (
     <>
       <h2 className="section-title" id="invitations-title">
-        Pending invitations
+        {t('users.invitations.title')}
       </h2>
       {notice && <Banner tone="success">{notice}</Banner>}
       <Table aria-labelledby="invitations-title">
         <TableHeader>
-          <Column isRowHeader>Email</Column>
-          <Column>Role</Column>
-          <Column>Invited</Column>
-          <Column>Expires</Column>
+          <Column isRowHeader>{t('users.invitations.email')}</Column>
+          <Column>{t('users.invitations.role')}</Column>
+          <Column>{t('users.invitations.invited')}</Column>
+          <Column>{t('users.invitations.expires')}</Column>
           <ActionsColumn />
         </TableHeader>
-        <TableBody items={invitations} emptyText="No pending invitations">
+        <TableBody items={invitations} emptyText={t('users.invitations.empty')}>
           {(invitation) => (
             <Row id={invitation.id}>
               <Cell>
                 <span className="cell-email">{invitation.email}</span>
               </Cell>
-              <Cell>{`${invitation.roleName}${invitation.accessLevels.includes('Admin') ? ' (Admin)' : ''}`}</Cell>
-              <Cell>{`${formatDate(invitation.created)}${invitation.invitedBy ? ` by ${invitation.invitedBy}` : ''}`}</Cell>
+              <Cell>
+                {invitation.accessLevels.includes('Admin')
+                  ? t('users.invitations.roleAdmin', { role: invitation.roleName })
+                  : invitation.roleName}
+              </Cell>
+              <Cell>
+                {invitation.invitedBy
+                  ? t('users.invitations.invitedBy', { date: formatDate(invitation.created), by: invitation.invitedBy })
+                  : formatDate(invitation.created)}
+              </Cell>
               <Cell>{formatDate(invitation.expires)}</Cell>
               <Cell>
                 <Button
                   variant="quiet"
-                  aria-label={`Cancel the invitation of ${invitation.email}`}
+                  aria-label={t('users.invitations.cancelLabel', { email: invitation.email })}
                   onPress={() => setCancelling(invitation)}
                 >
-                  Cancel
+                  {t('users.invitations.cancel')}
                 </Button>
               </Cell>
             </Row>
@@ -61,17 +70,19 @@ export function PendingInvitations({ roleName, resourceId }: { roleName: 'Busine
       </Table>
       {cancelling && (
         <ConfirmAction
-          {...confirmWords('Cancel', 'invitation')}
+          title={t('users.invitations.confirmTitle')}
+          cancelLabel={t('users.invitations.confirmKeep')}
+          confirmLabel={t('users.invitations.confirm')}
           isOpen
           action={() => rpc('auth', 'cancelInvitation', { id: cancelling.id })}
           onDone={() => {
-            setNotice(`The invitation of ${cancelling.email} was cancelled.`);
+            setNotice(t('users.invitations.cancelled', { email: cancelling.email }));
             setCancelling(undefined);
             query.reload();
           }}
           onCancel={() => setCancelling(undefined)}
         >
-          <p>{cancelling.email} will no longer be able to accept it.</p>
+          <p>{t('users.invitations.confirmBody', { email: cancelling.email })}</p>
         </ConfirmAction>
       )}
     </>

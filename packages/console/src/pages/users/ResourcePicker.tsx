@@ -3,6 +3,7 @@ import type { Key } from 'react-aria-components';
 import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { ComboBox, type ComboBoxOption } from '../../ui/ComboBox.tsx';
+import { t } from './i18n/index.ts';
 
 export type ResourceKind = 'business' | 'group';
 
@@ -60,7 +61,8 @@ export function ResourcePicker({
     [kind === 'business' ? 'businesses' : 'groups', 'picker', kind, filter],
   );
 
-  const label = kind === 'business' ? 'Business' : 'Group';
+  const business = kind === 'business';
+  const label = business ? t('users.picker.business') : t('users.picker.group');
   // The chosen option stays in the list while a new search loads, so the combobox keeps showing it.
   const items =
     selectedId && selectedLabel && !list.items.some((i) => i.id === selectedId)
@@ -71,8 +73,8 @@ export function ResourcePicker({
     <ComboBox
       label={label}
       name="resourceId"
-      placeholder={`Search ${kind === 'business' ? 'businesses' : 'groups'} by name`}
-      description={selectedId && !selectedLabel ? `Selected: ${selectedId}` : undefined}
+      placeholder={business ? t('users.picker.searchBusiness') : t('users.picker.searchGroup')}
+      description={selectedId && !selectedLabel ? t('users.picker.selected', { id: selectedId }) : undefined}
       items={items}
       inputValue={inputValue}
       onInputChange={setInputValue}
@@ -84,7 +86,7 @@ export function ResourcePicker({
       }}
       onLoadMore={list.hasMore ? list.loadMore : undefined}
       isLoading={list.isLoading}
-      emptyText={`No ${kind === 'business' ? 'businesses' : 'groups'} found`}
+      emptyText={business ? t('users.picker.noBusiness') : t('users.picker.noGroup')}
       errorMessage={errorMessage}
       isInvalid={isInvalid}
       isRequired

@@ -5,6 +5,7 @@ import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { t } from './i18n/index.ts';
 import { PendingInvitations } from './PendingInvitations.tsx';
 
 export type RoleUsersProps = {
@@ -44,7 +45,7 @@ export function RoleUsers({
   const columns: ListColumn<User>[] = [
     {
       key: 'name',
-      header: 'Name',
+      header: t('users.list.name'),
       width: 'minmax(10rem, 1fr)',
       render: (u) =>
         canManage ? (
@@ -55,13 +56,13 @@ export function RoleUsers({
     },
     {
       key: 'email',
-      header: 'Email',
+      header: t('users.list.email'),
       width: 'minmax(12rem, 1.4fr)',
       render: (u) => <span className="cell-email">{u.email}</span>,
     },
     {
       key: 'access',
-      header: 'Access levels',
+      header: t('users.list.accessLevels'),
       width: '10rem',
       render: (u) => (u.accessLevels.length > 0 ? u.accessLevels.join(', ') : '—'),
     },
@@ -69,7 +70,7 @@ export function RoleUsers({
 
   return (
     <ListPage
-      title="Users"
+      title={t('users.list.title')}
       frame="part"
       banner={notice && <Banner tone="success">{notice}</Banner>}
       actions={
@@ -81,13 +82,13 @@ export function RoleUsers({
                 method: ['auth', 'addRoles'],
                 element: (
                   <Link href={`${usersPath}/add`} variant="primary-button">
-                    Add
+                    {t('users.list.add')}
                   </Link>
                 ),
               },
             ]
       }
-      search={{ atom: searchAtom, placeholder, label: 'Search users' }}
+      search={{ atom: searchAtom, placeholder, label: t('users.list.search') }}
       query={{
         key: ['users', 'getUsersByRole', roleName, resource.id],
         load: async (filterText, nextToken) => {
@@ -102,7 +103,7 @@ export function RoleUsers({
       }}
       label={listLabel}
       columns={columns}
-      emptyText="No users found."
+      emptyText={t('users.list.empty')}
     >
       {canManage && <PendingInvitations roleName={roleName} resourceId={resource.id} />}
     </ListPage>

@@ -3,17 +3,19 @@ import { rpc } from '../../api/client.ts';
 import { supportUsersSearchAtom } from '../../state/users.ts';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
+import { t } from './i18n/index.ts';
 
-const columns: ListColumn<User>[] = [
+/** The list's columns, their headers in the active language. */
+const columns = (): ListColumn<User>[] => [
   {
     key: 'name',
-    header: 'Name',
+    header: t('users.list.name'),
     width: 'minmax(10rem, 1fr)',
     render: (u) => <Link href={`/users/${encodeURIComponent(u.id)}`}>{u.name}</Link>,
   },
   {
     key: 'email',
-    header: 'Email',
+    header: t('users.list.email'),
     width: 'minmax(12rem, 1.4fr)',
     render: (u) => <span className="cell-email">{u.email}</span>,
   },
@@ -23,10 +25,10 @@ const columns: ListColumn<User>[] = [
 export function SupportUsers() {
   return (
     <ListPage
-      title="Support Users"
-      lead="People who can use this console."
-      actions={[linkAction('Add', '/users/add/support', ['auth', 'addRoles'])]}
-      search={{ atom: supportUsersSearchAtom, placeholder: 'Name or email' }}
+      title={t('users.support.title')}
+      lead={t('users.support.lead')}
+      actions={[linkAction(t('users.support.add'), '/users/add/support', ['auth', 'addRoles'])]}
+      search={{ atom: supportUsersSearchAtom, placeholder: t('users.support.search') }}
       query={{
         key: ['users', 'getUsersByRole', 'Support', null],
         load: async (filterText, nextToken) => {
@@ -34,9 +36,9 @@ export function SupportUsers() {
           return { items: page.users, nextToken: page.nextToken };
         },
       }}
-      label="Support users"
-      columns={columns}
-      emptyText="No users found."
+      label={t('users.support.label')}
+      columns={columns()}
+      emptyText={t('users.list.empty')}
     />
   );
 }

@@ -7,7 +7,7 @@ import { useFlashNotice } from '../../shell/flash.ts';
 import { useCurrentUser, useHasSupportScope } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmAction, confirmWords } from '../../ui/Dialog.tsx';
+import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
@@ -15,6 +15,7 @@ import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from 
 import { SessionsSection } from '../account/Sessions.tsx';
 import { AccountStatusBanner } from './AccountStatusBanner.tsx';
 import { EditIdentityProviderDialog } from './EditIdentityProviderDialog.tsx';
+import { t } from './i18n/index.ts';
 import { UserDetailsBlock } from './UserDetailsBlock.tsx';
 import { UserSecondFactors } from './UserSecondFactors.tsx';
 
@@ -31,7 +32,9 @@ export function UserDetails() {
   const query = useQuery((signal) => rpc('users', 'getUser', { id: userId }, { signal }), ['users', 'getUser', userId]);
   if (!query.data) {
     return (
-      <Page title="User">{query.error ? <LoadError error={query.error} onRetry={query.reload} /> : <Loading />}</Page>
+      <Page title={t('users.user.title')}>
+        {query.error ? <LoadError error={query.error} onRetry={query.reload} /> : <Loading />}
+      </Page>
     );
   }
   return <UserPage data={query.data} reload={query.reload} />;
@@ -56,10 +59,10 @@ function UserPage({ data, reload }: { data: UserAnswer; reload: () => void }) {
   const removed = (role: Role) => {
     // A pharmacy Admin may no longer see the person at all: back to the list, with the news.
     if (!support) {
-      navigate(usersPath, { state: { notice: `${role.name} role removed from ${user.name}.` } });
+      navigate(usersPath, { state: { notice: t('users.user.roleRemovedFrom', { role: role.name, name: user.name }) } });
       return;
     }
-    setChanged(`${role.name} role removed.`);
+    setChanged(t('users.user.roleRemoved', { role: role.name }));
     setRemoving(null);
     reload();
   };
@@ -70,14 +73,14 @@ function UserPage({ data, reload }: { data: UserAnswer; reload: () => void }) {
       actions={
         <>
           {support && (isSupport || identityProvider) && (
-            <Button onPress={() => setEditingIdp(true)}>Edit identity provider</Button>
+            <Button onPress={() => setEditingIdp(true)}>{t('users.user.editIdp')}</Button>
           )}
           <Link
             href={support ? '/users/add/support' : `${usersPath}/add`}
             routerOptions={{ state: { email: user.email, userId: user.id } }}
             variant="primary-button"
           >
-            Add role
+            {t('users.user.addRole')}
           </Link>
         </>
       }
@@ -106,7 +109,7 @@ function UserPage({ data, reload }: { data: UserAnswer; reload: () => void }) {
           onClose={(saved) => {
             setEditingIdp(false);
             if (saved) {
-              setChanged('Identity provider changed.');
+              setChanged(t('users.user.idpChanged'));
               reload();
             }
           }}
@@ -129,16 +132,16 @@ function RolesTable({
   return (
     <>
       <h2 className="section-title" id="roles-title">
-        Roles
+        {t('users.roles.title')}
       </h2>
       <Table aria-labelledby="roles-title">
         <TableHeader>
-          <Column isRowHeader>Role</Column>
-          <Column>Resource</Column>
-          <Column>Access Levels</Column>
+          <Column isRowHeader>{t('users.roles.role')}</Column>
+          <Column>{t('users.roles.resource')}</Column>
+          <Column>{t('users.roles.accessLevels')}</Column>
           <ActionsColumn />
         </TableHeader>
-        <TableBody items={roles.map((r) => ({ ...r, id: roleKey(r) }))} emptyText="The user has no roles">
+        <TableBody items={roles.map((r) => ({ ...r, id: roleKey(r) }))} emptyText={t('users.roles.empty')}>
           {(role) => (
             <Row id={role.id}>
               <Cell>{role.name}</Cell>
@@ -150,10 +153,14 @@ function RolesTable({
                 {mayRemove && (
                   <Button
                     variant="quiet"
-                    aria-label={`Remove role ${role.name}${role.resourceName ? ` for ${role.resourceName}` : ''}`}
+                    aria-label={
+                      role.resourceName
+                        ? t('users.roles.removeLabelFor', { role: role.name, resource: role.resourceName })
+                        : t('users.roles.removeLabel', { role: role.name })
+                    }
                     onPress={() => onRemove(role)}
                   >
-                    Remove
+                    {t('users.roles.remove')}
                   </Button>
                 )}
               </Cell>
@@ -168,7 +175,7 @@ function RolesTable({
 /** SPEC §2: a link to the business or group; 'restricted' when its name is unknown; '*' for none. */
 function ResourceCell({ role }: { role: Role }) {
   if (!role.resource) return <span>*</span>;
-  if (!role.resourceName) return <span className="muted">restricted</span>;
+  if (!role.resourceName) return <span className="muted">{t('users.roles.restricted')}</span>;
   const base =
     role.resourceType === 'group' || role.name === 'Group' || role.name === 'group' ? '/groups' : '/businesses';
   return <Link href={`${base}/${encodeURIComponent(role.resource)}`}>{role.resourceName}</Link>;
@@ -190,15 +197,22 @@ function RemoveRoleConfirm({
 }) {
   return (
     <ConfirmAction
-      {...confirmWords('Remove', 'role')}
+      title={t('users.removeRole.title')}
+      cancelLabel={t('users.removeRole.keep')}
+      confirmLabel={t('users.removeRole.confirm')}
       isOpen
       action={() => rpc('auth', 'removeRole', { roleName: role.name, roleResource: role.resource, userId })}
       onDone={onDone}
       onCancel={onCancel}
     >
       <p>
-        {userName} will lose the {role.name} role
-        {role.resource ? ` for ${role.resourceName ?? 'a restricted resource'}` : ''}.
+        {role.resource
+          ? t('users.removeRole.bodyFor', {
+              user: userName,
+              role: role.name,
+              resource: role.resourceName ?? t('users.removeRole.restricted'),
+            })
+          : t('users.removeRole.body', { user: userName, role: role.name })}
       </p>
     </ConfirmAction>
   );

@@ -8,6 +8,7 @@ import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { SectionHead } from '../../ui/Section.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * Support's view of another user's second factors on `/users/{id}`, with Reset second factors for a user
@@ -25,11 +26,11 @@ export function UserSecondFactors({ userId, userName }: { userId: string; userNa
     <section aria-labelledby="user-second-factor-title">
       <SectionHead
         id="user-second-factor-title"
-        title="Second factor"
+        title={t('users.secondFactors.title')}
         actions={
           factors.length > 0 && (
             <Button variant="danger" onPress={() => setResetting(true)}>
-              Reset second factors
+              {t('users.secondFactors.reset')}
             </Button>
           )
         }
@@ -41,37 +42,37 @@ export function UserSecondFactors({ userId, userName }: { userId: string; userNa
         <Loading />
       ) : factors.length === 0 ? (
         <p className="muted">
-          No second factor{query.data.required ? ': one will be asked for at the next sign-in.' : '.'}
+          {query.data.required ? t('users.secondFactors.noneRequired') : t('users.secondFactors.none')}
         </p>
       ) : (
         <ul>
           {factors.map((f) => (
             <li key={f.id}>
-              {f.name} ({f.kind === 'totp' ? 'authenticator app' : 'passkey'}), last used{' '}
-              {f.lastUsed === null ? 'never' : formatDateTime(f.lastUsed)}
+              {t('users.secondFactors.item', {
+                name: f.name,
+                kind: f.kind === 'totp' ? t('users.secondFactors.totp') : t('users.secondFactors.passkey'),
+                when: f.lastUsed === null ? t('users.secondFactors.never') : formatDateTime(f.lastUsed),
+              })}
             </li>
           ))}
         </ul>
       )}
       {resetting && (
         <ConfirmAction
-          title="Reset second factors?"
-          cancelLabel="Keep them"
-          confirmLabel="Reset second factors"
+          title={t('users.secondFactors.resetTitle')}
+          cancelLabel={t('users.secondFactors.keep')}
+          confirmLabel={t('users.secondFactors.reset')}
           tone="danger"
           isOpen
           action={() => rpc('auth', 'resetSecondFactors', { userId })}
           onDone={() => {
             setResetting(false);
-            setNotice(`${userName}'s second factors were removed and they were told by email.`);
+            setNotice(t('users.secondFactors.resetDone', { name: userName }));
             query.reload();
           }}
           onCancel={() => setResetting(false)}
         >
-          <p>
-            {userName}'s passkeys, authenticator apps and recovery codes are removed and they are signed out everywhere.
-            Do this only when you are sure who asked.
-          </p>
+          <p>{t('users.secondFactors.resetBody', { name: userName })}</p>
         </ConfirmAction>
       )}
     </section>

@@ -1,5 +1,6 @@
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { t } from './i18n/index.ts';
 
 /** The person given a role, by email (read-only when adding a role to a known user). */
 export function RoleEmailField({
@@ -13,7 +14,7 @@ export function RoleEmailField({
 }) {
   return (
     <TextField
-      label="Email address"
+      label={t('users.addRole.email')}
       name="email"
       type="email"
       autoComplete="off"
@@ -38,7 +39,7 @@ export function AdminCheckbox({
 }) {
   return (
     <Checkbox isSelected={isSelected} onChange={onChange}>
-      Add as a {roleName} administrator
+      {t('users.addRole.asAdmin', { role: roleName })}
     </Checkbox>
   );
 }

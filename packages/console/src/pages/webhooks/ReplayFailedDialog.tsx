@@ -4,6 +4,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { t } from './i18n/index.ts';
 import { refreshWebhooks } from './webhook-parts.tsx';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -31,7 +32,7 @@ export function ReplayFailedDialog({
 
   const submit = async () => {
     if (!valid) {
-      setError('Enter the date and time to replay from');
+      setError(t('webhooks.replay.invalid'));
       return;
     }
     setPending(true);
@@ -39,11 +40,7 @@ export function ReplayFailedDialog({
     try {
       const { replayed } = await rpc('webhooks', 'replayFailed', { businessId, since: at });
       await refreshWebhooks();
-      onClose(
-        replayed === 0
-          ? 'No failed deliveries since then.'
-          : `${replayed} failed ${replayed === 1 ? 'delivery' : 'deliveries'} queued again.`,
-      );
+      onClose(replayed === 0 ? t('webhooks.replay.none') : t('webhooks.replay.queued', { replayed }));
     } catch (e) {
       setError(messageOf(e));
     } finally {
@@ -52,11 +49,11 @@ export function ReplayFailedDialog({
   };
 
   return (
-    <Dialog title="Replay failed deliveries" isOpen onOpenChange={(open) => !open && onClose()}>
+    <Dialog title={t('webhooks.replay.title')} isOpen onOpenChange={(open) => !open && onClose()}>
       <Form className="dialog__body" error={error} guardUnsaved={false} submit={submit}>
-        <p>Every delivery that failed, made at or after this time, is sent again with the same webhook-id.</p>
+        <p>{t('webhooks.replay.lead')}</p>
         <TextField
-          label="Failed since"
+          label={t('webhooks.replay.since')}
           name="since"
           type="datetime-local"
           value={since}
@@ -66,7 +63,7 @@ export function ReplayFailedDialog({
         />
         <DialogFooter onCancel={() => onClose()} pending={pending}>
           <Button type="submit" variant="primary" isPending={pending}>
-            Replay failed deliveries
+            {t('webhooks.replay.submit')}
           </Button>
         </DialogFooter>
       </Form>

@@ -21,23 +21,28 @@ import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
+import { t } from './i18n/index.ts';
 import { WebhookEndpointPanel } from './WebhookEndpointPanel.tsx';
-import { lastAnswer, OutcomeBadge, outcomeLabels, WebhookBreadcrumb } from './webhook-parts.tsx';
+import { lastAnswer, OutcomeBadge, outcomeLabel, WebhookBreadcrumb } from './webhook-parts.tsx';
 
 const outcomeCodec = choiceCodec<WebhookOutcome>(webhookOutcomes);
 const eventTypeCodec = choiceCodec<WebhookEventType>(webhookEventTypes);
 const sinceCodec = choiceCodec<WebhookSince>(webhookSinceChoices);
 
-const sinceLabels: Record<WebhookSince, string> = { '1h': 'Last hour', '24h': 'Last 24 hours', '7d': 'Last 7 days' };
 const sinceMs: Record<WebhookSince, number> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 };
 
-const all = { id: 'all', label: 'All' };
-const outcomeOptions = [all, ...webhookOutcomes.map((o) => ({ id: o, label: outcomeLabels[o] }))];
-const eventTypeOptions = [all, ...webhookEventTypes.map((t) => ({ id: t, label: t }))];
-const sinceOptions = [
-  { id: 'all', label: 'All time' },
-  ...webhookSinceChoices.map((s) => ({ id: s, label: sinceLabels[s] })),
-];
+/** The filters' choices, in the active language: 'all' first. */
+const filterOptions = () => {
+  const all = { id: 'all', label: t('webhooks.list.all') };
+  return {
+    outcome: [all, ...webhookOutcomes.map((o) => ({ id: o, label: outcomeLabel(o) }))],
+    eventType: [all, ...webhookEventTypes.map((type) => ({ id: type, label: type }))],
+    since: [
+      { id: 'all', label: t('webhooks.list.allTime') },
+      ...webhookSinceChoices.map((s) => ({ id: s, label: t(`webhooks.since.${s}`) })),
+    ],
+  };
+};
 
 /** A Select's choice: null for 'all'. */
 const chosen = <T extends string>(key: unknown) => (key === 'all' || key === null ? null : (key as T));
@@ -45,21 +50,26 @@ const chosen = <T extends string>(key: unknown) => (key === 'all' || key === nul
 /** When, what, how it went, and a link to its attempts and body. */
 function deliveryColumns(businessId: string): ListColumn<WebhookDelivery>[] {
   return [
-    { key: 'created', header: 'Time', width: '11rem', render: (d) => formatDateTime(d.created) },
-    { key: 'event', header: 'Event', width: 'minmax(9rem, 1fr)', render: (d) => d.eventType },
-    { key: 'outcome', header: 'Outcome', width: '6.5rem', render: (d) => <OutcomeBadge outcome={d.status} /> },
-    { key: 'attempts', header: 'Attempts', width: '5.5rem', render: (d) => String(d.attempts) },
-    { key: 'last', header: 'Last answer', width: 'minmax(8rem, 1fr)', render: lastAnswer },
+    { key: 'created', header: t('webhooks.column.time'), width: '11rem', render: (d) => formatDateTime(d.created) },
+    { key: 'event', header: t('webhooks.column.event'), width: 'minmax(9rem, 1fr)', render: (d) => d.eventType },
+    {
+      key: 'outcome',
+      header: t('webhooks.column.outcome'),
+      width: '6.5rem',
+      render: (d) => <OutcomeBadge outcome={d.status} />,
+    },
+    { key: 'attempts', header: t('webhooks.column.attempts'), width: '5.5rem', render: (d) => String(d.attempts) },
+    { key: 'last', header: t('webhooks.column.last'), width: 'minmax(8rem, 1fr)', render: lastAnswer },
     {
       key: 'view',
-      header: 'Details',
+      header: t('webhooks.column.details'),
       width: '4.5rem',
       render: (d) => (
         <Link
           href={webhookPaths.delivery(businessId, d.id)}
-          aria-label={`View the ${d.eventType} delivery of ${formatDateTime(d.created)}`}
+          aria-label={t('webhooks.column.viewLabel', { event: d.eventType, created: formatDateTime(d.created) })}
         >
-          View
+          {t('webhooks.column.view')}
         </Link>
       ),
     },
@@ -77,31 +87,32 @@ export function WebhookDeliveries() {
   const [outcome, setOutcome] = useUrlState('outcome', webhooksOutcomeAtom, outcomeCodec);
   const [eventType, setEventType] = useUrlState('event', webhooksEventTypeAtom, eventTypeCodec);
   const [since, setSince] = useUrlState('since', webhooksSinceAtom, sinceCodec);
+  const options = filterOptions();
   return (
     <>
-      <WebhookBreadcrumb trail={[{ label: 'Webhook deliveries' }]} />
+      <WebhookBreadcrumb trail={[{ label: t('webhooks.list.title') }]} />
       <ListPage
-        title="Webhook deliveries"
+        title={t('webhooks.list.title')}
         frame="section"
-        lead="Every message sent to the integration's webhook URL, with each attempt."
+        lead={t('webhooks.list.lead')}
         banner={<WebhookEndpointPanel businessId={businessId} archived={Boolean(business.archived)} />}
         filters={
           <>
             <Select
-              label="Event"
-              options={eventTypeOptions}
+              label={t('webhooks.filter.event')}
+              options={options.eventType}
               selectedKey={eventType ?? 'all'}
               onSelectionChange={(key) => setEventType(chosen<WebhookEventType>(key))}
             />
             <Select
-              label="Outcome"
-              options={outcomeOptions}
+              label={t('webhooks.filter.outcome')}
+              options={options.outcome}
               selectedKey={outcome ?? 'all'}
               onSelectionChange={(key) => setOutcome(chosen<WebhookOutcome>(key))}
             />
             <Select
-              label="Since"
-              options={sinceOptions}
+              label={t('webhooks.filter.since')}
+              options={options.since}
               selectedKey={since ?? 'all'}
               onSelectionChange={(key) => setSince(chosen<WebhookSince>(key))}
             />
@@ -126,9 +137,9 @@ export function WebhookDeliveries() {
             return { items: page.deliveries, nextToken: page.nextToken };
           },
         }}
-        label="Webhook deliveries"
+        label={t('webhooks.list.title')}
         columns={deliveryColumns(businessId)}
-        emptyText="No webhook deliveries found"
+        emptyText={t('webhooks.list.empty')}
       />
     </>
   );

@@ -12,16 +12,14 @@ import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table
 import { useAction } from '../../ui/use-action.ts';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { DetailsItem } from '../businesses/entity-parts.tsx';
+import { t } from './i18n/index.ts';
 import { lastAnswer, OutcomeBadge, refreshWebhooks, WebhookBreadcrumb } from './webhook-parts.tsx';
 
 /** While a delivery waits, its page reads it again this often: a replay's answer shows up by itself. */
 const PENDING_POLL_MS = 2000;
 
-const triggerLabels: Record<WebhookAttempt['trigger'], string> = {
-  schedule: 'Scheduled',
-  replay: 'Replay',
-  test: 'Test',
-};
+/** Why an attempt was made, as the console names it. */
+const triggerLabel = (trigger: WebhookAttempt['trigger']) => t(`webhooks.trigger.${trigger}`);
 
 /**
  * `/businesses/{businessId}/settings/integration/webhooks/{deliveryId}`: one webhook message, its
@@ -49,7 +47,7 @@ export function WebhookDeliveryPage() {
     setNotice(undefined);
     await run(async () => {
       await rpc('webhooks', 'replayDelivery', { id: deliveryId });
-      setNotice('Queued again: its attempts appear below.');
+      setNotice(t('webhooks.delivery.queued'));
       await refreshWebhooks();
     });
   };
@@ -57,14 +55,17 @@ export function WebhookDeliveryPage() {
   return (
     <>
       <WebhookBreadcrumb
-        trail={[{ label: 'Webhook deliveries', href: webhookPaths.deliveries(business.id) }, { label: 'Delivery' }]}
+        trail={[
+          { label: t('webhooks.list.title'), href: webhookPaths.deliveries(business.id) },
+          { label: t('webhooks.breadcrumb.delivery') },
+        ]}
       />
       <Section
-        title="Webhook delivery"
+        title={t('webhooks.delivery.title')}
         actions={
           query.data && !waiting && !business.archived ? (
             <Button variant="primary" onPress={() => void replay()} isPending={pending}>
-              Replay
+              {t('webhooks.delivery.replay')}
             </Button>
           ) : undefined
         }
@@ -84,27 +85,29 @@ function DeliveryView({ data: { delivery: d, event, attempts } }: { data: Delive
   return (
     <>
       <dl className="details details--flat">
-        <DetailsItem term="Event">{d.eventType}</DetailsItem>
-        <DetailsItem term="webhook-id">
+        <DetailsItem term={t('webhooks.delivery.event')}>{d.eventType}</DetailsItem>
+        <DetailsItem term={t('webhooks.delivery.webhookId')}>
           <code>{d.id}</code>
         </DetailsItem>
-        <DetailsItem term="Outcome">
+        <DetailsItem term={t('webhooks.delivery.outcome')}>
           <OutcomeBadge outcome={d.status} /> {lastAnswer(d)}
         </DetailsItem>
-        <DetailsItem term="Made">{formatDateTime(d.created)}</DetailsItem>
-        <DetailsItem term={d.status === 'pending' ? 'Next attempt' : 'Delivered at'}>
+        <DetailsItem term={t('webhooks.delivery.made')}>{formatDateTime(d.created)}</DetailsItem>
+        <DetailsItem
+          term={d.status === 'pending' ? t('webhooks.delivery.nextAttempt') : t('webhooks.delivery.deliveredAt')}
+        >
           {d.status === 'pending'
             ? d.nextAttemptAt === null
-              ? 'Soon'
+              ? t('webhooks.delivery.soon')
               : formatDateTime(d.nextAttemptAt)
             : d.deliveredAt === null
-              ? 'No'
+              ? t('webhooks.delivery.notDelivered')
               : formatDateTime(d.deliveredAt)}
         </DetailsItem>
       </dl>
-      <h3 className="panel__title">Attempts</h3>
+      <h3 className="panel__title">{t('webhooks.delivery.attempts')}</h3>
       <AttemptsTable attempts={attempts} />
-      <h3 className="panel__title">Body</h3>
+      <h3 className="panel__title">{t('webhooks.delivery.body')}</h3>
       <pre className="code-block">{JSON.stringify(event, null, 2)}</pre>
     </>
   );
@@ -113,22 +116,22 @@ function DeliveryView({ data: { delivery: d, event, attempts } }: { data: Delive
 /** Each attempt: when, why, the answer (status, latency, error, the start of the body). */
 function AttemptsTable({ attempts }: { attempts: Delivery['attempts'] }) {
   return (
-    <Table aria-label="Attempts">
+    <Table aria-label={t('webhooks.delivery.attempts')}>
       <TableHeader>
-        <Column isRowHeader>Time</Column>
-        <Column>Why</Column>
-        <Column>Status</Column>
-        <Column>Latency</Column>
-        <Column>Error</Column>
-        <Column>Response</Column>
+        <Column isRowHeader>{t('webhooks.attempt.time')}</Column>
+        <Column>{t('webhooks.attempt.why')}</Column>
+        <Column>{t('webhooks.attempt.status')}</Column>
+        <Column>{t('webhooks.attempt.latency')}</Column>
+        <Column>{t('webhooks.attempt.error')}</Column>
+        <Column>{t('webhooks.attempt.response')}</Column>
       </TableHeader>
-      <TableBody items={attempts} emptyText="Not tried yet.">
+      <TableBody items={attempts} emptyText={t('webhooks.attempt.none')}>
         {(a) => (
           <Row id={a.id}>
             <Cell>{formatDateTime(a.attemptedAt)}</Cell>
-            <Cell>{triggerLabels[a.trigger]}</Cell>
-            <Cell>{a.status === null ? 'No answer' : `HTTP ${a.status}`}</Cell>
-            <Cell>{`${a.latencyMs} ms`}</Cell>
+            <Cell>{triggerLabel(a.trigger)}</Cell>
+            <Cell>{a.status === null ? t('webhooks.noAnswer') : t('webhooks.httpStatus', { status: a.status })}</Cell>
+            <Cell>{t('webhooks.attempt.latencyMs', { ms: a.latencyMs })}</Cell>
             <Cell>{a.error ?? ''}</Cell>
             <Cell>
               <span className="message-text">{a.responseExcerpt ?? ''}</span>

@@ -10,6 +10,7 @@ import { Link } from '../../ui/Link.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { DetailsItem } from '../businesses/entity-parts.tsx';
 import { SecretReveal } from '../settings/SecretReveal.tsx';
+import { t } from './i18n/index.ts';
 import { ReplayFailedDialog } from './ReplayFailedDialog.tsx';
 import { refreshWebhooks } from './webhook-parts.tsx';
 
@@ -32,8 +33,9 @@ export function WebhookEndpointPanel({ businessId, archived }: { businessId: str
           <Endpoint endpoint={endpoint} businessId={businessId} archived={archived} />
         ) : (
           <Banner tone="info">
-            This business has no integration yet.{' '}
-            <Link href={webhookPaths.integration(businessId)}>Add one in the integration settings</Link>.
+            {t('webhooks.endpoint.noIntegration')}{' '}
+            <Link href={webhookPaths.integration(businessId)}>{t('webhooks.endpoint.addIntegration')}</Link>
+            {t('webhooks.endpoint.addIntegrationEnd')}
           </Banner>
         )
       }
@@ -58,10 +60,10 @@ function useEndpointActions(businessId: string, clientId: string) {
     try {
       if (action === 'test') {
         await rpc('webhooks', 'sendTestEvent', { businessId });
-        setNotice('Test event queued: it appears in the list below.');
+        setNotice(t('webhooks.endpoint.testQueued'));
       } else if (action === 'enable') {
         await rpc('webhooks', 'enableEndpoint', { businessId });
-        setNotice('Webhooks enabled again: waiting deliveries are being sent.');
+        setNotice(t('webhooks.endpoint.enabled'));
       } else {
         const { webhookSecret } = await rpc('integration', 'generateWebhookSecret', { id: clientId });
         setConfirmRotate(false);
@@ -95,7 +97,7 @@ function Endpoint({
   return (
     <section className="panel" aria-labelledby="endpoint-title">
       <h3 id="endpoint-title" className="panel__title">
-        Endpoint
+        {t('webhooks.endpoint.title')}
       </h3>
       {e.disabledAt !== null && (
         <DisabledBanner
@@ -107,34 +109,33 @@ function Endpoint({
       )}
       {error && <Banner tone="error">{error}</Banner>}
       {notice && <Banner tone="success">{notice}</Banner>}
-      {secret && <SecretReveal label="webhook signing secret" secret={secret} onDone={() => setSecret(undefined)} />}
+      {secret && (
+        <SecretReveal label={t('webhooks.endpoint.secretLabel')} secret={secret} onDone={() => setSecret(undefined)} />
+      )}
       <EndpointFacts endpoint={e} />
       {!archived && (
         <div className="page__actions">
           <Button onPress={() => void run('test')} isPending={pending === 'test'} isDisabled={!sendable}>
-            Send test event
+            {t('webhooks.endpoint.sendTest')}
           </Button>
           <Button onPress={() => setReplaying(true)} isDisabled={!sendable || e.failedCount === 0}>
-            Replay failed since…
+            {t('webhooks.endpoint.replayFailed')}
           </Button>
-          <Button onPress={() => setConfirmRotate(true)}>Rotate secret</Button>
+          <Button onPress={() => setConfirmRotate(true)}>{t('webhooks.endpoint.rotate')}</Button>
         </div>
       )}
       <ConfirmDialog
-        title="Rotate the signing secret?"
+        title={t('webhooks.endpoint.rotateTitle')}
         isOpen={confirmRotate}
         onOpenChange={(open) => !open && setConfirmRotate(false)}
-        cancelLabel="Keep the secret"
-        confirmLabel="Rotate secret"
+        cancelLabel={t('webhooks.endpoint.keepSecret')}
+        confirmLabel={t('webhooks.endpoint.rotate')}
         tone="primary"
         onConfirm={() => void run('rotate')}
         isPending={pending === 'rotate'}
         error={error}
       >
-        <p>
-          A new secret is made and shown once. The old one keeps signing beside it for 24 hours, so the receiver can
-          change over without losing a message.
-        </p>
+        <p>{t('webhooks.endpoint.rotateBody')}</p>
       </ConfirmDialog>
       {replaying && (
         <ReplayFailedDialog
@@ -164,18 +165,21 @@ function DisabledBanner({
   return (
     <Banner
       tone="warning"
-      title="Webhooks are disabled"
+      title={t('webhooks.endpoint.disabledTitle')}
       action={
         onEnable && (
           <Button onPress={onEnable} isPending={pending}>
-            Enable again
+            {t('webhooks.endpoint.enableAgain')}
           </Button>
         )
       }
     >
-      Disabled {formatDateTime(disabledAt)}
-      {failingSince !== null && ` after failing since ${formatDateTime(failingSince)}`}. Nothing is sent until it is
-      enabled again.
+      {failingSince === null
+        ? t('webhooks.endpoint.disabledBody', { disabledAt: formatDateTime(disabledAt) })
+        : t('webhooks.endpoint.disabledFailingBody', {
+            disabledAt: formatDateTime(disabledAt),
+            failingSince: formatDateTime(failingSince),
+          })}
     </Banner>
   );
 }
@@ -184,20 +188,20 @@ function DisabledBanner({
 function EndpointFacts({ endpoint: e }: { endpoint: WebhookEndpoint }) {
   return (
     <dl className="details details--flat">
-      <DetailsItem term="Webhook URL">
-        {e.url ? <code>{e.url}</code> : 'None: add one in the integration settings'}
+      <DetailsItem term={t('webhooks.endpoint.url')}>
+        {e.url ? <code>{e.url}</code> : t('webhooks.endpoint.noUrl')}
       </DetailsItem>
-      <DetailsItem term="State">
+      <DetailsItem term={t('webhooks.endpoint.state')}>
         {e.disabledAt !== null
-          ? 'Disabled'
+          ? t('webhooks.endpoint.disabled')
           : e.failingSince !== null
-            ? `Failing since ${formatDateTime(e.failingSince)}`
-            : 'Enabled'}
+            ? t('webhooks.endpoint.failingSince', { since: formatDateTime(e.failingSince) })
+            : t('webhooks.endpoint.enabledState')}
       </DetailsItem>
-      <DetailsItem term="Waiting to be sent">{String(e.pendingCount)}</DetailsItem>
-      <DetailsItem term="Failed">{String(e.failedCount)}</DetailsItem>
-      <DetailsItem term="Last delivered">
-        {e.lastSuccessAt === null ? 'Never' : formatDateTime(e.lastSuccessAt)}
+      <DetailsItem term={t('webhooks.endpoint.waiting')}>{String(e.pendingCount)}</DetailsItem>
+      <DetailsItem term={t('webhooks.endpoint.failed')}>{String(e.failedCount)}</DetailsItem>
+      <DetailsItem term={t('webhooks.endpoint.lastDelivered')}>
+        {e.lastSuccessAt === null ? t('webhooks.endpoint.never') : formatDateTime(e.lastSuccessAt)}
       </DetailsItem>
     </dl>
   );

@@ -1,0 +1,19 @@
+import { Switch } from '../../ui/Switch.tsx';
+import type { FeatureFieldsetProps } from './feature-fieldsets.tsx';
+import { t } from './i18n/index.ts';
+
+/** Whether the business's lockers raise temperature alerts. */
+export function TemperatureFieldset({ s, update, ro }: FeatureFieldsetProps) {
+  return (
+    <fieldset className="fieldset">
+      <legend className="fieldset__legend">{t('businessSettings.temperature.legend')}</legend>
+      <Switch
+        isSelected={s.temperatureSettings.enableTemperatureAlerts}
+        onChange={(v) => update({ temperatureSettings: { enableTemperatureAlerts: v } })}
+        isDisabled={ro}
+      >
+        {t('businessSettings.temperature.alerts')}
+      </Switch>
+    </fieldset>
+  );
+}
