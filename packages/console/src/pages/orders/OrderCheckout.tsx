@@ -11,11 +11,12 @@ import { messageOf, rpc } from '../../api/client.ts';
 import { queryClient } from '../../api/queries.ts';
 import { useMayCall } from '../../state/access.ts';
 import { Button } from '../../ui/Button.tsx';
+import { t } from './i18n/index.ts';
 
 const item = (label: string, value: ReactNode) => (
   <div className="details__item">
     <dt>{label}</dt>
-    <dd>{value === '' || value === null || value === undefined ? '—' : value}</dd>
+    <dd>{value === '' || value === null || value === undefined ? t('orders.noValue') : value}</dd>
   </div>
 );
 
@@ -66,7 +67,12 @@ function PaymentDetails({ order, events, onSent, onRefused }: CheckoutProps) {
     setPending(true);
     try {
       const sent = await rpc('checkout', 'sendReceipt', { orderId: order.id });
-      onSent(`Receipt sent ${sent.channel === 'email' ? 'by email' : 'by SMS'} to ${sent.sentTo}`);
+      const values = { sentTo: sent.sentTo };
+      onSent(
+        sent.channel === 'email'
+          ? t('orders.checkout.receiptSentByEmail', values)
+          : t('orders.checkout.receiptSentBySms', values),
+      );
       await queryClient.invalidateQueries({ queryKey: ['orders'] });
     } catch (error) {
       onRefused(messageOf(error));
@@ -77,20 +83,28 @@ function PaymentDetails({ order, events, onSent, onRefused }: CheckoutProps) {
   const scheme = schemeOf(events, order.paymentId);
   return (
     <section aria-labelledby="order-payment">
-      <h3 id="order-payment">Payment</h3>
+      <h3 id="order-payment">{t('orders.checkout.payment')}</h3>
       <dl className="details">
-        {item('Amount paid', `${formatPence(order.amountPaid)} by card${scheme ? ` (${scheme})` : ''}`)}
-        {item('Card receipt', order.paymentId)}
-        {item('Receipt sent to the patient', order.receiptSent ? 'Yes' : 'No')}
+        {item(
+          t('orders.checkout.amountPaid'),
+          scheme
+            ? t('orders.checkout.paidByCardScheme', { amount: formatPence(order.amountPaid), scheme })
+            : t('orders.checkout.paidByCard', { amount: formatPence(order.amountPaid) }),
+        )}
+        {item(t('orders.checkout.cardReceipt'), order.paymentId)}
+        {item(t('orders.checkout.receiptSent'), order.receiptSent ? t('orders.checkout.yes') : t('orders.checkout.no'))}
       </dl>
       {maySend && (
         <Button onPress={send} isPending={pending}>
-          Send receipt
+          {t('orders.checkout.sendReceipt')}
         </Button>
       )}
     </section>
   );
 }
+
+const behalfOf = (onBehalf: boolean) =>
+  onBehalf ? t('orders.checkout.byRepresentative') : t('orders.checkout.byPatient');
 
 function ExemptionDeclaration({ order, events }: { order: Order; events: readonly OrderEvent[] }) {
   const code = order.exemptionCode;
@@ -100,21 +114,21 @@ function ExemptionDeclaration({ order, events }: { order: Order; events: readonl
   const name = details?.nameOfDeclarant ?? '';
   return (
     <section aria-labelledby="order-exemption">
-      <h3 id="order-exemption">Exemption declaration</h3>
+      <h3 id="order-exemption">{t('orders.checkout.exemptionDeclaration')}</h3>
       <dl className="details">
-        {item('Exemption', `${code}: ${exemptionCodeLabels[code]}`)}
-        {item('Declared by', name)}
         {item(
-          'On behalf of the patient',
-          details ? (details.onBehalfOfPatient ? 'Yes, by a representative' : 'No, by the patient') : '',
+          t('orders.checkout.exemption'),
+          t('orders.checkout.exemptionValue', { code, meaning: exemptionCodeLabels[code] }),
         )}
-        {item('Declared', declaredAt === undefined ? '' : formatDateTime(declaredAt))}
+        {item(t('orders.checkout.declaredBy'), name)}
+        {item(t('orders.checkout.onBehalf'), details ? behalfOf(details.onBehalfOfPatient) : '')}
+        {item(t('orders.checkout.declared'), declaredAt === undefined ? '' : formatDateTime(declaredAt))}
         {item(
-          'Signature',
+          t('orders.checkout.signature'),
           isImage(details?.signature) ? (
-            <img className="signature" src={details.signature} alt={`Signature of ${name}`} />
+            <img className="signature" src={details.signature} alt={t('orders.checkout.signatureOf', { name })} />
           ) : (
-            'No signature image'
+            t('orders.checkout.noSignature')
           ),
         )}
       </dl>

@@ -1,41 +1,56 @@
-import { counted, formatDateTime, formatPence, type Order, orderAmountDue } from '@medlocker/core';
+import { formatDateTime, formatPence, type Order, orderAmountDue } from '@medlocker/core';
 import type { ReactNode } from 'react';
 import { patientPaths } from '../../paths.ts';
 import { Link } from '../../ui/Link.tsx';
 import { displayIdOf } from '../patients/patient-format.ts';
+import { t } from './i18n/index.ts';
 import { OrderStatusBadge } from './OrderStatusBadge.tsx';
-import { createdViaLabels, paymentStatusLabels } from './order-format.ts';
+import { createdViaLabel, paymentStatusLabel } from './order-format.ts';
 
 const item = (label: string, value: ReactNode) => (
   <div className="details__item">
     <dt>{label}</dt>
-    <dd>{value === '' || value === null || value === undefined ? '—' : value}</dd>
+    <dd>{value === '' || value === null || value === undefined ? t('orders.noValue') : value}</dd>
   </div>
 );
 
 /** Who ended the order and when, from whichever stamp its final state left. */
 function closedBy(order: Order): string | null {
-  if (order.cancelled)
-    return `Cancelled ${formatDateTime(order.cancelled.cancelledAt)} by ${order.cancelled.cancelledByDisplayName}`;
-  if (order.markedCollected)
-    return `Marked collected ${formatDateTime(order.markedCollected.changedAt)} by ${order.markedCollected.changedByDisplayName}`;
-  if (order.markedRemoved)
-    return `Marked removed ${formatDateTime(order.markedRemoved.changedAt)} by ${order.markedRemoved.changedByDisplayName}`;
-  if (order.collected !== null) return `Collected at the locker ${formatDateTime(order.collected)}`;
+  const { cancelled, markedCollected, markedRemoved } = order;
+  if (cancelled)
+    return t('orders.summary.cancelledBy', {
+      at: formatDateTime(cancelled.cancelledAt),
+      by: cancelled.cancelledByDisplayName,
+    });
+  if (markedCollected)
+    return t('orders.summary.markedCollectedBy', {
+      at: formatDateTime(markedCollected.changedAt),
+      by: markedCollected.changedByDisplayName,
+    });
+  if (markedRemoved)
+    return t('orders.summary.markedRemovedBy', {
+      at: formatDateTime(markedRemoved.changedAt),
+      by: markedRemoved.changedByDisplayName,
+    });
+  if (order.collected !== null) return t('orders.summary.collectedAtLocker', { at: formatDateTime(order.collected) });
   return null;
 }
 
-const deliveryLabels = { pending: 'Sent, not yet delivered', success: 'Delivered', failed: 'Failed' } as const;
+const deliveryOf = (status: 'pending' | 'success' | 'failed') => t(`orders.summary.delivery.${status}` as const);
 
 /** How the patient's last messages fared (the providers' delivery reports), or why none go. */
 function messagesOf(order: Order): string {
-  if (order.messagesSuppressed) return 'Suppressed for this order';
+  if (order.messagesSuppressed) return t('orders.summary.messagesSuppressed');
   const parts = [
-    order.lastNotificationStatus && `Text: ${deliveryLabels[order.lastNotificationStatus]}`,
+    order.lastNotificationStatus &&
+      t('orders.summary.messageText', { delivery: deliveryOf(order.lastNotificationStatus) }),
     order.lastEmailStatus &&
-      `Email to ${order.lastEmailStatus.address}: ${deliveryLabels[order.lastEmailStatus.status]}`,
+      t('orders.summary.messageEmail', {
+        address: order.lastEmailStatus.address,
+        delivery: deliveryOf(order.lastEmailStatus.status),
+      }),
   ].filter(Boolean);
-  return parts.length > 0 ? parts.join('; ') : 'None sent yet';
+  return parts.length > 0 ? parts.join('; ') : t('orders.summary.noMessages');
 }
 
 /**
@@ -43,17 +58,25 @@ function messagesOf(order: Order): string {
  * retail charge too leaves the retail charge to pay.
  */
 function paymentOf(order: Order): string {
-  const label = paymentStatusLabels[order.paymentStatus];
+  const label = paymentStatusLabel(order.paymentStatus);
   const due = orderAmountDue(order);
   if (order.paymentStatus !== 'unpaid' || due <= 0) return label;
-  return `${label}: ${formatPence(due)} to pay${order.exemptionCode ? ' (the retail charge; the exemption covers the prescription charge)' : ''}`;
+  const values = { label, due: formatPence(due) };
+  return order.exemptionCode ? t('orders.summary.toPayRetail', values) : t('orders.summary.toPay', values);
 }
 
 function exemptionOf(order: Order): string {
-  if (!order.exemptionCode) return 'None';
+  if (!order.exemptionCode) return t('orders.summary.noExemption');
   const d = order.exemptionDetails;
   if (!d) return order.exemptionCode;
-  return `${order.exemptionCode}, declared by ${d.nameOfDeclarant}${d.onBehalfOfPatient ? ' on behalf of the patient' : ''}`;
+  const values = { code: order.exemptionCode, name: d.nameOfDeclarant };
+  return d.onBehalfOfPatient ? t('orders.summary.declaredByOnBehalf', values) : t('orders.summary.declaredBy', values);
+}
+
+/** When, how and (when the created event names them) by whom the order was created. */
+function createdOf(order: Order, creator: string | undefined): string {
+  const values = { at: formatDateTime(order.created), via: createdViaLabel(order.createdVia) };
+  return creator ? t('orders.summary.createdViaBy', { ...values, creator }) : t('orders.summary.createdVia', values);
 }
 
 /**
@@ -67,35 +90,38 @@ export function OrderSummary({ order, creator }: { order: Order; creator: string
   const closed = closedBy(order);
   return (
     <dl className="details">
-      {item('Reference', order.reference)}
-      {item('Status', <OrderStatusBadge order={order} />)}
-      {closed && item('Finished', closed)}
+      {item(t('orders.summary.reference'), order.reference)}
+      {item(t('orders.summary.status'), <OrderStatusBadge order={order} />)}
+      {closed && item(t('orders.summary.finished'), closed)}
       {item(
-        'Patient',
+        t('orders.summary.patient'),
         <Link href={patientPaths.patient(order.businessId, order.patientId)}>
           {order.patientName}
           {typeof displayId === 'string' && displayId ? ` (${displayIdOf(displayId)})` : ''}
         </Link>,
       )}
-      {item('Barcode', order.barcode)}
-      {item('Machine', order.machineName ?? machine?.machineName ?? 'Not chosen yet (the locker that loads it)')}
-      {item('Location', machine?.location ?? (order.status === 'new' ? 'Not loaded yet' : ''))}
-      {item('Machine sequence', order.machineSequence === null ? '' : String(order.machineSequence))}
+      {item(t('orders.summary.barcode'), order.barcode)}
       {item(
-        'Created',
-        `${formatDateTime(order.created)} via ${createdViaLabels[order.createdVia]}${creator ? ` by ${creator}` : ''}`,
+        t('orders.summary.machine'),
+        order.machineName ?? machine?.machineName ?? t('orders.summary.machineNotChosen'),
       )}
-      {item('Collection window', counted(order.collectionWindow, 'day'))}
       {item(
-        'Expires',
-        order.expiresAt === null ? 'When loaded, after the collection window' : formatDateTime(order.expiresAt),
+        t('orders.summary.location'),
+        machine?.location ?? (order.status === 'new' ? t('orders.summary.notLoaded') : ''),
       )}
-      {item('Prescription charge', formatPence(order.prescriptionCharge))}
-      {item('Retail charge', formatPence(order.retailCharge))}
-      {item('Amount paid', formatPence(order.amountPaid))}
-      {item('Payment', paymentOf(order))}
-      {item('Exemption', exemptionOf(order))}
-      {item('Patient messages', messagesOf(order))}
+      {item(t('orders.summary.machineSequence'), order.machineSequence === null ? '' : String(order.machineSequence))}
+      {item(t('orders.summary.created'), createdOf(order, creator))}
+      {item(t('orders.summary.collectionWindow'), t('orders.summary.days', { count: order.collectionWindow }))}
+      {item(
+        t('orders.summary.expires'),
+        order.expiresAt === null ? t('orders.summary.expiresWhenLoaded') : formatDateTime(order.expiresAt),
+      )}
+      {item(t('orders.summary.prescriptionCharge'), formatPence(order.prescriptionCharge))}
+      {item(t('orders.summary.retailCharge'), formatPence(order.retailCharge))}
+      {item(t('orders.summary.amountPaid'), formatPence(order.amountPaid))}
+      {item(t('orders.summary.payment'), paymentOf(order))}
+      {item(t('orders.summary.exemption'), exemptionOf(order))}
+      {item(t('orders.summary.patientMessages'), messagesOf(order))}
     </dl>
   );
 }

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { t } from './i18n/index.ts';
 import { ReasonDialog } from './ReasonDialog.tsx';
 
 /**
@@ -15,25 +16,32 @@ export function PinHoldBanner({ order, onReleased }: { order: Order; onReleased:
   if (!hold) return null;
   return (
     <>
-      <Banner tone="warning" title="PIN held" action={<Button onPress={() => setReleasing(true)}>Release PIN</Button>}>
-        Held by {hold.heldByDisplayName} on {formatDateTime(hold.heldAt)}: {hold.reason}. The locker refuses this PIN
-        until it is released.
+      <Banner
+        tone="warning"
+        title={t('orders.pinHold.title')}
+        action={<Button onPress={() => setReleasing(true)}>{t('orders.pinHold.release')}</Button>}
+      >
+        {t('orders.pinHold.body', {
+          heldBy: hold.heldByDisplayName,
+          heldAt: formatDateTime(hold.heldAt),
+          reason: hold.reason,
+        })}
       </Banner>
       {releasing && (
         <ReasonDialog
-          title="Release this PIN?"
-          label="Reason for releasing"
-          cancelLabel="Keep held"
-          confirmLabel="Release PIN"
+          title={t('orders.pinHold.dialogTitle')}
+          label={t('orders.pinHold.reason')}
+          cancelLabel={t('orders.pinHold.keep')}
+          confirmLabel={t('orders.pinHold.release')}
           tone="primary"
           onConfirm={async (reason) => {
             await rpc('evidence', 'releasePins', { orderIds: [order.id], reason });
             setReleasing(false);
-            onReleased('PIN released. The patient is told they can collect again.');
+            onReleased(t('orders.pinHold.released'));
           }}
           onClose={() => setReleasing(false)}
         >
-          <p>The locker will accept this order's PIN again.</p>
+          <p>{t('orders.pinHold.dialogBody')}</p>
         </ReasonDialog>
       )}
     </>

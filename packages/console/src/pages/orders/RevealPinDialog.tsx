@@ -2,6 +2,7 @@ import { formatPin, type Order } from '@medlocker/core';
 import { useState } from 'react';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { t } from './i18n/index.ts';
 import { ReasonDialog } from './ReasonDialog.tsx';
 
 /**
@@ -22,10 +23,10 @@ export function RevealPinDialog({
   if (pin === undefined) {
     return (
       <ReasonDialog
-        title={`Reveal the PIN of order ${order.reference}?`}
-        label="Reason for revealing the PIN"
-        cancelLabel="Keep hidden"
-        confirmLabel="Reveal PIN"
+        title={t('orders.revealPin.title', { reference: order.reference })}
+        label={t('orders.revealPin.reason')}
+        cancelLabel={t('orders.revealPin.keep')}
+        confirmLabel={t('orders.revealPin.confirm')}
         tone="primary"
         onConfirm={async (reason) => {
           const revealed = await reveal(reason);
@@ -33,22 +34,26 @@ export function RevealPinDialog({
         }}
         onClose={onClose}
       >
-        <p>Who revealed it and why is recorded on the order's timeline.</p>
+        <p>{t('orders.revealPin.body')}</p>
       </ReasonDialog>
     );
   }
   return (
-    <Dialog title={`PIN of order ${order.reference}`} isOpen onOpenChange={(open) => !open && onClose()}>
+    <Dialog
+      title={t('orders.revealPin.shownTitle', { reference: order.reference })}
+      isOpen
+      onOpenChange={(open) => !open && onClose()}
+    >
       <div className="dialog__body">
-        <p>The PIN {order.patientName} types at the locker:</p>
+        <p>{t('orders.revealPin.shownLead', { patientName: order.patientName })}</p>
         <p>
           <strong className="pin">{formatPin(pin)}</strong>
         </p>
-        <p className="muted">It is shown this once; revealing it again is recorded again.</p>
+        <p className="muted">{t('orders.revealPin.shownOnce')}</p>
       </div>
       <div className="dialog__actions">
         <Button variant="primary" autoFocus onPress={onClose}>
-          Close
+          {t('orders.revealPin.close')}
         </Button>
       </div>
     </Dialog>
