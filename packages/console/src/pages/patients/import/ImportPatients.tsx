@@ -163,7 +163,7 @@ export function ImportPatients() {
           fields={patientFields}
           mapping={mapping}
           problems={checkMapping(mapping)}
-          noun="patient"
+          sampleNote="A sample patient from the file is shown beside each column."
           onChange={csv.setMapping}
           onBack={() => setStep('firstLine')}
           onImport={startImport}
