@@ -19,8 +19,8 @@ import { Loading } from '../../../ui/Page.tsx';
 import { ProgressBar } from '../../../ui/ProgressBar.tsx';
 import { ChooseFileStep, FirstLineStep, MappingStep } from '../../csv-import/CsvSteps.tsx';
 import { generateBarcode } from '../barcode.ts';
-import { t } from '../i18n/index.ts';
 import { OrderCreation } from '../OrderCreation.tsx';
+import { t } from './i18n/index.ts';
 import { failedRowsCsv, OrderImportResult } from './OrderImportResult.tsx';
 import { OrderPreview } from './OrderPreview.tsx';
 import { useOrderCreation } from './use-order-creation.ts';
@@ -38,7 +38,7 @@ type Step = 'choose' | 'reading' | 'firstLine' | 'mapping' | 'preview' | 'creati
  */
 export function ImportOrders() {
   return (
-    <OrderCreation title={t('orders.import.title')}>
+    <OrderCreation title={t('orderImport.import.title')}>
       {(settings, businessId) => <OrderImport businessId={businessId} settings={settings} />}
     </OrderCreation>
   );
@@ -131,7 +131,9 @@ function OrderImport({ businessId, settings }: { businessId: string; settings: B
 
   return (
     <>
-      {csv.file && step !== 'choose' && <p className="muted">{t('orders.import.file', { name: csv.file.name })}</p>}
+      {csv.file && step !== 'choose' && (
+        <p className="muted">{t('orderImport.import.file', { name: csv.file.name })}</p>
+      )}
       {step === 'choose' && (
         <OrderFileStep
           fileError={csv.fileError}
@@ -142,10 +144,10 @@ function OrderImport({ businessId, settings }: { businessId: string; settings: B
           }}
         />
       )}
-      {step === 'reading' && <Loading label={t('orders.import.reading')} />}
+      {step === 'reading' && <Loading label={t('orderImport.import.reading')} />}
       {step === 'firstLine' && (
         <FirstLineStep
-          dataLabel={t('orders.import.dataLabel')}
+          dataLabel={t('orderImport.import.dataLabel')}
           firstRow={first}
           onChoose={(choice) => setStep(csv.chooseFirstLine(choice) ? 'mapping' : 'choose')}
           onBack={() => setStep('choose')}
@@ -158,8 +160,8 @@ function OrderImport({ businessId, settings }: { businessId: string; settings: B
           fields={csv.fields}
           mapping={csv.mapping}
           problems={csv.problems}
-          sampleNote={t('orders.import.sampleNote')}
-          nextLabel={t('orders.import.preview')}
+          sampleNote={t('orderImport.import.sampleNote')}
+          nextLabel={t('orderImport.import.preview')}
           onChange={csv.setMapping}
           onBack={() => setStep('firstLine')}
           onImport={() => setStep('preview')}
@@ -200,10 +202,10 @@ function OrderFileStep(props: {
   onFile: (file: File) => void;
 }) {
   return (
-    <ChooseFileStep label={t('orders.import.fileLabel')} fileError={props.fileError} onFile={props.onFile}>
-      {props.autoGenerate ? t('orders.import.fileHintGenerated') : t('orders.import.fileHint')}{' '}
+    <ChooseFileStep label={t('orderImport.import.fileLabel')} fileError={props.fileError} onFile={props.onFile}>
+      {props.autoGenerate ? t('orderImport.import.fileHintGenerated') : t('orderImport.import.fileHint')}{' '}
       <a className="link" href={exampleCsvHref} download="orders-example.csv">
-        {t('orders.import.example')}
+        {t('orderImport.import.example')}
       </a>
     </ChooseFileStep>
   );
@@ -213,11 +215,14 @@ function OrderFileStep(props: {
 function CreatingStep({ done, total, onCancel }: { done: number; total: number; onCancel: () => void }) {
   return (
     <>
-      <ProgressBar label={t('orders.import.creating')} value={total === 0 ? 100 : Math.round((done / total) * 100)} />
+      <ProgressBar
+        label={t('orderImport.import.creating')}
+        value={total === 0 ? 100 : Math.round((done / total) * 100)}
+      />
       <div className="form__actions">
-        <Button isDisabled>{t('orders.import.back')}</Button>
+        <Button isDisabled>{t('orderImport.import.back')}</Button>
         <Button variant="danger" onPress={onCancel}>
-          {t('orders.import.cancel')}
+          {t('orderImport.import.cancel')}
         </Button>
       </div>
     </>

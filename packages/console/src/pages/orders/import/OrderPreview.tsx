@@ -1,7 +1,7 @@
 import { type CsvRecord, type OrderCsvMapping, orderCsvColumnLabels, type RowError } from '@medlocker/core';
 import { Button } from '../../../ui/Button.tsx';
 import { type VirtualColumn, VirtualList } from '../../../ui/VirtualList.tsx';
-import { t } from '../i18n/index.ts';
+import { t } from './i18n/index.ts';
 
 /** How many rows the preview shows (the rest are checked the same way; their errors are in the counts). */
 export const previewRows = 20;
@@ -31,7 +31,7 @@ export function OrderPreview({
   const rows: PreviewRow[] = records.slice(0, previewRows).map((r) => ({ ...r, errors: errorsByRow.get(r.row) ?? [] }));
   const mapped = mapping.flatMap((column, i) => (column ? [{ column, i }] : []));
   const columns: VirtualColumn<PreviewRow>[] = [
-    { key: 'row', header: t('orders.preview.row'), width: '4rem', render: (r) => r.row },
+    { key: 'row', header: t('orderImport.preview.row'), width: '4rem', render: (r) => r.row },
     ...mapped.map(({ column, i }) => ({
       key: column,
       header: orderCsvColumnLabels[column],
@@ -40,32 +40,34 @@ export function OrderPreview({
     })),
     {
       key: 'errors',
-      header: t('orders.preview.errors'),
+      header: t('orderImport.preview.errors'),
       width: 'minmax(10rem, 2fr)',
-      render: (r) => (r.errors.length === 0 ? t('orders.preview.noErrors') : r.errors.join('; ')),
+      render: (r) => (r.errors.length === 0 ? t('orderImport.preview.noErrors') : r.errors.join('; ')),
     },
   ];
   return (
     <div className="import-step">
-      <h3 className="import-step__title">{t('orders.preview.title')}</h3>
+      <h3 className="import-step__title">{t('orderImport.preview.title')}</h3>
       <p>
-        {t('orders.preview.counts', { rows: records.length, good: goodCount, bad: errors.length })}
-        {records.length > previewRows && t('orders.preview.firstRows', { count: previewRows })}
+        {t('orderImport.preview.counts', { rows: records.length, good: goodCount, bad: errors.length })}
+        {records.length > previewRows && t('orderImport.preview.firstRows', { count: previewRows })}
       </p>
       <VirtualList
-        label={t('orders.preview.label')}
+        label={t('orderImport.preview.label')}
         columns={columns}
         items={rows}
         rowKey={(r) => String(r.row)}
         hasMore={false}
         isLoading={false}
         onLoadMore={() => {}}
-        emptyText={t('orders.preview.empty')}
+        emptyText={t('orderImport.preview.empty')}
       />
       <div className="form__actions">
-        <Button onPress={onBack}>{t('orders.preview.back')}</Button>
+        <Button onPress={onBack}>{t('orderImport.preview.back')}</Button>
         <Button variant="primary" onPress={onCreate} isDisabled={goodCount === 0}>
-          {goodCount === 0 ? t('orders.preview.createNone') : t('orders.preview.create', { count: goodCount })}
+          {goodCount === 0
+            ? t('orderImport.preview.createNone')
+            : t('orderImport.preview.create', { count: goodCount })}
         </Button>
       </div>
     </div>

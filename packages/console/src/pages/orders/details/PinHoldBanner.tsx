@@ -1,10 +1,10 @@
 import { formatDateTime, type Order } from '@medlocker/core';
 import { useState } from 'react';
-import { rpc } from '../../api/client.ts';
-import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
+import { rpc } from '../../../api/client.ts';
+import { Banner } from '../../../ui/Banner.tsx';
+import { Button } from '../../../ui/Button.tsx';
+import { ReasonDialog } from '../ReasonDialog.tsx';
 import { t } from './i18n/index.ts';
-import { ReasonDialog } from './ReasonDialog.tsx';
 
 /**
  * A held PIN (held from a machine's evidence pack): who held it, when and why, and Release. The locker refuses
@@ -18,10 +18,10 @@ export function PinHoldBanner({ order, onReleased }: { order: Order; onReleased:
     <>
       <Banner
         tone="warning"
-        title={t('orders.pinHold.title')}
-        action={<Button onPress={() => setReleasing(true)}>{t('orders.pinHold.release')}</Button>}
+        title={t('orderPage.pinHold.title')}
+        action={<Button onPress={() => setReleasing(true)}>{t('orderPage.pinHold.release')}</Button>}
       >
-        {t('orders.pinHold.body', {
+        {t('orderPage.pinHold.body', {
           heldBy: hold.heldByDisplayName,
           heldAt: formatDateTime(hold.heldAt),
           reason: hold.reason,
@@ -29,19 +29,19 @@ export function PinHoldBanner({ order, onReleased }: { order: Order; onReleased:
       </Banner>
       {releasing && (
         <ReasonDialog
-          title={t('orders.pinHold.dialogTitle')}
-          label={t('orders.pinHold.reason')}
-          cancelLabel={t('orders.pinHold.keep')}
-          confirmLabel={t('orders.pinHold.release')}
+          title={t('orderPage.pinHold.dialogTitle')}
+          label={t('orderPage.pinHold.reason')}
+          cancelLabel={t('orderPage.pinHold.keep')}
+          confirmLabel={t('orderPage.pinHold.release')}
           tone="primary"
           onConfirm={async (reason) => {
             await rpc('evidence', 'releasePins', { orderIds: [order.id], reason });
             setReleasing(false);
-            onReleased(t('orders.pinHold.released'));
+            onReleased(t('orderPage.pinHold.released'));
           }}
           onClose={() => setReleasing(false)}
         >
-          <p>{t('orders.pinHold.dialogBody')}</p>
+          <p>{t('orderPage.pinHold.dialogBody')}</p>
         </ReasonDialog>
       )}
     </>

@@ -1,9 +1,9 @@
 import { formatDateTime, type OrderEvent, patientMessageNames, receiptTemplateKey } from '@medlocker/core';
-import type { PagedQuery } from '../../api/queries.ts';
-import { Button } from '../../ui/Button.tsx';
-import { LoadError } from '../../ui/LoadError.tsx';
-import { Loading } from '../../ui/Page.tsx';
-import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import type { PagedQuery } from '../../../api/queries.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { LoadError } from '../../../ui/LoadError.tsx';
+import { Loading } from '../../../ui/Page.tsx';
+import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../../ui/Table.tsx';
 import { t } from './i18n/index.ts';
 
 const sources = ['portal', 'locker', 'integration', 'system', 'patient'] as const;
@@ -14,9 +14,9 @@ const text = (value: unknown) => (typeof value === 'string' && value ? value : u
 /** Where the change came from: the console or cli, a locker (and its slot), a partner system, a job. */
 function sourceOf(event: OrderEvent): string {
   const via = text(event.data?.via);
-  const label = via ? (isSource(via) ? t(`orders.timeline.source.${via}` as const) : via) : t('orders.noValue');
+  const label = via ? (isSource(via) ? t(`orderPage.timeline.source.${via}` as const) : via) : t('orderPage.noValue');
   const location = text(event.data?.location);
-  return location ? t('orders.timeline.sourceSlot', { source: label, location }) : label;
+  return location ? t('orderPage.timeline.sourceSlot', { source: label, location }) : label;
 }
 
 /**
@@ -26,7 +26,7 @@ function sourceOf(event: OrderEvent): string {
 function messageKindOf(event: OrderEvent): string | undefined {
   if (!event.code.startsWith('MESSAGE_') || event.code === 'MESSAGE_REQUESTED') return undefined;
   const key = text(event.data?.templateKey);
-  if (key === receiptTemplateKey) return t('orders.timeline.receipt');
+  if (key === receiptTemplateKey) return t('orderPage.timeline.receipt');
   return key && Object.hasOwn(patientMessageNames, key)
     ? patientMessageNames[key as keyof typeof patientMessageNames]
     : undefined;
@@ -38,8 +38,8 @@ function messageKindOf(event: OrderEvent): string | undefined {
  */
 function whoOf(event: OrderEvent, machineName: string | null, patientName: string): string {
   if (text(event.data?.via) === 'locker' && machineName) return machineName;
-  if (text(event.data?.via) === 'patient') return t('orders.timeline.byPatient', { patientName });
-  return text(event.data?.byName) ?? t('orders.noValue');
+  if (text(event.data?.via) === 'patient') return t('orderPage.timeline.byPatient', { patientName });
+  return text(event.data?.byName) ?? t('orderPage.noValue');
 }
 
 /**
@@ -60,14 +60,14 @@ export function OrderTimeline({
   if (events.items.length === 0 && events.isLoading) return <Loading />;
   return (
     <>
-      <Table aria-label={t('orders.timeline.label')}>
+      <Table aria-label={t('orderPage.timeline.label')}>
         <TableHeader>
-          <Column isRowHeader>{t('orders.timeline.when')}</Column>
-          <Column>{t('orders.timeline.what')}</Column>
-          <Column>{t('orders.timeline.who')}</Column>
-          <Column>{t('orders.timeline.from')}</Column>
+          <Column isRowHeader>{t('orderPage.timeline.when')}</Column>
+          <Column>{t('orderPage.timeline.what')}</Column>
+          <Column>{t('orderPage.timeline.who')}</Column>
+          <Column>{t('orderPage.timeline.from')}</Column>
         </TableHeader>
-        <TableBody items={events.items} emptyText={t('orders.timeline.empty')}>
+        <TableBody items={events.items} emptyText={t('orderPage.timeline.empty')}>
           {(event) => (
             <Row id={event.id}>
               <Cell>{formatDateTime(event.created)}</Cell>
@@ -83,7 +83,7 @@ export function OrderTimeline({
       </Table>
       {events.hasMore && (
         <Button onPress={events.loadMore} isPending={events.isLoading}>
-          {t('orders.timeline.showMore')}
+          {t('orderPage.timeline.showMore')}
         </Button>
       )}
     </>

@@ -7,16 +7,16 @@ import {
   type OrderEvent,
 } from '@medlocker/core';
 import { type ReactNode, useState } from 'react';
-import { messageOf, rpc } from '../../api/client.ts';
-import { queryClient } from '../../api/queries.ts';
-import { useMayCall } from '../../state/access.ts';
-import { Button } from '../../ui/Button.tsx';
+import { messageOf, rpc } from '../../../api/client.ts';
+import { queryClient } from '../../../api/queries.ts';
+import { useMayCall } from '../../../state/access.ts';
+import { Button } from '../../../ui/Button.tsx';
 import { t } from './i18n/index.ts';
 
 const item = (label: string, value: ReactNode) => (
   <div className="details__item">
     <dt>{label}</dt>
-    <dd>{value === '' || value === null || value === undefined ? t('orders.noValue') : value}</dd>
+    <dd>{value === '' || value === null || value === undefined ? t('orderPage.noValue') : value}</dd>
   </div>
 );
 
@@ -70,8 +70,8 @@ function PaymentDetails({ order, events, onSent, onRefused }: CheckoutProps) {
       const values = { sentTo: sent.sentTo };
       onSent(
         sent.channel === 'email'
-          ? t('orders.checkout.receiptSentByEmail', values)
-          : t('orders.checkout.receiptSentBySms', values),
+          ? t('orderPage.checkout.receiptSentByEmail', values)
+          : t('orderPage.checkout.receiptSentBySms', values),
       );
       await queryClient.invalidateQueries({ queryKey: ['orders'] });
     } catch (error) {
@@ -83,20 +83,23 @@ function PaymentDetails({ order, events, onSent, onRefused }: CheckoutProps) {
   const scheme = schemeOf(events, order.paymentId);
   return (
     <section aria-labelledby="order-payment">
-      <h3 id="order-payment">{t('orders.checkout.payment')}</h3>
+      <h3 id="order-payment">{t('orderPage.checkout.payment')}</h3>
       <dl className="details">
         {item(
-          t('orders.checkout.amountPaid'),
+          t('orderPage.checkout.amountPaid'),
           scheme
-            ? t('orders.checkout.paidByCardScheme', { amount: formatPence(order.amountPaid), scheme })
-            : t('orders.checkout.paidByCard', { amount: formatPence(order.amountPaid) }),
+            ? t('orderPage.checkout.paidByCardScheme', { amount: formatPence(order.amountPaid), scheme })
+            : t('orderPage.checkout.paidByCard', { amount: formatPence(order.amountPaid) }),
         )}
-        {item(t('orders.checkout.cardReceipt'), order.paymentId)}
-        {item(t('orders.checkout.receiptSent'), order.receiptSent ? t('orders.checkout.yes') : t('orders.checkout.no'))}
+        {item(t('orderPage.checkout.cardReceipt'), order.paymentId)}
+        {item(
+          t('orderPage.checkout.receiptSent'),
+          order.receiptSent ? t('orderPage.checkout.yes') : t('orderPage.checkout.no'),
+        )}
       </dl>
       {maySend && (
         <Button onPress={send} isPending={pending}>
-          {t('orders.checkout.sendReceipt')}
+          {t('orderPage.checkout.sendReceipt')}
         </Button>
       )}
     </section>
@@ -104,7 +107,7 @@ function PaymentDetails({ order, events, onSent, onRefused }: CheckoutProps) {
 }
 
 const behalfOf = (onBehalf: boolean) =>
-  onBehalf ? t('orders.checkout.byRepresentative') : t('orders.checkout.byPatient');
+  onBehalf ? t('orderPage.checkout.byRepresentative') : t('orderPage.checkout.byPatient');
 
 function ExemptionDeclaration({ order, events }: { order: Order; events: readonly OrderEvent[] }) {
   const code = order.exemptionCode;
@@ -114,21 +117,21 @@ function ExemptionDeclaration({ order, events }: { order: Order; events: readonl
   const name = details?.nameOfDeclarant ?? '';
   return (
     <section aria-labelledby="order-exemption">
-      <h3 id="order-exemption">{t('orders.checkout.exemptionDeclaration')}</h3>
+      <h3 id="order-exemption">{t('orderPage.checkout.exemptionDeclaration')}</h3>
       <dl className="details">
         {item(
-          t('orders.checkout.exemption'),
-          t('orders.checkout.exemptionValue', { code, meaning: exemptionCodeLabels[code] }),
+          t('orderPage.checkout.exemption'),
+          t('orderPage.checkout.exemptionValue', { code, meaning: exemptionCodeLabels[code] }),
         )}
-        {item(t('orders.checkout.declaredBy'), name)}
-        {item(t('orders.checkout.onBehalf'), details ? behalfOf(details.onBehalfOfPatient) : '')}
-        {item(t('orders.checkout.declared'), declaredAt === undefined ? '' : formatDateTime(declaredAt))}
+        {item(t('orderPage.checkout.declaredBy'), name)}
+        {item(t('orderPage.checkout.onBehalf'), details ? behalfOf(details.onBehalfOfPatient) : '')}
+        {item(t('orderPage.checkout.declared'), declaredAt === undefined ? '' : formatDateTime(declaredAt))}
         {item(
-          t('orders.checkout.signature'),
+          t('orderPage.checkout.signature'),
           isImage(details?.signature) ? (
-            <img className="signature" src={details.signature} alt={t('orders.checkout.signatureOf', { name })} />
+            <img className="signature" src={details.signature} alt={t('orderPage.checkout.signatureOf', { name })} />
           ) : (
-            t('orders.checkout.noSignature')
+            t('orderPage.checkout.noSignature')
           ),
         )}
       </dl>

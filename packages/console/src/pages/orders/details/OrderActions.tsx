@@ -1,12 +1,12 @@
 import { type Order, type OrderAction, staffOrderActions } from '@medlocker/core';
 import { useEffect, useRef, useState } from 'react';
-import { ApiError, messageOf, rpc } from '../../api/client.ts';
-import { queryClient } from '../../api/queries.ts';
-import { type MethodRef, useAllowed } from '../../state/access.ts';
-import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { ApiError, messageOf, rpc } from '../../../api/client.ts';
+import { queryClient } from '../../../api/queries.ts';
+import { type MethodRef, useAllowed } from '../../../state/access.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { ConfirmDialog } from '../../../ui/Dialog.tsx';
+import { ReasonDialog } from '../ReasonDialog.tsx';
 import { t } from './i18n/index.ts';
-import { ReasonDialog } from './ReasonDialog.tsx';
 import { RevealPinDialog } from './RevealPinDialog.tsx';
 
 type StaffAction = ReturnType<typeof staffOrderActions>[number];
@@ -56,7 +56,7 @@ export function OrderActions({ order, ...events }: { order: Order } & OrderEvent
           isPending={moves.sending === b.action}
           onPress={() => (isMessageAction(b.action) ? void moves.sendMessage(b.action) : moves.setOpen(b.action))}
         >
-          {t(`orders.action.${b.action}` as const)}
+          {t(`orderPage.action.${b.action}` as const)}
         </Button>
       ))}
       <MoveDialogs order={order} moves={moves} />
@@ -141,7 +141,7 @@ function MoveDialogs({ order, moves }: { order: Order; moves: ReturnType<typeof 
   const common = {
     isPending: moves.pending,
     error: moves.error,
-    cancelLabel: t('orders.action.goBack'),
+    cancelLabel: t('orderPage.action.goBack'),
     onOpenChange: (isOpen: boolean) => !isOpen && !moves.pending && close(),
   };
   return (
@@ -159,41 +159,43 @@ function MoveDialogs({ order, moves }: { order: Order; moves: ReturnType<typeof 
 
       <ConfirmDialog
         {...common}
-        title={t('orders.collected.title', { reference: order.reference })}
+        title={t('orderPage.collected.title', { reference: order.reference })}
         isOpen={open === 'markCollected'}
-        confirmLabel={t('orders.collected.confirm')}
+        confirmLabel={t('orderPage.collected.confirm')}
         tone="primary"
         onConfirm={() =>
-          void confirm(() => rpc('orders', 'markCollected', { id: order.id }), t('orders.collected.done'))
+          void confirm(() => rpc('orders', 'markCollected', { id: order.id }), t('orderPage.collected.done'))
         }
       >
-        <p>{t('orders.collected.body', { patientName: order.patientName })}</p>
+        <p>{t('orderPage.collected.body', { patientName: order.patientName })}</p>
       </ConfirmDialog>
 
       <ConfirmDialog
         {...common}
-        title={t('orders.removed.title', { reference: order.reference })}
+        title={t('orderPage.removed.title', { reference: order.reference })}
         isOpen={open === 'markRemoved'}
-        confirmLabel={t('orders.removed.confirm')}
-        onConfirm={() => void confirm(() => rpc('orders', 'markRemoved', { id: order.id }), t('orders.removed.done'))}
+        confirmLabel={t('orderPage.removed.confirm')}
+        onConfirm={() =>
+          void confirm(() => rpc('orders', 'markRemoved', { id: order.id }), t('orderPage.removed.done'))
+        }
       >
-        <p>{t('orders.removed.body')}</p>
+        <p>{t('orderPage.removed.body')}</p>
       </ConfirmDialog>
 
       {open === 'cancel' && (
         <ReasonDialog
-          title={t('orders.cancel.title', { reference: order.reference })}
-          label={t('orders.cancel.reason')}
-          cancelLabel={t('orders.cancel.keep')}
-          confirmLabel={t('orders.cancel.confirm')}
+          title={t('orderPage.cancel.title', { reference: order.reference })}
+          label={t('orderPage.cancel.reason')}
+          cancelLabel={t('orderPage.cancel.keep')}
+          confirmLabel={t('orderPage.cancel.confirm')}
           onClose={close}
           onConfirm={async (reason) => {
-            await attempt(() => rpc('orders', 'cancel', { id: order.id, reason }), t('orders.cancel.done'));
+            await attempt(() => rpc('orders', 'cancel', { id: order.id, reason }), t('orderPage.cancel.done'));
           }}
         >
           <p>
-            {t('orders.cancel.body')}
-            {order.status === 'loaded' ? t('orders.cancel.bodyLoaded') : ''}
+            {t('orderPage.cancel.body')}
+            {order.status === 'loaded' ? t('orderPage.cancel.bodyLoaded') : ''}
           </p>
         </ReasonDialog>
       )}

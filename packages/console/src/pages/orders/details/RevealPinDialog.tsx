@@ -1,9 +1,9 @@
 import { formatPin, type Order } from '@medlocker/core';
 import { useState } from 'react';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
+import { Button } from '../../../ui/Button.tsx';
+import { Dialog } from '../../../ui/Dialog.tsx';
+import { ReasonDialog } from '../ReasonDialog.tsx';
 import { t } from './i18n/index.ts';
-import { ReasonDialog } from './ReasonDialog.tsx';
 
 /**
  * Reveal PIN: asks why (the reason is recorded on the order's timeline), then shows the PIN as patients read it (`1234 5678`) in this dialog
@@ -23,10 +23,10 @@ export function RevealPinDialog({
   if (pin === undefined) {
     return (
       <ReasonDialog
-        title={t('orders.revealPin.title', { reference: order.reference })}
-        label={t('orders.revealPin.reason')}
-        cancelLabel={t('orders.revealPin.keep')}
-        confirmLabel={t('orders.revealPin.confirm')}
+        title={t('orderPage.revealPin.title', { reference: order.reference })}
+        label={t('orderPage.revealPin.reason')}
+        cancelLabel={t('orderPage.revealPin.keep')}
+        confirmLabel={t('orderPage.revealPin.confirm')}
         tone="primary"
         onConfirm={async (reason) => {
           const revealed = await reveal(reason);
@@ -34,26 +34,26 @@ export function RevealPinDialog({
         }}
         onClose={onClose}
       >
-        <p>{t('orders.revealPin.body')}</p>
+        <p>{t('orderPage.revealPin.body')}</p>
       </ReasonDialog>
     );
   }
   return (
     <Dialog
-      title={t('orders.revealPin.shownTitle', { reference: order.reference })}
+      title={t('orderPage.revealPin.shownTitle', { reference: order.reference })}
       isOpen
       onOpenChange={(open) => !open && onClose()}
     >
       <div className="dialog__body">
-        <p>{t('orders.revealPin.shownLead', { patientName: order.patientName })}</p>
+        <p>{t('orderPage.revealPin.shownLead', { patientName: order.patientName })}</p>
         <p>
           <strong className="pin">{formatPin(pin)}</strong>
         </p>
-        <p className="muted">{t('orders.revealPin.shownOnce')}</p>
+        <p className="muted">{t('orderPage.revealPin.shownOnce')}</p>
       </div>
       <div className="dialog__actions">
         <Button variant="primary" autoFocus onPress={onClose}>
-          {t('orders.revealPin.close')}
+          {t('orderPage.revealPin.close')}
         </Button>
       </div>
     </Dialog>
