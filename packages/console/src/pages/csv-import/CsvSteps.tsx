@@ -5,6 +5,7 @@ import { Button } from '../../ui/Button.tsx';
 import { DropZone } from '../../ui/DropZone.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { type VirtualColumn, VirtualList } from '../../ui/VirtualList.tsx';
+import { t } from './i18n/index.ts';
 
 // The steps every CSV import of the console goes through (patients, orders): choose the file, say what
 // its first line is, map its columns, see the rows refused. Each import brings its own fields and rules.
@@ -44,7 +45,7 @@ export function ChooseFileStep({
         label={label}
         acceptedFileTypes={['text/csv', '.csv', 'text/plain']}
         onFile={onFile}
-        buttonLabel="Choose file"
+        buttonLabel={t('csvImport.chooseFile')}
       />
     </>
   );
@@ -60,17 +61,17 @@ export function FirstLineStep(props: {
 }) {
   return (
     <div className="import-step">
-      <h3 className="import-step__title">What is on the first line of the file?</h3>
+      <h3 className="import-step__title">{t('csvImport.firstLine.title')}</h3>
       <p className="import-first-line">
         <code>{props.firstRow.join(', ')}</code>
       </p>
       <div className="form__actions">
-        <Button onPress={props.onBack}>Back</Button>
+        <Button onPress={props.onBack}>{t('csvImport.back')}</Button>
         <Button variant="primary" onPress={() => props.onChoose('data')}>
           {props.dataLabel}
         </Button>
         <Button variant="primary" onPress={() => props.onChoose('fields')}>
-          Field names
+          {t('csvImport.firstLine.fieldNames')}
         </Button>
       </div>
     </div>
@@ -99,8 +100,8 @@ export function MappingStep<Field extends string>(props: {
   mapping: readonly (Field | null)[];
   /** Why the mapping cannot be used yet (the import's own rules). */
   problems: string[];
-  /** What a sample row is: 'patient', 'order'. */
-  noun: string;
+  /** What the sample beside each column is: 'A sample order from the file is shown beside each column.' */
+  sampleNote: string;
   /** The button that goes on: 'Import', 'Preview'. */
   nextLabel?: string;
   onChange: (mapping: (Field | null)[]) => void;
@@ -108,22 +109,23 @@ export function MappingStep<Field extends string>(props: {
   onImport: () => void;
 }) {
   const { inspection, firstLine, mapping, problems } = props;
-  const fieldOptions = [{ id: IGNORE, label: 'Ignore' }, ...props.fields];
+  const fieldOptions = [{ id: IGNORE, label: t('csvImport.mapping.ignore') }, ...props.fields];
   const rows = firstLine === 'data' ? [inspection.firstRow, ...inspection.sample] : inspection.sample;
   const { sample, refresh } = useSample(rows);
 
   return (
     <div className="import-step">
-      <h3 className="import-step__title">Choose the field each column holds</h3>
+      <h3 className="import-step__title">{t('csvImport.mapping.title')}</h3>
       <div className="toolbar">
-        <p className="muted">A sample {props.noun} from the file is shown beside each column.</p>
+        <p className="muted">{props.sampleNote}</p>
         <Button onPress={refresh} isDisabled={rows.length < 2}>
-          Show another sample
+          {t('csvImport.mapping.anotherSample')}
         </Button>
       </div>
       <ul className="mapping">
         {inspection.firstRow.map((heading, column) => {
-          const name = firstLine === 'fields' ? heading || `Column ${column + 1}` : `Column ${column + 1}`;
+          const numbered = t('csvImport.mapping.column', { number: column + 1 });
+          const name = firstLine === 'fields' ? heading || numbered : numbered;
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed for the file
             <li key={column} className="mapping__row">
@@ -138,15 +140,15 @@ export function MappingStep<Field extends string>(props: {
                 }}
               />
               <span className="mapping__sample">
-                <span className="visually-hidden">Sample: </span>
-                {sample[column] || '—'}
+                <span className="visually-hidden">{t('csvImport.mapping.sample')}</span>
+                {sample[column] || t('csvImport.mapping.emptySample')}
               </span>
             </li>
           );
         })}
       </ul>
       {problems.length > 0 && (
-        <Banner tone="warning" title="The mapping cannot be imported yet">
+        <Banner tone="warning" title={t('csvImport.mapping.problems')}>
           <ul className="problems">
             {problems.map((p) => (
               <li key={p}>{p}</li>
@@ -155,34 +157,34 @@ export function MappingStep<Field extends string>(props: {
         </Banner>
       )}
       <div className="form__actions">
-        <Button onPress={props.onBack}>Back</Button>
+        <Button onPress={props.onBack}>{t('csvImport.back')}</Button>
         <Button variant="primary" onPress={props.onImport} isDisabled={problems.length > 0}>
-          {props.nextLabel ?? 'Import'}
+          {props.nextLabel ?? t('csvImport.mapping.import')}
         </Button>
       </div>
     </div>
   );
 }
 
-const errorColumns: VirtualColumn<RowError>[] = [
-  { key: 'row', header: 'Row', width: '6rem', render: (e) => e.row },
-  { key: 'error', header: 'Error', width: '1fr', render: (e) => e.errors.join('; ') },
+const errorColumns = (): VirtualColumn<RowError>[] => [
+  { key: 'row', header: t('csvImport.errors.row'), width: '6rem', render: (e) => e.row },
+  { key: 'error', header: t('csvImport.errors.error'), width: '1fr', render: (e) => e.errors.join('; ') },
 ];
 
 /** The rows that were not imported (Row, Error), or 'No errors.'. */
 export function ErrorTable({ errors }: { errors: RowError[] }) {
   return (
     <div className="import-errors">
-      <h3 className="import-step__title">Errors</h3>
+      <h3 className="import-step__title">{t('csvImport.errors.title')}</h3>
       <VirtualList
-        label="Import errors"
-        columns={errorColumns}
+        label={t('csvImport.errors.label')}
+        columns={errorColumns()}
         items={errors}
         rowKey={(e) => `${e.row}:${e.errors.join()}`}
         hasMore={false}
         isLoading={false}
         onLoadMore={() => {}}
-        emptyText="No errors."
+        emptyText={t('csvImport.errors.empty')}
       />
     </div>
   );

@@ -1,4 +1,5 @@
 import { useMayCall } from '../../state/access.ts';
+import { t } from './i18n/index.ts';
 import { OrderCreation } from './OrderCreation.tsx';
 import { OrderForm } from './OrderForm.tsx';
 import { ScanQrCode } from './ScanQrCode.tsx';
@@ -10,7 +11,7 @@ import { ScanQrCode } from './ScanQrCode.tsx';
 export function CreateOrder() {
   const mayScan = useMayCall(['qrCodes', 'createOrder']);
   return (
-    <OrderCreation title="New order">
+    <OrderCreation title={t('orders.create.title')}>
       {(settings, businessId) => (
         <>
           {mayScan && settings.qrCodeIntegration.enabled && <ScanQrCode businessId={businessId} />}

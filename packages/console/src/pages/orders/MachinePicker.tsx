@@ -3,6 +3,7 @@ import { messageOf, type RpcOutput, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useHasSupportScope } from '../../state/session.ts';
 import { Select } from '../../ui/Select.tsx';
+import { t } from './i18n/index.ts';
 import { anyMachine } from './order-payload.ts';
 
 // 500 machines (25 a page): far beyond any pharmacy; the cap only keeps a bad cursor from looping.
@@ -81,12 +82,15 @@ export function MachinePicker({
   const list = machines.data ?? [];
   return (
     <Select
-      label="Machine"
+      label={t('orders.create.machine')}
       name="machineId"
       options={[
-        { id: anyMachine, label: 'No machine yet (the locker that loads it decides)' },
+        { id: anyMachine, label: t('orders.create.noMachine') },
         ...list.map((m) => ({ id: m.id, label: m.name })),
-        ...(testMachines.data ?? []).map((m) => ({ id: m.id, label: `${m.name} (test machine)` })),
+        ...(testMachines.data ?? []).map((m) => ({
+          id: m.id,
+          label: t('orders.create.testMachine', { name: m.name }),
+        })),
       ]}
       selectedKey={machineChoiceOf(chosen, machines.data)}
       onSelectionChange={(key: Key | null) => onChange(key === null ? anyMachine : String(key))}

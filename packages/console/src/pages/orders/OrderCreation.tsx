@@ -10,6 +10,7 @@ import { Link } from '../../ui/Link.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * A page that creates orders (the form, the CSV import): for those the contract lets create orders
@@ -34,8 +35,8 @@ export function OrderCreation({
   if (business.archived) {
     return (
       <Section title={title}>
-        <Banner tone="warning">This business is archived: orders cannot be added.</Banner>
-        <Link href={orderPaths.list(business.id)}>Back to the orders</Link>
+        <Banner tone="warning">{t('orders.create.archived')}</Banner>
+        <Link href={orderPaths.list(business.id)}>{t('orders.create.backToOrders')}</Link>
       </Section>
     );
   }

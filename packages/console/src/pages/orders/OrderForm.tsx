@@ -11,12 +11,11 @@ import { NumberField } from '../../ui/NumberField.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useSubmit } from '../../ui/use-submit.ts';
 import { generateBarcode } from './barcode.ts';
+import { t } from './i18n/index.ts';
 import { MachinePicker, machineChoiceOf, useBusinessMachines } from './MachinePicker.tsx';
 import { orderPayloadOf } from './order-payload.ts';
 import { PatientPicker, type PickedPatient, pickedPatientOf } from './PatientPicker.tsx';
 import { QuickPatientDialog } from './QuickPatientDialog.tsx';
-
-const chargeDescription = 'In pounds, e.g. 9.90; blank for none';
 
 /** Where a new order leads: with "Print barcodes automatically", the print of its label; else its page. */
 const afterCreate = (settings: BusinessFeatureSettings, businessId: string, orderId: string) =>
@@ -57,7 +56,9 @@ export function OrderForm({ businessId, settings }: { businessId: string; settin
     const input = orderPayloadOf(data, { businessId, ...choices, prescriptionCharges, retailCharges });
     const { order } = await rpc('orders', 'create', input);
     void queryClient.invalidateQueries({ queryKey: ['orders'] });
-    navigate(afterCreate(settings, businessId, order.id), { state: { notice: `Order ${order.reference} created.` } });
+    navigate(afterCreate(settings, businessId, order.id), {
+      state: { notice: t('orders.create.created', { reference: order.reference }) },
+    });
   };
 
   return (
@@ -67,27 +68,27 @@ export function OrderForm({ businessId, settings }: { businessId: string; settin
         <div className="button-row">
           {patient && <span className="field__description">{patient.detail}</span>}
           <Button variant="quiet" onPress={() => setAddingPatient(true)}>
-            New patient
+            {t('orders.create.newPatient')}
           </Button>
         </div>
         <BarcodeField generated={autoBarcode} value={barcode} onChange={setBarcode} />
         <MachinePicker businessId={businessId} chosen={machineId} onChange={setMachineId} errorMessage={machineError} />
         <NumberField
-          label="Collection window (days)"
+          label={t('orders.create.collectionWindow')}
           name="collectionWindow"
           defaultValue={settings.orderCollection.defaultCollectionWindow}
           minValue={1}
           maxValue={maxCollectionWindowDays}
           step={1}
-          description={`From when the bag is loaded; 1 to ${maxCollectionWindowDays} days`}
+          description={t('orders.create.collectionWindowHint', { max: maxCollectionWindowDays })}
         />
         <ChargeFields prescription={prescriptionCharges} retail={retailCharges} />
         <FormActions>
           <Button type="submit" variant="primary" isPending={pending}>
-            Create order
+            {t('orders.create.submit')}
           </Button>
           <Link href={orderPaths.list(businessId)} variant="button">
-            Cancel
+            {t('orders.create.cancel')}
           </Link>
         </FormActions>
       </Form>
@@ -119,17 +120,17 @@ function BarcodeField({
   return (
     <>
       <TextField
-        label="Barcode"
+        label={t('orders.create.barcode')}
         name="barcode"
         isRequired
         value={value}
         onChange={onChange}
-        description={generated ? 'Generated for this order; scan or type another to replace it' : undefined}
+        description={generated ? t('orders.create.barcodeGenerated') : undefined}
       />
       {generated && (
         <div className="button-row">
           <Button variant="quiet" onPress={() => onChange(generateBarcode())}>
-            Generate another barcode
+            {t('orders.create.generateBarcode')}
           </Button>
         </div>
       )}
@@ -143,14 +144,19 @@ function ChargeFields({ prescription, retail }: { prescription: boolean; retail:
     <>
       {prescription && (
         <TextField
-          label="Prescription charge (£)"
+          label={t('orders.create.prescriptionCharge')}
           name="prescriptionCharge"
           inputMode="decimal"
-          description={chargeDescription}
+          description={t('orders.create.chargeHint')}
         />
       )}
       {retail && (
-        <TextField label="Retail charge (£)" name="retailCharge" inputMode="decimal" description={chargeDescription} />
+        <TextField
+          label={t('orders.create.retailCharge')}
+          name="retailCharge"
+          inputMode="decimal"
+          description={t('orders.create.chargeHint')}
+        />
       )}
     </>
   );

@@ -22,9 +22,10 @@ import { downloadCsv } from '../../ui/download.ts';
 import { ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
+import { t } from './i18n/index.ts';
 import { BulkOrderBar, BulkOutcome, type BulkSummary } from './order-bulk.tsx';
 import { orderColumns, selectColumn } from './order-columns.tsx';
-import { orderStatusLabels } from './order-format.ts';
+import { orderStatusLabel } from './order-format.ts';
 import { printLabelsAction } from './order-labels-action.tsx';
 import { directionCodec, type OrderSort, sortableColumns, sortCodec } from './order-sort.tsx';
 
@@ -37,9 +38,9 @@ const statuses = [
   'cancelled',
 ] as const satisfies readonly OrderStatusFilter[];
 const statusCodec = choiceCodec<OrderStatusFilter>(statuses);
-const statusOptions = [
-  { id: 'all', label: 'All' },
-  ...statuses.map((status) => ({ id: status, label: orderStatusLabels[status] })),
+const statusOptions = () => [
+  { id: 'all', label: t('orders.list.allStatuses') },
+  ...statuses.map((status) => ({ id: status, label: orderStatusLabel(status) })),
 ];
 
 /**
@@ -83,13 +84,17 @@ export function OrderList() {
 
   return (
     <ListPage
-      title="Orders"
+      title={t('orders.list.title')}
       frame="section"
       actions={[
         printLabelsAction(businessId, selection.ids),
-        { key: 'export', method: ['orders', 'exportOrders'], element: <Button onPress={exportCsv}>Export CSV</Button> },
-        linkAction('Import orders', orderPaths.import(businessId), ['orders', 'create'], 'button'),
-        linkAction('Add order', orderPaths.add(businessId), ['orders', 'create']),
+        {
+          key: 'export',
+          method: ['orders', 'exportOrders'],
+          element: <Button onPress={exportCsv}>{t('orders.list.exportCsv')}</Button>,
+        },
+        linkAction(t('orders.list.import'), orderPaths.import(businessId), ['orders', 'create'], 'button'),
+        linkAction(t('orders.list.add'), orderPaths.add(businessId), ['orders', 'create']),
       ]}
       banner={
         <>
@@ -102,7 +107,7 @@ export function OrderList() {
           />
         </>
       }
-      search={{ atom: ordersSearchAtom, placeholder: 'Barcode, reference or patient name' }}
+      search={{ atom: ordersSearchAtom, placeholder: t('orders.list.search') }}
       filters={orderFilters(f, selection, shown)}
       clearFilters={() => {
         setStatus(null);
@@ -121,9 +126,9 @@ export function OrderList() {
         shown.current = loaded.map((o) => o.id);
         return loaded;
       }}
-      label="Orders"
+      label={t('orders.list.title')}
       columns={columns}
-      emptyText="No orders found."
+      emptyText={t('orders.list.empty')}
     />
   );
 }
@@ -166,16 +171,16 @@ function orderFilters(
   return (
     <>
       <Select
-        label="Status"
-        options={statusOptions}
+        label={t('orders.list.status')}
+        options={statusOptions()}
         selectedKey={status ?? 'all'}
         onSelectionChange={(key) => setStatus(key === 'all' || key === null ? null : statusCodec.parse(String(key)))}
       />
       <Switch isSelected={current} isDisabled={status !== null} onChange={setOnlyCurrent}>
-        Only current
+        {t('orders.list.onlyCurrent')}
       </Switch>
       <Checkbox isSelected={selection.hasAll(shown.current)} onChange={(on) => selection.set(shown.current, on)}>
-        Select all on this page
+        {t('orders.list.selectPage')}
       </Checkbox>
     </>
   );

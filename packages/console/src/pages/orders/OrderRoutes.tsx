@@ -1,7 +1,7 @@
 import { Route, Routes } from 'react-router';
 import { lazyPage } from '../../ui/lazy-page.ts';
 import { CreateOrder } from './CreateOrder.tsx';
-import { OrderDetails } from './OrderDetails.tsx';
+import { OrderDetails } from './details/OrderDetails.tsx';
 import { OrderList } from './OrderList.tsx';
 
 // The print view loads when first opened, with bwip-js in its own chunk.

@@ -5,6 +5,7 @@ import { rpc } from '../../api/client.ts';
 import { useDebounced, usePagedQuery } from '../../api/queries.ts';
 import { ComboBox, type ComboBoxOption } from '../../ui/ComboBox.tsx';
 import { dateOfBirthOf, displayIdOf } from '../patients/patient-format.ts';
+import { t } from './i18n/index.ts';
 
 /** A patient as the picker shows it: the name, and the ID and date of birth that tell namesakes apart. */
 export type PickedPatient = { id: string; label: string; detail: string };
@@ -12,7 +13,10 @@ export type PickedPatient = { id: string; label: string; detail: string };
 export const pickedPatientOf = (p: Pick<Patient, 'id' | 'name' | 'displayId' | 'dateOfBirth'>): PickedPatient => ({
   id: p.id,
   label: p.name,
-  detail: `ID ${displayIdOf(p.displayId)} · born ${dateOfBirthOf(p.dateOfBirth)}`,
+  detail: t('orders.create.patientDetail', {
+    displayId: displayIdOf(p.displayId),
+    dateOfBirth: dateOfBirthOf(p.dateOfBirth),
+  }),
 });
 
 // SPEC §9: search fields wait 500 ms after the last key.
@@ -65,9 +69,9 @@ export function PatientPicker({
 
   return (
     <ComboBox
-      label="Patient"
+      label={t('orders.create.patient')}
       name="patientId"
-      placeholder="Search by name, ID, mobile or email"
+      placeholder={t('orders.create.patientSearch')}
       items={items}
       inputValue={inputValue}
       onInputChange={(value) => {
@@ -84,7 +88,7 @@ export function PatientPicker({
       }}
       onLoadMore={list.hasMore ? list.loadMore : undefined}
       isLoading={list.isLoading}
-      emptyText="No patients found"
+      emptyText={t('orders.create.noPatients')}
       errorMessage={errorMessage}
       isInvalid={errorMessage !== undefined}
       isRequired

@@ -7,6 +7,7 @@ import { Form, FormActions } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useSubmit } from '../../ui/use-submit.ts';
 import { basicPatientOf, detailFieldName } from '../patients/patient-fields.tsx';
+import { t } from './i18n/index.ts';
 
 type DisplayIdField = BusinessFeatureSettings['displayIdField'];
 
@@ -30,7 +31,7 @@ export function QuickPatientDialog({
   onCreated: (patient: Patient) => void;
 }) {
   return (
-    <Dialog title="New patient" isOpen={isOpen} onOpenChange={onOpenChange}>
+    <Dialog title={t('orders.quickPatient.title')} isOpen={isOpen} onOpenChange={onOpenChange}>
       {/* Mounted with the dialog, so each opening starts blank, without the last one's messages. */}
       <QuickPatientForm
         businessId={businessId}
@@ -68,19 +69,28 @@ function QuickPatientForm({
         label={displayIdField.name}
         name="displayId"
         isRequired={displayIdField.required}
-        description={displayIdField.validateNhsNumber ? 'NHS/CHI number, 10 digits' : undefined}
+        description={displayIdField.validateNhsNumber ? t('orders.quickPatient.nhsNumber') : undefined}
         autoFocus
       />
-      <TextField label="Name" name="name" isRequired />
-      <TextField label="Mobile" name="mobileNumber" isRequired description="UK mobile, for the PIN message" />
-      <TextField label="Date of birth" name="dateOfBirth" description="DD-MM-YYYY" />
-      <TextField label="Email" name="email" type="email" />
+      <TextField label={t('orders.quickPatient.name')} name="name" isRequired />
+      <TextField
+        label={t('orders.quickPatient.mobile')}
+        name="mobileNumber"
+        isRequired
+        description={t('orders.quickPatient.mobileHint')}
+      />
+      <TextField
+        label={t('orders.quickPatient.dateOfBirth')}
+        name="dateOfBirth"
+        description={t('orders.quickPatient.dateHint')}
+      />
+      <TextField label={t('orders.quickPatient.email')} name="email" type="email" />
       <FormActions>
         <Button type="submit" variant="primary" isPending={pending}>
-          Add patient
+          {t('orders.quickPatient.submit')}
         </Button>
         <Button onPress={onCancel} isDisabled={pending}>
-          Cancel
+          {t('orders.quickPatient.cancel')}
         </Button>
       </FormActions>
     </Form>

@@ -6,6 +6,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useSubmit } from '../../ui/use-submit.ts';
+import { t } from './i18n/index.ts';
 
 /**
  * New order from a bag's QR code (docs/ORDERS.md "QR-code orders"): a scanner types the code's text and
@@ -20,23 +21,21 @@ export function ScanQrCode({ businessId }: { businessId: string }) {
       qrCode: String(data.get('qrCode') ?? ''),
     });
     void queryClient.invalidateQueries({ queryKey: ['orders'] });
-    const notice = existing
-      ? `Order ${order.reference} was already created from this QR code.`
-      : `Order ${order.reference} created from its QR code.`;
+    const notice = t(existing ? 'orders.qr.existing' : 'orders.qr.created', { reference: order.reference });
     navigate(orderPaths.order(businessId, order.id), { state: { notice } });
   };
   return (
     <Form className="form--page" error={error} validationErrors={fieldErrors} onSubmit={onSubmit(scan)}>
       <TextField
-        label="Scan QR code"
+        label={t('orders.qr.label')}
         name="qrCode"
         isRequired
         autoComplete="off"
-        description="Scan the QR code on the bag: the order it names is created"
+        description={t('orders.qr.hint')}
       />
       <FormActions>
         <Button type="submit" isPending={pending}>
-          Create from QR code
+          {t('orders.qr.submit')}
         </Button>
       </FormActions>
     </Form>

@@ -1,16 +1,15 @@
-import { type BulkOrderAction, bulkOrdersMax, counted } from '@medlocker/core';
+import { type BulkOrderAction, bulkOrdersMax } from '@medlocker/core';
 import { useRef, useState } from 'react';
 import { messageOf } from '../../api/client.ts';
 import { useAllowed } from '../../state/access.ts';
 import type { RowSelection } from '../../state/row-selection.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
-import { BulkOutcome, type BulkSummary, bulkWords, runBulk } from './order-bulk-outcome.tsx';
+import { t } from './i18n/index.ts';
+import { BulkOutcome, type BulkSummary, bulkActions, bulkWords, runBulk } from './order-bulk-outcome.tsx';
 import { ReasonDialog } from './ReasonDialog.tsx';
 
 export { BulkOutcome, type BulkSummary };
-
-const actions = Object.keys(bulkWords) as BulkOrderAction[];
 
 /**
  * The chosen orders' actions above an order list: the count, "Select all matching" (the server's ids for
@@ -51,19 +50,19 @@ export function BulkOrderBar({
   };
   const tooMany = ids.length > bulkOrdersMax;
   return (
-    <div className="toolbar" role="toolbar" aria-label="Chosen orders">
-      <span>{ids.length === 0 ? 'No orders chosen' : `${counted(ids.length, 'order')} chosen`}</span>
+    <div className="toolbar" role="toolbar" aria-label={t('orders.bulk.toolbar')}>
+      <span>{ids.length === 0 ? t('orders.bulk.noneChosen') : t('orders.bulk.chosen', { count: ids.length })}</span>
       <Button variant="quiet" onPress={matching} isPending={selecting}>
-        Select all matching
+        {t('orders.bulk.selectMatching')}
       </Button>
       {allowed &&
-        actions.map((action) => (
+        bulkActions.map((action) => (
           <Button key={action} isDisabled={ids.length === 0 || tooMany} onPress={() => setOpen(action)}>
-            {bulkWords[action].button}
+            {bulkWords(action).button}
           </Button>
         ))}
       <Button variant="quiet" isDisabled={ids.length === 0} onPress={selection.clear}>
-        Clear selection
+        {t('orders.bulk.clear')}
       </Button>
       {open && <BulkDialog action={open} ids={ids} onDone={finish} onClose={() => setOpen(null)} />}
     </div>
@@ -82,15 +81,15 @@ function BulkDialog({
   onDone: (summary: BulkSummary) => void;
   onClose: () => void;
 }) {
-  const { button, reason } = bulkWords[action];
+  const { button, reason } = bulkWords(action);
   const summary = useRef<BulkSummary | undefined>(undefined);
-  const title = `${button}: ${counted(ids.length, 'order')}?`;
+  const title = t('orders.bulk.title', { action: button, count: ids.length });
   if (reason) {
     return (
       <ReasonDialog
         title={title}
         label={reason}
-        cancelLabel="Go back"
+        cancelLabel={t('orders.bulk.goBack')}
         confirmLabel={button}
         onConfirm={async (text) => onDone(await runBulk(ids, action, text))}
         onClose={onClose}
@@ -100,7 +99,7 @@ function BulkDialog({
   return (
     <ConfirmAction
       title={title}
-      cancelLabel="Go back"
+      cancelLabel={t('orders.bulk.goBack')}
       confirmLabel={button}
       tone="primary"
       isOpen

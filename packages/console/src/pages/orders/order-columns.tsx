@@ -4,8 +4,9 @@ import type { RowSelection } from '../../state/row-selection.ts';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { Link } from '../../ui/Link.tsx';
 import type { ListColumn } from '../../ui/ListPage.tsx';
+import { t } from './i18n/index.ts';
 import { OrderStatusBadge } from './OrderStatusBadge.tsx';
-import { machineOf, paymentStatusLabels } from './order-format.ts';
+import { machineOf, paymentStatusLabel } from './order-format.ts';
 
 type Column = 'reference' | 'patient' | 'barcode' | 'machine' | 'status' | 'payment' | 'created' | 'expires';
 
@@ -19,21 +20,36 @@ const toTheMinute = (at: number) => `${formatDate(at)} ${formatTime(at, { second
 const columnsOf = (businessId: string): Record<Column, ListColumn<Order>> => ({
   reference: {
     key: 'reference',
-    header: 'Reference',
+    header: t('orders.column.reference'),
     width: '6rem',
     render: (o) => <Link href={orderPaths.order(businessId, o.id)}>{o.reference}</Link>,
   },
-  patient: { key: 'patient', header: 'Patient', width: 'minmax(6rem, 1.5fr)', render: (o) => o.patientName },
-  barcode: { key: 'barcode', header: 'Barcode', width: 'minmax(8rem, 1fr)', render: (o) => o.barcode },
-  machine: { key: 'machine', header: 'Machine', width: 'minmax(5.5rem, 1fr)', render: machineOf },
-  status: { key: 'status', header: 'Status', width: '5.5rem', render: (o) => <OrderStatusBadge order={o} /> },
-  payment: { key: 'payment', header: 'Payment', width: '6.5rem', render: (o) => paymentStatusLabels[o.paymentStatus] },
-  created: { key: 'created', header: 'Created', width: '9rem', render: (o) => toTheMinute(o.created) },
+  patient: {
+    key: 'patient',
+    header: t('orders.column.patient'),
+    width: 'minmax(6rem, 1.5fr)',
+    render: (o) => o.patientName,
+  },
+  barcode: { key: 'barcode', header: t('orders.column.barcode'), width: 'minmax(8rem, 1fr)', render: (o) => o.barcode },
+  machine: { key: 'machine', header: t('orders.column.machine'), width: 'minmax(5.5rem, 1fr)', render: machineOf },
+  status: {
+    key: 'status',
+    header: t('orders.column.status'),
+    width: '5.5rem',
+    render: (o) => <OrderStatusBadge order={o} />,
+  },
+  payment: {
+    key: 'payment',
+    header: t('orders.column.payment'),
+    width: '6.5rem',
+    render: (o) => paymentStatusLabel(o.paymentStatus),
+  },
+  created: { key: 'created', header: t('orders.column.created'), width: '9rem', render: (o) => toTheMinute(o.created) },
   expires: {
     key: 'expires',
-    header: 'Expires',
+    header: t('orders.column.expires'),
     width: '9rem',
-    render: (o) => (o.expiresAt === null ? '—' : toTheMinute(o.expiresAt)),
+    render: (o) => (o.expiresAt === null ? t('orders.noValue') : toTheMinute(o.expiresAt)),
   },
 });
 
@@ -50,12 +66,12 @@ export const orderColumns = (businessId: string, shown: Column[]): ListColumn<Or
  */
 export const selectColumn = (selection: RowSelection, order: () => readonly string[]): ListColumn<Order> => ({
   key: 'select',
-  header: 'Select',
+  header: t('orders.column.select'),
   width: '4rem',
   render: (o) => (
     <span onPointerDownCapture={selection.noteShift} onKeyDownCapture={selection.noteShift}>
       <Checkbox isSelected={selection.has(o.id)} onChange={(on) => selection.toggle(o.id, on, order())}>
-        <span className="visually-hidden">Select order {o.reference}</span>
+        <span className="visually-hidden">{t('orders.column.selectOrder', { reference: o.reference })}</span>
       </Checkbox>
     </span>
   ),

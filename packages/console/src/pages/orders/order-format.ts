@@ -1,7 +1,14 @@
-import { type Order, type OrderCreatedVia, type OrderDisplayStatus, orderDisplayStatus } from '@medlocker/core';
+import {
+  type Order,
+  type OrderCreatedVia,
+  type OrderDisplayStatus,
+  orderDisplayStatus,
+  type PaymentStatus,
+} from '@medlocker/core';
+import { t } from './i18n/index.ts';
 
-// The status and payment words are core's, shared with the orders CSV export.
-export { orderStatusLabels, paymentStatusLabels } from '@medlocker/core';
+/** The words for SPEC §4's statuses and the derived Expired, as filters and badges show them. */
+export const orderStatusLabel = (status: OrderDisplayStatus) => t(`orders.status.${status}` as const);
 
 /** Badge tones: waiting (new) and in the locker (loaded) differ from done, and Expired asks for action. */
 export const orderStatusTones: Record<OrderDisplayStatus, 'ok' | 'off' | 'warn' | 'bad' | 'info'> = {
@@ -13,11 +20,11 @@ export const orderStatusTones: Record<OrderDisplayStatus, 'ok' | 'off' | 'warn' 
   cancelled: 'bad',
 };
 
-export const createdViaLabels: Record<OrderCreatedVia, string> = {
-  portal: 'Portal',
-  'integration-api': 'Integration API',
-  'qr-code': 'QR code',
-};
+/** A payment status in words (read when shown, so it follows the language). */
+export const paymentStatusLabel = (status: PaymentStatus) => t(`orders.payment.${status}` as const);
+
+/** Where an order was created from, in words. */
+export const createdViaLabel = (via: OrderCreatedVia) => t(`orders.createdVia.${via}` as const);
 
 /** What the console shows as an order's state now (Expired derived from `expiresAt`, core's rule). */
 export const displayStatusOf = (order: Pick<Order, 'status' | 'expiresAt'>) => orderDisplayStatus(order, Date.now());
@@ -26,4 +33,4 @@ export const displayStatusOf = (order: Pick<Order, 'status' | 'expiresAt'>) => o
 export const machineOf = (order: Pick<Order, 'machineName' | 'machineDetails'>) =>
   [order.machineName ?? order.machineDetails?.machineName, order.machineDetails?.location]
     .filter(Boolean)
-    .join(' · ') || '—';
+    .join(' · ') || t('orders.noValue');

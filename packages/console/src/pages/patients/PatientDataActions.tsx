@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmAction, confirmWords } from '../../ui/Dialog.tsx';
+import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { downloadFile } from '../../ui/download.ts';
+import { t } from './i18n/index.ts';
 
 /**
  * A patient's data-protection actions (docs/decisions/retention.md), for support and the business's
@@ -34,20 +35,22 @@ export function PatientDataActions({
   return (
     <section aria-labelledby="patient-data-heading">
       <h3 id="patient-data-heading" className="section-title">
-        Data protection
+        {t('patients.data.title')}
       </h3>
       {error && <Banner tone="error">{error}</Banner>}
       <div className="button-row">
         <Button onPress={download} isPending={downloading}>
-          Download patient data
+          {t('patients.data.download')}
         </Button>
         <Button variant="danger" onPress={() => setErasing(true)}>
-          Erase patient
+          {t('patients.data.erase')}
         </Button>
       </div>
       {erasing && (
         <ConfirmAction
-          {...confirmWords('Erase', 'patient')}
+          title={t('patients.data.eraseTitle')}
+          cancelLabel={t('patients.data.eraseKeep')}
+          confirmLabel={t('patients.data.eraseConfirm')}
           isOpen
           action={() => rpc('dataProtection', 'erasePatient', { patientId: patient.id })}
           onDone={() => {
@@ -56,10 +59,7 @@ export function PatientDataActions({
           }}
           onCancel={() => setErasing(false)}
         >
-          <p>
-            {patient.name}&apos;s name, contact details and address will be removed for good, and their orders kept
-            without them for the monthly figures. Partners&apos; systems are told. This cannot be undone.
-          </p>
+          <p>{t('patients.data.eraseBody', { name: patient.name })}</p>
         </ConfirmAction>
       )}
     </section>

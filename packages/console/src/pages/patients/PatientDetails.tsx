@@ -9,10 +9,11 @@ import { useBusinessGroupId } from '../../state/current-business.ts';
 import { useAdministers } from '../../state/reach.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmAction, confirmWords } from '../../ui/Dialog.tsx';
+import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
+import { t } from './i18n/index.ts';
 import { PatientDataActions } from './PatientDataActions.tsx';
 import { PatientOrders } from './PatientOrders.tsx';
 import { addressOf, dateOfBirthOf, displayIdOf } from './patient-format.ts';
@@ -27,7 +28,7 @@ export function PatientDetails() {
   );
   if (!query.data) {
     return (
-      <Section title="Patient">
+      <Section title={t('patients.details.title')}>
         {query.error ? <Banner tone="error">{messageOf(query.error)}</Banner> : <Loading />}
       </Section>
     );
@@ -51,10 +52,10 @@ function PatientPage({ businessId, patient }: { businessId: string; patient: Pat
           {!patient.deleted && (
             <>
               <Link href={patientPaths.edit(businessId, patient.id)} variant="button">
-                Edit
+                {t('patients.details.edit')}
               </Link>
               <Button variant="danger" onPress={() => setDeleting(true)}>
-                Delete
+                {t('patients.details.delete')}
               </Button>
             </>
           )}
@@ -64,30 +65,40 @@ function PatientPage({ businessId, patient }: { businessId: string; patient: Pat
       {notice && <Banner tone="success">{notice}</Banner>}
       {patient.deleted && (
         <Banner tone="warning">
-          Deleted on {formatDate(patient.deleted.deletedAt)} by {patient.deleted.deletedByDisplayName}.
+          {t('patients.details.deletedOn', {
+            date: formatDate(patient.deleted.deletedAt),
+            by: patient.deleted.deletedByDisplayName,
+          })}
         </Banner>
       )}
       <PatientFacts businessId={businessId} patient={patient} />
       <PatientOrders businessId={businessId} patientId={patient.id} />
       <PatientDataActions
         patient={patient}
-        onErased={() => navigate(patientPaths.list(businessId), { state: { notice: `${patient.name} was erased.` } })}
+        onErased={() =>
+          navigate(patientPaths.list(businessId), {
+            state: { notice: t('patients.details.erased', { name: patient.name }) },
+          })
+        }
       />
       <p>
-        <Link href={patientPaths.list(businessId)}>Back to patients</Link>
+        <Link href={patientPaths.list(businessId)}>{t('patients.details.back')}</Link>
       </p>
       {deleting && (
         <ConfirmAction
-          {...confirmWords('Delete', 'patient')}
+          title={t('patients.details.deleteTitle')}
+          cancelLabel={t('patients.details.deleteKeep')}
+          confirmLabel={t('patients.details.deleteConfirm')}
           isOpen
           action={() => rpc('patients', 'delete', { id: patient.id })}
-          onDone={() => navigate(patientPaths.list(businessId), { state: { notice: `${patient.name} was deleted.` } })}
+          onDone={() =>
+            navigate(patientPaths.list(businessId), {
+              state: { notice: t('patients.details.deletedNotice', { name: patient.name }) },
+            })
+          }
           onCancel={() => setDeleting(false)}
         >
-          <p>
-            {patient.name} ({displayIdOf(patient.displayId)}) will be removed from the patient list. Their orders are
-            kept.
-          </p>
+          <p>{t('patients.details.deleteBody', { name: patient.name, displayId: displayIdOf(patient.displayId) })}</p>
         </ConfirmAction>
       )}
     </Section>
@@ -101,34 +112,36 @@ function WhoLooked({ businessId, patientId }: { businessId: string; patientId: s
   if (!manages || groupId === undefined) return null;
   return (
     <Link href={consolePaths.patientAudit(patientId)} variant="button">
-      Who looked at this patient
+      {t('patients.details.whoLooked')}
     </Link>
   );
 }
 
 /** The last failure of a channel, or None. */
 const failureText = (failure: { error: string; timestamp: number } | null | undefined) =>
-  failure ? `${failure.error} (${formatDate(failure.timestamp)})` : 'None';
+  failure
+    ? t('patients.details.failure', { error: failure.error, date: formatDate(failure.timestamp) })
+    : t('patients.details.noFailure');
 
 /** Who the patient is, how to reach them (WhatsApp too), and the last message that failed. */
 function PatientFacts({ businessId, patient }: { businessId: string; patient: Patient }) {
   const item = (label: string, value: string) => (
     <div className="details__item">
       <dt>{label}</dt>
-      <dd>{value || '—'}</dd>
+      <dd>{value || t('patients.noValue')}</dd>
     </div>
   );
   return (
     <dl className="details">
-      {item('ID', displayIdOf(patient.displayId))}
-      {item('Name', patient.name)}
-      {item('Date of birth', dateOfBirthOf(patient.dateOfBirth))}
-      {item('Email', patient.email ?? '')}
-      {item('Mobile', patient.mobileNumber ?? '')}
+      {item(t('patients.field.id'), displayIdOf(patient.displayId))}
+      {item(t('patients.field.name'), patient.name)}
+      {item(t('patients.field.dateOfBirth'), dateOfBirthOf(patient.dateOfBirth))}
+      {item(t('patients.field.email'), patient.email ?? '')}
+      {item(t('patients.field.mobile'), patient.mobileNumber ?? '')}
       <WhatsAppOptIn businessId={businessId} patient={patient} />
-      {item('Address', addressOf(patient.address))}
-      {item('Last SMS failure', failureText(patient.lastSmsFailure))}
-      {item('Last email failure', failureText(patient.lastEmailFailure))}
+      {item(t('patients.details.address'), addressOf(patient.address))}
+      {item(t('patients.details.lastSmsFailure'), failureText(patient.lastSmsFailure))}
+      {item(t('patients.details.lastEmailFailure'), failureText(patient.lastEmailFailure))}
     </dl>
   );
 }

@@ -11,6 +11,7 @@ import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useSubmit } from '../../ui/use-submit.ts';
+import { t } from './i18n/index.ts';
 import { basicPatientOf, DetailFields, detailFieldName, filledAddressOf } from './patient-fields.tsx';
 
 /** The form as the patient's details: what an order needs, and the address when any line is filled. */
@@ -31,7 +32,7 @@ export function PatientEdit() {
 
   if (!query.data) {
     return (
-      <Section title="Edit patient">
+      <Section title={t('patients.edit.title')}>
         {query.error ? <Banner tone="error">{messageOf(query.error)}</Banner> : <Loading />}
       </Section>
     );
@@ -39,26 +40,26 @@ export function PatientEdit() {
   const patient: Patient = query.data.patient;
 
   return (
-    <Section title="Edit patient">
-      {patient.deleted && <Banner tone="warning">This patient is deleted and cannot be edited.</Banner>}
+    <Section title={t('patients.edit.title')}>
+      {patient.deleted && <Banner tone="warning">{t('patients.edit.deleted')}</Banner>}
       <Form
         className="form--page"
         error={error}
         validationErrors={fieldErrors}
         onSubmit={onSubmit(async (data) => {
           await rpc('patients', 'update', { id: patient.id, patient: patientOf(data) });
-          navigate(patientPaths.patient(businessId, patient.id), { state: { notice: 'Patient saved.' } });
+          navigate(patientPaths.patient(businessId, patient.id), { state: { notice: t('patients.edit.saved') } });
         })}
       >
-        <TextField label="ID" name="displayId" isRequired defaultValue={patient.displayId} />
-        <TextField label="Name" name="name" isRequired defaultValue={patient.name} />
+        <TextField label={t('patients.field.id')} name="displayId" isRequired defaultValue={patient.displayId} />
+        <TextField label={t('patients.field.name')} name="name" isRequired defaultValue={patient.name} />
         <DetailFields value={patient} mobileRequired />
         <FormActions>
           <Button type="submit" variant="primary" isPending={pending} isDisabled={patient.deleted !== null}>
-            Save
+            {t('patients.edit.save')}
           </Button>
           <Link href={patientPaths.patient(businessId, patient.id)} variant="button">
-            Cancel
+            {t('patients.edit.cancel')}
           </Link>
         </FormActions>
       </Form>

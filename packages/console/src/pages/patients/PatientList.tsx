@@ -9,10 +9,13 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
+import { t } from './i18n/index.ts';
 import { dateOfBirthOf, displayIdOf } from './patient-format.ts';
 
 const issuesOf = (p: Patient) =>
-  [p.lastSmsFailure && 'SMS failed', p.lastEmailFailure && 'Email failed'].filter(Boolean).join(', ');
+  [p.lastSmsFailure && t('patients.issue.sms'), p.lastEmailFailure && t('patients.issue.email')]
+    .filter(Boolean)
+    .join(', ');
 
 /**
  * SPEC §2 `/businesses/{businessId}/patients`: search (contains), only current (`?current=false` to
@@ -27,38 +30,53 @@ export function PatientList() {
   const columns: ListColumn<Patient>[] = [
     {
       key: 'name',
-      header: 'Name',
+      header: t('patients.column.name'),
       width: 'minmax(10rem, 1.5fr)',
       render: (p) => (
         <Link href={patientPaths.patient(businessId, p.id)}>
           {p.name}
-          {p.deleted ? ' (deleted)' : ''}
+          {p.deleted ? t('patients.list.deleted') : ''}
         </Link>
       ),
     },
-    { key: 'id', header: 'ID', width: 'minmax(8rem, 1fr)', render: (p) => displayIdOf(p.displayId) },
-    { key: 'dob', header: 'Date of birth', width: '8rem', render: (p) => dateOfBirthOf(p.dateOfBirth) },
-    { key: 'mobile', header: 'Mobile', width: '9rem', render: (p) => p.mobileNumber ?? '—' },
-    { key: 'issues', header: 'Issues', width: 'minmax(6rem, 1fr)', render: (p) => issuesOf(p) || '—' },
+    { key: 'id', header: t('patients.column.id'), width: 'minmax(8rem, 1fr)', render: (p) => displayIdOf(p.displayId) },
+    {
+      key: 'dob',
+      header: t('patients.column.dateOfBirth'),
+      width: '8rem',
+      render: (p) => dateOfBirthOf(p.dateOfBirth),
+    },
+    {
+      key: 'mobile',
+      header: t('patients.column.mobile'),
+      width: '9rem',
+      render: (p) => p.mobileNumber ?? t('patients.noValue'),
+    },
+    {
+      key: 'issues',
+      header: t('patients.column.issues'),
+      width: 'minmax(6rem, 1fr)',
+      render: (p) => issuesOf(p) || t('patients.noValue'),
+    },
   ];
 
   return (
     <ListPage
-      title="Patients"
+      title={t('patients.list.title')}
       frame="section"
       actions={[
-        linkAction('Sign-ups', patientPaths.signUps(businessId), ['signUps', 'list'], 'button'),
-        linkAction('Import', patientPaths.import(businessId), ['patients', 'batchUpsertPatients']),
+        linkAction(t('patients.list.signUps'), patientPaths.signUps(businessId), ['signUps', 'list'], 'button'),
+        linkAction(t('patients.list.import'), patientPaths.import(businessId), ['patients', 'batchUpsertPatients']),
       ]}
       banner={notice && <Banner tone="success">{notice}</Banner>}
-      search={{ atom: patientsSearchAtom, placeholder: 'Name, ID, mobile or email' }}
+      search={{ atom: patientsSearchAtom, placeholder: t('patients.list.search') }}
       filters={
         <>
           <Switch isSelected={onlyCurrent} onChange={setOnlyCurrent}>
-            Only current
+            {t('patients.list.onlyCurrent')}
           </Switch>
           <Switch isSelected={onlyWithIssues} onChange={setOnlyWithIssues}>
-            Only with issues
+            {t('patients.list.onlyWithIssues')}
           </Switch>
         </>
       }
@@ -69,9 +87,9 @@ export function PatientList() {
           return { items: page.patients, nextToken: page.nextToken };
         },
       }}
-      label="Patients"
+      label={t('patients.list.title')}
       columns={columns}
-      emptyText="No patients found."
+      emptyText={t('patients.list.empty')}
     />
   );
 }

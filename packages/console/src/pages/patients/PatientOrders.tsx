@@ -1,6 +1,7 @@
 import { rpc } from '../../api/client.ts';
 import { ListPage } from '../../ui/ListPage.tsx';
 import { orderColumns } from '../orders/order-columns.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * The patient page's orders (orders/listOrdersByPatient, newest first), each linking to its order
@@ -10,7 +11,7 @@ export function PatientOrders({ businessId, patientId }: { businessId: string; p
   const columns = orderColumns(businessId, ['reference', 'barcode', 'machine', 'status', 'created']);
   return (
     <ListPage
-      title="Orders"
+      title={t('patients.orders.title')}
       frame="part"
       reload={false}
       query={{
@@ -20,9 +21,9 @@ export function PatientOrders({ businessId, patientId }: { businessId: string; p
           return { items: page.orders, nextToken: page.nextToken };
         },
       }}
-      label="Orders of the patient"
+      label={t('patients.orders.label')}
       columns={columns}
-      emptyText="No orders found."
+      emptyText={t('patients.orders.empty')}
     />
   );
 }

@@ -2,11 +2,12 @@ import type { PatientSignUp, SignUpForm } from '@medlocker/core';
 import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
-import { ConfirmAction, confirmWords, Dialog, DialogFooter } from '../../ui/Dialog.tsx';
+import { ConfirmAction, Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useSubmit } from '../../ui/use-submit.ts';
+import { t } from './i18n/index.ts';
 import { DetailFields, detailFieldName, filledAddressOf, isoDateOf, textOf } from './patient-fields.tsx';
 
 /** The form as the contract takes it: a blank field is null, so the server clears it. */
@@ -45,7 +46,7 @@ export function EditSignUpDialog({
 
   return (
     <Dialog
-      title={`Edit ${signUp.firstName} ${signUp.lastName}`}
+      title={t('patients.signUps.editTitle', { name: `${signUp.firstName} ${signUp.lastName}` })}
       isOpen
       onOpenChange={(open) => !open && !pending && onClose()}
     >
@@ -59,7 +60,7 @@ export function EditSignUpDialog({
             <Loading />
           )}
           <div className="dialog__actions">
-            <Button onPress={() => onClose()}>Cancel</Button>
+            <Button onPress={() => onClose()}>{t('patients.signUps.cancel')}</Button>
           </div>
         </>
       ) : (
@@ -71,13 +72,24 @@ export function EditSignUpDialog({
             onClose(saved.signUp);
           })}
         >
-          <p>A changed email or mobile is sent a new code to verify.</p>
-          <TextField label="First name" name="firstName" isRequired defaultValue={current.firstName} autoFocus />
-          <TextField label="Last name" name="lastName" isRequired defaultValue={current.lastName} />
-          <DetailFields value={current} mobileDescription="A patient needs one: add it before converting." />
+          <p>{t('patients.signUps.reverify')}</p>
+          <TextField
+            label={t('patients.signUps.firstName')}
+            name="firstName"
+            isRequired
+            defaultValue={current.firstName}
+            autoFocus
+          />
+          <TextField
+            label={t('patients.signUps.lastName')}
+            name="lastName"
+            isRequired
+            defaultValue={current.lastName}
+          />
+          <DetailFields value={current} mobileDescription={t('patients.signUps.mobileHint')} />
           <DialogFooter onCancel={() => onClose()} pending={pending}>
             <Button type="submit" variant="primary" isPending={pending}>
-              Save
+              {t('patients.signUps.save')}
             </Button>
           </DialogFooter>
         </Form>
@@ -96,15 +108,15 @@ export function DeleteSignUpDialog({
 }) {
   return (
     <ConfirmAction
-      {...confirmWords('Delete', 'sign-up')}
+      title={t('patients.signUps.deleteTitle')}
+      cancelLabel={t('patients.signUps.deleteKeep')}
+      confirmLabel={t('patients.signUps.deleteConfirm')}
       isOpen
       action={() => rpc('signUps', 'delete', { id: signUp.id })}
       onDone={() => onClose(true)}
       onCancel={() => onClose(false)}
     >
-      <p>
-        {signUp.firstName} {signUp.lastName}'s sign-up will be removed. This cannot be undone.
-      </p>
+      <p>{t('patients.signUps.deleteBody', { name: `${signUp.firstName} ${signUp.lastName}` })}</p>
     </ConfirmAction>
   );
 }

@@ -13,6 +13,7 @@ import { Form } from '../../ui/Form.tsx';
 import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { t } from './i18n/index.ts';
 import { dateOfBirthOf } from './patient-format.ts';
 import { DeleteSignUpDialog, EditSignUpDialog } from './SignUpEdit.tsx';
 
@@ -21,34 +22,52 @@ type SignUpHandlers = Record<'convert' | 'edit' | 'remove', (signUp: PatientSign
 /** Who signed up and how to reach them; Convert (while waiting), Edit and Delete until converted. */
 function signUpColumns(on: SignUpHandlers): ListColumn<PatientSignUp>[] {
   return [
-    { key: 'name', header: 'Name', width: 'minmax(10rem, 1.5fr)', render: (s) => `${s.firstName} ${s.lastName}` },
-    { key: 'dob', header: 'Date of birth', width: '8rem', render: (s) => dateOfBirthOf(s.dateOfBirth) },
+    {
+      key: 'name',
+      header: t('patients.signUps.column.name'),
+      width: 'minmax(10rem, 1.5fr)',
+      render: (s) => `${s.firstName} ${s.lastName}`,
+    },
+    {
+      key: 'dob',
+      header: t('patients.signUps.column.dateOfBirth'),
+      width: '8rem',
+      render: (s) => dateOfBirthOf(s.dateOfBirth),
+    },
     {
       key: 'contact',
-      header: 'Contact',
+      header: t('patients.signUps.column.contact'),
       width: 'minmax(10rem, 1.5fr)',
-      render: (s) => s.mobileNumber ?? s.email ?? '—',
+      render: (s) => s.mobileNumber ?? s.email ?? t('patients.noValue'),
     },
-    { key: 'status', header: 'Status', width: '7rem', render: (s) => s.status },
+    { key: 'status', header: t('patients.signUps.column.status'), width: '7rem', render: (s) => s.status },
     {
       key: 'actions',
-      header: 'Actions',
+      header: t('patients.signUps.column.actions'),
       width: '15rem',
       render: (s) => {
         const name = `${s.firstName} ${s.lastName}`;
-        if (s.status === 'confirmed') return '—';
+        if (s.status === 'confirmed') return t('patients.noValue');
         return (
           <div className="cell-actions">
             {(s.status === 'new' || s.status === 'validated') && (
-              <Button variant="quiet" onPress={() => on.convert(s)} aria-label={`Convert ${name}`}>
-                Convert
+              <Button
+                variant="quiet"
+                onPress={() => on.convert(s)}
+                aria-label={t('patients.signUps.convertLabel', { name })}
+              >
+                {t('patients.signUps.convert')}
               </Button>
             )}
-            <Button variant="quiet" onPress={() => on.edit(s)} aria-label={`Edit ${name}`}>
-              Edit
+            <Button variant="quiet" onPress={() => on.edit(s)} aria-label={t('patients.signUps.editLabel', { name })}>
+              {t('patients.signUps.edit')}
             </Button>
-            <Button variant="quiet" onPress={() => on.remove(s)} aria-label={`Delete ${name}`}>
-              Delete
+            <Button
+              variant="quiet"
+              onPress={() => on.remove(s)}
+              aria-label={t('patients.signUps.deleteLabel', { name })}
+            >
+              {t('patients.signUps.delete')}
             </Button>
           </div>
         );
@@ -74,14 +93,14 @@ export function SignUpList() {
 
   return (
     <ListPage
-      title="Sign-ups"
+      title={t('patients.signUps.title')}
       frame="section"
       reload={false}
-      actions={[linkAction('Patients', patientPaths.list(businessId), undefined, 'button')]}
+      actions={[linkAction(t('patients.signUps.patients'), patientPaths.list(businessId), undefined, 'button')]}
       banner={notice && <Banner tone="success">{notice}</Banner>}
       filters={
         <Switch isSelected={past} onChange={setPast}>
-          Show past sign-ups
+          {t('patients.signUps.showPast')}
         </Switch>
       }
       query={{
@@ -91,9 +110,9 @@ export function SignUpList() {
           return { items: page.signUps, nextToken: page.nextToken };
         },
       }}
-      label="Sign-ups"
+      label={t('patients.signUps.title')}
       columns={signUpColumns({ convert: setConverting, edit: setEditing, remove: setDeleting })}
-      emptyText={past ? 'No past sign-ups.' : 'No sign-ups waiting.'}
+      emptyText={past ? t('patients.signUps.noPast') : t('patients.signUps.noneWaiting')}
     >
       {converting && (
         <ConvertDialog
@@ -101,7 +120,9 @@ export function SignUpList() {
           onClose={(patientId) => {
             setConverting(null);
             if (patientId)
-              navigate(patientPaths.patient(businessId, patientId), { state: { notice: 'Sign-up converted.' } });
+              navigate(patientPaths.patient(businessId, patientId), {
+                state: { notice: t('patients.signUps.converted') },
+              });
           }}
           onEdit={() => {
             setConverting(null);
@@ -115,7 +136,7 @@ export function SignUpList() {
           onClose={(saved) => {
             setEditing(null);
             if (!saved) return;
-            setNotice(`${saved.firstName} ${saved.lastName}'s sign-up was saved.`);
+            setNotice(t('patients.signUps.saved', { name: `${saved.firstName} ${saved.lastName}` }));
             reload();
           }}
         />
@@ -126,7 +147,7 @@ export function SignUpList() {
           onClose={(deleted) => {
             setDeleting(null);
             if (!deleted) return;
-            setNotice(`${deleting.firstName} ${deleting.lastName}'s sign-up was deleted.`);
+            setNotice(t('patients.signUps.deleted', { name: `${deleting.firstName} ${deleting.lastName}` }));
             reload();
           }}
         />
@@ -176,19 +197,23 @@ function ConvertDialog({
     }
   };
   return (
-    <Dialog title={`Convert ${signUp.firstName} ${signUp.lastName}`} isOpen onOpenChange={(open) => !open && onClose()}>
+    <Dialog
+      title={t('patients.signUps.convertTitle', { name: `${signUp.firstName} ${signUp.lastName}` })}
+      isOpen
+      onOpenChange={(open) => !open && onClose()}
+    >
       <Form error={errors.form} validationErrors={errors.fields} submit={convert}>
         {errors.needsMobile && (
           <p className="button-row">
-            Add their mobile number, then convert.
-            <Button onPress={onEdit}>Edit sign-up</Button>
+            {t('patients.signUps.needsMobile')}
+            <Button onPress={onEdit}>{t('patients.signUps.editSignUp')}</Button>
           </p>
         )}
         <div className="dialog__body">
           <TextField
-            label="ID"
+            label={t('patients.signUps.id')}
             name="displayId"
-            description="The patient's ID in this business, often their NHS number."
+            description={t('patients.signUps.idHint')}
             value={displayId}
             onChange={setDisplayId}
             isRequired
@@ -197,7 +222,7 @@ function ConvertDialog({
         </div>
         <DialogFooter onCancel={() => onClose()} pending={pending}>
           <Button type="submit" variant="primary" isPending={pending}>
-            Convert
+            {t('patients.signUps.convert')}
           </Button>
         </DialogFooter>
       </Form>

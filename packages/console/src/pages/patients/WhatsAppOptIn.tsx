@@ -8,6 +8,7 @@ import { ConfirmDialog, Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { useAction } from '../../ui/use-action.ts';
+import { t } from './i18n/index.ts';
 
 /** +447700900123 as people write it: 07700 900123. */
 export const nationalMobile = (e164: string) =>
@@ -45,14 +46,14 @@ export function WhatsAppOptIn({ businessId, patient }: { businessId: string; pat
   const optOut = async () => {
     await run(async () => {
       show((await rpc('users', 'removeWhatsAppOptIn', { patientId: patient.id })).patient);
-      setNotice('Opted out: their messages go by text or email again.');
+      setNotice(t('patients.whatsApp.optedOut'));
     });
     setOptingOut(false);
   };
 
   return (
     <div className="details__item">
-      <dt>WhatsApp</dt>
+      <dt>{t('patients.whatsApp.label')}</dt>
       <dd>
         <OptInState
           optIn={optIn}
@@ -73,21 +74,21 @@ export function WhatsAppOptIn({ businessId, patient }: { businessId: string; pat
               setSent(undefined);
               if (next) {
                 show(next);
-                setNotice('Opted in: their messages now go by WhatsApp.');
+                setNotice(t('patients.whatsApp.optedIn'));
               }
             }}
           />
         )}
         <ConfirmDialog
-          title="Opt out of WhatsApp?"
+          title={t('patients.whatsApp.optOutTitle')}
           isOpen={optingOut}
           onOpenChange={(open) => !open && !sending && setOptingOut(false)}
-          cancelLabel="Keep WhatsApp"
-          confirmLabel="Opt out"
+          cancelLabel={t('patients.whatsApp.keep')}
+          confirmLabel={t('patients.whatsApp.optOut')}
           onConfirm={() => void optOut()}
           isPending={sending}
         >
-          <p>{patient.name}'s messages will go by text or email instead.</p>
+          <p>{t('patients.whatsApp.optOutBody', { name: patient.name })}</p>
         </ConfirmDialog>
       </dd>
     </div>
@@ -113,10 +114,10 @@ function OptInState({
   if (!optIn) {
     return (
       <>
-        <div>Not opted in</div>
+        <div>{t('patients.whatsApp.notOptedIn')}</div>
         {canSend && (
           <Button variant="secondary" onPress={onSend} isPending={sending}>
-            Send WhatsApp code
+            {t('patients.whatsApp.sendCode')}
           </Button>
         )}
       </>
@@ -125,12 +126,14 @@ function OptInState({
   return (
     <>
       <div>
-        Opted in on {nationalMobile(optIn.mobileNumber)} since {formatDate(optIn.at)}
+        {t('patients.whatsApp.optedInOn', { mobile: nationalMobile(optIn.mobileNumber), date: formatDate(optIn.at) })}
       </div>
-      {optIn.byDisplayName && <div className="field__description">Recorded by {optIn.byDisplayName}</div>}
+      {optIn.byDisplayName && (
+        <div className="field__description">{t('patients.whatsApp.recordedBy', { name: optIn.byDisplayName })}</div>
+      )}
       {!deleted && (
         <Button variant="secondary" onPress={onOptOut}>
-          Opt out
+          {t('patients.whatsApp.optOut')}
         </Button>
       )}
     </>
@@ -183,15 +186,15 @@ function CodeDialog({
   };
 
   return (
-    <Dialog title="Enter WhatsApp code" isOpen onOpenChange={(open) => !open && !pending && onClose()}>
+    <Dialog title={t('patients.whatsApp.codeTitle')} isOpen onOpenChange={(open) => !open && !pending && onClose()}>
       <Form validationErrors={validationErrors} guardUnsaved={false} error={formError} submit={verify}>
         <CodeField sentTo={sent.sentTo} code={code} onCode={setCode} />
         <DialogFooter onCancel={() => onClose()} pending={pending}>
           <Button onPress={() => void resend()} isDisabled={pending}>
-            Send a new code
+            {t('patients.whatsApp.sendNewCode')}
           </Button>
           <Button type="submit" variant="primary" isPending={pending}>
-            Opt in
+            {t('patients.whatsApp.optIn')}
           </Button>
         </DialogFooter>
       </Form>
@@ -203,14 +206,11 @@ function CodeDialog({
 function CodeField({ sentTo, code, onCode }: { sentTo: string; code: string; onCode: (code: string) => void }) {
   return (
     <div className="dialog__body">
-      <p>
-        A code was sent by WhatsApp to {sentTo}. Ask the patient to read it out; it works for{' '}
-        {whatsAppOptInCodes.ttlMinutes} minutes.
-      </p>
+      <p>{t('patients.whatsApp.codeSent', { sentTo, minutes: whatsAppOptInCodes.ttlMinutes })}</p>
       <TextField
-        label="Code"
+        label={t('patients.whatsApp.code')}
         name="code"
-        description={`The ${whatsAppOptInCodes.digits}-digit code, e.g. 123 456.`}
+        description={t('patients.whatsApp.codeHint', { digits: whatsAppOptInCodes.digits })}
         value={code}
         onChange={onCode}
         autoFocus

@@ -1,5 +1,6 @@
 import type { Address, ImportedPatient } from '@medlocker/core';
 import { TextField } from '../../ui/TextField.tsx';
+import { t } from './i18n/index.ts';
 import { dateOfBirthOf } from './patient-format.ts';
 
 /**
@@ -7,13 +8,7 @@ import { dateOfBirthOf } from './patient-format.ts';
  * address, checked by the server with the same SPEC §5 rules and messages).
  */
 
-export const addressFields = [
-  ['line1', 'Address line 1'],
-  ['line2', 'Address line 2'],
-  ['line3', 'Address line 3'],
-  ['postTown', 'Post town'],
-  ['postcode', 'Postcode'],
-] as const;
+export const addressFields = ['line1', 'line2', 'line3', 'postTown', 'postcode'] as const;
 
 /** DD-MM-YYYY (as shown) or YYYY-MM-DD → YYYY-MM-DD; anything else is sent as typed for the server to refuse. */
 export function isoDateOf(text: string): string {
@@ -37,9 +32,9 @@ export function basicPatientOf(data: FormData): ImportedPatient {
 }
 
 /** The address lines filled in, by their contract names (a blank line is left out). */
-export function filledAddressOf(data: FormData): Partial<Record<(typeof addressFields)[number][0], string>> {
-  const address: Partial<Record<(typeof addressFields)[number][0], string>> = {};
-  for (const [name] of addressFields) if (textOf(data, name)) address[name] = textOf(data, name);
+export function filledAddressOf(data: FormData): Partial<Record<(typeof addressFields)[number], string>> {
+  const address: Partial<Record<(typeof addressFields)[number], string>> = {};
+  for (const name of addressFields) if (textOf(data, name)) address[name] = textOf(data, name);
   return address;
 }
 
@@ -72,21 +67,26 @@ export function DetailFields({
   return (
     <>
       <TextField
-        label="Date of birth"
+        label={t('patients.field.dateOfBirth')}
         name="dateOfBirth"
-        description="DD-MM-YYYY"
+        description={t('patients.field.dateHint')}
         defaultValue={value.dateOfBirth ? dateOfBirthOf(value.dateOfBirth) : ''}
       />
-      <TextField label="Email" name="email" type="email" defaultValue={value.email ?? ''} />
+      <TextField label={t('patients.field.email')} name="email" type="email" defaultValue={value.email ?? ''} />
       <TextField
-        label="Mobile"
+        label={t('patients.field.mobile')}
         name="mobileNumber"
         isRequired={mobileRequired}
         description={mobileDescription}
         defaultValue={value.mobileNumber ?? ''}
       />
-      {addressFields.map(([name, label]) => (
-        <TextField key={name} label={label} name={name} defaultValue={value.address?.[name] ?? ''} />
+      {addressFields.map((name) => (
+        <TextField
+          key={name}
+          label={t(`patients.field.${name}` as const)}
+          name={name}
+          defaultValue={value.address?.[name] ?? ''}
+        />
       ))}
     </>
   );

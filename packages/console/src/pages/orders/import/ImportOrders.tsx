@@ -20,6 +20,7 @@ import { ProgressBar } from '../../../ui/ProgressBar.tsx';
 import { ChooseFileStep, FirstLineStep, MappingStep } from '../../csv-import/CsvSteps.tsx';
 import { generateBarcode } from '../barcode.ts';
 import { OrderCreation } from '../OrderCreation.tsx';
+import { t } from './i18n/index.ts';
 import { failedRowsCsv, OrderImportResult } from './OrderImportResult.tsx';
 import { OrderPreview } from './OrderPreview.tsx';
 import { useOrderCreation } from './use-order-creation.ts';
@@ -37,7 +38,7 @@ type Step = 'choose' | 'reading' | 'firstLine' | 'mapping' | 'preview' | 'creati
  */
 export function ImportOrders() {
   return (
-    <OrderCreation title="Import orders">
+    <OrderCreation title={t('orderImport.import.title')}>
       {(settings, businessId) => <OrderImport businessId={businessId} settings={settings} />}
     </OrderCreation>
   );
@@ -130,7 +131,9 @@ function OrderImport({ businessId, settings }: { businessId: string; settings: B
 
   return (
     <>
-      {csv.file && step !== 'choose' && <p className="muted">File: {csv.file.name}</p>}
+      {csv.file && step !== 'choose' && (
+        <p className="muted">{t('orderImport.import.file', { name: csv.file.name })}</p>
+      )}
       {step === 'choose' && (
         <OrderFileStep
           fileError={csv.fileError}
@@ -141,10 +144,10 @@ function OrderImport({ businessId, settings }: { businessId: string; settings: B
           }}
         />
       )}
-      {step === 'reading' && <Loading label="Reading the file…" />}
+      {step === 'reading' && <Loading label={t('orderImport.import.reading')} />}
       {step === 'firstLine' && (
         <FirstLineStep
-          dataLabel="Order data"
+          dataLabel={t('orderImport.import.dataLabel')}
           firstRow={first}
           onChoose={(choice) => setStep(csv.chooseFirstLine(choice) ? 'mapping' : 'choose')}
           onBack={() => setStep('choose')}
@@ -157,8 +160,8 @@ function OrderImport({ businessId, settings }: { businessId: string; settings: B
           fields={csv.fields}
           mapping={csv.mapping}
           problems={csv.problems}
-          noun="order"
-          nextLabel="Preview"
+          sampleNote={t('orderImport.import.sampleNote')}
+          nextLabel={t('orderImport.import.preview')}
           onChange={csv.setMapping}
           onBack={() => setStep('firstLine')}
           onImport={() => setStep('preview')}
@@ -199,12 +202,10 @@ function OrderFileStep(props: {
   onFile: (file: File) => void;
 }) {
   return (
-    <ChooseFileStep label="Order CSV file" fileError={props.fileError} onFile={props.onFile}>
-      Choose a CSV file of orders: one order per line, the same columns on every line. Each order needs a barcode
-      {props.autoGenerate ? ' (blank: one is generated)' : ''} and the patient's ID; a machine, collection window and
-      charges are optional.{' '}
+    <ChooseFileStep label={t('orderImport.import.fileLabel')} fileError={props.fileError} onFile={props.onFile}>
+      {props.autoGenerate ? t('orderImport.import.fileHintGenerated') : t('orderImport.import.fileHint')}{' '}
       <a className="link" href={exampleCsvHref} download="orders-example.csv">
-        Download an example file
+        {t('orderImport.import.example')}
       </a>
     </ChooseFileStep>
   );
@@ -214,11 +215,14 @@ function OrderFileStep(props: {
 function CreatingStep({ done, total, onCancel }: { done: number; total: number; onCancel: () => void }) {
   return (
     <>
-      <ProgressBar label="Creating orders…" value={total === 0 ? 100 : Math.round((done / total) * 100)} />
+      <ProgressBar
+        label={t('orderImport.import.creating')}
+        value={total === 0 ? 100 : Math.round((done / total) * 100)}
+      />
       <div className="form__actions">
-        <Button isDisabled>Back</Button>
+        <Button isDisabled>{t('orderImport.import.back')}</Button>
         <Button variant="danger" onPress={onCancel}>
-          Cancel
+          {t('orderImport.import.cancel')}
         </Button>
       </div>
     </>

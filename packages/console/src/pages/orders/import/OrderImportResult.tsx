@@ -1,4 +1,4 @@
-import { type CsvRecord, counted, csvText, labelsMax, type RowError } from '@medlocker/core';
+import { type CsvRecord, csvText, labelsMax, type RowError } from '@medlocker/core';
 import { lazy, Suspense } from 'react';
 import { orderPaths } from '../../../paths.ts';
 import { Button } from '../../../ui/Button.tsx';
@@ -7,6 +7,7 @@ import { Link } from '../../../ui/Link.tsx';
 import { Loading } from '../../../ui/Page.tsx';
 import { type VirtualColumn, VirtualList } from '../../../ui/VirtualList.tsx';
 import { ErrorTable } from '../../csv-import/CsvSteps.tsx';
+import { t } from './i18n/index.ts';
 import type { CreatedOrder } from './use-order-creation.ts';
 
 // The labels load with their own chunk (bwip-js), only when an import prints them.
@@ -17,23 +18,24 @@ export function failedRowsCsv(header: readonly string[] | null, records: readonl
   const reasons = new Map(failed.map((f) => [f.row, f.errors.join('; ')]));
   const rows = records.filter((r) => reasons.has(r.row));
   const width = Math.max(header?.length ?? 0, ...rows.map((r) => r.cells.length));
-  const names = header ? [...header] : Array.from({ length: width }, (_, i) => `Column ${i + 1}`);
-  while (names.length < width) names.push(`Column ${names.length + 1}`);
+  const columnName = (i: number) => t('orderImport.import.column', { number: i + 1 });
+  const names = header ? [...header] : Array.from({ length: width }, (_, i) => columnName(i));
+  while (names.length < width) names.push(columnName(names.length));
   return csvText(
-    [...names, 'Errors'],
+    [...names, t('orderImport.import.errorsColumn')],
     rows.map((r) => [...r.cells, ...Array(width - r.cells.length).fill(''), reasons.get(r.row)]),
   );
 }
 
 const createdColumns = (businessId: string): VirtualColumn<CreatedOrder>[] => [
-  { key: 'row', header: 'Row', width: '6rem', render: (o) => o.row },
+  { key: 'row', header: t('orderImport.import.row'), width: '6rem', render: (o) => o.row },
   {
     key: 'reference',
-    header: 'Order',
+    header: t('orderImport.import.order'),
     width: '1fr',
     render: (o) => <Link href={orderPaths.order(businessId, o.id)}>{o.reference}</Link>,
   },
-  { key: 'barcode', header: 'Barcode', width: '1fr', render: (o) => o.barcode },
+  { key: 'barcode', header: t('orderImport.import.barcode'), width: '1fr', render: (o) => o.barcode },
 ];
 
 /**
@@ -62,43 +64,45 @@ export function OrderImportResult({
   return (
     <>
       <div className="import-result" role="status">
-        <h3 className="import-result__title">{cancelled ? 'Import cancelled' : 'Import complete'}</h3>
-        <p>
-          {counted(created.length, 'order')} created; {counted(failed.length, 'row')} not created.
-        </p>
+        <h3 className="import-result__title">
+          {cancelled ? t('orderImport.import.cancelled') : t('orderImport.import.complete')}
+        </h3>
+        <p>{t('orderImport.import.counts', { created: created.length, failed: failed.length })}</p>
       </div>
       <div className="import-errors">
-        <h3 className="import-step__title">Created orders</h3>
+        <h3 className="import-step__title">{t('orderImport.import.createdOrders')}</h3>
         <VirtualList
-          label="Created orders"
+          label={t('orderImport.import.createdOrders')}
           columns={createdColumns(businessId)}
           items={created}
           rowKey={(o) => o.id}
           hasMore={false}
           isLoading={false}
           onLoadMore={() => {}}
-          emptyText="No orders were created."
+          emptyText={t('orderImport.import.noneCreated')}
         />
       </div>
       <ErrorTable errors={failed} />
       <div className="form__actions">
         {failed.length > 0 && (
-          <Button onPress={() => downloadCsv('orders-not-created.csv', failedCsv())}>Download the failed rows</Button>
+          <Button onPress={() => downloadCsv('orders-not-created.csv', failedCsv())}>
+            {t('orderImport.import.downloadFailed')}
+          </Button>
         )}
         {batches.map((batch, i) => (
           <Link key={batch[0]} href={orderPaths.labels(businessId, batch)} variant="button">
             {batches.length === 1
-              ? `Print ${counted(batch.length, 'label')}`
-              : `Print labels ${i * labelsMax + 1}–${i * labelsMax + batch.length}`}
+              ? t('orderImport.import.printCount', { count: batch.length })
+              : t('orderImport.import.printRange', { from: i * labelsMax + 1, to: i * labelsMax + batch.length })}
           </Link>
         ))}
         <Link href={orderPaths.list(businessId)} variant="primary-button">
-          Complete
+          {t('orderImport.import.done')}
         </Link>
       </div>
       {autoPrint && batches.length === 1 && batches[0] && (
-        <section aria-label="Bag labels of the created orders">
-          <h3 className="import-step__title">Bag labels</h3>
+        <section aria-label={t('orderImport.import.labelsSection')}>
+          <h3 className="import-step__title">{t('orderImport.import.labelsTitle')}</h3>
           <Suspense fallback={<Loading />}>
             <LabelSheet ids={batches[0]} />
           </Suspense>

@@ -1,6 +1,7 @@
-import { type CsvRecord, counted, type OrderCsvMapping, orderCsvColumnLabels, type RowError } from '@medlocker/core';
+import { type CsvRecord, type OrderCsvMapping, orderCsvColumnLabels, type RowError } from '@medlocker/core';
 import { Button } from '../../../ui/Button.tsx';
 import { type VirtualColumn, VirtualList } from '../../../ui/VirtualList.tsx';
+import { t } from './i18n/index.ts';
 
 /** How many rows the preview shows (the rest are checked the same way; their errors are in the counts). */
 export const previewRows = 20;
@@ -30,7 +31,7 @@ export function OrderPreview({
   const rows: PreviewRow[] = records.slice(0, previewRows).map((r) => ({ ...r, errors: errorsByRow.get(r.row) ?? [] }));
   const mapped = mapping.flatMap((column, i) => (column ? [{ column, i }] : []));
   const columns: VirtualColumn<PreviewRow>[] = [
-    { key: 'row', header: 'Row', width: '4rem', render: (r) => r.row },
+    { key: 'row', header: t('orderImport.preview.row'), width: '4rem', render: (r) => r.row },
     ...mapped.map(({ column, i }) => ({
       key: column,
       header: orderCsvColumnLabels[column],
@@ -39,33 +40,34 @@ export function OrderPreview({
     })),
     {
       key: 'errors',
-      header: 'Errors',
+      header: t('orderImport.preview.errors'),
       width: 'minmax(10rem, 2fr)',
-      render: (r) => (r.errors.length === 0 ? 'None' : r.errors.join('; ')),
+      render: (r) => (r.errors.length === 0 ? t('orderImport.preview.noErrors') : r.errors.join('; ')),
     },
   ];
   return (
     <div className="import-step">
-      <h3 className="import-step__title">Check the orders before they are created</h3>
+      <h3 className="import-step__title">{t('orderImport.preview.title')}</h3>
       <p>
-        {counted(records.length, 'row')} in the file: {counted(goodCount, 'order')} ready to create,{' '}
-        {counted(errors.length, 'row')} with errors (not created).
-        {records.length > previewRows && ` The first ${previewRows} rows are shown.`}
+        {t('orderImport.preview.counts', { rows: records.length, good: goodCount, bad: errors.length })}
+        {records.length > previewRows && t('orderImport.preview.firstRows', { count: previewRows })}
       </p>
       <VirtualList
-        label="Preview of the orders"
+        label={t('orderImport.preview.label')}
         columns={columns}
         items={rows}
         rowKey={(r) => String(r.row)}
         hasMore={false}
         isLoading={false}
         onLoadMore={() => {}}
-        emptyText="No rows."
+        emptyText={t('orderImport.preview.empty')}
       />
       <div className="form__actions">
-        <Button onPress={onBack}>Back</Button>
+        <Button onPress={onBack}>{t('orderImport.preview.back')}</Button>
         <Button variant="primary" onPress={onCreate} isDisabled={goodCount === 0}>
-          {goodCount === 0 ? 'Create orders' : `Create ${counted(goodCount, 'order')}`}
+          {goodCount === 0
+            ? t('orderImport.preview.createNone')
+            : t('orderImport.preview.create', { count: goodCount })}
         </Button>
       </div>
     </div>

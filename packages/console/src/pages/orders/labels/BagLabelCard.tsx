@@ -1,6 +1,7 @@
 import { type BagLabel, code128Carries, formatDate } from '@medlocker/core';
 import { code128, drawingSVG, qrcode } from 'bwip-js/browser';
 import { useMemo } from 'react';
+import { t } from './i18n/index.ts';
 
 /** Black on white with quiet zones, as the PDF's (api areas/orders/label-pdf.ts). */
 const colours = { backgroundcolor: 'FFFFFF', barcolor: '000000' } as const;
@@ -33,19 +34,26 @@ export function BagLabelCard({ label }: { label: BagLabel }) {
     [label.barcode],
   );
   return (
-    <article className={`bag-label bag-label--${label.size}`} aria-label={`Bag label ${label.reference}`}>
+    <article
+      className={`bag-label bag-label--${label.size}`}
+      aria-label={t('labels.card.label', { reference: label.reference })}
+    >
       <p className="bag-label__reference">{label.reference}</p>
       <p className="bag-label__patient">
         {label.patientInitials} {label.patientSurname}
       </p>
-      <p>{label.machineName ?? 'No machine yet'}</p>
-      <p>Collect by {formatDate(label.collectBy)}</p>
+      <p>{label.machineName ?? t('labels.card.noMachine')}</p>
+      <p>{t('labels.card.collectBy', { date: formatDate(label.collectBy) })}</p>
       {svgs.code128 ? (
-        <Svg className="bag-label__code128" svg={svgs.code128} name={`Code 128 barcode ${label.barcode}`} />
+        <Svg
+          className="bag-label__code128"
+          svg={svgs.code128}
+          name={t('labels.card.code128', { barcode: label.barcode })}
+        />
       ) : (
         <p>{label.barcode}</p>
       )}
-      <Svg className="bag-label__qr" svg={svgs.qr} name={`QR code ${label.barcode}`} />
+      <Svg className="bag-label__qr" svg={svgs.qr} name={t('labels.card.qr', { barcode: label.barcode })} />
     </article>
   );
 }

@@ -1,4 +1,4 @@
-import { counted, labelSizeNames } from '@medlocker/core';
+import { labelSizeNames } from '@medlocker/core';
 import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { rpc } from '../../../api/client.ts';
@@ -6,6 +6,7 @@ import { useQuery } from '../../../api/queries.ts';
 import { LoadError } from '../../../ui/LoadError.tsx';
 import { Loading } from '../../../ui/Page.tsx';
 import { BagLabelCard } from './BagLabelCard.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * These orders' bag labels, shown, then printed once drawn (the browser's print opens by itself). Only
@@ -31,9 +32,7 @@ export function LabelSheet({ ids }: { ids: readonly string[] }) {
   return (
     <>
       {size && (
-        <p className="muted">
-          {counted(labels.length, 'label')}, {labelSizeNames[size]}
-        </p>
+        <p className="muted">{t('labels.sheet.summary', { count: labels.length, size: labelSizeNames[size] })}</p>
       )}
       <div className="label-preview">
         {labels.map((label, i) => (

@@ -5,6 +5,7 @@ import { Banner } from '../../../ui/Banner.tsx';
 import { Button } from '../../../ui/Button.tsx';
 import { Link } from '../../../ui/Link.tsx';
 import { Section } from '../../../ui/Section.tsx';
+import { t } from './i18n/index.ts';
 import { LabelSheet } from './LabelSheet.tsx';
 
 /**
@@ -18,16 +19,16 @@ export function OrderLabels() {
   const notice = useFlashNotice();
   const back =
     ids.length === 1 && ids[0] ? (
-      <Link href={orderPaths.order(businessId, ids[0])}>Back to the order</Link>
+      <Link href={orderPaths.order(businessId, ids[0])}>{t('labels.page.backToOrder')}</Link>
     ) : (
-      <Link href={orderPaths.list(businessId)}>Back to orders</Link>
+      <Link href={orderPaths.list(businessId)}>{t('labels.page.backToOrders')}</Link>
     );
   return (
     <Section
-      title={ids.length === 1 ? 'Bag label' : `Bag labels (${ids.length})`}
+      title={ids.length === 1 ? t('labels.page.title') : t('labels.page.titleMany', { count: ids.length })}
       actions={
         <Button variant="primary" onPress={() => window.print()}>
-          Print
+          {t('labels.page.print')}
         </Button>
       }
     >

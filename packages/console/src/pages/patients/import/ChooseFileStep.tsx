@@ -1,5 +1,6 @@
 import { examplePatientCsv } from '@medlocker/core';
 import { ChooseFileStep as ChooseCsvFile } from '../../csv-import/CsvSteps.tsx';
+import { t } from '../i18n/index.ts';
 
 /** The example file, as a link can download it without asking the server. */
 const exampleCsvHref = `data:text/csv;charset=utf-8,${encodeURIComponent(examplePatientCsv())}`;
@@ -10,11 +11,10 @@ export function ChooseFileStep(props: {
   onFile: (file: File) => void;
 }) {
   return (
-    <ChooseCsvFile {...props} label="Patient CSV file">
-      Choose a CSV file of patients: one patient per line, the same columns on every line. Each patient needs a name, a
-      UK mobile number and an ID (an NHS number or your own).{' '}
+    <ChooseCsvFile {...props} label={t('patients.import.fileLabel')}>
+      {t('patients.import.fileHint')}{' '}
       <a className="link" href={exampleCsvHref} download="patients-example.csv">
-        Download an example file
+        {t('patients.import.example')}
       </a>
     </ChooseCsvFile>
   );

@@ -19,6 +19,7 @@ import { ProgressBar } from '../../../ui/ProgressBar.tsx';
 import { Section } from '../../../ui/Section.tsx';
 import type { FromImportWorker } from '../../../workers/import-protocol.ts';
 import { ErrorTable, FirstLineStep, MappingStep } from '../../csv-import/CsvSteps.tsx';
+import { t } from '../i18n/index.ts';
 import { ChooseFileStep } from './ChooseFileStep.tsx';
 import { guessMapping } from './mapping-guess.ts';
 import { type Counts, useBatchUpload } from './use-batch-upload.ts';
@@ -144,13 +145,16 @@ export function ImportPatients() {
   const totalRows = inspection ? Math.max(0, inspection.nonEmptyRows - (firstLine === 'fields' ? 1 : 0)) : 0;
 
   return (
-    <Section title="Import patients" lead={file && step !== 'choose' ? `File: ${file.name}` : undefined}>
+    <Section
+      title={t('patients.import.title')}
+      lead={file && step !== 'choose' ? t('patients.import.file', { name: file.name }) : undefined}
+    >
       {upload.failure && <Banner tone="error">{upload.failure}</Banner>}
       {step === 'choose' && <ChooseFileStep fileError={fileError} onFile={choose} />}
-      {step === 'parsing' && <Loading label="Reading the file…" />}
+      {step === 'parsing' && <Loading label={t('patients.import.reading')} />}
       {step === 'firstLine' && inspection && (
         <FirstLineStep
-          dataLabel="Patient data"
+          dataLabel={t('patients.import.dataLabel')}
           firstRow={inspection.firstRow}
           onChoose={(choice) => setStep(csv.chooseFirstLine(inspection, choice) ? 'mapping' : 'choose')}
           onBack={() => setStep('choose')}
@@ -163,7 +167,7 @@ export function ImportPatients() {
           fields={patientFields}
           mapping={mapping}
           problems={checkMapping(mapping)}
-          noun="patient"
+          sampleNote={t('patients.import.sampleNote')}
           onChange={csv.setMapping}
           onBack={() => setStep('firstLine')}
           onImport={startImport}
@@ -210,20 +214,18 @@ function ImportOutcome({
     <>
       {finished ? (
         <div className="import-result" role="status">
-          <h3 className="import-result__title">{cancelled ? 'Import cancelled' : 'Import complete'}</h3>
-          <p>
-            {counts.processed} {counts.processed === 1 ? 'patient' : 'patients'} processed ({counts.created} added,{' '}
-            {counts.updated} updated, {counts.unchanged} unchanged); {errors.length}{' '}
-            {errors.length === 1 ? 'row' : 'rows'} with errors.
-          </p>
+          <h3 className="import-result__title">
+            {cancelled ? t('patients.import.cancelled') : t('patients.import.complete')}
+          </h3>
+          <p>{t('patients.import.counts', { ...counts, errors: errors.length })}</p>
         </div>
       ) : (
         <>
-          <ProgressBar label="Importing…" value={percentage} />
+          <ProgressBar label={t('patients.import.importing')} value={percentage} />
           <div className="form__actions">
-            <Button isDisabled>Back</Button>
+            <Button isDisabled>{t('patients.import.back')}</Button>
             <Button variant="danger" onPress={onCancel} isDisabled={cancelling}>
-              Cancel
+              {t('patients.import.cancel')}
             </Button>
           </div>
         </>
@@ -232,7 +234,7 @@ function ImportOutcome({
       {finished && (
         <div className="form__actions">
           <Button variant="primary" onPress={() => navigate(patientPaths.list(businessId))}>
-            Complete
+            {t('patients.import.done')}
           </Button>
         </div>
       )}

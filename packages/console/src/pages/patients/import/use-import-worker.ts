@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { workerUrl } from '../../../worker-url.ts';
 import type { FromImportWorker, ToImportWorker } from '../../../workers/import-protocol.ts';
+import { t } from '../i18n/index.ts';
 
 /**
  * The import's Web Worker for as long as the page is open: `send` posts to it, `onMessage` receives
@@ -21,7 +22,7 @@ export function useImportWorker(onMessage: (message: FromImportWorker) => void) 
       event.preventDefault();
       worker.terminate();
       if (workerRef.current === worker) workerRef.current = null;
-      handlerRef.current({ type: 'failed', message: 'An unknown error occurred' });
+      handlerRef.current({ type: 'failed', message: t('patients.import.unknownError') });
     };
     workerRef.current = worker;
     return worker;

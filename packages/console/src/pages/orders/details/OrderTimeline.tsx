@@ -1,26 +1,22 @@
 import { formatDateTime, type OrderEvent, patientMessageNames, receiptTemplateKey } from '@medlocker/core';
-import type { PagedQuery } from '../../api/queries.ts';
-import { Button } from '../../ui/Button.tsx';
-import { LoadError } from '../../ui/LoadError.tsx';
-import { Loading } from '../../ui/Page.tsx';
-import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import type { PagedQuery } from '../../../api/queries.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { LoadError } from '../../../ui/LoadError.tsx';
+import { Loading } from '../../../ui/Page.tsx';
+import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../../ui/Table.tsx';
+import { t } from './i18n/index.ts';
 
-const sources: Record<string, string> = {
-  portal: 'Portal',
-  locker: 'Locker',
-  integration: 'Integration',
-  system: 'System',
-  patient: 'Patient page',
-};
+const sources = ['portal', 'locker', 'integration', 'system', 'patient'] as const;
+const isSource = (via: string): via is (typeof sources)[number] => (sources as readonly string[]).includes(via);
 
 const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 
 /** Where the change came from: the console or cli, a locker (and its slot), a partner system, a job. */
 function sourceOf(event: OrderEvent): string {
   const via = text(event.data?.via);
-  const label = via ? (sources[via] ?? via) : '—';
+  const label = via ? (isSource(via) ? t(`orderPage.timeline.source.${via}` as const) : via) : t('orderPage.noValue');
   const location = text(event.data?.location);
-  return location ? `${label}, slot ${location}` : label;
+  return location ? t('orderPage.timeline.sourceSlot', { source: label, location }) : label;
 }
 
 /**
@@ -30,7 +26,7 @@ function sourceOf(event: OrderEvent): string {
 function messageKindOf(event: OrderEvent): string | undefined {
   if (!event.code.startsWith('MESSAGE_') || event.code === 'MESSAGE_REQUESTED') return undefined;
   const key = text(event.data?.templateKey);
-  if (key === receiptTemplateKey) return 'Receipt';
+  if (key === receiptTemplateKey) return t('orderPage.timeline.receipt');
   return key && Object.hasOwn(patientMessageNames, key)
     ? patientMessageNames[key as keyof typeof patientMessageNames]
     : undefined;
@@ -42,8 +38,8 @@ function messageKindOf(event: OrderEvent): string | undefined {
  */
 function whoOf(event: OrderEvent, machineName: string | null, patientName: string): string {
   if (text(event.data?.via) === 'locker' && machineName) return machineName;
-  if (text(event.data?.via) === 'patient') return `${patientName} (patient)`;
-  return text(event.data?.byName) ?? '—';
+  if (text(event.data?.via) === 'patient') return t('orderPage.timeline.byPatient', { patientName });
+  return text(event.data?.byName) ?? t('orderPage.noValue');
 }
 
 /**
@@ -64,14 +60,14 @@ export function OrderTimeline({
   if (events.items.length === 0 && events.isLoading) return <Loading />;
   return (
     <>
-      <Table aria-label="Timeline">
+      <Table aria-label={t('orderPage.timeline.label')}>
         <TableHeader>
-          <Column isRowHeader>When</Column>
-          <Column>What happened</Column>
-          <Column>Who</Column>
-          <Column>From</Column>
+          <Column isRowHeader>{t('orderPage.timeline.when')}</Column>
+          <Column>{t('orderPage.timeline.what')}</Column>
+          <Column>{t('orderPage.timeline.who')}</Column>
+          <Column>{t('orderPage.timeline.from')}</Column>
         </TableHeader>
-        <TableBody items={events.items} emptyText="Nothing has happened to this order yet.">
+        <TableBody items={events.items} emptyText={t('orderPage.timeline.empty')}>
           {(event) => (
             <Row id={event.id}>
               <Cell>{formatDateTime(event.created)}</Cell>
@@ -87,7 +83,7 @@ export function OrderTimeline({
       </Table>
       {events.hasMore && (
         <Button onPress={events.loadMore} isPending={events.isLoading}>
-          Show more
+          {t('orderPage.timeline.showMore')}
         </Button>
       )}
     </>

@@ -7,15 +7,16 @@ import {
   type OrderEvent,
 } from '@medlocker/core';
 import { type ReactNode, useState } from 'react';
-import { messageOf, rpc } from '../../api/client.ts';
-import { queryClient } from '../../api/queries.ts';
-import { useMayCall } from '../../state/access.ts';
-import { Button } from '../../ui/Button.tsx';
+import { messageOf, rpc } from '../../../api/client.ts';
+import { queryClient } from '../../../api/queries.ts';
+import { useMayCall } from '../../../state/access.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { t } from './i18n/index.ts';
 
 const item = (label: string, value: ReactNode) => (
   <div className="details__item">
     <dt>{label}</dt>
-    <dd>{value === '' || value === null || value === undefined ? '—' : value}</dd>
+    <dd>{value === '' || value === null || value === undefined ? t('orderPage.noValue') : value}</dd>
   </div>
 );
 
@@ -66,7 +67,12 @@ function PaymentDetails({ order, events, onSent, onRefused }: CheckoutProps) {
     setPending(true);
     try {
       const sent = await rpc('checkout', 'sendReceipt', { orderId: order.id });
-      onSent(`Receipt sent ${sent.channel === 'email' ? 'by email' : 'by SMS'} to ${sent.sentTo}`);
+      const values = { sentTo: sent.sentTo };
+      onSent(
+        sent.channel === 'email'
+          ? t('orderPage.checkout.receiptSentByEmail', values)
+          : t('orderPage.checkout.receiptSentBySms', values),
+      );
       await queryClient.invalidateQueries({ queryKey: ['orders'] });
     } catch (error) {
       onRefused(messageOf(error));
@@ -77,20 +83,31 @@ function PaymentDetails({ order, events, onSent, onRefused }: CheckoutProps) {
   const scheme = schemeOf(events, order.paymentId);
   return (
     <section aria-labelledby="order-payment">
-      <h3 id="order-payment">Payment</h3>
+      <h3 id="order-payment">{t('orderPage.checkout.payment')}</h3>
       <dl className="details">
-        {item('Amount paid', `${formatPence(order.amountPaid)} by card${scheme ? ` (${scheme})` : ''}`)}
-        {item('Card receipt', order.paymentId)}
-        {item('Receipt sent to the patient', order.receiptSent ? 'Yes' : 'No')}
+        {item(
+          t('orderPage.checkout.amountPaid'),
+          scheme
+            ? t('orderPage.checkout.paidByCardScheme', { amount: formatPence(order.amountPaid), scheme })
+            : t('orderPage.checkout.paidByCard', { amount: formatPence(order.amountPaid) }),
+        )}
+        {item(t('orderPage.checkout.cardReceipt'), order.paymentId)}
+        {item(
+          t('orderPage.checkout.receiptSent'),
+          order.receiptSent ? t('orderPage.checkout.yes') : t('orderPage.checkout.no'),
+        )}
       </dl>
       {maySend && (
         <Button onPress={send} isPending={pending}>
-          Send receipt
+          {t('orderPage.checkout.sendReceipt')}
         </Button>
       )}
     </section>
   );
 }
+
+const behalfOf = (onBehalf: boolean) =>
+  onBehalf ? t('orderPage.checkout.byRepresentative') : t('orderPage.checkout.byPatient');
 
 function ExemptionDeclaration({ order, events }: { order: Order; events: readonly OrderEvent[] }) {
   const code = order.exemptionCode;
@@ -100,21 +117,21 @@ function ExemptionDeclaration({ order, events }: { order: Order; events: readonl
   const name = details?.nameOfDeclarant ?? '';
   return (
     <section aria-labelledby="order-exemption">
-      <h3 id="order-exemption">Exemption declaration</h3>
+      <h3 id="order-exemption">{t('orderPage.checkout.exemptionDeclaration')}</h3>
       <dl className="details">
-        {item('Exemption', `${code}: ${exemptionCodeLabels[code]}`)}
-        {item('Declared by', name)}
         {item(
-          'On behalf of the patient',
-          details ? (details.onBehalfOfPatient ? 'Yes, by a representative' : 'No, by the patient') : '',
+          t('orderPage.checkout.exemption'),
+          t('orderPage.checkout.exemptionValue', { code, meaning: exemptionCodeLabels[code] }),
         )}
-        {item('Declared', declaredAt === undefined ? '' : formatDateTime(declaredAt))}
+        {item(t('orderPage.checkout.declaredBy'), name)}
+        {item(t('orderPage.checkout.onBehalf'), details ? behalfOf(details.onBehalfOfPatient) : '')}
+        {item(t('orderPage.checkout.declared'), declaredAt === undefined ? '' : formatDateTime(declaredAt))}
         {item(
-          'Signature',
+          t('orderPage.checkout.signature'),
           isImage(details?.signature) ? (
-            <img className="signature" src={details.signature} alt={`Signature of ${name}`} />
+            <img className="signature" src={details.signature} alt={t('orderPage.checkout.signatureOf', { name })} />
           ) : (
-            'No signature image'
+            t('orderPage.checkout.noSignature')
           ),
         )}
       </dl>

@@ -1,18 +1,19 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { rpc } from '../../api/client.ts';
-import { usePagedQuery, useQuery } from '../../api/queries.ts';
-import { orderPaths } from '../../paths.ts';
-import { useFlashNotice } from '../../shell/flash.ts';
-import { useLiveSubscription } from '../../state/live.ts';
-import { Banner } from '../../ui/Banner.tsx';
-import { Link } from '../../ui/Link.tsx';
-import { LoadError } from '../../ui/LoadError.tsx';
-import { Loading } from '../../ui/Page.tsx';
-import { Section } from '../../ui/Section.tsx';
+import { rpc } from '../../../api/client.ts';
+import { usePagedQuery, useQuery } from '../../../api/queries.ts';
+import { orderPaths } from '../../../paths.ts';
+import { useFlashNotice } from '../../../shell/flash.ts';
+import { useLiveSubscription } from '../../../state/live.ts';
+import { Banner } from '../../../ui/Banner.tsx';
+import { Link } from '../../../ui/Link.tsx';
+import { LoadError } from '../../../ui/LoadError.tsx';
+import { Loading } from '../../../ui/Page.tsx';
+import { Section } from '../../../ui/Section.tsx';
+import { OrderStatusBadge } from '../OrderStatusBadge.tsx';
+import { t } from './i18n/index.ts';
 import { OrderActions } from './OrderActions.tsx';
 import { OrderCheckout } from './OrderCheckout.tsx';
-import { OrderStatusBadge } from './OrderStatusBadge.tsx';
 import { OrderSummary } from './OrderSummary.tsx';
 import { OrderTimeline } from './OrderTimeline.tsx';
 import { PinHoldBanner } from './PinHoldBanner.tsx';
@@ -39,7 +40,7 @@ export function OrderDetails() {
 
   if (!query.data) {
     return (
-      <Section title="Order">
+      <Section title={t('orderPage.details.title')}>
         {query.error ? <LoadError error={query.error} onRetry={query.reload} /> : <Loading />}
       </Section>
     );
@@ -49,7 +50,7 @@ export function OrderDetails() {
 
   return (
     <Section
-      title={`Order ${order.reference}`}
+      title={t('orderPage.details.titleOf', { reference: order.reference })}
       lead={<OrderStatusBadge order={order} />}
       actions={
         <>
@@ -60,7 +61,7 @@ export function OrderDetails() {
             onWarning={(text) => setMessage({ tone: 'warning', text })}
           />
           <Link href={orderPaths.labels(businessId, [order.id])} variant="button">
-            Print label
+            {t('orderPage.details.printLabel')}
           </Link>
         </>
       }
@@ -81,10 +82,10 @@ export function OrderDetails() {
         onSent={(text) => setMessage({ tone: 'success', text })}
         onRefused={(text) => setMessage({ tone: 'error', text })}
       />
-      <h3>Timeline</h3>
+      <h3>{t('orderPage.details.timeline')}</h3>
       <OrderTimeline events={events} machineName={order.machineName} patientName={order.patientName} />
       <p>
-        <Link href={orderPaths.list(businessId)}>Back to orders</Link>
+        <Link href={orderPaths.list(businessId)}>{t('orderPage.details.back')}</Link>
       </p>
     </Section>
   );

@@ -1,32 +1,23 @@
 import { type Order, type OrderAction, staffOrderActions } from '@medlocker/core';
 import { useEffect, useRef, useState } from 'react';
-import { ApiError, messageOf, rpc } from '../../api/client.ts';
-import { queryClient } from '../../api/queries.ts';
-import { type MethodRef, useAllowed } from '../../state/access.ts';
-import { Button } from '../../ui/Button.tsx';
-import { ConfirmDialog } from '../../ui/Dialog.tsx';
-import { ReasonDialog } from './ReasonDialog.tsx';
+import { ApiError, messageOf, rpc } from '../../../api/client.ts';
+import { queryClient } from '../../../api/queries.ts';
+import { type MethodRef, useAllowed } from '../../../state/access.ts';
+import { Button } from '../../../ui/Button.tsx';
+import { ConfirmDialog } from '../../../ui/Dialog.tsx';
+import { ReasonDialog } from '../ReasonDialog.tsx';
+import { t } from './i18n/index.ts';
 import { RevealPinDialog } from './RevealPinDialog.tsx';
 
 type StaffAction = ReturnType<typeof staffOrderActions>[number];
 
-const buttons: { action: StaffAction; method: MethodRef; label: string; variant: 'secondary' | 'danger' }[] = [
-  { action: 'revealPin', method: ['orders', 'setRevealPinReason'], label: 'Reveal PIN', variant: 'secondary' },
-  {
-    action: 'resendMessage',
-    method: ['patientOrders', 'resendOrderReadyMessage'],
-    label: 'Resend message',
-    variant: 'secondary',
-  },
-  {
-    action: 'sendExpiryReminder',
-    method: ['patientOrders', 'sendOrderExpiryMessage'],
-    label: 'Send expiry reminder',
-    variant: 'secondary',
-  },
-  { action: 'markCollected', method: ['orders', 'markCollected'], label: 'Mark collected', variant: 'secondary' },
-  { action: 'markRemoved', method: ['orders', 'markRemoved'], label: 'Mark removed', variant: 'secondary' },
-  { action: 'cancel', method: ['orders', 'cancel'], label: 'Cancel order', variant: 'danger' },
+const buttons: { action: StaffAction; method: MethodRef; variant: 'secondary' | 'danger' }[] = [
+  { action: 'revealPin', method: ['orders', 'setRevealPinReason'], variant: 'secondary' },
+  { action: 'resendMessage', method: ['patientOrders', 'resendOrderReadyMessage'], variant: 'secondary' },
+  { action: 'sendExpiryReminder', method: ['patientOrders', 'sendOrderExpiryMessage'], variant: 'secondary' },
+  { action: 'markCollected', method: ['orders', 'markCollected'], variant: 'secondary' },
+  { action: 'markRemoved', method: ['orders', 'markRemoved'], variant: 'secondary' },
+  { action: 'cancel', method: ['orders', 'cancel'], variant: 'danger' },
 ];
 
 /** Someone (or a locker) moved the order first: the server's 409 names the state it is in now. */
@@ -65,7 +56,7 @@ export function OrderActions({ order, ...events }: { order: Order } & OrderEvent
           isPending={moves.sending === b.action}
           onPress={() => (isMessageAction(b.action) ? void moves.sendMessage(b.action) : moves.setOpen(b.action))}
         >
-          {b.label}
+          {t(`orderPage.action.${b.action}` as const)}
         </Button>
       ))}
       <MoveDialogs order={order} moves={moves} />
@@ -150,7 +141,7 @@ function MoveDialogs({ order, moves }: { order: Order; moves: ReturnType<typeof 
   const common = {
     isPending: moves.pending,
     error: moves.error,
-    cancelLabel: 'Go back',
+    cancelLabel: t('orderPage.action.goBack'),
     onOpenChange: (isOpen: boolean) => !isOpen && !moves.pending && close(),
   };
   return (
@@ -168,45 +159,43 @@ function MoveDialogs({ order, moves }: { order: Order; moves: ReturnType<typeof 
 
       <ConfirmDialog
         {...common}
-        title={`Mark order ${order.reference} as collected?`}
+        title={t('orderPage.collected.title', { reference: order.reference })}
         isOpen={open === 'markCollected'}
-        confirmLabel="Mark collected"
+        confirmLabel={t('orderPage.collected.confirm')}
         tone="primary"
         onConfirm={() =>
-          void confirm(() => rpc('orders', 'markCollected', { id: order.id }), 'The order is marked collected.')
+          void confirm(() => rpc('orders', 'markCollected', { id: order.id }), t('orderPage.collected.done'))
         }
       >
-        <p>
-          Use this when {order.patientName} has the bag, e.g. it was handed over at the counter. Its PIN stops working.
-        </p>
+        <p>{t('orderPage.collected.body', { patientName: order.patientName })}</p>
       </ConfirmDialog>
 
       <ConfirmDialog
         {...common}
-        title={`Mark order ${order.reference} as removed?`}
+        title={t('orderPage.removed.title', { reference: order.reference })}
         isOpen={open === 'markRemoved'}
-        confirmLabel="Mark removed"
+        confirmLabel={t('orderPage.removed.confirm')}
         onConfirm={() =>
-          void confirm(() => rpc('orders', 'markRemoved', { id: order.id }), 'The order is marked removed.')
+          void confirm(() => rpc('orders', 'markRemoved', { id: order.id }), t('orderPage.removed.done'))
         }
       >
-        <p>Use this when staff have taken the bag out of the locker. Its PIN stops working.</p>
+        <p>{t('orderPage.removed.body')}</p>
       </ConfirmDialog>
 
       {open === 'cancel' && (
         <ReasonDialog
-          title={`Cancel order ${order.reference}?`}
-          label="Reason for cancelling"
-          cancelLabel="Keep order"
-          confirmLabel="Cancel order"
+          title={t('orderPage.cancel.title', { reference: order.reference })}
+          label={t('orderPage.cancel.reason')}
+          cancelLabel={t('orderPage.cancel.keep')}
+          confirmLabel={t('orderPage.cancel.confirm')}
           onClose={close}
           onConfirm={async (reason) => {
-            await attempt(() => rpc('orders', 'cancel', { id: order.id, reason }), 'The order is cancelled.');
+            await attempt(() => rpc('orders', 'cancel', { id: order.id, reason }), t('orderPage.cancel.done'));
           }}
         >
           <p>
-            The PIN stops working at once.
-            {order.status === 'loaded' ? ' The bag stays in the locker until someone removes it.' : ''}
+            {t('orderPage.cancel.body')}
+            {order.status === 'loaded' ? t('orderPage.cancel.bodyLoaded') : ''}
           </p>
         </ReasonDialog>
       )}

@@ -1,8 +1,9 @@
 import { formatPin, type Order } from '@medlocker/core';
 import { useState } from 'react';
-import { Button } from '../../ui/Button.tsx';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { ReasonDialog } from './ReasonDialog.tsx';
+import { Button } from '../../../ui/Button.tsx';
+import { Dialog } from '../../../ui/Dialog.tsx';
+import { ReasonDialog } from '../ReasonDialog.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * Reveal PIN: asks why (the reason is recorded on the order's timeline), then shows the PIN as patients read it (`1234 5678`) in this dialog
@@ -22,10 +23,10 @@ export function RevealPinDialog({
   if (pin === undefined) {
     return (
       <ReasonDialog
-        title={`Reveal the PIN of order ${order.reference}?`}
-        label="Reason for revealing the PIN"
-        cancelLabel="Keep hidden"
-        confirmLabel="Reveal PIN"
+        title={t('orderPage.revealPin.title', { reference: order.reference })}
+        label={t('orderPage.revealPin.reason')}
+        cancelLabel={t('orderPage.revealPin.keep')}
+        confirmLabel={t('orderPage.revealPin.confirm')}
         tone="primary"
         onConfirm={async (reason) => {
           const revealed = await reveal(reason);
@@ -33,22 +34,26 @@ export function RevealPinDialog({
         }}
         onClose={onClose}
       >
-        <p>Who revealed it and why is recorded on the order's timeline.</p>
+        <p>{t('orderPage.revealPin.body')}</p>
       </ReasonDialog>
     );
   }
   return (
-    <Dialog title={`PIN of order ${order.reference}`} isOpen onOpenChange={(open) => !open && onClose()}>
+    <Dialog
+      title={t('orderPage.revealPin.shownTitle', { reference: order.reference })}
+      isOpen
+      onOpenChange={(open) => !open && onClose()}
+    >
       <div className="dialog__body">
-        <p>The PIN {order.patientName} types at the locker:</p>
+        <p>{t('orderPage.revealPin.shownLead', { patientName: order.patientName })}</p>
         <p>
           <strong className="pin">{formatPin(pin)}</strong>
         </p>
-        <p className="muted">It is shown this once; revealing it again is recorded again.</p>
+        <p className="muted">{t('orderPage.revealPin.shownOnce')}</p>
       </div>
       <div className="dialog__actions">
         <Button variant="primary" autoFocus onPress={onClose}>
-          Close
+          {t('orderPage.revealPin.close')}
         </Button>
       </div>
     </Dialog>

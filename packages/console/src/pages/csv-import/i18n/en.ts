@@ -1,0 +1,20 @@
+/* The CSV import steps' words (ICU MessageFormat): see src/i18n/index.ts, `areaCatalog`. */
+export const en = {
+  'csvImport.chooseFile': 'Choose file',
+  'csvImport.firstLine.title': 'What is on the first line of the file?',
+  'csvImport.firstLine.fieldNames': 'Field names',
+  'csvImport.back': 'Back',
+  'csvImport.mapping.ignore': 'Ignore',
+  'csvImport.mapping.title': 'Choose the field each column holds',
+  'csvImport.mapping.anotherSample': 'Show another sample',
+  'csvImport.mapping.column': 'Column {number}',
+  'csvImport.mapping.sample': 'Sample: ',
+  'csvImport.mapping.emptySample': '—',
+  'csvImport.mapping.problems': 'The mapping cannot be imported yet',
+  'csvImport.mapping.import': 'Import',
+  'csvImport.errors.row': 'Row',
+  'csvImport.errors.error': 'Error',
+  'csvImport.errors.title': 'Errors',
+  'csvImport.errors.label': 'Import errors',
+  'csvImport.errors.empty': 'No errors.',
+} as const;
