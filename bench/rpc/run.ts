@@ -124,7 +124,9 @@ if (kind === 'postgres') {
 
 try {
   const apiPort = 40_000 + Math.floor(Math.random() * 10_000);
-  const api = await spawnReady([join(here, 'server.ts'), String(apiPort), kind, where], {
+  // BENCH_SERVER_FLAGS="--cpu-prof-md --cpu-prof-dir=/tmp/prof" profiles the api (written when it stops).
+  const serverFlags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+  const api = await spawnReady([...serverFlags, join(here, 'server.ts'), String(apiPort), kind, where], {
     BENCH_CACHE: values.cache as string,
   });
   const cookie = api.line.replace(/^ready /, '');
