@@ -19,6 +19,7 @@ export const en = {
   'user.account': 'Your account',
   'user.loggedInAs': 'Logged in as',
   'user.logOut': 'Log out',
+  'session.timedOut': 'Your session has timed out. Please log in again',
   'sms.title': 'SMS templates',
   'sms.language': 'Language of the templates',
   'sms.lead':
