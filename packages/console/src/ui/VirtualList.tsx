@@ -3,6 +3,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type CSSProperties, isValidElement, type ReactNode, useEffect, useRef, useSyncExternalStore } from 'react';
 import { Button } from './Button.tsx';
+import { t } from './i18n/index.ts';
 
 export type VirtualColumn<T> = {
   key: string;
@@ -130,7 +131,7 @@ export function VirtualList<T>({
                 : { gridTemplateColumns: template, height: row.size, transform: `translateY(${row.start}px)` };
               return item === undefined ? (
                 <div key="loading" className="vlist__row vlist__row--loading" style={style} role="row">
-                  <div role="cell">Loading more…</div>
+                  <div role="cell">{t('ui.loadingMore')}</div>
                 </div>
               ) : (
                 <ItemRow

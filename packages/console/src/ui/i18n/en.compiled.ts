@@ -1,0 +1,32 @@
+// Written by scripts/compile-messages.ts from en.ts: edit that, then run it again.
+import type { Messages } from '@lingui/core';
+
+export const messages: Messages = {
+  'ui.loading': ['Loading…'],
+  'ui.loadingMore': ['Loading more…'],
+  'ui.tryAgain': ['Try again'],
+  'ui.cancel': ['Cancel'],
+  'ui.save': ['Save'],
+  'ui.search': ['Search'],
+  'ui.clearSearch': ['Clear search'],
+  'ui.actions': ['Actions'],
+  'ui.confirm.title': [['verb'], ' ', ['thing'], '?'],
+  'ui.confirm.keep': ['Keep ', ['thing']],
+  'ui.confirm.do': [['verb'], ' ', ['thing']],
+  'ui.comboBox.noMatches': ['No matches'],
+  'ui.comboBox.showOptions': ['Show options'],
+  'ui.colour.pick': ['Pick a colour'],
+  'ui.colour.hue': ['Hue'],
+  'ui.dropZone.chooseFile': ['Choose file'],
+  'ui.dropZone.dropHere': ['Drop the file here to upload'],
+  'ui.dropZone.dropHereOr': ['Drop the file here to upload, or'],
+  'ui.secret.show': ['Show'],
+  'ui.secret.showLabel': ['Show ', ['label']],
+  'ui.template.useDefault': ['Use the default wording'],
+  'ui.chart.time': ['Time'],
+  'ui.chart.reading': ['Reading (', ['unit'], ')'],
+  'ui.chart.upperLimit': ['Upper limit (', ['unit'], ')'],
+  'ui.chart.lowerLimit': ['Lower limit (', ['unit'], ')'],
+  'ui.chart.outsideBand': ['Outside the band'],
+  'ui.chart.month': ['Month'],
+};
