@@ -27,6 +27,8 @@ export const en = {
   'user.account': 'Your account',
   'user.loggedInAs': 'Logged in as',
   'user.logOut': 'Log out',
+  'api.serverUnreachable': 'The {product} server could not be reached',
+  'api.unknownError': 'An unknown error occurred',
   'session.timedOut': 'Your session has timed out. Please log in again',
   'sms.title': 'SMS templates',
   'sms.language': 'Language of the templates',
