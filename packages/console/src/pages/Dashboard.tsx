@@ -11,6 +11,7 @@ import { Link } from '../ui/Link.tsx';
 import { LoadError } from '../ui/LoadError.tsx';
 import { Loading, Page } from '../ui/Page.tsx';
 import { OpenAlarms } from './machines/OpenAlarms.tsx';
+import { t } from './pharmacy-dashboard/i18n/index.ts';
 import { UsageTiles } from './usage/UsageTiles.tsx';
 
 /** How often the dashboard lets alarms that turned 24 hours old leave the list. */
@@ -66,21 +67,25 @@ export function Dashboard() {
 
   return (
     <Page
-      title="Dashboard"
-      lead={`Welcome${user?.givenName ? `, ${user.givenName}` : ''}. This is the ${product} support console.`}
+      title={t('dashboard.title')}
+      lead={
+        user?.givenName
+          ? t('dashboard.support.leadNamed', { name: user.givenName, product })
+          : t('dashboard.support.lead', { product })
+      }
       actions={
         <Button onPress={load} isPending={loading && all.length > 0}>
-          Reload
+          {t('dashboard.reload')}
         </Button>
       }
     >
       {loginMessage && <Banner tone="info">{loginMessage}</Banner>}
       {connection === 'closed' && query.isSuccess && !loading && (
-        <Banner tone="warning">Live updates are paused; reconnecting…</Banner>
+        <Banner tone="warning">{t('dashboard.livePaused')}</Banner>
       )}
       {query.error && !loading && <LoadError error={query.error} onRetry={load} />}
       {loading && all.length === 0 ? (
-        <Loading label="Loading the fleet…" />
+        <Loading label={t('dashboard.fleet.loading')} />
       ) : (
         <div className="fleet">
           <FleetCounts
@@ -94,32 +99,46 @@ export function Dashboard() {
           <OpenAlarms />
           <ActiveAlarms alarms={alarms} names={names} />
           <MachineSection
-            title="Temperature excursions"
-            empty="No temperature excursions."
+            title={t('dashboard.fleet.excursions')}
+            empty={t('dashboard.fleet.noExcursions')}
             machines={excursions}
             detail={(m) =>
               m.machine.temperatureStatus
-                ? `3-hour average ${formatTemperature(m.machine.temperatureStatus.average)}`
+                ? t('dashboard.fleet.excursionDetail', {
+                    average: formatTemperature(m.machine.temperatureStatus.average),
+                  })
                 : ''
             }
           />
           <MachineSection
-            title="Out of order"
-            empty="No machines out of order."
+            title={t('dashboard.fleet.outOfOrder')}
+            empty={t('dashboard.fleet.noneOutOfOrder')}
             machines={outOfOrder}
             detail={(m) =>
               m.machine.outOfOrderStatus
-                ? `since ${formatDateTime(m.machine.outOfOrderStatus.at)} by ${m.machine.outOfOrderStatus.userDisplayName}`
+                ? t('dashboard.fleet.outOfOrderDetail', {
+                    at: formatDateTime(m.machine.outOfOrderStatus.at),
+                    user: m.machine.outOfOrderStatus.userDisplayName,
+                  })
                 : ''
             }
           />
           <MachineSection
-            title="Offline"
-            empty="No machines offline."
+            title={t('dashboard.fleet.offline')}
+            empty={t('dashboard.fleet.noneOffline')}
             machines={offline}
-            detail={(m) => (m.lastSeen ? `last seen ${formatDateTime(m.lastSeen)}` : 'never connected')}
+            detail={(m) =>
+              m.lastSeen
+                ? t('dashboard.fleet.lastSeen', { at: formatDateTime(m.lastSeen) })
+                : t('dashboard.fleet.neverConnected')
+            }
           />
-          <MachineSection title="Online" empty="No machines online." machines={online} detail={() => ''} />
+          <MachineSection
+            title={t('dashboard.fleet.online')}
+            empty={t('dashboard.fleet.noneOnline')}
+            machines={online}
+            detail={() => ''}
+          />
         </div>
       )}
     </Page>
@@ -129,12 +148,12 @@ export function Dashboard() {
 /** How many machines are online, offline, out of order, alarming or too warm. */
 function FleetCounts(n: { online: number; offline: number; outOfOrder: number; alarms: number; excursions: number }) {
   return (
-    <ul className="fleet__counts" aria-label="Fleet">
-      <Count label="Online" value={n.online} tone="ok" />
-      <Count label="Offline" value={n.offline} tone={n.offline > 0 ? 'off' : 'ok'} />
-      <Count label="Out of order" value={n.outOfOrder} tone={n.outOfOrder > 0 ? 'warn' : 'ok'} />
-      <Count label="Active alarms" value={n.alarms} tone={n.alarms > 0 ? 'bad' : 'ok'} />
-      <Count label="Temperature excursions" value={n.excursions} tone={n.excursions > 0 ? 'bad' : 'ok'} />
+    <ul className="fleet__counts" aria-label={t('dashboard.fleet')}>
+      <Count label={t('dashboard.fleet.online')} value={n.online} tone="ok" />
+      <Count label={t('dashboard.fleet.offline')} value={n.offline} tone={n.offline > 0 ? 'off' : 'ok'} />
+      <Count label={t('dashboard.fleet.outOfOrder')} value={n.outOfOrder} tone={n.outOfOrder > 0 ? 'warn' : 'ok'} />
+      <Count label={t('dashboard.fleet.activeAlarms')} value={n.alarms} tone={n.alarms > 0 ? 'bad' : 'ok'} />
+      <Count label={t('dashboard.fleet.excursions')} value={n.excursions} tone={n.excursions > 0 ? 'bad' : 'ok'} />
     </ul>
   );
 }
@@ -146,11 +165,11 @@ function ActiveAlarms({ alarms, names }: { alarms: Alarm[]; names: Map<string, F
   return (
     <section className="fleet__section" aria-labelledby="alarms-title">
       <h2 id="alarms-title" className="section-title">
-        Active alarms
+        {t('dashboard.fleet.activeAlarms')}
       </h2>
-      <p className="muted">Alarms of the last 24 hours, by level.</p>
+      <p className="muted">{t('dashboard.alarms.lead')}</p>
       {alarms.length === 0 ? (
-        <p className="empty">No active alarms.</p>
+        <p className="empty">{t('dashboard.alarms.none')}</p>
       ) : (
         levelOrder
           .filter((level) => levels.includes(level))
@@ -158,7 +177,7 @@ function ActiveAlarms({ alarms, names }: { alarms: Alarm[]; names: Map<string, F
             const of = alarms.filter((a) => a.level === level);
             if (of.length === 0) return null;
             return (
-              <section key={level} aria-label={`${level} alarms`} className="fleet__level">
+              <section key={level} aria-label={t('dashboard.alarms.ofLevel', { level })} className="fleet__level">
                 <h3 className="fleet__level-title">
                   {level} ({of.length})
                 </h3>
@@ -166,7 +185,9 @@ function ActiveAlarms({ alarms, names }: { alarms: Alarm[]; names: Map<string, F
                   {of.slice(0, LIST_MAX).map((a) => (
                     <AlarmItem key={a.id} alarm={a} machine={names.get(a.machineId)} />
                   ))}
-                  {of.length > LIST_MAX && <li className="muted">and {of.length - LIST_MAX} more</li>}
+                  {of.length > LIST_MAX && (
+                    <li className="muted">{t('dashboard.andMore', { count: of.length - LIST_MAX })}</li>
+                  )}
                 </ul>
               </section>
             );
@@ -215,7 +236,9 @@ function MachineSection(props: {
               {machineLink(m)} <span className="muted">{props.detail(m)}</span>
             </li>
           ))}
-          {props.machines.length > LIST_MAX && <li className="muted">and {props.machines.length - LIST_MAX} more</li>}
+          {props.machines.length > LIST_MAX && (
+            <li className="muted">{t('dashboard.andMore', { count: props.machines.length - LIST_MAX })}</li>
+          )}
         </ul>
       )}
     </section>
@@ -228,7 +251,7 @@ function AlarmItem({ alarm, machine }: { alarm: MachineEvent; machine: FleetMach
       {machine ? (
         machineLink(machine)
       ) : (
-        <Link href={machinePaths.machine(alarm.businessId, alarm.machineId)}>Machine</Link>
+        <Link href={machinePaths.machine(alarm.businessId, alarm.machineId)}>{t('dashboard.alarms.machine')}</Link>
       )}{' '}
       <span>
         {alarm.code} {alarm.message}
