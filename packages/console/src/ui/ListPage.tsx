@@ -207,7 +207,7 @@ function ListButtons({
     <>
       {reload && (
         <Button onPress={reload.reload} isPending={reload.isLoading && reload.items.length > 0}>
-          Reload
+          {t('ui.reload')}
         </Button>
       )}
       {actions.map((a) => (
@@ -235,7 +235,7 @@ function Toolbar({
       {filters}
       {clearFilters && (
         <Button variant="quiet" onPress={clearFilters} isDisabled={!filtered}>
-          Clear filters
+          {t('ui.clearFilters')}
         </Button>
       )}
     </div>

@@ -81,7 +81,7 @@ export function PageForm({
         <FormActions>
           {cancelHref && (
             <Link href={cancelHref} variant="button">
-              Cancel
+              {t('ui.cancel')}
             </Link>
           )}
           <Button type="submit" variant="primary" isPending={state.pending} isDisabled={isDisabled}>

@@ -157,7 +157,7 @@ export function VirtualList<T>({
 function EmptyList({ isLoading, text }: { isLoading: boolean; text: string }) {
   return isLoading ? (
     <p className="empty" role="status">
-      Loading…
+      {t('ui.loading')}
     </p>
   ) : (
     <p className="empty">{text}</p>
@@ -223,9 +223,9 @@ function ItemRow<T>({
 function ShowMore({ shown, isLoading, onLoadMore }: { shown: number; isLoading: boolean; onLoadMore: () => void }) {
   return (
     <div className="vlist__footer">
-      <span className="vlist__count">{shown} shown</span>
+      <span className="vlist__count">{t('ui.shownCount', { count: shown })}</span>
       <Button onPress={onLoadMore} isDisabled={isLoading}>
-        Show more
+        {t('ui.showMore')}
       </Button>
     </div>
   );
