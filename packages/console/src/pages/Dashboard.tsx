@@ -1,4 +1,4 @@
-import { formatDateTime, formatTemperature, type Level, levels, type MachineEvent } from '@medlocker/core';
+import { formatDateTime, type Level, levels, type MachineEvent } from '@medlocker/core';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { machinePaths } from '../paths.ts';
@@ -11,6 +11,7 @@ import { Link } from '../ui/Link.tsx';
 import { LoadError } from '../ui/LoadError.tsx';
 import { Loading, Page } from '../ui/Page.tsx';
 import { OpenAlarms } from './machines/OpenAlarms.tsx';
+import { FleetLists, LIST_MAX, machineLink } from './pharmacy-dashboard/fleet-lists.tsx';
 import { t } from './pharmacy-dashboard/i18n/index.ts';
 import { UsageTiles } from './usage/UsageTiles.tsx';
 
@@ -27,8 +28,6 @@ function useNow(everyMs: number): number {
   return now;
 }
 
-/** How many machines each list shows before 'and N more'. */
-const LIST_MAX = 50;
 const levelOrder: Level[] = ['critical', 'error', 'warn', 'info'];
 
 /** The fleet's machines by name, in the groups the dashboard counts and lists. */
@@ -98,47 +97,7 @@ export function Dashboard() {
           <UsageTiles businessId={null} />
           <OpenAlarms />
           <ActiveAlarms alarms={alarms} names={names} />
-          <MachineSection
-            title={t('dashboard.fleet.excursions')}
-            empty={t('dashboard.fleet.noExcursions')}
-            machines={excursions}
-            detail={(m) =>
-              m.machine.temperatureStatus
-                ? t('dashboard.fleet.excursionDetail', {
-                    average: formatTemperature(m.machine.temperatureStatus.average),
-                  })
-                : ''
-            }
-          />
-          <MachineSection
-            title={t('dashboard.fleet.outOfOrder')}
-            empty={t('dashboard.fleet.noneOutOfOrder')}
-            machines={outOfOrder}
-            detail={(m) =>
-              m.machine.outOfOrderStatus
-                ? t('dashboard.fleet.outOfOrderDetail', {
-                    at: formatDateTime(m.machine.outOfOrderStatus.at),
-                    user: m.machine.outOfOrderStatus.userDisplayName,
-                  })
-                : ''
-            }
-          />
-          <MachineSection
-            title={t('dashboard.fleet.offline')}
-            empty={t('dashboard.fleet.noneOffline')}
-            machines={offline}
-            detail={(m) =>
-              m.lastSeen
-                ? t('dashboard.fleet.lastSeen', { at: formatDateTime(m.lastSeen) })
-                : t('dashboard.fleet.neverConnected')
-            }
-          />
-          <MachineSection
-            title={t('dashboard.fleet.online')}
-            empty={t('dashboard.fleet.noneOnline')}
-            machines={online}
-            detail={() => ''}
-          />
+          <FleetLists online={online} offline={offline} outOfOrder={outOfOrder} excursions={excursions} />
         </div>
       )}
     </Page>
@@ -203,45 +162,6 @@ function Count({ label, value, tone }: { label: string; value: number; tone: 'ok
       <span className="fleet__count-value">{value}</span>
       <span className="fleet__count-label">{label}</span>
     </li>
-  );
-}
-
-function machineLink(m: FleetMachine) {
-  return (
-    <Link href={machinePaths.machine(m.machine.businessId, m.machine.id)}>
-      {m.machine.name}
-      {m.businessName ? ` (${m.businessName})` : ''}
-    </Link>
-  );
-}
-
-function MachineSection(props: {
-  title: string;
-  empty: string;
-  machines: FleetMachine[];
-  detail: (m: FleetMachine) => string;
-}) {
-  const id = `fleet-${props.title.toLowerCase().replace(/\W+/g, '-')}`;
-  return (
-    <section className="fleet__section" aria-labelledby={id}>
-      <h2 id={id} className="section-title">
-        {props.title} ({props.machines.length})
-      </h2>
-      {props.machines.length === 0 ? (
-        <p className="empty">{props.empty}</p>
-      ) : (
-        <ul className="fleet__list">
-          {props.machines.slice(0, LIST_MAX).map((m) => (
-            <li key={m.machine.id}>
-              {machineLink(m)} <span className="muted">{props.detail(m)}</span>
-            </li>
-          ))}
-          {props.machines.length > LIST_MAX && (
-            <li className="muted">{t('dashboard.andMore', { count: props.machines.length - LIST_MAX })}</li>
-          )}
-        </ul>
-      )}
-    </section>
   );
 }
 
