@@ -8,6 +8,7 @@ import {
   type RpcInput,
   type RpcOutput,
 } from '@medlocker/core';
+import { t } from '../i18n/layer.ts';
 
 /**
  * The console's RPC calls: `rpc('auth', 'login', { username, password })` posts to `/api/auth/login`
@@ -25,7 +26,7 @@ let productName = 'MedLocker';
 export const setProductName = (name: string) => {
   productName = name;
 };
-export const unreachableMessage = () => `The ${productName} server could not be reached`;
+export const unreachableMessage = () => t('api.serverUnreachable', { product: productName });
 
 type AuthFailureListener = (error: ApiError, call: { area: string; method: string }) => void;
 const authFailureListeners = new Set<AuthFailureListener>();
@@ -60,7 +61,7 @@ export function rpc<A extends AreaName, M extends MethodOf<A>>(
 export function messageOf(error: unknown): string {
   if (error instanceof ApiError) return error.formMessage;
   if (error instanceof Error) return error.message;
-  return 'An unknown error occurred';
+  return t('api.unknownError');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { formatDateTime, formatTemperature, type Level, levels, type MachineEvent } from '@medlocker/core';
+import { formatDateTime, type Level, levels, type MachineEvent } from '@medlocker/core';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { machinePaths } from '../paths.ts';
@@ -11,6 +11,8 @@ import { Link } from '../ui/Link.tsx';
 import { LoadError } from '../ui/LoadError.tsx';
 import { Loading, Page } from '../ui/Page.tsx';
 import { OpenAlarms } from './machines/OpenAlarms.tsx';
+import { FleetLists, LIST_MAX, machineLink } from './pharmacy-dashboard/fleet-lists.tsx';
+import { t } from './pharmacy-dashboard/i18n/index.ts';
 import { UsageTiles } from './usage/UsageTiles.tsx';
 
 /** How often the dashboard lets alarms that turned 24 hours old leave the list. */
@@ -26,8 +28,6 @@ function useNow(everyMs: number): number {
   return now;
 }
 
-/** How many machines each list shows before 'and N more'. */
-const LIST_MAX = 50;
 const levelOrder: Level[] = ['critical', 'error', 'warn', 'info'];
 
 /** The fleet's machines by name, in the groups the dashboard counts and lists. */
@@ -66,21 +66,25 @@ export function Dashboard() {
 
   return (
     <Page
-      title="Dashboard"
-      lead={`Welcome${user?.givenName ? `, ${user.givenName}` : ''}. This is the ${product} support console.`}
+      title={t('dashboard.title')}
+      lead={
+        user?.givenName
+          ? t('dashboard.support.leadNamed', { name: user.givenName, product })
+          : t('dashboard.support.lead', { product })
+      }
       actions={
         <Button onPress={load} isPending={loading && all.length > 0}>
-          Reload
+          {t('dashboard.reload')}
         </Button>
       }
     >
       {loginMessage && <Banner tone="info">{loginMessage}</Banner>}
       {connection === 'closed' && query.isSuccess && !loading && (
-        <Banner tone="warning">Live updates are paused; reconnecting…</Banner>
+        <Banner tone="warning">{t('dashboard.livePaused')}</Banner>
       )}
       {query.error && !loading && <LoadError error={query.error} onRetry={load} />}
       {loading && all.length === 0 ? (
-        <Loading label="Loading the fleet…" />
+        <Loading label={t('dashboard.fleet.loading')} />
       ) : (
         <div className="fleet">
           <FleetCounts
@@ -93,33 +97,7 @@ export function Dashboard() {
           <UsageTiles businessId={null} />
           <OpenAlarms />
           <ActiveAlarms alarms={alarms} names={names} />
-          <MachineSection
-            title="Temperature excursions"
-            empty="No temperature excursions."
-            machines={excursions}
-            detail={(m) =>
-              m.machine.temperatureStatus
-                ? `3-hour average ${formatTemperature(m.machine.temperatureStatus.average)}`
-                : ''
-            }
-          />
-          <MachineSection
-            title="Out of order"
-            empty="No machines out of order."
-            machines={outOfOrder}
-            detail={(m) =>
-              m.machine.outOfOrderStatus
-                ? `since ${formatDateTime(m.machine.outOfOrderStatus.at)} by ${m.machine.outOfOrderStatus.userDisplayName}`
-                : ''
-            }
-          />
-          <MachineSection
-            title="Offline"
-            empty="No machines offline."
-            machines={offline}
-            detail={(m) => (m.lastSeen ? `last seen ${formatDateTime(m.lastSeen)}` : 'never connected')}
-          />
-          <MachineSection title="Online" empty="No machines online." machines={online} detail={() => ''} />
+          <FleetLists online={online} offline={offline} outOfOrder={outOfOrder} excursions={excursions} />
         </div>
       )}
     </Page>
@@ -129,12 +107,12 @@ export function Dashboard() {
 /** How many machines are online, offline, out of order, alarming or too warm. */
 function FleetCounts(n: { online: number; offline: number; outOfOrder: number; alarms: number; excursions: number }) {
   return (
-    <ul className="fleet__counts" aria-label="Fleet">
-      <Count label="Online" value={n.online} tone="ok" />
-      <Count label="Offline" value={n.offline} tone={n.offline > 0 ? 'off' : 'ok'} />
-      <Count label="Out of order" value={n.outOfOrder} tone={n.outOfOrder > 0 ? 'warn' : 'ok'} />
-      <Count label="Active alarms" value={n.alarms} tone={n.alarms > 0 ? 'bad' : 'ok'} />
-      <Count label="Temperature excursions" value={n.excursions} tone={n.excursions > 0 ? 'bad' : 'ok'} />
+    <ul className="fleet__counts" aria-label={t('dashboard.fleet')}>
+      <Count label={t('dashboard.fleet.online')} value={n.online} tone="ok" />
+      <Count label={t('dashboard.fleet.offline')} value={n.offline} tone={n.offline > 0 ? 'off' : 'ok'} />
+      <Count label={t('dashboard.fleet.outOfOrder')} value={n.outOfOrder} tone={n.outOfOrder > 0 ? 'warn' : 'ok'} />
+      <Count label={t('dashboard.fleet.activeAlarms')} value={n.alarms} tone={n.alarms > 0 ? 'bad' : 'ok'} />
+      <Count label={t('dashboard.fleet.excursions')} value={n.excursions} tone={n.excursions > 0 ? 'bad' : 'ok'} />
     </ul>
   );
 }
@@ -146,11 +124,11 @@ function ActiveAlarms({ alarms, names }: { alarms: Alarm[]; names: Map<string, F
   return (
     <section className="fleet__section" aria-labelledby="alarms-title">
       <h2 id="alarms-title" className="section-title">
-        Active alarms
+        {t('dashboard.fleet.activeAlarms')}
       </h2>
-      <p className="muted">Alarms of the last 24 hours, by level.</p>
+      <p className="muted">{t('dashboard.alarms.lead')}</p>
       {alarms.length === 0 ? (
-        <p className="empty">No active alarms.</p>
+        <p className="empty">{t('dashboard.alarms.none')}</p>
       ) : (
         levelOrder
           .filter((level) => levels.includes(level))
@@ -158,7 +136,7 @@ function ActiveAlarms({ alarms, names }: { alarms: Alarm[]; names: Map<string, F
             const of = alarms.filter((a) => a.level === level);
             if (of.length === 0) return null;
             return (
-              <section key={level} aria-label={`${level} alarms`} className="fleet__level">
+              <section key={level} aria-label={t('dashboard.alarms.ofLevel', { level })} className="fleet__level">
                 <h3 className="fleet__level-title">
                   {level} ({of.length})
                 </h3>
@@ -166,7 +144,9 @@ function ActiveAlarms({ alarms, names }: { alarms: Alarm[]; names: Map<string, F
                   {of.slice(0, LIST_MAX).map((a) => (
                     <AlarmItem key={a.id} alarm={a} machine={names.get(a.machineId)} />
                   ))}
-                  {of.length > LIST_MAX && <li className="muted">and {of.length - LIST_MAX} more</li>}
+                  {of.length > LIST_MAX && (
+                    <li className="muted">{t('dashboard.andMore', { count: of.length - LIST_MAX })}</li>
+                  )}
                 </ul>
               </section>
             );
@@ -185,50 +165,13 @@ function Count({ label, value, tone }: { label: string; value: number; tone: 'ok
   );
 }
 
-function machineLink(m: FleetMachine) {
-  return (
-    <Link href={machinePaths.machine(m.machine.businessId, m.machine.id)}>
-      {m.machine.name}
-      {m.businessName ? ` (${m.businessName})` : ''}
-    </Link>
-  );
-}
-
-function MachineSection(props: {
-  title: string;
-  empty: string;
-  machines: FleetMachine[];
-  detail: (m: FleetMachine) => string;
-}) {
-  const id = `fleet-${props.title.toLowerCase().replace(/\W+/g, '-')}`;
-  return (
-    <section className="fleet__section" aria-labelledby={id}>
-      <h2 id={id} className="section-title">
-        {props.title} ({props.machines.length})
-      </h2>
-      {props.machines.length === 0 ? (
-        <p className="empty">{props.empty}</p>
-      ) : (
-        <ul className="fleet__list">
-          {props.machines.slice(0, LIST_MAX).map((m) => (
-            <li key={m.machine.id}>
-              {machineLink(m)} <span className="muted">{props.detail(m)}</span>
-            </li>
-          ))}
-          {props.machines.length > LIST_MAX && <li className="muted">and {props.machines.length - LIST_MAX} more</li>}
-        </ul>
-      )}
-    </section>
-  );
-}
-
 function AlarmItem({ alarm, machine }: { alarm: MachineEvent; machine: FleetMachine | undefined }) {
   return (
     <li>
       {machine ? (
         machineLink(machine)
       ) : (
-        <Link href={machinePaths.machine(alarm.businessId, alarm.machineId)}>Machine</Link>
+        <Link href={machinePaths.machine(alarm.businessId, alarm.machineId)}>{t('dashboard.alarms.machine')}</Link>
       )}{' '}
       <span>
         {alarm.code} {alarm.message}

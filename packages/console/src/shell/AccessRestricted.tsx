@@ -1,5 +1,6 @@
 import { useProductName } from '../state/session.ts';
 import { Loading, usePageTitle } from '../ui/Page.tsx';
+import { t } from './i18n/index.ts';
 import { LogOutButton } from './LogOutButton.tsx';
 import { MyInvitations, useMyInvitations } from './MyInvitations.tsx';
 
@@ -28,10 +29,10 @@ function NoRoleYet() {
   return (
     <main className="centered">
       <div className="card card--narrow">
-        <h1 className="card__title">You have been invited</h1>
+        <h1 className="card__title">{t('shell.invited.title')}</h1>
         <MyInvitations />
         <div className="form__actions">
-          <LogOutButton variant="secondary">Log Out</LogOutButton>
+          <LogOutButton variant="secondary">{t('shell.logOut')}</LogOutButton>
         </div>
       </div>
     </main>
@@ -41,17 +42,14 @@ function NoRoleYet() {
 function Restricted({ inShell }: { inShell: boolean }) {
   const Frame = inShell ? 'div' : 'main';
   const product = useProductName();
-  usePageTitle('Access Restricted');
+  usePageTitle(t('shell.restricted.title'));
   return (
     <Frame className="centered">
       <div className="card card--narrow">
-        <h1 className="card__title">Access Restricted</h1>
-        <p>
-          You do not have access to this area. If you think you should, please speak to your manager or {product}{' '}
-          Support.
-        </p>
+        <h1 className="card__title">{t('shell.restricted.title')}</h1>
+        <p>{t('shell.restricted.text', { product })}</p>
         <div className="form__actions">
-          <LogOutButton variant="primary">Log Out</LogOutButton>
+          <LogOutButton variant="primary">{t('shell.logOut')}</LogOutButton>
         </div>
       </div>
     </Frame>

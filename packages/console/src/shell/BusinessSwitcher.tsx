@@ -2,6 +2,7 @@ import type { Key } from 'react-aria-components';
 import { useLocation, useNavigate } from 'react-router';
 import { type CurrentBusiness, switchedPath } from '../state/current-business.ts';
 import { Select } from '../ui/Select.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * The side menu's business: a picker when the user reaches several, else the one business's name.
@@ -15,7 +16,7 @@ export function BusinessSwitcher({ reach }: { reach: CurrentBusiness }) {
   if (businesses.length < 2) {
     return (
       <p className="business-switcher business-switcher--single">
-        <span className="business-switcher__caption">Business</span>
+        <span className="business-switcher__caption">{t('shell.business')}</span>
         <span className="business-switcher__name">{current.name}</span>
       </p>
     );
@@ -30,7 +31,7 @@ export function BusinessSwitcher({ reach }: { reach: CurrentBusiness }) {
   return (
     <div className="business-switcher">
       <Select
-        label="Business"
+        label={t('shell.business')}
         selectedKey={current.id}
         onSelectionChange={onChange}
         options={businesses.map((b) => ({ id: b.id, label: b.name }))}

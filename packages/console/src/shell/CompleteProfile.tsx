@@ -6,6 +6,7 @@ import { Form, FormActions } from '../ui/Form.tsx';
 import { usePageTitle } from '../ui/Page.tsx';
 import { TextField } from '../ui/TextField.tsx';
 import { useSubmit } from '../ui/use-submit.ts';
+import { t } from './i18n/index.ts';
 
 /** SPEC §1: a user whose given or family name is blank gives them here before anything else. */
 export function CompleteProfile() {
@@ -13,14 +14,14 @@ export function CompleteProfile() {
   const [givenName, setGivenName] = useState(user?.givenName ?? '');
   const [familyName, setFamilyName] = useState(user?.familyName ?? '');
   const { fieldErrors, error, pending, onSubmit } = useSubmit();
-  usePageTitle('Complete your profile');
+  usePageTitle(t('shell.profile.title'));
   if (!user) return null;
 
   return (
     <main className="centered">
       <div className="card card--narrow">
-        <h1 className="card__title">Complete your profile</h1>
-        <p>Please tell us your name before you continue.</p>
+        <h1 className="card__title">{t('shell.profile.title')}</h1>
+        <p>{t('shell.profile.lead')}</p>
         <Form
           error={error}
           validationErrors={fieldErrors}
@@ -30,7 +31,7 @@ export function CompleteProfile() {
           })}
         >
           <TextField
-            label="First name"
+            label={t('shell.profile.givenName')}
             name="givenName"
             value={givenName}
             onChange={setGivenName}
@@ -39,7 +40,7 @@ export function CompleteProfile() {
             autoFocus
           />
           <TextField
-            label="Surname"
+            label={t('shell.profile.familyName')}
             name="familyName"
             value={familyName}
             onChange={setFamilyName}
@@ -48,7 +49,7 @@ export function CompleteProfile() {
           />
           <FormActions>
             <Button type="submit" variant="primary" isPending={pending}>
-              Save
+              {t('shell.profile.save')}
             </Button>
           </FormActions>
         </Form>

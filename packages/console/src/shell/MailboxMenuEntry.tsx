@@ -1,6 +1,7 @@
 import { NavLink } from 'react-router';
 import { rpc } from '../api/client.ts';
 import { useQuery } from '../api/queries.ts';
+import { t } from '../i18n/index.ts';
 
 /** The side menu's Mailbox entry, shown only while the server keeps mail in its local mailbox (no SMTP). */
 export function MailboxMenuEntry() {
@@ -9,7 +10,7 @@ export function MailboxMenuEntry() {
   return (
     <li>
       <NavLink to="/mailbox" className="side-menu__link">
-        Mailbox
+        {t('menu.mailbox')}
       </NavLink>
     </li>
   );

@@ -6,6 +6,7 @@ import { loadSession } from '../state/session.ts';
 import { Banner } from '../ui/Banner.tsx';
 import { Button } from '../ui/Button.tsx';
 import { useAction } from '../ui/use-action.ts';
+import { t } from './i18n/index.ts';
 
 export const myInvitationsKey = ['auth', 'listMyInvitations'] as const;
 
@@ -15,9 +16,11 @@ export function useMyInvitations() {
 }
 
 const what = (i: MyRoleInvitation) =>
-  `${i.roleName === 'Business' ? 'the business' : 'the group'} ${i.resourceName ?? '(no longer available)'}${
-    i.accessLevels.includes('Admin') ? ', as an administrator' : ''
-  }`;
+  t('shell.invitations.what', {
+    kind: i.roleName === 'Business' ? 'business' : 'group',
+    name: i.resourceName ?? t('shell.invitations.gone'),
+    admin: i.accessLevels.includes('Admin') ? 'yes' : 'no',
+  });
 
 /**
  * The invitations a person has not answered, each with Accept and Decline (docs/decisions/auth.md, Role
@@ -31,7 +34,7 @@ export function MyInvitations({ emptyText }: { emptyText?: string }) {
   // Not LoadError: its 403 is Access Restricted, which shows this list (a user's own invitations are never a 403).
   if (query.error) {
     return (
-      <Banner tone="error" action={<Button onPress={query.reload}>Try again</Button>}>
+      <Banner tone="error" action={<Button onPress={query.reload}>{t('shell.tryAgain')}</Button>}>
         {messageOf(query.error)}
       </Banner>
     );
@@ -42,9 +45,7 @@ export function MyInvitations({ emptyText }: { emptyText?: string }) {
   const answer = async (invitation: MyRoleInvitation, accept: boolean) => {
     const ok = await run(() => rpc('auth', accept ? 'acceptInvitation' : 'declineInvitation', { id: invitation.id }));
     if (ok) {
-      setDone(
-        accept ? `You now have access to ${what(invitation)}.` : `You declined the invitation to ${what(invitation)}.`,
-      );
+      setDone(t(accept ? 'shell.invitations.accepted' : 'shell.invitations.declined', { what: what(invitation) }));
       if (accept) {
         await loadSession();
         await queryClient.invalidateQueries();
@@ -56,7 +57,7 @@ export function MyInvitations({ emptyText }: { emptyText?: string }) {
   return (
     <section className="invitations" aria-labelledby="my-invitations-title">
       <h2 className="section-title" id="my-invitations-title">
-        Invitations
+        {t('shell.invitations.title')}
       </h2>
       {done && <Banner tone="success">{done}</Banner>}
       {error && <Banner tone="error">{error}</Banner>}
@@ -64,24 +65,27 @@ export function MyInvitations({ emptyText }: { emptyText?: string }) {
         {invitations.map((invitation) => (
           <li key={invitation.id} className="invitations__item">
             <p>
-              {invitation.invitedBy ?? 'An administrator'} invited you to {what(invitation)}. The invitation expires on{' '}
-              {formatDate(invitation.expires)}.
+              {t('shell.invitations.item', {
+                inviter: invitation.invitedBy ?? t('shell.invitations.someone'),
+                what: what(invitation),
+                expires: formatDate(invitation.expires),
+              })}
             </p>
             <div className="form__actions">
               <Button
                 variant="primary"
-                aria-label={`Accept the invitation to ${what(invitation)}`}
+                aria-label={t('shell.invitations.acceptLabel', { what: what(invitation) })}
                 isDisabled={pending}
                 onPress={() => void answer(invitation, true)}
               >
-                Accept
+                {t('shell.invitations.accept')}
               </Button>
               <Button
-                aria-label={`Decline the invitation to ${what(invitation)}`}
+                aria-label={t('shell.invitations.declineLabel', { what: what(invitation) })}
                 isDisabled={pending}
                 onPress={() => void answer(invitation, false)}
               >
-                Decline
+                {t('shell.invitations.decline')}
               </Button>
             </div>
           </li>

@@ -1,5 +1,6 @@
 import { useUnreadNotificationCount } from '../state/notifications.ts';
 import { Link } from '../ui/Link.tsx';
+import { t } from './i18n/index.ts';
 
 /** More than this shows as "99+", so the badge stays narrow on a phone's top bar. */
 const MAX_SHOWN = 99;
@@ -8,7 +9,7 @@ const MAX_SHOWN = 99;
 export function NotificationBell() {
   const count = useUnreadNotificationCount();
   const unread = count ?? 0;
-  const label = count === undefined ? 'Notifications' : `Notifications, ${unread} unread`;
+  const label = count === undefined ? t('shell.notifications') : t('shell.notificationsUnread', { unread });
   return (
     <Link href="/notifications" className="notification-bell" aria-label={label}>
       <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">

@@ -14,6 +14,7 @@ import { useNavigate } from 'react-router';
 import { rpc } from '../api/client.ts';
 import { useDebounced, useQuery } from '../api/queries.ts';
 import { orderPaths } from '../paths.ts';
+import { t } from './i18n/index.ts';
 
 /** SPEC §9: searches wait until typing has paused this long. */
 const debounceMs = 500;
@@ -46,12 +47,12 @@ function useOrderFinder(text: string, entered: string | null) {
   const failed = Boolean(query.error) && settled === text.trim() && !query.isLoading;
   const emptyText =
     text.trim() === ''
-      ? 'Type a barcode or reference'
+      ? t('shell.orderSearch.typeSomething')
       : failed
-        ? 'The search failed; try again'
+        ? t('shell.orderSearch.failed')
         : answered
-          ? 'No order found'
-          : 'Searching…';
+          ? t('shell.orderSearch.notFound')
+          : t('shell.orderSearch.searching');
   return { settled, answered, orders: answered ? (query.data?.orders ?? []) : [], emptyText };
 }
 
@@ -96,7 +97,10 @@ export function OrderSearch() {
     if (!order) return;
     setText('');
     setEntered(null);
-    setOpened((o) => ({ words: `Opened order ${order.reference}, ${order.businessName}`, count: o.count + 1 }));
+    setOpened((o) => ({
+      words: t('shell.orderSearch.opened', { reference: order.reference, business: order.businessName }),
+      count: o.count + 1,
+    }));
     navigate(orderPaths.order(order.businessId, order.id));
   };
 
@@ -121,10 +125,10 @@ export function OrderSearch() {
       onSelectionChange={(key: Key | null) => open(orders.find((o) => o.id === key))}
       items={orders}
     >
-      <Label className="visually-hidden">Find an order</Label>
+      <Label className="visually-hidden">{t('shell.orderSearch.label')}</Label>
       <Input
         className="field__input order-search__input"
-        placeholder="Find an order: barcode or reference"
+        placeholder={t('shell.orderSearch.placeholder')}
         onKeyDown={(e) => {
           // With no result highlighted, Enter opens the first (an exact barcode is usually one order).
           if (e.key !== 'Enter' || e.currentTarget.getAttribute('aria-activedescendant')) return;
@@ -135,7 +139,7 @@ export function OrderSearch() {
       />
       {notFound !== null && notFound === text.trim() && (
         <p className="order-search__not-found" role="status">
-          No order found
+          {t('shell.orderSearch.notFound')}
         </p>
       )}
       <CloseAfterChoice choices={opened.count} />

@@ -1,6 +1,7 @@
 import { Component, type ReactNode } from 'react';
 import { Banner } from '../ui/Banner.tsx';
 import { Button } from '../ui/Button.tsx';
+import { t } from './i18n/index.ts';
 
 type State = { failed: boolean };
 
@@ -28,8 +29,8 @@ export class PageErrorBoundary extends Component<Props, State> {
   override render() {
     if (!this.state.failed) return this.props.children;
     return (
-      <Banner tone="error" action={<Button onPress={() => window.location.reload()}>Reload</Button>}>
-        This page could not be shown. Reloading usually fixes it; if not, please contact support.
+      <Banner tone="error" action={<Button onPress={() => window.location.reload()}>{t('shell.reload')}</Button>}>
+        {t('shell.pageFailed')}
       </Banner>
     );
   }

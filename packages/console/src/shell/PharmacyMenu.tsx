@@ -1,4 +1,5 @@
 import { NavLink } from 'react-router';
+import { type ConsoleMessageId, t } from '../i18n/index.ts';
 import { businessSectionPaths, consolePaths, orderPaths } from '../paths.ts';
 import { useBusinessGroupId, useCurrentBusiness } from '../state/current-business.ts';
 import { useAdministers } from '../state/reach.ts';
@@ -14,11 +15,11 @@ export function PharmacyMenu() {
   return (
     <>
       <BusinessSwitcher reach={reach} />
-      <nav aria-label="Main menu" className="side-menu">
+      <nav aria-label={t('menu.main')} className="side-menu">
         <ul>
           <li>
             <NavLink to="/" end className="side-menu__link">
-              Dashboard
+              {t('menu.dashboard')}
             </NavLink>
           </li>
           {current && <BusinessLinks businessId={current.id} />}
@@ -33,22 +34,22 @@ function BusinessLinks({ businessId }: { businessId: string }) {
   const groupId = useBusinessGroupId(businessId);
   // The Admin-only entries wait for the group to be known: a Group Admin manages it through the group.
   const manages = useAdministers({ kind: 'business', id: businessId, groupId: groupId ?? null });
-  const links = [
-    { to: orderPaths.list(businessId), label: 'Orders' },
-    { to: paths.patients, label: 'Patients' },
-    { to: paths.machines, label: 'Machines' },
+  const links: { to: string; label: ConsoleMessageId }[] = [
+    { to: orderPaths.list(businessId), label: 'menu.orders' },
+    { to: paths.patients, label: 'menu.patients' },
+    { to: paths.machines, label: 'menu.machines' },
     ...(manages && groupId !== undefined
       ? [
-          { to: paths.users, label: 'Users' },
-          { to: paths.settings, label: 'Settings' },
-          { to: consolePaths.audit, label: 'Audit trail' },
+          { to: paths.users, label: 'menu.users' as const },
+          { to: paths.settings, label: 'menu.settings' as const },
+          { to: consolePaths.audit, label: 'menu.audit' as const },
         ]
       : []),
   ];
   return links.map((link) => (
     <li key={link.label}>
       <NavLink to={link.to} className="side-menu__link">
-        {link.label}
+        {t(link.label)}
       </NavLink>
     </li>
   ));

@@ -7,6 +7,7 @@ import { lazyPage } from '../ui/lazy-page.ts';
 import { Loading } from '../ui/Page.tsx';
 import { AccessRestricted } from './AccessRestricted.tsx';
 import { CompleteProfile } from './CompleteProfile.tsx';
+import { t } from './i18n/index.ts';
 import { Shell } from './Shell.tsx';
 
 // The set-up screen brings the QR code and WebAuthn code: loaded only for the few who need it.
@@ -102,7 +103,7 @@ function Unreachable({ message }: { message: string }) {
   return (
     <main className="centered">
       <div className="card">
-        <Banner tone="error" action={<Button onPress={retry}>Try again</Button>}>
+        <Banner tone="error" action={<Button onPress={retry}>{t('shell.tryAgain')}</Button>}>
           {message}
         </Banner>
       </div>

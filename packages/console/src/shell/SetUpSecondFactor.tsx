@@ -1,6 +1,7 @@
 import { SecondFactorsSection } from '../pages/account/SecondFactors.tsx';
 import { loadSession } from '../state/session.ts';
 import { usePageTitle } from '../ui/Page.tsx';
+import { t } from './i18n/index.ts';
 import { LogOutButton } from './LogOutButton.tsx';
 
 /**
@@ -8,16 +9,14 @@ import { LogOutButton } from './LogOutButton.tsx';
  * (before anything else: the session reaches nothing but this until a factor is added).
  */
 export function SetUpSecondFactor() {
-  usePageTitle('Set up a second factor');
+  usePageTitle(t('shell.secondFactor.title'));
   return (
     <main className="centered">
       <div className="card">
-        <h1 className="card__title">Set up a second factor</h1>
-        <p>
-          Your account must be protected with more than a password. Add a passkey or an authenticator app to continue.
-        </p>
+        <h1 className="card__title">{t('shell.secondFactor.title')}</h1>
+        <p>{t('shell.secondFactor.lead')}</p>
         <SecondFactorsSection onAdded={() => void loadSession()} />
-        <LogOutButton variant="quiet">Log out</LogOutButton>
+        <LogOutButton variant="quiet">{t('shell.secondFactor.logOut')}</LogOutButton>
       </div>
     </main>
   );

@@ -57,7 +57,7 @@ function useFocusAfterNavigation(pathname: string, onNavigated: () => void) {
 /** Support staff's side menu. */
 function SupportMenu() {
   return (
-    <nav aria-label="Main menu" className="side-menu">
+    <nav aria-label={t('menu.main')} className="side-menu">
       <ul>
         {menu.map((item) => (
           <li key={item.to}>
@@ -88,7 +88,7 @@ export function Shell() {
   return (
     <div className="shell" data-menu-open={menuOpen || undefined}>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('menu.skipToContent')}
       </a>
       <header className="shell__topbar" ref={topRef}>
         <span className="brand shell__topbar-brand">

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { discardUnsaved, hasUnsavedChanges } from '../state/unsaved.ts';
+import { t } from './i18n/index.ts';
 
 /**
  * The dialog loads with the first question: the guard sits in front of the sign-in pages too, which
@@ -108,15 +109,15 @@ export function UnsavedChangesGuard() {
   return (
     <Suspense fallback={null}>
       <ConfirmDialog
-        title="Leave without saving?"
+        title={t('shell.unsaved.title')}
         isOpen
         onOpenChange={(open) => {
           if (open) return;
           setLeavingTo(null);
           setHeldBy(null);
         }}
-        cancelLabel="Stay on this page"
-        confirmLabel="Leave without saving"
+        cancelLabel={t('shell.unsaved.stay')}
+        confirmLabel={t('shell.unsaved.leave')}
         onConfirm={() => {
           const to = leavingTo;
           discardUnsaved();
@@ -126,7 +127,7 @@ export function UnsavedChangesGuard() {
           else if (to) navigate(to);
         }}
       >
-        <p>The changes on this page have not been saved.</p>
+        <p>{t('shell.unsaved.text')}</p>
       </ConfirmDialog>
     </Suspense>
   );

@@ -1,13 +1,18 @@
 import { errorsOf, rpc } from './api.ts';
 import type { PageContext } from './context.ts';
 import { banner, button, type Field, field, form, h, link } from './dom.ts';
+import { t } from './i18n/index.ts';
 
 /** "Check your email": what was sent, and the way back to log in. */
 function emailSent(ctx: PageContext, ...message: (Node | string)[]): void {
-  ctx.show(h('h1', { class: 'card__title' }, 'Check your email'), banner('success', ...message), backToLogIn());
+  ctx.show(
+    h('h1', { class: 'card__title' }, t('signIn.email.checkTitle')),
+    banner('success', ...message),
+    backToLogIn(),
+  );
 }
 
-const backToLogIn = () => h('p', { class: 'auth__links' }, link('/auth/login', 'Back to log in'));
+const backToLogIn = () => h('p', { class: 'auth__links' }, link('/auth/login', t('signIn.backToLogIn')));
 
 /**
  * The form of a page that emails a link (register, reset): the email address first, the page's other
@@ -21,7 +26,7 @@ function emailForm(options: {
   send: (email: string) => Promise<void>;
 }) {
   const email = field({
-    label: 'Email address',
+    label: t('signIn.emailAddress'),
     name: 'email',
     type: 'email',
     autocomplete: 'email',
@@ -46,14 +51,14 @@ function emailForm(options: {
 
 /** SPEC §2 register: email and names; submitting shows an email-sent message. */
 export function register(ctx: PageContext): void {
-  ctx.title('Register');
-  const givenName = field({ label: 'First name', name: 'givenName', autocomplete: 'given-name' });
-  const familyName = field({ label: 'Surname', name: 'familyName', autocomplete: 'family-name' });
+  ctx.title(t('signIn.register.title'));
+  const givenName = field({ label: t('signIn.register.givenName'), name: 'givenName', autocomplete: 'given-name' });
+  const familyName = field({ label: t('signIn.register.familyName'), name: 'familyName', autocomplete: 'family-name' });
   const closed = h('div', {});
   const { el, submit } = emailForm({
     email: '',
     more: [givenName, familyName],
-    submitLabel: 'Register',
+    submitLabel: t('signIn.register.submit'),
     send: async (email) => {
       await rpc('auth', 'register', {
         email,
@@ -61,47 +66,40 @@ export function register(ctx: PageContext): void {
         familyName: familyName.input.value,
         frontEnd: 'support',
       });
-      emailSent(
-        ctx,
-        'We have sent an email to ',
-        h('strong', {}, email.trim()),
-        '. Follow the link in it to set your password.',
-      );
+      emailSent(ctx, t('signIn.register.sentBefore'), h('strong', {}, email.trim()), t('signIn.register.sentAfter'));
     },
   });
-  ctx.show(h('h1', { class: 'card__title' }, 'Register'), closed, el, backToLogIn());
+  ctx.show(h('h1', { class: 'card__title' }, t('signIn.register.title')), closed, el, backToLogIn());
   ctx.withConfig((config) => {
     submit.disabled = !config.allowRegistration;
     closed.replaceChildren(
       ...(config.allowRegistration
         ? []
-        : [banner('info', `Registration is not open. Please ask ${config.productName} Support for an account.`)]),
+        : [banner('info', t('signIn.register.closed', { product: config.productName }))]),
     );
   });
 }
 
 /** SPEC §2/§4: request a reset link (also where a ForceReset login lands, with the username filled). */
 export function resetBegin(ctx: PageContext): void {
-  ctx.title('Reset your password');
+  ctx.title(t('signIn.resetBegin.title'));
   const email = typeof ctx.state?.email === 'string' ? ctx.state.email : '';
   const { el } = emailForm({
     email,
-    submitLabel: 'Send reset link',
+    submitLabel: t('signIn.resetBegin.submit'),
     send: async (address) => {
       await rpc('auth', 'beginResetPassword', { email: address, frontEnd: 'support' });
       emailSent(
         ctx,
-        'If there is an account for ',
+        t('signIn.resetBegin.sentBefore'),
         h('strong', {}, address.trim()),
-        ', we have sent it an email with a link to reset the password. The link works once, for one hour.',
+        t('signIn.resetBegin.sentAfter'),
       );
     },
   });
   ctx.show(
-    h('h1', { class: 'card__title' }, 'Reset your password'),
-    ctx.state?.forced
-      ? banner('warning', 'You need to set a new password before you can log in.')
-      : h('p', {}, 'Enter your email address and we will send you a link to set a new password.'),
+    h('h1', { class: 'card__title' }, t('signIn.resetBegin.title')),
+    ctx.state?.forced ? banner('warning', t('signIn.resetBegin.forced')) : h('p', {}, t('signIn.resetBegin.lead')),
     el,
     backToLogIn(),
   );

@@ -2,27 +2,18 @@ import { rememberSessionHint } from '../state/session-hint.ts';
 import { ApiError, messageOf, rpc } from './api.ts';
 import type { PageContext } from './context.ts';
 import { banner, button, type Field, field, form, h, link } from './dom.ts';
+import { t } from './i18n/index.ts';
 import { returnPathOf } from './return-path.ts';
 import { secondFactorStep } from './second-factor.ts';
 
 /** SPEC §8 login messages. */
-const invalidCredentialsMessage = 'Invalid username or password';
-const tooManyAttemptsMessage =
-  'Your account has been temporarily disabled due to too many incorrect login attempts. Please try again in 5 minutes.';
+const invalidCredentialsMessage = () => t('signIn.login.invalidCredentials');
+const tooManyAttemptsMessage = () => t('signIn.login.tooManyAttempts');
 
 /** Why a sign-in through an identity provider came back refused (`/auth/login?sso=…`, see api sso/flow.ts). */
-export const ssoFailureMessages: Record<string, string> = {
-  expired: 'This sign-in has expired or was already used. Please sign in again.',
-  browser: 'This sign-in was started in another browser. Please sign in again here.',
-  provider: 'Your identity provider could not be reached. Please try again later or contact Support.',
-  rejected: 'Your identity provider did not confirm the sign-in. Please try again or contact Support.',
-  cancelled: 'The sign-in was cancelled at your identity provider.',
-  unverified: 'Your identity provider did not confirm your email address, so you cannot be signed in.',
-  disabled:
-    'Your account has been disabled because it has not been used for a while. Please speak to your manager or Support to enable it again.',
-  unknown:
-    'There is no account for this email address with your identity provider. Please ask your manager or Support to add you.',
-};
+const ssoFailures = ['expired', 'browser', 'provider', 'rejected', 'cancelled', 'unverified', 'disabled', 'unknown'];
+export const ssoFailureMessage = (sso: string) =>
+  t(`signIn.sso.${(ssoFailures.includes(sso) ? sso : 'rejected') as 'rejected'}`);
 
 type Step = 'username' | 'password';
 
@@ -33,14 +24,14 @@ type Step = 'username' | 'password';
  * first (reset-begin with the username filled in).
  */
 export function login(ctx: PageContext): void {
-  ctx.title('Log in');
+  ctx.title(t('signIn.login.title'));
   const from = returnPathOf(window.location.search);
   const sso = new URLSearchParams(window.location.search).get('sso');
   // A one-time message handed over in the history entry ('Your password has been set…'): not repeated on reload.
   const { notice: flash, ...rest } = ctx.state ?? {};
   if (typeof flash === 'string') history.replaceState(Object.keys(rest).length > 0 ? rest : null, '');
   let username = typeof ctx.state?.email === 'string' ? ctx.state.email : '';
-  let error = sso ? (ssoFailureMessages[sso] ?? ssoFailureMessages.rejected) : undefined;
+  let error = sso ? ssoFailureMessage(sso) : undefined;
 
   const noticeSlot = h('div', {});
   ctx.withSessionNotice((sessionNotice) => {
@@ -48,16 +39,16 @@ export function login(ctx: PageContext): void {
     noticeSlot.replaceChildren(...(text ? [banner(sessionNotice ? 'warning' : 'success', text)] : []));
   });
   // The way to reset carries the username typed so far.
-  const forgot = link('/auth/reset/begin', 'I forgot my password', () => ({ email: username }));
-  const register = link('/auth/register', 'Register');
-  const links = h('nav', { class: 'auth__links', 'aria-label': 'Other sign-in options' }, forgot);
+  const forgot = link('/auth/reset/begin', t('signIn.login.forgot'), () => ({ email: username }));
+  const register = link('/auth/register', t('signIn.login.register'));
+  const links = h('nav', { class: 'auth__links', 'aria-label': t('signIn.otherOptions') }, forgot);
   ctx.withConfig((config) => {
     if (config.allowRegistration) links.append(register);
     else register.remove();
   });
 
   const draw = (step: Step, fieldErrors: Record<string, string> = {}) => {
-    const submit = button(step === 'username' ? 'Next' : 'Log in', 'primary');
+    const submit = button(step === 'username' ? t('signIn.login.next') : t('signIn.login.submit'), 'primary');
     const fields = step === 'username' ? [usernameField(username)] : [passwordField()];
     const [input] = fields;
     if (step === 'username') input?.input.addEventListener('input', () => (username = input.input.value));
@@ -83,7 +74,7 @@ export function login(ctx: PageContext): void {
           error = refusal;
           submit.pending = false;
           f.errors(error);
-          if (refusal === invalidCredentialsMessage && input) input.input.value = '';
+          if (refusal === invalidCredentialsMessage() && input) input.input.value = '';
         }
       } catch (e) {
         submit.pending = false;
@@ -96,7 +87,7 @@ export function login(ctx: PageContext): void {
     });
     f.body.prepend(...extra);
     f.errors(error, fieldErrors);
-    ctx.show(h('h1', { class: 'card__title' }, 'Log in'), noticeSlot, f.el, links);
+    ctx.show(h('h1', { class: 'card__title' }, t('signIn.login.title')), noticeSlot, f.el, links);
   };
   draw('username');
 }
@@ -130,27 +121,40 @@ async function signIn(ctx: PageContext, username: string, password: string, from
     ctx.navigate('/auth/reset/begin', { state: { email: username, forced: true } });
     return undefined;
   }
-  if (answer.reason === 'TooManyAttempts') return answer.message ?? tooManyAttemptsMessage;
+  if (answer.reason === 'TooManyAttempts') return answer.message ?? tooManyAttemptsMessage();
   // A disabled account (not used for the global setting's days): the server's words say who can enable it.
   if (answer.reason === 'AccountDisabled' && answer.message) return answer.message;
-  return invalidCredentialsMessage;
+  return invalidCredentialsMessage();
 }
 
 const usernameField = (value: string): Field =>
-  field({ label: 'Email address', name: 'username', type: 'email', autocomplete: 'username', value, autofocus: true });
+  field({
+    label: t('signIn.emailAddress'),
+    name: 'username',
+    type: 'email',
+    autocomplete: 'username',
+    value,
+    autofocus: true,
+  });
 
 const passwordField = (): Field =>
-  field({ label: 'Password', name: 'password', type: 'password', autocomplete: 'current-password', autofocus: true });
+  field({
+    label: t('signIn.login.password'),
+    name: 'password',
+    type: 'password',
+    autocomplete: 'current-password',
+    autofocus: true,
+  });
 
 /** The username the password is for, with Change to go back; and the same, hidden, for password managers. */
 function passwordStepHead(username: string, onChange: () => void): Node[] {
-  const change = button('Change', 'quiet', 'button');
+  const change = button(t('signIn.login.change'), 'quiet', 'button');
   change.el.addEventListener('click', onChange);
   return [
     h(
       'div',
       { class: 'login__username' },
-      h('span', { class: 'field__label' }, 'Email address'),
+      h('span', { class: 'field__label' }, t('signIn.emailAddress')),
       h('span', { class: 'login__username-value' }, username),
       change.el,
     ),

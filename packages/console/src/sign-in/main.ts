@@ -8,6 +8,7 @@ import { ApiError, type ConsoleConfig, loadConfig, rpc } from './api.ts';
 import { Live, type PageContext, showIn } from './context.ts';
 import { h, linkStates } from './dom.ts';
 import { register, resetBegin } from './email-pages.ts';
+import { t } from './i18n/index.ts';
 import { login } from './login.ts';
 import { reset } from './reset.ts';
 import { returnPathOf } from './return-path.ts';
@@ -34,7 +35,7 @@ if (!root) throw new Error('sign-in.html has no #root element');
 
 const product = () => config.current.productName;
 const brandName = document.createTextNode(product());
-const footerText = document.createTextNode(`${product()} support console`);
+const footerText = document.createTextNode(t('signIn.footer', { product: product() }));
 const card = h('div', { class: 'card card--narrow' });
 root.replaceChildren(
   h(
@@ -62,7 +63,7 @@ function render(): void {
   sessionNotice.forget();
   config.watch(() => {
     brandName.data = product();
-    footerText.data = `${product()} support console`;
+    footerText.data = t('signIn.footer', { product: product() });
     showTitle();
   });
   let page = pages[window.location.pathname];
@@ -120,7 +121,7 @@ async function checkSession(): Promise<void> {
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       rememberSessionHint(false);
-      if (/timed out/i.test(error.message)) sessionNotice.set(sessionTimedOutMessage);
+      if (/timed out/i.test(error.message)) sessionNotice.set(sessionTimedOutMessage());
     }
   }
 }

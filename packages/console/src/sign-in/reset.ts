@@ -1,11 +1,9 @@
 import { ApiError, messageOf, rpc } from './api.ts';
 import type { PageContext } from './context.ts';
 import { banner, button, field, form, h, link } from './dom.ts';
+import { t } from './i18n/index.ts';
 
-/** SPEC §5/§8 wording. */
-const tooShortMessage = 'Please enter at least 12 characters';
-const mismatchMessage = 'Passwords do not match';
-const invalidLinkMessage = 'You have clicked on an expired or invalid link. Please try again.';
+/** SPEC §5: the shortest password. */
 const passwordMinLength = 12;
 
 /** The token from the fragment (`#token=…`): fragments never reach servers or logs. */
@@ -24,8 +22,8 @@ function isFirstPassword(hash: string): boolean {
 /** SPEC §5: at least 12 characters, and typed the same twice. */
 function passwordProblems(password: string, confirmation: string): Record<string, string> {
   const problems: Record<string, string> = {};
-  if (password.length < passwordMinLength) problems.password = tooShortMessage;
-  if (password !== confirmation) problems.confirmation = mismatchMessage;
+  if (password.length < passwordMinLength) problems.password = t('signIn.reset.tooShort', { min: passwordMinLength });
+  if (password !== confirmation) problems.confirmation = t('signIn.reset.mismatch');
   return problems;
 }
 
@@ -33,14 +31,14 @@ function passwordProblems(password: string, confirmation: string): Record<string
 function refusalOf(e: unknown): { fields?: Record<string, string>; linkInvalid?: true; error?: string } {
   if (e instanceof ApiError && e.details.some((d) => d.path === 'password')) return { fields: e.fieldErrors };
   if (e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 429) return { linkInvalid: true };
-  if (e instanceof ApiError && e.code === 'UNEXPECTED_STATUS') return { error: 'An unknown error occurred' };
+  if (e instanceof ApiError && e.code === 'UNEXPECTED_STATUS') return { error: t('signIn.unknownError') };
   return { error: messageOf(e) };
 }
 
 /** SPEC §2/§4: set a new password with the emailed link; success goes to login. */
 export function reset(ctx: PageContext): void {
   const first = isFirstPassword(window.location.hash);
-  const title = first ? 'Choose your password' : 'Set a new password';
+  const title = first ? t('signIn.reset.titleFirst') : t('signIn.reset.title');
   ctx.title(title);
   const token = tokenOf(window.location.hash);
   if (token === '') {
@@ -48,20 +46,20 @@ export function reset(ctx: PageContext): void {
     return;
   }
   const password = field({
-    label: first ? 'Password' : 'New password',
+    label: first ? t('signIn.reset.passwordFirst') : t('signIn.reset.password'),
     name: 'password',
     type: 'password',
     autocomplete: 'new-password',
-    description: `At least ${passwordMinLength} characters.`,
+    description: t('signIn.reset.passwordHelp', { min: passwordMinLength }),
     autofocus: true,
   });
   const confirmation = field({
-    label: first ? 'Confirm password' : 'Confirm new password',
+    label: first ? t('signIn.reset.confirmFirst') : t('signIn.reset.confirm'),
     name: 'confirmation',
     type: 'password',
     autocomplete: 'new-password',
   });
-  const submit = button('Set password', 'primary');
+  const submit = button(t('signIn.reset.submit'), 'primary');
   const f = form([password, confirmation], [h('div', { class: 'form__actions' }, submit.el)], async () => {
     const problems = passwordProblems(password.input.value, confirmation.input.value);
     f.errors(undefined, problems);
@@ -71,7 +69,7 @@ export function reset(ctx: PageContext): void {
       await rpc('auth', 'completeResetPassword', { password: password.input.value, token });
       ctx.navigate('/auth/login', {
         replace: true,
-        state: { notice: 'Your password has been set. Please log in with your new password.' },
+        state: { notice: t('signIn.reset.done') },
       });
     } catch (e) {
       submit.pending = false;
@@ -88,12 +86,12 @@ export function reset(ctx: PageContext): void {
 function invalidLink(ctx: PageContext, title: string): void {
   ctx.show(
     h('h1', { class: 'card__title' }, title),
-    banner('error', invalidLinkMessage),
+    banner('error', t('signIn.reset.invalidLink')),
     h(
       'p',
       { class: 'auth__links' },
-      link('/auth/reset/begin', 'Send a new link'),
-      link('/auth/login', 'Back to log in'),
+      link('/auth/reset/begin', t('signIn.reset.sendNewLink')),
+      link('/auth/login', t('signIn.backToLogIn')),
     ),
   );
 }

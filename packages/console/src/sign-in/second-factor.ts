@@ -3,8 +3,7 @@ import { rememberSessionHint } from '../state/session-hint.ts';
 import { messageOf, rpc } from './api.ts';
 import type { PageContext } from './context.ts';
 import { banner, button, field, form, h } from './dom.ts';
-
-const passkeyNotUsed = 'The passkey was not used. Try again, or enter a code instead.';
+import { t } from './i18n/index.ts';
 
 /**
  * The second step of a sign-in, after the right password of a user with a second factor: a code from
@@ -18,18 +17,20 @@ export function secondFactorStep(
   from: string,
   restart: () => void,
 ): void {
-  ctx.title('Log in');
+  ctx.title(t('signIn.login.title'));
   const codes = methods.includes('totp') || methods.includes('recovery');
   const code = field({
-    label: 'Code',
+    label: t('signIn.secondFactor.code'),
     name: 'code',
     autocomplete: 'one-time-code',
-    description: 'The 6 digits your authenticator app shows, or one of your recovery codes.',
+    description: t('signIn.secondFactor.codeHelp'),
     autofocus: true,
   });
   code.input.setAttribute('inputmode', methods.includes('totp') ? 'numeric' : 'text');
-  const submit = button('Verify', 'primary');
-  const passkey = methods.includes('passkey') ? button('Use a passkey', codes ? 'quiet' : 'primary', 'button') : null;
+  const submit = button(t('signIn.secondFactor.verify'), 'primary');
+  const passkey = methods.includes('passkey')
+    ? button(t('signIn.secondFactor.usePasskey'), codes ? 'quiet' : 'primary', 'button')
+    : null;
   const f = form(
     codes ? [code] : [],
     [h('div', { class: 'form__actions' }, codes && submit.el, passkey?.el)],
@@ -57,7 +58,7 @@ export function secondFactorStep(
         submit.disabled = true;
         if (passkey) passkey.disabled = true;
       }
-      f.errors(result.message ?? 'That code or passkey was not accepted. Please try again.');
+      f.errors(result.message ?? t('signIn.secondFactor.notAccepted'));
     } catch (e) {
       f.errors(messageOf(e));
     }
@@ -70,7 +71,7 @@ export function secondFactorStep(
       const { options } = await rpc('auth', 'beginPasskeySignIn', {});
       const response = await startAuthentication({ optionsJSON: options as never }).catch(() => null);
       if (response) await verify({ passkey: response as never });
-      else f.errors(passkeyNotUsed);
+      else f.errors(t('signIn.secondFactor.passkeyNotUsed'));
     } catch (e) {
       f.errors(messageOf(e));
     } finally {
@@ -78,12 +79,12 @@ export function secondFactorStep(
     }
   });
 
-  const again = button('Start again', 'quiet', 'button');
+  const again = button(t('signIn.secondFactor.startAgain'), 'quiet', 'button');
   again.el.addEventListener('click', () => restart());
   ctx.show(
-    h('h1', { class: 'card__title' }, 'Log in'),
-    banner('info', 'Your account has a second factor: confirm it is you to finish signing in.'),
+    h('h1', { class: 'card__title' }, t('signIn.login.title')),
+    banner('info', t('signIn.secondFactor.lead')),
     f.el,
-    h('nav', { class: 'auth__links', 'aria-label': 'Other sign-in options' }, again.el),
+    h('nav', { class: 'auth__links', 'aria-label': t('signIn.otherOptions') }, again.el),
   );
 }

@@ -5,10 +5,13 @@
  * before leaving for an identity provider, which sets the cookie on the way back) and cleared when
  * the session ends. Without localStorage the console always asks, as before.
  *
- * Imports nothing: the sign-in page (src/sign-in) reads it too, without the console's React app.
+ * Imports only the language layer without React: the sign-in page (src/sign-in) reads it too, without
+ * the console's React app.
  */
+import { t } from '../i18n/layer.ts';
+
 /** SPEC §4/§8: the message the login page shows after a session ended by itself. */
-export const sessionTimedOutMessage = 'Your session has timed out. Please log in again';
+export const sessionTimedOutMessage = () => t('session.timedOut');
 
 const sessionHintKey = 'medlocker.session';
 

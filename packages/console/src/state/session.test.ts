@@ -71,7 +71,7 @@ describe('session state', () => {
     sessionStarted(session, client);
     answer(401, notLoggedIn);
     await loadSession(client);
-    expect(noticeOf(client)).toBe(sessionTimedOutMessage);
+    expect(noticeOf(client)).toBe(sessionTimedOutMessage());
   });
 
   it('ends the session with the timeout message when any call answers 401', async () => {

@@ -65,7 +65,7 @@ async function checkSession(client: QueryClient): Promise<KnownSession> {
       // Signed out meanwhile (a logout in this tab whose hang-up started this check): keep that state.
       if (now?.status === 'anonymous') return now;
       const timedOut = before?.status === 'active' || /timed out/i.test(error.message);
-      return hinted(timedOut ? { status: 'anonymous', notice: sessionTimedOutMessage } : { status: 'anonymous' });
+      return hinted(timedOut ? { status: 'anonymous', notice: sessionTimedOutMessage() } : { status: 'anonymous' });
     }
     if (before === undefined) {
       // Only a 401 proves there is no session: any other failure (the page left while the answer was
@@ -210,7 +210,7 @@ export function watchAuthFailures(client: QueryClient = queryClient, now: () => 
     if (call.area === 'auth' && (call.method === 'session' || call.method === 'logout')) return;
     if (known(client)?.status !== 'active') return;
     if (error.status === 401) {
-      setSession(client, { status: 'anonymous', notice: sessionTimedOutMessage });
+      setSession(client, { status: 'anonymous', notice: sessionTimedOutMessage() });
     } else if (now() - lastRecheck >= forbiddenRecheckMs) {
       lastRecheck = now();
       void loadSession(client);

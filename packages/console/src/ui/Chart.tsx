@@ -1,6 +1,7 @@
 import { formatDate, formatDateTime, formatTime } from '@medlocker/core';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
+import { t } from './i18n/index.ts';
 
 export type ChartPoint = { at: number; value: number };
 
@@ -42,26 +43,26 @@ function plotData(points: LineChartProps['points'], unit: string, band: LineChar
   const outside = band ? ys.map((v) => (v < band.min || v > band.max ? v : null)) : ys.map(() => null);
   const data: uPlot.AlignedData = band ? [xs, ys, xs.map(() => band.max), xs.map(() => band.min), outside] : [xs, ys];
   const series: uPlot.Series[] = [
-    { label: 'Time', value: (_u, at) => (at === null ? '--' : formatDateTime(at)) },
-    { label: `Reading (${unit})`, stroke: colours.line, width: 2 },
+    { label: t('ui.chart.time'), value: (_u, at) => (at === null ? '--' : formatDateTime(at)) },
+    { label: t('ui.chart.reading', { unit }), stroke: colours.line, width: 2 },
     ...(band
       ? [
           {
-            label: `Upper limit (${unit})`,
+            label: t('ui.chart.upperLimit', { unit }),
             stroke: colours.bandEdge,
             width: 1,
             dash: [4, 4],
             points: { show: false },
           },
           {
-            label: `Lower limit (${unit})`,
+            label: t('ui.chart.lowerLimit', { unit }),
             stroke: colours.bandEdge,
             width: 1,
             dash: [4, 4],
             points: { show: false },
           },
           {
-            label: 'Outside the band',
+            label: t('ui.chart.outsideBand'),
             value: (_u: uPlot, v: number | null) => (v === null ? '–' : String(v)),
             stroke: colours.out,
             width: 0,

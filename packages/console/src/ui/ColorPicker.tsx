@@ -17,6 +17,7 @@ import {
   Text,
 } from 'react-aria-components';
 import { useEditedHandler } from './form-edited.ts';
+import { t } from './i18n/index.ts';
 
 export type ColorPickerProps = {
   label: ReactNode;
@@ -49,11 +50,11 @@ export function ColorPicker({ label, value, onChange, description, isDisabled }:
           <Label className="field__label">{label}</Label>
           <div className="color-picker__row">
             <DialogTrigger>
-              <AriaButton className="color-picker__button" aria-label="Pick a colour" isDisabled={isDisabled}>
+              <AriaButton className="color-picker__button" aria-label={t('ui.colour.pick')} isDisabled={isDisabled}>
                 <ColorSwatch className="color-picker__swatch" />
               </AriaButton>
               <Popover className="popover color-picker__popover" placement="bottom start">
-                <Dialog className="color-picker__dialog" aria-label="Pick a colour">
+                <Dialog className="color-picker__dialog" aria-label={t('ui.colour.pick')}>
                   <ColorArea
                     className="color-picker__area"
                     colorSpace="hsb"
@@ -63,7 +64,7 @@ export function ColorPicker({ label, value, onChange, description, isDisabled }:
                     <ColorThumb className="color-picker__thumb" />
                   </ColorArea>
                   <ColorSlider className="color-picker__slider" colorSpace="hsb" channel="hue">
-                    <Label className="field__label">Hue</Label>
+                    <Label className="field__label">{t('ui.colour.hue')}</Label>
                     <SliderTrack className="color-picker__track">
                       <ColorThumb className="color-picker__thumb" />
                     </SliderTrack>

@@ -13,6 +13,7 @@ import {
 } from 'react-aria-components';
 import { classes, FieldHelp } from './field-parts.tsx';
 import { useEditedHandler } from './form-edited.ts';
+import { t } from './i18n/index.ts';
 
 export type ComboBoxOption = { id: Key; label: string; detail?: string };
 
@@ -42,7 +43,7 @@ export function ComboBox({
   items,
   onLoadMore,
   isLoading,
-  emptyText = 'No matches',
+  emptyText = t('ui.comboBox.noMatches'),
   className,
   ...props
 }: ComboBoxProps) {
@@ -59,7 +60,7 @@ export function ComboBox({
       <Label className="field__label">{label}</Label>
       <div className="combobox__box">
         <Input className="field__input" placeholder={placeholder} />
-        <AriaButton className="combobox__button" aria-label="Show options">
+        <AriaButton className="combobox__button" aria-label={t('ui.comboBox.showOptions')}>
           ▾
         </AriaButton>
       </div>
@@ -67,7 +68,7 @@ export function ComboBox({
       <Popover className="popover popover--combobox">
         <ListBox
           className="listbox"
-          renderEmptyState={() => <div className="listbox__empty">{isLoading ? 'Loading…' : emptyText}</div>}
+          renderEmptyState={() => <div className="listbox__empty">{isLoading ? t('ui.loading') : emptyText}</div>}
         >
           {items.map((item) => (
             <ListBoxItem key={item.id} className="listbox__item" id={item.id} textValue={item.label}>
@@ -77,7 +78,7 @@ export function ComboBox({
           ))}
           {onLoadMore && (
             <ListBoxLoadMoreItem className="listbox__more" onLoadMore={onLoadMore} isLoading={isLoading}>
-              Loading more…
+              {t('ui.loadingMore')}
             </ListBoxLoadMoreItem>
           )}
         </ListBox>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Button } from './Button.tsx';
+import { t } from './i18n/index.ts';
 import { useAction } from './use-action.ts';
 
 export type DialogProps = {
@@ -35,7 +36,7 @@ export function Dialog({ title, isOpen, onOpenChange, children, role = 'dialog',
  */
 export function DialogFooter({
   error,
-  cancelLabel = 'Cancel',
+  cancelLabel = t('ui.cancel'),
   onCancel,
   pending,
   autoFocus,
@@ -111,9 +112,9 @@ export function ConfirmDialog({
 
 /** 'Delete patient?' with Keep patient / Delete patient: the words of a confirmation that does one thing to one thing. */
 export const confirmWords = (verb: string, thing: string) => ({
-  title: `${verb} ${thing}?`,
-  cancelLabel: `Keep ${thing}`,
-  confirmLabel: `${verb} ${thing}`,
+  title: t('ui.confirm.title', { verb, thing }),
+  cancelLabel: t('ui.confirm.keep', { thing }),
+  confirmLabel: t('ui.confirm.do', { verb, thing }),
 });
 
 export type ConfirmActionProps = Omit<ConfirmDialogProps, 'onConfirm' | 'isPending' | 'error' | 'onOpenChange'> & {

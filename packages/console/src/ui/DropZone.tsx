@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { DropZone as AriaDropZone, FileTrigger, Text } from 'react-aria-components';
 import { Button } from './Button.tsx';
+import { t } from './i18n/index.ts';
 
 export type DropZoneProps = {
   /** What the area is for, e.g. 'Patient CSV file'. */
@@ -21,7 +22,7 @@ export function DropZone({
   label,
   acceptedFileTypes,
   onFile,
-  buttonLabel = 'Choose file',
+  buttonLabel = t('ui.dropZone.chooseFile'),
   description,
   isDisabled,
 }: DropZoneProps) {
@@ -31,7 +32,7 @@ export function DropZone({
       className="dropzone"
       isDisabled={isDisabled}
       getDropOperation={(types) =>
-        types.has('Files') || [...(acceptedFileTypes ?? [])].some((t) => types.has(t)) || !acceptedFileTypes
+        types.has('Files') || [...(acceptedFileTypes ?? [])].some((type) => types.has(type)) || !acceptedFileTypes
           ? 'copy'
           : 'cancel'
       }
@@ -47,7 +48,7 @@ export function DropZone({
       {({ isDropTarget }) => (
         <>
           <Text slot="label" className="dropzone__text">
-            {isDropTarget ? 'Drop the file here to upload' : 'Drop the file here to upload, or'}
+            {isDropTarget ? t('ui.dropZone.dropHere') : t('ui.dropZone.dropHereOr')}
           </Text>
           <FileTrigger
             acceptedFileTypes={acceptedFileTypes}

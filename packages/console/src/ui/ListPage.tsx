@@ -5,6 +5,7 @@ import { type Page as ListPageOf, useDebounced, usePagedQuery } from '../api/que
 import { type MethodRef, useAllowed } from '../state/access.ts';
 import { useUrlSearch } from '../state/url-filter.ts';
 import { Button } from './Button.tsx';
+import { t } from './i18n/index.ts';
 import { Link, type LinkProps } from './Link.tsx';
 import { Page } from './Page.tsx';
 import { PagedList } from './PagedList.tsx';
@@ -95,7 +96,7 @@ export function ListPage<T extends { id: string }>(props: ListPageProps<T>) {
 function SearchedList<T extends { id: string }>(
   props: ListPageProps<T> & { search: NonNullable<ListPageProps<T>['search']> },
 ) {
-  const { atom, placeholder, label = 'Search', param } = props.search;
+  const { atom, placeholder, label = t('ui.search'), param } = props.search;
   const [search, setSearch] = useUrlSearch(atom, param);
   const field = (
     <SearchField
@@ -206,7 +207,7 @@ function ListButtons({
     <>
       {reload && (
         <Button onPress={reload.reload} isPending={reload.isLoading && reload.items.length > 0}>
-          Reload
+          {t('ui.reload')}
         </Button>
       )}
       {actions.map((a) => (
@@ -234,7 +235,7 @@ function Toolbar({
       {filters}
       {clearFilters && (
         <Button variant="quiet" onPress={clearFilters} isDisabled={!filtered}>
-          Clear filters
+          {t('ui.clearFilters')}
         </Button>
       )}
     </div>

@@ -2,6 +2,7 @@ import { ApiError, messageOf } from '../api/client.ts';
 import { AccessRestricted } from '../shell/AccessRestricted.tsx';
 import { Banner } from './Banner.tsx';
 import { Button } from './Button.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * What a page or list shows when loading it failed: the error in words, and 'Try again'. A 403 (a
@@ -11,7 +12,7 @@ import { Button } from './Button.tsx';
 export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   if (error instanceof ApiError && error.status === 403) return <AccessRestricted inShell />;
   return (
-    <Banner tone="error" action={<Button onPress={onRetry}>Try again</Button>}>
+    <Banner tone="error" action={<Button onPress={onRetry}>{t('ui.tryAgain')}</Button>}>
       {messageOf(error)}
     </Banner>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import { decimalSteps, yTicks } from './chart-ticks.ts';
+import { t } from './i18n/index.ts';
 
 export type MonthSeries = {
   label: string;
@@ -59,7 +60,7 @@ export function MonthChart({
           y: { range: [0, top] },
         },
         series: [
-          { label: 'Month', value: (_u, i) => (i === null ? '–' : (months[i] ?? '–')) },
+          { label: t('ui.chart.month'), value: (_u, i) => (i === null ? '–' : (months[i] ?? '–')) },
           ...series.map((s) => ({
             label: s.label,
             stroke: s.colour,

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect } from 'react';
 import { useProductName } from '../state/session.ts';
+import { t } from './i18n/index.ts';
 
 /** Sets the document title: '{Page} | {product}' (SPEC §2: titles carry the product name as suffix). */
 export function usePageTitle(title: string) {
@@ -39,7 +40,7 @@ export function Page({ title, actions, lead, children }: PageProps) {
 }
 
 /** A quiet 'Loading…' that screen readers announce. */
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+export function Loading({ label = t('ui.loading') }: { label?: string }) {
   return (
     <p className="loading" role="status">
       <span className="loading__spinner" aria-hidden="true" />

@@ -2,6 +2,7 @@ import { type ReactNode, useState } from 'react';
 import { errorsOf } from '../api/client.ts';
 import { Button } from './Button.tsx';
 import { Form, FormActions } from './Form.tsx';
+import { t } from './i18n/index.ts';
 import { Link } from './Link.tsx';
 
 /** What a page's form shows while it saves: the server's messages and whether it is waiting. */
@@ -61,7 +62,7 @@ export type PageFormProps = {
 export function PageForm({
   state,
   save,
-  submitLabel = 'Save',
+  submitLabel = t('ui.save'),
   cancelHref,
   isDisabled,
   readOnly,
@@ -80,7 +81,7 @@ export function PageForm({
         <FormActions>
           {cancelHref && (
             <Link href={cancelHref} variant="button">
-              Cancel
+              {t('ui.cancel')}
             </Link>
           )}
           <Button type="submit" variant="primary" isPending={state.pending} isDisabled={isDisabled}>

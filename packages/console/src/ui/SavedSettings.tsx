@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { Query } from '../api/queries.ts';
 import { useFlashNotice } from '../shell/flash.ts';
 import { Banner } from './Banner.tsx';
+import { t } from './i18n/index.ts';
 import { Link } from './Link.tsx';
 import { Page } from './Page.tsx';
 import { QueryView } from './QueryView.tsx';
@@ -30,7 +31,7 @@ export function SavedSettings<T>({
       lead={lead}
       actions={
         <Link href={editHref} variant="primary-button">
-          Edit
+          {t('ui.edit')}
         </Link>
       }
     >

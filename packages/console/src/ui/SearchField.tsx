@@ -5,6 +5,7 @@ import {
   Input,
   Label,
 } from 'react-aria-components';
+import { t } from './i18n/index.ts';
 
 export type SearchFieldProps = AriaSearchFieldProps & { label: string; placeholder?: string };
 
@@ -15,7 +16,7 @@ export function SearchField({ label, placeholder, className, ...props }: SearchF
       <Label className="field__label">{label}</Label>
       <div className="search-field__box">
         <Input className="field__input" placeholder={placeholder} />
-        <AriaButton className="search-field__clear" aria-label="Clear search">
+        <AriaButton className="search-field__clear" aria-label={t('ui.clearSearch')}>
           ×
         </AriaButton>
       </div>

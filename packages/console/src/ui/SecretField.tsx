@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { TextField as AriaTextField, Input, Label, ToggleButton } from 'react-aria-components';
 import { classes, FieldHelp } from './field-parts.tsx';
+import { t } from './i18n/index.ts';
 import type { TextFieldProps } from './TextField.tsx';
 
 /**
@@ -30,9 +31,9 @@ export function SecretField({
           isSelected={shown}
           onChange={setShown}
           isDisabled={props.isDisabled ?? false}
-          aria-label={`Show ${label}`}
+          aria-label={t('ui.secret.showLabel', { label })}
         >
-          Show
+          {t('ui.secret.show')}
         </ToggleButton>
       </div>
       <FieldHelp description={description} errorMessage={errorMessage} />

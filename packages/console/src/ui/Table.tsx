@@ -13,6 +13,7 @@ import {
   type TableHeaderProps,
   type TableProps,
 } from 'react-aria-components';
+import { t } from './i18n/index.ts';
 
 /** A data table (react-aria: arrow keys move between cells, rows and their links). */
 export function Table({ className, ...props }: TableProps) {
@@ -35,7 +36,7 @@ export function Column(props: ColumnProps & { children: ReactNode }) {
 export function ActionsColumn() {
   return (
     <Column>
-      <span className="visually-hidden">Actions</span>
+      <span className="visually-hidden">{t('ui.actions')}</span>
     </Column>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button } from './Button.tsx';
+import { t } from './i18n/index.ts';
 import { TextArea } from './TextArea.tsx';
 
 /**
@@ -28,7 +29,7 @@ export function TemplateField({
       <TextArea label={label} name={name} value={value} onChange={onChange} rows={3} isDisabled={isDisabled} />
       {!isDisabled && value !== defaultValue && (
         <Button variant="quiet" onPress={() => onChange(defaultValue)}>
-          Use the default wording
+          {t('ui.template.useDefault')}
         </Button>
       )}
       {children}

@@ -3,6 +3,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type CSSProperties, isValidElement, type ReactNode, useEffect, useRef, useSyncExternalStore } from 'react';
 import { Button } from './Button.tsx';
+import { t } from './i18n/index.ts';
 
 export type VirtualColumn<T> = {
   key: string;
@@ -130,7 +131,7 @@ export function VirtualList<T>({
                 : { gridTemplateColumns: template, height: row.size, transform: `translateY(${row.start}px)` };
               return item === undefined ? (
                 <div key="loading" className="vlist__row vlist__row--loading" style={style} role="row">
-                  <div role="cell">Loading more…</div>
+                  <div role="cell">{t('ui.loadingMore')}</div>
                 </div>
               ) : (
                 <ItemRow
@@ -156,7 +157,7 @@ export function VirtualList<T>({
 function EmptyList({ isLoading, text }: { isLoading: boolean; text: string }) {
   return isLoading ? (
     <p className="empty" role="status">
-      Loading…
+      {t('ui.loading')}
     </p>
   ) : (
     <p className="empty">{text}</p>
@@ -222,9 +223,9 @@ function ItemRow<T>({
 function ShowMore({ shown, isLoading, onLoadMore }: { shown: number; isLoading: boolean; onLoadMore: () => void }) {
   return (
     <div className="vlist__footer">
-      <span className="vlist__count">{shown} shown</span>
+      <span className="vlist__count">{t('ui.shownCount', { count: shown })}</span>
       <Button onPress={onLoadMore} isDisabled={isLoading}>
-        Show more
+        {t('ui.showMore')}
       </Button>
     </div>
   );

@@ -7,6 +7,7 @@ import { consolePaths } from '../../paths.ts';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { EditSettings, SavedSettings } from '../../ui/SavedSettings.tsx';
 import { TemplateField } from '../../ui/TemplateField.tsx';
+import { t } from './i18n/index.ts';
 
 type Templates = Record<AlarmTemplateCode, string>;
 
@@ -24,8 +25,8 @@ const useTemplates = () =>
 export function AlarmMessageTemplates() {
   return (
     <SavedSettings
-      title="Alarm Message Templates"
-      lead="What staff are told when a machine raises one of these alarms."
+      title={t('alarmTemplates.title')}
+      lead={t('alarmTemplates.lead')}
       editHref={`${consolePaths.alarmMessageTemplates}/edit`}
       query={useTemplates()}
     >
@@ -35,7 +36,7 @@ export function AlarmMessageTemplates() {
             <div key={code} className="details__item">
               <dt>
                 {codeLabel(code)}
-                {data.customised.includes(code) ? '' : ' (default wording)'}
+                {data.customised.includes(code) ? '' : t('alarmTemplates.defaultWording')}
               </dt>
               <dd>{data.templates[code]}</dd>
             </div>
@@ -49,7 +50,7 @@ export function AlarmMessageTemplates() {
 /** SPEC §2 `/alarmMessageTemplates/edit`. */
 export function EditAlarmMessageTemplates() {
   return (
-    <EditSettings title="Edit Alarm Message Templates" query={useTemplates()}>
+    <EditSettings title={t('alarmTemplates.editTitle')} query={useTemplates()}>
       {(data) => <TemplatesForm initial={data.templates} defaults={data.defaults} placeholders={data.placeholders} />}
     </EditSettings>
   );
@@ -65,15 +66,17 @@ function TemplatesForm({
   placeholders: string[];
 }) {
   const navigate = useNavigate();
-  const [t, setT] = useState(initial);
+  const [texts, setTexts] = useState(initial);
   const state = useSaveState('templates.');
 
   const save = async () => {
-    const changed = Object.fromEntries(alarmTemplateCodes.filter((c) => t[c] !== initial[c]).map((c) => [c, t[c]]));
+    const changed = Object.fromEntries(
+      alarmTemplateCodes.filter((c) => texts[c] !== initial[c]).map((c) => [c, texts[c]]),
+    );
     state.start();
     try {
       await rpc('globalSettings', 'updateAlarmMessageTemplates', { templates: changed });
-      navigate(consolePaths.alarmMessageTemplates, { state: { notice: 'Alarm message templates saved.' } });
+      navigate(consolePaths.alarmMessageTemplates, { state: { notice: t('alarmTemplates.saved') } });
     } catch (e) {
       state.fail(e);
     }
@@ -81,15 +84,17 @@ function TemplatesForm({
 
   return (
     <PageForm state={state} save={save} cancelHref={consolePaths.alarmMessageTemplates} wide>
-      <p className="field__description">Placeholders: {placeholders.map((p) => `\${${p}}`).join(', ')}.</p>
+      <p className="field__description">
+        {t('alarmTemplates.placeholders', { list: placeholders.map((p) => `\${${p}}`).join(', ') })}
+      </p>
       {alarmTemplateCodes.map((code) => (
         <TemplateField
           key={code}
           label={codeLabel(code)}
           name={code}
-          value={t[code]}
+          value={texts[code]}
           defaultValue={defaults[code]}
-          onChange={(v) => setT((before) => ({ ...before, [code]: v }))}
+          onChange={(v) => setTexts((before) => ({ ...before, [code]: v }))}
         />
       ))}
     </PageForm>

@@ -16,22 +16,28 @@ import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { CsvError, useCsvExport } from '../stats/csv-export.tsx';
 import { NativeDateField } from '../stats/MonthField.tsx';
+import { t } from './i18n/index.ts';
 
 /** What an entry is about, in words: "patient 0190…", "order 0190…". */
 const aboutOf = (e: AuditEntry) => (e.entityId ? `${e.entityType} ${e.entityId}` : e.entityType);
 
-const columns: ListColumn<AuditEntry>[] = [
-  { key: 'when', header: 'When', width: '10.5rem', render: (e) => formatDateTime(e.at) },
-  { key: 'who', header: 'Who', width: 'minmax(7rem, 1fr)', render: (e) => e.actorDisplay ?? 'unknown' },
+const columns = (): ListColumn<AuditEntry>[] => [
+  { key: 'when', header: t('audit.column.when'), width: '10.5rem', render: (e) => formatDateTime(e.at) },
+  {
+    key: 'who',
+    header: t('audit.column.who'),
+    width: 'minmax(7rem, 1fr)',
+    render: (e) => e.actorDisplay ?? t('audit.unknownActor'),
+  },
   {
     key: 'what',
-    header: 'What',
+    header: t('audit.column.what'),
     width: 'minmax(9rem, 1.4fr)',
     render: (e) => <span title={e.action}>{auditActionLabel(e.action)}</span>,
   },
-  { key: 'about', header: 'About', width: 'minmax(9rem, 1.4fr)', render: aboutOf },
-  { key: 'patient', header: 'Patient', width: 'minmax(6rem, 1fr)', render: (e) => e.patientId ?? '' },
-  { key: 'where', header: 'Where', width: '8rem', render: (e) => e.ip ?? '' },
+  { key: 'about', header: t('audit.column.about'), width: 'minmax(9rem, 1.4fr)', render: aboutOf },
+  { key: 'patient', header: t('audit.column.patient'), width: 'minmax(6rem, 1fr)', render: (e) => e.patientId ?? '' },
+  { key: 'where', header: t('audit.column.where'), width: '8rem', render: (e) => e.ip ?? '' },
 ];
 
 /** The filters of the page as the API takes them: ids trimmed, London days to times. */
@@ -74,22 +80,29 @@ export function AuditTrail() {
 
   return (
     <ListPage
-      title="Audit trail"
-      lead={
-        support
-          ? 'Who did what, to which record, when and from where: every entry.'
-          : 'Who did what, to which record, when and from where, in the businesses you administer.'
-      }
+      title={t('audit.title')}
+      lead={support ? t('audit.lead.support') : t('audit.lead.admin')}
       banner={<CsvError error={csv.error} />}
       filters={
         <>
-          <TextField label="Patient id" value={patient} onChange={set(setPatient)} />
-          <TextField label="User id" value={user} onChange={set(setUser)} />
-          {support && <TextField label="Business id" value={business} onChange={set(setBusiness)} />}
-          <TextField label="Order id" value={order} onChange={set(setOrder)} />
-          <TextField label="Action" placeholder="e.g. patient.read" value={action} onChange={set(setAction)} />
-          <NativeDateField type="date" label="From" value={from} accepts={isIsoDate} onChange={setFrom} />
-          <NativeDateField type="date" label="To" value={to} accepts={isIsoDate} onChange={setTo} />
+          <TextField label={t('audit.filter.patient')} value={patient} onChange={set(setPatient)} />
+          <TextField label={t('audit.filter.user')} value={user} onChange={set(setUser)} />
+          {support && <TextField label={t('audit.filter.business')} value={business} onChange={set(setBusiness)} />}
+          <TextField label={t('audit.filter.order')} value={order} onChange={set(setOrder)} />
+          <TextField
+            label={t('audit.filter.action')}
+            placeholder={t('audit.filter.actionExample')}
+            value={action}
+            onChange={set(setAction)}
+          />
+          <NativeDateField
+            type="date"
+            label={t('audit.filter.from')}
+            value={from}
+            accepts={isIsoDate}
+            onChange={setFrom}
+          />
+          <NativeDateField type="date" label={t('audit.filter.to')} value={to} accepts={isIsoDate} onChange={setTo} />
         </>
       }
       clearFilters={() => {
@@ -109,14 +122,14 @@ export function AuditTrail() {
           method: ['audit', 'export'],
           element: (
             <Button onPress={exportCsv} isDisabled={csv.exporting}>
-              {csv.exporting ? 'Exporting…' : 'Export CSV'}
+              {csv.exporting ? t('audit.exporting') : t('audit.export')}
             </Button>
           ),
         },
       ]}
-      label="Audit entries"
-      columns={columns}
-      emptyText="No audit entries found"
+      label={t('audit.entries')}
+      columns={columns()}
+      emptyText={t('audit.empty')}
     />
   );
 }

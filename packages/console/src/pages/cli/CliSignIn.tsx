@@ -4,6 +4,7 @@ import { messageOf, rpc } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Page } from '../../ui/Page.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * `/cli?code=…`: approving a command-line sign-in. The terminal shows the same code; the
@@ -23,25 +24,23 @@ export function CliSignIn() {
       setState('done');
     } catch (e) {
       setState('ask');
-      setError(
-        messageOf(e) === 'invalid code' ? 'This code is not valid any more. Run medlocker login again.' : messageOf(e),
-      );
+      setError(messageOf(e) === 'invalid code' ? t('cli.invalidCode') : messageOf(e));
     }
   };
 
   return (
-    <Page title="Sign In the Command Line" lead="The medlocker command line asks to act as you.">
+    <Page title={t('cli.title')} lead={t('cli.lead')}>
       {state === 'done' ? (
-        <Banner tone="success">The command line is signed in. You can close this page.</Banner>
+        <Banner tone="success">{t('cli.done')}</Banner>
       ) : (
         <>
           {error && <Banner tone="error">{error}</Banner>}
           <p>
-            Check that your terminal shows this code: <strong className="code">{code || '(none)'}</strong>
+            {t('cli.checkCode')} <strong className="code">{code || t('cli.noCode')}</strong>
           </p>
-          <p>Approve only if you started the sign-in yourself, just now.</p>
+          <p>{t('cli.approveOnlyIf')}</p>
           <Button variant="primary" onPress={() => void approve()} isPending={state === 'pending'} isDisabled={!code}>
-            Approve
+            {t('cli.approve')}
           </Button>
         </>
       )}

@@ -1,5 +1,6 @@
 import { MyInvitations } from '../../shell/MyInvitations.tsx';
 import { Page } from '../../ui/Page.tsx';
+import { t } from './i18n/index.ts';
 
 /**
  * `/invitations`: the signed-in user's role invitations to accept or decline (the invitation email links
@@ -8,8 +9,8 @@ import { Page } from '../../ui/Page.tsx';
  */
 export function Invitations() {
   return (
-    <Page title="Invitations" lead="Businesses and groups that have invited you. Accept to get access.">
-      <MyInvitations emptyText="You have no pending invitations." />
+    <Page title={t('invitations.title')} lead={t('invitations.lead')}>
+      <MyInvitations emptyText={t('invitations.empty')} />
     </Page>
   );
 }

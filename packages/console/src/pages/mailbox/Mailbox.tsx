@@ -4,22 +4,24 @@ import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { t } from './i18n/index.ts';
 import { MailboxSection, MessageLinks } from './mailbox-parts.tsx';
 import { sentAt } from './sent-at.ts';
 import { TextMessages } from './TextMessages.tsx';
 
 function Message({ message }: { message: MailboxMessage }) {
   return (
-    <article className="card mailbox__message" aria-label={`${message.subject} to ${message.to}`}>
+    <article
+      className="card mailbox__message"
+      aria-label={t('mailbox.email.label', { subject: message.subject, to: message.to })}
+    >
       <header>
         <h3 className="mailbox__subject">{message.subject}</h3>
-        <p className="mailbox__meta">
-          To {message.to} · {sentAt(message.sentAt)}
-        </p>
+        <p className="mailbox__meta">{t('mailbox.email.to', { to: message.to, sentAt: sentAt(message.sentAt) })}</p>
       </header>
       <MessageLinks links={message.links} />
       {message.attachments.length > 0 && (
-        <ul className="mailbox__links" aria-label="Files attached">
+        <ul className="mailbox__links" aria-label={t('mailbox.email.attached')}>
           {message.attachments.map((a) => (
             <li key={a.filename}>
               <a href={`data:${a.contentType};base64,${a.base64}`} download={a.filename}>
@@ -31,7 +33,7 @@ function Message({ message }: { message: MailboxMessage }) {
         </ul>
       )}
       <details>
-        <summary>Message text</summary>
+        <summary>{t('mailbox.email.text')}</summary>
         <pre className="mailbox__text" style={{ whiteSpace: 'pre-wrap' }}>
           {message.text}
         </pre>
@@ -48,17 +50,19 @@ function Message({ message }: { message: MailboxMessage }) {
 export function Mailbox() {
   const query = useQuery((signal) => rpc('mailbox', 'list', {}, { signal }), ['mailbox', 'list']);
   return (
-    <Page
-      title="Mailbox"
-      lead="Messages the server would have sent but has no provider for (no SMTP_URL; no SMS or WhatsApp credentials), kept here newest first until it restarts. Never in production."
-    >
-      <MailboxSection id="mailbox-emails" title="Emails" refreshLabel="Refresh" onRefresh={query.reload}>
+    <Page title={t('mailbox.title')} lead={t('mailbox.lead')}>
+      <MailboxSection
+        id="mailbox-emails"
+        title={t('mailbox.emails')}
+        refreshLabel={t('mailbox.refresh')}
+        onRefresh={query.reload}
+      >
         <QueryView query={query}>
           {({ mail, messages }) =>
             !mail ? (
-              <Banner tone="info">Emails go out through SMTP: none are kept here.</Banner>
+              <Banner tone="info">{t('mailbox.emailsViaSmtp')}</Banner>
             ) : messages.length === 0 ? (
-              <p>No emails yet.</p>
+              <p>{t('mailbox.noEmails')}</p>
             ) : (
               <div className="mailbox">
                 {messages.map((m) => (

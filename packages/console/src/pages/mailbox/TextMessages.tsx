@@ -3,19 +3,22 @@ import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { t } from './i18n/index.ts';
 import { MailboxSection, MessageLinks } from './mailbox-parts.tsx';
 import { sentAt } from './sent-at.ts';
 
-const channelNames = { sms: 'SMS', whatsapp: 'WhatsApp message' } as const;
-
 function Text({ message }: { message: LocalTextMessage }) {
-  const name = `${channelNames[message.channel]} to ${message.to}`;
+  const name = t('mailbox.text.label', { channel: message.channel, to: message.to });
   return (
     <article className="card mailbox__message" aria-label={name}>
       <header>
         <h3 className="mailbox__subject">{name}</h3>
         <p className="mailbox__meta">
-          From {message.sender} · {sentAt(message.sentAt)} · not sent: {message.provider} has no credentials
+          {t('mailbox.text.meta', {
+            sender: message.sender,
+            sentAt: sentAt(message.sentAt),
+            provider: message.provider,
+          })}
         </p>
       </header>
       <p className="mailbox__text" style={{ whiteSpace: 'pre-wrap' }}>
@@ -34,13 +37,18 @@ function Text({ message }: { message: LocalTextMessage }) {
 export function TextMessages() {
   const query = useQuery((signal) => rpc('mailbox', 'listTexts', {}, { signal }), ['mailbox', 'listTexts']);
   return (
-    <MailboxSection id="mailbox-texts" title="Text messages" refreshLabel="Refresh texts" onRefresh={query.reload}>
+    <MailboxSection
+      id="mailbox-texts"
+      title={t('mailbox.texts')}
+      refreshLabel={t('mailbox.refreshTexts')}
+      onRefresh={query.reload}
+    >
       <QueryView query={query}>
         {({ active, messages }) =>
           !active ? (
-            <Banner tone="info">This server keeps no text messages (it does in development only).</Banner>
+            <Banner tone="info">{t('mailbox.textsInactive')}</Banner>
           ) : messages.length === 0 ? (
-            <p>No text messages yet. SMS and WhatsApp messages whose provider has no credentials show here.</p>
+            <p>{t('mailbox.noTexts')}</p>
           ) : (
             <div className="mailbox">
               {messages.map((m) => (

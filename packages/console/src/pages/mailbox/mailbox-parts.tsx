@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button } from '../../ui/Button.tsx';
 import { SectionHead } from '../../ui/Section.tsx';
+import { t } from './i18n/index.ts';
 
 /** One half of the Mailbox page (emails, texts): its heading, its own Refresh, and what it lists. */
 export function MailboxSection({
@@ -28,7 +29,7 @@ export function MailboxSection({
 export function MessageLinks({ links }: { links: string[] }) {
   if (links.length === 0) return null;
   return (
-    <ul className="mailbox__links" aria-label="Links in this message">
+    <ul className="mailbox__links" aria-label={t('mailbox.links')}>
       {links.map((link) => (
         <li key={link}>
           <a href={link}>{link}</a>

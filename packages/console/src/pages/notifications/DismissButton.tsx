@@ -2,6 +2,7 @@ import type { NotificationListItem } from '@medlocker/core';
 import { useState } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
+import { t } from './i18n/index.ts';
 
 /** A row's Dismiss; "Dismissed" once the user has, and the server's reason when it fails. */
 export function DismissButton({
@@ -13,7 +14,7 @@ export function DismissButton({
 }) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string>();
-  if (n.dismissed) return <span className="muted">Dismissed</span>;
+  if (n.dismissed) return <span className="muted">{t('notifications.dismissed')}</span>;
   const dismiss = async () => {
     setPending(true);
     setError(undefined);
@@ -28,8 +29,13 @@ export function DismissButton({
   };
   return (
     <span>
-      <Button variant="quiet" onPress={() => void dismiss()} isPending={pending} aria-label={`Dismiss ${n.title}`}>
-        Dismiss
+      <Button
+        variant="quiet"
+        onPress={() => void dismiss()}
+        isPending={pending}
+        aria-label={t('notifications.dismissLabel', { title: n.title })}
+      >
+        {t('notifications.dismiss')}
       </Button>
       {error && (
         <span role="alert" className="notification-dismiss__error">

@@ -7,6 +7,7 @@ import { Link } from '../../ui/Link.tsx';
 import { DetailsItem as Item } from '../businesses/entity-parts.tsx';
 import { LevelBadge } from '../machines/MachineStatusBadges.tsx';
 import { DismissButton } from './DismissButton.tsx';
+import { t } from './i18n/index.ts';
 
 /** A string the notification's details name (alarms: machineId, machineName, code; messages: orderId…). */
 export const detailOf = (n: NotificationListItem, key: string): string => {
@@ -69,39 +70,44 @@ export function NotificationDialog({
           <LinkedText text={n.body || n.title} />
         </p>
         <dl className="details">
-          <Item term="Time">{formatDateTime(n.created)}</Item>
-          <Item term="Level">
+          <Item term={t('notifications.detail.time')}>{formatDateTime(n.created)}</Item>
+          <Item term={t('notifications.detail.level')}>
             <LevelBadge level={n.level} />
           </Item>
-          <Item term="Business">
+          <Item term={t('notifications.detail.business')}>
             <Link href={consolePaths.business(n.businessId)}>{n.businessName}</Link>
           </Item>
           {machineId && (
-            <Item term="Machine">
-              <Link href={machinePaths.machine(n.businessId, machineId)}>{machineName || 'Open the machine'}</Link>
+            <Item term={t('notifications.detail.machine')}>
+              <Link href={machinePaths.machine(n.businessId, machineId)}>
+                {machineName || t('notifications.detail.openMachine')}
+              </Link>
             </Item>
           )}
-          {code && <Item term="Code">{codeText(code)}</Item>}
+          {code && <Item term={t('notifications.detail.code')}>{codeText(code)}</Item>}
           {orderId && (
-            <Item term="Order">
-              <Link href={orderPaths.order(n.businessId, orderId)}>Open the order</Link>
+            <Item term={t('notifications.detail.order')}>
+              <Link href={orderPaths.order(n.businessId, orderId)}>{t('notifications.detail.openOrder')}</Link>
             </Item>
           )}
           {integrationClientId && (
-            <Item term="Webhooks">
-              <Link href={webhookPaths.deliveries(n.businessId)}>Open the delivery console</Link>
+            <Item term={t('notifications.detail.webhooks')}>
+              <Link href={webhookPaths.deliveries(n.businessId)}>{t('notifications.detail.openDeliveries')}</Link>
             </Item>
           )}
           {n.dismissed && (
-            <Item term="Dismissed">
-              {formatDateTime(n.dismissed.dismissedAt)} by {n.dismissed.dismissedByDisplayName}
+            <Item term={t('notifications.detail.dismissed')}>
+              {t('notifications.detail.dismissedBy', {
+                at: formatDateTime(n.dismissed.dismissedAt),
+                user: n.dismissed.dismissedByDisplayName,
+              })}
             </Item>
           )}
         </dl>
       </div>
       <div className="dialog__actions">
         <Button autoFocus onPress={onClose}>
-          Close
+          {t('notifications.detail.close')}
         </Button>
         {!n.dismissed && (
           <DismissButton

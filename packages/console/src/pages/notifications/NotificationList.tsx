@@ -2,6 +2,7 @@ import { formatDateTime, type NotificationListItem } from '@medlocker/core';
 import { useMemo, useState } from 'react';
 import { rpc } from '../../api/client.ts';
 import { queryClient } from '../../api/queries.ts';
+import { useConsoleLocale } from '../../i18n/index.ts';
 import { notificationsShownAtom } from '../../state/notifications.ts';
 import { choiceCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -9,12 +10,13 @@ import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { DismissButton } from './DismissButton.tsx';
+import { t } from './i18n/index.ts';
 import { detailOf, NotificationDialog } from './NotificationDialog.tsx';
 
 const shownCodec = choiceCodec<'unread'>(['unread']);
-const shownOptions = [
-  { id: 'all', label: 'All' },
-  { id: 'unread', label: 'Not dismissed' },
+const shownOptions = () => [
+  { id: 'all', label: t('notifications.show.all') },
+  { id: 'unread', label: t('notifications.show.unread') },
 ];
 
 /** Every ['notifications', …] answer: the list's pages and the bell's count. */
@@ -22,13 +24,23 @@ const refresh = () => queryClient.invalidateQueries({ queryKey: ['notifications'
 
 /** When, where and what (the message opens the whole notification); Dismiss for who may. */
 const columnsOf = (open: (n: NotificationListItem) => void): ListColumn<NotificationListItem>[] => [
-  { key: 'time', header: 'Time', width: '9.5rem', render: (n) => formatDateTime(n.created) },
-  { key: 'business', header: 'Business', width: 'minmax(7rem, 1fr)', render: (n) => n.businessName },
-  { key: 'machine', header: 'Machine', width: 'minmax(6rem, 1fr)', render: (n) => detailOf(n, 'machineName') },
-  { key: 'code', header: 'Code', width: '5.5rem', render: (n) => detailOf(n, 'code') },
+  { key: 'time', header: t('notifications.column.time'), width: '9.5rem', render: (n) => formatDateTime(n.created) },
+  {
+    key: 'business',
+    header: t('notifications.column.business'),
+    width: 'minmax(7rem, 1fr)',
+    render: (n) => n.businessName,
+  },
+  {
+    key: 'machine',
+    header: t('notifications.column.machine'),
+    width: 'minmax(6rem, 1fr)',
+    render: (n) => detailOf(n, 'machineName'),
+  },
+  { key: 'code', header: t('notifications.column.code'), width: '5.5rem', render: (n) => detailOf(n, 'code') },
   {
     key: 'message',
-    header: 'Message',
+    header: t('notifications.column.message'),
     width: 'minmax(10rem, 2.5fr)',
     // One line here; the button opens the notification whole (its text, links and support article).
     render: (n) => (
@@ -39,7 +51,7 @@ const columnsOf = (open: (n: NotificationListItem) => void): ListColumn<Notifica
   },
   {
     key: 'dismiss',
-    header: 'Dismiss',
+    header: t('notifications.column.dismiss'),
     width: '6.5rem',
     method: ['notifications', 'dismiss'],
     render: (n) => <DismissButton notification={n} onDismissed={refresh} />,
@@ -55,15 +67,17 @@ export function NotificationList() {
   const [shown, setShown] = useUrlState('show', notificationsShownAtom, shownCodec);
   const [confirming, setConfirming] = useState(false);
   const [opened, setOpened] = useState<NotificationListItem | null>(null);
-  const columns = useMemo(() => columnsOf(setOpened), []);
+  const locale = useConsoleLocale();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the headers follow a change of language
+  const columns = useMemo(() => columnsOf(setOpened), [locale]);
 
   return (
     <ListPage
-      title="Notifications"
+      title={t('notifications.title')}
       filters={
         <Select
-          label="Show"
-          options={shownOptions}
+          label={t('notifications.show')}
+          options={shownOptions()}
           selectedKey={shown ?? 'all'}
           onSelectionChange={(key) => setShown(key === 'unread' ? 'unread' : null)}
         />
@@ -82,20 +96,20 @@ export function NotificationList() {
         {
           key: 'dismiss-all',
           method: ['notifications', 'dismissAll'],
-          element: <Button onPress={() => setConfirming(true)}>Dismiss all</Button>,
+          element: <Button onPress={() => setConfirming(true)}>{t('notifications.dismissAll')}</Button>,
         },
       ]}
-      label="Notifications"
+      label={t('notifications.title')}
       columns={columns}
-      emptyText="No notifications found"
+      emptyText={t('notifications.empty')}
     >
       {opened && <NotificationDialog notification={opened} onClose={() => setOpened(null)} onDismissed={refresh} />}
       {confirming && (
         <ConfirmAction
-          title="Dismiss all notifications?"
+          title={t('notifications.dismissAll.title')}
           isOpen
-          cancelLabel="Keep them"
-          confirmLabel="Dismiss all"
+          cancelLabel={t('notifications.dismissAll.keep')}
+          confirmLabel={t('notifications.dismissAll')}
           tone="primary"
           action={async () => {
             await rpc('notifications', 'dismissAll', {});
@@ -104,7 +118,7 @@ export function NotificationList() {
           onDone={() => setConfirming(false)}
           onCancel={() => setConfirming(false)}
         >
-          <p>Every notification you have not dismissed will be marked as dismissed for you. Others still see theirs.</p>
+          <p>{t('notifications.dismissAll.text')}</p>
         </ConfirmAction>
       )}
     </ListPage>

@@ -7,6 +7,7 @@ import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { ConnectionBadge } from '../machines/MachineStatusBadges.tsx';
+import { t } from './i18n/index.ts';
 
 type Row = Machine & { online: boolean; lastSeen: number | null };
 
@@ -28,25 +29,25 @@ export function MachinesGlance({ businessId }: { businessId: string }) {
   return (
     <section aria-labelledby="glance-machines" className="fleet__section">
       <h2 id="glance-machines" className="section-title">
-        Machines
+        {t('dashboard.machines.title')}
       </h2>
       {list.error ? (
         <LoadError error={list.error} onRetry={list.reload} />
       ) : list.items.length === 0 ? (
         list.isLoading ? (
-          <Loading label="Loading machines…" />
+          <Loading label={t('dashboard.machines.loading')} />
         ) : (
-          <p className="empty">No machines yet.</p>
+          <p className="empty">{t('dashboard.machines.none')}</p>
         )
       ) : (
-        <ul className="glance__list" aria-label="Machines">
+        <ul className="glance__list" aria-label={t('dashboard.machines.title')}>
           {list.items.map((m) => (
             <MachineItem key={m.id} machine={m} />
           ))}
         </ul>
       )}
       <p>
-        <Link href={machinePaths.list(businessId)}>All machines</Link>
+        <Link href={machinePaths.list(businessId)}>{t('dashboard.machines.all')}</Link>
       </p>
     </section>
   );
@@ -58,10 +59,10 @@ function MachineItem({ machine }: { machine: Row }) {
     <li className="glance__item">
       <Link href={machinePaths.machine(machine.businessId, machine.id)}>{machine.name}</Link>
       <ConnectionBadge online={machine.online} outOfOrder={machine.outOfOrderStatus !== null} archived={false} />
-      {hasExcursion(machine) && <span className="badge badge--bad">Temperature excursion</span>}
+      {hasExcursion(machine) && <span className="badge badge--bad">{t('dashboard.machines.excursion')}</span>}
       {alarm && (
         <>
-          <span className="badge badge--bad">Alarm</span>
+          <span className="badge badge--bad">{t('dashboard.machines.alarm')}</span>
           <span className="muted">
             {alarm.code} {alarm.message}
           </span>

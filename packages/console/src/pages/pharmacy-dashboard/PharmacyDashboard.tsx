@@ -11,6 +11,7 @@ import { EmptyState, Loading, Page } from '../../ui/Page.tsx';
 import { BagsToRemove } from '../machines/BagsToRemove.tsx';
 import { OpenAlarms } from '../machines/OpenAlarms.tsx';
 import { UsageTiles } from '../usage/UsageTiles.tsx';
+import { t } from './i18n/index.ts';
 import { MachinesGlance } from './MachinesGlance.tsx';
 
 /**
@@ -30,17 +31,22 @@ export function PharmacyDashboard() {
   // The business's pushes: machines going on- or offline, orders loaded, collected or expiring.
   useLiveSubscription(current ? { businessId: current.id } : null);
 
-  const welcome = `Welcome${user?.givenName ? `, ${user.givenName}` : ''}.`;
+  const name = user?.givenName;
+  const lead = current
+    ? t(name ? 'dashboard.pharmacy.leadNamed' : 'dashboard.pharmacy.lead', { name, business: current.name })
+    : t(name ? 'dashboard.pharmacy.welcomeNamed' : 'dashboard.pharmacy.welcome', { name });
   return (
-    <Page title="Dashboard" lead={current ? `${welcome} ${current.name} at a glance.` : welcome}>
+    <Page title={t('dashboard.title')} lead={lead}>
       {loginMessage && <Banner tone="info">{loginMessage}</Banner>}
       {invited > 0 && (
-        <Banner tone="info" action={<Link href={consolePaths.invitations}>Review invitations</Link>}>
-          {invited === 1 ? 'You have an invitation' : `You have ${invited} invitations`} to join another business or
-          group.
+        <Banner
+          tone="info"
+          action={<Link href={consolePaths.invitations}>{t('dashboard.pharmacy.reviewInvitations')}</Link>}
+        >
+          {t('dashboard.pharmacy.invited', { count: invited })}
         </Banner>
       )}
-      {connection === 'closed' && current && <Banner tone="warning">Live updates are paused; reconnecting…</Banner>}
+      {connection === 'closed' && current && <Banner tone="warning">{t('dashboard.livePaused')}</Banner>}
       {error ? (
         <LoadError error={error} onRetry={reload} />
       ) : current ? (
@@ -51,11 +57,10 @@ export function PharmacyDashboard() {
           <UsageTiles businessId={current.id} />
         </div>
       ) : isLoading ? (
-        <Loading label="Loading your businesses…" />
+        <Loading label={t('dashboard.pharmacy.loadingBusinesses')} />
       ) : (
-        <EmptyState title="No business yet">
-          You do not have access to a business. If you think you should, please speak to your manager or {product}{' '}
-          Support.
+        <EmptyState title={t('dashboard.pharmacy.noBusiness')}>
+          {t('dashboard.pharmacy.noBusinessText', { product })}
         </EmptyState>
       )}
     </Page>

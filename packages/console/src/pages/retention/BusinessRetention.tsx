@@ -4,6 +4,7 @@ import { useQuery } from '../../api/queries.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { SettingsHeader } from '../settings/settings-parts.tsx';
+import { t } from './i18n/index.ts';
 import { PeriodsForm, type PeriodTexts, periodValue, RetentionPreview, textsOf } from './retention-parts.tsx';
 
 /**
@@ -17,11 +18,8 @@ export function BusinessRetentionPage() {
     ['dataProtection', 'getBusinessRetention', business.id],
   );
   return (
-    <SettingsHeader title="Retention">
-      <p>
-        How long this business keeps what it holds. Leave a period blank to follow the product&apos;s policy. Each night
-        what is past its period is removed, or anonymised where the monthly figures need the row.
-      </p>
+    <SettingsHeader title={t('retention.business.title')}>
+      <p>{t('retention.business.lead')}</p>
       <QueryView query={query}>
         {(data) => (
           <>
@@ -30,13 +28,13 @@ export function BusinessRetentionPage() {
               send={(texts) =>
                 rpc('dataProtection', 'updateBusinessRetention', { businessId: business.id, ...blankAsProduct(texts) })
               }
-              saved="Retention saved."
-              submitLabel="Save retention"
+              saved={t('retention.business.saved')}
+              submitLabel={t('retention.business.save')}
               onSaved={query.reload}
               placeholders={data.product}
               isDisabled={Boolean(business.archived)}
             />
-            <RetentionPreview counts={data.preview} title="The next run would remove" />
+            <RetentionPreview counts={data.preview} title={t('retention.nextRun')} />
           </>
         )}
       </QueryView>

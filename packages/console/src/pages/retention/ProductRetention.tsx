@@ -2,6 +2,7 @@ import { retentionFields } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { t } from './i18n/index.ts';
 import { PeriodsForm, periodValue, RetentionPreview, textsOf } from './retention-parts.tsx';
 
 /**
@@ -16,12 +17,9 @@ export function ProductRetention() {
   return (
     <section aria-labelledby="retention-heading">
       <h2 id="retention-heading" className="section-title">
-        Retention policy
+        {t('retention.product.title')}
       </h2>
-      <p>
-        Each night what is past its period is removed, or anonymised where the monthly figures need the row. A business
-        may set its own periods in its settings.
-      </p>
+      <p>{t('retention.product.lead')}</p>
       <QueryView query={query}>
         {(data) => (
           <>
@@ -34,11 +32,11 @@ export function ProductRetention() {
                   Object.fromEntries(retentionFields.map((f) => [f, periodValue(texts[f])])),
                 )
               }
-              saved="Retention policy saved."
-              submitLabel="Save retention policy"
+              saved={t('retention.product.saved')}
+              submitLabel={t('retention.product.save')}
               onSaved={query.reload}
             />
-            <RetentionPreview counts={data.preview} title="The next run would remove" />
+            <RetentionPreview counts={data.preview} title={t('retention.nextRun')} />
           </>
         )}
       </QueryView>

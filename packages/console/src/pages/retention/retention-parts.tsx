@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { Banner } from '../../ui/Banner.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { t } from './i18n/index.ts';
 
 /*
  * The retention periods as a form, and what the next nightly run would remove (docs/decisions/retention.md):
@@ -17,13 +18,7 @@ import { TextField } from '../../ui/TextField.tsx';
  */
 
 /** Each period's label, with its unit. */
-export const periodLabels: Record<RetentionField, string> = {
-  orderDays: 'Keep collected, cancelled and removed orders with their messages for (days)',
-  patientYears: 'Erase patients with no order for (years)',
-  temperatureDays: 'Keep temperature readings for (days)',
-  auditDays: 'Keep audit entries for (days)',
-  deliveryDays: 'Keep delivery attempts (webhooks, staff emails) for (days)',
-};
+export const periodLabel = (field: RetentionField) => t(`retention.period.${field}` as const);
 
 /** Each period's unit, for the read-only lists. */
 export const periodUnit = (field: RetentionField) => (field === 'patientYears' ? 'years' : 'days');
@@ -53,14 +48,18 @@ export function PeriodFields({
       {retentionFields.map((field) => (
         <TextField
           key={field}
-          label={periodLabels[field]}
+          label={periodLabel(field)}
           name={field}
           inputMode="numeric"
           value={texts[field]}
           onChange={(value) => onChange({ ...texts, [field]: value })}
           placeholder={placeholders ? String(placeholders[field]) : undefined}
           isDisabled={isDisabled}
-          description={`${retentionBounds[field].min} to ${retentionBounds[field].max}${placeholders ? `; blank: the product's ${placeholders[field]}` : ''}.`}
+          description={
+            placeholders
+              ? t('retention.rangeOrProduct', { ...retentionBounds[field], product: placeholders[field] })
+              : t('retention.range', retentionBounds[field])
+          }
         />
       ))}
     </>

@@ -1,0 +1,38 @@
+// Written by scripts/compile-messages.ts from en.ts: edit that, then run it again.
+import type { Messages } from '@lingui/core';
+
+export const messages: Messages = {
+  'notifications.title': ['Notifications'],
+  'notifications.show': ['Show'],
+  'notifications.show.all': ['All'],
+  'notifications.show.unread': ['Not dismissed'],
+  'notifications.column.time': ['Time'],
+  'notifications.column.business': ['Business'],
+  'notifications.column.machine': ['Machine'],
+  'notifications.column.code': ['Code'],
+  'notifications.column.message': ['Message'],
+  'notifications.column.dismiss': ['Dismiss'],
+  'notifications.empty': ['No notifications found'],
+  'notifications.dismiss': ['Dismiss'],
+  'notifications.dismissLabel': ['Dismiss ', ['title']],
+  'notifications.dismissed': ['Dismissed'],
+  'notifications.dismissAll': ['Dismiss all'],
+  'notifications.dismissAll.title': ['Dismiss all notifications?'],
+  'notifications.dismissAll.keep': ['Keep them'],
+  'notifications.dismissAll.text': [
+    'Every notification you have not dismissed will be marked as dismissed for you. Others still see theirs.',
+  ],
+  'notifications.detail.time': ['Time'],
+  'notifications.detail.level': ['Level'],
+  'notifications.detail.business': ['Business'],
+  'notifications.detail.machine': ['Machine'],
+  'notifications.detail.openMachine': ['Open the machine'],
+  'notifications.detail.code': ['Code'],
+  'notifications.detail.order': ['Order'],
+  'notifications.detail.openOrder': ['Open the order'],
+  'notifications.detail.webhooks': ['Webhooks'],
+  'notifications.detail.openDeliveries': ['Open the delivery console'],
+  'notifications.detail.dismissed': ['Dismissed'],
+  'notifications.detail.dismissedBy': [['at'], ' by ', ['user']],
+  'notifications.detail.close': ['Close'],
+};
