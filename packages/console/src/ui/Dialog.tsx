@@ -110,13 +110,6 @@ export function ConfirmDialog({
   );
 }
 
-/** 'Delete patient?' with Keep patient / Delete patient: the words of a confirmation that does one thing to one thing. */
-export const confirmWords = (verb: string, thing: string) => ({
-  title: t('ui.confirm.title', { verb, thing }),
-  cancelLabel: t('ui.confirm.keep', { thing }),
-  confirmLabel: t('ui.confirm.do', { verb, thing }),
-});
-
 export type ConfirmActionProps = Omit<ConfirmDialogProps, 'onConfirm' | 'isPending' | 'error' | 'onOpenChange'> & {
   /** The call made when confirmed. */
   action: () => Promise<unknown>;
