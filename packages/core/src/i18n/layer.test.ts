@@ -31,3 +31,13 @@ it('adds an area catalog to the source language at once and reads its other lang
   expect(read).toEqual(['root:cy', 'orders:cy']);
   expect(layer.t('orders.title', { count: 1 })).toBe('Archebion: 1');
 });
+
+it('shows an area without a file in the chosen language in the source words, and never changes the source catalog', async () => {
+  const english = compiled({ 'menu.open': 'Menu' });
+  const layer = createLayer<string, 'en' | 'cy'>('en', english, async () => compiled({ 'menu.open': 'Dewislen' }));
+  layer.extend(compiled({ 'audit.title': 'Audit trail' }));
+  await layer.activate('cy');
+  expect([layer.t('menu.open'), layer.t('audit.title')]).toEqual(['Dewislen', 'Audit trail']);
+  await layer.activate('en');
+  expect([layer.t('menu.open'), layer.t('audit.title')]).toEqual(['Menu', 'Audit trail']);
+});

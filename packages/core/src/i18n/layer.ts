@@ -38,18 +38,27 @@ export function createLayer<Id extends string, L extends string>(
   load: (locale: L) => Promise<Messages>,
 ): Layer<Id, L> {
   const i18n = setupI18n({ locale: sourceLocale, messages: { [sourceLocale]: source } });
-  const loaders: ((locale: L) => Promise<Messages>)[] = [load];
-  // Per locale, the loaders already read (an area added later is read when it is added).
-  const loaded = new Map<L, Set<(locale: L) => Promise<Messages>>>();
+  // The parts of the front end's words: the first catalog, then each area's as its code loads.
+  type Part = { source: Messages; load?: (locale: L) => Promise<Messages> };
+  const parts: Part[] = [{ source, load }];
+  // Per locale, the parts already in it (a part added later is read when it is added).
+  const ready = new Map<L, Set<Part>>();
   const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const listener of listeners) listener();
+  };
   const loadAll = async (locale: L) => {
-    const done = loaded.get(locale) ?? new Set();
-    loaded.set(locale, done);
-    const pending = locale === sourceLocale ? [] : loaders.filter((loader) => !done.has(loader));
-    const catalogs = await Promise.all(pending.map((loader) => loader(locale)));
-    catalogs.forEach((messages, i) => {
-      i18n.load(locale, messages);
-      done.add(pending[i] as (locale: L) => Promise<Messages>);
+    if (locale === sourceLocale) return;
+    const done = ready.get(locale) ?? new Set<Part>();
+    ready.set(locale, done);
+    const pending = parts.filter((part) => !done.has(part));
+    // The source words stand in for a part with no file in this language (never a bare id on screen);
+    // copied, as Lingui keeps the first object it is given for a language and merges into it.
+    for (const part of pending) i18n.load(locale, { ...part.source });
+    const fetched = await Promise.all(pending.map((part) => part.load?.(locale)));
+    fetched.forEach((messages, i) => {
+      if (messages) i18n.load(locale, messages);
+      done.add(pending[i] as Part);
     });
   };
   return {
@@ -57,21 +66,14 @@ export function createLayer<Id extends string, L extends string>(
     async activate(locale) {
       await loadAll(locale);
       i18n.activate(locale);
-      for (const listener of listeners) listener();
+      notify();
     },
     locale: () => i18n.locale as L,
     extend(messages, loadMore) {
       i18n.load(sourceLocale, messages);
-      if (!loadMore) return;
-      loaders.push(loadMore);
+      parts.push({ source: messages, load: loadMore });
       const active = i18n.locale as L;
-      if (active !== sourceLocale) {
-        // The source words stand in until the area's own arrive (never a bare message id on screen).
-        i18n.load(active, messages);
-        void loadAll(active).then(() => {
-          for (const listener of listeners) listener();
-        });
-      }
+      if (active !== sourceLocale) void loadAll(active).then(notify);
     },
     subscribe(listener) {
       listeners.add(listener);
