@@ -16,6 +16,7 @@ import { EditSettings, SavedSettings } from '../../ui/SavedSettings.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { ProductRetention } from '../retention/ProductRetention.tsx';
+import { t } from './i18n/index.ts';
 
 const useGlobalSettings = () =>
   useQuery(
@@ -30,8 +31,8 @@ const useGlobalSettings = () =>
 export function GlobalSettings() {
   return (
     <SavedSettings
-      title="Global Settings"
-      lead="Settings that apply to every business."
+      title={t('globalSettings.title')}
+      lead={t('globalSettings.lead')}
       editHref={`${consolePaths.globalSettings}/edit`}
       query={useGlobalSettings()}
     >
@@ -39,20 +40,24 @@ export function GlobalSettings() {
         <>
           <dl className="details">
             <div className="details__item">
-              <dt>NHS prescription charge</dt>
+              <dt>{t('globalSettings.charge')}</dt>
               <dd>
                 {settings?.nhsPrescriptionCharge === undefined
-                  ? 'Not set'
+                  ? t('globalSettings.notSet')
                   : formatPence(settings.nhsPrescriptionCharge)}
               </dd>
             </div>
             <div className="details__item">
-              <dt>Disable accounts not used for</dt>
-              <dd>{settings?.inactiveAccountDays ?? defaultInactiveAccountDays} days</dd>
+              <dt>{t('globalSettings.inactive')}</dt>
+              <dd>
+                {t('globalSettings.inactiveDays', {
+                  days: settings?.inactiveAccountDays ?? defaultInactiveAccountDays,
+                })}
+              </dd>
             </div>
             <div className="details__item">
-              <dt>Support staff need a second factor</dt>
-              <dd>{(settings?.supportSecondFactorRequired ?? true) ? 'Yes' : 'No'}</dd>
+              <dt>{t('globalSettings.secondFactor')}</dt>
+              <dd>{t((settings?.supportSecondFactorRequired ?? true) ? 'globalSettings.yes' : 'globalSettings.no')}</dd>
             </div>
           </dl>
           <ProductRetention />
@@ -65,7 +70,7 @@ export function GlobalSettings() {
 /** SPEC §2 `/globalSettings/edit`: the charge typed in pounds (at most 2 decimals), sent in pence. */
 export function EditGlobalSettings() {
   return (
-    <EditSettings title="Edit Global Settings" query={useGlobalSettings()}>
+    <EditSettings title={t('globalSettings.editTitle')} query={useGlobalSettings()}>
       {(data) => (
         <ChargeForm
           pence={data.settings?.nhsPrescriptionCharge}
@@ -101,7 +106,7 @@ function ChargeForm({ pence, days, secondFactor }: { pence: number | undefined; 
         inactiveAccountDays: Number.isFinite(inactiveAccountDays) ? inactiveAccountDays : 0,
         supportSecondFactorRequired,
       });
-      navigate(consolePaths.globalSettings, { state: { notice: 'Global settings saved.' } });
+      navigate(consolePaths.globalSettings, { state: { notice: t('globalSettings.saved') } });
     } catch (e) {
       state.fail(e);
     }
@@ -110,27 +115,27 @@ function ChargeForm({ pence, days, secondFactor }: { pence: number | undefined; 
   return (
     <PageForm state={state} save={save} cancelHref={consolePaths.globalSettings}>
       <TextField
-        label="NHS prescription charge (£)"
+        label={t('globalSettings.chargeLabel')}
         name="nhsPrescriptionCharge"
         inputMode="decimal"
         placeholder="9.80"
         value={amount}
         onChange={setAmount}
-        description="In pounds, with at most 2 decimals, e.g. 9.80."
+        description={t('globalSettings.chargeHint')}
         isRequired
         autoFocus
       />
       <TextField
-        label="Disable accounts not used for (days)"
+        label={t('globalSettings.inactiveLabel')}
         name="inactiveAccountDays"
         inputMode="numeric"
         value={inactiveDays}
         onChange={setInactiveDays}
-        description={`A staff account nobody has signed in to for this many days is disabled until support or an Admin enables it (1 to ${maxInactiveAccountDays}).`}
+        description={t('globalSettings.inactiveHint', { max: maxInactiveAccountDays })}
         isRequired
       />
       <Switch isSelected={supportSecondFactorRequired} onChange={setSupportSecondFactorRequired}>
-        Support staff must sign in with a second factor
+        {t('globalSettings.secondFactorSwitch')}
       </Switch>
     </PageForm>
   );

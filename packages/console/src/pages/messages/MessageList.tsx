@@ -9,29 +9,32 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { DetailsItem } from '../businesses/entity-parts.tsx';
+import { t } from './i18n/index.ts';
 
-const channelLabels: Record<MessageChannel, string> = { sms: 'SMS', email: 'Email', whatsapp: 'WhatsApp' };
+const channelLabel = (channel: MessageChannel) => t(`messages.channel.${channel}` as const);
 
 // SPEC §4 calls a delivered message 'success'; staff read it as sent.
-const statusLabels: Record<DeliveryStatus, string> = { pending: 'Pending', success: 'Sent', failed: 'Failed' };
+const statusLabel = (status: DeliveryStatus) => t(`messages.status.${status}` as const);
 const statusTones: Record<DeliveryStatus, string> = { pending: 'info', success: 'ok', failed: 'bad' };
 
 const statusCodec = choiceCodec<DeliveryStatus>(['pending', 'success', 'failed']);
 
-const statusOptions = [
-  { id: 'all', label: 'All' },
-  ...(['pending', 'success', 'failed'] as const).map((status) => ({ id: status, label: statusLabels[status] })),
+const statusOptions = () => [
+  { id: 'all', label: t('messages.all') },
+  ...(['pending', 'success', 'failed'] as const).map((status) => ({ id: status, label: statusLabel(status) })),
 ];
 
 /** 'alarm.EM_0003' → 'Alarm EM_0003'; the patient templates by their own key. */
 const kindOf = (templateKey: string) =>
-  templateKey.startsWith('alarm.') ? `Alarm ${templateKey.slice('alarm.'.length)}` : templateKey;
+  templateKey.startsWith('alarm.')
+    ? t('messages.alarmKind', { code: templateKey.slice('alarm.'.length) })
+    : templateKey;
 
 /** A body the server kept back (it may hold a sign-up code or a PIN). */
-const Hidden = () => <span className="muted">hidden</span>;
+const Hidden = () => <span className="muted">{t('messages.hidden')}</span>;
 
 function StatusBadge({ status }: { status: DeliveryStatus }) {
-  return <span className={`badge badge--${statusTones[status]}`}>{statusLabels[status]}</span>;
+  return <span className={`badge badge--${statusTones[status]}`}>{statusLabel(status)}</span>;
 }
 
 /**
@@ -44,23 +47,42 @@ export function MessageList() {
   const [status, setStatus] = useUrlState('status', messagesStatusAtom, statusCodec);
   const [shown, setShown] = useState<OutboxMessage | null>(null);
   const columns: ListColumn<OutboxMessage>[] = [
-    { key: 'queued', header: 'Queued', width: '11rem', render: (m) => formatDateTime(m.created) },
-    { key: 'channel', header: 'Channel', width: '5rem', render: (m) => channelLabels[m.channel] },
-    { key: 'to', header: 'To', width: 'minmax(9.5rem, 1.2fr)', render: (m) => m.recipient },
-    { key: 'kind', header: 'Kind', width: 'minmax(8.5rem, 1fr)', render: (m) => kindOf(m.templateKey) },
-    { key: 'message', header: 'Message', width: 'minmax(6rem, 1.5fr)', render: (m) => m.body ?? <Hidden /> },
-    { key: 'status', header: 'Status', width: '5.5rem', render: (m) => <StatusBadge status={m.status} /> },
+    { key: 'queued', header: t('messages.column.queued'), width: '11rem', render: (m) => formatDateTime(m.created) },
+    { key: 'channel', header: t('messages.column.channel'), width: '5rem', render: (m) => channelLabel(m.channel) },
+    { key: 'to', header: t('messages.column.to'), width: 'minmax(9.5rem, 1.2fr)', render: (m) => m.recipient },
+    {
+      key: 'kind',
+      header: t('messages.column.kind'),
+      width: 'minmax(8.5rem, 1fr)',
+      render: (m) => kindOf(m.templateKey),
+    },
+    {
+      key: 'message',
+      header: t('messages.column.message'),
+      width: 'minmax(6rem, 1.5fr)',
+      render: (m) => m.body ?? <Hidden />,
+    },
+    {
+      key: 'status',
+      header: t('messages.column.status'),
+      width: '5.5rem',
+      render: (m) => <StatusBadge status={m.status} />,
+    },
     {
       key: 'view',
-      header: 'Details',
+      header: t('messages.column.details'),
       width: '4rem',
       render: (m) => (
         <Button
           variant="quiet"
           onPress={() => setShown(m)}
-          aria-label={`View the ${channelLabels[m.channel]} to ${m.recipient} queued ${formatDateTime(m.created)}`}
+          aria-label={t('messages.viewLabel', {
+            channel: channelLabel(m.channel),
+            recipient: m.recipient,
+            queued: formatDateTime(m.created),
+          })}
         >
-          View
+          {t('messages.view')}
         </Button>
       ),
     },
@@ -68,12 +90,12 @@ export function MessageList() {
 
   return (
     <ListPage
-      title="Messages"
+      title={t('messages.title')}
       frame="section"
       filters={
         <Select
-          label="Status"
-          options={statusOptions}
+          label={t('messages.filter.status')}
+          options={statusOptions()}
           selectedKey={status ?? 'all'}
           onSelectionChange={(key) => setStatus(key === 'all' || key === null ? null : (key as DeliveryStatus))}
         />
@@ -85,9 +107,9 @@ export function MessageList() {
           return { items: page.messages, nextToken: page.nextToken };
         },
       }}
-      label="Messages"
+      label={t('messages.title')}
       columns={columns}
-      emptyText="No messages found"
+      emptyText={t('messages.empty')}
     >
       {shown && <MessageDialog message={shown} onClose={() => setShown(null)} />}
     </ListPage>
@@ -97,28 +119,29 @@ export function MessageList() {
 /** One message in full: where it went, its wording (unless hidden) and how delivery went. */
 function MessageDialog({ message: m, onClose }: { message: OutboxMessage; onClose: () => void }) {
   return (
-    <Dialog title="Message" isOpen onOpenChange={(open) => !open && onClose()}>
+    <Dialog title={t('messages.dialog.title')} isOpen onOpenChange={(open) => !open && onClose()}>
       <dl className="details details--flat details--stacked dialog__body">
-        <DetailsItem term="To">
-          {m.recipient} ({channelLabels[m.channel]})
+        <DetailsItem term={t('messages.dialog.to')}>
+          {t('messages.dialog.toValue', { recipient: m.recipient, channel: channelLabel(m.channel) })}
         </DetailsItem>
-        <DetailsItem term="Kind">{kindOf(m.templateKey)}</DetailsItem>
-        {m.subject !== null && <DetailsItem term="Subject">{m.subject}</DetailsItem>}
-        <DetailsItem term="Message">
+        <DetailsItem term={t('messages.dialog.kind')}>{kindOf(m.templateKey)}</DetailsItem>
+        {m.subject !== null && <DetailsItem term={t('messages.dialog.subject')}>{m.subject}</DetailsItem>}
+        <DetailsItem term={t('messages.dialog.message')}>
           {m.body === null ? <Hidden /> : <span className="message-text">{m.body}</span>}
         </DetailsItem>
-        <DetailsItem term="Delivery">
-          <StatusBadge status={m.status} /> {m.attempts === 1 ? '1 attempt' : `${m.attempts} attempts`}
+        <DetailsItem term={t('messages.dialog.delivery')}>
+          <StatusBadge status={m.status} /> {t('messages.dialog.attempts', { attempts: m.attempts })}
           {m.lastError !== null && <span className="message-text">: {m.lastError}</span>}
         </DetailsItem>
-        <DetailsItem term="When">
-          Queued {formatDateTime(m.created)}
-          {m.sentAt === null ? ', not sent yet' : `, sent ${formatDateTime(m.sentAt)}`}
+        <DetailsItem term={t('messages.dialog.when')}>
+          {m.sentAt === null
+            ? t('messages.dialog.queuedNotSent', { queued: formatDateTime(m.created) })
+            : t('messages.dialog.queuedSent', { queued: formatDateTime(m.created), sent: formatDateTime(m.sentAt) })}
         </DetailsItem>
       </dl>
       <div className="dialog__actions">
         <Button variant="primary" onPress={onClose} autoFocus>
-          Close
+          {t('messages.dialog.close')}
         </Button>
       </div>
     </Dialog>

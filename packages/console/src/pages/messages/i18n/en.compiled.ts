@@ -1,0 +1,47 @@
+// Written by scripts/compile-messages.ts from en.ts: edit that, then run it again.
+import type { Messages } from '@lingui/core';
+
+export const messages: Messages = {
+  'messages.title': ['Messages'],
+  'messages.empty': ['No messages found'],
+  'messages.all': ['All'],
+  'messages.filter.status': ['Status'],
+  'messages.channel.sms': ['SMS'],
+  'messages.channel.email': ['Email'],
+  'messages.channel.whatsapp': ['WhatsApp'],
+  'messages.status.pending': ['Pending'],
+  'messages.status.success': ['Sent'],
+  'messages.status.failed': ['Failed'],
+  'messages.alarmKind': ['Alarm ', ['code']],
+  'messages.hidden': ['hidden'],
+  'messages.column.queued': ['Queued'],
+  'messages.column.channel': ['Channel'],
+  'messages.column.to': ['To'],
+  'messages.column.kind': ['Kind'],
+  'messages.column.message': ['Message'],
+  'messages.column.status': ['Status'],
+  'messages.column.details': ['Details'],
+  'messages.view': ['View'],
+  'messages.viewLabel': ['View the ', ['channel'], ' to ', ['recipient'], ' queued ', ['queued']],
+  'messages.dialog.title': ['Message'],
+  'messages.dialog.to': ['To'],
+  'messages.dialog.toValue': [['recipient'], ' (', ['channel'], ')'],
+  'messages.dialog.kind': ['Kind'],
+  'messages.dialog.subject': ['Subject'],
+  'messages.dialog.message': ['Message'],
+  'messages.dialog.delivery': ['Delivery'],
+  'messages.dialog.attempts': [
+    [
+      'attempts',
+      'plural',
+      {
+        one: [['attempts'], ' attempt'],
+        other: [['attempts'], ' attempts'],
+      },
+    ],
+  ],
+  'messages.dialog.when': ['When'],
+  'messages.dialog.queuedNotSent': ['Queued ', ['queued'], ', not sent yet'],
+  'messages.dialog.queuedSent': ['Queued ', ['queued'], ', sent ', ['sent']],
+  'messages.dialog.close': ['Close'],
+};

@@ -1,0 +1,6 @@
+import { areaCatalog } from '../../../i18n/index.ts';
+import { messages } from './en.compiled.ts';
+import type { en } from './en.ts';
+
+/** The messages page's words in the active language. */
+export const t = areaCatalog<keyof typeof en>(messages);
