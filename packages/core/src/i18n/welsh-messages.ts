@@ -1,7 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${name} placeholders are the content of the messages.
 import type { fixedPatientMessages } from '../settings/patient-messages.ts';
 import type { SmsTemplateKey } from '../settings/sms-templates.ts';
-import type { codeMessages } from './patient-wording.ts';
 
 /*
  * The patients' messages in Welsh: reviewed text, kept here beside the English defaults
@@ -43,7 +42,7 @@ export const welshFixedMessages: Record<keyof typeof fixedPatientMessages, strin
  * patient page's own wording for a code's life; "munud" stays unmutated after 10 and 15, the lives the
  * codes have (after 2 it would be "funud").
  */
-export const welshCodeMessages: Record<keyof typeof codeMessages, string> = {
+export const welshCodeMessages = {
   signUpSubject: 'Eich cod cofrestru ${productName}',
   signUpCode: "Eich cod cofrestru ${productName} yw ${code}. Mae'n gweithio am ${minutes} munud.",
   patientVerifyCode:

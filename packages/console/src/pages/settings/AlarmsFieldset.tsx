@@ -1,6 +1,6 @@
 import { defaultAlarmEscalationMinutes, maxAlarmEscalationMinutes } from '@medlocker/core';
 import { NumberField } from '../../ui/NumberField.tsx';
-import type { FeatureFieldsetProps } from './feature-fieldsets.tsx';
+import type { FeatureFieldsetProps } from './fieldset-props.ts';
 import { t } from './i18n/index.ts';
 
 /** How long a critical alarm waits for someone to acknowledge it before each escalation step. */

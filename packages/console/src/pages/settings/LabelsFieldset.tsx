@@ -1,6 +1,6 @@
 import { type LabelSize, labelSizeNames, labelSizes } from '@medlocker/core';
 import { Select } from '../../ui/Select.tsx';
-import type { FeatureFieldsetProps } from './feature-fieldsets.tsx';
+import type { FeatureFieldsetProps } from './fieldset-props.ts';
 import { t } from './i18n/index.ts';
 
 /** The bag labels' size: the label printer the pharmacy prints them on (docs/decisions/orders.md, Bag labels). */

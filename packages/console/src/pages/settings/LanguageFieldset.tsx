@@ -1,7 +1,7 @@
 import { type PatientLanguage, patientLanguages } from '@medlocker/core';
 import { t } from '../../i18n/index.ts';
 import { Select } from '../../ui/Select.tsx';
-import type { FeatureFieldsetProps } from './feature-fieldsets.tsx';
+import type { FeatureFieldsetProps } from './fieldset-props.ts';
 
 /** The language the business's patients get until they choose their own: English, Welsh, or both (Welsh first). */
 export function LanguageFieldset({ s, update, ro }: FeatureFieldsetProps) {

@@ -1,5 +1,5 @@
 import { Switch } from '../../ui/Switch.tsx';
-import type { FeatureFieldsetProps } from './feature-fieldsets.tsx';
+import type { FeatureFieldsetProps } from './fieldset-props.ts';
 import { t } from './i18n/index.ts';
 
 /** Whether the business's users must sign in with a second factor (docs/SECURITY.md "Second factor"). */

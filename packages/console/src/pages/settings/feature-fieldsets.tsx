@@ -1,5 +1,4 @@
 import {
-  type BusinessFeatureSettings,
   collectionWindowDays,
   type Nation,
   nationHasPrescriptionCharges,
@@ -14,15 +13,9 @@ import { NumberField } from '../../ui/NumberField.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import type { FeatureFieldsetProps } from './fieldset-props.ts';
 import { t } from './i18n/index.ts';
 import { TemperatureFieldset } from './TemperatureFieldset.tsx';
-
-export type FeatureFieldsetProps = {
-  s: BusinessFeatureSettings;
-  update: (patch: Partial<BusinessFeatureSettings>) => void;
-  /** Read-only (an archived business). */
-  ro: boolean;
-};
 
 /** The patient page's sign-up form of a business, served by this server (docs/decisions/patients.md, Online sign-ups). */
 export const ourSignUpPage = (businessId: string) => `${window.location.origin}/signup/${businessId}`;
