@@ -1,6 +1,7 @@
 import { AppError, type Locale, messageLocales, patientAuthPolicy } from '@medlocker/core';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
-import { type Db, findPatientLanguage } from './patient-repository.ts';
+import { findPatientLanguage } from '../patients/index.ts';
+import type { Db } from './patient-repository.ts';
 
 /**
  * One texted code a minute, to an order's link or to a mobile being added: 429 with the seconds left
@@ -24,5 +25,5 @@ export function checkResendWait(lastSend: number | null, now: number): void {
  */
 export async function codeLocales(db: Db, businessId: string, patientId: string): Promise<Locale[]> {
   const { settings } = await effectiveFeatureSettings(db, businessId);
-  return messageLocales(settings.patientLanguage, await findPatientLanguage(db, businessId, patientId));
+  return messageLocales(settings.patientLanguage, await findPatientLanguage(db, patientId));
 }

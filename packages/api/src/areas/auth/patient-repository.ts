@@ -1,4 +1,4 @@
-import { type Locale, patientAuthPolicy } from '@medlocker/core';
+import { patientAuthPolicy } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { camelRow } from '../../rows/camel-row.ts';
@@ -251,17 +251,6 @@ export const findPatientMobileOnRecord = async (
     .where('id', '=', patientId)
     .executeTakeFirst();
   return row && { mobileNumber: row.mobile_number };
-};
-
-/** The language the patient chose on their page; null until they choose. */
-export const findPatientLanguage = async (db: Db, businessId: string, patientId: string): Promise<Locale | null> => {
-  const row = await db
-    .selectFrom('patients')
-    .select('language')
-    .where('business_id', '=', businessId)
-    .where('id', '=', patientId)
-    .executeTakeFirst();
-  return row?.language === 'en' || row?.language === 'cy' ? row.language : null;
 };
 
 /** A pending (or verified) mobile with a fresh code: made, or its code replaced. */

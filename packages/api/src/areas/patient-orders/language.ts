@@ -4,7 +4,8 @@ import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { findOrder, toOrder } from '../orders/index.ts';
-import { type Db, findPatientLanguage, writePatientLanguage } from './repository.ts';
+import { findPatientLanguage } from '../patients/index.ts';
+import { type Db, writePatientLanguage } from './repository.ts';
 
 type PatientActor = Extract<Actor, { kind: 'patient' }>;
 type In = ParsedInputOf<Contract['patientOrders']['setLanguage']>;

@@ -59,12 +59,6 @@ export async function lastReceiptSentTo(db: Db, businessId: string, orderId: str
   return typeof data?.sentTo === 'string' ? data.sentTo : null;
 }
 
-/** The language a patient chose on their page (null: not chosen). */
-export async function findPatientLanguage(db: Db, patientId: string): Promise<'en' | 'cy' | null> {
-  const row = await db.selectFrom('patients').select('language').where('id', '=', patientId).executeTakeFirst();
-  return row?.language === 'en' || row?.language === 'cy' ? row.language : null;
-}
-
 /** Keeps the patient's language for their page and next messages. */
 export async function writePatientLanguage(db: Db, patientId: string, language: 'en' | 'cy'): Promise<void> {
   await db.updateTable('patients').set({ language }).where('id', '=', patientId).execute();

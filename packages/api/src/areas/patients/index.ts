@@ -3,6 +3,7 @@ export {
   findBusinessForPatients,
   findCurrentPatientByDisplayId,
   findPatient,
+  findPatientLanguage,
   mobilePrefixOf,
   toPatient,
 } from './repository.ts';

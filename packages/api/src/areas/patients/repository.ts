@@ -1,4 +1,4 @@
-import { type DeliveryFailure, isNhsNumber, type Patient } from '@medlocker/core';
+import { type DeliveryFailure, isNhsNumber, type Locale, type Patient } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { contains } from '../../lists/contains-repository.ts';
@@ -120,6 +120,15 @@ export async function findBusinessForPatients(db: Db, businessId: string) {
 }
 
 const stored = (row: PatientRow | undefined): StoredPatient | undefined => row && toStoredPatient(row);
+
+/**
+ * The language the patient chose on their page (null until they choose): their page and their next
+ * messages, codes included, are written in it.
+ */
+export async function findPatientLanguage(db: Db, patientId: string): Promise<Locale | null> {
+  const row = await db.selectFrom('patients').select('language').where('id', '=', patientId).executeTakeFirst();
+  return row?.language === 'en' || row?.language === 'cy' ? row.language : null;
+}
 
 export const findPatient = async (db: Db, id: string): Promise<StoredPatient | undefined> =>
   stored(await db.selectFrom('patients').selectAll().where('id', '=', id).executeTakeFirst());

@@ -1,4 +1,3 @@
-import type { Locale } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { type StoredPatient, toStoredPatient } from './repository.ts';
@@ -41,12 +40,6 @@ export const findBusinessOfPatient = async (
     .where('id', '=', businessId)
     .executeTakeFirst();
   return row && { id: row.id, name: row.name, archived: row.archived_at !== null };
-};
-
-/** The language the patient chose on their page (their code message is written in it); null until they choose. */
-export const findPatientLanguage = async (db: Db, patientId: string): Promise<Locale | null> => {
-  const row = await db.selectFrom('patients').select('language').where('id', '=', patientId).executeTakeFirst();
-  return row?.language === 'en' || row?.language === 'cy' ? row.language : null;
 };
 
 /** The patient's outstanding code and send counters, locked until the transaction ends. */

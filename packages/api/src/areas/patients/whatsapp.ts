@@ -17,11 +17,10 @@ import { maskRecipient } from '../../delivery/messages/send.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
-import { lockPatient, type StoredPatient, toPatient } from './repository.ts';
+import { findPatientLanguage, lockPatient, type StoredPatient, toPatient } from './repository.ts';
 import {
   type Db,
   findBusinessOfPatient,
-  findPatientLanguage,
   lockOptInCode,
   saveOptInCode,
   setPatientOptIn,
