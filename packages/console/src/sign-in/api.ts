@@ -1,7 +1,7 @@
 // Core's RPC client file alone, not core's index: the index brings the contract's validators
 // (arktype), which the sign-in page has no use for and which would outweigh it many times over.
 import { ApiError, createRpcClient } from '../../../core/src/contract/client.ts';
-import { t } from './i18n/index.ts';
+import { t } from '../i18n/layer.ts';
 
 export { ApiError };
 
@@ -15,7 +15,7 @@ let productName = 'MedLocker';
 export const client = createRpcClient({
   baseUrl: '',
   credentials: 'same-origin',
-  unreachableMessage: () => t('signIn.serverUnreachable', { product: productName }),
+  unreachableMessage: () => t('api.serverUnreachable', { product: productName }),
 });
 
 export const rpc = client.call;
@@ -37,7 +37,7 @@ export async function loadConfig(): Promise<ConsoleConfig> {
 export function messageOf(error: unknown): string {
   if (error instanceof ApiError) return error.formMessage;
   if (error instanceof Error) return error.message;
-  return t('signIn.unknownError');
+  return t('api.unknownError');
 }
 
 /** A refusal's messages: per field when the server names fields, else one for the form. */

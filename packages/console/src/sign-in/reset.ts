@@ -1,3 +1,4 @@
+import { t as sharedT } from '../i18n/layer.ts';
 import { ApiError, messageOf, rpc } from './api.ts';
 import type { PageContext } from './context.ts';
 import { banner, button, field, form, h, link } from './dom.ts';
@@ -31,7 +32,7 @@ function passwordProblems(password: string, confirmation: string): Record<string
 function refusalOf(e: unknown): { fields?: Record<string, string>; linkInvalid?: true; error?: string } {
   if (e instanceof ApiError && e.details.some((d) => d.path === 'password')) return { fields: e.fieldErrors };
   if (e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 429) return { linkInvalid: true };
-  if (e instanceof ApiError && e.code === 'UNEXPECTED_STATUS') return { error: t('signIn.unknownError') };
+  if (e instanceof ApiError && e.code === 'UNEXPECTED_STATUS') return { error: sharedT('api.unknownError') };
   return { error: messageOf(e) };
 }
 

@@ -3,8 +3,6 @@ import type { Messages } from '@lingui/core';
 
 export const messages: Messages = {
   'signIn.footer': [['product'], ' support console'],
-  'signIn.serverUnreachable': ['The ', ['product'], ' server could not be reached'],
-  'signIn.unknownError': ['An unknown error occurred'],
   'signIn.otherOptions': ['Other sign-in options'],
   'signIn.emailAddress': ['Email address'],
   'signIn.backToLogIn': ['Back to log in'],

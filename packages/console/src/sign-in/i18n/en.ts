@@ -1,8 +1,6 @@
 /* The sign-in pages' words (ICU MessageFormat): see src/i18n/layer.ts, `areaCatalog`. */
 export const en = {
   'signIn.footer': '{product} support console',
-  'signIn.serverUnreachable': 'The {product} server could not be reached',
-  'signIn.unknownError': 'An unknown error occurred',
   'signIn.otherOptions': 'Other sign-in options',
   'signIn.emailAddress': 'Email address',
   'signIn.backToLogIn': 'Back to log in',
