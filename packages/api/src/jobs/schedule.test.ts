@@ -1,5 +1,6 @@
 import { expect, it } from 'bun:test';
 import { describeDb } from '@medlocker/db/testing';
+import { Cron } from 'croner';
 import type { AnyJobs } from './catalogue.ts';
 import { nextRunAt, queueDueSchedules, type Schedule } from './schedule.ts';
 
@@ -27,6 +28,17 @@ it('runs a time the spring change skips once, when the clocks have gone forward 
   const autumn = nextRunAt('30 1 * * *', at('2026-10-24T12:00:00Z'));
   expect(iso(autumn)).toBe('2026-10-25T00:30:00.000Z');
   expect(iso(nextRunAt('30 1 * * *', autumn))).toBe('2026-10-26T01:30:00.000Z');
+});
+
+it('answers a question asked again between the last one and its answer as a fresh reading would', () => {
+  // Asked every half hour across the autumn change, in order, then out of order: the same times as
+  // a pattern read anew for each question.
+  const pattern = '30 1 * * *';
+  const fresh = (after: number) =>
+    new Cron(pattern, { timezone: 'Europe/London', paused: true }).nextRun(new Date(after))?.getTime();
+  const start = at('2026-10-24T00:00:00Z');
+  const times = Array.from({ length: 120 }, (_, i) => start + i * 1_800_000);
+  for (const after of [...times, ...times.toReversed()]) expect(nextRunAt(pattern, after)).toBe(fresh(after) as number);
 });
 
 describeDb('schedules', (t) => {

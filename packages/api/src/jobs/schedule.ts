@@ -24,10 +24,19 @@ export type Schedule<Payloads = JobPayloads> = {
  * March) runs once, at the end of the gap (02:00 BST); one the autumn change repeats runs once (the first, BST).
  */
 export function nextRunAt(pattern: string, after: number): number {
-  const next = new Cron(pattern, { timezone: SCHEDULE_TIME_ZONE, paused: true }).nextRun(new Date(after));
-  if (!next) throw new Error(`The schedule pattern "${pattern}" never runs`);
-  return next.getTime();
+  const known = lastAnswers.get(pattern);
+  // No time the pattern names lies between the last question and its answer: any question in between
+  // has the same answer. Every runner asks about each schedule once a second (housekeeping).
+  if (known && known.after <= after && after < known.next) return known.next;
+  const cron = known?.cron ?? new Cron(pattern, { timezone: SCHEDULE_TIME_ZONE, paused: true });
+  const next = cron.nextRun(new Date(after))?.getTime();
+  if (next === undefined) throw new Error(`The schedule pattern "${pattern}" never runs`);
+  lastAnswers.set(pattern, { cron, after, next });
+  return next;
 }
+
+/** Each pattern's parsed form and the last time asked about with its answer (patterns are few, in code). */
+const lastAnswers = new Map<string, { cron: Cron; after: number; next: number }>();
 
 /** Throws on a pattern croner does not read, so a bad schedule stops the runner from starting. */
 export function checkPattern(pattern: string): void {

@@ -210,7 +210,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
   // Text PostgreSQL cannot store (U+0000, an unpaired surrogate) and nesting too deep to walk safely
   // are refused here, for every method, rather than failing in the database or the validator (500).
-  const problem = unstorableJson(body);
+  const problem = unstorableJson(body, text);
   if (problem) throw new AppError('BAD_REQUEST', problem);
   return body;
 }

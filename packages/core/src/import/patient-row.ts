@@ -139,6 +139,16 @@ export function isEmptyRow(cells: readonly string[]): boolean {
   return true;
 }
 
+const entriesOfPlans = new WeakMap<MappingPlan, [string, number | undefined][]>();
+/** A plan's fields and cells, listed once per plan rather than once per row. */
+function planEntries(plan: MappingPlan): [string, number | undefined][] {
+  const known = entriesOfPlans.get(plan);
+  if (known) return known;
+  const entries = Object.entries(plan);
+  entriesOfPlans.set(plan, entries);
+  return entries;
+}
+
 /**
  * Checks one CSV row against the mapping and SPEC §5, giving the patient to import or every problem
  * in the row. `today` is YYYY-MM-DD (Europe/London), so a date of birth after it is refused.
@@ -146,7 +156,7 @@ export function isEmptyRow(cells: readonly string[]): boolean {
 export function checkPatientRow(cells: readonly string[], plan: MappingPlan, today: string): RowOutcome {
   const errors: string[] = [];
   // Above the contract's ceiling a cell would make the server refuse the whole batch: refuse the row.
-  for (const [field, index] of Object.entries(plan)) {
+  for (const [field, index] of planEntries(plan)) {
     const value = index === undefined ? undefined : cells[index];
     if (value !== undefined && value.length > importedCellMaxLength) {
       errors.push(`${field}: ${validationMessage.maxLength(importedCellMaxLength)}`);

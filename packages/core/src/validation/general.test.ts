@@ -50,6 +50,25 @@ describe('unstorableJson', () => {
     expect(unstorableJson(nest(33))).toBe('JSON cannot be nested more than 32 levels deep');
     expect(unstorableJson(nest(100_000))).toBe('JSON cannot be nested more than 32 levels deep');
   });
+
+  it('given the JSON text, answers as the full walk does: text without a \\u escape holds no unstorable string', () => {
+    const decoded = new TextDecoder().decode(new Uint8Array([0x22, 0xed, 0xa0, 0x80, 0x22])); // a surrogate's bytes
+    const texts = [
+      '{"a":"\\u0000"}',
+      '{"a":["x","\\ud800"]}',
+      '{"\\udc00":1}',
+      '{"a":"\\\\u0000"}',
+      '{"a":"Zo\\u00eb"}',
+      `{"a":${decoded}}`,
+      '{"name":"Zoë 😀","list":[1,null,true,{"k":"v"}]}',
+      JSON.stringify(nest(33)),
+      JSON.stringify(nest(32)),
+    ];
+    for (const text of texts) expect(unstorableJson(JSON.parse(text), text)).toBe(unstorableJson(JSON.parse(text)));
+    expect(unstorableJson(JSON.parse('{"a":"\\u0000"}'), '{"a":"\\u0000"}')).toBe(
+      'Text cannot contain the NUL character (\\u0000)',
+    );
+  });
 });
 
 describe('Bool', () => {

@@ -38,25 +38,48 @@ export function unstorableText(s: string): string | null {
  * Why parsed JSON (a request body, a locker frame) cannot be taken, or null: text PostgreSQL cannot
  * store (see {@link unstorableText}, object keys included) or nesting deeper than {@link maxJsonDepth},
  * which would overflow the stack of whatever walks it next (a validator's message, JSON.stringify).
- * Walks with a stack of its own: a 64 KB frame can nest 30,000 deep.
+ * Walks with a stack of its own: a 64 KB frame can nest 30,000 deep. `source`, the JSON text `value`
+ * was parsed from, lets the walk skip every string when that text has no `\u` escape (see
+ * {@link escapesFree}): a 1 MB import batch is then a walk of its objects only.
  */
-export function unstorableJson(value: unknown): string | null {
-  const todo: [unknown, number][] = [[value, 0]];
-  for (let next = todo.pop(); next; next = todo.pop()) {
-    const [v, depth] = next;
-    if (typeof v === 'string') {
-      const problem = unstorableText(v);
-      if (problem) return problem;
-    } else if (typeof v === 'object' && v !== null) {
-      if (depth >= maxJsonDepth) return tooDeepMessage;
-      for (const [key, item] of Object.entries(v)) {
-        const problem = Array.isArray(v) ? null : unstorableText(key);
-        if (problem) return problem;
-        todo.push([item, depth + 1]);
+export function unstorableJson(value: unknown, source?: string): string | null {
+  const checkText = source === undefined || !escapesFree(source);
+  if (typeof value === 'string') return checkText ? unstorableText(value) : null;
+  const todo: object[] = [];
+  const depths: number[] = [];
+  // Strings are checked where they are met; only arrays and objects wait on the stack, with their depth.
+  const visit = (item: unknown, depth: number): string | null => {
+    if (typeof item === 'string') return checkText ? unstorableText(item) : null;
+    if (typeof item !== 'object' || item === null) return null;
+    if (depth >= maxJsonDepth) return tooDeepMessage;
+    todo.push(item);
+    depths.push(depth);
+    return null;
+  };
+  let problem = visit(value, 0);
+  while (problem === null && todo.length > 0) {
+    const v = todo.pop() as object;
+    const depth = (depths.pop() as number) + 1;
+    if (Array.isArray(v)) {
+      for (let i = 0; problem === null && i < v.length; i++) problem = visit(v[i], depth);
+    } else {
+      for (const key of Object.keys(v)) {
+        problem = (checkText ? unstorableText(key) : null) ?? visit((v as Record<string, unknown>)[key], depth);
+        if (problem !== null) break;
       }
     }
   }
-  return null;
+  return problem;
+}
+
+/**
+ * True when JSON text decoded from UTF-8 can hold no text PostgreSQL refuses once parsed: JSON.parse
+ * refuses a raw U+0000 (control characters must be escaped), a decoder never yields an unpaired surrogate
+ * (bad bytes become U+FFFD), so such text can only come from a `\u` escape. Text with a `\u` anywhere
+ * (an escaped backslash before a `u` too) is walked string by string.
+ */
+export function escapesFree(source: string): boolean {
+  return !source.includes('\\u');
 }
 
 const isoDatePattern = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -9,21 +9,26 @@ import type { PatientValues } from './rules.ts';
  * the statement) and the job `patients.searchIndex` indexes them after the import (search-index-repository.ts).
  */
 
-const ARRAY_ESCAPED = /["\\]/;
 const ARRAY_ESCAPES = /["\\]/g;
+/** A backslash in JSON text that escapes something other than `"` or `\` (a control character, \uXXXX). */
+const OTHER_JSON_ESCAPE = /\\[^"\\]/;
 
 /**
  * A PostgreSQL text[] literal: every element double-quoted (so NULL, braces, commas and blanks inside
- * are plain text), `"` and `\` escaped with a backslash, null as NULL.
+ * are plain text), `"` and `\` escaped with a backslash, null as NULL. JSON.stringify writes exactly
+ * that (`null` is NULL to PostgreSQL too) as long as it escaped nothing else: a control character or an
+ * unpaired surrogate, which JSON writes as `\n` or `\uXXXX` and an array literal would read as `n` or
+ * `uXXXX`; then, or where it cannot tell (a backslash before another character), element by element.
  */
 export function textArrayLiteral(values: readonly (string | null)[]): string {
-  const parts = new Array<string>(values.length);
+  const json = JSON.stringify(values);
+  if (!OTHER_JSON_ESCAPE.test(json)) return `{${json.slice(1, -1)}}`;
+  let out = '{';
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    parts[i] =
-      v === null || v === undefined ? 'NULL' : `"${ARRAY_ESCAPED.test(v) ? v.replace(ARRAY_ESCAPES, '\\$&') : v}"`;
+    out += `${i > 0 ? ',' : ''}${v === null || v === undefined ? 'NULL' : `"${v.replace(ARRAY_ESCAPES, '\\$&')}"`}`;
   }
-  return `{${parts.join(',')}}`;
+  return `${out}}`;
 }
 
 /** One row of an upsert batch, already checked; `ord` is its index in the request. */
