@@ -90,9 +90,9 @@ export {
   roleNeedsResource,
   supportScope,
 } from './user/roles.ts';
-// User, Role, IdentityProvider, AccessLevel, FrontEnd, RoleName and BusinessInfo are exported by the
-// contract (./contract) under the same names, so only the rest of these modules is re-exported here.
-export { AddRolePayload, IdentityProviderType, LoginResult, Session } from './user/user.ts';
+// AccessLevel, FrontEnd and RoleName are exported by the contract (./contract) under the same names,
+// so only the rest of roles.ts is re-exported here. Users, roles, sessions and identity providers are
+// the contract's entities (contract/auth.ts, contract/identity-providers.ts).
 // Validation: the catalogue of ids and messages, and the general rules of SPEC §5.
 export * from './validation/catalogue.ts';
 export * from './validation/field-errors.ts';

@@ -29,14 +29,21 @@ async function confirmed(io: CliIo, options: { yes?: boolean }, question: string
   if (answers?.confirm?.trim().toLowerCase() !== 'yes') throw new CliRefusal('Nothing was erased');
 }
 
-export function patientDataCommands(patients: Command, io: CliIo): void {
-  patients
-    .command('erase')
-    .description(
-      'Erase a patient: personal fields removed, orders kept anonymised for the figures (refused while an order is waiting or in a locker)',
-    )
+/** A command on one patient, named by its id or (with --business) the Patient ID the business knows. */
+function onePatient(patients: Command, name: string, description: string): Command {
+  return patients
+    .command(name)
+    .description(description)
     .argument('<patient>', 'the patient: its id, or its Patient ID with --business')
-    .option('--business <id|name>', 'read <patient> as the Patient ID the business knows')
+    .option('--business <id|name>', 'read <patient> as the Patient ID the business knows');
+}
+
+export function patientDataCommands(patients: Command, io: CliIo): void {
+  onePatient(
+    patients,
+    'erase',
+    'Erase a patient: personal fields removed, orders kept anonymised for the figures (refused while an order is waiting or in a locker)',
+  )
     .option('--yes', 'confirm without asking')
     .action(async (given: string, options: PatientOptions & { yes?: boolean }, command: Command) => {
       const { ctx, client } = await signedIn(io, command);
@@ -46,11 +53,11 @@ export function patientDataCommands(patients: Command, io: CliIo): void {
       ctx.print(result, () => `Erased patient ${given} (${result.ordersAnonymised} orders anonymised)`);
     });
 
-  patients
-    .command('export-data')
-    .description('Everything held about a patient (subject access request) as a ZIP: summary.html and data.json')
-    .argument('<patient>', 'the patient: its id, or its Patient ID with --business')
-    .option('--business <id|name>', 'read <patient> as the Patient ID the business knows')
+  onePatient(
+    patients,
+    'export-data',
+    'Everything held about a patient (subject access request) as a ZIP: summary.html and data.json',
+  )
     .option('--out <file>', 'the ZIP to write (created 0600); the name the server gives when left out')
     .action(async (given: string, options: PatientOptions & { out?: string }, command: Command) => {
       const { ctx, client } = await signedIn(io, command);

@@ -1,8 +1,9 @@
 import { type } from 'arktype';
 import { Timestamp } from '../stamps.ts';
 import { TimeInput } from '../validation/general.ts';
-import { Id, NextToken, upTo } from '../validation/string-limits.ts';
+import { Id, upTo } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
+import { Paging } from './paging.ts';
 
 /*
  * The audit trail, readable (docs/SECURITY.md, "Audit log"): support reads every entry; a pharmacy
@@ -62,7 +63,7 @@ export type AuditFilters = {
 
 export const audit = defineArea({
   search: {
-    input: type({ ...AuditFilters, 'nextToken?': NextToken }),
+    input: type({ ...AuditFilters, ...Paging }),
     output: type({ entries: AuditEntry.array(), nextToken: 'string | null' }),
     access: staff('filtered'),
     summary:

@@ -1,8 +1,8 @@
 import { type } from 'arktype';
 import { Bag } from '../machine/machine.ts';
 import { text } from '../validation/general.ts';
-import { NextToken } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
+import { Paging } from './paging.ts';
 
 const Id = 'string > 0 & string <= 64';
 
@@ -34,7 +34,7 @@ export const bags = defineArea({
       'machineId?': Id,
       /** The start of the barcode, the reference or the location, in any case. */
       'filter?': text({ max: 128 }),
-      'nextToken?': NextToken,
+      ...Paging,
     }),
     output: type({ bags: Bag.array(), nextToken: 'string | null' }),
     access: staff({ business: 'businessId', machine: 'machineId' }),

@@ -6,9 +6,10 @@ import { normaliseUkPostcode, UkPostcode } from '../contact/uk-postcode.ts';
 import { ArchivedStamp } from '../stamps.ts';
 import { Email, isEmail, Required, RequiredLine } from '../validation/general.ts';
 import { fail } from '../validation/rule.ts';
-import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
+import { stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
 import { Ok } from './ok.ts';
+import { Paging } from './paging.ts';
 
 // The entities are core's (src/business/); the contract only re-exports them for its users.
 export { Address, BusinessInfo };
@@ -20,9 +21,8 @@ export type Archived = ArchivedStamp;
 export const infoPageSize = 25;
 
 const Id = 'string > 0 & string <= 64';
-const Paging = { 'nextToken?': NextToken } as const;
-/** Case-insensitive prefix of the name. */
-const Filter = 'string <= 200';
+/** A list's search box: a case-insensitive prefix of the name. */
+export const Filter = 'string <= 200';
 
 /** A free-text line: trimmed, blank means none (null). */
 export const OptionalLine = upTo(stringLimits.addressLine)

@@ -2,9 +2,10 @@ import { type } from 'arktype';
 import { Group } from '../business/group.ts';
 import { ArchivedStamp } from '../stamps.ts';
 import { RequiredLine } from '../validation/general.ts';
-import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
-import { infoPageSize, logoMethods, OptionalEmail, OptionalLine, OptionalPostcode } from './businesses.ts';
+import { stringLimits, upTo } from '../validation/string-limits.ts';
+import { Filter, infoPageSize, logoMethods, OptionalEmail, OptionalLine, OptionalPostcode } from './businesses.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
+import { Paging } from './paging.ts';
 
 export { Group, infoPageSize };
 
@@ -13,7 +14,6 @@ export const GroupInfo = type({ id: 'string', name: 'string', archived: Archived
 export type GroupInfo = typeof GroupInfo.infer;
 
 const Id = 'string > 0 & string <= 64';
-const Paging = { 'nextToken?': NextToken } as const;
 
 /**
  * What staff fill in to add or edit a group. SPEC §5 leaves the group form's rules unstated: the name
@@ -39,8 +39,7 @@ export const groups = defineArea({
     input: type({
       /** true: the Archived tab; false or absent: the Active tab. */
       'archived?': 'boolean',
-      /** Case-insensitive prefix of the name. */
-      'filter?': 'string <= 200',
+      'filter?': Filter,
       ...Paging,
     }),
     output: type({ groups: Group.array(), nextToken: 'string | null' }),
@@ -49,8 +48,7 @@ export const groups = defineArea({
   },
   listGroupsInfo: {
     input: type({
-      /** Case-insensitive prefix of the name. */
-      'filter?': 'string <= 200',
+      'filter?': Filter,
       ...Paging,
     }),
     output: type({ data: GroupInfo.array(), nextToken: 'string | null' }),
@@ -58,7 +56,7 @@ export const groups = defineArea({
     summary: 'Groups by name for pickers (Add role): prefix search, 25 a page, keyset paged.',
   },
   listAccessibleGroups: {
-    input: type({ 'filter?': 'string <= 200', ...Paging }),
+    input: type({ 'filter?': Filter, ...Paging }),
     output: type({ groups: GroupInfo.array(), nextToken: 'string | null' }),
     access: staff('filtered'),
     summary: "Active groups the caller may use: all for support staff, else those of the caller's Group roles.",

@@ -13,6 +13,7 @@ import { Ok } from './ok.ts';
  */
 
 export const IdentityProviderType = type("'OIDC' | 'SAML'");
+export type IdentityProviderType = typeof IdentityProviderType.infer;
 
 /** Where the email and names are found in what the provider sends back. */
 export const ClaimMapping = type({
@@ -30,7 +31,7 @@ export const samlDocumentLimit = 200_000;
 export const IdentityProvider = type({
   id: 'string',
   name: 'string',
-  type: "'OIDC' | 'SAML'",
+  type: IdentityProviderType,
   created: 'number',
   updated: 'number',
   /** Tied to this business, or this group; both null: a global provider. */

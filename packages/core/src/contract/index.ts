@@ -137,7 +137,7 @@ export * from './define.ts';
 export { activateDeviceAuth } from './device-auth.ts';
 export { AlarmTemplatesChanges, alarmTemplateMaxLength, alarmTemplateProblem } from './global-settings.ts';
 export { GroupInfo } from './groups.ts';
-export { IdentityProvider } from './identity-providers.ts';
+export { IdentityProvider, IdentityProviderType } from './identity-providers.ts';
 export { IntegrationClientView, IntegrationPartner, integrationRateLimit, WebhookUrl } from './integration.ts';
 export { fleetAlarmsPerMachine, fleetPageSize, MachineForm, machinesPageSize } from './machines.ts';
 export { messagesPageSize } from './messages.ts';

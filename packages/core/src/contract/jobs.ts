@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { validationMessages } from '../validation/catalogue.ts';
-import { NextToken } from '../validation/string-limits.ts';
 import { defineArea, supportOnly } from './define.ts';
+import { Paging } from './paging.ts';
 
 /** Pages of jobs are 50 long; `nextToken` is an opaque keyset cursor on the job id (newest first). */
 export const jobsPageSize = 50;
@@ -53,7 +53,7 @@ export const jobs = defineArea({
       'type?': 'string > 0 & string <= 100',
       /** Only jobs in this state; every state when left out. */
       'status?': JobState.configure({ message: validationMessages.INVALID_FORMAT, validationId: 'INVALID_FORMAT' }),
-      'nextToken?': NextToken,
+      ...Paging,
     }),
     output: type({ jobs: JobInfo.array(), nextToken: 'string | null' }),
     access: supportOnly,

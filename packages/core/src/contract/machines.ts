@@ -5,8 +5,8 @@ import { Machine, MachineStatus } from '../machine/machine.ts';
 import { MachineEvent } from '../machine/machine-event.ts';
 import { MachineInput } from '../machine/machine-input.ts';
 import { text } from '../validation/general.ts';
-import { NextToken } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
+import { Paging } from './paging.ts';
 
 /** Pages of machines, events and statuses are 25 long; `nextToken` is an opaque keyset cursor. */
 export const machinesPageSize = 25;
@@ -33,7 +33,6 @@ const LockerCommandOutput = type({
   status: "'Accepted' | 'Rejected' | 'NotSupported'",
   event: MachineEvent,
 });
-const Paging = { 'nextToken?': NextToken } as const;
 
 /** What staff fill in to add or edit a machine or a test machine: core's {@link MachineInput}. */
 export const MachineForm = MachineInput;

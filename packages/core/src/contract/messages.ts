@@ -2,8 +2,8 @@ import { type } from 'arktype';
 import { OutboxMessage } from '../notification/outbox-message.ts';
 import { DeliveryStatus } from '../order/statuses.ts';
 import { validationMessages } from '../validation/catalogue.ts';
-import { NextToken } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
+import { Paging } from './paging.ts';
 
 /** Pages of outbox messages are 50 long; `nextToken` is an opaque keyset cursor on the message id. */
 export const messagesPageSize = 50;
@@ -19,7 +19,7 @@ export const messages = defineArea({
         message: validationMessages.INVALID_FORMAT,
         validationId: 'INVALID_FORMAT',
       }),
-      'nextToken?': NextToken,
+      ...Paging,
     }),
     output: type({ messages: OutboxMessage.array(), nextToken: 'string | null' }),
     access: staff({ business: 'businessId' }),

@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { Notification } from '../notification/notification.ts';
-import { NextToken } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
+import { Paging } from './paging.ts';
 
 /** Pages of notifications are 25 long, newest first; `nextToken` is an opaque keyset cursor on the id. */
 export const notificationsPageSize = 25;
@@ -24,7 +24,7 @@ export const notifications = defineArea({
       'businessId?': Id,
       /** Only the ones the caller has not dismissed. */
       'unreadOnly?': 'boolean',
-      'nextToken?': NextToken,
+      ...Paging,
     }),
     output: type({ notifications: NotificationListItem.array(), nextToken: 'string | null' }),
     // A business named must be one the caller reaches; without one the service filters to their reach.

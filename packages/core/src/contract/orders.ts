@@ -3,8 +3,9 @@ import { BagLabel, labelsMax } from '../order/label.ts';
 import { Order, OrderEvent } from '../order/order.ts';
 import { Barcode, OrderInput, OrderReason } from '../order/order-input.ts';
 import { OrderStatus } from '../order/statuses.ts';
-import { Id, NextToken, SearchText } from '../validation/string-limits.ts';
+import { Id, SearchText } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
+import { Paging } from './paging.ts';
 
 /** At most this many orders answer the top bar's search. */
 export const findOrdersMax = 10;
@@ -102,13 +103,13 @@ export const orders = defineArea({
       'Returns the PIN of a new or loaded order that has not expired; who asked and why is an order event and an audit entry.',
   },
   listEvents: {
-    input: type({ orderId: Id, 'nextToken?': NextToken }),
+    input: type({ orderId: Id, ...Paging }),
     output: type({ events: OrderEvent.array(), nextToken: 'string | null' }),
     access: staff({ order: 'orderId' }),
     summary: "The order's timeline, oldest first, 25 a page.",
   },
   listOrdersByPatient: {
-    input: type({ patientId: Id, 'nextToken?': NextToken }),
+    input: type({ patientId: Id, ...Paging }),
     output: type({ orders: Order.array(), nextToken: 'string | null' }),
     access: staff({ patient: 'patientId' }),
     summary: "A patient's orders, newest first, 25 a page.",
@@ -128,7 +129,7 @@ export const orders = defineArea({
       "The bag labels of up to 100 orders, in the order asked (the business's label size on each); read as the orders are, and audited so. GET /api/orders/labels.pdf?ids=… gives the same labels as a PDF.",
   },
   listOrdersByBusiness: {
-    input: type({ ...OrderFilter, ...OrderSort, 'nextToken?': NextToken }),
+    input: type({ ...OrderFilter, ...OrderSort, ...Paging }),
     output: type({ orders: Order.array(), nextToken: 'string | null' }),
     access: staff({ business: 'businessId' }),
     summary:

@@ -2,8 +2,8 @@ import { type } from 'arktype';
 import { limits } from '../limits.ts';
 import { ImportedPatient } from '../patient/imported-patient.ts';
 import { Patient } from '../patient/patient.ts';
-import { NextToken } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
+import { Paging } from './paging.ts';
 
 /** Pages of patients are 25 long; `nextToken` is an opaque keyset cursor on the patient id. */
 export const patientsPageSize = 25;
@@ -70,7 +70,7 @@ export const patients = defineArea({
       businessId: Id,
       /** Case-insensitive prefix of full or family name, display id, mobile (07… or +447…) or email. */
       'filter?': 'string <= 200',
-      'nextToken?': NextToken,
+      ...Paging,
       /** Leave out deleted patients. */
       'onlyCurrent?': 'boolean',
       /** Only patients whose last SMS or last email failed. */

@@ -4,8 +4,9 @@ import { CollectionFilter } from '../order/statuses.ts';
 import { MonthlyBusinessStats, UsageStats } from '../stats/stats.ts';
 import { Bool, IsoDate } from '../validation/general.ts';
 import { reject, textInput } from '../validation/rule.ts';
-import { Id, NextToken } from '../validation/string-limits.ts';
+import { Id } from '../validation/string-limits.ts';
 import { defineArea, type Method, staff, supportOnly } from './define.ts';
+import { Paging } from './paging.ts';
 
 /*
  * Reports (SPEC §7): the collection records and the monthly figures of a business. The filters are
@@ -100,7 +101,7 @@ export const reports = defineArea({
       businessId: Id,
       /** Every record of the range at once (the CSV export), up to {@link collectionRecordsMaxAll}. */
       'getAll?': Bool,
-      'nextToken?': NextToken,
+      ...Paging,
       /** The first day (Europe/London, inclusive) of the collection time. */
       startDate: IsoDate,
       /** The last day (Europe/London, inclusive). */
@@ -136,7 +137,7 @@ export const reports = defineArea({
     input: type({
       businessId: Id,
       /** The page before: the token of the previous answer (it wins over lastDate). */
-      'nextToken?': NextToken,
+      ...Paging,
       /** A day (London) in the newest month to show; absent: this month. */
       'lastDate?': IsoDate,
     }),

@@ -1,9 +1,9 @@
 import { type } from 'arktype';
 import { Bag, NewTestMachine, TestMachine } from '../machine/machine.ts';
 import { text } from '../validation/general.ts';
-import { NextToken } from '../validation/string-limits.ts';
 import { defineArea, supportOnly } from './define.ts';
 import { MachineForm, machinesPageSize } from './machines.ts';
+import { Paging } from './paging.ts';
 
 const Id = 'string > 0 & string <= 64';
 
@@ -25,7 +25,7 @@ export const testMachines = defineArea({
       'A test machine with its current credentials, or none (credentialsNote says why) when they cannot be shown without cutting its locker off.',
   },
   list: {
-    input: type({ businessId: Id, 'archived?': 'boolean', 'filter?': text({ max: 200 }), 'nextToken?': NextToken }),
+    input: type({ businessId: Id, 'archived?': 'boolean', 'filter?': text({ max: 200 }), ...Paging }),
     output: type({ testMachines: TestMachine.array(), nextToken: 'string | null' }),
     access: supportOnly,
     summary: "A business's test machines by name: active or archived, case-insensitive name prefix, 25 a page.",

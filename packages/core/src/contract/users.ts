@@ -1,8 +1,9 @@
 import { type } from 'arktype';
 import { Patient } from '../patient/patient.ts';
-import { Id, IdOrNull, NextToken, SearchText, stringLimits, upTo } from '../validation/string-limits.ts';
+import { Id, IdOrNull, SearchText, stringLimits, upTo } from '../validation/string-limits.ts';
 import { RequiredName, Role, RoleName, User } from './auth.ts';
 import { defineArea, signedInSelf, staff } from './define.ts';
+import { Paging } from './paging.ts';
 
 /** The identity provider of a user as the user-details block shows it (SPEC §2). */
 export const IdentityProviderRef = type({ id: 'string', name: 'string' });
@@ -34,7 +35,7 @@ export const users = defineArea({
       'roleResource?': IdOrNull,
       /** Case-insensitive prefix of email, given name, family name or full name. */
       'filterText?': SearchText,
-      'nextToken?': NextToken,
+      ...Paging,
     }),
     output: type({ users: User.array(), nextToken: 'string | null' }),
     access: staff('roles'),

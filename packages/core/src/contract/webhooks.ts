@@ -3,8 +3,9 @@ import { IntegrationEvent, integrationEventTypes, WEBHOOK_TEST_EVENT } from '../
 import { Timestamp } from '../stamps.ts';
 import { validationMessages } from '../validation/catalogue.ts';
 import { TimeInput } from '../validation/general.ts';
-import { Id, NextToken } from '../validation/string-limits.ts';
+import { Id } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
+import { Paging } from './paging.ts';
 
 /*
  * The webhook delivery console: every webhook message of a business with each attempt to
@@ -97,7 +98,7 @@ export const webhooks = defineArea({
       'outcome?': WebhookOutcome.configure(invalidChoice),
       /** Only deliveries made at or after this time (ms since the epoch). */
       'since?': TimeInput,
-      'nextToken?': NextToken,
+      ...Paging,
     }),
     output: type({ deliveries: WebhookDelivery.array(), nextToken: 'string | null' }),
     access: staff({ business: 'businessId' }, true),

@@ -153,40 +153,33 @@ function sentenceOf({ order, pin, pharmacy }: PatientOrderDetails): string {
 }
 
 function Outcome({ outcome, stillToPay, contact }: { outcome: PaymentOutcome; stillToPay: number; contact: string }) {
+  // Done (paid, declared) is news the page announces politely; a refusal is an alert.
+  const done = outcome.kind === 'paid' || outcome.kind === 'declared';
+  return (
+    <div className={done ? 'notice notice--ok' : 'notice notice--warning'} role={done ? 'status' : 'alert'}>
+      {outcomeSentences(outcome, stillToPay, contact).map((sentence) => (
+        <p key={sentence}>{sentence}</p>
+      ))}
+    </div>
+  );
+}
+
+function outcomeSentences(outcome: PaymentOutcome, stillToPay: number, contact: string): string[] {
   switch (outcome.kind) {
     case 'paid':
-      return (
-        <div className="notice notice--ok" role="status">
-          <p>{t('outcome.paid')}</p>
-        </div>
-      );
+      return [t('outcome.paid')];
     case 'declared':
-      return (
-        <div className="notice notice--ok" role="status">
-          <p>{t('outcome.declared')}</p>
-          {stillToPay > 0 && <p>{t('outcome.declaredStillToPay', { amount: formatPence(stillToPay) })}</p>}
-          {outcome.warning && <p>{outcome.warning}</p>}
-        </div>
-      );
+      return [
+        t('outcome.declared'),
+        ...(stillToPay > 0 ? [t('outcome.declaredStillToPay', { amount: formatPence(stillToPay) })] : []),
+        ...(outcome.warning ? [outcome.warning] : []),
+      ];
     case 'declined':
-      return (
-        <div className="notice notice--warning" role="alert">
-          <p>{t('outcome.declined')}</p>
-        </div>
-      );
+      return [t('outcome.declined')];
     case 'failed':
-      return (
-        <div className="notice notice--warning" role="alert">
-          <p>{t('outcome.failed')}</p>
-        </div>
-      );
+      return [t('outcome.failed')];
     case 'notConfirmed':
-      return (
-        <div className="notice notice--warning" role="alert">
-          <p>{t('outcome.notConfirmed', { reason: outcome.message })}</p>
-          <p>{t('outcome.ifTaken', { contact })}</p>
-        </div>
-      );
+      return [t('outcome.notConfirmed', { reason: outcome.message }), t('outcome.ifTaken', { contact })];
   }
 }
 
