@@ -1,5 +1,6 @@
 import type { Database } from '@medlocker/db';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { newestFirst } from '../lists/newest-first-repository.ts';
 import { currentRequestId } from '../log/request-scope.ts';
 import type { JobPayloads } from './catalogue.ts';
 
@@ -293,12 +294,7 @@ export function listJobRows(
   if (q.type) query = query.where('type', '=', q.type);
   if (q.status === 'failed') query = query.where('status', '=', 'waiting').where('attempts', '>', 0);
   else if (q.status) query = query.where('status', '=', q.status);
-  if (q.before) query = query.where('id', '<', q.before);
-  return query
-    .orderBy('id', 'desc')
-    .limit(q.limit + 1)
-    .execute()
-    .then((rows) => rows.map((r) => normalise(r as JobRow)));
+  return newestFirst(query, q).then((rows) => rows.map((r) => normalise(r as JobRow)));
 }
 
 /** Done jobs older than `before` are deleted, `limit` at a time; answers how many. */

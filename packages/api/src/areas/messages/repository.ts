@@ -1,6 +1,7 @@
 import type { DeliveryStatus, OutboxMessage } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
+import { newestFirst } from '../../lists/newest-first-repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -35,11 +36,7 @@ export async function listOutboxMessages(
 function selectOutbox(db: Db, q: { businessId: string; status?: DeliveryStatus; before?: string; limit: number }) {
   let query = db.selectFrom('message_outbox').select(listed).where('business_id', '=', q.businessId);
   if (q.status) query = query.where('status', '=', q.status);
-  if (q.before) query = query.where('id', '<', q.before);
-  return query
-    .orderBy('id', 'desc')
-    .limit(q.limit + 1)
-    .execute();
+  return newestFirst(query, q);
 }
 
 /** A listed message: core's OutboxMessage with its body, and whose it is (for the audit of the read). */
