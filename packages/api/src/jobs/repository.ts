@@ -1,5 +1,6 @@
 import type { Database } from '@medlocker/db';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { newestFirst } from '../lists/newest-first-repository.ts';
 import { currentRequestId } from '../log/request-scope.ts';
 import type { JobPayloads } from './catalogue.ts';
 
@@ -145,14 +146,22 @@ export async function claimJobs(
  * Jobs whose lease ran out (their worker died or hung) wait again, or are dead when that was their last
  * attempt. Answers how many it moved.
  */
-export async function releaseExpiredLeases(db: Db, now: number): Promise<number> {
+export function releaseExpiredLeases(db: Db, now: number): Promise<number> {
+  return releaseRunning(db, sql`locked_until <= ${now}`, 'lease ran out', now);
+}
+
+/**
+ * The running jobs that `which` picks wait again at `now`, or are dead when that was their last attempt;
+ * their error says why their worker let go. Answers how many it moved.
+ */
+async function releaseRunning(db: Db, which: RawBuilder<unknown>, why: string, now: number): Promise<number> {
   const { rows } = await sql<{ id: string }>`
     update jobs set
       status = case when attempts >= max_attempts then 'dead' else 'waiting' end,
-      last_error = 'The worker running it stopped before it finished (lease ran out)',
+      last_error = ${`The worker running it stopped before it finished (${why})`},
       locked_by = null, locked_until = null, run_after = ${now}, updated = ${now}
     where id in (
-      select id from jobs where status = 'running' and locked_until <= ${now}
+      select id from jobs where status = 'running' and ${which}
       for update skip locked)
     returning id`.execute(db);
   return rows.length;
@@ -172,16 +181,7 @@ export async function runningWorkersIn(db: Db, space: string): Promise<string[]>
  */
 export async function releaseJobsOf(db: Db, workers: string[], now: number): Promise<number> {
   if (workers.length === 0) return 0;
-  const { rows } = await sql<{ id: string }>`
-    update jobs set
-      status = case when attempts >= max_attempts then 'dead' else 'waiting' end,
-      last_error = 'The worker running it stopped before it finished (its process is gone)',
-      locked_by = null, locked_until = null, run_after = ${now}, updated = ${now}
-    where id in (
-      select id from jobs where status = 'running' and locked_by in (${sql.join(workers)})
-      for update skip locked)
-    returning id`.execute(db);
-  return rows.length;
+  return releaseRunning(db, sql`locked_by in (${sql.join(workers)})`, 'its process is gone', now);
 }
 
 /** The worker still holding these jobs keeps them until `until`; answers how many it still held. */
@@ -293,12 +293,7 @@ export function listJobRows(
   if (q.type) query = query.where('type', '=', q.type);
   if (q.status === 'failed') query = query.where('status', '=', 'waiting').where('attempts', '>', 0);
   else if (q.status) query = query.where('status', '=', q.status);
-  if (q.before) query = query.where('id', '<', q.before);
-  return query
-    .orderBy('id', 'desc')
-    .limit(q.limit + 1)
-    .execute()
-    .then((rows) => rows.map((r) => normalise(r as JobRow)));
+  return newestFirst(query, q).then((rows) => rows.map((r) => normalise(r as JobRow)));
 }
 
 /** Done jobs older than `before` are deleted, `limit` at a time; answers how many. */

@@ -70,19 +70,30 @@ export async function queueMessages(
       updated: at,
     })),
   );
-  for (const m of queued.filter((q) => ids.includes(q.id))) {
-    await enqueueJob(
-      tx,
-      {
-        type: 'message.send',
-        payload: { messageId: m.id },
-        businessId: m.businessId,
-        runAfter: m.runAfter,
-        dedupeKey: m.id,
-        maxAttempts: MESSAGE_MAX_ATTEMPTS,
-      },
-      at,
-    );
-  }
+  for (const m of queued.filter((q) => ids.includes(q.id))) await enqueueSend(tx, m, m.runAfter, at);
   return { enqueued: ids.length };
+}
+
+/**
+ * Queues the runner job that sends a stored message at `runAfter`, keyed by the message id so it is
+ * queued once; `now` is when it was queued.
+ */
+export function enqueueSend(
+  tx: Tx,
+  message: { id: string; businessId: string | null },
+  runAfter: number,
+  now: number,
+): Promise<string | null> {
+  return enqueueJob(
+    tx,
+    {
+      type: 'message.send',
+      payload: { messageId: message.id },
+      businessId: message.businessId,
+      runAfter,
+      dedupeKey: message.id,
+      maxAttempts: MESSAGE_MAX_ATTEMPTS,
+    },
+    now,
+  );
 }

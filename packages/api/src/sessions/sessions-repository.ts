@@ -41,15 +41,25 @@ export async function insertSession(db: Db, s: SessionRow): Promise<void> {
 }
 
 /** Revokes the live session of a token hash; answers its user, if there was one. */
-export async function revokeSessionByTokenHash(
+export function revokeSessionByTokenHash(
   db: Db,
   tokenHash: string,
+  now: number,
+): Promise<{ userId: string } | undefined> {
+  return revokeOne(db, 'token_hash', tokenHash, now);
+}
+
+/** Revokes the live session whose `key` column holds `value`; answers its user, if there was one. */
+async function revokeOne(
+  db: Db,
+  key: 'id' | 'token_hash',
+  value: string,
   now: number,
 ): Promise<{ userId: string } | undefined> {
   const row = await db
     .updateTable('sessions')
     .set({ revoked_at: now })
-    .where('token_hash', '=', tokenHash)
+    .where(key, '=', value)
     .where('revoked_at', 'is', null)
     .returning(['user_id'])
     .executeTakeFirst();
@@ -208,15 +218,8 @@ export async function listLiveSessionsOfUser(db: Db, userId: string, now: number
 }
 
 /** Revokes one live session by its id; answers its user, or nothing when it was not live. */
-export async function revokeSessionById(db: Db, id: string, now: number): Promise<{ userId: string } | undefined> {
-  const row = await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .returning(['user_id'])
-    .executeTakeFirst();
-  return row && { userId: row.user_id };
+export function revokeSessionById(db: Db, id: string, now: number): Promise<{ userId: string } | undefined> {
+  return revokeOne(db, 'id', id, now);
 }
 
 /** Revokes every live session of a user but one (null: all); answers how many ended. */

@@ -1,5 +1,6 @@
 import type { Database } from '@medlocker/db';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { resourceName } from '../../rows/resource-name.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -70,14 +71,6 @@ function invitations(db: Db) {
     .selectFrom('role_invitations')
     .innerJoin('users as invitee', 'invitee.id', 'role_invitations.user_id')
     .leftJoin('users as inviter', 'inviter.id', 'role_invitations.invited_by')
-    .leftJoin('businesses', (j) =>
-      j
-        .onRef('businesses.id', '=', 'role_invitations.resource_id')
-        .on('role_invitations.resource_type', '=', 'business'),
-    )
-    .leftJoin('groups', (j) =>
-      j.onRef('groups.id', '=', 'role_invitations.resource_id').on('role_invitations.resource_type', '=', 'group'),
-    )
     .select([
       'role_invitations.id',
       'role_invitations.user_id',
@@ -93,7 +86,7 @@ function invitations(db: Db) {
       'inviter.family_name as inviter_family_name',
       'role_invitations.created',
       'role_invitations.expires',
-      sql<string | null>`coalesce(businesses.name, groups.name)`.as('resource_name'),
+      resourceName('role_invitations').as('resource_name'),
     ])
     .orderBy('role_invitations.created')
     .orderBy('role_invitations.id');

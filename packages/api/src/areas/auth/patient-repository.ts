@@ -2,6 +2,7 @@ import { patientAuthPolicy } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { camelRow } from '../../rows/camel-row.ts';
+import { countTry } from './tries-repository.ts';
 
 /** Every query of the patient's identity checks (patient-service.ts) lives here. */
 
@@ -60,28 +61,12 @@ export async function reserveTry(
   now: number,
 ): Promise<{ allowed: boolean; failures: number; lockedUntil: number | null }> {
   const max = patientAuthPolicy.maxWrongTries;
-  // A locked link counts again only once its lock has run out: the count's window starts at the first
-  // try, the lock at the one that reached the limit, so the window alone would end a lock early.
-  const stale = sql<boolean>`(case when patient_verifications.locked_until is not null then patient_verifications.locked_until <= ${now} else (patient_verifications.first_failure_at is null or patient_verifications.first_failure_at <= ${now - windowMs}) end)`;
-  const count = sql<number>`(case when ${stale} then 1 else patient_verifications.failures + 1 end)`;
+  // The link stays locked for the window.
+  const tries = countTry('patient_verifications', now, { max, windowMs, lockMs: windowMs });
   const row = await db
     .insertInto('patient_verifications')
-    .values({
-      order_id: orderId,
-      failures: 1,
-      first_failure_at: now,
-      locked_until: max <= 1 ? now + windowMs : null,
-      updated: now,
-    })
-    .onConflict((oc) =>
-      oc.column('order_id').doUpdateSet({
-        failures: count,
-        first_failure_at: sql`case when ${stale} then ${now}::bigint else patient_verifications.first_failure_at end`,
-        // The lock starts with the try that reaches the limit and is not pushed back by later ones.
-        locked_until: sql`case when ${count} < ${max} then null when not ${stale} and patient_verifications.locked_until is not null then patient_verifications.locked_until else ${now + windowMs}::bigint end`,
-        updated: now,
-      }),
-    )
+    .values({ order_id: orderId, ...tries.first, updated: now })
+    .onConflict((oc) => oc.column('order_id').doUpdateSet({ ...tries.next, updated: now }))
     .returning(['failures', 'locked_until'])
     .executeTakeFirstOrThrow();
   const lockedUntil = row.locked_until === null ? null : Number(row.locked_until);

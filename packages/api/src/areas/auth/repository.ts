@@ -4,6 +4,7 @@ import { oneTimeRowUsable, spendOneTimeRow } from '../../one-time/repository.ts'
 import { type Bucket, returnBucketToken, takeBucketToken } from '../../rate-limits/repository.ts';
 import { authPolicy } from '../../sessions/policy.ts';
 import { type ProviderRecord, toProviderRecord } from '../sso/index.ts';
+import { countTry } from './tries-repository.ts';
 
 export type { ProviderRecord };
 
@@ -26,26 +27,15 @@ export async function reserveLoginAttempt(
   now: number,
 ): Promise<{ allowed: boolean; lockedUntil: number | null }> {
   const { lockoutThreshold, lockoutWindowMs, lockoutMs } = authPolicy;
-  // A locked account counts again only once its lock has run out: the count's window starts at the first
-  // failure, the lock at the one that reached the threshold, so the window alone would end a lock early.
-  const stale = sql<boolean>`(case when login_failures.locked_until is not null then login_failures.locked_until <= ${now} else login_failures.first_failure_at <= ${now - lockoutWindowMs} end)`;
-  const count = sql<number>`(case when ${stale} then 1 else login_failures.failures + 1 end)`;
+  const tries = countTry('login_failures', now, {
+    max: lockoutThreshold,
+    windowMs: lockoutWindowMs,
+    lockMs: lockoutMs,
+  });
   const row = await db
     .insertInto('login_failures')
-    .values({
-      username_normalised: username,
-      failures: 1,
-      first_failure_at: now,
-      locked_until: lockoutThreshold <= 1 ? now + lockoutMs : null,
-    })
-    .onConflict((oc) =>
-      oc.column('username_normalised').doUpdateSet({
-        failures: count,
-        first_failure_at: sql`case when ${stale} then ${now}::bigint else login_failures.first_failure_at end`,
-        // The lock starts with the attempt that reaches the threshold and is not pushed back by later ones.
-        locked_until: sql`case when ${count} < ${lockoutThreshold} then null when not ${stale} and login_failures.locked_until is not null then login_failures.locked_until else ${now + lockoutMs}::bigint end`,
-      }),
-    )
+    .values({ username_normalised: username, ...tries.first })
+    .onConflict((oc) => oc.column('username_normalised').doUpdateSet(tries.next))
     .returning(['failures', 'locked_until'])
     .executeTakeFirstOrThrow();
   return { allowed: row.failures <= lockoutThreshold, lockedUntil: row.locked_until };

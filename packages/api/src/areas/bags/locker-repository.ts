@@ -1,5 +1,5 @@
 import type { Database } from '@medlocker/db';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql, type Transaction } from 'kysely';
 
 /* The queries behind a locker's bag events (locker-service.ts): bags loaded into and leaving a machine. */
 
@@ -20,27 +20,28 @@ export const currentOrderByBarcode = (db: Db, businessId: string, barcode: strin
     .orderBy('id', 'desc')
     .executeTakeFirst();
 
-/** The newest bag of this barcode in the business that is in no machine or already in this one. */
-export const loadableBag = (db: Db, q: { businessId: string; machineId: string; barcode: string }) =>
+/** The newest bag of this barcode in the business where `place` says (by its machine). */
+const newestBag = (
+  db: Db,
+  q: { businessId: string; barcode: string },
+  place: (eb: ExpressionBuilder<Database, 'bags'>) => Expression<SqlBool>,
+) =>
   db
     .selectFrom('bags')
     .select(['id', 'order_id as orderId'])
     .where('business_id', '=', q.businessId)
     .where('barcode', '=', q.barcode)
-    .where((eb) => eb.or([eb('machine_id', 'is', null), eb('machine_id', '=', q.machineId)]))
+    .where(place)
     .orderBy('id', 'desc')
     .executeTakeFirst();
 
+/** The newest bag of this barcode in the business that is in no machine or already in this one. */
+export const loadableBag = (db: Db, q: { businessId: string; machineId: string; barcode: string }) =>
+  newestBag(db, q, (eb) => eb.or([eb('machine_id', 'is', null), eb('machine_id', '=', q.machineId)]));
+
 /** The newest bag of this barcode in this machine. */
 export const bagInMachine = (db: Db, q: { businessId: string; machineId: string; barcode: string }) =>
-  db
-    .selectFrom('bags')
-    .select(['id', 'order_id as orderId'])
-    .where('business_id', '=', q.businessId)
-    .where('machine_id', '=', q.machineId)
-    .where('barcode', '=', q.barcode)
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
+  newestBag(db, q, (eb) => eb('machine_id', '=', q.machineId));
 
 /** Puts a bag in a slot of a machine (or, with nulls, takes it out), matched to an order. */
 export async function placeBag(

@@ -2,6 +2,7 @@ import type { Bag, BagToRemove } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { contains } from '../../lists/contains-repository.ts';
+import { newestFirst } from '../../lists/newest-first-repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -34,11 +35,7 @@ export function listBagRows(
     // Anywhere in the barcode, the reference or the slot, in any case (staff type what the label says).
     query = query.where(contains('bags', q.filter));
   }
-  if (q.before) query = query.where('id', '<', q.before);
-  return query
-    .orderBy('id', 'desc')
-    .limit(q.limit + 1)
-    .execute();
+  return newestFirst(query, q);
 }
 
 /** The bags a machine holds that no order has claimed yet (loaded before their order existed). */

@@ -70,14 +70,17 @@ export async function readHoldings(db: Db, patientId: string): Promise<PatientHo
     .execute();
   const orderIds = orders.map((o) => o.id);
   const ofOrders = orderIds.length > 0 ? orderIds : ['-'];
-  const [orderEvents, messages, payments, pinAttempts, mobiles, signUps, sessions, audit] = await Promise.all([
+  /** The rows a table keeps about the patient's orders, oldest first. */
+  const ofTheOrders = (table: 'order_events' | 'payment_attempts' | 'pin_attempts') =>
     db
-      .selectFrom('order_events')
+      .selectFrom(table)
       .selectAll()
       .where('business_id', '=', businessId)
       .where('order_id', 'in', ofOrders)
       .orderBy('created')
-      .execute(),
+      .execute();
+  const [orderEvents, messages, payments, pinAttempts, mobiles, signUps, sessions, audit] = await Promise.all([
+    ofTheOrders('order_events'),
     db
       .selectFrom('message_outbox')
       .selectAll()
@@ -89,20 +92,8 @@ export async function readHoldings(db: Db, patientId: string): Promise<PatientHo
       )
       .orderBy('created')
       .execute(),
-    db
-      .selectFrom('payment_attempts')
-      .selectAll()
-      .where('business_id', '=', businessId)
-      .where('order_id', 'in', ofOrders)
-      .orderBy('created')
-      .execute(),
-    db
-      .selectFrom('pin_attempts')
-      .selectAll()
-      .where('business_id', '=', businessId)
-      .where('order_id', 'in', ofOrders)
-      .orderBy('created')
-      .execute(),
+    ofTheOrders('payment_attempts'),
+    ofTheOrders('pin_attempts'),
     db.selectFrom('patient_mobiles').selectAll().where('patient_id', '=', patientId).execute(),
     db.selectFrom('patient_sign_ups').selectAll().where('patient_id', '=', patientId).execute(),
     db.selectFrom('patient_sessions').selectAll().where('patient_id', '=', patientId).orderBy('created').execute(),

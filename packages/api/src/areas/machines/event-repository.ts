@@ -1,6 +1,7 @@
 import type { MachineEvent } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Selectable } from 'kysely';
+import { newestFirst } from '../../lists/newest-first-repository.ts';
 import type { Db } from './repository.ts';
 
 /* A machine's events, the alarms among them, and the staff notifications an alarm raises. */
@@ -32,12 +33,7 @@ export async function listMachineEvents(
     .where('machine_id', '=', q.machineId);
   if (q.level) query = query.where('level', '=', q.level as MachineEvent['level']);
   if (q.code) query = query.where('code', '=', q.code);
-  if (q.before) query = query.where('id', '<', q.before);
-  const rows = await query
-    .orderBy('id', 'desc')
-    .limit(q.limit + 1)
-    .execute();
-  return rows.map(toMachineEvent);
+  return (await newestFirst(query, q)).map(toMachineEvent);
 }
 
 /**

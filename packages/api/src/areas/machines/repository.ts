@@ -2,6 +2,7 @@ import type { ArchivedStamp, Machine, MachineStatus } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { contains } from '../../lists/contains-repository.ts';
+import { newestFirst } from '../../lists/newest-first-repository.ts';
 import type { Cursor } from '../../lists/paging.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -150,17 +151,12 @@ export async function listMachineStatuses(
   db: Db,
   q: { businessId: string; machineId: string; before?: string; limit: number },
 ): Promise<MachineStatus[]> {
-  let query = db
+  const query = db
     .selectFrom('machine_status')
     .selectAll()
     .where('business_id', '=', q.businessId)
     .where('machine_id', '=', q.machineId);
-  if (q.before) query = query.where('id', '<', q.before);
-  const rows = await query
-    .orderBy('id', 'desc')
-    .limit(q.limit + 1)
-    .execute();
-  return rows.map((r) => ({
+  return (await newestFirst(query, q)).map((r) => ({
     id: r.id,
     businessId: r.business_id,
     machineId: r.machine_id,

@@ -1,6 +1,8 @@
 import type { DeliveryStatus, OutboxMessage } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
+import { newestFirst } from '../../lists/newest-first-repository.ts';
+import { camelRow } from '../../rows/camel-row.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -29,34 +31,11 @@ export async function listOutboxMessages(
   db: Db,
   q: { businessId: string; status?: DeliveryStatus; before?: string; limit: number },
 ): Promise<ListedMessage[]> {
-  return (await selectOutbox(db, q)).map(toListedMessage);
-}
-
-function selectOutbox(db: Db, q: { businessId: string; status?: DeliveryStatus; before?: string; limit: number }) {
   let query = db.selectFrom('message_outbox').select(listed).where('business_id', '=', q.businessId);
   if (q.status) query = query.where('status', '=', q.status);
-  if (q.before) query = query.where('id', '<', q.before);
-  return query
-    .orderBy('id', 'desc')
-    .limit(q.limit + 1)
-    .execute();
+  // The listed columns are the message's fields, under their camelCase names.
+  return (await newestFirst(query, q)).map(camelRow);
 }
 
 /** A listed message: core's OutboxMessage with its body, and whose it is (for the audit of the read). */
 export type ListedMessage = OutboxMessage & { businessId: string | null; patientId: string | null };
-
-const toListedMessage = (row: Awaited<ReturnType<typeof selectOutbox>>[number]): ListedMessage => ({
-  id: row.id,
-  channel: row.channel,
-  recipient: row.recipient,
-  templateKey: row.template_key,
-  subject: row.subject,
-  body: row.body,
-  status: row.status,
-  attempts: row.attempts,
-  lastError: row.last_error,
-  created: row.created,
-  sentAt: row.sent_at,
-  businessId: row.business_id,
-  patientId: row.patient_id,
-});

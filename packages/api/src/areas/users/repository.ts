@@ -3,6 +3,7 @@ import type { Database } from '@medlocker/db';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { contains } from '../../lists/contains-repository.ts';
 import type { Cursor } from '../../lists/paging.ts';
+import { resourceName } from '../../rows/resource-name.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 type UserRow = Selectable<Database['users']>;
@@ -185,20 +186,13 @@ export async function listUsersByRole(
 export async function rolesOfUser(db: Db, userId: string): Promise<Role[]> {
   const rows = await db
     .selectFrom('user_roles')
-    .leftJoin('businesses', (j) =>
-      j.onRef('businesses.id', '=', 'user_roles.resource_id').on('user_roles.resource_type', '=', 'business'),
-    )
-    .leftJoin('groups', (j) =>
-      j.onRef('groups.id', '=', 'user_roles.resource_id').on('user_roles.resource_type', '=', 'group'),
-    )
     .select([
       'user_roles.name',
       'user_roles.resource_id',
       'user_roles.resource_type',
       'user_roles.access_levels',
       'user_roles.description',
-      'businesses.name as business_name',
-      'groups.name as group_name',
+      resourceName('user_roles').as('resource_name'),
     ])
     .where('user_roles.user_id', '=', userId)
     .orderBy('user_roles.created')
@@ -208,7 +202,7 @@ export async function rolesOfUser(db: Db, userId: string): Promise<Role[]> {
     name: r.name,
     resource: r.resource_id,
     resourceType: r.resource_type,
-    resourceName: r.resource_id === null ? null : (r.business_name ?? r.group_name ?? null),
+    resourceName: r.resource_name,
     accessLevels: r.access_levels,
     description: r.description,
   }));

@@ -1,6 +1,7 @@
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookOutcome } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { newestFirst } from '../../lists/newest-first-repository.ts';
 
 /*
  * The delivery console's reads and its few writes on the dispatcher's tables (migration 0026):
@@ -66,12 +67,7 @@ export async function listDeliveryRows(
   if (q.eventType) query = query.where('event_type', '=', q.eventType);
   if (q.outcome) query = query.where('status', '=', q.outcome);
   if (q.since !== undefined) query = query.where('created', '>=', q.since);
-  if (q.before) query = query.where('id', '<', q.before);
-  const rows = await query
-    .orderBy('id', 'desc')
-    .limit(q.limit + 1)
-    .execute();
-  return rows.map(toDelivery);
+  return (await newestFirst(query, q)).map(toDelivery);
 }
 
 /** One delivery; with `lock`, its row is held to the end of the transaction (a replay against the dispatcher). */
