@@ -1,7 +1,7 @@
 import { expect, it } from 'bun:test';
 import { type Locale, onlineSignUpLimits, type PatientLanguage } from '@medlocker/core';
 import { describeApi } from '../../testing/api.ts';
-import { insertBusiness } from '../../testing/patients.ts';
+import { enableWhatsApp, insertBusiness, whatsAppOptInCodeText } from '../../testing/patients.ts';
 
 const form = {
   firstName: 'Ada',
@@ -153,24 +153,12 @@ describeApi('sign-up codes, in the business’s patient language', (t) => {
   it('gives the patient an online sign-up becomes the language chosen on the page, and their next code follows it', async () => {
     const businessId = await business('bilingual');
     const as = await support();
-    const on = await t.call(
-      'businessSettings',
-      'updateBusinessControlledSettings',
-      { businessId, settings: { enableWhatsApp: true } },
-      as,
-    );
-    expect(on.status).toBe(200);
+    await enableWhatsApp(t, businessId, as);
     expect((await t.call('patientSignUps', 'create', { businessId, signUp: form, language: 'en' })).status).toBe(200);
     const { patientId, language } = await convert(businessId);
     expect(language).toBe('en');
     // At a bilingual business, a patient who chose English gets their next code in English alone.
-    expect((await t.call('users', 'addWhatsAppOptIn', { patientId }, as)).status).toBe(200);
-    const { body } = await t.db
-      .selectFrom('message_outbox')
-      .select('body')
-      .where('patient_id', '=', patientId)
-      .where('template_key', '=', 'whatsAppOptInCode')
-      .executeTakeFirstOrThrow();
+    const body = await whatsAppOptInCodeText(t, patientId, as);
     expect(body).toStartWith('Your ');
     expect(body).not.toContain('Eich cod');
   });
