@@ -19,7 +19,7 @@ import { e2eJudoCards } from './harness/judopay.ts';
  * email) at a Welsh pharmacy (no prescription charges in Wales: a retail charge); declaring an NHS
  * exemption in Welsh at an English pharmacy, the patient having pressed Cymraeg; and a Welsh
  * pharmacy's sign-up page, which opens in Welsh before the patient has chosen anything, and its code
- * email in Welsh and English.
+ * email in Welsh and English; and the same page switched to English, whose code comes in English alone.
  */
 
 const expect = baseExpect.configure({ timeout: 25_000 });
@@ -173,20 +173,26 @@ test('a patient who reads Welsh presses Cymraeg and declares an NHS exemption on
   await expectAccessible(page, 'a declared order in Welsh');
 });
 
-test('a Welsh pharmacy’s sign-up page opens in Welsh, says what is missing in Welsh, emails its code Welsh first, and offers English', async ({
-  page,
-}) => {
+/** A Welsh pharmacy taking sign-ups online, sending its patients `language`, and its sign-up page, open (in Welsh). */
+async function welshSignUpPage(page: Page, language: 'cy' | 'bilingual') {
   const business = await createBusiness();
   await asAdmin('businessSettings/updateBusinessFeatureSettings', {
     businessId: business.id,
     settings: {
       nation: 'wales',
-      patientLanguage: 'bilingual',
+      patientLanguage: language,
       onlineSignups: { enabled: true, url: `https://medlocker.test/signup/${business.id}` },
     },
   });
   await page.goto(`/signup/${business.id}`);
   await expect(page.getByRole('heading', { level: 1, name: `Cofrestru gyda ${business.name}` })).toBeVisible();
+  return business;
+}
+
+test('a Welsh pharmacy’s sign-up page opens in Welsh, says what is missing in Welsh, emails its code Welsh first, and offers English', async ({
+  page,
+}) => {
+  await welshSignUpPage(page, 'bilingual');
   await expect(page.locator('html')).toHaveAttribute('lang', 'cy-GB');
   await expect(page.getByRole('button', { name: 'Cymraeg' })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByLabel('Enw cyntaf')).toBeVisible();
@@ -227,4 +233,28 @@ test('a Welsh pharmacy’s sign-up page opens in Welsh, says what is missing in 
   await page.getByRole('button', { name: 'English' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Check it is you' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'en-GB');
+});
+
+test('a visitor who presses English on a Welsh pharmacy’s sign-up page gets their code in English alone', async ({
+  page,
+}) => {
+  const business = await welshSignUpPage(page, 'cy');
+  await page.getByRole('button', { name: 'English' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `Sign up with ${business.name}` })).toBeVisible();
+
+  await page.getByLabel('First name').fill('Gruffudd');
+  await page.getByLabel('Last name').fill('Owain');
+  await page.getByLabel('Day').fill('1');
+  await page.getByLabel('Month').fill('3');
+  await page.getByLabel('Year').fill('1990');
+  const email = uniqueEmail('gruffudd');
+  await page.getByLabel('Email address (optional)').fill(email);
+  await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Check it is you' })).toBeVisible();
+
+  // The choice made on the page beats the pharmacy's Welsh: one code, in English, and no Welsh.
+  const mail = await mailTo(email, 20_000);
+  expect(mail.subject).toBe('Your MedLocker sign-up code');
+  expect(mail.text).toMatch(/^Your MedLocker sign-up code is \d{6}\. It expires in 15 minutes\./);
+  expect(mail.text).not.toContain('Eich cod');
 });

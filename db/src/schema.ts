@@ -623,6 +623,7 @@ export type PatientSignUpsTable = {
   access_expires_at: number | null;
   code_sends: Generated<number>;
   last_code_sent_at: number | null;
+  language: 'en' | 'cy' | null;
 };
 
 export type PatientVerificationsTable = {

@@ -47,6 +47,7 @@ import * as qrSigningKeys from './0049_qr_signing_keys.ts';
 import * as alarms from './0051_alarms.ts';
 import * as languages from './0052_languages.ts';
 import * as patientSearchPending from './0053_patient_search_pending.ts';
+import * as signUpLanguage from './0054_sign_up_language.ts';
 
 /**
  * Every migration, in order. Migrations are frozen in time: they import nothing from packages/,
@@ -101,4 +102,5 @@ export const migrations: Record<string, Migration> = {
   '0051_alarms': alarms,
   '0052_languages': languages,
   '0053_patient_search_pending': patientSearchPending,
+  '0054_sign_up_language': signUpLanguage,
 };

@@ -1,7 +1,9 @@
+import { expect } from 'bun:test';
 import type { ImportedPatient } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Kysely } from 'kysely';
 import type { DisplayIdField } from '../areas/patients/rules.ts';
+import type { CallOptions, TestApi } from './api.ts';
 
 /** A business row inserted directly (the businesses API is another area), with its displayIdField. */
 export async function insertBusiness(
@@ -52,3 +54,22 @@ export function testPatient(i: number, overrides: Partial<ImportedPatient> = {})
 }
 
 export const nhsSettings: DisplayIdField = { name: 'NHS number', required: true, validateNhsNumber: true };
+
+/** Turns WhatsApp on for a business, as support does in its controlled settings. */
+export async function enableWhatsApp(t: TestApi, businessId: string, as: CallOptions): Promise<void> {
+  const settings = { enableWhatsApp: true };
+  const res = await t.call('businessSettings', 'updateBusinessControlledSettings', { businessId, settings }, as);
+  expect(res.status).toBe(200);
+}
+
+/** Staff offer a patient WhatsApp (`users/addWhatsAppOptIn`): the opt-in code's text as queued to them. */
+export async function whatsAppOptInCodeText(t: TestApi, patientId: string, as: CallOptions): Promise<string> {
+  expect((await t.call('users', 'addWhatsAppOptIn', { patientId }, as)).status).toBe(200);
+  const { body } = await t.db
+    .selectFrom('message_outbox')
+    .select('body')
+    .where('patient_id', '=', patientId)
+    .where('template_key', '=', 'whatsAppOptInCode')
+    .executeTakeFirstOrThrow();
+  return body;
+}

@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { Address } from '../business/address.ts';
 import { cardSchemes } from '../checkout/card-schemes.ts';
-import { Locale } from '../i18n/language.ts';
+import { LanguageChoice, Locale } from '../i18n/language.ts';
 import { ExemptionCode } from '../order/exemption-code.ts';
 import { Order } from '../order/order.ts';
 import { OrderStatus, PaymentStatus } from '../order/statuses.ts';
@@ -100,7 +100,7 @@ export const patientOrders = defineArea({
       "One of the signed-in patient's orders: where to collect it, what is owed, and the PIN once it may be used (another patient's order: 404).",
   },
   setLanguage: {
-    input: type({ orderId: Id, language: Locale.configure({ message: 'Choose English or Cymraeg' }) }),
+    input: type({ orderId: Id, language: LanguageChoice }),
     output: type({ language: Locale }),
     access: patientOnly({ order: 'orderId' }),
     summary:

@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { PatientLanguage } from '../i18n/language.ts';
+import { LanguageChoice, PatientLanguage } from '../i18n/language.ts';
 import { SignUpStatus } from '../patient/patient.ts';
 import { Id } from '../validation/string-limits.ts';
 import { defineArea, publicAccess } from './define.ts';
@@ -34,7 +34,6 @@ export const onlineSignUpLimits = {
   accessHours: 24,
 } as const;
 
-/** What the sign-up page needs to show a business's form. */
 /** The pharmacy a sign-up page is for; `patientLanguage` is the language the page opens in (bilingual: Welsh). */
 export const SignUpBusiness = type({ businessId: Id, name: 'string', patientLanguage: PatientLanguage });
 export type SignUpBusiness = typeof SignUpBusiness.infer;
@@ -66,10 +65,11 @@ export const patientSignUps = defineArea({
     summary: 'The business of a sign-up page, when it takes online sign-ups (404 otherwise).',
   },
   create: {
-    input: type({ businessId: 'string <= 64', signUp: SignUpForm }),
+    input: type({ businessId: 'string <= 64', signUp: SignUpForm, 'language?': LanguageChoice }),
     output: OnlineSignUp,
     access: publicAccess,
-    summary: 'Starts an online sign-up (an email or a mobile is needed), sends its codes and sets its cookie.',
+    summary:
+      'Starts an online sign-up (an email or a mobile is needed), sends its codes (in `language` when the visitor chose one) and sets its cookie.',
   },
   get: {
     input: type({}),
@@ -84,9 +84,10 @@ export const patientSignUps = defineArea({
     summary: "Checks the codes of this browser's sign-up; validated once every contact is verified.",
   },
   resendCodes: {
-    input: type({}),
+    input: type({ 'language?': LanguageChoice }),
     output: OnlineSignUp,
     access: publicAccess,
-    summary: "Sends fresh codes for the contacts of this browser's sign-up not yet verified.",
+    summary:
+      "Sends fresh codes for the contacts of this browser's sign-up not yet verified (in `language`, kept on the sign-up, when given).",
   },
 });

@@ -8,6 +8,9 @@ export const locales = ['en', 'cy'] as const;
 export const Locale = type.enumerated(...locales);
 export type Locale = typeof Locale.infer;
 
+/** A language a patient chose on a page (the patient page, the sign-up page): refused in the switch's words. */
+export const LanguageChoice = Locale.configure({ message: 'Choose English or Cymraeg' });
+
 /**
  * What a business sends its patients by default: English, Welsh, or both in one message, Welsh first
  * (as NHS Wales does; REFERENCE, Welsh).

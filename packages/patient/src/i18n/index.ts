@@ -31,6 +31,8 @@ export const intlLocale = () => htmlLang[patientLayer.locale()];
 const isLocale = (value: unknown): value is PatientLocale => value === 'en' || value === 'cy';
 
 const CHOICE_KEY = 'medlocker.patient.language';
+/** A choice made on this page, should storage refuse to keep it. */
+let chosenHere: PatientLocale | null = null;
 
 /** Shows the page in `locale`: loads its catalog and sets `<html lang>`. */
 async function display(locale: PatientLocale): Promise<void> {
@@ -44,6 +46,7 @@ async function display(locale: PatientLocale): Promise<void> {
  */
 export async function showIn(locale: PatientLocale): Promise<void> {
   await display(locale);
+  chosenHere = locale;
   try {
     localStorage.setItem(CHOICE_KEY, locale);
   } catch {
@@ -81,6 +84,15 @@ export async function showPharmacyDefault(language: PatientLocale | 'bilingual')
   if (chosenLocale() !== null) return;
   await display(language === 'en' ? 'en' : 'cy');
 }
+
+/**
+ * The language shown, when this browser chose it (the switch, `?lang=`, or a choice kept from before);
+ * undefined while the page shows only its pharmacy's default, which is not the visitor's choice. The
+ * sign-up page sends it with its codes' requests: the codes are written in it, and the patient the
+ * sign-up becomes keeps it (docs/decisions/languages.md).
+ */
+export const chosenLanguage = (): PatientLocale | undefined =>
+  chosenHere !== null || chosenLocale() !== null ? patientLayer.locale() : undefined;
 
 /** The active language, re-rendering the caller when it changes. */
 export const usePatientLocale = () => useSyncExternalStore(patientLayer.subscribe, patientLayer.locale);

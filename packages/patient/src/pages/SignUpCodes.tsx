@@ -2,7 +2,7 @@ import type { OnlineSignUp } from '@medlocker/core';
 import { type FormEvent, useState } from 'react';
 import { ApiError, messageOf, rpc } from '../api.ts';
 import { CodeField, type ErrorItem, ErrorSummary, errorFor, FormActions, sixDigits, useBusy } from '../form.tsx';
-import { t } from '../i18n/index.ts';
+import { chosenLanguage, t } from '../i18n/index.ts';
 import { Page, StatusNotice } from '../ui.tsx';
 
 /** What a contact's check says, beside its code field. */
@@ -128,7 +128,8 @@ export function SignUpCodes(props: {
 
   const resend = () =>
     run(async () => {
-      const next = await rpc('patientSignUps', 'resendCodes');
+      const language = chosenLanguage();
+      const next = await rpc('patientSignUps', 'resendCodes', language ? { language } : {});
       setErrors([]);
       setCodes({ email: '', mobile: '' });
       setNotice(t('codes.sentNew'));

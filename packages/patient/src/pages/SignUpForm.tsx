@@ -11,7 +11,7 @@ import {
   useBusy,
 } from '../form.tsx';
 import { sayDetail } from '../i18n/errors.ts';
-import { t } from '../i18n/index.ts';
+import { chosenLanguage, t } from '../i18n/index.ts';
 import { Page } from '../ui.tsx';
 import { DateOfBirthFields, type DateParts, dateOfBirthOf } from './DateOfBirth.tsx';
 
@@ -104,7 +104,14 @@ export function SignUpForm(props: { business: SignUpBusiness; onStarted: (signUp
     await run(
       async () => {
         const signUp = signUpOf(form, dateOfBirth);
-        props.onStarted(await rpc('patientSignUps', 'create', { businessId: props.business.businessId, signUp }));
+        const language = chosenLanguage();
+        props.onStarted(
+          await rpc('patientSignUps', 'create', {
+            businessId: props.business.businessId,
+            signUp,
+            ...(language ? { language } : {}),
+          }),
+        );
       },
       (error) => setErrors(refusalErrors(error)),
     );

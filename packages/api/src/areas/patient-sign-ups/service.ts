@@ -193,7 +193,8 @@ export async function business(deps: AppDeps, _actor: Actor, input: In<'business
 
 /**
  * Starts a sign-up: SPEC §5's form rules, plus an email or a mobile to prove (a sign-up with neither
- * could never be validated). Sends a code to each and answers the new token for the cookie.
+ * could never be validated). Sends a code to each, in the language the visitor chose on the page when
+ * they did (kept for the patient it becomes), and answers the new token for the cookie.
  */
 export async function create(
   deps: AppDeps,
@@ -240,6 +241,7 @@ export async function create(
         accessExpiresAt: now() + accessMs,
         codeSends: 1,
         lastCodeSentAt: now(),
+        language: input.language ?? null,
         created: now(),
         updated: now(),
       },
@@ -286,7 +288,13 @@ function resendRefusal(row: SignUpRecord, now: number): AppError | null {
 const unverified = (row: SignUpRecord) =>
   (['email', 'mobile'] as const).filter((c) => (c === 'email' ? row.emailCode : row.mobileCode).status !== 'verified');
 
-export async function resendCodes(deps: AppDeps, actor: Actor, token: string | null): Out<'resendCodes'> {
+/** New codes for the contacts not verified yet; a language given replaces the one kept (the page's switch since). */
+export async function resendCodes(
+  deps: AppDeps,
+  actor: Actor,
+  input: In<'resendCodes'>,
+  token: string | null,
+): Out<'resendCodes'> {
   const { db, now } = deps;
   const current = await ownSignUp(db, token, now());
   const early = resendRefusal(current, now());
@@ -303,9 +311,11 @@ export async function resendCodes(deps: AppDeps, actor: Actor, token: string | n
       const refusal = resendRefusal(locked, now());
       if (refusal) throw refusal;
       const channels = unverified(locked);
-      const columns = await sendCodes(tx, deps, locked, channels);
+      const language = input.language ?? locked.language;
+      const columns = await sendCodes(tx, deps, { ...locked, language }, channels);
       const updated = await updateSignUpRow(tx, locked.id, {
         ...columns,
+        language,
         codeSends: locked.codeSends + 1,
         lastCodeSentAt: now(),
         updated: now(),

@@ -2,6 +2,7 @@ import {
   AppError,
   type Contract,
   type ImportedPatient,
+  type Locale,
   londonIsoDate,
   type OutputOf,
   type ParsedInputOf,
@@ -109,6 +110,8 @@ const auditPatientReads = (deps: AppDeps, actor: Actor, patients: StoredPatient[
 /**
  * Inserts a checked patient in `tx` and audits it; shared with signUps.convert. A blank display id
  * (allowed when the business does not require one) becomes the patient's own id, so it stays unique.
+ * `language` is one the patient chose before they were one (on the online sign-up page); staff never
+ * choose it for them.
  */
 export async function insertPatient(
   tx: Db,
@@ -118,6 +121,7 @@ export async function insertPatient(
   values: PatientValues,
   field: DisplayIdField,
   via: string,
+  language: Locale | null = null,
 ): Promise<StoredPatient> {
   const now = deps.now();
   const id = Bun.randomUUIDv7();
@@ -127,6 +131,7 @@ export async function insertPatient(
       business_id: businessId,
       ...columnsOf(values),
       display_id: values.displayId || id,
+      language,
       created: now,
       updated: now,
     });

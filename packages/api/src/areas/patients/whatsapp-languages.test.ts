@@ -2,7 +2,7 @@ import { expect, it } from 'bun:test';
 import type { PatientLanguage } from '@medlocker/core';
 import { describeApi } from '../../testing/api.ts';
 import { asSupport, withTestAuth } from '../../testing/hub.ts';
-import { insertBusiness, testPatient } from '../../testing/patients.ts';
+import { enableWhatsApp, insertBusiness, testPatient, whatsAppOptInCodeText } from '../../testing/patients.ts';
 
 const welsh = (pharmacy: string) =>
   `Eich cod ${pharmacy} i gael negeseuon eich fferyllfa ar WhatsApp yw CODE. Mae'n gweithio am 15 munud. Os na wnaethoch ofyn amdano, gallwch anwybyddu'r neges hon.`;
@@ -17,13 +17,7 @@ describeApi(
     /** A business with WhatsApp on, sending its patients `language`, with one patient. */
     async function setUp(language?: PatientLanguage) {
       const businessId = await insertBusiness(t.db);
-      const on = await t.call(
-        'businessSettings',
-        'updateBusinessControlledSettings',
-        { businessId, settings: { enableWhatsApp: true } },
-        asSupport,
-      );
-      expect(on.status).toBe(200);
+      await enableWhatsApp(t, businessId, asSupport);
       if (language) {
         const settings = { nation: 'wales', patientLanguage: language };
         const res = await t.call(
@@ -46,13 +40,7 @@ describeApi(
 
     /** The code message queued to the patient, its code ('123 456', one per message) written CODE. */
     async function sent(patientId: string) {
-      expect((await t.call('users', 'addWhatsAppOptIn', { patientId }, asSupport)).status).toBe(200);
-      const { body } = await t.db
-        .selectFrom('message_outbox')
-        .select('body')
-        .where('patient_id', '=', patientId)
-        .where('template_key', '=', 'whatsAppOptInCode')
-        .executeTakeFirstOrThrow();
+      const body = await whatsAppOptInCodeText(t, patientId, asSupport);
       expect(new Set(body.match(/\d{3} \d{3}/g)).size).toBe(1);
       return body.replace(/\d{3} \d{3}/g, 'CODE');
     }

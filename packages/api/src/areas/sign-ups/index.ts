@@ -1,3 +1,4 @@
+export { convert } from './convert.ts';
 export {
   type Db,
   deleteSignUpRow,
@@ -11,7 +12,6 @@ export {
 export {
   checkContactCodes,
   checkForm,
-  convert,
   count,
   create,
   get,

@@ -1,4 +1,10 @@
-import { type ContactCodeStatus, type PatientSignUp, type SignUpVerification, signUpCodes } from '@medlocker/core';
+import {
+  type ContactCodeStatus,
+  type Locale,
+  type PatientSignUp,
+  type SignUpVerification,
+  signUpCodes,
+} from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { contains } from '../../lists/contains-repository.ts';
@@ -48,6 +54,11 @@ export type SignUpRecord = SignUpFields & {
   /** Online sign-ups: how many times codes were sent, and when last. */
   codeSends: number;
   lastCodeSentAt: number | null;
+  /**
+   * Online sign-ups: the language the visitor chose on the page, for its codes and the patient it
+   * becomes; null when they did not choose, and on staff-entered ones (the business's default applies).
+   */
+  language: Locale | null;
   created: number;
   updated: number;
 };
@@ -55,7 +66,7 @@ export type SignUpRecord = SignUpFields & {
 /** A change to a sign-up; each channel's code changes only in the fields given. */
 export type SignUpPatch = Partial<
   SignUpFields &
-    Pick<SignUpRecord, 'status' | 'patientId' | 'codeSends' | 'lastCodeSentAt' | 'updated'> & {
+    Pick<SignUpRecord, 'status' | 'patientId' | 'codeSends' | 'lastCodeSentAt' | 'language' | 'updated'> & {
       emailCode: Partial<CodeState>;
       mobileCode: Partial<CodeState>;
     }
@@ -63,7 +74,9 @@ export type SignUpPatch = Partial<
 
 export type NewSignUp = SignUpFields &
   Pick<SignUpRecord, 'id' | 'businessId' | 'created' | 'updated'> &
-  Partial<Pick<SignUpRecord, 'source' | 'accessTokenHash' | 'accessExpiresAt' | 'codeSends' | 'lastCodeSentAt'>>;
+  Partial<
+    Pick<SignUpRecord, 'source' | 'accessTokenHash' | 'accessExpiresAt' | 'codeSends' | 'lastCodeSentAt' | 'language'>
+  >;
 
 const ms = (value: number | null) => (value === null ? null : Number(value));
 
@@ -106,6 +119,7 @@ function toSignUpRecord(row: SignUpRow): SignUpRecord {
     accessExpiresAt: ms(row.access_expires_at),
     codeSends: row.code_sends,
     lastCodeSentAt: ms(row.last_code_sent_at),
+    language: row.language,
     created: Number(row.created),
     updated: Number(row.updated),
   };
@@ -140,6 +154,7 @@ function columnsOf(patch: SignUpPatch): Columns {
     ['patient_id', patch.patientId],
     ['code_sends', patch.codeSends],
     ['last_code_sent_at', patch.lastCodeSentAt],
+    ['language', patch.language],
     ['updated', patch.updated],
   ];
   for (const channel of ['email', 'mobile'] as const) {

@@ -15,7 +15,7 @@ import type { AppDeps } from '../../context/deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { newCode } from '../../secrets/one-time-codes.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
-import { checkedPatient, insertPatient, mobilePrefixOf, toPatient, writableBusiness } from '../patients/index.ts';
+import { mobilePrefixOf, writableBusiness } from '../patients/index.ts';
 import { type Channel, checkCode, clearedCode, codeKey, issuedCode, queueCode } from './codes.ts';
 import {
   columnOf,
@@ -80,7 +80,7 @@ function waitingStatus(record: SignUpRecord) {
   return hasContact && emailOk && mobileOk ? ('validated' as const) : ('new' as const);
 }
 
-async function requireSignUp(db: Db, id: string, lock = false): Promise<SignUpRecord> {
+export async function requireSignUp(db: Db, id: string, lock = false): Promise<SignUpRecord> {
   const row = await findSignUp(db, id, lock);
   if (!row) throw new AppError('NOT_FOUND', `Sign-up ${id} not found`);
   return row;
@@ -89,7 +89,10 @@ async function requireSignUp(db: Db, id: string, lock = false): Promise<SignUpRe
 export const recipientOf = (fields: Pick<SignUpFields, 'email' | 'mobileNumber'>, channel: Channel) =>
   channel === 'email' ? fields.email : fields.mobileNumber;
 
-/** Sends fresh codes on `channels`, in the business's patient language, and returns the change recording them. */
+/**
+ * Sends fresh codes on `channels` and returns the change recording them: in the language the visitor
+ * chose on the sign-up page, else the business's patient language (core's `messageLocales`).
+ */
 export async function sendCodes(
   tx: Db,
   deps: AppDeps,
@@ -99,7 +102,7 @@ export async function sendCodes(
   const now = deps.now();
   const patch: SignUpPatch = {};
   const { settings } = await effectiveFeatureSettings(tx, record.businessId);
-  const locales = messageLocales(settings.patientLanguage, null);
+  const locales = messageLocales(settings.patientLanguage, record.language);
   for (const channel of channels) {
     const recipient = recipientOf(record, channel);
     if (!recipient) continue;
@@ -269,61 +272,6 @@ export async function getBusinessId(
 ): Out<'getBusinessId'> {
   const row = await requireSignUp(deps.db, input.id);
   return { businessId: row.businessId };
-}
-
-/** Said of a sign-up with no mobile: SPEC §5 requires one of a patient, and only the sign-up can give it. */
-export const noMobileToConvert = 'A patient needs a mobile number, and this sign-up has none.';
-
-export async function convert(deps: AppDeps, actor: StaffActor, input: In<'convert'>): Out<'convert'> {
-  const { db, now } = deps;
-  const existing = await requireSignUp(db, input.id);
-  const { displayIdField } = await writableBusiness(db, existing.businessId);
-  // Checked before the patient is, so the answer names the sign-up, not the patient form's empty
-  // mobile field (a client showing it beside the display id it asked for would puzzle the person).
-  if (existing.mobileNumber === null) {
-    throw new AppError('VALIDATION', noMobileToConvert, [
-      { path: 'signUp.mobileNumber', id: 'REQUIRED', message: noMobileToConvert },
-    ]);
-  }
-  const values = checkedPatient(
-    deps,
-    {
-      displayId: input.displayId,
-      name: { given: existing.firstName, family: existing.lastName },
-      mobileNumber: existing.mobileNumber,
-      ...(existing.dateOfBirth ? { dateOfBirth: existing.dateOfBirth } : {}),
-      ...(existing.email ? { email: existing.email } : {}),
-      address: Object.fromEntries(
-        Object.entries({
-          line1: existing.addressLine1,
-          line2: existing.addressLine2,
-          line3: existing.addressLine3,
-          postTown: existing.postTown,
-          postcode: existing.postcode,
-        }).filter(([, v]) => v !== null),
-      ),
-    },
-    displayIdField,
-  );
-  return db.transaction().execute(async (tx) => {
-    const current = await requireSignUp(tx, input.id, true);
-    if (current.status === 'confirmed') throw new AppError('CONFLICT', 'This sign-up has already been converted');
-    if (current.status === 'rejected') throw new AppError('CONFLICT', 'A rejected sign-up cannot be converted');
-    const patient = await insertPatient(tx, deps, actor, current.businessId, values, displayIdField, 'signUps.convert');
-    const signUp = await updateSignUpRow(tx, current.id, {
-      status: 'confirmed',
-      patientId: patient.id,
-      updated: now(),
-    });
-    await audit(tx, deps, actor, {
-      action: 'signUp.convert',
-      entityType: 'signUp',
-      entityId: current.id,
-      businessId: current.businessId,
-      details: { patientId: patient.id },
-    });
-    return { patient: toPatient(patient), signUp: toSignUp(signUp) };
-  });
 }
 
 export async function verifyContactMethods(

@@ -26,5 +26,5 @@ export const patientSignUpsRoutes = (deps: AppDeps) =>
     },
     get: (deps, _actor, _input, http) => get(deps, signUpTokenOf(http.request)),
     verify: (deps, actor, input, http) => verify(deps, actor, input, signUpTokenOf(http.request)),
-    resendCodes: (deps, actor, _input, http) => resendCodes(deps, actor, signUpTokenOf(http.request)),
+    resendCodes: (deps, actor, input, http) => resendCodes(deps, actor, input, signUpTokenOf(http.request)),
   });
