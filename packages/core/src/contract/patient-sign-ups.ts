@@ -78,10 +78,15 @@ export const patientSignUps = defineArea({
     summary: "This browser's sign-up (its cookie), or 404.",
   },
   verify: {
-    input: type({ 'emailCode?': type(Code).or('null'), 'mobileCode?': type(Code).or('null') }),
+    input: type({
+      'emailCode?': type(Code).or('null'),
+      'mobileCode?': type(Code).or('null'),
+      'language?': LanguageChoice,
+    }),
     output: OnlineSignUp,
     access: publicAccess,
-    summary: "Checks the codes of this browser's sign-up; validated once every contact is verified.",
+    summary:
+      "Checks the codes of this browser's sign-up; validated once every contact is verified. `language`, when given, replaces the one kept (the page's switch since).",
   },
   resendCodes: {
     input: type({ 'language?': LanguageChoice }),

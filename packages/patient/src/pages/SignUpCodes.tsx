@@ -116,7 +116,8 @@ export function SignUpCodes(props: {
     }
     await run(async () => {
       setNotice(undefined);
-      const next = await rpc('patientSignUps', 'verify', { emailCode, mobileCode });
+      const language = chosenLanguage();
+      const next = await rpc('patientSignUps', 'verify', { emailCode, mobileCode, ...(language ? { language } : {}) });
       setErrors(problemsAfter(next, typed, wants));
       setCodes((c) => ({
         email: next.verification.emailCodeStatus === 'verified' ? '' : c.email,

@@ -139,6 +139,19 @@ describeApi('sign-up codes, in the business’s patient language', (t) => {
     expect((await stored(businessId))[0]?.language).toBe('cy');
   });
 
+  it('keeps the language switched on the codes screen when the codes are checked; refuses one not offered', async () => {
+    const businessId = await business('cy');
+    const res = await t.call('patientSignUps', 'create', { businessId, signUp: form, language: 'cy' });
+    const cookie = res.headers.getSetCookie()[0]?.split(';')[0];
+    const bad = await t.call('patientSignUps', 'verify', { emailCode: '000000', language: 'fr' }, { cookie });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([expect.objectContaining({ path: 'language' })]);
+    expect((await stored(businessId))[0]?.language).toBe('cy');
+    const checked = await t.call('patientSignUps', 'verify', { emailCode: '000000', language: 'en' }, { cookie });
+    expect(checked.status).toBe(200);
+    expect((await stored(businessId))[0]?.language).toBe('en');
+  });
+
   /** The sign-up of `businessId` made a patient by staff, and that patient's kept language. */
   const convert = async (businessId: string) => {
     const [signUp] = await stored(businessId);
