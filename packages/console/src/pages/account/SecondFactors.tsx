@@ -5,8 +5,7 @@ import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
-import { LoadError } from '../../ui/LoadError.tsx';
-import { Loading } from '../../ui/Page.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { SectionHead } from '../../ui/Section.tsx';
 import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { AddAuthenticatorApp, AddPasskey, RecoveryCodes } from './AddSecondFactor.tsx';
@@ -67,23 +66,21 @@ export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
       )}
       {adding === 'totp' && <AddAuthenticatorApp onAdded={added} onCancel={() => setAdding(null)} />}
       {adding === 'passkey' && <AddPasskey onAdded={added} onCancel={() => setAdding(null)} />}
-      {query.error ? (
-        <LoadError error={query.error} onRetry={query.reload} />
-      ) : !data ? (
-        <Loading />
-      ) : (
-        <>
-          <FactorsTable factors={data.factors} onRemove={setRemoving} />
-          {data.factors.length > 0 && (
-            <p>
-              {t('account.factors.codesLeft', { count: data.recoveryCodesLeft })}{' '}
-              <Button variant="quiet" onPress={() => setRenewing(true)}>
-                {t('account.factors.newCodes')}
-              </Button>
-            </p>
-          )}
-        </>
-      )}
+      <QueryView query={query}>
+        {({ factors, recoveryCodesLeft }) => (
+          <>
+            <FactorsTable factors={factors} onRemove={setRemoving} />
+            {factors.length > 0 && (
+              <p>
+                {t('account.factors.codesLeft', { count: recoveryCodesLeft })}{' '}
+                <Button variant="quiet" onPress={() => setRenewing(true)}>
+                  {t('account.factors.newCodes')}
+                </Button>
+              </p>
+            )}
+          </>
+        )}
+      </QueryView>
       <FactorConfirms
         removing={removing}
         renewing={renewing}

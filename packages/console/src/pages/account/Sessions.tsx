@@ -6,8 +6,7 @@ import { useCurrentUser } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
-import { LoadError } from '../../ui/LoadError.tsx';
-import { Loading } from '../../ui/Page.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { SectionHead } from '../../ui/Section.tsx';
 import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { t } from './i18n/index.ts';
@@ -52,13 +51,9 @@ export function SessionsSection({ userId, userName }: { userId?: string; userNam
         }
       />
       {notice && <Banner tone="success">{notice}</Banner>}
-      {query.error ? (
-        <LoadError error={query.error} onRetry={query.reload} />
-      ) : !query.data ? (
-        <Loading />
-      ) : (
-        <SessionsTable sessions={sessions} own={own} onEnd={setEnding} />
-      )}
+      <QueryView query={query}>
+        {(data) => <SessionsTable sessions={data.sessions} own={own} onEnd={setEnding} />}
+      </QueryView>
       {ending !== null && (
         <EndConfirm
           ending={ending}

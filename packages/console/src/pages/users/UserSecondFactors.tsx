@@ -5,8 +5,7 @@ import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
-import { LoadError } from '../../ui/LoadError.tsx';
-import { Loading } from '../../ui/Page.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { SectionHead } from '../../ui/Section.tsx';
 import { t } from './i18n/index.ts';
 
@@ -36,27 +35,25 @@ export function UserSecondFactors({ userId, userName }: { userId: string; userNa
         }
       />
       {notice && <Banner tone="success">{notice}</Banner>}
-      {query.error ? (
-        <LoadError error={query.error} onRetry={query.reload} />
-      ) : !query.data ? (
-        <Loading />
-      ) : factors.length === 0 ? (
-        <p className="muted">
-          {query.data.required ? t('users.secondFactors.noneRequired') : t('users.secondFactors.none')}
-        </p>
-      ) : (
-        <ul>
-          {factors.map((f) => (
-            <li key={f.id}>
-              {t('users.secondFactors.item', {
-                name: f.name,
-                kind: f.kind === 'totp' ? t('users.secondFactors.totp') : t('users.secondFactors.passkey'),
-                when: f.lastUsed === null ? t('users.secondFactors.never') : formatDateTime(f.lastUsed),
-              })}
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView query={query}>
+        {({ required }) =>
+          factors.length === 0 ? (
+            <p className="muted">{required ? t('users.secondFactors.noneRequired') : t('users.secondFactors.none')}</p>
+          ) : (
+            <ul>
+              {factors.map((f) => (
+                <li key={f.id}>
+                  {t('users.secondFactors.item', {
+                    name: f.name,
+                    kind: f.kind === 'totp' ? t('users.secondFactors.totp') : t('users.secondFactors.passkey'),
+                    when: f.lastUsed === null ? t('users.secondFactors.never') : formatDateTime(f.lastUsed),
+                  })}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryView>
       {resetting && (
         <ConfirmAction
           title={t('users.secondFactors.resetTitle')}
