@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
-import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -61,11 +60,7 @@ export function ReplayFailedDialog({
           isRequired
           autoFocus
         />
-        <DialogFooter onCancel={() => onClose()} pending={pending}>
-          <Button type="submit" variant="primary" isPending={pending}>
-            {t('webhooks.replay.submit')}
-          </Button>
-        </DialogFooter>
+        <DialogFooter onCancel={() => onClose()} pending={pending} submitLabel={t('webhooks.replay.submit')} />
       </Form>
     </Dialog>
   );
