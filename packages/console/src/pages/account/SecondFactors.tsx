@@ -6,7 +6,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
-import { SectionHead } from '../../ui/Section.tsx';
+import { TitledSection } from '../../ui/Section.tsx';
 import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { AddAuthenticatorApp, AddPasskey, RecoveryCodes } from './AddSecondFactor.tsx';
 import { t } from './i18n/index.ts';
@@ -39,20 +39,19 @@ export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
   };
 
   return (
-    <section aria-labelledby="second-factor-title">
-      <SectionHead
-        id="second-factor-title"
-        title={t('account.factors.title')}
-        actions={
-          adding === null &&
-          codes === null && (
-            <>
-              <Button onPress={() => setAdding('passkey')}>{t('account.factors.addPasskey')}</Button>
-              <Button onPress={() => setAdding('totp')}>{t('account.factors.addApp')}</Button>
-            </>
-          )
-        }
-      />
+    <TitledSection
+      id="second-factor-title"
+      title={t('account.factors.title')}
+      actions={
+        adding === null &&
+        codes === null && (
+          <>
+            <Button onPress={() => setAdding('passkey')}>{t('account.factors.addPasskey')}</Button>
+            <Button onPress={() => setAdding('totp')}>{t('account.factors.addApp')}</Button>
+          </>
+        )
+      }
+    >
       <p className="muted">{data?.required ? t('account.factors.required') : t('account.factors.optional')}</p>
       {notice && <Banner tone="success">{notice}</Banner>}
       {codes && (
@@ -96,7 +95,7 @@ export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
         }}
         onCancel={() => void [setRemoving(null), setRenewing(false)]}
       />
-    </section>
+    </TitledSection>
   );
 }
 

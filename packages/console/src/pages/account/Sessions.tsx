@@ -7,7 +7,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
-import { SectionHead } from '../../ui/Section.tsx';
+import { TitledSection } from '../../ui/Section.tsx';
 import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { t } from './i18n/index.ts';
 
@@ -38,18 +38,17 @@ export function SessionsSection({ userId, userName }: { userId?: string; userNam
   };
 
   return (
-    <section aria-labelledby="sessions-title">
-      <SectionHead
-        id="sessions-title"
-        title={t('account.sessions.title')}
-        actions={
-          others.length > 0 && (
-            <Button onPress={() => setEnding('others')}>
-              {own ? t('account.sessions.endOthers') : t('account.sessions.endAll')}
-            </Button>
-          )
-        }
-      />
+    <TitledSection
+      id="sessions-title"
+      title={t('account.sessions.title')}
+      actions={
+        others.length > 0 && (
+          <Button onPress={() => setEnding('others')}>
+            {own ? t('account.sessions.endOthers') : t('account.sessions.endAll')}
+          </Button>
+        )
+      }
+    >
       {notice && <Banner tone="success">{notice}</Banner>}
       <QueryView query={query}>
         {(data) => <SessionsTable sessions={data.sessions} own={own} onEnd={setEnding} />}
@@ -64,7 +63,7 @@ export function SessionsSection({ userId, userName }: { userId?: string; userNam
           onCancel={() => setEnding(null)}
         />
       )}
-    </section>
+    </TitledSection>
   );
 }
 

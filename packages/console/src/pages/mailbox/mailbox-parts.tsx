@@ -3,7 +3,7 @@ import type { Query } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
-import { SectionHead } from '../../ui/Section.tsx';
+import { TitledSection } from '../../ui/Section.tsx';
 import { t } from './i18n/index.ts';
 
 /**
@@ -31,8 +31,12 @@ export function MailboxSection<D extends { messages: { id: string }[] }>({
   children: (message: D['messages'][number]) => ReactNode;
 }) {
   return (
-    <section className="mailbox__section" aria-labelledby={id}>
-      <SectionHead id={id} title={title} actions={<Button onClick={query.reload}>{refreshLabel}</Button>} />
+    <TitledSection
+      id={id}
+      className="mailbox__section"
+      title={title}
+      actions={<Button onClick={query.reload}>{refreshLabel}</Button>}
+    >
       <QueryView query={query}>
         {(data) =>
           !isOn(data) ? (
@@ -48,7 +52,7 @@ export function MailboxSection<D extends { messages: { id: string }[] }>({
           )
         }
       </QueryView>
-    </section>
+    </TitledSection>
   );
 }
 

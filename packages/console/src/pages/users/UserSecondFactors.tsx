@@ -6,7 +6,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
-import { SectionHead } from '../../ui/Section.tsx';
+import { TitledSection } from '../../ui/Section.tsx';
 import { t } from './i18n/index.ts';
 
 /**
@@ -22,18 +22,17 @@ export function UserSecondFactors({ userId, userName }: { userId: string; userNa
   const [notice, setNotice] = useState<string>();
   const factors = query.data?.factors ?? [];
   return (
-    <section aria-labelledby="user-second-factor-title">
-      <SectionHead
-        id="user-second-factor-title"
-        title={t('users.secondFactors.title')}
-        actions={
-          factors.length > 0 && (
-            <Button variant="danger" onPress={() => setResetting(true)}>
-              {t('users.secondFactors.reset')}
-            </Button>
-          )
-        }
-      />
+    <TitledSection
+      id="user-second-factor-title"
+      title={t('users.secondFactors.title')}
+      actions={
+        factors.length > 0 && (
+          <Button variant="danger" onPress={() => setResetting(true)}>
+            {t('users.secondFactors.reset')}
+          </Button>
+        )
+      }
+    >
       {notice && <Banner tone="success">{notice}</Banner>}
       <QueryView query={query}>
         {({ required }) =>
@@ -72,6 +71,6 @@ export function UserSecondFactors({ userId, userName }: { userId: string; userNa
           <p>{t('users.secondFactors.resetBody', { name: userName })}</p>
         </ConfirmAction>
       )}
-    </section>
+    </TitledSection>
   );
 }
