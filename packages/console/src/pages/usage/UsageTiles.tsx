@@ -50,10 +50,7 @@ export function UsageTiles({ businessId }: { businessId: string | null }) {
               <Tile
                 label={t('usage.liveOrders')}
                 value={usage.liveOrders.total}
-                detail={t('usage.liveOrdersDetail', {
-                  inMachines: usage.liveOrders.inMachines,
-                  awaitingLoad: usage.liveOrders.awaitingLoad,
-                })}
+                detail={t('usage.liveOrdersDetail', usage.liveOrders)}
               />
               <Tile
                 label={t('usage.slotsUsed')}
@@ -66,20 +63,14 @@ export function UsageTiles({ businessId }: { businessId: string | null }) {
               <Tile
                 label={t('usage.machinesDown')}
                 value={usage.machinesDown.total}
-                detail={t('usage.machinesDownDetail', {
-                  offline: usage.machinesDown.offline,
-                  outOfOrder: usage.machinesDown.outOfOrder,
-                })}
-                tone={usage.machinesDown.total > 0 ? 'warn' : 'ok'}
+                detail={t('usage.machinesDownDetail', usage.machinesDown)}
+                warns
               />
               <Tile
                 label={t('usage.bagsToRemove')}
                 value={usage.bagsToRemove.total}
-                detail={t('usage.bagsToRemoveDetail', {
-                  cancelled: usage.bagsToRemove.cancelled,
-                  expired: usage.bagsToRemove.expired,
-                })}
-                tone={usage.bagsToRemove.total > 0 ? 'warn' : 'ok'}
+                detail={t('usage.bagsToRemoveDetail', usage.bagsToRemove)}
+                warns
               />
               <Tile
                 label={t('usage.messagesWaiting')}
@@ -89,7 +80,7 @@ export function UsageTiles({ businessId }: { businessId: string | null }) {
                     ? t('usage.messagesNone')
                     : t('usage.messagesOldest', { at: formatDateTime(usage.messagesWaiting.oldestCreated) })
                 }
-                tone={usage.messagesWaiting.count > 0 ? 'warn' : 'ok'}
+                warns
               />
             </ul>
             <Occupancy usage={usage} estate={estate} />
@@ -105,9 +96,10 @@ export function UsageTiles({ businessId }: { businessId: string | null }) {
   );
 }
 
-function Tile(props: { label: string; value: number; detail: string; tone?: 'ok' | 'warn' }) {
+/** A count with its label and the line under it; a `warns` count above nought is shown as needing doing. */
+function Tile(props: { label: string; value: number; detail: string; warns?: boolean }) {
   return (
-    <li className={`fleet__count fleet__count--${props.tone ?? 'ok'}`}>
+    <li className={`fleet__count fleet__count--${props.warns && props.value > 0 ? 'warn' : 'ok'}`}>
       <span className="fleet__count-value">{props.value}</span>
       <span className="fleet__count-label">{props.label}</span>
       <span className="muted usage__detail">{props.detail}</span>
