@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
-import { Button } from './Button.tsx';
+import { Button, type ButtonProps } from './Button.tsx';
 import { t } from './i18n/index.ts';
 import { useAction } from './use-action.ts';
 
@@ -32,7 +32,8 @@ export function Dialog({ title, isOpen, onOpenChange, children, role = 'dialog',
 
 /**
  * The foot of a dialog: its error, read out when it appears, then the buttons: the way out (off while
- * `pending`; first in focus with `autoFocus`, as confirmations want) and `children`, the way on.
+ * `pending`; first in focus with `autoFocus`, as confirmations want), `children`, and the way on: the
+ * form's submit button when `submitLabel` is given (`submitVariant`, primary unless said).
  */
 export function DialogFooter({
   error,
@@ -40,6 +41,8 @@ export function DialogFooter({
   onCancel,
   pending,
   autoFocus,
+  submitLabel,
+  submitVariant = 'primary',
   children,
 }: {
   error?: ReactNode;
@@ -47,7 +50,9 @@ export function DialogFooter({
   onCancel: () => void;
   pending?: boolean | undefined;
   autoFocus?: boolean;
-  children: ReactNode;
+  submitLabel?: string;
+  submitVariant?: ButtonProps['variant'];
+  children?: ReactNode;
 }) {
   return (
     <>
@@ -61,6 +66,11 @@ export function DialogFooter({
           {cancelLabel}
         </Button>
         {children}
+        {submitLabel && (
+          <Button type="submit" variant={submitVariant} isPending={pending}>
+            {submitLabel}
+          </Button>
+        )}
       </div>
     </>
   );

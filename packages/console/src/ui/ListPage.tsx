@@ -19,6 +19,23 @@ export const searchDebounceMs = 500;
 /** A column; one whose cells act through a contract method (Remove…) is left out for who may not call it. */
 export type ListColumn<T> = VirtualColumn<T> & { method?: MethodRef };
 
+/** A list's Name column: each row's name, a link to its page. */
+export function nameColumn<T extends { name: string }>(
+  header: string,
+  href: (row: T) => string,
+  width = 'minmax(10rem, 1fr)',
+): ListColumn<T> {
+  return { key: 'name', header, width, render: (row) => <Link href={href(row)}>{row.name}</Link> };
+}
+
+/** A list's Email column: an address may break anywhere (`cell-email`); '—' where there is none. */
+export function emailColumn<T extends { email: string }>(
+  header: string,
+  width = 'minmax(12rem, 1.4fr)',
+): ListColumn<T> {
+  return { key: 'email', header, width, render: (row) => <span className="cell-email">{row.email || '—'}</span> };
+}
+
 /** A button or link beside the heading (Add, Import…); shown only to who may call `method`. */
 export type ListAction = { key: string; method?: MethodRef; element: ReactNode };
 

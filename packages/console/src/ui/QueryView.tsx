@@ -5,10 +5,18 @@ import { Loading } from './Page.tsx';
 
 /**
  * What a page shows of a query: its error in words with 'Try again' when loading failed, 'Loading…'
- * until the data comes, then `children(data)`.
+ * (or `loadingLabel`) until the data comes, then `children(data)`.
  */
-export function QueryView<T>({ query, children }: { query: Query<T>; children: (data: T) => ReactNode }) {
+export function QueryView<T>({
+  query,
+  loadingLabel,
+  children,
+}: {
+  query: Query<T>;
+  loadingLabel?: string;
+  children: (data: T) => ReactNode;
+}) {
   if (query.error) return <LoadError error={query.error} onRetry={query.reload} />;
-  if (query.data === undefined) return <Loading />;
+  if (query.data === undefined) return <Loading label={loadingLabel} />;
   return children(query.data);
 }

@@ -52,3 +52,40 @@ export function SectionHead({
     </div>
   );
 }
+
+/**
+ * A titled part of a page that is not a page of its own (an account's Sessions, a user's second
+ * factors): the section, labelled by its `SectionHead` (`id`), and the content.
+ */
+export function TitledSection({
+  id,
+  title,
+  actions,
+  className,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  actions?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className={className} aria-labelledby={id}>
+      <SectionHead id={id} title={title} actions={actions} />
+      {children}
+    </section>
+  );
+}
+
+/** A boxed part of a settings page (an integration's credentials, the QR signing key), its h3 labelling it. */
+export function Panel({ id, title, children }: { id: string; title: ReactNode; children: ReactNode }) {
+  return (
+    <section className="panel" aria-labelledby={id}>
+      <h3 id={id} className="panel__title">
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
+}

@@ -5,9 +5,8 @@ import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
-import { LoadError } from '../../ui/LoadError.tsx';
-import { Loading } from '../../ui/Page.tsx';
-import { SectionHead } from '../../ui/Section.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
+import { TitledSection } from '../../ui/Section.tsx';
 import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { AddAuthenticatorApp, AddPasskey, RecoveryCodes } from './AddSecondFactor.tsx';
 import { t } from './i18n/index.ts';
@@ -40,20 +39,19 @@ export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
   };
 
   return (
-    <section aria-labelledby="second-factor-title">
-      <SectionHead
-        id="second-factor-title"
-        title={t('account.factors.title')}
-        actions={
-          adding === null &&
-          codes === null && (
-            <>
-              <Button onPress={() => setAdding('passkey')}>{t('account.factors.addPasskey')}</Button>
-              <Button onPress={() => setAdding('totp')}>{t('account.factors.addApp')}</Button>
-            </>
-          )
-        }
-      />
+    <TitledSection
+      id="second-factor-title"
+      title={t('account.factors.title')}
+      actions={
+        adding === null &&
+        codes === null && (
+          <>
+            <Button onPress={() => setAdding('passkey')}>{t('account.factors.addPasskey')}</Button>
+            <Button onPress={() => setAdding('totp')}>{t('account.factors.addApp')}</Button>
+          </>
+        )
+      }
+    >
       <p className="muted">{data?.required ? t('account.factors.required') : t('account.factors.optional')}</p>
       {notice && <Banner tone="success">{notice}</Banner>}
       {codes && (
@@ -67,23 +65,21 @@ export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
       )}
       {adding === 'totp' && <AddAuthenticatorApp onAdded={added} onCancel={() => setAdding(null)} />}
       {adding === 'passkey' && <AddPasskey onAdded={added} onCancel={() => setAdding(null)} />}
-      {query.error ? (
-        <LoadError error={query.error} onRetry={query.reload} />
-      ) : !data ? (
-        <Loading />
-      ) : (
-        <>
-          <FactorsTable factors={data.factors} onRemove={setRemoving} />
-          {data.factors.length > 0 && (
-            <p>
-              {t('account.factors.codesLeft', { count: data.recoveryCodesLeft })}{' '}
-              <Button variant="quiet" onPress={() => setRenewing(true)}>
-                {t('account.factors.newCodes')}
-              </Button>
-            </p>
-          )}
-        </>
-      )}
+      <QueryView query={query}>
+        {({ factors, recoveryCodesLeft }) => (
+          <>
+            <FactorsTable factors={factors} onRemove={setRemoving} />
+            {factors.length > 0 && (
+              <p>
+                {t('account.factors.codesLeft', { count: recoveryCodesLeft })}{' '}
+                <Button variant="quiet" onPress={() => setRenewing(true)}>
+                  {t('account.factors.newCodes')}
+                </Button>
+              </p>
+            )}
+          </>
+        )}
+      </QueryView>
       <FactorConfirms
         removing={removing}
         renewing={renewing}
@@ -99,7 +95,7 @@ export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
         }}
         onCancel={() => void [setRemoving(null), setRenewing(false)]}
       />
-    </section>
+    </TitledSection>
   );
 }
 

@@ -6,9 +6,8 @@ import { useCurrentUser } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
-import { LoadError } from '../../ui/LoadError.tsx';
-import { Loading } from '../../ui/Page.tsx';
-import { SectionHead } from '../../ui/Section.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
+import { TitledSection } from '../../ui/Section.tsx';
 import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { t } from './i18n/index.ts';
 
@@ -39,26 +38,21 @@ export function SessionsSection({ userId, userName }: { userId?: string; userNam
   };
 
   return (
-    <section aria-labelledby="sessions-title">
-      <SectionHead
-        id="sessions-title"
-        title={t('account.sessions.title')}
-        actions={
-          others.length > 0 && (
-            <Button onPress={() => setEnding('others')}>
-              {own ? t('account.sessions.endOthers') : t('account.sessions.endAll')}
-            </Button>
-          )
-        }
-      />
+    <TitledSection
+      id="sessions-title"
+      title={t('account.sessions.title')}
+      actions={
+        others.length > 0 && (
+          <Button onPress={() => setEnding('others')}>
+            {own ? t('account.sessions.endOthers') : t('account.sessions.endAll')}
+          </Button>
+        )
+      }
+    >
       {notice && <Banner tone="success">{notice}</Banner>}
-      {query.error ? (
-        <LoadError error={query.error} onRetry={query.reload} />
-      ) : !query.data ? (
-        <Loading />
-      ) : (
-        <SessionsTable sessions={sessions} own={own} onEnd={setEnding} />
-      )}
+      <QueryView query={query}>
+        {(data) => <SessionsTable sessions={data.sessions} own={own} onEnd={setEnding} />}
+      </QueryView>
       {ending !== null && (
         <EndConfirm
           ending={ending}
@@ -69,7 +63,7 @@ export function SessionsSection({ userId, userName }: { userId?: string; userNam
           onCancel={() => setEnding(null)}
         />
       )}
-    </section>
+    </TitledSection>
   );
 }
 

@@ -1,30 +1,19 @@
 import type { Business } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { businessesSearchAtom } from '../../state/businesses.ts';
-import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
+import { emailColumn, type ListColumn, ListPage, linkAction, nameColumn } from '../../ui/ListPage.tsx';
 import { addressText, useArchivedTabs } from './entity-parts.tsx';
 import { t } from './i18n/index.ts';
 
 const columns = (): ListColumn<Business>[] => [
-  {
-    key: 'name',
-    header: t('businesses.list.column.name'),
-    width: 'minmax(10rem, 1fr)',
-    render: (b) => <Link href={`/businesses/${encodeURIComponent(b.id)}`}>{b.name}</Link>,
-  },
+  nameColumn(t('businesses.list.column.name'), (b) => `/businesses/${encodeURIComponent(b.id)}`),
   {
     key: 'address',
     header: t('businesses.list.column.address'),
     width: 'minmax(12rem, 1.6fr)',
     render: (b) => addressText(b.address),
   },
-  {
-    key: 'email',
-    header: t('businesses.list.column.email'),
-    width: 'minmax(10rem, 1fr)',
-    render: (b) => <span className="cell-email">{b.email}</span>,
-  },
+  emailColumn(t('businesses.list.column.email'), 'minmax(10rem, 1fr)'),
 ];
 
 /** SPEC §2 `/businesses`: Active and Archived tabs (`?archived=true`), search, Add (support staff). */

@@ -1,4 +1,5 @@
 import type { Address } from '@medlocker/core';
+import { Fieldset } from '../../ui/Fieldset.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { t } from './i18n/index.ts';
 
@@ -94,11 +95,10 @@ export function ContactFields({
         isRequired={required}
         isDisabled={isDisabled}
       />
-      <fieldset className="fieldset">
-        <legend className="fieldset__legend">{t('businesses.contact.address')}</legend>
+      <Fieldset legend={t('businesses.contact.address')}>
         {addressLines.map(field)}
         <div className="fieldset__row">{addressPlace.map(field)}</div>
-      </fieldset>
+      </Fieldset>
     </>
   );
 }

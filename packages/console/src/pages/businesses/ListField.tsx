@@ -1,4 +1,5 @@
 import { Button } from '../../ui/Button.tsx';
+import { Fieldset } from '../../ui/Fieldset.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { t } from './i18n/index.ts';
 
@@ -35,9 +36,7 @@ export function ListField({
   isDisabled,
 }: ListFieldProps) {
   return (
-    <fieldset className="fieldset list-field">
-      <legend className="fieldset__legend">{legend}</legend>
-      {description && <p className="field__description">{description}</p>}
+    <Fieldset legend={legend} description={description} className="list-field">
       {errorMessage && (
         <p className="field__error" role="alert">
           {errorMessage}
@@ -70,6 +69,6 @@ export function ListField({
           {t('businesses.listField.add', { item: itemLabel.toLowerCase() })}
         </Button>
       </div>
-    </fieldset>
+    </Fieldset>
   );
 }

@@ -1,11 +1,12 @@
 import { formatMonth, isoMonth, londonMonthOf } from '@medlocker/core';
 import { useState } from 'react';
-import { messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { useAdministers } from '../../state/reach.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Select } from '../../ui/Select.tsx';
+import { useAction } from '../../ui/use-action.ts';
 import { t } from './i18n/index.ts';
 
 /** The London months a report can be sent for: this one so far, then the 12 before it, newest first. */
@@ -37,17 +38,14 @@ export function MonthlyReportEmail({
   const [options] = useState(() => monthOptions(Date.now()));
   const [open, setOpen] = useState(false);
   const [chosen, setChosen] = useState(options[1]?.id ?? '');
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string>();
+  const { pending, error, setError, run } = useAction();
   const [sent, setSent] = useState<string>();
   const hasRecipients = business.notificationEmails.length > 0;
 
   const send = async () => {
     const option = options.find((o) => o.id === chosen);
     if (!option) return;
-    setPending(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const result = await rpc('reports', 'sendMonthlyEmail', {
         businessId: business.id,
         year: option.year,
@@ -56,11 +54,7 @@ export function MonthlyReportEmail({
       const month = formatMonth(result.year, result.month);
       setSent(t('businesses.report.sent', { month, to: result.sentTo.join(', ') }));
       setOpen(false);
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setPending(false);
-    }
+    });
   };
 
   return (

@@ -2,24 +2,13 @@ import type { Group } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { groupsSearchAtom } from '../../state/groups.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
+import { emailColumn, type ListColumn, ListPage, linkAction, nameColumn } from '../../ui/ListPage.tsx';
 import { addressText, useArchivedTabs } from '../businesses/entity-parts.tsx';
 import { t } from './i18n/index.ts';
 
 const columns = (): ListColumn<Group>[] => [
-  {
-    key: 'name',
-    header: t('groups.list.column.name'),
-    width: 'minmax(10rem, 1fr)',
-    render: (g) => <Link href={`/groups/${encodeURIComponent(g.id)}`}>{g.name}</Link>,
-  },
-  {
-    key: 'email',
-    header: t('groups.list.column.email'),
-    width: 'minmax(10rem, 1fr)',
-    render: (g) => <span className="cell-email">{g.email || '—'}</span>,
-  },
+  nameColumn(t('groups.list.column.name'), (g) => `/groups/${encodeURIComponent(g.id)}`),
+  emailColumn(t('groups.list.column.email'), 'minmax(10rem, 1fr)'),
   {
     key: 'address',
     header: t('groups.list.column.address'),

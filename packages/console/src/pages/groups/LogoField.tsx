@@ -1,6 +1,7 @@
 import { formatFileSize, imageUploadErrors, type Logo, limits } from '@medlocker/core';
 import { Button } from '../../ui/Button.tsx';
 import { ColorPicker } from '../../ui/ColorPicker.tsx';
+import { Fieldset } from '../../ui/Fieldset.tsx';
 import { FileButton } from '../../ui/FileButton.tsx';
 import { t } from './i18n/index.ts';
 
@@ -67,8 +68,7 @@ export function LogoField({
   };
 
   return (
-    <fieldset className="fieldset logo-field">
-      <legend className="fieldset__legend">{t('groups.logo.legend')}</legend>
+    <Fieldset legend={t('groups.logo.legend')} className="logo-field">
       <p className="field__description" id="logo-hint">
         {t('groups.logo.hint', { types: t('groups.logo.types'), maxSize, width, height })}
       </p>
@@ -108,7 +108,7 @@ export function LogoField({
         description={t('groups.logo.backgroundHelp')}
         isDisabled={isDisabled}
       />
-    </fieldset>
+    </Fieldset>
   );
 }
 

@@ -7,8 +7,7 @@ import { useAllowed } from '../../state/access.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { LoadError } from '../../ui/LoadError.tsx';
-import { Loading } from '../../ui/Page.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { BulkOutcome, type BulkSummary, runBulk } from '../orders/order-bulk-outcome.tsx';
 import { t } from './i18n/index.ts';
 
@@ -37,42 +36,42 @@ export function BagsToRemove({ businessId, machineId }: { businessId: string; ma
       {!machineId && (
         <MarkAllRemoved orderIds={data?.bags.filter((b) => b.reason === 'expired').map((b) => b.orderId) ?? []} />
       )}
-      {query.error ? (
-        <LoadError error={query.error} onRetry={query.reload} />
-      ) : !data ? (
-        <Loading label={t('machines.bags.loading')} />
-      ) : data.total === 0 ? (
-        <p className="empty">{t('machines.bags.none')}</p>
-      ) : (
-        <>
-          <p>{t('machines.bags.lead')}</p>
-          <ul className="glance__list" aria-label={t('machines.bags.title')}>
-            {data.bags.map((b) => (
-              <li key={b.bagId} className="glance__item">
-                <Link href={orderPaths.order(businessId, b.orderId)}>{b.reference ?? b.barcode}</Link>
-                <span>
-                  {b.reason === 'cancelled'
-                    ? t('machines.bags.cancelled', { since: formatDateTime(b.since) })
-                    : t('machines.bags.expired', { since: formatDateTime(b.since) })}
-                </span>
-                <span className="muted">
-                  {machineId ? (
-                    t('machines.bags.where', { slot: b.location ?? '—', barcode: b.barcode })
-                  ) : (
-                    <>
-                      <Link href={machinePaths.machine(businessId, b.machineId)}>{b.machineName}</Link>
-                      {t('machines.bags.afterMachine', { slot: b.location ?? '—', barcode: b.barcode })}
-                    </>
-                  )}
-                </span>
-              </li>
-            ))}
-            {data.total > data.bags.length && (
-              <li className="muted">{t('machines.bags.more', { count: data.total - data.bags.length })}</li>
-            )}
-          </ul>
-        </>
-      )}
+      <QueryView query={query} loadingLabel={t('machines.bags.loading')}>
+        {(data) =>
+          data.total === 0 ? (
+            <p className="empty">{t('machines.bags.none')}</p>
+          ) : (
+            <>
+              <p>{t('machines.bags.lead')}</p>
+              <ul className="glance__list" aria-label={t('machines.bags.title')}>
+                {data.bags.map((b) => (
+                  <li key={b.bagId} className="glance__item">
+                    <Link href={orderPaths.order(businessId, b.orderId)}>{b.reference ?? b.barcode}</Link>
+                    <span>
+                      {b.reason === 'cancelled'
+                        ? t('machines.bags.cancelled', { since: formatDateTime(b.since) })
+                        : t('machines.bags.expired', { since: formatDateTime(b.since) })}
+                    </span>
+                    <span className="muted">
+                      {machineId ? (
+                        t('machines.bags.where', { slot: b.location ?? '—', barcode: b.barcode })
+                      ) : (
+                        <>
+                          <Link href={machinePaths.machine(businessId, b.machineId)}>{b.machineName}</Link>
+                          {t('machines.bags.afterMachine', { slot: b.location ?? '—', barcode: b.barcode })}
+                        </>
+                      )}
+                    </span>
+                  </li>
+                ))}
+                {data.total > data.bags.length && (
+                  <li className="muted">{t('machines.bags.more', { count: data.total - data.bags.length })}</li>
+                )}
+              </ul>
+            </>
+          )
+        }
+      </QueryView>
     </section>
   );
 }

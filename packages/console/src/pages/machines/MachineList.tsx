@@ -7,7 +7,7 @@ import { useLiveSubscription } from '../../state/live.ts';
 import { machinesSearchAtom, machinesShowArchivedAtom, machinesShowTestAtom } from '../../state/machines.ts';
 import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage, type ListQuery, linkAction } from '../../ui/ListPage.tsx';
+import { type ListColumn, ListPage, type ListQuery, linkAction, nameColumn } from '../../ui/ListPage.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { t } from './i18n/index.ts';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
@@ -67,12 +67,7 @@ export function MachineList() {
 /** The list's columns: name, slots, state, and for test machines a link to their events. */
 function machineColumns(businessId: string, showTest: boolean): ListColumn<Row>[] {
   return [
-    {
-      key: 'name',
-      header: t('machines.list.column.name'),
-      width: 'minmax(10rem, 2fr)',
-      render: (m) => <Link href={machinePaths.machine(businessId, m.id)}>{m.name}</Link>,
-    },
+    nameColumn(t('machines.list.column.name'), (m) => machinePaths.machine(businessId, m.id), 'minmax(10rem, 2fr)'),
     { key: 'slots', header: t('machines.list.column.slots'), width: '6rem', render: (m) => m.numberOfSlots },
     {
       key: 'state',

@@ -6,8 +6,7 @@ import { machinePaths } from '../../paths.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { LoadError } from '../../ui/LoadError.tsx';
-import { Loading } from '../../ui/Page.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
 import { useAction } from '../../ui/use-action.ts';
@@ -35,45 +34,45 @@ export function OpenAlarms({ businessId, machineId }: { businessId?: string; mac
       <h2 id="open-alarms" className="section-title">
         {alarms ? t('machines.alarms.titleCounted', { count: alarms.length }) : t('machines.alarms.title')}
       </h2>
-      {query.error ? (
-        <LoadError error={query.error} onRetry={query.reload} />
-      ) : !alarms ? (
-        <Loading label={t('machines.alarms.loading')} />
-      ) : alarms.length === 0 ? (
-        <p className="empty">{t('machines.alarms.none')}</p>
-      ) : (
-        <ul className="glance__list" aria-label={t('machines.alarms.title')}>
-          {alarms.map((a) => (
-            <li key={a.id} className="glance__item" aria-label={`${a.code} ${a.machineName}`}>
-              <strong>
-                {a.code} {alarmNameInWords(a.name)}
-              </strong>
-              <span>
-                {machineId ? null : (
-                  <>
-                    <Link href={machinePaths.machine(a.businessId, a.machineId)}>{a.machineName}</Link>
-                    {businessId ? '' : `, ${a.businessName}`}.{' '}
-                  </>
-                )}
-                {a.repeats > 0
-                  ? t('machines.alarms.raisedRepeats', { at: formatDateTime(a.raisedAt), count: a.repeats })
-                  : t('machines.alarms.raised', { at: formatDateTime(a.raisedAt) })}
-              </span>
-              <span className="muted">{alarmHolder(a)}</span>
-              <span className="toolbar">
-                {a.state === 'open' && (
-                  <Button variant="secondary" onPress={() => setActing({ alarm: a, kind: 'acknowledge' })}>
-                    {t('machines.alarms.acknowledgeMenu')}
-                  </Button>
-                )}
-                <Button variant="secondary" onPress={() => setActing({ alarm: a, kind: 'resolve' })}>
-                  {t('machines.alarms.resolveMenu')}
-                </Button>
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView query={query} loadingLabel={t('machines.alarms.loading')}>
+        {(data) =>
+          data.alarms.length === 0 ? (
+            <p className="empty">{t('machines.alarms.none')}</p>
+          ) : (
+            <ul className="glance__list" aria-label={t('machines.alarms.title')}>
+              {data.alarms.map((a) => (
+                <li key={a.id} className="glance__item" aria-label={`${a.code} ${a.machineName}`}>
+                  <strong>
+                    {a.code} {alarmNameInWords(a.name)}
+                  </strong>
+                  <span>
+                    {machineId ? null : (
+                      <>
+                        <Link href={machinePaths.machine(a.businessId, a.machineId)}>{a.machineName}</Link>
+                        {businessId ? '' : `, ${a.businessName}`}.{' '}
+                      </>
+                    )}
+                    {a.repeats > 0
+                      ? t('machines.alarms.raisedRepeats', { at: formatDateTime(a.raisedAt), count: a.repeats })
+                      : t('machines.alarms.raised', { at: formatDateTime(a.raisedAt) })}
+                  </span>
+                  <span className="muted">{alarmHolder(a)}</span>
+                  <span className="toolbar">
+                    {a.state === 'open' && (
+                      <Button variant="secondary" onPress={() => setActing({ alarm: a, kind: 'acknowledge' })}>
+                        {t('machines.alarms.acknowledgeMenu')}
+                      </Button>
+                    )}
+                    <Button variant="secondary" onPress={() => setActing({ alarm: a, kind: 'resolve' })}>
+                      {t('machines.alarms.resolveMenu')}
+                    </Button>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryView>
       {acting && (
         <AlarmDialog
           alarm={acting.alarm}

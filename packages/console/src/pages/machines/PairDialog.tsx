@@ -1,7 +1,6 @@
 import { messages, normaliseUserCode } from '@medlocker/core';
 import { useMemo, useState } from 'react';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
-import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -57,11 +56,7 @@ export function PairDialog({ machineId, onClose }: { machineId: string; onClose:
             autoComplete="off"
           />
         </div>
-        <DialogFooter onCancel={() => onClose(false)} pending={pending}>
-          <Button type="submit" variant="primary" isPending={pending}>
-            {t('machines.pair.submit')}
-          </Button>
-        </DialogFooter>
+        <DialogFooter onCancel={() => onClose(false)} pending={pending} submitLabel={t('machines.pair.submit')} />
       </Form>
     </Dialog>
   );

@@ -1,9 +1,7 @@
 import { formatFileSize, type MailboxMessage } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
-import { Banner } from '../../ui/Banner.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { QueryView } from '../../ui/QueryView.tsx';
 import { t } from './i18n/index.ts';
 import { MailboxSection, MessageLinks } from './mailbox-parts.tsx';
 import { sentAt } from './sent-at.ts';
@@ -55,23 +53,12 @@ export function Mailbox() {
         id="mailbox-emails"
         title={t('mailbox.emails')}
         refreshLabel={t('mailbox.refresh')}
-        onRefresh={query.reload}
+        query={query}
+        isOn={(data) => data.mail}
+        offNote={t('mailbox.emailsViaSmtp')}
+        emptyText={t('mailbox.noEmails')}
       >
-        <QueryView query={query}>
-          {({ mail, messages }) =>
-            !mail ? (
-              <Banner tone="info">{t('mailbox.emailsViaSmtp')}</Banner>
-            ) : messages.length === 0 ? (
-              <p>{t('mailbox.noEmails')}</p>
-            ) : (
-              <div className="mailbox">
-                {messages.map((m) => (
-                  <Message key={m.id} message={m} />
-                ))}
-              </div>
-            )
-          }
-        </QueryView>
+        {(m) => <Message message={m} />}
       </MailboxSection>
       <TextMessages />
     </Page>

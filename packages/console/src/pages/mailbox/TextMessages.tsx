@@ -1,8 +1,6 @@
 import type { LocalTextMessage } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
-import { Banner } from '../../ui/Banner.tsx';
-import { QueryView } from '../../ui/QueryView.tsx';
 import { t } from './i18n/index.ts';
 import { MailboxSection, MessageLinks } from './mailbox-parts.tsx';
 import { sentAt } from './sent-at.ts';
@@ -41,23 +39,12 @@ export function TextMessages() {
       id="mailbox-texts"
       title={t('mailbox.texts')}
       refreshLabel={t('mailbox.refreshTexts')}
-      onRefresh={query.reload}
+      query={query}
+      isOn={(data) => data.active}
+      offNote={t('mailbox.textsInactive')}
+      emptyText={t('mailbox.noTexts')}
     >
-      <QueryView query={query}>
-        {({ active, messages }) =>
-          !active ? (
-            <Banner tone="info">{t('mailbox.textsInactive')}</Banner>
-          ) : messages.length === 0 ? (
-            <p>{t('mailbox.noTexts')}</p>
-          ) : (
-            <div className="mailbox">
-              {messages.map((m) => (
-                <Text key={m.id} message={m} />
-              ))}
-            </div>
-          )
-        }
-      </QueryView>
+      {(m) => <Text message={m} />}
     </MailboxSection>
   );
 }

@@ -1,7 +1,7 @@
 import type { NotificationListItem } from '@medlocker/core';
-import { useState } from 'react';
-import { messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { Button } from '../../ui/Button.tsx';
+import { useAction } from '../../ui/use-action.ts';
 import { t } from './i18n/index.ts';
 
 /** A row's Dismiss; "Dismissed" once the user has, and the server's reason when it fails. */
@@ -12,21 +12,13 @@ export function DismissButton({
   notification: NotificationListItem;
   onDismissed: () => Promise<unknown>;
 }) {
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string>();
+  const { pending, error, run } = useAction();
   if (n.dismissed) return <span className="muted">{t('notifications.dismissed')}</span>;
-  const dismiss = async () => {
-    setPending(true);
-    setError(undefined);
-    try {
+  const dismiss = () =>
+    run(async () => {
       await rpc('notifications', 'dismiss', { id: n.id });
       await onDismissed();
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setPending(false);
-    }
-  };
+    });
   return (
     <span>
       <Button

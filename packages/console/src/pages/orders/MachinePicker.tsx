@@ -1,5 +1,5 @@
 import type { Key } from 'react-aria-components';
-import { messageOf, type RpcOutput, rpc } from '../../api/client.ts';
+import { messageOf, rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { useHasSupportScope } from '../../state/session.ts';
 import { Select } from '../../ui/Select.tsx';
@@ -9,25 +9,28 @@ import { anyMachine } from './order-payload.ts';
 // 500 machines (25 a page): far beyond any pharmacy; the cap only keeps a bad cursor from looping.
 const maxPages = 20;
 
+type PickableMachine = { id: string; name: string };
+
+/** Every page of a machine list, following its cursor up to `maxPages`. */
+async function allPages(
+  page: (nextToken: string | null) => Promise<{ machines: PickableMachine[]; nextToken: string | null }>,
+) {
+  const machines: PickableMachine[] = [];
+  let nextToken: string | null = null;
+  for (let i = 0; i < maxPages; i++) {
+    const answer = await page(nextToken);
+    machines.push(...answer.machines.map((m) => ({ id: m.id, name: m.name })));
+    nextToken = answer.nextToken;
+    if (!nextToken) break;
+  }
+  return machines;
+}
+
 /** Every non-archived machine of the business, by name (all pages: a pick-one list cannot scroll-load). */
 export function useBusinessMachines(businessId: string) {
   return useQuery(
-    async (signal) => {
-      const machines: { id: string; name: string }[] = [];
-      let nextToken: string | null = null;
-      for (let page = 0; page < maxPages; page++) {
-        const answer: RpcOutput<'machines', 'listMachines'> = await rpc(
-          'machines',
-          'listMachines',
-          { businessId, archived: false, nextToken },
-          { signal },
-        );
-        machines.push(...answer.machines.map((m) => ({ id: m.id, name: m.name })));
-        nextToken = answer.nextToken;
-        if (!nextToken) break;
-      }
-      return machines;
-    },
+    (signal) =>
+      allPages((nextToken) => rpc('machines', 'listMachines', { businessId, archived: false, nextToken }, { signal })),
     ['machines', 'listMachines', businessId, false, 'all'],
   );
 }
@@ -39,23 +42,18 @@ export function useBusinessMachines(businessId: string) {
 function useBusinessTestMachines(businessId: string) {
   const support = useHasSupportScope();
   return useQuery(
-    async (signal) => {
-      if (!support) return [];
-      const machines: { id: string; name: string }[] = [];
-      let nextToken: string | null = null;
-      for (let page = 0; page < maxPages; page++) {
-        const answer: RpcOutput<'testMachines', 'list'> = await rpc(
-          'testMachines',
-          'list',
-          { businessId, nextToken: nextToken ?? undefined },
-          { signal },
-        );
-        machines.push(...answer.testMachines.filter((m) => !m.archived).map((m) => ({ id: m.id, name: m.name })));
-        nextToken = answer.nextToken;
-        if (!nextToken) break;
-      }
-      return machines;
-    },
+    async (signal) =>
+      support
+        ? allPages(async (nextToken) => {
+            const answer = await rpc(
+              'testMachines',
+              'list',
+              { businessId, nextToken: nextToken ?? undefined },
+              { signal },
+            );
+            return { machines: answer.testMachines.filter((m) => !m.archived), nextToken: answer.nextToken };
+          })
+        : [],
     ['testMachines', 'list', businessId, support, 'all'],
   );
 }

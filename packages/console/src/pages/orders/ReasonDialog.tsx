@@ -1,6 +1,5 @@
 import { type ReactNode, useMemo, useState } from 'react';
 import { errorsOf } from '../../api/client.ts';
-import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextArea } from '../../ui/TextArea.tsx';
@@ -57,11 +56,13 @@ export function ReasonDialog({
           {children}
           <TextArea label={label} name="reason" value={reason} onChange={setReason} autoFocus />
         </div>
-        <DialogFooter onCancel={onClose} pending={pending} cancelLabel={cancelLabel}>
-          <Button type="submit" variant={tone} isPending={pending}>
-            {confirmLabel}
-          </Button>
-        </DialogFooter>
+        <DialogFooter
+          onCancel={onClose}
+          pending={pending}
+          cancelLabel={cancelLabel}
+          submitLabel={confirmLabel}
+          submitVariant={tone}
+        />
       </Form>
     </Dialog>
   );

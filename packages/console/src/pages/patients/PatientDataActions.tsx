@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { messageOf, rpc } from '../../api/client.ts';
+import { rpc } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { downloadFile } from '../../ui/download.ts';
+import { useAction } from '../../ui/use-action.ts';
 import { t } from './i18n/index.ts';
 
 /**
@@ -19,27 +20,19 @@ export function PatientDataActions({
   onErased: () => void;
 }) {
   const [erasing, setErasing] = useState(false);
-  const [downloading, setDownloading] = useState(false);
-  const [error, setError] = useState<string>();
-  const download = async () => {
-    setDownloading(true);
-    setError(undefined);
-    try {
-      downloadFile(await rpc('dataProtection', 'exportPatientData', { patientId: patient.id }));
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setDownloading(false);
-    }
-  };
+  const downloading = useAction();
+  const download = () =>
+    downloading.run(async () =>
+      downloadFile(await rpc('dataProtection', 'exportPatientData', { patientId: patient.id })),
+    );
   return (
     <section aria-labelledby="patient-data-heading">
       <h3 id="patient-data-heading" className="section-title">
         {t('patients.data.title')}
       </h3>
-      {error && <Banner tone="error">{error}</Banner>}
+      {downloading.error && <Banner tone="error">{downloading.error}</Banner>}
       <div className="button-row">
-        <Button onPress={download} isPending={downloading}>
+        <Button onPress={download} isPending={downloading.pending}>
           {t('patients.data.download')}
         </Button>
         <Button variant="danger" onPress={() => setErasing(true)}>

@@ -87,11 +87,7 @@ export function EditSignUpDialog({
             defaultValue={current.lastName}
           />
           <DetailFields value={current} mobileDescription={t('patients.signUps.mobileHint')} />
-          <DialogFooter onCancel={() => onClose()} pending={pending}>
-            <Button type="submit" variant="primary" isPending={pending}>
-              {t('patients.signUps.save')}
-            </Button>
-          </DialogFooter>
+          <DialogFooter onCancel={() => onClose()} pending={pending} submitLabel={t('patients.signUps.save')} />
         </Form>
       )}
     </Dialog>

@@ -220,11 +220,7 @@ function ConvertDialog({
             autoFocus
           />
         </div>
-        <DialogFooter onCancel={() => onClose()} pending={pending}>
-          <Button type="submit" variant="primary" isPending={pending}>
-            {t('patients.signUps.convert')}
-          </Button>
-        </DialogFooter>
+        <DialogFooter onCancel={() => onClose()} pending={pending} submitLabel={t('patients.signUps.convert')} />
       </Form>
     </Dialog>
   );

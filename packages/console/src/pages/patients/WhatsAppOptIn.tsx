@@ -189,12 +189,9 @@ function CodeDialog({
     <Dialog title={t('patients.whatsApp.codeTitle')} isOpen onOpenChange={(open) => !open && !pending && onClose()}>
       <Form validationErrors={validationErrors} guardUnsaved={false} error={formError} submit={verify}>
         <CodeField sentTo={sent.sentTo} code={code} onCode={setCode} />
-        <DialogFooter onCancel={() => onClose()} pending={pending}>
+        <DialogFooter onCancel={() => onClose()} pending={pending} submitLabel={t('patients.whatsApp.optIn')}>
           <Button onPress={() => void resend()} isDisabled={pending}>
             {t('patients.whatsApp.sendNewCode')}
-          </Button>
-          <Button type="submit" variant="primary" isPending={pending}>
-            {t('patients.whatsApp.optIn')}
           </Button>
         </DialogFooter>
       </Form>

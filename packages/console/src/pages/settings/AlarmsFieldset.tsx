@@ -1,4 +1,5 @@
 import { defaultAlarmEscalationMinutes, maxAlarmEscalationMinutes } from '@medlocker/core';
+import { Fieldset } from '../../ui/Fieldset.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
 import type { FeatureFieldsetProps } from './fieldset-props.ts';
 import { t } from './i18n/index.ts';
@@ -6,8 +7,7 @@ import { t } from './i18n/index.ts';
 /** How long a critical alarm waits for someone to acknowledge it before each escalation step. */
 export function AlarmsFieldset({ s, update, ro }: FeatureFieldsetProps) {
   return (
-    <fieldset className="fieldset">
-      <legend className="fieldset__legend">{t('businessSettings.alarms.legend')}</legend>
+    <Fieldset legend={t('businessSettings.alarms.legend')}>
       <NumberField
         label={t('businessSettings.alarms.escalation')}
         name="alarmEscalationMinutes"
@@ -18,6 +18,6 @@ export function AlarmsFieldset({ s, update, ro }: FeatureFieldsetProps) {
         onChange={(v) => update({ alarmEscalationMinutes: Number.isNaN(v) ? defaultAlarmEscalationMinutes : v })}
         isDisabled={ro}
       />
-    </fieldset>
+    </Fieldset>
   );
 }

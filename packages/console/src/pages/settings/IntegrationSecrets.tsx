@@ -4,6 +4,7 @@ import { messageOf, rpc } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
+import { Panel } from '../../ui/Section.tsx';
 import { t } from './i18n/index.ts';
 
 /** An integration client's credentials: its ID, masked secrets, new secrets, and removing it. */
@@ -45,10 +46,7 @@ export function IntegrationSecrets({
   };
 
   return (
-    <section className="panel" aria-labelledby="secrets-title">
-      <h3 id="secrets-title" className="panel__title">
-        {t('businessSettings.credentials.title')}
-      </h3>
+    <Panel id="secrets-title" title={t('businessSettings.credentials.title')}>
       {error && <Banner tone="error">{error}</Banner>}
       <Credentials client={client} />
       {!archived && (
@@ -78,7 +76,7 @@ export function IntegrationSecrets({
       >
         <p>{t('businessSettings.credentials.removeBody', { name: client.name })}</p>
       </ConfirmDialog>
-    </section>
+    </Panel>
   );
 }
 

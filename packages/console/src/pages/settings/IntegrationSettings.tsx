@@ -8,6 +8,7 @@ import { Link } from '../../ui/Link.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { Panel } from '../../ui/Section.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -142,14 +143,14 @@ function ClientForm({
 
   const submitLabel = client ? t('businessSettings.integration.save') : t('businessSettings.integration.add');
   return (
-    <section className="panel" aria-labelledby="client-title">
-      <h3 id="client-title" className="panel__title">
-        {client ? t('businessSettings.integration.clientTitle') : t('businessSettings.integration.addTitle')}
-      </h3>
+    <Panel
+      id="client-title"
+      title={client ? t('businessSettings.integration.clientTitle') : t('businessSettings.integration.addTitle')}
+    >
       <PageForm state={state} save={save} readOnly={archived} submitLabel={submitLabel}>
         <ClientFields f={f} onChange={setF} partners={partners} ro={archived} />
       </PageForm>
-    </section>
+    </Panel>
   );
 }
 

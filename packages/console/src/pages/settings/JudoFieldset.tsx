@@ -1,5 +1,6 @@
 import type { JudoSettings } from '@medlocker/core';
 import { Checkbox } from '../../ui/Checkbox.tsx';
+import { Fieldset } from '../../ui/Fieldset.tsx';
 import { SecretField } from '../../ui/SecretField.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -16,8 +17,7 @@ export function JudoFieldset({
   ro: boolean;
 }) {
   return (
-    <fieldset className="fieldset">
-      <legend className="fieldset__legend">{t('businessSettings.judo.legend')}</legend>
+    <Fieldset legend={t('businessSettings.judo.legend')}>
       <TextField
         label={t('businessSettings.judo.id')}
         name="judo.id"
@@ -41,15 +41,11 @@ export function JudoFieldset({
       <Switch isSelected={judo.sandbox} onChange={(v) => update({ sandbox: v })} isDisabled={ro}>
         {t('businessSettings.judo.sandbox')}
       </Switch>
-      <Checkbox isSelected={judo.showVisa} onChange={(v) => update({ showVisa: v })} isDisabled={ro}>
-        {t('businessSettings.judo.showVisa')}
-      </Checkbox>
-      <Checkbox isSelected={judo.showAmex} onChange={(v) => update({ showAmex: v })} isDisabled={ro}>
-        {t('businessSettings.judo.showAmex')}
-      </Checkbox>
-      <Checkbox isSelected={judo.showMastercard} onChange={(v) => update({ showMastercard: v })} isDisabled={ro}>
-        {t('businessSettings.judo.showMastercard')}
-      </Checkbox>
-    </fieldset>
+      {(['showVisa', 'showAmex', 'showMastercard'] as const).map((key) => (
+        <Checkbox key={key} isSelected={judo[key]} onChange={(v) => update({ [key]: v })} isDisabled={ro}>
+          {t(`businessSettings.judo.${key}`)}
+        </Checkbox>
+      ))}
+    </Fieldset>
   );
 }

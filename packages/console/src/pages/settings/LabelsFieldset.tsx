@@ -1,4 +1,5 @@
 import { type LabelSize, labelSizeNames, labelSizes } from '@medlocker/core';
+import { Fieldset } from '../../ui/Fieldset.tsx';
 import { Select } from '../../ui/Select.tsx';
 import type { FeatureFieldsetProps } from './fieldset-props.ts';
 import { t } from './i18n/index.ts';
@@ -6,8 +7,7 @@ import { t } from './i18n/index.ts';
 /** The bag labels' size: the label printer the pharmacy prints them on (docs/decisions/orders.md, Bag labels). */
 export function LabelsFieldset({ s, update, ro }: FeatureFieldsetProps) {
   return (
-    <fieldset className="fieldset">
-      <legend className="fieldset__legend">{t('businessSettings.labels.legend')}</legend>
+    <Fieldset legend={t('businessSettings.labels.legend')}>
       <Select
         label={t('businessSettings.labels.size')}
         name="labels.size"
@@ -17,6 +17,6 @@ export function LabelsFieldset({ s, update, ro }: FeatureFieldsetProps) {
         description={t('businessSettings.labels.sizeHint')}
         isDisabled={ro}
       />
-    </fieldset>
+    </Fieldset>
   );
 }

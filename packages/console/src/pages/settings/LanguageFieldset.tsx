@@ -1,13 +1,13 @@
 import { type PatientLanguage, patientLanguages } from '@medlocker/core';
 import { t } from '../../i18n/index.ts';
+import { Fieldset } from '../../ui/Fieldset.tsx';
 import { Select } from '../../ui/Select.tsx';
 import type { FeatureFieldsetProps } from './fieldset-props.ts';
 
 /** The language the business's patients get until they choose their own: English, Welsh, or both (Welsh first). */
 export function LanguageFieldset({ s, update, ro }: FeatureFieldsetProps) {
   return (
-    <fieldset className="fieldset">
-      <legend className="fieldset__legend">{t('settings.languageLegend')}</legend>
+    <Fieldset legend={t('settings.languageLegend')}>
       <Select
         label={t('settings.patientLanguage')}
         name="patientLanguage"
@@ -17,6 +17,6 @@ export function LanguageFieldset({ s, update, ro }: FeatureFieldsetProps) {
         description={t('settings.patientLanguageHint')}
         isDisabled={ro}
       />
-    </fieldset>
+    </Fieldset>
   );
 }

@@ -1,4 +1,5 @@
 import type { BusinessFeatureSettings } from '@medlocker/core';
+import { Fieldset } from '../../ui/Fieldset.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { t } from './i18n/index.ts';
 
@@ -22,8 +23,7 @@ export function NhsLoginFieldset({
   const description =
     unavailable ?? (nhsNumber ? t('businessSettings.nhsLogin.hint') : t('businessSettings.nhsLogin.needsNhsNumber'));
   return (
-    <fieldset className="fieldset">
-      <legend className="fieldset__legend">{t('businessSettings.nhsLogin.legend')}</legend>
+    <Fieldset legend={t('businessSettings.nhsLogin.legend')}>
       <Switch
         isSelected={s.nhsLogin.enabled}
         onChange={(v) => update({ nhsLogin: { enabled: v } })}
@@ -32,6 +32,6 @@ export function NhsLoginFieldset({
       >
         {t('businessSettings.nhsLogin.enabled')}
       </Switch>
-    </fieldset>
+    </Fieldset>
   );
 }

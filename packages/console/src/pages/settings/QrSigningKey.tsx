@@ -6,6 +6,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { Panel } from '../../ui/Section.tsx';
 import { useAction } from '../../ui/use-action.ts';
 import { t } from './i18n/index.ts';
 import { SecretReveal } from './SecretReveal.tsx';
@@ -31,10 +32,7 @@ export function QrSigningKey({ businessId, archived }: { businessId: string; arc
     });
 
   return (
-    <section className="panel" aria-labelledby="qr-key-title">
-      <h3 id="qr-key-title" className="panel__title">
-        {t('businessSettings.qr.title')}
-      </h3>
+    <Panel id="qr-key-title" title={t('businessSettings.qr.title')}>
       <p>{t('businessSettings.qr.lead')}</p>
       {action.error && !confirming && <Banner tone="error">{action.error}</Banner>}
       {revealed && (
@@ -76,6 +74,6 @@ export function QrSigningKey({ businessId, archived }: { businessId: string; arc
       >
         <p>{t('businessSettings.qr.confirmBody')}</p>
       </ConfirmDialog>
-    </section>
+    </Panel>
   );
 }

@@ -1,3 +1,4 @@
+import { Fieldset } from '../../ui/Fieldset.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import type { FeatureFieldsetProps } from './fieldset-props.ts';
 import { t } from './i18n/index.ts';
@@ -5,8 +6,7 @@ import { t } from './i18n/index.ts';
 /** Whether the business's lockers raise temperature alerts. */
 export function TemperatureFieldset({ s, update, ro }: FeatureFieldsetProps) {
   return (
-    <fieldset className="fieldset">
-      <legend className="fieldset__legend">{t('businessSettings.temperature.legend')}</legend>
+    <Fieldset legend={t('businessSettings.temperature.legend')}>
       <Switch
         isSelected={s.temperatureSettings.enableTemperatureAlerts}
         onChange={(v) => update({ temperatureSettings: { enableTemperatureAlerts: v } })}
@@ -14,6 +14,6 @@ export function TemperatureFieldset({ s, update, ro }: FeatureFieldsetProps) {
       >
         {t('businessSettings.temperature.alerts')}
       </Switch>
-    </fieldset>
+    </Fieldset>
   );
 }

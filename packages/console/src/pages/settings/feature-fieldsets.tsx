@@ -9,6 +9,7 @@ import {
   smsGateways,
 } from '@medlocker/core';
 import { Checkbox } from '../../ui/Checkbox.tsx';
+import { Fieldset } from '../../ui/Fieldset.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
@@ -38,8 +39,7 @@ export function OrderFieldsets({ s, update, ro, businessId }: FeatureFieldsetPro
 function ChargesFieldset({ s, update, ro }: FeatureFieldsetProps) {
   const charging = nationHasPrescriptionCharges(s.nation);
   return (
-    <fieldset className="fieldset">
-      <legend className="fieldset__legend">{t('businessSettings.charges.legend')}</legend>
+    <Fieldset legend={t('businessSettings.charges.legend')}>
       <Select
         label={t('businessSettings.charges.nation')}
         name="nation"
@@ -69,20 +69,16 @@ function ChargesFieldset({ s, update, ro }: FeatureFieldsetProps) {
       >
         {t('businessSettings.charges.retail')}
       </Switch>
-      <Switch
-        isSelected={s.autoBarcodes.autoGenerate}
-        onChange={(v) => update({ autoBarcodes: { ...s.autoBarcodes, autoGenerate: v } })}
-        isDisabled={ro}
-      >
-        {t('businessSettings.charges.autoGenerate')}
-      </Switch>
-      <Switch
-        isSelected={s.autoBarcodes.autoPrint}
-        onChange={(v) => update({ autoBarcodes: { ...s.autoBarcodes, autoPrint: v } })}
-        isDisabled={ro}
-      >
-        {t('businessSettings.charges.autoPrint')}
-      </Switch>
+      {(['autoGenerate', 'autoPrint'] as const).map((key) => (
+        <Switch
+          key={key}
+          isSelected={s.autoBarcodes[key]}
+          onChange={(v) => update({ autoBarcodes: { ...s.autoBarcodes, [key]: v } })}
+          isDisabled={ro}
+        >
+          {t(`businessSettings.charges.${key}`)}
+        </Switch>
+      ))}
       <NumberField
         label={t('businessSettings.charges.collectionWindow')}
         name="orderCollection.defaultCollectionWindow"
@@ -94,15 +90,20 @@ function ChargesFieldset({ s, update, ro }: FeatureFieldsetProps) {
         }
         isDisabled={ro}
       />
-    </fieldset>
+    </Fieldset>
   );
 }
+
+/** How the patient ID is checked: a checkbox each, in this order. */
+const patientIdChecks = [
+  { key: 'required', label: 'required' },
+  { key: 'validateNhsNumber', label: 'nhsNumber' },
+] as const;
 
 /** The patient ID field orders show, and how it is checked. */
 function PatientIdFieldset({ s, update, ro }: FeatureFieldsetProps) {
   return (
-    <fieldset className="fieldset">
-      <legend className="fieldset__legend">{t('businessSettings.patientId.legend')}</legend>
+    <Fieldset legend={t('businessSettings.patientId.legend')}>
       <TextField
         label={t('businessSettings.patientId.name')}
         name="displayIdField.name"
@@ -110,21 +111,17 @@ function PatientIdFieldset({ s, update, ro }: FeatureFieldsetProps) {
         onChange={(v) => update({ displayIdField: { ...s.displayIdField, name: v } })}
         isDisabled={ro}
       />
-      <Checkbox
-        isSelected={s.displayIdField.required}
-        onChange={(v) => update({ displayIdField: { ...s.displayIdField, required: v } })}
-        isDisabled={ro}
-      >
-        {t('businessSettings.patientId.required')}
-      </Checkbox>
-      <Checkbox
-        isSelected={s.displayIdField.validateNhsNumber}
-        onChange={(v) => update({ displayIdField: { ...s.displayIdField, validateNhsNumber: v } })}
-        isDisabled={ro}
-      >
-        {t('businessSettings.patientId.nhsNumber')}
-      </Checkbox>
-    </fieldset>
+      {patientIdChecks.map(({ key, label }) => (
+        <Checkbox
+          key={key}
+          isSelected={s.displayIdField[key]}
+          onChange={(v) => update({ displayIdField: { ...s.displayIdField, [key]: v } })}
+          isDisabled={ro}
+        >
+          {t(`businessSettings.patientId.${label}`)}
+        </Checkbox>
+      ))}
+    </Fieldset>
   );
 }
 
@@ -132,8 +129,7 @@ function PatientIdFieldset({ s, update, ro }: FeatureFieldsetProps) {
 function SignUpsFieldset({ s, update, ro, businessId }: FeatureFieldsetProps & { businessId: string }) {
   const ourPage = ourSignUpPage(businessId);
   return (
-    <fieldset className="fieldset">
-      <legend className="fieldset__legend">{t('businessSettings.signUps.legend')}</legend>
+    <Fieldset legend={t('businessSettings.signUps.legend')}>
       <Switch
         isSelected={s.onlineSignups.enabled}
         onChange={(v) =>
@@ -161,9 +157,17 @@ function SignUpsFieldset({ s, update, ro, businessId }: FeatureFieldsetProps & {
           </>
         }
       />
-    </fieldset>
+    </Fieldset>
   );
 }
+
+/** The on/off message settings, in this order; `controlled` ones only support staff change. */
+const messageSwitches = [
+  { key: 'sendOnlyEmailIfPossible', label: 'onlyEmail', controlled: false },
+  { key: 'sendOrderRemovedSms', label: 'orderRemoved', controlled: false },
+  { key: 'sendOrderExpiringSms', label: 'orderExpiring', controlled: false },
+  { key: 'enableWhatsApp', label: 'whatsApp', controlled: true },
+] as const;
 
 /**
  * The feature settings about messages and temperature. The gateway, WhatsApp and QR codes are
@@ -179,8 +183,7 @@ export function MessageFieldsets({
 }: FeatureFieldsetProps & { mayControl: boolean; senderName: string; onSenderName: (value: string) => void }) {
   return (
     <>
-      <fieldset className="fieldset">
-        <legend className="fieldset__legend">{t('businessSettings.messages.legend')}</legend>
+      <Fieldset legend={t('businessSettings.messages.legend')}>
         <TextField
           label={t('businessSettings.messages.senderName')}
           name="smsSenderName"
@@ -198,30 +201,16 @@ export function MessageFieldsets({
           description={t('businessSettings.messages.controlled')}
           isDisabled={ro || !mayControl}
         />
-        <Switch
-          isSelected={s.sendOnlyEmailIfPossible}
-          onChange={(v) => update({ sendOnlyEmailIfPossible: v })}
-          isDisabled={ro}
-        >
-          {t('businessSettings.messages.onlyEmail')}
-        </Switch>
-        <Switch isSelected={s.sendOrderRemovedSms} onChange={(v) => update({ sendOrderRemovedSms: v })} isDisabled={ro}>
-          {t('businessSettings.messages.orderRemoved')}
-        </Switch>
-        <Switch
-          isSelected={s.sendOrderExpiringSms}
-          onChange={(v) => update({ sendOrderExpiringSms: v })}
-          isDisabled={ro}
-        >
-          {t('businessSettings.messages.orderExpiring')}
-        </Switch>
-        <Switch
-          isSelected={s.enableWhatsApp}
-          onChange={(v) => update({ enableWhatsApp: v })}
-          isDisabled={ro || !mayControl}
-        >
-          {t('businessSettings.messages.whatsApp')}
-        </Switch>
+        {messageSwitches.map(({ key, label, controlled }) => (
+          <Switch
+            key={key}
+            isSelected={s[key]}
+            onChange={(v) => update({ [key]: v })}
+            isDisabled={ro || (controlled && !mayControl)}
+          >
+            {t(`businessSettings.messages.${label}`)}
+          </Switch>
+        ))}
         <Switch
           isSelected={s.qrCodeIntegration.enabled}
           onChange={(v) => update({ qrCodeIntegration: { enabled: v } })}
@@ -229,7 +218,7 @@ export function MessageFieldsets({
         >
           {t('businessSettings.messages.qrCodes')}
         </Switch>
-      </fieldset>
+      </Fieldset>
       <TemperatureFieldset s={s} update={update} ro={ro} />
     </>
   );

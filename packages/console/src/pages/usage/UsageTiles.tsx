@@ -4,8 +4,7 @@ import { rpc } from '../../api/client.ts';
 import { type Query, useQuery } from '../../api/queries.ts';
 import { machinePaths } from '../../paths.ts';
 import { Link } from '../../ui/Link.tsx';
-import { LoadError } from '../../ui/LoadError.tsx';
-import { Loading } from '../../ui/Page.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { t } from './i18n/index.ts';
 import { UsageAnalyses, UsagePart } from './UsageAnalyses.tsx';
 
@@ -38,80 +37,69 @@ export function useUsageStats(businessId: string | null): Query<UsageOverview> {
  */
 export function UsageTiles({ businessId }: { businessId: string | null }) {
   const query = useUsageStats(businessId);
-  const usage = query.data;
   const estate = businessId === null;
   return (
     <section aria-labelledby="usage-title" className="fleet__section usage">
       <h2 id="usage-title" className="section-title">
         {estate ? t('usage.title.estate') : t('usage.title.business')}
       </h2>
-      {query.error ? (
-        <LoadError error={query.error} onRetry={query.reload} />
-      ) : !usage ? (
-        <Loading label={t('usage.loading')} />
-      ) : (
-        <>
-          <ul className="fleet__counts" aria-label={t('usage.tiles')}>
-            <Tile
-              label={t('usage.liveOrders')}
-              value={usage.liveOrders.total}
-              detail={t('usage.liveOrdersDetail', {
-                inMachines: usage.liveOrders.inMachines,
-                awaitingLoad: usage.liveOrders.awaitingLoad,
-              })}
-            />
-            <Tile
-              label={t('usage.slotsUsed')}
-              value={usage.occupancy.slotsUsed}
-              detail={t('usage.slotsUsedDetail', {
-                slots: usage.occupancy.slotsTotal,
-                count: usage.occupancy.machineCount,
-              })}
-            />
-            <Tile
-              label={t('usage.machinesDown')}
-              value={usage.machinesDown.total}
-              detail={t('usage.machinesDownDetail', {
-                offline: usage.machinesDown.offline,
-                outOfOrder: usage.machinesDown.outOfOrder,
-              })}
-              tone={usage.machinesDown.total > 0 ? 'warn' : 'ok'}
-            />
-            <Tile
-              label={t('usage.bagsToRemove')}
-              value={usage.bagsToRemove.total}
-              detail={t('usage.bagsToRemoveDetail', {
-                cancelled: usage.bagsToRemove.cancelled,
-                expired: usage.bagsToRemove.expired,
-              })}
-              tone={usage.bagsToRemove.total > 0 ? 'warn' : 'ok'}
-            />
-            <Tile
-              label={t('usage.messagesWaiting')}
-              value={usage.messagesWaiting.count}
-              detail={
-                usage.messagesWaiting.oldestCreated === null
-                  ? t('usage.messagesNone')
-                  : t('usage.messagesOldest', { at: formatDateTime(usage.messagesWaiting.oldestCreated) })
-              }
-              tone={usage.messagesWaiting.count > 0 ? 'warn' : 'ok'}
-            />
-          </ul>
-          <Occupancy usage={usage} estate={estate} />
-          <MachinesDown usage={usage} estate={estate} />
-          <UsageAnalyses usage={usage} />
-          <p className="muted">
-            {t('usage.collectionsSpan', { from: formatDate(usage.from), to: formatDate(usage.to) })}
-          </p>
-        </>
-      )}
+      <QueryView query={query} loadingLabel={t('usage.loading')}>
+        {(usage) => (
+          <>
+            <ul className="fleet__counts" aria-label={t('usage.tiles')}>
+              <Tile
+                label={t('usage.liveOrders')}
+                value={usage.liveOrders.total}
+                detail={t('usage.liveOrdersDetail', usage.liveOrders)}
+              />
+              <Tile
+                label={t('usage.slotsUsed')}
+                value={usage.occupancy.slotsUsed}
+                detail={t('usage.slotsUsedDetail', {
+                  slots: usage.occupancy.slotsTotal,
+                  count: usage.occupancy.machineCount,
+                })}
+              />
+              <Tile
+                label={t('usage.machinesDown')}
+                value={usage.machinesDown.total}
+                detail={t('usage.machinesDownDetail', usage.machinesDown)}
+                warns
+              />
+              <Tile
+                label={t('usage.bagsToRemove')}
+                value={usage.bagsToRemove.total}
+                detail={t('usage.bagsToRemoveDetail', usage.bagsToRemove)}
+                warns
+              />
+              <Tile
+                label={t('usage.messagesWaiting')}
+                value={usage.messagesWaiting.count}
+                detail={
+                  usage.messagesWaiting.oldestCreated === null
+                    ? t('usage.messagesNone')
+                    : t('usage.messagesOldest', { at: formatDateTime(usage.messagesWaiting.oldestCreated) })
+                }
+                warns
+              />
+            </ul>
+            <Occupancy usage={usage} estate={estate} />
+            <MachinesDown usage={usage} estate={estate} />
+            <UsageAnalyses usage={usage} />
+            <p className="muted">
+              {t('usage.collectionsSpan', { from: formatDate(usage.from), to: formatDate(usage.to) })}
+            </p>
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }
 
-function Tile(props: { label: string; value: number; detail: string; tone?: 'ok' | 'warn' }) {
+/** A count with its label and the line under it; a `warns` count above nought is shown as needing doing. */
+function Tile(props: { label: string; value: number; detail: string; warns?: boolean }) {
   return (
-    <li className={`fleet__count fleet__count--${props.tone ?? 'ok'}`}>
+    <li className={`fleet__count fleet__count--${props.warns && props.value > 0 ? 'warn' : 'ok'}`}>
       <span className="fleet__count-value">{props.value}</span>
       <span className="fleet__count-label">{props.label}</span>
       <span className="muted usage__detail">{props.detail}</span>

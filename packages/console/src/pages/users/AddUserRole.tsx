@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { ApiError, rpc } from '../../api/client.ts';
 import { Checkbox } from '../../ui/Checkbox.tsx';
+import { Fieldset } from '../../ui/Fieldset.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { PageForm, type SaveState, useSaveState } from '../../ui/PageForm.tsx';
 import { Select } from '../../ui/Select.tsx';
@@ -181,9 +182,7 @@ function RoleSelect({ roleKey, onChange }: { roleKey: string; onChange: (key: st
 /** A new user's name, used only when nobody has the email address yet. */
 function NewUserName({ name, onChange }: { name: NewName; onChange: (name: NewName) => void }) {
   return (
-    <fieldset className="fieldset">
-      <legend className="fieldset__legend">{t('users.addRole.newName')}</legend>
-      <p className="field__description">{t('users.addRole.newNameHint')}</p>
+    <Fieldset legend={t('users.addRole.newName')} description={t('users.addRole.newNameHint')}>
       <div className="fieldset__row">
         <TextField
           label={t('users.addRole.givenName')}
@@ -200,7 +199,7 @@ function NewUserName({ name, onChange }: { name: NewName; onChange: (name: NewNa
           autoComplete="off"
         />
       </div>
-    </fieldset>
+    </Fieldset>
   );
 }
 

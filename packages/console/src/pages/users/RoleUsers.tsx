@@ -4,7 +4,7 @@ import { rpc } from '../../api/client.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { emailColumn, type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { t } from './i18n/index.ts';
 import { PendingInvitations } from './PendingInvitations.tsx';
 
@@ -54,12 +54,7 @@ export function RoleUsers({
           <span>{u.name || u.email}</span>
         ),
     },
-    {
-      key: 'email',
-      header: t('users.list.email'),
-      width: 'minmax(12rem, 1.4fr)',
-      render: (u) => <span className="cell-email">{u.email}</span>,
-    },
+    emailColumn(t('users.list.email')),
     {
       key: 'access',
       header: t('users.list.accessLevels'),

@@ -1,24 +1,13 @@
 import type { User } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
 import { supportUsersSearchAtom } from '../../state/users.ts';
-import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
+import { emailColumn, type ListColumn, ListPage, linkAction, nameColumn } from '../../ui/ListPage.tsx';
 import { t } from './i18n/index.ts';
 
 /** The list's columns, their headers in the active language. */
 const columns = (): ListColumn<User>[] => [
-  {
-    key: 'name',
-    header: t('users.list.name'),
-    width: 'minmax(10rem, 1fr)',
-    render: (u) => <Link href={`/users/${encodeURIComponent(u.id)}`}>{u.name}</Link>,
-  },
-  {
-    key: 'email',
-    header: t('users.list.email'),
-    width: 'minmax(12rem, 1.4fr)',
-    render: (u) => <span className="cell-email">{u.email}</span>,
-  },
+  nameColumn(t('users.list.name'), (u) => `/users/${encodeURIComponent(u.id)}`),
+  emailColumn(t('users.list.email')),
 ];
 
 /** SPEC §2 `/users`: people holding the Support role, searchable, paged as the list scrolls. */

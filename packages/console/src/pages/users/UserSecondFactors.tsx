@@ -5,9 +5,8 @@ import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
-import { LoadError } from '../../ui/LoadError.tsx';
-import { Loading } from '../../ui/Page.tsx';
-import { SectionHead } from '../../ui/Section.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
+import { TitledSection } from '../../ui/Section.tsx';
 import { t } from './i18n/index.ts';
 
 /**
@@ -23,40 +22,37 @@ export function UserSecondFactors({ userId, userName }: { userId: string; userNa
   const [notice, setNotice] = useState<string>();
   const factors = query.data?.factors ?? [];
   return (
-    <section aria-labelledby="user-second-factor-title">
-      <SectionHead
-        id="user-second-factor-title"
-        title={t('users.secondFactors.title')}
-        actions={
-          factors.length > 0 && (
-            <Button variant="danger" onPress={() => setResetting(true)}>
-              {t('users.secondFactors.reset')}
-            </Button>
+    <TitledSection
+      id="user-second-factor-title"
+      title={t('users.secondFactors.title')}
+      actions={
+        factors.length > 0 && (
+          <Button variant="danger" onPress={() => setResetting(true)}>
+            {t('users.secondFactors.reset')}
+          </Button>
+        )
+      }
+    >
+      {notice && <Banner tone="success">{notice}</Banner>}
+      <QueryView query={query}>
+        {({ required }) =>
+          factors.length === 0 ? (
+            <p className="muted">{required ? t('users.secondFactors.noneRequired') : t('users.secondFactors.none')}</p>
+          ) : (
+            <ul>
+              {factors.map((f) => (
+                <li key={f.id}>
+                  {t('users.secondFactors.item', {
+                    name: f.name,
+                    kind: f.kind === 'totp' ? t('users.secondFactors.totp') : t('users.secondFactors.passkey'),
+                    when: f.lastUsed === null ? t('users.secondFactors.never') : formatDateTime(f.lastUsed),
+                  })}
+                </li>
+              ))}
+            </ul>
           )
         }
-      />
-      {notice && <Banner tone="success">{notice}</Banner>}
-      {query.error ? (
-        <LoadError error={query.error} onRetry={query.reload} />
-      ) : !query.data ? (
-        <Loading />
-      ) : factors.length === 0 ? (
-        <p className="muted">
-          {query.data.required ? t('users.secondFactors.noneRequired') : t('users.secondFactors.none')}
-        </p>
-      ) : (
-        <ul>
-          {factors.map((f) => (
-            <li key={f.id}>
-              {t('users.secondFactors.item', {
-                name: f.name,
-                kind: f.kind === 'totp' ? t('users.secondFactors.totp') : t('users.secondFactors.passkey'),
-                when: f.lastUsed === null ? t('users.secondFactors.never') : formatDateTime(f.lastUsed),
-              })}
-            </li>
-          ))}
-        </ul>
-      )}
+      </QueryView>
       {resetting && (
         <ConfirmAction
           title={t('users.secondFactors.resetTitle')}
@@ -75,6 +71,6 @@ export function UserSecondFactors({ userId, userName }: { userId: string; userNa
           <p>{t('users.secondFactors.resetBody', { name: userName })}</p>
         </ConfirmAction>
       )}
-    </section>
+    </TitledSection>
   );
 }

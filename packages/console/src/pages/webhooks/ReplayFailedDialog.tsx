@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { messageOf, rpc } from '../../api/client.ts';
-import { Button } from '../../ui/Button.tsx';
+import { rpc } from '../../api/client.ts';
 import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
+import { useAction } from '../../ui/use-action.ts';
 import { t } from './i18n/index.ts';
 import { refreshWebhooks } from './webhook-parts.tsx';
 
@@ -25,8 +25,7 @@ export function ReplayFailedDialog({
   onClose: (message?: string) => void;
 }) {
   const [since, setSince] = useState(() => toLocalInput(Date.now() - DAY));
-  const [error, setError] = useState<string>();
-  const [pending, setPending] = useState(false);
+  const { pending, error, setError, run } = useAction();
   const at = new Date(since).getTime();
   const valid = since !== '' && Number.isFinite(at) && at >= 0;
 
@@ -35,17 +34,11 @@ export function ReplayFailedDialog({
       setError(t('webhooks.replay.invalid'));
       return;
     }
-    setPending(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const { replayed } = await rpc('webhooks', 'replayFailed', { businessId, since: at });
       await refreshWebhooks();
       onClose(replayed === 0 ? t('webhooks.replay.none') : t('webhooks.replay.queued', { replayed }));
-    } catch (e) {
-      setError(messageOf(e));
-    } finally {
-      setPending(false);
-    }
+    });
   };
 
   return (
@@ -61,11 +54,7 @@ export function ReplayFailedDialog({
           isRequired
           autoFocus
         />
-        <DialogFooter onCancel={() => onClose()} pending={pending}>
-          <Button type="submit" variant="primary" isPending={pending}>
-            {t('webhooks.replay.submit')}
-          </Button>
-        </DialogFooter>
+        <DialogFooter onCancel={() => onClose()} pending={pending} submitLabel={t('webhooks.replay.submit')} />
       </Form>
     </Dialog>
   );

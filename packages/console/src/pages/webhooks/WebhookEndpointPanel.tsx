@@ -8,6 +8,7 @@ import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
+import { Panel } from '../../ui/Section.tsx';
 import { DetailsItem } from '../businesses/entity-parts.tsx';
 import { SecretReveal } from '../settings/SecretReveal.tsx';
 import { t } from './i18n/index.ts';
@@ -95,10 +96,7 @@ function Endpoint({
   const sendable = e.url !== null && e.disabledAt === null && !archived;
 
   return (
-    <section className="panel" aria-labelledby="endpoint-title">
-      <h3 id="endpoint-title" className="panel__title">
-        {t('webhooks.endpoint.title')}
-      </h3>
+    <Panel id="endpoint-title" title={t('webhooks.endpoint.title')}>
       {e.disabledAt !== null && (
         <DisabledBanner
           disabledAt={e.disabledAt}
@@ -146,7 +144,7 @@ function Endpoint({
           }}
         />
       )}
-    </section>
+    </Panel>
   );
 }
 
