@@ -9,17 +9,6 @@ type Db = Kysely<Database> | Transaction<Database>;
 export const referenceOf = (orderId: string | null) =>
   orderId === null ? null : sql<string | null>`(select reference from orders where id = ${orderId})`;
 
-/** The newest current order (new or loaded) of a business with this barcode. */
-export const currentOrderByBarcode = (db: Db, businessId: string, barcode: string) =>
-  db
-    .selectFrom('orders')
-    .select('id')
-    .where('business_id', '=', businessId)
-    .where('barcode', '=', barcode)
-    .where('status', 'in', ['new', 'loaded'])
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-
 /** The newest bag of this barcode in the business where `place` says (by its machine). */
 const newestBag = (
   db: Db,

@@ -1,7 +1,8 @@
 import type { Database } from '@medlocker/db';
 import type { Kysely, Transaction } from 'kysely';
 import type { Actor } from '../../context/actor.ts';
-import { bagInMachine, currentOrderByBarcode, insertLoadedBag, loadableBag, placeBag } from './locker-repository.ts';
+import { liveOrderWithBarcode } from '../orders/index.ts';
+import { bagInMachine, insertLoadedBag, loadableBag, placeBag } from './locker-repository.ts';
 
 /**
  * What a locker's bag events do to bags and orders (the machine hub calls these inside the transaction
@@ -21,7 +22,7 @@ export async function bagLoaded(
 ): Promise<{ bagId: string; orderId: string | null }> {
   const now = deps.now();
   const where = { businessId: actor.businessId, machineId: actor.machineId, barcode: input.barcode };
-  const order = await currentOrderByBarcode(deps.db, actor.businessId, input.barcode);
+  const order = await liveOrderWithBarcode(deps.db, actor.businessId, input.barcode);
   const existing = await loadableBag(deps.db, where);
   // The live order with the barcode wins over the one the bag last carried: a barcode is unique only
   // among live orders, so a bag reused after its order ended belongs to the new one.

@@ -10,8 +10,7 @@ import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireMachine } from '../machines/index.ts';
-import { loadOrder, publishOrder, setBagOrder } from '../orders/index.ts';
-import { currentOrderByBarcode } from './locker-repository.ts';
+import { liveOrderWithBarcode, loadOrder, publishOrder, setBagOrder } from '../orders/index.ts';
 import { countBagsToRemove, listBagRows, listBagsToRemoveRows, toBag, unmatchedBagsOfMachine } from './repository.ts';
 
 type Bags = Contract['bags'];
@@ -64,7 +63,7 @@ export async function reprocessBags(
     const bags = await unmatchedBagsOfMachine(tx, machine.businessId, machine.id);
     const loaded = [];
     for (const bag of bags) {
-      const order = await currentOrderByBarcode(tx, machine.businessId, bag.barcode);
+      const order = await liveOrderWithBarcode(tx, machine.businessId, bag.barcode);
       if (!order || bag.location === null) continue;
       await setBagOrder(tx, bag.id, order.id, deps.now());
       const moved = await loadOrder(tx, deps, locker, order.id, { location: bag.location });

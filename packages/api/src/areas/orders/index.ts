@@ -26,6 +26,7 @@ export {
   findPatientForOrder,
   insertOrderEventRows,
   latestRequestedMessageSince,
+  liveOrderWithBarcode,
   lockOrder,
 } from './repository.ts';
 export {

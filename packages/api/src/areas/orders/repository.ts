@@ -112,10 +112,14 @@ export const insertOrderRow = async (db: Db, row: NewOrderRow): Promise<StoredOr
       .executeTakeFirst(),
   );
 
+/**
+ * The business's live (new or loaded) order with this barcode, if any: a barcode is unique among them
+ * (migration 0015's partial unique index). Creating an order, a QR code's order and a locker's bag all ask.
+ */
 export const liveOrderWithBarcode = (db: Db, businessId: string, barcode: string) =>
   db
     .selectFrom('orders')
-    .select(['id', 'reference'])
+    .select(['id', 'reference', 'patient_id as patientId'])
     .where('business_id', '=', businessId)
     .where('barcode', '=', barcode)
     .where('status', 'in', ['new', 'loaded'])

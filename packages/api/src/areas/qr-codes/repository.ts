@@ -20,13 +20,3 @@ export const putSigningKey = (db: Db, businessId: string, sealed: string, create
     .values({ business_id: businessId, key_sealed: sealed, created, created_by: createdBy })
     .onConflict((oc) => oc.column('business_id').doUpdateSet({ key_sealed: sealed, created, created_by: createdBy }))
     .execute();
-
-/** The business's live (new or loaded) order with this barcode, if any: a barcode is unique among them. */
-export const liveOrderIdWithBarcode = (db: Db, businessId: string, barcode: string) =>
-  db
-    .selectFrom('orders')
-    .select(['id', 'patient_id as patientId'])
-    .where('business_id', '=', businessId)
-    .where('barcode', '=', barcode)
-    .where('status', 'in', ['new', 'loaded'])
-    .executeTakeFirst();

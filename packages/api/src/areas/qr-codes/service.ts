@@ -13,9 +13,16 @@ import type { AppDeps } from '../../context/deps.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox, newSecret } from '../../secrets/secret-box.ts';
 import { effectiveFeatureSettings, requireEditableBusiness } from '../business-settings/index.ts';
-import { createOrder, createOrderIn, findOrder, type StoredOrder, toOrder } from '../orders/index.ts';
+import {
+  createOrder,
+  createOrderIn,
+  findOrder,
+  liveOrderWithBarcode,
+  type StoredOrder,
+  toOrder,
+} from '../orders/index.ts';
 import { findCurrentPatientByDisplayId } from '../patients/index.ts';
-import { type Db, findSigningKey, liveOrderIdWithBarcode, putSigningKey } from './repository.ts';
+import { type Db, findSigningKey, putSigningKey } from './repository.ts';
 
 type QrCodes = Contract['qrCodes'];
 type In<M extends keyof QrCodes> = ParsedInputOf<QrCodes[M]>;
@@ -64,7 +71,7 @@ export async function resolveQrCode(
 async function orderOf(db: Db, businessId: string, payload: QrPayload): Promise<QrOrder> {
   const patient = await findCurrentPatientByDisplayId(db, businessId, payload.patient.trim());
   if (!patient) throw refused('NOT_FOUND', `No current patient of this business has the id ${payload.patient}`);
-  const live = await liveOrderIdWithBarcode(db, businessId, payload.barcode);
+  const live = await liveOrderWithBarcode(db, businessId, payload.barcode);
   if (live && live.patientId !== patient.id) {
     throw new AppError('CONFLICT', 'Another current order of this business has this barcode', [
       { path: 'qrCode', id: 'DUPLICATE_ITEM', message: 'Another current order already has this barcode' },
