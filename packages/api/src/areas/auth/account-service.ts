@@ -1,8 +1,9 @@
-import { AppError, type Contract, counted, deviceOf, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, counted, deviceOf, type MethodName } from '@medlocker/core';
 import { callerOf, reachesRole } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { hashPassword, verifyPassword } from '../../sessions/passwords.ts';
@@ -19,9 +20,8 @@ import {
 } from './repository.ts';
 import { addressLimits } from './service.ts';
 
-type Auth = Contract['auth'];
-type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
+type Out<M extends MethodName<'auth'>> = MethodOut<'auth', M>;
 
 /** A wrong current password: a 400 on the field, in the words of a sign-in refusal. */
 export const wrongCurrentPassword = 'Your current password is not correct';

@@ -1,15 +1,9 @@
-import {
-  AppError,
-  type Contract,
-  type OutputOf,
-  type ParsedInputOf,
-  type RoleInvitation,
-  roleInvitationDays,
-} from '@medlocker/core';
+import { AppError, type MethodName, type RoleInvitation, roleInvitationDays } from '@medlocker/core';
 import { callerOf, enforceRoleScope, reachesRole } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/index.ts';
 import { type Account, findUserByEmail, findUserById } from '../users/index.ts';
@@ -35,9 +29,8 @@ import { sendPasswordLink } from './service.ts';
  * either way, and gets the role only by accepting it, signed in as themselves.
  */
 
-type Auth = Contract['auth'];
-type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
+type Out<M extends MethodName<'auth'>> = MethodOut<'auth', M>;
 type Trx = AppDeps['db'];
 
 const invitationMs = roleInvitationDays * 24 * 60 * 60 * 1000;

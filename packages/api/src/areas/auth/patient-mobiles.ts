@@ -1,15 +1,8 @@
-import {
-  AppError,
-  type Contract,
-  codeTextIn,
-  type OutputOf,
-  type ParsedInputOf,
-  type PatientMobile,
-  patientAuthPolicy,
-} from '@medlocker/core';
+import { AppError, codeTextIn, type MethodName, type PatientMobile, patientAuthPolicy } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import { checkResendWait, codeLocales } from './code-resend.ts';
@@ -32,9 +25,8 @@ import {
  * (`auth/verifySms`), so the patient can get in from either phone.
  */
 
-type Auth = Contract['auth'];
-type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
+type Out<M extends MethodName<'auth'>> = MethodOut<'auth', M>;
 type PatientActor = Extract<Actor, { kind: 'patient' }>;
 
 const policy = patientAuthPolicy;

@@ -1,17 +1,16 @@
 import {
   AppError,
-  type Contract,
   codeTextIn,
   counted,
   greetingName,
-  type OutputOf,
-  type ParsedInputOf,
+  type MethodName,
   type PatientSessionInfo,
   patientAuthPolicy,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import {
@@ -46,9 +45,8 @@ import {
  * texted across every order, so it cannot try many orders instead of one.
  */
 
-type Auth = Contract['auth'];
-type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
+type Out<M extends MethodName<'auth'>> = MethodOut<'auth', M>;
 
 const policy = patientAuthPolicy;
 

@@ -1,15 +1,9 @@
-import {
-  AppError,
-  type Contract,
-  type FieldError,
-  type OutputOf,
-  type ParsedInputOf,
-  roleDescription,
-} from '@medlocker/core';
+import { AppError, type FieldError, type MethodName, roleDescription } from '@medlocker/core';
 import { callerOf, enforceRoleScope } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/index.ts';
 import { type Account, findUserByEmail } from '../users/index.ts';
@@ -27,9 +21,8 @@ import { defaultProviderFor, providerRefusal } from './role-rules.ts';
 import { createAccount, giveRole } from './role-writes.ts';
 import { sendPasswordLink } from './service.ts';
 
-type Auth = Contract['auth'];
-type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
+type Out<M extends MethodName<'auth'>> = MethodOut<'auth', M>;
 
 const resourceTypeOf = { Business: 'business', Group: 'group' } as const;
 type Db = AppDeps['db'];

@@ -1,7 +1,8 @@
-import { AppError, type Contract, messages, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, type MethodName, messages } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { reserveToken } from '../../rate-limits/repository.ts';
@@ -41,9 +42,8 @@ import {
 import { secondFactorStepFor } from './second-factor-sign-in.ts';
 import { type NewSession, sessionAfterPassword } from './sign-in-step.ts';
 
-type Auth = Contract['auth'];
-type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
+type Out<M extends MethodName<'auth'>> = MethodOut<'auth', M>;
 
 /** Refuses a call that would send mail when this address has sent too many (no address: in-process). */
 async function takeMail(deps: AppDeps, actor: Actor) {

@@ -1,7 +1,8 @@
-import type { Contract, OutputOf, ParsedInputOf } from '@medlocker/core';
+import type { MethodName } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { authPolicy } from '../../sessions/policy.ts';
 import { replaceSession, revokeSessionByToken, scopesOf } from '../../sessions/sessions.ts';
@@ -11,8 +12,7 @@ import type { Site } from './mails.ts';
 import { clearLoginFailures, releaseAddressAttempt, reserveAddressAttempt, reserveLoginAttempt } from './repository.ts';
 import { auditSecondFactorFailure, checkSecondFactor, type secondFactorStepFor } from './second-factor-sign-in.ts';
 
-type Auth = Contract['auth'];
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type Out<M extends MethodName<'auth'>> = MethodOut<'auth', M>;
 
 /** A signed-in session to hand the browser: the controller sets it as the session cookie. */
 export type NewSession = { token: string; maxAgeSeconds: number };
@@ -86,7 +86,7 @@ export async function sessionAfterPassword(
 export async function verifySecondFactor(
   deps: AppDeps,
   actor: StaffActor,
-  input: ParsedInputOf<Auth['verifySecondFactor']>,
+  input: MethodIn<'auth', 'verifySecondFactor'>,
   options: { token: string | null; site: Site },
 ): Promise<{ answer: Out<'verifySecondFactor'>; session: NewSession | null }> {
   const { db } = deps;

@@ -1,14 +1,8 @@
-import {
-  AppError,
-  type Business,
-  type BusinessInfo,
-  type Contract,
-  type OutputOf,
-  type ParsedInputOf,
-} from '@medlocker/core';
+import { AppError, type Business, type BusinessInfo, type MethodName } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import type { Db } from './organisation-repository.ts';
 import {
   assertEditable,
@@ -32,9 +26,8 @@ import {
   patchBusiness,
 } from './repository.ts';
 
-type Businesses = Contract['businesses'];
-type In<M extends keyof Businesses> = ParsedInputOf<Businesses[M]>;
-type Out<M extends keyof Businesses> = OutputOf<Businesses[M]>;
+type In<M extends MethodName<'businesses'>> = MethodIn<'businesses', M>;
+type Out<M extends MethodName<'businesses'>> = MethodOut<'businesses', M>;
 
 const businesses: OrganisationKind<Business, BusinessPatch> = {
   entity: 'business',

@@ -1,14 +1,7 @@
-import {
-  AppError,
-  type Contract,
-  evidenceFileReadingsMax,
-  isOrderExpired,
-  isoTime,
-  type OutputOf,
-  type ParsedInputOf,
-} from '@medlocker/core';
+import { AppError, evidenceFileReadingsMax, isOrderExpired, isoTime, type MethodName } from '@medlocker/core';
 import { actorIdentity, type StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import {
   auditOrder,
@@ -31,9 +24,8 @@ import { listReadings, lockOrders, setPinHold } from './repository.ts';
  * order.pin_released) and a message to the patient, in one transaction for the whole batch.
  */
 
-type Area = Contract['evidence'];
-type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
-type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+type In<M extends MethodName<'evidence'>> = MethodIn<'evidence', M>;
+type Out<M extends MethodName<'evidence'>> = Promise<MethodOut<'evidence', M>>;
 
 export async function getEvidencePack(
   deps: AppDeps,

@@ -1,13 +1,7 @@
-import {
-  AppError,
-  type Contract,
-  type Group,
-  type GroupInfo,
-  type OutputOf,
-  type ParsedInputOf,
-} from '@medlocker/core';
+import { AppError, type Group, type GroupInfo, type MethodName } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import {
   createOrganisation,
   type Db,
@@ -27,9 +21,8 @@ import {
   patchGroup,
 } from './repository.ts';
 
-type Groups = Contract['groups'];
-type In<M extends keyof Groups> = ParsedInputOf<Groups[M]>;
-type Out<M extends keyof Groups> = OutputOf<Groups[M]>;
+type In<M extends MethodName<'groups'>> = MethodIn<'groups', M>;
+type Out<M extends MethodName<'groups'>> = MethodOut<'groups', M>;
 
 const groups: OrganisationKind<Group, GroupPatch> = { entity: 'group', find: findGroup, patch: patchGroup };
 

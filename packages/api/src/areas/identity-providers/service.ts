@@ -1,8 +1,9 @@
-import { AppError, type Contract, type OutputOf, type ParsedInputOf, validationMessages } from '@medlocker/core';
+import { AppError, type MethodName, validationMessages } from '@medlocker/core';
 import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { isMasked } from '../../secrets/secret-box.ts';
 import {
   callbackPath,
@@ -29,9 +30,8 @@ import {
   updateIdentityProvider,
 } from './repository.ts';
 
-type Idp = Contract['identityProviders'];
-type In<M extends keyof Idp> = ParsedInputOf<Idp[M]>;
-type Out<M extends keyof Idp> = OutputOf<Idp[M]>;
+type In<M extends MethodName<'identityProviders'>> = MethodIn<'identityProviders', M>;
+type Out<M extends MethodName<'identityProviders'>> = MethodOut<'identityProviders', M>;
 
 const notFound = () => new AppError('NOT_FOUND', 'No such identity provider');
 const fieldError = (path: string, message: string) =>

@@ -4,14 +4,13 @@ import {
   alarmEscalationLevels,
   alarmReasons,
   alarmsListMax,
-  type Contract,
   lastEscalationLevel,
-  type OutputOf,
-  type ParsedInputOf,
+  type MethodName,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import { type Actor, type StaffActor, systemActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { type AlarmEventType, emitAlarmEvent } from '../../delivery/webhooks/emit.ts';
 import { tellAlarm } from './alarm-delivery.ts';
 import { escalationMinutes, queueEscalation } from './alarm-raise.ts';
@@ -33,9 +32,8 @@ import { type Db, findMachine } from './repository.ts';
  * Each step is an event on the machine's timeline (MP_0013 to MP_0015), an audit entry and a webhook.
  */
 
-type Alarms = Contract['alarms'];
-type In<M extends keyof Alarms> = ParsedInputOf<Alarms[M]>;
-type Out<M extends keyof Alarms> = Promise<OutputOf<Alarms[M]>>;
+type In<M extends MethodName<'alarms'>> = MethodIn<'alarms', M>;
+type Out<M extends MethodName<'alarms'>> = Promise<MethodOut<'alarms', M>>;
 
 const notFound = (id: string) => new AppError('NOT_FOUND', `Alarm ${id} not found`);
 

@@ -1,17 +1,16 @@
 import {
   AppError,
   acceptedCardSchemes,
-  type Contract,
   formatPin,
+  type MethodName,
   type Order,
-  type OutputOf,
   orderAmountDue,
-  type ParsedInputOf,
   type PatientOrderSummary,
 } from '@medlocker/core';
 import { auditReads } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
 import { findOrder, pinOf, toOrder } from '../orders/index.ts';
 import { readPaymentSettings } from '../payment-settings/index.ts';
@@ -24,9 +23,8 @@ import { findOrdersOfPatient, findPharmacy, lastReceiptSentTo } from './reposito
  * from elsewhere with a patient actor cannot reach further.
  */
 
-type PatientOrders = Contract['patientOrders'];
-type In<M extends keyof PatientOrders> = ParsedInputOf<PatientOrders[M]>;
-type Out<M extends keyof PatientOrders> = OutputOf<PatientOrders[M]>;
+type In<M extends MethodName<'patientOrders'>> = MethodIn<'patientOrders', M>;
+type Out<M extends MethodName<'patientOrders'>> = MethodOut<'patientOrders', M>;
 type PatientActor = Extract<Actor, { kind: 'patient' }>;
 
 /** Orders listed on the patient page at most: a patient collects a few a month. */

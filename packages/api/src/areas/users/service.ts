@@ -1,8 +1,9 @@
-import { AppError, type Contract, type OutputOf, type ParsedInputOf, usersPageSize } from '@medlocker/core';
+import { AppError, type MethodName, usersPageSize } from '@medlocker/core';
 import { callerOf, enforceRoleScope, reachesRole } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { decodeCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import {
@@ -14,9 +15,8 @@ import {
   updateUserNames,
 } from './repository.ts';
 
-type Users = Contract['users'];
-type In<M extends keyof Users> = ParsedInputOf<Users[M]>;
-type Out<M extends keyof Users> = OutputOf<Users[M]>;
+type In<M extends MethodName<'users'>> = MethodIn<'users', M>;
+type Out<M extends MethodName<'users'>> = MethodOut<'users', M>;
 
 /** Support staff may see and change anyone; everybody else only themselves. */
 function assertSelfOrSupport(actor: StaffActor, userId: string): void {
