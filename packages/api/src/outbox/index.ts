@@ -35,7 +35,7 @@ type Tx = Kysely<Database> | Transaction<Database>;
  * doubling to 1 h) spreads 15 over about four hours; a refused request among successes is retried
  * within seconds (jobs/runner.ts), and 15 in a row at 30% refusals has odds of 1 in 70 million.
  */
-export const MESSAGE_MAX_ATTEMPTS = 15;
+const MESSAGE_MAX_ATTEMPTS = 15;
 
 /**
  * Stores messages inside the caller's transaction (pass the transaction, not the database, so they
@@ -70,19 +70,25 @@ export async function queueMessages(
       updated: at,
     })),
   );
-  for (const m of queued.filter((q) => ids.includes(q.id))) {
-    await enqueueJob(
-      tx,
-      {
-        type: 'message.send',
-        payload: { messageId: m.id },
-        businessId: m.businessId,
-        runAfter: m.runAfter,
-        dedupeKey: m.id,
-        maxAttempts: MESSAGE_MAX_ATTEMPTS,
-      },
-      at,
-    );
-  }
+  for (const m of queued.filter((q) => ids.includes(q.id))) await queueSend(tx, m, m.runAfter, at);
   return { enqueued: ids.length };
+}
+
+/**
+ * The runner job that sends a stored message, from `runAfter`: keyed by the message id, so a message
+ * has at most one such job not yet done (a resend queues another once the last one finished).
+ */
+export function queueSend(tx: Tx, message: { id: string; businessId: string | null }, runAfter: number, now: number) {
+  return enqueueJob(
+    tx,
+    {
+      type: 'message.send',
+      payload: { messageId: message.id },
+      businessId: message.businessId,
+      runAfter,
+      dedupeKey: message.id,
+      maxAttempts: MESSAGE_MAX_ATTEMPTS,
+    },
+    now,
+  );
 }
