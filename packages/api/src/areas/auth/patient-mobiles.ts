@@ -26,7 +26,7 @@ import {
  */
 
 type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
-type Out<M extends MethodName<'auth'>> = MethodOut<'auth', M>;
+type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 type PatientActor = Extract<Actor, { kind: 'patient' }>;
 
 const policy = patientAuthPolicy;
@@ -50,14 +50,14 @@ export const listPatientMobile = async (
   deps: AppDeps,
   actor: PatientActor,
   _input: In<'listPatientMobile'>,
-): Promise<Out<'listPatientMobile'>> => ({ mobiles: await mobilesOf(deps.db, actor) });
+): Out<'listPatientMobile'> => ({ mobiles: await mobilesOf(deps.db, actor) });
 
 /** Without a code: texts one to the new mobile. With it: the mobile is added, verified. */
 export async function addPatientMobile(
   deps: AppDeps,
   actor: PatientActor,
   input: In<'addPatientMobile'>,
-): Promise<Out<'addPatientMobile'>> {
+): Out<'addPatientMobile'> {
   if (input.code === undefined) {
     await textMobileCode(deps, actor, input.mobileNumber);
     return { mobiles: await mobilesOf(deps.db, actor), added: false };
@@ -142,7 +142,7 @@ async function confirmMobileCode(
   actor: PatientActor,
   mobile: string,
   code: string,
-): Promise<Out<'addPatientMobile'>> {
+): Out<'addPatientMobile'> {
   const now = deps.now();
   const current = await mobilesOf(deps.db, actor);
   if (current.find((m) => m.mobileNumber === mobile)?.verified) return { mobiles: current, added: false };
@@ -182,7 +182,7 @@ export async function removePatientMobile(
   deps: AppDeps,
   actor: PatientActor,
   input: In<'removePatientMobile'>,
-): Promise<Out<'removePatientMobile'>> {
+): Out<'removePatientMobile'> {
   const current = await mobilesOf(deps.db, actor);
   const found = current.find((m) => m.mobileNumber === input.mobileNumber);
   if (!found) throw new AppError('NOT_FOUND', 'This mobile is not one of yours');

@@ -21,7 +21,7 @@ import {
 } from './second-factor-repository.ts';
 
 type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
-type Out<M extends MethodName<'auth'>> = MethodOut<'auth', M>;
+type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 
 /**
  * What a password user's sign-in needs after the right password: their second factor when they have one
@@ -55,7 +55,7 @@ export async function beginPasskeySignIn(
   actor: StaffActor,
   _input: In<'beginPasskeySignIn'>,
   site: Site,
-): Promise<Out<'beginPasskeySignIn'>> {
+): Out<'beginPasskeySignIn'> {
   await awaitingSecondFactor(deps, actor);
   const passkeys = (await factorsOf(deps.db, actor.userId)).filter((f) => f.kind === 'passkey');
   const options = await generateAuthenticationOptions({

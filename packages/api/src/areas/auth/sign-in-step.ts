@@ -12,7 +12,7 @@ import type { Site } from './mails.ts';
 import { clearLoginFailures, releaseAddressAttempt, reserveAddressAttempt, reserveLoginAttempt } from './repository.ts';
 import { auditSecondFactorFailure, checkSecondFactor, type secondFactorStepFor } from './second-factor-sign-in.ts';
 
-type Out<M extends MethodName<'auth'>> = MethodOut<'auth', M>;
+type Answer<M extends MethodName<'auth'>> = MethodOut<'auth', M>;
 
 /** A signed-in session to hand the browser: the controller sets it as the session cookie. */
 export type NewSession = { token: string; maxAgeSeconds: number };
@@ -30,7 +30,7 @@ export async function sessionAfterPassword(
   user: Account,
   previousToken: string | null,
   step: Awaited<ReturnType<typeof secondFactorStepFor>>,
-): Promise<{ answer: Out<'login'>; session: NewSession }> {
+): Promise<{ answer: Answer<'login'>; session: NewSession }> {
   const now = deps.now();
   const who = { userId: user.id, display: toUser(user).name };
   const pending = step?.pending ?? null;
@@ -88,7 +88,7 @@ export async function verifySecondFactor(
   actor: StaffActor,
   input: MethodIn<'auth', 'verifySecondFactor'>,
   options: { token: string | null; site: Site },
-): Promise<{ answer: Out<'verifySecondFactor'>; session: NewSession | null }> {
+): Promise<{ answer: Answer<'verifySecondFactor'>; session: NewSession | null }> {
   const { db } = deps;
   const now = deps.now();
   const user = await findUserById(db, actor.userId);

@@ -22,7 +22,7 @@ import {
 } from './repository.ts';
 
 type In<M extends MethodName<'groups'>> = MethodIn<'groups', M>;
-type Out<M extends MethodName<'groups'>> = MethodOut<'groups', M>;
+type Out<M extends MethodName<'groups'>> = Promise<MethodOut<'groups', M>>;
 
 const groups: OrganisationKind<Group, GroupPatch> = { entity: 'group', find: findGroup, patch: patchGroup };
 
@@ -97,11 +97,7 @@ const formFields = (input: In<'createGroup'>) => ({
 
 const editableFields = ['name', 'email', 'address', 'parentId'] as const;
 
-export async function createGroup(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'createGroup'>,
-): Promise<Out<'createGroup'>> {
+export async function createGroup(deps: AppDeps, actor: StaffActor, input: In<'createGroup'>): Out<'createGroup'> {
   const now = deps.now();
   const id = Bun.randomUUIDv7();
   const group = await createOrganisation(
@@ -117,11 +113,7 @@ export async function createGroup(
   return { group };
 }
 
-export async function updateGroup(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'updateGroup'>,
-): Promise<Out<'updateGroup'>> {
+export async function updateGroup(deps: AppDeps, actor: StaffActor, input: In<'updateGroup'>): Out<'updateGroup'> {
   const group = await updateOrganisation(groups, deps, actor, input.id, {
     patch: formFields(input),
     fields: editableFields,
