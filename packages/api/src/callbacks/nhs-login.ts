@@ -1,11 +1,9 @@
 import { Elysia } from 'elysia';
-import { linkOrigin, NHS_LOGIN_COOKIE, nhsLoginCallback, nhsLoginCallbackPath, siteOf } from '../areas/auth/index.ts';
-import type { Actor } from '../context/actor.ts';
+import { NHS_LOGIN_COOKIE, nhsLoginCallback, nhsLoginCallbackPath } from '../areas/auth/index.ts';
 import type { AppDeps } from '../context/deps.ts';
-import { requestMeta } from '../http/request-meta.ts';
-import { originOf } from '../rpc/actor-of.ts';
 import { serializeCookie } from '../rpc/area.ts';
 import { endPatientSessionByToken, PATIENT_COOKIE, patientTokenOf } from '../sessions/patient-sessions.ts';
+import { providerReturn } from './provider-return.ts';
 
 /**
  * `GET /api/auth/nhs-login/callback`: where NHS login sends the patient's browser back (the redirect
@@ -14,36 +12,26 @@ import { endPatientSessionByToken, PATIENT_COOKIE, patientTokenOf } from '../ses
  * The one-time browser cookie is always cleared; never a 500 page in the middle of a login.
  */
 export function nhsLoginRoutes(deps: AppDeps) {
-  return new Elysia({ name: 'nhs-login' }).get(nhsLoginCallbackPath, async ({ request, server, set }) => {
-    const meta = requestMeta(request, server, deps.config.trustProxy);
-    const actor: Actor = { kind: 'anonymous', origin: originOf(meta, 'portal') };
-    const publicOrigin = linkOrigin(deps, siteOf(request)) ?? new URL(request.url).origin;
-    const cookies = [serializeCookie(NHS_LOGIN_COOKIE, '', meta.secure, { maxAgeSeconds: 0, sameSite: 'lax' })];
-    let location: string;
-    try {
-      const outcome = await nhsLoginCallback(deps, actor, request, publicOrigin);
-      location = outcome.location;
-      if (outcome.session) {
-        const previous = patientTokenOf(request);
-        if (previous) await endPatientSessionByToken(deps.db, previous, deps.now());
-        cookies.push(
-          serializeCookie(PATIENT_COOKIE, outcome.session.token, meta.secure, {
-            maxAgeSeconds: outcome.session.maxAgeSeconds,
-            sameSite: 'lax',
-          }),
-        );
-      }
-    } catch (error) {
-      deps.logger.error('NHS login callback failed', {
-        requestId: meta.requestId,
-        error: error instanceof Error ? error.message : String(error),
-      });
-      location = '/p?nhsLogin=failed';
-    }
-    set.status = 303;
-    set.headers.location = location;
-    set.headers['cache-control'] = 'no-store';
-    set.headers['set-cookie'] = cookies;
-    return '';
-  });
+  return new Elysia({ name: 'nhs-login' }).get(nhsLoginCallbackPath, (exchange) =>
+    providerReturn(
+      deps,
+      exchange,
+      { log: 'NHS login callback failed', location: '/p?nhsLogin=failed' },
+      async ({ actor, publicOrigin, secure, cookies }) => {
+        cookies.push(serializeCookie(NHS_LOGIN_COOKIE, '', secure, { maxAgeSeconds: 0, sameSite: 'lax' }));
+        const outcome = await nhsLoginCallback(deps, actor, exchange.request, publicOrigin);
+        if (outcome.session) {
+          const previous = patientTokenOf(exchange.request);
+          if (previous) await endPatientSessionByToken(deps.db, previous, deps.now());
+          cookies.push(
+            serializeCookie(PATIENT_COOKIE, outcome.session.token, secure, {
+              maxAgeSeconds: outcome.session.maxAgeSeconds,
+              sameSite: 'lax',
+            }),
+          );
+        }
+        return outcome.location;
+      },
+    ),
+  );
 }

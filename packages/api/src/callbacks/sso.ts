@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia';
-import { linkOrigin, siteOf } from '../areas/auth/index.ts';
 import {
   type CallbackOutcome,
   callbackPath,
@@ -11,10 +10,9 @@ import {
 } from '../areas/sso/index.ts';
 import type { Actor } from '../context/actor.ts';
 import type { AppDeps } from '../context/deps.ts';
-import { requestMeta } from '../http/request-meta.ts';
-import { originOf } from '../rpc/actor-of.ts';
 import { serializeCookie } from '../rpc/area.ts';
 import { authPolicy } from '../sessions/policy.ts';
+import { type Exchange, providerReturn } from './provider-return.ts';
 
 /**
  * `GET /api/auth/callback` (SPEC §7 auth.callback): where an OpenID provider sends the browser back.
@@ -24,64 +22,45 @@ import { authPolicy } from '../sessions/policy.ts';
  * `GET /sso/saml/continue`, which signs in only the browser that started (see flow.ts).
  */
 export function ssoRoutes(deps: AppDeps) {
-  const finish = async (
-    request: Request,
-    server: Parameters<typeof requestMeta>[1],
-    set: { status?: number | string; headers: Record<string, unknown> },
+  const finish = (
+    exchange: Exchange,
     run: (actor: Actor, publicOrigin: string, maxAge: number) => Promise<CallbackOutcome>,
-  ) => {
-    const meta = requestMeta(request, server, deps.config.trustProxy);
-    const actor: Actor = { kind: 'anonymous', origin: originOf(meta, 'portal') };
-    const publicOrigin = linkOrigin(deps, siteOf(request)) ?? new URL(request.url).origin;
-    const cookies: string[] = [];
-    const clearBrowserCookie = () =>
-      cookies.push(serializeCookie(SSO_COOKIE, '', meta.secure, { maxAgeSeconds: 0, sameSite: 'lax' }));
-    let location: string;
-    try {
-      const outcome = await run(actor, publicOrigin, authPolicy.sessionAbsoluteMs / 1000);
-      if (!outcome.keepBrowserCookie) clearBrowserCookie();
-      if (outcome.ok && outcome.session) {
-        cookies.push(
-          serializeCookie(authPolicy.sessionCookie, outcome.session.token, meta.secure, {
-            maxAgeSeconds: outcome.session.maxAgeSeconds,
-          }),
-        );
-        location = outcome.location;
-      } else if (outcome.ok) {
-        location = outcome.location;
-      } else {
-        location = `/auth/login?sso=${outcome.reason}`;
-      }
-    } catch (error) {
-      // Never a 500 page in the middle of a sign-in: the log has it, the user a way back.
-      deps.logger.error('single sign-on callback failed', {
-        requestId: meta.requestId,
-        error: error instanceof Error ? error.message : String(error),
-      });
-      location = '/auth/login?sso=provider';
-    }
-    set.status = 303;
-    set.headers.location = location;
-    set.headers['cache-control'] = 'no-store';
-    if (cookies.length > 0) set.headers['set-cookie'] = cookies;
-    return '';
-  };
+  ) =>
+    providerReturn(
+      deps,
+      exchange,
+      { log: 'single sign-on callback failed', location: '/auth/login?sso=provider' },
+      async ({ actor, publicOrigin, secure, cookies }) => {
+        const outcome = await run(actor, publicOrigin, authPolicy.sessionAbsoluteMs / 1000);
+        if (!outcome.keepBrowserCookie) {
+          cookies.push(serializeCookie(SSO_COOKIE, '', secure, { maxAgeSeconds: 0, sameSite: 'lax' }));
+        }
+        if (outcome.ok && outcome.session) {
+          cookies.push(
+            serializeCookie(authPolicy.sessionCookie, outcome.session.token, secure, {
+              maxAgeSeconds: outcome.session.maxAgeSeconds,
+            }),
+          );
+        }
+        return outcome.ok ? outcome.location : `/auth/login?sso=${outcome.reason}`;
+      },
+    );
   return new Elysia({ name: 'sso' })
-    .get(callbackPath, ({ request, server, set }) =>
-      finish(request, server, set, (actor, origin, maxAge) => ssoCallback(deps, actor, request, origin, maxAge)),
+    .get(callbackPath, (exchange) =>
+      finish(exchange, (actor, origin, maxAge) => ssoCallback(deps, actor, exchange.request, origin, maxAge)),
     )
     .post(
       '/sso/saml/:idpId/acs',
-      ({ request, server, set, params }) =>
-        finish(request, server, set, async (actor, origin) => {
+      (exchange) =>
+        finish(exchange, async (actor, origin) => {
           // Read by us, at most SAML_BODY_LIMIT: a huge form is refused before any XML parsing.
-          const form = await boundedForm(request);
-          return samlCallback(deps, actor, request, params.idpId, form, origin);
+          const form = await boundedForm(exchange.request);
+          return samlCallback(deps, actor, exchange.request, exchange.params.idpId, form, origin);
         }),
       { parse: 'none' },
     )
-    .get(samlContinuePath, ({ request, server, set }) =>
-      finish(request, server, set, (actor, _origin, maxAge) => samlContinue(deps, actor, request, maxAge)),
+    .get(samlContinuePath, (exchange) =>
+      finish(exchange, (actor, _origin, maxAge) => samlContinue(deps, actor, exchange.request, maxAge)),
     );
 }
 

@@ -79,6 +79,12 @@ export function localTransport(): LiveTransport {
   };
 }
 
+/** Adds `handler` to `handlers`; answers the function that takes it out again. */
+function subscribe<H>(handlers: Set<H>, handler: H): () => void {
+  handlers.add(handler);
+  return () => handlers.delete(handler);
+}
+
 /**
  * The in-process publisher other areas use: `liveOf(deps).publish({ businessId, message })` reaches the
  * consoles allowed to see it; `commandLocker` reaches a connected locker, whichever process holds it.
@@ -197,23 +203,19 @@ export class LiveHub {
    * change through onAccessChanged, from this process or another.
    */
   onAccessChangedHere(handler: (change: AccessChange) => void): () => void {
-    this.accessHandlersHere.add(handler);
-    return () => this.accessHandlersHere.delete(handler);
+    return subscribe(this.accessHandlersHere, handler);
   }
 
   onAccessChanged(handler: (change: AccessChange) => void): () => void {
-    this.accessHandlers.add(handler);
-    return () => this.accessHandlers.delete(handler);
+    return subscribe(this.accessHandlers, handler);
   }
 
   onConsoleEvent(handler: (event: ConsoleEvent) => void): () => void {
-    this.consoleHandlers.add(handler);
-    return () => this.consoleHandlers.delete(handler);
+    return subscribe(this.consoleHandlers, handler);
   }
 
   onLockerCommand(handler: (command: LockerCommand) => void): () => void {
-    this.lockerHandlers.add(handler);
-    return () => this.lockerHandlers.delete(handler);
+    return subscribe(this.lockerHandlers, handler);
   }
 
   close(): Promise<void> {

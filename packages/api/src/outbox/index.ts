@@ -35,7 +35,7 @@ type Tx = Kysely<Database> | Transaction<Database>;
  * doubling to 1 h) spreads 15 over about four hours; a refused request among successes is retried
  * within seconds (jobs/runner.ts), and 15 in a row at 30% refusals has odds of 1 in 70 million.
  */
-export const MESSAGE_MAX_ATTEMPTS = 15;
+const MESSAGE_MAX_ATTEMPTS = 15;
 
 /**
  * Stores messages inside the caller's transaction (pass the transaction, not the database, so they
@@ -70,20 +70,15 @@ export async function queueMessages(
       updated: at,
     })),
   );
-  for (const m of queued.filter((q) => ids.includes(q.id))) await enqueueSend(tx, m, m.runAfter, at);
+  for (const m of queued.filter((q) => ids.includes(q.id))) await queueSend(tx, m, m.runAfter, at);
   return { enqueued: ids.length };
 }
 
 /**
- * Queues the runner job that sends a stored message at `runAfter`, keyed by the message id so it is
- * queued once; `now` is when it was queued.
+ * The runner job that sends a stored message, from `runAfter`: keyed by the message id, so a message
+ * has at most one such job not yet done (a resend queues another once the last one finished).
  */
-export function enqueueSend(
-  tx: Tx,
-  message: { id: string; businessId: string | null },
-  runAfter: number,
-  now: number,
-): Promise<string | null> {
+export function queueSend(tx: Tx, message: { id: string; businessId: string | null }, runAfter: number, now: number) {
   return enqueueJob(
     tx,
     {

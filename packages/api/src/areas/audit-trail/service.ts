@@ -4,21 +4,19 @@ import {
   auditCsv,
   auditExportMax,
   auditPageSize,
-  type Contract,
+  type MethodName,
   maxTimestamp,
-  type OutputOf,
-  type ParsedInputOf,
   validationMessage,
 } from '@medlocker/core';
 import { audit, searchAudit } from '../../audit/audit.ts';
 import type { AuditQuery } from '../../audit/repository.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { decodeTimeIdCursor, pageOf } from '../../lists/paging.ts';
 
-type Area = Contract['audit'];
-type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
-type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+type In<M extends MethodName<'audit'>> = MethodIn<'audit', M>;
+type Out<M extends MethodName<'audit'>> = Promise<MethodOut<'audit', M>>;
 
 /**
  * The businesses whose entries the caller reads: support every entry (null), or the one business it

@@ -1,8 +1,9 @@
-import { AppError, type Contract, counted, deviceOf, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, counted, deviceOf, type MethodName } from '@medlocker/core';
 import { callerOf, reachesRole } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { hashPassword, verifyPassword } from '../../sessions/passwords.ts';
@@ -19,9 +20,8 @@ import {
 } from './repository.ts';
 import { addressLimits } from './service.ts';
 
-type Auth = Contract['auth'];
-type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
+type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 
 /** A wrong current password: a 400 on the field, in the words of a sign-in refusal. */
 export const wrongCurrentPassword = 'Your current password is not correct';
@@ -38,7 +38,7 @@ export async function changePassword(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'changePassword'>,
-): Promise<Out<'changePassword'>> {
+): Out<'changePassword'> {
   const { db } = deps;
   const now = deps.now();
   const user = await findUserById(db, actor.userId);
@@ -105,11 +105,7 @@ function assertSelfOrSupport(actor: StaffActor, userId: string): void {
   }
 }
 
-export async function listSessions(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'listSessions'>,
-): Promise<Out<'listSessions'>> {
+export async function listSessions(deps: AppDeps, actor: StaffActor, input: In<'listSessions'>): Out<'listSessions'> {
   const userId = input.userId ?? actor.userId;
   assertSelfOrSupport(actor, userId);
   const rows = await liveSessionsOf(deps.db, userId, deps.now());
@@ -138,11 +134,7 @@ export async function listSessions(
  * Ends one session: one's own, or (support staff) anyone's. Another user's session is a 404 to anyone
  * else, as one that does not exist. Audited as `session.end`, naming whose session it was.
  */
-export async function endSession(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'endSession'>,
-): Promise<Out<'endSession'>> {
+export async function endSession(deps: AppDeps, actor: StaffActor, input: In<'endSession'>): Out<'endSession'> {
   const now = deps.now();
   const session = await findSession(deps.db, input.sessionId);
   if (!session || (session.userId !== actor.userId && actor.kind !== 'support')) {
@@ -169,7 +161,7 @@ export async function endOtherSessions(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'endOtherSessions'>,
-): Promise<Out<'endOtherSessions'>> {
+): Out<'endOtherSessions'> {
   const userId = input.userId ?? actor.userId;
   assertSelfOrSupport(actor, userId);
   const now = deps.now();
@@ -213,7 +205,7 @@ export async function getAccountStatus(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'getAccountStatus'>,
-): Promise<Out<'getAccountStatus'>> {
+): Out<'getAccountStatus'> {
   const user = await assertManages(deps, actor, input.userId);
   const status = await accountStatusOf(deps.db, user.id);
   if (!status) throw new AppError('NOT_FOUND', 'No such user');
@@ -221,11 +213,7 @@ export async function getAccountStatus(
 }
 
 /** Enables an account disabled for not being used; the days count again from now. Audited. */
-export async function enableUser(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'enableUser'>,
-): Promise<Out<'enableUser'>> {
+export async function enableUser(deps: AppDeps, actor: StaffActor, input: In<'enableUser'>): Out<'enableUser'> {
   const user = await assertManages(deps, actor, input.userId);
   const now = deps.now();
   await deps.db.transaction().execute(async (trx) => {

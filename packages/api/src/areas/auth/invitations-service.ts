@@ -1,15 +1,9 @@
-import {
-  AppError,
-  type Contract,
-  type OutputOf,
-  type ParsedInputOf,
-  type RoleInvitation,
-  roleInvitationDays,
-} from '@medlocker/core';
+import { AppError, type MethodName, type RoleInvitation, roleInvitationDays } from '@medlocker/core';
 import { callerOf, enforceRoleScope, reachesRole } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/index.ts';
 import { type Account, findUserByEmail, findUserById } from '../users/index.ts';
@@ -35,9 +29,8 @@ import { sendPasswordLink } from './service.ts';
  * either way, and gets the role only by accepting it, signed in as themselves.
  */
 
-type Auth = Contract['auth'];
-type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
+type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 type Trx = AppDeps['db'];
 
 const invitationMs = roleInvitationDays * 24 * 60 * 60 * 1000;
@@ -73,7 +66,7 @@ export async function addAsPharmacyAdmin(
   input: In<'addRoles'>,
   roles: RoleToStore[],
   site: Site,
-): Promise<Out<'addRoles'>> {
+): Out<'addRoles'> {
   const now = deps.now();
   const done = await deps.db.transaction().execute(async (trx) => {
     let user = await findUserByEmail(trx, input.email);
@@ -138,7 +131,7 @@ export async function listMyInvitations(
   deps: AppDeps,
   actor: StaffActor,
   _input: In<'listMyInvitations'>,
-): Promise<Out<'listMyInvitations'>> {
+): Out<'listMyInvitations'> {
   const rows = await invitationsOfUser(deps.db, actor.userId, deps.now());
   return {
     invitations: rows.map((r) => ({
@@ -165,7 +158,7 @@ export async function acceptInvitation(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'acceptInvitation'>,
-): Promise<Out<'acceptInvitation'>> {
+): Out<'acceptInvitation'> {
   const now = deps.now();
   await deps.db.transaction().execute(async (trx) => {
     const invitation = mine(actor, await findInvitation(trx, input.id));
@@ -198,7 +191,7 @@ export async function declineInvitation(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'declineInvitation'>,
-): Promise<Out<'declineInvitation'>> {
+): Out<'declineInvitation'> {
   await deps.db.transaction().execute(async (trx) => {
     const invitation = mine(actor, await findInvitation(trx, input.id));
     if (!(await deleteInvitation(trx, invitation.id))) throw new AppError('NOT_FOUND', 'No such invitation');
@@ -226,7 +219,7 @@ export async function listInvitations(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'listInvitations'>,
-): Promise<Out<'listInvitations'>> {
+): Out<'listInvitations'> {
   enforceRoleScope(callerOf(actor), [{ name: input.roleName, resource: input.roleResource }], { admin: true });
   const rows = await invitationsToResource(deps.db, input.roleName, input.roleResource, deps.now());
   return { invitations: rows.map(forAdmins) };
@@ -236,7 +229,7 @@ export async function cancelInvitation(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'cancelInvitation'>,
-): Promise<Out<'cancelInvitation'>> {
+): Out<'cancelInvitation'> {
   await deps.db.transaction().execute(async (trx) => {
     const invitation = await findInvitation(trx, input.id);
     if (!invitation) throw new AppError('NOT_FOUND', 'No such invitation');

@@ -1,15 +1,8 @@
-import {
-  AppError,
-  type Contract,
-  codeTextIn,
-  type OutputOf,
-  type ParsedInputOf,
-  type PatientMobile,
-  patientAuthPolicy,
-} from '@medlocker/core';
+import { AppError, codeTextIn, type MethodName, type PatientMobile, patientAuthPolicy } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import { checkResendWait, codeLocales } from './code-resend.ts';
@@ -32,9 +25,8 @@ import {
  * (`auth/verifySms`), so the patient can get in from either phone.
  */
 
-type Auth = Contract['auth'];
-type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
+type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 type PatientActor = Extract<Actor, { kind: 'patient' }>;
 
 const policy = patientAuthPolicy;
@@ -58,14 +50,14 @@ export const listPatientMobile = async (
   deps: AppDeps,
   actor: PatientActor,
   _input: In<'listPatientMobile'>,
-): Promise<Out<'listPatientMobile'>> => ({ mobiles: await mobilesOf(deps.db, actor) });
+): Out<'listPatientMobile'> => ({ mobiles: await mobilesOf(deps.db, actor) });
 
 /** Without a code: texts one to the new mobile. With it: the mobile is added, verified. */
 export async function addPatientMobile(
   deps: AppDeps,
   actor: PatientActor,
   input: In<'addPatientMobile'>,
-): Promise<Out<'addPatientMobile'>> {
+): Out<'addPatientMobile'> {
   if (input.code === undefined) {
     await textMobileCode(deps, actor, input.mobileNumber);
     return { mobiles: await mobilesOf(deps.db, actor), added: false };
@@ -150,7 +142,7 @@ async function confirmMobileCode(
   actor: PatientActor,
   mobile: string,
   code: string,
-): Promise<Out<'addPatientMobile'>> {
+): Out<'addPatientMobile'> {
   const now = deps.now();
   const current = await mobilesOf(deps.db, actor);
   if (current.find((m) => m.mobileNumber === mobile)?.verified) return { mobiles: current, added: false };
@@ -190,7 +182,7 @@ export async function removePatientMobile(
   deps: AppDeps,
   actor: PatientActor,
   input: In<'removePatientMobile'>,
-): Promise<Out<'removePatientMobile'>> {
+): Out<'removePatientMobile'> {
   const current = await mobilesOf(deps.db, actor);
   const found = current.find((m) => m.mobileNumber === input.mobileNumber);
   if (!found) throw new AppError('NOT_FOUND', 'This mobile is not one of yours');

@@ -1,17 +1,16 @@
 import {
   AppError,
-  type Contract,
   codeTextIn,
   counted,
   greetingName,
-  type OutputOf,
-  type ParsedInputOf,
+  type MethodName,
   type PatientSessionInfo,
   patientAuthPolicy,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import {
@@ -46,9 +45,8 @@ import {
  * texted across every order, so it cannot try many orders instead of one.
  */
 
-type Auth = Contract['auth'];
-type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
+type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 
 const policy = patientAuthPolicy;
 
@@ -187,7 +185,7 @@ const codeHash = (found: { orderId: string; patientId: string }, code: string) =
  * Each call takes one of its address's hourly codes first, given back when nothing was texted for a
  * known order (an unknown order is a guess, and keeps it).
  */
-export async function verifySms(deps: AppDeps, actor: Actor, input: In<'verifySms'>): Promise<Out<'verifySms'>> {
+export async function verifySms(deps: AppDeps, actor: Actor, input: In<'verifySms'>): Out<'verifySms'> {
   const giveBack = await takeAddress(deps, actor, 'codes', input.orderId);
   const found = await orderPatient(deps, input.orderId);
   try {
@@ -200,7 +198,7 @@ export async function verifySms(deps: AppDeps, actor: Actor, input: In<'verifySm
 }
 
 /** The per-order part of verifySms: the lock, the patient's mobiles, one a minute and five an hour. */
-async function textCode(deps: AppDeps, actor: Actor, found: OrderPatient): Promise<Out<'verifySms'>> {
+async function textCode(deps: AppDeps, actor: Actor, found: OrderPatient): Out<'verifySms'> {
   const now = deps.now();
   await refuseWhileLocked(deps, found.orderId, now);
   const mobiles = await mobilesToText(deps, found);
@@ -332,7 +330,7 @@ export const patientSessionInfo = (principal: PatientPrincipal): PatientSessionI
 });
 
 /** Ends a patient session (sign out on the patient page). */
-export async function endPatientSession(deps: AppDeps, token: string | null): Promise<Out<'endPatientSession'>> {
+export async function endPatientSession(deps: AppDeps, token: string | null): Out<'endPatientSession'> {
   if (token) await endPatientSessionByToken(deps.db, token, deps.now());
   return { ok: true };
 }

@@ -1,15 +1,9 @@
-import {
-  AppError,
-  type Contract,
-  type FieldError,
-  type OutputOf,
-  type ParsedInputOf,
-  roleDescription,
-} from '@medlocker/core';
+import { AppError, type FieldError, type MethodName, roleDescription } from '@medlocker/core';
 import { callerOf, enforceRoleScope } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/index.ts';
 import { type Account, findUserByEmail } from '../users/index.ts';
@@ -27,9 +21,8 @@ import { defaultProviderFor, providerRefusal } from './role-rules.ts';
 import { createAccount, giveRole } from './role-writes.ts';
 import { sendPasswordLink } from './service.ts';
 
-type Auth = Contract['auth'];
-type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
+type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 
 const resourceTypeOf = { Business: 'business', Group: 'group' } as const;
 type Db = AppDeps['db'];
@@ -135,12 +128,7 @@ function assertPharmacyMayAdd(actor: StaffActor, input: In<'addRoles'>): void {
  * once (refused when the user's identity provider would then refuse them); a pharmacy Admin invites
  * anyone not already theirs (invitations-service.ts).
  */
-export async function addRoles(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'addRoles'>,
-  site: Site,
-): Promise<Out<'addRoles'>> {
+export async function addRoles(deps: AppDeps, actor: StaffActor, input: In<'addRoles'>, site: Site): Out<'addRoles'> {
   if (actor.kind === 'pharmacy') assertPharmacyMayAdd(actor, input);
   const roles = await rolesToStore(deps, input);
   if (actor.kind === 'pharmacy') return addAsPharmacyAdmin(deps, actor, input, roles, site);
@@ -171,11 +159,7 @@ async function assertProviderAllows(trx: Db, user: Account, roles: RoleToStore[]
   if (refusal) throw new AppError('VALIDATION', refusal, [{ path: 'email', id: 'INVALID_VALUE', message: refusal }]);
 }
 
-export async function removeRole(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'removeRole'>,
-): Promise<Out<'removeRole'>> {
+export async function removeRole(deps: AppDeps, actor: StaffActor, input: In<'removeRole'>): Out<'removeRole'> {
   if (input.userId === actor.userId && input.roleName === 'Support') {
     throw new AppError('CONFLICT', 'You cannot remove your own Support role');
   }
@@ -203,7 +187,7 @@ export async function editIdentityProvider(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'editIdentityProvider'>,
-): Promise<Out<'editIdentityProvider'>> {
+): Out<'editIdentityProvider'> {
   await deps.db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, input.email);
     if (!user) throw new AppError('NOT_FOUND', 'No user with that email');

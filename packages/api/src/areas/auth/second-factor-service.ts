@@ -1,8 +1,9 @@
-import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, type MethodName } from '@medlocker/core';
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
@@ -35,9 +36,8 @@ import {
   secondFactorRequired,
 } from './second-factor-repository.ts';
 
-type Auth = Contract['auth'];
-type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
-type Out<M extends keyof Auth> = Promise<OutputOf<Auth[M]>>;
+type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
+type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 
 const listed = ({ id, kind, name, created, lastUsed }: StoredFactor) => ({ id, kind, name, created, lastUsed });
 

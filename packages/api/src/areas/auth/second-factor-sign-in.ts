@@ -1,8 +1,9 @@
-import { AppError, type Contract, type OutputOf, type ParsedInputOf, type SecondFactorMethod } from '@medlocker/core';
+import { AppError, type MethodName, type SecondFactorMethod } from '@medlocker/core';
 import { generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
 import { audit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
 import { authPolicy } from '../../sessions/policy.ts';
@@ -19,9 +20,8 @@ import {
   spendRecoveryCode,
 } from './second-factor-repository.ts';
 
-type Auth = Contract['auth'];
-type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
+type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 
 /**
  * What a password user's sign-in needs after the right password: their second factor when they have one
@@ -55,7 +55,7 @@ export async function beginPasskeySignIn(
   actor: StaffActor,
   _input: In<'beginPasskeySignIn'>,
   site: Site,
-): Promise<Out<'beginPasskeySignIn'>> {
+): Out<'beginPasskeySignIn'> {
   await awaitingSecondFactor(deps, actor);
   const passkeys = (await factorsOf(deps.db, actor.userId)).filter((f) => f.kind === 'passkey');
   const options = await generateAuthenticationOptions({

@@ -1,7 +1,8 @@
-import { AppError, type Contract, messages, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, type MethodName, messages } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { reserveToken } from '../../rate-limits/repository.ts';
@@ -41,9 +42,8 @@ import {
 import { secondFactorStepFor } from './second-factor-sign-in.ts';
 import { type NewSession, sessionAfterPassword } from './sign-in-step.ts';
 
-type Auth = Contract['auth'];
-type In<M extends keyof Auth> = ParsedInputOf<Auth[M]>;
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
+type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 
 /** Refuses a call that would send mail when this address has sent too many (no address: in-process). */
 async function takeMail(deps: AppDeps, actor: Actor) {
@@ -54,7 +54,7 @@ async function takeMail(deps: AppDeps, actor: Actor) {
   if (retryAfter !== null) throw tooMany('requests', retryAfter);
 }
 
-export function config(deps: AppDeps, _actor: Actor, _input: In<'config'>): Out<'config'> {
+export function config(deps: AppDeps, _actor: Actor, _input: In<'config'>): MethodOut<'auth', 'config'> {
   return { allowRegistration: deps.config.allowRegistration, productName: deps.config.productName };
 }
 
@@ -70,7 +70,7 @@ export async function login(
   actor: Actor,
   input: In<'login'>,
   options: { previousToken: string | null },
-): Promise<{ answer: Out<'login'>; session: NewSession | null }> {
+): Promise<{ answer: MethodOut<'auth', 'login'>; session: NewSession | null }> {
   const { db } = deps;
   const username = normaliseEmail(input.username);
   const now = deps.now();
@@ -144,7 +144,7 @@ async function refusedAsDisabled(
   actor: Actor,
   userId: string,
   who: { userId: string; display: string },
-): Promise<Out<'login'> | null> {
+): Promise<MethodOut<'auth', 'login'> | null> {
   if (!(await accountDisabled(deps.db, userId))) return null;
   await audit(deps.db, deps, actor, { action: 'auth.login.disabled', entityType: 'user', entityId: userId, who });
   return { ok: false, reason: 'AccountDisabled', message: messages.accountDisabled(deps.config.productName) };
@@ -156,7 +156,7 @@ export async function logout(
   actor: Actor,
   _input: In<'logout'>,
   options: { token: string | null },
-): Promise<Out<'logout'>> {
+): Out<'logout'> {
   const { token } = options;
   if (token) {
     const ended = await revokeSessionByToken(deps.db, token, deps.now());
@@ -177,7 +177,7 @@ export async function logout(
   return { ok: true };
 }
 
-export async function session(deps: AppDeps, actor: StaffActor, _input: In<'session'>): Promise<Out<'session'>> {
+export async function session(deps: AppDeps, actor: StaffActor, _input: In<'session'>): Out<'session'> {
   const { db } = deps;
   const current = await findSession(db, actor.sessionId);
   const user = await findUserById(db, actor.userId);
@@ -229,12 +229,7 @@ async function sentRecently(deps: AppDeps, userId: string): Promise<boolean> {
   return linkSentSince(deps.db, userId, deps.now() - 60_000);
 }
 
-export async function register(
-  deps: AppDeps,
-  actor: Actor,
-  input: In<'register'>,
-  site: Site,
-): Promise<Out<'register'>> {
+export async function register(deps: AppDeps, actor: Actor, input: In<'register'>, site: Site): Out<'register'> {
   if (!deps.config.allowRegistration) throw new AppError('FORBIDDEN', 'Registration is not available');
   await takeMail(deps, actor);
   const { db } = deps;
@@ -277,7 +272,7 @@ export async function beginResetPassword(
   actor: Actor,
   input: In<'beginResetPassword'>,
   site: Site,
-): Promise<Out<'beginResetPassword'>> {
+): Out<'beginResetPassword'> {
   await takeMail(deps, actor);
   const { db } = deps;
   const user = await findUserByEmail(db, input.email);
@@ -304,7 +299,7 @@ export async function completeResetPassword(
   deps: AppDeps,
   actor: Actor,
   input: In<'completeResetPassword'>,
-): Promise<Out<'completeResetPassword'>> {
+): Out<'completeResetPassword'> {
   const { db } = deps;
   const now = deps.now();
   const tokenHash = hashToken(input.token);
@@ -345,7 +340,7 @@ export async function getIdentityProviderAuthUrl(
   _actor: Actor,
   input: In<'getIdentityProviderAuthUrl'>,
   site: Site,
-): Promise<{ answer: Out<'getIdentityProviderAuthUrl'>; browserToken: string | null }> {
+): Promise<{ answer: MethodOut<'auth', 'getIdentityProviderAuthUrl'>; browserToken: string | null }> {
   const user = await findUserByEmail(deps.db, input.username);
   if (!user?.identityProviderId) return { answer: { authUrl: null }, browserToken: null };
   const idp = await findIdentityProvider(deps.db, user.identityProviderId);

@@ -1,7 +1,8 @@
-import type { Contract, OutputOf, ParsedInputOf } from '@medlocker/core';
+import type { MethodName } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { authPolicy } from '../../sessions/policy.ts';
 import { replaceSession, revokeSessionByToken, scopesOf } from '../../sessions/sessions.ts';
@@ -11,8 +12,7 @@ import type { Site } from './mails.ts';
 import { clearLoginFailures, releaseAddressAttempt, reserveAddressAttempt, reserveLoginAttempt } from './repository.ts';
 import { auditSecondFactorFailure, checkSecondFactor, type secondFactorStepFor } from './second-factor-sign-in.ts';
 
-type Auth = Contract['auth'];
-type Out<M extends keyof Auth> = OutputOf<Auth[M]>;
+type Answer<M extends MethodName<'auth'>> = MethodOut<'auth', M>;
 
 /** A signed-in session to hand the browser: the controller sets it as the session cookie. */
 export type NewSession = { token: string; maxAgeSeconds: number };
@@ -30,7 +30,7 @@ export async function sessionAfterPassword(
   user: Account,
   previousToken: string | null,
   step: Awaited<ReturnType<typeof secondFactorStepFor>>,
-): Promise<{ answer: Out<'login'>; session: NewSession }> {
+): Promise<{ answer: Answer<'login'>; session: NewSession }> {
   const now = deps.now();
   const who = { userId: user.id, display: toUser(user).name };
   const pending = step?.pending ?? null;
@@ -86,9 +86,9 @@ export async function sessionAfterPassword(
 export async function verifySecondFactor(
   deps: AppDeps,
   actor: StaffActor,
-  input: ParsedInputOf<Auth['verifySecondFactor']>,
+  input: MethodIn<'auth', 'verifySecondFactor'>,
   options: { token: string | null; site: Site },
-): Promise<{ answer: Out<'verifySecondFactor'>; session: NewSession | null }> {
+): Promise<{ answer: Answer<'verifySecondFactor'>; session: NewSession | null }> {
   const { db } = deps;
   const now = deps.now();
   const user = await findUserById(db, actor.userId);

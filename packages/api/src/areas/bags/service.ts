@@ -1,25 +1,17 @@
-import {
-  bagsToRemoveListMax,
-  type Contract,
-  machinesPageSize,
-  type OutputOf,
-  type ParsedInputOf,
-} from '@medlocker/core';
+import { bagsToRemoveListMax, type MethodName, machinesPageSize } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireMachine } from '../machines/index.ts';
 import { liveOrderWithBarcode, loadOrder, publishOrder, setBagOrder } from '../orders/index.ts';
 import { countBagsToRemove, listBagRows, listBagsToRemoveRows, toBag, unmatchedBagsOfMachine } from './repository.ts';
 
-type Bags = Contract['bags'];
+type In<M extends MethodName<'bags'>> = MethodIn<'bags', M>;
+type Out<M extends MethodName<'bags'>> = Promise<MethodOut<'bags', M>>;
 
-export async function listBags(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: ParsedInputOf<Bags['listBags']>,
-): Promise<OutputOf<Bags['listBags']>> {
+export async function listBags(deps: AppDeps, _actor: StaffActor, input: In<'listBags'>): Out<'listBags'> {
   const before = decodeIdCursor(input.nextToken);
   const rows = await listBagRows(deps.db, {
     businessId: input.businessId,
@@ -36,8 +28,8 @@ export async function listBags(
 export async function listBagsToRemove(
   deps: AppDeps,
   _actor: StaffActor,
-  input: ParsedInputOf<Bags['listBagsToRemove']>,
-): Promise<OutputOf<Bags['listBagsToRemove']>> {
+  input: In<'listBagsToRemove'>,
+): Out<'listBagsToRemove'> {
   const now = deps.now();
   const scope = { businessId: input.businessId, ...(input.machineId ? { machineId: input.machineId } : {}), now };
   const rows = await listBagsToRemoveRows(deps.db, { ...scope, limit: bagsToRemoveListMax });
@@ -49,8 +41,8 @@ export async function listBagsToRemove(
 export async function reprocessBags(
   deps: AppDeps,
   actor: StaffActor,
-  input: ParsedInputOf<Bags['reprocessBags']>,
-): Promise<OutputOf<Bags['reprocessBags']>> {
+  input: In<'reprocessBags'>,
+): Out<'reprocessBags'> {
   const { machine } = await requireMachine(deps.db, input.machineId);
   // Each match loads its order as if the locker had just reported the bag (docs/ORDERS.md).
   const locker = {

@@ -1,18 +1,16 @@
 import {
   AppError,
   type BusinessFeatureSettings,
-  type Contract,
   type ControlledSettings,
   controlledSettingKeys,
   defaultFeatureSettings,
   defaultSmsTemplatesIn,
   type Locale,
+  type MethodName,
   type Nation,
   nationHasPrescriptionCharges,
   nationNames,
   nations,
-  type OutputOf,
-  type ParsedInputOf,
   type SmsTemplateKey,
   smsGateways,
   smsTemplateKeys,
@@ -20,6 +18,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { changedPaths, overDefaults, refuseArchived } from './changes.ts';
 import {
   countLiveChargedOrders,
@@ -34,9 +33,8 @@ import {
   writeSmsTemplate,
 } from './repository.ts';
 
-type Area = Contract['businessSettings'];
-type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
-type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+type In<M extends MethodName<'businessSettings'>> = MethodIn<'businessSettings', M>;
+type Out<M extends MethodName<'businessSettings'>> = Promise<MethodOut<'businessSettings', M>>;
 
 /** A business that exists (404 otherwise). */
 export async function requireBusiness(db: Db, id: string, lock = false) {

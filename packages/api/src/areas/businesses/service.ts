@@ -1,14 +1,8 @@
-import {
-  AppError,
-  type Business,
-  type BusinessInfo,
-  type Contract,
-  type OutputOf,
-  type ParsedInputOf,
-} from '@medlocker/core';
+import { AppError, type Business, type BusinessInfo, type MethodName } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import type { Db } from './organisation-repository.ts';
 import {
   assertEditable,
@@ -32,9 +26,8 @@ import {
   patchBusiness,
 } from './repository.ts';
 
-type Businesses = Contract['businesses'];
-type In<M extends keyof Businesses> = ParsedInputOf<Businesses[M]>;
-type Out<M extends keyof Businesses> = OutputOf<Businesses[M]>;
+type In<M extends MethodName<'businesses'>> = MethodIn<'businesses', M>;
+type Out<M extends MethodName<'businesses'>> = Promise<MethodOut<'businesses', M>>;
 
 const businesses: OrganisationKind<Business, BusinessPatch> = {
   entity: 'business',
@@ -90,7 +83,7 @@ export async function listGroupedBusinesses(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'listGroupedBusinesses'>,
-): Promise<Out<'listGroupedBusinesses'>> {
+): Out<'listGroupedBusinesses'> {
   if (!(await findGroupToLink(deps.db, input.groupId)))
     throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
   return groupedBusinesses(deps, actor, input);
@@ -121,7 +114,7 @@ export async function getBusinessInfo(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'getBusinessInfo'>,
-): Promise<Out<'getBusinessInfo'>> {
+): Out<'getBusinessInfo'> {
   const business = await mustFind(businesses, deps.db, input.id);
   if (!isSupport(actor) && !(await hasRoleOn(deps.db, actor.userId, business))) {
     throw new AppError('FORBIDDEN', 'You do not have access to this business');
@@ -149,7 +142,7 @@ export async function createBusiness(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'createBusiness'>,
-): Promise<Out<'createBusiness'>> {
+): Out<'createBusiness'> {
   const now = deps.now();
   const business = await createOrganisation(
     businesses,
@@ -165,7 +158,7 @@ export async function updateBusiness(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'updateBusiness'>,
-): Promise<Out<'updateBusiness'>> {
+): Out<'updateBusiness'> {
   const business = await updateOrganisation(businesses, deps, actor, input.id, {
     patch: formFields(input),
     fields: editableFields,
@@ -197,7 +190,7 @@ async function linkableBusinesses(trx: Db, groupId: string, input: In<'linkGroup
   return found;
 }
 
-export async function linkGroup(deps: AppDeps, actor: StaffActor, input: In<'linkGroup'>): Promise<Out<'linkGroup'>> {
+export async function linkGroup(deps: AppDeps, actor: StaffActor, input: In<'linkGroup'>): Out<'linkGroup'> {
   const linked = await deps.db.transaction().execute(async (trx) => {
     const group = await findGroupToLink(trx, input.groupId, { lock: true });
     if (!group) throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
@@ -226,11 +219,7 @@ export async function linkGroup(deps: AppDeps, actor: StaffActor, input: In<'lin
   return { linked };
 }
 
-export async function unlinkGroup(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'unlinkGroup'>,
-): Promise<Out<'unlinkGroup'>> {
+export async function unlinkGroup(deps: AppDeps, actor: StaffActor, input: In<'unlinkGroup'>): Out<'unlinkGroup'> {
   const business = await deps.db.transaction().execute(async (trx) => {
     const before = await mustFind(businesses, trx, input.id, true);
     assertEditable(businesses, before);

@@ -1,11 +1,13 @@
-import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, type MethodName } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import { type Actor, actorIdentity } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { emitPatientErased } from '../../delivery/webhooks/emit.ts';
 import { anonymiseOrders, erasePatientRow, liveOrderCount, lockPatient, ordersOfPatient } from './erase-repository.ts';
 
-type Area = Contract['dataProtection'];
+type In<M extends MethodName<'dataProtection'>> = MethodIn<'dataProtection', M>;
+type Out<M extends MethodName<'dataProtection'>> = Promise<MethodOut<'dataProtection', M>>;
 
 /** Why a patient was erased: a request (staff acting on it) or the retention policy. */
 export type ErasureReason = 'request' | 'retention';
@@ -25,7 +27,7 @@ export async function erasePatientNow(
   actor: Actor,
   patientId: string,
   reason: ErasureReason,
-): Promise<OutputOf<Area['erasePatient']>> {
+): Out<'erasePatient'> {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     const patient = await lockPatient(tx, patientId);
@@ -56,10 +58,6 @@ export async function erasePatientNow(
   });
 }
 
-export function erasePatient(
-  deps: AppDeps,
-  actor: Actor,
-  input: ParsedInputOf<Area['erasePatient']>,
-): Promise<OutputOf<Area['erasePatient']>> {
+export function erasePatient(deps: AppDeps, actor: Actor, input: In<'erasePatient'>): Out<'erasePatient'> {
   return erasePatientNow(deps, actor, input.patientId, 'request');
 }

@@ -1,18 +1,17 @@
-import { AppError, type Contract, type OutputOf, type ParsedInputOf, toIsoDate } from '@medlocker/core';
+import { AppError, toIsoDate } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { subjectAccessZip } from './export-file.ts';
 import { readHoldings } from './export-repository.ts';
-
-type Area = Contract['dataProtection'];
 
 /** A subject access request answered: the ZIP (base64), and an audit entry that it was taken. */
 export async function exportPatientData(
   deps: AppDeps,
   actor: StaffActor,
-  input: ParsedInputOf<Area['exportPatientData']>,
-): Promise<OutputOf<Area['exportPatientData']>> {
+  input: MethodIn<'dataProtection', 'exportPatientData'>,
+): Promise<MethodOut<'dataProtection', 'exportPatientData'>> {
   const holdings = await readHoldings(deps.db, input.patientId);
   if (!holdings) throw new AppError('NOT_FOUND', `No patient with id ${input.patientId}`);
   const now = deps.now();

@@ -1,9 +1,7 @@
 import {
   AppError,
-  type Contract,
   effectiveRetention,
-  type OutputOf,
-  type ParsedInputOf,
+  type MethodName,
   type RetentionCounts,
   type RetentionField,
   type RetentionPolicy,
@@ -12,6 +10,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import {
   businessExists,
   type Db,
@@ -30,9 +29,8 @@ import { countPastTime, countProductPastTime, cutoffs } from './retention-reposi
  * the next nightly run would remove, counted with the job's own conditions.
  */
 
-type Area = Contract['dataProtection'];
-type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
-type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+type In<M extends MethodName<'dataProtection'>> = MethodIn<'dataProtection', M>;
+type Out<M extends MethodName<'dataProtection'>> = Promise<MethodOut<'dataProtection', M>>;
 
 const add = (a: RetentionCounts, b: RetentionCounts): RetentionCounts => ({
   orders: a.orders + b.orders,

@@ -1,14 +1,14 @@
 import {
   AppError,
-  type Contract,
   evidenceFileReadingsMax,
   isOrderExpired,
   isoTime,
-  type OutputOf,
-  type ParsedInputOf,
+  type MethodName,
+  type Order,
 } from '@medlocker/core';
 import { actorIdentity, type StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import {
   auditOrder,
@@ -31,9 +31,8 @@ import { listReadings, lockOrders, setPinHold } from './repository.ts';
  * order.pin_released) and a message to the patient, in one transaction for the whole batch.
  */
 
-type Area = Contract['evidence'];
-type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
-type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+type In<M extends MethodName<'evidence'>> = MethodIn<'evidence', M>;
+type Out<M extends MethodName<'evidence'>> = Promise<MethodOut<'evidence', M>>;
 
 export async function getEvidencePack(
   deps: AppDeps,
@@ -75,12 +74,24 @@ async function lockAll(tx: Parameters<typeof lockOrders>[0], ids: string[]): Pro
   return rows;
 }
 
-export async function holdPins(deps: AppDeps, actor: StaffActor, input: In<'holdPins'>): Out<'holdPins'> {
-  const ids = [...new Set(input.orderIds)];
+/**
+ * Changes the named orders (locked, in one transaction, at one `now`): `change` answers them changed.
+ * They are published once committed and answered in the order named.
+ */
+async function changeOrders(
+  deps: AppDeps,
+  orderIds: string[],
+  change: (tx: Parameters<typeof lockOrders>[0], rows: StoredOrder[], now: number) => Promise<StoredOrder[]>,
+): Promise<{ orders: Order[] }> {
+  const ids = [...new Set(orderIds)];
+  const changed = await deps.db.transaction().execute(async (tx) => change(tx, await lockAll(tx, ids), deps.now()));
+  for (const row of changed) publishOrder(deps, row);
+  return { orders: ordered(changed, ids).map(toOrder) };
+}
+
+export function holdPins(deps: AppDeps, actor: StaffActor, input: In<'holdPins'>): Out<'holdPins'> {
   const who = actorIdentity(actor);
-  const held = await deps.db.transaction().execute(async (tx) => {
-    const rows = await lockAll(tx, ids);
-    const now = deps.now();
+  return changeOrders(deps, input.orderIds, async (tx, rows, now) => {
     for (const row of rows) {
       const order = toOrder(row);
       if (order.pinHold !== undefined) throw conflict(row, 'already has its PIN held');
@@ -112,21 +123,16 @@ export async function holdPins(deps: AppDeps, actor: StaffActor, input: In<'hold
     }
     return out;
   });
-  for (const row of held) publishOrder(deps, row);
-  return { orders: ordered(held, ids).map(toOrder) };
 }
 
-export async function releasePins(deps: AppDeps, actor: StaffActor, input: In<'releasePins'>): Out<'releasePins'> {
-  const ids = [...new Set(input.orderIds)];
+export function releasePins(deps: AppDeps, actor: StaffActor, input: In<'releasePins'>): Out<'releasePins'> {
   const who = actorIdentity(actor);
-  const released = await deps.db.transaction().execute(async (tx) => {
-    const rows = await lockAll(tx, ids);
+  return changeOrders(deps, input.orderIds, async (tx, rows, now) => {
     const holds = rows.map((row) => {
       const { pinHold } = toOrder(row);
       if (pinHold === undefined) throw conflict(row, 'does not have its PIN held');
       return { row, pinHold };
     });
-    const now = deps.now();
     const out: StoredOrder[] = [];
     for (const { row, pinHold } of holds) {
       const moved = await setPinHold(tx, row.id, null, now, who.userId ?? who.display ?? '');
@@ -156,8 +162,6 @@ export async function releasePins(deps: AppDeps, actor: StaffActor, input: In<'r
     }
     return out;
   });
-  for (const row of released) publishOrder(deps, row);
-  return { orders: ordered(released, ids).map(toOrder) };
 }
 
 /** Rows in the order the caller named them. */

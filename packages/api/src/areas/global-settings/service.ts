@@ -2,15 +2,14 @@ import {
   type AlarmTemplateCode,
   alarmPlaceholders,
   alarmTemplateCodes,
-  type Contract,
   defaultAlarmMessages,
   defaultInactiveAccountDays,
-  type OutputOf,
-  type ParsedInputOf,
+  type MethodName,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { changedPaths } from '../business-settings/index.ts';
 import {
   type Db,
@@ -21,9 +20,8 @@ import {
   writeGlobalSettings,
 } from './repository.ts';
 
-type Area = Contract['globalSettings'];
-type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
-type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+type In<M extends MethodName<'globalSettings'>> = MethodIn<'globalSettings', M>;
+type Out<M extends MethodName<'globalSettings'>> = Promise<MethodOut<'globalSettings', M>>;
 
 export async function getGlobalSettings(
   deps: AppDeps,

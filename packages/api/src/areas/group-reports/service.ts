@@ -1,14 +1,13 @@
 import {
   AppError,
-  type Contract,
   groupComparisonMonths,
+  type MethodName,
   type MonthlyBusinessStats,
   type MonthlyTotals,
-  type OutputOf,
-  type ParsedInputOf,
 } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { findGroup } from '../groups/index.ts';
 import { emptyMonth, fromMonthIndex, monthIndex, monthlyRows } from '../reports/index.ts';
 import { linkedBusinesses } from './repository.ts';
@@ -20,9 +19,8 @@ import { linkedBusinesses } from './repository.ts';
  * so the answer never tells another group's business from a missing one.
  */
 
-type Area = Contract['groupReports'];
-type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
-type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+type In<M extends MethodName<'groupReports'>> = MethodIn<'groupReports', M>;
+type Out<M extends MethodName<'groupReports'>> = Promise<MethodOut<'groupReports', M>>;
 
 const add = (into: Record<string, number>, from: Record<string, number>) => {
   for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;

@@ -1,13 +1,7 @@
-import {
-  AppError,
-  type Contract,
-  type Group,
-  type GroupInfo,
-  type OutputOf,
-  type ParsedInputOf,
-} from '@medlocker/core';
+import { AppError, type Group, type GroupInfo, type MethodName } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import {
   createOrganisation,
   type Db,
@@ -27,9 +21,8 @@ import {
   patchGroup,
 } from './repository.ts';
 
-type Groups = Contract['groups'];
-type In<M extends keyof Groups> = ParsedInputOf<Groups[M]>;
-type Out<M extends keyof Groups> = OutputOf<Groups[M]>;
+type In<M extends MethodName<'groups'>> = MethodIn<'groups', M>;
+type Out<M extends MethodName<'groups'>> = Promise<MethodOut<'groups', M>>;
 
 const groups: OrganisationKind<Group, GroupPatch> = { entity: 'group', find: findGroup, patch: patchGroup };
 
@@ -104,11 +97,7 @@ const formFields = (input: In<'createGroup'>) => ({
 
 const editableFields = ['name', 'email', 'address', 'parentId'] as const;
 
-export async function createGroup(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'createGroup'>,
-): Promise<Out<'createGroup'>> {
+export async function createGroup(deps: AppDeps, actor: StaffActor, input: In<'createGroup'>): Out<'createGroup'> {
   const now = deps.now();
   const id = Bun.randomUUIDv7();
   const group = await createOrganisation(
@@ -124,11 +113,7 @@ export async function createGroup(
   return { group };
 }
 
-export async function updateGroup(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'updateGroup'>,
-): Promise<Out<'updateGroup'>> {
+export async function updateGroup(deps: AppDeps, actor: StaffActor, input: In<'updateGroup'>): Out<'updateGroup'> {
   const group = await updateOrganisation(groups, deps, actor, input.id, {
     patch: formFields(input),
     fields: editableFields,

@@ -1,8 +1,9 @@
-import { AppError, type Contract, type OutputOf, type ParsedInputOf, validationMessages } from '@medlocker/core';
+import { AppError, type MethodName, validationMessages } from '@medlocker/core';
 import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { isMasked } from '../../secrets/secret-box.ts';
 import {
   callbackPath,
@@ -29,9 +30,8 @@ import {
   updateIdentityProvider,
 } from './repository.ts';
 
-type Idp = Contract['identityProviders'];
-type In<M extends keyof Idp> = ParsedInputOf<Idp[M]>;
-type Out<M extends keyof Idp> = OutputOf<Idp[M]>;
+type In<M extends MethodName<'identityProviders'>> = MethodIn<'identityProviders', M>;
+type Out<M extends MethodName<'identityProviders'>> = Promise<MethodOut<'identityProviders', M>>;
 
 const notFound = () => new AppError('NOT_FOUND', 'No such identity provider');
 const fieldError = (path: string, message: string) =>
@@ -52,7 +52,7 @@ function refuseEmpty(fields: Record<string, string>): void {
   );
 }
 
-export async function list(deps: AppDeps, _actor: StaffActor, _input: In<'list'>): Promise<Out<'list'>> {
+export async function list(deps: AppDeps, _actor: StaffActor, _input: In<'list'>): Out<'list'> {
   return { identityProviders: await listIdentityProviders(deps.db) };
 }
 
@@ -60,12 +60,7 @@ export async function list(deps: AppDeps, _actor: StaffActor, _input: In<'list'>
  * One provider, with the full URL to register at it (PUBLIC_URL's, else the address the console was
  * opened at: the URL a provider is given must be absolute).
  */
-export async function get(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'get'>,
-  requestOrigin = '',
-): Promise<Out<'get'>> {
+export async function get(deps: AppDeps, _actor: StaffActor, input: In<'get'>, requestOrigin = ''): Out<'get'> {
   const idp = await getIdentityProvider(deps.db, input.id);
   if (!idp) throw notFound();
   const origin = (deps.config.publicUrls[0] ?? requestOrigin).replace(/\/+$/, '');
@@ -188,7 +183,7 @@ async function samlConfiguration(
 
 const nameTaken = () => fieldError('name', 'An identity provider with this name already exists');
 
-export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Promise<Out<'create'>> {
+export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
   const id = Bun.randomUUIDv7();
   const now = deps.now();
   const configuration = await configurationOf(deps, id, input, null);
@@ -215,7 +210,7 @@ export async function create(deps: AppDeps, actor: StaffActor, input: In<'create
   });
 }
 
-export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Promise<Out<'update'>> {
+export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
   const existing = await findIdentityProviderRow(deps.db, input.id);
   if (!existing) throw notFound();
   if (existing.type !== input.type) throw fieldError('type', "A provider's type cannot change: add a new provider");
@@ -247,7 +242,7 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
   });
 }
 
-export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Promise<Out<'delete'>> {
+export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Out<'delete'> {
   const row = await deleteIdentityProvider(deps.db, input.id);
   if (!row) throw notFound();
   await audit(deps.db, deps, actor, {
@@ -259,7 +254,7 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete
   return { ok: true };
 }
 
-export async function test(deps: AppDeps, _actor: StaffActor, input: In<'test'>): Promise<Out<'test'>> {
+export async function test(deps: AppDeps, _actor: StaffActor, input: In<'test'>): Out<'test'> {
   const row = await findIdentityProviderRow(deps.db, input.id);
   if (!row) throw notFound();
   const checks =

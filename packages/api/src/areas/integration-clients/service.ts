@@ -1,8 +1,9 @@
-import { AppError, type Contract, isMaskedSecret, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, isMaskedSecret, type MethodName } from '@medlocker/core';
 import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { openSealedWebhookSecret, sealWebhookSecret } from '../../delivery/webhooks/secrets.ts';
 import { maskSecret, newSecret, newWebhookSecret, secretHint } from '../../secrets/secret-box.ts';
 import { hashToken } from '../../sessions/tokens.ts';
@@ -29,9 +30,8 @@ import {
   updatePartner,
 } from './repository.ts';
 
-type Area = Contract['integration'];
-type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
-type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+type In<M extends MethodName<'integration'>> = MethodIn<'integration', M>;
+type Out<M extends MethodName<'integration'>> = Promise<MethodOut<'integration', M>>;
 
 /** The webhook signing secret in the clear: for the webhook sender, never for a response. */
 export function openWebhookSecret(deps: Pick<AppDeps, 'config'>, client: IntegrationClient): string | null {

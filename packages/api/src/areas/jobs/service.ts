@@ -1,19 +1,17 @@
-import { AppError, type Contract, jobsPageSize, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, jobsPageSize, type MethodName } from '@medlocker/core';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { countQueues, jobExists, listJobInfos, retryDead } from './repository.ts';
 
-type Jobs = Contract['jobs'];
+type In<M extends MethodName<'jobs'>> = MethodIn<'jobs', M>;
+type Out<M extends MethodName<'jobs'>> = Promise<MethodOut<'jobs', M>>;
 
-export async function listQueues(deps: AppDeps): Promise<OutputOf<Jobs['listQueues']>> {
+export async function listQueues(deps: AppDeps): Out<'listQueues'> {
   return { queues: await countQueues(deps.db) };
 }
 
-export async function listJobs(
-  deps: AppDeps,
-  _actor: unknown,
-  input: ParsedInputOf<Jobs['listJobs']>,
-): Promise<OutputOf<Jobs['listJobs']>> {
+export async function listJobs(deps: AppDeps, _actor: unknown, input: In<'listJobs'>): Out<'listJobs'> {
   const before = decodeIdCursor(input.nextToken);
   const jobs = await listJobInfos(deps.db, {
     ...(input.type ? { type: input.type } : {}),
@@ -25,11 +23,7 @@ export async function listJobs(
   return { jobs: page.items, nextToken: page.nextToken };
 }
 
-export async function retryJob(
-  deps: AppDeps,
-  _actor: unknown,
-  input: ParsedInputOf<Jobs['retryJob']>,
-): Promise<OutputOf<Jobs['retryJob']>> {
+export async function retryJob(deps: AppDeps, _actor: unknown, input: In<'retryJob'>): Out<'retryJob'> {
   const retried = await retryDead(deps.db, input.id, deps.now());
   if (retried) {
     deps.logger.info('dead job retried', { jobId: retried.id, type: retried.type });

@@ -4,14 +4,13 @@ import {
   alarmEscalationLevels,
   alarmReasons,
   alarmsListMax,
-  type Contract,
   lastEscalationLevel,
-  type OutputOf,
-  type ParsedInputOf,
+  type MethodName,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import { type Actor, type StaffActor, systemActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { type AlarmEventType, emitAlarmEvent } from '../../delivery/webhooks/emit.ts';
 import { tellAlarm } from './alarm-delivery.ts';
 import { escalationMinutes, queueEscalation } from './alarm-raise.ts';
@@ -33,9 +32,8 @@ import { type Db, findMachine } from './repository.ts';
  * Each step is an event on the machine's timeline (MP_0013 to MP_0015), an audit entry and a webhook.
  */
 
-type Alarms = Contract['alarms'];
-type In<M extends keyof Alarms> = ParsedInputOf<Alarms[M]>;
-type Out<M extends keyof Alarms> = Promise<OutputOf<Alarms[M]>>;
+type In<M extends MethodName<'alarms'>> = MethodIn<'alarms', M>;
+type Out<M extends MethodName<'alarms'>> = Promise<MethodOut<'alarms', M>>;
 
 const notFound = (id: string) => new AppError('NOT_FOUND', `Alarm ${id} not found`);
 
@@ -84,43 +82,51 @@ async function lockedAlarm(tx: Db, machineId: string, id: string): Promise<Alarm
 
 const label = (a: Alarm) => `${a.code} ${a.name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}`;
 
-export async function acknowledgeAlarm(deps: AppDeps, actor: StaffActor, input: In<'acknowledge'>): Out<'acknowledge'> {
-  const note = input.note?.trim() ?? '';
+/**
+ * A person's step on an alarm of this machine: `take` checks the locked alarm, changes its row and
+ * says what to record; recorded in the same transaction, then published.
+ */
+async function personStep(
+  deps: AppDeps,
+  actor: StaffActor,
+  target: { machineId: string; id: string },
+  take: (tx: Db, current: Alarm) => Promise<{ step: Step; extra: Record<string, unknown> }>,
+): Promise<{ alarm: Alarm }> {
   const { alarm, recorded } = await deps.db.transaction().execute(async (tx) => {
-    const current = await lockedAlarm(tx, input.machineId, input.id);
-    if (current.state !== 'open') {
-      throw new AppError('CONFLICT', `This alarm is already ${current.state}`);
-    }
-    const at = deps.now();
-    await acknowledgeAlarmRow(tx, current.id, {
-      at,
-      userId: actor.userId,
-      display: actor.displayName,
-      reason: input.reason,
-      note,
-    });
-    return recordStep(
-      tx,
-      deps,
-      actor,
-      current.id,
-      {
-        code: 'MP_0013',
-        message: `${actor.displayName} acknowledged ${label(current)}: ${alarmReasons[input.reason]}${note ? ` (${note})` : ''}`,
-        audit: 'alarm.acknowledge',
-        webhook: 'machine.alarm.acknowledged',
-      },
-      { reason: input.reason, note },
-    );
+    const current = await lockedAlarm(tx, target.machineId, target.id);
+    const { step, extra } = await take(tx, current);
+    return recordStep(tx, deps, actor, current.id, step, extra);
   });
   publishRecorded(deps, recorded);
   return { alarm };
 }
 
-export async function resolveAlarm(deps: AppDeps, actor: StaffActor, input: In<'resolve'>): Out<'resolve'> {
+export function acknowledgeAlarm(deps: AppDeps, actor: StaffActor, input: In<'acknowledge'>): Out<'acknowledge'> {
   const note = input.note?.trim() ?? '';
-  const { alarm, recorded } = await deps.db.transaction().execute(async (tx) => {
-    const current = await lockedAlarm(tx, input.machineId, input.id);
+  return personStep(deps, actor, input, async (tx, current) => {
+    if (current.state !== 'open') throw new AppError('CONFLICT', `This alarm is already ${current.state}`);
+    await acknowledgeAlarmRow(tx, current.id, {
+      at: deps.now(),
+      userId: actor.userId,
+      display: actor.displayName,
+      reason: input.reason,
+      note,
+    });
+    return {
+      step: {
+        code: 'MP_0013',
+        message: `${actor.displayName} acknowledged ${label(current)}: ${alarmReasons[input.reason]}${note ? ` (${note})` : ''}`,
+        audit: 'alarm.acknowledge',
+        webhook: 'machine.alarm.acknowledged',
+      },
+      extra: { reason: input.reason, note },
+    };
+  });
+}
+
+export function resolveAlarm(deps: AppDeps, actor: StaffActor, input: In<'resolve'>): Out<'resolve'> {
+  const note = input.note?.trim() ?? '';
+  return personStep(deps, actor, input, async (tx, current) => {
     if (current.state === 'resolved') throw new AppError('CONFLICT', 'This alarm is already resolved');
     await resolveAlarmRow(tx, current.id, {
       at: deps.now(),
@@ -129,22 +135,16 @@ export async function resolveAlarm(deps: AppDeps, actor: StaffActor, input: In<'
       display: actor.displayName,
       note,
     });
-    return recordStep(
-      tx,
-      deps,
-      actor,
-      current.id,
-      {
+    return {
+      step: {
         code: 'MP_0015',
         message: `${actor.displayName} resolved ${label(current)}${note ? ` (${note})` : ''}`,
         audit: 'alarm.resolve',
         webhook: 'machine.alarm.resolved',
       },
-      { how: 'person', note },
-    );
+      extra: { how: 'person', note },
+    };
   });
-  publishRecorded(deps, recorded);
-  return { alarm };
 }
 
 /**

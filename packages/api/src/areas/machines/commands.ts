@@ -1,21 +1,15 @@
-import {
-  AppError,
-  type Contract,
-  type HubAction,
-  hubActions,
-  type OutputOf,
-  type ParsedInputOf,
-} from '@medlocker/core';
+import { AppError, type HubAction, hubActions, type MethodName } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { type LockerAnswer, liveOf } from '../../live/live.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
 import { findMachine } from './repository.ts';
 
-type Machines = Contract['machines'];
-type In<M extends keyof Machines> = ParsedInputOf<Machines[M]>;
-type Out = Promise<OutputOf<Machines['triggerStatus']>>;
+type In<M extends MethodName<'machines'>> = MethodIn<'machines', M>;
+/** What each command answers (the three methods share one output): the locker's status and the new event. */
+type Answer = Promise<MethodOut<'machines', 'triggerStatus'>>;
 
 /*
  * The commands staff send a locker (docs/LOCKER-PROTOCOL.md §7): TriggerStatus, ChangeConfiguration and
@@ -38,7 +32,7 @@ type Command = {
   asked: string;
 };
 
-export const triggerStatus = (deps: AppDeps, actor: StaffActor, input: In<'triggerStatus'>): Out =>
+export const triggerStatus = (deps: AppDeps, actor: StaffActor, input: In<'triggerStatus'>): Answer =>
   sendCommand(deps, actor, input.id, {
     action: 'TriggerStatus',
     payload: { requested: input.requested },
@@ -47,7 +41,7 @@ export const triggerStatus = (deps: AppDeps, actor: StaffActor, input: In<'trigg
     asked: `asked the locker for a ${input.requested}`,
   });
 
-export const changeConfiguration = (deps: AppDeps, actor: StaffActor, input: In<'changeConfiguration'>): Out =>
+export const changeConfiguration = (deps: AppDeps, actor: StaffActor, input: In<'changeConfiguration'>): Answer =>
   sendCommand(deps, actor, input.id, {
     action: 'ChangeConfiguration',
     payload: { key: input.key, value: input.value },
@@ -56,7 +50,7 @@ export const changeConfiguration = (deps: AppDeps, actor: StaffActor, input: In<
     asked: `set ${input.key} to "${input.value}"`,
   });
 
-export const resetLocker = (deps: AppDeps, actor: StaffActor, input: In<'resetLocker'>): Out =>
+export const resetLocker = (deps: AppDeps, actor: StaffActor, input: In<'resetLocker'>): Answer =>
   sendCommand(deps, actor, input.id, {
     action: 'Reset',
     payload: { type: input.type },
@@ -83,7 +77,7 @@ const statusWords: Record<Status, string> = {
   NotSupported: 'not supported',
 };
 
-async function sendCommand(deps: AppDeps, actor: StaffActor, machineId: string, command: Command): Out {
+async function sendCommand(deps: AppDeps, actor: StaffActor, machineId: string, command: Command): Answer {
   const current = await findMachine(deps.db, machineId);
   if (!current) throw new AppError('NOT_FOUND', `Machine ${machineId} not found`);
   if (current.machine.archived !== null) throw new AppError('CONFLICT', 'An archived machine has no locker to reach');

@@ -2,23 +2,19 @@ import {
   ACTIVE_ALARM_MS,
   alarmLevels,
   alarmTemplateCodes,
-  type Contract,
   fleetAlarmsPerMachine,
   fleetPageSize,
   isActiveAlarm,
   isResolvedAlarmEvent,
-  type OutputOf,
-  type ParsedInputOf,
 } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import { lastResolutions } from './alarms-repository.ts';
 import { listRecentAlarms } from './event-repository.ts';
 import { demoLockers, heartbeatMachines, insertDemoReadings, listFleet } from './fleet-repository.ts';
-
-type FleetSummary = Contract['machines']['fleetSummary'];
 
 /**
  * The dashboard's fleet in two queries a page, where it used to take a call per business and per
@@ -28,8 +24,8 @@ type FleetSummary = Contract['machines']['fleetSummary'];
 export async function fleetSummary(
   deps: AppDeps,
   _actor: StaffActor,
-  input: ParsedInputOf<FleetSummary>,
-): Promise<OutputOf<FleetSummary>> {
+  input: MethodIn<'machines', 'fleetSummary'>,
+): Promise<MethodOut<'machines', 'fleetSummary'>> {
   const { db, now } = deps;
   const after = decodeIdCursor(input.nextToken);
   const fleet = await listFleet(db, { ...(after ? { after } : {}), limit: fleetPageSize });

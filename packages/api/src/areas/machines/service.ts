@@ -1,17 +1,16 @@
 import {
   AppError,
-  type Contract,
   type Machine,
+  type MethodName,
   machinesPageSize,
   messages,
-  type OutputOf,
-  type ParsedInputOf,
   TEMPERATURE_WINDOW_MS,
 } from '@medlocker/core';
 import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import { requireBusiness } from '../business-settings/index.ts';
@@ -31,9 +30,8 @@ import {
   reportedSlotsOf,
 } from './repository.ts';
 
-type Machines = Contract['machines'];
-type In<M extends keyof Machines> = ParsedInputOf<Machines[M]>;
-type Out<M extends keyof Machines> = Promise<OutputOf<Machines[M]>>;
+type In<M extends MethodName<'machines'>> = MethodIn<'machines', M>;
+type Out<M extends MethodName<'machines'>> = Promise<MethodOut<'machines', M>>;
 
 const duplicateName = () =>
   new AppError('CONFLICT', messages.duplicateMachineName, [

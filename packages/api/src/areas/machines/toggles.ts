@@ -1,15 +1,15 @@
-import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, type MethodName } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
 import { type Db, lockMachine, type MachineRecord, patchMachine, revokeCredentials } from './repository.ts';
 
-type Machines = Contract['machines'];
-type In<M extends keyof Machines> = ParsedInputOf<Machines[M]>;
-type Out<M extends keyof Machines> = Promise<OutputOf<Machines[M]>>;
+type In<M extends MethodName<'machines'>> = MethodIn<'machines', M>;
+type Out<M extends MethodName<'machines'>> = Promise<MethodOut<'machines', M>>;
 
 /*
  * The two switches staff throw on a machine: archive (out of the fleet, its locker cut off) and out of

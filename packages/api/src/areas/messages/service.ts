@@ -1,18 +1,11 @@
-import {
-  type Contract,
-  messagesPageSize,
-  type OutboxMessage,
-  type OutputOf,
-  type ParsedInputOf,
-} from '@medlocker/core';
+import { messagesPageSize, type OutboxMessage } from '@medlocker/core';
 import { auditListPage } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { type ListedMessage, listOutboxMessages } from './repository.ts';
-
-type Messages = Contract['messages'];
 
 /**
  * An alarm (`alarm.EM_0003`…) goes to the business's own keyholder mobiles and notification emails, in
@@ -48,8 +41,8 @@ const shown = ({ businessId: _business, patientId: _patient, ...message }: Liste
 export async function listOutbox(
   deps: AppDeps,
   actor: StaffActor,
-  input: ParsedInputOf<Messages['listOutbox']>,
-): Promise<OutputOf<Messages['listOutbox']>> {
+  input: MethodIn<'messages', 'listOutbox'>,
+): Promise<MethodOut<'messages', 'listOutbox'>> {
   const before = decodeIdCursor(input.nextToken);
   await requireBusiness(deps.db, input.businessId);
   const rows = await listOutboxMessages(deps.db, {

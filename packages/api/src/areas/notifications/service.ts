@@ -1,14 +1,13 @@
 import {
   AppError,
-  type Contract,
+  type MethodName,
   type NotificationListItem,
   notificationsPageSize,
-  type OutputOf,
-  type ParsedInputOf,
   toIsoDate,
 } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { enqueueJob } from '../../jobs/repository.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import {
@@ -20,7 +19,8 @@ import {
   listNotifications,
 } from './repository.ts';
 
-type Notifications = Contract['notifications'];
+type In<M extends MethodName<'notifications'>> = MethodIn<'notifications', M>;
+type Out<M extends MethodName<'notifications'>> = Promise<MethodOut<'notifications', M>>;
 
 /** Support sees every business's notifications; a pharmacy user those of the businesses they reach. */
 export const audienceOf = (actor: StaffActor): Audience => ({
@@ -34,11 +34,7 @@ function requireReach(who: Audience, businessId: string | undefined): void {
   if (!who.businesses.includes(businessId)) throw new AppError('NOT_FOUND', `No business with id ${businessId}`);
 }
 
-export async function list(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: ParsedInputOf<Notifications['list']>,
-): Promise<OutputOf<Notifications['list']>> {
+export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
   const who = audienceOf(actor);
   requireReach(who, input.businessId);
   const before = decodeIdCursor(input.nextToken);
@@ -52,7 +48,7 @@ export async function list(
   return { notifications: page.items, nextToken: page.nextToken };
 }
 
-export async function count(deps: AppDeps, actor: StaffActor): Promise<OutputOf<Notifications['count']>> {
+export async function count(deps: AppDeps, actor: StaffActor): Out<'count'> {
   return { count: await countUnread(deps.db, audienceOf(actor)) };
 }
 
@@ -62,22 +58,14 @@ async function findVisible(deps: AppDeps, who: Audience, id: string): Promise<No
   return notification;
 }
 
-export async function dismiss(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: ParsedInputOf<Notifications['dismiss']>,
-): Promise<OutputOf<Notifications['dismiss']>> {
+export async function dismiss(deps: AppDeps, actor: StaffActor, input: In<'dismiss'>): Out<'dismiss'> {
   const who = audienceOf(actor);
   await findVisible(deps, who, input.id);
   await insertDismissal(deps.db, who, input.id, { at: deps.now(), display: actor.displayName });
   return { notification: await findVisible(deps, who, input.id) };
 }
 
-export async function dismissAll(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: ParsedInputOf<Notifications['dismissAll']>,
-): Promise<OutputOf<Notifications['dismissAll']>> {
+export async function dismissAll(deps: AppDeps, actor: StaffActor, input: In<'dismissAll'>): Out<'dismissAll'> {
   const who = audienceOf(actor);
   requireReach(who, input.businessId);
   const stamp = { at: deps.now(), display: actor.displayName };

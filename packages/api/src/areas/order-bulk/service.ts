@@ -3,16 +3,15 @@ import {
   type BulkOrderAction,
   type BulkOrderOutcome,
   bulkOrdersMax,
-  type Contract,
-  type OutputOf,
+  type MethodName,
   ordersCsv,
   ordersExportMax,
-  type ParsedInputOf,
   validationMessages,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { holdPins, releasePins } from '../evidence/index.ts';
 import {
   cancel,
@@ -32,9 +31,8 @@ import { findReferences } from './repository.ts';
  * had pressed the button on that order; one order refused leaves the others done and itself untouched.
  */
 
-type Orders = Contract['orders'];
-type In<M extends keyof Orders> = ParsedInputOf<Orders[M]>;
-type Out<M extends keyof Orders> = Promise<OutputOf<Orders[M]>>;
+type In<M extends MethodName<'orders'>> = MethodIn<'orders', M>;
+type Out<M extends MethodName<'orders'>> = Promise<MethodOut<'orders', M>>;
 
 const needsReason: ReadonlySet<BulkOrderAction> = new Set(['cancel', 'holdPin', 'releasePin']);
 

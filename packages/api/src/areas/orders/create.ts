@@ -1,13 +1,7 @@
-import {
-  AppError,
-  type Contract,
-  type Nation,
-  nationHasPrescriptionCharges,
-  nationNames,
-  type ParsedInputOf,
-} from '@medlocker/core';
+import { AppError, type Nation, nationHasPrescriptionCharges, nationNames } from '@medlocker/core';
 import { type Actor, actorIdentity } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn } from '../../context/method.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { loadWaitingBag } from './locker-service.ts';
@@ -24,7 +18,7 @@ import {
   nextCounter,
 } from './repository.ts';
 
-type In = ParsedInputOf<Contract['orders']['create']>;
+type In = MethodIn<'orders', 'create'>;
 
 const field = (path: string, id: string, message: string) =>
   new AppError('VALIDATION', message, [{ path, id, message }]);

@@ -1,7 +1,8 @@
-import { AppError, type BagLabel, type Contract, initialsOf, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError, type BagLabel, initialsOf } from '@medlocker/core';
 import { auditReads } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { labelsPdf } from './label-pdf.ts';
 import { findLabelRows, type LabelRow } from './labels-repository.ts';
@@ -11,7 +12,7 @@ import { findLabelRows, type LabelRow } from './labels-repository.ts';
  * the contract's access is the order read's, and each label read is audited as an order read is.
  */
 
-type In = ParsedInputOf<Contract['orders']['getLabels']>;
+type In = MethodIn<'orders', 'getLabels'>;
 const DAY_MS = 86_400_000;
 
 /** The labels of these orders, in the order asked (an id twice gives its label twice). */
@@ -19,7 +20,7 @@ export async function getLabels(
   deps: AppDeps,
   actor: StaffActor,
   input: In,
-): Promise<OutputOf<Contract['orders']['getLabels']>> {
+): Promise<MethodOut<'orders', 'getLabels'>> {
   return { labels: await readLabels(deps, actor, input.ids, 'getLabels') };
 }
 

@@ -1,16 +1,8 @@
-import {
-  AppError,
-  type Contract,
-  findOrdersMax,
-  isOrderExpired,
-  type Order,
-  type OutputOf,
-  ordersPageSize,
-  type ParsedInputOf,
-} from '@medlocker/core';
+import { AppError, findOrdersMax, isOrderExpired, type MethodName, type Order, ordersPageSize } from '@medlocker/core';
 import { auditListPage, auditReads } from '../../audit/audit.ts';
 import { type Actor, actorIdentity, type StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { type Cursor, decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { createOrder } from './create.ts';
 import { listOrders } from './list-repository.ts';
@@ -21,9 +13,8 @@ import { openPin } from './pin.ts';
 import { findOrder, findOrdersByText, findPatientBusiness, listOrderEvents } from './repository.ts';
 import { listSortedPage, orderFilterOf } from './sorted-list.ts';
 
-type Orders = Contract['orders'];
-type In<M extends keyof Orders> = ParsedInputOf<Orders[M]>;
-type Out<M extends keyof Orders> = Promise<OutputOf<Orders[M]>>;
+type In<M extends MethodName<'orders'>> = MethodIn<'orders', M>;
+type Out<M extends MethodName<'orders'>> = Promise<MethodOut<'orders', M>>;
 
 const field = (path: string, id: string, message: string) =>
   new AppError('VALIDATION', message, [{ path, id, message }]);

@@ -1,14 +1,15 @@
-import { AppError, type Contract, type Locale, type ParsedInputOf, pageLocale } from '@medlocker/core';
+import { AppError, type Locale, pageLocale } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn } from '../../context/method.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { findOrder, toOrder } from '../orders/index.ts';
 import { findPatientLanguage } from '../patients/index.ts';
 import { type Db, writePatientLanguage } from './repository.ts';
 
 type PatientActor = Extract<Actor, { kind: 'patient' }>;
-type In = ParsedInputOf<Contract['patientOrders']['setLanguage']>;
+type In = MethodIn<'patientOrders', 'setLanguage'>;
 
 /** The language the patient page shows a patient: their choice, else the business's default (bilingual: Welsh). */
 export async function patientPageLanguage(db: Db, businessId: string, patientId: string): Promise<Locale> {

@@ -1,14 +1,7 @@
-import {
-  AppError,
-  type Contract,
-  mayMoveOrder,
-  type OutputOf,
-  type ParsedInputOf,
-  type PatientMessageKey,
-  patientMessageNames,
-} from '@medlocker/core';
+import { AppError, type MethodName, mayMoveOrder, type PatientMessageKey, patientMessageNames } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import {
   auditOrder,
   eventRow,
@@ -25,9 +18,8 @@ import {
   toOrder,
 } from '../orders/index.ts';
 
-type PatientOrders = Contract['patientOrders'];
-type In<M extends keyof PatientOrders> = ParsedInputOf<PatientOrders[M]>;
-type Out<M extends keyof PatientOrders> = Promise<OutputOf<PatientOrders[M]>>;
+type In<M extends MethodName<'patientOrders'>> = MethodIn<'patientOrders', M>;
+type Out<M extends MethodName<'patientOrders'>> = Promise<MethodOut<'patientOrders', M>>;
 
 /** A second press within this long of the last one for the same message sends nothing more (a double click). */
 export const repeatGuardMs = 10_000;

@@ -1,11 +1,9 @@
 import {
   AppError,
-  type Contract,
   type ImportedPatient,
   type Locale,
   londonIsoDate,
-  type OutputOf,
-  type ParsedInputOf,
+  type MethodName,
   patientsPageSize,
   rowMessages,
   type UpsertOutcome,
@@ -14,6 +12,7 @@ import { refuseDuplicate } from '@medlocker/db';
 import { audit, auditListPage, auditReads } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { type UpsertRow, upsertPatients } from './import-repository.ts';
 import {
@@ -41,9 +40,8 @@ import {
 import { queueSearchIndex } from './search-index-repository.ts';
 import { voidOptInCode } from './whatsapp-repository.ts';
 
-type Patients = Contract['patients'];
-type In<M extends keyof Patients> = ParsedInputOf<Patients[M]>;
-type Out<M extends keyof Patients> = Promise<OutputOf<Patients[M]>>;
+type In<M extends MethodName<'patients'>> = MethodIn<'patients', M>;
+type Out<M extends MethodName<'patients'>> = Promise<MethodOut<'patients', M>>;
 
 /** The refusal of a display id another patient of the business has, made when the write finds it taken. */
 const displayIdTaken = (field: DisplayIdField) => () =>

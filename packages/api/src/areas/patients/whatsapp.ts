@@ -1,18 +1,17 @@
 import {
   AppError,
-  type Contract,
   codeTextIn,
   counted,
   type Locale,
+  type MethodName,
   messageLocales,
-  type OutputOf,
-  type ParsedInputOf,
   type Patient,
   whatsAppOptInCodes,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { newCode, sameHash } from '../../secrets/one-time-codes.ts';
@@ -28,9 +27,8 @@ import {
   voidOptInCode,
 } from './whatsapp-repository.ts';
 
-type Users = Contract['users'];
-type In<M extends keyof Users> = ParsedInputOf<Users[M]>;
-type Out<M extends keyof Users> = Promise<OutputOf<Users[M]>>;
+type In<M extends MethodName<'users'>> = MethodIn<'users', M>;
+type Out<M extends MethodName<'users'>> = Promise<MethodOut<'users', M>>;
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;

@@ -1,15 +1,14 @@
 import {
   AppError,
-  type Contract,
   isMaskedSecret,
-  type OutputOf,
-  type ParsedInputOf,
+  type MethodName,
   type PaymentClientSettings,
   type PaymentSettings,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox, maskSecret, type SecretBox } from '../../secrets/secret-box.ts';
 import { changedPaths, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
@@ -21,9 +20,8 @@ import {
   upsertPaymentSettings,
 } from './repository.ts';
 
-type Area = Contract['paymentSettings'];
-type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
-type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+type In<M extends MethodName<'paymentSettings'>> = MethodIn<'paymentSettings', M>;
+type Out<M extends MethodName<'paymentSettings'>> = Promise<MethodOut<'paymentSettings', M>>;
 
 // Associated data of each sealed column: a value copied to another business or column does not open.
 const tokenContext = sealingContexts.paymentToken;

@@ -1,15 +1,8 @@
-import {
-  AppError,
-  type Contract,
-  checkQrCode,
-  type OutputOf,
-  type ParsedInputOf,
-  type QrPayload,
-  readQrCode,
-} from '@medlocker/core';
+import { AppError, checkQrCode, type MethodName, type QrPayload, readQrCode } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import { type Actor, actorIdentity, type StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox, newSecret } from '../../secrets/secret-box.ts';
 import { effectiveFeatureSettings, requireEditableBusiness } from '../business-settings/index.ts';
@@ -24,14 +17,13 @@ import {
 import { findCurrentPatientByDisplayId } from '../patients/index.ts';
 import { type Db, findSigningKey, putSigningKey } from './repository.ts';
 
-type QrCodes = Contract['qrCodes'];
-type In<M extends keyof QrCodes> = ParsedInputOf<QrCodes[M]>;
-type Out<M extends keyof QrCodes> = Promise<OutputOf<QrCodes[M]>>;
+type In<M extends MethodName<'qrCodes'>> = MethodIn<'qrCodes', M>;
+type Out<M extends MethodName<'qrCodes'>> = Promise<MethodOut<'qrCodes', M>>;
 
 const refused = (id: string, message: string) => new AppError('VALIDATION', message, [{ path: 'qrCode', id, message }]);
 
 /** What a scanned code asks for: the order it made before (scanned again), or the input of a new one. */
-export type QrOrder = { existing: StoredOrder } | { input: ParsedInputOf<Contract['orders']['create']> };
+export type QrOrder = { existing: StoredOrder } | { input: MethodIn<'orders', 'create'> };
 
 /**
  * Reads and checks a scanned QR code for this business (docs/decisions/orders.md "QR-code orders"):

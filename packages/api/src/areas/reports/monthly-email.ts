@@ -1,15 +1,8 @@
-import {
-  AppError,
-  type Contract,
-  isoMonth,
-  londonMonthOf,
-  monthlyReportHistoryMonths,
-  type OutputOf,
-  type ParsedInputOf,
-} from '@medlocker/core';
+import { AppError, isoMonth, londonMonthOf, monthlyReportHistoryMonths } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { enqueueJob } from '../../jobs/repository.ts';
 import { type JobContext, PermanentJobError } from '../../jobs/runner.ts';
 import { monthlyReportEmail } from './monthly-email-content.ts';
@@ -86,14 +79,12 @@ function reportMessageId(deps: AppDeps, businessId: string, { year, month }: Mon
   return `<monthly-report.${businessId}.${isoMonth(year, month)}@${domain}>`;
 }
 
-type Area = Contract['reports'];
-
 /** `reports/sendMonthlyEmail`: staff send (or send again) a month's report to the business's notification emails. */
 export async function sendMonthlyEmail(
   deps: AppDeps,
   actor: StaffActor,
-  input: ParsedInputOf<Area['sendMonthlyEmail']>,
-): Promise<OutputOf<Area['sendMonthlyEmail']>> {
+  input: MethodIn<'reports', 'sendMonthlyEmail'>,
+): Promise<MethodOut<'reports', 'sendMonthlyEmail'>> {
   if ((input.year === undefined) !== (input.month === undefined)) {
     const missing = input.year === undefined ? 'year' : 'month';
     throw new AppError('VALIDATION', 'Give both the year and the month, or neither for last month', [

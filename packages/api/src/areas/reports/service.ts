@@ -1,17 +1,16 @@
 import {
   AppError,
-  type Contract,
   collectionRecordsMaxAll,
   collectionRecordsPageSize,
   londonDayStart,
+  type MethodName,
   monthlyStatsPageSize,
-  type OutputOf,
-  type ParsedInputOf,
   toIsoDate,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { decodeCursor, decodeTimeIdCursor, encodeCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { monthOf } from './monthly-compute-repository.ts';
@@ -24,9 +23,8 @@ import { businessIdsAfter, listCollectionRows } from './repository.ts';
  * that starts `startDate` to the one that ends `endDate`, whatever the clocks did in between.
  */
 
-type Area = Contract['reports'];
-type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
-type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+type In<M extends MethodName<'reports'>> = MethodIn<'reports', M>;
+type Out<M extends MethodName<'reports'>> = Promise<MethodOut<'reports', M>>;
 
 /**
  * A record names a patient and what they collected. A page shown is one entry with the orders' ids; an

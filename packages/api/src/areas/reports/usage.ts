@@ -1,11 +1,8 @@
 import {
   AppError,
-  type Contract,
   defaultOpeningHours,
   londonDayStart,
   londonIsoDate,
-  type OutputOf,
-  type ParsedInputOf,
   type UsageStats,
   usageBusinessMonths,
   usageEstateDays,
@@ -13,6 +10,7 @@ import {
 } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { countBagsToRemove } from '../bags/index.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import {
@@ -30,9 +28,6 @@ import {
  * answer holds counts only, never a patient: nothing in it is a read of patient data to audit.
  * docs/decisions/reports.md, "Usage stats".
  */
-
-type Area = Contract['reports'];
-type Out = OutputOf<Area['getUsageStats']>;
 
 /** The analyses' period: a business's last 12 London calendar months, the estate's last 7 London days. */
 export function usagePeriod(now: number, estate: boolean): { from: number; to: number; months: string[] } {
@@ -198,8 +193,8 @@ function collectionTimes(hours: { hour: number; count: number }[], months: strin
 export async function getUsageStats(
   deps: AppDeps,
   actor: StaffActor,
-  input: ParsedInputOf<Area['getUsageStats']>,
-): Promise<Out> {
+  input: MethodIn<'reports', 'getUsageStats'>,
+): Promise<MethodOut<'reports', 'getUsageStats'>> {
   const businessId = input.businessId ?? null;
   if (businessId === null && actor.kind !== 'support') {
     // The estate is support's; a pharmacy user asks for one of their businesses.

@@ -1,22 +1,15 @@
-import {
-  AppError,
-  type Contract,
-  type Machine,
-  type OutputOf,
-  type ParsedInputOf,
-  type TestMachine,
-} from '@medlocker/core';
+import { AppError, type Machine, type MethodName, type TestMachine } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { type IssuedCredentials, issueCredentials, tokenSealer } from '../device-auth/index.ts';
 import { changeMachine, insertMachine, lockMachine, pageMachines, requireMachine } from '../machines/index.ts';
 import { deleteTestMachine, liveCredential, machineBags } from './repository.ts';
 
-type TestMachines = Contract['testMachines'];
-type In<M extends keyof TestMachines> = ParsedInputOf<TestMachines[M]>;
-type Out<M extends keyof TestMachines> = Promise<OutputOf<TestMachines[M]>>;
+type In<M extends MethodName<'testMachines'>> = MethodIn<'testMachines', M>;
+type Out<M extends MethodName<'testMachines'>> = Promise<MethodOut<'testMachines', M>>;
 
 /** Why a test machine's answer has no credentials (`credentialsNote`). */
 export const credentialsNotes = {

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, type Contract, type OutputOf, type ParsedInputOf, validationMessages } from '@medlocker/core';
+import { AppError, type MethodName, validationMessages } from '@medlocker/core';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { type Db, findOrderForLink, findShortUrl, insertShortUrl } from './repository.ts';
 
-type Url = Contract['url'];
+type In<M extends MethodName<'url'>> = MethodIn<'url', M>;
+type Out<M extends MethodName<'url'>> = Promise<MethodOut<'url', M>>;
 
 /**
  * How long a link lives when its order has no expiry yet (not loaded) or there is no order: the longest
@@ -79,11 +81,7 @@ export async function findLiveTarget(db: Db, code: string, now: number): Promise
   return expiresAt > now ? row.target : null;
 }
 
-export async function createUrl(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: ParsedInputOf<Url['createUrl']>,
-): Promise<OutputOf<Url['createUrl']>> {
+export async function createUrl(deps: AppDeps, _actor: StaffActor, input: In<'createUrl'>): Out<'createUrl'> {
   const target = normaliseTarget(deps, input.target);
   let order: { businessId: string; expiresAt: number | null } | undefined;
   if (input.orderId) {
@@ -100,11 +98,7 @@ export async function createUrl(
   return { code: link.code, url: shortUrlOf(deps, link.code), expiresAt: link.expiresAt };
 }
 
-export async function getUrl(
-  deps: AppDeps,
-  _actor: Actor,
-  input: ParsedInputOf<Url['getUrl']>,
-): Promise<OutputOf<Url['getUrl']>> {
+export async function getUrl(deps: AppDeps, _actor: Actor, input: In<'getUrl'>): Out<'getUrl'> {
   const target = await findLiveTarget(deps.db, input.code, deps.now());
   if (target === null) throw new AppError('NOT_FOUND', 'This link is unknown or has expired');
   return { target };

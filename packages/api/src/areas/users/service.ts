@@ -1,8 +1,9 @@
-import { AppError, type Contract, type OutputOf, type ParsedInputOf, usersPageSize } from '@medlocker/core';
+import { AppError, type MethodName, usersPageSize } from '@medlocker/core';
 import { callerOf, enforceRoleScope, reachesRole } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { decodeCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import {
@@ -14,9 +15,8 @@ import {
   updateUserNames,
 } from './repository.ts';
 
-type Users = Contract['users'];
-type In<M extends keyof Users> = ParsedInputOf<Users[M]>;
-type Out<M extends keyof Users> = OutputOf<Users[M]>;
+type In<M extends MethodName<'users'>> = MethodIn<'users', M>;
+type Out<M extends MethodName<'users'>> = Promise<MethodOut<'users', M>>;
 
 /** Support staff may see and change anyone; everybody else only themselves. */
 function assertSelfOrSupport(actor: StaffActor, userId: string): void {
@@ -29,7 +29,7 @@ export async function getUsersByRole(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'getUsersByRole'>,
-): Promise<Out<'getUsersByRole'>> {
+): Out<'getUsersByRole'> {
   // Pharmacy users list the holders of a Business or Group role on what they reach, Admin or not
   // (docs/decisions/auth.md, Pharmacy administrators and their users).
   enforceRoleScope(callerOf(actor), [{ name: input.roleName, resource: input.roleResource ?? null }], {
@@ -64,7 +64,7 @@ export async function getUsersByRole(
  * elsewhere are other businesses' affairs). A pharmacy user without Admin there is refused (403);
  * anyone else is 404 'No such user', as for an id that does not exist.
  */
-export async function getUser(deps: AppDeps, actor: StaffActor, input: In<'getUser'>): Promise<Out<'getUser'>> {
+export async function getUser(deps: AppDeps, actor: StaffActor, input: In<'getUser'>): Out<'getUser'> {
   const row = await findUserById(deps.db, input.id);
   const all = row ? await rolesOfUser(deps.db, row.id) : [];
   const caller = callerOf(actor);
@@ -83,11 +83,7 @@ export async function getUser(deps: AppDeps, actor: StaffActor, input: In<'getUs
   return { user: toUser(row, accessLevels), roles, identityProvider };
 }
 
-export async function updateUser(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'updateUser'>,
-): Promise<Out<'updateUser'>> {
+export async function updateUser(deps: AppDeps, actor: StaffActor, input: In<'updateUser'>): Out<'updateUser'> {
   assertSelfOrSupport(actor, input.id);
   const updated = await deps.db.transaction().execute(async (trx) => {
     const before = await findUserById(trx, input.id);

@@ -1,14 +1,8 @@
-import {
-  AppError,
-  type Contract,
-  type OutputOf,
-  type ParsedInputOf,
-  WEBHOOK_TEST_EVENT,
-  webhooksPageSize,
-} from '@medlocker/core';
+import { AppError, type MethodName, WEBHOOK_TEST_EVENT, webhooksPageSize } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { eventBody, recordEvent } from '../../delivery/webhooks/events.ts';
 import { queueDispatch } from '../../delivery/webhooks/repository.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
@@ -33,9 +27,8 @@ import {
  * retry schedule and queues the client's dispatch job, in one transaction. Every change is audited.
  */
 
-type Area = Contract['webhooks'];
-type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
-type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+type In<M extends MethodName<'webhooks'>> = MethodIn<'webhooks', M>;
+type Out<M extends MethodName<'webhooks'>> = Promise<MethodOut<'webhooks', M>>;
 
 async function requireClient(db: Db, businessId: string, lock = false): Promise<EndpointClient> {
   const client = await findEndpointClient(db, businessId, lock);

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../context/deps.ts';
 import type { JobPayloads } from '../../jobs/catalogue.ts';
 import { enqueueJob } from '../../jobs/repository.ts';
 import type { JobHandler } from '../../jobs/runner.ts';
-import { enqueueSend } from '../../outbox/index.ts';
+import { queueSend } from '../../outbox/index.ts';
 import { insertBusinessNotification } from '../../staff-notifications/repository.ts';
 import { emitMessageStatus } from '../webhooks/emit.ts';
 import { channelNames, type ProviderName } from './gateways/gateway.ts';
@@ -156,7 +156,7 @@ async function sendAgain(tx: Tx, areas: MessagePort, message: QueuedMessage, now
     last_error: words,
     updated: now,
   });
-  await enqueueSend(tx, message, now, now);
+  await queueSend(tx, message, now, now);
   return areas.recordOnOrder(
     tx,
     message,

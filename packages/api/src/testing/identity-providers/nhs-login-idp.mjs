@@ -4,16 +4,13 @@
 // `birthdate` (scope `profile`) from userinfo, as NHS login gives them.
 // Accounts: any login, written `<nhs number>/<birth date>/<vot>`, e.g. `9434765919/1990-05-17/P9.Cp.Cd`.
 // `GET /test/last-vtr` answers the `vtr` of the last authorization request.
-import { generateKeyPairSync } from 'node:crypto';
-import { createServer } from 'node:http';
 import * as jose from 'jose';
 import Provider from 'oidc-provider';
+import { anyLogin, granted, serve, signedIdToken, signingKey } from './local-provider.mjs';
 
 const port = Number(process.argv[2]);
 const client = JSON.parse(process.argv[3]);
-const issuer = `http://127.0.0.1:${port}`;
-const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'nhs-test-key', use: 'sig', alg: 'RS512' };
+const jwk = signingKey('nhs-test-key', 'RS512');
 let lastVtr = null;
 
 const parts = (login) => {
@@ -21,7 +18,7 @@ const parts = (login) => {
   return { nhsNumber, birthdate, vot };
 };
 
-const provider = new Provider(issuer, {
+const provider = new Provider(`http://127.0.0.1:${port}`, {
   clients: [
     {
       ...client,
@@ -41,29 +38,11 @@ const provider = new Provider(issuer, {
   conformIdTokenClaims: true,
   cookies: { keys: ['nhs-test-cookie-key'] },
   features: { devInteractions: { enabled: true } },
-  async findAccount(_ctx, id) {
+  findAccount: anyLogin((id) => {
     const { nhsNumber, birthdate } = parts(id);
-    return {
-      accountId: id,
-      async claims() {
-        return {
-          sub: id,
-          nhs_number: nhsNumber || undefined,
-          birthdate: birthdate || undefined,
-          family_name: 'Patient',
-        };
-      },
-    };
-  },
-  async loadExistingGrant(ctx) {
-    const grant = new ctx.oidc.provider.Grant({
-      clientId: ctx.oidc.client.clientId,
-      accountId: ctx.oidc.session.accountId,
-    });
-    grant.addOIDCScope('openid profile');
-    await grant.save();
-    return grant;
-  },
+    return { sub: id, nhs_number: nhsNumber || undefined, birthdate: birthdate || undefined, family_name: 'Patient' };
+  }),
+  loadExistingGrant: granted('openid profile'),
 });
 provider.proxy = true;
 
@@ -75,18 +54,13 @@ provider.use(async (ctx, next) => {
     const claims = jose.decodeJwt(ctx.body.id_token);
     claims.vot = parts(claims.sub).vot;
     claims.vtm = 'https://auth.sandpit.signin.nhs.uk/trustmark/auth.sandpit.signin.nhs.uk';
-    const key = await jose.importJWK(jwk, 'RS512');
-    const id_token = await new jose.SignJWT(claims).setProtectedHeader({ alg: 'RS512', kid: jwk.kid }).sign(key);
-    ctx.body = { ...ctx.body, id_token };
+    ctx.body = { ...ctx.body, id_token: await signedIdToken(claims, jwk) };
   }
 });
 
-const callback = provider.callback();
-createServer((req, res) => {
-  if (req.method === 'GET' && req.url === '/test/last-vtr') {
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ vtr: lastVtr }));
-    return;
-  }
-  callback(req, res);
-}).listen(port, '127.0.0.1', () => console.log(`listening ${issuer}`));
+serve(provider, port, (req, res) => {
+  if (req.method !== 'GET' || req.url !== '/test/last-vtr') return false;
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify({ vtr: lastVtr }));
+  return true;
+});

@@ -2,19 +2,16 @@
 // Accounts: any login; the account's email is the login, verified unless it starts with "unverified".
 // `POST /test/id-token {mode}` makes the token endpoint send a broken ID token (re-signed with the
 // provider's own key): 'wrong-audience', 'expired', or null for honest ones.
-import { generateKeyPairSync } from 'node:crypto';
-import { createServer } from 'node:http';
 import * as jose from 'jose';
 import Provider from 'oidc-provider';
+import { anyLogin, granted, serve, signedIdToken, signingKey } from './local-provider.mjs';
 
 const port = Number(process.argv[2]);
 const clients = JSON.parse(process.argv[3]);
-const issuer = `http://127.0.0.1:${port}`;
-const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'test-key', use: 'sig', alg: 'RS256' };
+const jwk = signingKey('test-key', 'RS256');
 let mode = null;
 
-const provider = new Provider(issuer, {
+const provider = new Provider(`http://127.0.0.1:${port}`, {
   clients,
   jwks: { keys: [jwk] },
   pkce: { required: () => true },
@@ -22,30 +19,14 @@ const provider = new Provider(issuer, {
   conformIdTokenClaims: false,
   cookies: { keys: ['test-cookie-key'] },
   features: { devInteractions: { enabled: true } },
-  async findAccount(_ctx, id) {
-    return {
-      accountId: id,
-      async claims() {
-        return {
-          sub: id,
-          email: id,
-          email_verified: !id.startsWith('unverified'),
-          given_name: 'Sso',
-          family_name: 'User',
-        };
-      },
-    };
-  },
-  async loadExistingGrant(ctx) {
-    // Consent is given once asked: the tests sign in, they do not consent.
-    const grant = new ctx.oidc.provider.Grant({
-      clientId: ctx.oidc.client.clientId,
-      accountId: ctx.oidc.session.accountId,
-    });
-    grant.addOIDCScope('openid email profile');
-    await grant.save();
-    return grant;
-  },
+  findAccount: anyLogin((id) => ({
+    sub: id,
+    email: id,
+    email_verified: !id.startsWith('unverified'),
+    given_name: 'Sso',
+    family_name: 'User',
+  })),
+  loadExistingGrant: granted('openid email profile'),
 });
 provider.proxy = true;
 
@@ -56,26 +37,19 @@ provider.use(async (ctx, next) => {
     const now = Math.floor(Date.now() / 1000);
     if (mode === 'wrong-audience') claims.aud = 'someone-else';
     if (mode === 'expired') Object.assign(claims, { iat: now - 7200, exp: now - 3600 });
-    const key = await jose.importJWK(jwk, 'RS256');
-    ctx.body = {
-      ...ctx.body,
-      id_token: await new jose.SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'test-key' }).sign(key),
-    };
+    ctx.body = { ...ctx.body, id_token: await signedIdToken(claims, jwk) };
   }
 });
 
-const callback = provider.callback();
-createServer((req, res) => {
-  if (req.method === 'POST' && req.url === '/test/id-token') {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      mode = JSON.parse(body).mode ?? null;
-      res.end('{}');
-    });
-    return;
-  }
-  callback(req, res);
-}).listen(port, '127.0.0.1', () => console.log(`listening ${issuer}`));
+serve(provider, port, (req, res) => {
+  if (req.method !== 'POST' || req.url !== '/test/id-token') return false;
+  let body = '';
+  req.on('data', (c) => {
+    body += c;
+  });
+  req.on('end', () => {
+    mode = JSON.parse(body).mode ?? null;
+    res.end('{}');
+  });
+  return true;
+});

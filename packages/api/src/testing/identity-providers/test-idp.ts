@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { freePort } from '../../cluster/free-port.ts';
+import { startNodeProvider } from './node-provider.ts';
 
 export type TestIdp = {
   issuer: string;
@@ -11,30 +9,13 @@ export type TestIdp = {
 
 /** Starts oidc-provider under Node (Bun does not run it) with these clients; resolves once it listens. */
 export async function startTestIdp(clients: Record<string, unknown>[]): Promise<TestIdp> {
-  const port = await freePort();
-  const script = fileURLToPath(new URL('./oidc-idp.mjs', import.meta.url));
-  const child = spawn('node', [script, String(port), JSON.stringify(clients)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let errors = '';
-  child.stderr.on('data', (d) => {
-    errors += String(d);
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the test OpenID provider did not start: ${errors}`)), 15_000);
-    child.stdout.on('data', (d) => {
-      if (String(d).includes('listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`the test OpenID provider exited (${code}): ${errors}`)));
-  });
-  const issuer = `http://127.0.0.1:${port}`;
+  const { issuer, stop } = await startNodeProvider('./oidc-idp.mjs', clients, 'the test OpenID provider');
   return {
     issuer,
     idTokenMode: async (mode) => {
       await fetch(`${issuer}/test/id-token`, { method: 'POST', body: JSON.stringify({ mode }) });
     },
-    stop: () => child.kill(),
+    stop,
   };
 }
 
