@@ -1,17 +1,16 @@
 import {
   AppError,
-  type Contract,
   counted,
   londonIsoDate,
+  type MethodName,
   type OnlineSignUp,
-  type OutputOf,
   onlineSignUpLimits,
-  type ParsedInputOf,
   validationMessages,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { type Bucket, releaseToken, reserveToken } from '../../rate-limits/repository.ts';
@@ -37,9 +36,8 @@ import {
  * stored on the sign-up, and it is the only way to reach that sign-up here: no method takes an id.
  */
 
-type Area = Contract['patientSignUps'];
-type In<M extends keyof Area> = ParsedInputOf<Area[M]>;
-type Out<M extends keyof Area> = Promise<OutputOf<Area[M]>>;
+type In<M extends MethodName<'patientSignUps'>> = MethodIn<'patientSignUps', M>;
+type Out<M extends MethodName<'patientSignUps'>> = Promise<MethodOut<'patientSignUps', M>>;
 
 /** The browser's sign-up token, handed to the controller to set as its cookie. */
 export type SignUpAccess = { token: string; maxAgeSeconds: number };

@@ -1,7 +1,8 @@
-import { AppError, type Contract, type OutputOf, type ParsedInputOf } from '@medlocker/core';
+import { AppError } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { checkedPatient, insertPatient, toPatient, writableBusiness } from '../patients/index.ts';
 import { toSignUp, updateSignUpRow } from './repository.ts';
 import { requireSignUp } from './service.ts';
@@ -12,16 +13,14 @@ import { requireSignUp } from './service.ts';
  * page (docs/decisions/languages.md); a staff-entered sign-up has none to give.
  */
 
-type Convert = Contract['signUps']['convert'];
-
 /** Said of a sign-up with no mobile: SPEC §5 requires one of a patient, and only the sign-up can give it. */
 export const noMobileToConvert = 'A patient needs a mobile number, and this sign-up has none.';
 
 export async function convert(
   deps: AppDeps,
   actor: StaffActor,
-  input: ParsedInputOf<Convert>,
-): Promise<OutputOf<Convert>> {
+  input: MethodIn<'signUps', 'convert'>,
+): Promise<MethodOut<'signUps', 'convert'>> {
   const { db, now } = deps;
   const existing = await requireSignUp(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.businessId);

@@ -1,17 +1,16 @@
 import {
   AppError,
-  type Contract,
   FormCheck,
   londonIsoDate,
+  type MethodName,
   messageLocales,
-  type OutputOf,
-  type ParsedInputOf,
   type SignUpForm,
   signUpsPageSize,
 } from '@medlocker/core';
 import { audit, auditListPage } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
+import type { MethodIn, MethodOut } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { newCode } from '../../secrets/one-time-codes.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
@@ -35,9 +34,8 @@ import {
   updateSignUpRow,
 } from './repository.ts';
 
-type SignUps = Contract['signUps'];
-type In<M extends keyof SignUps> = ParsedInputOf<SignUps[M]>;
-type Out<M extends keyof SignUps> = Promise<OutputOf<SignUps[M]>>;
+type In<M extends MethodName<'signUps'>> = MethodIn<'signUps', M>;
+type Out<M extends MethodName<'signUps'>> = Promise<MethodOut<'signUps', M>>;
 
 const MAX_NAME = 100;
 const MAX_TEXT = 200;
