@@ -94,6 +94,12 @@ export async function showPharmacyDefault(language: PatientLocale | 'bilingual')
 export const chosenLanguage = (): PatientLocale | undefined =>
   chosenHere !== null || chosenLocale() !== null ? patientLayer.locale() : undefined;
 
+/** {@link chosenLanguage} as a request's optional `language` field: `{ language }`, or nothing. */
+export const chosenLanguageField = (): { language?: PatientLocale } => {
+  const language = chosenLanguage();
+  return language ? { language } : {};
+};
+
 /** The active language, re-rendering the caller when it changes. */
 export const usePatientLocale = () => useSyncExternalStore(patientLayer.subscribe, patientLayer.locale);
 

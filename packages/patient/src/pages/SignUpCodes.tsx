@@ -2,7 +2,7 @@ import type { OnlineSignUp } from '@medlocker/core';
 import { type FormEvent, useState } from 'react';
 import { ApiError, messageOf, rpc } from '../api.ts';
 import { CodeField, type ErrorItem, ErrorSummary, errorFor, FormActions, sixDigits, useBusy } from '../form.tsx';
-import { chosenLanguage, t } from '../i18n/index.ts';
+import { chosenLanguageField, t } from '../i18n/index.ts';
 import { Page, StatusNotice } from '../ui.tsx';
 
 /** What a contact's check says, beside its code field. */
@@ -116,8 +116,7 @@ export function SignUpCodes(props: {
     }
     await run(async () => {
       setNotice(undefined);
-      const language = chosenLanguage();
-      const next = await rpc('patientSignUps', 'verify', { emailCode, mobileCode, ...(language ? { language } : {}) });
+      const next = await rpc('patientSignUps', 'verify', { emailCode, mobileCode, ...chosenLanguageField() });
       setErrors(problemsAfter(next, typed, wants));
       setCodes((c) => ({
         email: next.verification.emailCodeStatus === 'verified' ? '' : c.email,
@@ -129,8 +128,7 @@ export function SignUpCodes(props: {
 
   const resend = () =>
     run(async () => {
-      const language = chosenLanguage();
-      const next = await rpc('patientSignUps', 'resendCodes', language ? { language } : {});
+      const next = await rpc('patientSignUps', 'resendCodes', chosenLanguageField());
       setErrors([]);
       setCodes({ email: '', mobile: '' });
       setNotice(t('codes.sentNew'));

@@ -11,7 +11,7 @@ import {
   useBusy,
 } from '../form.tsx';
 import { sayDetail } from '../i18n/errors.ts';
-import { chosenLanguage, t } from '../i18n/index.ts';
+import { chosenLanguageField, t } from '../i18n/index.ts';
 import { Page } from '../ui.tsx';
 import { DateOfBirthFields, type DateParts, dateOfBirthOf } from './DateOfBirth.tsx';
 
@@ -104,12 +104,11 @@ export function SignUpForm(props: { business: SignUpBusiness; onStarted: (signUp
     await run(
       async () => {
         const signUp = signUpOf(form, dateOfBirth);
-        const language = chosenLanguage();
         props.onStarted(
           await rpc('patientSignUps', 'create', {
             businessId: props.business.businessId,
             signUp,
-            ...(language ? { language } : {}),
+            ...chosenLanguageField(),
           }),
         );
       },
