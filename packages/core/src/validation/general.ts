@@ -44,32 +44,33 @@ export function unstorableText(s: string): string | null {
  */
 export function unstorableJson(value: unknown, source?: string): string | null {
   const checkText = source === undefined || !escapesFree(source);
-  if (typeof value === 'string') return checkText ? unstorableText(value) : null;
-  const todo: object[] = [];
-  const depths: number[] = [];
-  // Strings are checked where they are met; only arrays and objects wait on the stack, with their depth.
-  const visit = (item: unknown, depth: number): string | null => {
-    if (typeof item === 'string') return checkText ? unstorableText(item) : null;
-    if (typeof item !== 'object' || item === null) return null;
-    if (depth >= maxJsonDepth) return tooDeepMessage;
-    todo.push(item);
-    depths.push(depth);
-    return null;
-  };
-  let problem = visit(value, 0);
-  while (problem === null && todo.length > 0) {
-    const v = todo.pop() as object;
-    const depth = (depths.pop() as number) + 1;
-    if (Array.isArray(v)) {
-      for (let i = 0; problem === null && i < v.length; i++) problem = visit(v[i], depth);
-    } else {
-      for (const key of Object.keys(v)) {
-        problem = (checkText ? unstorableText(key) : null) ?? visit((v as Record<string, unknown>)[key], depth);
-        if (problem !== null) break;
+  // Last in, first out, an object's keys checked before its values: with two problems in one body,
+  // the same one is named whether or not the text let the strings be skipped.
+  const todo: unknown[] = [value];
+  const depths: number[] = [0];
+  while (todo.length > 0) {
+    const v = todo.pop();
+    const depth = depths.pop() as number;
+    if (typeof v === 'string') {
+      const problem = unstorableText(v);
+      if (problem) return problem;
+    } else if (typeof v === 'object' && v !== null) {
+      if (depth >= maxJsonDepth) return tooDeepMessage;
+      const keys = Array.isArray(v) ? null : Object.keys(v);
+      const items: unknown[] = keys ? keys.map((key) => (v as Record<string, unknown>)[key]) : (v as unknown[]);
+      for (const key of keys ?? []) {
+        const problem = checkText ? unstorableText(key) : null;
+        if (problem) return problem;
+      }
+      for (const item of items) {
+        if ((typeof item === 'object' && item !== null) || (checkText && typeof item === 'string')) {
+          todo.push(item);
+          depths.push(depth + 1);
+        }
       }
     }
   }
-  return problem;
+  return null;
 }
 
 /**

@@ -114,7 +114,7 @@ export const insertOrderRow = async (db: Db, row: NewOrderRow): Promise<StoredOr
 
 /**
  * The business's live (new or loaded) order with this barcode, if any: a barcode is unique among them
- * (migration 0015's partial unique index). Creating an order, a QR code's order and a locker's bag all ask.
+ * (migration 0017's partial unique index, orders_live_barcode_key). Creating an order, a QR code's order and a locker's bag all ask.
  */
 export const liveOrderWithBarcode = (db: Db, businessId: string, barcode: string) =>
   db

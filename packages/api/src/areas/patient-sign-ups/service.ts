@@ -256,12 +256,8 @@ export async function get(deps: AppDeps, token: string | null): Out<'get'> {
 export async function verify(deps: AppDeps, actor: Actor, input: In<'verify'>, token: string | null): Out<'verify'> {
   const now = deps.now();
   await ownSignUp(deps.db, token, now);
-  const checked = await checkContactCodes(deps, actor, (tx) => ownSignUp(tx, token, now, true), input, who);
   // A language switched on the codes screen is the visitor's latest choice: the patient they become keeps it.
-  const row =
-    input.language && input.language !== checked.language
-      ? await updateSignUpRow(deps.db, checked.id, { language: input.language, updated: now })
-      : checked;
+  const row = await checkContactCodes(deps, actor, (tx) => ownSignUp(tx, token, now, true), input, who);
   return answerOf(deps, row);
 }
 

@@ -291,7 +291,12 @@ export async function checkContactCodes(
   deps: AppDeps,
   actor: Actor,
   lockedRow: (tx: Db) => Promise<SignUpRecord>,
-  codes: { emailCode?: string | null | undefined; mobileCode?: string | null | undefined },
+  codes: {
+    emailCode?: string | null | undefined;
+    mobileCode?: string | null | undefined;
+    /** The language the online sign-up page shows (switched on its codes screen): kept while the sign-up is open. */
+    language?: SignUpRecord['language'] | undefined;
+  },
   who?: { userId: string | null; display: string | null },
 ): Promise<SignUpRecord> {
   const { db, now } = deps;
@@ -306,12 +311,13 @@ export async function checkContactCodes(
       columns[codeKey(channel)] = result.code;
       checked[channel] = result.status;
     }
-    if (Object.keys(columns).length === 0) return current;
-    const status =
-      current.status === 'new' || current.status === 'validated'
-        ? waitingStatus(patched(current, columns))
-        : current.status;
-    const updated = await updateSignUpRow(tx, current.id, { ...columns, status, updated: now() });
+    const open = current.status === 'new' || current.status === 'validated';
+    const chosen = codes.language && open && codes.language !== current.language ? { language: codes.language } : {};
+    if (Object.keys(columns).length === 0) {
+      return chosen.language ? updateSignUpRow(tx, current.id, { ...chosen, updated: now() }) : current;
+    }
+    const status = open ? waitingStatus(patched(current, columns)) : current.status;
+    const updated = await updateSignUpRow(tx, current.id, { ...columns, ...chosen, status, updated: now() });
     await audit(tx, deps, actor, {
       action: 'signUp.verify',
       entityType: 'signUp',

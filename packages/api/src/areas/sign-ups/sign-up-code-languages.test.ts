@@ -150,6 +150,12 @@ describeApi('sign-up codes, in the business’s patient language', (t) => {
     const checked = await t.call('patientSignUps', 'verify', { emailCode: '000000', language: 'en' }, { cookie });
     expect(checked.status).toBe(200);
     expect((await stored(businessId))[0]?.language).toBe('en');
+    // Once staff made the patient, the sign-up is closed: a later switch changes neither.
+    const { patientId } = await convert(businessId);
+    expect((await t.call('patientSignUps', 'verify', { language: 'cy' }, { cookie })).status).toBe(200);
+    expect((await stored(businessId))[0]?.language).toBe('en');
+    const patient = await t.db.selectFrom('patients').select('language').where('id', '=', patientId).executeTakeFirst();
+    expect(patient?.language).toBe('en');
   });
 
   /** The sign-up of `businessId` made a patient by staff, and that patient's kept language. */
