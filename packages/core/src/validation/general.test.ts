@@ -67,12 +67,12 @@ describe('unstorableJson', () => {
     for (const text of texts) expect(unstorableJson(JSON.parse(text), text)).toBe(unstorableJson(JSON.parse(text)));
     // Two problems in one body: the last value first, and an object's keys before its values.
     const deep = JSON.stringify(nest(33));
-    const twice = [
+    const twice: [string, string][] = [
       [`{"a":"\\u0000","b":${deep}}`, 'JSON cannot be nested more than 32 levels deep'],
       ['{"a":"\\u0000","\\ud800":1}', 'Text cannot contain an unpaired surrogate (\\uD800 to \\uDFFF)'],
       [`{"a":${deep},"b":"\\u0000"}`, 'Text cannot contain the NUL character (\\u0000)'],
     ];
-    for (const [text = '', message] of twice) {
+    for (const [text, message] of twice) {
       expect(unstorableJson(JSON.parse(text), text)).toBe(message);
       expect(unstorableJson(JSON.parse(text))).toBe(message);
     }
