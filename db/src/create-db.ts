@@ -92,6 +92,15 @@ export async function createDb(options: DbOptions): Promise<Db> {
     pool.on('error', (error) => {
       if (!closing) console.warn(`PostgreSQL idle connection lost: ${error.message}`);
     });
+    // A client in use (a transaction between statements, a held connection) that loses its connection
+    // emits the error on itself, where the pool no longer listens: without this listener it ended the
+    // process (57P01 when PostgreSQL restarts or an administrator ends the backend). The client's next
+    // statement fails, the request with it, and the pool drops the client when it is given back.
+    pool.on('connect', (client) =>
+      client.on('error', (error) => {
+        if (!closing) console.warn(`PostgreSQL connection lost while in use: ${error.message}`);
+      }),
+    );
     if (options.prepared !== false) pool.on('connect', prepareMarked);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
