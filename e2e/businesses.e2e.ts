@@ -68,7 +68,7 @@ test('the businesses list has Active and Archived tabs and a search kept for the
 test('support staff add a business, with a refused postcode first, then edit its contacts', async ({ page }) => {
   const name = uniqueName('Added Pharmacy');
   await page.goto('/businesses');
-  await page.getByRole('link', { name: 'Add' }).click();
+  await page.getByRole('link', { name: 'Add', exact: true }).click();
   await expect(page).toHaveURL(/\/businesses\/add$/);
 
   await page.getByLabel('Name').fill(name);

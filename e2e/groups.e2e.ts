@@ -85,7 +85,7 @@ test('the groups list has tabs, a caution banner, search, clear filters and the 
 test('a group is added, then given a logo: a PNG is accepted, a 300 KB PNG and a GIF are refused', async ({ page }) => {
   const name = uniqueName('Logo Group');
   await page.goto('/groups');
-  await page.getByRole('link', { name: 'Add' }).click();
+  await page.getByRole('link', { name: 'Add', exact: true }).click();
   await page.getByLabel('Name').fill(name);
   await page.getByLabel('Postcode').fill('not a postcode');
   await page.getByRole('button', { name: 'Add group' }).click();

@@ -190,7 +190,7 @@ test('machines are added, found by name, edited, paid for after a confirmation, 
   const business = await createBusiness();
   await page.goto(`/businesses/${business.id}/machines`);
   await expect(page.getByText('No machines found.')).toBeVisible();
-  await page.getByRole('link', { name: 'Add' }).click();
+  await page.getByRole('link', { name: 'Add', exact: true }).click();
   await expect(page).toHaveURL(/\/machines\/add$/);
 
   // Name and a positive whole number of slots are required.

@@ -11,7 +11,7 @@ test('support staff give a Business role to a new person, then remove it', async
   const email = uniqueEmail('pharmacist');
 
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Support Users' }).click();
-  await page.getByRole('link', { name: 'Add' }).click();
+  await page.getByRole('link', { name: 'Add', exact: true }).click();
   await expect(page).toHaveURL(/\/users\/add\/support$/);
 
   await page.getByRole('button', { name: /Role/ }).click();
