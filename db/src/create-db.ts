@@ -85,22 +85,19 @@ export async function createDb(options: DbOptions): Promise<Db> {
           oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
       },
     });
-    // An idle client that loses its connection (server restart, or a test database dropped while the pool
-    // closes) is emitted on the pool; without a listener that error would end the process. The pool has
-    // already discarded the client and opens a new one on the next query.
+    // A client that loses its connection (PostgreSQL restarting or failing over, an administrator ending
+    // the backend: 57P01; a test database dropped while the pool closes) emits the error on itself, idle
+    // or lent out. This listener logs it once and keeps it from ending the process: before, a lent-out
+    // client had none. What ran on that connection fails; the pool drops the client (at once when idle,
+    // when given back otherwise) and opens a new one on the next query. The pool re-emits an idle
+    // client's error on itself: its listener is there only so that re-emit cannot end the process.
     let closing = false;
-    pool.on('error', (error) => {
-      if (!closing) console.warn(`PostgreSQL idle connection lost: ${error.message}`);
-    });
-    // A client in use (a transaction between statements, a held connection) that loses its connection
-    // emits the error on itself, where the pool no longer listens: without this listener it ended the
-    // process (57P01 when PostgreSQL restarts or an administrator ends the backend). The client's next
-    // statement fails, the request with it, and the pool drops the client when it is given back.
     pool.on('connect', (client) =>
       client.on('error', (error) => {
-        if (!closing) console.warn(`PostgreSQL connection lost while in use: ${error.message}`);
+        if (!closing) console.warn(`PostgreSQL connection lost: ${error.message}`);
       }),
     );
+    pool.on('error', () => {});
     if (options.prepared !== false) pool.on('connect', prepareMarked);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {

@@ -22,7 +22,7 @@ describeDb('a connection lost while in use', (t) => {
         );
       });
       expect(failed).toBe(true);
-      expect(warned.some((w) => w.includes('connection lost while in use'))).toBe(true);
+      expect(warned.some((w) => w.includes('PostgreSQL connection lost'))).toBe(true);
       expect((await sql<{ n: number }>`select 1 as n`.execute(t.db)).rows).toEqual([{ n: 1 }]);
     } finally {
       console.warn = warn;
