@@ -91,7 +91,7 @@ export async function showPharmacyDefault(language: PatientLocale | 'bilingual')
  * sign-up page sends it with its codes' requests: the codes are written in it, and the patient the
  * sign-up becomes keeps it (docs/decisions/languages.md).
  */
-export const chosenLanguage = (): PatientLocale | undefined =>
+const chosenLanguage = (): PatientLocale | undefined =>
   chosenHere !== null || chosenLocale() !== null ? patientLayer.locale() : undefined;
 
 /** {@link chosenLanguage} as a request's optional `language` field: `{ language }`, or nothing. */
