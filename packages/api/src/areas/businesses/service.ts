@@ -23,6 +23,7 @@ import {
   hasRoleOn,
   insertBusiness,
   listBusinessesByName,
+  listBusinessInfosByName,
   patchBusiness,
 } from './repository.ts';
 
@@ -63,10 +64,9 @@ export const listBusinesses = listMethod(
 
 // The Add-role picker shows archived businesses too, marked (the role's resource cell needs them).
 export const listBusinessesInfo = listMethod(
-  listBusinessesByName,
+  listBusinessInfosByName,
   'data',
   (input: In<'listBusinessesInfo'>): Where => ({ archived: 'any', ...filterOf(input.filter) }),
-  toBusinessInfo,
 );
 
 const groupedBusinesses = listMethod(
@@ -83,7 +83,7 @@ export async function listGroupedBusinesses(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'listGroupedBusinesses'>,
-): Out<'listGroupedBusinesses'> {
+): ReturnType<typeof groupedBusinesses> {
   if (!(await findGroupToLink(deps.db, input.groupId)))
     throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
   return groupedBusinesses(deps, actor, input);
@@ -100,14 +100,13 @@ export const listUngroupedBusinesses = listMethod(
 );
 
 export const listAccessibleBusinesses = listMethod(
-  listBusinessesByName,
+  listBusinessInfosByName,
   'businesses',
   (input: In<'listAccessibleBusinesses'>, actor): Where => ({
     archived: 'active',
     ...filterOf(input.filterText),
     ...reachOf(actor),
   }),
-  toBusinessInfo,
 );
 
 export async function getBusinessInfo(

@@ -1,4 +1,4 @@
-import { AppError, type Group, type GroupInfo, type MethodName } from '@medlocker/core';
+import { AppError, type Group, type MethodName } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { MethodIn, MethodOut } from '../../context/method.ts';
@@ -17,6 +17,7 @@ import {
   type GroupPatch,
   type GroupQuery,
   insertGroup,
+  listGroupInfosByName,
   listGroupsByName,
   patchGroup,
 } from './repository.ts';
@@ -38,8 +39,6 @@ export const {
 /** What a list asks of the repository, but the page. */
 type Where = Omit<GroupQuery, 'after' | 'limit'>;
 
-const toGroupInfo = ({ id, name, archived }: Group): GroupInfo => ({ id, name, archived });
-
 export const listGroups = listMethod(
   listGroupsByName,
   'groups',
@@ -51,21 +50,19 @@ export const listGroups = listMethod(
 );
 
 export const listGroupsInfo = listMethod(
-  listGroupsByName,
+  listGroupInfosByName,
   'data',
   (input: In<'listGroupsInfo'>): Where => ({ archived: 'any', ...filterOf(input.filter) }),
-  toGroupInfo,
 );
 
 export const listAccessibleGroups = listMethod(
-  listGroupsByName,
+  listGroupInfosByName,
   'groups',
   (input: In<'listAccessibleGroups'>, actor): Where => ({
     archived: 'active',
     ...filterOf(input.filter),
     ...reachOf(actor),
   }),
-  toGroupInfo,
 );
 
 /** A parent must exist and must not be the group itself or one of its descendants. */
