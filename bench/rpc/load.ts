@@ -8,7 +8,9 @@
  */
 const [url, clientsArg, secondsArg, warmupArg, cookie = '', body = '{}'] = process.argv.slice(2);
 const clients = Number(clientsArg);
-const headers: Record<string, string> = { 'content-type': 'application/json', origin: 'http://127.0.0.1' };
+// BENCH_MODE=production: the api's address is https (server.ts), so its origin is too.
+const origin = process.env.BENCH_MODE === 'production' ? 'https://127.0.0.1' : 'http://127.0.0.1';
+const headers: Record<string, string> = { 'content-type': 'application/json', origin };
 if (cookie) headers.cookie = cookie;
 
 async function run(seconds: number, record: boolean) {

@@ -7,6 +7,7 @@
  * generator's CPU (a share of one core near 1 means the generator, not the server, set the pace).
  *
  *   bun bench/rpc/run.ts --db pglite|postgres [--clients 32] [--seconds 10] [--warmup 3] [--cache 1|0]
+ *     [--mode test|production]  (production: no output check against the contract, as production runs)
  *
  * PostgreSQL comes from TEST_DATABASE_URL (a fresh database is created and dropped).
  */
@@ -24,8 +25,11 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
     cache: { type: 'string', default: '1' },
+    mode: { type: 'string', default: 'test' },
   },
 });
+// `--mode production`: the api runs as production does (server.ts); the load sends its https origin.
+if (values.mode === 'production') process.env.BENCH_MODE = 'production';
 const kind = values.db === 'postgres' ? 'postgres' : 'pglite';
 const here = import.meta.dir;
 const bun = process.execPath;
@@ -154,7 +158,7 @@ try {
 
   const fmt = (n: number) => n.toFixed(n < 10 ? 2 : 0);
   console.log(
-    `\nbench/rpc ${new Date().toISOString()} — ${kind}, ${values.clients} clients, ${values.seconds} s (+${values.warmup} s warm-up), session cache ${values.cache === '0' ? 'off' : 'on'}`,
+    `\nbench/rpc ${new Date().toISOString()} — ${kind}, ${values.clients} clients, ${values.seconds} s (+${values.warmup} s warm-up), session cache ${values.cache === '0' ? 'off' : 'on'}, ${values.mode} mode`,
   );
   console.log(
     `machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load average ${loadavg()

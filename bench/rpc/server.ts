@@ -18,7 +18,19 @@ import { createSessionAuth } from '../../packages/api/src/sessions/sessions.ts';
 import { signInTestUser } from '../../packages/api/src/testing/sessions.ts';
 
 const [port, kind, where] = process.argv.slice(2);
-const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1' });
+// BENCH_MODE=production: the api as production runs it (no output check against the contract), with the
+// variables production refuses to start without (no mail is sent; the address is the load's origin).
+const config = loadConfig(
+  process.env.BENCH_MODE === 'production'
+    ? {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
+        PUBLIC_URL: 'https://127.0.0.1',
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+        SECRETS_KEY: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64'),
+      }
+    : { NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1' },
+);
 const opened = await createDb(
   kind === 'postgres'
     ? { kind: 'postgres', url: where as string, max: 10 }
