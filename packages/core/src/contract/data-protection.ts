@@ -9,7 +9,7 @@ import {
 import { Timestamp } from '../stamps.ts';
 import { integerInRange } from '../validation/general.ts';
 import { Id } from '../validation/string-limits.ts';
-import { defineArea, staff, supportOnly } from './define.ts';
+import { defineArea, staff, supportOnly, withoutInput } from './define.ts';
 
 /*
  * Retention, erasure and subject access (docs/decisions/retention.md): the product's retention policy
@@ -57,13 +57,12 @@ const BusinessRetention = type({
 });
 
 export const dataProtection = defineArea({
-  getRetentionPolicy: {
-    input: type({}),
+  getRetentionPolicy: withoutInput({
     output: ProductRetention,
     access: supportOnly,
     summary:
       "The product's retention policy (days, or years for patients) and what the next nightly run would remove, by kind.",
-  },
+  }),
   updateRetentionPolicy: {
     input: PolicyChanges,
     output: ProductRetention,

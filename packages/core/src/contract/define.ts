@@ -1,4 +1,4 @@
-import type { Type } from 'arktype';
+import { type Type, type } from 'arktype';
 
 /**
  * Who calls. `anonymous` in a method's `actors` makes it public (login, reset); `support` holds the
@@ -114,6 +114,20 @@ export type Method<I extends Type = Type, O extends Type = Type> = {
 };
 
 export type Area = Record<string, Method>;
+
+/** A method's declaration without its input, for the builders below that supply it. */
+export type MethodWithoutInput = Omit<Method, 'input'>;
+
+/**
+ * The builder of an area's methods whose whole input is the id of the one row they act on, `{ id }`,
+ * checked by the area's id rule: `const byId = methodsById(Id)`, then `get: byId({ output, access, summary })`.
+ */
+export const methodsById =
+  (idRule: Type<string>) =>
+  <const M extends MethodWithoutInput>(method: M) => ({ input: type({ id: idRule }), ...method });
+
+/** A method that takes nothing: its input is the empty object, `{}`. */
+export const withoutInput = <const M extends MethodWithoutInput>(method: M) => ({ input: type({}), ...method });
 
 /**
  * Keeps the literal types of an area while checking its shape. Every input refuses keys it does not

@@ -3,8 +3,10 @@ import { IntegrationClient } from '../settings/integration-client.ts';
 import { Bool, Email, integerInRange, RequiredLine } from '../validation/general.ts';
 import { reject, textInput } from '../validation/rule.ts';
 import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea, staff, supportOnly } from './define.ts';
+import { defineArea, methodsById, staff, supportOnly, withoutInput } from './define.ts';
 import { Ok } from './ok.ts';
+
+const byId = methodsById(Id);
 
 /*
  * Integration clients (SPEC §3 Integration client, §4 integration secret, §7 integration): a
@@ -90,30 +92,26 @@ export const integration = defineArea({
     summary:
       "Creates the business's integration client or changes it; a masked secret sent back keeps the stored one. Rate limit: requests per hour, 200 to 3600.",
   },
-  deleteIntegrationClient: {
-    input: type({ id: Id }),
+  deleteIntegrationClient: byId({
     output: Ok,
     access: staff({ integrationClient: 'id' }, true),
     summary: 'Removes an integration client and its undelivered webhooks; its secret stops working.',
-  },
-  generateClientSecret: {
-    input: type({ id: Id }),
+  }),
+  generateClientSecret: byId({
     output: type({ secret: 'string' }),
     access: staff({ integrationClient: 'id' }, true),
     summary: 'Makes a new client secret and returns it once; the old one stops working.',
-  },
-  generateWebhookSecret: {
-    input: type({ id: Id }),
+  }),
+  generateWebhookSecret: byId({
     output: type({ webhookSecret: 'string' }),
     access: staff({ integrationClient: 'id' }, true),
     summary: 'Makes a new webhook signing secret and returns it once.',
-  },
-  listIntegrationPartners: {
-    input: type({}),
+  }),
+  listIntegrationPartners: withoutInput({
     output: type({ partners: IntegrationPartner.array() }),
     access: staff('catalogue'),
     summary: 'The known integration partners, by name.',
-  },
+  }),
   createIntegrationPartner: {
     input: type(PartnerFields),
     output: type({ partner: IntegrationPartner }),
@@ -126,10 +124,9 @@ export const integration = defineArea({
     access: supportOnly,
     summary: 'Changes a known integration partner; clients made from it keep their own copy.',
   },
-  deleteIntegrationPartner: {
-    input: type({ id: Id }),
+  deleteIntegrationPartner: byId({
     output: Ok,
     access: supportOnly,
     summary: 'Removes a known integration partner; refused (409) while a client was made from it.',
-  },
+  }),
 });

@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import { UkMobile } from '../contact/uk-mobile.ts';
 import { DateOfBirth, Required } from '../validation/general.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
-import { type Access, publicAccess } from './define.ts';
+import { type Access, publicAccess, withoutInput } from './define.ts';
 import { Ok } from './ok.ts';
 
 /*
@@ -103,18 +103,16 @@ export const patientAuthMethods = {
     summary:
       "Starts a patient session with the code texted by verifySms (single use). A wrong or late code is a 400 (IDENTITY_NOT_CONFIRMED) that counts towards the link's lock.",
   },
-  patientSession: {
-    input: type({}),
+  patientSession: withoutInput({
     output: PatientSessionInfo,
     access: patientOnly('self'),
     summary: 'The current patient session (401 when there is none or it has timed out).',
-  },
-  listPatientMobile: {
-    input: type({}),
+  }),
+  listPatientMobile: withoutInput({
     output: PatientMobiles,
     access: patientOnly('self'),
     summary: "The mobiles the signed-in patient's link codes go to: the one on record, then those they added.",
-  },
+  }),
   addPatientMobile: {
     input: type({ mobileNumber: UkMobile, 'code?': upTo(stringLimits.code, Required) }),
     output: PatientMobiles.and({ added: 'boolean' }),
@@ -128,10 +126,9 @@ export const patientAuthMethods = {
     access: patientOnly('self'),
     summary: "Removes a mobile the patient added (the one on record is the pharmacy's to change: 409).",
   },
-  endPatientSession: {
-    input: type({}),
+  endPatientSession: withoutInput({
     output: Ok,
     access: publicAccess,
     summary: 'Ends the patient session and clears its cookie; harmless without one.',
-  },
+  }),
 } as const;

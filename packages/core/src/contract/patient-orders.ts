@@ -7,7 +7,7 @@ import { Order } from '../order/order.ts';
 import { OrderStatus, PaymentStatus } from '../order/statuses.ts';
 import { Timestamp } from '../stamps.ts';
 import { Id } from '../validation/string-limits.ts';
-import { defineArea, staff } from './define.ts';
+import { defineArea, staff, withoutInput } from './define.ts';
 import { patientOnly } from './patient-auth.ts';
 
 /**
@@ -86,12 +86,11 @@ export type PatientOrderDetails = typeof PatientOrderDetails.infer;
  * expired only: any other state is 409 INVALID_TRANSITION naming it (docs/ORDERS.md).
  */
 export const patientOrders = defineArea({
-  list: {
-    input: type({}),
+  list: withoutInput({
     output: type({ orders: PatientOrderSummary.array() }),
     access: patientOnly('self'),
     summary: "The signed-in patient's orders, live ones first, then past ones newest first (at most 100); no PINs.",
-  },
+  }),
   get: {
     input: type({ orderId: Id }),
     output: PatientOrderDetails,

@@ -1,7 +1,9 @@
 import { type } from 'arktype';
 import { Id } from '../validation/string-limits.ts';
-import { type Method, signedInSelf, staff } from './define.ts';
+import { type Method, methodsById, signedInSelf, staff, withoutInput } from './define.ts';
 import { Ok } from './ok.ts';
+
+const byId = methodsById(Id);
 
 /*
  * Role invitations (docs/decisions/auth.md "Role invitations"). A pharmacy Admin who adds
@@ -43,35 +45,31 @@ export const RoleInvitation = type({
 export type RoleInvitation = typeof RoleInvitation.infer;
 
 export const roleInvitationMethods = {
-  listMyInvitations: {
-    input: type({}),
+  listMyInvitations: withoutInput({
     output: type({ invitations: MyRoleInvitation.array() }),
     access: signedInSelf,
     summary: "The signed-in user's pending role invitations (not expired), oldest first.",
-  },
-  acceptInvitation: {
-    input: type({ id: Id }),
+  }),
+  acceptInvitation: byId({
     output: Ok,
     access: signedInSelf,
     summary:
       'Accepts one of your own invitations: its role is added. Refused (409) when expired, when you hold a Support or Developer role, or when your identity provider would no longer let you sign in.',
-  },
-  declineInvitation: {
-    input: type({ id: Id }),
+  }),
+  declineInvitation: byId({
     output: Ok,
     access: signedInSelf,
     summary: 'Declines (deletes) one of your own invitations.',
-  },
+  }),
   listInvitations: {
     input: type({ roleName: "'Business' | 'Group'", roleResource: Id }),
     output: type({ invitations: RoleInvitation.array() }),
     access: staff('roles', true),
     summary: "A business's or group's pending invitations (not expired), for its Admins and support staff.",
   },
-  cancelInvitation: {
-    input: type({ id: Id }),
+  cancelInvitation: byId({
     output: Ok,
     access: staff('roles', true),
     summary: 'Cancels a pending invitation of a business or group the caller administers.',
-  },
+  }),
 } as const satisfies Record<string, Method>;

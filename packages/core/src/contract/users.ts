@@ -2,8 +2,10 @@ import { type } from 'arktype';
 import { Patient } from '../patient/patient.ts';
 import { Id, IdOrNull, SearchText, stringLimits, upTo } from '../validation/string-limits.ts';
 import { RequiredName, Role, RoleName, User } from './auth.ts';
-import { defineArea, signedInSelf, staff } from './define.ts';
+import { defineArea, methodsById, signedInSelf, staff } from './define.ts';
 import { Paging } from './paging.ts';
+
+const byId = methodsById(Id);
 
 /** The identity provider of a user as the user-details block shows it (SPEC §2). */
 export const IdentityProviderRef = type({ id: 'string', name: 'string' });
@@ -42,13 +44,12 @@ export const users = defineArea({
     summary:
       'Users holding a role (on a resource), filtered by text, ordered by email, 25 a page. Pharmacy users: the Business or Group role of a business or group they reach.',
   },
-  getUser: {
-    input: type({ id: Id }),
+  getUser: byId({
     output: type({ user: User, roles: Role.array(), identityProvider: IdentityProviderRef.or('null') }),
     access: staff('roles'),
     summary:
       'A user with their roles and identity provider (support staff: anyone; others: themselves; pharmacy Admins: the holders of roles on what they administer, with only those roles).',
-  },
+  }),
   updateUser: {
     input: type({ id: Id, givenName: RequiredName, familyName: RequiredName }),
     output: type({ user: User }),

@@ -4,8 +4,10 @@ import { Timestamp } from '../stamps.ts';
 import { validationMessages } from '../validation/catalogue.ts';
 import { TimeInput } from '../validation/general.ts';
 import { Id } from '../validation/string-limits.ts';
-import { defineArea, staff } from './define.ts';
+import { defineArea, methodsById, staff } from './define.ts';
 import { Paging } from './paging.ts';
+
+const byId = methodsById(Id);
 
 /*
  * The webhook delivery console: every webhook message of a business with each attempt to
@@ -104,20 +106,18 @@ export const webhooks = defineArea({
     access: staff({ business: 'businessId' }, true),
     summary: "A business's webhook deliveries newest first, 50 a page, by event type, outcome and time if given.",
   },
-  getDelivery: {
-    input: type({ id: Id }),
+  getDelivery: byId({
     output: type({ delivery: WebhookDelivery, event: IntegrationEvent, attempts: WebhookAttempt.array() }),
     access: staff({ webhookDelivery: 'id' }, true),
     summary:
       'One webhook delivery with the body it sends and every attempt (time, trigger, status, latency, error, response excerpt).',
-  },
-  replayDelivery: {
-    input: type({ id: Id }),
+  }),
+  replayDelivery: byId({
     output: type({ delivery: WebhookDelivery }),
     access: staff({ webhookDelivery: 'id' }, true),
     summary:
       'Sends a succeeded or failed delivery again, with the same webhook-id (409 while it is pending or the endpoint is disabled).',
-  },
+  }),
   replayFailed: {
     input: type({ businessId: Id, since: TimeInput }),
     output: type({ replayed: 'number.integer >= 0' }),
