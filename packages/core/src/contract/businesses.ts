@@ -7,7 +7,7 @@ import { ArchivedStamp } from '../stamps.ts';
 import { Email, isEmail, Required, RequiredLine } from '../validation/general.ts';
 import { fail } from '../validation/rule.ts';
 import { stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea, methodsById, staff, supportOnly } from './define.ts';
+import { defineArea, methodsTakingId, staff, supportOnly } from './define.ts';
 import { Ok } from './ok.ts';
 import { Paging } from './paging.ts';
 
@@ -21,7 +21,7 @@ export type Archived = ArchivedStamp;
 export const infoPageSize = 25;
 
 const Id = 'string > 0 & string <= 64';
-const byId = methodsById(type(Id));
+const byId = methodsTakingId('id', type(Id));
 
 /** A list's search box: a case-insensitive prefix of the name. */
 export const Filter = 'string <= 200';

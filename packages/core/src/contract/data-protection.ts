@@ -9,7 +9,7 @@ import {
 import { Timestamp } from '../stamps.ts';
 import { integerInRange } from '../validation/general.ts';
 import { Id } from '../validation/string-limits.ts';
-import { defineArea, staff, supportOnly, withoutInput } from './define.ts';
+import { byBusinessId, byPatientId, defineArea, staff, supportOnly, withoutInput } from './define.ts';
 
 /*
  * Retention, erasure and subject access (docs/decisions/retention.md): the product's retention policy
@@ -70,12 +70,11 @@ export const dataProtection = defineArea({
     summary:
       'Sets periods of the retention policy (each within its bounds: orderDays 30–3650, patientYears 1–20, temperatureDays 30–3650, auditDays 365–7300, deliveryDays 7–730); fields left out are kept. Audited.',
   },
-  getBusinessRetention: {
-    input: type({ businessId: Id }),
+  getBusinessRetention: byBusinessId({
     output: BusinessRetention,
     access: staff({ business: 'businessId' }),
     summary: "A business's retention overrides, the policy it gets, and what the next run would remove for it.",
-  },
+  }),
   updateBusinessRetention: {
     input: OverrideChanges,
     output: BusinessRetention,
@@ -83,18 +82,16 @@ export const dataProtection = defineArea({
     summary:
       "Sets a business's retention overrides within the product's bounds (null: the product's value); fields left out are kept. Audited.",
   },
-  erasePatient: {
-    input: type({ patientId: Id }),
+  erasePatient: byPatientId({
     output: type({ patientId: 'string', erasedAt: Timestamp, ordersAnonymised: 'number.integer >= 0' }),
     access: staff({ patient: 'patientId' }, true),
     summary:
       'Erases a patient: personal fields removed, orders kept anonymised for the figures, sessions and codes deleted, partners told (patient.erased). Refused (409) while an order is waiting to be loaded or in a locker, or when already erased. Audited without the erased data.',
-  },
-  exportPatientData: {
-    input: type({ patientId: Id }),
+  }),
+  exportPatientData: byPatientId({
     output: type({ fileName: 'string', contentType: "'application/zip'", data: 'string' }),
     access: staff({ patient: 'patientId' }, true),
     summary:
       'Everything held about a patient (subject access request) as one ZIP (base64): summary.html to read and data.json: details, orders, messages, payments, declarations, PIN reveals and the audit entries naming them. Audited.',
-  },
+  }),
 });

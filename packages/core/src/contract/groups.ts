@@ -4,7 +4,7 @@ import { ArchivedStamp } from '../stamps.ts';
 import { RequiredLine } from '../validation/general.ts';
 import { stringLimits, upTo } from '../validation/string-limits.ts';
 import { Filter, infoPageSize, logoMethods, OptionalEmail, OptionalLine, OptionalPostcode } from './businesses.ts';
-import { defineArea, methodsById, staff, supportOnly } from './define.ts';
+import { defineArea, methodsTakingId, staff, supportOnly } from './define.ts';
 import { Paging } from './paging.ts';
 
 export { Group, infoPageSize };
@@ -14,7 +14,7 @@ export const GroupInfo = type({ id: 'string', name: 'string', archived: Archived
 export type GroupInfo = typeof GroupInfo.infer;
 
 const Id = 'string > 0 & string <= 64';
-const byId = methodsById(type(Id));
+const byId = methodsTakingId('id', type(Id));
 
 /**
  * What staff fill in to add or edit a group. SPEC §5 leaves the group form's rules unstated: the name

@@ -1,10 +1,8 @@
 import { type } from 'arktype';
 import { RequiredLine } from '../validation/general.ts';
 import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea, methodsById, supportOnly, withoutInput } from './define.ts';
+import { byId, defineArea, supportOnly, withoutInput } from './define.ts';
 import { Ok } from './ok.ts';
-
-const byId = methodsById(Id);
 
 /*
  * Identity providers: OpenID Connect or SAML 2.0, global or tied to one business or group,

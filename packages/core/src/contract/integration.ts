@@ -3,10 +3,8 @@ import { IntegrationClient } from '../settings/integration-client.ts';
 import { Bool, Email, integerInRange, RequiredLine } from '../validation/general.ts';
 import { reject, textInput } from '../validation/rule.ts';
 import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea, methodsById, staff, supportOnly, withoutInput } from './define.ts';
+import { byBusinessId, byId, defineArea, staff, supportOnly, withoutInput } from './define.ts';
 import { Ok } from './ok.ts';
-
-const byId = methodsById(Id);
 
 /*
  * Integration clients (SPEC §3 Integration client, §4 integration secret, §7 integration): a
@@ -64,12 +62,11 @@ const PartnerFields = { name: Name, contactEmail: Email, suppressPatientMessages
 const ClientResult = type({ client: IntegrationClientView.or('null'), archived: 'boolean' });
 
 export const integration = defineArea({
-  getIntegrationClient: {
-    input: type({ businessId: Id }),
+  getIntegrationClient: byBusinessId({
     output: ClientResult,
     access: staff({ business: 'businessId' }, true),
     summary: "A business's integration client (secrets masked), or null.",
-  },
+  }),
   createOrUpdateIntegrationClient: {
     input: type({
       businessId: Id,

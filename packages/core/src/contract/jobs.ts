@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { validationMessages } from '../validation/catalogue.ts';
-import { defineArea, methodsById, supportOnly, withoutInput } from './define.ts';
+import { defineArea, methodsTakingId, supportOnly, withoutInput } from './define.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of jobs are 50 long; `nextToken` is an opaque keyset cursor on the job id (newest first). */
@@ -39,7 +39,7 @@ export const JobQueue = type({
 export type JobQueue = typeof JobQueue.infer;
 
 const Id = 'string > 0 & string <= 64';
-const byId = methodsById(type(Id));
+const byId = methodsTakingId('id', type(Id));
 
 export const jobs = defineArea({
   listQueues: withoutInput({

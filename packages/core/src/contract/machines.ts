@@ -5,7 +5,7 @@ import { Machine, MachineStatus } from '../machine/machine.ts';
 import { MachineEvent } from '../machine/machine-event.ts';
 import { MachineInput } from '../machine/machine-input.ts';
 import { text } from '../validation/general.ts';
-import { defineArea, methodsById, staff, supportOnly } from './define.ts';
+import { defineArea, methodsTakingId, staff, supportOnly } from './define.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of machines, events and statuses are 25 long; `nextToken` is an opaque keyset cursor. */
@@ -19,7 +19,7 @@ export const fleetPageSize = 500;
 export const fleetAlarmsPerMachine = 25;
 
 const Id = 'string > 0 & string <= 64';
-const byId = methodsById(type(Id));
+const byId = methodsTakingId('id', type(Id));
 
 /** The fields of the three commands staff send a locker (docs/LOCKER-PROTOCOL.md §7). */
 const LockerCommandInput = {

@@ -4,10 +4,8 @@ import { Order, OrderEvent } from '../order/order.ts';
 import { Barcode, OrderInput, OrderReason } from '../order/order-input.ts';
 import { OrderStatus } from '../order/statuses.ts';
 import { Id, SearchText } from '../validation/string-limits.ts';
-import { defineArea, methodsById, staff } from './define.ts';
+import { byId, defineArea, staff } from './define.ts';
 import { Paging } from './paging.ts';
-
-const byId = methodsById(Id);
 
 /** At most this many orders answer the top bar's search. */
 export const findOrdersMax = 10;

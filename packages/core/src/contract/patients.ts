@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import { limits } from '../limits.ts';
 import { ImportedPatient } from '../patient/imported-patient.ts';
 import { Patient } from '../patient/patient.ts';
-import { defineArea, methodsById, staff } from './define.ts';
+import { defineArea, methodsTakingId, staff } from './define.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of patients are 25 long; `nextToken` is an opaque keyset cursor on the patient id. */
@@ -15,7 +15,7 @@ export const patientsBatchGetMax = 100;
 export const patientsUpsertMax = limits.csvChunkSize;
 
 const Id = 'string > 0 & string <= 64';
-const byId = methodsById(type(Id));
+const byId = methodsTakingId('id', type(Id));
 
 /**
  * What the server did with one patient of a batch, by its index in the request:

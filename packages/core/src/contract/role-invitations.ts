@@ -1,9 +1,7 @@
 import { type } from 'arktype';
 import { Id } from '../validation/string-limits.ts';
-import { type Method, methodsById, signedInSelf, staff, withoutInput } from './define.ts';
+import { byId, type Method, signedInSelf, staff, withoutInput } from './define.ts';
 import { Ok } from './ok.ts';
-
-const byId = methodsById(Id);
 
 /*
  * Role invitations (docs/decisions/auth.md "Role invitations"). A pharmacy Admin who adds

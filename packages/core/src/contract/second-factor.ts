@@ -1,10 +1,8 @@
 import { type } from 'arktype';
 import { Required } from '../validation/general.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
-import { type Method, methodsById, signedInSelf, supportOnly, withoutInput } from './define.ts';
+import { byId, byUserId, type Method, signedInSelf, supportOnly, withoutInput } from './define.ts';
 import { Ok } from './ok.ts';
-
-const byId = methodsById(Id);
 
 /*
  * A second factor at staff sign-in (docs/SECURITY.md "Second factor", docs/decisions/auth.md): passkeys
@@ -135,13 +133,12 @@ export const secondFactorMethods = {
     access: signedInSelf,
     summary: 'Ten new one-time recovery codes, shown this once; the old ones stop working.',
   }),
-  resetSecondFactors: {
-    input: type({ userId: Id }),
+  resetSecondFactors: byUserId({
     output: type({ ok: 'true', removed: 'number' }),
     access: supportOnly,
     summary:
       'Removes every second factor and recovery code of a user (who lost their device) and ends their sessions; audited, and the user is told by email.',
-  },
+  }),
 } satisfies Record<string, Method>;
 
 /** The verifySecondFactor input: a code (TOTP or recovery) or a passkey's answer. */

@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { ContactVerification, Patient, PatientSignUp } from '../patient/patient.ts';
 import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea, methodsById, staff } from './define.ts';
+import { defineArea, methodsTakingId, staff } from './define.ts';
 import { Ok } from './ok.ts';
 
 /** Pages of sign-ups are 25 long; `nextToken` is an opaque keyset cursor on the sign-up id. */
@@ -16,7 +16,7 @@ export const signUpsPageSize = 25;
 export const signUpCodes = { digits: 6, ttlMinutes: 15, maxAttempts: 5 } as const;
 
 const Id = 'string > 0 & string <= 64';
-const byId = methodsById(type(Id));
+const byId = methodsTakingId('id', type(Id));
 
 /** An address line of a sign-up as sent; the server's rule (200 after trimming) reports longer ones. */
 const Line = upTo(stringLimits.addressLine);

@@ -1,12 +1,12 @@
 import { type } from 'arktype';
 import { Bag, NewTestMachine, TestMachine } from '../machine/machine.ts';
 import { text } from '../validation/general.ts';
-import { defineArea, methodsById, supportOnly } from './define.ts';
+import { defineArea, methodsTakingId, supportOnly } from './define.ts';
 import { MachineForm, machinesPageSize } from './machines.ts';
 import { Paging } from './paging.ts';
 
 const Id = 'string > 0 & string <= 64';
-const byId = methodsById(type(Id));
+const byId = methodsTakingId('id', type(Id));
 
 /** Test machines page like machines. */
 export const testMachinesPageSize = machinesPageSize;

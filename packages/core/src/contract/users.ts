@@ -2,10 +2,8 @@ import { type } from 'arktype';
 import { Patient } from '../patient/patient.ts';
 import { Id, IdOrNull, SearchText, stringLimits, upTo } from '../validation/string-limits.ts';
 import { RequiredName, Role, RoleName, User } from './auth.ts';
-import { defineArea, methodsById, signedInSelf, staff } from './define.ts';
+import { byId, byPatientId, defineArea, signedInSelf, staff } from './define.ts';
 import { Paging } from './paging.ts';
-
-const byId = methodsById(Id);
 
 /** The identity provider of a user as the user-details block shows it (SPEC §2). */
 export const IdentityProviderRef = type({ id: 'string', name: 'string' });
@@ -56,13 +54,12 @@ export const users = defineArea({
     access: signedInSelf,
     summary: "Changes a user's names (support staff: anyone; others: themselves, the complete-profile screen).",
   },
-  addWhatsAppOptIn: {
-    input: type({ patientId: Id }),
+  addWhatsAppOptIn: byPatientId({
     output: WhatsAppCodeSent,
     access: staff({ patient: 'patientId' }),
     summary:
       'Sends the patient a 6-digit code by WhatsApp on their mobile, to opt them in to WhatsApp messages; the business must enable WhatsApp (409). A new code replaces the old; at most one a minute and 5 a day (429).',
-  },
+  }),
   verifyWhatsAppOptInMessage: {
     input: type({ patientId: Id, code: upTo(stringLimits.code) }),
     output: type({ patient: Patient }),
@@ -70,10 +67,9 @@ export const users = defineArea({
     summary:
       'Checks the code the patient read back: right → opted in to WhatsApp on that number; wrong or expired → 400 on code (5 wrong tries spend it).',
   },
-  removeWhatsAppOptIn: {
-    input: type({ patientId: Id }),
+  removeWhatsAppOptIn: byPatientId({
     output: type({ patient: Patient }),
     access: staff({ patient: 'patientId' }),
     summary: 'Opts the patient out of WhatsApp: their messages go by SMS or email again.',
-  },
+  }),
 });
