@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import {
+  perPeriod,
   RetentionCounts,
   type RetentionField,
   RetentionOverrides,
@@ -20,23 +21,10 @@ import { byBusinessId, byPatientId, defineArea, staff, supportOnly, withoutInput
 const period = (field: RetentionField) => integerInRange(retentionBounds[field].min, retentionBounds[field].max);
 
 /** The product's periods to change: a field left out keeps its value. */
-const PolicyChanges = type({
-  'orderDays?': period('orderDays'),
-  'patientYears?': period('patientYears'),
-  'temperatureDays?': period('temperatureDays'),
-  'auditDays?': period('auditDays'),
-  'deliveryDays?': period('deliveryDays'),
-});
+const PolicyChanges = type(perPeriod(period)).partial();
 
 /** A business's overrides to change: null goes back to the product's value; left out keeps it. */
-const OverrideChanges = type({
-  businessId: Id,
-  'orderDays?': period('orderDays').or('null'),
-  'patientYears?': period('patientYears').or('null'),
-  'temperatureDays?': period('temperatureDays').or('null'),
-  'auditDays?': period('auditDays').or('null'),
-  'deliveryDays?': period('deliveryDays').or('null'),
-});
+const OverrideChanges = type({ businessId: Id }).and(type(perPeriod((field) => period(field).or('null'))).partial());
 
 const ProductRetention = type({
   policy: RetentionPolicy,
