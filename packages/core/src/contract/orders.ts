@@ -48,10 +48,12 @@ export const bulkOrderActions = ['markRemoved', 'cancel', 'resendReadyMessage', 
 export const BulkOrderAction = type.enumerated(...bulkOrderActions);
 export type BulkOrderAction = typeof BulkOrderAction.infer;
 
+/** Which order an outcome of a bulk call is about. */
+const OutcomeOrder = { id: Id, reference: 'string | null' } as const;
+
 /** One order's outcome in a bulk call: done, or refused with the single action's error code and message. */
-export const BulkOrderOutcome = type({ id: Id, reference: 'string | null', ok: 'true' }).or({
-  id: Id,
-  reference: 'string | null',
+export const BulkOrderOutcome = type({ ...OutcomeOrder, ok: 'true' }).or({
+  ...OutcomeOrder,
   ok: 'false',
   code: 'string',
   message: 'string',
