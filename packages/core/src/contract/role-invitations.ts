@@ -13,33 +13,30 @@ import { Ok } from './ok.ts';
 /** How long an invitation can be accepted. */
 export const roleInvitationDays = 14;
 
-/** A pending invitation as its invitee sees it. */
-export const MyRoleInvitation = type({
+/** What each side sees of a pending invitation: the role offered, who invited, and when it was made and ends. */
+const PendingInvitation = {
   id: 'string',
   roleName: "'Business' | 'Group'",
-  resourceType: "'business' | 'group'",
-  resourceId: 'string',
-  /** Null when the business or group can no longer be resolved. */
-  resourceName: 'string | null',
   accessLevels: 'string[]',
-  description: 'string',
   /** The inviting Admin's name (their email when they have none), null when that account is gone. */
   invitedBy: 'string | null',
   created: 'number',
   expires: 'number',
+} as const;
+
+/** A pending invitation as its invitee sees it. */
+export const MyRoleInvitation = type({
+  ...PendingInvitation,
+  resourceType: "'business' | 'group'",
+  resourceId: 'string',
+  /** Null when the business or group can no longer be resolved. */
+  resourceName: 'string | null',
+  description: 'string',
 });
 export type MyRoleInvitation = typeof MyRoleInvitation.infer;
 
 /** A pending invitation as the business's or group's Admins see it: the email they typed, no more. */
-export const RoleInvitation = type({
-  id: 'string',
-  email: 'string',
-  roleName: "'Business' | 'Group'",
-  accessLevels: 'string[]',
-  invitedBy: 'string | null',
-  created: 'number',
-  expires: 'number',
-});
+export const RoleInvitation = type({ ...PendingInvitation, email: 'string' });
 export type RoleInvitation = typeof RoleInvitation.infer;
 
 export const roleInvitationMethods = {
