@@ -21,3 +21,6 @@ export type ChangedStamp = typeof ChangedStamp.infer;
 
 /** When a stored record was made and last changed: every entity that is edited in place has both. */
 export const stamps = { created: Timestamp, updated: Timestamp } as const;
+
+/** The first fields of every record a business owns: its own id and the id of its business. */
+export const businessOwned = { id: Id, businessId: Id } as const;

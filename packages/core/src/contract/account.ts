@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import { Password } from '../user/password.ts';
 import { Required } from '../validation/general.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
-import { type Method, signedInSelf, staff } from './define.ts';
+import { byUserId, type Method, signedInSelf, staff } from './define.ts';
 import { Ok } from './ok.ts';
 
 /*
@@ -71,18 +71,16 @@ export const accountMethods = {
     summary:
       "Ends every session of the user but the one calling: one's own; support staff may name another user (then all of theirs end).",
   },
-  getAccountStatus: {
-    input: type({ userId: Id }),
+  getAccountStatus: byUserId({
     output: AccountStatus,
     access: staff('roles', true),
     summary:
       "Whether a user's account is enabled and when they last signed in (support staff: anyone; pharmacy Admins: the holders of roles on what they administer).",
-  },
-  enableUser: {
-    input: type({ userId: Id }),
+  }),
+  enableUser: byUserId({
     output: AccountStatus,
     access: staff('roles', true),
     summary:
       'Enables an account disabled for not being used (support staff: anyone; pharmacy Admins: a holder of a Business or Group role on what they administer), audited; harmless on an enabled one.',
-  },
+  }),
 } satisfies Record<string, Method>;

@@ -4,7 +4,7 @@ import { FormEmail, Required } from '../validation/general.ts';
 import { FreeText, Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
 import { accountMethods } from './account.ts';
 import { cliSignInMethods } from './cli-sign-in.ts';
-import { defineArea, publicAccess, signedInSelf, staff, supportOnly } from './define.ts';
+import { defineArea, publicAccess, signedInSelf, staff, supportOnly, withoutInput } from './define.ts';
 import { activateDeviceAuth } from './device-auth.ts';
 import { Ok } from './ok.ts';
 import { patientAuthMethods } from './patient-auth.ts';
@@ -141,12 +141,11 @@ export const auth = defineArea({
   ...patientAuthMethods,
   ...roleInvitationMethods,
   ...secondFactorMethods,
-  config: {
-    input: type({}),
+  config: withoutInput({
     output: type({ allowRegistration: 'boolean', productName: 'string' }),
     access: publicAccess,
     summary: 'What the login page needs to know: whether to offer Register, and the product name.',
-  },
+  }),
   login: {
     input: type({ username: FormEmailInput, password: PasswordInput }),
     output: LoginAnswer,
@@ -161,18 +160,16 @@ export const auth = defineArea({
     summary:
       "The second step of a sign-in: a code from the user's authenticator app, a recovery code (each works once) or a passkey's answer to beginPasskeySignIn. Counts towards the login limits as a password does; on success the session cookie is replaced by a full one.",
   },
-  logout: {
-    input: type({}),
+  logout: withoutInput({
     output: Ok,
     access: publicAccess,
     summary: 'Ends the current session on the server and clears its cookie; harmless without one.',
-  },
-  session: {
-    input: type({}),
+  }),
+  session: withoutInput({
     output: SessionInfo,
     access: signedInSelf,
     summary: 'The current session (401 when there is none or it has timed out).',
-  },
+  }),
   register: {
     input: type({ email: FormEmailInput, givenName: RequiredName, familyName: RequiredName, frontEnd: FrontEnd }),
     output: Ok,

@@ -17,7 +17,7 @@ import { validationMessage } from '../validation/catalogue.ts';
 import { Bool, integerAtLeast, Required } from '../validation/general.ts';
 import { reject } from '../validation/rule.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea, staff, supportOnly } from './define.ts';
+import { byBusinessId, defineArea, staff, supportOnly } from './define.ts';
 
 /*
  * A business's settings (SPEC §2 /businesses/{id}/settings, §3 Business feature settings and SMS
@@ -222,12 +222,11 @@ export const businessSettings = defineArea({
     summary:
       'Rewords SMS templates: orderReady/orderUpdated need ${pin} and ${expires}, paymentRequired ${portal}; unknown placeholders refused.',
   },
-  getBusinessFeatureSettings: {
-    input: type({ businessId: BusinessId }),
+  getBusinessFeatureSettings: byBusinessId({
     output: FeatureSettingsResult,
     access: staff({ business: 'businessId' }),
     summary: "A business's feature settings, every field, defaults filled in.",
-  },
+  }),
   updateBusinessFeatureSettings: {
     input: type({ businessId: BusinessId, settings: FeatureSettingsChanges }),
     output: FeatureSettingsResult,
@@ -235,12 +234,11 @@ export const businessSettings = defineArea({
     summary:
       'Changes feature settings (top-level keys given are replaced); the controlled ones go through updateBusinessControlledSettings.',
   },
-  getBusinessControlledSettings: {
-    input: type({ businessId: BusinessId }),
+  getBusinessControlledSettings: byBusinessId({
     output: ControlledSettingsResult,
     access: staff({ business: 'businessId' }),
     summary: 'The settings only support staff control: SMS gateway, WhatsApp, QR-code integration.',
-  },
+  }),
   updateBusinessControlledSettings: {
     input: type({ businessId: BusinessId, settings: ControlledSettingsChanges }),
     output: ControlledSettingsResult,

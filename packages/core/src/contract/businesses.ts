@@ -7,7 +7,7 @@ import { ArchivedStamp } from '../stamps.ts';
 import { Email, isEmail, Required, RequiredLine } from '../validation/general.ts';
 import { fail } from '../validation/rule.ts';
 import { stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea, staff, supportOnly } from './define.ts';
+import { defineArea, methodsTakingId, staff, supportOnly } from './define.ts';
 import { Ok } from './ok.ts';
 import { Paging } from './paging.ts';
 
@@ -21,6 +21,8 @@ export type Archived = ArchivedStamp;
 export const infoPageSize = 25;
 
 const Id = 'string > 0 & string <= 64';
+const byId = methodsTakingId('id', type(Id));
+
 /** A list's search box: a case-insensitive prefix of the name. */
 export const Filter = 'string <= 200';
 
@@ -168,30 +170,26 @@ export const businesses = defineArea({
     access: staff({ business: 'id' }, true),
     summary: 'Changes a business that is not archived (409 when archived).',
   },
-  getBusiness: {
-    input: type({ id: Id }),
+  getBusiness: byId({
     output: type({ business: Business }),
     access: staff({ business: 'id' }),
     summary: 'A business with its archive mark and logo.',
-  },
-  getBusinessInfo: {
-    input: type({ id: Id }),
+  }),
+  getBusinessInfo: byId({
     output: type({ business: BusinessInfo }),
     access: staff({ business: 'id' }),
     summary: "A business's name, address and archive mark (support staff, or holders of a role on it).",
-  },
-  archiveBusiness: {
-    input: type({ id: Id }),
+  }),
+  archiveBusiness: byId({
     output: type({ business: Business }),
     access: supportOnly,
     summary: 'Archives a business, recording when and by whom; pushes `archived` to consoles watching it.',
-  },
-  unarchiveBusiness: {
-    input: type({ id: Id }),
+  }),
+  unarchiveBusiness: byId({
     output: type({ business: Business }),
     access: supportOnly,
     summary: 'Unarchives a business; pushes `unarchived` to consoles watching it.',
-  },
+  }),
   linkGroup: {
     input: type({ groupId: Id, businessIds: type(Id).array().atLeastLength(1).atMostLength(200) }),
     output: type({ linked: 'string[]' }),
@@ -199,12 +197,11 @@ export const businesses = defineArea({
     summary:
       'Puts businesses in a group, all or none: refused for an archived group, an archived business, or one in another group.',
   },
-  unlinkGroup: {
-    input: type({ id: Id }),
+  unlinkGroup: byId({
     output: type({ business: Business }),
     access: supportOnly,
     summary: 'Takes a business (not archived) out of its group; allowed while the group is archived.',
-  },
+  }),
   ...logoMethods('business', type({ business: Business })),
 });
 

@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { type Method, publicAccess, signedInSelf } from './define.ts';
+import { type Method, publicAccess, signedInSelf, withoutInput } from './define.ts';
 import { Ok } from './ok.ts';
 
 /*
@@ -10,8 +10,7 @@ import { Ok } from './ok.ts';
  */
 
 export const cliSignInMethods = {
-  beginCliSignIn: {
-    input: type({}),
+  beginCliSignIn: withoutInput({
     output: type({
       deviceCode: 'string',
       userCode: 'string',
@@ -21,7 +20,7 @@ export const cliSignInMethods = {
     }),
     access: publicAccess,
     summary: 'Starts a command-line sign-in: a code for the person to approve in the console, and one to poll with.',
-  },
+  }),
   approveCliSignIn: {
     input: type({ userCode: 'string <= 32' }),
     output: Ok,

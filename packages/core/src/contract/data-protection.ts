@@ -1,5 +1,6 @@
 import { type } from 'arktype';
 import {
+  perPeriod,
   RetentionCounts,
   type RetentionField,
   RetentionOverrides,
@@ -9,7 +10,7 @@ import {
 import { Timestamp } from '../stamps.ts';
 import { integerInRange } from '../validation/general.ts';
 import { Id } from '../validation/string-limits.ts';
-import { defineArea, staff, supportOnly } from './define.ts';
+import { byBusinessId, byPatientId, defineArea, staff, supportOnly, withoutInput } from './define.ts';
 
 /*
  * Retention, erasure and subject access (docs/decisions/retention.md): the product's retention policy
@@ -20,23 +21,10 @@ import { defineArea, staff, supportOnly } from './define.ts';
 const period = (field: RetentionField) => integerInRange(retentionBounds[field].min, retentionBounds[field].max);
 
 /** The product's periods to change: a field left out keeps its value. */
-const PolicyChanges = type({
-  'orderDays?': period('orderDays'),
-  'patientYears?': period('patientYears'),
-  'temperatureDays?': period('temperatureDays'),
-  'auditDays?': period('auditDays'),
-  'deliveryDays?': period('deliveryDays'),
-});
+const PolicyChanges = type(perPeriod(period)).partial();
 
 /** A business's overrides to change: null goes back to the product's value; left out keeps it. */
-const OverrideChanges = type({
-  businessId: Id,
-  'orderDays?': period('orderDays').or('null'),
-  'patientYears?': period('patientYears').or('null'),
-  'temperatureDays?': period('temperatureDays').or('null'),
-  'auditDays?': period('auditDays').or('null'),
-  'deliveryDays?': period('deliveryDays').or('null'),
-});
+const OverrideChanges = type({ businessId: Id }).and(type(perPeriod((field) => period(field).or('null'))).partial());
 
 const ProductRetention = type({
   policy: RetentionPolicy,
@@ -57,13 +45,12 @@ const BusinessRetention = type({
 });
 
 export const dataProtection = defineArea({
-  getRetentionPolicy: {
-    input: type({}),
+  getRetentionPolicy: withoutInput({
     output: ProductRetention,
     access: supportOnly,
     summary:
       "The product's retention policy (days, or years for patients) and what the next nightly run would remove, by kind.",
-  },
+  }),
   updateRetentionPolicy: {
     input: PolicyChanges,
     output: ProductRetention,
@@ -71,12 +58,11 @@ export const dataProtection = defineArea({
     summary:
       'Sets periods of the retention policy (each within its bounds: orderDays 30–3650, patientYears 1–20, temperatureDays 30–3650, auditDays 365–7300, deliveryDays 7–730); fields left out are kept. Audited.',
   },
-  getBusinessRetention: {
-    input: type({ businessId: Id }),
+  getBusinessRetention: byBusinessId({
     output: BusinessRetention,
     access: staff({ business: 'businessId' }),
     summary: "A business's retention overrides, the policy it gets, and what the next run would remove for it.",
-  },
+  }),
   updateBusinessRetention: {
     input: OverrideChanges,
     output: BusinessRetention,
@@ -84,18 +70,16 @@ export const dataProtection = defineArea({
     summary:
       "Sets a business's retention overrides within the product's bounds (null: the product's value); fields left out are kept. Audited.",
   },
-  erasePatient: {
-    input: type({ patientId: Id }),
+  erasePatient: byPatientId({
     output: type({ patientId: 'string', erasedAt: Timestamp, ordersAnonymised: 'number.integer >= 0' }),
     access: staff({ patient: 'patientId' }, true),
     summary:
       'Erases a patient: personal fields removed, orders kept anonymised for the figures, sessions and codes deleted, partners told (patient.erased). Refused (409) while an order is waiting to be loaded or in a locker, or when already erased. Audited without the erased data.',
-  },
-  exportPatientData: {
-    input: type({ patientId: Id }),
+  }),
+  exportPatientData: byPatientId({
     output: type({ fileName: 'string', contentType: "'application/zip'", data: 'string' }),
     access: staff({ patient: 'patientId' }, true),
     summary:
       'Everything held about a patient (subject access request) as one ZIP (base64): summary.html to read and data.json: details, orders, messages, payments, declarations, PIN reveals and the audit entries naming them. Audited.',
-  },
+  }),
 });

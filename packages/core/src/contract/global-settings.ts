@@ -7,7 +7,7 @@ import { anyKey, eachGiven, eachKey } from '../validation/by-key.ts';
 import { validationMessage } from '../validation/catalogue.ts';
 import { Bool, positiveIntegerUpTo } from '../validation/general.ts';
 import { upTo } from '../validation/string-limits.ts';
-import { defineArea, supportOnly } from './define.ts';
+import { defineArea, supportOnly, withoutInput } from './define.ts';
 
 /*
  * Product-wide settings (SPEC §2 /globalSettings and /alarmMessageTemplates, §3, §7 globalSettings).
@@ -61,13 +61,12 @@ const GlobalSettingsResult = type({
 });
 
 export const globalSettings = defineArea({
-  getGlobalSettings: {
-    input: type({}),
+  getGlobalSettings: withoutInput({
     output: GlobalSettingsResult,
     access: supportOnly,
     summary:
       'The global settings: the NHS prescription charge in pence, and the days after which an unused account is disabled.',
-  },
+  }),
   createOrUpdateGlobalSettings: {
     input: type({
       nhsPrescriptionCharge: positiveIntegerUpTo(maxChargePence),
@@ -81,12 +80,11 @@ export const globalSettings = defineArea({
     summary:
       'Sets the NHS prescription charge, in pence (a whole number from 1 to 1000000), and the days without a sign-in after which a staff account is disabled (1 to 3650; 90 by default), and whether support staff must have a second factor (true by default).',
   },
-  getAlarmMessageTemplates: {
-    input: type({}),
+  getAlarmMessageTemplates: withoutInput({
     output: AlarmTemplatesResult,
     access: supportOnly,
     summary: 'The alarm message of each of the 7 templated codes (as support worded it, or the default).',
-  },
+  }),
   updateAlarmMessageTemplates: {
     input: type({
       templates: AlarmTemplatesChanges,

@@ -4,7 +4,7 @@ import { ArchivedStamp } from '../stamps.ts';
 import { RequiredLine } from '../validation/general.ts';
 import { stringLimits, upTo } from '../validation/string-limits.ts';
 import { Filter, infoPageSize, logoMethods, OptionalEmail, OptionalLine, OptionalPostcode } from './businesses.ts';
-import { defineArea, staff, supportOnly } from './define.ts';
+import { defineArea, methodsTakingId, staff, supportOnly } from './define.ts';
 import { Paging } from './paging.ts';
 
 export { Group, infoPageSize };
@@ -14,6 +14,7 @@ export const GroupInfo = type({ id: 'string', name: 'string', archived: Archived
 export type GroupInfo = typeof GroupInfo.infer;
 
 const Id = 'string > 0 & string <= 64';
+const byId = methodsTakingId('id', type(Id));
 
 /**
  * What staff fill in to add or edit a group. SPEC §5 leaves the group form's rules unstated: the name
@@ -73,24 +74,21 @@ export const groups = defineArea({
     access: staff({ group: ['id', 'parentId'] }, true),
     summary: 'Changes a group that is not archived (409 when archived); the logo has its own methods.',
   },
-  getGroup: {
-    input: type({ id: Id }),
+  getGroup: byId({
     output: type({ group: Group }),
     access: staff({ group: 'id' }),
     summary: 'A group with its archive mark and logo.',
-  },
-  archiveGroup: {
-    input: type({ id: Id }),
+  }),
+  archiveGroup: byId({
     output: type({ group: Group }),
     access: supportOnly,
     summary:
       'Archives a group, recording when and by whom: no businesses linked or users added until unarchived; pushes `archived`.',
-  },
-  unarchiveGroup: {
-    input: type({ id: Id }),
+  }),
+  unarchiveGroup: byId({
     output: type({ group: Group }),
     access: supportOnly,
     summary: 'Unarchives a group; pushes `unarchived` to consoles watching it.',
-  },
+  }),
   ...logoMethods('group', type({ group: Group })),
 });

@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { RequiredLine } from '../validation/general.ts';
 import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea, supportOnly } from './define.ts';
+import { byId, defineArea, supportOnly, withoutInput } from './define.ts';
 import { Ok } from './ok.ts';
 
 /*
@@ -78,8 +78,7 @@ export const IdentityProviderInput = type({
 export const IdentityProviderCheck = type({ check: 'string', ok: 'boolean', message: 'string' });
 
 export const identityProviders = defineArea({
-  list: {
-    input: type({}),
+  list: withoutInput({
     output: type({
       identityProviders: type({
         id: 'string',
@@ -91,14 +90,13 @@ export const identityProviders = defineArea({
     }),
     access: supportOnly,
     summary: 'Every identity provider, by name, for the Edit-identity-provider picker and the providers page.',
-  },
-  get: {
-    input: type({ id: Id }),
+  }),
+  get: byId({
     output: IdentityProvider.and({ callbackUrl: 'string', spMetadata: 'string | null' }),
     access: supportOnly,
     summary:
       'One identity provider, without its client secret; the redirect URI (OIDC) or our service-provider metadata (SAML) to register at it.',
-  },
+  }),
   create: {
     input: IdentityProviderInput,
     output: IdentityProvider,
@@ -111,16 +109,14 @@ export const identityProviders = defineArea({
     access: supportOnly,
     summary: "Changes a provider; an empty or masked client secret keeps the stored one. Its type can't change.",
   },
-  delete: {
-    input: type({ id: Id }),
+  delete: byId({
     output: Ok,
     access: supportOnly,
     summary: 'Removes a provider; its users are left with none (and so sign in with a password reset).',
-  },
-  test: {
-    input: type({ id: Id }),
+  }),
+  test: byId({
     output: type({ ok: 'boolean', checks: IdentityProviderCheck.array() }),
     access: supportOnly,
     summary: "Runs OIDC discovery or reads the SAML metadata and says in words what's wrong.",
-  },
+  }),
 });

@@ -3,7 +3,7 @@ import { IntegrationClient } from '../settings/integration-client.ts';
 import { Bool, Email, integerInRange, RequiredLine } from '../validation/general.ts';
 import { reject, textInput } from '../validation/rule.ts';
 import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea, staff, supportOnly } from './define.ts';
+import { byBusinessId, byId, defineArea, staff, supportOnly, withoutInput } from './define.ts';
 import { Ok } from './ok.ts';
 
 /*
@@ -62,12 +62,11 @@ const PartnerFields = { name: Name, contactEmail: Email, suppressPatientMessages
 const ClientResult = type({ client: IntegrationClientView.or('null'), archived: 'boolean' });
 
 export const integration = defineArea({
-  getIntegrationClient: {
-    input: type({ businessId: Id }),
+  getIntegrationClient: byBusinessId({
     output: ClientResult,
     access: staff({ business: 'businessId' }, true),
     summary: "A business's integration client (secrets masked), or null.",
-  },
+  }),
   createOrUpdateIntegrationClient: {
     input: type({
       businessId: Id,
@@ -90,30 +89,26 @@ export const integration = defineArea({
     summary:
       "Creates the business's integration client or changes it; a masked secret sent back keeps the stored one. Rate limit: requests per hour, 200 to 3600.",
   },
-  deleteIntegrationClient: {
-    input: type({ id: Id }),
+  deleteIntegrationClient: byId({
     output: Ok,
     access: staff({ integrationClient: 'id' }, true),
     summary: 'Removes an integration client and its undelivered webhooks; its secret stops working.',
-  },
-  generateClientSecret: {
-    input: type({ id: Id }),
+  }),
+  generateClientSecret: byId({
     output: type({ secret: 'string' }),
     access: staff({ integrationClient: 'id' }, true),
     summary: 'Makes a new client secret and returns it once; the old one stops working.',
-  },
-  generateWebhookSecret: {
-    input: type({ id: Id }),
+  }),
+  generateWebhookSecret: byId({
     output: type({ webhookSecret: 'string' }),
     access: staff({ integrationClient: 'id' }, true),
     summary: 'Makes a new webhook signing secret and returns it once.',
-  },
-  listIntegrationPartners: {
-    input: type({}),
+  }),
+  listIntegrationPartners: withoutInput({
     output: type({ partners: IntegrationPartner.array() }),
     access: staff('catalogue'),
     summary: 'The known integration partners, by name.',
-  },
+  }),
   createIntegrationPartner: {
     input: type(PartnerFields),
     output: type({ partner: IntegrationPartner }),
@@ -126,10 +121,9 @@ export const integration = defineArea({
     access: supportOnly,
     summary: 'Changes a known integration partner; clients made from it keep their own copy.',
   },
-  deleteIntegrationPartner: {
-    input: type({ id: Id }),
+  deleteIntegrationPartner: byId({
     output: Ok,
     access: supportOnly,
     summary: 'Removes a known integration partner; refused (409) while a client was made from it.',
-  },
+  }),
 });

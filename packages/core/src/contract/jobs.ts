@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { validationMessages } from '../validation/catalogue.ts';
-import { defineArea, supportOnly } from './define.ts';
+import { defineArea, methodsTakingId, supportOnly, withoutInput } from './define.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of jobs are 50 long; `nextToken` is an opaque keyset cursor on the job id (newest first). */
@@ -39,14 +39,14 @@ export const JobQueue = type({
 export type JobQueue = typeof JobQueue.infer;
 
 const Id = 'string > 0 & string <= 64';
+const byId = methodsTakingId('id', type(Id));
 
 export const jobs = defineArea({
-  listQueues: {
-    input: type({}),
+  listQueues: withoutInput({
     output: type({ queues: JobQueue.array() }),
     access: supportOnly,
     summary: 'Per job type, how many jobs wait, failed and wait again, run, and are dead.',
-  },
+  }),
   listJobs: {
     input: type({
       /** Only jobs of this type; every type when left out. */
@@ -59,10 +59,9 @@ export const jobs = defineArea({
     access: supportOnly,
     summary: 'Background jobs newest first, 50 a page, of one type or state if given. Payloads are not shown.',
   },
-  retryJob: {
-    input: type({ id: Id }),
+  retryJob: byId({
     output: JobInfo,
     access: supportOnly,
     summary: 'Sets a dead job waiting again with all its attempts (409 when the job is not dead).',
-  },
+  }),
 });

@@ -5,7 +5,7 @@ import { Machine, MachineStatus } from '../machine/machine.ts';
 import { MachineEvent } from '../machine/machine-event.ts';
 import { MachineInput } from '../machine/machine-input.ts';
 import { text } from '../validation/general.ts';
-import { defineArea, staff, supportOnly } from './define.ts';
+import { defineArea, methodsTakingId, staff, supportOnly } from './define.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of machines, events and statuses are 25 long; `nextToken` is an opaque keyset cursor. */
@@ -19,6 +19,7 @@ export const fleetPageSize = 500;
 export const fleetAlarmsPerMachine = 25;
 
 const Id = 'string > 0 & string <= 64';
+const byId = methodsTakingId('id', type(Id));
 
 /** The fields of the three commands staff send a locker (docs/LOCKER-PROTOCOL.md §7). */
 const LockerCommandInput = {
@@ -44,8 +45,7 @@ export const machines = defineArea({
     access: supportOnly,
     summary: 'Adds a machine to a business; its name must be unique in the business, whatever the case (409).',
   },
-  getMachine: {
-    input: type({ id: Id }),
+  getMachine: byId({
     output: type({
       machine: Machine,
       online: 'boolean',
@@ -59,7 +59,7 @@ export const machines = defineArea({
     access: staff({ machine: 'id' }),
     summary:
       'A machine with its temperature status (3-hour average and the readings of those 3 hours, at most 1,440: beyond that the lowest and highest of each 15 seconds), connection state, whether it is a test machine, and the slots its locker reports.',
-  },
+  }),
   listMachines: {
     input: type({ businessId: Id, 'archived?': 'boolean', 'filter?': text({ max: 200 }), ...Paging }),
     output: type({
@@ -75,18 +75,16 @@ export const machines = defineArea({
     access: supportOnly,
     summary: 'Changes name, slots or payments of a machine that is not archived.',
   },
-  toggleArchive: {
-    input: type({ id: Id }),
+  toggleArchive: byId({
     output: type({ machine: Machine }),
     access: supportOnly,
     summary: 'Archives (revoking its credentials, MP_0004) or unarchives (MP_0005) a machine.',
-  },
-  toggleOutOfOrderStatus: {
-    input: type({ id: Id }),
+  }),
+  toggleOutOfOrderStatus: byId({
     output: type({ machine: Machine, lockerNotified: 'boolean' }),
     access: staff({ machine: 'id' }),
     summary: 'Switches a machine out of order (MP_0003) or back in order (MP_0002) and tells the locker.',
-  },
+  }),
   listMachineStatus: {
     input: type({ machineId: Id, ...Paging }),
     output: type({ statuses: MachineStatus.array(), nextToken: 'string | null' }),
@@ -127,8 +125,7 @@ export const machines = defineArea({
     summary:
       'Restarts the locker, Soft or Hard (Reset, MP_0012): its answer; 409 when offline or archived, 503 without an answer in 30 s.',
   },
-  isMachineAvailable: {
-    input: type({ id: Id }),
+  isMachineAvailable: byId({
     output: type({
       available: 'boolean',
       /** Why not, when not: archived, outOfOrder or offline. */
@@ -136,5 +133,5 @@ export const machines = defineArea({
     }),
     access: staff({ machine: 'id' }),
     summary: 'Whether a machine can take orders now: not archived, in order and online.',
-  },
+  }),
 });

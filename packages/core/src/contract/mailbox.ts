@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { defineArea, supportOnly } from './define.ts';
+import { defineArea, supportOnly, withoutInput } from './define.ts';
 
 /** A file sent with a message (a monthly report's CSV): its bytes as base64, to download. */
 export const MailboxAttachment = type({ filename: 'string', contentType: 'string', size: 'number', base64: 'string' });
@@ -39,18 +39,16 @@ export type LocalTextMessage = typeof LocalTextMessage.infer;
  * link can be reached without a mail server. Support staff only: the messages hold sign-in links.
  */
 export const mailbox = defineArea({
-  list: {
-    input: type({}),
+  list: withoutInput({
     output: type({ active: 'boolean', mail: 'boolean', messages: MailboxMessage.array() }),
     access: supportOnly,
     summary:
       'The emails the local mailbox caught, newest first (mail false, and none, when mail goes out through SMTP). active: the Mailbox is in use at all (emails kept here, or text messages: see listTexts); false in production.',
-  },
-  listTexts: {
-    input: type({}),
+  }),
+  listTexts: withoutInput({
     output: type({ active: 'boolean', messages: LocalTextMessage.array() }),
     access: supportOnly,
     summary:
       'The SMS and WhatsApp messages the local gateway stood in for, newest first (outside production only: in production active is false and there are none).',
-  },
+  }),
 });

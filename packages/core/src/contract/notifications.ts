@@ -1,12 +1,13 @@
 import { type } from 'arktype';
 import { Notification } from '../notification/notification.ts';
-import { defineArea, staff } from './define.ts';
+import { defineArea, methodsTakingId, staff, withoutInput } from './define.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of notifications are 25 long, newest first; `nextToken` is an opaque keyset cursor on the id. */
 export const notificationsPageSize = 25;
 
 const Id = 'string > 0 & string <= 64';
+const byId = methodsTakingId('id', type(Id));
 
 /** A notification as the list shows it: with its business's name; `dismissed` is the caller's own. */
 export const NotificationListItem = Notification.and(type({ businessName: 'string' }));
@@ -31,28 +32,25 @@ export const notifications = defineArea({
     access: staff({ business: 'businessId' }),
     summary: 'Notifications of the businesses the caller reaches, newest first, 25 a page.',
   },
-  count: {
-    input: type({}),
+  count: withoutInput({
     output: type({ count: 'number' }),
     access: staff('filtered'),
     summary: 'How many notifications the caller has not dismissed (the bell).',
-  },
-  dismiss: {
-    input: type({ id: Id }),
+  }),
+  dismiss: byId({
     output: type({ notification: NotificationListItem }),
     access: staff('filtered'),
     summary: 'Dismisses one notification for the caller.',
-  },
+  }),
   dismissAll: {
     input: type({ 'businessId?': Id }),
     output: type({ dismissed: 'number' }),
     access: staff({ business: 'businessId' }),
     summary: 'Dismisses, for the caller, every notification they have not dismissed (of one business when given).',
   },
-  sendUnreadNotificationsEmail: {
-    input: type({}),
+  sendUnreadNotificationsEmail: withoutInput({
     output: type({ sent: 'boolean', count: 'number' }),
     access: staff('self'),
     summary: 'Emails the caller a digest of their unread notifications (nothing when there are none).',
-  },
+  }),
 });

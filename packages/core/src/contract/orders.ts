@@ -4,7 +4,7 @@ import { Order, OrderEvent } from '../order/order.ts';
 import { Barcode, OrderInput, OrderReason } from '../order/order-input.ts';
 import { OrderStatus } from '../order/statuses.ts';
 import { Id, SearchText } from '../validation/string-limits.ts';
-import { defineArea, staff } from './define.ts';
+import { byId, defineArea, staff } from './define.ts';
 import { Paging } from './paging.ts';
 
 /** At most this many orders answer the top bar's search. */
@@ -48,10 +48,12 @@ export const bulkOrderActions = ['markRemoved', 'cancel', 'resendReadyMessage', 
 export const BulkOrderAction = type.enumerated(...bulkOrderActions);
 export type BulkOrderAction = typeof BulkOrderAction.infer;
 
+/** Which order an outcome of a bulk call is about. */
+const OutcomeOrder = { id: Id, reference: 'string | null' } as const;
+
 /** One order's outcome in a bulk call: done, or refused with the single action's error code and message. */
-export const BulkOrderOutcome = type({ id: Id, reference: 'string | null', ok: 'true' }).or({
-  id: Id,
-  reference: 'string | null',
+export const BulkOrderOutcome = type({ ...OutcomeOrder, ok: 'true' }).or({
+  ...OutcomeOrder,
   ok: 'false',
   code: 'string',
   message: 'string',
@@ -71,30 +73,27 @@ export const orders = defineArea({
     summary:
       'Adds an order for a current patient of the business, with a new reference, PIN and, when the machine is given, machine sequence. A second live order with the same barcode in the business is 409.',
   },
-  get: {
-    input: type({ id: Id }),
+  get: byId({
     output: OrderOut,
     access: staff({ order: 'id' }),
     summary: 'One order, without its PIN.',
-  },
+  }),
   cancel: {
     input: type({ id: Id, reason: OrderReason }),
     output: OrderOut,
     access: staff({ order: 'id' }),
     summary: 'Cancels a new or loaded order, giving a reason; its PIN stops working at once.',
   },
-  markCollected: {
-    input: type({ id: Id }),
+  markCollected: byId({
     output: OrderOut,
     access: staff({ order: 'id' }),
     summary: 'Records that the patient has the bag (a new or loaded order).',
-  },
-  markRemoved: {
-    input: type({ id: Id }),
+  }),
+  markRemoved: byId({
     output: OrderOut,
     access: staff({ order: 'id' }),
     summary: 'Records that staff took a loaded order’s bag out of the locker.',
-  },
+  }),
   setRevealPinReason: {
     input: type({ id: Id, reason: OrderReason }),
     output: type({ order: Order, pin: 'string' }),

@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import { UkMobile } from '../contact/uk-mobile.ts';
 import { DateOfBirth, Required } from '../validation/general.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
-import { type Access, publicAccess } from './define.ts';
+import { type Access, byOrderId, publicAccess, withoutInput } from './define.ts';
 import { Ok } from './ok.ts';
 
 /*
@@ -75,27 +75,24 @@ export const patientAuthMethods = {
     summary:
       "Starts a patient session for the order's patient when the date of birth matches the one on record (sets the patient cookie). A wrong date, or none on record, is a 400 (IDENTITY_NOT_CONFIRMED) that counts towards the link's lock; unknown order 404.",
   },
-  patientSignInOptions: {
-    input: type({ orderId: Id }),
+  patientSignInOptions: byOrderId({
     output: type({ nhsLogin: 'boolean' }),
     access: publicAccess,
     summary:
       "The ways the order's identity check offers besides date of birth and text: NHS login when the order's business switched it on and the server has it configured (false for an unknown order).",
-  },
-  startNhsLogin: {
-    input: type({ orderId: Id }),
+  }),
+  startNhsLogin: byOrderId({
     output: type({ authUrl: 'string' }),
     access: publicAccess,
     summary:
       'Starts NHS login for the order (state, nonce, PKCE, a one-time browser cookie): the address to send the browser to. 409 when NHS login is not offered for the order, 429 while its link is locked, 404 unknown order.',
-  },
-  verifySms: {
-    input: type({ orderId: Id }),
+  }),
+  verifySms: byOrderId({
     output: type({ sent: 'true', mobileEndings: 'string[]', expiresInMinutes: 'number' }),
     access: publicAccess,
     summary:
       "Texts a 6-digit code (10 minutes) to the order's patient's mobile on record and the mobiles they added and verified; one a minute, five an hour per order. Answers each mobile's last 3 digits.",
-  },
+  }),
   verifySmsCode: {
     input: type({ orderId: Id, code: upTo(stringLimits.code, Required) }),
     output: PatientSessionInfo,
@@ -103,18 +100,16 @@ export const patientAuthMethods = {
     summary:
       "Starts a patient session with the code texted by verifySms (single use). A wrong or late code is a 400 (IDENTITY_NOT_CONFIRMED) that counts towards the link's lock.",
   },
-  patientSession: {
-    input: type({}),
+  patientSession: withoutInput({
     output: PatientSessionInfo,
     access: patientOnly('self'),
     summary: 'The current patient session (401 when there is none or it has timed out).',
-  },
-  listPatientMobile: {
-    input: type({}),
+  }),
+  listPatientMobile: withoutInput({
     output: PatientMobiles,
     access: patientOnly('self'),
     summary: "The mobiles the signed-in patient's link codes go to: the one on record, then those they added.",
-  },
+  }),
   addPatientMobile: {
     input: type({ mobileNumber: UkMobile, 'code?': upTo(stringLimits.code, Required) }),
     output: PatientMobiles.and({ added: 'boolean' }),
@@ -128,10 +123,9 @@ export const patientAuthMethods = {
     access: patientOnly('self'),
     summary: "Removes a mobile the patient added (the one on record is the pharmacy's to change: 409).",
   },
-  endPatientSession: {
-    input: type({}),
+  endPatientSession: withoutInput({
     output: Ok,
     access: publicAccess,
     summary: 'Ends the patient session and clears its cookie; harmless without one.',
-  },
+  }),
 } as const;

@@ -7,7 +7,7 @@ import { Order } from '../order/order.ts';
 import { OrderStatus, PaymentStatus } from '../order/statuses.ts';
 import { Timestamp } from '../stamps.ts';
 import { Id } from '../validation/string-limits.ts';
-import { defineArea, staff } from './define.ts';
+import { byOrderId, defineArea, staff, withoutInput } from './define.ts';
 import { patientOnly } from './patient-auth.ts';
 
 /**
@@ -86,19 +86,17 @@ export type PatientOrderDetails = typeof PatientOrderDetails.infer;
  * expired only: any other state is 409 INVALID_TRANSITION naming it (docs/ORDERS.md).
  */
 export const patientOrders = defineArea({
-  list: {
-    input: type({}),
+  list: withoutInput({
     output: type({ orders: PatientOrderSummary.array() }),
     access: patientOnly('self'),
     summary: "The signed-in patient's orders, live ones first, then past ones newest first (at most 100); no PINs.",
-  },
-  get: {
-    input: type({ orderId: Id }),
+  }),
+  get: byOrderId({
     output: PatientOrderDetails,
     access: patientOnly({ order: 'orderId' }),
     summary:
       "One of the signed-in patient's orders: where to collect it, what is owed, and the PIN once it may be used (another patient's order: 404).",
-  },
+  }),
   setLanguage: {
     input: type({ orderId: Id, language: LanguageChoice }),
     output: type({ language: Locale }),
@@ -106,18 +104,16 @@ export const patientOrders = defineArea({
     summary:
       "Keeps the signed-in patient's language (en or cy) for the page and their next messages, in place of the business's default.",
   },
-  resendOrderReadyMessage: {
-    input: type({ orderId: Id }),
+  resendOrderReadyMessage: byOrderId({
     output: MessageAnswer,
     access: staff({ order: 'orderId' }),
     summary:
       'Sends the patient of a loaded, unexpired order its order-ready message again (payment required instead while charges are unpaid at a paying machine); a second press within 10 s sends nothing more.',
-  },
-  sendOrderExpiryMessage: {
-    input: type({ orderId: Id }),
+  }),
+  sendOrderExpiryMessage: byOrderId({
     output: MessageAnswer,
     access: staff({ order: 'orderId' }),
     summary:
       'Sends the patient of a loaded, unexpired order the expiry reminder now; a second press within 10 s sends nothing more.',
-  },
+  }),
 });

@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import { LanguageChoice, PatientLanguage } from '../i18n/language.ts';
 import { SignUpStatus } from '../patient/patient.ts';
 import { Id } from '../validation/string-limits.ts';
-import { defineArea, publicAccess } from './define.ts';
+import { defineArea, publicAccess, withoutInput } from './define.ts';
 import { SignUpForm, SignUpVerification } from './sign-ups.ts';
 
 /*
@@ -71,12 +71,11 @@ export const patientSignUps = defineArea({
     summary:
       'Starts an online sign-up (an email or a mobile is needed), sends its codes (in `language` when the visitor chose one) and sets its cookie.',
   },
-  get: {
-    input: type({}),
+  get: withoutInput({
     output: OnlineSignUp,
     access: publicAccess,
     summary: "This browser's sign-up (its cookie), or 404.",
-  },
+  }),
   verify: {
     input: type({
       'emailCode?': type(Code).or('null'),

@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import { limits } from '../limits.ts';
 import { ImportedPatient } from '../patient/imported-patient.ts';
 import { Patient } from '../patient/patient.ts';
-import { defineArea, staff } from './define.ts';
+import { defineArea, methodsTakingId, staff } from './define.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of patients are 25 long; `nextToken` is an opaque keyset cursor on the patient id. */
@@ -15,6 +15,7 @@ export const patientsBatchGetMax = 100;
 export const patientsUpsertMax = limits.csvChunkSize;
 
 const Id = 'string > 0 & string <= 64';
+const byId = methodsTakingId('id', type(Id));
 
 /**
  * What the server did with one patient of a batch, by its index in the request:
@@ -53,18 +54,16 @@ export const patients = defineArea({
     access: staff({ patient: 'id' }),
     summary: "Replaces a current patient's details (fields left out become empty).",
   },
-  get: {
-    input: type({ id: Id }),
+  get: byId({
     output: type({ patient: Patient }),
     access: staff({ patient: 'id' }),
     summary: 'One patient, deleted or not; the read is audited.',
-  },
-  delete: {
-    input: type({ id: Id }),
+  }),
+  delete: byId({
     output: type({ patient: Patient }),
     access: staff({ patient: 'id' }),
     summary: 'Soft-deletes a patient: kept for its orders, hidden from onlyCurrent lists, display id freed.',
-  },
+  }),
   list: {
     input: type({
       businessId: Id,

@@ -3,7 +3,7 @@ import { Order } from '../order/order.ts';
 import { qrCodeMaxLength } from '../order/qr-code.ts';
 import { Required } from '../validation/general.ts';
 import { Id, upTo } from '../validation/string-limits.ts';
-import { defineArea, staff } from './define.ts';
+import { byBusinessId, defineArea, staff } from './define.ts';
 
 /*
  * QR-code orders (docs/decisions/orders.md "QR-code orders"): a business with `qrCodeIntegration` on
@@ -22,16 +22,14 @@ export const qrCodes = defineArea({
     summary:
       "Creates the order a scanned bag QR code signed with the business's key names (createdVia qr-code); the live order it made before when scanned again (existing true).",
   },
-  getSigningKey: {
-    input: type({ businessId: Id }),
+  getSigningKey: byBusinessId({
     output: type({ key: KeyInfo }),
     access: staff({ business: 'businessId' }, true),
     summary: "When the business's QR signing key was made, and by whom (null: none yet); never the key.",
-  },
-  rotateSigningKey: {
-    input: type({ businessId: Id }),
+  }),
+  rotateSigningKey: byBusinessId({
     output: type({ key: 'string', created: 'number' }),
     access: staff({ business: 'businessId' }, true),
     summary: 'Makes a new QR signing key and returns it once; codes signed with the old one stop working.',
-  },
+  }),
 });

@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { Required } from '../validation/general.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
-import { type Method, signedInSelf, supportOnly } from './define.ts';
+import { byId, byUserId, type Method, signedInSelf, supportOnly, withoutInput } from './define.ts';
 import { Ok } from './ok.ts';
 
 /*
@@ -79,13 +79,12 @@ const WebAuthnOptions = type({ challenge: 'string', '[string]': 'unknown' });
 const FactorAdded = type({ factor: SecondFactor, recoveryCodes: 'string[] | null' });
 
 export const secondFactorMethods = {
-  beginPasskeySignIn: {
-    input: type({}),
+  beginPasskeySignIn: withoutInput({
     output: type({ options: WebAuthnOptions }),
     access: signedInSelf,
     summary:
       "The WebAuthn challenge for the second-factor step of a sign-in (the session the password gave): the user's passkeys may answer it.",
-  },
+  }),
   listSecondFactors: {
     input: type({ 'userId?': Id }),
     output: type({
@@ -98,13 +97,12 @@ export const secondFactorMethods = {
     access: signedInSelf,
     summary: "A user's second factors (name, kind, last used): one's own; support staff: anyone's.",
   },
-  beginTotpSetup: {
-    input: type({}),
+  beginTotpSetup: withoutInput({
     output: type({ secret: 'string', uri: 'string' }),
     access: signedInSelf,
     summary:
       'A new authenticator-app secret (base32) and its otpauth:// URI for a QR code; nothing is stored until finishTotpSetup proves a code from it.',
-  },
+  }),
   finishTotpSetup: {
     input: type({ name: SecondFactorName, secret: upTo(64, Required), code: SecondFactorCode }),
     output: FactorAdded,
@@ -112,39 +110,35 @@ export const secondFactorMethods = {
     summary:
       'Adds an authenticator app once a code from its secret checks (400 on code otherwise); a session limited to setting up a factor becomes a full one.',
   },
-  beginPasskeySetup: {
-    input: type({}),
+  beginPasskeySetup: withoutInput({
     output: type({ options: WebAuthnOptions }),
     access: signedInSelf,
     summary:
       'The WebAuthn options to create a passkey for the signed-in user (the challenge is kept on the session for 5 minutes).',
-  },
+  }),
   finishPasskeySetup: {
     input: type({ name: SecondFactorName, response: PasskeyAttestation }),
     output: FactorAdded,
     access: signedInSelf,
     summary: "Adds the passkey the browser created for this session's challenge.",
   },
-  removeSecondFactor: {
-    input: type({ id: Id }),
+  removeSecondFactor: byId({
     output: Ok,
     access: signedInSelf,
     summary:
       "Removes one of one's own second factors; the last one is refused (409) while policy requires the user to have one.",
-  },
-  regenerateRecoveryCodes: {
-    input: type({}),
+  }),
+  regenerateRecoveryCodes: withoutInput({
     output: type({ recoveryCodes: 'string[]' }),
     access: signedInSelf,
     summary: 'Ten new one-time recovery codes, shown this once; the old ones stop working.',
-  },
-  resetSecondFactors: {
-    input: type({ userId: Id }),
+  }),
+  resetSecondFactors: byUserId({
     output: type({ ok: 'true', removed: 'number' }),
     access: supportOnly,
     summary:
       'Removes every second factor and recovery code of a user (who lost their device) and ends their sessions; audited, and the user is told by email.',
-  },
+  }),
 } satisfies Record<string, Method>;
 
 /** The verifySecondFactor input: a code (TOTP or recovery) or a passkey's answer. */

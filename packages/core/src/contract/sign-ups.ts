@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { ContactVerification, Patient, PatientSignUp } from '../patient/patient.ts';
 import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea, staff } from './define.ts';
+import { defineArea, methodsTakingId, staff } from './define.ts';
 import { Ok } from './ok.ts';
 
 /** Pages of sign-ups are 25 long; `nextToken` is an opaque keyset cursor on the sign-up id. */
@@ -16,6 +16,7 @@ export const signUpsPageSize = 25;
 export const signUpCodes = { digits: 6, ttlMinutes: 15, maxAttempts: 5 } as const;
 
 const Id = 'string > 0 & string <= 64';
+const byId = methodsTakingId('id', type(Id));
 
 /** An address line of a sign-up as sent; the server's rule (200 after trimming) reports longer ones. */
 const Line = upTo(stringLimits.addressLine);
@@ -83,18 +84,16 @@ export const signUps = defineArea({
     access: staff({ signUp: 'id' }),
     summary: 'Changes a sign-up that is not confirmed; a changed email or mobile must be verified again.',
   },
-  delete: {
-    input: type({ id: Id }),
+  delete: byId({
     output: Ok,
     access: staff({ signUp: 'id' }),
     summary: 'Removes a sign-up that has not been converted.',
-  },
-  get: {
-    input: type({ id: Id }),
+  }),
+  get: byId({
     output: WithVerification,
     access: staff({ signUp: 'id' }),
     summary: 'One sign-up with where its contact checks stand; the read is audited.',
-  },
+  }),
   list: {
     input: type({
       businessId: Id,
@@ -120,12 +119,11 @@ export const signUps = defineArea({
     access: staff({ signUp: 'id' }),
     summary: "Makes a patient of a sign-up under the given display id (the business's rules apply).",
   },
-  getBusinessId: {
-    input: type({ id: Id }),
+  getBusinessId: byId({
     output: type({ businessId: 'string' }),
     access: staff({ signUp: 'id' }),
     summary: 'The business a sign-up belongs to (for links that carry only the sign-up id).',
-  },
+  }),
   verifyContactMethods: {
     input: type({
       'emailCode?': upTo(stringLimits.code).or('null'),

@@ -1,11 +1,12 @@
 import { type } from 'arktype';
 import { Bag, NewTestMachine, TestMachine } from '../machine/machine.ts';
 import { text } from '../validation/general.ts';
-import { defineArea, supportOnly } from './define.ts';
+import { defineArea, methodsTakingId, supportOnly } from './define.ts';
 import { MachineForm, machinesPageSize } from './machines.ts';
 import { Paging } from './paging.ts';
 
 const Id = 'string > 0 & string <= 64';
+const byId = methodsTakingId('id', type(Id));
 
 /** Test machines page like machines. */
 export const testMachinesPageSize = machinesPageSize;
@@ -17,13 +18,12 @@ export const testMachines = defineArea({
     access: supportOnly,
     summary: 'Adds a test machine, paired at once: its credentials are in the answer (for locker-sim).',
   },
-  get: {
-    input: type({ id: Id }),
+  get: byId({
     output: type({ testMachine: TestMachine }),
     access: supportOnly,
     summary:
       'A test machine with its current credentials, or none (credentialsNote says why) when they cannot be shown without cutting its locker off.',
-  },
+  }),
   list: {
     input: type({ businessId: Id, 'archived?': 'boolean', 'filter?': text({ max: 200 }), ...Paging }),
     output: type({ testMachines: TestMachine.array(), nextToken: 'string | null' }),
@@ -36,16 +36,14 @@ export const testMachines = defineArea({
     access: supportOnly,
     summary: 'Changes name, slots or payments of a test machine.',
   },
-  remove: {
-    input: type({ id: Id }),
+  remove: byId({
     output: type({ ok: 'true' }),
     access: supportOnly,
     summary: 'Deletes a test machine with everything it reported.',
-  },
-  getTestMachineBags: {
-    input: type({ id: Id }),
+  }),
+  getTestMachineBags: byId({
     output: type({ bags: Bag.array() }),
     access: supportOnly,
     summary: 'The bags a test machine holds now, by location.',
-  },
+  }),
 });

@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import { Patient } from '../patient/patient.ts';
 import { Id, IdOrNull, SearchText, stringLimits, upTo } from '../validation/string-limits.ts';
 import { RequiredName, Role, RoleName, User } from './auth.ts';
-import { defineArea, signedInSelf, staff } from './define.ts';
+import { byId, byPatientId, defineArea, signedInSelf, staff } from './define.ts';
 import { Paging } from './paging.ts';
 
 /** The identity provider of a user as the user-details block shows it (SPEC §2). */
@@ -42,26 +42,24 @@ export const users = defineArea({
     summary:
       'Users holding a role (on a resource), filtered by text, ordered by email, 25 a page. Pharmacy users: the Business or Group role of a business or group they reach.',
   },
-  getUser: {
-    input: type({ id: Id }),
+  getUser: byId({
     output: type({ user: User, roles: Role.array(), identityProvider: IdentityProviderRef.or('null') }),
     access: staff('roles'),
     summary:
       'A user with their roles and identity provider (support staff: anyone; others: themselves; pharmacy Admins: the holders of roles on what they administer, with only those roles).',
-  },
+  }),
   updateUser: {
     input: type({ id: Id, givenName: RequiredName, familyName: RequiredName }),
     output: type({ user: User }),
     access: signedInSelf,
     summary: "Changes a user's names (support staff: anyone; others: themselves, the complete-profile screen).",
   },
-  addWhatsAppOptIn: {
-    input: type({ patientId: Id }),
+  addWhatsAppOptIn: byPatientId({
     output: WhatsAppCodeSent,
     access: staff({ patient: 'patientId' }),
     summary:
       'Sends the patient a 6-digit code by WhatsApp on their mobile, to opt them in to WhatsApp messages; the business must enable WhatsApp (409). A new code replaces the old; at most one a minute and 5 a day (429).',
-  },
+  }),
   verifyWhatsAppOptInMessage: {
     input: type({ patientId: Id, code: upTo(stringLimits.code) }),
     output: type({ patient: Patient }),
@@ -69,10 +67,9 @@ export const users = defineArea({
     summary:
       'Checks the code the patient read back: right → opted in to WhatsApp on that number; wrong or expired → 400 on code (5 wrong tries spend it).',
   },
-  removeWhatsAppOptIn: {
-    input: type({ patientId: Id }),
+  removeWhatsAppOptIn: byPatientId({
     output: type({ patient: Patient }),
     access: staff({ patient: 'patientId' }),
     summary: 'Opts the patient out of WhatsApp: their messages go by SMS or email again.',
-  },
+  }),
 });

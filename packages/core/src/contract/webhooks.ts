@@ -4,7 +4,7 @@ import { Timestamp } from '../stamps.ts';
 import { validationMessages } from '../validation/catalogue.ts';
 import { TimeInput } from '../validation/general.ts';
 import { Id } from '../validation/string-limits.ts';
-import { defineArea, staff } from './define.ts';
+import { byBusinessId, byId, defineArea, staff } from './define.ts';
 import { Paging } from './paging.ts';
 
 /*
@@ -82,13 +82,12 @@ export type WebhookEndpoint = typeof WebhookEndpoint.infer;
 const invalidChoice = { message: validationMessages.INVALID_FORMAT, validationId: 'INVALID_FORMAT' } as const;
 
 export const webhooks = defineArea({
-  getEndpoint: {
-    input: type({ businessId: Id }),
+  getEndpoint: byBusinessId({
     output: type({ endpoint: WebhookEndpoint.or('null') }),
     access: staff({ business: 'businessId' }, true),
     summary:
       "The business's webhook endpoint: URL, disabled or failing since, pending count, last success (null without an integration client).",
-  },
+  }),
   listDeliveries: {
     input: type({
       businessId: Id,
@@ -104,20 +103,18 @@ export const webhooks = defineArea({
     access: staff({ business: 'businessId' }, true),
     summary: "A business's webhook deliveries newest first, 50 a page, by event type, outcome and time if given.",
   },
-  getDelivery: {
-    input: type({ id: Id }),
+  getDelivery: byId({
     output: type({ delivery: WebhookDelivery, event: IntegrationEvent, attempts: WebhookAttempt.array() }),
     access: staff({ webhookDelivery: 'id' }, true),
     summary:
       'One webhook delivery with the body it sends and every attempt (time, trigger, status, latency, error, response excerpt).',
-  },
-  replayDelivery: {
-    input: type({ id: Id }),
+  }),
+  replayDelivery: byId({
     output: type({ delivery: WebhookDelivery }),
     access: staff({ webhookDelivery: 'id' }, true),
     summary:
       'Sends a succeeded or failed delivery again, with the same webhook-id (409 while it is pending or the endpoint is disabled).',
-  },
+  }),
   replayFailed: {
     input: type({ businessId: Id, since: TimeInput }),
     output: type({ replayed: 'number.integer >= 0' }),
@@ -125,17 +122,15 @@ export const webhooks = defineArea({
     summary:
       'Sends again every failed delivery made at or after `since`; answers how many (409 while the endpoint is disabled).',
   },
-  sendTestEvent: {
-    input: type({ businessId: Id }),
+  sendTestEvent: byBusinessId({
     output: type({ delivery: WebhookDelivery }),
     access: staff({ business: 'businessId' }, true),
     summary: `Sends a ${WEBHOOK_TEST_EVENT} event to the endpoint (409 without a webhook URL or while the endpoint is disabled).`,
-  },
-  enableEndpoint: {
-    input: type({ businessId: Id }),
+  }),
+  enableEndpoint: byBusinessId({
     output: type({ endpoint: WebhookEndpoint }),
     access: staff({ business: 'businessId' }, true),
     summary:
       'Enables a disabled webhook endpoint again; its pending deliveries are sent (409 when it is not disabled).',
-  },
+  }),
 });

@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { Level } from '../errors/machine-alerts.ts';
-import { Id, Timestamp } from '../stamps.ts';
+import { businessOwned, Id, Timestamp } from '../stamps.ts';
 import { alarmReasonKeys, alarmStates } from './alarm-rules.ts';
 
 export const AlarmState = type.enumerated(...alarmStates);
@@ -16,8 +16,7 @@ const ByPerson = type({ userId: 'string | null', displayName: 'string' });
  * (resolved), and how far it has escalated while nobody held it.
  */
 export const Alarm = type({
-  id: Id,
-  businessId: Id,
+  ...businessOwned,
   machineId: Id,
   machineName: 'string',
   businessName: 'string',

@@ -1,14 +1,13 @@
 import { type } from 'arktype';
 import { Level } from '../errors/machine-alerts.ts';
-import { Id, Timestamp } from '../stamps.ts';
+import { businessOwned, Id, Timestamp } from '../stamps.ts';
 
 /**
  * Something a locker (EM_ codes) or the product (MP_ codes) reported about a machine (SPEC §3).
  * `code` stays a string: a newer locker may send a code this build does not know yet.
  */
 export const MachineEvent = type({
-  id: Id,
-  businessId: Id,
+  ...businessOwned,
   machineId: Id,
   bagId: 'string | null',
   barcode: 'string | null',

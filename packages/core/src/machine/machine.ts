@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { ArchivedStamp, Id, stamps, Timestamp } from '../stamps.ts';
+import { ArchivedStamp, businessOwned, Id, stamps, Timestamp } from '../stamps.ts';
 
 /** A temperature reading, in °C. */
 export const TemperatureReading = type({ created: Timestamp, value: 'number' });
@@ -7,8 +7,7 @@ export type TemperatureReading = typeof TemperatureReading.infer;
 
 /** A locker (SPEC §3). `outOfOrderStatus` is null when in order; `temperatureStatus` null until readings arrive. */
 export const Machine = type({
-  id: Id,
-  businessId: Id,
+  ...businessOwned,
   name: 'string',
   numberOfSlots: 'number.integer > 0',
   paymentsEnabled: 'boolean',
@@ -26,8 +25,7 @@ export type Machine = typeof Machine.infer;
 
 /** A locker's reported state: observations are whatever the locker reports, by name. */
 export const MachineStatus = type({
-  id: Id,
-  businessId: Id,
+  ...businessOwned,
   machineId: Id,
   created: Timestamp,
   observations: 'Record<string, unknown>',
@@ -64,8 +62,7 @@ export type NewTestMachine = typeof NewTestMachine.infer;
 
 /** A bag of medicines loaded, or to be loaded, into a locker (SPEC §3). Charges in pence. */
 export const Bag = type({
-  id: Id,
-  businessId: Id,
+  ...businessOwned,
   barcode: 'string',
   reference: 'string | null',
   location: 'string | null',

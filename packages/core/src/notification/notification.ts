@@ -1,11 +1,10 @@
 import { type } from 'arktype';
 import { Level } from '../errors/machine-alerts.ts';
-import { Id, stamps, Timestamp } from '../stamps.ts';
+import { businessOwned, Id, stamps, Timestamp } from '../stamps.ts';
 
 /** A notification to a business's staff (SPEC §3); `dismissed` null until someone dismisses it. */
 export const Notification = type({
-  id: Id,
-  businessId: Id,
+  ...businessOwned,
   userId: 'string | null',
   level: Level,
   title: 'string',

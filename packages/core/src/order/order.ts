@@ -1,5 +1,5 @@
 import { type } from 'arktype';
-import { ChangedStamp, Id, stamps, Timestamp } from '../stamps.ts';
+import { businessOwned, ChangedStamp, Id, stamps, Timestamp } from '../stamps.ts';
 import { ExemptionCode } from './exemption-code.ts';
 import { DeliveryStatus, OrderCreatedVia, OrderStatus, PaymentStatus } from './statuses.ts';
 
@@ -82,8 +82,7 @@ export type Order = typeof Order.infer;
 
 /** Something that happened to an order, for its history (SPEC §3). */
 export const OrderEvent = type({
-  id: Id,
-  businessId: Id,
+  ...businessOwned,
   orderId: Id,
   orderReference: 'string',
   patientId: Id,

@@ -1,6 +1,6 @@
 import { type } from 'arktype';
 import { Address } from '../business/address.ts';
-import { Id, stamps, Timestamp } from '../stamps.ts';
+import { businessOwned, Id, stamps, Timestamp } from '../stamps.ts';
 
 /** The last failed delivery to a patient, shown so staff can fix the contact detail. */
 export const DeliveryFailure = type({ error: 'string', timestamp: Timestamp });
@@ -29,8 +29,7 @@ const contactDetails = {
  * number); `dateOfBirth` is YYYY-MM-DD; `mobileNumber` is +447…; deleted patients keep their row.
  */
 export const Patient = type({
-  id: Id,
-  businessId: Id,
+  ...businessOwned,
   displayId: 'string',
   name: 'string',
   ...contactDetails,
@@ -53,8 +52,7 @@ export type ContactCodeStatus = typeof ContactCodeStatus.infer;
 
 /** A patient's online sign-up, waiting to become a patient (SPEC §3). */
 export const PatientSignUp = type({
-  id: Id,
-  businessId: Id,
+  ...businessOwned,
   firstName: 'string',
   lastName: 'string',
   ...contactDetails,

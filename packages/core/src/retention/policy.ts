@@ -23,31 +23,21 @@ export const retentionBounds = {
 export type RetentionField = keyof typeof retentionBounds;
 export const retentionFields = Object.keys(retentionBounds) as RetentionField[];
 
-export const RetentionPolicy = type({
-  orderDays: 'number.integer',
-  patientYears: 'number.integer',
-  temperatureDays: 'number.integer',
-  auditDays: 'number.integer',
-  deliveryDays: 'number.integer',
-});
+/**
+ * One value for each period, by its field, so the schemas and values below list the periods once (in
+ * `retentionBounds`): a new period is one more bound there.
+ */
+export const perPeriod = <V>(value: (field: RetentionField) => V) =>
+  Object.fromEntries(retentionFields.map((field) => [field, value(field)])) as { [F in RetentionField]: V };
+
+/** The product's retention policy: each period, in its own unit. */
+export const RetentionPolicy = type(perPeriod(() => 'number.integer' as const));
 export type RetentionPolicy = typeof RetentionPolicy.infer;
 
-export const defaultRetentionPolicy: RetentionPolicy = {
-  orderDays: retentionBounds.orderDays.default,
-  patientYears: retentionBounds.patientYears.default,
-  temperatureDays: retentionBounds.temperatureDays.default,
-  auditDays: retentionBounds.auditDays.default,
-  deliveryDays: retentionBounds.deliveryDays.default,
-};
+export const defaultRetentionPolicy: RetentionPolicy = perPeriod((field) => retentionBounds[field].default);
 
 /** A business's overrides: null keeps the product's value. */
-export const RetentionOverrides = type({
-  orderDays: 'number.integer | null',
-  patientYears: 'number.integer | null',
-  temperatureDays: 'number.integer | null',
-  auditDays: 'number.integer | null',
-  deliveryDays: 'number.integer | null',
-});
+export const RetentionOverrides = type(perPeriod(() => 'number.integer | null' as const));
 export type RetentionOverrides = typeof RetentionOverrides.infer;
 
 /** What a run of the retention job does (or would do), by kind. */
@@ -72,16 +62,8 @@ export const emptyRetentionCounts = (): RetentionCounts => ({
 });
 
 /** The effective policy of a business: each override, else the product's value. */
-export const effectiveRetention = (
-  product: RetentionPolicy,
-  overrides: RetentionOverrides | null,
-): RetentionPolicy => ({
-  orderDays: overrides?.orderDays ?? product.orderDays,
-  patientYears: overrides?.patientYears ?? product.patientYears,
-  temperatureDays: overrides?.temperatureDays ?? product.temperatureDays,
-  auditDays: overrides?.auditDays ?? product.auditDays,
-  deliveryDays: overrides?.deliveryDays ?? product.deliveryDays,
-});
+export const effectiveRetention = (product: RetentionPolicy, overrides: RetentionOverrides | null): RetentionPolicy =>
+  perPeriod((field) => overrides?.[field] ?? product[field]);
 
 /** The words each kind has in the console and the CLI. */
 export const retentionKindLabels: Record<keyof RetentionCounts, string> = {

@@ -1,13 +1,12 @@
 import { type } from 'arktype';
-import { Id, stamps, Timestamp } from '../stamps.ts';
+import { businessOwned, stamps, Timestamp } from '../stamps.ts';
 
 /**
  * A third-party patient-record system connected to a business (SPEC §3). `secret` is shown in full
  * once after it is generated, then masked with a leading '*'. `rateLimit` counts requests per period.
  */
 export const IntegrationClient = type({
-  id: Id,
-  businessId: Id,
+  ...businessOwned,
   name: 'string',
   contactEmail: 'string',
   suppressPatientMessages: 'boolean',
