@@ -4,7 +4,6 @@ import {
   auditCsv,
   auditExportMax,
   auditPageSize,
-  type MethodName,
   maxTimestamp,
   validationMessage,
 } from '@medlocker/core';
@@ -12,11 +11,8 @@ import { audit, searchAudit } from '../../audit/audit.ts';
 import type { AuditQuery } from '../../audit/repository.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { decodeTimeIdCursor, pageOf } from '../../lists/paging.ts';
-
-type In<M extends MethodName<'audit'>> = MethodIn<'audit', M>;
-type Out<M extends MethodName<'audit'>> = Promise<MethodOut<'audit', M>>;
 
 /**
  * The businesses whose entries the caller reads: support every entry (null), or the one business it
@@ -67,7 +63,7 @@ const auditRead = (deps: AppDeps, actor: StaffActor, action: string, input: Audi
     details: { filters: filtersOf(input), shown },
   });
 
-export async function search(deps: AppDeps, actor: StaffActor, input: In<'search'>): Out<'search'> {
+export async function search(deps: AppDeps, actor: StaffActor, input: In<'audit/search'>): Out<'audit/search'> {
   const after = decodeTimeIdCursor(input.nextToken);
   const { nextToken: _token, ...filters } = input;
   const query = queryOf(actor, filters, auditPageSize + 1);
@@ -77,7 +73,7 @@ export async function search(deps: AppDeps, actor: StaffActor, input: In<'search
   return { entries: page.items, nextToken: page.nextToken };
 }
 
-export async function exportCsv(deps: AppDeps, actor: StaffActor, input: In<'export'>): Out<'export'> {
+export async function exportCsv(deps: AppDeps, actor: StaffActor, input: In<'audit/export'>): Out<'audit/export'> {
   // One more than the cap tells filters matching too many: refused, never silently cut short.
   const rows = await searchAudit(deps.db, queryOf(actor, input, auditExportMax + 1));
   if (rows.length > auditExportMax) {

@@ -1,9 +1,9 @@
-import { AppError, counted, deviceOf, type MethodName } from '@medlocker/core';
+import { AppError, counted, deviceOf } from '@medlocker/core';
 import { callerOf, reachesRole } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { hashPassword, verifyPassword } from '../../sessions/passwords.ts';
@@ -20,9 +20,6 @@ import {
 } from './repository.ts';
 import { addressLimits } from './service.ts';
 
-type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
-type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
-
 /** A wrong current password: a 400 on the field, in the words of a sign-in refusal. */
 export const wrongCurrentPassword = 'Your current password is not correct';
 
@@ -37,8 +34,8 @@ const failedLoginBucket = { capacity: addressLimits.failedLogins, perMs: address
 export async function changePassword(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'changePassword'>,
-): Out<'changePassword'> {
+  input: In<'auth/changePassword'>,
+): Out<'auth/changePassword'> {
   const { db } = deps;
   const now = deps.now();
   const user = await findUserById(db, actor.userId);
@@ -105,7 +102,11 @@ function assertSelfOrSupport(actor: StaffActor, userId: string): void {
   }
 }
 
-export async function listSessions(deps: AppDeps, actor: StaffActor, input: In<'listSessions'>): Out<'listSessions'> {
+export async function listSessions(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'auth/listSessions'>,
+): Out<'auth/listSessions'> {
   const userId = input.userId ?? actor.userId;
   assertSelfOrSupport(actor, userId);
   const rows = await liveSessionsOf(deps.db, userId, deps.now());
@@ -134,7 +135,11 @@ export async function listSessions(deps: AppDeps, actor: StaffActor, input: In<'
  * Ends one session: one's own, or (support staff) anyone's. Another user's session is a 404 to anyone
  * else, as one that does not exist. Audited as `session.end`, naming whose session it was.
  */
-export async function endSession(deps: AppDeps, actor: StaffActor, input: In<'endSession'>): Out<'endSession'> {
+export async function endSession(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'auth/endSession'>,
+): Out<'auth/endSession'> {
   const now = deps.now();
   const session = await findSession(deps.db, input.sessionId);
   if (!session || (session.userId !== actor.userId && actor.kind !== 'support')) {
@@ -160,8 +165,8 @@ export async function endSession(deps: AppDeps, actor: StaffActor, input: In<'en
 export async function endOtherSessions(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'endOtherSessions'>,
-): Out<'endOtherSessions'> {
+  input: In<'auth/endOtherSessions'>,
+): Out<'auth/endOtherSessions'> {
   const userId = input.userId ?? actor.userId;
   assertSelfOrSupport(actor, userId);
   const now = deps.now();
@@ -204,8 +209,8 @@ async function assertManages(deps: AppDeps, actor: StaffActor, userId: string) {
 export async function getAccountStatus(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'getAccountStatus'>,
-): Out<'getAccountStatus'> {
+  input: In<'auth/getAccountStatus'>,
+): Out<'auth/getAccountStatus'> {
   const user = await assertManages(deps, actor, input.userId);
   const status = await accountStatusOf(deps.db, user.id);
   if (!status) throw new AppError('NOT_FOUND', 'No such user');
@@ -213,7 +218,11 @@ export async function getAccountStatus(
 }
 
 /** Enables an account disabled for not being used; the days count again from now. Audited. */
-export async function enableUser(deps: AppDeps, actor: StaffActor, input: In<'enableUser'>): Out<'enableUser'> {
+export async function enableUser(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'auth/enableUser'>,
+): Out<'auth/enableUser'> {
   const user = await assertManages(deps, actor, input.userId);
   const now = deps.now();
   await deps.db.transaction().execute(async (trx) => {

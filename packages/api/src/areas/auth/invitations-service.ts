@@ -1,9 +1,9 @@
-import { AppError, type MethodName, type RoleInvitation, roleInvitationDays } from '@medlocker/core';
+import { AppError, type RoleInvitation, roleInvitationDays } from '@medlocker/core';
 import { callerOf, enforceRoleScope, reachesRole } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/index.ts';
 import { type Account, findUserByEmail, findUserById } from '../users/index.ts';
@@ -29,8 +29,6 @@ import { sendPasswordLink } from './service.ts';
  * either way, and gets the role only by accepting it, signed in as themselves.
  */
 
-type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
-type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 type Trx = AppDeps['db'];
 
 const invitationMs = roleInvitationDays * 24 * 60 * 60 * 1000;
@@ -63,10 +61,10 @@ async function isColleague(trx: Trx, actor: StaffActor, user: Account, roles: Ro
 export async function addAsPharmacyAdmin(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'addRoles'>,
+  input: In<'auth/addRoles'>,
   roles: RoleToStore[],
   site: Site,
-): Out<'addRoles'> {
+): Out<'auth/addRoles'> {
   const now = deps.now();
   const done = await deps.db.transaction().execute(async (trx) => {
     let user = await findUserByEmail(trx, input.email);
@@ -130,8 +128,8 @@ const mine = (actor: StaffActor, invitation: InvitationRecord | undefined): Invi
 export async function listMyInvitations(
   deps: AppDeps,
   actor: StaffActor,
-  _input: In<'listMyInvitations'>,
-): Out<'listMyInvitations'> {
+  _input: In<'auth/listMyInvitations'>,
+): Out<'auth/listMyInvitations'> {
   const rows = await invitationsOfUser(deps.db, actor.userId, deps.now());
   return {
     invitations: rows.map((r) => ({
@@ -157,8 +155,8 @@ export async function listMyInvitations(
 export async function acceptInvitation(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'acceptInvitation'>,
-): Out<'acceptInvitation'> {
+  input: In<'auth/acceptInvitation'>,
+): Out<'auth/acceptInvitation'> {
   const now = deps.now();
   await deps.db.transaction().execute(async (trx) => {
     const invitation = mine(actor, await findInvitation(trx, input.id));
@@ -190,8 +188,8 @@ export async function acceptInvitation(
 export async function declineInvitation(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'declineInvitation'>,
-): Out<'declineInvitation'> {
+  input: In<'auth/declineInvitation'>,
+): Out<'auth/declineInvitation'> {
   await deps.db.transaction().execute(async (trx) => {
     const invitation = mine(actor, await findInvitation(trx, input.id));
     if (!(await deleteInvitation(trx, invitation.id))) throw new AppError('NOT_FOUND', 'No such invitation');
@@ -218,8 +216,8 @@ const forAdmins = (r: InvitationRecord): RoleInvitation => ({
 export async function listInvitations(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'listInvitations'>,
-): Out<'listInvitations'> {
+  input: In<'auth/listInvitations'>,
+): Out<'auth/listInvitations'> {
   enforceRoleScope(callerOf(actor), [{ name: input.roleName, resource: input.roleResource }], { admin: true });
   const rows = await invitationsToResource(deps.db, input.roleName, input.roleResource, deps.now());
   return { invitations: rows.map(forAdmins) };
@@ -228,8 +226,8 @@ export async function listInvitations(
 export async function cancelInvitation(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'cancelInvitation'>,
-): Out<'cancelInvitation'> {
+  input: In<'auth/cancelInvitation'>,
+): Out<'auth/cancelInvitation'> {
   await deps.db.transaction().execute(async (trx) => {
     const invitation = await findInvitation(trx, input.id);
     if (!invitation) throw new AppError('NOT_FOUND', 'No such invitation');

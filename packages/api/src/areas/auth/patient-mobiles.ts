@@ -1,8 +1,8 @@
-import { AppError, codeTextIn, type MethodName, type PatientMobile, patientAuthPolicy } from '@medlocker/core';
+import { AppError, codeTextIn, type PatientMobile, patientAuthPolicy } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import { checkResendWait, codeLocales } from './code-resend.ts';
@@ -25,8 +25,6 @@ import {
  * (`auth/verifySms`), so the patient can get in from either phone.
  */
 
-type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
-type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 type PatientActor = Extract<Actor, { kind: 'patient' }>;
 
 const policy = patientAuthPolicy;
@@ -49,15 +47,15 @@ async function mobilesOf(db: Db, actor: PatientActor): Promise<PatientMobile[]> 
 export const listPatientMobile = async (
   deps: AppDeps,
   actor: PatientActor,
-  _input: In<'listPatientMobile'>,
-): Out<'listPatientMobile'> => ({ mobiles: await mobilesOf(deps.db, actor) });
+  _input: In<'auth/listPatientMobile'>,
+): Out<'auth/listPatientMobile'> => ({ mobiles: await mobilesOf(deps.db, actor) });
 
 /** Without a code: texts one to the new mobile. With it: the mobile is added, verified. */
 export async function addPatientMobile(
   deps: AppDeps,
   actor: PatientActor,
-  input: In<'addPatientMobile'>,
-): Out<'addPatientMobile'> {
+  input: In<'auth/addPatientMobile'>,
+): Out<'auth/addPatientMobile'> {
   if (input.code === undefined) {
     await textMobileCode(deps, actor, input.mobileNumber);
     return { mobiles: await mobilesOf(deps.db, actor), added: false };
@@ -142,7 +140,7 @@ async function confirmMobileCode(
   actor: PatientActor,
   mobile: string,
   code: string,
-): Out<'addPatientMobile'> {
+): Out<'auth/addPatientMobile'> {
   const now = deps.now();
   const current = await mobilesOf(deps.db, actor);
   if (current.find((m) => m.mobileNumber === mobile)?.verified) return { mobiles: current, added: false };
@@ -181,8 +179,8 @@ async function confirmMobileCode(
 export async function removePatientMobile(
   deps: AppDeps,
   actor: PatientActor,
-  input: In<'removePatientMobile'>,
-): Out<'removePatientMobile'> {
+  input: In<'auth/removePatientMobile'>,
+): Out<'auth/removePatientMobile'> {
   const current = await mobilesOf(deps.db, actor);
   const found = current.find((m) => m.mobileNumber === input.mobileNumber);
   if (!found) throw new AppError('NOT_FOUND', 'This mobile is not one of yours');

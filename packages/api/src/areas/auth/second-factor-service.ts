@@ -1,9 +1,9 @@
-import { AppError, type MethodName } from '@medlocker/core';
+import { AppError } from '@medlocker/core';
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
@@ -36,9 +36,6 @@ import {
   secondFactorRequired,
 } from './second-factor-repository.ts';
 
-type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
-type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
-
 const listed = ({ id, kind, name, created, lastUsed }: StoredFactor) => ({ id, kind, name, created, lastUsed });
 
 /** The user a self-or-support method is about: one's own, or (support staff only) anyone's. */
@@ -51,8 +48,8 @@ function subjectOf(actor: StaffActor, userId: string | undefined): string {
 export async function listSecondFactors(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'listSecondFactors'>,
-): Out<'listSecondFactors'> {
+  input: In<'auth/listSecondFactors'>,
+): Out<'auth/listSecondFactors'> {
   const userId = subjectOf(actor, input.userId);
   if (!(await findUserById(deps.db, userId))) throw new AppError('NOT_FOUND', `User ${userId} not found`);
   return {
@@ -65,8 +62,8 @@ export async function listSecondFactors(
 export async function beginTotpSetup(
   deps: AppDeps,
   actor: StaffActor,
-  _input: In<'beginTotpSetup'>,
-): Out<'beginTotpSetup'> {
+  _input: In<'auth/beginTotpSetup'>,
+): Out<'auth/beginTotpSetup'> {
   const secret = newTotpSecret();
   return { secret, uri: totpUri(secret, actor.email, deps.config.productName) };
 }
@@ -101,8 +98,8 @@ async function factorAdded(deps: AppDeps, actor: StaffActor, factor: StoredFacto
 export async function finishTotpSetup(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'finishTotpSetup'>,
-): Out<'finishTotpSetup'> {
+  input: In<'auth/finishTotpSetup'>,
+): Out<'auth/finishTotpSetup'> {
   const now = deps.now();
   const secret = input.secret.replace(/\s+/g, '').toUpperCase();
   const step = totpStepOf(secret, input.code.trim(), now);
@@ -119,9 +116,9 @@ export async function finishTotpSetup(
 export async function beginPasskeySetup(
   deps: AppDeps,
   actor: StaffActor,
-  _input: In<'beginPasskeySetup'>,
+  _input: In<'auth/beginPasskeySetup'>,
   site: Site,
-): Out<'beginPasskeySetup'> {
+): Out<'auth/beginPasskeySetup'> {
   const { rpID, rpName } = relyingPartyOf(deps, site);
   const user = await findUserById(deps.db, actor.userId);
   if (!user) throw new AppError('NOT_FOUND', `User ${actor.userId} not found`);
@@ -149,9 +146,9 @@ const passkeyRefused = () =>
 export async function finishPasskeySetup(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'finishPasskeySetup'>,
+  input: In<'auth/finishPasskeySetup'>,
   site: Site,
-): Out<'finishPasskeySetup'> {
+): Out<'auth/finishPasskeySetup'> {
   const now = deps.now();
   const challenge = await takeSessionChallenge(deps.db, actor.sessionId, now);
   if (!challenge) throw passkeyRefused();
@@ -190,8 +187,8 @@ export async function finishPasskeySetup(
 export async function removeSecondFactor(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'removeSecondFactor'>,
-): Out<'removeSecondFactor'> {
+  input: In<'auth/removeSecondFactor'>,
+): Out<'auth/removeSecondFactor'> {
   const removed = await deps.db.transaction().execute(async (tx) => {
     const factors = await factorsOf(tx, actor.userId, { lock: true });
     if (!factors.some((f) => f.id === input.id)) throw new AppError('NOT_FOUND', 'Second factor not found');
@@ -215,8 +212,8 @@ export async function removeSecondFactor(
 export async function regenerateRecoveryCodes(
   deps: AppDeps,
   actor: StaffActor,
-  _input: In<'regenerateRecoveryCodes'>,
-): Out<'regenerateRecoveryCodes'> {
+  _input: In<'auth/regenerateRecoveryCodes'>,
+): Out<'auth/regenerateRecoveryCodes'> {
   if ((await factorsOf(deps.db, actor.userId)).length === 0)
     throw new AppError('CONFLICT', 'Add a passkey or an authenticator app first: recovery codes stand in for one.');
   const recoveryCodes = newRecoveryCodes();
@@ -240,8 +237,8 @@ export async function regenerateRecoveryCodes(
 export async function resetSecondFactors(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'resetSecondFactors'>,
-): Out<'resetSecondFactors'> {
+  input: In<'auth/resetSecondFactors'>,
+): Out<'auth/resetSecondFactors'> {
   const user = await findUserById(deps.db, input.userId);
   if (!user) throw new AppError('NOT_FOUND', `User ${input.userId} not found`);
   const removed = await deps.db.transaction().execute(async (tx) => {

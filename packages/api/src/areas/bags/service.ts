@@ -1,17 +1,14 @@
-import { bagsToRemoveListMax, type MethodName, machinesPageSize } from '@medlocker/core';
+import { bagsToRemoveListMax, machinesPageSize } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireMachine } from '../machines/index.ts';
 import { liveOrderWithBarcode, loadOrder, publishOrder, setBagOrder } from '../orders/index.ts';
 import { countBagsToRemove, listBagRows, listBagsToRemoveRows, toBag, unmatchedBagsOfMachine } from './repository.ts';
 
-type In<M extends MethodName<'bags'>> = MethodIn<'bags', M>;
-type Out<M extends MethodName<'bags'>> = Promise<MethodOut<'bags', M>>;
-
-export async function listBags(deps: AppDeps, _actor: StaffActor, input: In<'listBags'>): Out<'listBags'> {
+export async function listBags(deps: AppDeps, _actor: StaffActor, input: In<'bags/listBags'>): Out<'bags/listBags'> {
   const before = decodeIdCursor(input.nextToken);
   const rows = await listBagRows(deps.db, {
     businessId: input.businessId,
@@ -28,8 +25,8 @@ export async function listBags(deps: AppDeps, _actor: StaffActor, input: In<'lis
 export async function listBagsToRemove(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'listBagsToRemove'>,
-): Out<'listBagsToRemove'> {
+  input: In<'bags/listBagsToRemove'>,
+): Out<'bags/listBagsToRemove'> {
   const now = deps.now();
   const scope = { businessId: input.businessId, ...(input.machineId ? { machineId: input.machineId } : {}), now };
   const rows = await listBagsToRemoveRows(deps.db, { ...scope, limit: bagsToRemoveListMax });
@@ -41,8 +38,8 @@ export async function listBagsToRemove(
 export async function reprocessBags(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'reprocessBags'>,
-): Out<'reprocessBags'> {
+  input: In<'bags/reprocessBags'>,
+): Out<'bags/reprocessBags'> {
   const { machine } = await requireMachine(deps.db, input.machineId);
   // Each match loads its order as if the locker had just reported the bag (docs/ORDERS.md).
   const locker = {

@@ -6,7 +6,6 @@ import {
   defaultFeatureSettings,
   defaultSmsTemplatesIn,
   type Locale,
-  type MethodName,
   type Nation,
   nationHasPrescriptionCharges,
   nationNames,
@@ -18,7 +17,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { changedPaths, overDefaults, refuseArchived } from './changes.ts';
 import {
   countLiveChargedOrders,
@@ -32,9 +31,6 @@ import {
   writeSettingsJson,
   writeSmsTemplate,
 } from './repository.ts';
-
-type In<M extends MethodName<'businessSettings'>> = MethodIn<'businessSettings', M>;
-type Out<M extends MethodName<'businessSettings'>> = Promise<MethodOut<'businessSettings', M>>;
 
 /** A business that exists (404 otherwise). */
 export async function requireBusiness(db: Db, id: string, lock = false) {
@@ -104,7 +100,7 @@ export async function effectiveFeatureSettings(db: Db, businessId: string) {
 export async function getBusinessFeatureSettings(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'getBusinessFeatureSettings'>,
+  input: In<'businessSettings/getBusinessFeatureSettings'>,
 ) {
   const { db } = deps;
   const business = await requireBusiness(db, input.businessId);
@@ -128,7 +124,7 @@ const nhsLoginNotConfigured =
 function checkNhsLogin(
   deps: AppDeps,
   before: BusinessFeatureSettings,
-  input: In<'updateBusinessFeatureSettings'>['settings'],
+  input: In<'businessSettings/updateBusinessFeatureSettings'>['settings'],
 ): void {
   const on = input.nhsLogin?.enabled ?? before.nhsLogin.enabled;
   if (!on) return;
@@ -148,8 +144,8 @@ function checkNhsLogin(
 export async function updateBusinessFeatureSettings(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'updateBusinessFeatureSettings'>,
-): Out<'updateBusinessFeatureSettings'> {
+  input: In<'businessSettings/updateBusinessFeatureSettings'>,
+): Out<'businessSettings/updateBusinessFeatureSettings'> {
   const now = deps.now();
   await deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
@@ -178,7 +174,7 @@ async function applyNation(
   tx: Db,
   businessId: string,
   before: Nation,
-  input: In<'updateBusinessFeatureSettings'>['settings'],
+  input: In<'businessSettings/updateBusinessFeatureSettings'>['settings'],
   next: Record<string, unknown>,
 ): Promise<void> {
   const nation = (input.nation ?? before) as Nation;
@@ -199,8 +195,8 @@ async function applyNation(
 export async function getBusinessControlledSettings(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'getBusinessControlledSettings'>,
-): Out<'getBusinessControlledSettings'> {
+  input: In<'businessSettings/getBusinessControlledSettings'>,
+): Out<'businessSettings/getBusinessControlledSettings'> {
   const { db } = deps;
   const business = await requireBusiness(db, input.businessId);
   const { settings, controlledUpdated } = await effectiveFeatureSettings(db, input.businessId);
@@ -215,8 +211,8 @@ export async function getBusinessControlledSettings(
 export async function updateBusinessControlledSettings(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'updateBusinessControlledSettings'>,
-): Out<'updateBusinessControlledSettings'> {
+  input: In<'businessSettings/updateBusinessControlledSettings'>,
+): Out<'businessSettings/updateBusinessControlledSettings'> {
   const now = deps.now();
   await deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
@@ -261,8 +257,8 @@ async function smsTemplatesOf(db: Db, business: SettingsBusiness, language: Loca
 export async function getBusinessSmsTemplates(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'getBusinessSmsTemplates'>,
-): Out<'getBusinessSmsTemplates'> {
+  input: In<'businessSettings/getBusinessSmsTemplates'>,
+): Out<'businessSettings/getBusinessSmsTemplates'> {
   const business = await requireBusiness(deps.db, input.businessId);
   return smsTemplatesOf(deps.db, business, input.language ?? 'en');
 }
@@ -270,8 +266,8 @@ export async function getBusinessSmsTemplates(
 export async function updateBusinessSmsTemplates(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'updateBusinessSmsTemplates'>,
-): Out<'updateBusinessSmsTemplates'> {
+  input: In<'businessSettings/updateBusinessSmsTemplates'>,
+): Out<'businessSettings/updateBusinessSmsTemplates'> {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     const business = await requireEditableBusiness(tx, input.businessId);

@@ -2,7 +2,7 @@ import { AppError, toIsoDate } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { subjectAccessZip } from './export-file.ts';
 import { readHoldings } from './export-repository.ts';
 
@@ -10,8 +10,8 @@ import { readHoldings } from './export-repository.ts';
 export async function exportPatientData(
   deps: AppDeps,
   actor: StaffActor,
-  input: MethodIn<'dataProtection', 'exportPatientData'>,
-): Promise<MethodOut<'dataProtection', 'exportPatientData'>> {
+  input: In<'dataProtection/exportPatientData'>,
+): Out<'dataProtection/exportPatientData'> {
   const holdings = await readHoldings(deps.db, input.patientId);
   if (!holdings) throw new AppError('NOT_FOUND', `No patient with id ${input.patientId}`);
   const now = deps.now();

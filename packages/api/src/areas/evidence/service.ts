@@ -1,14 +1,7 @@
-import {
-  AppError,
-  evidenceFileReadingsMax,
-  isOrderExpired,
-  isoTime,
-  type MethodName,
-  type Order,
-} from '@medlocker/core';
+import { AppError, evidenceFileReadingsMax, isOrderExpired, isoTime, type Order } from '@medlocker/core';
 import { actorIdentity, type StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import {
   auditOrder,
@@ -31,22 +24,19 @@ import { listReadings, lockOrders, setPinHold } from './repository.ts';
  * order.pin_released) and a message to the patient, in one transaction for the whole batch.
  */
 
-type In<M extends MethodName<'evidence'>> = MethodIn<'evidence', M>;
-type Out<M extends MethodName<'evidence'>> = Promise<MethodOut<'evidence', M>>;
-
 export async function getEvidencePack(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'getEvidencePack'>,
-): Out<'getEvidencePack'> {
+  input: In<'evidence/getEvidencePack'>,
+): Out<'evidence/getEvidencePack'> {
   return { pack: (await buildPack(deps, actor, input, 'evidencePack')).pack };
 }
 
 export async function downloadEvidencePack(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'downloadEvidencePack'>,
-): Out<'downloadEvidencePack'> {
+  input: In<'evidence/downloadEvidencePack'>,
+): Out<'evidence/downloadEvidencePack'> {
   const { pack } = await buildPack(deps, actor, input, 'evidencePack.download');
   const readings = await listReadings(
     deps.db,
@@ -89,7 +79,7 @@ async function changeOrders(
   return { orders: ordered(changed, ids).map(toOrder) };
 }
 
-export function holdPins(deps: AppDeps, actor: StaffActor, input: In<'holdPins'>): Out<'holdPins'> {
+export function holdPins(deps: AppDeps, actor: StaffActor, input: In<'evidence/holdPins'>): Out<'evidence/holdPins'> {
   const who = actorIdentity(actor);
   return changeOrders(deps, input.orderIds, async (tx, rows, now) => {
     for (const row of rows) {
@@ -125,7 +115,11 @@ export function holdPins(deps: AppDeps, actor: StaffActor, input: In<'holdPins'>
   });
 }
 
-export function releasePins(deps: AppDeps, actor: StaffActor, input: In<'releasePins'>): Out<'releasePins'> {
+export function releasePins(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'evidence/releasePins'>,
+): Out<'evidence/releasePins'> {
   const who = actorIdentity(actor);
   return changeOrders(deps, input.orderIds, async (tx, rows, now) => {
     const holds = rows.map((row) => {

@@ -4,12 +4,11 @@ import {
   alarmTemplateCodes,
   defaultAlarmMessages,
   defaultInactiveAccountDays,
-  type MethodName,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { changedPaths } from '../business-settings/index.ts';
 import {
   type Db,
@@ -20,14 +19,11 @@ import {
   writeGlobalSettings,
 } from './repository.ts';
 
-type In<M extends MethodName<'globalSettings'>> = MethodIn<'globalSettings', M>;
-type Out<M extends MethodName<'globalSettings'>> = Promise<MethodOut<'globalSettings', M>>;
-
 export async function getGlobalSettings(
   deps: AppDeps,
   _actor: StaffActor,
-  _input: In<'getGlobalSettings'>,
-): Out<'getGlobalSettings'> {
+  _input: In<'globalSettings/getGlobalSettings'>,
+): Out<'globalSettings/getGlobalSettings'> {
   const row = await readGlobalSettings(deps.db);
   return row
     ? {
@@ -44,8 +40,8 @@ export async function getGlobalSettings(
 export async function createOrUpdateGlobalSettings(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'createOrUpdateGlobalSettings'>,
-): Out<'createOrUpdateGlobalSettings'> {
+  input: In<'globalSettings/createOrUpdateGlobalSettings'>,
+): Out<'globalSettings/createOrUpdateGlobalSettings'> {
   const now = deps.now();
   await deps.db.transaction().execute(async (tx) => {
     const before = await readGlobalSettings(tx);
@@ -120,16 +116,16 @@ async function alarmTemplatesOf(db: Db) {
 export async function getAlarmMessageTemplates(
   deps: AppDeps,
   _actor: StaffActor,
-  _input: In<'getAlarmMessageTemplates'>,
-): Out<'getAlarmMessageTemplates'> {
+  _input: In<'globalSettings/getAlarmMessageTemplates'>,
+): Out<'globalSettings/getAlarmMessageTemplates'> {
   return alarmTemplatesOf(deps.db);
 }
 
 export async function updateAlarmMessageTemplates(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'updateAlarmMessageTemplates'>,
-): Out<'updateAlarmMessageTemplates'> {
+  input: In<'globalSettings/updateAlarmMessageTemplates'>,
+): Out<'globalSettings/updateAlarmMessageTemplates'> {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     const before = await alarmTemplatesOf(tx);

@@ -1,9 +1,9 @@
-import { AppError, isMaskedSecret, type MethodName } from '@medlocker/core';
+import { AppError, isMaskedSecret } from '@medlocker/core';
 import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { openSealedWebhookSecret, sealWebhookSecret } from '../../delivery/webhooks/secrets.ts';
 import { maskSecret, newSecret, newWebhookSecret, secretHint } from '../../secrets/secret-box.ts';
 import { hashToken } from '../../sessions/tokens.ts';
@@ -29,9 +29,6 @@ import {
   updateClientSettings,
   updatePartner,
 } from './repository.ts';
-
-type In<M extends MethodName<'integration'>> = MethodIn<'integration', M>;
-type Out<M extends MethodName<'integration'>> = Promise<MethodOut<'integration', M>>;
 
 /** The webhook signing secret in the clear: for the webhook sender, never for a response. */
 export function openWebhookSecret(deps: Pick<AppDeps, 'config'>, client: IntegrationClient): string | null {
@@ -85,8 +82,8 @@ function refuseChosenSecret(value: string | undefined, path: string) {
 export async function getIntegrationClient(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'getIntegrationClient'>,
-): Out<'getIntegrationClient'> {
+  input: In<'integration/getIntegrationClient'>,
+): Out<'integration/getIntegrationClient'> {
   const business = await requireBusiness(deps.db, input.businessId);
   const row = await findClientOfBusiness(deps.db, input.businessId);
   return { client: row ? view(deps, row) : null, archived: business.archived };
@@ -95,8 +92,8 @@ export async function getIntegrationClient(
 export async function createOrUpdateIntegrationClient(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'createOrUpdateIntegrationClient'>,
-): Out<'createOrUpdateIntegrationClient'> {
+  input: In<'integration/createOrUpdateIntegrationClient'>,
+): Out<'integration/createOrUpdateIntegrationClient'> {
   refuseChosenSecret(input.secret, 'secret');
   refuseChosenSecret(input.webhookSecret, 'webhookSecret');
   await refuseUnsafeWebhookUrl(deps, input.webhookUrl);
@@ -169,8 +166,8 @@ const editable = (c: IntegrationClient): ClientSettings => ({
 export async function deleteIntegrationClient(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'deleteIntegrationClient'>,
-): Out<'deleteIntegrationClient'> {
+  input: In<'integration/deleteIntegrationClient'>,
+): Out<'integration/deleteIntegrationClient'> {
   await deps.db.transaction().execute(async (tx) => {
     const client = await requireClient(tx, input.id);
     await requireEditableBusiness(tx, client.businessId);
@@ -183,8 +180,8 @@ export async function deleteIntegrationClient(
 export async function generateClientSecret(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'generateClientSecret'>,
-): Out<'generateClientSecret'> {
+  input: In<'integration/generateClientSecret'>,
+): Out<'integration/generateClientSecret'> {
   const secret = newSecret('mlc');
   await deps.db.transaction().execute(async (tx) => {
     const client = await requireClient(tx, input.id);
@@ -201,8 +198,8 @@ export async function generateClientSecret(
 export async function generateWebhookSecret(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'generateWebhookSecret'>,
-): Out<'generateWebhookSecret'> {
+  input: In<'integration/generateWebhookSecret'>,
+): Out<'integration/generateWebhookSecret'> {
   const webhookSecret = newWebhookSecret();
   const now = deps.now();
   await deps.db.transaction().execute(async (tx) => {
@@ -246,7 +243,7 @@ const duplicatePartner = () =>
 export async function listIntegrationPartners(
   deps: AppDeps,
   _actor: StaffActor,
-  _input: In<'listIntegrationPartners'>,
+  _input: In<'integration/listIntegrationPartners'>,
 ) {
   return { partners: await listPartners(deps.db) };
 }
@@ -254,8 +251,8 @@ export async function listIntegrationPartners(
 export async function createIntegrationPartner(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'createIntegrationPartner'>,
-): Out<'createIntegrationPartner'> {
+  input: In<'integration/createIntegrationPartner'>,
+): Out<'integration/createIntegrationPartner'> {
   const now = deps.now();
   return refuseDuplicate(duplicatePartner, async () => {
     return await deps.db.transaction().execute(async (tx) => {
@@ -276,8 +273,8 @@ export async function createIntegrationPartner(
 export async function updateIntegrationPartner(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'updateIntegrationPartner'>,
-): Out<'updateIntegrationPartner'> {
+  input: In<'integration/updateIntegrationPartner'>,
+): Out<'integration/updateIntegrationPartner'> {
   return refuseDuplicate(duplicatePartner, async () => {
     return await deps.db.transaction().execute(async (tx) => {
       const before = await findPartner(tx, input.id);
@@ -314,8 +311,8 @@ export async function updateIntegrationPartner(
 export async function deleteIntegrationPartner(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'deleteIntegrationPartner'>,
-): Out<'deleteIntegrationPartner'> {
+  input: In<'integration/deleteIntegrationPartner'>,
+): Out<'integration/deleteIntegrationPartner'> {
   await deps.db.transaction().execute(async (tx) => {
     const used = await clientsOfPartner(tx, input.id);
     if (used > 0) {

@@ -5,12 +5,11 @@ import {
   alarmReasons,
   alarmsListMax,
   lastEscalationLevel,
-  type MethodName,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import { type Actor, type StaffActor, systemActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { type AlarmEventType, emitAlarmEvent } from '../../delivery/webhooks/emit.ts';
 import { tellAlarm } from './alarm-delivery.ts';
 import { escalationMinutes, queueEscalation } from './alarm-raise.ts';
@@ -32,12 +31,9 @@ import { type Db, findMachine } from './repository.ts';
  * Each step is an event on the machine's timeline (MP_0013 to MP_0015), an audit entry and a webhook.
  */
 
-type In<M extends MethodName<'alarms'>> = MethodIn<'alarms', M>;
-type Out<M extends MethodName<'alarms'>> = Promise<MethodOut<'alarms', M>>;
-
 const notFound = (id: string) => new AppError('NOT_FOUND', `Alarm ${id} not found`);
 
-export async function listAlarms(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
+export async function listAlarms(deps: AppDeps, actor: StaffActor, input: In<'alarms/list'>): Out<'alarms/list'> {
   const reach = actor.kind === 'support' ? 'all' : [...actor.businesses.keys()];
   const businesses = input.businessId ? [input.businessId] : reach;
   const alarms = await listAlarmRows(deps.db, {
@@ -101,7 +97,11 @@ async function personStep(
   return { alarm };
 }
 
-export function acknowledgeAlarm(deps: AppDeps, actor: StaffActor, input: In<'acknowledge'>): Out<'acknowledge'> {
+export function acknowledgeAlarm(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'alarms/acknowledge'>,
+): Out<'alarms/acknowledge'> {
   const note = input.note?.trim() ?? '';
   return personStep(deps, actor, input, async (tx, current) => {
     if (current.state !== 'open') throw new AppError('CONFLICT', `This alarm is already ${current.state}`);
@@ -124,7 +124,7 @@ export function acknowledgeAlarm(deps: AppDeps, actor: StaffActor, input: In<'ac
   });
 }
 
-export function resolveAlarm(deps: AppDeps, actor: StaffActor, input: In<'resolve'>): Out<'resolve'> {
+export function resolveAlarm(deps: AppDeps, actor: StaffActor, input: In<'alarms/resolve'>): Out<'alarms/resolve'> {
   const note = input.note?.trim() ?? '';
   return personStep(deps, actor, input, async (tx, current) => {
     if (current.state === 'resolved') throw new AppError('CONFLICT', 'This alarm is already resolved');

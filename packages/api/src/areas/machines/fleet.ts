@@ -9,7 +9,7 @@ import {
 } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import { lastResolutions } from './alarms-repository.ts';
@@ -24,8 +24,8 @@ import { demoLockers, heartbeatMachines, insertDemoReadings, listFleet } from '.
 export async function fleetSummary(
   deps: AppDeps,
   _actor: StaffActor,
-  input: MethodIn<'machines', 'fleetSummary'>,
-): Promise<MethodOut<'machines', 'fleetSummary'>> {
+  input: In<'machines/fleetSummary'>,
+): Out<'machines/fleetSummary'> {
   const { db, now } = deps;
   const after = decodeIdCursor(input.nextToken);
   const fleet = await listFleet(db, { ...(after ? { after } : {}), limit: fleetPageSize });

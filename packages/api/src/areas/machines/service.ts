@@ -1,16 +1,9 @@
-import {
-  AppError,
-  type Machine,
-  type MethodName,
-  machinesPageSize,
-  messages,
-  TEMPERATURE_WINDOW_MS,
-} from '@medlocker/core';
+import { AppError, type Machine, machinesPageSize, messages, TEMPERATURE_WINDOW_MS } from '@medlocker/core';
 import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import { requireBusiness } from '../business-settings/index.ts';
@@ -30,9 +23,6 @@ import {
   reportedSlotsOf,
 } from './repository.ts';
 
-type In<M extends MethodName<'machines'>> = MethodIn<'machines', M>;
-type Out<M extends MethodName<'machines'>> = Promise<MethodOut<'machines', M>>;
-
 const duplicateName = () =>
   new AppError('CONFLICT', messages.duplicateMachineName, [
     { path: 'name', id: 'DUPLICATE_NAME', message: messages.duplicateMachineName },
@@ -50,7 +40,7 @@ export async function requireMachine(db: Db, id: string, test?: boolean): Promis
 export async function insertMachine(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'createMachine'>,
+  input: In<'machines/createMachine'>,
   options: { test: boolean },
   inTx?: (tx: Db, machine: Machine) => Promise<void>,
 ): Promise<{ machine: Machine; businessName: string }> {
@@ -86,7 +76,7 @@ export async function insertMachine(
 export async function changeMachine(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'updateMachine'>,
+  input: In<'machines/updateMachine'>,
   options: { test: boolean },
 ): Promise<MachineRecord> {
   return refuseDuplicate(duplicateName, async () => {
@@ -123,8 +113,8 @@ export async function changeMachine(
 export async function createMachine(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'createMachine'>,
-): Out<'createMachine'> {
+  input: In<'machines/createMachine'>,
+): Out<'machines/createMachine'> {
   const { machine, businessName } = await insertMachine(deps, actor, input, { test: false });
   // Consoles watching the business or the fleet see it at once (the dashboard lists it as offline): a
   // new machine counts in the fleet (not a test machine; its business is current, or it was refused).
@@ -136,7 +126,11 @@ export async function createMachine(
   return { machine };
 }
 
-export async function getMachine(deps: AppDeps, _actor: StaffActor, input: In<'getMachine'>): Out<'getMachine'> {
+export async function getMachine(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'machines/getMachine'>,
+): Out<'machines/getMachine'> {
   const { db, now } = deps;
   const { machine, online, lastSeen, test } = await requireMachine(db, input.id);
   // The whole window the 3-hour average is judged on, thinned to a fixed number of points that keeps
@@ -179,7 +173,11 @@ export async function pageMachines(
   return { items: page.items.map((r) => r.record), nextToken: page.nextToken };
 }
 
-export async function listMachines(deps: AppDeps, _actor: StaffActor, input: In<'listMachines'>): Out<'listMachines'> {
+export async function listMachines(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'machines/listMachines'>,
+): Out<'machines/listMachines'> {
   const page = await pageMachines(deps, {
     businessId: input.businessId,
     archived: input.archived ?? false,
@@ -196,8 +194,8 @@ export async function listMachines(deps: AppDeps, _actor: StaffActor, input: In<
 export async function updateMachine(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'updateMachine'>,
-): Out<'updateMachine'> {
+  input: In<'machines/updateMachine'>,
+): Out<'machines/updateMachine'> {
   const { machine, test } = await changeMachine(deps, actor, input, { test: false });
   liveOf(deps).publish({
     businessId: machine.businessId,
@@ -211,8 +209,8 @@ export async function updateMachine(
 export async function listMachineStatus(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'listMachineStatus'>,
-): Out<'listMachineStatus'> {
+  input: In<'machines/listMachineStatus'>,
+): Out<'machines/listMachineStatus'> {
   const { machine } = await requireMachine(deps.db, input.machineId);
   const before = decodeIdCursor(input.nextToken);
   const statuses = await listMachineStatuses(deps.db, {
@@ -225,7 +223,11 @@ export async function listMachineStatus(
   return { statuses: page.items, nextToken: page.nextToken };
 }
 
-export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'listEvents'>): Out<'listEvents'> {
+export async function listEvents(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'machines/listEvents'>,
+): Out<'machines/listEvents'> {
   const { machine } = await requireMachine(deps.db, input.machineId);
   const before = decodeIdCursor(input.nextToken);
   const events = await listMachineEvents(deps.db, {
@@ -243,8 +245,8 @@ export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'l
 export async function isMachineAvailable(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'isMachineAvailable'>,
-): Out<'isMachineAvailable'> {
+  input: In<'machines/isMachineAvailable'>,
+): Out<'machines/isMachineAvailable'> {
   const { machine, online } = await requireMachine(deps.db, input.id);
   const reason =
     machine.archived !== null

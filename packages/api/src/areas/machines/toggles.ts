@@ -1,15 +1,12 @@
-import { AppError, type MethodName } from '@medlocker/core';
+import { AppError } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
 import { type Db, lockMachine, type MachineRecord, patchMachine, revokeCredentials } from './repository.ts';
-
-type In<M extends MethodName<'machines'>> = MethodIn<'machines', M>;
-type Out<M extends MethodName<'machines'>> = Promise<MethodOut<'machines', M>>;
 
 /*
  * The two switches staff throw on a machine: archive (out of the fleet, its locker cut off) and out of
@@ -30,8 +27,8 @@ async function fleetEntry(db: Db, { machine, test }: MachineRecord): Promise<{ b
 export async function toggleArchive(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'toggleArchive'>,
-): Out<'toggleArchive'> {
+  input: In<'machines/toggleArchive'>,
+): Out<'machines/toggleArchive'> {
   const now = deps.now();
   const { changed, recorded, archiving } = await deps.db.transaction().execute(async (tx) => {
     const current = await lockMachine(tx, input.id);
@@ -106,8 +103,8 @@ async function recordStaffChange(
 export async function toggleOutOfOrderStatus(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'toggleOutOfOrderStatus'>,
-): Out<'toggleOutOfOrderStatus'> {
+  input: In<'machines/toggleOutOfOrderStatus'>,
+): Out<'machines/toggleOutOfOrderStatus'> {
   const now = deps.now();
   const { changed, recorded } = await deps.db.transaction().execute(async (tx) => {
     const current = await lockMachine(tx, input.id);

@@ -2,7 +2,7 @@ import { messagesPageSize, type OutboxMessage } from '@medlocker/core';
 import { auditListPage } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { type ListedMessage, listOutboxMessages } from './repository.ts';
@@ -41,8 +41,8 @@ const shown = ({ businessId: _business, patientId: _patient, ...message }: Liste
 export async function listOutbox(
   deps: AppDeps,
   actor: StaffActor,
-  input: MethodIn<'messages', 'listOutbox'>,
-): Promise<MethodOut<'messages', 'listOutbox'>> {
+  input: In<'messages/listOutbox'>,
+): Out<'messages/listOutbox'> {
   const before = decodeIdCursor(input.nextToken);
   await requireBusiness(deps.db, input.businessId);
   const rows = await listOutboxMessages(deps.db, {

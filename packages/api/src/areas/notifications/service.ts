@@ -1,13 +1,7 @@
-import {
-  AppError,
-  type MethodName,
-  type NotificationListItem,
-  notificationsPageSize,
-  toIsoDate,
-} from '@medlocker/core';
+import { AppError, type NotificationListItem, notificationsPageSize, toIsoDate } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { enqueueJob } from '../../jobs/repository.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import {
@@ -18,9 +12,6 @@ import {
   insertDismissal,
   listNotifications,
 } from './repository.ts';
-
-type In<M extends MethodName<'notifications'>> = MethodIn<'notifications', M>;
-type Out<M extends MethodName<'notifications'>> = Promise<MethodOut<'notifications', M>>;
 
 /** Support sees every business's notifications; a pharmacy user those of the businesses they reach. */
 export const audienceOf = (actor: StaffActor): Audience => ({
@@ -34,7 +25,11 @@ function requireReach(who: Audience, businessId: string | undefined): void {
   if (!who.businesses.includes(businessId)) throw new AppError('NOT_FOUND', `No business with id ${businessId}`);
 }
 
-export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
+export async function list(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'notifications/list'>,
+): Out<'notifications/list'> {
   const who = audienceOf(actor);
   requireReach(who, input.businessId);
   const before = decodeIdCursor(input.nextToken);
@@ -48,7 +43,7 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
   return { notifications: page.items, nextToken: page.nextToken };
 }
 
-export async function count(deps: AppDeps, actor: StaffActor): Out<'count'> {
+export async function count(deps: AppDeps, actor: StaffActor): Out<'notifications/count'> {
   return { count: await countUnread(deps.db, audienceOf(actor)) };
 }
 
@@ -58,14 +53,22 @@ async function findVisible(deps: AppDeps, who: Audience, id: string): Promise<No
   return notification;
 }
 
-export async function dismiss(deps: AppDeps, actor: StaffActor, input: In<'dismiss'>): Out<'dismiss'> {
+export async function dismiss(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'notifications/dismiss'>,
+): Out<'notifications/dismiss'> {
   const who = audienceOf(actor);
   await findVisible(deps, who, input.id);
   await insertDismissal(deps.db, who, input.id, { at: deps.now(), display: actor.displayName });
   return { notification: await findVisible(deps, who, input.id) };
 }
 
-export async function dismissAll(deps: AppDeps, actor: StaffActor, input: In<'dismissAll'>): Out<'dismissAll'> {
+export async function dismissAll(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'notifications/dismissAll'>,
+): Out<'notifications/dismissAll'> {
   const who = audienceOf(actor);
   requireReach(who, input.businessId);
   const stamp = { at: deps.now(), display: actor.displayName };

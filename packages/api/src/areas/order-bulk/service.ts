@@ -3,7 +3,6 @@ import {
   type BulkOrderAction,
   type BulkOrderOutcome,
   bulkOrdersMax,
-  type MethodName,
   ordersCsv,
   ordersExportMax,
   validationMessages,
@@ -11,7 +10,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { holdPins, releasePins } from '../evidence/index.ts';
 import {
   cancel,
@@ -31,9 +30,6 @@ import { findReferences } from './repository.ts';
  * had pressed the button on that order; one order refused leaves the others done and itself untouched.
  */
 
-type In<M extends MethodName<'orders'>> = MethodIn<'orders', M>;
-type Out<M extends MethodName<'orders'>> = Promise<MethodOut<'orders', M>>;
-
 const needsReason: ReadonlySet<BulkOrderAction> = new Set(['cancel', 'holdPin', 'releasePin']);
 
 /** One order's single action. */
@@ -52,7 +48,11 @@ async function actOn(deps: AppDeps, actor: StaffActor, id: string, action: BulkO
   }
 }
 
-export async function bulkUpdate(deps: AppDeps, actor: StaffActor, input: In<'bulkUpdate'>): Out<'bulkUpdate'> {
+export async function bulkUpdate(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'orders/bulkUpdate'>,
+): Out<'orders/bulkUpdate'> {
   const reason = input.reason ?? '';
   if (needsReason.has(input.action) && reason === '') {
     throw new AppError('VALIDATION', 'A reason is required', [
@@ -80,7 +80,11 @@ export async function bulkUpdate(deps: AppDeps, actor: StaffActor, input: In<'bu
   return { outcomes };
 }
 
-export async function listOrderIds(deps: AppDeps, _actor: StaffActor, input: In<'listOrderIds'>): Out<'listOrderIds'> {
+export async function listOrderIds(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'orders/listOrderIds'>,
+): Out<'orders/listOrderIds'> {
   const ids = await listOrderIdsOf(deps.db, orderFilterOf(input, deps.now()), bulkOrdersMax + 1);
   if (ids.length > bulkOrdersMax) {
     throw new AppError(
@@ -92,7 +96,11 @@ export async function listOrderIds(deps: AppDeps, _actor: StaffActor, input: In<
 }
 
 /** The orders a list shows, in its order, as CSV; audited as one `order.export` entry with the filters. */
-export async function exportOrders(deps: AppDeps, actor: StaffActor, input: In<'exportOrders'>): Out<'exportOrders'> {
+export async function exportOrders(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'orders/exportOrders'>,
+): Out<'orders/exportOrders'> {
   const now = deps.now();
   const filter = orderFilterOf(input, now);
   const limit = ordersExportMax + 1;

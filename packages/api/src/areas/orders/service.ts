@@ -1,8 +1,8 @@
-import { AppError, findOrdersMax, isOrderExpired, type MethodName, type Order, ordersPageSize } from '@medlocker/core';
+import { AppError, findOrdersMax, isOrderExpired, type Order, ordersPageSize } from '@medlocker/core';
 import { auditListPage, auditReads } from '../../audit/audit.ts';
 import { type Actor, actorIdentity, type StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { type Cursor, decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { createOrder } from './create.ts';
 import { listOrders } from './list-repository.ts';
@@ -13,9 +13,6 @@ import { openPin } from './pin.ts';
 import { findOrder, findOrdersByText, findPatientBusiness, listOrderEvents } from './repository.ts';
 import { listSortedPage, orderFilterOf } from './sorted-list.ts';
 
-type In<M extends MethodName<'orders'>> = MethodIn<'orders', M>;
-type Out<M extends MethodName<'orders'>> = Promise<MethodOut<'orders', M>>;
-
 const field = (path: string, id: string, message: string) =>
   new AppError('VALIDATION', message, [{ path, id, message }]);
 
@@ -25,18 +22,18 @@ const stampOf = (actor: Actor, now: number) => {
   return { at: now, by: who.userId ?? '', display: who.display ?? '' };
 };
 
-export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
+export async function create(deps: AppDeps, actor: StaffActor, input: In<'orders/create'>): Out<'orders/create'> {
   return { order: toOrder(await createOrder(deps, actor, input)) };
 }
 
-export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
+export async function get(deps: AppDeps, actor: StaffActor, input: In<'orders/get'>): Out<'orders/get'> {
   const row = await findOrder(deps.db, input.id);
   if (!row) throw notFound(input.id);
   await auditOrderReads(deps, actor, [row], 'get');
   return { order: toOrder(row) };
 }
 
-export async function cancel(deps: AppDeps, actor: Actor, input: In<'cancel'>): Out<'cancel'> {
+export async function cancel(deps: AppDeps, actor: Actor, input: In<'orders/cancel'>): Out<'orders/cancel'> {
   const row = await deps.db.transaction().execute(async (tx) => {
     let announced = false;
     const moved = await moveOrder(
@@ -75,8 +72,8 @@ export async function cancel(deps: AppDeps, actor: Actor, input: In<'cancel'>): 
 export async function markCollected(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'markCollected'>,
-): Out<'markCollected'> {
+  input: In<'orders/markCollected'>,
+): Out<'orders/markCollected'> {
   const row = await moveOrder(deps, actor, input.id, 'markCollected', (_row, now) => {
     const s = stampOf(actor, now);
     return {
@@ -93,7 +90,11 @@ export async function markCollected(
   return { order: toOrder(row) };
 }
 
-export async function markRemoved(deps: AppDeps, actor: StaffActor, input: In<'markRemoved'>): Out<'markRemoved'> {
+export async function markRemoved(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'orders/markRemoved'>,
+): Out<'orders/markRemoved'> {
   const row = await moveOrder(deps, actor, input.id, 'markRemoved', (_row, now) => {
     const s = stampOf(actor, now);
     return {
@@ -116,8 +117,8 @@ export async function markRemoved(deps: AppDeps, actor: StaffActor, input: In<'m
 export async function setRevealPinReason(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'setRevealPinReason'>,
-): Out<'setRevealPinReason'> {
+  input: In<'orders/setRevealPinReason'>,
+): Out<'orders/setRevealPinReason'> {
   const row = await moveOrder(deps, actor, input.id, 'revealPin', (_row, now) => {
     const s = stampOf(actor, now);
     return {
@@ -133,7 +134,11 @@ export async function setRevealPinReason(
   return { order: toOrder(row), pin: openPin(deps.config.secretsKey, row.id, row.sealedPin) };
 }
 
-export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'listEvents'>): Out<'listEvents'> {
+export async function listEvents(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'orders/listEvents'>,
+): Out<'orders/listEvents'> {
   const order = await findOrder(deps.db, input.orderId);
   if (!order) throw notFound(input.orderId);
   const cursor = decodeCursor(input.nextToken, 2);
@@ -193,8 +198,8 @@ export const auditOrderReads = (deps: AppDeps, actor: Actor, orders: readonly Or
 export async function listOrdersByPatient(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'listOrdersByPatient'>,
-): Out<'listOrdersByPatient'> {
+  input: In<'orders/listOrdersByPatient'>,
+): Out<'orders/listOrdersByPatient'> {
   const patient = await findPatientBusiness(deps.db, input.patientId);
   if (!patient) throw new AppError('NOT_FOUND', `No patient with id ${input.patientId}`);
   const rows = await listOrders(deps.db, {
@@ -213,8 +218,8 @@ export async function listOrdersByPatient(
 export async function listOrdersByBusiness(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'listOrdersByBusiness'>,
-): Out<'listOrdersByBusiness'> {
+  input: In<'orders/listOrdersByBusiness'>,
+): Out<'orders/listOrdersByBusiness'> {
   const filter = orderFilterOf(input, deps.now());
   const list = {
     via: 'listOrdersByBusiness',
@@ -234,7 +239,11 @@ export async function listOrdersByBusiness(
 }
 
 /** The top bar's search: an order by barcode or reference, in what the caller reaches (scope 'filtered'). */
-export async function findOrders(deps: AppDeps, actor: StaffActor, input: In<'findOrders'>): Out<'findOrders'> {
+export async function findOrders(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'orders/findOrders'>,
+): Out<'orders/findOrders'> {
   const rows = await findOrdersByText(deps.db, {
     text: input.text.trim(),
     ...(actor.kind === 'pharmacy' ? { businessIds: [...actor.businesses.keys()] } : {}),

@@ -2,7 +2,6 @@ import {
   AppError,
   counted,
   londonIsoDate,
-  type MethodName,
   type OnlineSignUp,
   onlineSignUpLimits,
   validationMessages,
@@ -10,7 +9,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { type Bucket, releaseToken, reserveToken } from '../../rate-limits/repository.ts';
@@ -35,9 +34,6 @@ import {
  * that starts a sign-up gets a token (the controller puts it in an HttpOnly cookie); only its hash is
  * stored on the sign-up, and it is the only way to reach that sign-up here: no method takes an id.
  */
-
-type In<M extends MethodName<'patientSignUps'>> = MethodIn<'patientSignUps', M>;
-type Out<M extends MethodName<'patientSignUps'>> = Promise<MethodOut<'patientSignUps', M>>;
 
 /** The browser's sign-up token, handed to the controller to set as its cookie. */
 export type SignUpAccess = { token: string; maxAgeSeconds: number };
@@ -184,7 +180,11 @@ async function answerOf(deps: AppDeps, row: SignUpRecord): Promise<OnlineSignUp>
   };
 }
 
-export async function business(deps: AppDeps, _actor: Actor, input: In<'business'>): Out<'business'> {
+export async function business(
+  deps: AppDeps,
+  _actor: Actor,
+  input: In<'patientSignUps/business'>,
+): Out<'patientSignUps/business'> {
   const found = await openBusiness(deps.db, input.businessId);
   return { businessId: found.id, name: found.name, patientLanguage: found.patientLanguage };
 }
@@ -197,7 +197,7 @@ export async function business(deps: AppDeps, _actor: Actor, input: In<'business
 export async function create(
   deps: AppDeps,
   actor: Actor,
-  input: In<'create'>,
+  input: In<'patientSignUps/create'>,
   previousToken: string | null,
 ): Promise<{ answer: OnlineSignUp; access: SignUpAccess }> {
   const { db, now } = deps;
@@ -249,11 +249,16 @@ export async function create(
   return { answer: await answerOf(deps, row), access: { token, maxAgeSeconds: accessMs / 1000 } };
 }
 
-export async function get(deps: AppDeps, token: string | null): Out<'get'> {
+export async function get(deps: AppDeps, token: string | null): Out<'patientSignUps/get'> {
   return answerOf(deps, await ownSignUp(deps.db, token, deps.now()));
 }
 
-export async function verify(deps: AppDeps, actor: Actor, input: In<'verify'>, token: string | null): Out<'verify'> {
+export async function verify(
+  deps: AppDeps,
+  actor: Actor,
+  input: In<'patientSignUps/verify'>,
+  token: string | null,
+): Out<'patientSignUps/verify'> {
   const now = deps.now();
   await ownSignUp(deps.db, token, now);
   // A language switched on the codes screen is the visitor's latest choice: the patient they become keeps it.
@@ -291,9 +296,9 @@ const unverified = (row: SignUpRecord) =>
 export async function resendCodes(
   deps: AppDeps,
   actor: Actor,
-  input: In<'resendCodes'>,
+  input: In<'patientSignUps/resendCodes'>,
   token: string | null,
-): Out<'resendCodes'> {
+): Out<'patientSignUps/resendCodes'> {
   const { db, now } = deps;
   const current = await ownSignUp(db, token, now());
   const early = resendRefusal(current, now());

@@ -3,7 +3,6 @@ import {
   type ImportedPatient,
   type Locale,
   londonIsoDate,
-  type MethodName,
   patientsPageSize,
   rowMessages,
   type UpsertOutcome,
@@ -12,7 +11,7 @@ import { refuseDuplicate } from '@medlocker/db';
 import { audit, auditListPage, auditReads } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { type UpsertRow, upsertPatients } from './import-repository.ts';
 import {
@@ -39,9 +38,6 @@ import {
 } from './rules.ts';
 import { queueSearchIndex } from './search-index-repository.ts';
 import { voidOptInCode } from './whatsapp-repository.ts';
-
-type In<M extends MethodName<'patients'>> = MethodIn<'patients', M>;
-type Out<M extends MethodName<'patients'>> = Promise<MethodOut<'patients', M>>;
 
 /** The refusal of a display id another patient of the business has, made when the write finds it taken. */
 const displayIdTaken = (field: DisplayIdField) => () =>
@@ -144,7 +140,7 @@ export async function insertPatient(
   });
 }
 
-export async function create(deps: AppDeps, actor: Actor, input: In<'create'>): Out<'create'> {
+export async function create(deps: AppDeps, actor: Actor, input: In<'patients/create'>): Out<'patients/create'> {
   const { db } = deps;
   const { displayIdField } = await writableBusiness(db, input.businessId);
   const values = checkedPatient(deps, input.patient, displayIdField);
@@ -162,7 +158,7 @@ async function requirePatient(db: Db, id: string, lock = false): Promise<StoredP
   return row;
 }
 
-export async function update(deps: AppDeps, actor: Actor, input: In<'update'>): Out<'update'> {
+export async function update(deps: AppDeps, actor: Actor, input: In<'patients/update'>): Out<'patients/update'> {
   const { db } = deps;
   const existing = await requirePatient(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.businessId);
@@ -198,13 +194,13 @@ export async function update(deps: AppDeps, actor: Actor, input: In<'update'>): 
   });
 }
 
-export async function get(deps: AppDeps, actor: Actor, input: In<'get'>): Out<'get'> {
+export async function get(deps: AppDeps, actor: Actor, input: In<'patients/get'>): Out<'patients/get'> {
   const row = await requirePatient(deps.db, input.id);
   await auditPatientReads(deps, actor, [row], 'get');
   return { patient: toPatient(row) };
 }
 
-export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Out<'delete'> {
+export async function remove(deps: AppDeps, actor: StaffActor, input: In<'patients/delete'>): Out<'patients/delete'> {
   const { db } = deps;
   const existing = await requirePatient(db, input.id);
   await writableBusiness(db, existing.businessId);
@@ -228,7 +224,7 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete
   return { patient: toPatient(row) };
 }
 
-export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
+export async function list(deps: AppDeps, actor: StaffActor, input: In<'patients/list'>): Out<'patients/list'> {
   const { db } = deps;
   const business = await findBusinessForPatients(db, input.businessId);
   if (!business) throw new AppError('NOT_FOUND', `Business ${input.businessId} not found`);
@@ -247,7 +243,11 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
   return { patients: page.items.map(toPatient), nextToken: page.nextToken };
 }
 
-export async function batchGet(deps: AppDeps, actor: StaffActor, input: In<'batchGet'>): Out<'batchGet'> {
+export async function batchGet(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'patients/batchGet'>,
+): Out<'patients/batchGet'> {
   const rows = await findPatients(deps.db, input.ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = [...new Set(input.ids)].flatMap((id) => byId.get(id) ?? []);
@@ -258,8 +258,8 @@ export async function batchGet(deps: AppDeps, actor: StaffActor, input: In<'batc
 export async function batchUpsertPatients(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'batchUpsertPatients'>,
-): Out<'batchUpsertPatients'> {
+  input: In<'patients/batchUpsertPatients'>,
+): Out<'patients/batchUpsertPatients'> {
   const { db, now } = deps;
   const { displayIdField } = await writableBusiness(db, input.businessId);
   const today = londonIsoDate(now());

@@ -3,7 +3,6 @@ import {
   codeTextIn,
   counted,
   type Locale,
-  type MethodName,
   messageLocales,
   type Patient,
   whatsAppOptInCodes,
@@ -11,7 +10,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { newCode, sameHash } from '../../secrets/one-time-codes.ts';
@@ -26,9 +25,6 @@ import {
   updateOptInCode,
   voidOptInCode,
 } from './whatsapp-repository.ts';
-
-type In<M extends MethodName<'users'>> = MethodIn<'users', M>;
-type Out<M extends MethodName<'users'>> = Promise<MethodOut<'users', M>>;
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -88,8 +84,8 @@ function tooSoon(message: string, retryAfterMs: number): AppError {
 export async function addWhatsAppOptIn(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'addWhatsAppOptIn'>,
-): Out<'addWhatsAppOptIn'> {
+  input: In<'users/addWhatsAppOptIn'>,
+): Out<'users/addWhatsAppOptIn'> {
   const { whatsApp } = deps.config.gateways;
   if (deps.config.production && !(whatsApp.token && whatsApp.phoneNumberId)) {
     // The code could not leave (the sender would fail it): say so now, not after the patient waited.
@@ -174,8 +170,8 @@ type Checked = { ok: true; patient: Patient } | { ok: false; error: AppError };
 export async function verifyWhatsAppOptInMessage(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'verifyWhatsAppOptInMessage'>,
-): Out<'verifyWhatsAppOptInMessage'> {
+  input: In<'users/verifyWhatsAppOptInMessage'>,
+): Out<'users/verifyWhatsAppOptInMessage'> {
   const code = input.code.replace(/[\s-]/g, '');
   if (!new RegExp(`^\\d{${whatsAppOptInCodes.digits}}$`).test(code)) {
     throw codeError(`Enter the ${whatsAppOptInCodes.digits}-digit code the patient received on WhatsApp`);
@@ -232,8 +228,8 @@ export async function verifyWhatsAppOptInMessage(
 export async function removeWhatsAppOptIn(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'removeWhatsAppOptIn'>,
-): Out<'removeWhatsAppOptIn'> {
+  input: In<'users/removeWhatsAppOptIn'>,
+): Out<'users/removeWhatsAppOptIn'> {
   return deps.db.transaction().execute(async (tx) => {
     const patient = await lockPatient(tx, input.patientId);
     if (!patient) throw new AppError('NOT_FOUND', `Patient ${input.patientId} not found`);

@@ -1,14 +1,8 @@
-import {
-  AppError,
-  isMaskedSecret,
-  type MethodName,
-  type PaymentClientSettings,
-  type PaymentSettings,
-} from '@medlocker/core';
+import { AppError, isMaskedSecret, type PaymentClientSettings, type PaymentSettings } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox, maskSecret, type SecretBox } from '../../secrets/secret-box.ts';
 import { changedPaths, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
@@ -19,9 +13,6 @@ import {
   type StoredPaymentSettings,
   upsertPaymentSettings,
 } from './repository.ts';
-
-type In<M extends MethodName<'paymentSettings'>> = MethodIn<'paymentSettings', M>;
-type Out<M extends MethodName<'paymentSettings'>> = Promise<MethodOut<'paymentSettings', M>>;
 
 // Associated data of each sealed column: a value copied to another business or column does not open.
 const tokenContext = sealingContexts.paymentToken;
@@ -88,8 +79,8 @@ function masked(settings: PaymentSettings): PaymentSettings {
 export async function getPaymentSettings(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'getPaymentSettings'>,
-): Out<'getPaymentSettings'> {
+  input: In<'paymentSettings/getPaymentSettings'>,
+): Out<'paymentSettings/getPaymentSettings'> {
   const business = await requireBusiness(deps.db, input.businessId);
   const settings = await readPaymentSettings(deps.db, boxOf(deps), input.businessId);
   return { settings: settings && masked(settings), archived: business.archived };
@@ -109,8 +100,8 @@ function keepOrNew(sent: string, stored: string | undefined, path: string): stri
 export async function updatePaymentSettings(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'updatePaymentSettings'>,
-): Out<'updatePaymentSettings'> {
+  input: In<'paymentSettings/updatePaymentSettings'>,
+): Out<'paymentSettings/updatePaymentSettings'> {
   const box = boxOf(deps);
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
@@ -150,8 +141,8 @@ export async function updatePaymentSettings(
 export async function deletePaymentSettings(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'deletePaymentSettings'>,
-): Out<'deletePaymentSettings'> {
+  input: In<'paymentSettings/deletePaymentSettings'>,
+): Out<'paymentSettings/deletePaymentSettings'> {
   await deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
     if (!(await deletePaymentSettingsRow(tx, input.businessId))) {
@@ -170,8 +161,8 @@ export async function deletePaymentSettings(
 export async function getPaymentClientSettings(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'getPaymentClientSettings'>,
-): Out<'getPaymentClientSettings'> {
+  input: In<'paymentSettings/getPaymentClientSettings'>,
+): Out<'paymentSettings/getPaymentClientSettings'> {
   await requireBusiness(deps.db, input.businessId);
   const stored = await findPaymentSettings(deps.db, input.businessId);
   if (!stored) return { settings: null };

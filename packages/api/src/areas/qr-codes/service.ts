@@ -1,8 +1,8 @@
-import { AppError, checkQrCode, type MethodName, type QrPayload, readQrCode } from '@medlocker/core';
+import { AppError, checkQrCode, type QrPayload, readQrCode } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import { type Actor, actorIdentity, type StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, MethodIn, Out } from '../../context/method.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox, newSecret } from '../../secrets/secret-box.ts';
 import { effectiveFeatureSettings, requireEditableBusiness } from '../business-settings/index.ts';
@@ -16,9 +16,6 @@ import {
 } from '../orders/index.ts';
 import { findCurrentPatientByDisplayId } from '../patients/index.ts';
 import { type Db, findSigningKey, putSigningKey } from './repository.ts';
-
-type In<M extends MethodName<'qrCodes'>> = MethodIn<'qrCodes', M>;
-type Out<M extends MethodName<'qrCodes'>> = Promise<MethodOut<'qrCodes', M>>;
 
 const refused = (id: string, message: string) => new AppError('VALIDATION', message, [{ path: 'qrCode', id, message }]);
 
@@ -85,8 +82,8 @@ async function orderOf(db: Db, businessId: string, payload: QrPayload): Promise<
 export async function createOrderFromQr(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'createOrder'>,
-): Out<'createOrder'> {
+  input: In<'qrCodes/createOrder'>,
+): Out<'qrCodes/createOrder'> {
   const found = await resolveQrCode(deps.db, deps, input.businessId, input.qrCode);
   if ('existing' in found) return { order: toOrder(found.existing), existing: true };
   try {
@@ -124,8 +121,8 @@ export async function orderForScannedBag(
 export async function getSigningKey(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'getSigningKey'>,
-): Out<'getSigningKey'> {
+  input: In<'qrCodes/getSigningKey'>,
+): Out<'qrCodes/getSigningKey'> {
   const stored = await findSigningKey(deps.db, input.businessId);
   return { key: stored ? { created: stored.created, createdBy: stored.createdBy } : null };
 }
@@ -134,8 +131,8 @@ export async function getSigningKey(
 export async function rotateSigningKey(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'rotateSigningKey'>,
-): Out<'rotateSigningKey'> {
+  input: In<'qrCodes/rotateSigningKey'>,
+): Out<'qrCodes/rotateSigningKey'> {
   const key = newSecret('mlqr');
   const created = deps.now();
   await deps.db.transaction().execute(async (tx) => {

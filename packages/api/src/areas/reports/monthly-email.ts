@@ -2,7 +2,7 @@ import { AppError, isoMonth, londonMonthOf, monthlyReportHistoryMonths } from '@
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { enqueueJob } from '../../jobs/repository.ts';
 import { type JobContext, PermanentJobError } from '../../jobs/runner.ts';
 import { monthlyReportEmail } from './monthly-email-content.ts';
@@ -83,8 +83,8 @@ function reportMessageId(deps: AppDeps, businessId: string, { year, month }: Mon
 export async function sendMonthlyEmail(
   deps: AppDeps,
   actor: StaffActor,
-  input: MethodIn<'reports', 'sendMonthlyEmail'>,
-): Promise<MethodOut<'reports', 'sendMonthlyEmail'>> {
+  input: In<'reports/sendMonthlyEmail'>,
+): Out<'reports/sendMonthlyEmail'> {
   if ((input.year === undefined) !== (input.month === undefined)) {
     const missing = input.year === undefined ? 'year' : 'month';
     throw new AppError('VALIDATION', 'Give both the year and the month, or neither for last month', [

@@ -3,14 +3,13 @@ import {
   collectionRecordsMaxAll,
   collectionRecordsPageSize,
   londonDayStart,
-  type MethodName,
   monthlyStatsPageSize,
   toIsoDate,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { decodeCursor, decodeTimeIdCursor, encodeCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { monthOf } from './monthly-compute-repository.ts';
@@ -23,9 +22,6 @@ import { businessIdsAfter, listCollectionRows } from './repository.ts';
  * that starts `startDate` to the one that ends `endDate`, whatever the clocks did in between.
  */
 
-type In<M extends MethodName<'reports'>> = MethodIn<'reports', M>;
-type Out<M extends MethodName<'reports'>> = Promise<MethodOut<'reports', M>>;
-
 /**
  * A record names a patient and what they collected. A page shown is one entry with the orders' ids; an
  * export (up to 10,000) one entry with its range, filter and count: the same query gives its records.
@@ -33,7 +29,7 @@ type Out<M extends MethodName<'reports'>> = Promise<MethodOut<'reports', M>>;
 const auditRecords = (
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'listCollectionStats'>,
+  input: In<'reports/listCollectionStats'>,
   ids: string[],
   via: 'list' | 'export',
 ): Promise<void> | undefined => {
@@ -54,8 +50,8 @@ const auditRecords = (
 export async function listCollectionStats(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'listCollectionStats'>,
-): Out<'listCollectionStats'> {
+  input: In<'reports/listCollectionStats'>,
+): Out<'reports/listCollectionStats'> {
   if (input.endDate < input.startDate) {
     throw new AppError('VALIDATION', 'The end date is before the start date', [
       { path: 'endDate', id: 'INVALID_DATE_RANGE', message: 'End date must not be before start date' },
@@ -111,8 +107,8 @@ export const REBUILD_CALL_MS = 10_000;
 export async function rebuildMonthlyStats(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'rebuildMonthlyStats'>,
-): Out<'rebuildMonthlyStats'> {
+  input: In<'reports/rebuildMonthlyStats'>,
+): Out<'reports/rebuildMonthlyStats'> {
   const now = deps.now();
   let from: number | undefined;
   if (input.from !== undefined) {
@@ -174,8 +170,8 @@ function decodeMonthToken(token: string | null | undefined): number | undefined 
 export async function listBusinessStats(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'listBusinessStats'>,
-): Out<'listBusinessStats'> {
+  input: In<'reports/listBusinessStats'>,
+): Out<'reports/listBusinessStats'> {
   const token = decodeMonthToken(input.nextToken);
   const created = await businessCreated(deps.db, input.businessId);
   if (created === undefined) throw new AppError('NOT_FOUND', `Business ${input.businessId} not found`);

@@ -10,7 +10,7 @@ import {
 } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { countBagsToRemove } from '../bags/index.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import {
@@ -193,8 +193,8 @@ function collectionTimes(hours: { hour: number; count: number }[], months: strin
 export async function getUsageStats(
   deps: AppDeps,
   actor: StaffActor,
-  input: MethodIn<'reports', 'getUsageStats'>,
-): Promise<MethodOut<'reports', 'getUsageStats'>> {
+  input: In<'reports/getUsageStats'>,
+): Out<'reports/getUsageStats'> {
   const businessId = input.businessId ?? null;
   if (businessId === null && actor.kind !== 'support') {
     // The estate is support's; a pharmacy user asks for one of their businesses.

@@ -1,16 +1,8 @@
-import {
-  AppError,
-  FormCheck,
-  londonIsoDate,
-  type MethodName,
-  messageLocales,
-  type SignUpForm,
-  signUpsPageSize,
-} from '@medlocker/core';
+import { AppError, FormCheck, londonIsoDate, messageLocales, type SignUpForm, signUpsPageSize } from '@medlocker/core';
 import { audit, auditListPage } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { newCode } from '../../secrets/one-time-codes.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
@@ -33,9 +25,6 @@ import {
   toVerification,
   updateSignUpRow,
 } from './repository.ts';
-
-type In<M extends MethodName<'signUps'>> = MethodIn<'signUps', M>;
-type Out<M extends MethodName<'signUps'>> = Promise<MethodOut<'signUps', M>>;
 
 const MAX_NAME = 100;
 const MAX_TEXT = 200;
@@ -148,7 +137,7 @@ export async function startSignUp(
   return withCodes;
 }
 
-export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
+export async function create(deps: AppDeps, actor: StaffActor, input: In<'signUps/create'>): Out<'signUps/create'> {
   const { db, now } = deps;
   await writableBusiness(db, input.businessId);
   const columns = checkForm(input.signUp, londonIsoDate(now()));
@@ -164,7 +153,7 @@ export async function create(deps: AppDeps, actor: StaffActor, input: In<'create
   return withVerification(row);
 }
 
-export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
+export async function update(deps: AppDeps, actor: StaffActor, input: In<'signUps/update'>): Out<'signUps/update'> {
   const { db, now } = deps;
   const existing = await requireSignUp(db, input.id);
   await writableBusiness(db, existing.businessId);
@@ -203,7 +192,7 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
   return withVerification(row);
 }
 
-export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Out<'delete'> {
+export async function remove(deps: AppDeps, actor: StaffActor, input: In<'signUps/delete'>): Out<'signUps/delete'> {
   const { db } = deps;
   const existing = await requireSignUp(db, input.id);
   await writableBusiness(db, existing.businessId);
@@ -231,13 +220,13 @@ const auditRead = (deps: AppDeps, actor: StaffActor, row: SignUpRecord): Promise
     details: { via: 'get' },
   });
 
-export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
+export async function get(deps: AppDeps, actor: StaffActor, input: In<'signUps/get'>): Out<'signUps/get'> {
   const row = await requireSignUp(deps.db, input.id);
   await auditRead(deps, actor, row);
   return withVerification(row);
 }
 
-export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
+export async function list(deps: AppDeps, actor: StaffActor, input: In<'signUps/list'>): Out<'signUps/list'> {
   const after = decodeIdCursor(input.nextToken);
   const mobilePrefix = input.filter ? mobilePrefixOf(input.filter) : undefined;
   const rows = await listSignUpRows(deps.db, {
@@ -259,15 +248,15 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
   return { signUps: page.items.map(toSignUp), nextToken: page.nextToken };
 }
 
-export async function count(deps: AppDeps, _actor: StaffActor, input: In<'count'>): Out<'count'> {
+export async function count(deps: AppDeps, _actor: StaffActor, input: In<'signUps/count'>): Out<'signUps/count'> {
   return { count: await countSignUps(deps.db, input.businessId, input.past ?? false) };
 }
 
 export async function getBusinessId(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'getBusinessId'>,
-): Out<'getBusinessId'> {
+  input: In<'signUps/getBusinessId'>,
+): Out<'signUps/getBusinessId'> {
   const row = await requireSignUp(deps.db, input.id);
   return { businessId: row.businessId };
 }
@@ -275,8 +264,8 @@ export async function getBusinessId(
 export async function verifyContactMethods(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'verifyContactMethods'>,
-): Out<'verifyContactMethods'> {
+  input: In<'signUps/verifyContactMethods'>,
+): Out<'signUps/verifyContactMethods'> {
   const row = await checkContactCodes(deps, actor, (tx) => requireSignUp(tx, input.id, true), input);
   return withVerification(row);
 }

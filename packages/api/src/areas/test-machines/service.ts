@@ -1,15 +1,12 @@
-import { AppError, type Machine, type MethodName, type TestMachine } from '@medlocker/core';
+import { AppError, type Machine, type TestMachine } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { type IssuedCredentials, issueCredentials, tokenSealer } from '../device-auth/index.ts';
 import { changeMachine, insertMachine, lockMachine, pageMachines, requireMachine } from '../machines/index.ts';
 import { deleteTestMachine, liveCredential, machineBags } from './repository.ts';
-
-type In<M extends MethodName<'testMachines'>> = MethodIn<'testMachines', M>;
-type Out<M extends MethodName<'testMachines'>> = Promise<MethodOut<'testMachines', M>>;
 
 /** Why a test machine's answer has no credentials (`credentialsNote`). */
 export const credentialsNotes = {
@@ -57,7 +54,11 @@ async function withCredentials(deps: AppDeps, _actor: StaffActor, found: Machine
   };
 }
 
-export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
+export async function create(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'testMachines/create'>,
+): Out<'testMachines/create'> {
   let issued: IssuedCredentials | undefined;
   const { machine } = await insertMachine(deps, actor, input, { test: true }, async (tx, machine) => {
     // Paired at once: a test machine needs no Pair dialog.
@@ -80,7 +81,7 @@ export async function create(deps: AppDeps, actor: StaffActor, input: In<'create
   };
 }
 
-export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
+export async function get(deps: AppDeps, actor: StaffActor, input: In<'testMachines/get'>): Out<'testMachines/get'> {
   const { machine } = await requireMachine(deps.db, input.id, true);
   await audit(deps.db, deps, actor, {
     action: 'testMachine.credentials.read',
@@ -91,7 +92,7 @@ export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): O
   return { testMachine: await withCredentials(deps, actor, machine) };
 }
 
-export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
+export async function list(deps: AppDeps, actor: StaffActor, input: In<'testMachines/list'>): Out<'testMachines/list'> {
   const page = await pageMachines(deps, {
     businessId: input.businessId,
     archived: input.archived ?? false,
@@ -104,12 +105,20 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
   return { testMachines, nextToken: page.nextToken };
 }
 
-export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
+export async function update(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'testMachines/update'>,
+): Out<'testMachines/update'> {
   const { machine } = await changeMachine(deps, actor, input, { test: true });
   return { testMachine: await withCredentials(deps, actor, machine) };
 }
 
-export async function remove(deps: AppDeps, actor: StaffActor, input: In<'remove'>): Out<'remove'> {
+export async function remove(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'testMachines/remove'>,
+): Out<'testMachines/remove'> {
   const { machine } = await requireMachine(deps.db, input.id, true);
   await deps.db.transaction().execute(async (tx) => {
     await deleteTestMachine(tx, machine.id);
@@ -128,8 +137,8 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'remove
 export async function getTestMachineBags(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'getTestMachineBags'>,
-): Out<'getTestMachineBags'> {
+  input: In<'testMachines/getTestMachineBags'>,
+): Out<'testMachines/getTestMachineBags'> {
   const { machine } = await requireMachine(deps.db, input.id, true);
   return { bags: await machineBags(deps.db, machine.id) };
 }

@@ -1,9 +1,9 @@
-import { AppError, type MethodName, usersPageSize } from '@medlocker/core';
+import { AppError, usersPageSize } from '@medlocker/core';
 import { callerOf, enforceRoleScope, reachesRole } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { decodeCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import {
@@ -15,9 +15,6 @@ import {
   updateUserNames,
 } from './repository.ts';
 
-type In<M extends MethodName<'users'>> = MethodIn<'users', M>;
-type Out<M extends MethodName<'users'>> = Promise<MethodOut<'users', M>>;
-
 /** Support staff may see and change anyone; everybody else only themselves. */
 function assertSelfOrSupport(actor: StaffActor, userId: string): void {
   if (actor.userId !== userId && actor.kind !== 'support') {
@@ -28,8 +25,8 @@ function assertSelfOrSupport(actor: StaffActor, userId: string): void {
 export async function getUsersByRole(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'getUsersByRole'>,
-): Out<'getUsersByRole'> {
+  input: In<'users/getUsersByRole'>,
+): Out<'users/getUsersByRole'> {
   // Pharmacy users list the holders of a Business or Group role on what they reach, Admin or not
   // (docs/decisions/auth.md, Pharmacy administrators and their users).
   enforceRoleScope(callerOf(actor), [{ name: input.roleName, resource: input.roleResource ?? null }], {
@@ -64,7 +61,7 @@ export async function getUsersByRole(
  * elsewhere are other businesses' affairs). A pharmacy user without Admin there is refused (403);
  * anyone else is 404 'No such user', as for an id that does not exist.
  */
-export async function getUser(deps: AppDeps, actor: StaffActor, input: In<'getUser'>): Out<'getUser'> {
+export async function getUser(deps: AppDeps, actor: StaffActor, input: In<'users/getUser'>): Out<'users/getUser'> {
   const row = await findUserById(deps.db, input.id);
   const all = row ? await rolesOfUser(deps.db, row.id) : [];
   const caller = callerOf(actor);
@@ -83,7 +80,11 @@ export async function getUser(deps: AppDeps, actor: StaffActor, input: In<'getUs
   return { user: toUser(row, accessLevels), roles, identityProvider };
 }
 
-export async function updateUser(deps: AppDeps, actor: StaffActor, input: In<'updateUser'>): Out<'updateUser'> {
+export async function updateUser(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'users/updateUser'>,
+): Out<'users/updateUser'> {
   assertSelfOrSupport(actor, input.id);
   const updated = await deps.db.transaction().execute(async (trx) => {
     const before = await findUserById(trx, input.id);

@@ -1,8 +1,8 @@
-import { AppError, type MethodName, WEBHOOK_TEST_EVENT, webhooksPageSize } from '@medlocker/core';
+import { AppError, WEBHOOK_TEST_EVENT, webhooksPageSize } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { eventBody, recordEvent } from '../../delivery/webhooks/events.ts';
 import { queueDispatch } from '../../delivery/webhooks/repository.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
@@ -27,9 +27,6 @@ import {
  * retry schedule and queues the client's dispatch job, in one transaction. Every change is audited.
  */
 
-type In<M extends MethodName<'webhooks'>> = MethodIn<'webhooks', M>;
-type Out<M extends MethodName<'webhooks'>> = Promise<MethodOut<'webhooks', M>>;
-
 async function requireClient(db: Db, businessId: string, lock = false): Promise<EndpointClient> {
   const client = await findEndpointClient(db, businessId, lock);
   if (!client) throw new AppError('NOT_FOUND', `Business ${businessId} has no integration client`);
@@ -46,7 +43,11 @@ function refuseUnsendable(client: EndpointClient): void {
   }
 }
 
-export async function getEndpoint(deps: AppDeps, _actor: StaffActor, input: In<'getEndpoint'>): Out<'getEndpoint'> {
+export async function getEndpoint(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'webhooks/getEndpoint'>,
+): Out<'webhooks/getEndpoint'> {
   await requireBusiness(deps.db, input.businessId);
   const client = await findEndpointClient(deps.db, input.businessId);
   return { endpoint: client ? await endpointOf(deps.db, client) : null };
@@ -55,8 +56,8 @@ export async function getEndpoint(deps: AppDeps, _actor: StaffActor, input: In<'
 export async function listDeliveries(
   deps: AppDeps,
   _actor: StaffActor,
-  input: In<'listDeliveries'>,
-): Out<'listDeliveries'> {
+  input: In<'webhooks/listDeliveries'>,
+): Out<'webhooks/listDeliveries'> {
   const before = decodeIdCursor(input.nextToken);
   await requireBusiness(deps.db, input.businessId);
   const rows = await listDeliveryRows(deps.db, {
@@ -71,7 +72,11 @@ export async function listDeliveries(
   return { deliveries: page.items, nextToken: page.nextToken };
 }
 
-export async function getDelivery(deps: AppDeps, _actor: StaffActor, input: In<'getDelivery'>): Out<'getDelivery'> {
+export async function getDelivery(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'webhooks/getDelivery'>,
+): Out<'webhooks/getDelivery'> {
   const found = await findDelivery(deps.db, input.id);
   const event = found && (await findEventOf(deps.db, found.eventId));
   if (!found || !event) throw new AppError('NOT_FOUND', `No webhook delivery with id ${input.id}`);
@@ -81,8 +86,8 @@ export async function getDelivery(deps: AppDeps, _actor: StaffActor, input: In<'
 export async function replayDelivery(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'replayDelivery'>,
-): Out<'replayDelivery'> {
+  input: In<'webhooks/replayDelivery'>,
+): Out<'webhooks/replayDelivery'> {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     const found = await findDelivery(tx, input.id);
@@ -104,7 +109,11 @@ export async function replayDelivery(
   });
 }
 
-export async function replayFailed(deps: AppDeps, actor: StaffActor, input: In<'replayFailed'>): Out<'replayFailed'> {
+export async function replayFailed(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'webhooks/replayFailed'>,
+): Out<'webhooks/replayFailed'> {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
@@ -128,8 +137,8 @@ export async function replayFailed(deps: AppDeps, actor: StaffActor, input: In<'
 export async function sendTestEvent(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'sendTestEvent'>,
-): Out<'sendTestEvent'> {
+  input: In<'webhooks/sendTestEvent'>,
+): Out<'webhooks/sendTestEvent'> {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
@@ -159,8 +168,8 @@ export async function sendTestEvent(
 export async function enableEndpoint(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'enableEndpoint'>,
-): Out<'enableEndpoint'> {
+  input: In<'webhooks/enableEndpoint'>,
+): Out<'webhooks/enableEndpoint'> {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
