@@ -1,9 +1,11 @@
 import type { AreaName, Contract, Method, MethodName, OutputOf, ParsedInputOf } from '@medlocker/core';
+import type { StaffActor } from './actor.ts';
+import type { AppDeps } from './deps.ts';
 
 /*
  * The input and output of a method of core's contract, named by area and method as the RPC path names
- * them: the types of a service function `(deps, actor, input)`,
- * `search(deps, actor, input: In<'audit/search'>): Out<'audit/search'>`.
+ * them, and the service function `(deps, actor, input)` that serves it:
+ * `export const search: Service<'audit/search'> = async (deps, actor, input) => { … }`.
  */
 
 type Def<A extends AreaName, M extends MethodName<A>> = Contract[A][M] extends Method ? Contract[A][M] : never;
@@ -25,3 +27,9 @@ export type In<P extends MethodPath> = MethodIn<AreaOf<P>, NameOf<P>>;
 
 /** What a service function answers for the method at a path (`Out<'audit/search'>`). */
 export type Out<P extends MethodPath> = Promise<MethodOut<AreaOf<P>, NameOf<P>>>;
+
+/**
+ * A service function serving the method at a path: given the app's dependencies, the caller (staff unless
+ * said otherwise, `Service<'auth/login', Actor>`) and the checked input, it answers the method's output.
+ */
+export type Service<P extends MethodPath, A = StaffActor> = (deps: AppDeps, actor: A, input: In<P>) => Out<P>;

@@ -3,7 +3,7 @@ import { callerOf, reachesRole } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { hashPassword, verifyPassword } from '../../sessions/passwords.ts';
@@ -31,11 +31,7 @@ const failedLoginBucket = { capacity: addressLimits.failedLogins, perMs: address
  * counts towards the account's lockout and the address's failed logins, exactly as at /auth/login. The
  * other sessions of the user end (every api process forgets them at once); the caller's stays.
  */
-export async function changePassword(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/changePassword'>,
-): Out<'auth/changePassword'> {
+export const changePassword: Service<'auth/changePassword'> = async (deps, actor, input) => {
   const { db } = deps;
   const now = deps.now();
   const user = await findUserById(db, actor.userId);
@@ -93,7 +89,7 @@ export async function changePassword(
   // The other sessions are forgotten by every process's session cache, and their consoles hung up on.
   liveOf(deps).accessChanged(user.id);
   return { ok: true, endedSessions };
-}
+};
 
 /** One's own sessions; support staff may name anyone. Nobody else learns whether the user exists. */
 function assertSelfOrSupport(actor: StaffActor, userId: string): void {
@@ -102,11 +98,7 @@ function assertSelfOrSupport(actor: StaffActor, userId: string): void {
   }
 }
 
-export async function listSessions(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/listSessions'>,
-): Out<'auth/listSessions'> {
+export const listSessions: Service<'auth/listSessions'> = async (deps, actor, input) => {
   const userId = input.userId ?? actor.userId;
   assertSelfOrSupport(actor, userId);
   const rows = await liveSessionsOf(deps.db, userId, deps.now());
@@ -129,17 +121,13 @@ export async function listSessions(
       current: r.id === actor.sessionId,
     })),
   };
-}
+};
 
 /**
  * Ends one session: one's own, or (support staff) anyone's. Another user's session is a 404 to anyone
  * else, as one that does not exist. Audited as `session.end`, naming whose session it was.
  */
-export async function endSession(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/endSession'>,
-): Out<'auth/endSession'> {
+export const endSession: Service<'auth/endSession'> = async (deps, actor, input) => {
   const now = deps.now();
   const session = await findSession(deps.db, input.sessionId);
   if (!session || (session.userId !== actor.userId && actor.kind !== 'support')) {
@@ -159,14 +147,10 @@ export async function endSession(
   });
   if (ended) liveOf(deps).accessChanged(session.userId);
   return { ok: true };
-}
+};
 
 /** Ends every session of the user but the caller's own (support naming another user: all of theirs). */
-export async function endOtherSessions(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/endOtherSessions'>,
-): Out<'auth/endOtherSessions'> {
+export const endOtherSessions: Service<'auth/endOtherSessions'> = async (deps, actor, input) => {
   const userId = input.userId ?? actor.userId;
   assertSelfOrSupport(actor, userId);
   const now = deps.now();
@@ -184,7 +168,7 @@ export async function endOtherSessions(
   });
   if (ended > 0) liveOf(deps).accessChanged(userId);
   return { ok: true, ended };
-}
+};
 
 /**
  * Whether the caller may manage this user's account: support staff anyone; anybody themselves; a
@@ -206,23 +190,15 @@ async function assertManages(deps: AppDeps, actor: StaffActor, userId: string) {
   throw new AppError('NOT_FOUND', 'No such user');
 }
 
-export async function getAccountStatus(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/getAccountStatus'>,
-): Out<'auth/getAccountStatus'> {
+export const getAccountStatus: Service<'auth/getAccountStatus'> = async (deps, actor, input) => {
   const user = await assertManages(deps, actor, input.userId);
   const status = await accountStatusOf(deps.db, user.id);
   if (!status) throw new AppError('NOT_FOUND', 'No such user');
   return status;
-}
+};
 
 /** Enables an account disabled for not being used; the days count again from now. Audited. */
-export async function enableUser(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/enableUser'>,
-): Out<'auth/enableUser'> {
+export const enableUser: Service<'auth/enableUser'> = async (deps, actor, input) => {
   const user = await assertManages(deps, actor, input.userId);
   const now = deps.now();
   await deps.db.transaction().execute(async (trx) => {
@@ -239,4 +215,4 @@ export async function enableUser(
   const status = await accountStatusOf(deps.db, user.id);
   if (!status) throw new AppError('NOT_FOUND', 'No such user');
   return status;
-}
+};

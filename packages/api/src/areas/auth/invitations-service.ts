@@ -3,7 +3,7 @@ import { callerOf, enforceRoleScope, reachesRole } from '../../access/enforce.ts
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/index.ts';
 import { type Account, findUserByEmail, findUserById } from '../users/index.ts';
@@ -125,11 +125,7 @@ const mine = (actor: StaffActor, invitation: InvitationRecord | undefined): Invi
   return invitation;
 };
 
-export async function listMyInvitations(
-  deps: AppDeps,
-  actor: StaffActor,
-  _input: In<'auth/listMyInvitations'>,
-): Out<'auth/listMyInvitations'> {
+export const listMyInvitations: Service<'auth/listMyInvitations'> = async (deps, actor, _input) => {
   const rows = await invitationsOfUser(deps.db, actor.userId, deps.now());
   return {
     invitations: rows.map((r) => ({
@@ -145,18 +141,14 @@ export async function listMyInvitations(
       expires: r.expires,
     })),
   };
-}
+};
 
 /**
  * The invitee takes the role: refused (409, nothing changed) when expired, when they hold a Support or
  * Developer role, or when their identity provider would then refuse them; else the role is added,
  * audited as theirs, and the invitation is used up.
  */
-export async function acceptInvitation(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/acceptInvitation'>,
-): Out<'auth/acceptInvitation'> {
+export const acceptInvitation: Service<'auth/acceptInvitation'> = async (deps, actor, input) => {
   const now = deps.now();
   await deps.db.transaction().execute(async (trx) => {
     const invitation = mine(actor, await findInvitation(trx, input.id));
@@ -183,13 +175,9 @@ export async function acceptInvitation(
   });
   liveOf(deps).accessChanged(actor.userId);
   return { ok: true };
-}
+};
 
-export async function declineInvitation(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/declineInvitation'>,
-): Out<'auth/declineInvitation'> {
+export const declineInvitation: Service<'auth/declineInvitation'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (trx) => {
     const invitation = mine(actor, await findInvitation(trx, input.id));
     if (!(await deleteInvitation(trx, invitation.id))) throw new AppError('NOT_FOUND', 'No such invitation');
@@ -201,7 +189,7 @@ export async function declineInvitation(
     });
   });
   return { ok: true };
-}
+};
 
 const forAdmins = (r: InvitationRecord): RoleInvitation => ({
   id: r.id,
@@ -213,21 +201,13 @@ const forAdmins = (r: InvitationRecord): RoleInvitation => ({
   expires: r.expires,
 });
 
-export async function listInvitations(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/listInvitations'>,
-): Out<'auth/listInvitations'> {
+export const listInvitations: Service<'auth/listInvitations'> = async (deps, actor, input) => {
   enforceRoleScope(callerOf(actor), [{ name: input.roleName, resource: input.roleResource }], { admin: true });
   const rows = await invitationsToResource(deps.db, input.roleName, input.roleResource, deps.now());
   return { invitations: rows.map(forAdmins) };
-}
+};
 
-export async function cancelInvitation(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/cancelInvitation'>,
-): Out<'auth/cancelInvitation'> {
+export const cancelInvitation: Service<'auth/cancelInvitation'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (trx) => {
     const invitation = await findInvitation(trx, input.id);
     if (!invitation) throw new AppError('NOT_FOUND', 'No such invitation');
@@ -244,4 +224,4 @@ export async function cancelInvitation(
     });
   });
   return { ok: true };
-}
+};

@@ -2,7 +2,7 @@ import { AppError, codeTextIn, type PatientMobile, patientAuthPolicy } from '@me
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import { checkResendWait, codeLocales } from './code-resend.ts';
@@ -51,17 +51,13 @@ export const listPatientMobile = async (
 ): Out<'auth/listPatientMobile'> => ({ mobiles: await mobilesOf(deps.db, actor) });
 
 /** Without a code: texts one to the new mobile. With it: the mobile is added, verified. */
-export async function addPatientMobile(
-  deps: AppDeps,
-  actor: PatientActor,
-  input: In<'auth/addPatientMobile'>,
-): Out<'auth/addPatientMobile'> {
+export const addPatientMobile: Service<'auth/addPatientMobile', PatientActor> = async (deps, actor, input) => {
   if (input.code === undefined) {
     await textMobileCode(deps, actor, input.mobileNumber);
     return { mobiles: await mobilesOf(deps.db, actor), added: false };
   }
   return confirmMobileCode(deps, actor, input.mobileNumber, input.code);
-}
+};
 
 /**
  * Texts a code to a new mobile, unless it is verified already. One patient's requests run one at a time
@@ -176,11 +172,7 @@ async function confirmMobileCode(
 }
 
 /** Removes a mobile the patient added; the one on record is the pharmacy's (409). */
-export async function removePatientMobile(
-  deps: AppDeps,
-  actor: PatientActor,
-  input: In<'auth/removePatientMobile'>,
-): Out<'auth/removePatientMobile'> {
+export const removePatientMobile: Service<'auth/removePatientMobile', PatientActor> = async (deps, actor, input) => {
   const current = await mobilesOf(deps.db, actor);
   const found = current.find((m) => m.mobileNumber === input.mobileNumber);
   if (!found) throw new AppError('NOT_FOUND', 'This mobile is not one of yours');
@@ -195,4 +187,4 @@ export async function removePatientMobile(
     businessId: actor.businessId,
   });
   return { mobiles: await mobilesOf(deps.db, actor) };
-}
+};

@@ -9,7 +9,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import {
@@ -181,7 +181,7 @@ const codeHash = (found: { orderId: string; patientId: string }, code: string) =
  * Each call takes one of its address's hourly codes first, given back when nothing was texted for a
  * known order (an unknown order is a guess, and keeps it).
  */
-export async function verifySms(deps: AppDeps, actor: Actor, input: In<'auth/verifySms'>): Out<'auth/verifySms'> {
+export const verifySms: Service<'auth/verifySms', Actor> = async (deps, actor, input) => {
   const giveBack = await takeAddress(deps, actor, 'codes', input.orderId);
   const found = await orderPatient(deps, input.orderId);
   try {
@@ -191,7 +191,7 @@ export async function verifySms(deps: AppDeps, actor: Actor, input: In<'auth/ver
     await giveBack();
     throw error;
   }
-}
+};
 
 /** The per-order part of verifySms: the lock, the patient's mobiles, one a minute and five an hour. */
 async function textCode(deps: AppDeps, actor: Actor, found: OrderPatient): Out<'auth/verifySms'> {

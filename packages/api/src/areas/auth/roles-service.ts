@@ -3,7 +3,7 @@ import { callerOf, enforceRoleScope } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/index.ts';
 import { type Account, findUserByEmail } from '../users/index.ts';
@@ -161,11 +161,7 @@ async function assertProviderAllows(trx: Db, user: Account, roles: RoleToStore[]
   if (refusal) throw new AppError('VALIDATION', refusal, [{ path: 'email', id: 'INVALID_VALUE', message: refusal }]);
 }
 
-export async function removeRole(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/removeRole'>,
-): Out<'auth/removeRole'> {
+export const removeRole: Service<'auth/removeRole'> = async (deps, actor, input) => {
   if (input.userId === actor.userId && input.roleName === 'Support') {
     throw new AppError('CONFLICT', 'You cannot remove your own Support role');
   }
@@ -187,13 +183,9 @@ export async function removeRole(
   // The user's open consoles read their access again (and lose the socket with the support scope).
   liveOf(deps).accessChanged(input.userId);
   return { ok: true };
-}
+};
 
-export async function editIdentityProvider(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/editIdentityProvider'>,
-): Out<'auth/editIdentityProvider'> {
+export const editIdentityProvider: Service<'auth/editIdentityProvider'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, input.email);
     if (!user) throw new AppError('NOT_FOUND', 'No user with that email');
@@ -215,4 +207,4 @@ export async function editIdentityProvider(
     });
   });
   return { ok: true };
-}
+};

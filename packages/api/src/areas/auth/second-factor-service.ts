@@ -3,7 +3,7 @@ import { generateRegistrationOptions, verifyRegistrationResponse } from '@simple
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
@@ -45,11 +45,7 @@ function subjectOf(actor: StaffActor, userId: string | undefined): string {
   return userId;
 }
 
-export async function listSecondFactors(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/listSecondFactors'>,
-): Out<'auth/listSecondFactors'> {
+export const listSecondFactors: Service<'auth/listSecondFactors'> = async (deps, actor, input) => {
   const userId = subjectOf(actor, input.userId);
   if (!(await findUserById(deps.db, userId))) throw new AppError('NOT_FOUND', `User ${userId} not found`);
   return {
@@ -57,16 +53,12 @@ export async function listSecondFactors(
     recoveryCodesLeft: await recoveryCodesLeft(deps.db, userId),
     required: await secondFactorRequired(deps.db, userId),
   };
-}
+};
 
-export async function beginTotpSetup(
-  deps: AppDeps,
-  actor: StaffActor,
-  _input: In<'auth/beginTotpSetup'>,
-): Out<'auth/beginTotpSetup'> {
+export const beginTotpSetup: Service<'auth/beginTotpSetup'> = async (deps, actor, _input) => {
   const secret = newTotpSecret();
   return { secret, uri: totpUri(secret, actor.email, deps.config.productName) };
-}
+};
 
 const wrongCode = () =>
   new AppError('VALIDATION', authMessages.invalidSecondFactor, [
@@ -95,11 +87,7 @@ async function factorAdded(deps: AppDeps, actor: StaffActor, factor: StoredFacto
   return { factor: listed(factor), recoveryCodes };
 }
 
-export async function finishTotpSetup(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/finishTotpSetup'>,
-): Out<'auth/finishTotpSetup'> {
+export const finishTotpSetup: Service<'auth/finishTotpSetup'> = async (deps, actor, input) => {
   const now = deps.now();
   const secret = input.secret.replace(/\s+/g, '').toUpperCase();
   const step = totpStepOf(secret, input.code.trim(), now);
@@ -111,7 +99,7 @@ export async function finishTotpSetup(
   const factor = (await factorsOf(deps.db, actor.userId)).find((f) => f.id === id);
   if (!factor) throw new AppError('INTERNAL', 'The new factor was not stored');
   return factorAdded(deps, actor, factor, 'otp');
-}
+};
 
 export async function beginPasskeySetup(
   deps: AppDeps,
@@ -184,11 +172,7 @@ export async function finishPasskeySetup(
 }
 
 /** Removes one of one's own factors; never the last while policy requires one (checked under a lock). */
-export async function removeSecondFactor(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/removeSecondFactor'>,
-): Out<'auth/removeSecondFactor'> {
+export const removeSecondFactor: Service<'auth/removeSecondFactor'> = async (deps, actor, input) => {
   const removed = await deps.db.transaction().execute(async (tx) => {
     const factors = await factorsOf(tx, actor.userId, { lock: true });
     if (!factors.some((f) => f.id === input.id)) throw new AppError('NOT_FOUND', 'Second factor not found');
@@ -207,13 +191,9 @@ export async function removeSecondFactor(
   });
   if (!removed) throw new AppError('NOT_FOUND', 'Second factor not found');
   return { ok: true };
-}
+};
 
-export async function regenerateRecoveryCodes(
-  deps: AppDeps,
-  actor: StaffActor,
-  _input: In<'auth/regenerateRecoveryCodes'>,
-): Out<'auth/regenerateRecoveryCodes'> {
+export const regenerateRecoveryCodes: Service<'auth/regenerateRecoveryCodes'> = async (deps, actor, _input) => {
   if ((await factorsOf(deps.db, actor.userId)).length === 0)
     throw new AppError('CONFLICT', 'Add a passkey or an authenticator app first: recovery codes stand in for one.');
   const recoveryCodes = newRecoveryCodes();
@@ -227,18 +207,14 @@ export async function regenerateRecoveryCodes(
     });
   });
   return { recoveryCodes };
-}
+};
 
 /**
  * Support's way out for a user who lost their device: every factor and recovery code goes, every session
  * ends (whoever holds one must sign in again and, where policy wants one, set up a new factor), and the
  * user is told by email, so a reset they did not ask for does not go unnoticed.
  */
-export async function resetSecondFactors(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'auth/resetSecondFactors'>,
-): Out<'auth/resetSecondFactors'> {
+export const resetSecondFactors: Service<'auth/resetSecondFactors'> = async (deps, actor, input) => {
   const user = await findUserById(deps.db, input.userId);
   if (!user) throw new AppError('NOT_FOUND', `User ${input.userId} not found`);
   const removed = await deps.db.transaction().execute(async (tx) => {
@@ -261,4 +237,4 @@ export async function resetSecondFactors(
     }),
   );
   return { ok: true, removed };
-}
+};

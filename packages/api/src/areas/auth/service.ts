@@ -1,8 +1,8 @@
 import { AppError, messages } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import type { Actor, StaffActor } from '../../context/actor.ts';
+import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, MethodOut, Out } from '../../context/method.ts';
+import type { In, MethodOut, Out, Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { reserveToken } from '../../rate-limits/repository.ts';
@@ -174,7 +174,7 @@ export async function logout(
   return { ok: true };
 }
 
-export async function session(deps: AppDeps, actor: StaffActor, _input: In<'auth/session'>): Out<'auth/session'> {
+export const session: Service<'auth/session'> = async (deps, actor, _input) => {
   const { db } = deps;
   const current = await findSession(db, actor.sessionId);
   const user = await findUserById(db, actor.userId);
@@ -186,7 +186,7 @@ export async function session(deps: AppDeps, actor: StaffActor, _input: In<'auth
     user: toUser(user),
     ...(step?.pending === 'setup' ? { secondFactorSetupRequired: true } : {}),
   };
-}
+};
 
 /**
  * Emails a one-time link to set a password. Sent in the background and errors only logged: how long
@@ -297,11 +297,7 @@ const invalidLink = () =>
     { path: 'token', id: 'INVALID_RESET_LINK', message: authMessages.invalidResetLink },
   ]);
 
-export async function completeResetPassword(
-  deps: AppDeps,
-  actor: Actor,
-  input: In<'auth/completeResetPassword'>,
-): Out<'auth/completeResetPassword'> {
+export const completeResetPassword: Service<'auth/completeResetPassword', Actor> = async (deps, actor, input) => {
   const { db } = deps;
   const now = deps.now();
   const tokenHash = hashToken(input.token);
@@ -329,7 +325,7 @@ export async function completeResetPassword(
   // Every session of the user ended: so do their open consoles.
   liveOf(deps).accessChanged(userId);
   return { ok: true };
-}
+};
 
 /**
  * Where a user who signs in with an identity provider starts: the provider's authorization URL (null

@@ -1,14 +1,12 @@
 import { bagsToRemoveListMax, machinesPageSize } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import type { StaffActor } from '../../context/actor.ts';
-import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireMachine } from '../machines/index.ts';
 import { liveOrderWithBarcode, loadOrder, publishOrder, setBagOrder } from '../orders/index.ts';
 import { countBagsToRemove, listBagRows, listBagsToRemoveRows, toBag, unmatchedBagsOfMachine } from './repository.ts';
 
-export async function listBags(deps: AppDeps, _actor: StaffActor, input: In<'bags/listBags'>): Out<'bags/listBags'> {
+export const listBags: Service<'bags/listBags'> = async (deps, _actor, input) => {
   const before = decodeIdCursor(input.nextToken);
   const rows = await listBagRows(deps.db, {
     businessId: input.businessId,
@@ -19,27 +17,19 @@ export async function listBags(deps: AppDeps, _actor: StaffActor, input: In<'bag
   });
   const page = pageOf(rows, machinesPageSize, (r) => [r.id]);
   return { bags: page.items.map(toBag), nextToken: page.nextToken };
-}
+};
 
 /** Bags to take out of the lockers: cancelled or expired orders' (docs/decisions/machines.md). */
-export async function listBagsToRemove(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'bags/listBagsToRemove'>,
-): Out<'bags/listBagsToRemove'> {
+export const listBagsToRemove: Service<'bags/listBagsToRemove'> = async (deps, _actor, input) => {
   const now = deps.now();
   const scope = { businessId: input.businessId, ...(input.machineId ? { machineId: input.machineId } : {}), now };
   const rows = await listBagsToRemoveRows(deps.db, { ...scope, limit: bagsToRemoveListMax });
   const { total } =
     rows.length < bagsToRemoveListMax ? { total: rows.length } : await countBagsToRemove(deps.db, scope);
   return { bags: rows, total };
-}
+};
 
-export async function reprocessBags(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'bags/reprocessBags'>,
-): Out<'bags/reprocessBags'> {
+export const reprocessBags: Service<'bags/reprocessBags'> = async (deps, actor, input) => {
   const { machine } = await requireMachine(deps.db, input.machineId);
   // Each match loads its order as if the locker had just reported the bag (docs/ORDERS.md).
   const locker = {
@@ -70,4 +60,4 @@ export async function reprocessBags(
   });
   for (const order of loaded) publishOrder(deps, order);
   return result;
-}
+};

@@ -17,7 +17,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { In, Service } from '../../context/method.ts';
 import { changedPaths, overDefaults, refuseArchived } from './changes.ts';
 import {
   countLiveChargedOrders,
@@ -141,11 +141,11 @@ function checkNhsLogin(
   }
 }
 
-export async function updateBusinessFeatureSettings(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'businessSettings/updateBusinessFeatureSettings'>,
-): Out<'businessSettings/updateBusinessFeatureSettings'> {
+export const updateBusinessFeatureSettings: Service<'businessSettings/updateBusinessFeatureSettings'> = async (
+  deps,
+  actor,
+  input,
+) => {
   const now = deps.now();
   await deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
@@ -162,7 +162,7 @@ export async function updateBusinessFeatureSettings(
     await auditChanged(tx, deps, actor, 'features', input.businessId, fields);
   });
   return getBusinessFeatureSettings(deps, actor, input);
-}
+};
 
 /**
  * Where the pharmacy is decides whether prescription charges may be on: outside England there are
@@ -192,11 +192,11 @@ async function applyNation(
   }
 }
 
-export async function getBusinessControlledSettings(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'businessSettings/getBusinessControlledSettings'>,
-): Out<'businessSettings/getBusinessControlledSettings'> {
+export const getBusinessControlledSettings: Service<'businessSettings/getBusinessControlledSettings'> = async (
+  deps,
+  _actor,
+  input,
+) => {
   const { db } = deps;
   const business = await requireBusiness(db, input.businessId);
   const { settings, controlledUpdated } = await effectiveFeatureSettings(db, input.businessId);
@@ -206,13 +206,13 @@ export async function getBusinessControlledSettings(
     archived: business.archived,
     updated: controlledUpdated,
   };
-}
+};
 
-export async function updateBusinessControlledSettings(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'businessSettings/updateBusinessControlledSettings'>,
-): Out<'businessSettings/updateBusinessControlledSettings'> {
+export const updateBusinessControlledSettings: Service<'businessSettings/updateBusinessControlledSettings'> = async (
+  deps,
+  actor,
+  input,
+) => {
   const now = deps.now();
   await deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
@@ -230,7 +230,7 @@ export async function updateBusinessControlledSettings(
     await auditChanged(tx, deps, actor, 'controlled', input.businessId, fields);
   });
   return getBusinessControlledSettings(deps, actor, input);
-}
+};
 
 async function smsTemplatesOf(db: Db, business: SettingsBusiness, language: Locale) {
   const own = await readSmsTemplates(db, business.id, language);
@@ -254,20 +254,20 @@ async function smsTemplatesOf(db: Db, business: SettingsBusiness, language: Loca
   };
 }
 
-export async function getBusinessSmsTemplates(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'businessSettings/getBusinessSmsTemplates'>,
-): Out<'businessSettings/getBusinessSmsTemplates'> {
+export const getBusinessSmsTemplates: Service<'businessSettings/getBusinessSmsTemplates'> = async (
+  deps,
+  _actor,
+  input,
+) => {
   const business = await requireBusiness(deps.db, input.businessId);
   return smsTemplatesOf(deps.db, business, input.language ?? 'en');
-}
+};
 
-export async function updateBusinessSmsTemplates(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'businessSettings/updateBusinessSmsTemplates'>,
-): Out<'businessSettings/updateBusinessSmsTemplates'> {
+export const updateBusinessSmsTemplates: Service<'businessSettings/updateBusinessSmsTemplates'> = async (
+  deps,
+  actor,
+  input,
+) => {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     const business = await requireEditableBusiness(tx, input.businessId);
@@ -289,4 +289,4 @@ export async function updateBusinessSmsTemplates(
     await auditChanged(tx, deps, actor, 'smsTemplates', business.id, fields);
     return after;
   });
-}
+};

@@ -2,7 +2,7 @@ import { AppError } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import { type Actor, actorIdentity } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Out, Service } from '../../context/method.ts';
 import { emitPatientErased } from '../../delivery/webhooks/emit.ts';
 import { anonymiseOrders, erasePatientRow, liveOrderCount, lockPatient, ordersOfPatient } from './erase-repository.ts';
 
@@ -55,10 +55,6 @@ export async function erasePatientNow(
   });
 }
 
-export function erasePatient(
-  deps: AppDeps,
-  actor: Actor,
-  input: In<'dataProtection/erasePatient'>,
-): Out<'dataProtection/erasePatient'> {
+export const erasePatient: Service<'dataProtection/erasePatient', Actor> = (deps, actor, input) => {
   return erasePatientNow(deps, actor, input.patientId, 'request');
-}
+};

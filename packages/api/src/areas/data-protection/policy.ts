@@ -9,7 +9,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import {
   businessExists,
   type Db,
@@ -67,11 +67,7 @@ export function getRetentionPolicy(deps: AppDeps, _actor: StaffActor, _input: In
   return productView(deps);
 }
 
-export async function updateRetentionPolicy(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'dataProtection/updateRetentionPolicy'>,
-): Out<'dataProtection/updateRetentionPolicy'> {
+export const updateRetentionPolicy: Service<'dataProtection/updateRetentionPolicy'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (tx) => {
     const { policy: before } = await readProductPolicy(tx);
     const after: RetentionPolicy = { ...before, ...input };
@@ -81,7 +77,7 @@ export async function updateRetentionPolicy(
     await audit(tx, deps, actor, { action: 'retention.update', entityType: 'retentionPolicy', details: changed });
   });
   return productView(deps);
-}
+};
 
 async function businessView(deps: AppDeps, businessId: string): Out<'dataProtection/getBusinessRetention'> {
   if (!(await businessExists(deps.db, businessId))) throw new AppError('NOT_FOUND', `Business ${businessId} not found`);
@@ -100,11 +96,11 @@ export function getBusinessRetention(
   return businessView(deps, input.businessId);
 }
 
-export async function updateBusinessRetention(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'dataProtection/updateBusinessRetention'>,
-): Out<'dataProtection/updateBusinessRetention'> {
+export const updateBusinessRetention: Service<'dataProtection/updateBusinessRetention'> = async (
+  deps,
+  actor,
+  input,
+) => {
   const { businessId, ...given } = input;
   if (!(await businessExists(deps.db, businessId))) throw new AppError('NOT_FOUND', `Business ${businessId} not found`);
   await deps.db.transaction().execute(async (tx) => {
@@ -122,4 +118,4 @@ export async function updateBusinessRetention(
     });
   });
   return businessView(deps, businessId);
-}
+};

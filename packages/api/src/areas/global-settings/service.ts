@@ -8,7 +8,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { changedPaths } from '../business-settings/index.ts';
 import {
   type Db,
@@ -19,11 +19,7 @@ import {
   writeGlobalSettings,
 } from './repository.ts';
 
-export async function getGlobalSettings(
-  deps: AppDeps,
-  _actor: StaffActor,
-  _input: In<'globalSettings/getGlobalSettings'>,
-): Out<'globalSettings/getGlobalSettings'> {
+export const getGlobalSettings: Service<'globalSettings/getGlobalSettings'> = async (deps, _actor, _input) => {
   const row = await readGlobalSettings(deps.db);
   return row
     ? {
@@ -35,13 +31,13 @@ export async function getGlobalSettings(
         updated: row.updated,
       }
     : { settings: null, updated: null };
-}
+};
 
-export async function createOrUpdateGlobalSettings(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'globalSettings/createOrUpdateGlobalSettings'>,
-): Out<'globalSettings/createOrUpdateGlobalSettings'> {
+export const createOrUpdateGlobalSettings: Service<'globalSettings/createOrUpdateGlobalSettings'> = async (
+  deps,
+  actor,
+  input,
+) => {
   const now = deps.now();
   await deps.db.transaction().execute(async (tx) => {
     const before = await readGlobalSettings(tx);
@@ -87,7 +83,7 @@ export async function createOrUpdateGlobalSettings(
     }
   });
   return getGlobalSettings(deps, actor, {});
-}
+};
 
 /** Turning the support staff's second factor on or off is audited with both values. */
 async function auditSecondFactorPolicy(tx: Db, deps: AppDeps, actor: StaffActor, from: boolean, to: boolean) {
@@ -113,19 +109,19 @@ async function alarmTemplatesOf(db: Db) {
   return { templates, defaults: { ...defaultAlarmMessages }, customised, placeholders: [...alarmPlaceholders] };
 }
 
-export async function getAlarmMessageTemplates(
-  deps: AppDeps,
-  _actor: StaffActor,
-  _input: In<'globalSettings/getAlarmMessageTemplates'>,
-): Out<'globalSettings/getAlarmMessageTemplates'> {
+export const getAlarmMessageTemplates: Service<'globalSettings/getAlarmMessageTemplates'> = async (
+  deps,
+  _actor,
+  _input,
+) => {
   return alarmTemplatesOf(deps.db);
-}
+};
 
-export async function updateAlarmMessageTemplates(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'globalSettings/updateAlarmMessageTemplates'>,
-): Out<'globalSettings/updateAlarmMessageTemplates'> {
+export const updateAlarmMessageTemplates: Service<'globalSettings/updateAlarmMessageTemplates'> = async (
+  deps,
+  actor,
+  input,
+) => {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     const before = await alarmTemplatesOf(tx);
@@ -145,4 +141,4 @@ export async function updateAlarmMessageTemplates(
     }
     return after;
   });
-}
+};

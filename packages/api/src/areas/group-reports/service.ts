@@ -1,7 +1,5 @@
 import { AppError, groupComparisonMonths, type MonthlyBusinessStats, type MonthlyTotals } from '@medlocker/core';
-import type { StaffActor } from '../../context/actor.ts';
-import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { findGroup } from '../groups/index.ts';
 import { emptyMonth, fromMonthIndex, monthIndex, monthlyRows } from '../reports/index.ts';
 import { linkedBusinesses } from './repository.ts';
@@ -48,11 +46,7 @@ export function totalOf(year: number, month: number, rows: readonly MonthlyBusin
   return { ...total, exemptionsByCode: exemptions, alarmsByCode: alarms, messagesByChannel: channels };
 }
 
-export async function listMonthlyStats(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'groupReports/listMonthlyStats'>,
-): Out<'groupReports/listMonthlyStats'> {
+export const listMonthlyStats: Service<'groupReports/listMonthlyStats'> = async (deps, _actor, input) => {
   if (!(await findGroup(deps.db, input.groupId))) throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
   const ids = [...new Set(input.selectedBusinessIds)];
   const linked = await linkedBusinesses(deps.db, input.groupId, ids);
@@ -75,4 +69,4 @@ export async function listMonthlyStats(
     ),
   );
   return { months, businesses, totals };
-}
+};

@@ -3,7 +3,7 @@ import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import { isMasked } from '../../secrets/secret-box.ts';
 import {
   callbackPath,
@@ -49,13 +49,9 @@ function refuseEmpty(fields: Record<string, string>): void {
   );
 }
 
-export async function list(
-  deps: AppDeps,
-  _actor: StaffActor,
-  _input: In<'identityProviders/list'>,
-): Out<'identityProviders/list'> {
+export const list: Service<'identityProviders/list'> = async (deps, _actor, _input) => {
   return { identityProviders: await listIdentityProviders(deps.db) };
-}
+};
 
 /**
  * One provider, with the full URL to register at it (PUBLIC_URL's, else the address the console was
@@ -189,11 +185,7 @@ async function samlConfiguration(
 
 const nameTaken = () => fieldError('name', 'An identity provider with this name already exists');
 
-export async function create(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'identityProviders/create'>,
-): Out<'identityProviders/create'> {
+export const create: Service<'identityProviders/create'> = async (deps, actor, input) => {
   const id = Bun.randomUUIDv7();
   const now = deps.now();
   const configuration = await configurationOf(deps, id, input, null);
@@ -218,13 +210,9 @@ export async function create(
     });
     return toIdentityProvider(row);
   });
-}
+};
 
-export async function update(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'identityProviders/update'>,
-): Out<'identityProviders/update'> {
+export const update: Service<'identityProviders/update'> = async (deps, actor, input) => {
   const existing = await findIdentityProviderRow(deps.db, input.id);
   if (!existing) throw notFound();
   if (existing.type !== input.type) throw fieldError('type', "A provider's type cannot change: add a new provider");
@@ -254,13 +242,9 @@ export async function update(
     });
     return toIdentityProvider(row);
   });
-}
+};
 
-export async function remove(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'identityProviders/delete'>,
-): Out<'identityProviders/delete'> {
+export const remove: Service<'identityProviders/delete'> = async (deps, actor, input) => {
   const row = await deleteIdentityProvider(deps.db, input.id);
   if (!row) throw notFound();
   await audit(deps.db, deps, actor, {
@@ -270,13 +254,9 @@ export async function remove(
     details: { name: row.name },
   });
   return { ok: true };
-}
+};
 
-export async function test(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'identityProviders/test'>,
-): Out<'identityProviders/test'> {
+export const test: Service<'identityProviders/test'> = async (deps, _actor, input) => {
   const row = await findIdentityProviderRow(deps.db, input.id);
   if (!row) throw notFound();
   const checks =
@@ -286,4 +266,4 @@ export async function test(
   if (deps.config.production && !deps.config.publicUrls[0])
     checks.push({ check: 'Public URL', ok: false, message: 'PUBLIC_URL is not set: the redirect URI cannot be known' });
   return { ok: checks.every((c) => c.ok), checks };
-}
+};

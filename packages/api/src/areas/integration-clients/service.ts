@@ -3,7 +3,7 @@ import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { In, Service } from '../../context/method.ts';
 import { openSealedWebhookSecret, sealWebhookSecret } from '../../delivery/webhooks/secrets.ts';
 import { maskSecret, newSecret, newWebhookSecret, secretHint } from '../../secrets/secret-box.ts';
 import { hashToken } from '../../sessions/tokens.ts';
@@ -79,21 +79,17 @@ function refuseChosenSecret(value: string | undefined, path: string) {
   }
 }
 
-export async function getIntegrationClient(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'integration/getIntegrationClient'>,
-): Out<'integration/getIntegrationClient'> {
+export const getIntegrationClient: Service<'integration/getIntegrationClient'> = async (deps, _actor, input) => {
   const business = await requireBusiness(deps.db, input.businessId);
   const row = await findClientOfBusiness(deps.db, input.businessId);
   return { client: row ? view(deps, row) : null, archived: business.archived };
-}
+};
 
-export async function createOrUpdateIntegrationClient(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'integration/createOrUpdateIntegrationClient'>,
-): Out<'integration/createOrUpdateIntegrationClient'> {
+export const createOrUpdateIntegrationClient: Service<'integration/createOrUpdateIntegrationClient'> = async (
+  deps,
+  actor,
+  input,
+) => {
   refuseChosenSecret(input.secret, 'secret');
   refuseChosenSecret(input.webhookSecret, 'webhookSecret');
   await refuseUnsafeWebhookUrl(deps, input.webhookUrl);
@@ -134,7 +130,7 @@ export async function createOrUpdateIntegrationClient(
     await auditClient(tx, deps, actor, 'create', client, [...Object.keys(settings), 'webhookSecret']);
     return { client: view(deps, client), webhookSecret };
   });
-}
+};
 
 /** Audits `integrationClient.<what>` on a business's client, naming the fields it changed when it has any. */
 const auditClient = (
@@ -163,11 +159,7 @@ const editable = (c: IntegrationClient): ClientSettings => ({
   rateLimit: c.rateLimit,
 });
 
-export async function deleteIntegrationClient(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'integration/deleteIntegrationClient'>,
-): Out<'integration/deleteIntegrationClient'> {
+export const deleteIntegrationClient: Service<'integration/deleteIntegrationClient'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (tx) => {
     const client = await requireClient(tx, input.id);
     await requireEditableBusiness(tx, client.businessId);
@@ -175,13 +167,9 @@ export async function deleteIntegrationClient(
     await auditClient(tx, deps, actor, 'delete', client);
   });
   return { ok: true };
-}
+};
 
-export async function generateClientSecret(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'integration/generateClientSecret'>,
-): Out<'integration/generateClientSecret'> {
+export const generateClientSecret: Service<'integration/generateClientSecret'> = async (deps, actor, input) => {
   const secret = newSecret('mlc');
   await deps.db.transaction().execute(async (tx) => {
     const client = await requireClient(tx, input.id);
@@ -193,13 +181,9 @@ export async function generateClientSecret(
     await auditClient(tx, deps, actor, 'secret.generate', client, ['secret']);
   });
   return { secret };
-}
+};
 
-export async function generateWebhookSecret(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'integration/generateWebhookSecret'>,
-): Out<'integration/generateWebhookSecret'> {
+export const generateWebhookSecret: Service<'integration/generateWebhookSecret'> = async (deps, actor, input) => {
   const webhookSecret = newWebhookSecret();
   const now = deps.now();
   await deps.db.transaction().execute(async (tx) => {
@@ -222,7 +206,7 @@ export async function generateWebhookSecret(
     await auditClient(tx, deps, actor, 'webhookSecret.generate', client, ['webhookSecret']);
   });
   return { webhookSecret };
-}
+};
 
 // --- known partners ----------------------------------------------------------------------------
 
@@ -248,11 +232,7 @@ export async function listIntegrationPartners(
   return { partners: await listPartners(deps.db) };
 }
 
-export async function createIntegrationPartner(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'integration/createIntegrationPartner'>,
-): Out<'integration/createIntegrationPartner'> {
+export const createIntegrationPartner: Service<'integration/createIntegrationPartner'> = async (deps, actor, input) => {
   const now = deps.now();
   return refuseDuplicate(duplicatePartner, async () => {
     return await deps.db.transaction().execute(async (tx) => {
@@ -268,13 +248,9 @@ export async function createIntegrationPartner(
       return { partner };
     });
   });
-}
+};
 
-export async function updateIntegrationPartner(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'integration/updateIntegrationPartner'>,
-): Out<'integration/updateIntegrationPartner'> {
+export const updateIntegrationPartner: Service<'integration/updateIntegrationPartner'> = async (deps, actor, input) => {
   return refuseDuplicate(duplicatePartner, async () => {
     return await deps.db.transaction().execute(async (tx) => {
       const before = await findPartner(tx, input.id);
@@ -306,13 +282,9 @@ export async function updateIntegrationPartner(
       return { partner };
     });
   });
-}
+};
 
-export async function deleteIntegrationPartner(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'integration/deleteIntegrationPartner'>,
-): Out<'integration/deleteIntegrationPartner'> {
+export const deleteIntegrationPartner: Service<'integration/deleteIntegrationPartner'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (tx) => {
     const used = await clientsOfPartner(tx, input.id);
     if (used > 0) {
@@ -324,4 +296,4 @@ export async function deleteIntegrationPartner(
     await auditPartner(tx, deps, actor, 'delete', input.id);
   });
   return { ok: true };
-}
+};

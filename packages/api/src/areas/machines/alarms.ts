@@ -9,7 +9,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import { type Actor, type StaffActor, systemActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { type AlarmEventType, emitAlarmEvent } from '../../delivery/webhooks/emit.ts';
 import { tellAlarm } from './alarm-delivery.ts';
 import { escalationMinutes, queueEscalation } from './alarm-raise.ts';
@@ -33,7 +33,7 @@ import { type Db, findMachine } from './repository.ts';
 
 const notFound = (id: string) => new AppError('NOT_FOUND', `Alarm ${id} not found`);
 
-export async function listAlarms(deps: AppDeps, actor: StaffActor, input: In<'alarms/list'>): Out<'alarms/list'> {
+export const listAlarms: Service<'alarms/list'> = async (deps, actor, input) => {
   const reach = actor.kind === 'support' ? 'all' : [...actor.businesses.keys()];
   const businesses = input.businessId ? [input.businessId] : reach;
   const alarms = await listAlarmRows(deps.db, {
@@ -43,7 +43,7 @@ export async function listAlarms(deps: AppDeps, actor: StaffActor, input: In<'al
     limit: alarmsListMax,
   });
   return { alarms };
-}
+};
 
 type Step = { code: 'MP_0013' | 'MP_0014' | 'MP_0015'; message: string; audit: string; webhook: AlarmEventType };
 
@@ -97,11 +97,7 @@ async function personStep(
   return { alarm };
 }
 
-export function acknowledgeAlarm(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'alarms/acknowledge'>,
-): Out<'alarms/acknowledge'> {
+export const acknowledgeAlarm: Service<'alarms/acknowledge'> = (deps, actor, input) => {
   const note = input.note?.trim() ?? '';
   return personStep(deps, actor, input, async (tx, current) => {
     if (current.state !== 'open') throw new AppError('CONFLICT', `This alarm is already ${current.state}`);
@@ -122,9 +118,9 @@ export function acknowledgeAlarm(
       extra: { reason: input.reason, note },
     };
   });
-}
+};
 
-export function resolveAlarm(deps: AppDeps, actor: StaffActor, input: In<'alarms/resolve'>): Out<'alarms/resolve'> {
+export const resolveAlarm: Service<'alarms/resolve'> = (deps, actor, input) => {
   const note = input.note?.trim() ?? '';
   return personStep(deps, actor, input, async (tx, current) => {
     if (current.state === 'resolved') throw new AppError('CONFLICT', 'This alarm is already resolved');
@@ -145,7 +141,7 @@ export function resolveAlarm(deps: AppDeps, actor: StaffActor, input: In<'alarms
       extra: { how: 'person', note },
     };
   });
-}
+};
 
 /**
  * The locker said an alarm is over (a MachineEvent with `data.cleared`, or the temperature back in the

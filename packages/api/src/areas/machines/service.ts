@@ -3,7 +3,7 @@ import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { In, Service } from '../../context/method.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import { requireBusiness } from '../business-settings/index.ts';
@@ -110,11 +110,7 @@ export async function changeMachine(
   });
 }
 
-export async function createMachine(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'machines/createMachine'>,
-): Out<'machines/createMachine'> {
+export const createMachine: Service<'machines/createMachine'> = async (deps, actor, input) => {
   const { machine, businessName } = await insertMachine(deps, actor, input, { test: false });
   // Consoles watching the business or the fleet see it at once (the dashboard lists it as offline): a
   // new machine counts in the fleet (not a test machine; its business is current, or it was refused).
@@ -124,13 +120,9 @@ export async function createMachine(
     message: { action: 'statusUpdate', params: { machine, online: false, lastSeen: null, businessName } },
   });
   return { machine };
-}
+};
 
-export async function getMachine(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'machines/getMachine'>,
-): Out<'machines/getMachine'> {
+export const getMachine: Service<'machines/getMachine'> = async (deps, _actor, input) => {
   const { db, now } = deps;
   const { machine, online, lastSeen, test } = await requireMachine(db, input.id);
   // The whole window the 3-hour average is judged on, thinned to a fixed number of points that keeps
@@ -153,7 +145,7 @@ export async function getMachine(
     test,
     reportedSlots,
   };
-}
+};
 
 /** A page of a business's machines or test machines by name. */
 export async function pageMachines(
@@ -173,11 +165,7 @@ export async function pageMachines(
   return { items: page.items.map((r) => r.record), nextToken: page.nextToken };
 }
 
-export async function listMachines(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'machines/listMachines'>,
-): Out<'machines/listMachines'> {
+export const listMachines: Service<'machines/listMachines'> = async (deps, _actor, input) => {
   const page = await pageMachines(deps, {
     businessId: input.businessId,
     archived: input.archived ?? false,
@@ -189,13 +177,9 @@ export async function listMachines(
     machines: page.items.map(({ machine, online, lastSeen }) => ({ ...machine, online, lastSeen })),
     nextToken: page.nextToken,
   };
-}
+};
 
-export async function updateMachine(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'machines/updateMachine'>,
-): Out<'machines/updateMachine'> {
+export const updateMachine: Service<'machines/updateMachine'> = async (deps, actor, input) => {
   const { machine, test } = await changeMachine(deps, actor, input, { test: false });
   liveOf(deps).publish({
     businessId: machine.businessId,
@@ -204,13 +188,9 @@ export async function updateMachine(
     message: { action: 'statusUpdate', params: { machine } },
   });
   return { machine };
-}
+};
 
-export async function listMachineStatus(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'machines/listMachineStatus'>,
-): Out<'machines/listMachineStatus'> {
+export const listMachineStatus: Service<'machines/listMachineStatus'> = async (deps, _actor, input) => {
   const { machine } = await requireMachine(deps.db, input.machineId);
   const before = decodeIdCursor(input.nextToken);
   const statuses = await listMachineStatuses(deps.db, {
@@ -221,13 +201,9 @@ export async function listMachineStatus(
   });
   const page = pageOf(statuses, machinesPageSize, (r) => [r.id]);
   return { statuses: page.items, nextToken: page.nextToken };
-}
+};
 
-export async function listEvents(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'machines/listEvents'>,
-): Out<'machines/listEvents'> {
+export const listEvents: Service<'machines/listEvents'> = async (deps, _actor, input) => {
   const { machine } = await requireMachine(deps.db, input.machineId);
   const before = decodeIdCursor(input.nextToken);
   const events = await listMachineEvents(deps.db, {
@@ -240,13 +216,9 @@ export async function listEvents(
   });
   const page = pageOf(events, machinesPageSize, (r) => [r.id]);
   return { events: page.items, nextToken: page.nextToken };
-}
+};
 
-export async function isMachineAvailable(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'machines/isMachineAvailable'>,
-): Out<'machines/isMachineAvailable'> {
+export const isMachineAvailable: Service<'machines/isMachineAvailable'> = async (deps, _actor, input) => {
   const { machine, online } = await requireMachine(deps.db, input.id);
   const reason =
     machine.archived !== null
@@ -257,4 +229,4 @@ export async function isMachineAvailable(
           ? null
           : 'offline';
   return { available: reason === null, reason };
-}
+};

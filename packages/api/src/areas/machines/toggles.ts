@@ -2,7 +2,7 @@ import { AppError } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
@@ -24,11 +24,7 @@ async function fleetEntry(db: Db, { machine, test }: MachineRecord): Promise<{ b
   return business.archived ? {} : { businessName: business.name };
 }
 
-export async function toggleArchive(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'machines/toggleArchive'>,
-): Out<'machines/toggleArchive'> {
+export const toggleArchive: Service<'machines/toggleArchive'> = async (deps, actor, input) => {
   const now = deps.now();
   const { changed, recorded, archiving } = await deps.db.transaction().execute(async (tx) => {
     const current = await lockMachine(tx, input.id);
@@ -73,7 +69,7 @@ export async function toggleArchive(
     },
   });
   return { machine };
-}
+};
 
 /**
  * A change staff made to a machine (archive, out of order): its MP_ event, saying who, and its audit
@@ -100,11 +96,7 @@ async function recordStaffChange(
   return recorded;
 }
 
-export async function toggleOutOfOrderStatus(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'machines/toggleOutOfOrderStatus'>,
-): Out<'machines/toggleOutOfOrderStatus'> {
+export const toggleOutOfOrderStatus: Service<'machines/toggleOutOfOrderStatus'> = async (deps, actor, input) => {
   const now = deps.now();
   const { changed, recorded } = await deps.db.transaction().execute(async (tx) => {
     const current = await lockMachine(tx, input.id);
@@ -138,4 +130,4 @@ export async function toggleOutOfOrderStatus(
   });
   // The locker hears it now when connected; otherwise BootNotification's result tells it on reconnect.
   return { machine, lockerNotified: online && (await notified) };
-}
+};

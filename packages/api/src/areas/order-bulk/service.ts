@@ -10,7 +10,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { holdPins, releasePins } from '../evidence/index.ts';
 import {
   cancel,
@@ -48,11 +48,7 @@ async function actOn(deps: AppDeps, actor: StaffActor, id: string, action: BulkO
   }
 }
 
-export async function bulkUpdate(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'orders/bulkUpdate'>,
-): Out<'orders/bulkUpdate'> {
+export const bulkUpdate: Service<'orders/bulkUpdate'> = async (deps, actor, input) => {
   const reason = input.reason ?? '';
   if (needsReason.has(input.action) && reason === '') {
     throw new AppError('VALIDATION', 'A reason is required', [
@@ -78,13 +74,9 @@ export async function bulkUpdate(
     }
   }
   return { outcomes };
-}
+};
 
-export async function listOrderIds(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'orders/listOrderIds'>,
-): Out<'orders/listOrderIds'> {
+export const listOrderIds: Service<'orders/listOrderIds'> = async (deps, _actor, input) => {
   const ids = await listOrderIdsOf(deps.db, orderFilterOf(input, deps.now()), bulkOrdersMax + 1);
   if (ids.length > bulkOrdersMax) {
     throw new AppError(
@@ -93,14 +85,10 @@ export async function listOrderIds(
     );
   }
   return { ids };
-}
+};
 
 /** The orders a list shows, in its order, as CSV; audited as one `order.export` entry with the filters. */
-export async function exportOrders(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'orders/exportOrders'>,
-): Out<'orders/exportOrders'> {
+export const exportOrders: Service<'orders/exportOrders'> = async (deps, actor, input) => {
   const now = deps.now();
   const filter = orderFilterOf(input, now);
   const limit = ordersExportMax + 1;
@@ -126,4 +114,4 @@ export async function exportOrders(
     },
   });
   return { csv: ordersCsv(rows.map(toOrder), now), orders: rows.length };
-}
+};

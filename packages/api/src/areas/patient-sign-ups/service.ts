@@ -9,7 +9,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { type Bucket, releaseToken, reserveToken } from '../../rate-limits/repository.ts';
@@ -180,14 +180,10 @@ async function answerOf(deps: AppDeps, row: SignUpRecord): Promise<OnlineSignUp>
   };
 }
 
-export async function business(
-  deps: AppDeps,
-  _actor: Actor,
-  input: In<'patientSignUps/business'>,
-): Out<'patientSignUps/business'> {
+export const business: Service<'patientSignUps/business', Actor> = async (deps, _actor, input) => {
   const found = await openBusiness(deps.db, input.businessId);
   return { businessId: found.id, name: found.name, patientLanguage: found.patientLanguage };
-}
+};
 
 /**
  * Starts a sign-up: SPEC §5's form rules, plus an email or a mobile to prove (a sign-up with neither

@@ -9,9 +9,9 @@ import {
 } from '@medlocker/core';
 import { refuseDuplicate } from '@medlocker/db';
 import { audit, auditListPage, auditReads } from '../../audit/audit.ts';
-import type { Actor, StaffActor } from '../../context/actor.ts';
+import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { type UpsertRow, upsertPatients } from './import-repository.ts';
 import {
@@ -140,7 +140,7 @@ export async function insertPatient(
   });
 }
 
-export async function create(deps: AppDeps, actor: Actor, input: In<'patients/create'>): Out<'patients/create'> {
+export const create: Service<'patients/create', Actor> = async (deps, actor, input) => {
   const { db } = deps;
   const { displayIdField } = await writableBusiness(db, input.businessId);
   const values = checkedPatient(deps, input.patient, displayIdField);
@@ -149,7 +149,7 @@ export async function create(deps: AppDeps, actor: Actor, input: In<'patients/cr
     .transaction()
     .execute((tx) => insertPatient(tx, deps, actor, input.businessId, values, displayIdField, 'create'));
   return { patient: toPatient(row) };
-}
+};
 
 /** A patient that exists (404 otherwise), locked when `tx` is a transaction. */
 async function requirePatient(db: Db, id: string, lock = false): Promise<StoredPatient> {
@@ -158,7 +158,7 @@ async function requirePatient(db: Db, id: string, lock = false): Promise<StoredP
   return row;
 }
 
-export async function update(deps: AppDeps, actor: Actor, input: In<'patients/update'>): Out<'patients/update'> {
+export const update: Service<'patients/update', Actor> = async (deps, actor, input) => {
   const { db } = deps;
   const existing = await requirePatient(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.businessId);
@@ -192,15 +192,15 @@ export async function update(deps: AppDeps, actor: Actor, input: In<'patients/up
     });
     return { patient: toPatient(row) };
   });
-}
+};
 
-export async function get(deps: AppDeps, actor: Actor, input: In<'patients/get'>): Out<'patients/get'> {
+export const get: Service<'patients/get', Actor> = async (deps, actor, input) => {
   const row = await requirePatient(deps.db, input.id);
   await auditPatientReads(deps, actor, [row], 'get');
   return { patient: toPatient(row) };
-}
+};
 
-export async function remove(deps: AppDeps, actor: StaffActor, input: In<'patients/delete'>): Out<'patients/delete'> {
+export const remove: Service<'patients/delete'> = async (deps, actor, input) => {
   const { db } = deps;
   const existing = await requirePatient(db, input.id);
   await writableBusiness(db, existing.businessId);
@@ -222,9 +222,9 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'patien
     return deleted;
   });
   return { patient: toPatient(row) };
-}
+};
 
-export async function list(deps: AppDeps, actor: StaffActor, input: In<'patients/list'>): Out<'patients/list'> {
+export const list: Service<'patients/list'> = async (deps, actor, input) => {
   const { db } = deps;
   const business = await findBusinessForPatients(db, input.businessId);
   if (!business) throw new AppError('NOT_FOUND', `Business ${input.businessId} not found`);
@@ -241,25 +241,17 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'patients
   const page = pageOf(rows, limit, (r) => [r.id]);
   await auditPatientList(deps, actor, page.items, { via: 'list', filtered: Boolean(input.filter) });
   return { patients: page.items.map(toPatient), nextToken: page.nextToken };
-}
+};
 
-export async function batchGet(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'patients/batchGet'>,
-): Out<'patients/batchGet'> {
+export const batchGet: Service<'patients/batchGet'> = async (deps, actor, input) => {
   const rows = await findPatients(deps.db, input.ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = [...new Set(input.ids)].flatMap((id) => byId.get(id) ?? []);
   await auditPatientList(deps, actor, ordered, { via: 'batchGet' });
   return { patients: ordered.map(toPatient) };
-}
+};
 
-export async function batchUpsertPatients(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'patients/batchUpsertPatients'>,
-): Out<'patients/batchUpsertPatients'> {
+export const batchUpsertPatients: Service<'patients/batchUpsertPatients'> = async (deps, actor, input) => {
   const { db, now } = deps;
   const { displayIdField } = await writableBusiness(db, input.businessId);
   const today = londonIsoDate(now());
@@ -302,4 +294,4 @@ export async function batchUpsertPatients(
     unchanged: count('unchanged'),
     invalid: count('invalid'),
   };
-}
+};

@@ -8,9 +8,7 @@ import {
   whatsAppOptInCodes,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import type { StaffActor } from '../../context/actor.ts';
-import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { newCode, sameHash } from '../../secrets/one-time-codes.ts';
@@ -81,11 +79,7 @@ function tooSoon(message: string, retryAfterMs: number): AppError {
  * runner retries it), stored only as a hash with its expiry; a new code replaces the old. The send is
  * reserved in the same transaction as the code: at most one a minute and five a rolling day per patient.
  */
-export async function addWhatsAppOptIn(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'users/addWhatsAppOptIn'>,
-): Out<'users/addWhatsAppOptIn'> {
+export const addWhatsAppOptIn: Service<'users/addWhatsAppOptIn'> = async (deps, actor, input) => {
   const { whatsApp } = deps.config.gateways;
   if (deps.config.production && !(whatsApp.token && whatsApp.phoneNumberId)) {
     // The code could not leave (the sender would fail it): say so now, not after the patient waited.
@@ -157,7 +151,7 @@ export async function addWhatsAppOptIn(
     });
     return { sentTo: maskRecipient(mobile), expiresAt };
   });
-}
+};
 
 type Checked = { ok: true; patient: Patient } | { ok: false; error: AppError };
 
@@ -167,11 +161,7 @@ type Checked = { ok: true; patient: Patient } | { ok: false; error: AppError };
  * fifth spends the code); late, spent, replaced or sent to an old number → 'expired'. Both answer 400 on
  * `code`, after the try is committed, so a refusal cannot be retried for free.
  */
-export async function verifyWhatsAppOptInMessage(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'users/verifyWhatsAppOptInMessage'>,
-): Out<'users/verifyWhatsAppOptInMessage'> {
+export const verifyWhatsAppOptInMessage: Service<'users/verifyWhatsAppOptInMessage'> = async (deps, actor, input) => {
   const code = input.code.replace(/[\s-]/g, '');
   if (!new RegExp(`^\\d{${whatsAppOptInCodes.digits}}$`).test(code)) {
     throw codeError(`Enter the ${whatsAppOptInCodes.digits}-digit code the patient received on WhatsApp`);
@@ -219,17 +209,13 @@ export async function verifyWhatsAppOptInMessage(
   });
   if (!checked.ok) throw checked.error;
   return { patient: checked.patient };
-}
+};
 
 /**
  * `users.removeWhatsAppOptIn` (beyond SPEC §7): the patient no longer wants WhatsApp; their messages go
  * by SMS or email again and any outstanding code stops working. A patient not opted in is left as is.
  */
-export async function removeWhatsAppOptIn(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'users/removeWhatsAppOptIn'>,
-): Out<'users/removeWhatsAppOptIn'> {
+export const removeWhatsAppOptIn: Service<'users/removeWhatsAppOptIn'> = async (deps, actor, input) => {
   return deps.db.transaction().execute(async (tx) => {
     const patient = await lockPatient(tx, input.patientId);
     if (!patient) throw new AppError('NOT_FOUND', `Patient ${input.patientId} not found`);
@@ -244,4 +230,4 @@ export async function removeWhatsAppOptIn(
     });
     return { patient: toPatient(updated) };
   });
-}
+};

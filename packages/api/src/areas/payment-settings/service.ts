@@ -1,8 +1,7 @@
 import { AppError, isMaskedSecret, type PaymentClientSettings, type PaymentSettings } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox, maskSecret, type SecretBox } from '../../secrets/secret-box.ts';
 import { changedPaths, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
@@ -76,15 +75,11 @@ function masked(settings: PaymentSettings): PaymentSettings {
   };
 }
 
-export async function getPaymentSettings(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'paymentSettings/getPaymentSettings'>,
-): Out<'paymentSettings/getPaymentSettings'> {
+export const getPaymentSettings: Service<'paymentSettings/getPaymentSettings'> = async (deps, _actor, input) => {
   const business = await requireBusiness(deps.db, input.businessId);
   const settings = await readPaymentSettings(deps.db, boxOf(deps), input.businessId);
   return { settings: settings && masked(settings), archived: business.archived };
-}
+};
 
 /** A masked value keeps the stored one; without a stored one it is a mistake, not a secret. */
 function keepOrNew(sent: string, stored: string | undefined, path: string): string {
@@ -97,11 +92,7 @@ function keepOrNew(sent: string, stored: string | undefined, path: string): stri
   return stored;
 }
 
-export async function updatePaymentSettings(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'paymentSettings/updatePaymentSettings'>,
-): Out<'paymentSettings/updatePaymentSettings'> {
+export const updatePaymentSettings: Service<'paymentSettings/updatePaymentSettings'> = async (deps, actor, input) => {
   const box = boxOf(deps);
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
@@ -136,13 +127,9 @@ export async function updatePaymentSettings(
     }
     return { settings: masked(next), archived: false, changedFields };
   });
-}
+};
 
-export async function deletePaymentSettings(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'paymentSettings/deletePaymentSettings'>,
-): Out<'paymentSettings/deletePaymentSettings'> {
+export const deletePaymentSettings: Service<'paymentSettings/deletePaymentSettings'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
     if (!(await deletePaymentSettingsRow(tx, input.businessId))) {
@@ -156,13 +143,13 @@ export async function deletePaymentSettings(
     });
   });
   return { ok: true };
-}
+};
 
-export async function getPaymentClientSettings(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'paymentSettings/getPaymentClientSettings'>,
-): Out<'paymentSettings/getPaymentClientSettings'> {
+export const getPaymentClientSettings: Service<'paymentSettings/getPaymentClientSettings'> = async (
+  deps,
+  _actor,
+  input,
+) => {
   await requireBusiness(deps.db, input.businessId);
   const stored = await findPaymentSettings(deps.db, input.businessId);
   if (!stored) return { settings: null };
@@ -181,4 +168,4 @@ export async function getPaymentClientSettings(
     showMastercard,
   };
   return { settings };
-}
+};

@@ -9,7 +9,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { In, Service } from '../../context/method.ts';
 import { decodeCursor, decodeTimeIdCursor, encodeCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { monthOf } from './monthly-compute-repository.ts';
@@ -47,11 +47,7 @@ const auditRecords = (
   });
 };
 
-export async function listCollectionStats(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'reports/listCollectionStats'>,
-): Out<'reports/listCollectionStats'> {
+export const listCollectionStats: Service<'reports/listCollectionStats'> = async (deps, actor, input) => {
   if (input.endDate < input.startDate) {
     throw new AppError('VALIDATION', 'The end date is before the start date', [
       { path: 'endDate', id: 'INVALID_DATE_RANGE', message: 'End date must not be before start date' },
@@ -98,17 +94,13 @@ export async function listCollectionStats(
     'list',
   );
   return { records: page.items, nextToken: page.nextToken };
-}
+};
 
 /** How long one call of rebuildMonthlyStats over every business works before answering a nextToken. */
 export const REBUILD_CALL_MS = 10_000;
 
 /** Support: recompute the stored monthly figures (`medlocker stats rebuild`). */
-export async function rebuildMonthlyStats(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'reports/rebuildMonthlyStats'>,
-): Out<'reports/rebuildMonthlyStats'> {
+export const rebuildMonthlyStats: Service<'reports/rebuildMonthlyStats'> = async (deps, _actor, input) => {
   const now = deps.now();
   let from: number | undefined;
   if (input.from !== undefined) {
@@ -144,7 +136,7 @@ export async function rebuildMonthlyStats(
   const nextToken = last !== null && last !== ids[ids.length - 1] ? last : null;
   deps.logger.info('monthly stats rebuilt', { ...total, more: nextToken !== null });
   return { ...total, nextToken };
-}
+};
 
 /** The London calendar month of a YYYY-MM-DD day as a month index. */
 export const monthOfDay = (day: string): number => monthIndex(Number(day.slice(0, 4)), Number(day.slice(5, 7)));
@@ -167,11 +159,7 @@ function decodeMonthToken(token: string | null | undefined): number | undefined 
  * (this month when absent; a later one is this month too: nothing has happened there yet), and no
  * page reaches before the month the business was added, so paging back stops there.
  */
-export async function listBusinessStats(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'reports/listBusinessStats'>,
-): Out<'reports/listBusinessStats'> {
+export const listBusinessStats: Service<'reports/listBusinessStats'> = async (deps, _actor, input) => {
   const token = decodeMonthToken(input.nextToken);
   const created = await businessCreated(deps.db, input.businessId);
   if (created === undefined) throw new AppError('NOT_FOUND', `Business ${input.businessId} not found`);
@@ -182,4 +170,4 @@ export async function listBusinessStats(
   if (last < first) return { stats: [], nextToken: null };
   const rows = await monthlyRows(deps.db, [input.businessId], from, last);
   return { stats: rows.reverse(), nextToken: from > first ? encodeCursor([from - 1]) : null };
-}
+};

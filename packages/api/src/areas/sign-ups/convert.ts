@@ -1,8 +1,6 @@
 import { AppError } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import type { StaffActor } from '../../context/actor.ts';
-import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { checkedPatient, insertPatient, toPatient, writableBusiness } from '../patients/index.ts';
 import { toSignUp, updateSignUpRow } from './repository.ts';
 import { requireSignUp } from './service.ts';
@@ -16,7 +14,7 @@ import { requireSignUp } from './service.ts';
 /** Said of a sign-up with no mobile: SPEC §5 requires one of a patient, and only the sign-up can give it. */
 export const noMobileToConvert = 'A patient needs a mobile number, and this sign-up has none.';
 
-export async function convert(deps: AppDeps, actor: StaffActor, input: In<'signUps/convert'>): Out<'signUps/convert'> {
+export const convert: Service<'signUps/convert'> = async (deps, actor, input) => {
   const { db, now } = deps;
   const existing = await requireSignUp(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.businessId);
@@ -75,4 +73,4 @@ export async function convert(deps: AppDeps, actor: StaffActor, input: In<'signU
     });
     return { patient: toPatient(patient), signUp: toSignUp(signUp) };
   });
-}
+};

@@ -2,7 +2,7 @@ import { AppError, FormCheck, londonIsoDate, messageLocales, type SignUpForm, si
 import { audit, auditListPage } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { newCode } from '../../secrets/one-time-codes.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
@@ -137,7 +137,7 @@ export async function startSignUp(
   return withCodes;
 }
 
-export async function create(deps: AppDeps, actor: StaffActor, input: In<'signUps/create'>): Out<'signUps/create'> {
+export const create: Service<'signUps/create'> = async (deps, actor, input) => {
   const { db, now } = deps;
   await writableBusiness(db, input.businessId);
   const columns = checkForm(input.signUp, londonIsoDate(now()));
@@ -151,9 +151,9 @@ export async function create(deps: AppDeps, actor: StaffActor, input: In<'signUp
     }),
   );
   return withVerification(row);
-}
+};
 
-export async function update(deps: AppDeps, actor: StaffActor, input: In<'signUps/update'>): Out<'signUps/update'> {
+export const update: Service<'signUps/update'> = async (deps, actor, input) => {
   const { db, now } = deps;
   const existing = await requireSignUp(db, input.id);
   await writableBusiness(db, existing.businessId);
@@ -190,9 +190,9 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'signUp
     return updated;
   });
   return withVerification(row);
-}
+};
 
-export async function remove(deps: AppDeps, actor: StaffActor, input: In<'signUps/delete'>): Out<'signUps/delete'> {
+export const remove: Service<'signUps/delete'> = async (deps, actor, input) => {
   const { db } = deps;
   const existing = await requireSignUp(db, input.id);
   await writableBusiness(db, existing.businessId);
@@ -208,7 +208,7 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'signUp
     });
   });
   return { ok: true as const };
-}
+};
 
 /** Records that the caller saw these sign-ups: ids only. */
 const auditRead = (deps: AppDeps, actor: StaffActor, row: SignUpRecord): Promise<void> =>
@@ -220,13 +220,13 @@ const auditRead = (deps: AppDeps, actor: StaffActor, row: SignUpRecord): Promise
     details: { via: 'get' },
   });
 
-export async function get(deps: AppDeps, actor: StaffActor, input: In<'signUps/get'>): Out<'signUps/get'> {
+export const get: Service<'signUps/get'> = async (deps, actor, input) => {
   const row = await requireSignUp(deps.db, input.id);
   await auditRead(deps, actor, row);
   return withVerification(row);
-}
+};
 
-export async function list(deps: AppDeps, actor: StaffActor, input: In<'signUps/list'>): Out<'signUps/list'> {
+export const list: Service<'signUps/list'> = async (deps, actor, input) => {
   const after = decodeIdCursor(input.nextToken);
   const mobilePrefix = input.filter ? mobilePrefixOf(input.filter) : undefined;
   const rows = await listSignUpRows(deps.db, {
@@ -246,29 +246,21 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'signUps/
     ids: page.items.map((r) => r.id),
   });
   return { signUps: page.items.map(toSignUp), nextToken: page.nextToken };
-}
+};
 
-export async function count(deps: AppDeps, _actor: StaffActor, input: In<'signUps/count'>): Out<'signUps/count'> {
+export const count: Service<'signUps/count'> = async (deps, _actor, input) => {
   return { count: await countSignUps(deps.db, input.businessId, input.past ?? false) };
-}
+};
 
-export async function getBusinessId(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'signUps/getBusinessId'>,
-): Out<'signUps/getBusinessId'> {
+export const getBusinessId: Service<'signUps/getBusinessId'> = async (deps, _actor, input) => {
   const row = await requireSignUp(deps.db, input.id);
   return { businessId: row.businessId };
-}
+};
 
-export async function verifyContactMethods(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'signUps/verifyContactMethods'>,
-): Out<'signUps/verifyContactMethods'> {
+export const verifyContactMethods: Service<'signUps/verifyContactMethods'> = async (deps, actor, input) => {
   const row = await checkContactCodes(deps, actor, (tx) => requireSignUp(tx, input.id, true), input);
   return withVerification(row);
-}
+};
 
 /**
  * Checks the codes given against the sign-up `lockedRow` finds (locked: two checks at once must not

@@ -2,7 +2,7 @@ import { AppError, type Machine, type TestMachine } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { type IssuedCredentials, issueCredentials, tokenSealer } from '../device-auth/index.ts';
 import { changeMachine, insertMachine, lockMachine, pageMachines, requireMachine } from '../machines/index.ts';
@@ -54,11 +54,7 @@ async function withCredentials(deps: AppDeps, _actor: StaffActor, found: Machine
   };
 }
 
-export async function create(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'testMachines/create'>,
-): Out<'testMachines/create'> {
+export const create: Service<'testMachines/create'> = async (deps, actor, input) => {
   let issued: IssuedCredentials | undefined;
   const { machine } = await insertMachine(deps, actor, input, { test: true }, async (tx, machine) => {
     // Paired at once: a test machine needs no Pair dialog.
@@ -79,9 +75,9 @@ export async function create(
       credentialsNote: null,
     },
   };
-}
+};
 
-export async function get(deps: AppDeps, actor: StaffActor, input: In<'testMachines/get'>): Out<'testMachines/get'> {
+export const get: Service<'testMachines/get'> = async (deps, actor, input) => {
   const { machine } = await requireMachine(deps.db, input.id, true);
   await audit(deps.db, deps, actor, {
     action: 'testMachine.credentials.read',
@@ -90,9 +86,9 @@ export async function get(deps: AppDeps, actor: StaffActor, input: In<'testMachi
     businessId: machine.businessId,
   });
   return { testMachine: await withCredentials(deps, actor, machine) };
-}
+};
 
-export async function list(deps: AppDeps, actor: StaffActor, input: In<'testMachines/list'>): Out<'testMachines/list'> {
+export const list: Service<'testMachines/list'> = async (deps, actor, input) => {
   const page = await pageMachines(deps, {
     businessId: input.businessId,
     archived: input.archived ?? false,
@@ -103,22 +99,14 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'testMach
   const testMachines: TestMachine[] = [];
   for (const { machine } of page.items) testMachines.push(await withCredentials(deps, actor, machine));
   return { testMachines, nextToken: page.nextToken };
-}
+};
 
-export async function update(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'testMachines/update'>,
-): Out<'testMachines/update'> {
+export const update: Service<'testMachines/update'> = async (deps, actor, input) => {
   const { machine } = await changeMachine(deps, actor, input, { test: true });
   return { testMachine: await withCredentials(deps, actor, machine) };
-}
+};
 
-export async function remove(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'testMachines/remove'>,
-): Out<'testMachines/remove'> {
+export const remove: Service<'testMachines/remove'> = async (deps, actor, input) => {
   const { machine } = await requireMachine(deps.db, input.id, true);
   await deps.db.transaction().execute(async (tx) => {
     await deleteTestMachine(tx, machine.id);
@@ -132,13 +120,9 @@ export async function remove(
   // Its credentials are gone with it: a connected locker is hung up on (4001) and pairs again.
   liveOf(deps).commandLocker({ machineId: machine.id, kind: 'disconnect', reason: 'Test machine removed' });
   return { ok: true };
-}
+};
 
-export async function getTestMachineBags(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'testMachines/getTestMachineBags'>,
-): Out<'testMachines/getTestMachineBags'> {
+export const getTestMachineBags: Service<'testMachines/getTestMachineBags'> = async (deps, _actor, input) => {
   const { machine } = await requireMachine(deps.db, input.id, true);
   return { bags: await machineBags(deps.db, machine.id) };
-}
+};

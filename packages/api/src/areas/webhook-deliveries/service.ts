@@ -1,8 +1,6 @@
 import { AppError, WEBHOOK_TEST_EVENT, webhooksPageSize } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import type { StaffActor } from '../../context/actor.ts';
-import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { eventBody, recordEvent } from '../../delivery/webhooks/events.ts';
 import { queueDispatch } from '../../delivery/webhooks/repository.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
@@ -43,21 +41,13 @@ function refuseUnsendable(client: EndpointClient): void {
   }
 }
 
-export async function getEndpoint(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'webhooks/getEndpoint'>,
-): Out<'webhooks/getEndpoint'> {
+export const getEndpoint: Service<'webhooks/getEndpoint'> = async (deps, _actor, input) => {
   await requireBusiness(deps.db, input.businessId);
   const client = await findEndpointClient(deps.db, input.businessId);
   return { endpoint: client ? await endpointOf(deps.db, client) : null };
-}
+};
 
-export async function listDeliveries(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'webhooks/listDeliveries'>,
-): Out<'webhooks/listDeliveries'> {
+export const listDeliveries: Service<'webhooks/listDeliveries'> = async (deps, _actor, input) => {
   const before = decodeIdCursor(input.nextToken);
   await requireBusiness(deps.db, input.businessId);
   const rows = await listDeliveryRows(deps.db, {
@@ -70,24 +60,16 @@ export async function listDeliveries(
   });
   const page = pageOf(rows, webhooksPageSize, (r) => [r.id]);
   return { deliveries: page.items, nextToken: page.nextToken };
-}
+};
 
-export async function getDelivery(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'webhooks/getDelivery'>,
-): Out<'webhooks/getDelivery'> {
+export const getDelivery: Service<'webhooks/getDelivery'> = async (deps, _actor, input) => {
   const found = await findDelivery(deps.db, input.id);
   const event = found && (await findEventOf(deps.db, found.eventId));
   if (!found || !event) throw new AppError('NOT_FOUND', `No webhook delivery with id ${input.id}`);
   return { delivery: found.delivery, event: eventBody(event), attempts: await listAttempts(deps.db, input.id) };
-}
+};
 
-export async function replayDelivery(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'webhooks/replayDelivery'>,
-): Out<'webhooks/replayDelivery'> {
+export const replayDelivery: Service<'webhooks/replayDelivery'> = async (deps, actor, input) => {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     const found = await findDelivery(tx, input.id);
@@ -107,13 +89,9 @@ export async function replayDelivery(
     });
     return { delivery: replayed.delivery };
   });
-}
+};
 
-export async function replayFailed(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'webhooks/replayFailed'>,
-): Out<'webhooks/replayFailed'> {
+export const replayFailed: Service<'webhooks/replayFailed'> = async (deps, actor, input) => {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
@@ -132,13 +110,9 @@ export async function replayFailed(
     });
     return { replayed };
   });
-}
+};
 
-export async function sendTestEvent(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'webhooks/sendTestEvent'>,
-): Out<'webhooks/sendTestEvent'> {
+export const sendTestEvent: Service<'webhooks/sendTestEvent'> = async (deps, actor, input) => {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
@@ -163,13 +137,9 @@ export async function sendTestEvent(
     });
     return { delivery: test.delivery };
   });
-}
+};
 
-export async function enableEndpoint(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'webhooks/enableEndpoint'>,
-): Out<'webhooks/enableEndpoint'> {
+export const enableEndpoint: Service<'webhooks/enableEndpoint'> = async (deps, actor, input) => {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
@@ -187,4 +157,4 @@ export async function enableEndpoint(
     });
     return { endpoint: await endpointOf(tx, (await findEndpointClient(tx, input.businessId)) ?? client) };
   });
-}
+};
