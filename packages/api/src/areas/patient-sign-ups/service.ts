@@ -6,7 +6,6 @@ import {
   onlineSignUpLimits,
   validationMessages,
 } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { In, Out, Service } from '../../context/method.ts';
@@ -16,6 +15,7 @@ import { type Bucket, releaseToken, reserveToken } from '../../rate-limits/repos
 import { hashToken, newToken } from '../../sessions/tokens.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import {
+  auditSignUp,
   checkContactCodes,
   checkForm,
   type Db,
@@ -213,14 +213,7 @@ export async function create(
     const previous = previousToken ? await findSignUpByAccessHash(tx, hashToken(previousToken), true) : undefined;
     if (previous && previous.businessId === input.businessId && previous.status === 'new') {
       await deleteSignUpRow(tx, previous.id);
-      await audit(tx, deps, actor, {
-        action: 'signUp.withdrawn',
-        entityType: 'signUp',
-        entityId: previous.id,
-        businessId: previous.businessId,
-        who,
-        details: { reason: 'started again' },
-      });
+      await auditSignUp(tx, deps, actor, 'signUp.withdrawn', previous, { reason: 'started again' }, who);
     }
     return startSignUp(
       tx,
@@ -320,14 +313,7 @@ export async function resendCodes(
         lastCodeSentAt: now(),
         updated: now(),
       });
-      await audit(tx, deps, actor, {
-        action: 'signUp.codesResent',
-        entityType: 'signUp',
-        entityId: locked.id,
-        businessId: locked.businessId,
-        who,
-        details: { channels },
-      });
+      await auditSignUp(tx, deps, actor, 'signUp.codesResent', locked, { channels }, who);
       return updated;
     })
     .catch(async (error: unknown) => {

@@ -1,9 +1,8 @@
 import { AppError } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import type { Service } from '../../context/method.ts';
 import { checkedPatient, insertPatient, toPatient, writableBusiness } from '../patients/index.ts';
 import { toSignUp, updateSignUpRow } from './repository.ts';
-import { requireSignUp } from './service.ts';
+import { auditSignUp, requireSignUp } from './service.ts';
 
 /*
  * A sign-up becoming a patient (staff's `signUps/convert`): the patient gets the sign-up's details,
@@ -64,13 +63,7 @@ export const convert: Service<'signUps/convert'> = async (deps, actor, input) =>
       patientId: patient.id,
       updated: now(),
     });
-    await audit(tx, deps, actor, {
-      action: 'signUp.convert',
-      entityType: 'signUp',
-      entityId: current.id,
-      businessId: current.businessId,
-      details: { patientId: patient.id },
-    });
+    await auditSignUp(tx, deps, actor, 'signUp.convert', current, { patientId: patient.id });
     return { patient: toPatient(patient), signUp: toSignUp(signUp) };
   });
 };

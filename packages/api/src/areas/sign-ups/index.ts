@@ -10,6 +10,7 @@ export {
   updateSignUpRow,
 } from './repository.ts';
 export {
+  auditSignUp,
   checkContactCodes,
   checkForm,
   count,

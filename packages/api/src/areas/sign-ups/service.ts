@@ -1,5 +1,5 @@
 import { AppError, FormCheck, londonIsoDate, messageLocales, type SignUpForm, signUpsPageSize } from '@medlocker/core';
-import { audit, auditListPage } from '../../audit/audit.ts';
+import { type AuditEntry, auditListPage, entityAudit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { Service } from '../../context/method.ts';
@@ -108,6 +108,9 @@ export async function sendCodes(
   return patch;
 }
 
+/** The audit entry of a change to or a read of one sign-up (`signUp.create`, `signUp.read`…), in its business. */
+export const auditSignUp = entityAudit('signUp');
+
 export const withVerification = (record: SignUpRecord) => ({
   signUp: toSignUp(record),
   verification: toVerification(record),
@@ -122,18 +125,13 @@ export async function startSignUp(
   deps: AppDeps,
   actor: Actor,
   signUp: NewSignUp,
-  audited: { who?: { userId: string | null; display: string | null }; details?: Record<string, unknown> } = {},
+  audited: Pick<AuditEntry, 'who' | 'details'> = {},
 ): Promise<SignUpRecord> {
   const inserted = await insertSignUpRow(tx, signUp);
   const codes = await sendCodes(tx, deps, inserted, ['email', 'mobile']);
   const withCodes = await updateSignUpRow(tx, inserted.id, codes);
-  await audit(tx, deps, actor, {
-    action: 'signUp.create',
-    entityType: 'signUp',
-    entityId: inserted.id,
-    businessId: signUp.businessId,
-    ...audited,
-  });
+  const created = { id: inserted.id, businessId: signUp.businessId };
+  await auditSignUp(tx, deps, actor, 'signUp.create', created, audited.details, audited.who);
   return withCodes;
 }
 
@@ -180,13 +178,7 @@ export const update: Service<'signUps/update'> = async (deps, actor, input) => {
       .filter((k) => current[k] !== columns[k])
       .map(columnOf);
     const updated = await updateSignUpRow(tx, current.id, { ...columns, ...contactPatch, status, updated: now() });
-    await audit(tx, deps, actor, {
-      action: 'signUp.update',
-      entityType: 'signUp',
-      entityId: current.id,
-      businessId: current.businessId,
-      details: { fields: changed, status, codesSent: resend },
-    });
+    await auditSignUp(tx, deps, actor, 'signUp.update', current, { fields: changed, status, codesSent: resend });
     return updated;
   });
   return withVerification(row);
@@ -200,25 +192,14 @@ export const remove: Service<'signUps/delete'> = async (deps, actor, input) => {
     const current = await requireSignUp(tx, input.id, true);
     if (current.status === 'confirmed') throw new AppError('CONFLICT', 'A converted sign-up cannot be deleted');
     await deleteSignUpRow(tx, current.id);
-    await audit(tx, deps, actor, {
-      action: 'signUp.delete',
-      entityType: 'signUp',
-      entityId: current.id,
-      businessId: current.businessId,
-    });
+    await auditSignUp(tx, deps, actor, 'signUp.delete', current);
   });
   return { ok: true as const };
 };
 
 /** Records that the caller saw these sign-ups: ids only. */
 const auditRead = (deps: AppDeps, actor: StaffActor, row: SignUpRecord): Promise<void> =>
-  audit(deps.db, deps, actor, {
-    action: 'signUp.read',
-    entityType: 'signUp',
-    entityId: row.id,
-    businessId: row.businessId,
-    details: { via: 'get' },
-  });
+  auditSignUp(deps.db, deps, actor, 'signUp.read', row, { via: 'get' });
 
 export const get: Service<'signUps/get'> = async (deps, actor, input) => {
   const row = await requireSignUp(deps.db, input.id);
@@ -299,25 +280,12 @@ export async function checkContactCodes(
     }
     const status = open ? waitingStatus(patched(current, columns)) : current.status;
     const updated = await updateSignUpRow(tx, current.id, { ...columns, ...chosen, status, updated: now() });
-    await audit(tx, deps, actor, {
-      action: 'signUp.verify',
-      entityType: 'signUp',
-      entityId: current.id,
-      businessId: current.businessId,
-      ...(who ? { who } : {}),
-      details: checked,
-    });
+    await auditSignUp(tx, deps, actor, 'signUp.verify', current, checked, who);
     if (current.status === 'new' && status === 'validated') {
       const removed = await deleteUnfinishedOnlineDuplicates(tx, updated);
       for (const id of removed) {
-        await audit(tx, deps, actor, {
-          action: 'signUp.superseded',
-          entityType: 'signUp',
-          entityId: id,
-          businessId: current.businessId,
-          ...(who ? { who } : {}),
-          details: { by: current.id },
-        });
+        const superseded = { id, businessId: current.businessId };
+        await auditSignUp(tx, deps, actor, 'signUp.superseded', superseded, { by: current.id }, who);
       }
     }
     return updated;
