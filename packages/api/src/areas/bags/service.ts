@@ -1,8 +1,7 @@
 import { bagsToRemoveListMax, machinesPageSize } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import type { Service } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
-import { requireMachine } from '../machines/index.ts';
+import { auditMachine, requireMachine } from '../machines/index.ts';
 import { liveOrderWithBarcode, loadOrder, publishOrder, setBagOrder } from '../orders/index.ts';
 import { countBagsToRemove, listBagRows, listBagsToRemoveRows, toBag, unmatchedBagsOfMachine } from './repository.ts';
 
@@ -49,13 +48,7 @@ export const reprocessBags: Service<'bags/reprocessBags'> = async (deps, actor, 
       if (moved) loaded.push(moved);
     }
     const result = { processed: bags.length, matched: loaded.length };
-    await audit(tx, deps, actor, {
-      action: 'bags.reprocess',
-      entityType: 'machine',
-      entityId: machine.id,
-      businessId: machine.businessId,
-      details: result,
-    });
+    await auditMachine(tx, deps, actor, 'bags.reprocess', machine, result);
     return { result, loaded };
   });
   for (const order of loaded) publishOrder(deps, order);

@@ -1,10 +1,10 @@
 import { AppError, type HubAction, hubActions } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { In, MethodOut } from '../../context/method.ts';
 import { type LockerAnswer, liveOf } from '../../live/live.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
+import { auditMachine } from './machine-audit.ts';
 import { findMachine } from './repository.ts';
 
 /** What each command answers (the three methods share one output): the locker's status and the new event. */
@@ -102,12 +102,9 @@ async function sendCommand(deps: AppDeps, actor: StaffActor, machineId: string, 
       },
       created: now,
     });
-    await audit(tx, deps, actor, {
-      action: command.auditAction,
-      entityType: 'machine',
-      entityId: machineId,
-      businessId: current.machine.businessId,
-      details: { ...command.payload, status: status ?? 'NoAnswer' },
+    await auditMachine(tx, deps, actor, command.auditAction, current.machine, {
+      ...command.payload,
+      status: status ?? 'NoAnswer',
     });
     return recorded;
   });

@@ -1,6 +1,5 @@
 import { AppError, type Machine, machinesPageSize, messages, TEMPERATURE_WINDOW_MS } from '@medlocker/core';
 import { refuseDuplicate } from '@medlocker/db';
-import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { In, Service } from '../../context/method.ts';
@@ -8,6 +7,7 @@ import { decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { listMachineEvents } from './event-repository.ts';
+import { auditMachine } from './machine-audit.ts';
 import {
   chartReadings,
   type Db,
@@ -59,12 +59,8 @@ export async function insertMachine(
         createdBy: actor.userId,
         now,
       });
-      await audit(tx, deps, actor, {
-        action: options.test ? 'testMachine.create' : 'machine.create',
-        entityType: 'machine',
-        entityId: machine.id,
-        businessId: machine.businessId,
-        details: { fields: ['name', 'numberOfSlots', 'paymentsEnabled'] },
+      await auditMachine(tx, deps, actor, options.test ? 'testMachine.create' : 'machine.create', machine, {
+        fields: ['name', 'numberOfSlots', 'paymentsEnabled'],
       });
       await inTx?.(tx, machine);
       return machine;
@@ -98,12 +94,8 @@ export async function changeMachine(
         paymentsEnabled,
         updated: deps.now(),
       });
-      await audit(tx, deps, actor, {
-        action: options.test ? 'testMachine.update' : 'machine.update',
-        entityType: 'machine',
-        entityId: current.id,
-        businessId: current.businessId,
-        details: { fields: changed },
+      await auditMachine(tx, deps, actor, options.test ? 'testMachine.update' : 'machine.update', current, {
+        fields: changed,
       });
       return updated;
     });

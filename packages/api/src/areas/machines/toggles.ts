@@ -1,11 +1,11 @@
 import { AppError } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
+import { auditMachine } from './machine-audit.ts';
 import { type Db, lockMachine, type MachineRecord, patchMachine, revokeCredentials } from './repository.ts';
 
 /*
@@ -87,12 +87,7 @@ async function recordStaffChange(
     data: { userId: actor.userId, userDisplayName: actor.displayName },
     created: change.now,
   });
-  await audit(tx, deps, actor, {
-    action: change.action,
-    entityType: 'machine',
-    entityId: changed.machine.id,
-    businessId: changed.machine.businessId,
-  });
+  await auditMachine(tx, deps, actor, change.action, changed.machine);
   return recorded;
 }
 

@@ -1,11 +1,17 @@
 import { AppError, type Machine, type TestMachine } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { type IssuedCredentials, issueCredentials, tokenSealer } from '../device-auth/index.ts';
-import { changeMachine, insertMachine, lockMachine, pageMachines, requireMachine } from '../machines/index.ts';
+import {
+  auditMachine,
+  changeMachine,
+  insertMachine,
+  lockMachine,
+  pageMachines,
+  requireMachine,
+} from '../machines/index.ts';
 import { deleteTestMachine, liveCredential, machineBags } from './repository.ts';
 
 /** Why a test machine's answer has no credentials (`credentialsNote`). */
@@ -79,12 +85,7 @@ export const create: Service<'testMachines/create'> = async (deps, actor, input)
 
 export const get: Service<'testMachines/get'> = async (deps, actor, input) => {
   const { machine } = await requireMachine(deps.db, input.id, true);
-  await audit(deps.db, deps, actor, {
-    action: 'testMachine.credentials.read',
-    entityType: 'machine',
-    entityId: machine.id,
-    businessId: machine.businessId,
-  });
+  await auditMachine(deps.db, deps, actor, 'testMachine.credentials.read', machine);
   return { testMachine: await withCredentials(deps, actor, machine) };
 };
 
@@ -110,12 +111,7 @@ export const remove: Service<'testMachines/remove'> = async (deps, actor, input)
   const { machine } = await requireMachine(deps.db, input.id, true);
   await deps.db.transaction().execute(async (tx) => {
     await deleteTestMachine(tx, machine.id);
-    await audit(tx, deps, actor, {
-      action: 'testMachine.remove',
-      entityType: 'machine',
-      entityId: machine.id,
-      businessId: machine.businessId,
-    });
+    await auditMachine(tx, deps, actor, 'testMachine.remove', machine);
   });
   // Its credentials are gone with it: a connected locker is hung up on (4001) and pairs again.
   liveOf(deps).commandLocker({ machineId: machine.id, kind: 'disconnect', reason: 'Test machine removed' });
