@@ -117,13 +117,7 @@ async function boundedBody(res: Response): Promise<Uint8Array<ArrayBuffer>> {
       await reader.cancel().catch(() => {});
     }
   }
-  const whole = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    whole.set(c, at);
-    at += c.byteLength;
-  }
-  return whole;
+  return Buffer.concat(chunks, size);
 }
 
 /**
