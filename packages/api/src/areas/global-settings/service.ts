@@ -51,47 +51,29 @@ export const createOrUpdateGlobalSettings: Service<'globalSettings/createOrUpdat
       now,
       actor.userId,
     );
-    await auditSecondFactorPolicy(
-      tx,
-      deps,
-      actor,
-      before?.supportSecondFactorRequired ?? true,
-      supportSecondFactorRequired,
-    );
-    if (before?.nhsPrescriptionCharge !== input.nhsPrescriptionCharge) {
-      // A charge is not a secret: the old and new amounts make the entry useful.
-      await audit(tx, deps, actor, {
-        action: 'globalSettings.update',
-        entityType: 'globalSettings',
-        details: {
-          fields: ['nhsPrescriptionCharge'],
-          from: before?.nhsPrescriptionCharge ?? null,
-          to: input.nhsPrescriptionCharge,
-        },
-      });
-    }
-    if ((before?.inactiveAccountDays ?? defaultInactiveAccountDays) !== inactiveAccountDays) {
-      await audit(tx, deps, actor, {
-        action: 'globalSettings.update',
-        entityType: 'globalSettings',
-        details: {
-          fields: ['inactiveAccountDays'],
-          from: before?.inactiveAccountDays ?? defaultInactiveAccountDays,
-          to: inactiveAccountDays,
-        },
-      });
+    const was = {
+      supportSecondFactorRequired: before?.supportSecondFactorRequired ?? true,
+      nhsPrescriptionCharge: before?.nhsPrescriptionCharge ?? null,
+      inactiveAccountDays: before?.inactiveAccountDays ?? defaultInactiveAccountDays,
+    };
+    const is = { supportSecondFactorRequired, nhsPrescriptionCharge: input.nhsPrescriptionCharge, inactiveAccountDays };
+    for (const field of ['supportSecondFactorRequired', 'nhsPrescriptionCharge', 'inactiveAccountDays'] as const) {
+      await auditSettingChange(tx, deps, actor, field, was[field], is[field]);
     }
   });
   return getGlobalSettings(deps, actor, {});
 };
 
-/** Turning the support staff's second factor on or off is audited with both values. */
-async function auditSecondFactorPolicy(tx: Db, deps: AppDeps, actor: StaffActor, from: boolean, to: boolean) {
+/**
+ * A global setting changed (the charge, the support staff's second factor…), audited with its old and new
+ * values: none is a secret, and both make the entry useful.
+ */
+async function auditSettingChange(tx: Db, deps: AppDeps, actor: StaffActor, field: string, from: unknown, to: unknown) {
   if (from === to) return;
   await audit(tx, deps, actor, {
     action: 'globalSettings.update',
     entityType: 'globalSettings',
-    details: { fields: ['supportSecondFactorRequired'], from, to },
+    details: { fields: [field], from, to },
   });
 }
 

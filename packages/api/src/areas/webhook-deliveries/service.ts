@@ -1,5 +1,5 @@
 import { AppError, WEBHOOK_TEST_EVENT, webhooksPageSize } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
+import { audit, entityAudit } from '../../audit/audit.ts';
 import type { Service } from '../../context/method.ts';
 import { eventBody, recordEvent } from '../../delivery/webhooks/events.ts';
 import { queueDispatch } from '../../delivery/webhooks/repository.ts';
@@ -24,6 +24,9 @@ import {
  * read what it did and ask it to send again: a replay sets a delivery pending from the start of the
  * retry schedule and queues the client's dispatch job, in one transaction. Every change is audited.
  */
+
+/** The audit entry of a change to the business's integration client (its endpoint, its deliveries). */
+const auditClient = entityAudit('integrationClient');
 
 async function requireClient(db: Db, businessId: string, lock = false): Promise<EndpointClient> {
   const client = await findEndpointClient(db, businessId, lock);
@@ -101,13 +104,8 @@ export const replayFailed: Service<'webhooks/replayFailed'> = async (deps, actor
     if (replayed > 0) {
       await queueDispatch(tx, { clientId: client.id, businessId: input.businessId, runAfter: now, now });
     }
-    await audit(tx, deps, actor, {
-      action: 'webhookDelivery.replayFailed',
-      entityType: 'integrationClient',
-      entityId: client.id,
-      businessId: input.businessId,
-      details: { since: input.since, replayed },
-    });
+    const audited = { id: client.id, businessId: input.businessId };
+    await auditClient(tx, deps, actor, 'webhookDelivery.replayFailed', audited, { since: input.since, replayed });
     return { replayed };
   });
 };
@@ -148,13 +146,8 @@ export const enableEndpoint: Service<'webhooks/enableEndpoint'> = async (deps, a
     await enableEndpointOf(tx, client.id, now);
     // Its deliveries left pending while it was disabled go now.
     await queueDispatch(tx, { clientId: client.id, businessId: input.businessId, runAfter: now, now });
-    await audit(tx, deps, actor, {
-      action: 'integrationClient.webhook.enable',
-      entityType: 'integrationClient',
-      entityId: client.id,
-      businessId: input.businessId,
-      details: { disabledAt: client.disabledAt },
-    });
+    const audited = { id: client.id, businessId: input.businessId };
+    await auditClient(tx, deps, actor, 'integrationClient.webhook.enable', audited, { disabledAt: client.disabledAt });
     return { endpoint: await endpointOf(tx, (await findEndpointClient(tx, input.businessId)) ?? client) };
   });
 };
