@@ -1,5 +1,5 @@
 export { changedPaths } from './changes.ts';
-export { readSmsTemplates } from './repository.ts';
+export { findBusiness, readSmsTemplates } from './repository.ts';
 export {
   effectiveFeatureSettings,
   getBusinessControlledSettings,

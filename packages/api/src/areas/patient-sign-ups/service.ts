@@ -13,14 +13,13 @@ import { maskRecipient } from '../../delivery/messages/send.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { type Bucket, releaseToken, reserveToken } from '../../rate-limits/repository.ts';
 import { hashToken, newToken } from '../../sessions/tokens.ts';
-import { effectiveFeatureSettings } from '../business-settings/index.ts';
+import { effectiveFeatureSettings, findBusiness } from '../business-settings/index.ts';
 import {
   auditSignUp,
   checkContactCodes,
   checkForm,
   type Db,
   deleteSignUpRow,
-  findSignUpBusiness,
   findSignUpByAccessHash,
   type SignUpRecord,
   sendCodes,
@@ -68,7 +67,7 @@ const minutes = (seconds: number) => {
  * cannot be used to learn which ids exist.
  */
 async function openBusiness(db: Db, businessId: string) {
-  const business = await findSignUpBusiness(db, businessId);
+  const business = await findBusiness(db, businessId);
   if (!business || business.archived) throw new AppError('NOT_FOUND', signUpsClosed);
   const { settings } = await effectiveFeatureSettings(db, businessId);
   if (!settings.onlineSignups.enabled) throw new AppError('NOT_FOUND', signUpsClosed);
@@ -167,7 +166,7 @@ async function ownSignUp(db: Db, token: string | null, now: number, lock = false
 }
 
 async function answerOf(deps: AppDeps, row: SignUpRecord): Promise<OnlineSignUp> {
-  const business = await findSignUpBusiness(deps.db, row.businessId);
+  const business = await findBusiness(deps.db, row.businessId);
   const spent = row.codeSends >= onlineSignUpLimits.sendsPerSignUp || row.status !== 'new';
   return {
     businessId: row.businessId,

@@ -12,11 +12,10 @@ import type { Service } from '../../context/method.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { newCode, sameHash } from '../../secrets/one-time-codes.ts';
-import { effectiveFeatureSettings } from '../business-settings/index.ts';
+import { effectiveFeatureSettings, findBusiness } from '../business-settings/index.ts';
 import { findPatientLanguage, lockPatient, type StoredPatient, toPatient } from './repository.ts';
 import {
   type Db,
-  findBusinessOfPatient,
   lockOptInCode,
   saveOptInCode,
   setPatientOptIn,
@@ -52,7 +51,7 @@ async function whatsAppPatient(
   const patient = await lockPatient(tx, patientId);
   if (!patient) throw new AppError('NOT_FOUND', `Patient ${patientId} not found`);
   if (patient.deleted !== null) throw new AppError('CONFLICT', 'A deleted patient cannot be opted in to WhatsApp');
-  const business = await findBusinessOfPatient(tx, patient.businessId);
+  const business = await findBusiness(tx, patient.businessId);
   if (!business) throw new AppError('NOT_FOUND', `Business ${patient.businessId} not found`);
   if (business.archived) {
     throw new AppError('CONFLICT', 'An archived business cannot have its patients changed');

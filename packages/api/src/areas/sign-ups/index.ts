@@ -2,7 +2,6 @@ export { convert } from './convert.ts';
 export {
   type Db,
   deleteSignUpRow,
-  findSignUpBusiness,
   findSignUpByAccessHash,
   insertSignUpRow,
   type SignUpRecord,
