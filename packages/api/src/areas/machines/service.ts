@@ -139,16 +139,17 @@ export const getMachine: Service<'machines/getMachine'> = async (deps, _actor, i
   };
 };
 
-/** A page of a business's machines or test machines by name. */
+/** A page of a business's machines (or test machines) by name, for a list method: live ones unless `archived`. */
 export async function pageMachines(
   deps: AppDeps,
-  q: { businessId: string; archived: boolean; test: boolean; filter?: string; nextToken?: string | null },
+  q: Pick<In<'machines/listMachines'>, 'businessId' | 'archived' | 'filter' | 'nextToken'>,
+  test: boolean,
 ): Promise<{ items: MachineRecord[]; nextToken: string | null }> {
   const after = decodeCursor(q.nextToken, 2);
   const rows = await listMachinesByName(deps.db, {
     businessId: q.businessId,
-    archived: q.archived,
-    test: q.test,
+    archived: q.archived ?? false,
+    test,
     ...(q.filter ? { filter: q.filter } : {}),
     ...(after ? { after } : {}),
     limit: machinesPageSize,
@@ -158,13 +159,7 @@ export async function pageMachines(
 }
 
 export const listMachines: Service<'machines/listMachines'> = async (deps, _actor, input) => {
-  const page = await pageMachines(deps, {
-    businessId: input.businessId,
-    archived: input.archived ?? false,
-    test: false,
-    ...(input.filter ? { filter: input.filter } : {}),
-    ...(input.nextToken ? { nextToken: input.nextToken } : {}),
-  });
+  const page = await pageMachines(deps, input, false);
   return {
     machines: page.items.map(({ machine, online, lastSeen }) => ({ ...machine, online, lastSeen })),
     nextToken: page.nextToken,

@@ -90,13 +90,7 @@ export const get: Service<'testMachines/get'> = async (deps, actor, input) => {
 };
 
 export const list: Service<'testMachines/list'> = async (deps, actor, input) => {
-  const page = await pageMachines(deps, {
-    businessId: input.businessId,
-    archived: input.archived ?? false,
-    test: true,
-    ...(input.filter ? { filter: input.filter } : {}),
-    ...(input.nextToken ? { nextToken: input.nextToken } : {}),
-  });
+  const page = await pageMachines(deps, input, true);
   const testMachines: TestMachine[] = [];
   for (const { machine } of page.items) testMachines.push(await withCredentials(deps, actor, machine));
   return { testMachines, nextToken: page.nextToken };
