@@ -10,7 +10,6 @@ import {
   nationHasPrescriptionCharges,
   nationNames,
   nations,
-  type SmsTemplateKey,
   smsGateways,
   smsTemplateKeys,
 } from '@medlocker/core';
@@ -18,7 +17,7 @@ import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { In, Service } from '../../context/method.ts';
-import { changedPaths, overDefaults, refuseArchived } from './changes.ts';
+import { changedPaths, overDefaults, refuseArchived, templatesOverDefaults } from './changes.ts';
 import {
   countLiveChargedOrders,
   type Db,
@@ -47,6 +46,19 @@ export async function requireEditableBusiness(db: Db, id: string) {
   const row = await requireBusiness(db, id, true);
   refuseArchived(row);
   return row;
+}
+
+/**
+ * Runs a change to one business in a transaction, at one moment `now`, with the business locked and
+ * refused when archived (requireEditableBusiness); answers what the change answers.
+ */
+export function inEditableBusiness<T>(
+  deps: AppDeps,
+  businessId: string,
+  change: (tx: Db, now: number, business: SettingsBusiness) => Promise<T>,
+): Promise<T> {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (tx) => change(tx, now, await requireEditableBusiness(tx, businessId)));
 }
 
 /** Audits `businessSettings.<what>.update` on the business when the update changed any field. */
@@ -146,9 +158,7 @@ export const updateBusinessFeatureSettings: Service<'businessSettings/updateBusi
   actor,
   input,
 ) => {
-  const now = deps.now();
-  await deps.db.transaction().execute(async (tx) => {
-    await requireEditableBusiness(tx, input.businessId);
+  await inEditableBusiness(deps, input.businessId, async (tx, now) => {
     const before = await effectiveFeatureSettings(tx, input.businessId);
     const stored = (await readSettingsJson(tx, 'business_feature_settings', input.businessId))?.settings ?? {};
     // Top-level keys given replace the stored ones; controlled keys never enter this row.
@@ -213,9 +223,7 @@ export const updateBusinessControlledSettings: Service<'businessSettings/updateB
   actor,
   input,
 ) => {
-  const now = deps.now();
-  await deps.db.transaction().execute(async (tx) => {
-    await requireEditableBusiness(tx, input.businessId);
+  await inEditableBusiness(deps, input.businessId, async (tx, now) => {
     const before = pickControlled((await effectiveFeatureSettings(tx, input.businessId)).settings);
     const stored = (await readSettingsJson(tx, 'business_controlled_settings', input.businessId))?.settings ?? {};
     await writeSettingsJson(
@@ -235,15 +243,7 @@ export const updateBusinessControlledSettings: Service<'businessSettings/updateB
 async function smsTemplatesOf(db: Db, business: SettingsBusiness, language: Locale) {
   const own = await readSmsTemplates(db, business.id, language);
   const defaults = defaultSmsTemplatesIn[language];
-  const templates = { ...defaults };
-  const customised: SmsTemplateKey[] = [];
-  for (const key of smsTemplateKeys) {
-    const body = own.get(key);
-    if (body !== undefined) {
-      templates[key] = body;
-      customised.push(key);
-    }
-  }
+  const { templates, customised } = templatesOverDefaults(defaults, smsTemplateKeys, own);
   return {
     businessId: business.id,
     language,
@@ -268,9 +268,7 @@ export const updateBusinessSmsTemplates: Service<'businessSettings/updateBusines
   actor,
   input,
 ) => {
-  const now = deps.now();
-  return deps.db.transaction().execute(async (tx) => {
-    const business = await requireEditableBusiness(tx, input.businessId);
+  return inEditableBusiness(deps, input.businessId, async (tx, now, business) => {
     const language = input.language ?? 'en';
     const before = await smsTemplatesOf(tx, business, language);
     await deleteSmsTemplates(tx, business.id, input.reset ?? [], language);

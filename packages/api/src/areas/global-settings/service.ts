@@ -1,5 +1,4 @@
 import {
-  type AlarmTemplateCode,
   alarmPlaceholders,
   alarmTemplateCodes,
   defaultAlarmMessages,
@@ -9,7 +8,7 @@ import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { Service } from '../../context/method.ts';
-import { changedPaths } from '../business-settings/index.ts';
+import { changedPaths, templatesOverDefaults } from '../business-settings/index.ts';
 import {
   type Db,
   deleteAlarmTemplates,
@@ -79,15 +78,7 @@ async function auditSettingChange(tx: Db, deps: AppDeps, actor: StaffActor, fiel
 
 async function alarmTemplatesOf(db: Db) {
   const own = await readAlarmTemplates(db);
-  const templates = { ...defaultAlarmMessages };
-  const customised: AlarmTemplateCode[] = [];
-  for (const code of alarmTemplateCodes) {
-    const body = own.get(code);
-    if (body !== undefined) {
-      templates[code] = body;
-      customised.push(code);
-    }
-  }
+  const { templates, customised } = templatesOverDefaults(defaultAlarmMessages, alarmTemplateCodes, own);
   return { templates, defaults: { ...defaultAlarmMessages }, customised, placeholders: [...alarmPlaceholders] };
 }
 

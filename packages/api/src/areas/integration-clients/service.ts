@@ -8,7 +8,12 @@ import { openSealedWebhookSecret, sealWebhookSecret } from '../../delivery/webho
 import { maskSecret, newSecret, newWebhookSecret, secretHint } from '../../secrets/secret-box.ts';
 import { hashToken } from '../../sessions/tokens.ts';
 import { checkTarget, RefusedTarget } from '../../ssrf/ssrf.ts';
-import { changedPaths, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
+import {
+  changedPaths,
+  inEditableBusiness,
+  requireBusiness,
+  requireEditableBusiness,
+} from '../business-settings/index.ts';
 import {
   type ClientSettings,
   clientsOfPartner,
@@ -93,9 +98,7 @@ export const createOrUpdateIntegrationClient: Service<'integration/createOrUpdat
   refuseChosenSecret(input.secret, 'secret');
   refuseChosenSecret(input.webhookSecret, 'webhookSecret');
   await refuseUnsafeWebhookUrl(deps, input.webhookUrl);
-  const now = deps.now();
-  return deps.db.transaction().execute(async (tx) => {
-    await requireEditableBusiness(tx, input.businessId);
+  return inEditableBusiness(deps, input.businessId, async (tx, now) => {
     if (input.partnerId && !(await findPartner(tx, input.partnerId))) {
       throw new AppError('VALIDATION', 'Unknown integration partner', [
         { path: 'partnerId', id: 'INVALID_FORMAT', message: 'Choose one of the known integration partners' },

@@ -4,7 +4,12 @@ import type { AppDeps } from '../../context/deps.ts';
 import type { Service } from '../../context/method.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox, maskSecret, type SecretBox } from '../../secrets/secret-box.ts';
-import { changedPaths, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
+import {
+  changedPaths,
+  inEditableBusiness,
+  requireBusiness,
+  requireEditableBusiness,
+} from '../business-settings/index.ts';
 import {
   type Db,
   deletePaymentSettingsRow,
@@ -94,9 +99,7 @@ function keepOrNew(sent: string, stored: string | undefined, path: string): stri
 
 export const updatePaymentSettings: Service<'paymentSettings/updatePaymentSettings'> = async (deps, actor, input) => {
   const box = boxOf(deps);
-  const now = deps.now();
-  return deps.db.transaction().execute(async (tx) => {
-    await requireEditableBusiness(tx, input.businessId);
+  return inEditableBusiness(deps, input.businessId, async (tx, now) => {
     const before = await readPaymentSettings(tx, box, input.businessId);
     const next: PaymentSettings = {
       businessId: input.businessId,

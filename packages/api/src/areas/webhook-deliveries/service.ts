@@ -4,7 +4,7 @@ import type { Service } from '../../context/method.ts';
 import { eventBody, recordEvent } from '../../delivery/webhooks/events.ts';
 import { queueDispatch } from '../../delivery/webhooks/repository.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
-import { requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
+import { inEditableBusiness, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
 import {
   type Db,
   type EndpointClient,
@@ -95,9 +95,7 @@ export const replayDelivery: Service<'webhooks/replayDelivery'> = async (deps, a
 };
 
 export const replayFailed: Service<'webhooks/replayFailed'> = async (deps, actor, input) => {
-  const now = deps.now();
-  return deps.db.transaction().execute(async (tx) => {
-    await requireEditableBusiness(tx, input.businessId);
+  return inEditableBusiness(deps, input.businessId, async (tx, now) => {
     const client = await requireClient(tx, input.businessId);
     refuseUnsendable(client);
     const replayed = await replayFailedRows(tx, { clientId: client.id, since: input.since, now });
@@ -111,9 +109,7 @@ export const replayFailed: Service<'webhooks/replayFailed'> = async (deps, actor
 };
 
 export const sendTestEvent: Service<'webhooks/sendTestEvent'> = async (deps, actor, input) => {
-  const now = deps.now();
-  return deps.db.transaction().execute(async (tx) => {
-    await requireEditableBusiness(tx, input.businessId);
+  return inEditableBusiness(deps, input.businessId, async (tx, now) => {
     refuseUnsendable(await requireClient(tx, input.businessId));
     const stored = await recordEvent(
       tx,
@@ -138,9 +134,7 @@ export const sendTestEvent: Service<'webhooks/sendTestEvent'> = async (deps, act
 };
 
 export const enableEndpoint: Service<'webhooks/enableEndpoint'> = async (deps, actor, input) => {
-  const now = deps.now();
-  return deps.db.transaction().execute(async (tx) => {
-    await requireEditableBusiness(tx, input.businessId);
+  return inEditableBusiness(deps, input.businessId, async (tx, now) => {
     const client = await requireClient(tx, input.businessId, true);
     if (client.disabledAt === null) throw new AppError('CONFLICT', 'The webhook endpoint is not disabled');
     await enableEndpointOf(tx, client.id, now);
