@@ -109,11 +109,11 @@ export async function effectiveFeatureSettings(db: Db, businessId: string) {
   };
 }
 
-export async function getBusinessFeatureSettings(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'businessSettings/getBusinessFeatureSettings'>,
-) {
+export const getBusinessFeatureSettings: Service<'businessSettings/getBusinessFeatureSettings'> = async (
+  deps,
+  _actor,
+  input,
+) => {
   const { db } = deps;
   const business = await requireBusiness(db, input.businessId);
   const { settings, featureUpdated } = await effectiveFeatureSettings(db, input.businessId);
@@ -124,7 +124,7 @@ export async function getBusinessFeatureSettings(
     updated: featureUpdated,
     nhsLoginUnavailable: deps.config.nhsLogin ? null : nhsLoginNotConfigured,
   };
-}
+};
 
 const nhsLoginNotConfigured =
   'NHS login is not configured on this server (NHS_LOGIN_ISSUER, NHS_LOGIN_CLIENT_ID, NHS_LOGIN_PRIVATE_KEY)';

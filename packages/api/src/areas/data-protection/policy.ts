@@ -7,9 +7,8 @@ import {
   retentionFields,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Out, Service } from '../../context/method.ts';
+import type { Out, Service } from '../../context/method.ts';
 import {
   businessExists,
   type Db,
@@ -63,9 +62,9 @@ function changes<T>(before: Record<RetentionField, T>, after: Record<RetentionFi
   };
 }
 
-export function getRetentionPolicy(deps: AppDeps, _actor: StaffActor, _input: In<'dataProtection/getRetentionPolicy'>) {
+export const getRetentionPolicy: Service<'dataProtection/getRetentionPolicy'> = (deps, _actor, _input) => {
   return productView(deps);
-}
+};
 
 export const updateRetentionPolicy: Service<'dataProtection/updateRetentionPolicy'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (tx) => {
@@ -88,13 +87,9 @@ async function businessView(deps: AppDeps, businessId: string): Out<'dataProtect
   return { businessId, overrides, product, effective, updated, preview };
 }
 
-export function getBusinessRetention(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'dataProtection/getBusinessRetention'>,
-) {
+export const getBusinessRetention: Service<'dataProtection/getBusinessRetention'> = (deps, _actor, input) => {
   return businessView(deps, input.businessId);
-}
+};
 
 export const updateBusinessRetention: Service<'dataProtection/updateBusinessRetention'> = async (
   deps,

@@ -3,7 +3,7 @@ import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { In, Service } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { openSealedWebhookSecret, sealWebhookSecret } from '../../delivery/webhooks/secrets.ts';
 import { maskSecret, newSecret, newWebhookSecret, secretHint } from '../../secrets/secret-box.ts';
 import { hashToken } from '../../sessions/tokens.ts';
@@ -227,13 +227,9 @@ const duplicatePartner = () =>
     { path: 'name', id: 'DUPLICATE_ITEM', message: 'A partner with that name already exists' },
   ]);
 
-export async function listIntegrationPartners(
-  deps: AppDeps,
-  _actor: StaffActor,
-  _input: In<'integration/listIntegrationPartners'>,
-) {
+export const listIntegrationPartners: Service<'integration/listIntegrationPartners'> = async (deps, _actor, _input) => {
   return { partners: await listPartners(deps.db) };
-}
+};
 
 export const createIntegrationPartner: Service<'integration/createIntegrationPartner'> = async (deps, actor, input) => {
   const now = deps.now();
