@@ -64,6 +64,31 @@ export async function audit(db: Db, deps: AppDeps, actor: Actor, entry: AuditEnt
 }
 
 /**
+ * The audit function of one kind of entity of a business, `auditOrder = entityAudit('order')`:
+ * `auditOrder(tx, deps, actor, 'order.create', order, { via })` appends the entry about that order, in
+ * the order's business (with `who` for a caller who is not signed in).
+ */
+export const entityAudit =
+  (entityType: string) =>
+  (
+    db: Db,
+    deps: AppDeps,
+    actor: Actor,
+    action: string,
+    entity: { id: string; businessId: string },
+    details?: Record<string, unknown>,
+    who?: AuditEntry['who'],
+  ) =>
+    audit(db, deps, actor, {
+      action,
+      entityType,
+      entityId: entity.id,
+      businessId: entity.businessId,
+      ...(details ? { details } : {}),
+      ...(who ? { who } : {}),
+    });
+
+/**
  * One entry per entity a caller was shown (a page of a list), in one statement: who saw what, with ids
  * and `details` only, never the data itself. Nothing is written for an empty page.
  */

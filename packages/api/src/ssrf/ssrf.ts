@@ -61,12 +61,8 @@ export function refusedAddress(address: string): string | null {
 
 /** The URL's scheme and form, before any lookup: the check at save and the first step at send. */
 export function refusedUrl(raw: string, policy: SsrfPolicy): string | null {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return 'The webhook URL is not a valid URL';
-  }
+  const url = URL.parse(raw);
+  if (!url) return 'The webhook URL is not a valid URL';
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The webhook URL must start with https://';
   if (policy.production && url.protocol !== 'https:') return 'The webhook URL must start with https://';
   if (url.username || url.password) return 'The webhook URL cannot hold a user name or password';

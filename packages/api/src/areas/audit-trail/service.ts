@@ -4,7 +4,6 @@ import {
   auditCsv,
   auditExportMax,
   auditPageSize,
-  type MethodName,
   maxTimestamp,
   validationMessage,
 } from '@medlocker/core';
@@ -12,11 +11,8 @@ import { audit, searchAudit } from '../../audit/audit.ts';
 import type { AuditQuery } from '../../audit/repository.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { decodeTimeIdCursor, pageOf } from '../../lists/paging.ts';
-
-type In<M extends MethodName<'audit'>> = MethodIn<'audit', M>;
-type Out<M extends MethodName<'audit'>> = Promise<MethodOut<'audit', M>>;
 
 /**
  * The businesses whose entries the caller reads: support every entry (null), or the one business it
@@ -67,7 +63,7 @@ const auditRead = (deps: AppDeps, actor: StaffActor, action: string, input: Audi
     details: { filters: filtersOf(input), shown },
   });
 
-export async function search(deps: AppDeps, actor: StaffActor, input: In<'search'>): Out<'search'> {
+export const search: Service<'audit/search'> = async (deps, actor, input) => {
   const after = decodeTimeIdCursor(input.nextToken);
   const { nextToken: _token, ...filters } = input;
   const query = queryOf(actor, filters, auditPageSize + 1);
@@ -75,9 +71,9 @@ export async function search(deps: AppDeps, actor: StaffActor, input: In<'search
   const page = pageOf(rows, auditPageSize, (r) => [r.at, r.id]);
   await auditRead(deps, actor, 'audit.search', filters, page.items.length);
   return { entries: page.items, nextToken: page.nextToken };
-}
+};
 
-export async function exportCsv(deps: AppDeps, actor: StaffActor, input: In<'export'>): Out<'export'> {
+export const exportCsv: Service<'audit/export'> = async (deps, actor, input) => {
   // One more than the cap tells filters matching too many: refused, never silently cut short.
   const rows = await searchAudit(deps.db, queryOf(actor, input, auditExportMax + 1));
   if (rows.length > auditExportMax) {
@@ -87,4 +83,4 @@ export async function exportCsv(deps: AppDeps, actor: StaffActor, input: In<'exp
   }
   await auditRead(deps, actor, 'audit.export', input, rows.length);
   return { csv: auditCsv(rows), entries: rows.length };
-}
+};

@@ -1,9 +1,9 @@
-import { AppError, counted, deviceOf, type MethodName } from '@medlocker/core';
+import { AppError, counted, deviceOf } from '@medlocker/core';
 import { callerOf, reachesRole } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { hashPassword, verifyPassword } from '../../sessions/passwords.ts';
@@ -20,9 +20,6 @@ import {
 } from './repository.ts';
 import { addressLimits } from './service.ts';
 
-type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
-type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
-
 /** A wrong current password: a 400 on the field, in the words of a sign-in refusal. */
 export const wrongCurrentPassword = 'Your current password is not correct';
 
@@ -34,11 +31,7 @@ const failedLoginBucket = { capacity: addressLimits.failedLogins, perMs: address
  * counts towards the account's lockout and the address's failed logins, exactly as at /auth/login. The
  * other sessions of the user end (every api process forgets them at once); the caller's stays.
  */
-export async function changePassword(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'changePassword'>,
-): Out<'changePassword'> {
+export const changePassword: Service<'auth/changePassword'> = async (deps, actor, input) => {
   const { db } = deps;
   const now = deps.now();
   const user = await findUserById(db, actor.userId);
@@ -96,7 +89,7 @@ export async function changePassword(
   // The other sessions are forgotten by every process's session cache, and their consoles hung up on.
   liveOf(deps).accessChanged(user.id);
   return { ok: true, endedSessions };
-}
+};
 
 /** One's own sessions; support staff may name anyone. Nobody else learns whether the user exists. */
 function assertSelfOrSupport(actor: StaffActor, userId: string): void {
@@ -105,7 +98,7 @@ function assertSelfOrSupport(actor: StaffActor, userId: string): void {
   }
 }
 
-export async function listSessions(deps: AppDeps, actor: StaffActor, input: In<'listSessions'>): Out<'listSessions'> {
+export const listSessions: Service<'auth/listSessions'> = async (deps, actor, input) => {
   const userId = input.userId ?? actor.userId;
   assertSelfOrSupport(actor, userId);
   const rows = await liveSessionsOf(deps.db, userId, deps.now());
@@ -128,13 +121,13 @@ export async function listSessions(deps: AppDeps, actor: StaffActor, input: In<'
       current: r.id === actor.sessionId,
     })),
   };
-}
+};
 
 /**
  * Ends one session: one's own, or (support staff) anyone's. Another user's session is a 404 to anyone
  * else, as one that does not exist. Audited as `session.end`, naming whose session it was.
  */
-export async function endSession(deps: AppDeps, actor: StaffActor, input: In<'endSession'>): Out<'endSession'> {
+export const endSession: Service<'auth/endSession'> = async (deps, actor, input) => {
   const now = deps.now();
   const session = await findSession(deps.db, input.sessionId);
   if (!session || (session.userId !== actor.userId && actor.kind !== 'support')) {
@@ -154,14 +147,10 @@ export async function endSession(deps: AppDeps, actor: StaffActor, input: In<'en
   });
   if (ended) liveOf(deps).accessChanged(session.userId);
   return { ok: true };
-}
+};
 
 /** Ends every session of the user but the caller's own (support naming another user: all of theirs). */
-export async function endOtherSessions(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'endOtherSessions'>,
-): Out<'endOtherSessions'> {
+export const endOtherSessions: Service<'auth/endOtherSessions'> = async (deps, actor, input) => {
   const userId = input.userId ?? actor.userId;
   assertSelfOrSupport(actor, userId);
   const now = deps.now();
@@ -179,7 +168,7 @@ export async function endOtherSessions(
   });
   if (ended > 0) liveOf(deps).accessChanged(userId);
   return { ok: true, ended };
-}
+};
 
 /**
  * Whether the caller may manage this user's account: support staff anyone; anybody themselves; a
@@ -201,19 +190,15 @@ async function assertManages(deps: AppDeps, actor: StaffActor, userId: string) {
   throw new AppError('NOT_FOUND', 'No such user');
 }
 
-export async function getAccountStatus(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'getAccountStatus'>,
-): Out<'getAccountStatus'> {
+export const getAccountStatus: Service<'auth/getAccountStatus'> = async (deps, actor, input) => {
   const user = await assertManages(deps, actor, input.userId);
   const status = await accountStatusOf(deps.db, user.id);
   if (!status) throw new AppError('NOT_FOUND', 'No such user');
   return status;
-}
+};
 
 /** Enables an account disabled for not being used; the days count again from now. Audited. */
-export async function enableUser(deps: AppDeps, actor: StaffActor, input: In<'enableUser'>): Out<'enableUser'> {
+export const enableUser: Service<'auth/enableUser'> = async (deps, actor, input) => {
   const user = await assertManages(deps, actor, input.userId);
   const now = deps.now();
   await deps.db.transaction().execute(async (trx) => {
@@ -230,4 +215,4 @@ export async function enableUser(deps: AppDeps, actor: StaffActor, input: In<'en
   const status = await accountStatusOf(deps.db, user.id);
   if (!status) throw new AppError('NOT_FOUND', 'No such user');
   return status;
-}
+};

@@ -1,9 +1,9 @@
-import { AppError, type MethodName, type RoleInvitation, roleInvitationDays } from '@medlocker/core';
+import { AppError, type RoleInvitation, roleInvitationDays } from '@medlocker/core';
 import { callerOf, enforceRoleScope, reachesRole } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/index.ts';
 import { type Account, findUserByEmail, findUserById } from '../users/index.ts';
@@ -29,8 +29,6 @@ import { sendPasswordLink } from './service.ts';
  * either way, and gets the role only by accepting it, signed in as themselves.
  */
 
-type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
-type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 type Trx = AppDeps['db'];
 
 const invitationMs = roleInvitationDays * 24 * 60 * 60 * 1000;
@@ -63,10 +61,10 @@ async function isColleague(trx: Trx, actor: StaffActor, user: Account, roles: Ro
 export async function addAsPharmacyAdmin(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'addRoles'>,
+  input: In<'auth/addRoles'>,
   roles: RoleToStore[],
   site: Site,
-): Out<'addRoles'> {
+): Out<'auth/addRoles'> {
   const now = deps.now();
   const done = await deps.db.transaction().execute(async (trx) => {
     let user = await findUserByEmail(trx, input.email);
@@ -127,11 +125,7 @@ const mine = (actor: StaffActor, invitation: InvitationRecord | undefined): Invi
   return invitation;
 };
 
-export async function listMyInvitations(
-  deps: AppDeps,
-  actor: StaffActor,
-  _input: In<'listMyInvitations'>,
-): Out<'listMyInvitations'> {
+export const listMyInvitations: Service<'auth/listMyInvitations'> = async (deps, actor, _input) => {
   const rows = await invitationsOfUser(deps.db, actor.userId, deps.now());
   return {
     invitations: rows.map((r) => ({
@@ -147,18 +141,14 @@ export async function listMyInvitations(
       expires: r.expires,
     })),
   };
-}
+};
 
 /**
  * The invitee takes the role: refused (409, nothing changed) when expired, when they hold a Support or
  * Developer role, or when their identity provider would then refuse them; else the role is added,
  * audited as theirs, and the invitation is used up.
  */
-export async function acceptInvitation(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'acceptInvitation'>,
-): Out<'acceptInvitation'> {
+export const acceptInvitation: Service<'auth/acceptInvitation'> = async (deps, actor, input) => {
   const now = deps.now();
   await deps.db.transaction().execute(async (trx) => {
     const invitation = mine(actor, await findInvitation(trx, input.id));
@@ -185,13 +175,9 @@ export async function acceptInvitation(
   });
   liveOf(deps).accessChanged(actor.userId);
   return { ok: true };
-}
+};
 
-export async function declineInvitation(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'declineInvitation'>,
-): Out<'declineInvitation'> {
+export const declineInvitation: Service<'auth/declineInvitation'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (trx) => {
     const invitation = mine(actor, await findInvitation(trx, input.id));
     if (!(await deleteInvitation(trx, invitation.id))) throw new AppError('NOT_FOUND', 'No such invitation');
@@ -203,7 +189,7 @@ export async function declineInvitation(
     });
   });
   return { ok: true };
-}
+};
 
 const forAdmins = (r: InvitationRecord): RoleInvitation => ({
   id: r.id,
@@ -215,21 +201,13 @@ const forAdmins = (r: InvitationRecord): RoleInvitation => ({
   expires: r.expires,
 });
 
-export async function listInvitations(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'listInvitations'>,
-): Out<'listInvitations'> {
+export const listInvitations: Service<'auth/listInvitations'> = async (deps, actor, input) => {
   enforceRoleScope(callerOf(actor), [{ name: input.roleName, resource: input.roleResource }], { admin: true });
   const rows = await invitationsToResource(deps.db, input.roleName, input.roleResource, deps.now());
   return { invitations: rows.map(forAdmins) };
-}
+};
 
-export async function cancelInvitation(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'cancelInvitation'>,
-): Out<'cancelInvitation'> {
+export const cancelInvitation: Service<'auth/cancelInvitation'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (trx) => {
     const invitation = await findInvitation(trx, input.id);
     if (!invitation) throw new AppError('NOT_FOUND', 'No such invitation');
@@ -246,4 +224,4 @@ export async function cancelInvitation(
     });
   });
   return { ok: true };
-}
+};

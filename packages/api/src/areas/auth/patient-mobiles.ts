@@ -1,8 +1,8 @@
-import { AppError, codeTextIn, type MethodName, type PatientMobile, patientAuthPolicy } from '@medlocker/core';
+import { AppError, codeTextIn, type PatientMobile, patientAuthPolicy } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import { checkResendWait, codeLocales } from './code-resend.ts';
@@ -25,8 +25,6 @@ import {
  * (`auth/verifySms`), so the patient can get in from either phone.
  */
 
-type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
-type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 type PatientActor = Extract<Actor, { kind: 'patient' }>;
 
 const policy = patientAuthPolicy;
@@ -49,21 +47,17 @@ async function mobilesOf(db: Db, actor: PatientActor): Promise<PatientMobile[]> 
 export const listPatientMobile = async (
   deps: AppDeps,
   actor: PatientActor,
-  _input: In<'listPatientMobile'>,
-): Out<'listPatientMobile'> => ({ mobiles: await mobilesOf(deps.db, actor) });
+  _input: In<'auth/listPatientMobile'>,
+): Out<'auth/listPatientMobile'> => ({ mobiles: await mobilesOf(deps.db, actor) });
 
 /** Without a code: texts one to the new mobile. With it: the mobile is added, verified. */
-export async function addPatientMobile(
-  deps: AppDeps,
-  actor: PatientActor,
-  input: In<'addPatientMobile'>,
-): Out<'addPatientMobile'> {
+export const addPatientMobile: Service<'auth/addPatientMobile', PatientActor> = async (deps, actor, input) => {
   if (input.code === undefined) {
     await textMobileCode(deps, actor, input.mobileNumber);
     return { mobiles: await mobilesOf(deps.db, actor), added: false };
   }
   return confirmMobileCode(deps, actor, input.mobileNumber, input.code);
-}
+};
 
 /**
  * Texts a code to a new mobile, unless it is verified already. One patient's requests run one at a time
@@ -142,7 +136,7 @@ async function confirmMobileCode(
   actor: PatientActor,
   mobile: string,
   code: string,
-): Out<'addPatientMobile'> {
+): Out<'auth/addPatientMobile'> {
   const now = deps.now();
   const current = await mobilesOf(deps.db, actor);
   if (current.find((m) => m.mobileNumber === mobile)?.verified) return { mobiles: current, added: false };
@@ -178,11 +172,7 @@ async function confirmMobileCode(
 }
 
 /** Removes a mobile the patient added; the one on record is the pharmacy's (409). */
-export async function removePatientMobile(
-  deps: AppDeps,
-  actor: PatientActor,
-  input: In<'removePatientMobile'>,
-): Out<'removePatientMobile'> {
+export const removePatientMobile: Service<'auth/removePatientMobile', PatientActor> = async (deps, actor, input) => {
   const current = await mobilesOf(deps.db, actor);
   const found = current.find((m) => m.mobileNumber === input.mobileNumber);
   if (!found) throw new AppError('NOT_FOUND', 'This mobile is not one of yours');
@@ -197,4 +187,4 @@ export async function removePatientMobile(
     businessId: actor.businessId,
   });
   return { mobiles: await mobilesOf(deps.db, actor) };
-}
+};

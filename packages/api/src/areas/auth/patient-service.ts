@@ -3,14 +3,13 @@ import {
   codeTextIn,
   counted,
   greetingName,
-  type MethodName,
   type PatientSessionInfo,
   patientAuthPolicy,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { hashCode, newCode, sameHash } from '../../secrets/one-time-codes.ts';
 import {
@@ -44,9 +43,6 @@ import {
  * order's lock, one client address may get only so many wrong answers (and unknown orders) and codes
  * texted across every order, so it cannot try many orders instead of one.
  */
-
-type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
-type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 
 const policy = patientAuthPolicy;
 
@@ -159,7 +155,7 @@ async function refuse(
 }
 
 /** Date of birth: a session when it matches the patient's on record. */
-export async function verifyPatient(deps: AppDeps, actor: Actor, input: In<'verifyPatient'>): Promise<Proven> {
+export async function verifyPatient(deps: AppDeps, actor: Actor, input: In<'auth/verifyPatient'>): Promise<Proven> {
   const giveBack = await takeAddress(deps, actor, 'tries', input.orderId);
   const found = await orderPatient(deps, input.orderId);
   const now = deps.now();
@@ -185,7 +181,7 @@ const codeHash = (found: { orderId: string; patientId: string }, code: string) =
  * Each call takes one of its address's hourly codes first, given back when nothing was texted for a
  * known order (an unknown order is a guess, and keeps it).
  */
-export async function verifySms(deps: AppDeps, actor: Actor, input: In<'verifySms'>): Out<'verifySms'> {
+export const verifySms: Service<'auth/verifySms', Actor> = async (deps, actor, input) => {
   const giveBack = await takeAddress(deps, actor, 'codes', input.orderId);
   const found = await orderPatient(deps, input.orderId);
   try {
@@ -195,10 +191,10 @@ export async function verifySms(deps: AppDeps, actor: Actor, input: In<'verifySm
     await giveBack();
     throw error;
   }
-}
+};
 
 /** The per-order part of verifySms: the lock, the patient's mobiles, one a minute and five an hour. */
-async function textCode(deps: AppDeps, actor: Actor, found: OrderPatient): Out<'verifySms'> {
+async function textCode(deps: AppDeps, actor: Actor, found: OrderPatient): Out<'auth/verifySms'> {
   const now = deps.now();
   await refuseWhileLocked(deps, found.orderId, now);
   const mobiles = await mobilesToText(deps, found);
@@ -294,7 +290,7 @@ function countSend(row: Verification, now: number): { sends: number; windowStart
  * A right code that another answer spent first (two taps, two tabs) is what it is: not a wrong try,
  * and answered "already used" (a code opens one session).
  */
-export async function verifySmsCode(deps: AppDeps, actor: Actor, input: In<'verifySmsCode'>): Promise<Proven> {
+export async function verifySmsCode(deps: AppDeps, actor: Actor, input: In<'auth/verifySmsCode'>): Promise<Proven> {
   const giveBack = await takeAddress(deps, actor, 'tries', input.orderId);
   const found = await orderPatient(deps, input.orderId);
   const now = deps.now();
@@ -330,7 +326,7 @@ export const patientSessionInfo = (principal: PatientPrincipal): PatientSessionI
 });
 
 /** Ends a patient session (sign out on the patient page). */
-export async function endPatientSession(deps: AppDeps, token: string | null): Out<'endPatientSession'> {
+export async function endPatientSession(deps: AppDeps, token: string | null): Out<'auth/endPatientSession'> {
   if (token) await endPatientSessionByToken(deps.db, token, deps.now());
   return { ok: true };
 }

@@ -1,9 +1,9 @@
-import { AppError, type FieldError, type MethodName, roleDescription } from '@medlocker/core';
+import { AppError, type FieldError, roleDescription } from '@medlocker/core';
 import { callerOf, enforceRoleScope } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { assertGroupAcceptsMembers } from '../groups/index.ts';
 import { type Account, findUserByEmail } from '../users/index.ts';
@@ -21,9 +21,6 @@ import { defaultProviderFor, providerRefusal } from './role-rules.ts';
 import { createAccount, giveRole } from './role-writes.ts';
 import { sendPasswordLink } from './service.ts';
 
-type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
-type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
-
 const resourceTypeOf = { Business: 'business', Group: 'group' } as const;
 type Db = AppDeps['db'];
 
@@ -32,7 +29,7 @@ type Db = AppDeps['db'];
  * business or group (the role's own resource, else the request's resourceId); Support and Developer
  * take none and no access level. Returns the roles as stored, with the server's descriptions.
  */
-async function rolesToStore(deps: AppDeps, input: In<'addRoles'>): Promise<RoleToStore[]> {
+async function rolesToStore(deps: AppDeps, input: In<'auth/addRoles'>): Promise<RoleToStore[]> {
   const problems: FieldError[] = [];
   const out: RoleToStore[] = [];
   for (const [i, role] of input.roles.entries()) {
@@ -102,7 +99,7 @@ async function rolesToStore(deps: AppDeps, input: In<'addRoles'>): Promise<RoleT
  * they administer, for the pharmacy front end, with a password (single sign-on by default is support's
  * choice, SPEC §6). A role without any resource is left to the SPEC §5 check ('Field is required').
  */
-function assertPharmacyMayAdd(actor: StaffActor, input: In<'addRoles'>): void {
+function assertPharmacyMayAdd(actor: StaffActor, input: In<'auth/addRoles'>): void {
   for (const role of input.roles) {
     if (role.name !== 'Business' && role.name !== 'Group') {
       throw new AppError('FORBIDDEN', `Only support staff manage ${role.name} roles`);
@@ -128,7 +125,12 @@ function assertPharmacyMayAdd(actor: StaffActor, input: In<'addRoles'>): void {
  * once (refused when the user's identity provider would then refuse them); a pharmacy Admin invites
  * anyone not already theirs (invitations-service.ts).
  */
-export async function addRoles(deps: AppDeps, actor: StaffActor, input: In<'addRoles'>, site: Site): Out<'addRoles'> {
+export async function addRoles(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'auth/addRoles'>,
+  site: Site,
+): Out<'auth/addRoles'> {
   if (actor.kind === 'pharmacy') assertPharmacyMayAdd(actor, input);
   const roles = await rolesToStore(deps, input);
   if (actor.kind === 'pharmacy') return addAsPharmacyAdmin(deps, actor, input, roles, site);
@@ -159,7 +161,7 @@ async function assertProviderAllows(trx: Db, user: Account, roles: RoleToStore[]
   if (refusal) throw new AppError('VALIDATION', refusal, [{ path: 'email', id: 'INVALID_VALUE', message: refusal }]);
 }
 
-export async function removeRole(deps: AppDeps, actor: StaffActor, input: In<'removeRole'>): Out<'removeRole'> {
+export const removeRole: Service<'auth/removeRole'> = async (deps, actor, input) => {
   if (input.userId === actor.userId && input.roleName === 'Support') {
     throw new AppError('CONFLICT', 'You cannot remove your own Support role');
   }
@@ -181,13 +183,9 @@ export async function removeRole(deps: AppDeps, actor: StaffActor, input: In<'re
   // The user's open consoles read their access again (and lose the socket with the support scope).
   liveOf(deps).accessChanged(input.userId);
   return { ok: true };
-}
+};
 
-export async function editIdentityProvider(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'editIdentityProvider'>,
-): Out<'editIdentityProvider'> {
+export const editIdentityProvider: Service<'auth/editIdentityProvider'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, input.email);
     if (!user) throw new AppError('NOT_FOUND', 'No user with that email');
@@ -209,4 +207,4 @@ export async function editIdentityProvider(
     });
   });
   return { ok: true };
-}
+};

@@ -1,9 +1,9 @@
-import { AppError, type MethodName } from '@medlocker/core';
+import { AppError } from '@medlocker/core';
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
@@ -36,9 +36,6 @@ import {
   secondFactorRequired,
 } from './second-factor-repository.ts';
 
-type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
-type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
-
 const listed = ({ id, kind, name, created, lastUsed }: StoredFactor) => ({ id, kind, name, created, lastUsed });
 
 /** The user a self-or-support method is about: one's own, or (support staff only) anyone's. */
@@ -48,11 +45,7 @@ function subjectOf(actor: StaffActor, userId: string | undefined): string {
   return userId;
 }
 
-export async function listSecondFactors(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'listSecondFactors'>,
-): Out<'listSecondFactors'> {
+export const listSecondFactors: Service<'auth/listSecondFactors'> = async (deps, actor, input) => {
   const userId = subjectOf(actor, input.userId);
   if (!(await findUserById(deps.db, userId))) throw new AppError('NOT_FOUND', `User ${userId} not found`);
   return {
@@ -60,16 +53,12 @@ export async function listSecondFactors(
     recoveryCodesLeft: await recoveryCodesLeft(deps.db, userId),
     required: await secondFactorRequired(deps.db, userId),
   };
-}
+};
 
-export async function beginTotpSetup(
-  deps: AppDeps,
-  actor: StaffActor,
-  _input: In<'beginTotpSetup'>,
-): Out<'beginTotpSetup'> {
+export const beginTotpSetup: Service<'auth/beginTotpSetup'> = async (deps, actor, _input) => {
   const secret = newTotpSecret();
   return { secret, uri: totpUri(secret, actor.email, deps.config.productName) };
-}
+};
 
 const wrongCode = () =>
   new AppError('VALIDATION', authMessages.invalidSecondFactor, [
@@ -98,11 +87,7 @@ async function factorAdded(deps: AppDeps, actor: StaffActor, factor: StoredFacto
   return { factor: listed(factor), recoveryCodes };
 }
 
-export async function finishTotpSetup(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'finishTotpSetup'>,
-): Out<'finishTotpSetup'> {
+export const finishTotpSetup: Service<'auth/finishTotpSetup'> = async (deps, actor, input) => {
   const now = deps.now();
   const secret = input.secret.replace(/\s+/g, '').toUpperCase();
   const step = totpStepOf(secret, input.code.trim(), now);
@@ -114,14 +99,14 @@ export async function finishTotpSetup(
   const factor = (await factorsOf(deps.db, actor.userId)).find((f) => f.id === id);
   if (!factor) throw new AppError('INTERNAL', 'The new factor was not stored');
   return factorAdded(deps, actor, factor, 'otp');
-}
+};
 
 export async function beginPasskeySetup(
   deps: AppDeps,
   actor: StaffActor,
-  _input: In<'beginPasskeySetup'>,
+  _input: In<'auth/beginPasskeySetup'>,
   site: Site,
-): Out<'beginPasskeySetup'> {
+): Out<'auth/beginPasskeySetup'> {
   const { rpID, rpName } = relyingPartyOf(deps, site);
   const user = await findUserById(deps.db, actor.userId);
   if (!user) throw new AppError('NOT_FOUND', `User ${actor.userId} not found`);
@@ -149,9 +134,9 @@ const passkeyRefused = () =>
 export async function finishPasskeySetup(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'finishPasskeySetup'>,
+  input: In<'auth/finishPasskeySetup'>,
   site: Site,
-): Out<'finishPasskeySetup'> {
+): Out<'auth/finishPasskeySetup'> {
   const now = deps.now();
   const challenge = await takeSessionChallenge(deps.db, actor.sessionId, now);
   if (!challenge) throw passkeyRefused();
@@ -187,11 +172,7 @@ export async function finishPasskeySetup(
 }
 
 /** Removes one of one's own factors; never the last while policy requires one (checked under a lock). */
-export async function removeSecondFactor(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'removeSecondFactor'>,
-): Out<'removeSecondFactor'> {
+export const removeSecondFactor: Service<'auth/removeSecondFactor'> = async (deps, actor, input) => {
   const removed = await deps.db.transaction().execute(async (tx) => {
     const factors = await factorsOf(tx, actor.userId, { lock: true });
     if (!factors.some((f) => f.id === input.id)) throw new AppError('NOT_FOUND', 'Second factor not found');
@@ -210,13 +191,9 @@ export async function removeSecondFactor(
   });
   if (!removed) throw new AppError('NOT_FOUND', 'Second factor not found');
   return { ok: true };
-}
+};
 
-export async function regenerateRecoveryCodes(
-  deps: AppDeps,
-  actor: StaffActor,
-  _input: In<'regenerateRecoveryCodes'>,
-): Out<'regenerateRecoveryCodes'> {
+export const regenerateRecoveryCodes: Service<'auth/regenerateRecoveryCodes'> = async (deps, actor, _input) => {
   if ((await factorsOf(deps.db, actor.userId)).length === 0)
     throw new AppError('CONFLICT', 'Add a passkey or an authenticator app first: recovery codes stand in for one.');
   const recoveryCodes = newRecoveryCodes();
@@ -230,18 +207,14 @@ export async function regenerateRecoveryCodes(
     });
   });
   return { recoveryCodes };
-}
+};
 
 /**
  * Support's way out for a user who lost their device: every factor and recovery code goes, every session
  * ends (whoever holds one must sign in again and, where policy wants one, set up a new factor), and the
  * user is told by email, so a reset they did not ask for does not go unnoticed.
  */
-export async function resetSecondFactors(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'resetSecondFactors'>,
-): Out<'resetSecondFactors'> {
+export const resetSecondFactors: Service<'auth/resetSecondFactors'> = async (deps, actor, input) => {
   const user = await findUserById(deps.db, input.userId);
   if (!user) throw new AppError('NOT_FOUND', `User ${input.userId} not found`);
   const removed = await deps.db.transaction().execute(async (tx) => {
@@ -264,4 +237,4 @@ export async function resetSecondFactors(
     }),
   );
   return { ok: true, removed };
-}
+};

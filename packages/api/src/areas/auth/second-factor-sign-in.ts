@@ -1,9 +1,9 @@
-import { AppError, type MethodName, type SecondFactorMethod } from '@medlocker/core';
+import { AppError, type SecondFactorMethod } from '@medlocker/core';
 import { generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
 import { audit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
 import { authPolicy } from '../../sessions/policy.ts';
@@ -19,9 +19,6 @@ import {
   secondFactorRequired,
   spendRecoveryCode,
 } from './second-factor-repository.ts';
-
-type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
-type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
 
 /**
  * What a password user's sign-in needs after the right password: their second factor when they have one
@@ -53,9 +50,9 @@ async function awaitingSecondFactor(deps: AppDeps, actor: StaffActor): Promise<v
 export async function beginPasskeySignIn(
   deps: AppDeps,
   actor: StaffActor,
-  _input: In<'beginPasskeySignIn'>,
+  _input: In<'auth/beginPasskeySignIn'>,
   site: Site,
-): Out<'beginPasskeySignIn'> {
+): Out<'auth/beginPasskeySignIn'> {
   await awaitingSecondFactor(deps, actor);
   const passkeys = (await factorsOf(deps.db, actor.userId)).filter((f) => f.kind === 'passkey');
   const options = await generateAuthenticationOptions({
@@ -92,7 +89,7 @@ async function checkPasskey(
   deps: AppDeps,
   actor: StaffActor,
   factors: StoredFactor[],
-  response: NonNullable<In<'verifySecondFactor'>['passkey']>,
+  response: NonNullable<In<'auth/verifySecondFactor'>['passkey']>,
   site: Site,
 ): Promise<SecondFactorProof> {
   const now = deps.now();
@@ -122,7 +119,7 @@ async function checkPasskey(
 export async function checkSecondFactor(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'verifySecondFactor'>,
+  input: In<'auth/verifySecondFactor'>,
   site: Site,
 ): Promise<SecondFactorProof> {
   await awaitingSecondFactor(deps, actor);

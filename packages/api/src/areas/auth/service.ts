@@ -1,8 +1,8 @@
-import { AppError, type MethodName, messages } from '@medlocker/core';
+import { AppError, messages } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import type { Actor, StaffActor } from '../../context/actor.ts';
+import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, MethodOut, Out, Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { reserveToken } from '../../rate-limits/repository.ts';
@@ -42,9 +42,6 @@ import {
 import { secondFactorStepFor } from './second-factor-sign-in.ts';
 import { type NewSession, sessionAfterPassword } from './sign-in-step.ts';
 
-type In<M extends MethodName<'auth'>> = MethodIn<'auth', M>;
-type Out<M extends MethodName<'auth'>> = Promise<MethodOut<'auth', M>>;
-
 /** Refuses a call that would send mail when this address has sent too many (no address: in-process). */
 async function takeMail(deps: AppDeps, actor: Actor) {
   const { ip } = actor.origin;
@@ -54,7 +51,7 @@ async function takeMail(deps: AppDeps, actor: Actor) {
   if (retryAfter !== null) throw tooMany('requests', retryAfter);
 }
 
-export function config(deps: AppDeps, _actor: Actor, _input: In<'config'>): MethodOut<'auth', 'config'> {
+export function config(deps: AppDeps, _actor: Actor, _input: In<'auth/config'>): MethodOut<'auth', 'config'> {
   return { allowRegistration: deps.config.allowRegistration, productName: deps.config.productName };
 }
 
@@ -68,7 +65,7 @@ export type { NewSession };
 export async function login(
   deps: AppDeps,
   actor: Actor,
-  input: In<'login'>,
+  input: In<'auth/login'>,
   options: { previousToken: string | null },
 ): Promise<{ answer: MethodOut<'auth', 'login'>; session: NewSession | null }> {
   const { db } = deps;
@@ -154,9 +151,9 @@ async function refusedAsDisabled(
 export async function logout(
   deps: AppDeps,
   actor: Actor,
-  _input: In<'logout'>,
+  _input: In<'auth/logout'>,
   options: { token: string | null },
-): Out<'logout'> {
+): Out<'auth/logout'> {
   const { token } = options;
   if (token) {
     const ended = await revokeSessionByToken(deps.db, token, deps.now());
@@ -177,7 +174,7 @@ export async function logout(
   return { ok: true };
 }
 
-export async function session(deps: AppDeps, actor: StaffActor, _input: In<'session'>): Out<'session'> {
+export const session: Service<'auth/session'> = async (deps, actor, _input) => {
   const { db } = deps;
   const current = await findSession(db, actor.sessionId);
   const user = await findUserById(db, actor.userId);
@@ -189,7 +186,7 @@ export async function session(deps: AppDeps, actor: StaffActor, _input: In<'sess
     user: toUser(user),
     ...(step?.pending === 'setup' ? { secondFactorSetupRequired: true } : {}),
   };
-}
+};
 
 /**
  * Emails a one-time link to set a password. Sent in the background and errors only logged: how long
@@ -229,7 +226,12 @@ async function sentRecently(deps: AppDeps, userId: string): Promise<boolean> {
   return linkSentSince(deps.db, userId, deps.now() - 60_000);
 }
 
-export async function register(deps: AppDeps, actor: Actor, input: In<'register'>, site: Site): Out<'register'> {
+export async function register(
+  deps: AppDeps,
+  actor: Actor,
+  input: In<'auth/register'>,
+  site: Site,
+): Out<'auth/register'> {
   if (!deps.config.allowRegistration) throw new AppError('FORBIDDEN', 'Registration is not available');
   await takeMail(deps, actor);
   const { db } = deps;
@@ -270,9 +272,9 @@ export async function register(deps: AppDeps, actor: Actor, input: In<'register'
 export async function beginResetPassword(
   deps: AppDeps,
   actor: Actor,
-  input: In<'beginResetPassword'>,
+  input: In<'auth/beginResetPassword'>,
   site: Site,
-): Out<'beginResetPassword'> {
+): Out<'auth/beginResetPassword'> {
   await takeMail(deps, actor);
   const { db } = deps;
   const user = await findUserByEmail(db, input.email);
@@ -295,11 +297,7 @@ const invalidLink = () =>
     { path: 'token', id: 'INVALID_RESET_LINK', message: authMessages.invalidResetLink },
   ]);
 
-export async function completeResetPassword(
-  deps: AppDeps,
-  actor: Actor,
-  input: In<'completeResetPassword'>,
-): Out<'completeResetPassword'> {
+export const completeResetPassword: Service<'auth/completeResetPassword', Actor> = async (deps, actor, input) => {
   const { db } = deps;
   const now = deps.now();
   const tokenHash = hashToken(input.token);
@@ -327,7 +325,7 @@ export async function completeResetPassword(
   // Every session of the user ended: so do their open consoles.
   liveOf(deps).accessChanged(userId);
   return { ok: true };
-}
+};
 
 /**
  * Where a user who signs in with an identity provider starts: the provider's authorization URL (null
@@ -338,7 +336,7 @@ export async function completeResetPassword(
 export async function getIdentityProviderAuthUrl(
   deps: AppDeps,
   _actor: Actor,
-  input: In<'getIdentityProviderAuthUrl'>,
+  input: In<'auth/getIdentityProviderAuthUrl'>,
   site: Site,
 ): Promise<{ answer: MethodOut<'auth', 'getIdentityProviderAuthUrl'>; browserToken: string | null }> {
   const user = await findUserByEmail(deps.db, input.username);

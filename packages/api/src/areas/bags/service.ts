@@ -1,17 +1,11 @@
-import { bagsToRemoveListMax, type MethodName, machinesPageSize } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
-import type { StaffActor } from '../../context/actor.ts';
-import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import { bagsToRemoveListMax, machinesPageSize } from '@medlocker/core';
+import type { Service } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
-import { requireMachine } from '../machines/index.ts';
+import { auditMachine, requireMachine } from '../machines/index.ts';
 import { liveOrderWithBarcode, loadOrder, publishOrder, setBagOrder } from '../orders/index.ts';
 import { countBagsToRemove, listBagRows, listBagsToRemoveRows, toBag, unmatchedBagsOfMachine } from './repository.ts';
 
-type In<M extends MethodName<'bags'>> = MethodIn<'bags', M>;
-type Out<M extends MethodName<'bags'>> = Promise<MethodOut<'bags', M>>;
-
-export async function listBags(deps: AppDeps, _actor: StaffActor, input: In<'listBags'>): Out<'listBags'> {
+export const listBags: Service<'bags/listBags'> = async (deps, _actor, input) => {
   const before = decodeIdCursor(input.nextToken);
   const rows = await listBagRows(deps.db, {
     businessId: input.businessId,
@@ -22,27 +16,19 @@ export async function listBags(deps: AppDeps, _actor: StaffActor, input: In<'lis
   });
   const page = pageOf(rows, machinesPageSize, (r) => [r.id]);
   return { bags: page.items.map(toBag), nextToken: page.nextToken };
-}
+};
 
 /** Bags to take out of the lockers: cancelled or expired orders' (docs/decisions/machines.md). */
-export async function listBagsToRemove(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'listBagsToRemove'>,
-): Out<'listBagsToRemove'> {
+export const listBagsToRemove: Service<'bags/listBagsToRemove'> = async (deps, _actor, input) => {
   const now = deps.now();
   const scope = { businessId: input.businessId, ...(input.machineId ? { machineId: input.machineId } : {}), now };
   const rows = await listBagsToRemoveRows(deps.db, { ...scope, limit: bagsToRemoveListMax });
   const { total } =
     rows.length < bagsToRemoveListMax ? { total: rows.length } : await countBagsToRemove(deps.db, scope);
   return { bags: rows, total };
-}
+};
 
-export async function reprocessBags(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'reprocessBags'>,
-): Out<'reprocessBags'> {
+export const reprocessBags: Service<'bags/reprocessBags'> = async (deps, actor, input) => {
   const { machine } = await requireMachine(deps.db, input.machineId);
   // Each match loads its order as if the locker had just reported the bag (docs/ORDERS.md).
   const locker = {
@@ -62,15 +48,9 @@ export async function reprocessBags(
       if (moved) loaded.push(moved);
     }
     const result = { processed: bags.length, matched: loaded.length };
-    await audit(tx, deps, actor, {
-      action: 'bags.reprocess',
-      entityType: 'machine',
-      entityId: machine.id,
-      businessId: machine.businessId,
-      details: result,
-    });
+    await auditMachine(tx, deps, actor, 'bags.reprocess', machine, result);
     return { result, loaded };
   });
   for (const order of loaded) publishOrder(deps, order);
   return result;
-}
+};

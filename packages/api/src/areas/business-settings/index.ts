@@ -1,10 +1,11 @@
-export { changedPaths } from './changes.ts';
-export { readSmsTemplates } from './repository.ts';
+export { changedPaths, templatesOverDefaults } from './changes.ts';
+export { findBusiness, readSmsTemplates } from './repository.ts';
 export {
   effectiveFeatureSettings,
   getBusinessControlledSettings,
   getBusinessFeatureSettings,
   getBusinessSmsTemplates,
+  inEditableBusiness,
   requireBusiness,
   requireEditableBusiness,
   updateBusinessControlledSettings,

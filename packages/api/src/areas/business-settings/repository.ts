@@ -7,7 +7,10 @@ export type Db = Kysely<Database> | Transaction<Database>;
 /** A business as its settings pages and other areas' checks need it: its name and whether it is archived. */
 export type SettingsBusiness = { id: string; name: string; archived: boolean };
 
-/** The business settings are written to, with its archive mark; `lock` holds it against a concurrent archive. */
+/**
+ * A business with its name and archive mark (its settings, a patient's WhatsApp code message, the public
+ * sign-up page); `lock` holds it against a concurrent archive.
+ */
 export async function findBusiness(db: Db, id: string, lock = false): Promise<SettingsBusiness | undefined> {
   let q = db.selectFrom('businesses').select(['id', 'name', 'archived_at']).where('id', '=', id);
   if (lock) q = q.forUpdate();

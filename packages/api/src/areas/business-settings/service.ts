@@ -6,20 +6,18 @@ import {
   defaultFeatureSettings,
   defaultSmsTemplatesIn,
   type Locale,
-  type MethodName,
   type Nation,
   nationHasPrescriptionCharges,
   nationNames,
   nations,
-  type SmsTemplateKey,
   smsGateways,
   smsTemplateKeys,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
-import { changedPaths, overDefaults, refuseArchived } from './changes.ts';
+import type { In, Service } from '../../context/method.ts';
+import { changedPaths, overDefaults, refuseArchived, templatesOverDefaults } from './changes.ts';
 import {
   countLiveChargedOrders,
   type Db,
@@ -32,9 +30,6 @@ import {
   writeSettingsJson,
   writeSmsTemplate,
 } from './repository.ts';
-
-type In<M extends MethodName<'businessSettings'>> = MethodIn<'businessSettings', M>;
-type Out<M extends MethodName<'businessSettings'>> = Promise<MethodOut<'businessSettings', M>>;
 
 /** A business that exists (404 otherwise). */
 export async function requireBusiness(db: Db, id: string, lock = false) {
@@ -51,6 +46,19 @@ export async function requireEditableBusiness(db: Db, id: string) {
   const row = await requireBusiness(db, id, true);
   refuseArchived(row);
   return row;
+}
+
+/**
+ * Runs a change to one business in a transaction, at one moment `now`, with the business locked and
+ * refused when archived (requireEditableBusiness); answers what the change answers.
+ */
+export function inEditableBusiness<T>(
+  deps: AppDeps,
+  businessId: string,
+  change: (tx: Db, now: number, business: SettingsBusiness) => Promise<T>,
+): Promise<T> {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (tx) => change(tx, now, await requireEditableBusiness(tx, businessId)));
 }
 
 /** Audits `businessSettings.<what>.update` on the business when the update changed any field. */
@@ -101,11 +109,11 @@ export async function effectiveFeatureSettings(db: Db, businessId: string) {
   };
 }
 
-export async function getBusinessFeatureSettings(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'getBusinessFeatureSettings'>,
-) {
+export const getBusinessFeatureSettings: Service<'businessSettings/getBusinessFeatureSettings'> = async (
+  deps,
+  _actor,
+  input,
+) => {
   const { db } = deps;
   const business = await requireBusiness(db, input.businessId);
   const { settings, featureUpdated } = await effectiveFeatureSettings(db, input.businessId);
@@ -116,7 +124,7 @@ export async function getBusinessFeatureSettings(
     updated: featureUpdated,
     nhsLoginUnavailable: deps.config.nhsLogin ? null : nhsLoginNotConfigured,
   };
-}
+};
 
 const nhsLoginNotConfigured =
   'NHS login is not configured on this server (NHS_LOGIN_ISSUER, NHS_LOGIN_CLIENT_ID, NHS_LOGIN_PRIVATE_KEY)';
@@ -128,7 +136,7 @@ const nhsLoginNotConfigured =
 function checkNhsLogin(
   deps: AppDeps,
   before: BusinessFeatureSettings,
-  input: In<'updateBusinessFeatureSettings'>['settings'],
+  input: In<'businessSettings/updateBusinessFeatureSettings'>['settings'],
 ): void {
   const on = input.nhsLogin?.enabled ?? before.nhsLogin.enabled;
   if (!on) return;
@@ -145,14 +153,12 @@ function checkNhsLogin(
   }
 }
 
-export async function updateBusinessFeatureSettings(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'updateBusinessFeatureSettings'>,
-): Out<'updateBusinessFeatureSettings'> {
-  const now = deps.now();
-  await deps.db.transaction().execute(async (tx) => {
-    await requireEditableBusiness(tx, input.businessId);
+export const updateBusinessFeatureSettings: Service<'businessSettings/updateBusinessFeatureSettings'> = async (
+  deps,
+  actor,
+  input,
+) => {
+  await inEditableBusiness(deps, input.businessId, async (tx, now) => {
     const before = await effectiveFeatureSettings(tx, input.businessId);
     const stored = (await readSettingsJson(tx, 'business_feature_settings', input.businessId))?.settings ?? {};
     // Top-level keys given replace the stored ones; controlled keys never enter this row.
@@ -166,7 +172,7 @@ export async function updateBusinessFeatureSettings(
     await auditChanged(tx, deps, actor, 'features', input.businessId, fields);
   });
   return getBusinessFeatureSettings(deps, actor, input);
-}
+};
 
 /**
  * Where the pharmacy is decides whether prescription charges may be on: outside England there are
@@ -178,7 +184,7 @@ async function applyNation(
   tx: Db,
   businessId: string,
   before: Nation,
-  input: In<'updateBusinessFeatureSettings'>['settings'],
+  input: In<'businessSettings/updateBusinessFeatureSettings'>['settings'],
   next: Record<string, unknown>,
 ): Promise<void> {
   const nation = (input.nation ?? before) as Nation;
@@ -196,11 +202,11 @@ async function applyNation(
   }
 }
 
-export async function getBusinessControlledSettings(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'getBusinessControlledSettings'>,
-): Out<'getBusinessControlledSettings'> {
+export const getBusinessControlledSettings: Service<'businessSettings/getBusinessControlledSettings'> = async (
+  deps,
+  _actor,
+  input,
+) => {
   const { db } = deps;
   const business = await requireBusiness(db, input.businessId);
   const { settings, controlledUpdated } = await effectiveFeatureSettings(db, input.businessId);
@@ -210,16 +216,14 @@ export async function getBusinessControlledSettings(
     archived: business.archived,
     updated: controlledUpdated,
   };
-}
+};
 
-export async function updateBusinessControlledSettings(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'updateBusinessControlledSettings'>,
-): Out<'updateBusinessControlledSettings'> {
-  const now = deps.now();
-  await deps.db.transaction().execute(async (tx) => {
-    await requireEditableBusiness(tx, input.businessId);
+export const updateBusinessControlledSettings: Service<'businessSettings/updateBusinessControlledSettings'> = async (
+  deps,
+  actor,
+  input,
+) => {
+  await inEditableBusiness(deps, input.businessId, async (tx, now) => {
     const before = pickControlled((await effectiveFeatureSettings(tx, input.businessId)).settings);
     const stored = (await readSettingsJson(tx, 'business_controlled_settings', input.businessId))?.settings ?? {};
     await writeSettingsJson(
@@ -234,20 +238,12 @@ export async function updateBusinessControlledSettings(
     await auditChanged(tx, deps, actor, 'controlled', input.businessId, fields);
   });
   return getBusinessControlledSettings(deps, actor, input);
-}
+};
 
 async function smsTemplatesOf(db: Db, business: SettingsBusiness, language: Locale) {
   const own = await readSmsTemplates(db, business.id, language);
   const defaults = defaultSmsTemplatesIn[language];
-  const templates = { ...defaults };
-  const customised: SmsTemplateKey[] = [];
-  for (const key of smsTemplateKeys) {
-    const body = own.get(key);
-    if (body !== undefined) {
-      templates[key] = body;
-      customised.push(key);
-    }
-  }
+  const { templates, customised } = templatesOverDefaults(defaults, smsTemplateKeys, own);
   return {
     businessId: business.id,
     language,
@@ -258,23 +254,21 @@ async function smsTemplatesOf(db: Db, business: SettingsBusiness, language: Loca
   };
 }
 
-export async function getBusinessSmsTemplates(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'getBusinessSmsTemplates'>,
-): Out<'getBusinessSmsTemplates'> {
+export const getBusinessSmsTemplates: Service<'businessSettings/getBusinessSmsTemplates'> = async (
+  deps,
+  _actor,
+  input,
+) => {
   const business = await requireBusiness(deps.db, input.businessId);
   return smsTemplatesOf(deps.db, business, input.language ?? 'en');
-}
+};
 
-export async function updateBusinessSmsTemplates(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'updateBusinessSmsTemplates'>,
-): Out<'updateBusinessSmsTemplates'> {
-  const now = deps.now();
-  return deps.db.transaction().execute(async (tx) => {
-    const business = await requireEditableBusiness(tx, input.businessId);
+export const updateBusinessSmsTemplates: Service<'businessSettings/updateBusinessSmsTemplates'> = async (
+  deps,
+  actor,
+  input,
+) => {
+  return inEditableBusiness(deps, input.businessId, async (tx, now, business) => {
     const language = input.language ?? 'en';
     const before = await smsTemplatesOf(tx, business, language);
     await deleteSmsTemplates(tx, business.id, input.reset ?? [], language);
@@ -293,4 +287,4 @@ export async function updateBusinessSmsTemplates(
     await auditChanged(tx, deps, actor, 'smsTemplates', business.id, fields);
     return after;
   });
-}
+};

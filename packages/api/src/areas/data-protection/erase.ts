@@ -1,13 +1,10 @@
-import { AppError, type MethodName } from '@medlocker/core';
+import { AppError } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import { type Actor, actorIdentity } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Out, Service } from '../../context/method.ts';
 import { emitPatientErased } from '../../delivery/webhooks/emit.ts';
 import { anonymiseOrders, erasePatientRow, liveOrderCount, lockPatient, ordersOfPatient } from './erase-repository.ts';
-
-type In<M extends MethodName<'dataProtection'>> = MethodIn<'dataProtection', M>;
-type Out<M extends MethodName<'dataProtection'>> = Promise<MethodOut<'dataProtection', M>>;
 
 /** Why a patient was erased: a request (staff acting on it) or the retention policy. */
 export type ErasureReason = 'request' | 'retention';
@@ -27,7 +24,7 @@ export async function erasePatientNow(
   actor: Actor,
   patientId: string,
   reason: ErasureReason,
-): Out<'erasePatient'> {
+): Out<'dataProtection/erasePatient'> {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     const patient = await lockPatient(tx, patientId);
@@ -58,6 +55,6 @@ export async function erasePatientNow(
   });
 }
 
-export function erasePatient(deps: AppDeps, actor: Actor, input: In<'erasePatient'>): Out<'erasePatient'> {
+export const erasePatient: Service<'dataProtection/erasePatient', Actor> = (deps, actor, input) => {
   return erasePatientNow(deps, actor, input.patientId, 'request');
-}
+};

@@ -1,17 +1,11 @@
 import { AppError, toIsoDate } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import type { StaffActor } from '../../context/actor.ts';
-import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { subjectAccessZip } from './export-file.ts';
 import { readHoldings } from './export-repository.ts';
 
 /** A subject access request answered: the ZIP (base64), and an audit entry that it was taken. */
-export async function exportPatientData(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: MethodIn<'dataProtection', 'exportPatientData'>,
-): Promise<MethodOut<'dataProtection', 'exportPatientData'>> {
+export const exportPatientData: Service<'dataProtection/exportPatientData'> = async (deps, actor, input) => {
   const holdings = await readHoldings(deps.db, input.patientId);
   if (!holdings) throw new AppError('NOT_FOUND', `No patient with id ${input.patientId}`);
   const now = deps.now();
@@ -32,4 +26,4 @@ export async function exportPatientData(
     contentType: 'application/zip',
     data: Buffer.from(zip).toString('base64'),
   };
-}
+};

@@ -1,16 +1,14 @@
 import {
   AppError,
   effectiveRetention,
-  type MethodName,
   type RetentionCounts,
   type RetentionField,
   type RetentionPolicy,
   retentionFields,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Out, Service } from '../../context/method.ts';
 import {
   businessExists,
   type Db,
@@ -28,9 +26,6 @@ import { countPastTime, countProductPastTime, cutoffs } from './retention-reposi
  * Admin (or support) may override them for that business within the same bounds. Each page shows what
  * the next nightly run would remove, counted with the job's own conditions.
  */
-
-type In<M extends MethodName<'dataProtection'>> = MethodIn<'dataProtection', M>;
-type Out<M extends MethodName<'dataProtection'>> = Promise<MethodOut<'dataProtection', M>>;
 
 const add = (a: RetentionCounts, b: RetentionCounts): RetentionCounts => ({
   orders: a.orders + b.orders,
@@ -52,7 +47,7 @@ export async function previewEstate(db: Db, now: number): Promise<RetentionCount
   return total;
 }
 
-async function productView(deps: AppDeps): Out<'getRetentionPolicy'> {
+async function productView(deps: AppDeps): Out<'dataProtection/getRetentionPolicy'> {
   const { policy, updated } = await readProductPolicy(deps.db);
   return { policy, updated, preview: await previewEstate(deps.db, deps.now()) };
 }
@@ -67,15 +62,11 @@ function changes<T>(before: Record<RetentionField, T>, after: Record<RetentionFi
   };
 }
 
-export function getRetentionPolicy(deps: AppDeps, _actor: StaffActor, _input: In<'getRetentionPolicy'>) {
+export const getRetentionPolicy: Service<'dataProtection/getRetentionPolicy'> = (deps, _actor, _input) => {
   return productView(deps);
-}
+};
 
-export async function updateRetentionPolicy(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'updateRetentionPolicy'>,
-): Out<'updateRetentionPolicy'> {
+export const updateRetentionPolicy: Service<'dataProtection/updateRetentionPolicy'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (tx) => {
     const { policy: before } = await readProductPolicy(tx);
     const after: RetentionPolicy = { ...before, ...input };
@@ -85,9 +76,9 @@ export async function updateRetentionPolicy(
     await audit(tx, deps, actor, { action: 'retention.update', entityType: 'retentionPolicy', details: changed });
   });
   return productView(deps);
-}
+};
 
-async function businessView(deps: AppDeps, businessId: string): Out<'getBusinessRetention'> {
+async function businessView(deps: AppDeps, businessId: string): Out<'dataProtection/getBusinessRetention'> {
   if (!(await businessExists(deps.db, businessId))) throw new AppError('NOT_FOUND', `Business ${businessId} not found`);
   const { policy: product } = await readProductPolicy(deps.db);
   const { overrides, updated } = await readOverrides(deps.db, businessId);
@@ -96,15 +87,15 @@ async function businessView(deps: AppDeps, businessId: string): Out<'getBusiness
   return { businessId, overrides, product, effective, updated, preview };
 }
 
-export function getBusinessRetention(deps: AppDeps, _actor: StaffActor, input: In<'getBusinessRetention'>) {
+export const getBusinessRetention: Service<'dataProtection/getBusinessRetention'> = (deps, _actor, input) => {
   return businessView(deps, input.businessId);
-}
+};
 
-export async function updateBusinessRetention(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'updateBusinessRetention'>,
-): Out<'updateBusinessRetention'> {
+export const updateBusinessRetention: Service<'dataProtection/updateBusinessRetention'> = async (
+  deps,
+  actor,
+  input,
+) => {
   const { businessId, ...given } = input;
   if (!(await businessExists(deps.db, businessId))) throw new AppError('NOT_FOUND', `Business ${businessId} not found`);
   await deps.db.transaction().execute(async (tx) => {
@@ -122,4 +113,4 @@ export async function updateBusinessRetention(
     });
   });
   return businessView(deps, businessId);
-}
+};

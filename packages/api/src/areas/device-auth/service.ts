@@ -9,12 +9,11 @@ import {
   type TokenError,
   type TokenResponse,
 } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { liveOf } from '../../live/live.ts';
 import { newToken } from '../../sessions/tokens.ts';
-import { type MachineRecord, requireMachine, revokeCredentials } from '../machines/index.ts';
+import { auditMachine, type MachineRecord, requireMachine, revokeCredentials } from '../machines/index.ts';
 import { tokenSealer } from './credentials.ts';
 import {
   activateDeviceCode,
@@ -208,12 +207,7 @@ export async function activateDeviceAuth(
     });
     // Re-pairing: the locker that held this machine before stops now, not when its token expires.
     await revokeCredentials(tx, machine.id, now);
-    await audit(tx, deps, actor, {
-      action: 'machine.pair',
-      entityType: 'machine',
-      entityId: machine.id,
-      businessId: machine.businessId,
-    });
+    await auditMachine(tx, deps, actor, 'machine.pair', machine);
   });
   liveOf(deps).commandLocker({ machineId: machine.id, kind: 'disconnect', reason: 'Machine paired again' });
   return { ok: true };

@@ -1,14 +1,7 @@
-import {
-  AppError,
-  evidenceFileReadingsMax,
-  isOrderExpired,
-  isoTime,
-  type MethodName,
-  type Order,
-} from '@medlocker/core';
-import { actorIdentity, type StaffActor } from '../../context/actor.ts';
+import { AppError, evidenceFileReadingsMax, isOrderExpired, isoTime, type Order } from '@medlocker/core';
+import { actorIdentity } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import {
   auditOrder,
@@ -31,22 +24,11 @@ import { listReadings, lockOrders, setPinHold } from './repository.ts';
  * order.pin_released) and a message to the patient, in one transaction for the whole batch.
  */
 
-type In<M extends MethodName<'evidence'>> = MethodIn<'evidence', M>;
-type Out<M extends MethodName<'evidence'>> = Promise<MethodOut<'evidence', M>>;
-
-export async function getEvidencePack(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'getEvidencePack'>,
-): Out<'getEvidencePack'> {
+export const getEvidencePack: Service<'evidence/getEvidencePack'> = async (deps, actor, input) => {
   return { pack: (await buildPack(deps, actor, input, 'evidencePack')).pack };
-}
+};
 
-export async function downloadEvidencePack(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'downloadEvidencePack'>,
-): Out<'downloadEvidencePack'> {
+export const downloadEvidencePack: Service<'evidence/downloadEvidencePack'> = async (deps, actor, input) => {
   const { pack } = await buildPack(deps, actor, input, 'evidencePack.download');
   const readings = await listReadings(
     deps.db,
@@ -59,7 +41,7 @@ export async function downloadEvidencePack(
     deps.config.productName,
   );
   return { fileName: packFileName(pack), contentType: 'application/zip', data: Buffer.from(zip).toString('base64') };
-}
+};
 
 const conflict = (row: StoredOrder, why: string) =>
   new AppError('CONFLICT', `Order ${row.reference} ${why}`, [
@@ -89,7 +71,7 @@ async function changeOrders(
   return { orders: ordered(changed, ids).map(toOrder) };
 }
 
-export function holdPins(deps: AppDeps, actor: StaffActor, input: In<'holdPins'>): Out<'holdPins'> {
+export const holdPins: Service<'evidence/holdPins'> = (deps, actor, input) => {
   const who = actorIdentity(actor);
   return changeOrders(deps, input.orderIds, async (tx, rows, now) => {
     for (const row of rows) {
@@ -123,9 +105,9 @@ export function holdPins(deps: AppDeps, actor: StaffActor, input: In<'holdPins'>
     }
     return out;
   });
-}
+};
 
-export function releasePins(deps: AppDeps, actor: StaffActor, input: In<'releasePins'>): Out<'releasePins'> {
+export const releasePins: Service<'evidence/releasePins'> = (deps, actor, input) => {
   const who = actorIdentity(actor);
   return changeOrders(deps, input.orderIds, async (tx, rows, now) => {
     const holds = rows.map((row) => {
@@ -162,7 +144,7 @@ export function releasePins(deps: AppDeps, actor: StaffActor, input: In<'release
     }
     return out;
   });
-}
+};
 
 /** Rows in the order the caller named them. */
 const ordered = (rows: StoredOrder[], ids: string[]) =>

@@ -1,16 +1,14 @@
 import {
-  type AlarmTemplateCode,
   alarmPlaceholders,
   alarmTemplateCodes,
   defaultAlarmMessages,
   defaultInactiveAccountDays,
-  type MethodName,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
-import { changedPaths } from '../business-settings/index.ts';
+import type { Service } from '../../context/method.ts';
+import { changedPaths, templatesOverDefaults } from '../business-settings/index.ts';
 import {
   type Db,
   deleteAlarmTemplates,
@@ -20,14 +18,7 @@ import {
   writeGlobalSettings,
 } from './repository.ts';
 
-type In<M extends MethodName<'globalSettings'>> = MethodIn<'globalSettings', M>;
-type Out<M extends MethodName<'globalSettings'>> = Promise<MethodOut<'globalSettings', M>>;
-
-export async function getGlobalSettings(
-  deps: AppDeps,
-  _actor: StaffActor,
-  _input: In<'getGlobalSettings'>,
-): Out<'getGlobalSettings'> {
+export const getGlobalSettings: Service<'globalSettings/getGlobalSettings'> = async (deps, _actor, _input) => {
   const row = await readGlobalSettings(deps.db);
   return row
     ? {
@@ -39,13 +30,13 @@ export async function getGlobalSettings(
         updated: row.updated,
       }
     : { settings: null, updated: null };
-}
+};
 
-export async function createOrUpdateGlobalSettings(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'createOrUpdateGlobalSettings'>,
-): Out<'createOrUpdateGlobalSettings'> {
+export const createOrUpdateGlobalSettings: Service<'globalSettings/createOrUpdateGlobalSettings'> = async (
+  deps,
+  actor,
+  input,
+) => {
   const now = deps.now();
   await deps.db.transaction().execute(async (tx) => {
     const before = await readGlobalSettings(tx);
@@ -59,77 +50,51 @@ export async function createOrUpdateGlobalSettings(
       now,
       actor.userId,
     );
-    await auditSecondFactorPolicy(
-      tx,
-      deps,
-      actor,
-      before?.supportSecondFactorRequired ?? true,
-      supportSecondFactorRequired,
-    );
-    if (before?.nhsPrescriptionCharge !== input.nhsPrescriptionCharge) {
-      // A charge is not a secret: the old and new amounts make the entry useful.
-      await audit(tx, deps, actor, {
-        action: 'globalSettings.update',
-        entityType: 'globalSettings',
-        details: {
-          fields: ['nhsPrescriptionCharge'],
-          from: before?.nhsPrescriptionCharge ?? null,
-          to: input.nhsPrescriptionCharge,
-        },
-      });
-    }
-    if ((before?.inactiveAccountDays ?? defaultInactiveAccountDays) !== inactiveAccountDays) {
-      await audit(tx, deps, actor, {
-        action: 'globalSettings.update',
-        entityType: 'globalSettings',
-        details: {
-          fields: ['inactiveAccountDays'],
-          from: before?.inactiveAccountDays ?? defaultInactiveAccountDays,
-          to: inactiveAccountDays,
-        },
-      });
+    const was = {
+      supportSecondFactorRequired: before?.supportSecondFactorRequired ?? true,
+      nhsPrescriptionCharge: before?.nhsPrescriptionCharge ?? null,
+      inactiveAccountDays: before?.inactiveAccountDays ?? defaultInactiveAccountDays,
+    };
+    const is = { supportSecondFactorRequired, nhsPrescriptionCharge: input.nhsPrescriptionCharge, inactiveAccountDays };
+    for (const field of ['supportSecondFactorRequired', 'nhsPrescriptionCharge', 'inactiveAccountDays'] as const) {
+      await auditSettingChange(tx, deps, actor, field, was[field], is[field]);
     }
   });
   return getGlobalSettings(deps, actor, {});
-}
+};
 
-/** Turning the support staff's second factor on or off is audited with both values. */
-async function auditSecondFactorPolicy(tx: Db, deps: AppDeps, actor: StaffActor, from: boolean, to: boolean) {
+/**
+ * A global setting changed (the charge, the support staff's second factor…), audited with its old and new
+ * values: none is a secret, and both make the entry useful.
+ */
+async function auditSettingChange(tx: Db, deps: AppDeps, actor: StaffActor, field: string, from: unknown, to: unknown) {
   if (from === to) return;
   await audit(tx, deps, actor, {
     action: 'globalSettings.update',
     entityType: 'globalSettings',
-    details: { fields: ['supportSecondFactorRequired'], from, to },
+    details: { fields: [field], from, to },
   });
 }
 
 async function alarmTemplatesOf(db: Db) {
   const own = await readAlarmTemplates(db);
-  const templates = { ...defaultAlarmMessages };
-  const customised: AlarmTemplateCode[] = [];
-  for (const code of alarmTemplateCodes) {
-    const body = own.get(code);
-    if (body !== undefined) {
-      templates[code] = body;
-      customised.push(code);
-    }
-  }
+  const { templates, customised } = templatesOverDefaults(defaultAlarmMessages, alarmTemplateCodes, own);
   return { templates, defaults: { ...defaultAlarmMessages }, customised, placeholders: [...alarmPlaceholders] };
 }
 
-export async function getAlarmMessageTemplates(
-  deps: AppDeps,
-  _actor: StaffActor,
-  _input: In<'getAlarmMessageTemplates'>,
-): Out<'getAlarmMessageTemplates'> {
+export const getAlarmMessageTemplates: Service<'globalSettings/getAlarmMessageTemplates'> = async (
+  deps,
+  _actor,
+  _input,
+) => {
   return alarmTemplatesOf(deps.db);
-}
+};
 
-export async function updateAlarmMessageTemplates(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'updateAlarmMessageTemplates'>,
-): Out<'updateAlarmMessageTemplates'> {
+export const updateAlarmMessageTemplates: Service<'globalSettings/updateAlarmMessageTemplates'> = async (
+  deps,
+  actor,
+  input,
+) => {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     const before = await alarmTemplatesOf(tx);
@@ -149,4 +114,4 @@ export async function updateAlarmMessageTemplates(
     }
     return after;
   });
-}
+};

@@ -1,13 +1,5 @@
-import {
-  AppError,
-  groupComparisonMonths,
-  type MethodName,
-  type MonthlyBusinessStats,
-  type MonthlyTotals,
-} from '@medlocker/core';
-import type { StaffActor } from '../../context/actor.ts';
-import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import { AppError, groupComparisonMonths, type MonthlyBusinessStats, type MonthlyTotals } from '@medlocker/core';
+import type { Service } from '../../context/method.ts';
 import { findGroup } from '../groups/index.ts';
 import { emptyMonth, fromMonthIndex, monthIndex, monthlyRows } from '../reports/index.ts';
 import { linkedBusinesses } from './repository.ts';
@@ -18,9 +10,6 @@ import { linkedBusinesses } from './repository.ts';
  * chosen business must be linked to that group. One that is not, or does not exist, is the same 404,
  * so the answer never tells another group's business from a missing one.
  */
-
-type In<M extends MethodName<'groupReports'>> = MethodIn<'groupReports', M>;
-type Out<M extends MethodName<'groupReports'>> = Promise<MethodOut<'groupReports', M>>;
 
 const add = (into: Record<string, number>, from: Record<string, number>) => {
   for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
@@ -57,11 +46,7 @@ export function totalOf(year: number, month: number, rows: readonly MonthlyBusin
   return { ...total, exemptionsByCode: exemptions, alarmsByCode: alarms, messagesByChannel: channels };
 }
 
-export async function listMonthlyStats(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'listMonthlyStats'>,
-): Out<'listMonthlyStats'> {
+export const listMonthlyStats: Service<'groupReports/listMonthlyStats'> = async (deps, _actor, input) => {
   if (!(await findGroup(deps.db, input.groupId))) throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
   const ids = [...new Set(input.selectedBusinessIds)];
   const linked = await linkedBusinesses(deps.db, input.groupId, ids);
@@ -84,4 +69,4 @@ export async function listMonthlyStats(
     ),
   );
   return { months, businesses, totals };
-}
+};

@@ -1,9 +1,9 @@
-import { AppError, type MethodName, validationMessages } from '@medlocker/core';
+import { AppError, validationMessages } from '@medlocker/core';
 import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import { isMasked } from '../../secrets/secret-box.ts';
 import {
   callbackPath,
@@ -30,9 +30,6 @@ import {
   updateIdentityProvider,
 } from './repository.ts';
 
-type In<M extends MethodName<'identityProviders'>> = MethodIn<'identityProviders', M>;
-type Out<M extends MethodName<'identityProviders'>> = Promise<MethodOut<'identityProviders', M>>;
-
 const notFound = () => new AppError('NOT_FOUND', 'No such identity provider');
 const fieldError = (path: string, message: string) =>
   new AppError('VALIDATION', message, [{ path, id: 'INVALID_VALUE', message }]);
@@ -52,15 +49,20 @@ function refuseEmpty(fields: Record<string, string>): void {
   );
 }
 
-export async function list(deps: AppDeps, _actor: StaffActor, _input: In<'list'>): Out<'list'> {
+export const list: Service<'identityProviders/list'> = async (deps, _actor, _input) => {
   return { identityProviders: await listIdentityProviders(deps.db) };
-}
+};
 
 /**
  * One provider, with the full URL to register at it (PUBLIC_URL's, else the address the console was
  * opened at: the URL a provider is given must be absolute).
  */
-export async function get(deps: AppDeps, _actor: StaffActor, input: In<'get'>, requestOrigin = ''): Out<'get'> {
+export async function get(
+  deps: AppDeps,
+  _actor: StaffActor,
+  input: In<'identityProviders/get'>,
+  requestOrigin = '',
+): Out<'identityProviders/get'> {
   const idp = await getIdentityProvider(deps.db, input.id);
   if (!idp) throw notFound();
   const origin = (deps.config.publicUrls[0] ?? requestOrigin).replace(/\/+$/, '');
@@ -72,7 +74,7 @@ export async function get(deps: AppDeps, _actor: StaffActor, input: In<'get'>, r
 const trim = (v: string | undefined) => (v ?? '').trim();
 
 /** The business or the group a provider is for: one at most, and one that exists. */
-async function checkOwner(deps: AppDeps, input: In<'create'>): Promise<void> {
+async function checkOwner(deps: AppDeps, input: In<'identityProviders/create'>): Promise<void> {
   if (input.businessId && input.groupId)
     throw fieldError('groupId', 'A provider is for one business or one group, not both');
   if (input.businessId) {
@@ -112,7 +114,7 @@ async function checkFetchedUrl(deps: AppDeps, path: string, value: string, requi
 async function configurationOf(
   deps: AppDeps,
   id: string,
-  input: In<'create'>,
+  input: In<'identityProviders/create'>,
   previous: StoredConfiguration | null,
 ): Promise<StoredConfiguration> {
   const c = input.configuration;
@@ -126,7 +128,7 @@ async function configurationOf(
   return input.type === 'OIDC' ? oidcConfiguration(deps, id, c, previous, claims) : samlConfiguration(deps, c, claims);
 }
 
-type Given = In<'create'>['configuration'];
+type Given = In<'identityProviders/create'>['configuration'];
 
 /** An OIDC provider's: issuer and client id required; a masked or empty secret keeps the stored one. */
 async function oidcConfiguration(
@@ -183,7 +185,7 @@ async function samlConfiguration(
 
 const nameTaken = () => fieldError('name', 'An identity provider with this name already exists');
 
-export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
+export const create: Service<'identityProviders/create'> = async (deps, actor, input) => {
   const id = Bun.randomUUIDv7();
   const now = deps.now();
   const configuration = await configurationOf(deps, id, input, null);
@@ -208,9 +210,9 @@ export async function create(deps: AppDeps, actor: StaffActor, input: In<'create
     });
     return toIdentityProvider(row);
   });
-}
+};
 
-export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
+export const update: Service<'identityProviders/update'> = async (deps, actor, input) => {
   const existing = await findIdentityProviderRow(deps.db, input.id);
   if (!existing) throw notFound();
   if (existing.type !== input.type) throw fieldError('type', "A provider's type cannot change: add a new provider");
@@ -240,9 +242,9 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
     });
     return toIdentityProvider(row);
   });
-}
+};
 
-export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Out<'delete'> {
+export const remove: Service<'identityProviders/delete'> = async (deps, actor, input) => {
   const row = await deleteIdentityProvider(deps.db, input.id);
   if (!row) throw notFound();
   await audit(deps.db, deps, actor, {
@@ -252,9 +254,9 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete
     details: { name: row.name },
   });
   return { ok: true };
-}
+};
 
-export async function test(deps: AppDeps, _actor: StaffActor, input: In<'test'>): Out<'test'> {
+export const test: Service<'identityProviders/test'> = async (deps, _actor, input) => {
   const row = await findIdentityProviderRow(deps.db, input.id);
   if (!row) throw notFound();
   const checks =
@@ -264,4 +266,4 @@ export async function test(deps: AppDeps, _actor: StaffActor, input: In<'test'>)
   if (deps.config.production && !deps.config.publicUrls[0])
     checks.push({ check: 'Public URL', ok: false, message: 'PUBLIC_URL is not set: the redirect URI cannot be known' });
   return { ok: checks.every((c) => c.ok), checks };
-}
+};

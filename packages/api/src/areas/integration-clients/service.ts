@@ -1,14 +1,19 @@
-import { AppError, isMaskedSecret, type MethodName } from '@medlocker/core';
+import { AppError, isMaskedSecret } from '@medlocker/core';
 import { refuseDuplicate } from '@medlocker/db';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { openSealedWebhookSecret, sealWebhookSecret } from '../../delivery/webhooks/secrets.ts';
 import { maskSecret, newSecret, newWebhookSecret, secretHint } from '../../secrets/secret-box.ts';
 import { hashToken } from '../../sessions/tokens.ts';
 import { checkTarget, RefusedTarget } from '../../ssrf/ssrf.ts';
-import { changedPaths, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
+import {
+  changedPaths,
+  inEditableBusiness,
+  requireBusiness,
+  requireEditableBusiness,
+} from '../business-settings/index.ts';
 import {
   type ClientSettings,
   clientsOfPartner,
@@ -29,9 +34,6 @@ import {
   updateClientSettings,
   updatePartner,
 } from './repository.ts';
-
-type In<M extends MethodName<'integration'>> = MethodIn<'integration', M>;
-type Out<M extends MethodName<'integration'>> = Promise<MethodOut<'integration', M>>;
 
 /** The webhook signing secret in the clear: for the webhook sender, never for a response. */
 export function openWebhookSecret(deps: Pick<AppDeps, 'config'>, client: IntegrationClient): string | null {
@@ -82,27 +84,21 @@ function refuseChosenSecret(value: string | undefined, path: string) {
   }
 }
 
-export async function getIntegrationClient(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'getIntegrationClient'>,
-): Out<'getIntegrationClient'> {
+export const getIntegrationClient: Service<'integration/getIntegrationClient'> = async (deps, _actor, input) => {
   const business = await requireBusiness(deps.db, input.businessId);
   const row = await findClientOfBusiness(deps.db, input.businessId);
   return { client: row ? view(deps, row) : null, archived: business.archived };
-}
+};
 
-export async function createOrUpdateIntegrationClient(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'createOrUpdateIntegrationClient'>,
-): Out<'createOrUpdateIntegrationClient'> {
+export const createOrUpdateIntegrationClient: Service<'integration/createOrUpdateIntegrationClient'> = async (
+  deps,
+  actor,
+  input,
+) => {
   refuseChosenSecret(input.secret, 'secret');
   refuseChosenSecret(input.webhookSecret, 'webhookSecret');
   await refuseUnsafeWebhookUrl(deps, input.webhookUrl);
-  const now = deps.now();
-  return deps.db.transaction().execute(async (tx) => {
-    await requireEditableBusiness(tx, input.businessId);
+  return inEditableBusiness(deps, input.businessId, async (tx, now) => {
     if (input.partnerId && !(await findPartner(tx, input.partnerId))) {
       throw new AppError('VALIDATION', 'Unknown integration partner', [
         { path: 'partnerId', id: 'INVALID_FORMAT', message: 'Choose one of the known integration partners' },
@@ -137,7 +133,7 @@ export async function createOrUpdateIntegrationClient(
     await auditClient(tx, deps, actor, 'create', client, [...Object.keys(settings), 'webhookSecret']);
     return { client: view(deps, client), webhookSecret };
   });
-}
+};
 
 /** Audits `integrationClient.<what>` on a business's client, naming the fields it changed when it has any. */
 const auditClient = (
@@ -166,11 +162,7 @@ const editable = (c: IntegrationClient): ClientSettings => ({
   rateLimit: c.rateLimit,
 });
 
-export async function deleteIntegrationClient(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'deleteIntegrationClient'>,
-): Out<'deleteIntegrationClient'> {
+export const deleteIntegrationClient: Service<'integration/deleteIntegrationClient'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (tx) => {
     const client = await requireClient(tx, input.id);
     await requireEditableBusiness(tx, client.businessId);
@@ -178,13 +170,9 @@ export async function deleteIntegrationClient(
     await auditClient(tx, deps, actor, 'delete', client);
   });
   return { ok: true };
-}
+};
 
-export async function generateClientSecret(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'generateClientSecret'>,
-): Out<'generateClientSecret'> {
+export const generateClientSecret: Service<'integration/generateClientSecret'> = async (deps, actor, input) => {
   const secret = newSecret('mlc');
   await deps.db.transaction().execute(async (tx) => {
     const client = await requireClient(tx, input.id);
@@ -196,13 +184,9 @@ export async function generateClientSecret(
     await auditClient(tx, deps, actor, 'secret.generate', client, ['secret']);
   });
   return { secret };
-}
+};
 
-export async function generateWebhookSecret(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'generateWebhookSecret'>,
-): Out<'generateWebhookSecret'> {
+export const generateWebhookSecret: Service<'integration/generateWebhookSecret'> = async (deps, actor, input) => {
   const webhookSecret = newWebhookSecret();
   const now = deps.now();
   await deps.db.transaction().execute(async (tx) => {
@@ -225,7 +209,7 @@ export async function generateWebhookSecret(
     await auditClient(tx, deps, actor, 'webhookSecret.generate', client, ['webhookSecret']);
   });
   return { webhookSecret };
-}
+};
 
 // --- known partners ----------------------------------------------------------------------------
 
@@ -243,19 +227,11 @@ const duplicatePartner = () =>
     { path: 'name', id: 'DUPLICATE_ITEM', message: 'A partner with that name already exists' },
   ]);
 
-export async function listIntegrationPartners(
-  deps: AppDeps,
-  _actor: StaffActor,
-  _input: In<'listIntegrationPartners'>,
-) {
+export const listIntegrationPartners: Service<'integration/listIntegrationPartners'> = async (deps, _actor, _input) => {
   return { partners: await listPartners(deps.db) };
-}
+};
 
-export async function createIntegrationPartner(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'createIntegrationPartner'>,
-): Out<'createIntegrationPartner'> {
+export const createIntegrationPartner: Service<'integration/createIntegrationPartner'> = async (deps, actor, input) => {
   const now = deps.now();
   return refuseDuplicate(duplicatePartner, async () => {
     return await deps.db.transaction().execute(async (tx) => {
@@ -271,13 +247,9 @@ export async function createIntegrationPartner(
       return { partner };
     });
   });
-}
+};
 
-export async function updateIntegrationPartner(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'updateIntegrationPartner'>,
-): Out<'updateIntegrationPartner'> {
+export const updateIntegrationPartner: Service<'integration/updateIntegrationPartner'> = async (deps, actor, input) => {
   return refuseDuplicate(duplicatePartner, async () => {
     return await deps.db.transaction().execute(async (tx) => {
       const before = await findPartner(tx, input.id);
@@ -309,13 +281,9 @@ export async function updateIntegrationPartner(
       return { partner };
     });
   });
-}
+};
 
-export async function deleteIntegrationPartner(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'deleteIntegrationPartner'>,
-): Out<'deleteIntegrationPartner'> {
+export const deleteIntegrationPartner: Service<'integration/deleteIntegrationPartner'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (tx) => {
     const used = await clientsOfPartner(tx, input.id);
     if (used > 0) {
@@ -327,4 +295,4 @@ export async function deleteIntegrationPartner(
     await auditPartner(tx, deps, actor, 'delete', input.id);
   });
   return { ok: true };
-}
+};

@@ -1,17 +1,14 @@
-import { AppError, jobsPageSize, type MethodName } from '@medlocker/core';
+import { AppError, jobsPageSize } from '@medlocker/core';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Out, Service } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { countQueues, jobExists, listJobInfos, retryDead } from './repository.ts';
 
-type In<M extends MethodName<'jobs'>> = MethodIn<'jobs', M>;
-type Out<M extends MethodName<'jobs'>> = Promise<MethodOut<'jobs', M>>;
-
-export async function listQueues(deps: AppDeps): Out<'listQueues'> {
+export async function listQueues(deps: AppDeps): Out<'jobs/listQueues'> {
   return { queues: await countQueues(deps.db) };
 }
 
-export async function listJobs(deps: AppDeps, _actor: unknown, input: In<'listJobs'>): Out<'listJobs'> {
+export const listJobs: Service<'jobs/listJobs', unknown> = async (deps, _actor, input) => {
   const before = decodeIdCursor(input.nextToken);
   const jobs = await listJobInfos(deps.db, {
     ...(input.type ? { type: input.type } : {}),
@@ -21,9 +18,9 @@ export async function listJobs(deps: AppDeps, _actor: unknown, input: In<'listJo
   });
   const page = pageOf(jobs, jobsPageSize, (r) => [r.id]);
   return { jobs: page.items, nextToken: page.nextToken };
-}
+};
 
-export async function retryJob(deps: AppDeps, _actor: unknown, input: In<'retryJob'>): Out<'retryJob'> {
+export const retryJob: Service<'jobs/retryJob', unknown> = async (deps, _actor, input) => {
   const retried = await retryDead(deps.db, input.id, deps.now());
   if (retried) {
     deps.logger.info('dead job retried', { jobId: retried.id, type: retried.type });
@@ -31,4 +28,4 @@ export async function retryJob(deps: AppDeps, _actor: unknown, input: In<'retryJ
   }
   if (!(await jobExists(deps.db, input.id))) throw new AppError('NOT_FOUND', `Job ${input.id} not found`);
   throw new AppError('CONFLICT', 'Only a dead job can be retried');
-}
+};

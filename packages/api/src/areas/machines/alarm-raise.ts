@@ -1,9 +1,9 @@
 import { defaultAlarmEscalationMinutes, isCriticalAlarmCode, type Level, type MachineEvent } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import { systemActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { enqueueJob } from '../../jobs/repository.ts';
 import { escalationMinutesOf, openAlarmRow } from './alarms-repository.ts';
+import { auditMachine } from './machine-audit.ts';
 import type { Db } from './repository.ts';
 
 /** The job that takes an unacknowledged alarm's next escalation step (alarms.ts `escalateAlarm`). */
@@ -57,11 +57,9 @@ export async function openAlarm(
   );
   if (!opened) return;
   if (next !== null) await queueEscalation(db, id, machine.businessId, 1, next, now);
-  await audit(db, deps, systemActor('alarms'), {
-    action: 'alarm.raised',
-    entityType: 'machine',
-    entityId: machine.id,
-    businessId: machine.businessId,
-    details: { alarmId: id, code: event.code, eventId: event.id },
+  await auditMachine(db, deps, systemActor('alarms'), 'alarm.raised', machine, {
+    alarmId: id,
+    code: event.code,
+    eventId: event.id,
   });
 }

@@ -5,12 +5,11 @@ import {
   alarmReasons,
   alarmsListMax,
   lastEscalationLevel,
-  type MethodName,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import { type Actor, type StaffActor, systemActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { type AlarmEventType, emitAlarmEvent } from '../../delivery/webhooks/emit.ts';
 import { tellAlarm } from './alarm-delivery.ts';
 import { escalationMinutes, queueEscalation } from './alarm-raise.ts';
@@ -32,12 +31,9 @@ import { type Db, findMachine } from './repository.ts';
  * Each step is an event on the machine's timeline (MP_0013 to MP_0015), an audit entry and a webhook.
  */
 
-type In<M extends MethodName<'alarms'>> = MethodIn<'alarms', M>;
-type Out<M extends MethodName<'alarms'>> = Promise<MethodOut<'alarms', M>>;
-
 const notFound = (id: string) => new AppError('NOT_FOUND', `Alarm ${id} not found`);
 
-export async function listAlarms(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
+export const listAlarms: Service<'alarms/list'> = async (deps, actor, input) => {
   const reach = actor.kind === 'support' ? 'all' : [...actor.businesses.keys()];
   const businesses = input.businessId ? [input.businessId] : reach;
   const alarms = await listAlarmRows(deps.db, {
@@ -47,7 +43,7 @@ export async function listAlarms(deps: AppDeps, actor: StaffActor, input: In<'li
     limit: alarmsListMax,
   });
   return { alarms };
-}
+};
 
 type Step = { code: 'MP_0013' | 'MP_0014' | 'MP_0015'; message: string; audit: string; webhook: AlarmEventType };
 
@@ -101,7 +97,7 @@ async function personStep(
   return { alarm };
 }
 
-export function acknowledgeAlarm(deps: AppDeps, actor: StaffActor, input: In<'acknowledge'>): Out<'acknowledge'> {
+export const acknowledgeAlarm: Service<'alarms/acknowledge'> = (deps, actor, input) => {
   const note = input.note?.trim() ?? '';
   return personStep(deps, actor, input, async (tx, current) => {
     if (current.state !== 'open') throw new AppError('CONFLICT', `This alarm is already ${current.state}`);
@@ -122,9 +118,9 @@ export function acknowledgeAlarm(deps: AppDeps, actor: StaffActor, input: In<'ac
       extra: { reason: input.reason, note },
     };
   });
-}
+};
 
-export function resolveAlarm(deps: AppDeps, actor: StaffActor, input: In<'resolve'>): Out<'resolve'> {
+export const resolveAlarm: Service<'alarms/resolve'> = (deps, actor, input) => {
   const note = input.note?.trim() ?? '';
   return personStep(deps, actor, input, async (tx, current) => {
     if (current.state === 'resolved') throw new AppError('CONFLICT', 'This alarm is already resolved');
@@ -145,7 +141,7 @@ export function resolveAlarm(deps: AppDeps, actor: StaffActor, input: In<'resolv
       extra: { how: 'person', note },
     };
   });
-}
+};
 
 /**
  * The locker said an alarm is over (a MachineEvent with `data.cleared`, or the temperature back in the

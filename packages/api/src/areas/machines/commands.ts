@@ -1,13 +1,12 @@
-import { AppError, type HubAction, hubActions, type MethodName } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
+import { AppError, type HubAction, hubActions } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, MethodOut } from '../../context/method.ts';
 import { type LockerAnswer, liveOf } from '../../live/live.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
+import { auditMachine } from './machine-audit.ts';
 import { findMachine } from './repository.ts';
 
-type In<M extends MethodName<'machines'>> = MethodIn<'machines', M>;
 /** What each command answers (the three methods share one output): the locker's status and the new event. */
 type Answer = Promise<MethodOut<'machines', 'triggerStatus'>>;
 
@@ -32,7 +31,7 @@ type Command = {
   asked: string;
 };
 
-export const triggerStatus = (deps: AppDeps, actor: StaffActor, input: In<'triggerStatus'>): Answer =>
+export const triggerStatus = (deps: AppDeps, actor: StaffActor, input: In<'machines/triggerStatus'>): Answer =>
   sendCommand(deps, actor, input.id, {
     action: 'TriggerStatus',
     payload: { requested: input.requested },
@@ -41,7 +40,11 @@ export const triggerStatus = (deps: AppDeps, actor: StaffActor, input: In<'trigg
     asked: `asked the locker for a ${input.requested}`,
   });
 
-export const changeConfiguration = (deps: AppDeps, actor: StaffActor, input: In<'changeConfiguration'>): Answer =>
+export const changeConfiguration = (
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'machines/changeConfiguration'>,
+): Answer =>
   sendCommand(deps, actor, input.id, {
     action: 'ChangeConfiguration',
     payload: { key: input.key, value: input.value },
@@ -50,7 +53,7 @@ export const changeConfiguration = (deps: AppDeps, actor: StaffActor, input: In<
     asked: `set ${input.key} to "${input.value}"`,
   });
 
-export const resetLocker = (deps: AppDeps, actor: StaffActor, input: In<'resetLocker'>): Answer =>
+export const resetLocker = (deps: AppDeps, actor: StaffActor, input: In<'machines/resetLocker'>): Answer =>
   sendCommand(deps, actor, input.id, {
     action: 'Reset',
     payload: { type: input.type },
@@ -99,12 +102,9 @@ async function sendCommand(deps: AppDeps, actor: StaffActor, machineId: string, 
       },
       created: now,
     });
-    await audit(tx, deps, actor, {
-      action: command.auditAction,
-      entityType: 'machine',
-      entityId: machineId,
-      businessId: current.machine.businessId,
-      details: { ...command.payload, status: status ?? 'NoAnswer' },
+    await auditMachine(tx, deps, actor, command.auditAction, current.machine, {
+      ...command.payload,
+      status: status ?? 'NoAnswer',
     });
     return recorded;
   });

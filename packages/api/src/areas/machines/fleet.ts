@@ -7,9 +7,8 @@ import {
   isActiveAlarm,
   isResolvedAlarmEvent,
 } from '@medlocker/core';
-import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import { lastResolutions } from './alarms-repository.ts';
@@ -21,11 +20,7 @@ import { demoLockers, heartbeatMachines, insertDemoReadings, listFleet } from '.
  * machine: a page of machines, then the active alarms of those machines (core's `isActiveAlarm`, which
  * the dashboard applies again as time passes and pushes arrive: one rule for the count and the list).
  */
-export async function fleetSummary(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: MethodIn<'machines', 'fleetSummary'>,
-): Promise<MethodOut<'machines', 'fleetSummary'>> {
+export const fleetSummary: Service<'machines/fleetSummary'> = async (deps, _actor, input) => {
   const { db, now } = deps;
   const after = decodeIdCursor(input.nextToken);
   const fleet = await listFleet(db, { ...(after ? { after } : {}), limit: fleetPageSize });
@@ -53,7 +48,7 @@ export async function fleetSummary(
     alarms: alarms.filter((a) => isActiveAlarm(a, at, byId.get(a.machineId)) && !isResolvedAlarmEvent(a, resolutions)),
     nextToken: page.nextToken,
   };
-}
+};
 
 /** How often the demo's lockers report: a heartbeat well inside the hub's offline window. */
 export const DEMO_HEARTBEAT_MS = 30_000;

@@ -5,6 +5,7 @@ export { publishRecorded, type RecordedEvent, recordMachineEvent } from './event
 export { fleetSummary, startDemoFleet } from './fleet.ts';
 export { applyLockerEventOnce, MachineGone } from './locker-events.ts';
 export { existingMachines, insertReadingsBatch, insertStatus, lastStoredSeq } from './locker-repository.ts';
+export { auditMachine } from './machine-audit.ts';
 export { alertPinGuessing } from './pin-guessing.ts';
 export { type LockerMachine, markOnline, sweepOffline } from './presence.ts';
 export { findMachine, lockMachine, type MachineRecord, revokeCredentials, toMachine } from './repository.ts';

@@ -1,20 +1,13 @@
-import {
-  AppError,
-  type Machine,
-  type MethodName,
-  machinesPageSize,
-  messages,
-  TEMPERATURE_WINDOW_MS,
-} from '@medlocker/core';
+import { AppError, type Machine, machinesPageSize, messages, TEMPERATURE_WINDOW_MS } from '@medlocker/core';
 import { refuseDuplicate } from '@medlocker/db';
-import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Service } from '../../context/method.ts';
 import { decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { listMachineEvents } from './event-repository.ts';
+import { auditMachine } from './machine-audit.ts';
 import {
   chartReadings,
   type Db,
@@ -29,9 +22,6 @@ import {
   patchMachine,
   reportedSlotsOf,
 } from './repository.ts';
-
-type In<M extends MethodName<'machines'>> = MethodIn<'machines', M>;
-type Out<M extends MethodName<'machines'>> = Promise<MethodOut<'machines', M>>;
 
 const duplicateName = () =>
   new AppError('CONFLICT', messages.duplicateMachineName, [
@@ -50,7 +40,7 @@ export async function requireMachine(db: Db, id: string, test?: boolean): Promis
 export async function insertMachine(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'createMachine'>,
+  input: In<'machines/createMachine'>,
   options: { test: boolean },
   inTx?: (tx: Db, machine: Machine) => Promise<void>,
 ): Promise<{ machine: Machine; businessName: string }> {
@@ -69,12 +59,8 @@ export async function insertMachine(
         createdBy: actor.userId,
         now,
       });
-      await audit(tx, deps, actor, {
-        action: options.test ? 'testMachine.create' : 'machine.create',
-        entityType: 'machine',
-        entityId: machine.id,
-        businessId: machine.businessId,
-        details: { fields: ['name', 'numberOfSlots', 'paymentsEnabled'] },
+      await auditMachine(tx, deps, actor, options.test ? 'testMachine.create' : 'machine.create', machine, {
+        fields: ['name', 'numberOfSlots', 'paymentsEnabled'],
       });
       await inTx?.(tx, machine);
       return machine;
@@ -86,7 +72,7 @@ export async function insertMachine(
 export async function changeMachine(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'updateMachine'>,
+  input: In<'machines/updateMachine'>,
   options: { test: boolean },
 ): Promise<MachineRecord> {
   return refuseDuplicate(duplicateName, async () => {
@@ -108,23 +94,15 @@ export async function changeMachine(
         paymentsEnabled,
         updated: deps.now(),
       });
-      await audit(tx, deps, actor, {
-        action: options.test ? 'testMachine.update' : 'machine.update',
-        entityType: 'machine',
-        entityId: current.id,
-        businessId: current.businessId,
-        details: { fields: changed },
+      await auditMachine(tx, deps, actor, options.test ? 'testMachine.update' : 'machine.update', current, {
+        fields: changed,
       });
       return updated;
     });
   });
 }
 
-export async function createMachine(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'createMachine'>,
-): Out<'createMachine'> {
+export const createMachine: Service<'machines/createMachine'> = async (deps, actor, input) => {
   const { machine, businessName } = await insertMachine(deps, actor, input, { test: false });
   // Consoles watching the business or the fleet see it at once (the dashboard lists it as offline): a
   // new machine counts in the fleet (not a test machine; its business is current, or it was refused).
@@ -134,9 +112,9 @@ export async function createMachine(
     message: { action: 'statusUpdate', params: { machine, online: false, lastSeen: null, businessName } },
   });
   return { machine };
-}
+};
 
-export async function getMachine(deps: AppDeps, _actor: StaffActor, input: In<'getMachine'>): Out<'getMachine'> {
+export const getMachine: Service<'machines/getMachine'> = async (deps, _actor, input) => {
   const { db, now } = deps;
   const { machine, online, lastSeen, test } = await requireMachine(db, input.id);
   // The whole window the 3-hour average is judged on, thinned to a fixed number of points that keeps
@@ -159,18 +137,19 @@ export async function getMachine(deps: AppDeps, _actor: StaffActor, input: In<'g
     test,
     reportedSlots,
   };
-}
+};
 
-/** A page of a business's machines or test machines by name. */
+/** A page of a business's machines (or test machines) by name, for a list method: live ones unless `archived`. */
 export async function pageMachines(
   deps: AppDeps,
-  q: { businessId: string; archived: boolean; test: boolean; filter?: string; nextToken?: string | null },
+  q: Pick<In<'machines/listMachines'>, 'businessId' | 'archived' | 'filter' | 'nextToken'>,
+  test: boolean,
 ): Promise<{ items: MachineRecord[]; nextToken: string | null }> {
   const after = decodeCursor(q.nextToken, 2);
   const rows = await listMachinesByName(deps.db, {
     businessId: q.businessId,
-    archived: q.archived,
-    test: q.test,
+    archived: q.archived ?? false,
+    test,
     ...(q.filter ? { filter: q.filter } : {}),
     ...(after ? { after } : {}),
     limit: machinesPageSize,
@@ -179,25 +158,15 @@ export async function pageMachines(
   return { items: page.items.map((r) => r.record), nextToken: page.nextToken };
 }
 
-export async function listMachines(deps: AppDeps, _actor: StaffActor, input: In<'listMachines'>): Out<'listMachines'> {
-  const page = await pageMachines(deps, {
-    businessId: input.businessId,
-    archived: input.archived ?? false,
-    test: false,
-    ...(input.filter ? { filter: input.filter } : {}),
-    ...(input.nextToken ? { nextToken: input.nextToken } : {}),
-  });
+export const listMachines: Service<'machines/listMachines'> = async (deps, _actor, input) => {
+  const page = await pageMachines(deps, input, false);
   return {
     machines: page.items.map(({ machine, online, lastSeen }) => ({ ...machine, online, lastSeen })),
     nextToken: page.nextToken,
   };
-}
+};
 
-export async function updateMachine(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'updateMachine'>,
-): Out<'updateMachine'> {
+export const updateMachine: Service<'machines/updateMachine'> = async (deps, actor, input) => {
   const { machine, test } = await changeMachine(deps, actor, input, { test: false });
   liveOf(deps).publish({
     businessId: machine.businessId,
@@ -206,13 +175,9 @@ export async function updateMachine(
     message: { action: 'statusUpdate', params: { machine } },
   });
   return { machine };
-}
+};
 
-export async function listMachineStatus(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'listMachineStatus'>,
-): Out<'listMachineStatus'> {
+export const listMachineStatus: Service<'machines/listMachineStatus'> = async (deps, _actor, input) => {
   const { machine } = await requireMachine(deps.db, input.machineId);
   const before = decodeIdCursor(input.nextToken);
   const statuses = await listMachineStatuses(deps.db, {
@@ -223,9 +188,9 @@ export async function listMachineStatus(
   });
   const page = pageOf(statuses, machinesPageSize, (r) => [r.id]);
   return { statuses: page.items, nextToken: page.nextToken };
-}
+};
 
-export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'listEvents'>): Out<'listEvents'> {
+export const listEvents: Service<'machines/listEvents'> = async (deps, _actor, input) => {
   const { machine } = await requireMachine(deps.db, input.machineId);
   const before = decodeIdCursor(input.nextToken);
   const events = await listMachineEvents(deps.db, {
@@ -238,13 +203,9 @@ export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'l
   });
   const page = pageOf(events, machinesPageSize, (r) => [r.id]);
   return { events: page.items, nextToken: page.nextToken };
-}
+};
 
-export async function isMachineAvailable(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'isMachineAvailable'>,
-): Out<'isMachineAvailable'> {
+export const isMachineAvailable: Service<'machines/isMachineAvailable'> = async (deps, _actor, input) => {
   const { machine, online } = await requireMachine(deps.db, input.id);
   const reason =
     machine.archived !== null
@@ -255,4 +216,4 @@ export async function isMachineAvailable(
           ? null
           : 'offline';
   return { available: reason === null, reason };
-}
+};

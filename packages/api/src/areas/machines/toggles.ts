@@ -1,15 +1,12 @@
-import { AppError, type MethodName } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
+import { AppError } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { publishRecorded, recordMachineEvent } from './events.ts';
+import { auditMachine } from './machine-audit.ts';
 import { type Db, lockMachine, type MachineRecord, patchMachine, revokeCredentials } from './repository.ts';
-
-type In<M extends MethodName<'machines'>> = MethodIn<'machines', M>;
-type Out<M extends MethodName<'machines'>> = Promise<MethodOut<'machines', M>>;
 
 /*
  * The two switches staff throw on a machine: archive (out of the fleet, its locker cut off) and out of
@@ -27,11 +24,7 @@ async function fleetEntry(db: Db, { machine, test }: MachineRecord): Promise<{ b
   return business.archived ? {} : { businessName: business.name };
 }
 
-export async function toggleArchive(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'toggleArchive'>,
-): Out<'toggleArchive'> {
+export const toggleArchive: Service<'machines/toggleArchive'> = async (deps, actor, input) => {
   const now = deps.now();
   const { changed, recorded, archiving } = await deps.db.transaction().execute(async (tx) => {
     const current = await lockMachine(tx, input.id);
@@ -76,7 +69,7 @@ export async function toggleArchive(
     },
   });
   return { machine };
-}
+};
 
 /**
  * A change staff made to a machine (archive, out of order): its MP_ event, saying who, and its audit
@@ -94,20 +87,11 @@ async function recordStaffChange(
     data: { userId: actor.userId, userDisplayName: actor.displayName },
     created: change.now,
   });
-  await audit(tx, deps, actor, {
-    action: change.action,
-    entityType: 'machine',
-    entityId: changed.machine.id,
-    businessId: changed.machine.businessId,
-  });
+  await auditMachine(tx, deps, actor, change.action, changed.machine);
   return recorded;
 }
 
-export async function toggleOutOfOrderStatus(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'toggleOutOfOrderStatus'>,
-): Out<'toggleOutOfOrderStatus'> {
+export const toggleOutOfOrderStatus: Service<'machines/toggleOutOfOrderStatus'> = async (deps, actor, input) => {
   const now = deps.now();
   const { changed, recorded } = await deps.db.transaction().execute(async (tx) => {
     const current = await lockMachine(tx, input.id);
@@ -141,4 +125,4 @@ export async function toggleOutOfOrderStatus(
   });
   // The locker hears it now when connected; otherwise BootNotification's result tells it on reconnect.
   return { machine, lockerNotified: online && (await notified) };
-}
+};

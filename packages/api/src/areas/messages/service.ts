@@ -2,7 +2,7 @@ import { messagesPageSize, type OutboxMessage } from '@medlocker/core';
 import { auditListPage } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { type ListedMessage, listOutboxMessages } from './repository.ts';
@@ -38,11 +38,7 @@ function auditPatientMessages(deps: AppDeps, actor: StaffActor, businessId: stri
 const shown = ({ businessId: _business, patientId: _patient, ...message }: ListedMessage): OutboxMessage =>
   isStaffAlarm(message.templateKey) ? message : { ...message, body: null };
 
-export async function listOutbox(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: MethodIn<'messages', 'listOutbox'>,
-): Promise<MethodOut<'messages', 'listOutbox'>> {
+export const listOutbox: Service<'messages/listOutbox'> = async (deps, actor, input) => {
   const before = decodeIdCursor(input.nextToken);
   await requireBusiness(deps.db, input.businessId);
   const rows = await listOutboxMessages(deps.db, {
@@ -57,4 +53,4 @@ export async function listOutbox(
     messages: page.items.map(shown),
     nextToken: page.nextToken,
   };
-}
+};

@@ -1,13 +1,7 @@
-import {
-  AppError,
-  type MethodName,
-  type NotificationListItem,
-  notificationsPageSize,
-  toIsoDate,
-} from '@medlocker/core';
+import { AppError, type NotificationListItem, notificationsPageSize, toIsoDate } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Out, Service } from '../../context/method.ts';
 import { enqueueJob } from '../../jobs/repository.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import {
@@ -18,9 +12,6 @@ import {
   insertDismissal,
   listNotifications,
 } from './repository.ts';
-
-type In<M extends MethodName<'notifications'>> = MethodIn<'notifications', M>;
-type Out<M extends MethodName<'notifications'>> = Promise<MethodOut<'notifications', M>>;
 
 /** Support sees every business's notifications; a pharmacy user those of the businesses they reach. */
 export const audienceOf = (actor: StaffActor): Audience => ({
@@ -34,7 +25,7 @@ function requireReach(who: Audience, businessId: string | undefined): void {
   if (!who.businesses.includes(businessId)) throw new AppError('NOT_FOUND', `No business with id ${businessId}`);
 }
 
-export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
+export const list: Service<'notifications/list'> = async (deps, actor, input) => {
   const who = audienceOf(actor);
   requireReach(who, input.businessId);
   const before = decodeIdCursor(input.nextToken);
@@ -46,9 +37,9 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
   });
   const page = pageOf(notifications, notificationsPageSize, (r) => [r.id]);
   return { notifications: page.items, nextToken: page.nextToken };
-}
+};
 
-export async function count(deps: AppDeps, actor: StaffActor): Out<'count'> {
+export async function count(deps: AppDeps, actor: StaffActor): Out<'notifications/count'> {
   return { count: await countUnread(deps.db, audienceOf(actor)) };
 }
 
@@ -58,19 +49,19 @@ async function findVisible(deps: AppDeps, who: Audience, id: string): Promise<No
   return notification;
 }
 
-export async function dismiss(deps: AppDeps, actor: StaffActor, input: In<'dismiss'>): Out<'dismiss'> {
+export const dismiss: Service<'notifications/dismiss'> = async (deps, actor, input) => {
   const who = audienceOf(actor);
   await findVisible(deps, who, input.id);
   await insertDismissal(deps.db, who, input.id, { at: deps.now(), display: actor.displayName });
   return { notification: await findVisible(deps, who, input.id) };
-}
+};
 
-export async function dismissAll(deps: AppDeps, actor: StaffActor, input: In<'dismissAll'>): Out<'dismissAll'> {
+export const dismissAll: Service<'notifications/dismissAll'> = async (deps, actor, input) => {
   const who = audienceOf(actor);
   requireReach(who, input.businessId);
   const stamp = { at: deps.now(), display: actor.displayName };
   return { dismissed: await dismissAllFor(deps.db, who, stamp, input.businessId) };
-}
+};
 
 /** At most this many notifications are written out in one digest; the rest are counted. */
 export const DIGEST_MAX_ITEMS = 50;

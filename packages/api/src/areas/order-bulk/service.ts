@@ -3,7 +3,6 @@ import {
   type BulkOrderAction,
   type BulkOrderOutcome,
   bulkOrdersMax,
-  type MethodName,
   ordersCsv,
   ordersExportMax,
   validationMessages,
@@ -11,7 +10,7 @@ import {
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { holdPins, releasePins } from '../evidence/index.ts';
 import {
   cancel,
@@ -31,9 +30,6 @@ import { findReferences } from './repository.ts';
  * had pressed the button on that order; one order refused leaves the others done and itself untouched.
  */
 
-type In<M extends MethodName<'orders'>> = MethodIn<'orders', M>;
-type Out<M extends MethodName<'orders'>> = Promise<MethodOut<'orders', M>>;
-
 const needsReason: ReadonlySet<BulkOrderAction> = new Set(['cancel', 'holdPin', 'releasePin']);
 
 /** One order's single action. */
@@ -52,7 +48,7 @@ async function actOn(deps: AppDeps, actor: StaffActor, id: string, action: BulkO
   }
 }
 
-export async function bulkUpdate(deps: AppDeps, actor: StaffActor, input: In<'bulkUpdate'>): Out<'bulkUpdate'> {
+export const bulkUpdate: Service<'orders/bulkUpdate'> = async (deps, actor, input) => {
   const reason = input.reason ?? '';
   if (needsReason.has(input.action) && reason === '') {
     throw new AppError('VALIDATION', 'A reason is required', [
@@ -78,9 +74,9 @@ export async function bulkUpdate(deps: AppDeps, actor: StaffActor, input: In<'bu
     }
   }
   return { outcomes };
-}
+};
 
-export async function listOrderIds(deps: AppDeps, _actor: StaffActor, input: In<'listOrderIds'>): Out<'listOrderIds'> {
+export const listOrderIds: Service<'orders/listOrderIds'> = async (deps, _actor, input) => {
   const ids = await listOrderIdsOf(deps.db, orderFilterOf(input, deps.now()), bulkOrdersMax + 1);
   if (ids.length > bulkOrdersMax) {
     throw new AppError(
@@ -89,10 +85,10 @@ export async function listOrderIds(deps: AppDeps, _actor: StaffActor, input: In<
     );
   }
   return { ids };
-}
+};
 
 /** The orders a list shows, in its order, as CSV; audited as one `order.export` entry with the filters. */
-export async function exportOrders(deps: AppDeps, actor: StaffActor, input: In<'exportOrders'>): Out<'exportOrders'> {
+export const exportOrders: Service<'orders/exportOrders'> = async (deps, actor, input) => {
   const now = deps.now();
   const filter = orderFilterOf(input, now);
   const limit = ordersExportMax + 1;
@@ -118,4 +114,4 @@ export async function exportOrders(deps: AppDeps, actor: StaffActor, input: In<'
     },
   });
   return { csv: ordersCsv(rows.map(toOrder), now), orders: rows.length };
-}
+};

@@ -1,7 +1,7 @@
 import { AppError, mayMoveOrder, type Order, type OrderAction, type OrderMover } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import type { Updateable } from 'kysely';
-import { audit } from '../../audit/audit.ts';
+import { entityAudit } from '../../audit/audit.ts';
 import { type Actor, actorIdentity } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import { emitOrderEvent, orderEventOfAction } from '../../delivery/webhooks/emit.ts';
@@ -68,14 +68,7 @@ export function invalidTransition(action: OrderAction, order: Pick<Order, 'statu
 }
 
 /** The audit entry of a change to one order (`order.create`, `order.payment`…), in the order's business. */
-export const auditOrder = (
-  db: Db,
-  deps: AppDeps,
-  actor: Actor,
-  action: string,
-  order: Pick<Order, 'id' | 'businessId'>,
-  details: Record<string, unknown>,
-) => audit(db, deps, actor, { action, entityType: 'order', entityId: order.id, businessId: order.businessId, details });
+export const auditOrder = entityAudit('order');
 
 /** An order event row: who did what, from where, with the patient's name and id as they are now. */
 export function eventRow(

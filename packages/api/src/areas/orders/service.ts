@@ -1,8 +1,8 @@
-import { AppError, findOrdersMax, isOrderExpired, type MethodName, type Order, ordersPageSize } from '@medlocker/core';
+import { AppError, findOrdersMax, isOrderExpired, type Order, ordersPageSize } from '@medlocker/core';
 import { auditListPage, auditReads } from '../../audit/audit.ts';
 import { type Actor, actorIdentity, type StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { type Cursor, decodeCursor, decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { createOrder } from './create.ts';
 import { listOrders } from './list-repository.ts';
@@ -13,9 +13,6 @@ import { openPin } from './pin.ts';
 import { findOrder, findOrdersByText, findPatientBusiness, listOrderEvents } from './repository.ts';
 import { listSortedPage, orderFilterOf } from './sorted-list.ts';
 
-type In<M extends MethodName<'orders'>> = MethodIn<'orders', M>;
-type Out<M extends MethodName<'orders'>> = Promise<MethodOut<'orders', M>>;
-
 const field = (path: string, id: string, message: string) =>
   new AppError('VALIDATION', message, [{ path, id, message }]);
 
@@ -25,18 +22,18 @@ const stampOf = (actor: Actor, now: number) => {
   return { at: now, by: who.userId ?? '', display: who.display ?? '' };
 };
 
-export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
+export const create: Service<'orders/create'> = async (deps, actor, input) => {
   return { order: toOrder(await createOrder(deps, actor, input)) };
-}
+};
 
-export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
+export const get: Service<'orders/get'> = async (deps, actor, input) => {
   const row = await findOrder(deps.db, input.id);
   if (!row) throw notFound(input.id);
   await auditOrderReads(deps, actor, [row], 'get');
   return { order: toOrder(row) };
-}
+};
 
-export async function cancel(deps: AppDeps, actor: Actor, input: In<'cancel'>): Out<'cancel'> {
+export const cancel: Service<'orders/cancel', Actor> = async (deps, actor, input) => {
   const row = await deps.db.transaction().execute(async (tx) => {
     let announced = false;
     const moved = await moveOrder(
@@ -70,13 +67,9 @@ export async function cancel(deps: AppDeps, actor: Actor, input: In<'cancel'>): 
   });
   publishOrder(deps, row);
   return { order: toOrder(row) };
-}
+};
 
-export async function markCollected(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'markCollected'>,
-): Out<'markCollected'> {
+export const markCollected: Service<'orders/markCollected'> = async (deps, actor, input) => {
   const row = await moveOrder(deps, actor, input.id, 'markCollected', (_row, now) => {
     const s = stampOf(actor, now);
     return {
@@ -91,9 +84,9 @@ export async function markCollected(
     };
   });
   return { order: toOrder(row) };
-}
+};
 
-export async function markRemoved(deps: AppDeps, actor: StaffActor, input: In<'markRemoved'>): Out<'markRemoved'> {
+export const markRemoved: Service<'orders/markRemoved'> = async (deps, actor, input) => {
   const row = await moveOrder(deps, actor, input.id, 'markRemoved', (_row, now) => {
     const s = stampOf(actor, now);
     return {
@@ -107,17 +100,13 @@ export async function markRemoved(deps: AppDeps, actor: StaffActor, input: In<'m
     };
   });
   return { order: toOrder(row) };
-}
+};
 
 /**
  * Gives staff the PIN of a new or loaded order that has not expired. The reveal is recorded on the order
  * (who, when, why: the collection report's "PIN revealed"), as an order event and in the audit log.
  */
-export async function setRevealPinReason(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'setRevealPinReason'>,
-): Out<'setRevealPinReason'> {
+export const setRevealPinReason: Service<'orders/setRevealPinReason'> = async (deps, actor, input) => {
   const row = await moveOrder(deps, actor, input.id, 'revealPin', (_row, now) => {
     const s = stampOf(actor, now);
     return {
@@ -131,9 +120,9 @@ export async function setRevealPinReason(
   });
   if (row.sealedPin === null) throw new AppError('CONFLICT', 'This order has no PIN');
   return { order: toOrder(row), pin: openPin(deps.config.secretsKey, row.id, row.sealedPin) };
-}
+};
 
-export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'listEvents'>): Out<'listEvents'> {
+export const listEvents: Service<'orders/listEvents'> = async (deps, _actor, input) => {
   const order = await findOrder(deps.db, input.orderId);
   if (!order) throw notFound(input.orderId);
   const cursor = decodeCursor(input.nextToken, 2);
@@ -148,7 +137,7 @@ export async function listEvents(deps: AppDeps, _actor: StaffActor, input: In<'l
   });
   const page = pageOf(events, ordersPageSize, (e) => [e.created, e.id]);
   return { events: page.items, nextToken: page.nextToken };
-}
+};
 
 /**
  * A page of a business's orders, audited as one `order.list` entry with the orders' ids (a page of a
@@ -190,11 +179,7 @@ export const auditOrderReads = (deps: AppDeps, actor: Actor, orders: readonly Or
     })),
   );
 
-export async function listOrdersByPatient(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'listOrdersByPatient'>,
-): Out<'listOrdersByPatient'> {
+export const listOrdersByPatient: Service<'orders/listOrdersByPatient'> = async (deps, actor, input) => {
   const patient = await findPatientBusiness(deps.db, input.patientId);
   if (!patient) throw new AppError('NOT_FOUND', `No patient with id ${input.patientId}`);
   const rows = await listOrders(deps.db, {
@@ -208,13 +193,9 @@ export async function listOrdersByPatient(
     businessId: patient.businessId,
     patientId: patient.id,
   });
-}
+};
 
-export async function listOrdersByBusiness(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'listOrdersByBusiness'>,
-): Out<'listOrdersByBusiness'> {
+export const listOrdersByBusiness: Service<'orders/listOrdersByBusiness'> = async (deps, actor, input) => {
   const filter = orderFilterOf(input, deps.now());
   const list = {
     via: 'listOrdersByBusiness',
@@ -231,10 +212,10 @@ export async function listOrdersByBusiness(
     limit: ordersPageSize + 1,
   });
   return orderPage(deps, actor, rows, list);
-}
+};
 
 /** The top bar's search: an order by barcode or reference, in what the caller reaches (scope 'filtered'). */
-export async function findOrders(deps: AppDeps, actor: StaffActor, input: In<'findOrders'>): Out<'findOrders'> {
+export const findOrders: Service<'orders/findOrders'> = async (deps, actor, input) => {
   const rows = await findOrdersByText(deps.db, {
     text: input.text.trim(),
     ...(actor.kind === 'pharmacy' ? { businessIds: [...actor.businesses.keys()] } : {}),
@@ -242,4 +223,4 @@ export async function findOrders(deps: AppDeps, actor: StaffActor, input: In<'fi
   });
   await auditOrderReads(deps, actor, rows, 'findOrders');
   return { orders: rows.map(toListedOrder) };
-}
+};

@@ -2,15 +2,13 @@ import {
   AppError,
   acceptedCardSchemes,
   formatPin,
-  type MethodName,
   type Order,
   orderAmountDue,
   type PatientOrderSummary,
 } from '@medlocker/core';
 import { auditReads } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
-import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { createSecretBox } from '../../secrets/secret-box.ts';
 import { findOrder, pinOf, toOrder } from '../orders/index.ts';
 import { readPaymentSettings } from '../payment-settings/index.ts';
@@ -23,8 +21,6 @@ import { findOrdersOfPatient, findPharmacy, lastReceiptSentTo } from './reposito
  * from elsewhere with a patient actor cannot reach further.
  */
 
-type In<M extends MethodName<'patientOrders'>> = MethodIn<'patientOrders', M>;
-type Out<M extends MethodName<'patientOrders'>> = Promise<MethodOut<'patientOrders', M>>;
 type PatientActor = Extract<Actor, { kind: 'patient' }>;
 
 /** Orders listed on the patient page at most: a patient collects a few a month. */
@@ -75,7 +71,7 @@ export const pinUsable = (o: Order, now: number): boolean =>
   !(o.paymentStatus === 'unpaid' && o.machinePayment);
 
 /** The patient's orders: live ones first (soonest expiry first), then the rest newest first. */
-export async function listPatientOrders(deps: AppDeps, actor: PatientActor, _input: In<'list'>): Out<'list'> {
+export const listPatientOrders: Service<'patientOrders/list', PatientActor> = async (deps, actor, _input) => {
   const now = deps.now();
   const rows = await findOrdersOfPatient(deps.db, actor.businessId, actor.patientId, patientOrdersMax);
   const orders = rows.map((row) => patientSummaryOf(toOrder(row), now));
@@ -83,10 +79,10 @@ export async function listPatientOrders(deps: AppDeps, actor: PatientActor, _inp
     .filter((o) => o.live)
     .sort((a, b) => (a.expiresAt ?? Number.MAX_SAFE_INTEGER) - (b.expiresAt ?? Number.MAX_SAFE_INTEGER));
   return { orders: [...live, ...orders.filter((o) => !o.live)] };
-}
+};
 
 /** One of the patient's orders, with where to collect it and, once usable, its PIN. */
-export async function getPatientOrder(deps: AppDeps, actor: PatientActor, input: In<'get'>): Out<'get'> {
+export const getPatientOrder: Service<'patientOrders/get', PatientActor> = async (deps, actor, input) => {
   const row = await findOrder(deps.db, input.orderId);
   const order = row && toOrder(row);
   if (!row || !order || order.patientId !== actor.patientId || order.businessId !== actor.businessId) {
@@ -132,4 +128,4 @@ export async function getPatientOrder(deps: AppDeps, actor: PatientActor, input:
     receiptSentTo,
     language,
   };
-}
+};

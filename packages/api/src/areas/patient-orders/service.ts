@@ -1,7 +1,7 @@
-import { AppError, type MethodName, mayMoveOrder, type PatientMessageKey, patientMessageNames } from '@medlocker/core';
+import { AppError, mayMoveOrder, type PatientMessageKey, patientMessageNames } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import {
   auditOrder,
   eventRow,
@@ -17,9 +17,6 @@ import {
   setExpiryReminded,
   toOrder,
 } from '../orders/index.ts';
-
-type In<M extends MethodName<'patientOrders'>> = MethodIn<'patientOrders', M>;
-type Out<M extends MethodName<'patientOrders'>> = Promise<MethodOut<'patientOrders', M>>;
 
 /** A second press within this long of the last one for the same message sends nothing more (a double click). */
 export const repeatGuardMs = 10_000;
@@ -89,8 +86,8 @@ async function requestMessage(
 export const resendOrderReadyMessage = (
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'resendOrderReadyMessage'>,
-): Out<'resendOrderReadyMessage'> =>
+  input: In<'patientOrders/resendOrderReadyMessage'>,
+): Out<'patientOrders/resendOrderReadyMessage'> =>
   requestMessage(deps, actor, input.orderId, 'resendMessage', readyMessageKey, ['orderReady', 'paymentRequired']);
 
 /**
@@ -100,8 +97,8 @@ export const resendOrderReadyMessage = (
 export const sendOrderExpiryMessage = (
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'sendOrderExpiryMessage'>,
-): Out<'sendOrderExpiryMessage'> =>
+  input: In<'patientOrders/sendOrderExpiryMessage'>,
+): Out<'patientOrders/sendOrderExpiryMessage'> =>
   requestMessage(
     deps,
     actor,

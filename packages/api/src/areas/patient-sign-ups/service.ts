@@ -2,26 +2,24 @@ import {
   AppError,
   counted,
   londonIsoDate,
-  type MethodName,
   type OnlineSignUp,
   onlineSignUpLimits,
   validationMessages,
 } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out, Service } from '../../context/method.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { type Bucket, releaseToken, reserveToken } from '../../rate-limits/repository.ts';
 import { hashToken, newToken } from '../../sessions/tokens.ts';
-import { effectiveFeatureSettings } from '../business-settings/index.ts';
+import { effectiveFeatureSettings, findBusiness } from '../business-settings/index.ts';
 import {
+  auditSignUp,
   checkContactCodes,
   checkForm,
   type Db,
   deleteSignUpRow,
-  findSignUpBusiness,
   findSignUpByAccessHash,
   type SignUpRecord,
   sendCodes,
@@ -35,9 +33,6 @@ import {
  * that starts a sign-up gets a token (the controller puts it in an HttpOnly cookie); only its hash is
  * stored on the sign-up, and it is the only way to reach that sign-up here: no method takes an id.
  */
-
-type In<M extends MethodName<'patientSignUps'>> = MethodIn<'patientSignUps', M>;
-type Out<M extends MethodName<'patientSignUps'>> = Promise<MethodOut<'patientSignUps', M>>;
 
 /** The browser's sign-up token, handed to the controller to set as its cookie. */
 export type SignUpAccess = { token: string; maxAgeSeconds: number };
@@ -72,7 +67,7 @@ const minutes = (seconds: number) => {
  * cannot be used to learn which ids exist.
  */
 async function openBusiness(db: Db, businessId: string) {
-  const business = await findSignUpBusiness(db, businessId);
+  const business = await findBusiness(db, businessId);
   if (!business || business.archived) throw new AppError('NOT_FOUND', signUpsClosed);
   const { settings } = await effectiveFeatureSettings(db, businessId);
   if (!settings.onlineSignups.enabled) throw new AppError('NOT_FOUND', signUpsClosed);
@@ -171,7 +166,7 @@ async function ownSignUp(db: Db, token: string | null, now: number, lock = false
 }
 
 async function answerOf(deps: AppDeps, row: SignUpRecord): Promise<OnlineSignUp> {
-  const business = await findSignUpBusiness(deps.db, row.businessId);
+  const business = await findBusiness(deps.db, row.businessId);
   const spent = row.codeSends >= onlineSignUpLimits.sendsPerSignUp || row.status !== 'new';
   return {
     businessId: row.businessId,
@@ -184,10 +179,10 @@ async function answerOf(deps: AppDeps, row: SignUpRecord): Promise<OnlineSignUp>
   };
 }
 
-export async function business(deps: AppDeps, _actor: Actor, input: In<'business'>): Out<'business'> {
+export const business: Service<'patientSignUps/business', Actor> = async (deps, _actor, input) => {
   const found = await openBusiness(deps.db, input.businessId);
   return { businessId: found.id, name: found.name, patientLanguage: found.patientLanguage };
-}
+};
 
 /**
  * Starts a sign-up: SPEC §5's form rules, plus an email or a mobile to prove (a sign-up with neither
@@ -197,7 +192,7 @@ export async function business(deps: AppDeps, _actor: Actor, input: In<'business
 export async function create(
   deps: AppDeps,
   actor: Actor,
-  input: In<'create'>,
+  input: In<'patientSignUps/create'>,
   previousToken: string | null,
 ): Promise<{ answer: OnlineSignUp; access: SignUpAccess }> {
   const { db, now } = deps;
@@ -217,14 +212,7 @@ export async function create(
     const previous = previousToken ? await findSignUpByAccessHash(tx, hashToken(previousToken), true) : undefined;
     if (previous && previous.businessId === input.businessId && previous.status === 'new') {
       await deleteSignUpRow(tx, previous.id);
-      await audit(tx, deps, actor, {
-        action: 'signUp.withdrawn',
-        entityType: 'signUp',
-        entityId: previous.id,
-        businessId: previous.businessId,
-        who,
-        details: { reason: 'started again' },
-      });
+      await auditSignUp(tx, deps, actor, 'signUp.withdrawn', previous, { reason: 'started again' }, who);
     }
     return startSignUp(
       tx,
@@ -249,11 +237,16 @@ export async function create(
   return { answer: await answerOf(deps, row), access: { token, maxAgeSeconds: accessMs / 1000 } };
 }
 
-export async function get(deps: AppDeps, token: string | null): Out<'get'> {
+export async function get(deps: AppDeps, token: string | null): Out<'patientSignUps/get'> {
   return answerOf(deps, await ownSignUp(deps.db, token, deps.now()));
 }
 
-export async function verify(deps: AppDeps, actor: Actor, input: In<'verify'>, token: string | null): Out<'verify'> {
+export async function verify(
+  deps: AppDeps,
+  actor: Actor,
+  input: In<'patientSignUps/verify'>,
+  token: string | null,
+): Out<'patientSignUps/verify'> {
   const now = deps.now();
   await ownSignUp(deps.db, token, now);
   // A language switched on the codes screen is the visitor's latest choice: the patient they become keeps it.
@@ -291,9 +284,9 @@ const unverified = (row: SignUpRecord) =>
 export async function resendCodes(
   deps: AppDeps,
   actor: Actor,
-  input: In<'resendCodes'>,
+  input: In<'patientSignUps/resendCodes'>,
   token: string | null,
-): Out<'resendCodes'> {
+): Out<'patientSignUps/resendCodes'> {
   const { db, now } = deps;
   const current = await ownSignUp(db, token, now());
   const early = resendRefusal(current, now());
@@ -319,14 +312,7 @@ export async function resendCodes(
         lastCodeSentAt: now(),
         updated: now(),
       });
-      await audit(tx, deps, actor, {
-        action: 'signUp.codesResent',
-        entityType: 'signUp',
-        entityId: locked.id,
-        businessId: locked.businessId,
-        who,
-        details: { channels },
-      });
+      await auditSignUp(tx, deps, actor, 'signUp.codesResent', locked, { channels }, who);
       return updated;
     })
     .catch(async (error: unknown) => {

@@ -3,16 +3,15 @@ import {
   type ImportedPatient,
   type Locale,
   londonIsoDate,
-  type MethodName,
   patientsPageSize,
   rowMessages,
   type UpsertOutcome,
 } from '@medlocker/core';
 import { refuseDuplicate } from '@medlocker/db';
 import { audit, auditListPage, auditReads } from '../../audit/audit.ts';
-import type { Actor, StaffActor } from '../../context/actor.ts';
+import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { type UpsertRow, upsertPatients } from './import-repository.ts';
 import {
@@ -39,9 +38,6 @@ import {
 } from './rules.ts';
 import { queueSearchIndex } from './search-index-repository.ts';
 import { voidOptInCode } from './whatsapp-repository.ts';
-
-type In<M extends MethodName<'patients'>> = MethodIn<'patients', M>;
-type Out<M extends MethodName<'patients'>> = Promise<MethodOut<'patients', M>>;
 
 /** The refusal of a display id another patient of the business has, made when the write finds it taken. */
 const displayIdTaken = (field: DisplayIdField) => () =>
@@ -144,7 +140,7 @@ export async function insertPatient(
   });
 }
 
-export async function create(deps: AppDeps, actor: Actor, input: In<'create'>): Out<'create'> {
+export const create: Service<'patients/create', Actor> = async (deps, actor, input) => {
   const { db } = deps;
   const { displayIdField } = await writableBusiness(db, input.businessId);
   const values = checkedPatient(deps, input.patient, displayIdField);
@@ -153,7 +149,7 @@ export async function create(deps: AppDeps, actor: Actor, input: In<'create'>): 
     .transaction()
     .execute((tx) => insertPatient(tx, deps, actor, input.businessId, values, displayIdField, 'create'));
   return { patient: toPatient(row) };
-}
+};
 
 /** A patient that exists (404 otherwise), locked when `tx` is a transaction. */
 async function requirePatient(db: Db, id: string, lock = false): Promise<StoredPatient> {
@@ -162,7 +158,7 @@ async function requirePatient(db: Db, id: string, lock = false): Promise<StoredP
   return row;
 }
 
-export async function update(deps: AppDeps, actor: Actor, input: In<'update'>): Out<'update'> {
+export const update: Service<'patients/update', Actor> = async (deps, actor, input) => {
   const { db } = deps;
   const existing = await requirePatient(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.businessId);
@@ -196,15 +192,15 @@ export async function update(deps: AppDeps, actor: Actor, input: In<'update'>): 
     });
     return { patient: toPatient(row) };
   });
-}
+};
 
-export async function get(deps: AppDeps, actor: Actor, input: In<'get'>): Out<'get'> {
+export const get: Service<'patients/get', Actor> = async (deps, actor, input) => {
   const row = await requirePatient(deps.db, input.id);
   await auditPatientReads(deps, actor, [row], 'get');
   return { patient: toPatient(row) };
-}
+};
 
-export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Out<'delete'> {
+export const remove: Service<'patients/delete'> = async (deps, actor, input) => {
   const { db } = deps;
   const existing = await requirePatient(db, input.id);
   await writableBusiness(db, existing.businessId);
@@ -226,9 +222,9 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete
     return deleted;
   });
   return { patient: toPatient(row) };
-}
+};
 
-export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
+export const list: Service<'patients/list'> = async (deps, actor, input) => {
   const { db } = deps;
   const business = await findBusinessForPatients(db, input.businessId);
   if (!business) throw new AppError('NOT_FOUND', `Business ${input.businessId} not found`);
@@ -245,21 +241,17 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
   const page = pageOf(rows, limit, (r) => [r.id]);
   await auditPatientList(deps, actor, page.items, { via: 'list', filtered: Boolean(input.filter) });
   return { patients: page.items.map(toPatient), nextToken: page.nextToken };
-}
+};
 
-export async function batchGet(deps: AppDeps, actor: StaffActor, input: In<'batchGet'>): Out<'batchGet'> {
+export const batchGet: Service<'patients/batchGet'> = async (deps, actor, input) => {
   const rows = await findPatients(deps.db, input.ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = [...new Set(input.ids)].flatMap((id) => byId.get(id) ?? []);
   await auditPatientList(deps, actor, ordered, { via: 'batchGet' });
   return { patients: ordered.map(toPatient) };
-}
+};
 
-export async function batchUpsertPatients(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'batchUpsertPatients'>,
-): Out<'batchUpsertPatients'> {
+export const batchUpsertPatients: Service<'patients/batchUpsertPatients'> = async (deps, actor, input) => {
   const { db, now } = deps;
   const { displayIdField } = await writableBusiness(db, input.businessId);
   const today = londonIsoDate(now());
@@ -302,4 +294,4 @@ export async function batchUpsertPatients(
     unchanged: count('unchanged'),
     invalid: count('invalid'),
   };
-}
+};

@@ -29,19 +29,6 @@ const toOptInCode = (row: Selectable<Database['whatsapp_opt_in_codes']>): OptInC
   sentInDay: row.sent_in_day,
 });
 
-/** The patient's business: its name (the code message names it) and whether it is archived. */
-export const findBusinessOfPatient = async (
-  db: Db,
-  businessId: string,
-): Promise<{ id: string; name: string; archived: boolean } | undefined> => {
-  const row = await db
-    .selectFrom('businesses')
-    .select(['id', 'name', 'archived_at'])
-    .where('id', '=', businessId)
-    .executeTakeFirst();
-  return row && { id: row.id, name: row.name, archived: row.archived_at !== null };
-};
-
 /** The patient's outstanding code and send counters, locked until the transaction ends. */
 export const lockOptInCode = async (db: Db, patientId: string): Promise<OptInCode | undefined> => {
   const row = await db

@@ -3,32 +3,25 @@ import {
   codeTextIn,
   counted,
   type Locale,
-  type MethodName,
   messageLocales,
   type Patient,
   whatsAppOptInCodes,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import type { StaffActor } from '../../context/actor.ts';
-import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { maskRecipient } from '../../delivery/messages/send.ts';
 import { queueMessages } from '../../outbox/index.ts';
 import { newCode, sameHash } from '../../secrets/one-time-codes.ts';
-import { effectiveFeatureSettings } from '../business-settings/index.ts';
+import { effectiveFeatureSettings, findBusiness } from '../business-settings/index.ts';
 import { findPatientLanguage, lockPatient, type StoredPatient, toPatient } from './repository.ts';
 import {
   type Db,
-  findBusinessOfPatient,
   lockOptInCode,
   saveOptInCode,
   setPatientOptIn,
   updateOptInCode,
   voidOptInCode,
 } from './whatsapp-repository.ts';
-
-type In<M extends MethodName<'users'>> = MethodIn<'users', M>;
-type Out<M extends MethodName<'users'>> = Promise<MethodOut<'users', M>>;
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -58,7 +51,7 @@ async function whatsAppPatient(
   const patient = await lockPatient(tx, patientId);
   if (!patient) throw new AppError('NOT_FOUND', `Patient ${patientId} not found`);
   if (patient.deleted !== null) throw new AppError('CONFLICT', 'A deleted patient cannot be opted in to WhatsApp');
-  const business = await findBusinessOfPatient(tx, patient.businessId);
+  const business = await findBusiness(tx, patient.businessId);
   if (!business) throw new AppError('NOT_FOUND', `Business ${patient.businessId} not found`);
   if (business.archived) {
     throw new AppError('CONFLICT', 'An archived business cannot have its patients changed');
@@ -85,11 +78,7 @@ function tooSoon(message: string, retryAfterMs: number): AppError {
  * runner retries it), stored only as a hash with its expiry; a new code replaces the old. The send is
  * reserved in the same transaction as the code: at most one a minute and five a rolling day per patient.
  */
-export async function addWhatsAppOptIn(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'addWhatsAppOptIn'>,
-): Out<'addWhatsAppOptIn'> {
+export const addWhatsAppOptIn: Service<'users/addWhatsAppOptIn'> = async (deps, actor, input) => {
   const { whatsApp } = deps.config.gateways;
   if (deps.config.production && !(whatsApp.token && whatsApp.phoneNumberId)) {
     // The code could not leave (the sender would fail it): say so now, not after the patient waited.
@@ -161,7 +150,7 @@ export async function addWhatsAppOptIn(
     });
     return { sentTo: maskRecipient(mobile), expiresAt };
   });
-}
+};
 
 type Checked = { ok: true; patient: Patient } | { ok: false; error: AppError };
 
@@ -171,11 +160,7 @@ type Checked = { ok: true; patient: Patient } | { ok: false; error: AppError };
  * fifth spends the code); late, spent, replaced or sent to an old number → 'expired'. Both answer 400 on
  * `code`, after the try is committed, so a refusal cannot be retried for free.
  */
-export async function verifyWhatsAppOptInMessage(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'verifyWhatsAppOptInMessage'>,
-): Out<'verifyWhatsAppOptInMessage'> {
+export const verifyWhatsAppOptInMessage: Service<'users/verifyWhatsAppOptInMessage'> = async (deps, actor, input) => {
   const code = input.code.replace(/[\s-]/g, '');
   if (!new RegExp(`^\\d{${whatsAppOptInCodes.digits}}$`).test(code)) {
     throw codeError(`Enter the ${whatsAppOptInCodes.digits}-digit code the patient received on WhatsApp`);
@@ -223,17 +208,13 @@ export async function verifyWhatsAppOptInMessage(
   });
   if (!checked.ok) throw checked.error;
   return { patient: checked.patient };
-}
+};
 
 /**
  * `users.removeWhatsAppOptIn` (beyond SPEC §7): the patient no longer wants WhatsApp; their messages go
  * by SMS or email again and any outstanding code stops working. A patient not opted in is left as is.
  */
-export async function removeWhatsAppOptIn(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'removeWhatsAppOptIn'>,
-): Out<'removeWhatsAppOptIn'> {
+export const removeWhatsAppOptIn: Service<'users/removeWhatsAppOptIn'> = async (deps, actor, input) => {
   return deps.db.transaction().execute(async (tx) => {
     const patient = await lockPatient(tx, input.patientId);
     if (!patient) throw new AppError('NOT_FOUND', `Patient ${input.patientId} not found`);
@@ -248,4 +229,4 @@ export async function removeWhatsAppOptIn(
     });
     return { patient: toPatient(updated) };
   });
-}
+};

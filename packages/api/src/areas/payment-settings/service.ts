@@ -1,17 +1,15 @@
-import {
-  AppError,
-  isMaskedSecret,
-  type MethodName,
-  type PaymentClientSettings,
-  type PaymentSettings,
-} from '@medlocker/core';
+import { AppError, isMaskedSecret, type PaymentClientSettings, type PaymentSettings } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox, maskSecret, type SecretBox } from '../../secrets/secret-box.ts';
-import { changedPaths, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
+import {
+  changedPaths,
+  inEditableBusiness,
+  requireBusiness,
+  requireEditableBusiness,
+} from '../business-settings/index.ts';
 import {
   type Db,
   deletePaymentSettingsRow,
@@ -19,9 +17,6 @@ import {
   type StoredPaymentSettings,
   upsertPaymentSettings,
 } from './repository.ts';
-
-type In<M extends MethodName<'paymentSettings'>> = MethodIn<'paymentSettings', M>;
-type Out<M extends MethodName<'paymentSettings'>> = Promise<MethodOut<'paymentSettings', M>>;
 
 // Associated data of each sealed column: a value copied to another business or column does not open.
 const tokenContext = sealingContexts.paymentToken;
@@ -85,15 +80,11 @@ function masked(settings: PaymentSettings): PaymentSettings {
   };
 }
 
-export async function getPaymentSettings(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'getPaymentSettings'>,
-): Out<'getPaymentSettings'> {
+export const getPaymentSettings: Service<'paymentSettings/getPaymentSettings'> = async (deps, _actor, input) => {
   const business = await requireBusiness(deps.db, input.businessId);
   const settings = await readPaymentSettings(deps.db, boxOf(deps), input.businessId);
   return { settings: settings && masked(settings), archived: business.archived };
-}
+};
 
 /** A masked value keeps the stored one; without a stored one it is a mistake, not a secret. */
 function keepOrNew(sent: string, stored: string | undefined, path: string): string {
@@ -106,15 +97,9 @@ function keepOrNew(sent: string, stored: string | undefined, path: string): stri
   return stored;
 }
 
-export async function updatePaymentSettings(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'updatePaymentSettings'>,
-): Out<'updatePaymentSettings'> {
+export const updatePaymentSettings: Service<'paymentSettings/updatePaymentSettings'> = async (deps, actor, input) => {
   const box = boxOf(deps);
-  const now = deps.now();
-  return deps.db.transaction().execute(async (tx) => {
-    await requireEditableBusiness(tx, input.businessId);
+  return inEditableBusiness(deps, input.businessId, async (tx, now) => {
     const before = await readPaymentSettings(tx, box, input.businessId);
     const next: PaymentSettings = {
       businessId: input.businessId,
@@ -145,13 +130,9 @@ export async function updatePaymentSettings(
     }
     return { settings: masked(next), archived: false, changedFields };
   });
-}
+};
 
-export async function deletePaymentSettings(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'deletePaymentSettings'>,
-): Out<'deletePaymentSettings'> {
+export const deletePaymentSettings: Service<'paymentSettings/deletePaymentSettings'> = async (deps, actor, input) => {
   await deps.db.transaction().execute(async (tx) => {
     await requireEditableBusiness(tx, input.businessId);
     if (!(await deletePaymentSettingsRow(tx, input.businessId))) {
@@ -165,13 +146,13 @@ export async function deletePaymentSettings(
     });
   });
   return { ok: true };
-}
+};
 
-export async function getPaymentClientSettings(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'getPaymentClientSettings'>,
-): Out<'getPaymentClientSettings'> {
+export const getPaymentClientSettings: Service<'paymentSettings/getPaymentClientSettings'> = async (
+  deps,
+  _actor,
+  input,
+) => {
   await requireBusiness(deps.db, input.businessId);
   const stored = await findPaymentSettings(deps.db, input.businessId);
   if (!stored) return { settings: null };
@@ -190,4 +171,4 @@ export async function getPaymentClientSettings(
     showMastercard,
   };
   return { settings };
-}
+};

@@ -1,8 +1,8 @@
-import { AppError, checkQrCode, type MethodName, type QrPayload, readQrCode } from '@medlocker/core';
+import { AppError, checkQrCode, type QrPayload, readQrCode } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import { type Actor, actorIdentity, type StaffActor } from '../../context/actor.ts';
+import { type Actor, actorIdentity } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { MethodIn, Service } from '../../context/method.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox, newSecret } from '../../secrets/secret-box.ts';
 import { effectiveFeatureSettings, requireEditableBusiness } from '../business-settings/index.ts';
@@ -16,9 +16,6 @@ import {
 } from '../orders/index.ts';
 import { findCurrentPatientByDisplayId } from '../patients/index.ts';
 import { type Db, findSigningKey, putSigningKey } from './repository.ts';
-
-type In<M extends MethodName<'qrCodes'>> = MethodIn<'qrCodes', M>;
-type Out<M extends MethodName<'qrCodes'>> = Promise<MethodOut<'qrCodes', M>>;
 
 const refused = (id: string, message: string) => new AppError('VALIDATION', message, [{ path: 'qrCode', id, message }]);
 
@@ -82,11 +79,7 @@ async function orderOf(db: Db, businessId: string, payload: QrPayload): Promise<
 }
 
 /** Staff scanned a bag's QR code at the console: its order, made now or before. */
-export async function createOrderFromQr(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'createOrder'>,
-): Out<'createOrder'> {
+export const createOrderFromQr: Service<'qrCodes/createOrder'> = async (deps, actor, input) => {
   const found = await resolveQrCode(deps.db, deps, input.businessId, input.qrCode);
   if ('existing' in found) return { order: toOrder(found.existing), existing: true };
   try {
@@ -98,7 +91,7 @@ export async function createOrderFromQr(
     if ('existing' in again) return { order: toOrder(again.existing), existing: true };
     throw error;
   }
-}
+};
 
 /**
  * A locker loaded a bag whose QR code it read: the code's order, created in the locker event's own
@@ -121,21 +114,13 @@ export async function orderForScannedBag(
   }
 }
 
-export async function getSigningKey(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'getSigningKey'>,
-): Out<'getSigningKey'> {
+export const getSigningKey: Service<'qrCodes/getSigningKey'> = async (deps, _actor, input) => {
   const stored = await findSigningKey(deps.db, input.businessId);
   return { key: stored ? { created: stored.created, createdBy: stored.createdBy } : null };
-}
+};
 
 /** A new key (`mlqr_` + 32 random bytes, base64url), sealed; shown this once. Audited, never the key. */
-export async function rotateSigningKey(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'rotateSigningKey'>,
-): Out<'rotateSigningKey'> {
+export const rotateSigningKey: Service<'qrCodes/rotateSigningKey'> = async (deps, actor, input) => {
   const key = newSecret('mlqr');
   const created = deps.now();
   await deps.db.transaction().execute(async (tx) => {
@@ -150,4 +135,4 @@ export async function rotateSigningKey(
     });
   });
   return { key, created };
-}
+};

@@ -1,8 +1,7 @@
 import { AppError, isoMonth, londonMonthOf, monthlyReportHistoryMonths } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
-import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { enqueueJob } from '../../jobs/repository.ts';
 import { type JobContext, PermanentJobError } from '../../jobs/runner.ts';
 import { monthlyReportEmail } from './monthly-email-content.ts';
@@ -80,11 +79,7 @@ function reportMessageId(deps: AppDeps, businessId: string, { year, month }: Mon
 }
 
 /** `reports/sendMonthlyEmail`: staff send (or send again) a month's report to the business's notification emails. */
-export async function sendMonthlyEmail(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: MethodIn<'reports', 'sendMonthlyEmail'>,
-): Promise<MethodOut<'reports', 'sendMonthlyEmail'>> {
+export const sendMonthlyEmail: Service<'reports/sendMonthlyEmail'> = async (deps, actor, input) => {
   if ((input.year === undefined) !== (input.month === undefined)) {
     const missing = input.year === undefined ? 'year' : 'month';
     throw new AppError('VALIDATION', 'Give both the year and the month, or neither for last month', [
@@ -129,7 +124,7 @@ export async function sendMonthlyEmail(
     details: { year: wanted.year, month: wanted.month, recipients: business.recipients, via: 'manual' },
   });
   return { ...wanted, sentTo: business.recipients };
-}
+};
 
 /**
  * The schedule's job (`reports.monthlyEmails`, the 1st of each month): one `reports.monthlyEmail` job

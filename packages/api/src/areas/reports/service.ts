@@ -3,14 +3,13 @@ import {
   collectionRecordsMaxAll,
   collectionRecordsPageSize,
   londonDayStart,
-  type MethodName,
   monthlyStatsPageSize,
   toIsoDate,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Service } from '../../context/method.ts';
 import { decodeCursor, decodeTimeIdCursor, encodeCursor, pageOf } from '../../lists/paging.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import { monthOf } from './monthly-compute-repository.ts';
@@ -23,9 +22,6 @@ import { businessIdsAfter, listCollectionRows } from './repository.ts';
  * that starts `startDate` to the one that ends `endDate`, whatever the clocks did in between.
  */
 
-type In<M extends MethodName<'reports'>> = MethodIn<'reports', M>;
-type Out<M extends MethodName<'reports'>> = Promise<MethodOut<'reports', M>>;
-
 /**
  * A record names a patient and what they collected. A page shown is one entry with the orders' ids; an
  * export (up to 10,000) one entry with its range, filter and count: the same query gives its records.
@@ -33,7 +29,7 @@ type Out<M extends MethodName<'reports'>> = Promise<MethodOut<'reports', M>>;
 const auditRecords = (
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'listCollectionStats'>,
+  input: In<'reports/listCollectionStats'>,
   ids: string[],
   via: 'list' | 'export',
 ): Promise<void> | undefined => {
@@ -51,11 +47,7 @@ const auditRecords = (
   });
 };
 
-export async function listCollectionStats(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'listCollectionStats'>,
-): Out<'listCollectionStats'> {
+export const listCollectionStats: Service<'reports/listCollectionStats'> = async (deps, actor, input) => {
   if (input.endDate < input.startDate) {
     throw new AppError('VALIDATION', 'The end date is before the start date', [
       { path: 'endDate', id: 'INVALID_DATE_RANGE', message: 'End date must not be before start date' },
@@ -102,17 +94,13 @@ export async function listCollectionStats(
     'list',
   );
   return { records: page.items, nextToken: page.nextToken };
-}
+};
 
 /** How long one call of rebuildMonthlyStats over every business works before answering a nextToken. */
 export const REBUILD_CALL_MS = 10_000;
 
 /** Support: recompute the stored monthly figures (`medlocker stats rebuild`). */
-export async function rebuildMonthlyStats(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'rebuildMonthlyStats'>,
-): Out<'rebuildMonthlyStats'> {
+export const rebuildMonthlyStats: Service<'reports/rebuildMonthlyStats'> = async (deps, _actor, input) => {
   const now = deps.now();
   let from: number | undefined;
   if (input.from !== undefined) {
@@ -148,7 +136,7 @@ export async function rebuildMonthlyStats(
   const nextToken = last !== null && last !== ids[ids.length - 1] ? last : null;
   deps.logger.info('monthly stats rebuilt', { ...total, more: nextToken !== null });
   return { ...total, nextToken };
-}
+};
 
 /** The London calendar month of a YYYY-MM-DD day as a month index. */
 export const monthOfDay = (day: string): number => monthIndex(Number(day.slice(0, 4)), Number(day.slice(5, 7)));
@@ -171,11 +159,7 @@ function decodeMonthToken(token: string | null | undefined): number | undefined 
  * (this month when absent; a later one is this month too: nothing has happened there yet), and no
  * page reaches before the month the business was added, so paging back stops there.
  */
-export async function listBusinessStats(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'listBusinessStats'>,
-): Out<'listBusinessStats'> {
+export const listBusinessStats: Service<'reports/listBusinessStats'> = async (deps, _actor, input) => {
   const token = decodeMonthToken(input.nextToken);
   const created = await businessCreated(deps.db, input.businessId);
   if (created === undefined) throw new AppError('NOT_FOUND', `Business ${input.businessId} not found`);
@@ -186,4 +170,4 @@ export async function listBusinessStats(
   if (last < first) return { stats: [], nextToken: null };
   const rows = await monthlyRows(deps.db, [input.businessId], from, last);
   return { stats: rows.reverse(), nextToken: from > first ? encodeCursor([from - 1]) : null };
-}
+};

@@ -8,9 +8,8 @@ import {
   usageEstateDays,
   usageMachineListMax,
 } from '@medlocker/core';
-import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { countBagsToRemove } from '../bags/index.ts';
 import { requireBusiness } from '../business-settings/index.ts';
 import {
@@ -190,11 +189,7 @@ function collectionTimes(hours: { hour: number; count: number }[], months: strin
   return { dayOfWeekAnalysis, timeOfDayAnalysis, channelSizeUsage };
 }
 
-export async function getUsageStats(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: MethodIn<'reports', 'getUsageStats'>,
-): Promise<MethodOut<'reports', 'getUsageStats'>> {
+export const getUsageStats: Service<'reports/getUsageStats'> = async (deps, actor, input) => {
   const businessId = input.businessId ?? null;
   if (businessId === null && actor.kind !== 'support') {
     // The estate is support's; a pharmacy user asks for one of their businesses.
@@ -224,4 +219,4 @@ export async function getUsageStats(
     ageRange: ageRangeOf(ages),
     ...collectionTimes(hours, period.months),
   };
-}
+};

@@ -1,11 +1,8 @@
 import { AppError } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
-import type { StaffActor } from '../../context/actor.ts';
-import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { checkedPatient, insertPatient, toPatient, writableBusiness } from '../patients/index.ts';
 import { toSignUp, updateSignUpRow } from './repository.ts';
-import { requireSignUp } from './service.ts';
+import { auditSignUp, requireSignUp } from './service.ts';
 
 /*
  * A sign-up becoming a patient (staff's `signUps/convert`): the patient gets the sign-up's details,
@@ -16,11 +13,7 @@ import { requireSignUp } from './service.ts';
 /** Said of a sign-up with no mobile: SPEC §5 requires one of a patient, and only the sign-up can give it. */
 export const noMobileToConvert = 'A patient needs a mobile number, and this sign-up has none.';
 
-export async function convert(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: MethodIn<'signUps', 'convert'>,
-): Promise<MethodOut<'signUps', 'convert'>> {
+export const convert: Service<'signUps/convert'> = async (deps, actor, input) => {
   const { db, now } = deps;
   const existing = await requireSignUp(db, input.id);
   const { displayIdField } = await writableBusiness(db, existing.businessId);
@@ -70,13 +63,7 @@ export async function convert(
       patientId: patient.id,
       updated: now(),
     });
-    await audit(tx, deps, actor, {
-      action: 'signUp.convert',
-      entityType: 'signUp',
-      entityId: current.id,
-      businessId: current.businessId,
-      details: { patientId: patient.id },
-    });
+    await auditSignUp(tx, deps, actor, 'signUp.convert', current, { patientId: patient.id });
     return { patient: toPatient(patient), signUp: toSignUp(signUp) };
   });
-}
+};

@@ -2,7 +2,6 @@ export { convert } from './convert.ts';
 export {
   type Db,
   deleteSignUpRow,
-  findSignUpBusiness,
   findSignUpByAccessHash,
   insertSignUpRow,
   type SignUpRecord,
@@ -10,6 +9,7 @@ export {
   updateSignUpRow,
 } from './repository.ts';
 export {
+  auditSignUp,
   checkContactCodes,
   checkForm,
   count,

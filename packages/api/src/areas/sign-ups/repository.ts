@@ -320,16 +320,3 @@ export const findSignUpByAccessHash = async (db: Db, hash: string, lock = false)
   const q = db.selectFrom('patient_sign_ups').selectAll().where('access_token_hash', '=', hash);
   return maybeRecord(await (lock ? q.forUpdate() : q).executeTakeFirst());
 };
-
-/** A business as the public sign-up page needs it: its name, archive mark and stored feature settings. */
-export const findSignUpBusiness = async (
-  db: Db,
-  id: string,
-): Promise<{ id: string; name: string; archived: boolean } | undefined> => {
-  const row = await db
-    .selectFrom('businesses')
-    .select(['id', 'name', 'archived_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return row && { id: row.id, name: row.name, archived: row.archived_at !== null };
-};

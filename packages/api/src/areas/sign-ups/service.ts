@@ -1,16 +1,8 @@
-import {
-  AppError,
-  FormCheck,
-  londonIsoDate,
-  type MethodName,
-  messageLocales,
-  type SignUpForm,
-  signUpsPageSize,
-} from '@medlocker/core';
-import { audit, auditListPage } from '../../audit/audit.ts';
+import { AppError, FormCheck, londonIsoDate, messageLocales, type SignUpForm, signUpsPageSize } from '@medlocker/core';
+import { type AuditEntry, auditListPage, entityAudit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
 import { newCode } from '../../secrets/one-time-codes.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
@@ -33,9 +25,6 @@ import {
   toVerification,
   updateSignUpRow,
 } from './repository.ts';
-
-type In<M extends MethodName<'signUps'>> = MethodIn<'signUps', M>;
-type Out<M extends MethodName<'signUps'>> = Promise<MethodOut<'signUps', M>>;
 
 const MAX_NAME = 100;
 const MAX_TEXT = 200;
@@ -119,6 +108,9 @@ export async function sendCodes(
   return patch;
 }
 
+/** The audit entry of a change to or a read of one sign-up (`signUp.create`, `signUp.read`…), in its business. */
+export const auditSignUp = entityAudit('signUp');
+
 export const withVerification = (record: SignUpRecord) => ({
   signUp: toSignUp(record),
   verification: toVerification(record),
@@ -133,22 +125,17 @@ export async function startSignUp(
   deps: AppDeps,
   actor: Actor,
   signUp: NewSignUp,
-  audited: { who?: { userId: string | null; display: string | null }; details?: Record<string, unknown> } = {},
+  audited: Pick<AuditEntry, 'who' | 'details'> = {},
 ): Promise<SignUpRecord> {
   const inserted = await insertSignUpRow(tx, signUp);
   const codes = await sendCodes(tx, deps, inserted, ['email', 'mobile']);
   const withCodes = await updateSignUpRow(tx, inserted.id, codes);
-  await audit(tx, deps, actor, {
-    action: 'signUp.create',
-    entityType: 'signUp',
-    entityId: inserted.id,
-    businessId: signUp.businessId,
-    ...audited,
-  });
+  const created = { id: inserted.id, businessId: signUp.businessId };
+  await auditSignUp(tx, deps, actor, 'signUp.create', created, audited.details, audited.who);
   return withCodes;
 }
 
-export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
+export const create: Service<'signUps/create'> = async (deps, actor, input) => {
   const { db, now } = deps;
   await writableBusiness(db, input.businessId);
   const columns = checkForm(input.signUp, londonIsoDate(now()));
@@ -162,9 +149,9 @@ export async function create(deps: AppDeps, actor: StaffActor, input: In<'create
     }),
   );
   return withVerification(row);
-}
+};
 
-export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
+export const update: Service<'signUps/update'> = async (deps, actor, input) => {
   const { db, now } = deps;
   const existing = await requireSignUp(db, input.id);
   await writableBusiness(db, existing.businessId);
@@ -191,19 +178,13 @@ export async function update(deps: AppDeps, actor: StaffActor, input: In<'update
       .filter((k) => current[k] !== columns[k])
       .map(columnOf);
     const updated = await updateSignUpRow(tx, current.id, { ...columns, ...contactPatch, status, updated: now() });
-    await audit(tx, deps, actor, {
-      action: 'signUp.update',
-      entityType: 'signUp',
-      entityId: current.id,
-      businessId: current.businessId,
-      details: { fields: changed, status, codesSent: resend },
-    });
+    await auditSignUp(tx, deps, actor, 'signUp.update', current, { fields: changed, status, codesSent: resend });
     return updated;
   });
   return withVerification(row);
-}
+};
 
-export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete'>): Out<'delete'> {
+export const remove: Service<'signUps/delete'> = async (deps, actor, input) => {
   const { db } = deps;
   const existing = await requireSignUp(db, input.id);
   await writableBusiness(db, existing.businessId);
@@ -211,33 +192,22 @@ export async function remove(deps: AppDeps, actor: StaffActor, input: In<'delete
     const current = await requireSignUp(tx, input.id, true);
     if (current.status === 'confirmed') throw new AppError('CONFLICT', 'A converted sign-up cannot be deleted');
     await deleteSignUpRow(tx, current.id);
-    await audit(tx, deps, actor, {
-      action: 'signUp.delete',
-      entityType: 'signUp',
-      entityId: current.id,
-      businessId: current.businessId,
-    });
+    await auditSignUp(tx, deps, actor, 'signUp.delete', current);
   });
   return { ok: true as const };
-}
+};
 
 /** Records that the caller saw these sign-ups: ids only. */
 const auditRead = (deps: AppDeps, actor: StaffActor, row: SignUpRecord): Promise<void> =>
-  audit(deps.db, deps, actor, {
-    action: 'signUp.read',
-    entityType: 'signUp',
-    entityId: row.id,
-    businessId: row.businessId,
-    details: { via: 'get' },
-  });
+  auditSignUp(deps.db, deps, actor, 'signUp.read', row, { via: 'get' });
 
-export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
+export const get: Service<'signUps/get'> = async (deps, actor, input) => {
   const row = await requireSignUp(deps.db, input.id);
   await auditRead(deps, actor, row);
   return withVerification(row);
-}
+};
 
-export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
+export const list: Service<'signUps/list'> = async (deps, actor, input) => {
   const after = decodeIdCursor(input.nextToken);
   const mobilePrefix = input.filter ? mobilePrefixOf(input.filter) : undefined;
   const rows = await listSignUpRows(deps.db, {
@@ -257,29 +227,21 @@ export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>):
     ids: page.items.map((r) => r.id),
   });
   return { signUps: page.items.map(toSignUp), nextToken: page.nextToken };
-}
+};
 
-export async function count(deps: AppDeps, _actor: StaffActor, input: In<'count'>): Out<'count'> {
+export const count: Service<'signUps/count'> = async (deps, _actor, input) => {
   return { count: await countSignUps(deps.db, input.businessId, input.past ?? false) };
-}
+};
 
-export async function getBusinessId(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'getBusinessId'>,
-): Out<'getBusinessId'> {
+export const getBusinessId: Service<'signUps/getBusinessId'> = async (deps, _actor, input) => {
   const row = await requireSignUp(deps.db, input.id);
   return { businessId: row.businessId };
-}
+};
 
-export async function verifyContactMethods(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'verifyContactMethods'>,
-): Out<'verifyContactMethods'> {
+export const verifyContactMethods: Service<'signUps/verifyContactMethods'> = async (deps, actor, input) => {
   const row = await checkContactCodes(deps, actor, (tx) => requireSignUp(tx, input.id, true), input);
   return withVerification(row);
-}
+};
 
 /**
  * Checks the codes given against the sign-up `lockedRow` finds (locked: two checks at once must not
@@ -318,25 +280,12 @@ export async function checkContactCodes(
     }
     const status = open ? waitingStatus(patched(current, columns)) : current.status;
     const updated = await updateSignUpRow(tx, current.id, { ...columns, ...chosen, status, updated: now() });
-    await audit(tx, deps, actor, {
-      action: 'signUp.verify',
-      entityType: 'signUp',
-      entityId: current.id,
-      businessId: current.businessId,
-      ...(who ? { who } : {}),
-      details: checked,
-    });
+    await auditSignUp(tx, deps, actor, 'signUp.verify', current, checked, who);
     if (current.status === 'new' && status === 'validated') {
       const removed = await deleteUnfinishedOnlineDuplicates(tx, updated);
       for (const id of removed) {
-        await audit(tx, deps, actor, {
-          action: 'signUp.superseded',
-          entityType: 'signUp',
-          entityId: id,
-          businessId: current.businessId,
-          ...(who ? { who } : {}),
-          details: { by: current.id },
-        });
+        const superseded = { id, businessId: current.businessId };
+        await auditSignUp(tx, deps, actor, 'signUp.superseded', superseded, { by: current.id }, who);
       }
     }
     return updated;

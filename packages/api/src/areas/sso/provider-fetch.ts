@@ -44,12 +44,8 @@ function refusedProviderAddress(address: string, policy: ProviderPolicy): string
 
 /** The URL's form, before any lookup: the check at save. Null when it may be fetched. */
 export function refusedProviderUrl(raw: string, policy: ProviderPolicy): string | null {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return 'Must be a web address (https://…)';
-  }
+  const url = URL.parse(raw);
+  if (!url) return 'Must be a web address (https://…)';
   const host = bare(url.hostname);
   if (url.protocol === 'http:') {
     if (!policy.allowHttpLoopback) return 'Must start with https://';
@@ -117,13 +113,7 @@ async function boundedBody(res: Response): Promise<Uint8Array<ArrayBuffer>> {
       await reader.cancel().catch(() => {});
     }
   }
-  const whole = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    whole.set(c, at);
-    at += c.byteLength;
-  }
-  return whole;
+  return Buffer.concat(chunks, size);
 }
 
 /**

@@ -1,15 +1,18 @@
-import { AppError, type Machine, type MethodName, type TestMachine } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
+import { AppError, type Machine, type TestMachine } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { liveOf } from '../../live/live.ts';
 import { type IssuedCredentials, issueCredentials, tokenSealer } from '../device-auth/index.ts';
-import { changeMachine, insertMachine, lockMachine, pageMachines, requireMachine } from '../machines/index.ts';
+import {
+  auditMachine,
+  changeMachine,
+  insertMachine,
+  lockMachine,
+  pageMachines,
+  requireMachine,
+} from '../machines/index.ts';
 import { deleteTestMachine, liveCredential, machineBags } from './repository.ts';
-
-type In<M extends MethodName<'testMachines'>> = MethodIn<'testMachines', M>;
-type Out<M extends MethodName<'testMachines'>> = Promise<MethodOut<'testMachines', M>>;
 
 /** Why a test machine's answer has no credentials (`credentialsNote`). */
 export const credentialsNotes = {
@@ -57,7 +60,7 @@ async function withCredentials(deps: AppDeps, _actor: StaffActor, found: Machine
   };
 }
 
-export async function create(deps: AppDeps, actor: StaffActor, input: In<'create'>): Out<'create'> {
+export const create: Service<'testMachines/create'> = async (deps, actor, input) => {
   let issued: IssuedCredentials | undefined;
   const { machine } = await insertMachine(deps, actor, input, { test: true }, async (tx, machine) => {
     // Paired at once: a test machine needs no Pair dialog.
@@ -78,58 +81,38 @@ export async function create(deps: AppDeps, actor: StaffActor, input: In<'create
       credentialsNote: null,
     },
   };
-}
+};
 
-export async function get(deps: AppDeps, actor: StaffActor, input: In<'get'>): Out<'get'> {
+export const get: Service<'testMachines/get'> = async (deps, actor, input) => {
   const { machine } = await requireMachine(deps.db, input.id, true);
-  await audit(deps.db, deps, actor, {
-    action: 'testMachine.credentials.read',
-    entityType: 'machine',
-    entityId: machine.id,
-    businessId: machine.businessId,
-  });
+  await auditMachine(deps.db, deps, actor, 'testMachine.credentials.read', machine);
   return { testMachine: await withCredentials(deps, actor, machine) };
-}
+};
 
-export async function list(deps: AppDeps, actor: StaffActor, input: In<'list'>): Out<'list'> {
-  const page = await pageMachines(deps, {
-    businessId: input.businessId,
-    archived: input.archived ?? false,
-    test: true,
-    ...(input.filter ? { filter: input.filter } : {}),
-    ...(input.nextToken ? { nextToken: input.nextToken } : {}),
-  });
+export const list: Service<'testMachines/list'> = async (deps, actor, input) => {
+  const page = await pageMachines(deps, input, true);
   const testMachines: TestMachine[] = [];
   for (const { machine } of page.items) testMachines.push(await withCredentials(deps, actor, machine));
   return { testMachines, nextToken: page.nextToken };
-}
+};
 
-export async function update(deps: AppDeps, actor: StaffActor, input: In<'update'>): Out<'update'> {
+export const update: Service<'testMachines/update'> = async (deps, actor, input) => {
   const { machine } = await changeMachine(deps, actor, input, { test: true });
   return { testMachine: await withCredentials(deps, actor, machine) };
-}
+};
 
-export async function remove(deps: AppDeps, actor: StaffActor, input: In<'remove'>): Out<'remove'> {
+export const remove: Service<'testMachines/remove'> = async (deps, actor, input) => {
   const { machine } = await requireMachine(deps.db, input.id, true);
   await deps.db.transaction().execute(async (tx) => {
     await deleteTestMachine(tx, machine.id);
-    await audit(tx, deps, actor, {
-      action: 'testMachine.remove',
-      entityType: 'machine',
-      entityId: machine.id,
-      businessId: machine.businessId,
-    });
+    await auditMachine(tx, deps, actor, 'testMachine.remove', machine);
   });
   // Its credentials are gone with it: a connected locker is hung up on (4001) and pairs again.
   liveOf(deps).commandLocker({ machineId: machine.id, kind: 'disconnect', reason: 'Test machine removed' });
   return { ok: true };
-}
+};
 
-export async function getTestMachineBags(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'getTestMachineBags'>,
-): Out<'getTestMachineBags'> {
+export const getTestMachineBags: Service<'testMachines/getTestMachineBags'> = async (deps, _actor, input) => {
   const { machine } = await requireMachine(deps.db, input.id, true);
   return { bags: await machineBags(deps.db, machine.id) };
-}
+};

@@ -1,12 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, type MethodName, validationMessages } from '@medlocker/core';
-import type { Actor, StaffActor } from '../../context/actor.ts';
+import { AppError, validationMessages } from '@medlocker/core';
+import type { Actor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { type Db, findOrderForLink, findShortUrl, insertShortUrl } from './repository.ts';
-
-type In<M extends MethodName<'url'>> = MethodIn<'url', M>;
-type Out<M extends MethodName<'url'>> = Promise<MethodOut<'url', M>>;
 
 /**
  * How long a link lives when its order has no expiry yet (not loaded) or there is no order: the longest
@@ -81,7 +78,7 @@ export async function findLiveTarget(db: Db, code: string, now: number): Promise
   return expiresAt > now ? row.target : null;
 }
 
-export async function createUrl(deps: AppDeps, _actor: StaffActor, input: In<'createUrl'>): Out<'createUrl'> {
+export const createUrl: Service<'url/createUrl'> = async (deps, _actor, input) => {
   const target = normaliseTarget(deps, input.target);
   let order: { businessId: string; expiresAt: number | null } | undefined;
   if (input.orderId) {
@@ -96,10 +93,10 @@ export async function createUrl(deps: AppDeps, _actor: StaffActor, input: In<'cr
     expiresAt: order?.expiresAt ?? null,
   });
   return { code: link.code, url: shortUrlOf(deps, link.code), expiresAt: link.expiresAt };
-}
+};
 
-export async function getUrl(deps: AppDeps, _actor: Actor, input: In<'getUrl'>): Out<'getUrl'> {
+export const getUrl: Service<'url/getUrl', Actor> = async (deps, _actor, input) => {
   const target = await findLiveTarget(deps.db, input.code, deps.now());
   if (target === null) throw new AppError('NOT_FOUND', 'This link is unknown or has expired');
   return { target };
-}
+};

@@ -1,9 +1,8 @@
-import { AppError, type MethodName, usersPageSize } from '@medlocker/core';
+import { AppError, usersPageSize } from '@medlocker/core';
 import { callerOf, enforceRoleScope, reachesRole } from '../../access/enforce.ts';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
-import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { decodeCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import {
@@ -15,9 +14,6 @@ import {
   updateUserNames,
 } from './repository.ts';
 
-type In<M extends MethodName<'users'>> = MethodIn<'users', M>;
-type Out<M extends MethodName<'users'>> = Promise<MethodOut<'users', M>>;
-
 /** Support staff may see and change anyone; everybody else only themselves. */
 function assertSelfOrSupport(actor: StaffActor, userId: string): void {
   if (actor.userId !== userId && actor.kind !== 'support') {
@@ -25,11 +21,7 @@ function assertSelfOrSupport(actor: StaffActor, userId: string): void {
   }
 }
 
-export async function getUsersByRole(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'getUsersByRole'>,
-): Out<'getUsersByRole'> {
+export const getUsersByRole: Service<'users/getUsersByRole'> = async (deps, actor, input) => {
   // Pharmacy users list the holders of a Business or Group role on what they reach, Admin or not
   // (docs/decisions/auth.md, Pharmacy administrators and their users).
   enforceRoleScope(callerOf(actor), [{ name: input.roleName, resource: input.roleResource ?? null }], {
@@ -56,7 +48,7 @@ export async function getUsersByRole(
     },
   });
   return { users, nextToken: page.nextToken };
-}
+};
 
 /**
  * A user's details. Support staff see anyone; everybody sees themselves; a pharmacy Admin sees the
@@ -64,7 +56,7 @@ export async function getUsersByRole(
  * elsewhere are other businesses' affairs). A pharmacy user without Admin there is refused (403);
  * anyone else is 404 'No such user', as for an id that does not exist.
  */
-export async function getUser(deps: AppDeps, actor: StaffActor, input: In<'getUser'>): Out<'getUser'> {
+export const getUser: Service<'users/getUser'> = async (deps, actor, input) => {
   const row = await findUserById(deps.db, input.id);
   const all = row ? await rolesOfUser(deps.db, row.id) : [];
   const caller = callerOf(actor);
@@ -81,9 +73,9 @@ export async function getUser(deps: AppDeps, actor: StaffActor, input: In<'getUs
   await audit(deps.db, deps, actor, { action: 'user.read', entityType: 'user', entityId: row.id });
   const accessLevels = [...new Set(roles.flatMap((r) => r.accessLevels))].sort();
   return { user: toUser(row, accessLevels), roles, identityProvider };
-}
+};
 
-export async function updateUser(deps: AppDeps, actor: StaffActor, input: In<'updateUser'>): Out<'updateUser'> {
+export const updateUser: Service<'users/updateUser'> = async (deps, actor, input) => {
   assertSelfOrSupport(actor, input.id);
   const updated = await deps.db.transaction().execute(async (trx) => {
     const before = await findUserById(trx, input.id);
@@ -106,4 +98,4 @@ export async function updateUser(deps: AppDeps, actor: StaffActor, input: In<'up
   // again on the next call instead of answering from its remembered session.
   liveOf(deps).accessChanged(input.id);
   return updated;
-}
+};

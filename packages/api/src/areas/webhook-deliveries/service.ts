@@ -1,12 +1,10 @@
-import { AppError, type MethodName, WEBHOOK_TEST_EVENT, webhooksPageSize } from '@medlocker/core';
-import { audit } from '../../audit/audit.ts';
-import type { StaffActor } from '../../context/actor.ts';
-import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import { AppError, WEBHOOK_TEST_EVENT, webhooksPageSize } from '@medlocker/core';
+import { audit, entityAudit } from '../../audit/audit.ts';
+import type { Service } from '../../context/method.ts';
 import { eventBody, recordEvent } from '../../delivery/webhooks/events.ts';
 import { queueDispatch } from '../../delivery/webhooks/repository.ts';
 import { decodeIdCursor, pageOf } from '../../lists/paging.ts';
-import { requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
+import { inEditableBusiness, requireBusiness, requireEditableBusiness } from '../business-settings/index.ts';
 import {
   type Db,
   type EndpointClient,
@@ -27,8 +25,8 @@ import {
  * retry schedule and queues the client's dispatch job, in one transaction. Every change is audited.
  */
 
-type In<M extends MethodName<'webhooks'>> = MethodIn<'webhooks', M>;
-type Out<M extends MethodName<'webhooks'>> = Promise<MethodOut<'webhooks', M>>;
+/** The audit entry of a change to the business's integration client (its endpoint, its deliveries). */
+const auditClient = entityAudit('integrationClient');
 
 async function requireClient(db: Db, businessId: string, lock = false): Promise<EndpointClient> {
   const client = await findEndpointClient(db, businessId, lock);
@@ -46,17 +44,13 @@ function refuseUnsendable(client: EndpointClient): void {
   }
 }
 
-export async function getEndpoint(deps: AppDeps, _actor: StaffActor, input: In<'getEndpoint'>): Out<'getEndpoint'> {
+export const getEndpoint: Service<'webhooks/getEndpoint'> = async (deps, _actor, input) => {
   await requireBusiness(deps.db, input.businessId);
   const client = await findEndpointClient(deps.db, input.businessId);
   return { endpoint: client ? await endpointOf(deps.db, client) : null };
-}
+};
 
-export async function listDeliveries(
-  deps: AppDeps,
-  _actor: StaffActor,
-  input: In<'listDeliveries'>,
-): Out<'listDeliveries'> {
+export const listDeliveries: Service<'webhooks/listDeliveries'> = async (deps, _actor, input) => {
   const before = decodeIdCursor(input.nextToken);
   await requireBusiness(deps.db, input.businessId);
   const rows = await listDeliveryRows(deps.db, {
@@ -69,20 +63,16 @@ export async function listDeliveries(
   });
   const page = pageOf(rows, webhooksPageSize, (r) => [r.id]);
   return { deliveries: page.items, nextToken: page.nextToken };
-}
+};
 
-export async function getDelivery(deps: AppDeps, _actor: StaffActor, input: In<'getDelivery'>): Out<'getDelivery'> {
+export const getDelivery: Service<'webhooks/getDelivery'> = async (deps, _actor, input) => {
   const found = await findDelivery(deps.db, input.id);
   const event = found && (await findEventOf(deps.db, found.eventId));
   if (!found || !event) throw new AppError('NOT_FOUND', `No webhook delivery with id ${input.id}`);
   return { delivery: found.delivery, event: eventBody(event), attempts: await listAttempts(deps.db, input.id) };
-}
+};
 
-export async function replayDelivery(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'replayDelivery'>,
-): Out<'replayDelivery'> {
+export const replayDelivery: Service<'webhooks/replayDelivery'> = async (deps, actor, input) => {
   const now = deps.now();
   return deps.db.transaction().execute(async (tx) => {
     const found = await findDelivery(tx, input.id);
@@ -102,37 +92,24 @@ export async function replayDelivery(
     });
     return { delivery: replayed.delivery };
   });
-}
+};
 
-export async function replayFailed(deps: AppDeps, actor: StaffActor, input: In<'replayFailed'>): Out<'replayFailed'> {
-  const now = deps.now();
-  return deps.db.transaction().execute(async (tx) => {
-    await requireEditableBusiness(tx, input.businessId);
+export const replayFailed: Service<'webhooks/replayFailed'> = async (deps, actor, input) => {
+  return inEditableBusiness(deps, input.businessId, async (tx, now) => {
     const client = await requireClient(tx, input.businessId);
     refuseUnsendable(client);
     const replayed = await replayFailedRows(tx, { clientId: client.id, since: input.since, now });
     if (replayed > 0) {
       await queueDispatch(tx, { clientId: client.id, businessId: input.businessId, runAfter: now, now });
     }
-    await audit(tx, deps, actor, {
-      action: 'webhookDelivery.replayFailed',
-      entityType: 'integrationClient',
-      entityId: client.id,
-      businessId: input.businessId,
-      details: { since: input.since, replayed },
-    });
+    const audited = { id: client.id, businessId: input.businessId };
+    await auditClient(tx, deps, actor, 'webhookDelivery.replayFailed', audited, { since: input.since, replayed });
     return { replayed };
   });
-}
+};
 
-export async function sendTestEvent(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'sendTestEvent'>,
-): Out<'sendTestEvent'> {
-  const now = deps.now();
-  return deps.db.transaction().execute(async (tx) => {
-    await requireEditableBusiness(tx, input.businessId);
+export const sendTestEvent: Service<'webhooks/sendTestEvent'> = async (deps, actor, input) => {
+  return inEditableBusiness(deps, input.businessId, async (tx, now) => {
     refuseUnsendable(await requireClient(tx, input.businessId));
     const stored = await recordEvent(
       tx,
@@ -154,28 +131,17 @@ export async function sendTestEvent(
     });
     return { delivery: test.delivery };
   });
-}
+};
 
-export async function enableEndpoint(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In<'enableEndpoint'>,
-): Out<'enableEndpoint'> {
-  const now = deps.now();
-  return deps.db.transaction().execute(async (tx) => {
-    await requireEditableBusiness(tx, input.businessId);
+export const enableEndpoint: Service<'webhooks/enableEndpoint'> = async (deps, actor, input) => {
+  return inEditableBusiness(deps, input.businessId, async (tx, now) => {
     const client = await requireClient(tx, input.businessId, true);
     if (client.disabledAt === null) throw new AppError('CONFLICT', 'The webhook endpoint is not disabled');
     await enableEndpointOf(tx, client.id, now);
     // Its deliveries left pending while it was disabled go now.
     await queueDispatch(tx, { clientId: client.id, businessId: input.businessId, runAfter: now, now });
-    await audit(tx, deps, actor, {
-      action: 'integrationClient.webhook.enable',
-      entityType: 'integrationClient',
-      entityId: client.id,
-      businessId: input.businessId,
-      details: { disabledAt: client.disabledAt },
-    });
+    const audited = { id: client.id, businessId: input.businessId };
+    await auditClient(tx, deps, actor, 'integrationClient.webhook.enable', audited, { disabledAt: client.disabledAt });
     return { endpoint: await endpointOf(tx, (await findEndpointClient(tx, input.businessId)) ?? client) };
   });
-}
+};
