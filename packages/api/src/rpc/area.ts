@@ -48,11 +48,6 @@ const mayBePatient = (def: Method) => def.access.actors.includes('patient');
 const MAX_BODY_BYTES = 1_000_000; // a logo data URL (256 KB) is the largest thing the console sends
 const UTF8 = new TextDecoder();
 
-/**
- * One Elysia instance per area: `POST /api/{area}/{method}` for each method given, with
- * the body checked as JSON, the caller's access checked, the input validated (and normalised) by
- * core's schema, and — outside production — the output checked against the contract too.
- */
 /** What a service may do with the HTTP exchange: its cookies and headers (sessions, downloads). */
 function httpExchange(request: Request, set: { headers: Record<string, unknown> }, secure: boolean): HttpExchange {
   const cookies: string[] = [];
@@ -73,6 +68,11 @@ function httpExchange(request: Request, set: { headers: Record<string, unknown> 
   };
 }
 
+/**
+ * One Elysia instance per area: `POST /api/{area}/{method}` for each method given, with
+ * the body checked as JSON, the caller's access checked, the input validated (and normalised) by
+ * core's schema, and — outside production — the output checked against the contract too.
+ */
 export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Partial<Handlers<Contract[N]>>) {
   const area = contract[name] as Record<string, Method>;
   // An area's methods may be served from more than one module (auth's device pairing lives with the
@@ -171,13 +171,7 @@ export async function readCapped(request: Request, max: number, tooLarge: () => 
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return Buffer.concat(chunks, length);
 }
 
 /** A JSON object body of at most 1 MB: anything else is a 400, 413 or 415 (shared with the integration API). */

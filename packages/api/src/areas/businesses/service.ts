@@ -1,8 +1,8 @@
-import { AppError, type Business, type BusinessInfo, type MethodName } from '@medlocker/core';
+import { AppError, type Business, type BusinessInfo } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import type { Db } from './organisation-repository.ts';
 import {
   assertEditable,
@@ -26,9 +26,6 @@ import {
   listBusinessInfosByName,
   patchBusiness,
 } from './repository.ts';
-
-type In<M extends MethodName<'businesses'>> = MethodIn<'businesses', M>;
-type Out<M extends MethodName<'businesses'>> = Promise<MethodOut<'businesses', M>>;
 
 const businesses: OrganisationKind<Business, BusinessPatch> = {
   entity: 'business',
@@ -55,7 +52,7 @@ const toBusinessInfo = ({ id, name, address, archived }: Business): BusinessInfo
 export const listBusinesses = listMethod(
   listBusinessesByName,
   'businesses',
-  (input: In<'listBusinesses'>, actor): Where => ({
+  (input: In<'businesses/listBusinesses'>, actor): Where => ({
     archived: input.archived ? 'archived' : 'active',
     ...filterOf(input.filterText),
     ...reachOf(actor),
@@ -66,13 +63,13 @@ export const listBusinesses = listMethod(
 export const listBusinessesInfo = listMethod(
   listBusinessInfosByName,
   'data',
-  (input: In<'listBusinessesInfo'>): Where => ({ archived: 'any', ...filterOf(input.filter) }),
+  (input: In<'businesses/listBusinessesInfo'>): Where => ({ archived: 'any', ...filterOf(input.filter) }),
 );
 
 const groupedBusinesses = listMethod(
   listBusinessesByName,
   'businesses',
-  (input: In<'listGroupedBusinesses'>): Where => ({
+  (input: In<'businesses/listGroupedBusinesses'>): Where => ({
     groupId: input.groupId,
     archived: input.archived ? 'any' : 'active',
     ...filterOf(input.filterText),
@@ -82,7 +79,7 @@ const groupedBusinesses = listMethod(
 export async function listGroupedBusinesses(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'listGroupedBusinesses'>,
+  input: In<'businesses/listGroupedBusinesses'>,
 ): ReturnType<typeof groupedBusinesses> {
   if (!(await findGroupToLink(deps.db, input.groupId)))
     throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
@@ -92,7 +89,7 @@ export async function listGroupedBusinesses(
 export const listUngroupedBusinesses = listMethod(
   listBusinessesByName,
   'businesses',
-  (input: In<'listUngroupedBusinesses'>): Where => ({
+  (input: In<'businesses/listUngroupedBusinesses'>): Where => ({
     groupId: null,
     archived: 'active',
     ...filterOf(input.filterText),
@@ -102,7 +99,7 @@ export const listUngroupedBusinesses = listMethod(
 export const listAccessibleBusinesses = listMethod(
   listBusinessInfosByName,
   'businesses',
-  (input: In<'listAccessibleBusinesses'>, actor): Where => ({
+  (input: In<'businesses/listAccessibleBusinesses'>, actor): Where => ({
     archived: 'active',
     ...filterOf(input.filterText),
     ...reachOf(actor),
@@ -112,8 +109,8 @@ export const listAccessibleBusinesses = listMethod(
 export async function getBusinessInfo(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'getBusinessInfo'>,
-): Out<'getBusinessInfo'> {
+  input: In<'businesses/getBusinessInfo'>,
+): Out<'businesses/getBusinessInfo'> {
   const business = await mustFind(businesses, deps.db, input.id);
   if (!isSupport(actor) && !(await hasRoleOn(deps.db, actor.userId, business))) {
     throw new AppError('FORBIDDEN', 'You do not have access to this business');
@@ -121,7 +118,7 @@ export async function getBusinessInfo(
   return { business: toBusinessInfo(business) };
 }
 
-const formFields = (input: In<'createBusiness'>) => ({
+const formFields = (input: In<'businesses/createBusiness'>) => ({
   name: input.name,
   email: input.email,
   address: {
@@ -140,8 +137,8 @@ const editableFields = ['name', 'email', 'address', 'notificationEmails', 'keyho
 export async function createBusiness(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'createBusiness'>,
-): Out<'createBusiness'> {
+  input: In<'businesses/createBusiness'>,
+): Out<'businesses/createBusiness'> {
   const now = deps.now();
   const business = await createOrganisation(
     businesses,
@@ -156,8 +153,8 @@ export async function createBusiness(
 export async function updateBusiness(
   deps: AppDeps,
   actor: StaffActor,
-  input: In<'updateBusiness'>,
-): Out<'updateBusiness'> {
+  input: In<'businesses/updateBusiness'>,
+): Out<'businesses/updateBusiness'> {
   const business = await updateOrganisation(businesses, deps, actor, input.id, {
     patch: formFields(input),
     fields: editableFields,
@@ -169,7 +166,7 @@ export async function updateBusiness(
  * The businesses that can join a group, locked: each must exist, not be archived and be in no other
  * group. All are refused together (404 when none exists, else 409) with a reason per business.
  */
-async function linkableBusinesses(trx: Db, groupId: string, input: In<'linkGroup'>) {
+async function linkableBusinesses(trx: Db, groupId: string, input: In<'businesses/linkGroup'>) {
   const problems: { path: string; id: string; message: string }[] = [];
   const found: Business[] = [];
   for (const id of new Set(input.businessIds)) {
@@ -189,7 +186,11 @@ async function linkableBusinesses(trx: Db, groupId: string, input: In<'linkGroup
   return found;
 }
 
-export async function linkGroup(deps: AppDeps, actor: StaffActor, input: In<'linkGroup'>): Out<'linkGroup'> {
+export async function linkGroup(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'businesses/linkGroup'>,
+): Out<'businesses/linkGroup'> {
   const linked = await deps.db.transaction().execute(async (trx) => {
     const group = await findGroupToLink(trx, input.groupId, { lock: true });
     if (!group) throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
@@ -218,7 +219,11 @@ export async function linkGroup(deps: AppDeps, actor: StaffActor, input: In<'lin
   return { linked };
 }
 
-export async function unlinkGroup(deps: AppDeps, actor: StaffActor, input: In<'unlinkGroup'>): Out<'unlinkGroup'> {
+export async function unlinkGroup(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'businesses/unlinkGroup'>,
+): Out<'businesses/unlinkGroup'> {
   const business = await deps.db.transaction().execute(async (trx) => {
     const before = await mustFind(businesses, trx, input.id, true);
     assertEditable(businesses, before);

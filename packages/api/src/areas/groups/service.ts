@@ -1,7 +1,7 @@
-import { AppError, type Group, type MethodName } from '@medlocker/core';
+import { AppError, type Group } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Out } from '../../context/method.ts';
 import {
   createOrganisation,
   type Db,
@@ -22,9 +22,6 @@ import {
   patchGroup,
 } from './repository.ts';
 
-type In<M extends MethodName<'groups'>> = MethodIn<'groups', M>;
-type Out<M extends MethodName<'groups'>> = Promise<MethodOut<'groups', M>>;
-
 const groups: OrganisationKind<Group, GroupPatch> = { entity: 'group', find: findGroup, patch: patchGroup };
 
 /** getGroup, archiveGroup, unarchiveGroup, uploadLogo and updateLogo: as businesses answer them. */
@@ -42,7 +39,7 @@ type Where = Omit<GroupQuery, 'after' | 'limit'>;
 export const listGroups = listMethod(
   listGroupsByName,
   'groups',
-  (input: In<'listGroups'>, actor): Where => ({
+  (input: In<'groups/listGroups'>, actor): Where => ({
     archived: input.archived ? 'archived' : 'active',
     ...filterOf(input.filter),
     ...reachOf(actor),
@@ -52,13 +49,13 @@ export const listGroups = listMethod(
 export const listGroupsInfo = listMethod(
   listGroupInfosByName,
   'data',
-  (input: In<'listGroupsInfo'>): Where => ({ archived: 'any', ...filterOf(input.filter) }),
+  (input: In<'groups/listGroupsInfo'>): Where => ({ archived: 'any', ...filterOf(input.filter) }),
 );
 
 export const listAccessibleGroups = listMethod(
   listGroupInfosByName,
   'groups',
-  (input: In<'listAccessibleGroups'>, actor): Where => ({
+  (input: In<'groups/listAccessibleGroups'>, actor): Where => ({
     archived: 'active',
     ...filterOf(input.filter),
     ...reachOf(actor),
@@ -79,7 +76,7 @@ async function assertParent(db: Db, id: string, parentId: string | null): Promis
   }
 }
 
-const formFields = (input: In<'createGroup'>) => ({
+const formFields = (input: In<'groups/createGroup'>) => ({
   name: input.name,
   email: input.email ?? null,
   address: {
@@ -94,7 +91,11 @@ const formFields = (input: In<'createGroup'>) => ({
 
 const editableFields = ['name', 'email', 'address', 'parentId'] as const;
 
-export async function createGroup(deps: AppDeps, actor: StaffActor, input: In<'createGroup'>): Out<'createGroup'> {
+export async function createGroup(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'groups/createGroup'>,
+): Out<'groups/createGroup'> {
   const now = deps.now();
   const id = Bun.randomUUIDv7();
   const group = await createOrganisation(
@@ -110,7 +111,11 @@ export async function createGroup(deps: AppDeps, actor: StaffActor, input: In<'c
   return { group };
 }
 
-export async function updateGroup(deps: AppDeps, actor: StaffActor, input: In<'updateGroup'>): Out<'updateGroup'> {
+export async function updateGroup(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'groups/updateGroup'>,
+): Out<'groups/updateGroup'> {
   const group = await updateOrganisation(groups, deps, actor, input.id, {
     patch: formFields(input),
     fields: editableFields,
