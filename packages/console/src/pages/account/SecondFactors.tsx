@@ -7,7 +7,7 @@ import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { TitledSection } from '../../ui/Section.tsx';
-import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { ActionCell, ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { AddAuthenticatorApp, AddPasskey, RecoveryCodes } from './AddSecondFactor.tsx';
 import { t } from './i18n/index.ts';
 
@@ -116,15 +116,12 @@ function FactorsTable({ factors, onRemove }: { factors: SecondFactor[]; onRemove
             <Cell>{kindName(factor.kind)}</Cell>
             <Cell>{formatDateTime(factor.created)}</Cell>
             <Cell>{factor.lastUsed === null ? t('account.factors.never') : formatDateTime(factor.lastUsed)}</Cell>
-            <Cell>
-              <Button
-                variant="quiet"
-                aria-label={t('account.factors.removeLabel', { name: factor.name })}
-                onPress={() => onRemove(factor)}
-              >
-                {t('account.factors.remove')}
-              </Button>
-            </Cell>
+            <ActionCell
+              label={t('account.factors.removeLabel', { name: factor.name })}
+              onPress={() => onRemove(factor)}
+            >
+              {t('account.factors.remove')}
+            </ActionCell>
           </Row>
         )}
       </TableBody>

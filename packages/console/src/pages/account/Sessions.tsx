@@ -8,7 +8,7 @@ import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { TitledSection } from '../../ui/Section.tsx';
-import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { ActionCell, ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { t } from './i18n/index.ts';
 
 /** The query key of a user's sessions list (undefined: one's own), so a password change can refresh it. */
@@ -101,20 +101,16 @@ function SessionsTable({
             <Cell>{session.ip ?? '—'}</Cell>
             <Cell>{formatDateTime(session.created)}</Cell>
             <Cell>{formatDateTime(session.lastSeen)}</Cell>
-            <Cell>
-              {!session.current && (
-                <Button
-                  variant="quiet"
-                  aria-label={t('account.sessions.endLabel', {
-                    device: session.device,
-                    created: formatDateTime(session.created),
-                  })}
-                  onPress={() => onEnd(session)}
-                >
-                  {t('account.sessions.end')}
-                </Button>
-              )}
-            </Cell>
+            <ActionCell
+              label={t('account.sessions.endLabel', {
+                device: session.device,
+                created: formatDateTime(session.created),
+              })}
+              onPress={() => onEnd(session)}
+              isOffered={!session.current}
+            >
+              {t('account.sessions.end')}
+            </ActionCell>
           </Row>
         )}
       </TableBody>

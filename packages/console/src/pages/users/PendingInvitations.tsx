@@ -3,10 +3,9 @@ import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
-import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { ActionCell, ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { t } from './i18n/index.ts';
 
 /**
@@ -55,15 +54,12 @@ export function PendingInvitations({ roleName, resourceId }: { roleName: 'Busine
                   : formatDate(invitation.created)}
               </Cell>
               <Cell>{formatDate(invitation.expires)}</Cell>
-              <Cell>
-                <Button
-                  variant="quiet"
-                  aria-label={t('users.invitations.cancelLabel', { email: invitation.email })}
-                  onPress={() => setCancelling(invitation)}
-                >
-                  {t('users.invitations.cancel')}
-                </Button>
-              </Cell>
+              <ActionCell
+                label={t('users.invitations.cancelLabel', { email: invitation.email })}
+                onPress={() => setCancelling(invitation)}
+              >
+                {t('users.invitations.cancel')}
+              </ActionCell>
             </Row>
           )}
         </TableBody>

@@ -11,7 +11,7 @@ import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
-import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { ActionCell, ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { SessionsSection } from '../account/Sessions.tsx';
 import { AccountStatusBanner } from './AccountStatusBanner.tsx';
 import { EditIdentityProviderDialog } from './EditIdentityProviderDialog.tsx';
@@ -149,21 +149,17 @@ function RolesTable({
                 <ResourceCell role={role} />
               </Cell>
               <Cell>{role.accessLevels.length > 0 ? role.accessLevels.join(', ') : '—'}</Cell>
-              <Cell>
-                {mayRemove && (
-                  <Button
-                    variant="quiet"
-                    aria-label={
-                      role.resourceName
-                        ? t('users.roles.removeLabelFor', { role: role.name, resource: role.resourceName })
-                        : t('users.roles.removeLabel', { role: role.name })
-                    }
-                    onPress={() => onRemove(role)}
-                  >
-                    {t('users.roles.remove')}
-                  </Button>
-                )}
-              </Cell>
+              <ActionCell
+                label={
+                  role.resourceName
+                    ? t('users.roles.removeLabelFor', { role: role.name, resource: role.resourceName })
+                    : t('users.roles.removeLabel', { role: role.name })
+                }
+                onPress={() => onRemove(role)}
+                isOffered={mayRemove}
+              >
+                {t('users.roles.remove')}
+              </ActionCell>
             </Row>
           )}
         </TableBody>
