@@ -6,6 +6,7 @@ import { jobsStateAtom, jobsTypeAtom } from '../../state/jobs.ts';
 import { choiceCodec, textCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Select } from '../../ui/Select.tsx';
 import { t } from './i18n/index.ts';
 import { JobQueues } from './JobQueues.tsx';
@@ -55,17 +56,11 @@ export function JobList() {
         setType('');
       }}
       filtered={state !== null || type !== ''}
-      query={{
-        key: ['jobs', 'listJobs', state, type],
-        load: async (_search, nextToken) => {
-          const page = await rpc('jobs', 'listJobs', {
-            status: state ?? undefined,
-            type: type || undefined,
-            nextToken,
-          });
-          return { items: page.jobs, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['jobs', 'listJobs', state, type], 'jobs', (_search, nextToken) => ({
+        status: state ?? undefined,
+        type: type || undefined,
+        nextToken,
+      }))}
       label={t('jobs.title')}
       columns={columns}
       emptyText={t('jobs.empty')}

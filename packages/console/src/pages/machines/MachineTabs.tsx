@@ -8,10 +8,10 @@ import {
   machineAlerts,
 } from '@medlocker/core';
 import { useMemo } from 'react';
-import { rpc } from '../../api/client.ts';
 import { type MachineTabFilters, machineTabFilterAtom } from '../../state/machines.ts';
 import { choiceCodec, type UrlCodec, useUrlState } from '../../state/url-filter.ts';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { EventFilters } from './EventFilters.tsx';
 import { t } from './i18n/index.ts';
 import { LevelBadge } from './MachineStatusBadges.tsx';
@@ -81,14 +81,12 @@ export function MachineEvents({ machineId }: { machineId: string }) {
           }}
         />
       }
-      query={{
-        key: ['machines', 'listEvents', machineId, level, code],
-        load: async (_search, nextToken) => {
-          const input = { machineId, level: level ?? undefined, code: code ?? undefined, nextToken };
-          const page = await rpc('machines', 'listEvents', input);
-          return { items: page.events, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['machines', 'listEvents', machineId, level, code], 'events', (_search, nextToken) => ({
+        machineId,
+        level: level ?? undefined,
+        code: code ?? undefined,
+        nextToken,
+      }))}
       label={t('machines.events.title')}
       columns={eventColumns()}
       emptyText={level !== null || code !== null ? t('machines.events.emptyFiltered') : t('machines.events.empty')}
@@ -127,13 +125,12 @@ export function MachineContents({ businessId, machineId }: { businessId: string;
       frame="bare"
       reload={false}
       search={{ atom, placeholder: t('machines.contents.search'), param: 'contents' }}
-      query={{
-        key: ['bags', 'listBags', businessId, machineId],
-        load: async (filter, nextToken) => {
-          const page = await rpc('bags', 'listBags', { businessId, machineId, filter, nextToken });
-          return { items: page.bags, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['bags', 'listBags', businessId, machineId], 'bags', (filter, nextToken) => ({
+        businessId,
+        machineId,
+        filter,
+        nextToken,
+      }))}
       label={t('machines.contents.title')}
       columns={bagColumns()}
       emptyText={(filter) => (filter ? t('machines.contents.noMatch', { filter }) : t('machines.contents.empty'))}
@@ -167,13 +164,10 @@ export function MachineStatusReports({ machineId }: { machineId: string }) {
       title={t('machines.status.title')}
       frame="bare"
       reload={false}
-      query={{
-        key: ['machines', 'listMachineStatus', machineId],
-        load: async (_search, nextToken) => {
-          const page = await rpc('machines', 'listMachineStatus', { machineId, nextToken });
-          return { items: page.statuses, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['machines', 'listMachineStatus', machineId], 'statuses', (_search, nextToken) => ({
+        machineId,
+        nextToken,
+      }))}
       label={t('machines.status.title')}
       columns={statusColumns()}
       emptyText={t('machines.status.empty')}

@@ -1,12 +1,12 @@
 import { type DeliveryStatus, formatDateTime, type MessageChannel, type OutboxMessage } from '@medlocker/core';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { rpc } from '../../api/client.ts';
 import { messagesStatusAtom } from '../../state/messages.ts';
 import { choiceCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Select } from '../../ui/Select.tsx';
 import { DetailsItem } from '../businesses/entity-parts.tsx';
 import { t } from './i18n/index.ts';
@@ -100,13 +100,11 @@ export function MessageList() {
           onSelectionChange={(key) => setStatus(key === 'all' || key === null ? null : (key as DeliveryStatus))}
         />
       }
-      query={{
-        key: ['messages', 'listOutbox', businessId, status],
-        load: async (_search, nextToken) => {
-          const page = await rpc('messages', 'listOutbox', { businessId, status: status ?? undefined, nextToken });
-          return { items: page.messages, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['messages', 'listOutbox', businessId, status], 'messages', (_search, nextToken) => ({
+        businessId,
+        status: status ?? undefined,
+        nextToken,
+      }))}
       label={t('messages.title')}
       columns={columns}
       emptyText={t('messages.empty')}

@@ -7,7 +7,6 @@ import {
   webhookOutcomes,
 } from '@medlocker/core';
 import { useParams } from 'react-router';
-import { rpc } from '../../api/client.ts';
 import { webhookPaths } from '../../paths.ts';
 import { choiceCodec, useUrlState } from '../../state/url-filter.ts';
 import {
@@ -19,6 +18,7 @@ import {
 } from '../../state/webhooks.ts';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Select } from '../../ui/Select.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { t } from './i18n/index.ts';
@@ -124,19 +124,17 @@ export function WebhookDeliveries() {
           setSince(null);
         }}
         filtered={outcome !== null || eventType !== null || since !== null}
-        query={{
-          key: ['webhooks', 'listDeliveries', businessId, eventType, outcome, since],
-          load: async (_search, nextToken) => {
-            const page = await rpc('webhooks', 'listDeliveries', {
-              businessId,
-              ...(eventType ? { eventType } : {}),
-              ...(outcome ? { outcome } : {}),
-              ...(since ? { since: Date.now() - sinceMs[since] } : {}),
-              nextToken,
-            });
-            return { items: page.deliveries, nextToken: page.nextToken };
-          },
-        }}
+        query={rpcListQuery(
+          ['webhooks', 'listDeliveries', businessId, eventType, outcome, since],
+          'deliveries',
+          (_search, nextToken) => ({
+            businessId,
+            ...(eventType ? { eventType } : {}),
+            ...(outcome ? { outcome } : {}),
+            ...(since ? { since: Date.now() - sinceMs[since] } : {}),
+            nextToken,
+          }),
+        )}
         label={t('webhooks.list.title')}
         columns={deliveryColumns(businessId)}
         emptyText={t('webhooks.list.empty')}
