@@ -5,7 +5,7 @@ import { useQuery } from '../../api/queries.ts';
 import { jobsStateAtom, jobsTypeAtom } from '../../state/jobs.ts';
 import { choiceCodec, textCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { createdColumn, type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Select } from '../../ui/Select.tsx';
 import { t } from './i18n/index.ts';
@@ -73,7 +73,7 @@ export function JobList() {
 /** The jobs list's columns; a dead job's Retry opens the confirmation. */
 function jobColumns(retry: (job: JobInfo) => void): ListColumn<JobInfo>[] {
   return [
-    { key: 'queued', header: t('jobs.column.queued'), width: '11rem', render: (j) => formatDateTime(j.created) },
+    createdColumn('queued', t('jobs.column.queued')),
     { key: 'type', header: t('jobs.column.type'), width: 'minmax(8rem, 1fr)', render: (j) => j.type },
     { key: 'state', header: t('jobs.column.state'), width: '6rem', render: (j) => <StateBadge state={j.state} /> },
     {

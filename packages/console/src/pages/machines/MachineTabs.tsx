@@ -1,6 +1,5 @@
 import {
   type Bag,
-  formatDateTime,
   type Level,
   type MachineEvent,
   type MachineStatus,
@@ -10,7 +9,7 @@ import {
 import { useMemo } from 'react';
 import { type MachineTabFilters, machineTabFilterAtom } from '../../state/machines.ts';
 import { choiceCodec, type UrlCodec, useUrlState } from '../../state/url-filter.ts';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { createdColumn, type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { EventFilters } from './EventFilters.tsx';
 import { t } from './i18n/index.ts';
@@ -33,7 +32,7 @@ function useTabFilter<K extends keyof MachineTabFilters>(
 const codeName = (code: string) => machineAlerts[code as keyof typeof machineAlerts]?.name;
 
 const eventColumns = (): ListColumn<MachineEvent>[] => [
-  { key: 'when', header: t('machines.events.column.when'), width: '11rem', render: (e) => formatDateTime(e.created) },
+  createdColumn('when', t('machines.events.column.when')),
   {
     key: 'code',
     header: t('machines.events.column.code'),
@@ -108,12 +107,7 @@ const bagColumns = (): ListColumn<Bag>[] => [
     width: 'minmax(8rem, 1fr)',
     render: (b) => b.reference ?? '—',
   },
-  {
-    key: 'loaded',
-    header: t('machines.contents.column.loaded'),
-    width: '11rem',
-    render: (b) => formatDateTime(b.created),
-  },
+  createdColumn('loaded', t('machines.contents.column.loaded')),
 ];
 
 /** The bags the machine holds now, found by the start of a barcode, reference or slot in any case; a bag loaded or taken out reloads the list. */
@@ -139,7 +133,7 @@ export function MachineContents({ businessId, machineId }: { businessId: string;
 }
 
 const statusColumns = (): ListColumn<MachineStatus>[] => [
-  { key: 'when', header: t('machines.status.column.when'), width: '11rem', render: (s) => formatDateTime(s.created) },
+  createdColumn('when', t('machines.status.column.when')),
   {
     key: 'observations',
     header: t('machines.status.column.observations'),

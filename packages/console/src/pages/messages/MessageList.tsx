@@ -5,7 +5,7 @@ import { messagesStatusAtom } from '../../state/messages.ts';
 import { choiceCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { createdColumn, type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Select } from '../../ui/Select.tsx';
 import { DetailsItem } from '../businesses/entity-parts.tsx';
@@ -47,7 +47,7 @@ export function MessageList() {
   const [status, setStatus] = useUrlState('status', messagesStatusAtom, statusCodec);
   const [shown, setShown] = useState<OutboxMessage | null>(null);
   const columns: ListColumn<OutboxMessage>[] = [
-    { key: 'queued', header: t('messages.column.queued'), width: '11rem', render: (m) => formatDateTime(m.created) },
+    createdColumn('queued', t('messages.column.queued')),
     { key: 'channel', header: t('messages.column.channel'), width: '5rem', render: (m) => channelLabel(m.channel) },
     { key: 'to', header: t('messages.column.to'), width: 'minmax(9.5rem, 1.2fr)', render: (m) => m.recipient },
     {

@@ -17,7 +17,7 @@ import {
   webhooksSinceAtom,
 } from '../../state/webhooks.ts';
 import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { createdColumn, type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Select } from '../../ui/Select.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
@@ -50,7 +50,7 @@ const chosen = <T extends string>(key: unknown) => (key === 'all' || key === nul
 /** When, what, how it went, and a link to its attempts and body. */
 function deliveryColumns(businessId: string): ListColumn<WebhookDelivery>[] {
   return [
-    { key: 'created', header: t('webhooks.column.time'), width: '11rem', render: (d) => formatDateTime(d.created) },
+    createdColumn('created', t('webhooks.column.time')),
     { key: 'event', header: t('webhooks.column.event'), width: 'minmax(9rem, 1fr)', render: (d) => d.eventType },
     {
       key: 'outcome',
