@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { consolePaths } from '../../paths.ts';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { EditSettings, SavedSettings } from '../../ui/SavedSettings.tsx';
 import { TemplateField } from '../../ui/TemplateField.tsx';
@@ -33,13 +34,17 @@ export function AlarmMessageTemplates() {
       {(data) => (
         <dl className="details details--stacked">
           {alarmTemplateCodes.map((code) => (
-            <div key={code} className="details__item">
-              <dt>
-                {codeLabel(code)}
-                {data.customised.includes(code) ? '' : t('alarmTemplates.defaultWording')}
-              </dt>
-              <dd>{data.templates[code]}</dd>
-            </div>
+            <DetailsItem
+              key={code}
+              term={
+                <>
+                  {codeLabel(code)}
+                  {data.customised.includes(code) ? '' : t('alarmTemplates.defaultWording')}
+                </>
+              }
+            >
+              {data.templates[code]}
+            </DetailsItem>
           ))}
         </dl>
       )}

@@ -11,6 +11,7 @@ import { useNavigate } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { consolePaths } from '../../paths.ts';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { EditSettings, SavedSettings } from '../../ui/SavedSettings.tsx';
 import { Switch } from '../../ui/Switch.tsx';
@@ -39,26 +40,19 @@ export function GlobalSettings() {
       {({ settings }) => (
         <>
           <dl className="details">
-            <div className="details__item">
-              <dt>{t('globalSettings.charge')}</dt>
-              <dd>
-                {settings?.nhsPrescriptionCharge === undefined
-                  ? t('globalSettings.notSet')
-                  : formatPence(settings.nhsPrescriptionCharge)}
-              </dd>
-            </div>
-            <div className="details__item">
-              <dt>{t('globalSettings.inactive')}</dt>
-              <dd>
-                {t('globalSettings.inactiveDays', {
-                  days: settings?.inactiveAccountDays ?? defaultInactiveAccountDays,
-                })}
-              </dd>
-            </div>
-            <div className="details__item">
-              <dt>{t('globalSettings.secondFactor')}</dt>
-              <dd>{t((settings?.supportSecondFactorRequired ?? true) ? 'globalSettings.yes' : 'globalSettings.no')}</dd>
-            </div>
+            <DetailsItem term={t('globalSettings.charge')}>
+              {settings?.nhsPrescriptionCharge === undefined
+                ? t('globalSettings.notSet')
+                : formatPence(settings.nhsPrescriptionCharge)}
+            </DetailsItem>
+            <DetailsItem term={t('globalSettings.inactive')}>
+              {t('globalSettings.inactiveDays', {
+                days: settings?.inactiveAccountDays ?? defaultInactiveAccountDays,
+              })}
+            </DetailsItem>
+            <DetailsItem term={t('globalSettings.secondFactor')}>
+              {t((settings?.supportSecondFactorRequired ?? true) ? 'globalSettings.yes' : 'globalSettings.no')}
+            </DetailsItem>
           </dl>
           <ProductRetention />
         </>

@@ -5,6 +5,7 @@ import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { LineChart } from '../../ui/Chart.tsx';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { t } from './i18n/index.ts';
@@ -37,24 +38,14 @@ export function TemperatureTab({ machineId, updated }: { machineId: string; upda
         </Banner>
       )}
       <dl className="details">
-        <div className="details__item">
-          <dt>{t('machines.temperature.average')}</dt>
-          <dd>{formatTemperature(status.average)}</dd>
-        </div>
-        <div className="details__item">
-          <dt>{t('machines.temperature.band')}</dt>
-          <dd>{t('machines.temperature.bandValue', { min: temperatureRange.min, max: temperatureRange.max })}</dd>
-        </div>
-        <div className="details__item">
-          <dt>{t('machines.temperature.lastExcursion')}</dt>
-          <dd>
-            {status.lastExcursionAt ? formatDateTime(status.lastExcursionAt) : t('machines.temperature.noExcursion')}
-          </dd>
-        </div>
-        <div className="details__item">
-          <dt>{t('machines.temperature.updated')}</dt>
-          <dd>{formatDateTime(status.updated)}</dd>
-        </div>
+        <DetailsItem term={t('machines.temperature.average')}>{formatTemperature(status.average)}</DetailsItem>
+        <DetailsItem term={t('machines.temperature.band')}>
+          {t('machines.temperature.bandValue', { min: temperatureRange.min, max: temperatureRange.max })}
+        </DetailsItem>
+        <DetailsItem term={t('machines.temperature.lastExcursion')}>
+          {status.lastExcursionAt ? formatDateTime(status.lastExcursionAt) : t('machines.temperature.noExcursion')}
+        </DetailsItem>
+        <DetailsItem term={t('machines.temperature.updated')}>{formatDateTime(status.updated)}</DetailsItem>
       </dl>
       <LineChart
         label={t('machines.temperature.chart')}

@@ -4,11 +4,11 @@ import { useParams } from 'react-router';
 import { messagesStatusAtom } from '../../state/messages.ts';
 import { choiceCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { createdColumn, type ListColumn, ListPage } from '../../ui/ListPage.tsx';
 import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Select } from '../../ui/Select.tsx';
-import { DetailsItem } from '../businesses/entity-parts.tsx';
 import { t } from './i18n/index.ts';
 
 const channelLabel = (channel: MessageChannel) => t(`messages.channel.${channel}` as const);

@@ -9,6 +9,7 @@ import { useBusinessGroupId } from '../../state/current-business.ts';
 import { useAdministers } from '../../state/reach.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Loading } from '../../ui/Page.tsx';
@@ -126,10 +127,7 @@ const failureText = (failure: { error: string; timestamp: number } | null | unde
 /** Who the patient is, how to reach them (WhatsApp too), and the last message that failed. */
 function PatientFacts({ businessId, patient }: { businessId: string; patient: Patient }) {
   const item = (label: string, value: string) => (
-    <div className="details__item">
-      <dt>{label}</dt>
-      <dd>{value || t('patients.noValue')}</dd>
-    </div>
+    <DetailsItem term={label}>{value || t('patients.noValue')}</DetailsItem>
   );
   return (
     <dl className="details">

@@ -6,12 +6,12 @@ import { useQuery } from '../../api/queries.ts';
 import { webhookPaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { useAction } from '../../ui/use-action.ts';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
-import { DetailsItem } from '../businesses/entity-parts.tsx';
 import { t } from './i18n/index.ts';
 import { lastAnswer, OutcomeBadge, refreshWebhooks, WebhookBreadcrumb } from './webhook-parts.tsx';
 

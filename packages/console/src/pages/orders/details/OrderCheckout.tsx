@@ -6,19 +6,13 @@ import {
   type Order,
   type OrderEvent,
 } from '@medlocker/core';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { messageOf, rpc } from '../../../api/client.ts';
 import { queryClient } from '../../../api/queries.ts';
 import { useMayCall } from '../../../state/access.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { t } from './i18n/index.ts';
-
-const item = (label: string, value: ReactNode) => (
-  <div className="details__item">
-    <dt>{label}</dt>
-    <dd>{value === '' || value === null || value === undefined ? t('orderPage.noValue') : value}</dd>
-  </div>
-);
+import { orderItem as item } from './order-item.tsx';
 
 const isImage = (url: string | null | undefined): url is string =>
   typeof url === 'string' && /^data:image\/(png|jpeg);base64,/i.test(url);
