@@ -2,7 +2,7 @@ import { type AlarmTemplateCode, alarmTemplateCodes, machineAlerts } from '@medl
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { consolePaths } from '../../paths.ts';
 import { DetailsItem } from '../../ui/Details.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
@@ -16,11 +16,7 @@ type Templates = Record<AlarmTemplateCode, string>;
 const codeLabel = (code: AlarmTemplateCode) =>
   `${code} · ${machineAlerts[code].name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ (\w)/g, (_, c: string) => ` ${c.toLowerCase()}`)}`;
 
-const useTemplates = () =>
-  useQuery(
-    (signal) => rpc('globalSettings', 'getAlarmMessageTemplates', {}, { signal }),
-    ['globalSettings', 'getAlarmMessageTemplates'],
-  );
+const useTemplates = () => useRpcQuery(['globalSettings', 'getAlarmMessageTemplates'], {});
 
 /** SPEC §2 `/alarmMessageTemplates`: the message sent for each templated machine alarm. */
 export function AlarmMessageTemplates() {

@@ -9,7 +9,7 @@ import {
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { consolePaths } from '../../paths.ts';
 import { DetailsItem } from '../../ui/Details.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
@@ -19,11 +19,7 @@ import { TextField } from '../../ui/TextField.tsx';
 import { ProductRetention } from '../retention/ProductRetention.tsx';
 import { t } from './i18n/index.ts';
 
-const useGlobalSettings = () =>
-  useQuery(
-    (signal) => rpc('globalSettings', 'getGlobalSettings', {}, { signal }),
-    ['globalSettings', 'getGlobalSettings'],
-  );
+const useGlobalSettings = () => useRpcQuery(['globalSettings', 'getGlobalSettings'], {});
 
 /**
  * SPEC §2 `/globalSettings`: settings for every business, the NHS prescription charge; and after how

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { type RpcOutput, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -31,7 +31,7 @@ const scopeText = (p: { businessId: string | null; groupId: string | null }) =>
   );
 
 export function IdentityProviderList() {
-  const query = useQuery((signal) => rpc('identityProviders', 'list', {}, { signal }), ['identityProviders', 'list']);
+  const query = useRpcQuery(['identityProviders', 'list'], {});
   const notice = useFlashNotice();
   return (
     <Page
@@ -70,8 +70,7 @@ export function IdentityProviderList() {
   );
 }
 
-const useProvider = (id: string) =>
-  useQuery((signal) => rpc('identityProviders', 'get', { id }, { signal }), ['identityProviders', 'get', id]);
+const useProvider = (id: string) => useRpcQuery(['identityProviders', 'get', id], { id });
 
 type Provider = RpcOutput<'identityProviders', 'get'>;
 type Checks = RpcOutput<'identityProviders', 'test'>;

@@ -1,7 +1,6 @@
 import { formatDateTime, type JobInfo, type JobState } from '@medlocker/core';
 import { useState } from 'react';
-import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { jobsStateAtom, jobsTypeAtom } from '../../state/jobs.ts';
 import { choiceCodec, textCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -26,7 +25,7 @@ export function JobList() {
   const [retrying, setRetrying] = useState<JobInfo | null>(null);
   const all = { id: 'all', label: t('jobs.all') };
   const stateOptions = [all, ...jobStates.map((s) => ({ id: s, label: stateLabel(s) }))];
-  const queues = useQuery((signal) => rpc('jobs', 'listQueues', {}, { signal }), ['jobs', 'listQueues']);
+  const queues = useRpcQuery(['jobs', 'listQueues'], {});
   const types = [...new Set([...(queues.data?.queues.map((q) => q.type) ?? []), ...(type ? [type] : [])])];
   const columns = jobColumns(setRetrying);
 

@@ -2,7 +2,7 @@ import { evidenceMaxRangeDays, type EvidencePack as Pack } from '@medlocker/core
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { messageOf, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { machinePaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -123,10 +123,7 @@ export function EvidencePack() {
   const [rangeError, setRangeError] = useState<string>();
   const [downloading, setDownloading] = useState(false);
   const [downloadError, setDownloadError] = useState<string>();
-  const query = useQuery(
-    () => rpc('evidence', 'getEvidencePack', { machineId, ...range }),
-    ['evidence', 'getEvidencePack', machineId, range.from, range.to],
-  );
+  const query = useRpcQuery(['evidence', 'getEvidencePack', machineId, range.from, range.to], { machineId, ...range });
   const show = () => {
     const from = new Date(fromText).getTime();
     const to = new Date(toText).getTime();

@@ -1,8 +1,7 @@
 // The allowed band lives with the locker protocol; core's index does not export the protocol (pure, no I/O).
 import { formatDateTime, formatTemperature, temperatureRange } from '@medlocker/core';
 import { useMemo } from 'react';
-import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { LineChart } from '../../ui/Chart.tsx';
 import { DetailsItem } from '../../ui/Details.tsx';
@@ -15,10 +14,7 @@ import { t } from './i18n/index.ts';
  * readings outside it marked, and the last excursion. Reloads when the hub pushes a new average.
  */
 export function TemperatureTab({ machineId, updated }: { machineId: string; updated: number | null }) {
-  const query = useQuery(
-    (signal) => rpc('machines', 'getMachine', { id: machineId }, { signal }),
-    ['machines', 'getMachine', machineId, updated],
-  );
+  const query = useRpcQuery(['machines', 'getMachine', machineId, updated], { id: machineId });
   const status = query.data?.machine.temperatureStatus ?? null;
   const points = useMemo(() => (status?.readings ?? []).map((r) => ({ at: r.created, value: r.value })), [status]);
   if (query.error) return <LoadError error={query.error} onRetry={query.reload} />;

@@ -2,7 +2,7 @@ import { formatDate } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { messageOf, type RpcOutput, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { consolePaths, patientPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { useBusinessGroupId } from '../../state/current-business.ts';
@@ -23,10 +23,7 @@ import { WhatsAppOptIn } from './WhatsAppOptIn.tsx';
 /** A patient: details, Edit, and Delete with a confirmation. */
 export function PatientDetails() {
   const { businessId = '', patientId = '' } = useParams();
-  const query = useQuery(
-    (signal) => rpc('patients', 'get', { id: patientId }, { signal }),
-    ['patients', 'get', patientId],
-  );
+  const query = useRpcQuery(['patients', 'get', patientId], { id: patientId });
   if (!query.data) {
     return (
       <Section title={t('patients.details.title')}>

@@ -1,7 +1,7 @@
 import type { ImportedPatient, Patient } from '@medlocker/core';
 import { useNavigate, useParams } from 'react-router';
 import { messageOf, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { patientPaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -24,10 +24,7 @@ function patientOf(data: FormData): ImportedPatient {
 export function PatientEdit() {
   const { businessId = '', patientId = '' } = useParams();
   const navigate = useNavigate();
-  const query = useQuery(
-    (signal) => rpc('patients', 'get', { id: patientId }, { signal }),
-    ['patients', 'get', patientId],
-  );
+  const query = useRpcQuery(['patients', 'get', patientId], { id: patientId });
   const { fieldErrors, error, pending, onSubmit } = useSubmit(detailFieldName);
 
   if (!query.data) {

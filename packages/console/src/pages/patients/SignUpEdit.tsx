@@ -1,6 +1,6 @@
 import type { PatientSignUp, SignUpForm } from '@medlocker/core';
 import { messageOf, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction, Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
@@ -37,10 +37,7 @@ export function EditSignUpDialog({
   signUp: PatientSignUp;
   onClose: (saved?: PatientSignUp) => void;
 }) {
-  const query = useQuery(
-    (signal) => rpc('signUps', 'get', { id: signUp.id }, { signal }),
-    ['signUps', 'get', signUp.id],
-  );
+  const query = useRpcQuery(['signUps', 'get', signUp.id], { id: signUp.id });
   const { fieldErrors, error, pending, onSubmit } = useSubmit(detailFieldName);
   const current = query.data?.signUp;
 

@@ -1,7 +1,7 @@
 import { formatDate, type Patient, whatsAppOptInCodes } from '@medlocker/core';
 import { useMemo, useState } from 'react';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
-import { queryClient, useQuery } from '../../api/queries.ts';
+import { queryClient, useRpcQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { DetailsItem } from '../../ui/Details.tsx';
@@ -24,10 +24,7 @@ type Sent = { sentTo: string; expiresAt: number };
  * the dialog (users.verifyWhatsAppOptInMessage), which opts them in.
  */
 export function WhatsAppOptIn({ businessId, patient }: { businessId: string; patient: Patient }) {
-  const settings = useQuery(
-    (signal) => rpc('businessSettings', 'getBusinessFeatureSettings', { businessId }, { signal }),
-    ['businessSettings', 'getBusinessFeatureSettings', businessId],
-  );
+  const settings = useRpcQuery(['businessSettings', 'getBusinessFeatureSettings', businessId], { businessId });
   const [sent, setSent] = useState<Sent>();
   const { pending: sending, error, run } = useAction();
   const [notice, setNotice] = useState<string>();

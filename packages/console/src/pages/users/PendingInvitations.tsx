@@ -1,7 +1,7 @@
 import { formatDate, type RoleInvitation } from '@medlocker/core';
 import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
@@ -14,10 +14,7 @@ import { t } from './i18n/index.ts';
  * invitations). Shown only when there are some; the email is all an invitation says of the person.
  */
 export function PendingInvitations({ roleName, resourceId }: { roleName: 'Business' | 'Group'; resourceId: string }) {
-  const query = useQuery(
-    () => rpc('auth', 'listInvitations', { roleName, roleResource: resourceId }),
-    ['auth', 'listInvitations', roleName, resourceId],
-  );
+  const query = useRpcQuery(['auth', 'listInvitations', roleName, resourceId], { roleName, roleResource: resourceId });
   const [cancelling, setCancelling] = useState<RoleInvitation>();
   const [notice, setNotice] = useState<string>();
   if (query.error) return <LoadError error={query.error} onRetry={query.reload} />;

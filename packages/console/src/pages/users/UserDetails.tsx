@@ -2,7 +2,7 @@ import type { Role } from '@medlocker/core';
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { type RpcOutput, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { useCurrentUser, useHasSupportScope } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
@@ -29,7 +29,7 @@ const roleKey = (role: Role) => `${role.name}:${role.resource ?? '*'}`;
  */
 export function UserDetails() {
   const { userId = '' } = useParams();
-  const query = useQuery((signal) => rpc('users', 'getUser', { id: userId }, { signal }), ['users', 'getUser', userId]);
+  const query = useRpcQuery(['users', 'getUser', userId], { id: userId });
   if (!query.data) {
     return (
       <Page title={t('users.user.title')}>
