@@ -13,7 +13,7 @@ export function CompleteProfile() {
   const user = useCurrentUser();
   const [givenName, setGivenName] = useState(user?.givenName ?? '');
   const [familyName, setFamilyName] = useState(user?.familyName ?? '');
-  const { fieldErrors, error, pending, onSubmit } = useSubmit();
+  const { pending, formProps } = useSubmit();
   usePageTitle(t('shell.profile.title'));
   if (!user) return null;
 
@@ -23,9 +23,7 @@ export function CompleteProfile() {
         <h1 className="card__title">{t('shell.profile.title')}</h1>
         <p>{t('shell.profile.lead')}</p>
         <Form
-          error={error}
-          validationErrors={fieldErrors}
-          onSubmit={onSubmit(async () => {
+          {...formProps(async () => {
             const { user: updated } = await rpc('users', 'updateUser', { id: user.id, givenName, familyName });
             currentUserUpdated(updated);
           })}

@@ -53,7 +53,7 @@ export function AddAuthenticatorApp({
   const [setup, setSetup] = useState<{ secret: string; uri: string }>();
   const [name, setName] = useState(() => t('account.factors.totp'));
   const [code, setCode] = useState('');
-  const { fieldErrors, error, pending, onSubmit } = useSubmit();
+  const { pending, formProps } = useSubmit();
   const start = useSubmit();
   if (!setup) {
     return (
@@ -69,9 +69,7 @@ export function AddAuthenticatorApp({
   return (
     <Form
       guardUnsaved={false}
-      error={error}
-      validationErrors={fieldErrors}
-      onSubmit={onSubmit(async () => {
+      {...formProps(async () => {
         const added = await rpc('auth', 'finishTotpSetup', { name, secret: setup.secret, code });
         onAdded(added.recoveryCodes);
       })}
@@ -106,13 +104,11 @@ export function AddAuthenticatorApp({
 /** Adds a passkey: the browser (or a security key) creates it for this site, under the name given. */
 export function AddPasskey({ onAdded, onCancel }: { onAdded: (codes: string[] | null) => void; onCancel: () => void }) {
   const [name, setName] = useState(() => t('account.factors.passkey'));
-  const { fieldErrors, error, pending, onSubmit } = useSubmit();
+  const { pending, formProps } = useSubmit();
   return (
     <Form
       guardUnsaved={false}
-      error={error}
-      validationErrors={fieldErrors}
-      onSubmit={onSubmit(async () => {
+      {...formProps(async () => {
         const { startRegistration } = await import('@simplewebauthn/browser');
         const { options } = await rpc('auth', 'beginPasskeySetup', {});
         const response = await startRegistration({ optionsJSON: options as never }).catch(() => {

@@ -25,7 +25,7 @@ export function PatientEdit() {
   const { businessId = '', patientId = '' } = useParams();
   const navigate = useNavigate();
   const query = useRpcQuery(['patients', 'get', patientId], { id: patientId });
-  const { fieldErrors, error, pending, onSubmit } = useSubmit(detailFieldName);
+  const { pending, formProps } = useSubmit(detailFieldName);
 
   if (!query.data) {
     return (
@@ -41,9 +41,7 @@ export function PatientEdit() {
       {patient.deleted && <Banner tone="warning">{t('patients.edit.deleted')}</Banner>}
       <Form
         className="form--page"
-        error={error}
-        validationErrors={fieldErrors}
-        onSubmit={onSubmit(async (data) => {
+        {...formProps(async (data) => {
           await rpc('patients', 'update', { id: patient.id, patient: patientOf(data) });
           navigate(patientPaths.patient(businessId, patient.id), { state: { notice: t('patients.edit.saved') } });
         })}

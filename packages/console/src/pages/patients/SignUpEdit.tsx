@@ -38,7 +38,7 @@ export function EditSignUpDialog({
   onClose: (saved?: PatientSignUp) => void;
 }) {
   const query = useRpcQuery(['signUps', 'get', signUp.id], { id: signUp.id });
-  const { fieldErrors, error, pending, onSubmit } = useSubmit(detailFieldName);
+  const { pending, formProps } = useSubmit(detailFieldName);
   const current = query.data?.signUp;
 
   return (
@@ -62,9 +62,7 @@ export function EditSignUpDialog({
         </>
       ) : (
         <Form
-          error={error}
-          validationErrors={fieldErrors}
-          onSubmit={onSubmit(async (data) => {
+          {...formProps(async (data) => {
             const saved = await rpc('signUps', 'update', { id: signUp.id, signUp: signUpFormOf(data) });
             onClose(saved.signUp);
           })}
