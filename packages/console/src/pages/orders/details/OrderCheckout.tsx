@@ -6,7 +6,7 @@ import {
   type Order,
   type OrderEvent,
 } from '@medlocker/core';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { messageOf, rpc } from '../../../api/client.ts';
 import { queryClient } from '../../../api/queries.ts';
 import { useMayCall } from '../../../state/access.ts';
@@ -76,8 +76,7 @@ function PaymentDetails({ order, events, onSent, onRefused }: CheckoutProps) {
   };
   const scheme = schemeOf(events, order.paymentId);
   return (
-    <section aria-labelledby="order-payment">
-      <h3 id="order-payment">{t('orderPage.checkout.payment')}</h3>
+    <CheckoutPart id="order-payment" title={t('orderPage.checkout.payment')}>
       <dl className="details">
         {item(
           t('orderPage.checkout.amountPaid'),
@@ -96,6 +95,16 @@ function PaymentDetails({ order, events, onSent, onRefused }: CheckoutProps) {
           {t('orderPage.checkout.sendReceipt')}
         </Button>
       )}
+    </CheckoutPart>
+  );
+}
+
+/** A part of the checkout (the payment, the exemption declaration), labelled by its h3. */
+function CheckoutPart({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id}>
+      <h3 id={id}>{title}</h3>
+      {children}
     </section>
   );
 }
@@ -110,8 +119,7 @@ function ExemptionDeclaration({ order, events }: { order: Order; events: readonl
   const declaredAt = details?.declaredAt ?? declaredEvent(events)?.created;
   const name = details?.nameOfDeclarant ?? '';
   return (
-    <section aria-labelledby="order-exemption">
-      <h3 id="order-exemption">{t('orderPage.checkout.exemptionDeclaration')}</h3>
+    <CheckoutPart id="order-exemption" title={t('orderPage.checkout.exemptionDeclaration')}>
       <dl className="details">
         {item(
           t('orderPage.checkout.exemption'),
@@ -129,6 +137,6 @@ function ExemptionDeclaration({ order, events }: { order: Order; events: readonl
           ),
         )}
       </dl>
-    </section>
+    </CheckoutPart>
   );
 }
