@@ -52,8 +52,8 @@ export function useQuery<T>(load: (signal: AbortSignal) => Promise<T>, key: Quer
 }
 
 /**
- * One rpc read as a query, cached under `key`: `[area, method, ...what `input` is made of]`, the
- * method called with `input` (`useRpcQuery(['machines', 'getMachine', id], { id })`).
+ * One rpc read as a query, cached under `key` (`[area, method, ...the values the input is made
+ * of]`), the method called with `input` (`useRpcQuery(['machines', 'getMachine', id], { id })`).
  */
 export function useRpcQuery<A extends AreaName, M extends MethodOf<A>>(
   key: readonly [A, M, ...unknown[]],

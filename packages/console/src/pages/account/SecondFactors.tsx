@@ -1,7 +1,7 @@
 import { formatDateTime, type SecondFactor } from '@medlocker/core';
 import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
@@ -11,7 +11,7 @@ import { ActionCell, ActionsColumn, Cell, Column, Row, Table, TableBody, TableHe
 import { AddAuthenticatorApp, AddPasskey, RecoveryCodes } from './AddSecondFactor.tsx';
 import { t } from './i18n/index.ts';
 
-export const secondFactorsKey = ['auth', 'listSecondFactors', 'me'];
+export const secondFactorsKey = ['auth', 'listSecondFactors', 'me'] as const;
 
 /** A factor's kind as the table names it. */
 const kindName = (kind: SecondFactor['kind']) => t(`account.factors.${kind}`);
@@ -22,7 +22,7 @@ const kindName = (kind: SecondFactor['kind']) => t(`account.factors.${kind}`);
  * codes left, with New recovery codes. `onAdded` runs after a factor is added (the set-up screen moves on).
  */
 export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
-  const query = useQuery((signal) => rpc('auth', 'listSecondFactors', {}, { signal }), secondFactorsKey);
+  const query = useRpcQuery(secondFactorsKey, {});
   const [adding, setAdding] = useState<'totp' | 'passkey' | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [removing, setRemoving] = useState<SecondFactor | null>(null);

@@ -1,7 +1,7 @@
 import { formatDateTime, type StaffSession } from '@medlocker/core';
 import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { useCurrentUser } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -12,7 +12,7 @@ import { ActionCell, ActionsColumn, Cell, Column, Row, Table, TableBody, TableHe
 import { t } from './i18n/index.ts';
 
 /** The query key of a user's sessions list (undefined: one's own), so a password change can refresh it. */
-export const sessionsKey = (userId: string | undefined) => ['auth', 'listSessions', userId ?? 'me'];
+export const sessionsKey = (userId: string | undefined) => ['auth', 'listSessions', userId ?? 'me'] as const;
 
 /**
  * A user's live sessions: device (from the user agent), address, signed in, last seen, "This session"
@@ -20,10 +20,7 @@ export const sessionsKey = (userId: string | undefined) => ['auth', 'listSession
  * for support staff on `/users/{id}` (docs/decisions/auth.md: a pharmacy Admin does not see them).
  */
 export function SessionsSection({ userId, userName }: { userId?: string; userName?: string }) {
-  const query = useQuery(
-    (signal) => rpc('auth', 'listSessions', userId ? { userId } : {}, { signal }),
-    sessionsKey(userId),
-  );
+  const query = useRpcQuery(sessionsKey(userId), userId ? { userId } : {});
   const [ending, setEnding] = useState<StaffSession | 'others' | null>(null);
   const [notice, setNotice] = useState<string>();
   const sessions = query.data?.sessions ?? [];
