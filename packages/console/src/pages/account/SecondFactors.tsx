@@ -150,7 +150,6 @@ function FactorConfirms({
         title={t('account.factors.removeTitle')}
         cancelLabel={t('account.factors.keep')}
         confirmLabel={t('account.factors.remove')}
-        isOpen
         action={() => rpc('auth', 'removeSecondFactor', { id: removing.id })}
         onDone={() => onRemoved(removing.name)}
         onCancel={onCancel}
@@ -165,7 +164,6 @@ function FactorConfirms({
       title={t('account.factors.renewTitle')}
       cancelLabel={t('account.factors.keepCodes')}
       confirmLabel={t('account.factors.renew')}
-      isOpen
       action={async () => {
         renewed = (await rpc('auth', 'regenerateRecoveryCodes', {})).recoveryCodes;
       }}

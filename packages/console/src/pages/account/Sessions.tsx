@@ -137,7 +137,6 @@ function EndConfirm({
         title={own ? t('account.sessions.endOthersTitle') : t('account.sessions.endAllTitle')}
         cancelLabel={t('account.sessions.keepAll')}
         confirmLabel={own ? t('account.sessions.endOthersConfirm') : t('account.sessions.endAllConfirm')}
-        isOpen
         action={() => rpc('auth', 'endOtherSessions', userId ? { userId } : {})}
         onDone={() => onDone(own ? t('account.sessions.othersEnded') : t('account.sessions.allEnded'))}
         onCancel={onCancel}
@@ -155,7 +154,6 @@ function EndConfirm({
       title={t('account.sessions.endOneTitle')}
       cancelLabel={t('account.sessions.keepOne')}
       confirmLabel={t('account.sessions.endOneConfirm')}
-      isOpen
       action={() => rpc('auth', 'endSession', { sessionId: ending.id })}
       onDone={() => onDone(t('account.sessions.oneEnded'))}
       onCancel={onCancel}

@@ -124,7 +124,6 @@ export function GroupBusinesses() {
       {removing && (
         <ConfirmAction
           {...removeWords()}
-          isOpen
           action={() => rpc('businesses', 'unlinkGroup', { id: removing.id })}
           onDone={() => {
             setNotice(t('groups.businesses.removed', { name: removing.name }));

@@ -91,7 +91,6 @@ function MarkAllRemoved({ orderIds }: { orderIds: string[] }) {
           cancelLabel={t('machines.bags.goBack')}
           confirmLabel={t('machines.bags.markAll')}
           tone="primary"
-          isOpen
           action={async () => {
             summary.current = await runBulk(orderIds, 'markRemoved');
           }}

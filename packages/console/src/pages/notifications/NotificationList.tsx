@@ -102,7 +102,6 @@ export function NotificationList() {
       {confirming && (
         <ConfirmAction
           title={t('notifications.dismissAll.title')}
-          isOpen
           cancelLabel={t('notifications.dismissAll.keep')}
           confirmLabel={t('notifications.dismissAll')}
           tone="primary"

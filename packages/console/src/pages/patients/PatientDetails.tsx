@@ -87,7 +87,6 @@ function PatientPage({ businessId, patient }: { businessId: string; patient: Pat
           title={t('patients.details.deleteTitle')}
           cancelLabel={t('patients.details.deleteKeep')}
           confirmLabel={t('patients.details.deleteConfirm')}
-          isOpen
           action={() => rpc('patients', 'delete', { id: patient.id })}
           onDone={() =>
             navigate(patientPaths.list(businessId), {

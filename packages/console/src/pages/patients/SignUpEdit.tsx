@@ -102,7 +102,6 @@ export function DeleteSignUpDialog({
       title={t('patients.signUps.deleteTitle')}
       cancelLabel={t('patients.signUps.deleteKeep')}
       confirmLabel={t('patients.signUps.deleteConfirm')}
-      isOpen
       action={() => rpc('signUps', 'delete', { id: signUp.id })}
       onDone={() => onClose(true)}
       onCancel={() => onClose(false)}

@@ -66,7 +66,6 @@ export function PendingInvitations({ roleName, resourceId }: { roleName: 'Busine
           title={t('users.invitations.confirmTitle')}
           cancelLabel={t('users.invitations.confirmKeep')}
           confirmLabel={t('users.invitations.confirm')}
-          isOpen
           action={() => rpc('auth', 'cancelInvitation', { id: cancelling.id })}
           onDone={() => {
             setNotice(t('users.invitations.cancelled', { email: cancelling.email }));

@@ -196,7 +196,6 @@ function RemoveRoleConfirm({
       title={t('users.removeRole.title')}
       cancelLabel={t('users.removeRole.keep')}
       confirmLabel={t('users.removeRole.confirm')}
-      isOpen
       action={() => rpc('auth', 'removeRole', { roleName: role.name, roleResource: role.resource, userId })}
       onDone={onDone}
       onCancel={onCancel}

@@ -56,7 +56,6 @@ export function UserSecondFactors({ userId, userName }: { userId: string; userNa
           cancelLabel={t('users.secondFactors.keep')}
           confirmLabel={t('users.secondFactors.reset')}
           tone="danger"
-          isOpen
           action={() => rpc('auth', 'resetSecondFactors', { userId })}
           onDone={() => {
             setResetting(false);
