@@ -11,13 +11,13 @@ import { QueryView } from '../../ui/QueryView.tsx';
 import { Panel } from '../../ui/Section.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import { TextField, textFieldsOf } from '../../ui/TextField.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { IntegrationSecrets as Secrets } from './IntegrationSecrets.tsx';
 import { t } from './i18n/index.ts';
 import { QrSigningKey } from './QrSigningKey.tsx';
 import { SecretReveal } from './SecretReveal.tsx';
-import { ReadOnlyNotice, SettingsHeader, textFieldsOf } from './settings-parts.tsx';
+import { ReadOnlyNotice, SettingsHeader } from './settings-parts.tsx';
 
 /** SPEC §2 `/businesses/{businessId}/settings/integration`: the patient-record system connection. */
 export function IntegrationSettings() {

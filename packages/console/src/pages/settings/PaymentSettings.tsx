@@ -5,10 +5,10 @@ import { Banner } from '../../ui/Banner.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { Select } from '../../ui/Select.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import { TextField, textFieldsOf } from '../../ui/TextField.tsx';
 import { t } from './i18n/index.ts';
 import { JudoFieldset } from './JudoFieldset.tsx';
-import { BusinessSettingsPage, ReadOnlyNotice, textFieldsOf } from './settings-parts.tsx';
+import { BusinessSettingsPage, ReadOnlyNotice } from './settings-parts.tsx';
 
 type Fields = {
   contactNumber: string;

@@ -65,16 +65,3 @@ export function BusinessSettingsPage<A extends AreaName, M extends MethodOf<A>>(
     </SettingsHeader>
   );
 }
-
-/**
- * A settings form's text fields bound to its values `f` (one key each): the field's name, its value,
- * its change (the values with that key replaced) and, on an archived business, read-only.
- */
-export function textFieldsOf<F>(f: F, onChange: (f: F) => void, ro: boolean) {
-  return <K extends keyof F & string>(key: F[K] extends string ? K : never) => ({
-    name: key,
-    value: f[key] as string,
-    onChange: (value: string) => onChange({ ...f, [key]: value }),
-    isDisabled: ro,
-  });
-}
