@@ -4,7 +4,7 @@ import { rpc } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import { TextField, textFieldsOf } from '../../ui/TextField.tsx';
 import { useSubmit } from '../../ui/use-submit.ts';
 import { t } from './i18n/index.ts';
 
@@ -51,8 +51,8 @@ export function AddAuthenticatorApp({
   onCancel: () => void;
 }) {
   const [setup, setSetup] = useState<{ secret: string; uri: string }>();
-  const [name, setName] = useState(() => t('account.factors.totp'));
-  const [code, setCode] = useState('');
+  const [texts, setTexts] = useState(() => ({ name: t('account.factors.totp'), code: '' }));
+  const text = textFieldsOf(texts, setTexts);
   const { pending, formProps } = useSubmit();
   const start = useSubmit();
   if (!setup) {
@@ -70,7 +70,7 @@ export function AddAuthenticatorApp({
     <Form
       guardUnsaved={false}
       {...formProps(async () => {
-        const added = await rpc('auth', 'finishTotpSetup', { name, secret: setup.secret, code });
+        const added = await rpc('auth', 'finishTotpSetup', { ...texts, secret: setup.secret });
         onAdded(added.recoveryCodes);
       })}
     >
@@ -79,22 +79,13 @@ export function AddAuthenticatorApp({
       <p>
         {t('account.totp.key')} <code data-testid="totp-secret">{setup.secret}</code>
       </p>
-      <TextField
-        label={t('account.totp.name')}
-        name="name"
-        value={name}
-        onChange={setName}
-        isRequired
-        description={t('account.totp.nameHint')}
-      />
+      <TextField label={t('account.totp.name')} isRequired description={t('account.totp.nameHint')} {...text('name')} />
       <TextField
         label={t('account.totp.code')}
-        name="code"
-        value={code}
-        onChange={setCode}
         isRequired
         autoComplete="one-time-code"
         inputMode="numeric"
+        {...text('code')}
       />
       <SubmitOrCancel label={t('account.totp.submit')} isPending={pending} onCancel={onCancel} />
     </Form>
