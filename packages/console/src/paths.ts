@@ -41,47 +41,63 @@ export function businessSectionPaths(businessId: string) {
   };
 }
 
-const machinesOf = (businessId: string) => `${consolePaths.business(businessId)}/machines`;
+/**
+ * The paths under one area of a business (`/businesses/{businessId}/machines`): the area's own page,
+ * its fixed pages (`page('add')`), and one item's page and the pages under it (`item('/edit')`).
+ */
+function businessArea(area: string) {
+  const of = (businessId: string) => `${consolePaths.business(businessId)}/${area}`;
+  return {
+    list: of,
+    page: (page: string) => (businessId: string) => `${of(businessId)}/${page}`,
+    item:
+      (under = '') =>
+      (businessId: string, id: string) =>
+        `${of(businessId)}/${part(id)}${under}`,
+  };
+}
+
+const machines = businessArea('machines');
 
 /** `/businesses/{businessId}/machines/*`. */
 export const machinePaths = {
-  list: machinesOf,
-  add: (businessId: string) => `${machinesOf(businessId)}/add`,
-  machine: (businessId: string, machineId: string) => `${machinesOf(businessId)}/${part(machineId)}`,
-  edit: (businessId: string, machineId: string) => `${machinesOf(businessId)}/${part(machineId)}/edit`,
-  evidence: (businessId: string, machineId: string) => `${machinesOf(businessId)}/${part(machineId)}/evidence`,
+  list: machines.list,
+  add: machines.page('add'),
+  machine: machines.item(),
+  edit: machines.item('/edit'),
+  evidence: machines.item('/evidence'),
 };
 
-const patientsOf = (businessId: string) => `${consolePaths.business(businessId)}/patients`;
+const patients = businessArea('patients');
 
 /** `/businesses/{businessId}/patients/*`. */
 export const patientPaths = {
-  list: patientsOf,
-  import: (businessId: string) => `${patientsOf(businessId)}/import`,
-  signUps: (businessId: string) => `${patientsOf(businessId)}/signUps`,
-  patient: (businessId: string, id: string) => `${patientsOf(businessId)}/${part(id)}`,
-  edit: (businessId: string, id: string) => `${patientsOf(businessId)}/${part(id)}/edit`,
+  list: patients.list,
+  import: patients.page('import'),
+  signUps: patients.page('signUps'),
+  patient: patients.item(),
+  edit: patients.item('/edit'),
 };
 
-const ordersOf = (businessId: string) => `${consolePaths.business(businessId)}/orders`;
+const orders = businessArea('orders');
 
 /** `/businesses/{businessId}/orders/*` (the top bar's search and the patient page link here too). */
 export const orderPaths = {
-  list: ordersOf,
-  add: (businessId: string) => `${ordersOf(businessId)}/add`,
+  list: orders.list,
+  add: orders.page('add'),
   /** Orders from a CSV file. */
-  import: (businessId: string) => `${ordersOf(businessId)}/import`,
-  order: (businessId: string, orderId: string) => `${ordersOf(businessId)}/${part(orderId)}`,
+  import: orders.page('import'),
+  order: orders.item(),
   /** The print view of these orders' bag labels (it opens the browser's print when they are drawn). */
   labels: (businessId: string, orderIds: readonly string[]) =>
-    `${ordersOf(businessId)}/labels?ids=${orderIds.map(part).join(',')}`,
+    `${orders.list(businessId)}/labels?ids=${orderIds.map(part).join(',')}`,
 };
 
-const integrationOf = (businessId: string) => `${consolePaths.business(businessId)}/settings/integration`;
+const integration = businessArea('settings/integration');
 
 /** The integration settings and their webhook delivery console. */
 export const webhookPaths = {
-  integration: integrationOf,
-  deliveries: (businessId: string) => `${integrationOf(businessId)}/webhooks`,
-  delivery: (businessId: string, id: string) => `${integrationOf(businessId)}/webhooks/${part(id)}`,
+  integration: integration.list,
+  deliveries: integration.page('webhooks'),
+  delivery: businessArea('settings/integration/webhooks').item(),
 };

@@ -1,3 +1,4 @@
+import type { AreaName, RpcArgs } from '@medlocker/core';
 import {
   keepPreviousData,
   QueryClient,
@@ -6,6 +7,7 @@ import {
   useQuery as useTanstackQuery,
 } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { type MethodOf, type RpcInput, type RpcOutput, rpc } from './client.ts';
 
 /**
  * Server state lives in TanStack Query (one cache for the console: {@link queryClient}); jotai keeps
@@ -47,6 +49,18 @@ export function useQuery<T>(load: (signal: AbortSignal) => Promise<T>, key: Quer
   const { refetch } = query;
   const reload = useCallback(() => void refetch(), [refetch]);
   return { data: query.data, error: query.error ?? undefined, isLoading: query.isFetching, reload };
+}
+
+/**
+ * One rpc read as a query, cached under `key` (`[area, method, ...the values the input is made
+ * of]`), the method called with `input` (`useRpcQuery(['machines', 'getMachine', id], { id })`).
+ */
+export function useRpcQuery<A extends AreaName, M extends MethodOf<A>>(
+  key: readonly [A, M, ...unknown[]],
+  input: RpcInput<A, M>,
+): Query<RpcOutput<A, M>> {
+  const [area, method] = key;
+  return useQuery((signal) => rpc(area, method, ...([input, { signal }] as RpcArgs<A, M>)), key);
 }
 
 export type Page<T> = { items: T[]; nextToken: string | null };

@@ -4,16 +4,16 @@ import { currentUserUpdated, useCurrentUser } from '../state/session.ts';
 import { Button } from '../ui/Button.tsx';
 import { Form, FormActions } from '../ui/Form.tsx';
 import { usePageTitle } from '../ui/Page.tsx';
-import { TextField } from '../ui/TextField.tsx';
+import { TextField, textFieldsOf } from '../ui/TextField.tsx';
 import { useSubmit } from '../ui/use-submit.ts';
 import { t } from './i18n/index.ts';
 
 /** SPEC §1: a user whose given or family name is blank gives them here before anything else. */
 export function CompleteProfile() {
   const user = useCurrentUser();
-  const [givenName, setGivenName] = useState(user?.givenName ?? '');
-  const [familyName, setFamilyName] = useState(user?.familyName ?? '');
-  const { fieldErrors, error, pending, onSubmit } = useSubmit();
+  const [name, setName] = useState({ givenName: user?.givenName ?? '', familyName: user?.familyName ?? '' });
+  const text = textFieldsOf(name, setName);
+  const { pending, formProps } = useSubmit();
   usePageTitle(t('shell.profile.title'));
   if (!user) return null;
 
@@ -23,29 +23,23 @@ export function CompleteProfile() {
         <h1 className="card__title">{t('shell.profile.title')}</h1>
         <p>{t('shell.profile.lead')}</p>
         <Form
-          error={error}
-          validationErrors={fieldErrors}
-          onSubmit={onSubmit(async () => {
-            const { user: updated } = await rpc('users', 'updateUser', { id: user.id, givenName, familyName });
+          {...formProps(async () => {
+            const { user: updated } = await rpc('users', 'updateUser', { id: user.id, ...name });
             currentUserUpdated(updated);
           })}
         >
           <TextField
             label={t('shell.profile.givenName')}
-            name="givenName"
-            value={givenName}
-            onChange={setGivenName}
             isRequired
             autoComplete="given-name"
             autoFocus
+            {...text('givenName')}
           />
           <TextField
             label={t('shell.profile.familyName')}
-            name="familyName"
-            value={familyName}
-            onChange={setFamilyName}
             isRequired
             autoComplete="family-name"
+            {...text('familyName')}
           />
           <FormActions>
             <Button type="submit" variant="primary" isPending={pending}>

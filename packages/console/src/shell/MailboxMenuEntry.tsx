@@ -1,11 +1,10 @@
 import { NavLink } from 'react-router';
-import { rpc } from '../api/client.ts';
-import { useQuery } from '../api/queries.ts';
+import { useRpcQuery } from '../api/queries.ts';
 import { t } from '../i18n/index.ts';
 
 /** The side menu's Mailbox entry, shown only while the server keeps mail in its local mailbox (no SMTP). */
 export function MailboxMenuEntry() {
-  const query = useQuery((signal) => rpc('mailbox', 'list', {}, { signal }), ['mailbox', 'list']);
+  const query = useRpcQuery(['mailbox', 'list'], {});
   if (!query.data?.active) return null;
   return (
     <li>

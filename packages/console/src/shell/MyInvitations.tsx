@@ -1,7 +1,7 @@
 import { formatDate, type MyRoleInvitation } from '@medlocker/core';
 import { useState } from 'react';
 import { messageOf, rpc } from '../api/client.ts';
-import { queryClient, useQuery } from '../api/queries.ts';
+import { queryClient, useRpcQuery } from '../api/queries.ts';
 import { loadSession } from '../state/session.ts';
 import { Banner } from '../ui/Banner.tsx';
 import { Button } from '../ui/Button.tsx';
@@ -12,7 +12,7 @@ export const myInvitationsKey = ['auth', 'listMyInvitations'] as const;
 
 /** The signed-in user's pending invitations (shared by the gate, the dashboard's notice and /invitations). */
 export function useMyInvitations() {
-  return useQuery(() => rpc('auth', 'listMyInvitations', {}), [...myInvitationsKey]);
+  return useRpcQuery(myInvitationsKey, {});
 }
 
 const what = (i: MyRoleInvitation) =>

@@ -4,7 +4,7 @@ import { atomWithStorage, createJSONStorage } from 'jotai/utils';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { type RpcOutput, rpc } from '../api/client.ts';
-import { useQuery } from '../api/queries.ts';
+import { useQuery, useRpcQuery } from '../api/queries.ts';
 import { useHasSupportScope } from './session.ts';
 
 /**
@@ -107,9 +107,6 @@ export function useCurrentBusiness(): CurrentBusiness {
  * Group Admin administers the group's businesses. Shares the business pages' cached getBusiness answer.
  */
 export function useBusinessGroupId(businessId: string): string | null | undefined {
-  const query = useQuery(
-    (signal) => rpc('businesses', 'getBusiness', { id: businessId }, { signal }),
-    ['businesses', 'getBusiness', businessId],
-  );
+  const query = useRpcQuery(['businesses', 'getBusiness', businessId], { id: businessId });
   return query.data?.business.groupId;
 }

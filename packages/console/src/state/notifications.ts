@@ -1,5 +1,4 @@
-import { rpc } from '../api/client.ts';
-import { useQuery } from '../api/queries.ts';
+import { useRpcQuery } from '../api/queries.ts';
 import { keptAtom } from './kept.ts';
 import { useLiveSubscription } from './live.ts';
 
@@ -13,7 +12,7 @@ export const notificationCountKey = ['notifications', 'count'] as const;
  */
 export function useUnreadNotificationCount(): number | undefined {
   useLiveSubscription({ notifications: true });
-  const query = useQuery((signal) => rpc('notifications', 'count', {}, { signal }), [...notificationCountKey]);
+  const query = useRpcQuery(notificationCountKey, {});
   return query.data?.count;
 }
 

@@ -120,7 +120,10 @@ export function ConfirmDialog({
   );
 }
 
-export type ConfirmActionProps = Omit<ConfirmDialogProps, 'onConfirm' | 'isPending' | 'error' | 'onOpenChange'> & {
+export type ConfirmActionProps = Omit<
+  ConfirmDialogProps,
+  'onConfirm' | 'isPending' | 'error' | 'onOpenChange' | 'isOpen'
+> & {
   /** The call made when confirmed. */
   action: () => Promise<unknown>;
   /** After the call went through. */
@@ -131,13 +134,15 @@ export type ConfirmActionProps = Omit<ConfirmDialogProps, 'onConfirm' | 'isPendi
 
 /**
  * A confirmation that makes its call itself: busy while the call runs (and not closable meanwhile),
- * the refusal shown inside it. Mount it when it opens, so an earlier refusal is not shown again.
+ * the refusal shown inside it. It is open while mounted: mount it when it opens, so an earlier refusal
+ * is not shown again.
  */
 export function ConfirmAction({ action, onDone, onCancel, ...props }: ConfirmActionProps) {
   const { pending, error, run } = useAction();
   return (
     <ConfirmDialog
       {...props}
+      isOpen
       isPending={pending}
       error={error}
       onOpenChange={(open) => !open && !pending && onCancel()}

@@ -1,3 +1,4 @@
+import { formatDateTime } from '@medlocker/core';
 import type { QueryKey } from '@tanstack/react-query';
 import type { WritableAtom } from 'jotai';
 import { Fragment, type ReactNode } from 'react';
@@ -34,6 +35,11 @@ export function emailColumn<T extends { email: string }>(
   width = 'minmax(12rem, 1.4fr)',
 ): ListColumn<T> {
   return { key: 'email', header, width, render: (row) => <span className="cell-email">{row.email || '—'}</span> };
+}
+
+/** A list's time column (Queued, When): when each row was created, date and time. */
+export function createdColumn<T extends { created: number }>(key: string, header: string): ListColumn<T> {
+  return { key, header, width: '11rem', render: (row) => formatDateTime(row.created) };
 }
 
 /** A button or link beside the heading (Add, Import…); shown only to who may call `method`. */

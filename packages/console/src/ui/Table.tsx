@@ -13,6 +13,7 @@ import {
   type TableHeaderProps,
   type TableProps,
 } from 'react-aria-components';
+import { Button } from './Button.tsx';
 import { t } from './i18n/index.ts';
 
 /** A data table (react-aria: arrow keys move between cells, rows and their links). */
@@ -38,6 +39,32 @@ export function ActionsColumn() {
     <Column>
       <span className="visually-hidden">{t('ui.actions')}</span>
     </Column>
+  );
+}
+
+/**
+ * The cell under `ActionsColumn`: the row's one button (Remove, End, Cancel), named for its row
+ * (`label`: 'Remove Work phone') for screen readers; empty where the row offers none (`isOffered`).
+ */
+export function ActionCell({
+  label,
+  onPress,
+  isOffered = true,
+  children,
+}: {
+  label: string;
+  onPress: () => void;
+  isOffered?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Cell>
+      {isOffered && (
+        <Button variant="quiet" aria-label={label} onPress={onPress}>
+          {children}
+        </Button>
+      )}
+    </Cell>
   );
 }
 

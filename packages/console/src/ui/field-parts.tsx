@@ -1,5 +1,12 @@
 import type { ReactNode } from 'react';
-import { FieldError, type FieldErrorProps, Text } from 'react-aria-components';
+import {
+  TextField as AriaTextField,
+  type TextFieldProps as AriaTextFieldProps,
+  FieldError,
+  type FieldErrorProps,
+  Label,
+  Text,
+} from 'react-aria-components';
 
 /**
  * The kit's class names for a field: its own, then the page's (a page passes a string; react-aria's
@@ -25,6 +32,31 @@ export function FieldHelp({
       )}
       <FieldError className="field__error">{errorMessage}</FieldError>
     </>
+  );
+}
+
+/** What a text field (one line or several) is given besides react-aria's own props. */
+export type TextFieldFrameProps = AriaTextFieldProps & {
+  label: ReactNode;
+  description?: ReactNode;
+  errorMessage?: FieldErrorProps['children'];
+};
+
+/** A text field around its input (`children`: one line or several): the label above, the help beneath. */
+export function TextFieldFrame({
+  label,
+  description,
+  errorMessage,
+  className,
+  children,
+  ...props
+}: TextFieldFrameProps & { children: ReactNode }) {
+  return (
+    <AriaTextField {...props} className={classes('field', className)}>
+      <Label className="field__label">{label}</Label>
+      {children}
+      <FieldHelp description={description} errorMessage={errorMessage} />
+    </AriaTextField>
   );
 }
 

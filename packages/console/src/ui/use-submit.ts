@@ -4,8 +4,9 @@ import { errorsOf } from '../api/client.ts';
 /**
  * A form sent to the API: `pending` while it goes; when the server refuses it, its messages beside the
  * fields they name (`fieldErrors`, for <Form validationErrors>) or, naming none, one for the form
- * (`error`). `onSubmit(work)` gives a <Form onSubmit> that clears both and runs `work` with the form's data. `fieldName`
- * turns the server's path of a field into the form's name for it (the first message of a name wins).
+ * (`error`). `onSubmit(work)` gives a <Form onSubmit> that clears both and runs `work` with the form's
+ * data; `formProps(work)` gives that and the messages, all a <Form> needs. `fieldName` turns the
+ * server's path of a field into the form's name for it (the first message of a name wins).
  */
 export function useSubmit(fieldName: (path: string) => string = (path) => path) {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
@@ -29,5 +30,11 @@ export function useSubmit(fieldName: (path: string) => string = (path) => path) 
       setPending(false);
     }
   };
-  return { fieldErrors, error, pending, onSubmit };
+  /** A <Form>'s props for sending `work`: the form's message, the fields' messages and its onSubmit. */
+  const formProps = (work: (data: FormData) => Promise<void>) => ({
+    error,
+    validationErrors: fieldErrors,
+    onSubmit: onSubmit(work),
+  });
+  return { fieldErrors, error, pending, onSubmit, formProps };
 }

@@ -1,5 +1,4 @@
-import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { useCurrentUser } from '../../state/session.ts';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
@@ -17,7 +16,7 @@ import { SessionsSection } from './Sessions.tsx';
 export function Account() {
   const me = useCurrentUser();
   const id = me?.id ?? '';
-  const query = useQuery((signal) => rpc('users', 'getUser', { id }, { signal }), ['users', 'getUser', id]);
+  const query = useRpcQuery(['users', 'getUser', id], { id });
   if (!query.data) {
     return (
       <Page title={t('account.title')}>

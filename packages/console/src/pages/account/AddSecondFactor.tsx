@@ -4,7 +4,7 @@ import { rpc } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Form, FormActions } from '../../ui/Form.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import { TextField, textFieldsOf } from '../../ui/TextField.tsx';
 import { useSubmit } from '../../ui/use-submit.ts';
 import { t } from './i18n/index.ts';
 
@@ -51,9 +51,9 @@ export function AddAuthenticatorApp({
   onCancel: () => void;
 }) {
   const [setup, setSetup] = useState<{ secret: string; uri: string }>();
-  const [name, setName] = useState(() => t('account.factors.totp'));
-  const [code, setCode] = useState('');
-  const { fieldErrors, error, pending, onSubmit } = useSubmit();
+  const [texts, setTexts] = useState(() => ({ name: t('account.factors.totp'), code: '' }));
+  const text = textFieldsOf(texts, setTexts);
+  const { pending, formProps } = useSubmit();
   const start = useSubmit();
   if (!setup) {
     return (
@@ -69,10 +69,8 @@ export function AddAuthenticatorApp({
   return (
     <Form
       guardUnsaved={false}
-      error={error}
-      validationErrors={fieldErrors}
-      onSubmit={onSubmit(async () => {
-        const added = await rpc('auth', 'finishTotpSetup', { name, secret: setup.secret, code });
+      {...formProps(async () => {
+        const added = await rpc('auth', 'finishTotpSetup', { ...texts, secret: setup.secret });
         onAdded(added.recoveryCodes);
       })}
     >
@@ -81,22 +79,13 @@ export function AddAuthenticatorApp({
       <p>
         {t('account.totp.key')} <code data-testid="totp-secret">{setup.secret}</code>
       </p>
-      <TextField
-        label={t('account.totp.name')}
-        name="name"
-        value={name}
-        onChange={setName}
-        isRequired
-        description={t('account.totp.nameHint')}
-      />
+      <TextField label={t('account.totp.name')} isRequired description={t('account.totp.nameHint')} {...text('name')} />
       <TextField
         label={t('account.totp.code')}
-        name="code"
-        value={code}
-        onChange={setCode}
         isRequired
         autoComplete="one-time-code"
         inputMode="numeric"
+        {...text('code')}
       />
       <SubmitOrCancel label={t('account.totp.submit')} isPending={pending} onCancel={onCancel} />
     </Form>
@@ -106,13 +95,11 @@ export function AddAuthenticatorApp({
 /** Adds a passkey: the browser (or a security key) creates it for this site, under the name given. */
 export function AddPasskey({ onAdded, onCancel }: { onAdded: (codes: string[] | null) => void; onCancel: () => void }) {
   const [name, setName] = useState(() => t('account.factors.passkey'));
-  const { fieldErrors, error, pending, onSubmit } = useSubmit();
+  const { pending, formProps } = useSubmit();
   return (
     <Form
       guardUnsaved={false}
-      error={error}
-      validationErrors={fieldErrors}
-      onSubmit={onSubmit(async () => {
+      {...formProps(async () => {
         const { startRegistration } = await import('@simplewebauthn/browser');
         const { options } = await rpc('auth', 'beginPasskeySetup', {});
         const response = await startRegistration({ optionsJSON: options as never }).catch(() => {

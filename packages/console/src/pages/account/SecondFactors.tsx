@@ -1,17 +1,17 @@
 import { formatDateTime, type SecondFactor } from '@medlocker/core';
 import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { TitledSection } from '../../ui/Section.tsx';
-import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { ActionCell, ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { AddAuthenticatorApp, AddPasskey, RecoveryCodes } from './AddSecondFactor.tsx';
 import { t } from './i18n/index.ts';
 
-export const secondFactorsKey = ['auth', 'listSecondFactors', 'me'];
+export const secondFactorsKey = ['auth', 'listSecondFactors', 'me'] as const;
 
 /** A factor's kind as the table names it. */
 const kindName = (kind: SecondFactor['kind']) => t(`account.factors.${kind}`);
@@ -22,7 +22,7 @@ const kindName = (kind: SecondFactor['kind']) => t(`account.factors.${kind}`);
  * codes left, with New recovery codes. `onAdded` runs after a factor is added (the set-up screen moves on).
  */
 export function SecondFactorsSection({ onAdded }: { onAdded?: () => void }) {
-  const query = useQuery((signal) => rpc('auth', 'listSecondFactors', {}, { signal }), secondFactorsKey);
+  const query = useRpcQuery(secondFactorsKey, {});
   const [adding, setAdding] = useState<'totp' | 'passkey' | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [removing, setRemoving] = useState<SecondFactor | null>(null);
@@ -116,15 +116,12 @@ function FactorsTable({ factors, onRemove }: { factors: SecondFactor[]; onRemove
             <Cell>{kindName(factor.kind)}</Cell>
             <Cell>{formatDateTime(factor.created)}</Cell>
             <Cell>{factor.lastUsed === null ? t('account.factors.never') : formatDateTime(factor.lastUsed)}</Cell>
-            <Cell>
-              <Button
-                variant="quiet"
-                aria-label={t('account.factors.removeLabel', { name: factor.name })}
-                onPress={() => onRemove(factor)}
-              >
-                {t('account.factors.remove')}
-              </Button>
-            </Cell>
+            <ActionCell
+              label={t('account.factors.removeLabel', { name: factor.name })}
+              onPress={() => onRemove(factor)}
+            >
+              {t('account.factors.remove')}
+            </ActionCell>
           </Row>
         )}
       </TableBody>
@@ -153,7 +150,6 @@ function FactorConfirms({
         title={t('account.factors.removeTitle')}
         cancelLabel={t('account.factors.keep')}
         confirmLabel={t('account.factors.remove')}
-        isOpen
         action={() => rpc('auth', 'removeSecondFactor', { id: removing.id })}
         onDone={() => onRemoved(removing.name)}
         onCancel={onCancel}
@@ -168,7 +164,6 @@ function FactorConfirms({
       title={t('account.factors.renewTitle')}
       cancelLabel={t('account.factors.keepCodes')}
       confirmLabel={t('account.factors.renew')}
-      isOpen
       action={async () => {
         renewed = (await rpc('auth', 'regenerateRecoveryCodes', {})).recoveryCodes;
       }}

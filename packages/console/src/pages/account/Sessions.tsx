@@ -1,18 +1,18 @@
 import { formatDateTime, type StaffSession } from '@medlocker/core';
 import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { useCurrentUser } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { TitledSection } from '../../ui/Section.tsx';
-import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { ActionCell, ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { t } from './i18n/index.ts';
 
 /** The query key of a user's sessions list (undefined: one's own), so a password change can refresh it. */
-export const sessionsKey = (userId: string | undefined) => ['auth', 'listSessions', userId ?? 'me'];
+export const sessionsKey = (userId: string | undefined) => ['auth', 'listSessions', userId ?? 'me'] as const;
 
 /**
  * A user's live sessions: device (from the user agent), address, signed in, last seen, "This session"
@@ -20,10 +20,7 @@ export const sessionsKey = (userId: string | undefined) => ['auth', 'listSession
  * for support staff on `/users/{id}` (docs/decisions/auth.md: a pharmacy Admin does not see them).
  */
 export function SessionsSection({ userId, userName }: { userId?: string; userName?: string }) {
-  const query = useQuery(
-    (signal) => rpc('auth', 'listSessions', userId ? { userId } : {}, { signal }),
-    sessionsKey(userId),
-  );
+  const query = useRpcQuery(sessionsKey(userId), userId ? { userId } : {});
   const [ending, setEnding] = useState<StaffSession | 'others' | null>(null);
   const [notice, setNotice] = useState<string>();
   const sessions = query.data?.sessions ?? [];
@@ -101,20 +98,16 @@ function SessionsTable({
             <Cell>{session.ip ?? '—'}</Cell>
             <Cell>{formatDateTime(session.created)}</Cell>
             <Cell>{formatDateTime(session.lastSeen)}</Cell>
-            <Cell>
-              {!session.current && (
-                <Button
-                  variant="quiet"
-                  aria-label={t('account.sessions.endLabel', {
-                    device: session.device,
-                    created: formatDateTime(session.created),
-                  })}
-                  onPress={() => onEnd(session)}
-                >
-                  {t('account.sessions.end')}
-                </Button>
-              )}
-            </Cell>
+            <ActionCell
+              label={t('account.sessions.endLabel', {
+                device: session.device,
+                created: formatDateTime(session.created),
+              })}
+              onPress={() => onEnd(session)}
+              isOffered={!session.current}
+            >
+              {t('account.sessions.end')}
+            </ActionCell>
           </Row>
         )}
       </TableBody>
@@ -144,7 +137,6 @@ function EndConfirm({
         title={own ? t('account.sessions.endOthersTitle') : t('account.sessions.endAllTitle')}
         cancelLabel={t('account.sessions.keepAll')}
         confirmLabel={own ? t('account.sessions.endOthersConfirm') : t('account.sessions.endAllConfirm')}
-        isOpen
         action={() => rpc('auth', 'endOtherSessions', userId ? { userId } : {})}
         onDone={() => onDone(own ? t('account.sessions.othersEnded') : t('account.sessions.allEnded'))}
         onCancel={onCancel}
@@ -162,7 +154,6 @@ function EndConfirm({
       title={t('account.sessions.endOneTitle')}
       cancelLabel={t('account.sessions.keepOne')}
       confirmLabel={t('account.sessions.endOneConfirm')}
-      isOpen
       action={() => rpc('auth', 'endSession', { sessionId: ending.id })}
       onDone={() => onDone(t('account.sessions.oneEnded'))}
       onCancel={onCancel}

@@ -2,8 +2,9 @@ import { type AlarmTemplateCode, alarmTemplateCodes, machineAlerts } from '@medl
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { consolePaths } from '../../paths.ts';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { EditSettings, SavedSettings } from '../../ui/SavedSettings.tsx';
 import { TemplateField } from '../../ui/TemplateField.tsx';
@@ -15,11 +16,7 @@ type Templates = Record<AlarmTemplateCode, string>;
 const codeLabel = (code: AlarmTemplateCode) =>
   `${code} · ${machineAlerts[code].name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ (\w)/g, (_, c: string) => ` ${c.toLowerCase()}`)}`;
 
-const useTemplates = () =>
-  useQuery(
-    (signal) => rpc('globalSettings', 'getAlarmMessageTemplates', {}, { signal }),
-    ['globalSettings', 'getAlarmMessageTemplates'],
-  );
+const useTemplates = () => useRpcQuery(['globalSettings', 'getAlarmMessageTemplates'], {});
 
 /** SPEC §2 `/alarmMessageTemplates`: the message sent for each templated machine alarm. */
 export function AlarmMessageTemplates() {
@@ -33,13 +30,17 @@ export function AlarmMessageTemplates() {
       {(data) => (
         <dl className="details details--stacked">
           {alarmTemplateCodes.map((code) => (
-            <div key={code} className="details__item">
-              <dt>
-                {codeLabel(code)}
-                {data.customised.includes(code) ? '' : t('alarmTemplates.defaultWording')}
-              </dt>
-              <dd>{data.templates[code]}</dd>
-            </div>
+            <DetailsItem
+              key={code}
+              term={
+                <>
+                  {codeLabel(code)}
+                  {data.customised.includes(code) ? '' : t('alarmTemplates.defaultWording')}
+                </>
+              }
+            >
+              {data.templates[code]}
+            </DetailsItem>
           ))}
         </dl>
       )}

@@ -13,6 +13,7 @@ import { useHasSupportScope } from '../../state/session.ts';
 import { textCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { TextField } from '../../ui/TextField.tsx';
 import { CsvError, useCsvExport } from '../stats/csv-export.tsx';
 import { NativeDateField } from '../stats/MonthField.tsx';
@@ -109,13 +110,10 @@ export function AuditTrail() {
         for (const reset of [setPatient, setUser, setBusiness, setOrder, setAction, setFrom, setTo]) reset('');
       }}
       filtered={[patient, user, business, order, action, from, to].some((v) => v !== '')}
-      query={{
-        key: ['audit', 'search', JSON.stringify(filters)],
-        load: async (_search, nextToken) => {
-          const page = await rpc('audit', 'search', { ...filters, nextToken });
-          return { items: page.entries, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['audit', 'search', JSON.stringify(filters)], 'entries', (_search, nextToken) => ({
+        ...filters,
+        nextToken,
+      }))}
       actions={[
         {
           key: 'export',

@@ -1,8 +1,9 @@
 import { Link as RouterLink } from 'react-router';
 import { rpc } from '../../api/client.ts';
 import { useQuery } from '../../api/queries.ts';
+import { DetailsItem as Item } from '../../ui/Details.tsx';
 import { useBusiness } from './BusinessLayout.tsx';
-import { ArchivableDetails, addressText, DetailsItem as Item, Lines, LogoImage } from './entity-parts.tsx';
+import { ArchivableDetails, addressText, Lines, LogoImage } from './entity-parts.tsx';
 import { t } from './i18n/index.ts';
 import { MonthlyReportEmail } from './MonthlyReportEmail.tsx';
 

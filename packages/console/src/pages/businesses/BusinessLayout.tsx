@@ -1,7 +1,6 @@
 import type { Business } from '@medlocker/core';
 import { useOutletContext, useParams } from 'react-router';
-import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { useAdministers } from '../../state/reach.ts';
 import { ArchivableLayout, useLiveArchive } from './entity-parts.tsx';
 import { t } from './i18n/index.ts';
@@ -21,10 +20,7 @@ const tabsOf = (ids: readonly (typeof tabIds)[number][]) =>
  */
 export function BusinessLayout() {
   const { businessId = '' } = useParams();
-  const query = useQuery(
-    (signal) => rpc('businesses', 'getBusiness', { id: businessId }, { signal }),
-    ['businesses', 'getBusiness', businessId],
-  );
+  const query = useRpcQuery(['businesses', 'getBusiness', businessId], { id: businessId });
   // Editing is for support and the business's Admins: nobody else is offered a form they cannot save.
   const manages = useAdministers({ kind: 'business', id: businessId, groupId: query.data?.business.groupId ?? null });
   const { reload } = query;

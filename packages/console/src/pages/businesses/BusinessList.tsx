@@ -1,7 +1,7 @@
 import type { Business } from '@medlocker/core';
-import { rpc } from '../../api/client.ts';
 import { businessesSearchAtom } from '../../state/businesses.ts';
 import { emailColumn, type ListColumn, ListPage, linkAction, nameColumn } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { addressText, useArchivedTabs } from './entity-parts.tsx';
 import { t } from './i18n/index.ts';
 
@@ -26,13 +26,11 @@ export function BusinessList() {
       actions={[linkAction(t('businesses.list.add'), '/businesses/add', ['businesses', 'createBusiness'])]}
       tabs={tabs}
       search={{ atom: businessesSearchAtom, placeholder: t('businesses.list.search') }}
-      query={{
-        key: ['businesses', 'listBusinesses', archived],
-        load: async (filterText, nextToken) => {
-          const page = await rpc('businesses', 'listBusinesses', { archived, filterText, nextToken });
-          return { items: page.businesses, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['businesses', 'listBusinesses', archived], 'businesses', (filterText, nextToken) => ({
+        archived,
+        filterText,
+        nextToken,
+      }))}
       label={archived ? t('businesses.list.archived') : t('businesses.list.active')}
       columns={columns()}
       emptyText={t('businesses.list.empty')}

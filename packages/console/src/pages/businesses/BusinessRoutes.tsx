@@ -22,14 +22,9 @@ export function BusinessRoutes() {
   return (
     <Routes>
       <Route index element={<BusinessList />} />
-      <Route
-        path="add"
-        element={
-          <RequireMethod method={['businesses', 'createBusiness']}>
-            <AddBusiness />
-          </RequireMethod>
-        }
-      />
+      <Route element={<RequireMethod method={['businesses', 'createBusiness']} />}>
+        <Route path="add" element={<AddBusiness />} />
+      </Route>
       <Route path=":businessId" element={<BusinessLayout />}>
         <Route index element={<BusinessDetails />} />
         <Route path="edit" element={<EditBusiness />} />

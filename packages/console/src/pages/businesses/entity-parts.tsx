@@ -54,16 +54,6 @@ export function LogoImage({ logo, alt }: { logo: { path: string; backgroundColor
   );
 }
 
-/** One term and its value in a details block. */
-export function DetailsItem({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div className="details__item">
-      <dt>{term}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
-
 /** Values one under another. */
 export function Lines({ items }: { items: (string | null)[] }) {
   return (

@@ -9,20 +9,17 @@ import {
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { consolePaths } from '../../paths.ts';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { EditSettings, SavedSettings } from '../../ui/SavedSettings.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import { TextField, textFieldsOf } from '../../ui/TextField.tsx';
 import { ProductRetention } from '../retention/ProductRetention.tsx';
 import { t } from './i18n/index.ts';
 
-const useGlobalSettings = () =>
-  useQuery(
-    (signal) => rpc('globalSettings', 'getGlobalSettings', {}, { signal }),
-    ['globalSettings', 'getGlobalSettings'],
-  );
+const useGlobalSettings = () => useRpcQuery(['globalSettings', 'getGlobalSettings'], {});
 
 /**
  * SPEC §2 `/globalSettings`: settings for every business, the NHS prescription charge; and after how
@@ -39,26 +36,19 @@ export function GlobalSettings() {
       {({ settings }) => (
         <>
           <dl className="details">
-            <div className="details__item">
-              <dt>{t('globalSettings.charge')}</dt>
-              <dd>
-                {settings?.nhsPrescriptionCharge === undefined
-                  ? t('globalSettings.notSet')
-                  : formatPence(settings.nhsPrescriptionCharge)}
-              </dd>
-            </div>
-            <div className="details__item">
-              <dt>{t('globalSettings.inactive')}</dt>
-              <dd>
-                {t('globalSettings.inactiveDays', {
-                  days: settings?.inactiveAccountDays ?? defaultInactiveAccountDays,
-                })}
-              </dd>
-            </div>
-            <div className="details__item">
-              <dt>{t('globalSettings.secondFactor')}</dt>
-              <dd>{t((settings?.supportSecondFactorRequired ?? true) ? 'globalSettings.yes' : 'globalSettings.no')}</dd>
-            </div>
+            <DetailsItem term={t('globalSettings.charge')}>
+              {settings?.nhsPrescriptionCharge === undefined
+                ? t('globalSettings.notSet')
+                : formatPence(settings.nhsPrescriptionCharge)}
+            </DetailsItem>
+            <DetailsItem term={t('globalSettings.inactive')}>
+              {t('globalSettings.inactiveDays', {
+                days: settings?.inactiveAccountDays ?? defaultInactiveAccountDays,
+              })}
+            </DetailsItem>
+            <DetailsItem term={t('globalSettings.secondFactor')}>
+              {t((settings?.supportSecondFactorRequired ?? true) ? 'globalSettings.yes' : 'globalSettings.no')}
+            </DetailsItem>
           </dl>
           <ProductRetention />
         </>
@@ -84,15 +74,19 @@ export function EditGlobalSettings() {
 
 function ChargeForm({ pence, days, secondFactor }: { pence: number | undefined; days: number; secondFactor: boolean }) {
   const navigate = useNavigate();
-  const [amount, setAmount] = useState(pence === undefined ? '' : penceToAmountText(pence));
-  const [inactiveDays, setInactiveDays] = useState(String(days));
+  // The two fields' texts, by field name.
+  const [texts, setTexts] = useState({
+    nhsPrescriptionCharge: pence === undefined ? '' : penceToAmountText(pence),
+    inactiveAccountDays: String(days),
+  });
+  const text = textFieldsOf(texts, setTexts);
   const [supportSecondFactorRequired, setSupportSecondFactorRequired] = useState(secondFactor);
   const state = useSaveState();
 
   const save = async () => {
     state.setError(undefined);
     // Core's SPEC §5 charge rule: digits, up to 2 decimals, above 0; read as pence without float maths.
-    const parsed = Charge(amount);
+    const parsed = Charge(texts.nhsPrescriptionCharge);
     if (isArkErrors(parsed)) {
       state.setFieldErrors({ nhsPrescriptionCharge: parsed.summary });
       return;
@@ -100,7 +94,8 @@ function ChargeForm({ pence, days, secondFactor }: { pence: number | undefined; 
     state.start();
     try {
       // The server checks the days (a whole number from 1 to 3650) and answers on the field.
-      const inactiveAccountDays = Number(inactiveDays.trim() === '' ? Number.NaN : inactiveDays);
+      const daysText = texts.inactiveAccountDays;
+      const inactiveAccountDays = Number(daysText.trim() === '' ? Number.NaN : daysText);
       await rpc('globalSettings', 'createOrUpdateGlobalSettings', {
         nhsPrescriptionCharge: parsed,
         inactiveAccountDays: Number.isFinite(inactiveAccountDays) ? inactiveAccountDays : 0,
@@ -116,23 +111,19 @@ function ChargeForm({ pence, days, secondFactor }: { pence: number | undefined; 
     <PageForm state={state} save={save} cancelHref={consolePaths.globalSettings}>
       <TextField
         label={t('globalSettings.chargeLabel')}
-        name="nhsPrescriptionCharge"
         inputMode="decimal"
         placeholder="9.80"
-        value={amount}
-        onChange={setAmount}
         description={t('globalSettings.chargeHint')}
         isRequired
         autoFocus
+        {...text('nhsPrescriptionCharge')}
       />
       <TextField
         label={t('globalSettings.inactiveLabel')}
-        name="inactiveAccountDays"
         inputMode="numeric"
-        value={inactiveDays}
-        onChange={setInactiveDays}
         description={t('globalSettings.inactiveHint', { max: maxInactiveAccountDays })}
         isRequired
+        {...text('inactiveAccountDays')}
       />
       <Switch isSelected={supportSecondFactorRequired} onChange={setSupportSecondFactorRequired}>
         {t('globalSettings.secondFactorSwitch')}

@@ -9,6 +9,7 @@ import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Switch } from '../../ui/Switch.tsx';
 import { addressText } from '../businesses/entity-parts.tsx';
 import { useGroup } from './GroupLayout.tsx';
@@ -69,7 +70,7 @@ export function GroupBusinesses() {
   const [removing, setRemoving] = useState<Business | null>(null);
   const [notice, setNotice] = useState<string>();
   const groupArchived = Boolean(group.archived);
-  const key = ['businesses', 'listGroupedBusinesses', group.id, showArchived];
+  const key = ['businesses', 'listGroupedBusinesses', group.id, showArchived] as const;
   const reload = () => void queryClient.invalidateQueries({ queryKey: key.slice(0, 3) });
 
   return (
@@ -98,14 +99,12 @@ export function GroupBusinesses() {
           {t('groups.businesses.showArchived')}
         </Switch>
       }
-      query={{
-        key,
-        load: async (filterText, nextToken) => {
-          const input = { groupId: group.id, archived: showArchived, filterText, nextToken };
-          const page = await rpc('businesses', 'listGroupedBusinesses', input);
-          return { items: page.businesses, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(key, 'businesses', (filterText, nextToken) => ({
+        groupId: group.id,
+        archived: showArchived,
+        filterText,
+        nextToken,
+      }))}
       label={t('groups.businesses.list')}
       columns={businessColumns(group.id, setRemoving)}
       emptyText={t('groups.businesses.empty')}
@@ -125,7 +124,6 @@ export function GroupBusinesses() {
       {removing && (
         <ConfirmAction
           {...removeWords()}
-          isOpen
           action={() => rpc('businesses', 'unlinkGroup', { id: removing.id })}
           onDone={() => {
             setNotice(t('groups.businesses.removed', { name: removing.name }));

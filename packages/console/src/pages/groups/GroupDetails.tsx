@@ -1,5 +1,6 @@
 import { rpc } from '../../api/client.ts';
-import { ArchivableDetails, DetailsItem as Item, LogoImage } from '../businesses/entity-parts.tsx';
+import { DetailsItem as Item } from '../../ui/Details.tsx';
+import { ArchivableDetails, LogoImage } from '../businesses/entity-parts.tsx';
 import { useGroup } from './GroupLayout.tsx';
 import { t } from './i18n/index.ts';
 

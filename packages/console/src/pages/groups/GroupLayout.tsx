@@ -1,7 +1,6 @@
 import type { Group } from '@medlocker/core';
 import { useOutletContext, useParams } from 'react-router';
-import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { useAdministers } from '../../state/reach.ts';
 import { ArchivableLayout, useLiveArchive } from '../businesses/entity-parts.tsx';
 import { t } from './i18n/index.ts';
@@ -21,10 +20,7 @@ const tabsOf = (ids: readonly (typeof tabIds)[number][]) =>
  */
 export function GroupLayout() {
   const { groupId = '' } = useParams();
-  const query = useQuery(
-    (signal) => rpc('groups', 'getGroup', { id: groupId }, { signal }),
-    ['groups', 'getGroup', groupId],
-  );
+  const query = useRpcQuery(['groups', 'getGroup', groupId], { id: groupId });
   // Editing is for support and the group's Admins: nobody else is offered a form they cannot save.
   const manages = useAdministers({ kind: 'group', id: groupId });
   const { reload } = query;

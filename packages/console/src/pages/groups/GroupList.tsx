@@ -1,8 +1,8 @@
 import type { Group } from '@medlocker/core';
-import { rpc } from '../../api/client.ts';
 import { groupsSearchAtom } from '../../state/groups.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { emailColumn, type ListColumn, ListPage, linkAction, nameColumn } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { addressText, useArchivedTabs } from '../businesses/entity-parts.tsx';
 import { t } from './i18n/index.ts';
 
@@ -28,13 +28,11 @@ export function GroupList() {
       tabs={tabs}
       search={{ atom: groupsSearchAtom, placeholder: t('groups.list.search') }}
       clearFilters={() => {}}
-      query={{
-        key: ['groups', 'listGroups', archived],
-        load: async (filter, nextToken) => {
-          const page = await rpc('groups', 'listGroups', { archived, filter, nextToken });
-          return { items: page.groups, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['groups', 'listGroups', archived], 'groups', (filter, nextToken) => ({
+        archived,
+        filter,
+        nextToken,
+      }))}
       label={archived ? t('groups.list.archived') : t('groups.list.active')}
       columns={columns()}
       emptyText={archived ? t('groups.list.emptyArchived') : t('groups.list.emptyActive')}

@@ -20,14 +20,9 @@ export function GroupRoutes() {
       <Route element={<SupportOnly />}>
         <Route index element={<GroupList />} />
       </Route>
-      <Route
-        path="add"
-        element={
-          <RequireMethod method={['groups', 'createGroup']}>
-            <AddGroup />
-          </RequireMethod>
-        }
-      />
+      <Route element={<RequireMethod method={['groups', 'createGroup']} />}>
+        <Route path="add" element={<AddGroup />} />
+      </Route>
       <Route path=":groupId" element={<GroupLayout />}>
         <Route index element={<GroupDetails />} />
         <Route path="edit" element={<EditGroup />} />

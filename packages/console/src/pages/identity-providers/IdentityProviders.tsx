@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { type RpcOutput, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Page } from '../../ui/Page.tsx';
@@ -30,7 +31,7 @@ const scopeText = (p: { businessId: string | null; groupId: string | null }) =>
   );
 
 export function IdentityProviderList() {
-  const query = useQuery((signal) => rpc('identityProviders', 'list', {}, { signal }), ['identityProviders', 'list']);
+  const query = useRpcQuery(['identityProviders', 'list'], {});
   const notice = useFlashNotice();
   return (
     <Page
@@ -69,8 +70,7 @@ export function IdentityProviderList() {
   );
 }
 
-const useProvider = (id: string) =>
-  useQuery((signal) => rpc('identityProviders', 'get', { id }, { signal }), ['identityProviders', 'get', id]);
+const useProvider = (id: string) => useRpcQuery(['identityProviders', 'get', id], { id });
 
 type Provider = RpcOutput<'identityProviders', 'get'>;
 type Checks = RpcOutput<'identityProviders', 'test'>;
@@ -169,53 +169,36 @@ function ProviderSettings({ p }: { p: Provider }) {
     <dl className="details">
       {p.type === 'OIDC' ? (
         <>
-          <Item label={t('identityProviders.settings.redirectUri')} value={p.callbackUrl} />
-          <Item label={t('identityProviders.settings.issuerUrl')} value={p.configuration.issuerUrl} />
-          <Item label={t('identityProviders.settings.clientId')} value={p.configuration.clientId} />
-          <Item
-            label={t('identityProviders.settings.clientSecret')}
-            value={
-              p.configuration.clientSecretSet
-                ? t('identityProviders.settings.set')
-                : t('identityProviders.settings.notSet')
-            }
-          />
-          <Item
-            label={t('identityProviders.settings.scopes')}
-            value={p.configuration.scopes || t('identityProviders.settings.defaultScopes')}
-          />
+          <DetailsItem term={t('identityProviders.settings.redirectUri')}>{p.callbackUrl}</DetailsItem>
+          <DetailsItem term={t('identityProviders.settings.issuerUrl')}>{p.configuration.issuerUrl}</DetailsItem>
+          <DetailsItem term={t('identityProviders.settings.clientId')}>{p.configuration.clientId}</DetailsItem>
+          <DetailsItem term={t('identityProviders.settings.clientSecret')}>
+            {p.configuration.clientSecretSet
+              ? t('identityProviders.settings.set')
+              : t('identityProviders.settings.notSet')}
+          </DetailsItem>
+          <DetailsItem term={t('identityProviders.settings.scopes')}>
+            {p.configuration.scopes || t('identityProviders.settings.defaultScopes')}
+          </DetailsItem>
         </>
       ) : (
         <>
-          <Item
-            label={t('identityProviders.settings.metadataUrl')}
-            value={p.configuration.metadataUrl || t('identityProviders.settings.notSet')}
-          />
-          <Item
-            label={t('identityProviders.settings.entityId')}
-            value={p.configuration.entityId || t('identityProviders.settings.notSet')}
-          />
-          <Item
-            label={t('identityProviders.settings.ssoUrl')}
-            value={p.configuration.ssoUrl || t('identityProviders.settings.fromMetadata')}
-          />
-          <Item label={t('identityProviders.settings.acsUrl')} value={p.callbackUrl} />
+          <DetailsItem term={t('identityProviders.settings.metadataUrl')}>
+            {p.configuration.metadataUrl || t('identityProviders.settings.notSet')}
+          </DetailsItem>
+          <DetailsItem term={t('identityProviders.settings.entityId')}>
+            {p.configuration.entityId || t('identityProviders.settings.notSet')}
+          </DetailsItem>
+          <DetailsItem term={t('identityProviders.settings.ssoUrl')}>
+            {p.configuration.ssoUrl || t('identityProviders.settings.fromMetadata')}
+          </DetailsItem>
+          <DetailsItem term={t('identityProviders.settings.acsUrl')}>{p.callbackUrl}</DetailsItem>
         </>
       )}
-      <Item
-        label={t('identityProviders.settings.emailClaim')}
-        value={p.configuration.claims.email || t('identityProviders.settings.standard')}
-      />
+      <DetailsItem term={t('identityProviders.settings.emailClaim')}>
+        {p.configuration.claims.email || t('identityProviders.settings.standard')}
+      </DetailsItem>
     </dl>
-  );
-}
-
-function Item({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="details__item">
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </div>
   );
 }
 

@@ -1,11 +1,11 @@
 import { formatDateTime, type JobInfo, type JobState } from '@medlocker/core';
 import { useState } from 'react';
-import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { jobsStateAtom, jobsTypeAtom } from '../../state/jobs.ts';
 import { choiceCodec, textCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { createdColumn, type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Select } from '../../ui/Select.tsx';
 import { t } from './i18n/index.ts';
 import { JobQueues } from './JobQueues.tsx';
@@ -25,7 +25,7 @@ export function JobList() {
   const [retrying, setRetrying] = useState<JobInfo | null>(null);
   const all = { id: 'all', label: t('jobs.all') };
   const stateOptions = [all, ...jobStates.map((s) => ({ id: s, label: stateLabel(s) }))];
-  const queues = useQuery((signal) => rpc('jobs', 'listQueues', {}, { signal }), ['jobs', 'listQueues']);
+  const queues = useRpcQuery(['jobs', 'listQueues'], {});
   const types = [...new Set([...(queues.data?.queues.map((q) => q.type) ?? []), ...(type ? [type] : [])])];
   const columns = jobColumns(setRetrying);
 
@@ -55,17 +55,11 @@ export function JobList() {
         setType('');
       }}
       filtered={state !== null || type !== ''}
-      query={{
-        key: ['jobs', 'listJobs', state, type],
-        load: async (_search, nextToken) => {
-          const page = await rpc('jobs', 'listJobs', {
-            status: state ?? undefined,
-            type: type || undefined,
-            nextToken,
-          });
-          return { items: page.jobs, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['jobs', 'listJobs', state, type], 'jobs', (_search, nextToken) => ({
+        status: state ?? undefined,
+        type: type || undefined,
+        nextToken,
+      }))}
       label={t('jobs.title')}
       columns={columns}
       emptyText={t('jobs.empty')}
@@ -78,7 +72,7 @@ export function JobList() {
 /** The jobs list's columns; a dead job's Retry opens the confirmation. */
 function jobColumns(retry: (job: JobInfo) => void): ListColumn<JobInfo>[] {
   return [
-    { key: 'queued', header: t('jobs.column.queued'), width: '11rem', render: (j) => formatDateTime(j.created) },
+    createdColumn('queued', t('jobs.column.queued')),
     { key: 'type', header: t('jobs.column.type'), width: 'minmax(8rem, 1fr)', render: (j) => j.type },
     { key: 'state', header: t('jobs.column.state'), width: '6rem', render: (j) => <StateBadge state={j.state} /> },
     {

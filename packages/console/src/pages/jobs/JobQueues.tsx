@@ -1,10 +1,10 @@
-import { messageOf, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { messageOf } from '../../api/client.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { t } from './i18n/index.ts';
 
 /** Per job type, how many jobs wait, failed and wait again, run, and are dead (done ones are not counted). */
 export function JobQueues() {
-  const query = useQuery((signal) => rpc('jobs', 'listQueues', {}, { signal }), ['jobs', 'listQueues']);
+  const query = useRpcQuery(['jobs', 'listQueues'], {});
   if (query.error) return <p role="alert">{messageOf(query.error)}</p>;
   const queues = query.data?.queues;
   if (!queues) return null;

@@ -9,7 +9,6 @@ export function RetryJobDialog({ job, onClose }: { job: JobInfo; onClose: () => 
   return (
     <ConfirmAction
       title={t('jobs.retryDialog.title')}
-      isOpen
       cancelLabel={t('jobs.retryDialog.cancel')}
       confirmLabel={t('jobs.retryDialog.confirm')}
       tone="primary"

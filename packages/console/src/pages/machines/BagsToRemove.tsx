@@ -1,7 +1,6 @@
 import { formatDateTime } from '@medlocker/core';
 import { useRef, useState } from 'react';
-import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { machinePaths, orderPaths } from '../../paths.ts';
 import { useAllowed } from '../../state/access.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -20,10 +19,10 @@ import { t } from './i18n/index.ts';
  * bag is the locker's to report).
  */
 export function BagsToRemove({ businessId, machineId }: { businessId: string; machineId?: string }) {
-  const query = useQuery(
-    (signal) => rpc('bags', 'listBagsToRemove', { businessId, ...(machineId ? { machineId } : {}) }, { signal }),
-    ['bags', 'listBagsToRemove', businessId, machineId ?? null],
-  );
+  const query = useRpcQuery(['bags', 'listBagsToRemove', businessId, machineId ?? null], {
+    businessId,
+    ...(machineId ? { machineId } : {}),
+  });
   const data = query.data;
   const titleId = `bags-to-remove-${machineId ?? businessId}`;
   // On a machine's page it shows only when there is something to do; the dashboard always shows it.
@@ -92,7 +91,6 @@ function MarkAllRemoved({ orderIds }: { orderIds: string[] }) {
           cancelLabel={t('machines.bags.goBack')}
           confirmLabel={t('machines.bags.markAll')}
           tone="primary"
-          isOpen
           action={async () => {
             summary.current = await runBulk(orderIds, 'markRemoved');
           }}

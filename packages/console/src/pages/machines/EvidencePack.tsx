@@ -2,7 +2,7 @@ import { evidenceMaxRangeDays, type EvidencePack as Pack } from '@medlocker/core
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { messageOf, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { machinePaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -12,7 +12,7 @@ import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { Section } from '../../ui/Section.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import { TextField, textFieldsOf } from '../../ui/TextField.tsx';
 import { ReasonDialog } from '../orders/ReasonDialog.tsx';
 import { EventList, HoldButtons, OrderItem, TemperatureSummary, WhoActed } from './EvidenceParts.tsx';
 import { t } from './i18n/index.ts';
@@ -117,19 +117,16 @@ function rangeProblem(from: number, to: number): string | undefined {
 export function EvidencePack() {
   const { businessId = '', machineId = '' } = useParams();
   const [now] = useState(() => Date.now());
-  const [fromText, setFromText] = useState(() => toLocalInput(now - DAY));
-  const [toText, setToText] = useState(() => toLocalInput(now));
+  const [texts, setTexts] = useState(() => ({ from: toLocalInput(now - DAY), to: toLocalInput(now) }));
+  const text = textFieldsOf(texts, setTexts);
   const [range, setRange] = useState({ from: now - DAY, to: now });
   const [rangeError, setRangeError] = useState<string>();
   const [downloading, setDownloading] = useState(false);
   const [downloadError, setDownloadError] = useState<string>();
-  const query = useQuery(
-    () => rpc('evidence', 'getEvidencePack', { machineId, ...range }),
-    ['evidence', 'getEvidencePack', machineId, range.from, range.to],
-  );
+  const query = useRpcQuery(['evidence', 'getEvidencePack', machineId, range.from, range.to], { machineId, ...range });
   const show = () => {
-    const from = new Date(fromText).getTime();
-    const to = new Date(toText).getTime();
+    const from = new Date(texts.from).getTime();
+    const to = new Date(texts.to).getTime();
     const problem = rangeProblem(from, to);
     setRangeError(problem);
     if (!problem) setRange({ from, to });
@@ -162,22 +159,8 @@ export function EvidencePack() {
     >
       <p>{t('machines.evidence.lead')}</p>
       <Form className="toolbar evidence__range" guardUnsaved={false} error={rangeError} submit={show}>
-        <TextField
-          label={t('machines.evidence.from')}
-          name="from"
-          type="datetime-local"
-          value={fromText}
-          onChange={setFromText}
-          isRequired
-        />
-        <TextField
-          label={t('machines.evidence.to')}
-          name="to"
-          type="datetime-local"
-          value={toText}
-          onChange={setToText}
-          isRequired
-        />
+        <TextField label={t('machines.evidence.from')} type="datetime-local" isRequired {...text('from')} />
+        <TextField label={t('machines.evidence.to')} type="datetime-local" isRequired {...text('to')} />
         <Button type="submit">{t('machines.evidence.show')}</Button>
       </Form>
       {downloadError && <Banner tone="error">{downloadError}</Banner>}

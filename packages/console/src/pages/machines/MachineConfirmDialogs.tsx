@@ -1,7 +1,7 @@
 import type { Machine, PaymentClientSettings } from '@medlocker/core';
 import type { ReactNode } from 'react';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { businessSectionPaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -108,10 +108,7 @@ function PaymentsDialog({ machine, test, common, isOpen, run }: DialogProps & { 
 
 /** A warning when the business takes no card payments (paymentSettings.getPaymentClientSettings). */
 function NoCardProviderWarning({ businessId }: { businessId: string }) {
-  const query = useQuery(
-    (signal) => rpc('paymentSettings', 'getPaymentClientSettings', { businessId }, { signal }),
-    ['paymentSettings', 'getPaymentClientSettings', businessId],
-  );
+  const query = useRpcQuery(['paymentSettings', 'getPaymentClientSettings', businessId], { businessId });
   const settings = query.data?.settings;
   if (!query.data || takesCards(settings ?? null)) return null;
   return (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { type RpcOutput, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import type { RpcOutput } from '../../api/client.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { machinePaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { useMayCall } from '../../state/access.ts';
@@ -29,10 +29,7 @@ import { TemperatureTab } from './TemperatureTab.tsx';
 /** SPEC §2 `/machines/{machineId}`: details, Pair, Edit, Archive, out of order, payments, and the tabs. */
 export function MachineDetails() {
   const { businessId = '', machineId = '' } = useParams();
-  const query = useQuery(
-    (signal) => rpc('machines', 'getMachine', { id: machineId }, { signal }),
-    ['machines', 'getMachine', machineId],
-  );
+  const query = useRpcQuery(['machines', 'getMachine', machineId], { id: machineId });
   useLiveSubscription(machineId ? { machineId } : null);
 
   if (!query.data) {

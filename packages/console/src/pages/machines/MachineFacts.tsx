@@ -1,6 +1,7 @@
 import { formatDate, formatDateTime } from '@medlocker/core';
 import type { RpcOutput } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { t } from './i18n/index.ts';
 
 /* The machine page's facts: its connection, slots, out-of-order state and payments; and its archive mark. */
@@ -13,36 +14,26 @@ export function MachineFacts({ data }: { data: MachineAnswer }) {
   const outOfOrder = machine.outOfOrderStatus;
   return (
     <dl className="details">
-      <div className="details__item">
-        <dt>{t('machines.facts.connection')}</dt>
-        <dd>
-          {online ? t('machines.online') : t('machines.offline')}
-          {lastSeen
-            ? ` · ${t('machines.facts.lastSeen', { at: formatDateTime(lastSeen) })}`
-            : data.paired
-              ? ''
-              : ` · ${t('machines.facts.notPaired')}`}
-        </dd>
-      </div>
-      <div className="details__item">
-        <dt>{t('machines.facts.slots')}</dt>
-        <dd>{machine.numberOfSlots}</dd>
-      </div>
-      <div className="details__item">
-        <dt>{t('machines.outOfOrder')}</dt>
-        <dd>
-          {outOfOrder
-            ? t('machines.facts.outOfOrderSince', {
-                at: formatDateTime(outOfOrder.at),
-                user: outOfOrder.userDisplayName,
-              })
-            : t('machines.facts.inOrder')}
-        </dd>
-      </div>
-      <div className="details__item">
-        <dt>{t('machines.facts.payments')}</dt>
-        <dd>{machine.paymentsEnabled ? t('machines.facts.paymentsOn') : t('machines.facts.paymentsOff')}</dd>
-      </div>
+      <DetailsItem term={t('machines.facts.connection')}>
+        {online ? t('machines.online') : t('machines.offline')}
+        {lastSeen
+          ? ` · ${t('machines.facts.lastSeen', { at: formatDateTime(lastSeen) })}`
+          : data.paired
+            ? ''
+            : ` · ${t('machines.facts.notPaired')}`}
+      </DetailsItem>
+      <DetailsItem term={t('machines.facts.slots')}>{machine.numberOfSlots}</DetailsItem>
+      <DetailsItem term={t('machines.outOfOrder')}>
+        {outOfOrder
+          ? t('machines.facts.outOfOrderSince', {
+              at: formatDateTime(outOfOrder.at),
+              user: outOfOrder.userDisplayName,
+            })
+          : t('machines.facts.inOrder')}
+      </DetailsItem>
+      <DetailsItem term={t('machines.facts.payments')}>
+        {machine.paymentsEnabled ? t('machines.facts.paymentsOn') : t('machines.facts.paymentsOff')}
+      </DetailsItem>
     </dl>
   );
 }

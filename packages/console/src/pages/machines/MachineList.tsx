@@ -1,6 +1,5 @@
 import type { Machine } from '@medlocker/core';
 import { useParams } from 'react-router';
-import { rpc } from '../../api/client.ts';
 import { machinePaths } from '../../paths.ts';
 import { useMayCall } from '../../state/access.ts';
 import { useLiveSubscription } from '../../state/live.ts';
@@ -8,6 +7,7 @@ import { machinesSearchAtom, machinesShowArchivedAtom, machinesShowTestAtom } fr
 import { offByDefault, useUrlState } from '../../state/url-filter.ts';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage, type ListQuery, linkAction, nameColumn } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Switch } from '../../ui/Switch.tsx';
 import { t } from './i18n/index.ts';
 import { ConnectionBadge } from './MachineStatusBadges.tsx';
@@ -105,25 +105,13 @@ function machineColumns(businessId: string, showTest: boolean): ListColumn<Row>[
 
 /** The business's machines, or its test machines (support), active or archived, by name. */
 function machinesQuery(businessId: string, showTest: boolean, showArchived: boolean): ListQuery<Row> {
+  const input = (filter: string | undefined, nextToken: string | null) => ({
+    businessId,
+    archived: showArchived,
+    filter,
+    nextToken,
+  });
   return showTest
-    ? {
-        key: ['testMachines', 'list', businessId, showArchived],
-        load: async (filter, nextToken) => {
-          const page = await rpc('testMachines', 'list', {
-            businessId,
-            archived: showArchived,
-            filter,
-            nextToken,
-          });
-          return { items: page.testMachines as Row[], nextToken: page.nextToken };
-        },
-      }
-    : {
-        key: ['machines', 'listMachines', businessId, showArchived],
-        load: async (filter, nextToken) => {
-          const input = { businessId, archived: showArchived, filter, nextToken };
-          const page = await rpc('machines', 'listMachines', input);
-          return { items: page.machines as Row[], nextToken: page.nextToken };
-        },
-      };
+    ? (rpcListQuery(['testMachines', 'list', businessId, showArchived], 'testMachines', input) as ListQuery<Row>)
+    : rpcListQuery(['machines', 'listMachines', businessId, showArchived], 'machines', input);
 }

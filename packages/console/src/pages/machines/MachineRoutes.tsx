@@ -10,23 +10,13 @@ export function MachineRoutes() {
   return (
     <Routes>
       <Route index element={<MachineList />} />
-      <Route
-        path="add"
-        element={
-          <RequireMethod method={['machines', 'createMachine']}>
-            <MachineFormPage />
-          </RequireMethod>
-        }
-      />
+      <Route element={<RequireMethod method={['machines', 'createMachine']} />}>
+        <Route path="add" element={<MachineFormPage />} />
+      </Route>
       <Route path=":machineId" element={<MachineDetails />} />
-      <Route
-        path=":machineId/edit"
-        element={
-          <RequireMethod method={['machines', 'updateMachine']}>
-            <MachineFormPage />
-          </RequireMethod>
-        }
-      />
+      <Route element={<RequireMethod method={['machines', 'updateMachine']} />}>
+        <Route path=":machineId/edit" element={<MachineFormPage />} />
+      </Route>
       <Route path=":machineId/evidence" element={<EvidencePack />} />
     </Routes>
   );

@@ -1,6 +1,5 @@
 import {
   type Bag,
-  formatDateTime,
   type Level,
   type MachineEvent,
   type MachineStatus,
@@ -8,10 +7,10 @@ import {
   machineAlerts,
 } from '@medlocker/core';
 import { useMemo } from 'react';
-import { rpc } from '../../api/client.ts';
 import { type MachineTabFilters, machineTabFilterAtom } from '../../state/machines.ts';
 import { choiceCodec, type UrlCodec, useUrlState } from '../../state/url-filter.ts';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { createdColumn, type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { EventFilters } from './EventFilters.tsx';
 import { t } from './i18n/index.ts';
 import { LevelBadge } from './MachineStatusBadges.tsx';
@@ -33,7 +32,7 @@ function useTabFilter<K extends keyof MachineTabFilters>(
 const codeName = (code: string) => machineAlerts[code as keyof typeof machineAlerts]?.name;
 
 const eventColumns = (): ListColumn<MachineEvent>[] => [
-  { key: 'when', header: t('machines.events.column.when'), width: '11rem', render: (e) => formatDateTime(e.created) },
+  createdColumn('when', t('machines.events.column.when')),
   {
     key: 'code',
     header: t('machines.events.column.code'),
@@ -81,14 +80,12 @@ export function MachineEvents({ machineId }: { machineId: string }) {
           }}
         />
       }
-      query={{
-        key: ['machines', 'listEvents', machineId, level, code],
-        load: async (_search, nextToken) => {
-          const input = { machineId, level: level ?? undefined, code: code ?? undefined, nextToken };
-          const page = await rpc('machines', 'listEvents', input);
-          return { items: page.events, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['machines', 'listEvents', machineId, level, code], 'events', (_search, nextToken) => ({
+        machineId,
+        level: level ?? undefined,
+        code: code ?? undefined,
+        nextToken,
+      }))}
       label={t('machines.events.title')}
       columns={eventColumns()}
       emptyText={level !== null || code !== null ? t('machines.events.emptyFiltered') : t('machines.events.empty')}
@@ -110,12 +107,7 @@ const bagColumns = (): ListColumn<Bag>[] => [
     width: 'minmax(8rem, 1fr)',
     render: (b) => b.reference ?? '—',
   },
-  {
-    key: 'loaded',
-    header: t('machines.contents.column.loaded'),
-    width: '11rem',
-    render: (b) => formatDateTime(b.created),
-  },
+  createdColumn('loaded', t('machines.contents.column.loaded')),
 ];
 
 /** The bags the machine holds now, found by the start of a barcode, reference or slot in any case; a bag loaded or taken out reloads the list. */
@@ -127,13 +119,12 @@ export function MachineContents({ businessId, machineId }: { businessId: string;
       frame="bare"
       reload={false}
       search={{ atom, placeholder: t('machines.contents.search'), param: 'contents' }}
-      query={{
-        key: ['bags', 'listBags', businessId, machineId],
-        load: async (filter, nextToken) => {
-          const page = await rpc('bags', 'listBags', { businessId, machineId, filter, nextToken });
-          return { items: page.bags, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['bags', 'listBags', businessId, machineId], 'bags', (filter, nextToken) => ({
+        businessId,
+        machineId,
+        filter,
+        nextToken,
+      }))}
       label={t('machines.contents.title')}
       columns={bagColumns()}
       emptyText={(filter) => (filter ? t('machines.contents.noMatch', { filter }) : t('machines.contents.empty'))}
@@ -142,7 +133,7 @@ export function MachineContents({ businessId, machineId }: { businessId: string;
 }
 
 const statusColumns = (): ListColumn<MachineStatus>[] => [
-  { key: 'when', header: t('machines.status.column.when'), width: '11rem', render: (s) => formatDateTime(s.created) },
+  createdColumn('when', t('machines.status.column.when')),
   {
     key: 'observations',
     header: t('machines.status.column.observations'),
@@ -167,13 +158,10 @@ export function MachineStatusReports({ machineId }: { machineId: string }) {
       title={t('machines.status.title')}
       frame="bare"
       reload={false}
-      query={{
-        key: ['machines', 'listMachineStatus', machineId],
-        load: async (_search, nextToken) => {
-          const page = await rpc('machines', 'listMachineStatus', { machineId, nextToken });
-          return { items: page.statuses, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['machines', 'listMachineStatus', machineId], 'statuses', (_search, nextToken) => ({
+        machineId,
+        nextToken,
+      }))}
       label={t('machines.status.title')}
       columns={statusColumns()}
       emptyText={t('machines.status.empty')}

@@ -1,7 +1,7 @@
 import { type Alarm, alarmHolder, alarmNameInWords, alarmReasons, formatDateTime } from '@medlocker/core';
 import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { machinePaths } from '../../paths.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -22,10 +22,7 @@ const reasonOptions = Object.entries(alarmReasons).map(([id, label]) => ({ id, l
  */
 export function OpenAlarms({ businessId, machineId }: { businessId?: string; machineId?: string }) {
   const input = { ...(businessId ? { businessId } : {}), ...(machineId ? { machineId } : {}) };
-  const query = useQuery(
-    (signal) => rpc('alarms', 'list', input, { signal }),
-    ['alarms', 'list', businessId ?? null, machineId ?? null],
-  );
+  const query = useRpcQuery(['alarms', 'list', businessId ?? null, machineId ?? null], input);
   const [acting, setActing] = useState<{ alarm: Alarm; kind: 'acknowledge' | 'resolve' } | null>(null);
   const alarms = query.data?.alarms;
   if (machineId && alarms?.length === 0) return null;

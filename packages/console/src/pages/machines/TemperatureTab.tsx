@@ -1,10 +1,10 @@
 // The allowed band lives with the locker protocol; core's index does not export the protocol (pure, no I/O).
 import { formatDateTime, formatTemperature, temperatureRange } from '@medlocker/core';
 import { useMemo } from 'react';
-import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { LineChart } from '../../ui/Chart.tsx';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading } from '../../ui/Page.tsx';
 import { t } from './i18n/index.ts';
@@ -14,10 +14,7 @@ import { t } from './i18n/index.ts';
  * readings outside it marked, and the last excursion. Reloads when the hub pushes a new average.
  */
 export function TemperatureTab({ machineId, updated }: { machineId: string; updated: number | null }) {
-  const query = useQuery(
-    (signal) => rpc('machines', 'getMachine', { id: machineId }, { signal }),
-    ['machines', 'getMachine', machineId, updated],
-  );
+  const query = useRpcQuery(['machines', 'getMachine', machineId, updated], { id: machineId });
   const status = query.data?.machine.temperatureStatus ?? null;
   const points = useMemo(() => (status?.readings ?? []).map((r) => ({ at: r.created, value: r.value })), [status]);
   if (query.error) return <LoadError error={query.error} onRetry={query.reload} />;
@@ -37,24 +34,14 @@ export function TemperatureTab({ machineId, updated }: { machineId: string; upda
         </Banner>
       )}
       <dl className="details">
-        <div className="details__item">
-          <dt>{t('machines.temperature.average')}</dt>
-          <dd>{formatTemperature(status.average)}</dd>
-        </div>
-        <div className="details__item">
-          <dt>{t('machines.temperature.band')}</dt>
-          <dd>{t('machines.temperature.bandValue', { min: temperatureRange.min, max: temperatureRange.max })}</dd>
-        </div>
-        <div className="details__item">
-          <dt>{t('machines.temperature.lastExcursion')}</dt>
-          <dd>
-            {status.lastExcursionAt ? formatDateTime(status.lastExcursionAt) : t('machines.temperature.noExcursion')}
-          </dd>
-        </div>
-        <div className="details__item">
-          <dt>{t('machines.temperature.updated')}</dt>
-          <dd>{formatDateTime(status.updated)}</dd>
-        </div>
+        <DetailsItem term={t('machines.temperature.average')}>{formatTemperature(status.average)}</DetailsItem>
+        <DetailsItem term={t('machines.temperature.band')}>
+          {t('machines.temperature.bandValue', { min: temperatureRange.min, max: temperatureRange.max })}
+        </DetailsItem>
+        <DetailsItem term={t('machines.temperature.lastExcursion')}>
+          {status.lastExcursionAt ? formatDateTime(status.lastExcursionAt) : t('machines.temperature.noExcursion')}
+        </DetailsItem>
+        <DetailsItem term={t('machines.temperature.updated')}>{formatDateTime(status.updated)}</DetailsItem>
       </dl>
       <LineChart
         label={t('machines.temperature.chart')}

@@ -1,6 +1,5 @@
 import { formatFileSize, type MailboxMessage } from '@medlocker/core';
-import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { Page } from '../../ui/Page.tsx';
 import { t } from './i18n/index.ts';
 import { MailboxSection, MessageLinks } from './mailbox-parts.tsx';
@@ -46,7 +45,7 @@ function Message({ message }: { message: MailboxMessage }) {
  * the local gateway stood in for (TextMessages.tsx). Support staff only.
  */
 export function Mailbox() {
-  const query = useQuery((signal) => rpc('mailbox', 'list', {}, { signal }), ['mailbox', 'list']);
+  const query = useRpcQuery(['mailbox', 'list'], {});
   return (
     <Page title={t('mailbox.title')} lead={t('mailbox.lead')}>
       <MailboxSection

@@ -1,6 +1,5 @@
 import type { LocalTextMessage } from '@medlocker/core';
-import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { t } from './i18n/index.ts';
 import { MailboxSection, MessageLinks } from './mailbox-parts.tsx';
 import { sentAt } from './sent-at.ts';
@@ -33,7 +32,7 @@ function Text({ message }: { message: LocalTextMessage }) {
  * development machine. Never in production, where the server keeps none.
  */
 export function TextMessages() {
-  const query = useQuery((signal) => rpc('mailbox', 'listTexts', {}, { signal }), ['mailbox', 'listTexts']);
+  const query = useRpcQuery(['mailbox', 'listTexts'], {});
   return (
     <MailboxSection
       id="mailbox-texts"

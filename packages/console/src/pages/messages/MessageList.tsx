@@ -1,14 +1,14 @@
 import { type DeliveryStatus, formatDateTime, type MessageChannel, type OutboxMessage } from '@medlocker/core';
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { rpc } from '../../api/client.ts';
 import { messagesStatusAtom } from '../../state/messages.ts';
 import { choiceCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { createdColumn, type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Select } from '../../ui/Select.tsx';
-import { DetailsItem } from '../businesses/entity-parts.tsx';
 import { t } from './i18n/index.ts';
 
 const channelLabel = (channel: MessageChannel) => t(`messages.channel.${channel}` as const);
@@ -47,7 +47,7 @@ export function MessageList() {
   const [status, setStatus] = useUrlState('status', messagesStatusAtom, statusCodec);
   const [shown, setShown] = useState<OutboxMessage | null>(null);
   const columns: ListColumn<OutboxMessage>[] = [
-    { key: 'queued', header: t('messages.column.queued'), width: '11rem', render: (m) => formatDateTime(m.created) },
+    createdColumn('queued', t('messages.column.queued')),
     { key: 'channel', header: t('messages.column.channel'), width: '5rem', render: (m) => channelLabel(m.channel) },
     { key: 'to', header: t('messages.column.to'), width: 'minmax(9.5rem, 1.2fr)', render: (m) => m.recipient },
     {
@@ -100,13 +100,11 @@ export function MessageList() {
           onSelectionChange={(key) => setStatus(key === 'all' || key === null ? null : (key as DeliveryStatus))}
         />
       }
-      query={{
-        key: ['messages', 'listOutbox', businessId, status],
-        load: async (_search, nextToken) => {
-          const page = await rpc('messages', 'listOutbox', { businessId, status: status ?? undefined, nextToken });
-          return { items: page.messages, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['messages', 'listOutbox', businessId, status], 'messages', (_search, nextToken) => ({
+        businessId,
+        status: status ?? undefined,
+        nextToken,
+      }))}
       label={t('messages.title')}
       columns={columns}
       emptyText={t('messages.empty')}

@@ -2,9 +2,9 @@ import { formatDateTime, machineAlerts, type NotificationListItem } from '@medlo
 import type { ReactNode } from 'react';
 import { consolePaths, machinePaths, orderPaths, webhookPaths } from '../../paths.ts';
 import { Button } from '../../ui/Button.tsx';
+import { DetailsItem as Item } from '../../ui/Details.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
-import { DetailsItem as Item } from '../businesses/entity-parts.tsx';
 import { LevelBadge } from '../machines/MachineStatusBadges.tsx';
 import { DismissButton } from './DismissButton.tsx';
 import { t } from './i18n/index.ts';

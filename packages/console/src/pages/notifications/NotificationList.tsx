@@ -8,6 +8,7 @@ import { choiceCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Select } from '../../ui/Select.tsx';
 import { DismissButton } from './DismissButton.tsx';
 import { t } from './i18n/index.ts';
@@ -82,16 +83,10 @@ export function NotificationList() {
           onSelectionChange={(key) => setShown(key === 'unread' ? 'unread' : null)}
         />
       }
-      query={{
-        key: ['notifications', 'list', shown],
-        load: async (_search, nextToken) => {
-          const page = await rpc('notifications', 'list', {
-            unreadOnly: shown === 'unread',
-            nextToken: nextToken ?? undefined,
-          });
-          return { items: page.notifications, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['notifications', 'list', shown], 'notifications', (_search, nextToken) => ({
+        unreadOnly: shown === 'unread',
+        nextToken: nextToken ?? undefined,
+      }))}
       actions={[
         {
           key: 'dismiss-all',
@@ -107,7 +102,6 @@ export function NotificationList() {
       {confirming && (
         <ConfirmAction
           title={t('notifications.dismissAll.title')}
-          isOpen
           cancelLabel={t('notifications.dismissAll.keep')}
           confirmLabel={t('notifications.dismissAll')}
           tone="primary"

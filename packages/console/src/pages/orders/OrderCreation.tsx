@@ -1,7 +1,7 @@
 import type { BusinessFeatureSettings } from '@medlocker/core';
 import type { ReactNode } from 'react';
-import { messageOf, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { messageOf } from '../../api/client.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { orderPaths } from '../../paths.ts';
 import { AccessRestricted } from '../../shell/AccessRestricted.tsx';
 import { useMayCall } from '../../state/access.ts';
@@ -26,10 +26,9 @@ export function OrderCreation({
 }) {
   const { business } = useBusiness();
   const mayCreate = useMayCall(['orders', 'create']);
-  const settings = useQuery(
-    (signal) => rpc('businessSettings', 'getBusinessFeatureSettings', { businessId: business.id }, { signal }),
-    ['businessSettings', 'getBusinessFeatureSettings', business.id],
-  );
+  const settings = useRpcQuery(['businessSettings', 'getBusinessFeatureSettings', business.id], {
+    businessId: business.id,
+  });
 
   if (!mayCreate) return <AccessRestricted inShell />;
   if (business.archived) {

@@ -140,24 +140,19 @@ function BarcodeField({
 
 /** The charges the business takes: NHS prescription and retail, each when switched on. */
 function ChargeFields({ prescription, retail }: { prescription: boolean; retail: boolean }) {
+  // Each charge's field is named for it and labelled by the string of the same name.
+  const charge = (name: 'prescriptionCharge' | 'retailCharge') => (
+    <TextField
+      label={t(`orders.create.${name}`)}
+      name={name}
+      inputMode="decimal"
+      description={t('orders.create.chargeHint')}
+    />
+  );
   return (
     <>
-      {prescription && (
-        <TextField
-          label={t('orders.create.prescriptionCharge')}
-          name="prescriptionCharge"
-          inputMode="decimal"
-          description={t('orders.create.chargeHint')}
-        />
-      )}
-      {retail && (
-        <TextField
-          label={t('orders.create.retailCharge')}
-          name="retailCharge"
-          inputMode="decimal"
-          description={t('orders.create.chargeHint')}
-        />
-      )}
+      {prescription && charge('prescriptionCharge')}
+      {retail && charge('retailCharge')}
     </>
   );
 }

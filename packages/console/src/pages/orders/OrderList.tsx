@@ -20,6 +20,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Checkbox } from '../../ui/Checkbox.tsx';
 import { downloadCsv } from '../../ui/download.ts';
 import { ListPage, linkAction } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
 import { t } from './i18n/index.ts';
@@ -114,14 +115,11 @@ export function OrderList() {
         setOnlyCurrent(true);
       }}
       filtered={status !== null || !onlyCurrent}
-      query={{
-        key: ['orders', 'listOrdersByBusiness', businessId, status, current, sort.by, sort.direction],
-        load: async (filterText, nextToken) => {
-          const input = { ...filter, ...sorted, filterText, nextToken };
-          const page = await rpc('orders', 'listOrdersByBusiness', input);
-          return { items: page.orders, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(
+        ['orders', 'listOrdersByBusiness', businessId, status, current, sort.by, sort.direction],
+        'orders',
+        (filterText, nextToken) => ({ ...filter, ...sorted, filterText, nextToken }),
+      )}
       items={(loaded: Order[]) => {
         shown.current = loaded.map((o) => o.id);
         return loaded;

@@ -54,12 +54,10 @@ function QuickPatientForm({
   onCancel: () => void;
   onCreated: (patient: Patient) => void;
 }) {
-  const { fieldErrors, error, pending, onSubmit } = useSubmit(detailFieldName);
+  const { pending, formProps } = useSubmit(detailFieldName);
   return (
     <Form
-      error={error}
-      validationErrors={fieldErrors}
-      onSubmit={onSubmit(async (data) => {
+      {...formProps(async (data) => {
         const { patient } = await rpc('patients', 'create', { businessId, patient: basicPatientOf(data) });
         void queryClient.invalidateQueries({ queryKey: ['patients'] });
         onCreated(patient);

@@ -14,7 +14,7 @@ import { t } from './i18n/index.ts';
  */
 export function ScanQrCode({ businessId }: { businessId: string }) {
   const navigate = useNavigate();
-  const { fieldErrors, error, pending, onSubmit } = useSubmit();
+  const { pending, formProps } = useSubmit();
   const scan = async (data: FormData) => {
     const { order, existing } = await rpc('qrCodes', 'createOrder', {
       businessId,
@@ -25,7 +25,7 @@ export function ScanQrCode({ businessId }: { businessId: string }) {
     navigate(orderPaths.order(businessId, order.id), { state: { notice } });
   };
   return (
-    <Form className="form--page" error={error} validationErrors={fieldErrors} onSubmit={onSubmit(scan)}>
+    <Form className="form--page" {...formProps(scan)}>
       <TextField
         label={t('orders.qr.label')}
         name="qrCode"

@@ -102,7 +102,6 @@ function BulkDialog({
       cancelLabel={t('orders.bulk.goBack')}
       confirmLabel={button}
       tone="primary"
-      isOpen
       action={async () => {
         summary.current = await runBulk(ids, action);
       }}

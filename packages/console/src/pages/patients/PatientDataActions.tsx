@@ -44,7 +44,6 @@ export function PatientDataActions({
           title={t('patients.data.eraseTitle')}
           cancelLabel={t('patients.data.eraseKeep')}
           confirmLabel={t('patients.data.eraseConfirm')}
-          isOpen
           action={() => rpc('dataProtection', 'erasePatient', { patientId: patient.id })}
           onDone={() => {
             setErasing(false);

@@ -2,13 +2,14 @@ import { formatDate } from '@medlocker/core';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { messageOf, type RpcOutput, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { consolePaths, patientPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { useBusinessGroupId } from '../../state/current-business.ts';
 import { useAdministers } from '../../state/reach.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { Loading } from '../../ui/Page.tsx';
@@ -22,10 +23,7 @@ import { WhatsAppOptIn } from './WhatsAppOptIn.tsx';
 /** A patient: details, Edit, and Delete with a confirmation. */
 export function PatientDetails() {
   const { businessId = '', patientId = '' } = useParams();
-  const query = useQuery(
-    (signal) => rpc('patients', 'get', { id: patientId }, { signal }),
-    ['patients', 'get', patientId],
-  );
+  const query = useRpcQuery(['patients', 'get', patientId], { id: patientId });
   if (!query.data) {
     return (
       <Section title={t('patients.details.title')}>
@@ -89,7 +87,6 @@ function PatientPage({ businessId, patient }: { businessId: string; patient: Pat
           title={t('patients.details.deleteTitle')}
           cancelLabel={t('patients.details.deleteKeep')}
           confirmLabel={t('patients.details.deleteConfirm')}
-          isOpen
           action={() => rpc('patients', 'delete', { id: patient.id })}
           onDone={() =>
             navigate(patientPaths.list(businessId), {
@@ -126,10 +123,7 @@ const failureText = (failure: { error: string; timestamp: number } | null | unde
 /** Who the patient is, how to reach them (WhatsApp too), and the last message that failed. */
 function PatientFacts({ businessId, patient }: { businessId: string; patient: Patient }) {
   const item = (label: string, value: string) => (
-    <div className="details__item">
-      <dt>{label}</dt>
-      <dd>{value || t('patients.noValue')}</dd>
-    </div>
+    <DetailsItem term={label}>{value || t('patients.noValue')}</DetailsItem>
   );
   return (
     <dl className="details">

@@ -1,7 +1,7 @@
 import type { ImportedPatient, Patient } from '@medlocker/core';
 import { useNavigate, useParams } from 'react-router';
 import { messageOf, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { patientPaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -24,11 +24,8 @@ function patientOf(data: FormData): ImportedPatient {
 export function PatientEdit() {
   const { businessId = '', patientId = '' } = useParams();
   const navigate = useNavigate();
-  const query = useQuery(
-    (signal) => rpc('patients', 'get', { id: patientId }, { signal }),
-    ['patients', 'get', patientId],
-  );
-  const { fieldErrors, error, pending, onSubmit } = useSubmit(detailFieldName);
+  const query = useRpcQuery(['patients', 'get', patientId], { id: patientId });
+  const { pending, formProps } = useSubmit(detailFieldName);
 
   if (!query.data) {
     return (
@@ -44,9 +41,7 @@ export function PatientEdit() {
       {patient.deleted && <Banner tone="warning">{t('patients.edit.deleted')}</Banner>}
       <Form
         className="form--page"
-        error={error}
-        validationErrors={fieldErrors}
-        onSubmit={onSubmit(async (data) => {
+        {...formProps(async (data) => {
           await rpc('patients', 'update', { id: patient.id, patient: patientOf(data) });
           navigate(patientPaths.patient(businessId, patient.id), { state: { notice: t('patients.edit.saved') } });
         })}

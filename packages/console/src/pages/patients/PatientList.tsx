@@ -1,6 +1,5 @@
 import type { Patient } from '@medlocker/core';
 import { useParams } from 'react-router';
-import { rpc } from '../../api/client.ts';
 import { patientPaths } from '../../paths.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { patientsOnlyCurrentAtom, patientsOnlyWithIssuesAtom, patientsSearchAtom } from '../../state/patients.ts';
@@ -8,6 +7,7 @@ import { offByDefault, onByDefault, useUrlState } from '../../state/url-filter.t
 import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Switch } from '../../ui/Switch.tsx';
 import { t } from './i18n/index.ts';
 import { dateOfBirthOf, displayIdOf } from './patient-format.ts';
@@ -80,13 +80,11 @@ export function PatientList() {
           </Switch>
         </>
       }
-      query={{
-        key: ['patients', 'list', businessId, onlyCurrent, onlyWithIssues],
-        load: async (filter, nextToken) => {
-          const page = await rpc('patients', 'list', { businessId, filter, onlyCurrent, onlyWithIssues, nextToken });
-          return { items: page.patients, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(
+        ['patients', 'list', businessId, onlyCurrent, onlyWithIssues],
+        'patients',
+        (filter, nextToken) => ({ businessId, filter, onlyCurrent, onlyWithIssues, nextToken }),
+      )}
       label={t('patients.list.title')}
       columns={columns}
       emptyText={t('patients.list.empty')}

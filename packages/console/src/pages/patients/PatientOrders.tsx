@@ -1,5 +1,5 @@
-import { rpc } from '../../api/client.ts';
 import { ListPage } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { orderColumns } from '../orders/order-columns.tsx';
 import { t } from './i18n/index.ts';
 
@@ -14,13 +14,10 @@ export function PatientOrders({ businessId, patientId }: { businessId: string; p
       title={t('patients.orders.title')}
       frame="part"
       reload={false}
-      query={{
-        key: ['orders', 'listOrdersByPatient', patientId],
-        load: async (_search, nextToken) => {
-          const page = await rpc('orders', 'listOrdersByPatient', { patientId, nextToken: nextToken ?? undefined });
-          return { items: page.orders, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['orders', 'listOrdersByPatient', patientId], 'orders', (_search, nextToken) => ({
+        patientId,
+        nextToken: nextToken ?? undefined,
+      }))}
       label={t('patients.orders.label')}
       columns={columns}
       emptyText={t('patients.orders.empty')}

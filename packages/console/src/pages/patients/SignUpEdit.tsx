@@ -1,6 +1,6 @@
 import type { PatientSignUp, SignUpForm } from '@medlocker/core';
 import { messageOf, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction, Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
@@ -37,11 +37,8 @@ export function EditSignUpDialog({
   signUp: PatientSignUp;
   onClose: (saved?: PatientSignUp) => void;
 }) {
-  const query = useQuery(
-    (signal) => rpc('signUps', 'get', { id: signUp.id }, { signal }),
-    ['signUps', 'get', signUp.id],
-  );
-  const { fieldErrors, error, pending, onSubmit } = useSubmit(detailFieldName);
+  const query = useRpcQuery(['signUps', 'get', signUp.id], { id: signUp.id });
+  const { pending, formProps } = useSubmit(detailFieldName);
   const current = query.data?.signUp;
 
   return (
@@ -65,9 +62,7 @@ export function EditSignUpDialog({
         </>
       ) : (
         <Form
-          error={error}
-          validationErrors={fieldErrors}
-          onSubmit={onSubmit(async (data) => {
+          {...formProps(async (data) => {
             const saved = await rpc('signUps', 'update', { id: signUp.id, signUp: signUpFormOf(data) });
             onClose(saved.signUp);
           })}
@@ -107,7 +102,6 @@ export function DeleteSignUpDialog({
       title={t('patients.signUps.deleteTitle')}
       cancelLabel={t('patients.signUps.deleteKeep')}
       confirmLabel={t('patients.signUps.deleteConfirm')}
-      isOpen
       action={() => rpc('signUps', 'delete', { id: signUp.id })}
       onDone={() => onClose(true)}
       onCancel={() => onClose(false)}

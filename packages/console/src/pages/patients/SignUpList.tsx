@@ -11,6 +11,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { type ListColumn, ListPage, linkAction } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Switch } from '../../ui/Switch.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { t } from './i18n/index.ts';
@@ -88,7 +89,7 @@ export function SignUpList() {
   const [editing, setEditing] = useState<PatientSignUp | null>(null);
   const [deleting, setDeleting] = useState<PatientSignUp | null>(null);
   const [notice, setNotice] = useState<string>();
-  const key = ['signUps', 'list', businessId];
+  const key = ['signUps', 'list', businessId] as const;
   const reload = () => void queryClient.invalidateQueries({ queryKey: key });
 
   return (
@@ -103,13 +104,7 @@ export function SignUpList() {
           {t('patients.signUps.showPast')}
         </Switch>
       }
-      query={{
-        key: [...key, past],
-        load: async (_search, nextToken) => {
-          const page = await rpc('signUps', 'list', { businessId, past, nextToken });
-          return { items: page.signUps, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery([...key, past], 'signUps', (_search, nextToken) => ({ businessId, past, nextToken }))}
       label={t('patients.signUps.title')}
       columns={signUpColumns({ convert: setConverting, edit: setEditing, remove: setDeleting })}
       emptyText={past ? t('patients.signUps.noPast') : t('patients.signUps.noneWaiting')}

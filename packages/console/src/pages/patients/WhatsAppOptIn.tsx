@@ -1,9 +1,10 @@
 import { formatDate, type Patient, whatsAppOptInCodes } from '@medlocker/core';
 import { useMemo, useState } from 'react';
 import { ApiError, messageOf, rpc } from '../../api/client.ts';
-import { queryClient, useQuery } from '../../api/queries.ts';
+import { queryClient, useRpcQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { ConfirmDialog, Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { TextField } from '../../ui/TextField.tsx';
@@ -23,10 +24,7 @@ type Sent = { sentTo: string; expiresAt: number };
  * the dialog (users.verifyWhatsAppOptInMessage), which opts them in.
  */
 export function WhatsAppOptIn({ businessId, patient }: { businessId: string; patient: Patient }) {
-  const settings = useQuery(
-    (signal) => rpc('businessSettings', 'getBusinessFeatureSettings', { businessId }, { signal }),
-    ['businessSettings', 'getBusinessFeatureSettings', businessId],
-  );
+  const settings = useRpcQuery(['businessSettings', 'getBusinessFeatureSettings', businessId], { businessId });
   const [sent, setSent] = useState<Sent>();
   const { pending: sending, error, run } = useAction();
   const [notice, setNotice] = useState<string>();
@@ -52,46 +50,43 @@ export function WhatsAppOptIn({ businessId, patient }: { businessId: string; pat
   };
 
   return (
-    <div className="details__item">
-      <dt>{t('patients.whatsApp.label')}</dt>
-      <dd>
-        <OptInState
-          optIn={optIn}
-          deleted={Boolean(patient.deleted)}
-          canSend={canSend}
-          sending={sending}
-          onSend={() => void send()}
-          onOptOut={() => setOptingOut(true)}
+    <DetailsItem term={t('patients.whatsApp.label')}>
+      <OptInState
+        optIn={optIn}
+        deleted={Boolean(patient.deleted)}
+        canSend={canSend}
+        sending={sending}
+        onSend={() => void send()}
+        onOptOut={() => setOptingOut(true)}
+      />
+      {error && <Banner tone="error">{error}</Banner>}
+      {notice && <Banner tone="success">{notice}</Banner>}
+      {sent && (
+        <CodeDialog
+          patientId={patient.id}
+          sent={sent}
+          onResent={setSent}
+          onClose={(next) => {
+            setSent(undefined);
+            if (next) {
+              show(next);
+              setNotice(t('patients.whatsApp.optedIn'));
+            }
+          }}
         />
-        {error && <Banner tone="error">{error}</Banner>}
-        {notice && <Banner tone="success">{notice}</Banner>}
-        {sent && (
-          <CodeDialog
-            patientId={patient.id}
-            sent={sent}
-            onResent={setSent}
-            onClose={(next) => {
-              setSent(undefined);
-              if (next) {
-                show(next);
-                setNotice(t('patients.whatsApp.optedIn'));
-              }
-            }}
-          />
-        )}
-        <ConfirmDialog
-          title={t('patients.whatsApp.optOutTitle')}
-          isOpen={optingOut}
-          onOpenChange={(open) => !open && !sending && setOptingOut(false)}
-          cancelLabel={t('patients.whatsApp.keep')}
-          confirmLabel={t('patients.whatsApp.optOut')}
-          onConfirm={() => void optOut()}
-          isPending={sending}
-        >
-          <p>{t('patients.whatsApp.optOutBody', { name: patient.name })}</p>
-        </ConfirmDialog>
-      </dd>
-    </div>
+      )}
+      <ConfirmDialog
+        title={t('patients.whatsApp.optOutTitle')}
+        isOpen={optingOut}
+        onOpenChange={(open) => !open && !sending && setOptingOut(false)}
+        cancelLabel={t('patients.whatsApp.keep')}
+        confirmLabel={t('patients.whatsApp.optOut')}
+        onConfirm={() => void optOut()}
+        isPending={sending}
+      >
+        <p>{t('patients.whatsApp.optOutBody', { name: patient.name })}</p>
+      </ConfirmDialog>
+    </DetailsItem>
   );
 }
 

@@ -1,6 +1,6 @@
 import { retentionFields } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { SettingsHeader } from '../settings/settings-parts.tsx';
@@ -13,10 +13,7 @@ import { PeriodsForm, type PeriodTexts, periodValue, RetentionPreview, textsOf }
  */
 export function BusinessRetentionPage() {
   const { business } = useBusiness();
-  const query = useQuery(
-    (signal) => rpc('dataProtection', 'getBusinessRetention', { businessId: business.id }, { signal }),
-    ['dataProtection', 'getBusinessRetention', business.id],
-  );
+  const query = useRpcQuery(['dataProtection', 'getBusinessRetention', business.id], { businessId: business.id });
   return (
     <SettingsHeader title={t('retention.business.title')}>
       <p>{t('retention.business.lead')}</p>

@@ -1,6 +1,6 @@
 import { retentionFields } from '@medlocker/core';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { t } from './i18n/index.ts';
 import { PeriodsForm, periodValue, RetentionPreview, textsOf } from './retention-parts.tsx';
@@ -10,10 +10,7 @@ import { PeriodsForm, periodValue, RetentionPreview, textsOf } from './retention
  * nightly run would remove across every business.
  */
 export function ProductRetention() {
-  const query = useQuery(
-    (signal) => rpc('dataProtection', 'getRetentionPolicy', {}, { signal }),
-    ['dataProtection', 'getRetentionPolicy'],
-  );
+  const query = useRpcQuery(['dataProtection', 'getRetentionPolicy'], {});
   return (
     <section aria-labelledby="retention-heading">
       <h2 id="retention-heading" className="section-title">

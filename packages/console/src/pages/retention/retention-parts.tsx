@@ -8,6 +8,7 @@ import {
 } from '@medlocker/core';
 import { useState } from 'react';
 import { Banner } from '../../ui/Banner.tsx';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { TextField } from '../../ui/TextField.tsx';
 import { t } from './i18n/index.ts';
@@ -120,10 +121,9 @@ export function RetentionPreview({ counts, title }: { counts: RetentionCounts; t
       <h3 className="section-title">{title}</h3>
       <dl className="details">
         {kinds.map((kind) => (
-          <div className="details__item" key={kind}>
-            <dt>{retentionKindLabels[kind]}</dt>
-            <dd>{counts[kind].toLocaleString('en-GB')}</dd>
-          </div>
+          <DetailsItem key={kind} term={retentionKindLabels[kind]}>
+            {counts[kind].toLocaleString('en-GB')}
+          </DetailsItem>
         ))}
       </dl>
     </section>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Panel } from '../../ui/Section.tsx';
 import { t } from './i18n/index.ts';
@@ -84,29 +85,21 @@ export function IntegrationSecrets({
 function Credentials({ client }: { client: IntegrationClientView }) {
   return (
     <dl className="details details--flat">
-      <div className="details__item">
-        <dt>{t('businessSettings.credentials.clientId')}</dt>
-        <dd>
-          <code>{client.id}</code>
-        </dd>
-      </div>
-      <div className="details__item">
-        <dt>{t('businessSettings.credentials.clientSecret')}</dt>
-        <dd>{client.hasSecret ? <code>{client.secret}</code> : t('businessSettings.credentials.noneYet')}</dd>
-      </div>
-      <div className="details__item">
-        <dt>{t('businessSettings.credentials.webhookSecret')}</dt>
-        <dd>{client.webhookSecret ? <code>{client.webhookSecret}</code> : t('businessSettings.credentials.none')}</dd>
-      </div>
-      <div className="details__item">
-        <dt>{t('businessSettings.credentials.requests')}</dt>
-        <dd>
-          {t('businessSettings.credentials.requestsOf', {
-            made: client.rateLimit.requestsMade,
-            limit: client.rateLimit.rateLimit,
-          })}
-        </dd>
-      </div>
+      <DetailsItem term={t('businessSettings.credentials.clientId')}>
+        <code>{client.id}</code>
+      </DetailsItem>
+      <DetailsItem term={t('businessSettings.credentials.clientSecret')}>
+        {client.hasSecret ? <code>{client.secret}</code> : t('businessSettings.credentials.noneYet')}
+      </DetailsItem>
+      <DetailsItem term={t('businessSettings.credentials.webhookSecret')}>
+        {client.webhookSecret ? <code>{client.webhookSecret}</code> : t('businessSettings.credentials.none')}
+      </DetailsItem>
+      <DetailsItem term={t('businessSettings.credentials.requests')}>
+        {t('businessSettings.credentials.requestsOf', {
+          made: client.rateLimit.requestsMade,
+          limit: client.rateLimit.rateLimit,
+        })}
+      </DetailsItem>
     </dl>
   );
 }

@@ -11,7 +11,7 @@ import { QueryView } from '../../ui/QueryView.tsx';
 import { Panel } from '../../ui/Section.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { Switch } from '../../ui/Switch.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import { TextField, textFieldsOf } from '../../ui/TextField.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { IntegrationSecrets as Secrets } from './IntegrationSecrets.tsx';
 import { t } from './i18n/index.ts';
@@ -166,6 +166,7 @@ function ClientFields({
   partners: IntegrationPartner[];
   ro: boolean;
 }) {
+  const text = textFieldsOf(f, onChange, ro);
   return (
     <>
       <Select
@@ -188,22 +189,12 @@ function ClientFields({
         options={partners.map((p) => ({ id: p.id, label: p.name }))}
         isDisabled={ro}
       />
-      <TextField
-        label={t('businessSettings.integration.name')}
-        name="name"
-        value={f.name}
-        onChange={(v) => onChange({ ...f, name: v })}
-        isRequired
-        isDisabled={ro}
-      />
+      <TextField label={t('businessSettings.integration.name')} isRequired {...text('name')} />
       <TextField
         label={t('businessSettings.integration.contactEmail')}
-        name="contactEmail"
         type="email"
-        value={f.contactEmail}
-        onChange={(v) => onChange({ ...f, contactEmail: v })}
         isRequired
-        isDisabled={ro}
+        {...text('contactEmail')}
       />
       <Switch
         isSelected={f.suppressPatientMessages}
@@ -221,16 +212,14 @@ function ClientFields({
 /** Where the client's webhook goes and how many requests an hour it may make. */
 function DeliveryFields({ f, onChange, ro }: { f: Fields; onChange: (f: Fields) => void; ro: boolean }) {
   const { min, max } = integrationRateLimit;
+  const text = textFieldsOf(f, onChange, ro);
   return (
     <>
       <TextField
         label={t('businessSettings.integration.webhookUrl')}
-        name="webhookUrl"
         type="url"
-        value={f.webhookUrl}
-        onChange={(v) => onChange({ ...f, webhookUrl: v })}
         description={t('businessSettings.integration.webhookUrlHint')}
-        isDisabled={ro}
+        {...text('webhookUrl')}
       />
       <NumberField
         label={t('businessSettings.integration.rateLimit')}

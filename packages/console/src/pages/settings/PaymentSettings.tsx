@@ -5,7 +5,7 @@ import { Banner } from '../../ui/Banner.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
 import { Select } from '../../ui/Select.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import { TextField, textFieldsOf } from '../../ui/TextField.tsx';
 import { t } from './i18n/index.ts';
 import { JudoFieldset } from './JudoFieldset.tsx';
 import { BusinessSettingsPage, ReadOnlyNotice } from './settings-parts.tsx';
@@ -159,25 +159,15 @@ function PaymentForm({ businessId, initial, archived }: { businessId: string; in
 
 /** The business's contact and legal lines for patients, and its card provider. */
 function PaymentFields({ f, onChange, ro }: { f: Fields; onChange: (f: Fields) => void; ro: boolean }) {
+  const text = textFieldsOf(f, onChange, ro);
   return (
     <>
-      <TextField
-        label={t('businessSettings.payment.contactNumber')}
-        name="contactNumber"
-        type="tel"
-        value={f.contactNumber}
-        onChange={(v) => onChange({ ...f, contactNumber: v })}
-        isRequired
-        isDisabled={ro}
-      />
+      <TextField label={t('businessSettings.payment.contactNumber')} type="tel" isRequired {...text('contactNumber')} />
       <TextField
         label={t('businessSettings.payment.legalInfo')}
-        name="legalInfo"
-        value={f.legalInfo}
-        onChange={(v) => onChange({ ...f, legalInfo: v })}
         description={t('businessSettings.payment.legalInfoHint')}
         isRequired
-        isDisabled={ro}
+        {...text('legalInfo')}
       />
       <Select
         label={t('businessSettings.payment.provider')}

@@ -1,7 +1,7 @@
 import { formatDateTime } from '@medlocker/core';
 import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
@@ -16,10 +16,7 @@ import { SecretReveal } from './SecretReveal.tsx';
  * QR code with it. Made here and shown once in full, like an integration secret; a new one replaces it.
  */
 export function QrSigningKey({ businessId, archived }: { businessId: string; archived: boolean }) {
-  const query = useQuery(
-    (signal) => rpc('qrCodes', 'getSigningKey', { businessId }, { signal }),
-    ['qrCodes', 'getSigningKey', businessId],
-  );
+  const query = useRpcQuery(['qrCodes', 'getSigningKey', businessId], { businessId });
   const [revealed, setRevealed] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const action = useAction();

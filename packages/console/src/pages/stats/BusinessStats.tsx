@@ -14,6 +14,7 @@ import { collectionFilterAtom, statsFromAtom, statsToAtom } from '../../state/st
 import { choiceCodec, type UrlCodec, useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
 import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Select } from '../../ui/Select.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { CsvError, useCsvExport } from './csv-export.tsx';
@@ -112,13 +113,11 @@ export function BusinessStats() {
           setTo(null);
         }}
         filtered={filter !== null || fromKept !== null || toKept !== null}
-        query={{
-          key: ['reports', 'listCollectionStats', businessId, input.filterType, from, to],
-          load: async (_search, nextToken) => {
-            const page = await rpc('reports', 'listCollectionStats', { ...input, nextToken });
-            return { items: page.records, nextToken: page.nextToken };
-          },
-        }}
+        query={rpcListQuery(
+          ['reports', 'listCollectionStats', businessId, input.filterType, from, to],
+          'records',
+          (_search, nextToken) => ({ ...input, nextToken }),
+        )}
         actions={[
           {
             key: 'export',

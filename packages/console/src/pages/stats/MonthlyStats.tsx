@@ -1,7 +1,6 @@
 import { formatMonth, monthlyStatsCsv, toIsoDate } from '@medlocker/core';
 import { useMemo } from 'react';
-import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { statsMonthAtom } from '../../state/stats.ts';
 import { useUrlState } from '../../state/url-filter.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -24,10 +23,7 @@ export function MonthlyStats({ businessId }: { businessId: string }) {
   const [kept, setMonth] = useUrlState('month', statsMonthAtom, monthCodec);
   const last = kept !== null && kept <= thisMonth ? kept : thisMonth;
   const csv = useCsvExport();
-  const query = useQuery(
-    (signal) => rpc('reports', 'listBusinessStats', { businessId, lastDate: `${last}-01` }, { signal }),
-    ['reports', 'listBusinessStats', businessId, last],
-  );
+  const query = useRpcQuery(['reports', 'listBusinessStats', businessId, last], { businessId, lastDate: `${last}-01` });
   const stats = query.data?.stats;
   const oldestFirst = useMemo(() => (stats ? [...stats].reverse() : []), [stats]);
   const rows = useMemo(

@@ -1,7 +1,6 @@
 import { formatDate, formatDateTime, type UsageOverview } from '@medlocker/core';
 import { useEffect } from 'react';
-import { rpc } from '../../api/client.ts';
-import { type Query, useQuery } from '../../api/queries.ts';
+import { type Query, useRpcQuery } from '../../api/queries.ts';
 import { machinePaths } from '../../paths.ts';
 import { Link } from '../../ui/Link.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
@@ -18,10 +17,7 @@ const POLL_MS = 60_000;
  * without one).
  */
 export function useUsageStats(businessId: string | null): Query<UsageOverview> {
-  const query = useQuery(
-    (signal) => rpc('reports', 'getUsageStats', businessId ? { businessId } : {}, { signal }),
-    ['reports', 'getUsageStats', businessId],
-  );
+  const query = useRpcQuery(['reports', 'getUsageStats', businessId], businessId ? { businessId } : {});
   const { reload } = query;
   useEffect(() => {
     const timer = setInterval(reload, POLL_MS);

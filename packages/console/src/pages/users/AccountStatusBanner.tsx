@@ -1,7 +1,7 @@
 import { formatDate, formatDateTime } from '@medlocker/core';
 import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { useAction } from '../../ui/use-action.ts';
@@ -12,10 +12,7 @@ import { t } from './i18n/index.ts';
  * (its Admins): when it was last used and, for an account disabled for not being used, Enable account.
  */
 export function AccountStatusBanner({ userId }: { userId: string }) {
-  const query = useQuery(
-    (signal) => rpc('auth', 'getAccountStatus', { userId }, { signal }),
-    ['auth', 'getAccountStatus', userId],
-  );
+  const query = useRpcQuery(['auth', 'getAccountStatus', userId], { userId });
   const { pending, error, run } = useAction();
   const [enabled, setEnabled] = useState(false);
   const status = query.data;

@@ -7,7 +7,7 @@ import { Fieldset } from '../../ui/Fieldset.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { PageForm, type SaveState, useSaveState } from '../../ui/PageForm.tsx';
 import { Select } from '../../ui/Select.tsx';
-import { TextField } from '../../ui/TextField.tsx';
+import { TextField, textFieldsOf } from '../../ui/TextField.tsx';
 import { t } from './i18n/index.ts';
 import { ResourcePicker } from './ResourcePicker.tsx';
 import { AdminCheckbox, RoleEmailField } from './role-fields.tsx';
@@ -181,23 +181,12 @@ function RoleSelect({ roleKey, onChange }: { roleKey: string; onChange: (key: st
 
 /** A new user's name, used only when nobody has the email address yet. */
 function NewUserName({ name, onChange }: { name: NewName; onChange: (name: NewName) => void }) {
+  const text = textFieldsOf(name, onChange);
   return (
     <Fieldset legend={t('users.addRole.newName')} description={t('users.addRole.newNameHint')}>
       <div className="fieldset__row">
-        <TextField
-          label={t('users.addRole.givenName')}
-          name="givenName"
-          value={name.givenName}
-          onChange={(givenName) => onChange({ ...name, givenName })}
-          autoComplete="off"
-        />
-        <TextField
-          label={t('users.addRole.familyName')}
-          name="familyName"
-          value={name.familyName}
-          onChange={(familyName) => onChange({ ...name, familyName })}
-          autoComplete="off"
-        />
+        <TextField label={t('users.addRole.givenName')} autoComplete="off" {...text('givenName')} />
+        <TextField label={t('users.addRole.familyName')} autoComplete="off" {...text('familyName')} />
       </div>
     </Fieldset>
   );

@@ -1,7 +1,7 @@
 import type { FrontEnd } from '@medlocker/core';
 import { useState } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog, DialogFooter } from '../../ui/Dialog.tsx';
 import { Select } from '../../ui/Select.tsx';
@@ -18,10 +18,7 @@ export type EditIdentityProviderDialogProps = {
 
 /** SPEC §6: choose the user's identity provider (single sign-on), or none to sign in with a password. */
 export function EditIdentityProviderDialog({ email, frontEnd, currentId, onClose }: EditIdentityProviderDialogProps) {
-  const providers = useQuery(
-    (signal) => rpc('identityProviders', 'list', {}, { signal }),
-    ['identityProviders', 'list'],
-  );
+  const providers = useRpcQuery(['identityProviders', 'list'], {});
   const [selected, setSelected] = useState<string>(currentId ?? NONE);
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);

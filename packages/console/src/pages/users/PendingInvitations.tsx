@@ -1,12 +1,11 @@
 import { formatDate, type RoleInvitation } from '@medlocker/core';
 import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
-import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
-import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { ActionCell, ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { t } from './i18n/index.ts';
 
 /**
@@ -15,10 +14,7 @@ import { t } from './i18n/index.ts';
  * invitations). Shown only when there are some; the email is all an invitation says of the person.
  */
 export function PendingInvitations({ roleName, resourceId }: { roleName: 'Business' | 'Group'; resourceId: string }) {
-  const query = useQuery(
-    () => rpc('auth', 'listInvitations', { roleName, roleResource: resourceId }),
-    ['auth', 'listInvitations', roleName, resourceId],
-  );
+  const query = useRpcQuery(['auth', 'listInvitations', roleName, resourceId], { roleName, roleResource: resourceId });
   const [cancelling, setCancelling] = useState<RoleInvitation>();
   const [notice, setNotice] = useState<string>();
   if (query.error) return <LoadError error={query.error} onRetry={query.reload} />;
@@ -55,15 +51,12 @@ export function PendingInvitations({ roleName, resourceId }: { roleName: 'Busine
                   : formatDate(invitation.created)}
               </Cell>
               <Cell>{formatDate(invitation.expires)}</Cell>
-              <Cell>
-                <Button
-                  variant="quiet"
-                  aria-label={t('users.invitations.cancelLabel', { email: invitation.email })}
-                  onPress={() => setCancelling(invitation)}
-                >
-                  {t('users.invitations.cancel')}
-                </Button>
-              </Cell>
+              <ActionCell
+                label={t('users.invitations.cancelLabel', { email: invitation.email })}
+                onPress={() => setCancelling(invitation)}
+              >
+                {t('users.invitations.cancel')}
+              </ActionCell>
             </Row>
           )}
         </TableBody>
@@ -73,7 +66,6 @@ export function PendingInvitations({ roleName, resourceId }: { roleName: 'Busine
           title={t('users.invitations.confirmTitle')}
           cancelLabel={t('users.invitations.confirmKeep')}
           confirmLabel={t('users.invitations.confirm')}
-          isOpen
           action={() => rpc('auth', 'cancelInvitation', { id: cancelling.id })}
           onDone={() => {
             setNotice(t('users.invitations.cancelled', { email: cancelling.email }));

@@ -1,10 +1,10 @@
 import type { User } from '@medlocker/core';
 import type { WritableAtom } from 'jotai';
-import { rpc } from '../../api/client.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { emailColumn, type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { t } from './i18n/index.ts';
 import { PendingInvitations } from './PendingInvitations.tsx';
 
@@ -84,18 +84,12 @@ export function RoleUsers({
             ]
       }
       search={{ atom: searchAtom, placeholder, label: t('users.list.search') }}
-      query={{
-        key: ['users', 'getUsersByRole', roleName, resource.id],
-        load: async (filterText, nextToken) => {
-          const page = await rpc('users', 'getUsersByRole', {
-            roleName,
-            roleResource: resource.id,
-            filterText,
-            nextToken,
-          });
-          return { items: page.users, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['users', 'getUsersByRole', roleName, resource.id], 'users', (filterText, nextToken) => ({
+        roleName,
+        roleResource: resource.id,
+        filterText,
+        nextToken,
+      }))}
       label={listLabel}
       columns={columns}
       emptyText={t('users.list.empty')}

@@ -1,7 +1,7 @@
 import type { User } from '@medlocker/core';
-import { rpc } from '../../api/client.ts';
 import { supportUsersSearchAtom } from '../../state/users.ts';
 import { emailColumn, type ListColumn, ListPage, linkAction, nameColumn } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { t } from './i18n/index.ts';
 
 /** The list's columns, their headers in the active language. */
@@ -18,13 +18,11 @@ export function SupportUsers() {
       lead={t('users.support.lead')}
       actions={[linkAction(t('users.support.add'), '/users/add/support', ['auth', 'addRoles'])]}
       search={{ atom: supportUsersSearchAtom, placeholder: t('users.support.search') }}
-      query={{
-        key: ['users', 'getUsersByRole', 'Support', null],
-        load: async (filterText, nextToken) => {
-          const page = await rpc('users', 'getUsersByRole', { roleName: 'Support', filterText, nextToken });
-          return { items: page.users, nextToken: page.nextToken };
-        },
-      }}
+      query={rpcListQuery(['users', 'getUsersByRole', 'Support', null], 'users', (filterText, nextToken) => ({
+        roleName: 'Support' as const,
+        filterText,
+        nextToken,
+      }))}
       label={t('users.support.label')}
       columns={columns()}
       emptyText={t('users.list.empty')}

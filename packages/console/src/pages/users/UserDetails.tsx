@@ -2,7 +2,7 @@ import type { Role } from '@medlocker/core';
 import { useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { type RpcOutput, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { useFlashNotice } from '../../shell/flash.ts';
 import { useCurrentUser, useHasSupportScope } from '../../state/session.ts';
 import { Banner } from '../../ui/Banner.tsx';
@@ -11,7 +11,7 @@ import { ConfirmAction } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { LoadError } from '../../ui/LoadError.tsx';
 import { Loading, Page } from '../../ui/Page.tsx';
-import { ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
+import { ActionCell, ActionsColumn, Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { SessionsSection } from '../account/Sessions.tsx';
 import { AccountStatusBanner } from './AccountStatusBanner.tsx';
 import { EditIdentityProviderDialog } from './EditIdentityProviderDialog.tsx';
@@ -29,7 +29,7 @@ const roleKey = (role: Role) => `${role.name}:${role.resource ?? '*'}`;
  */
 export function UserDetails() {
   const { userId = '' } = useParams();
-  const query = useQuery((signal) => rpc('users', 'getUser', { id: userId }, { signal }), ['users', 'getUser', userId]);
+  const query = useRpcQuery(['users', 'getUser', userId], { id: userId });
   if (!query.data) {
     return (
       <Page title={t('users.user.title')}>
@@ -149,21 +149,17 @@ function RolesTable({
                 <ResourceCell role={role} />
               </Cell>
               <Cell>{role.accessLevels.length > 0 ? role.accessLevels.join(', ') : '—'}</Cell>
-              <Cell>
-                {mayRemove && (
-                  <Button
-                    variant="quiet"
-                    aria-label={
-                      role.resourceName
-                        ? t('users.roles.removeLabelFor', { role: role.name, resource: role.resourceName })
-                        : t('users.roles.removeLabel', { role: role.name })
-                    }
-                    onPress={() => onRemove(role)}
-                  >
-                    {t('users.roles.remove')}
-                  </Button>
-                )}
-              </Cell>
+              <ActionCell
+                label={
+                  role.resourceName
+                    ? t('users.roles.removeLabelFor', { role: role.name, resource: role.resourceName })
+                    : t('users.roles.removeLabel', { role: role.name })
+                }
+                onPress={() => onRemove(role)}
+                isOffered={mayRemove}
+              >
+                {t('users.roles.remove')}
+              </ActionCell>
             </Row>
           )}
         </TableBody>
@@ -200,7 +196,6 @@ function RemoveRoleConfirm({
       title={t('users.removeRole.title')}
       cancelLabel={t('users.removeRole.keep')}
       confirmLabel={t('users.removeRole.confirm')}
-      isOpen
       action={() => rpc('auth', 'removeRole', { roleName: role.name, roleResource: role.resource, userId })}
       onDone={onDone}
       onCancel={onCancel}

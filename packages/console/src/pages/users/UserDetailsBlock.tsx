@@ -1,4 +1,5 @@
 import type { IdentityProviderRef, User } from '@medlocker/core';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { t } from './i18n/index.ts';
 
 /** SPEC §2 user-details block: email, first name, surname and identity provider. */
@@ -11,22 +12,12 @@ export function UserDetailsBlock({
 }) {
   return (
     <dl className="details">
-      <div className="details__item">
-        <dt>{t('users.details.email')}</dt>
-        <dd>{user.email}</dd>
-      </div>
-      <div className="details__item">
-        <dt>{t('users.details.givenName')}</dt>
-        <dd>{user.givenName || '—'}</dd>
-      </div>
-      <div className="details__item">
-        <dt>{t('users.details.familyName')}</dt>
-        <dd>{user.familyName || '—'}</dd>
-      </div>
-      <div className="details__item">
-        <dt>{t('users.details.identityProvider')}</dt>
-        <dd>{identityProvider?.name ?? t('users.details.password')}</dd>
-      </div>
+      <DetailsItem term={t('users.details.email')}>{user.email}</DetailsItem>
+      <DetailsItem term={t('users.details.givenName')}>{user.givenName || '—'}</DetailsItem>
+      <DetailsItem term={t('users.details.familyName')}>{user.familyName || '—'}</DetailsItem>
+      <DetailsItem term={t('users.details.identityProvider')}>
+        {identityProvider?.name ?? t('users.details.password')}
+      </DetailsItem>
     </dl>
   );
 }

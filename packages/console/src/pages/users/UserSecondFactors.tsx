@@ -1,7 +1,7 @@
 import { formatDateTime } from '@medlocker/core';
 import { useState } from 'react';
 import { rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmAction } from '../../ui/Dialog.tsx';
@@ -14,10 +14,7 @@ import { t } from './i18n/index.ts';
  * who lost their phone or key: every factor and recovery code goes, the user is signed out and told by email.
  */
 export function UserSecondFactors({ userId, userName }: { userId: string; userName: string }) {
-  const query = useQuery(
-    (signal) => rpc('auth', 'listSecondFactors', { userId }, { signal }),
-    ['auth', 'listSecondFactors', userId],
-  );
+  const query = useRpcQuery(['auth', 'listSecondFactors', userId], { userId });
   const [resetting, setResetting] = useState(false);
   const [notice, setNotice] = useState<string>();
   const factors = query.data?.factors ?? [];
@@ -59,7 +56,6 @@ export function UserSecondFactors({ userId, userName }: { userId: string; userNa
           cancelLabel={t('users.secondFactors.keep')}
           confirmLabel={t('users.secondFactors.reset')}
           tone="danger"
-          isOpen
           action={() => rpc('auth', 'resetSecondFactors', { userId })}
           onDone={() => {
             setResetting(false);

@@ -7,7 +7,6 @@ import {
   webhookOutcomes,
 } from '@medlocker/core';
 import { useParams } from 'react-router';
-import { rpc } from '../../api/client.ts';
 import { webhookPaths } from '../../paths.ts';
 import { choiceCodec, useUrlState } from '../../state/url-filter.ts';
 import {
@@ -18,7 +17,8 @@ import {
   webhooksSinceAtom,
 } from '../../state/webhooks.ts';
 import { Link } from '../../ui/Link.tsx';
-import { type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { createdColumn, type ListColumn, ListPage } from '../../ui/ListPage.tsx';
+import { rpcListQuery } from '../../ui/rpc-list-query.ts';
 import { Select } from '../../ui/Select.tsx';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
 import { t } from './i18n/index.ts';
@@ -50,7 +50,7 @@ const chosen = <T extends string>(key: unknown) => (key === 'all' || key === nul
 /** When, what, how it went, and a link to its attempts and body. */
 function deliveryColumns(businessId: string): ListColumn<WebhookDelivery>[] {
   return [
-    { key: 'created', header: t('webhooks.column.time'), width: '11rem', render: (d) => formatDateTime(d.created) },
+    createdColumn('created', t('webhooks.column.time')),
     { key: 'event', header: t('webhooks.column.event'), width: 'minmax(9rem, 1fr)', render: (d) => d.eventType },
     {
       key: 'outcome',
@@ -124,19 +124,17 @@ export function WebhookDeliveries() {
           setSince(null);
         }}
         filtered={outcome !== null || eventType !== null || since !== null}
-        query={{
-          key: ['webhooks', 'listDeliveries', businessId, eventType, outcome, since],
-          load: async (_search, nextToken) => {
-            const page = await rpc('webhooks', 'listDeliveries', {
-              businessId,
-              ...(eventType ? { eventType } : {}),
-              ...(outcome ? { outcome } : {}),
-              ...(since ? { since: Date.now() - sinceMs[since] } : {}),
-              nextToken,
-            });
-            return { items: page.deliveries, nextToken: page.nextToken };
-          },
-        }}
+        query={rpcListQuery(
+          ['webhooks', 'listDeliveries', businessId, eventType, outcome, since],
+          'deliveries',
+          (_search, nextToken) => ({
+            businessId,
+            ...(eventType ? { eventType } : {}),
+            ...(outcome ? { outcome } : {}),
+            ...(since ? { since: Date.now() - sinceMs[since] } : {}),
+            nextToken,
+          }),
+        )}
         label={t('webhooks.list.title')}
         columns={deliveryColumns(businessId)}
         emptyText={t('webhooks.list.empty')}

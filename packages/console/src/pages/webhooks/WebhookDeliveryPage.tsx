@@ -2,16 +2,16 @@ import { formatDateTime, type WebhookAttempt } from '@medlocker/core';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { type RpcOutput, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { webhookPaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { Section } from '../../ui/Section.tsx';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { useAction } from '../../ui/use-action.ts';
 import { useBusiness } from '../businesses/BusinessLayout.tsx';
-import { DetailsItem } from '../businesses/entity-parts.tsx';
 import { t } from './i18n/index.ts';
 import { lastAnswer, OutcomeBadge, refreshWebhooks, WebhookBreadcrumb } from './webhook-parts.tsx';
 
@@ -29,10 +29,7 @@ const triggerLabel = (trigger: WebhookAttempt['trigger']) => t(`webhooks.trigger
 export function WebhookDeliveryPage() {
   const { business } = useBusiness();
   const { deliveryId = '' } = useParams();
-  const query = useQuery(
-    (signal) => rpc('webhooks', 'getDelivery', { id: deliveryId }, { signal }),
-    ['webhooks', 'getDelivery', deliveryId],
-  );
+  const query = useRpcQuery(['webhooks', 'getDelivery', deliveryId], { id: deliveryId });
   const { pending, error, run } = useAction();
   const [notice, setNotice] = useState<string>();
   const waiting = query.data?.delivery.status === 'pending';

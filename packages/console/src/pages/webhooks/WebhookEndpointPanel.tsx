@@ -1,15 +1,15 @@
 import { formatDateTime, type WebhookEndpoint } from '@medlocker/core';
 import { useState } from 'react';
 import { messageOf, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { webhookPaths } from '../../paths.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { DetailsItem } from '../../ui/Details.tsx';
 import { ConfirmDialog } from '../../ui/Dialog.tsx';
 import { Link } from '../../ui/Link.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { Panel } from '../../ui/Section.tsx';
-import { DetailsItem } from '../businesses/entity-parts.tsx';
 import { SecretReveal } from '../settings/SecretReveal.tsx';
 import { t } from './i18n/index.ts';
 import { ReplayFailedDialog } from './ReplayFailedDialog.tsx';
@@ -23,10 +23,7 @@ type Action = 'test' | 'enable' | 'rotate';
  * Rotate secret (the new secret shown once; the old one keeps signing for 24 hours).
  */
 export function WebhookEndpointPanel({ businessId, archived }: { businessId: string; archived: boolean }) {
-  const query = useQuery(
-    (signal) => rpc('webhooks', 'getEndpoint', { businessId }, { signal }),
-    ['webhooks', 'getEndpoint', businessId],
-  );
+  const query = useRpcQuery(['webhooks', 'getEndpoint', businessId], { businessId });
   return (
     <QueryView query={query}>
       {({ endpoint }) =>

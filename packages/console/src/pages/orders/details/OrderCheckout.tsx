@@ -12,13 +12,7 @@ import { queryClient } from '../../../api/queries.ts';
 import { useMayCall } from '../../../state/access.ts';
 import { Button } from '../../../ui/Button.tsx';
 import { t } from './i18n/index.ts';
-
-const item = (label: string, value: ReactNode) => (
-  <div className="details__item">
-    <dt>{label}</dt>
-    <dd>{value === '' || value === null || value === undefined ? t('orderPage.noValue') : value}</dd>
-  </div>
-);
+import { orderItem as item } from './order-item.tsx';
 
 const isImage = (url: string | null | undefined): url is string =>
   typeof url === 'string' && /^data:image\/(png|jpeg);base64,/i.test(url);
@@ -82,8 +76,7 @@ function PaymentDetails({ order, events, onSent, onRefused }: CheckoutProps) {
   };
   const scheme = schemeOf(events, order.paymentId);
   return (
-    <section aria-labelledby="order-payment">
-      <h3 id="order-payment">{t('orderPage.checkout.payment')}</h3>
+    <CheckoutPart id="order-payment" title={t('orderPage.checkout.payment')}>
       <dl className="details">
         {item(
           t('orderPage.checkout.amountPaid'),
@@ -102,6 +95,16 @@ function PaymentDetails({ order, events, onSent, onRefused }: CheckoutProps) {
           {t('orderPage.checkout.sendReceipt')}
         </Button>
       )}
+    </CheckoutPart>
+  );
+}
+
+/** A part of the checkout (the payment, the exemption declaration), labelled by its h3. */
+function CheckoutPart({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id}>
+      <h3 id={id}>{title}</h3>
+      {children}
     </section>
   );
 }
@@ -116,8 +119,7 @@ function ExemptionDeclaration({ order, events }: { order: Order; events: readonl
   const declaredAt = details?.declaredAt ?? declaredEvent(events)?.created;
   const name = details?.nameOfDeclarant ?? '';
   return (
-    <section aria-labelledby="order-exemption">
-      <h3 id="order-exemption">{t('orderPage.checkout.exemptionDeclaration')}</h3>
+    <CheckoutPart id="order-exemption" title={t('orderPage.checkout.exemptionDeclaration')}>
       <dl className="details">
         {item(
           t('orderPage.checkout.exemption'),
@@ -135,6 +137,6 @@ function ExemptionDeclaration({ order, events }: { order: Order; events: readonl
           ),
         )}
       </dl>
-    </section>
+    </CheckoutPart>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { rpc } from '../../../api/client.ts';
-import { usePagedQuery, useQuery } from '../../../api/queries.ts';
+import { usePagedQuery, useRpcQuery } from '../../../api/queries.ts';
 import { orderPaths } from '../../../paths.ts';
 import { useFlashNotice } from '../../../shell/flash.ts';
 import { useLiveSubscription } from '../../../state/live.ts';
@@ -27,7 +27,7 @@ import { PinHoldBanner } from './PinHoldBanner.tsx';
 export function OrderDetails() {
   const { businessId = '', orderId = '' } = useParams();
   const notice = useFlashNotice();
-  const query = useQuery((signal) => rpc('orders', 'get', { id: orderId }, { signal }), ['orders', 'get', orderId]);
+  const query = useRpcQuery(['orders', 'get', orderId], { id: orderId });
   const events = usePagedQuery(
     async (nextToken) => {
       const page = await rpc('orders', 'listEvents', { orderId, nextToken: nextToken ?? undefined });

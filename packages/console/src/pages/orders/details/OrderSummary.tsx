@@ -1,18 +1,11 @@
 import { formatDateTime, formatPence, type Order, orderAmountDue } from '@medlocker/core';
-import type { ReactNode } from 'react';
 import { patientPaths } from '../../../paths.ts';
 import { Link } from '../../../ui/Link.tsx';
 import { displayIdOf } from '../../patients/patient-format.ts';
 import { OrderStatusBadge } from '../OrderStatusBadge.tsx';
 import { createdViaLabel, paymentStatusLabel } from '../order-format.ts';
 import { t } from './i18n/index.ts';
-
-const item = (label: string, value: ReactNode) => (
-  <div className="details__item">
-    <dt>{label}</dt>
-    <dd>{value === '' || value === null || value === undefined ? t('orderPage.noValue') : value}</dd>
-  </div>
-);
+import { orderItem as item } from './order-item.tsx';
 
 /** Who ended the order and when, from whichever stamp its final state left. */
 function closedBy(order: Order): string | null {

@@ -1,8 +1,7 @@
 import { labelSizeNames } from '@medlocker/core';
 import { useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
-import { rpc } from '../../../api/client.ts';
-import { useQuery } from '../../../api/queries.ts';
+import { useRpcQuery } from '../../../api/queries.ts';
 import { LoadError } from '../../../ui/LoadError.tsx';
 import { Loading } from '../../../ui/Page.tsx';
 import { BagLabelCard } from './BagLabelCard.tsx';
@@ -15,10 +14,7 @@ import { t } from './i18n/index.ts';
  * and the order import's result show it; it loads with its own chunk (bwip-js).
  */
 export function LabelSheet({ ids }: { ids: readonly string[] }) {
-  const query = useQuery(
-    (signal) => rpc('orders', 'getLabels', { ids: [...ids] }, { signal }),
-    ['orders', 'getLabels', ids.join(',')],
-  );
+  const query = useRpcQuery(['orders', 'getLabels', ids.join(',')], { ids: [...ids] });
   const labels = query.data?.labels;
   const printed = useRef(false);
   useEffect(() => {
