@@ -6,9 +6,10 @@
  * production does (no output check against the contract). `ONLY=app,rpc,db,socket` picks sections.
  *
  * - app: `businesses/listBusinesses` through `app.handle` (the whole app but Bun's HTTP server);
- * - rpc: the RPC layer alone (rpcArea) with the real service, with a fixed answer, with a fixed JSON
- *   text; the service alone; the repository alone;
- * - db: the page's query as `pg` runs it, rows as objects against one JSON column a row; `select 1`;
+ * - rpc: the RPC layer alone (rpcArea) with the real service and with a fixed answer; the service alone;
+ *   the repository alone;
+ * - db: the page's query as `pg` runs it, rows as objects against one JSON column a row (PostgreSQL
+ *   writing the JSON: tried, not kept, docs/decisions/database.md); `select 1`;
  * - socket: the same statements over TCP loopback and over PostgreSQL's Unix socket.
  */
 
@@ -20,7 +21,6 @@ import * as businesses from '../../packages/api/src/areas/businesses/index.ts';
 import { listBusinessesByName } from '../../packages/api/src/areas/businesses/repository.ts';
 import { loadConfig } from '../../packages/api/src/config/config.ts';
 import type { AppDeps } from '../../packages/api/src/context/deps.ts';
-import { JsonText } from '../../packages/api/src/lists/json-text.ts';
 import { LiveHub, localTransport } from '../../packages/api/src/live/live.ts';
 import { silentLogger } from '../../packages/api/src/log/logger.ts';
 import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
@@ -119,10 +119,8 @@ if (wanted('rpc')) {
   const real = served(businesses);
   const answer = await (await real.handle(listRequest())).text();
   const fixed = served({ listBusinesses: async () => JSON.parse(answer) });
-  const fixedText = served({ listBusinesses: async () => new JsonText(answer) });
   await cpu('rpcArea, the real service', async () => (await real.handle(listRequest())).text());
   await cpu('rpcArea, a fixed answer (object)', async () => (await fixed.handle(listRequest())).text());
-  await cpu('rpcArea, a fixed answer (JSON text)', async () => (await fixedText.handle(listRequest())).text());
   const actor = { kind: 'support', userId: 'bench', origin: 'console' } as const;
   await cpu('the service alone', () => businesses.listBusinesses(deps, actor as never, {}));
   await cpu('the repository alone', () => listBusinessesByName(opened.db, { archived: 'active', limit: 25 }));

@@ -99,7 +99,8 @@ async function load(url: string, cookie = '', body = '{}') {
       cookie,
       body,
     ],
-    { stdout: 'pipe', stderr: 'inherit' },
+    // process.env as this script has set it (BENCH_MODE): Bun.spawn's default is the environment at start.
+    { stdout: 'pipe', stderr: 'inherit', env: { ...process.env } },
   );
   const out = await new Response(proc.stdout).text();
   await proc.exited;
@@ -138,7 +139,11 @@ try {
   // The bare server answers with the api's own answer, byte for byte.
   const sample = await fetch(apiUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1', cookie },
+    headers: {
+      'content-type': 'application/json',
+      origin: values.mode === 'production' ? 'https://127.0.0.1' : 'http://127.0.0.1',
+      cookie,
+    },
     body: '{}',
   });
   const sampleBody = await sample.text();

@@ -17,7 +17,6 @@ import { callerOf, checkCaller, enforceScope } from '../access/enforce.ts';
 import type { Actor, Principal } from '../context/actor.ts';
 import type { AppDeps } from '../context/deps.ts';
 import { requestMeta } from '../http/request-meta.ts';
-import { JsonText } from '../lists/json-text.ts';
 import { patientPrincipalOf } from '../sessions/patient-sessions.ts';
 import { mayCallWhilePending } from '../sessions/pending.ts';
 import { authMessages } from '../sessions/policy.ts';
@@ -40,7 +39,7 @@ export type Handlers<A extends Record<string, Method>> = {
     actor: ActorFor<A[K]>,
     input: ParsedInputOf<A[K]>,
     http: HttpExchange,
-  ) => Promise<OutputOf<A[K]> | JsonText<OutputOf<A[K]>>> | OutputOf<A[K]>;
+  ) => Promise<OutputOf<A[K]>> | OutputOf<A[K]>;
 };
 
 const mayBePatient = (def: Method) => def.access.actors.includes('patient');
@@ -136,15 +135,13 @@ export function rpcArea<N extends AreaName>(deps: AppDeps, name: N, handlers: Pa
         const http = httpExchange(request, set, meta.secure);
         const result = await handler(deps, actor, input, http);
         if (!deps.config.production) {
-          const checked = def.output(result instanceof JsonText ? JSON.parse(result.text) : result);
+          const checked = def.output(result);
           if (checked instanceof type.errors) {
             deps.logger.error('output does not match the contract', { area: name, method, problem: checked.summary });
             throw new AppError('INTERNAL', `The server answered ${name}/${method} outside its contract`);
           }
         }
-        if (!(result instanceof JsonText)) return result;
-        set.headers['content-type'] = 'application/json;charset=utf-8';
-        return result.text;
+        return result;
       },
       { parse: 'none' },
     );

@@ -1,18 +1,15 @@
 import type { Address, ArchivedStamp, Logo } from '@medlocker/core';
-import { type Database, executePrepared } from '@medlocker/db';
+import type { Database } from '@medlocker/db';
 import {
   type Expression,
   expressionBuilder,
   type Kysely,
-  type RawBuilder,
   type Selectable,
-  type SelectQueryBuilder,
   type SqlBool,
   sql,
   type Transaction,
 } from 'kysely';
 import { contains } from '../../lists/contains-repository.ts';
-import { JsonText } from '../../lists/json-text.ts';
 import type { Cursor } from '../../lists/paging.ts';
 
 /*
@@ -57,14 +54,6 @@ export const archivedOf = (
 
 export const logoOf = (row: Pick<SharedRow, 'logo_path' | 'logo_background_color'>): Logo | null =>
   row.logo_path ? { path: row.logo_path, backgroundColor: row.logo_background_color ?? '#ffffff' } : null;
-
-/*
- * The same three as PostgreSQL writes them into a list's JSON (lists/json-text.ts); each must give what
- * the function above gives (organisation-json.test.ts holds them equal, row by row).
- */
-export const addressJson = sql`json_build_object('line1', address_line1, 'line2', address_line2, 'line3', address_line3, 'postTown', post_town, 'postcode', postcode)`;
-export const archivedJson = sql`case when archived_at is null then null else json_build_object('at', archived_at, 'userId', archived_by_id, 'userDisplayName', archived_by_display) end`;
-export const logoJson = sql`case when coalesce(logo_path, '') = '' then null else json_build_object('path', logo_path, 'backgroundColor', coalesce(logo_background_color, '#ffffff')) end`;
 
 /** A change to what businesses and groups share; a field left out stays as it is. */
 export type OrganisationPatch = {
@@ -160,30 +149,8 @@ export function byNameConditions(table: OrganisationTable, q: ByNameQuery): Expr
   return conditions;
 }
 
-/** A business or group as a list of them gives it, as JSON: with its cursor key. */
-export type ByName<T> = { item: JsonText<T>; key: Cursor };
-
-/**
- * Runs a list in (lower(name), id) order whose select is `json` (one object a row) and returns each
- * row's JSON with its key. Without a text filter the statement is one of a few fixed shapes (the lists'
- * hot path: bench/rpc), so on PostgreSQL it is parsed and planned once per connection; a filter's best
- * plan depends on its text (trigram index or ordered walk), so filtered lists are planned at each call.
- */
-export async function listJsonByName<T, TB extends OrganisationTable>(
-  db: Db,
-  statement: string,
-  q: ByNameQuery,
-  from: SelectQueryBuilder<Database, TB, object>,
-  json: RawBuilder<string>,
-): Promise<ByName<T>[]> {
-  const ordered = from
-    .select([json.as('json'), sql<string>`lower(name)`.as('name_key'), sql<string>`id`.as('id')])
-    .orderBy(sql`lower(name)`)
-    .orderBy(sql`id`)
-    .limit(q.limit + 1);
-  const rows = q.filter?.trim() ? await ordered.execute() : await executePrepared(db, statement, ordered);
-  return rows.map((row) => ({ item: new JsonText<T>(row.json), key: [row.name_key, row.id] }));
-}
+/** A business or group as a list of them gives it: with its cursor key. */
+export type ByName<T> = { item: T; key: Cursor };
 
 /**
  * Whether the user holds a role on one of `resources`: each a resource type and the listed row's

@@ -2,8 +2,7 @@ import { AppError, type ArchivedStamp, infoPageSize, type Logo } from '@medlocke
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import { jsonPage } from '../../lists/json-text.ts';
-import { decodeCursor, pageOf } from '../../lists/paging.ts';
+import { type Cursor, decodeCursor, pageOf } from '../../lists/paging.ts';
 import { liveOf } from '../../live/live.ts';
 import { changedFields } from './changes.ts';
 import { logoExists, storeLogo } from './logos.ts';
@@ -49,6 +48,17 @@ export function assertEditable(kind: { entity: string }, found: Organisation): v
   }
 }
 
+/** A page of a list by name: `list` fetches up to `limit + 1` from the cursor on. */
+export async function pageByName<T>(
+  input: { nextToken?: string | null },
+  list: (q: { after?: Cursor; limit: number }) => Promise<ByName<T>[]>,
+): Promise<{ items: T[]; nextToken: string | null }> {
+  const after = decodeCursor(input.nextToken, 2);
+  const rows = await list({ ...(after ? { after } : {}), limit: infoPageSize });
+  const page = pageOf(rows, infoPageSize, (r) => r.key);
+  return { items: page.items.map((r) => r.item), nextToken: page.nextToken };
+}
+
 /** A name filter as typed: none when blank. */
 export const filterOf = (text: string | undefined) => (text?.trim() ? { filter: text } : {});
 
@@ -56,23 +66,18 @@ export const filterOf = (text: string | undefined) => (text?.trim() ? { filter: 
 export const reachOf = (actor: StaffActor) => (actor.kind === 'support' ? {} : { accessibleTo: actor.userId });
 
 /**
- * A list method: the page of `list` that `where` picks for the input and the caller (`list` fetches up
- * to `limit + 1` from the cursor on), answered as JSON under `key` with the next page's token.
+ * A list method: the page of `list` that `where` picks for the input and the caller, answered under
+ * `key` (each item as `as` gives it) with the next page's token.
  */
-export function listMethod<Q, T, I extends { nextToken?: string | null }, K extends string>(
+export function listMethod<Q, T, I extends { nextToken?: string | null }, K extends string, R = T>(
   list: (db: Db, q: Q) => Promise<ByName<T>[]>,
   key: K,
   where: (input: I, actor: StaffActor) => Omit<NoInfer<Q>, 'after' | 'limit'>,
+  as: (item: T) => R = (item) => item as unknown as R,
 ) {
   return async (deps: AppDeps, actor: StaffActor, input: I) => {
-    const after = decodeCursor(input.nextToken, 2);
-    const rows = await list(deps.db, { ...where(input, actor), ...(after ? { after } : {}), limit: infoPageSize } as Q);
-    const page = pageOf(rows, infoPageSize, (r) => r.key);
-    return jsonPage(
-      key,
-      page.items.map((r) => r.item),
-      page.nextToken,
-    );
+    const page = await pageByName(input, (at) => list(deps.db, { ...where(input, actor), ...at } as Q));
+    return { [key]: page.items.map(as), nextToken: page.nextToken } as { [P in K]: R[] } & { nextToken: string | null };
   };
 }
 

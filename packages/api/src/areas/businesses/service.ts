@@ -23,7 +23,6 @@ import {
   hasRoleOn,
   insertBusiness,
   listBusinessesByName,
-  listBusinessInfosByName,
   patchBusiness,
 } from './repository.ts';
 
@@ -61,9 +60,10 @@ export const listBusinesses = listMethod(
 
 // The Add-role picker shows archived businesses too, marked (the role's resource cell needs them).
 export const listBusinessesInfo = listMethod(
-  listBusinessInfosByName,
+  listBusinessesByName,
   'data',
   (input: In<'businesses/listBusinessesInfo'>): Where => ({ archived: 'any', ...filterOf(input.filter) }),
+  toBusinessInfo,
 );
 
 const groupedBusinesses = listMethod(
@@ -80,7 +80,7 @@ export async function listGroupedBusinesses(
   deps: AppDeps,
   actor: StaffActor,
   input: In<'businesses/listGroupedBusinesses'>,
-): ReturnType<typeof groupedBusinesses> {
+): Out<'businesses/listGroupedBusinesses'> {
   if (!(await findGroupToLink(deps.db, input.groupId)))
     throw new AppError('NOT_FOUND', `No group with id ${input.groupId}`);
   return groupedBusinesses(deps, actor, input);
@@ -97,13 +97,14 @@ export const listUngroupedBusinesses = listMethod(
 );
 
 export const listAccessibleBusinesses = listMethod(
-  listBusinessInfosByName,
+  listBusinessesByName,
   'businesses',
   (input: In<'businesses/listAccessibleBusinesses'>, actor): Where => ({
     archived: 'active',
     ...filterOf(input.filterText),
     ...reachOf(actor),
   }),
+  toBusinessInfo,
 );
 
 export async function getBusinessInfo(

@@ -1,4 +1,4 @@
-import type { Address, Group, GroupInfo } from '@medlocker/core';
+import type { Address, Group } from '@medlocker/core';
 import type { Database } from '@medlocker/db';
 import { type Selectable, sql } from 'kysely';
 import * as organisations from '../businesses/index.ts';
@@ -23,30 +23,20 @@ export type GroupQuery = organisations.ByNameQuery & {
   accessibleTo?: string;
 };
 
-/** A group as toGroup gives it, written by PostgreSQL (listJsonByName). */
-const groupJson = sql<string>`json_build_object('id', id, 'name', name, 'parentId', parent_id, 'email', coalesce(email, ''), 'address', ${organisations.addressJson}, 'logo', ${organisations.logoJson}, 'archived', ${organisations.archivedJson}, 'created', created, 'updated', updated)::text`;
-
-/** What a list of groups to pick from shows of each (core's GroupInfo). */
-const groupInfoJson = sql<string>`json_build_object('id', id, 'name', name, 'archived', ${organisations.archivedJson})::text`;
-
-function groupsWhere(db: organisations.Db, q: GroupQuery) {
-  let query = db.selectFrom('groups');
+/** Groups in (lower(name), id) order, strictly after the cursor, `limit + 1` of them (byNameConditions). */
+export async function listGroupsByName(db: organisations.Db, q: GroupQuery): Promise<organisations.ByName<Group>[]> {
+  let query = db.selectFrom('groups').selectAll().select(sql<string>`lower(name)`.as('name_key'));
   for (const condition of organisations.byNameConditions('groups', q)) query = query.where(condition);
   if (q.accessibleTo !== undefined) {
     const userId = q.accessibleTo;
     query = query.where((eb) => organisations.holdsRoleOn(userId, [{ type: 'group', id: eb.ref('groups.id') }]));
   }
-  return query;
-}
-
-/** Groups in (lower(name), id) order, strictly after the cursor, `limit + 1` of them (byNameConditions). */
-export function listGroupsByName(db: organisations.Db, q: GroupQuery): Promise<organisations.ByName<Group>[]> {
-  return organisations.listJsonByName(db, 'list_groups', q, groupsWhere(db, q), groupJson);
-}
-
-/** The same list, each group as a picker shows it. */
-export function listGroupInfosByName(db: organisations.Db, q: GroupQuery): Promise<organisations.ByName<GroupInfo>[]> {
-  return organisations.listJsonByName(db, 'list_group_infos', q, groupsWhere(db, q), groupInfoJson);
+  const rows = await query
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .limit(q.limit + 1)
+    .execute();
+  return rows.map((row) => ({ item: toGroup(row), key: [row.name_key, row.id] }));
 }
 
 export async function findGroup(

@@ -1,4 +1,4 @@
-import { AppError, type Group } from '@medlocker/core';
+import { AppError, type Group, type GroupInfo } from '@medlocker/core';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { In, Out } from '../../context/method.ts';
@@ -17,7 +17,6 @@ import {
   type GroupPatch,
   type GroupQuery,
   insertGroup,
-  listGroupInfosByName,
   listGroupsByName,
   patchGroup,
 } from './repository.ts';
@@ -36,6 +35,8 @@ export const {
 /** What a list asks of the repository, but the page. */
 type Where = Omit<GroupQuery, 'after' | 'limit'>;
 
+const toGroupInfo = ({ id, name, archived }: Group): GroupInfo => ({ id, name, archived });
+
 export const listGroups = listMethod(
   listGroupsByName,
   'groups',
@@ -47,19 +48,21 @@ export const listGroups = listMethod(
 );
 
 export const listGroupsInfo = listMethod(
-  listGroupInfosByName,
+  listGroupsByName,
   'data',
   (input: In<'groups/listGroupsInfo'>): Where => ({ archived: 'any', ...filterOf(input.filter) }),
+  toGroupInfo,
 );
 
 export const listAccessibleGroups = listMethod(
-  listGroupInfosByName,
+  listGroupsByName,
   'groups',
   (input: In<'groups/listAccessibleGroups'>, actor): Where => ({
     archived: 'active',
     ...filterOf(input.filter),
     ...reachOf(actor),
   }),
+  toGroupInfo,
 );
 
 /** A parent must exist and must not be the group itself or one of its descendants. */
