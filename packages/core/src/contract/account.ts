@@ -2,7 +2,8 @@ import { type } from 'arktype';
 import { Password } from '../user/password.ts';
 import { Required } from '../validation/general.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
-import { byUserId, type Method, signedInSelf, staff } from './define.ts';
+import { type Method, signedInSelf, staff } from './define.ts';
+import { byUserId } from './method-builders.ts';
 import { Ok } from './ok.ts';
 
 /*

@@ -17,7 +17,8 @@ import { validationMessage } from '../validation/catalogue.ts';
 import { Bool, integerAtLeast, Required } from '../validation/general.ts';
 import { reject } from '../validation/rule.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
-import { byBusinessId, defineArea, staff, supportOnly } from './define.ts';
+import { defineArea, staff, supportOnly } from './define.ts';
+import { byBusinessId } from './method-builders.ts';
 
 /*
  * A business's settings (SPEC §2 /businesses/{id}/settings, §3 Business feature settings and SMS

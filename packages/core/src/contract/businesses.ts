@@ -7,7 +7,8 @@ import { ArchivedStamp } from '../stamps.ts';
 import { Email, isEmail, Required, RequiredLine } from '../validation/general.ts';
 import { fail } from '../validation/rule.ts';
 import { stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea, methodsTakingId, staff, supportOnly } from './define.ts';
+import { defineArea, staff, supportOnly } from './define.ts';
+import { methodsTakingId } from './method-builders.ts';
 import { Ok } from './ok.ts';
 import { Paging } from './paging.ts';
 

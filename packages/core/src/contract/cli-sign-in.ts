@@ -1,5 +1,6 @@
 import { type } from 'arktype';
-import { type Method, publicAccess, signedInSelf, withoutInput } from './define.ts';
+import { type Method, publicAccess, signedInSelf } from './define.ts';
+import { withoutInput } from './method-builders.ts';
 import { Ok } from './ok.ts';
 
 /*

@@ -10,7 +10,8 @@ import {
 import { Timestamp } from '../stamps.ts';
 import { integerInRange } from '../validation/general.ts';
 import { Id } from '../validation/string-limits.ts';
-import { byBusinessId, byPatientId, defineArea, staff, supportOnly, withoutInput } from './define.ts';
+import { defineArea, staff, supportOnly } from './define.ts';
+import { byBusinessId, byPatientId, withoutInput } from './method-builders.ts';
 
 /*
  * Retention, erasure and subject access (docs/decisions/retention.md): the product's retention policy

@@ -1,5 +1,4 @@
-import { type Type, type } from 'arktype';
-import { Id } from '../validation/string-limits.ts';
+import type { Type } from 'arktype';
 
 /**
  * Who calls. `anonymous` in a method's `actors` makes it public (login, reset); `support` holds the
@@ -115,36 +114,6 @@ export type Method<I extends Type = Type, O extends Type = Type> = {
 };
 
 export type Area = Record<string, Method>;
-
-/** A method's declaration without its input, for the builders below that supply it. */
-export type MethodWithoutInput = Omit<Method, 'input'>;
-
-/**
- * The builder of methods whose whole input is the id of the one row they act on, in `field`
- * (`{ id }`, `{ orderId }`), checked by `idRule`; each method then gives only its output, access and
- * summary. The builders below use SPEC §5's `Id`; an area with its own id rule makes its own.
- */
-export const methodsTakingId =
-  <const K extends string>(field: K, idRule: Type<string>) =>
-  <const M extends MethodWithoutInput>(method: M) => ({
-    // arktype cannot infer an object definition whose key is a type parameter: the input is `{ [field]: string }`.
-    input: type({ [field]: idRule } as Record<string, Type<string>>) as unknown as Type<Record<K, string>>,
-    ...method,
-  });
-
-/** A method on one row named by `id`. */
-export const byId = methodsTakingId('id', Id);
-/** A method on one business named by `businessId`. */
-export const byBusinessId = methodsTakingId('businessId', Id);
-/** A method on one order named by `orderId`. */
-export const byOrderId = methodsTakingId('orderId', Id);
-/** A method on one patient named by `patientId`. */
-export const byPatientId = methodsTakingId('patientId', Id);
-/** A method on one user named by `userId`. */
-export const byUserId = methodsTakingId('userId', Id);
-
-/** A method that takes nothing: its input is the empty object, `{}`. */
-export const withoutInput = <const M extends MethodWithoutInput>(method: M) => ({ input: type({}), ...method });
 
 /**
  * Keeps the literal types of an area while checking its shape. Every input refuses keys it does not

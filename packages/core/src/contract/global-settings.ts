@@ -7,7 +7,8 @@ import { anyKey, eachGiven, eachKey } from '../validation/by-key.ts';
 import { validationMessage } from '../validation/catalogue.ts';
 import { Bool, positiveIntegerUpTo } from '../validation/general.ts';
 import { upTo } from '../validation/string-limits.ts';
-import { defineArea, supportOnly, withoutInput } from './define.ts';
+import { defineArea, supportOnly } from './define.ts';
+import { withoutInput } from './method-builders.ts';
 
 /*
  * Product-wide settings (SPEC §2 /globalSettings and /alarmMessageTemplates, §3, §7 globalSettings).

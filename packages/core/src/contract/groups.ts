@@ -4,7 +4,8 @@ import { ArchivedStamp } from '../stamps.ts';
 import { RequiredLine } from '../validation/general.ts';
 import { stringLimits, upTo } from '../validation/string-limits.ts';
 import { Filter, infoPageSize, logoMethods, OptionalEmail, OptionalLine, OptionalPostcode } from './businesses.ts';
-import { defineArea, methodsTakingId, staff, supportOnly } from './define.ts';
+import { defineArea, staff, supportOnly } from './define.ts';
+import { methodsTakingId } from './method-builders.ts';
 import { Paging } from './paging.ts';
 
 export { Group, infoPageSize };

@@ -1,7 +1,8 @@
 import { type } from 'arktype';
 import { RequiredLine } from '../validation/general.ts';
 import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
-import { byId, defineArea, supportOnly, withoutInput } from './define.ts';
+import { defineArea, supportOnly } from './define.ts';
+import { byId, withoutInput } from './method-builders.ts';
 import { Ok } from './ok.ts';
 
 /*

@@ -3,7 +3,8 @@ import { IntegrationClient } from '../settings/integration-client.ts';
 import { Bool, Email, integerInRange, RequiredLine } from '../validation/general.ts';
 import { reject, textInput } from '../validation/rule.ts';
 import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
-import { byBusinessId, byId, defineArea, staff, supportOnly, withoutInput } from './define.ts';
+import { defineArea, staff, supportOnly } from './define.ts';
+import { byBusinessId, byId, withoutInput } from './method-builders.ts';
 import { Ok } from './ok.ts';
 
 /*

@@ -1,6 +1,7 @@
 import { type } from 'arktype';
 import { validationMessages } from '../validation/catalogue.ts';
-import { defineArea, methodsTakingId, supportOnly, withoutInput } from './define.ts';
+import { defineArea, supportOnly } from './define.ts';
+import { methodsTakingId, withoutInput } from './method-builders.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of jobs are 50 long; `nextToken` is an opaque keyset cursor on the job id (newest first). */

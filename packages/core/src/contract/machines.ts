@@ -5,7 +5,8 @@ import { Machine, MachineStatus } from '../machine/machine.ts';
 import { MachineEvent } from '../machine/machine-event.ts';
 import { MachineInput } from '../machine/machine-input.ts';
 import { text } from '../validation/general.ts';
-import { defineArea, methodsTakingId, staff, supportOnly } from './define.ts';
+import { defineArea, staff, supportOnly } from './define.ts';
+import { methodsTakingId } from './method-builders.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of machines, events and statuses are 25 long; `nextToken` is an opaque keyset cursor. */

@@ -1,5 +1,6 @@
 import { type } from 'arktype';
-import { defineArea, supportOnly, withoutInput } from './define.ts';
+import { defineArea, supportOnly } from './define.ts';
+import { withoutInput } from './method-builders.ts';
 
 /** A file sent with a message (a monthly report's CSV): its bytes as base64, to download. */
 export const MailboxAttachment = type({ filename: 'string', contentType: 'string', size: 'number', base64: 'string' });

@@ -1,6 +1,7 @@
 import { type } from 'arktype';
 import { Notification } from '../notification/notification.ts';
-import { defineArea, methodsTakingId, staff, withoutInput } from './define.ts';
+import { defineArea, staff } from './define.ts';
+import { methodsTakingId, withoutInput } from './method-builders.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of notifications are 25 long, newest first; `nextToken` is an opaque keyset cursor on the id. */

@@ -4,7 +4,8 @@ import { Order, OrderEvent } from '../order/order.ts';
 import { Barcode, OrderInput, OrderReason } from '../order/order-input.ts';
 import { OrderStatus } from '../order/statuses.ts';
 import { Id, SearchText } from '../validation/string-limits.ts';
-import { byId, defineArea, staff } from './define.ts';
+import { defineArea, staff } from './define.ts';
+import { byId } from './method-builders.ts';
 import { Paging } from './paging.ts';
 
 /** At most this many orders answer the top bar's search. */

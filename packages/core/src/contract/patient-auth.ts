@@ -2,7 +2,8 @@ import { type } from 'arktype';
 import { UkMobile } from '../contact/uk-mobile.ts';
 import { DateOfBirth, Required } from '../validation/general.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
-import { type Access, byOrderId, publicAccess, withoutInput } from './define.ts';
+import { type Access, publicAccess } from './define.ts';
+import { byOrderId, withoutInput } from './method-builders.ts';
 import { Ok } from './ok.ts';
 
 /*

@@ -7,7 +7,8 @@ import { Order } from '../order/order.ts';
 import { OrderStatus, PaymentStatus } from '../order/statuses.ts';
 import { Timestamp } from '../stamps.ts';
 import { Id } from '../validation/string-limits.ts';
-import { byOrderId, defineArea, staff, withoutInput } from './define.ts';
+import { defineArea, staff } from './define.ts';
+import { byOrderId, withoutInput } from './method-builders.ts';
 import { patientOnly } from './patient-auth.ts';
 
 /**

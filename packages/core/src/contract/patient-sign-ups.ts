@@ -2,7 +2,8 @@ import { type } from 'arktype';
 import { LanguageChoice, PatientLanguage } from '../i18n/language.ts';
 import { SignUpStatus } from '../patient/patient.ts';
 import { Id } from '../validation/string-limits.ts';
-import { defineArea, publicAccess, withoutInput } from './define.ts';
+import { defineArea, publicAccess } from './define.ts';
+import { withoutInput } from './method-builders.ts';
 import { SignUpForm, SignUpVerification } from './sign-ups.ts';
 
 /*

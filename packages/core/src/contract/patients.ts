@@ -2,7 +2,8 @@ import { type } from 'arktype';
 import { limits } from '../limits.ts';
 import { ImportedPatient } from '../patient/imported-patient.ts';
 import { Patient } from '../patient/patient.ts';
-import { defineArea, methodsTakingId, staff } from './define.ts';
+import { defineArea, staff } from './define.ts';
+import { methodsTakingId } from './method-builders.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of patients are 25 long; `nextToken` is an opaque keyset cursor on the patient id. */

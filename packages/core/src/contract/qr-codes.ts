@@ -3,7 +3,8 @@ import { Order } from '../order/order.ts';
 import { qrCodeMaxLength } from '../order/qr-code.ts';
 import { Required } from '../validation/general.ts';
 import { Id, upTo } from '../validation/string-limits.ts';
-import { byBusinessId, defineArea, staff } from './define.ts';
+import { defineArea, staff } from './define.ts';
+import { byBusinessId } from './method-builders.ts';
 
 /*
  * QR-code orders (docs/decisions/orders.md "QR-code orders"): a business with `qrCodeIntegration` on

@@ -1,6 +1,7 @@
 import { type } from 'arktype';
 import { Id } from '../validation/string-limits.ts';
-import { byId, type Method, signedInSelf, staff, withoutInput } from './define.ts';
+import { type Method, signedInSelf, staff } from './define.ts';
+import { byId, withoutInput } from './method-builders.ts';
 import { Ok } from './ok.ts';
 
 /*

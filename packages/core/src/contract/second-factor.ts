@@ -1,7 +1,8 @@
 import { type } from 'arktype';
 import { Required } from '../validation/general.ts';
 import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
-import { byId, byUserId, type Method, signedInSelf, supportOnly, withoutInput } from './define.ts';
+import { type Method, signedInSelf, supportOnly } from './define.ts';
+import { byId, byUserId, withoutInput } from './method-builders.ts';
 import { Ok } from './ok.ts';
 
 /*

@@ -1,7 +1,8 @@
 import { type } from 'arktype';
 import { ContactVerification, Patient, PatientSignUp } from '../patient/patient.ts';
 import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
-import { defineArea, methodsTakingId, staff } from './define.ts';
+import { defineArea, staff } from './define.ts';
+import { methodsTakingId } from './method-builders.ts';
 import { Ok } from './ok.ts';
 
 /** Pages of sign-ups are 25 long; `nextToken` is an opaque keyset cursor on the sign-up id. */

@@ -1,8 +1,9 @@
 import { type } from 'arktype';
 import { Bag, NewTestMachine, TestMachine } from '../machine/machine.ts';
 import { text } from '../validation/general.ts';
-import { defineArea, methodsTakingId, supportOnly } from './define.ts';
+import { defineArea, supportOnly } from './define.ts';
 import { MachineForm, machinesPageSize } from './machines.ts';
+import { methodsTakingId } from './method-builders.ts';
 import { Paging } from './paging.ts';
 
 const Id = 'string > 0 & string <= 64';

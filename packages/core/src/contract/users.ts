@@ -2,7 +2,8 @@ import { type } from 'arktype';
 import { Patient } from '../patient/patient.ts';
 import { Id, IdOrNull, SearchText, stringLimits, upTo } from '../validation/string-limits.ts';
 import { RequiredName, Role, RoleName, User } from './auth.ts';
-import { byId, byPatientId, defineArea, signedInSelf, staff } from './define.ts';
+import { defineArea, signedInSelf, staff } from './define.ts';
+import { byId, byPatientId } from './method-builders.ts';
 import { Paging } from './paging.ts';
 
 /** The identity provider of a user as the user-details block shows it (SPEC §2). */

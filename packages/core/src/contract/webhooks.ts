@@ -4,7 +4,8 @@ import { Timestamp } from '../stamps.ts';
 import { validationMessages } from '../validation/catalogue.ts';
 import { TimeInput } from '../validation/general.ts';
 import { Id } from '../validation/string-limits.ts';
-import { byBusinessId, byId, defineArea, staff } from './define.ts';
+import { defineArea, staff } from './define.ts';
+import { byBusinessId, byId } from './method-builders.ts';
 import { Paging } from './paging.ts';
 
 /*
