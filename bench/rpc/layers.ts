@@ -19,63 +19,23 @@ import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
 import { createApp } from '../../packages/api/src/app.ts';
 import * as businesses from '../../packages/api/src/areas/businesses/index.ts';
 import { listBusinessesByName } from '../../packages/api/src/areas/businesses/repository.ts';
-import { loadConfig } from '../../packages/api/src/config/config.ts';
-import type { AppDeps } from '../../packages/api/src/context/deps.ts';
 import { LiveHub, localTransport } from '../../packages/api/src/live/live.ts';
 import { silentLogger } from '../../packages/api/src/log/logger.ts';
-import { createMemoryMailer } from '../../packages/api/src/mail/mailer.ts';
 import { rpcArea } from '../../packages/api/src/rpc/area.ts';
-import { cachedAuth } from '../../packages/api/src/sessions/session-cache.ts';
-import { createSessionAuth } from '../../packages/api/src/sessions/sessions.ts';
 import { signInTestUser } from '../../packages/api/src/testing/sessions.ts';
+import { benchDeps, seedBusinesses } from './fixture.ts';
+import { benchOrigin, benchProduction } from './mode.ts';
 
 const fresh = await createFreshPostgresDatabase(process.argv[2] ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const opened = await createDb({ kind: 'postgres', url: fresh.url, max: 10 });
 await migrateToLatest(opened.db);
 const now = Date.now();
-await opened.db
-  .insertInto('businesses')
-  .values(
-    Array.from({ length: 200 }, (_, i) => ({
-      id: `bench-${String(i).padStart(4, '0')}`,
-      name: `Pharmacy ${String(i).padStart(4, '0')} ${['Leeds', 'York', 'Hull', 'Bath'][i % 4]}`,
-      email: `p${i}@bench.test`,
-      address_line1: `${i} High Street`,
-      post_town: 'LEEDS',
-      postcode: 'LS1 4AP',
-      created: now,
-      updated: now,
-    })),
-  )
-  .execute();
+await seedBusinesses(opened.db, now);
 const { cookie } = await signInTestUser(opened.db, now, { support: true });
-const production = process.env.BENCH_MODE === 'production';
-const origin = production ? 'https://127.0.0.1' : 'http://127.0.0.1';
-const config = loadConfig(
-  production
-    ? {
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'silent',
-        PUBLIC_URL: origin,
-        SMTP_URL: 'smtp://127.0.0.1:2525',
-        SECRETS_KEY: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64'),
-      }
-    : { NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: origin },
-);
+const production = benchProduction();
+const origin = benchOrigin();
 const live = new LiveHub(localTransport(), silentLogger);
-const deps: AppDeps = {
-  db: opened.db,
-  dbKind: opened.kind,
-  config,
-  logger: silentLogger,
-  now: Date.now,
-  auth: cachedAuth(
-    createSessionAuth(() => opened.db),
-    live,
-  ),
-  mailer: createMemoryMailer(),
-  live,
-};
+const deps = benchDeps(opened, live);
 const listRequest = () =>
   new Request(`${origin}/api/businesses/listBusinesses`, {
     method: 'POST',

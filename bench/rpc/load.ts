@@ -6,11 +6,11 @@
  *
  *   bun bench/rpc/load.ts <url> <clients> <seconds> <warmup> [cookie] [bodyJson]
  */
+import { benchOrigin } from './mode.ts';
+
 const [url, clientsArg, secondsArg, warmupArg, cookie = '', body = '{}'] = process.argv.slice(2);
 const clients = Number(clientsArg);
-// BENCH_MODE=production: the api's address is https (server.ts), so its origin is too.
-const origin = process.env.BENCH_MODE === 'production' ? 'https://127.0.0.1' : 'http://127.0.0.1';
-const headers: Record<string, string> = { 'content-type': 'application/json', origin };
+const headers: Record<string, string> = { 'content-type': 'application/json', origin: benchOrigin() };
 if (cookie) headers.cookie = cookie;
 
 async function run(seconds: number, record: boolean) {
@@ -58,5 +58,3 @@ console.log(
     loadCpu: (cpu.user + cpu.system) / 1e6 / seconds,
   }),
 );
-
-export {};

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
+import { benchOrigin } from './mode.ts';
 
 const { values } = parseArgs({
   options: {
@@ -141,7 +142,7 @@ try {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      origin: values.mode === 'production' ? 'https://127.0.0.1' : 'http://127.0.0.1',
+      origin: benchOrigin(),
       cookie,
     },
     body: '{}',

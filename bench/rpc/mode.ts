@@ -1,0 +1,9 @@
+/**
+ * The RPC bench's mode, from BENCH_MODE (bench/rpc/run.ts sets it from `--mode`): `production` runs the
+ * api as production does (no output check against the contract) at an https address; anything else is
+ * the test mode at http. The load, the sample request and the api agree on the origin through here.
+ */
+export const benchProduction = () => process.env.BENCH_MODE === 'production';
+
+/** The api's address as the load names it in its Origin header. */
+export const benchOrigin = () => (benchProduction() ? 'https://127.0.0.1' : 'http://127.0.0.1');
