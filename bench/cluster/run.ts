@@ -7,14 +7,17 @@
  * straight to the api process (the **baseline**: no balancer) and through HAProxy; with 3, through HAProxy.
  * The loads are the existing generators, each in its own process:
  *   - RPC reads: bench/rpc/load.ts, `businesses/listBusinesses` (a support user's cookie), `--clients`
- *     keep-alive clients, closed loop: requests a second;
+ *     keep-alive clients, closed loop (requests a second), or open loop at `--rpc-rate` requests a second
+ *     (below what one process serves, so that the machine is not saturated and CPU per call compares);
  *   - hub messages: bench/hub/load.ts, `--lockers` lockers sending TemperatureReadings of `--per-message`
  *     readings at `--rate` calls a second each, open loop: calls acknowledged a second, latency.
- * Per target it reads from /proc the CPU of every api process and of HAProxy per request (the
- * per-process cost), the api processes' memory, and the whole machine's busy share (all cores).
+ * Per target it reads from /proc, over the measured seconds only (not the warm-up), the CPU of every api
+ * process, of HAProxy and of PostgreSQL per call (the per-process cost), the api processes' memory, and
+ * the whole machine's busy share (all cores). `--mode production` runs the api processes as production
+ * does (no output check against the contract; an https address the load names as its origin).
  *
- *   bun bench/cluster/run.ts [--sizes 1,3] [--only rpc|hub] [--clients 64] [--seconds 10] [--warmup 3]
- *     [--lockers 1000] [--rate 20] [--per-message 1]
+ *   bun bench/cluster/run.ts [--sizes 1,3] [--only rpc|hub] [--clients 64] [--rpc-rate 0] [--seconds 10]
+ *     [--warmup 3] [--lockers 1000] [--rate 20] [--per-message 1] [--mode test|production]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -24,8 +27,10 @@ import { createDb } from '../../db/src/index.ts';
 import { createFreshPostgresDatabase } from '../../db/src/testing.ts';
 import { signInTestUser } from '../../packages/api/src/testing/sessions.ts';
 import { type RunningCluster, startCluster } from '../../scripts/cluster-kit.ts';
-import { machineBusy, percentiles, seed, spawnReady, usage } from '../hub/harness.ts';
+import { Lines, machineBusy, PostgresCpu, percentiles, seed, spawnReady, usage } from '../hub/harness.ts';
 import type { LoadConfig, LoadResult } from '../hub/load.ts';
+import { seedBusinesses } from '../rpc/fixture.ts';
+import { benchOrigin } from '../rpc/mode.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,78 +42,102 @@ const { values } = parseArgs({
     lockers: { type: 'string', default: '1000' },
     rate: { type: 'string', default: '20' },
     'per-message': { type: 'string', default: '1' },
+    'rpc-rate': { type: 'string', default: '0' },
+    mode: { type: 'string', default: 'test' },
   },
 });
+// The load's origin and the api's PUBLIC_URL agree through BENCH_MODE (bench/rpc/mode.ts).
+if (values.mode === 'production') process.env.BENCH_MODE = 'production';
+const apiEnv: Record<string, string> =
+  values.mode === 'production'
+    ? {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
+        PUBLIC_URL: benchOrigin(),
+        SMTP_URL: 'smtp://127.0.0.1:2525',
+        SECRETS_KEY: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64'),
+      }
+    : { NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: benchOrigin() };
 const sizes = values.sizes.split(',').map(Number);
 const seconds = Number(values.seconds);
 const warmup = Number(values.warmup);
 const lockers = Number(values.lockers);
 const base =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const ORIGIN = 'http://127.0.0.1';
-
-type Cost = { apiCpuMs: number; balancerCpuMs: number; apiRssMb: number; machineBusyPct: number };
+type Cost = { apiCpuMs: number; balancerCpuMs: number; dbCpuMs: number; apiRssMb: number; machineBusyPct: number };
 type Measured = Cost & { target: string; perSecond: number; p50: number; p99: number; errors: number; extra: string };
 
-/** CPU of the api processes and HAProxy, and the machine, around `run`; per unit of `count(result)`. */
-async function costed<T>(
-  cluster: RunningCluster,
-  run: () => Promise<T>,
-  count: (r: T) => number,
-): Promise<{ result: T } & Cost> {
+/**
+ * CPU of the api processes, HAProxy and PostgreSQL, and the machine, from `start` to `stop`; per call
+ * of the `calls` made meanwhile.
+ */
+function meter(cluster: RunningCluster) {
   const apiPids = [...cluster.apis.values()];
-  const cpu = () => ({
+  const read = () => ({
     api: apiPids.reduce((n, p) => n + usage(p).cpu, 0),
     balancer: usage(cluster.balancerPid).cpu,
     machine: machineBusy(),
+    at: performance.now(),
   });
-  const before = cpu();
-  const t = performance.now();
-  const result = await run();
-  const elapsed = (performance.now() - t) / 1000;
-  const after = cpu();
-  const n = Math.max(1, count(result));
+  let before = read();
+  let db = new PostgresCpu();
+  const sampler = setInterval(() => db.sample(), 1000);
   return {
-    result,
-    apiCpuMs: ((after.api - before.api) * 1000) / n,
-    balancerCpuMs: ((after.balancer - before.balancer) * 1000) / n,
-    apiRssMb: apiPids.reduce((m, p) => m + usage(p).rssMb, 0),
-    machineBusyPct: Math.round(((after.machine - before.machine) / elapsed / availableParallelism()) * 100),
+    start() {
+      before = read();
+      db = new PostgresCpu();
+    },
+    stop(calls: number): Cost {
+      clearInterval(sampler);
+      const after = read();
+      const n = Math.max(1, calls);
+      return {
+        apiCpuMs: ((after.api - before.api) * 1000) / n,
+        balancerCpuMs: ((after.balancer - before.balancer) * 1000) / n,
+        dbCpuMs: (db.used() * 1000) / n,
+        apiRssMb: apiPids.reduce((m, p) => m + usage(p).rssMb, 0),
+        machineBusyPct: Math.round(
+          ((after.machine - before.machine) / ((after.at - before.at) / 1000) / availableParallelism()) * 100,
+        ),
+      };
+    },
   };
 }
 
 async function rpc(cluster: RunningCluster, target: string, url: string, cookie: string): Promise<Measured> {
-  type Out = { requests: number; warmupRequests: number; errors: number; rps: number; p50: number; p99: number };
-  const { result, ...cost } = await costed(
-    cluster,
-    async () => {
-      const proc = Bun.spawn(
-        [
-          process.execPath,
-          join(import.meta.dir, '../rpc/load.ts'),
-          `${url}/api/businesses/listBusinesses`,
-          values.clients,
-          values.seconds,
-          values.warmup,
-          cookie,
-          '{}',
-        ],
-        { stdout: 'pipe', stderr: 'inherit' },
-      );
-      const out = await new Response(proc.stdout).text();
-      await proc.exited;
-      return JSON.parse(out.trim()) as Out;
-    },
-    (r) => r.requests + r.warmupRequests,
+  type Out = { requests: number; errors: number; skipped: number; rps: number; p50: number; p99: number };
+  const rate = Number(values['rpc-rate']);
+  const proc = Bun.spawn(
+    [
+      process.execPath,
+      join(import.meta.dir, '../rpc/load.ts'),
+      `${url}/api/businesses/listBusinesses`,
+      values.clients,
+      values.seconds,
+      values.warmup,
+      cookie,
+      '{}',
+      String(rate),
+    ],
+    // process.env as set above (BENCH_MODE): Bun.spawn's default is the environment at start.
+    { stdout: 'pipe', stderr: 'inherit', env: { ...process.env } },
   );
+  const lines = new Lines(proc.stdout.getReader());
+  const cpu = meter(cluster);
+  const limit = (warmup + seconds + 60) * 1000;
+  while ((await lines.next('rpc load', limit)) !== 'measure');
+  cpu.start();
+  while ((await lines.next('rpc load', limit)) !== 'measured');
+  const result = JSON.parse(await lines.next('rpc load', limit)) as Out;
+  await proc.exited;
   return {
     target,
-    ...cost,
+    ...cpu.stop(result.requests),
     perSecond: result.rps,
     p50: result.p50,
     p99: result.p99,
     errors: result.errors,
-    extra: `${values.clients} clients`,
+    extra: rate > 0 ? `${rate}/s offered, ${result.skipped} skipped` : `${values.clients} clients`,
   };
 }
 
@@ -132,15 +161,15 @@ async function hub(cluster: RunningCluster, target: string, url: string, tokens:
       'hub load',
       120_000,
     );
-    const { result, ...cost } = await costed(
-      cluster,
-      async () => {
-        gen.child.stdin.write('go\n');
-        gen.child.stdin.flush();
-        return JSON.parse(await gen.lines.next('hub load', (warmup + seconds + 60) * 1000)) as LoadResult;
-      },
-      (r) => r.acked / perMessage,
-    );
+    // The generator is open loop: the calls in the measured seconds are those it was told to send then.
+    const cpu = meter(cluster);
+    gen.child.stdin.write('go\n');
+    gen.child.stdin.flush();
+    await Bun.sleep(warmup * 1000);
+    cpu.start();
+    await Bun.sleep(seconds * 1000);
+    const cost = cpu.stop((lockers * Number(values.rate) * seconds) / perMessage);
+    const result = JSON.parse(await gen.lines.next('hub load', 60_000)) as LoadResult;
     gen.child.stdin.end();
     await gen.child.exited;
     const lat = percentiles([new Float64Array(new Uint8Array(readFileSync(join(dir, 'g0.lat'))).buffer)]);
@@ -170,25 +199,14 @@ try {
       size,
       port,
       output: 'ignore',
-      env: { PUBLIC_URL: ORIGIN, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+      env: apiEnv,
     });
     try {
       if (!cookie) {
         const opened = await createDb({ kind: 'postgres', url: fresh.url, max: 2 });
         ({ tokens } = await seed(opened, lockers));
         const now = Date.now();
-        await opened.db
-          .insertInto('businesses')
-          .values(
-            Array.from({ length: 200 }, (_, i) => ({
-              id: `bench-${String(i).padStart(4, '0')}`,
-              name: `Pharmacy ${String(i).padStart(4, '0')}`,
-              email: `p${i}@bench.test`,
-              created: now,
-              updated: now,
-            })),
-          )
-          .execute();
+        await seedBusinesses(opened.db, now);
         ({ cookie } = await signInTestUser(opened.db, now, { support: true }));
         await opened.close();
       }
@@ -217,18 +235,18 @@ try {
 }
 
 console.log(
-  `\nbench/cluster ${new Date().toISOString()} — ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load average ${loadavg()
+  `\nbench/cluster ${new Date().toISOString()} — ${values.mode} mode, ${cpus().length} × ${cpus()[0]?.model ?? '?'}, load average ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}, ${seconds} s measured (+${warmup} s warm-up)\n`,
 );
 console.log(
-  '| load | target | per second | ratio to baseline | p50 / p99 ms | errors | api CPU per call (all processes) | HAProxy CPU per call | api RSS (all) | machine busy | |',
+  '| load | target | per second | ratio to baseline | p50 / p99 ms | errors | api CPU per call (all processes) | HAProxy CPU per call | PostgreSQL CPU per call | api RSS (all) | machine busy | |',
 );
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const { load, m } of results) {
   const baseline = results.find((r) => r.load === load && r.m.target.includes('baseline'))?.m.perSecond ?? m.perSecond;
   console.log(
-    `| ${load} | ${m.target} | ${Math.round(m.perSecond)} | **${(m.perSecond / baseline).toFixed(2)}x** | ${m.p50.toFixed(1)} / ${m.p99.toFixed(1)} | ${m.errors} | ${m.apiCpuMs.toFixed(3)} ms | ${m.balancerCpuMs.toFixed(3)} ms | ${m.apiRssMb} MB | ${m.machineBusyPct}% | ${m.extra} |`,
+    `| ${load} | ${m.target} | ${Math.round(m.perSecond)} | **${(m.perSecond / baseline).toFixed(2)}x** | ${m.p50.toFixed(1)} / ${m.p99.toFixed(1)} | ${m.errors} | ${m.apiCpuMs.toFixed(3)} ms | ${m.balancerCpuMs.toFixed(3)} ms | ${m.dbCpuMs.toFixed(3)} ms | ${m.apiRssMb} MB | ${m.machineBusyPct}% | ${m.extra} |`,
   );
 }
 process.exit(0);

@@ -1,48 +1,91 @@
 /**
- * The load, in its own process: N concurrent keep-alive clients, each sending its next request when the
- * last one is answered, for S seconds after W seconds of warm-up. Prints one JSON line: requests (and
- * warm-up requests), errors, seconds, latency percentiles in ms, and this process's CPU over the
- * measured seconds as a share of one core (near 1: the load generator itself is the limit).
+ * The load, in its own process, for S seconds after W seconds of warm-up. Closed loop (default): N
+ * concurrent keep-alive clients, each sending its next request when the last one is answered. Open loop
+ * (a rate given): requests started at that many a second on a 1 ms tick whatever the answers, at most N
+ * in flight (a request due while N are in flight is counted as skipped, not sent late). Prints `measure`
+ * when the warm-up ends and `measured` when the measured seconds end (a caller reading CPU around the
+ * measured part only), then one JSON line: requests (and warm-up requests), errors, skipped, seconds,
+ * latency percentiles in ms, and this process's CPU over the measured seconds as a share of one core
+ * (near 1: the load generator itself is the limit).
  *
- *   bun bench/rpc/load.ts <url> <clients> <seconds> <warmup> [cookie] [bodyJson]
+ *   bun bench/rpc/load.ts <url> <clients> <seconds> <warmup> [cookie] [bodyJson] [rate]
  */
 import { benchOrigin } from './mode.ts';
 
-const [url, clientsArg, secondsArg, warmupArg, cookie = '', body = '{}'] = process.argv.slice(2);
+const [url, clientsArg, secondsArg, warmupArg, cookie = '', body = '{}', rateArg = ''] = process.argv.slice(2);
 const clients = Number(clientsArg);
+const rate = Number(rateArg) || 0;
 const headers: Record<string, string> = { 'content-type': 'application/json', origin: benchOrigin() };
 if (cookie) headers.cookie = cookie;
 
-async function run(seconds: number, record: boolean) {
-  const latencies: number[] = [];
-  let count = 0;
-  let errors = 0;
+type Tally = { latencies: number[]; errors: number; count: number; skipped: number };
+
+/** One request; its latency recorded when `record`. */
+async function request(tally: Tally, record: boolean) {
+  const t0 = performance.now();
+  try {
+    const res = await fetch(url as string, { method: 'POST', headers, body, keepalive: true });
+    await res.arrayBuffer();
+    if (res.status !== 200) tally.errors++;
+  } catch {
+    tally.errors++;
+  }
+  tally.count++;
+  if (record) tally.latencies.push(performance.now() - t0);
+}
+
+async function closedLoop(seconds: number, record: boolean): Promise<Tally> {
+  const tally: Tally = { latencies: [], errors: 0, count: 0, skipped: 0 };
   const end = performance.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      while (performance.now() < end) {
-        const t0 = performance.now();
-        try {
-          const res = await fetch(url as string, { method: 'POST', headers, body, keepalive: true });
-          await res.arrayBuffer();
-          if (res.status !== 200) errors++;
-        } catch {
-          errors++;
-        }
-        count++;
-        if (record) latencies.push(performance.now() - t0);
-      }
+      while (performance.now() < end) await request(tally, record);
     }),
   );
-  return { latencies, errors, count };
+  return tally;
 }
 
+async function openLoop(seconds: number, record: boolean): Promise<Tally> {
+  const tally: Tally = { latencies: [], errors: 0, count: 0, skipped: 0 };
+  const begin = performance.now();
+  const end = begin + seconds * 1000;
+  let started = 0;
+  let inFlight = 0;
+  let ended = false;
+  await new Promise<void>((resolve) => {
+    const tick = setInterval(() => {
+      const now = Math.min(performance.now(), end);
+      const due = Math.floor(((now - begin) * rate) / 1000);
+      for (; started < due; started++) {
+        if (inFlight >= clients) {
+          tally.skipped++;
+          continue;
+        }
+        inFlight++;
+        void request(tally, record).then(() => {
+          inFlight--;
+          if (ended && inFlight === 0) resolve();
+        });
+      }
+      if (now >= end) {
+        clearInterval(tick);
+        ended = true;
+        if (inFlight === 0) resolve();
+      }
+    }, 1);
+  });
+  return tally;
+}
+
+const run = rate > 0 ? openLoop : closedLoop;
 const warmup = await run(Number(warmupArg), false);
+console.log('measure');
 const started = performance.now();
 const cpuBefore = process.cpuUsage();
-const { latencies, errors } = await run(Number(secondsArg), true);
+const { latencies, errors, skipped } = await run(Number(secondsArg), true);
 const seconds = (performance.now() - started) / 1000;
 const cpu = process.cpuUsage(cpuBefore);
+console.log('measured');
 latencies.sort((a, b) => a - b);
 const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
 console.log(
@@ -50,6 +93,7 @@ console.log(
     requests: latencies.length,
     warmupRequests: warmup.count,
     errors,
+    skipped,
     seconds,
     rps: latencies.length / seconds,
     p50: at(50),

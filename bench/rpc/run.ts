@@ -105,7 +105,7 @@ async function load(url: string, cookie = '', body = '{}') {
   );
   const out = await new Response(proc.stdout).text();
   await proc.exited;
-  return JSON.parse(out.trim()) as {
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '') as {
     requests: number;
     warmupRequests: number;
     loadCpu: number;
