@@ -113,12 +113,20 @@ export async function enqueueJob<Payloads = JobPayloads>(
  */
 export async function claimJobs(
   db: Db,
-  q: { types: string[]; worker: string; now: number; leaseMs: number; limit: number },
+  q: {
+    types: string[];
+    worker: string;
+    now: number;
+    /** The lease of a claimed job, unless `leases` names its type. */
+    leaseMs: number;
+    leases?: Record<string, number>;
+    limit: number;
+  },
 ): Promise<ClaimedJob[]> {
   if (q.types.length === 0 || q.limit <= 0) return [];
   const { rows } = await sql<JobRow & { previous_delay: number | string | null }>`
     update jobs j set status = 'running', attempts = j.attempts + 1, locked_by = ${q.worker},
-      locked_until = ${q.now + q.leaseMs}, updated = ${q.now}
+      locked_until = ${leaseEnd(q)}, updated = ${q.now}
     from (
       select id, case when attempts > 0 and run_after > updated then run_after - updated end as previous_delay
       from jobs
@@ -140,6 +148,14 @@ export async function claimJobs(
     requestId: row.request_id,
     previousDelay: row.previous_delay === null ? null : Number(row.previous_delay),
   }));
+}
+
+/** When a claimed job's lease runs out: one statement claims the types of every lease length. */
+function leaseEnd(q: { types: string[]; now: number; leaseMs: number; leases?: Record<string, number> }) {
+  const other = q.types.filter((type) => (q.leases?.[type] ?? q.leaseMs) !== q.leaseMs);
+  if (other.length === 0) return sql`${q.now + q.leaseMs}`;
+  const when = other.map((type) => sql`when ${type} then cast(${q.now + (q.leases?.[type] ?? 0)} as bigint)`);
+  return sql`case j.type ${sql.join(when, sql` `)} else cast(${q.now + q.leaseMs} as bigint) end`;
 }
 
 /**

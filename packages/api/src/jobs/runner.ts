@@ -69,6 +69,8 @@ class JobRunner {
   // Claimed rows carry their type as text: looked up by it, each handler gets the payload its type stores.
   private readonly handlers: Record<string, JobHandler | undefined>;
   private readonly types: string[];
+  /** Each type's lease, for the claim. */
+  private readonly leases: Record<string, number>;
   private readonly concurrency: number;
   /** Slots that must come free before a finished job makes the runner look again at once. */
   private readonly claimBatch: number;
@@ -83,6 +85,8 @@ class JobRunner {
   private ticking: Promise<number> | undefined;
   private lastCleanup = 0;
   private lastHousekeeping = Number.NEGATIVE_INFINITY;
+  /** When the next schedule is due, as the last look saw it. */
+  private schedulesDue = Number.NEGATIVE_INFINITY;
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   private renewing = false;
 
@@ -92,6 +96,7 @@ class JobRunner {
     this.logger = options.logger;
     this.handlers = options.handlers as Record<string, JobHandler | undefined>;
     this.types = Object.keys(this.handlers);
+    this.leases = Object.fromEntries(this.types.map((type) => [type, this.leaseOf(type)]));
     this.concurrency = options.concurrency ?? 8;
     this.claimBatch = Math.max(1, Math.floor(this.concurrency / 4));
     this.pollMs = options.pollMs ?? 1_000;
@@ -278,7 +283,10 @@ class JobRunner {
           this.logger.warn('jobs of a stopped worker taken back', { workers: gone.join(' '), jobs: released });
         }
       }
-      if (this.schedules.length > 0) await queueDueSchedules(this.db, this.schedules, at);
+      // Between due times no process reads the schedules: each knows the next one from its last look.
+      if (this.schedules.length > 0 && at >= this.schedulesDue) {
+        this.schedulesDue = (await queueDueSchedules(this.db, this.schedules, at)).nextDue;
+      }
     }
     if (at - this.lastCleanup > 3_600_000) {
       this.lastCleanup = at;
@@ -286,19 +294,22 @@ class JobRunner {
     }
   }
 
-  /** One look for due work: housekeeping, then claims per lease length into the free slots. */
+  /** One look for due work: housekeeping, then one claim into the free slots. */
   private async pass(): Promise<number> {
     await this.housekeeping(this.now());
-    let taken = 0;
-    // Claim per lease length: handlers with their own lease are claimed apart from the rest.
-    for (const [leaseMs, types] of this.byLease(this.types.map((type) => [type, type]))) {
-      const free = this.concurrency - this.inHand.size;
-      if (free <= 0 || !this.running) break;
-      const jobs = await claimJobs(this.db, { types, worker: this.worker, now: this.now(), leaseMs, limit: free });
-      taken += jobs.length;
-      for (const job of jobs) this.take(job);
-    }
-    return taken;
+    const free = this.concurrency - this.inHand.size;
+    if (free <= 0 || !this.running) return 0;
+    // One claim for every type, each leased for its handler's time.
+    const jobs = await claimJobs(this.db, {
+      types: this.types,
+      worker: this.worker,
+      now: this.now(),
+      leaseMs: DEFAULT_LEASE_MS,
+      leases: this.leases,
+      limit: free,
+    });
+    for (const job of jobs) this.take(job);
+    return jobs.length;
   }
 
   /** Runs a claimed job; when it ends and enough slots are free, looks again at once. */

@@ -47,23 +47,29 @@ describeDb('schedules', (t) => {
 
   it('queues a due schedule once, even when several processes look at the same moment', async () => {
     const start = at('2026-11-02T06:00:00Z');
-    expect(await queueDueSchedules(t.db, [daily], start)).toEqual([]);
+    expect(await queueDueSchedules(t.db, [daily], start)).toEqual({ queued: [], nextDue: at('2026-11-02T07:00:00Z') });
     const due = at('2026-11-02T07:00:00Z');
     const results = await Promise.all([1, 2, 3, 4].map(() => queueDueSchedules(t.db, [daily], due + 5)));
-    expect(results.flat()).toEqual(['digest']);
+    expect(results.flatMap((r) => r.queued)).toEqual(['digest']);
     const rows = await queued();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ type: 'digest', run_after: due, dedupe_key: `schedule:digest:${due}` });
     // Nothing more until the next day; a run missed while nothing ran is queued once.
-    expect(await queueDueSchedules(t.db, [daily], due + 3_600_000)).toEqual([]);
-    expect(await queueDueSchedules(t.db, [daily], at('2026-11-05T09:00:00Z'))).toEqual(['digest']);
+    expect((await queueDueSchedules(t.db, [daily], due + 3_600_000)).queued).toEqual([]);
+    expect(await queueDueSchedules(t.db, [daily], at('2026-11-05T09:00:00Z'))).toEqual({
+      queued: ['digest'],
+      nextDue: at('2026-11-06T07:00:00Z'),
+    });
     expect(await queued()).toHaveLength(2);
   });
 
   it('follows a pattern changed in code from the next run on', async () => {
     await queueDueSchedules(t.db, [daily], at('2026-11-02T06:00:00Z'));
     const changed: Schedule<AnyJobs> = { ...daily, pattern: '0 9 * * *' };
-    expect(await queueDueSchedules(t.db, [changed], at('2026-11-02T07:30:00Z'))).toEqual([]);
+    expect(await queueDueSchedules(t.db, [changed], at('2026-11-02T07:30:00Z'))).toEqual({
+      queued: [],
+      nextDue: at('2026-11-02T09:00:00Z'),
+    });
     const row = await t.db.selectFrom('job_schedules').selectAll().executeTakeFirstOrThrow();
     expect(row).toMatchObject({ pattern: '0 9 * * *', next_run_at: at('2026-11-02T09:00:00Z') });
   });

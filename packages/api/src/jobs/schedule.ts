@@ -48,14 +48,15 @@ export function checkPattern(pattern: string): void {
  * with SKIP LOCKED while this process queues the run and moves the time on, in one transaction: with
  * several processes, one queues it and the others skip it (and then see the new time). A run missed
  * while no process ran is queued once, not once per missed time. The job's dedupe key names the due
- * time too, as a second guard. Answers the names it queued.
+ * time too, as a second guard. Answers the names it queued, and when the next schedule is due as this
+ * look saw them (`now` when a row another process held was skipped: look again soon).
  */
 export async function queueDueSchedules<Payloads>(
   db: Kysely<Database>,
   schedules: Schedule<Payloads>[],
   now: number,
-): Promise<string[]> {
-  if (schedules.length === 0) return [];
+): Promise<{ queued: string[]; nextDue: number }> {
+  if (schedules.length === 0) return { queued: [], nextDue: Number.POSITIVE_INFINITY };
   await insertMissingSchedules(
     db,
     schedules.map((s) => ({ name: s.name, pattern: s.pattern, next_run_at: nextRunAt(s.pattern, now), updated: now })),
@@ -64,29 +65,28 @@ export async function queueDueSchedules<Payloads>(
   return db.transaction().execute(async (tx) => {
     const rows = await lockSchedules(tx, [...byName.keys()]);
     const queued: string[] = [];
+    let nextDue = rows.length < byName.size ? now : Number.POSITIVE_INFINITY;
     for (const row of rows) {
       const schedule = byName.get(row.name);
       if (!schedule) continue;
+      const next = nextRunAt(schedule.pattern, now);
       if (row.pattern !== schedule.pattern) {
         // The pattern changed in code: the next run follows the new one, nothing runs for the old.
-        await updateSchedule(tx, row.name, {
-          pattern: schedule.pattern,
-          next_run_at: nextRunAt(schedule.pattern, now),
-          updated: now,
-        });
+        await updateSchedule(tx, row.name, { pattern: schedule.pattern, next_run_at: next, updated: now });
+        nextDue = Math.min(nextDue, next);
         continue;
       }
       const due = row.nextRunAt;
-      if (due > now) continue;
+      if (due > now) {
+        nextDue = Math.min(nextDue, due);
+        continue;
+      }
       const job = { ...schedule.job, runAfter: due, dedupeKey: `schedule:${row.name}:${due}` } as NewJob<Payloads>;
       await enqueueJob<Payloads>(tx, job, now);
-      await updateSchedule(tx, row.name, {
-        next_run_at: nextRunAt(schedule.pattern, now),
-        last_run_at: due,
-        updated: now,
-      });
+      await updateSchedule(tx, row.name, { next_run_at: next, last_run_at: due, updated: now });
+      nextDue = Math.min(nextDue, next);
       queued.push(row.name);
     }
-    return queued;
+    return { queued, nextDue };
   });
 }
