@@ -106,4 +106,19 @@ describe('live pushes and the server-state cache', () => {
       t.stop();
     }
   });
+
+  it('a business archived or unarchived makes its settings pages stale (they answer whether read-only), a group not', async () => {
+    const key = ['businessSettings', 'getBusinessSmsTemplates', 'b_1', 'cy'];
+    for (const [params, stale] of [
+      [{ businessId: 'b_1', archived: null }, true],
+      [{ groupId: 'g_1', archived: null }, false],
+    ] as const) {
+      const t = setUp();
+      t.client.setQueryData(key, { templates: {}, archived: true });
+      t.push({ action: 'unarchived', params });
+      await t.settle();
+      expect([params, t.stale(key)]).toEqual([params, stale]);
+      t.stop();
+    }
+  });
 });

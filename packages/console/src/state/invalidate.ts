@@ -30,7 +30,8 @@ export function staleKeysOf(push: LivePush): QueryKey[] {
       return [['messages'], ['notifications'], ['reports', 'getUsageStats']];
     case 'archived':
     case 'unarchived':
-      return [['businesses'], ['groups'], ['machines']];
+      // A business's settings answer whether they are read-only (archived): its settings pages too.
+      return [['businesses'], ['groups'], ['machines'], ...(push.params.businessId ? [['businessSettings']] : [])];
     case 'switchBusiness':
       // The user's access changed: nothing cached can be trusted.
       return [[]];

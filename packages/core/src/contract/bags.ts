@@ -1,10 +1,9 @@
 import { type } from 'arktype';
 import { Bag } from '../machine/machine.ts';
 import { text } from '../validation/general.ts';
+import { Id } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
 import { Paging } from './paging.ts';
-
-const Id = 'string > 0 & string <= 64';
 
 /** At most this many bags to remove are listed at once (`total` counts them all). */
 export const bagsToRemoveListMax = 100;

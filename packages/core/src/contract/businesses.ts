@@ -6,9 +6,9 @@ import { normaliseUkPostcode, UkPostcode } from '../contact/uk-postcode.ts';
 import { ArchivedStamp } from '../stamps.ts';
 import { Email, isEmail, Required, RequiredLine } from '../validation/general.ts';
 import { fail } from '../validation/rule.ts';
-import { stringLimits, upTo } from '../validation/string-limits.ts';
+import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
-import { methodsTakingId } from './method-builders.ts';
+import { byId } from './method-builders.ts';
 import { Ok } from './ok.ts';
 import { Paging } from './paging.ts';
 
@@ -20,9 +20,6 @@ export type Archived = ArchivedStamp;
 
 /** Pages of lists and pickers are 25 long; `nextToken` is an opaque keyset cursor, null on the last page. */
 export const infoPageSize = 25;
-
-const Id = 'string > 0 & string <= 64';
-const byId = methodsTakingId('id', type(Id));
 
 /** A list's search box: a case-insensitive prefix of the name. */
 export const Filter = 'string <= 200';
@@ -192,7 +189,7 @@ export const businesses = defineArea({
     summary: 'Unarchives a business; pushes `unarchived` to consoles watching it.',
   }),
   linkGroup: {
-    input: type({ groupId: Id, businessIds: type(Id).array().atLeastLength(1).atMostLength(200) }),
+    input: type({ groupId: Id, businessIds: Id.array().atLeastLength(1).atMostLength(200) }),
     output: type({ linked: 'string[]' }),
     access: supportOnly,
     summary:

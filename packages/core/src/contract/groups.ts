@@ -2,10 +2,10 @@ import { type } from 'arktype';
 import { Group } from '../business/group.ts';
 import { ArchivedStamp } from '../stamps.ts';
 import { RequiredLine } from '../validation/general.ts';
-import { stringLimits, upTo } from '../validation/string-limits.ts';
+import { Id, IdOrNull, stringLimits, upTo } from '../validation/string-limits.ts';
 import { Filter, infoPageSize, logoMethods, OptionalEmail, OptionalLine, OptionalPostcode } from './businesses.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
-import { methodsTakingId } from './method-builders.ts';
+import { byId } from './method-builders.ts';
 import { Paging } from './paging.ts';
 
 export { Group, infoPageSize };
@@ -13,9 +13,6 @@ export { Group, infoPageSize };
 /** What a picker or a role's resource cell needs of a group. */
 export const GroupInfo = type({ id: 'string', name: 'string', archived: ArchivedStamp.or('null') });
 export type GroupInfo = typeof GroupInfo.infer;
-
-const Id = 'string > 0 & string <= 64';
-const byId = methodsTakingId('id', type(Id));
 
 /**
  * What staff fill in to add or edit a group. SPEC §5 leaves the group form's rules unstated: the name
@@ -32,7 +29,7 @@ export const GroupForm = type({
     'postTown?': OptionalLine,
     'postcode?': OptionalPostcode,
   },
-  'parentId?': 'string > 0 & string <= 64 | null',
+  'parentId?': IdOrNull,
 });
 export type GroupForm = typeof GroupForm.inferIn;
 

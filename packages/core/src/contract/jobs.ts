@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { validationMessages } from '../validation/catalogue.ts';
 import { defineArea, supportOnly } from './define.ts';
-import { methodsTakingId, withoutInput } from './method-builders.ts';
+import { byId, withoutInput } from './method-builders.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of jobs are 50 long; `nextToken` is an opaque keyset cursor on the job id (newest first). */
@@ -38,9 +38,6 @@ export const JobQueue = type({
   dead: 'number',
 });
 export type JobQueue = typeof JobQueue.infer;
-
-const Id = 'string > 0 & string <= 64';
-const byId = methodsTakingId('id', type(Id));
 
 export const jobs = defineArea({
   listQueues: withoutInput({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'bun:test';
+import { validationMessage } from '../validation/catalogue.ts';
 import { fieldErrorsOf } from '../validation/field-errors.ts';
 import { isArkErrors } from '../validation/rule.ts';
 import type { Method } from './define.ts';
@@ -30,6 +31,18 @@ const methods = Object.entries(contract).flatMap(([area, methods]) =>
 const inputSchemaOf = (method: Method) =>
   method.input.toJsonSchema({ fallback: (ctx: { base: unknown }) => ctx.base } as never) as unknown;
 
+/** The top-level string fields of an input's JSON Schema (of each branch of a union), with their maximum length. */
+function topLevelStringsOf(schema: unknown): [key: string, max: number][] {
+  const s = schema as Schema;
+  const branches = (s.properties ? [s] : [...((s.anyOf ?? s.allOf ?? []) as Schema[])]).filter((b) => b.properties);
+  return branches.flatMap((branch) =>
+    Object.entries(branch.properties as Record<string, Schema>).flatMap(([key, field]) => {
+      const string = [field, ...((field.anyOf ?? []) as Schema[])].find((f) => f.type === 'string');
+      return typeof string?.maxLength === 'number' ? [[key, string.maxLength] as [string, number]] : [];
+    }),
+  );
+}
+
 describe('input limits of the contract', () => {
   it('gives every string of every method input a maximum length', () => {
     const unbounded = methods.flatMap(({ name, method }) =>
@@ -58,5 +71,18 @@ describe('input limits of the contract', () => {
     expect(isArkErrors(email) && fieldErrorsOf(email)).toEqual([
       { path: 'email', id: 'INVALID_LENGTH', message: 'Value must be at most 254 characters long' },
     ]);
+  });
+
+  it("tells an overlong id SPEC §5's length message itself, so the error body's message says it too", () => {
+    const plain = methods.flatMap(({ name, method }) =>
+      topLevelStringsOf(inputSchemaOf(method))
+        .filter(([key]) => key === 'id' || key.endsWith('Id'))
+        .flatMap(([key, max]) => {
+          const result = method.input({ [key]: 'x'.repeat(max + 1) });
+          const error = isArkErrors(result) ? [...result].find((e) => e.path.join('.') === key) : undefined;
+          return error?.message === validationMessage.maxLength(max) ? [] : [`${name}.${key}: ${error?.message}`];
+        }),
+    );
+    expect(plain).toEqual([]);
   });
 });

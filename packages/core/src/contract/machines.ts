@@ -5,8 +5,9 @@ import { Machine, MachineStatus } from '../machine/machine.ts';
 import { MachineEvent } from '../machine/machine-event.ts';
 import { MachineInput } from '../machine/machine-input.ts';
 import { text } from '../validation/general.ts';
+import { Id } from '../validation/string-limits.ts';
 import { defineArea, staff, supportOnly } from './define.ts';
-import { methodsTakingId } from './method-builders.ts';
+import { byId } from './method-builders.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of machines, events and statuses are 25 long; `nextToken` is an opaque keyset cursor. */
@@ -18,9 +19,6 @@ export const machinesPageSize = 25;
  */
 export const fleetPageSize = 500;
 export const fleetAlarmsPerMachine = 25;
-
-const Id = 'string > 0 & string <= 64';
-const byId = methodsTakingId('id', type(Id));
 
 /** The fields of the three commands staff send a locker (docs/LOCKER-PROTOCOL.md §7). */
 const LockerCommandInput = {

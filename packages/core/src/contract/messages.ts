@@ -2,13 +2,12 @@ import { type } from 'arktype';
 import { OutboxMessage } from '../notification/outbox-message.ts';
 import { DeliveryStatus } from '../order/statuses.ts';
 import { validationMessages } from '../validation/catalogue.ts';
+import { Id } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of outbox messages are 50 long; `nextToken` is an opaque keyset cursor on the message id. */
 export const messagesPageSize = 50;
-
-const Id = 'string > 0 & string <= 64';
 
 export const messages = defineArea({
   listOutbox: {

@@ -1,14 +1,12 @@
 import { type } from 'arktype';
 import { Notification } from '../notification/notification.ts';
+import { Id } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
-import { methodsTakingId, withoutInput } from './method-builders.ts';
+import { byId, withoutInput } from './method-builders.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of notifications are 25 long, newest first; `nextToken` is an opaque keyset cursor on the id. */
 export const notificationsPageSize = 25;
-
-const Id = 'string > 0 & string <= 64';
-const byId = methodsTakingId('id', type(Id));
 
 /** A notification as the list shows it: with its business's name; `dismissed` is the caller's own. */
 export const NotificationListItem = Notification.and(type({ businessName: 'string' }));

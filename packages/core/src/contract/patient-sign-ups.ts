@@ -1,7 +1,7 @@
 import { type } from 'arktype';
 import { LanguageChoice, PatientLanguage } from '../i18n/language.ts';
 import { SignUpStatus } from '../patient/patient.ts';
-import { Id } from '../validation/string-limits.ts';
+import { Id, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, publicAccess } from './define.ts';
 import { withoutInput } from './method-builders.ts';
 import { SignUpForm, SignUpVerification } from './sign-ups.ts';
@@ -60,13 +60,13 @@ const Code = 'string <= 20';
 
 export const patientSignUps = defineArea({
   business: {
-    input: type({ businessId: 'string <= 64' }),
+    input: type({ businessId: upTo(stringLimits.id) }),
     output: SignUpBusiness,
     access: publicAccess,
     summary: 'The business of a sign-up page, when it takes online sign-ups (404 otherwise).',
   },
   create: {
-    input: type({ businessId: 'string <= 64', signUp: SignUpForm, 'language?': LanguageChoice }),
+    input: type({ businessId: upTo(stringLimits.id), signUp: SignUpForm, 'language?': LanguageChoice }),
     output: OnlineSignUp,
     access: publicAccess,
     summary:

@@ -2,8 +2,9 @@ import { type } from 'arktype';
 import { limits } from '../limits.ts';
 import { ImportedPatient } from '../patient/imported-patient.ts';
 import { Patient } from '../patient/patient.ts';
+import { Id } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
-import { methodsTakingId } from './method-builders.ts';
+import { byId } from './method-builders.ts';
 import { Paging } from './paging.ts';
 
 /** Pages of patients are 25 long; `nextToken` is an opaque keyset cursor on the patient id. */
@@ -14,9 +15,6 @@ export const patientsBatchGetMax = 100;
 
 /** At most this many patients to `batchUpsertPatients` at once: one import batch (SPEC §9). */
 export const patientsUpsertMax = limits.csvChunkSize;
-
-const Id = 'string > 0 & string <= 64';
-const byId = methodsTakingId('id', type(Id));
 
 /**
  * What the server did with one patient of a batch, by its index in the request:
@@ -83,7 +81,7 @@ export const patients = defineArea({
     summary: "A business's patients, oldest first, 25 a page, keyset paged; each page read is audited.",
   },
   batchGet: {
-    input: type({ ids: type(Id).array().atMostLength(patientsBatchGetMax) }),
+    input: type({ ids: Id.array().atMostLength(patientsBatchGetMax) }),
     output: type({ patients: Patient.array() }),
     access: staff({ patient: 'ids' }),
     summary: 'Patients by id (unknown ids are left out), in the order asked; each read is audited.',

@@ -1,8 +1,8 @@
 import { type } from 'arktype';
 import { ContactVerification, Patient, PatientSignUp } from '../patient/patient.ts';
-import { NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
+import { Id, NextToken, stringLimits, upTo } from '../validation/string-limits.ts';
 import { defineArea, staff } from './define.ts';
-import { methodsTakingId } from './method-builders.ts';
+import { byId } from './method-builders.ts';
 import { Ok } from './ok.ts';
 
 /** Pages of sign-ups are 25 long; `nextToken` is an opaque keyset cursor on the sign-up id. */
@@ -15,9 +15,6 @@ export const signUpsPageSize = 25;
  * guesser 1 chance in 200,000 per code sent.
  */
 export const signUpCodes = { digits: 6, ttlMinutes: 15, maxAttempts: 5 } as const;
-
-const Id = 'string > 0 & string <= 64';
-const byId = methodsTakingId('id', type(Id));
 
 /** An address line of a sign-up as sent; the server's rule (200 after trimming) reports longer ones. */
 const Line = upTo(stringLimits.addressLine);
@@ -115,7 +112,7 @@ export const signUps = defineArea({
     summary: 'How many sign-ups are waiting (new or validated), or past with `past`.',
   },
   convert: {
-    input: type({ id: Id, displayId: 'string <= 64' }),
+    input: type({ id: Id, displayId: upTo(stringLimits.patientId) }),
     output: type({ patient: Patient, signUp: PatientSignUp }),
     access: staff({ signUp: 'id' }),
     summary: "Makes a patient of a sign-up under the given display id (the business's rules apply).",

@@ -1,13 +1,11 @@
 import { type } from 'arktype';
 import { Bag, NewTestMachine, TestMachine } from '../machine/machine.ts';
 import { text } from '../validation/general.ts';
+import { Id } from '../validation/string-limits.ts';
 import { defineArea, supportOnly } from './define.ts';
 import { MachineForm, machinesPageSize } from './machines.ts';
-import { methodsTakingId } from './method-builders.ts';
+import { byId } from './method-builders.ts';
 import { Paging } from './paging.ts';
-
-const Id = 'string > 0 & string <= 64';
-const byId = methodsTakingId('id', type(Id));
 
 /** Test machines page like machines. */
 export const testMachinesPageSize = machinesPageSize;

@@ -1,7 +1,6 @@
 import { type } from 'arktype';
+import { Id } from '../validation/string-limits.ts';
 import { defineArea, publicAccess, staff } from './define.ts';
-
-const Id = 'string > 0 & string <= 64';
 
 /**
  * A link's target: a path on the portal (`/p/...`) or an address on PUBLIC_URL. The api refuses any

@@ -2,7 +2,7 @@ import type { MethodName } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor, StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, MethodOut } from '../../context/method.ts';
 import { addressKey } from '../../rate-limits/address-key.ts';
 import { authPolicy } from '../../sessions/policy.ts';
 import { replaceSession, revokeSessionByToken, scopesOf } from '../../sessions/sessions.ts';
@@ -86,7 +86,7 @@ export async function sessionAfterPassword(
 export async function verifySecondFactor(
   deps: AppDeps,
   actor: StaffActor,
-  input: MethodIn<'auth', 'verifySecondFactor'>,
+  input: In<'auth/verifySecondFactor'>,
   options: { token: string | null; site: Site },
 ): Promise<{ answer: Answer<'verifySecondFactor'>; session: NewSession | null }> {
   const { db } = deps;

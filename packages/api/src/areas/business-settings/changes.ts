@@ -43,24 +43,3 @@ export function refuseArchived(business: { archived: boolean }): void {
     );
   }
 }
-
-/**
- * Message templates as their page shows them: each key's own stored body where there is one, else the
- * default, with the keys that have their own (a business's SMS templates, the estate's alarm messages).
- */
-export function templatesOverDefaults<K extends string>(
-  defaults: Record<K, string>,
-  keys: readonly K[],
-  own: ReadonlyMap<string, string>,
-): { templates: Record<K, string>; customised: K[] } {
-  const templates = { ...defaults };
-  const customised: K[] = [];
-  for (const key of keys) {
-    const body = own.get(key);
-    if (body !== undefined) {
-      templates[key] = body;
-      customised.push(key);
-    }
-  }
-  return { templates, customised };
-}

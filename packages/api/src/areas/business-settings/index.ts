@@ -1,4 +1,4 @@
-export { changedPaths, templatesOverDefaults } from './changes.ts';
+export { changedPaths } from './changes.ts';
 export { findBusiness, readSmsTemplates } from './repository.ts';
 export {
   effectiveFeatureSettings,

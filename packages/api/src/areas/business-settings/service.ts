@@ -12,12 +12,13 @@ import {
   nations,
   smsGateways,
   smsTemplateKeys,
+  templatesOverDefaults,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { In, Service } from '../../context/method.ts';
-import { changedPaths, overDefaults, refuseArchived, templatesOverDefaults } from './changes.ts';
+import { changedPaths, overDefaults, refuseArchived } from './changes.ts';
 import {
   countLiveChargedOrders,
   type Db,

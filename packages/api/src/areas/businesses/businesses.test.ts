@@ -54,6 +54,24 @@ describeApi(
       });
     }, 30_000);
 
+    it("refuses an id over 64 characters with SPEC §5's length message, as areas taking the shared Id do", async () => {
+      const { as } = await supportSession(t);
+      const tooLong = 'x'.repeat(65);
+      const refused = {
+        code: 'VALIDATION',
+        message: 'Value must be at most 64 characters long',
+        details: [{ path: 'id', id: 'INVALID_LENGTH', message: 'Value must be at most 64 characters long' }],
+      };
+      const answers = {
+        'users/getUser': await t.call('users', 'getUser', { id: tooLong }, as),
+        'businesses/getBusiness': await t.call('businesses', 'getBusiness', { id: tooLong }, as),
+        'groups/getGroup': await t.call('groups', 'getGroup', { id: tooLong }, as),
+      };
+      for (const [method, res] of Object.entries(answers)) {
+        expect([method, res.status, res.body.error]).toEqual([method, 400, refused]);
+      }
+    });
+
     it('refuses a repeated email or mobile at the repeat, written either way', async () => {
       const { as } = await supportSession(t);
       const res = await t.call(

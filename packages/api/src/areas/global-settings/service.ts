@@ -3,12 +3,13 @@ import {
   alarmTemplateCodes,
   defaultAlarmMessages,
   defaultInactiveAccountDays,
+  templatesOverDefaults,
 } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
 import type { Service } from '../../context/method.ts';
-import { changedPaths, templatesOverDefaults } from '../business-settings/index.ts';
+import { changedPaths } from '../business-settings/index.ts';
 import {
   type Db,
   deleteAlarmTemplates,

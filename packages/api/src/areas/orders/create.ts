@@ -1,7 +1,7 @@
 import { AppError, type Nation, nationHasPrescriptionCharges, nationNames } from '@medlocker/core';
 import { type Actor, actorIdentity } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn } from '../../context/method.ts';
+import type { In } from '../../context/method.ts';
 import { emitOrderEvent } from '../../delivery/webhooks/emit.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { loadWaitingBag } from './locker-service.ts';
@@ -18,7 +18,7 @@ import {
   nextCounter,
 } from './repository.ts';
 
-type In = MethodIn<'orders', 'create'>;
+type Input = In<'orders/create'>;
 
 const field = (path: string, id: string, message: string) =>
   new AppError('VALIDATION', message, [{ path, id, message }]);
@@ -43,7 +43,7 @@ const duplicate = () =>
  * of the same business that is not archived, charges the business's settings allow, a barcode no live
  * order has. What they read, for the order's row.
  */
-async function readForCreate(deps: AppDeps, input: In) {
+async function readForCreate(deps: AppDeps, input: Input) {
   const business = await findBusinessForOrder(deps.db, input.businessId);
   if (!business) throw new AppError('NOT_FOUND', `No business with id ${input.businessId}`);
   if (business.archivedAt !== null) throw new AppError('CONFLICT', 'An archived business cannot have orders added');
@@ -86,7 +86,7 @@ type Create = Awaited<ReturnType<typeof readForCreate>> & {
 };
 
 /** The new order's row, with this PIN in its two stored forms. */
-function newOrderRow(deps: AppDeps, actor: Actor, input: In, c: Create, pin: string): NewOrderRow {
+function newOrderRow(deps: AppDeps, actor: Actor, input: Input, c: Create, pin: string): NewOrderRow {
   const { machine, patient } = c;
   const who = actorIdentity(actor);
   const now = c.now;
@@ -130,7 +130,7 @@ function newOrderRow(deps: AppDeps, actor: Actor, input: In, c: Create, pin: str
  * What follows the insert, in its transaction: the nation checked again, the order's event, its audit,
  * its webhook, and a bag already waiting for it loaded. The order as it now is.
  */
-async function afterInsert(tx: Db, deps: AppDeps, actor: Actor, input: In, c: Create, inserted: StoredOrder) {
+async function afterInsert(tx: Db, deps: AppDeps, actor: Actor, input: Input, c: Create, inserted: StoredOrder) {
   if (c.prescriptionCharge > 0) {
     // Read again now the row is in: its foreign key held the business row, so a move out of England
     // either committed before (seen here, and refused) or waits for this order and counts it (409).
@@ -155,7 +155,7 @@ async function afterInsert(tx: Db, deps: AppDeps, actor: Actor, input: In, c: Cr
 }
 
 /** Inserts the order in `tx`, drawing PINs until one is free at its machine, and what follows the insert. */
-async function insertNew(tx: Db, deps: AppDeps, actor: Actor, input: In, c: Create): Promise<StoredOrder> {
+async function insertNew(tx: Db, deps: AppDeps, actor: Actor, input: Input, c: Create): Promise<StoredOrder> {
   for (let draw = 0; draw < PIN_DRAWS; draw++) {
     const inserted = await insertOrderRow(tx, newOrderRow(deps, actor, input, c, newPin()));
     if (inserted) return afterInsert(tx, deps, actor, input, c, inserted);
@@ -171,7 +171,12 @@ async function insertNew(tx: Db, deps: AppDeps, actor: Actor, input: In, c: Crea
  * settings on. The reference, the machine sequence and the PIN are unique by database rules, so any
  * number of concurrent creates stay correct.
  */
-export async function createOrder(deps: AppDeps, actor: Actor, input: In, via: Via = 'portal'): Promise<StoredOrder> {
+export async function createOrder(
+  deps: AppDeps,
+  actor: Actor,
+  input: Input,
+  via: Via = 'portal',
+): Promise<StoredOrder> {
   const read = await readForCreate(deps, input);
   const now = deps.now();
   // The numbers are taken first, each in its own one-statement transaction: held until the order's
@@ -192,7 +197,7 @@ export async function createOrder(deps: AppDeps, actor: Actor, input: In, via: V
  * code) commits both or neither, so a replayed event cannot make a second order. The reference counter
  * is held until that commit (rare: one bag loaded). The caller publishes the order once committed.
  */
-export async function createOrderIn(tx: Db, deps: AppDeps, actor: Actor, input: In, via: Via): Promise<StoredOrder> {
+export async function createOrderIn(tx: Db, deps: AppDeps, actor: Actor, input: Input, via: Via): Promise<StoredOrder> {
   const read = await readForCreate({ ...deps, db: tx }, input);
   const reference = String(await nextCounter(tx, `reference:${input.businessId}`)).padStart(6, '0');
   const machineSequence = read.machine ? await nextCounter(tx, `machine:${read.machine.id}`) : null;

@@ -2,7 +2,7 @@ import { AppError, type BagLabel, initialsOf } from '@medlocker/core';
 import { auditReads } from '../../audit/audit.ts';
 import type { StaffActor } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, MethodOut } from '../../context/method.ts';
+import type { In, Service } from '../../context/method.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { labelsPdf } from './label-pdf.ts';
 import { findLabelRows, type LabelRow } from './labels-repository.ts';
@@ -12,20 +12,19 @@ import { findLabelRows, type LabelRow } from './labels-repository.ts';
  * the contract's access is the order read's, and each label read is audited as an order read is.
  */
 
-type In = MethodIn<'orders', 'getLabels'>;
 const DAY_MS = 86_400_000;
 
 /** The labels of these orders, in the order asked (an id twice gives its label twice). */
-export async function getLabels(
-  deps: AppDeps,
-  actor: StaffActor,
-  input: In,
-): Promise<MethodOut<'orders', 'getLabels'>> {
-  return { labels: await readLabels(deps, actor, input.ids, 'getLabels') };
-}
+export const getLabels: Service<'orders/getLabels'> = async (deps, actor, input) => ({
+  labels: await readLabels(deps, actor, input.ids, 'getLabels'),
+});
 
 /** The same labels as one PDF (GET /api/orders/labels.pdf), audited the same way. */
-export async function getLabelsPdf(deps: AppDeps, actor: StaffActor, input: In): Promise<Uint8Array> {
+export async function getLabelsPdf(
+  deps: AppDeps,
+  actor: StaffActor,
+  input: In<'orders/getLabels'>,
+): Promise<Uint8Array> {
   return labelsPdf(await readLabels(deps, actor, input.ids, 'labels.pdf'));
 }
 

@@ -1,12 +1,12 @@
 import { type OrderStatus, ordersPageSize } from '@medlocker/core';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn } from '../../context/method.ts';
+import type { In } from '../../context/method.ts';
 import { decodeCursor, invalidToken } from '../../lists/paging.ts';
 import { listSortedOrders, type OrderFilterQuery, sortValueFits, sortValueOf } from './list-repository.ts';
 import type { StoredOrder } from './mapping-repository.ts';
 
-type Filter = MethodIn<'orders', 'listOrderIds'>;
-type Sort = Pick<MethodIn<'orders', 'listOrdersByBusiness'>, 'sortBy' | 'sortDirection' | 'nextToken'>;
+type Filter = In<'orders/listOrderIds'>;
+type Sort = Pick<In<'orders/listOrdersByBusiness'>, 'sortBy' | 'sortDirection' | 'nextToken'>;
 
 /** A list's filters as the repository reads them: Expired is loaded orders whose window passed by `now`. */
 export function orderFilterOf(input: Filter, now: number): OrderFilterQuery {

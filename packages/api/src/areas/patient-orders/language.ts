@@ -1,15 +1,13 @@
 import { AppError, type Locale, pageLocale } from '@medlocker/core';
 import { audit } from '../../audit/audit.ts';
 import type { Actor } from '../../context/actor.ts';
-import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn } from '../../context/method.ts';
+import type { Service } from '../../context/method.ts';
 import { effectiveFeatureSettings } from '../business-settings/index.ts';
 import { findOrder, toOrder } from '../orders/index.ts';
 import { findPatientLanguage } from '../patients/index.ts';
 import { type Db, writePatientLanguage } from './repository.ts';
 
 type PatientActor = Extract<Actor, { kind: 'patient' }>;
-type In = MethodIn<'patientOrders', 'setLanguage'>;
 
 /** The language the patient page shows a patient: their choice, else the business's default (bilingual: Welsh). */
 export async function patientPageLanguage(db: Db, businessId: string, patientId: string): Promise<Locale> {
@@ -24,7 +22,7 @@ export async function patientPageLanguage(db: Db, businessId: string, patientId:
  * Keeps the language the patient chose on the page, for the page and their next messages (messages
  * already queued keep theirs). Only on one of their own orders' pages: another's is 404.
  */
-export async function setPatientLanguage(deps: AppDeps, actor: PatientActor, input: In): Promise<{ language: Locale }> {
+export const setPatientLanguage: Service<'patientOrders/setLanguage', PatientActor> = async (deps, actor, input) => {
   const row = await findOrder(deps.db, input.orderId);
   const order = row && toOrder(row);
   if (!order || order.patientId !== actor.patientId || order.businessId !== actor.businessId) {
@@ -41,4 +39,4 @@ export async function setPatientLanguage(deps: AppDeps, actor: PatientActor, inp
     });
   });
   return { language: input.language };
-}
+};

@@ -2,7 +2,7 @@ import { AppError, checkQrCode, type QrPayload, readQrCode } from '@medlocker/co
 import { audit } from '../../audit/audit.ts';
 import { type Actor, actorIdentity } from '../../context/actor.ts';
 import type { AppDeps } from '../../context/deps.ts';
-import type { MethodIn, Service } from '../../context/method.ts';
+import type { In, Service } from '../../context/method.ts';
 import { sealingContexts } from '../../secrets/sealed-columns.ts';
 import { createSecretBox, newSecret } from '../../secrets/secret-box.ts';
 import { effectiveFeatureSettings, requireEditableBusiness } from '../business-settings/index.ts';
@@ -20,7 +20,7 @@ import { type Db, findSigningKey, putSigningKey } from './repository.ts';
 const refused = (id: string, message: string) => new AppError('VALIDATION', message, [{ path: 'qrCode', id, message }]);
 
 /** What a scanned code asks for: the order it made before (scanned again), or the input of a new one. */
-export type QrOrder = { existing: StoredOrder } | { input: MethodIn<'orders', 'create'> };
+export type QrOrder = { existing: StoredOrder } | { input: In<'orders/create'> };
 
 /**
  * Reads and checks a scanned QR code for this business (docs/decisions/orders.md "QR-code orders"):

@@ -15,7 +15,7 @@ import {
 } from '@medlocker/core';
 import { useState } from 'react';
 import { errorsOf, rpc } from '../../api/client.ts';
-import { useQuery } from '../../api/queries.ts';
+import { useRpcQuery } from '../../api/queries.ts';
 import { t } from '../../i18n/index.ts';
 import { Banner } from '../../ui/Banner.tsx';
 import { PageForm, useSaveState } from '../../ui/PageForm.tsx';
@@ -59,10 +59,10 @@ const pinPlaceholder = '${pin}';
 export function SmsTemplatesPage() {
   const { business } = useBusiness();
   const [language, setLanguage] = useState<Locale>('en');
-  const query = useQuery(
-    (signal) => rpc('businessSettings', 'getBusinessSmsTemplates', { businessId: business.id, language }, { signal }),
-    [business.id, language],
-  );
+  const query = useRpcQuery(['businessSettings', 'getBusinessSmsTemplates', business.id, language], {
+    businessId: business.id,
+    language,
+  });
   return (
     <SettingsHeader title={t('sms.title')}>
       <Select
